@@ -1,0 +1,54 @@
+// Command tuxlb simulates Oracle Tuxedo's load balancing: it validates
+// UBBCONFIG files, runs scenarios, and serves the REST API and the playground.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand: it parses its own flags and returns an exit code.
+type command struct {
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// commands is filled by the init functions of the subcommand files.
+var commands = map[string]command{}
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Main runs tuxlb with args and returns its exit code; tests call it directly.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "tuxlb: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: tuxlb COMMAND [flags] [args]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'tuxlb COMMAND -h' for a command's flags.")
+}

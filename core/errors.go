@@ -1,0 +1,84 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Error codes: the whole error vocabulary of tuxlb. storage translates driver
+// errors into it, server maps each code to one HTTP status, wasm hands
+// JavaScript {code, message}.
+const (
+	EINVALID  = "invalid"   // the caller's input is wrong
+	ENOTFOUND = "not_found" // no such thing
+	ECONFLICT = "conflict"
+	ETOOLARGE = "too_large" // input over a documented limit
+	ECANCELED = "canceled"  // the run was stopped from outside
+	EINTERNAL = "internal"
+)
+
+// Error is a domain error with a code and a message meant for the user.
+// Diagnostics, when present, are the individual positioned problems.
+type Error struct {
+	Code        string       `json:"code"`
+	Message     string       `json:"message"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err if it is (or wraps) an *Error, else EINTERNAL.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	if err == nil {
+		return ""
+	}
+	return EINTERNAL
+}
+
+// Diagnostic is one positioned message about an input file: an error, or a
+// warning the run goes on with. Line and Col are 1-based; 0 means unknown.
+type Diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"` // "error" or "warning"
+	Message  string `json:"message"`
+}
+
+// String formats d as FILE:LINE:COL: message, the form editors and compilers use.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d", d.Line)
+		if d.Col > 0 {
+			fmt.Fprintf(&b, ":%d", d.Col)
+		}
+	}
+	b.WriteString(": ")
+	if d.Severity == "warning" {
+		b.WriteString("warning: ")
+	}
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// ConfigError returns an EINVALID *Error carrying diagnostics; its message is
+// the diagnostics one per line.
+func ConfigError(diags ...Diagnostic) *Error {
+	lines := make([]string, len(diags))
+	for i, d := range diags {
+		lines[i] = d.String()
+	}
+	return &Error{Code: EINVALID, Message: strings.Join(lines, "\n"), Diagnostics: diags}
+}

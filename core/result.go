@@ -1,0 +1,154 @@
+package core
+
+// Result is what a run reports (SPEC §6). It is the JSON that `tuxlb run`
+// prints, that the REST API stores and that the playground draws; its field
+// names are part of the contract. Times are in milliseconds unless named _us.
+type Result struct {
+	Name          string  `json:"name,omitempty"`
+	EngineVersion string  `json:"engine_version"`
+	Model         string  `json:"model"` // SHM or MP
+	LDBAL         bool    `json:"ldbal"`
+	Policy        string  `json:"policy"`
+	Seed          uint64  `json:"seed"`
+	Tuning        Tuning  `json:"tuning"`    // the tuning that ran, every field filled in
+	SpanMS        float64 `json:"span_ms"`   // from time 0 to the last event
+	WarmupMS      float64 `json:"warmup_ms"` // requests issued before this are not in the statistics
+
+	Requests   RequestCounts `json:"requests"`
+	WaitMS     Summary       `json:"wait_ms"`     // enqueue to start
+	ResponseMS Summary       `json:"response_ms"` // issue to reply
+
+	Servers  []ServerStats  `json:"servers"`
+	Queues   []QueueStats   `json:"queues"`
+	Services []ServiceStats `json:"services"`
+	Machines []MachineStats `json:"machines"`
+	Balance  Balance        `json:"balance"`
+	Series   Series         `json:"series"`
+
+	Replications *Replications `json:"replications,omitempty"`
+	Warnings     []string      `json:"warnings"`
+}
+
+// RequestCounts counts requests by outcome. Issued = Completed + sum(Failed);
+// TimedOut counts completed requests whose reply came after BLOCKTIME.
+type RequestCounts struct {
+	Issued    int64            `json:"issued"`
+	Completed int64            `json:"completed"`
+	Failed    map[string]int64 `json:"failed"` // reason -> count, e.g. {"TPENOENT": 3}
+	TimedOut  int64            `json:"timed_out"`
+}
+
+// Summary describes a distribution of durations in milliseconds. Mean and Max
+// are exact; percentiles come from a fixed-memory histogram (see docs).
+type Summary struct {
+	Count int64   `json:"count"`
+	Mean  float64 `json:"mean"`
+	P50   float64 `json:"p50"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+	Max   float64 `json:"max"`
+}
+
+// ServerStats is the work of one server instance.
+type ServerStats struct {
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Group       string  `json:"group"`
+	LMID        string  `json:"lmid"`
+	Queue       string  `json:"queue"`
+	Requests    int64   `json:"requests"`  // requests processed
+	LoadDone    int64   `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
+	BusyMS      float64 `json:"busy_ms"`
+	Utilization float64 `json:"utilization"` // busy time over the simulated span
+	Share       float64 `json:"share"`       // fraction of all processed requests
+	Chosen      int64   `json:"chosen"`      // times the dispatch chose this instance
+}
+
+// QueueStats is one request queue.
+type QueueStats struct {
+	Name      string   `json:"name"`
+	Group     string   `json:"group"`
+	LMID      string   `json:"lmid"`
+	Servers   []string `json:"servers"` // instances on this queue
+	Enqueued  int64    `json:"enqueued"`
+	MaxLength int64    `json:"max_length"` // waiting requests, not counting those in service
+	AvgLength float64  `json:"avg_length"` // time-averaged over the span
+	WaitMS    Summary  `json:"wait_ms"`
+}
+
+// ServiceStats is one service's requests.
+type ServiceStats struct {
+	Name       string           `json:"name"`
+	Load       int              `json:"load"`
+	Prio       int              `json:"prio"`
+	Issued     int64            `json:"issued"`
+	Completed  int64            `json:"completed"`
+	Failed     map[string]int64 `json:"failed"`
+	TimedOut   int64            `json:"timed_out"`
+	WaitMS     Summary          `json:"wait_ms"`
+	ResponseMS Summary          `json:"response_ms"`
+	// Histogram of response times for charts: Bounds[i] is the upper edge (ms)
+	// of bucket i, Counts[i] its count.
+	Histogram Histogram `json:"histogram"`
+}
+
+// Histogram is a bucketed distribution for charts.
+type Histogram struct {
+	BoundsMS []float64 `json:"bounds_ms"`
+	Counts   []int64   `json:"counts"`
+}
+
+// MachineStats is one machine's share of the work and of the network traffic.
+type MachineStats struct {
+	LMID     string `json:"lmid"`
+	NetLoad  int    `json:"netload"`
+	Issued   int64  `json:"issued"`   // requests whose origin is this machine
+	Served   int64  `json:"served"`   // requests processed by servers on this machine
+	Local    int64  `json:"local"`    // issued here and processed here
+	Sent     int64  `json:"sent"`     // issued here, sent to a queue on another machine
+	Received int64  `json:"received"` // issued elsewhere, received into a queue here
+}
+
+// Balance measures how evenly the work spread over the servers that could take it.
+type Balance struct {
+	JainUtilization float64 `json:"jain_utilization"` // Jain's fairness index over server utilizations, 1 = even
+	MaxOverMean     float64 `json:"max_over_mean"`    // max utilization / mean utilization
+}
+
+// Series are fixed-width time bins for charts. Each slice has one value per bin.
+type Series struct {
+	BinMS    float64         `json:"bin_ms"`
+	StartMS  []float64       `json:"start_ms"`               // start of each bin
+	Queue    []NamedSeries   `json:"queue_length"`           // time-averaged waiting requests per queue
+	Util     []NamedSeries   `json:"utilization"`            // busy fraction per server
+	Dispatch []NamedSeries   `json:"dispatches"`             // requests chosen per server per bin
+	Counters []CounterSeries `json:"mp_counters,omitempty"`  // MP: C_m(q) at the end of each bin
+	ResetsMS []float64       `json:"mp_resets_ms,omitempty"` // MP: times of counter resets
+}
+
+// NamedSeries is one line of a chart.
+type NamedSeries struct {
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
+}
+
+// CounterSeries is the MP counter that machine Machine keeps for queue Queue.
+type CounterSeries struct {
+	Machine string    `json:"machine"`
+	Queue   string    `json:"queue"`
+	Values  []float64 `json:"values"`
+}
+
+// Replications reports k runs with derived seeds: mean and 95% confidence
+// half-width of the headline figures.
+type Replications struct {
+	K       int               `json:"k"`
+	Seeds   []uint64          `json:"seeds"`
+	Figures map[string]MeanCI `json:"figures"` // e.g. "wait_ms.mean", "response_ms.p95", "utilization.max"
+}
+
+// MeanCI is a mean with the half-width of its 95% confidence interval.
+type MeanCI struct {
+	Mean      float64 `json:"mean"`
+	HalfWidth float64 `json:"ci95"`
+}

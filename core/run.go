@@ -1,0 +1,74 @@
+package core
+
+import (
+	"context"
+	"io"
+)
+
+// EngineVersion names the dispatch rules and statistics a result was made by.
+// Bump it whenever the same scenario could give different bytes.
+const EngineVersion = "0.1.0"
+
+// DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
+const DefaultMaxRequests = 20_000_000
+
+// RunOptions are the knobs of one run that are not part of the scenario.
+type RunOptions struct {
+	Policy      string    // overrides Scenario.Policy when not empty
+	Seed        *uint64   // overrides Scenario.Seed when not nil
+	Dispatch    io.Writer // receives the dispatch log (SPEC §6) as the run goes; nil: none
+	MaxRequests int64     // 0: DefaultMaxRequests
+	// Context stops the run early (the result is then an ECANCELED error).
+	// Checked every few thousand requests; nil means never.
+	Context context.Context
+	// Progress, when set, is called every few thousand requests with the
+	// number issued so far and the expected total (0 when unknown).
+	Progress func(done, total int64)
+}
+
+// Run plays the scenario forward and returns its result.
+func Run(sc *Scenario, opt RunOptions) (*Result, error) {
+	return nil, Errorf(EINTERNAL, "engine not implemented yet")
+}
+
+// Explanation tells why request Seq went where it went: every candidate the
+// rule looked at, what it saw, and which rule picked the winner.
+type Explanation struct {
+	Seq        int64       `json:"seq"` // 1-based issue order
+	ID         string      `json:"id"`  // the dispatch log's id
+	Service    string      `json:"service"`
+	Origin     string      `json:"origin"`
+	IssueUS    int64       `json:"issue_us"`
+	Policy     string      `json:"policy"`    // tuxedo, round_robin, ...
+	Algorithm  string      `json:"algorithm"` // "LDBAL=N", "SHM real-time", "MP round-robin", or the policy
+	Rule       string      `json:"rule"`      // the dispatch log's reason: first, idle, least-load, TPENOENT, ...
+	Winner     string      `json:"winner"`    // queue name, "" on failure
+	Server     string      `json:"server"`    // instance that will process it
+	Candidates []Candidate `json:"candidates"`
+	Text       string      `json:"text"` // the decision in a few sentences, for people
+}
+
+// Candidate is one instance that advertises the requested service, as the
+// dispatch rule saw it at the moment of the choice.
+type Candidate struct {
+	Server  string `json:"server"`
+	Queue   string `json:"queue"`
+	LMID    string `json:"lmid"`
+	Local   bool   `json:"local"` // on the origin machine
+	Idle    bool   `json:"idle"`
+	Servers int    `json:"n"`                 // n(q)
+	Waiting int    `json:"waiting"`           // requests waiting in its queue
+	Work    int64  `json:"work,omitempty"`    // SHM: W(q)
+	Counter int64  `json:"counter,omitempty"` // MP: C_m(q)
+	Load    int    `json:"load"`              // L(s,q)
+	NetLoad int    `json:"netload"`           // N(q) as applied
+	Cost    string `json:"cost,omitempty"`    // exact cost, e.g. "150/2+50 = 125"
+	Chosen  bool   `json:"chosen"`
+	Note    string `json:"note,omitempty"` // why it lost or won, in words
+}
+
+// Explain returns the explanations of requests first..first+count-1 (1-based
+// issue order) of the scenario's run. It stops the run after the last one.
+func Explain(sc *Scenario, opt RunOptions, first, count int64) ([]Explanation, error) {
+	return nil, Errorf(EINTERNAL, "engine not implemented yet")
+}

@@ -1,0 +1,136 @@
+package core
+
+// Scenario is the scenario document of SPEC §5: a configuration, a workload and
+// the knobs of one run. It is read strictly (an unknown field is an error) by
+// ParseScenario.
+type Scenario struct {
+	Name      string                 `json:"name,omitempty"`
+	UBBConfig string                 `json:"ubbconfig"`
+	DMConfig  string                 `json:"dmconfig,omitempty"`
+	Advertise map[string][]string    `json:"advertise,omitempty"` // server name -> services
+	Services  map[string]ServiceSpec `json:"services,omitempty"`
+	Machines  map[string]MachineSpec `json:"machines,omitempty"`
+	Network   *NetworkSpec           `json:"network,omitempty"`
+	Domains   map[string]DomainSpec  `json:"domains,omitempty"`
+	Tuning    *Tuning                `json:"tuning,omitempty"`
+	Policy    string                 `json:"policy,omitempty"` // tuxedo (default), round_robin, random, jsq, p2c
+	Seed      *uint64                `json:"seed,omitempty"`   // default 1
+	Workload  Workload               `json:"workload"`
+
+	// Analysis knobs (issue 4).
+	WarmupMS     *float64 `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this
+	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
+	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
+}
+
+// ServiceSpec gives a service's timing. ServiceTime applies everywhere unless
+// ByGroup has an entry for the group of the server that processes the request.
+type ServiceSpec struct {
+	ServiceTime *Dist           `json:"service_time,omitempty"`
+	ByGroup     map[string]Dist `json:"by_group,omitempty"`
+}
+
+// MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
+type MachineSpec struct {
+	Speed *float64 `json:"speed,omitempty"` // default 1, must be > 0
+}
+
+// NetworkSpec is the network between machines.
+type NetworkSpec struct {
+	LatencyMS float64 `json:"latency_ms"` // one way, >= 0
+}
+
+// DomainSpec is a remote domain: how long it takes to answer.
+type DomainSpec struct {
+	ResponseTime Dist `json:"response_time"`
+}
+
+// Tuning selects between readings of Tuxedo behaviour that is not publicly
+// documented (SPEC's "assumption" items). Nil fields take the defaults.
+type Tuning struct {
+	Idle             string   `json:"idle,omitempty"`       // "server" (default) or "queue"
+	NetLoad          string   `json:"netload,omitempty"`    // "server" (default) or "origin"
+	MPCounter        string   `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
+	MPResetMS        *float64 `json:"mp_reset_ms,omitempty"`
+	GatewayForwardMS *float64 `json:"gateway_forward_ms,omitempty"` // default 0.1
+}
+
+// Dist is a probability distribution of durations in milliseconds.
+// Dist is one of: const (MS), exp (MeanMS), uniform (MinMS, MaxMS),
+// lognormal (MeanMS, SDMS), empirical (SamplesMS), gamma (MeanMS, SDMS or Shape),
+// erlang (MeanMS, K).
+type Dist struct {
+	Dist      string    `json:"dist"`
+	MS        *float64  `json:"ms,omitempty"`
+	MeanMS    *float64  `json:"mean_ms,omitempty"`
+	MinMS     *float64  `json:"min_ms,omitempty"`
+	MaxMS     *float64  `json:"max_ms,omitempty"`
+	SDMS      *float64  `json:"sd_ms,omitempty"`
+	Shape     *float64  `json:"shape,omitempty"`
+	K         *int      `json:"k,omitempty"`
+	SamplesMS []float64 `json:"samples_ms,omitempty"`
+}
+
+// Workload is the requests of a run: a trace (CSV or JSON rows), generated
+// streams, or both, merged by time with trace rows first at equal times.
+type Workload struct {
+	TraceCSV string      `json:"trace_csv,omitempty"`
+	Trace    []TraceRow  `json:"trace,omitempty"`
+	Columns  *TraceMap   `json:"columns,omitempty"` // optional mapping for imported logs
+	Generate *GenerateSp `json:"generate,omitempty"`
+}
+
+// TraceRow is one request of a trace given as JSON.
+type TraceRow struct {
+	TimeMS    *float64 `json:"time_ms"`
+	Service   string   `json:"service"`
+	Origin    string   `json:"origin,omitempty"`
+	ServiceMS *float64 `json:"service_ms,omitempty"`
+	Prio      *int     `json:"prio,omitempty"`
+	ID        string   `json:"id,omitempty"`
+}
+
+// TraceMap maps the columns of a foreign request log onto trace fields, and
+// says the unit of its times, so a production log can be read unedited.
+type TraceMap struct {
+	Time        string `json:"time,omitempty"`       // column holding the issue time
+	TimeUnit    string `json:"time_unit,omitempty"`  // "ms" (default), "s", "us", "rfc3339"
+	Service     string `json:"service,omitempty"`    // column holding the service name
+	Origin      string `json:"origin,omitempty"`     // column holding the LMID
+	ServiceMS   string `json:"service_ms,omitempty"` // column holding the service time
+	ServiceUnit string `json:"service_unit,omitempty"`
+	Prio        string `json:"prio,omitempty"`
+	ID          string `json:"id,omitempty"`
+	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
+}
+
+// GenerateSp generates requests for DurationMS from independent streams.
+type GenerateSp struct {
+	DurationMS float64  `json:"duration_ms"`
+	Streams    []Stream `json:"streams"`
+}
+
+// Stream is one generated arrival process for one service from one machine.
+type Stream struct {
+	Service  string  `json:"service"`
+	Origin   string  `json:"origin,omitempty"`
+	Arrivals string  `json:"arrivals"` // poisson, constant, bursty, mmpp
+	RatePerS float64 `json:"rate_per_s,omitempty"`
+	// bursty: on/off periods (exponential, with these means) during which the
+	// stream runs at RatePerS; off periods send nothing.
+	OnMS  *float64 `json:"on_ms,omitempty"`
+	OffMS *float64 `json:"off_ms,omitempty"`
+	// mmpp: a two-state Markov-modulated Poisson process.
+	Rates   []float64   `json:"rates_per_s,omitempty"`   // rate in state 0 and 1
+	MeanMS  []float64   `json:"state_mean_ms,omitempty"` // mean sojourn in each state
+	Profile []RatePoint `json:"profile,omitempty"`       // a rate that changes over time (piecewise linear)
+	Prio    *int        `json:"prio,omitempty"`
+}
+
+// RatePoint is a point of a rate profile: from AtMS on the rate moves linearly
+// towards the next point (or stays, after the last one). A step is two points
+// at the same time.
+type RatePoint struct {
+	AtMS     float64 `json:"at_ms"`
+	RatePerS float64 `json:"rate_per_s"`
+}
