@@ -1,0 +1,123 @@
+// Package main's portable half: everything the bridge does that needs no
+// syscall/js, so it can be tested natively.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// options are the run options JavaScript may pass.
+type options struct {
+	Policy   string
+	Seed     string // decimal; "" keeps the scenario's seed
+	Dispatch bool   // also return the dispatch log
+	Progress func(done, total int64)
+}
+
+// runAnswer is what run returns: the result exactly as `tuxlb run` prints it
+// (a string, so its bytes survive untouched) and the dispatch log if asked for.
+type runAnswer struct {
+	Result   string `json:"result"`
+	Dispatch string `json:"dispatch,omitempty"`
+}
+
+// validateAnswer is what validate returns for a configuration that parses.
+type validateAnswer struct {
+	Model *core.Model `json:"model"`
+}
+
+func (o options) runOptions() (core.RunOptions, error) {
+	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress}
+	if o.Seed != "" {
+		seed, err := strconv.ParseUint(o.Seed, 10, 64)
+		if err != nil {
+			return ro, core.Errorf(core.EINVALID, "seed %q: want a whole number from 0 to 2^64-1", o.Seed)
+		}
+		ro.Seed = &seed
+	}
+	return ro, nil
+}
+
+// validate parses a UBBCONFIG (and DMCONFIG) and returns the model or the errors.
+func validate(ubb, dm, advertiseJSON string) string {
+	var adv map[string][]string
+	if advertiseJSON != "" {
+		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
+			return errorJSON(core.Errorf(core.EINVALID, "advertise: %v", err))
+		}
+	}
+	m, err := core.LoadModel("UBBCONFIG", ubb, "DMCONFIG", dm, adv)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return answerJSON(validateAnswer{Model: m})
+}
+
+// run plays a scenario and returns the result bytes of `tuxlb run`.
+func run(scenario string, o options) string {
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil {
+		return errorJSON(err)
+	}
+	ro, err := o.runOptions()
+	if err != nil {
+		return errorJSON(err)
+	}
+	var log bytes.Buffer
+	if o.Dispatch {
+		ro.Dispatch = &log
+	}
+	res, err := core.Run(sc, ro)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return answerJSON(runAnswer{Result: string(encodeResult(res)), Dispatch: log.String()})
+}
+
+// explain returns the explanations of requests first..first+count-1.
+func explain(scenario string, first, count int64, o options) string {
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil {
+		return errorJSON(err)
+	}
+	ro, err := o.runOptions()
+	if err != nil {
+		return errorJSON(err)
+	}
+	ex, err := core.Explain(sc, ro, first, count)
+	if err != nil {
+		return errorJSON(err)
+	}
+	if ex == nil {
+		ex = []core.Explanation{}
+	}
+	return answerJSON(map[string]any{"explanations": ex})
+}
+
+// versionString is the JSON of tuxlb.version.
+func versionString() string {
+	return answerJSON(map[string]string{"engine_version": core.EngineVersion})
+}
+
+// errorJSON turns any error into {"error": {code, message, diagnostics}}.
+func errorJSON(err error) string {
+	var e *core.Error
+	if !errors.As(err, &e) {
+		e = &core.Error{Code: core.ErrorCode(err), Message: err.Error()}
+	}
+	return answerJSON(map[string]*core.Error{"error": e})
+}
+
+func answerJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, core.EINTERNAL, err.Error())
+	}
+	return string(b)
+}

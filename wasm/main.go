@@ -1,0 +1,87 @@
+//go:build js && wasm
+
+// Command wasm is the syscall/js bridge between the playground and core. It
+// installs globalThis.tuxlb = {validate, run, explain, version} and then
+// blocks forever. Every function takes plain strings and numbers and returns
+// a JSON string: the answer, or {"code","message","diagnostics"} on failure.
+// It does nothing but bridge; all the behaviour lives in core.
+package main
+
+import (
+	"syscall/js"
+)
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("validate", js.FuncOf(jsValidate))
+	api.Set("run", js.FuncOf(jsRun))
+	api.Set("explain", js.FuncOf(jsExplain))
+	api.Set("version", versionJSON())
+	js.Global().Set("tuxlb", api)
+	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+// jsValidate is tuxlb.validate(ubbconfig, dmconfig, advertiseJSON?).
+func jsValidate(_ js.Value, args []js.Value) any {
+	return validate(argString(args, 0), argString(args, 1), argString(args, 2))
+}
+
+// jsRun is tuxlb.run(scenarioJSON, {policy, seed, dispatch, progress}).
+// progress, when a function, is called with (done, total).
+func jsRun(_ js.Value, args []js.Value) any {
+	opts := argOptions(args, 1)
+	return run(argString(args, 0), opts)
+}
+
+// jsExplain is tuxlb.explain(scenarioJSON, first, count, {policy, seed}).
+func jsExplain(_ js.Value, args []js.Value) any {
+	first := int64(argNumber(args, 1, 1))
+	count := int64(argNumber(args, 2, 1))
+	return explain(argString(args, 0), first, count, argOptions(args, 3))
+}
+
+func argString(args []js.Value, i int) string {
+	if i >= len(args) || args[i].Type() != js.TypeString {
+		return ""
+	}
+	return args[i].String()
+}
+
+func argNumber(args []js.Value, i int, def float64) float64 {
+	if i >= len(args) || args[i].Type() != js.TypeNumber {
+		return def
+	}
+	return args[i].Float()
+}
+
+// argOptions reads the options object at args[i]; absent fields stay unset.
+func argOptions(args []js.Value, i int) options {
+	var o options
+	if i >= len(args) || args[i].Type() != js.TypeObject {
+		return o
+	}
+	v := args[i]
+	if p := v.Get("policy"); p.Type() == js.TypeString {
+		o.Policy = p.String()
+	}
+	if s := v.Get("seed"); s.Type() == js.TypeNumber || s.Type() == js.TypeString {
+		o.Seed = s.String()
+		if s.Type() == js.TypeNumber {
+			o.Seed = js.Global().Get("String").Invoke(s).String()
+		}
+	}
+	if d := v.Get("dispatch"); d.Type() == js.TypeBoolean {
+		o.Dispatch = d.Bool()
+	}
+	if p := v.Get("progress"); p.Type() == js.TypeFunction {
+		o.Progress = func(done, total int64) { p.Invoke(float64(done), float64(total)) }
+	}
+	return o
+}
+
+func versionJSON() string {
+	return versionString()
+}
