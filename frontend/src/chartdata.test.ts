@@ -1,0 +1,158 @@
+import { describe, expect, it } from "vitest";
+import fixture from "./testdata/result-mp.json";
+import {
+  counterChart,
+  differences,
+  fmt,
+  headline,
+  histogramChart,
+  overlay,
+  queueLengthChart,
+  serverBars,
+  totalQueueLength,
+} from "./chartdata";
+import type { Result } from "./types";
+
+const result = fixture as unknown as Result;
+
+describe("headline", () => {
+  it("reads the summary figures from the result", () => {
+    const got = Object.fromEntries(headline(result).map((f) => [f.key, f.value]));
+    const want: Record<string, number> = {
+      "requests.issued": 10,
+      "requests.completed": 9,
+      "requests.failed": 1,
+      "requests.timed_out": 2,
+      "wait_ms.mean": 1.5,
+      "response_ms.p95": 20,
+      "utilization.max": 0.5,
+      "balance.jain_utilization": 0.6,
+    };
+    for (const [k, v] of Object.entries(want)) expect(got[k], k).toBe(v);
+  });
+});
+
+describe("time series", () => {
+  it("puts bin starts in seconds on x and one line per queue", () => {
+    const got = queueLengthChart(result);
+    expect(got.labels).toEqual(["G1/1", "G2/1"]);
+    expect(got.data).toEqual([
+      [0, 1, 2, 3],
+      [0, 1, 0.5, 0],
+      [0, 0.25, 0, 0],
+    ]);
+  });
+
+  it("sums the queues per bin", () => {
+    expect(totalQueueLength(result)).toEqual([0, 1.25, 0.5, 0]);
+  });
+
+  it("labels MP counters by machine and queue and marks resets in seconds", () => {
+    const got = counterChart(result);
+    expect(got?.labels).toEqual(["C site1 → G1/1", "C site1 → G2/1"]);
+    expect(got?.resets).toEqual([2]);
+    expect(got?.data[1]).toEqual([100, 200, 50, 150]);
+  });
+
+  it("has no counter chart without counters", () => {
+    const shm = { ...result, series: { ...result.series, mp_counters: undefined } } as Result;
+    expect(counterChart(shm)).toBeNull();
+  });
+});
+
+describe("histogramChart", () => {
+  it("uses lower bucket edges and trims empty ends", () => {
+    const got = histogramChart(result.services![0]);
+    expect(got.data).toEqual([
+      [2, 5, 10],
+      [3, 4, 2],
+    ]);
+  });
+
+  it("handles an empty histogram", () => {
+    const s = { ...result.services![0], histogram: { bounds_ms: null, counts: null } };
+    expect(histogramChart(s).data).toEqual([[], []]);
+  });
+});
+
+describe("serverBars", () => {
+  it("scales requests against the busiest server and utilization absolutely", () => {
+    const got = serverBars(result).map((b) => [b.id, b.requestsWidth, b.utilizationWidth]);
+    expect(got).toEqual([
+      ["G1/1", 100, 50],
+      ["G2/1", 50, 25],
+      ["G2/2", 0, 0],
+    ]);
+  });
+});
+
+describe("overlay", () => {
+  const cases = [
+    {
+      name: "same bins",
+      lines: [
+        { label: "a", x: [0, 1, 2], y: [1, 2, 3] },
+        { label: "b", x: [0, 1, 2], y: [4, 5, 6] },
+      ],
+      want: [
+        [0, 1, 2],
+        [1, 2, 3],
+        [4, 5, 6],
+      ],
+    },
+    {
+      name: "different widths hold the step value",
+      lines: [
+        { label: "a", x: [0, 1, 2, 3], y: [1, 2, 3, 4] },
+        { label: "b", x: [0, 2], y: [10, 20] },
+      ],
+      want: [
+        [0, 1, 2, 3],
+        [1, 2, 3, 4],
+        [10, 10, 20, 20],
+      ],
+    },
+    {
+      name: "a shorter line ends with null",
+      lines: [
+        { label: "a", x: [0, 1, 2, 3], y: [1, 2, 3, 4] },
+        { label: "b", x: [0, 1], y: [7, 8] },
+      ],
+      want: [
+        [0, 1, 2, 3],
+        [1, 2, 3, 4],
+        [7, 8, null, null],
+      ],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => expect(overlay(c.lines).data).toEqual(c.want));
+  }
+});
+
+describe("differences", () => {
+  it("gives relative changes from the first result", () => {
+    const worse = { ...result, wait_ms: { ...result.wait_ms, mean: 3 } } as Result;
+    const row = differences([result, worse]).find((r) => r.key === "wait_ms.mean")!;
+    expect(row.values).toEqual([1.5, 3]);
+    expect(row.deltas).toEqual([0, 1]);
+  });
+
+  it("has no relative change from a zero baseline", () => {
+    const a = { ...result, requests: { ...result.requests, timed_out: 0 } } as Result;
+    const row = differences([a, result]).find((r) => r.key === "requests.timed_out")!;
+    expect(row.deltas).toEqual([0, null]);
+  });
+});
+
+describe("fmt", () => {
+  const cases: [number | null, string][] = [
+    [3, "3"],
+    [1234.567, "1234.6"],
+    [12.345, "12.35"],
+    [0.012345, "0.0123"],
+    [null, "–"],
+    [NaN, "–"],
+  ];
+  for (const [n, want] of cases) it(String(n), () => expect(fmt(n)).toBe(want));
+});

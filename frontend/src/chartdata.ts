@@ -1,0 +1,204 @@
+// Pure shaping of a Result into what the charts and tables draw. Nothing here
+// touches the DOM, so it is unit-tested against hand-made results.
+import type { Result, ServiceStats } from "./types";
+
+/** Columnar chart data: x values then one array per line (uPlot's AlignedData shape). */
+export type Columns = [number[], ...(number | null)[][]];
+
+/** A chart's data and the label of each line after x. */
+export interface ChartData {
+  labels: string[];
+  data: Columns;
+}
+
+/** fmt prints a number for people: integers as is, others with 3 significant decimals. */
+export function fmt(n: number | null | undefined): string {
+  if (n === null || n === undefined || Number.isNaN(n)) return "–";
+  if (Number.isInteger(n)) return String(n);
+  const a = Math.abs(n);
+  if (a >= 100) return n.toFixed(1);
+  if (a >= 1) return n.toFixed(2);
+  return n.toPrecision(3);
+}
+
+/** pct prints a fraction 0..1 as a percentage. */
+export function pct(f: number): string {
+  return `${(f * 100).toFixed(1)}%`;
+}
+
+/** One headline figure of a run. */
+export interface Figure {
+  key: string;
+  label: string;
+  value: number;
+}
+
+/** failedTotal sums a reason → count map (null-safe). */
+export function failedTotal(failed: Record<string, number> | null | undefined): number {
+  return Object.values(failed ?? {}).reduce((a, b) => a + b, 0);
+}
+
+/** maxUtilization is the busiest server's utilization (0 for none). */
+export function maxUtilization(r: Result): number {
+  return (r.servers ?? []).reduce((m, s) => Math.max(m, s.utilization), 0);
+}
+
+/** headline returns the figures the summary shows, in order; compare tables use the same list. */
+export function headline(r: Result): Figure[] {
+  return [
+    { key: "requests.issued", label: "Issued", value: r.requests.issued },
+    { key: "requests.completed", label: "Completed", value: r.requests.completed },
+    { key: "requests.failed", label: "Failed", value: failedTotal(r.requests.failed) },
+    { key: "requests.timed_out", label: "Timed out (TPETIME)", value: r.requests.timed_out },
+    { key: "wait_ms.mean", label: "Wait mean (ms)", value: r.wait_ms.mean },
+    { key: "wait_ms.p95", label: "Wait p95 (ms)", value: r.wait_ms.p95 },
+    { key: "wait_ms.p99", label: "Wait p99 (ms)", value: r.wait_ms.p99 },
+    { key: "response_ms.mean", label: "Response mean (ms)", value: r.response_ms.mean },
+    { key: "response_ms.p95", label: "Response p95 (ms)", value: r.response_ms.p95 },
+    { key: "response_ms.p99", label: "Response p99 (ms)", value: r.response_ms.p99 },
+    { key: "response_ms.max", label: "Response max (ms)", value: r.response_ms.max },
+    { key: "utilization.max", label: "Busiest server", value: maxUtilization(r) },
+    { key: "balance.jain_utilization", label: "Jain fairness", value: r.balance.jain_utilization },
+    { key: "balance.max_over_mean", label: "Max/mean utilization", value: r.balance.max_over_mean },
+    { key: "span_ms", label: "Simulated span (ms)", value: r.span_ms },
+  ];
+}
+
+/** seconds converts bin starts in ms to seconds for the x axis. */
+function seconds(startMS: number[] | null): number[] {
+  return (startMS ?? []).map((t) => t / 1000);
+}
+
+/** queueLengthChart is the waiting requests per queue over time. */
+export function queueLengthChart(r: Result): ChartData {
+  const lines = r.series.queue_length ?? [];
+  return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)] };
+}
+
+/** utilizationChart is the busy fraction per server over time. */
+export function utilizationChart(r: Result): ChartData {
+  const lines = r.series.utilization ?? [];
+  return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)] };
+}
+
+/** The MP counters chart and the reset instants to mark on it (in seconds). */
+export interface CounterChart extends ChartData {
+  resets: number[];
+}
+
+/** counterChart is C_m(q) over time, one line per (machine, queue), with the resets. */
+export function counterChart(r: Result): CounterChart | null {
+  const lines = r.series.mp_counters ?? [];
+  if (lines.length === 0) return null;
+  return {
+    labels: lines.map((l) => `C ${l.machine} → ${l.queue}`),
+    data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)],
+    resets: (r.series.mp_resets_ms ?? []).map((t) => t / 1000),
+  };
+}
+
+/**
+ * histogramChart is one service's response-time distribution: x is each
+ * bucket's lower edge (0 for the first), y its count. Empty buckets at both
+ * ends are dropped so the bars fill the chart.
+ */
+export function histogramChart(s: ServiceStats): ChartData {
+  const bounds = s.histogram.bounds_ms ?? [];
+  const counts = s.histogram.counts ?? [];
+  const n = Math.min(bounds.length, counts.length);
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi && counts[lo] === 0) lo++;
+  while (hi >= lo && counts[hi] === 0) hi--;
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let i = lo; i <= hi; i++) {
+    x.push(i === 0 ? 0 : bounds[i - 1]);
+    y.push(counts[i]);
+  }
+  return { labels: [s.name], data: [x, y] };
+}
+
+/** One server's bar: its requests and utilization, scaled against the busiest. */
+export interface ServerBar {
+  id: string;
+  lmid: string;
+  queue: string;
+  requests: number;
+  share: number;
+  utilization: number;
+  requestsWidth: number; // 0..100, relative to the server with most requests
+  utilizationWidth: number; // 0..100, absolute
+}
+
+/** serverBars shapes the per-server bars. */
+export function serverBars(r: Result): ServerBar[] {
+  const servers = r.servers ?? [];
+  const most = servers.reduce((m, s) => Math.max(m, s.requests), 0);
+  return servers.map((s) => ({
+    id: s.id,
+    lmid: s.lmid,
+    queue: s.queue,
+    requests: s.requests,
+    share: s.share,
+    utilization: s.utilization,
+    requestsWidth: most > 0 ? (100 * s.requests) / most : 0,
+    utilizationWidth: Math.min(100, Math.max(0, 100 * s.utilization)),
+  }));
+}
+
+/** totalQueueLength sums the waiting requests over all queues, per bin. */
+export function totalQueueLength(r: Result): number[] {
+  const lines = r.series.queue_length ?? [];
+  const n = (r.series.start_ms ?? []).length;
+  const out = new Array<number>(n).fill(0);
+  for (const l of lines) for (let i = 0; i < n && i < l.values.length; i++) out[i] += l.values[i];
+  return out;
+}
+
+/** One line to overlay: its own x values (seconds) and y values. */
+export interface Line {
+  label: string;
+  x: number[];
+  y: number[];
+}
+
+/**
+ * overlay aligns lines with different bins onto one x axis (the union of their
+ * x values). Between its own points a line holds its last value (the bins are
+ * steps); before its first point and after its last bin it is null.
+ */
+export function overlay(lines: Line[]): ChartData {
+  const xs = Array.from(new Set(lines.flatMap((l) => l.x))).sort((a, b) => a - b);
+  const cols = lines.map((l) => {
+    const width = l.x.length > 1 ? l.x[1] - l.x[0] : 0;
+    const end = l.x.length > 0 ? l.x[l.x.length - 1] + width : -Infinity;
+    let j = -1;
+    return xs.map((x) => {
+      while (j + 1 < l.x.length && l.x[j + 1] <= x) j++;
+      if (j < 0 || x > end || (width > 0 && x === end)) return null;
+      return l.y[j] ?? null;
+    });
+  });
+  return { labels: lines.map((l) => l.label), data: [xs, ...cols] };
+}
+
+/** A row of the differences table: one figure across variants and its change from the first. */
+export interface DiffRow {
+  key: string;
+  label: string;
+  values: number[];
+  deltas: (number | null)[]; // relative change from the first variant, null when undefined
+}
+
+/** differences lines up the headline figures of several results, the first being the baseline. */
+export function differences(results: Result[]): DiffRow[] {
+  if (results.length === 0) return [];
+  const figs = results.map(headline);
+  return figs[0].map((f, i) => {
+    const values = figs.map((fs) => fs[i].value);
+    const base = values[0];
+    const deltas = values.map((v) => (base === 0 ? (v === 0 ? 0 : null) : (v - base) / Math.abs(base)));
+    return { key: f.key, label: f.label, values, deltas };
+  });
+}

@@ -1,0 +1,259 @@
+// The JSON shapes the playground reads and writes. They mirror core/scenario.go,
+// core/result.go, core/model.go and core/run.go; field names are the contract.
+
+/** A distribution of durations in milliseconds (SPEC §5). */
+export interface Dist {
+  dist: string;
+  ms?: number;
+  mean_ms?: number;
+  min_ms?: number;
+  max_ms?: number;
+  sd_ms?: number;
+  shape?: number;
+  k?: number;
+  samples_ms?: number[];
+}
+
+export interface Stream {
+  service: string;
+  origin?: string;
+  arrivals: string;
+  rate_per_s?: number;
+  on_ms?: number;
+  off_ms?: number;
+  [extra: string]: unknown;
+}
+
+export interface Workload {
+  trace_csv?: string;
+  trace?: unknown[];
+  columns?: unknown;
+  generate?: { duration_ms: number; streams: Stream[] };
+}
+
+export interface Tuning {
+  idle?: string;
+  netload?: string;
+  mp_counter?: string;
+  mp_reset_ms?: number;
+  gateway_forward_ms?: number;
+}
+
+/** The scenario document of SPEC §5. */
+export interface Scenario {
+  name?: string;
+  ubbconfig: string;
+  dmconfig?: string;
+  advertise?: Record<string, string[]>;
+  services?: Record<string, { service_time?: Dist; by_group?: Record<string, Dist> }>;
+  machines?: Record<string, { speed?: number }>;
+  network?: { latency_ms: number };
+  domains?: Record<string, { response_time: Dist }>;
+  tuning?: Tuning;
+  policy?: string;
+  seed?: number;
+  workload: Workload;
+  warmup_ms?: number;
+  replications?: number;
+  bin_ms?: number;
+}
+
+export interface Summary {
+  count: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+export interface NamedSeries {
+  name: string;
+  values: number[];
+}
+
+export interface CounterSeries {
+  machine: string;
+  queue: string;
+  values: number[];
+}
+
+export interface ServerStats {
+  id: string;
+  name: string;
+  group: string;
+  lmid: string;
+  queue: string;
+  requests: number;
+  load_done: number;
+  busy_ms: number;
+  utilization: number;
+  share: number;
+  chosen: number;
+}
+
+export interface QueueStats {
+  name: string;
+  group: string;
+  lmid: string;
+  servers: string[];
+  enqueued: number;
+  max_length: number;
+  avg_length: number;
+  wait_ms: Summary;
+}
+
+export interface ServiceStats {
+  name: string;
+  load: number;
+  prio: number;
+  issued: number;
+  completed: number;
+  failed: Record<string, number> | null;
+  timed_out: number;
+  wait_ms: Summary;
+  response_ms: Summary;
+  histogram: { bounds_ms: number[] | null; counts: number[] | null };
+}
+
+export interface MachineStats {
+  lmid: string;
+  netload: number;
+  issued: number;
+  served: number;
+  local: number;
+  sent: number;
+  received: number;
+}
+
+/** The result JSON of SPEC §6, as `tuxlb run` prints it. */
+export interface Result {
+  name?: string;
+  engine_version: string;
+  model: string;
+  ldbal: boolean;
+  policy: string;
+  seed: number;
+  tuning: Tuning;
+  span_ms: number;
+  warmup_ms: number;
+  requests: {
+    issued: number;
+    completed: number;
+    failed: Record<string, number> | null;
+    timed_out: number;
+  };
+  wait_ms: Summary;
+  response_ms: Summary;
+  servers: ServerStats[] | null;
+  queues: QueueStats[] | null;
+  services: ServiceStats[] | null;
+  machines: MachineStats[] | null;
+  balance: { jain_utilization: number; max_over_mean: number };
+  series: {
+    bin_ms: number;
+    start_ms: number[] | null;
+    queue_length: NamedSeries[] | null;
+    utilization: NamedSeries[] | null;
+    dispatches: NamedSeries[] | null;
+    mp_counters?: CounterSeries[] | null;
+    mp_resets_ms?: number[] | null;
+  };
+  warnings: string[] | null;
+}
+
+/** A positioned message from the UBBCONFIG/DMCONFIG parser (core.Diagnostic). */
+export interface Diagnostic {
+  file: string;
+  line: number;
+  col: number;
+  severity: string;
+  message: string;
+}
+
+/** core.Error as the bridge and the REST API hand it over. */
+export interface CoreError {
+  code: string;
+  message: string;
+  diagnostics?: Diagnostic[];
+}
+
+/** One candidate of an explanation (core.Candidate). */
+export interface Candidate {
+  server: string;
+  queue: string;
+  lmid: string;
+  local: boolean;
+  idle: boolean;
+  n: number;
+  waiting: number;
+  work?: number;
+  counter?: number;
+  load: number;
+  netload: number;
+  cost?: string;
+  chosen: boolean;
+  note?: string;
+}
+
+/** Why one request went where it went (core.Explanation). */
+export interface Explanation {
+  seq: number;
+  id: string;
+  service: string;
+  origin: string;
+  issue_us: number;
+  policy: string;
+  algorithm: string;
+  rule: string;
+  winner: string;
+  server: string;
+  candidates: Candidate[] | null;
+  text: string;
+}
+
+export interface ModelMachine {
+  lmid: string;
+  pmid: string;
+  netload: number;
+}
+export interface ModelGroup {
+  name: string;
+  grpno: number;
+  lmids: string[];
+}
+export interface ModelServer {
+  id: string;
+  name: string;
+  group: string;
+  srvid: number;
+  lmid: string;
+  queue: string;
+  services: string[] | null;
+  system?: boolean;
+  gateway?: boolean;
+}
+export interface ModelQueue {
+  name: string;
+  group: string;
+  lmid: string;
+  servers: number[];
+}
+export interface ModelService {
+  name: string;
+  load: number;
+  prio: number;
+}
+
+/** The parsed configuration (core.Model). */
+export interface Model {
+  model: string;
+  ldbal: boolean;
+  master: string;
+  machines: ModelMachine[] | null;
+  groups: ModelGroup[] | null;
+  servers: ModelServer[] | null;
+  queues: ModelQueue[] | null;
+  services: ModelService[] | null;
+  warnings?: Diagnostic[] | null;
+}
