@@ -1,0 +1,76 @@
+// uPlot charts: time series (with marks for MP counter resets), histograms as
+// bars, and overlays for comparisons. Each chart follows its box's width.
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+import type { ChartData } from "./chartdata";
+import { h } from "./dom";
+
+const palette = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#475569", "#ea580c"];
+
+/** color returns the i-th line color. */
+export function color(i: number): string {
+  return palette[i % palette.length];
+}
+
+/** Options of one chart. */
+export interface ChartOptions {
+  title: string;
+  xLabel?: string;
+  yLabel: string;
+  bars?: boolean; // draw as bars (histograms)
+  stepped?: boolean; // bins: hold each value until the next
+  marks?: number[]; // x values to mark with a vertical line (MP counter resets)
+  testid?: string;
+}
+
+/** chart draws data into a new figure element and returns it. */
+export function chart(data: ChartData, o: ChartOptions): HTMLElement {
+  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
+  const box = h("div", { class: "chart-box" });
+  fig.append(h("figcaption", {}, o.title), box);
+  if (data.data[0].length === 0) {
+    box.append(h("p", { class: "muted" }, "No data."));
+    return fig;
+  }
+  const paths = o.bars ? uPlot.paths.bars!({ size: [0.9, 60] }) : o.stepped ? uPlot.paths.stepped!({ align: 1 }) : undefined;
+  const opts: uPlot.Options = {
+    width: 600,
+    height: 220,
+    scales: { x: { time: false } },
+    axes: [{ label: o.xLabel ?? "time (s)" }, { label: o.yLabel }],
+    series: [
+      { label: o.xLabel ?? "t (s)" },
+      ...data.labels.map((label, i) => ({
+        label,
+        stroke: color(i),
+        fill: o.bars ? color(i) + "99" : undefined,
+        width: o.bars ? 0 : 1.5,
+        paths,
+        points: { show: false },
+      })),
+    ],
+    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
+  };
+  const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
+  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
+  new ResizeObserver(fit).observe(box);
+  requestAnimationFrame(fit);
+  return fig;
+}
+
+function drawMarks(u: uPlot, xs: number[]): void {
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = "#9ca3af";
+  ctx.setLineDash([4, 4]);
+  ctx.lineWidth = 1;
+  for (const x of xs) {
+    const px = Math.round(u.valToPos(x, "x", true));
+    if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
+    ctx.beginPath();
+    ctx.moveTo(px, u.bbox.top);
+    ctx.lineTo(px, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+  }
+  ctx.restore();
+}

@@ -1,0 +1,160 @@
+// The compare tab: the same scenario under several variants, run one after the
+// other in the worker, with overlaid charts and a table of differences.
+import { chart } from "./charts";
+import { differences, fmt, overlay, pct, totalQueueLength, type Line } from "./chartdata";
+import { h } from "./dom";
+import type { Result, Scenario } from "./types";
+import { variantsFor } from "./variants";
+
+/** RunOne runs one scenario and returns its result, reporting progress. */
+export type RunOne = (sc: Scenario, progress: (done: number, total: number) => void) => Promise<Result>;
+
+/** A compared result with its label, or the error that variant ran into. */
+export interface Compared {
+  label: string;
+  result?: Result;
+  error?: string;
+}
+
+/** comparison draws compared results: the overlay charts and the differences table. */
+export function comparison(items: Compared[]): HTMLElement {
+  const ok = items.filter((i) => i.result) as Required<Pick<Compared, "label" | "result">>[];
+  const rows = differences(ok.map((i) => i.result));
+  const isPct = (k: string) => k === "utilization.max";
+  const table = h(
+    "table",
+    { class: "plain diff", "data-testid": "compare-table" },
+    h("caption", {}, "Differences (change from the first column)"),
+    h("thead", {}, h("tr", {}, h("th", {}, "Figure"), ...ok.map((i) => h("th", {}, i.label)))),
+    h(
+      "tbody",
+      {},
+      ...rows.map((r) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, r.label),
+          ...r.values.map((v, j) => {
+            const d = r.deltas[j];
+            const delta = j === 0 || d === null ? "" : ` (${d >= 0 ? "+" : ""}${(100 * d).toFixed(1)}%)`;
+            return h("td", { class: j > 0 && d !== null && d !== 0 ? (d > 0 ? "up" : "down") : "" }, (isPct(r.key) ? pct(v) : fmt(v)) + delta);
+          }),
+        ),
+      ),
+    ),
+  );
+  const lines: Line[] = ok.map((i) => ({
+    label: i.label,
+    x: (i.result.series.start_ms ?? []).map((t) => t / 1000),
+    y: totalQueueLength(i.result),
+  }));
+  const errs = items.filter((i) => i.error);
+  return h(
+    "div",
+    { class: "comparison" },
+    errs.length ? h("ul", { class: "warnings" }, ...errs.map((e) => h("li", {}, `${e.label}: ${e.error}`))) : null,
+    ok.length ? table : null,
+    ok.length ? chart(overlay(lines), { title: "Waiting requests, all queues", yLabel: "waiting requests", stepped: true }) : null,
+    ok.length ? shareTable(ok) : null,
+  );
+}
+
+/** shareTable lines up each server's share of requests across the results. */
+function shareTable(items: { label: string; result: Result }[]): HTMLElement {
+  const ids = Array.from(new Set(items.flatMap((i) => (i.result.servers ?? []).map((s) => s.id))));
+  return h(
+    "table",
+    { class: "plain" },
+    h("caption", {}, "Share of requests per server"),
+    h("thead", {}, h("tr", {}, h("th", {}, "Server"), ...items.map((i) => h("th", {}, i.label)))),
+    h(
+      "tbody",
+      {},
+      ...ids.map((id) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, id),
+          ...items.map((i) => {
+            const s = (i.result.servers ?? []).find((x) => x.id === id);
+            return h("td", {}, s ? `${pct(s.share)} · util ${pct(s.utilization)}` : "–");
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
+/** CompareView lets the user pick variants of the current scenario and run them. */
+export class CompareView {
+  readonly el: HTMLElement;
+  private picks: HTMLElement;
+  private out: HTMLElement;
+  private status: HTMLElement;
+
+  constructor(
+    private scenario: () => Scenario,
+    private runOne: RunOne,
+  ) {
+    this.picks = h("fieldset", { class: "variants" });
+    this.out = h("div", { "data-testid": "compare-view" });
+    this.status = h("p", { class: "muted", role: "status" });
+    const run = h("button", { type: "button", class: "primary", "data-testid": "compare-run" }, "Run comparison");
+    run.addEventListener("click", () => void this.run());
+    this.el = h(
+      "div",
+      { class: "compare" },
+      h("p", { class: "muted" }, "Every variant sees the identical request stream: same arrivals, same service times."),
+      this.picks,
+      run,
+      this.status,
+      this.out,
+    );
+  }
+
+  /** refresh lists the variants of the current scenario. */
+  refresh(): void {
+    const vs = variantsFor(this.scenario());
+    const defaults = new Set(["baseline", "ldbal-Y", "ldbal-N", "policy-jsq"]);
+    this.picks.replaceChildren(
+      h("legend", {}, "Variants"),
+      ...vs.map((v) =>
+        h(
+          "label",
+          { class: "check" },
+          h("input", { type: "checkbox", value: v.id, checked: defaults.has(v.id), disabled: v.id === "baseline", "data-variant": v.id }),
+          " " + v.label,
+        ),
+      ),
+    );
+  }
+
+  /** show draws already-computed results (e.g. two saved runs). */
+  show(items: Compared[]): void {
+    this.status.textContent = "";
+    this.out.replaceChildren(comparison(items));
+  }
+
+  private async run(): Promise<void> {
+    const sc = this.scenario();
+    const chosen = new Set(Array.from(this.picks.querySelectorAll<HTMLInputElement>("input:checked")).map((i) => i.value));
+    const vs = variantsFor(sc).filter((v) => chosen.has(v.id));
+    const items: Compared[] = [];
+    for (const [i, v] of vs.entries()) {
+      this.status.textContent = `Running ${v.label} (${i + 1} of ${vs.length})…`;
+      try {
+        const r = await this.runOne(structuredClone(v.apply(sc)), (done, total) => {
+          this.status.textContent = `Running ${v.label} (${i + 1} of ${vs.length}): ${done}${total ? ` of ~${total}` : ""} requests`;
+        });
+        items.push({ label: v.label, result: r });
+      } catch (e) {
+        if ((e as Error).message === "canceled") {
+          this.status.textContent = "Canceled.";
+          return;
+        }
+        items.push({ label: v.label, error: (e as Error).message });
+      }
+    }
+    this.show(items);
+  }
+}

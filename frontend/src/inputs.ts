@@ -1,0 +1,272 @@
+// The scenario forms: workload (streams and trace), service timings, network,
+// policy, seed and tuning. Each edits the scenario object in place and calls
+// onChange; they are rebuilt only when a new scenario is loaded.
+import { h } from "./dom";
+import type { Dist, Scenario, Stream } from "./types";
+
+/** What the forms need to know about the parsed configuration. */
+export interface Known {
+  services: string[];
+  machines: string[];
+}
+
+type OnChange = () => void;
+
+/** num reads a number input: undefined when empty or not a number. */
+function num(el: HTMLInputElement): number | undefined {
+  if (el.value.trim() === "") return undefined;
+  const n = Number(el.value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function numInput(label: string, value: number | undefined, onInput: (v: number | undefined) => void, attrs: Record<string, string> = {}): HTMLElement {
+  const input = h("input", { type: "number", step: "any", value: value ?? "", "aria-label": label, ...attrs });
+  input.addEventListener("input", () => onInput(num(input)));
+  return h("label", { class: "field" }, h("span", {}, label), input);
+}
+
+function select(label: string, options: [string, string][], value: string, onChange: (v: string) => void, attrs: Record<string, string> = {}): HTMLElement {
+  const sel = h("select", { "aria-label": label, ...attrs }, ...options.map(([v, text]) => h("option", { value: v }, text)));
+  sel.value = value;
+  sel.addEventListener("change", () => onChange(sel.value));
+  return h("label", { class: "field" }, h("span", {}, label), sel);
+}
+
+/** workloadForm edits scenario.workload: generated streams and a trace. */
+export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HTMLElement {
+  const gen = (sc.workload.generate ??= { duration_ms: 10000, streams: [] });
+  gen.streams ??= [];
+  const rows = h("tbody");
+  const redraw = () => {
+    rows.replaceChildren(...gen.streams.map((st, i) => streamRow(st, i)));
+  };
+  const streamRow = (st: Stream, i: number): HTMLElement => {
+    const svc = h("input", { value: st.service, list: "known-services", "aria-label": `stream ${i + 1} service` });
+    svc.addEventListener("input", () => {
+      st.service = svc.value.trim();
+      onChange();
+    });
+    const origin = h(
+      "select",
+      { "aria-label": `stream ${i + 1} origin` },
+      h("option", { value: "" }, "(master)"),
+      ...known.machines.map((m) => h("option", { value: m }, m)),
+    );
+    if (st.origin && !known.machines.includes(st.origin)) origin.append(h("option", { value: st.origin }, st.origin));
+    origin.value = st.origin ?? "";
+    origin.addEventListener("change", () => {
+      if (origin.value) st.origin = origin.value;
+      else delete st.origin;
+      onChange();
+    });
+    const arrivals = h(
+      "select",
+      { "aria-label": `stream ${i + 1} arrivals` },
+      ...["poisson", "constant", "bursty", "mmpp"].map((a) => h("option", { value: a }, a)),
+    );
+    arrivals.value = st.arrivals;
+    arrivals.addEventListener("change", () => {
+      st.arrivals = arrivals.value;
+      onChange();
+    });
+    const rate = h("input", { type: "number", step: "any", min: "0", value: st.rate_per_s ?? "", "aria-label": `stream ${i + 1} rate per second` });
+    rate.addEventListener("input", () => {
+      st.rate_per_s = num(rate);
+      onChange();
+    });
+    const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
+    del.addEventListener("click", () => {
+      gen.streams.splice(i, 1);
+      redraw();
+      onChange();
+    });
+    return h("tr", {}, h("td", {}, svc), h("td", {}, origin), h("td", {}, arrivals), h("td", {}, rate), h("td", {}, del));
+  };
+  redraw();
+  const add = h("button", { type: "button" }, "Add stream");
+  add.addEventListener("click", () => {
+    gen.streams.push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
+    redraw();
+    onChange();
+  });
+
+  const trace = h("textarea", {
+    rows: 6,
+    spellcheck: "false",
+    "aria-label": "trace CSV",
+    "data-testid": "trace",
+    placeholder: "time_ms,service,origin,service_ms,prio\n0,TOUPPER,site1,3.5,",
+  });
+  trace.value = sc.workload.trace_csv ?? "";
+  trace.addEventListener("input", () => {
+    if (trace.value.trim()) sc.workload.trace_csv = trace.value;
+    else delete sc.workload.trace_csv;
+    onChange();
+  });
+  const upload = h("input", { type: "file", accept: ".csv,text/csv,text/plain", "aria-label": "upload a trace CSV" });
+  upload.addEventListener("change", async () => {
+    const f = upload.files?.[0];
+    if (!f) return;
+    trace.value = await f.text();
+    trace.dispatchEvent(new Event("input"));
+  });
+  const other = sc.workload.trace ? h("p", { class: "muted" }, `Plus ${sc.workload.trace.length} JSON trace rows (edit them in the JSON tab).`) : null;
+
+  return h(
+    "div",
+    { class: "form" },
+    h("h3", {}, "Generated requests"),
+    numInput("Duration (ms)", gen.duration_ms, (v) => {
+      gen.duration_ms = v ?? 0;
+      onChange();
+    }),
+    h(
+      "table",
+      { class: "streams" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Service"), h("th", {}, "Origin"), h("th", {}, "Arrivals"), h("th", {}, "Rate /s"), h("th", {}))),
+      rows,
+    ),
+    add,
+    h("h3", {}, "Trace"),
+    h("p", { class: "muted" }, "CSV with time_ms and service (origin, service_ms, prio, id optional). Merged with the generated requests by time."),
+    trace,
+    h("label", { class: "field" }, h("span", {}, "Upload"), upload),
+    other,
+  );
+}
+
+/** The parameters each distribution takes, in the order the form shows them. */
+export const distParams: Record<string, (keyof Dist)[]> = {
+  const: ["ms"],
+  exp: ["mean_ms"],
+  uniform: ["min_ms", "max_ms"],
+  lognormal: ["mean_ms", "sd_ms"],
+  gamma: ["mean_ms", "sd_ms"],
+  erlang: ["mean_ms", "k"],
+  empirical: ["samples_ms"],
+};
+
+/** distEditor edits one distribution in place. */
+export function distEditor(label: string, d: Dist, onChange: OnChange): HTMLElement {
+  const params = h("span", { class: "params" });
+  const drawParams = () => {
+    params.replaceChildren(
+      ...distParams[d.dist].map((p) => {
+        if (p === "samples_ms") {
+          const input = h("input", { value: (d.samples_ms ?? []).join(", "), "aria-label": `${label} samples (ms)` });
+          input.addEventListener("input", () => {
+            d.samples_ms = input.value.split(/[\s,]+/).filter(Boolean).map(Number);
+            onChange();
+          });
+          return h("label", { class: "field" }, h("span", {}, "samples ms"), input);
+        }
+        return numInput(p.replace("_", " "), d[p] as number | undefined, (v) => {
+          (d as unknown as Record<string, number | undefined>)[p] = v;
+          onChange();
+        });
+      }),
+    );
+  };
+  const kinds = Object.keys(distParams).map((k) => [k, k] as [string, string]);
+  const kind = select(`${label} distribution`, kinds, d.dist, (v) => {
+    for (const p of Object.values(distParams).flat()) if (!distParams[v].includes(p)) delete d[p];
+    d.dist = v;
+    drawParams();
+    onChange();
+  });
+  drawParams();
+  return h("div", { class: "dist" }, kind, params);
+}
+
+/** servicesForm edits each known service's service time. */
+export function servicesForm(sc: Scenario, known: Known, onChange: OnChange): HTMLElement {
+  const names = Array.from(new Set([...known.services, ...Object.keys(sc.services ?? {})])).sort();
+  const rows = names.map((name) => {
+    const spec = sc.services?.[name];
+    if (!spec?.service_time) {
+      const btn = h("button", { type: "button", class: "small" }, "Give a service time");
+      btn.addEventListener("click", () => {
+        sc.services ??= {};
+        sc.services[name] = { ...(sc.services[name] ?? {}), service_time: { dist: "exp", mean_ms: 5 } };
+        btn.replaceWith(distEditor(name, sc.services[name].service_time!, onChange));
+        onChange();
+      });
+      return h("div", { class: "service" }, h("strong", {}, name), btn);
+    }
+    return h("div", { class: "service" }, h("strong", {}, name), distEditor(name, spec.service_time, onChange));
+  });
+  return h("div", { class: "form" }, h("h3", {}, "Service times"), ...(rows.length ? rows : [h("p", { class: "muted" }, "No services known yet.")]));
+}
+
+/** The tuning options with their meaning (SPEC §3). */
+const tuningHelp = {
+  idle: "When is a server idle? server: it is not processing a request (the seed text). queue: its queue holds no waiting request.",
+  netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (the seed). origin: the origin machine's (Oracle's UBBCONFIG reference).",
+  mp_counter: "What an MP choice adds to the chosen queue's counter. load+netload: LOAD plus NETLOAD (the seed's wording). load: LOAD only.",
+  mp_reset_ms: "How often every MP counter is reset to 0, in simulated ms. Default SCANUNIT × SANITYSCAN (120 000 ms).",
+  gateway_forward_ms: "How long a GWTDOMAIN gateway is busy forwarding one request (ms). Default 0.1.",
+};
+
+/** tuningForm edits policy, seed, network latency and the tuning readings. */
+export function tuningForm(sc: Scenario, onChange: OnChange): HTMLElement {
+  const t = (): NonNullable<Scenario["tuning"]> => (sc.tuning ??= {});
+  const str = (key: "idle" | "netload" | "mp_counter", options: string[]) =>
+    h(
+      "div",
+      { class: "tuning" },
+      select(key, [["", "default"], ...options.map((o) => [o, o] as [string, string])], sc.tuning?.[key] ?? "", (v) => {
+        if (v) t()[key] = v;
+        else delete t()[key];
+        onChange();
+      }),
+      h("p", { class: "help" }, tuningHelp[key]),
+    );
+  const n = (key: "mp_reset_ms" | "gateway_forward_ms") =>
+    h(
+      "div",
+      { class: "tuning" },
+      numInput(key, sc.tuning?.[key], (v) => {
+        if (v === undefined) delete t()[key];
+        else t()[key] = v;
+        onChange();
+      }),
+      h("p", { class: "help" }, tuningHelp[key]),
+    );
+  return h(
+    "div",
+    { class: "form" },
+    h("h3", {}, "Run"),
+    select(
+      "Policy",
+      [
+        ["tuxedo", "tuxedo (LDBAL and MODEL decide)"],
+        ["round_robin", "round_robin"],
+        ["random", "random"],
+        ["jsq", "jsq (join the shortest queue)"],
+        ["p2c", "p2c (power of two choices)"],
+      ],
+      sc.policy || "tuxedo",
+      (v) => {
+        sc.policy = v;
+        onChange();
+      },
+      { "data-testid": "policy" },
+    ),
+    numInput("Seed", sc.seed, (v) => {
+      if (v === undefined) delete sc.seed;
+      else sc.seed = Math.max(0, Math.trunc(v));
+      onChange();
+    }, { min: "0", step: "1", "data-testid": "seed" }),
+    numInput("Network latency, one way (ms)", sc.network?.latency_ms, (v) => {
+      if (v === undefined) delete sc.network;
+      else sc.network = { latency_ms: v };
+      onChange();
+    }),
+    h("h3", {}, "Tuning (readings of undocumented behaviour)"),
+    str("idle", ["server", "queue"]),
+    str("netload", ["server", "origin"]),
+    str("mp_counter", ["load+netload", "load"]),
+    n("mp_reset_ms"),
+    n("gateway_forward_ms"),
+  );
+}

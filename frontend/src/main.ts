@@ -1,0 +1,406 @@
+// The playground page: inputs on the left, results on the right, the Go core
+// in a worker. Everything is built with DOM calls; no scenario text is ever
+// parsed as HTML.
+import * as api from "./api";
+import { CompareView, type Compared } from "./compareview";
+import { byTestID, debounce, download, h } from "./dom";
+import { ConfigEditor } from "./editor";
+import { Engine, EngineError, type RunAnswer } from "./engine";
+import { examples } from "./examples";
+import { ExplainView } from "./explain";
+import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
+import { results } from "./results";
+import { RunsView } from "./runsview";
+import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { topology } from "./topology";
+import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario } from "./types";
+import "./style.css";
+
+/** The page's state: the scenario being edited and what it produced. */
+const state = {
+  scenario: { ubbconfig: "", workload: {} } as Scenario,
+  model: null as Model | null,
+  result: null as Result | null,
+  resultText: "", // the result exactly as the core encoded it
+  resultScenario: "", // the scenario JSON that produced it
+};
+
+const runEngine = new Engine(); // runs and comparisons; cancel terminates it
+const toolEngine = new Engine(); // validation and explanations, so they never wait for a long run
+
+// ---- layout ----------------------------------------------------------------
+
+function tabs(name: string, items: [string, string, HTMLElement][]): { el: HTMLElement; select: (id: string) => void } {
+  const bar = h("div", { class: "tabs", role: "tablist", "aria-label": name });
+  const panels = h("div", { class: "panels" });
+  const select = (id: string) => {
+    for (const b of bar.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-selected", String(b.dataset.tab === id));
+    for (const p of panels.children) (p as HTMLElement).hidden = (p as HTMLElement).dataset.tab !== id;
+  };
+  for (const [id, label, panel] of items) {
+    const b = h("button", { type: "button", role: "tab", "data-tab": id, "data-testid": `tab-${id}`, id: `tab-${id}` }, label);
+    b.addEventListener("click", () => select(id));
+    bar.append(b);
+    panels.append(h("div", { role: "tabpanel", "data-tab": id, "aria-labelledby": `tab-${id}` }, panel));
+  }
+  select(items[0][0]);
+  return { el: h("div", { class: "tabbed" }, bar, panels), select };
+}
+
+const banner = h("p", { class: "banner", role: "alert", hidden: true, "data-testid": "banner" });
+function say(text: string): void {
+  banner.textContent = text;
+  banner.hidden = text === "";
+}
+
+// Config: the two editors and the diagnostics.
+const diagnostics = h("ul", { class: "diagnostics", "data-testid": "diagnostics", "aria-live": "polite" });
+const ubbBox = h("div", { class: "editor", "data-testid": "ubbconfig-editor" });
+const dmBox = h("div", { class: "editor dm", "data-testid": "dmconfig-editor" });
+const revalidate = debounce(() => void validate(), 300);
+const ubbEditor = new ConfigEditor(ubbBox, "UBBCONFIG", (text) => {
+  state.scenario.ubbconfig = text;
+  changed();
+  revalidate();
+});
+const dmEditor = new ConfigEditor(dmBox, "DMCONFIG", (text) => {
+  if (text.trim()) state.scenario.dmconfig = text;
+  else delete state.scenario.dmconfig;
+  changed();
+  revalidate();
+});
+const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
+const configPanel = h(
+  "div",
+  {},
+  h("h3", {}, "UBBCONFIG"),
+  ubbBox,
+  h("h3", {}, "DMCONFIG (optional)"),
+  dmBox,
+  h("h3", {}, "Parser messages"),
+  diagnostics,
+  preview,
+);
+
+const workloadPanel = h("div");
+const timingPanel = h("div");
+const jsonText = h("textarea", { rows: 24, spellcheck: "false", "aria-label": "scenario JSON", "data-testid": "scenario-json", class: "json" });
+const jsonApply = h("button", { type: "button" }, "Load this JSON");
+const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (SPEC §5). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
+jsonApply.addEventListener("click", () => {
+  try {
+    const v = JSON.parse(jsonText.value);
+    const problem = scenarioProblem(v);
+    if (problem) throw new Error(problem);
+    loadScenario(v as Scenario);
+    say("");
+  } catch (e) {
+    say(`Scenario JSON: ${(e as Error).message}`);
+  }
+});
+
+const gallery = h(
+  "div",
+  { class: "gallery" },
+  ...examples.map((ex) => {
+    const b = h("button", { type: "button", class: "primary small", "data-testid": `example-${ex.id}` }, "Load");
+    b.addEventListener("click", () => {
+      loadScenario(structuredClone(ex.scenario));
+      inputTabs.select("config");
+    });
+    return h("article", { class: "example" }, h("h3", {}, ex.scenario.name || ex.id), h("p", {}, ex.about), b);
+  }),
+);
+
+const inputTabs = tabs("Scenario", [
+  ["examples", "Examples", gallery],
+  ["config", "Config", configPanel],
+  ["workload", "Workload", workloadPanel],
+  ["timing", "Timing & tuning", timingPanel],
+  ["json", "JSON", jsonPanel],
+]);
+byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => (jsonText.value = JSON.stringify(state.scenario, null, 2)));
+
+// Run bar.
+const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run" }, "Run");
+const cancelBtn = h("button", { type: "button", "data-testid": "cancel", disabled: true }, "Cancel");
+const progress = h("progress", { max: 1, value: 0, "data-testid": "progress", "aria-label": "run progress" });
+const runStatus = h("span", { class: "muted", role: "status", "data-testid": "run-status" });
+runBtn.addEventListener("click", () => void run());
+cancelBtn.addEventListener("click", () => runEngine.cancel());
+
+// Results side.
+const resultsPanel = h("div", { "data-testid": "results" }, h("p", { class: "muted" }, "Run the scenario to see where the requests go."));
+const downloadBtn = h("button", { type: "button", "data-testid": "download-result", disabled: true }, "Download result JSON");
+const dispatchBtn = h("button", { type: "button", "data-testid": "download-dispatch", disabled: true }, "Download dispatch CSV");
+const saveRunBtn = h("button", { type: "button", "data-testid": "save-run", disabled: true }, "Save run");
+downloadBtn.addEventListener("click", () => download("tuxlb-result.json", "application/json", state.resultText));
+dispatchBtn.addEventListener("click", () => void downloadDispatch());
+saveRunBtn.addEventListener("click", () => void saveRun());
+
+const explainView = new ExplainView(
+  async (first, count) => {
+    const a = await toolEngine.call<{ explanations: Explanation[] }>({ op: "explain", scenario: JSON.stringify(state.scenario), first, count, opts: {} });
+    return a.explanations;
+  },
+  () => state.model,
+);
+const compareView = new CompareView(() => state.scenario, runScenario);
+const runsView = new RunsView(
+  (id) => void openRun(id),
+  (ids) => void compareRuns(ids),
+);
+
+const outputTabs = tabs("Results", [
+  ["results", "Results", h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel)],
+  ["explain", "Explain", explainView.el],
+  ["compare", "Compare", compareView.el],
+  ["runs", "Saved runs", runsView.el],
+]);
+byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
+  if (!explainView.el.querySelector("table")) void explainView.show(1);
+});
+byTestID<HTMLElement>("tab-runs", outputTabs.el).addEventListener("click", () => void runsView.refresh());
+
+// Share.
+const shareBtn = h("button", { type: "button", "data-testid": "share" }, "Share link");
+const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }, "Save and share");
+const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
+const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
+shareBtn.addEventListener("click", () => {
+  shareLink.value = shareURL(location.href, state.scenario);
+  shareLink.select();
+  void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
+});
+saveShareBtn.addEventListener("click", async () => {
+  try {
+    const { url } = await api.saveScenario(state.scenario);
+    shortLink.value = new URL(url, location.origin).href;
+    shortLink.select();
+  } catch (e) {
+    say((e as Error).message);
+  }
+});
+
+const version = h("span", { class: "muted", "data-testid": "version" });
+document.querySelector("#app")!.append(
+  h(
+    "header",
+    {},
+    h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")),
+    version,
+    h("div", { class: "share" }, shareBtn, shareLink, saveShareBtn, shortLink),
+  ),
+  banner,
+  h(
+    "main",
+    {},
+    h("section", { class: "inputs", "aria-label": "Scenario" }, inputTabs.el, h("div", { class: "runbar" }, runBtn, cancelBtn, progress, runStatus)),
+    h("section", { class: "outputs", "aria-label": "Results" }, outputTabs.el),
+  ),
+);
+runEngine.ready.then(
+  () => (version.textContent = `engine ${runEngine.version}`),
+  (e: Error) => say(e.message),
+);
+
+// ---- behaviour ---------------------------------------------------------------
+
+function known(): Known {
+  const m = state.model;
+  return {
+    services: (m?.services ?? []).map((s) => s.name),
+    machines: (m?.machines ?? []).map((x) => x.lmid),
+  };
+}
+
+function drawForms(): void {
+  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed));
+  timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
+  const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
+  workloadPanel.append(dl);
+}
+
+/** changed is called after every edit of the scenario. */
+function changed(): void {
+  explainView.reset();
+  refreshCompare();
+}
+const refreshCompare = debounce(() => compareView.refresh(), 500);
+
+/** loadScenario makes sc the scenario being edited. */
+function loadScenario(sc: Scenario): void {
+  state.scenario = sc;
+  sc.workload ??= {};
+  ubbEditor.setText(sc.ubbconfig ?? "");
+  dmEditor.setText(sc.dmconfig ?? "");
+  state.model = null;
+  drawForms();
+  changed();
+  compareView.refresh();
+  void validate().then(drawForms);
+}
+
+function diagnosticText(d: Diagnostic): string {
+  return `${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ""}` : ""}: ${d.severity === "warning" ? "warning: " : ""}${d.message}`;
+}
+
+function showDiagnostics(diags: Diagnostic[], message: string): void {
+  diagnostics.replaceChildren(...diags.map((d) => h("li", { class: d.severity === "warning" ? "warning" : "error", "data-line": d.line }, diagnosticText(d))));
+  if (!diags.length && message) diagnostics.append(h("li", { class: "error" }, message));
+  if (!diags.length && !message) diagnostics.append(h("li", { class: "ok" }, "No problems."));
+  ubbEditor.show(diags.filter((d) => d.file !== "DMCONFIG"));
+  dmEditor.show(diags.filter((d) => d.file === "DMCONFIG"));
+}
+
+/** validate runs the Go parser on the editors' text and shows what it says. */
+async function validate(): Promise<void> {
+  const sc = state.scenario;
+  try {
+    const a = await toolEngine.call<{ model: Model }>({
+      op: "validate",
+      ubb: sc.ubbconfig,
+      dm: sc.dmconfig ?? "",
+      advertise: JSON.stringify(sc.advertise ?? {}),
+    });
+    state.model = a.model;
+    showDiagnostics(a.model.warnings ?? [], "");
+    preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
+  } catch (e) {
+    const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);
+    showDiagnostics(ce.diagnostics ?? [], ce.message);
+    preview.replaceChildren();
+  }
+}
+
+/** runScenario runs sc in the run worker and returns its parsed result. */
+async function runScenario(sc: Scenario, onProgress: (done: number, total: number) => void): Promise<Result> {
+  const a = await runEngine.call<RunAnswer>({ op: "run", scenario: JSON.stringify(sc), opts: {} }, onProgress);
+  return JSON.parse(a.result) as Result;
+}
+
+function busy(on: boolean): void {
+  runBtn.disabled = on;
+  cancelBtn.disabled = !on;
+  if (on) progress.removeAttribute("value");
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof EngineError) {
+    if (e.core.code === "canceled") return "Canceled.";
+    if (e.core.diagnostics?.length) showDiagnostics(e.core.diagnostics, e.core.message);
+    return `${e.core.code}: ${e.core.message}`;
+  }
+  return (e as Error).message;
+}
+
+/** run plays the scenario and shows the result. */
+async function run(): Promise<void> {
+  busy(true);
+  runStatus.textContent = "Running…";
+  const scenarioJSON = JSON.stringify(state.scenario);
+  try {
+    const a = await runEngine.call<RunAnswer>({ op: "run", scenario: scenarioJSON, opts: {} }, (done, total) => {
+      if (total > 0) progress.value = Math.min(1, done / total);
+      runStatus.textContent = `${done.toLocaleString("en")} requests${total ? ` of ~${total.toLocaleString("en")}` : ""}`;
+    });
+    showResult(JSON.parse(a.result) as Result, a.result, scenarioJSON);
+    runStatus.textContent = "Done.";
+    progress.value = 1;
+  } catch (e) {
+    runStatus.textContent = errorText(e);
+    progress.value = 0;
+  } finally {
+    busy(false);
+  }
+}
+
+function showResult(r: Result, text: string, scenarioJSON: string): void {
+  state.result = r;
+  state.resultText = text;
+  state.resultScenario = scenarioJSON;
+  resultsPanel.replaceChildren(results(r, state.model));
+  downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
+  outputTabs.select("results");
+}
+
+/** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
+async function downloadDispatch(): Promise<void> {
+  busy(true);
+  runStatus.textContent = "Running again for the dispatch log…";
+  try {
+    const a = await runEngine.call<RunAnswer>({ op: "run", scenario: state.resultScenario, opts: { dispatch: true } });
+    download("tuxlb-dispatch.csv", "text/csv", a.dispatch ?? "");
+    runStatus.textContent = "Done.";
+  } catch (e) {
+    runStatus.textContent = errorText(e);
+  } finally {
+    busy(false);
+  }
+}
+
+async function saveRun(): Promise<void> {
+  try {
+    const { id } = await api.saveRun(JSON.parse(state.resultScenario));
+    runStatus.textContent = `Saved as run ${id}.`;
+    await runsView.refresh();
+    outputTabs.select("runs");
+  } catch (e) {
+    say((e as Error).message);
+  }
+}
+
+async function openRun(id: string): Promise<void> {
+  try {
+    const saved = await api.getRun(id);
+    loadScenario(saved.scenario);
+    await validate();
+    showResult(saved.result, JSON.stringify(saved.result, null, 2) + "\n", JSON.stringify(saved.scenario));
+  } catch (e) {
+    say((e as Error).message);
+  }
+}
+
+async function compareRuns(ids: string[]): Promise<void> {
+  const items: Compared[] = [];
+  for (const id of ids) {
+    try {
+      const r = await api.getRun(id);
+      items.push({ label: `run ${id}${r.scenario.name ? ` (${r.scenario.name})` : ""}`, result: r.result });
+    } catch (e) {
+      items.push({ label: `run ${id}`, error: (e as Error).message });
+    }
+  }
+  compareView.show(items);
+  outputTabs.select("compare");
+}
+
+/** start loads the scenario of a short link, a fragment link, or the first example. */
+async function start(): Promise<void> {
+  const id = shortLinkID(location.pathname);
+  if (id) {
+    try {
+      loadScenario(await api.getScenario(id));
+      inputTabs.select("config");
+      return;
+    } catch (e) {
+      say(`Short link ${id}: ${(e as Error).message}`);
+    }
+  }
+  const frag = decodeFragment(location.hash);
+  if (frag.kind === "scenario") {
+    loadScenario(frag.scenario);
+    inputTabs.select("config");
+    return;
+  }
+  if (frag.kind === "error") say(frag.message);
+  if (examples.length) loadScenario(structuredClone(examples[0].scenario));
+}
+
+window.addEventListener("hashchange", () => {
+  const frag = decodeFragment(location.hash);
+  if (frag.kind === "scenario") loadScenario(frag.scenario);
+  else if (frag.kind === "error") say(frag.message);
+});
+
+void start();

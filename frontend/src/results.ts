@@ -1,0 +1,131 @@
+// The results view: headline figures, per-server bars, charts, the topology
+// with each one's share, and tables for queues and machines.
+import { chart } from "./charts";
+import { counterChart, fmt, headline, histogramChart, pct, queueLengthChart, serverBars, utilizationChart } from "./chartdata";
+import { h } from "./dom";
+import { topology } from "./topology";
+import type { Model, Result } from "./types";
+
+/** summary is the headline figures as a definition list (data-testid=summary). */
+export function summary(r: Result): HTMLElement {
+  const dl = h("dl", { class: "figures" });
+  for (const f of headline(r)) {
+    const value = f.key === "utilization.max" ? pct(f.value) : fmt(f.value);
+    dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, value)));
+  }
+  const failed = Object.entries(r.requests.failed ?? {});
+  return h(
+    "section",
+    { class: "summary", "data-testid": "summary", "aria-label": "Summary" },
+    h(
+      "p",
+      { class: "runline" },
+      `${r.name ? r.name + " — " : ""}${r.model}, LDBAL ${r.ldbal ? "Y" : "N"}, policy ${r.policy}, seed ${r.seed}, engine ${r.engine_version}`,
+    ),
+    dl,
+    failed.length ? h("p", { class: "muted" }, "Failed: " + failed.map(([k, v]) => `${k} ${v}`).join(", ")) : null,
+    h(
+      "p",
+      { class: "muted" },
+      `Tuning: idle=${r.tuning.idle}, netload=${r.tuning.netload}, mp_counter=${r.tuning.mp_counter}, mp_reset_ms=${r.tuning.mp_reset_ms}, gateway_forward_ms=${r.tuning.gateway_forward_ms}`,
+    ),
+  );
+}
+
+/** serverTable shows requests and utilization per server as bars. */
+export function serverTable(r: Result): HTMLElement {
+  const rows = serverBars(r).map((b) =>
+    h(
+      "tr",
+      {},
+      h("th", { scope: "row" }, b.id),
+      h("td", {}, b.lmid),
+      h("td", {}, b.queue),
+      h("td", { class: "bar-cell" }, h("span", { class: "bar req", "data-w": b.requestsWidth.toFixed(1) }), h("span", { class: "bar-label" }, `${b.requests} (${pct(b.share)})`)),
+      h("td", { class: "bar-cell" }, h("span", { class: "bar util", "data-w": b.utilizationWidth.toFixed(1) }), h("span", { class: "bar-label" }, pct(b.utilization))),
+    ),
+  );
+  const table = h(
+    "table",
+    { class: "servers", "data-testid": "server-table" },
+    h("caption", {}, "Requests and utilization per server"),
+    h("thead", {}, h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"))),
+    h("tbody", {}, ...rows),
+  );
+  // Widths through the CSSOM: allowed by a strict CSP, unlike style attributes.
+  for (const bar of table.querySelectorAll<HTMLElement>(".bar")) bar.style.width = `${bar.dataset.w}%`;
+  return table;
+}
+
+function queueTable(r: Result): HTMLElement {
+  return h(
+    "table",
+    { class: "plain" },
+    h("caption", {}, "Queues"),
+    h("thead", {}, h("tr", {}, ...["Queue", "Group", "Machine", "Servers", "Enqueued", "Max length", "Avg length", "Wait mean (ms)", "Wait p95 (ms)"].map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      ...(r.queues ?? []).map((q) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, q.name),
+          h("td", {}, q.group),
+          h("td", {}, q.lmid),
+          h("td", {}, (q.servers ?? []).join(", ")),
+          h("td", {}, fmt(q.enqueued)),
+          h("td", {}, fmt(q.max_length)),
+          h("td", {}, fmt(q.avg_length)),
+          h("td", {}, fmt(q.wait_ms.mean)),
+          h("td", {}, fmt(q.wait_ms.p95)),
+        ),
+      ),
+    ),
+  );
+}
+
+function machineTable(r: Result): HTMLElement {
+  return h(
+    "table",
+    { class: "plain" },
+    h("caption", {}, "Machines"),
+    h("thead", {}, h("tr", {}, ...["Machine", "NETLOAD", "Issued", "Served", "Local", "Sent", "Received"].map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      ...(r.machines ?? []).map((m) =>
+        h("tr", {}, h("th", { scope: "row" }, m.lmid), ...[m.netload, m.issued, m.served, m.local, m.sent, m.received].map((v) => h("td", {}, fmt(v)))),
+      ),
+    ),
+  );
+}
+
+/** results renders a whole result; model (when known) draws the topology. */
+export function results(r: Result, model: Model | null): HTMLElement {
+  const charts = h("div", { class: "charts" });
+  charts.append(chart(queueLengthChart(r), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }));
+  charts.append(chart(utilizationChart(r), { title: "Utilization over time", yLabel: "busy fraction", stepped: true }));
+  const counters = counterChart(r);
+  if (counters) {
+    charts.append(
+      chart(counters, { title: "MP counters C_m(q) (dashed lines: resets)", yLabel: "counter", marks: counters.resets, testid: "chart-counters" }),
+    );
+  }
+  for (const s of r.services ?? []) {
+    if (s.issued === 0) continue;
+    charts.append(chart(histogramChart(s), { title: `Response time, ${s.name}`, xLabel: "response time (ms)", yLabel: "requests", bars: true }));
+  }
+  const warnings = r.warnings ?? [];
+  return h(
+    "div",
+    { class: "results" },
+    summary(r),
+    warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
+    model ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, "Topology and share of requests"), topology(model, r)) : null,
+    serverTable(r),
+    charts,
+    queueTable(r),
+    machineTable(r),
+  );
+}

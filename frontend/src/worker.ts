@@ -1,0 +1,71 @@
+// The Web Worker that runs the Go core (tuxlb.wasm). The page sends it
+// requests; long runs report progress; the page cancels by terminating it.
+/// <reference lib="webworker" />
+
+export {}; // a module for TypeScript; Vite bundles it as a classic worker
+
+/** The functions wasm/main.go installs on globalThis.tuxlb. */
+interface Bridge {
+  validate(ubb: string, dm: string, advertise: string): string;
+  run(scenario: string, opts: object): string;
+  explain(scenario: string, first: number, count: number, opts: object): string;
+  version: string;
+}
+
+declare const Go: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> };
+declare const self: DedicatedWorkerGlobalScope & { tuxlb?: Bridge; tuxlbReady?: () => void };
+
+/** A request from the page. */
+type Request =
+  | { type: "init"; execURL: string; wasmURL: string }
+  | { id: number; op: "validate"; ubb: string; dm: string; advertise: string }
+  | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean } }
+  | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } };
+
+let bridge: Promise<Bridge> | null = null;
+
+async function load(execURL: string, wasmURL: string): Promise<Bridge> {
+  importScripts(execURL);
+  const go = new Go();
+  const ready = new Promise<void>((resolve) => (self.tuxlbReady = resolve));
+  const resp = await fetch(wasmURL);
+  if (!resp.ok) throw new Error(`loading ${wasmURL}: HTTP ${resp.status}`);
+  const { instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+  void go.run(instance);
+  await ready;
+  return self.tuxlb!;
+}
+
+self.onmessage = async (ev: MessageEvent<Request>) => {
+  const msg = ev.data;
+  if ("type" in msg) {
+    bridge = load(msg.execURL, msg.wasmURL);
+    bridge.then(
+      (b) => self.postMessage({ type: "ready", version: b.version }),
+      (e: Error) => self.postMessage({ type: "fatal", message: e.message }),
+    );
+    return;
+  }
+  let b: Bridge;
+  try {
+    b = await bridge!;
+  } catch (e) {
+    self.postMessage({ id: msg.id, type: "done", answer: JSON.stringify({ error: { code: "internal", message: (e as Error).message } }) });
+    return;
+  }
+  let answer: string;
+  switch (msg.op) {
+    case "validate":
+      answer = b.validate(msg.ubb, msg.dm, msg.advertise);
+      break;
+    case "run": {
+      const progress = (done: number, total: number) => self.postMessage({ id: msg.id, type: "progress", done, total });
+      answer = b.run(msg.scenario, { ...msg.opts, progress });
+      break;
+    }
+    case "explain":
+      answer = b.explain(msg.scenario, msg.first, msg.count, msg.opts);
+      break;
+  }
+  self.postMessage({ id: msg.id, type: "done", answer });
+};
