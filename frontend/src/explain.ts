@@ -94,7 +94,7 @@ export class ExplainView {
       e.id && e.id !== String(e.seq) ? ` (id ${e.id})` : "",
       ` — ${e.service} from ${e.origin} at ${fmt(e.issue_us / 1000)} ms — ${e.algorithm}`,
     );
-    const rule = h("p", { "data-testid": "explain-rule" }, "Rule: ", h("strong", {}, e.rule), e.winner ? ` → queue ${e.winner}, server ${e.server}` : "");
+    const rule = h("p", { "data-testid": "explain-rule" }, "Rule: ", h("strong", {}, e.rule), e.winner ? ` → queue ${e.winner}${e.server ? `, server ${e.server}` : ""}` : "");
     const cols = ["Server", "Queue", "Machine", "Local", "Idle", "n(q)", "Waiting", "W(q)", "C_m(q)", "LOAD", "NETLOAD", "Cost", "Note"];
     const table = h(
       "table",
@@ -125,7 +125,7 @@ export class ExplainView {
         ),
       ),
     );
-    this.body.replaceChildren(head, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), table);
+    this.body.replaceChildren(head, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), h("div", { class: "table-wrap" }, table));
     const m = this.model();
     if (m) {
       const svg = topology(m, null);

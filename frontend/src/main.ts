@@ -195,7 +195,7 @@ document.querySelector("#app")!.append(
   h(
     "main",
     {},
-    h("section", { class: "inputs", "aria-label": "Scenario" }, inputTabs.el, h("div", { class: "runbar" }, runBtn, cancelBtn, progress, runStatus)),
+    h("section", { class: "inputs", "aria-label": "Scenario" }, h("div", { class: "runbar" }, runBtn, cancelBtn, progress, runStatus), inputTabs.el),
     h("section", { class: "outputs", "aria-label": "Results" }, outputTabs.el),
   ),
 );

@@ -75,6 +75,7 @@ export function topology(m: Model, r: Result | null): SVGSVGElement {
     "aria-label": "Topology: machines, groups, queues and servers",
   });
   svg.append(...cols);
+  svg.style.maxWidth = `${width}px`; // never drawn larger than life
   return svg;
 }
 

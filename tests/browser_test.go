@@ -1,0 +1,154 @@
+package tests
+
+// End-to-end tests of the playground in headless Chromium (issue 6, "done
+// means"): the page is served by the real binary, the simulation runs in the
+// page's WebAssembly worker, and its answers are held against `tuxlb run`.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// cliRun returns what `tuxlb run` prints for a scenario file.
+func cliRun(t *testing.T, scenario string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(binaryPath(t), "run", scenario)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tuxlb run %s: %v\n%s", scenario, err, errb.String())
+	}
+	return out.Bytes()
+}
+
+func TestPlayground(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests start Chromium; skipped with -short")
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	example := filepath.Join(repoRoot(t), "examples", "shm-ldbal-n.json")
+
+	t.Run("run an example and download the same bytes as tuxlb run", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
+		screenshot(t, ctx, "results", chromedp.CSS("section.outputs"))
+		got := downloadOf(t, ctx, sel("download-result"))
+		want := cliRun(t, example)
+		if !bytes.Equal(got, want) {
+			t.Errorf("downloaded result differs from `tuxlb run`:\ngot  %d bytes: %.300s\nwant %d bytes: %.300s", len(got), got, len(want), want)
+		}
+	})
+
+	t.Run("a broken config shows the diagnostic on its line", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "load the example",
+			chromedp.Navigate(srv.URL+"/"),
+			chromedp.Click(sel("example-shm-ldbal-n")),
+			chromedp.WaitVisible(sel("ubbconfig-editor")),
+			waitText(sel("diagnostics"), "No problems"),
+		)
+		lines := strings.Count(scenarioField(t, example, "ubbconfig"), "\n") + 1 // the cursor's line after Ctrl+End
+		do(t, ctx, "type a broken line at the end",
+			chromedp.Click(sel("ubbconfig-editor")+" .cm-content"),
+			chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+			chromedp.KeyEvent("BROKEN LINE"),
+			waitText(sel("diagnostics"), fmt.Sprintf("UBBCONFIG:%d:", lines)),
+			chromedp.WaitVisible(sel("ubbconfig-editor")+" .cm-lint-marker-error"),
+		)
+		screenshot(t, ctx, "diagnostics", chromedp.CSS("section.inputs"))
+	})
+
+	t.Run("fragment link and short link load the same scenario", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
+		want := get(t, ctx, "read summary", chromedp.Text(sel("summary")))
+		do(t, ctx, "make the fragment link", chromedp.Click(sel("share")), waitValue(sel("share-link"), "#s="))
+		frag := get(t, ctx, "read the fragment link", chromedp.Value(sel("share-link")))
+		do(t, ctx, "make the short link", chromedp.Click(sel("save-share")), waitValue(sel("share-short-link"), "/s/"))
+		short := get(t, ctx, "read the short link", chromedp.Value(sel("share-short-link")))
+		if !strings.Contains(frag, "#s=") {
+			t.Fatalf("share link %q has no #s= fragment", frag)
+		}
+		for name, link := range map[string]string{"fragment": frag, "short": short} {
+			fresh := newBrowser(t)
+			loadAndRun(t, fresh, link, "")
+			got := get(t, fresh, "read summary", chromedp.Text(sel("summary")))
+			if got != want {
+				t.Errorf("%s link %s: summary\n%s\nwant\n%s", name, link, got, want)
+			}
+		}
+	})
+
+	t.Run("save a run and find it listed", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
+		do(t, ctx, "save the run", chromedp.Click(sel("save-run")), waitText(sel("run-status"), "Saved as run"))
+		status := get(t, ctx, "read the status", chromedp.Text(sel("run-status")))
+		id := strings.TrimSuffix(strings.TrimPrefix(status, "Saved as run "), ".")
+		do(t, ctx, "see it listed", chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`%s li[data-run-id=%q]`, sel("runs-list"), id))))
+		resp, err := http.Get(srv.URL + "/api/v1/runs/" + id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /api/v1/runs/%s: status %d, want 200", id, resp.StatusCode)
+		}
+		screenshot(t, ctx, "saved-runs", chromedp.CSS("section.outputs"))
+	})
+
+	t.Run("explain mode steps through requests", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
+		do(t, ctx, "step",
+			chromedp.Click(sel("tab-explain")),
+			waitText(sel("explain-view"), "Request #1"),
+			waitText(sel("explain-rule"), "first"), // LDBAL N: the first candidate, always
+			chromedp.Click(sel("explain-next")),
+			waitText(sel("explain-view"), "Request #2"),
+			chromedp.SetValue(sel("explain-seq"), "40"),
+			chromedp.Click(sel("explain-go")),
+			waitText(sel("explain-view"), "Request #40"),
+			chromedp.Click(sel("explain-prev")),
+			waitText(sel("explain-view"), "Request #39"),
+			chromedp.WaitVisible(sel("explain-candidates")+" tr.chosen"),
+		)
+		screenshot(t, ctx, "explain", chromedp.CSS("section.outputs"))
+	})
+
+	t.Run("compare variants", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
+		do(t, ctx, "compare",
+			chromedp.Click(sel("tab-compare")),
+			chromedp.Click(sel("compare-run")),
+			waitText(sel("compare-table"), "LDBAL Y"),
+		)
+		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
+	})
+}
+
+// scenarioField reads one string field of a scenario file.
+func scenarioField(t *testing.T, path, field string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := m[field].(string)
+	return s
+}
