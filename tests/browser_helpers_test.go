@@ -127,14 +127,15 @@ func waitFor(what string, want string, read chromedp.Action[string]) chromedp.Ac
 	})
 }
 
-// waitText waits until the element's text contains want.
+// waitText waits until the element's text contains want. It reads
+// textContent, so it also sees elements that are empty or hidden for now.
 func waitText(s chromedp.CSS, want string) chromedp.Action[chromedp.Void] {
-	return waitFor(string(s), want, chromedp.Text(s))
+	return waitFor(string(s), want, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ""`, s)))
 }
 
 // waitValue waits until the input's value contains want.
 func waitValue(s chromedp.CSS, want string) chromedp.Action[chromedp.Void] {
-	return waitFor("the value of "+string(s), want, chromedp.Value(s))
+	return waitFor("the value of "+string(s), want, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.value ?? ""`, s)))
 }
 
 // downloadOf clicks the element and returns the bytes of the file it downloads.

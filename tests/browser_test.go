@@ -126,6 +126,28 @@ func TestPlayground(t *testing.T) {
 		screenshot(t, ctx, "explain", chromedp.CSS("section.outputs"))
 	})
 
+	t.Run("a long run shows progress and can be canceled", func(t *testing.T) {
+		ctx := newBrowser(t)
+		long := longScenario(t, example)
+		do(t, ctx, "start a long run and cancel it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), long),
+			chromedp.Click(sel("scenario-json-load")),
+		)
+		do(t, ctx, "run it",
+			chromedp.Click(sel("run")),
+			waitText(sel("run-status"), "requests of ~"), // progress reports arrive
+			chromedp.Click(sel("cancel")),
+			waitText(sel("run-status"), "Canceled."),
+		)
+		if disabled := get(t, ctx, "is run enabled", chromedp.Evaluate[bool](`document.querySelector('[data-testid="run"]').disabled`)); disabled {
+			t.Errorf("the run button is still disabled after cancel")
+		}
+		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n") // a fresh worker runs again
+	})
+
 	t.Run("compare variants", func(t *testing.T) {
 		ctx := newBrowser(t)
 		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
@@ -136,6 +158,26 @@ func TestPlayground(t *testing.T) {
 		)
 		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
 	})
+}
+
+// longScenario returns the example with a workload long enough to cancel.
+func longScenario(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	gen := m["workload"].(map[string]any)["generate"].(map[string]any)
+	gen["duration_ms"] = 5e7 // millions of requests: minutes of work
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 // scenarioField reads one string field of a scenario file.

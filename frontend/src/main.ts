@@ -6,7 +6,7 @@ import { CompareView, type Compared } from "./compareview";
 import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
 import { Engine, EngineError, type RunAnswer } from "./engine";
-import { examples } from "./examples";
+import { examples, pieces } from "./examples";
 import { ExplainView } from "./explain";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { results } from "./results";
@@ -85,7 +85,7 @@ const configPanel = h(
 const workloadPanel = h("div");
 const timingPanel = h("div");
 const jsonText = h("textarea", { rows: 24, spellcheck: "false", "aria-label": "scenario JSON", "data-testid": "scenario-json", class: "json" });
-const jsonApply = h("button", { type: "button" }, "Load this JSON");
+const jsonApply = h("button", { type: "button", "data-testid": "scenario-json-load" }, "Load this JSON");
 const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (SPEC §5). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
 jsonApply.addEventListener("click", () => {
   try {
@@ -108,7 +108,8 @@ const gallery = h(
       loadScenario(structuredClone(ex.scenario));
       inputTabs.select("config");
     });
-    return h("article", { class: "example" }, h("h3", {}, ex.scenario.name || ex.id), h("p", {}, ex.about), b);
+    const about = h("p", {}, ...pieces(ex.about).map((p) => (p.code ? h("code", {}, p.text) : p.text)));
+    return h("article", { class: "example" }, h("h3", {}, ex.scenario.name || ex.id), h("p", { class: "muted" }, `examples/${ex.id}.json`), about, b);
   }),
 );
 
