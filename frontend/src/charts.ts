@@ -37,6 +37,7 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
     width: 600,
     height: 220,
     scales: { x: { time: false } },
+    legend: { live: false },
     axes: [{ label: o.xLabel ?? "time (s)" }, { label: o.yLabel }],
     series: [
       { label: o.xLabel ?? "t (s)" },

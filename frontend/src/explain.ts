@@ -119,7 +119,7 @@ export class ExplainView {
             h("td", {}, c.counter !== undefined ? String(c.counter) : ""),
             h("td", {}, String(c.load)),
             h("td", {}, String(c.netload)),
-            h("td", {}, c.cost ?? ""),
+            h("td", { class: "cost" }, c.cost ?? ""),
             h("td", {}, c.note ?? ""),
           ),
         ),
