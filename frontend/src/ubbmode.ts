@@ -7,7 +7,8 @@ interface State {
   atLineStart: boolean;
 }
 
-const parser: StreamParser<State> = {
+/** parser is the tokenizer behind the mode, exported for its tests. */
+export const parser: StreamParser<State> = {
   name: "ubbconfig",
   startState: () => ({ atLineStart: true }),
   token(stream, state) {
