@@ -85,14 +85,18 @@ func (p *profile) next(r *Rand, limitMS float64) (float64, bool) {
 	need := expUnit(r)
 	for p.t < limitMS {
 		r0, slope, end := p.segment()
+		if math.IsInf(end, 1) { // flat after the last point
+			if r0 == 0 {
+				return p.t, false
+			}
+			p.t += need / r0
+			return p.t, p.t < limitMS
+		}
 		u := end - p.t
 		area := float64(r0*u) + float64(float64(slope*u)*u)/2
 		if need <= area {
 			p.t += solveArea(r0, slope, need)
 			return p.t, p.t < limitMS
-		}
-		if math.IsInf(end, 1) {
-			return p.t, false // a flat zero rate after the last point
 		}
 		need -= area
 		p.t = end

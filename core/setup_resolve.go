@@ -15,6 +15,11 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return setupModel(m, sc, opt)
+}
+
+// setupModel resolves sc against a model already loaded.
+func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 	st := &Setup{Model: m, Policy: "tuxedo", Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkWorkload,
