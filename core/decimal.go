@@ -114,7 +114,13 @@ func scaleDigits(digits string, exp int) (int64, error) {
 		if len(digits)+exp > 13 {
 			return 0, errTooLarge
 		}
-		return boundedUS(digits + strings.Repeat("0", exp))
+		v, err := boundedUS(digits)
+		for ; err == nil && exp > 0; exp-- {
+			if v *= 10; v > MaxTimeUS {
+				err = errTooLarge
+			}
+		}
+		return v, err
 	}
 	cut := len(digits) + exp // digits before the decimal point
 	if cut <= 0 {

@@ -22,8 +22,10 @@ func decodeStrict(data []byte, v any, what string) error {
 	if err := dec.Decode(v); err != nil {
 		return translateJSONError(data, err, reflect.TypeOf(v), what)
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		line, col := lineCol(data, int(dec.InputOffset()))
+		rest := bytes.TrimLeft(data[end:], " \t\r\n")
+		line, col := lineCol(data, len(data)-len(rest))
 		return Errorf(EINVALID, "%s: line %d col %d: trailing data after the document", what, line, col)
 	}
 	return nil
@@ -34,7 +36,7 @@ func decodeStrict(data []byte, v any, what string) error {
 func translateJSONError(data []byte, err error, t reflect.Type, what string) error {
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		line, col := lineCol(data, int(syn.Offset))
+		line, col := lineCol(data, int(syn.Offset)-1) // the offending byte
 		return Errorf(EINVALID, "%s: line %d col %d: %s", what, line, col, strings.TrimPrefix(syn.Error(), "json: "))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
