@@ -37,12 +37,12 @@ func flog(x float64) float64 {
 	f := f1 - 1
 	k := float64(ki)
 	s := f / (2 + f)
-	s2 := s * s
-	s4 := s2 * s2
-	t1 := s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7))))))
-	t2 := s4 * (l2 + float64(s4*(l4+float64(s4*l6))))
+	s2 := float64(s * s)
+	s4 := float64(s2 * s2)
+	t1 := float64(s2 * (l1 + float64(s4*(l3+float64(s4*(l5+float64(s4*l7)))))))
+	t2 := float64(s4 * (l2 + float64(s4*(l4+float64(s4*l6)))))
 	r := t1 + t2
-	hfsq := float64(0.5*f) * f
+	hfsq := float64(float64(0.5*f) * f)
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
@@ -74,7 +74,7 @@ func fexp(x float64) float64 {
 		k = int(float64(log2e*x) + 0.5)
 	}
 	hi := x - float64(float64(k)*ln2Hi)
-	lo := float64(k) * ln2Lo
+	lo := float64(float64(k) * ln2Lo)
 	return fexpmulti(hi, lo, k)
 }
 
@@ -88,7 +88,7 @@ func fexpmulti(hi, lo float64, k int) float64 {
 		p5 = 4.13813679705723846039e-08  /* 0x3E663769; 0x72BEA4D0 */
 	)
 	r := hi - lo
-	t := r * r
+	t := float64(r * r)
 	c := r - float64(t*(p1+float64(t*(p2+float64(t*(p3+float64(t*(p4+float64(t*p5)))))))))
 	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
 	return math.Ldexp(y, k)

@@ -24,7 +24,7 @@ type arrivals interface {
 type poisson struct{ t, meanMS float64 }
 
 func (p *poisson) next(r *Rand, limitMS float64) (float64, bool) {
-	p.t += p.meanMS * expUnit(r)
+	p.t += float64(p.meanMS * expUnit(r))
 	return p.t, p.t < limitMS
 }
 
@@ -35,7 +35,7 @@ type constant struct {
 }
 
 func (c *constant) next(_ *Rand, limitMS float64) (float64, bool) {
-	t := float64(c.n) * c.periodMS
+	t := float64(float64(c.n) * c.periodMS)
 	c.n++
 	return t, t < limitMS
 }
@@ -54,7 +54,7 @@ type mmpp struct {
 func (p *mmpp) next(r *Rand, limitMS float64) (float64, bool) {
 	if !p.started {
 		p.started = true
-		p.end = p.meanMS[0] * expUnit(r)
+		p.end = float64(p.meanMS[0] * expUnit(r))
 	}
 	for p.t < limitMS {
 		if rate := p.ratePMS[p.state]; rate > 0 {
@@ -66,7 +66,7 @@ func (p *mmpp) next(r *Rand, limitMS float64) (float64, bool) {
 		}
 		p.t = p.end
 		p.state ^= 1
-		p.end = p.t + p.meanMS[p.state]*expUnit(r)
+		p.end = p.t + float64(p.meanMS[p.state]*expUnit(r))
 	}
 	return p.t, false
 }
@@ -130,7 +130,7 @@ func solveArea(r0, slope, need float64) float64 {
 	if den <= 0 {
 		return 0
 	}
-	return 2 * need / den
+	return float64(2*need) / den
 }
 
 // expected returns the integral of the rate over [0, limitMS): the expected

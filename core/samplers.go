@@ -20,7 +20,7 @@ func normal(r *Rand) float64 {
 		v := float64(2*r.Float64()) - 1
 		s := float64(u*u) + float64(v*v)
 		if s > 0 && s < 1 {
-			return u * math.Sqrt(float64(-2*flog(s))/s)
+			return float64(u * math.Sqrt(float64(-2*flog(s))/s))
 		}
 	}
 }
@@ -32,7 +32,7 @@ func (c constSampler) MeanMS() float64        { return float64(c) }
 
 type expSampler float64
 
-func (e expSampler) SampleMS(r *Rand) float64 { return float64(e) * expUnit(r) }
+func (e expSampler) SampleMS(r *Rand) float64 { return float64(float64(e) * expUnit(r)) }
 func (e expSampler) MeanMS() float64          { return float64(e) }
 
 type uniformSampler struct{ lo, width float64 }
@@ -87,9 +87,9 @@ func (g gammaSampler) SampleMS(r *Rand) float64 {
 	x := g.unit(r)
 	if g.shape < 1 {
 		u := 1 - r.Float64() // (0, 1]
-		x *= fexp(flog(u) / g.shape)
+		x = float64(x * fexp(flog(u)/g.shape))
 	}
-	return x * g.scale
+	return float64(x * g.scale)
 }
 
 // unit draws Gamma(a, 1) for a = g.d + 1/3 >= 1.
@@ -100,10 +100,10 @@ func (g gammaSampler) unit(r *Rand) float64 {
 		if v <= 0 {
 			continue
 		}
-		v = v * v * v
+		v = float64(float64(v*v) * v)
 		u := 1 - r.Float64()
 		if flog(u) < float64(0.5*z*z)+float64(g.d*(1-v+flog(v))) {
-			return g.d * v
+			return float64(g.d * v)
 		}
 	}
 }
@@ -121,6 +121,6 @@ func (e erlangSampler) SampleMS(r *Rand) float64 {
 	for range e.k {
 		sum += expUnit(r)
 	}
-	return sum * e.scale
+	return float64(sum * e.scale)
 }
 func (e erlangSampler) MeanMS() float64 { return e.mean }

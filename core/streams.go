@@ -220,14 +220,14 @@ func (c *streamCheck) profile(sp *streamSpec) {
 func expectedCount(sp *streamSpec, durMS float64) float64 {
 	switch sp.kind {
 	case "constant":
-		return math.Ceil(durMS * sp.ratePMS)
+		return math.Ceil(float64(durMS * sp.ratePMS))
 	case "profile":
 		p := profile{at: sp.at, rate: sp.rate}
 		return p.expected(durMS)
 	case "bursty", "mmpp":
 		m := sp.mmpp
 		mean := (float64(m.ratePMS[0]*m.meanMS[0]) + float64(m.ratePMS[1]*m.meanMS[1])) / (m.meanMS[0] + m.meanMS[1])
-		return mean * durMS
+		return float64(mean * durMS)
 	}
-	return durMS * sp.ratePMS
+	return float64(durMS * sp.ratePMS)
 }
