@@ -152,8 +152,7 @@ func (p *profile) expected(limitMS float64) float64 {
 type streamSource struct {
 	arr     arrivals
 	rand    Rand
-	seed    uint64
-	source  uint64 // key source: stream index + 1
+	keyBase uint64 // keyBase(seed, stream index + 1)
 	n       uint64 // requests drawn so far
 	limitMS float64
 	limitUS int64
@@ -173,7 +172,7 @@ func (s *streamSource) next(r *Request) bool {
 		return false
 	}
 	*r = Request{TimeUS: us, Service: s.service, Origin: s.origin, ServiceUS: -1,
-		Prio: s.prio, Key: requestKey(s.seed, s.source, s.n)}
+		Prio: s.prio, Key: mix64(s.keyBase ^ s.n)}
 	s.n++
 	return true
 }

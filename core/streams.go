@@ -23,7 +23,7 @@ type streamSpec struct {
 
 // start returns the stream's source, drawing from Rand stream genStreamBase+i.
 func (sp *streamSpec) start(seed uint64, i int) *streamSource {
-	s := &streamSource{seed: seed, source: uint64(i) + 1, limitMS: sp.limitMS, limitUS: sp.limitUS,
+	s := &streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
 		service: sp.service, origin: sp.origin, prio: sp.prio}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {

@@ -390,7 +390,12 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 // source 0 is the trace (n is its row), source i+1 is generated stream i.
 // It depends on nothing else, so every variant of a scenario sees the same key.
 func requestKey(seed, source, n uint64) uint64 {
-	return mix64(mix64(seed^0x6a09e667f3bcc909) ^ mix64(source+0xbb67ae8584caa73b) ^ n)
+	return mix64(keyBase(seed, source) ^ n)
+}
+
+// keyBase is the part of requestKey that does not change along a source.
+func keyBase(seed, source uint64) uint64 {
+	return mix64(seed^0x6a09e667f3bcc909) ^ mix64(source+0xbb67ae8584caa73b)
 }
 
 // mix64 is the splitmix64 finaliser: a bijection that scatters every input bit.

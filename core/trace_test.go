@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -176,5 +177,20 @@ func TestTraceKeysFollowRows(t *testing.T) {
 	}
 	if a[0].Key != requestKey(1, 0, 0) || b[0].Key != requestKey(1, 0, 1) {
 		t.Errorf("got keys %x, %x; want the keys of rows 1 and 2", a[0].Key, b[0].Key)
+	}
+}
+
+func BenchmarkTraceCSV(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("time_ms,service,origin,service_ms,prio,id\n")
+	for i := range 10_000 {
+		sb.WriteString(fmt.Sprintf("%d.%03d,TOUPPER,site2,1.5,%d,r%d\n", i, i%1000, 1+i%100, i))
+	}
+	text := sb.String()
+	n := newNames(testModel())
+	for b.Loop() {
+		if _, err := traceCSV(n, text, nil, 1); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
