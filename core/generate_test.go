@@ -218,6 +218,8 @@ func TestStreamErrors(t *testing.T) {
 		{"mmpp mean", 1, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1, 1}, MeanMS: []float64{1, -1}}, "workload.generate.streams[1].state_mean_ms[1]: must be > 0"},
 		{"profile order", 1, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []RatePoint{{5, 1}, {1, 1}}}, "workload.generate.streams[1].profile: points must be in order of at_ms"},
 		{"profile rate", 1, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []RatePoint{{0, -1}}}, "workload.generate.streams[1].profile[0].rate_per_s: must be between 0"},
+		{"poisson rate and profile", 1, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, "workload.generate.streams[1].rate_per_s: give rate_per_s or profile, not both"},
+		{"constant profile", 1, Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, `workload.generate.streams[1].profile: not used by arrivals "constant"`},
 		{"profile empty", 1, Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
@@ -250,5 +252,20 @@ func BenchmarkWorkloadNext(b *testing.B) {
 	var r Request
 	for b.Loop() {
 		rs.Next(&r)
+	}
+}
+
+func TestPoissonWithProfile(t *testing.T) {
+	// "poisson" with a profile is the profile process: the same requests.
+	pts := []RatePoint{{0, 100}, {500, 3000}, {800, 0}}
+	a := openGen(t, genWorkload(1000, Stream{Service: "TOUPPER", Arrivals: "poisson", Profile: pts}), 2)
+	b := openGen(t, genWorkload(1000, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: pts}), 2)
+	if len(a) < 100 || !equalInts(times(a), times(b)) {
+		t.Errorf("poisson+profile gave %d requests, profile %d: want the same, and more than 100", len(a), len(b))
+	}
+	for _, r := range a {
+		if r.TimeUS >= 800_000 {
+			t.Fatalf("request at %d us, want none after the rate falls to 0 at 800 ms", r.TimeUS)
+		}
 	}
 }

@@ -81,22 +81,28 @@ func (c *streamCheck) fail(field, format string, args ...any) {
 func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 	st := c.st
 	sp := streamSpec{kind: st.Arrivals, limitMS: durMS, limitUS: durUS}
+	if sp.kind == "poisson" && st.Profile != nil {
+		sp.kind = "profile" // a Poisson process whose rate follows the profile
+	}
 	c.names(n, &sp)
 	if st.Prio != nil {
 		if sp.prio = *st.Prio; sp.prio < 1 || sp.prio > 100 {
 			c.fail("prio", "must be between 1 and 100, got %d", sp.prio)
 		}
 	}
-	switch st.Arrivals {
+	switch sp.kind {
 	case "poisson", "constant":
 		sp.ratePMS = c.rate("rate_per_s", st.RatePerS, true) / 1000
 		c.only("rate_per_s")
+	case "profile":
+		if st.RatePerS != 0 {
+			c.fail("rate_per_s", "give rate_per_s or profile, not both")
+		}
+		c.profile(&sp)
 	case "bursty":
 		c.bursty(&sp)
 	case "mmpp":
 		c.mmpp(&sp)
-	case "profile":
-		c.profile(&sp)
 	case "":
 		c.fail("arrivals", "missing (want %s)", strings.Join(arrivalNames, ", "))
 	default:
