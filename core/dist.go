@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -32,9 +33,9 @@ func NewSampler(d *Dist, field string) (Sampler, error) {
 	var s Sampler
 	switch d.Dist {
 	case "const":
-		s = constSampler(c.need("ms", d.MS, false))
+		s = constDist(c.need("ms", d.MS, false))
 	case "exp":
-		s = expSampler(c.need("mean_ms", d.MeanMS, true))
+		s = expDist(c.need("mean_ms", d.MeanMS, true))
 	case "uniform":
 		s = c.uniform()
 	case "lognormal":
@@ -112,7 +113,7 @@ func (c *distCheck) unused() {
 		{"k", d.K != nil}, {"samples_ms", d.SamplesMS != nil},
 	}
 	for _, g := range given {
-		if g.set && !contains(c.used, g.name) {
+		if g.set && !slices.Contains(c.used, g.name) {
 			c.fail(g.name, "not a parameter of dist %q", d.Dist)
 		}
 	}
@@ -124,7 +125,7 @@ func (c *distCheck) uniform() Sampler {
 	if c.err == nil && hi < lo {
 		c.fail("max_ms", "must be >= min_ms (%g), got %g", lo, hi)
 	}
-	return uniformSampler{lo: lo, width: hi - lo}
+	return uniformDist{lo: lo, width: hi - lo}
 }
 
 func (c *distCheck) lognormal() Sampler {
@@ -147,7 +148,7 @@ func (c *distCheck) empirical() Sampler {
 		c.checkMS(sprintf("samples_ms[%d]", i), v, false)
 		sum += v
 	}
-	return empiricalSampler{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
+	return empiricalDist{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
 }
 
 func (c *distCheck) gamma() Sampler {
@@ -186,14 +187,5 @@ func (c *distCheck) erlang() Sampler {
 		c.fail("k", "must be between 1 and %d, got %d", maxErlangK, k)
 		return nil
 	}
-	return erlangSampler{k: k, mean: mean, scale: mean / float64(k)}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return erlangDist{k: k, mean: mean, scale: mean / float64(k)}
 }

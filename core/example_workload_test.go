@@ -21,7 +21,7 @@ func ExampleMSToUS() {
 func ExampleOpenWorkload() {
 	sc := &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: 1000,
 		Streams: []Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
-	rs, err := OpenWorkload(testModel(), sc, 1, 0)
+	rs, err := OpenWorkload(handModel(), sc, 1, 0)
 	if err != nil {
 		fmt.Println(err)
 		return

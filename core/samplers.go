@@ -25,51 +25,51 @@ func normal(r *Rand) float64 {
 	}
 }
 
-type constSampler float64
+type constDist float64
 
-func (c constSampler) SampleMS(*Rand) float64 { return float64(c) }
-func (c constSampler) MeanMS() float64        { return float64(c) }
+func (c constDist) SampleMS(*Rand) float64 { return float64(c) }
+func (c constDist) MeanMS() float64        { return float64(c) }
 
-type expSampler float64
+type expDist float64
 
-func (e expSampler) SampleMS(r *Rand) float64 { return float64(float64(e) * expUnit(r)) }
-func (e expSampler) MeanMS() float64          { return float64(e) }
+func (e expDist) SampleMS(r *Rand) float64 { return float64(float64(e) * expUnit(r)) }
+func (e expDist) MeanMS() float64          { return float64(e) }
 
-type uniformSampler struct{ lo, width float64 }
+type uniformDist struct{ lo, width float64 }
 
-func (u uniformSampler) SampleMS(r *Rand) float64 { return float64(u.width*r.Float64()) + u.lo }
-func (u uniformSampler) MeanMS() float64          { return u.lo + u.width/2 }
+func (u uniformDist) SampleMS(r *Rand) float64 { return float64(u.width*r.Float64()) + u.lo }
+func (u uniformDist) MeanMS() float64          { return u.lo + u.width/2 }
 
-// lognormalSampler is exp(mu + sigma·Z), with mu and sigma derived from the
+// lognormalDist is exp(mu + sigma·Z), with mu and sigma derived from the
 // distribution's own mean m and standard deviation s:
 // sigma² = ln(1 + s²/m²), mu = ln(m) - sigma²/2.
-type lognormalSampler struct{ mu, sigma, mean float64 }
+type lognormalDist struct{ mu, sigma, mean float64 }
 
 func newLognormal(mean, sd float64) Sampler {
 	if sd == 0 {
-		return constSampler(mean)
+		return constDist(mean)
 	}
 	cv := sd / mean
 	v := flog(1 + float64(cv*cv))
-	return lognormalSampler{mu: flog(mean) - v/2, sigma: math.Sqrt(v), mean: mean}
+	return lognormalDist{mu: flog(mean) - v/2, sigma: math.Sqrt(v), mean: mean}
 }
 
-func (l lognormalSampler) SampleMS(r *Rand) float64 {
+func (l lognormalDist) SampleMS(r *Rand) float64 {
 	return fexp(float64(l.sigma*normal(r)) + l.mu)
 }
-func (l lognormalSampler) MeanMS() float64 { return l.mean }
+func (l lognormalDist) MeanMS() float64 { return l.mean }
 
-type empiricalSampler struct {
+type empiricalDist struct {
 	samples []float64
 	mean    float64
 }
 
-func (e empiricalSampler) SampleMS(r *Rand) float64 { return e.samples[r.IntN(len(e.samples))] }
-func (e empiricalSampler) MeanMS() float64          { return e.mean }
+func (e empiricalDist) SampleMS(r *Rand) float64 { return e.samples[r.IntN(len(e.samples))] }
+func (e empiricalDist) MeanMS() float64          { return e.mean }
 
-// gammaSampler uses Marsaglia and Tsang's method (2000) for shape >= 1; for
+// gammaDist uses Marsaglia and Tsang's method (2000) for shape >= 1; for
 // shape < 1 it draws with shape+1 and multiplies by U^(1/shape).
-type gammaSampler struct {
+type gammaDist struct {
 	shape, scale, mean float64
 	d, c               float64 // Marsaglia–Tsang constants for max(shape, shape+1)
 }
@@ -80,10 +80,10 @@ func newGamma(shape, mean float64) Sampler {
 		a++
 	}
 	d := a - 1.0/3
-	return gammaSampler{shape: shape, scale: mean / shape, mean: mean, d: d, c: 1 / math.Sqrt(9*d)}
+	return gammaDist{shape: shape, scale: mean / shape, mean: mean, d: d, c: 1 / math.Sqrt(9*d)}
 }
 
-func (g gammaSampler) SampleMS(r *Rand) float64 {
+func (g gammaDist) SampleMS(r *Rand) float64 {
 	x := g.unit(r)
 	if g.shape < 1 {
 		u := 1 - r.Float64() // (0, 1]
@@ -93,7 +93,7 @@ func (g gammaSampler) SampleMS(r *Rand) float64 {
 }
 
 // unit draws Gamma(a, 1) for a = g.d + 1/3 >= 1.
-func (g gammaSampler) unit(r *Rand) float64 {
+func (g gammaDist) unit(r *Rand) float64 {
 	for {
 		z := normal(r)
 		v := float64(g.c*z) + 1
@@ -108,19 +108,19 @@ func (g gammaSampler) unit(r *Rand) float64 {
 	}
 }
 
-func (g gammaSampler) MeanMS() float64 { return g.mean }
+func (g gammaDist) MeanMS() float64 { return g.mean }
 
-// erlangSampler sums k exponential phases of mean mean/k.
-type erlangSampler struct {
+// erlangDist sums k exponential phases of mean mean/k.
+type erlangDist struct {
 	k           int
 	mean, scale float64
 }
 
-func (e erlangSampler) SampleMS(r *Rand) float64 {
+func (e erlangDist) SampleMS(r *Rand) float64 {
 	sum := 0.0
 	for range e.k {
 		sum += expUnit(r)
 	}
 	return float64(sum * e.scale)
 }
-func (e erlangSampler) MeanMS() float64 { return e.mean }
+func (e erlangDist) MeanMS() float64 { return e.mean }

@@ -63,6 +63,8 @@ func (st *Setup) resolveRun(sc *Scenario, opt RunOptions) error {
 	st.ResetUS = reset
 	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
 		st.ResetUS, _ = msValueToUS(*tun.MPResetMS)
+	} else if reset <= 0 {
+		return Errorf(EINVALID, "tuning.mp_reset_ms: SCANUNIT x SANITYSCAN is 0 in the UBBCONFIG; give mp_reset_ms")
 	}
 	st.GatewayForwardUS, _ = msValueToUS(*tun.GatewayForwardMS)
 	return nil

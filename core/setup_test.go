@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// baseScenario is valid against testModel: every service that a local server
+// baseScenario is valid against handModel: every service that a local server
 // may process has a distribution, and RDOM has a response time.
 func baseScenario() *Scenario {
 	return &Scenario{
-		UBBConfig: "(built by hand in testModel)",
+		UBBConfig: "(built by hand in handModel)",
 		Services: map[string]ServiceSpec{
 			"TOUPPER": {ServiceTime: &Dist{Dist: "exp", MeanMS: f(4)}, ByGroup: map[string]Dist{"G2": {Dist: "const", MS: f(2)}}},
 			"TOLOWER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}},
@@ -20,7 +20,7 @@ func baseScenario() *Scenario {
 }
 
 func TestSetupDefaults(t *testing.T) {
-	m := testModel()
+	m := handModel()
 	m.Warnings = []Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
 	st, err := setupModel(m, baseScenario(), RunOptions{})
 	if err != nil {
@@ -60,7 +60,7 @@ func TestSetupResolves(t *testing.T) {
 	sc.Tuning = &Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
 	sc.WarmupMS = f(10)
 	seed := uint64(99)
-	st, err := setupModel(testModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
+	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestSetupErrors(t *testing.T) {
 	for _, tt := range tests {
 		sc, opt := baseScenario(), RunOptions{}
 		tt.edit(sc, &opt)
-		_, err := setupModel(testModel(), sc, opt)
+		_, err := setupModel(handModel(), sc, opt)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
 			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
 		}
@@ -129,7 +129,7 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 	sc := baseScenario()
 	delete(sc.Services, "TOLOWER")
 	sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOLOWER,2\n1,REMOTE,\n"
-	if _, err := setupModel(testModel(), sc, RunOptions{}); err != nil {
+	if _, err := setupModel(handModel(), sc, RunOptions{}); err != nil {
 		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
 	}
 }

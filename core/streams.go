@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -165,7 +166,7 @@ func (c *streamCheck) only(used ...string) {
 		{"rates_per_s", st.Rates != nil}, {"state_mean_ms", st.MeanMS != nil}, {"profile", st.Profile != nil},
 	}
 	for _, g := range given {
-		if g.set && !contains(used, g.name) {
+		if g.set && !slices.Contains(used, g.name) {
 			c.fail(g.name, "not used by arrivals %q", st.Arrivals)
 		}
 	}

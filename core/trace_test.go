@@ -8,7 +8,7 @@ import (
 
 func openTrace(t *testing.T, w Workload) ([]Request, error) {
 	t.Helper()
-	rs, err := OpenWorkload(testModel(), &Scenario{Workload: w}, 1, 0)
+	rs, err := OpenWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func TestTraceErrors(t *testing.T) {
 }
 
 func TestTraceDefaultOrigin(t *testing.T) {
-	m := testModel()
+	m := handModel()
 	m.Master = ""
 	_, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	want := "trace row 1: origin: missing, and there is no default"
@@ -187,7 +187,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 		sb.WriteString(fmt.Sprintf("%d.%03d,TOUPPER,site2,1.5,%d,r%d\n", i, i%1000, 1+i%100, i))
 	}
 	text := sb.String()
-	n := newNames(testModel())
+	n := newNames(handModel())
 	for b.Loop() {
 		if _, err := traceCSV(n, text, nil, 1); err != nil {
 			b.Fatal(err)

@@ -1,10 +1,10 @@
 package core
 
-// testModel builds by hand the model a UBBCONFIG like this would give:
+// handModel builds by hand the model a UBBCONFIG like this would give:
 // MASTER site1; machines site1, site2; groups G1 (site1), G2 (site2), GW
 // (site1, a GWTDOMAIN forwarding REMOTE to domain RDOM); G1/1 advertises
 // TOLOWER and TOUPPER, G2/2 advertises TOUPPER.
-func testModel() *Model {
+func handModel() *Model {
 	m := &Model{
 		Model: "MP", LDBAL: true, Master: "site1",
 		ScanUnitUS: 10_000_000, SanityScan: 12, BlockTime: 6,
@@ -30,7 +30,7 @@ func testModel() *Model {
 	return m
 }
 
-// Service and machine indexes of testModel.
+// Service and machine indexes of handModel.
 const (
 	svcRemote  = 0
 	svcToLower = 1
