@@ -198,6 +198,7 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) ([]Request, erro
 	if err := ct.readHeader(head); err != nil {
 		return nil, err
 	}
+	head = slices.Clone(head) // the reader reuses its record
 	var reqs []Request
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
@@ -210,6 +211,9 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) ([]Request, erro
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			num-- // a line of blanks is not a row
 			continue
+		}
+		if len(rec) != len(head) {
+			return nil, Errorf(EINVALID, "trace row %d: has %d fields, the header has %d", num, len(rec), len(head))
 		}
 		r, err := ct.row(rec, num)
 		if err != nil {
@@ -235,6 +239,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	rd := csv.NewReader(strings.NewReader(text))
 	rd.FieldsPerRecord = -1
 	rd.ReuseRecord = true
+	rd.TrimLeadingSpace = true
 	if d := ct.cm.Delimiter; d != "" {
 		r, size := utf8.DecodeRuneInString(d)
 		if size != len(d) || r == '"' || r == '\n' || r == '\r' || r == utf8.RuneError {

@@ -85,6 +85,8 @@ func TestTraceErrors(t *testing.T) {
 		{"unknown column", Workload{TraceCSV: "time_ms,service,colour\n0,TOUPPER,red\n"}, `trace_csv: unknown column "colour"`},
 		{"missing column", Workload{TraceCSV: "time_ms,origin\n0,site1\n"}, `trace_csv: missing column "service"`},
 		{"twice", Workload{TraceCSV: "time_ms,service,service\n0,A,B\n"}, `trace_csv: column "service" appears twice`},
+		{"too many fields", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,,x\n"}, "trace row 2: has 7 fields, the header has 6"},
+		{"too few fields", Workload{TraceCSV: head + "0,TOUPPER\n"}, "trace row 1: has 2 fields, the header has 6"},
 		{"bad quote", Workload{TraceCSV: head + "0,\"TOUP\"PER,,,,\n"}, "trace row 1 (line 2"},
 		{"json missing time", Workload{Trace: []TraceRow{{Service: "TOUPPER"}}}, "trace row 1: time_ms: missing"},
 		{"json prio", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "TOUPPER", Prio: ip(0)}}}, "trace row 1: prio: must be between 1 and 100, got 0"},
