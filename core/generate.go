@@ -35,7 +35,10 @@ type constant struct {
 }
 
 func (c *constant) next(_ *Rand, limitMS float64) (float64, bool) {
-	t := float64(float64(c.n) * c.periodMS)
+	t := 0.0 // the first at 0, even when the period is infinite
+	if c.n > 0 {
+		t = float64(float64(c.n) * c.periodMS)
+	}
 	c.n++
 	return t, t < limitMS
 }

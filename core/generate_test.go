@@ -51,6 +51,7 @@ func TestConstantArrivals(t *testing.T) {
 		{1000, 5, []int64{0, 1000, 2000, 3000, 4000}},
 		{3, 1000, []int64{0, 333333, 666667}},
 		{1000, 5.0005, []int64{0, 1000, 2000, 3000, 4000, 5000}}, // 5000 us < 5000.5 us rounded to 5001
+		{1e-320, 1000, []int64{0}},                               // the first at 0 even with an infinite period
 	}
 	for _, tt := range tests {
 		sc := genWorkload(tt.durMS, Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: tt.rate})
@@ -220,6 +221,8 @@ func TestStreamErrors(t *testing.T) {
 		{"profile rate", 1, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []RatePoint{{0, -1}}}, "workload.generate.streams[1].profile[0].rate_per_s: must be between 0"},
 		{"poisson rate and profile", 1, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, "workload.generate.streams[1].rate_per_s: give rate_per_s or profile, not both"},
 		{"constant profile", 1, Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, `workload.generate.streams[1].profile: not used by arrivals "constant"`},
+		{"mmpp switches", 1e9, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{0, 1e-6}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].state_mean_ms: periods too short for duration_ms: about 1e+09 state changes"},
+		{"bursty switches", 1e9, Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1e-6, OnMS: f(1), OffMS: f(1)}, "workload.generate.streams[1].on_ms: periods too short"},
 		{"profile empty", 1, Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
@@ -231,7 +234,7 @@ func TestStreamErrors(t *testing.T) {
 }
 
 func TestNextDoesNotAllocate(t *testing.T) {
-	sc := genWorkload(1e9,
+	sc := genWorkload(1e7,
 		Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 500}}},
 		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})

@@ -109,6 +109,9 @@ func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 	default:
 		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, strings.Join(arrivalNames, ", "))
 	}
+	if c.err == nil && (sp.kind == "bursty" || sp.kind == "mmpp") {
+		c.switches(&sp.mmpp, durMS)
+	}
 	if c.err == nil {
 		sp.expected = expectedCount(&sp, durMS)
 	}
@@ -237,4 +240,18 @@ func expectedCount(sp *streamSpec, durMS float64) float64 {
 		return float64(mean * durMS)
 	}
 	return float64(durMS * sp.ratePMS)
+}
+
+// maxSwitches bounds the expected number of state changes of a bursty or
+// mmpp stream, which cost work even when they send nothing.
+const maxSwitches = 1e8
+
+func (c *streamCheck) switches(m *mmpp, durMS float64) {
+	field := "state_mean_ms"
+	if c.st.Arrivals == "bursty" {
+		field = "on_ms"
+	}
+	if n := float64(2*durMS) / (m.meanMS[0] + m.meanMS[1]); n > maxSwitches {
+		c.fail(field, "periods too short for duration_ms: about %.3g state changes, the limit is %g", n, float64(maxSwitches))
+	}
 }
