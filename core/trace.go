@@ -192,28 +192,38 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) ([]Request, erro
 		return nil, err
 	}
 	head, err := rd.Read()
-	if err != nil {
+	switch {
+	case errors.Is(err, io.EOF):
 		return nil, Errorf(EINVALID, "trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+	case err != nil:
+		return nil, Errorf(EINVALID, "trace_csv: header row: %v", err)
 	}
 	if err := ct.readHeader(head); err != nil {
 		return nil, err
 	}
-	head = slices.Clone(head) // the reader reuses its record
+	reqs, err := ct.rows(rd, len(head), seed)
+	if err != nil {
+		return nil, err
+	}
+	sortTrace(reqs)
+	return reqs, nil
+}
+
+// rows reads the data rows; width is the number of header fields.
+func (ct *csvTrace) rows(rd *csv.Reader, width int, seed uint64) ([]Request, error) {
 	var reqs []Request
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
+		switch {
+		case errors.Is(err, io.EOF):
+			return reqs, nil
+		case err != nil:
 			return nil, csvError(num, err)
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
 			num-- // a line of blanks is not a row
 			continue
-		}
-		if len(rec) != len(head) {
-			return nil, Errorf(EINVALID, "trace row %d: has %d fields, the header has %d", num, len(rec), len(head))
+		case len(rec) != width:
+			return nil, Errorf(EINVALID, "trace row %d: has %d fields, the header has %d", num, len(rec), width)
 		}
 		r, err := ct.row(rec, num)
 		if err != nil {
@@ -222,8 +232,6 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) ([]Request, erro
 		r.Key = requestKey(seed, 0, uint64(num-1))
 		reqs = append(reqs, r)
 	}
-	sortTrace(reqs)
-	return reqs, nil
 }
 
 func csvError(num int, err error) error {
