@@ -253,11 +253,13 @@ class Machine:
 
 
 class Simulation:
-    def __init__(self, p):
+    """The MP, LDBAL=Y system of one scenario, played forward by run()."""
+
+    def __init__(self, p, topology=TOPOLOGY):
         self.p = p
         self.env = env = simpy.Environment()
         self.machines, self.servers, self.queues = [], [], []
-        for lmid, group, count in TOPOLOGY:
+        for lmid, group, count in topology:
             m = Machine(len(self.machines), lmid, p["netload"][lmid])
             self.machines.append(m)
             for srvid in range(1, count + 1):
