@@ -496,6 +496,7 @@ def main(argv=None):
     ap.add_argument("scenario", help="scenario JSON (bench/scenarios/mp-standard.json), - for stdin")
     ap.add_argument("--requests", type=int, help="scale the duration to about this many requests")
     ap.add_argument("--duration-ms", type=float, help="override workload.generate.duration_ms")
+    ap.add_argument("--seed", type=int, help="override the scenario's seed")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     ap.add_argument("--style", choices=("events", "process"), default="events",
                     help="events (default): requests are data handed between server processes; "
@@ -503,6 +504,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     p = read_scenario(args.scenario, args.requests, args.duration_ms)
     p["style"] = args.style
+    if args.seed is not None:
+        p["seed"] = args.seed
     sim = Simulation(p)
     sim0 = time.perf_counter()
     sim.run()
