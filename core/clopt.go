@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -113,8 +114,14 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 		used[e.name] = true
 		return adv, "scenario", false, false
 	}
-	b.warnf(e.pos, "server %s has no -s in its CLOPT and no advertise entry in the scenario: it advertises every *SERVICES service (%d)",
-		e.name, len(b.svcOrder))
+	what := "*SERVICES is empty, so it advertises nothing"
+	if len(b.svcOrder) > 0 {
+		what = "it advertises every *SERVICES service: " + strings.Join(b.svcOrder[:min(len(b.svcOrder), 5)], " ")
+		if len(b.svcOrder) > 5 {
+			what += fmt.Sprintf(" and %d more", len(b.svcOrder)-5)
+		}
+	}
+	b.warnf(e.pos, "server %s has no -s in its CLOPT and no advertise entry in the scenario: %s", e.name, what)
 	return b.svcOrder, "services", false, false
 }
 
