@@ -193,3 +193,65 @@ func TestInstancesAndQueues(t *testing.T) {
 		t.Errorf("netload: got %d,%d want 0,100", m.Machines[0].NetLoad, m.Machines[1].NetLoad)
 	}
 }
+
+// TestServiceParams checks LOAD and PRIO: defaults, DEFAULT: lines that reach
+// only later entries, SRVGRP-specific entries, and the sort order.
+func TestServiceParams(t *testing.T) {
+	m := mustLoad(t, head[:len(head)-9]+"G2 LMID=site1 GRPNO=2\n*SERVERS\n"+
+		"s SRVGRP=G1 SRVID=1 CLOPT=\"-s ZNEW,A\"\n"+
+		"*SERVICES\nB\nDEFAULT: LOAD=20\nA PRIO=0x0A\nDEFAULT: PRIO=70\nC\nA SRVGRP=G2 LOAD=0100\nD SRVGRP=G1\n")
+	got := map[string]string{}
+	var order []string
+	for _, s := range m.Services {
+		order = append(order, s.Name)
+		got[s.Name] = fmt.Sprintf("%d/%d %v", s.Load, s.Prio, s.ByGroup)
+	}
+	want := map[string]string{
+		"A":    "20/10 map[G2:{64 70}]",
+		"B":    "50/50 map[]",
+		"C":    "20/70 map[]",
+		"D":    "50/50 map[G1:{20 70}]",
+		"ZNEW": "50/50 map[]",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	if want := []string{"A", "B", "C", "D", "ZNEW"}; !reflect.DeepEqual(order, want) {
+		t.Errorf("order: got %v, want %v", order, want)
+	}
+	a := m.Service("A")
+	if p := a.Params("G2"); p != (ServiceParams{64, 70}) {
+		t.Errorf("A in G2: got %+v, want {64 70}", p)
+	}
+	if p := a.Params("G1"); p != (ServiceParams{20, 10}) {
+		t.Errorf("A in G1: got %+v, want {20 10}", p)
+	}
+}
+
+func TestResources(t *testing.T) {
+	tests := []struct {
+		lines         string
+		model         string
+		ldbal         bool
+		master        string
+		scanUS        int64
+		sanity, block int
+	}{
+		{"MODEL SHM", "SHM", false, "", 10_000_000, 12, 6},
+		{"MODEL MP\nLDBAL Y\nMASTER a,b", "MP", true, "a", 10_000_000, 12, 6},
+		{"MODEL SHM\nLDBAL N\nSCANUNIT 5", "SHM", false, "", 5_000_000, 24, 12},
+		{"MODEL SHM\nSCANUNIT 1000MS", "SHM", false, "", 1_000_000, 120, 60},
+		{"MODEL SHM\nSCANUNIT 250ms", "SHM", false, "", 250_000, 480, 240},
+		{"MODEL SHM\nSCANUNIT 7", "SHM", false, "", 7_000_000, 17, 8},
+		{"MODEL SHM\nSCANUNIT 60\nBLOCKTIME 3", "SHM", false, "", 60_000_000, 2, 3},
+		{"MODEL SHM\nSCANUNIT 60MS\nSANITYSCAN 010", "SHM", false, "", 60_000, 8, 1000},
+	}
+	for _, tt := range tests {
+		m := mustLoad(t, "*RESOURCES\n"+tt.lines+"\n*MACHINES\nm LMID=a\n")
+		got := fmt.Sprintf("%s %v %q %d %d %d", m.Model, m.LDBAL, m.Master, m.ScanUnitUS, m.SanityScan, m.BlockTime)
+		want := fmt.Sprintf("%s %v %q %d %d %d", tt.model, tt.ldbal, tt.master, tt.scanUS, tt.sanity, tt.block)
+		if got != want {
+			t.Errorf("%q: got %s, want %s", tt.lines, got, want)
+		}
+	}
+}
