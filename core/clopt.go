@@ -89,6 +89,7 @@ func (b *builder) advertiseAll() {
 		}
 	}
 	b.warnUnusedAdvertise(used)
+	b.warnGatewaylessDomains()
 }
 
 // advertised returns the services one *SERVERS entry advertises and where

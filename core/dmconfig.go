@@ -30,7 +30,10 @@ var dmKeywords = map[string]map[string]bool{
 }
 
 // dmLocal is a local domain and the group of its gateway servers.
-type dmLocal struct{ name, gwgrp string }
+type dmLocal struct {
+	name, gwgrp string
+	pos         pos
+}
 
 // dmConfig is what the simulator keeps of a DMCONFIG.
 type dmConfig struct {
@@ -104,7 +107,7 @@ func (b *builder) buildLocalDomains(entries []*entry) {
 			b.errorf(g.valPos, "local domain %s: unknown GWGRP %s: expected a group of the UBBCONFIG's *GROUPS", e.name, g.value)
 			continue
 		}
-		b.dm.locals = append(b.dm.locals, dmLocal{name: e.name, gwgrp: g.value})
+		b.dm.locals = append(b.dm.locals, dmLocal{name: e.name, gwgrp: g.value, pos: e.pos})
 	}
 }
 
@@ -223,4 +226,23 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// warnGatewaylessDomains warns about local domains whose gateway group has no
+// GWTDOMAIN server: requests for their imports find no candidate.
+func (b *builder) warnGatewaylessDomains() {
+	if b.dm == nil {
+		return
+	}
+	b.cur = b.dmFile
+	defer func() { b.cur = b.file }()
+	for _, l := range b.dm.locals {
+		found := false
+		for _, s := range b.m.Servers {
+			found = found || (s.Gateway && s.Group == l.gwgrp)
+		}
+		if !found {
+			b.warnf(l.pos, "local domain %s: group %s has no GWTDOMAIN server, so its imported services have none to go to", l.name, l.gwgrp)
+		}
+	}
 }
