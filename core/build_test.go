@@ -255,3 +255,24 @@ func TestResources(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLoadModelLarge loads a configuration near the limits: 10 000
+// instances, 5 000 services and 2 000 DEFAULT: lines. It must stay fast.
+func BenchmarkLoadModelLarge(b *testing.B) {
+	var s strings.Builder
+	s.WriteString(head)
+	for i := 0; i < 10; i++ {
+		fmt.Fprintf(&s, "DEFAULT: K%d=1\nsrv SRVGRP=G1 SRVID=%d MIN=1000\n", i, 1+1000*i)
+	}
+	s.WriteString("*SERVICES\n")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&s, "DEFAULT: LOAD=%d\nS%d PRIO=%d\n", 1+i%100, i, 1+i%100)
+	}
+	text := s.String()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := LoadModel("b.ubb", text, "", "", nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -77,11 +77,16 @@ func (b *builder) advertiseAll() {
 		}
 		for i := se.first; i < se.first+se.count; i++ {
 			s := &b.m.Servers[i]
-			s.Services = append([]string{}, services...)
-			s.AdvertiseSource, s.System, s.Gateway = source, system, gateway
+			// Instances of one entry share one read-only slice: MIN=1000
+			// instances of a server advertising many services cost one list.
+			s.Services = services
 			if gateway {
-				s.Services = append(s.Services, b.dm.gatewayServices(s.Group)...)
+				s.Services = b.dm.gatewayServices(s.Group)
 			}
+			if s.Services == nil {
+				s.Services = []string{}
+			}
+			s.AdvertiseSource, s.System, s.Gateway = source, system, gateway
 		}
 		if gateway && se.count > 0 && !b.dm.isGatewayGroup(b.m.Servers[se.first].Group) {
 			g := b.m.Servers[se.first].Group

@@ -31,6 +31,10 @@ func LoadModel(ubbName, ubb, dmName, dm string, advertise map[string][]string) (
 		return nil, ConfigError(errs...)
 	}
 	b.m.Warnings = b.warns
+	if n := len(b.warns) - maxDiagnostics; n > 0 {
+		b.m.Warnings = append(b.warns[:maxDiagnostics:maxDiagnostics], Diagnostic{File: ubbName, Severity: "warning",
+			Message: fmt.Sprintf("%d more warnings not shown", n)})
+	}
 	return b.m, nil
 }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"encoding/json"
+	"fmt"
 	"errors"
 	"flag"
 	"os"
@@ -97,5 +98,20 @@ func checkGolden(t *testing.T, path string, got []byte) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("output differs from %s (rerun with -update and review the diff):\n%s", path, got)
+	}
+}
+
+func TestWarningsAreCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nMODEL SHM\n")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&b, "UNKNOWN%d 1\n", i)
+	}
+	m := mustLoad(t, b.String())
+	if got := len(m.Warnings); got != maxDiagnostics+1 {
+		t.Fatalf("got %d warnings, want %d", got, maxDiagnostics+1)
+	}
+	if got, want := m.Warnings[maxDiagnostics].String(), "t.ubb: warning: 50 more warnings not shown"; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -38,7 +38,9 @@ type dmLocal struct {
 // dmConfig is what the simulator keeps of a DMCONFIG.
 type dmConfig struct {
 	locals     []dmLocal
+	localAt    map[string]int      // local domain name -> index into locals
 	gwServices map[string][]string // gateway group -> imported services, in DMCONFIG order
+	gwHas      map[string]bool     // gateway group + "\x00" + service -> already in gwServices
 }
 
 // isGatewayGroup says whether some local domain has GWGRP=group.
@@ -66,7 +68,7 @@ func (d *dmConfig) gatewayServices(group string) []string {
 func (b *builder) buildDM(secs []*section) {
 	b.cur = b.dmFile
 	defer func() { b.cur = b.file }()
-	b.dm = &dmConfig{gwServices: map[string][]string{}}
+	b.dm = &dmConfig{localAt: map[string]int{}, gwServices: map[string][]string{}, gwHas: map[string]bool{}}
 	byName := map[string][]*section{}
 	for _, s := range secs {
 		name, ok := dmSections[s.name]
@@ -107,6 +109,7 @@ func (b *builder) buildLocalDomains(entries []*entry) {
 			b.errorf(g.valPos, "local domain %s: unknown GWGRP %s: expected a group of the UBBCONFIG's *GROUPS", e.name, g.value)
 			continue
 		}
+		b.dm.localAt[e.name] = len(b.dm.locals)
 		b.dm.locals = append(b.dm.locals, dmLocal{name: e.name, gwgrp: g.value, pos: e.pos})
 	}
 }
@@ -160,7 +163,8 @@ func (b *builder) buildImport(e *entry) {
 		}
 	}
 	for _, l := range locals {
-		if !contains(b.dm.gwServices[l.gwgrp], e.name) {
+		if key := l.gwgrp + "\x00" + e.name; !b.dm.gwHas[key] {
+			b.dm.gwHas[key] = true
 			b.dm.gwServices[l.gwgrp] = append(b.dm.gwServices[l.gwgrp], e.name)
 		}
 	}
@@ -205,27 +209,15 @@ func (b *builder) importLocals(e *entry) ([]dmLocal, bool) {
 	}
 	var out []dmLocal
 	for _, name := range splitList(p.value) {
-		found := false
-		for _, l := range b.dm.locals {
-			if l.name == name {
-				out, found = append(out, l), true
-			}
-		}
-		if !found {
+		i, found := b.dm.localAt[name]
+		if found {
+			out = append(out, b.dm.locals[i])
+		} else {
 			b.errorf(p.valPos, "imported service %s: unknown local domain %s: expected an entry of *DM_LOCAL_DOMAINS", e.name, name)
 			return nil, false
 		}
 	}
 	return out, len(out) > 0
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // warnGatewaylessDomains warns about local domains whose gateway group has no
@@ -236,12 +228,12 @@ func (b *builder) warnGatewaylessDomains() {
 	}
 	b.cur = b.dmFile
 	defer func() { b.cur = b.file }()
+	hasGateway := map[string]bool{}
+	for _, s := range b.m.Servers {
+		hasGateway[s.Group] = hasGateway[s.Group] || s.Gateway
+	}
 	for _, l := range b.dm.locals {
-		found := false
-		for _, s := range b.m.Servers {
-			found = found || (s.Gateway && s.Group == l.gwgrp)
-		}
-		if !found {
+		if !hasGateway[l.gwgrp] {
 			b.warnf(l.pos, "local domain %s: group %s has no GWTDOMAIN server, so its imported services have none to go to", l.name, l.gwgrp)
 		}
 	}

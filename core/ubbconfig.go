@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -28,7 +29,8 @@ type entry struct {
 	pos       pos
 	isDefault bool
 	params    []param
-	defaults  map[string]param // set by withDefaults
+	defaults  *defaultsLog // set by withDefaults
+	nDefaults int          // how much of defaults applies: the DEFAULT: params before this entry
 }
 
 // section is one *NAME section with its entries in file order.
@@ -298,6 +300,14 @@ func describe(t token) string {
 	return fmt.Sprintf("%q", t.text)
 }
 
+// defaultsLog is every DEFAULT: parameter of a section in file order, indexed
+// by key, so that an entry finds the default in force at its line in
+// logarithmic time however many DEFAULT: lines the section has.
+type defaultsLog struct {
+	params []param
+	at     map[string][]int // key -> indexes into params, ascending
+}
+
 // get returns the parameter named key of e: its own last one, else the one
 // the DEFAULT: lines before it set.
 func (e *entry) get(key string) (param, bool) {
@@ -306,30 +316,33 @@ func (e *entry) get(key string) (param, bool) {
 			return e.params[i], true
 		}
 	}
-	p, ok := e.defaults[key]
-	return p, ok
+	if e.defaults == nil {
+		return param{}, false
+	}
+	idx := e.defaults.at[key]
+	k := sort.SearchInts(idx, e.nDefaults) - 1
+	if k < 0 {
+		return param{}, false
+	}
+	return e.defaults.params[idx[k]], true
 }
 
 // withDefaults walks the entries of s, applying each DEFAULT: line to the
 // entries after it (a later DEFAULT: adds to and overrides earlier ones), and
 // returns the ordinary entries, each seeing the defaults in force at its line.
 func withDefaults(s *section) []*entry {
-	defaults := map[string]param{}
+	log := &defaultsLog{at: map[string][]int{}}
 	var out []*entry
 	for _, e := range s.entries {
 		if !e.isDefault {
-			e.defaults = defaults
+			e.defaults, e.nDefaults = log, len(log.params)
 			out = append(out, e)
 			continue
 		}
-		next := make(map[string]param, len(defaults)+len(e.params))
-		for k, v := range defaults {
-			next[k] = v
-		}
 		for _, p := range e.params {
-			next[p.key] = p
+			log.at[p.key] = append(log.at[p.key], len(log.params))
+			log.params = append(log.params, p)
 		}
-		defaults = next
 	}
 	return out
 }
