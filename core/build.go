@@ -35,6 +35,13 @@ func (b *builder) build(ubb, dm []*section) {
 	secs := b.checkSections(ubb)
 	b.buildResources(secs["RESOURCES"])
 	b.buildMachines(entriesOf(secs["MACHINES"]))
+	if len(b.m.Machines) == 0 && len(b.late) == 0 {
+		at := pos{1, 1}
+		if ms := secs["MACHINES"]; len(ms) > 0 {
+			at = ms[0].pos
+		}
+		b.missingf(at, "no machines: expected *MACHINES with at least one entry (PMID LMID=name)")
+	}
 	b.checkMaster(secs["RESOURCES"])
 	b.buildGroups(entriesOf(secs["GROUPS"]))
 	b.buildServers(entriesOf(secs["SERVERS"]))

@@ -107,6 +107,7 @@ func TestWarningsAreCapped(t *testing.T) {
 	for i := 0; i < 150; i++ {
 		fmt.Fprintf(&b, "UNKNOWN%d 1\n", i)
 	}
+	b.WriteString("*MACHINES\nm LMID=a\n")
 	m := mustLoad(t, b.String())
 	if got := len(m.Warnings); got != maxDiagnostics+1 {
 		t.Fatalf("got %d warnings, want %d", got, maxDiagnostics+1)
