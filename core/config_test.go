@@ -2,9 +2,9 @@ package core
 
 import (
 	"encoding/json"
-	"fmt"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
