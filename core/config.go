@@ -66,17 +66,17 @@ func (b *builder) diag(list *[]Diagnostic, file string, at pos, sev, format stri
 		Message: fmt.Sprintf(format, args...)})
 }
 
-// errorf records a problem with a value of the UBBCONFIG.
+// errorf records a problem with a value of the file being built.
 func (b *builder) errorf(at pos, format string, args ...any) {
 	b.diag(&b.errs, b.cur, at, "error", format, args...)
 }
 
-// missingf records a missing required parameter of the UBBCONFIG.
+// missingf records a missing required parameter of the file being built.
 func (b *builder) missingf(at pos, format string, args ...any) {
 	b.diag(&b.late, b.cur, at, "error", format, args...)
 }
 
-// warnf records a warning about the UBBCONFIG.
+// warnf records a warning about the file being built.
 func (b *builder) warnf(at pos, format string, args ...any) {
 	b.diag(&b.warns, b.cur, at, "warning", format, args...)
 }
