@@ -330,35 +330,30 @@ func (b *builder) buildServers(entries []*entry) {
 	total := 0
 	for _, e := range entries {
 		g, srvID, ok := b.serverGroupAndID(e)
-		min := b.intParam(e, "MIN", 1, 1, maxMin)
+		n := b.intParam(e, "MIN", 1, 1, maxMin)
 		if !ok {
 			continue
 		}
 		idParam, _ := e.get("SRVID")
-		if srvID+min-1 > maxSrvID {
-			b.errorf(idParam.valPos, "SRVID %d with MIN=%d goes past SRVID %d", srvID, min, maxSrvID)
+		if srvID+n-1 > maxSrvID {
+			b.errorf(idParam.valPos, "SRVID %d with MIN=%d goes past SRVID %d", srvID, n, maxSrvID)
 			continue
 		}
-		if total += min; total > maxInstances {
+		if total += n; total > maxInstances {
 			b.errorf(e.pos, "too many server instances: more than %d", maxInstances)
 			return
 		}
-		queue := ""
-		if rq, ok := e.get("RQADDR"); ok {
-			queue = rq.value
-			if first, seen := rqGroup[rq.value]; seen && first.value != g.Name {
-				b.errorf(rq.valPos, "RQADDR %s is already the queue of group %s (%s): an MSSQ set cannot span groups",
-					rq.value, first.value, lineOf(first.valPos))
-			} else if !seen {
-				rqGroup[rq.value] = param{value: g.Name, valPos: rq.valPos}
-			}
-		}
+		queue := b.rqaddr(e, g.Name, rqGroup)
 		se := serverEntry{e: e, first: len(b.m.Servers)}
-		for id := srvID; id < srvID+min; id++ {
+		reported := false // one duplicate per entry is enough
+		for id := srvID; id < srvID+n; id++ {
 			name := instanceID(g.Name, id)
 			if first, dup := idAt[name]; dup {
-				b.errorf(idParam.valPos, "duplicate server %s: SRVID %d is already used in group %s (%s)",
-					name, id, g.Name, lineOf(first))
+				if !reported {
+					b.errorf(idParam.valPos, "duplicate server %s: SRVID %d is already used in group %s (%s)",
+						name, id, g.Name, lineOf(first))
+				}
+				reported = true
 				continue
 			}
 			idAt[name] = idParam.valPos
@@ -367,6 +362,22 @@ func (b *builder) buildServers(entries []*entry) {
 		se.count = len(b.m.Servers) - se.first
 		b.entries = append(b.entries, se)
 	}
+}
+
+// rqaddr returns the RQADDR of a *SERVERS entry of group ("" for none) and
+// checks that no other group uses it; rqGroup remembers the first group of each.
+func (b *builder) rqaddr(e *entry, group string, rqGroup map[string]param) string {
+	rq, ok := e.get("RQADDR")
+	if !ok {
+		return ""
+	}
+	if first, seen := rqGroup[rq.value]; !seen {
+		rqGroup[rq.value] = param{value: group, valPos: rq.valPos}
+	} else if first.value != group {
+		b.errorf(rq.valPos, "RQADDR %s is already the queue of group %s (%s): an MSSQ set cannot span groups",
+			rq.value, first.value, lineOf(first.valPos))
+	}
+	return rq.value
 }
 
 // serverGroupAndID checks SRVGRP and SRVID of a *SERVERS entry.

@@ -290,3 +290,14 @@ func BenchmarkLoadModelLarge(b *testing.B) {
 		}
 	}
 }
+
+func TestOneDuplicateErrorPerEntry(t *testing.T) {
+	_, err := LoadModel("t.ubb", head+"a SRVGRP=G1 SRVID=1 MIN=500\nb SRVGRP=G1 SRVID=1 MIN=500\n", "", "", nil)
+	if err == nil {
+		t.Fatal("got a model, want an error")
+	}
+	diags := diagnosticsOf(t, err)
+	if len(diags) != 1 || diags[0].String() != "t.ubb:9:19: duplicate server G1/1: SRVID 1 is already used in group G1 (line 8)" {
+		t.Errorf("got %v, want the one duplicate G1/1", diags)
+	}
+}
