@@ -132,9 +132,15 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 }
 
 // warnUnusedAdvertise warns about advertise map entries that no server used.
+// Their services are known all the same (SPEC §2 names the advertise map as a
+// source of known services), so a request for one fails TPENOENT rather than
+// being rejected as an unknown service.
 func (b *builder) warnUnusedAdvertise(used map[string]bool) {
 	names := make([]string, 0, len(b.advertise))
-	for n := range b.advertise {
+	for n, services := range b.advertise {
+		for _, s := range services {
+			b.known(s)
+		}
 		if !used[n] {
 			names = append(names, n)
 		}
