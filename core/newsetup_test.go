@@ -1,12 +1,13 @@
 package core
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// Tests of NewSetup on real configuration text. They need LoadModel, written
-// in another branch; until it is merged they skip.
+// Tests of NewSetup on real configuration text, through LoadModel.
 
 const setupUBB = `*RESOURCES
 IPCKEY      123458
@@ -70,16 +71,7 @@ func setupScenario() *Scenario {
 	}
 }
 
-// needParser skips the test while LoadModel is not merged yet.
-func needParser(t *testing.T) {
-	t.Helper()
-	if _, err := LoadModel("u", setupUBB, "", "", nil); err != nil && strings.Contains(err.Error(), "not implemented") {
-		t.Skip("LoadModel is not merged yet")
-	}
-}
-
 func TestNewSetup(t *testing.T) {
-	needParser(t)
 	st, err := NewSetup(setupScenario(), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +107,6 @@ func TestNewSetup(t *testing.T) {
 }
 
 func TestNewSetupErrors(t *testing.T) {
-	needParser(t)
 	tests := []struct {
 		name string
 		edit func(sc *Scenario)
@@ -136,6 +127,41 @@ func TestNewSetupErrors(t *testing.T) {
 		_, err := NewSetup(sc, RunOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
 			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
+		}
+	}
+}
+
+// TestShippedScenariosSetUp reads every example and benchmark scenario of the
+// repository and opens its workload: the documents people copy must be valid.
+func TestShippedScenariosSetUp(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.json")
+	bench, _ := filepath.Glob("../bench/scenarios/*.json")
+	files = append(files, bench...)
+	if len(files) == 0 {
+		t.Fatal("found no scenarios under ../examples and ../bench/scenarios")
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := ParseScenario(data)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		st, err := NewSetup(sc, RunOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		rs, err := OpenWorkload(st.Model, sc, st.Seed, 0)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if rs.Total() <= 0 {
+			t.Errorf("%s: Total() = %d, want > 0", name, rs.Total())
 		}
 	}
 }
