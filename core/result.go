@@ -62,6 +62,15 @@ type ServerStats struct {
 	Utilization float64 `json:"utilization"` // busy time over the simulated span
 	Share       float64 `json:"share"`       // fraction of all processed requests
 	Chosen      int64   `json:"chosen"`      // times the dispatch chose this instance
+	// Done counts the requests processed per service (tmadmin printservice's
+	// "# Done"), services in name order, only those with requests.
+	Done []ServiceCount `json:"done,omitempty"`
+}
+
+// ServiceCount is a number of requests of one service.
+type ServiceCount struct {
+	Service  string `json:"service"`
+	Requests int64  `json:"requests"`
 }
 
 // QueueStats is one request queue.
