@@ -162,7 +162,7 @@ server G2 1 simpserv S`,
 	{
 		// site1 NETLOAD 10, site2 100. R2 from site1: G1/1 50+50 = 100;
 		// G2/1 0+50+N. netload "server": N = 100 -> 150, G1/1 wins.
-		name: "MP netload server reading: NETLOAD of the queue's machine",
+		name:  "MP netload server reading: NETLOAD of the queue's machine",
 		model: strings.Replace(twoMP, "site1 netload 0", "site1 netload 10", 1),
 		reqs: `
 0 S site1 1000
