@@ -66,7 +66,7 @@ func (e *engine) serverStats() []ServerStats {
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
-			Chosen:      st.srvChosen[i]}
+			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
 		for k := 0; k < st.nsvc; k++ {
 			if n := st.srvSvc[i*st.nsvc+k]; n > 0 {
 				out[i].Done = append(out[i].Done, ServiceCount{Service: e.m.Services[k].Name, Requests: n})
