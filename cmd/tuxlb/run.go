@@ -25,6 +25,7 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	seqs        map[int64]bool // parsed --explain
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -96,8 +97,15 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	default:
 		return opt, fmt.Errorf("--format: %q is not json, psr or psc", f.format)
 	}
-	if f.explain != "" && f.dispatch != "" {
-		return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
+	if f.explain != "" {
+		if f.dispatch != "" {
+			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
+		}
+		seqs, err := parseSeqs(f.explain)
+		if err != nil {
+			return opt, fmt.Errorf("--explain: %w", err)
+		}
+		f.seqs = seqs
 	}
 	return opt, nil
 }
@@ -157,11 +165,7 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 
 // runExplain prints the explanations of the requests --explain names.
 func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
-	seqs, err := parseSeqs(f.explain)
-	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb run: --explain: %v\n", err)
-		return 2
-	}
+	seqs := f.seqs
 	var out []core.Explanation
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
