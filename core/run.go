@@ -29,7 +29,22 @@ type RunOptions struct {
 
 // Run plays the scenario forward and returns its result: NewSetup, then
 // OpenWorkload, then the event loop (simulate).
+//
+// With Scenario.Replications = k > 1 it runs k times with seeds derived from
+// the scenario's (ReplicationSeed) and returns the first run's result with
+// the mean and 95% confidence interval of the headline figures.
 func Run(sc *Scenario, opt RunOptions) (*Result, error) {
+	if sc != nil && sc.Replications > 1 {
+		if sc.Replications > MaxReplications {
+			return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
+		}
+		return runReplications(sc, opt, sc.Replications)
+	}
+	return runOnce(sc, opt)
+}
+
+// runOnce is one run of the scenario.
+func runOnce(sc *Scenario, opt RunOptions) (*Result, error) {
 	setup, reqs, sopt, err := prepare(sc, opt)
 	if err != nil {
 		return nil, err
