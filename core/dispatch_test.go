@@ -276,12 +276,12 @@ server G1 3 simpserv S`,
 func TestDispatchRules(t *testing.T) {
 	for _, tc := range append(dispatchCases, queueCases...) {
 		t.Run(tc.name, func(t *testing.T) {
-			m := testModel(t, tc.model)
-			setup := testSetup(m)
+			m := engModel(t, tc.model)
+			setup := engSetup(m)
 			if tc.tweak != nil {
 				tc.tweak(setup)
 			}
-			_, got := runLog(t, setup, testRequests(t, m, tc.reqs))
+			_, got := runLog(t, setup, engRequests(t, m, tc.reqs))
 			diffRows(t, got, strings.Split(strings.TrimSpace(tc.want), "\n"))
 		})
 	}
@@ -291,12 +291,12 @@ func TestDispatchRules(t *testing.T) {
 // always wins and only ties depend on the draw; random spreads uniformly.
 // Both depend on the seed alone.
 func TestP2CAndRandom(t *testing.T) {
-	m := testModel(t, twoSHM)
+	m := engModel(t, twoSHM)
 	firsts := map[string]int{}
 	for seed := uint64(1); seed <= 20; seed++ {
-		setup := testSetup(m)
+		setup := engSetup(m)
 		setup.Policy, setup.Seed = "p2c", seed
-		_, rows := runLog(t, setup, testRequests(t, m, "0 S site1 10\n1 S site1 10"))
+		_, rows := runLog(t, setup, engRequests(t, m, "0 S site1 10\n1 S site1 10"))
 		a, b := strings.Split(rows[0], ","), strings.Split(rows[1], ",")
 		if a[4] == b[4] {
 			t.Errorf("seed %d: p2c sent R2 to busy %s while the other queue was empty", seed, b[4])
@@ -306,14 +306,14 @@ func TestP2CAndRandom(t *testing.T) {
 	if len(firsts) != 2 {
 		t.Errorf("p2c ties: got first choices %v over 20 seeds, want both servers", firsts)
 	}
-	setup := testSetup(m)
+	setup := engSetup(m)
 	setup.Policy = "random"
 	var reqs strings.Builder
 	for i := 0; i < 200; i++ {
 		reqs.WriteString(fmt.Sprintf("%d S site1 1\n", i*10))
 	}
-	res, rows := runLog(t, setup, testRequests(t, m, reqs.String()))
-	_, again := runLog(t, setup, testRequests(t, m, reqs.String()))
+	res, rows := runLog(t, setup, engRequests(t, m, reqs.String()))
+	_, again := runLog(t, setup, engRequests(t, m, reqs.String()))
 	diffRows(t, again, rows)
 	for _, s := range res.Servers {
 		if s.Requests < 70 || s.Requests > 130 {

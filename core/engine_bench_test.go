@@ -31,11 +31,11 @@ func (g *genRequests) Next(r *Request) bool {
 func (g *genRequests) Err() error   { return nil }
 func (g *genRequests) Total() int64 { return g.total }
 
-// expSampler draws exponential service times (benchmarks only).
-type expSampler float64
+// benchExp draws exponential service times (benchmarks only).
+type benchExp float64
 
-func (e expSampler) SampleMS(r *Rand) float64 { return -math.Log(1-r.Float64()) * float64(e) }
-func (e expSampler) MeanMS() float64          { return float64(e) }
+func (e benchExp) SampleMS(r *Rand) float64 { return -math.Log(1-r.Float64()) * float64(e) }
+func (e benchExp) MeanMS() float64          { return float64(e) }
 
 // benchModel is 2 machines x 8 servers (MP) or 1 x 16 (SHM), 4 services;
 // mssq puts each group's 8 servers on one queue.
@@ -58,18 +58,18 @@ func benchModel(b *testing.B, kind string) *Model {
 		fmt.Fprintf(&s, "server G%d 1 simpserv A,B,C,D n=8%s\n", g, rq)
 	}
 	t := &testing.T{}
-	return testModel(t, s.String())
+	return engModel(t, s.String())
 }
 
 func BenchmarkRun(b *testing.B) {
 	for _, kind := range []string{"shm", "mp", "mssq"} {
 		b.Run(kind, func(b *testing.B) {
 			m := benchModel(b, kind)
-			setup := testSetup(m)
+			setup := engSetup(m)
 			for s := range setup.ServiceTime {
 				setup.ServiceTime[s] = make([]Sampler, len(m.Groups))
 				for g := range m.Groups {
-					setup.ServiceTime[s][g] = expSampler(4)
+					setup.ServiceTime[s][g] = benchExp(4)
 				}
 			}
 			// 16 servers x 1/4 ms at 80%: 3200 requests per second.

@@ -119,7 +119,7 @@ func (e *engine) initServices() {
 	e.svc = make([]svcInfo, len(m.Services))
 	for i := range m.Servers {
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !contains(e.svc[s].cands, int32(i)) {
+			if s, ok := index[name]; ok && !hasIndex(e.svc[s].cands, int32(i)) {
 				e.svc[s].cands = append(e.svc[s].cands, int32(i))
 			}
 		}
@@ -147,7 +147,7 @@ func (e *engine) initServices() {
 	}
 }
 
-func contains(xs []int32, x int32) bool {
+func hasIndex(xs []int32, x int32) bool {
 	for _, y := range xs {
 		if y == x {
 			return true

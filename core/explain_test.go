@@ -7,12 +7,12 @@ import (
 
 func explainCase(t *testing.T, model string, tweak func(*Setup), reqs string, first, count int64) []Explanation {
 	t.Helper()
-	m := testModel(t, model)
-	setup := testSetup(m)
+	m := engModel(t, model)
+	setup := engSetup(m)
 	if tweak != nil {
 		tweak(setup)
 	}
-	out, err := explainRun(setup, testRequests(t, m, reqs), simOptions{}, first, count)
+	out, err := explainRun(setup, engRequests(t, m, reqs), simOptions{}, first, count)
 	if err != nil {
 		t.Fatalf("explain: %v", err)
 	}
@@ -70,8 +70,8 @@ func TestExplainSHMAndFirst(t *testing.T) {
 }
 
 func TestExplainErrors(t *testing.T) {
-	m := testModel(t, twoSHM)
-	if _, err := explainRun(testSetup(m), testRequests(t, m, "0 S site1 1"), simOptions{}, 5, 1); ErrorCode(err) != ENOTFOUND {
+	m := engModel(t, twoSHM)
+	if _, err := explainRun(engSetup(m), engRequests(t, m, "0 S site1 1"), simOptions{}, 5, 1); ErrorCode(err) != ENOTFOUND {
 		t.Errorf("explain past the end: got %v, want a not_found error", err)
 	}
 }

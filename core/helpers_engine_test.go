@@ -21,7 +21,7 @@ import (
 // and requests as "time_ms service origin service_ms [prio]" lines
 // (service_ms "-" draws from the setup's sampler).
 
-func testModel(t *testing.T, text string) *Model {
+func engModel(t *testing.T, text string) *Model {
 	t.Helper()
 	m := &Model{Model: "SHM", ScanUnitUS: 10_000_000, SanityScan: 12, BlockTime: 6}
 	groupLMID := map[string]string{}
@@ -125,7 +125,7 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 
 // testSetup returns a Setup for m with every default filled in; service
 // times come from the requests unless the test sets ServiceTime.
-func testSetup(m *Model) *Setup {
+func engSetup(m *Model) *Setup {
 	fwd, reset := 0.1, 120000.0
 	speed := make([]float64, len(m.Machines))
 	for i := range speed {
@@ -160,7 +160,7 @@ func (s *sliceRequests) Err() error   { return nil }
 func (s *sliceRequests) Total() int64 { return int64(len(s.rs)) }
 
 // testRequests parses "time_ms service origin service_ms [prio]" lines.
-func testRequests(t *testing.T, m *Model, text string) *sliceRequests {
+func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 	t.Helper()
 	out := &sliceRequests{}
 	for _, line := range strings.Split(text, "\n") {
@@ -215,11 +215,11 @@ func runLog(t *testing.T, setup *Setup, reqs Requests) (*Result, []string) {
 	return res, lines[1:]
 }
 
-// constSampler always draws ms.
-type constSampler float64
+// fixedMS always draws ms.
+type fixedMS float64
 
-func (c constSampler) SampleMS(*Rand) float64 { return float64(c) }
-func (c constSampler) MeanMS() float64        { return float64(c) }
+func (c fixedMS) SampleMS(*Rand) float64 { return float64(c) }
+func (c fixedMS) MeanMS() float64        { return float64(c) }
 
 // diffRows reports the rows that differ.
 func diffRows(t *testing.T, got, want []string) {

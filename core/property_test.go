@@ -35,8 +35,8 @@ func randomScenario(t *testing.T, r *Rand) (*Setup, *sliceRequests) {
 		srvid += n
 	}
 	b.WriteString("service S load 50 prio 50\nservice T load 20 prio 70\nservice U load 100 prio 30\nservice V load 50 prio 50\n")
-	m := testModel(t, b.String())
-	setup := testSetup(m)
+	m := engModel(t, b.String())
+	setup := engSetup(m)
 	setup.Policy = []string{"tuxedo", "tuxedo", "tuxedo", "round_robin", "random", "jsq", "p2c"}[r.IntN(7)]
 	setup.Seed = r.Uint64()
 	setup.LatencyUS = int64(r.IntN(2)) * 1000
@@ -61,7 +61,7 @@ func randomScenario(t *testing.T, r *Rand) (*Setup, *sliceRequests) {
 		fmt.Fprintf(&reqs, "%g %s site%d %d %s\n", float64(tm)/1000, []string{"S", "T", "U", "V"}[r.IntN(4)],
 			1+r.IntN(nm), r.IntN(4)*3, prio)
 	}
-	return setup, testRequests(t, m, reqs.String())
+	return setup, engRequests(t, m, reqs.String())
 }
 
 type logRow struct {

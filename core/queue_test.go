@@ -104,7 +104,7 @@ group G1 site1
 group GW site1
 server G1 1 simpserv RSVC
 server GW 1 GWTDOMAIN RSVC gateway`,
-		tweak: func(s *Setup) { s.RemoteTime[0] = constSampler(20) },
+		tweak: func(s *Setup) { s.RemoteTime[0] = fixedMS(20) },
 		reqs: `
 0 RSVC site1 5
 1 RSVC site1 5
@@ -146,7 +146,7 @@ server G2 1 simpserv S
 server G1 1 simpserv T`,
 		tweak: func(s *Setup) {
 			s.Speed[1] = 2
-			s.ServiceTime[1] = []Sampler{nil, constSampler(2.5)}
+			s.ServiceTime[1] = []Sampler{nil, fixedMS(2.5)}
 		},
 		reqs: `
 0 S site2 0.003
@@ -160,11 +160,11 @@ server G1 1 simpserv T`,
 // TestBlockTime: a reply later than BLOCKTIME counts as TPETIME but the
 // request still completes and keeps its row.
 func TestBlockTime(t *testing.T) {
-	m := testModel(t, oneServer)
-	setup := testSetup(m)
+	m := engModel(t, oneServer)
+	setup := engSetup(m)
 	setup.BlockUS = 10000
 	// R1 replies after 6 ms; R2 waits 5 ms and replies after 11 ms > 10 ms.
-	res, rows := runLog(t, setup, testRequests(t, m, "0 S site1 6\n1 S site1 6"))
+	res, rows := runLog(t, setup, engRequests(t, m, "0 S site1 6\n1 S site1 6"))
 	want := []string{
 		"1,S,site1,0,G1/1,G1/1,0,0,6000,6000,first",
 		"2,S,site1,1000,G1/1,G1/1,1000,6000,12000,12000,first",
@@ -177,8 +177,8 @@ func TestBlockTime(t *testing.T) {
 }
 
 func TestTPENOENTCounts(t *testing.T) {
-	m := testModel(t, queueCases[5].model)
-	res, _ := runLog(t, testSetup(m), testRequests(t, m, queueCases[5].reqs))
+	m := engModel(t, queueCases[5].model)
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, queueCases[5].reqs))
 	if got := res.Requests; got.Issued != 2 || got.Completed != 1 || got.Failed["TPENOENT"] != 1 {
 		t.Errorf("requests: got %+v, want issued 2, completed 1, failed TPENOENT 1", got)
 	}

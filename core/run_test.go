@@ -32,11 +32,11 @@ func TestReplicationSeed(t *testing.T) {
 // TestCancelAndProgress: the context is checked and progress reported every
 // 4096 requests.
 func TestCancelAndProgress(t *testing.T) {
-	m := testModel(t, twoSHM)
+	m := engModel(t, twoSHM)
 	var calls []int64
 	reqs := &genRequests{total: 10000, meanGap: 1000, nsvc: len(m.Services), nm: 1}
-	setup := testSetup(m)
-	setup.ServiceTime[0] = []Sampler{constSampler(1)}
+	setup := engSetup(m)
+	setup.ServiceTime[0] = []Sampler{fixedMS(1)}
 	_, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Progress: func(done, total int64) {
 		calls = append(calls, done, total)
 	}}})
@@ -56,17 +56,17 @@ func TestCancelAndProgress(t *testing.T) {
 }
 
 func TestMaxRequests(t *testing.T) {
-	m := testModel(t, twoSHM)
-	reqs := testRequests(t, m, "0 S site1 1\n1 S site1 1\n2 S site1 1")
-	_, err := simulate(testSetup(m), reqs, simOptions{RunOptions: RunOptions{MaxRequests: 2}})
+	m := engModel(t, twoSHM)
+	reqs := engRequests(t, m, "0 S site1 1\n1 S site1 1\n2 S site1 1")
+	_, err := simulate(engSetup(m), reqs, simOptions{RunOptions: RunOptions{MaxRequests: 2}})
 	if ErrorCode(err) != ETOOLARGE {
 		t.Errorf("got %v, want a too_large error", err)
 	}
 }
 
 func TestEncodeResult(t *testing.T) {
-	m := testModel(t, twoSHM)
-	res, _ := runLog(t, testSetup(m), testRequests(t, m, "0 S site1 1"))
+	m := engModel(t, twoSHM)
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 1"))
 	b := EncodeResult(res)
 	if len(b) == 0 || b[len(b)-1] != '\n' || b[0] != '{' || b[1] != '\n' || b[2] != ' ' || b[3] != ' ' || b[4] != '"' {
 		t.Errorf("got %q..., want indented JSON with a final newline", b[:min(len(b), 20)])

@@ -9,8 +9,8 @@ import (
 // TestStatsHandWorked: LDBAL=N, R1 at 0 ms and R2 at 1 ms, 10 ms each, both
 // on G1/1. R2 waits 1..10 ms. Span 20 ms.
 func TestStatsHandWorked(t *testing.T) {
-	m := testModel(t, strings.Replace(twoSHM, "ldbal Y", "ldbal N", 1))
-	res, _ := runLog(t, testSetup(m), testRequests(t, m, "0 S site1 10\n1 S site1 10"))
+	m := engModel(t, strings.Replace(twoSHM, "ldbal Y", "ldbal N", 1))
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 10\n1 S site1 10"))
 	if res.SpanMS != 20 {
 		t.Errorf("span: got %v, want 20", res.SpanMS)
 	}
@@ -84,8 +84,8 @@ func sum(xs []int64) int64 {
 // TestSeriesMerge: one 500 ms request with 1 ms bins fills 240 bins twice;
 // the bins merge to 4 ms and there are 125 of them, all busy.
 func TestSeriesMerge(t *testing.T) {
-	m := testModel(t, oneServer)
-	res, _ := runLog(t, testSetup(m), testRequests(t, m, "0 S site1 500"))
+	m := engModel(t, oneServer)
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 500"))
 	ser := res.Series
 	if ser.BinMS != 4 || len(ser.StartMS) != 125 || ser.StartMS[124] != 496 {
 		t.Fatalf("series: got bin %v ms, %d bins, want 4 ms and 125", ser.BinMS, len(ser.StartMS))
@@ -117,10 +117,10 @@ func TestCounterSeries(t *testing.T) {
 			tc = c
 		}
 	}
-	m := testModel(t, tc.model)
-	setup := testSetup(m)
+	m := engModel(t, tc.model)
+	setup := engSetup(m)
 	tc.tweak(setup)
-	res, _ := runLog(t, setup, testRequests(t, m, tc.reqs))
+	res, _ := runLog(t, setup, engRequests(t, m, tc.reqs))
 	ser := res.Series
 	if len(ser.ResetsMS) != 300 || ser.ResetsMS[0] != 10 || ser.ResetsMS[299] != 3000 {
 		t.Errorf("resets: got %d, first %v", len(ser.ResetsMS), ser.ResetsMS[:1])
@@ -131,10 +131,10 @@ func TestCounterSeries(t *testing.T) {
 }
 
 func TestWarmupExcluded(t *testing.T) {
-	m := testModel(t, oneServer)
-	setup := testSetup(m)
+	m := engModel(t, oneServer)
+	setup := engSetup(m)
 	setup.WarmupUS = 5000
-	res, _ := runLog(t, setup, testRequests(t, m, "0 S site1 10\n6 S site1 2\n20 S site1 2"))
+	res, _ := runLog(t, setup, engRequests(t, m, "0 S site1 10\n6 S site1 2\n20 S site1 2"))
 	// R1 is simulated (R2 waits behind it until 10 ms) but not counted.
 	if res.Requests.Issued != 2 || res.WaitMS.Max != 4 || res.WaitMS.Count != 2 {
 		t.Errorf("got issued %d, wait %+v; want 2 issued, max wait 4 ms", res.Requests.Issued, res.WaitMS)
