@@ -93,7 +93,7 @@ func meanCI(xs []float64) MeanCI {
 	mean := sum / n
 	var ss float64
 	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
+		ss += float64((x - mean) * (x - mean)) // no fused multiply-add
 	}
 	if len(xs) < 2 {
 		return MeanCI{Mean: roundF(mean)}

@@ -157,7 +157,7 @@ func balance(servers []ServerStats, eligible []bool) Balance {
 		u := servers[i].Utilization
 		n++
 		sum += u
-		sq += u * u
+		sq += float64(u * u) // float64(): no fused multiply-add, same bits on every platform
 		mx = max(mx, u)
 	}
 	if n == 0 || sq == 0 {
