@@ -93,3 +93,26 @@ func TestCostString(t *testing.T) {
 		}
 	}
 }
+
+func TestExplainOtherRules(t *testing.T) {
+	cases := []struct {
+		name, model string
+		tweak       func(*Setup)
+		reqs        string
+		seq         int64
+		rule, text  string
+	}{
+		{"TPENOENT", queueCases[5].model, nil, "0 T site1 1", 1, "TPENOENT", "No server advertises T"},
+		{"round_robin", twoSHM, func(s *Setup) { s.Policy = "round_robin" }, "0 S site1 1\n5 S site1 1", 2, "round_robin", "this turn falls to G1/2"},
+		{"jsq", twoSHM, func(s *Setup) { s.Policy = "jsq" }, "0 S site1 10\n1 S site1 10", 2, "jsq", "fewest requests waiting or in service"},
+		{"latency", strings.Replace(twoMP, "ldbal Y", "ldbal N", 1) + "\n", func(s *Setup) { s.LatencyUS = 1500 }, "0 S site2 1", 1, "first", "crosses the network to site1 and enters queue G1/1 at 1500 us"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ex := explainCase(t, c.model, c.tweak, c.reqs, c.seq, 1)[0]
+			if ex.Rule != c.rule || !strings.Contains(ex.Text, c.text) {
+				t.Errorf("got rule %q text %q, want rule %q and text containing %q", ex.Rule, ex.Text, c.rule, c.text)
+			}
+		})
+	}
+}

@@ -221,3 +221,12 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 	_ = strings.TrimSpace
 }
+
+func TestDispatchLogQuotesIDs(t *testing.T) {
+	m := engModel(t, oneServer)
+	reqs := engRequests(t, m, "0 S site1 1\n0 S site1 1")
+	reqs.rs[0].ID, reqs.rs[1].ID = `a,b`, `say "hi"`
+	_, rows := runLog(t, engSetup(m), reqs)
+	want := []string{`"a,b",S,site1,0,G1/1,G1/1,0,0,1000,1000,first`, `"say ""hi""",S,site1,0,G1/1,G1/1,0,1000,2000,2000,first`}
+	diffRows(t, rows, want)
+}
