@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -147,8 +148,8 @@ func whereNext(e *engine, ex *Explanation, f *flight) string {
 	case f.server >= 0:
 		return fmt.Sprintf("It starts at once on %s.", ex.Server)
 	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
-		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %d us.",
-			e.m.Queues[f.queue].LMID, ex.Winner, f.req.TimeUS+e.setup.LatencyUS)
+		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %s ms.",
+			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
 	default:
 		return fmt.Sprintf("All servers of queue %s are busy, so it waits there with %d other request(s).", ex.Winner, e.queues[f.queue].wait.n-1)
 	}
