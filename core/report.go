@@ -8,6 +8,8 @@ import (
 // result assembles the Result of a finished run from the engine's statistics.
 func (e *engine) result() *Result {
 	st := &e.st
+	st.wait.mergeHist(st.sWait)
+	st.resp.mergeHist(st.sResp)
 	policy := e.setup.Policy
 	if policy == "" {
 		policy = "tuxedo"

@@ -24,15 +24,33 @@ type summaryAcc struct {
 }
 
 func (a *summaryAcc) record(v int64) {
+	a.recordExact(v)
+	if a.h == nil {
+		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	}
+	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
+}
+
+// recordExact counts v in the exact figures only; the histogram is merged
+// from parts later (see mergeHist).
+func (a *summaryAcc) recordExact(v int64) {
 	a.n++
 	a.sum += v
 	if v > a.max {
 		a.max = v
 	}
-	if a.h == nil {
-		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
+}
+
+// mergeHist sets a's histogram to the sum of the parts' histograms: the
+// overall distributions are merged from the per-service ones at the end
+// rather than recorded twice per request.
+func (a *summaryAcc) mergeHist(parts []summaryAcc) {
+	a.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	for i := range parts {
+		if parts[i].h != nil {
+			a.h.Merge(parts[i].h)
+		}
 	}
-	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
 }
 
 // summary returns the distribution in milliseconds.
@@ -161,8 +179,8 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	wait, resp := f.startUS-f.enqueueUS, f.replyUS-f.req.TimeUS
 	st.completed++
 	st.svcCompleted[s]++
-	st.wait.record(wait)
-	st.resp.record(resp)
+	st.wait.recordExact(wait)
+	st.resp.recordExact(resp)
 	st.qWait[f.queue].record(wait)
 	st.sWait[s].record(wait)
 	st.sResp[s].record(resp)
