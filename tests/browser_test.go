@@ -36,6 +36,7 @@ func TestPlayground(t *testing.T) {
 		t.Skip("browser tests start Chromium; skipped with -short")
 	}
 	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	requireBuilt(t, srv.URL)
 	example := filepath.Join(repoRoot(t), "examples", "shm-ldbal-n.json")
 
 	t.Run("run an example and download the same bytes as tuxlb run", func(t *testing.T) {
@@ -153,11 +154,33 @@ func TestPlayground(t *testing.T) {
 		loadAndRun(t, ctx, srv.URL+"/", "shm-ldbal-n")
 		do(t, ctx, "compare",
 			chromedp.Click(sel("tab-compare")),
+			chromedp.SetValue(sel("compare-spec"), "policy=round_robin,tuning.idle=queue"),
+			chromedp.Click(sel("compare-add")),
 			chromedp.Click(sel("compare-run")),
-			waitText(sel("compare-table"), "LDBAL Y"),
+			waitText(sel("compare-table"), "policy=round_robin,tuning.idle=queue"),
 		)
+		table := get(t, ctx, "read the table", chromedp.Text(sel("compare-table")))
+		for _, want := range []string{"ldbal=Y", "policy=jsq", "Wait mean"} {
+			if !strings.Contains(table, want) {
+				t.Errorf("compare table lacks %q:\n%s", want, table)
+			}
+		}
 		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
 	})
+}
+
+// requireBuilt fails at once, saying what to do, when the binary was built
+// without the playground (frontend/dist holds only its placeholder).
+func requireBuilt(t *testing.T, base string) {
+	t.Helper()
+	resp, err := http.Get(base + "/tuxlb.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /tuxlb.wasm: status %d: the binary has no playground built in; run `go tool task build` (it builds frontend/dist first)", resp.StatusCode)
+	}
 }
 
 // longScenario returns the example with a workload long enough to cancel.

@@ -17,6 +17,7 @@ type options struct {
 	Policy   string
 	Seed     string // decimal; "" keeps the scenario's seed
 	Dispatch bool   // also return the dispatch log
+	Variant  string // a `tuxlb compare --variant` text applied to the scenario first, e.g. "ldbal=N"
 	Progress func(done, total int64)
 }
 
@@ -61,7 +62,7 @@ func validate(ubb, dm, advertiseJSON string) string {
 
 // run plays a scenario and returns the result bytes of `tuxlb run`.
 func run(scenario string, o options) string {
-	sc, err := core.ParseScenario([]byte(scenario))
+	sc, err := scenarioWith(scenario, o.Variant)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -77,7 +78,21 @@ func run(scenario string, o options) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	return answerJSON(runAnswer{Result: string(encodeResult(res)), Dispatch: log.String()})
+	return answerJSON(runAnswer{Result: string(core.EncodeResult(res)), Dispatch: log.String()})
+}
+
+// scenarioWith reads a scenario and applies a compare variant to it, the same
+// way `tuxlb compare --variant` does.
+func scenarioWith(scenario, variant string) (*core.Scenario, error) {
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil || variant == "" {
+		return sc, err
+	}
+	v, err := core.ParseVariant(variant)
+	if err != nil {
+		return nil, err
+	}
+	return core.ApplyVariant(sc, v)
 }
 
 // explain returns the explanations of requests first..first+count-1.

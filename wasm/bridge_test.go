@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -106,3 +109,137 @@ func TestVersion(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// example reads a scenario of the repository's examples/ folder.
+func example(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "examples", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// runAnswerOf decodes a successful run answer.
+func runAnswerOf(t *testing.T, answer string) runAnswer {
+	t.Helper()
+	var a runAnswer
+	if err := json.Unmarshal([]byte(answer), &a); err != nil || a.Result == "" {
+		t.Fatalf("run answer %.300q: not a result (%v)", answer, err)
+	}
+	return a
+}
+
+func TestRunGivesTheCoreBytes(t *testing.T) {
+	text := example(t, "shm-ldbal-n.json")
+	sc, err := core.ParseScenario([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := string(core.EncodeResult(res))
+	got := runAnswerOf(t, run(text, options{Dispatch: true}))
+	if got.Result != want {
+		t.Errorf("result differs from core.EncodeResult: got %d bytes, want %d", len(got.Result), len(want))
+	}
+	header := "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
+	if !strings.HasPrefix(got.Dispatch, header) {
+		t.Errorf("dispatch log starts %.100q, want the header %q", got.Dispatch, header)
+	}
+	if rows := strings.Count(got.Dispatch, "\n") - 1; int64(rows) != res.Requests.Issued {
+		t.Errorf("dispatch log has %d rows, want %d (one per issued request)", rows, res.Requests.Issued)
+	}
+}
+
+func TestRunProgress(t *testing.T) {
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(example(t, "shm-ldbal-n.json")), &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["workload"].(map[string]any)["generate"].(map[string]any)["duration_ms"] = 600_000.0
+	text, _ := json.Marshal(sc)
+	var calls, last, total int64
+	runAnswerOf(t, run(string(text), options{Progress: func(done, tot int64) { calls, last, total = calls+1, done, tot }}))
+	if calls == 0 || last <= 0 || total <= 0 {
+		t.Errorf("progress: %d calls, last (%d of %d); want calls with positive counts", calls, last, total)
+	}
+}
+
+func TestRunVariant(t *testing.T) {
+	text := example(t, "shm-ldbal-n.json")
+	tests := []struct {
+		variant  string
+		wantLDB  bool
+		wantPol  string
+		wantCode string
+	}{
+		{"", false, "tuxedo", ""},
+		{"ldbal=Y", true, "tuxedo", ""},
+		{"policy=jsq", false, "jsq", ""},
+		{"ldbal=maybe", false, "", core.EINVALID},
+		{"nonsense", false, "", core.EINVALID},
+	}
+	for _, tt := range tests {
+		t.Run(tt.variant, func(t *testing.T) {
+			answer := run(text, options{Variant: tt.variant})
+			if tt.wantCode != "" {
+				if got := decodeError(t, answer); got.Code != tt.wantCode {
+					t.Errorf("code %q, want %q (%s)", got.Code, tt.wantCode, got.Message)
+				}
+				return
+			}
+			var r core.Result
+			if err := json.Unmarshal([]byte(runAnswerOf(t, answer).Result), &r); err != nil {
+				t.Fatal(err)
+			}
+			if r.LDBAL != tt.wantLDB || r.Policy != tt.wantPol {
+				t.Errorf("got LDBAL %v policy %s, want %v %s", r.LDBAL, r.Policy, tt.wantLDB, tt.wantPol)
+			}
+		})
+	}
+}
+
+func TestRunBadScenario(t *testing.T) {
+	tests := []struct{ name, scenario string }{
+		{"not JSON", "{"},
+		{"unknown field", `{"ubbconfig": "", "workload": {}, "colour": 1}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := decodeError(t, run(tt.scenario, options{})); got.Code != core.EINVALID {
+				t.Errorf("code %q, want %q (%s)", got.Code, core.EINVALID, got.Message)
+			}
+		})
+	}
+}
+
+func TestValidateDiagnostics(t *testing.T) {
+	ubb := "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\n\"h\" LMID=site1\nX Y\n"
+	got := decodeError(t, validate(ubb, "", ""))
+	if got.Code != core.EINVALID || len(got.Diagnostics) == 0 {
+		t.Fatalf("got %s with %d diagnostics, want %s with some", got.Code, len(got.Diagnostics), core.EINVALID)
+	}
+	if d := got.Diagnostics[0]; d.File != "UBBCONFIG" || d.Line != 6 {
+		t.Errorf("first diagnostic at %s:%d, want UBBCONFIG:6 (%s)", d.File, d.Line, d.Message)
+	}
+}
+
+func TestExplainRange(t *testing.T) {
+	var a struct {
+		Explanations []core.Explanation `json:"explanations"`
+	}
+	answer := explain(example(t, "shm-ldbal-n.json"), 5, 3, options{})
+	if err := json.Unmarshal([]byte(answer), &a); err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	for _, e := range a.Explanations {
+		seqs = append(seqs, e.Seq)
+	}
+	if fmt.Sprint(seqs) != "[5 6 7]" {
+		t.Errorf("explained requests %v, want [5 6 7]", seqs)
+	}
+}

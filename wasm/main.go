@@ -29,7 +29,7 @@ func jsValidate(_ js.Value, args []js.Value) any {
 	return validate(argString(args, 0), argString(args, 1), argString(args, 2))
 }
 
-// jsRun is tuxlb.run(scenarioJSON, {policy, seed, dispatch, progress}).
+// jsRun is tuxlb.run(scenarioJSON, {policy, seed, dispatch, variant, progress}).
 // progress, when a function, is called with (done, total).
 func jsRun(_ js.Value, args []js.Value) any {
 	opts := argOptions(args, 1)
@@ -72,6 +72,9 @@ func argOptions(args []js.Value, i int) options {
 		if s.Type() == js.TypeNumber {
 			o.Seed = js.Global().Get("String").Invoke(s).String()
 		}
+	}
+	if s := v.Get("variant"); s.Type() == js.TypeString {
+		o.Variant = s.String()
 	}
 	if d := v.Get("dispatch"); d.Type() == js.TypeBoolean {
 		o.Dispatch = d.Bool()

@@ -4,10 +4,10 @@ import { chart } from "./charts";
 import { differences, fmt, overlay, pct, totalQueueLength, type Line } from "./chartdata";
 import { h } from "./dom";
 import type { Result, Scenario } from "./types";
-import { variantsFor } from "./variants";
+import { specProblem, specVariant, variantsFor, type Variant } from "./variants";
 
-/** RunOne runs one scenario and returns its result, reporting progress. */
-export type RunOne = (sc: Scenario, progress: (done: number, total: number) => void) => Promise<Result>;
+/** RunOne runs the scenario with a variant applied ("" for none) and returns its result. */
+export type RunOne = (sc: Scenario, variant: string, progress: (done: number, total: number) => void) => Promise<Result>;
 
 /** A compared result with its label, or the error that variant ran into. */
 export interface Compared {
@@ -91,6 +91,8 @@ export class CompareView {
   private picks: HTMLElement;
   private out: HTMLElement;
   private status: HTMLElement;
+  private custom: Variant[] = [];
+  private checked = new Set(["baseline", "ldbal=Y", "ldbal=N", "policy=jsq"]);
 
   constructor(
     private scenario: () => Scenario,
@@ -101,12 +103,37 @@ export class CompareView {
     this.status = h("p", { class: "muted", role: "status" });
     const run = h("button", { type: "button", class: "primary", "data-testid": "compare-run" }, "Run comparison");
     run.addEventListener("click", () => void this.run());
+    const spec = h("input", { placeholder: "e.g. network.latency_ms=2", "aria-label": "another variant", "data-testid": "compare-spec" });
+    const add = h("button", { type: "button", "data-testid": "compare-add" }, "Add variant");
+    const addSpec = () => {
+      const problem = specProblem(spec.value);
+      if (problem) {
+        this.status.textContent = problem;
+        return;
+      }
+      const v = specVariant(spec.value);
+      if (!this.custom.some((c) => c.id === v.id)) this.custom.push(v);
+      this.checked.add(v.id);
+      spec.value = "";
+      this.status.textContent = "";
+      this.refresh();
+    };
+    add.addEventListener("click", addSpec);
+    spec.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") addSpec();
+    });
     this.el = h(
       "div",
       { class: "compare" },
-      h("p", { class: "muted" }, "Every variant sees the identical request stream: same arrivals, same service times."),
+      h(
+        "p",
+        { class: "muted" },
+        "Every variant sees the identical request stream: same arrivals, same service times. A variant is what ",
+        h("code", {}, "tuxlb compare --variant"),
+        " takes: key=value, several joined with commas.",
+      ),
       this.picks,
-      run,
+      h("div", { class: "controls" }, spec, add, run),
       this.status,
       this.out,
     );
@@ -114,19 +141,27 @@ export class CompareView {
 
   /** refresh lists the variants of the current scenario. */
   refresh(): void {
-    const vs = variantsFor(this.scenario());
-    const defaults = new Set(["baseline", "ldbal-Y", "ldbal-N", "policy-jsq"]);
+    for (const box of this.picks.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) {
+      if (box.checked) this.checked.add(box.value);
+      else this.checked.delete(box.value);
+    }
+    this.checked.add("baseline");
     this.picks.replaceChildren(
       h("legend", {}, "Variants"),
-      ...vs.map((v) =>
+      ...this.variants().map((v) =>
         h(
           "label",
           { class: "check" },
-          h("input", { type: "checkbox", value: v.id, checked: defaults.has(v.id), disabled: v.id === "baseline", "data-variant": v.id }),
-          " " + v.label,
+          h("input", { type: "checkbox", value: v.id, checked: this.checked.has(v.id), disabled: v.id === "baseline", "data-variant": v.id }),
+          " ",
+          v.spec ? h("code", {}, v.label) : v.label,
         ),
       ),
     );
+  }
+
+  private variants(): Variant[] {
+    return [...variantsFor(this.scenario()), ...this.custom];
   }
 
   /** show draws already-computed results (e.g. two saved runs). */
@@ -138,12 +173,12 @@ export class CompareView {
   private async run(): Promise<void> {
     const sc = this.scenario();
     const chosen = new Set(Array.from(this.picks.querySelectorAll<HTMLInputElement>("input:checked")).map((i) => i.value));
-    const vs = variantsFor(sc).filter((v) => chosen.has(v.id));
+    const vs = this.variants().filter((v) => chosen.has(v.id));
     const items: Compared[] = [];
     for (const [i, v] of vs.entries()) {
       this.status.textContent = `Running ${v.label} (${i + 1} of ${vs.length})…`;
       try {
-        const r = await this.runOne(structuredClone(v.apply(sc)), (done, total) => {
+        const r = await this.runOne(sc, v.spec, (done, total) => {
           this.status.textContent = `Running ${v.label} (${i + 1} of ${vs.length}): ${done}${total ? ` of ~${total}` : ""} requests`;
         });
         items.push({ label: v.label, result: r });

@@ -274,9 +274,9 @@ async function validate(): Promise<void> {
   }
 }
 
-/** runScenario runs sc in the run worker and returns its parsed result. */
-async function runScenario(sc: Scenario, onProgress: (done: number, total: number) => void): Promise<Result> {
-  const a = await runEngine.call<RunAnswer>({ op: "run", scenario: JSON.stringify(sc), opts: {} }, onProgress);
+/** runScenario runs sc (with a compare variant applied, "" for none) in the run worker. */
+async function runScenario(sc: Scenario, variant: string, onProgress: (done: number, total: number) => void): Promise<Result> {
+  const a = await runEngine.call<RunAnswer>({ op: "run", scenario: JSON.stringify(sc), opts: { variant } }, onProgress);
   return JSON.parse(a.result) as Result;
 }
 

@@ -1,25 +1,18 @@
 // Compare variants: the same scenario (and so the same request stream) with one
-// thing changed: a policy, LDBAL, MODEL or a tuning reading. Pure functions.
-import type { Scenario, Tuning } from "./types";
+// thing changed: a policy, LDBAL, MODEL or a tuning reading. A variant is the
+// text `tuxlb compare --variant` takes (e.g. "ldbal=N"); the Go core applies it,
+// so the page and the CLI change a scenario in exactly the same way.
+import type { Scenario } from "./types";
 
-/** A variant of the scenario under comparison. */
+/** A variant of the scenario under comparison; spec "" is the scenario as written. */
 export interface Variant {
   id: string;
   label: string;
-  apply: (sc: Scenario) => Scenario;
+  spec: string;
 }
 
 const resourcesHeader = /^\s*\*RESOURCES\b/i;
 const sectionHeader = /^\s*\*[A-Z_]+/i;
-
-/** resourceLines finds the *RESOURCES section: [first line after the header, end) or null. */
-function resourceSpan(lines: string[]): [number, number] | null {
-  const start = lines.findIndex((l) => resourcesHeader.test(l));
-  if (start < 0) return null;
-  let end = start + 1;
-  while (end < lines.length && !sectionHeader.test(lines[end])) end++;
-  return [start + 1, end];
-}
 
 function keyOf(line: string): string {
   const t = line.trim();
@@ -30,9 +23,9 @@ function keyOf(line: string): string {
 /** getResource returns the value of a *RESOURCES parameter (e.g. LDBAL), or "" when unset. */
 export function getResource(ubb: string, key: string): string {
   const lines = ubb.split("\n");
-  const span = resourceSpan(lines);
-  if (!span) return "";
-  for (let i = span[0]; i < span[1]; i++) {
+  const start = lines.findIndex((l) => resourcesHeader.test(l));
+  if (start < 0) return "";
+  for (let i = start + 1; i < lines.length && !sectionHeader.test(lines[i]); i++) {
     if (keyOf(lines[i]) === key.toUpperCase()) {
       const rest = lines[i].trim().slice(key.length).trim();
       return rest.replace(/\s*#.*$/, "").replace(/^"(.*)"$/, "$1");
@@ -41,33 +34,24 @@ export function getResource(ubb: string, key: string): string {
   return "";
 }
 
-/**
- * setResource sets a *RESOURCES parameter, keeping everything else of the
- * text: the parameter's line is rewritten in place, or added right after the
- * *RESOURCES header (which is added at the top when missing).
- */
-export function setResource(ubb: string, key: string, value: string): string {
-  const lines = ubb.split("\n");
-  const line = `${key.toUpperCase()} ${value}`;
-  const span = resourceSpan(lines);
-  if (!span) return ["*RESOURCES", line, "", ...lines].join("\n");
-  for (let i = span[0]; i < span[1]; i++) {
-    if (keyOf(lines[i]) === key.toUpperCase()) {
-      const indent = /^\s*/.exec(lines[i])![0];
-      lines[i] = indent + line;
-      return lines.join("\n");
-    }
+/** policies are the dispatch policies of SPEC §3. */
+export const policies = ["tuxedo", "round_robin", "random", "jsq", "p2c"];
+
+/** specVariant makes a variant from a `--variant` text typed by the user. */
+export function specVariant(spec: string): Variant {
+  const s = spec.trim();
+  return { id: `custom:${s}`, label: s, spec: s };
+}
+
+/** validSpec says what is wrong with a `key=value[,key=value]` text, or "" when it is well formed. */
+export function specProblem(spec: string): string {
+  if (spec.trim() === "") return "empty variant";
+  for (const part of spec.split(",")) {
+    const i = part.indexOf("=");
+    if (i <= 0 || part.slice(0, i).trim() === "") return `"${part.trim()}": want key=value, e.g. ldbal=N or network.latency_ms=2`;
   }
-  lines.splice(span[0], 0, line);
-  return lines.join("\n");
+  return "";
 }
-
-function withTuning(sc: Scenario, t: Tuning): Scenario {
-  return { ...sc, tuning: { ...(sc.tuning ?? {}), ...t } };
-}
-
-/** policies are the dispatch policies of SPEC §3 other than tuxedo. */
-export const policies = ["round_robin", "random", "jsq", "p2c"];
 
 /**
  * variantsFor lists the variants that make sense for sc: LDBAL and MODEL
@@ -77,34 +61,17 @@ export const policies = ["round_robin", "random", "jsq", "p2c"];
 export function variantsFor(sc: Scenario): Variant[] {
   const ldbal = (getResource(sc.ubbconfig, "LDBAL") || "N").toUpperCase() === "Y" ? "Y" : "N";
   const model = (getResource(sc.ubbconfig, "MODEL") || "SHM").toUpperCase() === "MP" ? "MP" : "SHM";
-  const otherL = ldbal === "Y" ? "N" : "Y";
-  const otherM = model === "MP" ? "SHM" : "MP";
+  const policy = sc.policy || "tuxedo";
+  const v = (spec: string): Variant => ({ id: spec, label: spec, spec });
   const out: Variant[] = [
-    { id: "baseline", label: `as written (${model}, LDBAL ${ldbal}, ${sc.policy || "tuxedo"})`, apply: (s) => s },
-    {
-      id: `ldbal-${otherL}`,
-      label: `LDBAL ${otherL}`,
-      apply: (s) => ({ ...s, ubbconfig: setResource(s.ubbconfig, "LDBAL", otherL) }),
-    },
-    {
-      id: `model-${otherM}`,
-      label: `MODEL ${otherM}`,
-      apply: (s) => ({ ...s, ubbconfig: setResource(s.ubbconfig, "MODEL", otherM) }),
-    },
+    { id: "baseline", label: `as written (${model}, LDBAL ${ldbal}, ${policy})`, spec: "" },
+    v(`ldbal=${ldbal === "Y" ? "N" : "Y"}`),
+    v(`model=${model === "MP" ? "SHM" : "MP"}`),
+    ...policies.filter((p) => p !== policy).map((p) => v(`policy=${p}`)),
   ];
-  for (const p of policies) {
-    if (p !== sc.policy) out.push({ id: `policy-${p}`, label: `policy ${p}`, apply: (s) => ({ ...s, policy: p }) });
-  }
-  if (sc.policy && sc.policy !== "tuxedo") {
-    out.push({ id: "policy-tuxedo", label: "policy tuxedo", apply: (s) => ({ ...s, policy: "tuxedo" }) });
-  }
   const t = sc.tuning ?? {};
-  const flip = (id: string, label: string, tun: Tuning) => out.push({ id, label, apply: (s) => withTuning(s, tun) });
-  if (t.idle === "queue") flip("idle-server", "idle: server", { idle: "server" });
-  else flip("idle-queue", "idle: queue", { idle: "queue" });
-  if (t.netload === "origin") flip("netload-server", "netload: server", { netload: "server" });
-  else flip("netload-origin", "netload: origin", { netload: "origin" });
-  if (t.mp_counter === "load") flip("mp_counter-both", "mp_counter: load+netload", { mp_counter: "load+netload" });
-  else flip("mp_counter-load", "mp_counter: load", { mp_counter: "load" });
+  out.push(v(`tuning.idle=${t.idle === "queue" ? "server" : "queue"}`));
+  out.push(v(`tuning.netload=${t.netload === "origin" ? "server" : "origin"}`));
+  out.push(v(`tuning.mp_counter=${t.mp_counter === "load" ? "load+netload" : "load"}`));
   return out;
 }

@@ -19,7 +19,7 @@ declare const self: DedicatedWorkerGlobalScope & { tuxlb?: Bridge; tuxlbReady?: 
 type Request =
   | { type: "init"; execURL: string; wasmURL: string }
   | { id: number; op: "validate"; ubb: string; dm: string; advertise: string }
-  | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean } }
+  | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean; variant?: string } }
   | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } };
 
 let bridge: Promise<Bridge> | null = null;
