@@ -408,3 +408,68 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestSpecHarness checks the harness's own matchers, so a passing fidelity
+// run means the engine agreed, not that the comparison was blind.
+func TestSpecHarness(t *testing.T) {
+	if msg := diffLines("a\r\nb\r\n", "a\nb"); msg != "" {
+		t.Errorf("diffLines of equal texts: got %q, want none", msg)
+	}
+	if msg := diffLines("a\nb\n", "a\nc\n"); !strings.HasPrefix(msg, "line 2:") {
+		t.Errorf("diffLines: got %q, want a message about line 2", msg)
+	}
+	if msg := diffLines("a\n", "a\nb\n"); !strings.Contains(msg, "<missing>") {
+		t.Errorf("diffLines of a short log: got %q, want <missing>", msg)
+	}
+	got := map[string]any{"requests": map[string]any{"issued": 3.0, "failed": map[string]any{}},
+		"servers": []any{map[string]any{"id": "G1/1", "busy_ms": 0.3}}}
+	for _, tc := range []struct {
+		want string
+		errs int
+	}{
+		{`{"requests": {"issued": 3}}`, 0},
+		{`{"requests": {"issued": 4}}`, 1},
+		{`{"servers": {"G1/1": {"busy_ms": 0.30000000000000004}}}`, 0},
+		{`{"servers": {"G1/2": {"busy_ms": 0}}}`, 1},
+		{`{"requests": {"failed": {"TPENOENT": 1}}, "model": "SHM"}`, 2},
+	} {
+		var w any
+		if err := json.Unmarshal([]byte(tc.want), &w); err != nil {
+			t.Fatal(err)
+		}
+		if msgs := matchJSON("result", w, got); len(msgs) != tc.errs {
+			t.Errorf("matchJSON(%s): got %d mismatches %q, want %d", tc.want, len(msgs), msgs, tc.errs)
+		}
+	}
+	checkP2CHarness(t)
+}
+
+func checkP2CHarness(t *testing.T) {
+	// jsq always picks a shortest queue, so its hand-worked log must pass the
+	// p2c check; a log choosing the strictly longest queue must not.
+	want, err := os.ReadFile(filepath.Join(specDir, "32-policy-jsq", "dispatch.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := specProperties{
+		Queues:     map[string][]string{"QA": {"G1/1", "G1/2"}, "G1/3": {"G1/3"}},
+		Candidates: map[string][]string{"SVC": {"QA", "G1/3"}},
+	}
+	rows := parseDispatch(t, string(want))
+	for i := range rows {
+		if msg := p2cProblem(p, rows, i); msg != "" {
+			t.Errorf("jsq log row %d: got %q, want no p2c problem", i+1, msg)
+		}
+	}
+	if msg := overlapProblem(rows); msg != "" {
+		t.Errorf("jsq log: got %q, want no overlap", msg)
+	}
+	bad := append([]dispatchRow(nil), rows[:2]...)
+	bad = append(bad, dispatchRow{line: 4, service: "SVC", server: "G1/3", queue: "G1/3", issue: 1000, enqueue: 1000, start: 100000, end: 101000})
+	if msg := p2cProblem(p, bad, 2); msg == "" {
+		t.Errorf("a choice of G1/3 (1/1) over QA (1/2): got no p2c problem, want one")
+	}
+	if msg := overlapProblem(append(bad[:2:2], dispatchRow{line: 9, server: "G1/3", start: 50000, end: 60000})); msg == "" {
+		t.Errorf("two requests on G1/3 at once: got no overlap, want one")
+	}
+}
