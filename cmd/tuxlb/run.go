@@ -110,24 +110,6 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	return opt, nil
 }
 
-func readScenario(name string, stdin io.Reader) (*core.Scenario, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read scenario: %w", err)
-	}
-	sc, err := core.ParseScenario(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return sc, nil
-}
-
 func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	var file *os.File
 	if f.dispatch != "" {
