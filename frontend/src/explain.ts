@@ -4,7 +4,7 @@
 import { fmt } from "./chartdata";
 import { h } from "./dom";
 import { highlight, topology } from "./topology";
-import type { Explanation, Model } from "./types";
+import type { Candidate, Explanation, Model } from "./types";
 
 /** Fetch loads explanations first..first+count-1 (fewer at the end of the run). */
 export type Fetch = (first: number, count: number) => Promise<Explanation[]>;
@@ -95,12 +95,28 @@ export class ExplainView {
       ` — ${e.service} from ${e.origin} at ${fmt(e.issue_us / 1000)} ms — ${e.algorithm}`,
     );
     const rule = h("p", { "data-testid": "explain-rule" }, "Rule: ", h("strong", {}, e.rule), e.winner ? ` → queue ${e.winner}${e.server ? `, server ${e.server}` : ""}` : "");
-    const cols = ["Server", "Queue", "Machine", "Local", "Idle", "n(q)", "Waiting", "W(q)", "C_m(q)", "LOAD", "NETLOAD", "Cost", "Note"];
+    // Columns in the order the rules read them; W(q), C_m(q) and the cost only
+    // when the rule that ran uses them.
+    const cols: [string, (c: Candidate) => string, boolean][] = [
+      ["Queue", (c) => c.queue, true],
+      ["Machine", (c) => c.lmid, true],
+      ["Local", (c) => (c.local ? "yes" : "no"), true],
+      ["Idle", (c) => (c.idle ? "idle" : "busy"), true],
+      ["n(q)", (c) => String(c.n), true],
+      ["Waiting", (c) => String(c.waiting), true],
+      ["W(q)", (c) => (c.work !== undefined ? String(c.work) : ""), cands.some((c) => c.work !== undefined)],
+      ["C_m(q)", (c) => (c.counter !== undefined ? String(c.counter) : ""), cands.some((c) => c.counter !== undefined)],
+      ["LOAD", (c) => String(c.load), true],
+      ["NETLOAD", (c) => String(c.netload), true],
+      ["Cost", (c) => c.cost ?? "", cands.some((c) => c.cost)],
+      ["Note", (c) => c.note ?? "", true],
+    ];
+    const shown = cols.filter(([, , show]) => show);
     const table = h(
       "table",
       { class: "plain candidates", "data-testid": "explain-candidates" },
       h("caption", {}, "Candidates in scan order"),
-      h("thead", {}, h("tr", {}, ...cols.map((c) => h("th", {}, c)))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Server"), ...shown.map(([name]) => h("th", {}, name)))),
       h(
         "tbody",
         {},
@@ -109,18 +125,7 @@ export class ExplainView {
             "tr",
             { class: c.chosen ? "chosen" : "" },
             h("th", { scope: "row" }, c.chosen ? `✔ ${c.server}` : c.server),
-            h("td", {}, c.queue),
-            h("td", {}, c.lmid),
-            h("td", {}, c.local ? "yes" : "no"),
-            h("td", {}, c.idle ? "idle" : "busy"),
-            h("td", {}, String(c.n)),
-            h("td", {}, String(c.waiting)),
-            h("td", {}, c.work !== undefined ? String(c.work) : ""),
-            h("td", {}, c.counter !== undefined ? String(c.counter) : ""),
-            h("td", {}, String(c.load)),
-            h("td", {}, String(c.netload)),
-            h("td", { class: "cost" }, c.cost ?? ""),
-            h("td", {}, c.note ?? ""),
+            ...shown.map(([name, get]) => h("td", { class: name === "Cost" ? "cost" : "" }, get(c))),
           ),
         ),
       ),
