@@ -100,7 +100,9 @@ func TestPlayground(t *testing.T) {
 		do(t, ctx, "save the run", chromedp.Click(sel("save-run")), waitText(sel("run-status"), "Saved as run"))
 		status := get(t, ctx, "read the status", chromedp.Text(sel("run-status")))
 		id := strings.TrimSuffix(strings.TrimPrefix(status, "Saved as run "), ".")
-		do(t, ctx, "see it listed", chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`%s li[data-run-id=%q]`, sel("runs-list"), id))))
+		item := fmt.Sprintf(`%s li[data-run-id=%q]`, sel("runs-list"), id)
+		do(t, ctx, "see it listed", chromedp.WaitVisible(chromedp.CSS(item)))
+		screenshot(t, ctx, "saved-runs", chromedp.CSS("section.outputs"))
 		resp, err := http.Get(srv.URL + "/api/v1/runs/" + id)
 		if err != nil {
 			t.Fatal(err)
@@ -109,7 +111,10 @@ func TestPlayground(t *testing.T) {
 		if resp.StatusCode != http.StatusOK {
 			t.Errorf("GET /api/v1/runs/%s: status %d, want 200", id, resp.StatusCode)
 		}
-		screenshot(t, ctx, "saved-runs", chromedp.CSS("section.outputs"))
+		do(t, ctx, "open it", chromedp.Click(chromedp.CSS(item+" button")), waitText(sel("run-status"), "Opened run "+id), chromedp.WaitVisible(sel("summary")))
+		if got, want := downloadOf(t, ctx, sel("download-result")), cliRun(t, example); !bytes.Equal(got, want) {
+			t.Errorf("the opened run's download differs from `tuxlb run`: got %d bytes, want %d", len(got), len(want))
+		}
 	})
 
 	t.Run("explain mode steps through requests", func(t *testing.T) {

@@ -89,3 +89,10 @@ export async function getRun(id: string): Promise<SavedRun> {
     created_at: String(v.created_at ?? ""),
   };
 }
+
+/** getRunResult fetches a saved run's result as the exact bytes `tuxlb run` prints. */
+export async function getRunResult(id: string): Promise<string> {
+  const resp = await fetch(`${base}/runs/${encodeURIComponent(id)}/result.json`);
+  if (!resp.ok) throw new Error(`GET ${base}/runs/${id}/result.json: HTTP ${resp.status}`);
+  return resp.text();
+}

@@ -354,9 +354,12 @@ async function saveRun(): Promise<void> {
 async function openRun(id: string): Promise<void> {
   try {
     const saved = await api.getRun(id);
+    // The stored bytes, for download; re-encoding in the browser could print numbers differently.
+    const text = await api.getRunResult(id).catch(() => JSON.stringify(saved.result, null, 2) + "\n");
     loadScenario(saved.scenario);
     await validate();
-    showResult(saved.result, JSON.stringify(saved.result, null, 2) + "\n", JSON.stringify(saved.scenario));
+    showResult(saved.result, text, JSON.stringify(saved.scenario));
+    runStatus.textContent = `Opened run ${id}.`;
   } catch (e) {
     say((e as Error).message);
   }
