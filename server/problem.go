@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -121,6 +122,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case errors.As(err, &ce):
 		p = fromCoreError(ce)
 	case errors.As(err, &he):
+		if he.Code == http.StatusMethodNotAllowed && c.Path() == "/*" && strings.HasPrefix(c.Request().URL.Path, "/api/") {
+			he = echo.ErrNotFound // no API route has this path: only the playground's catch-all matched
+		}
 		p = fromEchoError(he)
 	default:
 		p = fromCoreError(&core.Error{Code: core.EINTERNAL})

@@ -74,7 +74,7 @@ func malformedJSON(data []byte, err error) *Problem {
 	item := ProblemItem{Message: err.Error()}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		item.Line, item.Col = position(data, syn.Offset)
+		item.Line, item.Col = position(data, syn.Offset-1) // Offset counts the bad byte too
 	} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		item.Line, item.Col = position(data, int64(len(data)))
 	}
@@ -82,11 +82,10 @@ func malformedJSON(data []byte, err error) *Problem {
 	return p
 }
 
-// position turns a byte offset into a 1-based line and column.
+// position turns the 0-based byte offset of a character into a 1-based line
+// and column.
 func position(data []byte, offset int64) (line, col int) {
-	if offset > int64(len(data)) {
-		offset = int64(len(data))
-	}
+	offset = min(max(offset, 0), int64(len(data)))
 	before := data[:offset]
 	line = bytes.Count(before, []byte("\n")) + 1
 	col = len(before) - bytes.LastIndexByte(before, '\n')

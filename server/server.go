@@ -119,7 +119,6 @@ func (s *Server) routes() *echo.Echo {
 	api.GET("/scenarios/:id", s.getScenario)
 	api.GET("/compare", s.compare)
 	api.POST("/validate", s.validate)
-	e.RouteNotFound("/api/*", func(c echo.Context) error { return echo.ErrNotFound })
 	e.GET("/s/:id", s.sharedScenario)
 	e.GET("/*", s.static)
 	return e
@@ -130,9 +129,6 @@ func (s *Server) routes() *echo.Echo {
 func (s *Server) Routes() []string {
 	var list []string
 	for _, r := range s.echo.Routes() {
-		if r.Method == echo.RouteNotFound {
-			continue
-		}
 		list = append(list, r.Method+" "+openAPIPath(r.Path))
 	}
 	return list
