@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+func init() {
+	commands["compare"] = command{
+		summary: "run one scenario under several variants on the identical workload, side by side",
+		run:     runCompare,
+	}
+}
+
+// variantFlags collects repeated --variant flags.
+type variantFlags []string
+
+func (v *variantFlags) String() string     { return strings.Join(*v, " ") }
+func (v *variantFlags) Set(s string) error { *v = append(*v, s); return nil }
+
+func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var variants variantFlags
+	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, tuning.idle=queue, network.latency_ms=2, ...")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] --variant K=V [--variant K=V ...] SCENARIO.json")
+		fs.PrintDefaults()
+	}
+	args = interspersed(fs, args)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || (len(variants) == 0 && *noBase) {
+		fs.Usage()
+		return 2
+	}
+	sc, err := readScenario(fs.Arg(0), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+		return 1
+	}
+	var vs []core.Variant
+	if !*noBase {
+		vs = append(vs, core.Variant{Name: "baseline"})
+	}
+	for _, text := range variants {
+		v, err := core.ParseVariant(text)
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+			return 2
+		}
+		vs = append(vs, v)
+	}
+	cmp, _, err := core.Compare(sc, vs, core.RunOptions{})
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+		return 1
+	}
+	if *asJSON {
+		out, _ := json.MarshalIndent(cmp, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	printComparison(stdout, cmp)
+	return 0
+}
+
+// printComparison writes the headline figures as a table, one column per
+// variant, with each figure's change against the first column.
+func printComparison(w io.Writer, cmp *core.Comparison) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "figure\t")
+	for _, v := range cmp.Variants {
+		fmt.Fprintf(tw, "%s\t", v.Name)
+	}
+	fmt.Fprintln(tw)
+	for i, f := range cmp.Variants[0].Headline.Figures() {
+		fmt.Fprintf(tw, "%s\t", f.Name)
+		for _, v := range cmp.Variants {
+			cell := formatFigure(v.Headline.Figures()[i].Value)
+			if d, ok := v.Diff[f.Name]; ok && d.Relative != nil && d.Abs != 0 {
+				cell += fmt.Sprintf(" (%+.1f%%)", *d.Relative*100)
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nrequests per server:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "server\t")
+	for _, v := range cmp.Variants {
+		fmt.Fprintf(tw, "%s\t", v.Name)
+	}
+	fmt.Fprintln(tw)
+	for _, s := range cmp.Servers {
+		fmt.Fprintf(tw, "%s\t", s.ID)
+		for _, n := range s.Requests {
+			fmt.Fprintf(tw, "%d\t", n)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func formatFigure(x float64) string {
+	if x == float64(int64(x)) {
+		return fmt.Sprintf("%d", int64(x))
+	}
+	return fmt.Sprintf("%.3f", x)
+}
+
+// interspersed moves flags after positional arguments to the front, so
+// `tuxlb compare scenario.json --variant ldbal=N` works like the usual order.
+func interspersed(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") {
+				if f := fs.Lookup(name); f != nil {
+					if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !bf.IsBoolFlag() {
+						if i+1 < len(args) {
+							flags = append(flags, args[i+1])
+							i++
+						}
+					}
+				}
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return append(flags, pos...)
+}

@@ -1,0 +1,297 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Headline is the handful of figures people compare runs by.
+type Headline struct {
+	Issued         int64   `json:"issued"`
+	Completed      int64   `json:"completed"`
+	Failed         int64   `json:"failed"`
+	TimedOut       int64   `json:"timed_out"`
+	WaitMeanMS     float64 `json:"wait_mean_ms"`
+	WaitP95MS      float64 `json:"wait_p95_ms"`
+	WaitP99MS      float64 `json:"wait_p99_ms"`
+	ResponseMeanMS float64 `json:"response_mean_ms"`
+	ResponseP95MS  float64 `json:"response_p95_ms"`
+	ResponseP99MS  float64 `json:"response_p99_ms"`
+	MaxUtilization float64 `json:"max_utilization"`
+	Jain           float64 `json:"jain_utilization"`
+	NetworkSent    int64   `json:"network_sent"`
+}
+
+// Figure is one named headline figure.
+type Figure struct {
+	Name  string
+	Value float64
+}
+
+// Figures returns the headline figures in display order.
+func (h *Headline) Figures() []Figure {
+	return []Figure{
+		{"issued", float64(h.Issued)},
+		{"completed", float64(h.Completed)},
+		{"failed", float64(h.Failed)},
+		{"timed_out", float64(h.TimedOut)},
+		{"wait_mean_ms", h.WaitMeanMS},
+		{"wait_p95_ms", h.WaitP95MS},
+		{"wait_p99_ms", h.WaitP99MS},
+		{"response_mean_ms", h.ResponseMeanMS},
+		{"response_p95_ms", h.ResponseP95MS},
+		{"response_p99_ms", h.ResponseP99MS},
+		{"max_utilization", h.MaxUtilization},
+		{"jain_utilization", h.Jain},
+		{"network_sent", float64(h.NetworkSent)},
+	}
+}
+
+// HeadlineOf extracts the headline figures of a result.
+func HeadlineOf(r *Result) Headline {
+	h := Headline{
+		Issued:         r.Requests.Issued,
+		Completed:      r.Requests.Completed,
+		TimedOut:       r.Requests.TimedOut,
+		WaitMeanMS:     r.WaitMS.Mean,
+		WaitP95MS:      r.WaitMS.P95,
+		WaitP99MS:      r.WaitMS.P99,
+		ResponseMeanMS: r.ResponseMS.Mean,
+		ResponseP95MS:  r.ResponseMS.P95,
+		ResponseP99MS:  r.ResponseMS.P99,
+		Jain:           r.Balance.JainUtilization,
+	}
+	for _, n := range r.Requests.Failed {
+		h.Failed += n
+	}
+	for _, s := range r.Servers {
+		h.MaxUtilization = math.Max(h.MaxUtilization, s.Utilization)
+	}
+	for _, m := range r.Machines {
+		h.NetworkSent += m.Sent
+	}
+	return h
+}
+
+// Comparison is several results side by side, with each one's differences
+// against the first (the baseline).
+type Comparison struct {
+	Variants []ComparedVariant `json:"variants"`
+	// Servers holds, per server instance, the requests each variant sent it.
+	Servers []ComparedServer `json:"servers"`
+}
+
+// ComparedVariant is one column of a comparison.
+type ComparedVariant struct {
+	Name     string          `json:"name"`
+	Headline Headline        `json:"headline"`
+	Diff     map[string]Diff `json:"diff,omitempty"` // against the baseline; absent for the baseline
+}
+
+// Diff is a figure's difference against the baseline. Relative is nil when the
+// baseline is 0.
+type Diff struct {
+	Abs      float64  `json:"abs"`
+	Relative *float64 `json:"rel,omitempty"`
+}
+
+// ComparedServer is one server's request count in every variant (0 where the
+// variant has no such server).
+type ComparedServer struct {
+	ID       string  `json:"id"`
+	Requests []int64 `json:"requests"`
+}
+
+// CompareResults puts results side by side; names label them.
+func CompareResults(names []string, results []*Result) *Comparison {
+	c := &Comparison{}
+	var base Headline
+	serverIdx := map[string]int{}
+	for i, r := range results {
+		v := ComparedVariant{Name: names[i], Headline: HeadlineOf(r)}
+		if i == 0 {
+			base = v.Headline
+		} else {
+			v.Diff = diffHeadlines(&base, &v.Headline)
+		}
+		c.Variants = append(c.Variants, v)
+		for _, s := range r.Servers {
+			j, ok := serverIdx[s.ID]
+			if !ok {
+				j = len(c.Servers)
+				serverIdx[s.ID] = j
+				c.Servers = append(c.Servers, ComparedServer{ID: s.ID, Requests: make([]int64, len(results))})
+			}
+			c.Servers[j].Requests[i] = s.Requests
+		}
+	}
+	return c
+}
+
+func diffHeadlines(base, h *Headline) map[string]Diff {
+	bf, hf := base.Figures(), h.Figures()
+	d := make(map[string]Diff, len(bf))
+	for i, f := range hf {
+		b, v := bf[i].Value, f.Value
+		diff := Diff{Abs: round6(v - b)}
+		if b != 0 {
+			rel := round6((v - b) / b)
+			diff.Relative = &rel
+		}
+		d[f.Name] = diff
+	}
+	return d
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+// Variant is a named change to a scenario: `ldbal=N`, `model=MP`,
+// `policy=p2c`, `seed=3`, `tuning.idle=queue`, or any scenario field by its JSON
+// path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`).
+type Variant struct {
+	Name string
+	Set  []Assignment
+}
+
+// Assignment sets one field: Path is dotted, Value is JSON or a bare word.
+type Assignment struct {
+	Path  string
+	Value string
+}
+
+// ParseVariant reads `key=value[,key=value...]`; the variant's name is the text itself.
+func ParseVariant(text string) (Variant, error) {
+	v := Variant{Name: text}
+	for _, part := range strings.Split(text, ",") {
+		key, val, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		if !ok || key == "" {
+			return v, Errorf(EINVALID, "variant %q: want key=value, e.g. ldbal=N or policy=p2c", text)
+		}
+		v.Set = append(v.Set, Assignment{Path: key, Value: strings.TrimSpace(val)})
+	}
+	return v, nil
+}
+
+// ApplyVariant returns a copy of sc with v's assignments made. LDBAL and MODEL
+// are rewritten in the UBBCONFIG's *RESOURCES section, so the variant is itself
+// a complete scenario that can be saved and shared.
+func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
+	out := *sc
+	for _, a := range v.Set {
+		var err error
+		switch strings.ToLower(a.Path) {
+		case "ldbal":
+			out.UBBConfig, err = setResource(out.UBBConfig, "LDBAL", strings.ToUpper(a.Value), "Y", "N")
+		case "model":
+			out.UBBConfig, err = setResource(out.UBBConfig, "MODEL", strings.ToUpper(a.Value), "SHM", "MP")
+		default:
+			err = setScenarioPath(&out, a.Path, a.Value)
+		}
+		if err != nil {
+			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+		}
+	}
+	return &out, nil
+}
+
+// setResource replaces (or adds) a *RESOURCES keyword's value in UBBCONFIG text.
+func setResource(ubb, key, value string, allowed ...string) (string, error) {
+	ok := false
+	for _, a := range allowed {
+		ok = ok || a == value
+	}
+	if !ok {
+		return "", fmt.Errorf("%s: want %s, got %q", strings.ToLower(key), strings.Join(allowed, " or "), value)
+	}
+	lines := strings.SplitAfter(ubb, "\n")
+	re := regexp.MustCompile(`^(\s*` + key + `\s+)("[^"]*"|\S+)`)
+	inResources, header := false, -1
+	for i, line := range lines {
+		trimmed := strings.TrimSpace(line)
+		if strings.HasPrefix(trimmed, "*") {
+			inResources = strings.HasPrefix(strings.ToUpper(trimmed), "*RESOURCES")
+			if inResources {
+				header = i
+			}
+			continue
+		}
+		if inResources && re.MatchString(line) {
+			lines[i] = re.ReplaceAllString(line, "${1}"+value)
+			return strings.Join(lines, ""), nil
+		}
+	}
+	if header < 0 {
+		return "", fmt.Errorf("the ubbconfig has no *RESOURCES section")
+	}
+	lines[header] = strings.TrimRight(lines[header], "\r\n") + "\n" + key + " " + value + "\n"
+	return strings.Join(lines, ""), nil
+}
+
+// setScenarioPath sets a field of the scenario by its dotted JSON path, going
+// through the JSON form so that the strict reader checks the result.
+func setScenarioPath(sc *Scenario, path, value string) error {
+	raw, err := json.Marshal(sc)
+	if err != nil {
+		return err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return err
+	}
+	var val any
+	if err := json.Unmarshal([]byte(value), &val); err != nil {
+		val = value // a bare word is a string
+	}
+	if n, err := strconv.ParseFloat(value, 64); err == nil {
+		val = n
+	}
+	keys := strings.Split(path, ".")
+	node := doc
+	for _, k := range keys[:len(keys)-1] {
+		next, ok := node[k].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			node[k] = next
+		}
+		node = next
+	}
+	node[keys[len(keys)-1]] = val
+	raw, err = json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var fresh Scenario
+	if err := dec.Decode(&fresh); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	*sc = fresh
+	return nil
+}
+
+// Compare runs the scenario once per variant (the first is usually the
+// scenario as it is, named "baseline") on the identical request stream and
+// puts the results side by side.
+func Compare(sc *Scenario, variants []Variant, opt RunOptions) (*Comparison, []*Result, error) {
+	names := make([]string, len(variants))
+	results := make([]*Result, len(variants))
+	for i, v := range variants {
+		vsc, err := ApplyVariant(sc, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := Run(vsc, opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("variant %q: %w", v.Name, err)
+		}
+		names[i], results[i] = v.Name, r
+	}
+	return CompareResults(names, results), results, nil
+}

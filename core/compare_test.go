@@ -1,0 +1,99 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+const compareUBB = "*RESOURCES\r\nIPCKEY 1\r\nMODEL SHM # one machine\r\nLDBAL \"N\"\r\n\r\n*MACHINES\r\nh LMID=A\r\n"
+
+func TestSetResource(t *testing.T) {
+	tests := []struct {
+		name, ubb, key, value, want string
+	}{
+		{"replace quoted", compareUBB, "LDBAL", "Y", "LDBAL Y\r\n"},
+		{"keeps comment", compareUBB, "MODEL", "MP", "MODEL MP # one machine\r\n"},
+		{"adds missing", "*RESOURCES\nMODEL SHM\n*MACHINES\nLDBAL x\n", "LDBAL", "Y", "*RESOURCES\nLDBAL Y\nMODEL SHM\n*MACHINES\nLDBAL x\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := setResource(tt.ubb, tt.key, tt.value, "Y", "N", "SHM", "MP")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+	if _, err := setResource(compareUBB, "LDBAL", "maybe", "Y", "N"); err == nil {
+		t.Error("LDBAL=maybe: got no error")
+	}
+	if _, err := setResource("*MACHINES\n", "LDBAL", "Y", "Y", "N"); err == nil {
+		t.Error("no *RESOURCES: got no error")
+	}
+}
+
+func TestParseVariant(t *testing.T) {
+	v, err := ParseVariant("ldbal=N, tuning.idle=queue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Set) != 2 || v.Set[0] != (Assignment{"ldbal", "N"}) || v.Set[1] != (Assignment{"tuning.idle", "queue"}) {
+		t.Errorf("got %+v", v.Set)
+	}
+	for _, bad := range []string{"", "ldbal", "=3"} {
+		if _, err := ParseVariant(bad); err == nil {
+			t.Errorf("ParseVariant(%q): got no error", bad)
+		}
+	}
+}
+
+func TestApplyVariant(t *testing.T) {
+	sc := &Scenario{UBBConfig: compareUBB, Policy: "tuxedo"}
+	v, _ := ParseVariant("policy=p2c,network.latency_ms=2.5,tuning.idle=queue,ldbal=Y,seed=9")
+	got, err := ApplyVariant(sc, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Policy != "p2c" || got.Network == nil || got.Network.LatencyMS != 2.5 ||
+		got.Tuning == nil || got.Tuning.Idle != "queue" || got.Seed == nil || *got.Seed != 9 {
+		t.Errorf("got %+v", got)
+	}
+	if !strings.Contains(got.UBBConfig, "LDBAL Y") {
+		t.Errorf("ubbconfig not rewritten: %q", got.UBBConfig)
+	}
+	if sc.Policy != "tuxedo" || sc.Network != nil || !strings.Contains(sc.UBBConfig, `LDBAL "N"`) {
+		t.Errorf("the original scenario changed: %+v", sc)
+	}
+	for _, bad := range []string{"nosuchfield=1", "tuning.idle=3", "model=XP"} {
+		v, _ := ParseVariant(bad)
+		if _, err := ApplyVariant(sc, v); err == nil || ErrorCode(err) != EINVALID {
+			t.Errorf("ApplyVariant(%q): got %v, want an invalid error", bad, err)
+		}
+	}
+}
+
+func TestCompareResults(t *testing.T) {
+	a := &Result{Requests: RequestCounts{Issued: 100, Completed: 90, Failed: map[string]int64{"TPENOENT": 10}},
+		WaitMS: Summary{Mean: 2}, Servers: []ServerStats{{ID: "G/1", Requests: 90, Utilization: 0.5}}}
+	b := &Result{Requests: RequestCounts{Issued: 100, Completed: 100}, WaitMS: Summary{Mean: 3},
+		Servers: []ServerStats{{ID: "G/2", Requests: 100, Utilization: 0.25}}}
+	c := CompareResults([]string{"a", "b"}, []*Result{a, b})
+	if c.Variants[0].Diff != nil {
+		t.Errorf("baseline has a diff: %+v", c.Variants[0].Diff)
+	}
+	d := c.Variants[1].Diff
+	if d["wait_mean_ms"].Abs != 1 || *d["wait_mean_ms"].Relative != 0.5 {
+		t.Errorf("wait diff: got %+v, want abs 1 rel 0.5", d["wait_mean_ms"])
+	}
+	if d["failed"].Abs != -10 || d["timed_out"].Relative != nil {
+		t.Errorf("failed diff %+v, timed_out %+v", d["failed"], d["timed_out"])
+	}
+	if c.Variants[1].Headline.MaxUtilization != 0.25 {
+		t.Errorf("max utilization: got %v", c.Variants[1].Headline.MaxUtilization)
+	}
+	if len(c.Servers) != 2 || c.Servers[0].Requests[1] != 0 || c.Servers[1].Requests[1] != 100 {
+		t.Errorf("servers: got %+v", c.Servers)
+	}
+}
