@@ -71,7 +71,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*storage.Run, error)
 	run := &storage.Run{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
 		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: encodeResult(res),
-		Headline: headlineOf(res), HasDispatch: x.keep,
+		Headline: core.HeadlineOf(res), HasDispatch: x.keep,
 	}
 	if opt.Seed != nil {
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
@@ -105,23 +105,6 @@ func (s *Server) runError(ctx, runCtx context.Context, err error) error {
 		return p
 	}
 	return err
-}
-
-// headlineOf picks a result's headline figures.
-func headlineOf(r *core.Result) storage.Headline {
-	h := storage.Headline{
-		Issued: r.Requests.Issued, Completed: r.Requests.Completed, TimedOut: r.Requests.TimedOut,
-		WaitMean: r.WaitMS.Mean, WaitP95: r.WaitMS.P95, WaitP99: r.WaitMS.P99,
-		ResponseMean: r.ResponseMS.Mean, ResponseP95: r.ResponseMS.P95, ResponseP99: r.ResponseMS.P99,
-		Jain: r.Balance.JainUtilization,
-	}
-	for _, n := range r.Requests.Failed {
-		h.Failed += n
-	}
-	for _, sv := range r.Servers {
-		h.MaxUtilization = max(h.MaxUtilization, sv.Utilization)
-	}
-	return h
 }
 
 // runOptions reads the query of POST /runs: policy, seed and dispatch.

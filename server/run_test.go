@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -60,15 +61,15 @@ func TestGetRun(t *testing.T) {
 		t.Fatalf("status got %d, want 200: %s", rec.Code, rec.Body.String())
 	}
 	var got struct {
-		ID            string           `json:"id"`
-		Name          string           `json:"name"`
-		CreatedAt     string           `json:"created_at"`
-		EngineVersion string           `json:"engine_version"`
-		ScenarioID    string           `json:"scenario_id"`
-		Options       map[string]any   `json:"options"`
-		Scenario      json.RawMessage  `json:"scenario"`
-		Result        json.RawMessage  `json:"result"`
-		Headline      storage.Headline `json:"headline"`
+		ID            string          `json:"id"`
+		Name          string          `json:"name"`
+		CreatedAt     string          `json:"created_at"`
+		EngineVersion string          `json:"engine_version"`
+		ScenarioID    string          `json:"scenario_id"`
+		Options       map[string]any  `json:"options"`
+		Scenario      json.RawMessage `json:"scenario"`
+		Result        json.RawMessage `json:"result"`
+		Headline      core.Headline   `json:"headline"`
 	}
 	decode(t, rec, &got)
 	canonical, _ := Canonical([]byte(scenario))
@@ -86,7 +87,7 @@ func TestGetRun(t *testing.T) {
 	}
 	var res core.Result
 	json.Unmarshal(got.Result, &res)
-	if got.Headline.Issued != res.Requests.Issued || got.Headline.WaitP99 != res.WaitMS.P99 || res.Requests.Issued == 0 {
+	if got.Headline.Issued != res.Requests.Issued || got.Headline.WaitP99MS != res.WaitMS.P99 || res.Requests.Issued == 0 {
 		t.Errorf("headline %+v does not match the result's requests %+v", got.Headline, res.Requests)
 	}
 }
@@ -222,47 +223,22 @@ func TestCompare(t *testing.T) {
 	var ra, rb core.Result
 	json.Unmarshal(a.Result, &ra)
 	json.Unmarshal(b.Result, &rb)
-	if got.Base != a.ID || len(got.Runs) != 2 || got.Runs[1].ID != b.ID {
-		t.Fatalf("base %q runs %d: want %q and 2", got.Base, len(got.Runs), a.ID)
+	if got.Base != a.ID || len(got.Runs) != 2 || got.Runs[0].ID != a.ID || got.Runs[1].ID != b.ID {
+		t.Fatalf("base %q runs %+v: want %q then %q", got.Base, got.Runs, a.ID, b.ID)
 	}
-	if d := got.Runs[0].Diff["wait_ms_mean"]; d.Abs != 0 || d.Rel == nil || *d.Rel != 0 {
-		t.Errorf("base against itself: got %+v, want 0 and 0", d)
+	if got.Runs[0].Diff != nil || got.Runs[0].Headline.WaitMeanMS != ra.WaitMS.Mean || got.Runs[1].Headline.Issued != rb.Requests.Issued {
+		t.Errorf("headlines %+v: want the runs' own figures and no diff for the base", got.Runs)
 	}
-	wantAbs := rb.WaitMS.Mean - ra.WaitMS.Mean
-	if d := got.Runs[1].Diff["wait_ms_mean"]; d.Abs != wantAbs || (ra.WaitMS.Mean != 0 && *d.Rel != wantAbs/ra.WaitMS.Mean) {
-		t.Errorf("wait_ms_mean diff got %+v, want abs %v", d, wantAbs)
+	wantAbs := rb.ResponseMS.P99 - ra.ResponseMS.P99
+	if d := got.Runs[1].Diff["response_p99_ms"]; math.Abs(d.Abs-wantAbs) > 1e-6 {
+		t.Errorf("response_p99_ms diff got %+v, want abs %v", d, wantAbs)
 	}
 	if len(got.Servers) != len(ra.Servers) {
 		t.Fatalf("servers got %d, want %d", len(got.Servers), len(ra.Servers))
 	}
 	for i, sv := range got.Servers {
-		if sv.ID != ra.Servers[i].ID || *sv.Requests[0] != ra.Servers[i].Requests || *sv.Requests[1] != rb.Servers[i].Requests ||
-			*sv.Diff[1] != rb.Servers[i].Requests-ra.Servers[i].Requests {
-			t.Errorf("server %d: got %s %v, want %s %d %d", i, sv.ID, derefs(sv.Requests), ra.Servers[i].ID, ra.Servers[i].Requests, rb.Servers[i].Requests)
+		if sv.ID != ra.Servers[i].ID || sv.Requests[0] != ra.Servers[i].Requests || sv.Requests[1] != rb.Servers[i].Requests {
+			t.Errorf("server %d: got %s %v, want %s %d %d", i, sv.ID, sv.Requests, ra.Servers[i].ID, ra.Servers[i].Requests, rb.Servers[i].Requests)
 		}
-	}
-}
-
-// derefs prints a slice of optional counts.
-func derefs(v []*int64) []any {
-	out := make([]any, len(v))
-	for i, p := range v {
-		if p != nil {
-			out[i] = *p
-		}
-	}
-	return out
-}
-
-func TestCompareServersMissingFromARun(t *testing.T) {
-	base := map[string]int64{"G/1": 5, "G/2": 7}
-	other := map[string]int64{"G/1": 9}
-	s := compareServer("G/2", []map[string]int64{base, other})
-	if *s.Requests[0] != 7 || s.Requests[1] != nil || s.Diff[1] != nil {
-		t.Errorf("got requests %v diff %v, want [7 <nil>] and a nil diff", derefs(s.Requests), derefs(s.Diff))
-	}
-	d := diffHeadline(storage.Headline{Issued: 0, Completed: 10}, storage.Headline{Issued: 5, Completed: 15})
-	if d["issued"].Abs != 5 || d["issued"].Rel != nil || *d["completed"].Rel != 0.5 {
-		t.Errorf("diff got issued %+v completed %+v, want 5/null and 5/0.5", d["issued"], d["completed"])
 	}
 }

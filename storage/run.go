@@ -16,23 +16,6 @@ import (
 // width, so that text order is time order.
 const TimeFormat = "2006-01-02T15:04:05.000Z"
 
-// Headline is the handful of figures that summarise a run in lists and
-// comparisons, copied from its result when it is stored.
-type Headline struct {
-	Issued         int64   `json:"issued"`
-	Completed      int64   `json:"completed"`
-	Failed         int64   `json:"failed"` // all failure reasons together
-	TimedOut       int64   `json:"timed_out"`
-	WaitMean       float64 `json:"wait_ms_mean"`
-	WaitP95        float64 `json:"wait_ms_p95"`
-	WaitP99        float64 `json:"wait_ms_p99"`
-	ResponseMean   float64 `json:"response_ms_mean"`
-	ResponseP95    float64 `json:"response_ms_p95"`
-	ResponseP99    float64 `json:"response_ms_p99"`
-	MaxUtilization float64 `json:"max_utilization"`
-	Jain           float64 `json:"jain_utilization"`
-}
-
 // Run is one stored run: the scenario it ran, the options that overrode the
 // scenario, and the result bytes exactly as the engine encoded them.
 type Run struct {
@@ -46,7 +29,7 @@ type Run struct {
 	Seed          string // the ?seed override, "" when none
 	RerunOf       string // the run this one re-ran, "" when none
 	Result        []byte
-	Headline      Headline
+	Headline      core.Headline
 	HasDispatch   bool
 	// DispatchGzip is the gzip-compressed dispatch log to store with the run
 	// (CreateRun only; Run leaves it nil, see Dispatch).
@@ -61,7 +44,7 @@ type RunSummary struct {
 	CreatedAt     string   `json:"created_at"`
 	EngineVersion string   `json:"engine_version"`
 	HasDispatch   bool     `json:"dispatch"`
-	Headline      Headline `json:"headline"`
+	Headline      core.Headline `json:"headline"`
 }
 
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
@@ -95,12 +78,12 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *Run) error {
 	h := r.Headline
 	_, err := tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
 		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
-		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, has_dispatch)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(TimeFormat), r.EngineVersion,
 		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
-		h.WaitMean, h.WaitP95, h.WaitP99, h.ResponseMean, h.ResponseP95, h.ResponseP99,
-		h.MaxUtilization, h.Jain, r.HasDispatch)
+		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
+		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch)
 	return translate(err)
 }
 
@@ -113,12 +96,12 @@ func (db *DB) Run(ctx context.Context, id string) (*Run, error) {
 	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
 		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
 		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
-		r.response_p99, r.max_utilization, r.jain, r.has_dispatch
+		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch
 		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?`, id).Scan(
 		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &created, &r.EngineVersion, &r.Policy, &r.Seed,
-		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMean,
-		&h.WaitP95, &h.WaitP99, &h.ResponseMean, &h.ResponseP95, &h.ResponseP99, &h.MaxUtilization,
-		&h.Jain, &r.HasDispatch)
+		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
+		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
+		&h.Jain, &h.NetworkSent, &r.HasDispatch)
 	if err != nil {
 		return nil, notFound(err, "run %s", id)
 	}
@@ -149,7 +132,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []RunSum
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
-		response_mean, response_p95, response_p99, max_utilization, jain
+		response_mean, response_p95, response_p99, max_utilization, jain, network_sent
 		FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
 	if err != nil {
 		return nil, "", translate(err)
@@ -161,8 +144,9 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []RunSum
 		var seq int64
 		h := &s.Headline
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,
-			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMean, &h.WaitP95,
-			&h.WaitP99, &h.ResponseMean, &h.ResponseP95, &h.ResponseP99, &h.MaxUtilization, &h.Jain)
+			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
+			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
+			&h.NetworkSent)
 		if err != nil {
 			return nil, "", translate(err)
 		}

@@ -41,7 +41,7 @@ func sampleRun(i int, dispatch bool) *Run {
 		Name:          fmt.Sprintf("s%d", i),
 		EngineVersion: "0.1.0",
 		Result:        []byte(fmt.Sprintf(`{"requests":{"issued":%d}}`, i)),
-		Headline:      Headline{Issued: int64(i), Completed: int64(i), WaitP99: 1.5, Jain: 0.25},
+		Headline:      core.Headline{Issued: int64(i), Completed: int64(i), WaitP99MS: 1.5, Jain: 0.25, NetworkSent: 3},
 		HasDispatch:   dispatch,
 	}
 	if dispatch {

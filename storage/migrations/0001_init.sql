@@ -8,8 +8,8 @@ CREATE TABLE scenarios (
 ) STRICT;
 
 -- One row per run. seq orders runs by creation (newest first = seq DESC) and
--- is what list cursors point at. The headline figures are copied out of the
--- result so that listing and comparing runs need not decode results.
+-- is what list cursors point at. The headline figures (core.Headline) are
+-- copied out of the result so that listing and comparing runs need not decode results.
 CREATE TABLE runs (
     seq             INTEGER PRIMARY KEY AUTOINCREMENT,
     id              TEXT NOT NULL UNIQUE,
@@ -33,6 +33,7 @@ CREATE TABLE runs (
     response_p99    REAL NOT NULL,
     max_utilization REAL NOT NULL,
     jain            REAL NOT NULL,
+    network_sent    INTEGER NOT NULL,
     has_dispatch    INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
