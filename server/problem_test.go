@@ -85,7 +85,7 @@ func TestInvalidScenario(t *testing.T) {
 	tests := []struct{ name, body, field string }{
 		{"unknown field", strings.Replace(good, `"seed": 1`, `"seed": 1, "sead": 2`, 1), "sead"},
 		{"wrong type", strings.Replace(good, `"seed": 1`, `"seed": "one"`, 1), "seed"},
-		{"unknown service in a stream", strings.Replace(good, `"service": "TOUPPER", "origin"`, `"service": "TOLOWER", "origin"`, 1), ""},
+		{"unknown service in a stream", strings.Replace(good, `"service": "TOUPPER",`, `"service": "TOLOWER",`, 1), ""},
 		{"unknown LMID", strings.Replace(good, `"origin": "site1"`, `"origin": "site9"`, 1), ""},
 		{"not an object", `[1, 2]`, ""},
 	}
