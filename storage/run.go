@@ -38,12 +38,12 @@ type Run struct {
 
 // RunSummary is a run as lists show it.
 type RunSummary struct {
-	ID            string   `json:"id"`
-	Name          string   `json:"name"`
-	ScenarioID    string   `json:"scenario_id"`
-	CreatedAt     string   `json:"created_at"`
-	EngineVersion string   `json:"engine_version"`
-	HasDispatch   bool     `json:"dispatch"`
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	ScenarioID    string        `json:"scenario_id"`
+	CreatedAt     string        `json:"created_at"`
+	EngineVersion string        `json:"engine_version"`
+	HasDispatch   bool          `json:"dispatch"`
 	Headline      core.Headline `json:"headline"`
 }
 
