@@ -67,8 +67,9 @@ var codeProblems = map[string]struct {
 	core.EINTERNAL: {http.StatusInternalServerError, "internal", "Internal error"},
 }
 
-// fieldPrefix finds the field a core message starts with ("machines.site9: ...").
-var fieldPrefix = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*): `)
+// fieldPrefix finds the field a core message starts with ("machines.site9: ...",
+// or "policy (option): ..." for a run option).
+var fieldPrefix = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*)(?: \(option\))?: `)
 
 // fromCoreError turns a core error into a Problem, one item per diagnostic.
 func fromCoreError(err *core.Error) *Problem {

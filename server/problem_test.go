@@ -226,6 +226,10 @@ func TestErrorCodeTable(t *testing.T) {
 			t.Errorf("%s: errors got %+v, want field machines.site9", tt.code, p.Errors)
 		}
 	}
+	opt := fromCoreError(core.Errorf(core.EINVALID, "policy (option): unknown policy \"x\""))
+	if opt.Errors[0].Field != "policy" {
+		t.Errorf("run option: field got %q, want policy", opt.Errors[0].Field)
+	}
 	diag := core.ConfigError(core.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
 	p := fromCoreError(diag)
 	if len(p.Errors) != 1 || p.Errors[0].Line != 4 || p.Errors[0].Col != 7 || p.Errors[0].File != "UBBCONFIG" {

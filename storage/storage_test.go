@@ -247,3 +247,21 @@ func TestConcurrentWrites(t *testing.T) {
 		t.Errorf("integrity_check got %q (%v), want ok", v, err)
 	}
 }
+
+func BenchmarkCreateRun(b *testing.B) {
+	db, err := Open(filepath.Join(b.TempDir(), "tuxlb.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	result := bytes.Repeat([]byte("x"), 64<<10) // a typical result is tens of KiB
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := range b.N {
+		r := sampleRun(i, true)
+		r.Result = result
+		if err := db.CreateRun(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
