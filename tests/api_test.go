@@ -333,3 +333,43 @@ func TestServeFinishesInFlightOnSIGTERM(t *testing.T) {
 	}
 	srv.Stop(t)
 }
+
+func TestAPIMatchesTheCLI(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	scenarioPath := filepath.Join(repoRoot(t), "tests", "testdata", "api-scenario.json")
+	scenario := apiScenario(t)
+	tests := []struct {
+		query string
+		flags []string
+	}{
+		{"?dispatch=true", nil},
+		{"?dispatch=true&policy=p2c&seed=11", []string{"--policy", "p2c", "--seed", "11"}},
+	}
+	for _, tt := range tests {
+		dispatchFile := filepath.Join(t.TempDir(), "dispatch.csv")
+		args := append(append([]string{"run", "--dispatch", dispatchFile}, tt.flags...), scenarioPath)
+		cli := exec.Command(binaryPath(t), args...)
+		var stderr bytes.Buffer
+		cli.Stderr = &stderr
+		want, err := cli.Output()
+		if err != nil {
+			t.Fatalf("tuxlb %v: %v\n%s", args, err, stderr.String())
+		}
+		status, _, body := srv.call(t, "POST", "/api/v1/runs"+tt.query, "application/json", scenario)
+		var created struct {
+			ID     string
+			Result json.RawMessage
+		}
+		if status != http.StatusCreated || json.Unmarshal(body, &created) != nil {
+			t.Fatalf("POST %s: %d %.200s", tt.query, status, body)
+		}
+		if !bytes.Equal(created.Result, bytes.TrimRight(want, "\n")) {
+			t.Errorf("%s: the API's result differs from `tuxlb run`'s output (%d vs %d bytes)", tt.query, len(created.Result), len(want))
+		}
+		wantCSV, _ := os.ReadFile(dispatchFile)
+		_, _, gotCSV := srv.call(t, "GET", "/api/v1/runs/"+created.ID+"/dispatch.csv", "", nil)
+		if len(wantCSV) == 0 || !bytes.Equal(gotCSV, wantCSV) {
+			t.Errorf("%s: dispatch.csv differs from `tuxlb run --dispatch` (%d vs %d bytes)", tt.query, len(gotCSV), len(wantCSV))
+		}
+	}
+}
