@@ -1,9 +1,185 @@
 package core
 
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
 // LoadModel parses a UBBCONFIG (and an optional DMCONFIG, "" for none) and
 // builds the Model of SPEC §2. advertise is the scenario's advertise map (nil
 // for none). File names are used in diagnostics only. The error is an *Error
 // with Diagnostics positioned at FILE:LINE:COL.
+//
+// Syntax errors are reported first (and stop the build); then problems with
+// values, in file order; then missing required parameters. Warnings of a
+// successful load are in Model.Warnings.
 func LoadModel(ubbName, ubb, dmName, dm string, advertise map[string][]string) (*Model, error) {
-	return nil, Errorf(EINTERNAL, "parser not implemented yet")
+	b := &builder{file: ubbName, dmFile: dmName, cur: ubbName, advertise: advertise}
+	ubbSecs, diags := parseSyntax(ubbName, ubb, "RESOURCES", isResourcesSection, noLooseKV)
+	var dmSecs []*section
+	if strings.TrimSpace(dm) != "" {
+		var dmDiags []Diagnostic
+		dmSecs, dmDiags = parseSyntax(dmName, dm, "", noLooseKV, isDMResourcesSection)
+		diags = append(diags, dmDiags...)
+	}
+	if len(diags) > 0 {
+		return nil, ConfigError(diags...)
+	}
+	b.build(ubbSecs, dmSecs)
+	if errs := b.errors(); len(errs) > 0 {
+		return nil, ConfigError(errs...)
+	}
+	b.m.Warnings = b.warns
+	if n := len(b.warns) - maxDiagnostics; n > 0 {
+		b.m.Warnings = append(b.warns[:maxDiagnostics:maxDiagnostics], Diagnostic{File: ubbName, Severity: "warning",
+			Message: fmt.Sprintf("%d more warnings not shown", n)})
+	}
+	return b.m, nil
 }
+
+func isResourcesSection(name string) bool   { return name == "RESOURCES" }
+func isDMResourcesSection(name string) bool { return name == "DM_RESOURCES" }
+func noLooseKV(string) bool                 { return false }
+
+// builder turns parsed sections into a Model, collecting diagnostics.
+type builder struct {
+	file, dmFile string
+	cur          string // the file being built: diagnostics name it
+	advertise    map[string][]string
+	m            *Model
+
+	errs  []Diagnostic // value problems, sorted into file order at the end
+	late  []Diagnostic // missing required parameters, reported after errs
+	warns []Diagnostic
+
+	machineAt map[string]int // LMID -> index into m.Machines
+	groupAt   map[string]int // group name -> index into m.Groups
+	svc       map[string]*Service
+	svcOrder  []string // *SERVICES names in file order, for the advertise fallback
+	entries   []serverEntry
+	dm        *dmConfig
+}
+
+func (b *builder) diag(list *[]Diagnostic, file string, at pos, sev, format string, args ...any) {
+	*list = append(*list, Diagnostic{File: file, Line: at.line, Col: at.col, Severity: sev,
+		Message: fmt.Sprintf(format, args...)})
+}
+
+// errorf records a problem with a value of the file being built.
+func (b *builder) errorf(at pos, format string, args ...any) {
+	b.diag(&b.errs, b.cur, at, "error", format, args...)
+}
+
+// missingf records a missing required parameter of the file being built.
+func (b *builder) missingf(at pos, format string, args ...any) {
+	b.diag(&b.late, b.cur, at, "error", format, args...)
+}
+
+// warnf records a warning about the file being built.
+func (b *builder) warnf(at pos, format string, args ...any) {
+	b.diag(&b.warns, b.cur, at, "warning", format, args...)
+}
+
+// errors returns every error: value problems in file order (the UBBCONFIG's
+// before the DMCONFIG's), then missing parameters; duplicates removed.
+func (b *builder) errors() []Diagnostic {
+	sort.SliceStable(b.errs, func(i, j int) bool {
+		x, y := b.errs[i], b.errs[j]
+		if (x.File == b.file) != (y.File == b.file) {
+			return x.File == b.file
+		}
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		return x.Col < y.Col
+	})
+	all := append(append([]Diagnostic(nil), b.errs...), b.late...)
+	seen := map[Diagnostic]bool{}
+	out := all[:0]
+	for _, d := range all {
+		if !seen[d] && len(out) < maxDiagnostics {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// parseNumber reads a number the way Tuxedo writes them: decimal, octal with a
+// leading 0 (0660) or hexadecimal with 0x. Only digits; no sign.
+func parseNumber(s string) (int64, bool) {
+	base := int64(10)
+	digits := s
+	switch {
+	case len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X"):
+		base, digits = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, digits = 8, s[1:]
+	}
+	if digits == "" {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		d := int64(99)
+		switch {
+		case c >= '0' && c <= '9':
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = int64(c-'A') + 10
+		}
+		if d >= base {
+			return 0, false
+		}
+		n = n*base + d
+		if n > 1<<40 {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// intParam returns the value of key in e as a number in [lo, hi], or def when
+// e has no such parameter. A bad value is reported and def returned.
+func (b *builder) intParam(e *entry, key string, def, lo, hi int) int {
+	p, ok := e.get(key)
+	if !ok {
+		return def
+	}
+	return b.intValue(p, lo, hi, def)
+}
+
+// intValue checks that p's value is a number in [lo, hi].
+func (b *builder) intValue(p param, lo, hi, def int) int {
+	n, ok := parseNumber(p.value)
+	if !ok || n < int64(lo) || n > int64(hi) {
+		b.errorf(p.valPos, "%s must be a number from %d to %d, got %q", p.key, lo, hi, p.value)
+		return def
+	}
+	return int(n)
+}
+
+// firstOfList returns the first element of a comma list.
+func firstOfList(s string) string {
+	if i := strings.IndexByte(s, ','); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// splitList splits a comma list, dropping empty elements.
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// lineOf formats "line N" for messages that point back at an earlier place.
+func lineOf(p pos) string { return fmt.Sprintf("line %d", p.line) }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+func init() {
+	commands["validate"] = command{
+		summary: "parse a UBBCONFIG (and DMCONFIG) and print the model as JSON",
+		run:     runValidate,
+	}
+}
+
+// runValidate is `tuxlb validate --ubbconfig FILE [--dmconfig FILE]`: the
+// model on stdout, warnings and errors on stderr as FILE:LINE:COL: message.
+// Exit 1 for a bad or unreadable file, 2 for bad flags.
+func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required)")
+	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb validate --ubbconfig FILE [--dmconfig FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *ubbPath == "" || fs.NArg() > 0 {
+		if *ubbPath == "" {
+			fmt.Fprintln(stderr, "tuxlb validate: --ubbconfig is required")
+		} else {
+			fmt.Fprintf(stderr, "tuxlb validate: unexpected argument %q\n", fs.Arg(0))
+		}
+		fs.Usage()
+		return 2
+	}
+	ubb, err := os.ReadFile(*ubbPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
+		return 1
+	}
+	var dm []byte
+	if *dmPath != "" {
+		if dm, err = os.ReadFile(*dmPath); err != nil {
+			fmt.Fprintf(stderr, "tuxlb validate: cannot read DMCONFIG: %v\n", err)
+			return 1
+		}
+	}
+	m, err := core.LoadModel(*ubbPath, string(ubb), *dmPath, string(dm), nil)
+	if err != nil {
+		printDiagnostics(stderr, err)
+		return 1
+	}
+	for _, w := range m.Warnings {
+		fmt.Fprintln(stderr, w.String())
+	}
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb validate: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s\n", out)
+	return 0
+}
+
+// printDiagnostics writes each diagnostic of err on its own line.
+func printDiagnostics(w io.Writer, err error) {
+	var e *core.Error
+	if errors.As(err, &e) && len(e.Diagnostics) > 0 {
+		for _, d := range e.Diagnostics {
+			fmt.Fprintln(w, d.String())
+		}
+		return
+	}
+	fmt.Fprintf(w, "tuxlb validate: %v\n", err)
+}
