@@ -46,7 +46,12 @@ func (s *Server) validate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, model)
+	// The same bytes as `tuxlb validate` prints.
+	out, err := json.MarshalIndent(model, "", "  ")
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(out, '\n'))
 }
 
 // readConfigInput reads the body of POST /validate by its content type.

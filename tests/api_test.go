@@ -373,3 +373,17 @@ func TestAPIMatchesTheCLI(t *testing.T) {
 		}
 	}
 }
+
+func TestAPIValidateMatchesTheCLI(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	path := filepath.Join(repoRoot(t), "tests", "testdata", "api-ubbconfig.ubb")
+	want, err := exec.Command(binaryPath(t), "validate", "--ubbconfig", path).Output()
+	if err != nil {
+		t.Fatalf("tuxlb validate: %v", err)
+	}
+	ubb, _ := os.ReadFile(path)
+	status, _, got := srv.call(t, "POST", "/api/v1/validate", "text/plain", ubb)
+	if status != http.StatusOK || !bytes.Equal(got, want) {
+		t.Errorf("POST /validate: %d, %d bytes; want 200 and `tuxlb validate`'s %d bytes", status, len(got), len(want))
+	}
+}
