@@ -30,6 +30,8 @@ func TestBadInputNeedsNoEngine(t *testing.T) {
 		{"malformed run id", "GET", "/api/v1/runs/x';DROP", ``, 400, "malformed-id", "id"},
 		{"run id too long", "GET", "/api/v1/runs/" + unknownID + "A", ``, 400, "malformed-id", "id"},
 		{"unknown run", "GET", "/api/v1/runs/" + unknownID, ``, 404, "not-found", ""},
+		{"result of unknown run", "GET", "/api/v1/runs/" + unknownID + "/result.json", ``, 404, "not-found", ""},
+		{"result of malformed id", "GET", "/api/v1/runs/bad/result.json", ``, 400, "malformed-id", "id"},
 		{"dispatch of unknown run", "GET", "/api/v1/runs/" + unknownID + "/dispatch.csv", ``, 404, "not-found", ""},
 		{"dispatch of malformed id", "GET", "/api/v1/runs/bad-id/dispatch.csv", ``, 400, "malformed-id", "id"},
 		{"rerun of unknown run", "POST", "/api/v1/runs/" + unknownID + "/rerun", ``, 404, "not-found", ""},

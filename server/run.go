@@ -182,6 +182,21 @@ func (s *Server) getRun(c echo.Context) error {
 		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(run.Result))
 }
 
+// getResult returns a stored run's result alone, the exact bytes `tuxlb run`
+// prints for the same scenario and options, as a download.
+func (s *Server) getResult(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	run, err := s.cfg.Store.Run(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+id+`-result.json"`)
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, run.Result)
+}
+
 // runOverrides gives the query options a run was made with.
 func runOverrides(run *storage.Run) map[string]any {
 	o := map[string]any{}

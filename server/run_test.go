@@ -49,6 +49,10 @@ func TestCreateRunReturnsTheEngineResult(t *testing.T) {
 		if !bytes.Equal(got.Result, bytes.TrimRight(want, "\n")) {
 			t.Errorf("POST /runs%s: result differs from core.Run:\ngot  %.300s\nwant %.300s", tt.query, got.Result, want)
 		}
+		rec := h.do(http.MethodGet, "/api/v1/runs/"+got.ID+"/result.json", "", "")
+		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
+			t.Errorf("GET result.json after POST /runs%s: %d, %d bytes; want 200 and core's %d bytes", tt.query, rec.Code, rec.Body.Len(), len(want))
+		}
 	}
 }
 

@@ -113,6 +113,7 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/runs", s.createRun)
 	api.GET("/runs", s.listRuns)
 	api.GET("/runs/:id", s.getRun)
+	api.GET("/runs/:id/result.json", s.getResult)
 	api.GET("/runs/:id/dispatch.csv", s.getDispatch)
 	api.POST("/runs/:id/rerun", s.rerun)
 	api.POST("/scenarios", s.createScenario)

@@ -366,6 +366,9 @@ func TestAPIMatchesTheCLI(t *testing.T) {
 		if !bytes.Equal(created.Result, bytes.TrimRight(want, "\n")) {
 			t.Errorf("%s: the API's result differs from `tuxlb run`'s output (%d vs %d bytes)", tt.query, len(created.Result), len(want))
 		}
+		if _, _, file := srv.call(t, "GET", "/api/v1/runs/"+created.ID+"/result.json", "", nil); !bytes.Equal(file, want) {
+			t.Errorf("%s: result.json differs from `tuxlb run`'s output (%d vs %d bytes)", tt.query, len(file), len(want))
+		}
 		wantCSV, _ := os.ReadFile(dispatchFile)
 		_, _, gotCSV := srv.call(t, "GET", "/api/v1/runs/"+created.ID+"/dispatch.csv", "", nil)
 		if len(wantCSV) == 0 || !bytes.Equal(gotCSV, wantCSV) {
