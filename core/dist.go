@@ -1,5 +1,11 @@
 package core
 
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
 // Sampler draws durations in milliseconds from a distribution. Implementations
 // use only deterministic arithmetic (no math.Log/Exp, whose native and WASM
 // results may differ in the last bit; see fmath.go).
@@ -8,8 +14,178 @@ type Sampler interface {
 	MeanMS() float64
 }
 
+// maxMS bounds every millisecond parameter of a distribution (MaxTimeUS in ms).
+const maxMS = 1e9
+
+// maxErlangK bounds the number of exponential phases of an erlang distribution.
+const maxErlangK = 10_000
+
+// distNames lists the distributions NewSampler knows, for error messages.
+var distNames = []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang"}
+
 // NewSampler checks d and returns its sampler. field names d in errors, e.g.
 // `services.TOUPPER.service_time`.
 func NewSampler(d *Dist, field string) (Sampler, error) {
-	return nil, Errorf(EINTERNAL, "%s: distributions not implemented yet", field)
+	if d == nil {
+		return nil, Errorf(EINVALID, "%s: missing distribution", field)
+	}
+	c := distCheck{d: d, field: field}
+	var s Sampler
+	switch d.Dist {
+	case "const":
+		s = constDist(c.need("ms", d.MS, false))
+	case "exp":
+		s = expDist(c.need("mean_ms", d.MeanMS, true))
+	case "uniform":
+		s = c.uniform()
+	case "lognormal":
+		s = c.lognormal()
+	case "empirical":
+		s = c.empirical()
+	case "gamma":
+		s = c.gamma()
+	case "erlang":
+		s = c.erlang()
+	case "":
+		return nil, Errorf(EINVALID, "%s.dist: missing (want %s)", field, strings.Join(distNames, ", "))
+	default:
+		return nil, Errorf(EINVALID, "%s.dist: unknown distribution %q (want %s)", field, d.Dist, strings.Join(distNames, ", "))
+	}
+	if c.err == nil {
+		c.unused()
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	return s, nil
+}
+
+// distCheck validates the fields of one Dist, keeping the first error and
+// remembering which fields the distribution used.
+type distCheck struct {
+	d     *Dist
+	field string
+	used  []string
+	err   error
+}
+
+func (c *distCheck) fail(name, format string, args ...any) {
+	if c.err == nil {
+		c.err = Errorf(EINVALID, "%s.%s: %s", c.field, name, sprintf(format, args...))
+	}
+}
+
+// need returns the value of a required millisecond field: >= 0, or > 0 when
+// positive, and at most maxMS.
+func (c *distCheck) need(name string, v *float64, positive bool) float64 {
+	c.used = append(c.used, name)
+	if v == nil {
+		c.fail(name, "missing (required by dist %q)", c.d.Dist)
+		return 0
+	}
+	c.checkMS(name, *v, positive)
+	return *v
+}
+
+func (c *distCheck) checkMS(name string, v float64, positive bool) {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		c.fail(name, "not a number")
+	case positive && v <= 0:
+		c.fail(name, "must be > 0, got %g", v)
+	case v < 0:
+		c.fail(name, "must be >= 0, got %g", v)
+	case v > maxMS:
+		c.fail(name, "must be <= %g ms, got %g", float64(maxMS), v)
+	}
+}
+
+// unused reports a field that the distribution does not take, so that a typo
+// such as {"dist":"exp","ms":4} is not silently ignored.
+func (c *distCheck) unused() {
+	d := c.d
+	given := []struct {
+		name string
+		set  bool
+	}{
+		{"ms", d.MS != nil}, {"mean_ms", d.MeanMS != nil}, {"min_ms", d.MinMS != nil},
+		{"max_ms", d.MaxMS != nil}, {"sd_ms", d.SDMS != nil}, {"shape", d.Shape != nil},
+		{"k", d.K != nil}, {"samples_ms", d.SamplesMS != nil},
+	}
+	for _, g := range given {
+		if g.set && !slices.Contains(c.used, g.name) {
+			c.fail(g.name, "not a parameter of dist %q", d.Dist)
+		}
+	}
+}
+
+func (c *distCheck) uniform() Sampler {
+	lo := c.need("min_ms", c.d.MinMS, false)
+	hi := c.need("max_ms", c.d.MaxMS, false)
+	if c.err == nil && hi < lo {
+		c.fail("max_ms", "must be >= min_ms (%g), got %g", lo, hi)
+	}
+	return uniformDist{lo: lo, width: hi - lo}
+}
+
+func (c *distCheck) lognormal() Sampler {
+	mean := c.need("mean_ms", c.d.MeanMS, true)
+	sd := c.need("sd_ms", c.d.SDMS, false)
+	if c.err != nil {
+		return nil
+	}
+	return newLognormal(mean, sd)
+}
+
+func (c *distCheck) empirical() Sampler {
+	c.used = append(c.used, "samples_ms")
+	if len(c.d.SamplesMS) == 0 {
+		c.fail("samples_ms", "must hold at least one sample")
+		return nil
+	}
+	sum := 0.0
+	for i, v := range c.d.SamplesMS {
+		c.checkMS(sprintf("samples_ms[%d]", i), v, false)
+		sum += v
+	}
+	return empiricalDist{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
+}
+
+func (c *distCheck) gamma() Sampler {
+	mean := c.need("mean_ms", c.d.MeanMS, true)
+	var shape float64
+	switch {
+	case c.d.SDMS != nil && c.d.Shape != nil:
+		c.used = append(c.used, "sd_ms", "shape")
+		c.fail("shape", "give either sd_ms or shape, not both")
+	case c.d.SDMS != nil:
+		sd := c.need("sd_ms", c.d.SDMS, true)
+		shape = float64(mean/sd) * float64(mean/sd)
+	case c.d.Shape != nil:
+		shape = c.need("shape", c.d.Shape, true)
+	default:
+		c.fail("sd_ms", "missing (dist \"gamma\" needs sd_ms or shape)")
+	}
+	if c.err == nil && (shape < 1e-3 || shape > 1e6) {
+		c.fail("shape", "shape %g out of range [0.001, 1e6]", shape)
+	}
+	if c.err != nil {
+		return nil
+	}
+	return newGamma(shape, mean)
+}
+
+func (c *distCheck) erlang() Sampler {
+	mean := c.need("mean_ms", c.d.MeanMS, true)
+	c.used = append(c.used, "k")
+	if c.d.K == nil {
+		c.fail("k", "missing (required by dist \"erlang\")")
+		return nil
+	}
+	k := *c.d.K
+	if k < 1 || k > maxErlangK {
+		c.fail("k", "must be between 1 and %d, got %d", maxErlangK, k)
+		return nil
+	}
+	return erlangDist{k: k, mean: mean, scale: mean / float64(k)}
 }

@@ -51,17 +51,27 @@ type Summary struct {
 
 // ServerStats is the work of one server instance.
 type ServerStats struct {
-	ID          string  `json:"id"`
-	Name        string  `json:"name"`
-	Group       string  `json:"group"`
-	LMID        string  `json:"lmid"`
-	Queue       string  `json:"queue"`
-	Requests    int64   `json:"requests"`  // requests processed
-	LoadDone    int64   `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
-	BusyMS      float64 `json:"busy_ms"`
-	Utilization float64 `json:"utilization"` // busy time over the simulated span
-	Share       float64 `json:"share"`       // fraction of all processed requests
-	Chosen      int64   `json:"chosen"`      // times the dispatch chose this instance
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Group       string   `json:"group"`
+	LMID        string   `json:"lmid"`
+	Queue       string   `json:"queue"`
+	Requests    int64    `json:"requests"`  // requests processed
+	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
+	BusyMS      float64  `json:"busy_ms"`
+	Utilization float64  `json:"utilization"` // busy time over the simulated span
+	Share       float64  `json:"share"`       // fraction of all processed requests
+	Chosen      int64    `json:"chosen"`      // times the dispatch chose this instance
+	Services    []string `json:"services"`    // services it advertises
+	// Done counts the requests processed per service (tmadmin printservice's
+	// "# Done"), services in name order, only those with requests.
+	Done []ServiceCount `json:"done,omitempty"`
+}
+
+// ServiceCount is a number of requests of one service.
+type ServiceCount struct {
+	Service  string `json:"service"`
+	Requests int64  `json:"requests"`
 }
 
 // QueueStats is one request queue.

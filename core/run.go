@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 )
 
@@ -26,9 +27,76 @@ type RunOptions struct {
 	Progress func(done, total int64)
 }
 
-// Run plays the scenario forward and returns its result.
+// Run plays the scenario forward and returns its result: NewSetup, then
+// OpenWorkload, then the event loop (simulate).
+//
+// With Scenario.Replications = k > 1 it runs k times with seeds derived from
+// the scenario's (ReplicationSeed) and returns the first run's result with
+// the mean and 95% confidence interval of the headline figures.
 func Run(sc *Scenario, opt RunOptions) (*Result, error) {
-	return nil, Errorf(EINTERNAL, "engine not implemented yet")
+	if sc != nil && sc.Replications > 1 {
+		if sc.Replications > MaxReplications {
+			return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
+		}
+		return runReplications(sc, opt, sc.Replications)
+	}
+	return runOnce(sc, opt)
+}
+
+// runOnce is one run of the scenario.
+func runOnce(sc *Scenario, opt RunOptions) (*Result, error) {
+	setup, reqs, sopt, err := prepare(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	res, err := simulate(setup, reqs, sopt)
+	if err != nil {
+		return nil, err
+	}
+	res.Name = sc.Name
+	return res, nil
+}
+
+// prepare resolves the scenario and opens its workload, looking ahead to
+// learn the workload's horizon (for the width of the series bins).
+func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error) {
+	sopt := simOptions{RunOptions: opt}
+	if sc == nil {
+		return nil, nil, sopt, Errorf(EINVALID, "no scenario")
+	}
+	setup, err := NewSetup(sc, opt)
+	if err != nil {
+		return nil, nil, sopt, err
+	}
+	maxReq := opt.MaxRequests
+	if maxReq <= 0 {
+		maxReq = DefaultMaxRequests
+	}
+	reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, maxReq)
+	if err != nil {
+		return nil, nil, sopt, err
+	}
+	if sc.BinMS != nil && *sc.BinMS > 0 {
+		sopt.BinUS = max(roundUS(*sc.BinMS*1000), 1)
+	}
+	var genUS int64
+	if g := sc.Workload.Generate; g != nil {
+		genUS = roundUS(g.DurationMS * 1000)
+	}
+	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
+	return setup, reqs, sopt, nil
+}
+
+// EncodeResult is the one encoding of a Result: indented JSON (2 spaces)
+// and a newline. The CLI, the REST API and WASM all hand out these bytes.
+func EncodeResult(r *Result) []byte {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		// A Result holds only strings, integers, finite floats, slices and
+		// string-keyed maps, which always encode; report rather than panic.
+		b, _ = json.Marshal(Errorf(EINTERNAL, "encode result: %v", err))
+	}
+	return append(b, '\n')
 }
 
 // Explanation tells why request Seq went where it went: every candidate the
@@ -70,5 +138,34 @@ type Candidate struct {
 // Explain returns the explanations of requests first..first+count-1 (1-based
 // issue order) of the scenario's run. It stops the run after the last one.
 func Explain(sc *Scenario, opt RunOptions, first, count int64) ([]Explanation, error) {
-	return nil, Errorf(EINTERNAL, "engine not implemented yet")
+	if first < 1 || count < 1 || count > MaxExplain {
+		return nil, Errorf(EINVALID, "explain: want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
+	}
+	setup, reqs, sopt, err := prepare(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return explainRun(setup, reqs, sopt, first, count)
+}
+
+// MaxExplain bounds how many requests one Explain call describes.
+const MaxExplain = 1000
+
+// explainRun runs until request first+count-1 has been dispatched,
+// capturing the explanations on the way.
+func explainRun(setup *Setup, reqs Requests, sopt simOptions, first, count int64) ([]Explanation, error) {
+	x := &explainer{first: first, last: first + count - 1}
+	sopt.explain = x
+	sopt.Dispatch = nil
+	e, err := newEngine(setup, reqs, sopt)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.loop(); err != nil {
+		return nil, err
+	}
+	if len(x.out) == 0 {
+		return nil, Errorf(ENOTFOUND, "explain: request %d does not exist (the workload has %d requests)", first, e.issued)
+	}
+	return x.out, nil
 }

@@ -1,10 +1,12 @@
 package core
 
-// ParseScenario reads a scenario document strictly: unknown fields, wrong
-// types and trailing data are EINVALID errors that name the field.
-func ParseScenario(data []byte) (*Scenario, error) {
-	return nil, Errorf(EINTERNAL, "scenario reader not implemented yet")
-}
+import (
+	"slices"
+	"strings"
+)
+
+// policyNames lists the dispatch policies, tuxedo first (the default).
+var policyNames = []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}
 
 // Setup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
@@ -31,8 +33,159 @@ type Setup struct {
 	RemoteTime []Sampler
 }
 
-// NewSetup checks sc (with opt's overrides) against its model and resolves it.
-// Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
-func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
-	return nil, Errorf(EINTERNAL, "setup not implemented yet")
+// ParseScenario reads a scenario document strictly: unknown fields, wrong
+// types and trailing data are EINVALID errors that name the field. It also
+// checks everything that does not need the model (distributions, tuning,
+// generated streams); NewSetup checks the rest.
+func ParseScenario(data []byte) (*Scenario, error) {
+	var sc Scenario
+	if err := decodeStrict(data, &sc, "scenario"); err != nil {
+		return nil, err
+	}
+	if err := checkScenario(&sc); err != nil {
+		return nil, err
+	}
+	return &sc, nil
+}
+
+// checkScenario checks the parts of sc that do not depend on the model.
+func checkScenario(sc *Scenario) error {
+	if strings.TrimSpace(sc.UBBConfig) == "" {
+		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
+	}
+	if sc.Policy != "" && !slices.Contains(policyNames, sc.Policy) {
+		return unknownPolicy("policy", sc.Policy)
+	}
+	if _, err := resolveTuning(sc.Tuning, 1); err != nil {
+		return err
+	}
+	if err := checkAnalysis(sc); err != nil {
+		return err
+	}
+	if _, err := serviceSamplers(sc); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
+		d := sc.Domains[name]
+		if _, err := NewSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+			return err
+		}
+	}
+	if sc.Workload.Generate != nil {
+		if _, err := checkGenerate(nil, sc.Workload.Generate); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func unknownPolicy(field, p string) error {
+	return Errorf(EINVALID, "%s: unknown policy %q (want %s)", field, p, strings.Join(policyNames, ", "))
+}
+
+// checkAnalysis checks warmup_ms, replications and bin_ms.
+func checkAnalysis(sc *Scenario) error {
+	if sc.WarmupMS != nil {
+		if _, err := nonNegativeMS("warmup_ms", *sc.WarmupMS); err != nil {
+			return err
+		}
+	}
+	if sc.Replications < 0 || sc.Replications > 1000 {
+		return Errorf(EINVALID, "replications: must be between 0 and 1000, got %d", sc.Replications)
+	}
+	if sc.BinMS != nil {
+		us, err := nonNegativeMS("bin_ms", *sc.BinMS)
+		if err != nil {
+			return err
+		}
+		if us == 0 {
+			return Errorf(EINVALID, "bin_ms: must be at least 0.001 ms")
+		}
+	}
+	return nil
+}
+
+// nonNegativeMS converts a millisecond field to microseconds, exactly as
+// written, and checks that it is >= 0.
+func nonNegativeMS(field string, v float64) (int64, error) {
+	us, err := msValueToUS(v)
+	if msg := timeProblem(us, err); msg != "" {
+		return 0, Errorf(EINVALID, "%s: %s", field, msg)
+	}
+	return us, nil
+}
+
+// resolveTuning fills in the defaults of t and checks every value. The
+// default MP reset period is resetUS (SCANUNIT × SANITYSCAN).
+func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
+	var out Tuning
+	if t != nil {
+		out = *t
+	}
+	for _, f := range []struct {
+		field string
+		val   *string
+		want  []string
+	}{
+		{"tuning.idle", &out.Idle, []string{"server", "queue"}},
+		{"tuning.netload", &out.NetLoad, []string{"server", "origin"}},
+		{"tuning.mp_counter", &out.MPCounter, []string{"load+netload", "load"}},
+	} {
+		if *f.val == "" {
+			*f.val = f.want[0]
+		} else if !slices.Contains(f.want, *f.val) {
+			return out, Errorf(EINVALID, "%s: unknown value %q (want %s)", f.field, *f.val, strings.Join(f.want, " or "))
+		}
+	}
+	if out.MPResetMS == nil {
+		v := float64(resetUS) / 1000
+		out.MPResetMS = &v
+	} else if us, err := nonNegativeMS("tuning.mp_reset_ms", *out.MPResetMS); err != nil {
+		return out, err
+	} else if us == 0 {
+		return out, Errorf(EINVALID, "tuning.mp_reset_ms: must be > 0")
+	}
+	if out.GatewayForwardMS == nil {
+		v := 0.1
+		out.GatewayForwardMS = &v
+	} else if _, err := nonNegativeMS("tuning.gateway_forward_ms", *out.GatewayForwardMS); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// serviceSamplers builds the samplers of sc.Services, keyed by service name;
+// by_group entries under "name/group", the general one under "name".
+func serviceSamplers(sc *Scenario) (map[string]Sampler, error) {
+	out := map[string]Sampler{}
+	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
+		spec := sc.Services[name]
+		if spec.ServiceTime != nil {
+			s, err := NewSampler(spec.ServiceTime, "services."+name+".service_time")
+			if err != nil {
+				return nil, err
+			}
+			out[name] = s
+		}
+		for _, g := range slices.Sorted(mapKeys(spec.ByGroup)) {
+			d := spec.ByGroup[g]
+			s, err := NewSampler(&d, "services."+name+".by_group."+g)
+			if err != nil {
+				return nil, err
+			}
+			out[name+"/"+g] = s
+		}
+	}
+	return out, nil
+}
+
+// mapKeys returns an iterator over the keys of m.
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
 }

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+func init() {
+	commands["run"] = command{summary: "run a scenario and print the result JSON", run: runCmd}
+}
+
+// runFlags are the flags of `tuxlb run`.
+type runFlags struct {
+	dispatch    string
+	policy      string
+	seed        string
+	explain     string
+	explainJSON bool
+	format      string
+	seqs        map[int64]bool // parsed --explain
+}
+
+func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.dispatch, "dispatch", "", "write the dispatch log (CSV) to `FILE`")
+	fs.StringVar(&f.policy, "policy", "", "override the scenario's policy: tuxedo, round_robin, random, jsq, p2c")
+	fs.StringVar(&f.seed, "seed", "", "override the scenario's seed")
+	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
+	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
+	fs.StringVar(&f.format, "format", "json", "output: json, psr (tmadmin printserver) or psc (printservice)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "tuxlb run: want exactly one scenario file (or -)")
+		fs.Usage()
+		return 2
+	}
+	opt, err := f.options()
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		return 2
+	}
+	sc, err := readScenario(pos[0], stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		return 1
+	}
+	if f.explain != "" {
+		return runExplain(sc, opt, f, stdout, stderr)
+	}
+	return runScenario(sc, opt, f, stdout, stderr)
+}
+
+// parseInterspersed parses flags anywhere among the arguments.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// options checks the flags and turns them into RunOptions.
+func (f *runFlags) options() (core.RunOptions, error) {
+	opt := core.RunOptions{Policy: f.policy}
+	if f.seed != "" {
+		n, err := strconv.ParseUint(f.seed, 10, 64)
+		if err != nil {
+			return opt, fmt.Errorf("--seed: %q is not a non-negative integer", f.seed)
+		}
+		opt.Seed = &n
+	}
+	switch f.format {
+	case "json", "psr", "psc":
+	default:
+		return opt, fmt.Errorf("--format: %q is not json, psr or psc", f.format)
+	}
+	if f.explain != "" {
+		if f.dispatch != "" {
+			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
+		}
+		seqs, err := parseSeqs(f.explain)
+		if err != nil {
+			return opt, fmt.Errorf("--explain: %w", err)
+		}
+		f.seqs = seqs
+	}
+	return opt, nil
+}
+
+func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+	var file *os.File
+	if f.dispatch != "" {
+		var err error
+		if file, err = os.Create(f.dispatch); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: --dispatch: %v\n", err)
+			return 1
+		}
+		opt.Dispatch = file
+	}
+	res, err := core.Run(sc, opt)
+	if file != nil {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("--dispatch: %w", cerr)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		return 1
+	}
+	switch f.format {
+	case "psr":
+		err = core.WritePrintServer(stdout, res)
+	case "psc":
+		err = core.WritePrintService(stdout, res)
+	default:
+		_, err = stdout.Write(core.EncodeResult(res))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// runExplain prints the explanations of the requests --explain names.
+func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+	seqs := f.seqs
+	var out []core.Explanation
+	for _, rg := range groupRanges(seqs) {
+		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			return 1
+		}
+		for _, ex := range exs {
+			if seqs[ex.Seq] {
+				out = append(out, ex)
+			}
+		}
+	}
+	if f.explainJSON {
+		b, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(stdout, "%s\n", b)
+		return 0
+	}
+	for i, ex := range out {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		writeExplanation(stdout, ex)
+	}
+	return 0
+}
+
+// parseSeqs reads "N[,N..]" with "N-M" ranges into a set.
+func parseSeqs(s string) (map[int64]bool, error) {
+	set := map[int64]bool{}
+	for _, part := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.ParseInt(lo, 10, 64)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.ParseInt(hi, 10, 64)
+		}
+		if err != nil || a < 1 || b < a || b-a >= core.MaxExplain {
+			return nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20", part)
+		}
+		for n := a; n <= b; n++ {
+			set[n] = true
+		}
+	}
+	return set, nil
+}
+
+// groupRanges covers the wanted numbers with as few Explain calls as the
+// per-call limit allows.
+func groupRanges(set map[int64]bool) [][2]int64 {
+	var seqs []int64
+	for n := range set {
+		seqs = append(seqs, n)
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	var out [][2]int64
+	for _, n := range seqs {
+		if k := len(out) - 1; k >= 0 && n-out[k][0] < core.MaxExplain {
+			out[k][1] = n
+			continue
+		}
+		out = append(out, [2]int64{n, n})
+	}
+	return out
+}
+
+func writeExplanation(w io.Writer, ex core.Explanation) {
+	fmt.Fprintf(w, "Request %s (#%d): %s from %s at %s ms, policy %s (%s)\n", ex.ID, ex.Seq, ex.Service, ex.Origin,
+		strconv.FormatFloat(float64(ex.IssueUS)/1000, 'f', -1, 64), ex.Policy, ex.Algorithm)
+	fmt.Fprintf(w, "  %s\n", ex.Text)
+	if len(ex.Candidates) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "  %-3s %-14s %-12s %-8s %-5s %-5s %3s %7s %7s %5s %7s  %-28s %s\n",
+		"", "server", "queue", "lmid", "local", "idle", "n", "waiting", "W|C", "load", "netload", "cost", "note")
+	for _, c := range ex.Candidates {
+		mark := ""
+		if c.Chosen {
+			mark = "->"
+		}
+		fmt.Fprintf(w, "  %-3s %-14s %-12s %-8s %-5t %-5t %3d %7d %7d %5d %7d  %-28s %s\n", mark, c.Server, c.Queue,
+			c.LMID, c.Local, c.Idle, c.Servers, c.Waiting, c.Work+c.Counter, c.Load, c.NetLoad, c.Cost, c.Note)
+	}
+}

@@ -1,0 +1,69 @@
+package core
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// drawDigest hashes many draws of every distribution and every arrival
+// process, so that two builds can be compared bit for bit.
+func drawDigest() string {
+	h := fnv.New64a()
+	dists := []Dist{
+		{Dist: "exp", MeanMS: f(4)}, {Dist: "uniform", MinMS: f(1), MaxMS: f(3.3)},
+		{Dist: "lognormal", MeanMS: f(10), SDMS: f(5)}, {Dist: "gamma", MeanMS: f(2), Shape: f(0.5)},
+		{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, {Dist: "erlang", MeanMS: f(9), K: ip(3)},
+	}
+	for _, d := range dists {
+		s, _ := NewSampler(&d, "d")
+		r := NewRand(42, 1)
+		for range 20_000 {
+			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
+		}
+	}
+	sc := genWorkload(2000, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
+		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 5000}, {1500, 200}}},
+		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
+		Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
+		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
+	rs, _ := OpenWorkload(handModel(), sc, 1, 0)
+	var r Request
+	for rs.Next(&r) {
+		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// TestDrawDigest prints the digest for TestDigestWithFMA's child process.
+func TestDrawDigest(t *testing.T) {
+	if os.Getenv("TUXLB_PRINT_DIGEST") == "" {
+		t.Skip("only for TestDigestWithFMA's child process")
+	}
+	fmt.Printf("digest=%s\n", drawDigest())
+}
+
+// TestDigestWithFMA rebuilds the tests with GOAMD64=v3, under which the Go
+// compiler fuses a*b+c into one FMA instruction wherever the code allows it,
+// and checks that every draw keeps its bits: the float64(...) conversions in
+// fmath.go, samplers.go and generate.go must forbid every fusion.
+func TestDigestWithFMA(t *testing.T) {
+	if testing.Short() || runtime.GOARCH != "amd64" || runtime.GOOS == "js" || os.Getenv("GOAMD64") == "v3" {
+		t.Skip("needs amd64, a go command, and not -short")
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "^TestDrawDigest$", ".")
+	cmd.Env = append(os.Environ(), "GOAMD64=v3", "TUXLB_PRINT_DIGEST=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot run a GOAMD64=v3 build here: %v\n%s", err, out)
+	}
+	want := "digest=" + drawDigest()
+	if !strings.Contains(string(out), want) {
+		t.Errorf("GOAMD64=v3 build printed %q, want %q: a product was fused into an FMA", out, want)
+	}
+}

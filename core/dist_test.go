@@ -1,0 +1,121 @@
+package core
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func f(v float64) *float64 { return &v }
+func ip(v int) *int        { return &v }
+
+func TestNewSamplerErrors(t *testing.T) {
+	tests := []struct {
+		d    Dist
+		want string
+	}{
+		{Dist{Dist: "foo"}, `svc.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang)`},
+		{Dist{}, "svc.dist: missing"},
+		{Dist{Dist: "const"}, `svc.ms: missing (required by dist "const")`},
+		{Dist{Dist: "const", MS: f(-1)}, "svc.ms: must be >= 0, got -1"},
+		{Dist{Dist: "const", MS: f(2e9)}, "svc.ms: must be <= 1e+09 ms"},
+		{Dist{Dist: "exp", MeanMS: f(0)}, "svc.mean_ms: must be > 0, got 0"},
+		{Dist{Dist: "exp", MS: f(4)}, `svc.mean_ms: missing`},
+		{Dist{Dist: "exp", MeanMS: f(4), MS: f(4)}, `svc.ms: not a parameter of dist "exp"`},
+		{Dist{Dist: "uniform", MinMS: f(3), MaxMS: f(2)}, "svc.max_ms: must be >= min_ms (3), got 2"},
+		{Dist{Dist: "uniform", MinMS: f(-1), MaxMS: f(2)}, "svc.min_ms: must be >= 0"},
+		{Dist{Dist: "lognormal", MeanMS: f(1)}, "svc.sd_ms: missing"},
+		{Dist{Dist: "lognormal", MeanMS: f(1), SDMS: f(-1)}, "svc.sd_ms: must be >= 0"},
+		{Dist{Dist: "empirical"}, "svc.samples_ms: must hold at least one sample"},
+		{Dist{Dist: "empirical", SamplesMS: []float64{1, -2}}, "svc.samples_ms[1]: must be >= 0"},
+		{Dist{Dist: "gamma", MeanMS: f(1)}, "svc.sd_ms: missing"},
+		{Dist{Dist: "gamma", MeanMS: f(1), SDMS: f(1), Shape: f(1)}, "svc.shape: give either sd_ms or shape, not both"},
+		{Dist{Dist: "gamma", MeanMS: f(1), Shape: f(0)}, "svc.shape: must be > 0"},
+		{Dist{Dist: "erlang", MeanMS: f(1)}, "svc.k: missing"},
+		{Dist{Dist: "erlang", MeanMS: f(1), K: ip(0)}, "svc.k: must be between 1 and 10000, got 0"},
+		{Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},
+	}
+	for _, tt := range tests {
+		_, err := NewSampler(&tt.d, "svc")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("NewSampler(%+v): got error %v, want %q", tt.d, err, tt.want)
+			continue
+		}
+		if ErrorCode(err) != EINVALID {
+			t.Errorf("NewSampler(%+v): got code %q, want %q", tt.d, ErrorCode(err), EINVALID)
+		}
+	}
+}
+
+// TestSamplerMeans draws 200k values from each distribution and checks the
+// sample mean against MeanMS (and the sample sd against the known sd). The
+// tolerance is 5 standard errors of the mean, sd/sqrt(n): a correct sampler
+// fails with probability below 1e-6, while a wrong scale or shape (say a
+// lognormal using sd_ms as the sd of the log) misses by far more.
+func TestSamplerMeans(t *testing.T) {
+	const n = 200_000
+	tests := []struct {
+		name     string
+		d        Dist
+		mean, sd float64
+	}{
+		{"const", Dist{Dist: "const", MS: f(3.5)}, 3.5, 0},
+		{"exp", Dist{Dist: "exp", MeanMS: f(4)}, 4, 4},
+		{"uniform", Dist{Dist: "uniform", MinMS: f(2), MaxMS: f(8)}, 5, 6 / math.Sqrt(12)},
+		{"lognormal", Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(5)}, 10, 5},
+		{"lognormal sd 0", Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(0)}, 10, 0},
+		{"empirical", Dist{Dist: "empirical", SamplesMS: []float64{1, 2, 6}}, 3, math.Sqrt(14.0 / 3)},
+		{"gamma sd", Dist{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, 6, 3},
+		{"gamma shape<1", Dist{Dist: "gamma", MeanMS: f(2), Shape: f(0.5)}, 2, 2 / math.Sqrt(0.5)},
+		{"erlang", Dist{Dist: "erlang", MeanMS: f(9), K: ip(3)}, 9, 9 / math.Sqrt(3)},
+	}
+	for _, tt := range tests {
+		s, err := NewSampler(&tt.d, "d")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if s.MeanMS() != tt.mean {
+			t.Errorf("%s: MeanMS() = %v, want %v", tt.name, s.MeanMS(), tt.mean)
+		}
+		r := NewRand(42, 1)
+		sum, sum2 := 0.0, 0.0
+		for range n {
+			x := s.SampleMS(r)
+			if x < 0 {
+				t.Fatalf("%s: drew %v, want >= 0", tt.name, x)
+			}
+			sum += x
+			sum2 += x * x
+		}
+		mean := sum / n
+		sd := math.Sqrt(sum2/n - mean*mean)
+		tol := 5*tt.sd/math.Sqrt(n) + 1e-9*tt.mean
+		if math.Abs(mean-tt.mean) > tol {
+			t.Errorf("%s: sample mean %v, want %v ± %v", tt.name, mean, tt.mean, tol)
+		}
+		// The sd of the sample sd is about sd·sqrt((kurtosis-1)/4n); a 5%
+		// band is over 10 of those for every distribution here.
+		if math.Abs(sd-tt.sd) > 0.05*tt.sd+1e-9 {
+			t.Errorf("%s: sample sd %v, want %v ± 5%%", tt.name, sd, tt.sd)
+		}
+	}
+}
+
+func TestSamplersAreDeterministic(t *testing.T) {
+	d := Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
+	s, _ := NewSampler(&d, "d")
+	a, b := NewRand(3, 9), NewRand(3, 9)
+	for i := range 1000 {
+		if x, y := s.SampleMS(a), s.SampleMS(b); x != y {
+			t.Fatalf("draw %d: got %v and %v from equal generators, want equal", i, x, y)
+		}
+	}
+}
+
+func BenchmarkSampleExp(b *testing.B) {
+	s, _ := NewSampler(&Dist{Dist: "exp", MeanMS: f(4)}, "d")
+	r := NewRand(1, 1)
+	for b.Loop() {
+		s.SampleMS(r)
+	}
+}

@@ -1,0 +1,430 @@
+package core
+
+import "math"
+
+// Dispatch reasons, as the dispatch log spells them (SPEC §6).
+const (
+	reasonFirst uint8 = iota
+	reasonIdle
+	reasonLeastLoad
+	reasonRoundRobin
+	reasonRandom
+	reasonJSQ
+	reasonP2C
+	reasonNoEnt
+)
+
+var reasonNames = [...]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}
+
+// Random streams derived from the seed (request keys use their own).
+const (
+	streamPolicy  = 0x706f6c // random and p2c choices
+	streamService = 0        // service time of a request, seeded by its Key
+	streamRemote  = 1        // remote domain's response time, seeded by its Key
+)
+
+// simOptions are the knobs of simulate beyond RunOptions.
+type simOptions struct {
+	RunOptions
+	BinUS     int64 // series bin width; 0: chosen from HorizonUS
+	HorizonUS int64 // expected time of the last issue (0: unknown)
+	explain   *explainer
+}
+
+// flight is the record of one request between its issue and its dispatch
+// log row: pooled in engine.pool and reused through a free list, so the
+// engine allocates nothing per request.
+type flight struct {
+	req       Request
+	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
+	server    int32 // instance that processes it; -1 until it starts
+	chosen    int32 // instance the dispatch rule picked
+	next      int32 // link in a waitQueue level
+	prio      int32 // effective priority 1..100
+	reason    uint8
+	counted   bool  // issued at or after the warm-up: in the statistics
+	done      bool  // its log row is complete
+	load      int64 // L(s,q) of the chosen queue
+	enqSeq    uint64
+	enqueueUS int64
+	startUS   int64
+	endUS     int64
+	replyUS   int64
+	remoteUS  int64 // a gateway's remote-domain time
+}
+
+// serverState is a server instance as the engine plays it.
+type serverState struct {
+	busy    bool
+	gateway bool
+	idx     int32 // its index in Model.Servers
+	cur     int32 // slot of the request it processes
+	queue   int32
+	machine int32
+	group   int32
+	speed   float64
+	mark    int64 // start of busy time not yet accounted
+	binBusy int64 // busy time in the open series bin
+}
+
+// queueState is a request queue as the engine plays it.
+type queueState struct {
+	wait      waitQueue
+	work      int64 // W(q): sum of L(s,q) over waiting requests
+	inService int   // busy instances
+	n         int64 // n(q)
+	handoffs  int64
+	idx       int32 // its index in Model.Queues
+	machine   int32
+	servers   []int32
+	lenMark   int64 // start of queue-length time not yet accounted
+	binArea   int64 // waiting x us in the open series bin
+}
+
+// svcInfo is what the dispatch rules need about one service, precomputed.
+type svcInfo struct {
+	cands  []int32    // candidate instances in scan order
+	candQ  []int32    // per candidate: index into queues
+	queues []svcQueue // distinct candidate queues, at their first candidate's position
+	local  [][]int32  // per machine: candidates on that machine
+}
+
+// svcQueue is one distinct candidate queue of a service.
+type svcQueue struct {
+	q     int32
+	first int32 // its first candidate instance
+	load  int64 // L(s,q)
+	prio  int32 // PRIO of s for q's group
+}
+
+// engine plays one run forward.
+type engine struct {
+	setup *Setup
+	m     *Model
+	opt   simOptions
+	reqs  Requests
+
+	alg       uint8 // algFirst, algSHM, algMP or a comparison policy
+	idleQueue bool
+	netOrigin bool
+	loadOnly  bool
+	maxReq    int64
+
+	svc      []svcInfo
+	servers  []serverState
+	queues   []queueState
+	netload  []int64
+	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
+	rr       []int64
+	rng      Rand
+	draw     Rand
+
+	heap   eventHeap
+	pool   []flight
+	free   []int32
+	enqSeq uint64
+	now    int64
+	issued int64
+	spanUS int64
+	stop   bool
+
+	nextReset    int64
+	nextBoundary int64 // min(nextReset, series bin end)
+	st           stats
+	ser          series
+	log          *dispatchLog
+}
+
+// Algorithms: how choose picks a queue.
+const (
+	algFirst uint8 = iota
+	algSHM
+	algMP
+	algRoundRobin
+	algRandom
+	algJSQ
+	algP2C
+)
+
+// simulate plays reqs forward on setup and returns the result.
+func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
+	e, err := newEngine(setup, reqs, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.loop(); err != nil {
+		_ = e.log.close()
+		return nil, err
+	}
+	if err := e.log.close(); err != nil {
+		return nil, Errorf(EINTERNAL, "dispatch log: %v", err)
+	}
+	return e.result(), nil
+}
+
+// loop is the event loop: heap events and new requests in SPEC §4 order.
+func (e *engine) loop() error {
+	var next Request
+	have := e.reqs.Next(&next)
+	for {
+		if e.heap.len() > 0 && (!have || e.heap.top().t <= next.TimeUS) {
+			ev := e.heap.pop()
+			e.advance(ev.t)
+			if ev.cls == evCompletion {
+				e.complete(ev.idx, ev.t)
+			} else {
+				e.enter(ev.idx, ev.t)
+			}
+			continue
+		}
+		if !have {
+			break
+		}
+		if next.TimeUS < e.now {
+			return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+		}
+		e.advance(next.TimeUS)
+		if err := e.issue(&next); err != nil {
+			return err
+		}
+		if e.stop {
+			return nil
+		}
+		if e.issued&4095 == 0 {
+			if err := e.checkpoint(); err != nil {
+				return err
+			}
+		}
+		have = e.reqs.Next(&next)
+	}
+	if err := e.reqs.Err(); err != nil {
+		return err
+	}
+	e.finishSeries()
+	return nil
+}
+
+// checkpoint honours cancellation and reports progress.
+func (e *engine) checkpoint() error {
+	if ctx := e.opt.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return Errorf(ECANCELED, "run canceled after %d requests: %v", e.issued, err)
+		}
+	}
+	if e.opt.Progress != nil {
+		e.opt.Progress(e.issued, e.reqs.Total())
+	}
+	return nil
+}
+
+// advance moves the clock to t, first applying MP resets and closing series
+// bins that fall at or before t.
+func (e *engine) advance(t int64) {
+	e.now = t
+	if t >= e.nextBoundary {
+		e.crossBoundaries(t)
+	}
+}
+
+// alloc takes a free in-flight slot.
+func (e *engine) alloc() int32 {
+	if n := len(e.free); n > 0 {
+		s := e.free[n-1]
+		e.free = e.free[:n-1]
+		return s
+	}
+	e.pool = append(e.pool, flight{})
+	return int32(len(e.pool) - 1)
+}
+
+// issue handles a new request: choose its queue, send it there.
+func (e *engine) issue(r *Request) error {
+	e.issued++
+	if e.issued > e.maxReq {
+		return Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+	}
+	if r.Service < 0 || r.Service >= len(e.svc) || r.Origin < 0 || r.Origin >= len(e.m.Machines) {
+		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
+	}
+	s := e.alloc()
+	f := &e.pool[s]
+	*f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: r.TimeUS >= e.setup.WarmupUS}
+	e.log.issue(s)
+	e.st.issue(f)
+	if r.TimeUS > e.spanUS {
+		e.spanUS = r.TimeUS
+	}
+	sv := &e.svc[r.Service]
+	var ex *Explanation
+	if e.opt.explain != nil {
+		ex = e.opt.explain.begin(e, f, sv)
+	}
+	if len(sv.cands) == 0 {
+		f.reason = reasonNoEnt
+		e.st.fail(f)
+		e.opt.explain.finish(e, ex, f)
+		e.finish(s)
+		return nil
+	}
+	k, chosen, reason := e.choose(f, sv)
+	sq := &sv.queues[k]
+	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
+	f.prio = sq.prio
+	if p := r.Prio; p > 0 {
+		f.prio = int32(min(p, prioLevels))
+	}
+	e.st.chosen(f)
+	e.ser.dispatch[chosen]++
+	qm := e.queues[sq.q].machine
+	if int(qm) != r.Origin {
+		e.st.crossing(f, qm)
+		if e.setup.LatencyUS > 0 {
+			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
+			e.opt.explain.finish(e, ex, f)
+			return nil
+		}
+	}
+	e.enter(s, r.TimeUS)
+	e.opt.explain.finish(e, ex, f)
+	return nil
+}
+
+// enter puts request s into its queue at t: it starts at once on the first
+// idle instance of the queue, else waits.
+func (e *engine) enter(s int32, t int64) {
+	f := &e.pool[s]
+	q := &e.queues[f.queue]
+	f.enqueueUS = t
+	f.enqSeq = e.enqSeq
+	e.enqSeq++
+	e.st.enqueue(f)
+	if q.inService < len(q.servers) {
+		for _, i := range q.servers {
+			if !e.servers[i].busy {
+				q.handoffs++
+				e.start(i, s, t)
+				return
+			}
+		}
+	}
+	e.accrueQueue(q, t)
+	q.wait.push(e.pool, s)
+	q.work += f.load
+	e.st.queueLength(f.queue, int64(q.wait.n), t)
+}
+
+// start begins request s on server i at t.
+func (e *engine) start(i, s int32, t int64) {
+	sv := &e.servers[i]
+	f := &e.pool[s]
+	sv.busy, sv.cur, sv.mark = true, s, t
+	e.queues[sv.queue].inService++
+	f.server, f.startUS = i, t
+	e.heap.push(event{t: t + e.serviceTime(f, sv), cls: evCompletion, key: int64(i), idx: i})
+}
+
+// complete ends server i's request at t and hands the server its next one.
+func (e *engine) complete(i int32, t int64) {
+	sv := &e.servers[i]
+	s := sv.cur
+	f := &e.pool[s]
+	f.endUS = t
+	f.replyUS = t + f.remoteUS
+	if int(sv.machine) != f.req.Origin {
+		f.replyUS += e.setup.LatencyUS
+	}
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+	}
+	e.accrueBusy(sv, t)
+	sv.busy = false
+	q := &e.queues[sv.queue]
+	q.inService--
+	e.st.complete(f, sv)
+	e.finish(s)
+	if q.wait.n == 0 {
+		return
+	}
+	e.accrueQueue(q, t)
+	q.handoffs++
+	var n int32
+	if q.handoffs%oldestEvery == 0 {
+		n = q.wait.popOldest(e.pool)
+	} else {
+		n = q.wait.popHighest(e.pool)
+	}
+	q.work -= e.pool[n].load
+	e.start(i, n, t)
+}
+
+// finish marks s's dispatch log row complete and frees what can be freed.
+func (e *engine) finish(s int32) {
+	if e.log == nil {
+		e.free = append(e.free, s)
+		return
+	}
+	e.pool[s].done = true
+	e.log.flush(e)
+}
+
+// serviceTime returns how long server sv is busy with f, and sets f's
+// remote-domain time for a gateway.
+func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
+	if sv.gateway {
+		if smp := e.setup.RemoteTime; f.req.Service < len(smp) && smp[f.req.Service] != nil {
+			e.draw.Seed(f.req.Key, streamRemote)
+			f.remoteUS = roundUS(smp[f.req.Service].SampleMS(&e.draw) * 1000)
+		}
+		return e.setup.GatewayForwardUS
+	}
+	us := f.req.ServiceUS
+	if us < 0 {
+		us = 0
+		if smp := e.sampler(f.req.Service, sv.group); smp != nil {
+			e.draw.Seed(f.req.Key, streamService)
+			us = roundUS(smp.SampleMS(&e.draw) * 1000)
+		}
+	}
+	if sv.speed != 1 {
+		us = roundUS(float64(us) / sv.speed)
+	}
+	return us
+}
+
+func (e *engine) sampler(s int, g int32) Sampler {
+	if s >= len(e.setup.ServiceTime) || int(g) >= len(e.setup.ServiceTime[s]) {
+		return nil
+	}
+	return e.setup.ServiceTime[s][g]
+}
+
+// roundUS rounds to whole microseconds, halves away from zero, never below 0.
+func roundUS(x float64) int64 {
+	if !(x > 0) {
+		return 0
+	}
+	if x >= math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	return int64(math.Round(x))
+}
+
+// accrueQueue accounts queue q's waiting length up to t.
+func (e *engine) accrueQueue(q *queueState, t int64) {
+	if n := int64(q.wait.n); n > 0 {
+		q.binArea += n * (t - q.lenMark)
+		if w := e.setup.WarmupUS; t > w {
+			e.st.qArea[q.idx] += n * (t - max(q.lenMark, w))
+		}
+	}
+	q.lenMark = t
+}
+
+// accrueBusy accounts server sv's busy time up to t.
+func (e *engine) accrueBusy(sv *serverState, t int64) {
+	sv.binBusy += t - sv.mark
+	if w := e.setup.WarmupUS; t > w {
+		e.st.busy[sv.idx] += t - max(sv.mark, w)
+	}
+	sv.mark = t
+}

@@ -1,0 +1,161 @@
+package core
+
+import "math"
+
+// newEngine resolves setup into the engine's flat, precomputed state.
+func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
+	if setup == nil || setup.Model == nil {
+		return nil, Errorf(EINTERNAL, "simulate: no setup")
+	}
+	m := setup.Model
+	e := &engine{setup: setup, m: m, opt: opt, reqs: reqs, maxReq: opt.MaxRequests}
+	if e.maxReq <= 0 {
+		e.maxReq = DefaultMaxRequests
+	}
+	if err := e.pickAlgorithm(); err != nil {
+		return nil, err
+	}
+	e.idleQueue = setup.Tuning.Idle == "queue"
+	e.netOrigin = setup.Tuning.NetLoad == "origin"
+	e.loadOnly = setup.Tuning.MPCounter == "load"
+	e.initServers()
+	e.initQueues()
+	e.initServices()
+	e.netload = make([]int64, len(m.Machines))
+	for i := range m.Machines {
+		e.netload[i] = int64(m.Machines[i].NetLoad)
+	}
+	e.rr = make([]int64, len(m.Services))
+	e.rng.Seed(setup.Seed, streamPolicy)
+	e.nextReset = math.MaxInt64
+	if e.alg == algMP {
+		e.counters = make([]int64, len(m.Machines)*len(m.Queues))
+		if setup.ResetUS > 0 {
+			e.nextReset = setup.ResetUS
+		}
+	}
+	e.st.init(e)
+	e.ser.init(e)
+	e.nextBoundary = min(e.nextReset, e.ser.end)
+	if opt.Dispatch != nil {
+		e.log = newDispatchLog(opt.Dispatch)
+	}
+	return e, nil
+}
+
+// pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
+func (e *engine) pickAlgorithm() error {
+	switch e.setup.Policy {
+	case "tuxedo", "":
+		switch {
+		case !e.m.LDBAL:
+			e.alg = algFirst
+		case e.m.Model == "MP":
+			e.alg = algMP
+		default:
+			e.alg = algSHM
+		}
+	case "round_robin":
+		e.alg = algRoundRobin
+	case "random":
+		e.alg = algRandom
+	case "jsq":
+		e.alg = algJSQ
+	case "p2c":
+		e.alg = algP2C
+	default:
+		return Errorf(EINVALID, "policy: unknown policy %q (want tuxedo, round_robin, random, jsq or p2c)", e.setup.Policy)
+	}
+	return nil
+}
+
+func (e *engine) initServers() {
+	m := e.m
+	groups := make(map[string]int32, len(m.Groups))
+	for i := range m.Groups {
+		groups[m.Groups[i].Name] = int32(i)
+	}
+	e.servers = make([]serverState, len(m.Servers))
+	for i := range m.Servers {
+		s := &m.Servers[i]
+		speed := 1.0
+		if s.Machine < len(e.setup.Speed) && e.setup.Speed[s.Machine] > 0 {
+			speed = e.setup.Speed[s.Machine]
+		}
+		g, ok := groups[s.Group]
+		if !ok {
+			g = -1
+		}
+		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
+			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
+	}
+}
+
+func (e *engine) initQueues() {
+	m := e.m
+	e.queues = make([]queueState, len(m.Queues))
+	for i := range m.Queues {
+		q := &e.queues[i]
+		q.wait.init()
+		q.idx = int32(i)
+		q.machine = int32(m.Queues[i].Machine)
+		q.servers = make([]int32, len(m.Queues[i].Servers))
+		for j, s := range m.Queues[i].Servers {
+			q.servers[j] = int32(s)
+		}
+		q.n = int64(len(q.servers))
+	}
+}
+
+// initServices precomputes, per service, its candidate instances (all are
+// up: there is no failure injection yet), its distinct candidate queues with
+// L(s,q) and PRIO, and its candidates per machine.
+func (e *engine) initServices() {
+	m := e.m
+	index := make(map[string]int, len(m.Services))
+	for i := range m.Services {
+		index[m.Services[i].Name] = i
+	}
+	e.svc = make([]svcInfo, len(m.Services))
+	for i := range m.Servers {
+		for _, name := range m.Servers[i].Services {
+			if s, ok := index[name]; ok && !hasIndex(e.svc[s].cands, int32(i)) {
+				e.svc[s].cands = append(e.svc[s].cands, int32(i))
+			}
+		}
+	}
+	for s := range e.svc {
+		sv := &e.svc[s]
+		sv.local = make([][]int32, len(m.Machines))
+		for j, c := range sv.cands {
+			q := m.Servers[c].QueueIdx
+			k := -1
+			for kk := range sv.queues {
+				if int(sv.queues[kk].q) == q {
+					k = kk
+				}
+			}
+			if k < 0 {
+				p := m.Services[s].Params(m.Queues[q].Group)
+				sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
+				k = len(sv.queues) - 1
+			}
+			sv.candQ = append(sv.candQ, int32(k))
+			mi := m.Servers[c].Machine
+			sv.local[mi] = append(sv.local[mi], int32(j))
+		}
+	}
+}
+
+func hasIndex(xs []int32, x int32) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func clampPrio(p int) int32 {
+	return int32(min(max(p, 1), prioLevels))
+}

@@ -1,0 +1,118 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// explainer captures the decisions of requests first..last during a run.
+// The engine calls it only through a nil check, so ordinary runs pay nothing.
+type explainer struct {
+	first, last int64
+	out         []Explanation
+}
+
+var algorithmNames = [...]string{algFirst: "LDBAL=N", algSHM: "SHM real-time", algMP: "MP round-robin",
+	algRoundRobin: "round_robin", algRandom: "random", algJSQ: "jsq", algP2C: "p2c"}
+
+// begin snapshots what the dispatch rule is about to see for f, or returns
+// nil when f is not one of the requests to explain.
+func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
+	if x == nil || f.req.Seq < x.first || f.req.Seq > x.last {
+		return nil
+	}
+	ex := &Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
+		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy,
+		Algorithm: algorithmNames[e.alg], Candidates: []Candidate{}}
+	if ex.ID == "" {
+		ex.ID = strconv.FormatInt(f.req.Seq, 10)
+	}
+	if ex.Policy == "" {
+		ex.Policy = "tuxedo"
+	}
+	m := f.req.Origin
+	for j, c := range sv.cands {
+		sq := &sv.queues[sv.candQ[j]]
+		q := &e.queues[sq.q]
+		cd := Candidate{Server: e.m.Servers[c].ID, Queue: e.m.Queues[sq.q].Name,
+			LMID: e.m.Machines[e.servers[c].machine].LMID, Local: int(e.servers[c].machine) == m,
+			Idle: e.idle(c), Servers: int(q.n), Waiting: q.wait.n, Load: int(sq.load)}
+		switch e.alg {
+		case algSHM:
+			cd.Work = q.work
+			cd.Cost = costString([]int64{q.work}, q.n, sq.load)
+		case algMP:
+			cd.Counter = e.counters[m*len(e.queues)+int(sq.q)]
+			cd.NetLoad = int(e.netLoadFor(m, sq.q))
+			cd.Cost = costString([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
+		case algJSQ, algP2C:
+			cd.Cost = costString([]int64{int64(q.wait.n), int64(q.inService)}, q.n)
+		}
+		ex.Candidates = append(ex.Candidates, cd)
+	}
+	return ex
+}
+
+// costString writes num/n + adds... = value exactly, e.g. "150/2 + 50 = 125";
+// several nums are a sum: "(2+1)/1 = 3".
+func costString(nums []int64, n int64, adds ...int64) string {
+	var b strings.Builder
+	var num int64
+	parts := make([]string, len(nums))
+	for i, x := range nums {
+		num += x
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	if len(nums) > 1 {
+		fmt.Fprintf(&b, "(%s)/%d", strings.Join(parts, "+"), n)
+	} else {
+		fmt.Fprintf(&b, "%d/%d", num, n)
+	}
+	total := num
+	for _, a := range adds {
+		fmt.Fprintf(&b, " + %d", a)
+		total += a * n
+	}
+	b.WriteString(" = ")
+	b.WriteString(fracString(total, n))
+	return b.String()
+}
+
+// fracString writes a/n exactly: "125", or "250/3 (83.33)".
+func fracString(a, n int64) string {
+	if a%n == 0 {
+		return strconv.FormatInt(a/n, 10)
+	}
+	return fmt.Sprintf("%d/%d (%.2f)", a, n, float64(a)/float64(n))
+}
+
+// finish completes ex once f has been dispatched (and, when it could, entered
+// its queue), and stops the run after the last requested explanation.
+func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
+	if ex == nil {
+		return
+	}
+	ex.Rule = reasonNames[f.reason]
+	if f.queue >= 0 {
+		ex.Winner = e.m.Queues[f.queue].Name
+		for i := range ex.Candidates {
+			ex.Candidates[i].Chosen = e.m.Servers[f.chosen].ID == ex.Candidates[i].Server
+		}
+	}
+	if f.server >= 0 {
+		ex.Server = e.m.Servers[f.server].ID
+	}
+	costed := (e.alg == algSHM || e.alg == algMP) && f.reason == reasonLeastLoad || e.alg == algJSQ || e.alg == algP2C
+	if !costed {
+		for i := range ex.Candidates {
+			ex.Candidates[i].Cost = ""
+		}
+	}
+	noteCandidates(e, ex, f)
+	ex.Text = explainText(e, ex, f)
+	x.out = append(x.out, *ex)
+	if f.req.Seq >= x.last {
+		e.stop = true
+	}
+}

@@ -1,0 +1,156 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// noteCandidates says, per candidate, why it won or lost.
+func noteCandidates(e *engine, ex *Explanation, f *flight) {
+	winner := -1
+	for i := range ex.Candidates {
+		if ex.Candidates[i].Chosen {
+			winner = i
+		}
+	}
+	for i := range ex.Candidates {
+		c := &ex.Candidates[i]
+		switch {
+		case f.reason == reasonNoEnt:
+		case c.Chosen:
+			c.Note = winNote(f.reason)
+		case f.reason == reasonFirst:
+			c.Note = "not first: LDBAL=N never looks past the first candidate"
+		case f.reason == reasonIdle && e.alg == algMP && !c.Local:
+			c.Note = "remote: only servers on the origin machine are checked for idleness"
+		case f.reason == reasonIdle && i < winner:
+			c.Note = "busy"
+		case f.reason == reasonIdle:
+			c.Note = "not looked at: an earlier candidate was idle"
+		case c.Queue == ex.Winner:
+			c.Note = "shares the winning queue"
+		case f.reason == reasonLeastLoad || f.reason == reasonJSQ:
+			c.Note = loseNote(c.Cost, ex.Candidates[winner].Cost, i < winner)
+		default:
+			c.Note = "not picked"
+		}
+	}
+}
+
+func winNote(reason uint8) string {
+	switch reason {
+	case reasonFirst:
+		return "first candidate in scan order"
+	case reasonIdle:
+		return "the first idle candidate"
+	case reasonLeastLoad:
+		return "least cost"
+	case reasonJSQ:
+		return "shortest queue per server"
+	default:
+		return "picked by " + reasonNames[reason]
+	}
+}
+
+func loseNote(cost, winCost string, earlier bool) string {
+	if costValue(cost) == costValue(winCost) && !earlier {
+		return "same cost, but ties go to the first"
+	}
+	return "costs more"
+}
+
+// costValue returns the part of a cost string after "= ".
+func costValue(cost string) string {
+	if i := strings.LastIndex(cost, "= "); i >= 0 {
+		return cost[i+2:]
+	}
+	return cost
+}
+
+// explainText tells the decision in a few sentences for a Tuxedo admin.
+func explainText(e *engine, ex *Explanation, f *flight) string {
+	var b strings.Builder
+	switch {
+	case f.reason == reasonNoEnt:
+		fmt.Fprintf(&b, "No server advertises %s, so the request fails with TPENOENT.", ex.Service)
+		return b.String()
+	case e.alg == algFirst:
+		fmt.Fprintf(&b, "LDBAL=N: every request for %s goes to its first candidate in scan order, %s, busy or not, local or remote.",
+			ex.Service, ex.Candidates[0].Server)
+	case e.alg == algSHM && f.reason == reasonIdle:
+		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): %s is the first idle server advertising %s, so it gets the request without any costing.",
+			e.m.Servers[f.chosen].ID, ex.Service)
+	case e.alg == algMP && f.reason == reasonIdle:
+		fmt.Fprintf(&b, "MP round-robin on %s: %s is the first idle local server advertising %s, so it gets the request. ",
+			ex.Origin, e.m.Servers[f.chosen].ID, ex.Service)
+		fmt.Fprintf(&b, "%s's counter for %s becomes %d.", ex.Origin, ex.Winner, e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
+	case e.alg == algSHM:
+		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): no server of %s is idle, so every candidate queue is costed as W/n + LOAD (work waiting per server plus this request's load). ", ex.Service)
+		writeCosts(&b, ex, false)
+	case e.alg == algMP:
+		fmt.Fprintf(&b, "MP round-robin on %s: no local server of %s is idle, so every candidate queue is costed as C/n + LOAD + NETLOAD. ", ex.Origin, ex.Service)
+		writeCosts(&b, ex, true)
+		fmt.Fprintf(&b, " Its counter becomes %d.", e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
+	case e.alg == algRoundRobin:
+		fmt.Fprintf(&b, "round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
+			len(ex.Candidates), ex.Service, e.m.Servers[f.chosen].ID)
+	case e.alg == algRandom:
+		fmt.Fprintf(&b, "random picks one of the %d servers advertising %s uniformly: %s.",
+			len(ex.Candidates), ex.Service, e.m.Servers[f.chosen].ID)
+	case e.alg == algJSQ:
+		fmt.Fprintf(&b, "jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
+	default:
+		fmt.Fprintf(&b, "p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
+			ex.Service, e.m.Servers[f.chosen].ID)
+	}
+	b.WriteString(" ")
+	b.WriteString(whereNext(e, ex, f))
+	return b.String()
+}
+
+// writeCosts lists each distinct candidate queue's cost and the winner.
+func writeCosts(b *strings.Builder, ex *Explanation, mp bool) {
+	seen := map[string]bool{}
+	var parts []string
+	tie := false
+	var winCost string
+	for _, c := range ex.Candidates {
+		if c.Queue == ex.Winner && c.Chosen {
+			winCost = costValue(c.Cost)
+		}
+	}
+	for _, c := range ex.Candidates {
+		if seen[c.Queue] {
+			continue
+		}
+		seen[c.Queue] = true
+		where := c.LMID
+		if mp && c.Local {
+			where = "local"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s) costs %s", c.Queue, where, c.Cost))
+		if c.Queue != ex.Winner && costValue(c.Cost) == winCost {
+			tie = true
+		}
+	}
+	b.WriteString(strings.Join(parts, "; "))
+	if tie {
+		fmt.Fprintf(b, "; the tie goes to the first, %s.", ex.Winner)
+	} else {
+		fmt.Fprintf(b, "; the least, %s, wins.", ex.Winner)
+	}
+}
+
+// whereNext says what happens to the request right after the choice.
+func whereNext(e *engine, ex *Explanation, f *flight) string {
+	switch {
+	case f.server >= 0:
+		return fmt.Sprintf("It starts at once on %s.", ex.Server)
+	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
+		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %s ms.",
+			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
+	default:
+		return fmt.Sprintf("All servers of queue %s are busy, so it waits there with %d other request(s).", ex.Winner, e.queues[f.queue].wait.n-1)
+	}
+}

@@ -1,0 +1,194 @@
+package core
+
+import (
+	"math"
+	"slices"
+)
+
+// genStreamBase offsets the Rand stream numbers of generated streams (stream i
+// uses genStreamBase+i) away from those the engine uses.
+const genStreamBase = 1 << 40
+
+// maxRatePerS bounds a stream's rate (and every point of a profile).
+const maxRatePerS = 1e9
+
+// arrivals is an arrival process: next returns the absolute time in ms of the
+// stream's next request, or false when there is none before limitMS.
+type arrivals interface {
+	next(r *Rand, limitMS float64) (float64, bool)
+}
+
+// poisson has exponential gaps of mean 1000/rate ms. The absolute time is kept
+// in float64 ms and converted to microseconds per request, so rounding never
+// accumulates.
+type poisson struct{ t, meanMS float64 }
+
+func (p *poisson) next(r *Rand, limitMS float64) (float64, bool) {
+	p.t += float64(p.meanMS * expUnit(r))
+	return p.t, p.t < limitMS
+}
+
+// constant sends its n-th request (0-based) at n × 1000/rate ms: the first at 0.
+type constant struct {
+	n        int64
+	periodMS float64
+}
+
+func (c *constant) next(_ *Rand, limitMS float64) (float64, bool) {
+	t := 0.0 // the first at 0, even when the period is infinite
+	if c.n > 0 {
+		t = float64(float64(c.n) * c.periodMS)
+	}
+	c.n++
+	return t, t < limitMS
+}
+
+// mmpp is a two-state Markov-modulated Poisson process that starts in state 0:
+// state s lasts an exponential time of mean meanMS[s] and sends at rate[s]
+// (per ms). bursty is the case rate = {r, 0}, meanMS = {on_ms, off_ms}.
+type mmpp struct {
+	t, end  float64
+	state   int
+	ratePMS [2]float64
+	meanMS  [2]float64
+	started bool
+}
+
+func (p *mmpp) next(r *Rand, limitMS float64) (float64, bool) {
+	if !p.started {
+		p.started = true
+		p.end = float64(p.meanMS[0] * expUnit(r))
+	}
+	for p.t < limitMS {
+		if rate := p.ratePMS[p.state]; rate > 0 {
+			dt := expUnit(r) / rate
+			if p.t+dt < p.end {
+				p.t += dt
+				return p.t, p.t < limitMS
+			}
+		}
+		p.t = p.end
+		p.state ^= 1
+		p.end = p.t + float64(p.meanMS[p.state]*expUnit(r))
+	}
+	return p.t, false
+}
+
+// profile is a Poisson process whose rate is piecewise linear in time,
+// sampled by inversion: each gap is an Exp(1) amount of the integrated rate,
+// solved segment by segment (the quadratic needs only sqrt). Before the first
+// point and after the last the rate stays flat.
+type profile struct {
+	at, rate []float64 // ms and per ms, at[0] may be > 0
+	t        float64
+	seg      int // the segment holding t: seg 0 is before at[0], seg i ends at at[i]
+}
+
+func (p *profile) next(r *Rand, limitMS float64) (float64, bool) {
+	need := expUnit(r)
+	for p.t < limitMS {
+		r0, slope, end := p.segment()
+		if math.IsInf(end, 1) { // flat after the last point
+			if r0 == 0 {
+				return p.t, false
+			}
+			p.t += need / r0
+			return p.t, p.t < limitMS
+		}
+		u := end - p.t
+		area := float64(r0*u) + float64(float64(slope*u)*u)/2
+		if need <= area {
+			p.t += solveArea(r0, slope, need)
+			return p.t, p.t < limitMS
+		}
+		need -= area
+		p.t = end
+		p.seg++
+	}
+	return p.t, false
+}
+
+// segment returns the rate at p.t, its slope, and where the segment ends.
+func (p *profile) segment() (r0, slope, end float64) {
+	n := len(p.at)
+	for p.seg < n && p.at[p.seg] <= p.t {
+		p.seg++
+	}
+	switch {
+	case p.seg == 0:
+		return p.rate[0], 0, p.at[0]
+	case p.seg == n:
+		return p.rate[n-1], 0, math.Inf(1)
+	}
+	a, b := p.seg-1, p.seg
+	slope = (p.rate[b] - p.rate[a]) / (p.at[b] - p.at[a])
+	return float64(slope*(p.t-p.at[a])) + p.rate[a], slope, p.at[b]
+}
+
+// solveArea returns u >= 0 with r0·u + slope·u²/2 = need, in the form
+// 2·need / (r0 + sqrt(r0² + 2·slope·need)) that has no cancellation.
+func solveArea(r0, slope, need float64) float64 {
+	disc := float64(r0*r0) + float64(float64(2*slope)*need)
+	den := r0 + math.Sqrt(max(disc, 0))
+	if den <= 0 {
+		return 0
+	}
+	return float64(2*need) / den
+}
+
+// expected returns the integral of the rate over [0, limitMS): the expected
+// number of requests.
+func (p *profile) expected(limitMS float64) float64 {
+	q := profile{at: p.at, rate: p.rate}
+	sum := 0.0
+	for q.t < limitMS {
+		r0, slope, end := q.segment()
+		u := min(end, limitMS) - q.t
+		sum += float64(r0*u) + float64(float64(slope*u)*u)/2
+		q.t += u
+		q.seg++
+	}
+	return sum
+}
+
+// streamSource is one generated stream as the workload plays it.
+type streamSource struct {
+	arr     arrivals
+	rand    Rand
+	keyBase uint64 // keyBase(seed, stream index + 1)
+	n       uint64 // requests drawn so far
+	limitMS float64
+	limitUS int64
+	service int
+	origin  int
+	prio    int
+}
+
+// next fills r with the stream's next request, or returns false at its end.
+func (s *streamSource) next(r *Request) bool {
+	t, ok := s.arr.next(&s.rand, s.limitMS)
+	if !ok {
+		return false
+	}
+	us := MSFloatToUS(t)
+	if us >= s.limitUS {
+		return false
+	}
+	*r = Request{TimeUS: us, Service: s.service, Origin: s.origin, ServiceUS: -1,
+		Prio: s.prio, Key: mix64(s.keyBase ^ s.n)}
+	s.n++
+	return true
+}
+
+// sortedProfile reports whether the profile's times never decrease.
+func sortedProfile(pts []RatePoint) bool {
+	return slices.IsSortedFunc(pts, func(a, b RatePoint) int {
+		switch {
+		case a.AtMS < b.AtMS:
+			return -1
+		case a.AtMS > b.AtMS:
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,239 @@
+package core
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// This file builds models, setups and workloads by hand for the engine's
+// tests, in a tiny line language, so each test reads like its scenario:
+//
+//	model MP ldbal Y
+//	machine site1 netload 0
+//	group G1 site1
+//	server G1 1 simpserv S,T [rq=QA] [n=2] [gateway] [system]
+//	service S load 50 prio 50 [group G1]
+//
+// and requests as "time_ms service origin service_ms [prio]" lines
+// (service_ms "-" draws from the setup's sampler).
+
+func engModel(t *testing.T, text string) *Model {
+	t.Helper()
+	m := &Model{Model: "SHM", ScanUnitUS: 10_000_000, SanityScan: 12, BlockTime: 6}
+	groupLMID := map[string]string{}
+	svc := map[string]*Service{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "model":
+			m.Model, m.LDBAL = f[1], len(f) > 3 && f[3] == "Y"
+		case "machine":
+			nl, _ := strconv.Atoi(f[3])
+			m.Machines = append(m.Machines, Machine{LMID: f[1], PMID: f[1], NetLoad: nl})
+		case "group":
+			m.Groups = append(m.Groups, Group{Name: f[1], GrpNo: len(m.Groups) + 1, LMIDs: []string{f[2]}})
+			groupLMID[f[1]] = f[2]
+		case "server":
+			addTestServers(t, m, groupLMID, f)
+		case "service":
+			s := svc[f[1]]
+			if s == nil {
+				s = &Service{Name: f[1], Load: 50, Prio: 50}
+				svc[f[1]] = s
+			}
+			load, _ := strconv.Atoi(f[3])
+			prio, _ := strconv.Atoi(f[5])
+			if len(f) > 7 && f[6] == "group" {
+				if s.ByGroup == nil {
+					s.ByGroup = map[string]ServiceParams{}
+				}
+				s.ByGroup[f[7]] = ServiceParams{Load: load, Prio: prio}
+			} else {
+				s.Load, s.Prio = load, prio
+			}
+		default:
+			t.Fatalf("test model: bad line %q", line)
+		}
+	}
+	for _, s := range m.Servers {
+		for _, name := range s.Services {
+			if svc[name] == nil {
+				svc[name] = &Service{Name: name, Load: 50, Prio: 50}
+			}
+		}
+	}
+	for _, s := range svc {
+		m.Services = append(m.Services, *s)
+	}
+	sort.Slice(m.Services, func(i, j int) bool { return m.Services[i].Name < m.Services[j].Name })
+	return m
+}
+
+func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []string) {
+	t.Helper()
+	group, name := f[1], f[3]
+	srvid, _ := strconv.Atoi(f[2])
+	services := strings.Split(f[4], ",")
+	n, rq := 1, ""
+	var gateway, system bool
+	for _, opt := range f[5:] {
+		switch {
+		case strings.HasPrefix(opt, "rq="):
+			rq = opt[3:]
+		case strings.HasPrefix(opt, "n="):
+			n, _ = strconv.Atoi(opt[2:])
+		case opt == "gateway":
+			gateway = true
+		case opt == "system":
+			system = true
+		}
+	}
+	lmid := groupLMID[group]
+	mi := m.MachineIndex(lmid)
+	if mi < 0 {
+		t.Fatalf("test model: group %s has unknown LMID %s", group, lmid)
+	}
+	for k := 0; k < n; k++ {
+		id := fmt.Sprintf("%s/%d", group, srvid+k)
+		qname := id
+		if rq != "" {
+			qname = rq
+		}
+		qi := -1
+		for i := range m.Queues {
+			if m.Queues[i].Name == qname && m.Queues[i].Group == group {
+				qi = i
+			}
+		}
+		if qi < 0 {
+			m.Queues = append(m.Queues, Queue{Name: qname, Group: group, LMID: lmid, Machine: mi})
+			qi = len(m.Queues) - 1
+		}
+		m.Queues[qi].Servers = append(m.Queues[qi].Servers, len(m.Servers))
+		m.Servers = append(m.Servers, Server{ID: id, Name: name, Group: group, SrvID: srvid + k, LMID: lmid,
+			Machine: mi, Queue: qname, QueueIdx: qi, Services: services, Gateway: gateway, System: system,
+			AdvertiseSource: "clopt"})
+	}
+}
+
+// testSetup returns a Setup for m with every default filled in; service
+// times come from the requests unless the test sets ServiceTime.
+func engSetup(m *Model) *Setup {
+	fwd, reset := 0.1, 120000.0
+	speed := make([]float64, len(m.Machines))
+	for i := range speed {
+		speed[i] = 1
+	}
+	return &Setup{Model: m, Policy: "tuxedo", Seed: 1,
+		Tuning: Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
+			MPResetMS: &reset, GatewayForwardMS: &fwd},
+		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,
+		ServiceTime: make([][]Sampler, len(m.Services)), RemoteTime: make([]Sampler, len(m.Services))}
+}
+
+// sliceRequests is a Requests over a slice.
+type sliceRequests struct {
+	rs    []Request
+	i     int
+	after func() // called on every Next, for invariant checks
+}
+
+func (s *sliceRequests) Next(r *Request) bool {
+	if s.after != nil {
+		s.after()
+	}
+	if s.i >= len(s.rs) {
+		return false
+	}
+	*r = s.rs[s.i]
+	s.i++
+	return true
+}
+func (s *sliceRequests) Err() error   { return nil }
+func (s *sliceRequests) Total() int64 { return int64(len(s.rs)) }
+
+// testRequests parses "time_ms service origin service_ms [prio]" lines.
+func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
+	t.Helper()
+	out := &sliceRequests{}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		ms, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			t.Fatalf("test requests: %q: %v", line, err)
+		}
+		r := Request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
+			Origin: m.MachineIndex(f[2]), Key: uint64(len(out.rs) + 1)}
+		r.Service = serviceIndex(m, f[1])
+		if r.Origin < 0 || r.Service < 0 {
+			t.Fatalf("test requests: %q: unknown service or origin", line)
+		}
+		if f[3] != "-" {
+			sms, _ := strconv.ParseFloat(f[3], 64)
+			r.ServiceUS = roundUS(sms * 1000)
+		}
+		if len(f) > 4 {
+			r.Prio, _ = strconv.Atoi(f[4])
+		}
+		out.rs = append(out.rs, r)
+	}
+	return out
+}
+
+func serviceIndex(m *Model, name string) int {
+	for i := range m.Services {
+		if m.Services[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// runLog simulates and returns the result and the dispatch log's rows
+// (without the header).
+func runLog(t *testing.T, setup *Setup, reqs Requests) (*Result, []string) {
+	t.Helper()
+	var buf bytes.Buffer
+	res, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &buf}})
+	if err != nil {
+		t.Fatalf("simulate: %v", err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if lines[0]+"\n" != dispatchLogHeader {
+		t.Fatalf("dispatch log header: got %q, want %q", lines[0], dispatchLogHeader)
+	}
+	return res, lines[1:]
+}
+
+// fixedMS always draws ms.
+type fixedMS float64
+
+func (c fixedMS) SampleMS(*Rand) float64 { return float64(c) }
+func (c fixedMS) MeanMS() float64        { return float64(c) }
+
+// diffRows reports the rows that differ.
+func diffRows(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := 0; i < max(len(got), len(want)); i++ {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			t.Errorf("row %d:\n got %s\nwant %s", i+1, g, w)
+		}
+	}
+}

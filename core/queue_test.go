@@ -1,0 +1,232 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+const oneServer = `
+model SHM ldbal N
+machine site1 netload 0
+group G1 site1
+server G1 1 simpserv S,T
+service S load 50 prio 50
+service T load 50 prio 80`
+
+// Hand-worked cases for queue order, event order, network, gateways.
+var queueCases = []dispatchCase{
+	{
+		// R1 is hand-off 1. At 100 ms the queue holds R2 (prio 10) and R3..R11
+		// (prio 90). Hand-offs 2..9 take R3..R10 by priority; hand-off 10
+		// takes the oldest, R2; hand-off 11 takes R11.
+		name:  "priority order and every 10th hand-off takes the oldest",
+		model: oneServer,
+		reqs: `
+0 S site1 100 50
+1 S site1 1 10
+2 S site1 1 90
+3 S site1 1 90
+4 S site1 1 90
+5 S site1 1 90
+6 S site1 1 90
+7 S site1 1 90
+8 S site1 1 90
+9 S site1 1 90
+10 S site1 1 90`,
+		want: `
+1,S,site1,0,G1/1,G1/1,0,0,100000,100000,first
+2,S,site1,1000,G1/1,G1/1,1000,108000,109000,109000,first
+3,S,site1,2000,G1/1,G1/1,2000,100000,101000,101000,first
+4,S,site1,3000,G1/1,G1/1,3000,101000,102000,102000,first
+5,S,site1,4000,G1/1,G1/1,4000,102000,103000,103000,first
+6,S,site1,5000,G1/1,G1/1,5000,103000,104000,104000,first
+7,S,site1,6000,G1/1,G1/1,6000,104000,105000,105000,first
+8,S,site1,7000,G1/1,G1/1,7000,105000,106000,106000,first
+9,S,site1,8000,G1/1,G1/1,8000,106000,107000,107000,first
+10,S,site1,9000,G1/1,G1/1,9000,107000,108000,108000,first
+11,S,site1,10000,G1/1,G1/1,10000,109000,110000,110000,first`,
+	},
+	{
+		// Without a trace prio, a request has its service's PRIO: T (80)
+		// overtakes S (50) waiting before it.
+		name:  "service PRIO orders the queue",
+		model: oneServer,
+		reqs: `
+0 S site1 10
+1 S site1 1
+2 T site1 1`,
+		want: `
+1,S,site1,0,G1/1,G1/1,0,0,10000,10000,first
+2,S,site1,1000,G1/1,G1/1,1000,11000,12000,12000,first
+3,T,site1,2000,G1/1,G1/1,2000,10000,11000,11000,first`,
+	},
+	{
+		// Latency 1 ms. At 3 ms: R1 completes, then R2 arrives from the network
+		// and starts at once, then the new local R3 finds the server busy.
+		name: "same instant: completion, then network arrival, then new request; latency both ways",
+		model: `
+model SHM ldbal N
+machine site1 netload 0
+machine site2 netload 0
+group G2 site2
+server G2 1 simpserv S`,
+		tweak: func(s *Setup) { s.LatencyUS = 1000 },
+		reqs: `
+0 S site1 2
+2 S site1 1
+3 S site2 1`,
+		want: `
+1,S,site1,0,G2/1,G2/1,1000,1000,3000,4000,first
+2,S,site1,2000,G2/1,G2/1,3000,3000,4000,5000,first
+3,S,site2,3000,G2/1,G2/1,3000,4000,5000,5000,first`,
+	},
+	{
+		// A 0 us service completes before the next request of the same instant,
+		// so G1/1 is idle again for R2.
+		name:  "a completion created at this instant runs before the next new request",
+		model: twoSHM,
+		reqs: `
+0 S site1 0
+0 S site1 0`,
+		want: `
+1,S,site1,0,G1/1,G1/1,0,0,0,0,idle
+2,S,site1,0,G1/1,G1/1,0,0,0,0,idle`,
+	},
+	{
+		// The gateway is busy 100 us per request (service_ms does not apply),
+		// the remote domain answers 20 ms later. R3 comes while both are busy:
+		// 0/1+50 each, tie to G1/1. R4: the gateway is idle again.
+		name: "a domain gateway competes with a local server",
+		model: `
+model SHM ldbal Y
+machine site1 netload 0
+group G1 site1
+group GW site1
+server G1 1 simpserv RSVC
+server GW 1 GWTDOMAIN RSVC gateway`,
+		tweak: func(s *Setup) { s.RemoteTime[0] = fixedMS(20) },
+		reqs: `
+0 RSVC site1 5
+1 RSVC site1 5
+1.05 RSVC site1 5
+2 RSVC site1 5`,
+		want: `
+1,RSVC,site1,0,G1/1,G1/1,0,0,5000,5000,idle
+2,RSVC,site1,1000,GW/1,GW/1,1000,1000,1100,21100,idle
+3,RSVC,site1,1050,G1/1,G1/1,1050,5000,10000,10000,least-load
+4,RSVC,site1,2000,GW/1,GW/1,2000,2000,2100,22100,idle`,
+	},
+	{
+		// No server advertises T: TPENOENT, empty server and time columns.
+		name: "TPENOENT when no candidate",
+		model: `
+model SHM ldbal N
+machine site1 netload 0
+group G1 site1
+server G1 1 simpserv S
+service T load 50 prio 50`,
+		reqs: `
+0 T site1 1
+0 S site1 1`,
+		want: `
+1,T,site1,0,,,,,,,TPENOENT
+2,S,site1,0,G1/1,G1/1,0,0,1000,1000,first`,
+	},
+	{
+		// site2 runs at speed 2: 3 us -> 1.5 -> 2 (halves away from zero);
+		// the sampler's 2.5 ms on site1 -> 2500 us.
+		name: "machine speed and sampled service times round to whole us",
+		model: `
+model SHM ldbal N
+machine site1 netload 0
+machine site2 netload 0
+group G2 site2
+group G1 site1
+server G2 1 simpserv S
+server G1 1 simpserv T`,
+		tweak: func(s *Setup) {
+			s.Speed[1] = 2
+			s.ServiceTime[1] = []Sampler{nil, fixedMS(2.5)}
+		},
+		reqs: `
+0 S site2 0.003
+0 T site1 -`,
+		want: `
+1,S,site2,0,G2/1,G2/1,0,0,2,2,first
+2,T,site1,0,G1/1,G1/1,0,0,2500,2500,first`,
+	},
+}
+
+// TestBlockTime: a reply later than BLOCKTIME counts as TPETIME but the
+// request still completes and keeps its row.
+func TestBlockTime(t *testing.T) {
+	m := engModel(t, oneServer)
+	setup := engSetup(m)
+	setup.BlockUS = 10000
+	// R1 replies after 6 ms; R2 waits 5 ms and replies after 11 ms > 10 ms.
+	res, rows := runLog(t, setup, engRequests(t, m, "0 S site1 6\n1 S site1 6"))
+	want := []string{
+		"1,S,site1,0,G1/1,G1/1,0,0,6000,6000,first",
+		"2,S,site1,1000,G1/1,G1/1,1000,6000,12000,12000,first",
+	}
+	diffRows(t, rows, want)
+	got := res.Requests
+	if got.Issued != 2 || got.Completed != 2 || got.TimedOut != 1 || len(got.Failed) != 0 {
+		t.Errorf("requests: got %+v, want issued 2, completed 2, timed_out 1, no failures", got)
+	}
+}
+
+func TestTPENOENTCounts(t *testing.T) {
+	m := engModel(t, queueCases[5].model)
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, queueCases[5].reqs))
+	if got := res.Requests; got.Issued != 2 || got.Completed != 1 || got.Failed["TPENOENT"] != 1 {
+		t.Errorf("requests: got %+v, want issued 2, completed 1, failed TPENOENT 1", got)
+	}
+}
+
+func TestWaitQueueOrder(t *testing.T) {
+	pool := make([]flight, 6)
+	prios := []int32{50, 10, 90, 90, 50, 100}
+	var q waitQueue
+	q.init()
+	for i, p := range prios {
+		pool[i].prio, pool[i].enqSeq = p, uint64(i)
+		q.push(pool, int32(i))
+	}
+	var got []int32
+	got = append(got, q.popHighest(pool), q.popOldest(pool), q.popHighest(pool), q.popOldest(pool))
+	want := []int32{5, 0, 2, 1} // prio 100; oldest (#0); prio 90 first in; oldest left (#1)
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("pop order: got %v, want %v", got, want)
+		}
+	}
+	if q.n != 2 {
+		t.Errorf("left: got %d, want 2", q.n)
+	}
+}
+
+func TestEventHeapOrder(t *testing.T) {
+	var h eventHeap
+	in := []event{{t: 5, cls: evArrival, key: 1}, {t: 5, cls: evCompletion, key: 3}, {t: 1, cls: evArrival, key: 9},
+		{t: 5, cls: evCompletion, key: 0}, {t: 5, cls: evArrival, key: 0}}
+	for _, e := range in {
+		h.push(e)
+	}
+	want := []event{in[2], in[3], in[1], in[4], in[0]}
+	for i, w := range want {
+		if got := h.pop(); got != w {
+			t.Errorf("pop %d: got %+v, want %+v", i, got, w)
+		}
+	}
+	_ = strings.TrimSpace
+}
+
+func TestDispatchLogQuotesIDs(t *testing.T) {
+	m := engModel(t, oneServer)
+	reqs := engRequests(t, m, "0 S site1 1\n0 S site1 1")
+	reqs.rs[0].ID, reqs.rs[1].ID = `a,b`, `say "hi"`
+	_, rows := runLog(t, engSetup(m), reqs)
+	want := []string{`"a,b",S,site1,0,G1/1,G1/1,0,0,1000,1000,first`, `"say ""hi""",S,site1,0,G1/1,G1/1,0,1000,2000,2000,first`}
+	diffRows(t, rows, want)
+}

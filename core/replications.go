@@ -1,0 +1,120 @@
+package core
+
+import "math"
+
+// MaxReplications bounds Scenario.Replications.
+const MaxReplications = 100
+
+// replicationFigures are the headline figures replications report, and how
+// to read each from a Result.
+var replicationFigures = []struct {
+	name string
+	get  func(*Result) float64
+}{
+	{"wait_ms.mean", func(r *Result) float64 { return r.WaitMS.Mean }},
+	{"wait_ms.p95", func(r *Result) float64 { return r.WaitMS.P95 }},
+	{"response_ms.mean", func(r *Result) float64 { return r.ResponseMS.Mean }},
+	{"response_ms.p95", func(r *Result) float64 { return r.ResponseMS.P95 }},
+	{"response_ms.p99", func(r *Result) float64 { return r.ResponseMS.P99 }},
+	{"utilization.max", func(r *Result) float64 { return maxUtilization(r) }},
+	{"balance.jain_utilization", func(r *Result) float64 { return r.Balance.JainUtilization }},
+	{"requests.timed_out", func(r *Result) float64 { return float64(r.Requests.TimedOut) }},
+}
+
+func maxUtilization(r *Result) float64 {
+	var m float64
+	for _, s := range r.Servers {
+		m = max(m, s.Utilization)
+	}
+	return m
+}
+
+// ReplicationSeed derives the seed of replication i (0-based) from the
+// scenario's seed: replication 0 uses the seed itself, the others a
+// SplitMix64 step of seed + i, so the streams are unrelated.
+func ReplicationSeed(seed uint64, i int) uint64 {
+	if i == 0 {
+		return seed
+	}
+	z := seed + uint64(i)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// runReplications runs the scenario k times with derived seeds and returns
+// the first run's result (written to the dispatch log, if any) carrying the
+// mean and 95% confidence half-width of the headline figures.
+func runReplications(sc *Scenario, opt RunOptions, k int) (*Result, error) {
+	base := uint64(1)
+	if sc.Seed != nil {
+		base = *sc.Seed
+	}
+	if opt.Seed != nil {
+		base = *opt.Seed
+	}
+	rep := &Replications{K: k, Figures: map[string]MeanCI{}}
+	var first *Result
+	values := make([][]float64, len(replicationFigures))
+	for i := 0; i < k; i++ {
+		o := opt
+		seed := ReplicationSeed(base, i)
+		o.Seed = &seed
+		if i > 0 {
+			o.Dispatch = nil
+		}
+		res, err := runOnce(sc, o)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			first = res
+		}
+		rep.Seeds = append(rep.Seeds, seed)
+		for j, f := range replicationFigures {
+			values[j] = append(values[j], f.get(res))
+		}
+	}
+	for j, f := range replicationFigures {
+		rep.Figures[f.name] = meanCI(values[j])
+	}
+	first.Replications = rep
+	return first, nil
+}
+
+// meanCI is the mean and the half-width of its 95% confidence interval
+// (Student's t with k-1 degrees of freedom).
+func meanCI(xs []float64) MeanCI {
+	n := float64(len(xs))
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	mean := sum / n
+	var ss float64
+	for _, x := range xs {
+		ss += float64((x - mean) * (x - mean)) // no fused multiply-add
+	}
+	if len(xs) < 2 {
+		return MeanCI{Mean: roundF(mean)}
+	}
+	sd := math.Sqrt(ss / (n - 1))
+	return MeanCI{Mean: roundF(mean), HalfWidth: roundF(studentT975(len(xs)-1) * sd / math.Sqrt(n))}
+}
+
+// studentT975 is the 97.5% quantile of Student's t with df degrees of freedom.
+func studentT975(df int) float64 {
+	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	switch {
+	case df <= len(table):
+		return table[df-1]
+	case df <= 40:
+		return 2.021
+	case df <= 60:
+		return 2.000
+	default:
+		return 1.984
+	}
+}

@@ -1,0 +1,224 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// result assembles the Result of a finished run from the engine's statistics.
+func (e *engine) result() *Result {
+	st := &e.st
+	st.wait.mergeHist(st.sWait)
+	st.resp.mergeHist(st.sResp)
+	policy := e.setup.Policy
+	if policy == "" {
+		policy = "tuxedo"
+	}
+	r := &Result{
+		EngineVersion: EngineVersion,
+		Model:         e.m.Model,
+		LDBAL:         e.m.LDBAL,
+		Policy:        policy,
+		Seed:          e.setup.Seed,
+		Tuning:        e.setup.Tuning,
+		SpanMS:        usToMS(e.spanUS),
+		WarmupMS:      usToMS(e.setup.WarmupUS),
+		Requests: RequestCounts{Issued: st.issued, Completed: st.completed,
+			Failed: failedMap(st.noEnt), TimedOut: st.timedOut},
+		WaitMS:     st.wait.summary(),
+		ResponseMS: st.resp.summary(),
+	}
+	eligible := e.eligibleServers()
+	r.Servers = e.serverStats()
+	r.Queues = e.queueStats()
+	r.Services = e.serviceStats()
+	r.Machines = e.machineStats()
+	r.Balance = balance(r.Servers, eligible)
+	r.Series = e.ser.build(e)
+	r.Warnings = e.warnings(eligible)
+	return r
+}
+
+// measuredUS is the time the time-based statistics cover: warm-up to span.
+func (e *engine) measuredUS() int64 { return max(e.spanUS-e.setup.WarmupUS, 0) }
+
+func failedMap(noEnt int64) map[string]int64 {
+	m := map[string]int64{}
+	if noEnt > 0 {
+		m[reasonNames[reasonNoEnt]] = noEnt
+	}
+	return m
+}
+
+// frac returns a/b rounded for the JSON, 0 when b is 0.
+func frac(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return roundF(a / b)
+}
+
+func (e *engine) serverStats() []ServerStats {
+	st := &e.st
+	span := float64(e.measuredUS())
+	out := make([]ServerStats, len(e.m.Servers))
+	for i := range e.m.Servers {
+		s := &e.m.Servers[i]
+		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue,
+			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
+			Utilization: frac(float64(st.busy[i]), span),
+			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
+			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
+		for k := 0; k < st.nsvc; k++ {
+			if n := st.srvSvc[i*st.nsvc+k]; n > 0 {
+				out[i].Done = append(out[i].Done, ServiceCount{Service: e.m.Services[k].Name, Requests: n})
+			}
+		}
+	}
+	return out
+}
+
+func (e *engine) queueStats() []QueueStats {
+	st := &e.st
+	span := float64(e.measuredUS())
+	out := make([]QueueStats, len(e.m.Queues))
+	for i := range e.m.Queues {
+		q := &e.m.Queues[i]
+		ids := make([]string, len(q.Servers))
+		for j, s := range q.Servers {
+			ids[j] = e.m.Servers[s].ID
+		}
+		out[i] = QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
+			Enqueued: st.qEnqueued[i], MaxLength: st.qMax[i],
+			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].summary()}
+	}
+	return out
+}
+
+// serviceStats lists the services that were requested or that some
+// application (non-system) server advertises, in name order.
+func (e *engine) serviceStats() []ServiceStats {
+	st := &e.st
+	out := []ServiceStats{}
+	for i := range e.m.Services {
+		if st.svcIssued[i] == 0 && !e.advertisedByApp(i) {
+			continue
+		}
+		s := &e.m.Services[i]
+		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
+			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcNoEnt[i]),
+			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(), ResponseMS: st.sResp[i].summary(),
+			Histogram: chartHistogram(&st.sResp[i])})
+	}
+	return out
+}
+
+func (e *engine) advertisedByApp(s int) bool {
+	for _, c := range e.svc[s].cands {
+		if !e.m.Servers[c].System {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *engine) machineStats() []MachineStats {
+	st := &e.st
+	out := make([]MachineStats, len(e.m.Machines))
+	for i := range e.m.Machines {
+		out[i] = MachineStats{LMID: e.m.Machines[i].LMID, NetLoad: e.m.Machines[i].NetLoad,
+			Issued: st.mIssued[i], Served: st.mServed[i], Local: st.mLocal[i],
+			Sent: st.mSent[i], Received: st.mRecv[i]}
+	}
+	return out
+}
+
+// eligibleServers marks the servers that advertise at least one service
+// that was requested: the ones balance is measured over.
+func (e *engine) eligibleServers() []bool {
+	out := make([]bool, len(e.m.Servers))
+	for s := range e.svc {
+		if e.st.svcIssued[s] == 0 {
+			continue
+		}
+		for _, c := range e.svc[s].cands {
+			out[c] = true
+		}
+	}
+	return out
+}
+
+// balance is Jain's fairness index and max/mean over the utilizations of
+// the eligible servers.
+func balance(servers []ServerStats, eligible []bool) Balance {
+	var n, sum, sq, mx float64
+	for i := range servers {
+		if !eligible[i] {
+			continue
+		}
+		u := servers[i].Utilization
+		n++
+		sum += u
+		sq += float64(u * u) // float64(): no fused multiply-add, same bits on every platform
+		mx = max(mx, u)
+	}
+	if n == 0 || sq == 0 {
+		return Balance{}
+	}
+	return Balance{JainUtilization: roundF(sum * sum / (n * sq)), MaxOverMean: roundF(mx / (sum / n))}
+}
+
+// warnings says what the reader of the result should not miss.
+func (e *engine) warnings(eligible []bool) []string {
+	st := &e.st
+	out := append([]string{}, e.setup.Warnings...)
+	var idle []string
+	nElig := 0
+	for i, ok := range eligible {
+		if !ok {
+			continue
+		}
+		nElig++
+		if st.srvRequests[i] == 0 && st.completed > 0 {
+			idle = append(idle, e.m.Servers[i].ID)
+		}
+	}
+	if len(idle) > 0 {
+		w := fmt.Sprintf("server(s) %s never got a request while others did", strings.Join(idle, ", "))
+		if e.alg == algFirst {
+			w += " (LDBAL=N sends every request of a service to its first candidate)"
+		}
+		out = append(out, w)
+	}
+	if w := st.offeredLoadWarning(nElig); w != "" {
+		out = append(out, w)
+	}
+	if st.completed < 1000 {
+		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
+	}
+	if e.ser.nresets > maxResets {
+		out = append(out, fmt.Sprintf("%d MP counter resets; only the first %d are listed in series.mp_resets_ms", e.ser.nresets, maxResets))
+	}
+	return out
+}
+
+// offeredLoadWarning compares the offered load (sum over services of the
+// arrival rate times the mean service time, in servers) with the number of
+// servers that can take it.
+func (st *stats) offeredLoadWarning(capacity int) string {
+	window := st.lastIssue - st.firstIssue
+	if window <= 0 || capacity == 0 {
+		return ""
+	}
+	var offered float64
+	for s := range st.svcIssued {
+		if st.svcCompleted[s] > 0 {
+			mean := float64(st.svcBusy[s]) / float64(st.svcCompleted[s])
+			offered += float64(st.svcIssued[s]) * mean / float64(window)
+		}
+	}
+	if offered <= float64(capacity) {
+		return ""
+	}
+	return fmt.Sprintf("offered load %.2f (arrival rate x mean service time) exceeds the %d servers that can take it: queues grow without bound and waits depend on the run's length", offered, capacity)
+}

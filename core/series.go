@@ -1,0 +1,207 @@
+package core
+
+// Series bins: the width is the scenario's bin_ms, or the workload's horizon
+// / 120 rounded up to 1-2-5 x 10^k. Memory stays bounded: when the run has
+// filled maxBins bins, neighbouring bins merge and the width doubles.
+const (
+	targetBins  = 120
+	autoMaxBins = 2 * targetBins
+	maxResets   = 10000 // reset times listed in the result
+)
+
+// series accumulates the time series of a run in fixed-width bins. Closed
+// bins are appended to flat slices (bin-major); the open bin's figures live
+// in the engine's server and queue states (binBusy, binArea) and in dispatch.
+type series struct {
+	binUS    int64
+	maxBins  int
+	nbins    int   // closed bins
+	end      int64 // end of the open bin
+	lastEnd  int64 // end of the last (possibly partial) bin, after the run
+	nq, ns   int
+	npair    int     // machines x queues, when MP counters exist
+	qArea    []int64 // nbins x nq: waiting x us
+	busy     []int64 // nbins x ns: busy us
+	disp     []int64 // nbins x ns: requests chosen
+	counters []int64 // nbins x npair: C_m(q) at the bin's end
+	dispatch []int64 // open bin: requests chosen per server
+	resets   []int64
+	nresets  int64
+	seen     []bool // per (machine, queue): its counter was > 0 at a bin end or reset
+}
+
+func (s *series) init(e *engine) {
+	s.nq, s.ns = len(e.queues), len(e.servers)
+	s.npair = len(e.counters)
+	s.dispatch = make([]int64, s.ns)
+	s.seen = make([]bool, s.npair)
+	h := e.opt.HorizonUS
+	switch {
+	case e.opt.BinUS > 0:
+		s.binUS = e.opt.BinUS
+		planned := int64(targetBins)
+		if h > 0 {
+			planned = h/s.binUS + 1
+		}
+		cols := int64(s.nq + 2*s.ns + s.npair + 1)
+		s.maxBins = int(min(max(2*planned, autoMaxBins), max(4_000_000/cols, autoMaxBins)))
+		s.maxBins &^= 1
+	case h > 0:
+		s.binUS = niceUp((h + targetBins - 1) / targetBins)
+		s.maxBins = autoMaxBins
+	default:
+		s.binUS = 1000
+		s.maxBins = autoMaxBins
+	}
+	s.end = s.binUS
+}
+
+// crossBoundaries applies, in time order, every bin end and MP reset at or
+// before t. A bin ending at the instant of a reset closes first, so the
+// counters it shows are those of its last moment.
+func (e *engine) crossBoundaries(t int64) {
+	s := &e.ser
+	for {
+		b, r := s.end, e.nextReset
+		if b <= r {
+			if b > t {
+				break
+			}
+			e.closeBin(b)
+			continue
+		}
+		if r > t {
+			break
+		}
+		// Every reset before the next bin end and not after t has the same
+		// effect: apply them at once, listing their times.
+		last := min(t, b-1) / e.setup.ResetUS * e.setup.ResetUS
+		for x := r; x <= last; x += e.setup.ResetUS {
+			if len(s.resets) < maxResets {
+				s.resets = append(s.resets, x)
+			}
+			s.nresets++
+		}
+		s.markSeen(e.counters)
+		clear(e.counters)
+		e.nextReset = last + e.setup.ResetUS
+	}
+	e.nextBoundary = min(s.end, e.nextReset)
+}
+
+// closeBin closes the open bin at b (its end, or the span for the last one).
+func (e *engine) closeBin(b int64) {
+	s := &e.ser
+	for i := range e.queues {
+		q := &e.queues[i]
+		e.accrueQueue(q, b)
+		s.qArea = append(s.qArea, q.binArea)
+		q.binArea = 0
+	}
+	for i := range e.servers {
+		sv := &e.servers[i]
+		if sv.busy {
+			e.accrueBusy(sv, b)
+		}
+		s.busy = append(s.busy, sv.binBusy)
+		sv.binBusy = 0
+	}
+	s.disp = append(s.disp, s.dispatch...)
+	clear(s.dispatch)
+	s.counters = append(s.counters, e.counters...)
+	s.markSeen(e.counters)
+	s.nbins++
+	s.lastEnd = b
+	if s.nbins == s.maxBins {
+		s.merge()
+	}
+	s.end = int64(s.nbins+1) * s.binUS
+}
+
+// merge halves the number of closed bins by adding neighbours (the counters
+// keep the later value) and doubles the width.
+func (s *series) merge() {
+	half := s.nbins / 2
+	sum := func(xs []int64, w int) []int64 {
+		for k := 0; k < half; k++ {
+			for j := 0; j < w; j++ {
+				xs[k*w+j] = xs[2*k*w+j] + xs[(2*k+1)*w+j]
+			}
+		}
+		return xs[:half*w]
+	}
+	s.qArea = sum(s.qArea, s.nq)
+	s.busy = sum(s.busy, s.ns)
+	s.disp = sum(s.disp, s.ns)
+	for k := 0; k < half; k++ {
+		copy(s.counters[k*s.npair:(k+1)*s.npair], s.counters[(2*k+1)*s.npair:(2*k+2)*s.npair])
+	}
+	s.counters = s.counters[:half*s.npair]
+	s.nbins = half
+	s.binUS *= 2
+}
+
+// finishSeries closes every bin up to the span, the last one partial.
+func (e *engine) finishSeries() {
+	e.crossBoundaries(e.spanUS)
+	if e.spanUS > e.ser.lastEnd || e.ser.nbins == 0 && e.spanUS > 0 {
+		e.closeBin(e.spanUS)
+	}
+}
+
+// build turns the closed bins into the result's Series.
+func (s *series) build(e *engine) Series {
+	out := Series{BinMS: usToMS(s.binUS), StartMS: []float64{}, Queue: []NamedSeries{},
+		Util: []NamedSeries{}, Dispatch: []NamedSeries{}}
+	dur := make([]float64, s.nbins)
+	for k := 0; k < s.nbins; k++ {
+		start := int64(k) * s.binUS
+		out.StartMS = append(out.StartMS, usToMS(start))
+		dur[k] = float64(min(s.binUS, s.lastEnd-start))
+	}
+	col := func(xs []int64, w, j int, perUS bool) []float64 {
+		v := make([]float64, s.nbins)
+		for k := range v {
+			x := float64(xs[k*w+j])
+			if perUS {
+				if dur[k] > 0 {
+					x /= dur[k]
+				} else {
+					x = 0
+				}
+			}
+			v[k] = roundF(x)
+		}
+		return v
+	}
+	for j := range e.m.Queues {
+		out.Queue = append(out.Queue, NamedSeries{Name: e.m.Queues[j].Name, Values: col(s.qArea, s.nq, j, true)})
+	}
+	for j := range e.m.Servers {
+		id := e.m.Servers[j].ID
+		out.Util = append(out.Util, NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
+		out.Dispatch = append(out.Dispatch, NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
+	}
+	if s.npair > 0 {
+		out.Counters = []CounterSeries{}
+		for j := 0; j < s.npair; j++ {
+			if s.seen[j] {
+				out.Counters = append(out.Counters, CounterSeries{Machine: e.m.Machines[j/s.nq].LMID,
+					Queue: e.m.Queues[j%s.nq].Name, Values: col(s.counters, s.npair, j, false)})
+			}
+		}
+		out.ResetsMS = []float64{}
+		for _, r := range s.resets {
+			out.ResetsMS = append(out.ResetsMS, usToMS(r))
+		}
+	}
+	return out
+}
+
+func (s *series) markSeen(counters []int64) {
+	for j, c := range counters {
+		if c > 0 {
+			s.seen[j] = true
+		}
+	}
+}

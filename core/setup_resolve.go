@@ -1,0 +1,242 @@
+package core
+
+import (
+	"math"
+	"slices"
+)
+
+// NewSetup checks sc (with opt's overrides) against its model and resolves it.
+// Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
+func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
+	if err := checkScenario(sc); err != nil {
+		return nil, err
+	}
+	m, err := LoadModel("ubbconfig", sc.UBBConfig, "dmconfig", sc.DMConfig, sc.Advertise)
+	if err != nil {
+		return nil, err
+	}
+	return setupModel(m, sc, opt)
+}
+
+// setupModel resolves sc against a model already loaded.
+func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
+	st := &Setup{Model: m, Policy: "tuxedo", Seed: 1}
+	steps := []func(*Scenario, RunOptions) error{
+		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkWorkload,
+	}
+	for _, step := range steps {
+		if err := step(sc, opt); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range m.Warnings {
+		d.Severity = "warning"
+		st.Warnings = append(st.Warnings, d.String())
+	}
+	return st, nil
+}
+
+// resolveRun picks the policy and seed (options over the scenario) and tuning.
+func (st *Setup) resolveRun(sc *Scenario, opt RunOptions) error {
+	switch {
+	case opt.Policy != "":
+		if !slices.Contains(policyNames, opt.Policy) {
+			return unknownPolicy("policy (option)", opt.Policy)
+		}
+		st.Policy = opt.Policy
+	case sc.Policy != "":
+		st.Policy = sc.Policy
+	}
+	switch {
+	case opt.Seed != nil:
+		st.Seed = *opt.Seed
+	case sc.Seed != nil:
+		st.Seed = *sc.Seed
+	}
+	m := st.Model
+	reset := m.ScanUnitUS * int64(m.SanityScan)
+	tun, err := resolveTuning(sc.Tuning, reset)
+	if err != nil {
+		return err
+	}
+	st.Tuning = tun
+	st.ResetUS = reset
+	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
+		st.ResetUS, _ = msValueToUS(*tun.MPResetMS)
+	} else if reset <= 0 {
+		return Errorf(EINVALID, "tuning.mp_reset_ms: SCANUNIT x SANITYSCAN is 0 in the UBBCONFIG; give mp_reset_ms")
+	}
+	st.GatewayForwardUS, _ = msValueToUS(*tun.GatewayForwardMS)
+	return nil
+}
+
+// resolveTimes converts latency, warm-up and the blocking timeout.
+func (st *Setup) resolveTimes(sc *Scenario, _ RunOptions) error {
+	st.BlockUS = st.Model.ScanUnitUS * int64(st.Model.BlockTime)
+	if sc.Network != nil {
+		us, err := nonNegativeMS("network.latency_ms", sc.Network.LatencyMS)
+		if err != nil {
+			return err
+		}
+		st.LatencyUS = us
+	}
+	if sc.WarmupMS != nil {
+		st.WarmupUS, _ = msValueToUS(*sc.WarmupMS)
+	}
+	return nil
+}
+
+// resolveMachines applies machines.LMID.speed.
+func (st *Setup) resolveMachines(sc *Scenario, _ RunOptions) error {
+	m := st.Model
+	st.Speed = make([]float64, len(m.Machines))
+	for i := range st.Speed {
+		st.Speed[i] = 1
+	}
+	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
+		i := m.MachineIndex(lmid)
+		if i < 0 {
+			return Errorf(EINVALID, "machines.%s: unknown LMID (the UBBCONFIG has %s)", lmid, machineList(m))
+		}
+		if sp := sc.Machines[lmid].Speed; sp != nil {
+			if !(*sp > 0) || math.IsInf(*sp, 0) || *sp > 1e6 {
+				return Errorf(EINVALID, "machines.%s.speed: must be > 0 and <= 1e6, got %g", lmid, *sp)
+			}
+			st.Speed[i] = *sp
+		}
+	}
+	return nil
+}
+
+func machineList(m *Model) string {
+	l := make([]string, len(m.Machines))
+	for i, mc := range m.Machines {
+		l[i] = mc.LMID
+	}
+	return joinOr(l)
+}
+
+// resolveServices builds ServiceTime[s][g] from services.*.
+func (st *Setup) resolveServices(sc *Scenario, _ RunOptions) error {
+	m := st.Model
+	samplers, err := serviceSamplers(sc)
+	if err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
+		if m.Service(name) == nil {
+			return Errorf(EINVALID, "services.%s: unknown service", name)
+		}
+		for _, g := range slices.Sorted(mapKeys(sc.Services[name].ByGroup)) {
+			if groupIndex(m, g) < 0 {
+				return Errorf(EINVALID, "services.%s.by_group.%s: unknown group", name, g)
+			}
+		}
+	}
+	st.ServiceTime = make([][]Sampler, len(m.Services))
+	for s, svc := range m.Services {
+		row := make([]Sampler, len(m.Groups))
+		for g, grp := range m.Groups {
+			if smp, ok := samplers[svc.Name+"/"+grp.Name]; ok {
+				row[g] = smp
+			} else {
+				row[g] = samplers[svc.Name]
+			}
+		}
+		st.ServiceTime[s] = row
+	}
+	return nil
+}
+
+func groupIndex(m *Model, name string) int {
+	for i := range m.Groups {
+		if m.Groups[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// resolveDomains builds RemoteTime[s] for imported services.
+func (st *Setup) resolveDomains(sc *Scenario, _ RunOptions) error {
+	m := st.Model
+	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
+		if !slices.ContainsFunc(m.Domains, func(d Domain) bool { return d.Name == name }) {
+			return Errorf(EINVALID, "domains.%s: unknown remote domain (the DMCONFIG has %s)", name, domainList(m))
+		}
+	}
+	st.RemoteTime = make([]Sampler, len(m.Services))
+	for s, svc := range m.Services {
+		if svc.Remote == nil {
+			continue
+		}
+		d, ok := sc.Domains[svc.Remote.Domain]
+		if !ok {
+			return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time",
+				svc.Remote.Domain, svc.Name)
+		}
+		smp, err := NewSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
+		if err != nil {
+			return err
+		}
+		st.RemoteTime[s] = smp
+	}
+	return nil
+}
+
+func domainList(m *Model) string {
+	if len(m.Domains) == 0 {
+		return "no remote domains"
+	}
+	l := make([]string, len(m.Domains))
+	for i, d := range m.Domains {
+		l[i] = d.Name
+	}
+	return joinOr(l)
+}
+
+func joinOr(l []string) string {
+	switch len(l) {
+	case 0:
+		return "none"
+	case 1:
+		return l[0]
+	}
+	out := l[0]
+	for _, s := range l[1 : len(l)-1] {
+		out += ", " + s
+	}
+	return out + " and " + l[len(l)-1]
+}
+
+// checkWorkload compiles the workload once, so that its errors (and requests
+// that could get no service time) are found before the run starts.
+func (st *Setup) checkWorkload(sc *Scenario, _ RunOptions) error {
+	n := newNames(st.Model)
+	n.needMS, n.needGroup = st.untimed()
+	_, err := compileWorkload(n, &sc.Workload, st.Seed)
+	return err
+}
+
+// untimed finds the services that some local (non-gateway) server may
+// process but that have no distribution for its group: their requests must
+// carry service_ms. group[s] names the first such group.
+func (st *Setup) untimed() (need []bool, group []string) {
+	m := st.Model
+	need = make([]bool, len(m.Services))
+	group = make([]string, len(m.Services))
+	n := newNames(m)
+	for _, srv := range m.Servers {
+		g := groupIndex(m, srv.Group)
+		if srv.Gateway || g < 0 {
+			continue
+		}
+		for _, name := range srv.Services {
+			s, ok := n.services[name]
+			if ok && !need[s] && st.ServiceTime[s][g] == nil {
+				need[s], group[s] = true, srv.Group
+			}
+		}
+	}
+	return need, group
+}

@@ -1,0 +1,135 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+// baseScenario is valid against handModel: every service that a local server
+// may process has a distribution, and RDOM has a response time.
+func baseScenario() *Scenario {
+	return &Scenario{
+		UBBConfig: "(built by hand in handModel)",
+		Services: map[string]ServiceSpec{
+			"TOUPPER": {ServiceTime: &Dist{Dist: "exp", MeanMS: f(4)}, ByGroup: map[string]Dist{"G2": {Dist: "const", MS: f(2)}}},
+			"TOLOWER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}},
+		},
+		Domains:  map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: f(20)}}},
+		Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"},
+	}
+}
+
+func TestSetupDefaults(t *testing.T) {
+	m := handModel()
+	m.Warnings = []Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
+	st, err := setupModel(m, baseScenario(), RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name      string
+		got, want any
+	}{
+		{"policy", st.Policy, "tuxedo"},
+		{"seed", st.Seed, uint64(1)},
+		{"idle", st.Tuning.Idle, "server"},
+		{"netload", st.Tuning.NetLoad, "server"},
+		{"mp_counter", st.Tuning.MPCounter, "load+netload"},
+		{"mp_reset_ms", *st.Tuning.MPResetMS, 120_000.0},
+		{"gateway_forward_ms", *st.Tuning.GatewayForwardMS, 0.1},
+		{"ResetUS", st.ResetUS, int64(120_000_000)},
+		{"BlockUS", st.BlockUS, int64(60_000_000)},
+		{"GatewayForwardUS", st.GatewayForwardUS, int64(100)},
+		{"LatencyUS", st.LatencyUS, int64(0)},
+		{"WarmupUS", st.WarmupUS, int64(0)},
+		{"speeds", len(st.Speed) == 2 && st.Speed[0] == 1 && st.Speed[1] == 1, true},
+		{"warnings", strings.Join(st.Warnings, "|"), "ubbconfig:3:1: warning: services from *SERVICES"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("%s: got %v, want %v", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+func TestSetupResolves(t *testing.T) {
+	sc := baseScenario()
+	sc.Policy, sc.Seed = "jsq", new(uint64)
+	sc.Machines = map[string]MachineSpec{"site2": {Speed: f(0.5)}}
+	sc.Network = &NetworkSpec{LatencyMS: 1.0005}
+	sc.Tuning = &Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
+	sc.WarmupMS = f(10)
+	seed := uint64(99)
+	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Policy != "p2c" || st.Seed != 99 || st.Speed[1] != 0.5 || st.LatencyUS != 1001 ||
+		st.ResetUS != 2500 || st.GatewayForwardUS != 0 || st.Tuning.NetLoad != "origin" || st.WarmupUS != 10_000 {
+		t.Errorf("got %+v, want policy p2c, seed 99, speed[1] 0.5, latency 1001, reset 2500, forward 0, netload origin, warmup 10000", st)
+	}
+	up := st.ServiceTime[svcToUpper]
+	if up[0].MeanMS() != 4 || up[1].MeanMS() != 2 || up[2].MeanMS() != 4 {
+		t.Errorf("TOUPPER means per group: got %v %v %v, want 4 2 4", up[0].MeanMS(), up[1].MeanMS(), up[2].MeanMS())
+	}
+	if st.ServiceTime[svcRemote][0] != nil {
+		t.Errorf("REMOTE has no service_time: got a sampler, want nil")
+	}
+	if st.RemoteTime[svcRemote] == nil || st.RemoteTime[svcRemote].MeanMS() != 20 || st.RemoteTime[svcToUpper] != nil {
+		t.Errorf("RemoteTime: got %v, want RDOM's 20 ms for REMOTE only", st.RemoteTime)
+	}
+}
+
+func TestSetupErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(sc *Scenario, opt *RunOptions)
+		want string
+	}{
+		{"machine", func(sc *Scenario, _ *RunOptions) { sc.Machines = map[string]MachineSpec{"site9": {}} },
+			"machines.site9: unknown LMID (the UBBCONFIG has site1 and site2)"},
+		{"speed", func(sc *Scenario, _ *RunOptions) { sc.Machines = map[string]MachineSpec{"site1": {Speed: f(0)}} },
+			"machines.site1.speed: must be > 0"},
+		{"latency", func(sc *Scenario, _ *RunOptions) { sc.Network = &NetworkSpec{LatencyMS: -1} },
+			"network.latency_ms: must be >= 0"},
+		{"service", func(sc *Scenario, _ *RunOptions) { sc.Services["FOO"] = ServiceSpec{} },
+			"services.FOO: unknown service"},
+		{"group", func(sc *Scenario, _ *RunOptions) {
+			sc.Services["TOLOWER"] = ServiceSpec{ByGroup: map[string]Dist{"GX": {Dist: "const", MS: f(1)}}}
+		}, "services.TOLOWER.by_group.GX: unknown group"},
+		{"domain", func(sc *Scenario, _ *RunOptions) { sc.Domains["XDOM"] = sc.Domains["RDOM"] },
+			"domains.XDOM: unknown remote domain (the DMCONFIG has RDOM)"},
+		{"missing domain", func(sc *Scenario, _ *RunOptions) { delete(sc.Domains, "RDOM") },
+			"domains.RDOM: missing; service REMOTE is imported from it and needs its response_time"},
+		{"policy option", func(_ *Scenario, opt *RunOptions) { opt.Policy = "fast" },
+			`policy (option): unknown policy "fast"`},
+		{"stream without distribution", func(sc *Scenario, _ *RunOptions) {
+			delete(sc.Services, "TOLOWER")
+			sc.Workload.Generate = &GenerateSp{DurationMS: 10, Streams: []Stream{
+				{Service: "REMOTE", Arrivals: "poisson", RatePerS: 1}, {Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1}}}
+		}, "workload.generate.streams[1].service: service TOLOWER has no service_time for group G1"},
+		{"row without service_ms", func(sc *Scenario, _ *RunOptions) {
+			sc.Services["TOUPPER"] = ServiceSpec{ByGroup: map[string]Dist{"G1": {Dist: "const", MS: f(1)}}}
+			sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOUPPER,3\n1,REMOTE,\n2,TOUPPER,\n"
+		}, "trace row 3: service_ms: missing; service TOUPPER has no service_time for group G2"},
+		{"trace error", func(sc *Scenario, _ *RunOptions) { sc.Workload.TraceCSV = "time_ms,service\nx,TOUPPER\n" },
+			"trace row 1: time_ms: not a number"},
+	}
+	for _, tt := range tests {
+		sc, opt := baseScenario(), RunOptions{}
+		tt.edit(sc, &opt)
+		_, err := setupModel(handModel(), sc, opt)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
+			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
+		}
+	}
+}
+
+func TestSetupAcceptsTimedTrace(t *testing.T) {
+	sc := baseScenario()
+	delete(sc.Services, "TOLOWER")
+	sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOLOWER,2\n1,REMOTE,\n"
+	if _, err := setupModel(handModel(), sc, RunOptions{}); err != nil {
+		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
+	}
+}

@@ -1,0 +1,238 @@
+package core
+
+import (
+	"math"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Percentile histograms record microseconds from 1 us to histMaxUS with 3
+// significant digits: a recorded value is off by at most 1 part in 1000
+// (exact below 2048 us). Larger values are recorded as histMaxUS; the exact
+// maximum is kept apart, and percentiles never exceed it.
+const (
+	histMaxUS  = 100_000_000_000 // about 28 hours
+	histDigits = 3
+)
+
+// summaryAcc accumulates one distribution of durations: exact count, sum and
+// maximum, and a fixed-memory histogram (allocated on first use) for
+// percentiles.
+type summaryAcc struct {
+	n, sum, max int64
+	h           *hdrhistogram.Histogram
+}
+
+func (a *summaryAcc) record(v int64) {
+	a.recordExact(v)
+	if a.h == nil {
+		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	}
+	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
+}
+
+// recordExact counts v in the exact figures only; the histogram is merged
+// from parts later (see mergeHist).
+func (a *summaryAcc) recordExact(v int64) {
+	a.n++
+	a.sum += v
+	if v > a.max {
+		a.max = v
+	}
+}
+
+// mergeHist sets a's histogram to the sum of the parts' histograms: the
+// overall distributions are merged from the per-service ones at the end
+// rather than recorded twice per request.
+func (a *summaryAcc) mergeHist(parts []summaryAcc) {
+	a.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	for i := range parts {
+		if parts[i].h != nil {
+			a.h.Merge(parts[i].h)
+		}
+	}
+}
+
+// summary returns the distribution in milliseconds.
+func (a *summaryAcc) summary() Summary {
+	if a.n == 0 {
+		return Summary{}
+	}
+	return Summary{
+		Count: a.n,
+		Mean:  roundF(float64(a.sum) / float64(a.n) / 1000),
+		P50:   a.quantileMS(50),
+		P95:   a.quantileMS(95),
+		P99:   a.quantileMS(99),
+		Max:   usToMS(a.max),
+	}
+}
+
+func (a *summaryAcc) quantileMS(q float64) float64 {
+	return usToMS(min(a.h.ValueAtQuantile(q), a.max))
+}
+
+// usToMS converts microseconds to milliseconds, exactly representable to 6
+// decimals.
+func usToMS(us int64) float64 { return roundF(float64(us) / 1000) }
+
+// roundF rounds x to 6 decimals, so the JSON is stable and readable.
+func roundF(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1e6) / 1e6
+}
+
+// stats accumulates the per-request statistics of a run. Requests issued
+// before the warm-up are simulated but not counted here.
+type stats struct {
+	issued, completed, timedOut, noEnt int64
+
+	wait, resp   summaryAcc
+	qWait        []summaryAcc
+	sWait, sResp []summaryAcc
+
+	svcIssued, svcCompleted, svcTimedOut, svcNoEnt, svcBusy []int64
+	srvRequests, srvLoad, srvChosen, busy, srvSvc           []int64
+	qEnqueued, qMax, qArea                                  []int64
+	mIssued, mServed, mLocal, mSent, mRecv                  []int64
+
+	firstIssue, lastIssue int64
+	nsvc                  int
+	warmUS, blockUS       int64
+}
+
+func (st *stats) init(e *engine) {
+	nsvc, nsrv, nq, nm := len(e.m.Services), len(e.m.Servers), len(e.m.Queues), len(e.m.Machines)
+	st.nsvc, st.warmUS, st.blockUS = nsvc, e.setup.WarmupUS, e.setup.BlockUS
+	st.firstIssue = -1
+	st.qWait = make([]summaryAcc, nq)
+	st.sWait, st.sResp = make([]summaryAcc, nsvc), make([]summaryAcc, nsvc)
+	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcNoEnt, &st.svcBusy} {
+		*p = make([]int64, nsvc)
+	}
+	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
+		*p = make([]int64, nsrv)
+	}
+	st.srvSvc = make([]int64, nsrv*nsvc)
+	for _, p := range []*[]int64{&st.qEnqueued, &st.qMax, &st.qArea} {
+		*p = make([]int64, nq)
+	}
+	for _, p := range []*[]int64{&st.mIssued, &st.mServed, &st.mLocal, &st.mSent, &st.mRecv} {
+		*p = make([]int64, nm)
+	}
+}
+
+func (st *stats) issue(f *flight) {
+	if !f.counted {
+		return
+	}
+	st.issued++
+	st.svcIssued[f.req.Service]++
+	st.mIssued[f.req.Origin]++
+	if st.firstIssue < 0 {
+		st.firstIssue = f.req.TimeUS
+	}
+	st.lastIssue = f.req.TimeUS
+}
+
+func (st *stats) fail(f *flight) {
+	if f.counted {
+		st.noEnt++
+		st.svcNoEnt[f.req.Service]++
+	}
+}
+
+func (st *stats) chosen(f *flight) {
+	if f.counted {
+		st.srvChosen[f.chosen]++
+	}
+}
+
+// crossing counts a request sent from its origin to a queue on machine qm.
+func (st *stats) crossing(f *flight, qm int32) {
+	if f.counted {
+		st.mSent[f.req.Origin]++
+		st.mRecv[qm]++
+	}
+}
+
+func (st *stats) enqueue(f *flight) {
+	if f.counted {
+		st.qEnqueued[f.queue]++
+	}
+}
+
+// queueLength notes that queue q holds n waiting requests at t.
+func (st *stats) queueLength(q int32, n, t int64) {
+	if t >= st.warmUS && n > st.qMax[q] {
+		st.qMax[q] = n
+	}
+}
+
+func (st *stats) complete(f *flight, sv *serverState) {
+	if !f.counted {
+		return
+	}
+	s := f.req.Service
+	wait, resp := f.startUS-f.enqueueUS, f.replyUS-f.req.TimeUS
+	st.completed++
+	st.svcCompleted[s]++
+	st.wait.recordExact(wait)
+	st.resp.recordExact(resp)
+	st.qWait[f.queue].record(wait)
+	st.sWait[s].record(wait)
+	st.sResp[s].record(resp)
+	if st.blockUS > 0 && resp > st.blockUS {
+		st.timedOut++
+		st.svcTimedOut[s]++
+	}
+	st.svcBusy[s] += f.endUS - f.startUS
+	st.srvRequests[sv.idx]++
+	st.srvLoad[sv.idx] += f.load
+	st.srvSvc[int(sv.idx)*st.nsvc+s]++
+	st.mServed[sv.machine]++
+	if int(sv.machine) == f.req.Origin {
+		st.mLocal[sv.machine]++
+	}
+}
+
+// chartHistogram buckets a service's response times for charts: about 20
+// buckets of a 1-2-5 width reaching the 99th percentile, the last one
+// stretched to the maximum (at most 40 buckets).
+func chartHistogram(a *summaryAcc) Histogram {
+	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
+	if a.n == 0 {
+		return h
+	}
+	p99 := min(a.h.ValueAtQuantile(99), a.max)
+	width := niceUp(max((p99+19)/20, 1))
+	nb := min((a.max+width)/width, 40)
+	h.Counts = make([]int64, nb)
+	for _, bar := range a.h.Distribution() {
+		if bar.Count == 0 {
+			continue
+		}
+		h.Counts[min(bar.From/width, nb-1)] += bar.Count
+	}
+	for i := int64(0); i < nb; i++ {
+		h.BoundsMS = append(h.BoundsMS, usToMS((i+1)*width))
+	}
+	h.BoundsMS[nb-1] = usToMS(max(a.max, nb*width))
+	return h
+}
+
+// niceUp returns the smallest 1, 2 or 5 x 10^k microseconds not below x.
+func niceUp(x int64) int64 {
+	for p := int64(1); ; p *= 10 {
+		for _, m := range []int64{1, 2, 5} {
+			if m*p >= x {
+				return m * p
+			}
+		}
+		if p > math.MaxInt64/100 {
+			return x
+		}
+	}
+}

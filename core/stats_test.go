@@ -1,0 +1,154 @@
+package core
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestStatsHandWorked: LDBAL=N, R1 at 0 ms and R2 at 1 ms, 10 ms each, both
+// on G1/1. R2 waits 1..10 ms. Span 20 ms.
+func TestStatsHandWorked(t *testing.T) {
+	m := engModel(t, strings.Replace(twoSHM, "ldbal Y", "ldbal N", 1))
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 10\n1 S site1 10"))
+	if res.SpanMS != 20 {
+		t.Errorf("span: got %v, want 20", res.SpanMS)
+	}
+	if want := (Summary{Count: 2, Mean: 4.5, P50: 0, P95: 9, P99: 9, Max: 9}); res.WaitMS != want {
+		t.Errorf("wait: got %+v, want %+v", res.WaitMS, want)
+	}
+	// p50: 10000 us lies in the histogram's 8 us wide bucket 10000..10007,
+	// reported by its highest value (3 significant digits).
+	if want := (Summary{Count: 2, Mean: 14.5, P50: 10.007, P95: 19, P99: 19, Max: 19}); res.ResponseMS != want {
+		t.Errorf("response: got %+v, want %+v", res.ResponseMS, want)
+	}
+	s1, s2 := res.Servers[0], res.Servers[1]
+	if s1.Requests != 2 || s1.LoadDone != 100 || s1.BusyMS != 20 || s1.Utilization != 1 || s1.Share != 1 || s1.Chosen != 2 {
+		t.Errorf("G1/1: got %+v", s1)
+	}
+	if s2.Requests != 0 || s2.Utilization != 0 || s2.Chosen != 0 {
+		t.Errorf("G1/2: got %+v", s2)
+	}
+	if !reflect.DeepEqual(s1.Done, []ServiceCount{{"S", 2}}) {
+		t.Errorf("G1/1 done: got %+v", s1.Done)
+	}
+	if q := res.Queues[0]; q.MaxLength != 1 || q.AvgLength != 0.45 || q.Enqueued != 2 {
+		t.Errorf("queue G1/1: got max %d avg %v enqueued %d, want 1, 0.45, 2", q.MaxLength, q.AvgLength, q.Enqueued)
+	}
+	if want := (MachineStats{LMID: "site1", Issued: 2, Served: 2, Local: 2}); res.Machines[0] != want {
+		t.Errorf("machine: got %+v, want %+v", res.Machines[0], want)
+	}
+	if want := (Balance{JainUtilization: 0.5, MaxOverMean: 2}); res.Balance != want {
+		t.Errorf("balance: got %+v, want %+v", res.Balance, want)
+	}
+	wantWarn := []string{"G1/2 never got a request", "offered load", "only 2 requests completed"}
+	if len(res.Warnings) != len(wantWarn) {
+		t.Fatalf("warnings: got %q, want %d", res.Warnings, len(wantWarn))
+	}
+	for i, w := range wantWarn {
+		if !strings.Contains(res.Warnings[i], w) {
+			t.Errorf("warning %d: got %q, want it to mention %q", i, res.Warnings[i], w)
+		}
+	}
+	// Series: no horizon given, so 1 ms bins; 20 of them.
+	ser := res.Series
+	if ser.BinMS != 1 || len(ser.StartMS) != 20 {
+		t.Fatalf("series: got bin %v ms and %d bins, want 1 ms and 20", ser.BinMS, len(ser.StartMS))
+	}
+	wantQ := make([]float64, 20)
+	for k := 1; k < 10; k++ {
+		wantQ[k] = 1
+	}
+	if !reflect.DeepEqual(ser.Queue[0].Values, wantQ) {
+		t.Errorf("queue length series: got %v, want %v", ser.Queue[0].Values, wantQ)
+	}
+	if u := ser.Util[0].Values; u[0] != 1 || u[19] != 1 || ser.Util[1].Values[5] != 0 {
+		t.Errorf("utilization series: got %v / %v", u, ser.Util[1].Values)
+	}
+	if d := ser.Dispatch[0].Values; d[0] != 1 || d[1] != 1 || d[2] != 0 {
+		t.Errorf("dispatch series: got %v", d)
+	}
+	if h := res.Services[0].Histogram; sum(h.Counts) != 2 || len(h.BoundsMS) != len(h.Counts) {
+		t.Errorf("histogram: got %+v, want 2 counts", h)
+	}
+}
+
+func sum(xs []int64) int64 {
+	var s int64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// TestSeriesMerge: one 500 ms request with 1 ms bins fills 240 bins twice;
+// the bins merge to 4 ms and there are 125 of them, all busy.
+func TestSeriesMerge(t *testing.T) {
+	m := engModel(t, oneServer)
+	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 500"))
+	ser := res.Series
+	if ser.BinMS != 4 || len(ser.StartMS) != 125 || ser.StartMS[124] != 496 {
+		t.Fatalf("series: got bin %v ms, %d bins, want 4 ms and 125", ser.BinMS, len(ser.StartMS))
+	}
+	for k, u := range ser.Util[0].Values {
+		if u != 1 {
+			t.Fatalf("bin %d: utilization %v, want 1", k, u)
+		}
+	}
+	if ser.Dispatch[0].Values[0] != 1 || sumF(ser.Dispatch[0].Values) != 1 {
+		t.Errorf("dispatches: got %v", ser.Dispatch[0].Values)
+	}
+}
+
+func sumF(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// TestCounterSeries: the MP reset case (reset every 10 ms, span 3 s) lists
+// 300 resets and the counters site1 keeps for both queues.
+func TestCounterSeries(t *testing.T) {
+	var tc dispatchCase
+	for _, c := range dispatchCases {
+		if strings.HasPrefix(c.name, "MP reset") {
+			tc = c
+		}
+	}
+	m := engModel(t, tc.model)
+	setup := engSetup(m)
+	tc.tweak(setup)
+	res, _ := runLog(t, setup, engRequests(t, m, tc.reqs))
+	ser := res.Series
+	if len(ser.ResetsMS) != 300 || ser.ResetsMS[0] != 10 || ser.ResetsMS[299] != 3000 {
+		t.Errorf("resets: got %d, first %v", len(ser.ResetsMS), ser.ResetsMS[:1])
+	}
+	if len(ser.Counters) != 2 || ser.Counters[0].Machine != "site1" || ser.Counters[0].Queue != "G1/1" || ser.Counters[1].Queue != "G2/1" {
+		t.Fatalf("counters: got %+v", ser.Counters)
+	}
+}
+
+func TestWarmupExcluded(t *testing.T) {
+	m := engModel(t, oneServer)
+	setup := engSetup(m)
+	setup.WarmupUS = 5000
+	res, _ := runLog(t, setup, engRequests(t, m, "0 S site1 10\n6 S site1 2\n20 S site1 2"))
+	// R1 is simulated (R2 waits behind it until 10 ms) but not counted.
+	if res.Requests.Issued != 2 || res.WaitMS.Max != 4 || res.WaitMS.Count != 2 {
+		t.Errorf("got issued %d, wait %+v; want 2 issued, max wait 4 ms", res.Requests.Issued, res.WaitMS)
+	}
+	// Busy after the warm-up: 5..10 (R1) + 10..12 + 20..22 = 9 ms of 17.
+	if got := res.Servers[0].BusyMS; got != 9 {
+		t.Errorf("busy: got %v ms, want 9", got)
+	}
+}
+
+func TestNiceUp(t *testing.T) {
+	for _, c := range [][2]int64{{1, 1}, {3, 5}, {6, 10}, {11, 20}, {20, 20}, {21, 50}, {120001, 200000}} {
+		if got := niceUp(c[0]); got != c[1] {
+			t.Errorf("niceUp(%d): got %d, want %d", c[0], got, c[1])
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package core
+
+import (
+	"math"
+	"slices"
+	"strings"
+)
+
+// arrivalNames lists the arrival processes of a generated stream.
+var arrivalNames = []string{"poisson", "constant", "bursty", "mmpp", "profile"}
+
+// streamSpec is a checked stream: what start needs to play it.
+type streamSpec struct {
+	kind            string
+	service, origin int
+	prio            int
+	ratePMS         float64 // per ms
+	mmpp            mmpp
+	at, rate        []float64
+	limitMS         float64
+	limitUS         int64
+	expected        float64
+}
+
+// start returns the stream's source, drawing from Rand stream genStreamBase+i.
+func (sp *streamSpec) start(seed uint64, i int) *streamSource {
+	s := &streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
+		service: sp.service, origin: sp.origin, prio: sp.prio}
+	s.rand.Seed(seed, genStreamBase+uint64(i))
+	switch sp.kind {
+	case "poisson":
+		s.arr = &poisson{meanMS: 1 / sp.ratePMS}
+	case "constant":
+		s.arr = &constant{periodMS: 1 / sp.ratePMS}
+	case "profile":
+		s.arr = &profile{at: sp.at, rate: sp.rate}
+	default: // bursty, mmpp
+		p := sp.mmpp
+		s.arr = &p
+	}
+	return s
+}
+
+// checkGenerate checks workload.generate. n may be nil: then names are not
+// resolved (ParseScenario checks what it can without the model).
+func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
+	const path = "workload.generate"
+	durUS, err := msValueToUS(g.DurationMS)
+	if msg := timeProblem(durUS, err); msg != "" {
+		return nil, Errorf(EINVALID, "%s.duration_ms: %s", path, msg)
+	}
+	if durUS <= 0 {
+		return nil, Errorf(EINVALID, "%s.duration_ms: must be > 0", path)
+	}
+	if len(g.Streams) == 0 {
+		return nil, Errorf(EINVALID, "%s.streams: want at least one stream", path)
+	}
+	specs := make([]streamSpec, len(g.Streams))
+	for i := range g.Streams {
+		sc := streamCheck{st: &g.Streams[i], path: sprintf("%s.streams[%d]", path, i)}
+		specs[i] = sc.check(n, g.DurationMS, durUS)
+		if sc.err != nil {
+			return nil, sc.err
+		}
+	}
+	return specs, nil
+}
+
+// streamCheck validates one stream, keeping the first error.
+type streamCheck struct {
+	st   *Stream
+	path string
+	err  error
+}
+
+func (c *streamCheck) fail(field, format string, args ...any) {
+	if c.err == nil {
+		c.err = Errorf(EINVALID, "%s.%s: %s", c.path, field, sprintf(format, args...))
+	}
+}
+
+func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
+	st := c.st
+	sp := streamSpec{kind: st.Arrivals, limitMS: durMS, limitUS: durUS}
+	if sp.kind == "poisson" && st.Profile != nil {
+		sp.kind = "profile" // a Poisson process whose rate follows the profile
+	}
+	c.names(n, &sp)
+	if st.Prio != nil {
+		if sp.prio = *st.Prio; sp.prio < 1 || sp.prio > 100 {
+			c.fail("prio", "must be between 1 and 100, got %d", sp.prio)
+		}
+	}
+	switch sp.kind {
+	case "poisson", "constant":
+		sp.ratePMS = c.rate("rate_per_s", st.RatePerS, true) / 1000
+		c.only("rate_per_s")
+	case "profile":
+		if st.RatePerS != 0 {
+			c.fail("rate_per_s", "give rate_per_s or profile, not both")
+		}
+		c.profile(&sp)
+	case "bursty":
+		c.bursty(&sp)
+	case "mmpp":
+		c.mmpp(&sp)
+	case "":
+		c.fail("arrivals", "missing (want %s)", strings.Join(arrivalNames, ", "))
+	default:
+		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, strings.Join(arrivalNames, ", "))
+	}
+	if c.err == nil && (sp.kind == "bursty" || sp.kind == "mmpp") {
+		c.switches(&sp.mmpp, durMS)
+	}
+	if c.err == nil {
+		sp.expected = expectedCount(&sp, durMS)
+	}
+	return sp
+}
+
+// names resolves the stream's service and origin when a model is at hand.
+func (c *streamCheck) names(n *names, sp *streamSpec) {
+	if c.st.Service == "" {
+		c.fail("service", "missing")
+		return
+	}
+	if n == nil {
+		return
+	}
+	var msg string
+	if sp.service, msg = n.service(c.st.Service); msg != "" {
+		c.fail("service", "%s", msg)
+	} else if n.needMS != nil && n.needMS[sp.service] {
+		c.fail("service", "service %s has no service_time for group %s, and generated requests carry no service_ms (give services.%s.service_time)",
+			c.st.Service, n.needGroup[sp.service], c.st.Service)
+	}
+	if sp.origin, msg = n.lmid(c.st.Origin); msg != "" {
+		c.fail("origin", "%s", msg)
+	}
+}
+
+// rate checks a rate in requests per second: finite, >= 0 (> 0 when positive).
+func (c *streamCheck) rate(field string, v float64, positive bool) float64 {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > maxRatePerS:
+		c.fail(field, "must be between 0 and %g, got %g", float64(maxRatePerS), v)
+	case positive && v == 0:
+		c.fail(field, "must be > 0")
+	}
+	return v
+}
+
+// period checks a mean duration in ms: > 0 and at most maxMS.
+func (c *streamCheck) period(field string, v float64) float64 {
+	if math.IsNaN(v) || v <= 0 || v > maxMS {
+		c.fail(field, "must be > 0 and <= %g ms, got %g", float64(maxMS), v)
+	}
+	return v
+}
+
+// only reports the arrival fields given that the process does not use.
+func (c *streamCheck) only(used ...string) {
+	st := c.st
+	given := []struct {
+		name string
+		set  bool
+	}{
+		{"rate_per_s", st.RatePerS != 0}, {"on_ms", st.OnMS != nil}, {"off_ms", st.OffMS != nil},
+		{"rates_per_s", st.Rates != nil}, {"state_mean_ms", st.MeanMS != nil}, {"profile", st.Profile != nil},
+	}
+	for _, g := range given {
+		if g.set && !slices.Contains(used, g.name) {
+			c.fail(g.name, "not used by arrivals %q", st.Arrivals)
+		}
+	}
+}
+
+func (c *streamCheck) bursty(sp *streamSpec) {
+	st := c.st
+	r := c.rate("rate_per_s", st.RatePerS, true)
+	if st.OnMS == nil || st.OffMS == nil {
+		c.fail("on_ms", "bursty arrivals need on_ms and off_ms")
+		return
+	}
+	on, off := c.period("on_ms", *st.OnMS), c.period("off_ms", *st.OffMS)
+	c.only("rate_per_s", "on_ms", "off_ms")
+	sp.mmpp = mmpp{ratePMS: [2]float64{r / 1000, 0}, meanMS: [2]float64{on, off}}
+}
+
+func (c *streamCheck) mmpp(sp *streamSpec) {
+	st := c.st
+	if len(st.Rates) != 2 {
+		c.fail("rates_per_s", "want 2 rates (state 0 and state 1), got %d", len(st.Rates))
+		return
+	}
+	if len(st.MeanMS) != 2 {
+		c.fail("state_mean_ms", "want 2 mean sojourn times, got %d", len(st.MeanMS))
+		return
+	}
+	for i := range 2 {
+		sp.mmpp.ratePMS[i] = c.rate(sprintf("rates_per_s[%d]", i), st.Rates[i], false) / 1000
+		sp.mmpp.meanMS[i] = c.period(sprintf("state_mean_ms[%d]", i), st.MeanMS[i])
+	}
+	if st.Rates[0] == 0 && st.Rates[1] == 0 {
+		c.fail("rates_per_s", "at least one rate must be > 0")
+	}
+	c.only("rates_per_s", "state_mean_ms")
+}
+
+func (c *streamCheck) profile(sp *streamSpec) {
+	pts := c.st.Profile
+	if len(pts) == 0 {
+		c.fail("profile", "want at least one point")
+		return
+	}
+	if !sortedProfile(pts) {
+		c.fail("profile", "points must be in order of at_ms")
+	}
+	for i, p := range pts {
+		if math.IsNaN(p.AtMS) || p.AtMS < 0 || p.AtMS > maxMS {
+			c.fail(sprintf("profile[%d].at_ms", i), "must be between 0 and %g, got %g", float64(maxMS), p.AtMS)
+		}
+		sp.at = append(sp.at, p.AtMS)
+		sp.rate = append(sp.rate, c.rate(sprintf("profile[%d].rate_per_s", i), p.RatePerS, false)/1000)
+	}
+	c.only("profile")
+}
+
+// expectedCount is the expected number of requests of a stream in durMS.
+func expectedCount(sp *streamSpec, durMS float64) float64 {
+	switch sp.kind {
+	case "constant":
+		return math.Ceil(float64(durMS * sp.ratePMS))
+	case "profile":
+		p := profile{at: sp.at, rate: sp.rate}
+		return p.expected(durMS)
+	case "bursty", "mmpp":
+		m := sp.mmpp
+		mean := (float64(m.ratePMS[0]*m.meanMS[0]) + float64(m.ratePMS[1]*m.meanMS[1])) / (m.meanMS[0] + m.meanMS[1])
+		return float64(mean * durMS)
+	}
+	return float64(durMS * sp.ratePMS)
+}
+
+// maxSwitches bounds the expected number of state changes of a bursty or
+// mmpp stream, which cost work even when they send nothing.
+const maxSwitches = 1e8
+
+func (c *streamCheck) switches(m *mmpp, durMS float64) {
+	field := "state_mean_ms"
+	if c.st.Arrivals == "bursty" {
+		field = "on_ms"
+	}
+	if n := float64(2*durMS) / (m.meanMS[0] + m.meanMS[1]); n > maxSwitches {
+		c.fail(field, "periods too short for duration_ms: about %.3g state changes, the limit is %g", n, float64(maxSwitches))
+	}
+}

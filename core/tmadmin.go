@@ -1,0 +1,57 @@
+package core
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+)
+
+// WritePrintServer writes the result's servers as a table shaped like
+// tmadmin's printserver (psr), so a simulated run can be held against
+// production: program, queue, group, id, machine, requests done, load done,
+// plus the simulated utilization.
+func WritePrintServer(w io.Writer, r *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil")
+	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----")
+	for _, s := range r.Servers {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
+			s.Requests, s.LoadDone, s.Utilization*100)
+	}
+	return tw.Flush()
+}
+
+// WritePrintService writes one row per advertised service per server, like
+// tmadmin's printservice (psc): service, routine, program, group, id,
+// machine, requests done, status.
+func WritePrintService(w io.Writer, r *Result) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Service Name\tRoutine Name\tProg Name\tGrp Name\tID\tMachine\t# Done\tStatus")
+	fmt.Fprintln(tw, "------------\t------------\t---------\t--------\t--\t-------\t------\t------")
+	for _, s := range r.Servers {
+		for _, svc := range s.Services {
+			var done int64
+			for _, d := range s.Done {
+				if d.Service == svc {
+					done = d.Requests
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\tAVAIL\n", svc, svc, s.Name, s.Group, srvID(s.ID), s.LMID, done)
+		}
+	}
+	return tw.Flush()
+}
+
+// srvID returns the SRVID part of "GROUP/SRVID".
+func srvID(id string) string {
+	for i := len(id) - 1; i >= 0; i-- {
+		if id[i] == '/' {
+			if _, err := strconv.Atoi(id[i+1:]); err == nil {
+				return id[i+1:]
+			}
+			break
+		}
+	}
+	return id
+}

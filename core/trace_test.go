@@ -1,0 +1,198 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func openTrace(t *testing.T, w Workload) ([]Request, error) {
+	t.Helper()
+	rs, err := OpenWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	reqs := drain(rs)
+	return reqs, rs.Err()
+}
+
+func TestTraceCSV(t *testing.T) {
+	csv := "service,time_ms,origin,service_ms,prio,id\n" +
+		"TOUPPER,5,site2,1.0005,7,a\n" +
+		"TOLOWER,2,,,,\"b,1\"\n" +
+		"\"TOUPPER\",5,site1,0.5,,c\n" +
+		"TOUPPER,0.0005,site1,,100,d\n" +
+		"\n\n"
+	got, err := openTrace(t, Workload{TraceCSV: csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Request{
+		{Seq: 1, ID: "d", TimeUS: 1, Service: svcToUpper, Origin: site1, ServiceUS: -1, Prio: 100},
+		{Seq: 2, ID: "b,1", TimeUS: 2000, Service: svcToLower, Origin: site1, ServiceUS: -1},
+		{Seq: 3, ID: "a", TimeUS: 5000, Service: svcToUpper, Origin: site2, ServiceUS: 1001, Prio: 7},
+		{Seq: 4, ID: "c", TimeUS: 5000, Service: svcToUpper, Origin: site1, ServiceUS: 500},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d requests, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range want {
+		g := got[i]
+		g.Key = 0
+		if g != want[i] {
+			t.Errorf("request %d: got %+v, want %+v", i, g, want[i])
+		}
+	}
+}
+
+func TestTraceJSON(t *testing.T) {
+	rows := []TraceRow{
+		{TimeMS: f(3), Service: "TOUPPER", Origin: "site2", ServiceMS: f(2.0005), Prio: ip(5), ID: "x"},
+		{TimeMS: f(1), Service: "TOLOWER"},
+	}
+	got, err := openTrace(t, Workload{Trace: rows})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Request{
+		{Seq: 1, TimeUS: 1000, Service: svcToLower, Origin: site1, ServiceUS: -1},
+		{Seq: 2, ID: "x", TimeUS: 3000, Service: svcToUpper, Origin: site2, ServiceUS: 2001, Prio: 5},
+	}
+	for i := range want {
+		g := got[i]
+		g.Key = 0
+		if g != want[i] {
+			t.Errorf("request %d: got %+v, want %+v", i, g, want[i])
+		}
+	}
+}
+
+func TestTraceErrors(t *testing.T) {
+	head := "time_ms,service,origin,service_ms,prio,id\n"
+	tests := []struct {
+		name string
+		w    Workload
+		want string
+	}{
+		{"not a number", Workload{TraceCSV: head + "0,TOUPPER,,,,\nx,TOUPPER,,,,\n"}, "trace row 2: time_ms: not a number"},
+		{"negative", Workload{TraceCSV: head + "-1,TOUPPER,,,,\n"}, "trace row 1: time_ms: must be >= 0"},
+		{"missing time", Workload{TraceCSV: head + ",TOUPPER,,,,\n"}, "trace row 1: time_ms: missing"},
+		{"unknown service", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,\n2,FOO,,,,\n"}, `trace row 3: service: unknown service "FOO"`},
+		{"unknown lmid", Workload{TraceCSV: head + "0,TOUPPER,x,,,\n"}, `trace row 1: origin: unknown LMID "x"`},
+		{"prio range", Workload{TraceCSV: head + "0,TOUPPER,,,101,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "101"`},
+		{"prio text", Workload{TraceCSV: head + "0,TOUPPER,,,high,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "high"`},
+		{"service_ms negative", Workload{TraceCSV: head + "0,TOUPPER,,-2,,\n"}, "trace row 1: service_ms: must be >= 0"},
+		{"unknown column", Workload{TraceCSV: "time_ms,service,colour\n0,TOUPPER,red\n"}, `trace_csv: unknown column "colour"`},
+		{"missing column", Workload{TraceCSV: "time_ms,origin\n0,site1\n"}, `trace_csv: missing column "service"`},
+		{"twice", Workload{TraceCSV: "time_ms,service,service\n0,A,B\n"}, `trace_csv: column "service" appears twice`},
+		{"too many fields", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,,x\n"}, "trace row 2: has 7 fields, the header has 6"},
+		{"too few fields", Workload{TraceCSV: head + "0,TOUPPER\n"}, "trace row 1: has 2 fields, the header has 6"},
+		{"bad quote", Workload{TraceCSV: head + "0,\"TOUP\"PER,,,,\n"}, "trace row 1 (line 2"},
+		{"json missing time", Workload{Trace: []TraceRow{{Service: "TOUPPER"}}}, "trace row 1: time_ms: missing"},
+		{"json prio", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "TOUPPER", Prio: ip(0)}}}, "trace row 1: prio: must be between 1 and 100, got 0"},
+		{"json service", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "X"}}}, `trace row 1: service: unknown service "X"`},
+		{"both", Workload{TraceCSV: head, Trace: []TraceRow{}}, "workload.trace: give trace_csv or trace, not both"},
+		{"empty", Workload{}, "workload: empty"},
+		{"columns without csv", Workload{Columns: &TraceMap{}, Generate: &GenerateSp{}}, "workload.columns: applies to trace_csv"},
+		{"bad unit", Workload{TraceCSV: head, Columns: &TraceMap{TimeUnit: "h"}}, `workload.columns.time_unit: unknown unit "h"`},
+		{"bad delimiter", Workload{TraceCSV: head, Columns: &TraceMap{Delimiter: ";;"}}, "workload.columns.delimiter: want one character"},
+	}
+	for _, tt := range tests {
+		_, err := openTrace(t, tt.w)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func TestTraceDefaultOrigin(t *testing.T) {
+	m := handModel()
+	m.Master = ""
+	_, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	want := "trace row 1: origin: missing, and there is no default"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("no MASTER, two machines: got %v, want %q", err, want)
+	}
+	m.Machines = m.Machines[1:] // only site2 is left
+	rs, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := drain(rs); len(got) != 1 || got[0].Origin != 0 {
+		t.Errorf("only machine: got %+v, want origin 0", got)
+	}
+}
+
+func TestTraceMapping(t *testing.T) {
+	tests := []struct {
+		name   string
+		csv    string
+		cm     TraceMap
+		wantUS []int64
+		wantMS []int64
+	}{
+		{"seconds", "when;op;dur;host;extra\n1.5;TOUPPER;0.002;site2;zz\n0.0000005;TOLOWER;;;\n",
+			TraceMap{Time: "when", TimeUnit: "s", Service: "op", ServiceMS: "dur", ServiceUnit: "s", Origin: "host", Delimiter: ";"},
+			[]int64{1, 1_500_000}, []int64{-1, 2000}},
+		{"microseconds", "t_us,service,svc_us\n2500.5,TOUPPER,10\n",
+			TraceMap{Time: "t_us", TimeUnit: "us", ServiceMS: "svc_us", ServiceUnit: "us"},
+			[]int64{2501}, []int64{10}},
+		{"rfc3339", "ts,service\n2026-11-29T10:00:00Z,TOUPPER\n2026-11-29T10:00:01.0000005Z,TOUPPER\n2026-11-29T11:00:00+01:00,TOLOWER\n",
+			TraceMap{Time: "ts", TimeUnit: "rfc3339"},
+			[]int64{0, 0, 1_000_001}, []int64{-1, -1, -1}},
+		{"tab", "time_ms\tservice\n3\tTOUPPER\n", TraceMap{Delimiter: "\t"}, []int64{3000}, []int64{-1}},
+	}
+	for _, tt := range tests {
+		got, err := openTrace(t, Workload{TraceCSV: tt.csv, Columns: &tt.cm})
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if len(got) != len(tt.wantUS) {
+			t.Errorf("%s: got %d requests, want %d", tt.name, len(got), len(tt.wantUS))
+			continue
+		}
+		for i, r := range got {
+			if r.TimeUS != tt.wantUS[i] || r.ServiceUS != tt.wantMS[i] {
+				t.Errorf("%s: request %d: got time %d us, service %d us; want %d, %d", tt.name, i, r.TimeUS, r.ServiceUS, tt.wantUS[i], tt.wantMS[i])
+			}
+		}
+	}
+}
+
+func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
+	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n2026-11-29T10:00:00Z,TOUPPER\n"
+	_, err := openTrace(t, Workload{TraceCSV: csv, Columns: &TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
+	want := "trace row 2: ts: must be >= 0"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}
+
+func TestTraceKeysFollowRows(t *testing.T) {
+	// The key of a row depends on the seed and the row, not on where sorting
+	// puts it, so reordering a trace's rows keeps each request's key.
+	a, _ := openTrace(t, Workload{TraceCSV: "time_ms,service,id\n1,TOUPPER,x\n2,TOUPPER,y\n"})
+	b, _ := openTrace(t, Workload{TraceCSV: "time_ms,service,id\n2,TOUPPER,y\n1,TOUPPER,x\n"})
+	if a[0].Key == a[1].Key {
+		t.Errorf("two rows got the same key %x", a[0].Key)
+	}
+	if a[0].Key != requestKey(1, 0, 0) || b[0].Key != requestKey(1, 0, 1) {
+		t.Errorf("got keys %x, %x; want the keys of rows 1 and 2", a[0].Key, b[0].Key)
+	}
+}
+
+func BenchmarkTraceCSV(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("time_ms,service,origin,service_ms,prio,id\n")
+	for i := range 10_000 {
+		sb.WriteString(fmt.Sprintf("%d.%03d,TOUPPER,site2,1.5,%d,r%d\n", i, i%1000, 1+i%100, i))
+	}
+	text := sb.String()
+	n := newNames(handModel())
+	for b.Loop() {
+		if _, err := traceCSV(n, text, nil, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
