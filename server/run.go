@@ -21,11 +21,7 @@ import (
 const retryAfterSeconds = 2
 
 // encodeResult gives the bytes of a result exactly as `tuxlb run` prints them.
-// Until core.EncodeResult lands it is plain encoding/json.
-var encodeResult = func(r *core.Result) []byte {
-	b, _ := json.Marshal(r)
-	return append(b, '\n')
-}
+var encodeResult = core.EncodeResult
 
 // newRunID returns a fresh random run id (128 bits, base64url).
 func newRunID() string {
