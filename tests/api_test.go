@@ -390,3 +390,23 @@ func TestAPIValidateMatchesTheCLI(t *testing.T) {
 		t.Errorf("POST /validate: %d, %d bytes; want 200 and `tuxlb validate`'s %d bytes", status, len(got), len(want))
 	}
 }
+
+func TestAPIExamplesMatchTheCLI(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(repoRoot(t), "examples", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples found (%v)", err)
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	for _, file := range files {
+		want, err := exec.Command(binaryPath(t), "run", file).Output()
+		if err != nil {
+			t.Errorf("tuxlb run %s: %v", filepath.Base(file), err)
+			continue
+		}
+		scenario, _ := os.ReadFile(file)
+		id := postRun(t, srv, "", scenario)
+		if _, _, got := srv.call(t, "GET", "/api/v1/runs/"+id+"/result.json", "", nil); !bytes.Equal(got, want) {
+			t.Errorf("%s: the API's result differs from `tuxlb run` (%d vs %d bytes)", filepath.Base(file), len(got), len(want))
+		}
+	}
+}
