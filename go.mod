@@ -4,8 +4,9 @@ go 1.26.4
 
 tool github.com/go-task/task/v3/cmd/task
 
+require github.com/HdrHistogram/hdrhistogram-go v1.4.0
+
 require (
-	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/labstack/echo/v4 v4.16.4
 	github.com/mattn/go-sqlite3 v1.14.53
 )
