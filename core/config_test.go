@@ -3,15 +3,12 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/model")
 
 const samplesDir = "../testdata/tuxedo-configs"
 
@@ -78,27 +75,6 @@ func diagnosticsOf(t *testing.T, err error) []Diagnostic {
 		t.Fatalf("got error %#v, want an EINVALID *Error with diagnostics", err)
 	}
 	return e.Diagnostics
-}
-
-// checkGolden compares got with the golden file, or rewrites it with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./core -run TestSamples -update)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("output differs from %s (rerun with -update and review the diff):\n%s", path, got)
-	}
 }
 
 func TestWarningsAreCapped(t *testing.T) {
