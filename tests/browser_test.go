@@ -50,6 +50,21 @@ func TestPlayground(t *testing.T) {
 		}
 	})
 
+	t.Run("every example gives the bytes of tuxlb run", func(t *testing.T) {
+		paths, err := filepath.Glob(filepath.Join(repoRoot(t), "examples", "*.json"))
+		if err != nil || len(paths) == 0 {
+			t.Fatalf("no examples found (%v)", err)
+		}
+		ctx := newBrowser(t)
+		for _, path := range paths {
+			name := strings.TrimSuffix(filepath.Base(path), ".json")
+			loadAndRun(t, ctx, srv.URL+"/", name)
+			if got, want := downloadOf(t, ctx, sel("download-result")), cliRun(t, path); !bytes.Equal(got, want) {
+				t.Errorf("%s: the page's result differs from `tuxlb run` (%d bytes, want %d)", name, len(got), len(want))
+			}
+		}
+	})
+
 	t.Run("a broken config shows the diagnostic on its line", func(t *testing.T) {
 		ctx := newBrowser(t)
 		do(t, ctx, "load the example",

@@ -34,11 +34,16 @@ function select(label: string, options: [string, string][], value: string, onCha
 
 /** workloadForm edits scenario.workload: generated streams and a trace. */
 export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HTMLElement {
-  const gen = (sc.workload.generate ??= { duration_ms: 10000, streams: [] });
-  gen.streams ??= [];
+  // The generate block is created on the first edit only, so a trace-only
+  // scenario stays exactly as it was loaded.
+  const gen = () => {
+    const g = (sc.workload.generate ??= { duration_ms: 10000, streams: [] });
+    g.streams ??= [];
+    return g;
+  };
   const rows = h("tbody");
   const redraw = () => {
-    rows.replaceChildren(...gen.streams.map((st, i) => streamRow(st, i)));
+    rows.replaceChildren(...(sc.workload.generate?.streams ?? []).map((st, i) => streamRow(st, i)));
   };
   const streamRow = (st: Stream, i: number): HTMLElement => {
     const svc = h("input", { value: st.service, list: "known-services", "aria-label": `stream ${i + 1} service` });
@@ -76,7 +81,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     });
     const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
     del.addEventListener("click", () => {
-      gen.streams.splice(i, 1);
+      gen().streams.splice(i, 1);
       redraw();
       onChange();
     });
@@ -85,7 +90,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
   redraw();
   const add = h("button", { type: "button" }, "Add stream");
   add.addEventListener("click", () => {
-    gen.streams.push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
+    gen().streams.push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
     redraw();
     onChange();
   });
@@ -116,8 +121,8 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     "div",
     { class: "form" },
     h("h3", {}, "Generated requests"),
-    numInput("Duration (ms)", gen.duration_ms, (v) => {
-      gen.duration_ms = v ?? 0;
+    numInput("Duration (ms)", sc.workload.generate?.duration_ms, (v) => {
+      gen().duration_ms = v ?? 0;
       onChange();
     }),
     h(
