@@ -19,14 +19,14 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-// cliRun returns what `tuxlb run` prints for a scenario file.
-func cliRun(t *testing.T, scenario string) []byte {
+// cliRun returns what `tuxlb run ARGS...` prints.
+func cliRun(t *testing.T, args ...string) []byte {
 	t.Helper()
 	var out, errb bytes.Buffer
-	cmd := exec.Command(binaryPath(t), "run", scenario)
+	cmd := exec.Command(binaryPath(t), append([]string{"run"}, args...)...)
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("tuxlb run %s: %v\n%s", scenario, err, errb.String())
+		t.Fatalf("tuxlb run %s: %v\n%s", strings.Join(args, " "), err, errb.String())
 	}
 	return out.Bytes()
 }
@@ -47,6 +47,15 @@ func TestPlayground(t *testing.T) {
 		want := cliRun(t, example)
 		if !bytes.Equal(got, want) {
 			t.Errorf("downloaded result differs from `tuxlb run`:\ngot  %d bytes: %.300s\nwant %d bytes: %.300s", len(got), got, len(want), want)
+		}
+		csv := filepath.Join(t.TempDir(), "dispatch.csv")
+		cliRun(t, "--dispatch", csv, example)
+		wantCSV, err := os.ReadFile(csv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gotCSV := downloadOf(t, ctx, sel("download-dispatch")); !bytes.Equal(gotCSV, wantCSV) {
+			t.Errorf("downloaded dispatch log differs from `tuxlb run --dispatch`: got %d bytes, want %d", len(gotCSV), len(wantCSV))
 		}
 	})
 
