@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // maxCompare is the most runs one comparison takes.
@@ -43,7 +42,7 @@ func (s *Server) compare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var runs []*storage.Run
+	var runs []*core.StoredRun
 	var results []*core.Result
 	for _, id := range ids {
 		run, err := s.cfg.Store.Run(c.Request().Context(), id)
@@ -60,7 +59,7 @@ func (s *Server) compare(c echo.Context) error {
 	out := comparison{Base: ids[0], Servers: cmp.Servers}
 	for i, run := range runs {
 		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
-			CreatedAt: run.CreatedAt.Format(storage.TimeFormat), EngineVersion: run.EngineVersion,
+			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
 			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff})
 	}
 	return c.JSON(http.StatusOK, out)

@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // Page sizes of GET /runs.
@@ -18,8 +17,8 @@ const (
 
 // runList is the body of GET /runs.
 type runList struct {
-	Runs       []storage.RunSummary `json:"runs"`
-	NextCursor *string              `json:"next_cursor"` // null on the last page
+	Runs       []core.RunSummary `json:"runs"`
+	NextCursor *string           `json:"next_cursor"` // null on the last page
 }
 
 // listRuns lists stored runs, newest first, a page at a time.
@@ -42,7 +41,7 @@ func (s *Server) listRuns(c echo.Context) error {
 	}
 	out := runList{Runs: list}
 	if out.Runs == nil {
-		out.Runs = []storage.RunSummary{}
+		out.Runs = []core.RunSummary{}
 	}
 	if next != "" {
 		out.NextCursor = &next

@@ -9,7 +9,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // rerun runs a stored run's scenario again, with the same policy and seed
@@ -38,7 +37,7 @@ func (s *Server) rerun(c echo.Context) error {
 	if seed, err := strconv.ParseUint(old.Seed, 10, 64); err == nil {
 		opt.Seed = &seed
 	}
-	stored := &storage.Scenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
+	stored := &core.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
 	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
 	if err != nil {
 		return err

@@ -14,7 +14,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // retryAfterSeconds is what a 503 for too many runs at once asks callers to wait.
@@ -33,14 +32,14 @@ func newRunID() string {
 // execution is one run about to happen: its scenario and options.
 type execution struct {
 	scenario *core.Scenario
-	stored   *storage.Scenario
+	stored   *core.SavedScenario
 	opt      core.RunOptions
 	keep     bool // keep the dispatch log
 }
 
 // execute runs x within the limits and returns the run ready to store. Over
 // the limit of runs at once it is a 503 problem with Retry-After.
-func (s *Server) execute(ctx context.Context, x execution) (*storage.Run, error) {
+func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
 	select {
 	case s.runs <- struct{}{}:
 		defer func() { <-s.runs }()
@@ -64,7 +63,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*storage.Run, error)
 	if err != nil {
 		return nil, s.runError(ctx, runCtx, err)
 	}
-	run := &storage.Run{
+	run := &core.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
 		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: encodeResult(res),
 		Headline: core.HeadlineOf(res), HasDispatch: x.keep,
@@ -172,7 +171,7 @@ func (s *Server) getRun(c echo.Context) error {
 		return err
 	}
 	return writeObject(c, http.StatusOK,
-		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(storage.TimeFormat),
+		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
 		"engine_version", run.EngineVersion, "scenario_id", run.ScenarioID,
 		"options", runOverrides(run), "rerun_of", run.RerunOf, "dispatch", run.HasDispatch,
 		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(run.Result))
@@ -194,7 +193,7 @@ func (s *Server) getResult(c echo.Context) error {
 }
 
 // runOverrides gives the query options a run was made with.
-func runOverrides(run *storage.Run) map[string]any {
+func runOverrides(run *core.StoredRun) map[string]any {
 	o := map[string]any{}
 	if run.Policy != "" {
 		o["policy"] = run.Policy

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // runDirect runs the scenario with core, not through the API, and returns
@@ -108,8 +107,8 @@ func TestListRunsNewestFirst(t *testing.T) {
 	for pages := 0; pages < 10; pages++ {
 		rec := h.do(http.MethodGet, target, "", "")
 		var page struct {
-			Runs       []storage.RunSummary `json:"runs"`
-			NextCursor *string              `json:"next_cursor"`
+			Runs       []core.RunSummary `json:"runs"`
+			NextCursor *string           `json:"next_cursor"`
 		}
 		decode(t, rec, &page)
 		for _, r := range page.Runs {

@@ -13,7 +13,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // validID is the form of every id the API hands out: 22 base64url characters
@@ -94,7 +93,7 @@ func position(data []byte, offset int64) (line, col int) {
 
 // readScenario reads a scenario body: malformed JSON is 400, a document that
 // the strict scenario reader rejects (unknown field, wrong type) is 422.
-func (s *Server) readScenario(c echo.Context) (*core.Scenario, *storage.Scenario, error) {
+func (s *Server) readScenario(c echo.Context) (*core.Scenario, *core.SavedScenario, error) {
 	body, err := s.readBody(c)
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +106,7 @@ func (s *Server) readScenario(c echo.Context) (*core.Scenario, *storage.Scenario
 	if err != nil {
 		return nil, nil, err
 	}
-	return sc, &storage.Scenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, nil
+	return sc, &core.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, nil
 }
 
 // createScenario stores a scenario for sharing: 201 when new, 200 when the

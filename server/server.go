@@ -16,17 +16,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/storage"
 )
 
 // Store is what the API needs from the database. *storage.DB satisfies it.
 type Store interface {
-	CreateRun(ctx context.Context, r *storage.Run) error
-	Run(ctx context.Context, id string) (*storage.Run, error)
-	Runs(ctx context.Context, limit int, cursor string) ([]storage.RunSummary, string, error)
+	CreateRun(ctx context.Context, r *core.StoredRun) error
+	Run(ctx context.Context, id string) (*core.StoredRun, error)
+	Runs(ctx context.Context, limit int, cursor string) ([]core.RunSummary, string, error)
 	Dispatch(ctx context.Context, id string) ([]byte, error)
-	PutScenario(ctx context.Context, s *storage.Scenario) (created bool, err error)
-	Scenario(ctx context.Context, id string) (*storage.Scenario, error)
+	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
+	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
 	Ping(ctx context.Context) error
 }
 

@@ -12,52 +12,17 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
-// TimeFormat is how created_at is written: UTC, millisecond precision, fixed
-// width, so that text order is time order.
-const TimeFormat = "2006-01-02T15:04:05.000Z"
-
-// Run is one stored run: the scenario it ran, the options that overrode the
-// scenario, and the result bytes exactly as the engine encoded them.
-type Run struct {
-	ID            string
-	ScenarioID    string
-	Scenario      []byte // canonical JSON of the scenario
-	Name          string
-	CreatedAt     time.Time
-	EngineVersion string
-	Policy        string // the ?policy override, "" when none
-	Seed          string // the ?seed override, "" when none
-	RerunOf       string // the run this one re-ran, "" when none
-	Result        []byte
-	Headline      core.Headline
-	HasDispatch   bool
-	// DispatchGzip is the gzip-compressed dispatch log to store with the run
-	// (CreateRun only; Run leaves it nil, see Dispatch).
-	DispatchGzip []byte
-}
-
-// RunSummary is a run as lists show it.
-type RunSummary struct {
-	ID            string        `json:"id"`
-	Name          string        `json:"name"`
-	ScenarioID    string        `json:"scenario_id"`
-	CreatedAt     string        `json:"created_at"`
-	EngineVersion string        `json:"engine_version"`
-	HasDispatch   bool          `json:"dispatch"`
-	Headline      core.Headline `json:"headline"`
-}
-
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
 // in one transaction: after a crash either all of it is there or none. It
 // fills in r.CreatedAt.
-func (db *DB) CreateRun(ctx context.Context, r *Run) error {
+func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) error {
 	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	sc := Scenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
+	sc := core.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
 	if _, err := putScenario(ctx, tx, &sc, r.CreatedAt); err != nil {
 		return err
 	}
@@ -74,13 +39,13 @@ func (db *DB) CreateRun(ctx context.Context, r *Run) error {
 }
 
 // insertRun writes the runs row of r.
-func insertRun(ctx context.Context, tx *sql.Tx, r *Run) error {
+func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
 	h := r.Headline
 	_, err := tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
 		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
 		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(TimeFormat), r.EngineVersion,
+		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(core.TimeFormat), r.EngineVersion,
 		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
 		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
 		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch)
@@ -89,8 +54,8 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *Run) error {
 
 // Run returns the stored run with this id (without its dispatch log), or an
 // ENOTFOUND error.
-func (db *DB) Run(ctx context.Context, id string) (*Run, error) {
-	var r Run
+func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
+	var r core.StoredRun
 	var created string
 	h := &r.Headline
 	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
@@ -105,7 +70,7 @@ func (db *DB) Run(ctx context.Context, id string) (*Run, error) {
 	if err != nil {
 		return nil, notFound(err, "run %s", id)
 	}
-	r.CreatedAt, err = time.Parse(TimeFormat, created)
+	r.CreatedAt, err = time.Parse(core.TimeFormat, created)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: created_at: %w", id, err)
 	}
@@ -125,7 +90,7 @@ func (db *DB) Dispatch(ctx context.Context, id string) ([]byte, error) {
 
 // Runs lists up to limit runs, newest first, starting after cursor ("" for
 // the newest). next is the cursor of the following page, "" on the last one.
-func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []RunSummary, next string, err error) {
+func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
 	before, err := decodeCursor(cursor)
 	if err != nil {
 		return nil, "", err
@@ -140,7 +105,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []RunSum
 	defer rows.Close()
 	var seqs []int64
 	for rows.Next() {
-		var s RunSummary
+		var s core.RunSummary
 		var seq int64
 		h := &s.Headline
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,

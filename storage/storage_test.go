@@ -33,8 +33,8 @@ func openTemp(t *testing.T) *DB {
 }
 
 // sampleRun returns a run numbered i with a scenario of its own.
-func sampleRun(i int, dispatch bool) *Run {
-	r := &Run{
+func sampleRun(i int, dispatch bool) *core.StoredRun {
+	r := &core.StoredRun{
 		ID:            fmt.Sprintf("run%019d", i),
 		ScenarioID:    fmt.Sprintf("scn%019d", i),
 		Scenario:      []byte(fmt.Sprintf(`{"name":"s%d"}`, i)),
@@ -197,16 +197,16 @@ func TestRunsBadCursor(t *testing.T) {
 func TestPutScenario(t *testing.T) {
 	db := openTemp(t)
 	ctx := context.Background()
-	s := &Scenario{ID: "abc", Name: "n", Body: []byte(`{"a":1}`)}
+	s := &core.SavedScenario{ID: "abc", Name: "n", Body: []byte(`{"a":1}`)}
 	tests := []struct {
 		name        string
-		sc          *Scenario
+		sc          *core.SavedScenario
 		wantCreated bool
 		wantCode    string
 	}{
 		{"first", s, true, ""},
-		{"same again", &Scenario{ID: "abc", Body: []byte(`{"a":1}`)}, false, ""},
-		{"other body, same id", &Scenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, core.ECONFLICT},
+		{"same again", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":1}`)}, false, ""},
+		{"other body, same id", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, core.ECONFLICT},
 	}
 	for _, tt := range tests {
 		created, err := db.PutScenario(ctx, tt.sc)
