@@ -1,0 +1,72 @@
+#!/bin/sh
+# The body of `go tool task bench`: measures the engine (native benchmarks,
+# WASM under node and headless Chromium, `tuxlb run` end to end with peak RSS,
+# the SimPy baseline, a CPU and allocation profile) into bench/out/, then
+# writes the tables of docs/benchmarks.md from those files (bench/report).
+# Run from the repository root. About 2 minutes on a 2-core machine.
+set -eu
+OUT=bench/out
+MP=bench/scenarios/mp-standard.json
+PY=/usr/bin/python3
+BENCHTIME=${BENCHTIME:-2000000x}
+COUNT=${COUNT:-3}
+mkdir -p "$OUT" bin
+rm -f "$OUT"/*
+
+step() { echo "bench: $*" >&2; }
+
+if [ ! -x /usr/bin/time ] || ! "$PY" -c 'import simpy' 2>/dev/null; then
+	step "installing time and python3-simpy3 (apt)"
+	apt-get install -y time python3-simpy3 >"$OUT/apt.log" 2>&1
+fi
+
+uptime >"$OUT/load.txt"
+{
+	echo "go $(go env GOVERSION)"
+	echo "node $(node --version 2>/dev/null || echo missing)"
+	echo "chromium $(/usr/bin/chromium --version 2>/dev/null || echo missing)"
+	echo "python $("$PY" -c 'import platform, simpy; print(platform.python_version(), "simpy", simpy.__version__)')"
+} >"$OUT/versions.txt"
+
+step "building bin/tuxlb"
+go build -o bin/tuxlb ./cmd/tuxlb
+
+step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
+go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
+
+step "WASM benchmarks under node"
+GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^BenchmarkScenario$' -benchtime "$BENCHTIME" -count "$COUNT" \
+	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
+
+step "WASM in headless Chromium"
+bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
+
+step "tuxlb run, mp-standard, 1M requests, 3 times"
+for i in 1 2 3; do
+	/usr/bin/time -a -o "$OUT/run1m.time" -f '%e %M' bin/tuxlb run "$MP" >"$OUT/run1m.json"
+done
+
+step "tuxlb run, mp-standard scaled to 5M requests"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); s["workload"]["generate"]["duration_ms"] = 5e6 / 2.56; json.dump(s, sys.stdout)' \
+	"$MP" >"$OUT/mp-5m.json"
+/usr/bin/time -o "$OUT/run5m.time" -f '%e %M' bin/tuxlb run "$OUT/mp-5m.json" >"$OUT/run5m.json"
+
+step "tuxlb run, 1M requests with the dispatch log to a file"
+/usr/bin/time -o "$OUT/run1m-dispatch.time" -f '%e %M' bin/tuxlb run --dispatch "$OUT/dispatch.csv" "$MP" >/dev/null
+wc -c <"$OUT/dispatch.csv" >"$OUT/dispatch.size"
+rm -f "$OUT/dispatch.csv"
+
+for style in events process; do
+	step "SimPy baseline, $style style"
+	/usr/bin/time -o "$OUT/simpy-$style.time" -f '%e %M' "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
+		>/dev/null 2>"$OUT/simpy-$style.txt"
+done
+
+step "profile: BenchmarkScenario/mp, CPU and allocations"
+go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \
+	-cpuprofile "$OUT/cpu.prof" -memprofile "$OUT/mem.prof" -o "$OUT/core.test" >"$OUT/profile-bench.txt"
+go tool pprof -top -nodecount=15 "$OUT/core.test" "$OUT/cpu.prof" >"$OUT/profile-cpu.txt" 2>/dev/null
+go tool pprof -sample_index=alloc_space -top -nodecount=10 "$OUT/core.test" "$OUT/mem.prof" >"$OUT/profile-alloc.txt" 2>/dev/null
+
+step "writing docs/benchmarks.md"
+go run ./bench/report -dir "$OUT" -doc docs/benchmarks.md
