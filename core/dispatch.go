@@ -76,10 +76,11 @@ func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, uint8) {
 	}
 	best := int32(0)
 	var bn, bd, bcharge int64
+	netRow := e.netFor[m*len(e.queues):]
 	for k := range sv.queues {
 		sq := &sv.queues[k]
 		n := e.queues[sq.q].n
-		net := e.netLoadFor(m, sq.q)
+		net := netRow[sq.q]
 		num := row[sq.q] + (sq.load+net)*n
 		if k == 0 || lessFrac(num, n, bn, bd) {
 			best, bn, bd, bcharge = int32(k), num, n, sq.load+net

@@ -115,6 +115,7 @@ type engine struct {
 	queues   []queueState
 	netload  []int64
 	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
+	netFor   []int64 // MP: N(q) for origin m at [m*len(queues)+q]
 	rr       []int64
 	rng      Rand
 	draw     Rand

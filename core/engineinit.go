@@ -30,6 +30,12 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	e.nextReset = math.MaxInt64
 	if e.alg == algMP {
 		e.counters = make([]int64, len(m.Machines)*len(m.Queues))
+		e.netFor = make([]int64, len(e.counters))
+		for mi := range m.Machines {
+			for q := range m.Queues {
+				e.netFor[mi*len(m.Queues)+q] = e.netLoadFor(mi, int32(q))
+			}
+		}
 		if setup.ResetUS > 0 {
 			e.nextReset = setup.ResetUS
 		}

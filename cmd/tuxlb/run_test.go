@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 func TestRunBadFlagsExit2(t *testing.T) {
@@ -53,5 +58,65 @@ func TestParseSeqs(t *testing.T) {
 		if _, err := parseSeqs(bad); err == nil {
 			t.Errorf("parseSeqs(%q): got no error", bad)
 		}
+	}
+}
+
+const cliScenario = `{
+  "ubbconfig": "*RESOURCES\nIPCKEY 123456\nMASTER SITE1\nMODEL SHM\nLDBAL N\n\n*MACHINES\nnode1 LMID=SITE1 APPDIR=\"/a\" TUXCONFIG=\"/a/t\" TUXDIR=\"/t\"\n\n*GROUPS\nAPP LMID=SITE1 GRPNO=1\n\n*SERVERS\nsimpserv SRVGRP=APP SRVID=1 MIN=2 CLOPT=\"-s TOUPPER --\"\n\n*SERVICES\nTOUPPER LOAD=50 PRIO=50\n",
+  "workload": {"trace_csv": "time_ms,service,service_ms\n0,TOUPPER,10\n1,TOUPPER,10\n"}
+}`
+
+func TestRunEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sc.json")
+	if err := os.WriteFile(path, []byte(cliScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "log.csv")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"run", path, "--dispatch", logPath}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res core.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Requests.Completed != 2 {
+		t.Fatalf("result: %v, %+v", err, res.Requests)
+	}
+	if !bytes.Equal(out.Bytes(), core.EncodeResult(&res)) {
+		t.Errorf("stdout is not EncodeResult's bytes")
+	}
+	log, _ := os.ReadFile(logPath)
+	want := "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n" +
+		"1,TOUPPER,SITE1,0,APP/1,APP/1,0,0,10000,10000,first\n" +
+		"2,TOUPPER,SITE1,1000,APP/1,APP/1,1000,10000,20000,20000,first\n"
+	if string(log) != want {
+		t.Errorf("dispatch log:\n got %s\nwant %s", log, want)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--format", "psr", "-"}, "simpserv   APP/1       APP       1   SITE1    2       100"},
+		{[]string{"run", "--format", "psc", "-"}, "TOUPPER       TOUPPER       simpserv   APP       2   SITE1    0       AVAIL"},
+		{[]string{"run", "--explain", "2", "-"}, "LDBAL=N: every request for TOUPPER goes to its first candidate"},
+		{[]string{"run", "--explain", "2", "--explain-json", "-"}, `"rule": "first"`},
+		{[]string{"run", "--policy", "jsq", "--seed", "3", "-"}, `"policy": "jsq"`},
+	}
+	for _, c := range cases {
+		out.Reset()
+		errb.Reset()
+		if code := Main(c.args, strings.NewReader(cliScenario), &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%v: got\n%s\nwant it to contain %q", c.args, out.String(), c.want)
+		}
+	}
+}
+
+func TestRunBadScenarioExit1(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"run", "-"}, strings.NewReader(`{"ubbconfig": "", "bogus": 1}`), &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "bogus") {
+		t.Errorf("got exit %d, stderr %q; want 1 and the unknown field named", code, errb.String())
 	}
 }

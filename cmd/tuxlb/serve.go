@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tuxlb/tuxlb/frontend"
+	"github.com/tuxlb/tuxlb/server"
+	"github.com/tuxlb/tuxlb/storage"
+)
+
+func init() {
+	commands["serve"] = command{summary: "serve the REST API and the playground", run: serve}
+}
+
+// serveOptions are the settings of `tuxlb serve`: each has a flag and an
+// environment variable; the flag wins.
+type serveOptions struct {
+	addr, db, logFormat, cors string
+	maxBody, maxRequests      int64
+	maxRunTime                time.Duration
+	maxRuns                   int
+}
+
+// serveFlags declares the flags, their defaults taken from the environment.
+func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
+	o := &serveOptions{}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	maxBody, err := envSize("TUXLB_MAX_BODY", server.DefaultMaxBodyBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxRequests, err := envInt("TUXLB_MAX_REQUESTS", server.DefaultMaxRequests)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxRuns, err := envInt("TUXLB_MAX_RUNS", int64(server.DefaultMaxRuns()))
+	if err != nil {
+		return nil, nil, err
+	}
+	maxRunTime, err := envDuration("TUXLB_MAX_RUN_TIME", server.DefaultMaxRunTime)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
+	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "SQLite database `FILE`, created if missing [TUXLB_DB]")
+	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
+		func(v string) (err error) { maxBody, err = parseSize(v); return err })
+	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
+	fs.DurationVar(&o.maxRunTime, "max-run-time", maxRunTime, "longest a run may take before it is stopped [TUXLB_MAX_RUN_TIME]")
+	fs.IntVar(&o.maxRuns, "max-runs", int(maxRuns), "runs executing at once; more get 503 [TUXLB_MAX_RUNS]")
+	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
+	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
+	o.maxBody = maxBody
+	return fs, o, nil
+}
+
+// serve runs `tuxlb serve` until SIGINT or SIGTERM, then finishes the
+// requests in flight and exits.
+func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs, o, err := serveFlags(stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb serve: %v\n", err)
+		return 2
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	o.maxBody = max(o.maxBody, 0)
+	if fs.NArg() > 0 || o.maxBody <= 0 || o.maxRequests <= 0 || o.maxRuns <= 0 || o.maxRunTime <= 0 ||
+		(o.logFormat != "text" && o.logFormat != "json") {
+		fmt.Fprintln(stderr, "tuxlb serve: limits must be positive, --log-format text or json, and no arguments")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := listenAndServe(ctx, o, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "tuxlb serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// listenAndServe opens the database, listens, prints the URL and serves
+// until ctx ends.
+func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	if o.logFormat == "json" {
+		logger = slog.New(slog.NewJSONHandler(stderr, nil))
+	}
+	db, err := storage.Open(o.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
+		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors)}
+	if frontend.Built() {
+		cfg.Assets = frontend.FS()
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: server.New(cfg), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
+	logger.Info("serving", "addr", ln.Addr().String(), "db", o.db, "playground", cfg.Assets != nil)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down: finishing requests in flight")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), o.maxRunTime+10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info("stopped")
+	return nil
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// envString returns the environment variable name, or def when unset.
+func envString(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+// envInt reads an integer environment variable.
+func envInt(name string, def int64) (int64, error) {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: not an integer", name, v)
+	}
+	return n, nil
+}
+
+// envDuration reads a duration environment variable such as "90s".
+func envDuration(name string, def time.Duration) (time.Duration, error) {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s=%q: not a duration like 90s", name, v)
+	}
+	return d, nil
+}
+
+// envSize reads a size environment variable such as "10M".
+func envSize(name string, def int64) (int64, error) {
+	v, ok := os.LookupEnv(name)
+	if !ok {
+		return def, nil
+	}
+	n, err := parseSize(v)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// parseSize reads a byte count with an optional K, M or G suffix (powers of 1024).
+func parseSize(v string) (int64, error) {
+	s := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(v)), "IB"), "B")
+	mult := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K':
+			mult, s = 1<<10, s[:n-1]
+		case 'M':
+			mult, s = 1<<20, s[:n-1]
+		case 'G':
+			mult, s = 1<<30, s[:n-1]
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", v)
+	}
+	return n * mult, nil
+}

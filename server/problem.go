@@ -1,0 +1,159 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// ProblemTypeBase prefixes every problem type: "urn:tuxlb:problem:" plus a
+// slug that docs/api.md explains (malformed-json, invalid, not-found ...).
+const ProblemTypeBase = "urn:tuxlb:problem:"
+
+// Problem is an RFC 9457 problem document, with tuxlb's extension members.
+type Problem struct {
+	Type     string `json:"type"`
+	Title    string `json:"title"`
+	Status   int    `json:"status"`
+	Detail   string `json:"detail,omitempty"`
+	Instance string `json:"instance,omitempty"`
+	// RequestID is the X-Request-ID of the request, to find its log line.
+	RequestID string `json:"request_id,omitempty"`
+	// Errors are the individual problems: a field, or a position in a file.
+	Errors []ProblemItem `json:"errors,omitempty"`
+	// Limit is the limit that was exceeded, for 413 and run-time problems.
+	Limit any `json:"limit,omitempty"`
+
+	retryAfter int // seconds, for 503
+}
+
+// ProblemItem is one positioned or named problem inside a Problem.
+type ProblemItem struct {
+	Field    string `json:"field,omitempty"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Col      int    `json:"col,omitempty"`
+	Severity string `json:"severity,omitempty"`
+	Message  string `json:"message"`
+}
+
+// Error makes a Problem usable as an error returned by handlers.
+func (p *Problem) Error() string { return p.Title + ": " + p.Detail }
+
+// problemf returns a Problem of the given status and type slug.
+func problemf(status int, slug, title, format string, args ...any) *Problem {
+	return &Problem{Type: ProblemTypeBase + slug, Title: title, Status: status, Detail: fmt.Sprintf(format, args...)}
+}
+
+// codeProblems maps each core error code to its status, type slug and title:
+// the one table that turns domain errors into HTTP.
+var codeProblems = map[string]struct {
+	status      int
+	slug, title string
+}{
+	core.EINVALID:  {http.StatusUnprocessableEntity, "invalid", "Invalid input"},
+	core.ENOTFOUND: {http.StatusNotFound, "not-found", "Not found"},
+	core.ECONFLICT: {http.StatusConflict, "conflict", "Conflict"},
+	core.ETOOLARGE: {http.StatusRequestEntityTooLarge, "too-large", "Over a limit"},
+	core.ECANCELED: {http.StatusServiceUnavailable, "canceled", "Run canceled"},
+	core.EINTERNAL: {http.StatusInternalServerError, "internal", "Internal error"},
+}
+
+// fieldPrefix finds the field a core message starts with ("machines.site9: ...",
+// or "policy (option): ..." for a run option).
+var fieldPrefix = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*)(?: \(option\))?: `)
+
+// fromCoreError turns a core error into a Problem, one item per diagnostic.
+func fromCoreError(err *core.Error) *Problem {
+	m, ok := codeProblems[err.Code]
+	if !ok {
+		m = codeProblems[core.EINTERNAL]
+	}
+	p := &Problem{Type: ProblemTypeBase + m.slug, Title: m.title, Status: m.status, Detail: err.Message}
+	if m.status >= 500 {
+		return p
+	}
+	for _, d := range err.Diagnostics {
+		p.Errors = append(p.Errors, ProblemItem{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity, Message: d.Message})
+	}
+	if len(p.Errors) == 0 {
+		item := ProblemItem{Message: err.Message}
+		if sub := fieldPrefix.FindStringSubmatch(err.Message); sub != nil {
+			item.Field = sub[1]
+		}
+		p.Errors = []ProblemItem{item}
+	}
+	return p
+}
+
+// fromEchoError turns echo's own errors (no route, wrong method, body too
+// large) into Problems.
+func fromEchoError(he *echo.HTTPError) *Problem {
+	switch he.Code {
+	case http.StatusNotFound:
+		return problemf(he.Code, "not-found", "Not found", "no such resource")
+	case http.StatusMethodNotAllowed:
+		return problemf(he.Code, "method-not-allowed", "Method not allowed", "this resource does not accept that method")
+	case http.StatusRequestEntityTooLarge:
+		return problemf(he.Code, "body-too-large", "Body too large", "the request body is over the limit")
+	}
+	return problemf(he.Code, "http", http.StatusText(he.Code), "%v", he.Message)
+}
+
+// handleError is echo's error handler: every error leaves as a problem
+// document. Errors that are not the caller's fault are logged with the
+// request id, and their details stay in the log.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	var p *Problem
+	var ce *core.Error
+	var he *echo.HTTPError
+	switch {
+	case errors.As(err, &p):
+	case errors.As(err, &ce):
+		p = fromCoreError(ce)
+	case errors.As(err, &he):
+		if he.Code == http.StatusMethodNotAllowed && c.Path() == "/*" && strings.HasPrefix(c.Request().URL.Path, "/api/") {
+			he = echo.ErrNotFound // no API route has this path: only the playground's catch-all matched
+		}
+		p = fromEchoError(he)
+	default:
+		p = fromCoreError(&core.Error{Code: core.EINTERNAL})
+	}
+	if p.Status >= 500 {
+		s.log.Error("request failed", "request_id", requestIDOf(c), "status", p.Status, "err", err)
+		if p.Status == http.StatusInternalServerError {
+			p.Detail = "an internal error occurred; quote request id " + requestIDOf(c)
+		}
+	}
+	s.writeProblem(c, p)
+}
+
+// writeProblem sends p as application/problem+json.
+func (s *Server) writeProblem(c echo.Context, p *Problem) {
+	out := *p
+	out.Instance = c.Request().URL.Path
+	out.RequestID = requestIDOf(c)
+	h := c.Response().Header()
+	if out.retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(out.retryAfter))
+	}
+	body, err := json.Marshal(out)
+	if err != nil {
+		body = []byte(`{"type":"urn:tuxlb:problem:internal","title":"Internal error","status":500}`)
+	}
+	h.Set(echo.HeaderContentType, "application/problem+json")
+	if err := c.Blob(out.Status, "application/problem+json", body); err != nil {
+		s.log.Warn("write problem", "request_id", out.RequestID, "err", err)
+	}
+}

@@ -1,0 +1,240 @@
+package server
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// An id of the right form that names nothing.
+const unknownID = "AAAAAAAAAAAAAAAAAAAAAA"
+
+func TestBadInputNeedsNoEngine(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := []struct {
+		name, method, target, body string
+		status                     int
+		slug, field                string
+	}{
+		{"malformed JSON", "POST", "/api/v1/runs", `{"name": "x",`, 400, "malformed-json", ""},
+		{"not JSON at all", "POST", "/api/v1/runs", `*RESOURCES`, 400, "malformed-json", ""},
+		{"trailing data", "POST", "/api/v1/runs", `{} {}`, 400, "malformed-json", ""},
+		{"empty body", "POST", "/api/v1/scenarios", ``, 400, "malformed-json", ""},
+		{"seed not a number", "POST", "/api/v1/runs?seed=abc", `{}`, 400, "malformed-query", "seed"},
+		{"negative seed", "POST", "/api/v1/runs?seed=-1", `{}`, 400, "malformed-query", "seed"},
+		{"dispatch not a bool", "POST", "/api/v1/runs?dispatch=maybe", `{}`, 400, "malformed-query", "dispatch"},
+		{"malformed run id", "GET", "/api/v1/runs/x';DROP", ``, 400, "malformed-id", "id"},
+		{"run id too long", "GET", "/api/v1/runs/" + unknownID + "A", ``, 400, "malformed-id", "id"},
+		{"unknown run", "GET", "/api/v1/runs/" + unknownID, ``, 404, "not-found", ""},
+		{"result of unknown run", "GET", "/api/v1/runs/" + unknownID + "/result.json", ``, 404, "not-found", ""},
+		{"result of malformed id", "GET", "/api/v1/runs/bad/result.json", ``, 400, "malformed-id", "id"},
+		{"dispatch of unknown run", "GET", "/api/v1/runs/" + unknownID + "/dispatch.csv", ``, 404, "not-found", ""},
+		{"dispatch of malformed id", "GET", "/api/v1/runs/bad-id/dispatch.csv", ``, 400, "malformed-id", "id"},
+		{"rerun of unknown run", "POST", "/api/v1/runs/" + unknownID + "/rerun", ``, 404, "not-found", ""},
+		{"rerun bad dispatch", "POST", "/api/v1/runs/" + unknownID + "/rerun?dispatch=2", ``, 400, "malformed-query", "dispatch"},
+		{"unknown scenario", "GET", "/api/v1/scenarios/" + unknownID, ``, 404, "not-found", ""},
+		{"malformed scenario id", "GET", "/api/v1/scenarios/short", ``, 400, "malformed-id", "id"},
+		{"limit zero", "GET", "/api/v1/runs?limit=0", ``, 400, "malformed-query", "limit"},
+		{"limit too big", "GET", "/api/v1/runs?limit=101", ``, 400, "malformed-query", "limit"},
+		{"limit not a number", "GET", "/api/v1/runs?limit=ten", ``, 400, "malformed-query", "limit"},
+		{"bad cursor", "GET", "/api/v1/runs?cursor=bm9wZTox", ``, 400, "malformed-query", "cursor"},
+		{"compare without runs", "GET", "/api/v1/compare", ``, 400, "malformed-query", "runs"},
+		{"compare one run", "GET", "/api/v1/compare?runs=" + unknownID, ``, 400, "malformed-query", "runs"},
+		{"compare eleven runs", "GET", "/api/v1/compare?runs=" + strings.Repeat(unknownID+",", 10) + unknownID, ``, 400, "malformed-query", "runs"},
+		{"compare malformed id", "GET", "/api/v1/compare?runs=" + unknownID + ",nope", ``, 400, "malformed-id", "runs"},
+		{"compare unknown run", "GET", "/api/v1/compare?runs=" + unknownID + "," + unknownID, ``, 404, "not-found", ""},
+		{"wrong method", "DELETE", "/api/v1/runs", ``, 405, "method-not-allowed", ""},
+		{"wrong method on a run", "PUT", "/api/v1/runs/" + unknownID, ``, 405, "method-not-allowed", ""},
+		{"unknown API path", "GET", "/api/v1/nothing", ``, 404, "not-found", ""},
+		{"unknown API path, POST", "POST", "/api/v2/runs", ``, 404, "not-found", ""},
+		{"validate: other media type", "POST", "/api/v1/validate", `x`, 415, "unsupported-media-type", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctype := "application/json"
+			if tt.slug == "unsupported-media-type" {
+				ctype = "application/xml"
+			}
+			rec := h.do(tt.method, tt.target, ctype, tt.body)
+			path := strings.SplitN(tt.target, "?", 2)[0]
+			p := wantProblem(t, rec, path, tt.status, tt.slug)
+			if tt.field != "" && (len(p.Errors) == 0 || p.Errors[0].Field != tt.field) {
+				t.Errorf("errors got %+v, want the first naming field %q", p.Errors, tt.field)
+			}
+			if tt.status == 405 && rec.Header().Get("Allow") == "" {
+				t.Errorf("405 without an Allow header")
+			}
+		})
+	}
+}
+
+func TestMalformedJSONIsPositioned(t *testing.T) {
+	h := newHarness(t, nil)
+	body := "{\n  \"name\": \"x\",\n  \"seed\": 1,,\n}"
+	p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", body), "/api/v1/runs", 400, "malformed-json")
+	if len(p.Errors) != 1 || p.Errors[0].Line != 3 || p.Errors[0].Col != 13 {
+		t.Errorf("errors got %+v, want one at line 3 col 13", p.Errors)
+	}
+}
+
+func TestInvalidScenario(t *testing.T) {
+	h := newHarness(t, nil)
+	good := scenarioJSON(t)
+	tests := []struct{ name, body, field string }{
+		{"unknown field", strings.Replace(good, `"seed": 1`, `"seed": 1, "sead": 2`, 1), "sead"},
+		{"wrong type", strings.Replace(good, `"seed": 1`, `"seed": "one"`, 1), "seed"},
+		{"unknown service in a stream", strings.Replace(good, `"service": "TOUPPER",`, `"service": "TOLOWER",`, 1), ""},
+		{"unknown LMID", strings.Replace(good, `"origin": "site1"`, `"origin": "site9"`, 1), ""},
+		{"not an object", `[1, 2]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.body == good {
+				t.Fatal("the test did not change the scenario")
+			}
+			for _, path := range []string{"/api/v1/runs", "/api/v1/scenarios"} {
+				if path == "/api/v1/scenarios" && strings.HasPrefix(tt.name, "unknown ") && tt.field == "" {
+					continue // scenarios are checked as documents, not run
+				}
+				p := wantProblem(t, h.do("POST", path, "application/json", tt.body), path, 422, "invalid")
+				if len(p.Errors) == 0 {
+					t.Errorf("%s: no errors listed", path)
+				}
+				if tt.field != "" && !strings.Contains(p.Detail, tt.field) {
+					t.Errorf("%s: detail %q does not name %q", path, p.Detail, tt.field)
+				}
+			}
+		})
+	}
+}
+
+func TestBodyOverLimit(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxBodyBytes = 1024 })
+	big := `{"name":"` + strings.Repeat("x", 2000) + `"}`
+	for _, path := range []string{"/api/v1/runs", "/api/v1/scenarios", "/api/v1/validate"} {
+		p := wantProblem(t, h.do("POST", path, "application/json", big), path, 413, "body-too-large")
+		if p.Limit != float64(1024) {
+			t.Errorf("%s: limit got %v, want 1024", path, p.Limit)
+		}
+		// Without Content-Length the limit bites while reading.
+		req := httptest.NewRequest("POST", path, strings.NewReader(big))
+		req.ContentLength = -1
+		req.Header.Set("Content-Type", "text/plain")
+		rec := httptest.NewRecorder()
+		h.srv.ServeHTTP(rec, req)
+		wantProblem(t, rec, path, 413, "body-too-large")
+	}
+}
+
+func TestWorkloadOverLimit(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRequests = 10 })
+	p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t)), "/api/v1/runs", 413, "too-large")
+	if p.Limit != float64(10) || !strings.Contains(p.Detail, "--max-requests") {
+		t.Errorf("limit %v detail %q, want 10 and the flag named", p.Limit, p.Detail)
+	}
+}
+
+func TestRunTimeLimit(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.MaxRunTime = 1 // nanosecond: the deadline has passed when the run starts
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			<-opt.Context.Done()
+			return nil, core.Errorf(core.ECANCELED, "run stopped: %v", opt.Context.Err())
+		}
+	})
+	p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t)), "/api/v1/runs", 422, "run-too-long")
+	if p.Limit != "1ns" {
+		t.Errorf("limit got %v, want 1ns", p.Limit)
+	}
+}
+
+func TestTooManyRunsAtOnce(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{})
+	h := newHarness(t, func(c *Config) {
+		c.MaxRuns = 1
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			started <- struct{}{}
+			<-release
+			return nil, core.Errorf(core.EINVALID, "released")
+		}
+	})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t))
+	}()
+	<-started
+	rec := h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t))
+	wantProblem(t, rec, "/api/v1/runs", 503, "busy")
+	if rec.Header().Get("Retry-After") != "2" {
+		t.Errorf("Retry-After got %q, want 2", rec.Header().Get("Retry-After"))
+	}
+	close(release)
+	wg.Wait()
+}
+
+func TestPanicIsRecovered(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) { panic("boom") }
+	})
+	rec := h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t), "X-Request-ID", "req-42")
+	p := wantProblem(t, rec, "/api/v1/runs", 500, "internal")
+	if p.RequestID != "req-42" || !strings.Contains(p.Detail, "req-42") || strings.Contains(p.Detail, "boom") {
+		t.Errorf("problem %+v: want request id req-42 quoted and the panic kept out", p)
+	}
+	if logs := h.logs.String(); !strings.Contains(logs, "boom") || !strings.Contains(logs, "request_id=req-42") {
+		t.Errorf("log lacks the panic or its request id:\n%s", logs)
+	}
+	if rec := h.do("GET", "/healthz", "", ""); rec.Code != 200 {
+		t.Errorf("after the panic /healthz got %d, want 200", rec.Code)
+	}
+}
+
+func TestCanceledByClient(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			<-opt.Context.Done()
+			return nil, core.Errorf(core.ECANCELED, "run stopped")
+		}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequest("POST", "/api/v1/runs", strings.NewReader(scenarioJSON(t))).WithContext(ctx)
+	rec := httptest.NewRecorder()
+	h.srv.ServeHTTP(rec, req)
+	wantProblem(t, rec, "/api/v1/runs", 503, "canceled")
+}
+
+func TestErrorCodeTable(t *testing.T) {
+	tests := []struct {
+		code   string
+		status int
+	}{
+		{core.EINVALID, 422}, {core.ENOTFOUND, 404}, {core.ECONFLICT, 409}, {core.ETOOLARGE, 413},
+		{core.ECANCELED, 503}, {core.EINTERNAL, 500}, {"unheard-of", 500},
+	}
+	for _, tt := range tests {
+		p := fromCoreError(&core.Error{Code: tt.code, Message: "machines.site9: unknown LMID"})
+		if p.Status != tt.status {
+			t.Errorf("%s: status got %d, want %d", tt.code, p.Status, tt.status)
+		}
+		if tt.status < 500 && (len(p.Errors) != 1 || p.Errors[0].Field != "machines.site9") {
+			t.Errorf("%s: errors got %+v, want field machines.site9", tt.code, p.Errors)
+		}
+	}
+	opt := fromCoreError(core.Errorf(core.EINVALID, "policy (option): unknown policy \"x\""))
+	if opt.Errors[0].Field != "policy" {
+		t.Errorf("run option: field got %q, want policy", opt.Errors[0].Field)
+	}
+	diag := core.ConfigError(core.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
+	p := fromCoreError(diag)
+	if len(p.Errors) != 1 || p.Errors[0].Line != 4 || p.Errors[0].Col != 7 || p.Errors[0].File != "UBBCONFIG" {
+		t.Errorf("diagnostics got %+v, want UBBCONFIG:4:7", p.Errors)
+	}
+}

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/storage"
+)
+
+// rerun runs a stored run's scenario again, with the same policy and seed
+// overrides, on this server's engine, and stores the new run. The answer says
+// whether the engine version differs from the one that made the stored run,
+// and whether the result bytes changed.
+func (s *Server) rerun(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	keep, err := dispatchParam(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	old, err := s.cfg.Store.Run(ctx, id)
+	if err != nil {
+		return err
+	}
+	sc, err := core.ParseScenario(old.Scenario)
+	if err != nil {
+		return err // the stored scenario no longer reads: the engine changed under it
+	}
+	opt := core.RunOptions{Policy: old.Policy}
+	if seed, err := strconv.ParseUint(old.Seed, 10, 64); err == nil {
+		opt.Seed = &seed
+	}
+	stored := &storage.Scenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
+	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
+	if err != nil {
+		return err
+	}
+	run.RerunOf = old.ID
+	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/runs/"+run.ID)
+	return writeObject(c, http.StatusCreated, "id", run.ID, "rerun_of", old.ID,
+		"engine_version", run.EngineVersion, "previous_engine_version", old.EngineVersion,
+		"engine_changed", run.EngineVersion != old.EngineVersion,
+		"result_changed", !bytes.Equal(run.Result, old.Result),
+		"result", json.RawMessage(run.Result))
+}

@@ -1,0 +1,248 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/storage"
+)
+
+// runDirect runs the scenario with core, not through the API, and returns
+// the result bytes and the dispatch log.
+func runDirect(t *testing.T, scenario string, opt core.RunOptions) ([]byte, string) {
+	t.Helper()
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil {
+		t.Fatalf("ParseScenario: %v", err)
+	}
+	var log bytes.Buffer
+	opt.Dispatch = &log
+	res, err := core.Run(sc, opt)
+	if err != nil {
+		t.Fatalf("core.Run: %v", err)
+	}
+	return encodeResult(res), log.String()
+}
+
+func TestCreateRunReturnsTheEngineResult(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	seed := uint64(9)
+	tests := []struct {
+		query string
+		opt   core.RunOptions
+	}{
+		{"", core.RunOptions{}},
+		{"?policy=jsq&seed=9", core.RunOptions{Policy: "jsq", Seed: &seed}},
+	}
+	for _, tt := range tests {
+		got := h.postRun(tt.query, scenario)
+		want, _ := runDirect(t, scenario, tt.opt)
+		if !bytes.Equal(got.Result, bytes.TrimRight(want, "\n")) {
+			t.Errorf("POST /runs%s: result differs from core.Run:\ngot  %.300s\nwant %.300s", tt.query, got.Result, want)
+		}
+		rec := h.do(http.MethodGet, "/api/v1/runs/"+got.ID+"/result.json", "", "")
+		if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want) {
+			t.Errorf("GET result.json after POST /runs%s: %d, %d bytes; want 200 and core's %d bytes", tt.query, rec.Code, rec.Body.Len(), len(want))
+		}
+	}
+}
+
+func TestGetRun(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	created := h.postRun("?policy=round_robin&seed=4", scenario)
+	rec := h.do(http.MethodGet, "/api/v1/runs/"+created.ID, "", "")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status got %d, want 200: %s", rec.Code, rec.Body.String())
+	}
+	var got struct {
+		ID            string          `json:"id"`
+		Name          string          `json:"name"`
+		CreatedAt     string          `json:"created_at"`
+		EngineVersion string          `json:"engine_version"`
+		ScenarioID    string          `json:"scenario_id"`
+		Options       map[string]any  `json:"options"`
+		Scenario      json.RawMessage `json:"scenario"`
+		Result        json.RawMessage `json:"result"`
+		Headline      core.Headline   `json:"headline"`
+	}
+	decode(t, rec, &got)
+	canonical, _ := Canonical([]byte(scenario))
+	if got.ID != created.ID || !bytes.Equal(got.Result, created.Result) || !bytes.Equal(got.Scenario, canonical) {
+		t.Errorf("got id %q, result or scenario changed; want %q and the posted ones", got.ID, created.ID)
+	}
+	if got.EngineVersion != core.EngineVersion || got.Name != "simpapp, three servers" || got.ScenarioID != ScenarioID(canonical) {
+		t.Errorf("engine_version %q name %q scenario_id %q", got.EngineVersion, got.Name, got.ScenarioID)
+	}
+	if _, err := time.Parse(time.RFC3339, got.CreatedAt); err != nil {
+		t.Errorf("created_at %q: %v", got.CreatedAt, err)
+	}
+	if fmt.Sprint(got.Options) != "map[policy:round_robin seed:4]" {
+		t.Errorf("options got %v, want policy round_robin and seed 4", got.Options)
+	}
+	var res core.Result
+	json.Unmarshal(got.Result, &res)
+	if got.Headline.Issued != res.Requests.Issued || got.Headline.WaitP99MS != res.WaitMS.P99 || res.Requests.Issued == 0 {
+		t.Errorf("headline %+v does not match the result's requests %+v", got.Headline, res.Requests)
+	}
+}
+
+func TestListRunsNewestFirst(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	var want []string
+	for i := 0; i < 5; i++ {
+		want = append([]string{h.postRun(fmt.Sprintf("?seed=%d", i+1), scenario).ID}, want...)
+	}
+	var got []string
+	target := "/api/v1/runs?limit=2"
+	for pages := 0; pages < 10; pages++ {
+		rec := h.do(http.MethodGet, target, "", "")
+		var page struct {
+			Runs       []storage.RunSummary `json:"runs"`
+			NextCursor *string              `json:"next_cursor"`
+		}
+		decode(t, rec, &page)
+		for _, r := range page.Runs {
+			got = append(got, r.ID)
+			if r.Headline.Issued == 0 || r.EngineVersion != core.EngineVersion || r.Name == "" {
+				t.Errorf("summary %+v lacks its headline, engine version or name", r)
+			}
+		}
+		if page.NextCursor == nil {
+			break
+		}
+		target = "/api/v1/runs?limit=2&cursor=" + *page.NextCursor
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+func TestDispatchLog(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	created := h.postRun("?dispatch=true", scenario)
+	_, want := runDirect(t, scenario, core.RunOptions{})
+	if !strings.HasPrefix(want, "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n") {
+		t.Fatalf("core's dispatch log starts %.100q, not with the SPEC header", want)
+	}
+	path := "/api/v1/runs/" + created.ID + "/dispatch.csv"
+	plain := h.do(http.MethodGet, path, "", "")
+	if plain.Code != http.StatusOK || plain.Header().Get("Content-Type") != "text/csv; charset=utf-8" {
+		t.Fatalf("status %d type %q, want 200 text/csv", plain.Code, plain.Header().Get("Content-Type"))
+	}
+	if plain.Body.String() != want {
+		t.Errorf("plain dispatch log differs from core's (%d vs %d bytes)", plain.Body.Len(), len(want))
+	}
+	zipped := h.do(http.MethodGet, path, "", "", "Accept-Encoding", "br, gzip")
+	if zipped.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("Content-Encoding got %q, want gzip", zipped.Header().Get("Content-Encoding"))
+	}
+	zr, err := gzip.NewReader(zipped.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, zr); got != want {
+		t.Errorf("gzip dispatch log differs from core's (%d vs %d bytes)", len(got), len(want))
+	}
+}
+
+func TestDispatchLogNotKept(t *testing.T) {
+	h := newHarness(t, nil)
+	created := h.postRun("", scenarioJSON(t))
+	path := "/api/v1/runs/" + created.ID + "/dispatch.csv"
+	p := wantProblem(t, h.do(http.MethodGet, path, "", ""), path, http.StatusNotFound, "dispatch-not-kept")
+	if !strings.Contains(p.Detail, "dispatch=true") {
+		t.Errorf("detail %q does not say how to keep the log", p.Detail)
+	}
+}
+
+func TestRerun(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	created := h.postRun("?seed=3", scenario)
+	// A run made by an older engine, stored as it would have been.
+	old, err := h.db.Run(t.Context(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old.ID, old.EngineVersion, old.Result = newRunID(), "0.0.1-old", []byte(`{"old":true}`)
+	if err := h.db.CreateRun(t.Context(), old); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		from                         string
+		prevVersion                  string
+		engineChanged, resultChanged bool
+	}{
+		{created.ID, core.EngineVersion, false, false},
+		{old.ID, "0.0.1-old", true, true},
+	}
+	for _, tt := range tests {
+		rec := h.do(http.MethodPost, "/api/v1/runs/"+tt.from+"/rerun", "", "")
+		if rec.Code != http.StatusCreated {
+			t.Fatalf("rerun %s: status %d: %s", tt.from, rec.Code, rec.Body.String())
+		}
+		var got struct {
+			RerunOf               string          `json:"rerun_of"`
+			EngineVersion         string          `json:"engine_version"`
+			PreviousEngineVersion string          `json:"previous_engine_version"`
+			EngineChanged         bool            `json:"engine_changed"`
+			ResultChanged         bool            `json:"result_changed"`
+			Result                json.RawMessage `json:"result"`
+		}
+		decode(t, rec, &got)
+		if got.RerunOf != tt.from || got.PreviousEngineVersion != tt.prevVersion || got.EngineVersion != core.EngineVersion ||
+			got.EngineChanged != tt.engineChanged || got.ResultChanged != tt.resultChanged {
+			t.Errorf("rerun of %s: got %+v, want previous %q engine_changed %v result_changed %v",
+				tt.from, got, tt.prevVersion, tt.engineChanged, tt.resultChanged)
+		}
+		if !bytes.Equal(got.Result, created.Result) {
+			t.Errorf("rerun of %s: result differs from the original seed=3 run", tt.from)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	h := newHarness(t, nil)
+	scenario := scenarioJSON(t)
+	a := h.postRun("", scenario)
+	b := h.postRun("?policy=round_robin", scenario)
+	rec := h.do(http.MethodGet, "/api/v1/compare?runs="+a.ID+","+b.ID, "", "")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	var got comparison
+	decode(t, rec, &got)
+	var ra, rb core.Result
+	json.Unmarshal(a.Result, &ra)
+	json.Unmarshal(b.Result, &rb)
+	if got.Base != a.ID || len(got.Runs) != 2 || got.Runs[0].ID != a.ID || got.Runs[1].ID != b.ID {
+		t.Fatalf("base %q runs %+v: want %q then %q", got.Base, got.Runs, a.ID, b.ID)
+	}
+	if got.Runs[0].Diff != nil || got.Runs[0].Headline.WaitMeanMS != ra.WaitMS.Mean || got.Runs[1].Headline.Issued != rb.Requests.Issued {
+		t.Errorf("headlines %+v: want the runs' own figures and no diff for the base", got.Runs)
+	}
+	wantAbs := rb.ResponseMS.P99 - ra.ResponseMS.P99
+	if d := got.Runs[1].Diff["response_p99_ms"]; math.Abs(d.Abs-wantAbs) > 1e-6 {
+		t.Errorf("response_p99_ms diff got %+v, want abs %v", d, wantAbs)
+	}
+	if len(got.Servers) != len(ra.Servers) {
+		t.Fatalf("servers got %d, want %d", len(got.Servers), len(ra.Servers))
+	}
+	for i, sv := range got.Servers {
+		if sv.ID != ra.Servers[i].ID || sv.Requests[0] != ra.Servers[i].Requests || sv.Requests[1] != rb.Servers[i].Requests {
+			t.Errorf("server %d: got %s %v, want %s %d %d", i, sv.ID, sv.Requests, ra.Servers[i].ID, ra.Servers[i].Requests, rb.Servers[i].Requests)
+		}
+	}
+}

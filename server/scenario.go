@@ -1,0 +1,160 @@
+package server
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"regexp"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/storage"
+)
+
+// validID is the form of every id the API hands out: 22 base64url characters
+// (132 bits of a SHA-256 for scenarios, 128 random bits for runs). Ids are
+// checked against it before they reach the database.
+var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`)
+
+// idParam returns the :id path parameter, or a 400 problem when malformed.
+func idParam(c echo.Context) (string, error) {
+	id := c.Param("id")
+	if !validID.MatchString(id) {
+		return "", malformedID("id", id)
+	}
+	return id, nil
+}
+
+// malformedID is the 400 problem for an id that cannot be one of ours.
+func malformedID(field, id string) *Problem {
+	p := problemf(http.StatusBadRequest, "malformed-id", "Malformed id",
+		"%s %q is not an id: ids are 22 characters of A-Z a-z 0-9 - _", field, id)
+	p.Errors = []ProblemItem{{Field: field, Message: "malformed id"}}
+	return p
+}
+
+// ScenarioID derives the content address of a scenario from its canonical
+// JSON: the SHA-256, base64url without padding, cut to 22 characters.
+func ScenarioID(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
+	return base64.RawURLEncoding.EncodeToString(sum[:])[:22]
+}
+
+// Canonical re-encodes a JSON document with object keys sorted, no
+// insignificant whitespace and no HTML escaping. Numbers keep their literal
+// text. Malformed JSON is a 400 problem that names line and column.
+func Canonical(data []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, malformedJSON(data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, malformedJSON(data, errors.New("data after the JSON document"))
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, malformedJSON(data, err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// malformedJSON is the 400 problem for a body that is not JSON, positioned
+// at the byte where decoding failed when the decoder says where.
+func malformedJSON(data []byte, err error) *Problem {
+	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %v", err)
+	item := ProblemItem{Message: err.Error()}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		item.Line, item.Col = position(data, syn.Offset-1) // Offset counts the bad byte too
+	} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		item.Line, item.Col = position(data, int64(len(data)))
+	}
+	p.Errors = []ProblemItem{item}
+	return p
+}
+
+// position turns the 0-based byte offset of a character into a 1-based line
+// and column.
+func position(data []byte, offset int64) (line, col int) {
+	offset = min(max(offset, 0), int64(len(data)))
+	before := data[:offset]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = len(before) - bytes.LastIndexByte(before, '\n')
+	return line, col
+}
+
+// readScenario reads a scenario body: malformed JSON is 400, a document that
+// the strict scenario reader rejects (unknown field, wrong type) is 422.
+func (s *Server) readScenario(c echo.Context) (*core.Scenario, *storage.Scenario, error) {
+	body, err := s.readBody(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	canonical, err := Canonical(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, err := core.ParseScenario(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc, &storage.Scenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, nil
+}
+
+// createScenario stores a scenario for sharing: 201 when new, 200 when the
+// same scenario was stored before; the id is the same either way.
+func (s *Server) createScenario(c echo.Context) error {
+	_, stored, err := s.readScenario(c)
+	if err != nil {
+		return err
+	}
+	created, err := s.cfg.Store.PutScenario(c.Request().Context(), stored)
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/scenarios/"+stored.ID)
+	return c.JSON(status, map[string]string{"id": stored.ID, "url": "/s/" + stored.ID})
+}
+
+// getScenario returns a stored scenario's canonical JSON.
+func (s *Server) getScenario(c echo.Context) error {
+	id, err := idParam(c)
+	if err != nil {
+		return err
+	}
+	sc, err := s.cfg.Store.Scenario(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, sc.Body)
+}
+
+// sharedScenario serves the playground for a short link /s/{id}; the page
+// reads the id from its path and fetches the scenario. Unknown and malformed
+// ids get the 404 page.
+func (s *Server) sharedScenario(c echo.Context) error {
+	id := c.Param("id")
+	if !validID.MatchString(id) {
+		return s.notFoundPage(c)
+	}
+	if _, err := s.cfg.Store.Scenario(c.Request().Context(), id); err != nil {
+		if core.ErrorCode(err) == core.ENOTFOUND {
+			return s.notFoundPage(c)
+		}
+		return err
+	}
+	return s.indexPage(c)
+}

@@ -1,0 +1,146 @@
+// Package server is tuxlb's REST API (SPEC §8) and the web server of the
+// playground, on github.com/labstack/echo/v4. It runs scenarios with core,
+// keeps them through a Store (package storage in production), answers every
+// caller mistake with an RFC 9457 problem document, and bounds what one
+// caller can ask for: body size, requests per run, run time and runs at once.
+package server
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/storage"
+)
+
+// Store is what the API needs from the database. *storage.DB satisfies it.
+type Store interface {
+	CreateRun(ctx context.Context, r *storage.Run) error
+	Run(ctx context.Context, id string) (*storage.Run, error)
+	Runs(ctx context.Context, limit int, cursor string) ([]storage.RunSummary, string, error)
+	Dispatch(ctx context.Context, id string) ([]byte, error)
+	PutScenario(ctx context.Context, s *storage.Scenario) (created bool, err error)
+	Scenario(ctx context.Context, id string) (*storage.Scenario, error)
+	Ping(ctx context.Context) error
+}
+
+// Defaults of the limits; the serve command exposes each as a flag.
+const (
+	DefaultMaxBodyBytes = 10 << 20
+	DefaultMaxRequests  = 5_000_000
+	DefaultMaxRunTime   = 60 * time.Second
+)
+
+// DefaultMaxRuns is how many runs may execute at once: two per core.
+func DefaultMaxRuns() int { return 2 * runtime.NumCPU() }
+
+// Config is everything the server is built from. Zero limits take the defaults.
+type Config struct {
+	Store  Store
+	Logger *slog.Logger // nil: slog.Default()
+	// Assets is the built playground (frontend.FS()); nil when it has not been
+	// built, and then "/" says how to build it.
+	Assets       fs.FS
+	MaxBodyBytes int64         // largest request body accepted
+	MaxRequests  int64         // largest workload one run may issue
+	MaxRunTime   time.Duration // a run still going after this is stopped
+	MaxRuns      int           // runs executing at once; more get 503
+	CORSOrigins  []string      // origins allowed cross-origin calls; none: CORS off
+	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
+	// open or to make it panic.
+	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
+}
+
+// Server is the HTTP handler of the API and the playground.
+type Server struct {
+	cfg  Config
+	log  *slog.Logger
+	echo *echo.Echo
+	runs chan struct{} // one token per run executing
+}
+
+// New builds the server from cfg.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxRequests <= 0 {
+		cfg.MaxRequests = DefaultMaxRequests
+	}
+	if cfg.MaxRunTime <= 0 {
+		cfg.MaxRunTime = DefaultMaxRunTime
+	}
+	if cfg.MaxRuns <= 0 {
+		cfg.MaxRuns = DefaultMaxRuns()
+	}
+	if cfg.Run == nil {
+		cfg.Run = core.Run
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns)}
+	s.echo = s.routes()
+	return s
+}
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.echo.ServeHTTP(w, r)
+}
+
+// routes builds the echo router: middleware first, then every route. The
+// OpenAPI document lists the same routes, and a test keeps the two equal.
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(s.requestID, s.logRequests, s.recoverPanics, s.securityHeaders)
+	if len(s.cfg.CORSOrigins) > 0 {
+		e.Use(s.cors())
+	}
+	e.Use(s.limitBody)
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/api/openapi.json", s.openAPI)
+	api := e.Group("/api/v1")
+	api.POST("/runs", s.createRun)
+	api.GET("/runs", s.listRuns)
+	api.GET("/runs/:id", s.getRun)
+	api.GET("/runs/:id/result.json", s.getResult)
+	api.GET("/runs/:id/dispatch.csv", s.getDispatch)
+	api.POST("/runs/:id/rerun", s.rerun)
+	api.POST("/scenarios", s.createScenario)
+	api.GET("/scenarios/:id", s.getScenario)
+	api.GET("/compare", s.compare)
+	api.POST("/validate", s.validate)
+	e.GET("/s/:id", s.sharedScenario)
+	e.GET("/*", s.static)
+	return e
+}
+
+// Routes lists the routes as "METHOD PATH" with OpenAPI-style parameters
+// ({id}), for the test that keeps the OpenAPI document true.
+func (s *Server) Routes() []string {
+	var list []string
+	for _, r := range s.echo.Routes() {
+		list = append(list, r.Method+" "+openAPIPath(r.Path))
+	}
+	return list
+}
+
+// healthz answers 200 when the database answers, 503 otherwise.
+func (s *Server) healthz(c echo.Context) error {
+	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
+		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
+		return problemf(http.StatusServiceUnavailable, "unavailable", "Database unavailable",
+			"the database does not answer")
+	}
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
+}

@@ -1,0 +1,196 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestOpenAPIListsEveryRoute(t *testing.T) {
+	h := newHarness(t, nil)
+	rec := h.do("GET", "/api/openapi.json", "", "")
+	var doc struct {
+		OpenAPI string                    `json:"openapi"`
+		Paths   map[string]map[string]any `json:"paths"`
+	}
+	decode(t, rec, &doc)
+	if doc.OpenAPI != "3.1.0" {
+		t.Errorf("openapi got %q, want 3.1.0", doc.OpenAPI)
+	}
+	var documented []string
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			documented = append(documented, strings.ToUpper(method)+" "+path)
+		}
+	}
+	routes := h.srv.Routes()
+	sort.Strings(documented)
+	sort.Strings(routes)
+	if strings.Join(documented, "\n") != strings.Join(routes, "\n") {
+		t.Errorf("OpenAPI and echo disagree:\ndocumented:\n%s\nrouted:\n%s", strings.Join(documented, "\n"), strings.Join(routes, "\n"))
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, path := range []string{"/", "/assets/app.js", "/api/v1/runs", "/api/v1/nothing", "/s/" + unknownID} {
+		rec := h.do("GET", path, "", "")
+		csp := rec.Header().Get("Content-Security-Policy")
+		for _, want := range []string{"script-src 'self' 'wasm-unsafe-eval'", "frame-ancestors 'none'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("%s: CSP %q lacks %q", path, csp, want)
+			}
+		}
+		for _, d := range strings.Split(csp, ";") {
+			if strings.HasPrefix(strings.TrimSpace(d), "script-src") && strings.Contains(d, "unsafe-inline") {
+				t.Errorf("%s: CSP allows inline scripts: %q", path, csp)
+			}
+		}
+		if rec.Header().Get("X-Content-Type-Options") != "nosniff" || rec.Header().Get("Referrer-Policy") == "" {
+			t.Errorf("%s: missing nosniff or Referrer-Policy", path)
+		}
+		if rec.Header().Get("Access-Control-Allow-Origin") != "" {
+			t.Errorf("%s: CORS header set although no origins were given", path)
+		}
+	}
+}
+
+func TestAssetTypes(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := map[string]string{
+		"/assets/core.wasm":    "application/wasm",
+		"/assets/app.js":       "text/javascript; charset=utf-8",
+		"/assets/style.css":    "text/css; charset=utf-8",
+		"/assets/nested/x.svg": "image/svg+xml",
+		"/index.html":          "text/html; charset=utf-8",
+	}
+	for path, want := range tests {
+		rec := h.do("GET", path, "", "")
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != want {
+			t.Errorf("GET %s: %d %q, want 200 %q", path, rec.Code, rec.Header().Get("Content-Type"), want)
+		}
+	}
+	if rec := h.do("GET", "/assets/core.wasm", "", ""); !bytes.HasPrefix(rec.Body.Bytes(), []byte("\x00asm")) {
+		t.Errorf("wasm body got %q", rec.Body.Bytes())
+	}
+}
+
+func TestCORS(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.CORSOrigins = []string{"https://allowed.example"} })
+	tests := map[string]string{"https://allowed.example": "https://allowed.example", "https://evil.example": ""}
+	for origin, want := range tests {
+		rec := h.do("GET", "/api/v1/runs", "", "", "Origin", origin)
+		if got := rec.Header().Get("Access-Control-Allow-Origin"); got != want {
+			t.Errorf("Origin %s: Access-Control-Allow-Origin got %q, want %q", origin, got, want)
+		}
+	}
+}
+
+func TestRequestID(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := []struct{ sent, want string }{{"abc-123", "abc-123"}, {"bad id\nwith newline", ""}, {strings.Repeat("x", 65), ""}}
+	for _, tt := range tests {
+		rec := h.do("GET", "/healthz", "", "", "X-Request-ID", tt.sent)
+		got := rec.Header().Get("X-Request-ID")
+		if (tt.want != "" && got != tt.want) || got == "" || (tt.want == "" && got == tt.sent) {
+			t.Errorf("sent %q: got %q, want %q (or a fresh id)", tt.sent, got, tt.want)
+		}
+		if !strings.Contains(h.logs.String(), "request_id="+got) {
+			t.Errorf("no log line with request_id=%s", got)
+		}
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	h := newHarness(t, nil)
+	rec := h.do("GET", "/healthz", "", "")
+	var got map[string]string
+	decode(t, rec, &got)
+	if rec.Code != 200 || got["status"] != "ok" {
+		t.Errorf("got %d %v, want 200 ok", rec.Code, got)
+	}
+	h.db.Close()
+	wantProblem(t, h.do("GET", "/healthz", "", ""), "/healthz", 503, "unavailable")
+}
+
+// ubbconfig is the test UBBCONFIG.
+func ubbconfig(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("testdata/ubbconfig.ubb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestValidateAcceptsThreeForms(t *testing.T) {
+	h := newHarness(t, nil)
+	ubb := ubbconfig(t)
+	asJSON, _ := json.Marshal(map[string]string{"ubbconfig": ubb})
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("ubbconfig", "ubbconfig.ubb")
+	fw.Write([]byte(ubb))
+	mw.WriteField("dmconfig", "")
+	mw.Close()
+	tests := []struct{ name, ctype, body string }{
+		{"text/plain", "text/plain; charset=utf-8", ubb},
+		{"no content type", "", ubb},
+		{"json", "application/json", string(asJSON)},
+		{"multipart", mw.FormDataContentType(), form.String()},
+	}
+	for _, tt := range tests {
+		rec := h.do("POST", "/api/v1/validate", tt.ctype, tt.body)
+		if rec.Code != 200 {
+			t.Errorf("%s: status %d: %s", tt.name, rec.Code, rec.Body.String())
+			continue
+		}
+		var m struct {
+			Model   string `json:"model"`
+			LDBAL   bool   `json:"ldbal"`
+			Servers []struct {
+				ID string `json:"id"`
+			} `json:"servers"`
+		}
+		decode(t, rec, &m)
+		if m.Model != "SHM" || !m.LDBAL || len(m.Servers) != 3 || m.Servers[2].ID != "APPGRP/3" {
+			t.Errorf("%s: got %+v, want SHM, LDBAL and APPGRP/1..3", tt.name, m)
+		}
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	h := newHarness(t, nil)
+	broken := strings.Replace(ubbconfig(t), "MODEL\t\tSHM", "MODEL\t\tXYZ", 1)
+	tests := []struct {
+		name, ctype, body string
+		status            int
+		slug, field       string
+		line              int
+	}{
+		{"bad MODEL", "text/plain", broken, 422, "invalid", "", 5},
+		{"empty", "text/plain", "  \n", 422, "invalid", "ubbconfig", 0},
+		{"json unknown field", "application/json", `{"ubbconfig":"x","ubbconf":"y"}`, 422, "invalid", "ubbconf", 0},
+		{"json wrong type", "application/json", `{"ubbconfig":5}`, 422, "invalid", "ubbconfig", 0},
+		{"json malformed", "application/json", `{"ubbconfig":`, 400, "malformed-json", "", 1},
+		{"multipart without boundary", "multipart/form-data", "x", 400, "malformed-multipart", "", 0},
+		{"unparsable content type", "text/plain; ===", "x", 415, "unsupported-media-type", "", 0},
+	}
+	for _, tt := range tests {
+		p := wantProblem(t, h.do("POST", "/api/v1/validate", tt.ctype, tt.body), "/api/v1/validate", tt.status, tt.slug)
+		if len(p.Errors) == 0 && tt.status != 415 && tt.slug != "malformed-multipart" {
+			t.Errorf("%s: no errors listed", tt.name)
+			continue
+		}
+		if tt.field != "" && p.Errors[0].Field != tt.field {
+			t.Errorf("%s: field got %q, want %q", tt.name, p.Errors[0].Field, tt.field)
+		}
+		if tt.line != 0 && p.Errors[0].Line != tt.line {
+			t.Errorf("%s: line got %d, want %d (%+v)", tt.name, p.Errors[0].Line, tt.line, p.Errors)
+		}
+	}
+}

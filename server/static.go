@@ -1,0 +1,97 @@
+package server
+
+import (
+	"bytes"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
+
+// notBuiltPage is "/" when the binary was built without the playground.
+const notBuiltPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>tuxlb</title></head>
+<body><h1>tuxlb</h1>
+<p>The playground is not built into this binary. Run <code>go tool task build</code>
+(or <code>go tool task run</code>) and start <code>bin/tuxlb serve</code> again.</p>
+<p>The REST API works without it: see <a href="/api/openapi.json">/api/openapi.json</a>.</p>
+</body></html>
+`
+
+// notFoundPageHTML is the page for unknown paths and unknown share links.
+const notFoundPageHTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found - tuxlb</title></head>
+<body><h1>Not found</h1><p>There is nothing here. <a href="/">Open the playground</a>.</p></body></html>
+`
+
+// contentTypes fixes the types that matter for the playground, whatever the
+// host's mime tables say.
+var contentTypes = map[string]string{
+	".wasm": "application/wasm",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".html": "text/html; charset=utf-8",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+}
+
+// static serves the playground's files. Paths under /api/ never reach it.
+func (s *Server) static(c echo.Context) error {
+	p := c.Request().URL.Path
+	if strings.HasPrefix(p, "/api/") {
+		return echo.ErrNotFound
+	}
+	if p == "/" || p == "/index.html" {
+		return s.indexPage(c)
+	}
+	if s.cfg.Assets == nil {
+		return s.notFoundPage(c)
+	}
+	name := strings.TrimPrefix(path.Clean(p), "/")
+	data, err := fs.ReadFile(s.cfg.Assets, name)
+	if err != nil || !fs.ValidPath(name) {
+		return s.notFoundPage(c)
+	}
+	return serveFile(c, name, data)
+}
+
+// serveFile sends one asset with its content type; index.html is never
+// cached so a new build shows at once.
+func serveFile(c echo.Context, name string, data []byte) error {
+	ext := path.Ext(name)
+	ctype, ok := contentTypes[ext]
+	if !ok {
+		ctype = mime.TypeByExtension(ext)
+	}
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, ctype)
+	if name == "index.html" {
+		h.Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytes.NewReader(data))
+	return nil
+}
+
+// indexPage serves the playground's index.html, or the page that says how to
+// build it.
+func (s *Server) indexPage(c echo.Context) error {
+	if s.cfg.Assets != nil {
+		if data, err := fs.ReadFile(s.cfg.Assets, "index.html"); err == nil {
+			return serveFile(c, "index.html", data)
+		}
+	}
+	return c.HTML(http.StatusOK, notBuiltPage)
+}
+
+// notFoundPage is the 404 page.
+func (s *Server) notFoundPage(c echo.Context) error {
+	return c.HTML(http.StatusNotFound, notFoundPageHTML)
+}

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// File names the diagnostics of POST /validate use.
+const (
+	ubbFileName = "UBBCONFIG"
+	dmFileName  = "DMCONFIG"
+)
+
+// configInput is what POST /validate checks; as JSON it is read strictly.
+type configInput struct {
+	UBBConfig string              `json:"ubbconfig"`
+	DMConfig  string              `json:"dmconfig,omitempty"`
+	Advertise map[string][]string `json:"advertise,omitempty"`
+}
+
+// validate parses a UBBCONFIG (and optional DMCONFIG) and answers the Model,
+// or 422 with the positioned errors. The body is text/plain (the UBBCONFIG),
+// multipart/form-data (parts ubbconfig and dmconfig) or application/json
+// ({"ubbconfig", "dmconfig", "advertise"}).
+func (s *Server) validate(c echo.Context) error {
+	in, err := s.readConfigInput(c)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.UBBConfig) == "" {
+		p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", "ubbconfig: empty; post the UBBCONFIG text")
+		p.Errors = []ProblemItem{{Field: "ubbconfig", Message: "empty"}}
+		return p
+	}
+	model, err := core.LoadModel(ubbFileName, in.UBBConfig, dmFileName, in.DMConfig, in.Advertise)
+	if err != nil {
+		return err
+	}
+	// The same bytes as `tuxlb validate` prints.
+	out, err := json.MarshalIndent(model, "", "  ")
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(out, '\n'))
+}
+
+// readConfigInput reads the body of POST /validate by its content type.
+func (s *Server) readConfigInput(c echo.Context) (*configInput, error) {
+	ctype := c.Request().Header.Get(echo.HeaderContentType)
+	media, params, err := mime.ParseMediaType(ctype)
+	if ctype == "" {
+		media, err = "text/plain", nil
+	}
+	if err != nil {
+		return nil, unsupportedMedia(ctype)
+	}
+	switch media {
+	case "text/plain":
+		body, err := s.readBody(c)
+		return &configInput{UBBConfig: string(body)}, err
+	case "application/json":
+		return s.readConfigJSON(c)
+	case "multipart/form-data":
+		return s.readConfigForm(c, params["boundary"])
+	}
+	return nil, unsupportedMedia(ctype)
+}
+
+// unsupportedMedia is the 415 problem for a body of a type /validate does not read.
+func unsupportedMedia(ctype string) *Problem {
+	return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+		"Content-Type %q: send text/plain, application/json or multipart/form-data", ctype)
+}
+
+// readConfigJSON reads {"ubbconfig","dmconfig","advertise"}: malformed JSON
+// is 400, an unknown field or a wrong type 422.
+func (s *Server) readConfigJSON(c echo.Context) (*configInput, error) {
+	body, err := s.readBody(c)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Canonical(body); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var in configInput
+	if err := dec.Decode(&in); err != nil {
+		field := ""
+		var ute *json.UnmarshalTypeError
+		if errors.As(err, &ute) {
+			field = ute.Field
+		} else if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			field = strings.Trim(name, `"`)
+		}
+		p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", "%s", strings.TrimPrefix(err.Error(), "json: "))
+		p.Errors = []ProblemItem{{Field: field, Message: strings.TrimPrefix(err.Error(), "json: ")}}
+		return nil, p
+	}
+	return &in, nil
+}
+
+// readConfigForm reads the parts ubbconfig and dmconfig of a multipart form,
+// each a file or a plain field; other parts are an error.
+func (s *Server) readConfigForm(c echo.Context, boundary string) (*configInput, error) {
+	if boundary == "" {
+		return nil, problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "Content-Type has no boundary")
+	}
+	mr := multipart.NewReader(c.Request().Body, boundary)
+	var in configInput
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return &in, nil
+		}
+		if err != nil {
+			return nil, s.formError(err)
+		}
+		text, err := io.ReadAll(part)
+		if err != nil {
+			return nil, s.formError(err)
+		}
+		switch part.FormName() {
+		case "ubbconfig":
+			in.UBBConfig = string(text)
+		case "dmconfig":
+			in.DMConfig = string(text)
+		default:
+			p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input",
+				"unknown form part %q: send ubbconfig and optionally dmconfig", part.FormName())
+			p.Errors = []ProblemItem{{Field: part.FormName(), Message: "unknown form part"}}
+			return nil, p
+		}
+	}
+}
+
+// formError turns a multipart reading error into 413 or 400.
+func (s *Server) formError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return s.bodyTooLarge()
+	}
+	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "%v", err)
+}

@@ -1,0 +1,196 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// TimeFormat is how created_at is written: UTC, millisecond precision, fixed
+// width, so that text order is time order.
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
+// Run is one stored run: the scenario it ran, the options that overrode the
+// scenario, and the result bytes exactly as the engine encoded them.
+type Run struct {
+	ID            string
+	ScenarioID    string
+	Scenario      []byte // canonical JSON of the scenario
+	Name          string
+	CreatedAt     time.Time
+	EngineVersion string
+	Policy        string // the ?policy override, "" when none
+	Seed          string // the ?seed override, "" when none
+	RerunOf       string // the run this one re-ran, "" when none
+	Result        []byte
+	Headline      core.Headline
+	HasDispatch   bool
+	// DispatchGzip is the gzip-compressed dispatch log to store with the run
+	// (CreateRun only; Run leaves it nil, see Dispatch).
+	DispatchGzip []byte
+}
+
+// RunSummary is a run as lists show it.
+type RunSummary struct {
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	ScenarioID    string        `json:"scenario_id"`
+	CreatedAt     string        `json:"created_at"`
+	EngineVersion string        `json:"engine_version"`
+	HasDispatch   bool          `json:"dispatch"`
+	Headline      core.Headline `json:"headline"`
+}
+
+// CreateRun stores r, its scenario (when not stored yet) and its dispatch log
+// in one transaction: after a crash either all of it is there or none. It
+// fills in r.CreatedAt.
+func (db *DB) CreateRun(ctx context.Context, r *Run) error {
+	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	sc := Scenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
+	if _, err := putScenario(ctx, tx, &sc, r.CreatedAt); err != nil {
+		return err
+	}
+	if err := insertRun(ctx, tx, r); err != nil {
+		return err
+	}
+	if r.HasDispatch {
+		_, err := tx.ExecContext(ctx, "INSERT INTO dispatch_logs(run_id, csv_gzip) VALUES (?, ?)", r.ID, r.DispatchGzip)
+		if err != nil {
+			return translate(err)
+		}
+	}
+	return translate(tx.Commit())
+}
+
+// insertRun writes the runs row of r.
+func insertRun(ctx context.Context, tx *sql.Tx, r *Run) error {
+	h := r.Headline
+	_, err := tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
+		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
+		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(TimeFormat), r.EngineVersion,
+		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
+		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
+		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch)
+	return translate(err)
+}
+
+// Run returns the stored run with this id (without its dispatch log), or an
+// ENOTFOUND error.
+func (db *DB) Run(ctx context.Context, id string) (*Run, error) {
+	var r Run
+	var created string
+	h := &r.Headline
+	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
+		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
+		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
+		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch
+		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?`, id).Scan(
+		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &created, &r.EngineVersion, &r.Policy, &r.Seed,
+		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
+		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
+		&h.Jain, &h.NetworkSent, &r.HasDispatch)
+	if err != nil {
+		return nil, notFound(err, "run %s", id)
+	}
+	r.CreatedAt, err = time.Parse(TimeFormat, created)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: created_at: %w", id, err)
+	}
+	return &r, nil
+}
+
+// Dispatch returns the gzip-compressed dispatch log of run id. It is
+// ENOTFOUND when the run does not exist or was not created with its log.
+func (db *DB) Dispatch(ctx context.Context, id string) ([]byte, error) {
+	var gz []byte
+	err := db.read.QueryRowContext(ctx, "SELECT csv_gzip FROM dispatch_logs WHERE run_id = ?", id).Scan(&gz)
+	if err != nil {
+		return nil, notFound(err, "dispatch log of run %s", id)
+	}
+	return gz, nil
+}
+
+// Runs lists up to limit runs, newest first, starting after cursor ("" for
+// the newest). next is the cursor of the following page, "" on the last one.
+func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []RunSummary, next string, err error) {
+	before, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
+		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
+		response_mean, response_p95, response_p99, max_utilization, jain, network_sent
+		FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
+	if err != nil {
+		return nil, "", translate(err)
+	}
+	defer rows.Close()
+	var seqs []int64
+	for rows.Next() {
+		var s RunSummary
+		var seq int64
+		h := &s.Headline
+		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,
+			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
+			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
+			&h.NetworkSent)
+		if err != nil {
+			return nil, "", translate(err)
+		}
+		list = append(list, s)
+		seqs = append(seqs, seq)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", translate(err)
+	}
+	if len(list) > limit {
+		list = list[:limit]
+		next = encodeCursor(seqs[limit-1])
+	}
+	return list, next, nil
+}
+
+// cursorPrefix marks tuxlb's list cursors, so that a cursor is opaque to
+// clients and a stray string is rejected.
+const cursorPrefix = "seq:"
+
+// encodeCursor returns the cursor that continues after the run numbered seq.
+func encodeCursor(seq int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + strconv.FormatInt(seq, 10)))
+}
+
+// decodeCursor returns the sequence number a cursor points before.
+func decodeCursor(cursor string) (int64, error) {
+	if cursor == "" {
+		return 1<<63 - 1, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	num, ok := strings.CutPrefix(string(raw), cursorPrefix)
+	seq, perr := strconv.ParseInt(num, 10, 64)
+	if err != nil || !ok || perr != nil || seq <= 0 {
+		return 0, core.Errorf(core.EINVALID, "cursor: %q is not a cursor this server gave out", cursor)
+	}
+	return seq, nil
+}
+
+// notFound translates err, naming what was not found.
+func notFound(err error, format string, args ...any) error {
+	err = translate(err)
+	if core.ErrorCode(err) == core.ENOTFOUND {
+		return core.Errorf(core.ENOTFOUND, format+": not found", args...)
+	}
+	return err
+}

@@ -1,0 +1,76 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// Scenario is a stored scenario document. Its ID is derived from Body (the
+// canonical JSON) by the caller, so the same scenario always has the same ID.
+type Scenario struct {
+	ID        string
+	Name      string
+	Body      []byte
+	CreatedAt time.Time
+}
+
+// PutScenario stores s unless a scenario with its ID is already there.
+// created says whether it was new. A different body under an existing ID is
+// an ECONFLICT error.
+func (db *DB) PutScenario(ctx context.Context, s *Scenario) (created bool, err error) {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return false, translate(err)
+	}
+	defer tx.Rollback()
+	created, err = putScenario(ctx, tx, s, db.Now().UTC().Truncate(time.Millisecond))
+	if err != nil {
+		return false, err
+	}
+	return created, translate(tx.Commit())
+}
+
+// putScenario inserts s in tx unless its ID is stored already, and checks
+// that a stored one has the same body.
+func putScenario(ctx context.Context, tx *sql.Tx, s *Scenario, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO scenarios(id, name, body, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(id) DO NOTHING`, s.ID, s.Name, s.Body, now.Format(TimeFormat))
+	if err != nil {
+		return false, translate(err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		s.CreatedAt = now
+		return n == 1, translate(err)
+	}
+	var body []byte
+	var created string
+	err = tx.QueryRowContext(ctx, "SELECT body, created_at FROM scenarios WHERE id = ?", s.ID).Scan(&body, &created)
+	if err != nil {
+		return false, translate(err)
+	}
+	if !bytes.Equal(body, s.Body) {
+		return false, core.Errorf(core.ECONFLICT, "scenario %s: another scenario is stored under this id", s.ID)
+	}
+	s.CreatedAt, err = time.Parse(TimeFormat, created)
+	return false, err
+}
+
+// Scenario returns the stored scenario with this id, or an ENOTFOUND error.
+func (db *DB) Scenario(ctx context.Context, id string) (*Scenario, error) {
+	s := Scenario{ID: id}
+	var created string
+	err := db.read.QueryRowContext(ctx, "SELECT name, body, created_at FROM scenarios WHERE id = ?", id).
+		Scan(&s.Name, &s.Body, &created)
+	if err != nil {
+		return nil, notFound(err, "scenario %s", id)
+	}
+	s.CreatedAt, err = time.Parse(TimeFormat, created)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
