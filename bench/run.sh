@@ -32,10 +32,10 @@ step "building bin/tuxlb"
 go build -o bin/tuxlb ./cmd/tuxlb
 
 step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
-go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
+go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
-GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^BenchmarkScenario$' -benchtime "$BENCHTIME" -count "$COUNT" \
+GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$COUNT" \
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"
@@ -55,6 +55,12 @@ step "tuxlb run, 1M requests with the dispatch log to a file"
 /usr/bin/time -o "$OUT/run1m-dispatch.time" -f '%e %M' bin/tuxlb run --dispatch "$OUT/dispatch.csv" "$MP" >/dev/null
 wc -c <"$OUT/dispatch.csv" >"$OUT/dispatch.size"
 rm -f "$OUT/dispatch.csv"
+
+step "REST API: POST /api/v1/runs, mp-standard scaled to 100k, against ParseScenario + Run in process"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); s["workload"]["generate"]["duration_ms"] = 1e5 / 2.56; json.dump(s, sys.stdout)' \
+	"$MP" >"$OUT/mp-100k.json"
+go run ./bench/wasm -n 100000 -runs 7 "$OUT/mp-100k.json" >"$OUT/engine100k.txt"
+bench/rest.sh bin/tuxlb "$OUT/mp-100k.json" 7 >"$OUT/rest.txt" || step "REST measurement failed"
 
 for style in events process; do
 	step "SimPy baseline, $style style"

@@ -155,6 +155,30 @@ func parseSimPy(path string) (simpyRun, error) {
 // chromiumLine is a scenario line of bench/wasm's output.
 var chromiumLine = regexp.MustCompile(`wasmbench: (\S+) requests=(\d+) requests/s=(\d+)`)
 
+// wasmbenchRun is one scenario line of bench/wasm's output.
+type wasmbenchRun struct {
+	requests int64
+	rate     float64
+}
+
+// parseWasmbenchRuns returns bench/wasm's lines by scenario file name.
+func parseWasmbenchRuns(path string) (map[string]wasmbenchRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]wasmbenchRun{}
+	for _, m := range chromiumLine.FindAllStringSubmatch(string(data), -1) {
+		n, _ := strconv.ParseInt(m[2], 10, 64)
+		r, _ := strconv.ParseFloat(m[3], 64)
+		out[m[1]] = wasmbenchRun{n, r}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no wasmbench result line", path)
+	}
+	return out, nil
+}
+
 // parseWasmbench returns requests/s by scenario file name, and the
 // browser's user agent when the page printed it.
 func parseWasmbench(path string) (map[string]float64, string, error) {
@@ -218,4 +242,27 @@ func readTrim(dir, name string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(data))
+}
+
+// parseRest reads bench/rest.sh's "rest: SECONDS" lines.
+func parseRest(path string) ([]float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []float64
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "rest: "); ok {
+			s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not a number of seconds", path, v)
+			}
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no \"rest: SECONDS\" line", path)
+	}
+	slices.Sort(out)
+	return out, nil
 }

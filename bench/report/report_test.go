@@ -96,3 +96,21 @@ func TestParseOutputs(t *testing.T) {
 		t.Errorf("parsePprofTop = %+v, %q, %v", rows, sum, err)
 	}
 }
+
+func TestParseRestAndEngine(t *testing.T) {
+	got, err := parseRest(write(t, "r", "rest: 0.035\nrest: 0.031\nnoise\nrest: 0.033\n"))
+	if err != nil || len(got) != 3 || got[0] != 0.031 || got[1] != 0.033 {
+		t.Errorf("parseRest = %v, %v; want [0.031 0.033 0.035]", got, err)
+	}
+	if _, err := parseRest(write(t, "r", "rest: soon\n")); err == nil || !strings.Contains(err.Error(), "soon") {
+		t.Errorf("bad seconds: got %v, want an error quoting them", err)
+	}
+	runs, err := parseWasmbenchRuns(write(t, "e", "wasmbench: mp-100k.json requests=99446 requests/s=3693539\nwasmbench: done\n"))
+	if err != nil || runs["mp-100k.json"] != (wasmbenchRun{99446, 3693539}) {
+		t.Errorf("parseWasmbenchRuns = %v, %v", runs, err)
+	}
+	r := &report{rest: []float64{0.0310, 0.0320}, engine: wasmbenchRun{100000, 4e6}}
+	if over, ok := r.restOverhead(); !ok || over < 0.2399 || over > 0.2401 {
+		t.Errorf("restOverhead = %v, %v; want 31 ms / 25 ms - 1 = 0.24", over, ok)
+	}
+}
