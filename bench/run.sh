@@ -15,6 +15,18 @@ rm -f "$OUT"/*
 
 step() { echo "bench: $*" >&2; }
 
+# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB" to FILE;
+# the wall clock from date (ns), the peak RSS from /usr/bin/time.
+timed() {
+	file=$1
+	shift
+	t0=$(date +%s%N)
+	/usr/bin/time -o "$file.rss" -f '%M' "$@"
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s\n", $1 / 1000, $2}' >>"$file"
+	rm -f "$file.rss"
+}
+
 if [ ! -x /usr/bin/time ] || ! "$PY" -c 'import simpy' 2>/dev/null; then
 	step "installing time and python3-simpy3 (apt)"
 	apt-get install -y time python3-simpy3 >"$OUT/apt.log" 2>&1
@@ -41,18 +53,18 @@ GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|Benchma
 step "WASM in headless Chromium"
 bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
 
-step "tuxlb run, mp-standard, 1M requests, 3 times"
-for i in 1 2 3; do
-	/usr/bin/time -a -o "$OUT/run1m.time" -f '%e %M' bin/tuxlb run "$MP" >"$OUT/run1m.json"
+step "tuxlb run, mp-standard, 1M requests, 5 times"
+for i in 1 2 3 4 5; do
+	timed "$OUT/run1m.time" bin/tuxlb run "$MP" >"$OUT/run1m.json"
 done
 
 step "tuxlb run, mp-standard scaled to 5M requests"
 "$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); s["workload"]["generate"]["duration_ms"] = 5e6 / 2.56; json.dump(s, sys.stdout)' \
 	"$MP" >"$OUT/mp-5m.json"
-/usr/bin/time -o "$OUT/run5m.time" -f '%e %M' bin/tuxlb run "$OUT/mp-5m.json" >"$OUT/run5m.json"
+timed "$OUT/run5m.time" bin/tuxlb run "$OUT/mp-5m.json" >"$OUT/run5m.json"
 
 step "tuxlb run, 1M requests with the dispatch log to a file"
-/usr/bin/time -o "$OUT/run1m-dispatch.time" -f '%e %M' bin/tuxlb run --dispatch "$OUT/dispatch.csv" "$MP" >/dev/null
+timed "$OUT/run1m-dispatch.time" bin/tuxlb run --dispatch "$OUT/dispatch.csv" "$MP" >/dev/null
 wc -c <"$OUT/dispatch.csv" >"$OUT/dispatch.size"
 rm -f "$OUT/dispatch.csv"
 
@@ -64,7 +76,7 @@ bench/rest.sh bin/tuxlb "$OUT/mp-100k.json" 7 >"$OUT/rest.txt" || step "REST mea
 
 for style in events process; do
 	step "SimPy baseline, $style style"
-	/usr/bin/time -o "$OUT/simpy-$style.time" -f '%e %M' "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
+	timed "$OUT/simpy-$style.time" "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
 		>/dev/null 2>"$OUT/simpy-$style.txt"
 done
 
