@@ -9,7 +9,8 @@ OUT=bench/out
 MP=bench/scenarios/mp-standard.json
 PY=/usr/bin/python3
 BENCHTIME=${BENCHTIME:-2000000x}
-COUNT=${COUNT:-3}
+COUNT=${COUNT:-5}
+NODECOUNT=${NODECOUNT:-3}
 mkdir -p "$OUT" bin
 rm -f "$OUT"/*
 
@@ -47,14 +48,14 @@ step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
 go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
-GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$COUNT" \
+GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"
 bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
 
-step "tuxlb run, mp-standard, 1M requests, 5 times"
-for i in 1 2 3 4 5; do
+step "tuxlb run, mp-standard, 1M requests, 7 times"
+for i in 1 2 3 4 5 6 7; do
 	timed "$OUT/run1m.time" bin/tuxlb run "$MP" >"$OUT/run1m.json"
 done
 
