@@ -1,0 +1,268 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// benchRun is one line of `go test -bench` output.
+type benchRun struct {
+	nsPerOp, reqPerS, bytesPerOp, allocsPerOp float64
+}
+
+// benchSet is the runs of every benchmark in one output file, by name
+// without the -GOMAXPROCS suffix, in first-seen order.
+type benchSet struct {
+	names []string
+	runs  map[string][]benchRun
+}
+
+var procSuffix = regexp.MustCompile(`-\d+$`)
+
+// parseBench reads `go test -bench` output. A benchmark line is the name,
+// the iteration count, then value/unit pairs.
+func parseBench(path string) (benchSet, error) {
+	set := benchSet{runs: map[string][]benchRun{}}
+	f, err := os.Open(path)
+	if err != nil {
+		return set, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 4 || !strings.HasPrefix(fields[0], "Benchmark") {
+			continue
+		}
+		name := procSuffix.ReplaceAllString(fields[0], "")
+		var r benchRun
+		for i := 2; i+1 < len(fields); i += 2 {
+			v, err := strconv.ParseFloat(fields[i], 64)
+			if err != nil {
+				return set, fmt.Errorf("%s:%d: %q is not a number", path, line, fields[i])
+			}
+			switch fields[i+1] {
+			case "ns/op":
+				r.nsPerOp = v
+			case "requests/s":
+				r.reqPerS = v
+			case "B/op":
+				r.bytesPerOp = v
+			case "allocs/op":
+				r.allocsPerOp = v
+			}
+		}
+		if _, ok := set.runs[name]; !ok {
+			set.names = append(set.names, name)
+		}
+		set.runs[name] = append(set.runs[name], r)
+	}
+	return set, sc.Err()
+}
+
+// stat is the median and best of a benchmark's requests/s over its runs.
+func (s benchSet) stat(name string) (median, best float64, ok bool) {
+	var v []float64
+	for _, r := range s.runs[name] {
+		v = append(v, r.reqPerS)
+	}
+	if len(v) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(v)
+	return v[len(v)/2], v[len(v)-1], true
+}
+
+// timing is one /usr/bin/time -f '%e %M' measurement.
+type timing struct {
+	wallS float64
+	rssKB int64
+}
+
+// parseTimes reads the "SECONDS KB" lines /usr/bin/time appends, skipping
+// its other messages (such as a non-zero exit status).
+func parseTimes(path string) ([]timing, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []timing
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		w, err1 := strconv.ParseFloat(f[0], 64)
+		k, err2 := strconv.ParseInt(f[1], 10, 64)
+		if err1 == nil && err2 == nil {
+			out = append(out, timing{w, k})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no \"SECONDS KB\" line", path)
+	}
+	return out, nil
+}
+
+// issued reads requests.issued from a result JSON file.
+func issued(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	var r struct {
+		Requests struct {
+			Issued int64 `json:"issued"`
+		} `json:"requests"`
+	}
+	if err := json.Unmarshal(data, &r); err != nil {
+		return 0, fmt.Errorf("%s: %v", path, err)
+	}
+	return r.Requests.Issued, nil
+}
+
+// simpyLine is the SimPy model's throughput line (on its standard error).
+var simpyLine = regexp.MustCompile(`(\d+) requests in ([\d.]+) s wall \(([\d.]+) s simulating\): (\d+) requests/s end to end, (\d+) requests/s simulating`)
+
+// simpyRun is the SimPy model's own account of a run.
+type simpyRun struct {
+	requests             int64
+	endToEnd, simulating float64 // requests/s
+}
+
+func parseSimPy(path string) (simpyRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return simpyRun{}, err
+	}
+	m := simpyLine.FindStringSubmatch(string(data))
+	if m == nil {
+		return simpyRun{}, fmt.Errorf("%s: no throughput line", path)
+	}
+	n, _ := strconv.ParseInt(m[1], 10, 64)
+	e, _ := strconv.ParseFloat(m[4], 64)
+	s, _ := strconv.ParseFloat(m[5], 64)
+	return simpyRun{n, e, s}, nil
+}
+
+// chromiumLine is a scenario line of bench/wasm's output.
+var chromiumLine = regexp.MustCompile(`wasmbench: (\S+) requests=(\d+) requests/s=(\d+)`)
+
+// wasmbenchRun is one scenario line of bench/wasm's output.
+type wasmbenchRun struct {
+	requests int64
+	rate     float64
+}
+
+// parseWasmbenchRuns returns bench/wasm's lines by scenario file name.
+func parseWasmbenchRuns(path string) (map[string]wasmbenchRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]wasmbenchRun{}
+	for _, m := range chromiumLine.FindAllStringSubmatch(string(data), -1) {
+		n, _ := strconv.ParseInt(m[2], 10, 64)
+		r, _ := strconv.ParseFloat(m[3], 64)
+		out[m[1]] = wasmbenchRun{n, r}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no wasmbench result line", path)
+	}
+	return out, nil
+}
+
+// parseWasmbench returns requests/s by scenario file name, and the
+// browser's user agent when the page printed it.
+func parseWasmbench(path string) (map[string]float64, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	out := map[string]float64{}
+	agent := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		if m := chromiumLine.FindStringSubmatch(line); m != nil {
+			out[m[1]], _ = strconv.ParseFloat(m[3], 64)
+		}
+		if a, ok := strings.CutPrefix(line, "wasmbench: userAgent "); ok {
+			agent = a
+		}
+	}
+	if len(out) == 0 {
+		return nil, "", fmt.Errorf("%s: no wasmbench result line", path)
+	}
+	return out, agent, nil
+}
+
+// pprofRow is one row of `go tool pprof -top`.
+type pprofRow struct {
+	flatPct, cumPct string
+	function        string
+}
+
+// parsePprofTop reads the rows of `pprof -top` and its "Showing nodes
+// accounting for ..." summary line.
+func parsePprofTop(path string) ([]pprofRow, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	var rows []pprofRow
+	summary := ""
+	inRows := false
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case strings.HasPrefix(line, "Showing nodes accounting for"):
+			summary = strings.TrimPrefix(line, "Showing nodes accounting for ")
+		case len(f) > 0 && f[0] == "flat":
+			inRows = true
+		case inRows && len(f) >= 6:
+			rows = append(rows, pprofRow{f[1], f[4], strings.Join(f[5:], " ")})
+		}
+	}
+	if len(rows) == 0 {
+		return nil, "", fmt.Errorf("%s: no pprof rows", path)
+	}
+	return rows, summary, nil
+}
+
+// readTrim is a small file's text without surrounding space ("" if absent).
+func readTrim(dir, name string) string {
+	data, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// parseRest reads bench/rest.sh's "rest: SECONDS" lines.
+func parseRest(path string) ([]float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []float64
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "rest: "); ok {
+			s, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q is not a number of seconds", path, v)
+			}
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no \"rest: SECONDS\" line", path)
+	}
+	slices.Sort(out)
+	return out, nil
+}

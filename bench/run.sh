@@ -1,0 +1,91 @@
+#!/bin/sh
+# The body of `go tool task bench`: measures the engine (native benchmarks,
+# WASM under node and headless Chromium, `tuxlb run` end to end with peak RSS,
+# the SimPy baseline, a CPU and allocation profile) into bench/out/, then
+# writes the tables of docs/benchmarks.md from those files (bench/report).
+# Run from the repository root. About 2 minutes on a 2-core machine.
+set -eu
+OUT=bench/out
+MP=bench/scenarios/mp-standard.json
+PY=/usr/bin/python3
+BENCHTIME=${BENCHTIME:-2000000x}
+COUNT=${COUNT:-5}
+NODECOUNT=${NODECOUNT:-3}
+mkdir -p "$OUT" bin
+rm -f "$OUT"/*
+
+step() { echo "bench: $*" >&2; }
+
+# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB" to FILE;
+# the wall clock from date (ns), the peak RSS from /usr/bin/time.
+timed() {
+	file=$1
+	shift
+	t0=$(date +%s%N)
+	/usr/bin/time -o "$file.rss" -f '%M' "$@"
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s\n", $1 / 1000, $2}' >>"$file"
+	rm -f "$file.rss"
+}
+
+if [ ! -x /usr/bin/time ] || ! "$PY" -c 'import simpy' 2>/dev/null; then
+	step "installing time and python3-simpy3 (apt)"
+	apt-get install -y time python3-simpy3 >"$OUT/apt.log" 2>&1
+fi
+
+uptime >"$OUT/load.txt"
+{
+	echo "go $(go env GOVERSION)"
+	echo "node $(node --version 2>/dev/null || echo missing)"
+	echo "chromium $(/usr/bin/chromium --version 2>/dev/null || echo missing)"
+	echo "python $("$PY" -c 'import platform, simpy; print(platform.python_version(), "simpy", simpy.__version__)')"
+} >"$OUT/versions.txt"
+
+step "building bin/tuxlb"
+go build -o bin/tuxlb ./cmd/tuxlb
+
+step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
+go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
+
+step "WASM benchmarks under node"
+GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
+	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
+
+step "WASM in headless Chromium"
+bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
+
+step "tuxlb run, mp-standard, 1M requests, 7 times"
+for i in 1 2 3 4 5 6 7; do
+	timed "$OUT/run1m.time" bin/tuxlb run "$MP" >"$OUT/run1m.json"
+done
+
+step "tuxlb run, mp-standard scaled to 5M requests"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); s["workload"]["generate"]["duration_ms"] = 5e6 / 2.56; json.dump(s, sys.stdout)' \
+	"$MP" >"$OUT/mp-5m.json"
+timed "$OUT/run5m.time" bin/tuxlb run "$OUT/mp-5m.json" >"$OUT/run5m.json"
+
+step "tuxlb run, 1M requests with the dispatch log to a file"
+timed "$OUT/run1m-dispatch.time" bin/tuxlb run --dispatch "$OUT/dispatch.csv" "$MP" >/dev/null
+wc -c <"$OUT/dispatch.csv" >"$OUT/dispatch.size"
+rm -f "$OUT/dispatch.csv"
+
+step "REST API: POST /api/v1/runs, mp-standard scaled to 100k, against ParseScenario + Run in process"
+"$PY" -c 'import json, sys; s = json.load(open(sys.argv[1])); s["workload"]["generate"]["duration_ms"] = 1e5 / 2.56; json.dump(s, sys.stdout)' \
+	"$MP" >"$OUT/mp-100k.json"
+go run ./bench/wasm -n 100000 -runs 7 "$OUT/mp-100k.json" >"$OUT/engine100k.txt"
+bench/rest.sh bin/tuxlb "$OUT/mp-100k.json" 7 >"$OUT/rest.txt" || step "REST measurement failed"
+
+for style in events process; do
+	step "SimPy baseline, $style style"
+	timed "$OUT/simpy-$style.time" "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
+		>/dev/null 2>"$OUT/simpy-$style.txt"
+done
+
+step "profile: BenchmarkScenario/mp, CPU and allocations"
+go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \
+	-cpuprofile "$OUT/cpu.prof" -memprofile "$OUT/mem.prof" -o "$OUT/core.test" >"$OUT/profile-bench.txt"
+go tool pprof -top -nodecount=15 "$OUT/core.test" "$OUT/cpu.prof" >"$OUT/profile-cpu.txt" 2>/dev/null
+go tool pprof -sample_index=alloc_space -top -nodecount=10 "$OUT/core.test" "$OUT/mem.prof" >"$OUT/profile-alloc.txt" 2>/dev/null
+
+step "writing docs/benchmarks.md"
+go run ./bench/report -dir "$OUT" -doc docs/benchmarks.md

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Times the engine compiled to WebAssembly in headless Chromium: builds
+# bench/wasm for GOOS=js, serves it with wasm_exec.js and the standard
+# scenarios from a temporary folder on 127.0.0.1, loads the page and prints
+# the page's "wasmbench:" console lines.
+# Usage: bench/wasm/chromium.sh [REQUESTS [RUNS]]   (run from the repository root)
+set -eu
+N=${1:-1000000}
+RUNS=${2:-3}
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+TIMEOUT=${TIMEOUT:-180}
+DIR=$(mktemp -d)
+server=""
+browser=""
+cleanup() {
+	[ -n "$browser" ] && { kill "$browser" 2>/dev/null; wait "$browser" 2>/dev/null; } || true
+	[ -n "$server" ] && { kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; } || true
+	rm -rf "$DIR"
+}
+trap cleanup EXIT INT TERM
+
+mkdir -p "$DIR/www/scenarios" "$DIR/profile"
+GOOS=js GOARCH=wasm go build -o "$DIR/www/wasmbench.wasm" ./bench/wasm
+cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" bench/wasm/index.html "$DIR/www/"
+cp bench/scenarios/*.json "$DIR/www/scenarios/"
+scenarios=$(cd bench/scenarios && ls *.json | tr '\n' ',' | sed 's/,$//')
+
+python3 -u -m http.server --bind 127.0.0.1 --directory "$DIR/www" 0 >"$DIR/server.log" 2>&1 &
+server=$!
+port=""
+for _ in $(seq 50); do
+	port=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$DIR/server.log" | head -n1)
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+[ -n "$port" ] || { echo "chromium.sh: http.server did not start" >&2; cat "$DIR/server.log" >&2; exit 1; }
+
+"$CHROMIUM" --no-sandbox --headless --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$DIR/profile" \
+	--enable-logging=stderr --v=0 \
+	"http://127.0.0.1:$port/index.html?n=$N&runs=$RUNS&scenarios=$scenarios" \
+	>"$DIR/chromium.log" 2>&1 &
+browser=$!
+i=0
+while ! grep -q 'wasmbench: \(exit\|error\)' "$DIR/chromium.log"; do
+	i=$((i + 1))
+	if [ "$i" -gt $((TIMEOUT * 10)) ]; then
+		echo "chromium.sh: no result after ${TIMEOUT}s" >&2
+		tail -n 20 "$DIR/chromium.log" >&2
+		exit 1
+	fi
+	sleep 0.1
+done
+sed -n 's/.*"\(wasmbench: [^"]*\)".*/\1/p' "$DIR/chromium.log"
+grep -q 'wasmbench: exit 0' "$DIR/chromium.log"
