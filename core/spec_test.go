@@ -37,6 +37,10 @@ func TestSpecCases(t *testing.T) {
 
 // runSpecCase runs one case folder and checks every expectation it holds.
 func runSpecCase(t *testing.T, dir string) {
+	if want, ok := readOptional(t, filepath.Join(dir, "error.txt")); ok {
+		checkSpecError(t, dir, string(want))
+		return
+	}
 	sc := readScenario(t, dir)
 	var buf bytes.Buffer
 	res, err := core.Run(sc, core.RunOptions{Dispatch: &buf})
@@ -60,6 +64,30 @@ func runSpecCase(t *testing.T, dir string) {
 	}
 	if !checked {
 		t.Fatalf("%s has no dispatch.csv, expect.json or properties.json: it checks nothing", dir)
+	}
+}
+
+// checkSpecError requires the scenario to be refused as invalid input, with
+// a message holding each line of error.txt (e.g. the name it must cite).
+func checkSpecError(t *testing.T, dir, want string) {
+	data, err := os.ReadFile(filepath.Join(dir, "scenario.json"))
+	if err != nil {
+		t.Fatalf("read scenario: %v", err)
+	}
+	sc, err := core.ParseScenario(data)
+	if err == nil {
+		_, err = core.Run(sc, core.RunOptions{})
+	}
+	if err == nil {
+		t.Fatalf("got no error, want an invalid-input error mentioning %q", splitLines(want))
+	}
+	if code := core.ErrorCode(err); code != core.EINVALID {
+		t.Errorf("error code: got %q, want %q (%v)", code, core.EINVALID, err)
+	}
+	for _, line := range splitLines(want) {
+		if !strings.Contains(err.Error(), line) {
+			t.Errorf("error %q does not mention %q", err, line)
+		}
 	}
 }
 
