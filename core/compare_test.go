@@ -1,6 +1,9 @@
 package core
 
 import (
+	"bytes"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -95,5 +98,56 @@ func TestCompareResults(t *testing.T) {
 	}
 	if len(c.Servers) != 2 || c.Servers[0].Requests[1] != 0 || c.Servers[1].Requests[1] != 100 {
 		t.Errorf("servers: got %+v", c.Servers)
+	}
+}
+
+// TestVariantsOfCompareSeeSameWork: every variant tuxlb compare makes of a
+// scenario (LDBAL, model readings, policy, latency) issues the same requests at
+// the same times with the same service times (both machines have speed 1).
+func TestVariantsOfCompareSeeSameWork(t *testing.T) {
+	data, err := os.ReadFile("../examples/mp-netload.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Workload.Generate.DurationMS = 5000
+	work := func(text string) (issue, service []int64, servers map[string]bool) {
+		v := Variant{Name: "baseline"}
+		if text != "" {
+			if v, err = ParseVariant(text); err != nil {
+				t.Fatal(err)
+			}
+		}
+		vsc, err := ApplyVariant(sc, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log bytes.Buffer
+		if _, err := Run(vsc, RunOptions{Dispatch: &log}); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		servers = map[string]bool{}
+		for _, row := range parseLog(t, log.String()) {
+			issue = append(issue, row.issue)
+			service = append(service, row.end-row.start)
+			servers[row.server] = true
+		}
+		return issue, service, servers
+	}
+	baseIssue, baseService, _ := work("")
+	if len(baseIssue) < 200 {
+		t.Fatalf("baseline issued %d requests, want about 250", len(baseIssue))
+	}
+	for _, text := range []string{"ldbal=N", "policy=p2c", "tuning.mp_counter=load", "tuning.idle=queue", "network.latency_ms=3"} {
+		issue, service, servers := work(text)
+		if !slices.Equal(issue, baseIssue) || !slices.Equal(service, baseService) {
+			t.Errorf("%s: issue or service times differ from the baseline's", text)
+		}
+		if text == "ldbal=N" && (len(servers) != 1 || !servers["GRP1/1"]) {
+			t.Errorf("ldbal=N: served by %v, want GRP1/1 only", servers)
+		}
 	}
 }
