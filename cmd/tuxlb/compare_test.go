@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+func TestCompareCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"compare", "../../examples/admin-guide.json", "--json", "--variant", "tuning.mp_counter=load"}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var cmp core.Comparison
+	if err := json.Unmarshal(out.Bytes(), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	if len(cmp.Variants) != 2 || cmp.Variants[0].Name != "baseline" || cmp.Variants[1].Name != "tuning.mp_counter=load" {
+		t.Fatalf("variants: got %+v", cmp.Variants)
+	}
+	// The administration guide's example: 3:1 local under load+netload, about
+	// 1:1 when counters grow by LOAD only (see examples/README.md).
+	local, remote := cmp.Servers[0].Requests, cmp.Servers[1].Requests
+	if r := float64(local[0]) / float64(remote[0]); r < 2.9 || r > 3.1 {
+		t.Errorf("baseline local:remote = %d:%d, want about 3:1", local[0], remote[0])
+	}
+	if r := float64(local[1]) / float64(remote[1]); r < 0.95 || r > 1.05 {
+		t.Errorf("load-only local:remote = %d:%d, want about 1:1", local[1], remote[1])
+	}
+
+	out.Reset()
+	if code := Main([]string{"compare", "--variant", "ldbal=N", "../../examples/admin-guide.json"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("table: exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"figure", "baseline", "ldbal=N", "wait_mean_ms", "requests per server:", "GRP2/1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestCompareCommandErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"compare"}, 2, "usage"},
+		{[]string{"compare", "--variant", "ldbal", "../../examples/admin-guide.json"}, 2, "want key=value"},
+		{[]string{"compare", "--variant", "model=XP", "../../examples/admin-guide.json"}, 1, "model: want SHM or MP"},
+		{[]string{"compare", "--variant", "ldbal=Y", "no-such-file.json"}, 1, "no-such-file.json"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		if code := Main(tt.args, nil, &out, &errb); code != tt.code || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, errb.String(), tt.code, tt.want)
+		}
+	}
+}
