@@ -67,6 +67,11 @@ func TestQueueingTheory(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := theoryScenario(t, c.servers, c.rq, c.dist, c.rate)
+			// Poisson arrivals: rate x duration = 400 000 expected, standard
+			// deviation sqrt(400 000) = 632; allow 4 of them.
+			if d := math.Abs(float64(res.Requests.Issued) - 400000); d > 4*632 {
+				t.Errorf("issued: got %d, want 400000 +- %d (rate x duration)", res.Requests.Issued, 4*632)
+			}
 			if got := res.WaitMS.Mean; math.Abs(got-c.wantWait) > 0.06*c.wantWait {
 				t.Errorf("mean wait: got %.3f ms, want %.3f ms within 6%%", got, c.wantWait)
 			}
