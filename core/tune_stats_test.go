@@ -1,0 +1,49 @@
+package core
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// TestSummaryZerosApart: counting zeros apart from the histogram must leave
+// the summary, the chart histogram and a merged histogram exactly as if every
+// value had been recorded in the histogram.
+func TestSummaryZerosApart(t *testing.T) {
+	cases := []struct {
+		name string
+		vals []int64
+	}{
+		{"only zeros", []int64{0, 0, 0}},
+		{"no zeros", []int64{5, 2047, 2048, 123456}},
+		{"mixed", []int64{0, 7, 0, 0, 9000, 0, 1, histMaxUS + 5, 0}},
+		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			parts := make([]summaryAcc, 2)
+			got := &parts[0]
+			want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
+			for _, v := range c.vals {
+				got.record(v)
+				want.recordExact(v)
+				_ = want.h.RecordValue(min(v, histMaxUS))
+			}
+			var merged summaryAcc
+			merged.mergeHist(parts)
+			if g, w := merged.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
+				t.Errorf("merged histogram: counts differ from recording every value")
+			}
+			if g, w := got.summary(), want.summary(); g != w {
+				t.Errorf("summary: got %+v, want %+v", g, w)
+			}
+			if g, w := chartHistogram(got), chartHistogram(&want); !reflect.DeepEqual(g, w) {
+				t.Errorf("chart histogram: got %+v, want %+v", g, w)
+			}
+			if g, w := got.h.TotalCount(), int64(len(c.vals)); g != w {
+				t.Errorf("histogram count: got %d, want %d", g, w)
+			}
+		})
+	}
+}
