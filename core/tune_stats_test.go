@@ -47,3 +47,42 @@ func TestSummaryZerosApart(t *testing.T) {
 		})
 	}
 }
+
+// TestEventHeapRandom: events pushed and popped in a random interleaving
+// come out in before order, each exactly once.
+func TestEventHeapRandom(t *testing.T) {
+	r := NewRand(5, 1)
+	var h eventHeap
+	var last *event
+	pushed, popped := 0, 0
+	for step := range 200_000 {
+		if h.len() == 0 || (step < 150_000 && r.IntN(3) > 0) {
+			// after the last pop, at few distinct times, so that classes
+			// and keys decide often
+			base := int64(0)
+			if last != nil {
+				base = last.t + 1
+			}
+			h.push(event{t: base + int64(r.IntN(4)), cls: uint8(1 + r.IntN(2)), key: int64(pushed), idx: int32(pushed)})
+			pushed++
+			continue
+		}
+		e := h.pop()
+		popped++
+		if last != nil && e.before(last) {
+			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
+		}
+		last = &e
+	}
+	for h.len() > 0 {
+		e := h.pop()
+		popped++
+		if e.before(last) {
+			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
+		}
+		last = &e
+	}
+	if popped != pushed {
+		t.Errorf("popped %d events, want %d", popped, pushed)
+	}
+}
