@@ -72,8 +72,10 @@ func (h *eventHeap) pop() event {
 			break
 		}
 		m := l
-		if r := l + 1; r < last && h.ev[r].before(&h.ev[l]) {
-			m = r
+		if r := l + 1; r < last {
+			// which child is smaller is a coin toss: pick it with a
+			// conditional move rather than a branch
+			m += b2i(h.ev[r].before(&h.ev[l]))
 		}
 		if !h.ev[m].before(&x) {
 			break
@@ -85,4 +87,13 @@ func (h *eventHeap) pop() event {
 		h.ev[i] = x
 	}
 	return top
+}
+
+// b2i returns 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
