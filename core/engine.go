@@ -53,6 +53,18 @@ type flight struct {
 	remoteUS  int64 // a gateway's remote-domain time
 }
 
+// reset makes f the fresh record of request r: the same as
+// *f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: counted},
+// written field by field into the pool, without the temporary copy of the
+// whole record that the compiler makes for the composite literal.
+func (f *flight) reset(r *Request, counted bool) {
+	f.req = *r
+	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
+	f.reason, f.counted, f.done = 0, counted, false
+	f.load, f.enqSeq = 0, 0
+	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
+}
+
 // serverState is a server instance as the engine plays it.
 type serverState struct {
 	busy    bool
@@ -249,7 +261,7 @@ func (e *engine) issue(r *Request) error {
 	}
 	s := e.alloc()
 	f := &e.pool[s]
-	*f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: r.TimeUS >= e.setup.WarmupUS}
+	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
 	e.st.issue(f)
 	if r.TimeUS > e.spanUS {

@@ -3,6 +3,7 @@ package core
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -84,5 +85,32 @@ func TestEventHeapRandom(t *testing.T) {
 	}
 	if popped != pushed {
 		t.Errorf("popped %d events, want %d", popped, pushed)
+	}
+}
+
+// TestFlightReset: reset leaves a used record exactly as the composite
+// literal it replaces, whatever the record held before (every byte after the
+// request set, so that a field added to flight but forgotten in reset fails
+// here).
+func TestFlightReset(t *testing.T) {
+	f := flight{req: Request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
+	ft := reflect.TypeOf(f)
+	for i := 1; i < ft.NumField(); i++ {
+		switch k := ft.Field(i).Type.Kind(); k {
+		case reflect.Bool, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint64:
+		default:
+			t.Fatalf("field %s: kind %v; this test fills the fields after req with bytes", ft.Field(i).Name, k)
+		}
+	}
+	rest := unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))[unsafe.Sizeof(f.req):]
+	r := Request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
+	for _, counted := range []bool{false, true} {
+		for i := range rest {
+			rest[i] = 0x01
+		}
+		f.reset(&r, counted)
+		if want := (flight{req: r, queue: -1, server: -1, chosen: -1, counted: counted}); f != want {
+			t.Errorf("counted %v: got %+v, want %+v", counted, f, want)
+		}
 	}
 }
