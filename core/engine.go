@@ -99,6 +99,10 @@ type svcInfo struct {
 	candQ  []int32    // per candidate: index into queues
 	queues []svcQueue // distinct candidate queues, at their first candidate's position
 	local  [][]int32  // per machine: candidates on that machine
+	// per machine: the candidates on it as a bit set of server indexes
+	// (bit i of word i/64), to match against engine.idleBits
+	localBits [][]uint64
+	queueOf   []int32 // per server: index into queues, -1 if not a candidate
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -126,8 +130,9 @@ type engine struct {
 	servers  []serverState
 	queues   []queueState
 	netload  []int64
-	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
-	netFor   []int64 // MP: N(q) for origin m at [m*len(queues)+q]
+	counters []int64  // MP: C_m(q) at [m*len(queues)+q]
+	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
+	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	rr       []int64
 	rng      Rand
 	draw     Rand
@@ -331,6 +336,7 @@ func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
 	f := &e.pool[s]
 	sv.busy, sv.cur, sv.mark = true, s, t
+	e.idleBits[i>>6] &^= 1 << (i & 63)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t
 	e.heap.push(event{t: t + e.serviceTime(f, sv), cls: evCompletion, key: int64(i), idx: i})
@@ -351,6 +357,7 @@ func (e *engine) complete(i int32, t int64) {
 	}
 	e.accrueBusy(sv, t)
 	sv.busy = false
+	e.idleBits[i>>6] |= 1 << (i & 63)
 	q := &e.queues[sv.queue]
 	q.inService--
 	e.st.complete(f, sv)
