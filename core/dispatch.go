@@ -1,5 +1,7 @@
 package core
 
+import "math/bits"
+
 // choose picks the queue for request f of service sv by the run's algorithm
 // (SPEC §3). It returns the index into sv.queues, the instance the rule
 // picked and the dispatch log's reason. MP counters are charged here, at issue.
@@ -67,12 +69,10 @@ func (e *engine) leastSHM(sv *svcInfo) int32 {
 func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, uint8) {
 	m := f.req.Origin
 	row := e.counters[m*len(e.queues):]
-	for _, j := range sv.local[m] {
-		if c := sv.cands[j]; e.idle(c) {
-			k := sv.candQ[j]
-			row[sv.queues[k].q] += sv.queues[k].load
-			return k, c, reasonIdle
-		}
+	if c := e.firstIdleLocal(sv, m); c >= 0 {
+		k := sv.queueOf[c]
+		row[sv.queues[k].q] += sv.queues[k].load
+		return k, c, reasonIdle
 	}
 	best := int32(0)
 	var bn, bd, bcharge int64
@@ -91,6 +91,27 @@ func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, uint8) {
 	}
 	row[sv.queues[best].q] += bcharge
 	return best, sv.queues[best].first, reasonLeastLoad
+}
+
+// firstIdleLocal returns the first idle candidate of sv on machine m in scan
+// order, or -1. Under the default reading of idle it matches the candidates'
+// bit set against the idle servers' a word (64 servers) at a time, rather
+// than testing each candidate in turn.
+func (e *engine) firstIdleLocal(sv *svcInfo, m int) int32 {
+	if e.idleQueue {
+		for _, j := range sv.local[m] {
+			if c := sv.cands[j]; e.idle(c) {
+				return c
+			}
+		}
+		return -1
+	}
+	for w, cands := range sv.localBits[m] {
+		if x := cands & e.idleBits[w]; x != 0 {
+			return int32(w*64 + bits.TrailingZeros64(x))
+		}
+	}
+	return -1
 }
 
 // netLoadFor returns N(q) for a request issued on machine m: 0 for a local

@@ -53,6 +53,18 @@ type flight struct {
 	remoteUS  int64 // a gateway's remote-domain time
 }
 
+// reset makes f the fresh record of request r: the same as
+// *f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: counted},
+// written field by field into the pool, without the temporary copy of the
+// whole record that the compiler makes for the composite literal.
+func (f *flight) reset(r *Request, counted bool) {
+	f.req = *r
+	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
+	f.reason, f.counted, f.done = 0, counted, false
+	f.load, f.enqSeq = 0, 0
+	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
+}
+
 // serverState is a server instance as the engine plays it.
 type serverState struct {
 	busy    bool
@@ -87,6 +99,10 @@ type svcInfo struct {
 	candQ  []int32    // per candidate: index into queues
 	queues []svcQueue // distinct candidate queues, at their first candidate's position
 	local  [][]int32  // per machine: candidates on that machine
+	// per machine: the candidates on it as a bit set of server indexes
+	// (bit i of word i/64), to match against engine.idleBits
+	localBits [][]uint64
+	queueOf   []int32 // per server: index into queues, -1 if not a candidate
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -114,8 +130,9 @@ type engine struct {
 	servers  []serverState
 	queues   []queueState
 	netload  []int64
-	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
-	netFor   []int64 // MP: N(q) for origin m at [m*len(queues)+q]
+	counters []int64  // MP: C_m(q) at [m*len(queues)+q]
+	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
+	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	rr       []int64
 	rng      Rand
 	draw     Rand
@@ -249,7 +266,7 @@ func (e *engine) issue(r *Request) error {
 	}
 	s := e.alloc()
 	f := &e.pool[s]
-	*f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: r.TimeUS >= e.setup.WarmupUS}
+	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
 	e.st.issue(f)
 	if r.TimeUS > e.spanUS {
@@ -319,6 +336,7 @@ func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
 	f := &e.pool[s]
 	sv.busy, sv.cur, sv.mark = true, s, t
+	e.idleBits[i>>6] &^= 1 << (i & 63)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t
 	e.heap.push(event{t: t + e.serviceTime(f, sv), cls: evCompletion, key: int64(i), idx: i})
@@ -339,6 +357,7 @@ func (e *engine) complete(i int32, t int64) {
 	}
 	e.accrueBusy(sv, t)
 	sv.busy = false
+	e.idleBits[i>>6] |= 1 << (i & 63)
 	q := &e.queues[sv.queue]
 	q.inService--
 	e.st.complete(f, sv)

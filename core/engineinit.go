@@ -82,6 +82,7 @@ func (e *engine) initServers() {
 		groups[m.Groups[i].Name] = int32(i)
 	}
 	e.servers = make([]serverState, len(m.Servers))
+	e.idleBits = make([]uint64, (len(m.Servers)+63)/64)
 	for i := range m.Servers {
 		s := &m.Servers[i]
 		speed := 1.0
@@ -94,6 +95,7 @@ func (e *engine) initServers() {
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
+		e.idleBits[i/64] |= 1 << (i % 64)
 	}
 }
 
@@ -133,6 +135,11 @@ func (e *engine) initServices() {
 	for s := range e.svc {
 		sv := &e.svc[s]
 		sv.local = make([][]int32, len(m.Machines))
+		sv.localBits = make([][]uint64, len(m.Machines))
+		sv.queueOf = make([]int32, len(m.Servers))
+		for i := range sv.queueOf {
+			sv.queueOf[i] = -1
+		}
 		for j, c := range sv.cands {
 			q := m.Servers[c].QueueIdx
 			k := -1
@@ -149,6 +156,11 @@ func (e *engine) initServices() {
 			sv.candQ = append(sv.candQ, int32(k))
 			mi := m.Servers[c].Machine
 			sv.local[mi] = append(sv.local[mi], int32(j))
+			if sv.localBits[mi] == nil {
+				sv.localBits[mi] = make([]uint64, len(e.idleBits))
+			}
+			sv.localBits[mi][c/64] |= 1 << (c % 64)
+			sv.queueOf[c] = int32(k)
 		}
 	}
 }

@@ -41,25 +41,29 @@ func (h *eventHeap) len() int { return len(h.ev) }
 // top returns the earliest event; the heap must not be empty.
 func (h *eventHeap) top() *event { return &h.ev[0] }
 
-// push adds e.
+// push adds e. The heap is sifted with a hole: parents move down into it
+// and e is written once, where it belongs.
 func (h *eventHeap) push(e event) {
 	h.ev = append(h.ev, e)
 	i := len(h.ev) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !h.ev[i].before(&h.ev[p]) {
+		if !e.before(&h.ev[p]) {
 			break
 		}
-		h.ev[i], h.ev[p] = h.ev[p], h.ev[i]
+		h.ev[i] = h.ev[p]
 		i = p
 	}
+	h.ev[i] = e
 }
 
 // pop removes and returns the earliest event; the heap must not be empty.
+// The last event fills the hole left at the root: the smaller child moves up
+// into the hole until the last event fits there.
 func (h *eventHeap) pop() event {
-	e := h.ev[0]
+	top := h.ev[0]
 	last := len(h.ev) - 1
-	h.ev[0] = h.ev[last]
+	x := h.ev[last]
 	h.ev = h.ev[:last]
 	i := 0
 	for {
@@ -68,14 +72,28 @@ func (h *eventHeap) pop() event {
 			break
 		}
 		m := l
-		if r := l + 1; r < last && h.ev[r].before(&h.ev[l]) {
-			m = r
+		if r := l + 1; r < last {
+			// which child is smaller is a coin toss: pick it with a
+			// conditional move rather than a branch
+			m += b2i(h.ev[r].before(&h.ev[l]))
 		}
-		if !h.ev[m].before(&h.ev[i]) {
+		if !h.ev[m].before(&x) {
 			break
 		}
-		h.ev[i], h.ev[m] = h.ev[m], h.ev[i]
+		h.ev[i] = h.ev[m]
 		i = m
 	}
-	return e
+	if i < last {
+		h.ev[i] = x
+	}
+	return top
+}
+
+// b2i returns 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
