@@ -133,6 +133,14 @@ func waitText(s chromedp.CSS, want string) chromedp.Action[chromedp.Void] {
 	return waitFor(string(s), want, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ""`, s)))
 }
 
+// jsClick waits for the element and clicks it in one script step, so a list
+// that re-renders between finding a node and clicking it cannot make the click
+// miss (chromedp's Click holds a node id, which a re-render invalidates).
+func jsClick(s chromedp.CSS) chromedp.Action[chromedp.Void] {
+	return waitFor("a click on "+string(s), "clicked", chromedp.Evaluate[string](fmt.Sprintf(
+		`(() => { const e = document.querySelector(%q); if (!e) return ""; e.click(); return "clicked"; })()`, s)))
+}
+
 // waitValue waits until the input's value contains want.
 func waitValue(s chromedp.CSS, want string) chromedp.Action[chromedp.Void] {
 	return waitFor("the value of "+string(s), want, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.value ?? ""`, s)))

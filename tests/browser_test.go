@@ -139,13 +139,13 @@ func TestPlayground(t *testing.T) {
 			chromedp.Click(sel("tab-results")),
 			chromedp.Click(sel("save-run")),
 			waitFor("runs-list", "2", chromedp.Evaluate[string](`String(document.querySelectorAll('[data-testid="runs-list"] li').length)`)),
-			chromedp.Click(chromedp.CSS(sel("runs-list")+" li:nth-child(1) input")),
-			chromedp.Click(chromedp.CSS(sel("runs-list")+" li:nth-child(2) input")),
+			jsClick(chromedp.CSS(sel("runs-list")+" li:nth-child(1) input")),
+			jsClick(chromedp.CSS(sel("runs-list")+" li:nth-child(2) input")),
 			chromedp.Click(sel("runs-compare")),
 			waitText(sel("compare-table"), "run "+id),
 		)
 		do(t, ctx, "back to the list", chromedp.Click(sel("tab-runs")), chromedp.WaitVisible(chromedp.CSS(item)))
-		do(t, ctx, "open it", chromedp.Click(chromedp.CSS(item+" button")), waitText(sel("run-status"), "Opened run "+id), chromedp.WaitVisible(sel("summary")))
+		do(t, ctx, "open it", jsClick(chromedp.CSS(item+" button")), waitText(sel("run-status"), "Opened run "+id), chromedp.WaitVisible(sel("summary")))
 		if got, want := downloadOf(t, ctx, sel("download-result")), cliRun(t, example); !bytes.Equal(got, want) {
 			t.Errorf("the opened run's download differs from `tuxlb run`: got %d bytes, want %d", len(got), len(want))
 		}
