@@ -26,6 +26,7 @@ type runFlags struct {
 	explainJSON bool
 	format      string
 	seqs        map[int64]bool // parsed --explain
+	file        string         // the scenario's name in error messages
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,6 +61,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 1
+	}
+	f.file = pos[0]
+	if f.file == "-" {
+		f.file = "<stdin>"
 	}
 	if f.explain != "" {
 		return runExplain(sc, opt, f, stdout, stderr)
@@ -127,7 +132,7 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 		return 1
 	}
 	switch f.format {
@@ -152,7 +157,7 @@ func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stde
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
 		if err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 			return 1
 		}
 		for _, ex := range exs {
