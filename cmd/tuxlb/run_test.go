@@ -62,6 +62,25 @@ func TestRunModelErrorsNameTheFile(t *testing.T) {
 	}
 }
 
+func TestWrapWords(t *testing.T) {
+	tests := []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"", 10, nil},
+		{"a b c", 10, []string{"a b c"}},
+		{"aaaa bbbb cccc", 9, []string{"aaaa bbbb", "cccc"}},
+		{"aaaa  bbbb\ncccc", 4, []string{"aaaa", "bbbb", "cccc"}},
+		{"x averyveryverylongword y", 5, []string{"x", "averyveryverylongword", "y"}},
+	}
+	for _, tt := range tests {
+		if got := wrapWords(tt.text, tt.width); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("wrapWords(%q, %d): got %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+	}
+}
+
 func TestParseSeqs(t *testing.T) {
 	got, err := parseSeqs("3,7,10-12")
 	if err != nil {
