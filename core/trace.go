@@ -401,6 +401,10 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	if us > MaxTimeUS {
 		return 0, errTooLarge
 	}
+	if us < 0 {
+		return 0, timeError(sprintf("must be >= 0: %s is before the first row's %s (RFC 3339 times count from the first row in the file)",
+			c, ct.first.Format(time.RFC3339Nano)))
+	}
 	return us, nil
 }
 

@@ -164,8 +164,8 @@ func TestTraceMapping(t *testing.T) {
 func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
 	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n2026-11-29T10:00:00Z,TOUPPER\n"
 	_, err := openTrace(t, Workload{TraceCSV: csv, Columns: &TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
-	want := "trace row 2: ts: must be >= 0"
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
+	want := "trace row 2: ts: must be >= 0: 2026-11-29T10:00:00Z is before the first row's 2026-11-29T10:00:01Z (RFC 3339 times count from the first row in the file)"
+	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }
