@@ -212,3 +212,19 @@ func TestValidateJSONMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateMediaTypeHint checks that the 415 for curl's default form type
+// says how to send the file, and that other types get no curl hint.
+func TestValidateMediaTypeHint(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := []struct{ ctype, detail string }{
+		{"application/x-www-form-urlencoded", `Content-Type "application/x-www-form-urlencoded": send text/plain, application/json or multipart/form-data (curl --data-binary sends this type unless told: add -H 'Content-Type: text/plain')`},
+		{"image/png", `Content-Type "image/png": send text/plain, application/json or multipart/form-data`},
+	}
+	for _, tt := range tests {
+		p := wantProblem(t, h.do("POST", "/api/v1/validate", tt.ctype, "x"), "/api/v1/validate", 415, "unsupported-media-type")
+		if p.Detail != tt.detail {
+			t.Errorf("%s: detail got %q, want %q", tt.ctype, p.Detail, tt.detail)
+		}
+	}
+}

@@ -80,9 +80,12 @@ func (s *Server) readConfigInput(c echo.Context) (*configInput, error) {
 
 // unsupportedMedia is the 415 problem for a body of a type /validate does not read.
 func unsupportedMedia(ctype string) *Problem {
+	hint := ""
+	if strings.HasPrefix(ctype, "application/x-www-form-urlencoded") {
+		hint = " (curl --data-binary sends this type unless told: add -H 'Content-Type: text/plain')"
+	}
 	return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-		"Content-Type %q: send text/plain, application/json or multipart/form-data "+
-			"(curl --data-binary sends application/x-www-form-urlencoded unless told: add -H 'Content-Type: text/plain')", ctype)
+		"Content-Type %q: send text/plain, application/json or multipart/form-data%s", ctype, hint)
 }
 
 // readConfigJSON reads {"ubbconfig","dmconfig","advertise"}: malformed JSON
