@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -266,11 +265,9 @@ func setScenarioPath(sc *Scenario, path, value string) error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
 	var fresh Scenario
-	if err := dec.Decode(&fresh); err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+	if err := decodeStrict(raw, &fresh, "variant "+path); err != nil {
+		return err // names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
 	}
 	*sc = fresh
 	return nil

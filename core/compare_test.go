@@ -69,10 +69,16 @@ func TestApplyVariant(t *testing.T) {
 	if sc.Policy != "tuxedo" || sc.Network != nil || !strings.Contains(sc.UBBConfig, `LDBAL "N"`) {
 		t.Errorf("the original scenario changed: %+v", sc)
 	}
-	for _, bad := range []string{"nosuchfield=1", "tuning.idle=3", "model=XP"} {
-		v, _ := ParseVariant(bad)
-		if _, err := ApplyVariant(sc, v); err == nil || ErrorCode(err) != EINVALID {
-			t.Errorf("ApplyVariant(%q): got %v, want an invalid error", bad, err)
+	for _, tt := range []struct{ bad, want string }{
+		{"nosuchfield=1", "nosuchfield: unknown field"},
+		{"tuning.idel=queue", "tuning.idel: unknown field"},
+		{"tuning.idle=3", "tuning.idle: want a string, got the number 3"},
+		{"model=XP", `model: want SHM or MP, got "XP"`},
+	} {
+		v, _ := ParseVariant(tt.bad)
+		_, err := ApplyVariant(sc, v)
+		if err == nil || ErrorCode(err) != EINVALID || !strings.HasSuffix(err.Error(), `variant "`+tt.bad+`": `+tt.want) {
+			t.Errorf("ApplyVariant(%q): got %v, want an invalid error ending %q", tt.bad, err, tt.want)
 		}
 	}
 }

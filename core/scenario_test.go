@@ -58,7 +58,9 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"policy", `"policy": "p2c"`, `"policy": "fastest"`, `policy: unknown policy "fastest" (want tuxedo, round_robin, random, jsq, p2c)`},
 		{"tuning", `"idle": "queue"`, `"idle": "never"`, `tuning.idle: unknown value "never" (want server or queue)`},
 		{"reset", `"mp_reset_ms": 5000`, `"mp_reset_ms": 0`, "tuning.mp_reset_ms: must be > 0"},
+		{"reset under 1 us", `"mp_reset_ms": 5000`, `"mp_reset_ms": 0.0004`, "tuning.mp_reset_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got 0.0004"},
 		{"warmup", `"warmup_ms": 100`, `"warmup_ms": -1`, "warmup_ms: must be >= 0"},
+		{"replications", `"warmup_ms": 100`, `"warmup_ms": 100, "replications": 101`, "replications: must be between 0 and 100, got 101"},
 		{"no ubbconfig", `"ubbconfig": "*RESOURCES\nMODEL MP\n"`, `"ubbconfig": ""`, "ubbconfig: missing"},
 	}
 	for _, tt := range tests {

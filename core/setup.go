@@ -90,8 +90,8 @@ func checkAnalysis(sc *Scenario) error {
 			return err
 		}
 	}
-	if sc.Replications < 0 || sc.Replications > 1000 {
-		return Errorf(EINVALID, "replications: must be between 0 and 1000, got %d", sc.Replications)
+	if sc.Replications < 0 || sc.Replications > MaxReplications {
+		return Errorf(EINVALID, "replications: must be between 0 and %d, got %d", MaxReplications, sc.Replications)
 	}
 	if sc.BinMS != nil {
 		us, err := nonNegativeMS("bin_ms", *sc.BinMS)
@@ -143,7 +143,7 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 	} else if us, err := nonNegativeMS("tuning.mp_reset_ms", *out.MPResetMS); err != nil {
 		return out, err
 	} else if us == 0 {
-		return out, Errorf(EINVALID, "tuning.mp_reset_ms: must be > 0")
+		return out, Errorf(EINVALID, "tuning.mp_reset_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *out.MPResetMS)
 	}
 	if out.GatewayForwardMS == nil {
 		v := 0.1

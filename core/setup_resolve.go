@@ -1,9 +1,6 @@
 package core
 
-import (
-	"math"
-	"slices"
-)
+import "slices"
 
 // NewSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
@@ -99,8 +96,10 @@ func (st *Setup) resolveMachines(sc *Scenario, _ RunOptions) error {
 			return Errorf(EINVALID, "machines.%s: unknown LMID (the UBBCONFIG has %s)", lmid, machineList(m))
 		}
 		if sp := sc.Machines[lmid].Speed; sp != nil {
-			if !(*sp > 0) || math.IsInf(*sp, 0) || *sp > 1e6 {
-				return Errorf(EINVALID, "machines.%s.speed: must be > 0 and <= 1e6, got %g", lmid, *sp)
+			// The lower bound keeps a divided service time (at most 1e12 us)
+			// far from the int64 range: 1e12 / 1e-6 = 1e18 us.
+			if !(*sp >= 1e-6) || *sp > 1e6 {
+				return Errorf(EINVALID, "machines.%s.speed: must be between 1e-6 and 1e6, got %g", lmid, *sp)
 			}
 			st.Speed[i] = *sp
 		}

@@ -50,7 +50,7 @@ func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 		return nil, Errorf(EINVALID, "%s.duration_ms: %s", path, msg)
 	}
 	if durUS <= 0 {
-		return nil, Errorf(EINVALID, "%s.duration_ms: must be > 0", path)
+		return nil, Errorf(EINVALID, "%s.duration_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", path, g.DurationMS)
 	}
 	if len(g.Streams) == 0 {
 		return nil, Errorf(EINVALID, "%s.streams: want at least one stream", path)

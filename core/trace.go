@@ -72,6 +72,11 @@ func (n *names) service(name string) (int, string) {
 	if i, ok := n.services[name]; ok {
 		return i, ""
 	}
+	for _, s := range n.m.Services {
+		if strings.EqualFold(s.Name, name) {
+			return 0, sprintf("unknown service %q (service names are case-sensitive: did you mean %s?)", name, s.Name)
+		}
+	}
 	return 0, sprintf("unknown service %q", name)
 }
 
@@ -86,7 +91,7 @@ func (n *names) lmid(name string) (int, string) {
 	if i, ok := n.machines[name]; ok {
 		return i, ""
 	}
-	return 0, sprintf("unknown LMID %q", name)
+	return 0, sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
 }
 
 // rowError is the error of trace row row (1-based, header excluded).
@@ -395,6 +400,10 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	}
 	if us > MaxTimeUS {
 		return 0, errTooLarge
+	}
+	if us < 0 {
+		return 0, timeError(sprintf("must be >= 0: %s is before the first row's %s (RFC 3339 times count from the first row in the file)",
+			c, ct.first.Format(time.RFC3339Nano)))
 	}
 	return us, nil
 }

@@ -78,7 +78,8 @@ func TestTraceErrors(t *testing.T) {
 		{"negative", Workload{TraceCSV: head + "-1,TOUPPER,,,,\n"}, "trace row 1: time_ms: must be >= 0"},
 		{"missing time", Workload{TraceCSV: head + ",TOUPPER,,,,\n"}, "trace row 1: time_ms: missing"},
 		{"unknown service", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,\n2,FOO,,,,\n"}, `trace row 3: service: unknown service "FOO"`},
-		{"unknown lmid", Workload{TraceCSV: head + "0,TOUPPER,x,,,\n"}, `trace row 1: origin: unknown LMID "x"`},
+		{"unknown lmid", Workload{TraceCSV: head + "0,TOUPPER,x,,,\n"}, `trace row 1: origin: unknown LMID "x" (the UBBCONFIG has site1 and site2)`},
+		{"service in wrong case", Workload{TraceCSV: head + "0,toupper,,,,\n"}, `trace row 1: service: unknown service "toupper" (service names are case-sensitive: did you mean TOUPPER?)`},
 		{"prio range", Workload{TraceCSV: head + "0,TOUPPER,,,101,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "101"`},
 		{"prio text", Workload{TraceCSV: head + "0,TOUPPER,,,high,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "high"`},
 		{"service_ms negative", Workload{TraceCSV: head + "0,TOUPPER,,-2,,\n"}, "trace row 1: service_ms: must be >= 0"},
@@ -163,8 +164,8 @@ func TestTraceMapping(t *testing.T) {
 func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
 	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n2026-11-29T10:00:00Z,TOUPPER\n"
 	_, err := openTrace(t, Workload{TraceCSV: csv, Columns: &TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
-	want := "trace row 2: ts: must be >= 0"
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
+	want := "trace row 2: ts: must be >= 0: 2026-11-29T10:00:00Z is before the first row's 2026-11-29T10:00:01Z (RFC 3339 times count from the first row in the file)"
+	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
 }

@@ -194,3 +194,37 @@ func TestValidateErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateJSONMessages checks that a wrong JSON body for /validate is
+// described in the scenario reader's words, not Go's type names.
+func TestValidateJSONMessages(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := []struct{ name, body, detail string }{
+		{"number for string", `{"ubbconfig":5}`, "ubbconfig: want a string, got a number"},
+		{"string for object", `{"ubbconfig":"x","advertise":"simpserv"}`, "advertise: want an object, got a string"},
+		{"array for document", `[]`, `want an object {"ubbconfig", "dmconfig", "advertise"}, got an array`},
+		{"unknown field", `{"ubbconf":"x"}`, "ubbconf: unknown field (want ubbconfig, dmconfig, advertise)"},
+	}
+	for _, tt := range tests {
+		p := wantProblem(t, h.do("POST", "/api/v1/validate", "application/json", tt.body), "/api/v1/validate", 422, "invalid")
+		if p.Detail != tt.detail {
+			t.Errorf("%s: detail got %q, want %q", tt.name, p.Detail, tt.detail)
+		}
+	}
+}
+
+// TestValidateMediaTypeHint checks that the 415 for curl's default form type
+// says how to send the file, and that other types get no curl hint.
+func TestValidateMediaTypeHint(t *testing.T) {
+	h := newHarness(t, nil)
+	tests := []struct{ ctype, detail string }{
+		{"application/x-www-form-urlencoded", `Content-Type "application/x-www-form-urlencoded": send text/plain, application/json or multipart/form-data (curl --data-binary sends this type unless told: add -H 'Content-Type: text/plain')`},
+		{"image/png", `Content-Type "image/png": send text/plain, application/json or multipart/form-data`},
+	}
+	for _, tt := range tests {
+		p := wantProblem(t, h.do("POST", "/api/v1/validate", tt.ctype, "x"), "/api/v1/validate", 415, "unsupported-media-type")
+		if p.Detail != tt.detail {
+			t.Errorf("%s: detail got %q, want %q", tt.ctype, p.Detail, tt.detail)
+		}
+	}
+}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -78,8 +80,12 @@ func (s *Server) readConfigInput(c echo.Context) (*configInput, error) {
 
 // unsupportedMedia is the 415 problem for a body of a type /validate does not read.
 func unsupportedMedia(ctype string) *Problem {
+	hint := ""
+	if strings.HasPrefix(ctype, "application/x-www-form-urlencoded") {
+		hint = " (curl --data-binary sends this type unless told: add -H 'Content-Type: text/plain')"
+	}
 	return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-		"Content-Type %q: send text/plain, application/json or multipart/form-data", ctype)
+		"Content-Type %q: send text/plain, application/json or multipart/form-data%s", ctype, hint)
 }
 
 // readConfigJSON reads {"ubbconfig","dmconfig","advertise"}: malformed JSON
@@ -96,18 +102,39 @@ func (s *Server) readConfigJSON(c echo.Context) (*configInput, error) {
 	dec.DisallowUnknownFields()
 	var in configInput
 	if err := dec.Decode(&in); err != nil {
-		field := ""
-		var ute *json.UnmarshalTypeError
-		if errors.As(err, &ute) {
-			field = ute.Field
-		} else if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-			field = strings.Trim(name, `"`)
-		}
-		p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", "%s", strings.TrimPrefix(err.Error(), "json: "))
-		p.Errors = []ProblemItem{{Field: field, Message: strings.TrimPrefix(err.Error(), "json: ")}}
+		field, msg := configJSONProblem(err)
+		p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", "%s", msg)
+		p.Errors = []ProblemItem{{Field: field, Message: msg}}
 		return nil, p
 	}
 	return &in, nil
+}
+
+// configJSONProblem names the field of a strict decoding error of
+// configInput and says what was wanted, in the scenario reader's words
+// (`ubbconfig: want a string, got a number`), not Go's type names.
+func configJSONProblem(err error) (field, msg string) {
+	var ute *json.UnmarshalTypeError
+	if errors.As(err, &ute) {
+		want := map[reflect.Kind]string{reflect.String: "a string", reflect.Slice: "an array",
+			reflect.Map: "an object", reflect.Struct: "an object"}[ute.Type.Kind()]
+		if want == "" {
+			want = ute.Type.String()
+		}
+		got := "a " + ute.Value
+		if ute.Value == "array" || ute.Value == "object" {
+			got = "an " + ute.Value
+		}
+		if ute.Field == "" {
+			return "", fmt.Sprintf(`want an object {"ubbconfig", "dmconfig", "advertise"}, got %s`, got)
+		}
+		return ute.Field, fmt.Sprintf("%s: want %s, got %s", ute.Field, want, got)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		field = strings.Trim(name, `"`)
+		return field, field + `: unknown field (want ubbconfig, dmconfig, advertise)`
+	}
+	return "", strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // readConfigForm reads the parts ubbconfig and dmconfig of a multipart form,
@@ -150,5 +177,6 @@ func (s *Server) formError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return s.bodyTooLarge()
 	}
-	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "%v", err)
+	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body",
+		"%v (want parts ubbconfig and optionally dmconfig, e.g. curl -F ubbconfig=@FILE)", err)
 }

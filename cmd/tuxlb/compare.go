@@ -45,7 +45,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sc, err := readScenario(fs.Arg(0), stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
 	}
 	var vs []core.Variant
@@ -55,14 +55,14 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, text := range variants {
 		v, err := core.ParseVariant(text)
 		if err != nil {
-			fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+			fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 			return 2
 		}
 		vs = append(vs, v)
 	}
 	cmp, _, err := core.Compare(sc, vs, core.RunOptions{})
 	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb: %v\n", err)
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
 	}
 	if *asJSON {

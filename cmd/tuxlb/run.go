@@ -26,6 +26,7 @@ type runFlags struct {
 	explainJSON bool
 	format      string
 	seqs        map[int64]bool // parsed --explain
+	file        string         // the scenario's name in error messages
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -60,6 +61,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 1
+	}
+	f.file = pos[0]
+	if f.file == "-" {
+		f.file = "<stdin>"
 	}
 	if f.explain != "" {
 		return runExplain(sc, opt, f, stdout, stderr)
@@ -127,7 +132,7 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+		fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 		return 1
 	}
 	switch f.format {
@@ -152,7 +157,7 @@ func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stde
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
 		if err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 			return 1
 		}
 		for _, ex := range exs {
@@ -214,10 +219,39 @@ func groupRanges(set map[int64]bool) [][2]int64 {
 	return out
 }
 
+// explainWidth is the width the text of an explanation is wrapped to.
+const explainWidth = 100
+
+// wrapWords breaks text into lines of at most width bytes at spaces; a word
+// longer than width gets a line of its own.
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// writeExplanation prints one explanation: a heading, the reasoning wrapped
+// to explainWidth, and the table of candidates.
 func writeExplanation(w io.Writer, ex core.Explanation) {
 	fmt.Fprintf(w, "Request %s (#%d): %s from %s at %s ms, policy %s (%s)\n", ex.ID, ex.Seq, ex.Service, ex.Origin,
 		strconv.FormatFloat(float64(ex.IssueUS)/1000, 'f', -1, 64), ex.Policy, ex.Algorithm)
-	fmt.Fprintf(w, "  %s\n", ex.Text)
+	for _, line := range wrapWords(ex.Text, explainWidth-2) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	if len(ex.Candidates) == 0 {
 		return
 	}

@@ -42,6 +42,45 @@ func TestRunMissingFileExit1(t *testing.T) {
 	}
 }
 
+// TestRunModelErrorsNameTheFile checks that errors found against the model
+// (after the document was read) name the scenario file too.
+func TestRunModelErrorsNameTheFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.json")
+	doc := `{"ubbconfig": "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 CLOPT=\"-s A\"\n",
+		"services": {"A": {"service_time": {"dist": "const", "ms": 1}}},
+		"workload": {"trace_csv": "time_ms,service,origin\n0,A,s9\n"}}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "tuxlb run: " + path + `: trace row 1: origin: unknown LMID "s9" (the UBBCONFIG has s1)` + "\n"
+	for _, args := range [][]string{{"run", path}, {"run", "--explain", "1", path}} {
+		var out, errb bytes.Buffer
+		if code := Main(args, nil, &out, &errb); code != 1 || errb.String() != want {
+			t.Errorf("%v: got exit %d, stderr %q; want 1 and %q", args, code, errb.String(), want)
+		}
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	tests := []struct {
+		text  string
+		width int
+		want  []string
+	}{
+		{"", 10, nil},
+		{"a b c", 10, []string{"a b c"}},
+		{"aaaa bbbb cccc", 9, []string{"aaaa bbbb", "cccc"}},
+		{"aaaa  bbbb\ncccc", 4, []string{"aaaa", "bbbb", "cccc"}},
+		{"x averyveryverylongword y", 5, []string{"x", "averyveryverylongword", "y"}},
+	}
+	for _, tt := range tests {
+		if got := wrapWords(tt.text, tt.width); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("wrapWords(%q, %d): got %q, want %q", tt.text, tt.width, got, tt.want)
+		}
+	}
+}
+
 func TestParseSeqs(t *testing.T) {
 	got, err := parseSeqs("3,7,10-12")
 	if err != nil {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fixture from "./testdata/result-mp.json";
 import {
+  axisSizeFor,
   counterChart,
   differences,
   fmt,
@@ -155,4 +156,17 @@ describe("fmt", () => {
     [NaN, "–"],
   ];
   for (const [n, want] of cases) it(String(n), () => expect(fmt(n)).toBe(want));
+});
+
+describe("axisSizeFor", () => {
+  const measure = (t: string) => t.length * 7; // 7 px per character
+  it("keeps uPlot's 50 px for short labels", () => {
+    expect(axisSizeFor(["0", "50", "100"], measure)).toBe(50);
+  });
+  it("widens to the longest label", () => {
+    expect(axisSizeFor(["0", "100,000", "200,000"], measure)).toBe(49 + 19);
+  });
+  it("ignores missing labels", () => {
+    expect(axisSizeFor(["", "1,000,000"], measure)).toBe(63 + 19);
+  });
 });

@@ -202,3 +202,9 @@ export function differences(results: Result[]): DiffRow[] {
     return { key: f.key, label: f.label, values, deltas };
   });
 }
+
+/** axisSizeFor is the width an axis needs for tick labels measured by measure: ticks, gap and the widest label. */
+export function axisSizeFor(values: string[], measure: (text: string) => number): number {
+  const widest = values.reduce((w, v) => Math.max(w, v ? measure(v) : 0), 0);
+  return Math.max(50, Math.ceil(widest + 10 + 5 + 4)); // tick 10, gap 5, a little air
+}

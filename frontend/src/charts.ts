@@ -2,7 +2,7 @@
 // bars, and overlays for comparisons. Each chart follows its box's width.
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import type { ChartData } from "./chartdata";
+import { axisSizeFor, type ChartData } from "./chartdata";
 import { h } from "./dom";
 
 const palette = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#475569", "#ea580c"];
@@ -38,7 +38,7 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
     height: 220,
     scales: { x: { time: false } },
     legend: { live: false },
-    axes: [{ label: o.xLabel ?? "time (s)" }, { label: o.yLabel }],
+    axes: [{ label: o.xLabel ?? "time (s)" }, { label: o.yLabel, size: yAxisSize }],
     series: [
       { label: o.xLabel ?? "t (s)" },
       ...data.labels.map((label, i) => ({
@@ -57,6 +57,19 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
   new ResizeObserver(fit).observe(box);
   requestAnimationFrame(fit);
   return fig;
+}
+
+/**
+ * yAxisSize widens the y axis to its longest tick label (uPlot's fixed 50 px
+ * let labels such as "200,000" run under the axis title).
+ */
+export function yAxisSize(u: uPlot, values: string[] | null, axisIdx: number, cycleNum: number): number {
+  const axis = u.axes[axisIdx] as uPlot.Axis & { _size?: number };
+  if (cycleNum > 1 && axis._size) return axis._size; // settled: keep the size and stop uPlot's re-layout loop
+  return axisSizeFor(values ?? [], (text) => {
+    u.ctx.font = (axis.font as unknown as string[] | undefined)?.[0] ?? "12px system-ui";
+    return u.ctx.measureText(text).width / (window.devicePixelRatio || 1);
+  });
 }
 
 function drawMarks(u: uPlot, xs: number[]): void {

@@ -103,7 +103,7 @@ export class CompareView {
     this.status = h("p", { class: "muted", role: "status" });
     const run = h("button", { type: "button", class: "primary", "data-testid": "compare-run" }, "Run comparison");
     run.addEventListener("click", () => void this.run());
-    const spec = h("input", { placeholder: "e.g. network.latency_ms=2", "aria-label": "another variant", "data-testid": "compare-spec" });
+    const spec = h("input", { placeholder: "e.g. network.latency_ms=2", "aria-label": "another variant", "data-testid": "compare-spec", class: "variant-spec" });
     const add = h("button", { type: "button", "data-testid": "compare-add" }, "Add variant");
     const addSpec = () => {
       const problem = specProblem(spec.value);

@@ -93,7 +93,7 @@ function drawGroup(x: number, y: number, name: string, qs: QueueBox[], sh: Retur
     const qg = s("g", { class: "queue", "data-queue": q.name });
     qg.append(
       s("rect", { x: x + 8, y: qy, width: queueW, height: rowH - 8, rx: 4, class: "topo-queue" }),
-      s("text", { x: x + 14, y: qy + 16, class: "topo-queue-label" }, shortName(q.name) + (share !== undefined ? ` ${pct(share)}` : "")),
+      s("text", { x: x + 14, y: qy + 16, class: "topo-queue-label", ...squeeze(queueLabel(q.name, share), 15, queueW - 12) }, queueLabel(q.name, share)),
       s("title", {}, `queue ${q.name}${q.servers.length > 1 ? ` (MSSQ, ${q.servers.length} servers)` : ""}${share !== undefined ? `: ${pct(share)} of requests` : ""}`),
     );
     q.servers.forEach((sv, i) => {
@@ -106,7 +106,7 @@ function drawGroup(x: number, y: number, name: string, qs: QueueBox[], sh: Retur
       sg.append(
         s("line", { x1: x + 8 + queueW, y1: qy + (rowH - 8) / 2, x2: cx - 11, y2: cy, class: "topo-edge" }),
         s("circle", { cx, cy, r: 11, class: cls, "fill-opacity": fill.toFixed(2) }),
-        s("text", { x: cx, y: cy + 4, class: "topo-server-label", "text-anchor": "middle" }, String(sv.srvid)),
+        s("text", { x: cx, y: cy + 4, class: "topo-server-label", "text-anchor": "middle", ...squeeze(String(sv.srvid), 2, 18) }, String(sv.srvid)),
         s("title", {}, `server ${sv.id}${ss !== undefined ? `: ${pct(ss)} of requests` : ""}`),
       );
       qg.append(sg);
@@ -115,6 +115,20 @@ function drawGroup(x: number, y: number, name: string, qs: QueueBox[], sh: Retur
     qy += rows * rowH;
   }
   return g;
+}
+
+/** queueLabel is a queue's name, shortened, with its share of requests when there is a result. */
+export function queueLabel(name: string, share: number | undefined): string {
+  return shortName(name) + (share !== undefined ? ` ${pct(share)}` : "");
+}
+
+/**
+ * squeeze returns SVG attributes that fit text longer than max characters
+ * into width pixels (a 3-digit SRVID in its circle, a long queue label in its
+ * box); shorter text gets none.
+ */
+export function squeeze(text: string, max: number, width: number): Record<string, string> {
+  return text.length > max ? { textLength: String(width), lengthAdjust: "spacingAndGlyphs" } : {};
 }
 
 function shortName(q: string): string {
