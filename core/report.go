@@ -202,12 +202,17 @@ func (e *engine) warnings(eligible []bool) []string {
 	return out
 }
 
+// minOfferedSample is the fewest requests the offered-load warning judges.
+const minOfferedSample = 100
+
 // offeredLoadWarning compares the offered load (sum over services of the
 // arrival rate times the mean service time, in servers) with the number of
-// servers that can take it.
+// servers that can take it. A handful of requests says nothing about a steady
+// state (three requests in one millisecond are not an offered load of
+// thousands), so it needs at least minOfferedSample of them.
 func (st *stats) offeredLoadWarning(capacity int) string {
 	window := st.lastIssue - st.firstIssue
-	if window <= 0 || capacity == 0 {
+	if window <= 0 || capacity == 0 || st.issued < minOfferedSample {
 		return ""
 	}
 	var offered float64

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -41,7 +43,9 @@ func TestStatsHandWorked(t *testing.T) {
 	if want := (Balance{JainUtilization: 0.5, MaxOverMean: 2}); res.Balance != want {
 		t.Errorf("balance: got %+v, want %+v", res.Balance, want)
 	}
-	wantWarn := []string{"G1/2 never got a request", "offered load", "only 2 requests completed"}
+	// Two requests are too few to judge an offered load: no warning about it
+	// (TestOfferedLoadWarning has one with enough requests).
+	wantWarn := []string{"G1/2 never got a request", "only 2 requests completed"}
 	if len(res.Warnings) != len(wantWarn) {
 		t.Fatalf("warnings: got %q, want %d", res.Warnings, len(wantWarn))
 	}
@@ -150,5 +154,44 @@ func TestNiceUp(t *testing.T) {
 		if got := niceUp(c[0]); got != c[1] {
 			t.Errorf("niceUp(%d): got %d, want %d", c[0], got, c[1])
 		}
+	}
+}
+
+// TestOfferedLoadWarning: 200 requests 1 ms apart, 10 ms each, on one server
+// offer 10 servers' worth of work: warned; the first 3 alone are too few to say.
+func TestOfferedLoadWarning(t *testing.T) {
+	run := func(n int) []string {
+		var trace strings.Builder
+		trace.WriteString("time_ms,service,service_ms\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&trace, "%d,S,10\n", i)
+		}
+		doc, _ := json.Marshal(map[string]any{
+			"ubbconfig": "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=A\n*GROUPS\nG LMID=A GRPNO=1\n*SERVERS\ns SRVGRP=G SRVID=1 CLOPT=\"-s S\"\n",
+			"workload":  map[string]any{"trace_csv": trace.String()},
+		})
+		sc, err := ParseScenario(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(sc, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Warnings
+	}
+	has := func(ws []string) bool {
+		for _, w := range ws {
+			if strings.Contains(w, "offered load") {
+				return true
+			}
+		}
+		return false
+	}
+	if ws := run(200); !has(ws) {
+		t.Errorf("200 requests at 10x capacity: no offered-load warning in %q", ws)
+	}
+	if ws := run(3); has(ws) {
+		t.Errorf("3 requests: got an offered-load warning in %q", ws)
 	}
 }
