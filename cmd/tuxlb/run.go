@@ -132,6 +132,9 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		}
 	}
 	if err != nil {
+		if file != nil {
+			removePartial(f.dispatch)
+		}
 		fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 		return 1
 	}
@@ -264,5 +267,13 @@ func writeExplanation(w io.Writer, ex core.Explanation) {
 		}
 		fmt.Fprintf(w, "  %-3s %-14s %-12s %-8s %-5t %-5t %3d %7d %7d %5d %7d  %-28s %s\n", mark, c.Server, c.Queue,
 			c.LMID, c.Local, c.Idle, c.Servers, c.Waiting, c.Work+c.Counter, c.Load, c.NetLoad, c.Cost, c.Note)
+	}
+}
+
+// removePartial deletes a dispatch log the failed run left half written, but
+// only a regular file: --dispatch /dev/stdout must never remove a device.
+func removePartial(path string) {
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
+		os.Remove(path)
 	}
 }

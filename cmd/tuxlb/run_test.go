@@ -62,6 +62,26 @@ func TestRunModelErrorsNameTheFile(t *testing.T) {
 	}
 }
 
+// TestRunFailedLeavesNoDispatchFile: a run that fails removes the dispatch
+// log it had started, so no empty or partial log is left to be mistaken for one.
+func TestRunFailedLeavesNoDispatchFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.json")
+	doc := `{"ubbconfig": "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 CLOPT=\"-s A\"\n",
+		"workload": {"trace_csv": "time_ms,service,origin\n0,A,s9\n"}}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "dispatch.csv")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"run", "--dispatch", log, path}, nil, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1 (stderr %q)", code, errb.String())
+	}
+	if _, err := os.Stat(log); !os.IsNotExist(err) {
+		t.Errorf("the failed run left %s behind (stat: %v)", log, err)
+	}
+}
+
 func TestWrapWords(t *testing.T) {
 	tests := []struct {
 		text  string
