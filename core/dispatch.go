@@ -10,10 +10,8 @@ func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, reason u
 	case algFirst:
 		return sv.candQ[0], sv.cands[0], reasonFirst
 	case algSHM:
-		for j, c := range sv.cands {
-			if e.idle(c) {
-				return sv.candQ[j], c, reasonIdle
-			}
+		if c := e.firstIdle(sv); c >= 0 {
+			return sv.queueOf[c], c, reasonIdle
 		}
 		k = e.leastSHM(sv)
 		return k, sv.queues[k].first, reasonLeastLoad
@@ -107,6 +105,25 @@ func (e *engine) firstIdleLocal(sv *svcInfo, m int) int32 {
 		return -1
 	}
 	for w, cands := range sv.localBits[m] {
+		if x := cands & e.idleBits[w]; x != 0 {
+			return int32(w*64 + bits.TrailingZeros64(x))
+		}
+	}
+	return -1
+}
+
+// firstIdle returns the first idle candidate of sv in scan order, or -1,
+// matching bit sets a word at a time as firstIdleLocal does.
+func (e *engine) firstIdle(sv *svcInfo) int32 {
+	if e.idleQueue {
+		for _, c := range sv.cands {
+			if e.idle(c) {
+				return c
+			}
+		}
+		return -1
+	}
+	for w, cands := range sv.candBits {
 		if x := cands & e.idleBits[w]; x != 0 {
 			return int32(w*64 + bits.TrailingZeros64(x))
 		}

@@ -102,7 +102,8 @@ type svcInfo struct {
 	// per machine: the candidates on it as a bit set of server indexes
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
-	queueOf   []int32 // per server: index into queues, -1 if not a candidate
+	candBits  []uint64 // all candidates as a bit set of server indexes
+	queueOf   []int32  // per server: index into queues, -1 if not a candidate
 }
 
 // svcQueue is one distinct candidate queue of a service.

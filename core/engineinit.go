@@ -137,6 +137,7 @@ func (e *engine) initServices() {
 		sv.local = make([][]int32, len(m.Machines))
 		sv.localBits = make([][]uint64, len(m.Machines))
 		sv.queueOf = make([]int32, len(m.Servers))
+		sv.candBits = make([]uint64, len(e.idleBits))
 		for i := range sv.queueOf {
 			sv.queueOf[i] = -1
 		}
@@ -160,6 +161,7 @@ func (e *engine) initServices() {
 				sv.localBits[mi] = make([]uint64, len(e.idleBits))
 			}
 			sv.localBits[mi][c/64] |= 1 << (c % 64)
+			sv.candBits[c/64] |= 1 << (c % 64)
 			sv.queueOf[c] = int32(k)
 		}
 	}

@@ -174,8 +174,10 @@ func (s *streamSource) next(r *Request) bool {
 	if us >= s.limitUS {
 		return false
 	}
-	*r = Request{TimeUS: us, Service: s.service, Origin: s.origin, ServiceUS: -1,
-		Prio: s.prio, Key: mix64(s.keyBase ^ s.n)}
+	// field by field: a composite literal is built in a temporary and copied
+	r.Seq, r.ID, r.TimeUS = 0, "", us
+	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
+	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
 	s.n++
 	return true
 }

@@ -87,19 +87,37 @@ func compileWorkload(n *names, w *Workload, seed uint64) (*compiledWorkload, err
 }
 
 // merger plays a compiled workload: a binary heap of sources (the trace and
-// each stream) ordered by their next request's time, then source rank.
+// each stream) ordered by their next request's time, then source rank. A
+// source's rank is its index in srcs, and each heap slot carries its source's
+// next time, so comparisons never leave the heap slice.
 type merger struct {
 	srcs  []source
-	heap  []int // indexes into srcs
+	heap  []mslot
 	seq   int64
 	limit int64
 	total int64
 	err   error
 }
 
+// mslot is one heap entry: a source's index (its rank) and its next request's time.
+type mslot struct {
+	t   int64
+	src int
+}
+
+// before reports whether a's request comes before b's: by time, then rank.
+func (a mslot) before(b mslot) bool {
+	return a.t < b.t || (a.t == b.t && a.src < b.src)
+}
+
+// beforeInt is before as 1 or 0, computed without a branch (which child of a
+// heap node comes first is a coin toss the processor would mispredict).
+func (a mslot) beforeInt(b mslot) int {
+	return b2i(a.t < b.t) | b2i(a.t == b.t)&b2i(a.src < b.src)
+}
+
 // source is one input of the merge: the trace (rank 0) or stream i (rank i+1).
 type source struct {
-	rank    int
 	pending Request
 	trace   []Request
 	pos     int
@@ -122,17 +140,21 @@ func (s *source) advance() bool {
 func newMerger(cw *compiledWorkload, limit int64) *merger {
 	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected))}
 	mg.srcs = make([]source, 0, len(cw.streams)+1)
-	mg.srcs = append(mg.srcs, source{rank: 0, trace: cw.trace})
+	mg.srcs = append(mg.srcs, source{trace: cw.trace})
 	for i := range cw.streams {
-		mg.srcs = append(mg.srcs, source{rank: i + 1, stream: cw.streams[i].start(cw.seed, i)})
+		mg.srcs = append(mg.srcs, source{stream: cw.streams[i].start(cw.seed, i)})
 	}
+	mg.prime()
+	return mg
+}
+
+// prime loads each source's first request and heaps the sources that have one.
+func (mg *merger) prime() {
 	for i := range mg.srcs {
 		if mg.srcs[i].advance() {
-			mg.heap = append(mg.heap, i)
-			mg.up(len(mg.heap) - 1)
+			mg.push(mslot{t: mg.srcs[i].pending.TimeUS, src: i})
 		}
 	}
-	return mg
 }
 
 // Next fills r with the next request in issue order.
@@ -144,17 +166,20 @@ func (mg *merger) Next(r *Request) bool {
 		mg.err = overLimit(mg.seq+1, mg.limit)
 		return false
 	}
-	top := &mg.srcs[mg.heap[0]]
+	i := mg.heap[0].src
+	top := &mg.srcs[i]
 	*r = top.pending
 	mg.seq++
 	r.Seq = mg.seq
 	if top.advance() {
-		mg.down(0)
+		mg.down(mslot{t: top.pending.TimeUS, src: i})
 	} else {
 		last := len(mg.heap) - 1
-		mg.heap[0] = mg.heap[last]
+		x := mg.heap[last]
 		mg.heap = mg.heap[:last]
-		mg.down(0)
+		if last > 0 {
+			mg.down(x)
+		}
 	}
 	return true
 }
@@ -165,39 +190,42 @@ func (mg *merger) Err() error { return mg.err }
 // Total returns the trace's rows plus the expected number of generated requests.
 func (mg *merger) Total() int64 { return mg.total }
 
-func (mg *merger) less(i, j int) bool {
-	a, b := &mg.srcs[mg.heap[i]], &mg.srcs[mg.heap[j]]
-	if a.pending.TimeUS != b.pending.TimeUS {
-		return a.pending.TimeUS < b.pending.TimeUS
-	}
-	return a.rank < b.rank
-}
-
-func (mg *merger) up(i int) {
+// push adds x, sifting it up with a hole.
+func (mg *merger) push(x mslot) {
+	mg.heap = append(mg.heap, x)
+	i := len(mg.heap) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !mg.less(i, p) {
-			return
+		if !x.before(mg.heap[p]) {
+			break
 		}
-		mg.heap[i], mg.heap[p] = mg.heap[p], mg.heap[i]
+		mg.heap[i] = mg.heap[p]
 		i = p
 	}
+	mg.heap[i] = x
 }
 
-func (mg *merger) down(i int) {
-	n := len(mg.heap)
+// down puts x at the root, the old root being gone, and sifts it down with a
+// hole: the smaller child (chosen without a branch) moves up until x fits.
+// The heap must not be empty.
+func (mg *merger) down(x mslot) {
+	h := mg.heap
+	n := len(h)
+	i := 0
 	for {
-		c := 2*i + 1
-		if c >= n {
-			return
+		l := 2*i + 1
+		if l >= n {
+			break
 		}
-		if c+1 < n && mg.less(c+1, c) {
-			c++
+		m := l
+		if r := l + 1; r < n {
+			m += h[r].beforeInt(h[l])
 		}
-		if !mg.less(c, i) {
-			return
+		if !h[m].before(x) {
+			break
 		}
-		mg.heap[i], mg.heap[c] = mg.heap[c], mg.heap[i]
-		i = c
+		h[i] = h[m]
+		i = m
 	}
+	h[i] = x
 }
