@@ -1,9 +1,7 @@
 package core
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -113,57 +111,6 @@ func TestFlightReset(t *testing.T) {
 		f.reset(&r, counted)
 		if want := (flight{req: r, queue: -1, server: -1, chosen: -1, counted: counted}); f != want {
 			t.Errorf("counted %v: got %+v, want %+v", counted, f, want)
-		}
-	}
-}
-
-// TestFirstIdleLocal: the bit-set search for MP's first idle local candidate
-// finds what testing each local candidate in scan order finds, on 150
-// servers (three words of bits) with random busy servers.
-func TestFirstIdleLocal(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\ngroup G1 site1\ngroup G2 site2\n")
-	for i := 1; i <= 75; i++ {
-		svcs := "S"
-		if i%3 == 0 {
-			svcs = "S,T"
-		}
-		fmt.Fprintf(&b, "server G1 %d simpserv %s\nserver G2 %d simpserv %s\n", i, svcs, i, svcs)
-	}
-	m := engModel(t, b.String())
-	e, err := newEngine(engSetup(m), nil, simOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := NewRand(3, 0)
-	for round := range 2000 {
-		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
-		for i := range e.servers {
-			busy := r.IntN(10) < busyShare
-			e.servers[i].busy = busy
-			if busy {
-				e.idleBits[i/64] &^= 1 << (i % 64)
-			} else {
-				e.idleBits[i/64] |= 1 << (i % 64)
-			}
-		}
-		for s := range e.svc {
-			sv := &e.svc[s]
-			for mi := range m.Machines {
-				want := int32(-1)
-				for _, j := range sv.local[mi] {
-					if !e.servers[sv.cands[j]].busy {
-						want = sv.cands[j]
-						break
-					}
-				}
-				if got := e.firstIdleLocal(sv, mi); got != want {
-					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
-				}
-				if want >= 0 && sv.queues[sv.queueOf[want]].q != int32(m.Servers[want].QueueIdx) {
-					t.Fatalf("service %d: queueOf[%d] is not its queue", s, want)
-				}
-			}
 		}
 	}
 }

@@ -1,0 +1,110 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestFirstIdle: the bit-set search for SHM's first idle candidate finds the
+// candidate, and the queue, that testing every candidate in scan order finds,
+// on 150 servers (three words of bits) on two machines with random busy
+// servers.
+func TestFirstIdle(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("model SHM\nmachine site1 netload 0\nmachine site2 netload 0\ngroup G1 site1\ngroup G2 site2\n")
+	for i := 1; i <= 75; i++ {
+		svcs := "S"
+		switch {
+		case i%3 == 0:
+			svcs = "S,T"
+		case i%7 == 0:
+			svcs = "U"
+		}
+		fmt.Fprintf(&b, "server G1 %d simpserv %s\nserver G2 %d simpserv %s\n", i, svcs, i, svcs)
+	}
+	m := engModel(t, b.String())
+	e, err := newEngine(engSetup(m), nil, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRand(5, 0)
+	for round := range 2000 {
+		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
+		setRandomBusy(e, r, busyShare)
+		for s := range e.svc {
+			sv := &e.svc[s]
+			want, wantQ := int32(-1), int32(-1)
+			for j, c := range sv.cands {
+				if !e.servers[c].busy {
+					want, wantQ = c, sv.candQ[j]
+					break
+				}
+			}
+			got := e.firstIdle(sv)
+			if got != want {
+				t.Fatalf("round %d, service %d: got server %d, want %d", round, s, got, want)
+			}
+			if want >= 0 && sv.queueOf[got] != wantQ {
+				t.Fatalf("round %d, service %d: got queue %d for server %d, want %d", round, s, sv.queueOf[got], got, wantQ)
+			}
+		}
+	}
+}
+
+// TestFirstIdleLocal: the bit-set search for MP's first idle local candidate
+// finds what testing each local candidate in scan order finds, on 150
+// servers (three words of bits) with random busy servers.
+func TestFirstIdleLocal(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\ngroup G1 site1\ngroup G2 site2\n")
+	for i := 1; i <= 75; i++ {
+		svcs := "S"
+		if i%3 == 0 {
+			svcs = "S,T"
+		}
+		fmt.Fprintf(&b, "server G1 %d simpserv %s\nserver G2 %d simpserv %s\n", i, svcs, i, svcs)
+	}
+	m := engModel(t, b.String())
+	e, err := newEngine(engSetup(m), nil, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRand(3, 0)
+	for round := range 2000 {
+		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
+		setRandomBusy(e, r, busyShare)
+		for s := range e.svc {
+			sv := &e.svc[s]
+			for mi := range m.Machines {
+				want := int32(-1)
+				for _, j := range sv.local[mi] {
+					if !e.servers[sv.cands[j]].busy {
+						want = sv.cands[j]
+						break
+					}
+				}
+				if got := e.firstIdleLocal(sv, mi); got != want {
+					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
+				}
+				if want >= 0 && sv.queues[sv.queueOf[want]].q != int32(m.Servers[want].QueueIdx) {
+					t.Fatalf("service %d: queueOf[%d] is not its queue", s, want)
+				}
+			}
+		}
+	}
+}
+
+// setRandomBusy makes each server busy with probability tenths/10, keeping
+// the idle bit set in step, as start and complete do.
+func setRandomBusy(e *engine, r *Rand, tenths int) {
+	for i := range e.servers {
+		busy := r.IntN(10) < tenths
+		e.servers[i].busy = busy
+		if busy {
+			e.idleBits[i/64] &^= 1 << (i % 64)
+		} else {
+			e.idleBits[i/64] |= 1 << (i % 64)
+		}
+	}
+}
