@@ -14,15 +14,11 @@ import (
 // as CSV. It is stored gzip-compressed and sent that way to clients that
 // accept gzip; others get it decompressed.
 func (s *Server) getDispatch(c echo.Context) error {
-	id, err := idParam(c)
+	run, err := s.storedRun(c)
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	run, err := s.cfg.Store.Run(ctx, id)
-	if err != nil {
-		return err
-	}
+	id, ctx := run.ID, c.Request().Context()
 	if !run.HasDispatch {
 		return problemf(http.StatusNotFound, "dispatch-not-kept", "Dispatch log not kept",
 			"run %s was created without its dispatch log; POST the scenario to /api/v1/runs?dispatch=true "+

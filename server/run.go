@@ -162,11 +162,7 @@ func (s *Server) createRun(c echo.Context) error {
 
 // getRun returns a stored run with its scenario and result.
 func (s *Server) getRun(c echo.Context) error {
-	id, err := idParam(c)
-	if err != nil {
-		return err
-	}
-	run, err := s.cfg.Store.Run(c.Request().Context(), id)
+	run, err := s.storedRun(c)
 	if err != nil {
 		return err
 	}
@@ -180,15 +176,11 @@ func (s *Server) getRun(c echo.Context) error {
 // getResult returns a stored run's result alone, the exact bytes `tuxlb run`
 // prints for the same scenario and options, as a download.
 func (s *Server) getResult(c echo.Context) error {
-	id, err := idParam(c)
+	run, err := s.storedRun(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.cfg.Store.Run(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+id+`-result.json"`)
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+run.ID+`-result.json"`)
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, run.Result)
 }
 
@@ -229,4 +221,14 @@ func writeObject(c echo.Context, status int, pairs ...any) error {
 	}
 	b.WriteString("}\n")
 	return c.Blob(status, echo.MIMEApplicationJSON, b.Bytes())
+}
+
+// storedRun returns the run named by the path's id: 400 for an id that cannot
+// be one of ours, 404 for an unknown one.
+func (s *Server) storedRun(c echo.Context) (*core.StoredRun, error) {
+	id, err := idParam(c)
+	if err != nil {
+		return nil, err
+	}
+	return s.cfg.Store.Run(c.Request().Context(), id)
 }
