@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -184,13 +185,5 @@ func (s *streamSource) next(r *Request) bool {
 
 // sortedProfile reports whether the profile's times never decrease.
 func sortedProfile(pts []RatePoint) bool {
-	return slices.IsSortedFunc(pts, func(a, b RatePoint) int {
-		switch {
-		case a.AtMS < b.AtMS:
-			return -1
-		case a.AtMS > b.AtMS:
-			return 1
-		}
-		return 0
-	})
+	return slices.IsSortedFunc(pts, func(a, b RatePoint) int { return cmp.Compare(a.AtMS, b.AtMS) })
 }

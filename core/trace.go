@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -101,15 +102,7 @@ func rowError(row int, field, msg string) error {
 
 // sortTrace orders trace requests by time, keeping row order for ties.
 func sortTrace(reqs []Request) {
-	slices.SortStableFunc(reqs, func(a, b Request) int {
-		switch {
-		case a.TimeUS < b.TimeUS:
-			return -1
-		case a.TimeUS > b.TimeUS:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
 }
 
 // traceJSON compiles the JSON rows of workload.trace.
