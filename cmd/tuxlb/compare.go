@@ -83,10 +83,14 @@ func printComparison(w io.Writer, cmp *core.Comparison) {
 		fmt.Fprintf(tw, "%s\t", v.Name)
 	}
 	fmt.Fprintln(tw)
-	for i, f := range cmp.Variants[0].Headline.Figures() {
+	figures := make([][]core.Figure, len(cmp.Variants))
+	for j := range cmp.Variants {
+		figures[j] = cmp.Variants[j].Headline.Figures()
+	}
+	for i, f := range figures[0] {
 		fmt.Fprintf(tw, "%s\t", f.Name)
-		for _, v := range cmp.Variants {
-			cell := formatFigure(v.Headline.Figures()[i].Value)
+		for j, v := range cmp.Variants {
+			cell := formatFigure(figures[j][i].Value)
 			if d, ok := v.Diff[f.Name]; ok && d.Relative != nil && d.Abs != 0 {
 				cell += fmt.Sprintf(" (%+.1f%%)", *d.Relative*100)
 			}
