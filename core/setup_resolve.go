@@ -1,6 +1,10 @@
 package core
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
 
 // NewSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
@@ -8,7 +12,8 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 	if err := checkScenario(sc); err != nil {
 		return nil, err
 	}
-	m, err := LoadModel("ubbconfig", sc.UBBConfig, "dmconfig", sc.DMConfig, sc.Advertise)
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
+		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // An id of the right form that names nothing.
@@ -232,7 +233,7 @@ func TestErrorCodeTable(t *testing.T) {
 	if opt.Errors[0].Field != "policy" {
 		t.Errorf("run option: field got %q, want policy", opt.Errors[0].Field)
 	}
-	diag := core.ConfigError(core.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
+	diag := core.ConfigError(ubb.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
 	p := fromCoreError(diag)
 	if len(p.Errors) != 1 || p.Errors[0].Line != 4 || p.Errors[0].Col != 7 || p.Errors[0].File != "UBBCONFIG" {
 		t.Errorf("diagnostics got %+v, want UBBCONFIG:4:7", p.Errors)

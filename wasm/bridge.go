@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // options are the run options JavaScript may pass.
@@ -30,7 +31,7 @@ type runAnswer struct {
 
 // validateAnswer is what validate returns for a configuration that parses.
 type validateAnswer struct {
-	Model *core.Model `json:"model"`
+	Model *ubb.Model `json:"model"`
 }
 
 func (o options) runOptions() (core.RunOptions, error) {
@@ -46,14 +47,15 @@ func (o options) runOptions() (core.RunOptions, error) {
 }
 
 // validate parses a UBBCONFIG (and DMCONFIG) and returns the model or the errors.
-func validate(ubb, dm, advertiseJSON string) string {
+func validate(ubbText, dm, advertiseJSON string) string {
 	var adv map[string][]string
 	if advertiseJSON != "" {
 		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
 			return errorJSON(core.Errorf(core.EINVALID, "advertise: %v", err))
 		}
 	}
-	m, err := core.LoadModel("UBBCONFIG", ubb, "DMCONFIG", dm, adv)
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
+		DMConfig: dm, DMName: "DMCONFIG", Advertise: adv})
 	if err != nil {
 		return errorJSON(err)
 	}

@@ -1,5 +1,5 @@
 // The JSON shapes the playground reads and writes. They mirror core/scenario.go,
-// core/result.go, core/model.go and core/run.go; field names are the contract.
+// core/result.go, core/ubb/model.go and core/run.go; field names are the contract.
 
 /** A distribution of durations in milliseconds (SPEC §5). */
 export interface Dist {
