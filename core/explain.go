@@ -13,7 +13,6 @@ type explainer struct {
 	out         []Explanation
 }
 
-
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
 func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {

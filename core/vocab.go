@@ -148,13 +148,13 @@ func (r CounterReading) String() string { return counterReadings.name(r) }
 // one): what the playground's menus and the API document offer.
 func Vocabulary() map[string][]string {
 	return map[string][]string{
-		"policy":             policies.list(),
-		"tuning.idle":        idleReadings.list(),
-		"tuning.netload":     netLoadReadings.list(),
-		"tuning.mp_counter":  counterReadings.list(),
-		"arrivals":           arrivalKinds.list(),
-		"dist":               distKinds.list(),
-		"dispatch_reason":    reasons.list(),
+		"policy":            policies.list(),
+		"tuning.idle":       idleReadings.list(),
+		"tuning.netload":    netLoadReadings.list(),
+		"tuning.mp_counter": counterReadings.list(),
+		"arrivals":          arrivalKinds.list(),
+		"dist":              distKinds.list(),
+		"dispatch_reason":   reasons.list(),
 	}
 }
 
