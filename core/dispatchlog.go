@@ -90,7 +90,7 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 		}
 		b = append(b, ',')
 	}
-	b = append(b, reasonNames[f.reason]...)
+	b = append(b, f.reason.String()...)
 	b = append(b, '\n')
 	_, l.err = l.w.Write(b)
 	l.buf = b

@@ -2,20 +2,6 @@ package core
 
 import "math"
 
-// Dispatch reasons, as the dispatch log spells them (SPEC §6).
-const (
-	reasonFirst uint8 = iota
-	reasonIdle
-	reasonLeastLoad
-	reasonRoundRobin
-	reasonRandom
-	reasonJSQ
-	reasonP2C
-	reasonNoEnt
-)
-
-var reasonNames = [...]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}
-
 // Random streams derived from the seed (request keys use their own).
 const (
 	streamPolicy  = 0x706f6c // random and p2c choices
@@ -41,7 +27,7 @@ type flight struct {
 	chosen    int32 // instance the dispatch rule picked
 	next      int32 // link in a waitQueue level
 	prio      int32 // effective priority 1..100
-	reason    uint8
+	reason    reason
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
 	load      int64 // L(s,q) of the chosen queue
@@ -121,7 +107,7 @@ type engine struct {
 	opt   simOptions
 	reqs  Requests
 
-	alg       uint8 // algFirst, algSHM, algMP or a comparison policy
+	alg       algorithm
 	idleQueue bool
 	netOrigin bool
 	loadOnly  bool
@@ -154,9 +140,13 @@ type engine struct {
 	log          *dispatchLog
 }
 
-// Algorithms: how choose picks a queue.
+// algorithm is how choose picks a queue: the policy, with tuxedo resolved by
+// MODEL and LDBAL.
+type algorithm uint8
+
+// The algorithms.
 const (
-	algFirst uint8 = iota
+	algFirst algorithm = iota
 	algSHM
 	algMP
 	algRoundRobin

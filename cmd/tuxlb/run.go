@@ -91,9 +91,9 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 func (f *runFlags) options() (core.RunOptions, error) {
 	opt := core.RunOptions{Policy: f.policy}
 	if f.seed != "" {
-		n, err := strconv.ParseUint(f.seed, 10, 64)
+		n, err := core.ParseSeed("--seed", f.seed)
 		if err != nil {
-			return opt, fmt.Errorf("--seed: %q is not a non-negative integer", f.seed)
+			return opt, err
 		}
 		opt.Seed = &n
 	}
