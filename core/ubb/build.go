@@ -50,6 +50,7 @@ func (b *builder) build(ubb, dm []*section) {
 		b.buildDM(dm)
 	}
 	b.advertiseAll()
+	b.lifecycleAll()
 	b.buildQueues()
 	b.finishServices()
 }
@@ -242,6 +243,7 @@ func (b *builder) buildServices(entries []*entry) {
 	for _, e := range entries {
 		load := b.intParam(e, "LOAD", 50, 1, 32767)
 		prio := b.intParam(e, "PRIO", 50, 1, 100)
+		timeout := b.intParam(e, "SVCTIMEOUT", 0, 0, maxTimeoutS)
 		s := b.known(e.name)
 		if !listed[e.name] {
 			listed[e.name] = true
@@ -253,7 +255,7 @@ func (b *builder) buildServices(entries []*entry) {
 				b.warnf(e.pos, "service %s listed again (first at %s): this entry's LOAD and PRIO are used", e.name, lineOf(first))
 			}
 			generalAt[e.name] = e.pos
-			s.Load, s.Prio = load, prio
+			s.Load, s.Prio, s.SvcTimeoutS = load, prio, timeout
 			continue
 		}
 		if _, ok := b.groupAt[g.value]; !ok {
@@ -268,7 +270,7 @@ func (b *builder) buildServices(entries []*entry) {
 		if s.ByGroup == nil {
 			s.ByGroup = map[string]ServiceParams{}
 		}
-		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio}
+		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio, SvcTimeoutS: timeout}
 	}
 }
 

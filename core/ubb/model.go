@@ -65,6 +65,9 @@ type Server struct {
 	// AdvertiseSource says where Services came from: "clopt", "scenario",
 	// "services" (every *SERVICES entry, with a warning) or "dmconfig".
 	AdvertiseSource string `json:"advertise_source"`
+	// Life holds RESTART, MAXGEN, GRACE and CLOPT -p of its entry; nil when
+	// the entry gives none of them (see Lifecycle for the defaults).
+	Life *ServerLifecycle `json:"lifecycle,omitempty"`
 }
 
 // Queue is a request queue: one per instance, or one per MSSQ set (instances of
@@ -84,14 +87,17 @@ type Service struct {
 	Load    int                      `json:"load"`
 	Prio    int                      `json:"prio"`
 	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
+	// SvcTimeoutS is SVCTIMEOUT in seconds (0: none).
+	SvcTimeoutS int `json:"svctimeout,omitempty"`
 	// Remote is set for a service imported through DMCONFIG.
 	Remote *RemoteService `json:"remote,omitempty"`
 }
 
-// ServiceParams are the LOAD and PRIO of a service for one group.
+// ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group.
 type ServiceParams struct {
-	Load int `json:"load"`
-	Prio int `json:"prio"`
+	Load        int `json:"load"`
+	Prio        int `json:"prio"`
+	SvcTimeoutS int `json:"svctimeout,omitempty"` // SVCTIMEOUT in seconds, 0: none
 }
 
 // RemoteService says where an imported service goes: the remote domain (its
@@ -114,7 +120,7 @@ func (s *Service) Params(group string) ServiceParams {
 	if p, ok := s.ByGroup[group]; ok {
 		return p
 	}
-	return ServiceParams{Load: s.Load, Prio: s.Prio}
+	return ServiceParams{Load: s.Load, Prio: s.Prio, SvcTimeoutS: s.SvcTimeoutS}
 }
 
 // Service returns the known service named name, or nil.
