@@ -171,7 +171,7 @@ func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
 	return e.result(), nil
 }
 
-// loop is the event loop: heap events and new requests in SPEC §4 order.
+// loop is the event loop: heap events and new requests in the order docs/engine.md gives.
 func (e *engine) loop() error {
 	var next Request
 	have := e.reqs.Next(&next)
