@@ -3,7 +3,7 @@ package core
 import "math/bits"
 
 // choose picks the queue for request f of service sv by the run's algorithm
-// (SPEC §3). It returns the index into sv.queues, the instance the rule
+// (docs/engine.md). It returns the index into sv.queues, the instance the rule
 // picked and the dispatch log's reason. MP counters are charged here, at issue.
 func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, why reason) {
 	switch e.alg {

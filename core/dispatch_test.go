@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Every expected dispatch log below was worked out by hand from SPEC §3-§4;
+// Every expected dispatch log below was worked out by hand from docs/engine.md;
 // the comments show the arithmetic.
 type dispatchCase struct {
 	name  string

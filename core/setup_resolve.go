@@ -24,7 +24,8 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
-		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkWorkload,
+		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
+		st.checkWorkload,
 	}
 	for _, step := range steps {
 		if err := step(sc, opt); err != nil {

@@ -1,4 +1,4 @@
-// Package server is tuxlb's REST API (SPEC §8) and the web server of the
+// Package server is tuxlb's REST API (docs/api.md) and the web server of the
 // playground, on github.com/labstack/echo/v4. It runs scenarios with core,
 // keeps them through a Store (package storage in production), answers every
 // caller mistake with an RFC 9457 problem document, and bounds what one

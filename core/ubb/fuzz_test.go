@@ -36,6 +36,14 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		checkModel(t, m)
+		// The editor on the same text: setting LDBAL never panics, and
+		// what it returns loads with LDBAL Y.
+		ldbal := Change{Section: "RESOURCES", Key: "LDBAL", Value: "Y"}
+		if out, err := Edit(ubb, ldbal); err == nil {
+			if m2, err := Load(Input{UBBConfig: out}); err != nil || !m2.LDBAL {
+				t.Fatalf("edited text: LDBAL %v, error %v", m2 != nil && m2.LDBAL, err)
+			}
+		}
 	})
 }
 

@@ -211,7 +211,7 @@ export function servicesForm(sc: Scenario, known: Known, onChange: OnChange): HT
   return h("div", { class: "form" }, h("h3", {}, "Service times"), ...(rows.length ? rows : [h("p", { class: "muted" }, "No services known yet.")]));
 }
 
-/** The tuning options with their meaning (SPEC §3). */
+/** The tuning options with their meaning (docs/engine.md). */
 const tuningHelp = {
   idle: "When is a server idle? server: it is not processing a request (the seed text). queue: its queue holds no waiting request.",
   netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (the seed). origin: the origin machine's (Oracle's UBBCONFIG reference).",
