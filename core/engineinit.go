@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // newEngine resolves setup into the engine's flat, precomputed state.
 func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
@@ -25,6 +29,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	e.initServers()
 	e.initQueues()
 	e.initServices()
+	e.initLifecycle()
 	e.netload = make([]int64, len(m.Machines))
 	for i := range m.Machines {
 		e.netload[i] = int64(m.Machines[i].NetLoad)
@@ -98,7 +103,7 @@ func (e *engine) initServers() {
 			g = -1
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
-			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
+			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1}
 		e.idleBits[i/64] |= 1 << (i % 64)
 	}
 }
@@ -119,9 +124,8 @@ func (e *engine) initQueues() {
 	}
 }
 
-// initServices precomputes, per service, its candidate instances (all are
-// up: there is no failure injection yet), its distinct candidate queues with
-// L(s,q) and PRIO, and its candidates per machine.
+// initServices precomputes, per service, the instances that advertise it,
+// and from their states its candidates (fillCandidates).
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
@@ -131,8 +135,8 @@ func (e *engine) initServices() {
 	e.svc = make([]svcInfo, len(m.Services))
 	for i := range m.Servers {
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(e.svc[s].cands, int32(i)) {
-				e.svc[s].cands = append(e.svc[s].cands, int32(i))
+			if s, ok := index[name]; ok && !hasIndex(e.svc[s].all, int32(i)) {
+				e.svc[s].all = append(e.svc[s].all, int32(i))
 			}
 		}
 	}
@@ -145,29 +149,89 @@ func (e *engine) initServices() {
 		for i := range sv.queueOf {
 			sv.queueOf[i] = -1
 		}
-		for j, c := range sv.cands {
-			q := m.Servers[c].QueueIdx
-			k := -1
-			for kk := range sv.queues {
-				if int(sv.queues[kk].q) == q {
-					k = kk
-				}
+		e.fillCandidates(s)
+	}
+}
+
+// rebuildCandidates recomputes every service's candidates and every
+// queue's n(q) after instances stopped or started being candidates.
+func (e *engine) rebuildCandidates() {
+	for s := range e.svc {
+		e.fillCandidates(s)
+	}
+	for qi := range e.queues {
+		q := &e.queues[qi]
+		q.n = 0
+		for _, i := range q.servers {
+			if e.servers[i].state.candidate() {
+				q.n++
 			}
-			if k < 0 {
-				p := m.Services[s].Params(m.Queues[q].Group)
-				sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
-				k = len(sv.queues) - 1
-			}
-			sv.candQ = append(sv.candQ, int32(k))
-			mi := m.Servers[c].Machine
-			sv.local[mi] = append(sv.local[mi], int32(j))
-			if sv.localBits[mi] == nil {
-				sv.localBits[mi] = make([]uint64, len(e.idleBits))
-			}
-			sv.localBits[mi][c/64] |= 1 << (c % 64)
-			sv.candBits[c/64] |= 1 << (c % 64)
-			sv.queueOf[c] = int32(k)
 		}
+	}
+	if e.life != nil {
+		e.life.dirty = false
+	}
+}
+
+// fillCandidates computes service s's candidates (the instances of sv.all
+// that are up, down or restarting), its distinct candidate queues in scan
+// order (a queue is where its first instance is), each with L(s,q), PRIO and
+// its first candidate, and its candidates per machine.
+func (e *engine) fillCandidates(s int) {
+	m := e.m
+	sv := &e.svc[s]
+	for _, c := range sv.all {
+		sv.queueOf[c] = -1
+	}
+	sv.cands, sv.candQ, sv.queues = sv.cands[:0], sv.candQ[:0], sv.queues[:0]
+	clear(sv.candBits)
+	for mi := range sv.local {
+		sv.local[mi] = sv.local[mi][:0]
+		clear(sv.localBits[mi])
+	}
+	for _, c := range sv.all {
+		if !e.servers[c].state.candidate() {
+			continue
+		}
+		q := m.Servers[c].QueueIdx
+		k := len(sv.queues)
+		for kk := range sv.queues {
+			if int(sv.queues[kk].q) == q {
+				k = kk
+				break
+			}
+		}
+		if k == len(sv.queues) {
+			p := m.Services[s].Params(m.Queues[q].Group)
+			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
+		}
+		sv.queueOf[c] = int32(k)
+	}
+	// queues in scan order of their first instance (their index), each
+	// queue's candidates keeping their own order
+	slices.SortStableFunc(sv.queues, func(a, b svcQueue) int { return cmp.Compare(a.q, b.q) })
+	for k := range sv.queues {
+		for _, c := range m.Queues[sv.queues[k].q].Servers {
+			if sv.queueOf[c] >= 0 {
+				sv.queueOf[c] = int32(k)
+			}
+		}
+	}
+	for _, c := range sv.all {
+		k := sv.queueOf[c]
+		if k < 0 {
+			continue
+		}
+		j := int32(len(sv.cands))
+		sv.cands = append(sv.cands, c)
+		sv.candQ = append(sv.candQ, k)
+		mi := m.Servers[c].Machine
+		sv.local[mi] = append(sv.local[mi], j)
+		if sv.localBits[mi] == nil {
+			sv.localBits[mi] = make([]uint64, len(e.idleBits))
+		}
+		sv.localBits[mi][c/64] |= 1 << (c % 64)
+		sv.candBits[c/64] |= 1 << (c % 64)
 	}
 }
 

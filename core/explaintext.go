@@ -154,3 +154,28 @@ func whereNext(e *engine, ex *Explanation, f *flight) string {
 		return fmt.Sprintf("All servers of queue %s are busy, so it waits there with %d other request(s).", ex.Winner, e.queues[f.queue].wait.n-1)
 	}
 }
+
+// failureText says why request f failed with TPESVCERR at e.now.
+func failureText(e *engine, f *flight) string {
+	at := formatMS(e.now)
+	q := e.m.Queues[f.queue].Name
+	if f.server >= 0 {
+		id := e.m.Servers[f.server].ID
+		for k := len(e.life.changes) - 1; k >= 0; k-- {
+			c := &e.life.changes[k]
+			if c.srv != f.server || c.to != stateDown {
+				continue
+			}
+			if c.cause == causeSvcTimeout {
+				return fmt.Sprintf("TPESVCERR at %s ms: it was still in service on %s past the service's SVCTIMEOUT, so the BBL's scan at %s ms aborted it (and the server crashed).", at, id, at)
+			}
+			return fmt.Sprintf("TPESVCERR at %s ms: %s was processing it when it crashed (%s at %s ms); the BBL noticed at its sanity scan at %s ms.",
+				at, id, c.cause, formatMS(c.t), at)
+		}
+		return fmt.Sprintf("TPESVCERR at %s ms: %s stopped while processing it.", at, id)
+	}
+	if f.orphan {
+		return fmt.Sprintf("TPESVCERR at %s ms: it arrived over the network at queue %s, whose instances were all gone.", at, q)
+	}
+	return fmt.Sprintf("TPESVCERR at %s ms: it was waiting in queue %s when the queue's last instance was gone.", at, q)
+}

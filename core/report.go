@@ -20,7 +20,7 @@ func (e *engine) result() *Result {
 		SpanMS:        usToMS(e.spanUS),
 		WarmupMS:      usToMS(e.setup.WarmupUS),
 		Requests: RequestCounts{Issued: st.issued, Completed: st.completed,
-			Failed: failedMap(st.noEnt), TimedOut: st.timedOut},
+			Failed: failedMap(st.failed[:]), TimedOut: st.timedOut},
 		WaitMS:     st.wait.summary(),
 		ResponseMS: st.resp.summary(),
 	}
@@ -38,10 +38,14 @@ func (e *engine) result() *Result {
 // measuredUS is the time the time-based statistics cover: warm-up to span.
 func (e *engine) measuredUS() int64 { return max(e.spanUS-e.setup.WarmupUS, 0) }
 
-func failedMap(noEnt int64) map[string]int64 {
+// failedMap turns counts by failure code into the result's reason -> count
+// object, leaving out the codes that did not occur.
+func failedMap(counts []int64) map[string]int64 {
 	m := map[string]int64{}
-	if noEnt > 0 {
-		m[reasonNoEnt.String()] = noEnt
+	for k, n := range counts {
+		if n > 0 {
+			m[(reasonNoEnt + reason(k)).String()] = n
+		}
 	}
 	return m
 }
@@ -102,7 +106,7 @@ func (e *engine) serviceStats() []ServiceStats {
 		}
 		s := &e.m.Services[i]
 		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
-			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcNoEnt[i]),
+			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*failureReasons : (i+1)*failureReasons]),
 			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(), ResponseMS: st.sResp[i].summary(),
 			Histogram: chartHistogram(&st.sResp[i])})
 	}

@@ -89,10 +89,16 @@ const (
 	reasonRandom
 	reasonJSQ
 	reasonP2C
-	reasonNoEnt // TPENOENT: no candidate advertises the service
+	reasonNoEnt  // TPENOENT: no candidate advertises the service
+	reasonSvcErr // TPESVCERR: the request reached a queue and its server crashed, timed out or went away
+	numReasons
 )
 
-var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}}
+var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
+	"TPENOENT", "TPESVCERR"}}
+
+// failureReasons is the number of failure codes (the reasons from reasonNoEnt on).
+const failureReasons = int(numReasons - reasonNoEnt)
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }
@@ -155,6 +161,9 @@ func Vocabulary() map[string][]string {
 		"arrivals":          arrivalKinds.list(),
 		"dist":              distKinds.list(),
 		"dispatch_reason":   reasons.list(),
+		"event":             eventKinds.list(),
+		"instance_state":    instStates.list(),
+		"lifecycle_cause":   lifeCauses.list(),
 	}
 }
 
