@@ -280,13 +280,18 @@ func (e *engine) lifeStep() {
 		L.nextScan += L.scanUS
 		scan = e.more || e.inSystem > 0
 	}
-	busy := scan || L.next < len(L.events) && L.events[L.next].AtUS == t || len(L.items) > 0 && L.items[0].t == t
-	if !busy {
+	for len(L.items) > 0 && L.items[0].t == t && !e.live(&L.items[0]) {
+		L.items.pop() // a completed request's timeout check, a cancelled restart
+	}
+	events := L.next < len(L.events) && L.events[L.next].AtUS == t
+	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
 		e.scheduleLife()
 		return
 	}
 	e.advance(t)
-	e.spanUS = max(e.spanUS, t)
+	if events {
+		e.spanUS = max(e.spanUS, t) // a scenario event is an event of the run
+	}
 	for L.next < len(L.events) && L.events[L.next].AtUS == t {
 		e.applyEvent(&L.events[L.next], t)
 		L.next++
@@ -320,6 +325,7 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 	from := sv.state
 	L := e.life
 	L.changes = append(L.changes, lifeChange{t: t, srv: i, from: from, to: to, cause: cause})
+	e.spanUS = max(e.spanUS, t)
 	sv.state = to
 	q := &e.queues[sv.queue]
 	if from == stateGone {
@@ -406,18 +412,32 @@ func (e *engine) boot(i int32, cause lifeCause, t int64) {
 	e.pushLife(lifeItem{t: t + e.life.bootUS, srv: i, gen: sv.gen, kind: itemUp})
 }
 
-// noticeOrAbort runs one notice or abort item, if it still applies.
-func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
+// live reports whether a BBL work item still applies: the crash is not yet
+// noticed, the request is still in service, the restart or boot was not
+// cancelled.
+func (e *engine) live(it *lifeItem) bool {
 	sv := &e.servers[it.srv]
 	switch it.kind {
 	case itemNotice:
-		if sv.state == stateDown && sv.gen == it.gen {
-			e.notice(it.srv, t)
-		}
+		return sv.state == stateDown && sv.gen == it.gen
 	case itemAbort:
-		if (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool[sv.cur].req.Seq == it.seq {
-			e.abort(it.srv, t)
-		}
+		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool[sv.cur].req.Seq == it.seq
+	case itemUp:
+		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
+	}
+	panic("core: live: unknown BBL work item")
+}
+
+// noticeOrAbort runs one notice or abort item, if it still applies.
+func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
+	if !e.live(it) {
+		return
+	}
+	switch it.kind {
+	case itemNotice:
+		e.notice(it.srv, t)
+	case itemAbort:
+		e.abort(it.srv, t)
 	default:
 		panic("core: noticeOrAbort: not a notice or an abort")
 	}
@@ -485,7 +505,7 @@ func (e *engine) restartsWithin(i int32, t, grace int64) int {
 func (e *engine) comeUp(it *lifeItem, t int64) {
 	i := it.srv
 	sv := &e.servers[i]
-	if sv.gen != it.gen || sv.state != stateRestarting && sv.state != stateBooting {
+	if !e.live(it) {
 		return
 	}
 	e.setState(i, stateUp, causeBooted, t)

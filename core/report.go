@@ -32,6 +32,7 @@ func (e *engine) result() *Result {
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible)
+	e.lifeResult(r)
 	return r
 }
 

@@ -25,6 +25,10 @@ type Result struct {
 	Balance  Balance        `json:"balance"`
 	Series   Series         `json:"series"`
 
+	// Lifecycle lists every change of an instance's state, in time order;
+	// absent when the run has no scenario events, SVCTIMEOUT, -p or spares.
+	Lifecycle []LifeChange `json:"lifecycle,omitempty"`
+
 	Replications *Replications `json:"replications,omitempty"`
 	Warnings     []string      `json:"warnings"`
 }
@@ -66,6 +70,12 @@ type ServerStats struct {
 	// Done counts the requests processed per service (tmadmin printservice's
 	// "# Done"), services in name order, only those with requests.
 	Done []ServiceCount `json:"done,omitempty"`
+	// In runs where instances change state: the state at the end, the time
+	// up (or stopping) between the warm-up and the span, and the busy time
+	// over that up time.
+	State         string   `json:"state,omitempty"`
+	UpMS          *float64 `json:"up_ms,omitempty"`
+	UpUtilization *float64 `json:"up_utilization,omitempty"`
 }
 
 // ServiceCount is a number of requests of one service.

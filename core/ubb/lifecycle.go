@@ -100,7 +100,7 @@ func (b *builder) serverLifecycle(e *entry) (*ServerLifecycle, bool) {
 			set = true
 			sp, err := ParseSpawn(arg)
 			if err != nil {
-				b.errorf(p.valPos, "server %s: CLOPT -p %q: %v", e.name, arg, err)
+				b.errorf(argPos(p, arg), "server %s: CLOPT -p %q: %v", e.name, arg, err)
 			} else {
 				life.Spawn = sp
 			}
@@ -131,6 +131,24 @@ func (b *builder) spawnable(se serverEntry, life *ServerLifecycle) bool {
 	}
 	_ = life
 	return true
+}
+
+// argPos is where the text arg starts inside p's value: a value holding
+// blanks was quoted, so its text starts one column after valPos.
+func argPos(p param, arg string) pos {
+	at := p.valPos
+	k := strings.Index(p.value, "-p")
+	if k < 0 {
+		return at
+	}
+	if j := strings.Index(p.value[k:], arg); j >= 0 && arg != "" {
+		k += j
+	}
+	if strings.ContainsAny(p.value, " \t") {
+		at.col++
+	}
+	at.col += len([]rune(p.value[:k]))
+	return at
 }
 
 // cloptOption returns the argument of the first -c option of a CLOPT, before
