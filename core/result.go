@@ -145,7 +145,8 @@ type Series struct {
 	Counters []CounterSeries `json:"mp_counters,omitempty"`  // MP: C_m(q) at the end of each bin
 	ResetsMS []float64       `json:"mp_resets_ms,omitempty"` // MP: times of counter resets
 	// Failures counts the requests failed in each bin, one line per failure
-	// code that occurred (by when the failure happened); absent when none failed.
+	// code that occurred (by when the failure happened), in runs where
+	// instances change state; absent when none failed.
 	Failures []NamedSeries `json:"failures,omitempty"`
 }
 

@@ -198,7 +198,7 @@ func (s *series) build(e *engine) Series {
 		out.Util = append(out.Util, NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
 		out.Dispatch = append(out.Dispatch, NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
 	}
-	if s.failed {
+	if s.failed && e.life != nil {
 		out.Failures = []NamedSeries{}
 		for k := 0; k < failureReasons; k++ {
 			v := col(s.fails, failureReasons, k, false)
