@@ -72,10 +72,10 @@ func TestLifecycleParameters(t *testing.T) {
 func TestLifecycleErrors(t *testing.T) {
 	for _, tc := range []struct{ entry, want string }{
 		{"a SRVGRP=G1 SRVID=1 RESTART=yes", `t.ubb:8:29: server a: RESTART must be Y or N, got "yes"`},
-		{"a SRVGRP=G1 SRVID=1 MAXGEN=0", X
-		{"a SRVGRP=G1 SRVID=1 MAXGEN=257", X
-		{"a SRVGRP=G1 SRVID=1 GRACE=-1", "t.ubb:8:27: GRACE must be a number from 0 to 2147483647"},
-		{"a SRVGRP=G1 SRVID=1 MIN=1 MAX=2 RQADDR=Q CLOPT=\"-p 4:3\"", `t.ubb:8:48: server a: CLOPT -p "4:3": low 4 is above high 3`},
+		{"a SRVGRP=G1 SRVID=1 MAXGEN=0", `t.ubb:8:28: MAXGEN must be a number from 1 to 256, got "0"`},
+		{"a SRVGRP=G1 SRVID=1 MAXGEN=257", `t.ubb:8:28: MAXGEN must be a number from 1 to 256, got "257"`},
+		{"a SRVGRP=G1 SRVID=1 GRACE=-1", `t.ubb:8:27: GRACE must be a number from 0 to 2147483647, got "-1"`},
+		{"a SRVGRP=G1 SRVID=1 MIN=1 MAX=2 RQADDR=Q CLOPT=\"-p 4:3\"", `t.ubb:8:52: server a: CLOPT -p "4:3": low 4 is above high 3`},
 		{"a SRVGRP=G1 SRVID=1\n*SERVICES\nS SVCTIMEOUT=x", `t.ubb:10:14: SVCTIMEOUT must be a number from 0 to 2147483647, got "x"`},
 	} {
 		if got := firstError(t, head+tc.entry+"\n"); got != tc.want {
