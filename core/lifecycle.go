@@ -161,22 +161,29 @@ type lifecycle struct {
 	dirty    bool // the candidates changed: rebuild them before the next choice
 }
 
-// initLifecycle sets up e.life when the scenario can change an instance's
-// state, and the initial states.
+// initLifecycle sets the initial states (spares are gone, and so no
+// candidates) and sets up e.life when something can change an instance's
+// state: scenario events, a SVCTIMEOUT or a -p.
 func (e *engine) initLifecycle() {
 	e.nextLife = noTime
 	m := e.m
+	gone := false
+	for i := range e.servers {
+		if st := e.initialState(i); st != stateUp {
+			gone = true
+			e.servers[i].state = st
+			e.idleBits[i>>6] &^= 1 << (i & 63)
+			e.queues[e.servers[i].queue].gone++
+		}
+	}
+	if gone {
+		e.rebuildCandidates()
+	}
 	L := &lifecycle{events: e.setup.Events, scanUS: m.ScanUnitUS, sanityUS: m.ScanUnitUS * int64(max(m.SanityScan, 1)),
 		bootUS: e.setup.BootUS, nextScan: noTime, ngroups: len(m.Groups)}
 	L.timeouts = e.serviceTimeouts()
 	L.sets = e.spawnSets()
-	gone := false
-	for i := range e.servers {
-		if e.initialState(i) != stateUp {
-			gone = true
-		}
-	}
-	if len(L.events) == 0 && L.timeouts == nil && len(L.sets) == 0 && !gone {
+	if len(L.events) == 0 && L.timeouts == nil && len(L.sets) == 0 {
 		return
 	}
 	if L.scanUS <= 0 {
@@ -188,14 +195,6 @@ func (e *engine) initLifecycle() {
 	}
 	L.restarts = make([][]int64, len(e.servers))
 	e.life = L
-	for i := range e.servers {
-		if st := e.initialState(i); st != stateUp {
-			e.servers[i].state = st
-			e.idleBits[i>>6] &^= 1 << (i & 63)
-			e.queues[e.servers[i].queue].gone++
-		}
-	}
-	e.rebuildCandidates()
 	e.scheduleLife()
 }
 

@@ -26,7 +26,7 @@ type Result struct {
 	Series   Series         `json:"series"`
 
 	// Lifecycle lists every change of an instance's state, in time order;
-	// absent when the run has no scenario events, SVCTIMEOUT, -p or spares.
+	// absent when the run has no scenario events, SVCTIMEOUT or -p.
 	Lifecycle []LifeChange `json:"lifecycle,omitempty"`
 
 	Replications *Replications `json:"replications,omitempty"`
