@@ -63,6 +63,7 @@ type serverState struct {
 	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
 	gen       uint32    // bumped when a pending completion or come-up must not happen
 	idleSince int64     // when it last finished a request or came up
+	ran       bool      // it was up at some time of the run
 	queue     int32
 	machine   int32
 	group     int32

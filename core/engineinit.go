@@ -103,7 +103,7 @@ func (e *engine) initServers() {
 			g = -1
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
-			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1}
+			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1, ran: true}
 		e.idleBits[i/64] |= 1 << (i % 64)
 	}
 }

@@ -171,7 +171,7 @@ func (e *engine) initLifecycle() {
 	for i := range e.servers {
 		if st := e.initialState(i); st != stateUp {
 			gone = true
-			e.servers[i].state = st
+			e.servers[i].state, e.servers[i].ran = st, false
 			e.idleBits[i>>6] &^= 1 << (i & 63)
 			e.queues[e.servers[i].queue].gone++
 		}
@@ -508,6 +508,7 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 		return
 	}
 	e.setState(i, stateUp, causeBooted, t)
+	sv.ran = true
 	e.idleBits[i>>6] |= 1 << (i & 63)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
