@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -167,6 +168,9 @@ func (in Input) apply(c Change) (string, error) {
 	}
 	if c.Group != "" && c.Section != "SERVERS" && c.Section != "SERVICES" {
 		return "", fmt.Errorf("%s: a group (@%s) names entries of *SERVERS and *SERVICES only", c, c.Group)
+	}
+	if len(text) >= math.MaxInt32 {
+		return "", fmt.Errorf("%s: the UBBCONFIG is too large to edit (2 GiB or more)", c)
 	}
 	if strings.ContainsAny(c.Value, "\r\n") {
 		return "", fmt.Errorf("%s: the value must be on one line", c)
