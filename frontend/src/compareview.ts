@@ -3,7 +3,7 @@
 import { chart } from "./charts";
 import { differences, fmt, overlay, pct, totalQueueLength, type Line } from "./chartdata";
 import { h } from "./dom";
-import type { Result, Scenario } from "./types";
+import type { Model, Result, Scenario } from "./types";
 import { specProblem, specVariant, variantsFor, type Variant } from "./variants";
 
 /** RunOne runs the scenario with a variant applied ("" for none) and returns its result. */
@@ -96,6 +96,7 @@ export class CompareView {
 
   constructor(
     private scenario: () => Scenario,
+    private model: () => Model | null,
     private runOne: RunOne,
   ) {
     this.picks = h("fieldset", { class: "variants" });
@@ -161,7 +162,7 @@ export class CompareView {
   }
 
   private variants(): Variant[] {
-    return [...variantsFor(this.scenario()), ...this.custom];
+    return [...variantsFor(this.scenario(), this.model()), ...this.custom];
   }
 
   /** show draws already-computed results (e.g. two saved runs). */

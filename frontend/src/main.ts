@@ -146,7 +146,7 @@ const explainView = new ExplainView(
   },
   () => state.model,
 );
-const compareView = new CompareView(() => state.scenario, runScenario);
+const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -265,6 +265,7 @@ async function validate(): Promise<void> {
       advertise: JSON.stringify(sc.advertise ?? {}),
     });
     state.model = a.model;
+    compareView.refresh(); // the baseline's MODEL and LDBAL come from the model
     showDiagnostics(a.model.warnings ?? [], "");
     preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
   } catch (e) {
