@@ -59,6 +59,9 @@ func (c Change) String() string {
 // The returned Change has no Value.
 func ParseKey(key string) (Change, error) {
 	parts := strings.Split(key, ".")
+	if _, isSection := editSections[strings.ToUpper(key)]; isSection {
+		return Change{}, fmt.Errorf("key %q: a section alone: want %s.NAME.KEY (or RESOURCES.KEY)", key, strings.ToUpper(key))
+	}
 	if len(parts) == 1 || (len(parts) == 2 && strings.EqualFold(parts[0], "RESOURCES")) {
 		c := Change{Section: "RESOURCES", Key: strings.ToUpper(parts[len(parts)-1])}
 		return c, checkKeyword(key, c.Key)
