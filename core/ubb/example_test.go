@@ -39,9 +39,9 @@ func ExampleLoad() {
 func ExampleEdit() {
 	ldbal, _ := ubb.ParseKey("LDBAL")
 	ldbal.Value = "Y"
-	min, _ := ubb.ParseKey("SERVERS.simpserv@APP.MIN")
-	min.Value = "3"
-	text, err := ubb.Edit(exampleUBB, ldbal, min)
+	minimum, _ := ubb.ParseKey("SERVERS.simpserv@APP.MIN")
+	minimum.Value = "3"
+	text, err := ubb.Edit(exampleUBB, ldbal, minimum)
 	if err != nil {
 		fmt.Println(err)
 		return
