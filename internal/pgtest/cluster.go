@@ -183,6 +183,9 @@ func (c *Cluster) Start(ctx context.Context) error {
 	// If the process that started it dies without stopping it (a test
 	// binary killed on timeout), the server shuts down at once.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGQUIT
+	// Its own process group: a Ctrl-C at the terminal reaches the program
+	// that started it, which stops it after whatever uses it.
+	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("pgtest: start postgres: %w", err)
 	}
