@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -201,5 +204,30 @@ func TestReplicasDatabaseOutage(t *testing.T) {
 		}
 		again := postRun(t, p, "?seed=99", scenario)
 		sameOnBoth(t, procs[0], procs[1], "/api/v1/runs/"+again)
+	}
+}
+
+// TUXLB_DB selects the database as --db does: a replica started with the URL
+// in its environment and one started with the flag share runs.
+func TestServeDatabaseURLFromEnvironment(t *testing.T) {
+	url := pgtest.Database(t)
+	byEnv := startServerEnv(t, "", []string{"TUXLB_DB=" + url})
+	byFlag := startServer(t, url)
+	id := postRun(t, byEnv, "", apiScenario(t))
+	sameOnBoth(t, byEnv, byFlag, "/api/v1/runs/"+id)
+}
+
+// A replica that cannot reach its database when it starts exits 1 saying
+// so, without printing the password.
+func TestServeDatabaseUnreachableAtStart(t *testing.T) {
+	cmd := exec.Command(binaryPath(t), "serve", "--addr", "127.0.0.1:0",
+		"--db", "postgres://tuxlb:s3cret@127.0.0.1:1/tuxlb?connect_timeout=2") // nothing listens on port 1
+	out, err := cmd.CombinedOutput()
+	var exit interface{ ExitCode() int }
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "database unavailable") {
+		t.Errorf("got %v %q, want exit 1 saying the database is unavailable", err, out)
+	}
+	if strings.Contains(string(out), "s3cret") {
+		t.Errorf("output shows the password: %q", out)
 	}
 }
