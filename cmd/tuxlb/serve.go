@@ -56,7 +56,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		return nil, nil, err
 	}
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
-	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "SQLite database file (created if missing), or a postgres:// or postgresql:// URL that several replicas share: `FILE|URL` [TUXLB_DB]")
+	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
 		func(v string) (err error) { maxBody, err = parseSize(v); return err })
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
