@@ -93,7 +93,7 @@ func Start(ctx context.Context) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "tuxlb-pg")
+	dir, err := os.MkdirTemp(tempBase(), "tuxlb-pg")
 	if err != nil {
 		return nil, err
 	}
@@ -113,6 +113,32 @@ func Start(ctx context.Context) (*Cluster, error) {
 		if try == 2 || ctx.Err() != nil {
 			os.RemoveAll(dir)
 			return nil, err
+		}
+	}
+}
+
+// tempBase is where the cluster's directory goes: the usual temporary
+// directory, unless the server runs as another user (the caller is root)
+// who could not reach it, or its path is too long for the server's Unix
+// socket (about 100 bytes); then /tmp.
+func tempBase() string {
+	base := os.TempDir()
+	if len(base) > 60 || (os.Geteuid() == 0 && !reachableByAll(base)) {
+		return "/tmp"
+	}
+	return base
+}
+
+// reachableByAll reports whether every directory from / down to dir may be
+// entered by any user.
+func reachableByAll(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
 		}
 	}
 }
