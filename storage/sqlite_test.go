@@ -9,12 +9,15 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
+// openTemp opens a fresh SQLite database in t.TempDir() with the ticking
+// clock of openStore, for tests of what only the SQLite store has.
+func openTemp(t *testing.T) *DB {
+	t.Helper()
+	return openStore(t, filepath.Join(t.TempDir(), "tuxlb.db")).(*DB)
+}
+
 func TestSQLitePragmas(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "tuxlb.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := openTemp(t)
 	var mode string
 	db.write.QueryRow("PRAGMA journal_mode").Scan(&mode)
 	var fk int
