@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -37,9 +36,9 @@ type validateAnswer struct {
 func (o options) runOptions() (core.RunOptions, error) {
 	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress}
 	if o.Seed != "" {
-		seed, err := strconv.ParseUint(o.Seed, 10, 64)
+		seed, err := core.ParseSeed("seed", o.Seed)
 		if err != nil {
-			return ro, core.Errorf(core.EINVALID, "seed %q: want a whole number from 0 to 2^64-1", o.Seed)
+			return ro, err
 		}
 		ro.Seed = &seed
 	}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
 )
@@ -25,6 +26,7 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	maxRunTime  time.Duration
 	seqs        map[int64]bool // parsed --explain
 	file        string         // the scenario's name in error messages
 }
@@ -39,6 +41,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, psr (tmadmin printserver) or psc (printservice)")
+	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fs.PrintDefaults()
@@ -66,6 +69,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.file == "-" {
 		f.file = "<stdin>"
 	}
+	ctx, stop := runContext(f.maxRunTime)
+	defer stop()
+	opt.Context = ctx
 	if f.explain != "" {
 		return runExplain(sc, opt, f, stdout, stderr)
 	}
@@ -90,10 +96,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // options checks the flags and turns them into RunOptions.
 func (f *runFlags) options() (core.RunOptions, error) {
 	opt := core.RunOptions{Policy: f.policy}
+	if f.maxRunTime < 0 {
+		return opt, fmt.Errorf("--max-run-time: %s is negative", f.maxRunTime)
+	}
 	if f.seed != "" {
-		n, err := strconv.ParseUint(f.seed, 10, 64)
+		n, err := core.ParseSeed("--seed", f.seed)
 		if err != nil {
-			return opt, fmt.Errorf("--seed: %q is not a non-negative integer", f.seed)
+			return opt, err
 		}
 		opt.Seed = &n
 	}
@@ -126,6 +135,7 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		opt.Dispatch = file
 	}
 	res, err := core.Run(sc, opt)
+	err = runStopped(opt.Context, f.maxRunTime, err)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("--dispatch: %w", cerr)
@@ -159,7 +169,7 @@ func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stde
 	var out []core.Explanation
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
-		if err != nil {
+		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 			return 1
 		}

@@ -3,6 +3,7 @@
 // text `tuxlb compare --variant` takes (e.g. "ldbal=N"); the Go core applies it,
 // so the page and the CLI change a scenario in exactly the same way. What the
 // UBBCONFIG says (MODEL, LDBAL) comes from the model the Go parser returned.
+import vocabulary from "./vocabulary.json";
 import type { Model, Scenario } from "./types";
 
 /** A variant of the scenario under comparison; spec "" is the scenario as written. */
@@ -12,8 +13,8 @@ export interface Variant {
   spec: string;
 }
 
-/** policies are the dispatch policies (docs/engine.md). */
-export const policies = ["tuxedo", "round_robin", "random", "jsq", "p2c"];
+/** policies are the engine's dispatch policies (docs/engine.md), tuxedo first. */
+export const policies: string[] = vocabulary.policy;
 
 /** specVariant makes a variant from a `--variant` text typed by the user. */
 export function specVariant(spec: string): Variant {
