@@ -225,7 +225,7 @@ func (in Input) addService(text string, secs []*section, c Change) (string, erro
 	if m.Service(c.Entry) == nil {
 		return "", fmt.Errorf("*SERVICES: no service %s: no entry lists it, no server advertises it, no DMCONFIG imports it", c.Entry)
 	}
-	line := c.Entry
+	line := quoteValue(c.Entry, false)
 	if c.Group != "" {
 		if m.groupIndex(c.Group) < 0 {
 			return "", fmt.Errorf("*SERVICES: no group %s for service %s: want a group of *GROUPS", c.Group, c.Entry)
