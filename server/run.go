@@ -166,6 +166,10 @@ func (s *Server) getRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	var res core.Result
+	if json.Unmarshal(run.Result, &res) == nil {
+		run.Headline = core.HeadlineOf(&res) // with the figures storage does not keep
+	}
 	return writeObject(c, http.StatusOK,
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
 		"engine_version", run.EngineVersion, "scenario_id", run.ScenarioID,
