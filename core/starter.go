@@ -1,6 +1,8 @@
 package core
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -300,4 +302,81 @@ func starterName(f Files, load float64, measured, replay bool) string {
 	}
 	return sprintf("Starter for %s: streams keep each server about %g%% busy; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
 		ubb, load*100)
+}
+
+// ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
+// the keys being the fields of workload.columns (time, time_unit, service,
+// origin, service_ms, service_unit, prio, id, delimiter; a delimiter "tab"
+// is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
+// --trace-map and the API's trace_map form part are read.
+func ParseTraceMap(text string) (*TraceMap, error) {
+	var m TraceMap
+	fields := map[string]*string{
+		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
+		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
+		"delimiter": &m.Delimiter,
+	}
+	for _, part := range strings.Split(text, ",") {
+		key, val, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		p, known := fields[key]
+		switch {
+		case !ok || key == "":
+			return nil, Errorf(EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
+		case !known:
+			return nil, Errorf(EINVALID, "%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
+		}
+		if key == "delimiter" && (val == "tab" || val == `\t`) {
+			val = "\t"
+		} else if key != "delimiter" {
+			val = strings.TrimSpace(val)
+		}
+		*p = val
+	}
+	return &m, nil
+}
+
+// ParseScenarioFiles reads a scenario document (ParseScenario) whose parts
+// the files replace (WithFiles), so the document may leave out what a file
+// gives: the ubbconfig with a UBBCONFIG file, the workload with a trace.
+func ParseScenarioFiles(data []byte, f Files) (*Scenario, error) {
+	if f.UBBConfig == nil && f.DMConfig == nil && f.Trace == nil {
+		sc, err := ParseScenario(data)
+		if err != nil {
+			return nil, err
+		}
+		return WithFiles(sc, f)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil || doc == nil {
+		_, err := ParseScenario(data) // its error, with the line and column
+		if err == nil {
+			err = Errorf(EINVALID, "scenario: want a JSON object")
+		}
+		return nil, err
+	}
+	if f.UBBConfig != nil {
+		doc["ubbconfig"] = *f.UBBConfig
+	}
+	if f.DMConfig != nil {
+		doc["dmconfig"] = *f.DMConfig
+	}
+	if f.Trace != nil && strings.TrimSpace(*f.Trace) != "" {
+		w := map[string]any{"trace_csv": *f.Trace}
+		if old, ok := doc["workload"].(map[string]any); ok && old["columns"] != nil {
+			w["columns"] = old["columns"]
+		}
+		doc["workload"] = w
+	}
+	merged, err := json.Marshal(doc)
+	if err != nil {
+		return nil, Errorf(EINVALID, "scenario: %v", err)
+	}
+	sc, err := ParseScenario(merged)
+	if err != nil {
+		return nil, err
+	}
+	return WithFiles(sc, f)
 }

@@ -136,3 +136,34 @@ func TestWithFiles(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTraceMap(t *testing.T) {
+	got, err := ParseTraceMap("time=ts, service = svc,time_unit=s,delimiter=tab")
+	want := &TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	for _, bad := range []string{"time", "colour=x", "=x"} {
+		if _, err := ParseTraceMap(bad); err == nil {
+			t.Errorf("%q: got no error", bad)
+		}
+	}
+}
+
+func TestParseScenarioFiles(t *testing.T) {
+	ubb, trace := starterUBB, "time_ms,service\n0,A\n"
+	doc := `{"services": {"A": {"service_time": {"dist": "const", "ms": 1}}}, "workload": {"columns": {"delimiter": ","}}}`
+	sc, err := ParseScenarioFiles([]byte(doc), Files{UBBConfig: &ubb, Trace: &trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.UBBConfig != ubb || sc.Workload.TraceCSV != trace || sc.Workload.Columns == nil || sc.Workload.Columns.Delimiter != "," {
+		t.Errorf("got %+v", sc)
+	}
+	if _, err := ParseScenarioFiles([]byte(`{"colour": 1}`), Files{UBBConfig: &ubb}); err == nil || err.Error() != "colour: unknown field" {
+		t.Errorf("got %v, want colour: unknown field", err)
+	}
+	if _, err := ParseScenarioFiles([]byte("{\n,"), Files{UBBConfig: &ubb}); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("got %v, want the syntax error's line", err)
+	}
+}

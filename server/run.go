@@ -144,14 +144,21 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, stored, err := s.readScenario(c)
+	var sc *core.Scenario
+	var stored *core.SavedScenario
+	name := func(err error) error { return err }
+	if form, boundary := isMultipart(c); form {
+		sc, stored, name, err = s.readRunForm(c, boundary)
+	} else {
+		sc, stored, err = s.readScenario(c)
+	}
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
 	if err != nil {
-		return err
+		return name(err)
 	}
 	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
 		return err

@@ -37,7 +37,7 @@ func (f *fileFlags) read() (core.Files, error) {
 		return out, err
 	}
 	if f.traceMap != "" {
-		if out.Columns, err = parseTraceMap(f.traceMap); err != nil {
+		if out.Columns, err = core.ParseTraceMap(f.traceMap); err != nil {
 			return out, fmt.Errorf("--trace-map: %w", err)
 		}
 	}
@@ -64,35 +64,6 @@ func readText(path, flag string) (*string, error) {
 	}
 	s := string(data)
 	return &s, nil
-}
-
-// parseTraceMap reads `key=value[,key=value...]` into a column mapping; the
-// keys are the fields of the scenario's workload.columns.
-func parseTraceMap(text string) (*core.TraceMap, error) {
-	var m core.TraceMap
-	fields := map[string]*string{
-		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
-		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
-		"delimiter": &m.Delimiter,
-	}
-	for _, part := range strings.Split(text, ",") {
-		key, val, ok := strings.Cut(part, "=")
-		key = strings.TrimSpace(key)
-		p, known := fields[key]
-		switch {
-		case !ok || key == "":
-			return nil, fmt.Errorf("%q: want key=COLUMN, e.g. time=ts,service=svc", part)
-		case !known:
-			return nil, fmt.Errorf("%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
-		}
-		if key == "delimiter" && (val == "tab" || val == `\t`) {
-			val = "\t"
-		} else if key != "delimiter" {
-			val = strings.TrimSpace(val)
-		}
-		*p = val
-	}
-	return &m, nil
 }
 
 // fileError names the file a scenario error comes from: the trace file for
@@ -130,4 +101,11 @@ func checkModelFiles(sc *core.Scenario, ff *fileFlags, stderr io.Writer, cmd str
 		return false
 	}
 	return true
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

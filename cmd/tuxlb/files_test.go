@@ -258,3 +258,15 @@ func TestProgressLine(t *testing.T) {
 		t.Errorf("a bar on a non-terminal wrote %q", b.String())
 	}
 }
+
+// TestRunScenarioWithoutTheFilesParts: a scenario may leave out what the
+// files give (its ubbconfig, its workload).
+func TestRunScenarioWithoutTheFilesParts(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "trace.csv": ownTrace,
+		"rest.json": `{"advertise": {"legacy": ["AUDIT"]}, "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1}},
+			"DEPOSIT": {"service_time": {"dist": "const", "ms": 1}}, "AUDIT": {"service_time": {"dist": "const", "ms": 1}}}}`})
+	code, out, stderr := cli(t, "run", "--ubbconfig", filepath.Join(dir, "ubb.cfg"), "--trace", filepath.Join(dir, "trace.csv"), filepath.Join(dir, "rest.json"))
+	if code != 0 || !strings.Contains(out, `"issued": 4`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200s", code, stderr, out)
+	}
+}

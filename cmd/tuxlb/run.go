@@ -65,38 +65,36 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
-	var sc *core.Scenario
-	if len(pos) == 1 {
-		if sc, err = readScenario(pos[0], stdin); err != nil {
+	var files core.Files
+	if f.files.given() {
+		if files, err = f.files.read(); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 			return 1
 		}
-		f.file = pos[0]
-		if f.file == "-" {
-			f.file = "<stdin>"
-		}
 	}
-	if f.files.given() {
-		files, err := f.files.read()
+	var sc *core.Scenario
+	if len(pos) == 1 {
+		f.file = displayName(pos[0])
+		data, err := readScenarioData(pos[0], stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 			return 1
 		}
-		probe := &core.Scenario{}
-		if sc != nil {
-			*probe = *sc
-		}
-		if files.UBBConfig != nil {
-			probe.UBBConfig = *files.UBBConfig
-		}
-		if files.DMConfig != nil {
-			probe.DMConfig = *files.DMConfig
-		}
-		if !checkModelFiles(probe, &f.files, stderr, "run") {
+		// A bad configuration file is reported as FILE:LINE:COL.
+		probe, err := core.ParseScenarioFiles(data, core.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
+		if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
 			return 1
 		}
-		if sc, err = core.WithFiles(sc, files); err != nil {
+		if sc, err = core.ParseScenarioFiles(data, files); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+			return 1
+		}
+	} else {
+		if !checkModelFiles(&core.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
+			return 1
+		}
+		if sc, err = core.WithFiles(nil, files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, ""))
 			return 1
 		}
 	}
