@@ -104,7 +104,7 @@ func TestRunOwnFilesEqualsEmbedded(t *testing.T) {
 	// 4 requests; the measured service times are the mean of the log's.
 	var res struct {
 		Requests struct{ Issued int } `json:"requests"`
-		Warnings []string            `json:"warnings"`
+		Warnings []string             `json:"warnings"`
 	}
 	json.Unmarshal([]byte(got), &res)
 	if res.Requests.Issued != 4 || !strings.Contains(strings.Join(res.Warnings, "\n"), `time_ms from column "timestamp" (date-times, counted from the first row)`) {
