@@ -1,7 +1,21 @@
 // The results view: headline figures, per-server bars, charts, the topology
 // with each one's share, and tables for queues and machines.
 import { chart } from "./charts";
-import { counterChart, defaultView, fmt, headline, histogramChart, manyLines, pct, queueLengthChart, serverBars, utilizationChart, type ChartView } from "./chartdata";
+import {
+  counterChart,
+  defaultView,
+  fmt,
+  headline,
+  histogramChart,
+  manyLines,
+  pct,
+  queueLengthChart,
+  serverBars,
+  topLines,
+  utilizationChart,
+  type ChartView,
+  type CounterChart,
+} from "./chartdata";
 import { h } from "./dom";
 import { topology } from "./topology";
 import type { Model, Result } from "./types";
@@ -107,6 +121,17 @@ function machineTable(r: Result): HTMLElement {
   );
 }
 
+/** topCounters keeps the n counter lines of the largest average (all when n is 0). */
+function topCounters(c: CounterChart, n: number): CounterChart {
+  if (n <= 0 || c.labels.length <= n) return c;
+  const lines = topLines(
+    c.labels.map((name, i) => ({ name, values: c.data[i + 1] as number[] })),
+    n,
+    "mean",
+  );
+  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values)], resets: c.resets };
+}
+
 /** viewControls chooses how a large application's charts group their lines. */
 function viewControls(view: ChartView, redraw: () => void): HTMLElement {
   const by = h(
@@ -147,21 +172,34 @@ export function results(r: Result, model: Model | null): HTMLElement {
   const charts = h("div", { class: "charts" });
   const lines = Math.max((r.series.queue_length ?? []).length, (r.series.utilization ?? []).length);
   const view: ChartView = defaultView(lines);
-  const timeCharts = h("div", { class: "charts time-charts" });
-  const drawTime = () =>
-    timeCharts.replaceChildren(
+  const counters = counterChart(r);
+  const draw = (): HTMLElement[] => {
+    const out = [
       chart(queueLengthChart(r, view), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }),
       chart(utilizationChart(r, view), { title: "Utilization over time", yLabel: "busy fraction", stepped: true, testid: "chart-util" }),
-    );
-  drawTime();
-  if (lines > manyLines) charts.append(viewControls(view, drawTime));
-  charts.append(timeCharts);
-  const counters = counterChart(r);
-  if (counters) {
-    charts.append(
-      chart(counters, { title: "MP counters C_m(q) (dashed lines: resets)", yLabel: "counter", marks: counters.resets, testid: "chart-counters" }),
-    );
-  }
+    ];
+    if (counters) {
+      out.push(
+        chart(topCounters(counters, view.top), {
+          title: "MP counters C_m(q) (dashed lines: resets)",
+          yLabel: "counter",
+          marks: counters.resets,
+          testid: "chart-counters",
+        }),
+      );
+    }
+    return out;
+  };
+  let timeFigs = draw();
+  charts.append(...timeFigs);
+  const controls =
+    lines > manyLines
+      ? viewControls(view, () => {
+          const next = draw();
+          timeFigs.forEach((f, i) => f.replaceWith(next[i]));
+          timeFigs = next;
+        })
+      : null;
   for (const s of r.services ?? []) {
     if (s.issued === 0) continue;
     charts.append(chart(histogramChart(s), { title: `Response time, ${s.name}`, xLabel: "response time (ms)", yLabel: "requests", bars: true }));
@@ -174,6 +212,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
     warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
     model ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, "Topology and share of requests"), topology(model, r)) : null,
     serverTable(r),
+    controls,
     charts,
     queueTable(r),
     machineTable(r),
