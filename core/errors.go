@@ -11,12 +11,13 @@ import (
 // errors into it, server maps each code to one HTTP status, wasm hands
 // JavaScript {code, message}.
 const (
-	EINVALID  = "invalid"   // the caller's input is wrong
-	ENOTFOUND = "not_found" // no such thing
-	ECONFLICT = "conflict"
-	ETOOLARGE = "too_large" // input over a documented limit
-	ECANCELED = "canceled"  // the run was stopped from outside
-	EINTERNAL = "internal"
+	EINVALID     = "invalid"   // the caller's input is wrong
+	ENOTFOUND    = "not_found" // no such thing
+	ECONFLICT    = "conflict"
+	ETOOLARGE    = "too_large"   // input over a documented limit
+	ECANCELED    = "canceled"    // the run was stopped from outside
+	EUNAVAILABLE = "unavailable" // the database server does not answer now; retrying later may succeed
+	EINTERNAL    = "internal"
 )
 
 // Error is a domain error with a code and a message meant for the user.

@@ -18,7 +18,8 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
-// Store is what the API needs from the database. *storage.DB satisfies it.
+// Store is what the API needs from the database. Both implementations in
+// package storage (SQLite and PostgreSQL) satisfy it.
 type Store interface {
 	CreateRun(ctx context.Context, r *core.StoredRun) error
 	Run(ctx context.Context, id string) (*core.StoredRun, error)
@@ -138,8 +139,7 @@ func (s *Server) Routes() []string {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		return problemf(http.StatusServiceUnavailable, "unavailable", "Database unavailable",
-			"the database does not answer")
+		return fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
 }

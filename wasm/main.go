@@ -1,7 +1,7 @@
 //go:build js && wasm
 
 // Command wasm is the syscall/js bridge between the playground and core. It
-// installs globalThis.tuxlb = {validate, run, explain, version} and then
+// installs globalThis.tuxlb = {validate, run, explain, adapt, files, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure.
 // It does nothing but bridge; all the behaviour lives in core.
@@ -16,6 +16,8 @@ func main() {
 	api.Set("validate", js.FuncOf(jsValidate))
 	api.Set("run", js.FuncOf(jsRun))
 	api.Set("explain", js.FuncOf(jsExplain))
+	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
+	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
 	api.Set("version", versionJSON())
 	js.Global().Set("tuxlb", api)
 	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {

@@ -147,7 +147,7 @@ func argPos(p param, arg string) pos {
 	if strings.ContainsAny(p.value, " \t") {
 		at.col++
 	}
-	at.col += len([]rune(p.value[:k]))
+	at.col += int32(len([]rune(p.value[:k])))
 	return at
 }
 

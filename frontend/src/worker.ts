@@ -9,6 +9,8 @@ interface Bridge {
   validate(ubb: string, dm: string, advertise: string): string;
   run(scenario: string, opts: object): string;
   explain(scenario: string, first: number, count: number, opts: object): string;
+  adapt(scenario: string): string;
+  files(request: string): string;
   version: string;
 }
 
@@ -20,7 +22,9 @@ type Request =
   | { type: "init"; execURL: string; wasmURL: string }
   | { id: number; op: "validate"; ubb: string; dm: string; advertise: string }
   | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean; variant?: string } }
-  | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } };
+  | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } }
+  | { id: number; op: "adapt"; scenario: string }
+  | { id: number; op: "files"; request: string };
 
 let bridge: Promise<Bridge> | null = null;
 
@@ -65,6 +69,12 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     }
     case "explain":
       answer = b.explain(msg.scenario, msg.first, msg.count, msg.opts);
+      break;
+    case "adapt":
+      answer = b.adapt(msg.scenario);
+      break;
+    case "files":
+      answer = b.files(msg.request);
       break;
   }
   self.postMessage({ id: msg.id, type: "done", answer });
