@@ -112,6 +112,11 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 		}
 	}
 	noteCandidates(e, ex, f)
+	for i := range ex.Candidates {
+		if c := &ex.Candidates[i]; c.State == stateDown.String() {
+			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
+		}
+	}
 	ex.Text = explainText(e, ex, f)
 	x.out = append(x.out, *ex)
 	if e.life != nil && !f.reason.failed() {
