@@ -7,6 +7,7 @@ import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
 import { Engine, EngineError, type RunAnswer } from "./engine";
 import { examples, pieces } from "./examples";
+import { eventsForm } from "./eventsform";
 import { ExplainView } from "./explain";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
@@ -188,6 +189,7 @@ const explainView = new ExplainView(
     return a.explanations;
   },
   () => state.model,
+  () => state.result,
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const runsView = new RunsView(
@@ -278,7 +280,7 @@ function drawForms(): void {
       void validate();
     }),
   );
-  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed));
+  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed), eventsForm(state.scenario, state.model, changed));
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);

@@ -39,6 +39,26 @@ export interface Tuning {
   mp_counter?: string;
   mp_reset_ms?: number;
   gateway_forward_ms?: number;
+  /** how long a booted, restarted or spawned instance takes to come up (ms) */
+  boot_ms?: number;
+}
+
+/** A scenario event (docs/scenario.md, events): exactly one of kill, shutdown, boot. */
+export interface LifeEvent {
+  at_ms: number;
+  kill?: string;
+  shutdown?: string;
+  boot?: string;
+}
+
+/** One change of an instance's life-cycle state (core.LifeChange). */
+export interface LifeChange {
+  at_us: number;
+  at_ms: number;
+  server: string;
+  from: string;
+  to: string;
+  cause: string;
 }
 
 /** The scenario document of docs/scenario.md. */
@@ -58,6 +78,7 @@ export interface Scenario {
   warmup_ms?: number;
   replications?: number;
   bin_ms?: number;
+  events?: LifeEvent[];
 }
 
 export interface Summary {
@@ -92,6 +113,10 @@ export interface ServerStats {
   utilization: number;
   share: number;
   chosen: number;
+  /** in runs where instances change state: the state at the end, up time, busy over up time */
+  state?: string;
+  up_ms?: number;
+  up_utilization?: number;
 }
 
 export interface QueueStats {
@@ -162,7 +187,11 @@ export interface Result {
     dispatches: NamedSeries[] | null;
     mp_counters?: CounterSeries[] | null;
     mp_resets_ms?: number[] | null;
+    /** requests failed per bin, one line per failure code (runs with a life cycle) */
+    failures?: NamedSeries[] | null;
   };
+  /** every life-cycle change, in time order (runs with a life cycle) */
+  lifecycle?: LifeChange[] | null;
   warnings: string[] | null;
 }
 
@@ -198,6 +227,8 @@ export interface Candidate {
   cost?: string;
   chosen: boolean;
   note?: string;
+  /** the instance's state when the choice was made (runs with a life cycle) */
+  state?: string;
 }
 
 /** Why one request went where it went (core.Explanation). */
@@ -214,6 +245,8 @@ export interface Explanation {
   server: string;
   candidates: Candidate[] | null;
   text: string;
+  /** why the request failed after it reached a queue (TPESVCERR) */
+  failure?: string;
 }
 
 export interface ModelMachine {
