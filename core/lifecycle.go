@@ -313,7 +313,21 @@ func (e *engine) lifeStep() {
 }
 
 // pushLife adds a BBL work item and brings the next step forward if needed.
+// Past the longest simulated time: an abort is not needed (the request's
+// own end is past it too, and that stops the run), while a notice or a
+// come-up stops the run with an error naming what to change.
 func (e *engine) pushLife(it lifeItem) {
+	if it.t > MaxTimeUS {
+		if it.kind != itemAbort && e.fault == nil {
+			what := "the BBL's sanity scan would notice its crash"
+			if it.kind == itemUp {
+				what = "it would come up"
+			}
+			e.fault = Errorf(EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
+				e.m.Servers[it.srv].ID, what, formatMS(it.t), maxTimeText)
+		}
+		return
+	}
 	e.life.items.push(it)
 	e.nextLife = min(e.nextLife, it.t)
 }
