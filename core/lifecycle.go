@@ -195,6 +195,7 @@ func (e *engine) initLifecycle() {
 	}
 	L.restarts = make([][]int64, len(e.servers))
 	e.life = L
+	e.more = true // until the loop knows: -p scans are due from the start
 	e.scheduleLife()
 }
 
