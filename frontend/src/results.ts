@@ -44,7 +44,7 @@ export function summary(r: Result): HTMLElement {
     h(
       "p",
       { class: "muted" },
-      `Tuning: idle=${r.tuning.idle}, netload=${r.tuning.netload}, mp_counter=${r.tuning.mp_counter}, mp_reset_ms=${r.tuning.mp_reset_ms}, gateway_forward_ms=${r.tuning.gateway_forward_ms}`,
+      `Tuning: idle=${r.tuning.idle}, netload=${r.tuning.netload}, mp_counter=${r.tuning.mp_counter}, mp_reset_ms=${r.tuning.mp_reset_ms}, gateway_forward_ms=${r.tuning.gateway_forward_ms}${r.tuning.boot_ms !== undefined ? `, boot_ms=${r.tuning.boot_ms}` : ""}`,
     ),
   );
 }
@@ -213,7 +213,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
   }
   const warnings = r.warnings ?? [];
   const timeline = stateTimeline(r);
-  if (timeline) charts.prepend(h("figure", { class: "chart" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
+  if (timeline) charts.prepend(h("figure", { class: "chart wide" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
   let topo: SVGSVGElement | null = null;
   if (model) {
     topo = topology(model, r);

@@ -18,7 +18,7 @@ export function stateTimeline(r: Result): SVGSVGElement | null {
   const x = (ms: number) => labelW + (ms / span) * plotW;
   const height = top + ls.length * laneH + 24;
   const svg = s("svg", {
-    viewBox: `0 0 ${labelW + plotW + 10} ${height}`,
+    viewBox: `0 0 ${labelW + plotW + 30} ${height}`,
     class: "timeline",
     role: "img",
     "aria-label": "State of each server instance over time",
