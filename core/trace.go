@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // Trace fields, in the order of traceColumns.
@@ -21,11 +23,12 @@ const (
 	colServiceMS
 	colPrio
 	colID
+	colRoute
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
 
 // names resolves service names and LMIDs of a model to indexes.
 type names struct {
@@ -37,6 +40,8 @@ type names struct {
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
 	needMS    []bool
 	needGroup []string
+	// crit[s] is the routing criterion of service s, nil when it has none.
+	crit []*ubb.Criterion
 }
 
 // untimed words the problem of a request of service s without service_ms, or
@@ -51,8 +56,12 @@ func (n *names) untimed(s int) string {
 
 func newNames(m *Model) *names {
 	n := &names{m: m, services: map[string]int{}, machines: map[string]int{}, origin: -1}
+	n.crit = make([]*ubb.Criterion, len(m.Services))
 	for i, s := range m.Services {
 		n.services[s.Name] = i
+		if s.Routing != "" {
+			n.crit[i] = m.Criterion(s.Routing)
+		}
 	}
 	for i, mc := range m.Machines {
 		n.machines[mc.LMID] = i
@@ -152,7 +161,18 @@ func traceJSONRow(n *names, row *TraceRow, num int) (Request, error) {
 		}
 		r.Prio = *row.Prio
 	}
+	if row.Route != nil {
+		r.RouteVal = string(*row.Route)
+		n.route(&r)
+	}
 	return r, nil
+}
+
+// route resolves r's routing value against its service's criterion.
+func (n *names) route(r *Request) {
+	if c := n.crit[r.Service]; c != nil {
+		r.Route = routeOf(c, r.RouteVal)
+	}
 }
 
 // timeProblem words a converted time's problem: not a number, too large or
@@ -278,7 +298,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 // one, columns it does not name are ignored (a production log has many).
 func (ct *csvTrace) readHeader(head []string) error {
 	want := traceColumns
-	for i, name := range []string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID} {
+	for i, name := range []string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route} {
 		if name != "" {
 			want[i] = name
 		}
@@ -344,6 +364,10 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 			return r, rowError(num, ct.header[colPrio], sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
+	}
+	if c := ct.cell(rec, colRoute); c != "" {
+		r.RouteVal = strings.Clone(c)
+		ct.n.route(&r)
 	}
 	return r, nil
 }
