@@ -160,6 +160,7 @@ func Vocabulary() map[string][]string {
 		"arrivals":          arrivalKinds.list(),
 		"dist":              distKinds.list(),
 		"dispatch_reason":   reasons.list(),
+		"route.dist":        routeDists.list(),
 	}
 }
 
