@@ -21,7 +21,20 @@ export interface Stream {
   rate_per_s?: number;
   on_ms?: number;
   off_ms?: number;
+  route?: RouteSpec;
   [extra: string]: unknown;
+}
+
+/** How a stream draws its routing values (docs/scenario.md, "Routing values"). */
+export interface RouteSpec {
+  dist?: string;
+  min?: number;
+  max?: number;
+  mean?: number;
+  sd?: number;
+  integer?: boolean;
+  values?: (string | number)[];
+  weights?: number[];
 }
 
 export interface Workload {
@@ -232,6 +245,7 @@ export interface ModelServer {
   services: string[] | null;
   system?: boolean;
   gateway?: boolean;
+  spare?: boolean;
 }
 export interface ModelQueue {
   name: string;
@@ -243,6 +257,18 @@ export interface ModelService {
   name: string;
   load: number;
   prio: number;
+  routing?: string;
+}
+
+/** A *ROUTING criterion of the configuration. */
+export interface ModelCriterion {
+  name: string;
+  field: string;
+  buftype?: string;
+  kind: string;
+  ranges: { text: string; group: string; catch_all?: boolean }[];
+  services: string[];
+  line: number;
 }
 
 /** The parsed configuration (core.Model). */
@@ -255,5 +281,6 @@ export interface Model {
   servers: ModelServer[] | null;
   queues: ModelQueue[] | null;
   services: ModelService[] | null;
+  routing?: ModelCriterion[] | null;
   warnings?: Diagnostic[] | null;
 }
