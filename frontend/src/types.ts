@@ -221,8 +221,20 @@ export interface Explanation {
   rule: string;
   winner: string;
   server: string;
+  routing?: RoutingStep;
   candidates: Candidate[] | null;
   text: string;
+}
+
+/** The data-dependent routing step of an explanation (routed services only). */
+export interface RoutingStep {
+  criterion: string;
+  field: string;
+  value: string;
+  range?: string;
+  group?: string;
+  fallback?: boolean;
+  candidates: number;
 }
 
 export interface ModelMachine {
