@@ -57,16 +57,46 @@ type decimal struct {
 	ip, fp string
 }
 
-// parseDecimal reads [+-]digits[.digits] or [+-].digits.
+// parseDecimal reads [+-]digits[.digits][e[+-]digits] (or [+-].digits, or
+// digits.), exactly: an exponent shifts the digits (at most 1000 places).
 func parseDecimal(s string) (decimal, bool) {
 	var d decimal
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		d.neg = s[0] == '-'
 		s = s[1:]
 	}
-	ip, fp, dot := strings.Cut(s, ".")
-	if ip == "" && fp == "" || !allDigits(ip) || !allDigits(fp) || dot && fp == "" {
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e := s[i+1:]
+		s = s[:i]
+		neg := false
+		if e != "" && (e[0] == '+' || e[0] == '-') {
+			neg = e[0] == '-'
+			e = e[1:]
+		}
+		if e == "" || len(e) > 4 || !allDigits(e) {
+			return decimal{}, false
+		}
+		for _, c := range e {
+			exp = exp*10 + int(c-'0')
+		}
+		if exp > 1000 {
+			return decimal{}, false
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	ip, fp, _ := strings.Cut(s, ".")
+	if ip == "" && fp == "" || !allDigits(ip) || !allDigits(fp) {
 		return decimal{}, false
+	}
+	if exp > 0 {
+		fp += strings.Repeat("0", max(0, exp-len(fp)))
+		ip, fp = ip+fp[:exp], fp[exp:]
+	} else if exp < 0 {
+		ip = strings.Repeat("0", max(0, -exp-len(ip))) + ip
+		ip, fp = ip[:len(ip)+exp], ip[len(ip)+exp:]+fp
 	}
 	d.ip = strings.TrimLeft(ip, "0")
 	d.fp = strings.TrimRight(fp, "0")

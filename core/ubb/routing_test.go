@@ -221,3 +221,35 @@ func FuzzRanges(f *testing.F) {
 		_ = c.Match(c.ParseValue(ranges))
 	})
 }
+
+func TestParseDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want decimal
+		ok   bool
+	}{
+		{"10000", decimal{ip: "10000"}, true}, {"0010000.00", decimal{ip: "10000"}, true}, {"-0", decimal{}, true},
+		{"+5", decimal{ip: "5"}, true}, {"5.", decimal{ip: "5"}, true}, {".5", decimal{fp: "5"}, true},
+		{"-2.50", decimal{neg: true, ip: "2", fp: "5"}, true}, {"1e3", decimal{ip: "1000"}, true},
+		{"1.25E+2", decimal{ip: "125"}, true}, {"125e-4", decimal{fp: "0125"}, true}, {"-1.5e-1", decimal{neg: true, fp: "15"}, true},
+		{"", decimal{}, false}, {".", decimal{}, false}, {"1e", decimal{}, false}, {"1e5000", decimal{}, false},
+		{"abc", decimal{}, false}, {"1-2", decimal{}, false}, {"--1", decimal{}, false}, {"0x10", decimal{}, false},
+	} {
+		got, ok := parseDecimal(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("parseDecimal(%q): got %+v %v, want %+v %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if cmpDecimal(mustDec("-10"), mustDec("-9.99")) >= 0 || cmpDecimal(mustDec("0.09"), mustDec("0.1")) >= 0 ||
+		cmpDecimal(mustDec("100"), mustDec("99.999")) <= 0 || cmpDecimal(mustDec("1e2"), mustDec("100.0")) != 0 {
+		t.Errorf("cmpDecimal orders wrongly")
+	}
+}
+
+func mustDec(s string) decimal {
+	d, ok := parseDecimal(s)
+	if !ok {
+		panic(s)
+	}
+	return d
+}
