@@ -9,7 +9,7 @@
 // Reading is in three layers: a lexer and parser that turn the text into
 // sections, entries and positioned parameters (ubbconfig.go), a builder that
 // turns those into the Model and checks the values (build.go, dmconfig.go,
-// clopt.go), and Load, which runs both and returns the Model or an ErrorList
+// clopt.go, routing.go), and Load, which runs both and returns the Model or an ErrorList
 // of positioned diagnostics (config.go).
 package ubb
 
