@@ -532,7 +532,7 @@ func (b *builder) finishRouting() {
 		for _, name := range c.Services {
 			for _, r := range c.Ranges {
 				if r.Group != "*" && !has[r.Group+"\x00"+name] {
-					b.warnf(at, "routing criterion %s: range %s:%s sends %s to group %s, where no server advertises it", c.Name, r.Text, r.Group, name, r.Group)
+					b.warnf(at, "routing criterion %s: range %s:%s sends %s to group %s, where no running server advertises it", c.Name, r.Text, r.Group, name, r.Group)
 				}
 			}
 		}

@@ -167,7 +167,7 @@ func TestRoutingWarnings(t *testing.T) {
 	want := []string{
 		"t.ubb:9:1: warning: section *GROUPS again (first at line 5): its entries are added",
 		"t.ubb:13:1: warning: service S: this entry names no ROUTING; the service is routed by R (line 12) everywhere",
-		"t.ubb:15:1: warning: routing criterion R: range 2:G2 sends S to group G2, where no server advertises it",
+		"t.ubb:15:1: warning: routing criterion R: range 2:G2 sends S to group G2, where no running server advertises it",
 		"t.ubb:16:1: warning: routing criterion U: no service uses it (name it with ROUTING=U in *SERVICES)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
