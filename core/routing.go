@@ -336,12 +336,17 @@ func (e *engine) route(r *Request, sv *svcInfo) (*svcInfo, routeStep) {
 	}
 	t := &sv.routes[r.Route-1]
 	rs.rng, rs.group = r.Route-1, t.group
-	if len(t.sv.cands) == 0 && t.alt != nil {
+	if !e.hasCandidate(t.sv) && t.alt != nil {
 		rs.group, rs.fallback = t.altGroup, true
 		return t.alt, rs
 	}
 	return t.sv, rs
 }
+
+// hasCandidate reports whether sv has a candidate now. Every non-spare
+// instance is up, so this is whether it has any; with instances that come
+// and go it is the one test the catch-all fallback needs.
+func (e *engine) hasCandidate(sv *svcInfo) bool { return len(sv.cands) > 0 }
 
 // routingWarnings says how many requests of routed services failed for
 // want of a routing value, or with a value no range holds.
