@@ -255,6 +255,7 @@ function known(): Known {
   return {
     services: (m?.services ?? []).map((s) => s.name),
     machines: (m?.machines ?? []).map((x) => x.lmid),
+    routed: Object.fromEntries((m?.services ?? []).filter((s) => s.routing).map((s) => [s.name, s.routing as string])),
   };
 }
 
