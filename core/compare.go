@@ -149,9 +149,10 @@ func diffHeadlines(base, h *Headline) map[string]Diff {
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
-// Variant is a named change to a scenario: `ldbal=N`, `model=MP`,
-// `policy=p2c`, `seed=3`, `tuning.idle=queue`, or any scenario field by its JSON
-// path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`).
+// Variant is a named change to a scenario: any key a sweep varies (`ldbal=N`,
+// `model=MP`, `policy=p2c`, `rate_scale=1.5`, `tuning.idle=queue`,
+// `SERVERS.ACCT.MIN=3`, ...), or any other scenario field by its JSON path
+// (`seed=3`).
 type Variant struct {
 	Name string
 	Set  []Assignment
@@ -177,19 +178,19 @@ func ParseVariant(text string) (Variant, error) {
 	return v, nil
 }
 
-// ApplyVariant returns a copy of sc with v's assignments made. LDBAL and MODEL
-// are rewritten in the UBBCONFIG's *RESOURCES section, so the variant is itself
-// a complete scenario that can be saved and shared.
+// ApplyVariant returns a copy of sc with v's assignments made. UBBCONFIG keys
+// (LDBAL, MODEL, SERVERS/SERVICES/MACHINES entries) are edited in the
+// UBBCONFIG text through its parser, so the variant is itself a complete
+// scenario that can be saved and shared.
 func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
 	out := *sc
 	for _, a := range v.Set {
 		var err error
-		switch strings.ToLower(a.Path) {
-		case "ldbal":
-			out.UBBConfig, err = setResource(out.UBBConfig, "LDBAL", strings.ToUpper(a.Value), "Y", "N")
-		case "model":
-			out.UBBConfig, err = setResource(out.UBBConfig, "MODEL", strings.ToUpper(a.Value), "SHM", "MP")
-		default:
+		if k := lookupSweepKey(a.Path); k != nil {
+			if err = k.checkValue(a.Value); err == nil {
+				err = k.apply(&out, a.Value)
+			}
+		} else {
 			err = setScenarioPath(&out, a.Path, a.Value)
 		}
 		if err != nil {

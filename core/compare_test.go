@@ -72,8 +72,10 @@ func TestApplyVariant(t *testing.T) {
 	for _, tt := range []struct{ bad, want string }{
 		{"nosuchfield=1", "nosuchfield: unknown field"},
 		{"tuning.idel=queue", "tuning.idel: unknown field"},
-		{"tuning.idle=3", "tuning.idle: want a string, got the number 3"},
-		{"model=XP", `model: want SHM or MP, got "XP"`},
+		{"tuning.idle=3", `tuning.idle: value "3" is not one of server, queue`},
+		{"model=XP", `model: value "XP" is not one of SHM, MP`},
+		{"rate_scale=0", "rate_scale: value 0 must be > 0"},
+		{"SERVERS.ACCT.MIN=two", `SERVERS.ACCT.MIN: value "two" is not a whole number`},
 	} {
 		v, _ := ParseVariant(tt.bad)
 		_, err := ApplyVariant(sc, v)
