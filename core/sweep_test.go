@@ -20,7 +20,7 @@ func TestParseSweepValues(t *testing.T) {
 		{"0.1..0.3/0.1", []string{"0.1", "0.2", "0.3"}}, // exact decimals: 0.1+0.1+0.1 is 0.3
 		{"0.5..1.5/0.25", []string{"0.5", "0.75", "1", "1.25", "1.5"}},
 		{"1..2/0.4", []string{"1", "1.4", "1.8"}}, // the end is included only when reached
-		{"5..1/2", []string{"5", "3", "1"}},        // start > end counts down
+		{"5..1/2", []string{"5", "3", "1"}},       // start > end counts down
 		{"3..3/1", []string{"3"}},
 		{"-1..1/1", []string{"-1", "0", "1"}},
 	}
