@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 func init() {
@@ -25,6 +27,7 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	jobs        int
 	seqs        map[int64]bool // parsed --explain
 	file        string         // the scenario's name in error messages
 }
@@ -39,6 +42,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, psr (tmadmin printserver) or psc (printservice)")
+	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fs.PrintDefaults()
@@ -102,6 +106,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	default:
 		return opt, fmt.Errorf("--format: %q is not json, psr or psc", f.format)
 	}
+	if f.jobs < 0 {
+		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
+	}
 	if f.explain != "" {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
@@ -125,7 +132,13 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		}
 		opt.Dispatch = file
 	}
-	res, err := core.Run(sc, opt)
+	var res *core.Result
+	var err error
+	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
+		res, err = pool.Replications(context.Background(), sc, opt, sc.Replications, f.jobs)
+	} else {
+		res, err = core.Run(sc, opt)
+	}
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("--dispatch: %w", cerr)
