@@ -192,7 +192,7 @@ func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result 
 	if err := owned(ctx, tx, id, owner); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = ?, error = ?,
+	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,
 		owner = '', lease_until = '', updated_at = ? WHERE id = ?`,
 		status, result, runsDone, msg, now.Format(core.TimeFormat), id); err != nil {
 		return translate(err)
@@ -211,4 +211,11 @@ func (db *DB) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error
 		return nil, translate(err)
 	}
 	return db.sweepWrite(ctx, id)
+}
+
+// ReleaseSweep gives up owner's lease on a running job (a server shutting
+// down mid-job) so that the next claim, by any server, resumes it at once.
+func (db *DB) ReleaseSweep(ctx context.Context, id, owner string) error {
+	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = '' WHERE id = ? AND owner = ? AND status = 'running'`, id, owner)
+	return translate(err)
 }
