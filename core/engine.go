@@ -2,20 +2,6 @@ package core
 
 import "math"
 
-// Dispatch reasons, as the dispatch log spells them (SPEC §6).
-const (
-	reasonFirst uint8 = iota
-	reasonIdle
-	reasonLeastLoad
-	reasonRoundRobin
-	reasonRandom
-	reasonJSQ
-	reasonP2C
-	reasonNoEnt
-)
-
-var reasonNames = [...]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}
-
 // Random streams derived from the seed (request keys use their own).
 const (
 	streamPolicy  = 0x706f6c // random and p2c choices
@@ -41,7 +27,7 @@ type flight struct {
 	chosen    int32 // instance the dispatch rule picked
 	next      int32 // link in a waitQueue level
 	prio      int32 // effective priority 1..100
-	reason    uint8
+	reason    reason
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
 	load      int64 // L(s,q) of the chosen queue
@@ -121,7 +107,7 @@ type engine struct {
 	opt   simOptions
 	reqs  Requests
 
-	alg       uint8 // algFirst, algSHM, algMP or a comparison policy
+	alg       algorithm
 	idleQueue bool
 	netOrigin bool
 	loadOnly  bool
@@ -146,6 +132,11 @@ type engine struct {
 	issued int64
 	spanUS int64
 	stop   bool
+	// fault is the first reason the run cannot go on (a time past
+	// MaxTimeUS), set where no error can be returned and checked by loop
+	// after every step.
+	fault  error
+	events int64 // heap events handled, for checkpoints while draining
 
 	nextReset    int64
 	nextBoundary int64 // min(nextReset, series bin end)
@@ -154,9 +145,13 @@ type engine struct {
 	log          *dispatchLog
 }
 
-// Algorithms: how choose picks a queue.
+// algorithm is how choose picks a queue: the policy, with tuxedo resolved by
+// MODEL and LDBAL.
+type algorithm uint8
+
+// The algorithms.
 const (
-	algFirst uint8 = iota
+	algFirst algorithm = iota
 	algSHM
 	algMP
 	algRoundRobin
@@ -181,7 +176,7 @@ func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
 	return e.result(), nil
 }
 
-// loop is the event loop: heap events and new requests in SPEC §4 order.
+// loop is the event loop: heap events and new requests in the order docs/engine.md gives.
 func (e *engine) loop() error {
 	var next Request
 	have := e.reqs.Next(&next)
@@ -194,6 +189,14 @@ func (e *engine) loop() error {
 			} else {
 				e.enter(ev.idx, ev.t)
 			}
+			if e.fault != nil {
+				return e.fault
+			}
+			if e.events++; e.events&4095 == 0 {
+				if err := e.canceled(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		if !have {
@@ -202,9 +205,15 @@ func (e *engine) loop() error {
 		if next.TimeUS < e.now {
 			return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
 		}
+		if next.TimeUS > MaxTimeUS {
+			return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+		}
 		e.advance(next.TimeUS)
 		if err := e.issue(&next); err != nil {
 			return err
+		}
+		if e.fault != nil {
+			return e.fault
 		}
 		if e.stop {
 			return nil
@@ -220,18 +229,26 @@ func (e *engine) loop() error {
 		return err
 	}
 	e.finishSeries()
-	return nil
+	return e.checkSums()
 }
 
 // checkpoint honours cancellation and reports progress.
 func (e *engine) checkpoint() error {
+	if err := e.canceled(); err != nil {
+		return err
+	}
+	if e.opt.Progress != nil {
+		e.opt.Progress(e.issued, e.reqs.Total())
+	}
+	return nil
+}
+
+// canceled returns the ECANCELED error once the run's context is done.
+func (e *engine) canceled() error {
 	if ctx := e.opt.Context; ctx != nil {
 		if err := ctx.Err(); err != nil {
 			return Errorf(ECANCELED, "run canceled after %d requests: %v", e.issued, err)
 		}
-	}
-	if e.opt.Progress != nil {
-		e.opt.Progress(e.issued, e.reqs.Total())
 	}
 	return nil
 }
@@ -298,6 +315,9 @@ func (e *engine) issue(r *Request) error {
 	if int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
+			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
+				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
+			}
 			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
 			e.opt.explain.finish(e, ex, f)
 			return nil
@@ -340,7 +360,13 @@ func (e *engine) start(i, s int32, t int64) {
 	e.idleBits[i>>6] &^= 1 << (i & 63)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t
-	e.heap.push(event{t: t + e.serviceTime(f, sv), cls: evCompletion, key: int64(i), idx: i})
+	// t <= MaxTimeUS and a service time is at most MaxInt64/2 (roundUS), so
+	// the sum cannot overflow; past MaxTimeUS the run stops (see overTime).
+	end := t + e.serviceTime(f, sv)
+	if end > MaxTimeUS {
+		e.overTime(f, end, "it would end", e.timeFields(f, sv))
+	}
+	e.heap.push(event{t: end, cls: evCompletion, key: int64(i), idx: i})
 }
 
 // complete ends server i's request at t and hands the server its next one.
@@ -355,6 +381,9 @@ func (e *engine) complete(i int32, t int64) {
 	}
 	if f.replyUS > e.spanUS {
 		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
 	}
 	e.accrueBusy(sv, t)
 	sv.busy = false

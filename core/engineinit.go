@@ -15,9 +15,13 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	if err := e.pickAlgorithm(); err != nil {
 		return nil, err
 	}
-	e.idleQueue = setup.Tuning.Idle == "queue"
-	e.netOrigin = setup.Tuning.NetLoad == "origin"
-	e.loadOnly = setup.Tuning.MPCounter == "load"
+	r, err := setup.Tuning.readings()
+	if err != nil {
+		return nil, err
+	}
+	e.idleQueue = r.idle == IdleQueue
+	e.netOrigin = r.netLoad == NetLoadOrigin
+	e.loadOnly = r.counter == CounterLoad
 	e.initServers()
 	e.initQueues()
 	e.initServices()
@@ -52,7 +56,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 // pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
 func (e *engine) pickAlgorithm() error {
 	switch e.setup.Policy {
-	case "tuxedo", "":
+	case PolicyTuxedo:
 		switch {
 		case !e.m.LDBAL:
 			e.alg = algFirst
@@ -61,16 +65,16 @@ func (e *engine) pickAlgorithm() error {
 		default:
 			e.alg = algSHM
 		}
-	case "round_robin":
+	case PolicyRoundRobin:
 		e.alg = algRoundRobin
-	case "random":
+	case PolicyRandom:
 		e.alg = algRandom
-	case "jsq":
+	case PolicyJSQ:
 		e.alg = algJSQ
-	case "p2c":
+	case PolicyP2C:
 		e.alg = algP2C
 	default:
-		return Errorf(EINVALID, "policy: unknown policy %q (want tuxedo, round_robin, random, jsq or p2c)", e.setup.Policy)
+		return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
 	}
 	return nil
 }

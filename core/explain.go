@@ -13,9 +13,6 @@ type explainer struct {
 	out         []Explanation
 }
 
-var algorithmNames = [...]string{algFirst: "LDBAL=N", algSHM: "SHM real-time", algMP: "MP round-robin",
-	algRoundRobin: "round_robin", algRandom: "random", algJSQ: "jsq", algP2C: "p2c"}
-
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
 func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
@@ -23,13 +20,10 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
 		return nil
 	}
 	ex := &Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
-		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy,
-		Algorithm: algorithmNames[e.alg], Candidates: []Candidate{}}
+		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy.String(),
+		Algorithm: e.alg.String(), Candidates: []Candidate{}}
 	if ex.ID == "" {
 		ex.ID = strconv.FormatInt(f.req.Seq, 10)
-	}
-	if ex.Policy == "" {
-		ex.Policy = "tuxedo"
 	}
 	m := f.req.Origin
 	for j, c := range sv.cands {
@@ -93,7 +87,7 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	if ex == nil {
 		return
 	}
-	ex.Rule = reasonNames[f.reason]
+	ex.Rule = f.reason.String()
 	if f.queue >= 0 {
 		ex.Winner = e.m.Queues[f.queue].Name
 		for i := range ex.Candidates {

@@ -38,8 +38,8 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 	}
 }
 
-func winNote(reason uint8) string {
-	switch reason {
+func winNote(why reason) string {
+	switch why {
 	case reasonFirst:
 		return "first candidate in scan order"
 	case reasonIdle:
@@ -49,7 +49,7 @@ func winNote(reason uint8) string {
 	case reasonJSQ:
 		return "shortest queue per server"
 	default:
-		return "picked by " + reasonNames[reason]
+		return "picked by " + why.String()
 	}
 }
 

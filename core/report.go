@@ -10,15 +10,11 @@ func (e *engine) result() *Result {
 	st := &e.st
 	st.wait.mergeHist(st.sWait)
 	st.resp.mergeHist(st.sResp)
-	policy := e.setup.Policy
-	if policy == "" {
-		policy = "tuxedo"
-	}
 	r := &Result{
 		EngineVersion: EngineVersion,
 		Model:         e.m.Model,
 		LDBAL:         e.m.LDBAL,
-		Policy:        policy,
+		Policy:        e.setup.Policy.String(),
 		Seed:          e.setup.Seed,
 		Tuning:        e.setup.Tuning,
 		SpanMS:        usToMS(e.spanUS),
@@ -45,7 +41,7 @@ func (e *engine) measuredUS() int64 { return max(e.spanUS-e.setup.WarmupUS, 0) }
 func failedMap(noEnt int64) map[string]int64 {
 	m := map[string]int64{}
 	if noEnt > 0 {
-		m[reasonNames[reasonNoEnt]] = noEnt
+		m[reasonNoEnt.String()] = noEnt
 	}
 	return m
 }

@@ -1,6 +1,6 @@
 package core
 
-// Result is what a run reports (SPEC §6). It is the JSON that `tuxlb run`
+// Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run`
 // prints, that the REST API stores and that the playground draws; its field
 // names are part of the contract. Times are in milliseconds unless named _us.
 type Result struct {

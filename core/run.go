@@ -17,7 +17,7 @@ const DefaultMaxRequests = 20_000_000
 type RunOptions struct {
 	Policy      string    // overrides Scenario.Policy when not empty
 	Seed        *uint64   // overrides Scenario.Seed when not nil
-	Dispatch    io.Writer // receives the dispatch log (SPEC §6) as the run goes; nil: none
+	Dispatch    io.Writer // receives the dispatch log (docs/engine.md) as the run goes; nil: none
 	MaxRequests int64     // 0: DefaultMaxRequests
 	// Context stops the run early (the result is then an ECANCELED error).
 	// Checked every few thousand requests; nil means never.

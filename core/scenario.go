@@ -1,6 +1,6 @@
 package core
 
-// Scenario is the scenario document of SPEC §5: a configuration, a workload and
+// Scenario is the scenario document of docs/scenario.md: a configuration, a workload and
 // the knobs of one run. It is read strictly (an unknown field is an error) by
 // ParseScenario.
 type Scenario struct {
@@ -17,7 +17,7 @@ type Scenario struct {
 	Seed      *uint64                `json:"seed,omitempty"`   // default 1
 	Workload  Workload               `json:"workload"`
 
-	// Analysis knobs (issue 4).
+	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *float64 `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this
 	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
 	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
@@ -46,7 +46,7 @@ type DomainSpec struct {
 }
 
 // Tuning selects between readings of Tuxedo behaviour that is not publicly
-// documented (SPEC's "assumption" items). Nil fields take the defaults.
+// documented in docs/engine.md (readings where Tuxedo's own documentation is silent). Nil fields take the defaults.
 type Tuning struct {
 	Idle             string   `json:"idle,omitempty"`       // "server" (default) or "queue"
 	NetLoad          string   `json:"netload,omitempty"`    // "server" (default) or "origin"

@@ -75,13 +75,15 @@ func (e *engine) crossBoundaries(t int64) {
 		}
 		// Every reset before the next bin end and not after t has the same
 		// effect: apply them at once, listing their times.
-		last := min(t, b-1) / e.setup.ResetUS * e.setup.ResetUS
-		for x := r; x <= last; x += e.setup.ResetUS {
-			if len(s.resets) < maxResets {
-				s.resets = append(s.resets, x)
-			}
-			s.nresets++
+		// Their number is computed, not counted one by one: only the first
+		// maxResets are listed, so this step is bounded whatever the gap.
+		period := e.setup.ResetUS
+		last := min(t, b-1) / period * period
+		n := (last-r)/period + 1
+		for x := r; x <= last && len(s.resets) < maxResets; x += period {
+			s.resets = append(s.resets, x)
 		}
+		s.nresets += n
 		s.markSeen(e.counters)
 		clear(e.counters)
 		e.nextReset = last + e.setup.ResetUS

@@ -8,10 +8,11 @@ import (
 
 // Percentile histograms record microseconds from 1 us to histMaxUS with 3
 // significant digits: a recorded value is off by at most 1 part in 1000
-// (exact below 2048 us). Larger values are recorded as histMaxUS; the exact
-// maximum is kept apart, and percentiles never exceed it.
+// (exact below 2048 us). histMaxUS is the longest simulated time, so every
+// duration fits; the exact maximum is kept apart, and percentiles never
+// exceed it.
 const (
-	histMaxUS  = 100_000_000_000 // about 28 hours
+	histMaxUS  = MaxTimeUS
 	histDigits = 3
 )
 

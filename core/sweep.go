@@ -144,12 +144,13 @@ func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
 	pt := sweepPoint{}
 	cur := *sc
 	cur.Replications = 0
+	var set []Assignment
 	for i, c := range s.coords(p) {
-		k, v := s.Keys[i], s.Values[i][c]
-		if err := k.apply(&cur, v); err != nil {
-			return pt, Errorf(EINVALID, "vary %s=%s: %s", k.name, v, strings.TrimPrefix(err.Error(), k.name+": "))
-		}
-		pt.values = append(pt.values, v)
+		set = append(set, Assignment{Path: s.Keys[i].name, Value: s.Values[i][c]})
+		pt.values = append(pt.values, s.Values[i][c])
+	}
+	if err := applyAssignments(&cur, set); err != nil {
+		return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
 	}
 	setup, err := NewSetup(&cur, RunOptions{})
 	if err != nil {

@@ -212,7 +212,7 @@ func TestSweepBadInput(t *testing.T) {
 	trace := *sc
 	trace.Workload = Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
 	_, err := CompileSweep(&trace, SweepSpec{Vary: []string{"rate_scale=2"}})
-	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: the workload has a trace") {
+	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has a trace") {
 		t.Errorf("rate_scale of a trace: got %v", err)
 	}
 }

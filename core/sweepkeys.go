@@ -17,6 +17,8 @@ type sweepKey struct {
 	words []string // keyWord: the values allowed (compared case-insensitively)
 	// check says what is wrong with a parsed number ("" when nothing).
 	check func(x float64) string
+	// apply sets a scenario key; nil for UBBCONFIG keys, which
+	// applyAssignments hands to the ubb editor together.
 	apply func(sc *Scenario, value string) error
 }
 
@@ -45,16 +47,18 @@ func nonNegative(x float64) string {
 const sweepKeysHelp = "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
 	"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
 
-// lookupSweepKey finds the key named name (scenario keys case-insensitively,
-// UBBCONFIG section and keyword names case-insensitively, the entity names as
-// written), or returns nil.
+// lookupSweepKey finds the key named name, or returns nil. Scenario keys are
+// matched case-insensitively; a UBBCONFIG key starts with its section in
+// upper case (SERVERS, SERVICES, MACHINES: machines.SITE2.speed is the
+// scenario's, MACHINES.SITE2.NETLOAD the UBBCONFIG's), its keyword in any
+// case, the entry's name as written.
 func lookupSweepKey(name string) *sweepKey {
 	lower := strings.ToLower(name)
 	switch lower {
 	case "rate_scale":
 		return &sweepKey{name: "rate_scale", kind: keyNumber, check: positive, apply: scaleRates}
 	case "policy":
-		return &sweepKey{name: "policy", kind: keyWord, words: policyNames, apply: func(sc *Scenario, v string) error {
+		return &sweepKey{name: "policy", kind: keyWord, words: policies.list(), apply: func(sc *Scenario, v string) error {
 			sc.Policy = strings.ToLower(v)
 			return nil
 		}}
@@ -63,10 +67,7 @@ func lookupSweepKey(name string) *sweepKey {
 		if lower == "model" {
 			words = []string{"SHM", "MP"}
 		}
-		kw := strings.ToUpper(lower)
-		return &sweepKey{name: lower, kind: keyWord, words: words, apply: func(sc *Scenario, v string) error {
-			return editUBBKey(sc, kw, strings.ToUpper(v))
-		}}
+		return &sweepKey{name: lower, kind: keyWord, words: words}
 	case "network.latency_ms":
 		return &sweepKey{name: lower, kind: keyNumber, check: nonNegative, apply: pathSetter(lower)}
 	}
@@ -77,17 +78,14 @@ func lookupSweepKey(name string) *sweepKey {
 	case len(parts) == 3 && strings.EqualFold(parts[0], "machines") && parts[2] == "speed" && parts[1] != "":
 		return &sweepKey{name: "machines." + parts[1] + ".speed", kind: keyNumber, check: positive, apply: pathSetter("machines." + parts[1] + ".speed")}
 	case len(parts) == 3 && parts[1] != "":
-		section, attr := strings.ToUpper(parts[0]), strings.ToUpper(parts[2])
+		section, attr := parts[0], strings.ToUpper(parts[2])
 		ok := section == "SERVERS" && (attr == "MIN" || attr == "MAX") ||
 			section == "SERVICES" && (attr == "LOAD" || attr == "PRIO") ||
 			section == "MACHINES" && attr == "NETLOAD"
 		if !ok {
 			return nil
 		}
-		canon := section + "." + parts[1] + "." + attr
-		return &sweepKey{name: canon, kind: keyInteger, check: nonNegative, apply: func(sc *Scenario, v string) error {
-			return editUBBKey(sc, canon, v)
-		}}
+		return &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
 	}
 	return nil
 }
@@ -97,11 +95,11 @@ func tuningKey(name string) *sweepKey {
 	k := &sweepKey{name: name, apply: pathSetter(name)}
 	switch name {
 	case "tuning.idle":
-		k.kind, k.words = keyWord, []string{"server", "queue"}
+		k.kind, k.words = keyWord, idleReadings.list()
 	case "tuning.netload":
-		k.kind, k.words = keyWord, []string{"server", "origin"}
+		k.kind, k.words = keyWord, netLoadReadings.list()
 	case "tuning.mp_counter":
-		k.kind, k.words = keyWord, []string{"load+netload", "load"}
+		k.kind, k.words = keyWord, counterReadings.list()
 	case "tuning.mp_reset_ms":
 		k.kind, k.check = keyNumber, positive
 	case "tuning.gateway_forward_ms":
@@ -145,16 +143,6 @@ func (k *sweepKey) checkValue(v string) error {
 // pathSetter sets a scenario field by its JSON path (strictly re-read).
 func pathSetter(path string) func(*Scenario, string) error {
 	return func(sc *Scenario, v string) error { return setScenarioPath(sc, path, v) }
-}
-
-// editUBBKey edits one keyword of the scenario's UBBCONFIG.
-func editUBBKey(sc *Scenario, key, value string) error {
-	text, err := editUBB(sc.UBBConfig, key, value)
-	if err != nil {
-		return err
-	}
-	sc.UBBConfig = text
-	return nil
 }
 
 // scaleRates multiplies every arrival rate of the generated streams by the

@@ -107,9 +107,9 @@ func runOptions(c echo.Context) (core.RunOptions, bool, error) {
 	var opt core.RunOptions
 	opt.Policy = c.QueryParam("policy")
 	if v := c.QueryParam("seed"); v != "" {
-		seed, err := strconv.ParseUint(v, 10, 64)
+		seed, err := core.ParseSeed("seed", v)
 		if err != nil {
-			return opt, false, badQuery("seed", v, "an unsigned 64-bit integer")
+			return opt, false, badQuery("seed", v, core.SeedWant)
 		}
 		opt.Seed = &seed
 	}
@@ -190,7 +190,7 @@ func runOverrides(run *core.StoredRun) map[string]any {
 	if run.Policy != "" {
 		o["policy"] = run.Policy
 	}
-	if seed, err := strconv.ParseUint(run.Seed, 10, 64); err == nil {
+	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
 		o["seed"] = seed
 	}
 	return o

@@ -133,7 +133,7 @@ func TestDispatchLog(t *testing.T) {
 	created := h.postRun("?dispatch=true", scenario)
 	_, want := runDirect(t, scenario, core.RunOptions{})
 	if !strings.HasPrefix(want, "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n") {
-		t.Fatalf("core's dispatch log starts %.100q, not with the SPEC header", want)
+		t.Fatalf("core's dispatch log starts %.100q, not with the documented header", want)
 	}
 	path := "/api/v1/runs/" + created.ID + "/dispatch.csv"
 	plain := h.do(http.MethodGet, path, "", "")

@@ -1,4 +1,4 @@
-// Package server is tuxlb's REST API (SPEC §8) and the web server of the
+// Package server is tuxlb's REST API (docs/api.md) and the web server of the
 // playground, on github.com/labstack/echo/v4. It runs scenarios with core,
 // keeps them through a Store (package storage in production), answers every
 // caller mistake with an RFC 9457 problem document, and bounds what one
@@ -19,7 +19,8 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
-// Store is what the API needs from the database. *storage.DB satisfies it.
+// Store is what the API needs from the database. Both implementations in
+// package storage (SQLite and PostgreSQL) satisfy it.
 type Store interface {
 	CreateRun(ctx context.Context, r *core.StoredRun) error
 	Run(ctx context.Context, id string) (*core.StoredRun, error)
@@ -174,8 +175,7 @@ func (s *Server) Routes() []string {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		return problemf(http.StatusServiceUnavailable, "unavailable", "Database unavailable",
-			"the database does not answer")
+		return fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
 }

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,9 +13,20 @@ import (
 // TestSweepJobLifeCycle: create, claim (with a lease), save points, cancel,
 // reclaim after a lease runs out, finish. The test clock ticks one second per
 // call of Now.
-func TestSweepJobLifeCycle(t *testing.T) {
+func TestSweepJobLifeCycle(t *testing.T) { eachStore(t, testSweepJobLifeCycle) }
+
+// tick advances the store's test clock by a second.
+func tick(st Store) {
+	switch db := st.(type) {
+	case *DB:
+		db.Now()
+	case *Postgres:
+		db.Now()
+	}
+}
+
+func testSweepJobLifeCycle(t *testing.T, db Store) {
 	ctx := context.Background()
-	db := openTemp(t)
 	job := func(id string) *core.SweepJob {
 		return &core.SweepJob{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{"ubbconfig":"x"}`),
 			Spec: core.SweepSpec{Vary: []string{"rate_scale=1,2"}, Replications: 2}, Total: 2, RunsTotal: 4}
@@ -51,7 +64,7 @@ func TestSweepJobLifeCycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 3 {
-		db.Now()
+		tick(db)
 	}
 	b2, err := db.ClaimSweep(ctx, "server3", time.Minute)
 	if err != nil || b2.ID != "job-b" || b2.Owner != "server3" || len(b2.Points) != 1 || b2.RunsDone != 2 {
@@ -80,4 +93,51 @@ func TestSweepJobLifeCycle(t *testing.T) {
 	if _, err := db.Sweep(ctx, "nope"); core.ErrorCode(err) != core.ENOTFOUND {
 		t.Errorf("unknown job: %v", err)
 	}
+}
+
+// TestSweepClaimsConcurrent: servers claiming at the same time never get
+// the same job, and every job is claimed.
+func TestSweepClaimsConcurrent(t *testing.T) {
+	eachStore(t, func(t *testing.T, db Store) {
+		ctx := context.Background()
+		const jobs = 12
+		for i := range jobs {
+			j := &core.SweepJob{ID: fmt.Sprintf("job%02d", i), ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
+				Spec: core.SweepSpec{Vary: []string{"rate_scale=1"}}, Total: 1, RunsTotal: 1}
+			if err := db.CreateSweep(ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var mu sync.Mutex
+		claimed := map[string]int{}
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					j, err := db.ClaimSweep(ctx, fmt.Sprintf("server%d", w), time.Hour)
+					if core.ErrorCode(err) == core.ENOTFOUND {
+						return
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					claimed[j.ID]++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(claimed) != jobs {
+			t.Errorf("claimed %d jobs, want %d", len(claimed), jobs)
+		}
+		for id, n := range claimed {
+			if n != 1 {
+				t.Errorf("job %s claimed %d times", id, n)
+			}
+		}
+	})
 }

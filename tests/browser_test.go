@@ -1,7 +1,6 @@
 package tests
 
-// End-to-end tests of the playground in headless Chromium (issue 6, "done
-// means"): the page is served by the real binary, the simulation runs in the
+// End-to-end tests of the playground in headless Chromium: the page is served by the real binary, the simulation runs in the
 // page's WebAssembly worker, and its answers are held against `tuxlb run`.
 
 import (

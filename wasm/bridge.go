@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // options are the run options JavaScript may pass.
@@ -30,15 +30,15 @@ type runAnswer struct {
 
 // validateAnswer is what validate returns for a configuration that parses.
 type validateAnswer struct {
-	Model *core.Model `json:"model"`
+	Model *ubb.Model `json:"model"`
 }
 
 func (o options) runOptions() (core.RunOptions, error) {
 	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress}
 	if o.Seed != "" {
-		seed, err := strconv.ParseUint(o.Seed, 10, 64)
+		seed, err := core.ParseSeed("seed", o.Seed)
 		if err != nil {
-			return ro, core.Errorf(core.EINVALID, "seed %q: want a whole number from 0 to 2^64-1", o.Seed)
+			return ro, err
 		}
 		ro.Seed = &seed
 	}
@@ -46,14 +46,15 @@ func (o options) runOptions() (core.RunOptions, error) {
 }
 
 // validate parses a UBBCONFIG (and DMCONFIG) and returns the model or the errors.
-func validate(ubb, dm, advertiseJSON string) string {
+func validate(ubbText, dm, advertiseJSON string) string {
 	var adv map[string][]string
 	if advertiseJSON != "" {
 		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
 			return errorJSON(core.Errorf(core.EINVALID, "advertise: %v", err))
 		}
 	}
-	m, err := core.LoadModel("UBBCONFIG", ubb, "DMCONFIG", dm, adv)
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
+		DMConfig: dm, DMName: "DMCONFIG", Advertise: adv})
 	if err != nil {
 		return errorJSON(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // decodeError reads the {"error": {...}} answer the bridge gives JavaScript.
@@ -27,7 +28,7 @@ func decodeError(t *testing.T, answer string) core.Error {
 }
 
 func TestErrorJSON(t *testing.T) {
-	diag := core.Diagnostic{File: "UBBCONFIG", Line: 3, Col: 7, Severity: "error", Message: `unexpected "Y"`}
+	diag := ubb.Diagnostic{File: "UBBCONFIG", Line: 3, Col: 7, Severity: "error", Message: `unexpected "Y"`}
 	tests := []struct {
 		name      string
 		err       error

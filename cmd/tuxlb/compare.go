@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -67,7 +66,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: --jobs: want a number >= 1, got %d\n", *jobs)
 		return 2
 	}
-	cmp, _, err := pool.Compare(context.Background(), sc, vs, core.RunOptions{}, *jobs)
+	ctx, stop := runContext(0)
+	defer stop()
+	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{}, *jobs)
+	err = runStopped(ctx, 0, err)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/pool"
@@ -28,6 +28,7 @@ type runFlags struct {
 	explainJSON bool
 	format      string
 	jobs        int
+	maxRunTime  time.Duration
 	seqs        map[int64]bool // parsed --explain
 	file        string         // the scenario's name in error messages
 }
@@ -43,6 +44,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, psr (tmadmin printserver) or psc (printservice)")
 	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
+	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fs.PrintDefaults()
@@ -70,6 +72,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f.file == "-" {
 		f.file = "<stdin>"
 	}
+	ctx, stop := runContext(f.maxRunTime)
+	defer stop()
+	opt.Context = ctx
 	if f.explain != "" {
 		return runExplain(sc, opt, f, stdout, stderr)
 	}
@@ -94,10 +99,13 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // options checks the flags and turns them into RunOptions.
 func (f *runFlags) options() (core.RunOptions, error) {
 	opt := core.RunOptions{Policy: f.policy}
+	if f.maxRunTime < 0 {
+		return opt, fmt.Errorf("--max-run-time: %s is negative", f.maxRunTime)
+	}
 	if f.seed != "" {
-		n, err := strconv.ParseUint(f.seed, 10, 64)
+		n, err := core.ParseSeed("--seed", f.seed)
 		if err != nil {
-			return opt, fmt.Errorf("--seed: %q is not a non-negative integer", f.seed)
+			return opt, err
 		}
 		opt.Seed = &n
 	}
@@ -135,10 +143,11 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 	var res *core.Result
 	var err error
 	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
-		res, err = pool.Replications(context.Background(), sc, opt, sc.Replications, f.jobs)
+		res, err = pool.Replications(opt.Context, sc, opt, sc.Replications, f.jobs)
 	} else {
 		res, err = core.Run(sc, opt)
 	}
+	err = runStopped(opt.Context, f.maxRunTime, err)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("--dispatch: %w", cerr)
@@ -172,7 +181,7 @@ func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stde
 	var out []core.Explanation
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
-		if err != nil {
+		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
 			return 1
 		}

@@ -73,7 +73,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		return nil, nil, err
 	}
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
-	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "SQLite database `FILE`, created if missing [TUXLB_DB]")
+	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
 		func(v string) (err error) { maxBody, err = parseSize(v); return err })
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
@@ -115,14 +115,14 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// listenAndServe opens the database, listens, prints the URL and serves
-// until ctx ends.
+// listenAndServe opens the database (SQLite, or PostgreSQL for a postgres://
+// URL), listens, prints the URL and serves until ctx ends.
 func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	if o.logFormat == "json" {
 		logger = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
-	db, err := storage.Open(o.db)
+	db, err := storage.Connect(ctx, o.db)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
-	logger.Info("serving", "addr", ln.Addr().String(), "db", o.db, "playground", cfg.Assets != nil)
+	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 func init() {
@@ -45,7 +46,7 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ubb, err := os.ReadFile(*ubbPath)
+	ubbText, err := os.ReadFile(*ubbPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
 		return 1
@@ -57,7 +58,8 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	m, err := core.LoadModel(*ubbPath, string(ubb), *dmPath, string(dm), nil)
+	m, err := core.LoadModel(ubb.Input{UBBConfig: string(ubbText), UBBName: *ubbPath,
+		DMConfig: string(dm), DMName: *dmPath})
 	if err != nil {
 		printDiagnostics(stderr, err)
 		return 1

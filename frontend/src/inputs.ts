@@ -3,6 +3,14 @@
 // onChange; they are rebuilt only when a new scenario is loaded.
 import { h } from "./dom";
 import type { Dist, Scenario, Stream } from "./types";
+import vocabulary from "./vocabulary.json";
+
+/** What the policy menu says of a policy beyond its name. */
+const policyLabels: Record<string, string> = {
+  tuxedo: "tuxedo (LDBAL and MODEL decide)",
+  jsq: "jsq (join the shortest queue)",
+  p2c: "p2c (power of two choices)",
+};
 
 /** What the forms need to know about the parsed configuration. */
 export interface Known {
@@ -203,7 +211,7 @@ export function servicesForm(sc: Scenario, known: Known, onChange: OnChange): HT
   return h("div", { class: "form" }, h("h3", {}, "Service times"), ...(rows.length ? rows : [h("p", { class: "muted" }, "No services known yet.")]));
 }
 
-/** The tuning options with their meaning (SPEC §3). */
+/** The tuning options with their meaning (docs/engine.md). */
 const tuningHelp = {
   idle: "When is a server idle? server: it is not processing a request (the seed text). queue: its queue holds no waiting request.",
   netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (the seed). origin: the origin machine's (Oracle's UBBCONFIG reference).",
@@ -243,13 +251,7 @@ export function tuningForm(sc: Scenario, onChange: OnChange): HTMLElement {
     h("h3", {}, "Run"),
     select(
       "Policy",
-      [
-        ["tuxedo", "tuxedo (LDBAL and MODEL decide)"],
-        ["round_robin", "round_robin"],
-        ["random", "random"],
-        ["jsq", "jsq (join the shortest queue)"],
-        ["p2c", "p2c (power of two choices)"],
-      ],
+      vocabulary.policy.map((p): [string, string] => [p, policyLabels[p] ?? p]),
       sc.policy || "tuxedo",
       (v) => {
         sc.policy = v;
@@ -268,9 +270,9 @@ export function tuningForm(sc: Scenario, onChange: OnChange): HTMLElement {
       onChange();
     }),
     h("h3", {}, "Tuning (readings of undocumented behaviour)"),
-    str("idle", ["server", "queue"]),
-    str("netload", ["server", "origin"]),
-    str("mp_counter", ["load+netload", "load"]),
+    str("idle", vocabulary["tuning.idle"]),
+    str("netload", vocabulary["tuning.netload"]),
+    str("mp_counter", vocabulary["tuning.mp_counter"]),
     n("mp_reset_ms"),
     n("gateway_forward_ms"),
   );

@@ -86,7 +86,7 @@ const workloadPanel = h("div");
 const timingPanel = h("div");
 const jsonText = h("textarea", { rows: 24, spellcheck: "false", "aria-label": "scenario JSON", "data-testid": "scenario-json", class: "json" });
 const jsonApply = h("button", { type: "button", "data-testid": "scenario-json-load" }, "Load this JSON");
-const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (SPEC §5). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
+const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (docs/scenario.md). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
 jsonApply.addEventListener("click", () => {
   try {
     const v = JSON.parse(jsonText.value);

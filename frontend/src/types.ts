@@ -1,7 +1,7 @@
 // The JSON shapes the playground reads and writes. They mirror core/scenario.go,
-// core/result.go, core/model.go and core/run.go; field names are the contract.
+// core/result.go, core/ubb/model.go and core/run.go; field names are the contract.
 
-/** A distribution of durations in milliseconds (SPEC §5). */
+/** A distribution of durations in milliseconds (docs/scenario.md). */
 export interface Dist {
   dist: string;
   ms?: number;
@@ -39,7 +39,7 @@ export interface Tuning {
   gateway_forward_ms?: number;
 }
 
-/** The scenario document of SPEC §5. */
+/** The scenario document of docs/scenario.md. */
 export interface Scenario {
   name?: string;
   ubbconfig: string;
@@ -126,7 +126,7 @@ export interface MachineStats {
   received: number;
 }
 
-/** The result JSON of SPEC §6, as `tuxlb run` prints it. */
+/** The result JSON of docs/engine.md, as `tuxlb run` prints it. */
 export interface Result {
   name?: string;
   engine_version: string;

@@ -2,6 +2,7 @@
 // thing changed: a policy, LDBAL, MODEL or a tuning reading. A variant is the
 // text `tuxlb compare --variant` takes (e.g. "ldbal=N"); the Go core applies it,
 // so the page and the CLI change a scenario in exactly the same way.
+import vocabulary from "./vocabulary.json";
 import type { Scenario } from "./types";
 
 /** A variant of the scenario under comparison; spec "" is the scenario as written. */
@@ -34,8 +35,8 @@ export function getResource(ubb: string, key: string): string {
   return "";
 }
 
-/** policies are the dispatch policies of SPEC §3. */
-export const policies = ["tuxedo", "round_robin", "random", "jsq", "p2c"];
+/** policies are the engine's dispatch policies (docs/engine.md), tuxedo first. */
+export const policies: string[] = vocabulary.policy;
 
 /** specVariant makes a variant from a `--variant` text typed by the user. */
 export function specVariant(spec: string): Variant {

@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"errors"
@@ -14,9 +14,9 @@ const head = "*RESOURCES\nMODEL SHM\n*MACHINES\nm1 LMID=site1\n*GROUPS\nG1 LMID=
 // mustLoad loads a UBBCONFIG that must be valid.
 func mustLoad(t *testing.T, ubb string) *Model {
 	t.Helper()
-	m, err := LoadModel("t.ubb", ubb, "", "", nil)
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb})
 	if err != nil {
-		t.Fatalf("LoadModel: %v", err)
+		t.Fatalf("Load: %v", err)
 	}
 	return m
 }
@@ -24,20 +24,20 @@ func mustLoad(t *testing.T, ubb string) *Model {
 // firstError loads a UBBCONFIG that must be rejected and returns its first diagnostic.
 func firstError(t *testing.T, ubb string) string {
 	t.Helper()
-	_, err := LoadModel("t.ubb", ubb, "", "", nil)
+	_, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb})
 	if err == nil {
 		t.Fatalf("got a model, want an error")
 	}
-	var e *Error
-	if !errors.As(err, &e) || e.Code != EINVALID || len(e.Diagnostics) == 0 {
-		t.Fatalf("got %#v, want EINVALID with diagnostics", err)
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("got %#v, want an ErrorList", err)
 	}
-	for _, d := range e.Diagnostics {
+	for _, d := range list {
 		if d.Severity != "error" || d.File != "t.ubb" {
 			t.Errorf("diagnostic %+v: want severity error in t.ubb", d)
 		}
 	}
-	return e.Diagnostics[0].String()
+	return list[0].String()
 }
 
 func TestRejections(t *testing.T) {
@@ -270,9 +270,9 @@ func TestResources(t *testing.T) {
 	}
 }
 
-// BenchmarkLoadModelLarge loads a configuration near the limits: 10 000
+// BenchmarkLoadLarge loads a configuration near the limits: 10 000
 // instances, 5 000 services and 2 000 DEFAULT: lines. It must stay fast.
-func BenchmarkLoadModelLarge(b *testing.B) {
+func BenchmarkLoadLarge(b *testing.B) {
 	var s strings.Builder
 	s.WriteString(head)
 	for i := 0; i < 10; i++ {
@@ -285,14 +285,14 @@ func BenchmarkLoadModelLarge(b *testing.B) {
 	text := s.String()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := LoadModel("b.ubb", text, "", "", nil); err != nil {
+		if _, err := Load(Input{UBBName: "b.ubb", UBBConfig: text}); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 func TestOneDuplicateErrorPerEntry(t *testing.T) {
-	_, err := LoadModel("t.ubb", head+"a SRVGRP=G1 SRVID=1 MIN=500\nb SRVGRP=G1 SRVID=1 MIN=500\n", "", "", nil)
+	_, err := Load(Input{UBBName: "t.ubb", UBBConfig: head + "a SRVGRP=G1 SRVID=1 MIN=500\nb SRVGRP=G1 SRVID=1 MIN=500\n"})
 	if err == nil {
 		t.Fatal("got a model, want an error")
 	}

@@ -4,32 +4,68 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
 
-// openTemp opens a fresh database in t.TempDir() with a clock that ticks one
-// second per call, so created_at values differ and are predictable.
-func openTemp(t *testing.T) *DB {
-	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "tuxlb.db"))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
+// backend is one implementation of Store under test.
+type backend struct {
+	name string
+	// target makes a fresh, empty database for t and returns what Connect
+	// takes: a file path or a URL.
+	target func(t testing.TB) string
+}
+
+// backends are the implementations every conformance test runs against.
+var backends = []backend{
+	{"sqlite", func(t testing.TB) string { return filepath.Join(t.TempDir(), "tuxlb.db") }},
+	{"postgres", pgtest.Database},
+}
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// eachStore runs test once per backend, as subtests named after them, each
+// with a freshly opened store on an empty database.
+func eachStore(t *testing.T, test func(t *testing.T, st Store)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { test(t, openStore(t, b.target(t))) })
 	}
-	t.Cleanup(func() { db.Close() })
+}
+
+// openStore connects to target with a clock that ticks one second per
+// call, so created_at values differ and are predictable, and closes the
+// store when the test ends.
+func openStore(t testing.TB, target string) Store {
+	t.Helper()
+	st, err := Connect(context.Background(), target)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	var mu sync.Mutex
-	db.Now = func() time.Time {
+	now := func() time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		clock = clock.Add(time.Second)
 		return clock
 	}
-	return db
+	switch db := st.(type) {
+	case *DB:
+		db.Now = now
+	case *Postgres:
+		db.Now = now
+	default:
+		t.Fatalf("Connect returned a %T", st)
+	}
+	return st
 }
 
 // sampleRun returns a run numbered i with a scenario of its own.
@@ -51,47 +87,55 @@ func sampleRun(i int, dispatch bool) *core.StoredRun {
 }
 
 func TestOpenMigratesOnceAndReopens(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tuxlb.db")
-	for round := 1; round <= 2; round++ {
-		db, err := Open(path)
-		if err != nil {
-			t.Fatalf("round %d: Open: %v", round, err)
-		}
-		list, err := loadMigrations()
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := db.SchemaVersion(context.Background())
-		if err != nil || v != list[len(list)-1].version {
-			t.Errorf("round %d: schema version got %d (%v), want %d", round, v, err, list[len(list)-1].version)
-		}
-		var rows int
-		db.write.QueryRow("SELECT COUNT(*) FROM schema_version").Scan(&rows)
-		if rows != len(list) {
-			t.Errorf("round %d: schema_version rows got %d, want %d", round, rows, len(list))
-		}
-		var mode string
-		db.write.QueryRow("PRAGMA journal_mode").Scan(&mode)
-		var fk int
-		db.read.QueryRow("PRAGMA foreign_keys").Scan(&fk)
-		if mode != "wal" || fk != 1 {
-			t.Errorf("round %d: journal_mode %q foreign_keys %d, want wal 1", round, mode, fk)
-		}
-		db.Close()
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			target := b.target(t)
+			fsys, dir := fs.FS(sqliteMigrations), "migrations"
+			if IsPostgresURL(target) {
+				fsys, dir = postgresMigrations, "migrations/postgres"
+			}
+			list, err := loadMigrations(fsys, dir)
+			if err != nil || len(list) == 0 {
+				t.Fatalf("loadMigrations: %d migrations, %v", len(list), err)
+			}
+			for round := 1; round <= 2; round++ {
+				st, err := Connect(context.Background(), target)
+				if err != nil {
+					t.Fatalf("round %d: Connect: %v", round, err)
+				}
+				v, err := st.SchemaVersion(context.Background())
+				if err != nil || v != list[len(list)-1].version {
+					t.Errorf("round %d: schema version got %d (%v), want %d", round, v, err, list[len(list)-1].version)
+				}
+				if rows := schemaRows(t, st); rows != len(list) {
+					t.Errorf("round %d: schema_version rows got %d, want %d", round, rows, len(list))
+				}
+				st.Close()
+			}
+		})
 	}
 }
 
-func TestOpenRejectsBadPath(t *testing.T) {
-	for _, path := range []string{"", "a?b.db", "x#y"} {
-		_, err := Open(path)
-		if got := core.ErrorCode(err); got != core.EINVALID {
-			t.Errorf("Open(%q): code got %q, want %q", path, got, core.EINVALID)
-		}
+// schemaRows counts the rows of schema_version: one per migration applied.
+func schemaRows(t testing.TB, st Store) int {
+	t.Helper()
+	var n int
+	var err error
+	switch db := st.(type) {
+	case *DB:
+		err = db.write.QueryRow("SELECT COUNT(*) FROM schema_version").Scan(&n)
+	case *Postgres:
+		err = db.pool.QueryRow(context.Background(), "SELECT COUNT(*) FROM schema_version").Scan(&n)
 	}
+	if err != nil {
+		t.Fatalf("count schema_version: %v", err)
+	}
+	return n
 }
 
-func TestRunRoundTrip(t *testing.T) {
-	db := openTemp(t)
+func TestRunRoundTrip(t *testing.T) { eachStore(t, testRunRoundTrip) }
+
+func testRunRoundTrip(t *testing.T, db Store) {
 	ctx := context.Background()
 	want := sampleRun(1, true)
 	want.Policy, want.Seed, want.RerunOf = "jsq", "7", "run0000000000000000000"
@@ -117,8 +161,9 @@ func TestRunRoundTrip(t *testing.T) {
 	}
 }
 
-func TestNotFound(t *testing.T) {
-	db := openTemp(t)
+func TestNotFound(t *testing.T) { eachStore(t, testNotFound) }
+
+func testNotFound(t *testing.T, db Store) {
 	ctx := context.Background()
 	if err := db.CreateRun(ctx, sampleRun(1, false)); err != nil {
 		t.Fatal(err)
@@ -135,8 +180,9 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
-func TestCreateRunIsOneTransaction(t *testing.T) {
-	db := openTemp(t)
+func TestCreateRunIsOneTransaction(t *testing.T) { eachStore(t, testCreateRunIsOneTransaction) }
+
+func testCreateRunIsOneTransaction(t *testing.T, db Store) {
 	ctx := context.Background()
 	if err := db.CreateRun(ctx, sampleRun(1, true)); err != nil {
 		t.Fatal(err)
@@ -151,8 +197,9 @@ func TestCreateRunIsOneTransaction(t *testing.T) {
 	}
 }
 
-func TestRunsPagination(t *testing.T) {
-	db := openTemp(t)
+func TestRunsPagination(t *testing.T) { eachStore(t, testRunsPagination) }
+
+func testRunsPagination(t *testing.T, db Store) {
 	ctx := context.Background()
 	for i := 1; i <= 7; i++ {
 		if err := db.CreateRun(ctx, sampleRun(i, i%2 == 0)); err != nil {
@@ -184,8 +231,9 @@ func TestRunsPagination(t *testing.T) {
 	}
 }
 
-func TestRunsBadCursor(t *testing.T) {
-	db := openTemp(t)
+func TestRunsBadCursor(t *testing.T) { eachStore(t, testRunsBadCursor) }
+
+func testRunsBadCursor(t *testing.T, db Store) {
 	for _, c := range []string{"garbage!", "c2VxOg", "c2VxOi01", "bm9wZTox"} {
 		_, _, err := db.Runs(context.Background(), 10, c)
 		if got := core.ErrorCode(err); got != core.EINVALID {
@@ -194,8 +242,9 @@ func TestRunsBadCursor(t *testing.T) {
 	}
 }
 
-func TestPutScenario(t *testing.T) {
-	db := openTemp(t)
+func TestPutScenario(t *testing.T) { eachStore(t, testPutScenario) }
+
+func testPutScenario(t *testing.T, db Store) {
 	ctx := context.Background()
 	s := &core.SavedScenario{ID: "abc", Name: "n", Body: []byte(`{"a":1}`)}
 	tests := []struct {
@@ -220,8 +269,9 @@ func TestPutScenario(t *testing.T) {
 	}
 }
 
-func TestConcurrentWrites(t *testing.T) {
-	db := openTemp(t)
+func TestConcurrentWrites(t *testing.T) { eachStore(t, testConcurrentWrites) }
+
+func testConcurrentWrites(t *testing.T, db Store) {
 	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, 40)
@@ -243,25 +293,9 @@ func TestConcurrentWrites(t *testing.T) {
 	if err != nil || len(list) != 40 {
 		t.Errorf("stored runs got %d (%v), want 40", len(list), err)
 	}
-	if v, err := db.IntegrityCheck(ctx); v != "ok" {
-		t.Errorf("integrity_check got %q (%v), want ok", v, err)
-	}
-}
-
-func BenchmarkCreateRun(b *testing.B) {
-	db, err := Open(filepath.Join(b.TempDir(), "tuxlb.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	result := bytes.Repeat([]byte("x"), 64<<10) // a typical result is tens of KiB
-	ctx := context.Background()
-	b.ResetTimer()
-	for i := range b.N {
-		r := sampleRun(i, true)
-		r.Result = result
-		if err := db.CreateRun(ctx, r); err != nil {
-			b.Fatal(err)
+	if sq, ok := db.(*DB); ok {
+		if v, err := sq.IntegrityCheck(ctx); v != "ok" {
+			t.Errorf("integrity_check got %q (%v), want ok", v, err)
 		}
 	}
 }

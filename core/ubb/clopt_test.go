@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"reflect"
@@ -65,7 +65,7 @@ func TestAdvertise(t *testing.T) {
 		"TMQUEUE SRVGRP=G1 SRVID=4 CLOPT=\"-A\"\n" +
 		"TMQUEUE SRVGRP=G1 SRVID=5 CLOPT=\"-s QS:TMQUEUE\"\n" +
 		"*SERVICES\nS1\nS2 SRVGRP=G1\n"
-	m, err := LoadModel("t.ubb", ubb, "", "", map[string][]string{"b": {"B1"}, "a": {"X"}, "ghost": {"G"}})
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb, Advertise: map[string][]string{"b": {"B1"}, "a": {"X"}, "ghost": {"G"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

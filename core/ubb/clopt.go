@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"fmt"
@@ -66,7 +66,7 @@ func serverKind(name string) (system, gateway bool) {
 	return systemServers[base] || strings.HasPrefix(base, "TMS"), gateway
 }
 
-// advertiseAll decides what every instance advertises (SPEC §2) and makes
+// advertiseAll decides what every instance advertises (docs/config.md) and makes
 // those services known.
 func (b *builder) advertiseAll() {
 	used := map[string]bool{}
@@ -132,8 +132,8 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 }
 
 // warnUnusedAdvertise warns about advertise map entries that no server used.
-// Their services are known all the same (SPEC §2 names the advertise map as a
-// source of known services), so a request for one fails TPENOENT rather than
+// Their services are known all the same (docs/config.md names the advertise
+// map as a source of known services), so a request for one fails TPENOENT rather than
 // being rejected as an unknown service.
 func (b *builder) warnUnusedAdvertise(used map[string]bool) {
 	names := make([]string, 0, len(b.advertise))

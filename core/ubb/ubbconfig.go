@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"fmt"
@@ -14,12 +14,17 @@ import (
 // pos is a 1-based line and column (in characters; a tab counts as one).
 type pos struct{ line, col int }
 
+// span is a range of bytes [off, end) of the text as given (byte order mark
+// included): where a token was written, for the editor.
+type span struct{ off, end int }
+
 // param is one KEY=value (or, in *RESOURCES, KEYWORD value).
 type param struct {
-	key    string
-	keyPos pos
-	value  string
-	valPos pos
+	key     string
+	keyPos  pos
+	value   string
+	valPos  pos
+	valSpan span // the value token as written, quotes included
 }
 
 // entry is one entry of a section: a name followed by parameters, possibly on
@@ -31,6 +36,7 @@ type entry struct {
 	params    []param
 	defaults  *defaultsLog // set by withDefaults
 	nDefaults int          // how much of defaults applies: the DEFAULT: params before this entry
+	end       int          // the byte just after its last token (continuation lines included)
 }
 
 // section is one *NAME section with its entries in file order.
@@ -38,6 +44,7 @@ type section struct {
 	name    string // without the leading '*'
 	pos     pos
 	entries []*entry
+	body    int // the byte where the line after the header starts (len(text) if none)
 }
 
 // token kinds of the lexer.
@@ -51,6 +58,7 @@ type token struct {
 	kind int
 	text string
 	pos  pos
+	span span
 }
 
 // syntaxParser turns the text of one file into sections. Errors are collected
@@ -64,6 +72,8 @@ type syntaxParser struct {
 	kvSection func(name string) bool
 	looseKV   func(name string) bool
 	first     string // the section that must come first, or ""
+	lineOff   int    // the byte where the line being read starts
+	lineEnd   int    // the byte where the next line starts
 }
 
 func (p *syntaxParser) errorf(at pos, format string, args ...any) {
@@ -86,7 +96,7 @@ func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
 		case r == '#':
 			return toks, true
 		case r == '=':
-			toks = append(toks, token{tokEquals, "=", pos{lineNo, col}})
+			toks = append(toks, token{tokEquals, "=", pos{lineNo, col}, p.span(i, i+size)})
 			i += size
 			col++
 		case r == '"':
@@ -96,7 +106,7 @@ func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
 				p.errorf(start, "unterminated quoted string: expected a closing '\"' on the same line")
 				return nil, false
 			}
-			toks = append(toks, token{tokString, text, start})
+			toks = append(toks, token{tokString, text, start, p.span(i, i+n)})
 			i += n
 			col += cols
 		default:
@@ -110,12 +120,15 @@ func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
 				j += size
 				col++
 			}
-			toks = append(toks, token{tokWord, line[i:j], start})
+			toks = append(toks, token{tokWord, line[i:j], start, p.span(i, j)})
 			i = j
 		}
 	}
 	return toks, true
 }
+
+// span returns the bytes [i, j) of the line being read as a span of the text.
+func (p *syntaxParser) span(i, j int) span { return span{p.lineOff + i, p.lineOff + j} }
 
 // lexQuoted reads a double-quoted string at the start of s. Backslash escapes
 // \" and \\ stand for the character; any other backslash is kept as written.
@@ -149,16 +162,19 @@ func lexQuoted(s string) (string, int, int, bool) {
 // first, when not "", is the section the file must start with.
 func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool) ([]*section, []Diagnostic) {
 	p := &syntaxParser{file: file, kvSection: kvSection, looseKV: looseKV, first: first}
-	text = strings.TrimPrefix(text, "\uFEFF")
+	rest := strings.TrimPrefix(text, "\uFEFF")
+	p.lineEnd = len(text) - len(rest)
 	lineNo := 0
-	for len(text) > 0 {
+	for len(rest) > 0 {
 		lineNo++
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
+		line := rest
+		p.lineOff = p.lineEnd
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
 		} else {
-			text = ""
+			rest = ""
 		}
+		p.lineEnd = len(text) - len(rest)
 		if toks, ok := p.lexLine(line, lineNo); ok {
 			p.parseLine(toks)
 		}
@@ -185,7 +201,7 @@ func (p *syntaxParser) parseLine(toks []token) {
 		if p.first != "" && len(p.sections) == 0 && first.text[1:] != p.first {
 			p.errorf(first.pos, "the first section must be *%s, found %s", p.first, first.text)
 		}
-		p.cur = &section{name: first.text[1:], pos: first.pos}
+		p.cur = &section{name: first.text[1:], pos: first.pos, body: p.lineEnd}
 		p.sections = append(p.sections, p.cur)
 		p.last = nil
 		return
@@ -229,7 +245,7 @@ func (p *syntaxParser) parseKeywordLine(toks []token) {
 		p.errorf(toks[2].pos, "unexpected %s after %s %s: lines of *%s are KEYWORD value", describe(toks[2]), kw.text, val.text, p.cur.name)
 		return
 	}
-	e := &entry{name: kw.text, pos: kw.pos, params: []param{{kw.text, kw.pos, val.text, val.pos}}}
+	e := &entry{name: kw.text, pos: kw.pos, params: []param{{kw.text, kw.pos, val.text, val.pos, val.span}}, end: val.span.end}
 	p.cur.entries = append(p.cur.entries, e)
 }
 
@@ -244,7 +260,8 @@ func (p *syntaxParser) parseEntryLine(toks []token) {
 			p.errorf(name.pos, "unexpected '=': expected an entry name or KEY=value")
 			return
 		}
-		e := &entry{name: name.text, pos: name.pos, isDefault: name.kind == tokWord && name.text == "DEFAULT:"}
+		e := &entry{name: name.text, pos: name.pos, isDefault: name.kind == tokWord && name.text == "DEFAULT:",
+			end: name.span.end}
 		p.cur.entries = append(p.cur.entries, e)
 		p.last = e
 		rest = toks[1:]
@@ -284,7 +301,8 @@ func (p *syntaxParser) parseParams(e *entry, toks []token) {
 			p.errorf(toks[i+3].pos, "malformed %s=%s=...: expected one value per KEY=value (quote values that contain '=')", key.text, val.text)
 			return
 		}
-		e.params = append(e.params, param{key.text, key.pos, val.text, val.pos})
+		e.params = append(e.params, param{key.text, key.pos, val.text, val.pos, val.span})
+		e.end = val.span.end
 		i += 3
 	}
 }

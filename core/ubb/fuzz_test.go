@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"os"
@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzLoadModel feeds arbitrary UBBCONFIG/DMCONFIG text to LoadModel: it must
-// never panic or hang, and its result must be consistent (a model, or an
-// EINVALID error with positioned diagnostics). Seeds: the real samples.
-func FuzzLoadModel(f *testing.F) {
+// FuzzLoad feeds arbitrary UBBCONFIG/DMCONFIG text to Load: it must never
+// panic or hang, and its result must be consistent (a model, or an ErrorList
+// of positioned diagnostics). Seeds: the real samples.
+func FuzzLoad(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join(samplesDir, "*.ubb"))
 	more, _ := filepath.Glob(filepath.Join("testdata", "dmconfig", "*.ubb"))
 	for _, path := range append(files, more...) {
@@ -22,12 +22,9 @@ func FuzzLoadModel(f *testing.F) {
 		f.Add(string(data), string(dm))
 	}
 	f.Fuzz(func(t *testing.T, ubb, dm string) {
-		m, err := LoadModel("f.ubb", ubb, "f.dm", dm, map[string][]string{"simpserv": {"TOUPPER"}})
+		m, err := Load(Input{UBBName: "f.ubb", UBBConfig: ubb, DMName: "f.dm", DMConfig: dm, Advertise: map[string][]string{"simpserv": {"TOUPPER"}}})
 		if err != nil {
-			var diags []Diagnostic
-			if e, ok := err.(*Error); ok && e.Code == EINVALID {
-				diags = e.Diagnostics
-			}
+			diags, _ := err.(ErrorList)
 			if len(diags) == 0 {
 				t.Fatalf("error without diagnostics: %#v", err)
 			}
@@ -39,6 +36,14 @@ func FuzzLoadModel(f *testing.F) {
 			return
 		}
 		checkModel(t, m)
+		// The editor on the same text: setting LDBAL never panics, and
+		// what it returns loads with LDBAL Y.
+		ldbal := Change{Section: "RESOURCES", Key: "LDBAL", Value: "Y"}
+		if out, err := Edit(ubb, ldbal); err == nil {
+			if m2, err := Load(Input{UBBConfig: out}); err != nil || !m2.LDBAL {
+				t.Fatalf("edited text: LDBAL %v, error %v", m2 != nil && m2.LDBAL, err)
+			}
+		}
 	})
 }
 

@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const samplesDir = "../testdata/tuxedo-configs"
+const samplesDir = "../../testdata/tuxedo-configs"
 
 // negativeSamples are the files SOURCES.md marks NEGATIVE, with the first
 // diagnostic each must produce.
@@ -45,7 +45,7 @@ func TestSamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, err := LoadModel(name, string(data), "", "", nil)
+			m, err := Load(Input{UBBName: name, UBBConfig: string(data)})
 			golden := filepath.Join("testdata", "model", strings.TrimSuffix(name, ".ubb"))
 			if want, negative := negativeSamples[name]; negative {
 				if err == nil {
@@ -67,14 +67,14 @@ func TestSamples(t *testing.T) {
 	}
 }
 
-// diagnosticsOf returns the diagnostics of an *Error with code EINVALID.
-func diagnosticsOf(t *testing.T, err error) []Diagnostic {
+// diagnosticsOf returns the diagnostics of a non-empty ErrorList.
+func diagnosticsOf(t *testing.T, err error) ErrorList {
 	t.Helper()
-	var e *Error
-	if !errors.As(err, &e) || e.Code != EINVALID || len(e.Diagnostics) == 0 {
-		t.Fatalf("got error %#v, want an EINVALID *Error with diagnostics", err)
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("got error %#v, want a non-empty ErrorList", err)
 	}
-	return e.Diagnostics
+	return list
 }
 
 func TestWarningsAreCapped(t *testing.T) {

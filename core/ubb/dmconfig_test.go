@@ -1,4 +1,4 @@
-package core
+package ubb
 
 import (
 	"encoding/json"
@@ -20,7 +20,7 @@ func TestDMConfigSamples(t *testing.T) {
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}
-			m, err := LoadModel(name+".ubb", string(ubb), name+".dm", string(dm), nil)
+			m, err := Load(Input{UBBName: name + ".ubb", UBBConfig: string(ubb), DMName: name + ".dm", DMConfig: string(dm)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +38,7 @@ const dmUBB = "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a\n*GROUPS\nAPP LMID=a G
 func TestDMConfigImports(t *testing.T) {
 	dm := "*DM_LOCAL_DOMAINS\nLD GWGRP=GW\n*DM_REMOTE_DOMAINS\nRD1 DOMAINID=\"r1\"\nRD2\n" +
 		"*DM_REMOTE_SERVICES\nR1 RDOM=RD2 LOAD=10\nR2 RDOM=RD1 PRIO=90\nR3\nR1 RDOM=RD1\n"
-	m, err := LoadModel("t.ubb", dmUBB, "t.dm", dm, nil)
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: dmUBB, DMName: "t.dm", DMConfig: dm})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestDMConfigRejections(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := LoadModel("t.ubb", dmUBB, "t.dm", tt.dm, nil)
+			_, err := Load(Input{UBBName: "t.ubb", UBBConfig: dmUBB, DMName: "t.dm", DMConfig: tt.dm})
 			if err == nil {
 				t.Fatalf("got a model, want %s", tt.want)
 			}
@@ -111,7 +111,7 @@ func TestDMConfigRejections(t *testing.T) {
 
 func TestDMConfigWarnings(t *testing.T) {
 	ubb := strings.Replace(dmUBB, "GWTDOMAIN SRVGRP=GW SRVID=1 MIN=2 RQADDR=GWQ\n", "", 1)
-	m, err := LoadModel("t.ubb", ubb, "t.dm", "*DM_RESOURCES\nVERSION=1 COLOR=2\n*DM_LOCAL\nLD GWGRP=GW\n*FOO\n", nil)
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb, DMName: "t.dm", DMConfig: "*DM_RESOURCES\nVERSION=1 COLOR=2\n*DM_LOCAL\nLD GWGRP=GW\n*FOO\n"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,38 +1,52 @@
-package core
+package ubb
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
 )
 
-// LoadModel parses a UBBCONFIG (and an optional DMCONFIG, "" for none) and
-// builds the Model of SPEC §2. advertise is the scenario's advertise map (nil
-// for none). File names are used in diagnostics only. The error is an *Error
-// with Diagnostics positioned at FILE:LINE:COL.
+// Input is what Load reads: a UBBCONFIG, an optional DMCONFIG, and the
+// scenario's advertise map.
+type Input struct {
+	UBBConfig string // the UBBCONFIG text
+	UBBName   string // its file name in diagnostics ("UBBCONFIG" when empty)
+	DMConfig  string // the DMCONFIG text, "" (or blank) for none
+	DMName    string // its file name in diagnostics ("DMCONFIG" when empty)
+	// Advertise maps a server name to the services it advertises when its
+	// CLOPT has no -s (nil for none); diagnostics about it name "scenario".
+	Advertise map[string][]string
+}
+
+// Load parses a UBBCONFIG (and the DMCONFIG, if any) and builds the Model
+// that docs/config.md describes. A failed load returns an ErrorList of
+// diagnostics positioned at FILE:LINE:COL.
 //
 // Syntax errors are reported first (and stop the build); then problems with
-// values, in file order; then missing required parameters. Warnings of a
-// successful load are in Model.Warnings.
-func LoadModel(ubbName, ubb, dmName, dm string, advertise map[string][]string) (*Model, error) {
-	b := &builder{file: ubbName, dmFile: dmName, cur: ubbName, advertise: advertise}
-	ubbSecs, diags := parseSyntax(ubbName, ubb, "RESOURCES", isResourcesSection, noLooseKV)
+// values, in file order (the UBBCONFIG's before the DMCONFIG's); then missing
+// required parameters. At most 100 are reported. Warnings of a successful
+// load are in Model.Warnings.
+func Load(in Input) (*Model, error) {
+	ubbName, dmName := cmp.Or(in.UBBName, "UBBCONFIG"), cmp.Or(in.DMName, "DMCONFIG")
+	b := &builder{file: ubbName, dmFile: dmName, cur: ubbName, advertise: in.Advertise}
+	ubbSecs, diags := parseSyntax(ubbName, in.UBBConfig, "RESOURCES", isResourcesSection, noLooseKV)
 	var dmSecs []*section
-	if strings.TrimSpace(dm) != "" {
+	if strings.TrimSpace(in.DMConfig) != "" {
 		var dmDiags []Diagnostic
-		dmSecs, dmDiags = parseSyntax(dmName, dm, "", noLooseKV, isDMResourcesSection)
+		dmSecs, dmDiags = parseSyntax(dmName, in.DMConfig, "", noLooseKV, isDMResourcesSection)
 		diags = append(diags, dmDiags...)
 	}
 	if len(diags) > 0 {
-		return nil, ConfigError(diags...)
+		return nil, ErrorList(diags)
 	}
 	b.build(ubbSecs, dmSecs)
 	if errs := b.errors(); len(errs) > 0 {
-		return nil, ConfigError(errs...)
+		return nil, ErrorList(errs)
 	}
 	b.m.Warnings = b.warns
 	if n := len(b.warns) - maxDiagnostics; n > 0 {
-		b.m.Warnings = append(b.warns[:maxDiagnostics:maxDiagnostics], Diagnostic{File: ubbName, Severity: "warning",
+		b.m.Warnings = append(b.warns[:maxDiagnostics:maxDiagnostics], Diagnostic{File: ubbName, Severity: SeverityWarning,
 			Message: fmt.Sprintf("%d more warnings not shown", n)})
 	}
 	return b.m, nil

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mainBounded runs Main and fails the test if it does not return within
+// limit, so that a regression fails instead of hanging the suite.
+func mainBounded(t *testing.T, limit time.Duration, args ...string) (int, string, string) {
+	t.Helper()
+	type out struct {
+		code         int
+		stdout, errs string
+	}
+	done := make(chan out, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := Main(args, nil, &o, &e)
+		done <- out{code, o.String(), e.String()}
+	}()
+	select {
+	case o := <-done:
+		return o.code, o.stdout, o.errs
+	case <-time.After(limit):
+		t.Fatalf("tuxlb %v: did not return within %s", args, limit)
+		return 0, "", ""
+	}
+}
+
+const cliUBB = `*RESOURCES\nIPCKEY 123458\nMASTER SITE1\nMODEL MP\nLDBAL Y\n*MACHINES\nnode1 LMID=SITE1 APPDIR=\"/app\" TUXCONFIG=\"/app/tuxconfig\" TUXDIR=\"/opt/tuxedo\"\n*GROUPS\nGRP1 LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=GRP1 SRVID=1 MIN=4 CLOPT=\"-s BALANCE --\"\n*SERVICES\nBALANCE LOAD=50\n`
+
+// The scenario that once looped forever now ends at once with an error that
+// names the fields to change.
+func TestRunHangScenarioEnds(t *testing.T) {
+	path := writeFile(t, "hang.json", `{"ubbconfig": "`+cliUBB+`",
+  "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1e9}}},
+  "machines": {"SITE1": {"speed": 1e-6}},
+  "workload": {"generate": {"duration_ms": 100, "streams": [{"service": "BALANCE", "origin": "SITE1", "arrivals": "constant", "rate_per_s": 1000}]}}}`)
+	code, out, errs := mainBounded(t, 30*time.Second, "run", path)
+	if code != 1 || out != "" || !strings.Contains(errs, "services.BALANCE.service_time: ms 1e+09 ms on machine SITE1 (machines.SITE1.speed 1e-06)") {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want 1, nothing, and the fields named", code, out, errs)
+	}
+}
+
+// --max-run-time stops a run that would take many seconds.
+func TestRunMaxRunTime(t *testing.T) {
+	path := writeFile(t, "long.json", `{"ubbconfig": "`+cliUBB+`",
+  "services": {"BALANCE": {"service_time": {"dist": "exp", "mean_ms": 0.001}}},
+  "workload": {"generate": {"duration_ms": 19000, "streams": [{"service": "BALANCE", "origin": "SITE1", "arrivals": "poisson", "rate_per_s": 1000000}]}}}`)
+	code, out, errs := mainBounded(t, 60*time.Second, "run", "--max-run-time", "100ms", path)
+	if code != 1 || out != "" || !strings.Contains(errs, "the run did not finish within --max-run-time 100ms: run canceled after") {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want 1, nothing, and the limit named", code, out, errs)
+	}
+	code, _, errs = mainBounded(t, 10*time.Second, "run", "--max-run-time", "-1s", path)
+	if code != 2 || !strings.Contains(errs, "--max-run-time: -1s is negative") {
+		t.Errorf("negative limit: got exit %d, stderr %q; want 2 and the flag named", code, errs)
+	}
+}

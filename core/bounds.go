@@ -1,0 +1,137 @@
+package core
+
+import (
+	"math"
+	"math/bits"
+	"strconv"
+)
+
+// The simulated clock never passes MaxTimeUS. Every input time and duration
+// is at most MaxTimeUS on its own (the readers check), but a service time
+// divided by a slow machine's speed, or requests queued behind one another,
+// can reach further: setup rejects a scenario whose service times alone
+// cannot be represented (checkHorizon), and the engine stops with an error,
+// naming the fields to change, when an event would fall past MaxTimeUS
+// (engine.overTime). With every time at most MaxTimeUS, every loop that walks
+// simulated time (series bins, MP resets) is bounded, and no time can wrap
+// around the int64 range.
+
+// maxTimeText words MaxTimeUS for messages.
+const maxTimeText = "1e9 ms, about 11.6 days"
+
+// samplerBoundMS is the largest duration s can draw for a bounded
+// distribution (const, uniform, empirical), and its mean for the others,
+// whose tails are unbounded: a mean past the limit is certain to overflow,
+// while a rare long draw is caught when it happens.
+func samplerBoundMS(s Sampler) (float64, string) {
+	switch d := s.(type) {
+	case constDist:
+		return float64(d), "ms"
+	case uniformDist:
+		return d.lo + d.width, "max_ms"
+	case empiricalDist:
+		hi := 0.0
+		for _, v := range d.samples {
+			hi = max(hi, v)
+		}
+		return hi, "largest sample"
+	}
+	return s.MeanMS(), "mean_ms"
+}
+
+// checkHorizon rejects a scenario in which one service time, divided by the
+// speed of a machine that may process it, is already past MaxTimeUS.
+func (st *Setup) checkHorizon(sc *Scenario, _ RunOptions) error {
+	m := st.Model
+	n := newNames(m)
+	groups := make(map[string]int, len(m.Groups))
+	for i := range m.Groups {
+		groups[m.Groups[i].Name] = i
+	}
+	for i := range m.Servers {
+		srv := &m.Servers[i]
+		g, ok := groups[srv.Group]
+		if srv.Gateway || !ok {
+			continue
+		}
+		speed := 1.0
+		if srv.Machine < len(st.Speed) {
+			speed = st.Speed[srv.Machine]
+		}
+		for _, name := range srv.Services {
+			s, ok := n.services[name]
+			if !ok || st.ServiceTime[s][g] == nil {
+				continue
+			}
+			ms, what := samplerBoundMS(st.ServiceTime[s][g])
+			if us := ms * 1000 / speed; us > MaxTimeUS {
+				field := "services." + name + ".service_time"
+				if _, ok := sc.Services[name].ByGroup[srv.Group]; ok {
+					field = "services." + name + ".by_group." + srv.Group
+				}
+				return Errorf(EINVALID, "%s: %s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
+					"past the longest simulated time (%s); shorten the service time or raise the machine's speed",
+					field, what, ms, srv.LMID, srv.LMID, speed, us/1000, maxTimeText)
+			}
+		}
+	}
+	return nil
+}
+
+// overTime stops the run: request f would make the clock pass MaxTimeUS at
+// at (what says how); fields names what to change.
+func (e *engine) overTime(f *flight, at int64, what, fields string) {
+	if e.fault != nil {
+		return
+	}
+	e.fault = Errorf(EINVALID, "%s: request %d (service %s) %s at %s ms, past the longest simulated time (%s); "+
+		"shorten the service times or the workload, or raise the machine's speed",
+		fields, f.req.Seq, e.m.Services[f.req.Service].Name, what, strconv.FormatFloat(float64(at)/1000, 'g', 6, 64), maxTimeText)
+}
+
+// timeFields names the inputs that set how long server sv is busy with f.
+func (e *engine) timeFields(f *flight, sv *serverState) string {
+	lmid := e.m.Machines[sv.machine].LMID
+	switch {
+	case sv.gateway:
+		return "tuning.gateway_forward_ms"
+	case f.req.ServiceUS >= 0:
+		return "the request's service_ms and machines." + lmid + ".speed"
+	}
+	return "services." + e.m.Services[f.req.Service].Name + ".service_time and machines." + lmid + ".speed"
+}
+
+// replyFields names the inputs that set when f's reply reaches its caller.
+func (e *engine) replyFields(f *flight, sv *serverState) string {
+	if sv.gateway {
+		if r := e.m.Services[f.req.Service].Remote; r != nil {
+			return "domains." + r.Domain + ".response_time"
+		}
+	}
+	return "network.latency_ms"
+}
+
+// checkSums refuses a result whose sums may have passed the int64 range.
+// Every time is at most MaxTimeUS, so each sum is bounded by a count times a
+// time: waits and responses by completed requests x the largest one, queue
+// areas by the requests ever in flight x the span, busy times by servers x
+// the span. Those bounds are far below 2^63 for any run that fits in memory
+// today; the check makes the guarantee explicit rather than assumed.
+func (e *engine) checkSums() error {
+	st := &e.st
+	type bound struct {
+		n, t int64
+		what string
+	}
+	for _, b := range []bound{
+		{st.completed, max(st.wait.max, st.resp.max), "response times"},
+		{int64(len(e.pool)), e.spanUS, "queue lengths over time"},
+		{int64(len(e.servers)), e.spanUS, "busy times"},
+	} {
+		if hi, lo := bits.Mul64(uint64(max(b.n, 0)), uint64(max(b.t, 0))); hi != 0 || lo > math.MaxInt64 {
+			return Errorf(EINVALID, "the run is too large to account exactly: the sum of %s could pass the 64-bit range "+
+				"(%d x %d us); shorten the workload or its service times", b.what, b.n, b.t)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hangScenario once wrapped the engine's int64 clock (1e9 ms / speed 1e-6 per
+// request) and looped forever in the MP reset and series bin loops.
+const hangScenario = `{
+  "ubbconfig": "*RESOURCES\nIPCKEY 123458\nMASTER SITE1\nMODEL MP\nLDBAL Y\n*MACHINES\nnode1 LMID=SITE1 APPDIR=\"/app\" TUXCONFIG=\"/app/tuxconfig\" TUXDIR=\"/opt/tuxedo\"\n*GROUPS\nGRP1 LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=GRP1 SRVID=1 MIN=1 CLOPT=\"-s BALANCE --\"\n*SERVICES\nBALANCE LOAD=50\n",
+  "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1e9}}},
+  "machines": {"SITE1": {"speed": 1e-6}},
+  "workload": {"generate": {"duration_ms": 100, "streams": [{"service": "BALANCE", "origin": "SITE1", "arrivals": "constant", "rate_per_s": 1000}]}}
+}`
+
+// longScenario takes many seconds to run: 10 million requests.
+const longScenario = `{
+  "ubbconfig": "*RESOURCES\nIPCKEY 123458\nMASTER SITE1\nMODEL SHM\nLDBAL Y\n*MACHINES\nnode1 LMID=SITE1 APPDIR=\"/app\" TUXCONFIG=\"/app/tuxconfig\" TUXDIR=\"/opt/tuxedo\"\n*GROUPS\nGRP1 LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=GRP1 SRVID=1 MIN=4 CLOPT=\"-s BALANCE --\"\n*SERVICES\nBALANCE LOAD=50\n",
+  "services": {"BALANCE": {"service_time": {"dist": "exp", "mean_ms": 0.001}}},
+  "workload": {"generate": {"duration_ms": 10000, "streams": [{"service": "BALANCE", "origin": "SITE1", "arrivals": "poisson", "rate_per_s": 1000000}]}}
+}`
+
+// doBounded sends a request under ctx and fails the test if the server does
+// not answer within limit (so that a regression fails instead of hanging).
+func (h *harness) doBounded(ctx context.Context, limit time.Duration, method, target, body string) *httptest.ResponseRecorder {
+	h.t.Helper()
+	done := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		req := httptest.NewRequest(method, target, strings.NewReader(body)).WithContext(ctx)
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.srv.ServeHTTP(rec, req)
+		done <- rec
+	}()
+	select {
+	case rec := <-done:
+		return rec
+	case <-time.After(limit):
+		h.t.Fatalf("%s %s: no answer within %s", method, target, limit)
+		return nil
+	}
+}
+
+// Four scenarios that once hung the engine no longer take the server's run
+// slots: each is refused at once, naming the fields, and a good run follows.
+func TestHangScenarioRefusedAndSlotsFree(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRuns = 4 })
+	for i := 0; i < 4; i++ {
+		rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", hangScenario)
+		p := wantProblem(t, rec, "/api/v1/runs", 422, "invalid")
+		if !strings.Contains(p.Detail, "machines.SITE1.speed") || len(p.Errors) == 0 ||
+			p.Errors[0].Field != "services.BALANCE.service_time" {
+			t.Errorf("got detail %q, errors %+v; want the service time and speed named", p.Detail, p.Errors)
+		}
+	}
+	rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
+	if rec.Code != http.StatusCreated {
+		t.Errorf("a good run after them: got %d, want 201; %s", rec.Code, rec.Body.String())
+	}
+}
+
+// --max-run-time stops a real run of the engine (not a stand-in), and its
+// slot is free for the next run.
+func TestMaxRunTimeStopsEngineAndFreesSlot(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRuns, c.MaxRunTime, c.MaxRequests = 1, 200*time.Millisecond, 20_000_000 })
+	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", longScenario)
+	wantProblem(t, rec, "/api/v1/runs", 422, "run-too-long")
+	rec = h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
+	if rec.Code != http.StatusCreated {
+		t.Errorf("the next run: got %d, want 201; %s", rec.Code, rec.Body.String())
+	}
+}
+
+// A client that goes away stops its run, and its slot is free.
+func TestClientGoneStopsRun(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRuns, c.MaxRunTime, c.MaxRequests = 1, time.Hour, 20_000_000 })
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	rec := h.doBounded(ctx, 60*time.Second, "POST", "/api/v1/runs", longScenario)
+	if rec.Code == http.StatusCreated {
+		t.Fatalf("the run finished although its client left; got 201")
+	}
+	rec = h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
+	if rec.Code != http.StatusCreated {
+		t.Errorf("the next run: got %d, want 201; %s", rec.Code, rec.Body.String())
+	}
+}
