@@ -95,7 +95,7 @@ export interface BandChartOptions {
   xLabel: string;
   yLabel: string;
   bands: number[][]; // per line: the series numbers of its low and high edge
-  lines: number; // how many lines (each is mean, low, high)
+  lines: string[]; // the lines' labels (each line is mean, low, high)
   limit?: number | null; // the objective's limit, drawn as a dashed line
   marks?: number[]; // x values to mark (the last point meeting the objective, per line)
   testid?: string;
@@ -105,7 +105,13 @@ export interface BandChartOptions {
 export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
   const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
   const box = h("div", { class: "chart-box" });
-  fig.append(h("figcaption", {}, o.title), box);
+  const legend = h(
+    "p",
+    { class: "muted" },
+    ...o.lines.map((l, i) => h("span", { style: `color:${color(i)}; margin-right:1rem` }, `━ ${l} (band: 95% interval)`)),
+    o.limit !== null && o.limit !== undefined ? h("span", {}, `┅ objective ${o.limit}`) : null,
+  );
+  fig.append(h("figcaption", {}, o.title), box, legend);
   const series: uPlot.Series[] = [{ label: o.xLabel }];
   data.labels.forEach((label, i) => {
     const line = Math.floor(i / 3);
@@ -121,7 +127,7 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     width: 600,
     height: 220,
     scales: { x: { time: false } },
-    legend: { live: false },
+    legend: { show: false },
     axes: [{ label: o.xLabel }, { label: o.yLabel, size: yAxisSize }],
     series,
     bands: o.bands.map(([lo, hi], i) => ({ series: [hi, lo] as [number, number], fill: color(i) + "33" })),

@@ -201,7 +201,7 @@ export class SweepView {
         xLabel: k0.key,
         yLabel: f,
         bands: c.bands,
-        lines: c.lines.length,
+        lines: c.lines,
         limit: objectiveLimit(r.objective, f),
         marks,
         testid: `sweep-chart-${f}`,
