@@ -25,6 +25,22 @@ type Headline struct {
 	MaxUtilization float64 `json:"max_utilization"`
 	Jain           float64 `json:"jain_utilization"`
 	NetworkSent    int64   `json:"network_sent"`
+	// NetworkShare is the fraction of issued requests that crossed the
+	// network to the queue that took them (network_sent / issued).
+	NetworkShare float64 `json:"network_share"`
+	// SaturatedMachines counts the machines that saturate while another
+	// machine serving the same services has room (see Saturations). Runs
+	// listed from storage do not carry it.
+	SaturatedMachines int `json:"saturated_machines,omitempty"`
+}
+
+// Derive fills the figures computed from the others (NetworkShare), for a
+// headline read back from storage.
+func (h *Headline) Derive() {
+	h.NetworkShare = 0
+	if h.Issued > 0 {
+		h.NetworkShare = round6(float64(h.NetworkSent) / float64(h.Issued))
+	}
 }
 
 // Figure is one named headline figure.
@@ -49,6 +65,8 @@ func (h *Headline) Figures() []Figure {
 		{"max_utilization", h.MaxUtilization},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
+		{"network_share", h.NetworkShare},
+		{"saturated_machines", float64(h.SaturatedMachines)},
 	}
 }
 
@@ -75,6 +93,8 @@ func HeadlineOf(r *Result) Headline {
 	for _, m := range r.Machines {
 		h.NetworkSent += m.Sent
 	}
+	h.Derive()
+	h.SaturatedMachines = len(Saturations(r))
 	return h
 }
 

@@ -28,10 +28,10 @@ func (e *engine) result() *Result {
 	r.Servers = e.serverStats()
 	r.Queues = e.queueStats()
 	r.Services = e.serviceStats()
-	r.Machines = e.machineStats()
+	r.Machines = e.machineStats(r.Servers, eligible)
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
-	r.Warnings = e.warnings(eligible)
+	r.Warnings = e.warnings(eligible, r)
 	return r
 }
 
@@ -118,13 +118,25 @@ func (e *engine) advertisedByApp(s int) bool {
 	return false
 }
 
-func (e *engine) machineStats() []MachineStats {
+func (e *engine) machineStats(servers []ServerStats, eligible []bool) []MachineStats {
 	st := &e.st
 	out := make([]MachineStats, len(e.m.Machines))
+	sum := make([]float64, len(e.m.Machines))
+	n := make([]int, len(e.m.Machines))
+	for i := range e.m.Servers {
+		s := &e.m.Servers[i]
+		if eligible[i] && !s.Gateway && !s.System {
+			sum[s.Machine] += servers[i].Utilization
+			n[s.Machine]++
+		}
+	}
 	for i := range e.m.Machines {
 		out[i] = MachineStats{LMID: e.m.Machines[i].LMID, NetLoad: e.m.Machines[i].NetLoad,
 			Issued: st.mIssued[i], Served: st.mServed[i], Local: st.mLocal[i],
 			Sent: st.mSent[i], Received: st.mRecv[i]}
+		if n[i] > 0 {
+			out[i].Utilization = roundF(sum[i] / float64(n[i]))
+		}
 	}
 	return out
 }
@@ -165,7 +177,7 @@ func balance(servers []ServerStats, eligible []bool) Balance {
 }
 
 // warnings says what the reader of the result should not miss.
-func (e *engine) warnings(eligible []bool) []string {
+func (e *engine) warnings(eligible []bool, r *Result) []string {
 	st := &e.st
 	out := append([]string{}, e.setup.Warnings...)
 	var idle []string
@@ -188,6 +200,9 @@ func (e *engine) warnings(eligible []bool) []string {
 	}
 	if w := st.offeredLoadWarning(nElig); w != "" {
 		out = append(out, w)
+	}
+	for _, sat := range Saturations(r) {
+		out = append(out, sat.String())
 	}
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))

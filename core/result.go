@@ -117,6 +117,10 @@ type MachineStats struct {
 	Local    int64  `json:"local"`    // issued here and processed here
 	Sent     int64  `json:"sent"`     // issued here, sent to a queue on another machine
 	Received int64  `json:"received"` // issued elsewhere, received into a queue here
+	// Utilization is the mean utilization of the machine's application
+	// servers that could take a requested service (gateways and system
+	// servers left out); 0 when it has none.
+	Utilization float64 `json:"utilization"`
 }
 
 // Balance measures how evenly the work spread over the servers that could take it.

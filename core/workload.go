@@ -54,6 +54,7 @@ type compiledWorkload struct {
 	streams  []streamSpec
 	seed     uint64
 	expected float64 // expected number of generated requests
+	note     string  // how a log given as trace_csv was read ("" for the trace format)
 }
 
 // compileWorkload checks w and resolves its names.
@@ -66,7 +67,7 @@ func compileWorkload(n *names, w *Workload, seed uint64) (*compiledWorkload, err
 	case w.Columns != nil && w.TraceCSV == "":
 		return nil, Errorf(EINVALID, "workload.columns: applies to trace_csv, which is missing")
 	case w.TraceCSV != "":
-		cw.trace, err = traceCSV(n, w.TraceCSV, w.Columns, seed)
+		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns, seed)
 	case w.Trace != nil:
 		cw.trace, err = traceJSON(n, w.Trace, seed)
 	case w.Generate == nil:

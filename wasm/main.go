@@ -1,8 +1,8 @@
 //go:build js && wasm
 
 // Command wasm is the syscall/js bridge between the playground and core. It
-// installs globalThis.tuxlb = {validate, run, explain, sweepPlan, sweepUnit,
-// sweepReduce, version} and then
+// installs globalThis.tuxlb = {validate, run, explain, adapt, files, sweepPlan,
+// sweepUnit, sweepReduce, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure.
 // It does nothing but bridge; all the behaviour lives in core.
@@ -20,6 +20,8 @@ func main() {
 	api.Set("sweepPlan", js.FuncOf(jsSweepPlan))
 	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
 	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
+	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
+	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
 	api.Set("version", versionJSON())
 	js.Global().Set("tuxlb", api)
 	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {

@@ -29,7 +29,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var variants variantFlags
-	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, rate_scale=1.5, tuning.idle=queue, network.latency_ms=2, SERVERS.ACCT.MIN=3, ... (the keys of tuxlb sweep)")
+	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, rate_scale=1.5, tuning.idle=queue, network.latency_ms=2, SERVERS.simpserv.MIN=3, ... (the keys of tuxlb sweep)")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -74,7 +73,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := sweepSignals(context.Background())
 	defer stop()
-	bar := newProgressBar(stderr)
+	bar := newSweepBar(stderr)
 	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update})
 	bar.finish()
 	code := 0
@@ -102,41 +101,32 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return code
 }
 
-// progressBar draws `[#####     ] 12/40 units` on a terminal's standard
-// error, at most ten times a second; it draws nothing elsewhere.
-type progressBar struct {
-	mu   sync.Mutex
+// sweepBar draws `[#####     ] 12/40 runs` on a terminal's standard
+// error, at most ten times a second; it draws nothing elsewhere. Its calls
+// come one at a time (the pool serializes them).
+type sweepBar struct {
 	w    io.Writer
 	last time.Time
 	on   bool
 }
 
-func newProgressBar(w io.Writer) *progressBar {
-	f, ok := w.(*os.File)
-	if !ok {
-		return &progressBar{}
-	}
-	st, err := f.Stat()
-	return &progressBar{w: w, on: err == nil && st.Mode()&os.ModeCharDevice != 0}
-}
+func newSweepBar(w io.Writer) *sweepBar { return &sweepBar{w: w, on: isTerminal(w)} }
 
-func (b *progressBar) update(done, total int) {
+func (b *sweepBar) update(done, total int) {
 	if !b.on {
 		return
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if now := time.Now(); done < total && now.Sub(b.last) < 100*time.Millisecond {
+	now := time.Now()
+	if done < total && now.Sub(b.last) < 100*time.Millisecond {
 		return
-	} else {
-		b.last = now
 	}
+	b.last = now
 	const width = 30
 	n := width * done / max(total, 1)
 	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(" ", width-n), done, total)
 }
 
-func (b *progressBar) finish() {
+func (b *sweepBar) finish() {
 	if b.on && !b.last.IsZero() {
 		fmt.Fprint(b.w, "\r\033[K")
 	}

@@ -76,7 +76,7 @@ type builder struct {
 }
 
 func (b *builder) diag(list *[]Diagnostic, file string, at pos, sev, format string, args ...any) {
-	*list = append(*list, Diagnostic{File: file, Line: at.line, Col: at.col, Severity: sev,
+	*list = append(*list, Diagnostic{File: file, Line: int(at.line), Col: int(at.col), Severity: sev,
 		Message: fmt.Sprintf(format, args...)})
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -58,6 +59,9 @@ func (c Change) String() string {
 // The returned Change has no Value.
 func ParseKey(key string) (Change, error) {
 	parts := strings.Split(key, ".")
+	if _, isSection := editSections[strings.ToUpper(key)]; isSection {
+		return Change{}, fmt.Errorf("key %q: a section alone: want %s.NAME.KEY (or RESOURCES.KEY)", key, strings.ToUpper(key))
+	}
 	if len(parts) == 1 || (len(parts) == 2 && strings.EqualFold(parts[0], "RESOURCES")) {
 		c := Change{Section: "RESOURCES", Key: strings.ToUpper(parts[len(parts)-1])}
 		return c, checkKeyword(key, c.Key)
@@ -168,6 +172,9 @@ func (in Input) apply(c Change) (string, error) {
 	if c.Group != "" && c.Section != "SERVERS" && c.Section != "SERVICES" {
 		return "", fmt.Errorf("%s: a group (@%s) names entries of *SERVERS and *SERVICES only", c, c.Group)
 	}
+	if len(text) >= math.MaxInt32 {
+		return "", fmt.Errorf("%s: the UBBCONFIG is too large to edit (2 GiB or more)", c)
+	}
 	if strings.ContainsAny(c.Value, "\r\n") {
 		return "", fmt.Errorf("%s: the value must be on one line", c)
 	}
@@ -218,7 +225,7 @@ func (in Input) addService(text string, secs []*section, c Change) (string, erro
 	if m.Service(c.Entry) == nil {
 		return "", fmt.Errorf("*SERVICES: no service %s: no entry lists it, no server advertises it, no DMCONFIG imports it", c.Entry)
 	}
-	line := c.Entry
+	line := quoteValue(c.Entry, false)
 	if c.Group != "" {
 		if m.groupIndex(c.Group) < 0 {
 			return "", fmt.Errorf("*SERVICES: no group %s for service %s: want a group of *GROUPS", c.Group, c.Entry)

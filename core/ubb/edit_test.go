@@ -208,6 +208,7 @@ func TestParseKey(t *testing.T) {
 		{"ROUTING.R.FIELD", Change{}, `key "ROUTING.R.FIELD": unknown section ROUTING: want RESOURCES, MACHINES, GROUPS, SERVERS or SERVICES`},
 		{"SERVERS.ACCT.", Change{}, `key "SERVERS.ACCT.": empty keyword`},
 		{"", Change{}, `key "": empty keyword`},
+		{"SERVERS", Change{}, `key "SERVERS": a section alone: want SERVERS.NAME.KEY (or RESOURCES.KEY)`},
 	}
 	for _, tt := range tests {
 		got, err := ParseKey(tt.key)

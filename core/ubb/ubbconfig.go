@@ -12,11 +12,12 @@ import (
 // nothing of what the keywords mean; build.go and dmconfig.go do.
 
 // pos is a 1-based line and column (in characters; a tab counts as one).
-type pos struct{ line, col int }
+// int32 keeps tokens and parameters small; a text has fewer than 2^31 lines.
+type pos struct{ line, col int32 }
 
 // span is a range of bytes [off, end) of the text as given (byte order mark
 // included): where a token was written, for the editor.
-type span struct{ off, end int }
+type span struct{ off, end int32 }
 
 // param is one KEY=value (or, in *RESOURCES, KEYWORD value).
 type param struct {
@@ -36,7 +37,7 @@ type entry struct {
 	params    []param
 	defaults  *defaultsLog // set by withDefaults
 	nDefaults int          // how much of defaults applies: the DEFAULT: params before this entry
-	end       int          // the byte just after its last token (continuation lines included)
+	end       int32        // the byte just after its last token (continuation lines included)
 }
 
 // section is one *NAME section with its entries in file order.
@@ -77,15 +78,15 @@ type syntaxParser struct {
 }
 
 func (p *syntaxParser) errorf(at pos, format string, args ...any) {
-	p.diags = append(p.diags, Diagnostic{File: p.file, Line: at.line, Col: at.col,
+	p.diags = append(p.diags, Diagnostic{File: p.file, Line: int(at.line), Col: int(at.col),
 		Severity: "error", Message: fmt.Sprintf(format, args...)})
 }
 
 // lexLine splits one line (without its newline) into tokens, dropping the
 // comment. It reports an unterminated quote and returns false.
-func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
+func (p *syntaxParser) lexLine(line string, lineNo int32) ([]token, bool) {
 	var toks []token
-	col := 1
+	col := int32(1)
 	i := 0
 	for i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
@@ -108,7 +109,7 @@ func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
 			}
 			toks = append(toks, token{tokString, text, start, p.span(i, i+n)})
 			i += n
-			col += cols
+			col += int32(cols)
 		default:
 			start := pos{lineNo, col}
 			j := i
@@ -128,7 +129,7 @@ func (p *syntaxParser) lexLine(line string, lineNo int) ([]token, bool) {
 }
 
 // span returns the bytes [i, j) of the line being read as a span of the text.
-func (p *syntaxParser) span(i, j int) span { return span{p.lineOff + i, p.lineOff + j} }
+func (p *syntaxParser) span(i, j int) span { return span{int32(p.lineOff + i), int32(p.lineOff + j)} }
 
 // lexQuoted reads a double-quoted string at the start of s. Backslash escapes
 // \" and \\ stand for the character; any other backslash is kept as written.
@@ -164,7 +165,7 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 	p := &syntaxParser{file: file, kvSection: kvSection, looseKV: looseKV, first: first}
 	rest := strings.TrimPrefix(text, "\uFEFF")
 	p.lineEnd = len(text) - len(rest)
-	lineNo := 0
+	lineNo := int32(0)
 	for len(rest) > 0 {
 		lineNo++
 		line := rest

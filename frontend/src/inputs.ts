@@ -82,11 +82,17 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
       st.arrivals = arrivals.value;
       onChange();
     });
-    const rate = h("input", { type: "number", step: "any", min: "0", value: st.rate_per_s ?? "", "aria-label": `stream ${i + 1} rate per second` });
-    rate.addEventListener("input", () => {
-      st.rate_per_s = num(rate);
+    const rateInput = h("input", { type: "number", step: "any", min: "0", value: st.rate_per_s ?? "", "aria-label": `stream ${i + 1} rate per second` });
+    rateInput.addEventListener("input", () => {
+      st.rate_per_s = num(rateInput);
       onChange();
     });
+    // A ramp (profile) or an mmpp stream has no single rate: say which one applies instead of an empty box.
+    const rate: HTMLElement = st.profile?.length
+      ? h("span", { class: "muted", "data-testid": `stream-${i + 1}-rate` }, `ramp: ${st.profile.length} points (JSON tab)`)
+      : st.arrivals === "mmpp"
+        ? h("span", { class: "muted", "data-testid": `stream-${i + 1}-rate` }, "rates_per_s (JSON tab)")
+        : rateInput;
     const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
     del.addEventListener("click", () => {
       gen().streams.splice(i, 1);
@@ -141,7 +147,11 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     ),
     add,
     h("h3", {}, "Trace"),
-    h("p", { class: "muted" }, "CSV with time_ms and service (origin, service_ms, prio, id optional). Merged with the generated requests by time."),
+    h(
+      "p",
+      { class: "muted" },
+      "CSV with time_ms and service (origin, service_ms, prio, id optional), or a log as it comes: the time and service columns are found by their names (timestamp, ts, svc, ...), date-times and epoch times count from the first row (docs/scenario.md). Merged with the generated requests by time.",
+    ),
     trace,
     h("label", { class: "field" }, h("span", {}, "Upload"), upload),
     other,
@@ -213,9 +223,9 @@ export function servicesForm(sc: Scenario, known: Known, onChange: OnChange): HT
 
 /** The tuning options with their meaning (docs/engine.md). */
 const tuningHelp = {
-  idle: "When is a server idle? server: it is not processing a request (the seed text). queue: its queue holds no waiting request.",
-  netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (the seed). origin: the origin machine's (Oracle's UBBCONFIG reference).",
-  mp_counter: "What an MP choice adds to the chosen queue's counter. load+netload: LOAD plus NETLOAD (the seed's wording). load: LOAD only.",
+  idle: "When is a server idle? server: it is not processing a request (Tuxedo's own description). queue: its queue holds no waiting request.",
+  netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (Tuxedo's own description). origin: the origin machine's (Oracle's UBBCONFIG reference).",
+  mp_counter: "What an MP choice adds to the chosen queue's counter. load+netload: LOAD plus NETLOAD (Tuxedo's own description). load: LOAD only.",
   mp_reset_ms: "How often every MP counter is reset to 0, in simulated ms. Default SCANUNIT × SANITYSCAN (120 000 ms).",
   gateway_forward_ms: "How long a GWTDOMAIN gateway is busy forwarding one request (ms). Default 0.1.",
 };

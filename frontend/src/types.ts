@@ -21,6 +21,8 @@ export interface Stream {
   rate_per_s?: number;
   on_ms?: number;
   off_ms?: number;
+  /** a ramp: the rate at points in time */
+  profile?: { at_ms: number; rate_per_s: number }[];
   [extra: string]: unknown;
 }
 
@@ -124,6 +126,8 @@ export interface MachineStats {
   local: number;
   sent: number;
   received: number;
+  /** Mean utilization of its application servers that could take a requested service. */
+  utilization?: number;
 }
 
 /** The result JSON of docs/engine.md, as `tuxlb run` prints it. */
@@ -232,6 +236,8 @@ export interface ModelServer {
   services: string[] | null;
   system?: boolean;
   gateway?: boolean;
+  /** Where services came from: clopt, scenario (advertise map), services (no -s), dmconfig. */
+  advertise_source?: string;
 }
 export interface ModelQueue {
   name: string;

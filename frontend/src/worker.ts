@@ -12,6 +12,8 @@ interface Bridge {
   sweepPlan(scenario: string, spec: string): string;
   sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
   sweepReduce(scenario: string, spec: string, samples: string): string;
+  adapt(scenario: string): string;
+  files(request: string): string;
   version: string;
 }
 
@@ -26,7 +28,9 @@ type Request =
   | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } }
   | { id: number; op: "sweepPlan"; scenario: string; spec: string }
   | { id: number; op: "sweepUnit"; scenario: string; spec: string; unit: number }
-  | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string };
+  | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string }
+  | { id: number; op: "adapt"; scenario: string }
+  | { id: number; op: "files"; request: string };
 
 let bridge: Promise<Bridge> | null = null;
 
@@ -80,6 +84,12 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       break;
     case "sweepReduce":
       answer = b.sweepReduce(msg.scenario, msg.spec, msg.samples);
+      break;
+    case "adapt":
+      answer = b.adapt(msg.scenario);
+      break;
+    case "files":
+      answer = b.files(msg.request);
       break;
   }
   self.postMessage({ id: msg.id, type: "done", answer });
