@@ -175,8 +175,6 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 	}
 }
 
-func ptr[T any](x T) *T { return &x }
-
 func TestSweepBadInput(t *testing.T) {
 	sc := sweepScenario(t)
 	for _, tt := range []struct {
