@@ -68,13 +68,20 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	if err != nil {
 		return nil, nil, sopt, err
 	}
+	reqs, sopt, err := prepareSetup(setup, sc, opt)
+	return setup, reqs, sopt, err
+}
+
+// prepareSetup opens the workload of sc for a setup already resolved.
+func prepareSetup(setup *Setup, sc *Scenario, opt RunOptions) (Requests, simOptions, error) {
+	sopt := simOptions{RunOptions: opt}
 	maxReq := opt.MaxRequests
 	if maxReq <= 0 {
 		maxReq = DefaultMaxRequests
 	}
 	reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, maxReq)
 	if err != nil {
-		return nil, nil, sopt, err
+		return nil, sopt, err
 	}
 	if sc.BinMS != nil && *sc.BinMS > 0 {
 		sopt.BinUS = max(roundUS(*sc.BinMS*1000), 1)
@@ -84,7 +91,7 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 		genUS = roundUS(g.DurationMS * 1000)
 	}
 	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
-	return setup, reqs, sopt, nil
+	return reqs, sopt, nil
 }
 
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)

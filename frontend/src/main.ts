@@ -13,6 +13,7 @@ import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { SweepView } from "./sweepview";
 import { topology } from "./topology";
 import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
@@ -190,6 +191,7 @@ const explainView = new ExplainView(
   () => state.model,
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
+const sweepView = new SweepView(() => state.scenario, toolEngine);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -199,6 +201,7 @@ const outputTabs = tabs("Results", [
   ["results", "Results", h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel)],
   ["explain", "Explain", explainView.el],
   ["compare", "Compare", compareView.el],
+  ["sweep", "Sweep", sweepView.el],
   ["runs", "Saved runs", runsView.el],
 ]);
 byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
@@ -212,7 +215,7 @@ const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }
 const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
 const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
 shareBtn.addEventListener("click", () => {
-  shareLink.value = shareURL(location.href, state.scenario);
+  shareLink.value = shareURL(location.href, state.scenario, sweepView.shared);
   shareLink.select();
   void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
 });
@@ -527,6 +530,10 @@ async function start(): Promise<void> {
   if (frag.kind === "scenario") {
     loadScenario(frag.scenario);
     inputTabs.select("config");
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
     return;
   }
   if (frag.kind === "error") say(frag.message);
@@ -535,8 +542,13 @@ async function start(): Promise<void> {
 
 window.addEventListener("hashchange", () => {
   const frag = decodeFragment(location.hash);
-  if (frag.kind === "scenario") loadScenario(frag.scenario);
-  else if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "scenario") {
+    loadScenario(frag.scenario);
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
+  } else if (frag.kind === "error") say(frag.message);
 });
 
 void start();
