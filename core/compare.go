@@ -171,7 +171,7 @@ func diffHeadlines(base, h *Headline) map[string]Diff {
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // Variant is a named change to a scenario: `ldbal=N`, `model=MP`,
-// `policy=p2c`, `seed=3`, `tuning.idle=queue`, any scenario field by its JSON
+// `policy=p2c`, `rate_scale=1.5`, `seed=3`, `tuning.idle=queue`, any scenario field by its JSON
 // path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`), or a UBBCONFIG
 // parameter by its ubb.ParseKey key (`SERVERS.simpserv.MIN=3`,
 // `SERVICES.DEPOSIT@BANKB1.LOAD=80`, `MACHINES.SITE2.NETLOAD=10`).
@@ -205,32 +205,49 @@ func ParseVariant(text string) (Variant, error) {
 // whose first part is an upper-case section: RESOURCES, MACHINES, GROUPS,
 // SERVERS, SERVICES) are set in the UBBCONFIG text by the ubb editor, which
 // keeps the rest of the text as written, so the variant is itself a complete
-// scenario that can be saved and shared.
+// scenario that can be saved and shared. The scenario keys a sweep varies
+// (rate_scale, policy, tuning.*, ...) have their values checked as a sweep
+// checks them.
 func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
 	out := *sc
+	if err := applyAssignments(&out, v.Set); err != nil {
+		return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+	}
+	return &out, nil
+}
+
+// applyAssignments makes the assignments to sc: scenario fields in order,
+// then every UBBCONFIG change at once through the ubb editor.
+func applyAssignments(sc *Scenario, set []Assignment) error {
 	var changes []ubb.Change
-	for _, a := range v.Set {
+	for _, a := range set {
 		c, isUBB, err := ubbChange(a)
+		k := lookupSweepKey(a.Path)
 		switch {
-		case isUBB && err == nil:
-			changes = append(changes, c)
-		case !isUBB:
-			err = setScenarioPath(&out, a.Path, a.Value)
+		case err != nil:
+		case isUBB:
+			changes = append(changes, c) // the editor's loader checks the value, at its line and column
+		case k != nil:
+			if err = k.checkValue(a.Value); err == nil {
+				err = k.apply(sc, a.Value)
+			}
+		default:
+			err = setScenarioPath(sc, a.Path, a.Value)
 		}
 		if err != nil {
-			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+			return err
 		}
 	}
 	if len(changes) > 0 {
-		in := ubb.Input{UBBConfig: out.UBBConfig, UBBName: "ubbconfig", DMConfig: out.DMConfig,
-			DMName: "dmconfig", Advertise: out.Advertise}
+		in := ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
+			DMName: "dmconfig", Advertise: sc.Advertise}
 		text, err := in.Edit(changes...)
 		if err != nil {
-			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+			return err
 		}
-		out.UBBConfig = text
+		sc.UBBConfig = text
 	}
-	return &out, nil
+	return nil
 }
 
 // ubbChange reads an assignment that sets a UBBCONFIG parameter: ldbal and

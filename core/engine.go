@@ -7,6 +7,8 @@ const (
 	streamPolicy  = 0x706f6c // random and p2c choices
 	streamService = 0        // service time of a request, seeded by its Key
 	streamRemote  = 1        // remote domain's response time, seeded by its Key
+	// a generated request's routing value, seeded by its Key
+	streamRouteValue = 2
 )
 
 // simOptions are the knobs of simulate beyond RunOptions.
@@ -62,7 +64,7 @@ type serverState struct {
 	cur       int32     // slot of the request it processes
 	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
 	gen       uint32    // bumped when a pending completion or come-up must not happen
-	idleSince int64     // when it last finished a request or came up
+	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
 	queue     int32
 	machine   int32
@@ -93,16 +95,20 @@ type queueState struct {
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
 type svcInfo struct {
-	all    []int32    // every instance advertising the service, scan order
-	cands  []int32    // candidate instances in scan order
-	candQ  []int32    // per candidate: index into queues
-	queues []svcQueue // distinct candidate queues, at their first candidate's position
-	local  [][]int32  // per machine: candidates on that machine
+	service int32      // the service's index in Model.Services
+	all     []int32    // every instance advertising the service (spares too), scan order
+	cands   []int32    // candidate instances in scan order
+	candQ   []int32    // per candidate: index into queues
+	queues  []svcQueue // distinct candidate queues, at their first candidate's position
+	local   [][]int32  // per machine: candidates on that machine
 	// per machine: the candidates on it as a bit set of server indexes
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
 	queueOf   []int32  // per server: index into queues, -1 if not a candidate
+	// routes is set for a service with a routing criterion: per range of
+	// the criterion, the candidates it leaves (routing.go).
+	routes []routeTarget
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -134,21 +140,25 @@ type engine struct {
 	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	rr       []int64
-	rng      Rand
-	draw     Rand
+	// noValue[s], noMatch[s]: requests of routed service s without a
+	// routing value, or with one no range holds (for the warnings)
+	noValue, noMatch []int64
+	rng              Rand
+	draw             Rand
 
-	heap     eventHeap
-	life     *lifecycle // nil when no instance can change state
-	nextLife int64      // when the next life-cycle step is due; noTime for none
-	more     bool       // the workload has more requests to issue
-	inSystem int64      // requests issued and not yet finished
-	pool     []flight
-	free     []int32
-	enqSeq   uint64
-	now      int64
-	issued   int64
-	spanUS   int64
-	stop     bool
+	heap      eventHeap
+	life      *lifecycle // nil when no instance can change state
+	routeSets []*svcInfo // the per-group candidates of routed services (routing.go)
+	nextLife  int64      // when the next life-cycle step is due; noTime for none
+	more      bool       // the workload has more requests to issue
+	inSystem  int64      // requests issued and not yet finished
+	pool      []flight
+	free      []int32
+	enqSeq    uint64
+	now       int64
+	issued    int64
+	spanUS    int64
+	stop      bool
 	// fault is the first reason the run cannot go on (a time past
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
@@ -329,12 +339,19 @@ func (e *engine) issue(r *Request) error {
 		e.spanUS = r.TimeUS
 	}
 	sv := &e.svc[r.Service]
+	var rs routeStep
+	if sv.routes != nil {
+		sv, rs = e.route(r, sv)
+	}
 	var ex *Explanation
 	if e.opt.explain != nil {
-		ex = e.opt.explain.begin(e, f, sv)
+		ex = e.opt.explain.begin(e, f, sv, &rs)
 	}
-	if len(sv.cands) == 0 {
+	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
+		if sv == nil {
+			f.reason = reasonSystem
+		}
 		e.st.fail(f)
 		e.opt.explain.finish(e, ex, f)
 		e.finish(s)
@@ -366,8 +383,9 @@ func (e *engine) issue(r *Request) error {
 	return nil
 }
 
-// enter puts request s into its queue at t: it starts at once on the first
-// idle instance of the queue, else waits.
+// enter puts request s into its queue at t: it starts at once on the
+// instance of the queue that has been idle longest (the earliest end of its
+// last request; ties to the first in scan order), else waits.
 func (e *engine) enter(s int32, t int64) {
 	f := &e.pool[s]
 	q := &e.queues[f.queue]
@@ -381,12 +399,16 @@ func (e *engine) enter(s int32, t int64) {
 	e.enqSeq++
 	e.st.enqueue(f)
 	if q.inService < len(q.servers) {
+		best := int32(-1)
 		for _, i := range q.servers {
-			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp {
-				q.handoffs++
-				e.start(i, s, t)
-				return
+			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
+				best = i
 			}
+		}
+		if best >= 0 {
+			q.handoffs++
+			e.start(best, s, t)
+			return
 		}
 	}
 	e.accrueQueue(q, t)

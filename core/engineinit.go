@@ -35,6 +35,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 		e.netload[i] = int64(m.Machines[i].NetLoad)
 	}
 	e.rr = make([]int64, len(m.Services))
+	e.noValue, e.noMatch = make([]int64, len(m.Services)), make([]int64, len(m.Services))
 	e.rng.Seed(setup.Seed, streamPolicy)
 	e.nextReset = math.MaxInt64
 	if e.alg == algMP {
@@ -104,6 +105,10 @@ func (e *engine) initServers() {
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1, ran: true}
+		if s.Spare { // a spare starts gone: no candidate, never idle
+			e.servers[i].state, e.servers[i].ran = stateGone, false
+			continue
+		}
 		e.idleBits[i/64] |= 1 << (i % 64)
 	}
 }
@@ -116,48 +121,70 @@ func (e *engine) initQueues() {
 		q.wait.init()
 		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
-		q.servers = make([]int32, len(m.Queues[i].Servers))
-		for j, s := range m.Queues[i].Servers {
-			q.servers[j] = int32(s)
+		// every instance, spares too: a spare is gone (it neither serves nor
+		// counts in n(q)) until it is booted or spawned
+		for _, s := range m.Queues[i].Servers {
+			q.servers = append(q.servers, int32(s))
+			if st := e.servers[s].state; st.candidate() {
+				q.n++
+			} else if st == stateGone {
+				q.gone++
+			}
 		}
-		q.n = int64(len(q.servers))
 	}
 }
 
-// initServices precomputes, per service, the instances that advertise it,
-// and from their states its candidates (fillCandidates).
+// initServices precomputes, per service, the instances that advertise it
+// (spares included) and from their states its candidates (fillCandidates);
+// and for a routed service the same per group its ranges name (routing.go).
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
 	for i := range m.Services {
 		index[m.Services[i].Name] = i
 	}
-	e.svc = make([]svcInfo, len(m.Services))
+	all := make([][]int32, len(m.Services))
 	for i := range m.Servers {
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(e.svc[s].all, int32(i)) {
-				e.svc[s].all = append(e.svc[s].all, int32(i))
+			if s, ok := index[name]; ok && !hasIndex(all[s], int32(i)) {
+				all[s] = append(all[s], int32(i))
 			}
 		}
 	}
+	e.svc = make([]svcInfo, len(m.Services))
 	for s := range e.svc {
-		sv := &e.svc[s]
-		sv.local = make([][]int32, len(m.Machines))
-		sv.localBits = make([][]uint64, len(m.Machines))
-		sv.queueOf = make([]int32, len(m.Servers))
-		sv.candBits = make([]uint64, len(e.idleBits))
-		for i := range sv.queueOf {
-			sv.queueOf[i] = -1
-		}
-		e.fillCandidates(s)
+		e.svc[s] = e.newSvcInfo(s, all[s])
+	}
+	for s := range e.svc {
+		e.initRoutes(s)
 	}
 }
 
-// rebuildCandidates recomputes every service's candidates and every
-// queue's n(q) after instances stopped or started being candidates.
+// newSvcInfo precomputes what the dispatch rules need about service s
+// advertised by the instances all (scan order): its candidates now.
+func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
+	m := e.m
+	sv := svcInfo{service: int32(s), all: all}
+	sv.local = make([][]int32, len(m.Machines))
+	sv.localBits = make([][]uint64, len(m.Machines))
+	sv.queueOf = make([]int32, len(m.Servers))
+	sv.candBits = make([]uint64, len(e.idleBits))
+	for i := range sv.queueOf {
+		sv.queueOf[i] = -1
+	}
+	e.fillCandidates(&sv)
+	return sv
+}
+
+// rebuildCandidates recomputes every service's candidates (those of its
+// routing groups too) and every queue's n(q) after instances stopped or
+// started being candidates.
 func (e *engine) rebuildCandidates() {
 	for s := range e.svc {
-		e.fillCandidates(s)
+		e.fillCandidates(&e.svc[s])
+	}
+	for _, sv := range e.routeSets {
+		e.fillCandidates(sv)
 	}
 	for qi := range e.queues {
 		q := &e.queues[qi]
@@ -173,13 +200,13 @@ func (e *engine) rebuildCandidates() {
 	}
 }
 
-// fillCandidates computes service s's candidates (the instances of sv.all
-// that are up, down or restarting), its distinct candidate queues in scan
-// order (a queue is where its first instance is), each with L(s,q), PRIO and
-// its first candidate, and its candidates per machine.
-func (e *engine) fillCandidates(s int) {
+// fillCandidates computes sv's candidates (the instances of sv.all that are
+// up, down or restarting), its distinct candidate queues in scan order (a
+// queue is where its first instance is), each with L(s,q), PRIO and its
+// first candidate, and its candidates per machine.
+func (e *engine) fillCandidates(sv *svcInfo) {
 	m := e.m
-	sv := &e.svc[s]
+	s := int(sv.service)
 	for _, c := range sv.all {
 		sv.queueOf[c] = -1
 	}

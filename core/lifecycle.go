@@ -161,24 +161,12 @@ type lifecycle struct {
 	dirty    bool // the candidates changed: rebuild them before the next choice
 }
 
-// initLifecycle sets the initial states (spares are gone, and so no
-// candidates) and sets up e.life when something can change an instance's
-// state: scenario events, a SVCTIMEOUT or a -p.
+// initLifecycle sets up e.life when something can change an instance's
+// state: scenario events, a SVCTIMEOUT or a -p. (The initial states are
+// set by initServers: spares start gone.)
 func (e *engine) initLifecycle() {
 	e.nextLife = noTime
 	m := e.m
-	gone := false
-	for i := range e.servers {
-		if st := e.initialState(i); st != stateUp {
-			gone = true
-			e.servers[i].state, e.servers[i].ran = st, false
-			e.idleBits[i>>6] &^= 1 << (i & 63)
-			e.queues[e.servers[i].queue].gone++
-		}
-	}
-	if gone {
-		e.rebuildCandidates()
-	}
 	L := &lifecycle{events: e.setup.Events, scanUS: m.ScanUnitUS, sanityUS: m.ScanUnitUS * int64(max(m.SanityScan, 1)),
 		bootUS: e.setup.BootUS, nextScan: noTime, ngroups: len(m.Groups)}
 	L.timeouts = e.serviceTimeouts()
@@ -201,6 +189,9 @@ func (e *engine) initLifecycle() {
 
 // initialState is the state an instance starts in: up, or gone for a spare.
 func (e *engine) initialState(i int) instState {
+	if e.m.Servers[i].Spare {
+		return stateGone
+	}
 	return stateUp
 }
 

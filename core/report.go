@@ -39,13 +39,13 @@ func (e *engine) result() *Result {
 // measuredUS is the time the time-based statistics cover: warm-up to span.
 func (e *engine) measuredUS() int64 { return max(e.spanUS-e.setup.WarmupUS, 0) }
 
-// failedMap turns counts by failure code into the result's reason -> count
-// object, leaving out the codes that did not occur.
+// failedMap turns counts per failure code into {"TPENOENT": n, ...},
+// leaving out the codes that never happened.
 func failedMap(counts []int64) map[string]int64 {
 	m := map[string]int64{}
-	for k, n := range counts {
+	for code, n := range counts {
 		if n > 0 {
-			m[(reasonNoEnt + reason(k)).String()] = n
+			m[(reasonNoEnt + reason(code)).String()] = n
 		}
 	}
 	return m
@@ -65,7 +65,7 @@ func (e *engine) serverStats() []ServerStats {
 	out := make([]ServerStats, len(e.m.Servers))
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
-		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue,
+		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
@@ -107,7 +107,7 @@ func (e *engine) serviceStats() []ServiceStats {
 		}
 		s := &e.m.Services[i]
 		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
-			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*failureReasons : (i+1)*failureReasons]),
+			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*numFailures : (i+1)*numFailures]),
 			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(), ResponseMS: st.sResp[i].summary(),
 			Histogram: chartHistogram(&st.sResp[i])})
 	}
@@ -210,6 +210,7 @@ func (e *engine) warnings(eligible []bool, r *Result) []string {
 	for _, sat := range Saturations(r) {
 		out = append(out, sat.String())
 	}
+	out = append(out, e.routingWarnings()...)
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
 	}

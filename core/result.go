@@ -55,11 +55,13 @@ type Summary struct {
 
 // ServerStats is the work of one server instance.
 type ServerStats struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Group       string   `json:"group"`
-	LMID        string   `json:"lmid"`
-	Queue       string   `json:"queue"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Group string `json:"group"`
+	LMID  string `json:"lmid"`
+	Queue string `json:"queue"`
+	// Spare marks an instance past MIN: not running, it serves nothing.
+	Spare       bool     `json:"spare,omitempty"`
 	Requests    int64    `json:"requests"`  // requests processed
 	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
 	BusyMS      float64  `json:"busy_ms"`

@@ -29,10 +29,10 @@ type series struct {
 	dispatch []int64 // open bin: requests chosen per server
 	resets   []int64
 	nresets  int64
-	seen     []bool                // per (machine, queue): its counter was > 0 at a bin end or reset
-	fails    []int64               // nbins x failureReasons: requests failed in the bin
-	failOpen [failureReasons]int64 // open bin: requests failed, by code
-	failed   bool                  // some request failed: the series has failure lines
+	seen     []bool             // per (machine, queue): its counter was > 0 at a bin end or reset
+	fails    []int64            // nbins x numFailures: requests failed in the bin
+	failOpen [numFailures]int64 // open bin: requests failed, by code
+	failed   bool               // some request failed: the series has failure lines
 }
 
 // fail counts a request failed with code r in the open bin.
@@ -148,7 +148,7 @@ func (s *series) merge() {
 	s.qArea = sum(s.qArea, s.nq)
 	s.busy = sum(s.busy, s.ns)
 	s.disp = sum(s.disp, s.ns)
-	s.fails = sum(s.fails, failureReasons)
+	s.fails = sum(s.fails, numFailures)
 	for k := 0; k < half; k++ {
 		copy(s.counters[k*s.npair:(k+1)*s.npair], s.counters[(2*k+1)*s.npair:(2*k+2)*s.npair])
 	}
@@ -200,8 +200,8 @@ func (s *series) build(e *engine) Series {
 	}
 	if s.failed && e.life != nil {
 		out.Failures = []NamedSeries{}
-		for k := 0; k < failureReasons; k++ {
-			v := col(s.fails, failureReasons, k, false)
+		for k := 0; k < numFailures; k++ {
+			v := col(s.fails, numFailures, k, false)
 			if slices.ContainsFunc(v, func(x float64) bool { return x > 0 }) {
 				out.Failures = append(out.Failures, NamedSeries{Name: (reasonNoEnt + reason(k)).String(), Values: v})
 			}

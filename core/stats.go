@@ -111,14 +111,14 @@ func roundF(x float64) float64 {
 // before the warm-up are simulated but not counted here.
 type stats struct {
 	issued, completed, timedOut int64
-	failed                      [failureReasons]int64 // by failure code
+	failed                      [numFailures]int64 // per failure code (reason - reasonNoEnt)
+	svcFailed                   []int64            // [service*numFailures + code]
 
 	wait, resp   summaryAcc
 	qWait        []summaryAcc
 	sWait, sResp []summaryAcc
 
 	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
-	svcFailed                                     []int64 // [service*failureReasons + code]
 	srvRequests, srvLoad, srvChosen, busy, srvSvc []int64
 	qEnqueued, qMax, qArea                        []int64
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
@@ -137,7 +137,7 @@ func (st *stats) init(e *engine) {
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
 		*p = make([]int64, nsvc)
 	}
-	st.svcFailed = make([]int64, nsvc*failureReasons)
+	st.svcFailed = make([]int64, nsvc*numFailures)
 	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
 		*p = make([]int64, nsrv)
 	}
@@ -165,9 +165,9 @@ func (st *stats) issue(f *flight) {
 
 func (st *stats) fail(f *flight) {
 	if f.counted {
-		k := int(f.reason - reasonNoEnt)
-		st.failed[k]++
-		st.svcFailed[f.req.Service*failureReasons+k]++
+		code := int(f.reason - reasonNoEnt)
+		st.failed[code]++
+		st.svcFailed[f.req.Service*numFailures+code]++
 	}
 }
 

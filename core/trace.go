@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // Trace fields, in the order of traceColumns.
@@ -14,11 +16,12 @@ const (
 	colServiceMS
 	colPrio
 	colID
+	colRoute
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
 
 // names resolves service names and LMIDs of a model to indexes.
 type names struct {
@@ -30,6 +33,8 @@ type names struct {
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
 	needMS    []bool
 	needGroup []string
+	// crit[s] is the routing criterion of service s, nil when it has none.
+	crit []*ubb.Criterion
 }
 
 // untimed words the problem of a request of service s without service_ms, or
@@ -44,8 +49,12 @@ func (n *names) untimed(s int) string {
 
 func newNames(m *Model) *names {
 	n := &names{m: m, services: map[string]int{}, machines: map[string]int{}, origin: -1}
+	n.crit = make([]*ubb.Criterion, len(m.Services))
 	for i, s := range m.Services {
 		n.services[s.Name] = i
+		if s.Routing != "" {
+			n.crit[i] = m.Criterion(s.Routing)
+		}
 	}
 	for i, mc := range m.Machines {
 		n.machines[mc.LMID] = i
@@ -145,7 +154,18 @@ func traceJSONRow(n *names, row *TraceRow, num int) (Request, error) {
 		}
 		r.Prio = *row.Prio
 	}
+	if row.Route != nil {
+		r.RouteVal = string(*row.Route)
+		n.route(&r)
+	}
 	return r, nil
+}
+
+// route resolves r's routing value against its service's criterion.
+func (n *names) route(r *Request) {
+	if c := n.crit[r.Service]; c != nil {
+		r.Route = routeOf(c, r.RouteVal)
+	}
 }
 
 // timeProblem words a converted time's problem: not a number, too large or

@@ -160,7 +160,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 	if !ct.log {
 		return ct.strictHeader(names)
 	}
-	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID}
+	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route}
 	used := make([]bool, len(names))
 	for f := range numCols {
 		i, unit, err := findColumn(names, f, mapping[f])
@@ -197,7 +197,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 }
 
 // mapField is the workload.columns field of each trace field.
-var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id"}
+var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route"}
 
 // strictHeader reads a header of the trace format.
 func (ct *csvTrace) strictHeader(names []string) error {
@@ -258,6 +258,10 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 			return r, rowError(num, ct.header[colPrio], sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
+	}
+	if c := ct.cell(rec, colRoute); c != "" {
+		r.RouteVal = strings.Clone(c)
+		ct.n.route(&r)
 	}
 	return r, nil
 }

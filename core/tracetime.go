@@ -16,6 +16,7 @@ var logNames = [numCols][]string{
 	colServiceMS: {"service", "svc", "service_time", "svc_time", "duration", "elapsed", "exec_time"},
 	colPrio:      {"prio", "priority"},
 	colID:        {"id", "request_id", "req_id", "requestid"},
+	colRoute:     {"route", "routing", "routing_value", "route_value"},
 }
 
 // unitRule says whether a field's column name may carry a unit suffix.

@@ -89,16 +89,17 @@ const (
 	reasonRandom
 	reasonJSQ
 	reasonP2C
-	reasonNoEnt  // TPENOENT: no candidate advertises the service
+	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
+	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
 	reasonSvcErr // TPESVCERR: the request reached a queue and its server crashed, timed out or went away
-	numReasons
 )
 
 var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
-	"TPENOENT", "TPESVCERR"}}
+	"TPENOENT", "TPESYSTEM", "TPESVCERR"}}
 
-// failureReasons is the number of failure codes (the reasons from reasonNoEnt on).
-const failureReasons = int(numReasons - reasonNoEnt)
+// numFailures is how many failure codes there are: the statistics keep a
+// count of each.
+const numFailures = int(reasonSvcErr-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }
@@ -164,6 +165,7 @@ func Vocabulary() map[string][]string {
 		"event":             eventKinds.list(),
 		"instance_state":    instStates.list(),
 		"lifecycle_cause":   lifeCauses.list(),
+		"route.dist":        routeDists.list(),
 	}
 }
 

@@ -13,7 +13,22 @@ type Request struct {
 	ServiceUS int64  // from the trace, -1 when not given
 	Prio      int    // from the trace or stream, 0 when not given
 	Key       uint64 // random key for this request's service-time draw: the same in every variant
+	// Route is where the request's routing value falls, for a service with
+	// a routing criterion: k > 0 is range k-1 of the criterion, RouteNone
+	// (0) no value, RouteNoMatch (-1) a value no range holds. Services
+	// without a criterion ignore it.
+	Route int32
+	// RouteVal is the routing value as written ("" when there is none, or
+	// when a stream drew the number RouteNum).
+	RouteVal string
+	RouteNum float64
 }
+
+// The Route values that are not a range.
+const (
+	RouteNone    int32 = 0
+	RouteNoMatch int32 = -1
+)
 
 // Requests yields a workload's requests in issue order (time, then trace rows
 // before generated ones, then row/stream order). It holds O(streams + trace rows)

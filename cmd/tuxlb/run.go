@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 func init() {
@@ -26,6 +27,7 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	jobs        int
 	maxRunTime  time.Duration
 	seqs        map[int64]bool // parsed --explain
 	file        string         // the scenario's name in error messages
@@ -43,6 +45,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, summary (for a terminal), psr (tmadmin printserver) or psc (printservice)")
+	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
 	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
 	fs.StringVar(&f.files.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: replaces the scenario's (with no scenario, makes one with defaults)")
 	fs.StringVar(&f.files.dmconfig, "dmconfig", "", "DMCONFIG `FILE`: replaces the scenario's")
@@ -143,6 +146,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	default:
 		return opt, fmt.Errorf("--format: %q is not json, summary, psr or psc", f.format)
 	}
+	if f.jobs < 0 {
+		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
+	}
 	if f.explain != "" {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
@@ -168,7 +174,13 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 	}
 	bar := newProgressBar(stderr, !f.noProgress)
 	opt.Progress = bar.update
-	res, err := core.Run(sc, opt)
+	var res *core.Result
+	var err error
+	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
+		res, err = pool.Replications(opt.Context, sc, opt, sc.Replications, f.jobs) // replication 0 draws the bar
+	} else {
+		res, err = core.Run(sc, opt)
+	}
 	bar.done()
 	err = runStopped(opt.Context, f.maxRunTime, err)
 	if file != nil {

@@ -14,6 +14,7 @@ import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { SweepView } from "./sweepview";
 import { topology } from "./topology";
 import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
@@ -192,6 +193,7 @@ const explainView = new ExplainView(
   () => state.result,
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
+const sweepView = new SweepView(() => state.scenario, toolEngine);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -201,6 +203,7 @@ const outputTabs = tabs("Results", [
   ["results", "Results", h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel)],
   ["explain", "Explain", explainView.el],
   ["compare", "Compare", compareView.el],
+  ["sweep", "Sweep", sweepView.el],
   ["runs", "Saved runs", runsView.el],
 ]);
 byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
@@ -214,7 +217,7 @@ const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }
 const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
 const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
 shareBtn.addEventListener("click", () => {
-  shareLink.value = shareURL(location.href, state.scenario);
+  shareLink.value = shareURL(location.href, state.scenario, sweepView.shared);
   shareLink.select();
   void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
 });
@@ -257,6 +260,7 @@ function known(): Known {
   return {
     services: (m?.services ?? []).map((s) => s.name),
     machines: (m?.machines ?? []).map((x) => x.lmid),
+    routed: Object.fromEntries((m?.services ?? []).filter((s) => s.routing).map((s) => [s.name, s.routing as string])),
   };
 }
 
@@ -528,6 +532,10 @@ async function start(): Promise<void> {
   if (frag.kind === "scenario") {
     loadScenario(frag.scenario);
     inputTabs.select("config");
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
     return;
   }
   if (frag.kind === "error") say(frag.message);
@@ -536,8 +544,13 @@ async function start(): Promise<void> {
 
 window.addEventListener("hashchange", () => {
   const frag = decodeFragment(location.hash);
-  if (frag.kind === "scenario") loadScenario(frag.scenario);
-  else if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "scenario") {
+    loadScenario(frag.scenario);
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
+  } else if (frag.kind === "error") say(frag.message);
 });
 
 void start();

@@ -23,7 +23,20 @@ export interface Stream {
   off_ms?: number;
   /** a ramp: the rate at points in time */
   profile?: { at_ms: number; rate_per_s: number }[];
+  route?: RouteSpec;
   [extra: string]: unknown;
+}
+
+/** How a stream draws its routing values (docs/scenario.md, "Routing values"). */
+export interface RouteSpec {
+  dist?: string;
+  min?: number;
+  max?: number;
+  mean?: number;
+  sd?: number;
+  integer?: boolean;
+  values?: (string | number)[];
+  weights?: number[];
 }
 
 export interface Workload {
@@ -243,10 +256,22 @@ export interface Explanation {
   rule: string;
   winner: string;
   server: string;
+  routing?: RoutingStep;
   candidates: Candidate[] | null;
   text: string;
   /** why the request failed after it reached a queue (TPESVCERR) */
   failure?: string;
+}
+
+/** The data-dependent routing step of an explanation (routed services only). */
+export interface RoutingStep {
+  criterion: string;
+  field: string;
+  value: string;
+  range?: string;
+  group?: string;
+  fallback?: boolean;
+  candidates: number;
 }
 
 export interface ModelMachine {
@@ -271,6 +296,7 @@ export interface ModelServer {
   gateway?: boolean;
   /** Where services came from: clopt, scenario (advertise map), services (no -s), dmconfig. */
   advertise_source?: string;
+  spare?: boolean;
 }
 export interface ModelQueue {
   name: string;
@@ -282,6 +308,18 @@ export interface ModelService {
   name: string;
   load: number;
   prio: number;
+  routing?: string;
+}
+
+/** A *ROUTING criterion of the configuration. */
+export interface ModelCriterion {
+  name: string;
+  field: string;
+  buftype?: string;
+  kind: string;
+  ranges: { text: string; group: string; catch_all?: boolean }[];
+  services: string[];
+  line: number;
 }
 
 /** The parsed configuration (core.Model). */
@@ -294,5 +332,6 @@ export interface Model {
   servers: ModelServer[] | null;
   queues: ModelQueue[] | null;
   services: ModelService[] | null;
+  routing?: ModelCriterion[] | null;
   warnings?: Diagnostic[] | null;
 }
