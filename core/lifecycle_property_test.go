@@ -24,6 +24,7 @@ func TestLifecycleProperties(t *testing.T) {
 	if testing.Short() {
 		n = 60
 	}
+	seen := map[string]int{} // causes and failure codes met: the test must exercise every rule
 	for k := 0; k < n; k++ {
 		r := rand.New(rand.NewPCG(uint64(k), 77))
 		sc := randomLifeScenario(r)
@@ -35,11 +36,28 @@ func TestLifecycleProperties(t *testing.T) {
 		for _, msg := range lifeProblems(res, log.String()) {
 			t.Errorf("scenario %d: %s", k, msg)
 		}
+		for _, c := range res.Lifecycle {
+			seen[c.Cause]++
+		}
+		for code, n := range res.Requests.Failed {
+			seen[code] += int(n)
+		}
 		if t.Failed() {
 			t.Logf("scenario %d:\n%s\nevents %+v\nlog:\n%s", k, sc.UBBConfig, sc.Events, log.String())
 			return
 		}
 	}
+	for _, want := range core.Vocabulary()["lifecycle_cause"] {
+		if seen[want] == 0 {
+			t.Errorf("no random scenario had a life-cycle change with cause %s: the generator misses a rule", want)
+		}
+	}
+	for _, want := range []string{"TPESVCERR", "TPENOENT"} {
+		if seen[want] == 0 {
+			t.Errorf("no random scenario had a %s failure", want)
+		}
+	}
+	t.Logf("causes and failures met: %v", seen)
 }
 
 // randomLifeScenario makes a small random application, workload and events.
@@ -66,19 +84,23 @@ func randomLifeScenario(r *rand.Rand) *core.Scenario {
 	for k := 1 + r.IntN(4); k > 0; k-- {
 		g := 1 + r.IntN(ng)
 		n := 1 + r.IntN(3)
-		extra := ""
-		if n > 1 && r.IntN(2) == 0 {
+		spares := r.IntN(3) // MAX = MIN + spares
+		extra, clopt := "", ""
+		if (n > 1 || spares > 0) && r.IntN(2) == 0 {
 			extra += fmt.Sprintf(" RQADDR=Q%d", srvid)
+			if spares > 0 && r.IntN(2) == 0 {
+				clopt = fmt.Sprintf(" -p %s%d,%d:%d,%d", []string{"", "L"}[r.IntN(2)], r.IntN(2), r.IntN(3), 1+r.IntN(3), r.IntN(3))
+			}
 		}
 		if r.IntN(2) == 0 {
 			extra += fmt.Sprintf(" RESTART=Y MAXGEN=%d GRACE=%d", 1+r.IntN(4), r.IntN(6))
 		}
-		fmt.Fprintf(&b, "srv SRVGRP=G%d SRVID=%d MIN=%d%s CLOPT=\"-s %s\"\n", g, srvid, n, extra,
-			[]string{"S", "T", "S,T"}[r.IntN(3)])
-		for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "srv SRVGRP=G%d SRVID=%d MIN=%d MAX=%d%s CLOPT=\"-s %s%s\"\n", g, srvid, n, n+spares, extra,
+			[]string{"S", "T", "S,T"}[r.IntN(3)], clopt)
+		for i := 0; i < n+spares; i++ {
 			ids = append(ids, fmt.Sprintf("G%d/%d", g, srvid+i))
 		}
-		srvid += n
+		srvid += n + spares
 	}
 	b.WriteString("*SERVICES\nS LOAD=50\n")
 	if r.IntN(2) == 0 {
@@ -164,14 +186,20 @@ func lifeProblems(res *core.Result, log string) []string {
 		msgs = append(msgs, fmt.Sprintf("issued %d, completed %d + failed %d = %d, log rows %d: something was lost",
 			res.Requests.Issued, res.Requests.Completed, failed, got, len(rows)))
 	}
-	msgs = append(msgs, transitionProblems(res.Lifecycle)...)
+	initial := map[string]string{}
+	for _, s := range res.Servers {
+		if s.Spare {
+			initial[s.ID] = "gone"
+		}
+	}
+	msgs = append(msgs, transitionProblems(res.Lifecycle, initial)...)
 	byServer := map[string][]core.LifeChange{}
 	for _, c := range res.Lifecycle {
 		byServer[c.Server] = append(byServer[c.Server], c)
 	}
 	work := map[string][][2]int64{}
 	for _, row := range rows {
-		msgs = append(msgs, lifeRowProblems(row, byServer[row.server], work)...)
+		msgs = append(msgs, lifeRowProblems(row, byServer[row.server], initial[row.server], work)...)
 	}
 	for srv, iv := range work {
 		sort.Slice(iv, func(a, b int) bool { return iv[a][0] < iv[b][0] || iv[a][0] == iv[b][0] && iv[a][1] < iv[b][1] })
@@ -186,7 +214,7 @@ func lifeProblems(res *core.Result, log string) []string {
 
 // transitionProblems checks that each instance's changes chain (each from
 // is the previous to, starting up) and are transitions the rules allow.
-func transitionProblems(changes []core.LifeChange) []string {
+func transitionProblems(changes []core.LifeChange, initial map[string]string) []string {
 	allowed := map[string]bool{
 		"up>down": true, "up>stopping": true, "up>gone": true, "down>restarting": true, "down>gone": true,
 		"restarting>up": true, "restarting>gone": true, "stopping>gone": true, "gone>booting": true, "booting>up": true,
@@ -201,6 +229,9 @@ func transitionProblems(changes []core.LifeChange) []string {
 		last = c.AtUS
 		from := state[c.Server]
 		if from == "" {
+			from = initial[c.Server]
+		}
+		if from == "" {
 			from = "up"
 		}
 		if c.From != from {
@@ -214,9 +245,13 @@ func transitionProblems(changes []core.LifeChange) []string {
 	return msgs
 }
 
-// stateAt returns the instance's state after every change at or before t.
-func stateAt(changes []core.LifeChange, t int64) string {
-	s := "up"
+// stateAt returns the instance's state after every change at or before t;
+// initial is its state at 0 ("" for up).
+func stateAt(changes []core.LifeChange, initial string, t int64) string {
+	s := initial
+	if s == "" {
+		s = "up"
+	}
 	for _, c := range changes {
 		if c.AtUS > t {
 			break
@@ -229,7 +264,7 @@ func stateAt(changes []core.LifeChange, t int64) string {
 // lifeRowProblems checks one log row against its server's changes; work
 // collects each server's working intervals (to the crash, for a request
 // that failed in service).
-func lifeRowProblems(r lifeRow, changes []core.LifeChange, work map[string][][2]int64) []string {
+func lifeRowProblems(r lifeRow, changes []core.LifeChange, initial string, work map[string][][2]int64) []string {
 	var msgs []string
 	bad := func(format string, args ...any) {
 		msgs = append(msgs, fmt.Sprintf("line %d: ", r.line)+fmt.Sprintf(format, args...))
@@ -275,7 +310,7 @@ func lifeRowProblems(r lifeRow, changes []core.LifeChange, work map[string][][2]
 		}
 		work[r.server] = append(work[r.server], [2]int64{r.start, r.end})
 	}
-	if s := stateAt(changes, r.start); s != "up" {
+	if s := stateAt(changes, initial, r.start); s != "up" {
 		bad("%s started a request at %d in state %s", r.server, r.start, s)
 	}
 	return msgs
