@@ -60,7 +60,8 @@ type ServerStats struct {
 	Group string `json:"group"`
 	LMID  string `json:"lmid"`
 	Queue string `json:"queue"`
-	// Spare marks an instance past MIN: not running, it serves nothing.
+	// Spare marks an instance past MIN: gone (serving nothing) until a boot
+	// event or -p spawning brings it up.
 	Spare       bool     `json:"spare,omitempty"`
 	Requests    int64    `json:"requests"`  // requests processed
 	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")

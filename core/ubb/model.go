@@ -66,7 +66,8 @@ type Server struct {
 	System   bool     `json:"system,omitempty"`  // a Tuxedo system server (BBL, TMS, WSL...)
 	Gateway  bool     `json:"gateway,omitempty"` // a GWTDOMAIN instance
 	// Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists
-	// but is not running, so it is never a candidate and serves nothing.
+	// but starts not running (gone), so it is no candidate and serves
+	// nothing until a boot event or -p spawning brings it up.
 	Spare bool `json:"spare,omitempty"`
 	// AdvertiseSource says where Services came from: "clopt", "scenario",
 	// "services" (every *SERVICES entry, with a warning) or "dmconfig".
