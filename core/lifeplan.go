@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -160,17 +161,36 @@ func noInstanceError(m *Model, field, target string) error {
 	if _, err := strconv.Atoi(id); err != nil {
 		return Errorf(EINVALID, "%s: no server instance %s: SRVID %q is not a number", field, target, id)
 	}
-	var ids []string
+	var ids []int
 	for i := range m.Servers {
 		if m.Servers[i].Group == g {
-			ids = append(ids, strconv.Itoa(m.Servers[i].SrvID))
+			ids = append(ids, m.Servers[i].SrvID)
 		}
 	}
 	have := "no instances"
 	if len(ids) > 0 {
-		have = "instances (spares included) with SRVIDs " + strings.Join(ids, ",")
+		have = "instances (spares included) with SRVIDs " + idRanges(ids)
 	}
 	return Errorf(EINVALID, "%s: no server instance %s: group %s has %s, and MAX bounds the spares", field, target, g, have)
+}
+
+// idRanges writes SRVIDs compactly: "1-3,7,10-12".
+func idRanges(ids []int) string {
+	slices.Sort(ids)
+	var parts []string
+	for k := 0; k < len(ids); {
+		j := k
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > k {
+			parts = append(parts, strconv.Itoa(ids[k])+"-"+strconv.Itoa(ids[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[k]))
+		}
+		k = j + 1
+	}
+	return strings.Join(parts, ",")
 }
 
 func hasGroup(m *Model, name string) bool {
