@@ -40,8 +40,9 @@ func eachStore(t *testing.T, test func(t *testing.T, st Store)) {
 }
 
 // openStore connects to target with a clock that ticks one second per
-// call, so created_at values differ and are predictable, and closes the
-// store when the test ends.
+// call, so created_at values differ and are predictable (PostgreSQL's sweep
+// leases follow it too, instead of the database server's clock), and closes
+// the store when the test ends.
 func openStore(t testing.TB, target string) Store {
 	t.Helper()
 	st, err := Connect(context.Background(), target)
@@ -61,7 +62,7 @@ func openStore(t testing.TB, target string) Store {
 	case *DB:
 		db.Now = now
 	case *Postgres:
-		db.Now = now
+		db.Now, db.LeaseClock = now, now
 	default:
 		t.Fatalf("Connect returned a %T", st)
 	}
