@@ -475,6 +475,11 @@ func (e *engine) accrueQueue(q *queueState, t int64) {
 		q.binArea += n * (t - q.lenMark)
 		if w := e.setup.WarmupUS; t > w {
 			e.st.qArea[q.idx] += n * (t - max(q.lenMark, w))
+			// a backlog carried over the warm-up counts in max_length
+			// as it does in avg_length
+			if n > e.st.qMax[q.idx] {
+				e.st.qMax[q.idx] = n
+			}
 		}
 	}
 	q.lenMark = t
