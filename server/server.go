@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -51,6 +52,9 @@ type Config struct {
 	MaxRunTime   time.Duration // a run still going after this is stopped
 	MaxRuns      int           // runs executing at once; more get 503
 	CORSOrigins  []string      // origins allowed cross-origin calls; none: CORS off
+	// AllowedHosts are host names, besides IP addresses and localhost, that
+	// the Host header may carry; others get 421 (DNS rebinding).
+	AllowedHosts []string
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
 	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
@@ -58,10 +62,11 @@ type Config struct {
 
 // Server is the HTTP handler of the API and the playground.
 type Server struct {
-	cfg  Config
-	log  *slog.Logger
-	echo *echo.Echo
-	runs chan struct{} // one token per run executing
+	cfg          Config
+	log          *slog.Logger
+	echo         *echo.Echo
+	runs         chan struct{} // one token per run executing
+	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
 }
 
 // New builds the server from cfg.
@@ -85,6 +90,9 @@ func New(cfg Config) *Server {
 		cfg.Run = core.Run
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns)}
+	for _, h := range cfg.AllowedHosts {
+		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
+	}
 	s.echo = s.routes()
 	return s
 }
@@ -100,36 +108,43 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.logRequests, s.recoverPanics, s.securityHeaders)
+	e.Use(s.requestID, s.logRequests, s.recoverPanics, s.securityHeaders, s.checkHost)
 	if len(s.cfg.CORSOrigins) > 0 {
 		e.Use(s.cors())
 	}
-	e.Use(s.limitBody)
+	e.Use(s.limitBody, s.checkQuery, s.checkBody)
 
-	e.GET("/healthz", s.healthz)
-	e.GET("/api/openapi.json", s.openAPI)
-	api := e.Group("/api/v1")
-	api.POST("/runs", s.createRun)
-	api.GET("/runs", s.listRuns)
-	api.GET("/runs/:id", s.getRun)
-	api.GET("/runs/:id/result.json", s.getResult)
-	api.GET("/runs/:id/dispatch.csv", s.getDispatch)
-	api.POST("/runs/:id/rerun", s.rerun)
-	api.POST("/scenarios", s.createScenario)
-	api.GET("/scenarios/:id", s.getScenario)
-	api.GET("/compare", s.compare)
-	api.POST("/validate", s.validate)
-	e.GET("/s/:id", s.sharedScenario)
-	e.GET("/*", s.static)
+	// Every GET resource answers HEAD too (headers only).
+	get := func(path string, h echo.HandlerFunc) {
+		e.GET(path, h)
+		e.HEAD(path, h)
+	}
+	get("/healthz", s.healthz)
+	get("/api/openapi.json", s.openAPI)
+	e.POST("/api/v1/runs", s.createRun)
+	get("/api/v1/runs", s.listRuns)
+	get("/api/v1/runs/:id", s.getRun)
+	get("/api/v1/runs/:id/result.json", s.getResult)
+	get("/api/v1/runs/:id/dispatch.csv", s.getDispatch)
+	e.POST("/api/v1/runs/:id/rerun", s.rerun)
+	e.POST("/api/v1/scenarios", s.createScenario)
+	get("/api/v1/scenarios/:id", s.getScenario)
+	get("/api/v1/compare", s.compare)
+	e.POST("/api/v1/validate", s.validate)
+	get("/s/:id", s.sharedScenario)
+	get("/*", s.static)
 	return e
 }
 
 // Routes lists the routes as "METHOD PATH" with OpenAPI-style parameters
-// ({id}), for the test that keeps the OpenAPI document true.
+// ({id}), for the test that keeps the OpenAPI document true. HEAD, which
+// every GET route answers, is left out.
 func (s *Server) Routes() []string {
 	var list []string
 	for _, r := range s.echo.Routes() {
-		list = append(list, r.Method+" "+openAPIPath(r.Path))
+		if r.Method != http.MethodHead {
+			list = append(list, r.Method+" "+openAPIPath(r.Path))
+		}
 	}
 	return list
 }

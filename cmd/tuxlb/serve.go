@@ -29,9 +29,11 @@ func init() {
 // environment variable; the flag wins.
 type serveOptions struct {
 	addr, db, logFormat, cors string
+	allowedHosts              string
 	maxBody, maxRequests      int64
 	maxRunTime                time.Duration
-	maxRuns                   int
+	maxRuns, maxConns         int
+	timeouts                  connTimeouts
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -55,16 +57,23 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	maxConns, err := envInt("TUXLB_MAX_CONNS", defaultMaxConns)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.timeouts = defaultTimeouts
+	o.maxBody = maxBody
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
 	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "SQLite database `FILE`, created if missing [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
-		func(v string) (err error) { maxBody, err = parseSize(v); return err })
+		func(v string) (err error) { o.maxBody, err = parseSize(v); return err })
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
 	fs.DurationVar(&o.maxRunTime, "max-run-time", maxRunTime, "longest a run may take before it is stopped [TUXLB_MAX_RUN_TIME]")
 	fs.IntVar(&o.maxRuns, "max-runs", int(maxRuns), "runs executing at once; more get 503 [TUXLB_MAX_RUNS]")
+	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
-	o.maxBody = maxBody
 	return fs, o, nil
 }
 
@@ -79,10 +88,8 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	o.maxBody = max(o.maxBody, 0)
-	if fs.NArg() > 0 || o.maxBody <= 0 || o.maxRequests <= 0 || o.maxRuns <= 0 || o.maxRunTime <= 0 ||
-		(o.logFormat != "text" && o.logFormat != "json") {
-		fmt.Fprintln(stderr, "tuxlb serve: limits must be positive, --log-format text or json, and no arguments")
+	if err := o.check(fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "tuxlb serve: %v\n", err)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -107,7 +114,8 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	}
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
-		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors)}
+		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
+		AllowedHosts: append(splitList(o.allowedHosts), addrHostName(o.addr)...)}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -115,8 +123,8 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: server.New(cfg), ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	ln = limitListener(ln, o.maxConns)
+	srv := newHTTPServer(o, server.New(cfg), logger)
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
 	logger.Info("serving", "addr", ln.Addr().String(), "db", o.db, "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)
