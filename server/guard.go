@@ -8,11 +8,12 @@ import (
 	"net/http"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // queryParams lists, per route, the query parameters it reads. Any other
@@ -141,25 +142,10 @@ func isBodyTooLarge(err error) bool {
 	return errors.As(err, &p) && p.Type == ProblemTypeBase+"body-too-large"
 }
 
-// maxQuoted bounds how much of a caller's input a problem document quotes.
-const maxQuoted = 200
-
-// capText cuts s to maxQuoted bytes (on a character boundary), saying how
-// long it was.
-func capText(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8Start(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
-}
+// capText cuts a caller's input for a problem document (see core.CapText).
+func capText(s string) string { return core.CapText(s) }
 
 // quoteCapped quotes s for a message, cut by capText.
 func quoteCapped(s string) string {
 	return `"` + strings.ReplaceAll(capText(s), `"`, `\"`) + `"`
 }
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }

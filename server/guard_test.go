@@ -187,3 +187,19 @@ func TestBodyOverLimitWrittenWhole(t *testing.T) {
 		conn.Close()
 	}
 }
+
+// Problem documents quote a caller's input only in part.
+func TestProblemQuotesCapped(t *testing.T) {
+	h := newHarness(t, nil)
+	long := strings.Repeat("A", 100_000)
+	sc := strings.Replace(scenarioJSON(t), `"workload"`, `"machines": {"`+long+`": {"speed": 2}}, "workload"`, 1)
+	rec := h.do("POST", "/api/v1/runs", "application/json", sc)
+	p := wantProblem(t, rec, "/api/v1/runs", 422, "invalid")
+	if rec.Body.Len() > 3000 || !strings.Contains(p.Detail, "…(100000 bytes)") {
+		t.Errorf("got a %d-byte problem, detail %.300q; want under 3000 bytes saying how long the name was", rec.Body.Len(), p.Detail)
+	}
+	rec = h.do("GET", "/api/v1/runs?"+long+"=1", "", "")
+	if rec.Code != 400 || rec.Body.Len() > 3000 {
+		t.Errorf("unknown long parameter: got %d with %d bytes, want 400 under 3000 bytes", rec.Code, rec.Body.Len())
+	}
+}
