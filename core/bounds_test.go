@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,68 @@ func TestCheckSums(t *testing.T) {
 		err := e.checkSums()
 		if (err != nil) != tc.bad {
 			t.Errorf("%s: got %v, want error %v", tc.name, err, tc.bad)
+		}
+	}
+}
+
+// bigModelUBB is 10 000 instances in 10 groups, each advertising services
+// S0..S(n-1): the shape whose setup was once quadratic in servers per service.
+func bigModelUBB(n int) string {
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=s1\n*GROUPS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "G%d LMID=s1 GRPNO=%d\n", g, g)
+	}
+	svcs := make([]string, n)
+	for i := range svcs {
+		svcs[i] = fmt.Sprintf("S%d", i)
+	}
+	b.WriteString("*SERVERS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "srv SRVGRP=G%d SRVID=1 MIN=1000 CLOPT=\"-s %s --\"\n", g, strings.Join(svcs, ","))
+	}
+	return b.String()
+}
+
+// Setup is linear in servers x services: 10 000 instances advertising 1 000
+// services each (1e7 advertisements) is set up in moments. Quadratic setup
+// (a scan of the candidate list per candidate) took minutes here, and no
+// deadline could stop it.
+func TestSetupLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10 000-instance model")
+	}
+	m, err := LoadModel("u", bigModelUBB(1000), "", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		e, err := newEngine(engSetup(m), &sliceRequests{}, simOptions{})
+		if err == nil && len(e.svc[0].cands) != 10000 {
+			err = fmt.Errorf("service S0 has %d candidates, want 10000", len(e.svc[0].cands))
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("setting up 10 000 instances x 1 000 services did not end within 60 s")
+	}
+}
+
+func BenchmarkSetupManyServers(b *testing.B) {
+	m, err := LoadModel("u", bigModelUBB(200), "", "", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	setup := engSetup(m)
+	for b.Loop() {
+		if _, err := newEngine(setup, &sliceRequests{}, simOptions{}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

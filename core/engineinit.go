@@ -117,7 +117,9 @@ func (e *engine) initQueues() {
 
 // initServices precomputes, per service, its candidate instances (all are
 // up: there is no failure injection yet), its distinct candidate queues with
-// L(s,q) and PRIO, and its candidates per machine.
+// L(s,q) and PRIO, and its candidates per machine. It is linear in the
+// advertisements (servers x the services each lists) plus services x
+// servers/64 for the bit sets: no list is searched.
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
@@ -127,10 +129,18 @@ func (e *engine) initServices() {
 	e.svc = make([]svcInfo, len(m.Services))
 	for i := range m.Servers {
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(e.svc[s].cands, int32(i)) {
-				e.svc[s].cands = append(e.svc[s].cands, int32(i))
+			// servers are visited in order, so a service listed twice by
+			// server i has i as its last candidate
+			if s, ok := index[name]; ok {
+				if c := e.svc[s].cands; len(c) == 0 || c[len(c)-1] != int32(i) {
+					e.svc[s].cands = append(c, int32(i))
+				}
 			}
 		}
+	}
+	pos := make([]int32, len(m.Queues)) // per queue: its index in sv.queues, -1 when absent
+	for i := range pos {
+		pos[i] = -1
 	}
 	for s := range e.svc {
 		sv := &e.svc[s]
@@ -143,16 +153,12 @@ func (e *engine) initServices() {
 		}
 		for j, c := range sv.cands {
 			q := m.Servers[c].QueueIdx
-			k := -1
-			for kk := range sv.queues {
-				if int(sv.queues[kk].q) == q {
-					k = kk
-				}
-			}
+			k := int(pos[q])
 			if k < 0 {
 				p := m.Services[s].Params(m.Queues[q].Group)
 				sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
 				k = len(sv.queues) - 1
+				pos[q] = int32(k)
 			}
 			sv.candQ = append(sv.candQ, int32(k))
 			mi := m.Servers[c].Machine
@@ -164,16 +170,10 @@ func (e *engine) initServices() {
 			sv.candBits[c/64] |= 1 << (c % 64)
 			sv.queueOf[c] = int32(k)
 		}
-	}
-}
-
-func hasIndex(xs []int32, x int32) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
+		for _, sq := range sv.queues {
+			pos[sq.q] = -1
 		}
 	}
-	return false
 }
 
 func clampPrio(p int) int32 {

@@ -68,6 +68,9 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	if err != nil {
 		return nil, nil, sopt, err
 	}
+	if err := stopped(opt, "setting up"); err != nil {
+		return nil, nil, sopt, err
+	}
 	maxReq := opt.MaxRequests
 	if maxReq <= 0 {
 		maxReq = DefaultMaxRequests
@@ -84,7 +87,22 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 		genUS = roundUS(g.DurationMS * 1000)
 	}
 	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
+	if err := stopped(opt, "reading the workload"); err != nil {
+		return nil, nil, sopt, err
+	}
 	return setup, reqs, sopt, nil
+}
+
+// stopped returns the ECANCELED error once opt's context is done: the steps
+// before the event loop (setup, opening the workload) are bounded by their
+// input, and the context is checked between them.
+func stopped(opt RunOptions, while string) error {
+	if ctx := opt.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return Errorf(ECANCELED, "run canceled while %s: %v", while, err)
+		}
+	}
+	return nil
 }
 
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // hangScenario once wrapped the engine's int64 clock (1e9 ms / speed 1e-6 per
@@ -88,5 +90,27 @@ func TestClientGoneStopsRun(t *testing.T) {
 	rec = h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
 	if rec.Code != http.StatusCreated {
 		t.Errorf("the next run: got %d, want 201; %s", rec.Code, rec.Body.String())
+	}
+}
+
+// The run time limit covers everything from the request's arrival to the
+// store: a run that returns after the deadline (here, one that does not look
+// at its context) is not stored, and the answer is run-too-long.
+func TestRunTimeLimitCoversStoring(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.MaxRunTime = 300 * time.Millisecond
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			time.Sleep(500 * time.Millisecond)
+			return core.Run(sc, core.RunOptions{})
+		}
+	})
+	rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
+	wantProblem(t, rec, "/api/v1/runs", 422, "run-too-long")
+	var list struct {
+		Runs []any `json:"runs"`
+	}
+	decode(t, h.do("GET", "/api/v1/runs", "", ""), &list)
+	if len(list.Runs) != 0 {
+		t.Errorf("got %d stored runs, want none", len(list.Runs))
 	}
 }

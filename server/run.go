@@ -10,6 +10,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,7 +35,8 @@ type execution struct {
 	scenario *core.Scenario
 	stored   *core.SavedScenario
 	opt      core.RunOptions
-	keep     bool // keep the dispatch log
+	keep     bool      // keep the dispatch log
+	start    time.Time // when the request arrived: the run time limit counts from here
 }
 
 // execute runs x within the limits and returns the run ready to store. Over
@@ -49,7 +51,12 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		p.retryAfter = retryAfterSeconds
 		return nil, p
 	}
-	runCtx, cancel := context.WithTimeout(ctx, s.cfg.MaxRunTime)
+	if x.start.IsZero() {
+		x.start = time.Now()
+	}
+	// The limit covers reading and parsing the body (before), setup, the
+	// run and encoding (here) and storing (storeRun).
+	runCtx, cancel := context.WithDeadline(ctx, x.start.Add(s.cfg.MaxRunTime))
 	defer cancel()
 	opt := x.opt
 	opt.Context, opt.MaxRequests = runCtx, s.cfg.MaxRequests
@@ -71,6 +78,9 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if opt.Seed != nil {
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
 	}
+	if runCtx.Err() != nil { // the deadline passed while encoding
+		return nil, s.runError(ctx, runCtx, runCtx.Err())
+	}
 	if x.keep {
 		if err := gz.Close(); err != nil {
 			return nil, err
@@ -78,6 +88,23 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		run.DispatchGzip = log.Bytes()
 	}
 	return run, nil
+}
+
+// storeRun stores run if the run time limit, counted from start, has not
+// passed; storing itself is bounded by what is left of it.
+func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.StoredRun) error {
+	storeCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
+	defer cancel()
+	if err := storeCtx.Err(); err != nil {
+		return s.runError(ctx, storeCtx, err)
+	}
+	if err := s.cfg.Store.CreateRun(storeCtx, run); err != nil {
+		if storeCtx.Err() != nil {
+			return s.runError(ctx, storeCtx, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // runError explains why a run failed: over the run time limit (422: the same
@@ -140,6 +167,7 @@ func badQuery(field, value, want string) *Problem {
 
 // createRun runs a posted scenario and stores it: 201 {"id", "result"}.
 func (s *Server) createRun(c echo.Context) error {
+	start := time.Now()
 	opt, keep, err := runOptions(c)
 	if err != nil {
 		return err
@@ -149,11 +177,11 @@ func (s *Server) createRun(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
+	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
 		return err
 	}
-	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
+	if err := s.storeRun(ctx, start, run); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/runs/"+run.ID)
