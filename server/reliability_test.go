@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -112,5 +113,63 @@ func TestRunTimeLimitCoversStoring(t *testing.T) {
 	decode(t, h.do("GET", "/api/v1/runs", "", ""), &list)
 	if len(list.Runs) != 0 {
 		t.Errorf("got %d stored runs, want none", len(list.Runs))
+	}
+}
+
+// A small UBBCONFIG whose instances advertise many services expands past
+// what /validate answers: a 413 naming the flag, not a giant answer.
+func TestValidateBounded(t *testing.T) {
+	var ubb strings.Builder
+	ubb.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 MIN=100 CLOPT=\"-s ")
+	for i := 0; i < 50; i++ {
+		if i > 0 {
+			ubb.WriteString(",")
+		}
+		fmt.Fprintf(&ubb, "S%d", i)
+	}
+	ubb.WriteString(" --\"\n")
+	h := newHarness(t, func(c *Config) { c.MaxModelEntries = 4999 })
+	rec := h.do("POST", "/api/v1/validate", "text/plain", ubb.String())
+	p := wantProblem(t, rec, "/api/v1/validate", 413, "model-too-large")
+	if p.Limit != float64(4999) || !strings.Contains(p.Detail, "5000 services over 100 server instances") ||
+		!strings.Contains(p.Detail, "--max-model-entries") {
+		t.Errorf("limit %v, detail %q; want 4999, the count and the flag", p.Limit, p.Detail)
+	}
+	h = newHarness(t, func(c *Config) { c.MaxModelEntries = 5000 })
+	if rec := h.do("POST", "/api/v1/validate", "text/plain", ubb.String()); rec.Code != 200 {
+		t.Errorf("at the limit: got %d, want 200", rec.Code)
+	}
+}
+
+// A run whose stored form passes --max-stored is refused (and its dispatch
+// log stops the run as soon as it passes the limit), and nothing is stored.
+func TestStoredSizeLimit(t *testing.T) {
+	for _, tc := range []struct {
+		query, want string
+	}{
+		{"", "bytes (scenario, result and dispatch log)"},
+		{"?dispatch=true", "a compressed dispatch log larger than that"},
+	} {
+		limit := int64(20_000)
+		if tc.query != "" {
+			limit = 200_000 // the result fits, the log of 10 million requests does not
+		}
+		h := newHarness(t, func(c *Config) { c.MaxStoredBytes, c.MaxRequests = limit, 20_000_000 })
+		sc := scenarioJSON(t)
+		if tc.query != "" {
+			sc = longScenario
+		}
+		rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs"+tc.query, sc)
+		p := wantProblem(t, rec, "/api/v1/runs", 413, "stored-too-large")
+		if !strings.Contains(p.Detail, tc.want) || !strings.Contains(p.Detail, "--max-stored") || p.Limit != float64(limit) {
+			t.Errorf("%q: detail %q limit %v; want %q, the flag and %d", tc.query, p.Detail, p.Limit, tc.want, limit)
+		}
+		var list struct {
+			Runs []any `json:"runs"`
+		}
+		decode(t, h.do("GET", "/api/v1/runs", "", ""), &list)
+		if len(list.Runs) != 0 {
+			t.Errorf("%q: %d runs stored, want none", tc.query, len(list.Runs))
+		}
 	}
 }

@@ -58,15 +58,22 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	// run and encoding (here) and storing (storeRun).
 	runCtx, cancel := context.WithDeadline(ctx, x.start.Add(s.cfg.MaxRunTime))
 	defer cancel()
+	runCtx, stop := context.WithCancel(runCtx)
+	defer stop()
 	opt := x.opt
 	opt.Context, opt.MaxRequests = runCtx, s.cfg.MaxRequests
-	var log bytes.Buffer
+	// The compressed dispatch log stops the run as soon as it passes the
+	// stored-size limit, rather than growing in memory to the end.
+	log := &cappedBuffer{limit: s.cfg.MaxStoredBytes, stop: stop}
 	var gz *gzip.Writer
 	if x.keep {
-		gz, _ = gzip.NewWriterLevel(&log, gzip.BestSpeed)
+		gz, _ = gzip.NewWriterLevel(log, gzip.BestSpeed)
 		opt.Dispatch = gz
 	}
 	res, err := s.cfg.Run(x.scenario, opt)
+	if log.over {
+		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+	}
 	if err != nil {
 		return nil, s.runError(ctx, runCtx, err)
 	}
@@ -83,11 +90,56 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	}
 	if x.keep {
 		if err := gz.Close(); err != nil {
+			if log.over {
+				return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+			}
 			return nil, err
 		}
 		run.DispatchGzip = log.Bytes()
 	}
+	if n := int64(len(run.Scenario) + len(run.Result) + len(run.DispatchGzip)); n > s.cfg.MaxStoredBytes {
+		return nil, s.storedTooLarge(strconv.FormatInt(n, 10) + " bytes (scenario, result and dispatch log)")
+	}
 	return run, nil
+}
+
+// cappedBuffer is a bytes.Buffer that refuses to grow past limit: the write
+// that would pass it fails, and stop is called.
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int64
+	over  bool
+	stop  func()
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if int64(b.Len()+len(p)) > b.limit {
+		if !b.over {
+			b.over = true
+			b.stop()
+		}
+		return 0, errors.New("over the stored-size limit")
+	}
+	return b.Buffer.Write(p)
+}
+
+// storedTooLarge is the 413 problem for a run whose stored form (what says
+// which part) passes --max-stored.
+func (s *Server) storedTooLarge(what string) *Problem {
+	p := problemf(http.StatusRequestEntityTooLarge, "stored-too-large", "Run too large to store",
+		"this server stores at most %d bytes per run (flag --max-stored, env TUXLB_MAX_STORED) and the run would store %s; "+
+			"run it without ?dispatch=true, shorten it, or run it with the CLI", s.cfg.MaxStoredBytes, what)
+	p.Limit = s.cfg.MaxStoredBytes
+	return p
+}
+
+// tooLong is the 422 problem for work that passed --max-run-time.
+func (s *Server) tooLong(what string) *Problem {
+	p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
+		"the %s did not finish within %s, the most this server allows (flag --max-run-time, env TUXLB_MAX_RUN_TIME); "+
+			"shorten the workload or run it with the CLI", what, s.cfg.MaxRunTime)
+	p.Limit = s.cfg.MaxRunTime.String()
+	return p
 }
 
 // storeRun stores run if the run time limit, counted from start, has not
@@ -111,11 +163,7 @@ func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.Stored
 // scenario would fail again), over the request limit (413), or as core says.
 func (s *Server) runError(ctx, runCtx context.Context, err error) error {
 	if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-		p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
-			"the run did not finish within %s, the most this server allows (flag --max-run-time, env TUXLB_MAX_RUN_TIME); "+
-				"shorten the workload or run it with the CLI", s.cfg.MaxRunTime)
-		p.Limit = s.cfg.MaxRunTime.String()
-		return p
+		return s.tooLong("run")
 	}
 	var ce *core.Error
 	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE {

@@ -35,6 +35,12 @@ const (
 	DefaultMaxBodyBytes = 10 << 20
 	DefaultMaxRequests  = 5_000_000
 	DefaultMaxRunTime   = 60 * time.Second
+	// DefaultMaxModelEntries bounds the (instance, service) pairs POST
+	// /validate lists.
+	DefaultMaxModelEntries = 1_000_000
+	// DefaultMaxStoredBytes bounds what one run stores: scenario, result and
+	// compressed dispatch log.
+	DefaultMaxStoredBytes = 64 << 20
 )
 
 // DefaultMaxRuns is how many runs may execute at once: two per core.
@@ -51,7 +57,11 @@ type Config struct {
 	MaxRequests  int64         // largest workload one run may issue
 	MaxRunTime   time.Duration // a run still going after this is stopped
 	MaxRuns      int           // runs executing at once; more get 503
-	CORSOrigins  []string      // origins allowed cross-origin calls; none: CORS off
+	// MaxModelEntries bounds the (instance, service) pairs POST /validate lists.
+	MaxModelEntries int64
+	// MaxStoredBytes bounds what one run stores (scenario, result, dispatch log).
+	MaxStoredBytes int64
+	CORSOrigins    []string // origins allowed cross-origin calls; none: CORS off
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
 	AllowedHosts []string
@@ -85,6 +95,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultMaxRuns()
+	}
+	if cfg.MaxModelEntries <= 0 {
+		cfg.MaxModelEntries = DefaultMaxModelEntries
+	}
+	if cfg.MaxStoredBytes <= 0 {
+		cfg.MaxStoredBytes = DefaultMaxStoredBytes
 	}
 	if cfg.Run == nil {
 		cfg.Run = core.Run

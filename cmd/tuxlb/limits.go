@@ -108,6 +108,8 @@ func (o *serveOptions) check(args []string) error {
 		return fmt.Errorf("--max-requests: must be a positive number, got %d", o.maxRequests)
 	case o.maxRuns <= 0:
 		return fmt.Errorf("--max-runs: must be a positive number, got %d", o.maxRuns)
+	case o.maxModelEntries <= 0:
+		return fmt.Errorf("--max-model-entries: must be a positive number, got %d", o.maxModelEntries)
 	case o.maxConns <= 0:
 		return fmt.Errorf("--max-conns: must be a positive number, got %d", o.maxConns)
 	case o.maxRunTime <= 0:

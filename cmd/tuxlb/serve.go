@@ -31,6 +31,8 @@ type serveOptions struct {
 	addr, db, logFormat, cors string
 	allowedHosts              string
 	maxBody, maxRequests      int64
+	maxModelEntries           int64
+	maxStored                 int64
 	maxRunTime                time.Duration
 	maxRuns, maxConns         int
 	timeouts                  connTimeouts
@@ -61,6 +63,15 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	maxModelEntries, err := envInt("TUXLB_MAX_MODEL_ENTRIES", server.DefaultMaxModelEntries)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxStored, err := envSize("TUXLB_MAX_STORED", server.DefaultMaxStoredBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.maxStored = maxStored
 	o.timeouts = defaultTimeouts
 	o.maxBody = maxBody
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
@@ -70,6 +81,9 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
 	fs.DurationVar(&o.maxRunTime, "max-run-time", maxRunTime, "longest a run may take before it is stopped [TUXLB_MAX_RUN_TIME]")
 	fs.IntVar(&o.maxRuns, "max-runs", int(maxRuns), "runs executing at once; more get 503 [TUXLB_MAX_RUNS]")
+	fs.Int64Var(&o.maxModelEntries, "max-model-entries", maxModelEntries, "most (instance, service) pairs POST /validate lists [TUXLB_MAX_MODEL_ENTRIES]")
+	fs.Func("max-stored", fmt.Sprintf("most bytes one run stores (scenario, result, compressed dispatch log), with K/M/G suffix (default %d) [TUXLB_MAX_STORED]", maxStored),
+		func(v string) (err error) { o.maxStored, err = parseSize(v); return err })
 	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
@@ -115,6 +129,7 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
+		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored,
 		AllowedHosts: append(splitList(o.allowedHosts), addrHostName(o.addr)...)}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
