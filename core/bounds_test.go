@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -265,5 +266,27 @@ func BenchmarkSetupManyServers(b *testing.B) {
 		if _, err := newEngine(setup, &sliceRequests{}, simOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A run whose backlog passes MaxInFlight stops with a too_large error that
+// names the limit, instead of growing without bound.
+func TestMaxInFlight(t *testing.T) {
+	sc := boundedScenario(t, "SHM", map[string]any{
+		"services": map[string]any{"BALANCE": map[string]any{"service_time": map[string]any{"dist": "const", "ms": 10}}},
+		"workload": map[string]any{"generate": map[string]any{"duration_ms": 1000, "streams": []any{
+			map[string]any{"service": "BALANCE", "origin": "SITE1", "arrivals": "constant", "rate_per_s": 10000}}}},
+	})
+	// 10 000 requests, one every 0.1 ms, on one server busy 10 ms with each:
+	// at t ms, floor(t/0.1)+1 issued and floor(t/10) done. The 501st held at
+	// once comes at 50.5 ms (506 issued, 5 done).
+	_, err := Run(sc, RunOptions{MaxInFlight: 500})
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Code != ETOOLARGE || ce.Limit != LimitInFlight ||
+		!strings.Contains(ce.Message, "backlog: more than 500 requests held at once at 50.5 ms") {
+		t.Fatalf("got %v, want a too_large backlog error at 50.5 ms", err)
+	}
+	if _, err := Run(sc, RunOptions{MaxInFlight: 10_001}); err != nil {
+		t.Errorf("with room for every request: %v", err)
 	}
 }

@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Dispatch reasons, as the dispatch log spells them (SPEC §6).
 const (
@@ -279,6 +282,13 @@ func (e *engine) alloc() int32 {
 		e.free = e.free[:n-1]
 		return s
 	}
+	if lim := e.opt.MaxInFlight; lim > 0 && int64(len(e.pool)) >= lim && e.fault == nil {
+		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
+			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
+			lim, strconv.FormatFloat(float64(e.now)/1000, 'f', -1, 64))
+		err.Limit = LimitInFlight
+		e.fault = err
+	}
 	e.pool = append(e.pool, flight{})
 	return int32(len(e.pool) - 1)
 }
@@ -287,7 +297,9 @@ func (e *engine) alloc() int32 {
 func (e *engine) issue(r *Request) error {
 	e.issued++
 	if e.issued > e.maxReq {
-		return Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+		err := Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+		err.Limit = LimitRequests
+		return err
 	}
 	if r.Service < 0 || r.Service >= len(e.svc) || r.Origin < 0 || r.Origin >= len(e.m.Machines) {
 		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)

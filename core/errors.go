@@ -25,7 +25,16 @@ type Error struct {
 	Code        string       `json:"code"`
 	Message     string       `json:"message"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Limit names the RunOptions limit a too_large error passed
+	// (LimitRequests, LimitInFlight), so callers can name their own flag.
+	Limit string `json:"-"`
 }
+
+// The limits a too_large run error can name in Error.Limit.
+const (
+	LimitRequests = "max_requests"
+	LimitInFlight = "max_in_flight"
+)
 
 func (e *Error) Error() string { return e.Message }
 

@@ -10,6 +10,12 @@ import (
 // Bump it whenever the same scenario could give different bytes.
 const EngineVersion = "0.1.0"
 
+// BytesPerInFlight is about what one request held by a run costs in memory
+// (its record, its share of the pool's growth, heap and queue entries, as
+// measured with a backlog of a million requests): a
+// memory budget divided by it gives RunOptions.MaxInFlight.
+const BytesPerInFlight = 600
+
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
 const DefaultMaxRequests = 20_000_000
 
@@ -19,6 +25,10 @@ type RunOptions struct {
 	Seed        *uint64   // overrides Scenario.Seed when not nil
 	Dispatch    io.Writer // receives the dispatch log (SPEC §6) as the run goes; nil: none
 	MaxRequests int64     // 0: DefaultMaxRequests
+	// MaxInFlight bounds the requests held at once (waiting, in service, or
+	// done but not yet written to the dispatch log): the run's memory grows
+	// with them, about BytesPerInFlight each. 0: no limit.
+	MaxInFlight int64
 	// Context stops the run early (the result is then an ECANCELED error).
 	// Checked every few thousand requests; nil means never.
 	Context context.Context

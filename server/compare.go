@@ -42,6 +42,13 @@ func (s *Server) compare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Decoding up to maxCompare stored results is as heavy as a run: a
+	// compare takes a run slot, and keeps only the decoded results.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
 	var runs []*core.StoredRun
 	var results []*core.Result
 	for _, id := range ids {
@@ -53,6 +60,7 @@ func (s *Server) compare(c echo.Context) error {
 		if err := json.Unmarshal(run.Result, &res); err != nil {
 			return fmt.Errorf("run %s: stored result: %w", id, err)
 		}
+		run.Result, run.Scenario, run.DispatchGzip = nil, nil, nil
 		runs, results = append(runs, run), append(results, &res)
 	}
 	cmp := core.CompareResults(ids, results)

@@ -173,3 +173,48 @@ func TestStoredSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// A run whose backlog passes its share of the memory budget stops with a
+// problem naming the budget and its flag.
+func TestMemoryBudget(t *testing.T) {
+	// 2 runs share 1.2 MB: 1000 requests held at once each
+	h := newHarness(t, func(c *Config) { c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 1_200_000, 2, 20_000_000 })
+	backlog := strings.Replace(strings.Replace(hangScenario, `"ms": 1e9`, `"ms": 10`, 1), `"speed": 1e-6`, `"speed": 1`, 1)
+	backlog = strings.Replace(backlog, `"rate_per_s": 1000}`, `"rate_per_s": 100000}`, 1)
+	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
+	p := wantProblem(t, rec, "/api/v1/runs", 413, "backlog-too-large")
+	if p.Limit != float64(1000) || !strings.Contains(p.Detail, "--max-memory") || !strings.Contains(p.Detail, "backlog: more than 1000 requests held") {
+		t.Errorf("limit %v, detail %q; want 1000 and the flag", p.Limit, p.Detail)
+	}
+}
+
+// A compare decodes whole stored results: it takes a run slot, so that
+// compares at once are bounded like runs.
+func TestCompareTakesRunSlot(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 1)
+	hold := false
+	h := newHarness(t, func(c *Config) {
+		c.MaxRuns = 1
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			if hold {
+				started <- struct{}{}
+				<-release
+			}
+			return core.Run(sc, opt)
+		}
+	})
+	a, b := h.postRun("", scenarioJSON(t)).ID, h.postRun("?seed=2", scenarioJSON(t)).ID
+	hold = true
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t))
+	}()
+	<-started
+	wantProblem(t, h.do("GET", "/api/v1/compare?runs="+a+","+b, "", ""), "/api/v1/compare", 503, "busy")
+	close(release)
+	<-done
+	if rec := h.do("GET", "/api/v1/compare?runs="+a+","+b, "", ""); rec.Code != 200 {
+		t.Errorf("after the run: got %d, want 200", rec.Code)
+	}
+}

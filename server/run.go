@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -42,15 +43,11 @@ type execution struct {
 // execute runs x within the limits and returns the run ready to store. Over
 // the limit of runs at once it is a 503 problem with Retry-After.
 func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
-	select {
-	case s.runs <- struct{}{}:
-		defer func() { <-s.runs }()
-	default:
-		p := problemf(http.StatusServiceUnavailable, "busy", "Too many runs at once",
-			"%d runs are executing, the most this server allows (flag --max-runs, env TUXLB_MAX_RUNS); retry later", s.cfg.MaxRuns)
-		p.retryAfter = retryAfterSeconds
-		return nil, p
+	release, err := s.acquireSlot()
+	if err != nil {
+		return nil, err
 	}
+	defer release()
 	if x.start.IsZero() {
 		x.start = time.Now()
 	}
@@ -61,7 +58,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	runCtx, stop := context.WithCancel(runCtx)
 	defer stop()
 	opt := x.opt
-	opt.Context, opt.MaxRequests = runCtx, s.cfg.MaxRequests
+	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, s.maxInFlight()
 	// The compressed dispatch log stops the run as soon as it passes the
 	// stored-size limit, rather than growing in memory to the end.
 	log := &cappedBuffer{limit: s.cfg.MaxStoredBytes, stop: stop}
@@ -133,6 +130,12 @@ func (s *Server) storedTooLarge(what string) *Problem {
 	return p
 }
 
+// maxInFlight is each run's share of the memory budget, in requests held
+// at once.
+func (s *Server) maxInFlight() int64 {
+	return max(s.cfg.MaxMemoryBytes/int64(s.cfg.MaxRuns)/core.BytesPerInFlight, 1)
+}
+
 // tooLong is the 422 problem for work that passed --max-run-time.
 func (s *Server) tooLong(what string) *Problem {
 	p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
@@ -159,6 +162,20 @@ func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.Stored
 	return nil
 }
 
+// acquireSlot takes one of the --max-runs slots that runs and compares
+// share, or returns the 503 problem with Retry-After when all are taken.
+func (s *Server) acquireSlot() (release func(), err error) {
+	select {
+	case s.runs <- struct{}{}:
+		return func() { <-s.runs }, nil
+	default:
+		p := problemf(http.StatusServiceUnavailable, "busy", "Too many runs at once",
+			"%d runs or compares are executing, the most this server allows (flag --max-runs, env TUXLB_MAX_RUNS); retry later", s.cfg.MaxRuns)
+		p.retryAfter = retryAfterSeconds
+		return nil, p
+	}
+}
+
 // runError explains why a run failed: over the run time limit (422: the same
 // scenario would fail again), over the request limit (413), or as core says.
 func (s *Server) runError(ctx, runCtx context.Context, err error) error {
@@ -166,6 +183,15 @@ func (s *Server) runError(ctx, runCtx context.Context, err error) error {
 		return s.tooLong("run")
 	}
 	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE && ce.Limit == core.LimitInFlight {
+		p := fromCoreError(ce)
+		p.Type, p.Title = ProblemTypeBase+"backlog-too-large", "Backlog too large"
+		p.Detail += fmt.Sprintf(" (this server gives each run %d requests held at once: its memory budget, flag --max-memory, "+
+			"env TUXLB_MAX_MEMORY, %d bytes, shared by --max-runs %d runs at about %d bytes per request)",
+			s.maxInFlight(), s.cfg.MaxMemoryBytes, s.cfg.MaxRuns, core.BytesPerInFlight)
+		p.Limit = s.maxInFlight()
+		return p
+	}
 	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE {
 		p := fromCoreError(ce)
 		p.Title = "Workload too large"

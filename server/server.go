@@ -41,6 +41,9 @@ const (
 	// DefaultMaxStoredBytes bounds what one run stores: scenario, result and
 	// compressed dispatch log.
 	DefaultMaxStoredBytes = 64 << 20
+	// DefaultMaxMemoryBytes is the memory budget of the runs executing at
+	// once: each gets MaxMemoryBytes / MaxRuns for the requests it holds.
+	DefaultMaxMemoryBytes = 2 << 30
 )
 
 // DefaultMaxRuns is how many runs may execute at once: two per core.
@@ -61,6 +64,9 @@ type Config struct {
 	MaxModelEntries int64
 	// MaxStoredBytes bounds what one run stores (scenario, result, dispatch log).
 	MaxStoredBytes int64
+	// MaxMemoryBytes is the budget for the requests runs hold at once,
+	// shared equally by MaxRuns runs.
+	MaxMemoryBytes int64
 	CORSOrigins    []string // origins allowed cross-origin calls; none: CORS off
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
@@ -101,6 +107,9 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxStoredBytes <= 0 {
 		cfg.MaxStoredBytes = DefaultMaxStoredBytes
+	}
+	if cfg.MaxMemoryBytes <= 0 {
+		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
 	}
 	if cfg.Run == nil {
 		cfg.Run = core.Run

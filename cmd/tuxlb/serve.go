@@ -32,7 +32,7 @@ type serveOptions struct {
 	allowedHosts              string
 	maxBody, maxRequests      int64
 	maxModelEntries           int64
-	maxStored                 int64
+	maxStored, maxMemory      int64
 	maxRunTime                time.Duration
 	maxRuns, maxConns         int
 	timeouts                  connTimeouts
@@ -72,6 +72,11 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		return nil, nil, err
 	}
 	o.maxStored = maxStored
+	maxMemory, err := envSize("TUXLB_MAX_MEMORY", server.DefaultMaxMemoryBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.maxMemory = maxMemory
 	o.timeouts = defaultTimeouts
 	o.maxBody = maxBody
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
@@ -84,6 +89,8 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.Int64Var(&o.maxModelEntries, "max-model-entries", maxModelEntries, "most (instance, service) pairs POST /validate lists [TUXLB_MAX_MODEL_ENTRIES]")
 	fs.Func("max-stored", fmt.Sprintf("most bytes one run stores (scenario, result, compressed dispatch log), with K/M/G suffix (default %d) [TUXLB_MAX_STORED]", maxStored),
 		func(v string) (err error) { o.maxStored, err = parseSize(v); return err })
+	fs.Func("max-memory", fmt.Sprintf("memory budget for the requests runs hold, shared by --max-runs runs, with K/M/G suffix (default %d) [TUXLB_MAX_MEMORY]", maxMemory),
+		func(v string) (err error) { o.maxMemory, err = parseSize(v); return err })
 	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
@@ -129,7 +136,7 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
-		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored,
+		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MaxMemoryBytes: o.maxMemory,
 		AllowedHosts: append(splitList(o.allowedHosts), addrHostName(o.addr)...)}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
