@@ -106,7 +106,22 @@ type svcInfo struct {
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
-	queueOf   []int32  // per server: index into queues, -1 if not a candidate
+}
+
+// queueOf returns the index into sv.queues of candidate server c: cands is
+// in ascending server order, so a binary search finds c (a per-server table
+// would cost services x servers memory).
+func (sv *svcInfo) queueOf(c int32) int32 {
+	lo, hi := 0, len(sv.cands)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sv.cands[mid] < c {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return sv.candQ[lo]
 }
 
 // svcQueue is one distinct candidate queue of a service.

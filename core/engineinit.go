@@ -118,8 +118,9 @@ func (e *engine) initQueues() {
 // initServices precomputes, per service, its candidate instances (all are
 // up: there is no failure injection yet), its distinct candidate queues with
 // L(s,q) and PRIO, and its candidates per machine. It is linear in the
-// advertisements (servers x the services each lists) plus services x
-// servers/64 for the bit sets: no list is searched.
+// advertisements (servers x the services each lists) plus, per service
+// with candidates, machines + servers/64 words for the bit sets: no list is
+// searched, and a service nobody advertises costs nothing.
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
@@ -144,13 +145,14 @@ func (e *engine) initServices() {
 	}
 	for s := range e.svc {
 		sv := &e.svc[s]
+		if len(sv.cands) == 0 {
+			continue // never dispatched (TPENOENT): nothing to precompute
+		}
+		// bit sets reach only the word of the last candidate
+		words := int(sv.cands[len(sv.cands)-1])/64 + 1
 		sv.local = make([][]int32, len(m.Machines))
 		sv.localBits = make([][]uint64, len(m.Machines))
-		sv.queueOf = make([]int32, len(m.Servers))
-		sv.candBits = make([]uint64, len(e.idleBits))
-		for i := range sv.queueOf {
-			sv.queueOf[i] = -1
-		}
+		sv.candBits = make([]uint64, words)
 		for j, c := range sv.cands {
 			q := m.Servers[c].QueueIdx
 			k := int(pos[q])
@@ -164,11 +166,10 @@ func (e *engine) initServices() {
 			mi := m.Servers[c].Machine
 			sv.local[mi] = append(sv.local[mi], int32(j))
 			if sv.localBits[mi] == nil {
-				sv.localBits[mi] = make([]uint64, len(e.idleBits))
+				sv.localBits[mi] = make([]uint64, words)
 			}
 			sv.localBits[mi][c/64] |= 1 << (c % 64)
 			sv.candBits[c/64] |= 1 << (c % 64)
-			sv.queueOf[c] = int32(k)
 		}
 		for _, sq := range sv.queues {
 			pos[sq.q] = -1
