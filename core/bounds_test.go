@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // boundedUBB is one machine, one server, service BALANCE; MODEL is filled in.
@@ -235,7 +237,7 @@ func TestSetupLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a 10 000-instance model")
 	}
-	m, err := LoadModel("u", bigModelUBB(1000), "", "", nil)
+	m, err := LoadModel(ubb.Input{UBBConfig: bigModelUBB(1000), UBBName: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +260,7 @@ func TestSetupLinear(t *testing.T) {
 }
 
 func BenchmarkSetupManyServers(b *testing.B) {
-	m, err := LoadModel("u", bigModelUBB(200), "", "", nil)
+	m, err := LoadModel(ubb.Input{UBBConfig: bigModelUBB(200), UBBName: "u"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -313,7 +315,7 @@ func TestSetupMemoryLinear(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		fmt.Fprintf(&b, "S%d LOAD=50\n", i)
 	}
-	m, err := LoadModel("u", b.String(), "", "", nil)
+	m, err := LoadModel(ubb.Input{UBBConfig: b.String(), UBBName: "u"})
 	if err != nil {
 		t.Fatal(err)
 	}

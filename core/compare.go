@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // Headline is the handful of figures people compare runs by.
@@ -24,6 +25,21 @@ type Headline struct {
 	MaxUtilization float64 `json:"max_utilization"`
 	Jain           float64 `json:"jain_utilization"`
 	NetworkSent    int64   `json:"network_sent"`
+	// NetworkShare is the fraction of issued requests that crossed the
+	// network to the queue that took them (network_sent / issued).
+	NetworkShare float64 `json:"network_share"`
+	// SaturatedMachines counts the machines that saturate while another
+	// machine serving the same services has room (see Saturations).
+	SaturatedMachines int `json:"saturated_machines,omitempty"`
+}
+
+// Derive fills the figures computed from the others (NetworkShare), for a
+// headline read back from storage.
+func (h *Headline) Derive() {
+	h.NetworkShare = 0
+	if h.Issued > 0 {
+		h.NetworkShare = round6(float64(h.NetworkSent) / float64(h.Issued))
+	}
 }
 
 // Figure is one named headline figure.
@@ -48,6 +64,8 @@ func (h *Headline) Figures() []Figure {
 		{"max_utilization", h.MaxUtilization},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
+		{"network_share", h.NetworkShare},
+		{"saturated_machines", float64(h.SaturatedMachines)},
 	}
 }
 
@@ -74,6 +92,8 @@ func HeadlineOf(r *Result) Headline {
 	for _, m := range r.Machines {
 		h.NetworkSent += m.Sent
 	}
+	h.Derive()
+	h.SaturatedMachines = len(Saturations(r))
 	return h
 }
 
@@ -150,8 +170,10 @@ func diffHeadlines(base, h *Headline) map[string]Diff {
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // Variant is a named change to a scenario: `ldbal=N`, `model=MP`,
-// `policy=p2c`, `seed=3`, `tuning.idle=queue`, or any scenario field by its JSON
-// path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`).
+// `policy=p2c`, `rate_scale=1.5`, `seed=3`, `tuning.idle=queue`, any scenario field by its JSON
+// path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`), or a UBBCONFIG
+// parameter by its ubb.ParseKey key (`SERVERS.simpserv.MIN=3`,
+// `SERVICES.DEPOSIT@BANKB1.LOAD=80`, `MACHINES.SITE2.NETLOAD=10`).
 type Variant struct {
 	Name string
 	Set  []Assignment
@@ -177,59 +199,74 @@ func ParseVariant(text string) (Variant, error) {
 	return v, nil
 }
 
-// ApplyVariant returns a copy of sc with v's assignments made. LDBAL and MODEL
-// are rewritten in the UBBCONFIG's *RESOURCES section, so the variant is itself
-// a complete scenario that can be saved and shared.
+// ApplyVariant returns a copy of sc with v's assignments made. Scenario fields
+// are set first; then the UBBCONFIG parameters (LDBAL and MODEL, and keys
+// whose first part is an upper-case section: RESOURCES, MACHINES, GROUPS,
+// SERVERS, SERVICES) are set in the UBBCONFIG text by the ubb editor, which
+// keeps the rest of the text as written, so the variant is itself a complete
+// scenario that can be saved and shared. The scenario keys a sweep varies
+// (rate_scale, policy, tuning.*, ...) have their values checked as a sweep
+// checks them.
 func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
 	out := *sc
-	for _, a := range v.Set {
-		var err error
-		switch strings.ToLower(a.Path) {
-		case "ldbal":
-			out.UBBConfig, err = setResource(out.UBBConfig, "LDBAL", strings.ToUpper(a.Value), "Y", "N")
-		case "model":
-			out.UBBConfig, err = setResource(out.UBBConfig, "MODEL", strings.ToUpper(a.Value), "SHM", "MP")
-		default:
-			err = setScenarioPath(&out, a.Path, a.Value)
-		}
-		if err != nil {
-			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
-		}
+	if err := applyAssignments(&out, v.Set); err != nil {
+		return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
 	}
 	return &out, nil
 }
 
-// setResource replaces (or adds) a *RESOURCES keyword's value in UBBCONFIG text.
-func setResource(ubb, key, value string, allowed ...string) (string, error) {
-	ok := false
-	for _, a := range allowed {
-		ok = ok || a == value
-	}
-	if !ok {
-		return "", fmt.Errorf("%s: want %s, got %q", strings.ToLower(key), strings.Join(allowed, " or "), value)
-	}
-	lines := strings.SplitAfter(ubb, "\n")
-	re := regexp.MustCompile(`^(\s*` + key + `\s+)("[^"]*"|\S+)`)
-	inResources, header := false, -1
-	for i, line := range lines {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "*") {
-			inResources = strings.HasPrefix(strings.ToUpper(trimmed), "*RESOURCES")
-			if inResources {
-				header = i
+// applyAssignments makes the assignments to sc: scenario fields in order,
+// then every UBBCONFIG change at once through the ubb editor.
+func applyAssignments(sc *Scenario, set []Assignment) error {
+	var changes []ubb.Change
+	for _, a := range set {
+		c, isUBB, err := ubbChange(a)
+		k := lookupSweepKey(a.Path)
+		switch {
+		case err != nil:
+		case isUBB:
+			changes = append(changes, c) // the editor's loader checks the value, at its line and column
+		case k != nil:
+			if err = k.checkValue(a.Value); err == nil {
+				err = k.apply(sc, a.Value)
 			}
-			continue
+		default:
+			err = setScenarioPath(sc, a.Path, a.Value)
 		}
-		if inResources && re.MatchString(line) {
-			lines[i] = re.ReplaceAllString(line, "${1}"+value)
-			return strings.Join(lines, ""), nil
+		if err != nil {
+			return err
 		}
 	}
-	if header < 0 {
-		return "", fmt.Errorf("the ubbconfig has no *RESOURCES section")
+	if len(changes) > 0 {
+		in := ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
+			DMName: "dmconfig", Advertise: sc.Advertise}
+		text, err := in.Edit(changes...)
+		if err != nil {
+			return err
+		}
+		sc.UBBConfig = text
 	}
-	lines[header] = strings.TrimRight(lines[header], "\r\n") + "\n" + key + " " + value + "\n"
-	return strings.Join(lines, ""), nil
+	return nil
+}
+
+// ubbChange reads an assignment that sets a UBBCONFIG parameter: ldbal and
+// model (any case; the value is upper-cased, ldbal=y is LDBAL Y), or a key
+// whose first part is a UBBCONFIG section in upper case. isUBB is false for
+// a scenario path (machines.SITE2.speed is the scenario's; MACHINES.SITE2.NETLOAD
+// the UBBCONFIG's).
+func ubbChange(a Assignment) (c ubb.Change, isUBB bool, err error) {
+	switch strings.ToLower(a.Path) {
+	case "ldbal", "model":
+		return ubb.Change{Section: "RESOURCES", Key: strings.ToUpper(a.Path), Value: strings.ToUpper(a.Value)}, true, nil
+	}
+	section, _, _ := strings.Cut(a.Path, ".")
+	switch section {
+	case "RESOURCES", "MACHINES", "GROUPS", "SERVERS", "SERVICES":
+		c, err := ubb.ParseKey(a.Path)
+		c.Value = a.Value
+		return c, true, err
+	}
+	return ubb.Change{}, false, nil
 }
 
 // setScenarioPath sets a field of the scenario by its dotted JSON path, going

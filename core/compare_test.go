@@ -10,30 +10,39 @@ import (
 
 const compareUBB = "*RESOURCES\r\nIPCKEY 1\r\nMODEL SHM # one machine\r\nLDBAL \"N\"\r\n\r\n*MACHINES\r\nh LMID=A\r\n"
 
-func TestSetResource(t *testing.T) {
+// TestApplyVariantEditsUBBConfig: ldbal= and model= (any case) and UBBCONFIG
+// keys change the UBBCONFIG text through the editor, in place, CRLF kept.
+func TestApplyVariantEditsUBBConfig(t *testing.T) {
+	ubbText := compareUBB + "*GROUPS\r\nG LMID=A GRPNO=1\r\n*SERVERS\r\nsimpserv SRVGRP=G SRVID=1 CLOPT=\"-s TOUPPER\" # one\r\n"
 	tests := []struct {
-		name, ubb, key, value, want string
+		variant, old, want string
 	}{
-		{"replace quoted", compareUBB, "LDBAL", "Y", "LDBAL Y\r\n"},
-		{"keeps comment", compareUBB, "MODEL", "MP", "MODEL MP # one machine\r\n"},
-		{"adds missing", "*RESOURCES\nMODEL SHM\n*MACHINES\nLDBAL x\n", "LDBAL", "Y", "*RESOURCES\nLDBAL Y\nMODEL SHM\n*MACHINES\nLDBAL x\n"},
+		{"ldbal=y", "LDBAL \"N\"\r\n", "LDBAL \"Y\"\r\n"},
+		{"model=MP", "MODEL SHM # one machine\r\n", "MODEL MP # one machine\r\n"},
+		{"LDBAL=Y", "LDBAL \"N\"\r\n", "LDBAL \"Y\"\r\n"},
+		{"SERVERS.simpserv.MIN=3", "TOUPPER\" # one", "TOUPPER\" MIN=3 # one"},
+		{"SERVERS.simpserv@G.MAX=5", "TOUPPER\" # one", "TOUPPER\" MAX=5 # one"},
+		{"MACHINES.A.NETLOAD=9", "h LMID=A\r\n", "h LMID=A NETLOAD=9\r\n"},
+		{"RESOURCES.SCANUNIT=5", "*RESOURCES\r\n", "*RESOURCES\r\nSCANUNIT 5\r\n"},
+		{"SERVICES.TOUPPER.LOAD=80", "# one\r\n", "# one\r\n*SERVICES\r\nTOUPPER LOAD=80\r\n"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := setResource(tt.ubb, tt.key, tt.value, "Y", "N", "SHM", "MP")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(got, tt.want) {
-				t.Errorf("got %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
-	if _, err := setResource(compareUBB, "LDBAL", "maybe", "Y", "N"); err == nil {
-		t.Error("LDBAL=maybe: got no error")
-	}
-	if _, err := setResource("*MACHINES\n", "LDBAL", "Y", "Y", "N"); err == nil {
-		t.Error("no *RESOURCES: got no error")
+		sc := &Scenario{UBBConfig: ubbText, Policy: "tuxedo"}
+		v, err := ParseVariant(tt.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ApplyVariant(sc, v)
+		if err != nil {
+			t.Errorf("%s: %v", tt.variant, err)
+			continue
+		}
+		if want := strings.Replace(ubbText, tt.old, tt.want, 1); got.UBBConfig != want {
+			t.Errorf("%s: got\n%q\nwant\n%q", tt.variant, got.UBBConfig, want)
+		}
+		if sc.UBBConfig != ubbText {
+			t.Errorf("%s: the original scenario changed", tt.variant)
+		}
 	}
 }
 
@@ -63,7 +72,7 @@ func TestApplyVariant(t *testing.T) {
 		got.Tuning == nil || got.Tuning.Idle != "queue" || got.Seed == nil || *got.Seed != 9 {
 		t.Errorf("got %+v", got)
 	}
-	if !strings.Contains(got.UBBConfig, "LDBAL Y") {
+	if !strings.Contains(got.UBBConfig, `LDBAL "Y"`) {
 		t.Errorf("ubbconfig not rewritten: %q", got.UBBConfig)
 	}
 	if sc.Policy != "tuxedo" || sc.Network != nil || !strings.Contains(sc.UBBConfig, `LDBAL "N"`) {
@@ -72,8 +81,13 @@ func TestApplyVariant(t *testing.T) {
 	for _, tt := range []struct{ bad, want string }{
 		{"nosuchfield=1", "nosuchfield: unknown field"},
 		{"tuning.idel=queue", "tuning.idel: unknown field"},
-		{"tuning.idle=3", "tuning.idle: want a string, got the number 3"},
-		{"model=XP", `model: want SHM or MP, got "XP"`},
+		{"tuning.idle=3", `tuning.idle: value "3" is not one of server, queue`},
+		{"model=XP", `ubbconfig:3:7: MODEL must be SHM or MP, got "XP"`},
+		{"ldbal=maybe", `ubbconfig:4:7: LDBAL must be Y or N, got "MAYBE"`},
+		{"SERVERS.nosuch.MIN=2", `*SERVERS: no server nosuch`},
+		{"SERVERS.x=1", `key "SERVERS.x": want SECTION.NAME[@GROUP].KEY (e.g. SERVERS.ACCT@BANKB1.MIN) or a *RESOURCES keyword (e.g. LDBAL)`},
+		{"rate_scale=0", "rate_scale: value 0 must be > 0"},
+		{"policy=best", `policy: value "best" is not one of tuxedo, round_robin, random, jsq, p2c`},
 	} {
 		v, _ := ParseVariant(tt.bad)
 		_, err := ApplyVariant(sc, v)

@@ -3,9 +3,9 @@ package core
 import "math/bits"
 
 // choose picks the queue for request f of service sv by the run's algorithm
-// (SPEC §3). It returns the index into sv.queues, the instance the rule
+// (docs/engine.md). It returns the index into sv.queues, the instance the rule
 // picked and the dispatch log's reason. MP counters are charged here, at issue.
-func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, reason uint8) {
+func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, why reason) {
 	switch e.alg {
 	case algFirst:
 		return sv.candQ[0], sv.cands[0], reasonFirst
@@ -28,10 +28,11 @@ func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, reason u
 	case algJSQ:
 		k = e.leastJSQ(sv)
 		return k, sv.queues[k].first, reasonJSQ
-	default: // algP2C
+	case algP2C:
 		j := e.pickP2C(sv)
 		return sv.candQ[j], sv.cands[j], reasonP2C
 	}
+	panic("core: choose: unknown algorithm " + e.alg.String())
 }
 
 // idle reports whether instance i counts as idle under the run's reading:
@@ -64,7 +65,7 @@ func (e *engine) leastSHM(sv *svcInfo) int32 {
 }
 
 // chooseMP is the MP round-robin algorithm for a request issued on its origin.
-func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, uint8) {
+func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, reason) {
 	m := f.req.Origin
 	row := e.counters[m*len(e.queues):]
 	if c := e.firstIdleLocal(sv, m); c >= 0 {

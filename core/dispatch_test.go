@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Every expected dispatch log below was worked out by hand from SPEC §3-§4;
+// Every expected dispatch log below was worked out by hand from docs/engine.md;
 // the comments show the arithmetic.
 type dispatchCase struct {
 	name  string
@@ -240,7 +240,7 @@ group G1 site1
 server G1 1 simpserv S
 server G1 2 simpserv S,T
 server G1 3 simpserv S`,
-		tweak: func(s *Setup) { s.Policy = "round_robin" },
+		tweak: func(s *Setup) { s.Policy = PolicyRoundRobin },
 		reqs: `
 0 S site1 1
 10 S site1 1
@@ -259,7 +259,7 @@ server G1 3 simpserv S`,
 		// R4 (1 waiting + 1 in service) = 2 vs 1 -> G1/2.
 		name:  "jsq counts waiting plus in service",
 		model: twoSHM,
-		tweak: func(s *Setup) { s.Policy = "jsq" },
+		tweak: func(s *Setup) { s.Policy = PolicyJSQ },
 		reqs: `
 0 S site1 10
 1 S site1 10
@@ -295,7 +295,7 @@ func TestP2CAndRandom(t *testing.T) {
 	firsts := map[string]int{}
 	for seed := uint64(1); seed <= 20; seed++ {
 		setup := engSetup(m)
-		setup.Policy, setup.Seed = "p2c", seed
+		setup.Policy, setup.Seed = PolicyP2C, seed
 		_, rows := runLog(t, setup, engRequests(t, m, "0 S site1 10\n1 S site1 10"))
 		a, b := strings.Split(rows[0], ","), strings.Split(rows[1], ",")
 		if a[4] == b[4] {
@@ -307,7 +307,7 @@ func TestP2CAndRandom(t *testing.T) {
 		t.Errorf("p2c ties: got first choices %v over 20 seeds, want both servers", firsts)
 	}
 	setup := engSetup(m)
-	setup.Policy = "random"
+	setup.Policy = PolicyRandom
 	var reqs strings.Builder
 	for i := 0; i < 200; i++ {
 		reqs.WriteString(fmt.Sprintf("%d S site1 1\n", i*10))

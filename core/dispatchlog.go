@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// dispatchLogHeader is the first line of the dispatch log (SPEC §6).
+// dispatchLogHeader is the first line of the dispatch log (docs/engine.md).
 const dispatchLogHeader = "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
 
 // dispatchLog streams the dispatch log in issue order. Rows complete out of
@@ -77,7 +77,7 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 	b = appendCSVField(b, e.m.Machines[f.req.Origin].LMID)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, f.req.TimeUS, 10)
-	if f.reason == reasonNoEnt {
+	if f.queue < 0 { // failed before it got a queue
 		b = append(b, ",,,,,,,"...)
 	} else {
 		b = append(b, ',')
@@ -90,7 +90,7 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 		}
 		b = append(b, ',')
 	}
-	b = append(b, reasonNames[f.reason]...)
+	b = append(b, f.reason.String()...)
 	b = append(b, '\n')
 	_, l.err = l.w.Write(b)
 	l.buf = b

@@ -3,7 +3,6 @@ package core
 import (
 	"math"
 	"slices"
-	"strings"
 )
 
 // Sampler draws durations in milliseconds from a distribution. Implementations
@@ -20,8 +19,45 @@ const maxMS = 1e9
 // maxErlangK bounds the number of exponential phases of an erlang distribution.
 const maxErlangK = 10_000
 
-// distNames lists the distributions NewSampler knows, for error messages.
-var distNames = []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang"}
+// distKind is a family of distributions a scenario can name.
+type distKind uint8
+
+// The distributions.
+const (
+	distConst distKind = iota
+	distExp
+	distUniform
+	distLognormal
+	distEmpirical
+	distGamma
+	distErlang
+)
+
+var distKinds = vocab[distKind]{"distribution", []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang"}}
+
+// String returns the distribution's name as the scenario spells it.
+func (k distKind) String() string { return distKinds.name(k) }
+
+// build checks the parameters of k and returns its sampler.
+func (k distKind) build(c *distCheck) Sampler {
+	switch k {
+	case distConst:
+		return constDist(c.need("ms", c.d.MS, false))
+	case distExp:
+		return expDist(c.need("mean_ms", c.d.MeanMS, true))
+	case distUniform:
+		return c.uniform()
+	case distLognormal:
+		return c.lognormal()
+	case distEmpirical:
+		return c.empirical()
+	case distGamma:
+		return c.gamma()
+	case distErlang:
+		return c.erlang()
+	}
+	panic("core: no sampler for dist " + k.String())
+}
 
 // NewSampler checks d and returns its sampler. field names d in errors, e.g.
 // `services.TOUPPER.service_time`.
@@ -30,27 +66,14 @@ func NewSampler(d *Dist, field string) (Sampler, error) {
 		return nil, Errorf(EINVALID, "%s: missing distribution", field)
 	}
 	c := distCheck{d: d, field: field}
-	var s Sampler
-	switch d.Dist {
-	case "const":
-		s = constDist(c.need("ms", d.MS, false))
-	case "exp":
-		s = expDist(c.need("mean_ms", d.MeanMS, true))
-	case "uniform":
-		s = c.uniform()
-	case "lognormal":
-		s = c.lognormal()
-	case "empirical":
-		s = c.empirical()
-	case "gamma":
-		s = c.gamma()
-	case "erlang":
-		s = c.erlang()
-	case "":
-		return nil, Errorf(EINVALID, "%s.dist: missing (want %s)", field, strings.Join(distNames, ", "))
-	default:
-		return nil, Errorf(EINVALID, "%s.dist: unknown distribution %q (want %s)", field, d.Dist, strings.Join(distNames, ", "))
+	if d.Dist == "" {
+		return nil, Errorf(EINVALID, "%s.dist: missing (want %s)", field, distKinds.want())
 	}
+	kind, ok := distKinds.lookup(d.Dist)
+	if !ok {
+		return nil, Errorf(EINVALID, "%s.dist: unknown distribution %q (want %s)", field, d.Dist, distKinds.want())
+	}
+	s := kind.build(&c)
 	if c.err == nil {
 		c.unused()
 	}

@@ -5,25 +5,13 @@ import (
 	"strconv"
 )
 
-// Dispatch reasons, as the dispatch log spells them (SPEC §6).
-const (
-	reasonFirst uint8 = iota
-	reasonIdle
-	reasonLeastLoad
-	reasonRoundRobin
-	reasonRandom
-	reasonJSQ
-	reasonP2C
-	reasonNoEnt
-)
-
-var reasonNames = [...]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}
-
 // Random streams derived from the seed (request keys use their own).
 const (
 	streamPolicy  = 0x706f6c // random and p2c choices
 	streamService = 0        // service time of a request, seeded by its Key
 	streamRemote  = 1        // remote domain's response time, seeded by its Key
+	// a generated request's routing value, seeded by its Key
+	streamRouteValue = 2
 )
 
 // simOptions are the knobs of simulate beyond RunOptions.
@@ -44,7 +32,7 @@ type flight struct {
 	chosen    int32 // instance the dispatch rule picked
 	next      int32 // link in a waitQueue level
 	prio      int32 // effective priority 1..100
-	reason    uint8
+	reason    reason
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
 	load      int64 // L(s,q) of the chosen queue
@@ -79,7 +67,10 @@ type serverState struct {
 	group   int32
 	speed   float64
 	mark    int64 // start of busy time not yet accounted
-	binBusy int64 // busy time in the open series bin
+	// idleSince is when the instance last finished a request (0 when it
+	// has not worked yet: idle since it came up at 0).
+	idleSince int64
+	binBusy   int64 // busy time in the open series bin
 }
 
 // queueState is a request queue as the engine plays it.
@@ -106,6 +97,9 @@ type svcInfo struct {
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
+	// routes is set for a service with a routing criterion: per range of
+	// the criterion, the candidates it leaves (routing.go).
+	routes []routeTarget
 }
 
 // queueOf returns the index into sv.queues of candidate server c: cands is
@@ -139,13 +133,14 @@ type engine struct {
 	opt   simOptions
 	reqs  Requests
 
-	alg       uint8 // algFirst, algSHM, algMP or a comparison policy
+	alg       algorithm
 	idleQueue bool
 	netOrigin bool
 	loadOnly  bool
 	maxReq    int64
 
 	svc      []svcInfo
+	queuePos []int32 // newSvcInfo's scratch: per queue, its index in a service's queues or -1
 	servers  []serverState
 	queues   []queueState
 	netload  []int64
@@ -153,8 +148,11 @@ type engine struct {
 	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	rr       []int64
-	rng      Rand
-	draw     Rand
+	// noValue[s], noMatch[s]: requests of routed service s without a
+	// routing value, or with one no range holds (for the warnings)
+	noValue, noMatch []int64
+	rng              Rand
+	draw             Rand
 
 	heap   eventHeap
 	pool   []flight
@@ -177,9 +175,13 @@ type engine struct {
 	log          *dispatchLog
 }
 
-// Algorithms: how choose picks a queue.
+// algorithm is how choose picks a queue: the policy, with tuxedo resolved by
+// MODEL and LDBAL.
+type algorithm uint8
+
+// The algorithms.
 const (
-	algFirst uint8 = iota
+	algFirst algorithm = iota
 	algSHM
 	algMP
 	algRoundRobin
@@ -204,7 +206,7 @@ func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
 	return e.result(), nil
 }
 
-// loop is the event loop: heap events and new requests in SPEC §4 order.
+// loop is the event loop: heap events and new requests in the order docs/engine.md gives.
 func (e *engine) loop() error {
 	var next Request
 	have := e.reqs.Next(&next)
@@ -328,12 +330,19 @@ func (e *engine) issue(r *Request) error {
 		e.spanUS = r.TimeUS
 	}
 	sv := &e.svc[r.Service]
+	var rs routeStep
+	if sv.routes != nil {
+		sv, rs = e.route(r, sv)
+	}
 	var ex *Explanation
 	if e.opt.explain != nil {
-		ex = e.opt.explain.begin(e, f, sv)
+		ex = e.opt.explain.begin(e, f, sv, &rs)
 	}
-	if len(sv.cands) == 0 {
+	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
+		if sv == nil {
+			f.reason = reasonSystem
+		}
 		e.st.fail(f)
 		e.opt.explain.finish(e, ex, f)
 		e.finish(s)
@@ -365,8 +374,9 @@ func (e *engine) issue(r *Request) error {
 	return nil
 }
 
-// enter puts request s into its queue at t: it starts at once on the first
-// idle instance of the queue, else waits.
+// enter puts request s into its queue at t: it starts at once on the
+// instance of the queue that has been idle longest (the earliest end of its
+// last request; ties to the first in scan order), else waits.
 func (e *engine) enter(s int32, t int64) {
 	f := &e.pool[s]
 	q := &e.queues[f.queue]
@@ -375,12 +385,16 @@ func (e *engine) enter(s int32, t int64) {
 	e.enqSeq++
 	e.st.enqueue(f)
 	if q.inService < len(q.servers) {
+		best := int32(-1)
 		for _, i := range q.servers {
-			if !e.servers[i].busy {
-				q.handoffs++
-				e.start(i, s, t)
-				return
+			if sv := &e.servers[i]; !sv.busy && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
+				best = i
 			}
+		}
+		if best >= 0 {
+			q.handoffs++
+			e.start(best, s, t)
+			return
 		}
 	}
 	e.accrueQueue(q, t)
@@ -423,7 +437,7 @@ func (e *engine) complete(i int32, t int64) {
 		}
 	}
 	e.accrueBusy(sv, t)
-	sv.busy = false
+	sv.busy, sv.idleSince = false, t
 	e.idleBits[i>>6] |= 1 << (i & 63)
 	q := &e.queues[sv.queue]
 	q.inService--

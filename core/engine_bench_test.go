@@ -63,7 +63,7 @@ func benchModel(b *testing.B, kind string) *Model {
 	return engModel(t, s.String())
 }
 
-// BenchmarkRun simulates the standard scenarios of bench/scenarios (issue 7:
+// BenchmarkRun simulates the standard scenarios of bench/scenarios (the performance targets:
 // Poisson arrivals at 80% load, all statistics on, no dispatch log), the
 // generation duration scaled so the run has b.N requests. Setup and
 // workload opening are outside the timer; generating requests is inside.

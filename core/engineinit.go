@@ -15,9 +15,13 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	if err := e.pickAlgorithm(); err != nil {
 		return nil, err
 	}
-	e.idleQueue = setup.Tuning.Idle == "queue"
-	e.netOrigin = setup.Tuning.NetLoad == "origin"
-	e.loadOnly = setup.Tuning.MPCounter == "load"
+	r, err := setup.Tuning.readings()
+	if err != nil {
+		return nil, err
+	}
+	e.idleQueue = r.idle == IdleQueue
+	e.netOrigin = r.netLoad == NetLoadOrigin
+	e.loadOnly = r.counter == CounterLoad
 	e.initServers()
 	e.initQueues()
 	e.initServices()
@@ -26,6 +30,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 		e.netload[i] = int64(m.Machines[i].NetLoad)
 	}
 	e.rr = make([]int64, len(m.Services))
+	e.noValue, e.noMatch = make([]int64, len(m.Services)), make([]int64, len(m.Services))
 	e.rng.Seed(setup.Seed, streamPolicy)
 	e.nextReset = math.MaxInt64
 	if e.alg == algMP {
@@ -52,7 +57,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 // pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
 func (e *engine) pickAlgorithm() error {
 	switch e.setup.Policy {
-	case "tuxedo", "":
+	case PolicyTuxedo:
 		switch {
 		case !e.m.LDBAL:
 			e.alg = algFirst
@@ -61,16 +66,16 @@ func (e *engine) pickAlgorithm() error {
 		default:
 			e.alg = algSHM
 		}
-	case "round_robin":
+	case PolicyRoundRobin:
 		e.alg = algRoundRobin
-	case "random":
+	case PolicyRandom:
 		e.alg = algRandom
-	case "jsq":
+	case PolicyJSQ:
 		e.alg = algJSQ
-	case "p2c":
+	case PolicyP2C:
 		e.alg = algP2C
 	default:
-		return Errorf(EINVALID, "policy: unknown policy %q (want tuxedo, round_robin, random, jsq or p2c)", e.setup.Policy)
+		return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
 	}
 	return nil
 }
@@ -95,7 +100,9 @@ func (e *engine) initServers() {
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
-		e.idleBits[i/64] |= 1 << (i % 64)
+		if !s.Spare {
+			e.idleBits[i/64] |= 1 << (i % 64)
+		}
 	}
 }
 
@@ -107,17 +114,20 @@ func (e *engine) initQueues() {
 		q.wait.init()
 		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
-		q.servers = make([]int32, len(m.Queues[i].Servers))
-		for j, s := range m.Queues[i].Servers {
-			q.servers[j] = int32(s)
+		for _, s := range m.Queues[i].Servers {
+			if !m.Servers[s].Spare { // a spare is not running: never serves, not in n(q)
+				q.servers = append(q.servers, int32(s))
+			}
 		}
 		q.n = int64(len(q.servers))
 	}
 }
 
-// initServices precomputes, per service, its candidate instances (all are
-// up: there is no failure injection yet), its distinct candidate queues with
-// L(s,q) and PRIO, and its candidates per machine. It is linear in the
+// initServices precomputes, per service, its candidate instances (every
+// instance that advertises it, spares excepted: all are up, there is no
+// failure injection yet), its distinct candidate queues with L(s,q) and
+// PRIO, and its candidates per machine; and for a routed service the same
+// per group its ranges name (routing.go). It is linear in the
 // advertisements (servers x the services each lists) plus, per service
 // with candidates, machines + servers/64 words for the bit sets: no list is
 // searched, and a service nobody advertises costs nothing.
@@ -127,54 +137,72 @@ func (e *engine) initServices() {
 	for i := range m.Services {
 		index[m.Services[i].Name] = i
 	}
-	e.svc = make([]svcInfo, len(m.Services))
+	cands := make([][]int32, len(m.Services))
 	for i := range m.Servers {
+		if m.Servers[i].Spare {
+			continue
+		}
 		for _, name := range m.Servers[i].Services {
 			// servers are visited in order, so a service listed twice by
 			// server i has i as its last candidate
 			if s, ok := index[name]; ok {
-				if c := e.svc[s].cands; len(c) == 0 || c[len(c)-1] != int32(i) {
-					e.svc[s].cands = append(c, int32(i))
+				if c := cands[s]; len(c) == 0 || c[len(c)-1] != int32(i) {
+					cands[s] = append(c, int32(i))
 				}
 			}
 		}
 	}
-	pos := make([]int32, len(m.Queues)) // per queue: its index in sv.queues, -1 when absent
-	for i := range pos {
-		pos[i] = -1
+	e.svc = make([]svcInfo, len(m.Services))
+	for s := range e.svc {
+		e.svc[s] = e.newSvcInfo(s, cands[s])
 	}
 	for s := range e.svc {
-		sv := &e.svc[s]
-		if len(sv.cands) == 0 {
-			continue // never dispatched (TPENOENT): nothing to precompute
-		}
-		// bit sets reach only the word of the last candidate
-		words := int(sv.cands[len(sv.cands)-1])/64 + 1
-		sv.local = make([][]int32, len(m.Machines))
-		sv.localBits = make([][]uint64, len(m.Machines))
-		sv.candBits = make([]uint64, words)
-		for j, c := range sv.cands {
-			q := m.Servers[c].QueueIdx
-			k := int(pos[q])
-			if k < 0 {
-				p := m.Services[s].Params(m.Queues[q].Group)
-				sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
-				k = len(sv.queues) - 1
-				pos[q] = int32(k)
-			}
-			sv.candQ = append(sv.candQ, int32(k))
-			mi := m.Servers[c].Machine
-			sv.local[mi] = append(sv.local[mi], int32(j))
-			if sv.localBits[mi] == nil {
-				sv.localBits[mi] = make([]uint64, words)
-			}
-			sv.localBits[mi][c/64] |= 1 << (c % 64)
-			sv.candBits[c/64] |= 1 << (c % 64)
-		}
-		for _, sq := range sv.queues {
-			pos[sq.q] = -1
+		e.initRoutes(s)
+	}
+}
+
+// newSvcInfo precomputes what the dispatch rules need about service s
+// served by cands (instances in ascending scan order).
+func (e *engine) newSvcInfo(s int, cands []int32) svcInfo {
+	m := e.m
+	sv := svcInfo{cands: cands}
+	if len(cands) == 0 {
+		return sv // never dispatched (TPENOENT): nothing to precompute
+	}
+	if e.queuePos == nil { // per queue: its index in sv.queues, -1 when absent
+		e.queuePos = make([]int32, len(m.Queues))
+		for i := range e.queuePos {
+			e.queuePos[i] = -1
 		}
 	}
+	pos := e.queuePos
+	// bit sets reach only the word of the last candidate
+	words := int(cands[len(cands)-1])/64 + 1
+	sv.local = make([][]int32, len(m.Machines))
+	sv.localBits = make([][]uint64, len(m.Machines))
+	sv.candBits = make([]uint64, words)
+	for j, c := range sv.cands {
+		q := m.Servers[c].QueueIdx
+		k := int(pos[q])
+		if k < 0 {
+			p := m.Services[s].Params(m.Queues[q].Group)
+			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
+			k = len(sv.queues) - 1
+			pos[q] = int32(k)
+		}
+		sv.candQ = append(sv.candQ, int32(k))
+		mi := m.Servers[c].Machine
+		sv.local[mi] = append(sv.local[mi], int32(j))
+		if sv.localBits[mi] == nil {
+			sv.localBits[mi] = make([]uint64, words)
+		}
+		sv.localBits[mi][c/64] |= 1 << (c % 64)
+		sv.candBits[c/64] |= 1 << (c % 64)
+	}
+	for _, sq := range sv.queues {
+		pos[sq.q] = -1
+	}
+	return sv
 }
 
 func clampPrio(p int) int32 {

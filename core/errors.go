@@ -4,19 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // Error codes: the whole error vocabulary of tuxlb. storage translates driver
 // errors into it, server maps each code to one HTTP status, wasm hands
 // JavaScript {code, message}.
 const (
-	EINVALID  = "invalid"   // the caller's input is wrong
-	ENOTFOUND = "not_found" // no such thing
-	ECONFLICT = "conflict"
-	ETOOLARGE = "too_large" // input over a documented limit
-	ECANCELED = "canceled"  // the run was stopped from outside
-	EINTERNAL = "internal"
+	EINVALID     = "invalid"   // the caller's input is wrong
+	ENOTFOUND    = "not_found" // no such thing
+	ECONFLICT    = "conflict"
+	ETOOLARGE    = "too_large"   // input over a documented limit
+	ECANCELED    = "canceled"    // the run was stopped from outside
+	EUNAVAILABLE = "unavailable" // the database server does not answer now; retrying later may succeed
+	EINTERNAL    = "internal"
 )
 
 // Error is a domain error with a code and a message meant for the user.
@@ -79,40 +81,8 @@ func ErrorCode(err error) string {
 	return EINTERNAL
 }
 
-// Diagnostic is one positioned message about an input file: an error, or a
-// warning the run goes on with. Line and Col are 1-based; 0 means unknown.
-type Diagnostic struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Col      int    `json:"col"`
-	Severity string `json:"severity"` // "error" or "warning"
-	Message  string `json:"message"`
-}
-
-// String formats d as FILE:LINE:COL: message, the form editors and compilers use.
-func (d Diagnostic) String() string {
-	var b strings.Builder
-	b.WriteString(d.File)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, ":%d", d.Line)
-		if d.Col > 0 {
-			fmt.Fprintf(&b, ":%d", d.Col)
-		}
-	}
-	b.WriteString(": ")
-	if d.Severity == "warning" {
-		b.WriteString("warning: ")
-	}
-	b.WriteString(d.Message)
-	return b.String()
-}
-
 // ConfigError returns an EINVALID *Error carrying diagnostics; its message is
 // the diagnostics one per line.
 func ConfigError(diags ...Diagnostic) *Error {
-	lines := make([]string, len(diags))
-	for i, d := range diags {
-		lines[i] = d.String()
-	}
-	return &Error{Code: EINVALID, Message: strings.Join(lines, "\n"), Diagnostics: diags}
+	return &Error{Code: EINVALID, Message: ubb.ErrorList(diags).Error(), Diagnostics: diags}
 }

@@ -1,6 +1,6 @@
 package core
 
-// Event classes, in the order SPEC §4 runs events of the same instant. MP
+// Event classes, in the order events of the same instant run (docs/engine.md). MP
 // counter resets come first but are applied lazily (see engine.advance), so
 // they never enter the heap; new requests are read from the workload one at a
 // time and compared with the heap's top, so they never enter it either.

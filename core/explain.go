@@ -13,23 +13,23 @@ type explainer struct {
 	out         []Explanation
 }
 
-var algorithmNames = [...]string{algFirst: "LDBAL=N", algSHM: "SHM real-time", algMP: "MP round-robin",
-	algRoundRobin: "round_robin", algRandom: "random", algJSQ: "jsq", algP2C: "p2c"}
-
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
-func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
+func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Explanation {
 	if x == nil || f.req.Seq < x.first || f.req.Seq > x.last {
 		return nil
 	}
 	ex := &Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
-		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy,
-		Algorithm: algorithmNames[e.alg], Candidates: []Candidate{}}
+		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy.String(),
+		Algorithm: e.alg.String(), Candidates: []Candidate{}}
 	if ex.ID == "" {
 		ex.ID = strconv.FormatInt(f.req.Seq, 10)
 	}
-	if ex.Policy == "" {
-		ex.Policy = "tuxedo"
+	if rs.routed {
+		ex.Routing = routingOf(e, f, sv, rs)
+	}
+	if sv == nil {
+		return ex
 	}
 	m := f.req.Origin
 	for j, c := range sv.cands {
@@ -52,6 +52,20 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
 		ex.Candidates = append(ex.Candidates, cd)
 	}
 	return ex
+}
+
+// routingOf describes the routing step of f.
+func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *RoutingStep {
+	c := e.m.Criterion(e.m.Services[f.req.Service].Routing)
+	st := &RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback}
+	if rs.rng >= 0 {
+		r := c.Ranges[rs.rng]
+		st.Range = r.Text + ":" + r.Group
+	}
+	if sv != nil {
+		st.Candidates = len(sv.cands)
+	}
+	return st
 }
 
 // costString writes num/n + adds... = value exactly, e.g. "150/2 + 50 = 125";
@@ -93,7 +107,7 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	if ex == nil {
 		return
 	}
-	ex.Rule = reasonNames[f.reason]
+	ex.Rule = f.reason.String()
 	if f.queue >= 0 {
 		ex.Winner = e.m.Queues[f.queue].Name
 		for i := range ex.Candidates {

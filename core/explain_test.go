@@ -103,8 +103,8 @@ func TestExplainOtherRules(t *testing.T) {
 		rule, text  string
 	}{
 		{"TPENOENT", queueCases[5].model, nil, "0 T site1 1", 1, "TPENOENT", "No server advertises T"},
-		{"round_robin", twoSHM, func(s *Setup) { s.Policy = "round_robin" }, "0 S site1 1\n5 S site1 1", 2, "round_robin", "this turn falls to G1/2"},
-		{"jsq", twoSHM, func(s *Setup) { s.Policy = "jsq" }, "0 S site1 10\n1 S site1 10", 2, "jsq", "fewest requests waiting or in service"},
+		{"round_robin", twoSHM, func(s *Setup) { s.Policy = PolicyRoundRobin }, "0 S site1 1\n5 S site1 1", 2, "round_robin", "this turn falls to G1/2"},
+		{"jsq", twoSHM, func(s *Setup) { s.Policy = PolicyJSQ }, "0 S site1 10\n1 S site1 10", 2, "jsq", "fewest requests waiting or in service"},
 		{"latency", strings.Replace(twoMP, "ldbal Y", "ldbal N", 1) + "\n", func(s *Setup) { s.LatencyUS = 1500 }, "0 S site2 1", 1, "first", "crosses the network to site1 and enters queue G1/1 at 1.5 ms"},
 	}
 	for _, c := range cases {

@@ -131,7 +131,7 @@ func engSetup(m *Model) *Setup {
 	for i := range speed {
 		speed[i] = 1
 	}
-	return &Setup{Model: m, Policy: "tuxedo", Seed: 1,
+	return &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1,
 		Tuning: Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
 			MPResetMS: &reset, GatewayForwardMS: &fwd},
 		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,

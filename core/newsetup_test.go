@@ -88,7 +88,7 @@ func TestNewSetup(t *testing.T) {
 		{"ResetUS (SCANUNIT 5 s x SANITYSCAN 2)", st.ResetUS, int64(10_000_000)},
 		{"mp_reset_ms", *st.Tuning.MPResetMS, 10_000.0},
 		{"BlockUS (SCANUNIT 5 s x BLOCKTIME 3)", st.BlockUS, int64(15_000_000)},
-		{"policy", st.Policy, "tuxedo"},
+		{"policy", st.Policy.String(), "tuxedo"},
 		{"machines", len(st.Speed), 2},
 	}
 	for _, tt := range tests {

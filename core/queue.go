@@ -6,7 +6,7 @@ import "math/bits"
 const prioLevels = 100
 
 // oldestEvery makes every 10th hand-off of a queue take its oldest waiting
-// request, whatever the priorities (SPEC §4).
+// request, whatever the priorities (docs/engine.md).
 const oldestEvery = 10
 
 // waitQueue is the waiting part of one request queue: a FIFO per priority

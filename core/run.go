@@ -8,7 +8,7 @@ import (
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
 // Bump it whenever the same scenario could give different bytes.
-const EngineVersion = "0.1.0"
+const EngineVersion = "0.2.0"
 
 // BytesPerInFlight is about what one request held by a run costs in memory
 // (its record, its share of the pool's growth, heap and queue entries, as
@@ -23,7 +23,7 @@ const DefaultMaxRequests = 20_000_000
 type RunOptions struct {
 	Policy      string    // overrides Scenario.Policy when not empty
 	Seed        *uint64   // overrides Scenario.Seed when not nil
-	Dispatch    io.Writer // receives the dispatch log (SPEC §6) as the run goes; nil: none
+	Dispatch    io.Writer // receives the dispatch log (docs/engine.md) as the run goes; nil: none
 	MaxRequests int64     // 0: DefaultMaxRequests
 	// MaxInFlight bounds the requests held at once (waiting, in service, or
 	// done but not yet written to the dispatch log): the run's memory grows
@@ -81,13 +81,20 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	if err := stopped(opt, "setting up"); err != nil {
 		return nil, nil, sopt, err
 	}
+	reqs, sopt, err := prepareSetup(setup, sc, opt)
+	return setup, reqs, sopt, err
+}
+
+// prepareSetup opens the workload of sc for a setup already resolved.
+func prepareSetup(setup *Setup, sc *Scenario, opt RunOptions) (Requests, simOptions, error) {
+	sopt := simOptions{RunOptions: opt}
 	maxReq := opt.MaxRequests
 	if maxReq <= 0 {
 		maxReq = DefaultMaxRequests
 	}
 	reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, maxReq)
 	if err != nil {
-		return nil, nil, sopt, err
+		return nil, sopt, err
 	}
 	if sc.BinMS != nil && *sc.BinMS > 0 {
 		sopt.BinUS = max(roundUS(*sc.BinMS*1000), 1)
@@ -98,9 +105,9 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	}
 	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
 	if err := stopped(opt, "reading the workload"); err != nil {
-		return nil, nil, sopt, err
+		return nil, sopt, err
 	}
-	return setup, reqs, sopt, nil
+	return reqs, sopt, nil
 }
 
 // stopped returns the ECANCELED error once opt's context is done: the steps
@@ -130,18 +137,35 @@ func EncodeResult(r *Result) []byte {
 // Explanation tells why request Seq went where it went: every candidate the
 // rule looked at, what it saw, and which rule picked the winner.
 type Explanation struct {
-	Seq        int64       `json:"seq"` // 1-based issue order
-	ID         string      `json:"id"`  // the dispatch log's id
-	Service    string      `json:"service"`
-	Origin     string      `json:"origin"`
-	IssueUS    int64       `json:"issue_us"`
-	Policy     string      `json:"policy"`    // tuxedo, round_robin, ...
-	Algorithm  string      `json:"algorithm"` // "LDBAL=N", "SHM real-time", "MP round-robin", or the policy
-	Rule       string      `json:"rule"`      // the dispatch log's reason: first, idle, least-load, TPENOENT, ...
-	Winner     string      `json:"winner"`    // queue name, "" on failure
-	Server     string      `json:"server"`    // instance that will process it
-	Candidates []Candidate `json:"candidates"`
-	Text       string      `json:"text"` // the decision in a few sentences, for people
+	Seq       int64  `json:"seq"` // 1-based issue order
+	ID        string `json:"id"`  // the dispatch log's id
+	Service   string `json:"service"`
+	Origin    string `json:"origin"`
+	IssueUS   int64  `json:"issue_us"`
+	Policy    string `json:"policy"`    // tuxedo, round_robin, ...
+	Algorithm string `json:"algorithm"` // "LDBAL=N", "SHM real-time", "MP round-robin", or the policy
+	Rule      string `json:"rule"`      // the dispatch log's reason: first, idle, least-load, TPENOENT, ...
+	Winner    string `json:"winner"`    // queue name, "" on failure
+	Server    string `json:"server"`    // instance that will process it
+	// Routing is the data-dependent routing step, for a service with a
+	// routing criterion: it runs before the rule and leaves Candidates.
+	Routing    *RoutingStep `json:"routing,omitempty"`
+	Candidates []Candidate  `json:"candidates"`
+	Text       string       `json:"text"` // the decision in a few sentences, for people
+}
+
+// RoutingStep is how data-dependent routing restricted a request's
+// candidates: its value, the range that held it, the group it names.
+type RoutingStep struct {
+	Criterion string `json:"criterion"`
+	Field     string `json:"field"`
+	Value     string `json:"value"`           // "" when the request carries none
+	Range     string `json:"range,omitempty"` // the range that held the value, as written with its group: "10000-49999:BANKB1"
+	Group     string `json:"group,omitempty"` // the group whose servers remain ("*": any group)
+	// Fallback says the range's group had no candidate, so the catch-all's
+	// group was used.
+	Fallback   bool `json:"fallback,omitempty"`
+	Candidates int  `json:"candidates"` // instances left
 }
 
 // Candidate is one instance that advertises the requested service, as the

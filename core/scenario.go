@@ -1,6 +1,6 @@
 package core
 
-// Scenario is the scenario document of SPEC §5: a configuration, a workload and
+// Scenario is the scenario document of docs/scenario.md: a configuration, a workload and
 // the knobs of one run. It is read strictly (an unknown field is an error) by
 // ParseScenario.
 type Scenario struct {
@@ -17,7 +17,7 @@ type Scenario struct {
 	Seed      *uint64                `json:"seed,omitempty"`   // default 1
 	Workload  Workload               `json:"workload"`
 
-	// Analysis knobs (issue 4).
+	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *float64 `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this
 	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
 	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
@@ -46,7 +46,7 @@ type DomainSpec struct {
 }
 
 // Tuning selects between readings of Tuxedo behaviour that is not publicly
-// documented (SPEC's "assumption" items). Nil fields take the defaults.
+// documented in docs/engine.md (readings where Tuxedo's own documentation is silent). Nil fields take the defaults.
 type Tuning struct {
 	Idle             string   `json:"idle,omitempty"`       // "server" (default) or "queue"
 	NetLoad          string   `json:"netload,omitempty"`    // "server" (default) or "origin"
@@ -88,6 +88,9 @@ type TraceRow struct {
 	ServiceMS *float64 `json:"service_ms,omitempty"`
 	Prio      *int     `json:"prio,omitempty"`
 	ID        string   `json:"id,omitempty"`
+	// Route is the routing field's value (a string or a number), for a
+	// service with a routing criterion.
+	Route *RouteValue `json:"route,omitempty"`
 }
 
 // TraceMap maps the columns of a foreign request log onto trace fields, and
@@ -101,6 +104,7 @@ type TraceMap struct {
 	ServiceUnit string `json:"service_unit,omitempty"`
 	Prio        string `json:"prio,omitempty"`
 	ID          string `json:"id,omitempty"`
+	Route       string `json:"route,omitempty"`     // column holding the routing value
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
 }
 
@@ -125,6 +129,9 @@ type Stream struct {
 	MeanMS  []float64   `json:"state_mean_ms,omitempty"` // mean sojourn in each state
 	Profile []RatePoint `json:"profile,omitempty"`       // a rate that changes over time (piecewise linear)
 	Prio    *int        `json:"prio,omitempty"`
+	// Route draws the routing value of each request, for a service with a
+	// routing criterion (docs/scenario.md).
+	Route *RouteSpec `json:"route,omitempty"`
 }
 
 // RatePoint is a point of a rate profile: from AtMS on the rate moves linearly

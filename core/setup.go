@@ -5,14 +5,11 @@ import (
 	"strings"
 )
 
-// policyNames lists the dispatch policies, tuxedo first (the default).
-var policyNames = []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}
-
 // Setup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
 type Setup struct {
 	Model    *Model
-	Policy   string // tuxedo, round_robin, random, jsq, p2c
+	Policy   Policy
 	Seed     uint64
 	Tuning   Tuning // every field set (pointers non-nil)
 	Warnings []string
@@ -31,6 +28,8 @@ type Setup struct {
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
 	RemoteTime []Sampler
+
+	traceNote string // how a log was read, the last warning of the setup
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong
@@ -53,8 +52,8 @@ func checkScenario(sc *Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
 	}
-	if sc.Policy != "" && !slices.Contains(policyNames, sc.Policy) {
-		return unknownPolicy("policy", sc.Policy)
+	if _, err := ParsePolicy("policy", sc.Policy); err != nil {
+		return err
 	}
 	if _, err := resolveTuning(sc.Tuning, 1); err != nil {
 		return err
@@ -77,10 +76,6 @@ func checkScenario(sc *Scenario) error {
 		}
 	}
 	return nil
-}
-
-func unknownPolicy(field, p string) error {
-	return Errorf(EINVALID, "%s: unknown policy %q (want %s)", field, p, strings.Join(policyNames, ", "))
 }
 
 // checkAnalysis checks warmup_ms, replications and bin_ms.
@@ -122,21 +117,11 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 	if t != nil {
 		out = *t
 	}
-	for _, f := range []struct {
-		field string
-		val   *string
-		want  []string
-	}{
-		{"tuning.idle", &out.Idle, []string{"server", "queue"}},
-		{"tuning.netload", &out.NetLoad, []string{"server", "origin"}},
-		{"tuning.mp_counter", &out.MPCounter, []string{"load+netload", "load"}},
-	} {
-		if *f.val == "" {
-			*f.val = f.want[0]
-		} else if !slices.Contains(f.want, *f.val) {
-			return out, Errorf(EINVALID, "%s: unknown value %q (want %s)", f.field, *f.val, strings.Join(f.want, " or "))
-		}
+	r, err := out.readings()
+	if err != nil {
+		return out, err
 	}
+	out.Idle, out.NetLoad, out.MPCounter = r.idle.String(), r.netLoad.String(), r.counter.String()
 	if out.MPResetMS == nil {
 		v := float64(resetUS) / 1000
 		out.MPResetMS = &v
@@ -152,6 +137,28 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// readings are the typed values of a tuning's three readings.
+type readings struct {
+	idle    IdleReading
+	netLoad NetLoadReading
+	counter CounterReading
+}
+
+// readings reads t's three readings; an empty one is its default.
+func (t *Tuning) readings() (readings, error) {
+	var r readings
+	var err [3]error
+	r.idle, err[0] = idleReadings.parse("tuning.idle", t.Idle)
+	r.netLoad, err[1] = netLoadReadings.parse("tuning.netload", t.NetLoad)
+	r.counter, err[2] = counterReadings.parse("tuning.mp_counter", t.MPCounter)
+	for _, e := range err {
+		if e != nil {
+			return r, e
+		}
+	}
+	return r, nil
 }
 
 // serviceSamplers builds the samplers of sc.Services, keyed by service name;

@@ -1,6 +1,10 @@
 package core
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
 
 // NewSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
@@ -8,7 +12,8 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 	if err := checkScenario(sc); err != nil {
 		return nil, err
 	}
-	m, err := LoadModel("ubbconfig", sc.UBBConfig, "dmconfig", sc.DMConfig, sc.Advertise)
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
+		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
 	if err != nil {
 		return nil, err
 	}
@@ -17,7 +22,7 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 
 // setupModel resolves sc against a model already loaded.
 func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
-	st := &Setup{Model: m, Policy: "tuxedo", Seed: 1}
+	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload,
@@ -31,20 +36,23 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 		d.Severity = "warning"
 		st.Warnings = append(st.Warnings, d.String())
 	}
+	if st.traceNote != "" {
+		st.Warnings = append(st.Warnings, st.traceNote)
+	}
 	return st, nil
 }
 
 // resolveRun picks the policy and seed (options over the scenario) and tuning.
 func (st *Setup) resolveRun(sc *Scenario, opt RunOptions) error {
-	switch {
-	case opt.Policy != "":
-		if !slices.Contains(policyNames, opt.Policy) {
-			return unknownPolicy("policy (option)", opt.Policy)
-		}
-		st.Policy = opt.Policy
-	case sc.Policy != "":
-		st.Policy = sc.Policy
+	name, field := sc.Policy, "policy"
+	if opt.Policy != "" {
+		name, field = opt.Policy, "policy (option)"
 	}
+	p, err := ParsePolicy(field, name)
+	if err != nil {
+		return err
+	}
+	st.Policy = p
 	switch {
 	case opt.Seed != nil:
 		st.Seed = *opt.Seed
@@ -214,8 +222,12 @@ func joinOr(l []string) string {
 func (st *Setup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
-	_, err := compileWorkload(n, &sc.Workload, st.Seed)
-	return err
+	cw, err := compileWorkload(n, &sc.Workload, st.Seed)
+	if err != nil {
+		return err
+	}
+	st.traceNote = cw.note
+	return nil
 }
 
 // untimed finds the services that some local (non-gateway) server may

@@ -1,7 +1,7 @@
 package core_test
 
 // The fidelity suite: scenarios whose dispatch logs were worked out by hand
-// from SPEC.md alone (testdata/spec/*/NOTES.md shows each derivation). The
+// from the written rules alone (testdata/spec/*/NOTES.md shows each derivation). The
 // engine must reproduce every expected log line for line. Cases whose policy
 // draws random numbers (random, p2c) cannot be worked out by hand, so they
 // carry properties.json instead and are checked for properties every correct

@@ -7,7 +7,7 @@ import "testing"
 // trace id, sequence number or service time must not leak into a generated
 // request.
 func TestStreamNextOverwritesRequest(t *testing.T) {
-	sp := streamSpec{kind: "constant", service: 2, origin: 1, prio: 7, ratePMS: 1, limitMS: 10, limitUS: 10_000}
+	sp := streamSpec{kind: arrivalConstant, service: 2, origin: 1, prio: 7, ratePMS: 1, limitMS: 10, limitUS: 10_000}
 	s := sp.start(3, 4)
 	stale := Request{Seq: 99, ID: "stale", TimeUS: -5, Service: -1, Origin: -1, ServiceUS: 1234, Prio: -1, Key: 1}
 	for n := range uint64(3) {

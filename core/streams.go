@@ -3,15 +3,28 @@ package core
 import (
 	"math"
 	"slices"
-	"strings"
 )
 
-// arrivalNames lists the arrival processes of a generated stream.
-var arrivalNames = []string{"poisson", "constant", "bursty", "mmpp", "profile"}
+// arrivalKind is the arrival process of a generated stream.
+type arrivalKind uint8
+
+// The arrival processes.
+const (
+	arrivalPoisson  arrivalKind = iota
+	arrivalConstant             // one request every 1/rate
+	arrivalBursty               // on/off: a two-state mmpp whose off state sends nothing
+	arrivalMMPP                 // a two-state Markov-modulated Poisson process
+	arrivalProfile              // a Poisson process whose rate follows a profile
+)
+
+var arrivalKinds = vocab[arrivalKind]{"arrival process", []string{"poisson", "constant", "bursty", "mmpp", "profile"}}
+
+// String returns the process's name as the scenario spells it.
+func (k arrivalKind) String() string { return arrivalKinds.name(k) }
 
 // streamSpec is a checked stream: what start needs to play it.
 type streamSpec struct {
-	kind            string
+	kind            arrivalKind
 	service, origin int
 	prio            int
 	ratePMS         float64 // per ms
@@ -20,23 +33,26 @@ type streamSpec struct {
 	limitMS         float64
 	limitUS         int64
 	expected        float64
+	route           *streamRoute
 }
 
 // start returns the stream's source, drawing from Rand stream genStreamBase+i.
 func (sp *streamSpec) start(seed uint64, i int) *streamSource {
 	s := &streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
-		service: sp.service, origin: sp.origin, prio: sp.prio}
+		service: sp.service, origin: sp.origin, prio: sp.prio, route: sp.route}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {
-	case "poisson":
+	case arrivalPoisson:
 		s.arr = &poisson{meanMS: 1 / sp.ratePMS}
-	case "constant":
+	case arrivalConstant:
 		s.arr = &constant{periodMS: 1 / sp.ratePMS}
-	case "profile":
+	case arrivalProfile:
 		s.arr = &profile{at: sp.at, rate: sp.rate}
-	default: // bursty, mmpp
+	case arrivalBursty, arrivalMMPP:
 		p := sp.mmpp
 		s.arr = &p
+	default:
+		panic("core: stream start: no process for arrivals " + sp.kind.String())
 	}
 	return s
 }
@@ -81,35 +97,46 @@ func (c *streamCheck) fail(field, format string, args ...any) {
 
 func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 	st := c.st
-	sp := streamSpec{kind: st.Arrivals, limitMS: durMS, limitUS: durUS}
-	if sp.kind == "poisson" && st.Profile != nil {
-		sp.kind = "profile" // a Poisson process whose rate follows the profile
-	}
+	sp := streamSpec{limitMS: durMS, limitUS: durUS}
 	c.names(n, &sp)
+	if c.err == nil {
+		sp.route = c.checkRoute(n, sp.service)
+	}
 	if st.Prio != nil {
 		if sp.prio = *st.Prio; sp.prio < 1 || sp.prio > 100 {
 			c.fail("prio", "must be between 1 and 100, got %d", sp.prio)
 		}
 	}
+	kind, known := arrivalKinds.lookup(st.Arrivals)
+	switch {
+	case st.Arrivals == "":
+		c.fail("arrivals", "missing (want %s)", arrivalKinds.want())
+	case !known:
+		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, arrivalKinds.want())
+	case kind == arrivalPoisson && st.Profile != nil:
+		kind = arrivalProfile // a Poisson process whose rate follows the profile
+	}
+	if !known {
+		return sp
+	}
+	sp.kind = kind
 	switch sp.kind {
-	case "poisson", "constant":
+	case arrivalPoisson, arrivalConstant:
 		sp.ratePMS = c.rate("rate_per_s", st.RatePerS, true) / 1000
 		c.only("rate_per_s")
-	case "profile":
+	case arrivalProfile:
 		if st.RatePerS != 0 {
 			c.fail("rate_per_s", "give rate_per_s or profile, not both")
 		}
 		c.profile(&sp)
-	case "bursty":
+	case arrivalBursty:
 		c.bursty(&sp)
-	case "mmpp":
+	case arrivalMMPP:
 		c.mmpp(&sp)
-	case "":
-		c.fail("arrivals", "missing (want %s)", strings.Join(arrivalNames, ", "))
 	default:
-		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, strings.Join(arrivalNames, ", "))
+		panic("core: stream check: no rule for arrivals " + sp.kind.String())
 	}
-	if c.err == nil && (sp.kind == "bursty" || sp.kind == "mmpp") {
+	if c.err == nil && (sp.kind == arrivalBursty || sp.kind == arrivalMMPP) {
 		c.switches(&sp.mmpp, durMS)
 	}
 	if c.err == nil {
@@ -229,12 +256,12 @@ func (c *streamCheck) profile(sp *streamSpec) {
 // expectedCount is the expected number of requests of a stream in durMS.
 func expectedCount(sp *streamSpec, durMS float64) float64 {
 	switch sp.kind {
-	case "constant":
+	case arrivalConstant:
 		return math.Ceil(float64(durMS * sp.ratePMS))
-	case "profile":
+	case arrivalProfile:
 		p := profile{at: sp.at, rate: sp.rate}
 		return p.expected(durMS)
-	case "bursty", "mmpp":
+	case arrivalBursty, arrivalMMPP:
 		m := sp.mmpp
 		mean := (float64(m.ratePMS[0]*m.meanMS[0]) + float64(m.ratePMS[1]*m.meanMS[1])) / (m.meanMS[0] + m.meanMS[1])
 		return float64(mean * durMS)
@@ -248,7 +275,7 @@ const maxSwitches = 1e8
 
 func (c *streamCheck) switches(m *mmpp, durMS float64) {
 	field := "state_mean_ms"
-	if c.st.Arrivals == "bursty" {
+	if c.st.Arrivals == arrivalBursty.String() {
 		field = "on_ms"
 	}
 	if n := float64(2*durMS) / (m.meanMS[0] + m.meanMS[1]); n > maxSwitches {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Long runs against queueing theory (issue 4). Each scenario is one queue
+// Long runs against queueing theory. Each scenario is one queue
 // with Poisson arrivals at 80% load; the mean wait must be within 6% of the
 // formula (the runs are 400 000 requests, whose standard error at this load
 // is about 2%), and utilization within 1% of the offered load.

@@ -23,7 +23,7 @@ var queryParams = map[string][]string{
 	"POST /api/v1/runs":           {"policy", "seed", "dispatch"},
 	"GET /api/v1/runs":            {"limit", "cursor"},
 	"POST /api/v1/runs/:id/rerun": {"dispatch"},
-	"GET /api/v1/compare":         {"runs"},
+	"GET /api/v1/compare":         {"runs", "variant"},
 }
 
 // checkQuery refuses query parameters the route does not read.
@@ -52,7 +52,7 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(known) > 0 {
 			want = "only " + strings.Join(known, ", ")
 		}
-		p := problemf(http.StatusBadRequest, "unknown-query-parameter", "Unknown query parameter",
+		p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
 			"%s: not a parameter of this resource (it takes %s)", quoteCapped(strings.Join(unknown, ", ")), want)
 		for _, name := range unknown {
 			p.Errors = append(p.Errors, ProblemItem{Field: capText(name), Message: "unknown query parameter"})
@@ -69,6 +69,7 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 var bodyTypes = map[string][]string{
 	"POST /api/v1/runs":      {"application/json", "multipart/form-data"},
 	"POST /api/v1/scenarios": {"application/json", "multipart/form-data"},
+	"POST /api/v1/sweeps":    {"application/json", "multipart/form-data"},
 }
 
 // checkBody refuses compressed bodies and bodies of a type the route does

@@ -122,7 +122,7 @@ func TestUnknownQueryParameter(t *testing.T) {
 		if tc.method == "POST" {
 			body = scenarioJSON(t)
 		}
-		p := wantProblem(t, h.do(tc.method, tc.target, "application/json", body), strings.Split(tc.target, "?")[0], 400, "unknown-query-parameter")
+		p := wantProblem(t, h.do(tc.method, tc.target, "application/json", body), strings.Split(tc.target, "?")[0], 400, "malformed-query")
 		if len(p.Errors) != 1 || p.Errors[0].Field != tc.name {
 			t.Errorf("%s %s: errors %+v, want field %s", tc.method, tc.target, p.Errors, tc.name)
 		}

@@ -55,16 +55,22 @@ func problemf(status int, slug, title, format string, args ...any) *Problem {
 
 // codeProblems maps each core error code to its status, type slug and title:
 // the one table that turns domain errors into HTTP.
+// A detail in the table replaces the error's message, which then only goes
+// to the log (a driver's message names hosts and users).
 var codeProblems = map[string]struct {
 	status      int
 	slug, title string
+	detail      string
+	retryAfter  int // seconds
 }{
-	core.EINVALID:  {http.StatusUnprocessableEntity, "invalid", "Invalid input"},
-	core.ENOTFOUND: {http.StatusNotFound, "not-found", "Not found"},
-	core.ECONFLICT: {http.StatusConflict, "conflict", "Conflict"},
-	core.ETOOLARGE: {http.StatusRequestEntityTooLarge, "too-large", "Over a limit"},
-	core.ECANCELED: {http.StatusServiceUnavailable, "canceled", "Run canceled"},
-	core.EINTERNAL: {http.StatusInternalServerError, "internal", "Internal error"},
+	core.EINVALID:  {status: http.StatusUnprocessableEntity, slug: "invalid", title: "Invalid input"},
+	core.ENOTFOUND: {status: http.StatusNotFound, slug: "not-found", title: "Not found"},
+	core.ECONFLICT: {status: http.StatusConflict, slug: "conflict", title: "Conflict"},
+	core.ETOOLARGE: {status: http.StatusRequestEntityTooLarge, slug: "too-large", title: "Over a limit"},
+	core.ECANCELED: {status: http.StatusServiceUnavailable, slug: "canceled", title: "Run canceled"},
+	core.EUNAVAILABLE: {status: http.StatusServiceUnavailable, slug: "unavailable", title: "Database unavailable",
+		detail: "the database does not answer; retry shortly", retryAfter: 2},
+	core.EINTERNAL: {status: http.StatusInternalServerError, slug: "internal", title: "Internal error"},
 }
 
 // fieldPrefix finds the field a core message starts with ("machines.site9: ...",
@@ -77,7 +83,11 @@ func fromCoreError(err *core.Error) *Problem {
 	if !ok {
 		m = codeProblems[core.EINTERNAL]
 	}
-	p := &Problem{Type: ProblemTypeBase + m.slug, Title: m.title, Status: m.status, Detail: err.Message}
+	p := &Problem{Type: ProblemTypeBase + m.slug, Title: m.title, Status: m.status, Detail: err.Message,
+		retryAfter: m.retryAfter}
+	if m.detail != "" {
+		p.Detail = m.detail
+	}
 	if m.status >= 500 {
 		return p
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // An id of the right form that names nothing.
@@ -218,7 +219,7 @@ func TestErrorCodeTable(t *testing.T) {
 		status int
 	}{
 		{core.EINVALID, 422}, {core.ENOTFOUND, 404}, {core.ECONFLICT, 409}, {core.ETOOLARGE, 413},
-		{core.ECANCELED, 503}, {core.EINTERNAL, 500}, {"unheard-of", 500},
+		{core.ECANCELED, 503}, {core.EUNAVAILABLE, 503}, {core.EINTERNAL, 500}, {"unheard-of", 500},
 	}
 	for _, tt := range tests {
 		p := fromCoreError(&core.Error{Code: tt.code, Message: "machines.site9: unknown LMID"})
@@ -233,9 +234,45 @@ func TestErrorCodeTable(t *testing.T) {
 	if opt.Errors[0].Field != "policy" {
 		t.Errorf("run option: field got %q, want policy", opt.Errors[0].Field)
 	}
-	diag := core.ConfigError(core.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
+	diag := core.ConfigError(ubb.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
 	p := fromCoreError(diag)
 	if len(p.Errors) != 1 || p.Errors[0].Line != 4 || p.Errors[0].Col != 7 || p.Errors[0].File != "UBBCONFIG" {
 		t.Errorf("diagnostics got %+v, want UBBCONFIG:4:7", p.Errors)
+	}
+}
+
+// downStore is a store whose database server has gone away: every call
+// fails as storage reports it, with a driver message naming the host.
+type downStore struct{ Store }
+
+var errDown = &core.Error{Code: core.EUNAVAILABLE,
+	Message: "database unavailable: failed to connect to `user=tuxlb database=tuxlb`: 10.1.2.3:5432: connection refused"}
+
+func (downStore) Run(context.Context, string) (*core.StoredRun, error) { return nil, errDown }
+func (downStore) CreateRun(context.Context, *core.StoredRun) error     { return errDown }
+func (downStore) Runs(context.Context, int, string) ([]core.RunSummary, string, error) {
+	return nil, "", errDown
+}
+
+func TestDatabaseUnavailable(t *testing.T) {
+	h := newHarness(t, nil)
+	h.srv = New(Config{Store: downStore{h.db}, Logger: h.srv.log, AllowedHosts: []string{"example.com"}})
+	tests := []struct{ method, path, body string }{
+		{"GET", "/api/v1/runs/AAAAAAAAAAAAAAAAAAAAAA", ""},
+		{"GET", "/api/v1/runs", ""},
+		{"POST", "/api/v1/runs", scenarioJSON(t)},
+	}
+	for _, tt := range tests {
+		rec := h.do(tt.method, tt.path, "application/json", tt.body)
+		p := wantProblem(t, rec, tt.path, 503, "unavailable")
+		if got := rec.Header().Get("Retry-After"); got != "2" {
+			t.Errorf("%s %s: Retry-After got %q, want 2", tt.method, tt.path, got)
+		}
+		if strings.Contains(p.Detail, "10.1.2.3") || strings.Contains(p.Detail, "user=") {
+			t.Errorf("%s %s: detail %q shows the driver's message, want it in the log only", tt.method, tt.path, p.Detail)
+		}
+	}
+	if !strings.Contains(h.logs.String(), "10.1.2.3") {
+		t.Errorf("the log lacks the driver's message:\n%s", h.logs)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -36,7 +35,7 @@ func (s *Server) rerun(c echo.Context) error {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}
 	opt := core.RunOptions{Policy: old.Policy}
-	if seed, err := strconv.ParseUint(old.Seed, 10, 64); err == nil {
+	if seed, err := core.ParseSeed("seed", old.Seed); err == nil {
 		opt.Seed = &seed
 	}
 	stored := &core.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}

@@ -208,9 +208,9 @@ func runOptions(c echo.Context) (core.RunOptions, bool, error) {
 	var opt core.RunOptions
 	opt.Policy = c.QueryParam("policy")
 	if v := c.QueryParam("seed"); v != "" {
-		seed, err := strconv.ParseUint(v, 10, 64)
+		seed, err := core.ParseSeed("seed", v)
 		if err != nil {
-			return opt, false, badQuery("seed", v, "an unsigned 64-bit integer")
+			return opt, false, badQuery("seed", v, core.SeedWant)
 		}
 		opt.Seed = &seed
 	}
@@ -246,14 +246,21 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, stored, err := s.readScenario(c)
+	var sc *core.Scenario
+	var stored *core.SavedScenario
+	name := func(err error) error { return err }
+	if form, boundary := isMultipart(c); form {
+		sc, stored, name, err = s.readRunForm(c, boundary)
+	} else {
+		sc, stored, err = s.readScenario(c)
+	}
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
-		return err
+		return name(err)
 	}
 	if err := s.storeRun(ctx, start, run); err != nil {
 		return err
@@ -267,6 +274,10 @@ func (s *Server) getRun(c echo.Context) error {
 	run, err := s.storedRun(c)
 	if err != nil {
 		return err
+	}
+	var res core.Result
+	if json.Unmarshal(run.Result, &res) == nil {
+		run.Headline = core.HeadlineOf(&res) // with the figures storage does not keep
 	}
 	return writeObject(c, http.StatusOK,
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
@@ -292,7 +303,7 @@ func runOverrides(run *core.StoredRun) map[string]any {
 	if run.Policy != "" {
 		o["policy"] = run.Policy
 	}
-	if seed, err := strconv.ParseUint(run.Seed, 10, 64); err == nil {
+	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
 		o["seed"] = seed
 	}
 	return o

@@ -1,4 +1,4 @@
-// Package server is tuxlb's REST API (SPEC §8) and the web server of the
+// Package server is tuxlb's REST API (docs/api.md) and the web server of the
 // playground, on github.com/labstack/echo/v4. It runs scenarios with core,
 // keeps them through a Store (package storage in production), answers every
 // caller mistake with an RFC 9457 problem document, and bounds what one
@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -19,7 +20,8 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
-// Store is what the API needs from the database. *storage.DB satisfies it.
+// Store is what the API needs from the database. Both implementations in
+// package storage (SQLite and PostgreSQL) satisfy it.
 type Store interface {
 	CreateRun(ctx context.Context, r *core.StoredRun) error
 	Run(ctx context.Context, id string) (*core.StoredRun, error)
@@ -28,6 +30,16 @@ type Store interface {
 	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
 	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
 	Ping(ctx context.Context) error
+
+	// Sweep jobs: see storage/sweep.go for the semantics of each.
+	CreateSweep(ctx context.Context, j *core.SweepJob) error
+	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
+	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
+	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
+	ReleaseSweep(ctx context.Context, id, owner string) error
+	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
+	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -71,6 +83,13 @@ type Config struct {
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
 	AllowedHosts []string
+	// Sweeps: points of one sweep (default core.MaxSweepPoints), expected
+	// requests of one sweep over all its runs, runs of a sweep at once (default
+	// the number of CPUs), and the lease a server holds on the job it works.
+	MaxSweepPoints   int
+	MaxSweepRequests int64
+	SweepWorkers     int
+	SweepLease       time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
 	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
@@ -83,6 +102,11 @@ type Server struct {
 	echo         *echo.Echo
 	runs         chan struct{} // one token per run executing
 	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
+
+	owner     string        // this server's name as the owner of sweep jobs
+	sweepWake chan struct{} // a new sweep job was posted
+	mu        sync.Mutex
+	active    map[string]context.CancelFunc // sweep jobs this server is working
 }
 
 // New builds the server from cfg.
@@ -114,7 +138,17 @@ func New(cfg Config) *Server {
 	if cfg.Run == nil {
 		cfg.Run = core.Run
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns)}
+	if cfg.MaxSweepPoints <= 0 {
+		cfg.MaxSweepPoints = core.MaxSweepPoints
+	}
+	if cfg.MaxSweepRequests <= 0 {
+		cfg.MaxSweepRequests = DefaultMaxSweepRequests
+	}
+	if cfg.SweepLease <= 0 {
+		cfg.SweepLease = DefaultSweepLease
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
+		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
 	for _, h := range cfg.AllowedHosts {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
 	}
@@ -155,6 +189,9 @@ func (s *Server) routes() *echo.Echo {
 	e.POST("/api/v1/scenarios", s.createScenario)
 	get("/api/v1/scenarios/:id", s.getScenario)
 	get("/api/v1/compare", s.compare)
+	e.POST("/api/v1/sweeps", s.createSweep)
+	get("/api/v1/sweeps/:id", s.getSweep)
+	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
 	get("/s/:id", s.sharedScenario)
 	get("/*", s.static)
@@ -178,8 +215,7 @@ func (s *Server) Routes() []string {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		return problemf(http.StatusServiceUnavailable, "unavailable", "Database unavailable",
-			"the database does not answer")
+		return fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
 }

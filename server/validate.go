@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // File names the diagnostics of POST /validate use.
@@ -46,7 +47,8 @@ func (s *Server) validate(c echo.Context) error {
 		p.Errors = []ProblemItem{{Field: "ubbconfig", Message: "empty"}}
 		return p
 	}
-	model, err := core.LoadModel(ubbFileName, in.UBBConfig, dmFileName, in.DMConfig, in.Advertise)
+	model, err := core.LoadModel(ubb.Input{UBBConfig: in.UBBConfig, UBBName: ubbFileName,
+		DMConfig: in.DMConfig, DMName: dmFileName, Advertise: in.Advertise})
 	if err != nil {
 		return err
 	}

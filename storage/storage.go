@@ -1,9 +1,3 @@
-// Package storage keeps tuxlb's runs and shared scenarios in an SQLite file
-// (github.com/mattn/go-sqlite3). The database runs in WAL mode with a busy
-// timeout and foreign keys on; all writes go through one connection, reads
-// through a small pool of query-only connections. The schema is built by
-// numbered migrations embedded in the binary (migrations/NNNN_name.sql), each
-// applied in its own transaction and recorded in schema_version.
 package storage
 
 import (
@@ -23,13 +17,16 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
+// sqliteMigrations are the SQLite schema steps, migrations/NNNN_name.sql.
+//
 //go:embed migrations/*.sql
-var migrations embed.FS
+var sqliteMigrations embed.FS
 
 // readers is the size of the query-only connection pool.
 const readers = 4
 
-// DB is an open tuxlb database. It is safe for concurrent use.
+// DB is the SQLite implementation of Store: an open database file. It is
+// safe for concurrent use.
 type DB struct {
 	write *sql.DB // exactly one connection: SQLite has one writer anyway
 	read  *sql.DB
@@ -98,20 +95,24 @@ type migration struct {
 	sql     string
 }
 
-// loadMigrations reads the embedded migrations in version order.
-func loadMigrations() ([]migration, error) {
-	entries, err := fs.ReadDir(migrations, "migrations")
+// loadMigrations reads the migrations in directory dir of fsys, in version
+// order.
+func loadMigrations(fsys fs.FS, dir string) ([]migration, error) {
+	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
 	var list []migration
 	for _, e := range entries {
+		if e.IsDir() {
+			continue
+		}
 		num, _, ok := strings.Cut(e.Name(), "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || v <= 0 {
 			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", e.Name())
 		}
-		body, err := migrations.ReadFile("migrations/" + e.Name())
+		body, err := fs.ReadFile(fsys, dir+"/"+e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	list, err := loadMigrations()
+	list, err := loadMigrations(sqliteMigrations, "migrations")
 	if err != nil {
 		return err
 	}

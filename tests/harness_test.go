@@ -97,10 +97,15 @@ func startServer(t testing.TB, dbPath string, args ...string) *serverProc {
 	return startServerEnv(t, dbPath, nil, args...)
 }
 
-// startServerEnv is startServer with extra environment variables.
+// startServerEnv is startServer with extra environment variables; an empty
+// dbPath passes no --db flag.
 func startServerEnv(t testing.TB, dbPath string, env []string, args ...string) *serverProc {
 	t.Helper()
-	cmd := exec.Command(binaryPath(t), append([]string{"serve", "--addr", "127.0.0.1:0", "--db", dbPath}, args...)...)
+	flags := []string{"serve", "--addr", "127.0.0.1:0"}
+	if dbPath != "" {
+		flags = append(flags, "--db", dbPath)
+	}
+	cmd := exec.Command(binaryPath(t), append(flags, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {

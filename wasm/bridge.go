@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // options are the run options JavaScript may pass.
@@ -30,15 +30,15 @@ type runAnswer struct {
 
 // validateAnswer is what validate returns for a configuration that parses.
 type validateAnswer struct {
-	Model *core.Model `json:"model"`
+	Model *ubb.Model `json:"model"`
 }
 
 func (o options) runOptions() (core.RunOptions, error) {
 	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress}
 	if o.Seed != "" {
-		seed, err := strconv.ParseUint(o.Seed, 10, 64)
+		seed, err := core.ParseSeed("seed", o.Seed)
 		if err != nil {
-			return ro, core.Errorf(core.EINVALID, "seed %q: want a whole number from 0 to 2^64-1", o.Seed)
+			return ro, err
 		}
 		ro.Seed = &seed
 	}
@@ -46,14 +46,15 @@ func (o options) runOptions() (core.RunOptions, error) {
 }
 
 // validate parses a UBBCONFIG (and DMCONFIG) and returns the model or the errors.
-func validate(ubb, dm, advertiseJSON string) string {
+func validate(ubbText, dm, advertiseJSON string) string {
 	var adv map[string][]string
 	if advertiseJSON != "" {
 		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
 			return errorJSON(core.Errorf(core.EINVALID, "advertise: %v", err))
 		}
 	}
-	m, err := core.LoadModel("UBBCONFIG", ubb, "DMCONFIG", dm, adv)
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
+		DMConfig: dm, DMName: "DMCONFIG", Advertise: adv})
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -135,4 +136,71 @@ func answerJSON(v any) string {
 		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, core.EINTERNAL, err.Error())
 	}
 	return string(b)
+}
+
+// adaptAnswer is what adapt and files return: the scenario to edit and what
+// was changed to fit it to its configuration.
+type adaptAnswer struct {
+	Scenario *core.Scenario `json:"scenario"`
+	Notes    []string       `json:"notes"`
+}
+
+// adapt fits a scenario to its (new) configuration (core.AdaptScenario).
+func adapt(scenario string) string {
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil {
+		return errorJSON(err)
+	}
+	out, notes, err := core.AdaptScenario(sc)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return answerJSON(adaptAnswer{Scenario: out, Notes: notes})
+}
+
+// filesRequest is the argument of files: an administrator's files (absent
+// fields were not given) and the scenario they go into ("" for none).
+type filesRequest struct {
+	Scenario  string  `json:"scenario"`
+	UBBConfig *string `json:"ubbconfig"`
+	DMConfig  *string `json:"dmconfig"`
+	Trace     *string `json:"trace"`
+	TraceMap  string  `json:"trace_map"`
+	UBBName   string  `json:"ubb_name"`
+	TraceName string  `json:"trace_name"`
+}
+
+// files combines files with a scenario the way `tuxlb run --ubbconfig
+// --trace` and the API's form do (core.ParseScenarioFiles, core.WithFiles),
+// then fits the scenario to a new configuration (core.AdaptScenario).
+func files(request string) string {
+	var req filesRequest
+	if err := json.Unmarshal([]byte(request), &req); err != nil {
+		return errorJSON(core.Errorf(core.EINVALID, "files: %v", err))
+	}
+	f := core.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
+	if req.TraceMap != "" {
+		m, err := core.ParseTraceMap(req.TraceMap)
+		if err != nil {
+			return errorJSON(err)
+		}
+		f.Columns = m
+	}
+	var sc *core.Scenario
+	var err error
+	if req.Scenario != "" {
+		sc, err = core.ParseScenarioFiles([]byte(req.Scenario), f)
+	} else {
+		sc, err = core.WithFiles(nil, f)
+	}
+	if err != nil {
+		return errorJSON(err)
+	}
+	notes := []string{}
+	if req.Scenario != "" && (f.UBBConfig != nil || f.DMConfig != nil) {
+		if sc, notes, err = core.AdaptScenario(sc); err != nil {
+			return errorJSON(err)
+		}
+	}
+	return answerJSON(adaptAnswer{Scenario: sc, Notes: notes})
 }

@@ -1,6 +1,6 @@
 // Command report writes the generated part of docs/benchmarks.md (between
 // the lines "<!-- bench:begin -->" and "<!-- bench:end -->") from the raw
-// figures bench/run.sh leaves in bench/out: the machine, each issue 7
+// figures bench/run.sh leaves in bench/out: the machine, each performance
 // target met or missed, the benchmark tables, end-to-end runs with peak RSS,
 // the SimPy comparison and the profile's top functions.
 //

@@ -145,7 +145,7 @@ func benchCell(s benchSet, name string) (string, float64, bool) {
 }
 
 func (r *report) writeTargets(w io.Writer) {
-	fmt.Fprint(w, "\n### Issue 7 targets\n\n")
+	fmt.Fprint(w, "\n### Targets\n\n")
 	fmt.Fprintln(w, "| target | measured | |")
 	fmt.Fprintln(w, "|---|---|---|")
 	row := func(target, figure string, ok, measured bool) {

@@ -2,8 +2,8 @@
 """The standard MP benchmark scenario of tuxlb, written in SimPy.
 
 This is the reference model that tuxlb's Go engine is measured against
-(issue 7): the same Tuxedo MP, LDBAL=Y "round-robin" load balancing as
-SPEC.md section 3, with the queue and time rules of section 4, written the
+(the performance targets): the same Tuxedo MP, LDBAL=Y "round-robin" load balancing as
+docs/engine.md "Choosing a queue", with the rules of "Queues, servers and time", written the
 way a SimPy user would write it: one process per arrival stream, one process
 per server instance, events to hand work to idle servers, and timeouts for
 service and network crossings.
@@ -40,7 +40,7 @@ from simpy.events import Timeout
 from scenario import TOPOLOGY, read_scenario
 
 
-# Event order within one instant (SPEC §4): counter reset, completions (scan
+# Event order within one instant (docs/engine.md): counter reset, completions (scan
 # order), network arrivals (issue order), new requests (stream order). SimPy
 # sorts same-time events by priority, then by scheduling order; its own
 # URGENT (0) and NORMAL (1) events, such as a server's wake-up, come first.
@@ -188,7 +188,7 @@ class Simulation:
         # The textbook style: one process per request (see --style).
         self.per_request = p.get("style") == "process"
 
-    # Dispatch (SPEC §3, MP, LDBAL=Y) -----------------------------------------
+    # Dispatch (docs/engine.md, MP, LDBAL=Y) -----------------------------------------
 
     def choose(self, m, load):
         """The queue a request issued on machine m goes to, and its charge."""

@@ -51,7 +51,7 @@ func TestCompareCommandErrors(t *testing.T) {
 	}{
 		{[]string{"compare"}, 2, "usage"},
 		{[]string{"compare", "--variant", "ldbal", "../../examples/admin-guide.json"}, 2, "want key=value"},
-		{[]string{"compare", "--variant", "model=XP", "../../examples/admin-guide.json"}, 1, "model: want SHM or MP"},
+		{[]string{"compare", "--variant", "model=XP", "../../examples/admin-guide.json"}, 1, `variant "model=XP": ubbconfig:4:13: MODEL must be SHM or MP, got "XP"`},
 		{[]string{"compare", "--variant", "ldbal=Y", "no-such-file.json"}, 1, "no-such-file.json"},
 	}
 	for _, tt := range tests {

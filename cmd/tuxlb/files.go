@@ -5,90 +5,108 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// readFileBounded reads at most limit bytes of path: a larger file (or an
-// endless one such as /dev/zero) is an error naming it, not a process that
-// grows until it is killed.
-func readFileBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
-	}
-	return data, nil
+// fileFlags are an administrator's own files, given by flag to run and init.
+type fileFlags struct {
+	ubbconfig string
+	dmconfig  string
+	trace     string
+	traceMap  string
 }
 
-// outputFile is a file the CLI writes a result into. A regular file (new or
-// existing) is written to a temporary file beside it and renamed over it only
-// when the run succeeds: a failed run leaves an existing file as it was and
-// creates nothing. Anything else (/dev/stdout, a pipe) is written in place
-// and never removed.
-type outputFile struct {
-	path string
-	f    *os.File
-	temp bool
+// given says whether any file flag was given.
+func (f *fileFlags) given() bool {
+	return f.ubbconfig != "" || f.dmconfig != "" || f.trace != "" || f.traceMap != ""
 }
 
-// createOutput opens path for writing as outputFile says.
-func createOutput(path string) (*outputFile, error) {
-	fi, err := os.Stat(path)
+// read reads the files the flags name into core.Files.
+func (f *fileFlags) read() (core.Files, error) {
+	var out core.Files
+	var err error
+	if out.UBBConfig, err = readText(f.ubbconfig, "--ubbconfig"); err != nil {
+		return out, err
+	}
+	if out.DMConfig, err = readText(f.dmconfig, "--dmconfig"); err != nil {
+		return out, err
+	}
+	if out.Trace, err = readText(f.trace, "--trace"); err != nil {
+		return out, err
+	}
+	if f.traceMap != "" {
+		if out.Columns, err = core.ParseTraceMap(f.traceMap); err != nil {
+			return out, fmt.Errorf("--trace-map: %w", err)
+		}
+	}
+	out.UBBName, out.TraceName = filepath.Base(f.ubbconfig), filepath.Base(f.trace)
+	return out, nil
+}
+
+// readText reads a text file of at most maxScenarioBytes; "" is not given.
+func readText(path, flag string) (*string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", flag, err)
+	}
+	defer fh.Close()
+	data, err := io.ReadAll(io.LimitReader(fh, maxScenarioBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", flag, path, err)
+	}
+	if len(data) > maxScenarioBytes {
+		return nil, fmt.Errorf("%s: %s: larger than %d MiB", flag, path, maxScenarioBytes>>20)
+	}
+	s := string(data)
+	return &s, nil
+}
+
+// fileError names the file a scenario error comes from: the trace file for
+// trace rows and columns, the UBBCONFIG file for ubbconfig:LINE:COL
+// diagnostics, else the scenario.
+func fileError(err error, ff *fileFlags, scenario string) string {
+	msg := err.Error()
 	switch {
-	case err == nil && !fi.Mode().IsRegular():
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return nil, err
-		}
-		return &outputFile{path: path, f: f}, nil
-	case err != nil && !os.IsNotExist(err):
-		return nil, err
+	case ff.trace != "" && (strings.HasPrefix(msg, "trace row") || strings.HasPrefix(msg, "trace_csv") || strings.HasPrefix(msg, "trace:")):
+		return ff.trace + ": " + msg
+	case scenario != "":
+		return scenario + ": " + msg
+	case ff.ubbconfig != "":
+		return ff.ubbconfig + ": " + msg
 	}
-	mode := os.FileMode(0o644)
-	if err == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Chmod(mode); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, err
-	}
-	return &outputFile{path: path, f: f, temp: true}, nil
+	return msg
 }
 
-// Write writes to the file.
-func (o *outputFile) Write(p []byte) (int, error) { return o.f.Write(p) }
-
-// commit closes the file and, for a temporary file, renames it over path.
-func (o *outputFile) commit() error {
-	if err := o.f.Close(); err != nil {
-		o.discard()
-		return err
+// checkModelFiles loads the model with the files' own names, so that a bad
+// UBBCONFIG or DMCONFIG is reported as FILE:LINE:COL like validate does.
+func checkModelFiles(sc *core.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
+	if ff.ubbconfig == "" && ff.dmconfig == "" {
+		return true
 	}
-	if o.temp {
-		if err := os.Rename(o.f.Name(), o.path); err != nil {
-			os.Remove(o.f.Name())
-			return err
-		}
+	ubbName, dmName := "ubbconfig", "dmconfig"
+	if ff.ubbconfig != "" {
+		ubbName = ff.ubbconfig
 	}
-	return nil
+	if ff.dmconfig != "" {
+		dmName = ff.dmconfig
+	}
+	if _, err := core.LoadModel(ubb.Input{UBBName: ubbName, UBBConfig: sc.UBBConfig, DMName: dmName, DMConfig: sc.DMConfig, Advertise: sc.Advertise}); err != nil {
+		fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
+		printDiagnostics(stderr, err)
+		return false
+	}
+	return true
 }
 
-// discard closes the file and removes the temporary file, if any: never
-// the file at path.
-func (o *outputFile) discard() {
-	o.f.Close()
-	if o.temp {
-		os.Remove(o.f.Name())
+func deref(s *string) string {
+	if s == nil {
+		return ""
 	}
+	return *s
 }

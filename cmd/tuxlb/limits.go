@@ -114,6 +114,14 @@ func (o *serveOptions) check(args []string) error {
 		return fmt.Errorf("--max-conns: must be a positive number, got %d", o.maxConns)
 	case o.maxRunTime <= 0:
 		return fmt.Errorf("--max-run-time: must be a positive duration such as 60s, got %s", o.maxRunTime)
+	case o.maxSweepPoints <= 0:
+		return fmt.Errorf("--max-sweep-points: must be a positive number, got %d", o.maxSweepPoints)
+	case o.maxSweepRequests <= 0:
+		return fmt.Errorf("--max-sweep-requests: must be a positive number, got %d", o.maxSweepRequests)
+	case o.sweepWorkers <= 0:
+		return fmt.Errorf("--sweep-workers: must be a positive number, got %d", o.sweepWorkers)
+	case o.sweepLease <= 0:
+		return fmt.Errorf("--sweep-lease: must be a positive duration such as 30s, got %s", o.sweepLease)
 	case o.logFormat != "text" && o.logFormat != "json":
 		return fmt.Errorf("--log-format: want text or json, got %q", o.logFormat)
 	}

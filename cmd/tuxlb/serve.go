@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/frontend"
 	"github.com/tuxlb/tuxlb/server"
 	"github.com/tuxlb/tuxlb/storage"
@@ -36,6 +38,10 @@ type serveOptions struct {
 	maxRunTime                time.Duration
 	maxRuns, maxConns         int
 	timeouts                  connTimeouts
+	maxSweepPoints            int
+	maxSweepRequests          int64
+	sweepWorkers              int
+	sweepLease                time.Duration
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -56,6 +62,22 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		return nil, nil, err
 	}
 	maxRunTime, err := envDuration("TUXLB_MAX_RUN_TIME", server.DefaultMaxRunTime)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxSweepPoints, err := envInt("TUXLB_MAX_SWEEP_POINTS", core.MaxSweepPoints)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxSweepRequests, err := envInt("TUXLB_MAX_SWEEP_REQUESTS", server.DefaultMaxSweepRequests)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepWorkers, err := envInt("TUXLB_SWEEP_WORKERS", int64(runtime.NumCPU()))
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepLease, err := envDuration("TUXLB_SWEEP_LEASE", server.DefaultSweepLease)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -80,7 +102,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	o.timeouts = defaultTimeouts
 	o.maxBody = maxBody
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
-	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "SQLite database `FILE`, created if missing [TUXLB_DB]")
+	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
 		func(v string) (err error) { o.maxBody, err = parseSize(v); return err })
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
@@ -93,6 +115,10 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		func(v string) (err error) { o.maxMemory, err = parseSize(v); return err })
 	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
+	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
+	fs.Int64Var(&o.maxSweepRequests, "max-sweep-requests", maxSweepRequests, "most requests of one sweep, over all its points and replications [TUXLB_MAX_SWEEP_REQUESTS]")
+	fs.IntVar(&o.sweepWorkers, "sweep-workers", int(sweepWorkers), "runs of a sweep job at once [TUXLB_SWEEP_WORKERS]")
+	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long a sweep job stays this server's without a sign of life; a job whose server died is resumed by another once it runs out [TUXLB_SWEEP_LEASE]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
 	return fs, o, nil
@@ -122,14 +148,14 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// listenAndServe opens the database, listens, prints the URL and serves
-// until ctx ends.
+// listenAndServe opens the database (SQLite, or PostgreSQL for a postgres://
+// URL), listens, prints the URL and serves until ctx ends.
 func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writer) error {
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	if o.logFormat == "json" {
 		logger = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
-	db, err := storage.Open(o.db)
+	db, err := storage.Connect(ctx, o.db)
 	if err != nil {
 		return err
 	}
@@ -137,7 +163,9 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
 		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MaxMemoryBytes: o.maxMemory,
-		AllowedHosts: append(splitList(o.allowedHosts), addrHostName(o.addr)...)}
+		AllowedHosts:   append(splitList(o.allowedHosts), addrHostName(o.addr)...),
+		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
+		SweepLease: o.sweepLease}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -146,9 +174,14 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 		return err
 	}
 	ln = limitListener(ln, o.maxConns)
-	srv := newHTTPServer(o, server.New(cfg), logger)
+	api := server.New(cfg)
+	sweepCtx, stopSweeps := context.WithCancel(context.Background())
+	sweepsDone := make(chan struct{})
+	go func() { api.RunSweeps(sweepCtx); close(sweepsDone) }()
+	defer func() { stopSweeps(); <-sweepsDone }()
+	srv := newHTTPServer(o, api, logger)
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
-	logger.Info("serving", "addr", ln.Addr().String(), "db", o.db, "playground", cfg.Assets != nil)
+	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 func init() {
@@ -48,7 +49,7 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ubb, err := readFileBounded(*ubbPath, maxConfigBytes)
+	ubbText, err := readFileBounded(*ubbPath, maxConfigBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
 		return 1
@@ -60,7 +61,8 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	m, err := core.LoadModel(*ubbPath, string(ubb), *dmPath, string(dm), nil)
+	m, err := core.LoadModel(ubb.Input{UBBConfig: string(ubbText), UBBName: *ubbPath,
+		DMConfig: string(dm), DMName: *dmPath})
 	if err != nil {
 		printDiagnostics(stderr, err)
 		return 1

@@ -1,4 +1,4 @@
-// The REST API of `tuxlb serve` (SPEC §8), for saving runs and short links.
+// The REST API of `tuxlb serve` (docs/api.md), for saving runs and short links.
 // The playground works without it; these calls fail with a clear message then.
 import type { Result, Scenario } from "./types";
 

@@ -1,38 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { getResource, specProblem, variantsFor } from "./variants";
-import type { Scenario } from "./types";
+import { specProblem, variantsFor } from "./variants";
+import type { Model, Scenario } from "./types";
 
-const ubb = `# app
-*RESOURCES
-IPCKEY 1
+const ubb = `*RESOURCES
 MODEL  SHM
 LDBAL  Y   # balance
-
 *MACHINES
 "h" LMID=site1
 `;
 
-describe("getResource", () => {
-  const cases: [string, string, string][] = [
-    [ubb, "LDBAL", "Y"],
-    [ubb, "MODEL", "SHM"],
-    [ubb, "ldbal", "Y"],
-    [ubb, "MASTER", ""],
-    ["*MACHINES\nLDBAL Y\n", "LDBAL", ""],
-    ['*RESOURCES\nMASTER "site1"\n', "MASTER", "site1"],
-  ];
-  for (const [text, key, want] of cases) {
-    it(`${key} in ${JSON.stringify(text.slice(0, 20))}`, () => expect(getResource(text, key)).toBe(want));
-  }
-});
+/** modelOf is a parsed model with only what variantsFor reads set. */
+function modelOf(model: string, ldbal: boolean): Model {
+  return { model, ldbal, master: "", machines: [], groups: [], servers: [], queues: [], services: [] };
+}
 
 describe("variantsFor", () => {
   const sc: Scenario = { ubbconfig: ubb, workload: {}, policy: "tuxedo" };
 
-  it("starts with the baseline and flips LDBAL and MODEL", () => {
-    const specs = variantsFor(sc).map((v) => v.spec);
-    expect(specs[0]).toBe("");
-    expect(specs).toEqual([
+  it("starts with the baseline and flips LDBAL and MODEL as the parsed model has them", () => {
+    const vs = variantsFor(sc, modelOf("SHM", true));
+    expect(vs[0]).toEqual({ id: "baseline", label: "as written (SHM, LDBAL Y, tuxedo)", spec: "" });
+    expect(vs.map((v) => v.spec)).toEqual([
       "",
       "ldbal=N",
       "model=MP",
@@ -46,14 +34,22 @@ describe("variantsFor", () => {
     ]);
   });
 
-  it("offers the other readings of what is set", () => {
-    const specs = variantsFor({ ...sc, ubbconfig: "*RESOURCES\nMODEL MP\n", policy: "jsq", tuning: { idle: "queue", mp_counter: "load" } }).map((v) => v.spec);
-    expect(specs).toContain("ldbal=Y"); // LDBAL defaults to N
+  it("reads the model, not the text", () => {
+    // The text says SHM and LDBAL Y; the model (what the Go parser read) wins.
+    const specs = variantsFor({ ...sc, policy: "jsq", tuning: { idle: "queue", mp_counter: "load" } }, modelOf("MP", false)).map((v) => v.spec);
+    expect(specs).toContain("ldbal=Y");
     expect(specs).toContain("model=SHM");
     expect(specs).toContain("policy=tuxedo");
     expect(specs).not.toContain("policy=jsq");
     expect(specs).toContain("tuning.idle=server");
     expect(specs).toContain("tuning.mp_counter=load+netload");
+  });
+
+  it("assumes the defaults without claiming them when there is no model", () => {
+    const vs = variantsFor(sc, null);
+    expect(vs[0].label).toBe("as written (tuxedo)");
+    expect(vs.map((v) => v.spec)).toContain("ldbal=Y");
+    expect(vs.map((v) => v.spec)).toContain("model=MP");
   });
 });
 

@@ -1,8 +1,10 @@
 // Compare variants: the same scenario (and so the same request stream) with one
 // thing changed: a policy, LDBAL, MODEL or a tuning reading. A variant is the
 // text `tuxlb compare --variant` takes (e.g. "ldbal=N"); the Go core applies it,
-// so the page and the CLI change a scenario in exactly the same way.
-import type { Scenario } from "./types";
+// so the page and the CLI change a scenario in exactly the same way. What the
+// UBBCONFIG says (MODEL, LDBAL) comes from the model the Go parser returned.
+import vocabulary from "./vocabulary.json";
+import type { Model, Scenario } from "./types";
 
 /** A variant of the scenario under comparison; spec "" is the scenario as written. */
 export interface Variant {
@@ -11,31 +13,8 @@ export interface Variant {
   spec: string;
 }
 
-const resourcesHeader = /^\s*\*RESOURCES\b/i;
-const sectionHeader = /^\s*\*[A-Z_]+/i;
-
-function keyOf(line: string): string {
-  const t = line.trim();
-  if (t === "" || t.startsWith("#")) return "";
-  return t.split(/\s+/)[0].toUpperCase();
-}
-
-/** getResource returns the value of a *RESOURCES parameter (e.g. LDBAL), or "" when unset. */
-export function getResource(ubb: string, key: string): string {
-  const lines = ubb.split("\n");
-  const start = lines.findIndex((l) => resourcesHeader.test(l));
-  if (start < 0) return "";
-  for (let i = start + 1; i < lines.length && !sectionHeader.test(lines[i]); i++) {
-    if (keyOf(lines[i]) === key.toUpperCase()) {
-      const rest = lines[i].trim().slice(key.length).trim();
-      return rest.replace(/\s*#.*$/, "").replace(/^"(.*)"$/, "$1");
-    }
-  }
-  return "";
-}
-
-/** policies are the dispatch policies of SPEC §3. */
-export const policies = ["tuxedo", "round_robin", "random", "jsq", "p2c"];
+/** policies are the engine's dispatch policies (docs/engine.md), tuxedo first. */
+export const policies: string[] = vocabulary.policy;
 
 /** specVariant makes a variant from a `--variant` text typed by the user. */
 export function specVariant(spec: string): Variant {
@@ -54,19 +33,21 @@ export function specProblem(spec: string): string {
 }
 
 /**
- * variantsFor lists the variants that make sense for sc: LDBAL and MODEL
- * flipped, the other policies and the non-default tuning readings. The first
- * is always the scenario as it is (the baseline).
+ * variantsFor lists the variants that make sense for sc, whose UBBCONFIG the
+ * Go parser read into model (null while it has not, or cannot): LDBAL and
+ * MODEL flipped, the other policies and the non-default tuning readings. The
+ * first is always the scenario as it is (the baseline). Without a model,
+ * LDBAL N and MODEL SHM (the defaults) are assumed and not claimed.
  */
-export function variantsFor(sc: Scenario): Variant[] {
-  const ldbal = (getResource(sc.ubbconfig, "LDBAL") || "N").toUpperCase() === "Y" ? "Y" : "N";
-  const model = (getResource(sc.ubbconfig, "MODEL") || "SHM").toUpperCase() === "MP" ? "MP" : "SHM";
+export function variantsFor(sc: Scenario, model: Model | null): Variant[] {
+  const ldbal = model?.ldbal ? "Y" : "N";
+  const mdl = model?.model === "MP" ? "MP" : "SHM";
   const policy = sc.policy || "tuxedo";
   const v = (spec: string): Variant => ({ id: spec, label: spec, spec });
   const out: Variant[] = [
-    { id: "baseline", label: `as written (${model}, LDBAL ${ldbal}, ${policy})`, spec: "" },
+    { id: "baseline", label: model ? `as written (${mdl}, LDBAL ${ldbal}, ${policy})` : `as written (${policy})`, spec: "" },
     v(`ldbal=${ldbal === "Y" ? "N" : "Y"}`),
-    v(`model=${model === "MP" ? "SHM" : "MP"}`),
+    v(`model=${mdl === "MP" ? "SHM" : "MP"}`),
     ...policies.filter((p) => p !== policy).map((p) => v(`policy=${p}`)),
   ];
   const t = sc.tuning ?? {};

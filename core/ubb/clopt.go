@@ -1,0 +1,153 @@
+package ubb
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// cloptServices returns the services named by -s options in a CLOPT, before
+// "--" (what follows belongs to the application). It understands "-s A,B:func"
+// (A and B; func is the routine), "-sA", several -s options, and options
+// grouped getopt-style ("-As A"). found says whether any -s was given; notes
+// are problems worth a warning (such as "-s @file", which needs the file).
+func cloptServices(clopt string) (services []string, found bool, notes []string) {
+	args := strings.Fields(clopt)
+	seen := map[string]bool{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			if !strings.ContainsRune(cloptArgOptions, rune(a[j])) {
+				continue
+			}
+			val := a[j+1:]
+			if val == "" && i+1 < len(args) && args[i+1] != "--" {
+				i++
+				val = args[i]
+			}
+			if a[j] == 's' {
+				found = true
+				if strings.HasPrefix(val, "@") {
+					notes = append(notes, "-s "+val+" names a file of services, which is not read")
+				}
+				for _, s := range splitList(val) {
+					if k := strings.IndexByte(s, ':'); k >= 0 {
+						s = s[:k]
+					}
+					if s != "" && !strings.HasPrefix(s, "@") && !seen[s] {
+						seen[s] = true
+						services = append(services, s)
+					}
+				}
+			}
+			break
+		}
+	}
+	return services, found, notes
+}
+
+// cloptArgOptions are the server options (servopts) that take an argument.
+const cloptArgOptions = "seolnpL"
+
+// systemServers are Tuxedo's own servers: they advertise only their -s services.
+var systemServers = keywordSet(`BBL DBBL WSL JSL ISL GWADM DMADM TMQUEUE TMQFORWARD
+	TMSYSEVT TMUSREVT TMFFNAME TMIFRSVR TMMETADATA GWTDOMAIN`)
+
+// serverKind classifies a server by the base name of its executable.
+func serverKind(name string) (system, gateway bool) {
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	gateway = base == "GWTDOMAIN"
+	return systemServers[base] || strings.HasPrefix(base, "TMS"), gateway
+}
+
+// advertiseAll decides what every instance advertises (docs/config.md) and makes
+// those services known.
+func (b *builder) advertiseAll() {
+	used := map[string]bool{}
+	for _, se := range b.entries {
+		services, source, system, gateway := b.advertised(se.e, used)
+		for _, name := range services {
+			b.known(name)
+		}
+		for i := se.first; i < se.first+se.count; i++ {
+			s := &b.m.Servers[i]
+			// Instances of one entry share one read-only slice: MIN=1000
+			// instances of a server advertising many services cost one list.
+			s.Services = services
+			if gateway {
+				s.Services = b.dm.gatewayServices(s.Group)
+			}
+			if s.Services == nil {
+				s.Services = []string{}
+			}
+			s.AdvertiseSource, s.System, s.Gateway = source, system, gateway
+		}
+		if gateway && se.count > 0 && !b.dm.isGatewayGroup(b.m.Servers[se.first].Group) {
+			g := b.m.Servers[se.first].Group
+			b.warnf(se.e.pos, "GWTDOMAIN in group %s: no DMCONFIG local domain has GWGRP=%s, so it advertises nothing", g, g)
+		}
+	}
+	b.warnUnusedAdvertise(used)
+	b.warnGatewaylessDomains()
+}
+
+// advertised returns the services one *SERVERS entry advertises and where
+// they come from. used collects the advertise map keys that were used.
+func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, bool, bool) {
+	clopt := "-A"
+	if p, ok := e.get("CLOPT"); ok {
+		clopt = p.value
+	}
+	services, found, notes := cloptServices(clopt)
+	for _, n := range notes {
+		p, _ := e.get("CLOPT")
+		b.warnf(p.valPos, "server %s: %s", e.name, n)
+	}
+	system, gateway := serverKind(e.name)
+	switch {
+	case gateway:
+		return nil, "dmconfig", true, true
+	case system || found:
+		return services, "clopt", system, false
+	}
+	if adv, ok := b.advertise[e.name]; ok {
+		used[e.name] = true
+		return adv, "scenario", false, false
+	}
+	what := "*SERVICES is empty, so it advertises nothing"
+	if len(b.svcOrder) > 0 {
+		what = "it advertises every *SERVICES service: " + strings.Join(b.svcOrder[:min(len(b.svcOrder), 5)], " ")
+		if len(b.svcOrder) > 5 {
+			what += fmt.Sprintf(" and %d more", len(b.svcOrder)-5)
+		}
+	}
+	b.warnf(e.pos, "server %s has no -s in its CLOPT and no advertise entry in the scenario: %s", e.name, what)
+	return b.svcOrder, "services", false, false
+}
+
+// warnUnusedAdvertise warns about advertise map entries that no server used.
+// Their services are known all the same (docs/config.md names the advertise
+// map as a source of known services), so a request for one fails TPENOENT rather than
+// being rejected as an unknown service.
+func (b *builder) warnUnusedAdvertise(used map[string]bool) {
+	names := make([]string, 0, len(b.advertise))
+	for n, services := range b.advertise {
+		for _, s := range services {
+			b.known(s)
+		}
+		if !used[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.warns = append(b.warns, Diagnostic{File: "scenario", Severity: "warning",
+			Message: "advertise: " + n + " is not used: no server of that name without -s in its CLOPT"})
+	}
+}

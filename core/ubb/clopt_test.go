@@ -1,0 +1,103 @@
+package ubb
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestCLOPTServices(t *testing.T) {
+	tests := []struct {
+		clopt string
+		want  []string
+		found bool
+		notes int
+	}{
+		{"-A", nil, false, 0},
+		{"", nil, false, 0},
+		{"-s TOUPPER", []string{"TOUPPER"}, true, 0},
+		{"-sTOUPPER", []string{"TOUPPER"}, true, 0},
+		{"-s A,B:func", []string{"A", "B"}, true, 0},
+		{"-s A:fa,B:fb", []string{"A", "B"}, true, 0},
+		{"-s A -s B -sC", []string{"A", "B", "C"}, true, 0},
+		{"-A -s A,A -s A", []string{"A"}, true, 0},
+		{"-As X -- -s Y", []string{"X"}, true, 0},
+		{"-A -- -s TOUPPER", nil, false, 0},
+		{"-s TOUPPER,TOLOWER -- app args", []string{"TOUPPER", "TOLOWER"}, true, 0},
+		{"-e /log/err -o -s -s A", []string{"A"}, true, 0},
+		{"-p 5,6:15,3 -s A", []string{"A"}, true, 0},
+		{"-s", nil, true, 0},
+		{"-s --", nil, true, 0},
+		{"-s @services.txt", nil, true, 1},
+		{"-A\t-s\tQSPACE:TMQUEUE --  ", []string{"QSPACE"}, true, 0},
+		{"-sQGRP1_2,QGRP2_2,QGRP3_2:EXBENCHSV -A -- -T", []string{"QGRP1_2", "QGRP2_2", "QGRP3_2"}, true, 0},
+	}
+	for _, tt := range tests {
+		got, found, notes := cloptServices(tt.clopt)
+		if !reflect.DeepEqual(got, tt.want) || found != tt.found || len(notes) != tt.notes {
+			t.Errorf("cloptServices(%q) = %q, %v, %d notes; want %q, %v, %d notes",
+				tt.clopt, got, found, len(notes), tt.want, tt.found, tt.notes)
+		}
+	}
+}
+
+func TestServerKind(t *testing.T) {
+	tests := []struct {
+		name            string
+		system, gateway bool
+	}{
+		{"BBL", true, false}, {"TMS", true, false}, {"TMS_QM", true, false}, {"TMSYSEVT", true, false},
+		{"TMQUEUE", true, false}, {"WSL", true, false}, {"/opt/tux/bin/JSL", true, false},
+		{"GWTDOMAIN", true, true}, {"simpserv", false, false}, {"tms", false, false},
+	}
+	for _, tt := range tests {
+		if s, g := serverKind(tt.name); s != tt.system || g != tt.gateway {
+			t.Errorf("serverKind(%q) = %v, %v; want %v, %v", tt.name, s, g, tt.system, tt.gateway)
+		}
+	}
+}
+
+// TestAdvertise checks where each instance's services come from.
+func TestAdvertise(t *testing.T) {
+	ubb := head + "a SRVGRP=G1 SRVID=1 CLOPT=\"-A -s A1,A2:f -- -s NO\"\n" +
+		"b SRVGRP=G1 SRVID=2\n" +
+		"c SRVGRP=G1 SRVID=3 CLOPT=\"-A\"\n" +
+		"TMQUEUE SRVGRP=G1 SRVID=4 CLOPT=\"-A\"\n" +
+		"TMQUEUE SRVGRP=G1 SRVID=5 CLOPT=\"-s QS:TMQUEUE\"\n" +
+		"*SERVICES\nS1\nS2 SRVGRP=G1\n"
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb, Advertise: map[string][]string{"b": {"B1"}, "a": {"X"}, "ghost": {"G"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range m.Servers {
+		got = append(got, s.ID+" "+s.AdvertiseSource+" "+strings.Join(s.Services, ","))
+	}
+	want := []string{"G1/1 clopt A1,A2", "G1/2 scenario B1", "G1/3 services S1,S2", "G1/4 clopt ", "G1/5 clopt QS"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	var names []string
+	for _, s := range m.Services {
+		names = append(names, s.Name)
+	}
+	// G and X are named only by unused advertise entries: known all the same.
+	if want := []string{"A1", "A2", "B1", "G", "QS", "S1", "S2", "X"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("known services: got %v, want %v", names, want)
+	}
+	var warns []string
+	for _, w := range m.Warnings {
+		warns = append(warns, w.String())
+	}
+	wantWarns := []string{
+		"t.ubb:10:1: warning: server c has no -s in its CLOPT and no advertise entry in the scenario: it advertises every *SERVICES service: S1 S2",
+		"scenario: warning: advertise: a is not used: no server of that name without -s in its CLOPT",
+		"scenario: warning: advertise: ghost is not used: no server of that name without -s in its CLOPT",
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("warnings:\n  %s\nwant\n  %s", strings.Join(warns, "\n  "), strings.Join(wantWarns, "\n  "))
+	}
+	if !m.Servers[3].System || m.Servers[0].System {
+		t.Errorf("System: got %v/%v, want TMQUEUE true, a false", m.Servers[3].System, m.Servers[0].System)
+	}
+}

@@ -1,0 +1,164 @@
+// Package ubb reads Oracle Tuxedo's UBBCONFIG and DMCONFIG files into a Model:
+// the machines, groups, server instances, queues and services that load
+// balancing needs. It also edits UBBCONFIG text in place (see Edit).
+//
+// The name is the one Tuxedo people use for the file: a UBB is the "universal
+// bulletin board" configuration. The package imports only the standard
+// library, is pure and deterministic, and builds for WebAssembly.
+//
+// Reading is in three layers: a lexer and parser that turn the text into
+// sections, entries and positioned parameters (ubbconfig.go), a builder that
+// turns those into the Model and checks the values (build.go, dmconfig.go,
+// clopt.go, routing.go), and Load, which runs both and returns the Model or an ErrorList
+// of positioned diagnostics (config.go).
+package ubb
+
+// Model is a Tuxedo application as its UBBCONFIG (and optional DMCONFIG) describes
+// it, reduced to what load balancing needs (docs/config.md). Slices are in the order the
+// dispatch rules scan them, so "first" always means lowest index.
+type Model struct {
+	Model      string `json:"model"`       // "SHM" or "MP"
+	LDBAL      bool   `json:"ldbal"`       // LDBAL Y/N (default N)
+	Master     string `json:"master"`      // LMID named by MASTER, or "" when absent
+	ScanUnitUS int64  `json:"scanunit_us"` // SCANUNIT in microseconds (default 10 s)
+	SanityScan int    `json:"sanityscan"`  // in SCANUNITs (default 120 s / SCANUNIT)
+	BlockTime  int    `json:"blocktime"`   // in SCANUNITs (default 60 s / SCANUNIT)
+
+	Machines []Machine `json:"machines"` // order of *MACHINES
+	Groups   []Group   `json:"groups"`   // order of *GROUPS
+	Servers  []Server  `json:"servers"`  // instances in scan order
+	Queues   []Queue   `json:"queues"`   // in scan order (position of first instance)
+	Services []Service `json:"services"` // every known service, sorted by name
+	Domains  []Domain  `json:"domains,omitempty"`
+	// Routing is the *ROUTING section's criteria, in file order, each with
+	// the services that name it.
+	Routing []Criterion `json:"routing,omitempty"`
+
+	Warnings []Diagnostic `json:"warnings,omitempty"`
+}
+
+// Machine is one *MACHINES entry: a node of the application, named by its LMID.
+type Machine struct {
+	LMID    string `json:"lmid"`
+	PMID    string `json:"pmid"`    // the physical name the entry starts with
+	NetLoad int    `json:"netload"` // NETLOAD, 0..32767, default 0
+}
+
+// Group is one *GROUPS entry. Its servers run on LMIDs[0]; later LMIDs are
+// failover machines and do not take part in load balancing.
+type Group struct {
+	Name  string   `json:"name"`
+	GrpNo int      `json:"grpno"`
+	LMIDs []string `json:"lmids"`
+}
+
+// Server is one server instance: a *SERVERS entry with MIN=n expands to n of them.
+type Server struct {
+	ID       string   `json:"id"`    // "GROUP/SRVID"
+	Name     string   `json:"name"`  // the executable name, e.g. "simpserv"
+	Group    string   `json:"group"` // SRVGRP
+	SrvID    int      `json:"srvid"`
+	LMID     string   `json:"lmid"`  // first LMID of the group
+	Machine  int      `json:"-"`     // index into Model.Machines
+	Queue    string   `json:"queue"` // name of its queue (RQADDR, else its ID)
+	QueueIdx int      `json:"-"`     // index into Model.Queues
+	Services []string `json:"services"`
+	System   bool     `json:"system,omitempty"`  // a Tuxedo system server (BBL, TMS, WSL...)
+	Gateway  bool     `json:"gateway,omitempty"` // a GWTDOMAIN instance
+	// Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists
+	// but is not running, so it is never a candidate and serves nothing.
+	Spare bool `json:"spare,omitempty"`
+	// AdvertiseSource says where Services came from: "clopt", "scenario",
+	// "services" (every *SERVICES entry, with a warning) or "dmconfig".
+	AdvertiseSource string `json:"advertise_source"`
+}
+
+// Queue is a request queue: one per instance, or one per MSSQ set (instances of
+// a group sharing an RQADDR).
+type Queue struct {
+	Name    string `json:"name"`
+	Group   string `json:"group"`
+	LMID    string `json:"lmid"`
+	Machine int    `json:"-"`
+	Servers []int  `json:"servers"` // indexes into Model.Servers, scan order
+}
+
+// Service is a known service with the LOAD and PRIO that apply outside any
+// SRVGRP-specific *SERVICES entry, and those group-specific overrides.
+type Service struct {
+	Name    string                   `json:"name"`
+	Load    int                      `json:"load"`
+	Prio    int                      `json:"prio"`
+	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
+	// Remote is set for a service imported through DMCONFIG.
+	Remote *RemoteService `json:"remote,omitempty"`
+	// Routing names the *ROUTING criterion of the service ("" when it is not
+	// routed).
+	Routing string `json:"routing,omitempty"`
+}
+
+// ServiceParams are the LOAD and PRIO of a service for one group.
+type ServiceParams struct {
+	Load int `json:"load"`
+	Prio int `json:"prio"`
+}
+
+// RemoteService says where an imported service goes: the remote domain (its
+// *DM_REMOTE_DOMAINS entry name, which keys the scenario's "domains") and the
+// gateway group that forwards it.
+type RemoteService struct {
+	Domain       string `json:"domain"`
+	GatewayGroup string `json:"gateway_group"`
+}
+
+// Domain is a remote domain of the DMCONFIG.
+type Domain struct {
+	Name     string `json:"name"`
+	DomainID string `json:"domainid,omitempty"`
+}
+
+// Params returns the LOAD and PRIO of service s for servers of group g:
+// the SRVGRP-specific entry when there is one, else the general one.
+func (s *Service) Params(group string) ServiceParams {
+	if p, ok := s.ByGroup[group]; ok {
+		return p
+	}
+	return ServiceParams{Load: s.Load, Prio: s.Prio}
+}
+
+// Service returns the known service named name, or nil.
+func (m *Model) Service(name string) *Service {
+	lo, hi := 0, len(m.Services)
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if m.Services[mid].Name < name {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(m.Services) && m.Services[lo].Name == name {
+		return &m.Services[lo]
+	}
+	return nil
+}
+
+// Criterion returns the routing criterion named name, or nil.
+func (m *Model) Criterion(name string) *Criterion {
+	for i := range m.Routing {
+		if m.Routing[i].Name == name {
+			return &m.Routing[i]
+		}
+	}
+	return nil
+}
+
+// MachineIndex returns the index of the machine with this LMID, or -1.
+func (m *Model) MachineIndex(lmid string) int {
+	for i := range m.Machines {
+		if m.Machines[i].LMID == lmid {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,192 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+)
+
+// vocab is the table of one vocabulary's names, indexed by its typed
+// constants; the first name is the default where the vocabulary has one.
+// Every vocabulary of the engine (policies, dispatch reasons, tuning
+// readings, arrival processes, distributions) is one such table, so a new
+// value is one constant and one name here, plus the rule that gives it sense.
+type vocab[T ~uint8] struct {
+	what  string // what a value is, for error messages: "policy", "value"
+	names []string
+}
+
+// name returns x's name; a value outside the table is a programming error.
+func (v vocab[T]) name(x T) string {
+	if int(x) >= len(v.names) {
+		panic("core: " + v.what + " " + strconv.Itoa(int(x)) + " has no name")
+	}
+	return v.names[x]
+}
+
+// lookup returns the value named s.
+func (v vocab[T]) lookup(s string) (T, bool) {
+	for i, n := range v.names {
+		if n == s {
+			return T(i), true
+		}
+	}
+	return 0, false
+}
+
+// parse reads the value named s for field; "" is the default (the first).
+func (v vocab[T]) parse(field, s string) (T, error) {
+	if s == "" {
+		return 0, nil
+	}
+	if x, ok := v.lookup(s); ok {
+		return x, nil
+	}
+	return 0, Errorf(EINVALID, "%s: unknown %s %q (want %s)", field, v.what, s, v.want())
+}
+
+// want lists the names for an error message: "a or b", "a, b, c".
+func (v vocab[T]) want() string {
+	if len(v.names) == 2 {
+		return v.names[0] + " or " + v.names[1]
+	}
+	return strings.Join(v.names, ", ")
+}
+
+// list returns a copy of the names, for the page and the API document.
+func (v vocab[T]) list() []string { return append([]string(nil), v.names...) }
+
+// Policy is how a request's queue is chosen: Tuxedo's own rules (the
+// default) or one of the policies offered for comparison (docs/engine.md).
+type Policy uint8
+
+// The policies; PolicyTuxedo is the default.
+const (
+	PolicyTuxedo Policy = iota
+	PolicyRoundRobin
+	PolicyRandom
+	PolicyJSQ
+	PolicyP2C
+)
+
+var policies = vocab[Policy]{"policy", []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
+
+// String returns the policy's name as scenarios and the dispatch log spell it.
+func (p Policy) String() string { return policies.name(p) }
+
+// ParsePolicy reads a policy name for field; "" is the default, tuxedo.
+func ParsePolicy(field, name string) (Policy, error) { return policies.parse(field, name) }
+
+// reason is why a request went where it went, or the failure code that
+// stopped it: the dispatch log's last column. Failure codes come last.
+type reason uint8
+
+// The dispatch reasons, then the failure codes.
+const (
+	reasonFirst     reason = iota // LDBAL=N: the first candidate
+	reasonIdle                    // an idle candidate
+	reasonLeastLoad               // the least cost
+	reasonRoundRobin
+	reasonRandom
+	reasonJSQ
+	reasonP2C
+	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
+	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
+)
+
+var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT", "TPESYSTEM"}}
+
+// numFailures is how many failure codes there are: the statistics keep a
+// count of each.
+const numFailures = int(reasonSystem-reasonNoEnt) + 1
+
+// String returns the reason as the dispatch log spells it.
+func (r reason) String() string { return reasons.name(r) }
+
+// failed reports whether r is a failure code rather than a dispatch reason.
+func (r reason) failed() bool { return r >= reasonNoEnt }
+
+// IdleReading is what "idle" means in the dispatch rules (tuning.idle).
+type IdleReading uint8
+
+// The readings of idle; IdleServer is the default.
+const (
+	IdleServer IdleReading = iota // the instance is not processing a request
+	IdleQueue                     // the instance's queue holds no waiting request
+)
+
+var idleReadings = vocab[IdleReading]{"value", []string{"server", "queue"}}
+
+// String returns the reading's name as tuning.idle spells it.
+func (r IdleReading) String() string { return idleReadings.name(r) }
+
+// NetLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
+type NetLoadReading uint8
+
+// The readings of NETLOAD; NetLoadServer is the default.
+const (
+	NetLoadServer NetLoadReading = iota // the machine that holds the queue
+	NetLoadOrigin                       // the machine the request is issued on
+)
+
+var netLoadReadings = vocab[NetLoadReading]{"value", []string{"server", "origin"}}
+
+// String returns the reading's name as tuning.netload spells it.
+func (r NetLoadReading) String() string { return netLoadReadings.name(r) }
+
+// CounterReading is what an MP choice adds to the chosen queue's counter
+// (tuning.mp_counter).
+type CounterReading uint8
+
+// The readings of the MP counter; CounterLoadNetLoad is the default.
+const (
+	CounterLoadNetLoad CounterReading = iota // LOAD plus the NETLOAD the choice charged
+	CounterLoad                              // LOAD only
+)
+
+var counterReadings = vocab[CounterReading]{"value", []string{"load+netload", "load"}}
+
+// String returns the reading's name as tuning.mp_counter spells it.
+func (r CounterReading) String() string { return counterReadings.name(r) }
+
+// Vocabulary lists the names the scenario accepts for each enumerated field,
+// in the order the engine defines them (the default first where there is
+// one): what the playground's menus and the API document offer.
+func Vocabulary() map[string][]string {
+	return map[string][]string{
+		"policy":            policies.list(),
+		"tuning.idle":       idleReadings.list(),
+		"tuning.netload":    netLoadReadings.list(),
+		"tuning.mp_counter": counterReadings.list(),
+		"arrivals":          arrivalKinds.list(),
+		"dist":              distKinds.list(),
+		"dispatch_reason":   reasons.list(),
+		"route.dist":        routeDists.list(),
+	}
+}
+
+// SeedWant says what a seed is, for the messages of every interface.
+const SeedWant = "a whole number from 0 to 18446744073709551615"
+
+// ParseSeed reads a seed given as text (a CLI flag, a query parameter, the
+// page's form): a whole number from 0 to 2^64-1.
+func ParseSeed(field, text string) (uint64, error) {
+	n, err := strconv.ParseUint(text, 10, 64)
+	if err != nil {
+		return 0, Errorf(EINVALID, "%s: want %s, got %q", field, SeedWant, quote(text, 40))
+	}
+	return n, nil
+}
+
+// quote cuts s to at most n bytes for an error message, marking the cut.
+func quote(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
+
+var algorithmNames = vocab[algorithm]{"algorithm", []string{algFirst: "LDBAL=N", algSHM: "SHM real-time",
+	algMP: "MP round-robin", algRoundRobin: "round_robin", algRandom: "random", algJSQ: "jsq", algP2C: "p2c"}}
+
+// String returns the algorithm's name as explanations show it.
+func (a algorithm) String() string { return algorithmNames.name(a) }

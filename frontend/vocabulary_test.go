@@ -1,0 +1,38 @@
+package frontend
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+var update = flag.Bool("update", false, "rewrite src/vocabulary.json from core")
+
+// TestVocabularyIsCore checks that the lists the playground offers
+// (src/vocabulary.json: policies, tuning readings, arrivals, distributions)
+// are the engine's own; `go test ./frontend -update` regenerates the file
+// after a value is added in core.
+func TestVocabularyIsCore(t *testing.T) {
+	want, err := json.MarshalIndent(core.Vocabulary(), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, '\n')
+	const path = "src/vocabulary.json"
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from core.Vocabulary(); run go test ./frontend -update\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}

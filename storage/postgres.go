@@ -1,0 +1,233 @@
+package storage
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// postgresMigrations are the PostgreSQL schema steps,
+// migrations/postgres/NNNN_name.sql.
+//
+//go:embed migrations/postgres/*.sql
+var postgresMigrations embed.FS
+
+// migrateLockKey is the pg_advisory_lock key held while migrating ("tuxlb"
+// in ASCII). Advisory locks are per database, so two tuxlb databases on one
+// server do not wait for each other.
+const migrateLockKey int64 = 0x7475786c62
+
+// defaultConnectTimeout bounds a connection attempt when the URL sets no
+// connect_timeout, so a database that does not answer gives 503, not a hang.
+const defaultConnectTimeout = 5 * time.Second
+
+// Postgres is the PostgreSQL implementation of Store, on a pgx connection
+// pool. Any number of tuxlb processes may share one database. It is safe for
+// concurrent use; the pool replaces connections the server dropped, so
+// after the database comes back the next requests succeed.
+type Postgres struct {
+	pool *pgxpool.Pool
+	// Now is the clock used for created_at; tests may replace it.
+	Now func() time.Time
+	// LeaseClock, when set, replaces the database server's clock for sweep
+	// job leases (tests set it). Nil, the default: leases are taken, renewed
+	// and judged by the database server's clock, so that every replica
+	// measures them by one clock whatever its own says.
+	LeaseClock func() time.Time
+}
+
+// OpenPostgres connects to the database at the URL
+// (postgres://USER[:PASSWORD]@HOST:PORT/DB?PARAMS; pgx's parameters apply,
+// pool_max_conns among them) and brings its schema up to date. Replicas that
+// start together migrate one at a time under an advisory lock, so the schema
+// is migrated once.
+func OpenPostgres(ctx context.Context, dbURL string) (*Postgres, error) {
+	name := RedactURL(dbURL)
+	cfg, err := pgxpool.ParseConfig(dbURL)
+	if err != nil {
+		return nil, core.Errorf(core.EINVALID, "database URL %s: %v", name, err)
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "tuxlb"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", name, translatePG(err))
+	}
+	db := &Postgres{pool: pool, Now: time.Now}
+	if err := db.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open %s: %w", name, translatePG(err))
+	}
+	return db, nil
+}
+
+// RedactURL returns a database URL fit for logs: the password replaced by
+// "xxxxx". Other strings (SQLite paths) are returned as they are.
+func RedactURL(target string) string {
+	if !IsPostgresURL(target) {
+		return target
+	}
+	u, err := url.Parse(target)
+	if err != nil {
+		return "postgres://(unparsable URL)"
+	}
+	return u.Redacted()
+}
+
+// Close closes every connection of the pool.
+func (db *Postgres) Close() error {
+	db.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers; /healthz uses it.
+func (db *Postgres) Ping(ctx context.Context) error {
+	return translatePG(db.pool.Ping(ctx))
+}
+
+// SchemaVersion returns the number of the last migration applied.
+func (db *Postgres) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := db.pool.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)
+	return v, translatePG(err)
+}
+
+// migrate applies every migration newer than the database's schema version,
+// each in its own transaction together with its schema_version row, while
+// holding the migration advisory lock on one connection.
+func (db *Postgres) migrate(ctx context.Context) error {
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", migrateLockKey); err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	defer func() {
+		if _, err := conn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", migrateLockKey); err != nil {
+			// Never hand back to the pool a connection that may hold the lock.
+			conn.Conn().Close(context.Background())
+		}
+	}()
+	const create = `CREATE TABLE IF NOT EXISTS schema_version (
+		version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL)`
+	if _, err := conn.Exec(ctx, create); err != nil {
+		return fmt.Errorf("schema_version: %w", err)
+	}
+	var current int
+	if err := conn.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&current); err != nil {
+		return fmt.Errorf("schema_version: %w", err)
+	}
+	list, err := loadMigrations(postgresMigrations, "migrations/postgres")
+	if err != nil {
+		return err
+	}
+	for _, m := range list {
+		if m.version <= current {
+			continue
+		}
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, m.sql); err != nil {
+				return err
+			}
+			_, err := tx.Exec(ctx, "INSERT INTO schema_version(version, name, applied_at) VALUES ($1, $2, $3)",
+				m.version, m.name, db.Now().UTC())
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in one transaction, committed when fn returns nil, and
+// translates the error.
+func (db *Postgres) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	return translatePG(pgx.BeginFunc(ctx, db.pool, fn))
+}
+
+// translatePG turns pgx errors into core.Error codes: a missing row is
+// ENOTFOUND; an integrity constraint ECONFLICT; a server that cannot be
+// reached, is shutting down or has dropped the connection EUNAVAILABLE; a
+// full disk or an over-size value ETOOLARGE; a serialization failure or
+// deadlock EINTERNAL with "database busy". Other errors pass through (and so
+// count as EINTERNAL); errors that already carry a code are left alone.
+func translatePG(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return core.Errorf(core.ENOTFOUND, "not found")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &core.Error{Code: core.ECANCELED, Message: "database: " + err.Error()}
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		if code := pgErrorCode(pe.Code); code != "" {
+			msg := "database: "
+			switch code {
+			case core.EUNAVAILABLE:
+				msg = "database unavailable: "
+			case core.EINTERNAL:
+				msg = "database busy: "
+			}
+			return &core.Error{Code: code, Message: msg + pe.Error()}
+		}
+		return err
+	}
+	if isConnectionLost(err) {
+		return &core.Error{Code: core.EUNAVAILABLE, Message: "database unavailable: " + err.Error()}
+	}
+	return err
+}
+
+// pgErrorCode maps a PostgreSQL SQLSTATE to a core code, "" for none.
+func pgErrorCode(state string) string {
+	switch {
+	case len(state) != 5:
+		return ""
+	case state[:2] == "23": // integrity constraint violation
+		return core.ECONFLICT
+	case state[:2] == "08", // connection exception
+		state[:3] == "57P", // admin/crash shutdown, cannot connect now
+		state == "53300":   // too many connections
+		return core.EUNAVAILABLE
+	case state == "53100", state[:2] == "54": // disk full, program limit exceeded
+		return core.ETOOLARGE
+	case state == "40001", state == "40P01": // serialization failure, deadlock
+		return core.EINTERNAL
+	}
+	return ""
+}
+
+// isConnectionLost reports whether err says the database server could not
+// be reached or the connection broke.
+func isConnectionLost(err error) bool {
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		pgconn.SafeToRetry(err) || pgconn.Timeout(err)
+}

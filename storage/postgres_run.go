@@ -1,0 +1,130 @@
+package storage
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// CreateRun stores r, its scenario (when not stored yet) and its dispatch log
+// in one transaction, and fills in r.CreatedAt.
+func (db *Postgres) CreateRun(ctx context.Context, r *core.StoredRun) error {
+	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		sc := core.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
+		if _, err := pgPutScenario(ctx, tx, &sc, r.CreatedAt); err != nil {
+			return err
+		}
+		if err := pgInsertRun(ctx, tx, r); err != nil {
+			return err
+		}
+		if r.HasDispatch {
+			_, err := tx.Exec(ctx, "INSERT INTO dispatch_logs(run_id, csv_gzip) VALUES ($1, $2)", r.ID, r.DispatchGzip)
+			return err
+		}
+		return nil
+	})
+}
+
+// pgInsertRun writes the runs row of r.
+func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
+	h := r.Headline
+	_, err := tx.Exec(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
+		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
+		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch,
+		saturated_machines)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24)`,
+		r.ID, r.ScenarioID, r.Name, r.CreatedAt, r.EngineVersion,
+		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
+		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
+		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch, h.SaturatedMachines)
+	return err
+}
+
+// Run returns the stored run with this id (without its dispatch log), or an
+// ENOTFOUND error.
+func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error) {
+	var r core.StoredRun
+	h := &r.Headline
+	err := db.pool.QueryRow(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
+		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
+		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
+		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch,
+		COALESCE(r.saturated_machines, 0)
+		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = $1`, id).Scan(
+		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &r.CreatedAt, &r.EngineVersion, &r.Policy, &r.Seed,
+		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
+		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
+		&h.Jain, &h.NetworkSent, &r.HasDispatch, &h.SaturatedMachines)
+	if err != nil {
+		return nil, pgNotFound(err, "run %s", id)
+	}
+	r.CreatedAt = r.CreatedAt.UTC()
+	return &r, nil
+}
+
+// Dispatch returns the gzip-compressed dispatch log of run id. It is
+// ENOTFOUND when the run does not exist or was not created with its log.
+func (db *Postgres) Dispatch(ctx context.Context, id string) ([]byte, error) {
+	var gz []byte
+	err := db.pool.QueryRow(ctx, "SELECT csv_gzip FROM dispatch_logs WHERE run_id = $1", id).Scan(&gz)
+	if err != nil {
+		return nil, pgNotFound(err, "dispatch log of run %s", id)
+	}
+	return gz, nil
+}
+
+// Runs lists up to limit runs, newest first, starting after cursor ("" for
+// the newest). next is the cursor of the following page, "" on the last one.
+func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
+	before, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	rows, err := db.pool.Query(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
+		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
+		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
+		COALESCE(saturated_machines, 0)
+		FROM runs WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, before, limit+1)
+	if err != nil {
+		return nil, "", translatePG(err)
+	}
+	defer rows.Close()
+	var seqs []int64
+	for rows.Next() {
+		var s core.RunSummary
+		var seq int64
+		var created time.Time
+		h := &s.Headline
+		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &created, &s.EngineVersion,
+			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
+			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
+			&h.NetworkSent, &h.SaturatedMachines)
+		if err != nil {
+			return nil, "", translatePG(err)
+		}
+		s.CreatedAt = created.UTC().Format(core.TimeFormat)
+		list = append(list, s)
+		seqs = append(seqs, seq)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", translatePG(err)
+	}
+	if len(list) > limit {
+		list = list[:limit]
+		next = encodeCursor(seqs[limit-1])
+	}
+	return list, next, nil
+}
+
+// pgNotFound translates err, naming what was not found.
+func pgNotFound(err error, format string, args ...any) error {
+	err = translatePG(err)
+	if core.ErrorCode(err) == core.ENOTFOUND {
+		return core.Errorf(core.ENOTFOUND, format+": not found", args...)
+	}
+	return err
+}

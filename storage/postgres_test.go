@@ -1,0 +1,231 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/internal/pgtest"
+)
+
+// Replicas that start together on an empty database migrate it once: the
+// advisory lock makes the others wait, and they find the schema up to date.
+// Without the lock, concurrent CREATE TABLEs fail or schema_version gets
+// duplicate rows.
+func TestPostgresConcurrentOpenMigratesOnce(t *testing.T) {
+	url := pgtest.Database(t)
+	const replicas = 6
+	var wg sync.WaitGroup
+	stores := make([]*Postgres, replicas)
+	errs := make([]error, replicas)
+	for i := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = OpenPostgres(context.Background(), url)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("replica %d: OpenPostgres: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	list, _ := loadMigrations(postgresMigrations, "migrations/postgres")
+	if got := schemaRows(t, stores[0]); got != len(list) {
+		t.Errorf("schema_version rows got %d, want %d (one per migration)", got, len(list))
+	}
+	// The lock is released: a run written through one replica is read
+	// through another.
+	if err := stores[1].CreateRun(context.Background(), sampleRun(1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stores[replicas-1].Run(context.Background(), sampleRun(1, true).ID); err != nil {
+		t.Errorf("run written through replica 1, read through replica %d: %v", replicas-1, err)
+	}
+}
+
+// Two stores on one database see each other's records, and the same
+// scenario stored through both gets one row (created once).
+func TestPostgresStoresShareRecords(t *testing.T) {
+	url := pgtest.Database(t)
+	a, b := openStore(t, url), openStore(t, url)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	created := make([]bool, 20)
+	errs := make([]error, 20)
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := []Store{a, b}[i%2]
+			created[i], errs[i] = st.PutScenario(ctx, &core.SavedScenario{ID: "same", Body: []byte(`{"x":1}`)})
+		}()
+	}
+	wg.Wait()
+	news := 0
+	for i := range 20 {
+		if errs[i] != nil {
+			t.Errorf("PutScenario %d: %v", i, errs[i])
+		}
+		if created[i] {
+			news++
+		}
+	}
+	if news != 1 {
+		t.Errorf("scenario created %d times across two stores, want exactly 1", news)
+	}
+	if err := a.CreateRun(ctx, sampleRun(7, true)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Run(ctx, sampleRun(7, true).ID)
+	if err != nil || string(got.Result) != string(sampleRun(7, true).Result) {
+		t.Errorf("run written through a, read through b: got %+v (%v)", got, err)
+	}
+}
+
+func TestOpenPostgresErrors(t *testing.T) {
+	tests := []struct {
+		url      string
+		wantCode string
+	}{
+		{"postgres://u@127.0.0.1:notaport/db", core.EINVALID},
+		{"postgres://u@127.0.0.1:1/db?connect_timeout=2", core.EUNAVAILABLE}, // nothing listens on port 1
+	}
+	for _, tt := range tests {
+		_, err := OpenPostgres(context.Background(), tt.url)
+		if got := core.ErrorCode(err); got != tt.wantCode {
+			t.Errorf("OpenPostgres(%q): code got %q (%v), want %q", tt.url, got, err, tt.wantCode)
+		}
+	}
+	_, err := OpenPostgres(context.Background(), "postgres://u:s3cret@127.0.0.1:1/db?connect_timeout=2")
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error %v: want an error that does not show the password", err)
+	}
+}
+
+func TestTranslatePG(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no rows", pgx.ErrNoRows, core.ENOTFOUND},
+		{"unique", &pgconn.PgError{Code: "23505"}, core.ECONFLICT},
+		{"foreign key", &pgconn.PgError{Code: "23503"}, core.ECONFLICT},
+		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, core.EUNAVAILABLE},
+		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, core.EUNAVAILABLE},
+		{"connection failure", &pgconn.PgError{Code: "08006"}, core.EUNAVAILABLE},
+		{"too many connections", &pgconn.PgError{Code: "53300"}, core.EUNAVAILABLE},
+		{"disk full", &pgconn.PgError{Code: "53100"}, core.ETOOLARGE},
+		{"value too large", &pgconn.PgError{Code: "54000"}, core.ETOOLARGE},
+		{"deadlock", &pgconn.PgError{Code: "40P01"}, core.EINTERNAL},
+		{"syntax error", &pgconn.PgError{Code: "42601"}, core.EINTERNAL},
+		{"eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), core.EUNAVAILABLE},
+		{"canceled", context.Canceled, core.ECANCELED},
+		{"coded already", core.Errorf(core.EINVALID, "x"), core.EINVALID},
+		{"other", errors.New("boom"), core.EINTERNAL},
+	}
+	for _, tt := range tests {
+		if got := core.ErrorCode(translatePG(tt.err)); got != tt.want {
+			t.Errorf("%s: code got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// The database going away makes every method answer EUNAVAILABLE (not a
+// hang, not a bare driver error), and once it is back the same store works
+// again without being reopened: the pool replaces its dropped connections.
+func TestPostgresOutageAndRecovery(t *testing.T) {
+	cluster := pgtest.Own(t)
+	url, err := cluster.CreateDatabase(context.Background(), "outage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := openStore(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := st.CreateRun(ctx, sampleRun(1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cluster.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]func() error{
+		"Ping":      func() error { return st.Ping(ctx) },
+		"Run":       func() error { _, err := st.Run(ctx, sampleRun(1, true).ID); return err },
+		"Runs":      func() error { _, _, err := st.Runs(ctx, 10, ""); return err },
+		"Dispatch":  func() error { _, err := st.Dispatch(ctx, sampleRun(1, true).ID); return err },
+		"CreateRun": func() error { return st.CreateRun(ctx, sampleRun(2, false)) },
+		"Scenario":  func() error { _, err := st.Scenario(ctx, sampleRun(1, true).ScenarioID); return err },
+		"PutScenario": func() error {
+			_, err := st.PutScenario(ctx, &core.SavedScenario{ID: "x", Body: []byte("{}")})
+			return err
+		},
+	}
+	for name, call := range calls {
+		if got := core.ErrorCode(call()); got != core.EUNAVAILABLE {
+			t.Errorf("database stopped: %s code got %q, want %q", name, got, core.EUNAVAILABLE)
+		}
+	}
+	if err := cluster.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The first call may still meet a connection the server dropped; within
+	// a few tries every call works again.
+	for name, call := range calls {
+		var err error
+		for try := 0; try < 5; try++ {
+			if err = call(); err == nil || core.ErrorCode(err) != core.EUNAVAILABLE {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err != nil {
+			t.Errorf("database back: %s got %v, want success", name, err)
+		}
+	}
+	got, err := st.Run(ctx, sampleRun(1, true).ID)
+	if err != nil || string(got.Result) != string(sampleRun(1, true).Result) {
+		t.Errorf("after recovery the run stored before the outage: got %+v (%v)", got, err)
+	}
+}
+
+// TestPostgresLeaseByDatabaseClock: leases are set and judged by the
+// database server's clock, not the replicas': a replica whose clock runs an
+// hour ahead cannot take over the job of one whose clock runs an hour behind
+// while its lease runs (by the replicas' own clocks it would have run out
+// long ago).
+func TestPostgresLeaseByDatabaseClock(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Database(t)
+	behind, ahead := connect(t, url).(*Postgres), connect(t, url).(*Postgres)
+	behind.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	ahead.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	if err := behind.CreateSweep(ctx, sweepJob("job-clock", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := behind.ClaimSweep(ctx, "behind", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := ahead.ClaimSweep(ctx, "ahead", time.Minute); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("claim by the replica an hour ahead: %+v, %v; want not found (the lease runs by the database's clock)", j, err)
+	}
+	if err := behind.SaveSweepPoint(ctx, "job-clock", "behind", 0, []byte(`{"index":0}`), 1, time.Minute); err != nil {
+		t.Errorf("save by the replica an hour behind, within its lease: %v", err)
+	}
+	j, err := ahead.Sweep(ctx, "job-clock")
+	if err != nil || j.LeaseUntil.Sub(time.Now()) > 2*time.Minute || j.LeaseUntil.Sub(time.Now()) < 30*time.Second {
+		t.Errorf("lease until %v (now %v), want about a minute from the database's now", j.LeaseUntil, time.Now())
+	}
+}

@@ -1,0 +1,98 @@
+// Package storage keeps tuxlb's runs, shared scenarios, dispatch logs and sweep jobs.
+// Store is the contract; it has two implementations:
+//
+//   - DB, an embedded SQLite file (github.com/mattn/go-sqlite3), the default:
+//     WAL mode with a busy timeout and foreign keys on, all writes through one
+//     connection, reads through a small pool of query-only connections.
+//   - Postgres, a PostgreSQL database (github.com/jackc/pgx/v5 with its
+//     connection pool), which several `tuxlb serve` replicas share.
+//
+// Each builds its schema from numbered migrations embedded in the binary
+// (migrations/NNNN_name.sql for SQLite, migrations/postgres/NNNN_name.sql
+// for PostgreSQL), each applied in its own transaction and recorded in
+// schema_version. Both translate driver errors into core's error codes, and
+// a test suite runs every storage test against both.
+package storage
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// Store is what both implementations keep and how: the server's Store
+// interface is a subset of it. Every method is one transaction. Errors carry
+// core codes: ENOTFOUND for an unknown id, ECONFLICT for a constraint,
+// EUNAVAILABLE when the database server does not answer, ECANCELED when ctx
+// ended.
+type Store interface {
+	// CreateRun stores r, its scenario (unless stored already) and its
+	// dispatch log atomically, and fills in r.CreatedAt.
+	CreateRun(ctx context.Context, r *core.StoredRun) error
+	// Run returns a stored run without its dispatch log.
+	Run(ctx context.Context, id string) (*core.StoredRun, error)
+	// Dispatch returns the gzip-compressed dispatch log of a run.
+	Dispatch(ctx context.Context, id string) ([]byte, error)
+	// Runs lists up to limit runs, newest first, after cursor; next is ""
+	// on the last page.
+	Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error)
+	// PutScenario stores s unless its ID is stored; a different body under
+	// a stored ID is ECONFLICT.
+	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
+	// Scenario returns a stored scenario.
+	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// SchemaVersion is the number of the last migration applied.
+	SchemaVersion(ctx context.Context) (int, error)
+	// Close releases the database.
+	Close() error
+
+	// CreateSweep stores a new sweep job (status queued) and its scenario.
+	CreateSweep(ctx context.Context, j *core.SweepJob) error
+	// Sweep returns a job with its points so far.
+	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
+	// ClaimSweep gives owner, for lease, the oldest job that is queued or
+	// running under a lease that ran out (its server stopped); ENOTFOUND
+	// when there is none. Two servers never claim the same job at once.
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
+	// SaveSweepPoint stores a finished point (a core.SweepPoint as JSON) of
+	// owner's running job, records the runs done and renews the lease.
+	// ECONFLICT when the job is no longer owner's (canceled, or claimed by
+	// another server after the lease ran out); so do the next three.
+	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
+	// RenewSweep extends owner's lease on its running job.
+	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
+	// FinishSweep ends owner's running job: done with its result, or failed
+	// with a message.
+	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
+	// ReleaseSweep gives up owner's lease (a server shutting down), so the
+	// next claim by any server resumes the job at once.
+	ReleaseSweep(ctx context.Context, id, owner string) error
+	// CancelSweep cancels a queued or running job and returns it; an ended
+	// job is returned unchanged.
+	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
+}
+
+var (
+	_ Store = (*DB)(nil)
+	_ Store = (*Postgres)(nil)
+)
+
+// IsPostgresURL reports whether target names a PostgreSQL database: a URL
+// with the scheme postgres:// or postgresql://.
+func IsPostgresURL(target string) bool {
+	t := strings.ToLower(target)
+	return strings.HasPrefix(t, "postgres://") || strings.HasPrefix(t, "postgresql://")
+}
+
+// Connect opens the store target names: a postgres:// or postgresql:// URL
+// opens PostgreSQL, anything else is the path of a SQLite file.
+func Connect(ctx context.Context, target string) (Store, error) {
+	if IsPostgresURL(target) {
+		return OpenPostgres(ctx, target)
+	}
+	return Open(target)
+}
