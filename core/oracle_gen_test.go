@@ -16,6 +16,14 @@ func genScenario(seed uint64) *Scenario {
 	rng := rand.New(rand.NewPCG(seed, 0x0dac1e))
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
+	// In coarse scenarios every time is a whole millisecond, so that
+	// completions, arrivals, issues, events, scans and come-ups often fall
+	// on the same instant.
+	coarse := chance(0.5)
+	grain := 1
+	if coarse {
+		grain = 1000
+	}
 
 	nm := 1 + pick(3)
 	model := "MP"
@@ -150,7 +158,7 @@ func genScenario(seed uint64) *Scenario {
 	}
 	f := func(v float64) *float64 { return &v }
 	if chance(0.6) {
-		sc.Network = &NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25}[pick(4)]}
+		sc.Network = &NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25, 1, 2, 5}[pick(7)]}
 	}
 	sc.Machines = map[string]MachineSpec{}
 	for m := 1; m <= nm; m++ {
@@ -158,7 +166,7 @@ func genScenario(seed uint64) *Scenario {
 			sc.Machines[fmt.Sprintf("s%d", m)] = MachineSpec{Speed: f([]float64{0.5, 2, 1.5}[pick(3)])}
 		}
 	}
-	tu := &Tuning{BootMS: f(float64(1 + pick(60)))}
+	tu := &Tuning{BootMS: f(float64(pick(60)))}
 	if chance(0.3) {
 		tu.Idle = "queue"
 	}
@@ -173,6 +181,9 @@ func genScenario(seed uint64) *Scenario {
 	}
 	if chance(0.3) {
 		tu.GatewayForwardMS = f(float64(pick(3)) + 0.25)
+		if coarse {
+			tu.GatewayForwardMS = f(float64(pick(3)))
+		}
 	}
 	sc.Tuning = tu
 	switch r := rng.Float64(); {
@@ -188,7 +199,7 @@ func genScenario(seed uint64) *Scenario {
 	tus := 0
 	for k := 0; k < nreq; k++ {
 		if !chance(0.2) {
-			tus += pick(8000)
+			tus += pick(8000) / grain * grain
 		}
 		svc := svcList[pick(len(svcList))]
 		prio := ""
@@ -200,6 +211,9 @@ func genScenario(seed uint64) *Scenario {
 			route = fmt.Sprint(pick(25))
 		}
 		sus := 10 + pick(30000)
+		if coarse {
+			sus = pick(8) * 1000
+		}
 		fmt.Fprintf(&tr, "%d.%03d,%s,s%d,%d.%03d,%s,%s\n", tus/1000, tus%1000, svc, 1+pick(nm),
 			sus/1000, sus%1000, prio, route)
 	}
@@ -221,7 +235,7 @@ func genScenario(seed uint64) *Scenario {
 	if chance(0.6) {
 		at := 0
 		for k := 0; k < 1+pick(5); k++ {
-			at += pick(40000)
+			at += pick(40000) / grain * grain
 			ev := Event{AtMS: f(float64(at) / 1000)}
 			tg := targets[pick(len(targets))]
 			switch pick(3) {

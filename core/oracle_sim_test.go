@@ -620,18 +620,32 @@ func (o *oracle) run() string {
 				o.take(i, t)
 			}
 		}
+		// One completion at a time, the first in scan order: one that a 0 µs
+		// service creates at this instant comes before every arrival and
+		// new request of the instant (docs/engine.md, "Event order").
+		completed := false
 		for i := range o.insts {
 			if in := &o.insts[i]; in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt == t {
 				o.complete(i, t)
+				completed = true
+				break
 			}
 		}
+		if completed {
+			continue
+		}
+		// One arrival or new request at a time: a 0 µs service it starts
+		// completes before the next one (docs/engine.md, "Event order").
+		arrived := false
 		for _, r := range o.reqs[:next] {
 			if r.arriveAt == t {
 				r.arriveAt = -1
 				o.enqueue(r, t)
+				arrived = true
+				break
 			}
 		}
-		for next < len(o.reqs) && o.reqs[next].issue == t {
+		if !arrived && next < len(o.reqs) && o.reqs[next].issue == t {
 			o.issue(o.reqs[next])
 			next++
 		}

@@ -125,3 +125,52 @@ func normChanges(ch []string) {
 		return fa[1] < fb[1]
 	})
 }
+
+var oracleMin = flag.Uint64("oracle.min", 0, "minimise the scenario of this seed and print it (0: skip)")
+
+// TestOracleMinimise shrinks a failing seed's scenario: it drops trace rows
+// and events one at a time while the engine and the oracle still differ.
+func TestOracleMinimise(t *testing.T) {
+	if *oracleMin == 0 {
+		t.Skip("no -oracle.min seed")
+	}
+	sc := genScenario(*oracleMin)
+	fails := func(c *Scenario) bool {
+		msg, err := oracleCompare(c, map[string]int{})
+		return err == nil && msg != ""
+	}
+	if !fails(sc) {
+		t.Fatalf("seed %d does not fail", *oracleMin)
+	}
+	for changed := true; changed; {
+		changed = false
+		lines := strings.Split(strings.TrimSpace(sc.Workload.TraceCSV), "\n")
+		for i := len(lines) - 1; i >= 1; i-- {
+			c := *sc
+			c.Workload.TraceCSV = strings.Join(append(append([]string{}, lines[:i]...), lines[i+1:]...), "\n") + "\n"
+			if len(lines) > 2 && fails(&c) {
+				sc, changed = &c, true
+				lines = strings.Split(strings.TrimSpace(sc.Workload.TraceCSV), "\n")
+			}
+		}
+		for i := len(sc.Events) - 1; i >= 0; i-- {
+			c := *sc
+			c.Events = append(append([]Event{}, sc.Events[:i]...), sc.Events[i+1:]...)
+			if fails(&c) {
+				sc, changed = &c, true
+			}
+		}
+	}
+	msg, _ := oracleCompare(sc, map[string]int{})
+	js, _ := json.MarshalIndent(sc, "", "  ")
+	var buf bytes.Buffer
+	res, _ := Run(sc, RunOptions{Dispatch: &buf})
+	o, _ := newOracle(sc)
+	t.Logf("%s\n%s\nengine:\n%s\noracle:\n%s", msg, js, buf.String(), o.run())
+	for _, c := range res.Lifecycle {
+		t.Logf("engine change %+v", c)
+	}
+	for _, c := range o.changes {
+		t.Logf("oracle change %d %s %s>%s %s", c.t, o.m.Servers[c.srv].ID, c.from, c.to, c.cause)
+	}
+}
