@@ -99,10 +99,17 @@ func genScenario(seed uint64) *Scenario {
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4)
+	timeout := ""
+	if chance(0.15) {
+		timeout = " SVCTIMEOUT=1"
+	}
 	for _, s := range services {
 		for g := 1; g <= ng; g++ {
 			if chance(0.2) {
 				fmt.Fprintf(&u, "%s SRVGRP=G%d LOAD=%d PRIO=%d", s, g, 10+pick(90), 1+pick(100))
+				if chance(0.5) {
+					u.WriteString(timeout)
+				}
 				if routed && s == "B" {
 					u.WriteString(" ROUTING=RB")
 				}
@@ -110,6 +117,9 @@ func genScenario(seed uint64) *Scenario {
 			}
 		}
 		fmt.Fprintf(&u, "%s LOAD=%d PRIO=%d", s, 10+pick(90), 1+pick(100))
+		if chance(0.5) {
+			u.WriteString(timeout)
+		}
 		if routed && s == "B" {
 			u.WriteString(" ROUTING=RB")
 		}
@@ -213,6 +223,9 @@ func genScenario(seed uint64) *Scenario {
 		sus := 10 + pick(30000)
 		if coarse {
 			sus = pick(8) * 1000
+		}
+		if timeout != "" && chance(0.2) {
+			sus = 900000 + pick(300)*1000
 		}
 		fmt.Fprintf(&tr, "%d.%03d,%s,s%d,%d.%03d,%s,%s\n", tus/1000, tus%1000, svc, 1+pick(nm),
 			sus/1000, sus%1000, prio, route)

@@ -571,6 +571,41 @@ func (o *oracle) notice(i int, t int64) {
 	o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 }
 
+// abortAt is when the BBL aborts the request instance i holds in service
+// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT.
+func (o *oracle) abortAt(i int) int64 {
+	in := &o.insts[i]
+	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
+		return -1
+	}
+	to := int64(o.params(in.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
+	if to == 0 {
+		return -1
+	}
+	su := o.m.ScanUnitUS
+	at := (in.busy.start + to + su - 1) / su * su
+	if at > in.endAt {
+		return -1
+	}
+	return at
+}
+
+// abort ends i's request at t with TPESVCERR: the instance crashes and the
+// crash is noticed at once.
+func (o *oracle) abort(i int, t int64) {
+	in := &o.insts[i]
+	r := in.busy
+	in.busy, in.endAt = nil, -1
+	o.fail(r, t)
+	if in.state == "stopping" {
+		o.change(t, i, "gone", "SVCTIMEOUT")
+		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
+		return
+	}
+	o.change(t, i, "down", "SVCTIMEOUT")
+	o.notice(i, t)
+}
+
 // run plays everything and returns the dispatch log.
 func (o *oracle) run() string {
 	next := 0 // next new request
@@ -594,6 +629,9 @@ func (o *oracle) run() string {
 			if in.busy != nil && (in.state == "up" || in.state == "stopping") {
 				t = min(t, in.endAt)
 			}
+			if a := o.abortAt(i); a >= 0 {
+				t = min(t, a)
+			}
 		}
 		for _, r := range o.reqs[:next] {
 			if r.arriveAt >= 0 {
@@ -610,6 +648,8 @@ func (o *oracle) run() string {
 		for i := range o.insts {
 			if o.insts[i].state == "down" && o.insts[i].noticeAt == t {
 				o.notice(i, t)
+			} else if o.abortAt(i) == t {
+				o.abort(i, t)
 			}
 		}
 		for i := range o.insts {
