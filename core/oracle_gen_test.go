@@ -48,7 +48,11 @@ func genScenario(seed uint64) *Scenario {
 	ng := 1 + pick(3)
 	u.WriteString("\n*GROUPS\n")
 	for g := 1; g <= ng; g++ {
-		fmt.Fprintf(&u, "G%d LMID=s%d GRPNO=%d\n", g, 1+pick(nm), g)
+		fmt.Fprintf(&u, "G%d LMID=s%d", g, 1+pick(nm))
+		if nm > 1 && chance(0.2) { // a failover machine: not used
+			fmt.Fprintf(&u, ",s%d", 1+pick(nm))
+		}
+		fmt.Fprintf(&u, " GRPNO=%d\n", g)
 	}
 	gateway := chance(0.25)
 	if gateway {
@@ -56,26 +60,47 @@ func genScenario(seed uint64) *Scenario {
 	}
 	services := []string{"A", "B", "C"}
 	u.WriteString("\n*SERVERS\n")
-	nextID := map[int]int{}
+	nextID := map[int]int{} // highest SRVID used per group
+	used := map[[2]int]bool{}
 	total := 0
 	rqaddrs := []string{"QA", "QB"}
 	for e := 0; e < 1+pick(4) || total < 2; e++ {
 		g := 1 + pick(ng)
-		if nextID[g] == 0 {
-			nextID[g] = 1
-		}
 		mn := 1 + pick(3)
-		id := nextID[g]
-		fmt.Fprintf(&u, "srv%d SRVGRP=G%d SRVID=%d MIN=%d", e, g, id, mn)
 		mx := mn
 		if chance(0.25) {
 			mx = mn + 1 + pick(2)
+		}
+		// SRVIDs out of entry order at times: scan order is entries first.
+		id := nextID[g] + 1
+		if chance(0.3) {
+			for try := 0; try < 20; try++ {
+				c := 1 + pick(20)
+				free := true
+				for k := c; k < c+mx; k++ {
+					free = free && !used[[2]int{g, k}]
+				}
+				if free {
+					id = c
+					break
+				}
+			}
+		}
+		for k := id; k < id+mx; k++ {
+			used[[2]int{g, k}] = true
+			nextID[g] = max(nextID[g], k)
+		}
+		fmt.Fprintf(&u, "srv%d SRVGRP=G%d SRVID=%d MIN=%d", e, g, id, mn)
+		if mx > mn {
 			fmt.Fprintf(&u, " MAX=%d", mx)
 		}
-		nextID[g] = id + mx
 		total += mn
-		if chance(0.4) {
+		if chance(0.4) || mx > mn {
 			fmt.Fprintf(&u, " RQADDR=Q%d%s", g, rqaddrs[pick(2)])
+		}
+		spawn := ""
+		if mx > mn && chance(0.5) {
+			spawn = []string{"-p 1,0:1,0 ", "-p L50,0:60,0 ", "-p 0,0:2,0 ", "-p 1,0:3,0 "}[pick(4)]
 		}
 		if chance(0.5) {
 			fmt.Fprintf(&u, " RESTART=Y MAXGEN=%d", 1+pick(3))
@@ -92,7 +117,7 @@ func genScenario(seed uint64) *Scenario {
 		if len(adv) == 0 {
 			adv = []string{"A"}
 		}
-		fmt.Fprintf(&u, " CLOPT=\"-s %s\"\n", strings.Join(adv, ","))
+		fmt.Fprintf(&u, " CLOPT=\"%s-s %s\"\n", spawn, strings.Join(adv, ","))
 	}
 	if gateway {
 		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
@@ -235,7 +260,10 @@ func genScenario(seed uint64) *Scenario {
 	targets := []string{}
 	for g := 1; g <= ng; g++ {
 		targets = append(targets, fmt.Sprintf("group:G%d", g))
-		for id := 1; id < nextID[g]; id++ {
+		for id := 1; id <= nextID[g]; id++ {
+			if !used[[2]int{g, id}] {
+				continue
+			}
 			targets = append(targets, fmt.Sprintf("G%d/%d", g, id))
 		}
 	}

@@ -50,6 +50,7 @@ type oInst struct {
 	noticeAt  int64 // down: when the BBL notices
 	comeUpAt  int64 // restarting/booting: when it comes up
 	restarts  []int64
+	stopCause string // what made it stopping (shutdown or decay)
 }
 
 type oChange struct {
@@ -85,6 +86,17 @@ type oracle struct {
 	reqs     []*oReq
 	changes  []oChange
 	events   []oEvent
+	spawns   []*oSpawn
+	lastScan int64 // the last instant whose -p step ran
+}
+
+// oSpawn is the -p of one *SERVERS entry.
+type oSpawn struct {
+	sp           ubb.Spawn
+	q            int
+	servers      []int
+	minSrvID     int
+	above, below int64 // when the measure was first seen above high / below low, -1: not
 }
 
 type oEvent struct {
@@ -152,6 +164,20 @@ func newOracle(sc *Scenario) (*oracle, error) {
 	for i := range o.ctr {
 		o.ctr[i] = make([]int64, len(m.Queues))
 	}
+	byEntry := map[int]*oSpawn{}
+	for i := range m.Servers {
+		s := &m.Servers[i]
+		if s.Life == nil || s.Life.Spawn == nil {
+			continue
+		}
+		sp := byEntry[s.Life.Entry]
+		if sp == nil {
+			sp = &oSpawn{sp: *s.Life.Spawn, q: s.QueueIdx, minSrvID: s.Life.MinSrvID, above: -1, below: -1}
+			byEntry[s.Life.Entry] = sp
+			o.spawns = append(o.spawns, sp)
+		}
+		sp.servers = append(sp.servers, i)
+	}
 	for _, ev := range sc.Events {
 		e := oEvent{at: oRoundUS(*ev.AtMS)}
 		target := ""
@@ -206,6 +232,9 @@ func (o *oracle) params(svc string, q int) ServiceParams {
 
 func (o *oracle) change(t int64, i int, to, cause string) {
 	o.changes = append(o.changes, oChange{t, i, o.insts[i].state, to, cause})
+	if to == "stopping" {
+		o.insts[i].stopCause = cause
+	}
 	o.insts[i].state = to
 }
 
@@ -500,7 +529,7 @@ func (o *oracle) complete(i int, t int64) {
 		r.timedOut = true
 	}
 	if in.state == "stopping" {
-		o.change(t, i, "gone", "shutdown")
+		o.change(t, i, "gone", in.stopCause)
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 		return
 	}
@@ -606,10 +635,84 @@ func (o *oracle) abort(i int, t int64) {
 	o.notice(i, t)
 }
 
+// spawnStep is the BBL's -p decisions at scan t, entry by entry.
+func (o *oracle) spawnStep(t int64) {
+	for _, sp := range o.spawns {
+		w, up := int64(0), int64(0)
+		for _, r := range o.waiting[sp.q] {
+			if sp.sp.Load {
+				w += int64(o.params(r.svc, sp.q).Load)
+			} else {
+				w++
+			}
+		}
+		for _, i := range o.m.Queues[sp.q].Servers {
+			if o.insts[i].state == "up" {
+				up++
+			}
+		}
+		above := w > int64(sp.sp.High)*up || (up == 0 && w > 0)
+		below := w < int64(sp.sp.Low)*up
+		if !above {
+			sp.above = -1
+		} else {
+			if sp.above < 0 {
+				sp.above = t
+			}
+			if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
+				for _, i := range sp.servers {
+					if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
+						o.insts[i].comeUpAt = t + o.bootUS
+						o.change(t, i, "booting", "spawn")
+						sp.above = t
+						break
+					}
+				}
+			}
+		}
+		if !below {
+			sp.below = -1
+		} else {
+			if sp.below < 0 {
+				sp.below = t
+			}
+			if t-sp.below >= int64(sp.sp.TerminateS)*1000000 {
+				for k := len(sp.servers) - 1; k >= 0; k-- {
+					i := sp.servers[k]
+					if in := &o.insts[i]; o.m.Servers[i].SrvID >= sp.minSrvID && in.state == "up" {
+						if in.busy != nil {
+							o.change(t, i, "stopping", "decay")
+						} else {
+							o.change(t, i, "gone", "decay")
+							o.orphanCheck(sp.q, t)
+						}
+						sp.below = t
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// active: requests remain to be issued or are in the system.
+func (o *oracle) active(next int) bool {
+	if next < len(o.reqs) {
+		return true
+	}
+	for _, r := range o.reqs {
+		if !r.done {
+			return true
+		}
+	}
+	return false
+}
+
 // run plays everything and returns the dispatch log.
 func (o *oracle) run() string {
 	next := 0 // next new request
 	ev := 0   // next scenario event
+	now := int64(0)
 	for {
 		t := int64(math.MaxInt64)
 		if next < len(o.reqs) {
@@ -638,9 +741,15 @@ func (o *oracle) run() string {
 				t = min(t, r.arriveAt)
 			}
 		}
+		if len(o.spawns) > 0 && o.active(next) {
+			su := o.m.ScanUnitUS
+			ns := (max(now, o.lastScan+1) + su - 1) / su * su
+			t = min(t, ns)
+		}
 		if t == math.MaxInt64 {
 			break
 		}
+		now = t
 		for ev < len(o.events) && o.events[ev].at == t {
 			o.event(o.events[ev])
 			ev++
@@ -651,6 +760,10 @@ func (o *oracle) run() string {
 			} else if o.abortAt(i) == t {
 				o.abort(i, t)
 			}
+		}
+		if len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next) {
+			o.lastScan = t
+			o.spawnStep(t)
 		}
 		for i := range o.insts {
 			if in := &o.insts[i]; in.comeUpAt == t {
