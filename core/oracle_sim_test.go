@@ -750,6 +750,9 @@ func (o *oracle) run() string {
 			break
 		}
 		now = t
+		// -p scans run while requests remain to be issued or are in the
+		// system, as the instant begins (docs/engine.md, "-p").
+		scanning := len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next)
 		for ev < len(o.events) && o.events[ev].at == t {
 			o.event(o.events[ev])
 			ev++
@@ -761,7 +764,7 @@ func (o *oracle) run() string {
 				o.abort(i, t)
 			}
 		}
-		if len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next) {
+		if scanning {
 			o.lastScan = t
 			o.spawnStep(t)
 		}
