@@ -193,7 +193,7 @@ func genScenario(seed uint64) *Scenario {
 	}
 	f := func(v float64) *float64 { return &v }
 	if chance(0.6) {
-		sc.Network = &NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25, 1, 2, 5}[pick(7)]}
+		sc.Network = &NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25, 1, 2, 5, 1.0005, 0.0015}[pick(9)]}
 	}
 	sc.Machines = map[string]MachineSpec{}
 	for m := 1; m <= nm; m++ {
@@ -252,8 +252,17 @@ func genScenario(seed uint64) *Scenario {
 		if timeout != "" && chance(0.2) {
 			sus = 900000 + pick(300)*1000
 		}
-		fmt.Fprintf(&tr, "%d.%03d,%s,s%d,%d.%03d,%s,%s\n", tus/1000, tus%1000, svc, 1+pick(nm),
-			sus/1000, sus%1000, prio, route)
+		// Now and then a time written with a fourth decimal, often a
+		// half microsecond: inputs round to whole µs, halves away from zero.
+		tfrac, sfrac := "", ""
+		if chance(0.1) {
+			tfrac = fmt.Sprint([]int{5, 5, 4, 6}[pick(4)])
+		}
+		if chance(0.1) {
+			sfrac = fmt.Sprint([]int{5, 5, 4, 6}[pick(4)])
+		}
+		fmt.Fprintf(&tr, "%d.%03d%s,%s,s%d,%d.%03d%s,%s,%s\n", tus/1000, tus%1000, tfrac, svc, 1+pick(nm),
+			sus/1000, sus%1000, sfrac, prio, route)
 	}
 	sc.Workload.TraceCSV = tr.String()
 
@@ -278,6 +287,10 @@ func genScenario(seed uint64) *Scenario {
 		for k := 0; k < 1+pick(5); k++ {
 			at += pick(40000) / grain * grain
 			ev := Event{AtMS: f(float64(at) / 1000)}
+			if chance(0.1) {
+				ev.AtMS = f(float64(at)/1000 + 0.0005)
+				at++ // keeps the list in time order
+			}
 			tg := targets[pick(len(targets))]
 			switch pick(3) {
 			case 0:

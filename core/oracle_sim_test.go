@@ -13,6 +13,7 @@ package core
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -105,7 +106,28 @@ type oEvent struct {
 	insts  []int
 }
 
-func oRoundUS(ms float64) int64 { return int64(math.Round(ms * 1000)) }
+// oRoundUS rounds a JSON millisecond value to whole microseconds, halves
+// away from zero, exactly: the value is the decimal the user wrote (the
+// shortest text that reads back as ms), not its binary approximation.
+func oRoundUS(ms float64) int64 { return oTextUS(strconv.FormatFloat(ms, 'g', -1, 64)) }
+
+// oTextUS rounds decimal text in milliseconds to whole microseconds, halves
+// away from zero, with exact rational arithmetic.
+func oTextUS(text string) int64 {
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		panic("oracle: not a number: " + text)
+	}
+	r.Mul(r, big.NewRat(1000, 1))
+	neg := r.Sign() < 0
+	r.Abs(r)
+	r.Add(r, big.NewRat(1, 2))
+	us := new(big.Int).Quo(r.Num(), r.Denom()).Int64()
+	if neg {
+		us = -us
+	}
+	return us
+}
 
 // newOracle reads the scenario: the model through LoadModel, the rest from
 // the scenario's fields directly.
@@ -209,9 +231,7 @@ func (o *oracle) readTrace() error {
 	}
 	for k, line := range lines[1:] {
 		f := strings.Split(line, ",")
-		tm, _ := strconv.ParseFloat(f[0], 64)
-		sm, _ := strconv.ParseFloat(f[3], 64)
-		r := &oReq{n: k + 1, svc: f[1], issue: oRoundUS(tm), svcUS: oRoundUS(sm), q: -1, srv: -1,
+		r := &oReq{n: k + 1, svc: f[1], issue: oTextUS(f[0]), svcUS: oTextUS(f[3]), q: -1, srv: -1,
 			enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1}
 		r.origin = o.m.MachineIndex(f[2])
 		if f[4] != "" {
@@ -223,6 +243,9 @@ func (o *oracle) readTrace() error {
 		o.reqs = append(o.reqs, r)
 	}
 	sort.SliceStable(o.reqs, func(a, b int) bool { return o.reqs[a].issue < o.reqs[b].issue })
+	for k, r := range o.reqs { // the log's id is the issue number
+		r.n = k + 1
+	}
 	return nil
 }
 
