@@ -89,6 +89,7 @@ type oracle struct {
 	events   []oEvent
 	spawns   []*oSpawn
 	lastScan int64 // the last instant whose -p step ran
+	stuck    bool  // the run did not end within its bound of steps
 }
 
 // oSpawn is the -p of one *SERVERS entry.
@@ -736,7 +737,11 @@ func (o *oracle) run() string {
 	next := 0 // next new request
 	ev := 0   // next scenario event
 	now := int64(0)
-	for {
+	for steps := 0; ; steps++ {
+		if steps > 10_000_000 {
+			o.stuck = true
+			break
+		}
 		t := int64(math.MaxInt64)
 		if next < len(o.reqs) {
 			t = o.reqs[next].issue

@@ -66,6 +66,9 @@ func oracleCompare(sc *Scenario, seen map[string]int) (string, error) {
 		return "", err
 	}
 	want := o.run()
+	if o.stuck {
+		return "", fmt.Errorf("oracle: the reference run did not end")
+	}
 	got := buf.String()
 	if got != want {
 		gl, wl := strings.Split(got, "\n"), strings.Split(want, "\n")
