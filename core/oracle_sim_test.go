@@ -451,6 +451,9 @@ func (o *oracle) back(r *oReq) int64 {
 }
 
 func (o *oracle) fail(r *oReq, t int64) {
+	if r.start >= 0 { // "failed requests not counted" in the every-10th rule
+		o.handoffs[r.q]--
+	}
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
 }
 
