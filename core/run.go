@@ -8,7 +8,7 @@ import (
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
 // Bump it whenever the same scenario could give different bytes.
-const EngineVersion = "0.1.0"
+const EngineVersion = "0.2.0"
 
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
 const DefaultMaxRequests = 20_000_000
