@@ -1,8 +1,11 @@
 #!/bin/sh
 # The body of `go tool task bench`: measures the engine (native benchmarks,
 # WASM under node and headless Chromium, `tuxlb run` end to end with peak RSS,
-# the SimPy baseline, a CPU and allocation profile) into bench/out/, then
-# writes the tables of docs/benchmarks.md from those files (bench/report).
+# the SimPy baseline, sweeps on 1 and 2 workers, a CPU and allocation
+# profile) and, beside each, the bare event loop of the MP scenario
+# (bench/bareloop, the reference for the physical limit) into bench/out/,
+# then writes the tables of docs/benchmarks.md from those files
+# (bench/report), every speed also as a ratio to the bare loop.
 # Run from the repository root. About 2 minutes on a 2-core machine.
 set -eu
 OUT=bench/out
@@ -44,15 +47,28 @@ uptime >"$OUT/load.txt"
 step "building bin/tuxlb"
 go build -o bin/tuxlb ./cmd/tuxlb
 
+# bare BENCHCOUNT: the bare event loop, appended to bare.txt; it runs before
+# the native benchmarks and again before the end-to-end runs, and the
+# fastest of all is the reference.
+bare() {
+	go test ./bench/bareloop -run '^$' -bench '^BenchmarkBareLoop$' -benchtime "$BENCHTIME" -count "$1" >>"$OUT/bare.txt"
+}
+
+step "the bare event loop (bench/bareloop, -count $COUNT)"
+bare "$COUNT"
+
 step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
 go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
-GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
+GOOS=js GOARCH=wasm go test ./bench/bareloop ./core -run '^$' -bench '^(BenchmarkBareLoop|BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"
 bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
+
+step "the bare event loop again, beside the end-to-end runs"
+bare 3
 
 step "tuxlb run, mp-standard, 1M requests, 7 times"
 for i in 1 2 3 4 5 6 7; do
@@ -80,6 +96,11 @@ for style in events process; do
 	timed "$OUT/simpy-$style.time" "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
 		>/dev/null 2>"$OUT/simpy-$style.txt"
 done
+
+if [ -d pool ]; then
+	step "sweeps: the same sweep on 1 and 2 workers (pool's BenchmarkSweepWorkers)"
+	go test ./pool -run '^$' -bench '^BenchmarkSweepWorkers$' -count "$COUNT" >"$OUT/sweep.txt" || step "sweep benchmark failed"
+fi
 
 step "profile: BenchmarkScenario/mp, CPU and allocations"
 go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \

@@ -171,15 +171,3 @@ func TestExpCheckRejects(t *testing.T) {
 		}
 	}
 }
-
-// BenchmarkExpUnit is one exponential draw.
-func BenchmarkExpUnit(b *testing.B) {
-	r := NewRand(1, 3)
-	var s float64
-	for b.Loop() {
-		s += expUnit(r)
-	}
-	if s < 0 {
-		b.Fatal(s)
-	}
-}

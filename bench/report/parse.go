@@ -14,6 +14,7 @@ import (
 
 // benchRun is one line of `go test -bench` output.
 type benchRun struct {
+	iters                                     float64 // b.N
 	nsPerOp, reqPerS, bytesPerOp, allocsPerOp float64
 }
 
@@ -43,6 +44,9 @@ func parseBench(path string) (benchSet, error) {
 		}
 		name := procSuffix.ReplaceAllString(fields[0], "")
 		var r benchRun
+		if n, err := strconv.ParseFloat(fields[1], 64); err == nil {
+			r.iters = n
+		}
 		for i := 2; i+1 < len(fields); i += 2 {
 			v, err := strconv.ParseFloat(fields[i], 64)
 			if err != nil {
@@ -78,6 +82,17 @@ func (s benchSet) stat(name string) (median, best float64, ok bool) {
 	}
 	slices.Sort(v)
 	return v[len(v)/2], v[len(v)-1], true
+}
+
+// bestNs is the fewest ns/op among a benchmark's runs.
+func (s benchSet) bestNs(name string) (float64, bool) {
+	var best float64
+	for i, r := range s.runs[name] {
+		if i == 0 || r.nsPerOp < best {
+			best = r.nsPerOp
+		}
+	}
+	return best, best > 0
 }
 
 // timing is one /usr/bin/time -f '%e %M' measurement.
