@@ -20,6 +20,8 @@ func TestSummaryZerosApart(t *testing.T) {
 		{"no zeros", []int64{5, 2047, 2048, 123456}},
 		{"mixed", []int64{0, 7, 0, 0, 9000, 0, 1, histMaxUS + 5, 0}},
 		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
+		{"around the front's end", []int64{frontMaxUS - 1, frontMaxUS, frontMaxUS + 1, frontMaxUS - 1, 2047, 2048, 4095, 4096}},
+		{"random", randomDurations(20_000)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,6 +48,59 @@ func TestSummaryZerosApart(t *testing.T) {
 				t.Errorf("histogram count: got %d, want %d", g, w)
 			}
 		})
+	}
+}
+
+// randomDurations returns n values spread over every bucket of the front and
+// beyond it, a fifth of them zeros.
+func randomDurations(n int) []int64 {
+	r := NewRand(11, 2)
+	out := make([]int64, n)
+	for i := range out {
+		if r.IntN(5) > 0 {
+			out[i] = int64(r.Uint64() >> (64 - 1 - r.IntN(22))) // 0 .. 2^21
+		}
+	}
+	return out
+}
+
+// TestHistIndex: histIndex gives the bucket index the histogram itself
+// uses, for every value around each bucket's edges, and histValue maps every
+// index of the front back to it.
+func TestHistIndex(t *testing.T) {
+	index := func(v int64) int { // the index the histogram counts v at
+		h := hdrhistogram.New(1, histMaxUS, histDigits)
+		_ = h.RecordValue(v)
+		for i, c := range h.Export().Counts {
+			if c != 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	for b := 0; b <= frontBuckets+2; b++ {
+		for _, v := range []int64{2048<<b - 1, 2048 << b, 2048<<b + 1, 1536 << b, 1024<<b + 1} {
+			if got, want := histIndex(v), index(v); got != want {
+				t.Errorf("histIndex(%d) = %d, want %d", v, got, want)
+			}
+		}
+	}
+	// every value of the front and past it: in the same bucket as the value
+	// its index maps back to (so at the histogram's index, by the edges above
+	// and the round trip below)
+	h := hdrhistogram.New(1, histMaxUS, histDigits)
+	for v := int64(0); v < frontMaxUS+5000; v++ {
+		if w := histValue(histIndex(v)); !h.ValuesAreEquivalent(v, w) || w > v {
+			t.Fatalf("histIndex(%d) = %d, whose lowest value %d is not in v's bucket", v, histIndex(v), w)
+		}
+	}
+	for i := range frontLen {
+		if got := histIndex(histValue(i)); got != i {
+			t.Fatalf("histIndex(histValue(%d) = %d) = %d, want %d", i, histValue(i), got, i)
+		}
+	}
+	if got := histIndex(frontMaxUS - 1); got != frontLen-1 {
+		t.Errorf("the front's last value is at index %d, want frontLen-1 = %d", got, frontLen-1)
 	}
 }
 

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -18,13 +19,47 @@ const (
 
 // summaryAcc accumulates one distribution of durations: exact count, sum and
 // maximum, and a fixed-memory histogram (allocated on first use) for
-// percentiles. Zeros, most waits, are only counted while recording and added
-// to the histogram in one step by flush, before it is read: the histogram
-// ends up the same, without touching its memory for every zero.
+// percentiles. Zeros, most waits, are only counted while recording, and the
+// values below frontMaxUS are counted in front, a compact array of 32-bit
+// counts by the histogram's own bucket index; flush adds both to the
+// histogram, before it is read. The histogram ends up the same as if every
+// value had been recorded in it, while the hot path touches half the memory
+// and skips the histogram's checks.
 type summaryAcc struct {
 	n, sum, max int64
-	zeros       int64 // zeros recorded but not yet in h
+	zeros       int64    // zeros recorded but not yet in h
+	front       []uint32 // counts by bucket index of values in [1, frontMaxUS), not yet in h
 	h           *hdrhistogram.Histogram
+}
+
+// The histogram's layout for 3 significant digits from 1 µs (as
+// hdrhistogram.New computes it): 2048 sub-buckets, of which the upper 1024
+// repeat in every bucket after the first; a value v lies in bucket b, the
+// number of bits of v|2047 less 11, at index (b+1)·1024 + (v>>b) - 1024.
+const (
+	histSubHalfMag = 10
+	histSubMask    = 1<<(histSubHalfMag+1) - 1
+	frontBuckets   = 8 // front covers buckets 0..7: values below 2^18 µs (262 ms)
+	frontMaxUS     = 1 << (histSubHalfMag + frontBuckets)
+	frontLen       = (frontBuckets + 1) << histSubHalfMag
+	// frontFlushEvery records, front is flushed, so that no 32-bit count
+	// can overflow
+	frontFlushEvery = 1 << 31
+)
+
+// histIndex is the histogram's bucket index of v >= 0.
+func histIndex(v int64) int {
+	b := bits.Len64(uint64(v|histSubMask)) - (histSubHalfMag + 1)
+	return (b+1)<<histSubHalfMag + int(v>>b) - 1<<histSubHalfMag
+}
+
+// histValue is the lowest value at bucket index i: histIndex(histValue(i)) == i.
+func histValue(i int) int64 {
+	if i < 2<<histSubHalfMag {
+		return int64(i)
+	}
+	b := i>>histSubHalfMag - 1
+	return int64(i&(1<<histSubHalfMag-1)+1<<histSubHalfMag) << b
 }
 
 func (a *summaryAcc) record(v int64) {
@@ -33,23 +68,41 @@ func (a *summaryAcc) record(v int64) {
 		a.zeros++
 		return
 	}
+	if v < frontMaxUS {
+		if a.front == nil {
+			a.front = make([]uint32, frontLen)
+		}
+		a.front[histIndex(v)]++
+		if a.n%frontFlushEvery == 0 {
+			a.flush()
+		}
+		return
+	}
 	if a.h == nil {
 		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
 	}
 	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
 }
 
-// flush adds the pending zeros to the histogram; every reader of h calls it
-// first.
+// flush adds the pending zeros and front counts to the histogram; every
+// reader of h calls it first.
 func (a *summaryAcc) flush() {
-	if a.zeros == 0 {
+	if a.zeros == 0 && a.front == nil {
 		return
 	}
 	if a.h == nil {
 		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
 	}
-	_ = a.h.RecordValues(0, a.zeros) // cannot fail: the count stays below n
-	a.zeros = 0
+	if a.zeros > 0 {
+		_ = a.h.RecordValues(0, a.zeros) // cannot fail: the count stays below n
+		a.zeros = 0
+	}
+	for i, c := range a.front {
+		if c > 0 {
+			_ = a.h.RecordValues(histValue(i), int64(c)) // cannot fail, as above
+			a.front[i] = 0
+		}
+	}
 }
 
 // recordExact counts v in the exact figures only; the histogram is merged
