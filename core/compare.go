@@ -25,6 +25,22 @@ type Headline struct {
 	MaxUtilization float64 `json:"max_utilization"`
 	Jain           float64 `json:"jain_utilization"`
 	NetworkSent    int64   `json:"network_sent"`
+	// NetworkShare is the fraction of issued requests that crossed the
+	// network to the queue that took them (network_sent / issued).
+	NetworkShare float64 `json:"network_share"`
+	// SaturatedMachines counts the machines that saturate while another
+	// machine serving the same services has room (see Saturations). Runs
+	// listed from storage do not carry it.
+	SaturatedMachines int `json:"saturated_machines,omitempty"`
+}
+
+// Derive fills the figures computed from the others (NetworkShare), for a
+// headline read back from storage.
+func (h *Headline) Derive() {
+	h.NetworkShare = 0
+	if h.Issued > 0 {
+		h.NetworkShare = round6(float64(h.NetworkSent) / float64(h.Issued))
+	}
 }
 
 // Figure is one named headline figure.
@@ -49,6 +65,8 @@ func (h *Headline) Figures() []Figure {
 		{"max_utilization", h.MaxUtilization},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
+		{"network_share", h.NetworkShare},
+		{"saturated_machines", float64(h.SaturatedMachines)},
 	}
 }
 
@@ -75,6 +93,8 @@ func HeadlineOf(r *Result) Headline {
 	for _, m := range r.Machines {
 		h.NetworkSent += m.Sent
 	}
+	h.Derive()
+	h.SaturatedMachines = len(Saturations(r))
 	return h
 }
 
@@ -151,7 +171,7 @@ func diffHeadlines(base, h *Headline) map[string]Diff {
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 
 // Variant is a named change to a scenario: `ldbal=N`, `model=MP`,
-// `policy=p2c`, `seed=3`, `tuning.idle=queue`, any scenario field by its JSON
+// `policy=p2c`, `rate_scale=1.5`, `seed=3`, `tuning.idle=queue`, any scenario field by its JSON
 // path (`network.latency_ms=2`, `machines.SITE2.speed=0.5`), or a UBBCONFIG
 // parameter by its ubb.ParseKey key (`SERVERS.simpserv.MIN=3`,
 // `SERVICES.DEPOSIT@BANKB1.LOAD=80`, `MACHINES.SITE2.NETLOAD=10`).
@@ -185,32 +205,49 @@ func ParseVariant(text string) (Variant, error) {
 // whose first part is an upper-case section: RESOURCES, MACHINES, GROUPS,
 // SERVERS, SERVICES) are set in the UBBCONFIG text by the ubb editor, which
 // keeps the rest of the text as written, so the variant is itself a complete
-// scenario that can be saved and shared.
+// scenario that can be saved and shared. The scenario keys a sweep varies
+// (rate_scale, policy, tuning.*, ...) have their values checked as a sweep
+// checks them.
 func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
 	out := *sc
+	if err := applyAssignments(&out, v.Set); err != nil {
+		return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+	}
+	return &out, nil
+}
+
+// applyAssignments makes the assignments to sc: scenario fields in order,
+// then every UBBCONFIG change at once through the ubb editor.
+func applyAssignments(sc *Scenario, set []Assignment) error {
 	var changes []ubb.Change
-	for _, a := range v.Set {
+	for _, a := range set {
 		c, isUBB, err := ubbChange(a)
+		k := lookupSweepKey(a.Path)
 		switch {
-		case isUBB && err == nil:
-			changes = append(changes, c)
-		case !isUBB:
-			err = setScenarioPath(&out, a.Path, a.Value)
+		case err != nil:
+		case isUBB:
+			changes = append(changes, c) // the editor's loader checks the value, at its line and column
+		case k != nil:
+			if err = k.checkValue(a.Value); err == nil {
+				err = k.apply(sc, a.Value)
+			}
+		default:
+			err = setScenarioPath(sc, a.Path, a.Value)
 		}
 		if err != nil {
-			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+			return err
 		}
 	}
 	if len(changes) > 0 {
-		in := ubb.Input{UBBConfig: out.UBBConfig, UBBName: "ubbconfig", DMConfig: out.DMConfig,
-			DMName: "dmconfig", Advertise: out.Advertise}
+		in := ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
+			DMName: "dmconfig", Advertise: sc.Advertise}
 		text, err := in.Edit(changes...)
 		if err != nil {
-			return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+			return err
 		}
-		out.UBBConfig = text
+		sc.UBBConfig = text
 	}
-	return &out, nil
+	return nil
 }
 
 // ubbChange reads an assignment that sets a UBBCONFIG parameter: ldbal and

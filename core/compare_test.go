@@ -81,11 +81,13 @@ func TestApplyVariant(t *testing.T) {
 	for _, tt := range []struct{ bad, want string }{
 		{"nosuchfield=1", "nosuchfield: unknown field"},
 		{"tuning.idel=queue", "tuning.idel: unknown field"},
-		{"tuning.idle=3", "tuning.idle: want a string, got the number 3"},
+		{"tuning.idle=3", `tuning.idle: value "3" is not one of server, queue`},
 		{"model=XP", `ubbconfig:3:7: MODEL must be SHM or MP, got "XP"`},
 		{"ldbal=maybe", `ubbconfig:4:7: LDBAL must be Y or N, got "MAYBE"`},
 		{"SERVERS.nosuch.MIN=2", `*SERVERS: no server nosuch`},
 		{"SERVERS.x=1", `key "SERVERS.x": want SECTION.NAME[@GROUP].KEY (e.g. SERVERS.ACCT@BANKB1.MIN) or a *RESOURCES keyword (e.g. LDBAL)`},
+		{"rate_scale=0", "rate_scale: value 0 must be > 0"},
+		{"policy=best", `policy: value "best" is not one of tuxedo, round_robin, random, jsq, p2c`},
 	} {
 		v, _ := ParseVariant(tt.bad)
 		_, err := ApplyVariant(sc, v)

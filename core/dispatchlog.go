@@ -77,7 +77,7 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 	b = append(b, e.m.Machines[f.req.Origin].LMID...)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, f.req.TimeUS, 10)
-	if f.reason == reasonNoEnt {
+	if f.queue < 0 { // failed before it got a queue
 		b = append(b, ",,,,,,,"...)
 	} else {
 		b = append(b, ',')

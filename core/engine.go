@@ -7,6 +7,8 @@ const (
 	streamPolicy  = 0x706f6c // random and p2c choices
 	streamService = 0        // service time of a request, seeded by its Key
 	streamRemote  = 1        // remote domain's response time, seeded by its Key
+	// a generated request's routing value, seeded by its Key
+	streamRouteValue = 2
 )
 
 // simOptions are the knobs of simulate beyond RunOptions.
@@ -62,7 +64,10 @@ type serverState struct {
 	group   int32
 	speed   float64
 	mark    int64 // start of busy time not yet accounted
-	binBusy int64 // busy time in the open series bin
+	// idleSince is when the instance last finished a request (0 when it
+	// has not worked yet: idle since it came up at 0).
+	idleSince int64
+	binBusy   int64 // busy time in the open series bin
 }
 
 // queueState is a request queue as the engine plays it.
@@ -90,6 +95,9 @@ type svcInfo struct {
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
 	queueOf   []int32  // per server: index into queues, -1 if not a candidate
+	// routes is set for a service with a routing criterion: per range of
+	// the criterion, the candidates it leaves (routing.go).
+	routes []routeTarget
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -121,8 +129,11 @@ type engine struct {
 	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	rr       []int64
-	rng      Rand
-	draw     Rand
+	// noValue[s], noMatch[s]: requests of routed service s without a
+	// routing value, or with one no range holds (for the warnings)
+	noValue, noMatch []int64
+	rng              Rand
+	draw             Rand
 
 	heap   eventHeap
 	pool   []flight
@@ -291,12 +302,19 @@ func (e *engine) issue(r *Request) error {
 		e.spanUS = r.TimeUS
 	}
 	sv := &e.svc[r.Service]
+	var rs routeStep
+	if sv.routes != nil {
+		sv, rs = e.route(r, sv)
+	}
 	var ex *Explanation
 	if e.opt.explain != nil {
-		ex = e.opt.explain.begin(e, f, sv)
+		ex = e.opt.explain.begin(e, f, sv, &rs)
 	}
-	if len(sv.cands) == 0 {
+	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
+		if sv == nil {
+			f.reason = reasonSystem
+		}
 		e.st.fail(f)
 		e.opt.explain.finish(e, ex, f)
 		e.finish(s)
@@ -328,8 +346,9 @@ func (e *engine) issue(r *Request) error {
 	return nil
 }
 
-// enter puts request s into its queue at t: it starts at once on the first
-// idle instance of the queue, else waits.
+// enter puts request s into its queue at t: it starts at once on the
+// instance of the queue that has been idle longest (the earliest end of its
+// last request; ties to the first in scan order), else waits.
 func (e *engine) enter(s int32, t int64) {
 	f := &e.pool[s]
 	q := &e.queues[f.queue]
@@ -338,12 +357,16 @@ func (e *engine) enter(s int32, t int64) {
 	e.enqSeq++
 	e.st.enqueue(f)
 	if q.inService < len(q.servers) {
+		best := int32(-1)
 		for _, i := range q.servers {
-			if !e.servers[i].busy {
-				q.handoffs++
-				e.start(i, s, t)
-				return
+			if sv := &e.servers[i]; !sv.busy && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
+				best = i
 			}
+		}
+		if best >= 0 {
+			q.handoffs++
+			e.start(best, s, t)
+			return
 		}
 	}
 	e.accrueQueue(q, t)
@@ -386,7 +409,7 @@ func (e *engine) complete(i int32, t int64) {
 		}
 	}
 	e.accrueBusy(sv, t)
-	sv.busy = false
+	sv.busy, sv.idleSince = false, t
 	e.idleBits[i>>6] |= 1 << (i & 63)
 	q := &e.queues[sv.queue]
 	q.inService--

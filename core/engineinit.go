@@ -30,6 +30,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 		e.netload[i] = int64(m.Machines[i].NetLoad)
 	}
 	e.rr = make([]int64, len(m.Services))
+	e.noValue, e.noMatch = make([]int64, len(m.Services)), make([]int64, len(m.Services))
 	e.rng.Seed(setup.Seed, streamPolicy)
 	e.nextReset = math.MaxInt64
 	if e.alg == algMP {
@@ -99,7 +100,9 @@ func (e *engine) initServers() {
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
-		e.idleBits[i/64] |= 1 << (i % 64)
+		if !s.Spare {
+			e.idleBits[i/64] |= 1 << (i % 64)
+		}
 	}
 }
 
@@ -111,64 +114,82 @@ func (e *engine) initQueues() {
 		q.wait.init()
 		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
-		q.servers = make([]int32, len(m.Queues[i].Servers))
-		for j, s := range m.Queues[i].Servers {
-			q.servers[j] = int32(s)
+		for _, s := range m.Queues[i].Servers {
+			if !m.Servers[s].Spare { // a spare is not running: never serves, not in n(q)
+				q.servers = append(q.servers, int32(s))
+			}
 		}
 		q.n = int64(len(q.servers))
 	}
 }
 
-// initServices precomputes, per service, its candidate instances (all are
-// up: there is no failure injection yet), its distinct candidate queues with
-// L(s,q) and PRIO, and its candidates per machine.
+// initServices precomputes, per service, its candidate instances (every
+// instance that advertises it, spares excepted: all are up, there is no
+// failure injection yet), its distinct candidate queues with L(s,q) and
+// PRIO, and its candidates per machine; and for a routed service the same
+// per group its ranges name (routing.go).
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
 	for i := range m.Services {
 		index[m.Services[i].Name] = i
 	}
-	e.svc = make([]svcInfo, len(m.Services))
+	cands := make([][]int32, len(m.Services))
 	for i := range m.Servers {
+		if m.Servers[i].Spare {
+			continue
+		}
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(e.svc[s].cands, int32(i)) {
-				e.svc[s].cands = append(e.svc[s].cands, int32(i))
+			if s, ok := index[name]; ok && !hasIndex(cands[s], int32(i)) {
+				cands[s] = append(cands[s], int32(i))
 			}
 		}
+	}
+	e.svc = make([]svcInfo, len(m.Services))
+	for s := range e.svc {
+		e.svc[s] = e.newSvcInfo(s, cands[s])
 	}
 	for s := range e.svc {
-		sv := &e.svc[s]
-		sv.local = make([][]int32, len(m.Machines))
-		sv.localBits = make([][]uint64, len(m.Machines))
-		sv.queueOf = make([]int32, len(m.Servers))
-		sv.candBits = make([]uint64, len(e.idleBits))
-		for i := range sv.queueOf {
-			sv.queueOf[i] = -1
-		}
-		for j, c := range sv.cands {
-			q := m.Servers[c].QueueIdx
-			k := -1
-			for kk := range sv.queues {
-				if int(sv.queues[kk].q) == q {
-					k = kk
-				}
-			}
-			if k < 0 {
-				p := m.Services[s].Params(m.Queues[q].Group)
-				sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
-				k = len(sv.queues) - 1
-			}
-			sv.candQ = append(sv.candQ, int32(k))
-			mi := m.Servers[c].Machine
-			sv.local[mi] = append(sv.local[mi], int32(j))
-			if sv.localBits[mi] == nil {
-				sv.localBits[mi] = make([]uint64, len(e.idleBits))
-			}
-			sv.localBits[mi][c/64] |= 1 << (c % 64)
-			sv.candBits[c/64] |= 1 << (c % 64)
-			sv.queueOf[c] = int32(k)
-		}
+		e.initRoutes(s)
 	}
+}
+
+// newSvcInfo precomputes what the dispatch rules need about service s
+// served by cands (instances in scan order).
+func (e *engine) newSvcInfo(s int, cands []int32) svcInfo {
+	m := e.m
+	sv := svcInfo{cands: cands}
+	sv.local = make([][]int32, len(m.Machines))
+	sv.localBits = make([][]uint64, len(m.Machines))
+	sv.queueOf = make([]int32, len(m.Servers))
+	sv.candBits = make([]uint64, len(e.idleBits))
+	for i := range sv.queueOf {
+		sv.queueOf[i] = -1
+	}
+	for j, c := range sv.cands {
+		q := m.Servers[c].QueueIdx
+		k := -1
+		for kk := range sv.queues {
+			if int(sv.queues[kk].q) == q {
+				k = kk
+			}
+		}
+		if k < 0 {
+			p := m.Services[s].Params(m.Queues[q].Group)
+			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
+			k = len(sv.queues) - 1
+		}
+		sv.candQ = append(sv.candQ, int32(k))
+		mi := m.Servers[c].Machine
+		sv.local[mi] = append(sv.local[mi], int32(j))
+		if sv.localBits[mi] == nil {
+			sv.localBits[mi] = make([]uint64, len(e.idleBits))
+		}
+		sv.localBits[mi][c/64] |= 1 << (c % 64)
+		sv.candBits[c/64] |= 1 << (c % 64)
+		sv.queueOf[c] = int32(k)
+	}
+	return sv
 }
 
 func hasIndex(xs []int32, x int32) bool {

@@ -15,7 +15,7 @@ type explainer struct {
 
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
-func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
+func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Explanation {
 	if x == nil || f.req.Seq < x.first || f.req.Seq > x.last {
 		return nil
 	}
@@ -24,6 +24,12 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
 		Algorithm: e.alg.String(), Candidates: []Candidate{}}
 	if ex.ID == "" {
 		ex.ID = strconv.FormatInt(f.req.Seq, 10)
+	}
+	if rs.routed {
+		ex.Routing = routingOf(e, f, sv, rs)
+	}
+	if sv == nil {
+		return ex
 	}
 	m := f.req.Origin
 	for j, c := range sv.cands {
@@ -46,6 +52,20 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo) *Explanation {
 		ex.Candidates = append(ex.Candidates, cd)
 	}
 	return ex
+}
+
+// routingOf describes the routing step of f.
+func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *RoutingStep {
+	c := e.m.Criterion(e.m.Services[f.req.Service].Routing)
+	st := &RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback}
+	if rs.rng >= 0 {
+		r := c.Ranges[rs.rng]
+		st.Range = r.Text + ":" + r.Group
+	}
+	if sv != nil {
+		st.Candidates = len(sv.cands)
+	}
+	return st
 }
 
 // costString writes num/n + adds... = value exactly, e.g. "150/2 + 50 = 125";

@@ -17,7 +17,7 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 	for i := range ex.Candidates {
 		c := &ex.Candidates[i]
 		switch {
-		case f.reason == reasonNoEnt:
+		case f.queue < 0:
 		case c.Chosen:
 			c.Note = winNote(f.reason)
 		case f.reason == reasonFirst:
@@ -71,7 +71,17 @@ func costValue(cost string) string {
 // explainText tells the decision in a few sentences for a Tuxedo admin.
 func explainText(e *engine, ex *Explanation, f *flight) string {
 	var b strings.Builder
+	if ex.Routing != nil {
+		b.WriteString(routingText(ex))
+		if f.reason == reasonSystem {
+			return b.String()
+		}
+		b.WriteString(" ")
+	}
 	switch {
+	case f.reason == reasonNoEnt && ex.Routing != nil:
+		fmt.Fprintf(&b, "No server there advertises %s, so the request fails with TPENOENT.", ex.Service)
+		return b.String()
 	case f.reason == reasonNoEnt:
 		fmt.Fprintf(&b, "No server advertises %s, so the request fails with TPENOENT.", ex.Service)
 		return b.String()
@@ -107,6 +117,29 @@ func explainText(e *engine, ex *Explanation, f *flight) string {
 	b.WriteString(" ")
 	b.WriteString(whereNext(e, ex, f))
 	return b.String()
+}
+
+// routingText tells the routing step: the value, the range that held it,
+// the group whose servers remain.
+func routingText(ex *Explanation) string {
+	r := ex.Routing
+	head := fmt.Sprintf("%s is routed by %s (field %s): ", ex.Service, r.Criterion, r.Field)
+	switch {
+	case r.Value == "":
+		return head + "the request carries no routing value, so it fails with TPESYSTEM."
+	case r.Range == "":
+		return head + fmt.Sprintf("no range holds the value %s, so the request fails with TPESYSTEM.", r.Value)
+	}
+	where := fmt.Sprintf("only the servers of group %s remain", r.Group)
+	if r.Group == "*" {
+		where = "the servers of every group remain"
+	}
+	if r.Fallback {
+		_, g, _ := strings.Cut(r.Range, ":")
+		return head + fmt.Sprintf("the value %s falls in range %s, but no server of group %s advertises %s, so the catch-all's group is used: %s (%d candidate(s)).",
+			r.Value, r.Range, g, ex.Service, where, r.Candidates)
+	}
+	return head + fmt.Sprintf("the value %s falls in range %s, so %s (%d candidate(s)).", r.Value, r.Range, where, r.Candidates)
 }
 
 // writeCosts lists each distinct candidate queue's cost and the winner.

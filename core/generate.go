@@ -163,6 +163,8 @@ type streamSource struct {
 	service int
 	origin  int
 	prio    int
+	route   *streamRoute // nil: the requests carry no routing value
+	draw    Rand         // the routing value's generator, seeded per request
 }
 
 // next fills r with the stream's next request, or returns false at its end.
@@ -179,6 +181,11 @@ func (s *streamSource) next(r *Request) bool {
 	r.Seq, r.ID, r.TimeUS = 0, "", us
 	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
 	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
+	r.Route, r.RouteVal = RouteNone, ""
+	if s.route != nil {
+		s.draw.Seed(r.Key, streamRouteValue)
+		s.route.draw(&s.draw, r)
+	}
 	s.n++
 	return true
 }

@@ -46,6 +46,26 @@ func ReplicationSeed(seed uint64, i int) uint64 {
 // the first run's result (written to the dispatch log, if any) carrying the
 // mean and 95% confidence half-width of the headline figures.
 func runReplications(sc *Scenario, opt RunOptions, k int) (*Result, error) {
+	results := make([]*Result, k)
+	for i := range results {
+		res, err := RunReplication(sc, opt, i)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = res
+	}
+	return CombineReplications(results), nil
+}
+
+// RunReplication runs replication i (0-based) of the scenario: one run with
+// the seed ReplicationSeed(seed, i), where seed is opt.Seed, else the
+// scenario's. Only replication 0 writes the dispatch log. Runners that spread
+// replications over workers call it once per replication and hand the results,
+// in replication order, to CombineReplications.
+func RunReplication(sc *Scenario, opt RunOptions, i int) (*Result, error) {
+	if sc == nil {
+		return nil, Errorf(EINVALID, "no scenario")
+	}
 	base := uint64(1)
 	if sc.Seed != nil {
 		base = *sc.Seed
@@ -53,24 +73,22 @@ func runReplications(sc *Scenario, opt RunOptions, k int) (*Result, error) {
 	if opt.Seed != nil {
 		base = *opt.Seed
 	}
-	rep := &Replications{K: k, Figures: map[string]MeanCI{}}
-	var first *Result
+	seed := ReplicationSeed(base, i)
+	opt.Seed = &seed
+	if i > 0 {
+		opt.Dispatch = nil
+	}
+	return runOnce(sc, opt)
+}
+
+// CombineReplications returns the first result carrying the mean and 95%
+// confidence half-width of the headline figures over all of them (results in
+// replication order).
+func CombineReplications(results []*Result) *Result {
+	rep := &Replications{K: len(results), Figures: map[string]MeanCI{}}
 	values := make([][]float64, len(replicationFigures))
-	for i := 0; i < k; i++ {
-		o := opt
-		seed := ReplicationSeed(base, i)
-		o.Seed = &seed
-		if i > 0 {
-			o.Dispatch = nil
-		}
-		res, err := runOnce(sc, o)
-		if err != nil {
-			return nil, err
-		}
-		if i == 0 {
-			first = res
-		}
-		rep.Seeds = append(rep.Seeds, seed)
+	for _, res := range results {
+		rep.Seeds = append(rep.Seeds, res.Seed)
 		for j, f := range replicationFigures {
 			values[j] = append(values[j], f.get(res))
 		}
@@ -78,8 +96,9 @@ func runReplications(sc *Scenario, opt RunOptions, k int) (*Result, error) {
 	for j, f := range replicationFigures {
 		rep.Figures[f.name] = meanCI(values[j])
 	}
+	first := results[0]
 	first.Replications = rep
-	return first, nil
+	return first
 }
 
 // meanCI is the mean and the half-width of its 95% confidence interval

@@ -20,7 +20,7 @@ func (e *engine) result() *Result {
 		SpanMS:        usToMS(e.spanUS),
 		WarmupMS:      usToMS(e.setup.WarmupUS),
 		Requests: RequestCounts{Issued: st.issued, Completed: st.completed,
-			Failed: failedMap(st.noEnt), TimedOut: st.timedOut},
+			Failed: failedMap(st.failed[:]), TimedOut: st.timedOut},
 		WaitMS:     st.wait.summary(),
 		ResponseMS: st.resp.summary(),
 	}
@@ -28,20 +28,24 @@ func (e *engine) result() *Result {
 	r.Servers = e.serverStats()
 	r.Queues = e.queueStats()
 	r.Services = e.serviceStats()
-	r.Machines = e.machineStats()
+	r.Machines = e.machineStats(r.Servers, eligible)
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
-	r.Warnings = e.warnings(eligible)
+	r.Warnings = e.warnings(eligible, r)
 	return r
 }
 
 // measuredUS is the time the time-based statistics cover: warm-up to span.
 func (e *engine) measuredUS() int64 { return max(e.spanUS-e.setup.WarmupUS, 0) }
 
-func failedMap(noEnt int64) map[string]int64 {
+// failedMap turns counts per failure code into {"TPENOENT": n, ...},
+// leaving out the codes that never happened.
+func failedMap(counts []int64) map[string]int64 {
 	m := map[string]int64{}
-	if noEnt > 0 {
-		m[reasonNoEnt.String()] = noEnt
+	for code, n := range counts {
+		if n > 0 {
+			m[(reasonNoEnt + reason(code)).String()] = n
+		}
 	}
 	return m
 }
@@ -60,7 +64,7 @@ func (e *engine) serverStats() []ServerStats {
 	out := make([]ServerStats, len(e.m.Servers))
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
-		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue,
+		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
@@ -102,7 +106,7 @@ func (e *engine) serviceStats() []ServiceStats {
 		}
 		s := &e.m.Services[i]
 		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
-			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcNoEnt[i]),
+			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*numFailures : (i+1)*numFailures]),
 			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(), ResponseMS: st.sResp[i].summary(),
 			Histogram: chartHistogram(&st.sResp[i])})
 	}
@@ -118,13 +122,25 @@ func (e *engine) advertisedByApp(s int) bool {
 	return false
 }
 
-func (e *engine) machineStats() []MachineStats {
+func (e *engine) machineStats(servers []ServerStats, eligible []bool) []MachineStats {
 	st := &e.st
 	out := make([]MachineStats, len(e.m.Machines))
+	sum := make([]float64, len(e.m.Machines))
+	n := make([]int, len(e.m.Machines))
+	for i := range e.m.Servers {
+		s := &e.m.Servers[i]
+		if eligible[i] && !s.Gateway && !s.System {
+			sum[s.Machine] += servers[i].Utilization
+			n[s.Machine]++
+		}
+	}
 	for i := range e.m.Machines {
 		out[i] = MachineStats{LMID: e.m.Machines[i].LMID, NetLoad: e.m.Machines[i].NetLoad,
 			Issued: st.mIssued[i], Served: st.mServed[i], Local: st.mLocal[i],
 			Sent: st.mSent[i], Received: st.mRecv[i]}
+		if n[i] > 0 {
+			out[i].Utilization = roundF(sum[i] / float64(n[i]))
+		}
 	}
 	return out
 }
@@ -165,7 +181,7 @@ func balance(servers []ServerStats, eligible []bool) Balance {
 }
 
 // warnings says what the reader of the result should not miss.
-func (e *engine) warnings(eligible []bool) []string {
+func (e *engine) warnings(eligible []bool, r *Result) []string {
 	st := &e.st
 	out := append([]string{}, e.setup.Warnings...)
 	var idle []string
@@ -189,6 +205,10 @@ func (e *engine) warnings(eligible []bool) []string {
 	if w := st.offeredLoadWarning(nElig); w != "" {
 		out = append(out, w)
 	}
+	for _, sat := range Saturations(r) {
+		out = append(out, sat.String())
+	}
+	out = append(out, e.routingWarnings()...)
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
 	}

@@ -51,11 +51,13 @@ type Summary struct {
 
 // ServerStats is the work of one server instance.
 type ServerStats struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Group       string   `json:"group"`
-	LMID        string   `json:"lmid"`
-	Queue       string   `json:"queue"`
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Group string `json:"group"`
+	LMID  string `json:"lmid"`
+	Queue string `json:"queue"`
+	// Spare marks an instance past MIN: not running, it serves nothing.
+	Spare       bool     `json:"spare,omitempty"`
 	Requests    int64    `json:"requests"`  // requests processed
 	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
 	BusyMS      float64  `json:"busy_ms"`
@@ -117,6 +119,10 @@ type MachineStats struct {
 	Local    int64  `json:"local"`    // issued here and processed here
 	Sent     int64  `json:"sent"`     // issued here, sent to a queue on another machine
 	Received int64  `json:"received"` // issued elsewhere, received into a queue here
+	// Utilization is the mean utilization of the machine's application
+	// servers that could take a requested service (gateways and system
+	// servers left out); 0 when it has none.
+	Utilization float64 `json:"utilization"`
 }
 
 // Balance measures how evenly the work spread over the servers that could take it.

@@ -8,7 +8,7 @@ import (
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
 // Bump it whenever the same scenario could give different bytes.
-const EngineVersion = "0.2.0"
+const EngineVersion = "0.3.0"
 
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
 const DefaultMaxRequests = 20_000_000
@@ -68,13 +68,20 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	if err != nil {
 		return nil, nil, sopt, err
 	}
+	reqs, sopt, err := prepareSetup(setup, sc, opt)
+	return setup, reqs, sopt, err
+}
+
+// prepareSetup opens the workload of sc for a setup already resolved.
+func prepareSetup(setup *Setup, sc *Scenario, opt RunOptions) (Requests, simOptions, error) {
+	sopt := simOptions{RunOptions: opt}
 	maxReq := opt.MaxRequests
 	if maxReq <= 0 {
 		maxReq = DefaultMaxRequests
 	}
 	reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, maxReq)
 	if err != nil {
-		return nil, nil, sopt, err
+		return nil, sopt, err
 	}
 	if sc.BinMS != nil && *sc.BinMS > 0 {
 		sopt.BinUS = max(roundUS(*sc.BinMS*1000), 1)
@@ -84,7 +91,7 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 		genUS = roundUS(g.DurationMS * 1000)
 	}
 	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
-	return setup, reqs, sopt, nil
+	return reqs, sopt, nil
 }
 
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)
@@ -102,18 +109,35 @@ func EncodeResult(r *Result) []byte {
 // Explanation tells why request Seq went where it went: every candidate the
 // rule looked at, what it saw, and which rule picked the winner.
 type Explanation struct {
-	Seq        int64       `json:"seq"` // 1-based issue order
-	ID         string      `json:"id"`  // the dispatch log's id
-	Service    string      `json:"service"`
-	Origin     string      `json:"origin"`
-	IssueUS    int64       `json:"issue_us"`
-	Policy     string      `json:"policy"`    // tuxedo, round_robin, ...
-	Algorithm  string      `json:"algorithm"` // "LDBAL=N", "SHM real-time", "MP round-robin", or the policy
-	Rule       string      `json:"rule"`      // the dispatch log's reason: first, idle, least-load, TPENOENT, ...
-	Winner     string      `json:"winner"`    // queue name, "" on failure
-	Server     string      `json:"server"`    // instance that will process it
-	Candidates []Candidate `json:"candidates"`
-	Text       string      `json:"text"` // the decision in a few sentences, for people
+	Seq       int64  `json:"seq"` // 1-based issue order
+	ID        string `json:"id"`  // the dispatch log's id
+	Service   string `json:"service"`
+	Origin    string `json:"origin"`
+	IssueUS   int64  `json:"issue_us"`
+	Policy    string `json:"policy"`    // tuxedo, round_robin, ...
+	Algorithm string `json:"algorithm"` // "LDBAL=N", "SHM real-time", "MP round-robin", or the policy
+	Rule      string `json:"rule"`      // the dispatch log's reason: first, idle, least-load, TPENOENT, ...
+	Winner    string `json:"winner"`    // queue name, "" on failure
+	Server    string `json:"server"`    // instance that will process it
+	// Routing is the data-dependent routing step, for a service with a
+	// routing criterion: it runs before the rule and leaves Candidates.
+	Routing    *RoutingStep `json:"routing,omitempty"`
+	Candidates []Candidate  `json:"candidates"`
+	Text       string       `json:"text"` // the decision in a few sentences, for people
+}
+
+// RoutingStep is how data-dependent routing restricted a request's
+// candidates: its value, the range that held it, the group it names.
+type RoutingStep struct {
+	Criterion string `json:"criterion"`
+	Field     string `json:"field"`
+	Value     string `json:"value"`           // "" when the request carries none
+	Range     string `json:"range,omitempty"` // the range that held the value, as written with its group: "10000-49999:BANKB1"
+	Group     string `json:"group,omitempty"` // the group whose servers remain ("*": any group)
+	// Fallback says the range's group had no candidate, so the catch-all's
+	// group was used.
+	Fallback   bool `json:"fallback,omitempty"`
+	Candidates int  `json:"candidates"` // instances left
 }
 
 // Candidate is one instance that advertises the requested service, as the

@@ -88,6 +88,9 @@ type TraceRow struct {
 	ServiceMS *float64 `json:"service_ms,omitempty"`
 	Prio      *int     `json:"prio,omitempty"`
 	ID        string   `json:"id,omitempty"`
+	// Route is the routing field's value (a string or a number), for a
+	// service with a routing criterion.
+	Route *RouteValue `json:"route,omitempty"`
 }
 
 // TraceMap maps the columns of a foreign request log onto trace fields, and
@@ -101,6 +104,7 @@ type TraceMap struct {
 	ServiceUnit string `json:"service_unit,omitempty"`
 	Prio        string `json:"prio,omitempty"`
 	ID          string `json:"id,omitempty"`
+	Route       string `json:"route,omitempty"`     // column holding the routing value
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
 }
 
@@ -125,6 +129,9 @@ type Stream struct {
 	MeanMS  []float64   `json:"state_mean_ms,omitempty"` // mean sojourn in each state
 	Profile []RatePoint `json:"profile,omitempty"`       // a rate that changes over time (piecewise linear)
 	Prio    *int        `json:"prio,omitempty"`
+	// Route draws the routing value of each request, for a service with a
+	// routing criterion (docs/scenario.md).
+	Route *RouteSpec `json:"route,omitempty"`
 }
 
 // RatePoint is a point of a rate profile: from AtMS on the rate moves linearly

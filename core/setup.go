@@ -28,6 +28,8 @@ type Setup struct {
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
 	RemoteTime []Sampler
+
+	traceNote string // how a log was read, the last warning of the setup
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong

@@ -36,6 +36,9 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 		d.Severity = "warning"
 		st.Warnings = append(st.Warnings, d.String())
 	}
+	if st.traceNote != "" {
+		st.Warnings = append(st.Warnings, st.traceNote)
+	}
 	return st, nil
 }
 
@@ -219,8 +222,12 @@ func joinOr(l []string) string {
 func (st *Setup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
-	_, err := compileWorkload(n, &sc.Workload, st.Seed)
-	return err
+	cw, err := compileWorkload(n, &sc.Workload, st.Seed)
+	if err != nil {
+		return err
+	}
+	st.traceNote = cw.note
+	return nil
 }
 
 // untimed finds the services that some local (non-gateway) server may

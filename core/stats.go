@@ -163,16 +163,18 @@ func roundF(x float64) float64 {
 // stats accumulates the per-request statistics of a run. Requests issued
 // before the warm-up are simulated but not counted here.
 type stats struct {
-	issued, completed, timedOut, noEnt int64
+	issued, completed, timedOut int64
+	failed                      [numFailures]int64 // per failure code (reason - reasonNoEnt)
+	svcFailed                   []int64            // [service*numFailures + code]
 
 	wait, resp   summaryAcc
 	qWait        []summaryAcc
 	sWait, sResp []summaryAcc
 
-	svcIssued, svcCompleted, svcTimedOut, svcNoEnt, svcBusy []int64
-	srvRequests, srvLoad, srvChosen, busy, srvSvc           []int64
-	qEnqueued, qMax, qArea                                  []int64
-	mIssued, mServed, mLocal, mSent, mRecv                  []int64
+	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
+	srvRequests, srvLoad, srvChosen, busy, srvSvc []int64
+	qEnqueued, qMax, qArea                        []int64
+	mIssued, mServed, mLocal, mSent, mRecv        []int64
 
 	firstIssue, lastIssue int64
 	nsvc                  int
@@ -185,9 +187,10 @@ func (st *stats) init(e *engine) {
 	st.firstIssue = -1
 	st.qWait = make([]summaryAcc, nq)
 	st.sWait, st.sResp = make([]summaryAcc, nsvc), make([]summaryAcc, nsvc)
-	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcNoEnt, &st.svcBusy} {
+	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
 		*p = make([]int64, nsvc)
 	}
+	st.svcFailed = make([]int64, nsvc*numFailures)
 	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
 		*p = make([]int64, nsrv)
 	}
@@ -215,8 +218,9 @@ func (st *stats) issue(f *flight) {
 
 func (st *stats) fail(f *flight) {
 	if f.counted {
-		st.noEnt++
-		st.svcNoEnt[f.req.Service]++
+		code := int(f.reason - reasonNoEnt)
+		st.failed[code]++
+		st.svcFailed[f.req.Service*numFailures+code]++
 	}
 }
 

@@ -37,7 +37,8 @@ func TestStatsHandWorked(t *testing.T) {
 	if q := res.Queues[0]; q.MaxLength != 1 || q.AvgLength != 0.45 || q.Enqueued != 2 {
 		t.Errorf("queue G1/1: got max %d avg %v enqueued %d, want 1, 0.45, 2", q.MaxLength, q.AvgLength, q.Enqueued)
 	}
-	if want := (MachineStats{LMID: "site1", Issued: 2, Served: 2, Local: 2}); res.Machines[0] != want {
+	// Machine utilization: the mean of G1/1 (1) and G1/2 (0), both advertise S.
+	if want := (MachineStats{LMID: "site1", Issued: 2, Served: 2, Local: 2, Utilization: 0.5}); res.Machines[0] != want {
 		t.Errorf("machine: got %+v, want %+v", res.Machines[0], want)
 	}
 	if want := (Balance{JainUtilization: 0.5, MaxOverMean: 2}); res.Balance != want {

@@ -33,12 +33,13 @@ type streamSpec struct {
 	limitMS         float64
 	limitUS         int64
 	expected        float64
+	route           *streamRoute
 }
 
 // start returns the stream's source, drawing from Rand stream genStreamBase+i.
 func (sp *streamSpec) start(seed uint64, i int) *streamSource {
 	s := &streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
-		service: sp.service, origin: sp.origin, prio: sp.prio}
+		service: sp.service, origin: sp.origin, prio: sp.prio, route: sp.route}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {
 	case arrivalPoisson:
@@ -98,6 +99,9 @@ func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 	st := c.st
 	sp := streamSpec{limitMS: durMS, limitUS: durUS}
 	c.names(n, &sp)
+	if c.err == nil {
+		sp.route = c.checkRoute(n, sp.service)
+	}
 	if st.Prio != nil {
 		if sp.prio = *st.Prio; sp.prio < 1 || sp.prio > 100 {
 			c.fail("prio", "must be between 1 and 100, got %d", sp.prio)

@@ -16,6 +16,9 @@ func WritePrintServer(w io.Writer, r *Result) error {
 	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil")
 	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----")
 	for _, s := range r.Servers {
+		if s.Spare { // not booted: tmadmin lists running servers only
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
 			s.Requests, s.LoadDone, s.Utilization*100)
 	}
@@ -30,6 +33,9 @@ func WritePrintService(w io.Writer, r *Result) error {
 	fmt.Fprintln(tw, "Service Name\tRoutine Name\tProg Name\tGrp Name\tID\tMachine\t# Done\tStatus")
 	fmt.Fprintln(tw, "------------\t------------\t---------\t--------\t--\t-------\t------\t------")
 	for _, s := range r.Servers {
+		if s.Spare {
+			continue
+		}
 		for _, svc := range s.Services {
 			var done int64
 			for _, d := range s.Done {

@@ -192,7 +192,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 	text := sb.String()
 	n := newNames(handModel())
 	for b.Loop() {
-		if _, err := traceCSV(n, text, nil, 1); err != nil {
+		if _, _, err := traceCSV(n, text, nil, 1); err != nil {
 			b.Fatal(err)
 		}
 	}

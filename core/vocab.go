@@ -89,10 +89,15 @@ const (
 	reasonRandom
 	reasonJSQ
 	reasonP2C
-	reasonNoEnt // TPENOENT: no candidate advertises the service
+	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
+	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
 )
 
-var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT"}}
+var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT", "TPESYSTEM"}}
+
+// numFailures is how many failure codes there are: the statistics keep a
+// count of each.
+const numFailures = int(reasonSystem-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }
@@ -155,6 +160,7 @@ func Vocabulary() map[string][]string {
 		"arrivals":          arrivalKinds.list(),
 		"dist":              distKinds.list(),
 		"dispatch_reason":   reasons.list(),
+		"route.dist":        routeDists.list(),
 	}
 }
 

@@ -13,7 +13,22 @@ type Request struct {
 	ServiceUS int64  // from the trace, -1 when not given
 	Prio      int    // from the trace or stream, 0 when not given
 	Key       uint64 // random key for this request's service-time draw: the same in every variant
+	// Route is where the request's routing value falls, for a service with
+	// a routing criterion: k > 0 is range k-1 of the criterion, RouteNone
+	// (0) no value, RouteNoMatch (-1) a value no range holds. Services
+	// without a criterion ignore it.
+	Route int32
+	// RouteVal is the routing value as written ("" when there is none, or
+	// when a stream drew the number RouteNum).
+	RouteVal string
+	RouteNum float64
 }
+
+// The Route values that are not a range.
+const (
+	RouteNone    int32 = 0
+	RouteNoMatch int32 = -1
+)
 
 // Requests yields a workload's requests in issue order (time, then trace rows
 // before generated ones, then row/stream order). It holds O(streams + trace rows)
@@ -54,6 +69,7 @@ type compiledWorkload struct {
 	streams  []streamSpec
 	seed     uint64
 	expected float64 // expected number of generated requests
+	note     string  // how a log given as trace_csv was read ("" for the trace format)
 }
 
 // compileWorkload checks w and resolves its names.
@@ -66,7 +82,7 @@ func compileWorkload(n *names, w *Workload, seed uint64) (*compiledWorkload, err
 	case w.Columns != nil && w.TraceCSV == "":
 		return nil, Errorf(EINVALID, "workload.columns: applies to trace_csv, which is missing")
 	case w.TraceCSV != "":
-		cw.trace, err = traceCSV(n, w.TraceCSV, w.Columns, seed)
+		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns, seed)
 	case w.Trace != nil:
 		cw.trace, err = traceJSON(n, w.Trace, seed)
 	case w.Generate == nil:

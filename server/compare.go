@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -25,9 +27,9 @@ type comparison struct {
 
 // comparedRun is one run of a comparison.
 type comparedRun struct {
-	ID            string        `json:"id"`
+	ID            string        `json:"id,omitempty"` // none for a variant
 	Name          string        `json:"name"`
-	CreatedAt     string        `json:"created_at"`
+	CreatedAt     string        `json:"created_at,omitempty"`
 	EngineVersion string        `json:"engine_version"`
 	Headline      core.Headline `json:"headline"`
 	// Diff is, per headline figure, this run's value minus the base's and
@@ -36,8 +38,20 @@ type comparedRun struct {
 	Diff map[string]core.Diff `json:"diff,omitempty"`
 }
 
-// compare answers GET /compare?runs=ID,ID[,...].
+// compare answers GET /compare?runs=ID,ID[,...], the stored runs side by
+// side, or GET /compare?runs=ID&variant=K=V[&variant=...], the run's scenario
+// re-run under each variant (on the identical request stream) beside it.
+// Any other query parameter is a 400.
 func (s *Server) compare(c echo.Context) error {
+	for name := range c.QueryParams() {
+		if name != "runs" && name != "variant" {
+			return badQuery(name, c.QueryParam(name), "no such parameter (compare takes runs and variant)")
+		}
+	}
+	variants := c.QueryParams()["variant"]
+	if len(variants) > 0 {
+		return s.compareVariants(c, variants)
+	}
 	ids, err := compareIDs(c.QueryParam("runs"))
 	if err != nil {
 		return err
@@ -45,15 +59,11 @@ func (s *Server) compare(c echo.Context) error {
 	var runs []*core.StoredRun
 	var results []*core.Result
 	for _, id := range ids {
-		run, err := s.cfg.Store.Run(c.Request().Context(), id)
+		run, res, err := s.runResult(c.Request().Context(), id)
 		if err != nil {
 			return err
 		}
-		var res core.Result
-		if err := json.Unmarshal(run.Result, &res); err != nil {
-			return fmt.Errorf("run %s: stored result: %w", id, err)
-		}
-		runs, results = append(runs, run), append(results, &res)
+		runs, results = append(runs, run), append(results, res)
 	}
 	cmp := core.CompareResults(ids, results)
 	out := comparison{Base: ids[0], Servers: cmp.Servers}
@@ -61,6 +71,85 @@ func (s *Server) compare(c echo.Context) error {
 		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
 			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
 			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff})
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// runResult reads a stored run and decodes its result.
+func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *core.Result, error) {
+	run, err := s.cfg.Store.Run(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	var res core.Result
+	if err := json.Unmarshal(run.Result, &res); err != nil {
+		return nil, nil, fmt.Errorf("run %s: stored result: %w", id, err)
+	}
+	return run, &res, nil
+}
+
+// compareVariants re-runs one stored run's scenario (with the run's policy
+// and seed options) under each variant, within the server's run limits, and
+// compares the results with the stored run. Variant runs are not stored;
+// their entries have no id, and their name is the variant's text.
+func (s *Server) compareVariants(c echo.Context, texts []string) error {
+	param := c.QueryParam("runs")
+	if strings.Contains(param, ",") || param == "" {
+		return badQuery("runs", param, "exactly one run id when variants are given (its scenario is re-run under each variant)")
+	}
+	if !validID.MatchString(param) {
+		return malformedID("runs", param)
+	}
+	if len(texts) > maxCompare-1 {
+		return badQuery("variant", strings.Join(texts, "&"), fmt.Sprintf("at most %d variants", maxCompare-1))
+	}
+	var variants []core.Variant
+	for _, text := range texts {
+		v, err := core.ParseVariant(text)
+		if err != nil {
+			return err
+		}
+		variants = append(variants, v)
+	}
+	ctx := c.Request().Context()
+	run, base, err := s.runResult(ctx, param)
+	if err != nil {
+		return err
+	}
+	sc, err := core.ParseScenario(run.Scenario)
+	if err != nil {
+		return err
+	}
+	opt := core.RunOptions{Policy: run.Policy}
+	if seed, err := strconv.ParseUint(run.Seed, 10, 64); err == nil {
+		opt.Seed = &seed
+	}
+	names, results := []string{run.ID}, []*core.Result{base}
+	for _, v := range variants {
+		vsc, err := core.ApplyVariant(sc, v)
+		if err != nil {
+			return err
+		}
+		stored := &core.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
+		x, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt})
+		if err != nil {
+			return err
+		}
+		var res core.Result
+		if err := json.Unmarshal(x.Result, &res); err != nil {
+			return err
+		}
+		names, results = append(names, v.Name), append(results, &res)
+	}
+	cmp := core.CompareResults(names, results)
+	out := comparison{Base: run.ID, Servers: cmp.Servers}
+	for i := range cmp.Variants {
+		r := comparedRun{Name: cmp.Variants[i].Name, EngineVersion: core.EngineVersion,
+			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff}
+		if i == 0 {
+			r.ID, r.Name, r.CreatedAt, r.EngineVersion = run.ID, run.Name, run.CreatedAt.Format(core.TimeFormat), run.EngineVersion
+		}
+		out.Runs = append(out.Runs, r)
 	}
 	return c.JSON(http.StatusOK, out)
 }

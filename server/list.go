@@ -39,6 +39,9 @@ func (s *Server) listRuns(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	for i := range list {
+		list[i].Headline.Derive()
+	}
 	out := runList{Runs: list}
 	if out.Runs == nil {
 		out.Runs = []core.RunSummary{}

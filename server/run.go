@@ -144,14 +144,21 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, stored, err := s.readScenario(c)
+	var sc *core.Scenario
+	var stored *core.SavedScenario
+	name := func(err error) error { return err }
+	if form, boundary := isMultipart(c); form {
+		sc, stored, name, err = s.readRunForm(c, boundary)
+	} else {
+		sc, stored, err = s.readScenario(c)
+	}
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
 	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
 	if err != nil {
-		return err
+		return name(err)
 	}
 	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
 		return err
@@ -165,6 +172,10 @@ func (s *Server) getRun(c echo.Context) error {
 	run, err := s.storedRun(c)
 	if err != nil {
 		return err
+	}
+	var res core.Result
+	if json.Unmarshal(run.Result, &res) == nil {
+		run.Headline = core.HeadlineOf(&res) // with the figures storage does not keep
 	}
 	return writeObject(c, http.StatusOK,
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),

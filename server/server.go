@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -28,6 +29,16 @@ type Store interface {
 	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
 	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
 	Ping(ctx context.Context) error
+
+	// Sweep jobs: see storage/sweep.go for the semantics of each.
+	CreateSweep(ctx context.Context, j *core.SweepJob) error
+	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
+	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
+	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
+	ReleaseSweep(ctx context.Context, id, owner string) error
+	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
+	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -52,6 +63,13 @@ type Config struct {
 	MaxRunTime   time.Duration // a run still going after this is stopped
 	MaxRuns      int           // runs executing at once; more get 503
 	CORSOrigins  []string      // origins allowed cross-origin calls; none: CORS off
+	// Sweeps: points of one sweep (default core.MaxSweepPoints), expected
+	// requests of one sweep over all its runs, runs of a sweep at once (default
+	// the number of CPUs), and the lease a server holds on the job it works.
+	MaxSweepPoints   int
+	MaxSweepRequests int64
+	SweepWorkers     int
+	SweepLease       time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
 	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
@@ -63,6 +81,11 @@ type Server struct {
 	log  *slog.Logger
 	echo *echo.Echo
 	runs chan struct{} // one token per run executing
+
+	owner     string        // this server's name as the owner of sweep jobs
+	sweepWake chan struct{} // a new sweep job was posted
+	mu        sync.Mutex
+	active    map[string]context.CancelFunc // sweep jobs this server is working
 }
 
 // New builds the server from cfg.
@@ -85,7 +108,17 @@ func New(cfg Config) *Server {
 	if cfg.Run == nil {
 		cfg.Run = core.Run
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns)}
+	if cfg.MaxSweepPoints <= 0 {
+		cfg.MaxSweepPoints = core.MaxSweepPoints
+	}
+	if cfg.MaxSweepRequests <= 0 {
+		cfg.MaxSweepRequests = DefaultMaxSweepRequests
+	}
+	if cfg.SweepLease <= 0 {
+		cfg.SweepLease = DefaultSweepLease
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
+		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
 	s.echo = s.routes()
 	return s
 }
@@ -119,6 +152,9 @@ func (s *Server) routes() *echo.Echo {
 	api.POST("/scenarios", s.createScenario)
 	api.GET("/scenarios/:id", s.getScenario)
 	api.GET("/compare", s.compare)
+	api.POST("/sweeps", s.createSweep)
+	api.GET("/sweeps/:id", s.getSweep)
+	api.DELETE("/sweeps/:id", s.deleteSweep)
 	api.POST("/validate", s.validate)
 	e.GET("/s/:id", s.sharedScenario)
 	e.GET("/*", s.static)

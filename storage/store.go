@@ -1,4 +1,4 @@
-// Package storage keeps tuxlb's runs, shared scenarios and dispatch logs.
+// Package storage keeps tuxlb's runs, shared scenarios, dispatch logs and sweep jobs.
 // Store is the contract; it has two implementations:
 //
 //   - DB, an embedded SQLite file (github.com/mattn/go-sqlite3), the default:
@@ -17,6 +17,7 @@ package storage
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
 )
@@ -48,6 +49,31 @@ type Store interface {
 	SchemaVersion(ctx context.Context) (int, error)
 	// Close releases the database.
 	Close() error
+
+	// CreateSweep stores a new sweep job (status queued) and its scenario.
+	CreateSweep(ctx context.Context, j *core.SweepJob) error
+	// Sweep returns a job with its points so far.
+	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
+	// ClaimSweep gives owner, for lease, the oldest job that is queued or
+	// running under a lease that ran out (its server stopped); ENOTFOUND
+	// when there is none. Two servers never claim the same job at once.
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
+	// SaveSweepPoint stores a finished point (a core.SweepPoint as JSON) of
+	// owner's running job, records the runs done and renews the lease.
+	// ECONFLICT when the job is no longer owner's (canceled, or claimed by
+	// another server after the lease ran out); so do the next three.
+	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
+	// RenewSweep extends owner's lease on its running job.
+	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
+	// FinishSweep ends owner's running job: done with its result, or failed
+	// with a message.
+	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
+	// ReleaseSweep gives up owner's lease (a server shutting down), so the
+	// next claim by any server resumes the job at once.
+	ReleaseSweep(ctx context.Context, id, owner string) error
+	// CancelSweep cancels a queued or running job and returns it; an ended
+	// job is returned unchanged.
+	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
 }
 
 var (

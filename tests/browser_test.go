@@ -209,6 +209,51 @@ func TestPlayground(t *testing.T) {
 		}
 		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
 	})
+
+	t.Run("sweep tab gives the bytes of tuxlb sweep --format json", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "set up and run a sweep on 2 workers",
+			chromedp.Navigate(srv.URL+"/"),
+			chromedp.WaitVisible(sel("run")),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-mp-netload")),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-sweep")),
+			chromedp.SetValue(sel("sweep-key1"), "rate_scale"),
+			chromedp.SetValue(sel("sweep-start1"), "0.5"),
+			chromedp.SetValue(sel("sweep-end1"), "1"),
+			chromedp.SetValue(sel("sweep-step1"), "0.25"),
+			chromedp.Click(sel("sweep-range1")),
+			chromedp.SetValue(sel("sweep-key2"), "MACHINES.SITE2.NETLOAD"),
+			chromedp.SetValue(sel("sweep-values2"), "0,100"),
+			chromedp.SetValue(sel("sweep-reps"), "2"),
+			chromedp.SetValue(sel("sweep-objective"), "response_p99_ms<=100"),
+			chromedp.SetValue(sel("sweep-workers"), "2"),
+			chromedp.Click(sel("sweep-run")),
+			waitText(sel("sweep-status"), "Done"),
+			waitText(sel("sweep-table"), "6 of 6 points"),
+		)
+		screenshot(t, ctx, "sweep", chromedp.CSS("section.outputs"))
+		got := downloadOf(t, ctx, sel("sweep-download-json"))
+		want := cliSweep(t, filepath.Join(repoRoot(t), "examples", "mp-netload.json"), "--vary", "rate_scale=0.5..1/0.25",
+			"--vary", "MACHINES.SITE2.NETLOAD=0,100", "--replications", "2", "--objective", "response_p99_ms<=100", "--format", "json")
+		if !bytes.Equal(got, want) {
+			t.Errorf("the page's sweep JSON differs from `tuxlb sweep --format json`:\ngot  %d bytes: %.400s\nwant %d bytes: %.400s", len(got), got, len(want), want)
+		}
+		do(t, ctx, "the share link carries the sweep", chromedp.Click(sel("share")), waitValue(sel("share-link"), "&w="))
+	})
+}
+
+// cliSweep returns what `tuxlb sweep ARGS...` prints.
+func cliSweep(t *testing.T, args ...string) []byte {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := exec.Command(binaryPath(t), append([]string{"sweep"}, args...)...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tuxlb sweep %s: %v\n%s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.Bytes()
 }
 
 // requireBuilt fails at once, saying what to do, when the binary was built

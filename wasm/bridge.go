@@ -137,3 +137,70 @@ func answerJSON(v any) string {
 	}
 	return string(b)
 }
+
+// adaptAnswer is what adapt and files return: the scenario to edit and what
+// was changed to fit it to its configuration.
+type adaptAnswer struct {
+	Scenario *core.Scenario `json:"scenario"`
+	Notes    []string       `json:"notes"`
+}
+
+// adapt fits a scenario to its (new) configuration (core.AdaptScenario).
+func adapt(scenario string) string {
+	sc, err := core.ParseScenario([]byte(scenario))
+	if err != nil {
+		return errorJSON(err)
+	}
+	out, notes, err := core.AdaptScenario(sc)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return answerJSON(adaptAnswer{Scenario: out, Notes: notes})
+}
+
+// filesRequest is the argument of files: an administrator's files (absent
+// fields were not given) and the scenario they go into ("" for none).
+type filesRequest struct {
+	Scenario  string  `json:"scenario"`
+	UBBConfig *string `json:"ubbconfig"`
+	DMConfig  *string `json:"dmconfig"`
+	Trace     *string `json:"trace"`
+	TraceMap  string  `json:"trace_map"`
+	UBBName   string  `json:"ubb_name"`
+	TraceName string  `json:"trace_name"`
+}
+
+// files combines files with a scenario the way `tuxlb run --ubbconfig
+// --trace` and the API's form do (core.ParseScenarioFiles, core.WithFiles),
+// then fits the scenario to a new configuration (core.AdaptScenario).
+func files(request string) string {
+	var req filesRequest
+	if err := json.Unmarshal([]byte(request), &req); err != nil {
+		return errorJSON(core.Errorf(core.EINVALID, "files: %v", err))
+	}
+	f := core.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
+	if req.TraceMap != "" {
+		m, err := core.ParseTraceMap(req.TraceMap)
+		if err != nil {
+			return errorJSON(err)
+		}
+		f.Columns = m
+	}
+	var sc *core.Scenario
+	var err error
+	if req.Scenario != "" {
+		sc, err = core.ParseScenarioFiles([]byte(req.Scenario), f)
+	} else {
+		sc, err = core.WithFiles(nil, f)
+	}
+	if err != nil {
+		return errorJSON(err)
+	}
+	notes := []string{}
+	if req.Scenario != "" && (f.UBBConfig != nil || f.DMConfig != nil) {
+		if sc, notes, err = core.AdaptScenario(sc); err != nil {
+			return errorJSON(err)
+		}
+	}
+	return answerJSON(adaptAnswer{Scenario: sc, Notes: notes})
+}

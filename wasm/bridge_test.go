@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 // decodeError reads the {"error": {...}} answer the bridge gives JavaScript.
@@ -242,5 +244,52 @@ func TestExplainRange(t *testing.T) {
 	}
 	if fmt.Sprint(seqs) != "[5 6 7]" {
 		t.Errorf("explained requests %v, want [5 6 7]", seqs)
+	}
+}
+
+// TestSweepBridge: the page's way (plan, units in any order, reduce) gives
+// the bytes of the CLI's pool.
+func TestSweepBridge(t *testing.T) {
+	data, err := os.ReadFile("../examples/mp-netload.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := `{"vary":["rate_scale=0.5,1","policy=tuxedo,jsq"],"replications":2,"objective":"response_p99_ms<=100"}`
+	var plan sweepPlanAnswer
+	if err := json.Unmarshal([]byte(sweepPlan(string(data), spec)), &plan); err != nil || plan.Units != 8 || plan.Points != 4 {
+		t.Fatalf("plan: %+v, %v", plan, err)
+	}
+	samples := make([]*string, plan.Units)
+	for u := plan.Units - 1; u >= 0; u-- {
+		var a struct{ Sample string }
+		if err := json.Unmarshal([]byte(sweepUnit(string(data), spec, u, options{})), &a); err != nil || a.Sample == "" {
+			t.Fatalf("unit %d: %v", u, err)
+		}
+		samples[u] = &a.Sample
+	}
+	all, _ := json.Marshal(samples)
+	var red struct{ Result, CSV string }
+	if err := json.Unmarshal([]byte(sweepReduce(string(data), spec, string(all))), &red); err != nil {
+		t.Fatal(err)
+	}
+	sc, _ := core.ParseScenario(data)
+	var sp core.SweepSpec
+	json.Unmarshal([]byte(spec), &sp)
+	sw, err := core.CompileSweep(sc, sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := pool.Sweep(context.Background(), sw, pool.SweepOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := string(core.EncodeSweep(res)); red.Result != want {
+		t.Errorf("bridge result differs from the pool's:\n%s\nwant\n%s", red.Result, want)
+	}
+	if !strings.HasPrefix(red.CSV, "rate_scale,policy,response_mean_ms,") {
+		t.Errorf("csv: %.80q", red.CSV)
+	}
+	if msg := sweepPlan(string(data), `{"vary":["nope=1"]}`); !strings.Contains(msg, "vary nope: unknown key") {
+		t.Errorf("bad key: %s", msg)
 	}
 }

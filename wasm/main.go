@@ -1,7 +1,8 @@
 //go:build js && wasm
 
 // Command wasm is the syscall/js bridge between the playground and core. It
-// installs globalThis.tuxlb = {validate, run, explain, version} and then
+// installs globalThis.tuxlb = {validate, run, explain, adapt, files, sweepPlan,
+// sweepUnit, sweepReduce, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure.
 // It does nothing but bridge; all the behaviour lives in core.
@@ -16,6 +17,11 @@ func main() {
 	api.Set("validate", js.FuncOf(jsValidate))
 	api.Set("run", js.FuncOf(jsRun))
 	api.Set("explain", js.FuncOf(jsExplain))
+	api.Set("sweepPlan", js.FuncOf(jsSweepPlan))
+	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
+	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
+	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
+	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
 	api.Set("version", versionJSON())
 	js.Global().Set("tuxlb", api)
 	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {
@@ -41,6 +47,21 @@ func jsExplain(_ js.Value, args []js.Value) any {
 	first := int64(argNumber(args, 1, 1))
 	count := int64(argNumber(args, 2, 1))
 	return explain(argString(args, 0), first, count, argOptions(args, 3))
+}
+
+// jsSweepPlan is tuxlb.sweepPlan(scenarioJSON, specJSON).
+func jsSweepPlan(_ js.Value, args []js.Value) any {
+	return sweepPlan(argString(args, 0), argString(args, 1))
+}
+
+// jsSweepUnit is tuxlb.sweepUnit(scenarioJSON, specJSON, unit, {progress}).
+func jsSweepUnit(_ js.Value, args []js.Value) any {
+	return sweepUnit(argString(args, 0), argString(args, 1), int(argNumber(args, 2, -1)), argOptions(args, 3))
+}
+
+// jsSweepReduce is tuxlb.sweepReduce(scenarioJSON, specJSON, samplesJSON).
+func jsSweepReduce(_ js.Value, args []js.Value) any {
+	return sweepReduce(argString(args, 0), argString(args, 1), argString(args, 2))
 }
 
 func argString(args []js.Value, i int) string {

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 func init() {
@@ -28,11 +29,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var variants variantFlags
-	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, tuning.idle=queue, network.latency_ms=2, SERVERS.simpserv.MIN=3, ...")
+	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, rate_scale=1.5, tuning.idle=queue, network.latency_ms=2, SERVERS.simpserv.MIN=3, ... (the keys of tuxlb sweep)")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
+	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] --variant K=V [--variant K=V ...] SCENARIO.json")
+		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] [--jobs N] --variant K=V [--variant K=V ...] SCENARIO.json")
 		fs.PrintDefaults()
 	}
 	args = interspersed(fs, args)
@@ -60,7 +62,14 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		vs = append(vs, v)
 	}
-	cmp, _, err := core.Compare(sc, vs, core.RunOptions{})
+	if *jobs < 0 {
+		fmt.Fprintf(stderr, "tuxlb compare: --jobs: want a number >= 1, got %d\n", *jobs)
+		return 2
+	}
+	ctx, stop := runContext(0)
+	defer stop()
+	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{}, *jobs)
+	err = runStopped(ctx, 0, err)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1

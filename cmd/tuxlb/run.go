@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 func init() {
@@ -26,9 +27,12 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	jobs        int
 	maxRunTime  time.Duration
 	seqs        map[int64]bool // parsed --explain
 	file        string         // the scenario's name in error messages
+	files       fileFlags
+	noProgress  bool
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -40,18 +44,25 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.seed, "seed", "", "override the scenario's seed")
 	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
-	fs.StringVar(&f.format, "format", "json", "output: json, psr (tmadmin printserver) or psc (printservice)")
+	fs.StringVar(&f.format, "format", "json", "output: json, summary (for a terminal), psr (tmadmin printserver) or psc (printservice)")
+	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
 	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
+	fs.StringVar(&f.files.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: replaces the scenario's (with no scenario, makes one with defaults)")
+	fs.StringVar(&f.files.dmconfig, "dmconfig", "", "DMCONFIG `FILE`: replaces the scenario's")
+	fs.StringVar(&f.files.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
+	fs.StringVar(&f.files.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
+	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
+		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 2
 	}
-	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "tuxlb run: want exactly one scenario file (or -)")
+	if len(pos) > 1 || len(pos) == 0 && f.files.ubbconfig == "" {
+		fmt.Fprintln(stderr, "tuxlb run: want one scenario file (or -), or --ubbconfig FILE")
 		fs.Usage()
 		return 2
 	}
@@ -60,14 +71,38 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
-	sc, err := readScenario(pos[0], stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
-		return 1
+	var files core.Files
+	if f.files.given() {
+		if files, err = f.files.read(); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			return 1
+		}
 	}
-	f.file = pos[0]
-	if f.file == "-" {
-		f.file = "<stdin>"
+	var sc *core.Scenario
+	if len(pos) == 1 {
+		f.file = displayName(pos[0])
+		data, err := readScenarioData(pos[0], stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			return 1
+		}
+		// A bad configuration file is reported as FILE:LINE:COL.
+		probe, err := core.ParseScenarioFiles(data, core.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
+		if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
+			return 1
+		}
+		if sc, err = core.ParseScenarioFiles(data, files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+			return 1
+		}
+	} else {
+		if !checkModelFiles(&core.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
+			return 1
+		}
+		if sc, err = core.WithFiles(nil, files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, ""))
+			return 1
+		}
 	}
 	ctx, stop := runContext(f.maxRunTime)
 	defer stop()
@@ -107,9 +142,12 @@ func (f *runFlags) options() (core.RunOptions, error) {
 		opt.Seed = &n
 	}
 	switch f.format {
-	case "json", "psr", "psc":
+	case "json", "psr", "psc", "summary":
 	default:
-		return opt, fmt.Errorf("--format: %q is not json, psr or psc", f.format)
+		return opt, fmt.Errorf("--format: %q is not json, summary, psr or psc", f.format)
+	}
+	if f.jobs < 0 {
+		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
 	}
 	if f.explain != "" {
 		if f.dispatch != "" {
@@ -134,7 +172,16 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		}
 		opt.Dispatch = file
 	}
-	res, err := core.Run(sc, opt)
+	bar := newProgressBar(stderr, !f.noProgress)
+	opt.Progress = bar.update
+	var res *core.Result
+	var err error
+	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
+		res, err = pool.Replications(opt.Context, sc, opt, sc.Replications, f.jobs) // replication 0 draws the bar
+	} else {
+		res, err = core.Run(sc, opt)
+	}
+	bar.done()
 	err = runStopped(opt.Context, f.maxRunTime, err)
 	if file != nil {
 		if cerr := file.Close(); err == nil && cerr != nil {
@@ -145,14 +192,21 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 		if file != nil {
 			removePartial(f.dispatch)
 		}
-		fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
+		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
 	}
 	switch f.format {
-	case "psr":
-		err = core.WritePrintServer(stdout, res)
-	case "psc":
-		err = core.WritePrintService(stdout, res)
+	case "psr", "psc":
+		for _, w := range res.Warnings {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		if f.format == "psr" {
+			err = core.WritePrintServer(stdout, res)
+		} else {
+			err = core.WritePrintService(stdout, res)
+		}
+	case "summary":
+		err = writeSummary(stdout, res)
 	default:
 		_, err = stdout.Write(core.EncodeResult(res))
 	}
@@ -170,7 +224,7 @@ func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stde
 	for _, rg := range groupRanges(seqs) {
 		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
 		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %s: %v\n", f.file, err)
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 			return 1
 		}
 		for _, ex := range exs {

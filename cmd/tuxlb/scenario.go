@@ -14,11 +14,31 @@ const maxScenarioBytes = 256 << 20
 // readScenario reads and parses a scenario file; "-" reads standard input.
 // Errors name the file.
 func readScenario(path string, stdin io.Reader) (*core.Scenario, error) {
+	data, err := readScenarioData(path, stdin)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", displayName(path), err)
+	}
+	return sc, nil
+}
+
+// displayName is how errors name a scenario file.
+func displayName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+// readScenarioData reads a scenario file's bytes; "-" reads standard input.
+func readScenarioData(path string, stdin io.Reader) ([]byte, error) {
 	var data []byte
 	var err error
 	if path == "-" {
 		data, err = io.ReadAll(io.LimitReader(stdin, maxScenarioBytes+1))
-		path = "<stdin>"
 	} else {
 		var f *os.File
 		f, err = os.Open(path)
@@ -31,11 +51,7 @@ func readScenario(path string, stdin io.Reader) (*core.Scenario, error) {
 		return nil, fmt.Errorf("read scenario: %w", err)
 	}
 	if len(data) > maxScenarioBytes {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, maxScenarioBytes>>20)
+		return nil, fmt.Errorf("%s: larger than %d MiB", displayName(path), maxScenarioBytes>>20)
 	}
-	sc, err := core.ParseScenario(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return sc, nil
+	return data, nil
 }

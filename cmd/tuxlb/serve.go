@@ -11,11 +11,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/frontend"
 	"github.com/tuxlb/tuxlb/server"
 	"github.com/tuxlb/tuxlb/storage"
@@ -32,6 +34,9 @@ type serveOptions struct {
 	maxBody, maxRequests      int64
 	maxRunTime                time.Duration
 	maxRuns                   int
+	maxSweepPoints            int
+	maxSweepRequests          int64
+	sweepWorkers              int
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -55,6 +60,18 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	maxSweepPoints, err := envInt("TUXLB_MAX_SWEEP_POINTS", core.MaxSweepPoints)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxSweepRequests, err := envInt("TUXLB_MAX_SWEEP_REQUESTS", server.DefaultMaxSweepRequests)
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepWorkers, err := envInt("TUXLB_SWEEP_WORKERS", int64(runtime.NumCPU()))
+	if err != nil {
+		return nil, nil, err
+	}
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
 	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
@@ -62,6 +79,9 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
 	fs.DurationVar(&o.maxRunTime, "max-run-time", maxRunTime, "longest a run may take before it is stopped [TUXLB_MAX_RUN_TIME]")
 	fs.IntVar(&o.maxRuns, "max-runs", int(maxRuns), "runs executing at once; more get 503 [TUXLB_MAX_RUNS]")
+	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
+	fs.Int64Var(&o.maxSweepRequests, "max-sweep-requests", maxSweepRequests, "most requests of one sweep, over all its points and replications [TUXLB_MAX_SWEEP_REQUESTS]")
+	fs.IntVar(&o.sweepWorkers, "sweep-workers", int(sweepWorkers), "runs of a sweep job at once [TUXLB_SWEEP_WORKERS]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
 	o.maxBody = maxBody
@@ -81,6 +101,7 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.maxBody = max(o.maxBody, 0)
 	if fs.NArg() > 0 || o.maxBody <= 0 || o.maxRequests <= 0 || o.maxRuns <= 0 || o.maxRunTime <= 0 ||
+		o.maxSweepPoints <= 0 || o.maxSweepRequests <= 0 || o.sweepWorkers <= 0 ||
 		(o.logFormat != "text" && o.logFormat != "json") {
 		fmt.Fprintln(stderr, "tuxlb serve: limits must be positive, --log-format text or json, and no arguments")
 		return 2
@@ -107,7 +128,8 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	}
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
-		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors)}
+		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
+		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -115,7 +137,12 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: server.New(cfg), ReadHeaderTimeout: 10 * time.Second,
+	api := server.New(cfg)
+	sweepCtx, stopSweeps := context.WithCancel(context.Background())
+	sweepsDone := make(chan struct{})
+	go func() { api.RunSweeps(sweepCtx); close(sweepsDone) }()
+	defer func() { stopSweeps(); <-sweepsDone }()
+	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
 	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)

@@ -146,3 +146,45 @@ func TestValidateErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateShowsRouting checks that validate lists the routing criteria
+// with the services that use them, each routed service's criterion, and
+// the spares, on Oracle's bankapp layout (RANGES over several lines).
+func TestValidateShowsRouting(t *testing.T) {
+	code, stdout, stderr := runMain("validate", "--ubbconfig", "../../core/ubb/testdata/routing/bankapp.ubb")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	var got struct {
+		Routing []struct {
+			Name     string
+			Kind     string
+			Ranges   []struct{ Text, Group string }
+			Services []string
+		}
+		Services []struct{ Name, Routing string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Routing) != 2 || got.Routing[0].Name != "ACCOUNT_ID" || got.Routing[0].Kind != "number" ||
+		strings.Join(got.Routing[0].Services, ",") != "DEPOSIT,INQUIRY,WITHDRAW" || len(got.Routing[0].Ranges) != 5 ||
+		got.Routing[0].Ranges[1].Text != "10000-49999" || got.Routing[0].Ranges[1].Group != "BANKB1" {
+		t.Errorf("routing: got %+v", got.Routing)
+	}
+	routed := map[string]string{}
+	for _, s := range got.Services {
+		routed[s.Name] = s.Routing
+	}
+	if routed["OPEN_ACCT"] != "BRANCH_ID" || routed["WITHDRAW"] != "ACCOUNT_ID" {
+		t.Errorf("services' routing: got %v", routed)
+	}
+	ubb := strings.Replace(goodUBB, "simpserv SRVGRP=G2 SRVID=1", "simpserv SRVGRP=G2 SRVID=1 MAX=2", 1)
+	code, stdout, stderr = runMain("validate", "--ubbconfig", writeFile(t, "spare.ubb", ubb))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"id": "G2/2"`) || !strings.Contains(stdout, `"spare": true`) {
+		t.Errorf("spare G2/2 not listed as a spare:\n%s", stdout)
+	}
+}

@@ -45,6 +45,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.checkMaster(secs["RESOURCES"])
 	b.buildGroups(entriesOf(secs["GROUPS"]))
 	b.buildServers(entriesOf(secs["SERVERS"]))
+	b.buildRouting(entriesOf(secs["ROUTING"]))
 	b.buildServices(entriesOf(secs["SERVICES"]))
 	if dm != nil {
 		b.buildDM(dm)
@@ -52,6 +53,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.advertiseAll()
 	b.buildQueues()
 	b.finishServices()
+	b.finishRouting()
 }
 
 // checkSections warns about unknown sections and keywords, and groups the
@@ -239,10 +241,12 @@ func (b *builder) groupLMIDs(group string, p param) []string {
 // buildServices reads *SERVICES: LOAD and PRIO, general or per SRVGRP.
 func (b *builder) buildServices(entries []*entry) {
 	generalAt, groupAt, listed := map[string]pos{}, map[string]pos{}, map[string]bool{}
+	b.routedAt, b.unrouted = map[string]pos{}, map[string][]pos{}
 	for _, e := range entries {
 		load := b.intParam(e, "LOAD", 50, 1, 32767)
 		prio := b.intParam(e, "PRIO", 50, 1, 100)
 		s := b.known(e.name)
+		b.routeService(e, s)
 		if !listed[e.name] {
 			listed[e.name] = true
 			b.svcOrder = append(b.svcOrder, e.name)
@@ -323,45 +327,72 @@ type serverEntry struct {
 	first, count int // its instances: m.Servers[first : first+count]
 }
 
-// buildServers reads *SERVERS and expands each entry into MIN instances.
+// buildServers reads *SERVERS and expands each entry into MAX instances:
+// MIN running ones, then the spares up to MAX. The SRVIDs an entry reserves
+// (SRVID .. SRVID+MAX-1) must not overlap another entry's in its group.
 func (b *builder) buildServers(entries []*entry) {
-	idAt := map[string]pos{}
+	type reserved struct {
+		lo, hi int
+		name   string
+		line   int
+	}
+	byGroup := map[string][]reserved{}
 	rqGroup := map[string]param{} // RQADDR -> the SRVGRP param of its first group
 	total := 0
 	for _, e := range entries {
 		g, srvID, ok := b.serverGroupAndID(e)
 		n := b.intParam(e, "MIN", 1, 1, maxMin)
+		maxN := n
+		if p, has := e.get("MAX"); has {
+			maxN = b.intValue(p, n, maxMin, n)
+		}
 		if !ok {
 			continue
 		}
 		idParam, _ := e.get("SRVID")
-		if srvID+n-1 > maxSrvID {
-			b.errorf(idParam.valPos, "SRVID %d with MIN=%d goes past SRVID %d", srvID, n, maxSrvID)
+		if srvID+maxN-1 > maxSrvID {
+			what := "MIN"
+			if maxN > n {
+				what = "MAX"
+			}
+			b.errorf(idParam.valPos, "SRVID %d with %s=%d goes past SRVID %d", srvID, what, maxN, maxSrvID)
 			continue
 		}
-		if total += n; total > maxInstances {
+		overlap := false
+		for _, r := range byGroup[g.Name] {
+			if srvID <= r.hi && r.lo <= srvID+maxN-1 {
+				b.errorf(idParam.valPos, "duplicate server %s: SRVID %s of this entry (line %d) overlaps SRVID %s of %s (line %d) in group %s",
+					instanceID(g.Name, max(srvID, r.lo)), idRange(srvID, srvID+maxN-1), e.pos.line, idRange(r.lo, r.hi), r.name, r.line, g.Name)
+				overlap = true
+				break
+			}
+		}
+		if overlap {
+			continue
+		}
+		byGroup[g.Name] = append(byGroup[g.Name], reserved{srvID, srvID + maxN - 1, e.name, int(e.pos.line)})
+		if total += maxN; total > maxInstances {
 			b.errorf(e.pos, "too many server instances: more than %d", maxInstances)
 			return
 		}
 		queue := b.rqaddr(e, g.Name, rqGroup)
 		se := serverEntry{e: e, first: len(b.m.Servers)}
-		reported := false // one duplicate per entry is enough
-		for id := srvID; id < srvID+n; id++ {
-			name := instanceID(g.Name, id)
-			if first, dup := idAt[name]; dup {
-				if !reported {
-					b.errorf(idParam.valPos, "duplicate server %s: SRVID %d is already used in group %s (%s)",
-						name, id, g.Name, lineOf(first))
-				}
-				reported = true
-				continue
-			}
-			idAt[name] = idParam.valPos
-			b.m.Servers = append(b.m.Servers, b.instance(e.name, g, id, queue))
+		for id := srvID; id < srvID+maxN; id++ {
+			s := b.instance(e.name, g, id, queue)
+			s.Spare = id >= srvID+n
+			b.m.Servers = append(b.m.Servers, s)
 		}
 		se.count = len(b.m.Servers) - se.first
 		b.entries = append(b.entries, se)
 	}
+}
+
+// idRange formats SRVIDs lo..hi ("3" when lo == hi).
+func idRange(lo, hi int) string {
+	if lo == hi {
+		return itoa(lo)
+	}
+	return itoa(lo) + ".." + itoa(hi)
 }
 
 // rqaddr returns the RQADDR of a *SERVERS entry of group ("" for none) and

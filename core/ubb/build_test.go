@@ -63,7 +63,7 @@ func TestRejections(t *testing.T) {
 		{"resources two values", "*RESOURCES\nMODEL SHM MP\n",
 			`t.ubb:2:11: unexpected "MP" after MODEL SHM: lines of *RESOURCES are KEYWORD value`},
 		{"unterminated quote", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n",
-			`t.ubb:8:27: unterminated quoted string: expected a closing '"' on the same line`},
+			`t.ubb:8:27: unterminated quoted string: expected a closing '"' (a quoted value may run over 1000 lines at most)`},
 		{"KEY=value=", "*RESOURCES\nMODEL SHM\n*MACHINES\nDEFAULT:\n\t\tTUXCONFIG=TUXCONFIG=\"/x\"\n",
 			"t.ubb:5:22: malformed TUXCONFIG=TUXCONFIG=...: expected one value per KEY=value (quote values that contain '=')"},
 		{"KEY= at end of line", head + "s SRVGRP=G1 SRVID=\n",
@@ -91,7 +91,13 @@ func TestRejections(t *testing.T) {
 		{"GRPNO bad octal", head[:len(head)-9] + "G2 LMID=site1 GRPNO=08\n",
 			`t.ubb:7:21: GRPNO must be a number from 1 to 29999, got "08"`},
 		{"duplicate SRVID after MIN", head + "a SRVGRP=G1 SRVID=1 MIN=3\nb SRVGRP=G1 SRVID=3\n",
-			"t.ubb:9:19: duplicate server G1/3: SRVID 3 is already used in group G1 (line 8)"},
+			"t.ubb:9:19: duplicate server G1/3: SRVID 3 of this entry (line 9) overlaps SRVID 1..3 of a (line 8) in group G1"},
+		{"SRVIDs up to MAX overlap", head + "a SRVGRP=G1 SRVID=1 MAX=4\nb SRVGRP=G1 SRVID=4 MIN=2\n",
+			"t.ubb:9:19: duplicate server G1/4: SRVID 4..5 of this entry (line 9) overlaps SRVID 1..4 of a (line 8) in group G1"},
+		{"MAX below MIN", head + "s SRVGRP=G1 SRVID=1 MIN=3 MAX=2\n",
+			`t.ubb:8:31: MAX must be a number from 3 to 1000, got "2"`},
+		{"SRVID past 30000 with MAX", head + "s SRVGRP=G1 SRVID=29999 MAX=3\n",
+			"t.ubb:8:19: SRVID 29999 with MAX=3 goes past SRVID 30000"},
 		{"RQADDR across groups", head[:len(head)-9] + "G2 LMID=site1 GRPNO=2\n*SERVERS\n" +
 			"a SRVGRP=G1 SRVID=1 RQADDR=Q\nb SRVGRP=G2 SRVID=1 RQADDR=Q\n",
 			"t.ubb:10:28: RQADDR Q is already the queue of group G1 (line 9): an MSSQ set cannot span groups"},
@@ -178,16 +184,21 @@ func TestTooManyInstances(t *testing.T) {
 func TestInstancesAndQueues(t *testing.T) {
 	m := mustLoad(t, "*RESOURCES\nMODEL MP\n*MACHINES\nn1 LMID=a\nn2 LMID=b NETLOAD=100\n"+
 		"*GROUPS\nG1 LMID=b,a GRPNO=1\nG2 LMID=a GRPNO=2\n*SERVERS\n"+
-		"x SRVGRP=G2 SRVID=5 MIN=2 MAX=9 RQADDR=Q CLOPT=\"-s S\"\n"+
+		"x SRVGRP=G2 SRVID=5 MIN=2 MAX=4 RQADDR=Q CLOPT=\"-s S\"\n"+
 		"y SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n"+
 		"z SRVGRP=G2 SRVID=3 RQADDR=Q CLOPT=\"-s S\"\n"+
 		"w SRVGRP=G2 SRVID=9 CLOPT=\"-s S\"\n")
-	type inst struct{ ID, LMID, Queue string }
+	type inst struct {
+		ID, LMID, Queue string
+		Spare           bool
+	}
 	var got []inst
 	for _, s := range m.Servers {
-		got = append(got, inst{s.ID, s.LMID, s.Queue})
+		got = append(got, inst{s.ID, s.LMID, s.Queue, s.Spare})
 	}
-	want := []inst{{"G2/5", "a", "Q"}, {"G2/6", "a", "Q"}, {"G1/1", "b", "G1/1"}, {"G2/3", "a", "Q"}, {"G2/9", "a", "G2/9"}}
+	// MAX=4 reserves SRVIDs 5..8: 5 and 6 run (MIN=2), 7 and 8 are spares.
+	want := []inst{{"G2/5", "a", "Q", false}, {"G2/6", "a", "Q", false}, {"G2/7", "a", "Q", true}, {"G2/8", "a", "Q", true},
+		{"G1/1", "b", "G1/1", false}, {"G2/3", "a", "Q", false}, {"G2/9", "a", "G2/9", false}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("instances: got %v, want %v", got, want)
 	}
@@ -195,7 +206,7 @@ func TestInstancesAndQueues(t *testing.T) {
 	for _, q := range m.Queues {
 		queues = append(queues, fmt.Sprintf("%s %v", q.Name, q.Servers))
 	}
-	if want := []string{"Q [0 1 3]", "G1/1 [2]", "G2/9 [4]"}; !reflect.DeepEqual(queues, want) {
+	if want := []string{"Q [0 1 2 3 5]", "G1/1 [4]", "G2/9 [6]"}; !reflect.DeepEqual(queues, want) {
 		t.Errorf("queues: got %v, want %v", queues, want)
 	}
 	for i, s := range m.Servers {
@@ -297,7 +308,7 @@ func TestOneDuplicateErrorPerEntry(t *testing.T) {
 		t.Fatal("got a model, want an error")
 	}
 	diags := diagnosticsOf(t, err)
-	if len(diags) != 1 || diags[0].String() != "t.ubb:9:19: duplicate server G1/1: SRVID 1 is already used in group G1 (line 8)" {
+	if len(diags) != 1 || diags[0].String() != "t.ubb:9:19: duplicate server G1/1: SRVID 1..500 of this entry (line 9) overlaps SRVID 1..500 of a (line 8) in group G1" {
 		t.Errorf("got %v, want the one duplicate G1/1", diags)
 	}
 }

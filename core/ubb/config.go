@@ -73,6 +73,9 @@ type builder struct {
 	svcOrder  []string // *SERVICES names in file order, for the advertise fallback
 	entries   []serverEntry
 	dm        *dmConfig
+	critAt    map[string]int   // routing criterion name -> index into m.Routing
+	routedAt  map[string]pos   // service -> where its ROUTING= was first named
+	unrouted  map[string][]pos // service -> its entries without ROUTING= so far
 }
 
 func (b *builder) diag(list *[]Diagnostic, file string, at pos, sev, format string, args ...any) {

@@ -18,7 +18,7 @@ var negativeSamples = map[string]string{
 	"Setofnosets__Tuxedo1__ubbconfig.ubb": "Setofnosets__Tuxedo1__ubbconfig.ubb:25:22: " +
 		"malformed TUXCONFIG=TUXCONFIG=...: expected one value per KEY=value (quote values that contain '=')",
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_config1.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_config1.ubb:95:23: " +
-		"duplicate server ADMINGRP/10: SRVID 10 is already used in group ADMINGRP (line 88)",
+		"duplicate server ADMINGRP/10: SRVID 10 of this entry (line 94) overlaps SRVID 10 of TMSYSEVT (line 87) in group ADMINGRP",
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_network.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_network.ubb:90:1: " +
 		"duplicate group name SITE5_GRP (first at line 87)",
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err1.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err1.ubb:6:17: " +
@@ -28,7 +28,7 @@ var negativeSamples = map[string]string{
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err3.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err3.ubb:12:12: " +
 		"duplicate GRPNO 1 (first at line 11)",
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb:12:20: " +
-		"unterminated quoted string: expected a closing '\"' on the same line",
+		"unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)",
 }
 
 // TestSamples loads every real UBBCONFIG: the good ones must match their

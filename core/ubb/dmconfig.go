@@ -41,6 +41,7 @@ type dmConfig struct {
 	localAt    map[string]int      // local domain name -> index into locals
 	gwServices map[string][]string // gateway group -> imported services, in DMCONFIG order
 	gwHas      map[string]bool     // gateway group + "\x00" + service -> already in gwServices
+	gwParams   map[string]bool     // gateway group + "\x00" + service -> its LOAD/PRIO set by an import
 }
 
 // isGatewayGroup says whether some local domain has GWGRP=group.
@@ -68,7 +69,7 @@ func (d *dmConfig) gatewayServices(group string) []string {
 func (b *builder) buildDM(secs []*section) {
 	b.cur = b.dmFile
 	defer func() { b.cur = b.file }()
-	b.dm = &dmConfig{localAt: map[string]int{}, gwServices: map[string][]string{}, gwHas: map[string]bool{}}
+	b.dm = &dmConfig{localAt: map[string]int{}, gwServices: map[string][]string{}, gwHas: map[string]bool{}, gwParams: map[string]bool{}}
 	byName := map[string][]*section{}
 	for _, s := range secs {
 		name, ok := dmSections[s.name]
@@ -144,23 +145,27 @@ func (b *builder) buildImport(e *entry) {
 	}
 	s := b.known(e.name)
 	if s.Remote == nil {
-		gw := locals[0].gwgrp
-		s.Remote = &RemoteService{Domain: remote, GatewayGroup: gw}
+		s.Remote = &RemoteService{Domain: remote, GatewayGroup: locals[0].gwgrp}
+	}
+	// The import's LOAD and PRIO are the gateway queue's only: each gateway
+	// group gets them (else its *SERVICES values), and a local server of the
+	// same service keeps its own. The first import of a group sets them.
+	for _, l := range locals {
+		if b.dm.gwParams[l.gwgrp+"\x00"+e.name] {
+			continue
+		}
+		b.dm.gwParams[l.gwgrp+"\x00"+e.name] = true
+		p := s.Params(l.gwgrp)
 		if load > 0 {
-			s.Load = load
+			p.Load = load
 		}
 		if prio > 0 {
-			s.Prio = prio
+			p.Prio = prio
 		}
-		if p, ok := s.ByGroup[gw]; ok {
-			if load > 0 {
-				p.Load = load
-			}
-			if prio > 0 {
-				p.Prio = prio
-			}
-			s.ByGroup[gw] = p
+		if s.ByGroup == nil {
+			s.ByGroup = map[string]ServiceParams{}
 		}
+		s.ByGroup[l.gwgrp] = p
 	}
 	for _, l := range locals {
 		if key := l.gwgrp + "\x00" + e.name; !b.dm.gwHas[key] {

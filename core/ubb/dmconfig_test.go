@@ -55,13 +55,16 @@ func TestDMConfigImports(t *testing.T) {
 		if s.Remote != nil {
 			r = s.Remote.Domain + "@" + s.Remote.GatewayGroup
 		}
-		got[s.Name] = fmt.Sprintf("%s %d/%d", r, s.Load, s.Prio)
+		gw := s.Params("GW")
+		got[s.Name] = fmt.Sprintf("%s %d/%d gw %d/%d", r, s.Load, s.Prio, gw.Load, gw.Prio)
 	}
 	want := map[string]string{
-		"L":  "local 50/50",
-		"R1": "RD2@GW 10/50",
-		"R2": "RD1@GW 30/90",
-		"R3": "RD1@GW 50/50",
+		// The import's LOAD and PRIO are the gateway group's only; the
+		// service's own (general) values stay those of *SERVICES.
+		"L":  "local 50/50 gw 50/50",
+		"R1": "RD2@GW 50/50 gw 10/50",
+		"R2": "RD1@GW 30/40 gw 30/90",
+		"R3": "RD1@GW 50/50 gw 50/50",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v\nwant %v", got, want)
@@ -93,7 +96,7 @@ func TestDMConfigRejections(t *testing.T) {
 			"t.dm:3:1: duplicate local domain LD (first at line 2)"},
 		{"import LOAD", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\n*DM_IMPORT\nS LOAD=0\n",
 			`t.dm:6:8: LOAD must be a number from 1 to 32767, got "0"`},
-		{"syntax", "*DM_LOCAL\nLD GWGRP=\"GW\n", `t.dm:2:10: unterminated quoted string: expected a closing '"' on the same line`},
+		{"syntax", "*DM_LOCAL\nLD GWGRP=\"GW\n", `t.dm:2:10: unterminated quoted string: expected a closing '"' (a quoted value may run over 1000 lines at most)`},
 		{"text before a section", "LD GWGRP=GW\n", `t.dm:1:1: expected a section such as *DM_LOCAL_DOMAINS before "LD"`},
 	}
 	for _, tt := range tests {

@@ -154,7 +154,7 @@ func TestEditErrors(t *testing.T) {
 		{"value on two lines", editUBB, Change{Section: "RESOURCES", Key: "LDBAL", Value: "Y\nZ"},
 			"LDBAL=Y\nZ: the value must be on one line"},
 		{"text that does not parse", "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=\"A\n", Change{Section: "RESOURCES", Key: "LDBAL", Value: "Y"},
-			"UBBCONFIG:4:8: unterminated quoted string: expected a closing '\"' on the same line"},
+			"UBBCONFIG:4:8: unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)"},
 		{"no *RESOURCES", "*MACHINES\n", Change{Section: "RESOURCES", Key: "LDBAL", Value: "Y"},
 			"UBBCONFIG:1:1: the first section must be *RESOURCES, found *MACHINES"},
 	}

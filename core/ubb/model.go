@@ -9,7 +9,7 @@
 // Reading is in three layers: a lexer and parser that turn the text into
 // sections, entries and positioned parameters (ubbconfig.go), a builder that
 // turns those into the Model and checks the values (build.go, dmconfig.go,
-// clopt.go), and Load, which runs both and returns the Model or an ErrorList
+// clopt.go, routing.go), and Load, which runs both and returns the Model or an ErrorList
 // of positioned diagnostics (config.go).
 package ubb
 
@@ -30,6 +30,9 @@ type Model struct {
 	Queues   []Queue   `json:"queues"`   // in scan order (position of first instance)
 	Services []Service `json:"services"` // every known service, sorted by name
 	Domains  []Domain  `json:"domains,omitempty"`
+	// Routing is the *ROUTING section's criteria, in file order, each with
+	// the services that name it.
+	Routing []Criterion `json:"routing,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
@@ -62,6 +65,9 @@ type Server struct {
 	Services []string `json:"services"`
 	System   bool     `json:"system,omitempty"`  // a Tuxedo system server (BBL, TMS, WSL...)
 	Gateway  bool     `json:"gateway,omitempty"` // a GWTDOMAIN instance
+	// Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists
+	// but is not running, so it is never a candidate and serves nothing.
+	Spare bool `json:"spare,omitempty"`
 	// AdvertiseSource says where Services came from: "clopt", "scenario",
 	// "services" (every *SERVICES entry, with a warning) or "dmconfig".
 	AdvertiseSource string `json:"advertise_source"`
@@ -86,6 +92,9 @@ type Service struct {
 	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
 	// Remote is set for a service imported through DMCONFIG.
 	Remote *RemoteService `json:"remote,omitempty"`
+	// Routing names the *ROUTING criterion of the service ("" when it is not
+	// routed).
+	Routing string `json:"routing,omitempty"`
 }
 
 // ServiceParams are the LOAD and PRIO of a service for one group.
@@ -130,6 +139,16 @@ func (m *Model) Service(name string) *Service {
 	}
 	if lo < len(m.Services) && m.Services[lo].Name == name {
 		return &m.Services[lo]
+	}
+	return nil
+}
+
+// Criterion returns the routing criterion named name, or nil.
+func (m *Model) Criterion(name string) *Criterion {
+	for i := range m.Routing {
+		if m.Routing[i].Name == name {
+			return &m.Routing[i]
+		}
 	}
 	return nil
 }

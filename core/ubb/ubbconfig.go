@@ -25,7 +25,8 @@ type param struct {
 	keyPos  pos
 	value   string
 	valPos  pos
-	valSpan span // the value token as written, quotes included
+	valSpan span   // the value token as written, quotes included
+	raw     string // a quoted value as written, quotes included ("" when unquoted)
 }
 
 // entry is one entry of a section: a name followed by parameters, possibly on
@@ -60,6 +61,7 @@ type token struct {
 	text string
 	pos  pos
 	span span
+	raw  string // a quoted string as written, quotes included
 }
 
 // syntaxParser turns the text of one file into sections. Errors are collected
@@ -83,49 +85,55 @@ func (p *syntaxParser) errorf(at pos, format string, args ...any) {
 }
 
 // lexLine splits one line (without its newline) into tokens, dropping the
-// comment. It reports an unterminated quote and returns false.
-func (p *syntaxParser) lexLine(line string, lineNo int32) ([]token, bool) {
-	var toks []token
+// comment. A double quote left open at the end of the line continues on the
+// next: it returns open=true and parseSyntax calls it again with the next
+// line joined (after a newline), so the quoted value holds the newline.
+func (p *syntaxParser) lexLine(line string, lineNo int32) (toks []token, open bool) {
 	col := int32(1)
 	i := 0
 	for i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		switch {
-		case r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v':
+		case r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\v' || r == '\n':
 			i += size
 			col++
 		case r == '#':
-			return toks, true
+			return toks, false
 		case r == '=':
-			toks = append(toks, token{tokEquals, "=", pos{lineNo, col}, p.span(i, i+size)})
+			toks = append(toks, token{kind: tokEquals, text: "=", pos: pos{lineNo, col}, span: p.span(i, i+size)})
 			i += size
 			col++
 		case r == '"':
 			start := pos{lineNo, col}
-			text, n, cols, ok := lexQuoted(line[i:])
+			text, n, ok := lexQuoted(line[i:])
 			if !ok {
-				p.errorf(start, "unterminated quoted string: expected a closing '\"' on the same line")
-				return nil, false
+				return nil, true
 			}
-			toks = append(toks, token{tokString, text, start, p.span(i, i+n)})
+			raw := line[i : i+n]
+			toks = append(toks, token{kind: tokString, text: text, pos: start, span: p.span(i, i+n), raw: raw})
 			i += n
-			col += int32(cols)
+			if nl := strings.Count(raw, "\n"); nl > 0 {
+				lineNo += int32(nl)
+				col = int32(utf8.RuneCountInString(raw[strings.LastIndexByte(raw, '\n')+1:])) + 1
+			} else {
+				col += int32(utf8.RuneCountInString(raw))
+			}
 		default:
 			start := pos{lineNo, col}
 			j := i
 			for j < len(line) {
 				r, size := utf8.DecodeRuneInString(line[j:])
-				if strings.ContainsRune(" \t\r\f\v#=\"", r) {
+				if strings.ContainsRune(" \t\r\f\v\n#=\"", r) {
 					break
 				}
 				j += size
 				col++
 			}
-			toks = append(toks, token{tokWord, line[i:j], start, p.span(i, j)})
+			toks = append(toks, token{kind: tokWord, text: line[i:j], pos: start, span: p.span(i, j)})
 			i = j
 		}
 	}
-	return toks, true
+	return toks, false
 }
 
 // span returns the bytes [i, j) of the line being read as a span of the text.
@@ -133,28 +141,25 @@ func (p *syntaxParser) span(i, j int) span { return span{int32(p.lineOff + i), i
 
 // lexQuoted reads a double-quoted string at the start of s. Backslash escapes
 // \" and \\ stand for the character; any other backslash is kept as written.
-// It returns the text, the bytes and characters consumed, and false when the
-// closing quote is missing.
-func lexQuoted(s string) (string, int, int, bool) {
+// It returns the text, the bytes consumed, and false when the closing quote
+// is missing.
+func lexQuoted(s string) (string, int, bool) {
 	var b strings.Builder
-	i, cols := 1, 1
+	i := 1
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '"':
-			return b.String(), i + 1, cols + 1, true
-		case r == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\'):
+		case s[i] == '"':
+			return b.String(), i + 1, true
+		case s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\'):
 			b.WriteByte(s[i+1])
 			i += 2
-			cols += 2
 			continue
 		default:
-			b.WriteString(s[i : i+size])
+			b.WriteByte(s[i])
 		}
-		i += size
-		cols++
+		i++
 	}
-	return "", 0, 0, false
+	return "", 0, false
 }
 
 // parseSyntax reads a whole file. kvSection reports the sections whose lines
@@ -166,19 +171,32 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 	rest := strings.TrimPrefix(text, "\uFEFF")
 	p.lineEnd = len(text) - len(rest)
 	lineNo := int32(0)
-	for len(rest) > 0 {
+	next := func() string {
 		lineNo++
 		line := rest
-		p.lineOff = p.lineEnd
 		if i := strings.IndexByte(rest, '\n'); i >= 0 {
 			line, rest = rest[:i], rest[i+1:]
 		} else {
 			rest = ""
 		}
 		p.lineEnd = len(text) - len(rest)
-		if toks, ok := p.lexLine(line, lineNo); ok {
-			p.parseLine(toks)
+		return line
+	}
+	for len(rest) > 0 {
+		p.lineOff = p.lineEnd
+		line := next()
+		start := lineNo
+		toks, open := p.lexLine(line, start)
+		for open && len(rest) > 0 && lineNo-start < maxQuotedLines {
+			line += "\n" + next() // the joined line is the text as given, so spans hold
+			toks, open = p.lexLine(line, start)
 		}
+		if open {
+			at := openQuote(line, start)
+			p.errorf(at, "unterminated quoted string: expected a closing '\"' (a quoted value may run over %d lines at most)", maxQuotedLines)
+			continue
+		}
+		p.parseLine(toks)
 		if len(p.diags) >= maxDiagnostics {
 			break
 		}
@@ -191,6 +209,44 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 
 // maxDiagnostics bounds how many problems one file reports.
 const maxDiagnostics = 100
+
+// maxQuotedLines bounds how many lines one quoted value may span, so that a
+// quote left open does not swallow the rest of the file unnoticed.
+const maxQuotedLines = 1000
+
+// openQuote returns the position of the double quote that text (lines joined
+// from line start on) leaves open.
+func openQuote(text string, start int32) pos {
+	at, line, col := pos{start, 1}, start, int32(1)
+	inQuote := false
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r == '\n':
+			line, col = line+1, 0
+		case inQuote && r == '\\' && i+1 < len(text) && (text[i+1] == '"' || text[i+1] == '\\'):
+			i += 2
+			col += 2
+			continue
+		case r == '#' && !inQuote:
+			// a comment runs to the end of its line
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				return at
+			}
+			i += j
+			continue
+		case r == '"':
+			if !inQuote {
+				at = pos{line, col}
+			}
+			inQuote = !inQuote
+		}
+		i += size
+		col++
+	}
+	return at
+}
 
 func (p *syntaxParser) parseLine(toks []token) {
 	if len(toks) == 0 {
@@ -246,7 +302,7 @@ func (p *syntaxParser) parseKeywordLine(toks []token) {
 		p.errorf(toks[2].pos, "unexpected %s after %s %s: lines of *%s are KEYWORD value", describe(toks[2]), kw.text, val.text, p.cur.name)
 		return
 	}
-	e := &entry{name: kw.text, pos: kw.pos, params: []param{{kw.text, kw.pos, val.text, val.pos, val.span}}, end: val.span.end}
+	e := &entry{name: kw.text, pos: kw.pos, params: []param{{kw.text, kw.pos, val.text, val.pos, val.span, val.raw}}, end: val.span.end}
 	p.cur.entries = append(p.cur.entries, e)
 }
 
@@ -302,7 +358,7 @@ func (p *syntaxParser) parseParams(e *entry, toks []token) {
 			p.errorf(toks[i+3].pos, "malformed %s=%s=...: expected one value per KEY=value (quote values that contain '=')", key.text, val.text)
 			return
 		}
-		e.params = append(e.params, param{key.text, key.pos, val.text, val.pos, val.span})
+		e.params = append(e.params, param{key.text, key.pos, val.text, val.pos, val.span, val.raw})
 		e.end = val.span.end
 		i += 3
 	}

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import fixture from "./testdata/result-mp.json";
 import {
   axisSizeFor,
+  combine,
+  defaultView,
+  topLines,
   counterChart,
   differences,
   fmt,
@@ -168,5 +171,49 @@ describe("axisSizeFor", () => {
   });
   it("ignores missing labels", () => {
     expect(axisSizeFor(["", "1,000,000"], measure)).toBe(63 + 19);
+  });
+});
+
+describe("large applications", () => {
+  const lines = [
+    { name: "G1/1", values: [1, 1] },
+    { name: "G1/2", values: [0, 0.5] },
+    { name: "G2/1", values: [0.2, 0.2] },
+    { name: "G3/1", values: [0.9, 0.7] },
+  ];
+  it("combines lines by key, as a mean or a sum", () => {
+    const group = (n: string) => n.split("/")[0];
+    expect(combine(lines, group, "mean")).toEqual([
+      { name: "G1 (2, mean)", values: [0.5, 0.75] },
+      { name: "G2", values: [0.2, 0.2] },
+      { name: "G3", values: [0.9, 0.7] },
+    ]);
+    expect(combine(lines, group, "sum")[0]).toEqual({ name: "G1 (2)", values: [1, 1.5] });
+  });
+  it("keeps the top n by average, in their order, and folds the rest", () => {
+    // Averages: G1/1 1, G1/2 0.25, G2/1 0.2, G3/1 0.8: the top 2 are G1/1 and G3/1.
+    expect(topLines(lines, 2, "sum")).toEqual([
+      { name: "G1/1", values: [1, 1] },
+      { name: "G3/1", values: [0.9, 0.7] },
+      { name: "2 others", values: [0.2, 0.7] },
+    ]);
+    expect(topLines(lines, 0, "sum")).toBe(lines);
+    expect(topLines(lines, 4, "sum")).toBe(lines);
+  });
+  it("groups only large applications by default", () => {
+    expect(defaultView(10)).toEqual({ by: "each", top: 0 });
+    expect(defaultView(30)).toEqual({ by: "group", top: 8 });
+  });
+});
+
+describe("compare colours", () => {
+  it("follow better and worse", async () => {
+    const { changeClass } = await import("./compareview");
+    expect(changeClass("wait_ms.mean", 0.2)).toBe("worse");
+    expect(changeClass("wait_ms.mean", -0.2)).toBe("better");
+    expect(changeClass("balance.jain_utilization", 0.1)).toBe("better");
+    expect(changeClass("balance.jain_utilization", -0.1)).toBe("worse");
+    expect(changeClass("requests.issued", 0.1)).toBe("");
+    expect(changeClass("network.share", 0)).toBe("");
   });
 });

@@ -1,6 +1,6 @@
 // Pure shaping of a Result into what the charts and tables draw. Nothing here
 // touches the DOM, so it is unit-tested against hand-made results.
-import type { Result, ServiceStats } from "./types";
+import type { NamedSeries, Result, ServiceStats } from "./types";
 
 /** Columnar chart data: x values then one array per line (uPlot's AlignedData shape). */
 export type Columns = [number[], ...(number | null)[][]];
@@ -60,6 +60,8 @@ export function headline(r: Result): Figure[] {
     { key: "utilization.max", label: "Busiest server", value: maxUtilization(r) },
     { key: "balance.jain_utilization", label: "Jain fairness", value: r.balance.jain_utilization },
     { key: "balance.max_over_mean", label: "Max/mean utilization", value: r.balance.max_over_mean },
+    { key: "network.share", label: "Crossed the network", value: networkShare(r) },
+    { key: "machines.saturated", label: "Saturated machines", value: saturated(r) },
     { key: "span_ms", label: "Simulated span (ms)", value: r.span_ms },
   ];
 }
@@ -69,16 +71,80 @@ function seconds(startMS: number[] | null): number[] {
   return (startMS ?? []).map((t) => t / 1000);
 }
 
-/** queueLengthChart is the waiting requests per queue over time. */
-export function queueLengthChart(r: Result): ChartData {
-  const lines = r.series.queue_length ?? [];
+/** How the lines of a large application's charts are drawn. */
+export interface ChartView {
+  /** each line, or one line per server group or machine */
+  by: "each" | "group" | "machine";
+  /** the most lines drawn (the busiest); the rest become one "others" line. 0 = all */
+  top: number;
+}
+
+/** Charts with more lines than this offer grouping and a top-N (ChartView). */
+export const manyLines = 10;
+
+/** The default view: every line for a small application, groups and the top 8 for a large one. */
+export function defaultView(lines: number): ChartView {
+  return lines > manyLines ? { by: "group", top: 8 } : { by: "each", top: 0 };
+}
+
+/** combine merges lines with the same key: their mean or their sum at each bin. */
+export function combine(lines: NamedSeries[], keyOf: (name: string) => string, how: "mean" | "sum"): NamedSeries[] {
+  const out = new Map<string, { values: number[]; n: number }>();
+  for (const l of lines) {
+    const k = keyOf(l.name);
+    const acc = out.get(k) ?? { values: new Array<number>(l.values.length).fill(0), n: 0 };
+    l.values.forEach((v, i) => (acc.values[i] += v));
+    acc.n++;
+    out.set(k, acc);
+  }
+  return [...out].map(([name, a]) => ({ name: a.n > 1 && how === "mean" ? `${name} (${a.n}, mean)` : a.n > 1 ? `${name} (${a.n})` : name, values: how === "mean" ? a.values.map((v) => v / a.n) : a.values }));
+}
+
+/** topLines keeps the n lines of the largest average and folds the rest into one. */
+export function topLines(lines: NamedSeries[], n: number, how: "mean" | "sum"): NamedSeries[] {
+  if (n <= 0 || lines.length <= n) return lines;
+  const avg = (l: NamedSeries) => l.values.reduce((a, b) => a + b, 0) / Math.max(1, l.values.length);
+  const order = lines.map((l, i) => ({ l, i, a: avg(l) })).sort((x, y) => y.a - x.a || x.i - y.i);
+  const kept = order.slice(0, n).sort((x, y) => x.i - y.i).map((x) => x.l);
+  const rest = order.slice(n).map((x) => x.l);
+  const [others] = combine(rest, () => `others`, how);
+  return [...kept, { name: `${rest.length} others${how === "mean" ? " (mean)" : ""}`, values: others.values }];
+}
+
+/** viewLines applies a view: keyOf gives a line's group or machine. */
+export function viewLines(lines: NamedSeries[], view: ChartView, keyOf: (name: string, by: "group" | "machine") => string, how: "mean" | "sum"): NamedSeries[] {
+  const by = view.by;
+  const grouped = by === "each" ? lines : combine(lines, (n) => keyOf(n, by), how);
+  return topLines(grouped, view.top, how);
+}
+
+function chartOf(r: Result, lines: NamedSeries[]): ChartData {
   return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)] };
 }
 
-/** utilizationChart is the busy fraction per server over time. */
-export function utilizationChart(r: Result): ChartData {
-  const lines = r.series.utilization ?? [];
-  return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)] };
+/** queueLengthChart is the waiting requests per queue over time (summed over a group or machine). */
+export function queueLengthChart(r: Result, view: ChartView = { by: "each", top: 0 }): ChartData {
+  const qs = new Map((r.queues ?? []).map((q) => [q.name, q]));
+  const keyOf = (name: string, by: "group" | "machine") => (by === "group" ? qs.get(name)?.group : qs.get(name)?.lmid) ?? name;
+  return chartOf(r, viewLines(r.series.queue_length ?? [], view, keyOf, "sum"));
+}
+
+/** utilizationChart is the busy fraction per server over time (the mean over a group or machine). */
+export function utilizationChart(r: Result, view: ChartView = { by: "each", top: 0 }): ChartData {
+  const ss = new Map((r.servers ?? []).map((s) => [s.id, s]));
+  const keyOf = (name: string, by: "group" | "machine") => (by === "group" ? ss.get(name)?.group : ss.get(name)?.lmid) ?? name;
+  return chartOf(r, viewLines(r.series.utilization ?? [], view, keyOf, "mean"));
+}
+
+/** networkShare is the share of issued requests that crossed the network. */
+export function networkShare(r: Result): number {
+  const sent = (r.machines ?? []).reduce((a, m) => a + m.sent, 0);
+  return r.requests.issued ? sent / r.requests.issued : 0;
+}
+
+/** saturated counts the core's saturated-machine warnings. */
+export function saturated(r: Result): number {
+  return (r.warnings ?? []).filter((w) => /^machine \S+ saturates \(/.test(w)).length;
 }
 
 /** The MP counters chart and the reset instants to mark on it (in seconds). */

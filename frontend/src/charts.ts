@@ -88,3 +88,54 @@ function drawMarks(u: uPlot, xs: number[]): void {
   }
   ctx.restore();
 }
+
+/** Options of a chart of a sweep figure with confidence bands. */
+export interface BandChartOptions {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  bands: number[][]; // per line: the series numbers of its low and high edge
+  lines: string[]; // the lines' labels (each line is mean, low, high)
+  limit?: number | null; // the objective's limit, drawn as a dashed line
+  marks?: number[]; // x values to mark (the last point meeting the objective, per line)
+  testid?: string;
+}
+
+/** bandChart draws one figure of a sweep: a line per value of the second key with its 95% band. */
+export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
+  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
+  const box = h("div", { class: "chart-box" });
+  const legend = h(
+    "p",
+    { class: "muted" },
+    ...o.lines.map((l, i) => h("span", { style: `color:${color(i)}; margin-right:1rem` }, `━ ${l} (band: 95% interval)`)),
+    o.limit !== null && o.limit !== undefined ? h("span", {}, `┅ objective ${o.limit}`) : null,
+  );
+  fig.append(h("figcaption", {}, o.title), box, legend);
+  const series: uPlot.Series[] = [{ label: o.xLabel }];
+  data.labels.forEach((label, i) => {
+    const line = Math.floor(i / 3);
+    const edge = i % 3 !== 0;
+    series.push({ label, stroke: edge ? "transparent" : color(line), width: edge ? 0 : 1.5, show: true, points: { show: !edge, size: 5 }, spanGaps: true });
+  });
+  const cols = data.data.slice() as (number | null)[][];
+  if (o.limit !== null && o.limit !== undefined) {
+    series.push({ label: "objective", stroke: "#6b7280", dash: [6, 4], width: 1, points: { show: false } });
+    cols.push(data.data[0].map(() => o.limit!));
+  }
+  const opts: uPlot.Options = {
+    width: 600,
+    height: 220,
+    scales: { x: { time: false } },
+    legend: { show: false },
+    axes: [{ label: o.xLabel }, { label: o.yLabel, size: yAxisSize }],
+    series,
+    bands: o.bands.map(([lo, hi], i) => ({ series: [hi, lo] as [number, number], fill: color(i) + "33" })),
+    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
+  };
+  const plot = new uPlot(opts, cols as uPlot.AlignedData, box);
+  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
+  new ResizeObserver(fit).observe(box);
+  requestAnimationFrame(fit);
+  return fig;
+}

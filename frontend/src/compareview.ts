@@ -20,7 +20,7 @@ export interface Compared {
 export function comparison(items: Compared[]): HTMLElement {
   const ok = items.filter((i) => i.result) as Required<Pick<Compared, "label" | "result">>[];
   const rows = differences(ok.map((i) => i.result));
-  const isPct = (k: string) => k === "utilization.max";
+  const isPct = (k: string) => k === "utilization.max" || k === "network.share";
   const table = h(
     "table",
     { class: "plain diff", "data-testid": "compare-table" },
@@ -37,7 +37,7 @@ export function comparison(items: Compared[]): HTMLElement {
           ...r.values.map((v, j) => {
             const d = r.deltas[j];
             const delta = j === 0 || d === null ? "" : ` (${d >= 0 ? "+" : ""}${(100 * d).toFixed(1)}%)`;
-            return h("td", { class: j > 0 && d !== null && d !== 0 ? (d > 0 ? "up" : "down") : "" }, (isPct(r.key) ? pct(v) : fmt(v)) + delta);
+            return h("td", { class: j > 0 && d !== null ? changeClass(r.key, d) : "" }, (isPct(r.key) ? pct(v) : fmt(v)) + delta);
           }),
         ),
       ),
@@ -57,6 +57,13 @@ export function comparison(items: Compared[]): HTMLElement {
     ok.length ? chart(overlay(lines), { title: "Waiting requests, all queues", yLabel: "waiting requests", stepped: true }) : null,
     ok.length ? shareTable(ok) : null,
   );
+}
+
+/** changeClass colours a change by whether it is better or worse: more fairness is better, more waiting worse. */
+export function changeClass(key: string, d: number): string {
+  if (d === 0 || key === "requests.issued" || key === "span_ms") return "";
+  const higherIsBetter = key === "balance.jain_utilization" || key === "requests.completed";
+  return d > 0 === higherIsBetter ? "better" : "worse";
 }
 
 /** shareTable lines up each server's share of requests across the results. */

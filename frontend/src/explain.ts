@@ -130,7 +130,19 @@ export class ExplainView {
         ),
       ),
     );
-    this.body.replaceChildren(head, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), h("div", { class: "table-wrap" }, table));
+    const r = e.routing;
+    const routing = r
+      ? h(
+          "p",
+          { "data-testid": "explain-routing" },
+          "Routing first: ",
+          h("strong", {}, r.criterion),
+          ` (field ${r.field}) — value ${r.value === "" ? "none" : r.value}`,
+          r.range ? ` — range ${r.range}` : " — no range",
+          r.range ? ` — group ${r.group === "*" ? "any" : r.group}${r.fallback ? " (the catch-all's, the range's group has no server)" : ""} — ${r.candidates} candidate(s) left` : " — TPESYSTEM",
+        )
+      : "";
+    this.body.replaceChildren(head, routing, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), h("div", { class: "table-wrap" }, table));
     const m = this.model();
     if (m) {
       const svg = topology(m, null);

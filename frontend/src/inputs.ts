@@ -2,7 +2,8 @@
 // policy, seed and tuning. Each edits the scenario object in place and calls
 // onChange; they are rebuilt only when a new scenario is loaded.
 import { h } from "./dom";
-import type { Dist, Scenario, Stream } from "./types";
+import { routeDistParams, formatRouteList, parseRouteList, routeKind, type RouteKind } from "./route";
+import type { Dist, RouteSpec, Scenario, Stream } from "./types";
 import vocabulary from "./vocabulary.json";
 
 /** What the policy menu says of a policy beyond its name. */
@@ -16,6 +17,8 @@ const policyLabels: Record<string, string> = {
 export interface Known {
   services: string[];
   machines: string[];
+  /** routed maps each routed service to its *ROUTING criterion. */
+  routed?: Record<string, string>;
 }
 
 type OnChange = () => void;
@@ -38,6 +41,90 @@ function select(label: string, options: [string, string][], value: string, onCha
   sel.value = value;
   sel.addEventListener("change", () => onChange(sel.value));
   return h("label", { class: "field" }, h("span", {}, label), sel);
+}
+
+/**
+ * routeCell edits a stream's routing values: none, numbers drawn from a
+ * distribution (uniform min..max, normal mean/sd, exp mean; whole numbers
+ * unless "decimals" is ticked), or a weighted list ("10001:5, 55555:3, ACME").
+ */
+function routeCell(st: Stream, i: number, known: Known, onChange: OnChange): HTMLElement {
+  const label = `stream ${i + 1} routing value`;
+  const kind = h(
+    "select",
+    { "aria-label": label },
+    h("option", { value: "none" }, "none"),
+    h("option", { value: "numbers" }, "numbers"),
+    h("option", { value: "list" }, "list"),
+  );
+  kind.value = routeKind(st.route);
+  const detail = h("span", { class: "route-detail" });
+  const crit = known.routed?.[st.service];
+  const hint = h("span", { class: "muted" }, crit ? `routed by ${crit}` : "");
+  const draw = (): void => {
+    const spec = st.route;
+    if (!spec) {
+      detail.replaceChildren();
+      return;
+    }
+    if (routeKind(spec) === "list") {
+      const text = h("input", { value: formatRouteList(spec), placeholder: "10001:5, 55555:3, ACME", "aria-label": `${label} list` });
+      const err = h("span", { class: "error", role: "alert" });
+      text.addEventListener("input", () => {
+        const got = parseRouteList(text.value);
+        if ("error" in got) {
+          err.textContent = got.error;
+          return;
+        }
+        err.textContent = "";
+        st.route = got;
+        onChange();
+      });
+      detail.replaceChildren(text, err);
+      return;
+    }
+    const dist = h("select", { "aria-label": `${label} distribution` }, ...(vocabulary["route.dist"] ?? Object.keys(routeDistParams)).map((d) => h("option", { value: d }, d)));
+    dist.value = spec.dist ?? "uniform";
+    const params = h("span");
+    const drawParams = (): void => {
+      const [a, b] = routeDistParams[dist.value] ?? ["min", "max"];
+      const input = (key: keyof RouteSpec) => {
+        const el = h("input", { type: "number", step: "any", value: String(spec[key] ?? ""), "aria-label": `${label} ${key}`, placeholder: key });
+        el.addEventListener("input", () => {
+          const v = num(el);
+          if (v === undefined) delete spec[key];
+          else (spec as Record<string, unknown>)[key] = v;
+          onChange();
+        });
+        return el;
+      };
+      params.replaceChildren(input(a), ...(b ? [input(b)] : []));
+    };
+    dist.addEventListener("change", () => {
+      st.route = { dist: dist.value, ...(spec.integer === false ? { integer: false } : {}) };
+      draw();
+      onChange();
+    });
+    const dec = h("input", { type: "checkbox", "aria-label": `${label} decimals` });
+    dec.checked = spec.integer === false;
+    dec.addEventListener("change", () => {
+      if (dec.checked) spec.integer = false;
+      else delete spec.integer;
+      onChange();
+    });
+    drawParams();
+    detail.replaceChildren(dist, params, h("label", { class: "inline" }, dec, " decimals"));
+  };
+  kind.addEventListener("change", () => {
+    const k = kind.value as RouteKind;
+    if (k === "none") delete st.route;
+    else if (k === "list") st.route = { values: [1] };
+    else st.route = { dist: "uniform", min: 1, max: 100 };
+    draw();
+    onChange();
+  });
+  draw();
+  return h("span", { class: "route" }, kind, detail, hint);
 }
 
 /** workloadForm edits scenario.workload: generated streams and a trace. */
@@ -82,18 +169,25 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
       st.arrivals = arrivals.value;
       onChange();
     });
-    const rate = h("input", { type: "number", step: "any", min: "0", value: st.rate_per_s ?? "", "aria-label": `stream ${i + 1} rate per second` });
-    rate.addEventListener("input", () => {
-      st.rate_per_s = num(rate);
+    const rateInput = h("input", { type: "number", step: "any", min: "0", value: st.rate_per_s ?? "", "aria-label": `stream ${i + 1} rate per second` });
+    rateInput.addEventListener("input", () => {
+      st.rate_per_s = num(rateInput);
       onChange();
     });
+    // A ramp (profile) or an mmpp stream has no single rate: say which one applies instead of an empty box.
+    const rate: HTMLElement = st.profile?.length
+      ? h("span", { class: "muted", "data-testid": `stream-${i + 1}-rate` }, `ramp: ${st.profile.length} points (JSON tab)`)
+      : st.arrivals === "mmpp"
+        ? h("span", { class: "muted", "data-testid": `stream-${i + 1}-rate` }, "rates_per_s (JSON tab)")
+        : rateInput;
+    const route = routeCell(st, i, known, onChange);
     const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
     del.addEventListener("click", () => {
       gen().streams.splice(i, 1);
       redraw();
       onChange();
     });
-    return h("tr", {}, h("td", {}, svc), h("td", {}, origin), h("td", {}, arrivals), h("td", {}, rate), h("td", {}, del));
+    return h("tr", {}, h("td", {}, svc), h("td", {}, origin), h("td", {}, arrivals), h("td", {}, rate), h("td", {}, route), h("td", {}, del));
   };
   redraw();
   const add = h("button", { type: "button" }, "Add stream");
@@ -108,7 +202,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     spellcheck: "false",
     "aria-label": "trace CSV",
     "data-testid": "trace",
-    placeholder: "time_ms,service,origin,service_ms,prio\n0,TOUPPER,site1,3.5,",
+    placeholder: "time_ms,service,origin,service_ms,prio,route\n0,TOUPPER,site1,3.5,,",
   });
   trace.value = sc.workload.trace_csv ?? "";
   trace.addEventListener("input", () => {
@@ -136,12 +230,16 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     h(
       "table",
       { class: "streams" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Service"), h("th", {}, "Origin"), h("th", {}, "Arrivals"), h("th", {}, "Rate /s"), h("th", {}))),
+      h("thead", {}, h("tr", {}, h("th", {}, "Service"), h("th", {}, "Origin"), h("th", {}, "Arrivals"), h("th", {}, "Rate /s"), h("th", {}, "Routing value"), h("th", {}))),
       rows,
     ),
     add,
     h("h3", {}, "Trace"),
-    h("p", { class: "muted" }, "CSV with time_ms and service (origin, service_ms, prio, id optional). Merged with the generated requests by time."),
+    h(
+      "p",
+      { class: "muted" },
+      "CSV with time_ms and service (origin, service_ms, prio, id, route optional: route is the routing field's value for a service with ROUTING=), or a log as it comes: the time and service columns are found by their names (timestamp, ts, svc, ...), date-times and epoch times count from the first row (docs/scenario.md). Merged with the generated requests by time.",
+    ),
     trace,
     h("label", { class: "field" }, h("span", {}, "Upload"), upload),
     other,
@@ -213,9 +311,9 @@ export function servicesForm(sc: Scenario, known: Known, onChange: OnChange): HT
 
 /** The tuning options with their meaning (docs/engine.md). */
 const tuningHelp = {
-  idle: "When is a server idle? server: it is not processing a request (the seed text). queue: its queue holds no waiting request.",
-  netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (the seed). origin: the origin machine's (Oracle's UBBCONFIG reference).",
-  mp_counter: "What an MP choice adds to the chosen queue's counter. load+netload: LOAD plus NETLOAD (the seed's wording). load: LOAD only.",
+  idle: "When is a server idle? server: it is not processing a request (Tuxedo's own description). queue: its queue holds no waiting request.",
+  netload: "Which NETLOAD is added for a remote queue in MP? server: the NETLOAD of the machine holding the queue (Tuxedo's own description). origin: the origin machine's (Oracle's UBBCONFIG reference).",
+  mp_counter: "What an MP choice adds to the chosen queue's counter. load+netload: LOAD plus NETLOAD (Tuxedo's own description). load: LOAD only.",
   mp_reset_ms: "How often every MP counter is reset to 0, in simulated ms. Default SCANUNIT × SANITYSCAN (120 000 ms).",
   gateway_forward_ms: "How long a GWTDOMAIN gateway is busy forwarding one request (ms). Default 0.1.",
 };

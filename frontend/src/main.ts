@@ -9,11 +9,13 @@ import { Engine, EngineError, type RunAnswer } from "./engine";
 import { examples, pieces } from "./examples";
 import { ExplainView } from "./explain";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
+import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { SweepView } from "./sweepview";
 import { topology } from "./topology";
-import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario } from "./types";
+import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
 
 /** The page's state: the scenario being edited and what it produced. */
@@ -23,6 +25,8 @@ const state = {
   result: null as Result | null,
   resultText: "", // the result exactly as the core encoded it
   resultScenario: "", // the scenario JSON that produced it
+  /** Parts dropped because the configuration no longer had their names; they come back if it does. */
+  parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[] },
 };
 
 const runEngine = new Engine(); // runs and comparisons; cancel terminates it
@@ -70,15 +74,43 @@ const dmEditor = new ConfigEditor(dmBox, "DMCONFIG", (text) => {
   revalidate();
 });
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
+const advertiseBox = h("div");
+const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
+const fileInput = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
+fileInput.addEventListener("change", () => {
+  if (fileInput.files?.length) void takeFiles(Array.from(fileInput.files));
+  fileInput.value = "";
+});
+const dropZone = h(
+  "div",
+  { class: "dropzone", "data-testid": "file-drop" },
+  h("strong", {}, "Your own files: "),
+  "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
+  fileInput,
+);
+dropZone.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  dropZone.classList.add("over");
+});
+dropZone.addEventListener("dragleave", () => dropZone.classList.remove("over"));
+dropZone.addEventListener("drop", (e) => {
+  e.preventDefault();
+  dropZone.classList.remove("over");
+  const list = Array.from(e.dataTransfer?.files ?? []);
+  if (list.length) void takeFiles(list);
+});
 const configPanel = h(
   "div",
   {},
+  dropZone,
+  fitNotes,
   h("h3", {}, "UBBCONFIG"),
   ubbBox,
   h("h3", {}, "DMCONFIG (optional)"),
   dmBox,
   h("h3", {}, "Parser messages"),
   diagnostics,
+  advertiseBox,
   preview,
 );
 
@@ -123,11 +155,23 @@ const inputTabs = tabs("Scenario", [
 byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => (jsonText.value = JSON.stringify(state.scenario, null, 2)));
 
 // Run bar.
-const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run" }, "Run");
+const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run", title: "Run (Ctrl+Enter, Cmd+Enter on a Mac)" }, "Run");
 const cancelBtn = h("button", { type: "button", "data-testid": "cancel", disabled: true }, "Cancel");
 const progress = h("progress", { max: 1, value: 0, "data-testid": "progress", "aria-label": "run progress" });
 const runStatus = h("span", { class: "muted", role: "status", "data-testid": "run-status" });
 runBtn.addEventListener("click", () => void run());
+// Ctrl+Enter (Cmd+Enter on a Mac) runs, from anywhere, editors included.
+window.addEventListener(
+  "keydown",
+  (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      e.stopPropagation();
+      if (!runBtn.disabled) void run();
+    }
+  },
+  true,
+);
 cancelBtn.addEventListener("click", () => runEngine.cancel());
 
 // Results side.
@@ -135,7 +179,7 @@ const resultsPanel = h("div", { "data-testid": "results" }, h("p", { class: "mut
 const downloadBtn = h("button", { type: "button", "data-testid": "download-result", disabled: true }, "Download result JSON");
 const dispatchBtn = h("button", { type: "button", "data-testid": "download-dispatch", disabled: true }, "Download dispatch CSV");
 const saveRunBtn = h("button", { type: "button", "data-testid": "save-run", disabled: true }, "Save run");
-downloadBtn.addEventListener("click", () => download("tuxlb-result.json", "application/json", state.resultText));
+downloadBtn.addEventListener("click", () => download(`${resultStem()}-result.json`, "application/json", state.resultText));
 dispatchBtn.addEventListener("click", () => void downloadDispatch());
 saveRunBtn.addEventListener("click", () => void saveRun());
 
@@ -147,6 +191,7 @@ const explainView = new ExplainView(
   () => state.model,
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
+const sweepView = new SweepView(() => state.scenario, toolEngine);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -156,6 +201,7 @@ const outputTabs = tabs("Results", [
   ["results", "Results", h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel)],
   ["explain", "Explain", explainView.el],
   ["compare", "Compare", compareView.el],
+  ["sweep", "Sweep", sweepView.el],
   ["runs", "Saved runs", runsView.el],
 ]);
 byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
@@ -169,7 +215,7 @@ const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }
 const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
 const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
 shareBtn.addEventListener("click", () => {
-  shareLink.value = shareURL(location.href, state.scenario);
+  shareLink.value = shareURL(location.href, state.scenario, sweepView.shared);
   shareLink.select();
   void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
 });
@@ -212,10 +258,30 @@ function known(): Known {
   return {
     services: (m?.services ?? []).map((s) => s.name),
     machines: (m?.machines ?? []).map((x) => x.lmid),
+    routed: Object.fromEntries((m?.services ?? []).filter((s) => s.routing).map((s) => [s.name, s.routing as string])),
   };
 }
 
+/** resultStem names downloads after the scenario of the shown result. */
+function resultStem(): string {
+  try {
+    return fileStem((JSON.parse(state.resultScenario) as Scenario).name);
+  } catch {
+    return "tuxlb";
+  }
+}
+
+function showNotes(notes: string[]): void {
+  fitNotes.replaceChildren(...notes.map((n) => h("li", {}, n)));
+}
+
 function drawForms(): void {
+  advertiseBox.replaceChildren(
+    advertiseEditor(state.model, state.scenario, () => {
+      changed();
+      void validate();
+    }),
+  );
   workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed));
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
@@ -236,10 +302,74 @@ function loadScenario(sc: Scenario): void {
   ubbEditor.setText(sc.ubbconfig ?? "");
   dmEditor.setText(sc.dmconfig ?? "");
   state.model = null;
+  state.parked = { services: {}, streams: [] };
   drawForms();
   changed();
   compareView.refresh();
   void validate().then(drawForms);
+}
+
+/**
+ * fit makes the scenario fit a configuration whose names changed (a pasted
+ * UBBCONFIG): what it no longer knows is dropped with a note and kept aside
+ * (it comes back if the name does), new services get a service time.
+ */
+async function fit(m: Model): Promise<void> {
+  const sc = state.scenario;
+  const svcs = new Set((m.services ?? []).map((x) => x.name));
+  const lmids = new Set((m.machines ?? []).map((x) => x.lmid));
+  const fits = (st: Stream) => svcs.has(st.service) && (!st.origin || lmids.has(st.origin));
+  for (const [name, spec] of Object.entries(state.parked.services)) {
+    if (svcs.has(name) && !sc.services?.[name]) {
+      (sc.services ??= {})[name] = spec;
+      delete state.parked.services[name];
+    }
+  }
+  const back = state.parked.streams.filter(fits);
+  state.parked.streams = state.parked.streams.filter((st) => !fits(st));
+  if (back.length && sc.workload.generate) sc.workload.generate.streams.push(...back);
+  for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) state.parked.services[name] = spec;
+  state.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
+  const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "adapt", scenario: JSON.stringify(sc) });
+  // The editors may have moved on while the core worked: keep their text.
+  a.scenario.ubbconfig = state.scenario.ubbconfig;
+  if (state.scenario.dmconfig) a.scenario.dmconfig = state.scenario.dmconfig;
+  else delete a.scenario.dmconfig;
+  a.scenario.workload ??= {};
+  state.scenario = a.scenario;
+  showNotes(a.notes.length ? [...a.notes] : []);
+  drawForms();
+  changed();
+}
+
+/** takeFiles reads dropped or chosen files into the scenario, the way `tuxlb run --ubbconfig --trace` does. */
+async function takeFiles(list: File[]): Promise<void> {
+  const req: Record<string, string> = { scenario: JSON.stringify(state.scenario) };
+  const read: string[] = [];
+  const notes: string[] = [];
+  for (const f of list) {
+    const text = await f.text();
+    const kind = classify(f.name, text);
+    if (kind === null) {
+      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
+      continue;
+    }
+    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
+    if (kind === "scenario") req.scenario = text;
+    else req[kind] = text;
+    if (kind === "ubbconfig") req.ubb_name = f.name;
+    if (kind === "trace") req.trace_name = f.name;
+  }
+  try {
+    const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(req) });
+    loadScenario(a.scenario);
+    showNotes([`Read ${read.join(", ")}.`, ...notes, ...a.notes]);
+    say("");
+    inputTabs.select("config");
+  } catch (e) {
+    showNotes([...notes]);
+    say(`Your files: ${errorText(e)}`);
+  }
 }
 
 function diagnosticText(d: Diagnostic): string {
@@ -264,9 +394,13 @@ async function validate(): Promise<void> {
       dm: sc.dmconfig ?? "",
       advertise: JSON.stringify(sc.advertise ?? {}),
     });
+    const before = state.model;
     state.model = a.model;
     compareView.refresh(); // the baseline's MODEL and LDBAL come from the model
+    say(""); // the configuration is fine now: an old error above the tabs is stale
     showDiagnostics(a.model.warnings ?? [], "");
+    if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
+    else advertiseBox.replaceChildren(advertiseEditor(state.model, state.scenario, () => { changed(); void validate(); }));
     preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
   } catch (e) {
     const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);
@@ -332,7 +466,7 @@ async function downloadDispatch(): Promise<void> {
   runStatus.textContent = "Running again for the dispatch log…";
   try {
     const a = await runEngine.call<RunAnswer>({ op: "run", scenario: state.resultScenario, opts: { dispatch: true } });
-    download("tuxlb-dispatch.csv", "text/csv", a.dispatch ?? "");
+    download(`${resultStem()}-dispatch.csv`, "text/csv", a.dispatch ?? "");
     runStatus.textContent = "Done.";
   } catch (e) {
     runStatus.textContent = errorText(e);
@@ -396,6 +530,10 @@ async function start(): Promise<void> {
   if (frag.kind === "scenario") {
     loadScenario(frag.scenario);
     inputTabs.select("config");
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
     return;
   }
   if (frag.kind === "error") say(frag.message);
@@ -404,8 +542,13 @@ async function start(): Promise<void> {
 
 window.addEventListener("hashchange", () => {
   const frag = decodeFragment(location.hash);
-  if (frag.kind === "scenario") loadScenario(frag.scenario);
-  else if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "scenario") {
+    loadScenario(frag.scenario);
+    if (frag.sweep) {
+      sweepView.setSpec(frag.sweep);
+      outputTabs.select("sweep");
+    }
+  } else if (frag.kind === "error") say(frag.message);
 });
 
 void start();

@@ -1,7 +1,21 @@
 // The results view: headline figures, per-server bars, charts, the topology
 // with each one's share, and tables for queues and machines.
 import { chart } from "./charts";
-import { counterChart, fmt, headline, histogramChart, pct, queueLengthChart, serverBars, utilizationChart } from "./chartdata";
+import {
+  counterChart,
+  defaultView,
+  fmt,
+  headline,
+  histogramChart,
+  manyLines,
+  pct,
+  queueLengthChart,
+  serverBars,
+  topLines,
+  utilizationChart,
+  type ChartView,
+  type CounterChart,
+} from "./chartdata";
 import { h } from "./dom";
 import { topology } from "./topology";
 import type { Model, Result } from "./types";
@@ -10,7 +24,7 @@ import type { Model, Result } from "./types";
 export function summary(r: Result): HTMLElement {
   const dl = h("dl", { class: "figures" });
   for (const f of headline(r)) {
-    const value = f.key === "utilization.max" ? pct(f.value) : fmt(f.value);
+    const value = f.key === "utilization.max" || f.key === "network.share" ? pct(f.value) : fmt(f.value);
     dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, value)));
   }
   const failed = Object.entries(r.requests.failed ?? {});
@@ -90,28 +104,102 @@ function machineTable(r: Result): HTMLElement {
     "table",
     { class: "plain" },
     h("caption", {}, "Machines"),
-    h("thead", {}, h("tr", {}, ...["Machine", "NETLOAD", "Issued", "Served", "Local", "Sent", "Received"].map((t) => h("th", {}, t)))),
+    h("thead", {}, h("tr", {}, ...["Machine", "Utilization", "NETLOAD", "Issued", "Served", "Local", "Sent", "Received"].map((t) => h("th", {}, t)))),
     h(
       "tbody",
       {},
       ...(r.machines ?? []).map((m) =>
-        h("tr", {}, h("th", { scope: "row" }, m.lmid), ...[m.netload, m.issued, m.served, m.local, m.sent, m.received].map((v) => h("td", {}, fmt(v)))),
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, m.lmid),
+          h("td", {}, m.utilization === undefined ? "–" : pct(m.utilization)),
+          ...[m.netload, m.issued, m.served, m.local, m.sent, m.received].map((v) => h("td", {}, fmt(v))),
+        ),
       ),
     ),
+  );
+}
+
+/** topCounters keeps the n counter lines of the largest average (all when n is 0). */
+function topCounters(c: CounterChart, n: number): CounterChart {
+  if (n <= 0 || c.labels.length <= n) return c;
+  const lines = topLines(
+    c.labels.map((name, i) => ({ name, values: c.data[i + 1] as number[] })),
+    n,
+    "mean",
+  );
+  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values)], resets: c.resets };
+}
+
+/** viewControls chooses how a large application's charts group their lines. */
+function viewControls(view: ChartView, redraw: () => void): HTMLElement {
+  const by = h(
+    "select",
+    { "aria-label": "lines per", "data-testid": "chart-by" },
+    ...(
+      [
+        ["each", "each server or queue"],
+        ["group", "server group"],
+        ["machine", "machine"],
+      ] as const
+    ).map(([v, t]) => h("option", { value: v, selected: view.by === v }, t)),
+  );
+  const top = h(
+    "select",
+    { "aria-label": "lines shown", "data-testid": "chart-top" },
+    ...[5, 8, 10, 20, 0].map((n) => h("option", { value: String(n), selected: view.top === n }, n ? `top ${n}` : "all")),
+  );
+  by.addEventListener("change", () => {
+    view.by = by.value as ChartView["by"];
+    redraw();
+  });
+  top.addEventListener("change", () => {
+    view.top = Number(top.value);
+    redraw();
+  });
+  return h(
+    "div",
+    { class: "chart-view", "data-testid": "chart-view" },
+    h("span", { class: "muted" }, "A large application: "),
+    h("label", {}, "one line per ", by),
+    h("label", {}, "showing ", top, " (the rest as one line)"),
   );
 }
 
 /** results renders a whole result; model (when known) draws the topology. */
 export function results(r: Result, model: Model | null): HTMLElement {
   const charts = h("div", { class: "charts" });
-  charts.append(chart(queueLengthChart(r), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }));
-  charts.append(chart(utilizationChart(r), { title: "Utilization over time", yLabel: "busy fraction", stepped: true }));
+  const lines = Math.max((r.series.queue_length ?? []).length, (r.series.utilization ?? []).length);
+  const view: ChartView = defaultView(lines);
   const counters = counterChart(r);
-  if (counters) {
-    charts.append(
-      chart(counters, { title: "MP counters C_m(q) (dashed lines: resets)", yLabel: "counter", marks: counters.resets, testid: "chart-counters" }),
-    );
-  }
+  const draw = (): HTMLElement[] => {
+    const out = [
+      chart(queueLengthChart(r, view), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }),
+      chart(utilizationChart(r, view), { title: "Utilization over time", yLabel: "busy fraction", stepped: true, testid: "chart-util" }),
+    ];
+    if (counters) {
+      out.push(
+        chart(topCounters(counters, view.top), {
+          title: "MP counters C_m(q) (dashed lines: resets)",
+          yLabel: "counter",
+          marks: counters.resets,
+          testid: "chart-counters",
+        }),
+      );
+    }
+    return out;
+  };
+  let timeFigs = draw();
+  charts.append(...timeFigs);
+  const controls =
+    lines > manyLines
+      ? viewControls(view, () => {
+          const next = draw();
+          timeFigs.forEach((f, i) => f.replaceWith(next[i]));
+          timeFigs = next;
+        })
+      : null;
   for (const s of r.services ?? []) {
     if (s.issued === 0) continue;
     charts.append(chart(histogramChart(s), { title: `Response time, ${s.name}`, xLabel: "response time (ms)", yLabel: "requests", bars: true }));
@@ -124,6 +212,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
     warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
     model ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, "Topology and share of requests"), topology(model, r)) : null,
     serverTable(r),
+    controls,
     charts,
     queueTable(r),
     machineTable(r),

@@ -76,3 +76,14 @@ describe("shortLinkID", () => {
     it(path, () => expect(shortLinkID(path)).toBe(want));
   }
 });
+
+describe("sweep in the share link", () => {
+  it("round-trips the sweep beside the scenario", () => {
+    const sc = { ubbconfig: "*RESOURCES\n", workload: {} };
+    const sweep = { vary: ["rate_scale=0.5..1.5/0.25", "policy=tuxedo,jsq"], replications: 3, objective: "response_p99_ms<=100" };
+    const frag = decodeFragment(new URL(shareURL("http://x/", sc, sweep)).hash);
+    expect(frag).toEqual({ kind: "scenario", scenario: sc, sweep });
+    expect(decodeFragment(encodeFragment(sc))).toEqual({ kind: "scenario", scenario: sc });
+    expect(decodeFragment(encodeFragment(sc) + "&w=garbage").kind).toBe("error");
+  });
+});

@@ -1,29 +1,34 @@
 // Share links: the whole scenario, compressed into the URL fragment, so a link
 // works with no server at all (the fragment never leaves the browser).
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from "lz-string";
+import { parseSpec, specJSON, type SweepSpec } from "./sweepdata";
 import type { Scenario } from "./types";
 
 /** The fragment key the playground reads: #s=<compressed scenario JSON>. */
 export const fragmentKey = "s";
 
-/** encodeFragment returns "#s=..." holding the scenario. */
-export function encodeFragment(sc: Scenario): string {
-  return `#${fragmentKey}=${compressToEncodedURIComponent(JSON.stringify(sc))}`;
+/** The fragment key of the sweep set up in the Sweep tab: &w=<compressed spec JSON>. */
+export const sweepKey = "w";
+
+/** encodeFragment returns "#s=..." holding the scenario, and "&w=..." the sweep when there is one. */
+export function encodeFragment(sc: Scenario, sweep?: SweepSpec | null): string {
+  const w = sweep ? `&${sweepKey}=${compressToEncodedURIComponent(specJSON(sweep))}` : "";
+  return `#${fragmentKey}=${compressToEncodedURIComponent(JSON.stringify(sc))}${w}`;
 }
 
-/** shareURL returns the full link to the playground page with the scenario in its fragment. */
-export function shareURL(pageURL: string, sc: Scenario): string {
+/** shareURL returns the full link to the playground page with the scenario (and sweep) in its fragment. */
+export function shareURL(pageURL: string, sc: Scenario, sweep?: SweepSpec | null): string {
   const u = new URL(pageURL);
   u.hash = "";
   u.search = "";
   if (u.pathname.startsWith("/s/")) u.pathname = "/";
-  return u.toString().replace(/#$/, "") + encodeFragment(sc);
+  return u.toString().replace(/#$/, "") + encodeFragment(sc, sweep);
 }
 
-/** The outcome of reading a fragment: no scenario in it, a scenario, or an error to show. */
+/** The outcome of reading a fragment: no scenario in it, a scenario (and maybe a sweep), or an error to show. */
 export type FragmentResult =
   | { kind: "none" }
-  | { kind: "scenario"; scenario: Scenario }
+  | { kind: "scenario"; scenario: Scenario; sweep?: SweepSpec }
   | { kind: "error"; message: string };
 
 /**
@@ -52,7 +57,16 @@ export function decodeFragment(hash: string): FragmentResult {
   }
   const problem = scenarioProblem(value);
   if (problem) return { kind: "error", message: `share link: ${problem}` };
-  return { kind: "scenario", scenario: value as Scenario };
+  const packedSweep = params.get(sweepKey);
+  if (packedSweep === null) return { kind: "scenario", scenario: value as Scenario };
+  let sweep: SweepSpec | null = null;
+  try {
+    sweep = parseSpec(decompressFromEncodedURIComponent(packedSweep) ?? "");
+  } catch {
+    sweep = null;
+  }
+  if (!sweep) return { kind: "error", message: "share link: the sweep part (&w=) is damaged" };
+  return { kind: "scenario", scenario: value as Scenario, sweep };
 }
 
 /** scenarioProblem says why value cannot be a scenario document, or "" if it can. */

@@ -21,7 +21,22 @@ export interface Stream {
   rate_per_s?: number;
   on_ms?: number;
   off_ms?: number;
+  /** a ramp: the rate at points in time */
+  profile?: { at_ms: number; rate_per_s: number }[];
+  route?: RouteSpec;
   [extra: string]: unknown;
+}
+
+/** How a stream draws its routing values (docs/scenario.md, "Routing values"). */
+export interface RouteSpec {
+  dist?: string;
+  min?: number;
+  max?: number;
+  mean?: number;
+  sd?: number;
+  integer?: boolean;
+  values?: (string | number)[];
+  weights?: number[];
 }
 
 export interface Workload {
@@ -124,6 +139,8 @@ export interface MachineStats {
   local: number;
   sent: number;
   received: number;
+  /** Mean utilization of its application servers that could take a requested service. */
+  utilization?: number;
 }
 
 /** The result JSON of docs/engine.md, as `tuxlb run` prints it. */
@@ -208,8 +225,20 @@ export interface Explanation {
   rule: string;
   winner: string;
   server: string;
+  routing?: RoutingStep;
   candidates: Candidate[] | null;
   text: string;
+}
+
+/** The data-dependent routing step of an explanation (routed services only). */
+export interface RoutingStep {
+  criterion: string;
+  field: string;
+  value: string;
+  range?: string;
+  group?: string;
+  fallback?: boolean;
+  candidates: number;
 }
 
 export interface ModelMachine {
@@ -232,6 +261,9 @@ export interface ModelServer {
   services: string[] | null;
   system?: boolean;
   gateway?: boolean;
+  /** Where services came from: clopt, scenario (advertise map), services (no -s), dmconfig. */
+  advertise_source?: string;
+  spare?: boolean;
 }
 export interface ModelQueue {
   name: string;
@@ -243,6 +275,18 @@ export interface ModelService {
   name: string;
   load: number;
   prio: number;
+  routing?: string;
+}
+
+/** A *ROUTING criterion of the configuration. */
+export interface ModelCriterion {
+  name: string;
+  field: string;
+  buftype?: string;
+  kind: string;
+  ranges: { text: string; group: string; catch_all?: boolean }[];
+  services: string[];
+  line: number;
 }
 
 /** The parsed configuration (core.Model). */
@@ -255,5 +299,6 @@ export interface Model {
   servers: ModelServer[] | null;
   queues: ModelQueue[] | null;
   services: ModelService[] | null;
+  routing?: ModelCriterion[] | null;
   warnings?: Diagnostic[] | null;
 }

@@ -9,6 +9,11 @@ interface Bridge {
   validate(ubb: string, dm: string, advertise: string): string;
   run(scenario: string, opts: object): string;
   explain(scenario: string, first: number, count: number, opts: object): string;
+  sweepPlan(scenario: string, spec: string): string;
+  sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
+  sweepReduce(scenario: string, spec: string, samples: string): string;
+  adapt(scenario: string): string;
+  files(request: string): string;
   version: string;
 }
 
@@ -20,7 +25,12 @@ type Request =
   | { type: "init"; execURL: string; wasmURL: string }
   | { id: number; op: "validate"; ubb: string; dm: string; advertise: string }
   | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean; variant?: string } }
-  | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } };
+  | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } }
+  | { id: number; op: "sweepPlan"; scenario: string; spec: string }
+  | { id: number; op: "sweepUnit"; scenario: string; spec: string; unit: number }
+  | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string }
+  | { id: number; op: "adapt"; scenario: string }
+  | { id: number; op: "files"; request: string };
 
 let bridge: Promise<Bridge> | null = null;
 
@@ -65,6 +75,21 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     }
     case "explain":
       answer = b.explain(msg.scenario, msg.first, msg.count, msg.opts);
+      break;
+    case "sweepPlan":
+      answer = b.sweepPlan(msg.scenario, msg.spec);
+      break;
+    case "sweepUnit":
+      answer = b.sweepUnit(msg.scenario, msg.spec, msg.unit, {});
+      break;
+    case "sweepReduce":
+      answer = b.sweepReduce(msg.scenario, msg.spec, msg.samples);
+      break;
+    case "adapt":
+      answer = b.adapt(msg.scenario);
+      break;
+    case "files":
+      answer = b.files(msg.request);
       break;
   }
   self.postMessage({ id: msg.id, type: "done", answer });

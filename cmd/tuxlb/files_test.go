@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ownUBB is an administrator's UBBCONFIG: two sites, a server without -s.
+const ownUBB = `*RESOURCES
+IPCKEY 123456
+MASTER SITE1
+MODEL MP
+LDBAL Y
+*MACHINES
+"host1" LMID=SITE1 NETLOAD=100
+"host2" LMID=SITE2
+*GROUPS
+G1 LMID=SITE1 GRPNO=1
+G2 LMID=SITE2 GRPNO=2
+*SERVERS
+bankserv SRVGRP=G1 SRVID=1 CLOPT="-s BALANCE,DEPOSIT"
+bankserv SRVGRP=G2 SRVID=2 CLOPT="-s BALANCE,DEPOSIT"
+legacy SRVGRP=G2 SRVID=3
+*SERVICES
+BALANCE LOAD=50
+DEPOSIT
+AUDIT
+`
+
+// ownTrace is a log as an application writes it: date-times with a decimal
+// comma, its own column names, a column tuxlb does not use.
+const ownTrace = "timestamp;svc;elapsed_ms;user\n" +
+	"2026-11-29 10:00:00,000;BALANCE;4,5;ann\n" +
+	"2026-11-29 10:00:00,004;DEPOSIT;6;bob\n" +
+	"2026-11-29 10:00:00,005;BALANCE;3;ann\n" +
+	"2026-11-29 10:00:00,009;AUDIT;2;cy\n"
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// cli runs tuxlb and returns its exit code, stdout and stderr.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// embed writes doc (a scenario as a map) to dir/name.
+func embed(t *testing.T, dir, name string, doc map[string]any) string {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestRunOwnFilesEqualsEmbedded: `run --ubbconfig U --trace T` with no
+// scenario prints the same bytes as the scenario that embeds U and T in
+// JSON with the documented defaults (init's service times, advertise and
+// domains; the trace as the workload; the replay name).
+func TestRunOwnFilesEqualsEmbedded(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "trace.csv": ownTrace})
+	ubb, trace := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "trace.csv")
+	code, got, stderr := cli(t, "run", "--ubbconfig", ubb, "--trace", trace)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	code, initOut, stderr := cli(t, "init", "--ubbconfig", ubb, "--trace", trace)
+	if code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(initOut), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["workload"] = map[string]any{"trace_csv": ownTrace}
+	doc["name"] = "ubb.cfg replaying trace.csv (defaults: see docs/scenario.md, Starting from your own files)"
+	code, want, stderr := cli(t, "run", embed(t, dir, "embedded.json", doc))
+	if code != 0 {
+		t.Fatalf("embedded: exit %d: %s", code, stderr)
+	}
+	if got != want {
+		t.Errorf("--ubbconfig/--trace and the embedded scenario differ:\n got %.400s\nwant %.400s", got, want)
+	}
+	// The log was read as a log (the note is in the warnings) and replayed:
+	// 4 requests; the measured service times are the mean of the log's.
+	var res struct {
+		Requests struct{ Issued int } `json:"requests"`
+		Warnings []string             `json:"warnings"`
+	}
+	json.Unmarshal([]byte(got), &res)
+	if res.Requests.Issued != 4 || !strings.Contains(strings.Join(res.Warnings, "\n"), `time_ms from column "timestamp" (date-times, counted from the first row)`) {
+		t.Errorf("got issued %d, warnings %q", res.Requests.Issued, res.Warnings)
+	}
+	if svc := doc["services"].(map[string]any)["BALANCE"]; !strings.Contains(mustJSON(svc), `"mean_ms":3.75`) {
+		t.Errorf("BALANCE's service time: got %s, want the log's mean (4.5+3)/2 = 3.75 ms", mustJSON(svc))
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestRunFilesReplaceScenarioParts: a scenario plus --ubbconfig/--trace
+// equals the scenario with those parts replaced by hand; its column mapping
+// applies to the new trace unless --trace-map gives one.
+func TestRunFilesReplaceScenarioParts(t *testing.T) {
+	log := "when|what|dur\n1764410400|BALANCE|2\n1764410400.5|DEPOSIT|3\n1764410401|BALANCE|1\n"
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "log.csv": log})
+	base := map[string]any{
+		"name": "mine", "ubbconfig": "*RESOURCES\nMODEL SHM\n", "seed": 7,
+		"services": map[string]any{"BALANCE": map[string]any{"service_time": map[string]any{"dist": "const", "ms": 2}},
+			"DEPOSIT": map[string]any{"service_time": map[string]any{"dist": "const", "ms": 2}},
+			"AUDIT":   map[string]any{"service_time": map[string]any{"dist": "const", "ms": 2}}},
+		"advertise": map[string]any{"legacy": []string{"AUDIT"}},
+		"workload": map[string]any{"generate": map[string]any{"duration_ms": 1000, "streams": []any{
+			map[string]any{"service": "X", "arrivals": "poisson", "rate_per_s": 1}}}},
+	}
+	scPath := embed(t, dir, "base.json", base)
+	code, got, stderr := cli(t, "run", "--ubbconfig", filepath.Join(dir, "ubb.cfg"), "--trace", filepath.Join(dir, "log.csv"),
+		"--trace-map", "time=when,time_unit=s,service=what,service_ms=dur", scPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	base["ubbconfig"] = ownUBB
+	base["workload"] = map[string]any{"trace_csv": log, "columns": map[string]any{
+		"time": "when", "time_unit": "s", "service": "what", "service_ms": "dur"}}
+	code, want, stderr := cli(t, "run", embed(t, dir, "replaced.json", base))
+	if code != 0 {
+		t.Fatalf("replaced: exit %d: %s", code, stderr)
+	}
+	if got != want || !strings.Contains(got, `"issued": 3`) {
+		t.Errorf("differ or not 3 requests:\n got %.300s\nwant %.300s", got, want)
+	}
+}
+
+func TestRunOwnFilesErrors(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"ubb.cfg":   ownUBB,
+		"bad.cfg":   "*RESOURCES\nMODEL XX\n",
+		"trace.csv": "ts,service\n2026-11-29 10:00:00,BALANCE\nlater,BALANCE\n",
+		"svc.csv":   "ts,service\n2026-11-29 10:00:00,NOPE\n",
+		"empty.csv": "\n",
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("trace.csv")}, 1,
+			"tuxlb run: " + p("trace.csv") + ": trace row 2: ts: not a date-time"},
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("svc.csv")}, 1,
+			"tuxlb run: " + p("svc.csv") + `: trace row 1: service: unknown service "NOPE"`},
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("empty.csv")}, 1,
+			"tuxlb run: " + p("empty.csv") + ": trace: the file is empty"},
+		{[]string{"run", "--ubbconfig", p("bad.cfg")}, 1, p("bad.cfg") + ":2:"},
+		{[]string{"run", "--ubbconfig", p("nope.cfg")}, 1, "tuxlb run: --ubbconfig: open " + p("nope.cfg")},
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("trace.csv"), "--trace-map", "colour=x"}, 1,
+			`tuxlb run: --trace-map: "colour=x": unknown key "colour"`},
+		{[]string{"run", "--trace", p("trace.csv")}, 2, "want one scenario file (or -), or --ubbconfig FILE"},
+		{[]string{"init"}, 2, "tuxlb init: want --ubbconfig FILE"},
+		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "0"}, 2, "tuxlb init: --load"},
+		{[]string{"init", "--ubbconfig", p("bad.cfg")}, 1, p("bad.cfg") + ":2:"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := cli(t, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) {
+			t.Errorf("%v: got exit %d, stderr %q; want %d and %q", tt.args[1:], code, stderr, tt.code, tt.want)
+		}
+	}
+}
+
+// TestInitWritesARunnableScenario: init's scenario runs, has an advertise
+// entry for the server without -s, and a stream for every service.
+func TestInitWritesARunnableScenario(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB})
+	out := filepath.Join(dir, "start.json")
+	code, stdout, stderr := cli(t, "init", "--ubbconfig", filepath.Join(dir, "ubb.cfg"), "--out", out)
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "3 streams") {
+		t.Fatalf("init: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	data, _ := os.ReadFile(out)
+	for _, want := range []string{`"legacy": [`, `"service": "AUDIT"`, `"service": "BALANCE"`, `"service": "DEPOSIT"`, "about 50% busy"} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("init output lacks %s:\n%s", want, data)
+		}
+	}
+	code, got, stderr := cli(t, "run", out)
+	if code != 0 || strings.Contains(got, "no -s") {
+		t.Errorf("run: exit %d, stderr %q; or a warning about the missing -s is left", code, stderr)
+	}
+}
+
+func TestRunFormats(t *testing.T) {
+	path := "../../examples/admin-guide.json"
+	code, out, stderr := cli(t, "run", "--format", "summary", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Warnings first, then the headline with the network share and the
+	// saturated machine, then the machines.
+	for i, want := range []string{"warning: offered load", "warning: machine SITE1 saturates", "requests     issued 2500",
+		"network      625 of 2500 requests crossed it (25.0%)", "saturated    1 machine(s)", "machine  utilization", "SITE1         1.00"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q (item %d):\n%s", want, i, out)
+		}
+	}
+	if strings.Index(out, "warning:") != 0 {
+		t.Errorf("summary does not start with the warnings:\n%s", out)
+	}
+	code, out, stderr = cli(t, "run", "--format", "psr", path)
+	if code != 0 || strings.Contains(out, "warning") || !strings.Contains(stderr, "warning: machine SITE1 saturates") {
+		t.Errorf("psr: exit %d; want the warnings on stderr (got %q), not stdout", code, stderr)
+	}
+}
+
+func TestProgressLine(t *testing.T) {
+	tests := []struct {
+		done, total int64
+		want        string
+	}{
+		{0, 100, "[>         ]   0%  0 of 100 requests"},
+		{45, 100, "[====>     ]  45%  45 of 100 requests"},
+		{100, 100, "[==========] 100%  100 of 100 requests"},
+		{120, 100, "[==========] 100%  120 of 100 requests"},
+		{7, 0, "7 requests"},
+	}
+	for _, tt := range tests {
+		if got := progressLine(tt.done, tt.total, 10); got != tt.want {
+			t.Errorf("%d/%d: got %q, want %q", tt.done, tt.total, got, tt.want)
+		}
+	}
+	var b bytes.Buffer
+	bar := newProgressBar(&b, true) // not a terminal: draws nothing
+	bar.update(5, 10)
+	bar.done()
+	if b.Len() != 0 {
+		t.Errorf("a bar on a non-terminal wrote %q", b.String())
+	}
+}
+
+// TestRunScenarioWithoutTheFilesParts: a scenario may leave out what the
+// files give (its ubbconfig, its workload).
+func TestRunScenarioWithoutTheFilesParts(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "trace.csv": ownTrace,
+		"rest.json": `{"advertise": {"legacy": ["AUDIT"]}, "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1}},
+			"DEPOSIT": {"service_time": {"dist": "const", "ms": 1}}, "AUDIT": {"service_time": {"dist": "const", "ms": 1}}}}`})
+	code, out, stderr := cli(t, "run", "--ubbconfig", filepath.Join(dir, "ubb.cfg"), "--trace", filepath.Join(dir, "trace.csv"), filepath.Join(dir, "rest.json"))
+	if code != 0 || !strings.Contains(out, `"issued": 4`) {
+		t.Errorf("exit %d, stderr %q, stdout %.200s", code, stderr, out)
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+func init() {
+	commands["init"] = command{
+		summary: "write a complete scenario to start from, made from a UBBCONFIG (and DMCONFIG, and a log)",
+		run:     runInit,
+	}
+}
+
+// runInit is `tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE]`:
+// the starter scenario (core.StarterScenario) as JSON on standard output or
+// in --out. Exit 1 for a bad file, 2 for bad flags.
+func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var ff fileFlags
+	fs := flag.NewFlagSet("init", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE` (required)")
+	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
+	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): streams at its rates, service times from it")
+	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
+	load := fs.String("load", strconv.FormatFloat(core.DefaultStarterLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
+	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [--out FILE]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if ff.ubbconfig == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "tuxlb init: want --ubbconfig FILE and no other argument")
+		fs.Usage()
+		return 2
+	}
+	l, err := strconv.ParseFloat(*load, 64)
+	if err != nil || l < 0.01 || l > 10 {
+		fmt.Fprintf(stderr, "tuxlb init: --load: %q is not a fraction between 0.01 and 10\n", *load)
+		return 2
+	}
+	files, err := ff.read()
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
+		return 1
+	}
+	files.Load = l
+	probe := &core.Scenario{UBBConfig: *files.UBBConfig}
+	if files.DMConfig != nil {
+		probe.DMConfig = *files.DMConfig
+	}
+	if !checkModelFiles(probe, &ff, stderr, "init") {
+		return 1
+	}
+	sc, err := core.StarterScenario(files)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %s\n", fileError(err, &ff, ""))
+		return 1
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(sc); err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
+		return 1
+	}
+	if *out != "" {
+		if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "tuxlb init: --out: %v\n", err)
+			return 1
+		}
+	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		return 1
+	}
+	fmt.Fprintf(stderr, "tuxlb init: %d streams, %d services timed, %d advertise entries for servers without -s.\n"+
+		"Next: set each service's service_time to what you measure, trim each advertise list to what the\n"+
+		"server really offers, then run it (docs/scenario.md, \"Starting from your own files\").\n",
+		len(sc.Workload.Generate.Streams), len(sc.Services), len(sc.Advertise))
+	return 0
+}

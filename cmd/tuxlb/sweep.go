@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
+)
+
+func init() {
+	commands["sweep"] = command{
+		summary: "run one scenario over a grid of one or two varied keys, with replications and an objective",
+		run:     runSweepCmd,
+	}
+}
+
+// sweepSignals is where Ctrl-C comes from; tests replace it to interrupt a sweep.
+var sweepSignals = func(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt)
+}
+
+func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var vary variantFlags
+	fs.Var(&vary, "vary", "a varied key `KEY=VALUES` (one or two): VALUES is a,b,c or start..end/step, e.g. rate_scale=0.5..1.5/0.25")
+	reps := fs.Int("replications", 0, "replications per point, each with its own seed (default the scenario's, else 1)")
+	objective := fs.String("objective", "", "an objective `FIGURE<=X` or FIGURE>=X, e.g. response_p99_ms<=200")
+	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
+	format := fs.String("format", "table", "output: table, csv or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "tuxlb sweep: "+format+"\n", a...)
+		return 2
+	}
+	switch {
+	case len(pos) != 1:
+		fs.Usage()
+		return 2
+	case len(vary) == 0:
+		return bad("want at least one --vary KEY=VALUES")
+	case *jobs < 0:
+		return bad("--jobs: want a number >= 1, got %d", *jobs)
+	case *reps < 0:
+		return bad("--replications: want a number >= 1, got %d", *reps)
+	case *format != "table" && *format != "csv" && *format != "json":
+		return bad("--format: %q is not table, csv or json", *format)
+	}
+	sc, err := readScenario(pos[0], stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	sw, err := core.CompileSweep(sc, core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective})
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	ctx, stop := sweepSignals(context.Background())
+	defer stop()
+	bar := newSweepBar(stderr)
+	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update})
+	bar.finish()
+	code := 0
+	if err != nil {
+		if !errors.Is(err, context.Canceled) {
+			fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "tuxlb sweep: interrupted: %d of %d points done\n", len(res.Points), res.Total)
+		code = 130
+	}
+	var out []byte
+	switch *format {
+	case "json":
+		out = core.EncodeSweep(res)
+	case "csv":
+		out = core.EncodeSweepCSV(res)
+	default:
+		out = core.EncodeSweepTable(res)
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	return code
+}
+
+// sweepBar draws `[#####     ] 12/40 runs` on a terminal's standard
+// error, at most ten times a second; it draws nothing elsewhere. Its calls
+// come one at a time (the pool serializes them).
+type sweepBar struct {
+	w    io.Writer
+	last time.Time
+	on   bool
+}
+
+func newSweepBar(w io.Writer) *sweepBar { return &sweepBar{w: w, on: isTerminal(w)} }
+
+func (b *sweepBar) update(done, total int) {
+	if !b.on {
+		return
+	}
+	now := time.Now()
+	if done < total && now.Sub(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = now
+	const width = 30
+	n := width * done / max(total, 1)
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d runs", strings.Repeat("#", n), strings.Repeat(" ", width-n), done, total)
+}
+
+func (b *sweepBar) finish() {
+	if b.on && !b.last.IsZero() {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,202 @@
+package core
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// AdaptScenario fits a scenario to its configuration after the UBBCONFIG or
+// DMCONFIG changed (the playground calls it when a new configuration is
+// pasted or dropped), so that it runs instead of failing on a name the
+// configuration no longer has. Every change is said in a note:
+//   - advertise entries for servers that no longer exist without -s are
+//     dropped (a server without -s and without an entry keeps taking every
+//     *SERVICES service, with the model's warning);
+//   - services, by_group entries, machines and domains the configuration
+//     does not know are dropped;
+//   - a service a local server offers without a service time gets
+//     DefaultStarterServiceMS (exponential), a remote domain in use without a
+//     response time DefaultStarterDomainMS;
+//   - generated streams of an unknown service or origin are dropped; when no
+//     workload is left, the starter's streams are used.
+//
+// A trace is left as it is: its rows are the user's data, and an unknown name
+// there is an error naming the row. sc is not modified.
+func AdaptScenario(sc *Scenario) (*Scenario, []string, error) {
+	out := *sc
+	notes := []string{}
+	m, err := LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
+	if err != nil {
+		return nil, nil, err
+	}
+	out.Advertise = adaptAdvertise(m, sc.Advertise, &notes)
+	if !maps.EqualFunc(out.Advertise, sc.Advertise, slices.Equal) {
+		if m, err = LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: out.Advertise}); err != nil {
+			return nil, nil, err
+		}
+	}
+	local, remote := starterServices(m, &Scenario{})
+	out.Services = adaptServices(m, sc.Services, local, &notes)
+	out.Machines = nil
+	for _, lmid := range keysOf(sc.Machines) {
+		if m.MachineIndex(lmid) < 0 {
+			notes = append(notes, sprintf("machines.%s: dropped: the UBBCONFIG has no such LMID", lmid))
+			continue
+		}
+		if out.Machines == nil {
+			out.Machines = map[string]MachineSpec{}
+		}
+		out.Machines[lmid] = sc.Machines[lmid]
+	}
+	out.Domains = adaptDomains(m, sc.Domains, remote, &notes)
+	out.Workload = adaptWorkload(m, sc.Workload, local, remote, &notes)
+	return &out, notes, nil
+}
+
+func keysOf[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// adaptAdvertise keeps the entries of servers without -s.
+func adaptAdvertise(m *Model, adv map[string][]string, notes *[]string) map[string][]string {
+	noS := map[string][]string{} // server name -> services it has now
+	for _, srv := range m.Servers {
+		if !srv.System && !srv.Gateway && (srv.AdvertiseSource == "services" || srv.AdvertiseSource == "scenario") {
+			noS[srv.Name] = srv.Services
+		}
+	}
+	var out map[string][]string
+	for _, name := range keysOf(adv) {
+		if _, ok := noS[name]; !ok {
+			*notes = append(*notes, sprintf("advertise.%s: dropped: no server of that name without -s in its CLOPT", name))
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[name] = adv[name]
+	}
+	return out
+}
+
+func adaptServices(m *Model, specs map[string]ServiceSpec, local []string, notes *[]string) map[string]ServiceSpec {
+	var out map[string]ServiceSpec
+	put := func(name string, s ServiceSpec) {
+		if out == nil {
+			out = map[string]ServiceSpec{}
+		}
+		out[name] = s
+	}
+	for _, name := range keysOf(specs) {
+		if m.Service(name) == nil {
+			*notes = append(*notes, sprintf("services.%s: dropped: the configuration has no such service", name))
+			continue
+		}
+		s := specs[name]
+		if len(s.ByGroup) > 0 {
+			by := map[string]Dist{}
+			for _, g := range keysOf(s.ByGroup) {
+				if groupIndex(m, g) < 0 {
+					*notes = append(*notes, sprintf("services.%s.by_group.%s: dropped: the UBBCONFIG has no such group", name, g))
+					continue
+				}
+				by[g] = s.ByGroup[g]
+			}
+			s.ByGroup = by
+			if len(by) == 0 {
+				s.ByGroup = nil
+			}
+		}
+		if s.ServiceTime == nil && s.ByGroup == nil {
+			continue // nothing left: given a default below if a server needs it
+		}
+		put(name, s)
+	}
+	for _, name := range local {
+		if s, ok := out[name]; ok && (s.ServiceTime != nil || timedEverywhere(m, name, s.ByGroup)) {
+			continue
+		}
+		s := out[name]
+		s.ServiceTime = &Dist{Dist: "exp", MeanMS: ptr(DefaultStarterServiceMS)}
+		put(name, s)
+		*notes = append(*notes, sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, DefaultStarterServiceMS))
+	}
+	return out
+}
+
+// timedEverywhere says whether by_group times service name in every group of
+// a local server that offers it.
+func timedEverywhere(m *Model, name string, by map[string]Dist) bool {
+	for _, srv := range m.Servers {
+		if srv.Gateway || srv.System || !slices.Contains(srv.Services, name) {
+			continue
+		}
+		if _, ok := by[srv.Group]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func adaptDomains(m *Model, specs map[string]DomainSpec, remote []string, notes *[]string) map[string]DomainSpec {
+	var out map[string]DomainSpec
+	known := map[string]bool{}
+	for _, d := range m.Domains {
+		known[d.Name] = true
+	}
+	for _, name := range keysOf(specs) {
+		if !known[name] {
+			*notes = append(*notes, sprintf("domains.%s: dropped: the DMCONFIG has no such remote domain", name))
+			continue
+		}
+		if out == nil {
+			out = map[string]DomainSpec{}
+		}
+		out[name] = specs[name]
+	}
+	for _, s := range remote {
+		d := m.Service(s).Remote.Domain
+		if _, ok := out[d]; ok {
+			continue
+		}
+		if out == nil {
+			out = map[string]DomainSpec{}
+		}
+		out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(DefaultStarterDomainMS)}}
+		*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, DefaultStarterDomainMS))
+	}
+	return out
+}
+
+func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string) Workload {
+	if w.Generate != nil {
+		g := *w.Generate
+		g.Streams = nil
+		for i, st := range w.Generate.Streams {
+			switch {
+			case m.Service(st.Service) == nil:
+				*notes = append(*notes, sprintf("workload.generate.streams[%d]: dropped: service %s is not in the configuration", i, st.Service))
+			case st.Origin != "" && m.MachineIndex(st.Origin) < 0:
+				*notes = append(*notes, sprintf("workload.generate.streams[%d]: dropped: origin %s is not an LMID of the UBBCONFIG", i, st.Origin))
+			default:
+				g.Streams = append(g.Streams, st)
+			}
+		}
+		w.Generate = &g
+		if len(g.Streams) == 0 {
+			w.Generate = nil
+		}
+	}
+	if w.Generate == nil && w.TraceCSV == "" && w.Trace == nil && len(local)+len(remote) > 0 {
+		means := map[string]float64{}
+		for _, s := range local {
+			means[s] = DefaultStarterServiceMS
+		}
+		w.Generate = capacityStreams(m, local, remote, means, DefaultStarterLoad)
+		*notes = append(*notes, sprintf("workload: no stream was left: one Poisson stream per service from %s, keeping each server about %g%% busy",
+			defaultOrigin(m), DefaultStarterLoad*100))
+	}
+	return w
+}

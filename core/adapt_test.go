@@ -1,0 +1,82 @@
+package core
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestAdaptKeepsTheExamples: a scenario that fits its configuration comes
+// back unchanged, with no note.
+func TestAdaptKeepsTheExamples(t *testing.T) {
+	paths, _ := filepath.Glob("../examples/*.json")
+	if len(paths) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := ParseScenario(data)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		got, notes, err := AdaptScenario(sc)
+		if err != nil || len(notes) > 0 || !reflect.DeepEqual(got, sc) {
+			t.Errorf("%s: got notes %q, error %v, changed %v", p, notes, err, !reflect.DeepEqual(got, sc))
+		}
+	}
+}
+
+// TestAdaptToANewConfig: the example's scenario (services TOUPPER, machine
+// site1, a stream of TOUPPER) meets starterUBB (services A, B, C; server
+// legacy without -s; LMID site1).
+func TestAdaptToANewConfig(t *testing.T) {
+	sc := &Scenario{
+		UBBConfig: starterUBB,
+		Advertise: map[string][]string{"simpserv": {"TOUPPER"}},
+		Services: map[string]ServiceSpec{
+			"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: ptr(2.0)}},
+			"A":       {ServiceTime: &Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
+		},
+		Machines: map[string]MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
+		Workload: Workload{Generate: &GenerateSp{DurationMS: 1000, Streams: []Stream{
+			{Service: "TOUPPER", Origin: "site1", Arrivals: "poisson", RatePerS: 5},
+			{Service: "A", Origin: "site2", Arrivals: "poisson", RatePerS: 5},
+		}}},
+	}
+	got, notes, err := AdaptScenario(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNotes := []string{
+		"advertise.simpserv: dropped: no server of that name without -s in its CLOPT",
+		"services.A.by_group.GONE: dropped: the UBBCONFIG has no such group",
+		"services.TOUPPER: dropped: the configuration has no such service",
+		"services.B: added with an exponential service time of mean 10 ms: set the real one",
+		"services.C: added with an exponential service time of mean 10 ms: set the real one",
+		"machines.site2: dropped: the UBBCONFIG has no such LMID",
+		"workload.generate.streams[0]: dropped: service TOUPPER is not in the configuration",
+		"workload.generate.streams[1]: dropped: origin site2 is not an LMID of the UBBCONFIG",
+		"workload: no stream was left: one Poisson stream per service from site1, keeping each server about 50% busy",
+	}
+	if !reflect.DeepEqual(notes, wantNotes) {
+		t.Errorf("notes:\n got %s\nwant %s", strings.Join(notes, "\n     "), strings.Join(wantNotes, "\n     "))
+	}
+	if *got.Services["A"].ServiceTime.MS != 3 || got.Services["A"].ByGroup != nil || got.Machines["site1"].Speed == nil {
+		t.Errorf("kept parts changed: %+v %+v", got.Services["A"], got.Machines)
+	}
+	if got.Advertise != nil || len(got.Workload.Generate.Streams) != 3 {
+		t.Errorf("got advertise %v, streams %+v", got.Advertise, got.Workload.Generate)
+	}
+	// The adapted scenario runs.
+	if _, err := NewSetup(got, RunOptions{}); err != nil {
+		t.Errorf("the adapted scenario does not run: %v", err)
+	}
+	if sc.Services["TOUPPER"].ServiceTime == nil || len(sc.Workload.Generate.Streams) != 2 {
+		t.Errorf("the scenario given was modified")
+	}
+}

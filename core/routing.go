@@ -1,0 +1,367 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// This file is data-dependent routing on the workload's side: the routing
+// value of a trace row or a generated request, and the range of its
+// service's criterion that holds it (docs/engine.md, "Data-dependent
+// routing"; docs/scenario.md for the fields).
+
+// RouteValue is a routing value in a JSON document: a string, or a number
+// kept as written ("10000", "-2.5").
+type RouteValue string
+
+// UnmarshalJSON accepts a JSON string or number.
+func (v *RouteValue) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		*v = RouteValue(s)
+		return nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(data, &n); err != nil || len(data) == 0 || data[0] == 'n' {
+		return &json.UnmarshalTypeError{Value: string(data), Type: routeValueType}
+	}
+	*v = RouteValue(n)
+	return nil
+}
+
+var routeValueType = reflect.TypeOf(RouteValue(""))
+
+// RouteSpec is how a generated stream of a routed service draws its routing
+// values: from a distribution of numbers (Dist with its parameters) or from
+// a weighted list of values (Values, Weights). Numbers are whole unless
+// Integer is false.
+type RouteSpec struct {
+	Dist    string       `json:"dist,omitempty"` // uniform (min, max), normal (mean, sd), exp (mean)
+	Min     *float64     `json:"min,omitempty"`
+	Max     *float64     `json:"max,omitempty"`
+	Mean    *float64     `json:"mean,omitempty"`
+	SD      *float64     `json:"sd,omitempty"`
+	Integer *bool        `json:"integer,omitempty"` // default true: draws are rounded to whole numbers
+	Values  []RouteValue `json:"values,omitempty"`
+	Weights []float64    `json:"weights,omitempty"` // one per value, default all 1
+}
+
+// routeDistKind is the distribution of a stream's numeric routing values.
+type routeDistKind uint8
+
+// The distributions of routing values.
+const (
+	routeUniform routeDistKind = iota
+	routeNormal
+	routeExp
+)
+
+var routeDists = vocab[routeDistKind]{"routing value distribution", []string{"uniform", "normal", "exp"}}
+
+// streamRoute is a checked RouteSpec: what a stream needs to draw values.
+type streamRoute struct {
+	crit    *ubb.Criterion
+	isList  bool
+	kind    routeDistKind
+	a, b    float64 // uniform: min, max; normal: mean, sd; exp: mean
+	integer bool
+	values  []string
+	ranges  []int32   // per value: its Route
+	cum     []float64 // cumulative weights, the last is the total
+}
+
+// maxRouteValue bounds the numbers a stream may draw, so that whole numbers
+// stay exact in a float64.
+const maxRouteValue = 1 << 52
+
+// checkRoute checks a stream's route field against the service's criterion
+// (crit nil: the model is not at hand, only the shape is checked).
+func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
+	rs := c.st.Route
+	if rs == nil {
+		return nil
+	}
+	var crit *ubb.Criterion
+	if n != nil {
+		if crit = n.crit[service]; crit == nil {
+			c.fail("route", "service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value", c.st.Service)
+			return nil
+		}
+	}
+	r := &streamRoute{crit: crit, integer: rs.Integer == nil || *rs.Integer}
+	num := func(field string, p *float64) float64 {
+		if p == nil {
+			c.fail("route."+field, "missing for dist %q", rs.Dist)
+			return 0
+		}
+		if math.IsNaN(*p) || math.Abs(*p) > maxRouteValue {
+			c.fail("route."+field, "must be a number between %d and %d, got %g", -maxRouteValue, maxRouteValue, *p)
+		}
+		return *p
+	}
+	unused := func(fields ...string) {
+		given := map[string]bool{"min": rs.Min != nil, "max": rs.Max != nil, "mean": rs.Mean != nil, "sd": rs.SD != nil,
+			"integer": rs.Integer != nil, "weights": rs.Weights != nil}
+		for _, f := range fields {
+			if given[f] {
+				c.fail("route."+f, "not used here")
+			}
+		}
+	}
+	switch {
+	case rs.Dist != "" && rs.Values != nil:
+		c.fail("route", "give dist or values, not both")
+	case rs.Values != nil:
+		c.routeList(r, rs)
+		unused("min", "max", "mean", "sd", "integer")
+	case rs.Dist == "":
+		c.fail("route", "give dist (%s) or values", routeDists.want())
+	default:
+		kind, ok := routeDists.lookup(rs.Dist)
+		if !ok {
+			c.fail("route.dist", "unknown %s %q (want %s)", routeDists.what, rs.Dist, routeDists.want())
+			return nil
+		}
+		r.kind = kind
+		switch kind {
+		case routeUniform:
+			r.a, r.b = num("min", rs.Min), num("max", rs.Max)
+			if r.a > r.b {
+				c.fail("route.max", "must be >= min (%g), got %g", r.a, r.b)
+			}
+			if r.integer && (r.a != math.Trunc(r.a) || r.b != math.Trunc(r.b)) {
+				c.fail("route.min", "min and max must be whole numbers when integer is true (the default)")
+			}
+			unused("mean", "sd", "weights")
+		case routeNormal:
+			r.a, r.b = num("mean", rs.Mean), num("sd", rs.SD)
+			if r.b < 0 {
+				c.fail("route.sd", "must be >= 0, got %g", r.b)
+			}
+			unused("min", "max", "weights")
+		case routeExp:
+			r.a = num("mean", rs.Mean)
+			if r.a <= 0 {
+				c.fail("route.mean", "must be > 0, got %g", r.a)
+			}
+			unused("min", "max", "sd", "weights")
+		}
+		if crit != nil && crit.Kind == ubb.KindString {
+			c.fail("route.dist", "criterion %s compares strings, so its values must be given as a list (route.values)", crit.Name)
+		}
+	}
+	return r
+}
+
+// routeList checks a weighted list of values.
+func (c *streamCheck) routeList(r *streamRoute, rs *RouteSpec) {
+	r.isList = true
+	if len(rs.Values) == 0 {
+		c.fail("route.values", "want at least one value")
+		return
+	}
+	if rs.Weights != nil && len(rs.Weights) != len(rs.Values) {
+		c.fail("route.weights", "want one weight per value (%d), got %d", len(rs.Values), len(rs.Weights))
+		return
+	}
+	total := 0.0
+	for i, v := range rs.Values {
+		field := sprintf("route.values[%d]", i)
+		if v == "" {
+			c.fail(field, "empty: a value must be a non-empty string or a number")
+		}
+		if r.crit != nil && r.crit.Kind == ubb.KindNumber {
+			if _, ok := ubb.NumberValue(string(v)); !ok {
+				c.fail(field, "criterion %s compares numbers, got %q", r.crit.Name, string(v))
+			}
+		}
+		w := 1.0
+		if rs.Weights != nil {
+			w = rs.Weights[i]
+			if math.IsNaN(w) || w < 0 || w > 1e12 {
+				c.fail(sprintf("route.weights[%d]", i), "must be between 0 and 1e12, got %g", w)
+			}
+		}
+		total += w
+		r.values = append(r.values, string(v))
+		r.cum = append(r.cum, total)
+		if r.crit != nil {
+			r.ranges = append(r.ranges, routeOf(r.crit, string(v)))
+		}
+	}
+	if total <= 0 {
+		c.fail("route.weights", "at least one weight must be > 0")
+	}
+}
+
+// routeOf returns the Route of a value given as text for criterion c.
+func routeOf(c *ubb.Criterion, text string) int32 {
+	if text == "" {
+		return RouteNone
+	}
+	k := c.Match(c.ParseValue(text))
+	if k < 0 {
+		return RouteNoMatch
+	}
+	return int32(k + 1)
+}
+
+// draw sets r's routing value from rd (a generator seeded for this request).
+func (sr *streamRoute) draw(rd *Rand, r *Request) {
+	if sr.isList {
+		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
+		i := 0 // the first value whose cumulative weight is above u: never one of weight 0
+		for i < len(sr.cum)-1 && u >= sr.cum[i] {
+			i++
+		}
+		r.RouteVal, r.Route = sr.values[i], sr.ranges[i]
+		return
+	}
+	var x float64
+	switch sr.kind {
+	case routeUniform:
+		if sr.integer {
+			x = sr.a + float64(rd.IntN(int(sr.b-sr.a)+1))
+		} else {
+			x = float64((sr.b-sr.a)*rd.Float64()) + sr.a
+		}
+	case routeNormal:
+		x = float64(sr.b*normal(rd)) + sr.a
+	case routeExp:
+		x = float64(sr.a * expUnit(rd))
+	}
+	if sr.integer {
+		x = math.Round(x)
+	}
+	x = min(max(x, -maxRouteValue), maxRouteValue)
+	r.RouteVal, r.RouteNum = "", x
+	var buf [40]byte
+	r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
+}
+
+// routeOfNumber is routeOf for a number written in b.
+func routeOfNumber(c *ubb.Criterion, b []byte) int32 {
+	v, _ := ubb.NumberValue(string(b))
+	k := c.Match(v)
+	if k < 0 {
+		return RouteNoMatch
+	}
+	return int32(k + 1)
+}
+
+// routeText is the routing value of r as explanations show it.
+func routeText(r *Request) string {
+	if r.RouteVal != "" || r.Route == RouteNone {
+		return r.RouteVal
+	}
+	return strconv.FormatFloat(r.RouteNum, 'f', -1, 64)
+}
+
+// routeTarget is where one range of a routed service's criterion leads:
+// the candidates of its group, and those of the catch-all's group to fall
+// back on when the group has none.
+type routeTarget struct {
+	group    string   // the range's group, "*" for any group
+	sv       *svcInfo // the candidates in that group
+	alt      *svcInfo // the catch-all's candidates (nil: no catch-all, or this is it)
+	altGroup string
+}
+
+// routeStep is what the routing step decided for one request, for
+// explanations.
+type routeStep struct {
+	routed   bool
+	rng      int32  // index of the range that held the value, -1 for none
+	group    string // the group whose candidates remain ("*": any)
+	fallback bool   // the range's group had no candidate: the catch-all's group was used
+}
+
+// initRoutes precomputes the routing targets of service s: per range of
+// its criterion, the candidates of the range's group (group "*": all of
+// them), built once per group.
+func (e *engine) initRoutes(s int) {
+	svc := &e.m.Services[s]
+	if svc.Routing == "" {
+		return
+	}
+	c := e.m.Criterion(svc.Routing)
+	all := &e.svc[s]
+	byGroup := map[string]*svcInfo{"*": all}
+	set := func(g string) *svcInfo {
+		if x, ok := byGroup[g]; ok {
+			return x
+		}
+		var cands []int32
+		for _, i := range all.cands {
+			if e.m.Servers[i].Group == g {
+				cands = append(cands, i)
+			}
+		}
+		x := e.newSvcInfo(s, cands)
+		byGroup[g] = &x
+		return &x
+	}
+	routes := make([]routeTarget, len(c.Ranges))
+	last := len(c.Ranges) - 1
+	for k, r := range c.Ranges {
+		routes[k] = routeTarget{group: r.Group, sv: set(r.Group)}
+		if k != last && c.Ranges[last].CatchAll {
+			routes[k].alt, routes[k].altGroup = set(c.Ranges[last].Group), c.Ranges[last].Group
+		}
+	}
+	all.routes = routes
+}
+
+// route is the routing step of request r of routed service sv: the
+// candidates that remain (nil when the request fails with TPESYSTEM: no
+// value, or no range holds it) and what was decided.
+func (e *engine) route(r *Request, sv *svcInfo) (*svcInfo, routeStep) {
+	rs := routeStep{routed: true, rng: -1}
+	switch {
+	case r.Route == RouteNone:
+		e.noValue[r.Service]++
+		return nil, rs
+	case r.Route < 0 || int(r.Route) > len(sv.routes):
+		e.noMatch[r.Service]++
+		return nil, rs
+	}
+	t := &sv.routes[r.Route-1]
+	rs.rng, rs.group = r.Route-1, t.group
+	if !e.hasCandidate(t.sv) && t.alt != nil {
+		rs.group, rs.fallback = t.altGroup, true
+		return t.alt, rs
+	}
+	return t.sv, rs
+}
+
+// hasCandidate reports whether sv has a candidate now. Every non-spare
+// instance is up, so this is whether it has any; with instances that come
+// and go it is the one test the catch-all fallback needs.
+func (e *engine) hasCandidate(sv *svcInfo) bool { return len(sv.cands) > 0 }
+
+// routingWarnings says how many requests of routed services failed for
+// want of a routing value, or with a value no range holds.
+func (e *engine) routingWarnings() []string {
+	var out []string
+	for s := range e.svc {
+		name := e.m.Services[s].Name
+		if n := e.noValue[s]; n > 0 {
+			out = append(out, sprintf("%d request(s) of %s carry no routing value (%s is routed by %s): they failed with TPESYSTEM",
+				n, name, name, e.m.Services[s].Routing))
+		}
+		if n := e.noMatch[s]; n > 0 {
+			out = append(out, sprintf("%d request(s) of %s have a routing value that no range of %s holds: they failed with TPESYSTEM",
+				n, name, e.m.Services[s].Routing))
+		}
+	}
+	return out
+}

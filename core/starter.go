@@ -1,0 +1,384 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// Defaults of a scenario made from an administrator's files (StarterScenario).
+const (
+	DefaultStarterLoad       = 0.5   // target busy fraction of every server
+	DefaultStarterServiceMS  = 10.0  // mean service time (exponential) when nothing is measured
+	DefaultStarterDomainMS   = 20.0  // mean response time (exponential) of a remote domain
+	DefaultStarterDurationMS = 60000 // length of the generated workload
+)
+
+// Files are an administrator's own files as they come: a UBBCONFIG, a
+// DMCONFIG, a request log, and how to read the log's columns. A nil field was
+// not given. The names are the files' names, for the scenario's name.
+type Files struct {
+	UBBConfig *string
+	DMConfig  *string
+	Trace     *string
+	Columns   *TraceMap // nil: the scenario's own mapping, if any
+	UBBName   string
+	TraceName string
+	Load      float64 // StarterScenario's target busy fraction; 0 = DefaultStarterLoad
+}
+
+// WithFiles returns the scenario that runs the files: sc with each part a
+// file gives replaced (the UBBCONFIG, the DMCONFIG, the trace: a trace
+// replaces the whole workload, keeping sc's column mapping unless f has one).
+// With no sc, the starter scenario of the files, whose workload is the trace
+// when one is given. sc is not modified.
+func WithFiles(sc *Scenario, f Files) (*Scenario, error) {
+	if f.Trace != nil && strings.TrimSpace(*f.Trace) == "" {
+		return nil, Errorf(EINVALID, "trace: the file is empty (want a CSV header and rows)")
+	}
+	if sc == nil {
+		st, err := starter(f, f.Trace != nil)
+		if err != nil {
+			return nil, err
+		}
+		if f.Trace != nil {
+			st.Workload = Workload{TraceCSV: *f.Trace, Columns: f.Columns}
+		}
+		return st, nil
+	}
+	out := *sc
+	if f.UBBConfig != nil {
+		out.UBBConfig = *f.UBBConfig
+	}
+	if f.DMConfig != nil {
+		out.DMConfig = *f.DMConfig
+	}
+	if f.Trace != nil {
+		out.Workload = Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
+	}
+	if f.Columns != nil {
+		out.Workload.Columns = f.Columns
+	}
+	return &out, nil
+}
+
+// StarterScenario makes a complete scenario from a UBBCONFIG (f.UBBConfig,
+// required), a DMCONFIG and a trace, to start editing from:
+//   - an advertise entry for every server without -s in its CLOPT, listing
+//     the services it takes without one (every *SERVICES service), to trim;
+//   - a service time for every service a local server offers: exponential, of
+//     the trace's mean service_ms for the service when it has one, else
+//     DefaultStarterServiceMS; a response time for every remote domain used;
+//   - without a trace, a Poisson stream for every service from the default
+//     origin, at the rate that keeps each server f.Load busy when its time is
+//     split evenly among the services it offers (imported services: as if one
+//     server answered in DefaultStarterDomainMS), for DefaultStarterDurationMS;
+//   - with a trace, a Poisson stream per service and origin at the rate the
+//     trace has over its span, for that span.
+func StarterScenario(f Files) (*Scenario, error) {
+	return starter(f, false)
+}
+
+func starter(f Files, replay bool) (*Scenario, error) {
+	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
+		return nil, Errorf(EINVALID, "ubbconfig: missing (the starter scenario is made from a UBBCONFIG)")
+	}
+	load := f.Load
+	if load == 0 {
+		load = DefaultStarterLoad
+	}
+	if load < 0.01 || load > 10 {
+		return nil, Errorf(EINVALID, "load: want a busy fraction between 0.01 and 10, got %g", load)
+	}
+	dm := ""
+	if f.DMConfig != nil {
+		dm = *f.DMConfig
+	}
+	m, err := LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *f.UBBConfig, DMName: "dmconfig", DMConfig: dm})
+	if err != nil {
+		return nil, err
+	}
+	sc := &Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
+	local, remote := starterServices(m, sc)
+	var ts *traceStats
+	if f.Trace != nil {
+		if ts, err = measureTrace(m, *f.Trace, f.Columns); err != nil {
+			return nil, err
+		}
+	}
+	means := map[string]float64{}
+	for _, s := range local {
+		means[s] = DefaultStarterServiceMS
+		if ts != nil && ts.svcN[s] > 0 {
+			means[s] = roundToUS(float64(ts.svcUS[s]) / float64(ts.svcN[s]) / 1000)
+		}
+		if sc.Services == nil {
+			sc.Services = map[string]ServiceSpec{}
+		}
+		d := &Dist{Dist: "exp", MeanMS: ptr(means[s])}
+		if means[s] <= 0 {
+			d = &Dist{Dist: "const", MS: ptr(0.0)}
+		}
+		sc.Services[s] = ServiceSpec{ServiceTime: d}
+	}
+	for _, s := range remote {
+		d := m.Service(s).Remote.Domain
+		if sc.Domains == nil {
+			sc.Domains = map[string]DomainSpec{}
+		}
+		sc.Domains[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(DefaultStarterDomainMS)}}
+	}
+	if len(local)+len(remote) == 0 {
+		return nil, Errorf(EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
+	}
+	if ts != nil {
+		sc.Workload.Generate = ts.streams(m)
+	} else {
+		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
+	}
+	sc.Name = starterName(f, load, ts != nil, replay)
+	return sc, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// roundToUS rounds milliseconds to the microsecond.
+func roundToUS(ms float64) float64 {
+	return float64(MSFloatToUS(ms)) / 1000
+}
+
+// round3 rounds a rate to three significant digits.
+func round3(x float64) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 3, 64), 64)
+	return v
+}
+
+// starterServices lists the services local servers offer and the imported
+// ones, by name, and fills sc.Advertise for servers without -s.
+func starterServices(m *Model, sc *Scenario) (local, remote []string) {
+	seen := map[string]bool{}
+	for _, srv := range m.Servers {
+		if srv.System || srv.Gateway {
+			continue
+		}
+		if srv.AdvertiseSource == "services" && len(srv.Services) > 0 {
+			if sc.Advertise == nil {
+				sc.Advertise = map[string][]string{}
+			}
+			sc.Advertise[srv.Name] = slices.Clone(srv.Services)
+		}
+		for _, s := range srv.Services {
+			if svc := m.Service(s); svc != nil && svc.Remote == nil && !seen[s] {
+				seen[s] = true
+				local = append(local, s)
+			}
+		}
+	}
+	for _, s := range m.Services {
+		if s.Remote != nil {
+			remote = append(remote, s.Name)
+		}
+	}
+	slices.Sort(local)
+	return local, remote
+}
+
+// defaultOrigin is the LMID requests come from by default.
+func defaultOrigin(m *Model) string {
+	n := newNames(m)
+	if n.origin >= 0 {
+		return m.Machines[n.origin].LMID
+	}
+	return m.Machines[0].LMID
+}
+
+// capacityStreams gives every service a Poisson stream at load times its
+// share of the servers: each local server's time is split evenly among the
+// services it offers.
+func capacityStreams(m *Model, local, remote []string, means map[string]float64, load float64) *GenerateSp {
+	share := map[string]float64{}
+	for _, srv := range m.Servers {
+		if srv.System || srv.Gateway {
+			continue
+		}
+		var mine []string
+		for _, s := range srv.Services {
+			if _, ok := means[s]; ok {
+				mine = append(mine, s)
+			}
+		}
+		for _, s := range mine {
+			share[s] += 1 / float64(len(mine))
+		}
+	}
+	origin := defaultOrigin(m)
+	g := &GenerateSp{DurationMS: DefaultStarterDurationMS}
+	names := append(slices.Clone(local), remote...)
+	slices.Sort(names)
+	for _, s := range names {
+		rate := load * 1000 / DefaultStarterDomainMS
+		if mean, ok := means[s]; ok {
+			rate = load * share[s] * 1000 / max(mean, 0.001)
+		}
+		g.Streams = append(g.Streams, Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+	}
+	return g
+}
+
+// traceStats are what a trace says about the load: requests per service and
+// origin, service times, and its span.
+type traceStats struct {
+	count       map[[2]int]int64 // (service, origin) -> requests
+	svcUS       map[string]int64 // service -> sum of service_ms given
+	svcN        map[string]int64
+	first, last int64
+}
+
+func measureTrace(m *Model, text string, cm *TraceMap) (*traceStats, error) {
+	reqs, _, err := traceCSV(newNames(m), text, cm, 1)
+	if err != nil {
+		return nil, err
+	}
+	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}}
+	for i, r := range reqs {
+		if i == 0 || r.TimeUS < ts.first {
+			ts.first = r.TimeUS
+		}
+		ts.last = max(ts.last, r.TimeUS)
+		ts.count[[2]int{r.Service, r.Origin}]++
+		if r.ServiceUS >= 0 {
+			name := m.Services[r.Service].Name
+			ts.svcUS[name] += r.ServiceUS
+			ts.svcN[name]++
+		}
+	}
+	if len(reqs) == 0 {
+		return nil, Errorf(EINVALID, "trace: no rows after the header")
+	}
+	return ts, nil
+}
+
+// streams are the trace's rates as Poisson streams over its span (at least
+// one second).
+func (ts *traceStats) streams(m *Model) *GenerateSp {
+	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
+	g := &GenerateSp{DurationMS: roundToUS(spanMS)}
+	keys := make([][2]int, 0, len(ts.count))
+	for k := range ts.count {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [2]int) int {
+		if a[0] != b[0] {
+			return a[0] - b[0]
+		}
+		return a[1] - b[1]
+	})
+	for _, k := range keys {
+		rate := float64(ts.count[k]) * 1000 / spanMS
+		g.Streams = append(g.Streams, Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
+			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+	}
+	return g
+}
+
+// starterName is the scenario's name: what it was made from and where to look.
+func starterName(f Files, load float64, measured, replay bool) string {
+	ubb := f.UBBName
+	if ubb == "" {
+		ubb = "the UBBCONFIG"
+	}
+	trace := f.TraceName
+	if trace == "" {
+		trace = "the trace"
+	}
+	switch {
+	case replay:
+		return sprintf("%s replaying %s (defaults: see docs/scenario.md, Starting from your own files)", ubb, trace)
+	case measured:
+		return sprintf("Starter for %s: streams at %s's rates; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
+			ubb, trace)
+	}
+	return sprintf("Starter for %s: streams keep each server about %g%% busy; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
+		ubb, load*100)
+}
+
+// ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
+// the keys being the fields of workload.columns (time, time_unit, service,
+// origin, service_ms, service_unit, prio, id, delimiter; a delimiter "tab"
+// is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
+// --trace-map and the API's trace_map form part are read.
+func ParseTraceMap(text string) (*TraceMap, error) {
+	var m TraceMap
+	fields := map[string]*string{
+		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
+		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
+		"delimiter": &m.Delimiter,
+	}
+	for _, part := range strings.Split(text, ",") {
+		key, val, ok := strings.Cut(part, "=")
+		key = strings.TrimSpace(key)
+		p, known := fields[key]
+		switch {
+		case !ok || key == "":
+			return nil, Errorf(EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
+		case !known:
+			return nil, Errorf(EINVALID, "%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
+		}
+		if key == "delimiter" && (val == "tab" || val == `\t`) {
+			val = "\t"
+		} else if key != "delimiter" {
+			val = strings.TrimSpace(val)
+		}
+		*p = val
+	}
+	return &m, nil
+}
+
+// ParseScenarioFiles reads a scenario document (ParseScenario) whose parts
+// the files replace (WithFiles), so the document may leave out what a file
+// gives: the ubbconfig with a UBBCONFIG file, the workload with a trace.
+func ParseScenarioFiles(data []byte, f Files) (*Scenario, error) {
+	if f.UBBConfig == nil && f.DMConfig == nil && f.Trace == nil {
+		sc, err := ParseScenario(data)
+		if err != nil {
+			return nil, err
+		}
+		return WithFiles(sc, f)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil || doc == nil {
+		_, err := ParseScenario(data) // its error, with the line and column
+		if err == nil {
+			err = Errorf(EINVALID, "scenario: want a JSON object")
+		}
+		return nil, err
+	}
+	if f.UBBConfig != nil {
+		doc["ubbconfig"] = *f.UBBConfig
+	}
+	if f.DMConfig != nil {
+		doc["dmconfig"] = *f.DMConfig
+	}
+	if f.Trace != nil && strings.TrimSpace(*f.Trace) != "" {
+		w := map[string]any{"trace_csv": *f.Trace}
+		if old, ok := doc["workload"].(map[string]any); ok && old["columns"] != nil {
+			w["columns"] = old["columns"]
+		}
+		doc["workload"] = w
+	}
+	merged, err := json.Marshal(doc)
+	if err != nil {
+		return nil, Errorf(EINVALID, "scenario: %v", err)
+	}
+	sc, err := ParseScenario(merged)
+	if err != nil {
+		return nil, err
+	}
+	return WithFiles(sc, f)
+}

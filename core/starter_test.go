@@ -1,0 +1,169 @@
+package core
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// starterUBB: S1 (simpserv, -s A,B) and S2 (other, -s A) on one machine, and
+// an "legacy" server with no -s that takes every *SERVICES service (A, C).
+const starterUBB = `*RESOURCES
+MODEL SHM
+LDBAL Y
+*MACHINES
+h LMID=site1
+*GROUPS
+G1 LMID=site1 GRPNO=1
+*SERVERS
+simpserv SRVGRP=G1 SRVID=1 CLOPT="-s A,B"
+other SRVGRP=G1 SRVID=2 CLOPT="-s A"
+legacy SRVGRP=G1 SRVID=3
+*SERVICES
+A
+C
+`
+
+func TestStarterScenario(t *testing.T) {
+	ubb := starterUBB
+	sc, err := StarterScenario(Files{UBBConfig: &ubb, UBBName: "ubb.cfg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string][]string{"legacy": {"A", "C"}}; !reflect.DeepEqual(sc.Advertise, want) {
+		t.Errorf("advertise: got %v, want %v", sc.Advertise, want)
+	}
+	// Each server's time split evenly among its services: simpserv gives A
+	// and B 1/2 each, other gives A 1, legacy gives A and C 1/2 each. So A
+	// has 2 servers' worth, B and C 1/2. At 50% busy and 10 ms per request
+	// (100 per second per server): A 0.5*2*100 = 100/s, B and C 25/s.
+	want := []Stream{
+		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 100},
+		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
+		{Service: "C", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
+	}
+	if sc.Workload.Generate == nil || !reflect.DeepEqual(sc.Workload.Generate.Streams, want) {
+		t.Errorf("streams: got %+v, want %+v", sc.Workload.Generate, want)
+	}
+	if sc.Workload.Generate.DurationMS != 60000 {
+		t.Errorf("duration: got %g, want 60000", sc.Workload.Generate.DurationMS)
+	}
+	for _, s := range []string{"A", "B", "C"} {
+		d := sc.Services[s].ServiceTime
+		if d == nil || d.Dist != "exp" || *d.MeanMS != 10 {
+			t.Errorf("services.%s: got %+v, want exp 10 ms", s, d)
+		}
+	}
+	if !strings.Contains(sc.Name, "about 50% busy") || !strings.Contains(sc.Name, "docs/scenario.md") {
+		t.Errorf("name %q: want the load level and where to look", sc.Name)
+	}
+	// It runs, and the legacy server no longer warns of its missing -s.
+	data, _ := json.Marshal(sc)
+	parsed, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := NewSetup(parsed, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range st.Warnings {
+		if strings.Contains(w, "no -s") {
+			t.Errorf("warning %q: the advertise entry should have answered it", w)
+		}
+	}
+}
+
+func TestStarterFromTrace(t *testing.T) {
+	ubb, trace := starterUBB, "timestamp,svc,elapsed_ms\n"+
+		"2026-11-29 10:00:00,A,4\n2026-11-29 10:00:01,A,6\n2026-11-29 10:00:02,B,\n2026-11-29 10:00:04,A,\n"
+	sc, err := StarterScenario(Files{UBBConfig: &ubb, Trace: &trace, TraceName: "t.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The trace spans 4 s: A 3 requests (0.75/s), B 1 (0.25/s). A's measured
+	// mean service time is (4+6)/2 = 5 ms; B has none given: 10 ms.
+	want := &GenerateSp{DurationMS: 4000, Streams: []Stream{
+		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 0.75},
+		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 0.25},
+	}}
+	if !reflect.DeepEqual(sc.Workload.Generate, want) {
+		t.Errorf("got %+v, want %+v", sc.Workload.Generate, want)
+	}
+	if got := *sc.Services["A"].ServiceTime.MeanMS; got != 5 {
+		t.Errorf("A's mean: got %g, want 5", got)
+	}
+	if got := *sc.Services["B"].ServiceTime.MeanMS; got != 10 {
+		t.Errorf("B's mean: got %g, want 10", got)
+	}
+}
+
+func TestWithFiles(t *testing.T) {
+	ubb, dm, trace := starterUBB, "", "time_ms,service\n0,A\n"
+	base := &Scenario{Name: "mine", UBBConfig: "old", Workload: Workload{
+		TraceCSV: "x", Columns: &TraceMap{Delimiter: ";"}, Generate: &GenerateSp{DurationMS: 5}}}
+	got, err := WithFiles(base, Files{UBBConfig: &ubb, DMConfig: &dm, Trace: &trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Scenario{Name: "mine", UBBConfig: ubb, Workload: Workload{TraceCSV: trace, Columns: &TraceMap{Delimiter: ";"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+	if base.UBBConfig != "old" || base.Workload.Generate == nil {
+		t.Errorf("the scenario given was modified: %+v", base)
+	}
+	// Without a scenario: the starter, with the trace as its workload.
+	got, err = WithFiles(nil, Files{UBBConfig: &ubb, Trace: &trace, Columns: &TraceMap{Time: "time_ms"}, UBBName: "u", TraceName: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Workload.TraceCSV != trace || got.Workload.Generate != nil || got.Workload.Columns.Time != "time_ms" || got.Name != "u replaying t (defaults: see docs/scenario.md, Starting from your own files)" {
+		t.Errorf("got %+v", got)
+	}
+	for _, tt := range []struct {
+		f    Files
+		want string
+	}{
+		{Files{Trace: &dm}, "trace: the file is empty"},
+		{Files{}, "ubbconfig: missing"},
+		{Files{UBBConfig: &ubb, Trace: ptr("time_ms,service\n0,NOPE\n")}, `trace row 1: service: unknown service "NOPE"`},
+		{Files{UBBConfig: ptr("*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=a\n*GROUPS\nG LMID=a GRPNO=1\n")}, "ubbconfig: no server offers a service"},
+	} {
+		if _, err := WithFiles(nil, tt.f); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("got %v, want %q", err, tt.want)
+		}
+	}
+}
+
+func TestParseTraceMap(t *testing.T) {
+	got, err := ParseTraceMap("time=ts, service = svc,time_unit=s,delimiter=tab")
+	want := &TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	for _, bad := range []string{"time", "colour=x", "=x"} {
+		if _, err := ParseTraceMap(bad); err == nil {
+			t.Errorf("%q: got no error", bad)
+		}
+	}
+}
+
+func TestParseScenarioFiles(t *testing.T) {
+	ubb, trace := starterUBB, "time_ms,service\n0,A\n"
+	doc := `{"services": {"A": {"service_time": {"dist": "const", "ms": 1}}}, "workload": {"columns": {"delimiter": ","}}}`
+	sc, err := ParseScenarioFiles([]byte(doc), Files{UBBConfig: &ubb, Trace: &trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.UBBConfig != ubb || sc.Workload.TraceCSV != trace || sc.Workload.Columns == nil || sc.Workload.Columns.Delimiter != "," {
+		t.Errorf("got %+v", sc)
+	}
+	if _, err := ParseScenarioFiles([]byte(`{"colour": 1}`), Files{UBBConfig: &ubb}); err == nil || err.Error() != "colour: unknown field" {
+		t.Errorf("got %v, want colour: unknown field", err)
+	}
+	if _, err := ParseScenarioFiles([]byte("{\n,"), Files{UBBConfig: &ubb}); err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("got %v, want the syntax error's line", err)
+	}
+}

@@ -1,0 +1,324 @@
+package core
+
+import (
+	"slices"
+	"strings"
+)
+
+// A sweep runs one scenario over a grid of one or two varied keys, several
+// replications per point, and reports per point the mean and 95% confidence
+// half-width of the figures (docs/sweeps.md). core compiles the sweep and runs
+// one unit (a point's replication) at a time; whoever runs the units (a worker
+// pool in the CLI and the server, Web Workers in the page) hands each sample
+// to a SweepReducer, whose result does not depend on the order the samples
+// arrive in, so the bytes are the same for any number of workers.
+
+// Limits of one sweep.
+const (
+	MaxSweepKeys   = 2    // keys varied at once
+	MaxSweepPoints = 1000 // points of the grid
+)
+
+// SweepSpec is what a sweep varies: `KEY=VALUES` texts (one or two), the
+// replications per point and an optional objective (`FIGURE<=X`, `FIGURE>=X`).
+type SweepSpec struct {
+	Vary         []string `json:"vary"`
+	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
+	Objective    string   `json:"objective,omitempty"`
+}
+
+// Sweep is a compiled sweep: the base scenario parsed once, every point's
+// scenario edited and resolved (its Setup built once, shared by its
+// replications), and the replication seeds.
+type Sweep struct {
+	Name      string
+	Spec      SweepSpec
+	Keys      []*sweepKey
+	Values    [][]string // per key, in the order given
+	Reps      int
+	Seeds     []uint64 // per replication, the same for every point
+	Objective *Objective
+	points    []sweepPoint // grid order: the first key varies fastest
+}
+
+// sweepPoint is one point of the grid, compiled.
+type sweepPoint struct {
+	values   []string // one per key
+	sc       *Scenario
+	setup    *Setup
+	requests float64 // expected requests of one run
+}
+
+// CompileSweep checks the spec against the scenario and compiles every point.
+// A bad key or value is an EINVALID error naming the key.
+func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
+	if sc == nil {
+		return nil, Errorf(EINVALID, "no scenario")
+	}
+	if err := checkScenario(sc); err != nil {
+		return nil, err
+	}
+	s := &Sweep{Name: sc.Name, Spec: spec}
+	if len(spec.Vary) == 0 || len(spec.Vary) > MaxSweepKeys {
+		return nil, Errorf(EINVALID, "vary: want 1 or %d keys (KEY=VALUES), got %d", MaxSweepKeys, len(spec.Vary))
+	}
+	for _, text := range spec.Vary {
+		name, vals, ok := strings.Cut(text, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, Errorf(EINVALID, "vary %q: want KEY=VALUES, e.g. rate_scale=0.5..1.5/0.25 or SERVERS.ACCT.MIN=1,2,4", text)
+		}
+		k := lookupSweepKey(name)
+		if k == nil {
+			return nil, Errorf(EINVALID, "vary %s: unknown key (want one of %s)", name, sweepKeysHelp)
+		}
+		for _, prev := range s.Keys {
+			if prev.name == k.name {
+				return nil, Errorf(EINVALID, "vary %s: key given twice", k.name)
+			}
+		}
+		values, err := parseSweepValues(k.name, vals)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range values {
+			if err := k.checkValue(v); err != nil {
+				return nil, Errorf(EINVALID, "vary %v", err)
+			}
+		}
+		s.Keys, s.Values = append(s.Keys, k), append(s.Values, values)
+	}
+	n := 1
+	for _, vs := range s.Values {
+		n *= len(vs)
+	}
+	if n > MaxSweepPoints {
+		return nil, Errorf(EINVALID, "vary: %d points, more than the limit of %d", n, MaxSweepPoints)
+	}
+	s.Reps = spec.Replications
+	if s.Reps == 0 {
+		s.Reps = max(sc.Replications, 1)
+	}
+	if s.Reps < 1 || s.Reps > MaxReplications {
+		return nil, Errorf(EINVALID, "replications: must be between 1 and %d, got %d", MaxReplications, spec.Replications)
+	}
+	base := uint64(1)
+	if sc.Seed != nil {
+		base = *sc.Seed
+	}
+	for i := 0; i < s.Reps; i++ {
+		s.Seeds = append(s.Seeds, ReplicationSeed(base, i))
+	}
+	for p := 0; p < n; p++ {
+		pt, err := s.compilePoint(sc, p)
+		if err != nil {
+			return nil, err
+		}
+		s.points = append(s.points, pt)
+	}
+	if spec.Objective != "" {
+		obj, err := ParseObjective(spec.Objective)
+		if err != nil {
+			return nil, err
+		}
+		if err := obj.checkMachines(s.points[0].setup.Model); err != nil {
+			return nil, err
+		}
+		s.Objective = obj
+	}
+	return s, nil
+}
+
+// coords returns the value index of each key at point p.
+func (s *Sweep) coords(p int) []int {
+	out := make([]int, len(s.Values))
+	for i, vs := range s.Values {
+		out[i] = p % len(vs)
+		p /= len(vs)
+	}
+	return out
+}
+
+// compilePoint applies point p's values to a copy of sc and resolves it.
+func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
+	pt := sweepPoint{}
+	cur := *sc
+	cur.Replications = 0
+	var set []Assignment
+	for i, c := range s.coords(p) {
+		set = append(set, Assignment{Path: s.Keys[i].name, Value: s.Values[i][c]})
+		pt.values = append(pt.values, s.Values[i][c])
+	}
+	if err := applyAssignments(&cur, set); err != nil {
+		return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
+	}
+	setup, err := NewSetup(&cur, RunOptions{})
+	if err != nil {
+		return pt, Errorf(ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
+	}
+	pt.sc, pt.setup = &cur, setup
+	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n"))
+	if g := cur.Workload.Generate; g != nil {
+		specs, err := checkGenerate(nil, g)
+		if err != nil {
+			return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
+		}
+		for i := range specs {
+			pt.requests += specs[i].expected
+		}
+	}
+	return pt, nil
+}
+
+// pointLabel is "key=value key=value".
+func (s *Sweep) pointLabel(values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = s.Keys[i].name + "=" + v
+	}
+	return strings.Join(parts, " ")
+}
+
+// Points returns the number of points of the grid.
+func (s *Sweep) Points() int { return len(s.points) }
+
+// Units returns the number of work units: points x replications.
+func (s *Sweep) Units() int { return len(s.points) * s.Reps }
+
+// Unit returns the point and replication of work unit u. Units are numbered
+// point by point, so running them in order completes the points in order.
+func (s *Sweep) Unit(u int) (point, rep int) { return u / s.Reps, u % s.Reps }
+
+// Requests returns the expected number of requests of the whole sweep (every
+// point's workload times the replications).
+func (s *Sweep) Requests() float64 {
+	var n float64
+	for i := range s.points {
+		n += s.points[i].requests
+	}
+	return n * float64(s.Reps)
+}
+
+// MaxRunRequests returns the expected requests of the largest single run.
+func (s *Sweep) MaxRunRequests() float64 {
+	var m float64
+	for i := range s.points {
+		m = max(m, s.points[i].requests)
+	}
+	return m
+}
+
+// PointScenario returns the scenario of point p, as the sweep runs it.
+func (s *Sweep) PointScenario(p int) *Scenario { return s.points[p].sc }
+
+// RunUnit runs work unit u: replication rep of point p, with the
+// replication's seed. Only opt.Context, opt.Progress and opt.MaxRequests are
+// used. It is safe to call for different units at the same time.
+func (s *Sweep) RunUnit(u int, opt RunOptions) (*SweepSample, error) {
+	if u < 0 || u >= s.Units() {
+		return nil, Errorf(EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
+	}
+	p, rep := s.Unit(u)
+	pt := &s.points[p]
+	setup := *pt.setup
+	setup.Seed = s.Seeds[rep]
+	o := RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}
+	reqs, sopt, err := prepareSetup(&setup, pt.sc, o)
+	if err != nil {
+		return nil, err
+	}
+	res, err := simulate(&setup, reqs, sopt)
+	if err != nil {
+		return nil, err
+	}
+	return SampleOf(res), nil
+}
+
+// SweepSample is the figures of one run, by name.
+type SweepSample struct {
+	Figures map[string]float64 `json:"figures"`
+	// Machines lists the LMIDs in the model's order (for utilization.<lmid>).
+	Machines []string `json:"machines"`
+}
+
+// sweepFigures are the fixed figures of a sweep point, in output order.
+var sweepFigures = []string{
+	"response_mean_ms", "response_p50_ms", "response_p95_ms", "response_p99_ms",
+	"wait_mean_ms", "wait_p95_ms", "wait_p99_ms",
+	"utilization_max", "throughput_per_s",
+	"issued", "completed", "failed", "timed_out", "crossed_network",
+}
+
+// SampleOf extracts a sweep's figures from a run's result: the fixed figures,
+// failed.<REASON> per failure reason, utilization.<LMID> per machine that has
+// servers (the mean utilization of its servers).
+func SampleOf(r *Result) *SweepSample {
+	f := map[string]float64{
+		"response_mean_ms": r.ResponseMS.Mean,
+		"response_p50_ms":  r.ResponseMS.P50,
+		"response_p95_ms":  r.ResponseMS.P95,
+		"response_p99_ms":  r.ResponseMS.P99,
+		"wait_mean_ms":     r.WaitMS.Mean,
+		"wait_p95_ms":      r.WaitMS.P95,
+		"wait_p99_ms":      r.WaitMS.P99,
+		"utilization_max":  maxUtilization(r),
+		"issued":           float64(r.Requests.Issued),
+		"completed":        float64(r.Requests.Completed),
+		"timed_out":        float64(r.Requests.TimedOut),
+	}
+	if span := r.SpanMS - r.WarmupMS; span > 0 {
+		f["throughput_per_s"] = float64(r.Requests.Completed) / span * 1000
+	} else {
+		f["throughput_per_s"] = 0
+	}
+	var failed, crossed int64
+	for reason, n := range r.Requests.Failed {
+		failed += n
+		f["failed."+reason] = float64(n)
+	}
+	f["failed"] = float64(failed)
+	for _, m := range r.Machines {
+		crossed += m.Sent
+	}
+	f["crossed_network"] = float64(crossed)
+	s := &SweepSample{Figures: f}
+	for _, m := range r.Machines {
+		var sum float64
+		n := 0
+		for i := range r.Servers {
+			if r.Servers[i].LMID == m.LMID {
+				sum += r.Servers[i].Utilization
+				n++
+			}
+		}
+		if n > 0 {
+			f["utilization."+m.LMID] = sum / float64(n)
+			s.Machines = append(s.Machines, m.LMID)
+		}
+	}
+	return s
+}
+
+// figureOrder is the output order of the figures of samples: the fixed ones,
+// failed.<REASON> sorted, utilization.<LMID> in machine order.
+func figureOrder(samples []*SweepSample) []string {
+	out := slices.Clone(sweepFigures)
+	var reasons []string
+	seen := map[string]bool{}
+	for _, s := range samples {
+		for name := range s.Figures {
+			if strings.HasPrefix(name, "failed.") && !seen[name] {
+				seen[name] = true
+				reasons = append(reasons, name)
+			}
+		}
+	}
+	slices.Sort(reasons)
+	out = append(out, reasons...)
+	if len(samples) > 0 {
+		for _, m := range samples[0].Machines {
+			out = append(out, "utilization."+m)
+		}
+	}
+	return out
+}

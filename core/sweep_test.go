@@ -1,0 +1,290 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseSweepValues(t *testing.T) {
+	tests := []struct {
+		text string
+		want []string
+	}{
+		{"1,2,4", []string{"1", "2", "4"}},
+		{" jsq , p2c ", []string{"jsq", "p2c"}},
+		{"0.1..0.3/0.1", []string{"0.1", "0.2", "0.3"}}, // exact decimals: 0.1+0.1+0.1 is 0.3
+		{"0.5..1.5/0.25", []string{"0.5", "0.75", "1", "1.25", "1.5"}},
+		{"1..2/0.4", []string{"1", "1.4", "1.8"}}, // the end is included only when reached
+		{"5..1/2", []string{"5", "3", "1"}},       // start > end counts down
+		{"3..3/1", []string{"3"}},
+		{"-1..1/1", []string{"-1", "0", "1"}},
+	}
+	for _, tt := range tests {
+		got, err := parseSweepValues("k", tt.text)
+		if err != nil || !slices.Equal(got, tt.want) {
+			t.Errorf("parseSweepValues(%q): got %q, %v; want %q", tt.text, got, err, tt.want)
+		}
+	}
+	for _, tt := range []struct{ text, want string }{
+		{"", "vary k: no values"},
+		{"1,,2", `vary k: empty value in "1,,2"`},
+		{"1..2", `vary k: range "1..2": no /step`},
+		{"1..2/0", "step must be > 0"},
+		{"a..2/1", "start is not a decimal number"},
+		{"1..b/1", "end is not a decimal number"},
+		{"1..2/1e-1", "step is not a decimal number"},
+		{"0..10000/1", "more than the limit of 1000 values"},
+		{"1,2,1", "vary k: value 1 given twice"},
+	} {
+		_, err := parseSweepValues("k", tt.text)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("parseSweepValues(%q): got %v, want an error containing %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+// sweepScenario is one machine, one server of SVC with a constant service
+// time of 4 ms, and constant arrivals at 100/s for one second.
+func sweepScenario(t *testing.T) *Scenario {
+	t.Helper()
+	doc := `{
+  "name": "sweep",
+  "ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER SITE1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=SITE1\n*GROUPS\nG LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 CLOPT=\"-s SVC\"\n*SERVICES\nSVC LOAD=50\n",
+  "services": {"SVC": {"service_time": {"dist": "const", "ms": 4}}},
+  "seed": 5,
+  "workload": {"generate": {"duration_ms": 1000, "streams": [{"service": "SVC", "arrivals": "constant", "rate_per_s": 100}]}}
+}`
+	sc, err := ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// runSweep runs every unit of the sweep in the order given and reduces them.
+func runSweep(t *testing.T, s *Sweep, order []int) *SweepResult {
+	t.Helper()
+	r := s.NewReducer()
+	for _, u := range order {
+		smp, err := s.RunUnit(u, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.Result()
+}
+
+func inOrder(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// TestSweepObjectiveHandWorked: constant arrivals every 1/(100 x rate_scale)
+// s and a constant 4 ms service at speed 1 (2 ms at speed 2). While the gap
+// between arrivals is at least the service time nobody waits and the response
+// is exactly the service time; once it is shorter, the queue grows by the
+// difference at every arrival, so the mean response is far above it.
+//
+//	speed 1: gaps 10, 5, 3.33, 2.5 ms: response 4, 4, >4, >4 -> last meeting <=4.5: rate_scale 2
+//	speed 2: service 2 ms, every gap >= 2.5 ms: response 2 everywhere -> last meeting: rate_scale 4
+func TestSweepObjectiveHandWorked(t *testing.T) {
+	sc := sweepScenario(t)
+	s, err := CompileSweep(sc, SweepSpec{Vary: []string{"rate_scale=1..4/1", "machines.SITE1.speed=1,2"},
+		Objective: "response_mean_ms<=4.5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Points() != 8 || s.Units() != 8 {
+		t.Fatalf("points %d units %d, want 8 and 8", s.Points(), s.Units())
+	}
+	res := runSweep(t, s, inOrder(s.Units()))
+	wantMeets := []bool{true, true, false, false, true, true, true, true}
+	for i, p := range res.Points {
+		if p.Meets == nil || *p.Meets != wantMeets[i] {
+			t.Errorf("point %d %v: meets %v, want %v (response %v)", i, p.Values, p.Meets, wantMeets[i], p.Figures["response_mean_ms"])
+		}
+		wantIssued := 100 * float64(i%4+1)
+		if got := p.Figures["issued"].Mean; got != wantIssued {
+			t.Errorf("point %d: issued %v, want %v (rate x 1 s)", i, got, wantIssued)
+		}
+	}
+	if got := res.Points[1].Figures["response_mean_ms"].Mean; got != 4 {
+		t.Errorf("rate_scale 2, speed 1: response %v, want exactly 4 (no waiting)", got)
+	}
+	if got := res.Points[7].Figures["response_mean_ms"].Mean; got != 2 {
+		t.Errorf("rate_scale 4, speed 2: response %v, want exactly 2", got)
+	}
+	if len(res.Lines) != 2 {
+		t.Fatalf("lines: got %d, want 2", len(res.Lines))
+	}
+	for i, want := range []string{"2", "4"} {
+		l := res.Lines[i]
+		if l.LastMeeting == nil || fmt.Sprint(l.LastMeeting.Values["rate_scale"]) != want {
+			t.Errorf("line %v: last meeting %+v, want rate_scale %s", l.Values, l.LastMeeting, want)
+		}
+	}
+}
+
+// TestSweepSameBytesAnyOrder: the reducer gives the same bytes whatever order
+// the units arrive in, and a unit equals core.Run of the point's scenario with
+// the replication's seed.
+func TestSweepSameBytesAnyOrder(t *testing.T) {
+	sc := sweepScenario(t)
+	sc.Services["SVC"] = ServiceSpec{ServiceTime: &Dist{Dist: "exp", MeanMS: ptr(4.0)}}
+	sc.Workload.Generate.Streams[0].Arrivals = "poisson"
+	s, err := CompileSweep(sc, SweepSpec{Vary: []string{"rate_scale=1,2", "policy=tuxedo,random"}, Replications: 3,
+		Objective: "wait_mean_ms<=1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forward := EncodeSweep(runSweep(t, s, inOrder(s.Units())))
+	backward := inOrder(s.Units())
+	slices.Reverse(backward)
+	if got := EncodeSweep(runSweep(t, s, backward)); !bytes.Equal(got, forward) {
+		t.Errorf("reversed order gives other bytes:\n%s\nwant\n%s", got, forward)
+	}
+	// Unit 4 is point 1 (rate_scale 2, tuxedo), replication 1.
+	p, rep := s.Unit(4)
+	res, err := Run(s.PointScenario(p), RunOptions{Seed: &s.Seeds[rep]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	smp, _ := s.RunUnit(4, RunOptions{})
+	if want := SampleOf(res); fmt.Sprint(smp) != fmt.Sprint(want) {
+		t.Errorf("unit 4: got %v, want core.Run's %v", smp, want)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(forward, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"keys", "points", "seeds", "lines", "replications", "objective"} {
+		if _, ok := doc[key]; !ok {
+			t.Errorf("result has no %q", key)
+		}
+	}
+}
+
+func TestSweepBadInput(t *testing.T) {
+	sc := sweepScenario(t)
+	for _, tt := range []struct {
+		spec SweepSpec
+		want string
+	}{
+		{SweepSpec{}, "vary: want 1 or 2 keys"},
+		{SweepSpec{Vary: []string{"a=1", "b=2", "c=3"}}, "vary: want 1 or 2 keys"},
+		{SweepSpec{Vary: []string{"rate_scale"}}, `vary "rate_scale": want KEY=VALUES`},
+		{SweepSpec{Vary: []string{"nosuch=1,2"}}, "vary nosuch: unknown key"},
+		{SweepSpec{Vary: []string{"tuning.nosuch=1"}}, "vary tuning.nosuch: unknown key"},
+		{SweepSpec{Vary: []string{"SERVERS.srv.LOAD=1"}}, "vary SERVERS.srv.LOAD: unknown key"},
+		{SweepSpec{Vary: []string{"rate_scale=1", "RATE_SCALE=2"}}, "vary rate_scale: key given twice"},
+		{SweepSpec{Vary: []string{"rate_scale=0..1/0.5"}}, "vary rate_scale: value 0 must be > 0"},
+		{SweepSpec{Vary: []string{"rate_scale=x"}}, `vary rate_scale: value "x" is not a number`},
+		{SweepSpec{Vary: []string{"policy=best"}}, `vary policy: value "best" is not one of tuxedo`},
+		{SweepSpec{Vary: []string{"ldbal=maybe"}}, `vary ldbal: value "maybe" is not one of Y, N`},
+		{SweepSpec{Vary: []string{"network.latency_ms=-1"}}, "vary network.latency_ms: value -1 must be >= 0"},
+		{SweepSpec{Vary: []string{"SERVERS.srv.MIN=1.5"}}, `vary SERVERS.srv.MIN: value "1.5" is not a whole number`},
+		{SweepSpec{Vary: []string{"machines.NOPE.speed=1,2"}}, "vary machines.NOPE.speed=1"},
+		{SweepSpec{Vary: []string{"rate_scale=1..1000/1", "policy=tuxedo,jsq"}}, "vary: 2000 points, more than the limit of 1000"},
+		{SweepSpec{Vary: []string{"rate_scale=1"}, Replications: 101}, "replications: must be between 1 and 100"},
+		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "p99<=3"}, `unknown figure "p99"`},
+		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<200"}, "want FIGURE<=X or FIGURE>=X"},
+		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<=fast"}, `limit "fast" is not a number`},
+		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "utilization.NOPE>=0.5"}, `no machine "NOPE"`},
+	} {
+		_, err := CompileSweep(sc, tt.spec)
+		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("CompileSweep(%+v): got %v, want an invalid error containing %q", tt.spec, err, tt.want)
+		}
+	}
+	trace := *sc
+	trace.Workload = Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
+	_, err := CompileSweep(&trace, SweepSpec{Vary: []string{"rate_scale=2"}})
+	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has a trace") {
+		t.Errorf("rate_scale of a trace: got %v", err)
+	}
+}
+
+// sweepTheory is one queue of c servers (an MSSQ set when c > 1) with
+// Poisson arrivals at rate_per_s 100 and exponential service of mean 4 ms
+// (mu = 250/s per server), a 2-second warm-up and 60 s measured.
+func sweepTheory(t *testing.T, c int) *Scenario {
+	t.Helper()
+	rq := ""
+	if c > 1 {
+		rq = ` RQADDR=\"Q\"`
+	}
+	doc := fmt.Sprintf(`{
+  "ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER SITE1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=SITE1\n*GROUPS\nG LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 MIN=%d%s CLOPT=\"-s SVC\"\n*SERVICES\nSVC LOAD=50\n",
+  "services": {"SVC": {"service_time": {"dist": "exp", "mean_ms": 4}}},
+  "seed": 3,
+  "warmup_ms": 2000,
+  "workload": {"generate": {"duration_ms": 62000, "streams": [{"service": "SVC", "arrivals": "poisson", "rate_per_s": 100}]}}
+}`, c, rq)
+	sc, err := ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestSweepTheory: a rate_scale sweep's mean wait at every point against
+// queueing theory, within the point's 95% confidence interval (10
+// replications). M/M/1: Wq = rho/(1-rho) x S. M/M/c: Wq = C(c, a)/(c mu - lambda)
+// (Erlang C). Each replication measures 60 s after a 2 s warm-up.
+func TestSweepTheory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long runs")
+	}
+	cases := []struct {
+		name   string
+		c      int
+		values string
+		want   func(lambda float64) float64 // ms
+	}{
+		{"M/M/1", 1, "0.5..2/0.5", func(lambda float64) float64 {
+			rho := lambda / 250
+			return rho / (1 - rho) * 4
+		}},
+		{"M/M/4 (MSSQ)", 4, "2..8/2", func(lambda float64) float64 {
+			return erlangC(4, lambda/250) / (1000 - lambda) * 1000
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, err := CompileSweep(sweepTheory(t, c.c), SweepSpec{Vary: []string{"rate_scale=" + c.values}, Replications: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := runSweep(t, s, inOrder(s.Units()))
+			for _, p := range res.Points {
+				scale := mustFloat(t, p.Values["rate_scale"])
+				want := c.want(100 * scale)
+				got := p.Figures["wait_mean_ms"]
+				if math.Abs(got.Mean-want) > got.HalfWidth {
+					t.Errorf("rate_scale %v: mean wait %.4f ± %.4f ms, theory %.4f outside the interval", scale, got.Mean, got.HalfWidth, want)
+				}
+				t.Logf("rate_scale %v (lambda %v/s): wait %.4f ± %.4f ms, theory %.4f", scale, 100*scale, got.Mean, got.HalfWidth, want)
+			}
+		})
+	}
+}
+
+func mustFloat(t *testing.T, v any) float64 {
+	t.Helper()
+	var x float64
+	if _, err := fmt.Sscan(fmt.Sprint(v), &x); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}

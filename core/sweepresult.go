@@ -1,0 +1,447 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Objective is a target for one figure: `response_p99_ms<=200` or
+// `throughput_per_s>=900`. A point meets it when the figure's mean over the
+// replications does.
+type Objective struct {
+	Text   string
+	Figure string
+	AtMost bool // <= (else >=)
+	Limit  float64
+}
+
+// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`.
+func ParseObjective(text string) (*Objective, error) {
+	o := &Objective{Text: strings.TrimSpace(text)}
+	var lim string
+	var ok bool
+	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
+		o.AtMost = true
+	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
+		return nil, Errorf(EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200", text)
+	}
+	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
+	if !knownFigure(o.Figure) {
+		return nil, Errorf(EINVALID, "objective %q: unknown figure %q (want one of %s, failed.<REASON> or utilization.<LMID>)",
+			text, o.Figure, strings.Join(sweepFigures, ", "))
+	}
+	x, err := strconv.ParseFloat(lim, 64)
+	if err != nil || x != x || x-x != 0 {
+		return nil, Errorf(EINVALID, "objective %q: limit %q is not a number", text, lim)
+	}
+	o.Limit = x
+	return o, nil
+}
+
+func knownFigure(name string) bool {
+	if slices.Contains(sweepFigures, name) {
+		return true
+	}
+	for _, p := range []string{"failed.", "utilization."} {
+		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMachines checks that a utilization.<LMID> objective names a machine.
+func (o *Objective) checkMachines(m *Model) error {
+	lmid, ok := strings.CutPrefix(o.Figure, "utilization.")
+	if !ok {
+		return nil
+	}
+	for _, mc := range m.Machines {
+		if mc.LMID == lmid {
+			return nil
+		}
+	}
+	return Errorf(EINVALID, "objective %q: no machine %q in the UBBCONFIG", o.Text, lmid)
+}
+
+// meets reports whether figures meet the objective (a missing failed.<REASON>
+// counts as 0).
+func (o *Objective) meets(figures map[string]MeanCI) bool {
+	v := figures[o.Figure].Mean
+	if o.AtMost {
+		return v <= o.Limit
+	}
+	return v >= o.Limit
+}
+
+// SweepResult is what a sweep reports (`tuxlb sweep --format json`, the
+// result of a sweep job, the page's download).
+type SweepResult struct {
+	EngineVersion string       `json:"engine_version"`
+	Name          string       `json:"name,omitempty"`
+	Keys          []SweepAxis  `json:"keys"`
+	Replications  int          `json:"replications"`
+	Seeds         []uint64     `json:"seeds"`
+	Objective     string       `json:"objective,omitempty"`
+	Total         int          `json:"total"` // points of the grid
+	Points        []SweepPoint `json:"points"`
+	// Lines has, per value of the second key (one line with one key), the
+	// last point along the first key that meets the objective.
+	Lines []SweepLine `json:"lines,omitempty"`
+}
+
+// SweepAxis is one varied key and its values in order.
+type SweepAxis struct {
+	Key    string `json:"key"`
+	Values []any  `json:"values"` // json.Number or string
+}
+
+// SweepPoint is one point of the grid with its figures.
+type SweepPoint struct {
+	Index   int               `json:"index"`
+	Values  map[string]any    `json:"values"`
+	Figures map[string]MeanCI `json:"figures"`
+	Meets   *bool             `json:"meets,omitempty"`
+	order   []string
+}
+
+// SweepLine is one line of the grid (a value of the second key) and the last
+// point along the first key that meets the objective (nil when none does).
+type SweepLine struct {
+	Values      map[string]any `json:"values"`
+	LastMeeting *SweepPointRef `json:"last_meeting"`
+}
+
+// SweepPointRef names a point by its index and values.
+type SweepPointRef struct {
+	Index  int            `json:"index"`
+	Values map[string]any `json:"values"`
+}
+
+// SweepReducer gathers the samples of a sweep's units, in any order, and
+// builds its result. Points are reduced as their last replication arrives,
+// from the samples in replication order, so the result is the same whatever
+// order the units ran in.
+type SweepReducer struct {
+	s       *Sweep
+	samples [][]*SweepSample
+	left    []int
+	points  []*SweepPoint
+	done    int
+}
+
+// NewReducer starts the reduction of the sweep's units.
+func (s *Sweep) NewReducer() *SweepReducer {
+	r := &SweepReducer{s: s, samples: make([][]*SweepSample, len(s.points)),
+		left: make([]int, len(s.points)), points: make([]*SweepPoint, len(s.points))}
+	for p := range r.samples {
+		r.samples[p] = make([]*SweepSample, s.Reps)
+		r.left[p] = s.Reps
+	}
+	return r
+}
+
+// Add records the sample of unit u. When it completes its point, the point is
+// returned (else nil).
+func (r *SweepReducer) Add(u int, smp *SweepSample) (*SweepPoint, error) {
+	if u < 0 || u >= r.s.Units() {
+		return nil, Errorf(EINVALID, "sweep unit %d out of range", u)
+	}
+	p, rep := r.s.Unit(u)
+	if r.points[p] != nil || r.samples[p][rep] != nil {
+		return nil, Errorf(ECONFLICT, "sweep unit %d added twice", u)
+	}
+	r.samples[p][rep] = smp
+	r.done++
+	if r.left[p]--; r.left[p] > 0 {
+		return nil, nil
+	}
+	r.points[p] = r.s.reducePoint(p, r.samples[p])
+	r.samples[p] = nil
+	return r.points[p], nil
+}
+
+// Restore puts back a point reduced before (a resumed job): its figures as
+// they were encoded, its values from the grid.
+func (r *SweepReducer) Restore(pt *SweepPoint) error {
+	p := pt.Index
+	if p < 0 || p >= len(r.points) || r.points[p] != nil || r.left[p] != r.s.Reps {
+		return Errorf(ECONFLICT, "sweep point %d restored twice or out of range", p)
+	}
+	fresh := &SweepPoint{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
+	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].setup.Model)
+	if r.s.Objective != nil {
+		m := r.s.Objective.meets(pt.Figures)
+		fresh.Meets = &m
+	}
+	r.points[p] = fresh
+	r.samples[p] = nil
+	r.left[p] = 0
+	r.done += r.s.Reps
+	return nil
+}
+
+// PointDone reports whether point p is reduced.
+func (r *SweepReducer) PointDone(p int) bool { return r.points[p] != nil }
+
+// Done returns the number of units recorded (restored points count all their units).
+func (r *SweepReducer) Done() int { return r.done }
+
+// Result returns the sweep's result with the points reduced so far, in grid
+// order, and the objective's lines over those points.
+func (r *SweepReducer) Result() *SweepResult {
+	s := r.s
+	res := &SweepResult{EngineVersion: EngineVersion, Name: s.Name, Replications: s.Reps,
+		Seeds: s.Seeds, Total: len(s.points), Points: []SweepPoint{}}
+	for i, k := range s.Keys {
+		ax := SweepAxis{Key: k.name}
+		for _, v := range s.Values[i] {
+			ax.Values = append(ax.Values, k.jsonValue(v))
+		}
+		res.Keys = append(res.Keys, ax)
+	}
+	for _, p := range r.points {
+		if p != nil {
+			res.Points = append(res.Points, *p)
+		}
+	}
+	if s.Objective != nil {
+		res.Objective = s.Objective.Text
+		res.Lines = r.lines()
+	}
+	return res
+}
+
+// lines finds, per line of the grid, the last point along the first key that
+// meets the objective.
+func (r *SweepReducer) lines() []SweepLine {
+	s := r.s
+	n0 := len(s.Values[0])
+	nLines := len(s.points) / n0
+	out := make([]SweepLine, nLines)
+	for l := 0; l < nLines; l++ {
+		out[l].Values = map[string]any{}
+		if len(s.Keys) > 1 {
+			k := s.Keys[1]
+			out[l].Values[k.name] = k.jsonValue(s.Values[1][l])
+		}
+		for i := 0; i < n0; i++ {
+			p := r.points[l*n0+i]
+			if p != nil && p.Meets != nil && *p.Meets {
+				out[l].LastMeeting = &SweepPointRef{Index: p.Index, Values: p.Values}
+			}
+		}
+	}
+	return out
+}
+
+// pointValues is point p's values keyed by key name.
+func (s *Sweep) pointValues(p int) map[string]any {
+	vals := map[string]any{}
+	for i, c := range s.coords(p) {
+		vals[s.Keys[i].name] = s.Keys[i].jsonValue(s.Values[i][c])
+	}
+	return vals
+}
+
+// jsonValue is a value as JSON: a number for number keys, else a string.
+func (k *sweepKey) jsonValue(v string) any {
+	if k.kind == keyWord {
+		return v
+	}
+	return json.Number(v)
+}
+
+// reducePoint computes point p's figures from its samples (in replication order).
+func (s *Sweep) reducePoint(p int, samples []*SweepSample) *SweepPoint {
+	pt := &SweepPoint{Index: p, Values: s.pointValues(p), Figures: map[string]MeanCI{}}
+	pt.order = figureOrder(samples)
+	xs := make([]float64, len(samples))
+	for _, name := range pt.order {
+		for i, smp := range samples {
+			xs[i] = smp.Figures[name]
+		}
+		pt.Figures[name] = meanCI(xs)
+	}
+	if s.Objective != nil {
+		m := s.Objective.meets(pt.Figures)
+		pt.Meets = &m
+	}
+	return pt
+}
+
+// figureOrderOf orders restored figures as figureOrder does.
+func figureOrderOf(figures map[string]MeanCI, m *Model) []string {
+	out := slices.Clone(sweepFigures)
+	var reasons []string
+	for name := range figures {
+		if strings.HasPrefix(name, "failed.") {
+			reasons = append(reasons, name)
+		}
+	}
+	slices.Sort(reasons)
+	out = append(out, reasons...)
+	for _, mc := range m.Machines {
+		if _, ok := figures["utilization."+mc.LMID]; ok {
+			out = append(out, "utilization."+mc.LMID)
+		}
+	}
+	return out
+}
+
+// EncodeSweep is the one JSON encoding of a sweep result: indented (2
+// spaces) with a newline, like EncodeResult.
+func EncodeSweep(r *SweepResult) []byte {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		b, _ = json.Marshal(Errorf(EINTERNAL, "encode sweep: %v", err))
+	}
+	return append(b, '\n')
+}
+
+// columns returns the figure columns of the result: the union of its points'
+// figures, in the fixed order, then the failure reasons, then the machines.
+func (r *SweepResult) columns() []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	for _, name := range sweepFigures {
+		add(name)
+	}
+	var reasons []string
+	for _, p := range r.Points {
+		for name := range p.Figures {
+			if strings.HasPrefix(name, "failed.") && !seen[name] {
+				seen[name] = true
+				reasons = append(reasons, name)
+			}
+		}
+	}
+	slices.Sort(reasons)
+	out = append(out, reasons...)
+	for _, p := range r.Points {
+		order := p.order
+		if order == nil {
+			order = slices.Sorted(mapKeys(p.Figures))
+		}
+		for _, name := range order {
+			if strings.HasPrefix(name, "utilization.") {
+				add(name)
+			}
+		}
+	}
+	return out
+}
+
+// EncodeSweepCSV writes the result as CSV: the keys, then per figure its
+// mean and its ci95, then meets (when there is an objective); one row per point.
+func EncodeSweepCSV(r *SweepResult) []byte {
+	var b bytes.Buffer
+	cols := r.columns()
+	var head []string
+	for _, k := range r.Keys {
+		head = append(head, k.Key)
+	}
+	for _, c := range cols {
+		head = append(head, c, c+"_ci95")
+	}
+	if r.Objective != "" {
+		head = append(head, "meets")
+	}
+	writeCSVRow(&b, head)
+	for _, p := range r.Points {
+		var row []string
+		for _, k := range r.Keys {
+			row = append(row, fmt.Sprint(p.Values[k.Key]))
+		}
+		for _, c := range cols {
+			f := p.Figures[c]
+			row = append(row, formatFloat(f.Mean), formatFloat(f.HalfWidth))
+		}
+		if p.Meets != nil {
+			row = append(row, strconv.FormatBool(*p.Meets))
+		}
+		writeCSVRow(&b, row)
+	}
+	return b.Bytes()
+}
+
+func writeCSVRow(b *bytes.Buffer, cells []string) {
+	for i, c := range cells {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(appendCSVField(nil, c))
+	}
+	b.WriteByte('\n')
+}
+
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// tableFigures are the figures the table shows.
+var tableFigures = []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
+	"throughput_per_s", "failed", "crossed_network"}
+
+// EncodeSweepTable writes the result as an aligned text table: the keys, the
+// main figures as mean ± ci95, and whether the point meets the objective;
+// then, with an objective, the last point of each line that meets it.
+func EncodeSweepTable(r *SweepResult) []byte {
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, k := range r.Keys {
+		fmt.Fprintf(tw, "%s\t", k.Key)
+	}
+	for _, f := range tableFigures {
+		fmt.Fprintf(tw, "%s\t", f)
+	}
+	if r.Objective != "" {
+		fmt.Fprint(tw, "meets\t")
+	}
+	fmt.Fprintln(tw)
+	for _, p := range r.Points {
+		for _, k := range r.Keys {
+			fmt.Fprintf(tw, "%v\t", p.Values[k.Key])
+		}
+		for _, name := range tableFigures {
+			f := p.Figures[name]
+			if r.Replications > 1 {
+				fmt.Fprintf(tw, "%s ± %s\t", strconv.FormatFloat(f.Mean, 'f', 3, 64), strconv.FormatFloat(f.HalfWidth, 'f', 3, 64))
+			} else {
+				fmt.Fprintf(tw, "%s\t", strconv.FormatFloat(f.Mean, 'f', 3, 64))
+			}
+		}
+		if p.Meets != nil {
+			fmt.Fprintf(tw, "%s\t", map[bool]string{true: "yes", false: "no"}[*p.Meets])
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "\n%d of %d points, %d replications each (95%% confidence half-widths after ±)\n",
+		len(r.Points), r.Total, r.Replications)
+	if r.Objective != "" {
+		fmt.Fprintf(&b, "objective %s:\n", r.Objective)
+		first := r.Keys[0].Key
+		for _, l := range r.Lines {
+			label := "  "
+			for k, v := range l.Values {
+				label += fmt.Sprintf("%s=%v: ", k, v)
+			}
+			if l.LastMeeting == nil {
+				fmt.Fprintf(&b, "%sno point meets it\n", label)
+			} else {
+				fmt.Fprintf(&b, "%slast point meeting it along %s: %s=%v\n", label, first, first, l.LastMeeting.Values[first])
+			}
+		}
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,292 @@
+package core
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// csvTrace reads trace_csv, with the optional column mapping cm. A header of
+// the trace format (time_ms and service, nothing unknown) is read strictly;
+// any other header is a log: its columns are found by common names (or the
+// mapping), the rest are ignored, and a note says how it was read.
+type csvTrace struct {
+	n        *names
+	cm       TraceMap
+	mapped   bool
+	log      bool            // not the strict trace format: columns found by names, others ignored
+	col      [numCols]int    // index of each field's column, -1 when absent
+	header   [numCols]string // the column name of each field, for errors
+	ignored  []string        // columns of a log that no field uses
+	timeUnit string          // ms, s, us, ns, rfc3339, datetime; "" = decided by the first time cell
+	nameUnit string          // the unit a guessed time column's name gives ("" none)
+	svcShift int
+	decided  bool   // the first time cell has been read (unit and epoch decided)
+	epoch    bool   // numeric times are absolute: counted from the first row
+	firstNS  int64  // absolute times: the first row's time in ns
+	firstTxt string // absolute times: the first row's cell
+	how      string // how the times were read, for the note
+}
+
+// traceCSV compiles workload.trace_csv. notes says how a log's columns were
+// read ("" for the plain trace format).
+func traceCSV(n *names, text string, cm *TraceMap, seed uint64) (reqs []Request, notes string, err error) {
+	ct := &csvTrace{n: n, svcShift: 3}
+	if cm != nil {
+		ct.cm, ct.mapped = *cm, true
+	}
+	rd, err := ct.reader(text)
+	if err != nil {
+		return nil, "", err
+	}
+	head, err := rd.Read()
+	switch {
+	case errors.Is(err, io.EOF):
+		return nil, "", Errorf(EINVALID, "trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+	case err != nil:
+		return nil, "", Errorf(EINVALID, "trace_csv: header row: %v", err)
+	}
+	if err := ct.readHeader(head); err != nil {
+		return nil, "", err
+	}
+	reqs, err = ct.rows(rd, len(head), seed)
+	if err != nil {
+		return nil, "", err
+	}
+	sortTrace(reqs)
+	return reqs, ct.note(), nil
+}
+
+// rows reads the data rows; width is the number of header fields.
+func (ct *csvTrace) rows(rd *csv.Reader, width int, seed uint64) ([]Request, error) {
+	var reqs []Request
+	for num := 1; ; num++ {
+		rec, err := rd.Read()
+		switch {
+		case errors.Is(err, io.EOF):
+			return reqs, nil
+		case err != nil:
+			return nil, csvError(num, err)
+		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
+			num-- // a line of blanks is not a row
+			continue
+		case len(rec) != width:
+			return nil, Errorf(EINVALID, "trace row %d: has %d fields, the header has %d", num, len(rec), width)
+		}
+		r, err := ct.row(rec, num)
+		if err != nil {
+			return nil, err
+		}
+		r.Key = requestKey(seed, 0, uint64(num-1))
+		reqs = append(reqs, r)
+	}
+}
+
+func csvError(num int, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return Errorf(EINVALID, "trace row %d (line %d col %d): %v", num, pe.Line, pe.Column, pe.Err)
+	}
+	return Errorf(EINVALID, "trace row %d: %v", num, err)
+}
+
+// reader checks the mapping's units and delimiter and returns the CSV reader.
+// Without a delimiter in the mapping, a header line with no comma but a
+// semicolon, tab or bar uses that.
+func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
+	rd := csv.NewReader(strings.NewReader(text))
+	rd.FieldsPerRecord = -1
+	rd.ReuseRecord = true
+	rd.TrimLeadingSpace = true
+	if d := ct.cm.Delimiter; d != "" {
+		r, size := utf8.DecodeRuneInString(d)
+		if size != len(d) || r == '"' || r == '\n' || r == '\r' || r == utf8.RuneError {
+			return nil, Errorf(EINVALID, "workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
+		}
+		rd.Comma = r
+	} else {
+		rd.Comma = sniffDelimiter(text)
+	}
+	switch u := ct.cm.TimeUnit; u {
+	case "", "ms", "s", "us", "ns", "rfc3339", "datetime":
+		ct.timeUnit = u
+	default:
+		return nil, Errorf(EINVALID, "workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
+	}
+	if ct.timeUnit == "" && ct.mapped && ct.cm.Time != "" {
+		ct.nameUnit = "ms" // a mapped column's name says nothing; small numbers are ms
+	}
+	switch u := ct.cm.ServiceUnit; u {
+	case "", "ms":
+	case "s":
+		ct.svcShift = 6
+	case "us":
+		ct.svcShift = 0
+	default:
+		return nil, Errorf(EINVALID, "workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
+	}
+	return rd, nil
+}
+
+// sniffDelimiter picks the delimiter of a header line that has no comma.
+func sniffDelimiter(text string) rune {
+	line, _, _ := strings.Cut(text, "\n")
+	if strings.ContainsRune(line, ',') {
+		return ','
+	}
+	for _, r := range []rune{';', '\t', '|'} {
+		if strings.ContainsRune(line, r) {
+			return r
+		}
+	}
+	return ','
+}
+
+// readHeader finds the column of each field. A header holding time_ms and
+// service without a mapping is the trace format: an unknown column is an
+// error. Otherwise each field's column is the mapped one, else the standard
+// name, else the first of its common names (see logNames) found; columns no
+// field uses are ignored (a production log has many).
+func (ct *csvTrace) readHeader(head []string) error {
+	names := make([]string, len(head))
+	for i, h := range head {
+		names[i] = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
+	}
+	ct.log = ct.mapped || !slices.Contains(names, traceColumns[colTime]) || !slices.Contains(names, traceColumns[colService])
+	if !ct.log {
+		return ct.strictHeader(names)
+	}
+	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route}
+	used := make([]bool, len(names))
+	for f := range numCols {
+		i, unit, err := findColumn(names, f, mapping[f])
+		if err != nil {
+			return err
+		}
+		ct.col[f], ct.header[f] = i, traceColumns[f]
+		if mapping[f] != "" {
+			ct.header[f] = mapping[f]
+		}
+		if i < 0 {
+			continue
+		}
+		ct.header[f], used[i] = names[i], true
+		switch {
+		case f == colTime && mapping[f] == "" && ct.cm.TimeUnit == "":
+			ct.nameUnit = unit
+		case f == colServiceMS && mapping[f] == "" && ct.cm.ServiceUnit == "" && unit != "":
+			ct.svcShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
+		}
+	}
+	for _, f := range []int{colTime, colService} {
+		if ct.col[f] < 0 {
+			return Errorf(EINVALID, "trace_csv: missing column %q (no column has a name like %s; name yours with workload.columns.%s)",
+				ct.header[f], strings.Join(logNames[f][:min(4, len(logNames[f]))], ", "), mapField[f])
+		}
+	}
+	for i, h := range names {
+		if !used[i] {
+			ct.ignored = append(ct.ignored, h)
+		}
+	}
+	return nil
+}
+
+// mapField is the workload.columns field of each trace field.
+var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route"}
+
+// strictHeader reads a header of the trace format.
+func (ct *csvTrace) strictHeader(names []string) error {
+	ct.header = traceColumns
+	for i := range ct.col {
+		ct.col[i] = -1
+	}
+	ct.timeUnit = "ms"
+	for i, h := range names {
+		f := slices.Index(traceColumns[:], h)
+		switch {
+		case f >= 0 && ct.col[f] >= 0:
+			return Errorf(EINVALID, "trace_csv: column %q appears twice", h)
+		case f >= 0:
+			ct.col[f] = i
+		default:
+			return Errorf(EINVALID, "trace_csv: unknown column %q (want %s; with workload.columns, other columns are ignored)",
+				h, strings.Join(traceColumns[:], ", "))
+		}
+	}
+	return nil
+}
+
+// cell returns the trimmed value of field f in rec, "" when absent.
+func (ct *csvTrace) cell(rec []string, f int) string {
+	i := ct.col[f]
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+func (ct *csvTrace) row(rec []string, num int) (Request, error) {
+	r := Request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
+	var err error
+	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
+		return r, err
+	}
+	var msg string
+	if r.Service, msg = ct.n.service(ct.cell(rec, colService)); msg != "" {
+		return r, rowError(num, ct.header[colService], msg)
+	}
+	if r.Origin, msg = ct.n.lmid(ct.cell(rec, colOrigin)); msg != "" {
+		return r, rowError(num, ct.header[colOrigin], msg)
+	}
+	if c := ct.cell(rec, colServiceMS); c != "" {
+		us, err := decimalToUS(decimalComma(c), ct.svcShift)
+		if msg := timeProblem(us, err); msg != "" {
+			return r, rowError(num, ct.header[colServiceMS], msg)
+		}
+		r.ServiceUS = us
+	} else if msg := ct.n.untimed(r.Service); msg != "" {
+		return r, rowError(num, ct.header[colServiceMS], msg)
+	}
+	if c := ct.cell(rec, colPrio); c != "" {
+		p, err := strconv.Atoi(c)
+		if err != nil || p < 1 || p > 100 {
+			return r, rowError(num, ct.header[colPrio], sprintf("want an integer between 1 and 100, got %q", c))
+		}
+		r.Prio = p
+	}
+	if c := ct.cell(rec, colRoute); c != "" {
+		r.RouteVal = strings.Clone(c)
+		ct.n.route(&r)
+	}
+	return r, nil
+}
+
+// note says how a log was read, for the result's warnings.
+func (ct *csvTrace) note() string {
+	if !ct.log {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("trace_csv: read as a log: ")
+	for f := range numCols {
+		if ct.col[f] < 0 {
+			continue
+		}
+		if f > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(sprintf("%s from column %q", traceColumns[f], ct.header[f]))
+		if f == colTime && ct.how != "" {
+			b.WriteString(" (" + ct.how + ")")
+		}
+	}
+	if len(ct.ignored) > 0 {
+		b.WriteString("; ignored: " + strings.Join(ct.ignored, ", "))
+	}
+	return b.String()
+}

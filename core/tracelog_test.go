@@ -1,0 +1,180 @@
+package core
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTraceLogFormats reads logs as they come, one hand-worked case per time
+// format. Each want is derived in the comment beside it.
+func TestTraceLogFormats(t *testing.T) {
+	tests := []struct {
+		name   string
+		csv    string
+		cm     *TraceMap
+		wantUS []int64 // issue times in µs, in issue order
+		wantSv []int64 // service_us, -1 when not given
+		note   string  // a part of the note ("" = no note at all)
+	}{
+		// 10:00:00.250 is the first row: 0; 10:00:01 is 750 ms later.
+		{"date-time with a space", "timestamp,svc,user\n2026-11-29 10:00:00.250,TOUPPER,ann\n2026-11-29 10:00:01,TOLOWER,bob\n", nil,
+			[]int64{0, 750_000}, []int64{-1, -1},
+			`time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user`},
+		// 10:00+01:00 is 09:00Z; 09:00:00.0015Z is 1.5 ms after it.
+		{"T and zones", "time,service\n2026-11-29T10:00:00+01:00,TOUPPER\n2026-11-29T09:00:00.0015Z,TOUPPER\n", nil,
+			[]int64{0, 1500}, []int64{-1, -1}, "date-times"},
+		// Python's logging writes "10:00:00,123": 0.5 - 0.123 s = 377 ms. The header has ';'.
+		{"decimal comma in a date-time", "ts;service\n2026-11-29 10:00:00,123;TOUPPER\n2026-11-29 10:00:00,5;TOUPPER\n", nil,
+			[]int64{0, 377_000}, []int64{-1, -1}, "date-times"},
+		// Zones as +HHMM, +HH and " UTC": all three are 08:00:00Z, then +1 s.
+		{"zone forms", "ts,service\n2026-11-29 10:00:00+0200,TOUPPER\n2026-11-29 09:00:01+01,TOUPPER\n2026-11-29 08:00:02 UTC,TOUPPER\n", nil,
+			[]int64{0, 1_000_000, 2_000_000}, []int64{-1, -1, -1}, "date-times"},
+		// 1764410400.5 s is an epoch (>= 1e8): the second row is 0.5 s later.
+		{"epoch seconds", "ts,service\n1764410400.5,TOUPPER\n1764410401,TOUPPER\n", nil,
+			[]int64{0, 500_000}, []int64{-1, -1}, "epoch seconds, counted from the first row"},
+		// 1.76e12 lies in [1e11, 1e14): milliseconds; 250.5 ms later.
+		{"epoch milliseconds", "timestamp,service\n1764410400000,TOUPPER\n1764410400250.5,TOUPPER\n", nil,
+			[]int64{0, 250_500}, []int64{-1, -1}, "epoch milliseconds"},
+		// 1.76e15 lies in [1e14, 1e17): microseconds; 3 µs later.
+		{"epoch microseconds", "ts,service\n1764410400000000,TOUPPER\n1764410400000003,TOUPPER\n", nil,
+			[]int64{0, 3}, []int64{-1, -1}, "epoch microseconds"},
+		// 1.76e18 is nanoseconds; 1500 ns is 1.5 µs, rounded half away to 2.
+		{"epoch nanoseconds", "ts,service\n1764410400000000000,TOUPPER\n1764410400000001500,TOUPPER\n", nil,
+			[]int64{0, 2}, []int64{-1, -1}, "epoch nanoseconds"},
+		// The name says seconds; 0.5 and 2 are small, so offsets from 0.
+		{"unit from the name", "time_s,service\n0.5,TOUPPER\n2,TOUPPER\n", nil,
+			[]int64{500_000, 2_000_000}, []int64{-1, -1}, `time_ms from column "time_s" (seconds)`},
+		// The name says ms, the value is an epoch in ms: 1 ms later.
+		{"epoch with a unit in the name", "ts_ms,service\n1764410400000,TOUPPER\n1764410400001,TOUPPER\n", nil,
+			[]int64{0, 1000}, []int64{-1, -1}, "epoch milliseconds"},
+		// A small number without a unit is milliseconds from 0.
+		{"small number, no unit", "time,service\n1.5,TOUPPER\n", nil, []int64{1500}, []int64{-1}, "(milliseconds)"},
+		// The trace format with ';' and decimal commas: 1,5 ms and 0,25 ms.
+		{"decimal comma in numbers", "time_ms;service;service_ms\n1,5;TOUPPER;0,25\n", nil, []int64{1500}, []int64{250}, ""},
+		// Service time, priority and id by common names; elapsed_us 1500 is 1.5 ms.
+		{"other fields by name", "timestamp,operation,elapsed_us,priority,request_id\n2026-11-29 10:00:00,TOUPPER,1500,7,r1\n", nil,
+			[]int64{0}, []int64{1500}, `service_ms from column "elapsed_us", prio from column "priority", id from column "request_id"`},
+		// "Time (ms)" normalizes to time_ms, "Service Name" to service_name.
+		{"spaces and brackets", "Time (ms),Service Name\n3,TOUPPER\n", nil, []int64{3000}, []int64{-1}, `column "Time (ms)"`},
+		// An explicit mapping with an explicit unit: epoch seconds, 1.25 s later.
+		{"mapped epoch seconds", "when,what\n1764410400,TOUPPER\n1764410401.25,TOUPPER\n", &TraceMap{Time: "when", Service: "what", TimeUnit: "s"},
+			[]int64{0, 1_250_000}, []int64{-1, -1}, `service from column "what"`},
+		// A mapped column without a unit: the first cell is a date-time.
+		{"mapped date-time", "at,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:02,TOUPPER\n", &TraceMap{Time: "at"},
+			[]int64{0, 2_000_000}, []int64{-1, -1}, "date-times"},
+		// A mapped column without a unit and small numbers: milliseconds, as before.
+		{"mapped small numbers", "t_s,service\n2,TOUPPER\n", &TraceMap{Time: "t_s"}, []int64{2000}, []int64{-1}, "(milliseconds)"},
+		// A log's rows need not be sorted after the first: 10:00:05 then 10:00:01 (4 s before it is an error, see below).
+		{"unsorted after the first row", "ts,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:05,TOUPPER\n2026-11-29 10:00:01,TOUPPER\n", nil,
+			[]int64{0, 1_000_000, 5_000_000}, []int64{-1, -1, -1}, "date-times"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := newNames(handModel())
+			got, note, err := traceCSV(n, tt.csv, tt.cm, 1)
+			if err != nil {
+				t.Fatalf("got error %v", err)
+			}
+			if len(got) != len(tt.wantUS) {
+				t.Fatalf("got %d requests, want %d", len(got), len(tt.wantUS))
+			}
+			for i, r := range got {
+				if r.TimeUS != tt.wantUS[i] || r.ServiceUS != tt.wantSv[i] {
+					t.Errorf("request %d: got time %d us, service %d us; want %d, %d", i, r.TimeUS, r.ServiceUS, tt.wantUS[i], tt.wantSv[i])
+				}
+			}
+			if tt.note == "" && note != "" || !strings.Contains(note, tt.note) {
+				t.Errorf("got note %q, want it to contain %q", note, tt.note)
+			}
+		})
+	}
+}
+
+func TestTraceLogFields(t *testing.T) {
+	n := newNames(handModel())
+	got, _, err := traceCSV(n, "timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
+	g := got[0]
+	g.Key = 0
+	if g != want {
+		t.Errorf("got %+v, want %+v", g, want)
+	}
+}
+
+func TestTraceLogErrors(t *testing.T) {
+	tests := []struct {
+		name, csv string
+		cm        *TraceMap
+		want      string
+	}{
+		{"not a date-time", "timestamp,svc\n2026-11-29 10:00:00,TOUPPER\nyesterday,TOUPPER\n", nil,
+			`trace row 2: timestamp: not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): "yesterday"`},
+		{"no such day", "timestamp,svc\n2026-11-29 10:00:00,TOUPPER\n2026-02-30 10:00:00,TOUPPER\n", nil,
+			`trace row 2: timestamp: not a date-time`},
+		{"no time column", "when_x,svc\n1,TOUPPER\n", nil,
+			`trace_csv: missing column "time_ms" (no column has a name like time, timestamp, ts, datetime; name yours with workload.columns.time)`},
+		{"no service column", "ts,what\n1,TOUPPER\n", nil, `trace_csv: missing column "service"`},
+		{"mapped column absent", "ts,service\n1,TOUPPER\n", &TraceMap{Service: "op"},
+			`workload.columns.service: no column "op" in the header (it has ts, service)`},
+		{"epoch before the first row", "ts,service\n1764410401,TOUPPER\n1764410400,TOUPPER\n", nil,
+			"trace row 2: ts: must be >= 0: 1764410400 is before the first row's 1764410401 (epoch times count from the first row in the file)"},
+		{"date-time before the first row", "ts,service\n2026-11-29 10:00:01,TOUPPER\n2026-11-29 10:00:00,TOUPPER\n", nil,
+			"trace row 2: ts: must be >= 0: 2026-11-29 10:00:00 is before the first row's 2026-11-29 10:00:01 (date-times count from the first row in the file)"},
+		{"a number after date-times", "ts,service\n2026-11-29 10:00:01,TOUPPER\n5,TOUPPER\n", nil, "trace row 2: ts: not a date-time"},
+		{"an offset past the limit", "time_ms,service\n1000000001,TOUPPER\n", nil, "trace row 1: time_ms: too large"},
+		{"service in the log's column", "ts,op\n0,FOO\n", nil, `trace row 1: op: unknown service "FOO"`},
+		{"bad zone", "ts,service\n2026-11-29 10:00:00 CET,TOUPPER\n", nil, "trace row 1: ts: not a date-time"},
+		{"unknown unit", "ts,service\n1,TOUPPER\n", &TraceMap{TimeUnit: "h"}, `workload.columns.time_unit: unknown unit "h" (want ms, s, us, ns, rfc3339 or datetime)`},
+		{"twice", "ts,ts,service\n1,2,TOUPPER\n", nil, `trace_csv: column "ts" appears twice`},
+	}
+	for _, tt := range tests {
+		_, _, err := traceCSV(newNames(handModel()), tt.csv, tt.cm, 1)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestParseDateTime checks the date-time reader against the time package on
+// the layouts both read.
+func TestParseDateTime(t *testing.T) {
+	for _, s := range []string{
+		"1970-01-01T00:00:00Z", "2026-11-29T10:00:00.5Z", "2024-02-29T23:59:59.999999999+05:30",
+		"1999-12-31T23:59:59-08:00", "2000-03-01T00:00:00Z", "1900-01-01T00:00:00Z", "2100-02-28T12:00:00.000001Z",
+	} {
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := parseDateTime(s)
+		if !ok || got != want.UnixNano() {
+			t.Errorf("%s: got %d (%v), want %d", s, got, ok, want.UnixNano())
+		}
+	}
+	for _, s := range []string{"2026-13-01 00:00:00", "2026-11-29", "2026-11-29 10:00", "2026-11-29 24:00:00", "2026-11-29 10:00:00.", "2026-11-29x10:00:00", "2026-11/29 10:00:00"} {
+		if _, ok := parseDateTime(s); ok {
+			t.Errorf("%q: read as a date-time, want not", s)
+		}
+	}
+}
+
+// TestTraceLogThroughScenario runs a log's note into the setup's warnings.
+func TestTraceLogThroughScenario(t *testing.T) {
+	sc := &Scenario{
+		UBBConfig: "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s TOUPPER\"\n",
+		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
+		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
+	}
+	st, err := NewSetup(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user`
+	if len(st.Warnings) == 0 || st.Warnings[len(st.Warnings)-1] != want {
+		t.Errorf("got warnings %q, want the last one %q", st.Warnings, want)
+	}
+}

@@ -1,0 +1,445 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+)
+
+// logNames are the common names of each trace field's column in logs, in
+// order of preference, compared with a column name normalized by normColumn
+// after a unit suffix (_ms, _s, _us, _ns, ...) is taken off it.
+var logNames = [numCols][]string{
+	colTime: {"time", "timestamp", "ts", "datetime", "date_time", "time_stamp", "@timestamp", "start_time", "start",
+		"issue_time", "issued_at", "request_time", "event_time", "epoch", "unix_time", "when"},
+	colService:   {"service", "svc", "service_name", "svc_name", "svcname", "servicename", "tpservice", "operation", "op"},
+	colOrigin:    {"origin", "lmid", "machine"},
+	colServiceMS: {"service", "svc", "service_time", "svc_time", "duration", "elapsed", "exec_time"},
+	colPrio:      {"prio", "priority"},
+	colID:        {"id", "request_id", "req_id", "requestid"},
+	colRoute:     {"route", "routing", "routing_value", "route_value"},
+}
+
+// unitRule says whether a field's column name may carry a unit suffix.
+func unitRule(f int, base string) (allowed, required bool) {
+	switch f {
+	case colTime:
+		return true, false
+	case colServiceMS:
+		return true, base == "service" || base == "svc" // a bare "service" is the name
+	}
+	return false, false
+}
+
+// unitSuffixes are the unit suffixes of column names.
+var unitSuffixes = []struct{ suffix, unit string }{
+	{"_milliseconds", "ms"}, {"_millis", "ms"}, {"_msec", "ms"}, {"_ms", "ms"},
+	{"_microseconds", "us"}, {"_micros", "us"}, {"_usec", "us"}, {"_us", "us"},
+	{"_nanoseconds", "ns"}, {"_nanos", "ns"}, {"_ns", "ns"},
+	{"_seconds", "s"}, {"_secs", "s"}, {"_sec", "s"}, {"_s", "s"},
+}
+
+// normColumn lower-cases a column name and turns spaces, dashes, dots and
+// brackets into single underscores: "Time (ms)" is "time_ms".
+func normColumn(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(strings.TrimSpace(h)) {
+		switch r {
+		case ' ', '-', '.', '(', '[', '/':
+			r = '_'
+		case ')', ']':
+			continue
+		}
+		if r == '_' && (b.Len() == 0 || strings.HasSuffix(b.String(), "_")) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return strings.TrimSuffix(b.String(), "_")
+}
+
+// splitUnit takes a unit suffix off a normalized name.
+func splitUnit(n string) (base, unit string) {
+	for _, u := range unitSuffixes {
+		if b, ok := strings.CutSuffix(n, u.suffix); ok && b != "" {
+			return b, u.unit
+		}
+	}
+	return n, ""
+}
+
+// findColumn finds the column of field f among the header names: the mapped
+// name when given (exactly, else normalized), else the standard name, else the
+// first common name. It returns -1 when there is none, and the unit that the
+// column's name gives ("" none).
+func findColumn(names []string, f int, mapped string) (int, string, error) {
+	if mapped != "" {
+		i := indexColumn(names, func(h string) bool { return h == mapped })
+		if i < 0 {
+			i = indexColumn(names, func(h string) bool { return normColumn(h) == normColumn(mapped) })
+		}
+		if i < 0 {
+			return -1, "", Errorf(EINVALID, "workload.columns.%s: no column %q in the header (it has %s)",
+				mapField[f], mapped, strings.Join(names, ", "))
+		}
+		return i, "", nil
+	}
+	if i := indexColumn(names, func(h string) bool { return h == traceColumns[f] }); i >= 0 {
+		_, unit := splitUnit(traceColumns[f])
+		return i, unit, twice(names, i)
+	}
+	norm := make([]string, len(names))
+	for i, h := range names {
+		norm[i] = normColumn(h)
+	}
+	for _, cand := range logNames[f] {
+		allowed, required := unitRule(f, cand)
+		for i, n := range norm {
+			base, unit := splitUnit(n)
+			switch {
+			case n == cand && !required:
+				return i, "", twice(norm, i)
+			case allowed && unit != "" && base == cand:
+				return i, unit, twice(norm, i)
+			}
+		}
+	}
+	return -1, "", nil
+}
+
+func indexColumn(names []string, match func(string) bool) int {
+	for i, h := range names {
+		if match(h) {
+			return i
+		}
+	}
+	return -1
+}
+
+// twice is the error of a column name that appears again after index i.
+func twice(names []string, i int) error {
+	for _, h := range names[i+1:] {
+		if h == names[i] {
+			return Errorf(EINVALID, "trace_csv: column %q appears twice", h)
+		}
+	}
+	return nil
+}
+
+// Shifts of each time unit: to microseconds and to nanoseconds.
+var (
+	unitShiftUS = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}
+	unitShiftNS = map[string]int{"ms": 6, "s": 9, "us": 3, "ns": 0}
+	unitWords   = map[string]string{"ms": "milliseconds", "s": "seconds", "us": "microseconds", "ns": "nanoseconds"}
+)
+
+// epochNS is the smallest absolute time: 10^8 s after 1970 (March 1973).
+// A number at or above it in its unit is an epoch time, not an offset; no
+// offset that large is a valid time (the limit is 10^9 ms).
+const epochNS = 100_000_000 * 1_000_000_000
+
+// time converts a time cell to microseconds. The first time cell decides
+// what the column holds when the mapping does not say: a date-time, or a
+// number in the unit the column's name gives, else judged by its magnitude.
+// Date-times and epoch numbers count from the first row's time.
+func (ct *csvTrace) time(c string, num int) (int64, error) {
+	field := ct.header[colTime]
+	if c == "" {
+		return 0, rowError(num, field, "missing")
+	}
+	if !ct.decided {
+		ct.decide(c)
+	}
+	var us int64
+	var err error
+	switch ct.timeUnit {
+	case "rfc3339", "datetime":
+		us, err = ct.stamp(c)
+	default:
+		us, err = ct.number(decimalComma(c))
+	}
+	if msg := timeProblem(us, err); msg != "" {
+		return 0, rowError(num, field, msg)
+	}
+	return us, nil
+}
+
+// decide fixes the unit of the time column from its first cell c.
+func (ct *csvTrace) decide(c string) {
+	ct.decided = true
+	if ct.timeUnit == "" {
+		if _, ok := parseDateTime(c); ok || looksLikeDate(c) {
+			ct.timeUnit = "datetime"
+		} else if ct.nameUnit != "" {
+			ct.timeUnit = ct.nameUnit
+		} else {
+			ct.timeUnit = magnitudeUnit(decimalComma(c))
+		}
+	}
+	switch ct.timeUnit {
+	case "rfc3339", "datetime":
+		ct.how = "date-times, counted from the first row"
+		return
+	}
+	ns, err := wideNS(decimalComma(c), unitShiftNS[ct.timeUnit])
+	if err == nil && ns >= epochNS {
+		ct.epoch = true
+		ct.how = "epoch " + unitWords[ct.timeUnit] + ", counted from the first row"
+	} else {
+		ct.how = unitWords[ct.timeUnit]
+	}
+}
+
+// looksLikeDate says whether c starts like a date (YYYY-MM or YYYY/MM), so
+// that a date-time with a zone it cannot read is named as such.
+func looksLikeDate(c string) bool {
+	return len(c) >= 7 && (c[4] == '-' || c[4] == '/') && strings.Trim(c[:4], "0123456789") == "" &&
+		c[5] >= '0' && c[5] <= '9'
+}
+
+// magnitudeUnit judges the unit of a number with no unit: below 10^8 it is
+// milliseconds from the start; above, an epoch time in seconds (to 10^11),
+// milliseconds (to 10^14), microseconds (to 10^17) or nanoseconds.
+func magnitudeUnit(c string) string {
+	v, err := wideNS(c, 0)
+	switch {
+	case err != nil || v < 1e8:
+		return "ms"
+	case v < 1e11:
+		return "s"
+	case v < 1e14:
+		return "ms"
+	case v < 1e17:
+		return "us"
+	}
+	return "ns"
+}
+
+// number converts a number of the column's unit: an offset from time 0, or
+// an epoch time counted from the first row's.
+func (ct *csvTrace) number(c string) (int64, error) {
+	if !ct.epoch {
+		return decimalToUS(c, unitShiftUS[ct.timeUnit])
+	}
+	ns, err := wideNS(c, unitShiftNS[ct.timeUnit])
+	if err != nil {
+		return 0, err
+	}
+	return ct.relative(ns, c, "epoch times")
+}
+
+// stamp converts a date-time to microseconds after the first row's.
+func (ct *csvTrace) stamp(c string) (int64, error) {
+	ns, ok := parseDateTime(c)
+	if !ok {
+		if ct.timeUnit == "rfc3339" {
+			return 0, timeError(sprintf("not an RFC 3339 timestamp: %q", c))
+		}
+		return 0, timeError(sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
+	}
+	what := "date-times"
+	if ct.timeUnit == "rfc3339" {
+		what = "RFC 3339 times"
+	}
+	return ct.relative(ns, c, what)
+}
+
+// relative is ns (an absolute time) after the first row's time, in µs rounded
+// half away from zero.
+func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
+	if ct.firstTxt == "" {
+		ct.firstNS, ct.firstTxt = ns, strings.Clone(c)
+	}
+	if (ns > 0 && ct.firstNS < 0 && ns-ct.firstNS < 0) || (ns < 0 && ct.firstNS > 0 && ns-ct.firstNS > 0) {
+		return 0, errTooLarge
+	}
+	d := ns - ct.firstNS
+	us := d / 1000
+	if rem := d % 1000; rem >= 500 {
+		us++
+	} else if rem <= -500 {
+		us--
+	}
+	if us > MaxTimeUS {
+		return 0, errTooLarge
+	}
+	if us < 0 {
+		return 0, timeError(sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
+			c, ct.firstTxt, what))
+	}
+	return us, nil
+}
+
+// decimalComma reads "1,5" as "1.5": a number with one comma and no point.
+func decimalComma(c string) string {
+	if strings.Count(c, ",") == 1 && !strings.ContainsRune(c, '.') {
+		return strings.Replace(c, ",", ".", 1)
+	}
+	return c
+}
+
+// wideNS converts decimal text times 10^shift to an integer (rounded half away
+// from zero), with the whole int64 range: for absolute times in nanoseconds.
+func wideNS(text string, shift int) (int64, error) {
+	s := strings.TrimSpace(text)
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	digits, exp, ok := splitDecimal(s)
+	if !ok {
+		return 0, errNotNumber
+	}
+	e := exp + shift
+	var v int64
+	switch cut := len(digits) + e; {
+	case digits == "" || cut < 0:
+	case e >= 0:
+		if cut > 19 {
+			return 0, errTooLarge
+		}
+		var err error
+		if v, err = strconv.ParseInt(digits+strings.Repeat("0", e), 10, 64); err != nil {
+			return 0, errTooLarge
+		}
+	case cut == 0:
+		if digits[0] >= '5' {
+			v = 1
+		}
+	default:
+		if cut > 19 {
+			return 0, errTooLarge
+		}
+		var err error
+		if v, err = strconv.ParseInt(digits[:cut], 10, 64); err != nil {
+			return 0, errTooLarge
+		}
+		if digits[cut] >= '5' {
+			v++
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return v, nil
+}
+
+// parseDateTime reads YYYY-MM-DD HH:MM:SS with a 'T' or a space between date
+// and time ('/' may separate the date's parts), an optional fraction after '.'
+// or ',' (digits past the ninth are dropped), and an optional zone: Z, UTC,
+// GMT, +HH, +HHMM or +HH:MM, with or without a space before it. No zone means
+// UTC. It returns nanoseconds since 1970-01-01T00:00:00Z.
+func parseDateTime(s string) (int64, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 19 {
+		return 0, false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for _, c := range []byte(s[i : i+n]) {
+			if c < '0' || c > '9' {
+				return -1
+			}
+			v = v*10 + int(c-'0')
+		}
+		return v
+	}
+	y, mo, d, h, mi, sec := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
+	sep := s[4]
+	switch {
+	case sep != '-' && sep != '/', s[7] != sep, s[10] != 'T' && s[10] != 't' && s[10] != ' ', s[13] != ':', s[16] != ':':
+		return 0, false
+	case y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59:
+		return 0, false
+	}
+	rest := s[19:]
+	var frac int64
+	if rest != "" && (rest[0] == '.' || rest[0] == ',') {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return 0, false
+		}
+		digits := rest[1:n]
+		if len(digits) > 9 {
+			digits = digits[:9]
+		}
+		frac, _ = strconv.ParseInt(digits+strings.Repeat("0", 9-len(digits)), 10, 64)
+		rest = rest[n:]
+	}
+	off, ok := zoneOffset(strings.TrimLeft(rest, " "))
+	if !ok {
+		return 0, false
+	}
+	secs := daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec) - off
+	const lim = 9_200_000_000 // seconds that fit in int64 nanoseconds
+	if secs > lim || secs < -lim {
+		return 0, false
+	}
+	return secs*1_000_000_000 + frac, true
+}
+
+// zoneOffset reads a zone designator, in seconds east of UTC.
+func zoneOffset(z string) (int64, bool) {
+	switch z {
+	case "", "Z", "z", "UTC", "GMT":
+		return 0, true
+	}
+	if z[0] != '+' && z[0] != '-' {
+		return 0, false
+	}
+	digits := strings.Replace(z[1:], ":", "", 1)
+	var h, m int
+	switch len(digits) {
+	case 2:
+		h = atoi2(digits)
+	case 4:
+		h, m = atoi2(digits[:2]), atoi2(digits[2:])
+	default:
+		return 0, false
+	}
+	if h < 0 || h > 23 || m < 0 || m > 59 {
+		return 0, false
+	}
+	off := int64(h*3600 + m*60)
+	if z[0] == '-' {
+		off = -off
+	}
+	return off, true
+}
+
+func atoi2(s string) int {
+	if s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
+		return -1
+	}
+	return int(s[0]-'0')*10 + int(s[1]-'0')
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil is the number of days from 1970-01-01 to y-m-d (proleptic
+// Gregorian calendar).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}

@@ -1,0 +1,540 @@
+package ubb
+
+import (
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file reads data-dependent routing: the *ROUTING section's criteria,
+// their RANGES, and ROUTING= on *SERVICES (docs/config.md, "Data-dependent
+// routing").
+
+// Criterion is one *ROUTING entry: an ordered list of ranges of a request
+// field's values, each naming the server group that serves them.
+type Criterion struct {
+	Name    string `json:"name"`
+	Field   string `json:"field"`             // FIELD: kept and shown, not simulated
+	BufType string `json:"buftype,omitempty"` // BUFTYPE: kept and shown, not simulated
+	// Kind is "number" when the ranges' values are numbers, "string" when they
+	// are quoted strings, "" when they are only MIN, MAX and *.
+	Kind     string   `json:"kind"`
+	Ranges   []Range  `json:"ranges"`
+	Services []string `json:"services"` // the services routed by it, sorted
+	Line     int      `json:"line"`     // where the entry starts
+}
+
+// Range is one range:group item of RANGES.
+type Range struct {
+	Text  string `json:"text"`  // the range as written, without the group: "10000-49999", "'A'-'M'", "*"
+	Group string `json:"group"` // a *GROUPS name, or "*" for any group
+	// CatchAll marks the final "*" range, which holds every value that no
+	// listed range holds.
+	CatchAll bool `json:"catch_all,omitempty"`
+	lo, hi   bound
+}
+
+// bound is one end of a range: MIN, MAX, a number or a string.
+type bound struct {
+	kind boundKind
+	num  decimal
+	str  string
+}
+
+type boundKind uint8
+
+const (
+	boundMin boundKind = iota
+	boundNum
+	boundStr
+	boundMax
+)
+
+// decimal is a number as written, normalised for exact comparison: no
+// leading zeros in ip, no trailing zeros in fp, zero never negative.
+type decimal struct {
+	neg    bool
+	ip, fp string
+}
+
+// parseDecimal reads [+-]digits[.digits][e[+-]digits] (or [+-].digits, or
+// digits.), exactly: an exponent shifts the digits (at most 1000 places).
+func parseDecimal(s string) (decimal, bool) {
+	var d decimal
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		d.neg = s[0] == '-'
+		s = s[1:]
+	}
+	exp := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e := s[i+1:]
+		s = s[:i]
+		neg := false
+		if e != "" && (e[0] == '+' || e[0] == '-') {
+			neg = e[0] == '-'
+			e = e[1:]
+		}
+		if e == "" || len(e) > 4 || !allDigits(e) {
+			return decimal{}, false
+		}
+		for _, c := range e {
+			exp = exp*10 + int(c-'0')
+		}
+		if exp > 1000 {
+			return decimal{}, false
+		}
+		if neg {
+			exp = -exp
+		}
+	}
+	ip, fp, _ := strings.Cut(s, ".")
+	if ip == "" && fp == "" || !allDigits(ip) || !allDigits(fp) {
+		return decimal{}, false
+	}
+	if exp > 0 {
+		fp += strings.Repeat("0", max(0, exp-len(fp)))
+		ip, fp = ip+fp[:exp], fp[exp:]
+	} else if exp < 0 {
+		ip = strings.Repeat("0", max(0, -exp-len(ip))) + ip
+		ip, fp = ip[:len(ip)+exp], ip[len(ip)+exp:]+fp
+	}
+	d.ip = strings.TrimLeft(ip, "0")
+	d.fp = strings.TrimRight(fp, "0")
+	if d.ip == "" && d.fp == "" {
+		d.neg = false
+	}
+	return d, true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// cmpDecimal compares a and b exactly: -1, 0 or 1.
+func cmpDecimal(a, b decimal) int {
+	if a.neg != b.neg {
+		if a.neg {
+			return -1
+		}
+		return 1
+	}
+	var c int
+	switch {
+	case len(a.ip) != len(b.ip):
+		c = cmpInt(len(a.ip), len(b.ip))
+	case a.ip != b.ip:
+		c = strings.Compare(a.ip, b.ip)
+	default:
+		c = strings.Compare(a.fp, b.fp)
+	}
+	if a.neg {
+		return -c
+	}
+	return c
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cmpBound compares two bounds of one criterion (MIN first, MAX last).
+func cmpBound(a, b bound) int {
+	switch {
+	case a.kind == boundNum && b.kind == boundNum:
+		return cmpDecimal(a.num, b.num)
+	case a.kind == boundStr && b.kind == boundStr:
+		return strings.Compare(a.str, b.str)
+	}
+	return cmpInt(int(a.kind), int(b.kind))
+}
+
+// Value is a routing value ready to be matched against a criterion: a
+// number (an exact decimal) or a string (compared as bytes).
+type Value struct {
+	isNum bool
+	num   decimal
+	str   string
+}
+
+// NumberValue parses s as a number ([+-]digits[.digits]); false when it is not one.
+func NumberValue(s string) (Value, bool) {
+	d, ok := parseDecimal(s)
+	return Value{isNum: true, num: d}, ok
+}
+
+// StringValue is s as a string routing value.
+func StringValue(s string) Value { return Value{str: s} }
+
+// ParseValue reads a routing value given as text for criterion c: a number
+// when c's values are not strings and s is a number, else the string s.
+func (c *Criterion) ParseValue(s string) Value {
+	if c.Kind != KindString {
+		if v, ok := NumberValue(s); ok {
+			return v
+		}
+	}
+	return StringValue(s)
+}
+
+// The kinds of a criterion's values.
+const (
+	KindNumber = "number"
+	KindString = "string"
+)
+
+// Match returns the index of the first range of c that holds v (the final
+// catch-all holds every value that no listed range holds), or -1 when none
+// does. A number never falls in a range of strings, nor a string in a range
+// of numbers; MIN-MAX holds both.
+func (c *Criterion) Match(v Value) int {
+	for i := range c.Ranges {
+		r := &c.Ranges[i]
+		if r.CatchAll || r.holds(v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// holds reports whether lo <= v <= hi.
+func (r *Range) holds(v Value) bool {
+	lo, ok1 := cmpValue(r.lo, v)
+	hi, ok2 := cmpValue(r.hi, v)
+	return ok1 && ok2 && lo <= 0 && hi >= 0
+}
+
+// cmpValue compares bound b with v; false when they are of different kinds.
+func cmpValue(b bound, v Value) (int, bool) {
+	switch b.kind {
+	case boundMin:
+		return -1, true
+	case boundMax:
+		return 1, true
+	case boundNum:
+		return cmpDecimal(b.num, v.num), v.isNum
+	}
+	return strings.Compare(b.str, v.str), !v.isNum
+}
+
+// rangesParser reads a RANGES value. Positions are computed from the
+// parameter's raw text, so errors point into multi-line values exactly.
+type rangesParser struct {
+	b    *builder
+	crit string
+	p    param
+	s    string // the value
+	i    int
+	bad  bool
+}
+
+// errorAt reports a problem at byte offset off of the value.
+func (rp *rangesParser) errorAt(off int, format string, args ...any) {
+	if rp.bad {
+		return
+	}
+	rp.bad = true
+	rp.b.errorf(valuePos(rp.p, off), "routing criterion %s: RANGES: "+format, append([]any{rp.crit}, args...)...)
+}
+
+// valuePos returns the position of byte off of p's value, walking its raw
+// (quoted) text: escapes take two characters, newlines start a line.
+func valuePos(p param, off int) pos {
+	at := p.valPos
+	if p.raw == "" {
+		return pos{at.line, at.col + int32(utf8.RuneCountInString(p.value[:min(off, len(p.value))]))}
+	}
+	at.col++ // the opening quote
+	raw := p.raw[1:]
+	for v := 0; v < off && raw != ""; {
+		if raw[0] == '\\' && len(raw) > 1 && (raw[1] == '"' || raw[1] == '\\') {
+			raw, at.col, v = raw[2:], at.col+2, v+1
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(raw)
+		raw, v = raw[size:], v+size
+		if r == '\n' {
+			at.line, at.col = at.line+1, 1
+		} else {
+			at.col++
+		}
+	}
+	return at
+}
+
+func (rp *rangesParser) skipSpace() {
+	for rp.i < len(rp.s) && strings.IndexByte(" \t\r\n\f\v", rp.s[rp.i]) >= 0 {
+		rp.i++
+	}
+}
+
+// parseRanges reads RANGES into c's ranges and kind; false after an error.
+func (b *builder) parseRanges(c *Criterion, p param) bool {
+	rp := &rangesParser{b: b, crit: c.Name, p: p, s: p.value}
+	kindAt := -1
+	rp.skipSpace()
+	if rp.i == len(rp.s) {
+		rp.errorAt(0, "empty: expected range:group items such as 1-100:GROUP1, separated by commas")
+		return false
+	}
+	for !rp.bad {
+		rp.skipSpace()
+		start := rp.i
+		r := Range{}
+		if rp.i < len(rp.s) && rp.s[rp.i] == '*' && (rp.i+1 == len(rp.s) || strings.IndexByte(" \t\r\n:", rp.s[rp.i+1]) >= 0) {
+			r.CatchAll = true
+			r.lo, r.hi = bound{kind: boundMin}, bound{kind: boundMax}
+			rp.i++
+		} else {
+			loAt := rp.i
+			r.lo = rp.value()
+			r.hi = r.lo
+			rp.skipSpace()
+			if !rp.bad && rp.i < len(rp.s) && rp.s[rp.i] == '-' {
+				rp.i++
+				rp.skipSpace()
+				r.hi = rp.value()
+			}
+			if !rp.bad {
+				for _, x := range []bound{r.lo, r.hi} {
+					if x.kind != boundNum && x.kind != boundStr {
+						continue
+					}
+					k := KindNumber
+					if x.kind == boundStr {
+						k = KindString
+					}
+					switch {
+					case c.Kind == "":
+						c.Kind, kindAt = k, loAt
+					case c.Kind != k:
+						rp.errorAt(loAt, "%s mixes numbers and strings: the values before (from %s) are %ss, this range has a %s",
+							strings.TrimSpace(rp.s[start:rp.i]), lineColOf(valuePos(p, kindAt)), c.Kind, k)
+					}
+				}
+			}
+			if !rp.bad && cmpBound(r.lo, r.hi) > 0 {
+				rp.errorAt(loAt, "%s: the low end is above the high end", strings.TrimSpace(rp.s[start:rp.i]))
+			}
+		}
+		if rp.bad {
+			return false
+		}
+		r.Text = strings.Join(strings.Fields(rp.s[start:rp.i]), " ")
+		rp.skipSpace()
+		if rp.i >= len(rp.s) || rp.s[rp.i] != ':' {
+			rp.errorAt(rp.i, "expected ':' and a group after %s", r.Text)
+			return false
+		}
+		rp.i++
+		rp.skipSpace()
+		gAt := rp.i
+		for rp.i < len(rp.s) && strings.IndexByte(" \t\r\n,:", rp.s[rp.i]) < 0 {
+			rp.i++
+		}
+		r.Group = rp.s[gAt:rp.i]
+		switch _, known := b.groupAt[r.Group]; {
+		case r.Group == "":
+			rp.errorAt(gAt, "expected a group after %s:", r.Text)
+		case r.Group != "*" && !known:
+			rp.errorAt(gAt, "unknown group %s: expected a group of *GROUPS or *", r.Group)
+		}
+		if rp.bad {
+			return false
+		}
+		c.Ranges = append(c.Ranges, r)
+		rp.skipSpace()
+		if rp.i == len(rp.s) {
+			return true
+		}
+		if rp.s[rp.i] != ',' {
+			rp.errorAt(rp.i, "unexpected %q after %s:%s: expected ',' and the next range", rp.s[rp.i:rp.i+1], r.Text, r.Group)
+			return false
+		}
+		if r.CatchAll {
+			rp.errorAt(start, "the catch-all * must be the last range")
+			return false
+		}
+		rp.i++
+		rp.skipSpace()
+		if rp.i == len(rp.s) {
+			rp.errorAt(rp.i, "expected a range after ','")
+			return false
+		}
+	}
+	return false
+}
+
+// value reads one value of a range: MIN, MAX, a signed number or a
+// single-quoted string (\' is a quote, \\ a backslash).
+func (rp *rangesParser) value() bound {
+	s, at := rp.s, rp.i
+	if at >= len(s) {
+		rp.errorAt(at, "expected a value (a number, a 'string', MIN or MAX)")
+		return bound{}
+	}
+	if s[at] == '\'' {
+		var sb strings.Builder
+		for i := at + 1; i < len(s); i++ {
+			switch {
+			case s[i] == '\\' && i+1 < len(s) && (s[i+1] == '\'' || s[i+1] == '\\'):
+				sb.WriteByte(s[i+1])
+				i++
+			case s[i] == '\'':
+				rp.i = i + 1
+				return bound{kind: boundStr, str: sb.String()}
+			default:
+				sb.WriteByte(s[i])
+			}
+		}
+		rp.errorAt(at, "a string opened here needs a closing single quote")
+		return bound{}
+	}
+	end := at
+	if end < len(s) && (s[end] == '+' || s[end] == '-') {
+		end++
+	}
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || s[end] == '.' || s[end] >= 'A' && s[end] <= 'Z' || s[end] >= 'a' && s[end] <= 'z' || s[end] == '_') {
+		end++
+	}
+	word := s[at:end]
+	switch word {
+	case "MIN":
+		rp.i = end
+		return bound{kind: boundMin}
+	case "MAX":
+		rp.i = end
+		return bound{kind: boundMax}
+	}
+	d, ok := parseDecimal(word)
+	if !ok {
+		if word == "" {
+			word = s[at : at+1]
+		}
+		rp.errorAt(at, "malformed value %q: expected a number, a 'string' (in single quotes), MIN or MAX", word)
+		return bound{}
+	}
+	rp.i = end
+	return bound{kind: boundNum, num: d}
+}
+
+// lineColOf formats "line L col C".
+func lineColOf(p pos) string { return "line " + itoa(int(p.line)) + " col " + itoa(int(p.col)) }
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// buildRouting reads *ROUTING into b.criteria (in file order).
+func (b *builder) buildRouting(entries []*entry) {
+	b.critAt = map[string]int{}
+	for _, e := range entries {
+		if i, dup := b.critAt[e.name]; dup {
+			b.errorf(e.pos, "duplicate routing criterion %s (first at line %d)", e.name, b.m.Routing[i].Line)
+			continue
+		}
+		c := Criterion{Name: e.name, Line: int(e.pos.line), Ranges: []Range{}, Services: []string{}}
+		if p, ok := e.get("FIELD"); ok {
+			c.Field = p.value
+		} else {
+			b.missingf(e.pos, "routing criterion %s: missing FIELD= (the request field whose value is routed)", e.name)
+		}
+		if p, ok := e.get("BUFTYPE"); ok {
+			c.BufType = p.value
+		}
+		p, ok := e.get("RANGES")
+		if !ok {
+			b.missingf(e.pos, "routing criterion %s: missing RANGES= (range:group items)", e.name)
+		} else {
+			b.parseRanges(&c, p) // reported; the criterion stays known to *SERVICES
+		}
+		b.critAt[e.name] = len(b.m.Routing)
+		b.m.Routing = append(b.m.Routing, c)
+	}
+}
+
+// routeService records ROUTING=name of a *SERVICES entry of service s.
+func (b *builder) routeService(e *entry, s *Service) {
+	p, ok := e.get("ROUTING")
+	if !ok {
+		if at, named := b.routedAt[s.Name]; named {
+			b.warnf(e.pos, "service %s: this entry names no ROUTING; the service is routed by %s (line %d) everywhere", s.Name, s.Routing, at.line)
+		} else {
+			b.unrouted[s.Name] = append(b.unrouted[s.Name], e.pos)
+		}
+		return
+	}
+	if _, known := b.critAt[p.value]; !known {
+		b.errorf(p.valPos, "service %s: unknown routing criterion %s: expected an entry of *ROUTING", s.Name, p.value)
+		return
+	}
+	if first, named := b.routedAt[s.Name]; named {
+		if s.Routing != p.value {
+			b.errorf(p.valPos, "service %s: ROUTING=%s here, but ROUTING=%s at line %d: every entry of a service must name the same criterion",
+				s.Name, p.value, s.Routing, first.line)
+		}
+		return
+	}
+	b.routedAt[s.Name] = p.valPos
+	s.Routing = p.value
+	for _, at := range b.unrouted[s.Name] {
+		b.warnf(at, "service %s: this entry names no ROUTING; the service is routed by %s (line %d) everywhere", s.Name, s.Routing, p.valPos.line)
+	}
+}
+
+// finishRouting lists each criterion's services and warns about criteria
+// no service uses and ranges whose group has no server of a service.
+func (b *builder) finishRouting() {
+	for i := range b.m.Services {
+		s := &b.m.Services[i]
+		if s.Routing == "" {
+			continue
+		}
+		c := &b.m.Routing[b.critAt[s.Routing]]
+		c.Services = append(c.Services, s.Name)
+	}
+	has := map[string]bool{} // group + "\x00" + service: a non-spare instance advertises it
+	for _, srv := range b.m.Servers {
+		if srv.Spare {
+			continue
+		}
+		for _, name := range srv.Services {
+			has[srv.Group+"\x00"+name] = true
+		}
+	}
+	for i := range b.m.Routing {
+		c := &b.m.Routing[i]
+		sort.Strings(c.Services)
+		at := pos{int32(c.Line), 1}
+		if len(c.Services) == 0 {
+			b.warnf(at, "routing criterion %s: no service uses it (name it with ROUTING=%s in *SERVICES)", c.Name, c.Name)
+		}
+		for _, name := range c.Services {
+			for _, r := range c.Ranges {
+				if r.Group != "*" && !has[r.Group+"\x00"+name] {
+					b.warnf(at, "routing criterion %s: range %s:%s sends %s to group %s, where no running server advertises it", c.Name, r.Text, r.Group, name, r.Group)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,255 @@
+package ubb
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestBankappRouting loads the documented bankapp layout, whose RANGES run
+// over several lines, and checks every criterion, range and service.
+func TestBankappRouting(t *testing.T) {
+	text, err := os.ReadFile("testdata/routing/bankapp.ubb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(Input{UBBConfig: string(text), UBBName: "bankapp.ubb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Routing) != 2 {
+		t.Fatalf("got %d criteria, want 2", len(m.Routing))
+	}
+	acc := m.Criterion("ACCOUNT_ID")
+	type rg struct{ text, group string }
+	var got []rg
+	for _, r := range acc.Ranges {
+		got = append(got, rg{r.Text, r.Group})
+	}
+	want := []rg{{"MIN - 9999", "*"}, {"10000-49999", "BANKB1"}, {"50000-79999", "BANKB2"}, {"80000-109999", "BANKB3"}, {"*", "*"}}
+	if len(got) != len(want) {
+		t.Fatalf("ranges: got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("range %d: got %v, want %v", i, got[i], want[i])
+		}
+	}
+	if !acc.Ranges[4].CatchAll || acc.Ranges[3].CatchAll {
+		t.Errorf("only the last range is the catch-all")
+	}
+	if acc.Kind != KindNumber || acc.Field != "ACCOUNT_ID" || acc.BufType != "FML" || acc.Line != 48 {
+		t.Errorf("ACCOUNT_ID: got kind %q field %q buftype %q line %d", acc.Kind, acc.Field, acc.BufType, acc.Line)
+	}
+	if s := strings.Join(acc.Services, ","); s != "DEPOSIT,INQUIRY,WITHDRAW" {
+		t.Errorf("ACCOUNT_ID services: got %s, want DEPOSIT,INQUIRY,WITHDRAW", s)
+	}
+	if s := strings.Join(m.Criterion("BRANCH_ID").Services, ","); s != "CLOSE_ACCT,OPEN_ACCT" {
+		t.Errorf("BRANCH_ID services: got %s", s)
+	}
+	if m.Service("WITHDRAW").Routing != "ACCOUNT_ID" || m.Service("OPEN_ACCT").Routing != "BRANCH_ID" {
+		t.Errorf("services' ROUTING not recorded")
+	}
+	for _, c := range []struct {
+		value string
+		want  int
+	}{
+		{"-5", 0}, {"9999", 0}, {"10000", 1}, {"49999", 1}, {"49999.5", 4}, {"50000", 2},
+		{"109999", 3}, {"110000", 4}, {"0010000", 1}, {"+80000.000", 3}, {"abc", 4},
+	} {
+		if got := acc.Match(acc.ParseValue(c.value)); got != c.want {
+			t.Errorf("ACCOUNT_ID %q: got range %d, want %d", c.value, got, c.want)
+		}
+	}
+}
+
+func TestRangesAccepted(t *testing.T) {
+	for _, c := range []struct {
+		name, ranges string
+		kind         string
+		values       map[string]int // value -> range index (-1: none)
+	}{
+		{"gaps", `"1-10:G1, 20-30:G2"`, KindNumber, map[string]int{"0": -1, "1": 0, "10": 0, "11": -1, "15": -1, "20": 1, "30": 1, "31": -1}},
+		{"signed", `"-10--5:G1,-4-+4:G2,5:G1"`, KindNumber, map[string]int{"-11": -1, "-10": 0, "-5": 0, "-4.5": -1, "-4": 1, "0": 1, "4": 1, "5": 2, "5.0": 2, "5.01": -1}},
+		{"decimals", `"0.5-1.25:G1"`, KindNumber, map[string]int{"0.49": -1, "0.5": 0, ".5": 0, "1.25": 0, "1.250": 0, "1.2501": -1}},
+		{"overlap first wins", `"1-100:G1,50-60:G2,*:G2"`, KindNumber, map[string]int{"55": 0, "101": 2}},
+		{"strings", `"'A'-'Mzz':G1,'N'-'Z':G2,'it''s':G1"`, "", nil},
+		{"string ranges", `"'A'-'Mzz':G1,'N'-'Z':G2"`, KindString, map[string]int{"A": 0, "Apple": 0, "M": 0, "Mzz": 0, "Mzzz": -1, "N": 1, "Zoo": -1, "a": -1, "": -1}},
+		{"string escapes", `"'it\'s':G1,'a\\b':G2"`, KindString, map[string]int{"it's": 0, `a\b`: 1, "its": -1}},
+		{"MIN MAX", `"MIN-0:G1,100-MAX:G2"`, KindNumber, map[string]int{"-99999999999999999999": 0, "0": 0, "1": -1, "100": 1, "123456789012345678901234567890": 1}},
+		{"MIN-MAX holds strings too", `"MIN-MAX:G1"`, "", map[string]int{"x": 0, "5": 0}},
+		{"group star and catch-all", `"1-5:*, *:G2"`, KindNumber, map[string]int{"3": 0, "9": 1, "x": 1}},
+		{"spaces", "\"  1 - 5 : G1 ,\n 6:G2 \"", KindNumber, map[string]int{"5": 0, "6": 1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*GROUPS\nG2 LMID=site1 GRPNO=2\n*SERVICES\nS ROUTING=R\n*ROUTING\nR FIELD=F RANGES=" + c.ranges + "\n"
+			m, err := Load(Input{UBBConfig: text, UBBName: "t.ubb"})
+			if c.name == "strings" {
+				// '' is not an escape: 'it' then 's' is malformed.
+				if err == nil {
+					t.Fatalf("got a model, want an error")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Criterion("R")
+			if r.Kind != c.kind {
+				t.Errorf("kind: got %q, want %q", r.Kind, c.kind)
+			}
+			for v, want := range c.values {
+				if got := r.Match(r.ParseValue(v)); got != want {
+					t.Errorf("value %q: got range %d, want %d", v, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestRoutingRejections(t *testing.T) {
+	base := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S,T\"\n*SERVICES\nS ROUTING=R\n*ROUTING\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"mixed", base + "R FIELD=F RANGES=\"1-5:G1,'a':G1\"\n",
+			"t.ubb:12:26: routing criterion R: RANGES: 'a' mixes numbers and strings: the values before (from line 12 col 19) are numbers, this range has a string"},
+		{"low above high", base + "R FIELD=F RANGES=\"1-5:G1,\n  9-7:G1\"\n",
+			"t.ubb:13:3: routing criterion R: RANGES: 9-7: the low end is above the high end"},
+		{"string low above high", base + "R FIELD=F RANGES=\"'b'-'a':G1\"\n",
+			"t.ubb:12:19: routing criterion R: RANGES: 'b'-'a': the low end is above the high end"},
+		{"MAX-5", base + "R FIELD=F RANGES=\"MAX-5:G1\"\n",
+			"t.ubb:12:19: routing criterion R: RANGES: MAX-5: the low end is above the high end"},
+		{"unknown group", base + "R FIELD=F RANGES=\"1-5:G1,\n 6-9:G9\"\n",
+			"t.ubb:13:6: routing criterion R: RANGES: unknown group G9: expected a group of *GROUPS or *"},
+		{"unknown criterion", head + "s SRVGRP=G1 SRVID=1\n*SERVICES\nS ROUTING=NOPE\n",
+			"t.ubb:10:11: service S: unknown routing criterion NOPE: expected an entry of *ROUTING"},
+		{"two criteria", head + "s SRVGRP=G1 SRVID=1\n*SERVICES\nS ROUTING=R\nS SRVGRP=G1 ROUTING=Q\n*ROUTING\nR FIELD=F RANGES=\"1:G1\"\nQ FIELD=F RANGES=\"1:G1\"\n",
+			"t.ubb:11:21: service S: ROUTING=Q here, but ROUTING=R at line 10: every entry of a service must name the same criterion"},
+		{"malformed value", base + "R FIELD=F RANGES=\"1-x5:G1\"\n",
+			`t.ubb:12:21: routing criterion R: RANGES: malformed value "x5": expected a number, a 'string' (in single quotes), MIN or MAX`},
+		{"missing colon", base + "R FIELD=F RANGES=\"1-5 G1\"\n",
+			"t.ubb:12:23: routing criterion R: RANGES: expected ':' and a group after 1-5"},
+		{"missing group", base + "R FIELD=F RANGES=\"1-5:\"\n",
+			"t.ubb:12:23: routing criterion R: RANGES: expected a group after 1-5:"},
+		{"trailing comma", base + "R FIELD=F RANGES=\"1-5:G1,\"\n",
+			"t.ubb:12:26: routing criterion R: RANGES: expected a range after ','"},
+		{"catch-all not last", base + "R FIELD=F RANGES=\"*:G1,1:G1\"\n",
+			"t.ubb:12:19: routing criterion R: RANGES: the catch-all * must be the last range"},
+		{"unclosed string", base + "R FIELD=F RANGES=\"'abc:G1\"\n",
+			"t.ubb:12:19: routing criterion R: RANGES: a string opened here needs a closing single quote"},
+		{"empty", base + "R FIELD=F RANGES=\" \"\n",
+			"t.ubb:12:19: routing criterion R: RANGES: empty: expected range:group items such as 1-100:GROUP1, separated by commas"},
+		{"missing FIELD", base + "R RANGES=\"1:G1\"\n",
+			"t.ubb:12:1: routing criterion R: missing FIELD= (the request field whose value is routed)"},
+		{"duplicate criterion", base + "R FIELD=F RANGES=\"1:G1\"\nR FIELD=F RANGES=\"1:G1\"\n",
+			"t.ubb:13:1: duplicate routing criterion R (first at line 12)"},
+		{"unterminated RANGES", base + "R FIELD=F RANGES=\"1:G1,\n2:G1\n",
+			"t.ubb:12:18: unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := firstError(t, c.text); got != c.want {
+				t.Errorf("got  %s\nwant %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestRoutingWarnings(t *testing.T) {
+	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*GROUPS\nG2 LMID=site1 GRPNO=2\n" +
+		"*SERVICES\nS ROUTING=R\nS SRVGRP=G1\n*ROUTING\nR FIELD=F RANGES=\"1:G1,2:G2,*:*\"\nU FIELD=F RANGES=\"1:G1\"\n"
+	m, err := Load(Input{UBBConfig: text, UBBName: "t.ubb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range m.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"t.ubb:9:1: warning: section *GROUPS again (first at line 5): its entries are added",
+		"t.ubb:13:1: warning: service S: this entry names no ROUTING; the service is routed by R (line 12) everywhere",
+		"t.ubb:15:1: warning: routing criterion R: range 2:G2 sends S to group G2, where no running server advertises it",
+		"t.ubb:16:1: warning: routing criterion U: no service uses it (name it with ROUTING=U in *SERVICES)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMultiLineQuotes checks that a quoted value may span lines, holding
+// the newlines, and that what follows it keeps its real position.
+func TestMultiLineQuotes(t *testing.T) {
+	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s A,\n   B\" MIN=x\n"
+	want := `t.ubb:9:11: MIN must be a number from 1 to 1000, got "x"`
+	if got := firstError(t, text); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	m, err := Load(Input{UBBConfig: head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s A,\n   B\" MIN=2\n", UBBName: "t.ubb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Servers) != 2 || strings.Join(m.Servers[0].Services, ",") != "A" {
+		t.Errorf("got %d servers advertising %v", len(m.Servers), m.Servers[0].Services)
+	}
+}
+
+// FuzzRanges feeds arbitrary RANGES values to the reader: it must never
+// panic, and an accepted criterion must match its own bounds consistently.
+func FuzzRanges(f *testing.F) {
+	for _, s := range []string{"1-5:G1", "MIN - 9999:*,\n10000-49999:G1,*:*", "'a'-'m':G1,'n'-'z':G2", "-1--0.5:G1",
+		"1-5:G1,'a':G1", "*:G1,1:G1", "'it\\'s':G1", "1-:G1", ":", "", "1-5:G9"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, ranges string) {
+		text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*SERVICES\nS ROUTING=R\n*ROUTING\nR FIELD=F RANGES=\"" +
+			strings.NewReplacer(`"`, `\"`, `\`, `\\`).Replace(ranges) + "\"\n"
+		m, err := Load(Input{UBBConfig: text, UBBName: "t.ubb"})
+		if err != nil {
+			return
+		}
+		c := m.Criterion("R")
+		if c == nil {
+			return
+		}
+		for i, r := range c.Ranges {
+			if r.CatchAll && i != len(c.Ranges)-1 {
+				t.Fatalf("catch-all at %d of %d", i, len(c.Ranges))
+			}
+			if cmpBound(r.lo, r.hi) > 0 {
+				t.Fatalf("range %q: low above high", r.Text)
+			}
+		}
+		_ = c.Match(c.ParseValue(ranges))
+	})
+}
+
+func TestParseDecimal(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want decimal
+		ok   bool
+	}{
+		{"10000", decimal{ip: "10000"}, true}, {"0010000.00", decimal{ip: "10000"}, true}, {"-0", decimal{}, true},
+		{"+5", decimal{ip: "5"}, true}, {"5.", decimal{ip: "5"}, true}, {".5", decimal{fp: "5"}, true},
+		{"-2.50", decimal{neg: true, ip: "2", fp: "5"}, true}, {"1e3", decimal{ip: "1000"}, true},
+		{"1.25E+2", decimal{ip: "125"}, true}, {"125e-4", decimal{fp: "0125"}, true}, {"-1.5e-1", decimal{neg: true, fp: "15"}, true},
+		{"", decimal{}, false}, {".", decimal{}, false}, {"1e", decimal{}, false}, {"1e5000", decimal{}, false},
+		{"abc", decimal{}, false}, {"1-2", decimal{}, false}, {"--1", decimal{}, false}, {"0x10", decimal{}, false},
+	} {
+		got, ok := parseDecimal(c.in)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("parseDecimal(%q): got %+v %v, want %+v %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+	if cmpDecimal(mustDec("-10"), mustDec("-9.99")) >= 0 || cmpDecimal(mustDec("0.09"), mustDec("0.1")) >= 0 ||
+		cmpDecimal(mustDec("100"), mustDec("99.999")) <= 0 || cmpDecimal(mustDec("1e2"), mustDec("100.0")) != 0 {
+		t.Errorf("cmpDecimal orders wrongly")
+	}
+}
+
+func mustDec(s string) decimal {
+	d, ok := parseDecimal(s)
+	if !ok {
+		panic(s)
+	}
+	return d
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { classify, fileStem, modelNames, noDashS, parseList } from "./ownfiles";
+import type { Model } from "./types";
+
+const model: Model = {
+  model: "SHM",
+  ldbal: true,
+  master: "",
+  machines: [{ lmid: "site1", pmid: "h", netload: 0 }],
+  groups: [{ name: "G1", grpno: 1, lmids: ["site1"] }],
+  servers: [
+    { id: "G1/1", name: "bankserv", group: "G1", srvid: 1, lmid: "site1", queue: "G1/1", services: ["BALANCE"], advertise_source: "clopt" },
+    { id: "G1/2", name: "legacy", group: "G1", srvid: 2, lmid: "site1", queue: "G1/2", services: ["BALANCE", "AUDIT"], advertise_source: "services" },
+    { id: "G1/3", name: "legacy", group: "G1", srvid: 3, lmid: "site1", queue: "G1/3", services: ["BALANCE", "AUDIT"], advertise_source: "services" },
+    { id: "G1/4", name: "BBL", group: "G1", srvid: 4, lmid: "site1", queue: "G1/4", services: [], advertise_source: "services", system: true },
+  ],
+  queues: [],
+  services: [
+    { name: "AUDIT", load: 50, prio: 50 },
+    { name: "BALANCE", load: 50, prio: 50 },
+  ],
+};
+
+describe("classify", () => {
+  it("tells the files apart by content, then name", () => {
+    const cases: [string, string, string | null][] = [
+      ["ubb.cfg", "# comment\n*RESOURCES\nMODEL SHM\n", "ubbconfig"],
+      ["x", "*DM_LOCAL\nLDOM GWGRP=GW\n", "dmconfig"],
+      ["dm.cfg", "*DM_RESOURCES\nVERSION=1\n*DM_REMOTE\n", "dmconfig"],
+      ["log.csv", "timestamp,svc\n2026-11-29 10:00:00,A\n", "trace"],
+      ["app.log", "when;op\n1;A\n", "trace"],
+      ["s.json", '  {"ubbconfig": ""}', "scenario"],
+      ["notes", "hello", null],
+    ];
+    for (const [name, text, want] of cases) expect(classify(name, text), name).toBe(want);
+  });
+});
+
+describe("fileStem", () => {
+  it("makes a file name of the scenario's name", () => {
+    expect(fileStem("Two sites: MP, NETLOAD 100")).toBe("two-sites-mp-netload-100");
+    expect(fileStem("")).toBe("tuxlb");
+    expect(fileStem(undefined)).toBe("tuxlb");
+    expect(fileStem("!!!")).toBe("tuxlb");
+    expect(fileStem("x".repeat(80)).length).toBe(60);
+  });
+});
+
+describe("advertise", () => {
+  it("lists application servers without -s once each", () => {
+    expect(noDashS(model)).toEqual(["legacy"]);
+    expect(modelNames(model)).toBe("AUDIT,BALANCE|site1|G1|legacy");
+    expect(parseList(" A, B  C,,")).toEqual(["A", "B", "C"]);
+  });
+});

@@ -1,0 +1,94 @@
+// An administrator's own files in the playground: what a dropped or chosen
+// file is, the advertise editor for servers without -s, download names.
+import { h } from "./dom";
+import type { Model, Scenario } from "./types";
+
+/** What a file holds, judged by its content (then its name). */
+export type FileKind = "ubbconfig" | "dmconfig" | "trace" | "scenario";
+
+/** classify tells a UBBCONFIG, a DMCONFIG, a CSV log and a scenario apart. */
+export function classify(name: string, text: string): FileKind | null {
+  if (/^\s*\{/.test(text)) return "scenario";
+  if (/^\s*\*DM_[A-Z_]+/m.test(text)) return "dmconfig";
+  if (/^\s*\*(RESOURCES|MACHINES|GROUPS|SERVERS|SERVICES)\b/m.test(text)) return "ubbconfig";
+  const first = text.split("\n", 1)[0] ?? "";
+  if (/\.(csv|tsv|log)$/i.test(name) || /[,;\t|]/.test(first)) return "trace";
+  return null;
+}
+
+/** fileStem is a file name made of the scenario's name: "two sites" -> "two-sites". */
+export function fileStem(name: string | undefined): string {
+  const stem = (name ?? "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  return stem || "tuxlb";
+}
+
+/** modelNames lists the names a scenario refers to, to tell when they change. */
+export function modelNames(m: Model | null): string {
+  if (!m) return "";
+  const svc = (m.services ?? []).map((s) => s.name).join(",");
+  const mach = (m.machines ?? []).map((x) => x.lmid).join(",");
+  const grp = (m.groups ?? []).map((g) => g.name).join(",");
+  const noS = noDashS(m).join(",");
+  return `${svc}|${mach}|${grp}|${noS}`;
+}
+
+/** noDashS lists the names of application servers without -s, in file order. */
+export function noDashS(m: Model): string[] {
+  const out: string[] = [];
+  for (const s of m.servers ?? []) {
+    if (s.system || s.gateway) continue;
+    if (s.advertise_source !== "services" && s.advertise_source !== "scenario") continue;
+    if (!out.includes(s.name)) out.push(s.name);
+  }
+  return out;
+}
+
+/** parseList reads "A, B  C" into ["A", "B", "C"]. */
+export function parseList(text: string): string[] {
+  return text.split(/[\s,]+/).filter((x) => x !== "");
+}
+
+/** advertiseEditor edits the advertise map: what each server without -s offers. */
+export function advertiseEditor(m: Model | null, sc: Scenario, onChange: () => void): HTMLElement {
+  const names = m ? noDashS(m) : [];
+  const box = h("div", { class: "form advertise", "data-testid": "advertise-editor" }, h("h3", {}, "What servers without -s offer"));
+  if (!names.length) {
+    box.append(h("p", { class: "muted" }, "Every server has -s in its CLOPT: nothing to set here."));
+    return box;
+  }
+  box.append(
+    h(
+      "p",
+      { class: "help" },
+      "Tuxedo asks the server itself what it advertises; the UBBCONFIG cannot say. Without an entry here the server takes every *SERVICES service. List the services it really offers (separated by commas or spaces).",
+    ),
+  );
+  for (const name of names) {
+    const current = sc.advertise?.[name];
+    const taken = (m!.servers ?? []).find((s) => s.name === name)?.services ?? [];
+    const input = h("input", {
+      value: (current ?? taken).join(", "),
+      "aria-label": `services of ${name}`,
+      "data-testid": `advertise-${name}`,
+      list: "known-services",
+      size: 40,
+    });
+    const state = h("span", { class: "muted" }, current ? "from the scenario" : "every *SERVICES service (no entry)");
+    input.addEventListener("change", () => {
+      const list = parseList(input.value);
+      sc.advertise ??= {};
+      if (list.length) sc.advertise[name] = list;
+      else delete sc.advertise[name];
+      if (!Object.keys(sc.advertise).length) delete sc.advertise;
+      state.textContent = list.length ? "from the scenario" : "every *SERVICES service (no entry)";
+      onChange();
+    });
+    box.append(h("label", { class: "field wide" }, h("span", {}, name), input, state));
+  }
+  return box;
+}

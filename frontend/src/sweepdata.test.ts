@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { figureChart, lastMeeting, objectiveLimit, parseSpec, rangeText, specJSON, type SweepResult } from "./sweepdata";
+
+const result: SweepResult = {
+  engine_version: "0.1.0",
+  keys: [
+    { key: "rate_scale", values: [0.5, 1] },
+    { key: "policy", values: ["tuxedo", "jsq"] },
+  ],
+  replications: 2,
+  seeds: [1, 2],
+  objective: "response_p99_ms<=100",
+  total: 4,
+  points: [
+    { index: 0, values: { rate_scale: 0.5, policy: "tuxedo" }, figures: { response_p99_ms: { mean: 50, ci95: 5 } }, meets: true },
+    { index: 1, values: { rate_scale: 1, policy: "tuxedo" }, figures: { response_p99_ms: { mean: 150, ci95: 20 } }, meets: false },
+    { index: 3, values: { rate_scale: 1, policy: "jsq" }, figures: { response_p99_ms: { mean: 90, ci95: 4 } }, meets: true },
+  ],
+  lines: [
+    { values: { policy: "tuxedo" }, last_meeting: { index: 0, values: { rate_scale: 0.5, policy: "tuxedo" } } },
+    { values: { policy: "jsq" }, last_meeting: { index: 3, values: { rate_scale: 1, policy: "jsq" } } },
+  ],
+};
+
+describe("figureChart", () => {
+  it("puts one line per value of the second key, with its band, and leaves points not done empty", () => {
+    const c = figureChart(result, "response_p99_ms");
+    expect(c.data[0]).toEqual([0.5, 1]);
+    expect(c.lines).toEqual(["policy=tuxedo", "policy=jsq"]);
+    expect(c.data[1]).toEqual([50, 150]); // tuxedo mean
+    expect(c.data[2]).toEqual([45, 130]); // mean - ci95
+    expect(c.data[3]).toEqual([55, 170]); // mean + ci95
+    expect(c.data[4]).toEqual([null, 90]); // jsq: point 2 not done
+    expect(c.bands).toEqual([
+      [2, 3],
+      [5, 6],
+    ]);
+  });
+  it("uses positions for a key of words", () => {
+    const words: SweepResult = { ...result, keys: [{ key: "policy", values: ["tuxedo", "jsq", "p2c"] }], points: [] };
+    expect(figureChart(words, "failed").data[0]).toEqual([0, 1, 2]);
+  });
+});
+
+describe("objective", () => {
+  it("reads the limit of the charted figure only", () => {
+    expect(objectiveLimit("response_p99_ms<=100", "response_p99_ms")).toBe(100);
+    expect(objectiveLimit("throughput_per_s >= 9.5", "throughput_per_s")).toBe(9.5);
+    expect(objectiveLimit("response_p99_ms<=100", "wait_mean_ms")).toBeNull();
+    expect(objectiveLimit(undefined, "wait_mean_ms")).toBeNull();
+  });
+  it("names the last meeting value per line", () => {
+    expect(lastMeeting(result)).toEqual([0.5, 1]);
+  });
+});
+
+describe("spec", () => {
+  it("round-trips through the share link and builds ranges", () => {
+    const spec = { vary: [`rate_scale=${rangeText("0.5", "1.5", "0.25")}`], replications: 3, objective: "response_p99_ms<=100" };
+    expect(spec.vary[0]).toBe("rate_scale=0.5..1.5/0.25");
+    expect(parseSpec(specJSON(spec))).toEqual(spec);
+    expect(specJSON({ vary: ["policy=jsq"] })).toBe('{"vary":["policy=jsq"]}');
+  });
+  it("refuses what is not a spec", () => {
+    for (const bad of ["", "{", "[]", '{"vary":[]}', '{"vary":["a=1","b=2","c=3"]}', '{"vary":[1]}']) expect(parseSpec(bad)).toBeNull();
+  });
+});

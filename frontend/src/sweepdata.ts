@@ -1,0 +1,122 @@
+// Pure shaping of a sweep (the JSON `tuxlb sweep --format json` prints) into
+// charts and table rows, and the sweep's spec as the page keeps and shares it.
+// Nothing here touches the DOM.
+import type { ChartData } from "./chartdata";
+
+/** A mean with the half-width of its 95% confidence interval. */
+export interface MeanCI {
+  mean: number;
+  ci95: number;
+}
+
+/** One point of a sweep. */
+export interface SweepPoint {
+  index: number;
+  values: Record<string, number | string>;
+  figures: Record<string, MeanCI>;
+  meets?: boolean;
+}
+
+/** The sweep result, as core.SweepResult encodes it. */
+export interface SweepResult {
+  engine_version: string;
+  name?: string;
+  keys: { key: string; values: (number | string)[] }[];
+  replications: number;
+  seeds: number[];
+  objective?: string;
+  total: number;
+  points: SweepPoint[];
+  lines?: { values: Record<string, number | string>; last_meeting: { index: number; values: Record<string, number | string> } | null }[];
+}
+
+/** The sweep spec: what core.SweepSpec takes. */
+export interface SweepSpec {
+  vary: string[];
+  replications?: number;
+  objective?: string;
+}
+
+/** The figures the page draws, in order. */
+export const sweepFigures = ["response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max", "throughput_per_s", "failed", "crossed_network"];
+
+/** rangeText writes the VALUES of a range builder: start..end/step. */
+export function rangeText(start: string, end: string, step: string): string {
+  return `${start.trim()}..${end.trim()}/${step.trim()}`;
+}
+
+/** specJSON is the spec as the bridge takes it (fields in core.SweepSpec's order, empty ones left out). */
+export function specJSON(spec: SweepSpec): string {
+  const out: SweepSpec = { vary: spec.vary };
+  if (spec.replications) out.replications = spec.replications;
+  if (spec.objective) out.objective = spec.objective;
+  return JSON.stringify(out);
+}
+
+/** parseSpec reads a spec from a share link; null when it is not one. */
+export function parseSpec(text: string): SweepSpec | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof v !== "object" || v === null) return null;
+  const o = v as Record<string, unknown>;
+  if (!Array.isArray(o.vary) || o.vary.length < 1 || o.vary.length > 2 || !o.vary.every((x) => typeof x === "string")) return null;
+  const spec: SweepSpec = { vary: o.vary as string[] };
+  if (typeof o.replications === "number" && Number.isInteger(o.replications) && o.replications > 0) spec.replications = o.replications;
+  if (typeof o.objective === "string" && o.objective) spec.objective = o.objective;
+  return spec;
+}
+
+/**
+ * figureChart shapes one figure against the first key: x is the first key's
+ * value (its position for a key of words), one line per value of the second
+ * key (one line with one key), each with its band (mean - ci95, mean + ci95).
+ * Points not done yet are null. lines lists each line's label.
+ */
+export function figureChart(r: SweepResult, figure: string): ChartData & { bands: number[][]; lines: string[] } {
+  const k0 = r.keys[0];
+  const numeric = k0.values.every((v) => typeof v === "number");
+  const xs = k0.values.map((v, i) => (numeric ? (v as number) : i));
+  const k1 = r.keys[1];
+  const nLines = k1 ? k1.values.length : 1;
+  const byIndex = new Map(r.points.map((p) => [p.index, p]));
+  const labels: string[] = [];
+  const cols: (number | null)[][] = [];
+  const bands: number[][] = [];
+  const lines: string[] = [];
+  for (let l = 0; l < nLines; l++) {
+    const label = k1 ? `${k1.key}=${k1.values[l]}` : figure;
+    lines.push(label);
+    const mean: (number | null)[] = [];
+    const lo: (number | null)[] = [];
+    const hi: (number | null)[] = [];
+    for (let i = 0; i < xs.length; i++) {
+      const f = byIndex.get(l * xs.length + i)?.figures[figure];
+      mean.push(f ? f.mean : null);
+      lo.push(f ? f.mean - f.ci95 : null);
+      hi.push(f ? f.mean + f.ci95 : null);
+    }
+    const at = cols.length;
+    cols.push(mean, lo, hi);
+    labels.push(label, `${label} −ci95`, `${label} +ci95`);
+    bands.push([at + 2, at + 3]); // uPlot series numbers (x is 0): this line's mean is at + 1, low at + 2, high at + 3
+  }
+  return { labels, data: [xs, ...cols], bands, lines };
+}
+
+/** lastMeeting returns, per line, the first key's value of its last point meeting the objective (null: none). */
+export function lastMeeting(r: SweepResult): (number | string | null)[] {
+  const k0 = r.keys[0].key;
+  return (r.lines ?? []).map((l) => (l.last_meeting ? l.last_meeting.values[k0] : null));
+}
+
+/** objectiveLimit reads the X of FIGURE<=X / FIGURE>=X, or null. */
+export function objectiveLimit(objective: string | undefined, figure: string): number | null {
+  const m = /^\s*([A-Za-z0-9_.]+)\s*(<=|>=)\s*(-?[0-9.eE+-]+)\s*$/.exec(objective ?? "");
+  if (!m || m[1] !== figure) return null;
+  const x = Number(m[3]);
+  return Number.isFinite(x) ? x : null;
+}

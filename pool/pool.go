@@ -1,0 +1,189 @@
+// Package pool runs core's independent work units — a sweep's point
+// replications, a comparison's variants, a scenario's replications — on a
+// fixed number of goroutines. core stays free of goroutines; what it computes
+// does not depend on the number of workers, because every unit is a pure
+// function of its index and results are reduced by index, never by arrival.
+package pool
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// Workers returns n when it is > 0, else the number of CPUs.
+func Workers(n int) int {
+	if n > 0 {
+		return n
+	}
+	return runtime.NumCPU()
+}
+
+// Run calls work(ctx, i) for every i in 0..n-1 for which skip (when not nil)
+// is false, on Workers(workers) goroutines, handing out indexes in order.
+// done is called with each result, one call at a time, in completion order.
+// The first error (of work or done) stops the hand-out, cancels the context
+// the other units see, and is returned once every started unit has ended;
+// so is the context's error when ctx ends first.
+func Run[T any](ctx context.Context, workers, n int, skip func(int) bool,
+	work func(context.Context, int) (T, error), done func(int, T) error) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu    sync.Mutex
+		next  int
+		first error
+		wg    sync.WaitGroup
+	)
+	fail := func(err error) {
+		if first == nil {
+			first = err
+			cancel()
+		}
+	}
+	take := func() (int, bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for next < n && skip != nil && skip(next) {
+			next++
+		}
+		if next >= n || first != nil || ctx.Err() != nil {
+			return 0, false
+		}
+		next++
+		return next - 1, true
+	}
+	w := min(Workers(workers), max(n, 1))
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i, ok := take()
+				if !ok {
+					return
+				}
+				v, err := work(ctx, i)
+				mu.Lock()
+				if err == nil && first == nil {
+					err = done(i, v)
+				}
+				if err != nil {
+					fail(err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := parent.Err(); err != nil {
+		return err
+	}
+	return first
+}
+
+// SweepOptions are the knobs of running a sweep.
+type SweepOptions struct {
+	Workers     int   // goroutines; 0: the number of CPUs
+	MaxRequests int64 // per run; 0: core's default
+	// Restored are points finished before (a resumed job): their units are
+	// not run again.
+	Restored []*core.SweepPoint
+	// Progress, when set, is called after every unit with the units done
+	// and the total.
+	Progress func(done, total int)
+	// OnPoint, when set, is called as each point completes (with the units
+	// done so far); an error from it stops the sweep.
+	OnPoint func(p *core.SweepPoint, done int) error
+}
+
+// Sweep runs the sweep's units and returns its result: complete, or, when
+// ctx ends or a unit fails, the points finished so far together with the error.
+func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepResult, error) {
+	r := s.NewReducer()
+	for _, p := range opt.Restored {
+		if err := r.Restore(p); err != nil {
+			return nil, err
+		}
+	}
+	skip := func(u int) bool {
+		p, _ := s.Unit(u)
+		return r.PointDone(p)
+	}
+	err := Run(ctx, opt.Workers, s.Units(), skip,
+		func(ctx context.Context, u int) (*core.SweepSample, error) {
+			return s.RunUnit(u, core.RunOptions{Context: ctx, MaxRequests: opt.MaxRequests})
+		},
+		func(u int, smp *core.SweepSample) error {
+			pt, err := r.Add(u, smp)
+			if err != nil {
+				return err
+			}
+			if opt.Progress != nil {
+				opt.Progress(r.Done(), s.Units())
+			}
+			if pt != nil && opt.OnPoint != nil {
+				return opt.OnPoint(pt, r.Done())
+			}
+			return nil
+		})
+	return r.Result(), err
+}
+
+// Compare runs the scenario under each variant (on the identical request
+// stream) on the pool and puts the results side by side, as core.Compare does.
+func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, opt core.RunOptions, workers int) (*core.Comparison, []*core.Result, error) {
+	scs := make([]*core.Scenario, len(variants))
+	names := make([]string, len(variants))
+	for i, v := range variants {
+		vsc, err := core.ApplyVariant(sc, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		scs[i], names[i] = vsc, v.Name
+	}
+	results := make([]*core.Result, len(variants))
+	err := Run(ctx, workers, len(variants), nil,
+		func(ctx context.Context, i int) (*core.Result, error) {
+			o := opt
+			o.Context = ctx
+			r, err := core.Run(scs[i], o)
+			if err != nil {
+				return nil, &core.Error{Code: core.ErrorCode(err), Message: "variant " + quote(variants[i].Name) + ": " + err.Error()}
+			}
+			return r, nil
+		},
+		func(i int, r *core.Result) error { results[i] = r; return nil })
+	if err != nil {
+		return nil, nil, err
+	}
+	return core.CompareResults(names, results), results, nil
+}
+
+// Replications runs the scenario's k replications on the pool and combines
+// them, as core.Run does for a scenario with replications.
+func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k, workers int) (*core.Result, error) {
+	results := make([]*core.Result, k)
+	err := Run(ctx, workers, k, nil,
+		func(ctx context.Context, i int) (*core.Result, error) {
+			o := opt
+			o.Context = ctx
+			if i > 0 {
+				o.Progress = nil
+			}
+			return core.RunReplication(sc, o, i)
+		},
+		func(i int, r *core.Result) error { results[i] = r; return nil })
+	if err != nil {
+		return nil, err
+	}
+	return core.CombineReplications(results), nil
+}
+
+func quote(s string) string { return "\"" + s + "\"" }

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// runFormParts are the parts POST /runs reads from multipart/form-data.
+const runFormParts = "ubbconfig, dmconfig, trace, trace_map and scenario"
+
+// isMultipart says whether the request body is multipart/form-data.
+func isMultipart(c echo.Context) (bool, string) {
+	media, params, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
+	return err == nil && media == "multipart/form-data", params["boundary"]
+}
+
+// readRunForm reads a run posted as files, the way an administrator has
+// them: parts ubbconfig, dmconfig and trace (files or plain fields),
+// trace_map (`time=COL,service=COL,...`) and scenario (JSON for the rest).
+// Each file part replaces that part of the scenario; with no scenario part,
+// the files make one with defaults (core.WithFiles). The scenario stored is
+// the combined one, so the run can be read back, shared and rerun.
+//
+// name turns a later error of the run into one that names the trace part
+// when the trace is at fault.
+func (s *Server) readRunForm(c echo.Context, boundary string) (sc *core.Scenario, stored *core.SavedScenario, name func(error) error, err error) {
+	sc, stored, files, err := s.readRunParts(c, boundary)
+	return sc, stored, func(e error) error { return namePart(e, files) }, err
+}
+
+func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, *core.SavedScenario, core.Files, error) {
+	var files core.Files
+	if boundary == "" {
+		return nil, nil, files, problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "Content-Type has no boundary")
+	}
+	mr := multipart.NewReader(c.Request().Body, boundary)
+	var scenario []byte
+	seen := map[string]bool{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, files, s.runFormError(err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, files, s.runFormError(err)
+		}
+		name := part.FormName()
+		if seen[name] {
+			return nil, nil, files, partProblem(name, "form part %q given twice", name)
+		}
+		seen[name] = true
+		text := string(data)
+		switch name {
+		case "ubbconfig":
+			files.UBBConfig, files.UBBName = &text, part.FileName()
+		case "dmconfig":
+			files.DMConfig = &text
+		case "trace":
+			files.Trace, files.TraceName = &text, part.FileName()
+		case "trace_map":
+			if files.Columns, err = core.ParseTraceMap(strings.TrimSpace(text)); err != nil {
+				return nil, nil, files, partProblem(name, "trace_map: %v", err)
+			}
+		case "scenario":
+			scenario = data
+		default:
+			return nil, nil, files, partProblem(name, "unknown form part %q: send %s", name, runFormParts)
+		}
+	}
+	var sc *core.Scenario
+	var err error
+	if scenario != nil {
+		if _, err := Canonical(scenario); err != nil {
+			var p *Problem
+			if errors.As(err, &p) {
+				p.Detail = "form part scenario: " + p.Detail
+				for i := range p.Errors {
+					p.Errors[i].Field = "scenario"
+				}
+			}
+			return nil, nil, files, err
+		}
+		sc, err = core.ParseScenarioFiles(scenario, files)
+	} else if files.UBBConfig == nil {
+		return nil, nil, files, partProblem("ubbconfig", "form part ubbconfig: missing (send ubbconfig, or a scenario part with the rest)")
+	} else {
+		sc, err = core.WithFiles(nil, files)
+	}
+	if err != nil {
+		return nil, nil, files, namePart(err, files)
+	}
+	body, err := json.Marshal(sc)
+	if err != nil {
+		return nil, nil, files, err
+	}
+	canonical, err := Canonical(body)
+	if err != nil {
+		return nil, nil, files, err
+	}
+	return sc, &core.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, files, nil
+}
+
+// partProblem is the 422 problem of one form part.
+func partProblem(part, format string, args ...any) *Problem {
+	p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", format, args...)
+	p.Errors = []ProblemItem{{Field: part, Message: p.Detail}}
+	return p
+}
+
+// namePart names the form part a core error comes from: the trace for
+// trace rows and columns (the ubbconfig and dmconfig parts are named by
+// their diagnostics' file).
+func namePart(err error, files core.Files) error {
+	var ce *core.Error
+	if !errors.As(err, &ce) || files.Trace == nil {
+		return err
+	}
+	msg := ce.Message
+	if strings.HasPrefix(msg, "trace row") || strings.HasPrefix(msg, "trace_csv") || strings.HasPrefix(msg, "trace:") || strings.HasPrefix(msg, "workload.columns") {
+		p := fromCoreError(ce)
+		p.Detail = "form part trace: " + msg
+		p.Errors = []ProblemItem{{Field: "trace", Message: msg}}
+		return p
+	}
+	return err
+}
+
+// runFormError turns a multipart reading error into 413 or 400.
+func (s *Server) runFormError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return s.bodyTooLarge()
+	}
+	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body",
+		"%v (want parts %s, e.g. curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv)", err, runFormParts)
+}

@@ -1,0 +1,184 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// The PostgreSQL side of sweep jobs; see storage/sweep.go for what each
+// method means. Claims use FOR UPDATE SKIP LOCKED, and every change to a
+// running job first locks its row (FOR UPDATE) and checks its owner.
+
+// CreateSweep stores a new queued job and its scenario in one transaction.
+func (db *Postgres) CreateSweep(ctx context.Context, j *core.SweepJob) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	j.CreatedAt, j.UpdatedAt, j.Status = now, now, core.SweepQueued
+	spec, err := json.Marshal(j.Spec)
+	if err != nil {
+		return err
+	}
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		sc := core.SavedScenario{ID: j.ScenarioID, Body: j.Scenario}
+		if _, err := pgPutScenario(ctx, tx, &sc, now); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO sweep_jobs(id, scenario_id, spec, status, total, runs_total,
+			created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$7)`, j.ID, j.ScenarioID, spec, j.Status,
+			j.Total, j.RunsTotal, now)
+		return err
+	})
+}
+
+// pgSweep reads a job and its points through q.
+func pgSweep(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+}, id string) (*core.SweepJob, error) {
+	var j core.SweepJob
+	var spec []byte
+	var lease *time.Time
+	err := q.QueryRow(ctx, `SELECT j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total,
+		j.runs_done, j.owner, j.lease_until, j.result, j.error, j.created_at, j.updated_at
+		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = $1`, id).Scan(
+		&j.ID, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal, &j.RunsDone,
+		&j.Owner, &lease, &j.Result, &j.Error, &j.CreatedAt, &j.UpdatedAt)
+	if err != nil {
+		return nil, pgNotFound(err, "sweep %s", id)
+	}
+	if err := json.Unmarshal(spec, &j.Spec); err != nil {
+		return nil, err
+	}
+	if lease != nil {
+		j.LeaseUntil = lease.UTC()
+	}
+	j.CreatedAt, j.UpdatedAt = j.CreatedAt.UTC(), j.UpdatedAt.UTC()
+	rows, err := q.Query(ctx, "SELECT body FROM sweep_points WHERE job_id = $1 ORDER BY point", id)
+	if err != nil {
+		return nil, translatePG(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, translatePG(err)
+		}
+		j.Points = append(j.Points, b)
+	}
+	return &j, translatePG(rows.Err())
+}
+
+// Sweep returns the job with this id and its points so far, or ENOTFOUND.
+func (db *Postgres) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
+	return pgSweep(ctx, db.pool, id)
+}
+
+// ClaimSweep gives the oldest queued job, or running job whose lease ran out,
+// to owner; ENOTFOUND when there is none. Rows other replicas are claiming
+// at the same moment are skipped, not waited for.
+func (db *Postgres) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	var job *core.SweepJob
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var id string
+		err := tx.QueryRow(ctx, `SELECT id FROM sweep_jobs
+			WHERE status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < $1))
+			ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`, now).Scan(&id)
+		if err != nil {
+			return pgNotFound(err, "sweep job to claim")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE sweep_jobs SET status = 'running', owner = $1, lease_until = $2,
+			updated_at = $3 WHERE id = $4`, owner, now.Add(lease), now, id); err != nil {
+			return err
+		}
+		job, err = pgSweep(ctx, tx, id)
+		return err
+	})
+	return job, err
+}
+
+// pgOwned locks job id and checks that owner still holds it running.
+func pgOwned(ctx context.Context, tx pgx.Tx, id, owner string) error {
+	var status, who string
+	err := tx.QueryRow(ctx, "SELECT status, owner FROM sweep_jobs WHERE id = $1 FOR UPDATE", id).Scan(&status, &who)
+	if err != nil {
+		return pgNotFound(err, "sweep %s", id)
+	}
+	if status != core.SweepRunning || who != owner {
+		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
+	}
+	return nil
+}
+
+// SaveSweepPoint stores a finished point of owner's job and renews the lease.
+func (db *Postgres) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := pgOwned(ctx, tx, id, owner); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES ($1,$2,$3)
+			ON CONFLICT (job_id, point) DO NOTHING`, id, point, body); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = $1, lease_until = $2, updated_at = $3 WHERE id = $4`,
+			runsDone, now.Add(lease), now, id)
+		return err
+	})
+}
+
+// RenewSweep extends owner's lease; ECONFLICT when the job is no longer owner's.
+func (db *Postgres) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := pgOwned(ctx, tx, id, owner); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET lease_until = $1 WHERE id = $2`, now.Add(lease), id)
+		return err
+	})
+}
+
+// ReleaseSweep gives up owner's lease so the next claim resumes the job at once.
+func (db *Postgres) ReleaseSweep(ctx context.Context, id, owner string) error {
+	_, err := db.pool.Exec(ctx, `UPDATE sweep_jobs SET lease_until = NULL WHERE id = $1 AND owner = $2 AND status = 'running'`, id, owner)
+	return translatePG(err)
+}
+
+// FinishSweep ends owner's running job: done with its result, or failed.
+func (db *Postgres) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
+	if status != core.SweepDone && status != core.SweepFailed {
+		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
+	}
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := pgOwned(ctx, tx, id, owner); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET status = $1, result = $2, runs_done = GREATEST(runs_done, $3),
+			error = $4, owner = '', lease_until = NULL, updated_at = $5 WHERE id = $6`,
+			status, result, runsDone, msg, now, id)
+		return err
+	})
+}
+
+// CancelSweep cancels a queued or running job and returns it; an ended job
+// is returned unchanged.
+func (db *Postgres) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error) {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	var job *core.SweepJob
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = NULL,
+			updated_at = $1 WHERE id = $2 AND status IN ('queued', 'running')`, now, id); err != nil {
+			return err
+		}
+		var err error
+		job, err = pgSweep(ctx, tx, id)
+		return err
+	})
+	return job, err
+}

@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// CreateSweep stores a new job in status queued, with its scenario (when not
+// stored yet), in one transaction. It fills in the times.
+func (db *DB) CreateSweep(ctx context.Context, j *core.SweepJob) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	j.CreatedAt, j.UpdatedAt, j.Status = now, now, core.SweepQueued
+	spec, err := json.Marshal(j.Spec)
+	if err != nil {
+		return err
+	}
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	sc := core.SavedScenario{ID: j.ScenarioID, Name: "", Body: j.Scenario}
+	if _, err := putScenario(ctx, tx, &sc, now); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO sweep_jobs(id, scenario_id, spec, status, total, runs_total,
+		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`, j.ID, j.ScenarioID, spec, j.Status, j.Total,
+		j.RunsTotal, now.Format(core.TimeFormat), now.Format(core.TimeFormat))
+	if err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// sweepColumns are the columns scanSweep reads, from sweep_jobs j joined with scenarios s.
+const sweepColumns = `j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total, j.runs_done,
+	j.owner, j.lease_until, j.result, j.error, j.created_at, j.updated_at`
+
+// scanSweep reads one row of sweepColumns.
+func scanSweep(row interface{ Scan(...any) error }) (*core.SweepJob, error) {
+	var j core.SweepJob
+	var spec []byte
+	var lease, created, updated string
+	err := row.Scan(&j.ID, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal,
+		&j.RunsDone, &j.Owner, &lease, &j.Result, &j.Error, &created, &updated)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(spec, &j.Spec); err != nil {
+		return nil, err
+	}
+	j.LeaseUntil, _ = time.Parse(core.TimeFormat, lease)
+	j.CreatedAt, _ = time.Parse(core.TimeFormat, created)
+	j.UpdatedAt, _ = time.Parse(core.TimeFormat, updated)
+	return &j, nil
+}
+
+// Sweep returns the job with this id and its points so far, or ENOTFOUND.
+func (db *DB) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
+	j, err := scanSweep(db.read.QueryRowContext(ctx, `SELECT `+sweepColumns+`
+		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "sweep %s", id)
+	}
+	rows, err := db.read.QueryContext(ctx, "SELECT body FROM sweep_points WHERE job_id = ? ORDER BY point", id)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, translate(err)
+		}
+		j.Points = append(j.Points, b)
+	}
+	return j, translate(rows.Err())
+}
+
+// ClaimSweep gives the oldest job that is queued, or running under a lease
+// that has run out, to owner for lease: status running, owner and lease
+// set. ENOTFOUND when there is none. (PostgreSQL: the same with SELECT ...
+// FOR UPDATE SKIP LOCKED.)
+func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	var id string
+	err := db.write.QueryRowContext(ctx, `UPDATE sweep_jobs SET status = 'running', owner = ?, lease_until = ?, updated_at = ?
+		WHERE id = (SELECT id FROM sweep_jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?)
+		ORDER BY seq LIMIT 1) RETURNING id`, owner, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat),
+		now.Format(core.TimeFormat)).Scan(&id)
+	if err != nil {
+		return nil, notFound(err, "sweep job to claim")
+	}
+	return db.sweepWrite(ctx, id)
+}
+
+// sweepWrite reads a job through the write connection (it sees its own writes).
+func (db *DB) sweepWrite(ctx context.Context, id string) (*core.SweepJob, error) {
+	j, err := scanSweep(db.write.QueryRowContext(ctx, `SELECT `+sweepColumns+`
+		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = ?`, id))
+	if err != nil {
+		return nil, notFound(err, "sweep %s", id)
+	}
+	rows, err := db.write.QueryContext(ctx, "SELECT body FROM sweep_points WHERE job_id = ? ORDER BY point", id)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b []byte
+		if err := rows.Scan(&b); err != nil {
+			return nil, translate(err)
+		}
+		j.Points = append(j.Points, b)
+	}
+	return j, translate(rows.Err())
+}
+
+// owned checks, in tx, that owner still holds the running job id; ECONFLICT
+// when it was canceled or claimed by another server meanwhile.
+func owned(ctx context.Context, tx *sql.Tx, id, owner string) error {
+	var status, who string
+	err := tx.QueryRowContext(ctx, "SELECT status, owner FROM sweep_jobs WHERE id = ?", id).Scan(&status, &who)
+	if err != nil {
+		return notFound(err, "sweep %s", id)
+	}
+	if status != core.SweepRunning || who != owner {
+		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
+	}
+	return nil
+}
+
+// SaveSweepPoint stores a finished point of a job owner holds, with the runs
+// done so far, and renews the lease. ECONFLICT when the job is no longer
+// owner's running job (canceled, or claimed by another after the lease ran out).
+func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	if err := owned(ctx, tx, id, owner); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES (?,?,?)
+		ON CONFLICT(job_id, point) DO NOTHING`, id, point, body); err != nil {
+		return translate(err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+		runsDone, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat), id); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// RenewSweep extends owner's lease on a running job; ECONFLICT when the job
+// is no longer owner's (a canceled job answers so: the worker then stops).
+func (db *DB) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	if err := owned(ctx, tx, id, owner); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = ? WHERE id = ?`,
+		now.Add(lease).Format(core.TimeFormat), id); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// FinishSweep ends owner's running job: done with its result, or failed
+// with a message. ECONFLICT when it is no longer owner's.
+func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
+	if status != core.SweepDone && status != core.SweepFailed {
+		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
+	}
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	if err := owned(ctx, tx, id, owner); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,
+		owner = '', lease_until = '', updated_at = ? WHERE id = ?`,
+		status, result, runsDone, msg, now.Format(core.TimeFormat), id); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// CancelSweep cancels a queued or running job and returns it; a job already
+// ended (done, canceled, failed) is returned unchanged. ENOTFOUND for an
+// unknown id.
+func (db *DB) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error) {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
+		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(core.TimeFormat), id)
+	if err != nil {
+		return nil, translate(err)
+	}
+	return db.sweepWrite(ctx, id)
+}
+
+// ReleaseSweep gives up owner's lease on a running job (a server shutting
+// down mid-job) so that the next claim, by any server, resumes it at once.
+func (db *DB) ReleaseSweep(ctx context.Context, id, owner string) error {
+	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = '' WHERE id = ? AND owner = ? AND status = 'running'`, id, owner)
+	return translate(err)
+}

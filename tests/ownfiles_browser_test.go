@@ -1,0 +1,206 @@
+package tests
+
+// The playground with an administrator's own files: a pasted UBBCONFIG whose
+// services the loaded example lacks, dropped files, a large application.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// ownUBB has services (BALANCE, DEPOSIT, AUDIT) that no example has, two
+// machines, and a server without -s.
+const ownUBB = `*RESOURCES
+IPCKEY 123456
+MASTER SITE1
+MODEL MP
+LDBAL Y
+*MACHINES
+"host1" LMID=SITE1 NETLOAD=100
+"host2" LMID=SITE2
+*GROUPS
+G1 LMID=SITE1 GRPNO=1
+G2 LMID=SITE2 GRPNO=2
+*SERVERS
+bankserv SRVGRP=G1 SRVID=1 CLOPT="-s BALANCE,DEPOSIT"
+bankserv SRVGRP=G2 SRVID=2 CLOPT="-s BALANCE,DEPOSIT"
+legacy SRVGRP=G2 SRVID=3
+*SERVICES
+BALANCE LOAD=50
+DEPOSIT
+AUDIT
+`
+
+// pageScenario returns the scenario the page holds, as its JSON tab shows it
+// (read only: nothing is loaded from it).
+func pageScenario(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	do(t, ctx, "open the JSON tab", chromedp.Click(sel("tab-json")), waitValue(sel("scenario-json"), `"ubbconfig"`))
+	return get(t, ctx, "read the scenario", chromedp.Value(sel("scenario-json")))
+}
+
+// cliRunText runs `tuxlb run` on a scenario given as text.
+func cliRunText(t *testing.T, scenario string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "scenario.json")
+	if err := os.WriteFile(path, []byte(scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cliRun(t, path)
+}
+
+func TestPlaygroundOwnFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests start Chromium; skipped with -short")
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	requireBuilt(t, srv.URL)
+
+	t.Run("paste a UBBCONFIG with new services and run without touching JSON", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "load the first example",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-shm-ldbal-n")),
+			waitText(sel("diagnostics"), "warning"), // the parser has answered
+		)
+		do(t, ctx, "paste the new UBBCONFIG over the old one",
+			chromedp.Click(sel("ubbconfig-editor")+" .cm-content"),
+			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: ownUBB})
+				return err
+			}),
+			waitText(sel("fit-notes"), "services.TOUPPER: dropped"),
+			waitText(sel("fit-notes"), "services.AUDIT: added"),
+			waitText(sel("advertise-editor"), "legacy"),
+		)
+		screenshot(t, ctx, "own-config", chromedp.CSS("section.inputs"))
+		do(t, ctx, "run with Ctrl+Enter",
+			chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+			chromedp.WaitVisible(sel("summary")),
+		)
+		got := downloadOf(t, ctx, sel("download-result"))
+		var res struct {
+			Services []struct {
+				Name   string `json:"name"`
+				Issued int    `json:"issued"`
+			} `json:"services"`
+		}
+		if err := json.Unmarshal(got, &res); err != nil {
+			t.Fatal(err)
+		}
+		issued := map[string]int{}
+		for _, s := range res.Services {
+			issued[s.Name] = s.Issued
+		}
+		if issued["BALANCE"] == 0 || issued["DEPOSIT"] == 0 || issued["AUDIT"] == 0 {
+			t.Errorf("the run did not use the new services: issued %v", issued)
+		}
+		scenario := pageScenario(t, ctx)
+		if !strings.Contains(scenario, "bankserv") || strings.Contains(scenario, "TOUPPER") {
+			t.Errorf("the page's scenario is not the new config's:\n%.600s", scenario)
+		}
+		if want := cliRunText(t, scenario); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from `tuxlb run` of its scenario:\ngot  %d bytes %.300s\nwant %d bytes %.300s", len(got), got, len(want), want)
+		}
+	})
+
+	t.Run("choose files: a UBBCONFIG and a log", func(t *testing.T) {
+		dir := t.TempDir()
+		ubb, trace := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "trace.csv")
+		log := "timestamp;svc;elapsed_ms\n2026-11-29 10:00:00,000;BALANCE;4\n2026-11-29 10:00:00,250;DEPOSIT;2\n2026-11-29 10:00:01,000;AUDIT;1\n"
+		os.WriteFile(ubb, []byte(ownUBB), 0o644)
+		os.WriteFile(trace, []byte(log), 0o644)
+		ctx := newBrowser(t)
+		do(t, ctx, "choose the files",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-config")),
+			chromedp.SetUploadFiles(sel("file-input"), []string{ubb, trace}),
+			waitText(sel("fit-notes"), "Read ubb.cfg as the ubbconfig, trace.csv as the request log"),
+			chromedp.Click(sel("run")),
+			chromedp.WaitVisible(sel("summary")),
+		)
+		got := downloadOf(t, ctx, sel("download-result"))
+		if !bytes.Contains(got, []byte(`"issued": 3`)) || !bytes.Contains(got, []byte(`read as a log`)) {
+			t.Errorf("the log was not replayed: %.400s", got)
+		}
+		if want := cliRunText(t, pageScenario(t, ctx)); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from `tuxlb run` of its scenario (%d bytes, want %d)", len(got), len(want))
+		}
+	})
+
+	t.Run("a 30-server application's charts group their lines", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "load it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), largeApp()),
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("run")),
+			chromedp.WaitVisible(sel("chart-view")),
+		)
+		legend := func() int {
+			return get(t, ctx, "count the legend", chromedp.Evaluate[int](
+				`document.querySelectorAll('[data-testid="chart-util"] .u-legend .u-series').length`))
+		}
+		// Grouped by server group (6 groups) and the top 8: 6 lines.
+		if n := legend(); n != 6 {
+			t.Errorf("utilization chart by group: %d lines, want 6: %s", n, get(t, ctx, "legend", chromedp.Text(chromedp.CSS(`[data-testid="chart-util"] .u-legend`))))
+		}
+		do(t, ctx, "one line per server, top 5", waitFor("the selects", "ok", chromedp.Evaluate[string](`(() => {
+			const by = document.querySelector('[data-testid="chart-by"]'), top = document.querySelector('[data-testid="chart-top"]');
+			by.value = "each"; by.dispatchEvent(new Event("change"));
+			top.value = "5"; top.dispatchEvent(new Event("change"));
+			return "ok";
+		})()`)))
+		if n := legend(); n != 6 { // 5 and the rest as one line
+			t.Errorf("utilization chart, top 5 servers: %d lines, want 6", n)
+		}
+		screenshot(t, ctx, "large-app", chromedp.CSS("section.outputs"))
+	})
+}
+
+// largeApp is a scenario of 30 servers in 6 groups on 3 machines.
+func largeApp() string {
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nMASTER M1\nMODEL MP\nLDBAL Y\n*MACHINES\n")
+	for m := 1; m <= 3; m++ {
+		fmt.Fprintf(&b, "\"h%d\" LMID=M%d\n", m, m)
+	}
+	b.WriteString("*GROUPS\n")
+	for g := 1; g <= 6; g++ {
+		fmt.Fprintf(&b, "G%d LMID=M%d GRPNO=%d\n", g, (g-1)/2+1, g)
+	}
+	b.WriteString("*SERVERS\n")
+	for g := 1; g <= 6; g++ {
+		for i := 1; i <= 5; i++ {
+			fmt.Fprintf(&b, "app SRVGRP=G%d SRVID=%d CLOPT=\"-s PAY,QUERY\"\n", g, i)
+		}
+	}
+	b.WriteString("*SERVICES\nPAY\nQUERY\n")
+	sc := map[string]any{
+		"name":      "thirty servers",
+		"ubbconfig": b.String(),
+		"services": map[string]any{"PAY": map[string]any{"service_time": map[string]any{"dist": "exp", "mean_ms": 20}},
+			"QUERY": map[string]any{"service_time": map[string]any{"dist": "exp", "mean_ms": 5}}},
+		"workload": map[string]any{"generate": map[string]any{"duration_ms": 20000, "streams": []any{
+			map[string]any{"service": "PAY", "origin": "M1", "arrivals": "poisson", "rate_per_s": 600},
+			map[string]any{"service": "QUERY", "origin": "M2", "arrivals": "poisson", "rate_per_s": 800}}}},
+	}
+	out, _ := json.Marshal(sc)
+	return string(out)
+}
