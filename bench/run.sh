@@ -19,15 +19,16 @@ rm -f "$OUT"/*
 
 step() { echo "bench: $*" >&2; }
 
-# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB" to FILE;
-# the wall clock from date (ns), the peak RSS from /usr/bin/time.
+# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB CPU_SECONDS"
+# to FILE; the wall clock from date (ns), the peak RSS and the CPU time (user +
+# system, every thread) from /usr/bin/time.
 timed() {
 	file=$1
 	shift
 	t0=$(date +%s%N)
-	/usr/bin/time -o "$file.rss" -f '%M' "$@"
+	/usr/bin/time -o "$file.rss" -f '%M %U %S' "$@"
 	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s\n", $1 / 1000, $2}' >>"$file"
+	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s %.2f\n", $1 / 1000, $2, $3 + $4}' >>"$file"
 	rm -f "$file.rss"
 }
 
@@ -44,8 +45,9 @@ uptime >"$OUT/load.txt"
 	echo "python $("$PY" -c 'import platform, simpy; print(platform.python_version(), "simpy", simpy.__version__)')"
 } >"$OUT/versions.txt"
 
-step "building bin/tuxlb"
+step "building bin/tuxlb and bin/bareloop.test"
 go build -o bin/tuxlb ./cmd/tuxlb
+go test -c -o bin/bareloop.test ./bench/bareloop
 
 # bare BENCHCOUNT: the bare event loop, appended to bare.txt; it runs before
 # the native benchmarks and again before the end-to-end runs, and the
@@ -70,9 +72,10 @@ bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (
 step "the bare event loop again, beside the end-to-end runs"
 bare 3
 
-step "tuxlb run, mp-standard, 1M requests, 7 times"
+step "tuxlb run, mp-standard, 1M requests, and the bare loop as a process, 1M requests, 7 times each"
 for i in 1 2 3 4 5 6 7; do
 	timed "$OUT/run1m.time" bin/tuxlb run "$MP" >"$OUT/run1m.json"
+	timed "$OUT/bare1m.time" bin/bareloop.test -test.run '^$' -test.bench . -test.benchtime 1000000x >/dev/null
 done
 
 step "tuxlb run, mp-standard scaled to 5M requests"

@@ -95,14 +95,17 @@ func (s benchSet) bestNs(name string) (float64, bool) {
 	return best, best > 0
 }
 
-// timing is one /usr/bin/time -f '%e %M' measurement.
+// timing is one run of a process: wall seconds, peak RSS and, when
+// measured, CPU seconds (user + system, every thread; 0 when not measured).
 type timing struct {
 	wallS float64
 	rssKB int64
+	cpuS  float64
 }
 
-// parseTimes reads the "SECONDS KB" lines /usr/bin/time appends, skipping
-// its other messages (such as a non-zero exit status).
+// parseTimes reads the "SECONDS KB [CPU_SECONDS]" lines bench/run.sh
+// appends, skipping /usr/bin/time's other messages (such as a non-zero exit
+// status).
 func parseTimes(path string) ([]timing, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -111,13 +114,18 @@ func parseTimes(path string) ([]timing, error) {
 	var out []timing
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
-		if len(f) != 2 {
+		if len(f) != 2 && len(f) != 3 {
 			continue
 		}
 		w, err1 := strconv.ParseFloat(f[0], 64)
 		k, err2 := strconv.ParseInt(f[1], 10, 64)
-		if err1 == nil && err2 == nil {
-			out = append(out, timing{w, k})
+		var c float64
+		var err3 error
+		if len(f) == 3 {
+			c, err3 = strconv.ParseFloat(f[2], 64)
+		}
+		if err1 == nil && err2 == nil && err3 == nil {
+			out = append(out, timing{w, k, c})
 		}
 	}
 	if len(out) == 0 {
