@@ -9,9 +9,10 @@
 // Each scenario's generated workload is scaled to about REQUESTS requests
 // and run K times (ParseScenario + Run, statistics on, no dispatch log); it
 // prints one line per scenario with the best run's requests per second of
-// wall time. With -bare it first times bench/bareloop (the bare event loop of
-// the MP scenario, the reference for the physical limit) the same way, as
-// the line of "bare-loop". In a browser there are no files: the page passes each
+// wall time, after an untimed warm-up run of a tenth of the size. With -bare
+// it first times bench/bareloop (the bare event loop of the MP scenario, the
+// reference for the physical limit) the same way, as the line of
+// "bare-loop". In a browser there are no files: the page passes each
 // scenario's text in the environment variable TUXLB_BENCH_<base name>.
 package main
 
@@ -67,6 +68,12 @@ func benchFile(path string, n int64, runs int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// an untimed warm-up of a tenth of the size: in a browser the engine's
+	// functions start in the baseline compiler and are optimized once hot,
+	// in the background; the timed runs measure the optimized code
+	if _, _, err := runOnce(data, max(n/10, 1)); err != nil {
+		return "", err
+	}
 	var best float64
 	var issued int64
 	for range runs {
@@ -83,6 +90,7 @@ func benchFile(path string, n int64, runs int) (string, error) {
 
 // benchBare runs the bare loop runs times and describes the fastest run.
 func benchBare(n int64, runs int) string {
+	bareloop.Run(max(n/10, 1), 1) // warm-up, as benchFile's
 	var best float64
 	for range runs {
 		start := time.Now()
