@@ -316,7 +316,9 @@ func (e *engine) issue(r *Request) error {
 			f.reason = reasonSystem
 		}
 		e.st.fail(f)
-		e.opt.explain.finish(e, ex, f)
+		if ex != nil {
+			e.opt.explain.finish(e, ex, f)
+		}
 		e.finish(s)
 		return nil
 	}
@@ -337,12 +339,16 @@ func (e *engine) issue(r *Request) error {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
 			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
-			e.opt.explain.finish(e, ex, f)
+			if ex != nil {
+				e.opt.explain.finish(e, ex, f)
+			}
 			return nil
 		}
 	}
 	e.enter(s, r.TimeUS)
-	e.opt.explain.finish(e, ex, f)
+	if ex != nil { // finish is not inlined: no call per request for nothing
+		e.opt.explain.finish(e, ex, f)
+	}
 	return nil
 }
 
