@@ -28,7 +28,7 @@ func TestZigguratLayers(t *testing.T) {
 		if !(z[i].next < width(i)) || z[i].next != want {
 			t.Fatalf("layer %d: next %v, width %v; want next = the width of layer %d, smaller", i, z[i].next, width(i), i+1)
 		}
-		if area := width(i) * (z[i].fHi - z[i].fLo); math.Abs(area-zigV)/zigV > 1e-9 {
+		if area := width(i) * (zigExpWedge[i].fHi - zigExpWedge[i].fLo); math.Abs(area-zigV)/zigV > 1e-9 {
 			t.Errorf("layer %d: area %v, want %v", i, area, zigV)
 		}
 	}
@@ -38,8 +38,8 @@ func TestZigguratLayers(t *testing.T) {
 	if top := width(zigLayers - 1); math.Abs(zigV/top+fexp(-top)-1) > 1e-9 {
 		t.Errorf("top layer: zigV/x_255 + e^-x_255 = %v, want 1", zigV/top+fexp(-top))
 	}
-	if z[zigLayers-1].next != 0 || z[zigLayers-1].fHi != 1 {
-		t.Errorf("top layer: next %v, top %v; want 0 and 1", z[zigLayers-1].next, z[zigLayers-1].fHi)
+	if z[zigLayers-1].next != 0 || zigExpWedge[zigLayers-1].fHi != 1 {
+		t.Errorf("top layer: next %v, top %v; want 0 and 1", z[zigLayers-1].next, zigExpWedge[zigLayers-1].fHi)
 	}
 }
 
