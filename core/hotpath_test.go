@@ -2,6 +2,7 @@ package core
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -22,6 +23,7 @@ func TestSummaryZerosApart(t *testing.T) {
 		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
 		{"around the front's end", []int64{frontMaxUS - 1, frontMaxUS, frontMaxUS + 1, frontMaxUS - 1, 2047, 2048, 4095, 4096}},
 		{"random", randomDurations(20_000)},
+		{"one bucket, past several batches", slices.Repeat([]int64{5}, 3*frontBatch+7)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,6 +50,30 @@ func TestSummaryZerosApart(t *testing.T) {
 				t.Errorf("histogram count: got %d, want %d", g, w)
 			}
 		})
+	}
+}
+
+// TestSummaryFrontOverflow: when front's counts could pass 32 bits, they are
+// added to the histogram first, and the histogram stays that of every value.
+func TestSummaryFrontOverflow(t *testing.T) {
+	vals := randomDurations(3 * frontBatch)
+	var got summaryAcc
+	want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
+	got.record(vals[0])
+	want.recordExact(vals[0])
+	_ = want.h.RecordValue(vals[0])
+	got.frontN = frontFlushEvery - frontBatch/2 // as if 2^31 values had been counted and added to h
+	for _, v := range vals[1:] {
+		got.record(v)
+		want.recordExact(v)
+		_ = want.h.RecordValue(v)
+	}
+	if got.h == nil {
+		t.Fatal("front was not added to the histogram before it could overflow")
+	}
+	got.flush()
+	if g, w := got.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram: counts differ from recording every value")
 	}
 }
 
