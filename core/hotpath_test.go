@@ -9,10 +9,10 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// TestSummaryZerosApart: counting zeros apart from the histogram must leave
-// the summary, the chart histogram and a merged histogram exactly as if every
-// value had been recorded in the histogram.
-func TestSummaryZerosApart(t *testing.T) {
+// TestSummaryFront: noting values in batches and counting them in the
+// front must leave the summary, the chart histogram and a merged histogram
+// exactly as if every value had been recorded in the histogram.
+func TestSummaryFront(t *testing.T) {
 	cases := []struct {
 		name string
 		vals []int64

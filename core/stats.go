@@ -19,17 +19,17 @@ const (
 
 // summaryAcc accumulates one distribution of durations: exact count, sum and
 // maximum, and a fixed-memory histogram (allocated on first use) for
-// percentiles. Zeros, most waits, are only counted while recording. A value
-// below frontMaxUS is noted as its bucket index in pend, a batch written in
-// order; a full batch is counted into front, a compact array of 32-bit counts
-// by the histogram's own bucket index, in one tight loop that finds front in
-// the cache instead of missing it on every record. flush adds all of them to
-// the histogram before it is read. The histogram ends up the same as if
-// every value had been recorded in it.
+// percentiles. A value below frontMaxUS (zeros, most waits, included) is
+// only noted, as its bucket index in pend, a batch written in order; a full
+// batch is counted into front, a compact array of 32-bit counts by the
+// histogram's own bucket index, in one tight loop that finds front in the
+// cache instead of missing it on every record. flush adds them all to the
+// histogram before it is read. The histogram ends up the same as if every
+// value had been recorded in it, and recording takes no branch on the value
+// (whether a wait is zero is a coin toss the processor would mispredict).
 type summaryAcc struct {
 	n, sum, max int64
-	zeros       int64               // zeros recorded but not yet in h
-	pend        *[frontBatch]uint16 // bucket indexes of values in [1, frontMaxUS) not yet in front
+	pend        *[frontBatch]uint16 // bucket indexes of values in [0, frontMaxUS) not yet in front
 	npend       int
 	front       []uint32 // counts by bucket index, not yet in h
 	frontN      int64    // values counted in front since it was last added to h
@@ -70,10 +70,6 @@ func histValue(i int) int64 {
 
 func (a *summaryAcc) record(v int64) {
 	a.recordExact(v)
-	if v == 0 {
-		a.zeros++
-		return
-	}
 	if v < frontMaxUS {
 		if a.npend == frontBatch || a.pend == nil {
 			a.count()
@@ -123,19 +119,9 @@ func (a *summaryAcc) addFront() {
 	a.frontN = 0
 }
 
-// flush adds the pending zeros and values to the histogram; every reader of
-// h calls it first.
+// flush adds the pending values to the histogram; every reader of h calls it
+// first.
 func (a *summaryAcc) flush() {
-	if a.zeros == 0 && a.pend == nil {
-		return
-	}
-	if a.h == nil {
-		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
-	}
-	if a.zeros > 0 {
-		_ = a.h.RecordValues(0, a.zeros) // cannot fail: the count stays below n
-		a.zeros = 0
-	}
 	if a.pend != nil {
 		a.count()
 		a.addFront()
