@@ -20,7 +20,9 @@ import (
 //     DefaultStarterServiceMS (exponential), a remote domain in use without a
 //     response time DefaultStarterDomainMS;
 //   - generated streams of an unknown service or origin are dropped; when no
-//     workload is left, the starter's streams are used.
+//     workload is left, the starter's streams are used;
+//   - events whose target the configuration does not have (an instance, a
+//     group or a machine) are dropped.
 //
 // A trace is left as it is: its rows are the user's data, and an unknown name
 // there is an error naming the row. sc is not modified.
@@ -52,7 +54,27 @@ func AdaptScenario(sc *Scenario) (*Scenario, []string, error) {
 	}
 	out.Domains = adaptDomains(m, sc.Domains, remote, &notes)
 	out.Workload = adaptWorkload(m, sc.Workload, local, remote, &notes)
+	out.Events = adaptEvents(m, sc.Events, &notes)
 	return &out, notes, nil
+}
+
+// adaptEvents keeps the events whose target the configuration has.
+func adaptEvents(m *Model, events []Event, notes *[]string) []Event {
+	var out []Event
+	probe := &Setup{Model: m}
+	for i, ev := range events {
+		field := sprintf("events[%d]", i)
+		kind, target, err := ev.action(field)
+		if err == nil {
+			_, err = probe.eventTargets(field+"."+kind.String(), target)
+		}
+		if err != nil {
+			*notes = append(*notes, sprintf("%s: dropped: %v", field, err))
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 func keysOf[V any](m map[string]V) []string {

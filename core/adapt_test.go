@@ -47,6 +47,8 @@ func TestAdaptToANewConfig(t *testing.T) {
 			{Service: "TOUPPER", Origin: "site1", Arrivals: "poisson", RatePerS: 5},
 			{Service: "A", Origin: "site2", Arrivals: "poisson", RatePerS: 5},
 		}}},
+		Events: []Event{{AtMS: ptr(1.0), Kill: "G1/2"}, {AtMS: ptr(2.0), Kill: "machine:site2"},
+			{AtMS: ptr(3.0), Boot: "G1/9"}, {AtMS: ptr(4.0), Shutdown: "group:G1"}},
 	}
 	got, notes, err := AdaptScenario(sc)
 	if err != nil {
@@ -62,12 +64,17 @@ func TestAdaptToANewConfig(t *testing.T) {
 		"workload.generate.streams[0]: dropped: service TOUPPER is not in the configuration",
 		"workload.generate.streams[1]: dropped: origin site2 is not an LMID of the UBBCONFIG",
 		"workload: no stream was left: one Poisson stream per service from site1, keeping each server about 50% busy",
+		`events[1]: dropped: events[1].kill: unknown LMID "site2" (want an LMID of *MACHINES)`,
+		"events[2]: dropped: events[2].boot: no server instance G1/9: group G1 has instances (spares included) with SRVIDs 1-3, and MAX bounds the spares",
 	}
 	if !reflect.DeepEqual(notes, wantNotes) {
 		t.Errorf("notes:\n got %s\nwant %s", strings.Join(notes, "\n     "), strings.Join(wantNotes, "\n     "))
 	}
 	if *got.Services["A"].ServiceTime.MS != 3 || got.Services["A"].ByGroup != nil || got.Machines["site1"].Speed == nil {
 		t.Errorf("kept parts changed: %+v %+v", got.Services["A"], got.Machines)
+	}
+	if len(got.Events) != 2 || got.Events[0].Kill != "G1/2" || got.Events[1].Shutdown != "group:G1" {
+		t.Errorf("events: got %+v, want the kill of G1/2 and the shutdown of group:G1", got.Events)
 	}
 	if got.Advertise != nil || len(got.Workload.Generate.Streams) != 3 {
 		t.Errorf("got advertise %v, streams %+v", got.Advertise, got.Workload.Generate)

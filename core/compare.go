@@ -29,8 +29,7 @@ type Headline struct {
 	// network to the queue that took them (network_sent / issued).
 	NetworkShare float64 `json:"network_share"`
 	// SaturatedMachines counts the machines that saturate while another
-	// machine serving the same services has room (see Saturations). Runs
-	// listed from storage do not carry it.
+	// machine serving the same services has room (see Saturations).
 	SaturatedMachines int `json:"saturated_machines,omitempty"`
 }
 

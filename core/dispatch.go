@@ -40,9 +40,12 @@ func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, why reas
 func (e *engine) idle(i int32) bool {
 	sv := &e.servers[i]
 	if e.idleQueue {
-		return e.queues[sv.queue].wait.n == 0
+		// a restarting instance is never idle; a down one's queue is tested like any other
+		return sv.state != stateRestarting && e.queues[sv.queue].wait.n == 0
 	}
-	return !sv.busy
+	// the look the dispatch rules see: not processing, a down instance's as
+	// it was when it crashed, never for a restarting one (see setState)
+	return e.idleBits[i>>6]&(1<<(i&63)) != 0
 }
 
 // lessFrac reports whether a/b < c/d for positive b and d, exactly.

@@ -77,9 +77,26 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 	b = append(b, e.m.Machines[f.req.Origin].LMID...)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, f.req.TimeUS, 10)
-	if f.queue < 0 { // failed before it got a queue
+	switch {
+	case f.queue < 0: // failed before reaching a queue: TPENOENT
 		b = append(b, ",,,,,,,"...)
-	} else {
+	case f.reason.failed(): // TPESVCERR: reached a queue, maybe started, never ended
+		b = append(b, ',')
+		if f.server >= 0 {
+			b = append(b, e.m.Servers[f.server].ID...)
+		}
+		b = append(b, ',')
+		b = append(b, e.m.Queues[f.queue].Name...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, f.enqueueUS, 10)
+		b = append(b, ',')
+		if f.server >= 0 {
+			b = strconv.AppendInt(b, f.startUS, 10)
+		}
+		b = append(b, ",,"...)
+		b = strconv.AppendInt(b, f.replyUS, 10)
+		b = append(b, ',')
+	default:
 		b = append(b, ',')
 		b = append(b, e.m.Servers[f.server].ID...)
 		b = append(b, ',')

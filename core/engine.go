@@ -32,6 +32,7 @@ type flight struct {
 	reason    reason
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
+	orphan    bool  // it arrived over the network at an orphaned queue
 	load      int64 // L(s,q) of the chosen queue
 	enqSeq    uint64
 	enqueueUS int64
@@ -48,34 +49,42 @@ type flight struct {
 func (f *flight) reset(r *Request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
-	f.reason, f.counted, f.done = 0, counted, false
+	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
 	f.load, f.enqSeq = 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }
 
 // serverState is a server instance as the engine plays it.
 type serverState struct {
-	busy    bool
-	gateway bool
-	idx     int32 // its index in Model.Servers
-	cur     int32 // slot of the request it processes
-	queue   int32
-	machine int32
-	group   int32
-	speed   float64
-	mark    int64 // start of busy time not yet accounted
-	// idleSince is when the instance last finished a request (0 when it
-	// has not worked yet: idle since it came up at 0).
-	idleSince int64
+	busy      bool // processing a request (up or stopping)
+	gateway   bool
+	state     instState
+	stopCause lifeCause // why a stopping instance stops
+	idx       int32     // its index in Model.Servers
+	cur       int32     // slot of the request it processes
+	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
+	gen       uint32    // bumped when a pending completion or come-up must not happen
+	idleSince int64     // when it last finished a request or came up (0: up since the start)
+	ran       bool      // it was up at some time of the run
+	queue     int32
+	machine   int32
+	group     int32
+	speed     float64
+	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
 }
+
+// key is the order key of the instance's completion event: its scan index,
+// then its generation, so a completion made stale by a crash is recognised.
+func (sv *serverState) key() int64 { return int64(sv.idx)<<32 | int64(sv.gen) }
 
 // queueState is a request queue as the engine plays it.
 type queueState struct {
 	wait      waitQueue
 	work      int64 // W(q): sum of L(s,q) over waiting requests
 	inService int   // busy instances
-	n         int64 // n(q)
+	n         int64 // n(q): instances that are candidates (up, down or restarting)
+	gone      int   // instances that are gone: all of them, and the queue is orphaned
 	handoffs  int64
 	idx       int32 // its index in Model.Queues
 	machine   int32
@@ -86,10 +95,12 @@ type queueState struct {
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
 type svcInfo struct {
-	cands  []int32    // candidate instances in scan order
-	candQ  []int32    // per candidate: index into queues
-	queues []svcQueue // distinct candidate queues, at their first candidate's position
-	local  [][]int32  // per machine: candidates on that machine
+	service int32      // the service's index in Model.Services
+	all     []int32    // every instance advertising the service (spares too), scan order
+	cands   []int32    // candidate instances in scan order
+	candQ   []int32    // per candidate: index into queues
+	queues  []svcQueue // distinct candidate queues, at their first candidate's position
+	local   [][]int32  // per machine: candidates on that machine
 	// per machine: the candidates on it as a bit set of server indexes
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
@@ -135,14 +146,19 @@ type engine struct {
 	rng              Rand
 	draw             Rand
 
-	heap   eventHeap
-	pool   []flight
-	free   []int32
-	enqSeq uint64
-	now    int64
-	issued int64
-	spanUS int64
-	stop   bool
+	heap      eventHeap
+	life      *lifecycle // nil when no instance can change state
+	routeSets []*svcInfo // the per-group candidates of routed services (routing.go)
+	nextLife  int64      // when the next life-cycle step is due; noTime for none
+	more      bool       // the workload has more requests to issue
+	inSystem  int64      // requests issued and not yet finished
+	pool      []flight
+	free      []int32
+	enqSeq    uint64
+	now       int64
+	issued    int64
+	spanUS    int64
+	stop      bool
 	// fault is the first reason the run cannot go on (a time past
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
@@ -192,16 +208,36 @@ func (e *engine) loop() error {
 	var next Request
 	have := e.reqs.Next(&next)
 	for {
+		if e.nextLife != noTime {
+			e.more = have
+			if e.lifeDue(have, &next) {
+				e.lifeStep()
+				if e.fault != nil {
+					return e.fault
+				}
+				if e.stop {
+					return nil
+				}
+				continue
+			}
+		}
 		if e.heap.len() > 0 && (!have || e.heap.top().t <= next.TimeUS) {
 			ev := e.heap.pop()
-			e.advance(ev.t)
 			if ev.cls == evCompletion {
+				if ev.key != e.servers[ev.idx].key() {
+					continue // its instance crashed: it never completes
+				}
+				e.advance(ev.t)
 				e.complete(ev.idx, ev.t)
 			} else {
+				e.advance(ev.t)
 				e.enter(ev.idx, ev.t)
 			}
 			if e.fault != nil {
 				return e.fault
+			}
+			if e.stop {
+				return nil
 			}
 			if e.events++; e.events&4095 == 0 {
 				if err := e.canceled(); err != nil {
@@ -294,6 +330,7 @@ func (e *engine) issue(r *Request) error {
 		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
 	}
 	s := e.alloc()
+	e.inSystem++
 	f := &e.pool[s]
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
@@ -359,13 +396,18 @@ func (e *engine) enter(s int32, t int64) {
 	f := &e.pool[s]
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
+	if e.life != nil && q.gone == len(q.servers) {
+		f.orphan = true // arrived over the network at an orphaned queue
+		e.failSvc(s, t)
+		return
+	}
 	f.enqSeq = e.enqSeq
 	e.enqSeq++
 	e.st.enqueue(f)
 	if q.inService < len(q.servers) {
 		best := int32(-1)
 		for _, i := range q.servers {
-			if sv := &e.servers[i]; !sv.busy && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
+			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
 				best = i
 			}
 		}
@@ -395,7 +437,10 @@ func (e *engine) start(i, s int32, t int64) {
 	if end > MaxTimeUS {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
-	e.heap.push(event{t: end, cls: evCompletion, key: int64(i), idx: i})
+	e.heap.push(event{t: end, cls: evCompletion, key: sv.key(), idx: i})
+	if e.life != nil && e.life.timeouts != nil {
+		e.armTimeout(i, s, t)
+	}
 }
 
 // complete ends server i's request at t and hands the server its next one.
@@ -415,15 +460,26 @@ func (e *engine) complete(i int32, t int64) {
 		}
 	}
 	e.accrueBusy(sv, t)
-	sv.busy, sv.idleSince = false, t
-	e.idleBits[i>>6] |= 1 << (i & 63)
+	sv.busy = false
 	q := &e.queues[sv.queue]
 	q.inService--
 	e.st.complete(f, sv)
 	e.finish(s)
+	if sv.state != stateUp {
+		e.stopped(i, t)
+		return
+	}
+	e.idleBits[i>>6] |= 1 << (i & 63)
+	sv.idleSince = t
 	if q.wait.n == 0 {
 		return
 	}
+	e.takeNext(i, q, t)
+}
+
+// takeNext hands up instance i, idle at t, the next waiting request of its
+// queue q: every 10th hand-off the oldest, else the highest priority.
+func (e *engine) takeNext(i int32, q *queueState, t int64) {
 	e.accrueQueue(q, t)
 	q.handoffs++
 	var n int32
@@ -438,6 +494,10 @@ func (e *engine) complete(i int32, t int64) {
 
 // finish marks s's dispatch log row complete and frees what can be freed.
 func (e *engine) finish(s int32) {
+	e.inSystem--
+	if e.opt.explain != nil {
+		e.opt.explain.done(e, &e.pool[s])
+	}
 	if e.log == nil {
 		e.free = append(e.free, s)
 		return

@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // newEngine resolves setup into the engine's flat, precomputed state.
 func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
@@ -25,6 +29,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	e.initServers()
 	e.initQueues()
 	e.initServices()
+	e.initLifecycle()
 	e.netload = make([]int64, len(m.Machines))
 	for i := range m.Machines {
 		e.netload[i] = int64(m.Machines[i].NetLoad)
@@ -99,10 +104,12 @@ func (e *engine) initServers() {
 			g = -1
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
-			machine: int32(s.Machine), group: g, speed: speed, cur: -1}
-		if !s.Spare {
-			e.idleBits[i/64] |= 1 << (i % 64)
+			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1, ran: true}
+		if s.Spare { // a spare starts gone: no candidate, never idle
+			e.servers[i].state, e.servers[i].ran = stateGone, false
+			continue
 		}
+		e.idleBits[i/64] |= 1 << (i % 64)
 	}
 }
 
@@ -114,40 +121,39 @@ func (e *engine) initQueues() {
 		q.wait.init()
 		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
+		// every instance, spares too: a spare is gone (it neither serves nor
+		// counts in n(q)) until it is booted or spawned
 		for _, s := range m.Queues[i].Servers {
-			if !m.Servers[s].Spare { // a spare is not running: never serves, not in n(q)
-				q.servers = append(q.servers, int32(s))
+			q.servers = append(q.servers, int32(s))
+			if st := e.servers[s].state; st.candidate() {
+				q.n++
+			} else if st == stateGone {
+				q.gone++
 			}
 		}
-		q.n = int64(len(q.servers))
 	}
 }
 
-// initServices precomputes, per service, its candidate instances (every
-// instance that advertises it, spares excepted: all are up, there is no
-// failure injection yet), its distinct candidate queues with L(s,q) and
-// PRIO, and its candidates per machine; and for a routed service the same
-// per group its ranges name (routing.go).
+// initServices precomputes, per service, the instances that advertise it
+// (spares included) and from their states its candidates (fillCandidates);
+// and for a routed service the same per group its ranges name (routing.go).
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
 	for i := range m.Services {
 		index[m.Services[i].Name] = i
 	}
-	cands := make([][]int32, len(m.Services))
+	all := make([][]int32, len(m.Services))
 	for i := range m.Servers {
-		if m.Servers[i].Spare {
-			continue
-		}
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(cands[s], int32(i)) {
-				cands[s] = append(cands[s], int32(i))
+			if s, ok := index[name]; ok && !hasIndex(all[s], int32(i)) {
+				all[s] = append(all[s], int32(i))
 			}
 		}
 	}
 	e.svc = make([]svcInfo, len(m.Services))
 	for s := range e.svc {
-		e.svc[s] = e.newSvcInfo(s, cands[s])
+		e.svc[s] = e.newSvcInfo(s, all[s])
 	}
 	for s := range e.svc {
 		e.initRoutes(s)
@@ -155,10 +161,10 @@ func (e *engine) initServices() {
 }
 
 // newSvcInfo precomputes what the dispatch rules need about service s
-// served by cands (instances in scan order).
-func (e *engine) newSvcInfo(s int, cands []int32) svcInfo {
+// advertised by the instances all (scan order): its candidates now.
+func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
 	m := e.m
-	sv := svcInfo{cands: cands}
+	sv := svcInfo{service: int32(s), all: all}
 	sv.local = make([][]int32, len(m.Machines))
 	sv.localBits = make([][]uint64, len(m.Machines))
 	sv.queueOf = make([]int32, len(m.Servers))
@@ -166,30 +172,94 @@ func (e *engine) newSvcInfo(s int, cands []int32) svcInfo {
 	for i := range sv.queueOf {
 		sv.queueOf[i] = -1
 	}
-	for j, c := range sv.cands {
+	e.fillCandidates(&sv)
+	return sv
+}
+
+// rebuildCandidates recomputes every service's candidates (those of its
+// routing groups too) and every queue's n(q) after instances stopped or
+// started being candidates.
+func (e *engine) rebuildCandidates() {
+	for s := range e.svc {
+		e.fillCandidates(&e.svc[s])
+	}
+	for _, sv := range e.routeSets {
+		e.fillCandidates(sv)
+	}
+	for qi := range e.queues {
+		q := &e.queues[qi]
+		q.n = 0
+		for _, i := range q.servers {
+			if e.servers[i].state.candidate() {
+				q.n++
+			}
+		}
+	}
+	if e.life != nil {
+		e.life.dirty = false
+	}
+}
+
+// fillCandidates computes sv's candidates (the instances of sv.all that are
+// up, down or restarting), its distinct candidate queues in scan order (a
+// queue is where its first instance is), each with L(s,q), PRIO and its
+// first candidate, and its candidates per machine.
+func (e *engine) fillCandidates(sv *svcInfo) {
+	m := e.m
+	s := int(sv.service)
+	for _, c := range sv.all {
+		sv.queueOf[c] = -1
+	}
+	sv.cands, sv.candQ, sv.queues = sv.cands[:0], sv.candQ[:0], sv.queues[:0]
+	clear(sv.candBits)
+	for mi := range sv.local {
+		sv.local[mi] = sv.local[mi][:0]
+		clear(sv.localBits[mi])
+	}
+	for _, c := range sv.all {
+		if !e.servers[c].state.candidate() {
+			continue
+		}
 		q := m.Servers[c].QueueIdx
-		k := -1
+		k := len(sv.queues)
 		for kk := range sv.queues {
 			if int(sv.queues[kk].q) == q {
 				k = kk
+				break
 			}
 		}
-		if k < 0 {
+		if k == len(sv.queues) {
 			p := m.Services[s].Params(m.Queues[q].Group)
 			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
-			k = len(sv.queues) - 1
 		}
-		sv.candQ = append(sv.candQ, int32(k))
+		sv.queueOf[c] = int32(k)
+	}
+	// queues in scan order of their first instance (their index), each
+	// queue's candidates keeping their own order
+	slices.SortStableFunc(sv.queues, func(a, b svcQueue) int { return cmp.Compare(a.q, b.q) })
+	for k := range sv.queues {
+		for _, c := range m.Queues[sv.queues[k].q].Servers {
+			if sv.queueOf[c] >= 0 {
+				sv.queueOf[c] = int32(k)
+			}
+		}
+	}
+	for _, c := range sv.all {
+		k := sv.queueOf[c]
+		if k < 0 {
+			continue
+		}
+		j := int32(len(sv.cands))
+		sv.cands = append(sv.cands, c)
+		sv.candQ = append(sv.candQ, k)
 		mi := m.Servers[c].Machine
-		sv.local[mi] = append(sv.local[mi], int32(j))
+		sv.local[mi] = append(sv.local[mi], j)
 		if sv.localBits[mi] == nil {
 			sv.localBits[mi] = make([]uint64, len(e.idleBits))
 		}
 		sv.localBits[mi][c/64] |= 1 << (c % 64)
 		sv.candBits[c/64] |= 1 << (c % 64)
-		sv.queueOf[c] = int32(k)
 	}
-	return sv
 }
 
 func hasIndex(xs []int32, x int32) bool {

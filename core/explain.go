@@ -11,6 +11,11 @@ import (
 type explainer struct {
 	first, last int64
 	out         []Explanation
+	// pending maps the Seq of an explained request that has not finished
+	// yet to its explanation, in runs where instances change state: the
+	// run goes on until each has completed or failed, to say why it failed.
+	pending    map[int64]int
+	dispatched bool // the last request to explain has been dispatched
 }
 
 // begin snapshots what the dispatch rule is about to see for f, or returns
@@ -38,6 +43,9 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 		cd := Candidate{Server: e.m.Servers[c].ID, Queue: e.m.Queues[sq.q].Name,
 			LMID: e.m.Machines[e.servers[c].machine].LMID, Local: int(e.servers[c].machine) == m,
 			Idle: e.idle(c), Servers: int(q.n), Waiting: q.wait.n, Load: int(sq.load)}
+		if e.life != nil {
+			cd.State = e.servers[c].state.String()
+		}
 		switch e.alg {
 		case algSHM:
 			cd.Work = q.work
@@ -124,9 +132,38 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 		}
 	}
 	noteCandidates(e, ex, f)
+	for i := range ex.Candidates {
+		if c := &ex.Candidates[i]; c.State == stateDown.String() {
+			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
+		}
+	}
 	ex.Text = explainText(e, ex, f)
 	x.out = append(x.out, *ex)
+	if e.life != nil && !f.reason.failed() {
+		if x.pending == nil {
+			x.pending = map[int64]int{}
+		}
+		x.pending[f.req.Seq] = len(x.out) - 1
+	}
 	if f.req.Seq >= x.last {
+		x.dispatched = true
+		e.stop = len(x.pending) == 0
+	}
+}
+
+// done notes that request f has completed or failed; an explained one that
+// failed gets the reason. The run stops once the last explained request has
+// been dispatched and none is still pending.
+func (x *explainer) done(e *engine, f *flight) {
+	k, ok := x.pending[f.req.Seq]
+	if !ok {
+		return
+	}
+	delete(x.pending, f.req.Seq)
+	if f.reason == reasonSvcErr {
+		x.out[k].Failure = failureText(e, f)
+	}
+	if x.dispatched && len(x.pending) == 0 {
 		e.stop = true
 	}
 }

@@ -183,7 +183,83 @@ func whereNext(e *engine, ex *Explanation, f *flight) string {
 	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
 		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %s ms.",
 			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
+	case e.life != nil && !e.queueHasUp(f.queue):
+		return fmt.Sprintf("No instance of queue %s is up (%s), so it waits there with %d other request(s) until one comes up or the queue is orphaned.",
+			ex.Winner, e.queueStates(f.queue), e.queues[f.queue].wait.n-1)
 	default:
 		return fmt.Sprintf("All servers of queue %s are busy, so it waits there with %d other request(s).", ex.Winner, e.queues[f.queue].wait.n-1)
 	}
+}
+
+// queueHasUp reports whether some instance of queue q is up.
+func (e *engine) queueHasUp(q int32) bool {
+	for _, i := range e.queues[q].servers {
+		if e.servers[i].state == stateUp {
+			return true
+		}
+	}
+	return false
+}
+
+// queueStates lists the states of queue q's instances: "G1/1 down, G1/2 restarting".
+func (e *engine) queueStates(q int32) string {
+	var parts []string
+	for _, i := range e.queues[q].servers {
+		s := e.m.Servers[i].ID + " " + e.servers[i].state.String()
+		if e.servers[i].state == stateDown {
+			s += ": it crashed and the BBL has not noticed yet"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// failureText says why request f failed with TPESVCERR at e.now.
+func failureText(e *engine, f *flight) string {
+	at := formatMS(e.now)
+	q := e.m.Queues[f.queue].Name
+	if f.server >= 0 {
+		id := e.m.Servers[f.server].ID
+		for k := len(e.life.changes) - 1; k >= 0; k-- {
+			c := &e.life.changes[k]
+			if c.srv != f.server || c.to != stateDown {
+				continue
+			}
+			if c.cause == causeSvcTimeout {
+				return fmt.Sprintf("TPESVCERR at %s ms: it was still in service on %s past the service's SVCTIMEOUT, so the BBL's scan at %s ms aborted it (and the server crashed).", at, id, at)
+			}
+			return fmt.Sprintf("TPESVCERR at %s ms: %s was processing it when it crashed (%s at %s ms); the BBL noticed at its sanity scan at %s ms.",
+				at, id, c.cause, formatMS(c.t), at)
+		}
+		return fmt.Sprintf("TPESVCERR at %s ms: %s stopped while processing it.", at, id)
+	}
+	if f.orphan {
+		return fmt.Sprintf("TPESVCERR at %s ms: it arrived over the network at queue %s, whose instances were all gone.", at, q)
+	}
+	return fmt.Sprintf("TPESVCERR at %s ms: it was waiting in queue %s when the queue's last instance was gone%s.", at, q, goneWhy(e, f.queue))
+}
+
+// goneWhy says how queue q's last instance went, from the life-cycle
+// change that made it gone now: " (G1/1: RESTART=N after its crash at 35000 ms)".
+func goneWhy(e *engine, q int32) string {
+	ch := e.life.changes
+	for k := len(ch) - 1; k >= 0 && ch[k].t == e.now; k-- {
+		c := &ch[k]
+		if c.to != stateGone || e.servers[c.srv].queue != q {
+			continue
+		}
+		id := e.m.Servers[c.srv].ID
+		switch c.cause {
+		case causeNoRestart, causeMaxGen:
+			for j := k - 1; j >= 0; j-- {
+				if ch[j].srv == c.srv && ch[j].to == stateDown {
+					return fmt.Sprintf(" (%s: not restarted, %s, after its crash at %s ms)", id, c.cause, formatMS(ch[j].t))
+				}
+			}
+			return fmt.Sprintf(" (%s: not restarted, %s)", id, c.cause)
+		default:
+			return fmt.Sprintf(" (%s: %s)", id, c.cause)
+		}
+	}
+	return ""
 }

@@ -32,6 +32,7 @@ func (e *engine) result() *Result {
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
+	e.lifeResult(r)
 	return r
 }
 
@@ -114,7 +115,7 @@ func (e *engine) serviceStats() []ServiceStats {
 }
 
 func (e *engine) advertisedByApp(s int) bool {
-	for _, c := range e.svc[s].cands {
+	for _, c := range e.svc[s].all {
 		if !e.m.Servers[c].System {
 			return true
 		}
@@ -146,15 +147,16 @@ func (e *engine) machineStats(servers []ServerStats, eligible []bool) []MachineS
 }
 
 // eligibleServers marks the servers that advertise at least one service
-// that was requested: the ones balance is measured over.
+// that was requested and that ran at some time (not spares never booted):
+// the ones balance is measured over.
 func (e *engine) eligibleServers() []bool {
 	out := make([]bool, len(e.m.Servers))
 	for s := range e.svc {
 		if e.st.svcIssued[s] == 0 {
 			continue
 		}
-		for _, c := range e.svc[s].cands {
-			out[c] = true
+		for _, c := range e.svc[s].all {
+			out[c] = e.servers[c].ran
 		}
 	}
 	return out

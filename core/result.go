@@ -25,6 +25,10 @@ type Result struct {
 	Balance  Balance        `json:"balance"`
 	Series   Series         `json:"series"`
 
+	// Lifecycle lists every change of an instance's state, in time order;
+	// absent when the run has no scenario events, SVCTIMEOUT or -p.
+	Lifecycle []LifeChange `json:"lifecycle,omitempty"`
+
 	Replications *Replications `json:"replications,omitempty"`
 	Warnings     []string      `json:"warnings"`
 }
@@ -56,7 +60,8 @@ type ServerStats struct {
 	Group string `json:"group"`
 	LMID  string `json:"lmid"`
 	Queue string `json:"queue"`
-	// Spare marks an instance past MIN: not running, it serves nothing.
+	// Spare marks an instance past MIN: gone (serving nothing) until a boot
+	// event or -p spawning brings it up.
 	Spare       bool     `json:"spare,omitempty"`
 	Requests    int64    `json:"requests"`  // requests processed
 	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
@@ -68,6 +73,12 @@ type ServerStats struct {
 	// Done counts the requests processed per service (tmadmin printservice's
 	// "# Done"), services in name order, only those with requests.
 	Done []ServiceCount `json:"done,omitempty"`
+	// In runs where instances change state: the state at the end, the time
+	// up (or stopping) between the warm-up and the span, and the busy time
+	// over that up time.
+	State         string   `json:"state,omitempty"`
+	UpMS          *float64 `json:"up_ms,omitempty"`
+	UpUtilization *float64 `json:"up_utilization,omitempty"`
 }
 
 // ServiceCount is a number of requests of one service.
@@ -140,6 +151,10 @@ type Series struct {
 	Dispatch []NamedSeries   `json:"dispatches"`             // requests chosen per server per bin
 	Counters []CounterSeries `json:"mp_counters,omitempty"`  // MP: C_m(q) at the end of each bin
 	ResetsMS []float64       `json:"mp_resets_ms,omitempty"` // MP: times of counter resets
+	// Failures counts the requests failed in each bin, one line per failure
+	// code that occurred (by when the failure happened), in runs where
+	// instances change state; absent when none failed.
+	Failures []NamedSeries `json:"failures,omitempty"`
 }
 
 // NamedSeries is one line of a chart.

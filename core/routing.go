@@ -300,14 +300,15 @@ func (e *engine) initRoutes(s int) {
 		if x, ok := byGroup[g]; ok {
 			return x
 		}
-		var cands []int32
-		for _, i := range all.cands {
+		var insts []int32
+		for _, i := range all.all {
 			if e.m.Servers[i].Group == g {
-				cands = append(cands, i)
+				insts = append(insts, i)
 			}
 		}
-		x := e.newSvcInfo(s, cands)
+		x := e.newSvcInfo(s, insts)
 		byGroup[g] = &x
+		e.routeSets = append(e.routeSets, &x) // rebuilt with the others when instances come and go
 		return &x
 	}
 	routes := make([]routeTarget, len(c.Ranges))

@@ -124,6 +124,10 @@ type Explanation struct {
 	Routing    *RoutingStep `json:"routing,omitempty"`
 	Candidates []Candidate  `json:"candidates"`
 	Text       string       `json:"text"` // the decision in a few sentences, for people
+	// Failure says why the request failed after it reached a queue
+	// (TPESVCERR): which instance crashed or timed out, or that its queue
+	// lost its last instance. Empty when it completed.
+	Failure string `json:"failure,omitempty"`
 }
 
 // RoutingStep is how data-dependent routing restricted a request's
@@ -157,6 +161,9 @@ type Candidate struct {
 	Cost    string `json:"cost,omitempty"`    // exact cost, e.g. "150/2+50 = 125"
 	Chosen  bool   `json:"chosen"`
 	Note    string `json:"note,omitempty"` // why it lost or won, in words
+	// State is the instance's life-cycle state when the choice was made (up,
+	// down, restarting), in runs where instances change state.
+	State string `json:"state,omitempty"`
 }
 
 // Explain returns the explanations of requests first..first+count-1 (1-based

@@ -16,6 +16,9 @@ type Scenario struct {
 	Policy    string                 `json:"policy,omitempty"` // tuxedo (default), round_robin, random, jsq, p2c
 	Seed      *uint64                `json:"seed,omitempty"`   // default 1
 	Workload  Workload               `json:"workload"`
+	// Events are what happens to server instances during the run: kills,
+	// shutdowns and boots, in time order (docs/scenario.md).
+	Events []Event `json:"events,omitempty"`
 
 	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *float64 `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this
@@ -53,6 +56,20 @@ type Tuning struct {
 	MPCounter        string   `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
 	MPResetMS        *float64 `json:"mp_reset_ms,omitempty"`
 	GatewayForwardMS *float64 `json:"gateway_forward_ms,omitempty"` // default 0.1
+	// BootMS is how long a booted or restarted instance takes to come up
+	// (default 1000). The result shows it only for runs where instances
+	// change state.
+	BootMS *float64 `json:"boot_ms,omitempty"`
+}
+
+// Event is one scenario event: at AtMS, kill, shut down or boot the server
+// instances of a target: "GROUP/SRVID", "group:GROUP" or "machine:LMID".
+// Exactly one of Kill, Shutdown and Boot is set.
+type Event struct {
+	AtMS     *float64 `json:"at_ms"`
+	Kill     string   `json:"kill,omitempty"`
+	Shutdown string   `json:"shutdown,omitempty"`
+	Boot     string   `json:"boot,omitempty"`
 }
 
 // Dist is a probability distribution of durations in milliseconds.

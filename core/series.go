@@ -1,5 +1,7 @@
 package core
 
+import "slices"
+
 // Series bins: the width is the scenario's bin_ms, or the workload's horizon
 // / 120 rounded up to 1-2-5 x 10^k. Memory stays bounded: when the run has
 // filled maxBins bins, neighbouring bins merge and the width doubles.
@@ -27,7 +29,16 @@ type series struct {
 	dispatch []int64 // open bin: requests chosen per server
 	resets   []int64
 	nresets  int64
-	seen     []bool // per (machine, queue): its counter was > 0 at a bin end or reset
+	seen     []bool             // per (machine, queue): its counter was > 0 at a bin end or reset
+	fails    []int64            // nbins x numFailures: requests failed in the bin
+	failOpen [numFailures]int64 // open bin: requests failed, by code
+	failed   bool               // some request failed: the series has failure lines
+}
+
+// fail counts a request failed with code r in the open bin.
+func (s *series) fail(r reason) {
+	s.failOpen[r-reasonNoEnt]++
+	s.failed = true
 }
 
 func (s *series) init(e *engine) {
@@ -110,6 +121,8 @@ func (e *engine) closeBin(b int64) {
 	}
 	s.disp = append(s.disp, s.dispatch...)
 	clear(s.dispatch)
+	s.fails = append(s.fails, s.failOpen[:]...)
+	clear(s.failOpen[:])
 	s.counters = append(s.counters, e.counters...)
 	s.markSeen(e.counters)
 	s.nbins++
@@ -135,6 +148,7 @@ func (s *series) merge() {
 	s.qArea = sum(s.qArea, s.nq)
 	s.busy = sum(s.busy, s.ns)
 	s.disp = sum(s.disp, s.ns)
+	s.fails = sum(s.fails, numFailures)
 	for k := 0; k < half; k++ {
 		copy(s.counters[k*s.npair:(k+1)*s.npair], s.counters[(2*k+1)*s.npair:(2*k+2)*s.npair])
 	}
@@ -183,6 +197,15 @@ func (s *series) build(e *engine) Series {
 		id := e.m.Servers[j].ID
 		out.Util = append(out.Util, NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
 		out.Dispatch = append(out.Dispatch, NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
+	}
+	if s.failed && e.life != nil {
+		out.Failures = []NamedSeries{}
+		for k := 0; k < numFailures; k++ {
+			v := col(s.fails, numFailures, k, false)
+			if slices.ContainsFunc(v, func(x float64) bool { return x > 0 }) {
+				out.Failures = append(out.Failures, NamedSeries{Name: (reasonNoEnt + reason(k)).String(), Values: v})
+			}
+		}
 	}
 	if s.npair > 0 {
 		out.Counters = []CounterSeries{}

@@ -20,6 +20,8 @@ type Setup struct {
 	ResetUS          int64     // MP counter reset period
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
+	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
+	Events           []LifeEvent // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
@@ -59,6 +61,9 @@ func checkScenario(sc *Scenario) error {
 		return err
 	}
 	if err := checkAnalysis(sc); err != nil {
+		return err
+	}
+	if err := checkEvents(sc.Events); err != nil {
 		return err
 	}
 	if _, err := serviceSamplers(sc); err != nil {
@@ -129,6 +134,11 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 		return out, err
 	} else if us == 0 {
 		return out, Errorf(EINVALID, "tuning.mp_reset_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *out.MPResetMS)
+	}
+	if out.BootMS != nil {
+		if _, err := nonNegativeMS("tuning.boot_ms", *out.BootMS); err != nil {
+			return out, err
+		}
 	}
 	if out.GatewayForwardMS == nil {
 		v := 0.1

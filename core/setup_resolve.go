@@ -25,7 +25,7 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
-		st.checkWorkload,
+		st.checkWorkload, st.resolveEvents,
 	}
 	for _, step := range steps {
 		if err := step(sc, opt); err != nil {

@@ -13,6 +13,9 @@ import (
 // plus the simulated utilization.
 func WritePrintServer(w io.Writer, r *Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if r.Lifecycle != nil {
+		return writeLifePrintServer(tw, r)
+	}
 	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil")
 	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----")
 	for _, s := range r.Servers {
@@ -23,6 +26,47 @@ func WritePrintServer(w io.Writer, r *Result) error {
 			s.Requests, s.LoadDone, s.Utilization*100)
 	}
 	return tw.Flush()
+}
+
+// writeLifePrintServer is psr for a run where instances change state: a
+// Status column as tmadmin's verbose printserver words it (at the end of
+// the run), and the utilization over the instance's up time.
+func writeLifePrintServer(tw *tabwriter.Writer, r *Result) error {
+	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tStatus\tUp\tUtil")
+	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t------\t--\t----")
+	for _, s := range r.Servers {
+		var up, u float64
+		if s.UpMS != nil && s.UpUtilization != nil {
+			up, u = *s.UpMS, *s.UpUtilization
+		}
+		if s.Spare && up == 0 && s.State == stateGone.String() {
+			continue // a spare never booted: tmadmin lists booted servers only
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%gms\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
+			s.Requests, s.LoadDone, tmadminStatus(s.State), up, u*100)
+	}
+	return tw.Flush()
+}
+
+// tmadminStatus words a life-cycle state as tmadmin's printserver does. A
+// down instance is one the BBL has not noticed yet: tmadmin still calls it
+// ACTIVE, so the table says so, marked.
+func tmadminStatus(state string) string {
+	switch state {
+	case "up":
+		return "ACTIVE"
+	case "down":
+		return "ACTIVE (crashed, not yet noticed)"
+	case "restarting":
+		return "RESTARTING"
+	case "stopping":
+		return "SHUTDOWN (in progress)"
+	case "booting":
+		return "BOOTING"
+	case "gone":
+		return "INACTIVE"
+	}
+	return state
 }
 
 // WritePrintService writes one row per advertised service per server, like

@@ -91,13 +91,15 @@ const (
 	reasonP2C
 	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
 	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
+	reasonSvcErr // TPESVCERR: the request reached a queue and its server crashed, timed out or went away
 )
 
-var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "TPENOENT", "TPESYSTEM"}}
+var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
+	"TPENOENT", "TPESYSTEM", "TPESVCERR"}}
 
 // numFailures is how many failure codes there are: the statistics keep a
 // count of each.
-const numFailures = int(reasonSystem-reasonNoEnt) + 1
+const numFailures = int(reasonSvcErr-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }
@@ -160,6 +162,9 @@ func Vocabulary() map[string][]string {
 		"arrivals":          arrivalKinds.list(),
 		"dist":              distKinds.list(),
 		"dispatch_reason":   reasons.list(),
+		"event":             eventKinds.list(),
+		"instance_state":    instStates.list(),
+		"lifecycle_cause":   lifeCauses.list(),
 		"route.dist":        routeDists.list(),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -243,5 +244,30 @@ func TestCompare(t *testing.T) {
 		if sv.ID != ra.Servers[i].ID || sv.Requests[0] != ra.Servers[i].Requests || sv.Requests[1] != rb.Servers[i].Requests {
 			t.Errorf("server %d: got %s %v, want %s %d %d", i, sv.ID, sv.Requests, ra.Servers[i].ID, ra.Servers[i].Requests, rb.Servers[i].Requests)
 		}
+	}
+}
+
+// A run list carries saturated_machines as GET /runs/{id} does (storage keeps
+// it in a column of its own). examples/admin-guide.json saturates a machine.
+func TestRunListSaturatedMachines(t *testing.T) {
+	h := newHarness(t, nil)
+	data, err := os.ReadFile("../examples/admin-guide.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := h.postRun("", string(data)).ID
+	var one struct {
+		Headline core.Headline `json:"headline"`
+	}
+	decode(t, h.do(http.MethodGet, "/api/v1/runs/"+id, "", ""), &one)
+	var list struct {
+		Runs []core.RunSummary `json:"runs"`
+	}
+	decode(t, h.do(http.MethodGet, "/api/v1/runs", "", ""), &list)
+	if one.Headline.SaturatedMachines == 0 {
+		t.Fatalf("GET /runs/%s: saturated_machines 0, want the example's saturated machine counted", id)
+	}
+	if len(list.Runs) != 1 || list.Runs[0].Headline != one.Headline {
+		t.Errorf("GET /runs headline %+v, want GET /runs/{id}'s %+v", list.Runs, one.Headline)
 	}
 }

@@ -266,7 +266,9 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 			s.log.Error("sweeps: release", "sweep", id, "err", err)
 		}
 	case errors.Is(err, context.Canceled) || core.ErrorCode(err) == core.ECONFLICT:
-		// Canceled (DELETE here or on another server), or taken over: nothing to write.
+		// Canceled (DELETE here or on another server), or the lease ran out
+		// (this server stalled; another may have taken over): nothing to
+		// write, the store refuses this server's writes to the job now.
 	default:
 		s.finishSweep(store, id, core.SweepFailed, nil, 0, err.Error())
 	}

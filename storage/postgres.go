@@ -40,6 +40,11 @@ type Postgres struct {
 	pool *pgxpool.Pool
 	// Now is the clock used for created_at; tests may replace it.
 	Now func() time.Time
+	// LeaseClock, when set, replaces the database server's clock for sweep
+	// job leases (tests set it). Nil, the default: leases are taken, renewed
+	// and judged by the database server's clock, so that every replica
+	// measures them by one clock whatever its own says.
+	LeaseClock func() time.Time
 }
 
 // OpenPostgres connects to the database at the URL

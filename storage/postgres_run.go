@@ -34,12 +34,13 @@ func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
 	h := r.Headline
 	_, err := tx.Exec(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
 		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
-		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23)`,
+		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch,
+		saturated_machines)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24)`,
 		r.ID, r.ScenarioID, r.Name, r.CreatedAt, r.EngineVersion,
 		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
 		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
-		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch)
+		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch, h.SaturatedMachines)
 	return err
 }
 
@@ -51,12 +52,13 @@ func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error)
 	err := db.pool.QueryRow(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
 		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
 		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
-		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch
+		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch,
+		COALESCE(r.saturated_machines, 0)
 		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = $1`, id).Scan(
 		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &r.CreatedAt, &r.EngineVersion, &r.Policy, &r.Seed,
 		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
 		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
-		&h.Jain, &h.NetworkSent, &r.HasDispatch)
+		&h.Jain, &h.NetworkSent, &r.HasDispatch, &h.SaturatedMachines)
 	if err != nil {
 		return nil, pgNotFound(err, "run %s", id)
 	}
@@ -84,7 +86,8 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 	}
 	rows, err := db.pool.Query(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
-		response_mean, response_p95, response_p99, max_utilization, jain, network_sent
+		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
+		COALESCE(saturated_machines, 0)
 		FROM runs WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, before, limit+1)
 	if err != nil {
 		return nil, "", translatePG(err)
@@ -99,7 +102,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &created, &s.EngineVersion,
 			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
 			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
-			&h.NetworkSent)
+			&h.NetworkSent, &h.SaturatedMachines)
 		if err != nil {
 			return nil, "", translatePG(err)
 		}

@@ -12,7 +12,21 @@ import (
 
 // The PostgreSQL side of sweep jobs; see storage/sweep.go for what each
 // method means. Claims use FOR UPDATE SKIP LOCKED, and every change to a
-// running job first locks its row (FOR UPDATE) and checks its owner.
+// running job first locks its row (FOR UPDATE) and checks its owner and
+// lease. Lease times come from the database server's clock (leaseNow).
+
+// leaseNow is the time by which leases are set and judged in tx: the
+// database server's clock (clock_timestamp()), or LeaseClock when set.
+func (db *Postgres) leaseNow(ctx context.Context, tx pgx.Tx) (time.Time, error) {
+	if db.LeaseClock != nil {
+		return db.LeaseClock().UTC().Truncate(time.Millisecond), nil
+	}
+	var now time.Time
+	if err := tx.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&now); err != nil {
+		return time.Time{}, err
+	}
+	return now.UTC().Truncate(time.Microsecond), nil
+}
 
 // CreateSweep stores a new queued job and its scenario in one transaction.
 func (db *Postgres) CreateSweep(ctx context.Context, j *core.SweepJob) error {
@@ -81,11 +95,14 @@ func (db *Postgres) Sweep(ctx context.Context, id string) (*core.SweepJob, error
 // to owner; ENOTFOUND when there is none. Rows other replicas are claiming
 // at the same moment are skipped, not waited for.
 func (db *Postgres) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
-	now := db.Now().UTC().Truncate(time.Millisecond)
 	var job *core.SweepJob
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		now, err := db.leaseNow(ctx, tx)
+		if err != nil {
+			return err
+		}
 		var id string
-		err := tx.QueryRow(ctx, `SELECT id FROM sweep_jobs
+		err = tx.QueryRow(ctx, `SELECT id FROM sweep_jobs
 			WHERE status = 'queued' OR (status = 'running' AND (lease_until IS NULL OR lease_until < $1))
 			ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`, now).Scan(&id)
 		if err != nil {
@@ -101,31 +118,42 @@ func (db *Postgres) ClaimSweep(ctx context.Context, owner string, lease time.Dur
 	return job, err
 }
 
-// pgOwned locks job id and checks that owner still holds it running.
-func pgOwned(ctx context.Context, tx pgx.Tx, id, owner string) error {
+// pgOwnedNow locks job id, then reads the lease clock, and checks that
+// owner still holds the job running under a lease that has not run out (the
+// clock is read after the lock, so time spent waiting for it counts). It
+// returns the time read; ECONFLICT when the job is no longer owner's.
+func (db *Postgres) pgOwnedNow(ctx context.Context, tx pgx.Tx, id, owner string) (time.Time, error) {
 	var status, who string
-	err := tx.QueryRow(ctx, "SELECT status, owner FROM sweep_jobs WHERE id = $1 FOR UPDATE", id).Scan(&status, &who)
+	var lease *time.Time
+	err := tx.QueryRow(ctx, "SELECT status, owner, lease_until FROM sweep_jobs WHERE id = $1 FOR UPDATE", id).Scan(&status, &who, &lease)
 	if err != nil {
-		return pgNotFound(err, "sweep %s", id)
+		return time.Time{}, pgNotFound(err, "sweep %s", id)
 	}
 	if status != core.SweepRunning || who != owner {
-		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
+		return time.Time{}, core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
 	}
-	return nil
+	now, err := db.leaseNow(ctx, tx)
+	if err != nil {
+		return now, err
+	}
+	if lease == nil || lease.Before(now) {
+		return now, core.Errorf(core.ECONFLICT, "sweep %s: this server's lease ran out, the job is left to the next claim", id)
+	}
+	return now, nil
 }
 
 // SaveSweepPoint stores a finished point of owner's job and renews the lease.
 func (db *Postgres) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
-	now := db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := pgOwned(ctx, tx, id, owner); err != nil {
+		now, err := db.pgOwnedNow(ctx, tx, id, owner)
+		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES ($1,$2,$3)
 			ON CONFLICT (job_id, point) DO NOTHING`, id, point, body); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = $1, lease_until = $2, updated_at = $3 WHERE id = $4`,
+		_, err = tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = $1, lease_until = $2, updated_at = $3 WHERE id = $4`,
 			runsDone, now.Add(lease), now, id)
 		return err
 	})
@@ -133,12 +161,12 @@ func (db *Postgres) SaveSweepPoint(ctx context.Context, id, owner string, point 
 
 // RenewSweep extends owner's lease; ECONFLICT when the job is no longer owner's.
 func (db *Postgres) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
-	now := db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := pgOwned(ctx, tx, id, owner); err != nil {
+		now, err := db.pgOwnedNow(ctx, tx, id, owner)
+		if err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET lease_until = $1 WHERE id = $2`, now.Add(lease), id)
+		_, err = tx.Exec(ctx, `UPDATE sweep_jobs SET lease_until = $1 WHERE id = $2`, now.Add(lease), id)
 		return err
 	})
 }
@@ -154,12 +182,12 @@ func (db *Postgres) FinishSweep(ctx context.Context, id, owner, status string, r
 	if status != core.SweepDone && status != core.SweepFailed {
 		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
 	}
-	now := db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := pgOwned(ctx, tx, id, owner); err != nil {
+		now, err := db.pgOwnedNow(ctx, tx, id, owner)
+		if err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE sweep_jobs SET status = $1, result = $2, runs_done = GREATEST(runs_done, $3),
+		_, err = tx.Exec(ctx, `UPDATE sweep_jobs SET status = $1, result = $2, runs_done = GREATEST(runs_done, $3),
 			error = $4, owner = '', lease_until = NULL, updated_at = $5 WHERE id = $6`,
 			status, result, runsDone, msg, now, id)
 		return err

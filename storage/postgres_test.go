@@ -200,3 +200,32 @@ func TestPostgresOutageAndRecovery(t *testing.T) {
 		t.Errorf("after recovery the run stored before the outage: got %+v (%v)", got, err)
 	}
 }
+
+// TestPostgresLeaseByDatabaseClock: leases are set and judged by the
+// database server's clock, not the replicas': a replica whose clock runs an
+// hour ahead cannot take over the job of one whose clock runs an hour behind
+// while its lease runs (by the replicas' own clocks it would have run out
+// long ago).
+func TestPostgresLeaseByDatabaseClock(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.Database(t)
+	behind, ahead := connect(t, url).(*Postgres), connect(t, url).(*Postgres)
+	behind.Now = func() time.Time { return time.Now().Add(-time.Hour) }
+	ahead.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	if err := behind.CreateSweep(ctx, sweepJob("job-clock", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := behind.ClaimSweep(ctx, "behind", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if j, err := ahead.ClaimSweep(ctx, "ahead", time.Minute); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("claim by the replica an hour ahead: %+v, %v; want not found (the lease runs by the database's clock)", j, err)
+	}
+	if err := behind.SaveSweepPoint(ctx, "job-clock", "behind", 0, []byte(`{"index":0}`), 1, time.Minute); err != nil {
+		t.Errorf("save by the replica an hour behind, within its lease: %v", err)
+	}
+	j, err := ahead.Sweep(ctx, "job-clock")
+	if err != nil || j.LeaseUntil.Sub(time.Now()) > 2*time.Minute || j.LeaseUntil.Sub(time.Now()) < 30*time.Second {
+		t.Errorf("lease until %v (now %v), want about a minute from the database's now", j.LeaseUntil, time.Now())
+	}
+}

@@ -43,12 +43,13 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
 	h := r.Headline
 	_, err := tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
 		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
-		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch,
+		saturated_machines)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(core.TimeFormat), r.EngineVersion,
 		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
 		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
-		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch)
+		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch, h.SaturatedMachines)
 	return translate(err)
 }
 
@@ -61,12 +62,13 @@ func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
 		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
 		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
-		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch
+		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch,
+		COALESCE(r.saturated_machines, 0)
 		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?`, id).Scan(
 		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &created, &r.EngineVersion, &r.Policy, &r.Seed,
 		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
 		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
-		&h.Jain, &h.NetworkSent, &r.HasDispatch)
+		&h.Jain, &h.NetworkSent, &r.HasDispatch, &h.SaturatedMachines)
 	if err != nil {
 		return nil, notFound(err, "run %s", id)
 	}
@@ -97,7 +99,8 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
-		response_mean, response_p95, response_p99, max_utilization, jain, network_sent
+		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
+		COALESCE(saturated_machines, 0)
 		FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
 	if err != nil {
 		return nil, "", translate(err)
@@ -111,7 +114,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,
 			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
 			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
-			&h.NetworkSent)
+			&h.NetworkSent, &h.SaturatedMachines)
 		if err != nil {
 			return nil, "", translate(err)
 		}

@@ -40,8 +40,9 @@ func eachStore(t *testing.T, test func(t *testing.T, st Store)) {
 }
 
 // openStore connects to target with a clock that ticks one second per
-// call, so created_at values differ and are predictable, and closes the
-// store when the test ends.
+// call, so created_at values differ and are predictable (PostgreSQL's sweep
+// leases follow it too, instead of the database server's clock), and closes
+// the store when the test ends.
 func openStore(t testing.TB, target string) Store {
 	t.Helper()
 	st, err := Connect(context.Background(), target)
@@ -61,7 +62,7 @@ func openStore(t testing.TB, target string) Store {
 	case *DB:
 		db.Now = now
 	case *Postgres:
-		db.Now = now
+		db.Now, db.LeaseClock = now, now
 	default:
 		t.Fatalf("Connect returned a %T", st)
 	}
@@ -77,8 +78,9 @@ func sampleRun(i int, dispatch bool) *core.StoredRun {
 		Name:          fmt.Sprintf("s%d", i),
 		EngineVersion: "0.1.0",
 		Result:        []byte(fmt.Sprintf(`{"requests":{"issued":%d}}`, i)),
-		Headline:      core.Headline{Issued: int64(i), Completed: int64(i), WaitP99MS: 1.5, Jain: 0.25, NetworkSent: 3},
-		HasDispatch:   dispatch,
+		Headline: core.Headline{Issued: int64(i), Completed: int64(i), WaitP99MS: 1.5, Jain: 0.25, NetworkSent: 3,
+			SaturatedMachines: i % 3},
+		HasDispatch: dispatch,
 	}
 	if dispatch {
 		r.DispatchGzip = []byte{0x1f, 0x8b, byte(i)}
@@ -206,6 +208,19 @@ func testRunsPagination(t *testing.T, db Store) {
 			t.Fatal(err)
 		}
 	}
+	// Run 1 as if stored before saturated_machines had a column: NULL, listed as 0.
+	switch st := db.(type) {
+	case *DB:
+		_, err := st.write.Exec("UPDATE runs SET saturated_machines = NULL WHERE id = ?", sampleRun(1, false).ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+	case *Postgres:
+		_, err := st.pool.Exec(ctx, "UPDATE runs SET saturated_machines = NULL WHERE id = $1", sampleRun(1, false).ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	var got []int64
 	cursor, pages := "", 0
 	for {
@@ -218,6 +233,12 @@ func testRunsPagination(t *testing.T, db Store) {
 			got = append(got, s.Headline.Issued)
 			if s.HasDispatch != (s.Headline.Issued%2 == 0) || s.CreatedAt == "" {
 				t.Errorf("summary %+v: dispatch flag or created_at wrong", s)
+			}
+			if want := int(s.Headline.Issued % 3); s.Headline.SaturatedMachines != want && s.Headline.Issued != 1 {
+				t.Errorf("run %d listed with saturated_machines %d, want %d", s.Headline.Issued, s.Headline.SaturatedMachines, want)
+			}
+			if s.Headline.Issued == 1 && s.Headline.SaturatedMachines != 0 {
+				t.Errorf("run stored without the column listed with saturated_machines %d, want 0", s.Headline.SaturatedMachines)
 			}
 		}
 		if next == "" {

@@ -120,16 +120,22 @@ func (db *DB) sweepWrite(ctx context.Context, id string) (*core.SweepJob, error)
 	return j, translate(rows.Err())
 }
 
-// owned checks, in tx, that owner still holds the running job id; ECONFLICT
-// when it was canceled or claimed by another server meanwhile.
-func owned(ctx context.Context, tx *sql.Tx, id, owner string) error {
-	var status, who string
-	err := tx.QueryRowContext(ctx, "SELECT status, owner FROM sweep_jobs WHERE id = ?", id).Scan(&status, &who)
+// owned checks, in tx, that owner still holds the running job id under a
+// lease that has not run out at now; ECONFLICT when it was canceled or
+// claimed by another server meanwhile, or when the lease ran out (a server
+// that stalled past its lease has lost the job even before another claims
+// it, so that whatever it writes late is refused).
+func owned(ctx context.Context, tx *sql.Tx, id, owner string, now time.Time) error {
+	var status, who, lease string
+	err := tx.QueryRowContext(ctx, "SELECT status, owner, lease_until FROM sweep_jobs WHERE id = ?", id).Scan(&status, &who, &lease)
 	if err != nil {
 		return notFound(err, "sweep %s", id)
 	}
 	if status != core.SweepRunning || who != owner {
 		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
+	}
+	if lease < now.Format(core.TimeFormat) { // fixed-width text: text order is time order; '' is released
+		return core.Errorf(core.ECONFLICT, "sweep %s: this server's lease ran out, the job is left to the next claim", id)
 	}
 	return nil
 }
@@ -138,13 +144,13 @@ func owned(ctx context.Context, tx *sql.Tx, id, owner string) error {
 // done so far, and renews the lease. ECONFLICT when the job is no longer
 // owner's running job (canceled, or claimed by another after the lease ran out).
 func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
 	if err != nil {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	if err := owned(ctx, tx, id, owner); err != nil {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	if err := owned(ctx, tx, id, owner, now); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES (?,?,?)
@@ -161,13 +167,13 @@ func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, b
 // RenewSweep extends owner's lease on a running job; ECONFLICT when the job
 // is no longer owner's (a canceled job answers so: the worker then stops).
 func (db *DB) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
 	if err != nil {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	if err := owned(ctx, tx, id, owner); err != nil {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	if err := owned(ctx, tx, id, owner, now); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = ? WHERE id = ?`,
@@ -183,13 +189,13 @@ func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result 
 	if status != core.SweepDone && status != core.SweepFailed {
 		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
 	}
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	tx, err := db.write.BeginTx(ctx, nil)
+	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
 	if err != nil {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	if err := owned(ctx, tx, id, owner); err != nil {
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	if err := owned(ctx, tx, id, owner, now); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,

@@ -141,3 +141,193 @@ func TestSweepClaimsConcurrent(t *testing.T) {
 		}
 	})
 }
+
+// sweepJob is a job of points points, one replication each, on a shared
+// test scenario.
+func sweepJob(id string, points int) *core.SweepJob {
+	return &core.SweepJob{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
+		Spec: core.SweepSpec{Vary: []string{"rate_scale=1"}}, Total: points, RunsTotal: points}
+}
+
+// wantPoints checks that job id has exactly the points want stored, once each.
+func wantPoints(t *testing.T, st Store, id string, want ...string) {
+	t.Helper()
+	j, err := st.Sweep(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range j.Points {
+		got = append(got, string(p))
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("stored points of %s: got %q, want %q", id, got, want)
+	}
+}
+
+// TestSweepLateWritesRefused: a server whose lease ran out has lost the
+// job: its point, renewal and finish are refused (ECONFLICT), before
+// another server claims the job and after, and nothing it sends is stored;
+// the point the new owner stores is stored once even when sent twice. The
+// test clock ticks one second per call.
+func TestSweepLateWritesRefused(t *testing.T) {
+	eachStore(t, func(t *testing.T, db Store) {
+		ctx := context.Background()
+		if err := db.CreateSweep(ctx, sweepJob("job-late", 3)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ClaimSweep(ctx, "slow", 3*time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SaveSweepPoint(ctx, "job-late", "slow", 0, []byte(`{"index":0}`), 1, 3*time.Second); err != nil {
+			t.Fatalf("save within the lease: %v", err)
+		}
+		for range 4 {
+			tick(db) // past the lease; nobody has claimed the job yet
+		}
+		for what, err := range map[string]error{
+			"save":   db.SaveSweepPoint(ctx, "job-late", "slow", 1, []byte(`{"index":1,"by":"slow"}`), 2, time.Minute),
+			"renew":  db.RenewSweep(ctx, "job-late", "slow", time.Minute),
+			"finish": db.FinishSweep(ctx, "job-late", "slow", core.SweepDone, []byte("{}"), 3, ""),
+		} {
+			if core.ErrorCode(err) != core.ECONFLICT {
+				t.Errorf("%s after the lease ran out, before another claim: %v, want conflict", what, err)
+			}
+		}
+		j, err := db.ClaimSweep(ctx, "fresh", time.Minute)
+		if err != nil || j.ID != "job-late" || j.Owner != "fresh" || j.RunsDone != 1 || len(j.Points) != 1 {
+			t.Fatalf("claim after the lease ran out: %+v, %v; want job-late for fresh with point 0", j, err)
+		}
+		if err := db.SaveSweepPoint(ctx, "job-late", "fresh", 1, []byte(`{"index":1}`), 2, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		// The new owner sends point 1 again (a retry): still one row, the first.
+		if err := db.SaveSweepPoint(ctx, "job-late", "fresh", 1, []byte(`{"index":1,"again":true}`), 2, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		for what, err := range map[string]error{
+			"save":   db.SaveSweepPoint(ctx, "job-late", "slow", 2, []byte(`{"index":2,"by":"slow"}`), 3, time.Minute),
+			"renew":  db.RenewSweep(ctx, "job-late", "slow", time.Minute),
+			"finish": db.FinishSweep(ctx, "job-late", "slow", core.SweepFailed, nil, 3, "late"),
+		} {
+			if core.ErrorCode(err) != core.ECONFLICT {
+				t.Errorf("%s by the old owner after another claimed: %v, want conflict", what, err)
+			}
+		}
+		wantPoints(t, db, "job-late", `{"index":0}`, `{"index":1}`)
+		if err := db.FinishSweep(ctx, "job-late", "fresh", core.SweepDone, []byte("{}"), 3, ""); err != nil {
+			t.Fatal(err)
+		}
+		if j, _ := db.Sweep(ctx, "job-late"); j.Status != core.SweepDone || j.Error != "" {
+			t.Errorf("finished job: %+v, want done by the new owner", j)
+		}
+	})
+}
+
+// eachTarget runs test once per backend with a fresh database target that
+// several stores (replicas) may open.
+func eachTarget(t *testing.T, test func(t *testing.T, target string)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { test(t, b.target(t)) })
+	}
+}
+
+// connect opens target with the real clocks (PostgreSQL: the database
+// server's clock for leases) and closes it when the test ends.
+func connect(t *testing.T, target string) Store {
+	t.Helper()
+	st, err := Connect(context.Background(), target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// TestSweepLeaseTwoReplicas: two stores on one database (two replicas),
+// with real clocks: the second cannot claim a job the first holds, takes it
+// over once the lease has run out, and the first's late writes are refused.
+func TestSweepLeaseTwoReplicas(t *testing.T) {
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		a, b := connect(t, target), connect(t, target)
+		const lease = 300 * time.Millisecond
+		if err := a.CreateSweep(ctx, sweepJob("job-ab", 2)); err != nil {
+			t.Fatal(err)
+		}
+		if j, err := a.ClaimSweep(ctx, "A", lease); err != nil || j.ID != "job-ab" {
+			t.Fatalf("A's claim: %+v, %v", j, err)
+		}
+		if _, err := b.ClaimSweep(ctx, "B", lease); core.ErrorCode(err) != core.ENOTFOUND {
+			t.Fatalf("B's claim while A's lease runs: %v, want not found", err)
+		}
+		if err := a.SaveSweepPoint(ctx, "job-ab", "A", 0, []byte(`{"index":0}`), 1, lease); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(lease + 200*time.Millisecond)
+		if err := a.SaveSweepPoint(ctx, "job-ab", "A", 1, []byte(`{"index":1,"by":"A"}`), 2, lease); core.ErrorCode(err) != core.ECONFLICT {
+			t.Errorf("A's save after its lease ran out: %v, want conflict", err)
+		}
+		j, err := b.ClaimSweep(ctx, "B", time.Minute)
+		if err != nil || j.ID != "job-ab" || j.Owner != "B" || len(j.Points) != 1 {
+			t.Fatalf("B's claim after A's lease ran out: %+v, %v; want job-ab with point 0", j, err)
+		}
+		if err := a.FinishSweep(ctx, "job-ab", "A", core.SweepDone, []byte("{}"), 2, ""); core.ErrorCode(err) != core.ECONFLICT {
+			t.Errorf("A's finish after B took over: %v, want conflict", err)
+		}
+		if err := b.SaveSweepPoint(ctx, "job-ab", "B", 1, []byte(`{"index":1}`), 2, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.FinishSweep(ctx, "job-ab", "B", core.SweepDone, []byte("{}"), 2, ""); err != nil {
+			t.Fatal(err)
+		}
+		wantPoints(t, a, "job-ab", `{"index":0}`, `{"index":1}`)
+	})
+}
+
+// TestSweepClaimsTwoReplicas: two stores on one database claiming at the
+// same time never get the same job, and every job is claimed.
+func TestSweepClaimsTwoReplicas(t *testing.T) {
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		stores := []Store{connect(t, target), connect(t, target)}
+		const jobs = 16
+		for i := range jobs {
+			if err := stores[0].CreateSweep(ctx, sweepJob(fmt.Sprintf("job%02d", i), 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var mu sync.Mutex
+		claimed := map[string][]string{}
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				st, owner := stores[w%2], fmt.Sprintf("replica%d-worker%d", w%2, w)
+				for {
+					j, err := st.ClaimSweep(ctx, owner, time.Hour)
+					if core.ErrorCode(err) == core.ENOTFOUND {
+						return
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					claimed[j.ID] = append(claimed[j.ID], owner)
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		if len(claimed) != jobs {
+			t.Errorf("claimed %d jobs, want %d", len(claimed), jobs)
+		}
+		for id, by := range claimed {
+			if len(by) != 1 {
+				t.Errorf("job %s claimed %d times (by %v), want once", id, len(by), by)
+			}
+		}
+	})
+}

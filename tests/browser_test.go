@@ -169,6 +169,44 @@ func TestPlayground(t *testing.T) {
 		screenshot(t, ctx, "explain", chromedp.CSS("section.outputs"))
 	})
 
+	t.Run("server life cycle: events editor, state lanes, failures, why a request failed", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "crash-no-restart")
+		do(t, ctx, "see the state lanes and the failures chart",
+			chromedp.WaitVisible(sel("state-timeline")),
+			chromedp.WaitVisible(sel("chart-failures")),
+			waitFor("a greyed-out instance", "1", chromedp.Evaluate[string](`String(document.querySelectorAll('[data-testid="topology"] g.server.not-up').length)`)),
+		)
+		screenshot(t, ctx, "lifecycle", chromedp.CSS("section.outputs"))
+		do(t, ctx, "add an event and see it in the JSON",
+			chromedp.Click(sel("tab-workload")),
+			chromedp.WaitVisible(sel("events-form")),
+			waitValue(sel("event-1-target"), "APPGRP/1"),
+			chromedp.Click(sel("event-add")),
+			chromedp.WaitVisible(sel("event-2-at")),
+			chromedp.Click(sel("tab-json")),
+			waitValue(sel("scenario-json"), `"kill": "APPGRP/1"`),
+		)
+		var sc struct {
+			Events []map[string]any `json:"events"`
+		}
+		if err := json.Unmarshal([]byte(get(t, ctx, "read the JSON", chromedp.Value(sel("scenario-json")))), &sc); err != nil {
+			t.Fatal(err)
+		}
+		if len(sc.Events) != 2 || sc.Events[1]["at_ms"] != 36000.0 {
+			t.Errorf("events after Add: got %v, want the listed kill and one 1000 ms later", sc.Events)
+		}
+		do(t, ctx, "explain a request that failed",
+			chromedp.Click(sel("tab-explain")),
+			waitText(sel("explain-view"), "Request #1"),
+			chromedp.SetValue(sel("explain-seq"), "700"),
+			chromedp.Click(sel("explain-go")),
+			waitText(sel("explain-view"), "Request #700"),
+			waitText(sel("explain-failure"), "TPESVCERR at 60000 ms"),
+			waitText(sel("explain-candidates"), "down"),
+		)
+	})
+
 	t.Run("a long run shows progress and can be canceled", func(t *testing.T) {
 		ctx := newBrowser(t)
 		long := longScenario(t, example)

@@ -319,6 +319,9 @@ func writeExplanation(w io.Writer, ex core.Explanation) {
 	for _, line := range wrapWords(ex.Text, explainWidth-2) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
+	for _, line := range wrapWords(ex.Failure, explainWidth-2) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	if len(ex.Candidates) == 0 {
 		return
 	}
@@ -329,8 +332,12 @@ func writeExplanation(w io.Writer, ex core.Explanation) {
 		if c.Chosen {
 			mark = "->"
 		}
+		note := c.Note
+		if c.State != "" && c.State != "up" {
+			note = strings.TrimSpace("[" + c.State + "] " + note)
+		}
 		fmt.Fprintf(w, "  %-3s %-14s %-12s %-8s %-5t %-5t %3d %7d %7d %5d %7d  %-28s %s\n", mark, c.Server, c.Queue,
-			c.LMID, c.Local, c.Idle, c.Servers, c.Waiting, c.Work+c.Counter, c.Load, c.NetLoad, c.Cost, c.Note)
+			c.LMID, c.Local, c.Idle, c.Servers, c.Waiting, c.Work+c.Counter, c.Load, c.NetLoad, c.Cost, note)
 	}
 }
 

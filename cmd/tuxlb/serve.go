@@ -37,6 +37,7 @@ type serveOptions struct {
 	maxSweepPoints            int
 	maxSweepRequests          int64
 	sweepWorkers              int
+	sweepLease                time.Duration
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -72,6 +73,10 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	sweepLease, err := envDuration("TUXLB_SWEEP_LEASE", server.DefaultSweepLease)
+	if err != nil {
+		return nil, nil, err
+	}
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
 	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
@@ -82,6 +87,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
 	fs.Int64Var(&o.maxSweepRequests, "max-sweep-requests", maxSweepRequests, "most requests of one sweep, over all its points and replications [TUXLB_MAX_SWEEP_REQUESTS]")
 	fs.IntVar(&o.sweepWorkers, "sweep-workers", int(sweepWorkers), "runs of a sweep job at once [TUXLB_SWEEP_WORKERS]")
+	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long a sweep job stays this server's without a sign of life; a job whose server died is resumed by another once it runs out [TUXLB_SWEEP_LEASE]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
 	o.maxBody = maxBody
@@ -101,7 +107,7 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	o.maxBody = max(o.maxBody, 0)
 	if fs.NArg() > 0 || o.maxBody <= 0 || o.maxRequests <= 0 || o.maxRuns <= 0 || o.maxRunTime <= 0 ||
-		o.maxSweepPoints <= 0 || o.maxSweepRequests <= 0 || o.sweepWorkers <= 0 ||
+		o.maxSweepPoints <= 0 || o.maxSweepRequests <= 0 || o.sweepWorkers <= 0 || o.sweepLease <= 0 ||
 		(o.logFormat != "text" && o.logFormat != "json") {
 		fmt.Fprintln(stderr, "tuxlb serve: limits must be positive, --log-format text or json, and no arguments")
 		return 2
@@ -129,7 +135,8 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
-		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers}
+		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
+		SweepLease: o.sweepLease}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}

@@ -44,6 +44,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{[2]string{"TUXLB_MAX_REQUESTS", "many"}, nil, "TUXLB_MAX_REQUESTS"},
 		{[2]string{"TUXLB_MAX_RUN_TIME", "1 minute"}, nil, "TUXLB_MAX_RUN_TIME"},
 		{[2]string{"TUXLB_MAX_BODY", "0"}, nil, "TUXLB_MAX_BODY"},
+		{[2]string{"TUXLB_SWEEP_LEASE", "5"}, nil, "TUXLB_SWEEP_LEASE"},
+		{[2]string{}, []string{"--sweep-lease", "0s"}, "limits must be positive"},
 		{[2]string{}, []string{"--max-body", "lots"}, "max-body"},
 		{[2]string{}, []string{"--max-requests", "-1"}, "limits must be positive"},
 		{[2]string{}, []string{"extra-arg"}, "no arguments"},

@@ -51,6 +51,7 @@ func (b *builder) build(ubb, dm []*section) {
 		b.buildDM(dm)
 	}
 	b.advertiseAll()
+	b.lifecycleAll()
 	b.buildQueues()
 	b.finishServices()
 	b.finishRouting()
@@ -245,6 +246,7 @@ func (b *builder) buildServices(entries []*entry) {
 	for _, e := range entries {
 		load := b.intParam(e, "LOAD", 50, 1, 32767)
 		prio := b.intParam(e, "PRIO", 50, 1, 100)
+		timeout := b.intParam(e, "SVCTIMEOUT", 0, 0, maxTimeoutS)
 		s := b.known(e.name)
 		b.routeService(e, s)
 		if !listed[e.name] {
@@ -257,7 +259,7 @@ func (b *builder) buildServices(entries []*entry) {
 				b.warnf(e.pos, "service %s listed again (first at %s): this entry's LOAD and PRIO are used", e.name, lineOf(first))
 			}
 			generalAt[e.name] = e.pos
-			s.Load, s.Prio = load, prio
+			s.Load, s.Prio, s.SvcTimeoutS = load, prio, timeout
 			continue
 		}
 		if _, ok := b.groupAt[g.value]; !ok {
@@ -272,7 +274,7 @@ func (b *builder) buildServices(entries []*entry) {
 		if s.ByGroup == nil {
 			s.ByGroup = map[string]ServiceParams{}
 		}
-		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio}
+		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio, SvcTimeoutS: timeout}
 	}
 }
 

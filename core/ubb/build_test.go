@@ -232,10 +232,10 @@ func TestServiceParams(t *testing.T) {
 		got[s.Name] = fmt.Sprintf("%d/%d %v", s.Load, s.Prio, s.ByGroup)
 	}
 	want := map[string]string{
-		"A":    "20/10 map[G2:{64 70}]",
+		"A":    "20/10 map[G2:{64 70 0}]",
 		"B":    "50/50 map[]",
 		"C":    "20/70 map[]",
-		"D":    "50/50 map[G1:{20 70}]",
+		"D":    "50/50 map[G1:{20 70 0}]",
 		"ZNEW": "50/50 map[]",
 	}
 	if !reflect.DeepEqual(got, want) {
@@ -245,10 +245,10 @@ func TestServiceParams(t *testing.T) {
 		t.Errorf("order: got %v, want %v", order, want)
 	}
 	a := m.Service("A")
-	if p := a.Params("G2"); p != (ServiceParams{64, 70}) {
+	if p := a.Params("G2"); p != (ServiceParams{Load: 64, Prio: 70}) {
 		t.Errorf("A in G2: got %+v, want {64 70}", p)
 	}
-	if p := a.Params("G1"); p != (ServiceParams{20, 10}) {
+	if p := a.Params("G1"); p != (ServiceParams{Load: 20, Prio: 10}) {
 		t.Errorf("A in G1: got %+v, want {20 10}", p)
 	}
 }

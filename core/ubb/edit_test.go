@@ -277,7 +277,7 @@ type sampleEdit struct {
 }
 
 // sampleEdits returns, for a loaded sample: LDBAL flipped; NETLOAD of the
-// first machine raised; MAXGEN (not in the model) set on a server; LOAD of a
+// first machine raised; MAXGEN set on a server; LOAD of a
 // service raised (its own *SERVICES entry, or a new one when no server
 // advertises every *SERVICES service).
 func sampleEdits(m *Model) []sampleEdit {
@@ -300,7 +300,9 @@ func sampleEdits(m *Model) []sampleEdit {
 		// Instances of one entry share its name and group; several entries
 		// of one name in one group cannot be told apart by a Change.
 		if count[[2]string{s.Name, s.Group}] == 1 {
-			out = append(out, sampleEdit{Change{Section: "SERVERS", Entry: s.Name, Group: s.Group, Key: "MAXGEN", Value: "7"}, func(*Model) {}})
+			name, group := s.Name, s.Group
+			out = append(out, sampleEdit{Change{Section: "SERVERS", Entry: s.Name, Group: s.Group, Key: "MAXGEN", Value: "7"},
+				func(m *Model) { setMaxGen(m, name, group, 7) }})
 			break
 		}
 	}
@@ -314,6 +316,20 @@ func sampleEdits(m *Model) []sampleEdit {
 		break
 	}
 	return out
+}
+
+// setMaxGen sets MAXGEN on the instances of one *SERVERS entry, as the
+// model shows it (a lifecycle with the other defaults when there was none).
+func setMaxGen(m *Model, name, group string, n int) {
+	for i := range m.Servers {
+		s := &m.Servers[i]
+		if s.Name != name || s.Group != group {
+			continue
+		}
+		life := s.Lifecycle()
+		life.MaxGen = n
+		s.Life = &life
+	}
 }
 
 // modelJSON is the model as JSON with the warnings' messages but not their

@@ -66,11 +66,15 @@ type Server struct {
 	System   bool     `json:"system,omitempty"`  // a Tuxedo system server (BBL, TMS, WSL...)
 	Gateway  bool     `json:"gateway,omitempty"` // a GWTDOMAIN instance
 	// Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists
-	// but is not running, so it is never a candidate and serves nothing.
+	// but starts not running (gone), so it is no candidate and serves
+	// nothing until a boot event or -p spawning brings it up.
 	Spare bool `json:"spare,omitempty"`
 	// AdvertiseSource says where Services came from: "clopt", "scenario",
 	// "services" (every *SERVICES entry, with a warning) or "dmconfig".
 	AdvertiseSource string `json:"advertise_source"`
+	// Life holds RESTART, MAXGEN, GRACE and CLOPT -p of its entry; nil when
+	// the entry gives none of them (see Lifecycle for the defaults).
+	Life *ServerLifecycle `json:"lifecycle,omitempty"`
 }
 
 // Queue is a request queue: one per instance, or one per MSSQ set (instances of
@@ -90,6 +94,8 @@ type Service struct {
 	Load    int                      `json:"load"`
 	Prio    int                      `json:"prio"`
 	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
+	// SvcTimeoutS is SVCTIMEOUT in seconds (0: none).
+	SvcTimeoutS int `json:"svctimeout,omitempty"`
 	// Remote is set for a service imported through DMCONFIG.
 	Remote *RemoteService `json:"remote,omitempty"`
 	// Routing names the *ROUTING criterion of the service ("" when it is not
@@ -97,10 +103,11 @@ type Service struct {
 	Routing string `json:"routing,omitempty"`
 }
 
-// ServiceParams are the LOAD and PRIO of a service for one group.
+// ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group.
 type ServiceParams struct {
-	Load int `json:"load"`
-	Prio int `json:"prio"`
+	Load        int `json:"load"`
+	Prio        int `json:"prio"`
+	SvcTimeoutS int `json:"svctimeout,omitempty"` // SVCTIMEOUT in seconds, 0: none
 }
 
 // RemoteService says where an imported service goes: the remote domain (its
@@ -123,7 +130,7 @@ func (s *Service) Params(group string) ServiceParams {
 	if p, ok := s.ByGroup[group]; ok {
 		return p
 	}
-	return ServiceParams{Load: s.Load, Prio: s.Prio}
+	return ServiceParams{Load: s.Load, Prio: s.Prio, SvcTimeoutS: s.SvcTimeoutS}
 }
 
 // Service returns the known service named name, or nil.

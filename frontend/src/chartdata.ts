@@ -136,6 +136,12 @@ export function utilizationChart(r: Result, view: ChartView = { by: "each", top:
   return chartOf(r, viewLines(r.series.utilization ?? [], view, keyOf, "mean"));
 }
 
+/** failureChart is the requests failed per bin, one line per failure code; null when none failed. */
+export function failureChart(r: Result): ChartData | null {
+  const lines = r.series.failures ?? [];
+  return lines.length ? chartOf(r, lines) : null;
+}
+
 /** networkShare is the share of issued requests that crossed the network. */
 export function networkShare(r: Result): number {
   const sent = (r.machines ?? []).reduce((a, m) => a + m.sent, 0);

@@ -3,8 +3,9 @@
 // choice drawn on the topology.
 import { fmt } from "./chartdata";
 import { h } from "./dom";
-import { highlight, topology } from "./topology";
-import type { Candidate, Explanation, Model } from "./types";
+import { statesAt } from "./lifecycle";
+import { greyOut, highlight, topology } from "./topology";
+import type { Candidate, Explanation, Model, Result } from "./types";
 
 /** Fetch loads explanations first..first+count-1 (fewer at the end of the run). */
 export type Fetch = (first: number, count: number) => Promise<Explanation[]>;
@@ -24,6 +25,7 @@ export class ExplainView {
   constructor(
     private fetch: Fetch,
     private model: () => Model | null,
+    private result: () => Result | null = () => null,
   ) {
     this.seqInput = h("input", { type: "number", min: "1", step: "1", value: "1", "aria-label": "request number", "data-testid": "explain-seq" });
     const prev = h("button", { type: "button", "data-testid": "explain-prev", "aria-label": "previous request" }, "◀ Prev");
@@ -101,6 +103,7 @@ export class ExplainView {
       ["Queue", (c) => c.queue, true],
       ["Machine", (c) => c.lmid, true],
       ["Local", (c) => (c.local ? "yes" : "no"), true],
+      ["State", (c) => c.state ?? "", cands.some((c) => c.state)],
       ["Idle", (c) => (c.idle ? "idle" : "busy"), true],
       ["n(q)", (c) => String(c.n), true],
       ["Waiting", (c) => String(c.waiting), true],
@@ -142,11 +145,17 @@ export class ExplainView {
           r.range ? ` — group ${r.group === "*" ? "any" : r.group}${r.fallback ? " (the catch-all's, the range's group has no server)" : ""} — ${r.candidates} candidate(s) left` : " — TPESYSTEM",
         )
       : "";
-    this.body.replaceChildren(head, routing, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), h("div", { class: "table-wrap" }, table));
+    const failure = e.failure ? h("p", { class: "explain-failure", "data-testid": "explain-failure" }, e.failure) : "";
+    this.body.replaceChildren(head, routing, rule, h("p", { class: "explain-text", "data-testid": "explain-text" }, e.text), failure, h("div", { class: "table-wrap" }, table));
     const m = this.model();
     if (m) {
       const svg = topology(m, null);
       highlight(svg, cands.map((c) => c.server), e.winner, e.server);
+      // instances down or gone when the request was issued are greyed out:
+      // the candidates as the rule saw them, the others from the run's life cycle
+      const states = statesAt(this.result(), e.issue_us / 1000);
+      for (const c of cands) if (c.state) states.set(c.server, c.state);
+      greyOut(svg, states);
       this.topo.replaceChildren(h("figure", {}, h("figcaption", {}, "Candidates (outlined) and the winner (filled)"), svg));
     }
   }

@@ -7,6 +7,8 @@ import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
 import { Engine, EngineError, type RunAnswer } from "./engine";
 import { examples, pieces } from "./examples";
+import { eventsForm } from "./eventsform";
+import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
@@ -15,7 +17,7 @@ import { RunsView } from "./runsview";
 import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
 import { SweepView } from "./sweepview";
 import { topology } from "./topology";
-import type { CoreError, Diagnostic, Explanation, Model, Result, Scenario, Stream } from "./types";
+import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
 
 /** The page's state: the scenario being edited and what it produced. */
@@ -26,7 +28,7 @@ const state = {
   resultText: "", // the result exactly as the core encoded it
   resultScenario: "", // the scenario JSON that produced it
   /** Parts dropped because the configuration no longer had their names; they come back if it does. */
-  parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[] },
+  parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[], events: [] as LifeEvent[] },
 };
 
 const runEngine = new Engine(); // runs and comparisons; cancel terminates it
@@ -189,6 +191,7 @@ const explainView = new ExplainView(
     return a.explanations;
   },
   () => state.model,
+  () => state.result,
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const sweepView = new SweepView(() => state.scenario, toolEngine);
@@ -282,7 +285,7 @@ function drawForms(): void {
       void validate();
     }),
   );
-  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed));
+  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed), eventsForm(state.scenario, state.model, changed));
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
@@ -302,7 +305,7 @@ function loadScenario(sc: Scenario): void {
   ubbEditor.setText(sc.ubbconfig ?? "");
   dmEditor.setText(sc.dmconfig ?? "");
   state.model = null;
-  state.parked = { services: {}, streams: [] };
+  state.parked = { services: {}, streams: [], events: [] };
   drawForms();
   changed();
   compareView.refresh();
@@ -325,6 +328,12 @@ async function fit(m: Model): Promise<void> {
       delete state.parked.services[name];
     }
   }
+  // events whose target (an instance, a group, a machine) is gone wait aside too
+  const targets = new Set(eventTargets(m).map((t) => t.value));
+  const aims = (ev: LifeEvent) => targets.has(kindOf(ev).target);
+  const evBack = state.parked.events.filter(aims);
+  state.parked.events = [...state.parked.events.filter((ev) => !aims(ev)), ...(sc.events ?? []).filter((ev) => !aims(ev))];
+  if (evBack.length) sc.events = sortEvents([...(sc.events ?? []), ...evBack]);
   const back = state.parked.streams.filter(fits);
   state.parked.streams = state.parked.streams.filter((st) => !fits(st));
   if (back.length && sc.workload.generate) sc.workload.generate.streams.push(...back);

@@ -4,6 +4,7 @@ import { chart } from "./charts";
 import {
   counterChart,
   defaultView,
+  failureChart,
   fmt,
   headline,
   histogramChart,
@@ -17,7 +18,9 @@ import {
   type CounterChart,
 } from "./chartdata";
 import { h } from "./dom";
-import { topology } from "./topology";
+import { statesAt } from "./lifecycle";
+import { stateTimeline } from "./timeline";
+import { greyOut, topology } from "./topology";
 import type { Model, Result } from "./types";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
@@ -41,7 +44,7 @@ export function summary(r: Result): HTMLElement {
     h(
       "p",
       { class: "muted" },
-      `Tuning: idle=${r.tuning.idle}, netload=${r.tuning.netload}, mp_counter=${r.tuning.mp_counter}, mp_reset_ms=${r.tuning.mp_reset_ms}, gateway_forward_ms=${r.tuning.gateway_forward_ms}`,
+      `Tuning: idle=${r.tuning.idle}, netload=${r.tuning.netload}, mp_counter=${r.tuning.mp_counter}, mp_reset_ms=${r.tuning.mp_reset_ms}, gateway_forward_ms=${r.tuning.gateway_forward_ms}${r.tuning.boot_ms !== undefined ? `, boot_ms=${r.tuning.boot_ms}` : ""}`,
     ),
   );
 }
@@ -178,6 +181,10 @@ export function results(r: Result, model: Model | null): HTMLElement {
       chart(queueLengthChart(r, view), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }),
       chart(utilizationChart(r, view), { title: "Utilization over time", yLabel: "busy fraction", stepped: true, testid: "chart-util" }),
     ];
+    const fails = failureChart(r);
+    if (fails) {
+      out.push(chart(fails, { title: "Failed requests over time (by code)", yLabel: "requests", stepped: true, testid: "chart-failures" }));
+    }
     if (counters) {
       out.push(
         chart(topCounters(counters, view.top), {
@@ -205,12 +212,19 @@ export function results(r: Result, model: Model | null): HTMLElement {
     charts.append(chart(histogramChart(s), { title: `Response time, ${s.name}`, xLabel: "response time (ms)", yLabel: "requests", bars: true }));
   }
   const warnings = r.warnings ?? [];
+  const timeline = stateTimeline(r);
+  if (timeline) charts.prepend(h("figure", { class: "chart wide" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
+  let topo: SVGSVGElement | null = null;
+  if (model) {
+    topo = topology(model, r);
+    greyOut(topo, statesAt(r, r.span_ms)); // the states at the end of the run
+  }
   return h(
     "div",
     { class: "results" },
     summary(r),
     warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
-    model ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, "Topology and share of requests"), topology(model, r)) : null,
+    topo ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, r.lifecycle ? "Topology and share of requests (instances not up at the end greyed out)" : "Topology and share of requests"), topo) : null,
     serverTable(r),
     controls,
     charts,

@@ -135,6 +135,22 @@ function shortName(q: string): string {
   return q.length > 13 ? q.slice(0, 12) + "…" : q;
 }
 
+/**
+ * greyOut marks instances by life-cycle state (class "state-down",
+ * "state-gone", ...) so that those not up are drawn greyed out; up ones and
+ * instances without a state are left as they are.
+ */
+export function greyOut(svg: SVGSVGElement, states: Map<string, string>): void {
+  for (const el of svg.querySelectorAll<SVGGElement>("g.server")) {
+    for (const c of [...el.classList]) if (c.startsWith("state-")) el.classList.remove(c);
+    const st = states.get(el.dataset.server ?? "");
+    if (st && st !== "up") {
+      el.classList.add(`state-${st}`, "not-up");
+      el.querySelector("title")?.append(` — ${st}`);
+    }
+  }
+}
+
 /** highlight marks the candidates and the winner of an explanation on a topology picture. */
 export function highlight(svg: SVGSVGElement, candidates: string[], winnerQueue: string, server: string): void {
   for (const el of svg.querySelectorAll(".candidate, .winner")) el.classList.remove("candidate", "winner");

@@ -52,6 +52,26 @@ export interface Tuning {
   mp_counter?: string;
   mp_reset_ms?: number;
   gateway_forward_ms?: number;
+  /** how long a booted, restarted or spawned instance takes to come up (ms) */
+  boot_ms?: number;
+}
+
+/** A scenario event (docs/scenario.md, events): exactly one of kill, shutdown, boot. */
+export interface LifeEvent {
+  at_ms: number;
+  kill?: string;
+  shutdown?: string;
+  boot?: string;
+}
+
+/** One change of an instance's life-cycle state (core.LifeChange). */
+export interface LifeChange {
+  at_us: number;
+  at_ms: number;
+  server: string;
+  from: string;
+  to: string;
+  cause: string;
 }
 
 /** The scenario document of docs/scenario.md. */
@@ -71,6 +91,7 @@ export interface Scenario {
   warmup_ms?: number;
   replications?: number;
   bin_ms?: number;
+  events?: LifeEvent[];
 }
 
 export interface Summary {
@@ -105,6 +126,10 @@ export interface ServerStats {
   utilization: number;
   share: number;
   chosen: number;
+  /** in runs where instances change state: the state at the end, up time, busy over up time */
+  state?: string;
+  up_ms?: number;
+  up_utilization?: number;
 }
 
 export interface QueueStats {
@@ -175,7 +200,11 @@ export interface Result {
     dispatches: NamedSeries[] | null;
     mp_counters?: CounterSeries[] | null;
     mp_resets_ms?: number[] | null;
+    /** requests failed per bin, one line per failure code (runs with a life cycle) */
+    failures?: NamedSeries[] | null;
   };
+  /** every life-cycle change, in time order (runs with a life cycle) */
+  lifecycle?: LifeChange[] | null;
   warnings: string[] | null;
 }
 
@@ -211,6 +240,8 @@ export interface Candidate {
   cost?: string;
   chosen: boolean;
   note?: string;
+  /** the instance's state when the choice was made (runs with a life cycle) */
+  state?: string;
 }
 
 /** Why one request went where it went (core.Explanation). */
@@ -228,6 +259,8 @@ export interface Explanation {
   routing?: RoutingStep;
   candidates: Candidate[] | null;
   text: string;
+  /** why the request failed after it reached a queue (TPESVCERR) */
+  failure?: string;
 }
 
 /** The data-dependent routing step of an explanation (routed services only). */

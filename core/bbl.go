@@ -1,0 +1,187 @@
+package core
+
+// The BBL's work on instances: crash notices (RESTART, MAXGEN, GRACE),
+// SVCTIMEOUT aborts, instances coming up, and -p spawning and decay
+// (docs/engine.md, "Life cycle"). lifecycle.go schedules it.
+
+// live reports whether a BBL work item still applies: the crash is not yet
+// noticed, the request is still in service, the restart or boot was not
+// cancelled.
+func (e *engine) live(it *lifeItem) bool {
+	sv := &e.servers[it.srv]
+	switch it.kind {
+	case itemNotice:
+		return sv.state == stateDown && sv.gen == it.gen
+	case itemAbort:
+		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool[sv.cur].req.Seq == it.seq
+	case itemUp:
+		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
+	}
+	panic("core: live: unknown BBL work item")
+}
+
+// noticeOrAbort runs one notice or abort item, if it still applies.
+func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
+	if !e.live(it) {
+		return
+	}
+	switch it.kind {
+	case itemNotice:
+		e.notice(it.srv, t)
+	case itemAbort:
+		e.abort(it.srv, t)
+	default:
+		panic("core: noticeOrAbort: not a notice or an abort")
+	}
+}
+
+// abort ends instance i's request at t because it ran past SVCTIMEOUT: the
+// request fails, the instance crashes and the crash is noticed at once. A
+// stopping instance is gone instead (it was stopping anyway).
+func (e *engine) abort(i int32, t int64) {
+	sv := &e.servers[i]
+	if sv.state == stateStopping {
+		s := sv.cur
+		e.accrueBusy(sv, t)
+		sv.busy = false
+		sv.gen++
+		e.queues[sv.queue].inService--
+		e.failSvc(s, t)
+		e.setState(i, stateGone, causeSvcTimeout, t)
+		e.orphanCheck(sv.queue, t)
+		return
+	}
+	e.crash(i, causeSvcTimeout, t)
+	e.notice(i, t)
+}
+
+// notice is the BBL noticing that instance i is down: its held request
+// fails, and RESTART, MAXGEN and GRACE decide whether it restarts.
+func (e *engine) notice(i int32, t int64) {
+	sv := &e.servers[i]
+	if s := sv.held; s >= 0 {
+		sv.held = -1
+		e.queues[sv.queue].inService--
+		e.failSvc(s, t)
+	}
+	life := e.m.Servers[i].Lifecycle()
+	L := e.life
+	if life.Restart && (life.GraceS == 0 || e.restartsWithin(i, t, int64(life.GraceS)*1_000_000) < life.MaxGen-1) {
+		L.restarts[i] = append(L.restarts[i], t)
+		e.setState(i, stateRestarting, causeRestart, t)
+		e.pushLife(lifeItem{t: t + L.bootUS, srv: i, gen: sv.gen, kind: itemUp})
+		return
+	}
+	cause := causeNoRestart
+	if life.Restart {
+		cause = causeMaxGen
+	}
+	e.setState(i, stateGone, cause, t)
+	e.orphanCheck(sv.queue, t)
+}
+
+// restartsWithin counts the restarts of instance i decided in (t-grace, t],
+// forgetting older ones.
+func (e *engine) restartsWithin(i int32, t, grace int64) int {
+	r := e.life.restarts[i]
+	k := 0
+	for k < len(r) && r[k] <= t-grace {
+		k++
+	}
+	e.life.restarts[i] = r[k:]
+	return len(r) - k
+}
+
+// comeUp brings a restarting or booting instance up at t; it takes a
+// waiting request of its queue, if any.
+func (e *engine) comeUp(it *lifeItem, t int64) {
+	i := it.srv
+	sv := &e.servers[i]
+	if !e.live(it) {
+		return
+	}
+	e.setState(i, stateUp, causeBooted, t)
+	sv.ran = true
+	e.idleBits[i>>6] |= 1 << (i & 63)
+	sv.idleSince = t
+	if q := &e.queues[sv.queue]; q.wait.n > 0 {
+		e.takeNext(i, q, t)
+	}
+}
+
+// armTimeout schedules the SVCTIMEOUT check of request s, started on
+// instance i at t: the first BBL scan at or after t + SVCTIMEOUT.
+func (e *engine) armTimeout(i, s int32, t int64) {
+	L := e.life
+	sv := &e.servers[i]
+	f := &e.pool[s]
+	if sv.group < 0 {
+		return
+	}
+	to := L.timeouts[f.req.Service*L.ngroups+int(sv.group)]
+	if to <= 0 {
+		return
+	}
+	e.pushLife(lifeItem{t: scanAtOrAfter(t+to, L.scanUS), seq: f.req.Seq, srv: i, gen: sv.gen, kind: itemAbort})
+}
+
+// spawnScan makes the -p decisions of a BBL scan at t, entry by entry.
+func (e *engine) spawnScan(t int64) {
+	for k := range e.life.sets {
+		set := &e.life.sets[k]
+		q := &e.queues[set.queue]
+		var up int64
+		for _, i := range q.servers {
+			if e.servers[i].state == stateUp {
+				up++
+			}
+		}
+		waiting := int64(q.wait.n)
+		if set.sp.Load {
+			waiting = q.work
+		}
+		if waiting > int64(set.sp.High)*up {
+			if set.above < 0 {
+				set.above = t
+			}
+			if t-set.above >= int64(set.sp.CreateS)*1_000_000 && e.spawnOne(set, t) {
+				set.above = t
+			}
+		} else {
+			set.above = -1
+		}
+		if waiting < int64(set.sp.Low)*up {
+			if set.below < 0 {
+				set.below = t
+			}
+			if t-set.below >= int64(set.sp.TerminateS)*1_000_000 && e.decayOne(set, t) {
+				set.below = t
+			}
+		} else {
+			set.below = -1
+		}
+	}
+}
+
+// spawnOne boots the lowest gone spare of set; false when there is none.
+func (e *engine) spawnOne(set *spawnSet, t int64) bool {
+	for _, i := range set.servers {
+		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateGone {
+			e.boot(i, causeSpawn, t)
+			return true
+		}
+	}
+	return false
+}
+
+// decayOne shuts down the highest up spare of set; false when there is none.
+func (e *engine) decayOne(set *spawnSet, t int64) bool {
+	for k := len(set.servers) - 1; k >= 0; k-- {
+		i := set.servers[k]
+		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateUp {
+			e.shutdown(i, causeDecay, t)
+			return true
+		}
+	}
+	return false
+}

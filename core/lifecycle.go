@@ -1,0 +1,456 @@
+package core
+
+import (
+	"math"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// instState is the life-cycle state of a server instance (docs/engine.md,
+// "Life cycle"). Candidates are the first three.
+type instState uint8
+
+// The instance states.
+const (
+	stateUp         instState = iota // running: takes and processes requests
+	stateDown                        // crashed, not yet noticed by the BBL
+	stateRestarting                  // the BBL is restarting it; up tuning.boot_ms later
+	stateStopping                    // shut down: finishes its request, then gone
+	stateBooting                     // booted from gone; up tuning.boot_ms later
+	stateGone                        // not running (spares start gone)
+)
+
+var instStates = vocab[instState]{"state", []string{"up", "down", "restarting", "stopping", "booting", "gone"}}
+
+// String returns the state's name as results and explanations spell it.
+func (s instState) String() string { return instStates.name(s) }
+
+// candidate reports whether an instance in state s is a candidate of the
+// services it advertises: up, down or restarting.
+func (s instState) candidate() bool { return s <= stateRestarting }
+
+// lifeCause is why an instance changed state.
+type lifeCause uint8
+
+// The causes of life-cycle changes.
+const (
+	causeKill       lifeCause = iota // a scenario kill: up -> down
+	causeShutdown                    // a scenario shutdown: -> stopping or gone
+	causeBoot                        // a scenario boot: gone -> booting
+	causeSvcTimeout                  // SVCTIMEOUT aborted its request: up -> down
+	causeRestart                     // the BBL noticed the crash and restarts it
+	causeNoRestart                   // noticed, RESTART=N: gone
+	causeMaxGen                      // noticed, MAXGEN restarts used within GRACE: gone
+	causeBooted                      // restarting or booting -> up
+	causeSpawn                       // -p: a spare booted
+	causeDecay                       // -p: a spare shut down
+)
+
+var lifeCauses = vocab[lifeCause]{"cause", []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
+	"RESTART=N", "MAXGEN", "booted", "spawn", "decay"}}
+
+// String returns the cause as the result's life-cycle list spells it.
+func (c lifeCause) String() string { return lifeCauses.name(c) }
+
+// noTime is "never": the time of nothing pending.
+const noTime = math.MaxInt64
+
+// The kinds of BBL work items; notices and aborts run before come-ups at
+// the same instant (phase 0 before phase 1).
+const (
+	itemNotice uint8 = iota // the sanity scan notices a crash
+	itemAbort               // the scan aborts a request past its SVCTIMEOUT
+	itemUp                  // a restarting or booting instance comes up
+)
+
+// lifeItem is one piece of pending BBL work.
+type lifeItem struct {
+	t    int64
+	seq  int64 // itemAbort: the request's Seq
+	srv  int32
+	gen  uint32 // the instance's generation when the item was made
+	kind uint8
+}
+
+func (a *lifeItem) before(b *lifeItem) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if pa, pb := a.kind == itemUp, b.kind == itemUp; pa != pb {
+		return pb
+	}
+	return a.srv < b.srv
+}
+
+// lifeHeap is a binary min-heap of lifeItems by (time, phase, scan order).
+type lifeHeap []lifeItem
+
+func (h *lifeHeap) push(it lifeItem) {
+	*h = append(*h, it)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a[i].before(&a[p]) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *lifeHeap) pop() lifeItem {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(a) && a[l].before(&a[m]) {
+			m = l
+		}
+		if r := l + 1; r < len(a) && a[r].before(&a[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
+}
+
+// lifeChange is one entry of the result's life-cycle list.
+type lifeChange struct {
+	t        int64
+	srv      int32
+	from, to instState
+	cause    lifeCause
+}
+
+// spawnSet is one *SERVERS entry with CLOPT -p: its MSSQ queue, its
+// instances and the times since which the BBL has seen the queue above
+// high and below low (-1: not now).
+type spawnSet struct {
+	sp           ubb.Spawn
+	queue        int32
+	servers      []int32 // the entry's instances, scan order
+	minSrvID     int     // SRVIDs from here on are spares
+	above, below int64
+}
+
+// lifecycle is the engine's state for server life cycles. It exists only
+// when something can change an instance's state (scenario events,
+// SVCTIMEOUT, -p, spares); otherwise the engine's hot path sees a nil
+// pointer and a next-event time of noTime.
+type lifecycle struct {
+	events   []LifeEvent
+	next     int // the next scenario event
+	items    lifeHeap
+	scanUS   int64 // SCANUNIT
+	sanityUS int64 // SCANUNIT x SANITYSCAN
+	bootUS   int64
+	nextScan int64 // the next BBL scan that makes -p decisions; noTime without -p
+	sets     []spawnSet
+	timeouts []int64 // SVCTIMEOUT in us at [service*ngroups+group]; nil when none
+	ngroups  int
+	restarts [][]int64 // per instance: when the restarts were decided
+	changes  []lifeChange
+	dirty    bool // the candidates changed: rebuild them before the next choice
+}
+
+// initLifecycle sets up e.life when something can change an instance's
+// state: scenario events, a SVCTIMEOUT or a -p. (The initial states are
+// set by initServers: spares start gone.)
+func (e *engine) initLifecycle() {
+	e.nextLife = noTime
+	m := e.m
+	L := &lifecycle{events: e.setup.Events, scanUS: m.ScanUnitUS, sanityUS: m.ScanUnitUS * int64(max(m.SanityScan, 1)),
+		bootUS: e.setup.BootUS, nextScan: noTime, ngroups: len(m.Groups)}
+	L.timeouts = e.serviceTimeouts()
+	L.sets = e.spawnSets()
+	if len(L.events) == 0 && L.timeouts == nil && len(L.sets) == 0 {
+		return
+	}
+	if L.scanUS <= 0 {
+		L.scanUS = 10_000_000
+		L.sanityUS = L.scanUS * 12
+	}
+	if len(L.sets) > 0 {
+		L.nextScan = L.scanUS
+	}
+	L.restarts = make([][]int64, len(e.servers))
+	e.life = L
+	e.more = true // until the loop knows: -p scans are due from the start
+	e.scheduleLife()
+}
+
+// initialState is the state an instance starts in: up, or gone for a spare.
+func (e *engine) initialState(i int) instState {
+	if e.m.Servers[i].Spare {
+		return stateGone
+	}
+	return stateUp
+}
+
+// serviceTimeouts returns SVCTIMEOUT in us per (service, group), or nil
+// when no service has one.
+func (e *engine) serviceTimeouts() []int64 {
+	m := e.m
+	var out []int64
+	for s := range m.Services {
+		for g := range m.Groups {
+			to := m.Services[s].Params(m.Groups[g].Name).SvcTimeoutS
+			if to <= 0 {
+				continue
+			}
+			if out == nil {
+				out = make([]int64, len(m.Services)*len(m.Groups))
+			}
+			out[s*len(m.Groups)+g] = int64(to) * 1_000_000
+		}
+	}
+	return out
+}
+
+// spawnSets lists the *SERVERS entries whose -p can act.
+func (e *engine) spawnSets() []spawnSet {
+	var out []spawnSet
+	byEntry := map[int]int{}
+	for i := range e.m.Servers {
+		s := &e.m.Servers[i]
+		if s.Life == nil || s.Life.Spawn == nil {
+			continue
+		}
+		k, ok := byEntry[s.Life.Entry]
+		if !ok {
+			k = len(out)
+			byEntry[s.Life.Entry] = k
+			out = append(out, spawnSet{sp: *s.Life.Spawn, queue: int32(s.QueueIdx), minSrvID: s.Life.MinSrvID, above: -1, below: -1})
+		}
+		out[k].servers = append(out[k].servers, int32(i))
+	}
+	return out
+}
+
+// scheduleLife recomputes when the next life-cycle step is due: the next
+// scenario event, the next BBL work item, or the next -p scan while
+// requests remain to be issued or are in the system.
+func (e *engine) scheduleLife() {
+	L := e.life
+	t := int64(noTime)
+	if L.next < len(L.events) {
+		t = L.events[L.next].AtUS
+	}
+	if len(L.items) > 0 {
+		t = min(t, L.items[0].t)
+	}
+	if L.nextScan != noTime && (e.more || e.inSystem > 0) {
+		t = min(t, L.nextScan)
+	}
+	e.nextLife = t
+}
+
+// lifeDue reports whether the life-cycle step at e.nextLife runs before
+// the next heap event and the next new request.
+func (e *engine) lifeDue(have bool, next *Request) bool {
+	t := e.nextLife
+	return (e.heap.len() == 0 || t <= e.heap.top().t) && (!have || t <= next.TimeUS)
+}
+
+// lifeStep runs everything of the life cycle at e.nextLife, in the order of
+// docs/engine.md: scenario events (as listed), crash notices and SVCTIMEOUT
+// aborts (scan order), -p decisions, instances coming up (scan order).
+func (e *engine) lifeStep() {
+	L := e.life
+	t := e.nextLife
+	scan := L.nextScan == t
+	if scan {
+		L.nextScan += L.scanUS
+		scan = e.more || e.inSystem > 0
+	}
+	for len(L.items) > 0 && L.items[0].t == t && !e.live(&L.items[0]) {
+		L.items.pop() // a completed request's timeout check, a cancelled restart
+	}
+	events := L.next < len(L.events) && L.events[L.next].AtUS == t
+	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
+		e.scheduleLife()
+		return
+	}
+	e.advance(t)
+	if events {
+		e.spanUS = max(e.spanUS, t) // a scenario event is an event of the run
+	}
+	for L.next < len(L.events) && L.events[L.next].AtUS == t {
+		e.applyEvent(&L.events[L.next], t)
+		L.next++
+	}
+	for len(L.items) > 0 && L.items[0].t <= t && L.items[0].kind != itemUp {
+		it := L.items.pop()
+		e.noticeOrAbort(&it, t)
+	}
+	if scan {
+		e.spawnScan(t)
+	}
+	for len(L.items) > 0 && L.items[0].t <= t {
+		it := L.items.pop()
+		e.comeUp(&it, t)
+	}
+	if L.dirty {
+		e.rebuildCandidates()
+	}
+	e.scheduleLife()
+}
+
+// pushLife adds a BBL work item and brings the next step forward if needed.
+// Past the longest simulated time: an abort is not needed (the request's
+// own end is past it too, and that stops the run), while a notice or a
+// come-up stops the run with an error naming what to change.
+func (e *engine) pushLife(it lifeItem) {
+	if it.t > MaxTimeUS {
+		if it.kind != itemAbort && e.fault == nil {
+			what := "the BBL's sanity scan would notice its crash"
+			if it.kind == itemUp {
+				what = "it would come up"
+			}
+			e.fault = Errorf(EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
+				e.m.Servers[it.srv].ID, what, formatMS(it.t), maxTimeText)
+		}
+		return
+	}
+	e.life.items.push(it)
+	e.nextLife = min(e.nextLife, it.t)
+}
+
+// setState moves instance i to state to at t, recording the change.
+func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
+	sv := &e.servers[i]
+	from := sv.state
+	L := e.life
+	L.changes = append(L.changes, lifeChange{t: t, srv: i, from: from, to: to, cause: cause})
+	e.spanUS = max(e.spanUS, t)
+	sv.state = to
+	q := &e.queues[sv.queue]
+	if from == stateGone {
+		q.gone--
+	}
+	if to == stateGone {
+		q.gone++
+	}
+	if from.candidate() != to.candidate() {
+		L.dirty = true
+	}
+	if to != stateUp && !(to == stateDown) {
+		// restarting, stopping, booting and gone never look idle; a down
+		// instance keeps the look it had when it crashed
+		e.idleBits[i>>6] &^= 1 << (i & 63)
+	}
+}
+
+// applyEvent applies a scenario event to each of its instances, in scan order.
+func (e *engine) applyEvent(ev *LifeEvent, t int64) {
+	for _, i := range ev.Servers {
+		sv := &e.servers[i]
+		switch ev.Kind {
+		case EventKill:
+			if sv.state == stateUp {
+				e.crash(i, causeKill, t)
+				e.pushLife(lifeItem{t: e.nextSanity(t), srv: i, gen: sv.gen, kind: itemNotice})
+			}
+		case EventShutdown:
+			e.shutdown(i, causeShutdown, t)
+		case EventBoot:
+			if sv.state == stateGone {
+				e.boot(i, causeBoot, t)
+			}
+		default:
+			panic("core: applyEvent: unknown event kind " + ev.Kind.String())
+		}
+	}
+}
+
+// nextSanity returns the first sanity scan at or after t (k >= 1).
+func (e *engine) nextSanity(t int64) int64 { return scanAtOrAfter(t, e.life.sanityUS) }
+
+// scanAtOrAfter returns the first k*period (k >= 1) at or after t.
+func scanAtOrAfter(t, period int64) int64 {
+	k := max((t+period-1)/period, 1)
+	return k * period
+}
+
+// crash makes up instance i down at t: the request it was processing is
+// held (not worked on) until the crash is noticed; its idle or busy look
+// stays as it was.
+func (e *engine) crash(i int32, cause lifeCause, t int64) {
+	sv := &e.servers[i]
+	e.setState(i, stateDown, cause, t)
+	sv.gen++ // its pending completion no longer happens
+	if sv.busy {
+		e.accrueBusy(sv, t)
+		sv.busy = false
+		sv.held = sv.cur
+	}
+}
+
+// shutdown stops instance i at t: an up instance finishes its request
+// (stopping) or is gone at once; a restarting one is gone, its restart
+// cancelled. Other states: nothing.
+func (e *engine) shutdown(i int32, cause lifeCause, t int64) {
+	sv := &e.servers[i]
+	switch {
+	case sv.state == stateUp && sv.busy:
+		sv.stopCause = cause
+		e.setState(i, stateStopping, cause, t)
+	case sv.state == stateUp, sv.state == stateRestarting:
+		sv.gen++ // cancels a pending come-up
+		e.setState(i, stateGone, cause, t)
+		e.orphanCheck(sv.queue, t)
+	}
+}
+
+// boot makes gone instance i booting at t; it comes up tuning.boot_ms later.
+func (e *engine) boot(i int32, cause lifeCause, t int64) {
+	sv := &e.servers[i]
+	e.setState(i, stateBooting, cause, t)
+	e.pushLife(lifeItem{t: t + e.life.bootUS, srv: i, gen: sv.gen, kind: itemUp})
+}
+
+// stopped is a stopping instance finishing its request: it is gone.
+func (e *engine) stopped(i int32, t int64) {
+	sv := &e.servers[i]
+	e.setState(i, stateGone, sv.stopCause, t)
+	e.orphanCheck(sv.queue, t)
+}
+
+// orphanCheck fails the requests waiting in queue q if all its instances
+// are gone.
+func (e *engine) orphanCheck(qi int32, t int64) {
+	q := &e.queues[qi]
+	if q.gone < len(q.servers) || q.wait.n == 0 {
+		return
+	}
+	e.accrueQueue(q, t)
+	for q.wait.n > 0 {
+		s := q.wait.popOldest(e.pool)
+		q.work -= e.pool[s].load
+		e.failSvc(s, t)
+	}
+	e.st.queueLength(qi, 0, t)
+}
+
+// failSvc fails request s with TPESVCERR at t: the failure reaches the
+// client at t, plus the crossing back from a remote queue.
+func (e *engine) failSvc(s int32, t int64) {
+	f := &e.pool[s]
+	f.reason = reasonSvcErr
+	f.replyUS = t
+	if int(e.queues[f.queue].machine) != f.req.Origin {
+		f.replyUS += e.setup.LatencyUS
+	}
+	e.spanUS = max(e.spanUS, f.replyUS)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	e.finish(s)
+}

@@ -1,0 +1,203 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// EventKind is what a scenario event does to the instances it targets.
+type EventKind uint8
+
+// The event kinds, in the order the scenario document lists them.
+const (
+	EventKill     EventKind = iota // an up instance crashes: down
+	EventShutdown                  // an up instance stops (after its request); a restarting one is gone
+	EventBoot                      // a gone instance boots and is up tuning.boot_ms later
+)
+
+var eventKinds = vocab[EventKind]{"event", []string{"kill", "shutdown", "boot"}}
+
+// String returns the kind as the scenario's events spell it.
+func (k EventKind) String() string { return eventKinds.name(k) }
+
+// defaultBootUS is tuning.boot_ms's default, 1000 ms.
+const defaultBootUS = 1_000_000
+
+// LifeEvent is a scenario event resolved against the model: its time in
+// microseconds, its kind, and the instances it targets (indexes into
+// Model.Servers, in scan order).
+type LifeEvent struct {
+	AtUS    int64
+	Kind    EventKind
+	Target  string // as written: "G1/2", "group:G1", "machine:SITE2"
+	Servers []int32
+}
+
+// action returns the event's kind and target; exactly one must be set.
+func (ev *Event) action(field string) (EventKind, string, error) {
+	var kinds []string
+	var kind EventKind
+	var target string
+	for k, t := range [...]string{EventKill: ev.Kill, EventShutdown: ev.Shutdown, EventBoot: ev.Boot} {
+		if t != "" {
+			kinds = append(kinds, EventKind(k).String())
+			kind, target = EventKind(k), t
+		}
+	}
+	switch len(kinds) {
+	case 1:
+		return kind, target, nil
+	case 0:
+		return 0, "", Errorf(EINVALID, "%s: want one of kill, shutdown or boot with a target (GROUP/SRVID, group:GROUP or machine:LMID)", field)
+	}
+	return 0, "", Errorf(EINVALID, "%s: has %s; want exactly one of kill, shutdown or boot", field, strings.Join(kinds, " and "))
+}
+
+// checkEvents checks what can be checked without the model: each event has
+// a time (>= 0, not before the previous event's) and exactly one action.
+func checkEvents(events []Event) error {
+	var prev int64
+	for i := range events {
+		ev := &events[i]
+		field := fmt.Sprintf("events[%d]", i)
+		if ev.AtMS == nil {
+			return Errorf(EINVALID, "%s.at_ms: missing (the time of the event, in ms)", field)
+		}
+		us, err := nonNegativeMS(field+".at_ms", *ev.AtMS)
+		if err != nil {
+			return err
+		}
+		if i > 0 && us < prev {
+			return Errorf(EINVALID, "%s.at_ms: %g is before events[%d]'s %s: list events in time order", field, *ev.AtMS, i-1, formatMS(prev))
+		}
+		prev = us
+		if _, _, err := ev.action(field); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// formatMS writes a time in microseconds as milliseconds, exactly.
+func formatMS(us int64) string {
+	return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64)
+}
+
+// resolveEvents turns the scenario's events into LifeEvents and reads
+// tuning.boot_ms.
+func (st *Setup) resolveEvents(sc *Scenario, _ RunOptions) error {
+	st.BootUS = defaultBootUS
+	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
+		st.BootUS, _ = msValueToUS(*sc.Tuning.BootMS)
+	}
+	for i := range sc.Events {
+		ev := &sc.Events[i]
+		kind, target, _ := ev.action("")
+		field := fmt.Sprintf("events[%d].%s", i, kind)
+		servers, err := st.eventTargets(field, target)
+		if err != nil {
+			return err
+		}
+		us, _ := msValueToUS(*ev.AtMS)
+		st.Events = append(st.Events, LifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
+	}
+	return nil
+}
+
+// eventTargets resolves one event's target to instances in scan order.
+func (st *Setup) eventTargets(field, target string) ([]int32, error) {
+	m := st.Model
+	var out []int32
+	switch {
+	case strings.HasPrefix(target, "group:"):
+		g := strings.TrimPrefix(target, "group:")
+		if !hasGroup(m, g) {
+			return nil, Errorf(EINVALID, "%s: unknown group %q (want a group of *GROUPS)", field, g)
+		}
+		for i := range m.Servers {
+			if m.Servers[i].Group == g {
+				out = append(out, int32(i))
+			}
+		}
+		if len(out) == 0 {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: group %s has no server instances: the event changes nothing", field, g))
+		}
+	case strings.HasPrefix(target, "machine:"):
+		lmid := strings.TrimPrefix(target, "machine:")
+		mi := m.MachineIndex(lmid)
+		if mi < 0 {
+			return nil, Errorf(EINVALID, "%s: unknown LMID %q (want an LMID of *MACHINES)", field, lmid)
+		}
+		for i := range m.Servers {
+			if m.Servers[i].Machine == mi {
+				out = append(out, int32(i))
+			}
+		}
+		if len(out) == 0 {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: machine %s has no server instances: the event changes nothing", field, lmid))
+		}
+	case strings.Contains(target, "/"):
+		for i := range m.Servers {
+			if m.Servers[i].ID == target {
+				return []int32{int32(i)}, nil
+			}
+		}
+		return nil, noInstanceError(m, field, target)
+	default:
+		return nil, Errorf(EINVALID, "%s: target %q: want GROUP/SRVID, group:GROUP or machine:LMID", field, target)
+	}
+	return out, nil
+}
+
+// noInstanceError explains why GROUP/SRVID names no instance: an unknown
+// group, or an SRVID outside the instances (and spares) the group has.
+func noInstanceError(m *Model, field, target string) error {
+	g, id, _ := strings.Cut(target, "/")
+	if !hasGroup(m, g) {
+		return Errorf(EINVALID, "%s: no server instance %s: unknown group %q", field, target, g)
+	}
+	if _, err := strconv.Atoi(id); err != nil {
+		return Errorf(EINVALID, "%s: no server instance %s: SRVID %q is not a number", field, target, id)
+	}
+	var ids []int
+	for i := range m.Servers {
+		if m.Servers[i].Group == g {
+			ids = append(ids, m.Servers[i].SrvID)
+		}
+	}
+	have := "no instances"
+	if len(ids) > 0 {
+		have = "instances (spares included) with SRVIDs " + idRanges(ids)
+	}
+	return Errorf(EINVALID, "%s: no server instance %s: group %s has %s, and MAX bounds the spares", field, target, g, have)
+}
+
+// idRanges writes SRVIDs compactly: "1-3,7,10-12".
+func idRanges(ids []int) string {
+	slices.Sort(ids)
+	var parts []string
+	for k := 0; k < len(ids); {
+		j := k
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if j > k {
+			parts = append(parts, strconv.Itoa(ids[k])+"-"+strconv.Itoa(ids[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(ids[k]))
+		}
+		k = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+func hasGroup(m *Model, name string) bool {
+	for i := range m.Groups {
+		if m.Groups[i].Name == name {
+			return true
+		}
+	}
+	return false
+}

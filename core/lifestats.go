@@ -1,0 +1,89 @@
+package core
+
+import "fmt"
+
+// LifeChange is one change of an instance's life-cycle state, as the result
+// lists them in time order (docs/engine.md, "Life cycle").
+type LifeChange struct {
+	AtUS   int64   `json:"at_us"`
+	AtMS   float64 `json:"at_ms"`
+	Server string  `json:"server"` // GROUP/SRVID
+	From   string  `json:"from"`   // up, down, restarting, stopping, booting, gone
+	To     string  `json:"to"`
+	// Cause: kill, shutdown, boot (scenario events), SVCTIMEOUT, restart,
+	// RESTART=N, MAXGEN (what the BBL decided when it noticed a crash),
+	// booted (came up), spawn, decay (-p).
+	Cause string `json:"cause"`
+}
+
+// maxChanges bounds the life-cycle changes a result lists.
+const maxChanges = 10000
+
+// lifeResult adds what only runs with life cycles report: the changes, each
+// instance's final state, up time and utilization over its up time, and
+// the boot time that ran.
+func (e *engine) lifeResult(r *Result) {
+	L := e.life
+	if L == nil {
+		return
+	}
+	boot := usToMS(L.bootUS)
+	r.Tuning.BootMS = &boot
+	r.Lifecycle = []LifeChange{}
+	for k := range L.changes[:min(len(L.changes), maxChanges)] {
+		c := &L.changes[k]
+		r.Lifecycle = append(r.Lifecycle, LifeChange{AtUS: c.t, AtMS: usToMS(c.t), Server: e.m.Servers[c.srv].ID,
+			From: c.from.String(), To: c.to.String(), Cause: c.cause.String()})
+	}
+	if n := len(L.changes); n > maxChanges {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("%d life-cycle changes; only the first %d are listed in lifecycle", n, maxChanges))
+	}
+	up := e.upTimes()
+	for i := range r.Servers {
+		s := &r.Servers[i]
+		s.State = e.servers[i].state.String()
+		upMS := usToMS(up[i])
+		s.UpMS = &upMS
+		u := frac(float64(e.st.busy[i]), float64(up[i]))
+		s.UpUtilization = &u
+	}
+}
+
+// running reports whether an instance in state s is alive (up or stopping):
+// the time it counts as up.
+func (s instState) running() bool { return s == stateUp || s == stateStopping }
+
+// upTimes returns each instance's time up or stopping between the warm-up
+// and the span, from its initial state and its changes.
+func (e *engine) upTimes() []int64 {
+	from, to := e.setup.WarmupUS, e.spanUS
+	up := make([]int64, len(e.servers))
+	since := make([]int64, len(e.servers)) // when it started running; -1: not running
+	for i := range since {
+		since[i] = -1
+		if e.initialState(i).running() {
+			since[i] = 0
+		}
+	}
+	add := func(i int, end int64) {
+		if a, b := max(since[i], from), min(end, to); b > a {
+			up[i] += b - a
+		}
+	}
+	for k := range e.life.changes {
+		c := &e.life.changes[k]
+		switch {
+		case c.from.running() && !c.to.running():
+			add(int(c.srv), c.t)
+			since[c.srv] = -1
+		case !c.from.running() && c.to.running():
+			since[c.srv] = c.t
+		}
+	}
+	for i := range since {
+		if since[i] >= 0 {
+			add(i, to)
+		}
+	}
+	return up
+}

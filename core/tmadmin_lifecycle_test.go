@@ -1,0 +1,59 @@
+package core_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// TestPrintServerLifecycle: psr of a run with a life cycle words each
+// instance's state as tmadmin does, shows its up time and utilization over
+// it, and leaves out spares that never ran (tmadmin lists booted servers).
+func TestPrintServerLifecycle(t *testing.T) {
+	for _, tc := range []struct {
+		dir   string
+		lines []string // each must appear, columns separated by runs of blanks
+		not   string   // must not appear ("" for no check)
+	}{
+		{"73-orphaned-mssq-queue", []string{"srvA QA G1 1 site1 0 0 INACTIVE 500ms 100.0%", "srvA QA G1 2 site1 1 50 INACTIVE 1000ms 100.0%"}, ""},
+		{"71-crash-at-scan-instant", []string{"srvA G1/1 G1 1 site1 1 50 ACTIVE 2100ms 9.5%"}, ""},
+		{"76-boot-spare", []string{"srvA QA G1 2 site1 2 100 ACTIVE 900ms 66.7%"}, " G1 3 "},
+	} {
+		data, err := os.ReadFile(filepath.Join(specDir, tc.dir, "scenario.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := core.ParseScenario(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := core.Run(sc, core.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := core.WritePrintServer(&buf, res); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			got = append(got, strings.Join(strings.Fields(l), " "))
+		}
+		text := strings.Join(got, "\n")
+		if !strings.Contains(text, "Status Up Util") {
+			t.Errorf("%s: no Status and Up columns in\n%s", tc.dir, buf.String())
+		}
+		for _, want := range tc.lines {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s: psr lacks %q:\n%s", tc.dir, want, buf.String())
+			}
+		}
+		if tc.not != "" && strings.Contains(text, strings.TrimSpace(tc.not)) {
+			t.Errorf("%s: psr lists %q, a spare that never ran:\n%s", tc.dir, tc.not, buf.String())
+		}
+	}
+}
