@@ -3,9 +3,14 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // boundedUBB is one machine, one server, service BALANCE; MODEL is filled in.
@@ -202,5 +207,141 @@ func TestCheckSums(t *testing.T) {
 		if (err != nil) != tc.bad {
 			t.Errorf("%s: got %v, want error %v", tc.name, err, tc.bad)
 		}
+	}
+}
+
+// bigModelUBB is 10 000 instances in 10 groups, each advertising services
+// S0..S(n-1): the shape whose setup was once quadratic in servers per service.
+func bigModelUBB(n int) string {
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=s1\n*GROUPS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "G%d LMID=s1 GRPNO=%d\n", g, g)
+	}
+	svcs := make([]string, n)
+	for i := range svcs {
+		svcs[i] = fmt.Sprintf("S%d", i)
+	}
+	b.WriteString("*SERVERS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "srv SRVGRP=G%d SRVID=1 MIN=1000 CLOPT=\"-s %s --\"\n", g, strings.Join(svcs, ","))
+	}
+	return b.String()
+}
+
+// Setup is linear in servers x services: 10 000 instances advertising 1 000
+// services each (1e7 advertisements) is set up in moments. Quadratic setup
+// (a scan of the candidate list per candidate) took minutes here, and no
+// deadline could stop it.
+func TestSetupLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10 000-instance model")
+	}
+	m, err := LoadModel(ubb.Input{UBBConfig: bigModelUBB(1000), UBBName: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		e, err := newEngine(engSetup(m), &sliceRequests{}, simOptions{})
+		if err == nil && len(e.svc[0].cands) != 10000 {
+			err = fmt.Errorf("service S0 has %d candidates, want 10000", len(e.svc[0].cands))
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("setting up 10 000 instances x 1 000 services did not end within 60 s")
+	}
+}
+
+func BenchmarkSetupManyServers(b *testing.B) {
+	m, err := LoadModel(ubb.Input{UBBConfig: bigModelUBB(200), UBBName: "u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	setup := engSetup(m)
+	for b.Loop() {
+		if _, err := newEngine(setup, &sliceRequests{}, simOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// A run whose backlog passes MaxInFlight stops with a too_large error that
+// names the limit, instead of growing without bound.
+func TestMaxInFlight(t *testing.T) {
+	sc := boundedScenario(t, "SHM", map[string]any{
+		"services": map[string]any{"BALANCE": map[string]any{"service_time": map[string]any{"dist": "const", "ms": 10}}},
+		"workload": map[string]any{"generate": map[string]any{"duration_ms": 1000, "streams": []any{
+			map[string]any{"service": "BALANCE", "origin": "SITE1", "arrivals": "constant", "rate_per_s": 10000}}}},
+	})
+	// 10 000 requests, one every 0.1 ms, on one server busy 10 ms with each:
+	// at t ms, floor(t/0.1)+1 issued and floor(t/10) done. The 501st held at
+	// once comes at 50.5 ms (506 issued, 5 done).
+	_, err := Run(sc, RunOptions{MaxInFlight: 500})
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Code != ETOOLARGE || ce.Limit != LimitInFlight ||
+		!strings.Contains(ce.Message, "backlog: more than 500 requests held at once at 50.5 ms") {
+		t.Fatalf("got %v, want a too_large backlog error at 50.5 ms", err)
+	}
+	if _, err := Run(sc, RunOptions{MaxInFlight: 10_001}); err != nil {
+		t.Errorf("with room for every request: %v", err)
+	}
+}
+
+// A service nobody advertises costs the engine nothing, and a service's
+// tables do not grow with servers x services: 10 000 instances and 20 000
+// services once took 800 MB (a per-server table per service) before the
+// first request.
+func TestSetupMemoryLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 10 000-instance model")
+	}
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=s1\n*GROUPS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "G%d LMID=s1 GRPNO=%d\n", g, g)
+	}
+	b.WriteString("*SERVERS\n")
+	for g := 1; g <= 10; g++ {
+		fmt.Fprintf(&b, "srv SRVGRP=G%d SRVID=1 MIN=1000 CLOPT=\"-s S0 --\"\n", g)
+	}
+	b.WriteString("*SERVICES\n")
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&b, "S%d LOAD=50\n", i)
+	}
+	m, err := LoadModel(ubb.Input{UBBConfig: b.String(), UBBName: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := newEngine(engSetup(m), &sliceRequests{}, simOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 64 {
+		t.Errorf("setting up 10 000 instances x 20 000 services allocated %d MiB, want at most 64 (linear in what is advertised)", mb)
+	}
+}
+
+// doneCounts keeps a block per server for its advertised services and a map
+// for the rest; perServer lists them together in service order.
+func TestDoneCounts(t *testing.T) {
+	m := &Model{Services: []Service{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}},
+		Servers: []Server{{Services: []string{"C", "A", "C"}}, {Services: nil}, {Services: []string{"B"}}}}
+	var d doneCounts
+	d.init(m)
+	for _, a := range [][2]int32{{0, 2}, {0, 0}, {0, 2}, {0, 1}, {1, 3}, {2, 1}, {0, 3}} {
+		d.add(a[0], a[1])
+	}
+	got := fmt.Sprint(d.perServer())
+	if want := "[[{0 1} {1 1} {2 2} {3 1}] [{3 1}] [{1 1}]]"; got != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }

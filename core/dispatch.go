@@ -11,7 +11,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, why reas
 		return sv.candQ[0], sv.cands[0], reasonFirst
 	case algSHM:
 		if c := e.firstIdle(sv); c >= 0 {
-			return sv.queueOf[c], c, reasonIdle
+			return sv.queueOf(c), c, reasonIdle
 		}
 		k = e.leastSHM(sv)
 		return k, sv.queues[k].first, reasonLeastLoad
@@ -72,7 +72,7 @@ func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, reason) {
 	m := f.req.Origin
 	row := e.counters[m*len(e.queues):]
 	if c := e.firstIdleLocal(sv, m); c >= 0 {
-		k := sv.queueOf[c]
+		k := sv.queueOf(c)
 		row[sv.queues[k].q] += sv.queues[k].load
 		return k, c, reasonIdle
 	}

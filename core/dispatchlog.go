@@ -72,9 +72,9 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 		b = strconv.AppendInt(b, f.req.Seq, 10)
 	}
 	b = append(b, ',')
-	b = append(b, e.m.Services[f.req.Service].Name...)
+	b = appendCSVField(b, e.m.Services[f.req.Service].Name)
 	b = append(b, ',')
-	b = append(b, e.m.Machines[f.req.Origin].LMID...)
+	b = appendCSVField(b, e.m.Machines[f.req.Origin].LMID)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, f.req.TimeUS, 10)
 	switch {
@@ -98,9 +98,9 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 		b = append(b, ',')
 	default:
 		b = append(b, ',')
-		b = append(b, e.m.Servers[f.server].ID...)
+		b = appendCSVField(b, e.m.Servers[f.server].ID)
 		b = append(b, ',')
-		b = append(b, e.m.Queues[f.queue].Name...)
+		b = appendCSVField(b, e.m.Queues[f.queue].Name)
 		for _, t := range [...]int64{f.enqueueUS, f.startUS, f.endUS, f.replyUS} {
 			b = append(b, ',')
 			b = strconv.AppendInt(b, t, 10)
@@ -124,8 +124,14 @@ func (l *dispatchLog) close() error {
 	return l.w.Flush()
 }
 
-// appendCSVField appends s, quoted as RFC 4180 wants when it needs to be.
+// appendCSVField appends text cell s, quoted as RFC 4180 wants when it needs
+// to be. A cell that starts with =, +, -, @, a tab or a carriage return gets
+// a leading apostrophe, so that a spreadsheet opening the log shows it as
+// text instead of running it as a formula (CSV injection).
 func appendCSVField(b []byte, s string) []byte {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		s = "'" + s
+	}
 	if !strings.ContainsAny(s, ",\"\r\n") {
 		return append(b, s...)
 	}

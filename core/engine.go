@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Random streams derived from the seed (request keys use their own).
 const (
@@ -105,10 +108,25 @@ type svcInfo struct {
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
-	queueOf   []int32  // per server: index into queues, -1 if not a candidate
 	// routes is set for a service with a routing criterion: per range of
 	// the criterion, the candidates it leaves (routing.go).
 	routes []routeTarget
+}
+
+// queueOf returns the index into sv.queues of candidate server c: cands is
+// in ascending server order, so a binary search finds c (a per-server table
+// would cost services x servers memory).
+func (sv *svcInfo) queueOf(c int32) int32 {
+	lo, hi := 0, len(sv.cands)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if sv.cands[mid] < c {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return sv.candQ[lo]
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -133,6 +151,7 @@ type engine struct {
 	maxReq    int64
 
 	svc      []svcInfo
+	queuePos []int32 // fillCandidates' scratch: per queue, its index in a service's queues or -1
 	servers  []serverState
 	queues   []queueState
 	netload  []int64
@@ -316,6 +335,13 @@ func (e *engine) alloc() int32 {
 		e.free = e.free[:n-1]
 		return s
 	}
+	if lim := e.opt.MaxInFlight; lim > 0 && int64(len(e.pool)) >= lim && e.fault == nil {
+		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
+			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
+			lim, strconv.FormatFloat(float64(e.now)/1000, 'f', -1, 64))
+		err.Limit = LimitInFlight
+		e.fault = err
+	}
 	e.pool = append(e.pool, flight{})
 	return int32(len(e.pool) - 1)
 }
@@ -324,7 +350,9 @@ func (e *engine) alloc() int32 {
 func (e *engine) issue(r *Request) error {
 	e.issued++
 	if e.issued > e.maxReq {
-		return Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+		err := Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+		err.Limit = LimitRequests
+		return err
 	}
 	if r.Service < 0 || r.Service >= len(e.svc) || r.Origin < 0 || r.Origin >= len(e.m.Machines) {
 		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
@@ -554,6 +582,11 @@ func (e *engine) accrueQueue(q *queueState, t int64) {
 		q.binArea += n * (t - q.lenMark)
 		if w := e.setup.WarmupUS; t > w {
 			e.st.qArea[q.idx] += n * (t - max(q.lenMark, w))
+			// a backlog carried over the warm-up counts in max_length
+			// as it does in avg_length
+			if n > e.st.qMax[q.idx] {
+				e.st.qMax[q.idx] = n
+			}
 		}
 	}
 	q.lenMark = t

@@ -137,6 +137,9 @@ func (e *engine) initQueues() {
 // initServices precomputes, per service, the instances that advertise it
 // (spares included) and from their states its candidates (fillCandidates);
 // and for a routed service the same per group its ranges name (routing.go).
+// It is linear in the advertisements (servers x the services each lists)
+// plus, per service with advertisers, machines + servers/64 words for the bit
+// sets: no list is searched, and a service nobody advertises costs nothing.
 func (e *engine) initServices() {
 	m := e.m
 	index := make(map[string]int, len(m.Services))
@@ -146,10 +149,18 @@ func (e *engine) initServices() {
 	all := make([][]int32, len(m.Services))
 	for i := range m.Servers {
 		for _, name := range m.Servers[i].Services {
-			if s, ok := index[name]; ok && !hasIndex(all[s], int32(i)) {
-				all[s] = append(all[s], int32(i))
+			// servers are visited in order, so a service listed twice by
+			// server i has i as its last advertiser
+			if s, ok := index[name]; ok {
+				if c := all[s]; len(c) == 0 || c[len(c)-1] != int32(i) {
+					all[s] = append(c, int32(i))
+				}
 			}
 		}
+	}
+	e.queuePos = make([]int32, len(m.Queues))
+	for i := range e.queuePos {
+		e.queuePos[i] = -1
 	}
 	e.svc = make([]svcInfo, len(m.Services))
 	for s := range e.svc {
@@ -161,17 +172,17 @@ func (e *engine) initServices() {
 }
 
 // newSvcInfo precomputes what the dispatch rules need about service s
-// advertised by the instances all (scan order): its candidates now.
+// advertised by the instances all (ascending scan order): its candidates now.
 func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
-	m := e.m
 	sv := svcInfo{service: int32(s), all: all}
-	sv.local = make([][]int32, len(m.Machines))
-	sv.localBits = make([][]uint64, len(m.Machines))
-	sv.queueOf = make([]int32, len(m.Servers))
-	sv.candBits = make([]uint64, len(e.idleBits))
-	for i := range sv.queueOf {
-		sv.queueOf[i] = -1
+	if len(all) == 0 {
+		return sv // never dispatched (TPENOENT): nothing to precompute
 	}
+	// bit sets reach only the word of the last advertiser
+	words := int(all[len(all)-1])/64 + 1
+	sv.local = make([][]int32, len(e.m.Machines))
+	sv.localBits = make([][]uint64, len(e.m.Machines))
+	sv.candBits = make([]uint64, words)
 	e.fillCandidates(&sv)
 	return sv
 }
@@ -203,72 +214,53 @@ func (e *engine) rebuildCandidates() {
 // fillCandidates computes sv's candidates (the instances of sv.all that are
 // up, down or restarting), its distinct candidate queues in scan order (a
 // queue is where its first instance is), each with L(s,q), PRIO and its
-// first candidate, and its candidates per machine.
+// first candidate, and its candidates per machine. It uses e.queuePos as
+// scratch (every entry -1 before and after).
 func (e *engine) fillCandidates(sv *svcInfo) {
 	m := e.m
 	s := int(sv.service)
-	for _, c := range sv.all {
-		sv.queueOf[c] = -1
-	}
 	sv.cands, sv.candQ, sv.queues = sv.cands[:0], sv.candQ[:0], sv.queues[:0]
+	if len(sv.all) == 0 {
+		return
+	}
 	clear(sv.candBits)
 	for mi := range sv.local {
 		sv.local[mi] = sv.local[mi][:0]
 		clear(sv.localBits[mi])
 	}
+	pos := e.queuePos
 	for _, c := range sv.all {
 		if !e.servers[c].state.candidate() {
 			continue
 		}
 		q := m.Servers[c].QueueIdx
-		k := len(sv.queues)
-		for kk := range sv.queues {
-			if int(sv.queues[kk].q) == q {
-				k = kk
-				break
-			}
-		}
-		if k == len(sv.queues) {
+		if pos[q] < 0 {
 			p := m.Services[s].Params(m.Queues[q].Group)
+			pos[q] = int32(len(sv.queues))
 			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
 		}
-		sv.queueOf[c] = int32(k)
+		sv.cands = append(sv.cands, c)
 	}
 	// queues in scan order of their first instance (their index), each
 	// queue's candidates keeping their own order
 	slices.SortStableFunc(sv.queues, func(a, b svcQueue) int { return cmp.Compare(a.q, b.q) })
 	for k := range sv.queues {
-		for _, c := range m.Queues[sv.queues[k].q].Servers {
-			if sv.queueOf[c] >= 0 {
-				sv.queueOf[c] = int32(k)
-			}
-		}
+		pos[sv.queues[k].q] = int32(k)
 	}
-	for _, c := range sv.all {
-		k := sv.queueOf[c]
-		if k < 0 {
-			continue
-		}
-		j := int32(len(sv.cands))
-		sv.cands = append(sv.cands, c)
-		sv.candQ = append(sv.candQ, k)
+	words := len(sv.candBits)
+	for j, c := range sv.cands {
+		sv.candQ = append(sv.candQ, pos[m.Servers[c].QueueIdx])
 		mi := m.Servers[c].Machine
-		sv.local[mi] = append(sv.local[mi], j)
+		sv.local[mi] = append(sv.local[mi], int32(j))
 		if sv.localBits[mi] == nil {
-			sv.localBits[mi] = make([]uint64, len(e.idleBits))
+			sv.localBits[mi] = make([]uint64, words)
 		}
 		sv.localBits[mi][c/64] |= 1 << (c % 64)
 		sv.candBits[c/64] |= 1 << (c % 64)
 	}
-}
-
-func hasIndex(xs []int32, x int32) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
+	for _, sq := range sv.queues {
+		pos[sq.q] = -1
 	}
-	return false
 }
 
 func clampPrio(p int) int32 {

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -26,13 +27,46 @@ type Error struct {
 	Code        string       `json:"code"`
 	Message     string       `json:"message"`
 	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Limit names the RunOptions limit a too_large error passed
+	// (LimitRequests, LimitInFlight), so callers can name their own flag.
+	Limit string `json:"-"`
 }
+
+// The limits a too_large run error can name in Error.Limit.
+const (
+	LimitRequests = "max_requests"
+	LimitInFlight = "max_in_flight"
+)
 
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with the given code and a formatted message.
+// A string argument longer than maxQuoted bytes (a caller's input, most
+// likely) is cut, saying how long it was, so that no message echoes
+// unbounded input.
 func Errorf(code, format string, args ...any) *Error {
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			args[i] = CapText(s)
+		}
+	}
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// maxQuoted bounds how much of one input a message quotes.
+const maxQuoted = 200
+
+// CapText cuts s to at most 200 bytes (on a UTF-8 character boundary),
+// adding how long it was: "abc…(12345 bytes)".
+func CapText(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // ErrorCode returns the code of err if it is (or wraps) an *Error, else EINTERNAL.

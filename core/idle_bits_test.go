@@ -45,8 +45,8 @@ func TestFirstIdle(t *testing.T) {
 			if got != want {
 				t.Fatalf("round %d, service %d: got server %d, want %d", round, s, got, want)
 			}
-			if want >= 0 && sv.queueOf[got] != wantQ {
-				t.Fatalf("round %d, service %d: got queue %d for server %d, want %d", round, s, sv.queueOf[got], got, wantQ)
+			if want >= 0 && sv.queueOf(got) != wantQ {
+				t.Fatalf("round %d, service %d: got queue %d for server %d, want %d", round, s, sv.queueOf(got), got, wantQ)
 			}
 		}
 	}
@@ -87,8 +87,8 @@ func TestFirstIdleLocal(t *testing.T) {
 				if got := e.firstIdleLocal(sv, mi); got != want {
 					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
 				}
-				if want >= 0 && sv.queues[sv.queueOf[want]].q != int32(m.Servers[want].QueueIdx) {
-					t.Fatalf("service %d: queueOf[%d] is not its queue", s, want)
+				if want >= 0 && sv.queues[sv.queueOf(want)].q != int32(m.Servers[want].QueueIdx) {
+					t.Fatalf("service %d: queueOf(%d) is not its queue", s, want)
 				}
 			}
 		}

@@ -28,6 +28,9 @@ func decodeStrict(data []byte, v any, what string) error {
 		line, col := lineCol(data, len(data)-len(rest))
 		return Errorf(EINVALID, "%s: line %d col %d: trailing data after the document", what, line, col)
 	}
+	if path, line, col, dup := duplicateKey(data); dup {
+		return Errorf(EINVALID, "%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
+	}
 	return nil
 }
 

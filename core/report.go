@@ -63,6 +63,7 @@ func (e *engine) serverStats() []ServerStats {
 	st := &e.st
 	span := float64(e.measuredUS())
 	out := make([]ServerStats, len(e.m.Servers))
+	done := st.done.perServer()
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
 		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
@@ -70,10 +71,8 @@ func (e *engine) serverStats() []ServerStats {
 			Utilization: frac(float64(st.busy[i]), span),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
 			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
-		for k := 0; k < st.nsvc; k++ {
-			if n := st.srvSvc[i*st.nsvc+k]; n > 0 {
-				out[i].Done = append(out[i].Done, ServiceCount{Service: e.m.Services[k].Name, Requests: n})
-			}
+		for _, d := range done[i] {
+			out[i].Done = append(out[i].Done, ServiceCount{Service: e.m.Services[d.svc].Name, Requests: d.n})
 		}
 	}
 	return out

@@ -10,6 +10,12 @@ import (
 // Bump it whenever the same scenario could give different bytes.
 const EngineVersion = "0.3.0"
 
+// BytesPerInFlight is about what one request held by a run costs in memory
+// (its record, its share of the pool's growth, heap and queue entries, as
+// measured with a backlog of a million requests): a
+// memory budget divided by it gives RunOptions.MaxInFlight.
+const BytesPerInFlight = 600
+
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
 const DefaultMaxRequests = 20_000_000
 
@@ -19,6 +25,10 @@ type RunOptions struct {
 	Seed        *uint64   // overrides Scenario.Seed when not nil
 	Dispatch    io.Writer // receives the dispatch log (docs/engine.md) as the run goes; nil: none
 	MaxRequests int64     // 0: DefaultMaxRequests
+	// MaxInFlight bounds the requests held at once (waiting, in service, or
+	// done but not yet written to the dispatch log): the run's memory grows
+	// with them, about BytesPerInFlight each. 0: no limit.
+	MaxInFlight int64
 	// Context stops the run early (the result is then an ECANCELED error).
 	// Checked every few thousand requests; nil means never.
 	Context context.Context
@@ -68,6 +78,9 @@ func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error)
 	if err != nil {
 		return nil, nil, sopt, err
 	}
+	if err := stopped(opt, "setting up"); err != nil {
+		return nil, nil, sopt, err
+	}
 	reqs, sopt, err := prepareSetup(setup, sc, opt)
 	return setup, reqs, sopt, err
 }
@@ -91,7 +104,22 @@ func prepareSetup(setup *Setup, sc *Scenario, opt RunOptions) (Requests, simOpti
 		genUS = roundUS(g.DurationMS * 1000)
 	}
 	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
+	if err := stopped(opt, "reading the workload"); err != nil {
+		return nil, sopt, err
+	}
 	return reqs, sopt, nil
+}
+
+// stopped returns the ECANCELED error once opt's context is done: the steps
+// before the event loop (setup, opening the workload) are bounded by their
+// input, and the context is checked between them.
+func stopped(opt RunOptions, while string) error {
+	if ctx := opt.Context; ctx != nil {
+		if err := ctx.Err(); err != nil {
+			return Errorf(ECANCELED, "run canceled while %s: %v", while, err)
+		}
+	}
+	return nil
 }
 
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)

@@ -238,9 +238,13 @@ func (st *Setup) untimed() (need []bool, group []string) {
 	need = make([]bool, len(m.Services))
 	group = make([]string, len(m.Services))
 	n := newNames(m)
+	groups := make(map[string]int, len(m.Groups))
+	for i := range m.Groups {
+		groups[m.Groups[i].Name] = i
+	}
 	for _, srv := range m.Servers {
-		g := groupIndex(m, srv.Group)
-		if srv.Gateway || g < 0 {
+		g, ok := groups[srv.Group]
+		if srv.Gateway || !ok {
 			continue
 		}
 		for _, name := range srv.Services {

@@ -1,8 +1,11 @@
 package core
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
@@ -195,7 +198,8 @@ type stats struct {
 	sWait, sResp []summaryAcc
 
 	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
-	srvRequests, srvLoad, srvChosen, busy, srvSvc []int64
+	srvRequests, srvLoad, srvChosen, busy         []int64
+	done                                          doneCounts
 	qEnqueued, qMax, qArea                        []int64
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
 
@@ -217,7 +221,7 @@ func (st *stats) init(e *engine) {
 	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
 		*p = make([]int64, nsrv)
 	}
-	st.srvSvc = make([]int64, nsrv*nsvc)
+	st.done.init(e.m)
 	for _, p := range []*[]int64{&st.qEnqueued, &st.qMax, &st.qArea} {
 		*p = make([]int64, nq)
 	}
@@ -294,7 +298,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	st.svcBusy[s] += f.endUS - f.startUS
 	st.srvRequests[sv.idx]++
 	st.srvLoad[sv.idx] += f.load
-	st.srvSvc[int(sv.idx)*st.nsvc+s]++
+	st.done.add(sv.idx, int32(s))
 	st.mServed[sv.machine]++
 	if int(sv.machine) == f.req.Origin {
 		st.mLocal[sv.machine]++
@@ -339,4 +343,90 @@ func niceUp(x int64) int64 {
 			return x
 		}
 	}
+}
+
+// doneCounts counts requests processed per (server, service), in memory
+// linear in the advertisements rather than servers x services: each server
+// has a block of counters for the services it advertises (sorted), and the
+// rare request a server processes without advertising its service (another
+// instance of its MSSQ set does) is counted in a map.
+type doneCounts struct {
+	off  []int32 // per server: start of its block; off[len] = end
+	svc  []int32 // service index per counter, sorted within a block
+	n    []int64
+	more map[int64]int64 // server*nsvc + service -> count
+	nsvc int64
+}
+
+func (d *doneCounts) init(m *Model) {
+	index := make(map[string]int32, len(m.Services))
+	for i := range m.Services {
+		index[m.Services[i].Name] = int32(i)
+	}
+	d.nsvc = int64(len(m.Services))
+	d.off = make([]int32, len(m.Servers)+1)
+	for i := range m.Servers {
+		start := len(d.svc)
+		for _, name := range m.Servers[i].Services {
+			if k, ok := index[name]; ok {
+				d.svc = append(d.svc, k)
+			}
+		}
+		block := d.svc[start:]
+		slices.Sort(block)
+		d.svc = d.svc[:start+len(slices.Compact(block))]
+		d.off[i+1] = int32(len(d.svc))
+	}
+	d.n = make([]int64, len(d.svc))
+}
+
+// add counts one request of service k processed by server i.
+func (d *doneCounts) add(i, k int32) {
+	lo, hi := int(d.off[i]), int(d.off[i+1])
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if d.svc[mid] < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < int(d.off[i+1]) && d.svc[lo] == k {
+		d.n[lo]++
+		return
+	}
+	if d.more == nil {
+		d.more = map[int64]int64{}
+	}
+	d.more[int64(i)*d.nsvc+int64(k)]++
+}
+
+// perServer returns, per server, the services it processed requests of
+// with their counts, in service order.
+func (d *doneCounts) perServer() [][]svcCount {
+	out := make([][]svcCount, len(d.off)-1)
+	for i := range out {
+		for j := d.off[i]; j < d.off[i+1]; j++ {
+			if d.n[j] > 0 {
+				out[i] = append(out[i], svcCount{d.svc[j], d.n[j]})
+			}
+		}
+	}
+	if len(d.more) > 0 {
+		keys := slices.Sorted(maps.Keys(d.more))
+		for _, key := range keys {
+			i := key / d.nsvc
+			out[i] = append(out[i], svcCount{int32(key % d.nsvc), d.more[key]})
+		}
+		for i := range out {
+			slices.SortFunc(out[i], func(a, b svcCount) int { return cmp.Compare(a.svc, b.svc) })
+		}
+	}
+	return out
+}
+
+// svcCount is a number of requests of service svc.
+type svcCount struct {
+	svc int32
+	n   int64
 }

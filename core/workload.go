@@ -59,7 +59,9 @@ func OpenWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (Reque
 
 // overLimit is the error of a workload larger than the request limit.
 func overLimit(n, limit int64) error {
-	return Errorf(ETOOLARGE, "workload: %d requests over the limit of %d", n, limit)
+	err := Errorf(ETOOLARGE, "workload: %d requests over the limit of %d", n, limit)
+	err.Limit = LimitRequests
+	return err
 }
 
 // compiledWorkload is a workload checked against its model: the sorted trace

@@ -56,6 +56,13 @@ func (s *Server) compare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Decoding up to maxCompare stored results is as heavy as a run: a
+	// compare takes a run slot, and keeps only the decoded results.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
 	var runs []*core.StoredRun
 	var results []*core.Result
 	for _, id := range ids {
@@ -63,6 +70,7 @@ func (s *Server) compare(c echo.Context) error {
 		if err != nil {
 			return err
 		}
+		run.Result, run.Scenario, run.DispatchGzip = nil, nil, nil // keep only the decoded result
 		runs, results = append(runs, run), append(results, res)
 	}
 	cmp := core.CompareResults(ids, results)

@@ -41,7 +41,8 @@ func newHarness(t *testing.T, edit func(*Config)) *harness {
 	}
 	t.Cleanup(func() { db.Close() })
 	logs := &strings.Builder{}
-	cfg := Config{Store: db, Assets: testAssets, Logger: slog.New(slog.NewTextHandler(logs, nil))}
+	// httptest.NewRequest sends Host: example.com
+	cfg := Config{Store: db, Assets: testAssets, Logger: slog.New(slog.NewTextHandler(logs, nil)), AllowedHosts: []string{"example.com"}}
 	if edit != nil {
 		edit(&cfg)
 	}

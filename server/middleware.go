@@ -107,15 +107,27 @@ func (s *Server) cors() echo.MiddlewareFunc {
 }
 
 // limitBody refuses bodies over the limit: at once when Content-Length says
-// so, else when the handler reads past it.
+// so, else when the handler reads past it. Either way the 413 is written
+// first and the rest of the body drained (bounded), so that a client that
+// writes its whole body before reading gets the answer.
 func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		req := c.Request()
+		body := req.Body
+		var err error
 		if req.ContentLength > s.cfg.MaxBodyBytes {
-			return s.bodyTooLarge()
+			err = s.bodyTooLarge()
+		} else {
+			req.Body = http.MaxBytesReader(c.Response(), body, s.cfg.MaxBodyBytes)
+			err = next(c)
 		}
-		req.Body = http.MaxBytesReader(c.Response(), req.Body, s.cfg.MaxBodyBytes)
-		return next(c)
+		if !isBodyTooLarge(err) || c.Response().Committed {
+			return err
+		}
+		c.Response().Header().Set("Connection", "close")
+		c.Error(err)
+		drainBody(c, body)
+		return nil
 	}
 }
 

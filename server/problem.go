@@ -152,7 +152,16 @@ func (s *Server) handleError(err error, c echo.Context) {
 // writeProblem sends p as application/problem+json.
 func (s *Server) writeProblem(c echo.Context, p *Problem) {
 	out := *p
-	out.Instance = c.Request().URL.Path
+	// Messages built elsewhere (a parser's diagnostics) may quote input too:
+	// no text of a problem document passes maxProblemText bytes.
+	out.Detail = capLong(out.Detail)
+	if len(out.Errors) > 0 {
+		out.Errors = append([]ProblemItem(nil), out.Errors...)
+		for i := range out.Errors {
+			out.Errors[i].Message, out.Errors[i].Field = capLong(out.Errors[i].Message), capLong(out.Errors[i].Field)
+		}
+	}
+	out.Instance = capLong(c.Request().URL.Path)
 	out.RequestID = requestIDOf(c)
 	h := c.Response().Header()
 	if out.retryAfter > 0 {
@@ -166,4 +175,19 @@ func (s *Server) writeProblem(c echo.Context, p *Problem) {
 	if err := c.Blob(out.Status, "application/problem+json", body); err != nil {
 		s.log.Warn("write problem", "request_id", out.RequestID, "err", err)
 	}
+}
+
+// maxProblemText bounds every text of a problem document.
+const maxProblemText = 2000
+
+// capLong cuts s to maxProblemText bytes, saying how long it was.
+func capLong(s string) string {
+	if len(s) <= maxProblemText {
+		return s
+	}
+	cut := maxProblemText
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }

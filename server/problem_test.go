@@ -124,7 +124,7 @@ func TestBodyOverLimit(t *testing.T) {
 		// Without Content-Length the limit bites while reading.
 		req := httptest.NewRequest("POST", path, strings.NewReader(big))
 		req.ContentLength = -1
-		req.Header.Set("Content-Type", "text/plain")
+		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.srv.ServeHTTP(rec, req)
 		wantProblem(t, rec, path, 413, "body-too-large")
@@ -207,6 +207,7 @@ func TestCanceledByClient(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req := httptest.NewRequest("POST", "/api/v1/runs", strings.NewReader(scenarioJSON(t))).WithContext(ctx)
+	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	h.srv.ServeHTTP(rec, req)
 	wantProblem(t, rec, "/api/v1/runs", 503, "canceled")
@@ -255,7 +256,7 @@ func (downStore) Runs(context.Context, int, string) ([]core.RunSummary, string, 
 
 func TestDatabaseUnavailable(t *testing.T) {
 	h := newHarness(t, nil)
-	h.srv = New(Config{Store: downStore{h.db}, Logger: h.srv.log})
+	h.srv = New(Config{Store: downStore{h.db}, Logger: h.srv.log, AllowedHosts: []string{"example.com"}})
 	tests := []struct{ method, path, body string }{
 		{"GET", "/api/v1/runs/AAAAAAAAAAAAAAAAAAAAAA", ""},
 		{"GET", "/api/v1/runs", ""},

@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // hangScenario once wrapped the engine's int64 clock (1e9 ms / speed 1e-6 per
@@ -88,5 +91,130 @@ func TestClientGoneStopsRun(t *testing.T) {
 	rec = h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
 	if rec.Code != http.StatusCreated {
 		t.Errorf("the next run: got %d, want 201; %s", rec.Code, rec.Body.String())
+	}
+}
+
+// The run time limit covers everything from the request's arrival to the
+// store: a run that returns after the deadline (here, one that does not look
+// at its context) is not stored, and the answer is run-too-long.
+func TestRunTimeLimitCoversStoring(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.MaxRunTime = 300 * time.Millisecond
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			time.Sleep(500 * time.Millisecond)
+			return core.Run(sc, core.RunOptions{})
+		}
+	})
+	rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
+	wantProblem(t, rec, "/api/v1/runs", 422, "run-too-long")
+	var list struct {
+		Runs []any `json:"runs"`
+	}
+	decode(t, h.do("GET", "/api/v1/runs", "", ""), &list)
+	if len(list.Runs) != 0 {
+		t.Errorf("got %d stored runs, want none", len(list.Runs))
+	}
+}
+
+// A small UBBCONFIG whose instances advertise many services expands past
+// what /validate answers: a 413 naming the flag, not a giant answer.
+func TestValidateBounded(t *testing.T) {
+	var ubb strings.Builder
+	ubb.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 MIN=100 CLOPT=\"-s ")
+	for i := 0; i < 50; i++ {
+		if i > 0 {
+			ubb.WriteString(",")
+		}
+		fmt.Fprintf(&ubb, "S%d", i)
+	}
+	ubb.WriteString(" --\"\n")
+	h := newHarness(t, func(c *Config) { c.MaxModelEntries = 4999 })
+	rec := h.do("POST", "/api/v1/validate", "text/plain", ubb.String())
+	p := wantProblem(t, rec, "/api/v1/validate", 413, "model-too-large")
+	if p.Limit != float64(4999) || !strings.Contains(p.Detail, "5000 services over 100 server instances") ||
+		!strings.Contains(p.Detail, "--max-model-entries") {
+		t.Errorf("limit %v, detail %q; want 4999, the count and the flag", p.Limit, p.Detail)
+	}
+	h = newHarness(t, func(c *Config) { c.MaxModelEntries = 5000 })
+	if rec := h.do("POST", "/api/v1/validate", "text/plain", ubb.String()); rec.Code != 200 {
+		t.Errorf("at the limit: got %d, want 200", rec.Code)
+	}
+}
+
+// A run whose stored form passes --max-stored is refused (and its dispatch
+// log stops the run as soon as it passes the limit), and nothing is stored.
+func TestStoredSizeLimit(t *testing.T) {
+	for _, tc := range []struct {
+		query, want string
+	}{
+		{"", "bytes (scenario, result and dispatch log)"},
+		{"?dispatch=true", "a compressed dispatch log larger than that"},
+	} {
+		limit := int64(20_000)
+		if tc.query != "" {
+			limit = 200_000 // the result fits, the log of 10 million requests does not
+		}
+		h := newHarness(t, func(c *Config) { c.MaxStoredBytes, c.MaxRequests = limit, 20_000_000 })
+		sc := scenarioJSON(t)
+		if tc.query != "" {
+			sc = longScenario
+		}
+		rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs"+tc.query, sc)
+		p := wantProblem(t, rec, "/api/v1/runs", 413, "stored-too-large")
+		if !strings.Contains(p.Detail, tc.want) || !strings.Contains(p.Detail, "--max-stored") || p.Limit != float64(limit) {
+			t.Errorf("%q: detail %q limit %v; want %q, the flag and %d", tc.query, p.Detail, p.Limit, tc.want, limit)
+		}
+		var list struct {
+			Runs []any `json:"runs"`
+		}
+		decode(t, h.do("GET", "/api/v1/runs", "", ""), &list)
+		if len(list.Runs) != 0 {
+			t.Errorf("%q: %d runs stored, want none", tc.query, len(list.Runs))
+		}
+	}
+}
+
+// A run whose backlog passes its share of the memory budget stops with a
+// problem naming the budget and its flag.
+func TestMemoryBudget(t *testing.T) {
+	// 2 runs share 1.2 MB: 1000 requests held at once each
+	h := newHarness(t, func(c *Config) { c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 1_200_000, 2, 20_000_000 })
+	backlog := strings.Replace(strings.Replace(hangScenario, `"ms": 1e9`, `"ms": 10`, 1), `"speed": 1e-6`, `"speed": 1`, 1)
+	backlog = strings.Replace(backlog, `"rate_per_s": 1000}`, `"rate_per_s": 100000}`, 1)
+	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
+	p := wantProblem(t, rec, "/api/v1/runs", 413, "backlog-too-large")
+	if p.Limit != float64(1000) || !strings.Contains(p.Detail, "--max-memory") || !strings.Contains(p.Detail, "backlog: more than 1000 requests held") {
+		t.Errorf("limit %v, detail %q; want 1000 and the flag", p.Limit, p.Detail)
+	}
+}
+
+// A compare decodes whole stored results: it takes a run slot, so that
+// compares at once are bounded like runs.
+func TestCompareTakesRunSlot(t *testing.T) {
+	release, started := make(chan struct{}), make(chan struct{}, 1)
+	hold := false
+	h := newHarness(t, func(c *Config) {
+		c.MaxRuns = 1
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			if hold {
+				started <- struct{}{}
+				<-release
+			}
+			return core.Run(sc, opt)
+		}
+	})
+	a, b := h.postRun("", scenarioJSON(t)).ID, h.postRun("?seed=2", scenarioJSON(t)).ID
+	hold = true
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t))
+	}()
+	<-started
+	wantProblem(t, h.do("GET", "/api/v1/compare?runs="+a+","+b, "", ""), "/api/v1/compare", 503, "busy")
+	close(release)
+	<-done
+	if rec := h.do("GET", "/api/v1/compare?runs="+a+","+b, "", ""); rec.Code != 200 {
+		t.Errorf("after the run: got %d, want 200", rec.Code)
 	}
 }

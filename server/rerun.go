@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,6 +16,7 @@ import (
 // whether the engine version differs from the one that made the stored run,
 // and whether the result bytes changed.
 func (s *Server) rerun(c echo.Context) error {
+	start := time.Now()
 	id, err := idParam(c)
 	if err != nil {
 		return err
@@ -37,12 +39,12 @@ func (s *Server) rerun(c echo.Context) error {
 		opt.Seed = &seed
 	}
 	stored := &core.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
-	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
+	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
 		return err
 	}
 	run.RerunOf = old.ID
-	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
+	if err := s.storeRun(ctx, start, run); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/runs/"+run.ID)

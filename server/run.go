@@ -8,8 +8,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -34,32 +36,41 @@ type execution struct {
 	scenario *core.Scenario
 	stored   *core.SavedScenario
 	opt      core.RunOptions
-	keep     bool // keep the dispatch log
+	keep     bool      // keep the dispatch log
+	start    time.Time // when the request arrived: the run time limit counts from here
 }
 
 // execute runs x within the limits and returns the run ready to store. Over
 // the limit of runs at once it is a 503 problem with Retry-After.
 func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
-	select {
-	case s.runs <- struct{}{}:
-		defer func() { <-s.runs }()
-	default:
-		p := problemf(http.StatusServiceUnavailable, "busy", "Too many runs at once",
-			"%d runs are executing, the most this server allows (flag --max-runs, env TUXLB_MAX_RUNS); retry later", s.cfg.MaxRuns)
-		p.retryAfter = retryAfterSeconds
-		return nil, p
+	release, err := s.acquireSlot()
+	if err != nil {
+		return nil, err
 	}
-	runCtx, cancel := context.WithTimeout(ctx, s.cfg.MaxRunTime)
+	defer release()
+	if x.start.IsZero() {
+		x.start = time.Now()
+	}
+	// The limit covers reading and parsing the body (before), setup, the
+	// run and encoding (here) and storing (storeRun).
+	runCtx, cancel := context.WithDeadline(ctx, x.start.Add(s.cfg.MaxRunTime))
 	defer cancel()
+	runCtx, stop := context.WithCancel(runCtx)
+	defer stop()
 	opt := x.opt
-	opt.Context, opt.MaxRequests = runCtx, s.cfg.MaxRequests
-	var log bytes.Buffer
+	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, s.maxInFlight()
+	// The compressed dispatch log stops the run as soon as it passes the
+	// stored-size limit, rather than growing in memory to the end.
+	log := &cappedBuffer{limit: s.cfg.MaxStoredBytes, stop: stop}
 	var gz *gzip.Writer
 	if x.keep {
-		gz, _ = gzip.NewWriterLevel(&log, gzip.BestSpeed)
+		gz, _ = gzip.NewWriterLevel(log, gzip.BestSpeed)
 		opt.Dispatch = gz
 	}
 	res, err := s.cfg.Run(x.scenario, opt)
+	if log.over {
+		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+	}
 	if err != nil {
 		return nil, s.runError(ctx, runCtx, err)
 	}
@@ -71,26 +82,116 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if opt.Seed != nil {
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
 	}
+	if runCtx.Err() != nil { // the deadline passed while encoding
+		return nil, s.runError(ctx, runCtx, runCtx.Err())
+	}
 	if x.keep {
 		if err := gz.Close(); err != nil {
+			if log.over {
+				return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+			}
 			return nil, err
 		}
 		run.DispatchGzip = log.Bytes()
 	}
+	if n := int64(len(run.Scenario) + len(run.Result) + len(run.DispatchGzip)); n > s.cfg.MaxStoredBytes {
+		return nil, s.storedTooLarge(strconv.FormatInt(n, 10) + " bytes (scenario, result and dispatch log)")
+	}
 	return run, nil
+}
+
+// cappedBuffer is a bytes.Buffer that refuses to grow past limit: the write
+// that would pass it fails, and stop is called.
+type cappedBuffer struct {
+	bytes.Buffer
+	limit int64
+	over  bool
+	stop  func()
+}
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if int64(b.Len()+len(p)) > b.limit {
+		if !b.over {
+			b.over = true
+			b.stop()
+		}
+		return 0, errors.New("over the stored-size limit")
+	}
+	return b.Buffer.Write(p)
+}
+
+// storedTooLarge is the 413 problem for a run whose stored form (what says
+// which part) passes --max-stored.
+func (s *Server) storedTooLarge(what string) *Problem {
+	p := problemf(http.StatusRequestEntityTooLarge, "stored-too-large", "Run too large to store",
+		"this server stores at most %d bytes per run (flag --max-stored, env TUXLB_MAX_STORED) and the run would store %s; "+
+			"run it without ?dispatch=true, shorten it, or run it with the CLI", s.cfg.MaxStoredBytes, what)
+	p.Limit = s.cfg.MaxStoredBytes
+	return p
+}
+
+// maxInFlight is each run's share of the memory budget, in requests held
+// at once.
+func (s *Server) maxInFlight() int64 {
+	return max(s.cfg.MaxMemoryBytes/int64(s.cfg.MaxRuns)/core.BytesPerInFlight, 1)
+}
+
+// tooLong is the 422 problem for work that passed --max-run-time.
+func (s *Server) tooLong(what string) *Problem {
+	p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
+		"the %s did not finish within %s, the most this server allows (flag --max-run-time, env TUXLB_MAX_RUN_TIME); "+
+			"shorten the workload or run it with the CLI", what, s.cfg.MaxRunTime)
+	p.Limit = s.cfg.MaxRunTime.String()
+	return p
+}
+
+// storeRun stores run if the run time limit, counted from start, has not
+// passed; storing itself is bounded by what is left of it.
+func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.StoredRun) error {
+	storeCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
+	defer cancel()
+	if err := storeCtx.Err(); err != nil {
+		return s.runError(ctx, storeCtx, err)
+	}
+	if err := s.cfg.Store.CreateRun(storeCtx, run); err != nil {
+		if storeCtx.Err() != nil {
+			return s.runError(ctx, storeCtx, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// acquireSlot takes one of the --max-runs slots that runs and compares
+// share, or returns the 503 problem with Retry-After when all are taken.
+func (s *Server) acquireSlot() (release func(), err error) {
+	select {
+	case s.runs <- struct{}{}:
+		return func() { <-s.runs }, nil
+	default:
+		p := problemf(http.StatusServiceUnavailable, "busy", "Too many runs at once",
+			"%d runs or compares are executing, the most this server allows (flag --max-runs, env TUXLB_MAX_RUNS); retry later", s.cfg.MaxRuns)
+		p.retryAfter = retryAfterSeconds
+		return nil, p
+	}
 }
 
 // runError explains why a run failed: over the run time limit (422: the same
 // scenario would fail again), over the request limit (413), or as core says.
 func (s *Server) runError(ctx, runCtx context.Context, err error) error {
 	if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-		p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
-			"the run did not finish within %s, the most this server allows (flag --max-run-time, env TUXLB_MAX_RUN_TIME); "+
-				"shorten the workload or run it with the CLI", s.cfg.MaxRunTime)
-		p.Limit = s.cfg.MaxRunTime.String()
-		return p
+		return s.tooLong("run")
 	}
 	var ce *core.Error
+	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE && ce.Limit == core.LimitInFlight {
+		p := fromCoreError(ce)
+		p.Type, p.Title = ProblemTypeBase+"backlog-too-large", "Backlog too large"
+		p.Detail += fmt.Sprintf(" (this server gives each run %d requests held at once: its memory budget, flag --max-memory, "+
+			"env TUXLB_MAX_MEMORY, %d bytes, shared by --max-runs %d runs at about %d bytes per request)",
+			s.maxInFlight(), s.cfg.MaxMemoryBytes, s.cfg.MaxRuns, core.BytesPerInFlight)
+		p.Limit = s.maxInFlight()
+		return p
+	}
 	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE {
 		p := fromCoreError(ce)
 		p.Title = "Workload too large"
@@ -140,6 +241,7 @@ func badQuery(field, value, want string) *Problem {
 
 // createRun runs a posted scenario and stores it: 201 {"id", "result"}.
 func (s *Server) createRun(c echo.Context) error {
+	start := time.Now()
 	opt, keep, err := runOptions(c)
 	if err != nil {
 		return err
@@ -156,11 +258,11 @@ func (s *Server) createRun(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep})
+	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
 		return name(err)
 	}
-	if err := s.cfg.Store.CreateRun(ctx, run); err != nil {
+	if err := s.storeRun(ctx, start, run); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/runs/"+run.ID)

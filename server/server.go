@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -46,6 +47,15 @@ const (
 	DefaultMaxBodyBytes = 10 << 20
 	DefaultMaxRequests  = 5_000_000
 	DefaultMaxRunTime   = 60 * time.Second
+	// DefaultMaxModelEntries bounds the (instance, service) pairs POST
+	// /validate lists.
+	DefaultMaxModelEntries = 1_000_000
+	// DefaultMaxStoredBytes bounds what one run stores: scenario, result and
+	// compressed dispatch log.
+	DefaultMaxStoredBytes = 64 << 20
+	// DefaultMaxMemoryBytes is the memory budget of the runs executing at
+	// once: each gets MaxMemoryBytes / MaxRuns for the requests it holds.
+	DefaultMaxMemoryBytes = 2 << 30
 )
 
 // DefaultMaxRuns is how many runs may execute at once: two per core.
@@ -62,7 +72,17 @@ type Config struct {
 	MaxRequests  int64         // largest workload one run may issue
 	MaxRunTime   time.Duration // a run still going after this is stopped
 	MaxRuns      int           // runs executing at once; more get 503
-	CORSOrigins  []string      // origins allowed cross-origin calls; none: CORS off
+	// MaxModelEntries bounds the (instance, service) pairs POST /validate lists.
+	MaxModelEntries int64
+	// MaxStoredBytes bounds what one run stores (scenario, result, dispatch log).
+	MaxStoredBytes int64
+	// MaxMemoryBytes is the budget for the requests runs hold at once,
+	// shared equally by MaxRuns runs.
+	MaxMemoryBytes int64
+	CORSOrigins    []string // origins allowed cross-origin calls; none: CORS off
+	// AllowedHosts are host names, besides IP addresses and localhost, that
+	// the Host header may carry; others get 421 (DNS rebinding).
+	AllowedHosts []string
 	// Sweeps: points of one sweep (default core.MaxSweepPoints), expected
 	// requests of one sweep over all its runs, runs of a sweep at once (default
 	// the number of CPUs), and the lease a server holds on the job it works.
@@ -77,10 +97,11 @@ type Config struct {
 
 // Server is the HTTP handler of the API and the playground.
 type Server struct {
-	cfg  Config
-	log  *slog.Logger
-	echo *echo.Echo
-	runs chan struct{} // one token per run executing
+	cfg          Config
+	log          *slog.Logger
+	echo         *echo.Echo
+	runs         chan struct{} // one token per run executing
+	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
 
 	owner     string        // this server's name as the owner of sweep jobs
 	sweepWake chan struct{} // a new sweep job was posted
@@ -105,6 +126,15 @@ func New(cfg Config) *Server {
 	if cfg.MaxRuns <= 0 {
 		cfg.MaxRuns = DefaultMaxRuns()
 	}
+	if cfg.MaxModelEntries <= 0 {
+		cfg.MaxModelEntries = DefaultMaxModelEntries
+	}
+	if cfg.MaxStoredBytes <= 0 {
+		cfg.MaxStoredBytes = DefaultMaxStoredBytes
+	}
+	if cfg.MaxMemoryBytes <= 0 {
+		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
+	}
 	if cfg.Run == nil {
 		cfg.Run = core.Run
 	}
@@ -119,6 +149,9 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
 		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
+	for _, h := range cfg.AllowedHosts {
+		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
+	}
 	s.echo = s.routes()
 	return s
 }
@@ -134,39 +167,46 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	e.Use(s.requestID, s.logRequests, s.recoverPanics, s.securityHeaders)
+	e.Use(s.requestID, s.logRequests, s.recoverPanics, s.securityHeaders, s.checkHost)
 	if len(s.cfg.CORSOrigins) > 0 {
 		e.Use(s.cors())
 	}
-	e.Use(s.limitBody)
+	e.Use(s.limitBody, s.checkQuery, s.checkBody)
 
-	e.GET("/healthz", s.healthz)
-	e.GET("/api/openapi.json", s.openAPI)
-	api := e.Group("/api/v1")
-	api.POST("/runs", s.createRun)
-	api.GET("/runs", s.listRuns)
-	api.GET("/runs/:id", s.getRun)
-	api.GET("/runs/:id/result.json", s.getResult)
-	api.GET("/runs/:id/dispatch.csv", s.getDispatch)
-	api.POST("/runs/:id/rerun", s.rerun)
-	api.POST("/scenarios", s.createScenario)
-	api.GET("/scenarios/:id", s.getScenario)
-	api.GET("/compare", s.compare)
-	api.POST("/sweeps", s.createSweep)
-	api.GET("/sweeps/:id", s.getSweep)
-	api.DELETE("/sweeps/:id", s.deleteSweep)
-	api.POST("/validate", s.validate)
-	e.GET("/s/:id", s.sharedScenario)
-	e.GET("/*", s.static)
+	// Every GET resource answers HEAD too (headers only).
+	get := func(path string, h echo.HandlerFunc) {
+		e.GET(path, h)
+		e.HEAD(path, h)
+	}
+	get("/healthz", s.healthz)
+	get("/api/openapi.json", s.openAPI)
+	e.POST("/api/v1/runs", s.createRun)
+	get("/api/v1/runs", s.listRuns)
+	get("/api/v1/runs/:id", s.getRun)
+	get("/api/v1/runs/:id/result.json", s.getResult)
+	get("/api/v1/runs/:id/dispatch.csv", s.getDispatch)
+	e.POST("/api/v1/runs/:id/rerun", s.rerun)
+	e.POST("/api/v1/scenarios", s.createScenario)
+	get("/api/v1/scenarios/:id", s.getScenario)
+	get("/api/v1/compare", s.compare)
+	e.POST("/api/v1/sweeps", s.createSweep)
+	get("/api/v1/sweeps/:id", s.getSweep)
+	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
+	e.POST("/api/v1/validate", s.validate)
+	get("/s/:id", s.sharedScenario)
+	get("/*", s.static)
 	return e
 }
 
 // Routes lists the routes as "METHOD PATH" with OpenAPI-style parameters
-// ({id}), for the test that keeps the OpenAPI document true.
+// ({id}), for the test that keeps the OpenAPI document true. HEAD, which
+// every GET route answers, is left out.
 func (s *Server) Routes() []string {
 	var list []string
 	for _, r := range s.echo.Routes() {
-		list = append(list, r.Method+" "+openAPIPath(r.Path))
+		if r.Method != http.MethodHead {
+			list = append(list, r.Method+" "+openAPIPath(r.Path))
+		}
 	}
 	return list
 }

@@ -180,7 +180,7 @@ func TestSweepJobRestart(t *testing.T) {
 		t.Fatalf("stopped server left %+v, want running with some of the points", j)
 	}
 	// A restarted server (a new Server on the same database).
-	h2 := &harness{t: t, db: h.db, logs: h.logs, srv: New(Config{Store: h.db, Assets: testAssets, SweepWorkers: 2})}
+	h2 := &harness{t: t, db: h.db, logs: h.logs, srv: New(Config{Store: h.db, Assets: testAssets, SweepWorkers: 2, AllowedHosts: []string{"example.com"}})}
 	h2.startSweeps()
 	j = h2.waitSweep(id, core.SweepDone, core.SweepFailed)
 	want := expectedSweep(t, core.SweepSpec{Vary: vary, Replications: 3})

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -36,6 +37,7 @@ type configInput struct {
 // multipart/form-data (parts ubbconfig and dmconfig) or application/json
 // ({"ubbconfig", "dmconfig", "advertise"}).
 func (s *Server) validate(c echo.Context) error {
+	start := time.Now()
 	in, err := s.readConfigInput(c)
 	if err != nil {
 		return err
@@ -50,12 +52,35 @@ func (s *Server) validate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A few lines (MIN=1000 and a long -s list) expand into a model that
+	// lists every service of every instance: bound what the answer lists.
+	if n := advertisements(model); n > s.cfg.MaxModelEntries {
+		p := problemf(http.StatusRequestEntityTooLarge, "model-too-large", "Model too large",
+			"the model lists %d services over %d server instances (instances x services they advertise); "+
+				"this server answers at most %d (flag --max-model-entries, env TUXLB_MAX_MODEL_ENTRIES); "+
+				"use tuxlb validate for larger ones", n, len(model.Servers), s.cfg.MaxModelEntries)
+		p.Limit = s.cfg.MaxModelEntries
+		return p
+	}
+	if time.Since(start) > s.cfg.MaxRunTime {
+		return s.tooLong("validation")
+	}
 	// The same bytes as `tuxlb validate` prints.
 	out, err := json.MarshalIndent(model, "", "  ")
 	if err != nil {
 		return err
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, append(out, '\n'))
+}
+
+// advertisements counts the (instance, service) pairs of m: what the
+// model's JSON lists.
+func advertisements(m *core.Model) int64 {
+	var n int64
+	for i := range m.Servers {
+		n += int64(len(m.Servers[i].Services))
+	}
+	return n
 }
 
 // readConfigInput reads the body of POST /validate by its content type.

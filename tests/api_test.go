@@ -312,7 +312,7 @@ func TestServeFinishesInFlightOnSIGTERM(t *testing.T) {
 	}
 	defer conn.Close()
 	half := len(scenario) / 2
-	fmt.Fprintf(conn, "POST /api/v1/runs HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(scenario))
+	fmt.Fprintf(conn, "POST /api/v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(scenario))
 	conn.Write(scenario[:half])
 	time.Sleep(200 * time.Millisecond) // the server is now reading this request's body
 	srv.cmd.Process.Signal(syscall.SIGTERM)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,5 +59,52 @@ func TestRunMaxRunTime(t *testing.T) {
 	code, _, errs = mainBounded(t, 10*time.Second, "run", "--max-run-time", "-1s", path)
 	if code != 2 || !strings.Contains(errs, "--max-run-time: -1s is negative") {
 		t.Errorf("negative limit: got exit %d, stderr %q; want 2 and the flag named", code, errs)
+	}
+}
+
+// A failed run never removes a file it did not create: an existing
+// --dispatch file stays as it was; a successful run replaces it whole.
+func TestRunDispatchKeepsUsersFile(t *testing.T) {
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "keep.csv")
+	if err := os.WriteFile(keep, []byte("precious\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	bad := writeFile(t, "bad.json", `{"ubbconfig": "`+cliUBB+`", "workload": {"trace_csv": "time_ms,service\n0,NOPE\n"}}`)
+	if code, _, errs := mainBounded(t, 30*time.Second, "run", "--dispatch", keep, bad); code != 1 {
+		t.Fatalf("bad scenario: exit %d (%s), want 1", code, errs)
+	}
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "precious\n" {
+		t.Errorf("after a failed run keep.csv holds %q (%v), want it untouched", b, err)
+	}
+	good := writeFile(t, "good.json", `{"ubbconfig": "`+cliUBB+`", "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1}}},
+  "workload": {"trace_csv": "time_ms,service\n0,BALANCE\n"}}`)
+	if code, _, errs := mainBounded(t, 30*time.Second, "run", "--dispatch", keep, good); code != 0 {
+		t.Fatalf("good scenario: exit %d (%s), want 0", code, errs)
+	}
+	b, _ := os.ReadFile(keep)
+	if !strings.HasPrefix(string(b), "id,service,origin,") || strings.Contains(string(b), "precious") {
+		t.Errorf("after a good run keep.csv holds %q, want the dispatch log alone", b)
+	}
+	if fi, _ := os.Stat(keep); fi.Mode().Perm() != 0o640 {
+		t.Errorf("keep.csv mode %v, want its own 0640 kept", fi.Mode().Perm())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".keep.csv.*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+// tuxlb validate reads a configuration within a bound: /dev/zero is an
+// error naming the file, not a process that grows without end.
+func TestValidateEndlessFile(t *testing.T) {
+	old := maxConfigBytes
+	maxConfigBytes = 1 << 20
+	defer func() { maxConfigBytes = old }()
+	for _, args := range [][]string{{"validate", "--ubbconfig", "/dev/zero"},
+		{"validate", "--ubbconfig", writeFile(t, "u.ubb", goodUBB), "--dmconfig", "/dev/zero"}} {
+		code, out, errs := mainBounded(t, 30*time.Second, args...)
+		if code != 1 || out != "" || !strings.Contains(errs, "/dev/zero: larger than 1 MiB") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 1 and the file named", args, code, out, errs)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,10 +162,10 @@ func (f *runFlags) options() (core.RunOptions, error) {
 }
 
 func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
-	var file *os.File
+	var file *outputFile
 	if f.dispatch != "" {
 		var err error
-		if file, err = os.Create(f.dispatch); err != nil {
+		if file, err = createOutput(f.dispatch); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: --dispatch: %v\n", err)
 			return 1
 		}
@@ -184,14 +183,13 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 	bar.done()
 	err = runStopped(opt.Context, f.maxRunTime, err)
 	if file != nil {
-		if cerr := file.Close(); err == nil && cerr != nil {
+		if err != nil {
+			file.discard()
+		} else if cerr := file.commit(); cerr != nil {
 			err = fmt.Errorf("--dispatch: %w", cerr)
 		}
 	}
 	if err != nil {
-		if file != nil {
-			removePartial(f.dispatch)
-		}
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
 	}
@@ -338,13 +336,5 @@ func writeExplanation(w io.Writer, ex core.Explanation) {
 		}
 		fmt.Fprintf(w, "  %-3s %-14s %-12s %-8s %-5t %-5t %3d %7d %7d %5d %7d  %-28s %s\n", mark, c.Server, c.Queue,
 			c.LMID, c.Local, c.Idle, c.Servers, c.Waiting, c.Work+c.Counter, c.Load, c.NetLoad, c.Cost, note)
-	}
-}
-
-// removePartial deletes a dispatch log the failed run left half written, but
-// only a regular file: --dispatch /dev/stdout must never remove a device.
-func removePartial(path string) {
-	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() {
-		os.Remove(path)
 	}
 }

@@ -31,9 +31,13 @@ func init() {
 // environment variable; the flag wins.
 type serveOptions struct {
 	addr, db, logFormat, cors string
+	allowedHosts              string
 	maxBody, maxRequests      int64
+	maxModelEntries           int64
+	maxStored, maxMemory      int64
 	maxRunTime                time.Duration
-	maxRuns                   int
+	maxRuns, maxConns         int
+	timeouts                  connTimeouts
 	maxSweepPoints            int
 	maxSweepRequests          int64
 	sweepWorkers              int
@@ -77,20 +81,46 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	maxConns, err := envInt("TUXLB_MAX_CONNS", defaultMaxConns)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxModelEntries, err := envInt("TUXLB_MAX_MODEL_ENTRIES", server.DefaultMaxModelEntries)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxStored, err := envSize("TUXLB_MAX_STORED", server.DefaultMaxStoredBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.maxStored = maxStored
+	maxMemory, err := envSize("TUXLB_MAX_MEMORY", server.DefaultMaxMemoryBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	o.maxMemory = maxMemory
+	o.timeouts = defaultTimeouts
+	o.maxBody = maxBody
 	fs.StringVar(&o.addr, "addr", envString("TUXLB_ADDR", "127.0.0.1:8080"), "`HOST:PORT` to listen on (port 0: any free port) [TUXLB_ADDR]")
 	fs.StringVar(&o.db, "db", envString("TUXLB_DB", "tuxlb.db"), "where runs are kept, `FILE|URL`: a SQLite file (created if missing), or a postgres:// or postgresql:// URL that several replicas share [TUXLB_DB]")
 	fs.Func("max-body", fmt.Sprintf("largest request body, bytes or with K/M/G suffix (default %d) [TUXLB_MAX_BODY]", maxBody),
-		func(v string) (err error) { maxBody, err = parseSize(v); return err })
+		func(v string) (err error) { o.maxBody, err = parseSize(v); return err })
 	fs.Int64Var(&o.maxRequests, "max-requests", maxRequests, "most requests one run may issue [TUXLB_MAX_REQUESTS]")
 	fs.DurationVar(&o.maxRunTime, "max-run-time", maxRunTime, "longest a run may take before it is stopped [TUXLB_MAX_RUN_TIME]")
 	fs.IntVar(&o.maxRuns, "max-runs", int(maxRuns), "runs executing at once; more get 503 [TUXLB_MAX_RUNS]")
+	fs.Int64Var(&o.maxModelEntries, "max-model-entries", maxModelEntries, "most (instance, service) pairs POST /validate lists [TUXLB_MAX_MODEL_ENTRIES]")
+	fs.Func("max-stored", fmt.Sprintf("most bytes one run stores (scenario, result, compressed dispatch log), with K/M/G suffix (default %d) [TUXLB_MAX_STORED]", maxStored),
+		func(v string) (err error) { o.maxStored, err = parseSize(v); return err })
+	fs.Func("max-memory", fmt.Sprintf("memory budget for the requests runs hold, shared by --max-runs runs, with K/M/G suffix (default %d) [TUXLB_MAX_MEMORY]", maxMemory),
+		func(v string) (err error) { o.maxMemory, err = parseSize(v); return err })
+	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
+	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
 	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
 	fs.Int64Var(&o.maxSweepRequests, "max-sweep-requests", maxSweepRequests, "most requests of one sweep, over all its points and replications [TUXLB_MAX_SWEEP_REQUESTS]")
 	fs.IntVar(&o.sweepWorkers, "sweep-workers", int(sweepWorkers), "runs of a sweep job at once [TUXLB_SWEEP_WORKERS]")
 	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long a sweep job stays this server's without a sign of life; a job whose server died is resumed by another once it runs out [TUXLB_SWEEP_LEASE]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
-	o.maxBody = maxBody
 	return fs, o, nil
 }
 
@@ -105,11 +135,8 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	o.maxBody = max(o.maxBody, 0)
-	if fs.NArg() > 0 || o.maxBody <= 0 || o.maxRequests <= 0 || o.maxRuns <= 0 || o.maxRunTime <= 0 ||
-		o.maxSweepPoints <= 0 || o.maxSweepRequests <= 0 || o.sweepWorkers <= 0 || o.sweepLease <= 0 ||
-		(o.logFormat != "text" && o.logFormat != "json") {
-		fmt.Fprintln(stderr, "tuxlb serve: limits must be positive, --log-format text or json, and no arguments")
+	if err := o.check(fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "tuxlb serve: %v\n", err)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -135,6 +162,8 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
+		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MaxMemoryBytes: o.maxMemory,
+		AllowedHosts:   append(splitList(o.allowedHosts), addrHostName(o.addr)...),
 		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
 		SweepLease: o.sweepLease}
 	if frontend.Built() {
@@ -144,13 +173,13 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
+	ln = limitListener(ln, o.maxConns)
 	api := server.New(cfg)
 	sweepCtx, stopSweeps := context.WithCancel(context.Background())
 	sweepsDone := make(chan struct{})
 	go func() { api.RunSweeps(sweepCtx); close(sweepsDone) }()
 	defer func() { stopSweeps(); <-sweepsDone }()
-	srv := &http.Server{Handler: api, ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
+	srv := newHTTPServer(o, api, logger)
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
 	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)

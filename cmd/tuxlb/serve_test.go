@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestParseSize(t *testing.T) {
@@ -45,10 +51,10 @@ func TestServeFlagErrors(t *testing.T) {
 		{[2]string{"TUXLB_MAX_RUN_TIME", "1 minute"}, nil, "TUXLB_MAX_RUN_TIME"},
 		{[2]string{"TUXLB_MAX_BODY", "0"}, nil, "TUXLB_MAX_BODY"},
 		{[2]string{"TUXLB_SWEEP_LEASE", "5"}, nil, "TUXLB_SWEEP_LEASE"},
-		{[2]string{}, []string{"--sweep-lease", "0s"}, "limits must be positive"},
+		{[2]string{}, []string{"--sweep-lease", "0s"}, "--sweep-lease: must be a positive duration"},
 		{[2]string{}, []string{"--max-body", "lots"}, "max-body"},
-		{[2]string{}, []string{"--max-requests", "-1"}, "limits must be positive"},
-		{[2]string{}, []string{"extra-arg"}, "no arguments"},
+		{[2]string{}, []string{"--max-requests", "-1"}, "--max-requests: must be a positive number"},
+		{[2]string{}, []string{"extra-arg"}, "serve takes flags only"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
@@ -62,4 +68,137 @@ func TestServeFlagErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Each bad setting gets its own message naming it.
+func TestServeFlagMessages(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-requests", "0"}, "--max-requests: must be a positive number, got 0"},
+		{[]string{"--max-runs", "-2"}, "--max-runs: must be a positive number, got -2"},
+		{[]string{"--max-conns", "0"}, "--max-conns: must be a positive number, got 0"},
+		{[]string{"--max-run-time", "0s"}, "--max-run-time: must be a positive duration such as 60s, got 0s"},
+		{[]string{"--log-format", "xml"}, `--log-format: want text or json, got "xml"`},
+		{[]string{"extra"}, `unexpected argument "extra": serve takes flags only`},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := Main(append([]string{"serve"}, tc.args...), nil, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// --max-body is the limit the server gets (it was once read and dropped).
+func TestServeMaxBodyFlag(t *testing.T) {
+	fs, o, err := serveFlags(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse([]string{"--max-body", "2K", "--allowed-hosts", "a.example, b.example"}); err != nil {
+		t.Fatal(err)
+	}
+	if o.maxBody != 2048 || o.allowedHosts != "a.example, b.example" {
+		t.Errorf("got max body %d, allowed hosts %q; want 2048 and the list", o.maxBody, o.allowedHosts)
+	}
+	if got := addrHostName("tuxlb.lan:8080"); len(got) != 1 || got[0] != "tuxlb.lan" {
+		t.Errorf("addrHostName(tuxlb.lan:8080) = %q, want [tuxlb.lan]", got)
+	}
+	if got := addrHostName("0.0.0.0:8080"); got != nil {
+		t.Errorf("addrHostName(0.0.0.0:8080) = %q, want none", got)
+	}
+}
+
+// A flood of connections that send one byte each neither exhausts the
+// process (at most --max-conns are accepted) nor holds them past the header
+// timeout; the server then answers again.
+func TestServeSlowClients(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &serveOptions{maxRunTime: time.Second, maxConns: 4,
+		timeouts: connTimeouts{header: 300 * time.Millisecond, body: time.Second, idle: time.Second, write: time.Second}}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
+	srv := newHTTPServer(o, h, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	count := &countingListener{Listener: ln}
+	go srv.Serve(limitListener(count, o.maxConns))
+	defer srv.Close()
+	var slow []net.Conn
+	for i := 0; i < 12; i++ {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte("G"))
+		slow = append(slow, c)
+	}
+	// The first four were accepted and are cut off after the header timeout;
+	// the others wait their turn and are cut off in turn. Each slow
+	// connection ends (EOF or reset) instead of hanging.
+	for i, c := range slow {
+		c.SetReadDeadline(time.Now().Add(30 * time.Second))
+		if _, err := io.ReadAll(c); err != nil && !strings.Contains(err.Error(), "reset") {
+			t.Errorf("slow connection %d: %v, want it closed by the server", i, err)
+		}
+		c.Close()
+	}
+	if most := count.most(); most > o.maxConns || most == 0 {
+		t.Errorf("at most %d connections were open at once, want 1..%d", most, o.maxConns)
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	res, err := client.Get("http://" + ln.Addr().String() + "/")
+	if err != nil {
+		t.Fatalf("after the flood: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Errorf("after the flood: got %d, want 200", res.StatusCode)
+	}
+	if o2 := newHTTPServer(&serveOptions{maxRunTime: time.Minute, timeouts: defaultTimeouts}, h, slog.Default()); o2.ReadTimeout != time.Minute ||
+		o2.ReadHeaderTimeout != 10*time.Second || o2.IdleTimeout != 2*time.Minute || o2.WriteTimeout != 3*time.Minute {
+		t.Errorf("default timeouts: got %+v", o2)
+	}
+}
+
+// countingListener counts the connections open at once, at the socket.
+type countingListener struct {
+	net.Listener
+	mu         sync.Mutex
+	open, peak int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.mu.Lock()
+		l.open++
+		l.peak = max(l.peak, l.open)
+		l.mu.Unlock()
+		c = &countedConn{Conn: c, l: l}
+	}
+	return c, err
+}
+
+func (l *countingListener) most() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.peak
+}
+
+type countedConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
+	return err
 }

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -18,6 +17,10 @@ func init() {
 		run:     runValidate,
 	}
 }
+
+// maxConfigBytes bounds a UBBCONFIG or DMCONFIG file read by the CLI, as
+// maxScenarioBytes bounds a scenario (a variable, for tests).
+var maxConfigBytes int64 = maxScenarioBytes
 
 // runValidate is `tuxlb validate --ubbconfig FILE [--dmconfig FILE]`: the
 // model on stdout, warnings and errors on stderr as FILE:LINE:COL: message.
@@ -46,14 +49,14 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ubbText, err := os.ReadFile(*ubbPath)
+	ubbText, err := readFileBounded(*ubbPath, maxConfigBytes)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
 		return 1
 	}
 	var dm []byte
 	if *dmPath != "" {
-		if dm, err = os.ReadFile(*dmPath); err != nil {
+		if dm, err = readFileBounded(*dmPath, maxConfigBytes); err != nil {
 			fmt.Fprintf(stderr, "tuxlb validate: cannot read DMCONFIG: %v\n", err)
 			return 1
 		}

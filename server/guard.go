@@ -1,0 +1,152 @@
+package server
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// queryParams lists, per route, the query parameters it reads. Any other
+// parameter is a 400: a misspelt ?polcy=jsq must not silently run the
+// default policy.
+var queryParams = map[string][]string{
+	"POST /api/v1/runs":           {"policy", "seed", "dispatch"},
+	"GET /api/v1/runs":            {"limit", "cursor"},
+	"POST /api/v1/runs/:id/rerun": {"dispatch"},
+	"GET /api/v1/compare":         {"runs", "variant"},
+}
+
+// checkQuery refuses query parameters the route does not read.
+func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		q := c.Request().URL.Query()
+		if len(q) == 0 {
+			return next(c)
+		}
+		method := c.Request().Method
+		if method == http.MethodHead {
+			method = http.MethodGet
+		}
+		known := queryParams[method+" "+c.Path()]
+		var unknown []string
+		for name := range q {
+			if !slices.Contains(known, name) {
+				unknown = append(unknown, name)
+			}
+		}
+		if len(unknown) == 0 {
+			return next(c)
+		}
+		sort.Strings(unknown)
+		want := "no query parameters"
+		if len(known) > 0 {
+			want = "only " + strings.Join(known, ", ")
+		}
+		p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
+			"%s: not a parameter of this resource (it takes %s)", quoteCapped(strings.Join(unknown, ", ")), want)
+		for _, name := range unknown {
+			p.Errors = append(p.Errors, ProblemItem{Field: capText(name), Message: "unknown query parameter"})
+		}
+		return p
+	}
+}
+
+// bodyTypes lists, per route that stores what it reads, the media types it
+// accepts. Anything else is a 415 before the body is read: a web page can
+// post text/plain to a local server without the browser asking first, but
+// not application/json. (POST /validate stores nothing and reads text/plain
+// too; it checks its types itself.)
+var bodyTypes = map[string][]string{
+	"POST /api/v1/runs":      {"application/json", "multipart/form-data"},
+	"POST /api/v1/scenarios": {"application/json", "multipart/form-data"},
+	"POST /api/v1/sweeps":    {"application/json", "multipart/form-data"},
+}
+
+// checkBody refuses compressed bodies and bodies of a type the route does
+// not read, with 415.
+func (s *Server) checkBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		if enc := req.Header.Get(echo.HeaderContentEncoding); enc != "" && !strings.EqualFold(enc, "identity") {
+			return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+				"Content-Encoding %s: send the body uncompressed", quoteCapped(enc))
+		}
+		types, ok := bodyTypes[req.Method+" "+c.Path()]
+		if !ok {
+			return next(c)
+		}
+		ctype := req.Header.Get(echo.HeaderContentType)
+		media, _, err := mime.ParseMediaType(ctype)
+		if err != nil || !slices.Contains(types, media) {
+			hint := ""
+			if strings.HasPrefix(ctype, "application/x-www-form-urlencoded") {
+				hint = " (curl -d sends this type unless told: add -H 'Content-Type: application/json')"
+			}
+			return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
+				"Content-Type %s: send %s%s", quoteCapped(ctype), strings.Join(types, " or "), hint)
+		}
+		return next(c)
+	}
+}
+
+// checkHost refuses a Host header that names neither an IP address, nor
+// localhost, nor a name given by --allowed-hosts, with 421. A DNS-rebinding
+// page reaches a local server under its own domain name, so it is refused;
+// an address typed as an IP cannot be rebound.
+func (s *Server) checkHost(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		host := c.Request().Host
+		if h, _, err := net.SplitHostPort(host); err == nil {
+			host = h
+		}
+		host = strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+		if host == "" || host == "localhost" || strings.HasSuffix(host, ".localhost") || net.ParseIP(host) != nil ||
+			slices.Contains(s.allowedHosts, host) {
+			return next(c)
+		}
+		return problemf(http.StatusMisdirectedRequest, "unknown-host", "Unknown host",
+			"Host %s is not this server's: use its IP address or localhost, or start it with --allowed-hosts %s",
+			quoteCapped(host), capText(host))
+	}
+}
+
+// Limits of the drain that lets a client read its 413 (see drainBody).
+const (
+	drainMaxBytes = 64 << 20
+	drainMaxTime  = 10 * time.Second
+)
+
+// drainBody reads and discards what is left of a refused body, at most
+// drainMaxBytes within drainMaxTime. A client that writes its whole body
+// before reading the answer would otherwise find the connection reset (the
+// kernel resets a socket closed with unread data), and its 413 lost.
+func drainBody(c echo.Context, body io.Reader) {
+	rc := http.NewResponseController(c.Response().Writer)
+	_ = rc.Flush()
+	_ = rc.SetReadDeadline(time.Now().Add(drainMaxTime))
+	_, _ = io.CopyN(io.Discard, body, drainMaxBytes)
+}
+
+// isBodyTooLarge reports whether err is the 413 of limitBody.
+func isBodyTooLarge(err error) bool {
+	var p *Problem
+	return errors.As(err, &p) && p.Type == ProblemTypeBase+"body-too-large"
+}
+
+// capText cuts a caller's input for a problem document (see core.CapText).
+func capText(s string) string { return core.CapText(s) }
+
+// quoteCapped quotes s for a message, cut by capText.
+func quoteCapped(s string) string {
+	return `"` + strings.ReplaceAll(capText(s), `"`, `\"`) + `"`
+}
