@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -194,4 +195,58 @@ func TestFlightReset(t *testing.T) {
 			t.Errorf("counted %v: got %+v, want %+v", counted, f, want)
 		}
 	}
+}
+
+// TestDoneCountsSearch: the branch-free search of doneCounts.add finds each
+// advertised service's counter in blocks of every size from 0 to 40, and
+// counts services a server does not advertise apart: the counts equal a
+// plain map's.
+func TestDoneCountsSearch(t *testing.T) {
+	const nsvc, nsrv = 64, 41
+	r := NewRand(17, 4)
+	m := &Model{Services: make([]Service, nsvc), Servers: make([]Server, nsrv)}
+	for s := range m.Services {
+		m.Services[s].Name = fmt.Sprintf("S%02d", s)
+	}
+	for i := range m.Servers { // server i advertises i distinct services at random
+		for _, s := range r.perm(nsvc)[:i] {
+			m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
+		}
+	}
+	var d doneCounts
+	d.init(m)
+	want := map[[2]int32]int64{}
+	for range 50_000 {
+		i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
+		d.add(i, k)
+		want[[2]int32{i, k}]++
+	}
+	got := map[[2]int32]int64{}
+	for i, counts := range d.perServer() {
+		for _, c := range counts {
+			got[[2]int32{int32(i), c.svc}] = c.n
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
+	}
+	if len(d.more) == 0 {
+		t.Error("no request of a service its server does not advertise was counted apart; want some")
+	}
+	for key := range d.more { // only those: an advertised one has its counter
+		i, k := key/nsvc, key%nsvc
+		if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
+			t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
+		}
+	}
+}
+
+// perm returns a random permutation of 0..n-1 (tests only).
+func (r *Rand) perm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		j := r.IntN(i + 1)
+		p[i], p[j] = p[j], i
+	}
+	return p
 }

@@ -381,19 +381,22 @@ func (d *doneCounts) init(m *Model) {
 }
 
 // add counts one request of service k processed by server i.
+// The search takes no branch on the comparisons (which way it goes is a coin
+// toss the processor would mispredict, about once a request): the block's
+// first position whose service is not below k lies in [base, base+n], and
+// each step halves n with a conditional move.
 func (d *doneCounts) add(i, k int32) {
-	lo, hi := int(d.off[i]), int(d.off[i+1])
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if d.svc[mid] < k {
-			lo = mid + 1
-		} else {
-			hi = mid
+	base, hi := int(d.off[i]), int(d.off[i+1])
+	if n := hi - base; n > 0 {
+		for n > 1 {
+			half := n >> 1
+			base += half * b2i(d.svc[base+half] < k)
+			n -= half
 		}
-	}
-	if lo < int(d.off[i+1]) && d.svc[lo] == k {
-		d.n[lo]++
-		return
+		if base += b2i(d.svc[base] < k); base < hi && d.svc[base] == k {
+			d.n[base]++
+			return
+		}
 	}
 	if d.more == nil {
 		d.more = map[int64]int64{}
