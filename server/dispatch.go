@@ -1,30 +1,42 @@
 package server
 
 import (
-	"bytes"
 	"compress/gzip"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // getDispatch serves the dispatch log of a run created with ?dispatch=true
 // as CSV. It is stored gzip-compressed and sent that way to clients that
-// accept gzip; others get it decompressed.
+// accept gzip; others get it decompressed. Either way it streams: the store
+// reads it a piece at a time and the answer is written as it is read, so
+// serving a log holds a piece of it, not the whole.
 func (s *Server) getDispatch(c echo.Context) error {
-	run, err := s.storedRun(c)
+	id, err := idParam(c)
 	if err != nil {
 		return err
 	}
-	id, ctx := run.ID, c.Request().Context()
-	if !run.HasDispatch {
-		return problemf(http.StatusNotFound, "dispatch-not-kept", "Dispatch log not kept",
-			"run %s was created without its dispatch log; POST the scenario to /api/v1/runs?dispatch=true "+
-				"(or /api/v1/runs/%s/rerun?dispatch=true) to keep it", id, id)
+	ctx := c.Request().Context()
+	// The log first: reading the run would load its whole result.
+	gz, size, err := s.cfg.Store.Dispatch(ctx, id)
+	if core.ErrorCode(err) == core.ENOTFOUND {
+		run, err := s.cfg.Store.Run(ctx, id)
+		if err != nil {
+			return err // no such run
+		}
+		if !run.HasDispatch {
+			return problemf(http.StatusNotFound, "dispatch-not-kept", "Dispatch log not kept",
+				"run %s was created without its dispatch log; POST the scenario to /api/v1/runs?dispatch=true "+
+					"(or /api/v1/runs/%s/rerun?dispatch=true) to keep it", id, id)
+		}
+		return core.Errorf(core.ENOTFOUND, "dispatch log of run %s: not found", id)
 	}
-	gz, err := s.cfg.Store.Dispatch(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -34,9 +46,10 @@ func (s *Server) getDispatch(c echo.Context) error {
 	const csvType = "text/csv; charset=utf-8"
 	if acceptsGzip(c.Request()) {
 		h.Set(echo.HeaderContentEncoding, "gzip")
-		return c.Blob(http.StatusOK, csvType, gz)
+		h.Set(echo.HeaderContentLength, strconv.FormatInt(size, 10))
+		return c.Stream(http.StatusOK, csvType, gz)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	zr, err := gzip.NewReader(gz)
 	if err != nil {
 		return err
 	}

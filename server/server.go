@@ -7,6 +7,7 @@ package server
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -26,7 +27,9 @@ type Store interface {
 	CreateRun(ctx context.Context, r *core.StoredRun) error
 	Run(ctx context.Context, id string) (*core.StoredRun, error)
 	Runs(ctx context.Context, limit int, cursor string) ([]core.RunSummary, string, error)
-	Dispatch(ctx context.Context, id string) ([]byte, error)
+	// Dispatch opens a run's gzip-compressed dispatch log for reading and
+	// returns its size.
+	Dispatch(ctx context.Context, id string) (io.Reader, int64, error)
 	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
 	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
 	Ping(ctx context.Context) error

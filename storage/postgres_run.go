@@ -66,17 +66,6 @@ func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error)
 	return &r, nil
 }
 
-// Dispatch returns the gzip-compressed dispatch log of run id. It is
-// ENOTFOUND when the run does not exist or was not created with its log.
-func (db *Postgres) Dispatch(ctx context.Context, id string) ([]byte, error) {
-	var gz []byte
-	err := db.pool.QueryRow(ctx, "SELECT csv_gzip FROM dispatch_logs WHERE run_id = $1", id).Scan(&gz)
-	if err != nil {
-		return nil, pgNotFound(err, "dispatch log of run %s", id)
-	}
-	return gz, nil
-}
-
 // Runs lists up to limit runs, newest first, starting after cursor ("" for
 // the newest). next is the cursor of the following page, "" on the last one.
 func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {

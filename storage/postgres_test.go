@@ -165,7 +165,7 @@ func TestPostgresOutageAndRecovery(t *testing.T) {
 		"Ping":      func() error { return st.Ping(ctx) },
 		"Run":       func() error { _, err := st.Run(ctx, sampleRun(1, true).ID); return err },
 		"Runs":      func() error { _, _, err := st.Runs(ctx, 10, ""); return err },
-		"Dispatch":  func() error { _, err := st.Dispatch(ctx, sampleRun(1, true).ID); return err },
+		"Dispatch":  func() error { _, _, err := st.Dispatch(ctx, sampleRun(1, true).ID); return err },
 		"CreateRun": func() error { return st.CreateRun(ctx, sampleRun(2, false)) },
 		"Scenario":  func() error { _, err := st.Scenario(ctx, sampleRun(1, true).ScenarioID); return err },
 		"PutScenario": func() error {

@@ -30,9 +30,8 @@ func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) error {
 		return err
 	}
 	if r.HasDispatch {
-		_, err := tx.ExecContext(ctx, "INSERT INTO dispatch_logs(run_id, csv_gzip) VALUES (?, ?)", r.ID, r.DispatchGzip)
-		if err != nil {
-			return translate(err)
+		if err := insertDispatch(ctx, tx, r.ID, r.DispatchGzip); err != nil {
+			return err
 		}
 	}
 	return translate(tx.Commit())
@@ -77,17 +76,6 @@ func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 		return nil, fmt.Errorf("run %s: created_at: %w", id, err)
 	}
 	return &r, nil
-}
-
-// Dispatch returns the gzip-compressed dispatch log of run id. It is
-// ENOTFOUND when the run does not exist or was not created with its log.
-func (db *DB) Dispatch(ctx context.Context, id string) ([]byte, error) {
-	var gz []byte
-	err := db.read.QueryRowContext(ctx, "SELECT csv_gzip FROM dispatch_logs WHERE run_id = ?", id).Scan(&gz)
-	if err != nil {
-		return nil, notFound(err, "dispatch log of run %s", id)
-	}
-	return gz, nil
 }
 
 // Runs lists up to limit runs, newest first, starting after cursor ("" for
@@ -161,4 +149,21 @@ func notFound(err error, format string, args ...any) error {
 		return core.Errorf(core.ENOTFOUND, format+": not found", args...)
 	}
 	return err
+}
+
+// insertDispatch stores a dispatch log in pieces of dispatchPiece bytes (at
+// least one, so that an empty log is found).
+func insertDispatch(ctx context.Context, tx *sql.Tx, id string, gz []byte) error {
+	for seq := 0; seq == 0 || len(gz) > 0; seq++ {
+		piece := gz[:min(len(gz), dispatchPiece)]
+		gz = gz[len(piece):]
+		if piece == nil {
+			piece = []byte{} // NOT NULL
+		}
+		_, err := tx.ExecContext(ctx, "INSERT INTO dispatch_chunks(run_id, seq, bytes) VALUES (?, ?, ?)", id, seq, piece)
+		if err != nil {
+			return translate(err)
+		}
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ package storage
 
 import (
 	"context"
+	"io"
 	"strings"
 	"time"
 
@@ -33,8 +34,9 @@ type Store interface {
 	CreateRun(ctx context.Context, r *core.StoredRun) error
 	// Run returns a stored run without its dispatch log.
 	Run(ctx context.Context, id string) (*core.StoredRun, error)
-	// Dispatch returns the gzip-compressed dispatch log of a run.
-	Dispatch(ctx context.Context, id string) ([]byte, error)
+	// Dispatch opens the gzip-compressed dispatch log of a run for reading
+	// (a piece at a time, ctx bounding each read) and returns its size.
+	Dispatch(ctx context.Context, id string) (io.Reader, int64, error)
 	// Runs lists up to limit runs, newest first, after cursor; next is ""
 	// on the last page.
 	Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error)

@@ -157,9 +157,9 @@ func testRunRoundTrip(t *testing.T, db Store) {
 	if !got.CreatedAt.Equal(want.CreatedAt) || !got.HasDispatch {
 		t.Errorf("created_at got %v, want %v; dispatch %v", got.CreatedAt, want.CreatedAt, got.HasDispatch)
 	}
-	gz, err := db.Dispatch(ctx, want.ID)
-	if err != nil || !bytes.Equal(gz, want.DispatchGzip) {
-		t.Errorf("Dispatch got %x (%v), want %x", gz, err, want.DispatchGzip)
+	gz, size, err := readDispatch(ctx, db, want.ID)
+	if err != nil || !bytes.Equal(gz, want.DispatchGzip) || size != int64(len(want.DispatchGzip)) {
+		t.Errorf("Dispatch got %x, size %d (%v), want %x", gz, size, err, want.DispatchGzip)
 	}
 }
 
@@ -172,8 +172,8 @@ func testNotFound(t *testing.T, db Store) {
 	}
 	checks := map[string]error{}
 	_, checks["run"] = db.Run(ctx, "nosuchrun")
-	_, checks["dispatch of unknown run"] = db.Dispatch(ctx, "nosuchrun")
-	_, checks["dispatch not kept"] = db.Dispatch(ctx, sampleRun(1, false).ID)
+	_, _, checks["dispatch of unknown run"] = db.Dispatch(ctx, "nosuchrun")
+	_, _, checks["dispatch not kept"] = db.Dispatch(ctx, sampleRun(1, false).ID)
 	_, checks["scenario"] = db.Scenario(ctx, "nosuchscenario")
 	for name, err := range checks {
 		if got := core.ErrorCode(err); got != core.ENOTFOUND {
