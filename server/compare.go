@@ -56,31 +56,79 @@ func (s *Server) compare(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	// Decoding up to maxCompare stored results is as heavy as a run: a
-	// compare takes a run slot, and keeps only the decoded results.
+	// Reading up to maxCompare stored results is as heavy as a run: a
+	// compare takes a run slot.
 	release, err := s.acquireSlot()
 	if err != nil {
 		return err
 	}
 	defer release()
-	var runs []*core.StoredRun
-	var results []*core.Result
-	for _, id := range ids {
-		run, res, err := s.runResult(c.Request().Context(), id)
+	// One stored run at a time: each is read, decoded without the parts a
+	// comparison does not use (series, queues, lifecycle, replications),
+	// compared with the base (core.CompareResults on the pair), and dropped;
+	// what is kept is the base's decoded summary, each run's headline and
+	// diff, and the per-server request counts.
+	ctx := c.Request().Context()
+	out := comparison{Base: ids[0]}
+	serverIdx := map[string]int{}
+	var base *core.Result
+	for i, id := range ids {
+		run, err := s.cfg.Store.Run(ctx, id)
 		if err != nil {
 			return err
 		}
-		run.Result, run.Scenario, run.DispatchGzip = nil, nil, nil // keep only the decoded result
-		runs, results = append(runs, run), append(results, res)
-	}
-	cmp := core.CompareResults(ids, results)
-	out := comparison{Base: ids[0], Servers: cmp.Servers}
-	for i, run := range runs {
+		res, err := decodeForCompare(run)
+		if err != nil {
+			return err
+		}
+		run.Result, run.Scenario = nil, nil
+		pair, names := []*core.Result{res}, []string{id}
+		if i > 0 {
+			pair, names = []*core.Result{base, res}, []string{ids[0], id}
+		} else {
+			base = res
+		}
+		cmp := core.CompareResults(names, pair)
+		v := cmp.Variants[len(pair)-1]
 		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
 			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
-			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff})
+			Headline: v.Headline, Diff: v.Diff})
+		for _, sv := range cmp.Servers {
+			j, ok := serverIdx[sv.ID]
+			if !ok {
+				j = len(out.Servers)
+				serverIdx[sv.ID] = j
+				out.Servers = append(out.Servers, core.ComparedServer{ID: sv.ID, Requests: make([]int64, len(ids))})
+			}
+			out.Servers[j].Requests[i] = sv.Requests[len(pair)-1]
+		}
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// compareResult is a stored result as a comparison reads it: the parts that
+// grow with the run's length (series, queues, lifecycle) and replications
+// are skipped, unread into memory; the rest is core.Result's.
+type compareResult struct {
+	core.Result
+	Series       skipJSON `json:"series"`
+	Queues       skipJSON `json:"queues"`
+	Lifecycle    skipJSON `json:"lifecycle"`
+	Replications skipJSON `json:"replications"`
+}
+
+// skipJSON decodes any JSON value into nothing.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
+// decodeForCompare decodes run's result for a comparison.
+func decodeForCompare(run *core.StoredRun) (*core.Result, error) {
+	var res compareResult
+	if err := json.Unmarshal(run.Result, &res); err != nil {
+		return nil, fmt.Errorf("run %s: stored result: %w", run.ID, err)
+	}
+	return &res.Result, nil
 }
 
 // runResult reads a stored run and decodes its result.

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -365,4 +366,103 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// Compare reads one stored run at a time and keeps what the comparison
+// needs: when it reads the last of ten runs whose results carry 500 000
+// series values each, the live heap holds far less than the nine before it
+// decoded (4 MB of series each: +44 MB when every result was decoded and
+// kept), and the answer is core.CompareResults over the whole results.
+func TestCompareLargeRunsOneAtATime(t *testing.T) {
+	var store *heapAtRun
+	h := newHarness(t, func(c *Config) {
+		store = &heapAtRun{Store: c.Store}
+		c.Store = store
+	})
+	scenario := scenarioJSON(t)
+	small := []createdRun{h.postRun("", scenario), h.postRun("?policy=round_robin", scenario)}
+	var ids []string
+	var full []*core.Result
+	for i := range 10 {
+		var res core.Result
+		if err := json.Unmarshal(small[i%2].Result, &res); err != nil {
+			t.Fatal(err)
+		}
+		for k := range 50 {
+			values := make([]float64, 10_000)
+			for b := range values {
+				values[b] = float64((b*7+k+i)%1000) / 1000
+			}
+			res.Series.Util = append(res.Series.Util, core.NamedSeries{Name: fmt.Sprintf("S%d", k), Values: values})
+		}
+		body, err := json.Marshal(&res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := &core.StoredRun{ID: newRunID(), ScenarioID: "scn1", Name: fmt.Sprintf("big%d", i), Scenario: []byte(`{}`),
+			EngineVersion: core.EngineVersion, Result: body}
+		if err := h.db.CreateRun(t.Context(), run); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, run.ID)
+		full = append(full, &res)
+	}
+	want := core.CompareResults(ids, full)
+	full = nil
+	store.base = liveHeap()
+	rec := h.do(http.MethodGet, "/api/v1/compare?runs="+strings.Join(ids, ","), "", "")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	// What the test itself held at the start may be gone by the end: the
+	// store at rest is the lesser of the two.
+	if end := liveHeap(); end < store.base {
+		for i := range store.held {
+			store.held[i] += store.base - end
+		}
+	}
+	var got comparison
+	decode(t, rec, &got)
+	for i, v := range want.Variants {
+		if gotJSON, wantJSON := mustJSON(t, got.Runs[i].Headline), mustJSON(t, v.Headline); gotJSON != wantJSON {
+			t.Errorf("run %d headline got %s, want %s", i, gotJSON, wantJSON)
+		}
+		if gotJSON, wantJSON := mustJSON(t, got.Runs[i].Diff), mustJSON(t, v.Diff); gotJSON != wantJSON {
+			t.Errorf("run %d diff got %s, want %s", i, gotJSON, wantJSON)
+		}
+	}
+	if gotJSON, wantJSON := mustJSON(t, got.Servers), mustJSON(t, want.Servers); gotJSON != wantJSON {
+		t.Errorf("servers got %s, want %s", gotJSON, wantJSON)
+	}
+	t.Logf("live heap when reading each run: %v (bytes over the start)", store.held)
+	if len(store.held) != 10 {
+		t.Fatalf("runs read %d, want 10", len(store.held))
+	}
+	if last, bound := store.held[9], int64(4<<20); last > bound {
+		t.Errorf("live heap when reading the 10th run grew %d bytes, want at most %d (not the nine runs before it)", last, bound)
+	}
+}
+
+// heapAtRun is a Store that records the live heap, over base, each time a
+// run is read.
+type heapAtRun struct {
+	Store
+	base int64
+	held []int64
+}
+
+func (s *heapAtRun) Run(ctx context.Context, id string) (*core.StoredRun, error) {
+	if s.base != 0 {
+		s.held = append(s.held, liveHeap()-s.base)
+	}
+	return s.Store.Run(ctx, id)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
