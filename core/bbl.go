@@ -13,7 +13,7 @@ func (e *engine) live(it *lifeItem) bool {
 	case itemNotice:
 		return sv.state == stateDown && sv.gen == it.gen
 	case itemAbort:
-		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool[sv.cur].req.Seq == it.seq
+		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.seq
 	case itemUp:
 		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
 	}
@@ -116,7 +116,7 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 func (e *engine) armTimeout(i, s int32, t int64) {
 	L := e.life
 	sv := &e.servers[i]
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	if sv.group < 0 {
 		return
 	}

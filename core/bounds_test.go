@@ -20,7 +20,7 @@ const boundedUBB = "*RESOURCES\nIPCKEY 123458\nMASTER SITE1\nMODEL %s\nLDBAL Y\n
 	"*SERVERS\nsrv SRVGRP=GRP1 SRVID=1 MIN=1 CLOPT=\"-s BALANCE --\"\n*SERVICES\nBALANCE LOAD=50\n"
 
 // boundedScenario builds a scenario document on boundedUBB from its parts.
-func boundedScenario(t *testing.T, model string, parts map[string]any) *Scenario {
+func boundedScenario(t testing.TB, model string, parts map[string]any) *Scenario {
 	t.Helper()
 	doc := map[string]any{
 		"ubbconfig": sprintf(boundedUBB, model),
@@ -201,7 +201,7 @@ func TestCheckSums(t *testing.T) {
 		{"responses past", 9_223_373, MaxTimeUS, 1, MaxTimeUS, true},
 		{"queue area past", 1, 1, 10_000_000, MaxTimeUS, true},
 	} {
-		e := &engine{spanUS: tc.span, pool: make([]flight, tc.pool)}
+		e := &engine{spanUS: tc.span, pool: flightPool{n: int32(tc.pool)}}
 		e.st.completed, e.st.resp.max = tc.completed, tc.maxUS
 		err := e.checkSums()
 		if (err != nil) != tc.bad {

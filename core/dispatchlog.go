@@ -49,7 +49,7 @@ func (l *dispatchLog) issue(s int32) {
 func (l *dispatchLog) flush(e *engine) {
 	for l.n > 0 {
 		s := l.ring[l.head]
-		f := &e.pool[s]
+		f := e.pool.at(s)
 		if !f.done {
 			return
 		}

@@ -168,7 +168,7 @@ type engine struct {
 	nextLife  int64      // when the next life-cycle step is due; noTime for none
 	more      bool       // the workload has more requests to issue
 	inSystem  int64      // requests issued and not yet finished
-	pool      []flight
+	pool      flightPool
 	free      []int32
 	enqSeq    uint64
 	now       int64
@@ -332,15 +332,14 @@ func (e *engine) alloc() int32 {
 		e.free = e.free[:n-1]
 		return s
 	}
-	if lim := e.opt.MaxInFlight; lim > 0 && int64(len(e.pool)) >= lim && e.fault == nil {
+	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.len()) >= lim && e.fault == nil {
 		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
 			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
 			lim, strconv.FormatFloat(float64(e.now)/1000, 'f', -1, 64))
 		err.Limit = LimitInFlight
 		e.fault = err
 	}
-	e.pool = append(e.pool, flight{})
-	return int32(len(e.pool) - 1)
+	return e.pool.add()
 }
 
 // issue handles a new request: choose its queue, send it there.
@@ -356,7 +355,7 @@ func (e *engine) issue(r *Request) error {
 	}
 	s := e.alloc()
 	e.inSystem++
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
 	e.st.issue(f)
@@ -418,7 +417,7 @@ func (e *engine) issue(r *Request) error {
 // instance of the queue that has been idle longest (the earliest end of its
 // last request; ties to the first in scan order), else waits.
 func (e *engine) enter(s int32, t int64) {
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
 	if e.life != nil && q.gone == len(q.servers) {
@@ -443,7 +442,7 @@ func (e *engine) enter(s int32, t int64) {
 		}
 	}
 	e.accrueQueue(q, t)
-	q.wait.push(e.pool, s)
+	q.wait.push(&e.pool, s)
 	q.work += f.load
 	e.st.queueLength(f.queue, int64(q.wait.n), t)
 }
@@ -451,7 +450,7 @@ func (e *engine) enter(s int32, t int64) {
 // start begins request s on server i at t.
 func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	sv.busy, sv.cur, sv.mark = true, s, t
 	e.idleBits[i>>6] &^= 1 << (i & 63)
 	e.queues[sv.queue].inService++
@@ -472,7 +471,7 @@ func (e *engine) start(i, s int32, t int64) {
 func (e *engine) complete(i int32, t int64) {
 	sv := &e.servers[i]
 	s := sv.cur
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	f.endUS = t
 	f.replyUS = t + f.remoteUS
 	if int(sv.machine) != f.req.Origin {
@@ -509,11 +508,11 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 	q.handoffs++
 	var n int32
 	if q.handoffs%oldestEvery == 0 {
-		n = q.wait.popOldest(e.pool)
+		n = q.wait.popOldest(&e.pool)
 	} else {
-		n = q.wait.popHighest(e.pool)
+		n = q.wait.popHighest(&e.pool)
 	}
-	q.work -= e.pool[n].load
+	q.work -= e.pool.at(n).load
 	e.start(i, n, t)
 }
 
@@ -521,13 +520,13 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 func (e *engine) finish(s int32) {
 	e.inSystem--
 	if e.opt.explain != nil {
-		e.opt.explain.done(e, &e.pool[s])
+		e.opt.explain.done(e, e.pool.at(s))
 	}
 	if e.log == nil {
 		e.free = append(e.free, s)
 		return
 	}
-	e.pool[s].done = true
+	e.pool.at(s).done = true
 	e.log.flush(e)
 }
 

@@ -433,8 +433,8 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 	}
 	e.accrueQueue(q, t)
 	for q.wait.n > 0 {
-		s := q.wait.popOldest(e.pool)
-		q.work -= e.pool[s].load
+		s := q.wait.popOldest(&e.pool)
+		q.work -= e.pool.at(s).load
 		e.failSvc(s, t)
 	}
 	e.st.queueLength(qi, 0, t)
@@ -443,7 +443,7 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 // failSvc fails request s with TPESVCERR at t: the failure reaches the
 // client at t, plus the crossing back from a remote queue.
 func (e *engine) failSvc(s int32, t int64) {
-	f := &e.pool[s]
+	f := e.pool.at(s)
 	f.reason = reasonSvcErr
 	f.replyUS = t
 	if int(e.queues[f.queue].machine) != f.req.Origin {

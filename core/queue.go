@@ -30,21 +30,22 @@ func (q *waitQueue) init() {
 }
 
 // push appends slot s (whose prio is 1..100) at the tail of its level.
-func (q *waitQueue) push(pool []flight, s int32) {
-	l := pool[s].prio - 1
-	pool[s].next = -1
+func (q *waitQueue) push(pool *flightPool, s int32) {
+	f := pool.at(s)
+	l := f.prio - 1
+	f.next = -1
 	if q.tail[l] < 0 {
 		q.head[l] = s
 		q.nonEmpty[l>>6] |= 1 << (l & 63)
 	} else {
-		pool[q.tail[l]].next = s
+		pool.at(q.tail[l]).next = s
 	}
 	q.tail[l] = s
 	q.n++
 }
 
 // popHighest removes the first request of the highest non-empty level.
-func (q *waitQueue) popHighest(pool []flight) int32 {
+func (q *waitQueue) popHighest(pool *flightPool) int32 {
 	var l int32
 	if q.nonEmpty[1] != 0 {
 		l = 127 - int32(bits.LeadingZeros64(q.nonEmpty[1]))
@@ -55,23 +56,23 @@ func (q *waitQueue) popHighest(pool []flight) int32 {
 }
 
 // popOldest removes the request that entered the queue first.
-func (q *waitQueue) popOldest(pool []flight) int32 {
+func (q *waitQueue) popOldest(pool *flightPool) int32 {
 	best := int32(-1)
 	var bestSeq uint64
 	for w := 0; w < 2; w++ {
 		for m := q.nonEmpty[w]; m != 0; m &= m - 1 {
 			l := int32(w*64 + bits.TrailingZeros64(m))
-			if s := q.head[l]; best < 0 || pool[s].enqSeq < bestSeq {
-				best, bestSeq = l, pool[s].enqSeq
+			if seq := pool.at(q.head[l]).enqSeq; best < 0 || seq < bestSeq {
+				best, bestSeq = l, seq
 			}
 		}
 	}
 	return q.popLevel(pool, best)
 }
 
-func (q *waitQueue) popLevel(pool []flight, l int32) int32 {
+func (q *waitQueue) popLevel(pool *flightPool, l int32) int32 {
 	s := q.head[l]
-	q.head[l] = pool[s].next
+	q.head[l] = pool.at(s).next
 	if q.head[l] < 0 {
 		q.tail[l] = -1
 		q.nonEmpty[l>>6] &^= 1 << (l & 63)

@@ -185,12 +185,13 @@ func TestTPENOENTCounts(t *testing.T) {
 }
 
 func TestWaitQueueOrder(t *testing.T) {
-	pool := make([]flight, 6)
+	pool := &flightPool{}
 	prios := []int32{50, 10, 90, 90, 50, 100}
 	var q waitQueue
 	q.init()
 	for i, p := range prios {
-		pool[i].prio, pool[i].enqSeq = p, uint64(i)
+		pool.add()
+		pool.at(int32(i)).prio, pool.at(int32(i)).enqSeq = p, uint64(i)
 		q.push(pool, int32(i))
 	}
 	var got []int32

@@ -177,8 +177,10 @@ func TestStoredSizeLimit(t *testing.T) {
 // A run whose backlog passes its share of the memory budget stops with a
 // problem naming the budget and its flag.
 func TestMemoryBudget(t *testing.T) {
-	// 2 runs share 1.2 MB: 1000 requests held at once each
-	h := newHarness(t, func(c *Config) { c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 1_200_000, 2, 20_000_000 })
+	// 2 runs share 2000 requests' worth: 1000 requests held at once each
+	h := newHarness(t, func(c *Config) {
+		c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 2000*core.BytesPerInFlight, 2, 20_000_000
+	})
 	backlog := strings.Replace(strings.Replace(hangScenario, `"ms": 1e9`, `"ms": 10`, 1), `"speed": 1e-6`, `"speed": 1`, 1)
 	backlog = strings.Replace(backlog, `"rate_per_s": 1000}`, `"rate_per_s": 100000}`, 1)
 	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
@@ -188,7 +190,7 @@ func TestMemoryBudget(t *testing.T) {
 	}
 }
 
-// A compare decodes whole stored results: it takes a run slot, so that
+// A compare decodes stored results: it takes a run slot, so that
 // compares at once are bounded like runs.
 func TestCompareTakesRunSlot(t *testing.T) {
 	release, started := make(chan struct{}), make(chan struct{}, 1)
