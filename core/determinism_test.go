@@ -32,7 +32,7 @@ func drawDigest() string {
 		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
 		Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
 		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
-	rs, _ := OpenWorkload(handModel(), sc, 1, 0)
+	rs, _ := openWorkload(handModel(), sc, 1, 0)
 	var r Request
 	for rs.Next(&r) {
 		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)

@@ -88,7 +88,7 @@ func BenchmarkRun(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, DefaultMaxRequests)
+			reqs, err := openWorkload(setup.Model, sc, setup.Seed, DefaultMaxRequests)
 			if err != nil {
 				b.Fatal(err)
 			}

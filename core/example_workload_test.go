@@ -18,10 +18,10 @@ func ExampleMSToUS() {
 
 // A constant stream sends its first request at time 0, then one every
 // 1000/rate ms.
-func ExampleOpenWorkload() {
+func Example_constantStream() {
 	sc := &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: 1000,
 		Streams: []Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
-	rs, err := OpenWorkload(handModel(), sc, 1, 0)
+	rs, err := openWorkload(handModel(), sc, 1, 0)
 	if err != nil {
 		fmt.Println(err)
 		return

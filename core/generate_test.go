@@ -12,7 +12,7 @@ func genWorkload(durMS float64, streams ...Stream) *Scenario {
 
 func openGen(t *testing.T, sc *Scenario, seed uint64) []Request {
 	t.Helper()
-	rs, err := OpenWorkload(handModel(), sc, seed, 0)
+	rs, err := openWorkload(handModel(), sc, seed, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestMergeOrder(t *testing.T) {
 func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []Request {
 	t.Helper()
 	sc := genWorkload(durMS, st)
-	rs, err := OpenWorkload(handModel(), sc, 5, 0)
+	rs, err := openWorkload(handModel(), sc, 5, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -180,7 +180,7 @@ func TestRequestLimit(t *testing.T) {
 			"workload: 61 requests over the limit of 60"},
 	}
 	for _, tt := range tests {
-		rs, err := OpenWorkload(handModel(), tt.sc, 1, tt.limit)
+		rs, err := openWorkload(handModel(), tt.sc, 1, tt.limit)
 		if tt.upFront {
 			if err == nil || err.Error() != tt.want || ErrorCode(err) != ETOOLARGE {
 				t.Errorf("%s: got %v, want %s error %q", tt.name, err, ETOOLARGE, tt.want)
@@ -226,7 +226,7 @@ func TestStreamErrors(t *testing.T) {
 		{"profile empty", 1, Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
-		_, err := OpenWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
+		_, err := openWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
 		}
@@ -238,7 +238,7 @@ func TestNextDoesNotAllocate(t *testing.T) {
 		Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 500}}},
 		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})
-	rs, err := OpenWorkload(handModel(), sc, 1, 1<<62)
+	rs, err := openWorkload(handModel(), sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestNextDoesNotAllocate(t *testing.T) {
 func BenchmarkWorkloadNext(b *testing.B) {
 	sc := genWorkload(1e9, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
-	rs, _ := OpenWorkload(handModel(), sc, 1, 1<<62)
+	rs, _ := openWorkload(handModel(), sc, 1, 1<<62)
 	var r Request
 	for b.Loop() {
 		rs.Next(&r)

@@ -155,7 +155,7 @@ func TestShippedScenariosSetUp(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		rs, err := OpenWorkload(st.Model, sc, st.Seed, 0)
+		rs, err := openWorkload(st.Model, sc, st.Seed, 0)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

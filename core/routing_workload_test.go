@@ -30,7 +30,7 @@ func openRouted(t *testing.T, w string) ([]Request, error) {
 	if err := json.Unmarshal([]byte(`{"ubbconfig":"x","workload":`+w+`}`), &sc); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := OpenWorkload(routedModel(t), &sc, 1, 0)
+	rs, err := openWorkload(routedModel(t), &sc, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func TestRoutedStreamDoesNotAllocate(t *testing.T) {
 		{"service":"T","arrivals":"poisson","rate_per_s":1000,"route":{"values":["a","q"]}}]}}}`), &sc); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := OpenWorkload(routedModel(t), &sc, 1, 1<<62)
+	rs, err := openWorkload(routedModel(t), &sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,8 @@ type Setup struct {
 	// service s; nil for local services.
 	RemoteTime []Sampler
 
-	traceNote string // how a log was read, the last warning of the setup
+	traceNote string            // how a log was read, the last warning of the setup
+	work      *compiledWorkload // the workload, compiled once (checkWorkload)
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong

@@ -217,16 +217,17 @@ func joinOr(l []string) string {
 	return out + " and " + l[len(l)-1]
 }
 
-// checkWorkload compiles the workload once, so that its errors (and requests
-// that could get no service time) are found before the run starts.
+// checkWorkload compiles the workload, so that its errors (and requests that
+// could get no service time) are found before the run starts; the run plays
+// this compiled workload (Plan), it does not read the workload again.
 func (st *Setup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
-	cw, err := compileWorkload(n, &sc.Workload, st.Seed)
+	cw, err := compileWorkload(n, &sc.Workload)
 	if err != nil {
 		return err
 	}
-	st.traceNote = cw.note
+	st.traceNote, st.work = cw.note, cw
 	return nil
 }
 

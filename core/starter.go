@@ -239,7 +239,7 @@ type traceStats struct {
 }
 
 func measureTrace(m *Model, text string, cm *TraceMap) (*traceStats, error) {
-	reqs, _, err := traceCSV(newNames(m), text, cm, 1)
+	reqs, _, err := traceCSV(newNames(m), text, cm)
 	if err != nil {
 		return nil, err
 	}

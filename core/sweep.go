@@ -28,8 +28,8 @@ type SweepSpec struct {
 }
 
 // Sweep is a compiled sweep: the base scenario parsed once, every point's
-// scenario edited and resolved (its Setup built once, shared by its
-// replications), and the replication seeds.
+// scenario edited and compiled into a Plan once (its replications reseed the
+// plan), and the replication seeds.
 type Sweep struct {
 	Name      string
 	Spec      SweepSpec
@@ -45,7 +45,7 @@ type Sweep struct {
 type sweepPoint struct {
 	values   []string // one per key
 	sc       *Scenario
-	setup    *Setup
+	plan     *Plan
 	requests float64 // expected requests of one run
 }
 
@@ -121,7 +121,7 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := obj.checkMachines(s.points[0].setup.Model); err != nil {
+		if err := obj.checkMachines(s.points[0].plan.Model()); err != nil {
 			return nil, err
 		}
 		s.Objective = obj
@@ -152,20 +152,14 @@ func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
 	if err := applyAssignments(&cur, set); err != nil {
 		return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
 	}
-	setup, err := NewSetup(&cur, RunOptions{})
+	plan, err := Compile(&cur, RunOptions{})
 	if err != nil {
 		return pt, Errorf(ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
 	}
-	pt.sc, pt.setup = &cur, setup
+	pt.sc, pt.plan = &cur, plan
 	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n"))
-	if g := cur.Workload.Generate; g != nil {
-		specs, err := checkGenerate(nil, g)
-		if err != nil {
-			return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
-		}
-		for i := range specs {
-			pt.requests += specs[i].expected
-		}
+	for i := range plan.setup.work.streams {
+		pt.requests += plan.setup.work.streams[i].expected
 	}
 	return pt, nil
 }
@@ -219,15 +213,8 @@ func (s *Sweep) RunUnit(u int, opt RunOptions) (*SweepSample, error) {
 		return nil, Errorf(EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
 	}
 	p, rep := s.Unit(u)
-	pt := &s.points[p]
-	setup := *pt.setup
-	setup.Seed = s.Seeds[rep]
 	o := RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}
-	reqs, sopt, err := prepareSetup(&setup, pt.sc, o)
-	if err != nil {
-		return nil, err
-	}
-	res, err := simulate(&setup, reqs, sopt)
+	res, err := s.points[p].plan.Reseed(s.Seeds[rep]).run(o)
 	if err != nil {
 		return nil, err
 	}

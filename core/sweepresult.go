@@ -174,7 +174,7 @@ func (r *SweepReducer) Restore(pt *SweepPoint) error {
 		return Errorf(ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
 	fresh := &SweepPoint{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
-	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].setup.Model)
+	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
 	if r.s.Objective != nil {
 		m := r.s.Objective.meets(pt.Figures)
 		fresh.Meets = &m

@@ -107,15 +107,16 @@ func sortTrace(reqs []Request) {
 	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
 }
 
-// traceJSON compiles the JSON rows of workload.trace.
-func traceJSON(n *names, rows []TraceRow, seed uint64) ([]Request, error) {
+// traceJSON compiles the JSON rows of workload.trace, sorted by time, each
+// request's Key holding its row number (0-based), as traceCSV does.
+func traceJSON(n *names, rows []TraceRow) ([]Request, error) {
 	reqs := make([]Request, 0, len(rows))
 	for i, row := range rows {
 		r, err := traceJSONRow(n, &row, i+1)
 		if err != nil {
 			return nil, err
 		}
-		r.Key = requestKey(seed, 0, uint64(i))
+		r.Key = uint64(i) // the row number, keyed by the merger
 		reqs = append(reqs, r)
 	}
 	sortTrace(reqs)

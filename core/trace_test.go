@@ -8,7 +8,7 @@ import (
 
 func openTrace(t *testing.T, w Workload) ([]Request, error) {
 	t.Helper()
-	rs, err := OpenWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
+	rs, err := openWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -109,13 +109,13 @@ func TestTraceErrors(t *testing.T) {
 func TestTraceDefaultOrigin(t *testing.T) {
 	m := handModel()
 	m.Master = ""
-	_, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	_, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	want := "trace row 1: origin: missing, and there is no default"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("no MASTER, two machines: got %v, want %q", err, want)
 	}
 	m.Machines = m.Machines[1:] // only site2 is left
-	rs, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	rs, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 	text := sb.String()
 	n := newNames(handModel())
 	for b.Loop() {
-		if _, _, err := traceCSV(n, text, nil, 1); err != nil {
+		if _, _, err := traceCSV(n, text, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
