@@ -41,7 +41,7 @@ func samplerBoundMS(s Sampler) (float64, string) {
 
 // checkHorizon rejects a scenario in which one service time, divided by the
 // speed of a machine that may process it, is already past MaxTimeUS.
-func (st *Setup) checkHorizon(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) checkHorizon(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	n := newNames(m)
 	groups := make(map[string]int, len(m.Groups))

@@ -33,7 +33,7 @@ func drawDigest() string {
 		Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
 		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
 	rs, _ := openWorkload(handModel(), sc, 1, 0)
-	var r Request
+	var r request
 	for rs.Next(&r) {
 		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)
 	}

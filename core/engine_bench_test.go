@@ -20,13 +20,13 @@ type genRequests struct {
 	nsvc, nm int
 }
 
-func (g *genRequests) Next(r *Request) bool {
+func (g *genRequests) Next(r *request) bool {
 	if g.n >= g.total {
 		return false
 	}
 	g.n++
 	g.t += -math.Log(1-g.r.Float64()) * g.meanGap
-	*r = Request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
+	*r = request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
 		ServiceUS: -1, Key: g.r.Uint64()}
 	return true
 }
@@ -84,7 +84,7 @@ func BenchmarkRun(b *testing.B) {
 				rate += st.RatePerS
 			}
 			g.DurationMS = float64(b.N)/rate*1000*1.05 + 1000
-			setup, err := NewSetup(sc, RunOptions{})
+			setup, err := newSetup(sc, RunOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func BenchmarkRun(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := simulate(setup, &limitRequests{Requests: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
+			res, err := simulate(setup, &limitRequests{requestStream: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -134,14 +134,14 @@ func BenchmarkRunSynthetic(b *testing.B) {
 
 // limitRequests stops a workload after n requests.
 type limitRequests struct {
-	Requests
+	requestStream
 	n int64
 }
 
-func (l *limitRequests) Next(r *Request) bool {
+func (l *limitRequests) Next(r *request) bool {
 	if l.n == 0 {
 		return false
 	}
 	l.n--
-	return l.Requests.Next(r)
+	return l.requestStream.Next(r)
 }

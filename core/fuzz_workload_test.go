@@ -26,7 +26,7 @@ func FuzzMSToUS(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		us, err := MSToUS(s)
+		us, err := msToUS(s)
 		if err != nil {
 			return
 		}

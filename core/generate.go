@@ -168,12 +168,12 @@ type streamSource struct {
 }
 
 // next fills r with the stream's next request, or returns false at its end.
-func (s *streamSource) next(r *Request) bool {
+func (s *streamSource) next(r *request) bool {
 	t, ok := s.arr.next(&s.rand, s.limitMS)
 	if !ok {
 		return false
 	}
-	us := MSFloatToUS(t)
+	us := msFloatToUS(t)
 	if us >= s.limitUS {
 		return false
 	}
@@ -181,7 +181,7 @@ func (s *streamSource) next(r *Request) bool {
 	r.Seq, r.ID, r.TimeUS = 0, "", us
 	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
 	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-	r.Route, r.RouteVal = RouteNone, ""
+	r.Route, r.RouteVal = routeNone, ""
 	if s.route != nil {
 		s.draw.Seed(r.Key, streamRouteValue)
 		s.route.draw(&s.draw, r)

@@ -10,7 +10,7 @@ func genWorkload(durMS float64, streams ...Stream) *Scenario {
 	return &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: durMS, Streams: streams}}}
 }
 
-func openGen(t *testing.T, sc *Scenario, seed uint64) []Request {
+func openGen(t *testing.T, sc *Scenario, seed uint64) []request {
 	t.Helper()
 	rs, err := openWorkload(handModel(), sc, seed, 0)
 	if err != nil {
@@ -23,7 +23,7 @@ func openGen(t *testing.T, sc *Scenario, seed uint64) []Request {
 	return reqs
 }
 
-func times(reqs []Request) []int64 {
+func times(reqs []request) []int64 {
 	out := make([]int64, len(reqs))
 	for i, r := range reqs {
 		out[i] = r.TimeUS
@@ -89,7 +89,7 @@ func TestMergeOrder(t *testing.T) {
 }
 
 // countCheck draws a stream and compares its count with the expectation.
-func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []Request {
+func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []request {
 	t.Helper()
 	sc := genWorkload(durMS, st)
 	rs, err := openWorkload(handModel(), sc, 5, 0)
@@ -143,7 +143,7 @@ func TestStreamsAreIndependent(t *testing.T) {
 	s1 := Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 900, OnMS: f(5), OffMS: f(5)}
 	alone := openGen(t, genWorkload(200, s0), 3)
 	both := openGen(t, genWorkload(200, s0, s1), 3)
-	var mine []Request
+	var mine []request
 	for _, r := range both {
 		if r.Service == svcToUpper {
 			mine = append(mine, r)
@@ -242,7 +242,7 @@ func TestNextDoesNotAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Request
+	var r request
 	if allocs := testing.AllocsPerRun(10_000, func() { rs.Next(&r) }); allocs != 0 {
 		t.Errorf("Next allocates %v times per request, want 0", allocs)
 	}
@@ -252,7 +252,7 @@ func BenchmarkWorkloadNext(b *testing.B) {
 	sc := genWorkload(1e9, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
 	rs, _ := openWorkload(handModel(), sc, 1, 1<<62)
-	var r Request
+	var r request
 	for b.Loop() {
 		rs.Next(&r)
 	}

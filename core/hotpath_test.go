@@ -93,7 +93,7 @@ func TestEventHeapRandom(t *testing.T) {
 // request set, so that a field added to flight but forgotten in reset fails
 // here).
 func TestFlightReset(t *testing.T) {
-	f := flight{req: Request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
+	f := flight{req: request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
 	ft := reflect.TypeOf(f)
 	for i := 1; i < ft.NumField(); i++ {
 		switch k := ft.Field(i).Type.Kind(); k {
@@ -103,7 +103,7 @@ func TestFlightReset(t *testing.T) {
 		}
 	}
 	rest := unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))[unsafe.Sizeof(f.req):]
-	r := Request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
+	r := request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
 	for _, counted := range []bool{false, true} {
 		for i := range rest {
 			rest[i] = 0x01

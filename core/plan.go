@@ -12,9 +12,9 @@ import "github.com/tuxlb/tuxlb/core/ubb"
 type Plan struct {
 	name         string
 	replications int
-	setup        *Setup // setup.Seed is the plan's seed
-	binUS        int64  // bin_ms in µs, 0: chosen from the run's span
-	genUS        int64  // workload.generate.duration_ms in µs, 0: no generation
+	setup        *runSetup // setup.Seed is the plan's seed
+	binUS        int64     // bin_ms in µs, 0: chosen from the run's span
+	genUS        int64     // workload.generate.duration_ms in µs, 0: no generation
 }
 
 // Compile checks sc against its configuration and compiles it into a Plan.
@@ -110,7 +110,7 @@ func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
 	if i > 0 {
 		opt.Dispatch = nil
 	}
-	return p.Reseed(ReplicationSeed(p.setup.Seed, i)).run(opt)
+	return p.Reseed(replicationSeed(p.setup.Seed, i)).run(opt)
 }
 
 // run is one run of the plan with its seed.
@@ -129,7 +129,7 @@ func (p *Plan) run(opt RunOptions) (*Result, error) {
 
 // open starts the plan's workload with its seed, looking ahead to learn the
 // workload's horizon (for the width of the series bins).
-func (p *Plan) open(opt RunOptions) (Requests, simOptions, error) {
+func (p *Plan) open(opt RunOptions) (requestStream, simOptions, error) {
 	sopt := simOptions{RunOptions: opt, BinUS: p.binUS}
 	reqs, err := p.setup.work.open(p.setup.Seed, opt.MaxRequests)
 	if err != nil {

@@ -29,10 +29,10 @@ func maxUtilization(r *Result) float64 {
 	return m
 }
 
-// ReplicationSeed derives the seed of replication i (0-based) from the
+// replicationSeed derives the seed of replication i (0-based) from the
 // scenario's seed: replication 0 uses the seed itself, the others a
 // SplitMix64 step of seed + i, so the streams are unrelated.
-func ReplicationSeed(seed uint64, i int) uint64 {
+func replicationSeed(seed uint64, i int) uint64 {
 	if i == 0 {
 		return seed
 	}

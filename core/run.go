@@ -164,7 +164,7 @@ const MaxExplain = 1000
 
 // explainRun runs until request first+count-1 has been dispatched,
 // capturing the explanations on the way.
-func explainRun(setup *Setup, reqs Requests, sopt simOptions, first, count int64) ([]Explanation, error) {
+func explainRun(setup *runSetup, reqs requestStream, sopt simOptions, first, count int64) ([]Explanation, error) {
 	x := &explainer{first: first, last: first + count - 1}
 	sopt.explain = x
 	sopt.Dispatch = nil

@@ -17,12 +17,12 @@ func TestMeanCI(t *testing.T) {
 }
 
 func TestReplicationSeed(t *testing.T) {
-	if ReplicationSeed(7, 0) != 7 {
+	if replicationSeed(7, 0) != 7 {
 		t.Errorf("replication 0 must use the scenario's seed")
 	}
 	seen := map[uint64]bool{}
 	for i := 0; i < 50; i++ {
-		seen[ReplicationSeed(7, i)] = true
+		seen[replicationSeed(7, i)] = true
 	}
 	if len(seen) != 50 {
 		t.Errorf("got %d distinct seeds of 50", len(seen))

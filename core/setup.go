@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Setup is a scenario checked against its model and resolved into what the
+// runSetup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
-type Setup struct {
+type runSetup struct {
 	Model    *Model
-	Policy   Policy
+	Policy   policyKind
 	Seed     uint64
 	Tuning   Tuning // every field set (pointers non-nil)
 	Warnings []string
@@ -21,7 +21,7 @@ type Setup struct {
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
 	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
-	Events           []LifeEvent // the scenario's events, targets resolved, in time order
+	Events           []lifeEvent // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
@@ -55,7 +55,7 @@ func checkScenario(sc *Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
 	}
-	if _, err := ParsePolicy("policy", sc.Policy); err != nil {
+	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err
 	}
 	if _, err := resolveTuning(sc.Tuning, 1); err != nil {
@@ -152,9 +152,9 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 
 // readings are the typed values of a tuning's three readings.
 type readings struct {
-	idle    IdleReading
-	netLoad NetLoadReading
-	counter CounterReading
+	idle    idleReading
+	netLoad netLoadReading
+	counter counterReading
 }
 
 // readings reads t's three readings; an empty one is its default.

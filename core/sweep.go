@@ -107,7 +107,7 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 		base = *sc.Seed
 	}
 	for i := 0; i < s.Reps; i++ {
-		s.Seeds = append(s.Seeds, ReplicationSeed(base, i))
+		s.Seeds = append(s.Seeds, replicationSeed(base, i))
 	}
 	for p := 0; p < n; p++ {
 		pt, err := s.compilePoint(sc, p)
@@ -117,7 +117,7 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 		s.points = append(s.points, pt)
 	}
 	if spec.Objective != "" {
-		obj, err := ParseObjective(spec.Objective)
+		obj, err := parseObjective(spec.Objective)
 		if err != nil {
 			return nil, err
 		}
@@ -202,8 +202,8 @@ func (s *Sweep) MaxRunRequests() float64 {
 	return m
 }
 
-// PointScenario returns the scenario of point p, as the sweep runs it.
-func (s *Sweep) PointScenario(p int) *Scenario { return s.points[p].sc }
+// pointScenario returns the scenario of point p, as the sweep runs it.
+func (s *Sweep) pointScenario(p int) *Scenario { return s.points[p].sc }
 
 // RunUnit runs work unit u: replication rep of point p, with the
 // replication's seed. Only opt.Context, opt.Progress and opt.MaxRequests are
@@ -218,7 +218,7 @@ func (s *Sweep) RunUnit(u int, opt RunOptions) (*SweepSample, error) {
 	if err != nil {
 		return nil, err
 	}
-	return SampleOf(res), nil
+	return sampleOf(res), nil
 }
 
 // SweepSample is the figures of one run, by name.
@@ -236,10 +236,10 @@ var sweepFigures = []string{
 	"issued", "completed", "failed", "timed_out", "crossed_network",
 }
 
-// SampleOf extracts a sweep's figures from a run's result: the fixed figures,
+// sampleOf extracts a sweep's figures from a run's result: the fixed figures,
 // failed.<REASON> per failure reason, utilization.<LMID> per machine that has
 // servers (the mean utilization of its servers).
-func SampleOf(r *Result) *SweepSample {
+func sampleOf(r *Result) *SweepSample {
 	f := map[string]float64{
 		"response_mean_ms": r.ResponseMS.Mean,
 		"response_p50_ms":  r.ResponseMS.P50,

@@ -20,8 +20,8 @@ type Objective struct {
 	Limit  float64
 }
 
-// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`.
-func ParseObjective(text string) (*Objective, error) {
+// parseObjective reads `FIGURE<=X` or `FIGURE>=X`.
+func parseObjective(text string) (*Objective, error) {
 	o := &Objective{Text: strings.TrimSpace(text)}
 	var lim string
 	var ok bool

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func openTrace(t *testing.T, w Workload) ([]Request, error) {
+func openTrace(t *testing.T, w Workload) ([]request, error) {
 	t.Helper()
 	rs, err := openWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
 	if err != nil {
@@ -27,7 +27,7 @@ func TestTraceCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Request{
+	want := []request{
 		{Seq: 1, ID: "d", TimeUS: 1, Service: svcToUpper, Origin: site1, ServiceUS: -1, Prio: 100},
 		{Seq: 2, ID: "b,1", TimeUS: 2000, Service: svcToLower, Origin: site1, ServiceUS: -1},
 		{Seq: 3, ID: "a", TimeUS: 5000, Service: svcToUpper, Origin: site2, ServiceUS: 1001, Prio: 7},
@@ -54,7 +54,7 @@ func TestTraceJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Request{
+	want := []request{
 		{Seq: 1, TimeUS: 1000, Service: svcToLower, Origin: site1, ServiceUS: -1},
 		{Seq: 2, ID: "x", TimeUS: 3000, Service: svcToUpper, Origin: site2, ServiceUS: 2001, Prio: 5},
 	}

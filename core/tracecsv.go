@@ -37,7 +37,7 @@ type csvTrace struct {
 // Key holds its row number (0-based): the merger turns it into the random
 // key of the run's seed (requestKey), so the trace is read once for every
 // seed.
-func traceCSV(n *names, text string, cm *TraceMap) (reqs []Request, notes string, err error) {
+func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string, err error) {
 	ct := &csvTrace{n: n, svcShift: 3}
 	if cm != nil {
 		ct.cm, ct.mapped = *cm, true
@@ -65,8 +65,8 @@ func traceCSV(n *names, text string, cm *TraceMap) (reqs []Request, notes string
 }
 
 // rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int) ([]Request, error) {
-	var reqs []Request
+func (ct *csvTrace) rows(rd *csv.Reader, width int) ([]request, error) {
+	var reqs []request
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
 		switch {
@@ -233,8 +233,8 @@ func (ct *csvTrace) cell(rec []string, f int) string {
 	return strings.TrimSpace(rec[i])
 }
 
-func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
+func (ct *csvTrace) row(rec []string, num int) (request, error) {
+	r := request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
 	var err error
 	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
 		return r, err

@@ -97,7 +97,7 @@ func TestTraceLogFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
+	want := request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
 	g := got[0]
 	g.Key = 0
 	if g != want {
@@ -169,7 +169,7 @@ func TestTraceLogThroughScenario(t *testing.T) {
 		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
 		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
 	}
-	st, err := NewSetup(sc, RunOptions{})
+	st, err := newSetup(sc, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,9 @@ package core
 
 import "math"
 
-// Request is one service request as the workload issues it, with names
+// request is one service request as the workload issues it, with names
 // resolved to indexes of the Model.
-type Request struct {
+type request struct {
 	Seq       int64  // 1-based issue order
 	ID        string // the trace's id, "" when none (the dispatch log then shows Seq)
 	TimeUS    int64  // issue time
@@ -26,22 +26,22 @@ type Request struct {
 
 // The Route values that are not a range.
 const (
-	RouteNone    int32 = 0
-	RouteNoMatch int32 = -1
+	routeNone    int32 = 0
+	routeNoMatch int32 = -1
 )
 
-// Requests yields a workload's requests in issue order (time, then trace rows
+// requestStream yields a workload's requests in issue order (time, then trace rows
 // before generated ones, then row/stream order). It holds O(streams + trace rows)
 // memory, never O(generated requests).
-type Requests interface {
-	Next(r *Request) bool
+type requestStream interface {
+	Next(r *request) bool
 	Err() error
 	Total() int64 // expected number of requests (exact for traces; an estimate with generation)
 }
 
 // openWorkload compiles the scenario's workload against the model and opens
 // it with seed (a Plan compiles it once and opens it per run).
-func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (Requests, error) {
+func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (requestStream, error) {
 	cw, err := compileWorkload(newNames(m), &sc.Workload)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (Reque
 // drawn lazily as Next is called. maxRequests <= 0 means DefaultMaxRequests.
 // open does not change cw, so one compiled workload may be played by several
 // runs at once.
-func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (Requests, error) {
+func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (requestStream, error) {
 	if maxRequests <= 0 {
 		maxRequests = DefaultMaxRequests
 	}
@@ -75,7 +75,7 @@ func overLimit(n, limit int64) error {
 // compiledWorkload is a workload checked against its model: the sorted trace
 // and the streams ready to be started. It does not depend on the seed.
 type compiledWorkload struct {
-	trace    []Request // sorted by time; Key holds the row number (traceCSV)
+	trace    []request // sorted by time; Key holds the row number (traceCSV)
 	streams  []streamSpec
 	expected float64 // expected number of generated requests
 	note     string  // how a log given as trace_csv was read ("" for the trace format)
@@ -143,8 +143,8 @@ func (a mslot) beforeInt(b mslot) int {
 
 // source is one input of the merge: the trace (rank 0) or stream i (rank i+1).
 type source struct {
-	pending Request
-	trace   []Request
+	pending request
+	trace   []request
 	pos     int
 	keyBase uint64 // the trace's keyBase(seed, 0)
 	stream  *streamSource
@@ -186,7 +186,7 @@ func (mg *merger) prime() {
 }
 
 // Next fills r with the next request in issue order.
-func (mg *merger) Next(r *Request) bool {
+func (mg *merger) Next(r *request) bool {
 	if len(mg.heap) == 0 || mg.err != nil {
 		return false
 	}
