@@ -128,3 +128,29 @@ func TestCompileErrors(t *testing.T) {
 		t.Errorf("got %v, want an error starting %q", err, want)
 	}
 }
+
+// Sweep.Run gives the bytes of the units run in any other order (here
+// backwards) and reduced.
+func TestSweepRunIsAnyOrder(t *testing.T) {
+	sw, err := CompileSweep(planScenario(t, 0), SweepSpec{Vary: []string{"rate_scale=0.5,1"}, Replications: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sw.Run(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sw.NewReducer()
+	for u := sw.Units() - 1; u >= 0; u-- {
+		smp, err := sw.RunUnit(u, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := EncodeSweep(res), EncodeSweep(r.Result()); !bytes.Equal(got, want) {
+		t.Errorf("Sweep.Run:\n%s\nwant the units reduced backwards:\n%s", got, want)
+	}
+}

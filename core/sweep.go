@@ -309,3 +309,21 @@ func figureOrder(samples []*SweepSample) []string {
 	}
 	return out
 }
+
+// Run runs every unit of the sweep in order, on the calling goroutine, and
+// returns the reduced result: the same bytes as any runner that spreads the
+// units over workers (package pool does, in the CLI and the server). Only
+// opt.Context, opt.Progress and opt.MaxRequests are used, as in RunUnit.
+func (s *Sweep) Run(opt RunOptions) (*SweepResult, error) {
+	r := s.NewReducer()
+	for u := range s.Units() {
+		smp, err := s.RunUnit(u, opt)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			return nil, err
+		}
+	}
+	return r.Result(), nil
+}
