@@ -132,7 +132,7 @@ func TestCompileErrors(t *testing.T) {
 // Sweep.Run gives the bytes of the units run in any other order (here
 // backwards) and reduced.
 func TestSweepRunIsAnyOrder(t *testing.T) {
-	sw, err := CompileSweep(planScenario(t, 0), SweepSpec{Vary: []string{"rate_scale=0.5,1"}, Replications: 2})
+	sw, err := CompileSweep(planScenario(t, 0), SweepSpec{Vary: []string{"SERVERS.simpserv.MIN=2,4"}, Replications: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
