@@ -195,15 +195,12 @@ type engine struct {
 // MODEL and LDBAL.
 type algorithm uint8
 
-// The algorithms.
+// Tuxedo's algorithms; those of the comparison policies follow them
+// (core/vocab.go).
 const (
 	algFirst algorithm = iota
 	algSHM
 	algMP
-	algRoundRobin
-	algRandom
-	algJSQ
-	algP2C
 )
 
 // simulate plays reqs forward on setup and returns the result.

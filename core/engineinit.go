@@ -71,16 +71,12 @@ func (e *engine) pickAlgorithm() error {
 		default:
 			e.alg = algSHM
 		}
-	case policyRoundRobin:
-		e.alg = algRoundRobin
-	case policyRandom:
-		e.alg = algRandom
-	case policyJSQ:
-		e.alg = algJSQ
-	case policyP2C:
-		e.alg = algP2C
 	default:
-		return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
+		cp, ok := comparisonPolicies[e.setup.Policy]
+		if !ok {
+			return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
+		}
+		e.alg = cp.alg
 	}
 	return nil
 }

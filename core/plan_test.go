@@ -154,3 +154,44 @@ func TestSweepRunIsAnyOrder(t *testing.T) {
 		t.Errorf("Sweep.Run:\n%s\nwant the units reduced backwards:\n%s", got, want)
 	}
 }
+
+// Every policy has a row in comparisonPolicies (but tuxedo), an algorithm
+// name, a rule in choose and an explanation: each runs and explains a
+// request without an error or a panic. A policy added to the policies table
+// alone fails here.
+func TestEveryPolicyIsComplete(t *testing.T) {
+	for _, name := range policies.list() {
+		p, err := parsePolicy("policy", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := comparisonPolicies[p]; ok == (p == policyTuxedo) {
+			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != policyTuxedo)
+			continue
+		}
+		if cp, ok := comparisonPolicies[p]; ok && (cp.text == nil || cp.alg.String() == "") {
+			t.Errorf("policy %s: text %v, algorithm name %q; want both", name, cp.text != nil, cp.alg.String())
+			continue
+		}
+		sc := planScenario(t, 0)
+		sc.Policy = name
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("policy %s: panic %v", name, r)
+				}
+			}()
+			ex, err := Explain(sc, RunOptions{}, 1, 20)
+			if err != nil {
+				t.Errorf("policy %s: %v", name, err)
+				return
+			}
+			for _, x := range ex {
+				if x.Policy != name || x.Text == "" || x.Winner == "" {
+					t.Errorf("policy %s: request %d explained as policy %q, winner %q, text %q; want the policy, a winner and a text",
+						name, x.Seq, x.Policy, x.Winner, x.Text)
+				}
+			}
+		}()
+	}
+}

@@ -73,6 +73,53 @@ var policies = vocab[policyKind]{"policy", []string{"tuxedo", "round_robin", "ra
 // String returns the policy's name as scenarios and the dispatch log spell it.
 func (p policyKind) String() string { return policies.name(p) }
 
+// comparisonPolicy is how the engine runs a policy other than tuxedo (whose
+// algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
+// (core/dispatch.go) is the rule, and how an explanation shows it. Adding a
+// policy is its name in policies, its constant, a row here with its
+// algorithm and dispatch reason below, its case in choose, and its tests
+// (docs/architecture.md, "Adding a policy").
+type comparisonPolicy struct {
+	alg algorithm
+	// queueCost: an explanation's candidates carry their queue's length per
+	// server, (waiting + in service)/n, as their cost; rankedByCost: the
+	// losers are noted against the winner's cost ("costs more", "same cost,
+	// but ties go to the first").
+	queueCost, rankedByCost bool
+	win                     string // the winner's note; "" is "picked by <reason>"
+	// text is the explanation's sentence, given the explanation so far and
+	// the instance the rule picked.
+	text func(ex *Explanation, chosen string) string
+}
+
+// The algorithms of the comparison policies.
+const (
+	algRoundRobin algorithm = algMP + 1 + iota
+	algRandom
+	algJSQ
+	algP2C
+)
+
+// comparisonPolicies has a row for every policy but tuxedo (a test checks).
+var comparisonPolicies = map[policyKind]comparisonPolicy{
+	policyRoundRobin: {alg: algRoundRobin, text: func(ex *Explanation, chosen string) string {
+		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
+			len(ex.Candidates), ex.Service, chosen)
+	}},
+	policyRandom: {alg: algRandom, text: func(ex *Explanation, chosen string) string {
+		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
+			len(ex.Candidates), ex.Service, chosen)
+	}},
+	policyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
+		text: func(ex *Explanation, _ string) string {
+			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
+		}},
+	policyP2C: {alg: algP2C, queueCost: true, text: func(ex *Explanation, chosen string) string {
+		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
+			ex.Service, chosen)
+	}},
+}
+
 // parsePolicy reads a policy name for field; "" is the default, tuxedo.
 func parsePolicy(field, name string) (policyKind, error) { return policies.parse(field, name) }
 
