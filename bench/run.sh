@@ -1,8 +1,11 @@
 #!/bin/sh
 # The body of `go tool task bench`: measures the engine (native benchmarks,
 # WASM under node and headless Chromium, `tuxlb run` end to end with peak RSS,
-# the SimPy baseline, a CPU and allocation profile) into bench/out/, then
-# writes the tables of docs/benchmarks.md from those files (bench/report).
+# the SimPy baseline, sweeps on 1 and 2 workers, a CPU and allocation
+# profile) and, beside each, the bare event loop of the MP scenario
+# (bench/bareloop, the reference for the physical limit) into bench/out/,
+# then writes the tables of docs/benchmarks.md from those files
+# (bench/report), every speed also as a ratio to the bare loop.
 # Run from the repository root. About 2 minutes on a 2-core machine.
 set -eu
 OUT=bench/out
@@ -16,15 +19,16 @@ rm -f "$OUT"/*
 
 step() { echo "bench: $*" >&2; }
 
-# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB" to FILE;
-# the wall clock from date (ns), the peak RSS from /usr/bin/time.
+# timed FILE CMD...: runs CMD, appending "WALL_SECONDS PEAK_RSS_KB CPU_SECONDS"
+# to FILE; the wall clock from date (ns), the peak RSS and the CPU time (user +
+# system, every thread) from /usr/bin/time.
 timed() {
 	file=$1
 	shift
 	t0=$(date +%s%N)
-	/usr/bin/time -o "$file.rss" -f '%M' "$@"
+	/usr/bin/time -o "$file.rss" -f '%M %U %S' "$@"
 	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s\n", $1 / 1000, $2}' >>"$file"
+	echo "$(((t1 - t0) / 1000000)) $(tail -n1 "$file.rss")" | awk '{printf "%.3f %s %.2f\n", $1 / 1000, $2, $3 + $4}' >>"$file"
 	rm -f "$file.rss"
 }
 
@@ -41,22 +45,37 @@ uptime >"$OUT/load.txt"
 	echo "python $("$PY" -c 'import platform, simpy; print(platform.python_version(), "simpy", simpy.__version__)')"
 } >"$OUT/versions.txt"
 
-step "building bin/tuxlb"
+step "building bin/tuxlb and bin/bareloop.test"
 go build -o bin/tuxlb ./cmd/tuxlb
+go test -c -o bin/bareloop.test ./bench/bareloop
+
+# bare BENCHCOUNT: the bare event loop, appended to bare.txt; it runs before
+# the native benchmarks and again before the end-to-end runs, and the
+# fastest of all is the reference.
+bare() {
+	go test ./bench/bareloop -run '^$' -bench '^BenchmarkBareLoop$' -benchtime "$BENCHTIME" -count "$1" >>"$OUT/bare.txt"
+}
+
+step "the bare event loop (bench/bareloop, -count $COUNT)"
+bare "$COUNT"
 
 step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
 go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
-GOOS=js GOARCH=wasm go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
+GOOS=js GOARCH=wasm go test ./bench/bareloop ./core -run '^$' -bench '^(BenchmarkBareLoop|BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"
 bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
 
-step "tuxlb run, mp-standard, 1M requests, 7 times"
+step "the bare event loop again, beside the end-to-end runs"
+bare 3
+
+step "tuxlb run, mp-standard, 1M requests, and the bare loop as a process, 1M requests, 7 times each"
 for i in 1 2 3 4 5 6 7; do
 	timed "$OUT/run1m.time" bin/tuxlb run "$MP" >"$OUT/run1m.json"
+	timed "$OUT/bare1m.time" bin/bareloop.test -test.run '^$' -test.bench . -test.benchtime 1000000x >/dev/null
 done
 
 step "tuxlb run, mp-standard scaled to 5M requests"
@@ -80,6 +99,11 @@ for style in events process; do
 	timed "$OUT/simpy-$style.time" "$PY" bench/simpy/tuxlb_simpy.py --style "$style" --json "$MP" \
 		>/dev/null 2>"$OUT/simpy-$style.txt"
 done
+
+if [ -d pool ]; then
+	step "sweeps: the same sweep on 1 and 2 workers (pool's BenchmarkSweepWorkers)"
+	go test ./pool -run '^$' -bench '^BenchmarkSweepWorkers$' -count "$COUNT" >"$OUT/sweep.txt" || step "sweep benchmark failed"
+fi
 
 step "profile: BenchmarkScenario/mp, CPU and allocations"
 go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -38,6 +39,14 @@ func drawDigest() string {
 		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)
 	}
 	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// TestDrawDigestGolden compares the digest of every draw with
+// testdata/draws.digest: run natively and compiled to WebAssembly (the core
+// suite under node), it shows that both draw the same bits, the tail and
+// wedges of the exponential ziggurat included.
+func TestDrawDigestGolden(t *testing.T) {
+	checkGolden(t, filepath.Join("testdata", "draws.digest"), []byte(drawDigest()+"\n"))
 }
 
 // TestDrawDigest prints the digest for TestDigestWithFMA's child process.

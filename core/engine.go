@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -108,25 +109,21 @@ type svcInfo struct {
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
+	candRank  []int32  // per word of candBits: the candidates in the words before it
 	// routes is set for a service with a routing criterion: per range of
 	// the criterion, the candidates it leaves (routing.go).
 	routes []routeTarget
 }
 
 // queueOf returns the index into sv.queues of candidate server c: cands is
-// in ascending server order, so a binary search finds c (a per-server table
-// would cost services x servers memory).
+// in ascending server order, so c's position in it is the number of
+// candidates before it, counted from candBits (a per-server table would cost
+// services x servers memory; a binary search over cands mispredicted about
+// two branches a request).
 func (sv *svcInfo) queueOf(c int32) int32 {
-	lo, hi := 0, len(sv.cands)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if sv.cands[mid] < c {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return sv.candQ[lo]
+	w := c >> 6
+	below := sv.candBits[w] & (1<<(c&63) - 1)
+	return sv.candQ[sv.candRank[w]+int32(bits.OnesCount64(below))]
 }
 
 // svcQueue is one distinct candidate queue of a service.
@@ -378,7 +375,9 @@ func (e *engine) issue(r *request) error {
 			f.reason = reasonSystem
 		}
 		e.st.fail(f)
-		e.opt.explain.finish(e, ex, f)
+		if ex != nil {
+			e.opt.explain.finish(e, ex, f)
+		}
 		e.finish(s)
 		return nil
 	}
@@ -399,12 +398,16 @@ func (e *engine) issue(r *request) error {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
 			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
-			e.opt.explain.finish(e, ex, f)
+			if ex != nil {
+				e.opt.explain.finish(e, ex, f)
+			}
 			return nil
 		}
 	}
 	e.enter(s, r.TimeUS)
-	e.opt.explain.finish(e, ex, f)
+	if ex != nil { // finish is not inlined: no call per request for nothing
+		e.opt.explain.finish(e, ex, f)
+	}
 	return nil
 }
 

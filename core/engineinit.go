@@ -3,6 +3,7 @@ package core
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -179,6 +180,7 @@ func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
 	sv.local = make([][]int32, len(e.m.Machines))
 	sv.localBits = make([][]uint64, len(e.m.Machines))
 	sv.candBits = make([]uint64, words)
+	sv.candRank = make([]int32, words)
 	e.fillCandidates(&sv)
 	return sv
 }
@@ -253,6 +255,11 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 		}
 		sv.localBits[mi][c/64] |= 1 << (c % 64)
 		sv.candBits[c/64] |= 1 << (c % 64)
+	}
+	rank := int32(0)
+	for w, x := range sv.candBits {
+		sv.candRank[w] = rank
+		rank += int32(bits.OnesCount64(x))
 	}
 	for _, sq := range sv.queues {
 		pos[sq.q] = -1

@@ -1,17 +1,19 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
-// TestSummaryZerosApart: counting zeros apart from the histogram must leave
-// the summary, the chart histogram and a merged histogram exactly as if every
-// value had been recorded in the histogram.
-func TestSummaryZerosApart(t *testing.T) {
+// TestSummaryFront: noting values in batches and counting them in the
+// front must leave the summary, the chart histogram and a merged histogram
+// exactly as if every value had been recorded in the histogram.
+func TestSummaryFront(t *testing.T) {
 	cases := []struct {
 		name string
 		vals []int64
@@ -20,6 +22,9 @@ func TestSummaryZerosApart(t *testing.T) {
 		{"no zeros", []int64{5, 2047, 2048, 123456}},
 		{"mixed", []int64{0, 7, 0, 0, 9000, 0, 1, histMaxUS + 5, 0}},
 		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
+		{"around the front's end", []int64{frontMaxUS - 1, frontMaxUS, frontMaxUS + 1, frontMaxUS - 1, 2047, 2048, 4095, 4096}},
+		{"random", randomDurations(20_000)},
+		{"one bucket, past several batches", slices.Repeat([]int64{5}, 3*frontBatch+7)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -46,6 +51,83 @@ func TestSummaryZerosApart(t *testing.T) {
 				t.Errorf("histogram count: got %d, want %d", g, w)
 			}
 		})
+	}
+}
+
+// TestSummaryFrontOverflow: when front's counts could pass 32 bits, they are
+// added to the histogram first, and the histogram stays that of every value.
+func TestSummaryFrontOverflow(t *testing.T) {
+	vals := randomDurations(3 * frontBatch)
+	var got summaryAcc
+	want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
+	got.record(vals[0])
+	want.recordExact(vals[0])
+	_ = want.h.RecordValue(vals[0])
+	got.frontN = frontFlushEvery - frontBatch/2 // as if 2^31 values had been counted and added to h
+	for _, v := range vals[1:] {
+		got.record(v)
+		want.recordExact(v)
+		_ = want.h.RecordValue(v)
+	}
+	if got.h == nil {
+		t.Fatal("front was not added to the histogram before it could overflow")
+	}
+	got.flush()
+	if g, w := got.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram: counts differ from recording every value")
+	}
+}
+
+// randomDurations returns n values spread over every bucket of the front and
+// beyond it, a fifth of them zeros.
+func randomDurations(n int) []int64 {
+	r := NewRand(11, 2)
+	out := make([]int64, n)
+	for i := range out {
+		if r.IntN(5) > 0 {
+			out[i] = int64(r.Uint64() >> (64 - 1 - r.IntN(22))) // 0 .. 2^21
+		}
+	}
+	return out
+}
+
+// TestHistIndex: histIndex gives the bucket index the histogram itself
+// uses, for every value around each bucket's edges, and histValue maps every
+// index of the front back to it.
+func TestHistIndex(t *testing.T) {
+	index := func(v int64) int { // the index the histogram counts v at
+		h := hdrhistogram.New(1, histMaxUS, histDigits)
+		_ = h.RecordValue(v)
+		for i, c := range h.Export().Counts {
+			if c != 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	for b := 0; b <= frontBuckets+2; b++ {
+		for _, v := range []int64{2048<<b - 1, 2048 << b, 2048<<b + 1, 1536 << b, 1024<<b + 1} {
+			if got, want := histIndex(v), index(v); got != want {
+				t.Errorf("histIndex(%d) = %d, want %d", v, got, want)
+			}
+		}
+	}
+	// every value of the front and past it: in the same bucket as the value
+	// its index maps back to (so at the histogram's index, by the edges above
+	// and the round trip below)
+	h := hdrhistogram.New(1, histMaxUS, histDigits)
+	for v := int64(0); v < frontMaxUS+5000; v++ {
+		if w := histValue(histIndex(v)); !h.ValuesAreEquivalent(v, w) || w > v {
+			t.Fatalf("histIndex(%d) = %d, whose lowest value %d is not in v's bucket", v, histIndex(v), w)
+		}
+	}
+	for i := range frontLen {
+		if got := histIndex(histValue(i)); got != i {
+			t.Fatalf("histIndex(histValue(%d) = %d) = %d, want %d", i, histValue(i), got, i)
+		}
+	}
+	if got := histIndex(frontMaxUS - 1); got != frontLen-1 {
+		t.Errorf("the front's last value is at index %d, want frontLen-1 = %d", got, frontLen-1)
 	}
 }
 
@@ -113,4 +195,58 @@ func TestFlightReset(t *testing.T) {
 			t.Errorf("counted %v: got %+v, want %+v", counted, f, want)
 		}
 	}
+}
+
+// TestDoneCountsSearch: the branch-free search of doneCounts.add finds each
+// advertised service's counter in blocks of every size from 0 to 40, and
+// counts services a server does not advertise apart: the counts equal a
+// plain map's.
+func TestDoneCountsSearch(t *testing.T) {
+	const nsvc, nsrv = 64, 41
+	r := NewRand(17, 4)
+	m := &Model{Services: make([]Service, nsvc), Servers: make([]Server, nsrv)}
+	for s := range m.Services {
+		m.Services[s].Name = fmt.Sprintf("S%02d", s)
+	}
+	for i := range m.Servers { // server i advertises i distinct services at random
+		for _, s := range r.perm(nsvc)[:i] {
+			m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
+		}
+	}
+	var d doneCounts
+	d.init(m)
+	want := map[[2]int32]int64{}
+	for range 50_000 {
+		i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
+		d.add(i, k)
+		want[[2]int32{i, k}]++
+	}
+	got := map[[2]int32]int64{}
+	for i, counts := range d.perServer() {
+		for _, c := range counts {
+			got[[2]int32{int32(i), c.svc}] = c.n
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
+	}
+	if len(d.more) == 0 {
+		t.Error("no request of a service its server does not advertise was counted apart; want some")
+	}
+	for key := range d.more { // only those: an advertised one has its counter
+		i, k := key/nsvc, key%nsvc
+		if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
+			t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
+		}
+	}
+}
+
+// perm returns a random permutation of 0..n-1 (tests only).
+func (r *Rand) perm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		j := r.IntN(i + 1)
+		p[i], p[j] = p[j], i
+	}
+	return p
 }

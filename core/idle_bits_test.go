@@ -95,6 +95,55 @@ func TestFirstIdleLocal(t *testing.T) {
 	}
 }
 
+// TestQueueOfEveryCandidate: queueOf, which counts the candidates before a
+// server in the candidates' bit set, gives every candidate of every service
+// its own queue position (candQ), on 150 servers (three words of bits),
+// also after random instances stopped being candidates.
+func TestQueueOfEveryCandidate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\ngroup G1 site1\ngroup G2 site2\n")
+	for i := 1; i <= 75; i++ {
+		svcs := "S"
+		switch {
+		case i%3 == 0:
+			svcs = "S,T"
+		case i%7 == 0:
+			svcs = "U"
+		}
+		fmt.Fprintf(&b, "server G1 %d simpserv %s n=%d\nserver G2 %d simpserv %s\n", i, svcs, 1+i%2, i, svcs)
+	}
+	m := engModel(t, b.String())
+	e, err := newEngine(engSetup(m), nil, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRand(9, 0)
+	for round := range 20 {
+		if round > 0 { // some instances gone, the candidates rebuilt
+			for i := range e.servers {
+				e.servers[i].state = stateUp
+				if r.IntN(4) == 0 {
+					e.servers[i].state = stateGone
+				}
+			}
+			e.rebuildCandidates()
+		}
+		checked := 0
+		for s := range e.svc {
+			sv := &e.svc[s]
+			for j, c := range sv.cands {
+				if got := sv.queueOf(c); got != sv.candQ[j] {
+					t.Fatalf("round %d, service %d: queueOf(%d) = %d, want candQ[%d] = %d", round, s, c, got, j, sv.candQ[j])
+				}
+				checked++
+			}
+		}
+		if checked < 100 {
+			t.Fatalf("round %d: only %d candidates checked", round, checked)
+		}
+	}
+}
+
 // setRandomBusy makes each server busy with probability tenths/10, keeping
 // the idle bit set in step, as start and complete do.
 func setRandomBusy(e *engine, r *Rand, tenths int) {

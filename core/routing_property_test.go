@@ -18,7 +18,7 @@ type refRange struct {
 	catchAll bool
 }
 
-// refRoute is the contract's routing step written independently of the
+// refRoute is the routing step of docs/engine.md written independently of the
 // engine: the first range holding v (the catch-all holds anything), or -1.
 func refRoute(ranges []refRange, v int) int {
 	for i, r := range ranges {

@@ -8,7 +8,7 @@ import (
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
 // Bump it whenever the same scenario could give different bytes.
-const EngineVersion = "0.2.0"
+const EngineVersion = "0.3.0"
 
 // BytesPerInFlight is about what one request held by a run costs in memory
 // (its record, its share of the pool's growth, heap and queue entries, as

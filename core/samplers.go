@@ -7,10 +7,6 @@ import (
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
-// expUnit draws from the exponential distribution of mean 1 by inversion.
-// 1-U lies in (0, 1], so the logarithm is finite.
-func expUnit(r *Rand) float64 { return -flog(1 - r.Float64()) }
-
 // normal draws a standard normal value by Marsaglia's polar method, which
 // needs only log and sqrt. The second value of the pair is dropped so that a
 // sampler holds no state between draws.

@@ -2,7 +2,9 @@
 // the lines "<!-- bench:begin -->" and "<!-- bench:end -->") from the raw
 // figures bench/run.sh leaves in bench/out: the machine, each performance
 // target met or missed, the benchmark tables, end-to-end runs with peak RSS,
-// the SimPy comparison and the profile's top functions.
+// the SimPy comparison and the profile's top functions. Every speed is also
+// given as a ratio to the bare event loop (bench/bareloop) measured in the
+// same run.
 //
 // Usage: go run ./bench/report [-dir bench/out] [-doc docs/benchmarks.md]
 package main

@@ -14,6 +14,7 @@ import (
 
 // benchRun is one line of `go test -bench` output.
 type benchRun struct {
+	iters                                     float64 // b.N
 	nsPerOp, reqPerS, bytesPerOp, allocsPerOp float64
 }
 
@@ -43,6 +44,9 @@ func parseBench(path string) (benchSet, error) {
 		}
 		name := procSuffix.ReplaceAllString(fields[0], "")
 		var r benchRun
+		if n, err := strconv.ParseFloat(fields[1], 64); err == nil {
+			r.iters = n
+		}
 		for i := 2; i+1 < len(fields); i += 2 {
 			v, err := strconv.ParseFloat(fields[i], 64)
 			if err != nil {
@@ -80,14 +84,28 @@ func (s benchSet) stat(name string) (median, best float64, ok bool) {
 	return v[len(v)/2], v[len(v)-1], true
 }
 
-// timing is one /usr/bin/time -f '%e %M' measurement.
+// bestNs is the fewest ns/op among a benchmark's runs.
+func (s benchSet) bestNs(name string) (float64, bool) {
+	var best float64
+	for i, r := range s.runs[name] {
+		if i == 0 || r.nsPerOp < best {
+			best = r.nsPerOp
+		}
+	}
+	return best, best > 0
+}
+
+// timing is one run of a process: wall seconds, peak RSS and, when
+// measured, CPU seconds (user + system, every thread; 0 when not measured).
 type timing struct {
 	wallS float64
 	rssKB int64
+	cpuS  float64
 }
 
-// parseTimes reads the "SECONDS KB" lines /usr/bin/time appends, skipping
-// its other messages (such as a non-zero exit status).
+// parseTimes reads the "SECONDS KB [CPU_SECONDS]" lines bench/run.sh
+// appends, skipping /usr/bin/time's other messages (such as a non-zero exit
+// status).
 func parseTimes(path string) ([]timing, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -96,13 +114,18 @@ func parseTimes(path string) ([]timing, error) {
 	var out []timing
 	for _, line := range strings.Split(string(data), "\n") {
 		f := strings.Fields(line)
-		if len(f) != 2 {
+		if len(f) != 2 && len(f) != 3 {
 			continue
 		}
 		w, err1 := strconv.ParseFloat(f[0], 64)
 		k, err2 := strconv.ParseInt(f[1], 10, 64)
-		if err1 == nil && err2 == nil {
-			out = append(out, timing{w, k})
+		var c float64
+		var err3 error
+		if len(f) == 3 {
+			c, err3 = strconv.ParseFloat(f[2], 64)
+		}
+		if err1 == nil && err2 == nil && err3 == nil {
+			out = append(out, timing{w, k, c})
 		}
 	}
 	if len(out) == 0 {

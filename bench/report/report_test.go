@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // write puts text in a file of a fresh temporary folder.
@@ -70,9 +71,12 @@ PASS
 }
 
 func TestParseTimes(t *testing.T) {
-	got, err := parseTimes(write(t, "t", "Command exited with non-zero status 1\n0.41 51234\n0.39 50000\n"))
-	if err != nil || len(got) != 2 || got[1] != (timing{0.39, 50000}) {
-		t.Fatalf("got %v, %v; want two timings, the second 0.39 s 50000 kB", got, err)
+	got, err := parseTimes(write(t, "t", "Command exited with non-zero status 1\n0.41 51234\n0.39 50000\n0.45 49000 0.52\n"))
+	if err != nil || len(got) != 3 || got[1] != (timing{0.39, 50000, 0}) || got[2] != (timing{0.45, 49000, 0.52}) {
+		t.Fatalf("got %v, %v; want three timings, the second 0.39 s 50000 kB, the third with 0.52 CPU seconds", got, err)
+	}
+	if c := leastCPU(got); c != 0.52 {
+		t.Errorf("leastCPU = %v, want 0.52 (runs without a CPU time left out)", c)
 	}
 	if best, rss := fastest(got); best.wallS != 0.39 || rss != 51234 {
 		t.Errorf("fastest = %v, %d; want 0.39 s and the larger RSS 51234", best, rss)
@@ -112,5 +116,52 @@ func TestParseRestAndEngine(t *testing.T) {
 	r := &report{rest: []float64{0.0310, 0.0320}, engine: wasmbenchRun{100000, 4e6}}
 	if over, ok := r.restOverhead(); !ok || over < 0.2399 || over > 0.2401 {
 		t.Errorf("restOverhead = %v, %v; want 31 ms / 25 ms - 1 = 0.24", over, ok)
+	}
+}
+
+func TestRatiosToTheBareLoop(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"bare.txt": "BenchmarkBareLoop-2 2000000 200.0 ns/op 5000000 requests/s 0 B/op 0 allocs/op\n" +
+			"BenchmarkBareLoop-2 2000000 180.0 ns/op 5500000 requests/s 0 B/op 0 allocs/op\n",
+		"sweep.txt": "BenchmarkSweepWorkers/workers=1-2 3 400000000 ns/op\nBenchmarkSweepWorkers/workers=1-2 3 380000000 ns/op\n" +
+			"BenchmarkSweepWorkers/workers=2-2 3 200000000 ns/op\nBenchmarkSweepWorkers/workers=2-2 3 250000000 ns/op\n",
+		"run1m.time":  "0.25 20000 0.30\n0.22 21000 0.27\n",
+		"bare1m.time": "0.30 3000 0.21\n0.20 3000 0.19\n",
+		"run1m.json":  `{"requests":{"issued":990000}}`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := newReport(dir, time.Time{})
+	if got := r.bareRate(); got != 5.5e6 {
+		t.Errorf("bareRate = %v, want the fastest run's 5.5e6", got)
+	}
+	if got := r.bare.runs[bareName][0].iters; got != 2e6 {
+		t.Errorf("iterations = %v, want 2e6", got)
+	}
+	// 990000 requests in 0.22 s = 4.5 M/s, 0.82 of 5.5 M/s
+	if got := ratio(r.e2eRate(), r.bareRate()); got != "0.82 ×" {
+		t.Errorf("ratio of tuxlb run to the bare loop = %q, want \"0.82 ×\"", got)
+	}
+	if got := ratio(1, 0); got != "" {
+		t.Errorf("ratio to a missing reference = %q, want empty", got)
+	}
+	one, two, ok := r.sweepSpeedup()
+	if !ok || one != 380e6 || two != 200e6 {
+		t.Errorf("sweepSpeedup = %v, %v, %v; want the fastest of each, 380e6 and 200e6", one, two, ok)
+	}
+	var out strings.Builder
+	r.writeTargets(&out)
+	for _, want := range []string{
+		// 990000 / 0.27 s of CPU = 273 ns per request; 1 M / 0.19 s = 190 ns
+		"| `tuxlb run` end to end, 1 M requests: ≥ 0.8 × the bare event loop | 4.50 M (fastest of 7 runs) = 0.82 × the bare loop's 5.50 M (`BenchmarkBareLoop`, fastest of 2); 0.90 × the bare loop run as a process like `tuxlb run` (5.00 M); by CPU time per request, 273 ns against the bare process's 190 ns: 0.70 × | **met** |",
+		"| sweeps natively: 2 workers ≥ 1.8 × one | 1.90 × (`BenchmarkSweepWorkers`: 380 ms on 1 worker, 200 ms on 2, fastest of 2 each) | **met** |",
+		"| WASM in node: ≥ 2 M requests/s | not measured (`BenchmarkScenario/mp`) | not measured |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("targets table lacks the row\n%s\ngot:\n%s", want, out.String())
+		}
 	}
 }

@@ -13,11 +13,14 @@ type report struct {
 	dir      string
 	now      time.Time
 	native   benchSet
+	bare     benchSet // BenchmarkBareLoop natively, the reference
+	sweep    benchSet // BenchmarkSweepWorkers (pool), when measured
 	node     benchSet
 	chromium map[string]float64
 	agent    string
 	run1m    []timing
 	issued1m int64
+	bare1m   []timing // bench/bareloop's test binary, 1 M requests, as a process
 	run5m    []timing
 	issued5m int64
 	dispatch []timing
@@ -40,6 +43,12 @@ func newReport(dir string, now time.Time) *report {
 	if r.native, err = parseBench(p("native.txt")); err != nil {
 		r.note(err)
 	}
+	if r.bare, err = parseBench(p("bare.txt")); err != nil {
+		r.note(err)
+	}
+	if r.sweep, err = parseBench(p("sweep.txt")); err != nil {
+		r.note(err)
+	}
 	if r.node, err = parseBench(p("node.txt")); err != nil {
 		r.note(err)
 	}
@@ -48,6 +57,9 @@ func newReport(dir string, now time.Time) *report {
 	}
 	r.run1m, r.issued1m = r.endToEnd(p("run1m.time"), p("run1m.json"))
 	r.run5m, r.issued5m = r.endToEnd(p("run5m.time"), p("run5m.json"))
+	if r.bare1m, err = parseTimes(p("bare1m.time")); err != nil {
+		r.note(err)
+	}
 	if r.dispatch, err = parseTimes(p("run1m-dispatch.time")); err != nil {
 		r.note(err)
 	}
@@ -103,6 +115,32 @@ func fastest(ts []timing) (best timing, maxRSS int64) {
 	return best, maxRSS
 }
 
+// leastCPU is the smallest CPU time among the timings (0 if none was
+// measured).
+func leastCPU(ts []timing) float64 {
+	var best float64
+	for _, t := range ts {
+		if t.cpuS > 0 && (best == 0 || t.cpuS < best) {
+			best = t.cpuS
+		}
+	}
+	return best
+}
+
+// bareProcRequests is how many requests the bare loop's process runs.
+const bareProcRequests = 1_000_000
+
+// cpuRatio compares tuxlb run with the bare loop as processes by CPU time
+// per request (less sensitive to other work on the machine than the wall
+// clock): tuxlb's requests per CPU second over the bare loop's.
+func (r *report) cpuRatio() (tux, bare float64, ok bool) {
+	t, b := leastCPU(r.run1m), leastCPU(r.bare1m)
+	if t <= 0 || b <= 0 || r.issued1m <= 0 {
+		return 0, 0, false
+	}
+	return t / float64(r.issued1m), b / bareProcRequests, true
+}
+
 // write prints the generated section.
 func (r *report) write(w io.Writer) {
 	cpus, model := machine()
@@ -144,6 +182,35 @@ func benchCell(s benchSet, name string) (string, float64, bool) {
 	return fmt.Sprintf("%s (%s)", mrps(med), mrps(best)), best, true
 }
 
+// bareName is the reference benchmark's name, natively and under node;
+// bareFile is its line in bench/wasm's output (Chromium).
+const (
+	bareName = "BenchmarkBareLoop"
+	bareFile = "bare-loop"
+)
+
+// bareRate is the bare loop's fastest requests/s natively (0 if not measured).
+func (r *report) bareRate() float64 {
+	_, best, _ := r.bare.stat(bareName)
+	return best
+}
+
+// ratio formats v as a multiple of the reference ref ("" without one).
+func ratio(v, ref float64) string {
+	if v <= 0 || ref <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2f ×", v/ref)
+}
+
+// sweepSpeedup is how many times faster the sweep benchmark ran on 2
+// workers than on 1 (fastest run of each).
+func (r *report) sweepSpeedup() (one, two float64, ok bool) {
+	one, ok1 := r.sweep.bestNs("BenchmarkSweepWorkers/workers=1")
+	two, ok2 := r.sweep.bestNs("BenchmarkSweepWorkers/workers=2")
+	return one, two, ok1 && ok2
+}
+
 func (r *report) writeTargets(w io.Writer) {
 	fmt.Fprint(w, "\n### Targets\n\n")
 	fmt.Fprintln(w, "| target | measured | |")
@@ -155,10 +222,21 @@ func (r *report) writeTargets(w io.Writer) {
 		}
 		fmt.Fprintf(w, "| %s | %s | %s |\n", target, figure, v)
 	}
-	cell, best, ok := benchCell(r.native, "BenchmarkScenario/mp")
-	row("native engine, mp-standard, statistics on, no dispatch log: ≥ 5 M requests/s", cell+" (`BenchmarkScenario/mp`)", best >= 5e6, ok)
+	bare := r.bareRate()
 	e2e := r.e2eRate()
-	row("`tuxlb run` end to end, 1 M requests: ≥ 4 M requests/s", fmt.Sprintf("%s (fastest of 7 runs)", mrps(e2e)), e2e >= 4e6, e2e > 0)
+	if e2e > 0 && bare > 0 {
+		fig := fmt.Sprintf("%s (fastest of 7 runs) = %s the bare loop's %s (`BenchmarkBareLoop`, fastest of %d)",
+			mrps(e2e), ratio(e2e, bare), mrps(bare), len(r.bare.runs[bareName]))
+		if bp, _ := fastest(r.bare1m); bp.wallS > 0 {
+			fig += fmt.Sprintf("; %s the bare loop run as a process like `tuxlb run` (%s)", ratio(e2e, bareProcRequests/bp.wallS), mrps(bareProcRequests/bp.wallS))
+		}
+		if t, b, ok := r.cpuRatio(); ok {
+			fig += fmt.Sprintf("; by CPU time per request, %.0f ns against the bare process's %.0f ns: %.2f ×", t*1e9, b*1e9, b/t)
+		}
+		row("`tuxlb run` end to end, 1 M requests: ≥ 0.8 × the bare event loop", fig, e2e >= 0.8*bare, true)
+	} else {
+		row("`tuxlb run` end to end, 1 M requests: ≥ 0.8 × the bare event loop", "not measured", false, false)
+	}
 	sp, spp := r.simpyRate("events"), r.simpyRate("process")
 	if e2e > 0 && sp > 0 && spp > 0 {
 		row("≥ 50 × SimPy end to end", fmt.Sprintf("%.0f × the events-style SimPy model (%s); %.0f × the process style; %.0f × the issue's 0.09 M",
@@ -166,12 +244,34 @@ func (r *report) writeTargets(w io.Writer) {
 	} else {
 		row("≥ 50 × SimPy end to end", "not measured", false, false)
 	}
-	cell, best, ok = benchCell(r.node, "BenchmarkScenario/mp")
-	row("WASM in node: ≥ 1 M requests/s", cell+" (`BenchmarkScenario/mp`)", best >= 1e6, ok)
+	cell, best, ok := benchCell(r.node, "BenchmarkScenario/mp")
+	_, nodeBare, _ := r.node.stat(bareName)
+	if nb := ratio(best, nodeBare); nb != "" {
+		cell += fmt.Sprintf("; %s the bare loop under node (%s)", nb, mrps(nodeBare))
+	}
+	row("WASM in node: ≥ 2 M requests/s", cell+" (`BenchmarkScenario/mp`)", best >= 2e6, ok)
 	c := r.chromium["mp-standard.json"]
-	row("WASM in Chromium: ≥ 1 M requests/s", mrps(c)+" (bench/wasm, best of 3)", c >= 1e6, c > 0)
+	cc := mrps(c) + " (bench/wasm, best of 3)"
+	if cb := ratio(c, r.chromium[bareFile]); cb != "" {
+		cc += fmt.Sprintf("; %s the bare loop in Chromium (%s)", cb, mrps(r.chromium[bareFile]))
+	}
+	row("WASM in Chromium: ≥ 2 M requests/s", cc, c >= 2e6, c > 0)
 	_, rss := fastest(r.run5m)
 	row("5 M requests, no dispatch log: < 100 MB peak RSS", fmt.Sprintf("%s (%d requests)", mb(rss), r.issued5m), rss < 100*1024, rss > 0)
+	if one, two, ok := r.sweepSpeedup(); ok {
+		row("sweeps natively: 2 workers ≥ 1.8 × one", fmt.Sprintf("%.2f × (`BenchmarkSweepWorkers`: %.0f ms on 1 worker, %.0f ms on 2, fastest of %d each)",
+			one/two, one/1e6, two/1e6, len(r.sweep.runs["BenchmarkSweepWorkers/workers=1"])), one/two >= 1.8, true)
+	} else {
+		row("sweeps natively: 2 workers ≥ 1.8 × one", "not measured (no `BenchmarkSweepWorkers`)", false, false)
+	}
+	row("sweeps in Chromium: 2 Web Workers ≥ 1.6 × one", "not measured by this task", false, false)
+
+	fmt.Fprint(w, "\nEarlier targets, still checked:\n\n")
+	fmt.Fprintln(w, "| target | measured | |")
+	fmt.Fprintln(w, "|---|---|---|")
+	cell, best, ok = benchCell(r.native, "BenchmarkScenario/mp")
+	row("native engine, mp-standard, statistics on, no dispatch log: ≥ 5 M requests/s", cell+" (`BenchmarkScenario/mp`)", best >= 5e6, ok)
+	row("`tuxlb run` end to end, 1 M requests: ≥ 4 M requests/s", fmt.Sprintf("%s (fastest of 7 runs)", mrps(e2e)), e2e >= 4e6, e2e > 0)
 	if over, ok := r.restOverhead(); ok {
 		row("REST API: a 100 k-request `POST /api/v1/runs` ≤ 120% of the engine alone",
 			fmt.Sprintf("%.1f ms against %.1f ms: +%.0f%% (fastest of 7 each; median POST %.1f ms)",
@@ -221,40 +321,62 @@ func (r *report) e2eRate() float64 {
 
 func (r *report) writeBenchmarks(w io.Writer) {
 	fmt.Fprint(w, "\n### Benchmarks (`go test ./core -bench`)\n\n")
-	fmt.Fprint(w, "Sized by b.N requests, so ns, B and allocs per op are per request. `BenchmarkScenario` runs `bench/scenarios` through ParseScenario and Run (everything but reading the file and writing the JSON); `BenchmarkRun` is the engine's own benchmark on the same scenarios with parsing and setup outside the timer; `BenchmarkRunSynthetic` the engine on a synthetic workload of 16 servers. Chromium runs bench/wasm (1 M requests, the same ParseScenario + Run).\n\n")
-	fmt.Fprintln(w, "| benchmark | native requests/s | ns/request | B/request | allocs/request | node (WASM) requests/s | Chromium (WASM) requests/s |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	files := map[string]string{"BenchmarkScenario/mp": "mp-standard.json", "BenchmarkScenario/shm": "shm-standard.json", "BenchmarkScenario/mssq": "mssq-standard.json"}
-	for _, name := range r.native.names {
-		runs := r.native.runs[name]
-		nat, _, _ := benchCell(r.native, name)
-		nodeCell := "—"
+	fmt.Fprint(w, "Sized by b.N requests, so ns, B and allocs per op are per request. `BenchmarkBareLoop` (bench/bareloop) is the bare event loop of the MP scenario, the reference: each figure's ratio to it is taken on the fastest runs, natively, under node and in Chromium alike. `BenchmarkScenario` runs `bench/scenarios` through ParseScenario and Run (everything but reading the file and writing the JSON); `BenchmarkRun` is the engine's own benchmark on the same scenarios with parsing and setup outside the timer; `BenchmarkRunSynthetic` the engine on a synthetic workload of 16 servers. Chromium runs bench/wasm (1 M requests, the same ParseScenario + Run).\n\n")
+	fmt.Fprintln(w, "| benchmark | native requests/s | × bare loop | ns/request | B/request | allocs/request | node (WASM) requests/s | × bare loop | Chromium (WASM) requests/s | × bare loop |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	files := map[string]string{bareName: bareFile, "BenchmarkScenario/mp": "mp-standard.json", "BenchmarkScenario/shm": "shm-standard.json", "BenchmarkScenario/mssq": "mssq-standard.json"}
+	bare := r.bareRate()
+	_, nodeBare, _ := r.node.stat(bareName)
+	chromeBare := r.chromium[bareFile]
+	line := func(set benchSet, name string) {
+		runs := set.runs[name]
+		nat, best, _ := benchCell(set, name)
+		nodeCell, nodeRatio := "—", ""
 		if _, ok := r.node.runs[name]; ok {
-			nodeCell, _, _ = benchCell(r.node, name)
+			var nb float64
+			nodeCell, nb, _ = benchCell(r.node, name)
+			nodeRatio = ratio(nb, nodeBare)
 		}
-		chrome := "—"
+		chrome, chromeRatio := "—", ""
 		if v, ok := r.chromium[files[name]]; ok {
-			chrome = mrps(v)
+			chrome, chromeRatio = mrps(v), ratio(v, chromeBare)
 		}
 		m := runs[len(runs)/2]
-		fmt.Fprintf(w, "| `%s` | %s | %.0f | %.0f | %.0f | %s | %s |\n", name, nat, m.nsPerOp, m.bytesPerOp, m.allocsPerOp, nodeCell, chrome)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %.0f | %.0f | %.0f | %s | %s | %s | %s |\n", name, nat, ratio(best, bare), m.nsPerOp, m.bytesPerOp, m.allocsPerOp, nodeCell, nodeRatio, chrome, chromeRatio)
+	}
+	if _, ok := r.bare.runs[bareName]; ok {
+		line(r.bare, bareName)
+	}
+	for _, name := range r.native.names {
+		line(r.native, name)
 	}
 }
 
 func (r *report) writeEndToEnd(w io.Writer) {
 	fmt.Fprint(w, "\n### End to end: `tuxlb run` and SimPy on mp-standard\n\n")
-	io.WriteString(w, "Wall time of the whole process (from `date +%s%N` around it) and peak RSS (`/usr/bin/time -f %M`), see bench/run.sh; requests/s = requests issued / wall time.\n\n")
-	fmt.Fprintln(w, "| run | requests | wall | requests/s | peak RSS | tuxlb's speed-up |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	io.WriteString(w, "Wall time of the whole process (from `date +%s%N` around it), its CPU time (user + system, every thread, the least of the runs) and peak RSS (`/usr/bin/time -f '%M %U %S'`), see bench/run.sh; requests/s = requests issued / wall time.\n\n")
+	fmt.Fprintln(w, "| run | requests | wall | requests/s | × bare loop | CPU | peak RSS | tuxlb's speed-up |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	e2e := r.e2eRate()
+	bare := r.bareRate()
 	line := func(name string, n int64, ts []timing, speedup string) {
 		if len(ts) == 0 {
-			fmt.Fprintf(w, "| %s | | not measured | | | |\n", name)
+			fmt.Fprintf(w, "| %s | | not measured | | | | | |\n", name)
 			return
 		}
 		best, rss := fastest(ts)
-		fmt.Fprintf(w, "| %s | %d | %.2f s | %s | %s | %s |\n", name, n, best.wallS, mrps(float64(n)/best.wallS), mb(rss), speedup)
+		rate := float64(n) / best.wallS
+		cpu := ""
+		if c := leastCPU(ts); c > 0 {
+			cpu = fmt.Sprintf("%.2f s", c)
+		}
+		fmt.Fprintf(w, "| %s | %d | %.2f s | %s | %s | %s | %s | %s |\n", name, n, best.wallS, mrps(rate), ratio(rate, bare), cpu, mb(rss), speedup)
 	}
+	if bare > 0 {
+		fmt.Fprintf(w, "| the bare event loop (`BenchmarkBareLoop`, in process, fastest of %d) | %.0f | | %s | 1.00 × | | | |\n",
+			len(r.bare.runs[bareName]), r.bare.runs[bareName][0].iters, mrps(bare))
+	}
+	line("the bare event loop as a process (`bench/bareloop`'s test binary, fastest of 7)", bareProcRequests, r.bare1m, "")
 	line("`tuxlb run mp-standard.json` (fastest of 7)", r.issued1m, r.run1m, "")
 	line("`tuxlb run --dispatch FILE mp-standard.json`", r.issued1m, r.dispatch, "")
 	line("`tuxlb run` on mp-standard scaled to 5 M", r.issued5m, r.run5m, "")
@@ -267,15 +389,16 @@ func (r *report) writeEndToEnd(w io.Writer) {
 		line(fmt.Sprintf("SimPy, %s style (`env.run()` alone: %s/s)", style, mrps(s.simulating)), s.requests, r.simpyT[style], speed)
 	}
 	if e := r.engineSeconds(); e > 0 {
-		fmt.Fprintf(w, "| in process: ParseScenario + Run, mp-standard scaled to 100 k (`bench/wasm`, fastest of 7) | %d | %.1f ms | %s | | |\n",
-			r.engine.requests, e*1000, mrps(r.engine.rate))
+		fmt.Fprintf(w, "| in process: ParseScenario + Run, mp-standard scaled to 100 k (`bench/wasm`, fastest of 7) | %d | %.1f ms | %s | %s | | | |\n",
+			r.engine.requests, e*1000, mrps(r.engine.rate), ratio(r.engine.rate, bare))
 	}
 	if len(r.rest) > 0 {
-		fmt.Fprintf(w, "| `POST /api/v1/runs` of the same 100 k scenario to `tuxlb serve` (curl, fastest of 7) | %d | %.1f ms | %s | | |\n",
-			r.engine.requests, r.rest[0]*1000, mrps(float64(r.engine.requests)/r.rest[0]))
+		rate := float64(r.engine.requests) / r.rest[0]
+		fmt.Fprintf(w, "| `POST /api/v1/runs` of the same 100 k scenario to `tuxlb serve` (curl, fastest of 7) | %d | %.1f ms | %s | %s | | | |\n",
+			r.engine.requests, r.rest[0]*1000, mrps(rate), ratio(rate, bare))
 	}
 	if e2e > 0 {
-		fmt.Fprintf(w, "| the issue's SimPy estimate | | | 0.09 M | | %.0f × |\n", e2e/0.09e6)
+		fmt.Fprintf(w, "| the issue's SimPy estimate | | | 0.09 M | %s | | | %.0f × |\n", ratio(0.09e6, bare), e2e/0.09e6)
 	}
 }
 

@@ -2,7 +2,7 @@
 # Times the engine compiled to WebAssembly in headless Chromium: builds
 # bench/wasm for GOOS=js, serves it with wasm_exec.js and the standard
 # scenarios from a temporary folder on 127.0.0.1, loads the page and prints
-# the page's "wasmbench:" console lines.
+# the page's "wasmbench:" console lines (the bare loop's first, bench/bareloop).
 # Usage: bench/wasm/chromium.sh [REQUESTS [RUNS]]   (run from the repository root)
 set -eu
 N=${1:-1000000}
@@ -38,7 +38,7 @@ done
 "$CHROMIUM" --no-sandbox --headless --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$DIR/profile" \
 	--enable-logging=stderr --v=0 \
-	"http://127.0.0.1:$port/index.html?n=$N&runs=$RUNS&scenarios=$scenarios" \
+	"http://127.0.0.1:$port/index.html?n=$N&runs=$RUNS&bare=1&scenarios=$scenarios" \
 	>"$DIR/chromium.log" 2>&1 &
 browser=$!
 i=0

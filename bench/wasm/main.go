@@ -4,12 +4,15 @@
 // go_js_wasm_exec) and in a browser (chromium.sh loads it in headless
 // Chromium).
 //
-// Usage: wasmbench [-n REQUESTS] [-runs K] SCENARIO.json...
+// Usage: wasmbench [-n REQUESTS] [-runs K] [-bare] SCENARIO.json...
 //
 // Each scenario's generated workload is scaled to about REQUESTS requests
 // and run K times (ParseScenario + Run, statistics on, no dispatch log); it
 // prints one line per scenario with the best run's requests per second of
-// wall time. In a browser there are no files: the page passes each
+// wall time, after an untimed warm-up run of a tenth of the size. With -bare
+// it first times bench/bareloop (the bare event loop of the MP scenario, the
+// reference for the physical limit) the same way, as the line of
+// "bare-loop". In a browser there are no files: the page passes each
 // scenario's text in the environment variable TUXLB_BENCH_<base name>.
 package main
 
@@ -22,6 +25,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/tuxlb/tuxlb/bench/bareloop"
 	"github.com/tuxlb/tuxlb/core"
 )
 
@@ -35,12 +39,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	n := fs.Int64("n", 1_000_000, "requests per run (the scenario's duration is scaled to issue about this many)")
 	runs := fs.Int("runs", 3, "runs per scenario; the fastest is reported")
+	bare := fs.Bool("bare", false, "also time the bare event loop of the MP scenario (bench/bareloop)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() == 0 || *n < 1 || *runs < 1 {
-		fmt.Fprintln(stderr, "usage: wasmbench [-n REQUESTS] [-runs K] SCENARIO.json...")
+		fmt.Fprintln(stderr, "usage: wasmbench [-n REQUESTS] [-runs K] [-bare] SCENARIO.json...")
 		return 2
+	}
+	if *bare {
+		fmt.Fprintln(stdout, benchBare(*n, *runs))
 	}
 	for _, path := range fs.Args() {
 		line, err := benchFile(path, *n, *runs)
@@ -60,6 +68,12 @@ func benchFile(path string, n int64, runs int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// an untimed warm-up of a tenth of the size: in a browser the engine's
+	// functions start in the baseline compiler and are optimized once hot,
+	// in the background; the timed runs measure the optimized code
+	if _, _, err := runOnce(data, max(n/10, 1)); err != nil {
+		return "", err
+	}
 	var best float64
 	var issued int64
 	for range runs {
@@ -72,6 +86,20 @@ func benchFile(path string, n int64, runs int) (string, error) {
 		}
 	}
 	return fmt.Sprintf("wasmbench: %s requests=%d requests/s=%.0f", filepath.Base(path), issued, best), nil
+}
+
+// benchBare runs the bare loop runs times and describes the fastest run.
+func benchBare(n int64, runs int) string {
+	bareloop.Run(max(n/10, 1), 1) // warm-up, as benchFile's
+	var best float64
+	for range runs {
+		start := time.Now()
+		r := bareloop.Run(n, 1)
+		if rate := float64(r.Issued) / time.Since(start).Seconds(); rate > best {
+			best = rate
+		}
+	}
+	return fmt.Sprintf("wasmbench: bare-loop requests=%d requests/s=%.0f", n, best)
 }
 
 // runOnce parses the scenario, scales it to n requests and runs it,

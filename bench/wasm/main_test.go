@@ -23,6 +23,16 @@ func TestRunScalesTheScenario(t *testing.T) {
 	}
 }
 
+func TestRunBare(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-n", "2000", "-runs", "2", "-bare", "../scenarios/mp-standard.json"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if !regexp.MustCompile(`^wasmbench: bare-loop requests=2000 requests/s=\d+\nwasmbench: mp-standard.json `).MatchString(out.String()) {
+		t.Errorf("got output %q, want the bare loop's line first, then the scenario's", out.String())
+	}
+}
+
 func TestRunRejects(t *testing.T) {
 	for _, c := range []struct {
 		args   []string
