@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // TestSummaryFront: noting values in batches and counting them in the
@@ -204,7 +206,7 @@ func TestFlightReset(t *testing.T) {
 func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
 	r := NewRand(17, 4)
-	m := &Model{Services: make([]Service, nsvc), Servers: make([]Server, nsrv)}
+	m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
 	for s := range m.Services {
 		m.Services[s].Name = fmt.Sprintf("S%02d", s)
 	}
