@@ -23,7 +23,7 @@ const maxTimeText = "1e9 ms, about 11.6 days"
 // distribution (const, uniform, empirical), and its mean for the others,
 // whose tails are unbounded: a mean past the limit is certain to overflow,
 // while a rare long draw is caught when it happens.
-func samplerBoundMS(s Sampler) (float64, string) {
+func samplerBoundMS(s sampler) (float64, string) {
 	switch d := s.(type) {
 	case constDist:
 		return float64(d), "ms"

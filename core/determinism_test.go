@@ -22,8 +22,8 @@ func drawDigest() string {
 		{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, {Dist: "erlang", MeanMS: f(9), K: ip(3)},
 	}
 	for _, d := range dists {
-		s, _ := NewSampler(&d, "d")
-		r := NewRand(42, 1)
+		s, _ := newSampler(&d, "d")
+		r := newRng(42, 1)
 		for range 20_000 {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
 		}

@@ -159,8 +159,8 @@ type engine struct {
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	rng              Rand
-	draw             Rand
+	rng              rng
+	draw             rng
 
 	heap      eventHeap
 	life      *lifecycle // nil when no instance can change state
@@ -552,7 +552,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 	return us
 }
 
-func (e *engine) sampler(s int, g int32) Sampler {
+func (e *engine) sampler(s int, g int32) sampler {
 	if s >= len(e.setup.ServiceTime) || int(g) >= len(e.setup.ServiceTime[s]) {
 		return nil
 	}

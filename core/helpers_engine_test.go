@@ -136,7 +136,7 @@ func engSetup(m *Model) *runSetup {
 		Tuning: Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
 			MPResetMS: &reset, GatewayForwardMS: &fwd},
 		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,
-		ServiceTime: make([][]Sampler, len(m.Services)), RemoteTime: make([]Sampler, len(m.Services))}
+		ServiceTime: make([][]sampler, len(m.Services)), RemoteTime: make([]sampler, len(m.Services))}
 }
 
 // sliceRequests is a Requests over a slice.
@@ -219,8 +219,8 @@ func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*Result, []strin
 // fixedMS always draws ms.
 type fixedMS float64
 
-func (c fixedMS) SampleMS(*Rand) float64 { return float64(c) }
-func (c fixedMS) MeanMS() float64        { return float64(c) }
+func (c fixedMS) SampleMS(*rng) float64 { return float64(c) }
+func (c fixedMS) MeanMS() float64       { return float64(c) }
 
 // diffRows reports the rows that differ.
 func diffRows(t *testing.T, got, want []string) {

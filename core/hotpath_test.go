@@ -83,7 +83,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 // randomDurations returns n values spread over every bucket of the front and
 // beyond it, a fifth of them zeros.
 func randomDurations(n int) []int64 {
-	r := NewRand(11, 2)
+	r := newRng(11, 2)
 	out := make([]int64, n)
 	for i := range out {
 		if r.IntN(5) > 0 {
@@ -136,7 +136,7 @@ func TestHistIndex(t *testing.T) {
 // TestEventHeapRandom: events pushed and popped in a random interleaving
 // come out in before order, each exactly once.
 func TestEventHeapRandom(t *testing.T) {
-	r := NewRand(5, 1)
+	r := newRng(5, 1)
 	var h eventHeap
 	var last *event
 	pushed, popped := 0, 0
@@ -205,7 +205,7 @@ func TestFlightReset(t *testing.T) {
 // plain map's.
 func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
-	r := NewRand(17, 4)
+	r := newRng(17, 4)
 	m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
 	for s := range m.Services {
 		m.Services[s].Name = fmt.Sprintf("S%02d", s)
@@ -244,7 +244,7 @@ func TestDoneCountsSearch(t *testing.T) {
 }
 
 // perm returns a random permutation of 0..n-1 (tests only).
-func (r *Rand) perm(n int) []int {
+func (r *rng) perm(n int) []int {
 	p := make([]int, n)
 	for i := range p {
 		j := r.IntN(i + 1)

@@ -10,7 +10,7 @@ import (
 )
 
 // randomScenario builds a small random model and workload from r.
-func randomScenario(t *testing.T, r *Rand) (*runSetup, *sliceRequests) {
+func randomScenario(t *testing.T, r *rng) (*runSetup, *sliceRequests) {
 	t.Helper()
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
@@ -86,7 +86,7 @@ func parseLog(t *testing.T, text string) []logRow {
 }
 
 func TestEngineProperties(t *testing.T) {
-	r := NewRand(42, 7)
+	r := newRng(42, 7)
 	for run := 0; run < 300; run++ {
 		setup, reqs := randomScenario(t, r)
 		var buf bytes.Buffer

@@ -146,7 +146,7 @@ server G2 1 simpserv S
 server G1 1 simpserv T`,
 		tweak: func(s *runSetup) {
 			s.Speed[1] = 2
-			s.ServiceTime[1] = []Sampler{nil, fixedMS(2.5)}
+			s.ServiceTime[1] = []sampler{nil, fixedMS(2.5)}
 		},
 		reqs: `
 0 S site2 0.003

@@ -216,7 +216,7 @@ func routeOf(c *ubb.Criterion, text string) int32 {
 }
 
 // draw sets r's routing value from rd (a generator seeded for this request).
-func (sr *streamRoute) draw(rd *Rand, r *request) {
+func (sr *streamRoute) draw(rd *rng, r *request) {
 	if sr.isList {
 		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
 		i := 0 // the first value whose cumulative weight is above u: never one of weight 0

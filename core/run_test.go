@@ -36,7 +36,7 @@ func TestCancelAndProgress(t *testing.T) {
 	var calls []int64
 	reqs := &genRequests{total: 10000, meanGap: 1000, nsvc: len(m.Services), nm: 1}
 	setup := engSetup(m)
-	setup.ServiceTime[0] = []Sampler{fixedMS(1)}
+	setup.ServiceTime[0] = []sampler{fixedMS(1)}
 	_, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Progress: func(done, total int64) {
 		calls = append(calls, done, total)
 	}}})

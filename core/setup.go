@@ -26,10 +26,10 @@ type runSetup struct {
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
 	// every request of s must carry service_ms, which Setup has checked).
-	ServiceTime [][]Sampler
+	ServiceTime [][]sampler
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
-	RemoteTime []Sampler
+	RemoteTime []sampler
 
 	traceNote string            // how a log was read, the last warning of the setup
 	work      *compiledWorkload // the workload, compiled once (checkWorkload)
@@ -72,7 +72,7 @@ func checkScenario(sc *Scenario) error {
 	}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		d := sc.Domains[name]
-		if _, err := NewSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+		if _, err := newSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
 			return err
 		}
 	}
@@ -174,12 +174,12 @@ func (t *Tuning) readings() (readings, error) {
 
 // serviceSamplers builds the samplers of sc.Services, keyed by service name;
 // by_group entries under "name/group", the general one under "name".
-func serviceSamplers(sc *Scenario) (map[string]Sampler, error) {
-	out := map[string]Sampler{}
+func serviceSamplers(sc *Scenario) (map[string]sampler, error) {
+	out := map[string]sampler{}
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		spec := sc.Services[name]
 		if spec.ServiceTime != nil {
-			s, err := NewSampler(spec.ServiceTime, "services."+name+".service_time")
+			s, err := newSampler(spec.ServiceTime, "services."+name+".service_time")
 			if err != nil {
 				return nil, err
 			}
@@ -187,7 +187,7 @@ func serviceSamplers(sc *Scenario) (map[string]Sampler, error) {
 		}
 		for _, g := range slices.Sorted(mapKeys(spec.ByGroup)) {
 			d := spec.ByGroup[g]
-			s, err := NewSampler(&d, "services."+name+".by_group."+g)
+			s, err := newSampler(&d, "services."+name+".by_group."+g)
 			if err != nil {
 				return nil, err
 			}

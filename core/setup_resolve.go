@@ -141,9 +141,9 @@ func (st *runSetup) resolveServices(sc *Scenario, _ RunOptions) error {
 			}
 		}
 	}
-	st.ServiceTime = make([][]Sampler, len(m.Services))
+	st.ServiceTime = make([][]sampler, len(m.Services))
 	for s, svc := range m.Services {
-		row := make([]Sampler, len(m.Groups))
+		row := make([]sampler, len(m.Groups))
 		for g, grp := range m.Groups {
 			if smp, ok := samplers[svc.Name+"/"+grp.Name]; ok {
 				row[g] = smp
@@ -173,7 +173,7 @@ func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 			return Errorf(EINVALID, "domains.%s: unknown remote domain (the DMCONFIG has %s)", name, domainList(m))
 		}
 	}
-	st.RemoteTime = make([]Sampler, len(m.Services))
+	st.RemoteTime = make([]sampler, len(m.Services))
 	for s, svc := range m.Services {
 		if svc.Remote == nil {
 			continue
@@ -183,7 +183,7 @@ func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 			return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time",
 				svc.Remote.Domain, svc.Name)
 		}
-		smp, err := NewSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
+		smp, err := newSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
 		if err != nil {
 			return err
 		}
