@@ -46,6 +46,7 @@ func (e *engine) abort(i int32, t int64) {
 		sv.busy = false
 		sv.gen++
 		e.queues[sv.queue].inService--
+		e.queues[sv.queue].handoffs-- // a failed request leaves the every-10th count
 		e.failSvc(s, t)
 		e.setState(i, stateGone, causeSvcTimeout, t)
 		e.orphanCheck(sv.queue, t)
@@ -62,6 +63,7 @@ func (e *engine) notice(i int32, t int64) {
 	if s := sv.held; s >= 0 {
 		sv.held = -1
 		e.queues[sv.queue].inService--
+		e.queues[sv.queue].handoffs-- // a failed request leaves the every-10th count
 		e.failSvc(s, t)
 	}
 	life := e.m.Servers[i].Lifecycle()

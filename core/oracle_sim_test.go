@@ -1,0 +1,882 @@
+package core
+
+// The reference simulator of the differential test (oracle_test.go): a
+// deliberately simple and slow reading of the written rules (docs/engine.md),
+// sharing nothing with the engine but the configuration reader (LoadModel)
+// and the routing criteria's range matching. It plays a trace whose rows all
+// carry service_ms; remote domains must answer in a constant time. It
+// covers LDBAL=N, SHM and MP LDBAL=Y, round_robin and jsq, routing,
+// networks, speeds, gateways, priorities and the life cycle (events,
+// sanity-scan notices, RESTART/MAXGEN/GRACE, boot_ms, orphaned queues,
+// stopping instances); not SVCTIMEOUT, -p, random or p2c.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// oReq is one request as the oracle sees it. Times are -1 until known.
+type oReq struct {
+	n        int
+	svc      string
+	origin   int
+	issue    int64
+	svcUS    int64
+	prio     int // 0: none given
+	route    string
+	hasRoute bool
+
+	q, srv                 int
+	enq, start, end, reply int64
+	reason                 string
+	entry                  int64 // order of entry into its queue
+	remoteUS               int64
+	done, failed, timedOut bool
+	arriveAt               int64 // network arrival time, -1: none
+}
+
+// oInst is one server instance.
+type oInst struct {
+	state     string // up, down, restarting, stopping, booting, gone
+	busy      *oReq  // the request it processes (held while down)
+	endAt     int64
+	idleSince int64
+	busyLook  bool  // down: whether it looked busy when it crashed
+	noticeAt  int64 // down: when the BBL notices
+	comeUpAt  int64 // restarting/booting: when it comes up
+	restarts  []int64
+	stopCause string // what made it stopping (shutdown or decay)
+}
+
+type oChange struct {
+	t               int64
+	srv             int
+	from, to, cause string
+}
+
+// oracle is the state of one reference run.
+type oracle struct {
+	m        *Model
+	sc       *Scenario
+	policy   string
+	idleQ    bool // tuning idle "queue"
+	netOrig  bool // tuning netload "origin"
+	ctrLoad  bool // tuning mp_counter "load"
+	resetUS  int64
+	fwdUS    int64
+	bootUS   int64
+	latUS    int64
+	blockUS  int64
+	sanityUS int64
+	speed    []float64
+	remote   map[string]int64 // domain -> const response time
+
+	insts    []oInst
+	waiting  [][]*oReq // per queue, in entry order
+	handoffs []int
+	ctr      [][]int64 // [machine][queue]
+	resetK   int64
+	rr       map[string]int
+	entrySeq int64
+	reqs     []*oReq
+	changes  []oChange
+	events   []oEvent
+	spawns   []*oSpawn
+	lastScan int64 // the last instant whose -p step ran
+	stuck    bool  // the run did not end within its bound of steps
+}
+
+// oSpawn is the -p of one *SERVERS entry.
+type oSpawn struct {
+	sp           ubb.Spawn
+	q            int
+	servers      []int
+	minSrvID     int
+	above, below int64 // when the measure was first seen above high / below low, -1: not
+}
+
+type oEvent struct {
+	at     int64
+	action string
+	insts  []int
+}
+
+// oRoundUS rounds a JSON millisecond value to whole microseconds, halves
+// away from zero, exactly: the value is the decimal the user wrote (the
+// shortest text that reads back as ms), not its binary approximation.
+func oRoundUS(ms float64) int64 { return oTextUS(strconv.FormatFloat(ms, 'g', -1, 64)) }
+
+// oTextUS rounds decimal text in milliseconds to whole microseconds, halves
+// away from zero, with exact rational arithmetic.
+func oTextUS(text string) int64 {
+	r, ok := new(big.Rat).SetString(text)
+	if !ok {
+		panic("oracle: not a number: " + text)
+	}
+	r.Mul(r, big.NewRat(1000, 1))
+	neg := r.Sign() < 0
+	r.Abs(r)
+	r.Add(r, big.NewRat(1, 2))
+	us := new(big.Int).Quo(r.Num(), r.Denom()).Int64()
+	if neg {
+		us = -us
+	}
+	return us
+}
+
+// newOracle reads the scenario: the model through LoadModel, the rest from
+// the scenario's fields directly.
+func newOracle(sc *Scenario) (*oracle, error) {
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, DMConfig: sc.DMConfig, Advertise: sc.Advertise})
+	if err != nil {
+		return nil, err
+	}
+	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{}}
+	if sc.Policy != "" {
+		o.policy = sc.Policy
+	}
+	o.sanityUS = m.ScanUnitUS * int64(m.SanityScan)
+	o.blockUS = m.ScanUnitUS * int64(m.BlockTime)
+	o.resetUS, o.fwdUS, o.bootUS = o.sanityUS, 100, 1000000
+	if tu := sc.Tuning; tu != nil {
+		o.idleQ = tu.Idle == "queue"
+		o.netOrig = tu.NetLoad == "origin"
+		o.ctrLoad = tu.MPCounter == "load"
+		if tu.MPResetMS != nil {
+			o.resetUS = oRoundUS(*tu.MPResetMS)
+		}
+		if tu.GatewayForwardMS != nil {
+			o.fwdUS = oRoundUS(*tu.GatewayForwardMS)
+		}
+		if tu.BootMS != nil {
+			o.bootUS = oRoundUS(*tu.BootMS)
+		}
+	}
+	if sc.Network != nil {
+		o.latUS = oRoundUS(sc.Network.LatencyMS)
+	}
+	o.speed = make([]float64, len(m.Machines))
+	for i := range m.Machines {
+		o.speed[i] = 1
+		if ms, ok := sc.Machines[m.Machines[i].LMID]; ok && ms.Speed != nil {
+			o.speed[i] = *ms.Speed
+		}
+	}
+	for name, d := range sc.Domains {
+		if d.ResponseTime.Dist != "const" {
+			return nil, fmt.Errorf("oracle: domain %s: only const response times", name)
+		}
+		o.remote[name] = oRoundUS(*d.ResponseTime.MS)
+	}
+	o.insts = make([]oInst, len(m.Servers))
+	for i := range m.Servers {
+		o.insts[i] = oInst{state: "up", endAt: -1, comeUpAt: -1, noticeAt: -1}
+		if m.Servers[i].Spare {
+			o.insts[i].state = "gone"
+		}
+	}
+	o.waiting = make([][]*oReq, len(m.Queues))
+	o.handoffs = make([]int, len(m.Queues))
+	o.ctr = make([][]int64, len(m.Machines))
+	for i := range o.ctr {
+		o.ctr[i] = make([]int64, len(m.Queues))
+	}
+	byEntry := map[int]*oSpawn{}
+	for i := range m.Servers {
+		s := &m.Servers[i]
+		if s.Life == nil || s.Life.Spawn == nil {
+			continue
+		}
+		sp := byEntry[s.Life.Entry]
+		if sp == nil {
+			sp = &oSpawn{sp: *s.Life.Spawn, q: s.QueueIdx, minSrvID: s.Life.MinSrvID, above: -1, below: -1}
+			byEntry[s.Life.Entry] = sp
+			o.spawns = append(o.spawns, sp)
+		}
+		sp.servers = append(sp.servers, i)
+	}
+	for _, ev := range sc.Events {
+		e := oEvent{at: oRoundUS(*ev.AtMS)}
+		target := ""
+		switch {
+		case ev.Kill != "":
+			e.action, target = "kill", ev.Kill
+		case ev.Shutdown != "":
+			e.action, target = "shutdown", ev.Shutdown
+		default:
+			e.action, target = "boot", ev.Boot
+		}
+		for i := range m.Servers {
+			s := &m.Servers[i]
+			if s.ID == target || "group:"+s.Group == target || "machine:"+s.LMID == target {
+				e.insts = append(e.insts, i)
+			}
+		}
+		o.events = append(o.events, e)
+	}
+	sort.SliceStable(o.events, func(a, b int) bool { return o.events[a].at < o.events[b].at })
+	return o, o.readTrace()
+}
+
+// readTrace reads the generator's CSV: time_ms,service,origin,service_ms,prio,route.
+func (o *oracle) readTrace() error {
+	lines := strings.Split(strings.TrimSpace(o.sc.Workload.TraceCSV), "\n")
+	if lines[0] != "time_ms,service,origin,service_ms,prio,route" {
+		return fmt.Errorf("oracle: unexpected trace header %q", lines[0])
+	}
+	for k, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		r := &oReq{n: k + 1, svc: f[1], issue: oTextUS(f[0]), svcUS: oTextUS(f[3]), q: -1, srv: -1,
+			enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1}
+		r.origin = o.m.MachineIndex(f[2])
+		if f[4] != "" {
+			r.prio, _ = strconv.Atoi(f[4])
+		}
+		if f[5] != "" {
+			r.route, r.hasRoute = f[5], true
+		}
+		o.reqs = append(o.reqs, r)
+	}
+	sort.SliceStable(o.reqs, func(a, b int) bool { return o.reqs[a].issue < o.reqs[b].issue })
+	for k, r := range o.reqs { // the log's id is the issue number
+		r.n = k + 1
+	}
+	return nil
+}
+
+func (o *oracle) params(svc string, q int) ServiceParams {
+	return o.m.Service(svc).Params(o.m.Queues[q].Group)
+}
+
+func (o *oracle) change(t int64, i int, to, cause string) {
+	o.changes = append(o.changes, oChange{t, i, o.insts[i].state, to, cause})
+	if to == "stopping" {
+		o.insts[i].stopCause = cause
+	}
+	o.insts[i].state = to
+}
+
+func (o *oracle) candidateState(i int) bool {
+	s := o.insts[i].state
+	return s == "up" || s == "down" || s == "restarting"
+}
+
+// n is n(q): the instances of q that are candidates in the life-cycle sense.
+func (o *oracle) n(q int) int64 {
+	c := int64(0)
+	for _, i := range o.m.Queues[q].Servers {
+		if o.candidateState(i) {
+			c++
+		}
+	}
+	return c
+}
+
+// looksIdle is the dispatch rules' idle test.
+func (o *oracle) looksIdle(i int) bool {
+	in := &o.insts[i]
+	switch in.state {
+	case "up":
+		if o.idleQ {
+			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
+		}
+		return in.busy == nil
+	case "down":
+		if o.idleQ {
+			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
+		}
+		return !in.busyLook
+	}
+	return false
+}
+
+func (o *oracle) advertises(i int, svc string) bool {
+	for _, s := range o.m.Servers[i].Services {
+		if s == svc {
+			return true
+		}
+	}
+	return false
+}
+
+// candQueues lists the queues of the candidates, in queue (scan) order.
+func (o *oracle) candQueues(cands []int) []int {
+	var qs []int
+	for q := range o.m.Queues {
+		for _, i := range cands {
+			if o.m.Servers[i].QueueIdx == q {
+				qs = append(qs, q)
+				break
+			}
+		}
+	}
+	return qs
+}
+
+// choose picks the queue for r at t, or returns a failure reason.
+func (o *oracle) choose(r *oReq) (int, string) {
+	var cands []int
+	for i := range o.m.Servers {
+		if o.candidateState(i) && o.advertises(i, r.svc) {
+			cands = append(cands, i)
+		}
+	}
+	svc := o.m.Service(r.svc)
+	if svc.Routing != "" {
+		c := o.m.Criterion(svc.Routing)
+		if !r.hasRoute {
+			return -1, "TPESYSTEM"
+		}
+		k := c.Match(c.ParseValue(r.route))
+		if k < 0 {
+			return -1, "TPESYSTEM"
+		}
+		in := func(g string) []int {
+			var out []int
+			for _, i := range cands {
+				if g == "*" || o.m.Servers[i].Group == g {
+					out = append(out, i)
+				}
+			}
+			return out
+		}
+		got := in(c.Ranges[k].Group)
+		if last := c.Ranges[len(c.Ranges)-1]; len(got) == 0 && last.CatchAll {
+			got = in(last.Group)
+		}
+		cands = got
+	}
+	if len(cands) == 0 {
+		return -1, "TPENOENT"
+	}
+	qOf := func(i int) int { return o.m.Servers[i].QueueIdx }
+	switch o.policy {
+	case "round_robin":
+		k := o.rr[r.svc]
+		o.rr[r.svc] = k + 1
+		return qOf(cands[k%len(cands)]), "round_robin"
+	case "jsq":
+		best, bn, bd := -1, int64(0), int64(1)
+		for _, q := range o.candQueues(cands) {
+			num := int64(len(o.waiting[q]))
+			for _, i := range o.m.Queues[q].Servers {
+				if o.insts[i].busy != nil {
+					num++
+				}
+			}
+			d := o.n(q)
+			if best < 0 || num*bd < bn*d {
+				best, bn, bd = q, num, d
+			}
+		}
+		return best, "jsq"
+	}
+	if !o.m.LDBAL {
+		return qOf(cands[0]), "first"
+	}
+	if o.m.Model == "SHM" {
+		for _, i := range cands {
+			if o.looksIdle(i) {
+				return qOf(i), "idle"
+			}
+		}
+		best, bn, bd := -1, int64(0), int64(1)
+		for _, q := range o.candQueues(cands) {
+			w := int64(0)
+			for _, x := range o.waiting[q] {
+				w += int64(o.params(x.svc, q).Load)
+			}
+			d := o.n(q)
+			num := w + int64(o.params(r.svc, q).Load)*d
+			if best < 0 || num*bd < bn*d {
+				best, bn, bd = q, num, d
+			}
+		}
+		return best, "least-load"
+	}
+	// MP
+	m := r.origin
+	if k := r.issue / o.resetUS; k > o.resetK {
+		o.resetK = k
+		for q := range o.ctr[m] {
+			for mm := range o.ctr {
+				o.ctr[mm][q] = 0
+			}
+		}
+	}
+	for _, i := range cands {
+		if o.m.Servers[i].Machine == m && o.looksIdle(i) {
+			q := qOf(i)
+			o.ctr[m][q] += int64(o.params(r.svc, q).Load)
+			return q, "idle"
+		}
+	}
+	N := func(q int) int64 {
+		if o.m.Queues[q].Machine == m {
+			return 0
+		}
+		if o.netOrig {
+			return int64(o.m.Machines[m].NetLoad)
+		}
+		return int64(o.m.Machines[o.m.Queues[q].Machine].NetLoad)
+	}
+	best, bn, bd := -1, int64(0), int64(1)
+	for _, q := range o.candQueues(cands) {
+		d := o.n(q)
+		num := o.ctr[m][q] + (int64(o.params(r.svc, q).Load)+N(q))*d
+		if best < 0 || num*bd < bn*d {
+			best, bn, bd = q, num, d
+		}
+	}
+	charge := int64(o.params(r.svc, best).Load)
+	if !o.ctrLoad {
+		charge += N(best)
+	}
+	o.ctr[m][best] += charge
+	return best, "least-load"
+}
+
+// back is the crossing back to r's origin from its queue's machine.
+func (o *oracle) back(r *oReq) int64 {
+	if o.m.Queues[r.q].Machine != r.origin {
+		return o.latUS
+	}
+	return 0
+}
+
+func (o *oracle) fail(r *oReq, t int64) {
+	if r.start >= 0 { // "failed requests not counted" in the every-10th rule
+		o.handoffs[r.q]--
+	}
+	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
+}
+
+func (o *oracle) issue(r *oReq) {
+	q, reason := o.choose(r)
+	r.reason = reason
+	if q < 0 {
+		r.failed, r.done = true, true
+		return
+	}
+	r.q = q
+	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
+		r.arriveAt = r.issue + o.latUS
+		return
+	}
+	o.enqueue(r, r.issue)
+}
+
+func (o *oracle) orphaned(q int) bool {
+	for _, i := range o.m.Queues[q].Servers {
+		if o.insts[i].state != "gone" {
+			return false
+		}
+	}
+	return true
+}
+
+func (o *oracle) enqueue(r *oReq, t int64) {
+	q := r.q
+	r.enq = t
+	if o.orphaned(q) {
+		o.fail(r, t)
+		return
+	}
+	best := -1
+	for _, i := range o.m.Queues[q].Servers {
+		in := &o.insts[i]
+		if in.state == "up" && in.busy == nil && (best < 0 || in.idleSince < o.insts[best].idleSince) {
+			best = i
+		}
+	}
+	o.entrySeq++
+	r.entry = o.entrySeq
+	if best >= 0 {
+		o.handoffs[q]++
+		o.start(r, best, t)
+		return
+	}
+	o.waiting[q] = append(o.waiting[q], r)
+}
+
+func (o *oracle) prioOf(r *oReq) int {
+	if r.prio > 0 {
+		return r.prio
+	}
+	return o.params(r.svc, r.q).Prio
+}
+
+// take hands the next waiting request of i's queue to i.
+func (o *oracle) take(i int, t int64) {
+	q := o.m.Servers[i].QueueIdx
+	w := o.waiting[q]
+	if len(w) == 0 {
+		return
+	}
+	o.handoffs[q]++
+	k := 0
+	if o.handoffs[q]%10 != 0 {
+		for j := range w {
+			if o.prioOf(w[j]) > o.prioOf(w[k]) {
+				k = j
+			}
+		}
+	}
+	r := w[k]
+	o.waiting[q] = append(w[:k:k], w[k+1:]...)
+	o.start(r, i, t)
+}
+
+func (o *oracle) start(r *oReq, i int, t int64) {
+	s := &o.m.Servers[i]
+	r.srv, r.start = i, t
+	var dur int64
+	if s.Gateway {
+		dur = o.fwdUS
+		r.remoteUS = o.remote[o.m.Service(r.svc).Remote.Domain]
+	} else {
+		dur = int64(math.Round(float64(r.svcUS) / o.speed[s.Machine]))
+	}
+	o.insts[i].busy, o.insts[i].endAt = r, t+dur
+}
+
+func (o *oracle) complete(i int, t int64) {
+	in := &o.insts[i]
+	r := in.busy
+	in.busy, in.endAt = nil, -1
+	r.end, r.done = t, true
+	r.reply = t + r.remoteUS + o.back(r)
+	if o.blockUS > 0 && r.reply-r.issue > o.blockUS {
+		r.timedOut = true
+	}
+	if in.state == "stopping" {
+		o.change(t, i, "gone", in.stopCause)
+		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
+		return
+	}
+	in.idleSince = t
+	o.take(i, t)
+}
+
+func (o *oracle) orphanCheck(q int, t int64) {
+	if !o.orphaned(q) {
+		return
+	}
+	for _, r := range o.waiting[q] {
+		o.fail(r, t)
+	}
+	o.waiting[q] = nil
+}
+
+func (o *oracle) event(e oEvent) {
+	t := e.at
+	for _, i := range e.insts {
+		in := &o.insts[i]
+		switch {
+		case e.action == "kill" && in.state == "up":
+			in.busyLook = in.busy != nil
+			in.noticeAt = (t + o.sanityUS - 1) / o.sanityUS * o.sanityUS
+			if in.noticeAt == 0 {
+				in.noticeAt = o.sanityUS
+			}
+			o.change(t, i, "down", "kill")
+		case e.action == "shutdown" && in.state == "up" && in.busy != nil:
+			o.change(t, i, "stopping", "shutdown")
+		case e.action == "shutdown" && (in.state == "up" || in.state == "restarting"):
+			in.comeUpAt = -1
+			o.change(t, i, "gone", "shutdown")
+			o.orphanCheck(o.m.Servers[i].QueueIdx, t)
+		case e.action == "boot" && in.state == "gone":
+			in.comeUpAt = t + o.bootUS
+			o.change(t, i, "booting", "boot")
+		}
+	}
+}
+
+func (o *oracle) notice(i int, t int64) {
+	in := &o.insts[i]
+	in.noticeAt = -1
+	if r := in.busy; r != nil {
+		in.busy, in.endAt = nil, -1
+		o.fail(r, t)
+	}
+	life := o.m.Servers[i].Lifecycle()
+	recent := 0
+	for _, d := range in.restarts {
+		if d > t-int64(life.GraceS)*1000000 {
+			recent++
+		}
+	}
+	if life.Restart && (life.GraceS == 0 || recent < life.MaxGen-1) {
+		in.restarts = append(in.restarts, t)
+		in.comeUpAt = t + o.bootUS
+		o.change(t, i, "restarting", "restart")
+		return
+	}
+	cause := "MAXGEN"
+	if !life.Restart {
+		cause = "RESTART=N"
+	}
+	o.change(t, i, "gone", cause)
+	o.orphanCheck(o.m.Servers[i].QueueIdx, t)
+}
+
+// abortAt is when the BBL aborts the request instance i holds in service
+// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT.
+func (o *oracle) abortAt(i int) int64 {
+	in := &o.insts[i]
+	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
+		return -1
+	}
+	to := int64(o.params(in.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
+	if to == 0 {
+		return -1
+	}
+	su := o.m.ScanUnitUS
+	at := (in.busy.start + to + su - 1) / su * su
+	if at > in.endAt {
+		return -1
+	}
+	return at
+}
+
+// abort ends i's request at t with TPESVCERR: the instance crashes and the
+// crash is noticed at once.
+func (o *oracle) abort(i int, t int64) {
+	in := &o.insts[i]
+	r := in.busy
+	in.busy, in.endAt = nil, -1
+	o.fail(r, t)
+	if in.state == "stopping" {
+		o.change(t, i, "gone", "SVCTIMEOUT")
+		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
+		return
+	}
+	o.change(t, i, "down", "SVCTIMEOUT")
+	o.notice(i, t)
+}
+
+// spawnStep is the BBL's -p decisions at scan t, entry by entry.
+func (o *oracle) spawnStep(t int64) {
+	for _, sp := range o.spawns {
+		w, up := int64(0), int64(0)
+		for _, r := range o.waiting[sp.q] {
+			if sp.sp.Load {
+				w += int64(o.params(r.svc, sp.q).Load)
+			} else {
+				w++
+			}
+		}
+		for _, i := range o.m.Queues[sp.q].Servers {
+			if o.insts[i].state == "up" {
+				up++
+			}
+		}
+		above := w > int64(sp.sp.High)*up || (up == 0 && w > 0)
+		below := w < int64(sp.sp.Low)*up
+		if !above {
+			sp.above = -1
+		} else {
+			if sp.above < 0 {
+				sp.above = t
+			}
+			if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
+				for _, i := range sp.servers {
+					if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
+						o.insts[i].comeUpAt = t + o.bootUS
+						o.change(t, i, "booting", "spawn")
+						sp.above = t
+						break
+					}
+				}
+			}
+		}
+		if !below {
+			sp.below = -1
+		} else {
+			if sp.below < 0 {
+				sp.below = t
+			}
+			if t-sp.below >= int64(sp.sp.TerminateS)*1000000 {
+				for k := len(sp.servers) - 1; k >= 0; k-- {
+					i := sp.servers[k]
+					if in := &o.insts[i]; o.m.Servers[i].SrvID >= sp.minSrvID && in.state == "up" {
+						if in.busy != nil {
+							o.change(t, i, "stopping", "decay")
+						} else {
+							o.change(t, i, "gone", "decay")
+							o.orphanCheck(sp.q, t)
+						}
+						sp.below = t
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// active: requests remain to be issued or are in the system.
+func (o *oracle) active(next int) bool {
+	if next < len(o.reqs) {
+		return true
+	}
+	for _, r := range o.reqs {
+		if !r.done {
+			return true
+		}
+	}
+	return false
+}
+
+// run plays everything and returns the dispatch log.
+func (o *oracle) run() string {
+	next := 0 // next new request
+	ev := 0   // next scenario event
+	now := int64(0)
+	for steps := 0; ; steps++ {
+		if steps > 10_000_000 {
+			o.stuck = true
+			break
+		}
+		t := int64(math.MaxInt64)
+		if next < len(o.reqs) {
+			t = o.reqs[next].issue
+		}
+		if ev < len(o.events) {
+			t = min(t, o.events[ev].at)
+		}
+		for i := range o.insts {
+			in := &o.insts[i]
+			if in.state == "down" {
+				t = min(t, in.noticeAt)
+			}
+			if in.comeUpAt >= 0 {
+				t = min(t, in.comeUpAt)
+			}
+			if in.busy != nil && (in.state == "up" || in.state == "stopping") {
+				t = min(t, in.endAt)
+			}
+			if a := o.abortAt(i); a >= 0 {
+				t = min(t, a)
+			}
+		}
+		for _, r := range o.reqs[:next] {
+			if r.arriveAt >= 0 {
+				t = min(t, r.arriveAt)
+			}
+		}
+		if len(o.spawns) > 0 && o.active(next) {
+			su := o.m.ScanUnitUS
+			ns := (max(now, o.lastScan+1) + su - 1) / su * su
+			t = min(t, ns)
+		}
+		if t == math.MaxInt64 {
+			break
+		}
+		now = t
+		// -p scans run while requests remain to be issued or are in the
+		// system, as the instant begins (docs/engine.md, "-p").
+		scanning := len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next)
+		for ev < len(o.events) && o.events[ev].at == t {
+			o.event(o.events[ev])
+			ev++
+		}
+		for i := range o.insts {
+			if o.insts[i].state == "down" && o.insts[i].noticeAt == t {
+				o.notice(i, t)
+			} else if o.abortAt(i) == t {
+				o.abort(i, t)
+			}
+		}
+		if scanning {
+			o.lastScan = t
+			o.spawnStep(t)
+		}
+		for i := range o.insts {
+			if in := &o.insts[i]; in.comeUpAt == t {
+				in.comeUpAt = -1
+				in.idleSince = t
+				o.change(t, i, "up", "booted")
+				o.take(i, t)
+			}
+		}
+		// One completion at a time, the first in scan order: one that a 0 µs
+		// service creates at this instant comes before every arrival and
+		// new request of the instant (docs/engine.md, "Event order").
+		completed := false
+		for i := range o.insts {
+			if in := &o.insts[i]; in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt == t {
+				o.complete(i, t)
+				completed = true
+				break
+			}
+		}
+		if completed {
+			continue
+		}
+		// One arrival or new request at a time: a 0 µs service it starts
+		// completes before the next one (docs/engine.md, "Event order").
+		arrived := false
+		for _, r := range o.reqs[:next] {
+			if r.arriveAt == t {
+				r.arriveAt = -1
+				o.enqueue(r, t)
+				arrived = true
+				break
+			}
+		}
+		if !arrived && next < len(o.reqs) && o.reqs[next].issue == t {
+			o.issue(o.reqs[next])
+			next++
+		}
+	}
+	return o.log()
+}
+
+func (o *oracle) log() string {
+	var b strings.Builder
+	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n")
+	num := func(v int64) string {
+		if v < 0 {
+			return ""
+		}
+		return strconv.FormatInt(v, 10)
+	}
+	for _, r := range o.reqs {
+		srv, q := "", ""
+		if r.srv >= 0 {
+			srv = o.m.Servers[r.srv].ID
+		}
+		if r.q >= 0 && r.reason != "TPENOENT" && r.reason != "TPESYSTEM" {
+			q = o.m.Queues[r.q].Name
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s\n", r.n, r.svc, o.m.Machines[r.origin].LMID, r.issue,
+			srv, q, num(r.enq), num(r.start), num(r.end), num(r.reply), r.reason)
+	}
+	return b.String()
+}
+
+// counts returns issued, completed, failed by code and timed out.
+func (o *oracle) counts() (int64, int64, map[string]int64, int64) {
+	var done, tout int64
+	failed := map[string]int64{}
+	for _, r := range o.reqs {
+		switch {
+		case r.failed:
+			failed[r.reason]++
+		case r.done:
+			done++
+			if r.timedOut {
+				tout++
+			}
+		}
+	}
+	return int64(len(o.reqs)), done, failed, tout
+}
