@@ -61,7 +61,7 @@ func AdaptScenario(sc *Scenario) (*Scenario, []string, error) {
 // adaptEvents keeps the events whose target the configuration has.
 func adaptEvents(m *Model, events []Event, notes *[]string) []Event {
 	var out []Event
-	probe := &Setup{Model: m}
+	probe := &runSetup{Model: m}
 	for i, ev := range events {
 		field := sprintf("events[%d]", i)
 		kind, target, err := ev.action(field)
@@ -141,9 +141,9 @@ func adaptServices(m *Model, specs map[string]ServiceSpec, local []string, notes
 			continue
 		}
 		s := out[name]
-		s.ServiceTime = &Dist{Dist: "exp", MeanMS: ptr(DefaultStarterServiceMS)}
+		s.ServiceTime = &Dist{Dist: "exp", MeanMS: ptr(defaultStarterServiceMS)}
 		put(name, s)
-		*notes = append(*notes, sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, DefaultStarterServiceMS))
+		*notes = append(*notes, sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, defaultStarterServiceMS))
 	}
 	return out
 }
@@ -186,8 +186,8 @@ func adaptDomains(m *Model, specs map[string]DomainSpec, remote []string, notes 
 		if out == nil {
 			out = map[string]DomainSpec{}
 		}
-		out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(DefaultStarterDomainMS)}}
-		*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, DefaultStarterDomainMS))
+		out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
+		*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultStarterDomainMS))
 	}
 	return out
 }
@@ -214,7 +214,7 @@ func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string
 	if w.Generate == nil && w.TraceCSV == "" && w.Trace == nil && len(local)+len(remote) > 0 {
 		means := map[string]float64{}
 		for _, s := range local {
-			means[s] = DefaultStarterServiceMS
+			means[s] = defaultStarterServiceMS
 		}
 		w.Generate = capacityStreams(m, local, remote, means, DefaultStarterLoad)
 		*notes = append(*notes, sprintf("workload: no stream was left: one Poisson stream per service from %s, keeping each server about %g%% busy",

@@ -80,7 +80,7 @@ func TestAdaptToANewConfig(t *testing.T) {
 		t.Errorf("got advertise %v, streams %+v", got.Advertise, got.Workload.Generate)
 	}
 	// The adapted scenario runs.
-	if _, err := NewSetup(got, RunOptions{}); err != nil {
+	if _, err := newSetup(got, RunOptions{}); err != nil {
 		t.Errorf("the adapted scenario does not run: %v", err)
 	}
 	if sc.Services["TOUPPER"].ServiceTime == nil || len(sc.Workload.Generate.Streams) != 2 {

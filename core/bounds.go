@@ -23,7 +23,7 @@ const maxTimeText = "1e9 ms, about 11.6 days"
 // distribution (const, uniform, empirical), and its mean for the others,
 // whose tails are unbounded: a mean past the limit is certain to overflow,
 // while a rare long draw is caught when it happens.
-func samplerBoundMS(s Sampler) (float64, string) {
+func samplerBoundMS(s sampler) (float64, string) {
 	switch d := s.(type) {
 	case constDist:
 		return float64(d), "ms"
@@ -41,7 +41,7 @@ func samplerBoundMS(s Sampler) (float64, string) {
 
 // checkHorizon rejects a scenario in which one service time, divided by the
 // speed of a machine that may process it, is already past MaxTimeUS.
-func (st *Setup) checkHorizon(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) checkHorizon(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	n := newNames(m)
 	groups := make(map[string]int, len(m.Groups))

@@ -333,8 +333,8 @@ func TestSetupMemoryLinear(t *testing.T) {
 // doneCounts keeps a block per server for its advertised services and a map
 // for the rest; perServer lists them together in service order.
 func TestDoneCounts(t *testing.T) {
-	m := &Model{Services: []Service{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}},
-		Servers: []Server{{Services: []string{"C", "A", "C"}}, {Services: nil}, {Services: []string{"B"}}}}
+	m := &Model{Services: []ubb.Service{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}},
+		Servers: []ubb.Server{{Services: []string{"C", "A", "C"}}, {Services: nil}, {Services: []string{"B"}}}}
 	var d doneCounts
 	d.init(m)
 	for _, a := range [][2]int32{{0, 2}, {0, 0}, {0, 2}, {0, 1}, {1, 3}, {2, 1}, {0, 3}} {

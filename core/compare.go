@@ -93,7 +93,7 @@ func HeadlineOf(r *Result) Headline {
 		h.NetworkSent += m.Sent
 	}
 	h.Derive()
-	h.SaturatedMachines = len(Saturations(r))
+	h.SaturatedMachines = len(saturations(r))
 	return h
 }
 

@@ -10,19 +10,19 @@ import (
 // simulated time), so that sums of times can never overflow an int64.
 const MaxTimeUS = 1_000_000_000_000
 
-// MSToUS converts a decimal number of milliseconds, given as text, to whole
+// msToUS converts a decimal number of milliseconds, given as text, to whole
 // microseconds, rounding halves away from zero. The conversion is exact: it
 // works on the decimal digits, so "1.0005" gives 1001 (1000.5 rounded), with no
 // binary floating-point error. Exponents ("1.5e3") are accepted. Negative
 // values are returned as such; callers that forbid them check the sign.
-func MSToUS(text string) (int64, error) {
+func msToUS(text string) (int64, error) {
 	return decimalToUS(text, 3)
 }
 
-// MSFloatToUS converts a duration in milliseconds drawn by a Sampler to whole
+// msFloatToUS converts a duration in milliseconds drawn by a Sampler to whole
 // microseconds: float64(ms*1000) rounded half away from zero, clamped to
 // [-MaxTimeUS, MaxTimeUS]. It is cheap and allocation-free, for per-request use.
-func MSFloatToUS(ms float64) int64 {
+func msFloatToUS(ms float64) int64 {
 	us := math.Round(float64(ms * 1000))
 	switch {
 	case us != us: // NaN
@@ -43,7 +43,7 @@ func msValueToUS(v float64) (int64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, errNotNumber
 	}
-	return MSToUS(strconv.FormatFloat(v, 'g', -1, 64))
+	return msToUS(strconv.FormatFloat(v, 'g', -1, 64))
 }
 
 // timeError is a problem with a time value, worded to follow a field name.

@@ -44,7 +44,7 @@ func TestMSToUS(t *testing.T) {
 		{"1,5", 0, "not a number"},
 	}
 	for _, tt := range tests {
-		got, err := MSToUS(tt.in)
+		got, err := msToUS(tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 				t.Errorf("MSToUS(%q) = %d, %v; want error %q", tt.in, got, err, tt.wantErr)
@@ -117,7 +117,7 @@ func TestMSFloatToUS(t *testing.T) {
 		{-1e20, -MaxTimeUS},
 	}
 	for _, tt := range tests {
-		if got := MSFloatToUS(tt.in); got != tt.want {
+		if got := msFloatToUS(tt.in); got != tt.want {
 			t.Errorf("MSFloatToUS(%v) = %d, want %d", tt.in, got, tt.want)
 		}
 	}

@@ -22,8 +22,8 @@ func drawDigest() string {
 		{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, {Dist: "erlang", MeanMS: f(9), K: ip(3)},
 	}
 	for _, d := range dists {
-		s, _ := NewSampler(&d, "d")
-		r := NewRand(42, 1)
+		s, _ := newSampler(&d, "d")
+		r := newRng(42, 1)
 		for range 20_000 {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
 		}
@@ -33,8 +33,8 @@ func drawDigest() string {
 		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
 		Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
 		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
-	rs, _ := OpenWorkload(handModel(), sc, 1, 0)
-	var r Request
+	rs, _ := openWorkload(handModel(), sc, 1, 0)
+	var r request
 	for rs.Next(&r) {
 		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)
 	}

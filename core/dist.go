@@ -5,11 +5,11 @@ import (
 	"slices"
 )
 
-// Sampler draws durations in milliseconds from a distribution. Implementations
+// sampler draws durations in milliseconds from a distribution. Implementations
 // use only deterministic arithmetic (no math.Log/Exp, whose native and WASM
 // results may differ in the last bit; see fmath.go).
-type Sampler interface {
-	SampleMS(r *Rand) float64
+type sampler interface {
+	SampleMS(r *rng) float64
 	MeanMS() float64
 }
 
@@ -39,7 +39,7 @@ var distKinds = vocab[distKind]{"distribution", []string{"const", "exp", "unifor
 func (k distKind) String() string { return distKinds.name(k) }
 
 // build checks the parameters of k and returns its sampler.
-func (k distKind) build(c *distCheck) Sampler {
+func (k distKind) build(c *distCheck) sampler {
 	switch k {
 	case distConst:
 		return constDist(c.need("ms", c.d.MS, false))
@@ -59,9 +59,9 @@ func (k distKind) build(c *distCheck) Sampler {
 	panic("core: no sampler for dist " + k.String())
 }
 
-// NewSampler checks d and returns its sampler. field names d in errors, e.g.
+// newSampler checks d and returns its sampler. field names d in errors, e.g.
 // `services.TOUPPER.service_time`.
-func NewSampler(d *Dist, field string) (Sampler, error) {
+func newSampler(d *Dist, field string) (sampler, error) {
 	if d == nil {
 		return nil, Errorf(EINVALID, "%s: missing distribution", field)
 	}
@@ -142,7 +142,7 @@ func (c *distCheck) unused() {
 	}
 }
 
-func (c *distCheck) uniform() Sampler {
+func (c *distCheck) uniform() sampler {
 	lo := c.need("min_ms", c.d.MinMS, false)
 	hi := c.need("max_ms", c.d.MaxMS, false)
 	if c.err == nil && hi < lo {
@@ -151,7 +151,7 @@ func (c *distCheck) uniform() Sampler {
 	return uniformDist{lo: lo, width: hi - lo}
 }
 
-func (c *distCheck) lognormal() Sampler {
+func (c *distCheck) lognormal() sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	sd := c.need("sd_ms", c.d.SDMS, false)
 	if c.err != nil {
@@ -160,7 +160,7 @@ func (c *distCheck) lognormal() Sampler {
 	return newLognormal(mean, sd)
 }
 
-func (c *distCheck) empirical() Sampler {
+func (c *distCheck) empirical() sampler {
 	c.used = append(c.used, "samples_ms")
 	if len(c.d.SamplesMS) == 0 {
 		c.fail("samples_ms", "must hold at least one sample")
@@ -174,7 +174,7 @@ func (c *distCheck) empirical() Sampler {
 	return empiricalDist{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
 }
 
-func (c *distCheck) gamma() Sampler {
+func (c *distCheck) gamma() sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	var shape float64
 	switch {
@@ -198,7 +198,7 @@ func (c *distCheck) gamma() Sampler {
 	return newGamma(shape, mean)
 }
 
-func (c *distCheck) erlang() Sampler {
+func (c *distCheck) erlang() sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	c.used = append(c.used, "k")
 	if c.d.K == nil {

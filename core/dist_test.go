@@ -36,7 +36,7 @@ func TestNewSamplerErrors(t *testing.T) {
 		{Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},
 	}
 	for _, tt := range tests {
-		_, err := NewSampler(&tt.d, "svc")
+		_, err := newSampler(&tt.d, "svc")
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("NewSampler(%+v): got error %v, want %q", tt.d, err, tt.want)
 			continue
@@ -70,14 +70,14 @@ func TestSamplerMeans(t *testing.T) {
 		{"erlang", Dist{Dist: "erlang", MeanMS: f(9), K: ip(3)}, 9, 9 / math.Sqrt(3)},
 	}
 	for _, tt := range tests {
-		s, err := NewSampler(&tt.d, "d")
+		s, err := newSampler(&tt.d, "d")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if s.MeanMS() != tt.mean {
 			t.Errorf("%s: MeanMS() = %v, want %v", tt.name, s.MeanMS(), tt.mean)
 		}
-		r := NewRand(42, 1)
+		r := newRng(42, 1)
 		sum, sum2 := 0.0, 0.0
 		for range n {
 			x := s.SampleMS(r)
@@ -103,8 +103,8 @@ func TestSamplerMeans(t *testing.T) {
 
 func TestSamplersAreDeterministic(t *testing.T) {
 	d := Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
-	s, _ := NewSampler(&d, "d")
-	a, b := NewRand(3, 9), NewRand(3, 9)
+	s, _ := newSampler(&d, "d")
+	a, b := newRng(3, 9), newRng(3, 9)
 	for i := range 1000 {
 		if x, y := s.SampleMS(a), s.SampleMS(b); x != y {
 			t.Fatalf("draw %d: got %v and %v from equal generators, want equal", i, x, y)
@@ -113,8 +113,8 @@ func TestSamplersAreDeterministic(t *testing.T) {
 }
 
 func BenchmarkSampleExp(b *testing.B) {
-	s, _ := NewSampler(&Dist{Dist: "exp", MeanMS: f(4)}, "d")
-	r := NewRand(1, 1)
+	s, _ := newSampler(&Dist{Dist: "exp", MeanMS: f(4)}, "d")
+	r := newRng(1, 1)
 	for b.Loop() {
 		s.SampleMS(r)
 	}

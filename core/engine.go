@@ -27,7 +27,7 @@ type simOptions struct {
 // log row: pooled in engine.pool and reused through a free list, so the
 // engine allocates nothing per request.
 type flight struct {
-	req       Request
+	req       request
 	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
 	server    int32 // instance that processes it; -1 until it starts
 	chosen    int32 // instance the dispatch rule picked
@@ -50,7 +50,7 @@ type flight struct {
 // *f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: counted},
 // written field by field into the pool, without the temporary copy of the
 // whole record that the compiler makes for the composite literal.
-func (f *flight) reset(r *Request, counted bool) {
+func (f *flight) reset(r *request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
@@ -136,10 +136,10 @@ type svcQueue struct {
 
 // engine plays one run forward.
 type engine struct {
-	setup *Setup
+	setup *runSetup
 	m     *Model
 	opt   simOptions
-	reqs  Requests
+	reqs  requestStream
 
 	alg       algorithm
 	idleQueue bool
@@ -159,8 +159,8 @@ type engine struct {
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	rng              Rand
-	draw             Rand
+	rng              rng
+	draw             rng
 
 	heap      eventHeap
 	life      *lifecycle // nil when no instance can change state
@@ -192,19 +192,16 @@ type engine struct {
 // MODEL and LDBAL.
 type algorithm uint8
 
-// The algorithms.
+// Tuxedo's algorithms; those of the comparison policies follow them
+// (core/vocab.go).
 const (
 	algFirst algorithm = iota
 	algSHM
 	algMP
-	algRoundRobin
-	algRandom
-	algJSQ
-	algP2C
 )
 
 // simulate plays reqs forward on setup and returns the result.
-func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
+func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, error) {
 	e, err := newEngine(setup, reqs, opt)
 	if err != nil {
 		return nil, err
@@ -221,7 +218,7 @@ func simulate(setup *Setup, reqs Requests, opt simOptions) (*Result, error) {
 
 // loop is the event loop: heap events and new requests in the order docs/engine.md gives.
 func (e *engine) loop() error {
-	var next Request
+	var next request
 	have := e.reqs.Next(&next)
 	for {
 		if e.nextLife != noTime {
@@ -343,7 +340,7 @@ func (e *engine) alloc() int32 {
 }
 
 // issue handles a new request: choose its queue, send it there.
-func (e *engine) issue(r *Request) error {
+func (e *engine) issue(r *request) error {
 	e.issued++
 	if e.issued > e.maxReq {
 		err := Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
@@ -554,7 +551,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 	return us
 }
 
-func (e *engine) sampler(s int, g int32) Sampler {
+func (e *engine) sampler(s int, g int32) sampler {
 	if s >= len(e.setup.ServiceTime) || int(g) >= len(e.setup.ServiceTime[s]) {
 		return nil
 	}

@@ -13,20 +13,20 @@ import (
 // generated on the fly (the workload code's generators replace it once
 // merged; this keeps the engine's benchmark independent of them).
 type genRequests struct {
-	r        Rand
+	r        rng
 	n, total int64
 	t        float64 // us
 	meanGap  float64 // us
 	nsvc, nm int
 }
 
-func (g *genRequests) Next(r *Request) bool {
+func (g *genRequests) Next(r *request) bool {
 	if g.n >= g.total {
 		return false
 	}
 	g.n++
 	g.t += -math.Log(1-g.r.Float64()) * g.meanGap
-	*r = Request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
+	*r = request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
 		ServiceUS: -1, Key: g.r.Uint64()}
 	return true
 }
@@ -36,8 +36,8 @@ func (g *genRequests) Total() int64 { return g.total }
 // benchExp draws exponential service times (benchmarks only).
 type benchExp float64
 
-func (e benchExp) SampleMS(r *Rand) float64 { return -math.Log(1-r.Float64()) * float64(e) }
-func (e benchExp) MeanMS() float64          { return float64(e) }
+func (e benchExp) SampleMS(r *rng) float64 { return -math.Log(1-r.Float64()) * float64(e) }
+func (e benchExp) MeanMS() float64         { return float64(e) }
 
 // benchModel is 2 machines x 8 servers (MP) or 1 x 16 (SHM), 4 services;
 // mssq puts each group's 8 servers on one queue.
@@ -84,17 +84,17 @@ func BenchmarkRun(b *testing.B) {
 				rate += st.RatePerS
 			}
 			g.DurationMS = float64(b.N)/rate*1000*1.05 + 1000
-			setup, err := NewSetup(sc, RunOptions{})
+			setup, err := newSetup(sc, RunOptions{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, DefaultMaxRequests)
+			reqs, err := openWorkload(setup.Model, sc, setup.Seed, DefaultMaxRequests)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := simulate(setup, &limitRequests{Requests: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
+			res, err := simulate(setup, &limitRequests{requestStream: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -114,7 +114,7 @@ func BenchmarkRunSynthetic(b *testing.B) {
 			m := benchModel(b, kind)
 			setup := engSetup(m)
 			for s := range setup.ServiceTime {
-				setup.ServiceTime[s] = make([]Sampler, len(m.Groups))
+				setup.ServiceTime[s] = make([]sampler, len(m.Groups))
 				for g := range m.Groups {
 					setup.ServiceTime[s][g] = benchExp(4)
 				}
@@ -134,14 +134,14 @@ func BenchmarkRunSynthetic(b *testing.B) {
 
 // limitRequests stops a workload after n requests.
 type limitRequests struct {
-	Requests
+	requestStream
 	n int64
 }
 
-func (l *limitRequests) Next(r *Request) bool {
+func (l *limitRequests) Next(r *request) bool {
 	if l.n == 0 {
 		return false
 	}
 	l.n--
-	return l.Requests.Next(r)
+	return l.requestStream.Next(r)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // newEngine resolves setup into the engine's flat, precomputed state.
-func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
+func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, error) {
 	if setup == nil || setup.Model == nil {
 		return nil, Errorf(EINTERNAL, "simulate: no setup")
 	}
@@ -24,9 +24,9 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.idleQueue = r.idle == IdleQueue
-	e.netOrigin = r.netLoad == NetLoadOrigin
-	e.loadOnly = r.counter == CounterLoad
+	e.idleQueue = r.idle == idleQueue
+	e.netOrigin = r.netLoad == netLoadOrigin
+	e.loadOnly = r.counter == counterLoad
 	e.initServers()
 	e.initQueues()
 	e.initServices()
@@ -63,7 +63,7 @@ func newEngine(setup *Setup, reqs Requests, opt simOptions) (*engine, error) {
 // pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
 func (e *engine) pickAlgorithm() error {
 	switch e.setup.Policy {
-	case PolicyTuxedo:
+	case policyTuxedo:
 		switch {
 		case !e.m.LDBAL:
 			e.alg = algFirst
@@ -72,16 +72,12 @@ func (e *engine) pickAlgorithm() error {
 		default:
 			e.alg = algSHM
 		}
-	case PolicyRoundRobin:
-		e.alg = algRoundRobin
-	case PolicyRandom:
-		e.alg = algRandom
-	case PolicyJSQ:
-		e.alg = algJSQ
-	case PolicyP2C:
-		e.alg = algP2C
 	default:
-		return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
+		cp, ok := comparisonPolicies[e.setup.Policy]
+		if !ok {
+			return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
+		}
+		e.alg = cp.alg
 	}
 	return nil
 }

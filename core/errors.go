@@ -38,6 +38,7 @@ const (
 	LimitInFlight = "max_in_flight"
 )
 
+// Error returns the message.
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with the given code and a formatted message.

@@ -54,7 +54,10 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 			cd.Counter = e.counters[m*len(e.queues)+int(sq.q)]
 			cd.NetLoad = int(e.netLoadFor(m, sq.q))
 			cd.Cost = costString([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
-		case algJSQ, algP2C:
+		default:
+			if !comparisonPolicies[e.setup.Policy].queueCost {
+				break
+			}
 			cd.Cost = costString([]int64{int64(q.wait.n), int64(q.inService)}, q.n)
 		}
 		ex.Candidates = append(ex.Candidates, cd)
@@ -125,7 +128,7 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	if f.server >= 0 {
 		ex.Server = e.m.Servers[f.server].ID
 	}
-	costed := (e.alg == algSHM || e.alg == algMP) && f.reason == reasonLeastLoad || e.alg == algJSQ || e.alg == algP2C
+	costed := (e.alg == algSHM || e.alg == algMP) && f.reason == reasonLeastLoad || comparisonPolicies[e.setup.Policy].queueCost
 	if !costed {
 		for i := range ex.Candidates {
 			ex.Candidates[i].Cost = ""

@@ -19,7 +19,7 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 		switch {
 		case f.queue < 0:
 		case c.Chosen:
-			c.Note = winNote(f.reason)
+			c.Note = winNote(e, f.reason)
 		case f.reason == reasonFirst:
 			c.Note = "not first: LDBAL=N never looks past the first candidate"
 		case f.reason == reasonIdle && e.alg == algMP && !c.Local:
@@ -30,7 +30,7 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 			c.Note = "not looked at: an earlier candidate was idle"
 		case c.Queue == ex.Winner:
 			c.Note = "shares the winning queue"
-		case f.reason == reasonLeastLoad || f.reason == reasonJSQ:
+		case f.reason == reasonLeastLoad || comparisonPolicies[e.setup.Policy].rankedByCost:
 			c.Note = loseNote(c.Cost, ex.Candidates[winner].Cost, i < winner)
 		default:
 			c.Note = "not picked"
@@ -38,7 +38,7 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 	}
 }
 
-func winNote(why reason) string {
+func winNote(e *engine, why reason) string {
 	switch why {
 	case reasonFirst:
 		return "first candidate in scan order"
@@ -46,9 +46,10 @@ func winNote(why reason) string {
 		return "the first idle candidate"
 	case reasonLeastLoad:
 		return "least cost"
-	case reasonJSQ:
-		return "shortest queue per server"
 	default:
+		if w := comparisonPolicies[e.setup.Policy].win; w != "" {
+			return w
+		}
 		return "picked by " + why.String()
 	}
 }
@@ -102,17 +103,12 @@ func explainText(e *engine, ex *Explanation, f *flight) string {
 		fmt.Fprintf(&b, "MP round-robin on %s: no local server of %s is idle, so every candidate queue is costed as C/n + LOAD + NETLOAD. ", ex.Origin, ex.Service)
 		writeCosts(&b, ex, true)
 		fmt.Fprintf(&b, " Its counter becomes %d.", e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
-	case e.alg == algRoundRobin:
-		fmt.Fprintf(&b, "round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
-			len(ex.Candidates), ex.Service, e.m.Servers[f.chosen].ID)
-	case e.alg == algRandom:
-		fmt.Fprintf(&b, "random picks one of the %d servers advertising %s uniformly: %s.",
-			len(ex.Candidates), ex.Service, e.m.Servers[f.chosen].ID)
-	case e.alg == algJSQ:
-		fmt.Fprintf(&b, "jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
 	default:
-		fmt.Fprintf(&b, "p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
-			ex.Service, e.m.Servers[f.chosen].ID)
+		cp, ok := comparisonPolicies[e.setup.Policy]
+		if !ok {
+			panic("core: explanation: no text for policy " + e.setup.Policy.String())
+		}
+		b.WriteString(cp.text(ex, e.m.Servers[f.chosen].ID))
 	}
 	b.WriteString(" ")
 	b.WriteString(whereNext(e, ex, f))

@@ -81,7 +81,7 @@ func TestFlogBitIdenticalEdges(t *testing.T) {
 // bit patterns below 1, a third any bit pattern at all.
 func TestFlogBitIdenticalRandom(t *testing.T) {
 	const n = 2_000_000
-	r := NewRand(11, 3)
+	r := newRng(11, 3)
 	for range n {
 		sameFlog(t, 1-r.Float64())
 		sameFlog(t, math.Float64frombits(r.Uint64()%math.Float64bits(1)+1))

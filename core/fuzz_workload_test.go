@@ -26,7 +26,7 @@ func FuzzMSToUS(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		us, err := MSToUS(s)
+		us, err := msToUS(s)
 		if err != nil {
 			return
 		}
@@ -48,11 +48,11 @@ func FuzzTraceCSV(f *testing.F) {
 	f.Add("ts;service\n2026-11-29T10:00:00Z;TOUPPER\n")
 	n := newNames(handModel())
 	f.Fuzz(func(t *testing.T, text string) {
-		if _, _, err := traceCSV(n, text, nil, 1); err != nil && ErrorCode(err) != EINVALID {
+		if _, _, err := traceCSV(n, text, nil); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("got %v, want an %s error", err, EINVALID)
 		}
 		cm := &TraceMap{Time: "ts", TimeUnit: "rfc3339", Delimiter: ";"}
-		if _, _, err := traceCSV(n, text, cm, 1); err != nil && ErrorCode(err) != EINVALID {
+		if _, _, err := traceCSV(n, text, cm); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("mapped: got %v, want an %s error", err, EINVALID)
 		}
 	})

@@ -16,7 +16,7 @@ const maxRatePerS = 1e9
 // arrivals is an arrival process: next returns the absolute time in ms of the
 // stream's next request, or false when there is none before limitMS.
 type arrivals interface {
-	next(r *Rand, limitMS float64) (float64, bool)
+	next(r *rng, limitMS float64) (float64, bool)
 }
 
 // poisson has exponential gaps of mean 1000/rate ms. The absolute time is kept
@@ -24,7 +24,7 @@ type arrivals interface {
 // accumulates.
 type poisson struct{ t, meanMS float64 }
 
-func (p *poisson) next(r *Rand, limitMS float64) (float64, bool) {
+func (p *poisson) next(r *rng, limitMS float64) (float64, bool) {
 	p.t += float64(p.meanMS * expUnit(r))
 	return p.t, p.t < limitMS
 }
@@ -35,7 +35,7 @@ type constant struct {
 	periodMS float64
 }
 
-func (c *constant) next(_ *Rand, limitMS float64) (float64, bool) {
+func (c *constant) next(_ *rng, limitMS float64) (float64, bool) {
 	t := 0.0 // the first at 0, even when the period is infinite
 	if c.n > 0 {
 		t = float64(float64(c.n) * c.periodMS)
@@ -55,7 +55,7 @@ type mmpp struct {
 	started bool
 }
 
-func (p *mmpp) next(r *Rand, limitMS float64) (float64, bool) {
+func (p *mmpp) next(r *rng, limitMS float64) (float64, bool) {
 	if !p.started {
 		p.started = true
 		p.end = float64(p.meanMS[0] * expUnit(r))
@@ -85,7 +85,7 @@ type profile struct {
 	seg      int // the segment holding t: seg 0 is before at[0], seg i ends at at[i]
 }
 
-func (p *profile) next(r *Rand, limitMS float64) (float64, bool) {
+func (p *profile) next(r *rng, limitMS float64) (float64, bool) {
 	need := expUnit(r)
 	for p.t < limitMS {
 		r0, slope, end := p.segment()
@@ -155,7 +155,7 @@ func (p *profile) expected(limitMS float64) float64 {
 // streamSource is one generated stream as the workload plays it.
 type streamSource struct {
 	arr     arrivals
-	rand    Rand
+	rand    rng
 	keyBase uint64 // keyBase(seed, stream index + 1)
 	n       uint64 // requests drawn so far
 	limitMS float64
@@ -164,16 +164,16 @@ type streamSource struct {
 	origin  int
 	prio    int
 	route   *streamRoute // nil: the requests carry no routing value
-	draw    Rand         // the routing value's generator, seeded per request
+	draw    rng          // the routing value's generator, seeded per request
 }
 
 // next fills r with the stream's next request, or returns false at its end.
-func (s *streamSource) next(r *Request) bool {
+func (s *streamSource) next(r *request) bool {
 	t, ok := s.arr.next(&s.rand, s.limitMS)
 	if !ok {
 		return false
 	}
-	us := MSFloatToUS(t)
+	us := msFloatToUS(t)
 	if us >= s.limitUS {
 		return false
 	}
@@ -181,7 +181,7 @@ func (s *streamSource) next(r *Request) bool {
 	r.Seq, r.ID, r.TimeUS = 0, "", us
 	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
 	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-	r.Route, r.RouteVal = RouteNone, ""
+	r.Route, r.RouteVal = routeNone, ""
 	if s.route != nil {
 		s.draw.Seed(r.Key, streamRouteValue)
 		s.route.draw(&s.draw, r)

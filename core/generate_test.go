@@ -10,9 +10,9 @@ func genWorkload(durMS float64, streams ...Stream) *Scenario {
 	return &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: durMS, Streams: streams}}}
 }
 
-func openGen(t *testing.T, sc *Scenario, seed uint64) []Request {
+func openGen(t *testing.T, sc *Scenario, seed uint64) []request {
 	t.Helper()
-	rs, err := OpenWorkload(handModel(), sc, seed, 0)
+	rs, err := openWorkload(handModel(), sc, seed, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +23,7 @@ func openGen(t *testing.T, sc *Scenario, seed uint64) []Request {
 	return reqs
 }
 
-func times(reqs []Request) []int64 {
+func times(reqs []request) []int64 {
 	out := make([]int64, len(reqs))
 	for i, r := range reqs {
 		out[i] = r.TimeUS
@@ -89,10 +89,10 @@ func TestMergeOrder(t *testing.T) {
 }
 
 // countCheck draws a stream and compares its count with the expectation.
-func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []Request {
+func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []request {
 	t.Helper()
 	sc := genWorkload(durMS, st)
-	rs, err := OpenWorkload(handModel(), sc, 5, 0)
+	rs, err := openWorkload(handModel(), sc, 5, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -143,7 +143,7 @@ func TestStreamsAreIndependent(t *testing.T) {
 	s1 := Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 900, OnMS: f(5), OffMS: f(5)}
 	alone := openGen(t, genWorkload(200, s0), 3)
 	both := openGen(t, genWorkload(200, s0, s1), 3)
-	var mine []Request
+	var mine []request
 	for _, r := range both {
 		if r.Service == svcToUpper {
 			mine = append(mine, r)
@@ -180,7 +180,7 @@ func TestRequestLimit(t *testing.T) {
 			"workload: 61 requests over the limit of 60"},
 	}
 	for _, tt := range tests {
-		rs, err := OpenWorkload(handModel(), tt.sc, 1, tt.limit)
+		rs, err := openWorkload(handModel(), tt.sc, 1, tt.limit)
 		if tt.upFront {
 			if err == nil || err.Error() != tt.want || ErrorCode(err) != ETOOLARGE {
 				t.Errorf("%s: got %v, want %s error %q", tt.name, err, ETOOLARGE, tt.want)
@@ -226,7 +226,7 @@ func TestStreamErrors(t *testing.T) {
 		{"profile empty", 1, Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
-		_, err := OpenWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
+		_, err := openWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
 		}
@@ -238,11 +238,11 @@ func TestNextDoesNotAllocate(t *testing.T) {
 		Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 500}}},
 		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})
-	rs, err := OpenWorkload(handModel(), sc, 1, 1<<62)
+	rs, err := openWorkload(handModel(), sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r Request
+	var r request
 	if allocs := testing.AllocsPerRun(10_000, func() { rs.Next(&r) }); allocs != 0 {
 		t.Errorf("Next allocates %v times per request, want 0", allocs)
 	}
@@ -251,8 +251,8 @@ func TestNextDoesNotAllocate(t *testing.T) {
 func BenchmarkWorkloadNext(b *testing.B) {
 	sc := genWorkload(1e9, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
-	rs, _ := OpenWorkload(handModel(), sc, 1, 1<<62)
-	var r Request
+	rs, _ := openWorkload(handModel(), sc, 1, 1<<62)
+	var r request
 	for b.Loop() {
 		rs.Next(&r)
 	}

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/ubb"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,7 +26,7 @@ func engModel(t *testing.T, text string) *Model {
 	t.Helper()
 	m := &Model{Model: "SHM", ScanUnitUS: 10_000_000, SanityScan: 12, BlockTime: 6}
 	groupLMID := map[string]string{}
-	svc := map[string]*Service{}
+	svc := map[string]*ubb.Service{}
 	for _, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
@@ -36,25 +37,25 @@ func engModel(t *testing.T, text string) *Model {
 			m.Model, m.LDBAL = f[1], len(f) > 3 && f[3] == "Y"
 		case "machine":
 			nl, _ := strconv.Atoi(f[3])
-			m.Machines = append(m.Machines, Machine{LMID: f[1], PMID: f[1], NetLoad: nl})
+			m.Machines = append(m.Machines, ubb.Machine{LMID: f[1], PMID: f[1], NetLoad: nl})
 		case "group":
-			m.Groups = append(m.Groups, Group{Name: f[1], GrpNo: len(m.Groups) + 1, LMIDs: []string{f[2]}})
+			m.Groups = append(m.Groups, ubb.Group{Name: f[1], GrpNo: len(m.Groups) + 1, LMIDs: []string{f[2]}})
 			groupLMID[f[1]] = f[2]
 		case "server":
 			addTestServers(t, m, groupLMID, f)
 		case "service":
 			s := svc[f[1]]
 			if s == nil {
-				s = &Service{Name: f[1], Load: 50, Prio: 50}
+				s = &ubb.Service{Name: f[1], Load: 50, Prio: 50}
 				svc[f[1]] = s
 			}
 			load, _ := strconv.Atoi(f[3])
 			prio, _ := strconv.Atoi(f[5])
 			if len(f) > 7 && f[6] == "group" {
 				if s.ByGroup == nil {
-					s.ByGroup = map[string]ServiceParams{}
+					s.ByGroup = map[string]ubb.ServiceParams{}
 				}
-				s.ByGroup[f[7]] = ServiceParams{Load: load, Prio: prio}
+				s.ByGroup[f[7]] = ubb.ServiceParams{Load: load, Prio: prio}
 			} else {
 				s.Load, s.Prio = load, prio
 			}
@@ -65,7 +66,7 @@ func engModel(t *testing.T, text string) *Model {
 	for _, s := range m.Servers {
 		for _, name := range s.Services {
 			if svc[name] == nil {
-				svc[name] = &Service{Name: name, Load: 50, Prio: 50}
+				svc[name] = &ubb.Service{Name: name, Load: 50, Prio: 50}
 			}
 		}
 	}
@@ -113,11 +114,11 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 			}
 		}
 		if qi < 0 {
-			m.Queues = append(m.Queues, Queue{Name: qname, Group: group, LMID: lmid, Machine: mi})
+			m.Queues = append(m.Queues, ubb.Queue{Name: qname, Group: group, LMID: lmid, Machine: mi})
 			qi = len(m.Queues) - 1
 		}
 		m.Queues[qi].Servers = append(m.Queues[qi].Servers, len(m.Servers))
-		m.Servers = append(m.Servers, Server{ID: id, Name: name, Group: group, SrvID: srvid + k, LMID: lmid,
+		m.Servers = append(m.Servers, ubb.Server{ID: id, Name: name, Group: group, SrvID: srvid + k, LMID: lmid,
 			Machine: mi, Queue: qname, QueueIdx: qi, Services: services, Gateway: gateway, System: system,
 			AdvertiseSource: "clopt"})
 	}
@@ -125,27 +126,27 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 
 // testSetup returns a Setup for m with every default filled in; service
 // times come from the requests unless the test sets ServiceTime.
-func engSetup(m *Model) *Setup {
+func engSetup(m *Model) *runSetup {
 	fwd, reset := 0.1, 120000.0
 	speed := make([]float64, len(m.Machines))
 	for i := range speed {
 		speed[i] = 1
 	}
-	return &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1,
+	return &runSetup{Model: m, Policy: policyTuxedo, Seed: 1,
 		Tuning: Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
 			MPResetMS: &reset, GatewayForwardMS: &fwd},
 		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,
-		ServiceTime: make([][]Sampler, len(m.Services)), RemoteTime: make([]Sampler, len(m.Services))}
+		ServiceTime: make([][]sampler, len(m.Services)), RemoteTime: make([]sampler, len(m.Services))}
 }
 
 // sliceRequests is a Requests over a slice.
 type sliceRequests struct {
-	rs    []Request
+	rs    []request
 	i     int
 	after func() // called on every Next, for invariant checks
 }
 
-func (s *sliceRequests) Next(r *Request) bool {
+func (s *sliceRequests) Next(r *request) bool {
 	if s.after != nil {
 		s.after()
 	}
@@ -172,7 +173,7 @@ func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 		if err != nil {
 			t.Fatalf("test requests: %q: %v", line, err)
 		}
-		r := Request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
+		r := request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
 			Origin: m.MachineIndex(f[2]), Key: uint64(len(out.rs) + 1)}
 		r.Service = serviceIndex(m, f[1])
 		if r.Origin < 0 || r.Service < 0 {
@@ -201,7 +202,7 @@ func serviceIndex(m *Model, name string) int {
 
 // runLog simulates and returns the result and the dispatch log's rows
 // (without the header).
-func runLog(t *testing.T, setup *Setup, reqs Requests) (*Result, []string) {
+func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*Result, []string) {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &buf}})
@@ -218,8 +219,8 @@ func runLog(t *testing.T, setup *Setup, reqs Requests) (*Result, []string) {
 // fixedMS always draws ms.
 type fixedMS float64
 
-func (c fixedMS) SampleMS(*Rand) float64 { return float64(c) }
-func (c fixedMS) MeanMS() float64        { return float64(c) }
+func (c fixedMS) SampleMS(*rng) float64 { return float64(c) }
+func (c fixedMS) MeanMS() float64       { return float64(c) }
 
 // diffRows reports the rows that differ.
 func diffRows(t *testing.T, got, want []string) {

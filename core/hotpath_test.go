@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // TestSummaryFront: noting values in batches and counting them in the
@@ -81,7 +83,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 // randomDurations returns n values spread over every bucket of the front and
 // beyond it, a fifth of them zeros.
 func randomDurations(n int) []int64 {
-	r := NewRand(11, 2)
+	r := newRng(11, 2)
 	out := make([]int64, n)
 	for i := range out {
 		if r.IntN(5) > 0 {
@@ -134,7 +136,7 @@ func TestHistIndex(t *testing.T) {
 // TestEventHeapRandom: events pushed and popped in a random interleaving
 // come out in before order, each exactly once.
 func TestEventHeapRandom(t *testing.T) {
-	r := NewRand(5, 1)
+	r := newRng(5, 1)
 	var h eventHeap
 	var last *event
 	pushed, popped := 0, 0
@@ -175,7 +177,7 @@ func TestEventHeapRandom(t *testing.T) {
 // request set, so that a field added to flight but forgotten in reset fails
 // here).
 func TestFlightReset(t *testing.T) {
-	f := flight{req: Request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
+	f := flight{req: request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
 	ft := reflect.TypeOf(f)
 	for i := 1; i < ft.NumField(); i++ {
 		switch k := ft.Field(i).Type.Kind(); k {
@@ -185,7 +187,7 @@ func TestFlightReset(t *testing.T) {
 		}
 	}
 	rest := unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))[unsafe.Sizeof(f.req):]
-	r := Request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
+	r := request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
 	for _, counted := range []bool{false, true} {
 		for i := range rest {
 			rest[i] = 0x01
@@ -203,8 +205,8 @@ func TestFlightReset(t *testing.T) {
 // plain map's.
 func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
-	r := NewRand(17, 4)
-	m := &Model{Services: make([]Service, nsvc), Servers: make([]Server, nsrv)}
+	r := newRng(17, 4)
+	m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
 	for s := range m.Services {
 		m.Services[s].Name = fmt.Sprintf("S%02d", s)
 	}
@@ -242,7 +244,7 @@ func TestDoneCountsSearch(t *testing.T) {
 }
 
 // perm returns a random permutation of 0..n-1 (tests only).
-func (r *Rand) perm(n int) []int {
+func (r *rng) perm(n int) []int {
 	p := make([]int, n)
 	for i := range p {
 		j := r.IntN(i + 1)

@@ -28,7 +28,7 @@ func TestFirstIdle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRand(5, 0)
+	r := newRng(5, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
 		setRandomBusy(e, r, busyShare)
@@ -70,7 +70,7 @@ func TestFirstIdleLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRand(3, 0)
+	r := newRng(3, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
 		setRandomBusy(e, r, busyShare)
@@ -117,7 +117,7 @@ func TestQueueOfEveryCandidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRand(9, 0)
+	r := newRng(9, 0)
 	for round := range 20 {
 		if round > 0 { // some instances gone, the candidates rebuilt
 			for i := range e.servers {
@@ -146,7 +146,7 @@ func TestQueueOfEveryCandidate(t *testing.T) {
 
 // setRandomBusy makes each server busy with probability tenths/10, keeping
 // the idle bit set in step, as start and complete do.
-func setRandomBusy(e *engine, r *Rand, tenths int) {
+func setRandomBusy(e *engine, r *rng, tenths int) {
 	for i := range e.servers {
 		busy := r.IntN(10) < tenths
 		e.servers[i].busy = busy

@@ -146,7 +146,7 @@ type spawnSet struct {
 // SVCTIMEOUT, -p, spares); otherwise the engine's hot path sees a nil
 // pointer and a next-event time of noTime.
 type lifecycle struct {
-	events   []LifeEvent
+	events   []lifeEvent
 	next     int // the next scenario event
 	items    lifeHeap
 	scanUS   int64 // SCANUNIT
@@ -255,7 +255,7 @@ func (e *engine) scheduleLife() {
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
 // the next heap event and the next new request.
-func (e *engine) lifeDue(have bool, next *Request) bool {
+func (e *engine) lifeDue(have bool, next *request) bool {
 	t := e.nextLife
 	return (e.heap.len() == 0 || t <= e.heap.top().t) && (!have || t <= next.TimeUS)
 }
@@ -350,18 +350,18 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 }
 
 // applyEvent applies a scenario event to each of its instances, in scan order.
-func (e *engine) applyEvent(ev *LifeEvent, t int64) {
+func (e *engine) applyEvent(ev *lifeEvent, t int64) {
 	for _, i := range ev.Servers {
 		sv := &e.servers[i]
 		switch ev.Kind {
-		case EventKill:
+		case eventKill:
 			if sv.state == stateUp {
 				e.crash(i, causeKill, t)
 				e.pushLife(lifeItem{t: e.nextSanity(t), srv: i, gen: sv.gen, kind: itemNotice})
 			}
-		case EventShutdown:
+		case eventShutdown:
 			e.shutdown(i, causeShutdown, t)
-		case EventBoot:
+		case eventBoot:
 			if sv.state == stateGone {
 				e.boot(i, causeBoot, t)
 			}

@@ -7,43 +7,43 @@ import (
 	"strings"
 )
 
-// EventKind is what a scenario event does to the instances it targets.
-type EventKind uint8
+// eventKind is what a scenario event does to the instances it targets.
+type eventKind uint8
 
 // The event kinds, in the order the scenario document lists them.
 const (
-	EventKill     EventKind = iota // an up instance crashes: down
-	EventShutdown                  // an up instance stops (after its request); a restarting one is gone
-	EventBoot                      // a gone instance boots and is up tuning.boot_ms later
+	eventKill     eventKind = iota // an up instance crashes: down
+	eventShutdown                  // an up instance stops (after its request); a restarting one is gone
+	eventBoot                      // a gone instance boots and is up tuning.boot_ms later
 )
 
-var eventKinds = vocab[EventKind]{"event", []string{"kill", "shutdown", "boot"}}
+var eventKinds = vocab[eventKind]{"event", []string{"kill", "shutdown", "boot"}}
 
 // String returns the kind as the scenario's events spell it.
-func (k EventKind) String() string { return eventKinds.name(k) }
+func (k eventKind) String() string { return eventKinds.name(k) }
 
 // defaultBootUS is tuning.boot_ms's default, 1000 ms.
 const defaultBootUS = 1_000_000
 
-// LifeEvent is a scenario event resolved against the model: its time in
+// lifeEvent is a scenario event resolved against the model: its time in
 // microseconds, its kind, and the instances it targets (indexes into
 // Model.Servers, in scan order).
-type LifeEvent struct {
+type lifeEvent struct {
 	AtUS    int64
-	Kind    EventKind
+	Kind    eventKind
 	Target  string // as written: "G1/2", "group:G1", "machine:SITE2"
 	Servers []int32
 }
 
 // action returns the event's kind and target; exactly one must be set.
-func (ev *Event) action(field string) (EventKind, string, error) {
+func (ev *Event) action(field string) (eventKind, string, error) {
 	var kinds []string
-	var kind EventKind
+	var kind eventKind
 	var target string
-	for k, t := range [...]string{EventKill: ev.Kill, EventShutdown: ev.Shutdown, EventBoot: ev.Boot} {
+	for k, t := range [...]string{eventKill: ev.Kill, eventShutdown: ev.Shutdown, eventBoot: ev.Boot} {
 		if t != "" {
-			kinds = append(kinds, EventKind(k).String())
-			kind, target = EventKind(k), t
+			kinds = append(kinds, eventKind(k).String())
+			kind, target = eventKind(k), t
 		}
 	}
 	switch len(kinds) {
@@ -87,7 +87,7 @@ func formatMS(us int64) string {
 
 // resolveEvents turns the scenario's events into LifeEvents and reads
 // tuning.boot_ms.
-func (st *Setup) resolveEvents(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 	st.BootUS = defaultBootUS
 	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
 		st.BootUS, _ = msValueToUS(*sc.Tuning.BootMS)
@@ -101,13 +101,13 @@ func (st *Setup) resolveEvents(sc *Scenario, _ RunOptions) error {
 			return err
 		}
 		us, _ := msValueToUS(*ev.AtMS)
-		st.Events = append(st.Events, LifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
+		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
 	}
 	return nil
 }
 
 // eventTargets resolves one event's target to instances in scan order.
-func (st *Setup) eventTargets(field, target string) ([]int32, error) {
+func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
 	m := st.Model
 	var out []int32
 	switch {

@@ -8,9 +8,9 @@ const lookAheadRequests = 16384
 // Requests that yields them again followed by the rest, and the workload's
 // horizon: the last issue time when the workload ended within the look-ahead,
 // else an estimate from the generation duration and the rate seen so far.
-func lookAhead(reqs Requests, genUS int64) (Requests, int64) {
+func lookAhead(reqs requestStream, genUS int64) (requestStream, int64) {
 	b := &bufferedRequests{inner: reqs}
-	var r Request
+	var r request
 	for len(b.buf) < lookAheadRequests {
 		if !reqs.Next(&r) {
 			b.done = true
@@ -34,13 +34,13 @@ func lookAhead(reqs Requests, genUS int64) (Requests, int64) {
 
 // bufferedRequests replays buf, then continues with inner.
 type bufferedRequests struct {
-	inner Requests
-	buf   []Request
+	inner requestStream
+	buf   []request
 	i     int
 	done  bool // inner is exhausted
 }
 
-func (b *bufferedRequests) Next(r *Request) bool {
+func (b *bufferedRequests) Next(r *request) bool {
 	if b.i < len(b.buf) {
 		*r = b.buf[b.i]
 		b.i++

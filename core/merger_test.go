@@ -16,14 +16,14 @@ func TestMergerOrderRandom(t *testing.T) {
 		nsrc := 1 + rng.IntN(12)
 		span := int64(1 + rng.IntN(50)) // small spans make many ties
 		mg := &merger{limit: 1 << 40}
-		var want []Request
+		var want []request
 		for s := range nsrc {
 			n := rng.IntN(40) // some sources are empty, some end early
-			tr := make([]Request, n)
+			tr := make([]request, n)
 			for j := range tr {
-				tr[j] = Request{TimeUS: rng.Int64N(span), ID: fmt.Sprintf("s%d-%d", s, j)}
+				tr[j] = request{TimeUS: rng.Int64N(span), ID: fmt.Sprintf("s%d-%d", s, j)}
 			}
-			slices.SortStableFunc(tr, func(a, b Request) int { return int(a.TimeUS - b.TimeUS) })
+			slices.SortStableFunc(tr, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
 			for j := range tr {
 				tr[j].ID = fmt.Sprintf("s%d-%d", s, j)
 			}
@@ -31,9 +31,9 @@ func TestMergerOrderRandom(t *testing.T) {
 			mg.srcs = append(mg.srcs, source{trace: tr})
 		}
 		// concatenated in source order, a stable sort by time is the reference
-		slices.SortStableFunc(want, func(a, b Request) int { return int(a.TimeUS - b.TimeUS) })
+		slices.SortStableFunc(want, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
 		mg.prime()
-		var r Request
+		var r request
 		for i := range want {
 			if !mg.Next(&r) {
 				t.Fatalf("trial %d: Next stopped after %d requests, want %d", trial, i, len(want))

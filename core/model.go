@@ -7,27 +7,12 @@ package core
 
 import "github.com/tuxlb/tuxlb/core/ubb"
 
-// The configuration model is package ubb's; core's API (Setup, OpenWorkload,
-// Error) speaks of it under these names.
+// The configuration model is package ubb's; core's API (LoadModel, Plan,
+// ConfigError) speaks of it under these names. The Model's parts are ubb's
+// own types (ubb.Server, ubb.Service, ...).
 type (
 	// Model is ubb.Model: the application a UBBCONFIG (and DMCONFIG) describes.
 	Model = ubb.Model
-	// Machine is ubb.Machine: one *MACHINES entry.
-	Machine = ubb.Machine
-	// Group is ubb.Group: one *GROUPS entry.
-	Group = ubb.Group
-	// Server is ubb.Server: one server instance.
-	Server = ubb.Server
-	// Queue is ubb.Queue: a request queue.
-	Queue = ubb.Queue
-	// Service is ubb.Service: a known service and its LOAD and PRIO.
-	Service = ubb.Service
-	// ServiceParams is ubb.ServiceParams: the LOAD and PRIO of a service for one group.
-	ServiceParams = ubb.ServiceParams
-	// RemoteService is ubb.RemoteService: where an imported service goes.
-	RemoteService = ubb.RemoteService
-	// Domain is ubb.Domain: a remote domain of the DMCONFIG.
-	Domain = ubb.Domain
 	// Diagnostic is ubb.Diagnostic: one positioned message about an input file.
 	Diagnostic = ubb.Diagnostic
 )

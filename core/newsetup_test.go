@@ -72,7 +72,7 @@ func setupScenario() *Scenario {
 }
 
 func TestNewSetup(t *testing.T) {
-	st, err := NewSetup(setupScenario(), RunOptions{})
+	st, err := newSetup(setupScenario(), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestNewSetupErrors(t *testing.T) {
 	for _, tt := range tests {
 		sc := setupScenario()
 		tt.edit(sc)
-		_, err := NewSetup(sc, RunOptions{})
+		_, err := newSetup(sc, RunOptions{})
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
 			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
 		}
@@ -150,12 +150,12 @@ func TestShippedScenariosSetUp(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		st, err := NewSetup(sc, RunOptions{})
+		st, err := newSetup(sc, RunOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		rs, err := OpenWorkload(st.Model, sc, st.Seed, 0)
+		rs, err := openWorkload(st.Model, sc, st.Seed, 0)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

@@ -250,7 +250,7 @@ func (o *oracle) readTrace() error {
 	return nil
 }
 
-func (o *oracle) params(svc string, q int) ServiceParams {
+func (o *oracle) params(svc string, q int) ubb.ServiceParams {
 	return o.m.Service(svc).Params(o.m.Queues[q].Group)
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // randomScenario builds a small random model and workload from r.
-func randomScenario(t *testing.T, r *Rand) (*Setup, *sliceRequests) {
+func randomScenario(t *testing.T, r *rng) (*runSetup, *sliceRequests) {
 	t.Helper()
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
@@ -37,7 +37,7 @@ func randomScenario(t *testing.T, r *Rand) (*Setup, *sliceRequests) {
 	b.WriteString("service S load 50 prio 50\nservice T load 20 prio 70\nservice U load 100 prio 30\nservice V load 50 prio 50\n")
 	m := engModel(t, b.String())
 	setup := engSetup(m)
-	setup.Policy = []Policy{PolicyTuxedo, PolicyTuxedo, PolicyTuxedo, PolicyRoundRobin, PolicyRandom, PolicyJSQ, PolicyP2C}[r.IntN(7)]
+	setup.Policy = []policyKind{policyTuxedo, policyTuxedo, policyTuxedo, policyRoundRobin, policyRandom, policyJSQ, policyP2C}[r.IntN(7)]
 	setup.Seed = r.Uint64()
 	setup.LatencyUS = int64(r.IntN(2)) * 1000
 	setup.ResetUS = []int64{5000, 120_000_000}[r.IntN(2)]
@@ -86,7 +86,7 @@ func parseLog(t *testing.T, text string) []logRow {
 }
 
 func TestEngineProperties(t *testing.T) {
-	r := NewRand(42, 7)
+	r := newRng(42, 7)
 	for run := 0; run < 300; run++ {
 		setup, reqs := randomScenario(t, r)
 		var buf bytes.Buffer

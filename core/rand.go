@@ -2,33 +2,33 @@ package core
 
 import "math/rand/v2"
 
-// Rand is the only source of randomness in core: a PCG generator seeded
+// rng is the only source of randomness in core: a PCG generator seeded
 // explicitly, so a run is reproducible everywhere. Derive independent streams
 // with different stream numbers rather than sharing one generator.
-type Rand struct {
+type rng struct {
 	pcg rand.PCG
 }
 
-// NewRand returns a generator for (seed, stream).
-func NewRand(seed, stream uint64) *Rand {
-	r := &Rand{}
+// newRng returns a generator for (seed, stream).
+func newRng(seed, stream uint64) *rng {
+	r := &rng{}
 	r.Seed(seed, stream)
 	return r
 }
 
 // Seed resets r to the state NewRand(seed, stream) would have.
-func (r *Rand) Seed(seed, stream uint64) {
+func (r *rng) Seed(seed, stream uint64) {
 	r.pcg.Seed(seed, stream^0x9e3779b97f4a7c15)
 }
 
 // Uint64 returns a uniformly distributed 64-bit value.
-func (r *Rand) Uint64() uint64 { return r.pcg.Uint64() }
+func (r *rng) Uint64() uint64 { return r.pcg.Uint64() }
 
 // Float64 returns a uniform value in [0, 1) with 53 random bits.
-func (r *Rand) Float64() float64 { return float64(r.pcg.Uint64()>>11) / (1 << 53) }
+func (r *rng) Float64() float64 { return float64(r.pcg.Uint64()>>11) / (1 << 53) }
 
 // IntN returns a uniform value in [0, n) without modulo bias. n must be > 0.
-func (r *Rand) IntN(n int) int {
+func (r *rng) IntN(n int) int {
 	// Lemire's multiply-and-reject; deterministic on every platform.
 	un := uint64(n)
 	for {

@@ -29,10 +29,10 @@ func maxUtilization(r *Result) float64 {
 	return m
 }
 
-// ReplicationSeed derives the seed of replication i (0-based) from the
+// replicationSeed derives the seed of replication i (0-based) from the
 // scenario's seed: replication 0 uses the seed itself, the others a
 // SplitMix64 step of seed + i, so the streams are unrelated.
-func ReplicationSeed(seed uint64, i int) uint64 {
+func replicationSeed(seed uint64, i int) uint64 {
 	if i == 0 {
 		return seed
 	}
@@ -40,45 +40,6 @@ func ReplicationSeed(seed uint64, i int) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
-}
-
-// runReplications runs the scenario k times with derived seeds and returns
-// the first run's result (written to the dispatch log, if any) carrying the
-// mean and 95% confidence half-width of the headline figures.
-func runReplications(sc *Scenario, opt RunOptions, k int) (*Result, error) {
-	results := make([]*Result, k)
-	for i := range results {
-		res, err := RunReplication(sc, opt, i)
-		if err != nil {
-			return nil, err
-		}
-		results[i] = res
-	}
-	return CombineReplications(results), nil
-}
-
-// RunReplication runs replication i (0-based) of the scenario: one run with
-// the seed ReplicationSeed(seed, i), where seed is opt.Seed, else the
-// scenario's. Only replication 0 writes the dispatch log. Runners that spread
-// replications over workers call it once per replication and hand the results,
-// in replication order, to CombineReplications.
-func RunReplication(sc *Scenario, opt RunOptions, i int) (*Result, error) {
-	if sc == nil {
-		return nil, Errorf(EINVALID, "no scenario")
-	}
-	base := uint64(1)
-	if sc.Seed != nil {
-		base = *sc.Seed
-	}
-	if opt.Seed != nil {
-		base = *opt.Seed
-	}
-	seed := ReplicationSeed(base, i)
-	opt.Seed = &seed
-	if i > 0 {
-		opt.Dispatch = nil
-	}
-	return runOnce(sc, opt)
 }
 
 // CombineReplications returns the first result carrying the mean and 95%

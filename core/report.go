@@ -206,7 +206,7 @@ func (e *engine) warnings(eligible []bool, r *Result) []string {
 	if w := st.offeredLoadWarning(nElig); w != "" {
 		out = append(out, w)
 	}
-	for _, sat := range Saturations(r) {
+	for _, sat := range saturations(r) {
 		out = append(out, sat.String())
 	}
 	out = append(out, e.routingWarnings()...)

@@ -206,17 +206,17 @@ func (c *streamCheck) routeList(r *streamRoute, rs *RouteSpec) {
 // routeOf returns the Route of a value given as text for criterion c.
 func routeOf(c *ubb.Criterion, text string) int32 {
 	if text == "" {
-		return RouteNone
+		return routeNone
 	}
 	k := c.Match(c.ParseValue(text))
 	if k < 0 {
-		return RouteNoMatch
+		return routeNoMatch
 	}
 	return int32(k + 1)
 }
 
 // draw sets r's routing value from rd (a generator seeded for this request).
-func (sr *streamRoute) draw(rd *Rand, r *Request) {
+func (sr *streamRoute) draw(rd *rng, r *request) {
 	if sr.isList {
 		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
 		i := 0 // the first value whose cumulative weight is above u: never one of weight 0
@@ -253,14 +253,14 @@ func routeOfNumber(c *ubb.Criterion, b []byte) int32 {
 	v, _ := ubb.NumberValue(string(b))
 	k := c.Match(v)
 	if k < 0 {
-		return RouteNoMatch
+		return routeNoMatch
 	}
 	return int32(k + 1)
 }
 
 // routeText is the routing value of r as explanations show it.
-func routeText(r *Request) string {
-	if r.RouteVal != "" || r.Route == RouteNone {
+func routeText(r *request) string {
+	if r.RouteVal != "" || r.Route == routeNone {
 		return r.RouteVal
 	}
 	return strconv.FormatFloat(r.RouteNum, 'f', -1, 64)
@@ -325,10 +325,10 @@ func (e *engine) initRoutes(s int) {
 // route is the routing step of request r of routed service sv: the
 // candidates that remain (nil when the request fails with TPESYSTEM: no
 // value, or no range holds it) and what was decided.
-func (e *engine) route(r *Request, sv *svcInfo) (*svcInfo, routeStep) {
+func (e *engine) route(r *request, sv *svcInfo) (*svcInfo, routeStep) {
 	rs := routeStep{routed: true, rng: -1}
 	switch {
-	case r.Route == RouteNone:
+	case r.Route == routeNone:
 		e.noValue[r.Service]++
 		return nil, rs
 	case r.Route < 0 || int(r.Route) > len(sv.routes):

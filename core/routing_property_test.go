@@ -33,7 +33,7 @@ func refRoute(ranges []refRange, v int) int {
 // two machines, servers advertising S in random groups (some with spares),
 // a criterion with random integer ranges (overlaps, gaps, `*`, sometimes a
 // catch-all), and a trace whose values are missing, in range or outside.
-func randomRouted(r *Rand) (doc []byte, ranges []refRange, groupsWithS map[string]bool, trace [][2]string) {
+func randomRouted(r *rng) (doc []byte, ranges []refRange, groupsWithS map[string]bool, trace [][2]string) {
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
 	nm := 1
@@ -116,7 +116,7 @@ func randomRouted(r *Rand) (doc []byte, ranges []refRange, groupsWithS map[strin
 // group its value maps to (with the catch-all fallback), or fails with
 // TPESYSTEM (no value, no range) or TPENOENT (no candidate left).
 func TestRoutingProperties(t *testing.T) {
-	var r Rand
+	var r rng
 	r.Seed(11, 0)
 	for n := 0; n < 300; n++ {
 		doc, ranges, withS, trace := randomRouted(&r)

@@ -39,77 +39,21 @@ type RunOptions struct {
 	Progress func(done, total int64)
 }
 
-// Run plays the scenario forward and returns its result: NewSetup, then
-// OpenWorkload, then the event loop (simulate).
+// Run compiles the scenario (Compile) and runs it (Plan.Run): the
+// workload through the event loop, every statistic.
 //
 // With Scenario.Replications = k > 1 it runs k times with seeds derived from
 // the scenario's (ReplicationSeed) and returns the first run's result with
 // the mean and 95% confidence interval of the headline figures.
 func Run(sc *Scenario, opt RunOptions) (*Result, error) {
-	if sc != nil && sc.Replications > 1 {
-		if sc.Replications > MaxReplications {
-			return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
-		}
-		return runReplications(sc, opt, sc.Replications)
+	if sc != nil && sc.Replications > MaxReplications {
+		return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
 	}
-	return runOnce(sc, opt)
-}
-
-// runOnce is one run of the scenario.
-func runOnce(sc *Scenario, opt RunOptions) (*Result, error) {
-	setup, reqs, sopt, err := prepare(sc, opt)
+	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err
 	}
-	res, err := simulate(setup, reqs, sopt)
-	if err != nil {
-		return nil, err
-	}
-	res.Name = sc.Name
-	return res, nil
-}
-
-// prepare resolves the scenario and opens its workload, looking ahead to
-// learn the workload's horizon (for the width of the series bins).
-func prepare(sc *Scenario, opt RunOptions) (*Setup, Requests, simOptions, error) {
-	sopt := simOptions{RunOptions: opt}
-	if sc == nil {
-		return nil, nil, sopt, Errorf(EINVALID, "no scenario")
-	}
-	setup, err := NewSetup(sc, opt)
-	if err != nil {
-		return nil, nil, sopt, err
-	}
-	if err := stopped(opt, "setting up"); err != nil {
-		return nil, nil, sopt, err
-	}
-	reqs, sopt, err := prepareSetup(setup, sc, opt)
-	return setup, reqs, sopt, err
-}
-
-// prepareSetup opens the workload of sc for a setup already resolved.
-func prepareSetup(setup *Setup, sc *Scenario, opt RunOptions) (Requests, simOptions, error) {
-	sopt := simOptions{RunOptions: opt}
-	maxReq := opt.MaxRequests
-	if maxReq <= 0 {
-		maxReq = DefaultMaxRequests
-	}
-	reqs, err := OpenWorkload(setup.Model, sc, setup.Seed, maxReq)
-	if err != nil {
-		return nil, sopt, err
-	}
-	if sc.BinMS != nil && *sc.BinMS > 0 {
-		sopt.BinUS = max(roundUS(*sc.BinMS*1000), 1)
-	}
-	var genUS int64
-	if g := sc.Workload.Generate; g != nil {
-		genUS = roundUS(g.DurationMS * 1000)
-	}
-	reqs, sopt.HorizonUS = lookAhead(reqs, genUS)
-	if err := stopped(opt, "reading the workload"); err != nil {
-		return nil, sopt, err
-	}
-	return reqs, sopt, nil
+	return p.Run(opt)
 }
 
 // stopped returns the ECANCELED error once opt's context is done: the steps
@@ -197,16 +141,24 @@ type Candidate struct {
 }
 
 // Explain returns the explanations of requests first..first+count-1 (1-based
-// issue order) of the scenario's run. It stops the run after the last one.
+// issue order) of the scenario's run: Compile, then Plan.Explain.
 func Explain(sc *Scenario, opt RunOptions, first, count int64) ([]Explanation, error) {
-	if first < 1 || count < 1 || count > MaxExplain {
-		return nil, Errorf(EINVALID, "explain: want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
+	if err := checkExplainRange(first, count); err != nil {
+		return nil, err
 	}
-	setup, reqs, sopt, err := prepare(sc, opt)
+	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err
 	}
-	return explainRun(setup, reqs, sopt, first, count)
+	return p.Explain(opt, first, count)
+}
+
+// checkExplainRange checks the requests an explanation asks for.
+func checkExplainRange(first, count int64) error {
+	if first < 1 || count < 1 || count > MaxExplain {
+		return Errorf(EINVALID, "explain: want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
+	}
+	return nil
 }
 
 // MaxExplain bounds how many requests one Explain call describes.
@@ -214,7 +166,7 @@ const MaxExplain = 1000
 
 // explainRun runs until request first+count-1 has been dispatched,
 // capturing the explanations on the way.
-func explainRun(setup *Setup, reqs Requests, sopt simOptions, first, count int64) ([]Explanation, error) {
+func explainRun(setup *runSetup, reqs requestStream, sopt simOptions, first, count int64) ([]Explanation, error) {
 	x := &explainer{first: first, last: first + count - 1}
 	sopt.explain = x
 	sopt.Dispatch = nil

@@ -17,12 +17,12 @@ func TestMeanCI(t *testing.T) {
 }
 
 func TestReplicationSeed(t *testing.T) {
-	if ReplicationSeed(7, 0) != 7 {
+	if replicationSeed(7, 0) != 7 {
 		t.Errorf("replication 0 must use the scenario's seed")
 	}
 	seen := map[uint64]bool{}
 	for i := 0; i < 50; i++ {
-		seen[ReplicationSeed(7, i)] = true
+		seen[replicationSeed(7, i)] = true
 	}
 	if len(seen) != 50 {
 		t.Errorf("got %d distinct seeds of 50", len(seen))
@@ -36,7 +36,7 @@ func TestCancelAndProgress(t *testing.T) {
 	var calls []int64
 	reqs := &genRequests{total: 10000, meanGap: 1000, nsvc: len(m.Services), nm: 1}
 	setup := engSetup(m)
-	setup.ServiceTime[0] = []Sampler{fixedMS(1)}
+	setup.ServiceTime[0] = []sampler{fixedMS(1)}
 	_, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Progress: func(done, total int64) {
 		calls = append(calls, done, total)
 	}}})

@@ -6,17 +6,17 @@ import (
 	"strings"
 )
 
-// Saturation thresholds: a machine at or above SaturatedAt while another
-// machine serving some of the same services is below UnderusedBelow.
+// Saturation thresholds: a machine at or above saturatedAt while another
+// machine serving some of the same services is below underusedBelow.
 const (
-	SaturatedAt    = 0.95
-	UnderusedBelow = 0.7
+	saturatedAt    = 0.95
+	underusedBelow = 0.7
 )
 
-// Saturation is a machine that saturates while another machine that serves
+// saturation is a machine that saturates while another machine that serves
 // some of the same services has room: the balancing sends it more than it
 // can take.
-type Saturation struct {
+type saturation struct {
 	LMID        string   // the saturated machine
 	Utilization float64  // its utilization
 	Other       string   // the least busy machine serving some of the same services
@@ -25,19 +25,19 @@ type Saturation struct {
 }
 
 // String words the saturation as a result warning.
-func (s Saturation) String() string {
+func (s saturation) String() string {
 	return sprintf("machine %s saturates (utilization %s) while %s, which serves the same services (%s), is at %s: the balancing sends %s more than it can take",
 		s.LMID, fmtUtil(s.Utilization), s.Other, strings.Join(s.Services, ", "), fmtUtil(s.OtherUtil), s.LMID)
 }
 
 func fmtUtil(u float64) string { return strconv.FormatFloat(u, 'f', 2, 64) }
 
-// Saturations finds the saturated machines of a result, in machine order. A
+// saturations finds the saturated machines of a result, in machine order. A
 // machine serves a service when one of its servers (gateways left out)
 // advertises it and the service was requested. For each saturated machine, the other machine named is
 // the least busy one below UnderusedBelow that served a service it served
 // (the first in machine order at equal utilization).
-func Saturations(r *Result) []Saturation {
+func saturations(r *Result) []saturation {
 	requested := map[string]bool{}
 	for _, s := range r.Services {
 		if s.Issued > 0 {
@@ -59,14 +59,14 @@ func Saturations(r *Result) []Saturation {
 			served[s.LMID][svc] = true
 		}
 	}
-	var out []Saturation
+	var out []saturation
 	for _, m := range r.Machines {
-		if m.Utilization < SaturatedAt {
+		if m.Utilization < saturatedAt {
 			continue
 		}
-		var best *Saturation
+		var best *saturation
 		for _, o := range r.Machines {
-			if o.LMID == m.LMID || o.Utilization >= UnderusedBelow || (best != nil && o.Utilization >= best.OtherUtil) {
+			if o.LMID == m.LMID || o.Utilization >= underusedBelow || (best != nil && o.Utilization >= best.OtherUtil) {
 				continue
 			}
 			var common []string
@@ -79,7 +79,7 @@ func Saturations(r *Result) []Saturation {
 				continue
 			}
 			slices.Sort(common)
-			best = &Saturation{LMID: m.LMID, Utilization: m.Utilization, Other: o.LMID, OtherUtil: o.Utilization, Services: common}
+			best = &saturation{LMID: m.LMID, Utilization: m.Utilization, Other: o.LMID, OtherUtil: o.Utilization, Services: common}
 		}
 		if best != nil {
 			out = append(out, *best)

@@ -13,7 +13,7 @@ type Scenario struct {
 	Network   *NetworkSpec           `json:"network,omitempty"`
 	Domains   map[string]DomainSpec  `json:"domains,omitempty"`
 	Tuning    *Tuning                `json:"tuning,omitempty"`
-	Policy    string                 `json:"policy,omitempty"` // tuxedo (default), round_robin, random, jsq, p2c
+	Policy    string                 `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
 	Seed      *uint64                `json:"seed,omitempty"`   // default 1
 	Workload  Workload               `json:"workload"`
 	// Events are what happens to server instances during the run: kills,

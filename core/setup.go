@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Setup is a scenario checked against its model and resolved into what the
+// runSetup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
-type Setup struct {
+type runSetup struct {
 	Model    *Model
-	Policy   Policy
+	Policy   policyKind
 	Seed     uint64
 	Tuning   Tuning // every field set (pointers non-nil)
 	Warnings []string
@@ -21,17 +21,18 @@ type Setup struct {
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
 	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
-	Events           []LifeEvent // the scenario's events, targets resolved, in time order
+	Events           []lifeEvent // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
 	// every request of s must carry service_ms, which Setup has checked).
-	ServiceTime [][]Sampler
+	ServiceTime [][]sampler
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
-	RemoteTime []Sampler
+	RemoteTime []sampler
 
-	traceNote string // how a log was read, the last warning of the setup
+	traceNote string            // how a log was read, the last warning of the setup
+	work      *compiledWorkload // the workload, compiled once (checkWorkload)
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong
@@ -54,7 +55,7 @@ func checkScenario(sc *Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
 	}
-	if _, err := ParsePolicy("policy", sc.Policy); err != nil {
+	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err
 	}
 	if _, err := resolveTuning(sc.Tuning, 1); err != nil {
@@ -71,7 +72,7 @@ func checkScenario(sc *Scenario) error {
 	}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		d := sc.Domains[name]
-		if _, err := NewSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+		if _, err := newSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
 			return err
 		}
 	}
@@ -151,9 +152,9 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 
 // readings are the typed values of a tuning's three readings.
 type readings struct {
-	idle    IdleReading
-	netLoad NetLoadReading
-	counter CounterReading
+	idle    idleReading
+	netLoad netLoadReading
+	counter counterReading
 }
 
 // readings reads t's three readings; an empty one is its default.
@@ -173,12 +174,12 @@ func (t *Tuning) readings() (readings, error) {
 
 // serviceSamplers builds the samplers of sc.Services, keyed by service name;
 // by_group entries under "name/group", the general one under "name".
-func serviceSamplers(sc *Scenario) (map[string]Sampler, error) {
-	out := map[string]Sampler{}
+func serviceSamplers(sc *Scenario) (map[string]sampler, error) {
+	out := map[string]sampler{}
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		spec := sc.Services[name]
 		if spec.ServiceTime != nil {
-			s, err := NewSampler(spec.ServiceTime, "services."+name+".service_time")
+			s, err := newSampler(spec.ServiceTime, "services."+name+".service_time")
 			if err != nil {
 				return nil, err
 			}
@@ -186,7 +187,7 @@ func serviceSamplers(sc *Scenario) (map[string]Sampler, error) {
 		}
 		for _, g := range slices.Sorted(mapKeys(spec.ByGroup)) {
 			d := spec.ByGroup[g]
-			s, err := NewSampler(&d, "services."+name+".by_group."+g)
+			s, err := newSampler(&d, "services."+name+".by_group."+g)
 			if err != nil {
 				return nil, err
 			}

@@ -6,9 +6,9 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// NewSetup checks sc (with opt's overrides) against its model and resolves it.
+// newSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
-func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
+func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
 	if err := checkScenario(sc); err != nil {
 		return nil, err
 	}
@@ -21,8 +21,8 @@ func NewSetup(sc *Scenario, opt RunOptions) (*Setup, error) {
 }
 
 // setupModel resolves sc against a model already loaded.
-func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
-	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1}
+func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
+	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveEvents,
@@ -43,12 +43,12 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*Setup, error) {
 }
 
 // resolveRun picks the policy and seed (options over the scenario) and tuning.
-func (st *Setup) resolveRun(sc *Scenario, opt RunOptions) error {
+func (st *runSetup) resolveRun(sc *Scenario, opt RunOptions) error {
 	name, field := sc.Policy, "policy"
 	if opt.Policy != "" {
 		name, field = opt.Policy, "policy (option)"
 	}
-	p, err := ParsePolicy(field, name)
+	p, err := parsePolicy(field, name)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (st *Setup) resolveRun(sc *Scenario, opt RunOptions) error {
 }
 
 // resolveTimes converts latency, warm-up and the blocking timeout.
-func (st *Setup) resolveTimes(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
 	st.BlockUS = st.Model.ScanUnitUS * int64(st.Model.BlockTime)
 	if sc.Network != nil {
 		us, err := nonNegativeMS("network.latency_ms", sc.Network.LatencyMS)
@@ -93,7 +93,7 @@ func (st *Setup) resolveTimes(sc *Scenario, _ RunOptions) error {
 }
 
 // resolveMachines applies machines.LMID.speed.
-func (st *Setup) resolveMachines(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	st.Speed = make([]float64, len(m.Machines))
 	for i := range st.Speed {
@@ -125,7 +125,7 @@ func machineList(m *Model) string {
 }
 
 // resolveServices builds ServiceTime[s][g] from services.*.
-func (st *Setup) resolveServices(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveServices(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	samplers, err := serviceSamplers(sc)
 	if err != nil {
@@ -141,9 +141,9 @@ func (st *Setup) resolveServices(sc *Scenario, _ RunOptions) error {
 			}
 		}
 	}
-	st.ServiceTime = make([][]Sampler, len(m.Services))
+	st.ServiceTime = make([][]sampler, len(m.Services))
 	for s, svc := range m.Services {
-		row := make([]Sampler, len(m.Groups))
+		row := make([]sampler, len(m.Groups))
 		for g, grp := range m.Groups {
 			if smp, ok := samplers[svc.Name+"/"+grp.Name]; ok {
 				row[g] = smp
@@ -166,14 +166,14 @@ func groupIndex(m *Model, name string) int {
 }
 
 // resolveDomains builds RemoteTime[s] for imported services.
-func (st *Setup) resolveDomains(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
-		if !slices.ContainsFunc(m.Domains, func(d Domain) bool { return d.Name == name }) {
+		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {
 			return Errorf(EINVALID, "domains.%s: unknown remote domain (the DMCONFIG has %s)", name, domainList(m))
 		}
 	}
-	st.RemoteTime = make([]Sampler, len(m.Services))
+	st.RemoteTime = make([]sampler, len(m.Services))
 	for s, svc := range m.Services {
 		if svc.Remote == nil {
 			continue
@@ -183,7 +183,7 @@ func (st *Setup) resolveDomains(sc *Scenario, _ RunOptions) error {
 			return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time",
 				svc.Remote.Domain, svc.Name)
 		}
-		smp, err := NewSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
+		smp, err := newSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
 		if err != nil {
 			return err
 		}
@@ -217,23 +217,24 @@ func joinOr(l []string) string {
 	return out + " and " + l[len(l)-1]
 }
 
-// checkWorkload compiles the workload once, so that its errors (and requests
-// that could get no service time) are found before the run starts.
-func (st *Setup) checkWorkload(sc *Scenario, _ RunOptions) error {
+// checkWorkload compiles the workload, so that its errors (and requests that
+// could get no service time) are found before the run starts; the run plays
+// this compiled workload (Plan), it does not read the workload again.
+func (st *runSetup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
-	cw, err := compileWorkload(n, &sc.Workload, st.Seed)
+	cw, err := compileWorkload(n, &sc.Workload)
 	if err != nil {
 		return err
 	}
-	st.traceNote = cw.note
+	st.traceNote, st.work = cw.note, cw
 	return nil
 }
 
 // untimed finds the services that some local (non-gateway) server may
 // process but that have no distribution for its group: their requests must
 // carry service_ms. group[s] names the first such group.
-func (st *Setup) untimed() (need []bool, group []string) {
+func (st *runSetup) untimed() (need []bool, group []string) {
 	m := st.Model
 	need = make([]bool, len(m.Services))
 	group = make([]string, len(m.Services))

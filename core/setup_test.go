@@ -64,7 +64,7 @@ func TestSetupResolves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Policy != PolicyP2C || st.Seed != 99 || st.Speed[1] != 0.5 || st.LatencyUS != 1001 ||
+	if st.Policy != policyP2C || st.Seed != 99 || st.Speed[1] != 0.5 || st.LatencyUS != 1001 ||
 		st.ResetUS != 2500 || st.GatewayForwardUS != 0 || st.Tuning.NetLoad != "origin" || st.WarmupUS != 10_000 {
 		t.Errorf("got %+v, want policy p2c, seed 99, speed[1] 0.5, latency 1001, reset 2500, forward 0, netload origin, warmup 10000", st)
 	}

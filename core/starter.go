@@ -13,9 +13,9 @@ import (
 // Defaults of a scenario made from an administrator's files (StarterScenario).
 const (
 	DefaultStarterLoad       = 0.5   // target busy fraction of every server
-	DefaultStarterServiceMS  = 10.0  // mean service time (exponential) when nothing is measured
-	DefaultStarterDomainMS   = 20.0  // mean response time (exponential) of a remote domain
-	DefaultStarterDurationMS = 60000 // length of the generated workload
+	defaultStarterServiceMS  = 10.0  // mean service time (exponential) when nothing is measured
+	defaultStarterDomainMS   = 20.0  // mean response time (exponential) of a remote domain
+	defaultStarterDurationMS = 60000 // length of the generated workload
 )
 
 // Files are an administrator's own files as they come: a UBBCONFIG, a
@@ -112,7 +112,7 @@ func starter(f Files, replay bool) (*Scenario, error) {
 	}
 	means := map[string]float64{}
 	for _, s := range local {
-		means[s] = DefaultStarterServiceMS
+		means[s] = defaultStarterServiceMS
 		if ts != nil && ts.svcN[s] > 0 {
 			means[s] = roundToUS(float64(ts.svcUS[s]) / float64(ts.svcN[s]) / 1000)
 		}
@@ -130,7 +130,7 @@ func starter(f Files, replay bool) (*Scenario, error) {
 		if sc.Domains == nil {
 			sc.Domains = map[string]DomainSpec{}
 		}
-		sc.Domains[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(DefaultStarterDomainMS)}}
+		sc.Domains[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
 		return nil, Errorf(EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
@@ -148,7 +148,7 @@ func ptr[T any](v T) *T { return &v }
 
 // roundToUS rounds milliseconds to the microsecond.
 func roundToUS(ms float64) float64 {
-	return float64(MSFloatToUS(ms)) / 1000
+	return float64(msFloatToUS(ms)) / 1000
 }
 
 // round3 rounds a rate to three significant digits.
@@ -216,11 +216,11 @@ func capacityStreams(m *Model, local, remote []string, means map[string]float64,
 		}
 	}
 	origin := defaultOrigin(m)
-	g := &GenerateSp{DurationMS: DefaultStarterDurationMS}
+	g := &GenerateSp{DurationMS: defaultStarterDurationMS}
 	names := append(slices.Clone(local), remote...)
 	slices.Sort(names)
 	for _, s := range names {
-		rate := load * 1000 / DefaultStarterDomainMS
+		rate := load * 1000 / defaultStarterDomainMS
 		if mean, ok := means[s]; ok {
 			rate = load * share[s] * 1000 / max(mean, 0.001)
 		}
@@ -239,7 +239,7 @@ type traceStats struct {
 }
 
 func measureTrace(m *Model, text string, cm *TraceMap) (*traceStats, error) {
-	reqs, _, err := traceCSV(newNames(m), text, cm, 1)
+	reqs, _, err := traceCSV(newNames(m), text, cm)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func TestStarterScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := NewSetup(parsed, RunOptions{})
+	st, err := newSetup(parsed, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,13 @@ import "testing"
 func TestStreamNextOverwritesRequest(t *testing.T) {
 	sp := streamSpec{kind: arrivalConstant, service: 2, origin: 1, prio: 7, ratePMS: 1, limitMS: 10, limitUS: 10_000}
 	s := sp.start(3, 4)
-	stale := Request{Seq: 99, ID: "stale", TimeUS: -5, Service: -1, Origin: -1, ServiceUS: 1234, Prio: -1, Key: 1}
+	stale := request{Seq: 99, ID: "stale", TimeUS: -5, Service: -1, Origin: -1, ServiceUS: 1234, Prio: -1, Key: 1}
 	for n := range uint64(3) {
 		r := stale
 		if !s.next(&r) {
 			t.Fatalf("request %d: next reported the end, want a request", n)
 		}
-		want := Request{TimeUS: int64(n) * 1000, Service: 2, Origin: 1, ServiceUS: -1, Prio: 7,
+		want := request{TimeUS: int64(n) * 1000, Service: 2, Origin: 1, ServiceUS: -1, Prio: 7,
 			Key: mix64(keyBase(3, 5) ^ n)}
 		if r != want {
 			t.Errorf("request %d: got %+v, want %+v", n, r, want)

@@ -28,8 +28,8 @@ type SweepSpec struct {
 }
 
 // Sweep is a compiled sweep: the base scenario parsed once, every point's
-// scenario edited and resolved (its Setup built once, shared by its
-// replications), and the replication seeds.
+// scenario edited and compiled into a Plan once (its replications reseed the
+// plan), and the replication seeds.
 type Sweep struct {
 	Name      string
 	Spec      SweepSpec
@@ -45,7 +45,7 @@ type Sweep struct {
 type sweepPoint struct {
 	values   []string // one per key
 	sc       *Scenario
-	setup    *Setup
+	plan     *Plan
 	requests float64 // expected requests of one run
 }
 
@@ -107,7 +107,7 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 		base = *sc.Seed
 	}
 	for i := 0; i < s.Reps; i++ {
-		s.Seeds = append(s.Seeds, ReplicationSeed(base, i))
+		s.Seeds = append(s.Seeds, replicationSeed(base, i))
 	}
 	for p := 0; p < n; p++ {
 		pt, err := s.compilePoint(sc, p)
@@ -117,11 +117,11 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 		s.points = append(s.points, pt)
 	}
 	if spec.Objective != "" {
-		obj, err := ParseObjective(spec.Objective)
+		obj, err := parseObjective(spec.Objective)
 		if err != nil {
 			return nil, err
 		}
-		if err := obj.checkMachines(s.points[0].setup.Model); err != nil {
+		if err := obj.checkMachines(s.points[0].plan.Model()); err != nil {
 			return nil, err
 		}
 		s.Objective = obj
@@ -152,20 +152,14 @@ func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
 	if err := applyAssignments(&cur, set); err != nil {
 		return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
 	}
-	setup, err := NewSetup(&cur, RunOptions{})
+	plan, err := Compile(&cur, RunOptions{})
 	if err != nil {
 		return pt, Errorf(ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
 	}
-	pt.sc, pt.setup = &cur, setup
+	pt.sc, pt.plan = &cur, plan
 	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n"))
-	if g := cur.Workload.Generate; g != nil {
-		specs, err := checkGenerate(nil, g)
-		if err != nil {
-			return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
-		}
-		for i := range specs {
-			pt.requests += specs[i].expected
-		}
+	for i := range plan.setup.work.streams {
+		pt.requests += plan.setup.work.streams[i].expected
 	}
 	return pt, nil
 }
@@ -208,8 +202,8 @@ func (s *Sweep) MaxRunRequests() float64 {
 	return m
 }
 
-// PointScenario returns the scenario of point p, as the sweep runs it.
-func (s *Sweep) PointScenario(p int) *Scenario { return s.points[p].sc }
+// pointScenario returns the scenario of point p, as the sweep runs it.
+func (s *Sweep) pointScenario(p int) *Scenario { return s.points[p].sc }
 
 // RunUnit runs work unit u: replication rep of point p, with the
 // replication's seed. Only opt.Context, opt.Progress and opt.MaxRequests are
@@ -219,19 +213,12 @@ func (s *Sweep) RunUnit(u int, opt RunOptions) (*SweepSample, error) {
 		return nil, Errorf(EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
 	}
 	p, rep := s.Unit(u)
-	pt := &s.points[p]
-	setup := *pt.setup
-	setup.Seed = s.Seeds[rep]
 	o := RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}
-	reqs, sopt, err := prepareSetup(&setup, pt.sc, o)
+	res, err := s.points[p].plan.Reseed(s.Seeds[rep]).run(o)
 	if err != nil {
 		return nil, err
 	}
-	res, err := simulate(&setup, reqs, sopt)
-	if err != nil {
-		return nil, err
-	}
-	return SampleOf(res), nil
+	return sampleOf(res), nil
 }
 
 // SweepSample is the figures of one run, by name.
@@ -249,10 +236,10 @@ var sweepFigures = []string{
 	"issued", "completed", "failed", "timed_out", "crossed_network",
 }
 
-// SampleOf extracts a sweep's figures from a run's result: the fixed figures,
+// sampleOf extracts a sweep's figures from a run's result: the fixed figures,
 // failed.<REASON> per failure reason, utilization.<LMID> per machine that has
 // servers (the mean utilization of its servers).
-func SampleOf(r *Result) *SweepSample {
+func sampleOf(r *Result) *SweepSample {
 	f := map[string]float64{
 		"response_mean_ms": r.ResponseMS.Mean,
 		"response_p50_ms":  r.ResponseMS.P50,
@@ -321,4 +308,22 @@ func figureOrder(samples []*SweepSample) []string {
 		}
 	}
 	return out
+}
+
+// Run runs every unit of the sweep in order, on the calling goroutine, and
+// returns the reduced result: the same bytes as any runner that spreads the
+// units over workers (package pool does, in the CLI and the server). Only
+// opt.Context, opt.Progress and opt.MaxRequests are used, as in RunUnit.
+func (s *Sweep) Run(opt RunOptions) (*SweepResult, error) {
+	r := s.NewReducer()
+	for u := range s.Units() {
+		smp, err := s.RunUnit(u, opt)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			return nil, err
+		}
+	}
+	return r.Result(), nil
 }

@@ -156,12 +156,12 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 	}
 	// Unit 4 is point 1 (rate_scale 2, tuxedo), replication 1.
 	p, rep := s.Unit(4)
-	res, err := Run(s.PointScenario(p), RunOptions{Seed: &s.Seeds[rep]})
+	res, err := Run(s.pointScenario(p), RunOptions{Seed: &s.Seeds[rep]})
 	if err != nil {
 		t.Fatal(err)
 	}
 	smp, _ := s.RunUnit(4, RunOptions{})
-	if want := SampleOf(res); fmt.Sprint(smp) != fmt.Sprint(want) {
+	if want := sampleOf(res); fmt.Sprint(smp) != fmt.Sprint(want) {
 		t.Errorf("unit 4: got %v, want core.Run's %v", smp, want)
 	}
 	var doc map[string]any

@@ -20,8 +20,8 @@ type Objective struct {
 	Limit  float64
 }
 
-// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`.
-func ParseObjective(text string) (*Objective, error) {
+// parseObjective reads `FIGURE<=X` or `FIGURE>=X`.
+func parseObjective(text string) (*Objective, error) {
 	o := &Objective{Text: strings.TrimSpace(text)}
 	var lim string
 	var ok bool
@@ -174,7 +174,7 @@ func (r *SweepReducer) Restore(pt *SweepPoint) error {
 		return Errorf(ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
 	fresh := &SweepPoint{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
-	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].setup.Model)
+	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
 	if r.s.Objective != nil {
 		m := r.s.Objective.meets(pt.Figures)
 		fresh.Meets = &m

@@ -103,27 +103,28 @@ func rowError(row int, field, msg string) error {
 }
 
 // sortTrace orders trace requests by time, keeping row order for ties.
-func sortTrace(reqs []Request) {
-	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
+func sortTrace(reqs []request) {
+	slices.SortStableFunc(reqs, func(a, b request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
 }
 
-// traceJSON compiles the JSON rows of workload.trace.
-func traceJSON(n *names, rows []TraceRow, seed uint64) ([]Request, error) {
-	reqs := make([]Request, 0, len(rows))
+// traceJSON compiles the JSON rows of workload.trace, sorted by time, each
+// request's Key holding its row number (0-based), as traceCSV does.
+func traceJSON(n *names, rows []TraceRow) ([]request, error) {
+	reqs := make([]request, 0, len(rows))
 	for i, row := range rows {
 		r, err := traceJSONRow(n, &row, i+1)
 		if err != nil {
 			return nil, err
 		}
-		r.Key = requestKey(seed, 0, uint64(i))
+		r.Key = uint64(i) // the row number, keyed by the merger
 		reqs = append(reqs, r)
 	}
 	sortTrace(reqs)
 	return reqs, nil
 }
 
-func traceJSONRow(n *names, row *TraceRow, num int) (Request, error) {
-	r := Request{ID: row.ID, ServiceUS: -1}
+func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
+	r := request{ID: row.ID, ServiceUS: -1}
 	if row.TimeMS == nil {
 		return r, rowError(num, "time_ms", "missing")
 	}
@@ -162,7 +163,7 @@ func traceJSONRow(n *names, row *TraceRow, num int) (Request, error) {
 }
 
 // route resolves r's routing value against its service's criterion.
-func (n *names) route(r *Request) {
+func (n *names) route(r *request) {
 	if c := n.crit[r.Service]; c != nil {
 		r.Route = routeOf(c, r.RouteVal)
 	}

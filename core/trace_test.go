@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-func openTrace(t *testing.T, w Workload) ([]Request, error) {
+func openTrace(t *testing.T, w Workload) ([]request, error) {
 	t.Helper()
-	rs, err := OpenWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
+	rs, err := openWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func TestTraceCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Request{
+	want := []request{
 		{Seq: 1, ID: "d", TimeUS: 1, Service: svcToUpper, Origin: site1, ServiceUS: -1, Prio: 100},
 		{Seq: 2, ID: "b,1", TimeUS: 2000, Service: svcToLower, Origin: site1, ServiceUS: -1},
 		{Seq: 3, ID: "a", TimeUS: 5000, Service: svcToUpper, Origin: site2, ServiceUS: 1001, Prio: 7},
@@ -54,7 +54,7 @@ func TestTraceJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Request{
+	want := []request{
 		{Seq: 1, TimeUS: 1000, Service: svcToLower, Origin: site1, ServiceUS: -1},
 		{Seq: 2, ID: "x", TimeUS: 3000, Service: svcToUpper, Origin: site2, ServiceUS: 2001, Prio: 5},
 	}
@@ -109,13 +109,13 @@ func TestTraceErrors(t *testing.T) {
 func TestTraceDefaultOrigin(t *testing.T) {
 	m := handModel()
 	m.Master = ""
-	_, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	_, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	want := "trace row 1: origin: missing, and there is no default"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("no MASTER, two machines: got %v, want %q", err, want)
 	}
 	m.Machines = m.Machines[1:] // only site2 is left
-	rs, err := OpenWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	rs, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 	text := sb.String()
 	n := newNames(handModel())
 	for b.Loop() {
-		if _, _, err := traceCSV(n, text, nil, 1); err != nil {
+		if _, _, err := traceCSV(n, text, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

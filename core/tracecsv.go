@@ -32,9 +32,12 @@ type csvTrace struct {
 	how      string // how the times were read, for the note
 }
 
-// traceCSV compiles workload.trace_csv. notes says how a log's columns were
-// read ("" for the plain trace format).
-func traceCSV(n *names, text string, cm *TraceMap, seed uint64) (reqs []Request, notes string, err error) {
+// traceCSV compiles workload.trace_csv, sorted by time. notes says how a
+// log's columns were read ("" for the plain trace format). Each request's
+// Key holds its row number (0-based): the merger turns it into the random
+// key of the run's seed (requestKey), so the trace is read once for every
+// seed.
+func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string, err error) {
 	ct := &csvTrace{n: n, svcShift: 3}
 	if cm != nil {
 		ct.cm, ct.mapped = *cm, true
@@ -53,7 +56,7 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) (reqs []Request,
 	if err := ct.readHeader(head); err != nil {
 		return nil, "", err
 	}
-	reqs, err = ct.rows(rd, len(head), seed)
+	reqs, err = ct.rows(rd, len(head))
 	if err != nil {
 		return nil, "", err
 	}
@@ -62,8 +65,8 @@ func traceCSV(n *names, text string, cm *TraceMap, seed uint64) (reqs []Request,
 }
 
 // rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int, seed uint64) ([]Request, error) {
-	var reqs []Request
+func (ct *csvTrace) rows(rd *csv.Reader, width int) ([]request, error) {
+	var reqs []request
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
 		switch {
@@ -81,7 +84,7 @@ func (ct *csvTrace) rows(rd *csv.Reader, width int, seed uint64) ([]Request, err
 		if err != nil {
 			return nil, err
 		}
-		r.Key = requestKey(seed, 0, uint64(num-1))
+		r.Key = uint64(num - 1) // the row number, keyed by the merger
 		reqs = append(reqs, r)
 	}
 }
@@ -230,8 +233,8 @@ func (ct *csvTrace) cell(rec []string, f int) string {
 	return strings.TrimSpace(rec[i])
 }
 
-func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
+func (ct *csvTrace) row(rec []string, num int) (request, error) {
+	r := request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
 	var err error
 	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
 		return r, err

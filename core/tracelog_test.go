@@ -72,7 +72,7 @@ func TestTraceLogFormats(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			n := newNames(handModel())
-			got, note, err := traceCSV(n, tt.csv, tt.cm, 1)
+			got, note, err := traceCSV(n, tt.csv, tt.cm)
 			if err != nil {
 				t.Fatalf("got error %v", err)
 			}
@@ -93,11 +93,11 @@ func TestTraceLogFormats(t *testing.T) {
 
 func TestTraceLogFields(t *testing.T) {
 	n := newNames(handModel())
-	got, _, err := traceCSV(n, "timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil, 1)
+	got, _, err := traceCSV(n, "timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
+	want := request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
 	g := got[0]
 	g.Key = 0
 	if g != want {
@@ -132,7 +132,7 @@ func TestTraceLogErrors(t *testing.T) {
 		{"twice", "ts,ts,service\n1,2,TOUPPER\n", nil, `trace_csv: column "ts" appears twice`},
 	}
 	for _, tt := range tests {
-		_, _, err := traceCSV(newNames(handModel()), tt.csv, tt.cm, 1)
+		_, _, err := traceCSV(newNames(handModel()), tt.csv, tt.cm)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
 		}
@@ -169,7 +169,7 @@ func TestTraceLogThroughScenario(t *testing.T) {
 		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
 		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
 	}
-	st, err := NewSetup(sc, RunOptions{})
+	st, err := newSetup(sc, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

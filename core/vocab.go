@@ -55,26 +55,73 @@ func (v vocab[T]) want() string {
 // list returns a copy of the names, for the page and the API document.
 func (v vocab[T]) list() []string { return append([]string(nil), v.names...) }
 
-// Policy is how a request's queue is chosen: Tuxedo's own rules (the
+// policyKind is how a request's queue is chosen: Tuxedo's own rules (the
 // default) or one of the policies offered for comparison (docs/engine.md).
-type Policy uint8
+type policyKind uint8
 
-// The policies; PolicyTuxedo is the default.
+// The policies; policyTuxedo is the default.
 const (
-	PolicyTuxedo Policy = iota
-	PolicyRoundRobin
-	PolicyRandom
-	PolicyJSQ
-	PolicyP2C
+	policyTuxedo policyKind = iota
+	policyRoundRobin
+	policyRandom
+	policyJSQ
+	policyP2C
 )
 
-var policies = vocab[Policy]{"policy", []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
+var policies = vocab[policyKind]{"policy", []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
 
 // String returns the policy's name as scenarios and the dispatch log spell it.
-func (p Policy) String() string { return policies.name(p) }
+func (p policyKind) String() string { return policies.name(p) }
 
-// ParsePolicy reads a policy name for field; "" is the default, tuxedo.
-func ParsePolicy(field, name string) (Policy, error) { return policies.parse(field, name) }
+// comparisonPolicy is how the engine runs a policy other than tuxedo (whose
+// algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
+// (core/dispatch.go) is the rule, and how an explanation shows it. Adding a
+// policy is its name in policies, its constant, a row here with its
+// algorithm and dispatch reason below, its case in choose, and its tests
+// (docs/architecture.md, "Adding a policy").
+type comparisonPolicy struct {
+	alg algorithm
+	// queueCost: an explanation's candidates carry their queue's length per
+	// server, (waiting + in service)/n, as their cost; rankedByCost: the
+	// losers are noted against the winner's cost ("costs more", "same cost,
+	// but ties go to the first").
+	queueCost, rankedByCost bool
+	win                     string // the winner's note; "" is "picked by <reason>"
+	// text is the explanation's sentence, given the explanation so far and
+	// the instance the rule picked.
+	text func(ex *Explanation, chosen string) string
+}
+
+// The algorithms of the comparison policies.
+const (
+	algRoundRobin algorithm = algMP + 1 + iota
+	algRandom
+	algJSQ
+	algP2C
+)
+
+// comparisonPolicies has a row for every policy but tuxedo (a test checks).
+var comparisonPolicies = map[policyKind]comparisonPolicy{
+	policyRoundRobin: {alg: algRoundRobin, text: func(ex *Explanation, chosen string) string {
+		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
+			len(ex.Candidates), ex.Service, chosen)
+	}},
+	policyRandom: {alg: algRandom, text: func(ex *Explanation, chosen string) string {
+		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
+			len(ex.Candidates), ex.Service, chosen)
+	}},
+	policyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
+		text: func(ex *Explanation, _ string) string {
+			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
+		}},
+	policyP2C: {alg: algP2C, queueCost: true, text: func(ex *Explanation, chosen string) string {
+		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
+			ex.Service, chosen)
+	}},
+}
+
+// parsePolicy reads a policy name for field; "" is the default, tuxedo.
+func parsePolicy(field, name string) (policyKind, error) { return policies.parse(field, name) }
 
 // reason is why a request went where it went, or the failure code that
 // stopped it: the dispatch log's last column. Failure codes come last.
@@ -107,48 +154,48 @@ func (r reason) String() string { return reasons.name(r) }
 // failed reports whether r is a failure code rather than a dispatch reason.
 func (r reason) failed() bool { return r >= reasonNoEnt }
 
-// IdleReading is what "idle" means in the dispatch rules (tuning.idle).
-type IdleReading uint8
+// idleReading is what "idle" means in the dispatch rules (tuning.idle).
+type idleReading uint8
 
-// The readings of idle; IdleServer is the default.
+// The readings of idle; idleServer is the default.
 const (
-	IdleServer IdleReading = iota // the instance is not processing a request
-	IdleQueue                     // the instance's queue holds no waiting request
+	idleServer idleReading = iota // the instance is not processing a request
+	idleQueue                     // the instance's queue holds no waiting request
 )
 
-var idleReadings = vocab[IdleReading]{"value", []string{"server", "queue"}}
+var idleReadings = vocab[idleReading]{"value", []string{"server", "queue"}}
 
 // String returns the reading's name as tuning.idle spells it.
-func (r IdleReading) String() string { return idleReadings.name(r) }
+func (r idleReading) String() string { return idleReadings.name(r) }
 
-// NetLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
-type NetLoadReading uint8
+// netLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
+type netLoadReading uint8
 
-// The readings of NETLOAD; NetLoadServer is the default.
+// The readings of NETLOAD; netLoadServer is the default.
 const (
-	NetLoadServer NetLoadReading = iota // the machine that holds the queue
-	NetLoadOrigin                       // the machine the request is issued on
+	netLoadServer netLoadReading = iota // the machine that holds the queue
+	netLoadOrigin                       // the machine the request is issued on
 )
 
-var netLoadReadings = vocab[NetLoadReading]{"value", []string{"server", "origin"}}
+var netLoadReadings = vocab[netLoadReading]{"value", []string{"server", "origin"}}
 
 // String returns the reading's name as tuning.netload spells it.
-func (r NetLoadReading) String() string { return netLoadReadings.name(r) }
+func (r netLoadReading) String() string { return netLoadReadings.name(r) }
 
-// CounterReading is what an MP choice adds to the chosen queue's counter
+// counterReading is what an MP choice adds to the chosen queue's counter
 // (tuning.mp_counter).
-type CounterReading uint8
+type counterReading uint8
 
-// The readings of the MP counter; CounterLoadNetLoad is the default.
+// The readings of the MP counter; counterLoadNetLoad is the default.
 const (
-	CounterLoadNetLoad CounterReading = iota // LOAD plus the NETLOAD the choice charged
-	CounterLoad                              // LOAD only
+	counterLoadNetLoad counterReading = iota // LOAD plus the NETLOAD the choice charged
+	counterLoad                              // LOAD only
 )
 
-var counterReadings = vocab[CounterReading]{"value", []string{"load+netload", "load"}}
+var counterReadings = vocab[counterReading]{"value", []string{"load+netload", "load"}}
 
 // String returns the reading's name as tuning.mp_counter spells it.
-func (r CounterReading) String() string { return counterReadings.name(r) }
+func (r counterReading) String() string { return counterReadings.name(r) }
 
 // Vocabulary lists the names the scenario accepts for each enumerated field,
 // in the order the engine defines them (the default first where there is

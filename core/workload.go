@@ -2,9 +2,9 @@ package core
 
 import "math"
 
-// Request is one service request as the workload issues it, with names
+// request is one service request as the workload issues it, with names
 // resolved to indexes of the Model.
-type Request struct {
+type request struct {
 	Seq       int64  // 1-based issue order
 	ID        string // the trace's id, "" when none (the dispatch log then shows Seq)
 	TimeUS    int64  // issue time
@@ -26,35 +26,43 @@ type Request struct {
 
 // The Route values that are not a range.
 const (
-	RouteNone    int32 = 0
-	RouteNoMatch int32 = -1
+	routeNone    int32 = 0
+	routeNoMatch int32 = -1
 )
 
-// Requests yields a workload's requests in issue order (time, then trace rows
+// requestStream yields a workload's requests in issue order (time, then trace rows
 // before generated ones, then row/stream order). It holds O(streams + trace rows)
 // memory, never O(generated requests).
-type Requests interface {
-	Next(r *Request) bool
+type requestStream interface {
+	Next(r *request) bool
 	Err() error
 	Total() int64 // expected number of requests (exact for traces; an estimate with generation)
 }
 
-// OpenWorkload compiles the scenario's workload against the model. A trace is
-// read and sorted up front; generated streams are drawn lazily as Next is
-// called. maxRequests <= 0 means DefaultMaxRequests.
-func OpenWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (Requests, error) {
-	if maxRequests <= 0 {
-		maxRequests = DefaultMaxRequests
-	}
-	cw, err := compileWorkload(newNames(m), &sc.Workload, seed)
+// openWorkload compiles the scenario's workload against the model and opens
+// it with seed (a Plan compiles it once and opens it per run).
+func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (requestStream, error) {
+	cw, err := compileWorkload(newNames(m), &sc.Workload)
 	if err != nil {
 		return nil, err
+	}
+	return cw.open(seed, maxRequests)
+}
+
+// open starts a run of the compiled workload with seed: the trace, read and
+// sorted once, is keyed by the seed as it is played; generated streams are
+// drawn lazily as Next is called. maxRequests <= 0 means DefaultMaxRequests.
+// open does not change cw, so one compiled workload may be played by several
+// runs at once.
+func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (requestStream, error) {
+	if maxRequests <= 0 {
+		maxRequests = DefaultMaxRequests
 	}
 	total := int64(len(cw.trace)) + int64(math.Ceil(cw.expected))
 	if cw.expected > float64(maxRequests) || total > maxRequests {
 		return nil, overLimit(total, maxRequests)
 	}
-	return newMerger(cw, maxRequests), nil
+	return newMerger(cw, seed, maxRequests), nil
 }
 
 // overLimit is the error of a workload larger than the request limit.
@@ -65,18 +73,17 @@ func overLimit(n, limit int64) error {
 }
 
 // compiledWorkload is a workload checked against its model: the sorted trace
-// and the streams ready to be started.
+// and the streams ready to be started. It does not depend on the seed.
 type compiledWorkload struct {
-	trace    []Request
+	trace    []request // sorted by time; Key holds the row number (traceCSV)
 	streams  []streamSpec
-	seed     uint64
 	expected float64 // expected number of generated requests
 	note     string  // how a log given as trace_csv was read ("" for the trace format)
 }
 
 // compileWorkload checks w and resolves its names.
-func compileWorkload(n *names, w *Workload, seed uint64) (*compiledWorkload, error) {
-	cw := &compiledWorkload{seed: seed}
+func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
+	cw := &compiledWorkload{}
 	var err error
 	switch {
 	case w.TraceCSV != "" && w.Trace != nil:
@@ -84,9 +91,9 @@ func compileWorkload(n *names, w *Workload, seed uint64) (*compiledWorkload, err
 	case w.Columns != nil && w.TraceCSV == "":
 		return nil, Errorf(EINVALID, "workload.columns: applies to trace_csv, which is missing")
 	case w.TraceCSV != "":
-		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns, seed)
+		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns)
 	case w.Trace != nil:
-		cw.trace, err = traceJSON(n, w.Trace, seed)
+		cw.trace, err = traceJSON(n, w.Trace)
 	case w.Generate == nil:
 		return nil, Errorf(EINVALID, "workload: empty (give trace_csv, trace or generate)")
 	}
@@ -136,9 +143,10 @@ func (a mslot) beforeInt(b mslot) int {
 
 // source is one input of the merge: the trace (rank 0) or stream i (rank i+1).
 type source struct {
-	pending Request
-	trace   []Request
+	pending request
+	trace   []request
 	pos     int
+	keyBase uint64 // the trace's keyBase(seed, 0)
 	stream  *streamSource
 }
 
@@ -151,16 +159,18 @@ func (s *source) advance() bool {
 		return false
 	}
 	s.pending = s.trace[s.pos]
+	s.pending.Key = mix64(s.keyBase ^ s.pending.Key) // requestKey(seed, 0, row)
 	s.pos++
 	return true
 }
 
-func newMerger(cw *compiledWorkload, limit int64) *merger {
+// newMerger starts playing cw with seed.
+func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
 	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected))}
 	mg.srcs = make([]source, 0, len(cw.streams)+1)
-	mg.srcs = append(mg.srcs, source{trace: cw.trace})
+	mg.srcs = append(mg.srcs, source{trace: cw.trace, keyBase: keyBase(seed, 0)})
 	for i := range cw.streams {
-		mg.srcs = append(mg.srcs, source{stream: cw.streams[i].start(cw.seed, i)})
+		mg.srcs = append(mg.srcs, source{stream: cw.streams[i].start(seed, i)})
 	}
 	mg.prime()
 	return mg
@@ -176,7 +186,7 @@ func (mg *merger) prime() {
 }
 
 // Next fills r with the next request in issue order.
-func (mg *merger) Next(r *Request) bool {
+func (mg *merger) Next(r *request) bool {
 	if len(mg.heap) == 0 || mg.err != nil {
 		return false
 	}

@@ -63,7 +63,7 @@ func newZigExp() (*[zigLayers]zigLayer, *[zigLayers]zigWedge) {
 // expUnit draws from the exponential distribution of mean 1. The low 8 bits
 // of a random number pick the layer, its high 53 bits the point: they are
 // independent.
-func expUnit(r *Rand) float64 {
+func expUnit(r *rng) float64 {
 	b := r.Uint64()
 	l := &zigExp[b&(zigLayers-1)]
 	if x := float64(float64(b>>11) * l.w); x < l.next {
@@ -75,7 +75,7 @@ func expUnit(r *Rand) float64 {
 // expSlow finishes a draw that did not land under the curve at once: the
 // tail, the wedges between a layer's rectangle and the curve, and new
 // attempts after a rejection.
-func expSlow(r *Rand, b uint64) float64 {
+func expSlow(r *rng, b uint64) float64 {
 	base := 0.0
 	for {
 		i := b & (zigLayers - 1)

@@ -99,7 +99,7 @@ func expCheck(draws []float64) error {
 func TestExpUnitDistribution(t *testing.T) {
 	const n = 2_000_000
 	for _, seed := range []uint64{1, 2} {
-		r := NewRand(seed, 3)
+		r := newRng(seed, 3)
 		draws := make([]float64, n)
 		beyond := 0
 		for i := range draws {
@@ -123,7 +123,7 @@ func TestExpUnitDistribution(t *testing.T) {
 // less R must be exponential of mean 1 again.
 func TestExpUnitTail(t *testing.T) {
 	const n = 200_000
-	r := NewRand(5, 3)
+	r := newRng(5, 3)
 	b := ^uint64(0) &^ (zigLayers - 1) // base layer, x = (2^53 - 1)·w ≈ R + 1
 	draws := make([]float64, n)
 	for i := range draws {
@@ -143,7 +143,7 @@ func TestExpUnitTail(t *testing.T) {
 // (0.5% of the mass misplaced), and inversion with a mean 1% too large.
 func TestExpCheckRejects(t *testing.T) {
 	const n = 2_000_000
-	wedgeless := func(r *Rand) float64 { // the fast path, and x itself otherwise
+	wedgeless := func(r *rng) float64 { // the fast path, and x itself otherwise
 		b := r.Uint64()
 		i := b & (zigLayers - 1)
 		x := float64(b>>11) * zigExp[i].w
@@ -154,12 +154,12 @@ func TestExpCheckRejects(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		draw func(*Rand) float64
+		draw func(*rng) float64
 	}{
 		{"every wedge point accepted", wedgeless},
-		{"mean 1.01", func(r *Rand) float64 { return -1.01 * flog(1-r.Float64()) }},
+		{"mean 1.01", func(r *rng) float64 { return -1.01 * flog(1-r.Float64()) }},
 	} {
-		r := NewRand(1, 3)
+		r := newRng(1, 3)
 		draws := make([]float64, n)
 		for i := range draws {
 			draws[i] = c.draw(r)

@@ -167,17 +167,24 @@ func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, op
 }
 
 // Replications runs the scenario's k replications on the pool and combines
-// them, as core.Run does for a scenario with replications.
+// them, as core.Run does for a scenario with replications. The scenario is
+// compiled once; every replication runs the one plan, reseeded.
 func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k, workers int) (*core.Result, error) {
+	co := opt
+	co.Context = ctx
+	plan, err := core.Compile(sc, co)
+	if err != nil {
+		return nil, err
+	}
 	results := make([]*core.Result, k)
-	err := Run(ctx, workers, k, nil,
+	err = Run(ctx, workers, k, nil,
 		func(ctx context.Context, i int) (*core.Result, error) {
 			o := opt
 			o.Context = ctx
 			if i > 0 {
 				o.Progress = nil
 			}
-			return core.RunReplication(sc, o, i)
+			return plan.RunReplication(i, o)
 		},
 		func(i int, r *core.Result) error { results[i] = r; return nil })
 	if err != nil {

@@ -39,7 +39,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.dispatch, "dispatch", "", "write the dispatch log (CSV) to `FILE`")
-	fs.StringVar(&f.policy, "policy", "", "override the scenario's policy: tuxedo, round_robin, random, jsq, p2c")
+	fs.StringVar(&f.policy, "policy", "", "override the scenario's policy: "+strings.Join(core.Vocabulary()["policy"], ", "))
 	fs.StringVar(&f.seed, "seed", "", "override the scenario's seed")
 	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")

@@ -1,0 +1,157 @@
+package core
+
+import "github.com/tuxlb/tuxlb/core/ubb"
+
+// Plan is a scenario compiled for running: the scenario checked, its
+// configuration loaded into a Model, its options resolved, its samplers built
+// and its workload read, checked and sorted, each once. Running a plan reads
+// no scenario text: replications, and the variants and points of compare and
+// sweeps, run a plan reseeded (Reseed), which costs nothing but the copy of
+// a few fields. Running does not change a plan, so one plan may run on
+// several goroutines at once.
+type Plan struct {
+	name         string
+	replications int
+	setup        *runSetup // setup.Seed is the plan's seed
+	binUS        int64     // bin_ms in µs, 0: chosen from the run's span
+	genUS        int64     // workload.generate.duration_ms in µs, 0: no generation
+}
+
+// Compile checks sc against its configuration and compiles it into a Plan.
+// opt.Policy and opt.Seed, when set, override the scenario's; the rest of
+// opt is for running (only opt.Context is looked at here, between steps).
+// Errors are EINVALID and name the scenario field, the trace row, or the
+// UBBCONFIG line and column.
+func Compile(sc *Scenario, opt RunOptions) (*Plan, error) {
+	if sc == nil {
+		return nil, Errorf(EINVALID, "no scenario")
+	}
+	if err := checkScenario(sc); err != nil {
+		return nil, err
+	}
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
+		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
+	if err != nil {
+		return nil, err
+	}
+	setup, err := setupModel(m, sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := stopped(opt, "setting up"); err != nil {
+		return nil, err
+	}
+	p := &Plan{name: sc.Name, replications: max(sc.Replications, 1), setup: setup}
+	if sc.BinMS != nil && *sc.BinMS > 0 {
+		p.binUS = max(roundUS(*sc.BinMS*1000), 1)
+	}
+	if g := sc.Workload.Generate; g != nil {
+		p.genUS = roundUS(g.DurationMS * 1000)
+	}
+	return p, nil
+}
+
+// Model returns the configuration the plan runs on.
+func (p *Plan) Model() *Model { return p.setup.Model }
+
+// Seed returns the seed the plan runs with (replication 0's).
+func (p *Plan) Seed() uint64 { return p.setup.Seed }
+
+// Replications returns how many runs Run makes (the scenario's
+// replications, at least 1).
+func (p *Plan) Replications() int { return p.replications }
+
+// Warnings returns the plan's warnings: the configuration's, and how a
+// request log given as trace_csv was read.
+func (p *Plan) Warnings() []string { return p.setup.Warnings }
+
+// Requests returns the expected number of requests of one run: the trace's
+// rows and the expected number of generated requests.
+func (p *Plan) Requests() float64 {
+	return float64(len(p.setup.work.trace)) + p.setup.work.expected
+}
+
+// Reseed returns a copy of the plan that runs with seed instead: the same
+// configuration, samplers and workload (shared, not copied), other random
+// draws.
+func (p *Plan) Reseed(seed uint64) *Plan {
+	q := *p
+	st := *p.setup
+	st.Seed = seed
+	q.setup = &st
+	return &q
+}
+
+// Run runs the plan: once, or with Replications() = k > 1, k times with
+// seeds derived from the plan's (ReplicationSeed), returning the first run's
+// result with the mean and 95% confidence interval of the headline figures.
+// opt.Policy and opt.Seed are Compile's and are ignored here.
+func (p *Plan) Run(opt RunOptions) (*Result, error) {
+	if p.replications <= 1 {
+		return p.run(opt)
+	}
+	results := make([]*Result, p.replications)
+	for i := range results {
+		res, err := p.RunReplication(i, opt)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = res
+	}
+	return CombineReplications(results), nil
+}
+
+// RunReplication runs replication i (0-based) of the plan: one run with the
+// seed ReplicationSeed(p.Seed(), i). Only replication 0 writes the dispatch
+// log. Runners that spread replications over workers call it once per
+// replication and hand the results, in replication order, to
+// CombineReplications.
+func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
+	if i > 0 {
+		opt.Dispatch = nil
+	}
+	return p.Reseed(replicationSeed(p.setup.Seed, i)).run(opt)
+}
+
+// run is one run of the plan with its seed.
+func (p *Plan) run(opt RunOptions) (*Result, error) {
+	reqs, sopt, err := p.open(opt)
+	if err != nil {
+		return nil, err
+	}
+	res, err := simulate(p.setup, reqs, sopt)
+	if err != nil {
+		return nil, err
+	}
+	res.Name = p.name
+	return res, nil
+}
+
+// open starts the plan's workload with its seed, looking ahead to learn the
+// workload's horizon (for the width of the series bins).
+func (p *Plan) open(opt RunOptions) (requestStream, simOptions, error) {
+	sopt := simOptions{RunOptions: opt, BinUS: p.binUS}
+	reqs, err := p.setup.work.open(p.setup.Seed, opt.MaxRequests)
+	if err != nil {
+		return nil, sopt, err
+	}
+	reqs, sopt.HorizonUS = lookAhead(reqs, p.genUS)
+	if err := stopped(opt, "reading the workload"); err != nil {
+		return nil, sopt, err
+	}
+	return reqs, sopt, nil
+}
+
+// Explain returns the explanations of requests first..first+count-1
+// (1-based issue order) of the plan's run (replication 0). It stops the run
+// after the last one.
+func (p *Plan) Explain(opt RunOptions, first, count int64) ([]Explanation, error) {
+	if err := checkExplainRange(first, count); err != nil {
+		return nil, err
+	}
+	reqs, sopt, err := p.open(opt)
+	if err != nil {
+		return nil, err
+	}
+	return explainRun(p.setup, reqs, sopt, first, count)
+}

@@ -1,0 +1,197 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"testing"
+)
+
+// planScenario is a scenario with an unsorted CSV trace (no service times:
+// they are drawn) and a generated stream, so a run depends on the seed
+// through the trace's request keys, the streams and the service times.
+func planScenario(t *testing.T, replications int) *Scenario {
+	t.Helper()
+	doc := map[string]any{
+		"ubbconfig":    traceUBB,
+		"replications": replications,
+		"services":     map[string]any{"TOUPPER": map[string]any{"service_time": map[string]any{"dist": "exp", "mean_ms": 2}}},
+		"workload": map[string]any{
+			"trace_csv": "time_ms,service,origin\n5,TOUPPER,SITE1\n1,TOUPPER,SITE1\n3,TOUPPER,SITE1\n1,TOUPPER,SITE1\n",
+			"generate": map[string]any{"duration_ms": 200, "streams": []any{
+				map[string]any{"service": "TOUPPER", "origin": "SITE1", "arrivals": "poisson", "rate_per_s": 1500}}},
+		},
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// runBytes is a result's encoding followed by its dispatch log.
+func runBytes(t *testing.T, run func(RunOptions) (*Result, error)) []byte {
+	t.Helper()
+	var log bytes.Buffer
+	res, err := run(RunOptions{Dispatch: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(EncodeResult(res), log.Bytes()...)
+}
+
+// A reseeded plan runs exactly as the scenario compiled with that seed: the
+// trace, compiled once without a seed, is keyed by the run's seed.
+func TestPlanReseedIsCompileWithSeed(t *testing.T) {
+	sc := planScenario(t, 0)
+	base, err := Compile(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first []byte
+	for _, seed := range []uint64{1, 7, 12345} {
+		fresh, err := Compile(sc, RunOptions{Seed: &seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := runBytes(t, fresh.Run)
+		got := runBytes(t, base.Reseed(seed).Run)
+		if !bytes.Equal(got, want) {
+			t.Errorf("seed %d: the reseeded plan gave %d bytes, the plan compiled with the seed %d; want the same bytes", seed, len(got), len(want))
+		}
+		if seed == 1 {
+			first = got
+		} else if bytes.Equal(got, first) {
+			t.Errorf("seed %d gave the bytes of seed 1, want a different run", seed)
+		}
+	}
+	if r := base.Reseed(9); r.setup.work != base.setup.work || r.Seed() != 9 || base.Seed() != 1 {
+		t.Errorf("Reseed(9): seed %d (base %d), shares the compiled workload: %v; want 9, 1 and true",
+			r.Seed(), base.Seed(), r.setup.work == base.setup.work)
+	}
+}
+
+// Replications run on several goroutines at once from one plan give the
+// bytes of the plan run replication by replication.
+func TestPlanReplicationsShareThePlan(t *testing.T) {
+	sc := planScenario(t, 4)
+	p, err := Compile(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EncodeResult(mustRun(t, p.Run))
+	results := make([]*Result, p.Replications())
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], _ = p.RunReplication(i, RunOptions{})
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r == nil {
+			t.Fatalf("replication %d failed", i)
+		}
+	}
+	if got := EncodeResult(CombineReplications(results)); !bytes.Equal(got, want) {
+		t.Errorf("replications run at once:\n%s\nwant the bytes of Plan.Run:\n%s", got, want)
+	}
+	if got := EncodeResult(mustRun(t, func(o RunOptions) (*Result, error) { return Run(sc, o) })); !bytes.Equal(got, want) {
+		t.Errorf("Run(sc) gave other bytes than Compile(sc).Run:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func mustRun(t *testing.T, run func(RunOptions) (*Result, error)) *Result {
+	t.Helper()
+	res, err := run(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Compile reports the errors ParseScenario and the setup find, once.
+func TestCompileErrors(t *testing.T) {
+	if _, err := Compile(nil, RunOptions{}); ErrorCode(err) != EINVALID {
+		t.Errorf("Compile(nil): got %v, want an invalid error", err)
+	}
+	sc := planScenario(t, 0)
+	sc.Workload.TraceCSV = "time_ms,service,origin\n1,TOUPPER,SITE1\n2,NOSUCH,SITE1\n"
+	_, err := Compile(sc, RunOptions{})
+	if want := "trace row 2: service: "; err == nil || !bytes.HasPrefix([]byte(err.Error()), []byte(want)) {
+		t.Errorf("got %v, want an error starting %q", err, want)
+	}
+}
+
+// Sweep.Run gives the bytes of the units run in any other order (here
+// backwards) and reduced.
+func TestSweepRunIsAnyOrder(t *testing.T) {
+	sw, err := CompileSweep(planScenario(t, 0), SweepSpec{Vary: []string{"SERVERS.simpserv.MIN=2,4"}, Replications: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sw.Run(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sw.NewReducer()
+	for u := sw.Units() - 1; u >= 0; u-- {
+		smp, err := sw.RunUnit(u, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := EncodeSweep(res), EncodeSweep(r.Result()); !bytes.Equal(got, want) {
+		t.Errorf("Sweep.Run:\n%s\nwant the units reduced backwards:\n%s", got, want)
+	}
+}
+
+// Every policy has a row in comparisonPolicies (but tuxedo), an algorithm
+// name, a rule in choose and an explanation: each runs and explains a
+// request without an error or a panic. A policy added to the policies table
+// alone fails here.
+func TestEveryPolicyIsComplete(t *testing.T) {
+	for _, name := range policies.list() {
+		p, err := parsePolicy("policy", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := comparisonPolicies[p]; ok == (p == policyTuxedo) {
+			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != policyTuxedo)
+			continue
+		}
+		if cp, ok := comparisonPolicies[p]; ok && (cp.text == nil || cp.alg.String() == "") {
+			t.Errorf("policy %s: text %v, algorithm name %q; want both", name, cp.text != nil, cp.alg.String())
+			continue
+		}
+		sc := planScenario(t, 0)
+		sc.Policy = name
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("policy %s: panic %v", name, r)
+				}
+			}()
+			ex, err := Explain(sc, RunOptions{}, 1, 20)
+			if err != nil {
+				t.Errorf("policy %s: %v", name, err)
+				return
+			}
+			for _, x := range ex {
+				if x.Policy != name || x.Text == "" || x.Winner == "" {
+					t.Errorf("policy %s: request %d explained as policy %q, winner %q, text %q; want the policy, a winner and a text",
+						name, x.Seq, x.Policy, x.Winner, x.Text)
+				}
+			}
+		}()
+	}
+}
