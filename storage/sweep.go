@@ -61,24 +61,7 @@ func scanSweep(row interface{ Scan(...any) error }) (*core.SweepJob, error) {
 
 // Sweep returns the job with this id and its points so far, or ENOTFOUND.
 func (db *DB) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
-	j, err := scanSweep(db.read.QueryRowContext(ctx, `SELECT `+sweepColumns+`
-		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = ?`, id))
-	if err != nil {
-		return nil, notFound(err, "sweep %s", id)
-	}
-	rows, err := db.read.QueryContext(ctx, "SELECT body FROM sweep_points WHERE job_id = ? ORDER BY point", id)
-	if err != nil {
-		return nil, translate(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
-			return nil, translate(err)
-		}
-		j.Points = append(j.Points, b)
-	}
-	return j, translate(rows.Err())
+	return readSweep(ctx, db.read, id)
 }
 
 // ClaimSweep gives the oldest job that is queued, or running under a lease
@@ -100,12 +83,17 @@ func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration)
 
 // sweepWrite reads a job through the write connection (it sees its own writes).
 func (db *DB) sweepWrite(ctx context.Context, id string) (*core.SweepJob, error) {
-	j, err := scanSweep(db.write.QueryRowContext(ctx, `SELECT `+sweepColumns+`
+	return readSweep(ctx, db.write, id)
+}
+
+// readSweep reads the job with this id and its points through conn.
+func readSweep(ctx context.Context, conn *sql.DB, id string) (*core.SweepJob, error) {
+	j, err := scanSweep(conn.QueryRowContext(ctx, `SELECT `+sweepColumns+`
 		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = ?`, id))
 	if err != nil {
 		return nil, notFound(err, "sweep %s", id)
 	}
-	rows, err := db.write.QueryContext(ctx, "SELECT body FROM sweep_points WHERE job_id = ? ORDER BY point", id)
+	rows, err := conn.QueryContext(ctx, "SELECT body FROM sweep_points WHERE job_id = ? ORDER BY point", id)
 	if err != nil {
 		return nil, translate(err)
 	}

@@ -2,6 +2,7 @@ package ubb
 
 import (
 	"fmt"
+	"iter"
 	"sort"
 	"strings"
 )
@@ -12,44 +13,59 @@ import (
 // grouped getopt-style ("-As A"). found says whether any -s was given; notes
 // are problems worth a warning (such as "-s @file", which needs the file).
 func cloptServices(clopt string) (services []string, found bool, notes []string) {
-	args := strings.Fields(clopt)
 	seen := map[string]bool{}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
+	for opt, val := range cloptOptions(clopt) {
+		if opt != 's' {
 			continue
 		}
-		for j := 1; j < len(a); j++ {
-			if !strings.ContainsRune(cloptArgOptions, rune(a[j])) {
-				continue
+		found = true
+		if strings.HasPrefix(val, "@") {
+			notes = append(notes, "-s "+val+" names a file of services, which is not read")
+		}
+		for _, s := range splitList(val) {
+			if k := strings.IndexByte(s, ':'); k >= 0 {
+				s = s[:k]
 			}
-			val := a[j+1:]
-			if val == "" && i+1 < len(args) && args[i+1] != "--" {
-				i++
-				val = args[i]
+			if s != "" && !strings.HasPrefix(s, "@") && !seen[s] {
+				seen[s] = true
+				services = append(services, s)
 			}
-			if a[j] == 's' {
-				found = true
-				if strings.HasPrefix(val, "@") {
-					notes = append(notes, "-s "+val+" names a file of services, which is not read")
-				}
-				for _, s := range splitList(val) {
-					if k := strings.IndexByte(s, ':'); k >= 0 {
-						s = s[:k]
-					}
-					if s != "" && !strings.HasPrefix(s, "@") && !seen[s] {
-						seen[s] = true
-						services = append(services, s)
-					}
-				}
-			}
-			break
 		}
 	}
 	return services, found, notes
+}
+
+// cloptOptions yields the options of a CLOPT that take an argument
+// (cloptArgOptions), each with its argument, in order, up to "--": "-sA",
+// "-s A" and options grouped getopt-style ("-As A": the first option of a
+// group that takes an argument ends the group).
+func cloptOptions(clopt string) iter.Seq2[byte, string] {
+	return func(yield func(byte, string) bool) {
+		args := strings.Fields(clopt)
+		for i := 0; i < len(args); i++ {
+			a := args[i]
+			if a == "--" {
+				return
+			}
+			if len(a) < 2 || a[0] != '-' {
+				continue
+			}
+			for j := 1; j < len(a); j++ {
+				if !strings.ContainsRune(cloptArgOptions, rune(a[j])) {
+					continue
+				}
+				val := a[j+1:]
+				if val == "" && i+1 < len(args) && args[i+1] != "--" {
+					i++
+					val = args[i]
+				}
+				if !yield(a[j], val) {
+					return
+				}
+				break
+			}
+		}
+	}
 }
 
 // cloptArgOptions are the server options (servopts) that take an argument.

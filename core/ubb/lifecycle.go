@@ -155,28 +155,9 @@ func argPos(p param, arg string) pos {
 // "--", reading it as cloptServices reads -s ("-p1,2", "-p 1,2", grouped
 // flags "-Ap 1,2").
 func cloptOption(clopt string, c byte) (string, bool) {
-	args := strings.Fields(clopt)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if len(a) < 2 || a[0] != '-' {
-			continue
-		}
-		for j := 1; j < len(a); j++ {
-			if !strings.ContainsRune(cloptArgOptions, rune(a[j])) {
-				continue
-			}
-			val := a[j+1:]
-			if val == "" && i+1 < len(args) && args[i+1] != "--" {
-				i++
-				val = args[i]
-			}
-			if a[j] == c {
-				return val, true
-			}
-			break
+	for opt, val := range cloptOptions(clopt) {
+		if opt == c {
+			return val, true
 		}
 	}
 	return "", false
