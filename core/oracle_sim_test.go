@@ -90,6 +90,13 @@ type oracle struct {
 	spawns   []*oSpawn
 	lastScan int64 // the last instant whose -p step ran
 	stuck    bool  // the run did not end within its bound of steps
+
+	// For the result's figures (oracle_figures_test.go): each instance's
+	// busy time, each queue's longest waiting line, the last instant of a
+	// scenario event.
+	busyUS    []int64
+	qMax      []int64
+	lastEvent int64
 }
 
 // oSpawn is the -p of one *SERVERS entry.
@@ -182,6 +189,8 @@ func newOracle(sc *Scenario) (*oracle, error) {
 		}
 	}
 	o.waiting = make([][]*oReq, len(m.Queues))
+	o.busyUS = make([]int64, len(m.Servers))
+	o.qMax = make([]int64, len(m.Queues))
 	o.handoffs = make([]int, len(m.Queues))
 	o.ctr = make([][]int64, len(m.Machines))
 	for i := range o.ctr {
@@ -503,6 +512,7 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 		return
 	}
 	o.waiting[q] = append(o.waiting[q], r)
+	o.qMax[q] = max(o.qMax[q], int64(len(o.waiting[q])))
 }
 
 func (o *oracle) prioOf(r *oReq) int {
@@ -550,6 +560,7 @@ func (o *oracle) complete(i int, t int64) {
 	in := &o.insts[i]
 	r := in.busy
 	in.busy, in.endAt = nil, -1
+	o.busyUS[i] += t - r.start
 	r.end, r.done = t, true
 	r.reply = t + r.remoteUS + o.back(r)
 	if o.blockUS > 0 && r.reply-r.issue > o.blockUS {
@@ -576,11 +587,15 @@ func (o *oracle) orphanCheck(q int, t int64) {
 
 func (o *oracle) event(e oEvent) {
 	t := e.at
+	o.lastEvent = max(o.lastEvent, t)
 	for _, i := range e.insts {
 		in := &o.insts[i]
 		switch {
 		case e.action == "kill" && in.state == "up":
 			in.busyLook = in.busy != nil
+			if in.busy != nil { // held, no longer worked on
+				o.busyUS[i] += t - in.busy.start
+			}
 			in.noticeAt = (t + o.sanityUS - 1) / o.sanityUS * o.sanityUS
 			if in.noticeAt == 0 {
 				in.noticeAt = o.sanityUS
@@ -652,6 +667,7 @@ func (o *oracle) abort(i int, t int64) {
 	in := &o.insts[i]
 	r := in.busy
 	in.busy, in.endAt = nil, -1
+	o.busyUS[i] += t - r.start
 	o.fail(r, t)
 	if in.state == "stopping" {
 		o.change(t, i, "gone", "SVCTIMEOUT")

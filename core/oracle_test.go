@@ -4,7 +4,9 @@ package core
 // through the engine and through an independent, deliberately simple
 // reference simulator written from the rules of docs/engine.md
 // (oracle_sim_test.go); their dispatch logs, request counts and life-cycle
-// changes must agree line for line. See docs/fidelity.md.
+// changes must agree line for line, and the result's figures must be the
+// ones the reference computes from its own dispatch (oracle_figures_test.go).
+// See docs/fidelity.md.
 
 import (
 	"bytes"
@@ -111,7 +113,7 @@ func oracleCompare(sc *Scenario, seen map[string]int) (string, error) {
 	if g, w := strings.Join(gotCh, "\n"), strings.Join(wantCh, "\n"); g != w {
 		return fmt.Sprintf("life cycle:\n engine:\n%s\n oracle:\n%s", g, w), nil
 	}
-	return "", nil
+	return o.compareFigures(res, seen), nil
 }
 
 // normChanges orders changes by time, then instance, keeping the order of
