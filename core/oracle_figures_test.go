@@ -16,6 +16,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"strconv"
 )
 
 // spanUS is the simulated span: the last issue, reply (a failure's
@@ -31,24 +32,29 @@ func (o *oracle) spanUS() int64 {
 	return span
 }
 
-// ratMS6 is a/b, rounded to 6 decimals (halves away from zero), as the
-// float the JSON carries: the exact value of a ratio the engine reports.
-func ratMS6(a, b int64) float64 {
+// ratio is the exact a/b (0 when b is 0).
+func ratio(a, b int64) *big.Rat {
 	if b == 0 {
-		return 0
+		return new(big.Rat)
 	}
-	r := new(big.Rat).SetFrac(big.NewInt(a), big.NewInt(b))
-	r.Mul(r, big.NewRat(1_000_000, 1))
-	r.Add(r, big.NewRat(1, 2)) // a, b >= 0 here
-	n := new(big.Int).Quo(r.Num(), r.Denom())
-	f, _ := new(big.Rat).SetFrac(n, big.NewInt(1_000_000)).Float64()
-	return f
+	return new(big.Rat).SetFrac(big.NewInt(a), big.NewInt(b))
 }
 
-// near: the engine's rounded float equals the exact value rounded to 6
-// decimals, up to the last bit of a float (the engine divides in floating
-// point before rounding, so a value just at a half may go either way).
-func near(got, want float64) bool { return math.Abs(got-want) <= 1.0000001e-6 }
+// nearRat: got, a figure the engine rounded to 6 decimals, is within half a
+// unit of the 6th decimal of the exact x, give or take the float's own last
+// bit. The engine divides and rounds in floating point, so an x exactly
+// halfway between two 6-decimal values may be reported as either.
+func nearRat(got float64, x *big.Rat) bool {
+	g, _ := new(big.Rat).SetString(strconv.FormatFloat(got, 'g', -1, 64))
+	d := new(big.Rat).Sub(g, x)
+	d.Abs(d)
+	xf, _ := x.Float64()
+	slack := new(big.Rat).SetFloat64(math.Abs(xf) * 0x1p-50)
+	return d.Cmp(new(big.Rat).Add(big.NewRat(1, 2_000_000), slack)) <= 0
+}
+
+// ratF is x as a float, for messages.
+func ratF(x *big.Rat) float64 { f, _ := x.Float64(); return f }
 
 // nearestRank is the exact percentile of sorted values as docs/engine.md
 // defines the engine's rank (the HdrHistogram's): the value of rank
@@ -93,8 +99,8 @@ func compareSummary(name string, got Summary, vals []int64, seen map[string]int)
 		sum += v
 	}
 	maxUS := vals[n-1]
-	if want := ratMS6(sum, n*1000); !near(got.Mean, want) {
-		return fmt.Sprintf("%s.mean: engine %v, oracle %v (sum %d µs over %d)", name, got.Mean, want, sum, n)
+	if want := ratio(sum, n*1000); !nearRat(got.Mean, want) {
+		return fmt.Sprintf("%s.mean: engine %v, oracle %v (sum %d µs over %d)", name, got.Mean, ratF(want), sum, n)
 	}
 	if g := int64(math.Round(got.Max * 1000)); g != maxUS {
 		return fmt.Sprintf("%s.max: engine %v ms, oracle %d µs", name, got.Max, maxUS)
@@ -122,11 +128,29 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 		return fmt.Sprintf("span: engine %v ms, oracle %d µs", res.SpanMS, span)
 	}
 	nsrv, nm := len(o.m.Servers), len(o.m.Machines)
-	reqs := make([]int64, nsrv)
+	reqs, loadDone := make([]int64, nsrv), make([]int64, nsrv)
+	nq := len(o.m.Queues)
+	qWaits := make([][]int64, nq)
+	type svcFig struct {
+		issued, completed, timedOut int64
+		failed                      map[string]int64
+		waits, resps                []int64
+	}
+	svcs := map[string]*svcFig{}
+	var completed int64
 	issued, served, local, sent, recv := make([]int64, nm), make([]int64, nm), make([]int64, nm), make([]int64, nm), make([]int64, nm)
 	var waits, resps []int64
 	for _, r := range o.reqs {
 		issued[r.origin]++
+		sf := svcs[r.svc]
+		if sf == nil {
+			sf = &svcFig{failed: map[string]int64{}}
+			svcs[r.svc] = sf
+		}
+		sf.issued++
+		if r.failed {
+			sf.failed[r.reason]++
+		}
 		if r.q >= 0 && r.reason != "TPENOENT" && r.reason != "TPESYSTEM" {
 			if qm := o.m.Queues[r.q].Machine; qm != r.origin {
 				sent[r.origin]++
@@ -136,7 +160,16 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 		if r.failed || !r.done {
 			continue
 		}
+		completed++
+		sf.completed++
+		if r.timedOut {
+			sf.timedOut++
+		}
+		sf.waits = append(sf.waits, r.start-r.enq)
+		sf.resps = append(sf.resps, r.reply-r.issue)
+		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
+		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
 		sm := o.m.Servers[r.srv].Machine
 		served[sm]++
 		if sm == r.origin {
@@ -159,12 +192,21 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 		if g := int64(math.Round(s.BusyMS * 1000)); g != o.busyUS[i] {
 			return fmt.Sprintf("server %s busy: engine %v ms, oracle %d µs", id, s.BusyMS, o.busyUS[i])
 		}
-		if want := ratMS6(o.busyUS[i], span); !near(s.Utilization, want) {
-			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d)", id, s.Utilization, want, o.busyUS[i], span)
+		if want := ratio(o.busyUS[i], span); !nearRat(s.Utilization, want) {
+			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d)", id, s.Utilization, ratF(want), o.busyUS[i], span)
+		}
+		if s.LoadDone != loadDone[i] {
+			return fmt.Sprintf("server %s load_done: engine %d, oracle %d", id, s.LoadDone, loadDone[i])
+		}
+		if want := ratio(reqs[i], completed); !nearRat(s.Share, want) {
+			return fmt.Sprintf("server %s share: engine %v, oracle %v", id, s.Share, ratF(want))
 		}
 		if o.busyUS[i] > 0 {
 			seen["busy server"]++
 		}
+	}
+	if msg := o.compareUp(res, span); msg != "" {
+		return msg
 	}
 	if len(res.Queues) != len(o.m.Queues) {
 		return fmt.Sprintf("queues: engine %d, oracle %d", len(res.Queues), len(o.m.Queues))
@@ -172,6 +214,15 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 	for q, qs := range res.Queues {
 		if qs.MaxLength != o.qMax[q] {
 			return fmt.Sprintf("queue %s max_length: engine %d, oracle %d", qs.Name, qs.MaxLength, o.qMax[q])
+		}
+		if qs.Enqueued != o.qEnq[q] {
+			return fmt.Sprintf("queue %s enqueued: engine %d, oracle %d", qs.Name, qs.Enqueued, o.qEnq[q])
+		}
+		if want := ratio(o.qArea[q], span); !nearRat(qs.AvgLength, want) {
+			return fmt.Sprintf("queue %s avg_length: engine %v, oracle %v (%d µs·requests over %d µs)", qs.Name, qs.AvgLength, ratF(want), o.qArea[q], span)
+		}
+		if msg := compareSummary("queue "+qs.Name+" wait_ms", qs.WaitMS, qWaits[q], seen); msg != "" {
+			return msg
 		}
 		if o.qMax[q] > 1 {
 			seen["queue line >1"]++
@@ -193,5 +244,80 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 	if msg := compareSummary("wait_ms", res.WaitMS, waits, seen); msg != "" {
 		return msg
 	}
-	return compareSummary("response_ms", res.ResponseMS, resps, seen)
+	if msg := compareSummary("response_ms", res.ResponseMS, resps, seen); msg != "" {
+		return msg
+	}
+	listed := map[string]bool{}
+	for _, ss := range res.Services {
+		listed[ss.Name] = true
+		sf := svcs[ss.Name]
+		if sf == nil {
+			sf = &svcFig{failed: map[string]int64{}}
+		}
+		g := fmt.Sprint(ss.Issued, ss.Completed, ss.Failed, ss.TimedOut)
+		if w := fmt.Sprint(sf.issued, sf.completed, sf.failed, sf.timedOut); g != w {
+			return fmt.Sprintf("service %s issued/completed/failed/timed out: engine %s, oracle %s", ss.Name, g, w)
+		}
+		if msg := compareSummary("service "+ss.Name+" wait_ms", ss.WaitMS, sf.waits, seen); msg != "" {
+			return msg
+		}
+		if msg := compareSummary("service "+ss.Name+" response_ms", ss.ResponseMS, sf.resps, seen); msg != "" {
+			return msg
+		}
+	}
+	for name := range svcs {
+		if !listed[name] {
+			return fmt.Sprintf("services: requested service %s not listed", name)
+		}
+	}
+	return ""
+}
+
+// compareUp checks, in runs with a life cycle, each instance's state at
+// the end, its time up (or stopping) over the span, and its busy time over
+// that up time.
+func (o *oracle) compareUp(res *Result, span int64) string {
+	life := len(o.events) > 0 || len(o.spawns) > 0
+	state := make([]string, len(o.insts))
+	since := make([]int64, len(o.insts)) // -1: not running
+	up := make([]int64, len(o.insts))
+	for i := range o.insts {
+		state[i], since[i] = "up", 0
+		if o.m.Servers[i].Spare {
+			state[i], since[i] = "gone", -1
+		}
+	}
+	running := func(s string) bool { return s == "up" || s == "stopping" }
+	for _, c := range o.changes {
+		i := c.srv
+		if since[i] >= 0 && !running(c.to) {
+			up[i] += c.t - since[i]
+			since[i] = -1
+		} else if since[i] < 0 && running(c.to) {
+			since[i] = c.t
+		}
+		state[i] = c.to
+	}
+	for i, s := range res.Servers {
+		if s.UpMS == nil {
+			if life {
+				return fmt.Sprintf("server %s: no up_ms in a run with a life cycle", s.ID)
+			}
+			continue
+		}
+		u := up[i]
+		if since[i] >= 0 {
+			u += span - since[i]
+		}
+		if s.State != state[i] {
+			return fmt.Sprintf("server %s state: engine %s, oracle %s", s.ID, s.State, state[i])
+		}
+		if g := int64(math.Round(*s.UpMS * 1000)); g != u {
+			return fmt.Sprintf("server %s up: engine %v ms, oracle %d µs", s.ID, *s.UpMS, u)
+		}
+		if want := ratio(o.busyUS[i], u); !nearRat(*s.UpUtilization, want) {
+			return fmt.Sprintf("server %s up_utilization: engine %v, oracle %v", s.ID, *s.UpUtilization, ratF(want))
+		}
+	}
+	return ""
 }

@@ -96,6 +96,9 @@ type oracle struct {
 	// scenario event.
 	busyUS    []int64
 	qMax      []int64
+	qEnq      []int64 // requests that entered each queue
+	qArea     []int64 // each queue's waiting length integrated over time (µs)
+	qMark     []int64 // when qArea was last brought up to date
 	lastEvent int64
 }
 
@@ -191,6 +194,9 @@ func newOracle(sc *Scenario) (*oracle, error) {
 	o.waiting = make([][]*oReq, len(m.Queues))
 	o.busyUS = make([]int64, len(m.Servers))
 	o.qMax = make([]int64, len(m.Queues))
+	o.qEnq = make([]int64, len(m.Queues))
+	o.qArea = make([]int64, len(m.Queues))
+	o.qMark = make([]int64, len(m.Queues))
 	o.handoffs = make([]int, len(m.Queues))
 	o.ctr = make([][]int64, len(m.Machines))
 	for i := range o.ctr {
@@ -497,6 +503,7 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 		o.fail(r, t)
 		return
 	}
+	o.qEnq[q]++
 	best := -1
 	for _, i := range o.m.Queues[q].Servers {
 		in := &o.insts[i]
@@ -511,6 +518,7 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 		o.start(r, best, t)
 		return
 	}
+	o.accrue(q, t)
 	o.waiting[q] = append(o.waiting[q], r)
 	o.qMax[q] = max(o.qMax[q], int64(len(o.waiting[q])))
 }
@@ -539,6 +547,7 @@ func (o *oracle) take(i int, t int64) {
 		}
 	}
 	r := w[k]
+	o.accrue(q, t)
 	o.waiting[q] = append(w[:k:k], w[k+1:]...)
 	o.start(r, i, t)
 }
@@ -575,10 +584,17 @@ func (o *oracle) complete(i int, t int64) {
 	o.take(i, t)
 }
 
+// accrue brings queue q's length integral up to t, before its line changes.
+func (o *oracle) accrue(q int, t int64) {
+	o.qArea[q] += int64(len(o.waiting[q])) * (t - o.qMark[q])
+	o.qMark[q] = t
+}
+
 func (o *oracle) orphanCheck(q int, t int64) {
 	if !o.orphaned(q) {
 		return
 	}
+	o.accrue(q, t)
 	for _, r := range o.waiting[q] {
 		o.fail(r, t)
 	}
