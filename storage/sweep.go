@@ -132,6 +132,21 @@ func owned(ctx context.Context, tx *sql.Tx, id, owner string, now time.Time) err
 // done so far, and renews the lease. ECONFLICT when the job is no longer
 // owner's running job (canceled, or claimed by another after the lease ran out).
 func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
+	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES (?,?,?)
+		ON CONFLICT(job_id, point) DO NOTHING`, id, point, body); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
+			runsDone, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat), id)
+		return err
+	})
+}
+
+// asOwner runs write in one write transaction, after checking that owner
+// still holds the running job id under a live lease (owned); now is the
+// lease clock read once the write lock is held. Driver errors are translated.
+func (db *DB) asOwner(ctx context.Context, id, owner string, write func(tx *sql.Tx, now time.Time) error) error {
 	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
 	if err != nil {
 		return translate(err)
@@ -141,12 +156,7 @@ func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, b
 	if err := owned(ctx, tx, id, owner, now); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES (?,?,?)
-		ON CONFLICT(job_id, point) DO NOTHING`, id, point, body); err != nil {
-		return translate(err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
-		runsDone, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat), id); err != nil {
+	if err := write(tx, now); err != nil {
 		return translate(err)
 	}
 	return translate(tx.Commit())
@@ -155,20 +165,11 @@ func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, b
 // RenewSweep extends owner's lease on a running job; ECONFLICT when the job
 // is no longer owner's (a canceled job answers so: the worker then stops).
 func (db *DB) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
-	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
-	if err != nil {
-		return translate(err)
-	}
-	defer tx.Rollback()
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	if err := owned(ctx, tx, id, owner, now); err != nil {
+	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = ? WHERE id = ?`,
+			now.Add(lease).Format(core.TimeFormat), id)
 		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = ? WHERE id = ?`,
-		now.Add(lease).Format(core.TimeFormat), id); err != nil {
-		return translate(err)
-	}
-	return translate(tx.Commit())
+	})
 }
 
 // FinishSweep ends owner's running job: done with its result, or failed
@@ -177,21 +178,12 @@ func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result 
 	if status != core.SweepDone && status != core.SweepFailed {
 		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
 	}
-	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
-	if err != nil {
-		return translate(err)
-	}
-	defer tx.Rollback()
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	if err := owned(ctx, tx, id, owner, now); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,
+	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,
 		owner = '', lease_until = '', updated_at = ? WHERE id = ?`,
-		status, result, runsDone, msg, now.Format(core.TimeFormat), id); err != nil {
-		return translate(err)
-	}
-	return translate(tx.Commit())
+			status, result, runsDone, msg, now.Format(core.TimeFormat), id)
+		return err
+	})
 }
 
 // CancelSweep cancels a queued or running job and returns it; a job already
