@@ -59,13 +59,7 @@ const (
 // decimalToUS converts decimal text to whole microseconds by multiplying it by
 // 10^shift: 3 for milliseconds, 6 for seconds, 0 for microseconds.
 func decimalToUS(text string, shift int) (int64, error) {
-	s := strings.TrimSpace(text)
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	digits, exp, ok := splitDecimal(s)
+	neg, digits, exp, ok := splitSigned(text)
 	if !ok {
 		return 0, errNotNumber
 	}
@@ -77,6 +71,19 @@ func decimalToUS(text string, shift int) (int64, error) {
 		return -mag, nil
 	}
 	return mag, nil
+}
+
+// splitSigned reads decimal text with an optional sign, blanks around it
+// allowed: whether it is negative, and its digits and power of ten as
+// splitDecimal gives them.
+func splitSigned(text string) (neg bool, digits string, exp int, ok bool) {
+	s := strings.TrimSpace(text)
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	digits, exp, ok = splitDecimal(s)
+	return neg, digits, exp, ok
 }
 
 // splitDecimal reads unsigned decimal text "123.45e-6" into its significant

@@ -280,13 +280,7 @@ func decimalComma(c string) string {
 // wideNS converts decimal text times 10^shift to an integer (rounded half away
 // from zero), with the whole int64 range: for absolute times in nanoseconds.
 func wideNS(text string, shift int) (int64, error) {
-	s := strings.TrimSpace(text)
-	neg := false
-	if s != "" && (s[0] == '-' || s[0] == '+') {
-		neg = s[0] == '-'
-		s = s[1:]
-	}
-	digits, exp, ok := splitDecimal(s)
+	neg, digits, exp, ok := splitSigned(text)
 	if !ok {
 		return 0, errNotNumber
 	}
