@@ -225,6 +225,38 @@ func parseWasmbench(path string) (map[string]float64, string, error) {
 	return out, agent, nil
 }
 
+// sweepLine is a result line of bench/wasm/sweep.html: the sweep's wall times
+// in milliseconds on n Web Workers, one per run.
+var sweepLine = regexp.MustCompile(`wasmsweep: workers=(\d+) ms ((?:[0-9.]+ ?)+)`)
+
+// parseWasmsweep returns the fastest run's milliseconds by number of Web
+// Workers, and how many runs each had.
+func parseWasmsweep(path string) (best map[int]float64, runs int, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	best = map[int]float64{}
+	for _, m := range sweepLine.FindAllStringSubmatch(string(data), -1) {
+		n, _ := strconv.Atoi(m[1])
+		fields := strings.Fields(m[2])
+		runs = len(fields)
+		for _, f := range fields {
+			ms, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s: %q: %v", path, f, err)
+			}
+			if b, ok := best[n]; !ok || ms < b {
+				best[n] = ms
+			}
+		}
+	}
+	if best[1] == 0 || best[2] == 0 {
+		return nil, 0, fmt.Errorf("%s: no wasmsweep lines for 1 and 2 workers", path)
+	}
+	return best, runs, nil
+}
+
 // pprofRow is one row of `go tool pprof -top`.
 type pprofRow struct {
 	flatPct, cumPct string

@@ -95,6 +95,9 @@ func TestParseOutputs(t *testing.T) {
 	if err != nil || w["mp-standard.json"] != 1343775 || agent != "Headless/1" {
 		t.Errorf("parseWasmbench = %v, %q, %v", w, agent, err)
 	}
+	if _, _, err := parseWasmsweep(write(t, "w", "wasmsweep: workers=1 ms 900.5\nwasmsweep: error Error: boom\n")); err == nil {
+		t.Error("parseWasmsweep of a run without its 2-worker line: no error")
+	}
 	rows, sum, err := parsePprofTop(write(t, "p", "Type: cpu\nShowing nodes accounting for 2.24s, 92.18% of 2.43s total\n      flat  flat%   sum%        cum   cum%\n     0.43s 17.70% 17.70%      0.53s 21.81%  github.com/tuxlb/tuxlb/core.flog\n"))
 	if err != nil || sum != "2.24s, 92.18% of 2.43s total" || len(rows) != 1 || rows[0] != (pprofRow{"17.70%", "21.81%", "github.com/tuxlb/tuxlb/core.flog"}) {
 		t.Errorf("parsePprofTop = %+v, %q, %v", rows, sum, err)
@@ -129,6 +132,8 @@ func TestRatiosToTheBareLoop(t *testing.T) {
 		"run1m.time":  "0.25 20000 0.30\n0.22 21000 0.27\n",
 		"bare1m.time": "0.30 3000 0.21\n0.20 3000 0.19\n",
 		"run1m.json":  `{"requests":{"issued":990000}}`,
+		"chromium-sweep.txt": "wasmsweep: userAgent HeadlessChrome\nwasmsweep: workers=1 ms 1300.5 1200.0 1250.1\n" +
+			"wasmsweep: workers=2 ms 800.0 700.0 790.2\nwasmsweep: exit 0\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -159,6 +164,8 @@ func TestRatiosToTheBareLoop(t *testing.T) {
 		"| `tuxlb run` end to end, 1 M requests: ≥ 0.8 × the bare event loop | 4.50 M (fastest of 7 runs) = 0.82 × the bare loop's 5.50 M (`BenchmarkBareLoop`, fastest of 2); 0.90 × the bare loop run as a process like `tuxlb run` (5.00 M); by CPU time per request, 273 ns against the bare process's 190 ns: 0.70 × | **met** |",
 		"| sweeps natively: 2 workers ≥ 1.8 × one | 1.90 × (`BenchmarkSweepWorkers`: 380 ms on 1 worker, 200 ms on 2, fastest of 2 each) | **met** |",
 		"| WASM in node: ≥ 2 M requests/s | not measured (`BenchmarkScenario/mp`) | not measured |",
+		// 1200 ms / 700 ms, the fastest of each
+		"| sweeps in Chromium: 2 Web Workers ≥ 1.6 × one | 1.71 × (bench/wasm/sweep.html: 1200 ms on 1 Web Worker, 700 ms on 2, fastest of 3 each) | **met** |",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("targets table lacks the row\n%s\ngot:\n%s", want, out.String())

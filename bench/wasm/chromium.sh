@@ -3,10 +3,25 @@
 # bench/wasm for GOOS=js, serves it with wasm_exec.js and the standard
 # scenarios from a temporary folder on 127.0.0.1, loads the page and prints
 # the page's "wasmbench:" console lines (the bare loop's first, bench/bareloop).
-# Usage: bench/wasm/chromium.sh [REQUESTS [RUNS]]   (run from the repository root)
+# With --sweep it times one sweep on 1 and on 2 Web Workers instead
+# (sweep.html: the playground's bridge, tuxlb.wasm, in each worker) and prints
+# the page's "wasmsweep:" lines.
+# Usage (from the repository root):
+#   bench/wasm/chromium.sh [REQUESTS [RUNS]]
+#   bench/wasm/chromium.sh --sweep [RUNS]
 set -eu
-N=${1:-1000000}
-RUNS=${2:-3}
+PAGE=index.html
+TAG=wasmbench
+if [ "${1:-}" = --sweep ]; then
+	PAGE=sweep.html
+	TAG=wasmsweep
+	shift
+	N=0
+	RUNS=${1:-5}
+else
+	N=${1:-1000000}
+	RUNS=${2:-3}
+fi
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 TIMEOUT=${TIMEOUT:-180}
 DIR=$(mktemp -d)
@@ -20,8 +35,15 @@ cleanup() {
 trap cleanup EXIT INT TERM
 
 mkdir -p "$DIR/www/scenarios" "$DIR/profile"
-GOOS=js GOARCH=wasm go build -o "$DIR/www/wasmbench.wasm" ./bench/wasm
-cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" bench/wasm/index.html "$DIR/www/"
+if [ "$PAGE" = sweep.html ]; then
+	GOOS=js GOARCH=wasm go build -trimpath -o "$DIR/www/tuxlb.wasm" ./wasm
+	cp bench/wasm/sweep.html bench/wasm/sweep-worker.js "$DIR/www/"
+	cp examples/mp-netload.json "$DIR/www/scenarios/"
+else
+	GOOS=js GOARCH=wasm go build -o "$DIR/www/wasmbench.wasm" ./bench/wasm
+	cp bench/wasm/index.html "$DIR/www/"
+fi
+cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$DIR/www/"
 cp bench/scenarios/*.json "$DIR/www/scenarios/"
 scenarios=$(cd bench/scenarios && ls *.json | tr '\n' ',' | sed 's/,$//')
 
@@ -38,11 +60,11 @@ done
 "$CHROMIUM" --no-sandbox --headless --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$DIR/profile" \
 	--enable-logging=stderr --v=0 \
-	"http://127.0.0.1:$port/index.html?n=$N&runs=$RUNS&bare=1&scenarios=$scenarios" \
+	"http://127.0.0.1:$port/$PAGE?n=$N&runs=$RUNS&bare=1&scenarios=$scenarios" \
 	>"$DIR/chromium.log" 2>&1 &
 browser=$!
 i=0
-while ! grep -q 'wasmbench: \(exit\|error\)' "$DIR/chromium.log"; do
+while ! grep -q "$TAG: \\(exit\\|error\\)" "$DIR/chromium.log"; do
 	i=$((i + 1))
 	if [ "$i" -gt $((TIMEOUT * 10)) ]; then
 		echo "chromium.sh: no result after ${TIMEOUT}s" >&2
@@ -51,5 +73,5 @@ while ! grep -q 'wasmbench: \(exit\|error\)' "$DIR/chromium.log"; do
 	fi
 	sleep 0.1
 done
-sed -n 's/.*"\(wasmbench: [^"]*\)".*/\1/p' "$DIR/chromium.log"
-grep -q 'wasmbench: exit 0' "$DIR/chromium.log"
+sed -n "s/.*\"\\($TAG: [^\"]*\\)\".*/\\1/p" "$DIR/chromium.log"
+grep -q "$TAG: exit 0" "$DIR/chromium.log"

@@ -1,0 +1,18 @@
+// The Web Worker of sweep.html: the playground's bridge (tuxlb.wasm) answering
+// sweepPlan, sweepUnit and sweepReduce requests, as frontend/src/worker.ts does.
+importScripts("wasm_exec.js");
+const go = new Go();
+self.tuxlbReady = () => self.postMessage({ ready: true });
+WebAssembly.instantiateStreaming(fetch("tuxlb.wasm"), go.importObject).then(
+  ({ instance }) => void go.run(instance),
+  (e) => self.postMessage({ error: String(e) }),
+);
+self.onmessage = (ev) => {
+  const m = ev.data;
+  const b = self.tuxlb;
+  let answer;
+  if (m.op === "sweepPlan") answer = b.sweepPlan(m.scenario, m.spec);
+  else if (m.op === "sweepUnit") answer = b.sweepUnit(m.scenario, m.spec, m.unit, {});
+  else answer = b.sweepReduce(m.scenario, m.spec, m.samples);
+  self.postMessage({ answer });
+};
