@@ -1,50 +1,62 @@
 package core
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestMergerOrderRandom plays random sorted traces, one per source, through
-// the merger's heap and compares the order with a plain reference: every
-// request sorted by time, then source, then position in its source.
-func TestMergerOrderRandom(t *testing.T) {
+// TestMergeTreeOrderRandom plays random sorted lists of times, one per leaf,
+// through the merger's winner tree and compares the order with a plain
+// reference: every entry sorted by time, then leaf, then position in its list.
+func TestMergeTreeOrderRandom(t *testing.T) {
+	type entry struct {
+		t    int64
+		leaf int
+		pos  int
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range 300 {
-		nsrc := 1 + rng.IntN(12)
+		nleaf := 1 + rng.IntN(12)
 		span := int64(1 + rng.IntN(50)) // small spans make many ties
-		mg := &merger{limit: 1 << 40}
-		var want []request
-		for s := range nsrc {
-			n := rng.IntN(40) // some sources are empty, some end early
-			tr := make([]request, n)
-			for j := range tr {
-				tr[j] = request{TimeUS: rng.Int64N(span), ID: fmt.Sprintf("s%d-%d", s, j)}
-			}
-			slices.SortStableFunc(tr, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
-			for j := range tr {
-				tr[j].ID = fmt.Sprintf("s%d-%d", s, j)
-			}
-			want = append(want, tr...)
-			mg.srcs = append(mg.srcs, source{trace: tr})
+		if trial%10 == 0 {
+			span = MaxTimeUS // the largest times
 		}
-		// concatenated in source order, a stable sort by time is the reference
-		slices.SortStableFunc(want, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
-		mg.prime()
-		var r request
-		for i := range want {
-			if !mg.Next(&r) {
-				t.Fatalf("trial %d: Next stopped after %d requests, want %d", trial, i, len(want))
+		lists := make([][]int64, nleaf)
+		var want []entry
+		first := make([]int64, nleaf)
+		for k := range lists {
+			n := rng.IntN(40) // some leaves are empty, some end early
+			for range n {
+				lists[k] = append(lists[k], MaxTimeUS-rng.Int64N(span))
 			}
-			if r.ID != want[i].ID || r.TimeUS != want[i].TimeUS || r.Seq != int64(i+1) {
-				t.Fatalf("trial %d, request %d: got %s at %d (seq %d), want %s at %d (seq %d)",
-					trial, i, r.ID, r.TimeUS, r.Seq, want[i].ID, want[i].TimeUS, i+1)
+			slices.Sort(lists[k])
+			for j, v := range lists[k] {
+				want = append(want, entry{v, k, j})
+			}
+			first[k] = noMore
+			if n > 0 {
+				first[k] = lists[k][0]
 			}
 		}
-		if mg.Next(&r) {
-			t.Fatalf("trial %d: got %s after the last of %d requests, want the end", trial, r.ID, len(want))
+		// concatenated in leaf order, a stable sort by time is the reference
+		slices.SortStableFunc(want, func(a, b entry) int { return int(a.t - b.t) })
+		tr := newMergeTree(first)
+		pos := make([]int, nleaf)
+		for i, w := range want {
+			top := tr.top()
+			got := entry{top.t, top.leaf, pos[top.leaf]}
+			if got != w {
+				t.Fatalf("trial %d, entry %d: got %+v, want %+v", trial, i, got, w)
+			}
+			next := noMore
+			if pos[top.leaf]++; pos[top.leaf] < len(lists[top.leaf]) {
+				next = lists[top.leaf][pos[top.leaf]]
+			}
+			tr.set(top.leaf, next)
+		}
+		if top := tr.top(); top.t != noMore {
+			t.Fatalf("trial %d: got leaf %d at %d after the last of %d entries, want the end", trial, top.leaf, top.t, len(want))
 		}
 	}
 }
