@@ -70,6 +70,9 @@ func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 	if len(g.Streams) == 0 {
 		return nil, Errorf(EINVALID, "%s.streams: want at least one stream", path)
 	}
+	if len(g.Streams) > maxStreams {
+		return nil, Errorf(EINVALID, "%s.streams: want at most %d streams, got %d", path, maxStreams, len(g.Streams))
+	}
 	specs := make([]streamSpec, len(g.Streams))
 	for i := range g.Streams {
 		sc := streamCheck{st: &g.Streams[i], path: sprintf("%s.streams[%d]", path, i)}

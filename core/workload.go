@@ -163,8 +163,8 @@ func (mg *merger) Next(r *request) bool {
 		}
 		return true
 	}
-	w := mg.tree.top()
-	if w.t == noMore || mg.err != nil {
+	wt, wleaf := mg.tree.top()
+	if wt == noMore || mg.err != nil {
 		return false
 	}
 	if mg.seq >= mg.limit {
@@ -173,18 +173,18 @@ func (mg *merger) Next(r *request) bool {
 	}
 	mg.seq++
 	t := noMore
-	if w.leaf < mg.first {
+	if wleaf < mg.first {
 		*r = mg.trace[mg.pos]
 		r.Seq, r.Key = mg.seq, mix64(mg.keyBase^r.Key) // requestKey(seed, 0, row)
 		if mg.pos++; mg.pos < len(mg.trace) {
 			t = mg.trace[mg.pos].TimeUS
 		}
 	} else {
-		s := &mg.streams[w.leaf-mg.first]
-		s.fill(r, w.t, mg.seq)
+		s := &mg.streams[wleaf-mg.first]
+		s.fill(r, wt, mg.seq)
 		t = s.nextTime()
 	}
-	mg.tree.set(w.leaf, t)
+	mg.tree.set(wleaf, t)
 	return true
 }
 
