@@ -168,9 +168,25 @@ type streamSource struct {
 	draw    rng          // the routing value's generator, seeded per request
 }
 
-// nextTime draws the issue time of the stream's next request, or returns
-// noMore at its end.
-func (s *streamSource) nextTime() int64 {
+// next fills r, unless it is nil, with the stream's pending request, issued
+// at us as the workload's request seq, and draws the time of the request
+// after it: noMore at the stream's end. The first call, with r nil, draws
+// the first time. (One function, so that the merger makes one call per
+// request.)
+func (s *streamSource) next(r *request, us, seq int64) int64 {
+	if r != nil {
+		// field by field: a composite literal is built in a temporary and copied
+		r.Seq, r.ID, r.TimeUS = seq, "", us
+		r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
+		r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
+		r.Route, r.RouteVal, r.RouteNum = routeNone, "", 0
+		if s.route != nil {
+			// from a generator seeded by the request's key: when it is drawn does not matter
+			s.draw.Seed(r.Key, streamRouteValue)
+			s.route.draw(&s.draw, r)
+		}
+		s.n++
+	}
 	var t float64
 	var ok bool
 	if s.arr == nil {
@@ -182,22 +198,6 @@ func (s *streamSource) nextTime() int64 {
 		return us
 	}
 	return noMore
-}
-
-// fill sets every field of r to the stream's next request, issued at us as
-// the workload's request seq. The routing value comes from a generator
-// seeded by the request's key, so it does not matter when it is drawn.
-func (s *streamSource) fill(r *request, us, seq int64) {
-	// field by field: a composite literal is built in a temporary and copied
-	r.Seq, r.ID, r.TimeUS = seq, "", us
-	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
-	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-	r.Route, r.RouteVal, r.RouteNum = routeNone, "", 0
-	if s.route != nil {
-		s.draw.Seed(r.Key, streamRouteValue)
-		s.route.draw(&s.draw, r)
-	}
-	s.n++
 }
 
 // sortedProfile reports whether the profile's times never decrease.

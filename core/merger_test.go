@@ -106,9 +106,9 @@ func TestMergerMatchesSources(t *testing.T) {
 		for i := range cw.streams {
 			var s streamSource
 			cw.streams[i].start(&s, seed, i)
-			for us := s.nextTime(); us != noMore; us = s.nextTime() {
+			for us := s.next(nil, 0, 0); us != noMore; {
 				var r request
-				s.fill(&r, us, 0)
+				us = s.next(&r, us, 0)
 				want = append(want, r)
 			}
 		}

@@ -148,7 +148,7 @@ func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
 	for i := range cw.streams {
 		s := &mg.streams[i]
 		cw.streams[i].start(s, seed, i)
-		times = append(times, s.nextTime())
+		times = append(times, s.next(nil, 0, 0))
 	}
 	mg.tree = newMergeTree(times)
 	return mg
@@ -180,9 +180,7 @@ func (mg *merger) Next(r *request) bool {
 			t = mg.trace[mg.pos].TimeUS
 		}
 	} else {
-		s := &mg.streams[wleaf-mg.first]
-		s.fill(r, wt, mg.seq)
-		t = s.nextTime()
+		t = mg.streams[wleaf-mg.first].next(r, wt, mg.seq)
 	}
 	mg.tree.set(wleaf, t)
 	return true
