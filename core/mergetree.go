@@ -57,12 +57,13 @@ func (m *mergeTree) top() (int64, int) {
 // set gives leaf k the time t and replays its path to the root.
 func (m *mergeTree) set(k int, t int64) {
 	nodes := m.nodes // a local slice: the stores cannot change it, no reload
-	i := m.half + k
+	mask := uint(len(nodes) - 1) // i&mask == i (the length is a power of 2): the compiler drops the bounds checks
+	i := uint(m.half + k)
 	w := uint64(t)<<leafBits | uint64(k)
 	nodes[i] = w
 	for i > 1 {
-		w = min(w, nodes[i^1])
+		w = min(w, nodes[(i^1)&mask])
 		i >>= 1
-		nodes[i] = w
+		nodes[i&mask] = w
 	}
 }
