@@ -56,7 +56,7 @@ func (m *mergeTree) top() (int64, int) {
 
 // set gives leaf k the time t and replays its path to the root.
 func (m *mergeTree) set(k int, t int64) {
-	nodes := m.nodes // a local slice: the stores cannot change it, no reload
+	nodes := m.nodes             // a local slice: the stores cannot change it, no reload
 	mask := uint(len(nodes) - 1) // i&mask == i (the length is a power of 2): the compiler drops the bounds checks
 	i := uint(m.half + k)
 	w := uint64(t)<<leafBits | uint64(k)
