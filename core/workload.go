@@ -164,11 +164,13 @@ func (mg *merger) Next(r *request) bool {
 		return true
 	}
 	wt, wleaf := mg.tree.top()
-	if wt == noMore || mg.err != nil {
+	if wt == noMore {
 		return false
 	}
-	if mg.seq >= mg.limit {
-		mg.err = overLimit(mg.seq+1, mg.limit)
+	if mg.seq >= mg.limit { // and so on every later call: no test of err on the way
+		if mg.err == nil {
+			mg.err = overLimit(mg.seq+1, mg.limit)
+		}
 		return false
 	}
 	mg.seq++
