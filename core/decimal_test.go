@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -119,6 +120,70 @@ func TestMSFloatToUS(t *testing.T) {
 	for _, tt := range tests {
 		if got := msFloatToUS(tt.in); got != tt.want {
 			t.Errorf("MSFloatToUS(%v) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestMSFloatToUSMatchesRound checks the cheap rounding of msFloatToUS against
+// its definition, math.Round(ms*1000) clamped to [-MaxTimeUS, MaxTimeUS] (0
+// for NaN), on the edges (halves, the doubles next to them, the clamps,
+// infinities) and on random values of every magnitude.
+func TestMSFloatToUSMatchesRound(t *testing.T) {
+	ref := func(ms float64) int64 {
+		us := math.Round(float64(ms * 1000))
+		switch {
+		case math.IsNaN(us):
+			return 0
+		case us > MaxTimeUS:
+			return MaxTimeUS
+		case us < -MaxTimeUS:
+			return -MaxTimeUS
+		}
+		return int64(us)
+	}
+	// msFor returns the ms nearest x/1000 whose ms*1000 is x, when there is one.
+	msFor := func(x float64) (float64, bool) {
+		ms := x / 1000
+		for range 8 {
+			switch p := float64(ms * 1000); {
+			case p == x:
+				return ms, true
+			case p < x:
+				ms = math.Nextafter(ms, math.Inf(1))
+			default:
+				ms = math.Nextafter(ms, math.Inf(-1))
+			}
+		}
+		return 0, false
+	}
+	var in []float64
+	for _, x := range []float64{0, 0.5, 1.5, 2.5, 1e3 + 0.5, 1<<39 + 0.5, MaxTimeUS - 0.5, MaxTimeUS, MaxTimeUS + 0.5, 1 << 52, 1 << 53} {
+		for _, v := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+			for _, v := range []float64{v, -v} {
+				if ms, ok := msFor(v); ok {
+					in = append(in, ms)
+				}
+			}
+		}
+	}
+	if len(in) < 50 {
+		t.Fatalf("only %d edge values have an exact ms, want most of 66", len(in))
+	}
+	in = append(in, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 5e-324)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		v := math.Ldexp(rng.Float64(), rng.IntN(100)-40) // 2^-40 .. 2^59 ms
+		if rng.IntN(2) == 0 {
+			v = -v
+		}
+		in = append(in, v)
+		if math.Abs(v) < 1<<40 {
+			in = append(in, float64(int64(v*2000))/2000) // a multiple of half a microsecond
+		}
+	}
+	for _, ms := range in {
+		if got, want := msFloatToUS(ms), ref(ms); got != want {
+			t.Errorf("msFloatToUS(%v): got %d, want %d", ms, got, want)
 		}
 	}
 }

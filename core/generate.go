@@ -154,10 +154,11 @@ func (p *profile) expected(limitMS float64) float64 {
 
 // streamSource is one generated stream as the workload plays it.
 type streamSource struct {
-	arr     arrivals
+	pois    poisson  // the arrivals when arr is nil: the common process, called without an interface
+	arr     arrivals // the other processes
 	rand    rng
 	keyBase uint64 // keyBase(seed, stream index + 1)
-	n       uint64 // requests drawn so far
+	n       uint64 // requests issued so far
 	limitMS float64
 	limitUS int64
 	service int
@@ -167,27 +168,36 @@ type streamSource struct {
 	draw    rng          // the routing value's generator, seeded per request
 }
 
-// next fills r with the stream's next request, or returns false at its end.
-func (s *streamSource) next(r *request) bool {
-	t, ok := s.arr.next(&s.rand, s.limitMS)
-	if !ok {
-		return false
+// next fills r, unless it is nil, with the stream's pending request, issued
+// at us as the workload's request seq, and draws the time of the request
+// after it: noMore at the stream's end. The first call, with r nil, draws
+// the first time. (One function, so that the merger makes one call per
+// request.)
+func (s *streamSource) next(r *request, us, seq int64) int64 {
+	if r != nil {
+		// field by field: a composite literal is built in a temporary and copied
+		r.Seq, r.ID, r.TimeUS = seq, "", us
+		r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
+		r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
+		r.Route, r.RouteVal, r.RouteNum = routeNone, "", 0
+		if s.route != nil {
+			// from a generator seeded by the request's key: when it is drawn does not matter
+			s.draw.Seed(r.Key, streamRouteValue)
+			s.route.draw(&s.draw, r)
+		}
+		s.n++
 	}
-	us := msFloatToUS(t)
-	if us >= s.limitUS {
-		return false
+	var t float64
+	var ok bool
+	if s.arr == nil {
+		t, ok = s.pois.next(&s.rand, s.limitMS)
+	} else {
+		t, ok = s.arr.next(&s.rand, s.limitMS)
 	}
-	// field by field: a composite literal is built in a temporary and copied
-	r.Seq, r.ID, r.TimeUS = 0, "", us
-	r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
-	r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-	r.Route, r.RouteVal = routeNone, ""
-	if s.route != nil {
-		s.draw.Seed(r.Key, streamRouteValue)
-		s.route.draw(&s.draw, r)
+	if us := msFloatToUS(t); ok && us < s.limitUS {
+		return us
 	}
-	s.n++
-	return true
+	return noMore
 }
 
 // sortedProfile reports whether the profile's times never decrease.

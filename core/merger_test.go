@@ -1,50 +1,144 @@
 package core
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
 
-// TestMergerOrderRandom plays random sorted traces, one per source, through
-// the merger's heap and compares the order with a plain reference: every
-// request sorted by time, then source, then position in its source.
-func TestMergerOrderRandom(t *testing.T) {
+// TestMergeTreeOrderRandom plays random sorted lists of times, one per leaf,
+// through the merger's winner tree and compares the order with a plain
+// reference: every entry sorted by time, then leaf, then position in its list.
+func TestMergeTreeOrderRandom(t *testing.T) {
+	type entry struct {
+		t    int64
+		leaf int
+		pos  int
+	}
 	rng := rand.New(rand.NewPCG(7, 11))
 	for trial := range 300 {
-		nsrc := 1 + rng.IntN(12)
+		nleaf := 1 + rng.IntN(12)
 		span := int64(1 + rng.IntN(50)) // small spans make many ties
-		mg := &merger{limit: 1 << 40}
-		var want []request
-		for s := range nsrc {
-			n := rng.IntN(40) // some sources are empty, some end early
-			tr := make([]request, n)
-			for j := range tr {
-				tr[j] = request{TimeUS: rng.Int64N(span), ID: fmt.Sprintf("s%d-%d", s, j)}
-			}
-			slices.SortStableFunc(tr, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
-			for j := range tr {
-				tr[j].ID = fmt.Sprintf("s%d-%d", s, j)
-			}
-			want = append(want, tr...)
-			mg.srcs = append(mg.srcs, source{trace: tr})
+		if trial%10 == 0 {
+			span = MaxTimeUS // the largest times
 		}
-		// concatenated in source order, a stable sort by time is the reference
-		slices.SortStableFunc(want, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
-		mg.prime()
-		var r request
+		lists := make([][]int64, nleaf)
+		var want []entry
+		first := make([]int64, nleaf)
+		for k := range lists {
+			n := rng.IntN(40) // some leaves are empty, some end early
+			for range n {
+				lists[k] = append(lists[k], MaxTimeUS-rng.Int64N(span))
+			}
+			slices.Sort(lists[k])
+			for j, v := range lists[k] {
+				want = append(want, entry{v, k, j})
+			}
+			first[k] = noMore
+			if n > 0 {
+				first[k] = lists[k][0]
+			}
+		}
+		// concatenated in leaf order, a stable sort by time is the reference
+		slices.SortStableFunc(want, func(a, b entry) int { return int(a.t - b.t) })
+		tr := newMergeTree(first)
+		pos := make([]int, nleaf)
+		for i, w := range want {
+			at, leaf := tr.top()
+			got := entry{at, leaf, pos[leaf]}
+			if got != w {
+				t.Fatalf("trial %d, entry %d: got %+v, want %+v", trial, i, got, w)
+			}
+			next := noMore
+			if pos[leaf]++; pos[leaf] < len(lists[leaf]) {
+				next = lists[leaf][pos[leaf]]
+			}
+			tr.set(leaf, next)
+		}
+		if at, leaf := tr.top(); at != noMore {
+			t.Fatalf("trial %d: got leaf %d at %d after the last of %d entries, want the end", trial, leaf, at, len(want))
+		}
+	}
+}
+
+// TestMergerMatchesSources plays workloads of a trace (with equal times) and
+// streams (constant ones, whose times tie with the trace's and each other's)
+// through the merger, with and without the look-ahead, and compares every
+// request with a reference: each source played alone (the trace's rows keyed
+// by their row, each stream from its own cursor), the whole stably sorted by
+// time in source order, then numbered.
+func TestMergerMatchesSources(t *testing.T) {
+	const trace = "time_ms,service,id\n2,TOLOWER,b\n0,TOUPPER,a\n2,TOUPPER,c\n5,TOLOWER,d\n"
+	constant := func(svc string, rate float64) Stream {
+		return Stream{Service: svc, Arrivals: "constant", RatePerS: rate}
+	}
+	poisson := Stream{Service: "TOUPPER", Origin: "site2", Arrivals: "poisson", RatePerS: 3000, Prio: ip(7)}
+	tests := []struct {
+		name    string
+		trace   string
+		durMS   float64
+		streams []Stream
+	}{
+		{"trace only", trace, 0, nil},
+		{"one stream", "", 6, []Stream{constant("TOUPPER", 1000)}},
+		{"streams only", "", 6, []Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
+		{"trace and streams", trace, 6, []Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
+		{"nine streams", trace, 4, []Stream{poisson, constant("TOUPPER", 1000), poisson, poisson, constant("TOLOWER", 2000),
+			poisson, poisson, constant("TOLOWER", 1000), poisson}},
+		// the largest times: a request at 0 and one 1 us before the 10^12 us bound
+		{"largest time", "time_ms,service\n999999999.999,TOUPPER\n", 1e9, []Stream{constant("TOLOWER", 1/(1e9-0.001)*1000)}},
+		{"many requests", trace, 10_000, []Stream{poisson, poisson}}, // more than the look-ahead holds
+	}
+	for _, tt := range tests {
+		sc := &Scenario{Workload: Workload{TraceCSV: tt.trace}}
+		if tt.streams != nil {
+			sc.Workload.Generate = &GenerateSp{DurationMS: tt.durMS, Streams: tt.streams}
+		}
+		cw, err := compileWorkload(newNames(handModel()), &sc.Workload)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		const seed = 9
+		want := slices.Clone(cw.trace)
 		for i := range want {
-			if !mg.Next(&r) {
-				t.Fatalf("trial %d: Next stopped after %d requests, want %d", trial, i, len(want))
-			}
-			if r.ID != want[i].ID || r.TimeUS != want[i].TimeUS || r.Seq != int64(i+1) {
-				t.Fatalf("trial %d, request %d: got %s at %d (seq %d), want %s at %d (seq %d)",
-					trial, i, r.ID, r.TimeUS, r.Seq, want[i].ID, want[i].TimeUS, i+1)
+			want[i].Key = requestKey(seed, 0, want[i].Key)
+		}
+		for i := range cw.streams {
+			var s streamSource
+			cw.streams[i].start(&s, seed, i)
+			for us := s.next(nil, 0, 0); us != noMore; {
+				var r request
+				us = s.next(&r, us, 0)
+				want = append(want, r)
 			}
 		}
-		if mg.Next(&r) {
-			t.Fatalf("trial %d: got %s after the last of %d requests, want the end", trial, r.ID, len(want))
+		slices.SortStableFunc(want, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
+		for i := range want {
+			want[i].Seq = int64(i + 1)
+		}
+		if tt.name == "largest time" { // the trace's row first, then the stream's, both at the last microsecond
+			if n := len(want); n != 3 || want[1].TimeUS != MaxTimeUS-1 || want[2].TimeUS != MaxTimeUS-1 ||
+				want[1].Service != svcToUpper || want[2].Service != svcToLower {
+				t.Fatalf("largest time: the reference is %+v, want 3 requests, the last two at %d us", want, int64(MaxTimeUS-1))
+			}
+		}
+		for _, look := range []bool{false, true} {
+			mg, err := cw.open(seed, 0)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if look {
+				mg.lookAhead(0)
+			}
+			got := drain(mg)
+			if mg.Err() != nil || len(got) != len(want) {
+				t.Fatalf("%s (look-ahead %v): got %d requests and error %v, want %d and none", tt.name, look, len(got), mg.Err(), len(want))
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s (look-ahead %v), request %d: got %+v, want %+v", tt.name, look, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }

@@ -131,15 +131,15 @@ func (p *Plan) run(opt RunOptions) (*Result, error) {
 // workload's horizon (for the width of the series bins).
 func (p *Plan) open(opt RunOptions) (requestStream, simOptions, error) {
 	sopt := simOptions{RunOptions: opt, BinUS: p.binUS}
-	reqs, err := p.setup.work.open(p.setup.Seed, opt.MaxRequests)
+	mg, err := p.setup.work.open(p.setup.Seed, opt.MaxRequests)
 	if err != nil {
 		return nil, sopt, err
 	}
-	reqs, sopt.HorizonUS = lookAhead(reqs, p.genUS)
+	sopt.HorizonUS = mg.lookAhead(p.genUS)
 	if err := stopped(opt, "reading the workload"); err != nil {
 		return nil, sopt, err
 	}
-	return reqs, sopt, nil
+	return mg, sopt, nil
 }
 
 // Explain returns the explanations of requests first..first+count-1

@@ -36,14 +36,14 @@ type streamSpec struct {
 	route           *streamRoute
 }
 
-// start returns the stream's source, drawing from Rand stream genStreamBase+i.
-func (sp *streamSpec) start(seed uint64, i int) *streamSource {
-	s := &streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
+// start sets s to play the stream, drawing from Rand stream genStreamBase+i.
+func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
+	*s = streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
 		service: sp.service, origin: sp.origin, prio: sp.prio, route: sp.route}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {
 	case arrivalPoisson:
-		s.arr = &poisson{meanMS: 1 / sp.ratePMS}
+		s.pois = poisson{meanMS: 1 / sp.ratePMS}
 	case arrivalConstant:
 		s.arr = &constant{periodMS: 1 / sp.ratePMS}
 	case arrivalProfile:
@@ -54,7 +54,6 @@ func (sp *streamSpec) start(seed uint64, i int) *streamSource {
 	default:
 		panic("core: stream start: no process for arrivals " + sp.kind.String())
 	}
-	return s
 }
 
 // checkGenerate checks workload.generate. n may be nil: then names are not
@@ -70,6 +69,9 @@ func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 	}
 	if len(g.Streams) == 0 {
 		return nil, Errorf(EINVALID, "%s.streams: want at least one stream", path)
+	}
+	if len(g.Streams) > maxStreams {
+		return nil, Errorf(EINVALID, "%s.streams: want at most %d streams, got %d", path, maxStreams, len(g.Streams))
 	}
 	specs := make([]streamSpec, len(g.Streams))
 	for i := range g.Streams {

@@ -46,7 +46,11 @@ func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (reque
 	if err != nil {
 		return nil, err
 	}
-	return cw.open(seed, maxRequests)
+	mg, err := cw.open(seed, maxRequests)
+	if err != nil {
+		return nil, err
+	}
+	return mg, nil
 }
 
 // open starts a run of the compiled workload with seed: the trace, read and
@@ -54,7 +58,7 @@ func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (reque
 // drawn lazily as Next is called. maxRequests <= 0 means DefaultMaxRequests.
 // open does not change cw, so one compiled workload may be played by several
 // runs at once.
-func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (requestStream, error) {
+func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (*merger, error) {
 	if maxRequests <= 0 {
 		maxRequests = DefaultMaxRequests
 	}
@@ -111,104 +115,76 @@ func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
 	return cw, nil
 }
 
-// merger plays a compiled workload: a binary heap of sources (the trace and
-// each stream) ordered by their next request's time, then source rank. A
-// source's rank is its index in srcs, and each heap slot carries its source's
-// next time, so comparisons never leave the heap slice.
+// merger plays a compiled workload: a winner tree (mergeTree) picks the
+// source of the next request by time, then rank. The leaves are the trace,
+// when it has rows, then the streams in order. A source holds only its next
+// time: Next writes the request itself into the caller's record, with no
+// copy in between. The first requests, read by lookAhead, are replayed from
+// look.
 type merger struct {
-	srcs  []source
-	heap  []mslot
-	seq   int64
-	limit int64
-	total int64
-	err   error
-}
-
-// mslot is one heap entry: a source's index (its rank) and its next request's time.
-type mslot struct {
-	t   int64
-	src int
-}
-
-// before reports whether a's request comes before b's: by time, then rank.
-func (a mslot) before(b mslot) bool {
-	return a.t < b.t || (a.t == b.t && a.src < b.src)
-}
-
-// beforeInt is before as 1 or 0, computed without a branch (which child of a
-// heap node comes first is a coin toss the processor would mispredict).
-func (a mslot) beforeInt(b mslot) int {
-	return b2i(a.t < b.t) | b2i(a.t == b.t)&b2i(a.src < b.src)
-}
-
-// source is one input of the merge: the trace (rank 0) or stream i (rank i+1).
-type source struct {
-	pending request
+	look    []request // the look-ahead, replayed before the sources
+	li      int       // the next request of look to replay
+	tree    mergeTree
 	trace   []request
-	pos     int
+	pos     int    // the trace's next row
 	keyBase uint64 // the trace's keyBase(seed, 0)
-	stream  *streamSource
-}
-
-// advance loads the source's next request into pending, reporting false at its end.
-func (s *source) advance() bool {
-	if s.stream != nil {
-		return s.stream.next(&s.pending)
-	}
-	if s.pos >= len(s.trace) {
-		return false
-	}
-	s.pending = s.trace[s.pos]
-	s.pending.Key = mix64(s.keyBase ^ s.pending.Key) // requestKey(seed, 0, row)
-	s.pos++
-	return true
+	first   int    // the streams' first leaf: 1 when the trace has rows, else 0
+	streams []streamSource
+	seq     int64
+	limit   int64
+	total   int64
+	err     error
 }
 
 // newMerger starts playing cw with seed.
 func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
-	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected))}
-	mg.srcs = make([]source, 0, len(cw.streams)+1)
-	mg.srcs = append(mg.srcs, source{trace: cw.trace, keyBase: keyBase(seed, 0)})
+	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected)),
+		trace: cw.trace, keyBase: keyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
+	times := make([]int64, 0, len(cw.streams)+1)
+	if len(cw.trace) > 0 {
+		mg.first = 1
+		times = append(times, cw.trace[0].TimeUS)
+	}
 	for i := range cw.streams {
-		mg.srcs = append(mg.srcs, source{stream: cw.streams[i].start(seed, i)})
+		s := &mg.streams[i]
+		cw.streams[i].start(s, seed, i)
+		times = append(times, s.next(nil, 0, 0))
 	}
-	mg.prime()
+	mg.tree = newMergeTree(times)
 	return mg
-}
-
-// prime loads each source's first request and heaps the sources that have one.
-func (mg *merger) prime() {
-	for i := range mg.srcs {
-		if mg.srcs[i].advance() {
-			mg.push(mslot{t: mg.srcs[i].pending.TimeUS, src: i})
-		}
-	}
 }
 
 // Next fills r with the next request in issue order.
 func (mg *merger) Next(r *request) bool {
-	if len(mg.heap) == 0 || mg.err != nil {
-		return false
-	}
-	if mg.seq >= mg.limit {
-		mg.err = overLimit(mg.seq+1, mg.limit)
-		return false
-	}
-	i := mg.heap[0].src
-	top := &mg.srcs[i]
-	*r = top.pending
-	mg.seq++
-	r.Seq = mg.seq
-	if top.advance() {
-		mg.down(mslot{t: top.pending.TimeUS, src: i})
-	} else {
-		last := len(mg.heap) - 1
-		x := mg.heap[last]
-		mg.heap = mg.heap[:last]
-		if last > 0 {
-			mg.down(x)
+	if mg.li < len(mg.look) {
+		*r = mg.look[mg.li]
+		if mg.li++; mg.li == len(mg.look) {
+			mg.look, mg.li = nil, 0 // let the look-ahead go
 		}
+		return true
 	}
+	wt, wleaf := mg.tree.top()
+	if wt == noMore {
+		return false
+	}
+	if mg.seq >= mg.limit { // and so on every later call: no test of err on the way
+		if mg.err == nil {
+			mg.err = overLimit(mg.seq+1, mg.limit)
+		}
+		return false
+	}
+	mg.seq++
+	t := noMore
+	if wleaf < mg.first {
+		*r = mg.trace[mg.pos]
+		r.Seq, r.Key = mg.seq, mix64(mg.keyBase^r.Key) // requestKey(seed, 0, row)
+		if mg.pos++; mg.pos < len(mg.trace) {
+			t = mg.trace[mg.pos].TimeUS
+		}
+	} else {
+		t = mg.streams[wleaf-mg.first].next(r, wt, mg.seq)
+	}
+	mg.tree.set(wleaf, t)
 	return true
 }
 
@@ -217,43 +193,3 @@ func (mg *merger) Err() error { return mg.err }
 
 // Total returns the trace's rows plus the expected number of generated requests.
 func (mg *merger) Total() int64 { return mg.total }
-
-// push adds x, sifting it up with a hole.
-func (mg *merger) push(x mslot) {
-	mg.heap = append(mg.heap, x)
-	i := len(mg.heap) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if !x.before(mg.heap[p]) {
-			break
-		}
-		mg.heap[i] = mg.heap[p]
-		i = p
-	}
-	mg.heap[i] = x
-}
-
-// down puts x at the root, the old root being gone, and sifts it down with a
-// hole: the smaller child (chosen without a branch) moves up until x fits.
-// The heap must not be empty.
-func (mg *merger) down(x mslot) {
-	h := mg.heap
-	n := len(h)
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
-		}
-		m := l
-		if r := l + 1; r < n {
-			m += h[r].beforeInt(h[l])
-		}
-		if !h[m].before(x) {
-			break
-		}
-		h[i] = h[m]
-		i = m
-	}
-	h[i] = x
-}

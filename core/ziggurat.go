@@ -38,12 +38,13 @@ type zigWedge struct {
 	fLo, fHi float64 // e^-x_i and e^-x_(i+1): the layer's bottom and top
 }
 
-// The exponential ziggurat, computed once.
+// The exponential ziggurat, computed once: arrays, not pointers, so that a
+// draw reads a layer at a fixed address with no pointer load.
 var zigExp, zigExpWedge = newZigExp()
 
 // newZigExp computes the layers from zigR and zigV: x_0 = zigV / e^-R (the
 // base layer's width, R + 1), x_1 = R and e^-x_(i+1) = zigV/x_i + e^-x_i.
-func newZigExp() (*[zigLayers]zigLayer, *[zigLayers]zigWedge) {
+func newZigExp() ([zigLayers]zigLayer, [zigLayers]zigWedge) {
 	var x [zigLayers + 1]float64
 	x[0] = zigV / fexp(-zigR)
 	x[1] = zigR
@@ -57,7 +58,7 @@ func newZigExp() (*[zigLayers]zigLayer, *[zigLayers]zigWedge) {
 		t[i] = zigLayer{w: x[i] / (1 << 53), next: x[i+1]}
 		wedge[i] = zigWedge{fLo: fexp(-x[i]), fHi: fexp(-x[i+1])}
 	}
-	return &t, &wedge
+	return t, wedge
 }
 
 // expUnit draws from the exponential distribution of mean 1. The low 8 bits

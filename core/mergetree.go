@@ -1,0 +1,69 @@
+package core
+
+// A merge tree's keys pack a leaf's next time above the leaf's number:
+// t<<leafBits | leaf. Times are at most MaxTimeUS < 2^40, so 24 bits are left
+// for the leaf: maxStreams bounds the streams of a workload to fit.
+const (
+	leafBits = 24
+	leafMask = 1<<leafBits - 1
+	// noMore is the time of a leaf whose source has ended: later than any
+	// request's, and its key (with any leaf) still fits in 64 bits.
+	noMore = int64(1)<<(64-leafBits) - 1
+	// maxStreams is the most streams a workload may generate: with the
+	// trace, every source is a leaf.
+	maxStreams = leafMask
+)
+
+// mergeTree is a winner tree over a workload's sources: leaf k holds source
+// k's next time, and each inner node the smallest key of its subtree, that
+// is the earliest leaf, ties going to the lower leaf (rank). A match is one
+// unsigned min of two packed keys (no branch), and a new time for the winner
+// replays the one path from its leaf to the root: log2(leaves) matches,
+// always the same number. (A binary heap's sift-down costs two comparisons
+// of two fields a level and stops early, at a point the processor
+// mispredicts.)
+type mergeTree struct {
+	nodes []uint64 // nodes[1] is the root, node i has children 2i and 2i+1, leaf k is nodes[half+k]
+	half  int      // the number of leaves: a power of 2
+}
+
+// newMergeTree builds the tree of leaves with the given times (at most
+// maxStreams+1 of them); the leaves that pad it to a power of 2 hold noMore.
+func newMergeTree(times []int64) mergeTree {
+	half := 1
+	for half < len(times) {
+		half *= 2
+	}
+	m := mergeTree{nodes: make([]uint64, 2*half), half: half}
+	for k := range half {
+		t := noMore
+		if k < len(times) {
+			t = times[k]
+		}
+		m.nodes[half+k] = uint64(t)<<leafBits | uint64(k)
+	}
+	for i := half - 1; i > 0; i-- {
+		m.nodes[i] = min(m.nodes[2*i], m.nodes[2*i+1])
+	}
+	return m
+}
+
+// top returns the earliest leaf's time (noMore when all have ended) and the leaf.
+func (m *mergeTree) top() (int64, int) {
+	x := m.nodes[1]
+	return int64(x >> leafBits), int(x & leafMask)
+}
+
+// set gives leaf k the time t and replays its path to the root.
+func (m *mergeTree) set(k int, t int64) {
+	nodes := m.nodes             // a local slice: the stores cannot change it, no reload
+	mask := uint(len(nodes) - 1) // i&mask == i (the length is a power of 2): the compiler drops the bounds checks
+	i := uint(m.half + k)
+	w := uint64(t)<<leafBits | uint64(k)
+	nodes[i] = w
+	for i > 1 {
+		w = min(w, nodes[(i^1)&mask])
+		i >>= 1
+		nodes[i&mask] = w
+	}
+}
