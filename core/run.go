@@ -71,7 +71,7 @@ func stopped(opt RunOptions, while string) error {
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)
 // and a newline. The CLI, the REST API and WASM all hand out these bytes.
 func EncodeResult(r *Result) []byte {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := marshalIndent(r)
 	if err != nil {
 		// A Result holds only strings, integers, finite floats, slices and
 		// string-keyed maps, which always encode; report rather than panic.
