@@ -96,8 +96,13 @@ func TestMarshalIndentOthers(t *testing.T) {
 		"all omitted": struct {
 			A []int `json:"a,omitempty"`
 		}{},
-		"escapes":          []string{"\"\\/\b\f\n\r\t\x01", "<a&b>", "\u2028\u2029", "\xff\xfe", "é"},
-		"special floats":   []float64{math.Copysign(0, -1), 5e-324, math.MaxFloat64, 1e-7, 1e21, 1e20, 123456789012345.6},
+		"escapes":        []string{"\"\\/\b\f\n\r\t\x01", "<a&b>", "\u2028\u2029", "\xff\xfe", "é"},
+		"special floats": []float64{math.Copysign(0, -1), 5e-324, math.MaxFloat64, 1e-7, 1e21, 1e20, 123456789012345.6},
+		"integers": struct {
+			I []int64
+			U []uint64
+			N []int
+		}{[]int64{math.MinInt64, math.MaxInt64, 0, -1, 9, 10, -10, 99, 100, -1234567}, []uint64{math.MaxUint64, 0, 9, 10}, []int{-5, 5}},
 		"pointer to float": struct{ P, Q *float64 }{P: new(float64)},
 	}
 	intType := reflect.TypeFor[int]()
