@@ -381,6 +381,10 @@ func (e *indentEncoder) float(f float64) error {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return errNotPlain
 	}
+	if i := int64(f); float64(i) == f && math.Abs(f) < 1e15 && (i != 0 || !math.Signbit(f)) {
+		e.b = appendInt(e.b, i) // a whole number (most series values): its digits
+		return nil
+	}
 	// Fast path: f is the float nearest the decimal k/10^6 of at most 15
 	// significant digits. Distinct decimals of at most 15 significant
 	// digits never share a float, so no other decimal as short lies in f's
