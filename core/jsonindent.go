@@ -21,8 +21,12 @@ import (
 // figure) as that decimal, which is then its shortest form (see float).
 // Values of a kind the results do not use (a Marshaler, an
 // embedded struct, a float32, a []byte...) go to json.MarshalIndent.
-func marshalIndent(v any) ([]byte, error) {
-	e := indentEncoder{b: make([]byte, 0, 4096)}
+//
+// sizeHint is the caller's guess at the size. Guessing high is cheap: the
+// memory of a large buffer is only touched as it is written, while each
+// doubling of a small one clears and copies it all.
+func marshalIndent(v any, sizeHint int) ([]byte, error) {
+	e := indentEncoder{b: make([]byte, 0, max(sizeHint, 512))}
 	if e.value(reflect.ValueOf(v)) != nil {
 		return json.MarshalIndent(v, "", "  ") // its bytes, or its error
 	}

@@ -16,7 +16,7 @@ import (
 func checkMarshalIndent(t *testing.T, name string, v any) {
 	t.Helper()
 	want, werr := json.MarshalIndent(v, "", "  ")
-	got, gerr := marshalIndent(v)
+	got, gerr := marshalIndent(v, 0)
 	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
 		t.Fatalf("%s: error %v, want %v", name, gerr, werr)
 	}
