@@ -131,7 +131,7 @@ func (a *summaryAcc) flush() {
 }
 
 // recordExact counts v in the exact figures only; the histogram is merged
-// from parts later (see mergeHist).
+// from parts later (see mergeHists).
 func (a *summaryAcc) recordExact(v int64) {
 	a.n++
 	a.sum += v
