@@ -13,8 +13,9 @@ import (
 )
 
 // TestSummaryFront: noting values in batches and counting them in the
-// front must leave the summary, the chart histogram and a merged histogram
-// exactly as if every value had been recorded in the histogram.
+// front, then reading the histogram out, must give the summary, the chart
+// histogram and a merged histogram HdrHistogram gives when every value is
+// recorded in it (refSummary, refChart, refBins).
 func TestSummaryFront(t *testing.T) {
 	cases := []struct {
 		name string
@@ -26,57 +27,143 @@ func TestSummaryFront(t *testing.T) {
 		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
 		{"around the front's end", []int64{frontMaxUS - 1, frontMaxUS, frontMaxUS + 1, frontMaxUS - 1, 2047, 2048, 4095, 4096}},
 		{"random", randomDurations(20_000)},
+		{"random, few", randomDurations(37)},
+		{"one value", []int64{123}},
+		{"past the front only", []int64{frontMaxUS, 3 * frontMaxUS, histMaxUS}},
 		{"one bucket, past several batches", slices.Repeat([]int64{5}, 3*frontBatch+7)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			parts := make([]summaryAcc, 2)
-			got := &parts[0]
+			parts := make([]summaryAcc, 3) // the values spread over the first two
 			want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
-			for _, v := range c.vals {
-				got.record(v)
+			for i, v := range c.vals {
+				parts[i%2].record(v)
 				want.recordExact(v)
 				_ = want.h.RecordValue(min(v, histMaxUS))
 			}
-			var merged summaryAcc
-			merged.mergeHist(parts)
-			if g, w := merged.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
-				t.Errorf("merged histogram: counts differ from recording every value")
+			var got summaryAcc // every value in one acc
+			for _, v := range c.vals {
+				got.record(v)
 			}
-			if g, w := got.summary(), want.summary(); g != w {
+			hs := readHists(parts)
+			merged := mergeHists(hs)
+			if g, w := merged.bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+				t.Errorf("merged histogram: got %v, want %v", g, w)
+			}
+			if g, w := merged.total, int64(len(c.vals)); g != w {
+				t.Errorf("merged histogram's total: got %d, want %d", g, w)
+			}
+			h := got.hist()
+			if g, w := h.bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+				t.Errorf("histogram: got %v, want %v", g, w)
+			}
+			if g, w := got.summary(h), refSummary(&want); g != w {
 				t.Errorf("summary: got %+v, want %+v", g, w)
 			}
-			if g, w := chartHistogram(got), chartHistogram(&want); !reflect.DeepEqual(g, w) {
+			if g, w := want.summary(merged), refSummary(&want); g != w {
+				t.Errorf("merged summary: got %+v, want %+v", g, w)
+			}
+			if g, w := chartHistogram(&got, h), refChart(&want); !reflect.DeepEqual(g, w) {
 				t.Errorf("chart histogram: got %+v, want %+v", g, w)
 			}
-			if g, w := got.h.TotalCount(), int64(len(c.vals)); g != w {
+			if g, w := h.total, int64(len(c.vals)); g != w {
 				t.Errorf("histogram count: got %d, want %d", g, w)
 			}
 		})
 	}
+	var empty summaryAcc
+	if g := empty.summary(empty.hist()); g != (Summary{}) {
+		t.Errorf("empty summary: got %+v, want zeros", g)
+	}
+	if g := mergeHists(readHists(make([]summaryAcc, 2))); g.total != 0 || len(g.bins) != 0 {
+		t.Errorf("merge of empty histograms: got %+v, want empty", g)
+	}
+}
+
+// TestPercentiles: the percentiles read from the buckets are HdrHistogram's
+// ValueAtQuantile for random histograms of 1 to 3000 values, where rounding
+// the rank matters most.
+func TestPercentiles(t *testing.T) {
+	r := newRng(5, 9)
+	for n := 1; n <= 3000; n += 1 + n/50 {
+		h := hdrhistogram.New(1, histMaxUS, histDigits)
+		var a summaryAcc
+		for range n {
+			v := int64(r.Uint64() >> (64 - 1 - r.IntN(24)))
+			a.record(v)
+			_ = h.RecordValue(v)
+		}
+		got := a.hist().percentiles()
+		for k, q := range []float64{50, 95, 99} {
+			if w := h.ValueAtQuantile(q); got[k] != w {
+				t.Errorf("%d values: p%g = %d, want %d", n, q, got[k], w)
+			}
+		}
+	}
+}
+
+// refBins, refSummary and refChart read a histogram as the result did with
+// HdrHistogram's own functions: the reference the readers above must equal.
+func refBins(h *hdrhistogram.Histogram) []bin {
+	var out []bin
+	for i, c := range h.Export().Counts {
+		if c != 0 {
+			out = append(out, bin{int32(i), c})
+		}
+	}
+	return out
+}
+
+func refSummary(a *summaryAcc) Summary {
+	if a.n == 0 {
+		return Summary{}
+	}
+	q := func(p float64) float64 { return usToMS(min(a.h.ValueAtQuantile(p), a.max)) }
+	return Summary{Count: a.n, Mean: roundF(float64(a.sum) / float64(a.n) / 1000),
+		P50: q(50), P95: q(95), P99: q(99), Max: usToMS(a.max)}
+}
+
+func refChart(a *summaryAcc) Histogram {
+	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
+	if a.n == 0 {
+		return h
+	}
+	p99 := min(a.h.ValueAtQuantile(99), a.max)
+	width := niceUp(max((p99+19)/20, 1))
+	nb := min((a.max+width)/width, 40)
+	h.Counts = make([]int64, nb)
+	for _, bar := range a.h.Distribution() {
+		if bar.Count == 0 {
+			continue
+		}
+		h.Counts[min(bar.From/width, nb-1)] += bar.Count
+	}
+	for i := int64(0); i < nb; i++ {
+		h.BoundsMS = append(h.BoundsMS, usToMS((i+1)*width))
+	}
+	h.BoundsMS[nb-1] = usToMS(max(a.max, nb*width))
+	return h
 }
 
 // TestSummaryFrontOverflow: when front's counts could pass 32 bits, they are
-// added to the histogram first, and the histogram stays that of every value.
+// added to the histogram first, and the histogram read out stays that of
+// every value.
 func TestSummaryFrontOverflow(t *testing.T) {
 	vals := randomDurations(3 * frontBatch)
 	var got summaryAcc
-	want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
+	want := hdrhistogram.New(1, histMaxUS, histDigits)
 	got.record(vals[0])
-	want.recordExact(vals[0])
-	_ = want.h.RecordValue(vals[0])
+	_ = want.RecordValue(vals[0])
 	got.frontN = frontFlushEvery - frontBatch/2 // as if 2^31 values had been counted and added to h
 	for _, v := range vals[1:] {
 		got.record(v)
-		want.recordExact(v)
-		_ = want.h.RecordValue(v)
+		_ = want.RecordValue(v)
 	}
 	if got.h == nil {
 		t.Fatal("front was not added to the histogram before it could overflow")
 	}
-	got.flush()
-	if g, w := got.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
-		t.Errorf("histogram: counts differ from recording every value")
+	if g, w := got.hist().bins, refBins(want); !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram: got %v, want %v", g, w)
 	}
 }
 

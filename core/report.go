@@ -8,8 +8,7 @@ import (
 // result assembles the Result of a finished run from the engine's statistics.
 func (e *engine) result() *Result {
 	st := &e.st
-	st.wait.mergeHist(st.sWait)
-	st.resp.mergeHist(st.sResp)
+	sWait, sResp := readHists(st.sWait), readHists(st.sResp)
 	r := &Result{
 		EngineVersion: EngineVersion,
 		Model:         e.m.Model,
@@ -21,13 +20,13 @@ func (e *engine) result() *Result {
 		WarmupMS:      usToMS(e.setup.WarmupUS),
 		Requests: RequestCounts{Issued: st.issued, Completed: st.completed,
 			Failed: failedMap(st.failed[:]), TimedOut: st.timedOut},
-		WaitMS:     st.wait.summary(),
-		ResponseMS: st.resp.summary(),
+		WaitMS:     st.wait.summary(mergeHists(sWait)),
+		ResponseMS: st.resp.summary(mergeHists(sResp)),
 	}
 	eligible := e.eligibleServers()
 	r.Servers = e.serverStats()
 	r.Queues = e.queueStats()
-	r.Services = e.serviceStats()
+	r.Services = e.serviceStats(sWait, sResp)
 	r.Machines = e.machineStats(r.Servers, eligible)
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
@@ -90,14 +89,15 @@ func (e *engine) queueStats() []QueueStats {
 		}
 		out[i] = QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
 			Enqueued: st.qEnqueued[i], MaxLength: st.qMax[i],
-			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].summary()}
+			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].summary(st.qWait[i].hist())}
 	}
 	return out
 }
 
 // serviceStats lists the services that were requested or that some
-// application (non-system) server advertises, in name order.
-func (e *engine) serviceStats() []ServiceStats {
+// application (non-system) server advertises, in name order; sWait and
+// sResp are the services' histograms.
+func (e *engine) serviceStats(sWait, sResp []hist) []ServiceStats {
 	st := &e.st
 	out := []ServiceStats{}
 	for i := range e.m.Services {
@@ -107,8 +107,8 @@ func (e *engine) serviceStats() []ServiceStats {
 		s := &e.m.Services[i]
 		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
 			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*numFailures : (i+1)*numFailures]),
-			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(), ResponseMS: st.sResp[i].summary(),
-			Histogram: chartHistogram(&st.sResp[i])})
+			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(sWait[i]), ResponseMS: st.sResp[i].summary(sResp[i]),
+			Histogram: chartHistogram(&st.sResp[i], sResp[i])})
 	}
 	return out
 }

@@ -71,13 +71,24 @@ func stopped(opt RunOptions, while string) error {
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)
 // and a newline. The CLI, the REST API and WASM all hand out these bytes.
 func EncodeResult(r *Result) []byte {
-	b, err := json.MarshalIndent(r, "", "  ")
+	b, err := marshalIndent(r, resultSize(r))
 	if err != nil {
 		// A Result holds only strings, integers, finite floats, slices and
 		// string-keyed maps, which always encode; report rather than panic.
 		b, _ = json.Marshal(Errorf(EINTERNAL, "encode result: %v", err))
 	}
 	return append(b, '\n')
+}
+
+// resultSize is a generous guess at the size of r's encoding: about 20
+// bytes per number of a series, 1 KB per server, queue, service or
+// machine.
+func resultSize(r *Result) int {
+	s := &r.Series
+	lines := 1 + len(s.Queue) + len(s.Util) + len(s.Dispatch) + len(s.Counters) + len(s.Failures)
+	return 4096 + 20*len(s.StartMS)*lines + 20*len(s.ResetsMS) +
+		1024*(len(r.Servers)+len(r.Queues)+len(r.Services)+len(r.Machines)) +
+		128*(len(r.Lifecycle)+len(r.Warnings))
 }
 
 // Explanation tells why request Seq went where it went: every candidate the

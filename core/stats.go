@@ -122,17 +122,16 @@ func (a *summaryAcc) addFront() {
 	a.frontN = 0
 }
 
-// flush adds the pending values to the histogram; every reader of h calls it
-// first.
+// flush counts the values still pending into front; every reader of the
+// histogram calls it first.
 func (a *summaryAcc) flush() {
 	if a.pend != nil {
 		a.count()
-		a.addFront()
 	}
 }
 
 // recordExact counts v in the exact figures only; the histogram is merged
-// from parts later (see mergeHist).
+// from parts later (see mergeHists).
 func (a *summaryAcc) recordExact(v int64) {
 	a.n++
 	a.sum += v
@@ -141,37 +140,178 @@ func (a *summaryAcc) recordExact(v int64) {
 	}
 }
 
-// mergeHist sets a's histogram to the sum of the parts' histograms: the
-// overall distributions are merged from the per-service ones at the end
-// rather than recorded twice per request.
-func (a *summaryAcc) mergeHist(parts []summaryAcc) {
-	a.h = hdrhistogram.New(1, histMaxUS, histDigits)
-	for i := range parts {
-		parts[i].flush()
-		if parts[i].h != nil {
-			a.h.Merge(parts[i].h)
-		}
-	}
+// bin is one nonzero bucket of a histogram: its index and count.
+type bin struct {
+	i int32
+	n int64
 }
 
-// summary returns the distribution in milliseconds.
-func (a *summaryAcc) summary() Summary {
+// hist is a histogram read out for the result: its nonzero buckets in index
+// order, and their total. Reading the buckets once and walking only the
+// nonzero ones is what keeps building a result cheap: the histogram has
+// about 31 000 buckets (up to histMaxUS), of which a run uses a few hundred.
+type hist struct {
+	bins  []bin
+	total int64
+}
+
+// hist reads a's histogram: front's counts and h's (values past front, and
+// front's counts added to h when they could have overflowed).
+func (a *summaryAcc) hist() hist {
+	if a.n == 0 {
+		return hist{}
+	}
+	if a.h == nil && a.frontN == 0 && a.pend != nil {
+		// Nothing counted in front yet (at most frontBatch values, as in a
+		// small run): sorting the noted bucket indexes costs less than
+		// counting them into front and scanning its 9 000 buckets.
+		p := a.pend[:a.npend]
+		slices.Sort(p)
+		var bins []bin
+		for i := 0; i < len(p); {
+			j := i + 1
+			for j < len(p) && p[j] == p[i] {
+				j++
+			}
+			bins = append(bins, bin{int32(p[i]), int64(j - i)})
+			i = j
+		}
+		return hist{bins: bins, total: int64(len(p))}
+	}
+	a.flush()
+	top := histIndex(min(a.max, histMaxUS)) // no value lies in a later bucket
+	bins := make([]bin, 0, min(int64(top+1), a.n))
+	if a.h == nil {
+		bins = appendBins(bins, a.front[:min(top+1, len(a.front))], 0)
+		return hist{bins: bins, total: sumBins(bins)}
+	}
+	counts := a.h.Export().Counts[:top+1] // a copy: ours to add front to
+	for i, c := range a.front[:min(top+1, len(a.front))] {
+		counts[i] += int64(c)
+	}
+	bins = appendBins(bins, counts, 0)
+	return hist{bins: bins, total: sumBins(bins)}
+}
+
+// appendBins appends the nonzero counts of c, bucket i0+i for c[i].
+func appendBins[T uint32 | int64](bins []bin, c []T, i0 int) []bin {
+	i := 0
+	// most buckets are empty: skip them eight at a time
+	for ; i+8 <= len(c); i += 8 {
+		blk := c[i : i+8 : i+8]
+		if blk[0]|blk[1]|blk[2]|blk[3]|blk[4]|blk[5]|blk[6]|blk[7] == 0 {
+			continue
+		}
+		for j, n := range blk {
+			if n != 0 {
+				bins = append(bins, bin{int32(i0 + i + j), int64(n)})
+			}
+		}
+	}
+	for ; i < len(c); i++ {
+		if c[i] != 0 {
+			bins = append(bins, bin{int32(i0 + i), int64(c[i])})
+		}
+	}
+	return bins
+}
+
+func sumBins(bins []bin) (n int64) {
+	for _, b := range bins {
+		n += b.n
+	}
+	return n
+}
+
+// readHists reads the histograms of accs.
+func readHists(accs []summaryAcc) []hist {
+	out := make([]hist, len(accs))
+	for i := range accs {
+		out[i] = accs[i].hist()
+	}
+	return out
+}
+
+// mergeHists returns the sum of parts: the overall distributions are merged
+// from the per-service ones at the end rather than recorded twice per
+// request.
+func mergeHists(parts []hist) hist {
+	top := -1
+	for _, p := range parts {
+		if len(p.bins) > 0 {
+			top = max(top, int(p.bins[len(p.bins)-1].i))
+		}
+	}
+	if top < 0 {
+		return hist{}
+	}
+	counts := make([]int64, top+1)
+	var total int64
+	for _, p := range parts {
+		for _, b := range p.bins {
+			counts[b.i] += b.n
+		}
+		total += p.total
+	}
+	return hist{bins: appendBins(nil, counts, 0), total: total}
+}
+
+// percentiles returns the values at the 50th, 95th and 99th percentiles:
+// the highest value of the bucket where the count reaches the rank
+// percentileRank gives, as HdrHistogram's ValueAtQuantile returns them.
+func (h hist) percentiles() (p [3]int64) {
+	if h.total == 0 {
+		return p
+	}
+	ranks := [3]int64{percentileRank(50, h.total), percentileRank(95, h.total), percentileRank(99, h.total)}
+	var cum int64
+	k := 0
+	for _, b := range h.bins {
+		cum += b.n
+		for k < len(ranks) && cum >= ranks[k] {
+			p[k] = histHighest(int(b.i))
+			k++
+		}
+		if k == len(ranks) {
+			break
+		}
+	}
+	return p
+}
+
+// percentileRank is HdrHistogram's rank of percentile q (0 < q <= 100) of
+// total > 0 values: ⌊q·total/100 + ½⌋, at least 1 and at most total.
+func percentileRank(q float64, total int64) int64 {
+	rank := (q/100)*float64(total) + 0.5
+	if !(rank >= 1) {
+		return 1
+	}
+	if rank >= float64(total) {
+		return total
+	}
+	return int64(rank)
+}
+
+// histHighest is the highest value at bucket index i.
+func histHighest(i int) int64 {
+	b := max(i>>histSubHalfMag-1, 0)
+	return histValue(i) + 1<<b - 1
+}
+
+// summary returns the distribution in milliseconds; h is a's histogram.
+func (a *summaryAcc) summary(h hist) Summary {
 	if a.n == 0 {
 		return Summary{}
 	}
-	a.flush()
+	p := h.percentiles()
 	return Summary{
 		Count: a.n,
 		Mean:  roundF(float64(a.sum) / float64(a.n) / 1000),
-		P50:   a.quantileMS(50),
-		P95:   a.quantileMS(95),
-		P99:   a.quantileMS(99),
+		P50:   usToMS(min(p[0], a.max)),
+		P95:   usToMS(min(p[1], a.max)),
+		P99:   usToMS(min(p[2], a.max)),
 		Max:   usToMS(a.max),
 	}
-}
-
-func (a *summaryAcc) quantileMS(q float64) float64 {
-	return usToMS(min(a.h.ValueAtQuantile(q), a.max))
 }
 
 // usToMS converts microseconds to milliseconds, exactly representable to 6
@@ -308,24 +448,21 @@ func (st *stats) complete(f *flight, sv *serverState) {
 // chartHistogram buckets a service's response times for charts: about 20
 // buckets of a 1-2-5 width reaching the 99th percentile, the last one
 // stretched to the maximum (at most 40 buckets).
-func chartHistogram(a *summaryAcc) Histogram {
+func chartHistogram(a *summaryAcc, hs hist) Histogram {
 	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
 	if a.n == 0 {
 		return h
 	}
-	a.flush()
-	p99 := min(a.h.ValueAtQuantile(99), a.max)
+	p99 := min(hs.percentiles()[2], a.max)
 	width := niceUp(max((p99+19)/20, 1))
 	nb := min((a.max+width)/width, 40)
 	h.Counts = make([]int64, nb)
-	for _, bar := range a.h.Distribution() {
-		if bar.Count == 0 {
-			continue
-		}
-		h.Counts[min(bar.From/width, nb-1)] += bar.Count
+	for _, b := range hs.bins {
+		h.Counts[min(histValue(int(b.i))/width, nb-1)] += b.n
 	}
-	for i := int64(0); i < nb; i++ {
-		h.BoundsMS = append(h.BoundsMS, usToMS((i+1)*width))
+	h.BoundsMS = make([]float64, nb)
+	for i := range nb {
+		h.BoundsMS[i] = usToMS((i + 1) * width)
 	}
 	h.BoundsMS[nb-1] = usToMS(max(a.max, nb*width))
 	return h

@@ -153,7 +153,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 	if strings.Contains(param, ",") || param == "" {
 		return badQuery("runs", param, "exactly one run id when variants are given (its scenario is re-run under each variant)")
 	}
-	if !validID.MatchString(param) {
+	if !validID().MatchString(param) {
 		return malformedID("runs", param)
 	}
 	if len(texts) > maxCompare-1 {
@@ -221,7 +221,7 @@ func compareIDs(param string) ([]string, error) {
 		return nil, badQuery("runs", param, fmt.Sprintf("%s, got %d", want, len(ids)))
 	}
 	for _, id := range ids {
-		if !validID.MatchString(id) {
+		if !validID().MatchString(id) {
 			return nil, malformedID("runs", id)
 		}
 	}

@@ -121,7 +121,7 @@ func (h *harness) postRun(query, scenario string) createdRun {
 	}
 	var out createdRun
 	decode(h.t, rec, &out)
-	if !validID.MatchString(out.ID) || rec.Header().Get("Location") != "/api/v1/runs/"+out.ID {
+	if !validID().MatchString(out.ID) || rec.Header().Get("Location") != "/api/v1/runs/"+out.ID {
 		h.t.Fatalf("id %q Location %q: want a 22-character id and its URL", out.ID, rec.Header().Get("Location"))
 	}
 	return out

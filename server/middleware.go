@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"runtime/debug"
 	"time"
 
@@ -20,14 +19,14 @@ const requestIDKey = "tuxlb.request_id"
 
 // validRequestID accepts a caller's X-Request-ID only when it is short and
 // plain, so that it can go into logs and headers as it is.
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+var validRequestID = lazyRegexp(`^[A-Za-z0-9._-]{1,64}$`)
 
 // requestID gives each request an id: the caller's X-Request-ID when it is
 // acceptable, else a new random one. It is echoed in the response header.
 func (s *Server) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(echo.HeaderXRequestID)
-		if !validRequestID.MatchString(id) {
+		if !validRequestID().MatchString(id) {
 			var b [8]byte
 			rand.Read(b[:])
 			id = hex.EncodeToString(b[:])

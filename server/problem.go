@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -75,7 +74,7 @@ var codeProblems = map[string]struct {
 
 // fieldPrefix finds the field a core message starts with ("machines.site9: ...",
 // or "policy (option): ..." for a run option).
-var fieldPrefix = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*)(?: \(option\))?: `)
+var fieldPrefix = lazyRegexp(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*)(?: \(option\))?: `)
 
 // fromCoreError turns a core error into a Problem, one item per diagnostic.
 func fromCoreError(err *core.Error) *Problem {
@@ -96,7 +95,7 @@ func fromCoreError(err *core.Error) *Problem {
 	}
 	if len(p.Errors) == 0 {
 		item := ProblemItem{Message: err.Message}
-		if sub := fieldPrefix.FindStringSubmatch(err.Message); sub != nil {
+		if sub := fieldPrefix().FindStringSubmatch(err.Message); sub != nil {
 			item.Field = sub[1]
 		}
 		p.Errors = []ProblemItem{item}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"regexp"
 
 	"github.com/labstack/echo/v4"
 
@@ -18,12 +17,12 @@ import (
 // validID is the form of every id the API hands out: 22 base64url characters
 // (132 bits of a SHA-256 for scenarios, 128 random bits for runs). Ids are
 // checked against it before they reach the database.
-var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`)
+var validID = lazyRegexp(`^[A-Za-z0-9_-]{22}$`)
 
 // idParam returns the :id path parameter, or a 400 problem when malformed.
 func idParam(c echo.Context) (string, error) {
 	id := c.Param("id")
-	if !validID.MatchString(id) {
+	if !validID().MatchString(id) {
 		return "", malformedID("id", id)
 	}
 	return id, nil
@@ -146,7 +145,7 @@ func (s *Server) getScenario(c echo.Context) error {
 // ids get the 404 page.
 func (s *Server) sharedScenario(c echo.Context) error {
 	id := c.Param("id")
-	if !validID.MatchString(id) {
+	if !validID().MatchString(id) {
 		return s.notFoundPage(c)
 	}
 	if _, err := s.cfg.Store.Scenario(c.Request().Context(), id); err != nil {

@@ -27,7 +27,7 @@ func TestScenarioID(t *testing.T) {
 	canonical := `{"a":1}`
 	sum := sha256.Sum256([]byte(canonical))
 	// base64url of the digest, computed independently from its hex form.
-	if got := ScenarioID([]byte(canonical)); len(got) != 22 || !validID.MatchString(got) {
+	if got := ScenarioID([]byte(canonical)); len(got) != 22 || !validID().MatchString(got) {
 		t.Fatalf("ScenarioID got %q, want 22 base64url characters", got)
 	}
 	if hex.EncodeToString(sum[:3]) != "015abd" {
@@ -67,7 +67,7 @@ func TestCreateScenario(t *testing.T) {
 		if id == "" {
 			id = got.ID
 		}
-		if got.ID != id || got.URL != "/s/"+id || !validID.MatchString(id) {
+		if got.ID != id || got.URL != "/s/"+id || !validID().MatchString(id) {
 			t.Errorf("%s: got id %q url %q, want %q and /s/%s", tt.name, got.ID, got.URL, id, id)
 		}
 	}

@@ -44,7 +44,7 @@ func (h *harness) postSweep(body string) string {
 	}
 	var out struct{ ID, URL string }
 	decode(h.t, rec, &out)
-	if !validID.MatchString(out.ID) || out.URL != "/api/v1/sweeps/"+out.ID || rec.Header().Get("Location") != out.URL {
+	if !validID().MatchString(out.ID) || out.URL != "/api/v1/sweeps/"+out.ID || rec.Header().Get("Location") != out.URL {
 		h.t.Fatalf("got id %q url %q Location %q", out.ID, out.URL, rec.Header().Get("Location"))
 	}
 	return out.ID

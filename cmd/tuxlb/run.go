@@ -85,10 +85,13 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 			return 1
 		}
-		// A bad configuration file is reported as FILE:LINE:COL.
-		probe, err := core.ParseScenarioFiles(data, core.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
-		if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
-			return 1
+		// A bad configuration file is reported as FILE:LINE:COL (parsing the
+		// scenario twice only when one is given).
+		if f.files.ubbconfig != "" || f.files.dmconfig != "" {
+			probe, err := core.ParseScenarioFiles(data, core.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
+			if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
+				return 1
+			}
 		}
 		if sc, err = core.ParseScenarioFiles(data, files); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
