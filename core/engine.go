@@ -78,10 +78,6 @@ type serverState struct {
 	binBusy   int64 // busy time in the open series bin
 }
 
-// key is the order key of the instance's completion event: its scan index,
-// then its generation, so a completion made stale by a crash is recognised.
-func (sv *serverState) key() int64 { return int64(sv.idx)<<32 | int64(sv.gen) }
-
 // queueState is a request queue as the engine plays it.
 type queueState struct {
 	wait      waitQueue
@@ -162,12 +158,13 @@ type engine struct {
 	rng              rng
 	draw             rng
 
-	heap      eventHeap
-	life      *lifecycle // nil when no instance can change state
-	routeSets []*svcInfo // the per-group candidates of routed services (routing.go)
-	nextLife  int64      // when the next life-cycle step is due; noTime for none
-	more      bool       // the workload has more requests to issue
-	inSystem  int64      // requests issued and not yet finished
+	heap      eventHeap    // completions
+	arr       arrivalQueue // network arrivals
+	life      *lifecycle   // nil when no instance can change state
+	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
+	nextLife  int64        // when the next life-cycle step is due; noTime for none
+	more      bool         // the workload has more requests to issue
+	inSystem  int64        // requests issued and not yet finished
 	pool      flightPool
 	free      []int32
 	enqSeq    uint64
@@ -179,7 +176,7 @@ type engine struct {
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
 	fault  error
-	events int64 // heap events handled, for checkpoints while draining
+	events int64 // completions and arrivals handled, for checkpoints while draining
 
 	nextReset    int64
 	nextBoundary int64 // min(nextReset, series bin end)
@@ -216,14 +213,19 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 	return e.result(), nil
 }
 
-// loop is the event loop: heap events and new requests in the order docs/engine.md gives.
+// loop is the event loop: completions, network arrivals and new requests in
+// the order docs/engine.md gives.
 func (e *engine) loop() error {
 	var next request
 	have := e.reqs.Next(&next)
+	// tn is when the next new request is due, capped below noTime so that a
+	// heap or FIFO with nothing in it (noTime) never runs before it, and
+	// noTime-1 when there is none (every event runs before "no request").
+	tn := capTime(have, &next)
 	for {
 		if e.nextLife != noTime {
 			e.more = have
-			if e.lifeDue(have, &next) {
+			if e.lifeDue(tn) {
 				e.lifeStep()
 				if e.fault != nil {
 					return e.fault
@@ -234,17 +236,37 @@ func (e *engine) loop() error {
 				continue
 			}
 		}
-		if e.heap.len() > 0 && (!have || e.heap.top().t <= next.TimeUS) {
+		tc := int64(noTime)
+		if e.heap.len() > 0 {
+			tc = e.heap.top().t()
+		}
+		// completions run before arrivals of the same instant, both before
+		// the next new request of that instant
+		if ta := e.arr.next; tc <= ta && tc <= tn {
 			ev := e.heap.pop()
-			if ev.cls == evCompletion {
-				if ev.key != e.servers[ev.idx].key() {
-					continue // its instance crashed: it never completes
-				}
-				e.advance(ev.t)
-				e.complete(ev.idx, ev.t)
-			} else {
-				e.advance(ev.t)
-				e.enter(ev.idx, ev.t)
+			i := ev.idx()
+			if ev.gen != e.servers[i].gen {
+				continue // its instance crashed: it never completes
+			}
+			e.advance(tc)
+			e.complete(i, tc)
+		} else if ta < tc && ta <= tn {
+			s := e.arr.pop()
+			e.advance(ta)
+			e.enter(s, ta)
+		} else {
+			if !have {
+				break
+			}
+			if next.TimeUS < e.now {
+				return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+			}
+			if next.TimeUS > MaxTimeUS {
+				return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+			}
+			e.advance(next.TimeUS)
+			if err := e.issue(&next); err != nil {
+				return err
 			}
 			if e.fault != nil {
 				return e.fault
@@ -252,25 +274,14 @@ func (e *engine) loop() error {
 			if e.stop {
 				return nil
 			}
-			if e.events++; e.events&4095 == 0 {
-				if err := e.canceled(); err != nil {
+			if e.issued&4095 == 0 {
+				if err := e.checkpoint(); err != nil {
 					return err
 				}
 			}
+			have = e.reqs.Next(&next)
+			tn = capTime(have, &next)
 			continue
-		}
-		if !have {
-			break
-		}
-		if next.TimeUS < e.now {
-			return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
-		}
-		if next.TimeUS > MaxTimeUS {
-			return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
-		}
-		e.advance(next.TimeUS)
-		if err := e.issue(&next); err != nil {
-			return err
 		}
 		if e.fault != nil {
 			return e.fault
@@ -278,18 +289,28 @@ func (e *engine) loop() error {
 		if e.stop {
 			return nil
 		}
-		if e.issued&4095 == 0 {
-			if err := e.checkpoint(); err != nil {
+		if e.events++; e.events&4095 == 0 {
+			if err := e.canceled(); err != nil {
 				return err
 			}
 		}
-		have = e.reqs.Next(&next)
 	}
 	if err := e.reqs.Err(); err != nil {
 		return err
 	}
 	e.finishSeries()
 	return e.checkSums()
+}
+
+// capTime returns when the next new request is due for the loop's
+// comparisons: its issue time, at most noTime-1; noTime-1 when there is none.
+// Events are due before noTime-1 (past MaxTimeUS the run stops), so an event
+// runs before the request exactly when its time is at most the issue time.
+func capTime(have bool, next *request) int64 {
+	if !have {
+		return noTime - 1
+	}
+	return min(next.TimeUS, noTime-1)
 }
 
 // checkpoint honours cancellation and reports progress.
@@ -396,7 +417,7 @@ func (e *engine) issue(r *request) error {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
+			e.arr.push(arrival{t: r.TimeUS + e.setup.LatencyUS, slot: s})
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}
@@ -458,7 +479,7 @@ func (e *engine) start(i, s int32, t int64) {
 	if end > MaxTimeUS {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
-	e.heap.push(event{t: end, cls: evCompletion, key: sv.key(), idx: i})
+	e.heap.push(event{key: completionKey(end, i), gen: sv.gen})
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}

@@ -1,37 +1,54 @@
 package core
 
-// Event classes, in the order events of the same instant run (docs/engine.md). MP
-// counter resets come first but are applied lazily (see engine.advance), so
-// they never enter the heap; new requests are read from the workload one at a
-// time and compared with the heap's top, so they never enter it either.
-const (
-	evCompletion uint8 = 1 // a server finishes; key = server index (scan order)
-	evArrival    uint8 = 2 // a request crossed the network; key = its Seq
-	evNew        uint8 = 3 // a new request; never stored, used for comparisons
-)
+// Events of the same instant run in this order (docs/engine.md): MP counter
+// resets first, applied lazily (see engine.advance), so they never enter the
+// heap; then completions, in the heap below; then network arrivals, in their
+// own FIFO (arrivalQueue); then new requests, read from the workload one at a
+// time and compared with the heap's top and the FIFO's head, so they never
+// enter either.
 
-// event is one pending happening: small and pointer-free, so the heap is a
+// idxBits is how many low bits of a completion's order key hold the
+// instance's scan index: a configuration has at most 10 000 instances
+// (maxInstances, checked again by newEngine), well below 1<<idxBits, and the
+// clock is bounded by MaxTimeUS < 1<<40, so time<<idxBits | index fits a
+// uint64.
+const idxBits = 24
+
+// event is a pending completion: 16 bytes and pointer-free, so the heap is a
 // flat slice the garbage collector never scans.
+//
+// key = t<<idxBits | i orders completions by (time, scan index) with one
+// integer comparison, the order of docs/engine.md: for keys a and b of times
+// ta, tb < 1<<40 and indexes ia, ib < 1<<idxBits, a < b exactly when ta < tb,
+// or ta == tb and ia < ib. The instance's generation is kept beside the key,
+// outside the order, for the staleness check. Two completions with equal keys
+// are of the same instance at the same time; at most one of them is live (an
+// instance processes one request at a time, and a crash bumps its generation,
+// making its pending completion stale), and popping a stale one changes
+// nothing (engine.loop skips it before the clock moves), so the order between
+// equal keys never shows, just as the generation's place in the old order key
+// (index<<32 | generation) never showed. A completion past MaxTimeUS stops
+// the run (engine.overTime) before the next pop, so its key's time is clamped
+// to MaxTimeUS+1 to keep within the 40 bits.
 type event struct {
-	t   int64 // microseconds
-	key int64 // server index or request Seq: the order within a class
-	idx int32 // server index or in-flight slot
-	cls uint8
+	key uint64 // time<<idxBits | instance scan index
+	gen uint32 // the instance's generation when its request started
 }
 
-// before reports whether a runs before b: by time, then class, then key.
-func (a *event) before(b *event) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	if a.cls != b.cls {
-		return a.cls < b.cls
-	}
-	return a.key < b.key
+// completionKey returns the order key of instance i's completion at t.
+func completionKey(t int64, i int32) uint64 {
+	return uint64(min(t, MaxTimeUS+1))<<idxBits | uint64(i)
 }
 
-// eventHeap is a hand-written binary min-heap of events (no interfaces, no
-// allocation once it has grown to the number of events in flight).
+// t returns the event's time.
+func (ev event) t() int64 { return int64(ev.key >> idxBits) }
+
+// idx returns the event's instance.
+func (ev event) idx() int32 { return int32(ev.key & (1<<idxBits - 1)) }
+
+// eventHeap is a hand-written binary min-heap of events by key (no
+// interfaces, no allocation once it has grown to the number of events in
+// flight).
 type eventHeap struct {
 	ev []event
 }
@@ -48,7 +65,7 @@ func (h *eventHeap) push(e event) {
 	i := len(h.ev) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if !e.before(&h.ev[p]) {
+		if e.key >= h.ev[p].key {
 			break
 		}
 		h.ev[i] = h.ev[p]
@@ -75,9 +92,9 @@ func (h *eventHeap) pop() event {
 		if r := l + 1; r < last {
 			// which child is smaller is a coin toss: pick it with a
 			// conditional move rather than a branch
-			m += b2i(h.ev[r].before(&h.ev[l]))
+			m += b2i(h.ev[r].key < h.ev[l].key)
 		}
-		if !h.ev[m].before(&x) {
+		if h.ev[m].key >= x.key {
 			break
 		}
 		h.ev[i] = h.ev[m]
@@ -87,6 +104,57 @@ func (h *eventHeap) pop() event {
 		h.ev[i] = x
 	}
 	return top
+}
+
+// arrival is a request that crossed the network: it enters its queue at t.
+type arrival struct {
+	t    int64 // microseconds
+	slot int32 // its in-flight slot
+}
+
+// arrivalQueue holds the network arrivals in the order they come due: a FIFO
+// ring, not a heap. Every arrival is pushed at its issue time + the one
+// network latency (runSetup.LatencyUS), issue times never go down, and Seq
+// grows with the issue order, so the push order is already the (time, Seq)
+// order the arrivals run in, and a push or pop is a few instructions.
+type arrivalQueue struct {
+	buf  []arrival // a ring; its length is 0 or a power of two
+	head int       // index in buf of the earliest arrival
+	n    int       // arrivals held
+	next int64     // time of the earliest arrival; noTime when empty
+}
+
+// push adds a, due at or after every arrival held.
+func (q *arrivalQueue) push(a arrival) {
+	if q.n == len(q.buf) {
+		q.grow()
+	}
+	if q.n == 0 {
+		q.next = a.t
+	}
+	q.buf[(q.head+q.n)&(len(q.buf)-1)] = a
+	q.n++
+}
+
+// grow doubles the ring, unwrapping it.
+func (q *arrivalQueue) grow() {
+	nb := make([]arrival, max(16, 2*len(q.buf)))
+	for i := range q.n {
+		nb[i] = q.buf[(q.head+i)&(len(q.buf)-1)]
+	}
+	q.buf, q.head = nb, 0
+}
+
+// pop removes the earliest arrival and returns its slot; q must not be empty.
+func (q *arrivalQueue) pop() int32 {
+	s := q.buf[q.head].slot
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.n--
+	q.next = noTime
+	if q.n > 0 {
+		q.next = q.buf[q.head].t
+	}
+	return s
 }
 
 // b2i returns 1 for true and 0 for false, without a branch.

@@ -133,28 +133,31 @@ func TestHistIndex(t *testing.T) {
 	}
 }
 
-// TestEventHeapRandom: events pushed and popped in a random interleaving
-// come out in before order, each exactly once.
+// TestEventHeapRandom: completions pushed and popped in a random
+// interleaving come out in (time, scan index) order, each exactly once.
 func TestEventHeapRandom(t *testing.T) {
 	r := newRng(5, 1)
 	var h eventHeap
 	var last *event
 	pushed, popped := 0, 0
+	after := func(a, b *event) bool { // a runs after b
+		return a.t() > b.t() || a.t() == b.t() && a.idx() > b.idx()
+	}
 	for step := range 200_000 {
 		if h.len() == 0 || (step < 150_000 && r.IntN(3) > 0) {
-			// after the last pop, at few distinct times, so that classes
-			// and keys decide often
+			// after the last pop, at few distinct times and indexes, so
+			// that indexes decide often
 			base := int64(0)
 			if last != nil {
-				base = last.t + 1
+				base = last.t() + 1
 			}
-			h.push(event{t: base + int64(r.IntN(4)), cls: uint8(1 + r.IntN(2)), key: int64(pushed), idx: int32(pushed)})
+			h.push(event{key: completionKey(base+int64(r.IntN(4)), int32(r.IntN(8))), gen: uint32(pushed)})
 			pushed++
 			continue
 		}
 		e := h.pop()
 		popped++
-		if last != nil && e.before(last) {
+		if last != nil && after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
 		}
 		last = &e
@@ -162,7 +165,7 @@ func TestEventHeapRandom(t *testing.T) {
 	for h.len() > 0 {
 		e := h.pop()
 		popped++
-		if e.before(last) {
+		if after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
 		}
 		last = &e
