@@ -1,5 +1,7 @@
 package core
 
+import "math"
+
 // Events of the same instant run in this order (docs/engine.md): MP counter
 // resets first, applied lazily (see engine.advance), so they never enter the
 // heap; then completions, in the heap below; then network arrivals, in their
@@ -75,36 +77,43 @@ func (h *eventHeap) push(e event) {
 }
 
 // pop removes and returns the earliest event; the heap must not be empty.
-// The last event fills the hole left at the root: the smaller child moves up
-// into the hole until the last event fits there.
+// The last event x fills the hole left at the root: the smaller child moves
+// up into the hole until x fits there. x's slot gets noEvent first, so the
+// one node whose right child it was reads that child as absent, and every
+// node's two children can be read as a pair.
 func (h *eventHeap) pop() event {
-	top := h.ev[0]
-	last := len(h.ev) - 1
-	x := h.ev[last]
-	h.ev = h.ev[:last]
+	ev := h.ev
+	top := ev[0]
+	last := len(ev) - 1
+	x := ev[last]
+	ev[last] = noEvent
+	h.ev = ev[:last]
 	i := 0
 	for {
 		l := 2*i + 1
 		if l >= last {
 			break
 		}
-		m := l
-		if r := l + 1; r < last {
-			// which child is smaller is a coin toss: pick it with a
-			// conditional move rather than a branch
-			m += b2i(h.ev[r].key < h.ev[l].key)
-		}
-		if h.ev[m].key >= x.key {
+		// which child is smaller is a coin toss: pick it with a
+		// conditional move rather than a branch (m&1 drops the bounds
+		// check)
+		g := (*[2]event)(ev[l : l+2])
+		m := b2i(g[1].key < g[0].key) & 1
+		if g[m].key >= x.key {
 			break
 		}
-		h.ev[i] = h.ev[m]
-		i = m
+		ev[i] = g[m]
+		i = l + m
 	}
 	if i < last {
-		h.ev[i] = x
+		ev[i] = x
 	}
 	return top
 }
+
+// noEvent is written into the slot an event leaves: its key is larger than
+// any event's.
+var noEvent = event{key: math.MaxUint64}
 
 // arrival is a request that crossed the network: it enters its queue at t.
 type arrival struct {
