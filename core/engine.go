@@ -183,6 +183,7 @@ type engine struct {
 	st           stats
 	ser          series
 	log          *dispatchLog
+	logged       bool // a dispatch log or requests to explain: see finish
 }
 
 // algorithm is how choose picks a queue: the policy, with tuxedo resolved by
@@ -535,8 +536,19 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 }
 
 // finish marks s's dispatch log row complete and frees what can be freed.
+// The common case (no dispatch log, nothing explained) is small enough to
+// inline into its callers; the rest is finishLogged.
 func (e *engine) finish(s int32) {
 	e.inSystem--
+	if e.logged {
+		e.finishLogged(s)
+		return
+	}
+	e.free = append(e.free, s)
+}
+
+// finishLogged is finish with a dispatch log or requests to explain.
+func (e *engine) finishLogged(s int32) {
 	if e.opt.explain != nil {
 		e.opt.explain.done(e, e.pool.at(s))
 	}

@@ -63,6 +63,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch)
 	}
+	e.logged = e.log != nil || opt.explain != nil
 	return e, nil
 }
 

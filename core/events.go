@@ -138,11 +138,11 @@ func (q *arrivalQueue) push(a arrival) {
 	if q.n == len(q.buf) {
 		q.grow()
 	}
-	if q.n == 0 {
-		q.next = a.t
-	}
 	q.buf[(q.head+q.n)&(len(q.buf)-1)] = a
 	q.n++
+	// a.t is at or after every arrival held: the head's time stays, or
+	// replaces noTime when the queue was empty
+	q.next = min(q.next, a.t)
 }
 
 // grow doubles the ring, unwrapping it.
