@@ -246,11 +246,42 @@ func (e *engine) loop() error {
 		if ta := e.arr.next; tc <= ta && tc <= tn {
 			ev := e.heap.pop()
 			i := ev.idx()
-			if ev.gen != e.servers[i].gen {
+			sv := &e.servers[i]
+			if ev.gen != sv.gen {
 				continue // its instance crashed: it never completes
 			}
 			e.advance(tc)
-			e.complete(i, tc)
+			// sv ends its request at tc and takes its next one: written
+			// here rather than in a function of its own, the loop being its
+			// only caller, to save a call a request
+			s := sv.cur
+			f := e.pool.at(s)
+			f.endUS = tc
+			f.replyUS = tc + f.remoteUS
+			if int(sv.machine) != f.req.Origin {
+				f.replyUS += e.setup.LatencyUS
+			}
+			if f.replyUS > e.spanUS {
+				e.spanUS = f.replyUS
+				if f.replyUS > MaxTimeUS {
+					e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+				}
+			}
+			e.accrueBusy(sv, tc)
+			sv.busy = false
+			q := &e.queues[sv.queue]
+			q.inService--
+			e.st.complete(f, sv)
+			e.finish(s)
+			if sv.state != stateUp {
+				e.stopped(i, tc)
+			} else {
+				e.idleBits[i>>6] |= 1 << (i & 63)
+				sv.idleSince = tc
+				if q.wait.n > 0 {
+					e.takeNext(i, q, tc)
+				}
+			}
 		} else if ta < tc && ta <= tn {
 			s := e.arr.pop()
 			e.advance(ta)
@@ -484,40 +515,6 @@ func (e *engine) start(i, s int32, t int64) {
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}
-}
-
-// complete ends server i's request at t and hands the server its next one.
-func (e *engine) complete(i int32, t int64) {
-	sv := &e.servers[i]
-	s := sv.cur
-	f := e.pool.at(s)
-	f.endUS = t
-	f.replyUS = t + f.remoteUS
-	if int(sv.machine) != f.req.Origin {
-		f.replyUS += e.setup.LatencyUS
-	}
-	if f.replyUS > e.spanUS {
-		e.spanUS = f.replyUS
-		if f.replyUS > MaxTimeUS {
-			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-		}
-	}
-	e.accrueBusy(sv, t)
-	sv.busy = false
-	q := &e.queues[sv.queue]
-	q.inService--
-	e.st.complete(f, sv)
-	e.finish(s)
-	if sv.state != stateUp {
-		e.stopped(i, t)
-		return
-	}
-	e.idleBits[i>>6] |= 1 << (i & 63)
-	sv.idleSince = t
-	if q.wait.n == 0 {
-		return
-	}
-	e.takeNext(i, q, t)
 }
 
 // takeNext hands up instance i, idle at t, the next waiting request of its
