@@ -67,7 +67,8 @@ type serverState struct {
 	idx       int32     // its index in Model.Servers
 	cur       int32     // slot of the request it processes
 	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
-	gen       uint32    // bumped when a pending completion or come-up must not happen
+	gen       uint32    // bumped when a pending come-up or BBL notice must not happen
+	due       int64     // busy: when its request ends (its completion event's time)
 	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
 	queue     int32
@@ -244,11 +245,10 @@ func (e *engine) loop() error {
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
 		if ta := e.arr.next; tc <= ta && tc <= tn {
-			ev := e.heap.pop()
-			i := ev.idx()
+			i := e.heap.pop().idx()
 			sv := &e.servers[i]
-			if ev.gen != sv.gen {
-				continue // its instance crashed: it never completes
+			if !sv.busy || sv.due != tc {
+				continue // stale: its instance crashed, it never completes
 			}
 			e.advance(tc)
 			// sv ends its request at tc and takes its next one: written
@@ -511,7 +511,8 @@ func (e *engine) start(i, s int32, t int64) {
 	if end > MaxTimeUS {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
-	e.heap.push(event{key: completionKey(end, i), gen: sv.gen})
+	sv.due = end
+	e.heap.push(completionKey(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}

@@ -16,41 +16,46 @@ import "math"
 // uint64.
 const idxBits = 24
 
-// event is a pending completion: 16 bytes and pointer-free, so the heap is a
-// flat slice the garbage collector never scans.
+// event is a pending completion, its order key: t<<idxBits | i for
+// instance i's completion at time t. Eight bytes, so the heap is a flat
+// slice of integers the garbage collector never scans, and one integer
+// comparison orders two completions.
 //
-// key = t<<idxBits | i orders completions by (time, scan index) with one
-// integer comparison, the order of docs/engine.md: for keys a and b of times
-// ta, tb < 1<<40 and indexes ia, ib < 1<<idxBits, a < b exactly when ta < tb,
-// or ta == tb and ia < ib. The instance's generation is kept beside the key,
-// outside the order, for the staleness check. Two completions with equal keys
-// are of the same instance at the same time; at most one of them is live (an
-// instance processes one request at a time, and a crash bumps its generation,
-// making its pending completion stale), and popping a stale one changes
-// nothing (engine.loop skips it before the clock moves), so the order between
-// equal keys never shows, just as the generation's place in the old order key
-// (index<<32 | generation) never showed. A completion past MaxTimeUS stops
-// the run (engine.overTime) before the next pop, so its key's time is clamped
-// to MaxTimeUS+1 to keep within the 40 bits.
-type event struct {
-	key uint64 // time<<idxBits | instance scan index
-	gen uint32 // the instance's generation when its request started
-}
+// The order is the one of docs/engine.md, by time, then scan index: for
+// keys a and b of times ta, tb < 1<<40 and indexes ia, ib < 1<<idxBits,
+// a < b exactly when ta < tb, or ta == tb and ia < ib. A completion past
+// MaxTimeUS stops the run (engine.overTime) before the next pop, so its
+// key's time is clamped to MaxTimeUS+1, within the 40 bits.
+//
+// A completion whose instance crashed (or whose request was aborted) is
+// stale: the instance is then no longer busy with a request due at that
+// time, and engine.loop skips it without moving the clock (a skip has no
+// effect at all). Live or stale is told from the instance itself (busy, and
+// its request due at the key's time: serverState.due), so the key carries
+// nothing else. A stale completion can share its key only with completions
+// of the same instance at the same time, and pops of equal keys are
+// consecutive (a key pushed meanwhile equal to them joins them, a smaller
+// one runs first either way). Whenever the instance is busy with a request
+// due then, that request's own completion is among them, and whichever of
+// them pops first completes it, the others are skipped; so the effects are
+// those of popping each request's own completion, in the order of the
+// engine's earlier key (time, scan index, generation), where a stale
+// completion popped before the live one and was skipped.
+type event uint64
 
 // completionKey returns the order key of instance i's completion at t.
-func completionKey(t int64, i int32) uint64 {
-	return uint64(min(t, MaxTimeUS+1))<<idxBits | uint64(i)
+func completionKey(t int64, i int32) event {
+	return event(min(t, MaxTimeUS+1))<<idxBits | event(i)
 }
 
 // t returns the event's time.
-func (ev event) t() int64 { return int64(ev.key >> idxBits) }
+func (ev event) t() int64 { return int64(ev >> idxBits) }
 
 // idx returns the event's instance.
-func (ev event) idx() int32 { return int32(ev.key & (1<<idxBits - 1)) }
+func (ev event) idx() int32 { return int32(ev & (1<<idxBits - 1)) }
 
-// eventHeap is a hand-written binary min-heap of events by key (no
-// interfaces, no allocation once it has grown to the number of events in
-// flight).
+// eventHeap is a hand-written binary min-heap of events (no interfaces, no
+// allocation once it has grown to the number of events in flight).
 type eventHeap struct {
 	ev []event
 }
@@ -58,7 +63,7 @@ type eventHeap struct {
 func (h *eventHeap) len() int { return len(h.ev) }
 
 // top returns the earliest event; the heap must not be empty.
-func (h *eventHeap) top() *event { return &h.ev[0] }
+func (h *eventHeap) top() event { return h.ev[0] }
 
 // push adds e. The heap is sifted with a hole: parents move down into it
 // and e is written once, where it belongs.
@@ -67,7 +72,7 @@ func (h *eventHeap) push(e event) {
 	i := len(h.ev) - 1
 	for i > 0 {
 		p := (i - 1) / 2
-		if e.key >= h.ev[p].key {
+		if e >= h.ev[p] {
 			break
 		}
 		h.ev[i] = h.ev[p]
@@ -87,7 +92,7 @@ func (h *eventHeap) pop() event {
 	last := len(ev) - 1
 	x := ev[last]
 	ev[last] = noEvent
-	h.ev = ev[:last]
+	h.ev = h.ev[:last]
 	i := 0
 	for {
 		l := 2*i + 1
@@ -98,8 +103,8 @@ func (h *eventHeap) pop() event {
 		// conditional move rather than a branch (m&1 drops the bounds
 		// check)
 		g := (*[2]event)(ev[l : l+2])
-		m := b2i(g[1].key < g[0].key) & 1
-		if g[m].key >= x.key {
+		m := b2i(g[1] < g[0]) & 1
+		if g[m] >= x {
 			break
 		}
 		ev[i] = g[m]
@@ -111,9 +116,8 @@ func (h *eventHeap) pop() event {
 	return top
 }
 
-// noEvent is written into the slot an event leaves: its key is larger than
-// any event's.
-var noEvent = event{key: math.MaxUint64}
+// noEvent is written into the slot an event leaves: larger than any event.
+const noEvent event = math.MaxUint64
 
 // arrival is a request that crossed the network: it enters its queue at t.
 type arrival struct {

@@ -143,6 +143,7 @@ func TestEventHeapRandom(t *testing.T) {
 	after := func(a, b *event) bool { // a runs after b
 		return a.t() > b.t() || a.t() == b.t() && a.idx() > b.idx()
 	}
+	count := map[event]int{} // pushed minus popped, per key
 	for step := range 200_000 {
 		if h.len() == 0 || (step < 150_000 && r.IntN(3) > 0) {
 			// after the last pop, at few distinct times and indexes, so
@@ -151,11 +152,14 @@ func TestEventHeapRandom(t *testing.T) {
 			if last != nil {
 				base = last.t() + 1
 			}
-			h.push(event{key: completionKey(base+int64(r.IntN(4)), int32(r.IntN(8))), gen: uint32(pushed)})
+			ev := completionKey(base+int64(r.IntN(4)), int32(r.IntN(8)))
+			h.push(ev)
+			count[ev]++
 			pushed++
 			continue
 		}
 		e := h.pop()
+		count[e]--
 		popped++
 		if last != nil && after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
@@ -164,6 +168,7 @@ func TestEventHeapRandom(t *testing.T) {
 	}
 	for h.len() > 0 {
 		e := h.pop()
+		count[e]--
 		popped++
 		if after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
@@ -172,6 +177,11 @@ func TestEventHeapRandom(t *testing.T) {
 	}
 	if popped != pushed {
 		t.Errorf("popped %d events, want %d", popped, pushed)
+	}
+	for ev, n := range count {
+		if n != 0 {
+			t.Errorf("event (t %d, index %d): popped %d times fewer than pushed", ev.t(), ev.idx(), n)
+		}
 	}
 }
 

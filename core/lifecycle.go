@@ -388,7 +388,7 @@ func scanAtOrAfter(t, period int64) int64 {
 func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateDown, cause, t)
-	sv.gen++ // its pending completion no longer happens
+	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
 	if sv.busy {
 		e.accrueBusy(sv, t)
 		sv.busy = false
