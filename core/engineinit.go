@@ -20,6 +20,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	}
 	e := &engine{setup: setup, m: m, opt: opt, reqs: reqs, maxReq: opt.MaxRequests}
 	e.arr.next = noTime
+	e.heap.init()
 	if e.maxReq <= 0 {
 		e.maxReq = DefaultMaxRequests
 	}

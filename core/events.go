@@ -55,23 +55,30 @@ func (ev event) t() int64 { return int64(ev >> idxBits) }
 func (ev event) idx() int32 { return int32(ev & (1<<idxBits - 1)) }
 
 // eventHeap is a hand-written binary min-heap of events (no interfaces, no
-// allocation once it has grown to the number of events in flight).
+// allocation once it has grown to the number of events in flight). It is
+// 1-based: the root is ev[1], node i's children are 2i and 2i+1, its parent
+// i/2 (shifts rather than signed divisions), and ev[0] holds 0, an event no
+// event is below, so that a sift up stops there without testing i > 0.
+// init must run before the first push.
 type eventHeap struct {
-	ev []event
+	ev []event // ev[0] = 0, then the events
 }
 
-func (h *eventHeap) len() int { return len(h.ev) }
+// init empties h, leaving its slot 0 in place.
+func (h *eventHeap) init() { h.ev = append(h.ev[:0], 0) }
+
+func (h *eventHeap) len() int { return len(h.ev) - 1 }
 
 // top returns the earliest event; the heap must not be empty.
-func (h *eventHeap) top() event { return h.ev[0] }
+func (h *eventHeap) top() event { return h.ev[1] }
 
 // push adds e. The heap is sifted with a hole: parents move down into it
 // and e is written once, where it belongs.
 func (h *eventHeap) push(e event) {
 	h.ev = append(h.ev, e)
 	i := len(h.ev) - 1
-	for i > 0 {
-		p := (i - 1) / 2
+	for {
+		p := i >> 1
 		if e >= h.ev[p] {
 			break
 		}
@@ -88,14 +95,14 @@ func (h *eventHeap) push(e event) {
 // node's two children can be read as a pair.
 func (h *eventHeap) pop() event {
 	ev := h.ev
-	top := ev[0]
+	top := ev[1]
 	last := len(ev) - 1
 	x := ev[last]
 	ev[last] = noEvent
 	h.ev = h.ev[:last]
-	i := 0
+	i := 1
 	for {
-		l := 2*i + 1
+		l := 2 * i
 		if l >= last {
 			break
 		}

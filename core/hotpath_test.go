@@ -138,6 +138,7 @@ func TestHistIndex(t *testing.T) {
 func TestEventHeapRandom(t *testing.T) {
 	r := newRng(5, 1)
 	var h eventHeap
+	h.init()
 	var last *event
 	pushed, popped := 0, 0
 	after := func(a, b *event) bool { // a runs after b

@@ -210,6 +210,7 @@ func TestWaitQueueOrder(t *testing.T) {
 func TestEventHeapOrder(t *testing.T) {
 	const maxIdx = 1<<idxBits - 1
 	var h eventHeap
+	h.init()
 	type tc struct {
 		t int64
 		i int32
