@@ -220,14 +220,14 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 func (e *engine) loop() error {
 	var next request
 	have := e.reqs.Next(&next)
-	// tn is when the next new request is due, capped below noTime so that a
-	// heap or FIFO with nothing in it (noTime) never runs before it, and
-	// noTime-1 when there is none (every event runs before "no request").
+	// tn is when the next new request is due, capped below emptyT so that a
+	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
+	// and emptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, &next)
 	for {
 		if e.nextLife != noTime {
 			e.more = have
-			if e.lifeDue(tn) {
+			if e.lifeDue(have, &next) {
 				e.lifeStep()
 				if e.fault != nil {
 					return e.fault
@@ -238,10 +238,7 @@ func (e *engine) loop() error {
 				continue
 			}
 		}
-		tc := int64(noTime)
-		if e.heap.len() > 0 {
-			tc = e.heap.top().t()
-		}
+		tc := e.heap.topT() // emptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
 		if ta := e.arr.next; tc <= ta && tc <= tn {
@@ -335,14 +332,14 @@ func (e *engine) loop() error {
 }
 
 // capTime returns when the next new request is due for the loop's
-// comparisons: its issue time, at most noTime-1; noTime-1 when there is none.
-// Events are due before noTime-1 (past MaxTimeUS the run stops), so an event
+// comparisons: its issue time, at most emptyT-1; emptyT-1 when there is none.
+// Events are due before emptyT-1 (past MaxTimeUS the run stops), so an event
 // runs before the request exactly when its time is at most the issue time.
 func capTime(have bool, next *request) int64 {
 	if !have {
-		return noTime - 1
+		return emptyT - 1
 	}
-	return min(next.TimeUS, noTime-1)
+	return min(next.TimeUS, emptyT-1)
 }
 
 // checkpoint honours cancellation and reports progress.

@@ -64,13 +64,22 @@ type eventHeap struct {
 	ev []event // ev[0] = 0, then the events
 }
 
-// init empties h, leaving its slot 0 in place.
-func (h *eventHeap) init() { h.ev = append(h.ev[:0], 0) }
+// init empties h: slot 0, then noEvent in slot 1 past the slice's end.
+func (h *eventHeap) init() { h.ev = append(h.ev[:0], 0, noEvent)[:1] }
 
 func (h *eventHeap) len() int { return len(h.ev) - 1 }
 
 // top returns the earliest event; the heap must not be empty.
 func (h *eventHeap) top() event { return h.ev[1] }
+
+// topT returns the earliest event's time, or emptyT when the heap is empty:
+// an empty heap's slot 1 holds noEvent (init writes it, and so does the pop
+// that empties the heap), read past the slice's end.
+func (h *eventHeap) topT() int64 { return h.ev[:2][1].t() }
+
+// emptyT is the time of noEvent, which topT returns for an empty heap: after
+// every event's (a completion past MaxTimeUS stops the run).
+const emptyT = int64(noEvent >> idxBits)
 
 // push adds e. The heap is sifted with a hole: parents move down into it
 // and e is written once, where it belongs.

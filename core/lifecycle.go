@@ -254,12 +254,10 @@ func (e *engine) scheduleLife() {
 }
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
-// the next completion, the next network arrival and the next new request,
-// due at tn (see capTime; e.nextLife < noTime, so t <= tn holds when there
-// is no request).
-func (e *engine) lifeDue(tn int64) bool {
+// the next completion, the next network arrival and the next new request.
+func (e *engine) lifeDue(have bool, next *request) bool {
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && t <= tn
+	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS)
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of

@@ -234,6 +234,35 @@ func TestEventHeapOrder(t *testing.T) {
 	}
 }
 
+// TestEventHeapEmptyTop: topT is emptyT for an empty heap (fresh, and
+// emptied again after growing), and the earliest time otherwise; emptyT-1
+// is after every time a completion's key holds.
+func TestEventHeapEmptyTop(t *testing.T) {
+	var h eventHeap
+	h.init()
+	if got := h.topT(); got != emptyT {
+		t.Errorf("fresh: topT = %d, want emptyT %d", got, emptyT)
+	}
+	for round := range 3 {
+		n := 1 + round*40 // the heap's array grows in the later rounds
+		for k := range n {
+			h.push(completionKey(int64(1000-k), int32(k)))
+		}
+		if got, want := h.topT(), int64(1000-n+1); got != want {
+			t.Errorf("round %d: topT = %d, want %d", round, got, want)
+		}
+		for h.len() > 0 {
+			h.pop()
+		}
+		if got := h.topT(); got != emptyT {
+			t.Errorf("round %d, emptied: topT = %d, want emptyT %d", round, got, emptyT)
+		}
+	}
+	if completionKey(noTime, 0).t() >= emptyT-1 {
+		t.Errorf("a clamped completion's time %d is not before emptyT-1 = %d", completionKey(noTime, 0).t(), emptyT-1)
+	}
+}
+
 // TestArrivalQueue: arrivals come out in the order they went in, equal
 // times included, across the ring's wrap-around and growth; next is the
 // head's time, noTime when empty.
