@@ -4,7 +4,8 @@ import "math"
 
 // Events of the same instant run in this order (docs/engine.md): MP counter
 // resets first, applied lazily (see engine.advance), so they never enter the
-// heap; then completions, in the heap below; then network arrivals, in their
+// heap; then the life-cycle step (engine.lifeStep); then completions, in the
+// heap below; then network arrivals, in their
 // own FIFO (arrivalQueue); then new requests, read from the workload one at a
 // time and compared with the heap's top and the FIFO's head, so they never
 // enter either.
