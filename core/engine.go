@@ -67,7 +67,8 @@ type serverState struct {
 	idx       int32     // its index in Model.Servers
 	cur       int32     // slot of the request it processes
 	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
-	gen       uint32    // bumped when a pending completion or come-up must not happen
+	gen       uint32    // bumped when a pending come-up or BBL notice must not happen
+	due       int64     // busy: when its request ends (its completion event's time)
 	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
 	queue     int32
@@ -77,10 +78,6 @@ type serverState struct {
 	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
 }
-
-// key is the order key of the instance's completion event: its scan index,
-// then its generation, so a completion made stale by a crash is recognised.
-func (sv *serverState) key() int64 { return int64(sv.idx)<<32 | int64(sv.gen) }
 
 // queueState is a request queue as the engine plays it.
 type queueState struct {
@@ -162,12 +159,13 @@ type engine struct {
 	rng              rng
 	draw             rng
 
-	heap      eventHeap
-	life      *lifecycle // nil when no instance can change state
-	routeSets []*svcInfo // the per-group candidates of routed services (routing.go)
-	nextLife  int64      // when the next life-cycle step is due; noTime for none
-	more      bool       // the workload has more requests to issue
-	inSystem  int64      // requests issued and not yet finished
+	heap      eventHeap    // completions
+	arr       arrivalQueue // network arrivals
+	life      *lifecycle   // nil when no instance can change state
+	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
+	nextLife  int64        // when the next life-cycle step is due; noTime for none
+	more      bool         // the workload has more requests to issue
+	inSystem  int64        // requests issued and not yet finished
 	pool      flightPool
 	free      []int32
 	enqSeq    uint64
@@ -179,13 +177,14 @@ type engine struct {
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
 	fault  error
-	events int64 // heap events handled, for checkpoints while draining
+	events int64 // completions and arrivals handled, for checkpoints while draining
 
 	nextReset    int64
 	nextBoundary int64 // min(nextReset, series bin end)
 	st           stats
 	ser          series
 	log          *dispatchLog
+	logged       bool // a dispatch log or requests to explain: see finish
 }
 
 // algorithm is how choose picks a queue: the policy, with tuxedo resolved by
@@ -216,10 +215,15 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 	return e.result(), nil
 }
 
-// loop is the event loop: heap events and new requests in the order docs/engine.md gives.
+// loop is the event loop: completions, network arrivals and new requests in
+// the order docs/engine.md gives.
 func (e *engine) loop() error {
 	var next request
 	have := e.reqs.Next(&next)
+	// tn is when the next new request is due, capped below emptyT so that a
+	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
+	// and emptyT-1 when there is none (every event runs before "no request").
+	tn := capTime(have, &next)
 	for {
 		if e.nextLife != noTime {
 			e.more = have
@@ -234,17 +238,64 @@ func (e *engine) loop() error {
 				continue
 			}
 		}
-		if e.heap.len() > 0 && (!have || e.heap.top().t <= next.TimeUS) {
-			ev := e.heap.pop()
-			if ev.cls == evCompletion {
-				if ev.key != e.servers[ev.idx].key() {
-					continue // its instance crashed: it never completes
+		tc := e.heap.topT() // emptyT when empty
+		// completions run before arrivals of the same instant, both before
+		// the next new request of that instant
+		if ta := e.arr.next; tc <= ta && tc <= tn {
+			i := e.heap.pop().idx()
+			sv := &e.servers[i]
+			if !sv.busy || sv.due != tc {
+				continue // stale: its instance crashed, it never completes
+			}
+			e.advance(tc)
+			// sv ends its request at tc and takes its next one: written
+			// here rather than in a function of its own, the loop being its
+			// only caller, to save a call a request
+			s := sv.cur
+			f := e.pool.at(s)
+			f.endUS = tc
+			f.replyUS = tc + f.remoteUS
+			if int(sv.machine) != f.req.Origin {
+				f.replyUS += e.setup.LatencyUS
+			}
+			if f.replyUS > e.spanUS {
+				e.spanUS = f.replyUS
+				if f.replyUS > MaxTimeUS {
+					e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
 				}
-				e.advance(ev.t)
-				e.complete(ev.idx, ev.t)
+			}
+			e.accrueBusy(sv, tc)
+			sv.busy = false
+			q := &e.queues[sv.queue]
+			q.inService--
+			e.st.complete(f, sv)
+			e.finish(s)
+			if sv.state != stateUp {
+				e.stopped(i, tc)
 			} else {
-				e.advance(ev.t)
-				e.enter(ev.idx, ev.t)
+				e.idleBits[i>>6] |= 1 << (i & 63)
+				sv.idleSince = tc
+				if q.wait.n > 0 {
+					e.takeNext(i, q, tc)
+				}
+			}
+		} else if ta < tc && ta <= tn {
+			s := e.arr.pop()
+			e.advance(ta)
+			e.enter(s, ta)
+		} else {
+			if !have {
+				break
+			}
+			if next.TimeUS < e.now {
+				return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+			}
+			if next.TimeUS > MaxTimeUS {
+				return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+			}
+			e.advance(next.TimeUS)
+			if err := e.issue(&next); err != nil {
+				return err
 			}
 			if e.fault != nil {
 				return e.fault
@@ -252,25 +303,14 @@ func (e *engine) loop() error {
 			if e.stop {
 				return nil
 			}
-			if e.events++; e.events&4095 == 0 {
-				if err := e.canceled(); err != nil {
+			if e.issued&4095 == 0 {
+				if err := e.checkpoint(); err != nil {
 					return err
 				}
 			}
+			have = e.reqs.Next(&next)
+			tn = capTime(have, &next)
 			continue
-		}
-		if !have {
-			break
-		}
-		if next.TimeUS < e.now {
-			return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
-		}
-		if next.TimeUS > MaxTimeUS {
-			return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
-		}
-		e.advance(next.TimeUS)
-		if err := e.issue(&next); err != nil {
-			return err
 		}
 		if e.fault != nil {
 			return e.fault
@@ -278,18 +318,28 @@ func (e *engine) loop() error {
 		if e.stop {
 			return nil
 		}
-		if e.issued&4095 == 0 {
-			if err := e.checkpoint(); err != nil {
+		if e.events++; e.events&4095 == 0 {
+			if err := e.canceled(); err != nil {
 				return err
 			}
 		}
-		have = e.reqs.Next(&next)
 	}
 	if err := e.reqs.Err(); err != nil {
 		return err
 	}
 	e.finishSeries()
 	return e.checkSums()
+}
+
+// capTime returns when the next new request is due for the loop's
+// comparisons: its issue time, at most emptyT-1; emptyT-1 when there is none.
+// Events are due before emptyT-1 (past MaxTimeUS the run stops), so an event
+// runs before the request exactly when its time is at most the issue time.
+func capTime(have bool, next *request) int64 {
+	if !have {
+		return emptyT - 1
+	}
+	return min(next.TimeUS, emptyT-1)
 }
 
 // checkpoint honours cancellation and reports progress.
@@ -396,7 +446,7 @@ func (e *engine) issue(r *request) error {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.heap.push(event{t: r.TimeUS + e.setup.LatencyUS, cls: evArrival, key: r.Seq, idx: s})
+			e.arr.push(arrival{t: r.TimeUS + e.setup.LatencyUS, slot: s})
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}
@@ -458,44 +508,11 @@ func (e *engine) start(i, s int32, t int64) {
 	if end > MaxTimeUS {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
-	e.heap.push(event{t: end, cls: evCompletion, key: sv.key(), idx: i})
+	sv.due = end
+	e.heap.push(completionKey(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}
-}
-
-// complete ends server i's request at t and hands the server its next one.
-func (e *engine) complete(i int32, t int64) {
-	sv := &e.servers[i]
-	s := sv.cur
-	f := e.pool.at(s)
-	f.endUS = t
-	f.replyUS = t + f.remoteUS
-	if int(sv.machine) != f.req.Origin {
-		f.replyUS += e.setup.LatencyUS
-	}
-	if f.replyUS > e.spanUS {
-		e.spanUS = f.replyUS
-		if f.replyUS > MaxTimeUS {
-			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-		}
-	}
-	e.accrueBusy(sv, t)
-	sv.busy = false
-	q := &e.queues[sv.queue]
-	q.inService--
-	e.st.complete(f, sv)
-	e.finish(s)
-	if sv.state != stateUp {
-		e.stopped(i, t)
-		return
-	}
-	e.idleBits[i>>6] |= 1 << (i & 63)
-	sv.idleSince = t
-	if q.wait.n == 0 {
-		return
-	}
-	e.takeNext(i, q, t)
 }
 
 // takeNext hands up instance i, idle at t, the next waiting request of its
@@ -514,8 +531,19 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 }
 
 // finish marks s's dispatch log row complete and frees what can be freed.
+// The common case (no dispatch log, nothing explained) is small enough to
+// inline into its callers; the rest is finishLogged.
 func (e *engine) finish(s int32) {
 	e.inSystem--
+	if e.logged {
+		e.finishLogged(s)
+		return
+	}
+	e.free = append(e.free, s)
+}
+
+// finishLogged is finish with a dispatch log or requests to explain.
+func (e *engine) finishLogged(s int32) {
 	if e.opt.explain != nil {
 		e.opt.explain.done(e, e.pool.at(s))
 	}

@@ -13,7 +13,14 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 		return nil, Errorf(EINTERNAL, "simulate: no setup")
 	}
 	m := setup.Model
+	if len(m.Servers) >= 1<<idxBits {
+		// a configuration holds at most 10 000 (docs/config.md); the
+		// completion order key has room for 1<<idxBits (events.go)
+		return nil, Errorf(ETOOLARGE, "the model has %d server instances, more than %d", len(m.Servers), 1<<idxBits-1)
+	}
 	e := &engine{setup: setup, m: m, opt: opt, reqs: reqs, maxReq: opt.MaxRequests}
+	e.arr.next = noTime
+	e.heap.init()
 	if e.maxReq <= 0 {
 		e.maxReq = DefaultMaxRequests
 	}
@@ -57,6 +64,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch)
 	}
+	e.logged = e.log != nil || opt.explain != nil
 	return e, nil
 }
 

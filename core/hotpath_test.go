@@ -220,42 +220,56 @@ func TestHistIndex(t *testing.T) {
 	}
 }
 
-// TestEventHeapRandom: events pushed and popped in a random interleaving
-// come out in before order, each exactly once.
+// TestEventHeapRandom: completions pushed and popped in a random
+// interleaving come out in (time, scan index) order, each exactly once.
 func TestEventHeapRandom(t *testing.T) {
 	r := newRng(5, 1)
 	var h eventHeap
+	h.init()
 	var last *event
 	pushed, popped := 0, 0
+	after := func(a, b *event) bool { // a runs after b
+		return a.t() > b.t() || a.t() == b.t() && a.idx() > b.idx()
+	}
+	count := map[event]int{} // pushed minus popped, per key
 	for step := range 200_000 {
 		if h.len() == 0 || (step < 150_000 && r.IntN(3) > 0) {
-			// after the last pop, at few distinct times, so that classes
-			// and keys decide often
+			// after the last pop, at few distinct times and indexes, so
+			// that indexes decide often
 			base := int64(0)
 			if last != nil {
-				base = last.t + 1
+				base = last.t() + 1
 			}
-			h.push(event{t: base + int64(r.IntN(4)), cls: uint8(1 + r.IntN(2)), key: int64(pushed), idx: int32(pushed)})
+			ev := completionKey(base+int64(r.IntN(4)), int32(r.IntN(8)))
+			h.push(ev)
+			count[ev]++
 			pushed++
 			continue
 		}
 		e := h.pop()
+		count[e]--
 		popped++
-		if last != nil && e.before(last) {
+		if last != nil && after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
 		}
 		last = &e
 	}
 	for h.len() > 0 {
 		e := h.pop()
+		count[e]--
 		popped++
-		if e.before(last) {
+		if after(last, &e) {
 			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
 		}
 		last = &e
 	}
 	if popped != pushed {
 		t.Errorf("popped %d events, want %d", popped, pushed)
+	}
+	for ev, n := range count {
+		if n != 0 {
+			t.Errorf("event (t %d, index %d): popped %d times fewer than pushed", ev.t(), ev.idx(), n)
+		}
 	}
 }
 

@@ -254,10 +254,10 @@ func (e *engine) scheduleLife() {
 }
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
-// the next heap event and the next new request.
+// the next completion, the next network arrival and the next new request.
 func (e *engine) lifeDue(have bool, next *request) bool {
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t) && (!have || t <= next.TimeUS)
+	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS)
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
@@ -386,7 +386,7 @@ func scanAtOrAfter(t, period int64) int64 {
 func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateDown, cause, t)
-	sv.gen++ // its pending completion no longer happens
+	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
 	if sv.busy {
 		e.accrueBusy(sv, t)
 		sv.busy = false

@@ -1,9 +1,6 @@
 package core
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 const oneServer = `
 model SHM ldbal N
@@ -207,20 +204,100 @@ func TestWaitQueueOrder(t *testing.T) {
 	}
 }
 
+// TestEventHeapOrder: completions pop by time, then scan index, down to the
+// largest time and index the key holds; a completion past MaxTimeUS (the run
+// then stops) sorts after every time within it.
 func TestEventHeapOrder(t *testing.T) {
+	const maxIdx = 1<<idxBits - 1
 	var h eventHeap
-	in := []event{{t: 5, cls: evArrival, key: 1}, {t: 5, cls: evCompletion, key: 3}, {t: 1, cls: evArrival, key: 9},
-		{t: 5, cls: evCompletion, key: 0}, {t: 5, cls: evArrival, key: 0}}
-	for _, e := range in {
-		h.push(e)
+	h.init()
+	type tc struct {
+		t int64
+		i int32
 	}
-	want := []event{in[2], in[3], in[1], in[4], in[0]}
-	for i, w := range want {
-		if got := h.pop(); got != w {
-			t.Errorf("pop %d: got %+v, want %+v", i, got, w)
+	in := []tc{{5, 1}, {MaxTimeUS, maxIdx}, {5, 0}, {1, 9}, {MaxTimeUS + 7, 0}, {MaxTimeUS, 0}, {0, maxIdx}, {5, maxIdx}}
+	for _, c := range in {
+		h.push(completionKey(c.t, c.i))
+	}
+	want := []tc{{0, maxIdx}, {1, 9}, {5, 0}, {5, 1}, {5, maxIdx}, {MaxTimeUS, 0}, {MaxTimeUS, maxIdx}, {MaxTimeUS + 1, 0}}
+	for k, w := range want {
+		ev := h.pop()
+		if got := (tc{ev.t(), ev.idx()}); got != w {
+			t.Errorf("pop %d: got (t %d, index %d), want (t %d, index %d)", k, got.t, got.i, w.t, w.i)
 		}
 	}
-	_ = strings.TrimSpace
+	if h.len() != 0 {
+		t.Errorf("left: got %d events, want 0", h.len())
+	}
+	if MaxTimeUS+1 >= 1<<(64-idxBits) {
+		t.Errorf("MaxTimeUS+1 = %d does not fit the key's %d time bits", int64(MaxTimeUS+1), 64-idxBits)
+	}
+}
+
+// TestEventHeapEmptyTop: topT is emptyT for an empty heap (fresh, and
+// emptied again after growing), and the earliest time otherwise; emptyT-1
+// is after every time a completion's key holds.
+func TestEventHeapEmptyTop(t *testing.T) {
+	var h eventHeap
+	h.init()
+	if got := h.topT(); got != emptyT {
+		t.Errorf("fresh: topT = %d, want emptyT %d", got, emptyT)
+	}
+	for round := range 3 {
+		n := 1 + round*40 // the heap's array grows in the later rounds
+		for k := range n {
+			h.push(completionKey(int64(1000-k), int32(k)))
+		}
+		if got, want := h.topT(), int64(1000-n+1); got != want {
+			t.Errorf("round %d: topT = %d, want %d", round, got, want)
+		}
+		for h.len() > 0 {
+			h.pop()
+		}
+		if got := h.topT(); got != emptyT {
+			t.Errorf("round %d, emptied: topT = %d, want emptyT %d", round, got, emptyT)
+		}
+	}
+	if completionKey(noTime, 0).t() >= emptyT-1 {
+		t.Errorf("a clamped completion's time %d is not before emptyT-1 = %d", completionKey(noTime, 0).t(), emptyT-1)
+	}
+}
+
+// TestArrivalQueue: arrivals come out in the order they went in, equal
+// times included, across the ring's wrap-around and growth; next is the
+// head's time, noTime when empty.
+func TestArrivalQueue(t *testing.T) {
+	var q arrivalQueue
+	q.next = noTime
+	in, out := int32(0), int32(0)
+	tm := func(s int32) int64 { return int64(s / 3) } // three arrivals a microsecond
+	for round := range 50 {
+		for range round%7 + round%3 {
+			q.push(arrival{t: tm(in), slot: in})
+			in++
+		}
+		for range round % 5 {
+			if q.n == 0 {
+				break
+			}
+			if q.next != tm(out) {
+				t.Fatalf("next: got %d, want %d", q.next, tm(out))
+			}
+			if got := q.pop(); got != out {
+				t.Fatalf("pop: got slot %d, want %d", got, out)
+			}
+			out++
+		}
+	}
+	for q.n > 0 {
+		if got := q.pop(); got != out {
+			t.Fatalf("pop: got slot %d, want %d", got, out)
+		}
+		out++
+	}
+	if out != in || q.next != noTime {
+		t.Errorf("popped %d of %d, next %d: want all, noTime", out, in, q.next)
+	}
 }
 
 func TestDispatchLogQuotesIDs(t *testing.T) {
