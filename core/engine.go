@@ -104,7 +104,7 @@ type svcInfo struct {
 	cands   []int32    // candidate instances in scan order
 	candQ   []int32    // per candidate: index into queues
 	queues  []svcQueue // distinct candidate queues, at their first candidate's position
-	local   [][]int32  // per machine: candidates on that machine
+	local   [][]int32  // per machine: the candidates on it, scan order
 	// per machine: the candidates on it as a bit set of server indexes
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
@@ -131,7 +131,10 @@ type svcQueue struct {
 	q     int32
 	first int32 // its first candidate instance
 	load  int64 // L(s,q)
-	prio  int32 // PRIO of s for q's group
+	// n(q), a copy of the queue's: the MP cost loop reads it with the
+	// rest of the entry (fillCandidates refreshes it whenever n(q) changes)
+	n    int64
+	prio int32 // PRIO of s for q's group
 }
 
 // engine plays one run forward.
@@ -380,8 +383,7 @@ func (e *engine) issue(r *request) error {
 		e.finish(s)
 		return nil
 	}
-	k, chosen, reason := e.choose(f, sv)
-	sq := &sv.queues[k]
+	sq, chosen, reason := e.choose(f, sv)
 	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
 	f.prio = sq.prio
 	if p := r.Prio; p > 0 {
