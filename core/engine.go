@@ -133,8 +133,9 @@ type svcQueue struct {
 	load  int64 // L(s,q)
 	// n(q), a copy of the queue's: the MP cost loop reads it with the
 	// rest of the entry (fillCandidates refreshes it whenever n(q) changes)
-	n    int64
-	prio int32 // PRIO of s for q's group
+	n       int64
+	prio    int32 // PRIO of s for q's group
+	machine int32 // the queue's machine
 }
 
 // engine plays one run forward.
@@ -325,13 +326,10 @@ func (e *engine) advance(t int64) {
 	}
 }
 
-// alloc takes a free in-flight slot.
-func (e *engine) alloc() int32 {
-	if n := len(e.free); n > 0 {
-		s := e.free[n-1]
-		e.free = e.free[:n-1]
-		return s
-	}
+// grow adds an in-flight slot to the pool (issue takes a free one when there
+// is one), first setting the fault that stops the run when the pool is at the
+// most one run may hold.
+func (e *engine) grow() int32 {
 	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.len()) >= lim && e.fault == nil {
 		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
 			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
@@ -350,18 +348,24 @@ func (e *engine) issue(r *request) error {
 		err.Limit = LimitRequests
 		return err
 	}
-	if r.Service < 0 || r.Service >= len(e.svc) || r.Origin < 0 || r.Origin >= len(e.m.Machines) {
+	// (unsigned: a negative index is out of range too, with one test)
+	if uint(r.Service) >= uint(len(e.svc)) || uint(r.Origin) >= uint(len(e.m.Machines)) {
 		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
 	}
-	s := e.alloc()
+	// its in-flight slot: a free one, else a new one (taken here: a
+	// function doing both would be too big to inline)
+	var s int32
+	if n := len(e.free) - 1; n >= 0 {
+		s, e.free = e.free[n], e.free[:n]
+	} else {
+		s = e.grow()
+	}
 	e.inSystem++
 	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
 	e.st.issue(f)
-	if r.TimeUS > e.spanUS {
-		e.spanUS = r.TimeUS
-	}
+	e.spanUS = max(e.spanUS, r.TimeUS)
 	sv := &e.svc[r.Service]
 	var rs routeStep
 	if sv.routes != nil {
@@ -391,8 +395,7 @@ func (e *engine) issue(r *request) error {
 	}
 	e.st.chosen(f)
 	e.ser.dispatch[chosen]++
-	qm := e.queues[sq.q].machine
-	if int(qm) != r.Origin {
+	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
@@ -568,7 +571,11 @@ func roundUS(x float64) int64 {
 	if x >= math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}
-	return int64(math.Round(x))
+	// math.Round(x) for 0 < x < 2^62, in fewer instructions: the
+	// conversion truncates, x - i is exact (i <= x < i+1), and a half or
+	// more rounds up
+	i := int64(x)
+	return i + int64(b2i(x-float64(i) >= 0.5))
 }
 
 // accrueQueue accounts queue q's waiting length up to t.
