@@ -23,7 +23,42 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		sq = e.leastSHM(sv)
 		return sq, sq.first, reasonLeastLoad
 	case algMP:
-		return e.chooseMP(f, sv)
+		// here, not in a function of its own: one call fewer per request
+		// on the hot path
+		m := f.req.Origin
+		nq := len(e.queues)
+		row := e.counters[m*nq : m*nq+nq]
+		var c int32 // the first idle candidate on the origin machine
+		if e.idleQueue {
+			c = e.firstIdle(sv.local[m])
+		} else {
+			c = firstCommon(sv.localBits[m], e.idleBits)
+		}
+		if c >= 0 {
+			sq = &sv.queues[sv.queueOf(c)]
+			row[sq.q] += sq.load
+			return sq, c, reasonIdle
+		}
+		netRow := e.netFor[m*nq : m*nq+nq]
+		// The least C_m(q)/n(q) + L(s,q) + N(q), as num/n with num =
+		// C_m(q) + (L+N)·n, compared in int64 as docs/engine.md says;
+		// n(q) is svcQueue's copy, so the loop reads no queueState.
+		qs := sv.queues
+		best := &qs[0]
+		bn := row[best.q] + (best.load+netRow[best.q])*best.n
+		for k := 1; k < len(qs); k++ {
+			sq := &qs[k]
+			num := row[sq.q] + (sq.load+netRow[sq.q])*sq.n
+			if lessFrac(num, sq.n, bn, best.n) {
+				best, bn = sq, num
+			}
+		}
+		net := netRow[best.q]
+		if e.loadOnly { // a conditional move: after the loop a branch here mispredicts
+			net = 0
+		}
+		row[best.q] += best.load + net
+		return best, best.first, reasonLeastLoad
 	case algRoundRobin:
 		s := f.req.Service
 		j := e.rr[s] % int64(len(sv.cands))
@@ -59,7 +94,7 @@ func (e *engine) idle(i int32) bool {
 func lessFrac(a, b, c, d int64) bool { return a*d < c*b }
 
 // leastSHM returns the candidate queue with the least W(q)/n(q) + L(s,q),
-// ties to the first, as chooseMP's least-load step does.
+// ties to the first.
 func (e *engine) leastSHM(sv *svcInfo) *svcQueue {
 	qs := sv.queues
 	best := &qs[0]
@@ -72,47 +107,6 @@ func (e *engine) leastSHM(sv *svcInfo) *svcQueue {
 		}
 	}
 	return best
-}
-
-// chooseMP is the MP round-robin algorithm for a request issued on its origin.
-func (e *engine) chooseMP(f *flight, sv *svcInfo) (*svcQueue, int32, reason) {
-	m := f.req.Origin
-	nq := len(e.queues)
-	row := e.counters[m*nq : m*nq+nq]
-	var c int32 // the first idle candidate on the origin machine
-	if e.idleQueue {
-		c = e.firstIdle(sv.local[m])
-	} else {
-		c = firstCommon(sv.localBits[m], e.idleBits)
-	}
-	if c >= 0 {
-		sq := &sv.queues[sv.queueOf(c)]
-		row[sq.q] += sq.load
-		return sq, c, reasonIdle
-	}
-	netRow := e.netFor[m*nq : m*nq+nq]
-	// The least C_m(q)/n(q) + L(s,q) + N(q), as num/n with num =
-	// C_m(q) + (L+N)·n, compared in int64 as docs/engine.md says. Which
-	// queue wins is a coin toss for the branch predictor, so the loop keeps
-	// the best (its entry and num) by conditional moves, not a branch; n(q)
-	// is svcQueue's copy, so the loop reads no queueState.
-	qs := sv.queues
-	best := &qs[0]
-	bn := row[best.q] + (best.load+netRow[best.q])*best.n
-	for k := 1; k < len(qs); k++ {
-		sq := &qs[k]
-		num := row[sq.q] + (sq.load+netRow[sq.q])*sq.n
-		less := lessFrac(num, sq.n, bn, best.n)
-		if less {
-			best, bn = sq, num
-		}
-	}
-	net := netRow[best.q]
-	if e.loadOnly { // a conditional move: after the loop a branch here mispredicts
-		net = 0
-	}
-	row[best.q] += best.load + net
-	return best, best.first, reasonLeastLoad
 }
 
 // firstIdle returns the first of the candidate instances cs (scan order)
