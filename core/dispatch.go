@@ -5,7 +5,8 @@ import "math/bits"
 // choose picks the queue for request f of service sv by the run's algorithm
 // (docs/engine.md). It returns the chosen entry of sv.queues, the instance the
 // rule picked and the dispatch log's reason. MP counters are charged here, at
-// issue.
+// issue. Tuxedo's rules are written out in their cases rather than in
+// functions of their own: a call fewer per request on the hot path.
 func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why reason) {
 	switch e.alg {
 	case algFirst:
@@ -20,11 +21,20 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			return &sv.queues[sv.queueOf(c)], c, reasonIdle
 		}
-		sq = e.leastSHM(sv)
-		return sq, sq.first, reasonLeastLoad
+		// the least W(q)/n(q) + L(s,q), ties to the first, compared as
+		// num/n(q) with num = W(q) + L·n(q) (n(q) is svcQueue's copy)
+		qs := sv.queues
+		best := &qs[0]
+		bn := e.queues[best.q].work + best.load*best.n
+		for k := 1; k < len(qs); k++ {
+			sq := &qs[k]
+			num := e.queues[sq.q].work + sq.load*sq.n
+			if lessFrac(num, sq.n, bn, best.n) {
+				best, bn = sq, num
+			}
+		}
+		return best, best.first, reasonLeastLoad
 	case algMP:
-		// here, not in a function of its own: one call fewer per request
-		// on the hot path
 		m := f.req.Origin
 		nq := len(e.queues)
 		row := e.counters[m*nq : m*nq+nq]
@@ -92,22 +102,6 @@ func (e *engine) idle(i int32) bool {
 
 // lessFrac reports whether a/b < c/d for positive b and d, exactly.
 func lessFrac(a, b, c, d int64) bool { return a*d < c*b }
-
-// leastSHM returns the candidate queue with the least W(q)/n(q) + L(s,q),
-// ties to the first.
-func (e *engine) leastSHM(sv *svcInfo) *svcQueue {
-	qs := sv.queues
-	best := &qs[0]
-	bn := e.queues[best.q].work + best.load*best.n
-	for k := 1; k < len(qs); k++ {
-		sq := &qs[k]
-		num := e.queues[sq.q].work + sq.load*sq.n
-		if lessFrac(num, sq.n, bn, best.n) {
-			best, bn = sq, num
-		}
-	}
-	return best
-}
 
 // firstIdle returns the first of the candidate instances cs (scan order)
 // that is idle, or -1, testing each in turn. It serves the reading idle

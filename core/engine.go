@@ -367,13 +367,9 @@ func (e *engine) issue(r *request) error {
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
 	sv := &e.svc[r.Service]
-	var rs routeStep
-	if sv.routes != nil {
-		sv, rs = e.route(r, sv)
-	}
 	var ex *Explanation
-	if e.opt.explain != nil {
-		ex = e.opt.explain.begin(e, f, sv, &rs)
+	if sv.routes != nil || e.opt.explain != nil {
+		sv, ex = e.routeExplain(f, sv)
 	}
 	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
@@ -413,6 +409,22 @@ func (e *engine) issue(r *request) error {
 		e.opt.explain.finish(e, ex, f)
 	}
 	return nil
+}
+
+// routeExplain is issue's step for a routed service or an explained run,
+// out of line: it returns the candidates of request f's service sv that its
+// routing value leaves (nil: none), and f's explanation when it is one the
+// run explains.
+func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *Explanation) {
+	var rs routeStep
+	if sv.routes != nil {
+		sv, rs = e.route(&f.req, sv)
+	}
+	var ex *Explanation
+	if e.opt.explain != nil {
+		ex = e.opt.explain.begin(e, f, sv, &rs)
+	}
+	return sv, ex
 }
 
 // enter puts request s into its queue at t: it starts at once on the
