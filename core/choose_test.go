@@ -1,6 +1,7 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -184,4 +185,83 @@ func refChoose(e *engine, sv *svcInfo, origin int, counters []int64) (q int32, c
 		counters[origin*nq+int(q)] += charge
 	}
 	return q, sv.queues[best].first, reasonLeastLoad
+}
+
+// TestSvcQueueCopies: every candidate queue of every service, and of every
+// routing group's candidate set, carries its queue's n(q) and machine, from
+// the start and after instances leave and rejoin the candidates
+// (rebuildCandidates), in a routed MP scenario with MSSQ sets.
+func TestSvcQueueCopies(t *testing.T) {
+	ubb := `*RESOURCES
+IPCKEY 123456
+MASTER site1
+MODEL MP
+LDBAL Y
+
+*MACHINES
+node1 LMID=site1
+node2 LMID=site2 NETLOAD=40
+
+*GROUPS
+G1 LMID=site1 GRPNO=1
+G2 LMID=site2 GRPNO=2
+G3 LMID=site2 GRPNO=3
+
+*SERVERS
+a SRVGRP=G1 SRVID=1 MIN=3 MAX=3 RQADDR=QA CLOPT="-s S,T"
+b SRVGRP=G1 SRVID=10 MIN=2 MAX=2 CLOPT="-s S"
+c SRVGRP=G2 SRVID=1 MIN=4 MAX=4 RQADDR=QC CLOPT="-s S,T"
+d SRVGRP=G3 SRVID=1 MIN=2 MAX=2 RQADDR=QD CLOPT="-s S"
+
+*SERVICES
+S ROUTING=ACCT
+
+*ROUTING
+ACCT FIELD=ACCOUNT_ID RANGES="1-10:G1,11-20:G2,*:G3"
+`
+	doc, err := json.Marshal(map[string]any{"ubbconfig": ubb,
+		"workload": map[string]any{"trace_csv": "time_ms,service,service_ms,route\n0,S,1,5\n"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := newSetup(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := newEngine(setup, nil, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.routeSets) == 0 {
+		t.Fatal("the scenario has no routing groups: the test would check nothing of them")
+	}
+	check := func(round int) {
+		sets := append([]*svcInfo(nil), e.routeSets...)
+		for s := range e.svc {
+			sets = append(sets, &e.svc[s])
+		}
+		for _, sv := range sets {
+			for _, sq := range sv.queues {
+				q := &e.queues[sq.q]
+				if sq.n != q.n || sq.machine != q.machine {
+					t.Fatalf("round %d, service %d, queue %d: copy has n %d, machine %d; the queue has %d, %d",
+						round, sv.service, sq.q, sq.n, sq.machine, q.n, q.machine)
+				}
+			}
+		}
+	}
+	check(0)
+	r := newRng(3, 0)
+	states := []instState{stateUp, stateDown, stateRestarting, stateStopping, stateGone}
+	for round := 1; round <= 200; round++ {
+		for i := range e.servers {
+			e.servers[i].state = states[r.IntN(len(states))]
+		}
+		e.rebuildCandidates()
+		check(round)
+	}
 }
