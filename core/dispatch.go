@@ -37,7 +37,6 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 	case algMP:
 		m := f.req.Origin
 		nq := len(e.queues)
-		row := e.counters[m*nq : m*nq+nq]
 		var c int32 // the first idle candidate on the origin machine
 		if e.idleQueue {
 			c = e.firstIdle(sv.local[m])
@@ -46,10 +45,10 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		}
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
-			row[sq.q] += sq.load
+			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
 			return sq, c, reasonIdle
 		}
-		netRow := e.netFor[m*nq : m*nq+nq]
+		row, netRow := e.counters[m*nq:m*nq+nq], e.netFor[m*nq:m*nq+nq]
 		// The least C_m(q)/n(q) + L(s,q) + N(q), as num/n with num =
 		// C_m(q) + (L+N)·n, compared in int64 as docs/engine.md says;
 		// n(q) is svcQueue's copy, so the loop reads no queueState.
