@@ -3,34 +3,85 @@ package core
 import "math/bits"
 
 // choose picks the queue for request f of service sv by the run's algorithm
-// (docs/engine.md). It returns the index into sv.queues, the instance the rule
-// picked and the dispatch log's reason. MP counters are charged here, at issue.
-func (e *engine) choose(f *flight, sv *svcInfo) (k int32, chosen int32, why reason) {
+// (docs/engine.md). It returns the chosen entry of sv.queues, the instance the
+// rule picked and the dispatch log's reason. MP counters are charged here, at
+// issue. Tuxedo's rules are written out in their cases rather than in
+// functions of their own: a call fewer per request on the hot path.
+func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why reason) {
 	switch e.alg {
 	case algFirst:
-		return sv.candQ[0], sv.cands[0], reasonFirst
+		return &sv.queues[sv.candQ[0]], sv.cands[0], reasonFirst
 	case algSHM:
-		if c := e.firstIdle(sv); c >= 0 {
-			return sv.queueOf(c), c, reasonIdle
+		var c int32 // the first idle candidate
+		if e.idleQueue {
+			c = e.firstIdle(sv.cands)
+		} else {
+			c = firstCommon(sv.candBits, e.idleBits)
 		}
-		k = e.leastSHM(sv)
-		return k, sv.queues[k].first, reasonLeastLoad
+		if c >= 0 {
+			return &sv.queues[sv.queueOf(c)], c, reasonIdle
+		}
+		// the least W(q)/n(q) + L(s,q), ties to the first, compared as
+		// num/n(q) with num = W(q) + L·n(q) (n(q) is svcQueue's copy)
+		qs := sv.queues
+		best := &qs[0]
+		bn := e.queues[best.q].work + best.load*best.n
+		for k := 1; k < len(qs); k++ {
+			sq := &qs[k]
+			num := e.queues[sq.q].work + sq.load*sq.n
+			if lessFrac(num, sq.n, bn, best.n) {
+				best, bn = sq, num
+			}
+		}
+		return best, best.first, reasonLeastLoad
 	case algMP:
-		return e.chooseMP(f, sv)
+		m := f.req.Origin
+		nq := len(e.queues)
+		var c int32 // the first idle candidate on the origin machine
+		if e.idleQueue {
+			c = e.firstIdle(sv.local[m])
+		} else {
+			c = firstCommon(sv.localBits[m], e.idleBits)
+		}
+		if c >= 0 {
+			sq = &sv.queues[sv.queueOf(c)]
+			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
+			return sq, c, reasonIdle
+		}
+		row, netRow := e.counters[m*nq:m*nq+nq], e.netFor[m*nq:m*nq+nq]
+		// The least C_m(q)/n(q) + L(s,q) + N(q), as num/n with num =
+		// C_m(q) + (L+N)·n, compared in int64 as docs/engine.md says;
+		// n(q) is svcQueue's copy, so the loop reads no queueState.
+		qs := sv.queues
+		best := &qs[0]
+		bn := row[best.q] + (best.load+netRow[best.q])*best.n
+		for k := 1; k < len(qs); k++ {
+			sq := &qs[k]
+			num := row[sq.q] + (sq.load+netRow[sq.q])*sq.n
+			if lessFrac(num, sq.n, bn, best.n) {
+				best, bn = sq, num
+			}
+		}
+		net := netRow[best.q]
+		if e.loadOnly { // a conditional move: after the loop a branch here mispredicts
+			net = 0
+		}
+		row[best.q] += best.load + net
+		return best, best.first, reasonLeastLoad
 	case algRoundRobin:
 		s := f.req.Service
 		j := e.rr[s] % int64(len(sv.cands))
 		e.rr[s]++
-		return sv.candQ[j], sv.cands[j], reasonRoundRobin
+		return &sv.queues[sv.candQ[j]], sv.cands[j], reasonRoundRobin
 	case algRandom:
 		j := e.rng.IntN(len(sv.cands))
-		return sv.candQ[j], sv.cands[j], reasonRandom
+		return &sv.queues[sv.candQ[j]], sv.cands[j], reasonRandom
 	case algJSQ:
-		k = e.leastJSQ(sv)
-		return k, sv.queues[k].first, reasonJSQ
+		sq = &sv.queues[e.leastJSQ(sv)]
+		return sq, sq.first, reasonJSQ
 	case algP2C:
 		j := e.pickP2C(sv)
-		return sv.candQ[j], sv.cands[j], reasonP2C
+		return &sv.queues[sv.candQ[j]], sv.cands[j], reasonP2C
 	}
 	panic("core: choose: unknown algorithm " + e.alg.String())
 }
@@ -51,84 +102,27 @@ func (e *engine) idle(i int32) bool {
 // lessFrac reports whether a/b < c/d for positive b and d, exactly.
 func lessFrac(a, b, c, d int64) bool { return a*d < c*b }
 
-// leastSHM returns the candidate queue with the least W(q)/n(q) + L(s,q),
-// ties to the first.
-func (e *engine) leastSHM(sv *svcInfo) int32 {
-	best := int32(0)
-	var bn, bd int64
-	for k := range sv.queues {
-		sq := &sv.queues[k]
-		q := &e.queues[sq.q]
-		num, den := q.work+sq.load*q.n, q.n
-		if k == 0 || lessFrac(num, den, bn, bd) {
-			best, bn, bd = int32(k), num, den
-		}
-	}
-	return best
-}
-
-// chooseMP is the MP round-robin algorithm for a request issued on its origin.
-func (e *engine) chooseMP(f *flight, sv *svcInfo) (int32, int32, reason) {
-	m := f.req.Origin
-	row := e.counters[m*len(e.queues):]
-	if c := e.firstIdleLocal(sv, m); c >= 0 {
-		k := sv.queueOf(c)
-		row[sv.queues[k].q] += sv.queues[k].load
-		return k, c, reasonIdle
-	}
-	best := int32(0)
-	var bn, bd, bcharge int64
-	netRow := e.netFor[m*len(e.queues):]
-	for k := range sv.queues {
-		sq := &sv.queues[k]
-		n := e.queues[sq.q].n
-		net := netRow[sq.q]
-		num := row[sq.q] + (sq.load+net)*n
-		if k == 0 || lessFrac(num, n, bn, bd) {
-			best, bn, bd, bcharge = int32(k), num, n, sq.load+net
-		}
-	}
-	if e.loadOnly {
-		bcharge = sv.queues[best].load
-	}
-	row[sv.queues[best].q] += bcharge
-	return best, sv.queues[best].first, reasonLeastLoad
-}
-
-// firstIdleLocal returns the first idle candidate of sv on machine m in scan
-// order, or -1. Under the default reading of idle it matches the candidates'
-// bit set against the idle servers' a word (64 servers) at a time, rather
-// than testing each candidate in turn.
-func (e *engine) firstIdleLocal(sv *svcInfo, m int) int32 {
-	if e.idleQueue {
-		for _, j := range sv.local[m] {
-			if c := sv.cands[j]; e.idle(c) {
-				return c
-			}
-		}
-		return -1
-	}
-	for w, cands := range sv.localBits[m] {
-		if x := cands & e.idleBits[w]; x != 0 {
-			return int32(w*64 + bits.TrailingZeros64(x))
+// firstIdle returns the first of the candidate instances cs (scan order)
+// that is idle, or -1, testing each in turn. It serves the reading idle
+// "queue"; under the default reading the callers match bit sets instead
+// (firstCommon).
+func (e *engine) firstIdle(cs []int32) int32 {
+	for _, c := range cs {
+		if e.idle(c) {
+			return c
 		}
 	}
 	return -1
 }
 
-// firstIdle returns the first idle candidate of sv in scan order, or -1,
-// matching bit sets a word at a time as firstIdleLocal does.
-func (e *engine) firstIdle(sv *svcInfo) int32 {
-	if e.idleQueue {
-		for _, c := range sv.cands {
-			if e.idle(c) {
-				return c
-			}
-		}
-		return -1
-	}
-	for w, cands := range sv.candBits {
-		if x := cands & e.idleBits[w]; x != 0 {
+// firstCommon returns the smallest i whose bit is set in both cands and
+// idle (bit i of word i/64), or -1; idle has at least len(cands) words. With
+// cands a service's candidates (svcInfo.candBits, or localBits on one
+// machine) and idle engine.idleBits, it is the first idle candidate in scan
+// order, found a word (64 servers) at a time rather than by testing each.
+func firstCommon(cands, idle []uint64) int32 {
+	for w, x := range cands {
+		if x &= idle[w]; x != 0 {
 			return int32(w*64 + bits.TrailingZeros64(x))
 		}
 	}

@@ -101,7 +101,7 @@ type svcInfo struct {
 	cands   []int32    // candidate instances in scan order
 	candQ   []int32    // per candidate: index into queues
 	queues  []svcQueue // distinct candidate queues, at their first candidate's position
-	local   [][]int32  // per machine: candidates on that machine
+	local   [][]int32  // per machine: the candidates on it, scan order
 	// per machine: the candidates on it as a bit set of server indexes
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
@@ -128,7 +128,11 @@ type svcQueue struct {
 	q     int32
 	first int32 // its first candidate instance
 	load  int64 // L(s,q)
-	prio  int32 // PRIO of s for q's group
+	// n(q), a copy of the queue's: the MP cost loop reads it with the
+	// rest of the entry (fillCandidates refreshes it whenever n(q) changes)
+	n       int64
+	prio    int32 // PRIO of s for q's group
+	machine int32 // the queue's machine
 }
 
 // engine plays one run forward.
@@ -372,13 +376,10 @@ func (e *engine) advance(t int64) {
 	}
 }
 
-// alloc takes a free in-flight slot.
-func (e *engine) alloc() int32 {
-	if n := len(e.free); n > 0 {
-		s := e.free[n-1]
-		e.free = e.free[:n-1]
-		return s
-	}
+// grow adds an in-flight slot to the pool (issue takes a free one when there
+// is one), first setting the fault that stops the run when the pool is at the
+// most one run may hold.
+func (e *engine) grow() int32 {
 	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.len()) >= lim && e.fault == nil {
 		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
 			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
@@ -397,26 +398,28 @@ func (e *engine) issue(r *request) error {
 		err.Limit = LimitRequests
 		return err
 	}
-	if r.Service < 0 || r.Service >= len(e.svc) || r.Origin < 0 || r.Origin >= len(e.m.Machines) {
+	// (unsigned: a negative index is out of range too, with one test)
+	if uint(r.Service) >= uint(len(e.svc)) || uint(r.Origin) >= uint(len(e.m.Machines)) {
 		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
 	}
-	s := e.alloc()
+	// its in-flight slot: a free one, else a new one (taken here: a
+	// function doing both would be too big to inline)
+	var s int32
+	if n := len(e.free) - 1; n >= 0 {
+		s, e.free = e.free[n], e.free[:n]
+	} else {
+		s = e.grow()
+	}
 	e.inSystem++
 	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	e.log.issue(s)
 	e.st.issue(f)
-	if r.TimeUS > e.spanUS {
-		e.spanUS = r.TimeUS
-	}
+	e.spanUS = max(e.spanUS, r.TimeUS)
 	sv := &e.svc[r.Service]
-	var rs routeStep
-	if sv.routes != nil {
-		sv, rs = e.route(r, sv)
-	}
 	var ex *Explanation
-	if e.opt.explain != nil {
-		ex = e.opt.explain.begin(e, f, sv, &rs)
+	if sv.routes != nil || e.opt.explain != nil {
+		sv, ex = e.routeExplain(f, sv)
 	}
 	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
@@ -430,8 +433,7 @@ func (e *engine) issue(r *request) error {
 		e.finish(s)
 		return nil
 	}
-	k, chosen, reason := e.choose(f, sv)
-	sq := &sv.queues[k]
+	sq, chosen, reason := e.choose(f, sv)
 	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
 	f.prio = sq.prio
 	if p := r.Prio; p > 0 {
@@ -439,8 +441,7 @@ func (e *engine) issue(r *request) error {
 	}
 	e.st.chosen(f)
 	e.ser.dispatch[chosen]++
-	qm := e.queues[sq.q].machine
-	if int(qm) != r.Origin {
+	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
@@ -458,6 +459,22 @@ func (e *engine) issue(r *request) error {
 		e.opt.explain.finish(e, ex, f)
 	}
 	return nil
+}
+
+// routeExplain is issue's step for a routed service or an explained run,
+// out of line: it returns the candidates of request f's service sv that its
+// routing value leaves (nil: none), and f's explanation when it is one the
+// run explains.
+func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *Explanation) {
+	var rs routeStep
+	if sv.routes != nil {
+		sv, rs = e.route(&f.req, sv)
+	}
+	var ex *Explanation
+	if e.opt.explain != nil {
+		ex = e.opt.explain.begin(e, f, sv, &rs)
+	}
+	return sv, ex
 }
 
 // enter puts request s into its queue at t: it starts at once on the
@@ -570,7 +587,15 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 		us = 0
 		if smp := e.sampler(f.req.Service, sv.group); smp != nil {
 			e.draw.Seed(f.req.Key, streamService)
-			us = roundUS(smp.SampleMS(&e.draw) * 1000)
+			var ms float64
+			if d, ok := smp.(expDist); ok {
+				// the usual distribution, called directly: its SampleMS
+				// inlines, saving the interface call and its wrapper
+				ms = d.SampleMS(&e.draw)
+			} else {
+				ms = smp.SampleMS(&e.draw)
+			}
+			us = roundUS(ms * 1000)
 		}
 	}
 	if sv.speed != 1 {
@@ -594,7 +619,13 @@ func roundUS(x float64) int64 {
 	if x >= math.MaxInt64/2 {
 		return math.MaxInt64 / 2
 	}
-	return int64(math.Round(x))
+	// math.Round(x) for 0 < x < 2^62, in fewer instructions: the
+	// conversion truncates, x - i is exact (i <= x < i+1), and a half or
+	// more rounds up. float64(x) rounds a product passed in (roundUS(ms *
+	// 1000)) before the subtraction: unconverted, arm64 fuses the two into
+	// one multiply-subtract, which skips that rounding.
+	i := int64(x)
+	return i + int64(b2i(float64(x)-float64(i) >= 0.5))
 }
 
 // accrueQueue accounts queue q's waiting length up to t.

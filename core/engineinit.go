@@ -197,12 +197,7 @@ func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
 // routing groups too) and every queue's n(q) after instances stopped or
 // started being candidates.
 func (e *engine) rebuildCandidates() {
-	for s := range e.svc {
-		e.fillCandidates(&e.svc[s])
-	}
-	for _, sv := range e.routeSets {
-		e.fillCandidates(sv)
-	}
+	// n(q) first: fillCandidates copies it into each svcQueue
 	for qi := range e.queues {
 		q := &e.queues[qi]
 		q.n = 0
@@ -211,6 +206,12 @@ func (e *engine) rebuildCandidates() {
 				q.n++
 			}
 		}
+	}
+	for s := range e.svc {
+		e.fillCandidates(&e.svc[s])
+	}
+	for _, sv := range e.routeSets {
+		e.fillCandidates(sv)
 	}
 	if e.life != nil {
 		e.life.dirty = false
@@ -243,7 +244,8 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 		if pos[q] < 0 {
 			p := m.Services[s].Params(m.Queues[q].Group)
 			pos[q] = int32(len(sv.queues))
-			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), prio: clampPrio(p.Prio)})
+			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), n: e.queues[q].n, prio: clampPrio(p.Prio),
+				machine: e.queues[q].machine})
 		}
 		sv.cands = append(sv.cands, c)
 	}
@@ -254,10 +256,10 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 		pos[sv.queues[k].q] = int32(k)
 	}
 	words := len(sv.candBits)
-	for j, c := range sv.cands {
+	for _, c := range sv.cands {
 		sv.candQ = append(sv.candQ, pos[m.Servers[c].QueueIdx])
 		mi := m.Servers[c].Machine
-		sv.local[mi] = append(sv.local[mi], int32(j))
+		sv.local[mi] = append(sv.local[mi], c)
 		if sv.localBits[mi] == nil {
 			sv.localBits[mi] = make([]uint64, words)
 		}

@@ -41,9 +41,12 @@ func TestFirstIdle(t *testing.T) {
 					break
 				}
 			}
-			got := e.firstIdle(sv)
+			got := firstCommon(sv.candBits, e.idleBits)
 			if got != want {
 				t.Fatalf("round %d, service %d: got server %d, want %d", round, s, got, want)
+			}
+			if got := e.firstIdle(sv.cands); got != want {
+				t.Fatalf("round %d, service %d: testing each candidate: got server %d, want %d", round, s, got, want)
 			}
 			if want >= 0 && sv.queueOf(got) != wantQ {
 				t.Fatalf("round %d, service %d: got queue %d for server %d, want %d", round, s, sv.queueOf(got), got, wantQ)
@@ -78,14 +81,17 @@ func TestFirstIdleLocal(t *testing.T) {
 			sv := &e.svc[s]
 			for mi := range m.Machines {
 				want := int32(-1)
-				for _, j := range sv.local[mi] {
-					if !e.servers[sv.cands[j]].busy {
-						want = sv.cands[j]
+				for _, c := range sv.cands {
+					if m.Servers[c].Machine == mi && !e.servers[c].busy {
+						want = c
 						break
 					}
 				}
-				if got := e.firstIdleLocal(sv, mi); got != want {
+				if got := firstCommon(sv.localBits[mi], e.idleBits); got != want {
 					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
+				}
+				if got := e.firstIdle(sv.local[mi]); got != want {
+					t.Fatalf("round %d, service %d, machine %d: testing each candidate: got server %d, want %d", round, s, mi, got, want)
 				}
 				if want >= 0 && sv.queues[sv.queueOf(want)].q != int32(m.Servers[want].QueueIdx) {
 					t.Fatalf("service %d: queueOf(%d) is not its queue", s, want)
