@@ -199,47 +199,106 @@ func TestFlightReset(t *testing.T) {
 	}
 }
 
-// TestDoneCountsSearch: the branch-free search of doneCounts.add finds each
-// advertised service's counter in blocks of every size from 0 to 40, and
-// counts services a server does not advertise apart: the counts equal a
-// plain map's.
+// TestDoneCountsSearch: in both layouts (a dense table, and the sparse
+// blocks whose branch-free search finds each advertised service's counter in
+// blocks of every size from 0 to 40, counting services a server does not
+// advertise apart), the counts and LOAD sums per (server, service) and per
+// server equal a plain map's.
 func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
-	r := newRng(17, 4)
-	m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
-	for s := range m.Services {
-		m.Services[s].Name = fmt.Sprintf("S%02d", s)
+	for _, dense := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dense=%v", dense), func(t *testing.T) {
+			r := newRng(17, 4)
+			m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
+			for s := range m.Services {
+				m.Services[s].Name = fmt.Sprintf("S%02d", s)
+			}
+			for i := range m.Servers { // server i advertises i distinct services at random
+				for _, s := range r.perm(nsvc)[:i] {
+					m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
+				}
+			}
+			var d doneCounts
+			d.initUpTo(m, map[bool]int64{true: nsvc * nsrv, false: nsvc*nsrv - 1}[dense])
+			if d.dense != dense {
+				t.Fatalf("dense: got %v, want %v", d.dense, dense)
+			}
+			want := map[[2]int32]int64{}
+			wantReq, wantLoad := make([]int64, nsrv), make([]int64, nsrv)
+			for range 50_000 {
+				i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
+				load := int64(r.IntN(100))
+				d.add(i, k, load)
+				want[[2]int32{i, k}]++
+				wantReq[i]++
+				wantLoad[i] += load
+			}
+			got := map[[2]int32]int64{}
+			for i, counts := range d.perServer() {
+				for j, c := range counts {
+					got[[2]int32{int32(i), c.svc}] = c.n
+					if j > 0 && counts[j-1].svc >= c.svc {
+						t.Errorf("server %d: services not in order: %v", i, counts)
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
+			}
+			gotReq, gotLoad := make([]int64, nsrv), make([]int64, nsrv)
+			d.perServerTotals(gotReq, gotLoad)
+			if !reflect.DeepEqual(gotReq, wantReq) || !reflect.DeepEqual(gotLoad, wantLoad) {
+				t.Errorf("per server: got requests %v load %v, want %v %v", gotReq, gotLoad, wantReq, wantLoad)
+			}
+			if dense {
+				if len(d.more) != 0 || len(d.c) != nsvc*nsrv {
+					t.Errorf("dense: got %d counters and %d apart, want %d and 0", len(d.c), len(d.more), nsvc*nsrv)
+				}
+				return
+			}
+			if len(d.more) == 0 {
+				t.Error("no request of a service its server does not advertise was counted apart; want some")
+			}
+			for key := range d.more { // only those: an advertised one has its counter
+				i, k := key/nsvc, key%nsvc
+				if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
+					t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
+				}
+			}
+		})
 	}
-	for i := range m.Servers { // server i advertises i distinct services at random
-		for _, s := range r.perm(nsvc)[:i] {
-			m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
-		}
+}
+
+// TestDoneCountsMemory: a large model (10 000 instances x 200 services) gets
+// counters per advertisement, not per (server, service) pair.
+func TestDoneCountsMemory(t *testing.T) {
+	m := &Model{Services: make([]ubb.Service, 200), Servers: make([]ubb.Server, 10_000)}
+	for s := range m.Services {
+		m.Services[s].Name = fmt.Sprintf("S%d", s)
+	}
+	for i := range m.Servers {
+		m.Servers[i].Services = []string{m.Services[i%200].Name, m.Services[(i+1)%200].Name}
 	}
 	var d doneCounts
 	d.init(m)
-	want := map[[2]int32]int64{}
-	for range 50_000 {
-		i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
-		d.add(i, k)
-		want[[2]int32{i, k}]++
+	if d.dense || len(d.c) != 20_000 {
+		t.Errorf("got dense %v with %d counters, want sparse with 20000", d.dense, len(d.c))
 	}
-	got := map[[2]int32]int64{}
-	for i, counts := range d.perServer() {
-		for _, c := range counts {
-			got[[2]int32{int32(i), c.svc}] = c.n
-		}
+	d.add(9_999, 0, 5) // server 9999 advertises S199 and S0
+	d.add(9_999, 7, 5) // ... not S7: counted apart
+	req, load := make([]int64, 10_000), make([]int64, 10_000)
+	d.perServerTotals(req, load)
+	if req[9_999] != 2 || load[9_999] != 10 || len(d.more) != 1 {
+		t.Errorf("server 9999: got %d requests, load %d, %d apart; want 2, 10, 1", req[9_999], load[9_999], len(d.more))
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
-	}
-	if len(d.more) == 0 {
-		t.Error("no request of a service its server does not advertise was counted apart; want some")
-	}
-	for key := range d.more { // only those: an advertised one has its counter
-		i, k := key/nsvc, key%nsvc
-		if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
-			t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
-		}
+}
+
+// add counts a request as stats.complete does (tests only).
+func (d *doneCounts) add(i, k int32, load int64) {
+	if d.dense {
+		d.addDense(i, k, load)
+	} else {
+		d.addSparse(i, k, load)
 	}
 }
 

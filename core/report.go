@@ -8,6 +8,7 @@ import (
 // result assembles the Result of a finished run from the engine's statistics.
 func (e *engine) result() *Result {
 	st := &e.st
+	st.finish(e)
 	st.wait.mergeHist(st.sWait)
 	st.resp.mergeHist(st.sResp)
 	r := &Result{

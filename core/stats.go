@@ -296,12 +296,28 @@ func (st *stats) complete(f *flight, sv *serverState) {
 		st.svcTimedOut[s]++
 	}
 	st.svcBusy[s] += f.endUS - f.startUS
-	st.srvRequests[sv.idx]++
-	st.srvLoad[sv.idx] += f.load
-	st.done.add(sv.idx, int32(s))
-	st.mServed[sv.machine]++
+	// done's counts give srvRequests, srvLoad and mServed (see finish).
+	// The layout is tested here: a method testing it would call addSparse,
+	// which would keep it from being inlined.
+	if d := &st.done; d.dense {
+		d.addDense(sv.idx, int32(s), f.load)
+	} else {
+		d.addSparse(sv.idx, int32(s), f.load)
+	}
 	if int(sv.machine) == f.req.Origin {
 		st.mLocal[sv.machine]++
+	}
+}
+
+// finish derives, once the run is over, the figures that are sums of the
+// per-request counts rather than counted per request: each server's
+// requests and LOAD done from its per-service counts, each machine's
+// requests served from its servers'.
+func (st *stats) finish(e *engine) {
+	st.done.perServerTotals(st.srvRequests, st.srvLoad)
+	clear(st.mServed)
+	for i := range e.m.Servers {
+		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
 	}
 }
 
@@ -345,25 +361,43 @@ func niceUp(x int64) int64 {
 	}
 }
 
-// doneCounts counts requests processed per (server, service), in memory
-// linear in the advertisements rather than servers x services: each server
-// has a block of counters for the services it advertises (sorted), and the
-// rare request a server processes without advertising its service (another
-// instance of its MSSQ set does) is counted in a map.
+// doneCounts counts requests processed, and the LOAD they carried, per
+// (server, service). A small model (servers x services up to doneDenseMax)
+// has a dense table, one counter per pair, found by arithmetic. A larger one
+// keeps memory linear in the advertisements rather than servers x services:
+// each server has a block of counters for the services it advertises
+// (sorted), and the rare request a server processes without advertising its
+// service (another instance of its MSSQ set does) is counted in a map.
 type doneCounts struct {
-	off  []int32 // per server: start of its block; off[len] = end
-	svc  []int32 // service index per counter, sorted within a block
-	n    []int64
-	more map[int64]int64 // server*nsvc + service -> count
-	nsvc int64
+	dense      bool
+	nsrv, nsvc int64
+	c          []doneCount         // dense: [server*nsvc + service]; sparse: the blocks
+	off        []int32             // sparse: per server, start of its block in c; off[len] = end
+	svc        []int32             // sparse: service index per counter, sorted within a block
+	more       map[int64]doneCount // sparse: server*nsvc + service -> counts
 }
 
-func (d *doneCounts) init(m *Model) {
+// doneCount is the requests processed of one (server, service) and the sum
+// of their LOAD.
+type doneCount struct{ n, load int64 }
+
+// doneDenseMax is the most servers x services counted in a dense table
+// (16 bytes each: 1 MiB).
+const doneDenseMax = 1 << 16
+
+func (d *doneCounts) init(m *Model) { d.initUpTo(m, doneDenseMax) }
+
+// initUpTo is init with a dense table up to denseMax counters.
+func (d *doneCounts) initUpTo(m *Model, denseMax int64) {
+	d.nsrv, d.nsvc = int64(len(m.Servers)), int64(len(m.Services))
+	if n := d.nsrv * d.nsvc; n <= denseMax {
+		d.dense, d.c = true, make([]doneCount, n)
+		return
+	}
 	index := make(map[string]int32, len(m.Services))
 	for i := range m.Services {
 		index[m.Services[i].Name] = int32(i)
 	}
-	d.nsvc = int64(len(m.Services))
 	d.off = make([]int32, len(m.Servers)+1)
 	for i := range m.Servers {
 		start := len(d.svc)
@@ -377,15 +411,25 @@ func (d *doneCounts) init(m *Model) {
 		d.svc = d.svc[:start+len(slices.Compact(block))]
 		d.off[i+1] = int32(len(d.svc))
 	}
-	d.n = make([]int64, len(d.svc))
+	d.c = make([]doneCount, len(d.svc))
 }
 
-// add counts one request of service k processed by server i.
-// The search takes no branch on the comparisons (which way it goes is a coin
-// toss the processor would mispredict, about once a request): the block's
-// first position whose service is not below k lies in [base, base+n], and
-// each step halves n with a conditional move.
-func (d *doneCounts) add(i, k int32) {
+// Counting one request of service k, with LOAD load, processed by server i
+// is addDense(i, k, load) for the dense table, else addSparse (stats.complete
+// picks one, so that the dense case is inlined).
+
+// addDense counts a request in the dense table.
+func (d *doneCounts) addDense(i, k int32, load int64) {
+	c := &d.c[int64(i)*d.nsvc+int64(k)]
+	c.n, c.load = c.n+1, c.load+load
+}
+
+// addSparse counts a request in the blocks. The search takes no branch on the
+// comparisons (which way it goes is a coin toss the processor would
+// mispredict, about once a request): the block's first position whose
+// service is not below k lies in [base, base+n], and each step halves n
+// with a conditional move.
+func (d *doneCounts) addSparse(i, k int32, load int64) {
 	base, hi := int(d.off[i]), int(d.off[i+1])
 	if n := hi - base; n > 0 {
 		for n > 1 {
@@ -394,24 +438,37 @@ func (d *doneCounts) add(i, k int32) {
 			n -= half
 		}
 		if base += b2i(d.svc[base] < k); base < hi && d.svc[base] == k {
-			d.n[base]++
+			d.c[base].n++
+			d.c[base].load += load
 			return
 		}
 	}
 	if d.more == nil {
-		d.more = map[int64]int64{}
+		d.more = map[int64]doneCount{}
 	}
-	d.more[int64(i)*d.nsvc+int64(k)]++
+	key := int64(i)*d.nsvc + int64(k)
+	c := d.more[key]
+	d.more[key] = doneCount{c.n + 1, c.load + load}
 }
 
 // perServer returns, per server, the services it processed requests of
 // with their counts, in service order.
 func (d *doneCounts) perServer() [][]svcCount {
-	out := make([][]svcCount, len(d.off)-1)
+	out := make([][]svcCount, d.nsrv)
+	if d.dense {
+		for i := range out {
+			for k, c := range d.c[int64(i)*d.nsvc : int64(i+1)*d.nsvc] {
+				if c.n > 0 {
+					out[i] = append(out[i], svcCount{int32(k), c.n})
+				}
+			}
+		}
+		return out
+	}
 	for i := range out {
 		for j := d.off[i]; j < d.off[i+1]; j++ {
-			if d.n[j] > 0 {
-				out[i] = append(out[i], svcCount{d.svc[j], d.n[j]})
+			if d.c[j].n > 0 {
+				out[i] = append(out[i], svcCount{d.svc[j], d.c[j].n})
 			}
 		}
 	}
@@ -419,13 +476,36 @@ func (d *doneCounts) perServer() [][]svcCount {
 		keys := slices.Sorted(maps.Keys(d.more))
 		for _, key := range keys {
 			i := key / d.nsvc
-			out[i] = append(out[i], svcCount{int32(key % d.nsvc), d.more[key]})
+			out[i] = append(out[i], svcCount{int32(key % d.nsvc), d.more[key].n})
 		}
 		for i := range out {
 			slices.SortFunc(out[i], func(a, b svcCount) int { return cmp.Compare(a.svc, b.svc) })
 		}
 	}
 	return out
+}
+
+// perServerTotals sets requests[i] and load[i] to the requests server i
+// processed and the sum of their LOAD, over all services.
+func (d *doneCounts) perServerTotals(requests, load []int64) {
+	clear(requests)
+	clear(load)
+	for i := range requests {
+		var row []doneCount
+		if d.dense {
+			row = d.c[int64(i)*d.nsvc : int64(i+1)*d.nsvc]
+		} else {
+			row = d.c[d.off[i]:d.off[i+1]]
+		}
+		for _, c := range row {
+			requests[i] += c.n
+			load[i] += c.load
+		}
+	}
+	for key, c := range d.more {
+		requests[key/d.nsvc] += c.n
+		load[key/d.nsvc] += c.load
+	}
 }
 
 // svcCount is a number of requests of service svc.
