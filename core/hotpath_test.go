@@ -26,7 +26,7 @@ func TestSummaryFront(t *testing.T) {
 		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
 		{"around the front's end", []int64{frontMaxUS - 1, frontMaxUS, frontMaxUS + 1, frontMaxUS - 1, 2047, 2048, 4095, 4096}},
 		{"random", randomDurations(20_000)},
-		{"one bucket, past several batches", slices.Repeat([]int64{5}, 3*frontBatch+7)},
+		{"one bucket, many times", slices.Repeat([]int64{5}, 12_295)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -56,27 +56,49 @@ func TestSummaryFront(t *testing.T) {
 	}
 }
 
-// TestSummaryFrontOverflow: when front's counts could pass 32 bits, they are
-// added to the histogram first, and the histogram stays that of every value.
+// TestSummaryFrontOverflow: every frontFlushEvery completed requests,
+// stats.complete adds every front to its histogram before counting more, so
+// that no 32-bit count can overflow; the histograms stay those of every
+// value.
 func TestSummaryFrontOverflow(t *testing.T) {
-	vals := randomDurations(3 * frontBatch)
-	var got summaryAcc
-	want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
-	got.record(vals[0])
-	want.recordExact(vals[0])
-	_ = want.h.RecordValue(vals[0])
-	got.frontN = frontFlushEvery - frontBatch/2 // as if 2^31 values had been counted and added to h
-	for _, v := range vals[1:] {
-		got.record(v)
+	e, err := newEngine(engSetup(handModel()), &sliceRequests{}, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &e.st
+	vals := randomDurations(3000)
+	var want summaryAcc
+	want.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	sv := &e.servers[0]
+	for k, v := range vals {
+		if k == 1000 { // as if 2^31 - 2000 more requests had completed
+			st.completed += frontFlushEvery - 2000
+		}
+		f := flight{req: request{TimeUS: 0, Service: svcToLower}, counted: true, queue: 0,
+			enqueueUS: 10, startUS: 10 + v, endUS: 10 + v, replyUS: 10 + v}
+		st.complete(&f, sv)
 		want.recordExact(v)
 		_ = want.h.RecordValue(v)
+		var inFront int64
+		for _, c := range st.qWait[0].front {
+			inFront += int64(c)
+		}
+		small := b2i(v < frontMaxUS) // v is in front, or past it
+		if k == 1998 && inFront < 1000 {
+			t.Fatalf("front was added to the histogram before %d requests", frontFlushEvery)
+		}
+		if k == 1999 && inFront != int64(small) {
+			t.Fatalf("at %d requests, front holds %d values, want %d (only the last)", frontFlushEvery, inFront, small)
+		}
 	}
-	if got.h == nil {
-		t.Fatal("front was not added to the histogram before it could overflow")
-	}
-	got.flush()
-	if g, w := got.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
-		t.Errorf("histogram: counts differ from recording every value")
+	for _, a := range []*summaryAcc{&st.qWait[0], &st.sWait[svcToLower]} {
+		a.flush()
+		if g, w := a.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
+			t.Errorf("histogram: counts differ from recording every value")
+		}
+		if g, w := a.summary(), want.summary(); g != w {
+			t.Errorf("summary: got %+v, want %+v", g, w)
+		}
 	}
 }
 
@@ -299,6 +321,13 @@ func (d *doneCounts) add(i, k int32, load int64) {
 		d.addDense(i, k, load)
 	} else {
 		d.addSparse(i, k, load)
+	}
+}
+
+// record counts v as stats.complete does (tests only).
+func (a *summaryAcc) record(v int64) {
+	if !a.note(v, histIndex(v)) {
+		a.spill(v)
 	}
 }
 

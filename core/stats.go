@@ -21,21 +21,15 @@ const (
 )
 
 // summaryAcc accumulates one distribution of durations: exact count, sum and
-// maximum, and a fixed-memory histogram (allocated on first use) for
-// percentiles. A value below frontMaxUS (zeros, most waits, included) is
-// only noted, as its bucket index in pend, a batch written in order; a full
-// batch is counted into front, a compact array of 32-bit counts by the
-// histogram's own bucket index, in one tight loop that finds front in the
-// cache instead of missing it on every record. flush adds them all to the
-// histogram before it is read. The histogram ends up the same as if every
-// value had been recorded in it, and recording takes no branch on the value
-// (whether a wait is zero is a coin toss the processor would mispredict).
+// maximum, and a fixed-memory histogram for percentiles. A value below
+// frontMaxUS (zeros, most waits, included) is counted in front, a compact
+// array of 32-bit counts by the histogram's own bucket index (allocated on
+// first use); a larger one is recorded in the histogram h (allocated on first
+// use). flush adds front to h before h is read; h ends up the same as if
+// every value had been recorded in it.
 type summaryAcc struct {
 	n, sum, max int64
-	pend        *[frontBatch]uint16 // bucket indexes of values in [0, frontMaxUS) not yet in front
-	npend       int
 	front       []uint32 // counts by bucket index, not yet in h
-	frontN      int64    // values counted in front since it was last added to h
 	h           *hdrhistogram.Histogram
 }
 
@@ -49,10 +43,9 @@ const (
 	frontBuckets   = 8 // front covers buckets 0..7: values below 2^18 µs (262 ms)
 	frontMaxUS     = 1 << (histSubHalfMag + frontBuckets)
 	frontLen       = (frontBuckets + 1) << histSubHalfMag
-	// frontBatch values are noted before they are counted in front
-	frontBatch = 4096
-	// front is added to the histogram when it holds frontFlushEvery values,
-	// so that no 32-bit count can overflow
+	// front is added to the histogram at least every frontFlushEvery values
+	// (stats.complete does it for all every frontFlushEvery requests), so
+	// that no 32-bit count can overflow
 	frontFlushEvery = 1 << 31
 )
 
@@ -71,14 +64,29 @@ func histValue(i int) int64 {
 	return int64(i&(1<<histSubHalfMag-1)+1<<histSubHalfMag) << b
 }
 
-func (a *summaryAcc) record(v int64) {
-	a.recordExact(v)
+// note counts v, whose bucket index is i, if it fits in front, and reports
+// whether it did; if not, the caller calls spill(v). It is the part of
+// recording that takes no call, so that it is inlined: stats.complete counts a wait in
+// two distributions with the bucket index found once, and front's own
+// bounds check is the only branch (whether a wait is zero, or which bucket a
+// value falls in, is a coin toss the processor would mispredict).
+func (a *summaryAcc) note(v int64, i int) bool {
+	a.n++
+	a.sum += v
+	a.max = max(a.max, v)
+	if uint(i) < uint(len(a.front)) {
+		a.front[i]++
+		return true
+	}
+	return false
+}
+
+// spill counts v (already in the exact figures) in the histogram: v past
+// front, or the first value below frontMaxUS, which allocates front.
+func (a *summaryAcc) spill(v int64) {
 	if v < frontMaxUS {
-		if a.npend == frontBatch || a.pend == nil {
-			a.count()
-		}
-		a.pend[a.npend] = uint16(histIndex(v))
-		a.npend++
+		a.front = make([]uint32, frontLen)
+		a.front[histIndex(v)]++
 		return
 	}
 	if a.h == nil {
@@ -87,27 +95,9 @@ func (a *summaryAcc) record(v int64) {
 	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
 }
 
-// count counts the noted bucket indexes into front (allocating both on first
-// use), first adding front to the histogram if it might overflow.
-func (a *summaryAcc) count() {
-	if a.pend == nil {
-		a.pend, a.front = new([frontBatch]uint16), make([]uint32, frontLen)
-		return
-	}
-	if a.frontN+int64(a.npend) >= frontFlushEvery {
-		a.addFront()
-	}
-	front := a.front[:frontLen]
-	for _, i := range a.pend[:a.npend] {
-		front[i]++
-	}
-	a.frontN += int64(a.npend)
-	a.npend = 0
-}
-
 // addFront adds front's counts to the histogram and empties it.
 func (a *summaryAcc) addFront() {
-	if a.frontN == 0 {
+	if a.front == nil {
 		return
 	}
 	if a.h == nil {
@@ -119,17 +109,10 @@ func (a *summaryAcc) addFront() {
 			a.front[i] = 0
 		}
 	}
-	a.frontN = 0
 }
 
-// flush adds the pending values to the histogram; every reader of h calls it
-// first.
-func (a *summaryAcc) flush() {
-	if a.pend != nil {
-		a.count()
-		a.addFront()
-	}
-}
+// flush adds front to the histogram; every reader of h calls it first.
+func (a *summaryAcc) flush() { a.addFront() }
 
 // recordExact counts v in the exact figures only; the histogram is merged
 // from parts later (see mergeHist).
@@ -284,13 +267,22 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	s := f.req.Service
 	wait, resp := f.startUS-f.enqueueUS, f.replyUS-f.req.TimeUS
-	st.completed++
+	if st.completed++; st.completed%frontFlushEvery == 0 {
+		st.addFronts() // no front's 32-bit count can overflow
+	}
 	st.svcCompleted[s]++
 	st.wait.recordExact(wait)
 	st.resp.recordExact(resp)
-	st.qWait[f.queue].record(wait)
-	st.sWait[s].record(wait)
-	st.sResp[s].record(resp)
+	iw, ir := histIndex(wait), histIndex(resp)
+	if a := &st.qWait[f.queue]; !a.note(wait, iw) {
+		a.spill(wait)
+	}
+	if a := &st.sWait[s]; !a.note(wait, iw) {
+		a.spill(wait)
+	}
+	if a := &st.sResp[s]; !a.note(resp, ir) {
+		a.spill(resp)
+	}
 	if st.blockUS > 0 && resp > st.blockUS {
 		st.timedOut++
 		st.svcTimedOut[s]++
@@ -306,6 +298,15 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	if int(sv.machine) == f.req.Origin {
 		st.mLocal[sv.machine]++
+	}
+}
+
+// addFronts adds every distribution's front to its histogram.
+func (st *stats) addFronts() {
+	for _, accs := range [][]summaryAcc{st.qWait, st.sWait, st.sResp} {
+		for i := range accs {
+			accs[i].addFront()
+		}
 	}
 }
 
