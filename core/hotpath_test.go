@@ -324,6 +324,13 @@ func (d *doneCounts) add(i, k int32, load int64) {
 	}
 }
 
+// recordExact counts v in the exact figures only (tests only).
+func (a *summaryAcc) recordExact(v int64) {
+	a.n++
+	a.sum += v
+	a.max = max(a.max, v)
+}
+
 // record counts v as stats.complete does (tests only).
 func (a *summaryAcc) record(v int64) {
 	if !a.note(v, histIndex(v)) {

@@ -114,13 +114,15 @@ func (a *summaryAcc) addFront() {
 // flush adds front to the histogram; every reader of h calls it first.
 func (a *summaryAcc) flush() { a.addFront() }
 
-// recordExact counts v in the exact figures only; the histogram is merged
-// from parts later (see mergeHist).
-func (a *summaryAcc) recordExact(v int64) {
-	a.n++
-	a.sum += v
-	if v > a.max {
-		a.max = v
+// sumExact sets a's exact figures to those of the parts together: their
+// counts and sums added, the largest maximum. The histogram is merged apart
+// (see mergeHist).
+func (a *summaryAcc) sumExact(parts []summaryAcc) {
+	a.n, a.sum, a.max = 0, 0, 0
+	for i := range parts {
+		a.n += parts[i].n
+		a.sum += parts[i].sum
+		a.max = max(a.max, parts[i].max)
 	}
 }
 
@@ -270,9 +272,6 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if st.completed++; st.completed%frontFlushEvery == 0 {
 		st.addFronts() // no front's 32-bit count can overflow
 	}
-	st.svcCompleted[s]++
-	st.wait.recordExact(wait)
-	st.resp.recordExact(resp)
 	iw, ir := histIndex(wait), histIndex(resp)
 	if a := &st.qWait[f.queue]; !a.note(wait, iw) {
 		a.spill(wait)
@@ -301,6 +300,15 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 }
 
+// longestUS returns the longest wait or response counted so far.
+func (st *stats) longestUS() int64 {
+	var m int64
+	for s := range st.sWait {
+		m = max(m, st.sWait[s].max, st.sResp[s].max)
+	}
+	return m
+}
+
 // addFronts adds every distribution's front to its histogram.
 func (st *stats) addFronts() {
 	for _, accs := range [][]summaryAcc{st.qWait, st.sWait, st.sResp} {
@@ -311,10 +319,17 @@ func (st *stats) addFronts() {
 }
 
 // finish derives, once the run is over, the figures that are sums of the
-// per-request counts rather than counted per request: each server's
-// requests and LOAD done from its per-service counts, each machine's
-// requests served from its servers'.
+// per-request counts rather than counted per request: the overall wait and
+// response count, sum and maximum, and each service's requests completed,
+// from the per-service distributions (their histograms are merged by
+// mergeHist); each server's requests and LOAD done from its per-service
+// counts; each machine's requests served from its servers'.
 func (st *stats) finish(e *engine) {
+	st.wait.sumExact(st.sWait)
+	st.resp.sumExact(st.sResp)
+	for s := range st.svcCompleted {
+		st.svcCompleted[s] = st.sWait[s].n
+	}
 	st.done.perServerTotals(st.srvRequests, st.srvLoad)
 	clear(st.mServed)
 	for i := range e.m.Servers {
