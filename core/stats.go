@@ -184,6 +184,7 @@ type stats struct {
 
 	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
 	srvRequests, srvLoad, srvChosen, busy         []int64
+	warmChosen                                    []int64 // per server: requests chosen before the warm-up
 	done                                          doneCounts
 	qEnqueued, qMax, qArea                        []int64
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
@@ -203,7 +204,7 @@ func (st *stats) init(e *engine) {
 		*p = make([]int64, nsvc)
 	}
 	st.svcFailed = make([]int64, nsvc*numFailures)
-	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
+	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy, &st.warmChosen} {
 		*p = make([]int64, nsrv)
 	}
 	st.done.init(e.m)
@@ -236,9 +237,13 @@ func (st *stats) fail(f *flight) {
 	}
 }
 
+// chosen notes that the dispatch rule chose f.chosen for f. The series
+// counts every choice per server (series.dispatch); only those before the
+// warm-up are counted here, to be taken off (see finish): no count for a
+// request after the warm-up, and none at all in a run without one.
 func (st *stats) chosen(f *flight) {
-	if f.counted {
-		st.srvChosen[f.chosen]++
+	if !f.counted {
+		st.warmChosen[f.chosen]++
 	}
 }
 
@@ -323,8 +328,13 @@ func (st *stats) addFronts() {
 // response count, sum and maximum, and each service's requests completed,
 // from the per-service distributions (their histograms are merged by
 // mergeHist); each server's requests and LOAD done from its per-service
-// counts; each machine's requests served from its servers'.
+// counts; each machine's requests served from its servers'; each server's
+// requests chosen from the series' less those before the warm-up.
 func (st *stats) finish(e *engine) {
+	e.ser.chosenTotals(st.srvChosen)
+	for i, n := range st.warmChosen {
+		st.srvChosen[i] -= n
+	}
 	st.wait.sumExact(st.sWait)
 	st.resp.sumExact(st.sResp)
 	for s := range st.svcCompleted {
