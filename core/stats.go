@@ -314,7 +314,10 @@ func (st *stats) longestUS() int64 {
 	return m
 }
 
-// addFronts adds every distribution's front to its histogram.
+// addFronts adds every distribution's front to its histogram. It is rare:
+// not inlined, so as not to weigh on complete's frame.
+//
+//go:noinline
 func (st *stats) addFronts() {
 	for _, accs := range [][]summaryAcc{st.qWait, st.sWait, st.sResp} {
 		for i := range accs {
