@@ -191,12 +191,16 @@ type stats struct {
 
 	firstIssue, lastIssue int64
 	nsvc                  int
-	warmUS, blockUS       int64
+	warmUS                int64
+	blockAfter            int64 // a response longer than this times out: BLOCKTIME, or never
 }
 
 func (st *stats) init(e *engine) {
 	nsvc, nsrv, nq, nm := len(e.m.Services), len(e.m.Servers), len(e.m.Queues), len(e.m.Machines)
-	st.nsvc, st.warmUS, st.blockUS = nsvc, e.setup.WarmupUS, e.setup.BlockUS
+	st.nsvc, st.warmUS, st.blockAfter = nsvc, e.setup.WarmupUS, e.setup.BlockUS
+	if st.blockAfter <= 0 { // BLOCKTIME 0: no time-out
+		st.blockAfter = math.MaxInt64
+	}
 	st.firstIssue = -1
 	st.qWait = make([]summaryAcc, nq)
 	st.sWait, st.sResp = make([]summaryAcc, nsvc), make([]summaryAcc, nsvc)
@@ -287,7 +291,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if a := &st.sResp[s]; !a.note(resp, ir) {
 		a.spill(resp)
 	}
-	if st.blockUS > 0 && resp > st.blockUS {
+	if resp > st.blockAfter {
 		st.timedOut++
 		st.svcTimedOut[s]++
 	}
