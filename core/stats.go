@@ -66,10 +66,10 @@ func histValue(i int) int64 {
 
 // note counts v, whose bucket index is i, if it fits in front, and reports
 // whether it did; if not, the caller calls spill(v). It is the part of
-// recording that takes no call, so that it is inlined: stats.complete counts a wait in
-// two distributions with the bucket index found once, and front's own
-// bounds check is the only branch (whether a wait is zero, or which bucket a
-// value falls in, is a coin toss the processor would mispredict).
+// recording that makes no call, so that it is inlined: stats.complete counts
+// a wait in two distributions with the bucket index found once, and front's
+// own bounds check is the only branch (whether a wait is zero, or which
+// bucket a value falls in, is a coin toss the processor would mispredict).
 func (a *summaryAcc) note(v int64, i int) bool {
 	a.n++
 	a.sum += v
@@ -190,14 +190,13 @@ type stats struct {
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
 
 	firstIssue, lastIssue int64
-	nsvc                  int
 	warmUS                int64
 	blockAfter            int64 // a response longer than this times out: BLOCKTIME, or never
 }
 
 func (st *stats) init(e *engine) {
 	nsvc, nsrv, nq, nm := len(e.m.Services), len(e.m.Servers), len(e.m.Queues), len(e.m.Machines)
-	st.nsvc, st.warmUS, st.blockAfter = nsvc, e.setup.WarmupUS, e.setup.BlockUS
+	st.warmUS, st.blockAfter = e.setup.WarmupUS, e.setup.BlockUS
 	if st.blockAfter <= 0 { // BLOCKTIME 0: no time-out
 		st.blockAfter = math.MaxInt64
 	}
