@@ -52,7 +52,7 @@ const (
 // histIndex is the histogram's bucket index of v >= 0.
 func histIndex(v int64) int {
 	b := bits.Len64(uint64(v|histSubMask)) - (histSubHalfMag + 1)
-	return (b+1)<<histSubHalfMag + int(v>>b) - 1<<histSubHalfMag
+	return b<<histSubHalfMag + int(v>>b) // (b+1)·1024 + (v>>b) - 1024
 }
 
 // histValue is the lowest value at bucket index i: histIndex(histValue(i)) == i.
