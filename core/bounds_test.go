@@ -202,8 +202,8 @@ func TestCheckSums(t *testing.T) {
 		{"queue area past", 1, 1, 10_000_000, MaxTimeUS, true},
 	} {
 		e := &engine{spanUS: tc.span, pool: flightPool{n: int32(tc.pool)}}
-		e.st.completed, e.st.sWait, e.st.sResp = tc.completed, make([]summaryAcc, 2), make([]summaryAcc, 2)
-		e.st.sResp[1].max = tc.maxUS
+		e.st.completed, e.st.svc = tc.completed, make([]svcAcc, 2)
+		e.st.svc[1].resp.max = tc.maxUS
 		err := e.checkSums()
 		if (err != nil) != tc.bad {
 			t.Errorf("%s: got %v, want error %v", tc.name, err, tc.bad)

@@ -91,7 +91,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 			t.Fatalf("at %d requests, front holds %d values, want %d (only the last)", frontFlushEvery, inFront, small)
 		}
 	}
-	for _, a := range []*summaryAcc{&st.qWait[0], &st.sWait[svcToLower]} {
+	for _, a := range []*summaryAcc{&st.qWait[0], &st.svc[svcToLower].wait} {
 		a.flush()
 		if g, w := a.h.Export().Counts, want.h.Export().Counts; !reflect.DeepEqual(g, w) {
 			t.Errorf("histogram: counts differ from recording every value")

@@ -180,9 +180,10 @@ type stats struct {
 
 	wait, resp   summaryAcc
 	qWait        []summaryAcc
-	sWait, sResp []summaryAcc
+	sWait, sResp []summaryAcc // per service: copied from svc by finish
+	svc          []svcAcc     // per service, as complete counts it
 
-	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
+	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64 // svcBusy: copied from svc by finish
 	srvRequests, srvLoad, srvChosen, busy         []int64
 	warmChosen                                    []int64 // per server: requests chosen before the warm-up
 	done                                          doneCounts
@@ -203,6 +204,7 @@ func (st *stats) init(e *engine) {
 	st.firstIssue = -1
 	st.qWait = make([]summaryAcc, nq)
 	st.sWait, st.sResp = make([]summaryAcc, nsvc), make([]summaryAcc, nsvc)
+	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
 		*p = make([]int64, nsvc)
 	}
@@ -284,17 +286,18 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if a := &st.qWait[f.queue]; !a.note(wait, iw) {
 		a.spill(wait)
 	}
-	if a := &st.sWait[s]; !a.note(wait, iw) {
-		a.spill(wait)
+	sa := &st.svc[s]
+	if !sa.wait.note(wait, iw) {
+		sa.wait.spill(wait)
 	}
-	if a := &st.sResp[s]; !a.note(resp, ir) {
-		a.spill(resp)
+	if !sa.resp.note(resp, ir) {
+		sa.resp.spill(resp)
 	}
 	if resp > st.blockAfter {
 		st.timedOut++
 		st.svcTimedOut[s]++
 	}
-	st.svcBusy[s] += f.endUS - f.startUS
+	sa.busy += f.endUS - f.startUS
 	// done's counts give srvRequests, srvLoad and mServed (see finish).
 	// The layout is tested here: a method testing it would call addSparse,
 	// which would keep it from being inlined.
@@ -311,8 +314,8 @@ func (st *stats) complete(f *flight, sv *serverState) {
 // longestUS returns the longest wait or response counted so far.
 func (st *stats) longestUS() int64 {
 	var m int64
-	for s := range st.sWait {
-		m = max(m, st.sWait[s].max, st.sResp[s].max)
+	for s := range st.svc {
+		m = max(m, st.svc[s].wait.max, st.svc[s].resp.max)
 	}
 	return m
 }
@@ -322,14 +325,17 @@ func (st *stats) longestUS() int64 {
 //
 //go:noinline
 func (st *stats) addFronts() {
-	for _, accs := range [][]summaryAcc{st.qWait, st.sWait, st.sResp} {
-		for i := range accs {
-			accs[i].addFront()
-		}
+	for i := range st.qWait {
+		st.qWait[i].addFront()
+	}
+	for i := range st.svc {
+		st.svc[i].wait.addFront()
+		st.svc[i].resp.addFront()
 	}
 }
 
-// finish derives, once the run is over, the figures that are sums of the
+// finish copies out the per-service figures complete counts together (svc)
+// and derives, once the run is over, the figures that are sums of the
 // per-request counts rather than counted per request: the overall wait and
 // response count, sum and maximum, and each service's requests completed,
 // from the per-service distributions (their histograms are merged by
@@ -337,20 +343,28 @@ func (st *stats) addFronts() {
 // counts; each machine's requests served from its servers'; each server's
 // requests chosen from the series' less those before the warm-up.
 func (st *stats) finish(e *engine) {
+	for s := range st.svc {
+		a := &st.svc[s]
+		st.sWait[s], st.sResp[s], st.svcBusy[s], st.svcCompleted[s] = a.wait, a.resp, a.busy, a.wait.n
+	}
 	e.ser.chosenTotals(st.srvChosen)
 	for i, n := range st.warmChosen {
 		st.srvChosen[i] -= n
 	}
 	st.wait.sumExact(st.sWait)
 	st.resp.sumExact(st.sResp)
-	for s := range st.svcCompleted {
-		st.svcCompleted[s] = st.sWait[s].n
-	}
 	st.done.perServerTotals(st.srvRequests, st.srvLoad)
 	clear(st.mServed)
 	for i := range e.m.Servers {
 		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
 	}
+}
+
+// svcAcc is what complete counts per service, together: one bounds check
+// and one place in memory for a request rather than three.
+type svcAcc struct {
+	wait, resp summaryAcc
+	busy       int64
 }
 
 // chartHistogram buckets a service's response times for charts: about 20
