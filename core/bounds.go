@@ -124,7 +124,7 @@ func (e *engine) checkSums() error {
 		what string
 	}
 	for _, b := range []bound{
-		{st.completed, max(st.wait.max, st.resp.max), "response times"},
+		{st.completed, st.longestUS(), "response times"},
 		{int64(e.pool.len()), e.spanUS, "queue lengths over time"},
 		{int64(len(e.servers)), e.spanUS, "busy times"},
 	} {

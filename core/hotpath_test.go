@@ -12,8 +12,8 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// TestSummaryFront: noting values in batches and counting them in the
-// front, then reading the histogram out, must give the summary, the chart
+// TestSummaryFront: counting values in the front (and past it in the
+// histogram), then reading the histogram out, must give the summary, the chart
 // histogram and a merged histogram HdrHistogram gives when every value is
 // recorded in it (refSummary, refChart, refBins).
 func TestSummaryFront(t *testing.T) {
@@ -30,7 +30,7 @@ func TestSummaryFront(t *testing.T) {
 		{"random, few", randomDurations(37)},
 		{"one value", []int64{123}},
 		{"past the front only", []int64{frontMaxUS, 3 * frontMaxUS, histMaxUS}},
-		{"one bucket, past several batches", slices.Repeat([]int64{5}, 3*frontBatch+7)},
+		{"one bucket, many times", slices.Repeat([]int64{5}, 12_295)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -145,25 +145,48 @@ func refChart(a *summaryAcc) Histogram {
 	return h
 }
 
-// TestSummaryFrontOverflow: when front's counts could pass 32 bits, they are
-// added to the histogram first, and the histogram read out stays that of
-// every value.
+// TestSummaryFrontOverflow: every frontFlushEvery completed requests,
+// stats.complete adds every front to its histogram before counting more, so
+// that no 32-bit count can overflow; the histograms stay those of every
+// value.
 func TestSummaryFrontOverflow(t *testing.T) {
-	vals := randomDurations(3 * frontBatch)
-	var got summaryAcc
-	want := hdrhistogram.New(1, histMaxUS, histDigits)
-	got.record(vals[0])
-	_ = want.RecordValue(vals[0])
-	got.frontN = frontFlushEvery - frontBatch/2 // as if 2^31 values had been counted and added to h
-	for _, v := range vals[1:] {
-		got.record(v)
-		_ = want.RecordValue(v)
+	e, err := newEngine(engSetup(handModel()), &sliceRequests{}, simOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got.h == nil {
-		t.Fatal("front was not added to the histogram before it could overflow")
+	st := &e.st
+	vals := randomDurations(3000)
+	var want summaryAcc
+	want.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	sv := &e.servers[0]
+	for k, v := range vals {
+		if k == 1000 { // as if 2^31 - 2000 more requests had completed
+			st.completed += frontFlushEvery - 2000
+		}
+		f := flight{req: request{TimeUS: 0, Service: svcToLower}, counted: true, queue: 0,
+			enqueueUS: 10, startUS: 10 + v, endUS: 10 + v, replyUS: 10 + v}
+		st.complete(&f, sv)
+		want.recordExact(v)
+		_ = want.h.RecordValue(v)
+		var inFront int64
+		for _, c := range st.qWait[0].front {
+			inFront += int64(c)
+		}
+		small := b2i(v < frontMaxUS) // v is in front, or past it
+		if k == 1998 && inFront < 1000 {
+			t.Fatalf("front was added to the histogram before %d requests", frontFlushEvery)
+		}
+		if k == 1999 && inFront != int64(small) {
+			t.Fatalf("at %d requests, front holds %d values, want %d (only the last)", frontFlushEvery, inFront, small)
+		}
 	}
-	if g, w := got.hist().bins, refBins(want); !reflect.DeepEqual(g, w) {
-		t.Errorf("histogram: got %v, want %v", g, w)
+	for _, a := range []*summaryAcc{&st.qWait[0], &st.svc[svcToLower].wait} {
+		if g, w := a.hist().bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+			t.Errorf("histogram: got %v, want %v", g, w)
+		}
+		if g, w := a.summary(a.hist()), refSummary(&want); g != w {
+			t.Errorf("summary: got %+v, want %+v", g, w)
+		}
 	}
 }
 
@@ -300,47 +323,120 @@ func TestFlightReset(t *testing.T) {
 	}
 }
 
-// TestDoneCountsSearch: the branch-free search of doneCounts.add finds each
-// advertised service's counter in blocks of every size from 0 to 40, and
-// counts services a server does not advertise apart: the counts equal a
-// plain map's.
+// TestDoneCountsSearch: in both layouts (a dense table, and the sparse
+// blocks whose branch-free search finds each advertised service's counter in
+// blocks of every size from 0 to 40, counting services a server does not
+// advertise apart), the counts and LOAD sums per (server, service) and per
+// server equal a plain map's.
 func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
-	r := newRng(17, 4)
-	m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
-	for s := range m.Services {
-		m.Services[s].Name = fmt.Sprintf("S%02d", s)
+	for _, dense := range []bool{true, false} {
+		t.Run(fmt.Sprintf("dense=%v", dense), func(t *testing.T) {
+			r := newRng(17, 4)
+			m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
+			for s := range m.Services {
+				m.Services[s].Name = fmt.Sprintf("S%02d", s)
+			}
+			for i := range m.Servers { // server i advertises i distinct services at random
+				for _, s := range r.perm(nsvc)[:i] {
+					m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
+				}
+			}
+			var d doneCounts
+			d.initUpTo(m, map[bool]int64{true: nsvc * nsrv, false: nsvc*nsrv - 1}[dense])
+			if d.dense != dense {
+				t.Fatalf("dense: got %v, want %v", d.dense, dense)
+			}
+			want := map[[2]int32]int64{}
+			wantReq, wantLoad := make([]int64, nsrv), make([]int64, nsrv)
+			for range 50_000 {
+				i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
+				load := int64(r.IntN(100))
+				d.add(i, k, load)
+				want[[2]int32{i, k}]++
+				wantReq[i]++
+				wantLoad[i] += load
+			}
+			got := map[[2]int32]int64{}
+			for i, counts := range d.perServer() {
+				for j, c := range counts {
+					got[[2]int32{int32(i), c.svc}] = c.n
+					if j > 0 && counts[j-1].svc >= c.svc {
+						t.Errorf("server %d: services not in order: %v", i, counts)
+					}
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
+			}
+			gotReq, gotLoad := make([]int64, nsrv), make([]int64, nsrv)
+			d.perServerTotals(gotReq, gotLoad)
+			if !reflect.DeepEqual(gotReq, wantReq) || !reflect.DeepEqual(gotLoad, wantLoad) {
+				t.Errorf("per server: got requests %v load %v, want %v %v", gotReq, gotLoad, wantReq, wantLoad)
+			}
+			if dense {
+				if len(d.more) != 0 || len(d.c) != nsvc*nsrv {
+					t.Errorf("dense: got %d counters and %d apart, want %d and 0", len(d.c), len(d.more), nsvc*nsrv)
+				}
+				return
+			}
+			if len(d.more) == 0 {
+				t.Error("no request of a service its server does not advertise was counted apart; want some")
+			}
+			for key := range d.more { // only those: an advertised one has its counter
+				i, k := key/nsvc, key%nsvc
+				if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
+					t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
+				}
+			}
+		})
 	}
-	for i := range m.Servers { // server i advertises i distinct services at random
-		for _, s := range r.perm(nsvc)[:i] {
-			m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
-		}
+}
+
+// TestDoneCountsMemory: a large model (10 000 instances x 200 services) gets
+// counters per advertisement, not per (server, service) pair.
+func TestDoneCountsMemory(t *testing.T) {
+	m := &Model{Services: make([]ubb.Service, 200), Servers: make([]ubb.Server, 10_000)}
+	for s := range m.Services {
+		m.Services[s].Name = fmt.Sprintf("S%d", s)
+	}
+	for i := range m.Servers {
+		m.Servers[i].Services = []string{m.Services[i%200].Name, m.Services[(i+1)%200].Name}
 	}
 	var d doneCounts
 	d.init(m)
-	want := map[[2]int32]int64{}
-	for range 50_000 {
-		i, k := int32(r.IntN(nsrv)), int32(r.IntN(nsvc))
-		d.add(i, k)
-		want[[2]int32{i, k}]++
+	if d.dense || len(d.c) != 20_000 {
+		t.Errorf("got dense %v with %d counters, want sparse with 20000", d.dense, len(d.c))
 	}
-	got := map[[2]int32]int64{}
-	for i, counts := range d.perServer() {
-		for _, c := range counts {
-			got[[2]int32{int32(i), c.svc}] = c.n
-		}
+	d.add(9_999, 0, 5) // server 9999 advertises S199 and S0
+	d.add(9_999, 7, 5) // ... not S7: counted apart
+	req, load := make([]int64, 10_000), make([]int64, 10_000)
+	d.perServerTotals(req, load)
+	if req[9_999] != 2 || load[9_999] != 10 || len(d.more) != 1 {
+		t.Errorf("server 9999: got %d requests, load %d, %d apart; want 2, 10, 1", req[9_999], load[9_999], len(d.more))
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("counts per (server, service) differ from a plain map's (%d against %d entries)", len(got), len(want))
+}
+
+// add counts a request as stats.complete does (tests only).
+func (d *doneCounts) add(i, k int32, load int64) {
+	if d.dense {
+		d.addDense(i, k, load)
+	} else {
+		d.addSparse(i, k, load)
 	}
-	if len(d.more) == 0 {
-		t.Error("no request of a service its server does not advertise was counted apart; want some")
-	}
-	for key := range d.more { // only those: an advertised one has its counter
-		i, k := key/nsvc, key%nsvc
-		if slices.Contains(m.Servers[i].Services, m.Services[k].Name) {
-			t.Fatalf("server %d's requests of its advertised service %d were counted apart, not in its block", i, k)
-		}
+}
+
+// recordExact counts v in the exact figures only (tests only).
+func (a *summaryAcc) recordExact(v int64) {
+	a.n++
+	a.sum += v
+	a.max = max(a.max, v)
+}
+
+// record counts v as stats.complete does (tests only).
+func (a *summaryAcc) record(v int64) {
+	if !a.note(v, histIndex(v)) {
+		a.spill(v)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 // result assembles the Result of a finished run from the engine's statistics.
 func (e *engine) result() *Result {
 	st := &e.st
+	st.finish(e)
 	sWait, sResp := readHists(st.sWait), readHists(st.sResp)
 	r := &Result{
 		EngineVersion: EngineVersion,

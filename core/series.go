@@ -223,6 +223,17 @@ func (s *series) build(e *engine) Series {
 	return out
 }
 
+// chosenTotals sets n[i] to the requests that chose server i over the whole
+// run: the closed bins' and the open bin's.
+func (s *series) chosenTotals(n []int64) {
+	copy(n, s.dispatch)
+	for k := 0; k < s.nbins; k++ {
+		for i, c := range s.disp[k*s.ns : (k+1)*s.ns] {
+			n[i] += c
+		}
+	}
+}
+
 func (s *series) markSeen(counters []int64) {
 	for j, c := range counters {
 		if c > 0 {

@@ -21,21 +21,15 @@ const (
 )
 
 // summaryAcc accumulates one distribution of durations: exact count, sum and
-// maximum, and a fixed-memory histogram (allocated on first use) for
-// percentiles. A value below frontMaxUS (zeros, most waits, included) is
-// only noted, as its bucket index in pend, a batch written in order; a full
-// batch is counted into front, a compact array of 32-bit counts by the
-// histogram's own bucket index, in one tight loop that finds front in the
-// cache instead of missing it on every record. flush adds them all to the
-// histogram before it is read. The histogram ends up the same as if every
-// value had been recorded in it, and recording takes no branch on the value
-// (whether a wait is zero is a coin toss the processor would mispredict).
+// maximum, and a fixed-memory histogram for percentiles. A value below
+// frontMaxUS (zeros, most waits, included) is counted in front, a compact
+// array of 32-bit counts by the histogram's own bucket index (allocated on
+// first use); a larger one is recorded in the histogram h (allocated on first
+// use). hist reads front and h together, as if every value had been
+// recorded in h.
 type summaryAcc struct {
 	n, sum, max int64
-	pend        *[frontBatch]uint16 // bucket indexes of values in [0, frontMaxUS) not yet in front
-	npend       int
 	front       []uint32 // counts by bucket index, not yet in h
-	frontN      int64    // values counted in front since it was last added to h
 	h           *hdrhistogram.Histogram
 }
 
@@ -49,17 +43,16 @@ const (
 	frontBuckets   = 8 // front covers buckets 0..7: values below 2^18 µs (262 ms)
 	frontMaxUS     = 1 << (histSubHalfMag + frontBuckets)
 	frontLen       = (frontBuckets + 1) << histSubHalfMag
-	// frontBatch values are noted before they are counted in front
-	frontBatch = 4096
-	// front is added to the histogram when it holds frontFlushEvery values,
-	// so that no 32-bit count can overflow
+	// front is added to the histogram at least every frontFlushEvery values
+	// (stats.complete does it for all every frontFlushEvery requests), so
+	// that no 32-bit count can overflow
 	frontFlushEvery = 1 << 31
 )
 
 // histIndex is the histogram's bucket index of v >= 0.
 func histIndex(v int64) int {
 	b := bits.Len64(uint64(v|histSubMask)) - (histSubHalfMag + 1)
-	return (b+1)<<histSubHalfMag + int(v>>b) - 1<<histSubHalfMag
+	return b<<histSubHalfMag + int(v>>b) // (b+1)·1024 + (v>>b) - 1024
 }
 
 // histValue is the lowest value at bucket index i: histIndex(histValue(i)) == i.
@@ -71,14 +64,29 @@ func histValue(i int) int64 {
 	return int64(i&(1<<histSubHalfMag-1)+1<<histSubHalfMag) << b
 }
 
-func (a *summaryAcc) record(v int64) {
-	a.recordExact(v)
+// note counts v, whose bucket index is i, if it fits in front, and reports
+// whether it did; if not, the caller calls spill(v). It is the part of
+// recording that makes no call, so that it is inlined: stats.complete counts
+// a wait in two distributions with the bucket index found once, and front's
+// own bounds check is the only branch (whether a wait is zero, or which
+// bucket a value falls in, is a coin toss the processor would mispredict).
+func (a *summaryAcc) note(v int64, i int) bool {
+	a.n++
+	a.sum += v
+	a.max = max(a.max, v)
+	if uint(i) < uint(len(a.front)) {
+		a.front[i]++
+		return true
+	}
+	return false
+}
+
+// spill counts v (already in the exact figures) in the histogram: v past
+// front, or the first value below frontMaxUS, which allocates front.
+func (a *summaryAcc) spill(v int64) {
 	if v < frontMaxUS {
-		if a.npend == frontBatch || a.pend == nil {
-			a.count()
-		}
-		a.pend[a.npend] = uint16(histIndex(v))
-		a.npend++
+		a.front = make([]uint32, frontLen)
+		a.front[histIndex(v)]++
 		return
 	}
 	if a.h == nil {
@@ -87,27 +95,9 @@ func (a *summaryAcc) record(v int64) {
 	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
 }
 
-// count counts the noted bucket indexes into front (allocating both on first
-// use), first adding front to the histogram if it might overflow.
-func (a *summaryAcc) count() {
-	if a.pend == nil {
-		a.pend, a.front = new([frontBatch]uint16), make([]uint32, frontLen)
-		return
-	}
-	if a.frontN+int64(a.npend) >= frontFlushEvery {
-		a.addFront()
-	}
-	front := a.front[:frontLen]
-	for _, i := range a.pend[:a.npend] {
-		front[i]++
-	}
-	a.frontN += int64(a.npend)
-	a.npend = 0
-}
-
 // addFront adds front's counts to the histogram and empties it.
 func (a *summaryAcc) addFront() {
-	if a.frontN == 0 {
+	if a.front == nil {
 		return
 	}
 	if a.h == nil {
@@ -119,24 +109,17 @@ func (a *summaryAcc) addFront() {
 			a.front[i] = 0
 		}
 	}
-	a.frontN = 0
 }
 
-// flush counts the values still pending into front; every reader of the
-// histogram calls it first.
-func (a *summaryAcc) flush() {
-	if a.pend != nil {
-		a.count()
-	}
-}
-
-// recordExact counts v in the exact figures only; the histogram is merged
-// from parts later (see mergeHists).
-func (a *summaryAcc) recordExact(v int64) {
-	a.n++
-	a.sum += v
-	if v > a.max {
-		a.max = v
+// sumExact sets a's exact figures to those of the parts together: their
+// counts and sums added, the largest maximum. The histogram is merged apart
+// (see mergeHists).
+func (a *summaryAcc) sumExact(parts []summaryAcc) {
+	a.n, a.sum, a.max = 0, 0, 0
+	for i := range parts {
+		a.n += parts[i].n
+		a.sum += parts[i].sum
+		a.max = max(a.max, parts[i].max)
 	}
 }
 
@@ -161,24 +144,6 @@ func (a *summaryAcc) hist() hist {
 	if a.n == 0 {
 		return hist{}
 	}
-	if a.h == nil && a.frontN == 0 && a.pend != nil {
-		// Nothing counted in front yet (at most frontBatch values, as in a
-		// small run): sorting the noted bucket indexes costs less than
-		// counting them into front and scanning its 9 000 buckets.
-		p := a.pend[:a.npend]
-		slices.Sort(p)
-		var bins []bin
-		for i := 0; i < len(p); {
-			j := i + 1
-			for j < len(p) && p[j] == p[i] {
-				j++
-			}
-			bins = append(bins, bin{int32(p[i]), int64(j - i)})
-			i = j
-		}
-		return hist{bins: bins, total: int64(len(p))}
-	}
-	a.flush()
 	top := histIndex(min(a.max, histMaxUS)) // no value lies in a later bucket
 	bins := make([]bin, 0, min(int64(top+1), a.n))
 	if a.h == nil {
@@ -335,30 +300,36 @@ type stats struct {
 
 	wait, resp   summaryAcc
 	qWait        []summaryAcc
-	sWait, sResp []summaryAcc
+	sWait, sResp []summaryAcc // per service: copied from svc by finish
+	svc          []svcAcc     // per service, as complete counts it
 
-	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64
+	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64 // svcBusy: copied from svc by finish
 	srvRequests, srvLoad, srvChosen, busy         []int64
+	warmChosen                                    []int64 // per server: requests chosen before the warm-up
 	done                                          doneCounts
 	qEnqueued, qMax, qArea                        []int64
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
 
 	firstIssue, lastIssue int64
-	nsvc                  int
-	warmUS, blockUS       int64
+	warmUS                int64
+	blockAfter            int64 // a response longer than this times out: BLOCKTIME, or never
 }
 
 func (st *stats) init(e *engine) {
 	nsvc, nsrv, nq, nm := len(e.m.Services), len(e.m.Servers), len(e.m.Queues), len(e.m.Machines)
-	st.nsvc, st.warmUS, st.blockUS = nsvc, e.setup.WarmupUS, e.setup.BlockUS
+	st.warmUS, st.blockAfter = e.setup.WarmupUS, e.setup.BlockUS
+	if st.blockAfter <= 0 { // BLOCKTIME 0: no time-out
+		st.blockAfter = math.MaxInt64
+	}
 	st.firstIssue = -1
 	st.qWait = make([]summaryAcc, nq)
 	st.sWait, st.sResp = make([]summaryAcc, nsvc), make([]summaryAcc, nsvc)
+	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
 		*p = make([]int64, nsvc)
 	}
 	st.svcFailed = make([]int64, nsvc*numFailures)
-	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy} {
+	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy, &st.warmChosen} {
 		*p = make([]int64, nsrv)
 	}
 	st.done.init(e.m)
@@ -391,9 +362,13 @@ func (st *stats) fail(f *flight) {
 	}
 }
 
+// chosen notes that the dispatch rule chose f.chosen for f. The series
+// counts every choice per server (series.dispatch); only those before the
+// warm-up are counted here, to be taken off (see finish): no count for a
+// request after the warm-up, and none at all in a run without one.
 func (st *stats) chosen(f *flight) {
-	if f.counted {
-		st.srvChosen[f.chosen]++
+	if !f.counted {
+		st.warmChosen[f.chosen]++
 	}
 }
 
@@ -424,25 +399,92 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	s := f.req.Service
 	wait, resp := f.startUS-f.enqueueUS, f.replyUS-f.req.TimeUS
-	st.completed++
-	st.svcCompleted[s]++
-	st.wait.recordExact(wait)
-	st.resp.recordExact(resp)
-	st.qWait[f.queue].record(wait)
-	st.sWait[s].record(wait)
-	st.sResp[s].record(resp)
-	if st.blockUS > 0 && resp > st.blockUS {
+	if st.completed++; st.completed%frontFlushEvery == 0 {
+		st.addFronts() // no front's 32-bit count can overflow
+	}
+	iw, ir := histIndex(wait), histIndex(resp)
+	if a := &st.qWait[f.queue]; !a.note(wait, iw) {
+		a.spill(wait)
+	}
+	sa := &st.svc[s]
+	if !sa.wait.note(wait, iw) {
+		sa.wait.spill(wait)
+	}
+	if !sa.resp.note(resp, ir) {
+		sa.resp.spill(resp)
+	}
+	if resp > st.blockAfter {
 		st.timedOut++
 		st.svcTimedOut[s]++
 	}
-	st.svcBusy[s] += f.endUS - f.startUS
-	st.srvRequests[sv.idx]++
-	st.srvLoad[sv.idx] += f.load
-	st.done.add(sv.idx, int32(s))
-	st.mServed[sv.machine]++
+	sa.busy += f.endUS - f.startUS
+	// done's counts give srvRequests, srvLoad and mServed (see finish).
+	// The layout is tested here: a method testing it would call addSparse,
+	// which would keep it from being inlined.
+	if d := &st.done; d.dense {
+		d.addDense(sv.idx, int32(s), f.load)
+	} else {
+		d.addSparse(sv.idx, int32(s), f.load)
+	}
 	if int(sv.machine) == f.req.Origin {
 		st.mLocal[sv.machine]++
 	}
+}
+
+// longestUS returns the longest wait or response counted so far.
+func (st *stats) longestUS() int64 {
+	var m int64
+	for s := range st.svc {
+		m = max(m, st.svc[s].wait.max, st.svc[s].resp.max)
+	}
+	return m
+}
+
+// addFronts adds every distribution's front to its histogram. It is rare:
+// not inlined, so as not to weigh on complete's frame.
+//
+//go:noinline
+func (st *stats) addFronts() {
+	for i := range st.qWait {
+		st.qWait[i].addFront()
+	}
+	for i := range st.svc {
+		st.svc[i].wait.addFront()
+		st.svc[i].resp.addFront()
+	}
+}
+
+// finish copies out the per-service figures complete counts together (svc)
+// and derives, once the run is over, the figures that are sums of the
+// per-request counts rather than counted per request: the overall wait and
+// response count, sum and maximum, and each service's requests completed,
+// from the per-service distributions (their histograms are merged by
+// mergeHists); each server's requests and LOAD done from its per-service
+// counts; each machine's requests served from its servers'; each server's
+// requests chosen from the series' less those before the warm-up.
+func (st *stats) finish(e *engine) {
+	for s := range st.svc {
+		a := &st.svc[s]
+		st.sWait[s], st.sResp[s], st.svcBusy[s], st.svcCompleted[s] = a.wait, a.resp, a.busy, a.wait.n
+	}
+	e.ser.chosenTotals(st.srvChosen)
+	for i, n := range st.warmChosen {
+		st.srvChosen[i] -= n
+	}
+	st.wait.sumExact(st.sWait)
+	st.resp.sumExact(st.sResp)
+	st.done.perServerTotals(st.srvRequests, st.srvLoad)
+	clear(st.mServed)
+	for i := range e.m.Servers {
+		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
+	}
+}
+
+// svcAcc is what complete counts per service, together: one bounds check
+// and one place in memory for a request rather than three.
+type svcAcc struct {
+	wait, resp summaryAcc
+	busy       int64
 }
 
 // chartHistogram buckets a service's response times for charts: about 20
@@ -482,25 +524,43 @@ func niceUp(x int64) int64 {
 	}
 }
 
-// doneCounts counts requests processed per (server, service), in memory
-// linear in the advertisements rather than servers x services: each server
-// has a block of counters for the services it advertises (sorted), and the
-// rare request a server processes without advertising its service (another
-// instance of its MSSQ set does) is counted in a map.
+// doneCounts counts requests processed, and the LOAD they carried, per
+// (server, service). A small model (servers x services up to doneDenseMax)
+// has a dense table, one counter per pair, found by arithmetic. A larger one
+// keeps memory linear in the advertisements rather than servers x services:
+// each server has a block of counters for the services it advertises
+// (sorted), and the rare request a server processes without advertising its
+// service (another instance of its MSSQ set does) is counted in a map.
 type doneCounts struct {
-	off  []int32 // per server: start of its block; off[len] = end
-	svc  []int32 // service index per counter, sorted within a block
-	n    []int64
-	more map[int64]int64 // server*nsvc + service -> count
-	nsvc int64
+	dense      bool
+	nsrv, nsvc int64
+	c          []doneCount         // dense: [server*nsvc + service]; sparse: the blocks
+	off        []int32             // sparse: per server, start of its block in c; off[len] = end
+	svc        []int32             // sparse: service index per counter, sorted within a block
+	more       map[int64]doneCount // sparse: server*nsvc + service -> counts
 }
 
-func (d *doneCounts) init(m *Model) {
+// doneCount is the requests processed of one (server, service) and the sum
+// of their LOAD.
+type doneCount struct{ n, load int64 }
+
+// doneDenseMax is the most servers x services counted in a dense table
+// (16 bytes each: 1 MiB).
+const doneDenseMax = 1 << 16
+
+func (d *doneCounts) init(m *Model) { d.initUpTo(m, doneDenseMax) }
+
+// initUpTo is init with a dense table up to denseMax counters.
+func (d *doneCounts) initUpTo(m *Model, denseMax int64) {
+	d.nsrv, d.nsvc = int64(len(m.Servers)), int64(len(m.Services))
+	if n := d.nsrv * d.nsvc; n <= denseMax {
+		d.dense, d.c = true, make([]doneCount, n)
+		return
+	}
 	index := make(map[string]int32, len(m.Services))
 	for i := range m.Services {
 		index[m.Services[i].Name] = int32(i)
 	}
-	d.nsvc = int64(len(m.Services))
 	d.off = make([]int32, len(m.Servers)+1)
 	for i := range m.Servers {
 		start := len(d.svc)
@@ -514,15 +574,25 @@ func (d *doneCounts) init(m *Model) {
 		d.svc = d.svc[:start+len(slices.Compact(block))]
 		d.off[i+1] = int32(len(d.svc))
 	}
-	d.n = make([]int64, len(d.svc))
+	d.c = make([]doneCount, len(d.svc))
 }
 
-// add counts one request of service k processed by server i.
-// The search takes no branch on the comparisons (which way it goes is a coin
-// toss the processor would mispredict, about once a request): the block's
-// first position whose service is not below k lies in [base, base+n], and
-// each step halves n with a conditional move.
-func (d *doneCounts) add(i, k int32) {
+// Counting one request of service k, with LOAD load, processed by server i
+// is addDense(i, k, load) for the dense table, else addSparse (stats.complete
+// picks one, so that the dense case is inlined).
+
+// addDense counts a request in the dense table.
+func (d *doneCounts) addDense(i, k int32, load int64) {
+	c := &d.c[int64(i)*d.nsvc+int64(k)]
+	c.n, c.load = c.n+1, c.load+load
+}
+
+// addSparse counts a request in the blocks. The search takes no branch on the
+// comparisons (which way it goes is a coin toss the processor would
+// mispredict, about once a request): the block's first position whose
+// service is not below k lies in [base, base+n], and each step halves n
+// with a conditional move.
+func (d *doneCounts) addSparse(i, k int32, load int64) {
 	base, hi := int(d.off[i]), int(d.off[i+1])
 	if n := hi - base; n > 0 {
 		for n > 1 {
@@ -531,24 +601,37 @@ func (d *doneCounts) add(i, k int32) {
 			n -= half
 		}
 		if base += b2i(d.svc[base] < k); base < hi && d.svc[base] == k {
-			d.n[base]++
+			d.c[base].n++
+			d.c[base].load += load
 			return
 		}
 	}
 	if d.more == nil {
-		d.more = map[int64]int64{}
+		d.more = map[int64]doneCount{}
 	}
-	d.more[int64(i)*d.nsvc+int64(k)]++
+	key := int64(i)*d.nsvc + int64(k)
+	c := d.more[key]
+	d.more[key] = doneCount{c.n + 1, c.load + load}
 }
 
 // perServer returns, per server, the services it processed requests of
 // with their counts, in service order.
 func (d *doneCounts) perServer() [][]svcCount {
-	out := make([][]svcCount, len(d.off)-1)
+	out := make([][]svcCount, d.nsrv)
+	if d.dense {
+		for i := range out {
+			for k, c := range d.c[int64(i)*d.nsvc : int64(i+1)*d.nsvc] {
+				if c.n > 0 {
+					out[i] = append(out[i], svcCount{int32(k), c.n})
+				}
+			}
+		}
+		return out
+	}
 	for i := range out {
 		for j := d.off[i]; j < d.off[i+1]; j++ {
-			if d.n[j] > 0 {
-				out[i] = append(out[i], svcCount{d.svc[j], d.n[j]})
+			if d.c[j].n > 0 {
+				out[i] = append(out[i], svcCount{d.svc[j], d.c[j].n})
 			}
 		}
 	}
@@ -556,13 +639,36 @@ func (d *doneCounts) perServer() [][]svcCount {
 		keys := slices.Sorted(maps.Keys(d.more))
 		for _, key := range keys {
 			i := key / d.nsvc
-			out[i] = append(out[i], svcCount{int32(key % d.nsvc), d.more[key]})
+			out[i] = append(out[i], svcCount{int32(key % d.nsvc), d.more[key].n})
 		}
 		for i := range out {
 			slices.SortFunc(out[i], func(a, b svcCount) int { return cmp.Compare(a.svc, b.svc) })
 		}
 	}
 	return out
+}
+
+// perServerTotals sets requests[i] and load[i] to the requests server i
+// processed and the sum of their LOAD, over all services.
+func (d *doneCounts) perServerTotals(requests, load []int64) {
+	clear(requests)
+	clear(load)
+	for i := range requests {
+		var row []doneCount
+		if d.dense {
+			row = d.c[int64(i)*d.nsvc : int64(i+1)*d.nsvc]
+		} else {
+			row = d.c[d.off[i]:d.off[i+1]]
+		}
+		for _, c := range row {
+			requests[i] += c.n
+			load[i] += c.load
+		}
+	}
+	for key, c := range d.more {
+		requests[key/d.nsvc] += c.n
+		load[key/d.nsvc] += c.load
+	}
 }
 
 // svcCount is a number of requests of service svc.
