@@ -15,7 +15,7 @@ import (
 // TestSummaryFront: counting values in the front (and past it in the
 // histogram), then reading the histogram out, must give the summary, the chart
 // histogram and a merged histogram HdrHistogram gives when every value is
-// recorded in it (refSummary, refChart, refBins).
+// recorded in it (refAcc, refBins).
 func TestSummaryFront(t *testing.T) {
 	cases := []struct {
 		name string
@@ -35,11 +35,10 @@ func TestSummaryFront(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			parts := make([]summaryAcc, 3) // the values spread over the first two
-			want := summaryAcc{h: hdrhistogram.New(1, histMaxUS, histDigits)}
+			want := &refAcc{}
 			for i, v := range c.vals {
 				parts[i%2].record(v)
-				want.recordExact(v)
-				_ = want.h.RecordValue(min(v, histMaxUS))
+				want.add(v)
 			}
 			var got summaryAcc // every value in one acc
 			for _, v := range c.vals {
@@ -57,13 +56,13 @@ func TestSummaryFront(t *testing.T) {
 			if g, w := h.bins, refBins(want.h); !reflect.DeepEqual(g, w) {
 				t.Errorf("histogram: got %v, want %v", g, w)
 			}
-			if g, w := got.summary(h), refSummary(&want); g != w {
+			if g, w := got.summary(h), want.summary(); g != w {
 				t.Errorf("summary: got %+v, want %+v", g, w)
 			}
-			if g, w := want.summary(merged), refSummary(&want); g != w {
+			if g, w := (&summaryAcc{n: want.n, sum: want.sum, max: want.max}).summary(merged), want.summary(); g != w {
 				t.Errorf("merged summary: got %+v, want %+v", g, w)
 			}
-			if g, w := chartHistogram(&got, h), refChart(&want); !reflect.DeepEqual(g, w) {
+			if g, w := chartHistogram(&got, h), want.chart(); !reflect.DeepEqual(g, w) {
 				t.Errorf("chart histogram: got %+v, want %+v", g, w)
 			}
 			if g, w := h.total, int64(len(c.vals)); g != w {
@@ -102,8 +101,8 @@ func TestPercentiles(t *testing.T) {
 	}
 }
 
-// refBins, refSummary and refChart read a histogram as the result did with
-// HdrHistogram's own functions: the reference the readers above must equal.
+// refBins reads a histogram's buckets with HdrHistogram's own functions: the
+// reference the readers above must equal (refAcc has the summary and chart).
 func refBins(h *hdrhistogram.Histogram) []bin {
 	var out []bin
 	for i, c := range h.Export().Counts {
@@ -112,37 +111,6 @@ func refBins(h *hdrhistogram.Histogram) []bin {
 		}
 	}
 	return out
-}
-
-func refSummary(a *summaryAcc) Summary {
-	if a.n == 0 {
-		return Summary{}
-	}
-	q := func(p float64) float64 { return usToMS(min(a.h.ValueAtQuantile(p), a.max)) }
-	return Summary{Count: a.n, Mean: roundF(float64(a.sum) / float64(a.n) / 1000),
-		P50: q(50), P95: q(95), P99: q(99), Max: usToMS(a.max)}
-}
-
-func refChart(a *summaryAcc) Histogram {
-	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
-	if a.n == 0 {
-		return h
-	}
-	p99 := min(a.h.ValueAtQuantile(99), a.max)
-	width := niceUp(max((p99+19)/20, 1))
-	nb := min((a.max+width)/width, 40)
-	h.Counts = make([]int64, nb)
-	for _, bar := range a.h.Distribution() {
-		if bar.Count == 0 {
-			continue
-		}
-		h.Counts[min(bar.From/width, nb-1)] += bar.Count
-	}
-	for i := int64(0); i < nb; i++ {
-		h.BoundsMS = append(h.BoundsMS, usToMS((i+1)*width))
-	}
-	h.BoundsMS[nb-1] = usToMS(max(a.max, nb*width))
-	return h
 }
 
 // TestSummaryFrontOverflow: every frontFlushEvery completed requests,
@@ -156,8 +124,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 	}
 	st := &e.st
 	vals := randomDurations(3000)
-	var want summaryAcc
-	want.h = hdrhistogram.New(1, histMaxUS, histDigits)
+	want := &refAcc{}
 	sv := &e.servers[0]
 	for k, v := range vals {
 		if k == 1000 { // as if 2^31 - 2000 more requests had completed
@@ -166,8 +133,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 		f := flight{req: request{TimeUS: 0, Service: svcToLower}, counted: true, queue: 0,
 			enqueueUS: 10, startUS: 10 + v, endUS: 10 + v, replyUS: 10 + v}
 		st.complete(&f, sv)
-		want.recordExact(v)
-		_ = want.h.RecordValue(v)
+		want.add(v)
 		var inFront int64
 		for _, c := range st.qWait[0].front {
 			inFront += int64(c)
@@ -184,7 +150,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 		if g, w := a.hist().bins, refBins(want.h); !reflect.DeepEqual(g, w) {
 			t.Errorf("histogram: got %v, want %v", g, w)
 		}
-		if g, w := a.summary(a.hist()), refSummary(&want); g != w {
+		if g, w := a.summary(a.hist()), want.summary(); g != w {
 			t.Errorf("summary: got %+v, want %+v", g, w)
 		}
 	}
@@ -424,13 +390,6 @@ func (d *doneCounts) add(i, k int32, load int64) {
 	} else {
 		d.addSparse(i, k, load)
 	}
-}
-
-// recordExact counts v in the exact figures only (tests only).
-func (a *summaryAcc) recordExact(v int64) {
-	a.n++
-	a.sum += v
-	a.max = max(a.max, v)
 }
 
 // record counts v as stats.complete does (tests only).

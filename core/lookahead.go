@@ -1,15 +1,32 @@
 package core
 
+import "math"
+
 // lookAheadRequests is how many requests Run reads before the simulation
 // starts, to learn when the workload ends.
 const lookAheadRequests = 16384
+
+// lookAheadCap is the look-ahead buffer's capacity for a workload of about
+// total requests: total + 4·√total + 16, at most lookAheadRequests.
+func lookAheadCap(total int64) int {
+	if total >= lookAheadRequests {
+		return lookAheadRequests
+	}
+	total = max(total, 0)
+	return int(min(total+4*int64(math.Sqrt(float64(total)))+16, lookAheadRequests))
+}
 
 // lookAhead reads up to lookAheadRequests requests, for Next to replay
 // before the rest, and returns the workload's horizon: the last issue time
 // when the workload ended within the look-ahead, else an estimate from the
 // generation duration and the rate seen so far.
 func (mg *merger) lookAhead(genUS int64) int64 {
-	var buf []request // mg.look stays empty meanwhile: Next reads the sources
+	// mg.look stays empty meanwhile: Next reads the sources. The buffer is
+	// sized once, for the expected number of requests with room for a
+	// random count a few standard deviations above it, rather than grown by
+	// doubling: a small run (a sweep's, the playground's) would otherwise
+	// copy and allocate its workload about twice over.
+	buf := make([]request, 0, lookAheadCap(mg.Total()))
 	var r request
 	done := false
 	for len(buf) < lookAheadRequests {

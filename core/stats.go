@@ -6,8 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-
-	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Percentile histograms record microseconds from 1 us to histMaxUS with 3
@@ -21,16 +19,18 @@ const (
 )
 
 // summaryAcc accumulates one distribution of durations: exact count, sum and
-// maximum, and a fixed-memory histogram for percentiles. A value below
-// frontMaxUS (zeros, most waits, included) is counted in front, a compact
-// array of 32-bit counts by the histogram's own bucket index (allocated on
-// first use); a larger one is recorded in the histogram h (allocated on first
-// use). hist reads front and h together, as if every value had been
-// recorded in h.
+// maximum, and a histogram for percentiles in HdrHistogram's layout (3
+// significant digits from 1 µs to histMaxUS), kept in two arrays of counts by
+// bucket index. A value below frontMaxUS (zeros, most waits, included) is
+// counted in front, a compact array of 32-bit counts (allocated on first
+// use); a larger one in far, 64-bit counts grown to the highest bucket seen
+// (an HdrHistogram of the whole range would allocate 250 KB for a
+// distribution's first long value). hist reads the two together, as if every
+// value had been recorded in one HdrHistogram.
 type summaryAcc struct {
 	n, sum, max int64
-	front       []uint32 // counts by bucket index, not yet in h
-	h           *hdrhistogram.Histogram
+	front       []uint32 // counts by bucket index below frontLen, not yet in far
+	far         []int64  // counts by bucket index: values past front, and front's counts added by addFront
 }
 
 // The histogram's layout for 3 significant digits from 1 µs (as
@@ -82,32 +82,38 @@ func (a *summaryAcc) note(v int64, i int) bool {
 }
 
 // spill counts v (already in the exact figures) in the histogram: v past
-// front, or the first value below frontMaxUS, which allocates front.
+// front, or a value below frontMaxUS past front's end, which grows front
+// (by doubling, up to frontLen: most distributions never need the whole of it).
 func (a *summaryAcc) spill(v int64) {
 	if v < frontMaxUS {
-		a.front = make([]uint32, frontLen)
-		a.front[histIndex(v)]++
+		i := histIndex(v)
+		front := make([]uint32, min(max(i+1, 2*len(a.front), 256), frontLen))
+		copy(front, a.front)
+		a.front = front
+		a.front[i]++
 		return
 	}
-	if a.h == nil {
-		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
-	}
-	_ = a.h.RecordValue(min(v, histMaxUS)) // cannot fail: 0 <= v <= histMaxUS
+	i := histIndex(min(v, histMaxUS))
+	a.growFar(i + 1)
+	a.far[i]++
 }
 
-// addFront adds front's counts to the histogram and empties it.
+// growFar makes far at least n buckets long.
+func (a *summaryAcc) growFar(n int) {
+	if n > len(a.far) {
+		a.far = append(a.far, make([]int64, n-len(a.far))...)
+	}
+}
+
+// addFront adds front's counts to far and empties front.
 func (a *summaryAcc) addFront() {
 	if a.front == nil {
 		return
 	}
-	if a.h == nil {
-		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
-	}
+	a.growFar(len(a.front))
 	for i, c := range a.front {
-		if c > 0 {
-			_ = a.h.RecordValues(histValue(i), int64(c)) // cannot fail: the counts stay below n
-			a.front[i] = 0
-		}
+		a.far[i] += int64(c)
+		a.front[i] = 0
 	}
 }
 
@@ -138,23 +144,30 @@ type hist struct {
 	total int64
 }
 
-// hist reads a's histogram: front's counts and h's (values past front, and
-// front's counts added to h when they could have overflowed).
+// hist reads a's histogram: front's counts and far's (values past front, and
+// front's counts added to far when they could have overflowed). When far is
+// in use, front is added to it first (reading twice gives the same).
 func (a *summaryAcc) hist() hist {
 	if a.n == 0 {
 		return hist{}
 	}
 	top := histIndex(min(a.max, histMaxUS)) // no value lies in a later bucket
-	bins := make([]bin, 0, min(int64(top+1), a.n))
-	if a.h == nil {
-		bins = appendBins(bins, a.front[:min(top+1, len(a.front))], 0)
-		return hist{bins: bins, total: sumBins(bins)}
+	if a.far == nil {
+		return binsOf(a.front[:min(top+1, len(a.front))])
 	}
-	counts := a.h.Export().Counts[:top+1] // a copy: ours to add front to
-	for i, c := range a.front[:min(top+1, len(a.front))] {
-		counts[i] += int64(c)
+	a.addFront() // far reaches past front: this allocates nothing
+	return binsOf(a.far[:min(top+1, len(a.far))])
+}
+
+// binsOf returns the histogram of counts c by bucket index, in a slice of
+// its exact size (a run reads several dozen histograms whose buckets are
+// mostly empty).
+func binsOf[T uint32 | int64](c []T) hist {
+	n := 0
+	for _, x := range c {
+		n += b2i(x != 0)
 	}
-	bins = appendBins(bins, counts, 0)
+	bins := appendBins(make([]bin, 0, n), c, 0)
 	return hist{bins: bins, total: sumBins(bins)}
 }
 
@@ -211,14 +224,12 @@ func mergeHists(parts []hist) hist {
 		return hist{}
 	}
 	counts := make([]int64, top+1)
-	var total int64
 	for _, p := range parts {
 		for _, b := range p.bins {
 			counts[b.i] += b.n
 		}
-		total += p.total
 	}
-	return hist{bins: appendBins(nil, counts, 0), total: total}
+	return binsOf(counts)
 }
 
 // percentiles returns the values at the 50th, 95th and 99th percentiles:
