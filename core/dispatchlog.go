@@ -1,7 +1,9 @@
 package core
 
 import (
+	"encoding/binary"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -29,32 +31,40 @@ type dispatchLog struct {
 	err  error
 
 	// The model's text cells, quoted by appendCSVField with the commas
-	// around them: services[i] is "NAME,", origins[i] "LMID,", servers[i]
-	// ",ID,", queues[i] "NAME,"; reasons[r] is ",REASON\n".
-	services, origins, servers, queues []string
-	reasons                            []string
+	// around them: services[i] is ",NAME,", origins[i] "LMID,", servers[i]
+	// ",ID,QUEUE," (the instance and its queue), reasons[r] ",REASON\n".
+	services, origins, servers, reasons []string
+	room                                int // the most bytes a row takes after its id, and 32 more
+
+	seq    int64    // the issue number of the last row without an id
+	seqLen int      // seqDig[:seqLen] is seq in decimal
+	seqDig [48]byte // room for appendInt never to grow it, and for appendDigits
 }
 
 func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
 	l := &dispatchLog{w: w, ring: make([]int32, 1024), buf: make([]byte, 0, logChunk+1024)}
-	for _, s := range m.Services {
-		l.services = append(l.services, string(appendCSVField(nil, s.Name))+",")
+	cells := func(n int, cell func(i int) string) []string {
+		c, longest := make([]string, n), 0
+		for i := range c {
+			c[i] = cell(i)
+			longest = max(longest, len(c[i]))
+		}
+		l.room += longest
+		return c
 	}
-	for _, mc := range m.Machines {
-		l.origins = append(l.origins, string(appendCSVField(nil, mc.LMID))+",")
-	}
-	for _, sv := range m.Servers {
-		l.servers = append(l.servers, ","+string(appendCSVField(nil, sv.ID))+",")
-	}
-	for _, q := range m.Queues {
-		l.queues = append(l.queues, string(appendCSVField(nil, q.Name))+",")
-	}
-	for _, r := range reasons.names {
-		l.reasons = append(l.reasons, ","+r+"\n")
-	}
+	l.services = cells(len(m.Services), func(i int) string { return "," + quoteCSV(m.Services[i].Name) + "," })
+	l.origins = cells(len(m.Machines), func(i int) string { return quoteCSV(m.Machines[i].LMID) + "," })
+	l.servers = cells(len(m.Servers), func(i int) string {
+		return "," + quoteCSV(m.Servers[i].ID) + "," + quoteCSV(m.Queues[m.Servers[i].QueueIdx].Name) + ","
+	})
+	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + "\n" })
+	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what appendDecimal and appendDigits write past the end
 	l.buf = append(l.buf, dispatchLogHeader...)
 	return l
 }
+
+// quoteCSV is s as appendCSVField writes it.
+func quoteCSV(s string) string { return string(appendCSVField(nil, s)) }
 
 // issue appends slot s to the ring (nil-safe: no log, nothing to do).
 func (l *dispatchLog) issue(s int32) {
@@ -115,13 +125,16 @@ func (l *dispatchLog) write(b []byte) []byte {
 func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	if f.req.ID != "" {
 		b = appendCSVField(b, f.req.ID)
-	} else {
-		b = appendInt(b, f.req.Seq)
 	}
-	b = append(b, ',')
+	b = slices.Grow(b, l.room) // the rest of the row fits: b moves no more
+	if f.req.ID == "" {
+		b = l.appendSeq(b, f.req.Seq)
+	}
 	b = append(b, l.services[f.req.Service]...)
 	b = append(b, l.origins[f.req.Origin]...)
+	at := len(b)
 	b = appendInt(b, f.req.TimeUS)
+	issue := b[at:]
 	switch {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
 		b = append(b, ",,,,,,"...)
@@ -142,17 +155,68 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		b = append(b, ",,"...)
 		b = appendInt(b, f.replyUS)
 	default:
+		// the instance is one of its queue's (enter and takeNext start
+		// only those): the queue is the instance's
 		b = append(b, l.servers[f.server]...)
-		b = append(b, l.queues[f.queue]...)
-		b = appendInt(b, f.enqueueUS)
+		// Times repeat (enqueue is often the issue, start the enqueue, reply
+		// the end): a repeated time's digits are copied, not formatted again.
+		at = len(b)
+		if f.enqueueUS == f.req.TimeUS {
+			b = appendDigits(b, issue)
+		} else {
+			b = appendInt(b, f.enqueueUS)
+		}
+		enqueue := b[at:]
 		b = append(b, ',')
-		b = appendInt(b, f.startUS)
+		if f.startUS == f.enqueueUS {
+			b = appendDigits(b, enqueue)
+		} else {
+			b = appendInt(b, f.startUS)
+		}
 		b = append(b, ',')
+		at = len(b)
 		b = appendInt(b, f.endUS)
+		end := b[at:]
 		b = append(b, ',')
-		b = appendInt(b, f.replyUS)
+		if f.replyUS == f.endUS {
+			b = appendDigits(b, end)
+		} else {
+			b = appendInt(b, f.replyUS)
+		}
 	}
 	return append(b, l.reasons[f.reason]...)
+}
+
+// appendSeq appends seq, the issue number of a row without an id, to b,
+// which has room for 24 bytes more. Rows come in issue order, so seq is
+// most often the last one plus 1: the last one's digits (of a positive
+// number) are counted up rather than seq formatted again.
+func (l *dispatchLog) appendSeq(b []byte, seq int64) []byte {
+	d, next := l.seqDig[:l.seqLen], seq == l.seq+1 && seq > 0 // digits to count up
+	i := len(d) - 1
+	for ; next && i >= 0 && d[i] == '9'; i-- {
+		d[i] = '0'
+	}
+	if next && i >= 0 {
+		d[i]++
+	} else { // not the next one, or one digit more (99 to 100)
+		l.seqLen = len(appendInt(l.seqDig[:0], seq))
+	}
+	l.seq = seq
+	return appendDigits(b, l.seqDig[:l.seqLen])
+}
+
+// appendDigits appends d, a number's digits earlier in b's array, to b,
+// which has room for 24 bytes more: as three 8-byte words, read from
+// d[:24] before any is written, inline where append would call memmove.
+func appendDigits(b, d []byte) []byte {
+	i, n := len(b), len(d)
+	d, to := d[:24], b[i:i+24]
+	w0, w1, w2 := binary.LittleEndian.Uint64(d[0:8]), binary.LittleEndian.Uint64(d[8:16]), binary.LittleEndian.Uint64(d[16:24])
+	binary.LittleEndian.PutUint64(to[0:8], w0)
+	binary.LittleEndian.PutUint64(to[8:16], w1)
+	binary.LittleEndian.PutUint64(to[16:24], w2)
+	return b[:i+n]
 }
 
 // close writes the rows still buffered and reports the first write error.

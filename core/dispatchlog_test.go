@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -119,5 +121,24 @@ func TestDispatchLogWriteError(t *testing.T) {
 	}
 	if len(w.writes) != 1 {
 		t.Errorf("got %d writes, want none after the first failed", len(w.writes))
+	}
+}
+
+// appendSeq counts the last issue number up when the next one follows it,
+// through every carry (9 to 10, 1999 to 2000), and formats any other.
+func TestAppendSeqMatchesStrconv(t *testing.T) {
+	var seqs []int64
+	for s := int64(1); s <= 20_000; s++ {
+		seqs = append(seqs, s)
+	}
+	seqs = append(seqs, 7, 8, 99_999, 100_000, 100_001, 1, 999_999_999_999, 1_000_000_000_000, 0, 1, -5, -4,
+		1<<62, 1<<62+1, 9_999_999_999_999_999, 10_000_000_000_000_000)
+	l := newDispatchLog(nil, &Model{})
+	b := []byte("x,")
+	for _, s := range seqs {
+		b = slices.Grow(b[:2], 24)
+		if got, want := string(l.appendSeq(b, s)), "x,"+strconv.FormatInt(s, 10); got != want {
+			t.Fatalf("appendSeq(%d) after %d: got %q, want %q", s, l.seq, got, want)
+		}
 	}
 }
