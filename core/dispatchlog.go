@@ -1,33 +1,70 @@
 package core
 
 import (
-	"bufio"
+	"encoding/binary"
 	"io"
-	"strconv"
+	"slices"
 	"strings"
 )
 
 // dispatchLogHeader is the first line of the dispatch log (docs/engine.md).
 const dispatchLogHeader = "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
 
+// logChunk is how many bytes of rows the dispatch log gathers before it
+// writes them, in one call, to its writer.
+const logChunk = 64 << 10
+
 // dispatchLog streams the dispatch log in issue order. Rows complete out of
 // order (a request's row is complete when its reply time is known), so it
 // keeps the in-flight requests in a ring in issue order and writes the
 // longest complete prefix: memory is O(requests in flight).
+//
+// Writing the log is most of a run's cost when it is asked for, so a row is
+// formatted by hand into one reused buffer: the model's names are quoted
+// once, here, rather than per row, and times go through appendInt.
 type dispatchLog struct {
-	w    *bufio.Writer
-	ring []int32 // slots in issue order
+	w    io.Writer
+	ring []int32 // slots in issue order; its length is a power of two
 	head int
 	n    int
-	buf  []byte
+	buf  []byte // rows not yet written
 	err  error
+
+	// The model's text cells, quoted by appendCSVField with the commas
+	// around them: services[i] is ",NAME,", origins[i] "LMID,", servers[i]
+	// ",ID,QUEUE," (the instance and its queue), reasons[r] ",REASON\n".
+	services, origins, servers, reasons []string
+	room                                int // the most bytes a row takes after its id, and 32 more
+
+	seq    int64    // the issue number of the last row without an id
+	seqLen int      // seqDig[:seqLen] is seq in decimal
+	seqDig [48]byte // room for appendInt never to grow it, and for appendDigits
 }
 
-func newDispatchLog(w io.Writer) *dispatchLog {
-	l := &dispatchLog{w: bufio.NewWriterSize(w, 64<<10), ring: make([]int32, 1024), buf: make([]byte, 0, 256)}
-	_, l.err = l.w.WriteString(dispatchLogHeader)
+func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
+	l := &dispatchLog{w: w, ring: make([]int32, 1024), buf: make([]byte, 0, logChunk+1024)}
+	cells := func(n int, cell func(i int) string) []string {
+		c, longest := make([]string, n), 0
+		for i := range c {
+			c[i] = cell(i)
+			longest = max(longest, len(c[i]))
+		}
+		l.room += longest
+		return c
+	}
+	l.services = cells(len(m.Services), func(i int) string { return "," + quoteCSV(m.Services[i].Name) + "," })
+	l.origins = cells(len(m.Machines), func(i int) string { return quoteCSV(m.Machines[i].LMID) + "," })
+	l.servers = cells(len(m.Servers), func(i int) string {
+		return "," + quoteCSV(m.Servers[i].ID) + "," + quoteCSV(m.Queues[m.Servers[i].QueueIdx].Name) + ","
+	})
+	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + "\n" })
+	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what appendDecimal and appendDigits write past the end
+	l.buf = append(l.buf, dispatchLogHeader...)
 	return l
 }
+
+// quoteCSV is s as appendCSVField writes it.
+func quoteCSV(s string) string { return string(appendCSVField(nil, s)) }
 
 // issue appends slot s to the ring (nil-safe: no log, nothing to do).
 func (l *dispatchLog) issue(s int32) {
@@ -37,50 +74,72 @@ func (l *dispatchLog) issue(s int32) {
 	if l.n == len(l.ring) {
 		grown := make([]int32, 2*len(l.ring))
 		for i := 0; i < l.n; i++ {
-			grown[i] = l.ring[(l.head+i)%len(l.ring)]
+			grown[i] = l.ring[(l.head+i)&(len(l.ring)-1)]
 		}
 		l.ring, l.head = grown, 0
 	}
-	l.ring[(l.head+l.n)%len(l.ring)] = s
+	l.ring[(l.head+l.n)&(len(l.ring)-1)] = s
 	l.n++
+}
+
+// done marks slot s's row complete and writes the rows that can be. Only
+// the oldest row's completion can lengthen the complete prefix (after each
+// flush the oldest row is incomplete), so flush runs only then.
+func (l *dispatchLog) done(e *engine, s int32) {
+	e.pool.at(s).done = true
+	if l.ring[l.head] == s {
+		l.flush(e)
+	}
 }
 
 // flush writes the complete rows at the head of the ring and frees their slots.
 func (l *dispatchLog) flush(e *engine) {
-	for l.n > 0 {
-		s := l.ring[l.head]
+	b, head, n, mask := l.buf, l.head, l.n, len(l.ring)-1
+	for n > 0 {
+		s := l.ring[head]
 		f := e.pool.at(s)
 		if !f.done {
-			return
+			break
 		}
-		l.write(e, f)
+		b = l.appendRow(b, e, f)
+		if len(b) >= logChunk {
+			b = l.write(b)
+		}
 		e.free = append(e.free, s)
-		l.head = (l.head + 1) % len(l.ring)
-		l.n--
+		head = (head + 1) & mask
+		n--
 	}
+	l.buf, l.head, l.n = b, head, n
 }
 
-// write formats one row into the reused buffer.
-func (l *dispatchLog) write(e *engine, f *flight) {
-	if l.err != nil {
-		return
+// write writes the rows in b, unless an earlier write failed, and returns b
+// emptied for the next rows.
+func (l *dispatchLog) write(b []byte) []byte {
+	if l.err == nil {
+		_, l.err = l.w.Write(b)
 	}
-	b := l.buf[:0]
+	return b[:0]
+}
+
+// appendRow appends f's row to b.
+func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	if f.req.ID != "" {
 		b = appendCSVField(b, f.req.ID)
-	} else {
-		b = strconv.AppendInt(b, f.req.Seq, 10)
 	}
-	b = append(b, ',')
-	b = appendCSVField(b, e.m.Services[f.req.Service].Name)
-	b = append(b, ',')
-	b = appendCSVField(b, e.m.Machines[f.req.Origin].LMID)
-	b = append(b, ',')
-	b = strconv.AppendInt(b, f.req.TimeUS, 10)
+	b = slices.Grow(b, l.room) // the rest of the row fits: b moves no more
+	if f.req.ID == "" {
+		b = l.appendSeq(b, f.req.Seq)
+	}
+	b = append(b, l.services[f.req.Service]...)
+	b = append(b, l.origins[f.req.Origin]...)
+	at := len(b)
+	b = appendInt(b, f.req.TimeUS)
+	issue := b[at:]
 	switch {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
-		b = append(b, ",,,,,,,"...)
+		b = append(b, ",,,,,,"...)
 	case f.reason.failed(): // TPESVCERR: reached a queue, maybe started, never ended
+		// server and queue unquoted, as this row has always had them
 		b = append(b, ',')
 		if f.server >= 0 {
 			b = append(b, e.m.Servers[f.server].ID...)
@@ -88,48 +147,121 @@ func (l *dispatchLog) write(e *engine, f *flight) {
 		b = append(b, ',')
 		b = append(b, e.m.Queues[f.queue].Name...)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, f.enqueueUS, 10)
+		b = appendInt(b, f.enqueueUS)
 		b = append(b, ',')
 		if f.server >= 0 {
-			b = strconv.AppendInt(b, f.startUS, 10)
+			b = appendInt(b, f.startUS)
 		}
 		b = append(b, ",,"...)
-		b = strconv.AppendInt(b, f.replyUS, 10)
-		b = append(b, ',')
+		b = appendInt(b, f.replyUS)
 	default:
+		// the instance is one of its queue's (enter and takeNext start
+		// only those): the queue is the instance's
+		b = append(b, l.servers[f.server]...)
+		// Times repeat (enqueue is often the issue, start the enqueue, reply
+		// the end): a repeated time's digits are copied, not formatted again.
+		at = len(b)
+		if f.enqueueUS == f.req.TimeUS {
+			b = appendDigits(b, issue)
+		} else {
+			b = appendInt(b, f.enqueueUS)
+		}
+		enqueue := b[at:]
 		b = append(b, ',')
-		b = appendCSVField(b, e.m.Servers[f.server].ID)
-		b = append(b, ',')
-		b = appendCSVField(b, e.m.Queues[f.queue].Name)
-		for _, t := range [...]int64{f.enqueueUS, f.startUS, f.endUS, f.replyUS} {
-			b = append(b, ',')
-			b = strconv.AppendInt(b, t, 10)
+		if f.startUS == f.enqueueUS {
+			b = appendDigits(b, enqueue)
+		} else {
+			b = appendInt(b, f.startUS)
 		}
 		b = append(b, ',')
+		at = len(b)
+		b = appendInt(b, f.endUS)
+		end := b[at:]
+		b = append(b, ',')
+		if f.replyUS == f.endUS {
+			b = appendDigits(b, end)
+		} else {
+			b = appendInt(b, f.replyUS)
+		}
 	}
-	b = append(b, f.reason.String()...)
-	b = append(b, '\n')
-	_, l.err = l.w.Write(b)
-	l.buf = b
+	return append(b, l.reasons[f.reason]...)
 }
 
-// close flushes the buffered rows and reports the first write error.
+// appendSeq appends seq, the issue number of a row without an id, to b,
+// which has room for 24 bytes more. Rows come in issue order, so seq is
+// most often the last one plus 1: the last one's digits (of a positive
+// number) are counted up rather than seq formatted again.
+func (l *dispatchLog) appendSeq(b []byte, seq int64) []byte {
+	d, next := l.seqDig[:l.seqLen], seq == l.seq+1 && seq > 0 // digits to count up
+	i := len(d) - 1
+	for ; next && i >= 0 && d[i] == '9'; i-- {
+		d[i] = '0'
+	}
+	if next && i >= 0 {
+		d[i]++
+	} else { // not the next one, or one digit more (99 to 100)
+		l.seqLen = len(appendInt(l.seqDig[:0], seq))
+	}
+	l.seq = seq
+	return appendDigits(b, l.seqDig[:l.seqLen])
+}
+
+// appendDigits appends d, a number's digits earlier in b's array, to b,
+// which has room for 24 bytes more: as three 8-byte words, read from
+// d[:24] before any is written, inline where append would call memmove.
+func appendDigits(b, d []byte) []byte {
+	i, n := len(b), len(d)
+	d, to := d[:24], b[i:i+24]
+	w0, w1, w2 := binary.LittleEndian.Uint64(d[0:8]), binary.LittleEndian.Uint64(d[8:16]), binary.LittleEndian.Uint64(d[16:24])
+	binary.LittleEndian.PutUint64(to[0:8], w0)
+	binary.LittleEndian.PutUint64(to[8:16], w1)
+	binary.LittleEndian.PutUint64(to[16:24], w2)
+	return b[:i+n]
+}
+
+// close writes the rows still buffered and reports the first write error.
 func (l *dispatchLog) close() error {
 	if l == nil {
 		return nil
 	}
-	if l.err != nil {
-		return l.err
+	if len(l.buf) > 0 {
+		l.buf = l.write(l.buf)
 	}
-	return l.w.Flush()
+	return l.err
 }
+
+// csvClass tells, for each byte, whether a CSV cell holding it must be
+// quoted (csvQuote) and whether a cell starting with it is neutralised as a
+// formula (csvFormula).
+var csvClass = func() (c [256]uint8) {
+	for _, x := range []byte(",\"\r\n") {
+		c[x] |= csvQuote
+	}
+	for _, x := range []byte("=+-@\t\r") {
+		c[x] |= csvFormula
+	}
+	return c
+}()
+
+// The flags of csvClass.
+const (
+	csvQuote   = 1
+	csvFormula = 2
+)
 
 // appendCSVField appends text cell s, quoted as RFC 4180 wants when it needs
 // to be. A cell that starts with =, +, -, @, a tab or a carriage return gets
 // a leading apostrophe, so that a spreadsheet opening the log shows it as
 // text instead of running it as a formula (CSV injection).
 func appendCSVField(b []byte, s string) []byte {
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+	plain := s == "" || csvClass[s[0]]&csvFormula == 0
+	for i := 0; i < len(s) && plain; i++ {
+		plain = csvClass[s[i]]&csvQuote == 0
+	}
+	if plain { // the usual cell: one pass over its bytes, copied as they are
+		return append(b, s...)
+	}
+	if strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
 		s = "'" + s
 	}
 	if !strings.ContainsAny(s, ",\"\r\n") {

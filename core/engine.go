@@ -568,8 +568,7 @@ func (e *engine) finishLogged(s int32) {
 		e.free = append(e.free, s)
 		return
 	}
-	e.pool.at(s).done = true
-	e.log.flush(e)
+	e.log.done(e, s)
 }
 
 // serviceTime returns how long server sv is busy with f, and sets f's

@@ -62,7 +62,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	e.ser.init(e)
 	e.nextBoundary = min(e.nextReset, e.ser.end)
 	if opt.Dispatch != nil {
-		e.log = newDispatchLog(opt.Dispatch)
+		e.log = newDispatchLog(opt.Dispatch, e.m)
 	}
 	e.logged = e.log != nil || opt.explain != nil
 	return e, nil

@@ -354,31 +354,6 @@ func appendString(b []byte, s string) []byte {
 	return append(append(append(b, '"'), s...), '"')
 }
 
-// appendInt and appendUint are strconv.AppendInt and AppendUint in base
-// 10, about twice as fast for the short numbers results are full of.
-func appendInt(b []byte, n int64) []byte {
-	if n < 0 {
-		return appendUint(append(b, '-'), -uint64(n))
-	}
-	return appendUint(b, uint64(n))
-}
-
-func appendUint(b []byte, n uint64) []byte {
-	if n < 10 {
-		return append(b, byte('0'+n))
-	}
-	var d [20]byte
-	i := len(d)
-	for n >= 10 {
-		i--
-		d[i] = byte('0' + n%10)
-		n /= 10
-	}
-	i--
-	d[i] = byte('0' + n)
-	return append(b, d[i:]...)
-}
-
 // float appends f as encoding/json does: the shortest decimal that reads
 // back as f, in exponent form below 1e-6 and from 1e21.
 func (e *indentEncoder) float(f float64) error {

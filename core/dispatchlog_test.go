@@ -1,0 +1,144 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// csvFieldReference is appendCSVField as first written, the rule in its
+// plainest form: apostrophe before a formula's first character, then
+// RFC 4180 quoting when the cell holds a comma, a quote or a line break.
+func csvFieldReference(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		s = "'" + s
+	}
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+func TestAppendCSVFieldMatchesReference(t *testing.T) {
+	cells := []string{"", "plain", "GRP1/1", "a=b", "=1+2", "+", "-2", "@SUM(A1)", "\tx", "\r", "\rx", "x\r",
+		"a,b", `say "hi"`, `"`, "x\ny", ",", "'", "é,", "=a,\"b\"", "\n=", "日本"}
+	r := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "ab=+-@\t\r\n,\"' é"
+	for range 100_000 {
+		var c []byte
+		for range r.IntN(6) {
+			c = append(c, alphabet[r.IntN(len(alphabet))])
+		}
+		cells = append(cells, string(c))
+	}
+	for _, c := range cells {
+		want := "x," + csvFieldReference(c)
+		if got := string(appendCSVField([]byte("x,"), c)); got != want {
+			t.Fatalf("appendCSVField(%q): got %q, want %q", c, got, want)
+		}
+	}
+}
+
+// The model's names are quoted once, when the log starts: a row of a
+// completed request shows each of them quoted as a trace id would be.
+func TestDispatchLogQuotesModelNames(t *testing.T) {
+	m := engModel(t, oneServer)
+	reqs := engRequests(t, m, "0 S site1 1")
+	m.Services[serviceIndex(m, "S")].Name = "-S"
+	m.Servers[0].Services[0] = "-S" // still advertised
+	m.Machines[0].LMID = "@site,1"
+	m.Servers[0].ID = `=G1/1`
+	m.Queues[0].Name = `q"1`
+	_, rows := runLog(t, engSetup(m), reqs)
+	diffRows(t, rows, []string{`1,'-S,"'@site,1",0,'=G1/1,"q""1",0,0,1000,1000,first`})
+}
+
+// chunkWriter records the size of every write, and fails from the write
+// numbered failAt (1-based; 0: never).
+type chunkWriter struct {
+	bytes.Buffer
+	writes []int
+	failAt int
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.writes = append(w.writes, len(p))
+	if len(w.writes) == w.failAt {
+		return 0, errors.New("disk full")
+	}
+	return w.Buffer.Write(p)
+}
+
+// heldRows is a run whose first request (10 s of service) holds the rows
+// of the 3000 after it (TPENOENT, issued 1 ms apart, complete at once):
+// the ring grows past its first 1024 slots, and one completion writes
+// about 100 KB of rows.
+func heldRows(t *testing.T) (*runSetup, *sliceRequests, []string) {
+	m := engModel(t, oneServer+"\nservice U load 50 prio 50")
+	var text strings.Builder
+	want := []string{"1,S,site1,0,G1/1,G1/1,0,0,10000000,10000000,first"}
+	text.WriteString("0 S site1 10000\n")
+	for i := 1; i <= 3000; i++ {
+		fmt.Fprintf(&text, "%d U site1 1\n", i)
+		want = append(want, fmt.Sprintf("%d,U,site1,%d,,,,,,,TPENOENT", i+1, i*1000))
+	}
+	return engSetup(m), engRequests(t, m, text.String()), want
+}
+
+func TestDispatchLogHeldRows(t *testing.T) {
+	setup, reqs, want := heldRows(t)
+	var w chunkWriter
+	if _, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &w}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
+	if lines[0]+"\n" != dispatchLogHeader {
+		t.Fatalf("header: got %q, want %q", lines[0], dispatchLogHeader)
+	}
+	diffRows(t, lines[1:], want)
+	// the rows reach the writer in pieces of at least 64 KiB, but the last
+	if n := len(w.writes); n < 2 {
+		t.Fatalf("got %d writes of %d bytes, want 2 or more", n, w.Len())
+	}
+	for i, n := range w.writes[:len(w.writes)-1] {
+		if n < logChunk {
+			t.Errorf("write %d of %d: got %d bytes, want at least %d", i+1, len(w.writes), n, logChunk)
+		}
+	}
+}
+
+func TestDispatchLogWriteError(t *testing.T) {
+	setup, reqs, _ := heldRows(t)
+	w := chunkWriter{failAt: 1}
+	_, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &w}})
+	if err == nil || !strings.Contains(err.Error(), "dispatch log: disk full") {
+		t.Fatalf("got error %v, want one saying dispatch log: disk full", err)
+	}
+	if len(w.writes) != 1 {
+		t.Errorf("got %d writes, want none after the first failed", len(w.writes))
+	}
+}
+
+// appendSeq counts the last issue number up when the next one follows it,
+// through every carry (9 to 10, 1999 to 2000), and formats any other.
+func TestAppendSeqMatchesStrconv(t *testing.T) {
+	var seqs []int64
+	for s := int64(1); s <= 20_000; s++ {
+		seqs = append(seqs, s)
+	}
+	seqs = append(seqs, 7, 8, 99_999, 100_000, 100_001, 1, 999_999_999_999, 1_000_000_000_000, 0, 1, -5, -4,
+		1<<62, 1<<62+1, 9_999_999_999_999_999, 10_000_000_000_000_000)
+	l := newDispatchLog(nil, &Model{})
+	b := []byte("x,")
+	for _, s := range seqs {
+		b = slices.Grow(b[:2], 24)
+		if got, want := string(l.appendSeq(b, s)), "x,"+strconv.FormatInt(s, 10); got != want {
+			t.Fatalf("appendSeq(%d) after %d: got %q, want %q", s, l.seq, got, want)
+		}
+	}
+}
