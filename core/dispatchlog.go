@@ -32,8 +32,9 @@ type dispatchLog struct {
 
 	// The model's text cells, quoted by appendCSVField with the commas
 	// around them: services[i] is ",NAME,", origins[i] "LMID,", servers[i]
-	// ",ID,QUEUE," (the instance and its queue), reasons[r] ",REASON\n".
-	services, origins, servers, reasons []string
+	// ",ID,QUEUE," (the instance and its queue), queues[q] ",,QUEUE," (no
+	// instance), reasons[r] ",REASON\n".
+	services, origins, servers, queues, reasons []string
 	room                                int // the most bytes a row takes after its id, and 32 more
 
 	seq    int64    // the issue number of the last row without an id
@@ -57,6 +58,7 @@ func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
 	l.servers = cells(len(m.Servers), func(i int) string {
 		return "," + quoteCSV(m.Servers[i].ID) + "," + quoteCSV(m.Queues[m.Servers[i].QueueIdx].Name) + ","
 	})
+	l.queues = cells(len(m.Queues), func(q int) string { return ",," + quoteCSV(m.Queues[q].Name) + "," })
 	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + "\n" })
 	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what appendDecimal and appendDigits write past the end
 	l.buf = append(l.buf, dispatchLogHeader...)
@@ -139,14 +141,11 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
 		b = append(b, ",,,,,,"...)
 	case f.reason.failed(): // TPESVCERR: reached a queue, maybe started, never ended
-		// server and queue unquoted, as this row has always had them
-		b = append(b, ',')
-		if f.server >= 0 {
-			b = append(b, e.m.Servers[f.server].ID...)
+		if f.server >= 0 { // it started on an instance of its queue
+			b = append(b, l.servers[f.server]...)
+		} else {
+			b = append(b, l.queues[f.queue]...)
 		}
-		b = append(b, ',')
-		b = append(b, e.m.Queues[f.queue].Name...)
-		b = append(b, ',')
 		b = appendInt(b, f.enqueueUS)
 		b = append(b, ',')
 		if f.server >= 0 {

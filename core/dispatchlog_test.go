@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -140,5 +141,37 @@ func TestAppendSeqMatchesStrconv(t *testing.T) {
 		if got, want := string(l.appendSeq(b, s)), "x,"+strconv.FormatInt(s, 10); got != want {
 			t.Fatalf("appendSeq(%d) after %d: got %q, want %q", s, l.seq, got, want)
 		}
+	}
+}
+
+// TestDispatchLogQuotesFailedRows: a request that fails with TPESVCERR
+// (its instance crashed while it ran, or while it waited in the queue) has
+// its queue's name quoted like every other row's, so a name with a comma
+// or a leading "=" cannot break the row or read as a formula.
+func TestDispatchLogQuotesFailedRows(t *testing.T) {
+	ubb := "*RESOURCES\nIPCKEY 123456\nMASTER site1\nMODEL SHM\nLDBAL Y\nSCANUNIT 1\nSANITYSCAN 2\n\n" +
+		"*MACHINES\nnode1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\n\n*SERVERS\n" +
+		"srvA SRVGRP=G1 SRVID=1 RQADDR=\"=q,1\" CLOPT=\"-s SVC\"\nsrvB SRVGRP=G1 SRVID=2 CLOPT=\"-s SVC\"\n\n*SERVICES\nSVC LOAD=50\n"
+	at := 100.0
+	sc := &Scenario{UBBConfig: ubb, Events: []Event{{AtMS: &at, Kill: "G1/1"}},
+		Workload: Workload{TraceCSV: "time_ms,service,service_ms\n50,SVC,100\n55,SVC,100\n60,SVC,10\n"}}
+	var log bytes.Buffer
+	if _, err := Run(sc, RunOptions{Dispatch: &log}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&log).ReadAll()
+	if err != nil {
+		t.Fatalf("the log is not CSV: %v\n%s", err, log.String())
+	}
+	// request 1 runs on G1/1 when it crashes at 100 ms; request 3 waits in
+	// its queue behind it (G1/2 is busy with request 2); both fail when
+	// the BBL notices the crash at its scan at 2 s
+	want := [][]string{
+		{"1", "SVC", "site1", "50000", "G1/1", "'=q,1", "50000", "50000", "", "2000000", "TPESVCERR"},
+		{"2", "SVC", "site1", "55000", "G1/2", "G1/2", "55000", "55000", "155000", "155000", "idle"},
+		{"3", "SVC", "site1", "60000", "", "'=q,1", "60000", "", "", "2000000", "TPESVCERR"},
+	}
+	if !slices.EqualFunc(rows[1:], want, slices.Equal[[]string]) {
+		t.Errorf("rows:\n got %q\nwant %q", rows[1:], want)
 	}
 }
