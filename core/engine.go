@@ -225,7 +225,8 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 // steps returns to loop every 4096 requests or events. In WebAssembly a
 // function runs in baseline code until it is called again after it got hot
 // (V8 has no on-stack replacement for WebAssembly), so a single call playing
-// the whole run would stay in baseline code to its end, at about half speed.
+// the whole run would stay in baseline code to its end, at about half speed;
+// and loop lets a garbage collection go on there between slices (letGCRun).
 func (e *engine) loop() error {
 	var next request
 	have := e.reqs.Next(&next)
@@ -241,6 +242,7 @@ func (e *engine) loop() error {
 		if out == stepsDrained {
 			break
 		}
+		letGCRun()
 	}
 	if err := e.reqs.Err(); err != nil {
 		return err
