@@ -626,9 +626,11 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 			e.draw.Seed(f.req.Key, streamService)
 			var ms float64
 			if d, ok := smp.(expDist); ok {
-				// the usual distribution, called directly: its SampleMS
-				// inlines, saving the interface call and its wrapper
-				ms = d.SampleMS(&e.draw)
+				// the usual distribution, drawn here as its SampleMS does:
+				// no interface call, and no wrapper call where Go does not
+				// inline SampleMS (into a function grown big by
+				// profile-guided inlining, in tuxlb.wasm)
+				ms = float64(float64(d) * expUnit(&e.draw))
 			} else {
 				ms = smp.SampleMS(&e.draw)
 			}
