@@ -220,24 +220,64 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 }
 
 // loop is the event loop: completions, network arrivals and new requests in
-// the order docs/engine.md gives.
+// the order docs/engine.md gives, played by steps a slice at a time.
+//
+// steps returns to loop every 4096 requests or events. In WebAssembly a
+// function runs in baseline code until it is called again after it got hot
+// (V8 has no on-stack replacement for WebAssembly), so a single call playing
+// the whole run would stay in baseline code to its end, at about half speed;
+// and loop lets a garbage collection go on there between slices (letGCRun).
 func (e *engine) loop() error {
 	var next request
 	have := e.reqs.Next(&next)
+	for {
+		var out stepOutcome
+		var err error
+		if have, out, err = e.steps(&next, have); err != nil {
+			return err
+		}
+		if out == stepsStopped {
+			return nil
+		}
+		if out == stepsDrained {
+			break
+		}
+		letGCRun()
+	}
+	if err := e.reqs.Err(); err != nil {
+		return err
+	}
+	e.finishSeries()
+	return e.checkSums()
+}
+
+// stepOutcome is how a call of steps ended.
+type stepOutcome uint8
+
+const (
+	stepsMore    stepOutcome = iota // at a checkpoint: call steps again
+	stepsStopped                    // the run stopped (e.stop)
+	stepsDrained                    // no request or event is left
+)
+
+// steps plays the run forward from the next new request (next, if have)
+// until the next checkpoint, and returns whether a new request is held in
+// next then, and how it ended.
+func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 	// tn is when the next new request is due, capped below emptyT so that a
 	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
 	// and emptyT-1 when there is none (every event runs before "no request").
-	tn := capTime(have, &next)
+	tn := capTime(have, next)
 	for {
 		if e.nextLife != noTime {
 			e.more = have
-			if e.lifeDue(have, &next) {
+			if e.lifeDue(have, next) {
 				e.lifeStep()
 				if e.fault != nil {
-					return e.fault
+					return have, stepsMore, e.fault
 				}
 				if e.stop {
-					return nil
+					return have, stepsStopped, nil
 				}
 				continue
 			}
@@ -289,50 +329,47 @@ func (e *engine) loop() error {
 			e.enter(s, ta)
 		} else {
 			if !have {
-				break
+				return have, stepsDrained, nil
 			}
 			if next.TimeUS < e.now {
-				return Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
 			}
 			if next.TimeUS > MaxTimeUS {
-				return Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
 			}
 			e.advance(next.TimeUS)
-			if err := e.issue(&next); err != nil {
-				return err
+			if err := e.issue(next); err != nil {
+				return have, stepsMore, err
 			}
 			if e.fault != nil {
-				return e.fault
+				return have, stepsMore, e.fault
 			}
 			if e.stop {
-				return nil
+				return have, stepsStopped, nil
 			}
 			if e.issued&4095 == 0 {
 				if err := e.checkpoint(); err != nil {
-					return err
+					return have, stepsMore, err
 				}
+				return e.reqs.Next(next), stepsMore, nil
 			}
-			have = e.reqs.Next(&next)
-			tn = capTime(have, &next)
+			have = e.reqs.Next(next)
+			tn = capTime(have, next)
 			continue
 		}
 		if e.fault != nil {
-			return e.fault
+			return have, stepsMore, e.fault
 		}
 		if e.stop {
-			return nil
+			return have, stepsStopped, nil
 		}
 		if e.events++; e.events&4095 == 0 {
 			if err := e.canceled(); err != nil {
-				return err
+				return have, stepsMore, err
 			}
+			return have, stepsMore, nil
 		}
 	}
-	if err := e.reqs.Err(); err != nil {
-		return err
-	}
-	e.finishSeries()
-	return e.checkSums()
 }
 
 // capTime returns when the next new request is due for the loop's
@@ -588,9 +625,11 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 			e.draw.Seed(f.req.Key, streamService)
 			var ms float64
 			if d, ok := smp.(expDist); ok {
-				// the usual distribution, called directly: its SampleMS
-				// inlines, saving the interface call and its wrapper
-				ms = d.SampleMS(&e.draw)
+				// the usual distribution, drawn here as its SampleMS does:
+				// no interface call, and no wrapper call where Go does not
+				// inline SampleMS (into a function grown big by
+				// profile-guided inlining, in tuxlb.wasm)
+				ms = float64(float64(d) * expUnit(&e.draw))
 			} else {
 				ms = smp.SampleMS(&e.draw)
 			}

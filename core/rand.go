@@ -1,12 +1,19 @@
 package core
 
-import "math/rand/v2"
+import "math/bits"
 
 // rng is the only source of randomness in core: a PCG generator seeded
 // explicitly, so a run is reproducible everywhere. Derive independent streams
 // with different stream numbers rather than sharing one generator.
+//
+// It is math/rand/v2's PCG (128-bit LCG state, DXSM output), written out
+// here so that a draw is one short function the compiler inlines: in
+// WebAssembly, where bits.Mul64 is plain Go rather than an instruction,
+// rand.PCG's Uint64 and next exceed the inlining budget and cost two calls a
+// draw. Only its carry step, addIncLo, is written per architecture
+// (rand_wasm.go, rand_other.go). TestRngIsPCG checks it gives rand.PCG's bits.
 type rng struct {
-	pcg rand.PCG
+	hi, lo uint64
 }
 
 // newRng returns a generator for (seed, stream).
@@ -16,23 +23,41 @@ func newRng(seed, stream uint64) *rng {
 	return r
 }
 
-// Seed resets r to the state NewRand(seed, stream) would have.
+// Seed resets r to the state rand.NewPCG(seed, stream^0x9e3779b97f4a7c15)
+// has.
 func (r *rng) Seed(seed, stream uint64) {
-	r.pcg.Seed(seed, stream^0x9e3779b97f4a7c15)
+	r.hi, r.lo = seed, stream^0x9e3779b97f4a7c15
 }
 
-// Uint64 returns a uniformly distributed 64-bit value.
-func (r *rng) Uint64() uint64 { return r.pcg.Uint64() }
+// Uint64 returns a uniformly distributed 64-bit value: rand.PCG's Uint64.
+func (r *rng) Uint64() uint64 {
+	const (
+		mulHi    = 2549297995355413924
+		mulLo    = 4865540595714422341
+		incHi    = 6364136223846793005
+		cheapMul = 0xda942042e4dd58b5
+	)
+	// state = state*mul + inc, modulo 2^128
+	hi, lo := bits.Mul64(r.lo, mulLo)
+	lo, c := addIncLo(lo)
+	hi += r.hi*mulLo + r.lo*mulHi + incHi + c
+	r.hi, r.lo = hi, lo
+	// DXSM output
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	return hi * (lo | 1)
+}
 
 // Float64 returns a uniform value in [0, 1) with 53 random bits.
-func (r *rng) Float64() float64 { return float64(r.pcg.Uint64()>>11) / (1 << 53) }
+func (r *rng) Float64() float64 { return float64(r.Uint64()>>11) / (1 << 53) }
 
 // IntN returns a uniform value in [0, n) without modulo bias. n must be > 0.
 func (r *rng) IntN(n int) int {
 	// Lemire's multiply-and-reject; deterministic on every platform.
 	un := uint64(n)
 	for {
-		x := r.pcg.Uint64()
+		x := r.Uint64()
 		hi, lo := mul64(x, un)
 		if lo >= un || lo >= (-un)%un {
 			return int(hi)
@@ -50,3 +75,6 @@ func mul64(x, y uint64) (hi, lo uint64) {
 	w1 += x0 * y1
 	return x1*y1 + w2 + w1>>32, x * y
 }
+
+// incLo is the low word of the PCG increment.
+const incLo = 1442695040888963407
