@@ -63,7 +63,7 @@ step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
 go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
-GOOS=js GOARCH=wasm go test ./bench/bareloop ./core -run '^$' -bench '^(BenchmarkBareLoop|BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
+GOOS=js GOARCH=wasm go test -pgo=wasm/default.pgo ./bench/bareloop ./core -run '^$' -bench '^(BenchmarkBareLoop|BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"

@@ -40,7 +40,7 @@ if [ "$PAGE" = sweep.html ]; then
 	cp bench/wasm/sweep.html bench/wasm/sweep-worker.js "$DIR/www/"
 	cp examples/mp-netload.json "$DIR/www/scenarios/"
 else
-	GOOS=js GOARCH=wasm go build -o "$DIR/www/wasmbench.wasm" ./bench/wasm
+	GOOS=js GOARCH=wasm go build -pgo=wasm/default.pgo -o "$DIR/www/wasmbench.wasm" ./bench/wasm
 	cp bench/wasm/index.html "$DIR/www/"
 fi
 cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$DIR/www/"
