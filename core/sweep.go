@@ -193,6 +193,10 @@ func (s *Sweep) Requests() float64 {
 	return n * float64(s.Reps)
 }
 
+// UnitRequests returns the expected requests of unit u's run (its point's
+// workload): what a runner may hand out the largest units first by.
+func (s *Sweep) UnitRequests(u int) float64 { return s.points[u/s.Reps].requests }
+
 // MaxRunRequests returns the expected requests of the largest single run.
 func (s *Sweep) MaxRunRequests() float64 {
 	var m float64

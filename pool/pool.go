@@ -6,8 +6,10 @@
 package pool
 
 import (
+	"cmp"
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -112,15 +114,25 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 			return nil, err
 		}
 	}
-	skip := func(u int) bool {
-		p, _ := s.Unit(u)
+	// The units are handed out largest first (by their expected requests;
+	// ties in unit order), so that the last to run are short and the
+	// workers finish together; the result is reduced by unit, whatever the
+	// order they ran in.
+	order := make([]int, s.Units())
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.UnitRequests(b), s.UnitRequests(a)) })
+	skip := func(k int) bool {
+		p, _ := s.Unit(order[k])
 		return r.PointDone(p)
 	}
-	err := Run(ctx, opt.Workers, s.Units(), skip,
-		func(ctx context.Context, u int) (*core.SweepSample, error) {
-			return s.RunUnit(u, core.RunOptions{Context: ctx, MaxRequests: opt.MaxRequests})
+	err := Run(ctx, opt.Workers, len(order), skip,
+		func(ctx context.Context, k int) (*core.SweepSample, error) {
+			return s.RunUnit(order[k], core.RunOptions{Context: ctx, MaxRequests: opt.MaxRequests})
 		},
-		func(u int, smp *core.SweepSample) error {
+		func(k int, smp *core.SweepSample) error {
+			u := order[k]
 			pt, err := r.Add(u, smp)
 			if err != nil {
 				return err

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 // command is one subcommand: it parses its own flags and returns an exit code.
@@ -19,6 +21,12 @@ type command struct {
 var commands = map[string]command{}
 
 func main() {
+	// The batch commands trade a little memory for less collector time
+	// (pool.GCPercent); the server keeps Go's default, its memory budget
+	// (docs/api.md) being counted against the live heap.
+	if len(os.Args) < 2 || os.Args[1] != "serve" {
+		pool.TuneGC()
+	}
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
