@@ -70,7 +70,7 @@ step "WASM in headless Chromium"
 bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
 
 step "a sweep in headless Chromium on 1 and 2 Web Workers"
-bench/wasm/chromium.sh --sweep 5 >"$OUT/chromium-sweep.txt" || step "chromium sweep failed (see $OUT/chromium-sweep.txt)"
+bench/wasm/chromium.sh --sweep 7 >"$OUT/chromium-sweep.txt" || step "chromium sweep failed (see $OUT/chromium-sweep.txt)"
 
 step "the bare event loop again, beside the end-to-end runs"
 bare 3

@@ -9,10 +9,18 @@
 package main
 
 import (
+	"runtime/debug"
 	"syscall/js"
 )
 
+// gcPercent is the collector's target here, as the native batch commands
+// have it (pool.GCPercent): a run keeps little alive but makes a few MB of
+// short-lived buffers, and at Go's default the collector, which stops the
+// whole worker in WebAssembly, ran every few milliseconds of a sweep.
+const gcPercent = 400
+
 func main() {
+	debug.SetGCPercent(gcPercent)
 	api := js.Global().Get("Object").New()
 	api.Set("validate", js.FuncOf(jsValidate))
 	api.Set("run", js.FuncOf(jsRun))
