@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -74,5 +75,39 @@ func TestDigestWithFMA(t *testing.T) {
 	want := "digest=" + drawDigest()
 	if !strings.Contains(string(out), want) {
 		t.Errorf("GOAMD64=v3 build printed %q, want %q: a product was fused into an FMA", out, want)
+	}
+}
+
+// TestReusedBuffersStartClean: runs reuse the look-ahead buffers and
+// histogram fronts of earlier runs (lookBufs, freeFronts); a run gives the
+// same bytes first, after runs of other scenarios, and interleaved with them.
+func TestReusedBuffersStartClean(t *testing.T) {
+	names := []string{"mp-netload", "mssq-set", "crash-restart", "bank-routing"}
+	first := map[string][]byte{}
+	run := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("..", "examples", name+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := ParseScenario(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(sc, RunOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return EncodeResult(res)
+	}
+	for _, n := range names {
+		first[n] = run(n)
+	}
+	for round := range 3 {
+		for i := range names {
+			n := names[(i+round)%len(names)]
+			if got := run(n); !bytes.Equal(got, first[n]) {
+				t.Fatalf("round %d: %s gives other bytes after other runs", round, n)
+			}
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package core
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // lookAheadRequests is how many requests Run reads before the simulation
 // starts, to learn when the workload ends.
@@ -16,6 +19,28 @@ func lookAheadCap(total int64) int {
 	return int(min(total+4*int64(math.Sqrt(float64(total)))+16, lookAheadRequests))
 }
 
+// lookBufs holds look-ahead buffers that runs have replayed, for later runs
+// to reuse. A buffer of a large run is about 1.7 MB: allocating one per run
+// made a sweep of short runs fault fresh pages in, under a lock the kernel
+// holds per process, as fast as both its workers could, and fed the garbage
+// collector. What a buffer holds is overwritten before it is read.
+var lookBufs sync.Pool // of *[]request
+
+// takeLookBuf returns an empty buffer for at least n requests.
+func takeLookBuf(n int) []request {
+	if p, ok := lookBufs.Get().(*[]request); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]request, 0, n)
+}
+
+// giveLookBuf hands a replayed buffer back for reuse.
+func giveLookBuf(b []request) {
+	if cap(b) > 0 {
+		lookBufs.Put(&b)
+	}
+}
+
 // lookAhead reads up to lookAheadRequests requests, for Next to replay
 // before the rest, and returns the workload's horizon: the last issue time
 // when the workload ended within the look-ahead, else an estimate from the
@@ -26,7 +51,7 @@ func (mg *merger) lookAhead(genUS int64) int64 {
 	// random count a few standard deviations above it, rather than grown by
 	// doubling: a small run (a sweep's, the playground's) would otherwise
 	// copy and allocate its workload about twice over.
-	buf := make([]request, 0, lookAheadCap(mg.Total()))
+	buf := takeLookBuf(lookAheadCap(mg.Total()))
 	var r request
 	done := false
 	for len(buf) < lookAheadRequests {

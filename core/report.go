@@ -33,6 +33,7 @@ func (e *engine) result() *Result {
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
 	e.lifeResult(r)
+	st.releaseFronts()
 	return r
 }
 

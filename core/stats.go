@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Percentile histograms record microseconds from 1 us to histMaxUS with 3
@@ -82,20 +83,39 @@ func (a *summaryAcc) note(v int64, i int) bool {
 }
 
 // spill counts v (already in the exact figures) in the histogram: v past
-// front, or a value below frontMaxUS past front's end, which grows front
-// (by doubling, up to frontLen: most distributions never need the whole of it).
+// front, or the first value below frontMaxUS, which takes a front.
 func (a *summaryAcc) spill(v int64) {
 	if v < frontMaxUS {
-		i := histIndex(v)
-		front := make([]uint32, min(max(i+1, 2*len(a.front), 256), frontLen))
-		copy(front, a.front)
-		a.front = front
-		a.front[i]++
+		a.front = takeFront()
+		a.front[histIndex(v)]++
 		return
 	}
 	i := histIndex(min(v, histMaxUS))
 	a.growFar(i + 1)
 	a.far[i]++
+}
+
+// freeFronts holds the fronts of finished runs, zeroed, for later runs to
+// take (a front is 36 KB, and a run has one per queue and two per service):
+// see lookBufs for why a sweep of short runs wants its big buffers reused.
+var freeFronts sync.Pool // of *[]uint32, frontLen long
+
+// takeFront returns a front of zero counts.
+func takeFront() []uint32 {
+	if p, ok := freeFronts.Get().(*[]uint32); ok {
+		return *p
+	}
+	return make([]uint32, frontLen)
+}
+
+// releaseFront hands a's front back, zeroed, once its histogram has been
+// read for the last time.
+func (a *summaryAcc) releaseFront() {
+	if f := a.front; f != nil {
+		clear(f)
+		freeFronts.Put(&f)
+		a.front = nil
+	}
 }
 
 // growFar makes far at least n buckets long.
@@ -462,6 +482,21 @@ func (st *stats) addFronts() {
 	for i := range st.svc {
 		st.svc[i].wait.addFront()
 		st.svc[i].resp.addFront()
+	}
+}
+
+// releaseFronts hands every distribution's front back for later runs, once
+// the result has been read out of them (sWait and sResp share svc's).
+func (st *stats) releaseFronts() {
+	for i := range st.qWait {
+		st.qWait[i].releaseFront()
+	}
+	for s := range st.svc {
+		st.svc[s].wait.releaseFront()
+		st.svc[s].resp.releaseFront()
+	}
+	for s := range st.sWait {
+		st.sWait[s].front, st.sResp[s].front = nil, nil
 	}
 }
 

@@ -159,7 +159,8 @@ func (mg *merger) Next(r *request) bool {
 	if mg.li < len(mg.look) {
 		*r = mg.look[mg.li]
 		if mg.li++; mg.li == len(mg.look) {
-			mg.look, mg.li = nil, 0 // let the look-ahead go
+			giveLookBuf(mg.look)
+			mg.look, mg.li = nil, 0
 		}
 		return true
 	}
