@@ -475,28 +475,26 @@ func (st *stats) longestUS() int64 {
 // not inlined, so as not to weigh on complete's frame.
 //
 //go:noinline
-func (st *stats) addFronts() {
-	for i := range st.qWait {
-		st.qWait[i].addFront()
-	}
-	for i := range st.svc {
-		st.svc[i].wait.addFront()
-		st.svc[i].resp.addFront()
-	}
-}
+func (st *stats) addFronts() { st.eachCounted((*summaryAcc).addFront) }
 
 // releaseFronts hands every distribution's front back for later runs, once
 // the result has been read out of them (sWait and sResp share svc's).
 func (st *stats) releaseFronts() {
-	for i := range st.qWait {
-		st.qWait[i].releaseFront()
-	}
-	for s := range st.svc {
-		st.svc[s].wait.releaseFront()
-		st.svc[s].resp.releaseFront()
-	}
+	st.eachCounted((*summaryAcc).releaseFront)
 	for s := range st.sWait {
 		st.sWait[s].front, st.sResp[s].front = nil, nil
+	}
+}
+
+// eachCounted calls do on every distribution complete counts in: each
+// queue's wait, each service's wait and response.
+func (st *stats) eachCounted(do func(*summaryAcc)) {
+	for i := range st.qWait {
+		do(&st.qWait[i])
+	}
+	for i := range st.svc {
+		do(&st.svc[i].wait)
+		do(&st.svc[i].resp)
 	}
 }
 
