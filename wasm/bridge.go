@@ -22,10 +22,24 @@ type options struct {
 }
 
 // runAnswer is what run returns: the result exactly as `tuxlb run` prints it
-// (a string, so its bytes survive untouched) and the dispatch log if asked for.
+// (a string, so its bytes survive untouched). The dispatch log, when asked
+// for, is not in it: takeDispatch hands it over as a string of its own, so
+// that a log of many megabytes is not copied, escaped into the answer's JSON
+// and parsed back out of it.
 type runAnswer struct {
-	Result   string `json:"result"`
-	Dispatch string `json:"dispatch,omitempty"`
+	Result string `json:"result"`
+}
+
+// lastDispatch is the dispatch log of the last run that asked for one, until
+// takeDispatch hands it over.
+var lastDispatch []byte
+
+// takeDispatch returns the dispatch log of the last run that asked for one
+// ("" when none) and lets it go.
+func takeDispatch() string {
+	s := string(lastDispatch)
+	lastDispatch = nil
+	return s
 }
 
 // validateAnswer is what validate returns for a configuration that parses.
@@ -71,6 +85,7 @@ func run(scenario string, o options) string {
 	if err != nil {
 		return errorJSON(err)
 	}
+	lastDispatch = nil
 	var log bytes.Buffer
 	if o.Dispatch {
 		ro.Dispatch = &log
@@ -79,7 +94,10 @@ func run(scenario string, o options) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	return answerJSON(runAnswer{Result: string(core.EncodeResult(res)), Dispatch: log.String()})
+	if o.Dispatch {
+		lastDispatch = log.Bytes()
+	}
+	return answerJSON(runAnswer{Result: string(core.EncodeResult(res))})
 }
 
 // scenarioWith reads a scenario and applies a compare variant to it, the same

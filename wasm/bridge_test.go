@@ -148,12 +148,22 @@ func TestRunGivesTheCoreBytes(t *testing.T) {
 	if got.Result != want {
 		t.Errorf("result differs from core.EncodeResult: got %d bytes, want %d", len(got.Result), len(want))
 	}
+	log := takeDispatch()
 	header := "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
-	if !strings.HasPrefix(got.Dispatch, header) {
-		t.Errorf("dispatch log starts %.100q, want the header %q", got.Dispatch, header)
+	if !strings.HasPrefix(log, header) {
+		t.Errorf("dispatch log starts %.100q, want the header %q", log, header)
 	}
-	if rows := strings.Count(got.Dispatch, "\n") - 1; int64(rows) != res.Requests.Issued {
+	if rows := strings.Count(log, "\n") - 1; int64(rows) != res.Requests.Issued {
 		t.Errorf("dispatch log has %d rows, want %d (one per issued request)", rows, res.Requests.Issued)
+	}
+	if again := takeDispatch(); again != "" {
+		t.Errorf("takeDispatch a second time: %d bytes, want none (the log is handed over once)", len(again))
+	}
+	// a run without the log leaves none behind, even after one with it
+	run(text, options{Dispatch: true})
+	runAnswerOf(t, run(text, options{}))
+	if left := takeDispatch(); left != "" {
+		t.Errorf("after a run without the log, takeDispatch gives %d bytes, want none", len(left))
 	}
 }
 

@@ -1,10 +1,11 @@
 //go:build js && wasm
 
 // Command wasm is the syscall/js bridge between the playground and core. It
-// installs globalThis.tuxlb = {validate, run, explain, adapt, files, sweepPlan,
-// sweepUnit, sweepReduce, version} and then
+// installs globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt,
+// files, sweepPlan, sweepUnit, sweepReduce, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
-// a JSON string: the answer, or {"code","message","diagnostics"} on failure.
+// a JSON string: the answer, or {"code","message","diagnostics"} on failure;
+// takeDispatch returns the last run's dispatch log as a plain string.
 // It does nothing but bridge; all the behaviour lives in core.
 package main
 
@@ -24,6 +25,7 @@ func main() {
 	api := js.Global().Get("Object").New()
 	api.Set("validate", js.FuncOf(jsValidate))
 	api.Set("run", js.FuncOf(jsRun))
+	api.Set("takeDispatch", js.FuncOf(func(js.Value, []js.Value) any { return takeDispatch() }))
 	api.Set("explain", js.FuncOf(jsExplain))
 	api.Set("sweepPlan", js.FuncOf(jsSweepPlan))
 	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))

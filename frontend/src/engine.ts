@@ -51,7 +51,7 @@ export class Engine {
     });
   }
 
-  private receive(m: { id: number; type: string; done?: number; total?: number; answer?: string }): void {
+  private receive(m: { id: number; type: string; done?: number; total?: number; answer?: string; dispatch?: string }): void {
     const p = this.pending.get(m.id);
     if (!p) return;
     if (m.type === "progress") {
@@ -67,7 +67,7 @@ export class Engine {
       return;
     }
     if (v.error) p.reject(new EngineError(v.error));
-    else p.resolve(v);
+    else p.resolve(m.dispatch === undefined ? v : { ...v, dispatch: m.dispatch });
   }
 
   /** call sends one request and resolves with the bridge's answer object. */

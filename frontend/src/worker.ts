@@ -8,6 +8,7 @@ export {}; // a module for TypeScript; Vite bundles it as a classic worker
 interface Bridge {
   validate(ubb: string, dm: string, advertise: string): string;
   run(scenario: string, opts: object): string;
+  takeDispatch(): string;
   explain(scenario: string, first: number, count: number, opts: object): string;
   sweepPlan(scenario: string, spec: string): string;
   sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
@@ -71,6 +72,11 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     case "run": {
       const progress = (done: number, total: number) => self.postMessage({ id: msg.id, type: "progress", done, total });
       answer = b.run(msg.scenario, { ...msg.opts, progress });
+      if (msg.opts.dispatch) {
+        // the log comes as a string of its own, not inside the answer's JSON
+        self.postMessage({ id: msg.id, type: "done", answer, dispatch: b.takeDispatch() });
+        return;
+      }
       break;
     }
     case "explain":
