@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -193,9 +194,20 @@ func (s *Sweep) Requests() float64 {
 	return n * float64(s.Reps)
 }
 
-// UnitRequests returns the expected requests of unit u's run (its point's
-// workload): what a runner may hand out the largest units first by.
-func (s *Sweep) UnitRequests(u int) float64 { return s.points[u/s.Reps].requests }
+// LargestFirst returns the sweep's units in the order a runner should hand
+// them out: by their expected requests, largest first, ties in unit order,
+// so that the last to run are short and the workers finish together. The
+// result does not depend on the order: it is reduced by unit.
+func (s *Sweep) LargestFirst() []int {
+	order := make([]int, s.Units())
+	for u := range order {
+		order[u] = u
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmp.Compare(s.points[b/s.Reps].requests, s.points[a/s.Reps].requests)
+	})
+	return order
+}
 
 // MaxRunRequests returns the expected requests of the largest single run.
 func (s *Sweep) MaxRunRequests() float64 {

@@ -154,6 +154,17 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 	if got := EncodeSweep(runSweep(t, s, backward)); !bytes.Equal(got, forward) {
 		t.Errorf("reversed order gives other bytes:\n%s\nwant\n%s", got, forward)
 	}
+	// The grid's first key varies fastest: points (1, tuxedo), (2, tuxedo),
+	// (1, random), (2, random), 3 replications each. rate_scale 2 doubles
+	// the expected requests, so its points' units come first, each group
+	// in unit order.
+	largest := s.LargestFirst()
+	if want := []int{3, 4, 5, 9, 10, 11, 0, 1, 2, 6, 7, 8}; !slices.Equal(largest, want) {
+		t.Errorf("LargestFirst = %v, want %v", largest, want)
+	}
+	if got := EncodeSweep(runSweep(t, s, largest)); !bytes.Equal(got, forward) {
+		t.Errorf("largest-first order gives other bytes:\n%s\nwant\n%s", got, forward)
+	}
 	// Unit 4 is point 1 (rate_scale 2, tuxedo), replication 1.
 	p, rep := s.Unit(4)
 	res, err := Run(s.pointScenario(p), RunOptions{Seed: &s.Seeds[rep]})

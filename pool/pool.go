@@ -6,10 +6,8 @@
 package pool
 
 import (
-	"cmp"
 	"context"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -114,15 +112,7 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 			return nil, err
 		}
 	}
-	// The units are handed out largest first (by their expected requests;
-	// ties in unit order), so that the last to run are short and the
-	// workers finish together; the result is reduced by unit, whatever the
-	// order they ran in.
-	order := make([]int, s.Units())
-	for u := range order {
-		order[u] = u
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(s.UnitRequests(b), s.UnitRequests(a)) })
+	order := s.LargestFirst()
 	skip := func(k int) bool {
 		p, _ := s.Unit(order[k])
 		return r.PointDone(p)

@@ -47,6 +47,9 @@ type sweepPlanAnswer struct {
 	Points       int `json:"points"`
 	Units        int `json:"units"`
 	Replications int `json:"replications"`
+	// Order is the order to hand the units out in: the largest runs first
+	// (core.Sweep.LargestFirst), so that the workers finish together.
+	Order []int `json:"order"`
 }
 
 func sweepPlan(scenario, specJSON string) string {
@@ -54,7 +57,7 @@ func sweepPlan(scenario, specJSON string) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	return answerJSON(sweepPlanAnswer{Points: sw.Points(), Units: sw.Units(), Replications: sw.Reps})
+	return answerJSON(sweepPlanAnswer{Points: sw.Points(), Units: sw.Units(), Replications: sw.Reps, Order: sw.LargestFirst()})
 }
 
 // sweepUnit runs work unit u and returns its sample as {"sample": "..."}

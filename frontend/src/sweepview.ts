@@ -140,7 +140,11 @@ export class SweepView {
     this.cancelBtn.disabled = false;
     this.progress.value = 0;
     try {
-      const plan = await this.tool.call<{ points: number; units: number; replications: number }>({ op: "sweepPlan", scenario, spec: sj });
+      const plan = await this.tool.call<{ points: number; units: number; replications: number; order: number[] }>({
+        op: "sweepPlan",
+        scenario,
+        spec: sj,
+      });
       const samples: (string | null)[] = new Array(plan.units).fill(null);
       let next = 0;
       let done = 0;
@@ -150,8 +154,9 @@ export class SweepView {
       this.status.textContent = `${plan.points} points × ${plan.replications} replications on ${n} workers…`;
       const work = async (e: Engine) => {
         await e.ready;
+        // the units go out largest first (plan.order), so the workers end together
         while (!this.canceled && !failure && next < plan.units) {
-          const u = next++;
+          const u = plan.order[next++];
           try {
             const a = await e.call<{ sample: string }>({ op: "sweepUnit", scenario, spec: sj, unit: u });
             samples[u] = a.sample;
