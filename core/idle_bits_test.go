@@ -11,23 +11,7 @@ import (
 // on 150 servers (three words of bits) on two machines with random busy
 // servers.
 func TestFirstIdle(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("model SHM\nmachine site1 netload 0\nmachine site2 netload 0\ngroup G1 site1\ngroup G2 site2\n")
-	for i := 1; i <= 75; i++ {
-		svcs := "S"
-		switch {
-		case i%3 == 0:
-			svcs = "S,T"
-		case i%7 == 0:
-			svcs = "U"
-		}
-		fmt.Fprintf(&b, "server G1 %d simpserv %s\nserver G2 %d simpserv %s\n", i, svcs, i, svcs)
-	}
-	m := engModel(t, b.String())
-	e, err := newEngine(engSetup(m), nil, simOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := twoSiteEngine(t, "model SHM\nmachine site1 netload 0\nmachine site2 netload 0\n", svcsSTU, nil)
 	r := newRng(5, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
@@ -59,30 +43,22 @@ func TestFirstIdle(t *testing.T) {
 // finds what testing each local candidate in scan order finds, on 150
 // servers (three words of bits) with random busy servers.
 func TestFirstIdleLocal(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\ngroup G1 site1\ngroup G2 site2\n")
-	for i := 1; i <= 75; i++ {
-		svcs := "S"
+	e := twoSiteEngine(t, "model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\n", func(i int) string {
 		if i%3 == 0 {
-			svcs = "S,T"
+			return "S,T"
 		}
-		fmt.Fprintf(&b, "server G1 %d simpserv %s\nserver G2 %d simpserv %s\n", i, svcs, i, svcs)
-	}
-	m := engModel(t, b.String())
-	e, err := newEngine(engSetup(m), nil, simOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+		return "S"
+	}, nil)
 	r := newRng(3, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
 		setRandomBusy(e, r, busyShare)
 		for s := range e.svc {
 			sv := &e.svc[s]
-			for mi := range m.Machines {
+			for mi := range e.m.Machines {
 				want := int32(-1)
 				for _, c := range sv.cands {
-					if m.Servers[c].Machine == mi && !e.servers[c].busy {
+					if e.m.Servers[c].Machine == mi && !e.servers[c].busy {
 						want = c
 						break
 					}
@@ -93,7 +69,7 @@ func TestFirstIdleLocal(t *testing.T) {
 				if got := e.firstIdle(sv.local[mi]); got != want {
 					t.Fatalf("round %d, service %d, machine %d: testing each candidate: got server %d, want %d", round, s, mi, got, want)
 				}
-				if want >= 0 && sv.queues[sv.queueOf(want)].q != int32(m.Servers[want].QueueIdx) {
+				if want >= 0 && sv.queues[sv.queueOf(want)].q != int32(e.m.Servers[want].QueueIdx) {
 					t.Fatalf("service %d: queueOf(%d) is not its queue", s, want)
 				}
 			}
@@ -106,23 +82,8 @@ func TestFirstIdleLocal(t *testing.T) {
 // its own queue position (candQ), on 150 servers (three words of bits),
 // also after random instances stopped being candidates.
 func TestQueueOfEveryCandidate(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\ngroup G1 site1\ngroup G2 site2\n")
-	for i := 1; i <= 75; i++ {
-		svcs := "S"
-		switch {
-		case i%3 == 0:
-			svcs = "S,T"
-		case i%7 == 0:
-			svcs = "U"
-		}
-		fmt.Fprintf(&b, "server G1 %d simpserv %s n=%d\nserver G2 %d simpserv %s\n", i, svcs, 1+i%2, i, svcs)
-	}
-	m := engModel(t, b.String())
-	e, err := newEngine(engSetup(m), nil, simOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := twoSiteEngine(t, "model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\n", svcsSTU,
+		func(i int) int { return 1 + i%2 })
 	r := newRng(9, 0)
 	for round := range 20 {
 		if round > 0 { // some instances gone, the candidates rebuilt
@@ -162,4 +123,38 @@ func setRandomBusy(e *engine, r *rng, tenths int) {
 			e.idleBits[i/64] |= 1 << (i % 64)
 		}
 	}
+}
+
+// twoSiteEngine is an engine on 150 servers (three words of idle bits): the
+// model and machine lines of header, then 75 servers in group G1 on site1
+// and 75 in G2 on site2; server i of each group advertises svcs(i), and G1's
+// server i has n(i) instances (n nil: one, with no n= given).
+func twoSiteEngine(t *testing.T, header string, svcs func(i int) string, n func(i int) int) *engine {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(header + "group G1 site1\ngroup G2 site2\n")
+	for i := 1; i <= 75; i++ {
+		if n != nil {
+			fmt.Fprintf(&b, "server G1 %d simpserv %s n=%d\n", i, svcs(i), n(i))
+		} else {
+			fmt.Fprintf(&b, "server G1 %d simpserv %s\n", i, svcs(i))
+		}
+		fmt.Fprintf(&b, "server G2 %d simpserv %s\n", i, svcs(i))
+	}
+	e, err := newEngine(engSetup(engModel(t, b.String())), nil, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// svcsSTU: every third server advertises S and T, every seventh U, the others S.
+func svcsSTU(i int) string {
+	switch {
+	case i%3 == 0:
+		return "S,T"
+	case i%7 == 0:
+		return "U"
+	}
+	return "S"
 }
