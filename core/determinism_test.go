@@ -61,7 +61,7 @@ func TestDrawDigest(t *testing.T) {
 // TestDigestWithFMA rebuilds the tests with GOAMD64=v3, under which the Go
 // compiler fuses a*b+c into one FMA instruction wherever the code allows it,
 // and checks that every draw keeps its bits: the float64(...) conversions in
-// fmath.go, samplers.go and generate.go must forbid every fusion.
+// core/internal/fmath, samplers.go and generate.go must forbid every fusion.
 func TestDigestWithFMA(t *testing.T) {
 	if testing.Short() || runtime.GOARCH != "amd64" || runtime.GOOS == "js" || os.Getenv("GOAMD64") == "v3" {
 		t.Skip("needs amd64, a go command, and not -short")

@@ -7,7 +7,7 @@ import (
 
 // sampler draws durations in milliseconds from a distribution. Implementations
 // use only deterministic arithmetic (no math.Log/Exp, whose native and WASM
-// results may differ in the last bit; see fmath.go).
+// results may differ in the last bit; see core/internal/fmath).
 type sampler interface {
 	SampleMS(r *rng) float64
 	MeanMS() float64

@@ -3,6 +3,8 @@ package core
 import (
 	"fmt"
 	"math"
+
+	"github.com/tuxlb/tuxlb/core/internal/fmath"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -16,7 +18,7 @@ func normal(r *rng) float64 {
 		v := float64(2*r.Float64()) - 1
 		s := float64(u*u) + float64(v*v)
 		if s > 0 && s < 1 {
-			return float64(u * math.Sqrt(float64(-2*flog(s))/s))
+			return float64(u * math.Sqrt(float64(-2*fmath.Log(s))/s))
 		}
 	}
 }
@@ -46,12 +48,12 @@ func newLognormal(mean, sd float64) sampler {
 		return constDist(mean)
 	}
 	cv := sd / mean
-	v := flog(1 + float64(cv*cv))
-	return lognormalDist{mu: flog(mean) - v/2, sigma: math.Sqrt(v), mean: mean}
+	v := fmath.Log(1 + float64(cv*cv))
+	return lognormalDist{mu: fmath.Log(mean) - v/2, sigma: math.Sqrt(v), mean: mean}
 }
 
 func (l lognormalDist) SampleMS(r *rng) float64 {
-	return fexp(float64(l.sigma*normal(r)) + l.mu)
+	return fmath.Exp(float64(l.sigma*normal(r)) + l.mu)
 }
 func (l lognormalDist) MeanMS() float64 { return l.mean }
 
@@ -83,7 +85,7 @@ func (g gammaDist) SampleMS(r *rng) float64 {
 	x := g.unit(r)
 	if g.shape < 1 {
 		u := 1 - r.Float64() // (0, 1]
-		x = float64(x * fexp(flog(u)/g.shape))
+		x = float64(x * fmath.Exp(fmath.Log(u)/g.shape))
 	}
 	return float64(x * g.scale)
 }
@@ -98,7 +100,7 @@ func (g gammaDist) unit(r *rng) float64 {
 		}
 		v = float64(float64(v*v) * v)
 		u := 1 - r.Float64()
-		if flog(u) < float64(0.5*z*z)+float64(g.d*(1-v+flog(v))) {
+		if fmath.Log(u) < float64(0.5*z*z)+float64(g.d*(1-v+fmath.Log(v))) {
 			return float64(g.d * v)
 		}
 	}

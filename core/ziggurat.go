@@ -1,8 +1,10 @@
 package core
 
+import "github.com/tuxlb/tuxlb/core/internal/fmath"
+
 // This file holds the exponential sampler: Marsaglia and Tsang's ziggurat
 // (2000) with 256 layers, written with integer and float64 operations only
-// (the tables are computed once, with the portable fexp and flog), so a draw
+// (the tables are computed once, with the portable fmath.Exp and fmath.Log), so a draw
 // gives the same bits natively and in WebAssembly, and almost every draw
 // costs one 64-bit random number, a multiplication and a comparison, with no
 // logarithm.
@@ -46,17 +48,17 @@ var zigExp, zigExpWedge = newZigExp()
 // base layer's width, R + 1), x_1 = R and e^-x_(i+1) = zigV/x_i + e^-x_i.
 func newZigExp() ([zigLayers]zigLayer, [zigLayers]zigWedge) {
 	var x [zigLayers + 1]float64
-	x[0] = zigV / fexp(-zigR)
+	x[0] = zigV / fmath.Exp(-zigR)
 	x[1] = zigR
 	for i := 1; i < zigLayers-1; i++ {
-		x[i+1] = -flog(zigV/x[i] + fexp(-x[i]))
+		x[i+1] = -fmath.Log(zigV/x[i] + fmath.Exp(-x[i]))
 	}
 	x[zigLayers] = 0
 	var t [zigLayers]zigLayer
 	var wedge [zigLayers]zigWedge
 	for i := range t {
 		t[i] = zigLayer{w: x[i] / (1 << 53), next: x[i+1]}
-		wedge[i] = zigWedge{fLo: fexp(-x[i]), fHi: fexp(-x[i+1])}
+		wedge[i] = zigWedge{fLo: fmath.Exp(-x[i]), fHi: fmath.Exp(-x[i+1])}
 	}
 	return t, wedge
 }
@@ -87,7 +89,7 @@ func expSlow(r *rng, b uint64) float64 {
 			return base + x
 		case i == 0:
 			base += zigR // in the tail: R plus a fresh draw
-		case zigExpWedge[i].fLo+float64((zigExpWedge[i].fHi-zigExpWedge[i].fLo)*r.Float64()) < fexp(-x):
+		case zigExpWedge[i].fLo+float64((zigExpWedge[i].fHi-zigExpWedge[i].fLo)*r.Float64()) < fmath.Exp(-x):
 			return base + x
 		}
 		b = r.Uint64()

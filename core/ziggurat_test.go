@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/fmath"
 )
 
 // TestZigguratLayers checks the computed layers against their definition:
@@ -32,11 +34,11 @@ func TestZigguratLayers(t *testing.T) {
 			t.Errorf("layer %d: area %v, want %v", i, area, zigV)
 		}
 	}
-	if area := width(0) * fexp(-zigR); math.Abs(area-zigV)/zigV > 1e-12 {
+	if area := width(0) * fmath.Exp(-zigR); math.Abs(area-zigV)/zigV > 1e-12 {
 		t.Errorf("base layer: area %v, want %v", area, zigV)
 	}
-	if top := width(zigLayers - 1); math.Abs(zigV/top+fexp(-top)-1) > 1e-9 {
-		t.Errorf("top layer: zigV/x_255 + e^-x_255 = %v, want 1", zigV/top+fexp(-top))
+	if top := width(zigLayers - 1); math.Abs(zigV/top+fmath.Exp(-top)-1) > 1e-9 {
+		t.Errorf("top layer: zigV/x_255 + e^-x_255 = %v, want 1", zigV/top+fmath.Exp(-top))
 	}
 	if z[zigLayers-1].next != 0 || zigExpWedge[zigLayers-1].fHi != 1 {
 		t.Errorf("top layer: next %v, top %v; want 0 and 1", z[zigLayers-1].next, zigExpWedge[zigLayers-1].fHi)
@@ -61,7 +63,7 @@ func expCheck(draws []float64) error {
 		m1 += x
 		m2 += x * x
 		m3 += x * x * x
-		count[min(int((1-fexp(-x))*bins), bins-1)]++
+		count[min(int((1-fmath.Exp(-x))*bins), bins-1)]++
 	}
 	for _, m := range []struct {
 		name      string
@@ -84,7 +86,7 @@ func expCheck(draws []float64) error {
 	slices.Sort(s)
 	var d float64
 	for i, x := range s {
-		c := 1 - fexp(-x)
+		c := 1 - fmath.Exp(-x)
 		d = max(d, math.Abs(c-float64(i)/n), math.Abs(float64(i+1)/n-c))
 	}
 	if ks := d * math.Sqrt(n); ks > 1.95 {
@@ -112,7 +114,7 @@ func TestExpUnitDistribution(t *testing.T) {
 			t.Errorf("seed %d: %v", seed, err)
 		}
 		// P(X >= R) = e^-R: about 906 of 2 M, sd 30
-		if want := n * fexp(-zigR); math.Abs(float64(beyond)-want) > 5*math.Sqrt(want) {
+		if want := n * fmath.Exp(-zigR); math.Abs(float64(beyond)-want) > 5*math.Sqrt(want) {
 			t.Errorf("seed %d: %d draws at or beyond R, want %.0f ± %.0f", seed, beyond, want, 5*math.Sqrt(want))
 		}
 	}
@@ -148,7 +150,7 @@ func TestExpCheckRejects(t *testing.T) {
 		i := b & (zigLayers - 1)
 		x := float64(b>>11) * zigExp[i].w
 		if i == 0 && x >= zigR {
-			return zigR - flog(1-r.Float64())
+			return zigR - fmath.Log(1-r.Float64())
 		}
 		return x
 	}
@@ -157,7 +159,7 @@ func TestExpCheckRejects(t *testing.T) {
 		draw func(*rng) float64
 	}{
 		{"every wedge point accepted", wedgeless},
-		{"mean 1.01", func(r *rng) float64 { return -1.01 * flog(1-r.Float64()) }},
+		{"mean 1.01", func(r *rng) float64 { return -1.01 * fmath.Log(1-r.Float64()) }},
 	} {
 		r := newRng(1, 3)
 		draws := make([]float64, n)

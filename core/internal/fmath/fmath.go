@@ -1,19 +1,19 @@
-package core
-
-import "math"
-
-// This file holds pure-Go ports of the portable log and exp of Go's math
+// Package fmath holds pure-Go ports of the portable log and exp of Go's math
 // package (themselves from FreeBSD's msun). math.Log and math.Exp use native
 // assembly on amd64 and other code in WebAssembly, which may differ in the last
-// bit; these give the same bits everywhere. Every product that feeds a sum is
-// wrapped in float64(...) so that no compiler may fuse it into an FMA.
+// bit; these give the same bits everywhere, which is what lets a scenario give
+// the same result natively and in the browser. Every product that feeds a sum
+// is wrapped in float64(...) so that no compiler may fuse it into an FMA.
+package fmath
+
+import "math"
 
 // sqrtHalfFrac is the fraction field of √2/2 (0x3FE6A09E667F3BCD), whose
 // exponent field is 1022 like every math.Frexp fraction's.
 const sqrtHalfFrac = 0x6A09E667F3BCD
 
-// flog returns the natural logarithm of x, bit-identical on every platform.
-func flog(x float64) float64 {
+// Log returns the natural logarithm of x, bit-identical on every platform.
+func Log(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01 /* 3fe62e42 fee00000 */
 		ln2Lo = 1.90821492927058770002e-10 /* 3dea39ef 35793c76 */
@@ -65,8 +65,8 @@ func flog(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
-// fexp returns e**x, bit-identical on every platform.
-func fexp(x float64) float64 {
+// Exp returns e**x, bit-identical on every platform.
+func Exp(x float64) float64 {
 	const (
 		ln2Hi     = 6.93147180369123816490e-01
 		ln2Lo     = 1.90821492927058770002e-10
@@ -94,11 +94,11 @@ func fexp(x float64) float64 {
 	}
 	hi := x - float64(float64(k)*ln2Hi)
 	lo := float64(float64(k) * ln2Lo)
-	return fexpmulti(hi, lo, k)
+	return expmulti(hi, lo, k)
 }
 
-// fexpmulti returns e**r × 2**k where r = hi - lo and |r| ≤ ln(2)/2.
-func fexpmulti(hi, lo float64, k int) float64 {
+// expmulti returns e**r × 2**k where r = hi - lo and |r| ≤ ln(2)/2.
+func expmulti(hi, lo float64, k int) float64 {
 	const (
 		p1 = 1.66666666666666657415e-01  /* 0x3FC55555; 0x55555555 */
 		p2 = -2.77777777770155933842e-03 /* 0xBF66C16C; 0x16BEBD93 */

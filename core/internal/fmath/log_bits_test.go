@@ -1,13 +1,13 @@
-package core
+package fmath
 
 import (
 	"math"
 	"testing"
 )
 
-// flogBefore is flog as it was before its exponent was taken from the bits
-// (engine 0.1.0): the reference the faster flog must match bit for bit.
-func flogBefore(x float64) float64 {
+// logBefore is Log as it was before its exponent was taken from the bits
+// (engine 0.1.0): the reference the faster Log must match bit for bit.
+func logBefore(x float64) float64 {
 	const (
 		ln2Hi = 6.93147180369123816490e-01
 		ln2Lo = 1.90821492927058770002e-10
@@ -44,21 +44,21 @@ func flogBefore(x float64) float64 {
 	return float64(k*ln2Hi) - ((hfsq - (float64(s*(hfsq+r)) + float64(k*ln2Lo))) - f)
 }
 
-// sameFlog fails t unless flog and flogBefore give the same bits for x (any
+// sameLog fails t unless Log and logBefore give the same bits for x (any
 // NaN matching any NaN).
-func sameFlog(t *testing.T, x float64) {
+func sameLog(t *testing.T, x float64) {
 	t.Helper()
-	got, want := flog(x), flogBefore(x)
+	got, want := Log(x), logBefore(x)
 	if math.IsNaN(got) && math.IsNaN(want) {
 		return
 	}
 	if math.Float64bits(got) != math.Float64bits(want) {
-		t.Fatalf("flog(%v = %#016x): got %v (%#016x), want %v (%#016x)", x, math.Float64bits(x),
+		t.Fatalf("Log(%v = %#016x): got %v (%#016x), want %v (%#016x)", x, math.Float64bits(x),
 			got, math.Float64bits(got), want, math.Float64bits(want))
 	}
 }
 
-func TestFlogBitIdenticalEdges(t *testing.T) {
+func TestLogBitIdenticalEdges(t *testing.T) {
 	if got, want := math.Float64bits(math.Sqrt2/2), uint64(1022<<52|sqrtHalfFrac); got != want {
 		t.Fatalf("bits of √2/2: got %#016x, want %#016x", got, want)
 	}
@@ -72,19 +72,19 @@ func TestFlogBitIdenticalEdges(t *testing.T) {
 		xs = append(xs, p, math.Nextafter(p, 0), math.Nextafter(p, math.Inf(1)), 1.37*p, -p)
 	}
 	for _, x := range xs {
-		sameFlog(t, x)
+		sameLog(t, x)
 	}
 }
 
-// TestFlogBitIdenticalRandom: 6 million inputs, a third of them as the
+// TestLogBitIdenticalRandom: 6 million inputs, a third of them as the
 // samplers make them (1 - U, U uniform in [0, 1)), a third uniform in (0, 1]
 // bit patterns below 1, a third any bit pattern at all.
-func TestFlogBitIdenticalRandom(t *testing.T) {
+func TestLogBitIdenticalRandom(t *testing.T) {
 	const n = 2_000_000
-	r := newRng(11, 3)
+	r := newSource(11, 3)
 	for range n {
-		sameFlog(t, 1-r.Float64())
-		sameFlog(t, math.Float64frombits(r.Uint64()%math.Float64bits(1)+1))
-		sameFlog(t, math.Float64frombits(r.Uint64()))
+		sameLog(t, 1-r.Float64())
+		sameLog(t, math.Float64frombits(r.Uint64()%math.Float64bits(1)+1))
+		sameLog(t, math.Float64frombits(r.Uint64()))
 	}
 }
