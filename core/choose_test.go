@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // TestChooseAgainstRules: choose's MP and SHM rules give what a plain
@@ -58,13 +60,13 @@ func TestChooseAgainstRules(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				checkChoose(t, e, newRng(11, 0))
+				checkChoose(t, e, rng.New(11, 0))
 			})
 		}
 	}
 }
 
-func checkChoose(t *testing.T, e *engine, r *rng) {
+func checkChoose(t *testing.T, e *engine, r *rng.PCG) {
 	t.Helper()
 	m := e.m
 	states := []instState{stateUp, stateUp, stateUp, stateDown, stateRestarting, stateStopping, stateBooting, stateGone}
@@ -255,7 +257,7 @@ ACCT FIELD=ACCOUNT_ID RANGES="1-10:G1,11-20:G2,*:G3"
 		}
 	}
 	check(0)
-	r := newRng(3, 0)
+	r := rng.New(3, 0)
 	states := []instState{stateUp, stateDown, stateRestarting, stateStopping, stateGone}
 	for round := 1; round <= 200; round++ {
 		for i := range e.servers {

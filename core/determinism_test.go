@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // drawDigest hashes many draws of every distribution and every arrival
@@ -24,7 +26,7 @@ func drawDigest() string {
 	}
 	for _, d := range dists {
 		s, _ := newSampler(&d, "d")
-		r := newRng(42, 1)
+		r := rng.New(42, 1)
 		for range 20_000 {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
 		}

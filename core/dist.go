@@ -3,13 +3,15 @@ package core
 import (
 	"math"
 	"slices"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // sampler draws durations in milliseconds from a distribution. Implementations
 // use only deterministic arithmetic (no math.Log/Exp, whose native and WASM
 // results may differ in the last bit; see core/internal/fmath).
 type sampler interface {
-	SampleMS(r *rng) float64
+	SampleMS(r *rng.PCG) float64
 	MeanMS() float64
 }
 

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 func f(v float64) *float64 { return &v }
@@ -77,7 +79,7 @@ func TestSamplerMeans(t *testing.T) {
 		if s.MeanMS() != tt.mean {
 			t.Errorf("%s: MeanMS() = %v, want %v", tt.name, s.MeanMS(), tt.mean)
 		}
-		r := newRng(42, 1)
+		r := rng.New(42, 1)
 		sum, sum2 := 0.0, 0.0
 		for range n {
 			x := s.SampleMS(r)
@@ -104,7 +106,7 @@ func TestSamplerMeans(t *testing.T) {
 func TestSamplersAreDeterministic(t *testing.T) {
 	d := Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
 	s, _ := newSampler(&d, "d")
-	a, b := newRng(3, 9), newRng(3, 9)
+	a, b := rng.New(3, 9), rng.New(3, 9)
 	for i := range 1000 {
 		if x, y := s.SampleMS(a), s.SampleMS(b); x != y {
 			t.Fatalf("draw %d: got %v and %v from equal generators, want equal", i, x, y)
@@ -114,7 +116,7 @@ func TestSamplersAreDeterministic(t *testing.T) {
 
 func BenchmarkSampleExp(b *testing.B) {
 	s, _ := newSampler(&Dist{Dist: "exp", MeanMS: f(4)}, "d")
-	r := newRng(1, 1)
+	r := rng.New(1, 1)
 	for b.Loop() {
 		s.SampleMS(r)
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // Random streams derived from the seed (request keys use their own).
@@ -160,8 +162,8 @@ type engine struct {
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	rng              rng
-	draw             rng
+	rng              rng.PCG
+	draw             rng.PCG
 
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals
@@ -629,7 +631,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 				// no interface call, and no wrapper call where Go does not
 				// inline SampleMS (into a function grown big by
 				// profile-guided inlining, in tuxlb.wasm)
-				ms = float64(float64(d) * expUnit(&e.draw))
+				ms = float64(float64(d) * e.draw.ExpFloat64())
 			} else {
 				ms = smp.SampleMS(&e.draw)
 			}

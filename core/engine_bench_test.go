@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // genRequests is a synthetic Poisson workload over services and origins,
 // generated on the fly (the workload code's generators replace it once
 // merged; this keeps the engine's benchmark independent of them).
 type genRequests struct {
-	r        rng
+	r        rng.PCG
 	n, total int64
 	t        float64 // us
 	meanGap  float64 // us
@@ -36,8 +38,8 @@ func (g *genRequests) Total() int64 { return g.total }
 // benchExp draws exponential service times (benchmarks only).
 type benchExp float64
 
-func (e benchExp) SampleMS(r *rng) float64 { return -math.Log(1-r.Float64()) * float64(e) }
-func (e benchExp) MeanMS() float64         { return float64(e) }
+func (e benchExp) SampleMS(r *rng.PCG) float64 { return -math.Log(1-r.Float64()) * float64(e) }
+func (e benchExp) MeanMS() float64             { return float64(e) }
 
 // benchModel is 2 machines x 8 servers (MP) or 1 x 16 (SHM), 4 services;
 // mssq puts each group's 8 servers on one queue.

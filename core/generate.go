@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // genStreamBase offsets the Rand stream numbers of generated streams (stream i
@@ -16,7 +18,7 @@ const maxRatePerS = 1e9
 // arrivals is an arrival process: next returns the absolute time in ms of the
 // stream's next request, or false when there is none before limitMS.
 type arrivals interface {
-	next(r *rng, limitMS float64) (float64, bool)
+	next(r *rng.PCG, limitMS float64) (float64, bool)
 }
 
 // poisson has exponential gaps of mean 1000/rate ms. The absolute time is kept
@@ -24,8 +26,8 @@ type arrivals interface {
 // accumulates.
 type poisson struct{ t, meanMS float64 }
 
-func (p *poisson) next(r *rng, limitMS float64) (float64, bool) {
-	p.t += float64(p.meanMS * expUnit(r))
+func (p *poisson) next(r *rng.PCG, limitMS float64) (float64, bool) {
+	p.t += float64(p.meanMS * r.ExpFloat64())
 	return p.t, p.t < limitMS
 }
 
@@ -35,7 +37,7 @@ type constant struct {
 	periodMS float64
 }
 
-func (c *constant) next(_ *rng, limitMS float64) (float64, bool) {
+func (c *constant) next(_ *rng.PCG, limitMS float64) (float64, bool) {
 	t := 0.0 // the first at 0, even when the period is infinite
 	if c.n > 0 {
 		t = float64(float64(c.n) * c.periodMS)
@@ -55,14 +57,14 @@ type mmpp struct {
 	started bool
 }
 
-func (p *mmpp) next(r *rng, limitMS float64) (float64, bool) {
+func (p *mmpp) next(r *rng.PCG, limitMS float64) (float64, bool) {
 	if !p.started {
 		p.started = true
-		p.end = float64(p.meanMS[0] * expUnit(r))
+		p.end = float64(p.meanMS[0] * r.ExpFloat64())
 	}
 	for p.t < limitMS {
 		if rate := p.ratePMS[p.state]; rate > 0 {
-			dt := expUnit(r) / rate
+			dt := r.ExpFloat64() / rate
 			if p.t+dt < p.end {
 				p.t += dt
 				return p.t, p.t < limitMS
@@ -70,7 +72,7 @@ func (p *mmpp) next(r *rng, limitMS float64) (float64, bool) {
 		}
 		p.t = p.end
 		p.state ^= 1
-		p.end = p.t + float64(p.meanMS[p.state]*expUnit(r))
+		p.end = p.t + float64(p.meanMS[p.state]*r.ExpFloat64())
 	}
 	return p.t, false
 }
@@ -85,8 +87,8 @@ type profile struct {
 	seg      int // the segment holding t: seg 0 is before at[0], seg i ends at at[i]
 }
 
-func (p *profile) next(r *rng, limitMS float64) (float64, bool) {
-	need := expUnit(r)
+func (p *profile) next(r *rng.PCG, limitMS float64) (float64, bool) {
+	need := r.ExpFloat64()
 	for p.t < limitMS {
 		r0, slope, end := p.segment()
 		if math.IsInf(end, 1) { // flat after the last point
@@ -156,7 +158,7 @@ func (p *profile) expected(limitMS float64) float64 {
 type streamSource struct {
 	pois    poisson  // the arrivals when arr is nil: the common process, called without an interface
 	arr     arrivals // the other processes
-	rand    rng
+	rand    rng.PCG
 	keyBase uint64 // keyBase(seed, stream index + 1)
 	n       uint64 // requests issued so far
 	limitMS float64
@@ -165,7 +167,7 @@ type streamSource struct {
 	origin  int
 	prio    int
 	route   *streamRoute // nil: the requests carry no routing value
-	draw    rng          // the routing value's generator, seeded per request
+	draw    rng.PCG      // the routing value's generator, seeded per request
 }
 
 // next fills r, unless it is nil, with the stream's pending request, issued

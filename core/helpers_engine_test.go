@@ -3,11 +3,13 @@ package core
 import (
 	"bytes"
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/ubb"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // This file builds models, setups and workloads by hand for the engine's
@@ -219,8 +221,8 @@ func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*Result, []strin
 // fixedMS always draws ms.
 type fixedMS float64
 
-func (c fixedMS) SampleMS(*rng) float64 { return float64(c) }
-func (c fixedMS) MeanMS() float64       { return float64(c) }
+func (c fixedMS) SampleMS(*rng.PCG) float64 { return float64(c) }
+func (c fixedMS) MeanMS() float64           { return float64(c) }
 
 // diffRows reports the rows that differ.
 func diffRows(t *testing.T, got, want []string) {

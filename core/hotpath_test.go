@@ -9,6 +9,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -83,7 +84,7 @@ func TestSummaryFront(t *testing.T) {
 // ValueAtQuantile for random histograms of 1 to 3000 values, where rounding
 // the rank matters most.
 func TestPercentiles(t *testing.T) {
-	r := newRng(5, 9)
+	r := rng.New(5, 9)
 	for n := 1; n <= 3000; n += 1 + n/50 {
 		h := hdrhistogram.New(1, histMaxUS, histDigits)
 		var a summaryAcc
@@ -159,7 +160,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 // randomDurations returns n values spread over every bucket of the front and
 // beyond it, a fifth of them zeros.
 func randomDurations(n int) []int64 {
-	r := newRng(11, 2)
+	r := rng.New(11, 2)
 	out := make([]int64, n)
 	for i := range out {
 		if r.IntN(5) > 0 {
@@ -212,7 +213,7 @@ func TestHistIndex(t *testing.T) {
 // TestEventHeapRandom: completions pushed and popped in a random
 // interleaving come out in (time, scan index) order, each exactly once.
 func TestEventHeapRandom(t *testing.T) {
-	r := newRng(5, 1)
+	r := rng.New(5, 1)
 	var h eventHeap
 	h.init()
 	var last *event
@@ -298,13 +299,13 @@ func TestDoneCountsSearch(t *testing.T) {
 	const nsvc, nsrv = 64, 41
 	for _, dense := range []bool{true, false} {
 		t.Run(fmt.Sprintf("dense=%v", dense), func(t *testing.T) {
-			r := newRng(17, 4)
+			r := rng.New(17, 4)
 			m := &Model{Services: make([]ubb.Service, nsvc), Servers: make([]ubb.Server, nsrv)}
 			for s := range m.Services {
 				m.Services[s].Name = fmt.Sprintf("S%02d", s)
 			}
 			for i := range m.Servers { // server i advertises i distinct services at random
-				for _, s := range r.perm(nsvc)[:i] {
+				for _, s := range perm(r, nsvc)[:i] {
 					m.Servers[i].Services = append(m.Servers[i].Services, m.Services[s].Name)
 				}
 			}
@@ -400,7 +401,7 @@ func (a *summaryAcc) record(v int64) {
 }
 
 // perm returns a random permutation of 0..n-1 (tests only).
-func (r *rng) perm(n int) []int {
+func perm(r *rng.PCG, n int) []int {
 	p := make([]int, n)
 	for i := range p {
 		j := r.IntN(i + 1)

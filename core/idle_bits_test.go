@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // TestFirstIdle: the bit-set search for SHM's first idle candidate finds the
@@ -12,7 +14,7 @@ import (
 // servers.
 func TestFirstIdle(t *testing.T) {
 	e := twoSiteEngine(t, "model SHM\nmachine site1 netload 0\nmachine site2 netload 0\n", svcsSTU, nil)
-	r := newRng(5, 0)
+	r := rng.New(5, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
 		setRandomBusy(e, r, busyShare)
@@ -49,7 +51,7 @@ func TestFirstIdleLocal(t *testing.T) {
 		}
 		return "S"
 	}, nil)
-	r := newRng(3, 0)
+	r := rng.New(3, 0)
 	for round := range 2000 {
 		busyShare := round % 11 // 0/10 .. 10/10 of the servers busy
 		setRandomBusy(e, r, busyShare)
@@ -84,7 +86,7 @@ func TestFirstIdleLocal(t *testing.T) {
 func TestQueueOfEveryCandidate(t *testing.T) {
 	e := twoSiteEngine(t, "model MP ldbal Y\nmachine site1 netload 0\nmachine site2 netload 100\n", svcsSTU,
 		func(i int) int { return 1 + i%2 })
-	r := newRng(9, 0)
+	r := rng.New(9, 0)
 	for round := range 20 {
 		if round > 0 { // some instances gone, the candidates rebuilt
 			for i := range e.servers {
@@ -113,7 +115,7 @@ func TestQueueOfEveryCandidate(t *testing.T) {
 
 // setRandomBusy makes each server busy with probability tenths/10, keeping
 // the idle bit set in step, as start and complete do.
-func setRandomBusy(e *engine, r *rng, tenths int) {
+func setRandomBusy(e *engine, r *rng.PCG, tenths int) {
 	for i := range e.servers {
 		busy := r.IntN(10) < tenths
 		e.servers[i].busy = busy

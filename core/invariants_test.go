@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // resultProblems lists every invariant res breaks. A result is either right
@@ -164,7 +166,7 @@ func runChecked(t *testing.T, sc *Scenario, label string) {
 // randomDoc builds a random whole scenario document: model, machines,
 // groups, servers, services with any distribution (extreme values included),
 // speeds, latency, warm-up, bins, and a generated or traced workload.
-func randomDoc(r *rng) map[string]any {
+func randomDoc(r *rng.PCG) map[string]any {
 	pick := func(xs ...any) any { return xs[r.IntN(len(xs))] }
 	// scale is a duration in ms from 1e-3 to 1e9, mostly small
 	scale := func() float64 {
@@ -286,7 +288,7 @@ func randomDoc(r *rng) map[string]any {
 // included, and checks that each gives an error or a result that keeps
 // every invariant.
 func TestResultInvariantsRandom(t *testing.T) {
-	r := newRng(2027, 17)
+	r := rng.New(2027, 17)
 	n := 150
 	if testing.Short() {
 		n = 40
@@ -322,7 +324,7 @@ func FuzzRunScenario(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	r := newRng(7, 17)
+	r := rng.New(7, 17)
 	for i := 0; i < 12; i++ {
 		data, _ := json.Marshal(randomDoc(r))
 		f.Add(data)

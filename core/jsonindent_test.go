@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // checkMarshalIndent fails t unless marshalIndent(v) gives
@@ -57,7 +59,7 @@ func TestMarshalIndentGoldens(t *testing.T) {
 // floats of every form, nil, empty and full slices, maps and pointers)
 // encode as json.MarshalIndent encodes them.
 func TestMarshalIndentRandom(t *testing.T) {
-	r := newRng(3, 4)
+	r := rng.New(3, 4)
 	for i := range 300 {
 		var res Result
 		fillRandom(reflect.ValueOf(&res).Elem(), r, 0)
@@ -131,7 +133,7 @@ func FuzzMarshalIndentFloat(f *testing.F) {
 }
 
 // fillRandom sets v, and what it holds, at random.
-func fillRandom(v reflect.Value, r *rng, depth int) {
+func fillRandom(v reflect.Value, r *rng.PCG, depth int) {
 	switch v.Kind() {
 	case reflect.Bool:
 		v.SetBool(r.IntN(2) == 0)
@@ -184,7 +186,7 @@ func fillRandom(v reflect.Value, r *rng, depth int) {
 
 var randomStrings = []string{"", "a", "SITE1", "GROUP1/1", "TOUPPER", "<&>", "é", "\x00", `"\`, "\xff", "\u2028", "a b.c-d_e"}
 
-func randomFloat(r *rng) float64 {
+func randomFloat(r *rng.PCG) float64 {
 	switch r.IntN(6) {
 	case 0:
 		return []float64{0, math.Copysign(0, -1), 1e-6, 1e-7, 5e-324, 1e21, 1e15, 999999999.999999, 0.1 + 0.2}[r.IntN(9)]

@@ -7,10 +7,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // randomScenario builds a small random model and workload from r.
-func randomScenario(t *testing.T, r *rng) (*runSetup, *sliceRequests) {
+func randomScenario(t *testing.T, r *rng.PCG) (*runSetup, *sliceRequests) {
 	t.Helper()
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
@@ -86,7 +88,7 @@ func parseLog(t *testing.T, text string) []logRow {
 }
 
 func TestEngineProperties(t *testing.T) {
-	r := newRng(42, 7)
+	r := rng.New(42, 7)
 	for run := 0; run < 300; run++ {
 		setup, reqs := randomScenario(t, r)
 		var buf bytes.Buffer

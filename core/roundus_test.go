@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // TestRoundUSIsMathRound: roundUS, which rounds by truncating and testing the
@@ -44,7 +46,7 @@ func TestRoundUSIsMathRound(t *testing.T) {
 		around(math.Ldexp(1, k))
 		around(math.Ldexp(1.5, k))
 	}
-	r := newRng(7, 0)
+	r := rng.New(7, 0)
 	for range 2_000_000 {
 		x := math.Ldexp(r.Float64(), int(r.IntN(70))-5)
 		check(x)

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -216,7 +217,7 @@ func routeOf(c *ubb.Criterion, text string) int32 {
 }
 
 // draw sets r's routing value from rd (a generator seeded for this request).
-func (sr *streamRoute) draw(rd *rng, r *request) {
+func (sr *streamRoute) draw(rd *rng.PCG, r *request) {
 	if sr.isList {
 		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
 		i := 0 // the first value whose cumulative weight is above u: never one of weight 0
@@ -237,7 +238,7 @@ func (sr *streamRoute) draw(rd *rng, r *request) {
 	case routeNormal:
 		x = float64(sr.b*normal(rd)) + sr.a
 	case routeExp:
-		x = float64(sr.a * expUnit(rd))
+		x = float64(sr.a * rd.ExpFloat64())
 	}
 	if sr.integer {
 		x = math.Round(x)

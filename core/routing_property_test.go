@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 // refRange is one range of a random criterion, as the property test's own
@@ -33,7 +35,7 @@ func refRoute(ranges []refRange, v int) int {
 // two machines, servers advertising S in random groups (some with spares),
 // a criterion with random integer ranges (overlaps, gaps, `*`, sometimes a
 // catch-all), and a trace whose values are missing, in range or outside.
-func randomRouted(r *rng) (doc []byte, ranges []refRange, groupsWithS map[string]bool, trace [][2]string) {
+func randomRouted(r *rng.PCG) (doc []byte, ranges []refRange, groupsWithS map[string]bool, trace [][2]string) {
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
 	nm := 1
@@ -116,7 +118,7 @@ func randomRouted(r *rng) (doc []byte, ranges []refRange, groupsWithS map[string
 // group its value maps to (with the catch-all fallback), or fails with
 // TPESYSTEM (no value, no range) or TPENOENT (no candidate left).
 func TestRoutingProperties(t *testing.T) {
-	var r rng
+	var r rng.PCG
 	r.Seed(11, 0)
 	for n := 0; n < 300; n++ {
 		doc, ranges, withS, trace := randomRouted(&r)

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/tuxlb/tuxlb/core/internal/fmath"
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
@@ -12,7 +13,7 @@ func sprintf(format string, args ...any) string { return fmt.Sprintf(format, arg
 // normal draws a standard normal value by Marsaglia's polar method, which
 // needs only log and sqrt. The second value of the pair is dropped so that a
 // sampler holds no state between draws.
-func normal(r *rng) float64 {
+func normal(r *rng.PCG) float64 {
 	for {
 		u := float64(2*r.Float64()) - 1
 		v := float64(2*r.Float64()) - 1
@@ -25,18 +26,18 @@ func normal(r *rng) float64 {
 
 type constDist float64
 
-func (c constDist) SampleMS(*rng) float64 { return float64(c) }
-func (c constDist) MeanMS() float64       { return float64(c) }
+func (c constDist) SampleMS(*rng.PCG) float64 { return float64(c) }
+func (c constDist) MeanMS() float64           { return float64(c) }
 
 type expDist float64
 
-func (e expDist) SampleMS(r *rng) float64 { return float64(float64(e) * expUnit(r)) }
-func (e expDist) MeanMS() float64         { return float64(e) }
+func (e expDist) SampleMS(r *rng.PCG) float64 { return float64(float64(e) * r.ExpFloat64()) }
+func (e expDist) MeanMS() float64             { return float64(e) }
 
 type uniformDist struct{ lo, width float64 }
 
-func (u uniformDist) SampleMS(r *rng) float64 { return float64(u.width*r.Float64()) + u.lo }
-func (u uniformDist) MeanMS() float64         { return u.lo + u.width/2 }
+func (u uniformDist) SampleMS(r *rng.PCG) float64 { return float64(u.width*r.Float64()) + u.lo }
+func (u uniformDist) MeanMS() float64             { return u.lo + u.width/2 }
 
 // lognormalDist is exp(mu + sigma·Z), with mu and sigma derived from the
 // distribution's own mean m and standard deviation s:
@@ -52,7 +53,7 @@ func newLognormal(mean, sd float64) sampler {
 	return lognormalDist{mu: fmath.Log(mean) - v/2, sigma: math.Sqrt(v), mean: mean}
 }
 
-func (l lognormalDist) SampleMS(r *rng) float64 {
+func (l lognormalDist) SampleMS(r *rng.PCG) float64 {
 	return fmath.Exp(float64(l.sigma*normal(r)) + l.mu)
 }
 func (l lognormalDist) MeanMS() float64 { return l.mean }
@@ -62,8 +63,8 @@ type empiricalDist struct {
 	mean    float64
 }
 
-func (e empiricalDist) SampleMS(r *rng) float64 { return e.samples[r.IntN(len(e.samples))] }
-func (e empiricalDist) MeanMS() float64         { return e.mean }
+func (e empiricalDist) SampleMS(r *rng.PCG) float64 { return e.samples[r.IntN(len(e.samples))] }
+func (e empiricalDist) MeanMS() float64             { return e.mean }
 
 // gammaDist uses Marsaglia and Tsang's method (2000) for shape >= 1; for
 // shape < 1 it draws with shape+1 and multiplies by U^(1/shape).
@@ -81,7 +82,7 @@ func newGamma(shape, mean float64) sampler {
 	return gammaDist{shape: shape, scale: mean / shape, mean: mean, d: d, c: 1 / math.Sqrt(9*d)}
 }
 
-func (g gammaDist) SampleMS(r *rng) float64 {
+func (g gammaDist) SampleMS(r *rng.PCG) float64 {
 	x := g.unit(r)
 	if g.shape < 1 {
 		u := 1 - r.Float64() // (0, 1]
@@ -91,7 +92,7 @@ func (g gammaDist) SampleMS(r *rng) float64 {
 }
 
 // unit draws Gamma(a, 1) for a = g.d + 1/3 >= 1.
-func (g gammaDist) unit(r *rng) float64 {
+func (g gammaDist) unit(r *rng.PCG) float64 {
 	for {
 		z := normal(r)
 		v := float64(g.c*z) + 1
@@ -114,10 +115,10 @@ type erlangDist struct {
 	mean, scale float64
 }
 
-func (e erlangDist) SampleMS(r *rng) float64 {
+func (e erlangDist) SampleMS(r *rng.PCG) float64 {
 	sum := 0.0
 	for range e.k {
-		sum += expUnit(r)
+		sum += r.ExpFloat64()
 	}
 	return float64(sum * e.scale)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -107,7 +108,7 @@ func derivedCompare(t *testing.T, seed uint64, seen map[string]int) string {
 	// bins of about a 40th of the issues' span; the warm-up a multiple of 4
 	// bins (so still on a boundary if the bins merge twice), up to a little
 	// past the last issue
-	r := newRng(seed, 9)
+	r := rng.New(seed, 9)
 	binUS := max(lastIssue/40, 1)
 	binMS, warmMS := float64(binUS)/1000, float64(4*binUS*int64(r.IntN(12)))/1000
 	sc.BinMS, sc.WarmupMS = &binMS, &warmMS

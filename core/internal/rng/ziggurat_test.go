@@ -1,4 +1,4 @@
-package core
+package rng
 
 import (
 	"fmt"
@@ -95,17 +95,17 @@ func expCheck(draws []float64) error {
 	return nil
 }
 
-// TestExpUnitDistribution draws 2 M values from each of two seeds and
+// TestExpFloat64Distribution draws 2 M values from each of two seeds and
 // checks them against the exponential distribution. The draws that leave
 // the fast path (tail and wedges) are about 1.1% of them.
-func TestExpUnitDistribution(t *testing.T) {
+func TestExpFloat64Distribution(t *testing.T) {
 	const n = 2_000_000
 	for _, seed := range []uint64{1, 2} {
-		r := newRng(seed, 3)
+		r := New(seed, 3)
 		draws := make([]float64, n)
 		beyond := 0
 		for i := range draws {
-			draws[i] = expUnit(r)
+			draws[i] = r.ExpFloat64()
 			if draws[i] >= zigR {
 				beyond++
 			}
@@ -120,12 +120,12 @@ func TestExpUnitDistribution(t *testing.T) {
 	}
 }
 
-// TestExpUnitTail draws from the tail alone (a random number whose low bits
+// TestExpFloat64Tail draws from the tail alone (a random number whose low bits
 // pick the base layer and whose high bits put the point beyond R): the draws
 // less R must be exponential of mean 1 again.
-func TestExpUnitTail(t *testing.T) {
+func TestExpFloat64Tail(t *testing.T) {
 	const n = 200_000
-	r := newRng(5, 3)
+	r := New(5, 3)
 	b := ^uint64(0) &^ (zigLayers - 1) // base layer, x = (2^53 - 1)·w ≈ R + 1
 	draws := make([]float64, n)
 	for i := range draws {
@@ -145,7 +145,7 @@ func TestExpUnitTail(t *testing.T) {
 // (0.5% of the mass misplaced), and inversion with a mean 1% too large.
 func TestExpCheckRejects(t *testing.T) {
 	const n = 2_000_000
-	wedgeless := func(r *rng) float64 { // the fast path, and x itself otherwise
+	wedgeless := func(r *PCG) float64 { // the fast path, and x itself otherwise
 		b := r.Uint64()
 		i := b & (zigLayers - 1)
 		x := float64(b>>11) * zigExp[i].w
@@ -156,12 +156,12 @@ func TestExpCheckRejects(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
-		draw func(*rng) float64
+		draw func(*PCG) float64
 	}{
 		{"every wedge point accepted", wedgeless},
-		{"mean 1.01", func(r *rng) float64 { return -1.01 * fmath.Log(1-r.Float64()) }},
+		{"mean 1.01", func(r *PCG) float64 { return -1.01 * fmath.Log(1-r.Float64()) }},
 	} {
-		r := newRng(1, 3)
+		r := New(1, 3)
 		draws := make([]float64, n)
 		for i := range draws {
 			draws[i] = c.draw(r)

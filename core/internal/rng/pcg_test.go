@@ -1,11 +1,11 @@
-package core
+package rng
 
 import (
 	"math/rand/v2"
 	"testing"
 )
 
-// TestRngIsPCG checks that rng draws exactly the bits of math/rand/v2's PCG
+// TestRngIsPCG checks that PCG draws exactly the bits of math/rand/v2's PCG
 // seeded with (seed, stream^0x9e3779b97f4a7c15), on many seeds and streams
 // (edge values among them, so that every carry of the 128-bit step happens)
 // and many draws each.
@@ -21,7 +21,7 @@ func TestRngIsPCG(t *testing.T) {
 	draws := 0
 	for i, seed := range seeds {
 		for j, stream := range seeds[:40] {
-			var r rng
+			var r PCG
 			r.Seed(seed, stream)
 			want := rand.NewPCG(seed, stream^0x9e3779b97f4a7c15)
 			n := 20

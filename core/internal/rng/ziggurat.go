@@ -1,13 +1,13 @@
-package core
+package rng
 
 import "github.com/tuxlb/tuxlb/core/internal/fmath"
 
 // This file holds the exponential sampler: Marsaglia and Tsang's ziggurat
 // (2000) with 256 layers, written with integer and float64 operations only
-// (the tables are computed once, with the portable fmath.Exp and fmath.Log), so a draw
-// gives the same bits natively and in WebAssembly, and almost every draw
-// costs one 64-bit random number, a multiplication and a comparison, with no
-// logarithm.
+// (the tables are computed once, with the portable fmath.Exp and fmath.Log),
+// so a draw gives the same bits natively and in WebAssembly, and almost every
+// draw costs one 64-bit random number, a multiplication and a comparison,
+// with no logarithm.
 //
 // The density e^-x is covered by 256 layers of equal area zigV: the base
 // layer is the rectangle [0, R+1) × [0, e^-R), which stands for [0, R) under
@@ -63,10 +63,10 @@ func newZigExp() ([zigLayers]zigLayer, [zigLayers]zigWedge) {
 	return t, wedge
 }
 
-// expUnit draws from the exponential distribution of mean 1. The low 8 bits
-// of a random number pick the layer, its high 53 bits the point: they are
-// independent.
-func expUnit(r *rng) float64 {
+// ExpFloat64 draws from the exponential distribution of mean 1 by the
+// ziggurat (ziggurat.go). The low 8 bits of a random number pick the layer,
+// its high 53 bits the point: they are independent.
+func (r *PCG) ExpFloat64() float64 {
 	b := r.Uint64()
 	l := &zigExp[b&(zigLayers-1)]
 	if x := float64(float64(b>>11) * l.w); x < l.next {
@@ -78,7 +78,7 @@ func expUnit(r *rng) float64 {
 // expSlow finishes a draw that did not land under the curve at once: the
 // tail, the wedges between a layer's rectangle and the curve, and new
 // attempts after a rejection.
-func expSlow(r *rng, b uint64) float64 {
+func expSlow(r *PCG, b uint64) float64 {
 	base := 0.0
 	for {
 		i := b & (zigLayers - 1)

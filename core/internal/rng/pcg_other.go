@@ -1,6 +1,6 @@
 //go:build !wasm
 
-package core
+package rng
 
 import "math/bits"
 
