@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
 
 // dispatchLogHeader is the first line of the dispatch log (docs/engine.md).
@@ -21,7 +23,7 @@ const logChunk = 64 << 10
 //
 // Writing the log is most of a run's cost when it is asked for, so a row is
 // formatted by hand into one reused buffer: the model's names are quoted
-// once, here, rather than per row, and times go through appendInt.
+// once, here, rather than per row, and times go through jsonx.AppendInt.
 type dispatchLog struct {
 	w    io.Writer
 	ring []int32 // slots in issue order; its length is a power of two
@@ -39,7 +41,7 @@ type dispatchLog struct {
 
 	seq    int64    // the issue number of the last row without an id
 	seqLen int      // seqDig[:seqLen] is seq in decimal
-	seqDig [48]byte // room for appendInt never to grow it, and for appendDigits
+	seqDig [48]byte // room for jsonx.AppendInt never to grow it, and for appendDigits
 }
 
 func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
@@ -60,7 +62,7 @@ func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
 	})
 	l.queues = cells(len(m.Queues), func(q int) string { return ",," + quoteCSV(m.Queues[q].Name) + "," })
 	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + "\n" })
-	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what appendDecimal and appendDigits write past the end
+	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what jsonx.AppendInt and appendDigits write past the end
 	l.buf = append(l.buf, dispatchLogHeader...)
 	return l
 }
@@ -135,7 +137,7 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	b = append(b, l.services[f.req.Service]...)
 	b = append(b, l.origins[f.req.Origin]...)
 	at := len(b)
-	b = appendInt(b, f.req.TimeUS)
+	b = jsonx.AppendInt(b, f.req.TimeUS)
 	issue := b[at:]
 	switch {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
@@ -146,13 +148,13 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		} else {
 			b = append(b, l.queues[f.queue]...)
 		}
-		b = appendInt(b, f.enqueueUS)
+		b = jsonx.AppendInt(b, f.enqueueUS)
 		b = append(b, ',')
 		if f.server >= 0 {
-			b = appendInt(b, f.startUS)
+			b = jsonx.AppendInt(b, f.startUS)
 		}
 		b = append(b, ",,"...)
-		b = appendInt(b, f.replyUS)
+		b = jsonx.AppendInt(b, f.replyUS)
 	default:
 		// the instance is one of its queue's (enter and takeNext start
 		// only those): the queue is the instance's
@@ -165,24 +167,24 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		if f.enqueueUS == f.req.TimeUS {
 			b = appendDigits(b, issue)
 		} else {
-			b = appendInt(b, f.enqueueUS)
+			b = jsonx.AppendInt(b, f.enqueueUS)
 		}
 		enqueue := b[at:]
 		b = append(b, ',')
 		if f.startUS == f.enqueueUS {
 			b = appendDigits(b, enqueue)
 		} else {
-			b = appendInt(b, f.startUS)
+			b = jsonx.AppendInt(b, f.startUS)
 		}
 		b = append(b, ',')
 		at = len(b)
-		b = appendInt(b, f.endUS)
+		b = jsonx.AppendInt(b, f.endUS)
 		end := b[at:]
 		b = append(b, ',')
 		if f.replyUS == f.endUS {
 			b = appendDigits(b, end)
 		} else {
-			b = appendInt(b, f.replyUS)
+			b = jsonx.AppendInt(b, f.replyUS)
 		}
 	}
 	return append(b, l.reasons[f.reason]...)
@@ -201,7 +203,7 @@ func (l *dispatchLog) appendSeq(b []byte, seq int64) []byte {
 	if next && i >= 0 {
 		d[i]++
 	} else { // not the next one, or one digit more (99 to 100)
-		l.seqLen = len(appendInt(l.seqDig[:0], seq))
+		l.seqLen = len(jsonx.AppendInt(l.seqDig[:0], seq))
 	}
 	l.seq = seq
 	return appendDigits(b, l.seqDig[:l.seqLen])

@@ -2,9 +2,8 @@ package core
 
 import (
 	"errors"
-	"fmt"
-	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -42,33 +41,23 @@ const (
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with the given code and a formatted message.
-// A string argument longer than maxQuoted bytes (a caller's input, most
-// likely) is cut, saying how long it was, so that no message echoes
-// unbounded input.
+// A string argument longer than 200 bytes (a caller's input, most likely)
+// is cut, saying how long it was, so that no message echoes unbounded input
+// (see [CapText]).
 func Errorf(code, format string, args ...any) *Error {
-	for i, a := range args {
-		if s, ok := a.(string); ok && len(s) > maxQuoted {
-			args[i] = CapText(s)
-		}
-	}
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Code: code, Message: capped.Sprintf(format, args...)}
 }
 
-// maxQuoted bounds how much of one input a message quotes.
-const maxQuoted = 200
+// invalid returns err, a problem with the caller's input worded by a leaf
+// package (the JSON reader, the trace reader) whose string arguments are
+// already cut, as an EINVALID *Error with its message.
+func invalid(err error) *Error {
+	return &Error{Code: EINVALID, Message: err.Error()}
+}
 
 // CapText cuts s to at most 200 bytes (on a UTF-8 character boundary),
 // adding how long it was: "abc…(12345 bytes)".
-func CapText(s string) string {
-	if len(s) <= maxQuoted {
-		return s
-	}
-	cut := maxQuoted
-	for cut > 0 && s[cut]&0xC0 == 0x80 {
-		cut--
-	}
-	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
-}
+func CapText(s string) string { return capped.Text(s) }
 
 // ErrorCode returns the code of err if it is (or wraps) an *Error, else EINTERNAL.
 func ErrorCode(err error) string {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
@@ -71,7 +73,7 @@ func stopped(opt RunOptions, while string) error {
 // EncodeResult is the one encoding of a Result: indented JSON (2 spaces)
 // and a newline. The CLI, the REST API and WASM all hand out these bytes.
 func EncodeResult(r *Result) []byte {
-	b, err := marshalIndent(r, resultSize(r))
+	b, err := jsonx.MarshalIndent(r, resultSize(r))
 	if err != nil {
 		// A Result holds only strings, integers, finite floats, slices and
 		// string-keyed maps, which always encode; report rather than panic.

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
 
 // runSetup is a scenario checked against its model and resolved into what the
@@ -48,6 +50,15 @@ func ParseScenario(data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	return &sc, nil
+}
+
+// decodeStrict decodes data into v strictly (jsonx.DecodeStrict): its
+// errors are EINVALID and name the field path or the line and column.
+func decodeStrict(data []byte, v any, what string) error {
+	if err := jsonx.DecodeStrict(data, v, what); err != nil {
+		return invalid(err)
+	}
+	return nil
 }
 
 // checkScenario checks the parts of sc that do not depend on the model.

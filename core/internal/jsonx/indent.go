@@ -1,4 +1,9 @@
-package core
+// Package jsonx is the engine's JSON: a writer that gives
+// json.MarshalIndent's bytes in a third of the instructions (the result, the
+// one encoding every interface hands out), the decimal writer it and the
+// dispatch log use, and the strict reader of documents whose errors name the
+// field path, the line and the column.
+package jsonx
 
 import (
 	"encoding"
@@ -12,7 +17,7 @@ import (
 	"sync"
 )
 
-// marshalIndent is json.MarshalIndent(v, "", "  "), byte for byte, in about
+// MarshalIndent is json.MarshalIndent(v, "", "  "), byte for byte, in about
 // a third of the instructions. A result is mostly numbers (its series), and
 // json.MarshalIndent encodes it compact, formats every float with the
 // general shortest-decimal algorithm, and then runs its JSON scanner over
@@ -25,7 +30,7 @@ import (
 // sizeHint is the caller's guess at the size. Guessing high is cheap: the
 // memory of a large buffer is only touched as it is written, while each
 // doubling of a small one clears and copies it all.
-func marshalIndent(v any, sizeHint int) ([]byte, error) {
+func MarshalIndent(v any, sizeHint int) ([]byte, error) {
 	e := indentEncoder{b: make([]byte, 0, max(sizeHint, 512))}
 	if e.value(reflect.ValueOf(v)) != nil {
 		return json.MarshalIndent(v, "", "  ") // its bytes, or its error
@@ -108,12 +113,12 @@ func newEncoder(t reflect.Type) encodeFunc {
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return func(e *indentEncoder, v reflect.Value) error {
-			e.b = appendInt(e.b, v.Int())
+			e.b = AppendInt(e.b, v.Int())
 			return nil
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return func(e *indentEncoder, v reflect.Value) error {
-			e.b = appendUint(e.b, v.Uint())
+			e.b = AppendUint(e.b, v.Uint())
 			return nil
 		}
 	case reflect.Float64:
@@ -361,7 +366,7 @@ func (e *indentEncoder) float(f float64) error {
 		return errNotPlain
 	}
 	if i := int64(f); float64(i) == f && math.Abs(f) < 1e15 && (i != 0 || !math.Signbit(f)) {
-		e.b = appendInt(e.b, i) // a whole number (most series values): its digits
+		e.b = AppendInt(e.b, i) // a whole number (most series values): its digits
 		return nil
 	}
 	// Fast path: f is the float nearest the decimal k/10^6 of at most 15
@@ -375,7 +380,7 @@ func (e *indentEncoder) float(f float64) error {
 			e.b = append(e.b, '-')
 			n = -n
 		}
-		e.b = appendUint(e.b, uint64(n/1e6))
+		e.b = AppendUint(e.b, uint64(n/1e6))
 		if frac := n % 1e6; frac != 0 {
 			var d [7]byte
 			d[0] = '.'

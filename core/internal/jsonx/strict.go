@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"bytes"
@@ -10,13 +10,17 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 )
 
-// decodeStrict decodes data into v (a pointer to a struct) the way the
-// scenario reader wants: unknown fields, wrong types and trailing data are
-// EINVALID errors whose messages name the field path, e.g.
-// `workload.generate.streams[1].rate_per_s: want a number, got a string`.
-func decodeStrict(data []byte, v any, what string) error {
+// DecodeStrict decodes data into v (a pointer to a struct) the way the
+// scenario reader wants: unknown fields, wrong types, a key given twice in
+// one object and trailing data are errors whose messages name the field
+// path, e.g. `workload.generate.streams[1].rate_per_s: want a number, got a
+// string`, or the line and column; what names the document in them. Every
+// string a message quotes is cut by capped.Text.
+func DecodeStrict(data []byte, v any, what string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -26,10 +30,10 @@ func decodeStrict(data []byte, v any, what string) error {
 	if _, err := dec.Token(); err != io.EOF {
 		rest := bytes.TrimLeft(data[end:], " \t\r\n")
 		line, col := lineCol(data, len(data)-len(rest))
-		return Errorf(EINVALID, "%s: line %d col %d: trailing data after the document", what, line, col)
+		return errorf("%s: line %d col %d: trailing data after the document", what, line, col)
 	}
 	if path, line, col, dup := duplicateKey(data); dup {
-		return Errorf(EINVALID, "%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
+		return errorf("%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
 	}
 	return nil
 }
@@ -40,20 +44,20 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
 		line, col := lineCol(data, int(syn.Offset)-1) // the offending byte
-		return Errorf(EINVALID, "%s: line %d col %d: %s", what, line, col, strings.TrimPrefix(syn.Error(), "json: "))
+		return errorf("%s: line %d col %d: %s", what, line, col, strings.TrimPrefix(syn.Error(), "json: "))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return Errorf(EINVALID, "%s: empty or truncated document", what)
+		return errorf("%s: empty or truncated document", what)
 	}
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if dec.Decode(&doc) == nil {
 		if msg := findProblem(doc, t, ""); msg != "" {
-			return Errorf(EINVALID, "%s", msg)
+			return errorf("%s", msg)
 		}
 	}
-	return Errorf(EINVALID, "%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))
+	return errorf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))
 }
 
 // lineCol returns the 1-based line and column of byte offset off in data.
@@ -207,4 +211,9 @@ func joinPath(path, key string) string {
 
 func sortedKeys(m map[string]any) []string {
 	return slices.Sorted(maps.Keys(m))
+}
+
+// errorf is an error whose message is formatted by capped.Sprintf.
+func errorf(format string, args ...any) error {
+	return errors.New(capped.Sprintf(format, args...))
 }

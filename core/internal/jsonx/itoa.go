@@ -1,4 +1,4 @@
-package core
+package jsonx
 
 import (
 	"encoding/binary"
@@ -10,8 +10,8 @@ import (
 var pow10 = [20]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14,
 	1e15, 1e16, 1e17, 1e18, 1e19}
 
-// appendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does.
-func appendInt(b []byte, v int64) []byte {
+// AppendInt appends v in decimal, as strconv.AppendInt(b, v, 10) does.
+func AppendInt(b []byte, v int64) []byte {
 	u := uint64(v)
 	if v < 0 {
 		u = -u
@@ -19,8 +19,8 @@ func appendInt(b []byte, v int64) []byte {
 	return appendDecimal(b, u, v < 0)
 }
 
-// appendUint appends u in decimal, as strconv.AppendUint(b, u, 10) does.
-func appendUint(b []byte, u uint64) []byte { return appendDecimal(b, u, false) }
+// AppendUint appends u in decimal, as strconv.AppendUint(b, u, 10) does.
+func AppendUint(b []byte, u uint64) []byte { return appendDecimal(b, u, false) }
 
 // appendDecimal appends u in decimal, after a minus sign if neg. The
 // dispatch log and the result are mostly numbers, so the usual case (below
@@ -83,4 +83,13 @@ func digits8(x uint32) uint64 {
 	z = q | (z-q*100)<<16                        // 2-digit quarters
 	q = z * 103 >> 10 & 0x000f_000f_000f_000f    // their first digit
 	return q | (z-q*10)<<8 + 0x30303030_30303030 // digits
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }

@@ -1,0 +1,39 @@
+// Package capped words the messages that quote a caller's input: a string
+// argument longer than Max bytes (a caller's input, most likely) is cut,
+// saying how long it was, so that no message echoes unbounded input.
+// core.Errorf formats its messages with it, and so do the leaf packages
+// whose errors core hands on (the strict JSON reader, the trace reader), so
+// that a message is worded the same wherever it is made.
+package capped
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Max bounds how much of one input a message quotes.
+const Max = 200
+
+// Text cuts s to at most Max bytes (on a UTF-8 character boundary), adding
+// how long it was: "abc…(12345 bytes)".
+func Text(s string) string {
+	if len(s) <= Max {
+		return s
+	}
+	cut := Max
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Sprintf is fmt.Sprintf with every string argument cut by Text (in args
+// itself).
+func Sprintf(format string, args ...any) string {
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > Max {
+			args[i] = Text(s)
+		}
+	}
+	return fmt.Sprintf(format, args...)
+}
