@@ -4,7 +4,13 @@ import (
 	"math"
 	"math/bits"
 	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
+
+// MaxTimeUS bounds every time and duration of a scenario (about 11.6 days of
+// simulated time), so that sums of times can never overflow an int64.
+const MaxTimeUS = usec.Max
 
 // The simulated clock never passes MaxTimeUS. Every input time and duration
 // is at most MaxTimeUS on its own (the readers check), but a service time

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // genStreamBase offsets the Rand stream numbers of generated streams (stream i
@@ -196,7 +197,7 @@ func (s *streamSource) next(r *request, us, seq int64) int64 {
 	} else {
 		t, ok = s.arr.next(&s.rand, s.limitMS)
 	}
-	if us := msFloatToUS(t); ok && us < s.limitUS {
+	if us := usec.FromMS(t); ok && us < s.limitUS {
 		return us
 	}
 	return noMore

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // eventKind is what a scenario event does to the instances it targets.
@@ -90,7 +92,7 @@ func formatMS(us int64) string {
 func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 	st.BootUS = defaultBootUS
 	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
-		st.BootUS, _ = msValueToUS(*sc.Tuning.BootMS)
+		st.BootUS, _ = usec.FromMSValue(*sc.Tuning.BootMS)
 	}
 	for i := range sc.Events {
 		ev := &sc.Events[i]
@@ -100,7 +102,7 @@ func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 		if err != nil {
 			return err
 		}
-		us, _ := msValueToUS(*ev.AtMS)
+		us, _ := usec.FromMSValue(*ev.AtMS)
 		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // runSetup is a scenario checked against its model and resolved into what the
@@ -120,7 +121,7 @@ func checkAnalysis(sc *Scenario) error {
 // nonNegativeMS converts a millisecond field to microseconds, exactly as
 // written, and checks that it is >= 0.
 func nonNegativeMS(field string, v float64) (int64, error) {
-	us, err := msValueToUS(v)
+	us, err := usec.FromMSValue(v)
 	if msg := timeProblem(us, err); msg != "" {
 		return 0, Errorf(EINVALID, "%s: %s", field, msg)
 	}

@@ -3,6 +3,7 @@ package core
 import (
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -68,11 +69,11 @@ func (st *runSetup) resolveRun(sc *Scenario, opt RunOptions) error {
 	st.Tuning = tun
 	st.ResetUS = reset
 	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
-		st.ResetUS, _ = msValueToUS(*tun.MPResetMS)
+		st.ResetUS, _ = usec.FromMSValue(*tun.MPResetMS)
 	} else if reset <= 0 {
 		return Errorf(EINVALID, "tuning.mp_reset_ms: SCANUNIT x SANITYSCAN is 0 in the UBBCONFIG; give mp_reset_ms")
 	}
-	st.GatewayForwardUS, _ = msValueToUS(*tun.GatewayForwardMS)
+	st.GatewayForwardUS, _ = usec.FromMSValue(*tun.GatewayForwardMS)
 	return nil
 }
 
@@ -87,7 +88,7 @@ func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
 		st.LatencyUS = us
 	}
 	if sc.WarmupMS != nil {
-		st.WarmupUS, _ = msValueToUS(*sc.WarmupMS)
+		st.WarmupUS, _ = usec.FromMSValue(*sc.WarmupMS)
 	}
 	return nil
 }

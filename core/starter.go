@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -148,7 +149,7 @@ func ptr[T any](v T) *T { return &v }
 
 // roundToUS rounds milliseconds to the microsecond.
 func roundToUS(ms float64) float64 {
-	return float64(msFloatToUS(ms)) / 1000
+	return float64(usec.FromMS(ms)) / 1000
 }
 
 // round3 rounds a rate to three significant digits.

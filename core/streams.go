@@ -3,6 +3,8 @@ package core
 import (
 	"math"
 	"slices"
+
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // arrivalKind is the arrival process of a generated stream.
@@ -60,7 +62,7 @@ func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
 // resolved (ParseScenario checks what it can without the model).
 func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 	const path = "workload.generate"
-	durUS, err := msValueToUS(g.DurationMS)
+	durUS, err := usec.FromMSValue(g.DurationMS)
 	if msg := timeProblem(durUS, err); msg != "" {
 		return nil, Errorf(EINVALID, "%s.duration_ms: %s", path, msg)
 	}

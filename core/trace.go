@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -128,7 +129,7 @@ func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
 	if row.TimeMS == nil {
 		return r, rowError(num, "time_ms", "missing")
 	}
-	t, err := msValueToUS(*row.TimeMS)
+	t, err := usec.FromMSValue(*row.TimeMS)
 	if msg := timeProblem(t, err); msg != "" {
 		return r, rowError(num, "time_ms", msg)
 	}
@@ -141,7 +142,7 @@ func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
 		return r, rowError(num, "origin", msg)
 	}
 	if row.ServiceMS != nil {
-		us, err := msValueToUS(*row.ServiceMS)
+		us, err := usec.FromMSValue(*row.ServiceMS)
 		if msg := timeProblem(us, err); msg != "" {
 			return r, rowError(num, "service_ms", msg)
 		}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // csvTrace reads trace_csv, with the optional column mapping cm. A header of
@@ -247,7 +249,7 @@ func (ct *csvTrace) row(rec []string, num int) (request, error) {
 		return r, rowError(num, ct.header[colOrigin], msg)
 	}
 	if c := ct.cell(rec, colServiceMS); c != "" {
-		us, err := decimalToUS(decimalComma(c), ct.svcShift)
+		us, err := usec.Parse(decimalComma(c), ct.svcShift)
 		if msg := timeProblem(us, err); msg != "" {
 			return r, rowError(num, ct.header[colServiceMS], msg)
 		}

@@ -3,6 +3,8 @@ package core
 import (
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
 // logNames are the common names of each trace field's column in logs, in
@@ -218,7 +220,7 @@ func magnitudeUnit(c string) string {
 // an epoch time counted from the first row's.
 func (ct *csvTrace) number(c string) (int64, error) {
 	if !ct.epoch {
-		return decimalToUS(c, unitShiftUS[ct.timeUnit])
+		return usec.Parse(c, unitShiftUS[ct.timeUnit])
 	}
 	ns, err := wideNS(c, unitShiftNS[ct.timeUnit])
 	if err != nil {
@@ -232,9 +234,9 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	ns, ok := parseDateTime(c)
 	if !ok {
 		if ct.timeUnit == "rfc3339" {
-			return 0, timeError(sprintf("not an RFC 3339 timestamp: %q", c))
+			return 0, usec.Error(sprintf("not an RFC 3339 timestamp: %q", c))
 		}
-		return 0, timeError(sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
+		return 0, usec.Error(sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
 	}
 	what := "date-times"
 	if ct.timeUnit == "rfc3339" {
@@ -250,7 +252,7 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 		ct.firstNS, ct.firstTxt = ns, strings.Clone(c)
 	}
 	if (ns > 0 && ct.firstNS < 0 && ns-ct.firstNS < 0) || (ns < 0 && ct.firstNS > 0 && ns-ct.firstNS > 0) {
-		return 0, errTooLarge
+		return 0, usec.ErrTooLarge
 	}
 	d := ns - ct.firstNS
 	us := d / 1000
@@ -260,10 +262,10 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 		us--
 	}
 	if us > MaxTimeUS {
-		return 0, errTooLarge
+		return 0, usec.ErrTooLarge
 	}
 	if us < 0 {
-		return 0, timeError(sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
+		return 0, usec.Error(sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
 			c, ct.firstTxt, what))
 	}
 	return us, nil
@@ -280,9 +282,9 @@ func decimalComma(c string) string {
 // wideNS converts decimal text times 10^shift to an integer (rounded half away
 // from zero), with the whole int64 range: for absolute times in nanoseconds.
 func wideNS(text string, shift int) (int64, error) {
-	neg, digits, exp, ok := splitSigned(text)
+	neg, digits, exp, ok := usec.SplitSigned(text)
 	if !ok {
-		return 0, errNotNumber
+		return 0, usec.ErrNotNumber
 	}
 	e := exp + shift
 	var v int64
@@ -290,11 +292,11 @@ func wideNS(text string, shift int) (int64, error) {
 	case digits == "" || cut < 0:
 	case e >= 0:
 		if cut > 19 {
-			return 0, errTooLarge
+			return 0, usec.ErrTooLarge
 		}
 		var err error
 		if v, err = strconv.ParseInt(digits+strings.Repeat("0", e), 10, 64); err != nil {
-			return 0, errTooLarge
+			return 0, usec.ErrTooLarge
 		}
 	case cut == 0:
 		if digits[0] >= '5' {
@@ -302,11 +304,11 @@ func wideNS(text string, shift int) (int64, error) {
 		}
 	default:
 		if cut > 19 {
-			return 0, errTooLarge
+			return 0, usec.ErrTooLarge
 		}
 		var err error
 		if v, err = strconv.ParseInt(digits[:cut], 10, 64); err != nil {
-			return 0, errTooLarge
+			return 0, usec.ErrTooLarge
 		}
 		if digits[cut] >= '5' {
 			v++

@@ -1,13 +1,14 @@
-package core
+package usec
 
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-func TestMSToUS(t *testing.T) {
+func TestParseMS(t *testing.T) {
 	tests := []struct {
 		in      string
 		want    int64
@@ -29,8 +30,8 @@ func TestMSToUS(t *testing.T) {
 		{"2.5e-4", 0, ""},
 		{"1000.0004999999999999999999", 1_000_000, ""},
 		{"000012.3456", 12346, ""},
-		{"999999999.9995", MaxTimeUS, ""},
-		{"1e9", MaxTimeUS, ""},
+		{"999999999.9995", Max, ""},
+		{"1e9", Max, ""},
 		{"1000000000.001", 0, "too large"},
 		{"1e10", 0, "too large"},
 		{"123456789012345678901234567890", 0, "too large"},
@@ -45,7 +46,7 @@ func TestMSToUS(t *testing.T) {
 		{"1,5", 0, "not a number"},
 	}
 	for _, tt := range tests {
-		got, err := msToUS(tt.in)
+		got, err := ParseMS(tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
 				t.Errorf("MSToUS(%q) = %d, %v; want error %q", tt.in, got, err, tt.wantErr)
@@ -72,13 +73,13 @@ func TestDecimalUnits(t *testing.T) {
 		{"7", 0, 7},
 	}
 	for _, tt := range tests {
-		if got, err := decimalToUS(tt.in, tt.shift); err != nil || got != tt.want {
-			t.Errorf("decimalToUS(%q, %d) = %d, %v; want %d", tt.in, tt.shift, got, err, tt.want)
+		if got, err := Parse(tt.in, tt.shift); err != nil || got != tt.want {
+			t.Errorf("Parse(%q, %d) = %d, %v; want %d", tt.in, tt.shift, got, err, tt.want)
 		}
 	}
 }
 
-func TestMSValueToUSIsExactForJSONNumbers(t *testing.T) {
+func TestFromMSValueIsExactForJSONNumbers(t *testing.T) {
 	// float64(1.0005)*1000 is 1000.4999999999999 in binary; the decimal route
 	// sees 1000.5 and rounds it away from zero, as the text says.
 	tests := []struct {
@@ -91,19 +92,19 @@ func TestMSValueToUSIsExactForJSONNumbers(t *testing.T) {
 		{1.5, 1500},
 		{1e-7, 0},
 		{123456.7894, 123456789},
-		{1e9, MaxTimeUS},
+		{1e9, Max},
 	}
 	for _, tt := range tests {
-		if got, err := msValueToUS(tt.in); err != nil || got != tt.want {
-			t.Errorf("msValueToUS(%v) = %d, %v; want %d", tt.in, got, err, tt.want)
+		if got, err := FromMSValue(tt.in); err != nil || got != tt.want {
+			t.Errorf("FromMSValue(%v) = %d, %v; want %d", tt.in, got, err, tt.want)
 		}
 	}
-	if _, err := msValueToUS(math.NaN()); err == nil {
-		t.Errorf("msValueToUS(NaN): got no error, want one")
+	if _, err := FromMSValue(math.NaN()); err == nil {
+		t.Errorf("FromMSValue(NaN): got no error, want one")
 	}
 }
 
-func TestMSFloatToUS(t *testing.T) {
+func TestFromMS(t *testing.T) {
 	tests := []struct {
 		in   float64
 		want int64
@@ -114,30 +115,30 @@ func TestMSFloatToUS(t *testing.T) {
 		{3.9999, 4000},
 		{0, 0},
 		{math.NaN(), 0},
-		{1e20, MaxTimeUS},
-		{-1e20, -MaxTimeUS},
+		{1e20, Max},
+		{-1e20, -Max},
 	}
 	for _, tt := range tests {
-		if got := msFloatToUS(tt.in); got != tt.want {
+		if got := FromMS(tt.in); got != tt.want {
 			t.Errorf("MSFloatToUS(%v) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
 }
 
-// TestMSFloatToUSMatchesRound checks the cheap rounding of msFloatToUS against
-// its definition, math.Round(ms*1000) clamped to [-MaxTimeUS, MaxTimeUS] (0
+// TestFromMSMatchesRound checks the cheap rounding of FromMS against
+// its definition, math.Round(ms*1000) clamped to [-Max, Max] (0
 // for NaN), on the edges (halves, the doubles next to them, the clamps,
 // infinities) and on random values of every magnitude.
-func TestMSFloatToUSMatchesRound(t *testing.T) {
+func TestFromMSMatchesRound(t *testing.T) {
 	ref := func(ms float64) int64 {
 		us := math.Round(float64(ms * 1000))
 		switch {
 		case math.IsNaN(us):
 			return 0
-		case us > MaxTimeUS:
-			return MaxTimeUS
-		case us < -MaxTimeUS:
-			return -MaxTimeUS
+		case us > Max:
+			return Max
+		case us < -Max:
+			return -Max
 		}
 		return int64(us)
 	}
@@ -157,7 +158,7 @@ func TestMSFloatToUSMatchesRound(t *testing.T) {
 		return 0, false
 	}
 	var in []float64
-	for _, x := range []float64{0, 0.5, 1.5, 2.5, 1e3 + 0.5, 1<<39 + 0.5, MaxTimeUS - 0.5, MaxTimeUS, MaxTimeUS + 0.5, 1 << 52, 1 << 53} {
+	for _, x := range []float64{0, 0.5, 1.5, 2.5, 1e3 + 0.5, 1<<39 + 0.5, Max - 0.5, Max, Max + 0.5, 1 << 52, 1 << 53} {
 		for _, v := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
 			for _, v := range []float64{v, -v} {
 				if ms, ok := msFor(v); ok {
@@ -182,8 +183,44 @@ func TestMSFloatToUSMatchesRound(t *testing.T) {
 		}
 	}
 	for _, ms := range in {
-		if got, want := msFloatToUS(ms), ref(ms); got != want {
-			t.Errorf("msFloatToUS(%v): got %d, want %d", ms, got, want)
+		if got, want := FromMS(ms), ref(ms); got != want {
+			t.Errorf("FromMS(%v): got %d, want %d", ms, got, want)
 		}
 	}
+}
+
+// ParseMS works on the decimal digits, so half a microsecond always rounds
+// away from zero, however the value would look in binary.
+func TestParseMSRoundsDecimalHalfAway(t *testing.T) {
+	for _, tt := range []struct {
+		ms   string
+		want int64
+	}{{"1.0005", 1001}, {"2.5e-3", 3}, {"-0.0005", -1}, {"12", 12000}} {
+		if got, err := ParseMS(tt.ms); err != nil || got != tt.want {
+			t.Errorf("ParseMS(%q) = %d, %v; want %d", tt.ms, got, err, tt.want)
+		}
+	}
+}
+
+// FuzzParseMS checks ParseMS against strconv on plain decimals: the result is
+// within half a microsecond of the parsed value.
+func FuzzParseMS(f *testing.F) {
+	for _, s := range []string{"1.0005", "0", "-2.5e-3", "999999999.9995", "1e-400"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		us, err := ParseMS(s)
+		if err != nil {
+			return
+		}
+		v, perr := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if perr != nil {
+			t.Fatalf("ParseMS(%q) = %d, but strconv cannot read it: %v", s, us, perr)
+		}
+		if d := float64(us) - v*1000; d > 0.5000001 || d < -0.5000001 {
+			if v*1000 < 1e12 && v*1000 > -1e12 {
+				t.Fatalf("ParseMS(%q) = %d, want within 0.5 of %v", s, us, v*1000)
+			}
+		}
+	})
 }

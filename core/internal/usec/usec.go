@@ -1,4 +1,8 @@
-package core
+// Package usec converts times to the engine's unit, whole microseconds:
+// decimal text exactly (on its digits, with no binary floating-point
+// error), a JSON value through its shortest decimal, and a drawn duration
+// cheaply, all rounded half away from zero and bounded by Max.
+package usec
 
 import (
 	"math"
@@ -6,25 +10,26 @@ import (
 	"strings"
 )
 
-// MaxTimeUS bounds every time and duration of a scenario (about 11.6 days of
-// simulated time), so that sums of times can never overflow an int64.
-const MaxTimeUS = 1_000_000_000_000
+// Max bounds every time and duration of a scenario (about 11.6 days of
+// simulated time), so that sums of times can never overflow an int64
+// (core.MaxTimeUS).
+const Max = 1_000_000_000_000
 
-// msToUS converts a decimal number of milliseconds, given as text, to whole
+// ParseMS converts a decimal number of milliseconds, given as text, to whole
 // microseconds, rounding halves away from zero. The conversion is exact: it
 // works on the decimal digits, so "1.0005" gives 1001 (1000.5 rounded), with no
 // binary floating-point error. Exponents ("1.5e3") are accepted. Negative
 // values are returned as such; callers that forbid them check the sign.
-func msToUS(text string) (int64, error) {
-	return decimalToUS(text, 3)
+func ParseMS(text string) (int64, error) {
+	return Parse(text, 3)
 }
 
-// msFloatToUS converts a duration in milliseconds drawn by a Sampler to whole
+// FromMS converts a duration in milliseconds drawn by a sampler to whole
 // microseconds: float64(ms*1000) rounded half away from zero, clamped to
-// [-MaxTimeUS, MaxTimeUS]. It is cheap and allocation-free, for per-request use.
-func msFloatToUS(ms float64) int64 {
+// [-Max, Max]. It is cheap and allocation-free, for per-request use.
+func FromMS(ms float64) int64 {
 	x := float64(ms * 1000)
-	if !(x > -MaxTimeUS && x < MaxTimeUS) { // NaN, or clamped
+	if !(x > -Max && x < Max) { // NaN, or clamped
 		return msClampUS(x)
 	}
 	// math.Round(x), cheaper and with no branch on the fraction (a coin
@@ -35,45 +40,47 @@ func msFloatToUS(ms float64) int64 {
 	return i + int64(2*(x-float64(i)))
 }
 
-// msClampUS is msFloatToUS of a NaN (0) or of an x of MaxTimeUS microseconds
-// or more in magnitude.
+// msClampUS is FromMS of a NaN (0) or of an x of Max microseconds or more
+// in magnitude.
 func msClampUS(x float64) int64 {
 	switch {
-	case x >= MaxTimeUS:
-		return MaxTimeUS
-	case x <= -MaxTimeUS:
-		return -MaxTimeUS
+	case x >= Max:
+		return Max
+	case x <= -Max:
+		return -Max
 	}
 	return 0
 }
 
-// msValueToUS converts a millisecond value read from JSON. It goes through the
+// FromMSValue converts a millisecond value read from JSON. It goes through the
 // shortest decimal text that reads back as v, which is the text the user wrote
 // for any number of up to 15 significant digits, so JSON values convert as
 // exactly as CSV cells do.
-func msValueToUS(v float64) (int64, error) {
+func FromMSValue(v float64) (int64, error) {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, errNotNumber
+		return 0, ErrNotNumber
 	}
-	return msToUS(strconv.FormatFloat(v, 'g', -1, 64))
+	return ParseMS(strconv.FormatFloat(v, 'g', -1, 64))
 }
 
-// timeError is a problem with a time value, worded to follow a field name.
-type timeError string
+// Error is a problem with a time value, worded to follow a field name.
+type Error string
 
-func (e timeError) Error() string { return string(e) }
+// Error returns the problem's words.
+func (e Error) Error() string { return string(e) }
 
+// The problems of a time's text.
 const (
-	errNotNumber = timeError("not a number")
-	errTooLarge  = timeError("too large (the limit is 1e12 us, 1e9 ms)")
+	ErrNotNumber = Error("not a number")
+	ErrTooLarge  = Error("too large (the limit is 1e12 us, 1e9 ms)")
 )
 
-// decimalToUS converts decimal text to whole microseconds by multiplying it by
+// Parse converts decimal text to whole microseconds by multiplying it by
 // 10^shift: 3 for milliseconds, 6 for seconds, 0 for microseconds.
-func decimalToUS(text string, shift int) (int64, error) {
-	neg, digits, exp, ok := splitSigned(text)
+func Parse(text string, shift int) (int64, error) {
+	neg, digits, exp, ok := SplitSigned(text)
 	if !ok {
-		return 0, errNotNumber
+		return 0, ErrNotNumber
 	}
 	mag, err := scaleDigits(digits, exp+shift)
 	if err != nil {
@@ -85,10 +92,11 @@ func decimalToUS(text string, shift int) (int64, error) {
 	return mag, nil
 }
 
-// splitSigned reads decimal text with an optional sign, blanks around it
-// allowed: whether it is negative, and its digits and power of ten as
-// splitDecimal gives them.
-func splitSigned(text string) (neg bool, digits string, exp int, ok bool) {
+// SplitSigned reads decimal text with an optional sign, blanks around it
+// allowed ("-123.45e-6"): whether it is negative, and its significant digits
+// (leading zeros dropped) and a power of ten, value = digits × 10^exp; ok is
+// false when the text is not such a number.
+func SplitSigned(text string) (neg bool, digits string, exp int, ok bool) {
 	s := strings.TrimSpace(text)
 	if s != "" && (s[0] == '-' || s[0] == '+') {
 		neg = s[0] == '-'
@@ -124,19 +132,19 @@ func splitDecimal(s string) (digits string, exp int, ok bool) {
 }
 
 // scaleDigits returns digits × 10^exp rounded half away from zero, or an
-// error when it exceeds MaxTimeUS.
+// error when it exceeds Max.
 func scaleDigits(digits string, exp int) (int64, error) {
 	if digits == "" {
 		return 0, nil
 	}
 	if exp >= 0 {
 		if len(digits)+exp > 13 {
-			return 0, errTooLarge
+			return 0, ErrTooLarge
 		}
 		v, err := boundedUS(digits)
 		for ; err == nil && exp > 0; exp-- {
-			if v *= 10; v > MaxTimeUS {
-				err = errTooLarge
+			if v *= 10; v > Max {
+				err = ErrTooLarge
 			}
 		}
 		return v, err
@@ -149,7 +157,7 @@ func scaleDigits(digits string, exp int) (int64, error) {
 		return 0, nil
 	}
 	if cut > 13 {
-		return 0, errTooLarge
+		return 0, ErrTooLarge
 	}
 	v, err := boundedUS(digits[:cut])
 	if err != nil {
@@ -158,16 +166,16 @@ func scaleDigits(digits string, exp int) (int64, error) {
 	if digits[cut] >= '5' {
 		v++
 	}
-	if v > MaxTimeUS {
-		return 0, errTooLarge
+	if v > Max {
+		return 0, ErrTooLarge
 	}
 	return v, nil
 }
 
 func boundedUS(intDigits string) (int64, error) {
 	v, err := strconv.ParseInt(intDigits, 10, 64)
-	if err != nil || v > MaxTimeUS {
-		return 0, errTooLarge
+	if err != nil || v > Max {
+		return 0, ErrTooLarge
 	}
 	return v, nil
 }
