@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
@@ -173,9 +174,9 @@ type streamSource struct {
 
 // next fills r, unless it is nil, with the stream's pending request, issued
 // at us as the workload's request seq, and draws the time of the request
-// after it: noMore at the stream's end. The first call, with r nil, draws
-// the first time. (One function, so that the merger makes one call per
-// request.)
+// after it: mergetree.NoMore at the stream's end. The first call, with r
+// nil, draws the first time. (One function, so that the merger makes one
+// call per request.)
 func (s *streamSource) next(r *request, us, seq int64) int64 {
 	if r != nil {
 		// field by field: a composite literal is built in a temporary and copied
@@ -200,7 +201,7 @@ func (s *streamSource) next(r *request, us, seq int64) int64 {
 	if us := usec.FromMS(t); ok && us < s.limitUS {
 		return us
 	}
-	return noMore
+	return mergetree.NoMore
 }
 
 // sortedProfile reports whether the profile's times never decrease.

@@ -1,65 +1,11 @@
 package core
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
-)
 
-// TestMergeTreeOrderRandom plays random sorted lists of times, one per leaf,
-// through the merger's winner tree and compares the order with a plain
-// reference: every entry sorted by time, then leaf, then position in its list.
-func TestMergeTreeOrderRandom(t *testing.T) {
-	type entry struct {
-		t    int64
-		leaf int
-		pos  int
-	}
-	rng := rand.New(rand.NewPCG(7, 11))
-	for trial := range 300 {
-		nleaf := 1 + rng.IntN(12)
-		span := int64(1 + rng.IntN(50)) // small spans make many ties
-		if trial%10 == 0 {
-			span = MaxTimeUS // the largest times
-		}
-		lists := make([][]int64, nleaf)
-		var want []entry
-		first := make([]int64, nleaf)
-		for k := range lists {
-			n := rng.IntN(40) // some leaves are empty, some end early
-			for range n {
-				lists[k] = append(lists[k], MaxTimeUS-rng.Int64N(span))
-			}
-			slices.Sort(lists[k])
-			for j, v := range lists[k] {
-				want = append(want, entry{v, k, j})
-			}
-			first[k] = noMore
-			if n > 0 {
-				first[k] = lists[k][0]
-			}
-		}
-		// concatenated in leaf order, a stable sort by time is the reference
-		slices.SortStableFunc(want, func(a, b entry) int { return int(a.t - b.t) })
-		tr := newMergeTree(first)
-		pos := make([]int, nleaf)
-		for i, w := range want {
-			at, leaf := tr.top()
-			got := entry{at, leaf, pos[leaf]}
-			if got != w {
-				t.Fatalf("trial %d, entry %d: got %+v, want %+v", trial, i, got, w)
-			}
-			next := noMore
-			if pos[leaf]++; pos[leaf] < len(lists[leaf]) {
-				next = lists[leaf][pos[leaf]]
-			}
-			tr.set(leaf, next)
-		}
-		if at, leaf := tr.top(); at != noMore {
-			t.Fatalf("trial %d: got leaf %d at %d after the last of %d entries, want the end", trial, leaf, at, len(want))
-		}
-	}
-}
+	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+)
 
 // TestMergerMatchesSources plays workloads of a trace (with equal times) and
 // streams (constant ones, whose times tie with the trace's and each other's)
@@ -106,7 +52,7 @@ func TestMergerMatchesSources(t *testing.T) {
 		for i := range cw.streams {
 			var s streamSource
 			cw.streams[i].start(&s, seed, i)
-			for us := s.next(nil, 0, 0); us != noMore; {
+			for us := s.next(nil, 0, 0); us != mergetree.NoMore; {
 				var r request
 				us = s.next(&r, us, 0)
 				want = append(want, r)

@@ -1,6 +1,10 @@
 package core
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+)
 
 // TestStreamNextOverwritesRequest checks that streamSource.next sets every
 // field of the request it fills, whatever the request held before: a stale
@@ -15,7 +19,7 @@ func TestStreamNextOverwritesRequest(t *testing.T) {
 	us := s.next(nil, 0, 0)
 	for n := range uint64(3) {
 		r := stale
-		if us == noMore {
+		if us == mergetree.NoMore {
 			t.Fatalf("request %d: next reported the end, want a request", n)
 		}
 		us = s.next(&r, us, int64(n)+10)

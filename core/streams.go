@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
@@ -57,6 +58,10 @@ func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
 		panic("core: stream start: no process for arrivals " + sp.kind.String())
 	}
 }
+
+// maxStreams is the most streams a workload may generate: each is a leaf of
+// the merger's tree, and so is the trace.
+const maxStreams = mergetree.MaxLeaves - 1
 
 // checkGenerate checks workload.generate. n may be nil: then names are not
 // resolved (ParseScenario checks what it can without the model).

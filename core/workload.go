@@ -1,6 +1,10 @@
 package core
 
-import "math"
+import (
+	"math"
+
+	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+)
 
 // request is one service request as the workload issues it, with names
 // resolved to indexes of the Model.
@@ -115,7 +119,7 @@ func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
 	return cw, nil
 }
 
-// merger plays a compiled workload: a winner tree (mergeTree) picks the
+// merger plays a compiled workload: a winner tree (mergetree.Tree) picks the
 // source of the next request by time, then rank. The leaves are the trace,
 // when it has rows, then the streams in order. A source holds only its next
 // time: Next writes the request itself into the caller's record, with no
@@ -124,7 +128,7 @@ func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
 type merger struct {
 	look    []request // the look-ahead, replayed before the sources
 	li      int       // the next request of look to replay
-	tree    mergeTree
+	tree    mergetree.Tree
 	trace   []request
 	pos     int    // the trace's next row
 	keyBase uint64 // the trace's keyBase(seed, 0)
@@ -150,7 +154,7 @@ func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
 		cw.streams[i].start(s, seed, i)
 		times = append(times, s.next(nil, 0, 0))
 	}
-	mg.tree = newMergeTree(times)
+	mg.tree = mergetree.New(times)
 	return mg
 }
 
@@ -164,8 +168,8 @@ func (mg *merger) Next(r *request) bool {
 		}
 		return true
 	}
-	wt, wleaf := mg.tree.top()
-	if wt == noMore {
+	wt, wleaf := mg.tree.Top()
+	if wt == mergetree.NoMore {
 		return false
 	}
 	if mg.seq >= mg.limit { // and so on every later call: no test of err on the way
@@ -175,7 +179,7 @@ func (mg *merger) Next(r *request) bool {
 		return false
 	}
 	mg.seq++
-	t := noMore
+	t := mergetree.NoMore
 	if wleaf < mg.first {
 		*r = mg.trace[mg.pos]
 		r.Seq, r.Key = mg.seq, mix64(mg.keyBase^r.Key) // requestKey(seed, 0, row)
@@ -185,7 +189,7 @@ func (mg *merger) Next(r *request) bool {
 	} else {
 		t = mg.streams[wleaf-mg.first].next(r, wt, mg.seq)
 	}
-	mg.tree.set(wleaf, t)
+	mg.tree.Set(wleaf, t)
 	return true
 }
 
