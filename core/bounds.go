@@ -65,7 +65,7 @@ func (st *runSetup) checkHorizon(sc *Scenario, _ RunOptions) error {
 			speed = st.Speed[srv.Machine]
 		}
 		for _, name := range srv.Services {
-			s, ok := n.services[name]
+			s, ok := n.ServiceIndex(name)
 			if !ok || st.ServiceTime[s][g] == nil {
 				continue
 			}

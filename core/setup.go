@@ -122,7 +122,7 @@ func checkAnalysis(sc *Scenario) error {
 // written, and checks that it is >= 0.
 func nonNegativeMS(field string, v float64) (int64, error) {
 	us, err := usec.FromMSValue(v)
-	if msg := timeProblem(us, err); msg != "" {
+	if msg := usec.Problem(us, err); msg != "" {
 		return 0, Errorf(EINVALID, "%s: %s", field, msg)
 	}
 	return us, nil

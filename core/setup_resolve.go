@@ -250,7 +250,7 @@ func (st *runSetup) untimed() (need []bool, group []string) {
 			continue
 		}
 		for _, name := range srv.Services {
-			s, ok := n.services[name]
+			s, ok := n.ServiceIndex(name)
 			if ok && !need[s] && st.ServiceTime[s][g] == nil {
 				need[s], group[s] = true, srv.Group
 			}

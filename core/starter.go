@@ -191,8 +191,8 @@ func starterServices(m *Model, sc *Scenario) (local, remote []string) {
 // defaultOrigin is the LMID requests come from by default.
 func defaultOrigin(m *Model) string {
 	n := newNames(m)
-	if n.origin >= 0 {
-		return m.Machines[n.origin].LMID
+	if n.DefaultOrigin() >= 0 {
+		return m.Machines[n.DefaultOrigin()].LMID
 	}
 	return m.Machines[0].LMID
 }

@@ -68,7 +68,7 @@ const maxStreams = mergetree.MaxLeaves - 1
 func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 	const path = "workload.generate"
 	durUS, err := usec.FromMSValue(g.DurationMS)
-	if msg := timeProblem(durUS, err); msg != "" {
+	if msg := usec.Problem(durUS, err); msg != "" {
 		return nil, Errorf(EINVALID, "%s.duration_ms: %s", path, msg)
 	}
 	if durUS <= 0 {
@@ -164,13 +164,13 @@ func (c *streamCheck) names(n *names, sp *streamSpec) {
 		return
 	}
 	var msg string
-	if sp.service, msg = n.service(c.st.Service); msg != "" {
+	if sp.service, msg = n.Service(c.st.Service); msg != "" {
 		c.fail("service", "%s", msg)
 	} else if n.needMS != nil && n.needMS[sp.service] {
 		c.fail("service", "service %s has no service_time for group %s, and generated requests carry no service_ms (give services.%s.service_time)",
 			c.st.Service, n.needGroup[sp.service], c.st.Service)
 	}
-	if sp.origin, msg = n.lmid(c.st.Origin); msg != "" {
+	if sp.origin, msg = n.Origin(c.st.Origin); msg != "" {
 		c.fail("origin", "%s", msg)
 	}
 }

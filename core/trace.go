@@ -3,33 +3,18 @@ package core
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// Trace fields, in the order of traceColumns.
-const (
-	colTime = iota
-	colService
-	colOrigin
-	colServiceMS
-	colPrio
-	colID
-	colRoute
-	numCols
-)
-
-// traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
-
-// names resolves service names and LMIDs of a model to indexes.
+// names resolves service names and LMIDs of a model to indexes (trace.Names),
+// knows which services' requests must carry service_ms, and resolves routing
+// values.
 type names struct {
-	m        *Model
-	services map[string]int
-	machines map[string]int
-	origin   int // the default origin: MASTER, else the only machine, else -1
+	*trace.Names
+	m *Model
 	// needMS[s] is set when service s has no distribution for some group that
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
 	needMS    []bool
@@ -38,9 +23,9 @@ type names struct {
 	crit []*ubb.Criterion
 }
 
-// untimed words the problem of a request of service s without service_ms, or
+// Untimed words the problem of a request of service s without service_ms, or
 // returns "" when s has a distribution wherever it may be served.
-func (n *names) untimed(s int) string {
+func (n *names) Untimed(s int) string {
 	if n.needMS == nil || !n.needMS[s] {
 		return ""
 	}
@@ -49,53 +34,41 @@ func (n *names) untimed(s int) string {
 }
 
 func newNames(m *Model) *names {
-	n := &names{m: m, services: map[string]int{}, machines: map[string]int{}, origin: -1}
+	n := &names{Names: trace.NewNames(m), m: m}
 	n.crit = make([]*ubb.Criterion, len(m.Services))
 	for i, s := range m.Services {
-		n.services[s.Name] = i
 		if s.Routing != "" {
 			n.crit[i] = m.Criterion(s.Routing)
 		}
 	}
-	for i, mc := range m.Machines {
-		n.machines[mc.LMID] = i
-	}
-	if i, ok := n.machines[m.Master]; ok && m.Master != "" {
-		n.origin = i
-	} else if len(m.Machines) == 1 {
-		n.origin = 0
-	}
 	return n
 }
 
-// service resolves a service name; the message follows the field name.
-func (n *names) service(name string) (int, string) {
-	if name == "" {
-		return 0, "missing"
+// traceCSV compiles workload.trace_csv (trace.ReadCSV), sorted by time.
+// notes says how a log's columns were read ("" for the plain trace format).
+// Each request's Key holds its row number (0-based): the merger turns it
+// into the random key of the run's seed (requestKey), so the trace is read
+// once for every seed.
+func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string, err error) {
+	var cols *trace.Columns
+	if cm != nil {
+		c := trace.Columns(*cm)
+		cols = &c
 	}
-	if i, ok := n.services[name]; ok {
-		return i, ""
-	}
-	for _, s := range n.m.Services {
-		if strings.EqualFold(s.Name, name) {
-			return 0, sprintf("unknown service %q (service names are case-sensitive: did you mean %s?)", name, s.Name)
+	notes, err = trace.ReadCSV(text, cols, n, func(tr *trace.Request) {
+		r := request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
+			Prio: tr.Prio, Key: uint64(tr.Row - 1)} // the row number, keyed by the merger
+		if tr.Route != "" {
+			r.RouteVal = tr.Route
+			n.route(&r)
 		}
+		reqs = append(reqs, r)
+	})
+	if err != nil {
+		return nil, "", invalid(err)
 	}
-	return 0, sprintf("unknown service %q", name)
-}
-
-// lmid resolves an origin machine, "" meaning the default one.
-func (n *names) lmid(name string) (int, string) {
-	if name == "" {
-		if n.origin < 0 {
-			return 0, "missing, and there is no default (no MASTER machine, and more than one machine)"
-		}
-		return n.origin, ""
-	}
-	if i, ok := n.machines[name]; ok {
-		return i, ""
-	}
-	return 0, sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
+	sortTrace(reqs)
+	return reqs, notes, nil
 }
 
 // rowError is the error of trace row row (1-based, header excluded).
@@ -130,24 +103,24 @@ func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
 		return r, rowError(num, "time_ms", "missing")
 	}
 	t, err := usec.FromMSValue(*row.TimeMS)
-	if msg := timeProblem(t, err); msg != "" {
+	if msg := usec.Problem(t, err); msg != "" {
 		return r, rowError(num, "time_ms", msg)
 	}
 	r.TimeUS = t
 	var msg string
-	if r.Service, msg = n.service(row.Service); msg != "" {
+	if r.Service, msg = n.Service(row.Service); msg != "" {
 		return r, rowError(num, "service", msg)
 	}
-	if r.Origin, msg = n.lmid(row.Origin); msg != "" {
+	if r.Origin, msg = n.Origin(row.Origin); msg != "" {
 		return r, rowError(num, "origin", msg)
 	}
 	if row.ServiceMS != nil {
 		us, err := usec.FromMSValue(*row.ServiceMS)
-		if msg := timeProblem(us, err); msg != "" {
+		if msg := usec.Problem(us, err); msg != "" {
 			return r, rowError(num, "service_ms", msg)
 		}
 		r.ServiceUS = us
-	} else if msg := n.untimed(r.Service); msg != "" {
+	} else if msg := n.Untimed(r.Service); msg != "" {
 		return r, rowError(num, "service_ms", msg)
 	}
 	if row.Prio != nil {
@@ -168,18 +141,6 @@ func (n *names) route(r *request) {
 	if c := n.crit[r.Service]; c != nil {
 		r.Route = routeOf(c, r.RouteVal)
 	}
-}
-
-// timeProblem words a converted time's problem: not a number, too large or
-// negative; "" when it is fine.
-func timeProblem(us int64, err error) string {
-	if err != nil {
-		return err.Error()
-	}
-	if us < 0 {
-		return "must be >= 0"
-	}
-	return ""
 }
 
 // requestKey is the random key of the n-th request (0-based) of a source:

@@ -197,3 +197,20 @@ func BenchmarkTraceCSV(b *testing.B) {
 		}
 	}
 }
+
+// TestTraceLogThroughScenario runs a log's note into the setup's warnings.
+func TestTraceLogThroughScenario(t *testing.T) {
+	sc := &Scenario{
+		UBBConfig: "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s TOUPPER\"\n",
+		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
+		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
+	}
+	st, err := newSetup(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user`
+	if len(st.Warnings) == 0 || st.Warnings[len(st.Warnings)-1] != want {
+		t.Errorf("got warnings %q, want the last one %q", st.Warnings, want)
+	}
+}

@@ -63,6 +63,19 @@ func FromMSValue(v float64) (int64, error) {
 	return ParseMS(strconv.FormatFloat(v, 'g', -1, 64))
 }
 
+// Problem words the problem of a converted time (us, err) for a message
+// that follows a field name: not a number, too large or negative; "" when it
+// is fine.
+func Problem(us int64, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	if us < 0 {
+		return "must be >= 0"
+	}
+	return ""
+}
+
 // Error is a problem with a time value, worded to follow a field name.
 type Error string
 

@@ -1,9 +1,13 @@
-package core
+package trace
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // TestTraceLogFormats reads logs as they come, one hand-worked case per time
@@ -12,7 +16,7 @@ func TestTraceLogFormats(t *testing.T) {
 	tests := []struct {
 		name   string
 		csv    string
-		cm     *TraceMap
+		cm     *Columns
 		wantUS []int64 // issue times in µs, in issue order
 		wantSv []int64 // service_us, -1 when not given
 		note   string  // a part of the note ("" = no note at all)
@@ -58,21 +62,20 @@ func TestTraceLogFormats(t *testing.T) {
 		// "Time (ms)" normalizes to time_ms, "Service Name" to service_name.
 		{"spaces and brackets", "Time (ms),Service Name\n3,TOUPPER\n", nil, []int64{3000}, []int64{-1}, `column "Time (ms)"`},
 		// An explicit mapping with an explicit unit: epoch seconds, 1.25 s later.
-		{"mapped epoch seconds", "when,what\n1764410400,TOUPPER\n1764410401.25,TOUPPER\n", &TraceMap{Time: "when", Service: "what", TimeUnit: "s"},
+		{"mapped epoch seconds", "when,what\n1764410400,TOUPPER\n1764410401.25,TOUPPER\n", &Columns{Time: "when", Service: "what", TimeUnit: "s"},
 			[]int64{0, 1_250_000}, []int64{-1, -1}, `service from column "what"`},
 		// A mapped column without a unit: the first cell is a date-time.
-		{"mapped date-time", "at,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:02,TOUPPER\n", &TraceMap{Time: "at"},
+		{"mapped date-time", "at,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:02,TOUPPER\n", &Columns{Time: "at"},
 			[]int64{0, 2_000_000}, []int64{-1, -1}, "date-times"},
 		// A mapped column without a unit and small numbers: milliseconds, as before.
-		{"mapped small numbers", "t_s,service\n2,TOUPPER\n", &TraceMap{Time: "t_s"}, []int64{2000}, []int64{-1}, "(milliseconds)"},
+		{"mapped small numbers", "t_s,service\n2,TOUPPER\n", &Columns{Time: "t_s"}, []int64{2000}, []int64{-1}, "(milliseconds)"},
 		// A log's rows need not be sorted after the first: 10:00:05 then 10:00:01 (4 s before it is an error, see below).
 		{"unsorted after the first row", "ts,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:05,TOUPPER\n2026-11-29 10:00:01,TOUPPER\n", nil,
 			[]int64{0, 1_000_000, 5_000_000}, []int64{-1, -1, -1}, "date-times"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := newNames(handModel())
-			got, note, err := traceCSV(n, tt.csv, tt.cm)
+			got, note, err := readAll(tt.csv, tt.cm)
 			if err != nil {
 				t.Fatalf("got error %v", err)
 			}
@@ -92,15 +95,12 @@ func TestTraceLogFormats(t *testing.T) {
 }
 
 func TestTraceLogFields(t *testing.T) {
-	n := newNames(handModel())
-	got, _, err := traceCSV(n, "timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil)
+	got, _, err := readAll("timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := request{ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
-	g := got[0]
-	g.Key = 0
-	if g != want {
+	want := Request{Row: 1, ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
+	if g := got[0]; g != want {
 		t.Errorf("got %+v, want %+v", g, want)
 	}
 }
@@ -108,7 +108,7 @@ func TestTraceLogFields(t *testing.T) {
 func TestTraceLogErrors(t *testing.T) {
 	tests := []struct {
 		name, csv string
-		cm        *TraceMap
+		cm        *Columns
 		want      string
 	}{
 		{"not a date-time", "timestamp,svc\n2026-11-29 10:00:00,TOUPPER\nyesterday,TOUPPER\n", nil,
@@ -118,7 +118,7 @@ func TestTraceLogErrors(t *testing.T) {
 		{"no time column", "when_x,svc\n1,TOUPPER\n", nil,
 			`trace_csv: missing column "time_ms" (no column has a name like time, timestamp, ts, datetime; name yours with workload.columns.time)`},
 		{"no service column", "ts,what\n1,TOUPPER\n", nil, `trace_csv: missing column "service"`},
-		{"mapped column absent", "ts,service\n1,TOUPPER\n", &TraceMap{Service: "op"},
+		{"mapped column absent", "ts,service\n1,TOUPPER\n", &Columns{Service: "op"},
 			`workload.columns.service: no column "op" in the header (it has ts, service)`},
 		{"epoch before the first row", "ts,service\n1764410401,TOUPPER\n1764410400,TOUPPER\n", nil,
 			"trace row 2: ts: must be >= 0: 1764410400 is before the first row's 1764410401 (epoch times count from the first row in the file)"},
@@ -128,11 +128,11 @@ func TestTraceLogErrors(t *testing.T) {
 		{"an offset past the limit", "time_ms,service\n1000000001,TOUPPER\n", nil, "trace row 1: time_ms: too large"},
 		{"service in the log's column", "ts,op\n0,FOO\n", nil, `trace row 1: op: unknown service "FOO"`},
 		{"bad zone", "ts,service\n2026-11-29 10:00:00 CET,TOUPPER\n", nil, "trace row 1: ts: not a date-time"},
-		{"unknown unit", "ts,service\n1,TOUPPER\n", &TraceMap{TimeUnit: "h"}, `workload.columns.time_unit: unknown unit "h" (want ms, s, us, ns, rfc3339 or datetime)`},
+		{"unknown unit", "ts,service\n1,TOUPPER\n", &Columns{TimeUnit: "h"}, `workload.columns.time_unit: unknown unit "h" (want ms, s, us, ns, rfc3339 or datetime)`},
 		{"twice", "ts,ts,service\n1,2,TOUPPER\n", nil, `trace_csv: column "ts" appears twice`},
 	}
 	for _, tt := range tests {
-		_, _, err := traceCSV(newNames(handModel()), tt.csv, tt.cm)
+		_, _, err := readAll(tt.csv, tt.cm)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got error %v, want %q", tt.name, err, tt.want)
 		}
@@ -162,19 +162,25 @@ func TestParseDateTime(t *testing.T) {
 	}
 }
 
-// TestTraceLogThroughScenario runs a log's note into the setup's warnings.
-func TestTraceLogThroughScenario(t *testing.T) {
-	sc := &Scenario{
-		UBBConfig: "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s TOUPPER\"\n",
-		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
-		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
+// testModel has three services and two machines, site1 the MASTER.
+func testModel() *ubb.Model {
+	return &ubb.Model{
+		Master:   "site1",
+		Machines: []ubb.Machine{{LMID: "site1", PMID: "host1"}, {LMID: "site2", PMID: "host2"}},
+		Services: []ubb.Service{{Name: "REMOTE"}, {Name: "TOLOWER"}, {Name: "TOUPPER"}},
 	}
-	st, err := newSetup(sc, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user`
-	if len(st.Warnings) == 0 || st.Warnings[len(st.Warnings)-1] != want {
-		t.Errorf("got warnings %q, want the last one %q", st.Warnings, want)
-	}
+}
+
+// Service and machine indexes of testModel.
+const (
+	svcToUpper = 2
+	site2      = 1
+)
+
+// readAll reads text against testModel, its rows sorted by time as core sorts them.
+func readAll(text string, cols *Columns) ([]Request, string, error) {
+	var reqs []Request
+	note, err := ReadCSV(text, cols, NewNames(testModel()), func(r *Request) { reqs = append(reqs, *r) })
+	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
+	return reqs, note, err
 }

@@ -1,6 +1,7 @@
-package core
+package trace
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -80,7 +81,7 @@ func findColumn(names []string, f int, mapped string) (int, string, error) {
 			i = indexColumn(names, func(h string) bool { return normColumn(h) == normColumn(mapped) })
 		}
 		if i < 0 {
-			return -1, "", Errorf(EINVALID, "workload.columns.%s: no column %q in the header (it has %s)",
+			return -1, "", errorf("workload.columns.%s: no column %q in the header (it has %s)",
 				mapField[f], mapped, strings.Join(names, ", "))
 		}
 		return i, "", nil
@@ -121,7 +122,7 @@ func indexColumn(names []string, match func(string) bool) int {
 func twice(names []string, i int) error {
 	for _, h := range names[i+1:] {
 		if h == names[i] {
-			return Errorf(EINVALID, "trace_csv: column %q appears twice", h)
+			return errorf("trace_csv: column %q appears twice", h)
 		}
 	}
 	return nil
@@ -159,7 +160,7 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 	default:
 		us, err = ct.number(decimalComma(c))
 	}
-	if msg := timeProblem(us, err); msg != "" {
+	if msg := usec.Problem(us, err); msg != "" {
 		return 0, rowError(num, field, msg)
 	}
 	return us, nil
@@ -234,9 +235,9 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	ns, ok := parseDateTime(c)
 	if !ok {
 		if ct.timeUnit == "rfc3339" {
-			return 0, usec.Error(sprintf("not an RFC 3339 timestamp: %q", c))
+			return 0, usec.Error(fmt.Sprintf("not an RFC 3339 timestamp: %q", c))
 		}
-		return 0, usec.Error(sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
+		return 0, usec.Error(fmt.Sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
 	}
 	what := "date-times"
 	if ct.timeUnit == "rfc3339" {
@@ -261,11 +262,11 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 	} else if rem <= -500 {
 		us--
 	}
-	if us > MaxTimeUS {
+	if us > usec.Max {
 		return 0, usec.ErrTooLarge
 	}
 	if us < 0 {
-		return 0, usec.Error(sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
+		return 0, usec.Error(fmt.Sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
 			c, ct.firstTxt, what))
 	}
 	return us, nil

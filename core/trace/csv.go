@@ -1,8 +1,9 @@
-package core
+package trace
 
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -17,8 +18,8 @@ import (
 // any other header is a log: its columns are found by common names (or the
 // mapping), the rest are ignored, and a note says how it was read.
 type csvTrace struct {
-	n        *names
-	cm       TraceMap
+	n        Resolver
+	cm       Columns
 	mapped   bool
 	log      bool            // not the strict trace format: columns found by names, others ignored
 	col      [numCols]int    // index of each field's column, -1 when absent
@@ -34,69 +35,66 @@ type csvTrace struct {
 	how      string // how the times were read, for the note
 }
 
-// traceCSV compiles workload.trace_csv, sorted by time. notes says how a
-// log's columns were read ("" for the plain trace format). Each request's
-// Key holds its row number (0-based): the merger turns it into the random
-// key of the run's seed (requestKey), so the trace is read once for every
-// seed.
-func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string, err error) {
+// ReadCSV reads a request log (a scenario's trace_csv), with the optional
+// column mapping cols, resolving its names with n. It hands each row to add
+// in the file's order (r is add's to keep: it is not used again) and
+// returns a note saying how a log's columns were read ("" for the plain
+// trace format). The first problem, with the header, the mapping or a row,
+// is an *Error naming the row and the column; add is not called after it.
+func ReadCSV(text string, cols *Columns, n Resolver, add func(r *Request)) (note string, err error) {
 	ct := &csvTrace{n: n, svcShift: 3}
-	if cm != nil {
-		ct.cm, ct.mapped = *cm, true
+	if cols != nil {
+		ct.cm, ct.mapped = *cols, true
 	}
 	rd, err := ct.reader(text)
 	if err != nil {
-		return nil, "", err
+		return "", err
 	}
 	head, err := rd.Read()
 	switch {
 	case errors.Is(err, io.EOF):
-		return nil, "", Errorf(EINVALID, "trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+		return "", errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
 	case err != nil:
-		return nil, "", Errorf(EINVALID, "trace_csv: header row: %v", err)
+		return "", errorf("trace_csv: header row: %v", err)
 	}
 	if err := ct.readHeader(head); err != nil {
-		return nil, "", err
+		return "", err
 	}
-	reqs, err = ct.rows(rd, len(head))
-	if err != nil {
-		return nil, "", err
+	if err := ct.rows(rd, len(head), add); err != nil {
+		return "", err
 	}
-	sortTrace(reqs)
-	return reqs, ct.note(), nil
+	return ct.note(), nil
 }
 
 // rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int) ([]request, error) {
-	var reqs []request
+func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
 		switch {
 		case errors.Is(err, io.EOF):
-			return reqs, nil
+			return nil
 		case err != nil:
-			return nil, csvError(num, err)
+			return csvError(num, err)
 		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
 			num-- // a line of blanks is not a row
 			continue
 		case len(rec) != width:
-			return nil, Errorf(EINVALID, "trace row %d: has %d fields, the header has %d", num, len(rec), width)
+			return errorf("trace row %d: has %d fields, the header has %d", num, len(rec), width)
 		}
 		r, err := ct.row(rec, num)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		r.Key = uint64(num - 1) // the row number, keyed by the merger
-		reqs = append(reqs, r)
+		add(&r)
 	}
 }
 
 func csvError(num int, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return Errorf(EINVALID, "trace row %d (line %d col %d): %v", num, pe.Line, pe.Column, pe.Err)
+		return errorf("trace row %d (line %d col %d): %v", num, pe.Line, pe.Column, pe.Err)
 	}
-	return Errorf(EINVALID, "trace row %d: %v", num, err)
+	return errorf("trace row %d: %v", num, err)
 }
 
 // reader checks the mapping's units and delimiter and returns the CSV reader.
@@ -110,7 +108,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	if d := ct.cm.Delimiter; d != "" {
 		r, size := utf8.DecodeRuneInString(d)
 		if size != len(d) || r == '"' || r == '\n' || r == '\r' || r == utf8.RuneError {
-			return nil, Errorf(EINVALID, "workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
+			return nil, errorf("workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
 		}
 		rd.Comma = r
 	} else {
@@ -120,7 +118,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "", "ms", "s", "us", "ns", "rfc3339", "datetime":
 		ct.timeUnit = u
 	default:
-		return nil, Errorf(EINVALID, "workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
+		return nil, errorf("workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
 	}
 	if ct.timeUnit == "" && ct.mapped && ct.cm.Time != "" {
 		ct.nameUnit = "ms" // a mapped column's name says nothing; small numbers are ms
@@ -132,7 +130,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "us":
 		ct.svcShift = 0
 	default:
-		return nil, Errorf(EINVALID, "workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
+		return nil, errorf("workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
 	}
 	return rd, nil
 }
@@ -189,7 +187,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 	}
 	for _, f := range []int{colTime, colService} {
 		if ct.col[f] < 0 {
-			return Errorf(EINVALID, "trace_csv: missing column %q (no column has a name like %s; name yours with workload.columns.%s)",
+			return errorf("trace_csv: missing column %q (no column has a name like %s; name yours with workload.columns.%s)",
 				ct.header[f], strings.Join(logNames[f][:min(4, len(logNames[f]))], ", "), mapField[f])
 		}
 	}
@@ -215,11 +213,11 @@ func (ct *csvTrace) strictHeader(names []string) error {
 		f := slices.Index(traceColumns[:], h)
 		switch {
 		case f >= 0 && ct.col[f] >= 0:
-			return Errorf(EINVALID, "trace_csv: column %q appears twice", h)
+			return errorf("trace_csv: column %q appears twice", h)
 		case f >= 0:
 			ct.col[f] = i
 		default:
-			return Errorf(EINVALID, "trace_csv: unknown column %q (want %s; with workload.columns, other columns are ignored)",
+			return errorf("trace_csv: unknown column %q (want %s; with workload.columns, other columns are ignored)",
 				h, strings.Join(traceColumns[:], ", "))
 		}
 	}
@@ -235,38 +233,37 @@ func (ct *csvTrace) cell(rec []string, f int) string {
 	return strings.TrimSpace(rec[i])
 }
 
-func (ct *csvTrace) row(rec []string, num int) (request, error) {
-	r := request{ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
+func (ct *csvTrace) row(rec []string, num int) (Request, error) {
+	r := Request{Row: num, ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
 	var err error
 	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
 		return r, err
 	}
 	var msg string
-	if r.Service, msg = ct.n.service(ct.cell(rec, colService)); msg != "" {
+	if r.Service, msg = ct.n.Service(ct.cell(rec, colService)); msg != "" {
 		return r, rowError(num, ct.header[colService], msg)
 	}
-	if r.Origin, msg = ct.n.lmid(ct.cell(rec, colOrigin)); msg != "" {
+	if r.Origin, msg = ct.n.Origin(ct.cell(rec, colOrigin)); msg != "" {
 		return r, rowError(num, ct.header[colOrigin], msg)
 	}
 	if c := ct.cell(rec, colServiceMS); c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.svcShift)
-		if msg := timeProblem(us, err); msg != "" {
+		if msg := usec.Problem(us, err); msg != "" {
 			return r, rowError(num, ct.header[colServiceMS], msg)
 		}
 		r.ServiceUS = us
-	} else if msg := ct.n.untimed(r.Service); msg != "" {
+	} else if msg := ct.n.Untimed(r.Service); msg != "" {
 		return r, rowError(num, ct.header[colServiceMS], msg)
 	}
 	if c := ct.cell(rec, colPrio); c != "" {
 		p, err := strconv.Atoi(c)
 		if err != nil || p < 1 || p > 100 {
-			return r, rowError(num, ct.header[colPrio], sprintf("want an integer between 1 and 100, got %q", c))
+			return r, rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
 	}
 	if c := ct.cell(rec, colRoute); c != "" {
-		r.RouteVal = strings.Clone(c)
-		ct.n.route(&r)
+		r.Route = strings.Clone(c)
 	}
 	return r, nil
 }
@@ -285,7 +282,7 @@ func (ct *csvTrace) note() string {
 		if f > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(sprintf("%s from column %q", traceColumns[f], ct.header[f]))
+		b.WriteString(fmt.Sprintf("%s from column %q", traceColumns[f], ct.header[f]))
 		if f == colTime && ct.how != "" {
 			b.WriteString(" (" + ct.how + ")")
 		}

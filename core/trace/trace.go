@@ -1,0 +1,174 @@
+// Package trace reads request logs: CSV in the trace format (time_ms,
+// service, origin, service_ms, prio, id, route), or a production log as it
+// comes, its columns found by their common names or a mapping, its times
+// date-times or epoch numbers counted from the first row. Service names and
+// LMIDs are resolved against a configuration's Model, so an error names the
+// row, the column and what the UBBCONFIG has instead. core compiles a
+// scenario's trace_csv with it; the starter measures a log's rates with it.
+package trace
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/internal/capped"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// Trace fields, in the order of traceColumns.
+const (
+	colTime = iota
+	colService
+	colOrigin
+	colServiceMS
+	colPrio
+	colID
+	colRoute
+	numCols
+)
+
+// traceColumns are the standard column names of trace_csv.
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
+
+// Columns maps the columns of a foreign request log onto trace fields, and
+// says the unit of its times (core.TraceMap, the scenario's
+// workload.columns, converts to it). An empty field is not mapped.
+type Columns struct {
+	Time        string // column holding the issue time
+	TimeUnit    string // ms, s, us, ns, rfc3339 or datetime; "": from the column's name or its first cell
+	Service     string // column holding the service name
+	Origin      string // column holding the LMID
+	ServiceMS   string // column holding the service time
+	ServiceUnit string // ms (default), s or us
+	Prio        string
+	ID          string
+	Route       string // column holding the routing value
+	Delimiter   string // one character; "": a comma, or the header's semicolon, tab or bar
+}
+
+// Request is one row of a log, its names resolved.
+type Request struct {
+	Row       int    // 1-based, the header and blank lines not counted
+	TimeUS    int64  // issue time, from 0 or from the first row's time
+	Service   int    // index into Model.Services
+	Origin    int    // index into Model.Machines
+	ServiceUS int64  // -1 when not given
+	Prio      int    // 0 when not given
+	ID        string // "" when not given
+	Route     string // the routing value as written, "" when not given
+}
+
+// Resolver resolves the names a row gives. Each method returns a problem
+// worded to follow the field's name, "" when there is none. *Names is one;
+// core's adds the services whose rows must carry a service time.
+type Resolver interface {
+	// Service resolves a service name to its index.
+	Service(name string) (int, string)
+	// Origin resolves an LMID to its machine's index, "" meaning the
+	// default origin.
+	Origin(lmid string) (int, string)
+	// Untimed says why a row of service s needs a service time, "" when it
+	// does not.
+	Untimed(s int) string
+}
+
+// Names resolves the service names and LMIDs of a Model.
+type Names struct {
+	m        *ubb.Model
+	services map[string]int
+	machines map[string]int
+	origin   int
+}
+
+// NewNames returns the names of m. The default origin is the MASTER
+// machine, else the only machine, else none.
+func NewNames(m *ubb.Model) *Names {
+	n := &Names{m: m, services: make(map[string]int, len(m.Services)), machines: make(map[string]int, len(m.Machines)), origin: -1}
+	for i, s := range m.Services {
+		n.services[s.Name] = i
+	}
+	for i, mc := range m.Machines {
+		n.machines[mc.LMID] = i
+	}
+	if i, ok := n.machines[m.Master]; ok && m.Master != "" {
+		n.origin = i
+	} else if len(m.Machines) == 1 {
+		n.origin = 0
+	}
+	return n
+}
+
+// DefaultOrigin returns the index of the machine requests come from when
+// they name none, -1 when there is no default.
+func (n *Names) DefaultOrigin() int { return n.origin }
+
+// ServiceIndex returns the index of the service named name, if there is one.
+func (n *Names) ServiceIndex(name string) (int, bool) {
+	i, ok := n.services[name]
+	return i, ok
+}
+
+// Service resolves a service name; the message follows the field name (and
+// is not cut: the error that quotes it cuts it).
+func (n *Names) Service(name string) (int, string) {
+	if name == "" {
+		return 0, "missing"
+	}
+	if i, ok := n.services[name]; ok {
+		return i, ""
+	}
+	for _, s := range n.m.Services {
+		if strings.EqualFold(s.Name, name) {
+			return 0, fmt.Sprintf("unknown service %q (service names are case-sensitive: did you mean %s?)", name, s.Name)
+		}
+	}
+	return 0, fmt.Sprintf("unknown service %q", name)
+}
+
+// Origin resolves an origin machine, "" meaning the default one.
+func (n *Names) Origin(name string) (int, string) {
+	if name == "" {
+		if n.origin < 0 {
+			return 0, "missing, and there is no default (no MASTER machine, and more than one machine)"
+		}
+		return n.origin, ""
+	}
+	if i, ok := n.machines[name]; ok {
+		return i, ""
+	}
+	return 0, fmt.Sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
+}
+
+// Untimed returns "": Names alone asks no row for a service time.
+func (n *Names) Untimed(int) string { return "" }
+
+// machineList words the LMIDs of m: "a, b and c".
+func machineList(m *ubb.Model) string {
+	switch len(m.Machines) {
+	case 0:
+		return "none"
+	case 1:
+		return m.Machines[0].LMID
+	}
+	out := m.Machines[0].LMID
+	for _, mc := range m.Machines[1 : len(m.Machines)-1] {
+		out += ", " + mc.LMID
+	}
+	return out + " and " + m.Machines[len(m.Machines)-1].LMID
+}
+
+// Error is a problem with a log: its header, its mapping or a row.
+type Error struct{ msg string }
+
+// Error returns the problem's words.
+func (e *Error) Error() string { return e.msg }
+
+// errorf is an *Error formatted by capped.Sprintf.
+func errorf(format string, args ...any) error {
+	return &Error{capped.Sprintf(format, args...)}
+}
+
+// rowError is the error of row row (1-based, header excluded).
+func rowError(row int, field, msg string) error {
+	return errorf("trace row %d: %s: %s", row, field, msg)
+}
