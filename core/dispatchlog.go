@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"io"
 	"slices"
-	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/csvx"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
 
@@ -32,7 +32,7 @@ type dispatchLog struct {
 	buf  []byte // rows not yet written
 	err  error
 
-	// The model's text cells, quoted by appendCSVField with the commas
+	// The model's text cells, quoted by csvx.AppendField with the commas
 	// around them: services[i] is ",NAME,", origins[i] "LMID,", servers[i]
 	// ",ID,QUEUE," (the instance and its queue), queues[q] ",,QUEUE," (no
 	// instance), reasons[r] ",REASON\n".
@@ -67,8 +67,8 @@ func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
 	return l
 }
 
-// quoteCSV is s as appendCSVField writes it.
-func quoteCSV(s string) string { return string(appendCSVField(nil, s)) }
+// quoteCSV is s as csvx.AppendField writes it.
+func quoteCSV(s string) string { return string(csvx.AppendField(nil, s)) }
 
 // issue appends slot s to the ring (nil-safe: no log, nothing to do).
 func (l *dispatchLog) issue(s int32) {
@@ -128,7 +128,7 @@ func (l *dispatchLog) write(b []byte) []byte {
 // appendRow appends f's row to b.
 func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	if f.req.ID != "" {
-		b = appendCSVField(b, f.req.ID)
+		b = csvx.AppendField(b, f.req.ID)
 	}
 	b = slices.Grow(b, l.room) // the rest of the row fits: b moves no more
 	if f.req.ID == "" {
@@ -231,46 +231,4 @@ func (l *dispatchLog) close() error {
 		l.buf = l.write(l.buf)
 	}
 	return l.err
-}
-
-// csvClass tells, for each byte, whether a CSV cell holding it must be
-// quoted (csvQuote) and whether a cell starting with it is neutralised as a
-// formula (csvFormula).
-var csvClass = func() (c [256]uint8) {
-	for _, x := range []byte(",\"\r\n") {
-		c[x] |= csvQuote
-	}
-	for _, x := range []byte("=+-@\t\r") {
-		c[x] |= csvFormula
-	}
-	return c
-}()
-
-// The flags of csvClass.
-const (
-	csvQuote   = 1
-	csvFormula = 2
-)
-
-// appendCSVField appends text cell s, quoted as RFC 4180 wants when it needs
-// to be. A cell that starts with =, +, -, @, a tab or a carriage return gets
-// a leading apostrophe, so that a spreadsheet opening the log shows it as
-// text instead of running it as a formula (CSV injection).
-func appendCSVField(b []byte, s string) []byte {
-	plain := s == "" || csvClass[s[0]]&csvFormula == 0
-	for i := 0; i < len(s) && plain; i++ {
-		plain = csvClass[s[i]]&csvQuote == 0
-	}
-	if plain { // the usual cell: one pass over its bytes, copied as they are
-		return append(b, s...)
-	}
-	if strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
-		s = "'" + s
-	}
-	if !strings.ContainsAny(s, ",\"\r\n") {
-		return append(b, s...)
-	}
-	b = append(b, '"')
-	b = append(b, strings.ReplaceAll(s, `"`, `""`)...)
-	return append(b, '"')
 }

@@ -111,39 +111,6 @@ func ExampleLoadModel() {
 	// bank.ubb:18:13: server acct: unknown SRVGRP NOGROUP: expected a group of *GROUPS
 }
 
-// Compare variants of a scenario on the identical request stream: each
-// variant is a named change (a scenario field, a UBBCONFIG parameter, the
-// policy), and the comparison gives each one's headline and its difference
-// from the first.
-func ExampleCompare() {
-	sc, err := core.ParseScenario(bankScenario)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	var variants []core.Variant
-	for _, text := range []string{"ldbal=Y", "ldbal=N", "policy=round_robin"} {
-		v, err := core.ParseVariant(text)
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		variants = append(variants, v)
-	}
-	cmp, _, err := core.Compare(sc, variants, core.RunOptions{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, v := range cmp.Variants {
-		fmt.Printf("%-20s response mean %.3f ms, sent over the network %d\n", v.Name, v.Headline.ResponseMeanMS, v.Headline.NetworkSent)
-	}
-	// Output:
-	// ldbal=Y              response mean 3.991 ms, sent over the network 194
-	// ldbal=N              response mean 667.975 ms, sent over the network 0
-	// policy=round_robin   response mean 3.910 ms, sent over the network 300
-}
-
 // Explain why a request went where it went: every candidate the rule
 // looked at, its cost, and the rule that picked the winner.
 func ExampleExplain() {
@@ -170,33 +137,4 @@ func ExampleExplain() {
 	//   BANKB2/1 SITE2 idle: true cost: 0/1 + 50 + 50 = 100 chosen: false
 	//   BANKB2/2 SITE2 idle: true cost: 0/1 + 50 + 50 = 100 chosen: false
 	// MP round-robin on SITE1: no local server of BALANCE is idle, so every candidate queue is costed as C/n + LOAD + NETLOAD. BANKB1/1 (local) costs 50/1 + 50 + 0 = 100; BANKB1/2 (local) costs 50/1 + 50 + 0 = 100; BANKB2/1 (SITE2) costs 0/1 + 50 + 50 = 100; BANKB2/2 (SITE2) costs 0/1 + 50 + 50 = 100; the tie goes to the first, BANKB1/1. Its counter becomes 100. All servers of queue BANKB1/1 are busy, so it waits there with 0 other request(s).
-}
-
-// Sweep a scenario over a grid of values: here the arrival rate, from half
-// to one and a half times the scenario's, with 3 replications per point.
-// Each point's scenario is compiled once; its replications reseed it.
-func ExampleCompileSweep() {
-	sc, err := core.ParseScenario(bankScenario)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	sw, err := core.CompileSweep(sc, core.SweepSpec{Vary: []string{"rate_scale=0.5..1.5/0.5"}, Replications: 3})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	res, err := sw.Run(core.RunOptions{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, pt := range res.Points {
-		r := pt.Figures["response_mean_ms"]
-		fmt.Printf("rate_scale=%v: response mean %.3f ± %.3f ms\n", pt.Values["rate_scale"], r.Mean, r.HalfWidth)
-	}
-	// Output:
-	// rate_scale=0.5: response mean 3.980 ± 0.243 ms
-	// rate_scale=1: response mean 4.158 ± 0.372 ms
-	// rate_scale=1.5: response mean 72.545 ± 21.302 ms
 }

@@ -26,7 +26,7 @@ func Compile(sc *Scenario, opt RunOptions) (*Plan, error) {
 	if sc == nil {
 		return nil, Errorf(EINVALID, "no scenario")
 	}
-	if err := checkScenario(sc); err != nil {
+	if err := sc.Check(); err != nil {
 		return nil, err
 	}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
@@ -71,6 +71,15 @@ func (p *Plan) Requests() float64 {
 	return float64(len(p.setup.work.trace)) + p.setup.work.expected
 }
 
+// GeneratedRequests returns the expected number of requests of one run's
+// generated streams (the trace's rows not counted).
+func (p *Plan) GeneratedRequests() float64 { return p.setup.work.expected }
+
+// ReplicationSeed returns the seed of replication i (0-based): the plan's
+// own for replication 0, for the others a SplitMix64 step of the plan's seed
+// plus i, so that their streams are unrelated.
+func (p *Plan) ReplicationSeed(i int) uint64 { return replicationSeed(p.setup.Seed, i) }
+
 // Reseed returns a copy of the plan that runs with seed instead: the same
 // configuration, samplers and workload (shared, not copied), other random
 // draws.
@@ -83,9 +92,10 @@ func (p *Plan) Reseed(seed uint64) *Plan {
 }
 
 // Run runs the plan: once, or with Replications() = k > 1, k times with
-// seeds derived from the plan's (ReplicationSeed), returning the first run's
-// result with the mean and 95% confidence interval of the headline figures.
-// opt.Policy and opt.Seed are Compile's and are ignored here.
+// seeds derived from the plan's ([Plan.ReplicationSeed]), returning the
+// first run's result with the mean and 95% confidence interval of the
+// headline figures ([CombineReplications]). opt.Policy and opt.Seed are
+// [Compile]'s and are ignored here.
 func (p *Plan) Run(opt RunOptions) (*Result, error) {
 	if p.replications <= 1 {
 		return p.run(opt)
@@ -102,15 +112,15 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 }
 
 // RunReplication runs replication i (0-based) of the plan: one run with the
-// seed ReplicationSeed(p.Seed(), i). Only replication 0 writes the dispatch
+// seed [Plan.ReplicationSeed](i). Only replication 0 writes the dispatch
 // log. Runners that spread replications over workers call it once per
 // replication and hand the results, in replication order, to
-// CombineReplications.
+// [CombineReplications].
 func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
 	if i > 0 {
 		opt.Dispatch = nil
 	}
-	return p.Reseed(replicationSeed(p.setup.Seed, i)).run(opt)
+	return p.Reseed(p.ReplicationSeed(i)).run(opt)
 }
 
 // run is one run of the plan with its seed.

@@ -129,32 +129,6 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-// Sweep.Run gives the bytes of the units run in any other order (here
-// backwards) and reduced.
-func TestSweepRunIsAnyOrder(t *testing.T) {
-	sw, err := CompileSweep(planScenario(t, 0), SweepSpec{Vary: []string{"SERVERS.simpserv.MIN=2,4"}, Replications: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sw.Run(RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := sw.NewReducer()
-	for u := sw.Units() - 1; u >= 0; u-- {
-		smp, err := sw.RunUnit(u, RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.Add(u, smp); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if got, want := EncodeSweep(res), EncodeSweep(r.Result()); !bytes.Equal(got, want) {
-		t.Errorf("Sweep.Run:\n%s\nwant the units reduced backwards:\n%s", got, want)
-	}
-}
-
 // Every policy has a row in comparisonPolicies (but tuxedo), an algorithm
 // name, a rule in choose and an explanation: each runs and explains a
 // request without an error or a panic. A policy added to the policies table

@@ -1,6 +1,6 @@
 package core
 
-import "math"
+import "github.com/tuxlb/tuxlb/core/internal/ci"
 
 // MaxReplications bounds Scenario.Replications.
 const MaxReplications = 100
@@ -63,38 +63,8 @@ func CombineReplications(results []*Result) *Result {
 }
 
 // meanCI is the mean and the half-width of its 95% confidence interval
-// (Student's t with k-1 degrees of freedom).
+// (ci.Mean95).
 func meanCI(xs []float64) MeanCI {
-	n := float64(len(xs))
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / n
-	var ss float64
-	for _, x := range xs {
-		ss += float64((x - mean) * (x - mean)) // no fused multiply-add
-	}
-	if len(xs) < 2 {
-		return MeanCI{Mean: roundF(mean)}
-	}
-	sd := math.Sqrt(ss / (n - 1))
-	return MeanCI{Mean: roundF(mean), HalfWidth: roundF(studentT975(len(xs)-1) * sd / math.Sqrt(n))}
-}
-
-// studentT975 is the 97.5% quantile of Student's t with df degrees of freedom.
-func studentT975(df int) float64 {
-	table := [...]float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	switch {
-	case df <= len(table):
-		return table[df-1]
-	case df <= 40:
-		return 2.021
-	case df <= 60:
-		return 2.000
-	default:
-		return 1.984
-	}
+	mean, half := ci.Mean95(xs)
+	return MeanCI{Mean: mean, HalfWidth: half}
 }

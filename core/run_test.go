@@ -5,17 +5,6 @@ import (
 	"testing"
 )
 
-func TestMeanCI(t *testing.T) {
-	// mean 2, sd 1, t(0.975, 2) = 4.303: half-width 4.303/sqrt(3) = 2.4843382
-	got := meanCI([]float64{1, 2, 3})
-	if got.Mean != 2 || got.HalfWidth != 2.484338 {
-		t.Errorf("got %+v, want mean 2, ci95 2.484338", got)
-	}
-	if got := meanCI([]float64{5}); got != (MeanCI{Mean: 5}) {
-		t.Errorf("one value: got %+v, want mean 5, no interval", got)
-	}
-}
-
 func TestReplicationSeed(t *testing.T) {
 	if replicationSeed(7, 0) != 7 {
 		t.Errorf("replication 0 must use the scenario's seed")

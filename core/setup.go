@@ -47,7 +47,7 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	if err := decodeStrict(data, &sc, "scenario"); err != nil {
 		return nil, err
 	}
-	if err := checkScenario(&sc); err != nil {
+	if err := sc.Check(); err != nil {
 		return nil, err
 	}
 	return &sc, nil
@@ -62,8 +62,11 @@ func decodeStrict(data []byte, v any, what string) error {
 	return nil
 }
 
-// checkScenario checks the parts of sc that do not depend on the model.
-func checkScenario(sc *Scenario) error {
+// Check checks the parts of the scenario that do not need its configuration
+// (distributions, tuning, analysis knobs, events, generated streams), as
+// ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
+// name the field.
+func (sc *Scenario) Check() error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
 	}

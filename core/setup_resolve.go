@@ -10,7 +10,7 @@ import (
 // newSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
 func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
-	if err := checkScenario(sc); err != nil {
+	if err := sc.Check(); err != nil {
 		return nil, err
 	}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",

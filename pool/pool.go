@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // Workers returns n when it is > 0, else the number of CPUs.
@@ -94,18 +95,18 @@ type SweepOptions struct {
 	MaxRequests int64 // per run; 0: core's default
 	// Restored are points finished before (a resumed job): their units are
 	// not run again.
-	Restored []*core.SweepPoint
+	Restored []*sweep.Point
 	// Progress, when set, is called after every unit with the units done
 	// and the total.
 	Progress func(done, total int)
 	// OnPoint, when set, is called as each point completes (with the units
 	// done so far); an error from it stops the sweep.
-	OnPoint func(p *core.SweepPoint, done int) error
+	OnPoint func(p *sweep.Point, done int) error
 }
 
 // Sweep runs the sweep's units and returns its result: complete, or, when
 // ctx ends or a unit fails, the points finished so far together with the error.
-func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepResult, error) {
+func Sweep(ctx context.Context, s *sweep.Sweep, opt SweepOptions) (*sweep.Result, error) {
 	r := s.NewReducer()
 	for _, p := range opt.Restored {
 		if err := r.Restore(p); err != nil {
@@ -118,10 +119,10 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 		return r.PointDone(p)
 	}
 	err := Run(ctx, opt.Workers, len(order), skip,
-		func(ctx context.Context, k int) (*core.SweepSample, error) {
+		func(ctx context.Context, k int) (*sweep.Sample, error) {
 			return s.RunUnit(order[k], core.RunOptions{Context: ctx, MaxRequests: opt.MaxRequests})
 		},
-		func(k int, smp *core.SweepSample) error {
+		func(k int, smp *sweep.Sample) error {
 			u := order[k]
 			pt, err := r.Add(u, smp)
 			if err != nil {
@@ -139,12 +140,12 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 }
 
 // Compare runs the scenario under each variant (on the identical request
-// stream) on the pool and puts the results side by side, as core.Compare does.
-func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, opt core.RunOptions, workers int) (*core.Comparison, []*core.Result, error) {
+// stream) on the pool and puts the results side by side, as sweep.Compare does.
+func Compare(ctx context.Context, sc *core.Scenario, variants []sweep.Variant, opt core.RunOptions, workers int) (*sweep.Comparison, []*core.Result, error) {
 	scs := make([]*core.Scenario, len(variants))
 	names := make([]string, len(variants))
 	for i, v := range variants {
-		vsc, err := core.ApplyVariant(sc, v)
+		vsc, err := sweep.ApplyVariant(sc, v)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -165,7 +166,7 @@ func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, op
 	if err != nil {
 		return nil, nil, err
 	}
-	return core.CompareResults(names, results), results, nil
+	return sweep.CompareResults(names, results), results, nil
 }
 
 // Replications runs the scenario's k replications on the pool and combines

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 func TestRunEveryIndexOnce(t *testing.T) {
@@ -67,9 +68,9 @@ func scenario(t testing.TB) *core.Scenario {
 	return sc
 }
 
-func compile(t testing.TB, reps int) *core.Sweep {
+func compile(t testing.TB, reps int) *sweep.Sweep {
 	t.Helper()
-	s, err := core.CompileSweep(scenario(t), core.SweepSpec{Vary: []string{"rate_scale=0.5,0.75,1", "policy=tuxedo,jsq"},
+	s, err := sweep.Compile(scenario(t), sweep.Spec{Vary: []string{"rate_scale=0.5,0.75,1", "policy=tuxedo,jsq"},
 		Replications: reps, Objective: "response_p99_ms<=100"})
 	if err != nil {
 		t.Fatal(err)
@@ -86,8 +87,8 @@ func TestSweepResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var kept []*core.SweepPoint
-	partial, err := Sweep(ctx, s, SweepOptions{Workers: 1, OnPoint: func(p *core.SweepPoint, done int) error {
+	var kept []*sweep.Point
+	partial, err := Sweep(ctx, s, SweepOptions{Workers: 1, OnPoint: func(p *sweep.Point, done int) error {
 		kept = append(kept, p)
 		cancel()
 		return nil
@@ -104,7 +105,7 @@ func TestSweepResumed(t *testing.T) {
 	if got, want := runs.Load(), int64(s.Units()-s.Reps); got != want {
 		t.Errorf("resumed sweep ran %d units, want %d (the restored point's are skipped)", got, want)
 	}
-	if a, b := core.EncodeSweep(full), core.EncodeSweep(resumed); !bytes.Equal(a, b) {
+	if a, b := sweep.Encode(full), sweep.Encode(resumed); !bytes.Equal(a, b) {
 		t.Errorf("resumed sweep differs from one run straight through:\n%s\n---\n%s", b, a)
 	}
 }

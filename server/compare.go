@@ -11,18 +11,19 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // maxCompare is the most runs one comparison takes.
 const maxCompare = 10
 
 // comparison is the body of GET /compare: the runs side by side, each with
-// its differences against the first (the base), as core.CompareResults (and
+// its differences against the first (the base), as sweep.CompareResults (and
 // so `tuxlb compare` and the playground) computes them.
 type comparison struct {
-	Base    string                `json:"base"`
-	Runs    []comparedRun         `json:"runs"`
-	Servers []core.ComparedServer `json:"servers"`
+	Base    string                 `json:"base"`
+	Runs    []comparedRun          `json:"runs"`
+	Servers []sweep.ComparedServer `json:"servers"`
 }
 
 // comparedRun is one run of a comparison.
@@ -35,7 +36,7 @@ type comparedRun struct {
 	// Diff is, per headline figure, this run's value minus the base's and
 	// that difference over the base's value (absent when the base is 0).
 	// The base itself has no diff.
-	Diff map[string]core.Diff `json:"diff,omitempty"`
+	Diff map[string]sweep.Diff `json:"diff,omitempty"`
 }
 
 // compare answers GET /compare?runs=ID,ID[,...], the stored runs side by
@@ -65,7 +66,7 @@ func (s *Server) compare(c echo.Context) error {
 	defer release()
 	// One stored run at a time: each is read, decoded without the parts a
 	// comparison does not use (series, queues, lifecycle, replications),
-	// compared with the base (core.CompareResults on the pair), and dropped;
+	// compared with the base (sweep.CompareResults on the pair), and dropped;
 	// what is kept is the base's decoded summary, each run's headline and
 	// diff, and the per-server request counts.
 	ctx := c.Request().Context()
@@ -88,7 +89,7 @@ func (s *Server) compare(c echo.Context) error {
 		} else {
 			base = res
 		}
-		cmp := core.CompareResults(names, pair)
+		cmp := sweep.CompareResults(names, pair)
 		v := cmp.Variants[len(pair)-1]
 		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
 			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
@@ -98,7 +99,7 @@ func (s *Server) compare(c echo.Context) error {
 			if !ok {
 				j = len(out.Servers)
 				serverIdx[sv.ID] = j
-				out.Servers = append(out.Servers, core.ComparedServer{ID: sv.ID, Requests: make([]int64, len(ids))})
+				out.Servers = append(out.Servers, sweep.ComparedServer{ID: sv.ID, Requests: make([]int64, len(ids))})
 			}
 			out.Servers[j].Requests[i] = sv.Requests[len(pair)-1]
 		}
@@ -159,9 +160,9 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 	if len(texts) > maxCompare-1 {
 		return badQuery("variant", strings.Join(texts, "&"), fmt.Sprintf("at most %d variants", maxCompare-1))
 	}
-	var variants []core.Variant
+	var variants []sweep.Variant
 	for _, text := range texts {
-		v, err := core.ParseVariant(text)
+		v, err := sweep.ParseVariant(text)
 		if err != nil {
 			return err
 		}
@@ -182,7 +183,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 	}
 	names, results := []string{run.ID}, []*core.Result{base}
 	for _, v := range variants {
-		vsc, err := core.ApplyVariant(sc, v)
+		vsc, err := sweep.ApplyVariant(sc, v)
 		if err != nil {
 			return err
 		}
@@ -197,7 +198,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 		}
 		names, results = append(names, v.Name), append(results, &res)
 	}
-	cmp := core.CompareResults(names, results)
+	cmp := sweep.CompareResults(names, results)
 	out := comparison{Base: run.ID, Servers: cmp.Servers}
 	for i := range cmp.Variants {
 		r := comparedRun{Name: cmp.Variants[i].Name, EngineVersion: core.EngineVersion,

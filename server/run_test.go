@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // runDirect runs the scenario with core, not through the API, and returns
@@ -372,7 +373,7 @@ func liveHeap() int64 {
 // needs: when it reads the last of ten runs whose results carry 500 000
 // series values each, the live heap holds far less than the nine before it
 // decoded (4 MB of series each: +44 MB when every result was decoded and
-// kept), and the answer is core.CompareResults over the whole results.
+// kept), and the answer is sweep.CompareResults over the whole results.
 func TestCompareLargeRunsOneAtATime(t *testing.T) {
 	var store *heapAtRun
 	h := newHarness(t, func(c *Config) {
@@ -407,7 +408,7 @@ func TestCompareLargeRunsOneAtATime(t *testing.T) {
 		ids = append(ids, run.ID)
 		full = append(full, &res)
 	}
-	want := core.CompareResults(ids, full)
+	want := sweep.CompareResults(ids, full)
 	full = nil
 	store.base = liveHeap()
 	rec := h.do(http.MethodGet, "/api/v1/compare?runs="+strings.Join(ids, ","), "", "")

@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // Store is what the API needs from the database. Both implementations in
@@ -35,14 +36,14 @@ type Store interface {
 	Ping(ctx context.Context) error
 
 	// Sweep jobs: see storage/sweep.go for the semantics of each.
-	CreateSweep(ctx context.Context, j *core.SweepJob) error
-	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
-	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
+	CreateSweep(ctx context.Context, j *sweep.Job) error
+	Sweep(ctx context.Context, id string) (*sweep.Job, error)
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error)
 	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
 	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
 	ReleaseSweep(ctx context.Context, id, owner string) error
 	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
-	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
+	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -86,7 +87,7 @@ type Config struct {
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
 	AllowedHosts []string
-	// Sweeps: points of one sweep (default core.MaxSweepPoints), expected
+	// Sweeps: points of one sweep (default sweep.MaxPoints), expected
 	// requests of one sweep over all its runs, runs of a sweep at once (default
 	// the number of CPUs), and the lease a server holds on the job it works.
 	MaxSweepPoints   int
@@ -142,7 +143,7 @@ func New(cfg Config) *Server {
 		cfg.Run = core.Run
 	}
 	if cfg.MaxSweepPoints <= 0 {
-		cfg.MaxSweepPoints = core.MaxSweepPoints
+		cfg.MaxSweepPoints = sweep.MaxPoints
 	}
 	if cfg.MaxSweepRequests <= 0 {
 		cfg.MaxSweepRequests = DefaultMaxSweepRequests

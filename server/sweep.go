@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -59,15 +60,15 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	spec := core.SweepSpec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
-	sw, err := core.CompileSweep(sc, spec)
+	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
+	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
 		return err
 	}
 	if err := s.sweepLimits(sw); err != nil {
 		return err
 	}
-	job := &core.SweepJob{ID: newRunID(), ScenarioID: ScenarioID(canonical), Scenario: canonical, Spec: spec,
+	job := &sweep.Job{ID: newRunID(), ScenarioID: ScenarioID(canonical), Scenario: canonical, Spec: spec,
 		Total: sw.Points(), RunsTotal: sw.Units()}
 	if err := s.cfg.Store.CreateSweep(c.Request().Context(), job); err != nil {
 		return err
@@ -83,7 +84,7 @@ func (s *Server) createSweep(c echo.Context) error {
 
 // sweepLimits checks a compiled sweep against the server's limits: points
 // (422), requests of one run and of the whole sweep (413).
-func (s *Server) sweepLimits(sw *core.Sweep) error {
+func (s *Server) sweepLimits(sw *sweep.Sweep) error {
 	if n := sw.Points(); n > s.cfg.MaxSweepPoints {
 		p := problemf(http.StatusUnprocessableEntity, "too-many-points", "Too many sweep points",
 			"the sweep has %d points, more than the %d this server allows (flag --max-sweep-points, env TUXLB_MAX_SWEEP_POINTS)",
@@ -124,9 +125,9 @@ func (s *Server) getSweep(c echo.Context) error {
 }
 
 // writeSweep writes a job as GET shows it.
-func (s *Server) writeSweep(c echo.Context, status int, job *core.SweepJob) error {
+func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	result := job.Result
-	if job.Status != core.SweepDone || len(result) == 0 {
+	if job.Status != sweep.Done || len(result) == 0 {
 		result = partialSweep(job)
 	}
 	pairs := []any{"id", job.ID, "status", job.Status, "done", len(job.Points), "total", job.Total,
@@ -145,7 +146,7 @@ func (s *Server) writeSweep(c echo.Context, status int, job *core.SweepJob) erro
 
 // partialSweep is the result of a job's points so far (nil if the job cannot
 // be compiled any more, which an engine upgrade could cause).
-func partialSweep(job *core.SweepJob) []byte {
+func partialSweep(job *sweep.Job) []byte {
 	sw, points, err := compileJob(job)
 	if err != nil {
 		return nil
@@ -156,22 +157,22 @@ func partialSweep(job *core.SweepJob) []byte {
 			return nil
 		}
 	}
-	return core.EncodeSweep(r.Result())
+	return sweep.Encode(r.Result())
 }
 
 // compileJob compiles a stored job and decodes its stored points.
-func compileJob(job *core.SweepJob) (*core.Sweep, []*core.SweepPoint, error) {
+func compileJob(job *sweep.Job) (*sweep.Sweep, []*sweep.Point, error) {
 	sc, err := core.ParseScenario(job.Scenario)
 	if err != nil {
 		return nil, nil, err
 	}
-	sw, err := core.CompileSweep(sc, job.Spec)
+	sw, err := sweep.Compile(sc, job.Spec)
 	if err != nil {
 		return nil, nil, err
 	}
-	var points []*core.SweepPoint
+	var points []*sweep.Point
 	for _, b := range job.Points {
-		var p core.SweepPoint
+		var p sweep.Point
 		if err := json.Unmarshal(b, &p); err != nil {
 			return nil, nil, fmt.Errorf("sweep %s: stored point: %w", job.ID, err)
 		}
@@ -196,7 +197,7 @@ func (s *Server) deleteSweep(c echo.Context) error {
 		cancel()
 	}
 	s.mu.Unlock()
-	if job.Status == core.SweepDone || job.Status == core.SweepFailed {
+	if job.Status == sweep.Done || job.Status == sweep.Failed {
 		return problemf(http.StatusConflict, "conflict", "Sweep already ended",
 			"sweep %s is %s; only a queued or running sweep can be canceled", id, job.Status)
 	}
@@ -228,14 +229,14 @@ func (s *Server) RunSweeps(ctx context.Context) {
 }
 
 // workSweep runs one claimed job to its end (or until it is canceled, or ctx ends).
-func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
+func (s *Server) workSweep(ctx context.Context, job *sweep.Job) {
 	id := job.ID
 	// The store calls below use a context of their own, so that a job's end
 	// is still written while the server shuts down.
 	store := context.WithoutCancel(ctx)
 	sw, points, err := compileJob(job)
 	if err != nil {
-		s.finishSweep(store, id, core.SweepFailed, nil, job.RunsDone, err.Error())
+		s.finishSweep(store, id, sweep.Failed, nil, job.RunsDone, err.Error())
 		return
 	}
 	jobCtx, cancel := context.WithCancel(ctx)
@@ -251,7 +252,7 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 	go s.heartbeat(jobCtx, cancel, id)
 	res, err := pool.Sweep(jobCtx, sw, pool.SweepOptions{Workers: s.cfg.SweepWorkers, MaxRequests: s.cfg.MaxRequests,
 		Restored: points,
-		OnPoint: func(p *core.SweepPoint, done int) error {
+		OnPoint: func(p *sweep.Point, done int) error {
 			body, err := json.Marshal(p)
 			if err != nil {
 				return err
@@ -260,7 +261,7 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 		}})
 	switch {
 	case err == nil:
-		s.finishSweep(store, id, core.SweepDone, core.EncodeSweep(res), sw.Units(), "")
+		s.finishSweep(store, id, sweep.Done, sweep.Encode(res), sw.Units(), "")
 	case ctx.Err() != nil:
 		if err := s.cfg.Store.ReleaseSweep(store, id, s.owner); err != nil {
 			s.log.Error("sweeps: release", "sweep", id, "err", err)
@@ -270,7 +271,7 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 		// (this server stalled; another may have taken over): nothing to
 		// write, the store refuses this server's writes to the job now.
 	default:
-		s.finishSweep(store, id, core.SweepFailed, nil, 0, err.Error())
+		s.finishSweep(store, id, sweep.Failed, nil, 0, err.Error())
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -80,13 +81,13 @@ func (h *harness) waitSweep(id string, want ...string) sweepJob {
 
 // expectedSweep is what `tuxlb sweep --format json` prints for the test
 // scenario and this spec.
-func expectedSweep(t *testing.T, spec core.SweepSpec) []byte {
+func expectedSweep(t *testing.T, spec sweep.Spec) []byte {
 	t.Helper()
 	sc, err := core.ParseScenario([]byte(scenarioJSON(t)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, err := core.CompileSweep(sc, spec)
+	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func expectedSweep(t *testing.T, spec core.SweepSpec) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return core.EncodeSweep(res)
+	return sweep.Encode(res)
 }
 
 // startSweeps runs the harness's sweep worker until the test ends.
@@ -111,15 +112,15 @@ func TestSweepJobLifeCycle(t *testing.T) {
 	vary := []string{"rate_scale=0.5,1", "policy=tuxedo,jsq"}
 	id := h.postSweep(sweepBody(t, vary, 2, "response_p99_ms<=40"))
 	j := h.getSweep(id)
-	if j.Status != core.SweepQueued || j.Done != 0 || j.Total != 4 || j.RunsTotal != 8 || j.Result == nil {
+	if j.Status != sweep.Queued || j.Done != 0 || j.Total != 4 || j.RunsTotal != 8 || j.Result == nil {
 		t.Fatalf("new job: %+v, want queued 0 of 4 points, 8 runs, an empty result", j)
 	}
 	h.startSweeps()
-	j = h.waitSweep(id, core.SweepDone, core.SweepFailed)
-	if j.Status != core.SweepDone || j.Done != 4 || j.RunsDone != 8 {
+	j = h.waitSweep(id, sweep.Done, sweep.Failed)
+	if j.Status != sweep.Done || j.Done != 4 || j.RunsDone != 8 {
 		t.Fatalf("finished job: %+v", j)
 	}
-	want := expectedSweep(t, core.SweepSpec{Vary: vary, Replications: 2, Objective: "response_p99_ms<=40"})
+	want := expectedSweep(t, sweep.Spec{Vary: vary, Replications: 2, Objective: "response_p99_ms<=40"})
 	got, _ := json.Marshal(j.Result)
 	var a, b bytes.Buffer
 	json.Compact(&a, got)
@@ -143,17 +144,17 @@ func TestSweepJobCancel(t *testing.T) {
 	// Canceled while running: a long sweep stops, keeping its points so far.
 	long := h.postSweep(sweepBody(t, []string{"rate_scale=0.1..3/0.1"}, 20, ""))
 	h.startSweeps()
-	h.waitSweep(long, core.SweepRunning)
+	h.waitSweep(long, sweep.Running)
 	rec = h.do(http.MethodDelete, "/api/v1/sweeps/"+long, "", "")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("DELETE running: %d %s", rec.Code, rec.Body.String())
 	}
 	time.Sleep(200 * time.Millisecond)
 	j := h.getSweep(long)
-	if j.Status != core.SweepCanceled || j.Done >= j.Total {
+	if j.Status != sweep.Canceled || j.Done >= j.Total {
 		t.Errorf("canceled job: %+v, want canceled before the end", j)
 	}
-	if j := h.getSweep(id); j.Status != core.SweepCanceled || j.RunsDone != 0 {
+	if j := h.getSweep(id); j.Status != sweep.Canceled || j.RunsDone != 0 {
 		t.Errorf("job canceled while queued: %+v, want canceled with nothing run", j)
 	}
 	// Canceling again is fine.
@@ -176,19 +177,19 @@ func TestSweepJobRestart(t *testing.T) {
 	}
 	stop()
 	j := h.getSweep(id)
-	if j.Status != core.SweepRunning || j.Done == 0 || j.Done == j.Total {
+	if j.Status != sweep.Running || j.Done == 0 || j.Done == j.Total {
 		t.Fatalf("stopped server left %+v, want running with some of the points", j)
 	}
 	// A restarted server (a new Server on the same database).
 	h2 := &harness{t: t, db: h.db, logs: h.logs, srv: New(Config{Store: h.db, Assets: testAssets, SweepWorkers: 2, AllowedHosts: []string{"example.com"}})}
 	h2.startSweeps()
-	j = h2.waitSweep(id, core.SweepDone, core.SweepFailed)
-	want := expectedSweep(t, core.SweepSpec{Vary: vary, Replications: 3})
+	j = h2.waitSweep(id, sweep.Done, sweep.Failed)
+	want := expectedSweep(t, sweep.Spec{Vary: vary, Replications: 3})
 	got, _ := json.Marshal(j.Result)
 	var a, b bytes.Buffer
 	json.Compact(&a, got)
 	json.Compact(&b, want)
-	if j.Status != core.SweepDone || a.String() != b.String() {
+	if j.Status != sweep.Done || a.String() != b.String() {
 		t.Errorf("resumed job %s: result differs from a sweep straight through", j.Status)
 	}
 }
@@ -248,8 +249,8 @@ func TestCompareVariants(t *testing.T) {
 	}
 	// The variant's figures are those of the scenario run with the variant applied.
 	sc, _ := core.ParseScenario([]byte(scenarioJSON(t)))
-	v, _ := core.ParseVariant("policy=jsq")
-	vsc, _ := core.ApplyVariant(sc, v)
+	v, _ := sweep.ParseVariant("policy=jsq")
+	vsc, _ := sweep.ApplyVariant(sc, v)
 	res, err := core.Run(vsc, core.RunOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // The PostgreSQL side of sweep jobs; see storage/sweep.go for what each
@@ -29,9 +30,9 @@ func (db *Postgres) leaseNow(ctx context.Context, tx pgx.Tx) (time.Time, error) 
 }
 
 // CreateSweep stores a new queued job and its scenario in one transaction.
-func (db *Postgres) CreateSweep(ctx context.Context, j *core.SweepJob) error {
+func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	j.CreatedAt, j.UpdatedAt, j.Status = now, now, core.SweepQueued
+	j.CreatedAt, j.UpdatedAt, j.Status = now, now, sweep.Queued
 	spec, err := json.Marshal(j.Spec)
 	if err != nil {
 		return err
@@ -52,8 +53,8 @@ func (db *Postgres) CreateSweep(ctx context.Context, j *core.SweepJob) error {
 func pgSweep(ctx context.Context, q interface {
 	QueryRow(context.Context, string, ...any) pgx.Row
 	Query(context.Context, string, ...any) (pgx.Rows, error)
-}, id string) (*core.SweepJob, error) {
-	var j core.SweepJob
+}, id string) (*sweep.Job, error) {
+	var j sweep.Job
 	var spec []byte
 	var lease *time.Time
 	err := q.QueryRow(ctx, `SELECT j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total,
@@ -87,15 +88,15 @@ func pgSweep(ctx context.Context, q interface {
 }
 
 // Sweep returns the job with this id and its points so far, or ENOTFOUND.
-func (db *Postgres) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *Postgres) Sweep(ctx context.Context, id string) (*sweep.Job, error) {
 	return pgSweep(ctx, db.pool, id)
 }
 
 // ClaimSweep gives the oldest queued job, or running job whose lease ran out,
 // to owner; ENOTFOUND when there is none. Rows other replicas are claiming
 // at the same moment are skipped, not waited for.
-func (db *Postgres) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
-	var job *core.SweepJob
+func (db *Postgres) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error) {
+	var job *sweep.Job
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now, err := db.leaseNow(ctx, tx)
 		if err != nil {
@@ -129,7 +130,7 @@ func (db *Postgres) pgOwnedNow(ctx context.Context, tx pgx.Tx, id, owner string)
 	if err != nil {
 		return time.Time{}, pgNotFound(err, "sweep %s", id)
 	}
-	if status != core.SweepRunning || who != owner {
+	if status != sweep.Running || who != owner {
 		return time.Time{}, core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
 	}
 	now, err := db.leaseNow(ctx, tx)
@@ -179,7 +180,7 @@ func (db *Postgres) ReleaseSweep(ctx context.Context, id, owner string) error {
 
 // FinishSweep ends owner's running job: done with its result, or failed.
 func (db *Postgres) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
-	if status != core.SweepDone && status != core.SweepFailed {
+	if status != sweep.Done && status != sweep.Failed {
 		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
 	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
@@ -196,9 +197,9 @@ func (db *Postgres) FinishSweep(ctx context.Context, id, owner, status string, r
 
 // CancelSweep cancels a queued or running job and returns it; an ended job
 // is returned unchanged.
-func (db *Postgres) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *Postgres) CancelSweep(ctx context.Context, id string) (*sweep.Job, error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	var job *core.SweepJob
+	var job *sweep.Job
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = NULL,
 			updated_at = $1 WHERE id = $2 AND status IN ('queued', 'running')`, now, id); err != nil {

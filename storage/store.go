@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // Store is what both implementations keep and how: the server's Store
@@ -53,14 +54,14 @@ type Store interface {
 	Close() error
 
 	// CreateSweep stores a new sweep job (status queued) and its scenario.
-	CreateSweep(ctx context.Context, j *core.SweepJob) error
+	CreateSweep(ctx context.Context, j *sweep.Job) error
 	// Sweep returns a job with its points so far.
-	Sweep(ctx context.Context, id string) (*core.SweepJob, error)
+	Sweep(ctx context.Context, id string) (*sweep.Job, error)
 	// ClaimSweep gives owner, for lease, the oldest job that is queued or
 	// running under a lease that ran out (its server stopped); ENOTFOUND
 	// when there is none. Two servers never claim the same job at once.
-	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error)
-	// SaveSweepPoint stores a finished point (a core.SweepPoint as JSON) of
+	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error)
+	// SaveSweepPoint stores a finished point (a sweep.Point as JSON) of
 	// owner's running job, records the runs done and renews the lease.
 	// ECONFLICT when the job is no longer owner's (canceled, or claimed by
 	// another server after the lease ran out); so do the next three.
@@ -75,7 +76,7 @@ type Store interface {
 	ReleaseSweep(ctx context.Context, id, owner string) error
 	// CancelSweep cancels a queued or running job and returns it; an ended
 	// job is returned unchanged.
-	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
+	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
 }
 
 var (

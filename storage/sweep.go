@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // CreateSweep stores a new job in status queued, with its scenario (when not
 // stored yet), in one transaction. It fills in the times.
-func (db *DB) CreateSweep(ctx context.Context, j *core.SweepJob) error {
+func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	j.CreatedAt, j.UpdatedAt, j.Status = now, now, core.SweepQueued
+	j.CreatedAt, j.UpdatedAt, j.Status = now, now, sweep.Queued
 	spec, err := json.Marshal(j.Spec)
 	if err != nil {
 		return err
@@ -41,8 +42,8 @@ const sweepColumns = `j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.
 	j.owner, j.lease_until, j.result, j.error, j.created_at, j.updated_at`
 
 // scanSweep reads one row of sweepColumns.
-func scanSweep(row interface{ Scan(...any) error }) (*core.SweepJob, error) {
-	var j core.SweepJob
+func scanSweep(row interface{ Scan(...any) error }) (*sweep.Job, error) {
+	var j sweep.Job
 	var spec []byte
 	var lease, created, updated string
 	err := row.Scan(&j.ID, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal,
@@ -60,7 +61,7 @@ func scanSweep(row interface{ Scan(...any) error }) (*core.SweepJob, error) {
 }
 
 // Sweep returns the job with this id and its points so far, or ENOTFOUND.
-func (db *DB) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *DB) Sweep(ctx context.Context, id string) (*sweep.Job, error) {
 	return readSweep(ctx, db.read, id)
 }
 
@@ -68,7 +69,7 @@ func (db *DB) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
 // that has run out, to owner for lease: status running, owner and lease
 // set. ENOTFOUND when there is none. (PostgreSQL: the same with SELECT ...
 // FOR UPDATE SKIP LOCKED.)
-func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
+func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	var id string
 	err := db.write.QueryRowContext(ctx, `UPDATE sweep_jobs SET status = 'running', owner = ?, lease_until = ?, updated_at = ?
@@ -82,12 +83,12 @@ func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration)
 }
 
 // sweepWrite reads a job through the write connection (it sees its own writes).
-func (db *DB) sweepWrite(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *DB) sweepWrite(ctx context.Context, id string) (*sweep.Job, error) {
 	return readSweep(ctx, db.write, id)
 }
 
 // readSweep reads the job with this id and its points through conn.
-func readSweep(ctx context.Context, conn *sql.DB, id string) (*core.SweepJob, error) {
+func readSweep(ctx context.Context, conn *sql.DB, id string) (*sweep.Job, error) {
 	j, err := scanSweep(conn.QueryRowContext(ctx, `SELECT `+sweepColumns+`
 		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = ?`, id))
 	if err != nil {
@@ -119,7 +120,7 @@ func owned(ctx context.Context, tx *sql.Tx, id, owner string, now time.Time) err
 	if err != nil {
 		return notFound(err, "sweep %s", id)
 	}
-	if status != core.SweepRunning || who != owner {
+	if status != sweep.Running || who != owner {
 		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
 	}
 	if lease < now.Format(core.TimeFormat) { // fixed-width text: text order is time order; '' is released
@@ -175,7 +176,7 @@ func (db *DB) RenewSweep(ctx context.Context, id, owner string, lease time.Durat
 // FinishSweep ends owner's running job: done with its result, or failed
 // with a message. ECONFLICT when it is no longer owner's.
 func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
-	if status != core.SweepDone && status != core.SweepFailed {
+	if status != sweep.Done && status != sweep.Failed {
 		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
 	}
 	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
@@ -189,7 +190,7 @@ func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result 
 // CancelSweep cancels a queued or running job and returns it; a job already
 // ended (done, canceled, failed) is returned unchanged. ENOTFOUND for an
 // unknown id.
-func (db *DB) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *DB) CancelSweep(ctx context.Context, id string) (*sweep.Job, error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
 		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(core.TimeFormat), id)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // TestSweepJobLifeCycle: create, claim (with a lease), save points, cancel,
@@ -27,9 +28,9 @@ func tick(st Store) {
 
 func testSweepJobLifeCycle(t *testing.T, db Store) {
 	ctx := context.Background()
-	job := func(id string) *core.SweepJob {
-		return &core.SweepJob{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{"ubbconfig":"x"}`),
-			Spec: core.SweepSpec{Vary: []string{"rate_scale=1,2"}, Replications: 2}, Total: 2, RunsTotal: 4}
+	job := func(id string) *sweep.Job {
+		return &sweep.Job{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{"ubbconfig":"x"}`),
+			Spec: sweep.Spec{Vary: []string{"rate_scale=1,2"}, Replications: 2}, Total: 2, RunsTotal: 4}
 	}
 	for _, id := range []string{"job-a", "job-b"} {
 		if err := db.CreateSweep(ctx, job(id)); err != nil {
@@ -37,12 +38,12 @@ func testSweepJobLifeCycle(t *testing.T, db Store) {
 		}
 	}
 	got, err := db.Sweep(ctx, "job-a")
-	if err != nil || got.Status != core.SweepQueued || got.Spec.Replications != 2 || got.Spec.Vary[0] != "rate_scale=1,2" ||
+	if err != nil || got.Status != sweep.Queued || got.Spec.Replications != 2 || got.Spec.Vary[0] != "rate_scale=1,2" ||
 		string(got.Scenario) != `{"ubbconfig":"x"}` {
 		t.Fatalf("stored job: %+v, %v", got, err)
 	}
 	a, err := db.ClaimSweep(ctx, "server1", time.Minute)
-	if err != nil || a.ID != "job-a" || a.Status != core.SweepRunning || a.Owner != "server1" {
+	if err != nil || a.ID != "job-a" || a.Status != sweep.Running || a.Owner != "server1" {
 		t.Fatalf("first claim: %+v, %v; want job-a running for server1", a, err)
 	}
 	b, err := db.ClaimSweep(ctx, "server2", 5*time.Second)
@@ -74,20 +75,20 @@ func testSweepJobLifeCycle(t *testing.T, db Store) {
 		t.Errorf("renew by the old owner: %v, want conflict", err)
 	}
 	c, err := db.CancelSweep(ctx, "job-a")
-	if err != nil || c.Status != core.SweepCanceled || len(c.Points) != 1 {
+	if err != nil || c.Status != sweep.Canceled || len(c.Points) != 1 {
 		t.Fatalf("cancel: %+v, %v", c, err)
 	}
 	if err := db.RenewSweep(ctx, "job-a", "server1", time.Minute); core.ErrorCode(err) != core.ECONFLICT {
 		t.Errorf("renew of a canceled job: %v, want conflict", err)
 	}
-	if err := db.FinishSweep(ctx, "job-b", "server3", core.SweepDone, []byte("{}\n"), 4, ""); err != nil {
+	if err := db.FinishSweep(ctx, "job-b", "server3", sweep.Done, []byte("{}\n"), 4, ""); err != nil {
 		t.Fatal(err)
 	}
 	done, err := db.Sweep(ctx, "job-b")
-	if err != nil || done.Status != core.SweepDone || string(done.Result) != "{}\n" || done.RunsDone != 4 || done.Owner != "" {
+	if err != nil || done.Status != sweep.Done || string(done.Result) != "{}\n" || done.RunsDone != 4 || done.Owner != "" {
 		t.Errorf("finished job: %+v, %v", done, err)
 	}
-	if again, err := db.CancelSweep(ctx, "job-b"); err != nil || again.Status != core.SweepDone {
+	if again, err := db.CancelSweep(ctx, "job-b"); err != nil || again.Status != sweep.Done {
 		t.Errorf("cancel of a done job: %+v, %v; want it unchanged", again, err)
 	}
 	if _, err := db.Sweep(ctx, "nope"); core.ErrorCode(err) != core.ENOTFOUND {
@@ -102,8 +103,8 @@ func TestSweepClaimsConcurrent(t *testing.T) {
 		ctx := context.Background()
 		const jobs = 12
 		for i := range jobs {
-			j := &core.SweepJob{ID: fmt.Sprintf("job%02d", i), ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
-				Spec: core.SweepSpec{Vary: []string{"rate_scale=1"}}, Total: 1, RunsTotal: 1}
+			j := &sweep.Job{ID: fmt.Sprintf("job%02d", i), ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
+				Spec: sweep.Spec{Vary: []string{"rate_scale=1"}}, Total: 1, RunsTotal: 1}
 			if err := db.CreateSweep(ctx, j); err != nil {
 				t.Fatal(err)
 			}
@@ -144,9 +145,9 @@ func TestSweepClaimsConcurrent(t *testing.T) {
 
 // sweepJob is a job of points points, one replication each, on a shared
 // test scenario.
-func sweepJob(id string, points int) *core.SweepJob {
-	return &core.SweepJob{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
-		Spec: core.SweepSpec{Vary: []string{"rate_scale=1"}}, Total: points, RunsTotal: points}
+func sweepJob(id string, points int) *sweep.Job {
+	return &sweep.Job{ID: id, ScenarioID: "scenario0000000000000", Scenario: []byte(`{}`),
+		Spec: sweep.Spec{Vary: []string{"rate_scale=1"}}, Total: points, RunsTotal: points}
 }
 
 // wantPoints checks that job id has exactly the points want stored, once each.
@@ -188,7 +189,7 @@ func TestSweepLateWritesRefused(t *testing.T) {
 		for what, err := range map[string]error{
 			"save":   db.SaveSweepPoint(ctx, "job-late", "slow", 1, []byte(`{"index":1,"by":"slow"}`), 2, time.Minute),
 			"renew":  db.RenewSweep(ctx, "job-late", "slow", time.Minute),
-			"finish": db.FinishSweep(ctx, "job-late", "slow", core.SweepDone, []byte("{}"), 3, ""),
+			"finish": db.FinishSweep(ctx, "job-late", "slow", sweep.Done, []byte("{}"), 3, ""),
 		} {
 			if core.ErrorCode(err) != core.ECONFLICT {
 				t.Errorf("%s after the lease ran out, before another claim: %v, want conflict", what, err)
@@ -208,17 +209,17 @@ func TestSweepLateWritesRefused(t *testing.T) {
 		for what, err := range map[string]error{
 			"save":   db.SaveSweepPoint(ctx, "job-late", "slow", 2, []byte(`{"index":2,"by":"slow"}`), 3, time.Minute),
 			"renew":  db.RenewSweep(ctx, "job-late", "slow", time.Minute),
-			"finish": db.FinishSweep(ctx, "job-late", "slow", core.SweepFailed, nil, 3, "late"),
+			"finish": db.FinishSweep(ctx, "job-late", "slow", sweep.Failed, nil, 3, "late"),
 		} {
 			if core.ErrorCode(err) != core.ECONFLICT {
 				t.Errorf("%s by the old owner after another claimed: %v, want conflict", what, err)
 			}
 		}
 		wantPoints(t, db, "job-late", `{"index":0}`, `{"index":1}`)
-		if err := db.FinishSweep(ctx, "job-late", "fresh", core.SweepDone, []byte("{}"), 3, ""); err != nil {
+		if err := db.FinishSweep(ctx, "job-late", "fresh", sweep.Done, []byte("{}"), 3, ""); err != nil {
 			t.Fatal(err)
 		}
-		if j, _ := db.Sweep(ctx, "job-late"); j.Status != core.SweepDone || j.Error != "" {
+		if j, _ := db.Sweep(ctx, "job-late"); j.Status != sweep.Done || j.Error != "" {
 			t.Errorf("finished job: %+v, want done by the new owner", j)
 		}
 	})
@@ -272,13 +273,13 @@ func TestSweepLeaseTwoReplicas(t *testing.T) {
 		if err != nil || j.ID != "job-ab" || j.Owner != "B" || len(j.Points) != 1 {
 			t.Fatalf("B's claim after A's lease ran out: %+v, %v; want job-ab with point 0", j, err)
 		}
-		if err := a.FinishSweep(ctx, "job-ab", "A", core.SweepDone, []byte("{}"), 2, ""); core.ErrorCode(err) != core.ECONFLICT {
+		if err := a.FinishSweep(ctx, "job-ab", "A", sweep.Done, []byte("{}"), 2, ""); core.ErrorCode(err) != core.ECONFLICT {
 			t.Errorf("A's finish after B took over: %v, want conflict", err)
 		}
 		if err := b.SaveSweepPoint(ctx, "job-ab", "B", 1, []byte(`{"index":1}`), 2, time.Minute); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.FinishSweep(ctx, "job-ab", "B", core.SweepDone, []byte("{}"), 2, ""); err != nil {
+		if err := b.FinishSweep(ctx, "job-ab", "B", sweep.Done, []byte("{}"), 2, ""); err != nil {
 			t.Fatal(err)
 		}
 		wantPoints(t, a, "job-ab", `{"index":0}`, `{"index":1}`)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -107,11 +108,11 @@ func scenarioWith(scenario, variant string) (*core.Scenario, error) {
 	if err != nil || variant == "" {
 		return sc, err
 	}
-	v, err := core.ParseVariant(variant)
+	v, err := sweep.ParseVariant(variant)
 	if err != nil {
 		return nil, err
 	}
-	return core.ApplyVariant(sc, v)
+	return sweep.ApplyVariant(sc, v)
 }
 
 // explain returns the explanations of requests first..first+count-1.

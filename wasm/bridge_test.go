@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -283,9 +284,9 @@ func TestSweepBridge(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc, _ := core.ParseScenario(data)
-	var sp core.SweepSpec
+	var sp sweep.Spec
 	json.Unmarshal([]byte(spec), &sp)
-	sw, err := core.CompileSweep(sc, sp)
+	sw, err := sweep.Compile(sc, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestSweepBridge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := string(core.EncodeSweep(res)); red.Result != want {
+	if want := string(sweep.Encode(res)); red.Result != want {
 		t.Errorf("bridge result differs from the pool's:\n%s\nwant\n%s", red.Result, want)
 	}
 	if !strings.HasPrefix(red.CSV, "rate_scale,policy,response_mean_ms,") {

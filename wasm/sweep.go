@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 // The page runs a sweep the way the CLI's worker pool does: it asks for the
@@ -15,17 +16,17 @@ import (
 // sweepCache is the sweep this instance compiled last (one per Web Worker).
 var sweepCache struct {
 	key string
-	sw  *core.Sweep
+	sw  *sweep.Sweep
 }
 
 // compiledSweep compiles the sweep of scenario and specJSON (a
-// core.SweepSpec), reusing the last one when they are the same.
-func compiledSweep(scenario, specJSON string) (*core.Sweep, error) {
+// sweep.Spec), reusing the last one when they are the same.
+func compiledSweep(scenario, specJSON string) (*sweep.Sweep, error) {
 	key := specJSON + "\x00" + scenario
 	if sweepCache.sw != nil && sweepCache.key == key {
 		return sweepCache.sw, nil
 	}
-	var spec core.SweepSpec
+	var spec sweep.Spec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
 		return nil, core.Errorf(core.EINVALID, "sweep spec: %v", err)
 	}
@@ -33,7 +34,7 @@ func compiledSweep(scenario, specJSON string) (*core.Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw, err := core.CompileSweep(sc, spec)
+	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ type sweepPlanAnswer struct {
 	Units        int `json:"units"`
 	Replications int `json:"replications"`
 	// Order is the order to hand the units out in: the largest runs first
-	// (core.Sweep.LargestFirst), so that the workers finish together.
+	// (sweep.Sweep.LargestFirst), so that the workers finish together.
 	Order []int `json:"order"`
 }
 
@@ -96,7 +97,7 @@ func sweepReduce(scenario, specJSON, samplesJSON string) string {
 		if s == nil {
 			continue
 		}
-		var smp core.SweepSample
+		var smp sweep.Sample
 		if err := json.Unmarshal([]byte(*s), &smp); err != nil {
 			return errorJSON(core.Errorf(core.EINVALID, "sweep sample %d: %v", u, err))
 		}
@@ -105,5 +106,5 @@ func sweepReduce(scenario, specJSON, samplesJSON string) string {
 		}
 	}
 	res := r.Result()
-	return answerJSON(map[string]string{"result": string(core.EncodeSweep(res)), "csv": string(core.EncodeSweepCSV(res))})
+	return answerJSON(map[string]string{"result": string(sweep.Encode(res)), "csv": string(sweep.EncodeCSV(res))})
 }

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -50,12 +51,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
 	}
-	var vs []core.Variant
+	var vs []sweep.Variant
 	if !*noBase {
-		vs = append(vs, core.Variant{Name: "baseline"})
+		vs = append(vs, sweep.Variant{Name: "baseline"})
 	}
 	for _, text := range variants {
-		v, err := core.ParseVariant(text)
+		v, err := sweep.ParseVariant(text)
 		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 			return 2
@@ -85,7 +86,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // printComparison writes the headline figures as a table, one column per
 // variant, with each figure's change against the first column.
-func printComparison(w io.Writer, cmp *core.Comparison) {
+func printComparison(w io.Writer, cmp *sweep.Comparison) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "figure\t")
 	for _, v := range cmp.Variants {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 func TestCompareCommand(t *testing.T) {
@@ -15,7 +15,7 @@ func TestCompareCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var cmp core.Comparison
+	var cmp sweep.Comparison
 	if err := json.Unmarshal(out.Bytes(), &cmp); err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/frontend"
 	"github.com/tuxlb/tuxlb/server"
 	"github.com/tuxlb/tuxlb/storage"
@@ -65,7 +65,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	maxSweepPoints, err := envInt("TUXLB_MAX_SWEEP_POINTS", core.MaxSweepPoints)
+	maxSweepPoints, err := envInt("TUXLB_MAX_SWEEP_POINTS", sweep.MaxPoints)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -66,7 +66,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}
-	sw, err := core.CompileSweep(sc, core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective})
+	sw, err := sweep.Compile(sc, sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective})
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
@@ -88,11 +88,11 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var out []byte
 	switch *format {
 	case "json":
-		out = core.EncodeSweep(res)
+		out = sweep.Encode(res)
 	case "csv":
-		out = core.EncodeSweepCSV(res)
+		out = sweep.EncodeCSV(res)
 	default:
-		out = core.EncodeSweepTable(res)
+		out = sweep.EncodeTable(res)
 	}
 	if _, err := stdout.Write(out); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
 func sweepArgs(extra ...string) []string {
@@ -39,7 +39,7 @@ func TestSweepCommandJSON(t *testing.T) {
 	if code := Main(sweepArgs("--format", "json"), nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var res core.SweepResult
+	var res sweep.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestSweepInterrupted(t *testing.T) {
 	if code != 130 || !strings.Contains(errb.String(), "interrupted: 0 of 6 points done") {
 		t.Fatalf("exit %d, stderr %q; want 130 and the points done", code, errb.String())
 	}
-	var res core.SweepResult
+	var res sweep.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Total != 6 || len(res.Points) != 0 {
 		t.Errorf("partial result: %v, %+v", err, res)
 	}

@@ -1,55 +1,57 @@
-package core
+package sweep
 
 import (
 	"math/big"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
-// MaxSweepValues bounds the values one varied key takes.
-const MaxSweepValues = 1000
+// MaxValues bounds the values one varied key takes.
+const MaxValues = 1000
 
-// parseSweepValues reads the VALUES of `--vary KEY=VALUES`: a list `a,b,c`
+// parseValues reads the VALUES of `--vary KEY=VALUES`: a list `a,b,c`
 // or an inclusive range `start..end/step`. A range is computed on exact
 // decimals (0.1..0.3/0.1 is 0.1, 0.2, 0.3, never 0.30000000000000004); it
 // counts down when start > end (the step is always > 0). Values are returned
 // as written (a list) or as the shortest decimal text (a range).
-func parseSweepValues(key, text string) ([]string, error) {
+func parseValues(key, text string) ([]string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return nil, Errorf(EINVALID, "vary %s: no values (want a,b,c or start..end/step)", key)
+		return nil, core.Errorf(core.EINVALID, "vary %s: no values (want a,b,c or start..end/step)", key)
 	}
 	var vals []string
 	if strings.Contains(text, "..") {
 		var err error
-		if vals, err = parseSweepRange(key, text); err != nil {
+		if vals, err = parseRange(key, text); err != nil {
 			return nil, err
 		}
 	} else {
 		for _, v := range strings.Split(text, ",") {
 			v = strings.TrimSpace(v)
 			if v == "" {
-				return nil, Errorf(EINVALID, "vary %s: empty value in %q", key, text)
+				return nil, core.Errorf(core.EINVALID, "vary %s: empty value in %q", key, text)
 			}
 			vals = append(vals, v)
 		}
 	}
-	if len(vals) > MaxSweepValues {
-		return nil, Errorf(EINVALID, "vary %s: %d values, more than the limit of %d", key, len(vals), MaxSweepValues)
+	if len(vals) > MaxValues {
+		return nil, core.Errorf(core.EINVALID, "vary %s: %d values, more than the limit of %d", key, len(vals), MaxValues)
 	}
 	seen := map[string]bool{}
 	for _, v := range vals {
 		if seen[v] {
-			return nil, Errorf(EINVALID, "vary %s: value %s given twice", key, v)
+			return nil, core.Errorf(core.EINVALID, "vary %s: value %s given twice", key, v)
 		}
 		seen[v] = true
 	}
 	return vals, nil
 }
 
-// parseSweepRange reads start..end/step.
-func parseSweepRange(key, text string) ([]string, error) {
+// parseRange reads start..end/step.
+func parseRange(key, text string) ([]string, error) {
 	bad := func(why string) error {
-		return Errorf(EINVALID, "vary %s: range %q: %s (want start..end/step, e.g. 0.5..1.5/0.25)", key, text, why)
+		return core.Errorf(core.EINVALID, "vary %s: range %q: %s (want start..end/step, e.g. 0.5..1.5/0.25)", key, text, why)
 	}
 	from, rest, _ := strings.Cut(text, "..")
 	to, stepText, ok := strings.Cut(rest, "/")
@@ -76,8 +78,8 @@ func parseSweepRange(key, text string) ([]string, error) {
 	// n = floor(span/step) + 1, bounded before it is allocated.
 	q := new(big.Rat).Quo(span, step)
 	n := new(big.Int).Quo(q.Num(), q.Denom())
-	if n.Cmp(big.NewInt(MaxSweepValues)) >= 0 {
-		return nil, Errorf(EINVALID, "vary %s: range %q has more than the limit of %d values", key, text, MaxSweepValues)
+	if n.Cmp(big.NewInt(MaxValues)) >= 0 {
+		return nil, core.Errorf(core.EINVALID, "vary %s: range %q has more than the limit of %d values", key, text, MaxValues)
 	}
 	count := int(n.Int64()) + 1
 	vals := make([]string, 0, count)

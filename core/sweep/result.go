@@ -1,13 +1,18 @@
-package core
+package sweep
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/internal/csvx"
 )
 
 // Objective is a target for one figure: `response_p99_ms<=200` or
@@ -28,23 +33,23 @@ func parseObjective(text string) (*Objective, error) {
 	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
 		o.AtMost = true
 	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
-		return nil, Errorf(EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200", text)
+		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200", text)
 	}
 	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
 	if !knownFigure(o.Figure) {
-		return nil, Errorf(EINVALID, "objective %q: unknown figure %q (want one of %s, failed.<REASON> or utilization.<LMID>)",
-			text, o.Figure, strings.Join(sweepFigures, ", "))
+		return nil, core.Errorf(core.EINVALID, "objective %q: unknown figure %q (want one of %s, failed.<REASON> or utilization.<LMID>)",
+			text, o.Figure, strings.Join(fixedFigures, ", "))
 	}
 	x, err := strconv.ParseFloat(lim, 64)
 	if err != nil || x != x || x-x != 0 {
-		return nil, Errorf(EINVALID, "objective %q: limit %q is not a number", text, lim)
+		return nil, core.Errorf(core.EINVALID, "objective %q: limit %q is not a number", text, lim)
 	}
 	o.Limit = x
 	return o, nil
 }
 
 func knownFigure(name string) bool {
-	if slices.Contains(sweepFigures, name) {
+	if slices.Contains(fixedFigures, name) {
 		return true
 	}
 	for _, p := range []string{"failed.", "utilization."} {
@@ -56,7 +61,7 @@ func knownFigure(name string) bool {
 }
 
 // checkMachines checks that a utilization.<LMID> objective names a machine.
-func (o *Objective) checkMachines(m *Model) error {
+func (o *Objective) checkMachines(m *core.Model) error {
 	lmid, ok := strings.CutPrefix(o.Figure, "utilization.")
 	if !ok {
 		return nil
@@ -66,12 +71,12 @@ func (o *Objective) checkMachines(m *Model) error {
 			return nil
 		}
 	}
-	return Errorf(EINVALID, "objective %q: no machine %q in the UBBCONFIG", o.Text, lmid)
+	return core.Errorf(core.EINVALID, "objective %q: no machine %q in the UBBCONFIG", o.Text, lmid)
 }
 
 // meets reports whether figures meet the objective (a missing failed.<REASON>
 // counts as 0).
-func (o *Objective) meets(figures map[string]MeanCI) bool {
+func (o *Objective) meets(figures map[string]core.MeanCI) bool {
 	v := figures[o.Figure].Mean
 	if o.AtMost {
 		return v <= o.Limit
@@ -79,68 +84,68 @@ func (o *Objective) meets(figures map[string]MeanCI) bool {
 	return v >= o.Limit
 }
 
-// SweepResult is what a sweep reports (`tuxlb sweep --format json`, the
+// Result is what a sweep reports (`tuxlb sweep --format json`, the
 // result of a sweep job, the page's download).
-type SweepResult struct {
-	EngineVersion string       `json:"engine_version"`
-	Name          string       `json:"name,omitempty"`
-	Keys          []SweepAxis  `json:"keys"`
-	Replications  int          `json:"replications"`
-	Seeds         []uint64     `json:"seeds"`
-	Objective     string       `json:"objective,omitempty"`
-	Total         int          `json:"total"` // points of the grid
-	Points        []SweepPoint `json:"points"`
+type Result struct {
+	EngineVersion string   `json:"engine_version"`
+	Name          string   `json:"name,omitempty"`
+	Keys          []Axis   `json:"keys"`
+	Replications  int      `json:"replications"`
+	Seeds         []uint64 `json:"seeds"`
+	Objective     string   `json:"objective,omitempty"`
+	Total         int      `json:"total"` // points of the grid
+	Points        []Point  `json:"points"`
 	// Lines has, per value of the second key (one line with one key), the
 	// last point along the first key that meets the objective.
-	Lines []SweepLine `json:"lines,omitempty"`
+	Lines []Line `json:"lines,omitempty"`
 }
 
-// SweepAxis is one varied key and its values in order.
-type SweepAxis struct {
+// Axis is one varied key and its values in order.
+type Axis struct {
 	Key    string `json:"key"`
 	Values []any  `json:"values"` // json.Number or string
 }
 
-// SweepPoint is one point of the grid with its figures.
-type SweepPoint struct {
-	Index   int               `json:"index"`
-	Values  map[string]any    `json:"values"`
-	Figures map[string]MeanCI `json:"figures"`
-	Meets   *bool             `json:"meets,omitempty"`
+// Point is one point of the grid with its figures.
+type Point struct {
+	Index   int                    `json:"index"`
+	Values  map[string]any         `json:"values"`
+	Figures map[string]core.MeanCI `json:"figures"`
+	Meets   *bool                  `json:"meets,omitempty"`
 	order   []string
 }
 
-// SweepLine is one line of the grid (a value of the second key) and the last
+// Line is one line of the grid (a value of the second key) and the last
 // point along the first key that meets the objective (nil when none does).
-type SweepLine struct {
+type Line struct {
 	Values      map[string]any `json:"values"`
-	LastMeeting *SweepPointRef `json:"last_meeting"`
+	LastMeeting *PointRef      `json:"last_meeting"`
 }
 
-// SweepPointRef names a point by its index and values.
-type SweepPointRef struct {
+// PointRef names a point by its index and values.
+type PointRef struct {
 	Index  int            `json:"index"`
 	Values map[string]any `json:"values"`
 }
 
-// SweepReducer gathers the samples of a sweep's units, in any order, and
+// Reducer gathers the samples of a sweep's units, in any order, and
 // builds its result. Points are reduced as their last replication arrives,
 // from the samples in replication order, so the result is the same whatever
 // order the units ran in.
-type SweepReducer struct {
+type Reducer struct {
 	s       *Sweep
-	samples [][]*SweepSample
+	samples [][]*Sample
 	left    []int
-	points  []*SweepPoint
+	points  []*Point
 	done    int
 }
 
 // NewReducer starts the reduction of the sweep's units.
-func (s *Sweep) NewReducer() *SweepReducer {
-	r := &SweepReducer{s: s, samples: make([][]*SweepSample, len(s.points)),
-		left: make([]int, len(s.points)), points: make([]*SweepPoint, len(s.points))}
+func (s *Sweep) NewReducer() *Reducer {
+	r := &Reducer{s: s, samples: make([][]*Sample, len(s.points)),
+		left: make([]int, len(s.points)), points: make([]*Point, len(s.points))}
 	for p := range r.samples {
-		r.samples[p] = make([]*SweepSample, s.Reps)
+		r.samples[p] = make([]*Sample, s.Reps)
 		r.left[p] = s.Reps
 	}
 	return r
@@ -148,13 +153,13 @@ func (s *Sweep) NewReducer() *SweepReducer {
 
 // Add records the sample of unit u. When it completes its point, the point is
 // returned (else nil).
-func (r *SweepReducer) Add(u int, smp *SweepSample) (*SweepPoint, error) {
+func (r *Reducer) Add(u int, smp *Sample) (*Point, error) {
 	if u < 0 || u >= r.s.Units() {
-		return nil, Errorf(EINVALID, "sweep unit %d out of range", u)
+		return nil, core.Errorf(core.EINVALID, "sweep unit %d out of range", u)
 	}
 	p, rep := r.s.Unit(u)
 	if r.points[p] != nil || r.samples[p][rep] != nil {
-		return nil, Errorf(ECONFLICT, "sweep unit %d added twice", u)
+		return nil, core.Errorf(core.ECONFLICT, "sweep unit %d added twice", u)
 	}
 	r.samples[p][rep] = smp
 	r.done++
@@ -168,12 +173,12 @@ func (r *SweepReducer) Add(u int, smp *SweepSample) (*SweepPoint, error) {
 
 // Restore puts back a point reduced before (a resumed job): its figures as
 // they were encoded, its values from the grid.
-func (r *SweepReducer) Restore(pt *SweepPoint) error {
+func (r *Reducer) Restore(pt *Point) error {
 	p := pt.Index
 	if p < 0 || p >= len(r.points) || r.points[p] != nil || r.left[p] != r.s.Reps {
-		return Errorf(ECONFLICT, "sweep point %d restored twice or out of range", p)
+		return core.Errorf(core.ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
-	fresh := &SweepPoint{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
+	fresh := &Point{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
 	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
 	if r.s.Objective != nil {
 		m := r.s.Objective.meets(pt.Figures)
@@ -187,19 +192,19 @@ func (r *SweepReducer) Restore(pt *SweepPoint) error {
 }
 
 // PointDone reports whether point p is reduced.
-func (r *SweepReducer) PointDone(p int) bool { return r.points[p] != nil }
+func (r *Reducer) PointDone(p int) bool { return r.points[p] != nil }
 
 // Done returns the number of units recorded (restored points count all their units).
-func (r *SweepReducer) Done() int { return r.done }
+func (r *Reducer) Done() int { return r.done }
 
 // Result returns the sweep's result with the points reduced so far, in grid
 // order, and the objective's lines over those points.
-func (r *SweepReducer) Result() *SweepResult {
+func (r *Reducer) Result() *Result {
 	s := r.s
-	res := &SweepResult{EngineVersion: EngineVersion, Name: s.Name, Replications: s.Reps,
-		Seeds: s.Seeds, Total: len(s.points), Points: []SweepPoint{}}
+	res := &Result{EngineVersion: core.EngineVersion, Name: s.Name, Replications: s.Reps,
+		Seeds: s.Seeds, Total: len(s.points), Points: []Point{}}
 	for i, k := range s.Keys {
-		ax := SweepAxis{Key: k.name}
+		ax := Axis{Key: k.name}
 		for _, v := range s.Values[i] {
 			ax.Values = append(ax.Values, k.jsonValue(v))
 		}
@@ -219,11 +224,11 @@ func (r *SweepReducer) Result() *SweepResult {
 
 // lines finds, per line of the grid, the last point along the first key that
 // meets the objective.
-func (r *SweepReducer) lines() []SweepLine {
+func (r *Reducer) lines() []Line {
 	s := r.s
 	n0 := len(s.Values[0])
 	nLines := len(s.points) / n0
-	out := make([]SweepLine, nLines)
+	out := make([]Line, nLines)
 	for l := 0; l < nLines; l++ {
 		out[l].Values = map[string]any{}
 		if len(s.Keys) > 1 {
@@ -233,7 +238,7 @@ func (r *SweepReducer) lines() []SweepLine {
 		for i := 0; i < n0; i++ {
 			p := r.points[l*n0+i]
 			if p != nil && p.Meets != nil && *p.Meets {
-				out[l].LastMeeting = &SweepPointRef{Index: p.Index, Values: p.Values}
+				out[l].LastMeeting = &PointRef{Index: p.Index, Values: p.Values}
 			}
 		}
 	}
@@ -258,15 +263,16 @@ func (k *sweepKey) jsonValue(v string) any {
 }
 
 // reducePoint computes point p's figures from its samples (in replication order).
-func (s *Sweep) reducePoint(p int, samples []*SweepSample) *SweepPoint {
-	pt := &SweepPoint{Index: p, Values: s.pointValues(p), Figures: map[string]MeanCI{}}
+func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
+	pt := &Point{Index: p, Values: s.pointValues(p), Figures: map[string]core.MeanCI{}}
 	pt.order = figureOrder(samples)
 	xs := make([]float64, len(samples))
 	for _, name := range pt.order {
 		for i, smp := range samples {
 			xs[i] = smp.Figures[name]
 		}
-		pt.Figures[name] = meanCI(xs)
+		mean, half := ci.Mean95(xs)
+		pt.Figures[name] = core.MeanCI{Mean: mean, HalfWidth: half}
 	}
 	if s.Objective != nil {
 		m := s.Objective.meets(pt.Figures)
@@ -276,8 +282,8 @@ func (s *Sweep) reducePoint(p int, samples []*SweepSample) *SweepPoint {
 }
 
 // figureOrderOf orders restored figures as figureOrder does.
-func figureOrderOf(figures map[string]MeanCI, m *Model) []string {
-	out := slices.Clone(sweepFigures)
+func figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
+	out := slices.Clone(fixedFigures)
 	var reasons []string
 	for name := range figures {
 		if strings.HasPrefix(name, "failed.") {
@@ -294,19 +300,19 @@ func figureOrderOf(figures map[string]MeanCI, m *Model) []string {
 	return out
 }
 
-// EncodeSweep is the one JSON encoding of a sweep result: indented (2
-// spaces) with a newline, like EncodeResult.
-func EncodeSweep(r *SweepResult) []byte {
+// Encode is the one JSON encoding of a sweep result: indented (2
+// spaces) with a newline, like [core.EncodeResult].
+func Encode(r *Result) []byte {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		b, _ = json.Marshal(Errorf(EINTERNAL, "encode sweep: %v", err))
+		b, _ = json.Marshal(core.Errorf(core.EINTERNAL, "encode sweep: %v", err))
 	}
 	return append(b, '\n')
 }
 
 // columns returns the figure columns of the result: the union of its points'
 // figures, in the fixed order, then the failure reasons, then the machines.
-func (r *SweepResult) columns() []string {
+func (r *Result) columns() []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(name string) {
@@ -315,7 +321,7 @@ func (r *SweepResult) columns() []string {
 			out = append(out, name)
 		}
 	}
-	for _, name := range sweepFigures {
+	for _, name := range fixedFigures {
 		add(name)
 	}
 	var reasons []string
@@ -332,7 +338,7 @@ func (r *SweepResult) columns() []string {
 	for _, p := range r.Points {
 		order := p.order
 		if order == nil {
-			order = slices.Sorted(mapKeys(p.Figures))
+			order = slices.Sorted(maps.Keys(p.Figures))
 		}
 		for _, name := range order {
 			if strings.HasPrefix(name, "utilization.") {
@@ -343,9 +349,9 @@ func (r *SweepResult) columns() []string {
 	return out
 }
 
-// EncodeSweepCSV writes the result as CSV: the keys, then per figure its
+// EncodeCSV writes the result as CSV: the keys, then per figure its
 // mean and its ci95, then meets (when there is an objective); one row per point.
-func EncodeSweepCSV(r *SweepResult) []byte {
+func EncodeCSV(r *Result) []byte {
 	var b bytes.Buffer
 	cols := r.columns()
 	var head []string
@@ -381,7 +387,7 @@ func writeCSVRow(b *bytes.Buffer, cells []string) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.Write(appendCSVField(nil, c))
+		b.Write(csvx.AppendField(nil, c))
 	}
 	b.WriteByte('\n')
 }
@@ -392,10 +398,10 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 var tableFigures = []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
 	"throughput_per_s", "failed", "crossed_network"}
 
-// EncodeSweepTable writes the result as an aligned text table: the keys, the
+// EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;
 // then, with an objective, the last point of each line that meets it.
-func EncodeSweepTable(r *SweepResult) []byte {
+func EncodeTable(r *Result) []byte {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, k := range r.Keys {

@@ -1,4 +1,4 @@
-package core
+package sweep
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 func TestParseSweepValues(t *testing.T) {
@@ -25,9 +27,9 @@ func TestParseSweepValues(t *testing.T) {
 		{"-1..1/1", []string{"-1", "0", "1"}},
 	}
 	for _, tt := range tests {
-		got, err := parseSweepValues("k", tt.text)
+		got, err := parseValues("k", tt.text)
 		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("parseSweepValues(%q): got %q, %v; want %q", tt.text, got, err, tt.want)
+			t.Errorf("parseValues(%q): got %q, %v; want %q", tt.text, got, err, tt.want)
 		}
 	}
 	for _, tt := range []struct{ text, want string }{
@@ -41,16 +43,16 @@ func TestParseSweepValues(t *testing.T) {
 		{"0..10000/1", "more than the limit of 1000 values"},
 		{"1,2,1", "vary k: value 1 given twice"},
 	} {
-		_, err := parseSweepValues("k", tt.text)
+		_, err := parseValues("k", tt.text)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("parseSweepValues(%q): got %v, want an error containing %q", tt.text, err, tt.want)
+			t.Errorf("parseValues(%q): got %v, want an error containing %q", tt.text, err, tt.want)
 		}
 	}
 }
 
 // sweepScenario is one machine, one server of SVC with a constant service
 // time of 4 ms, and constant arrivals at 100/s for one second.
-func sweepScenario(t *testing.T) *Scenario {
+func sweepScenario(t *testing.T) *core.Scenario {
 	t.Helper()
 	doc := `{
   "name": "sweep",
@@ -59,7 +61,7 @@ func sweepScenario(t *testing.T) *Scenario {
   "seed": 5,
   "workload": {"generate": {"duration_ms": 1000, "streams": [{"service": "SVC", "arrivals": "constant", "rate_per_s": 100}]}}
 }`
-	sc, err := ParseScenario([]byte(doc))
+	sc, err := core.ParseScenario([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,11 +69,11 @@ func sweepScenario(t *testing.T) *Scenario {
 }
 
 // runSweep runs every unit of the sweep in the order given and reduces them.
-func runSweep(t *testing.T, s *Sweep, order []int) *SweepResult {
+func runSweep(t *testing.T, s *Sweep, order []int) *Result {
 	t.Helper()
 	r := s.NewReducer()
 	for _, u := range order {
-		smp, err := s.RunUnit(u, RunOptions{})
+		smp, err := s.RunUnit(u, core.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +102,7 @@ func inOrder(n int) []int {
 //	speed 2: service 2 ms, every gap >= 2.5 ms: response 2 everywhere -> last meeting: rate_scale 4
 func TestSweepObjectiveHandWorked(t *testing.T) {
 	sc := sweepScenario(t)
-	s, err := CompileSweep(sc, SweepSpec{Vary: []string{"rate_scale=1..4/1", "machines.SITE1.speed=1,2"},
+	s, err := Compile(sc, Spec{Vary: []string{"rate_scale=1..4/1", "machines.SITE1.speed=1,2"},
 		Objective: "response_mean_ms<=4.5"})
 	if err != nil {
 		t.Fatal(err)
@@ -141,17 +143,17 @@ func TestSweepObjectiveHandWorked(t *testing.T) {
 // the replication's seed.
 func TestSweepSameBytesAnyOrder(t *testing.T) {
 	sc := sweepScenario(t)
-	sc.Services["SVC"] = ServiceSpec{ServiceTime: &Dist{Dist: "exp", MeanMS: ptr(4.0)}}
+	sc.Services["SVC"] = core.ServiceSpec{ServiceTime: &core.Dist{Dist: "exp", MeanMS: ptr(4.0)}}
 	sc.Workload.Generate.Streams[0].Arrivals = "poisson"
-	s, err := CompileSweep(sc, SweepSpec{Vary: []string{"rate_scale=1,2", "policy=tuxedo,random"}, Replications: 3,
+	s, err := Compile(sc, Spec{Vary: []string{"rate_scale=1,2", "policy=tuxedo,random"}, Replications: 3,
 		Objective: "wait_mean_ms<=1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	forward := EncodeSweep(runSweep(t, s, inOrder(s.Units())))
+	forward := Encode(runSweep(t, s, inOrder(s.Units())))
 	backward := inOrder(s.Units())
 	slices.Reverse(backward)
-	if got := EncodeSweep(runSweep(t, s, backward)); !bytes.Equal(got, forward) {
+	if got := Encode(runSweep(t, s, backward)); !bytes.Equal(got, forward) {
 		t.Errorf("reversed order gives other bytes:\n%s\nwant\n%s", got, forward)
 	}
 	// The grid's first key varies fastest: points (1, tuxedo), (2, tuxedo),
@@ -162,16 +164,16 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 	if want := []int{3, 4, 5, 9, 10, 11, 0, 1, 2, 6, 7, 8}; !slices.Equal(largest, want) {
 		t.Errorf("LargestFirst = %v, want %v", largest, want)
 	}
-	if got := EncodeSweep(runSweep(t, s, largest)); !bytes.Equal(got, forward) {
+	if got := Encode(runSweep(t, s, largest)); !bytes.Equal(got, forward) {
 		t.Errorf("largest-first order gives other bytes:\n%s\nwant\n%s", got, forward)
 	}
 	// Unit 4 is point 1 (rate_scale 2, tuxedo), replication 1.
 	p, rep := s.Unit(4)
-	res, err := Run(s.pointScenario(p), RunOptions{Seed: &s.Seeds[rep]})
+	res, err := core.Run(s.pointScenario(p), core.RunOptions{Seed: &s.Seeds[rep]})
 	if err != nil {
 		t.Fatal(err)
 	}
-	smp, _ := s.RunUnit(4, RunOptions{})
+	smp, _ := s.RunUnit(4, core.RunOptions{})
 	if want := sampleOf(res); fmt.Sprint(smp) != fmt.Sprint(want) {
 		t.Errorf("unit 4: got %v, want core.Run's %v", smp, want)
 	}
@@ -189,38 +191,38 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 func TestSweepBadInput(t *testing.T) {
 	sc := sweepScenario(t)
 	for _, tt := range []struct {
-		spec SweepSpec
+		spec Spec
 		want string
 	}{
-		{SweepSpec{}, "vary: want 1 or 2 keys"},
-		{SweepSpec{Vary: []string{"a=1", "b=2", "c=3"}}, "vary: want 1 or 2 keys"},
-		{SweepSpec{Vary: []string{"rate_scale"}}, `vary "rate_scale": want KEY=VALUES`},
-		{SweepSpec{Vary: []string{"nosuch=1,2"}}, "vary nosuch: unknown key"},
-		{SweepSpec{Vary: []string{"tuning.nosuch=1"}}, "vary tuning.nosuch: unknown key"},
-		{SweepSpec{Vary: []string{"SERVERS.srv.LOAD=1"}}, "vary SERVERS.srv.LOAD: unknown key"},
-		{SweepSpec{Vary: []string{"rate_scale=1", "RATE_SCALE=2"}}, "vary rate_scale: key given twice"},
-		{SweepSpec{Vary: []string{"rate_scale=0..1/0.5"}}, "vary rate_scale: value 0 must be > 0"},
-		{SweepSpec{Vary: []string{"rate_scale=x"}}, `vary rate_scale: value "x" is not a number`},
-		{SweepSpec{Vary: []string{"policy=best"}}, `vary policy: value "best" is not one of tuxedo`},
-		{SweepSpec{Vary: []string{"ldbal=maybe"}}, `vary ldbal: value "maybe" is not one of Y, N`},
-		{SweepSpec{Vary: []string{"network.latency_ms=-1"}}, "vary network.latency_ms: value -1 must be >= 0"},
-		{SweepSpec{Vary: []string{"SERVERS.srv.MIN=1.5"}}, `vary SERVERS.srv.MIN: value "1.5" is not a whole number`},
-		{SweepSpec{Vary: []string{"machines.NOPE.speed=1,2"}}, "vary machines.NOPE.speed=1"},
-		{SweepSpec{Vary: []string{"rate_scale=1..1000/1", "policy=tuxedo,jsq"}}, "vary: 2000 points, more than the limit of 1000"},
-		{SweepSpec{Vary: []string{"rate_scale=1"}, Replications: 101}, "replications: must be between 1 and 100"},
-		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "p99<=3"}, `unknown figure "p99"`},
-		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<200"}, "want FIGURE<=X or FIGURE>=X"},
-		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<=fast"}, `limit "fast" is not a number`},
-		{SweepSpec{Vary: []string{"rate_scale=1"}, Objective: "utilization.NOPE>=0.5"}, `no machine "NOPE"`},
+		{Spec{}, "vary: want 1 or 2 keys"},
+		{Spec{Vary: []string{"a=1", "b=2", "c=3"}}, "vary: want 1 or 2 keys"},
+		{Spec{Vary: []string{"rate_scale"}}, `vary "rate_scale": want KEY=VALUES`},
+		{Spec{Vary: []string{"nosuch=1,2"}}, "vary nosuch: unknown key"},
+		{Spec{Vary: []string{"tuning.nosuch=1"}}, "vary tuning.nosuch: unknown key"},
+		{Spec{Vary: []string{"SERVERS.srv.LOAD=1"}}, "vary SERVERS.srv.LOAD: unknown key"},
+		{Spec{Vary: []string{"rate_scale=1", "RATE_SCALE=2"}}, "vary rate_scale: key given twice"},
+		{Spec{Vary: []string{"rate_scale=0..1/0.5"}}, "vary rate_scale: value 0 must be > 0"},
+		{Spec{Vary: []string{"rate_scale=x"}}, `vary rate_scale: value "x" is not a number`},
+		{Spec{Vary: []string{"policy=best"}}, `vary policy: value "best" is not one of tuxedo`},
+		{Spec{Vary: []string{"ldbal=maybe"}}, `vary ldbal: value "maybe" is not one of Y, N`},
+		{Spec{Vary: []string{"network.latency_ms=-1"}}, "vary network.latency_ms: value -1 must be >= 0"},
+		{Spec{Vary: []string{"SERVERS.srv.MIN=1.5"}}, `vary SERVERS.srv.MIN: value "1.5" is not a whole number`},
+		{Spec{Vary: []string{"machines.NOPE.speed=1,2"}}, "vary machines.NOPE.speed=1"},
+		{Spec{Vary: []string{"rate_scale=1..1000/1", "policy=tuxedo,jsq"}}, "vary: 2000 points, more than the limit of 1000"},
+		{Spec{Vary: []string{"rate_scale=1"}, Replications: 101}, "replications: must be between 1 and 100"},
+		{Spec{Vary: []string{"rate_scale=1"}, Objective: "p99<=3"}, `unknown figure "p99"`},
+		{Spec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<200"}, "want FIGURE<=X or FIGURE>=X"},
+		{Spec{Vary: []string{"rate_scale=1"}, Objective: "response_p99_ms<=fast"}, `limit "fast" is not a number`},
+		{Spec{Vary: []string{"rate_scale=1"}, Objective: "utilization.NOPE>=0.5"}, `no machine "NOPE"`},
 	} {
-		_, err := CompileSweep(sc, tt.spec)
-		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("CompileSweep(%+v): got %v, want an invalid error containing %q", tt.spec, err, tt.want)
+		_, err := Compile(sc, tt.spec)
+		if err == nil || core.ErrorCode(err) != core.EINVALID || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Compile(%+v): got %v, want an invalid error containing %q", tt.spec, err, tt.want)
 		}
 	}
 	trace := *sc
-	trace.Workload = Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
-	_, err := CompileSweep(&trace, SweepSpec{Vary: []string{"rate_scale=2"}})
+	trace.Workload = core.Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
+	_, err := Compile(&trace, Spec{Vary: []string{"rate_scale=2"}})
 	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has a trace") {
 		t.Errorf("rate_scale of a trace: got %v", err)
 	}
@@ -229,7 +231,7 @@ func TestSweepBadInput(t *testing.T) {
 // sweepTheory is one queue of c servers (an MSSQ set when c > 1) with
 // Poisson arrivals at rate_per_s 100 and exponential service of mean 4 ms
 // (mu = 250/s per server), a 2-second warm-up and 60 s measured.
-func sweepTheory(t *testing.T, c int) *Scenario {
+func sweepTheory(t *testing.T, c int) *core.Scenario {
 	t.Helper()
 	rq := ""
 	if c > 1 {
@@ -242,7 +244,7 @@ func sweepTheory(t *testing.T, c int) *Scenario {
   "warmup_ms": 2000,
   "workload": {"generate": {"duration_ms": 62000, "streams": [{"service": "SVC", "arrivals": "poisson", "rate_per_s": 100}]}}
 }`, c, rq)
-	sc, err := ParseScenario([]byte(doc))
+	sc, err := core.ParseScenario([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +275,7 @@ func TestSweepTheory(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s, err := CompileSweep(sweepTheory(t, c.c), SweepSpec{Vary: []string{"rate_scale=" + c.values}, Replications: 10})
+			s, err := Compile(sweepTheory(t, c.c), Spec{Vary: []string{"rate_scale=" + c.values}, Replications: 10})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,4 +300,70 @@ func mustFloat(t *testing.T, v any) float64 {
 		t.Fatal(err)
 	}
 	return x
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// erlangC is the probability that an arrival waits in M/M/c with offered
+// load a = lambda/mu (in servers).
+func erlangC(c int, a float64) float64 {
+	term, sum := 1.0, 1.0
+	for k := 1; k < c; k++ {
+		term *= a / float64(k)
+		sum += term
+	}
+	term *= a / float64(c)
+	top := term * float64(c) / (float64(c) - a)
+	return top / (sum + top)
+}
+
+// Sweep.Run gives the bytes of the units run in any other order (here
+// backwards) and reduced.
+func TestSweepRunIsAnyOrder(t *testing.T) {
+	sw, err := Compile(traceScenario(t), Spec{Vary: []string{"SERVERS.simpserv.MIN=2,4"}, Replications: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sw.Run(core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sw.NewReducer()
+	for u := sw.Units() - 1; u >= 0; u-- {
+		smp, err := sw.RunUnit(u, core.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Add(u, smp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := Encode(res), Encode(r.Result()); !bytes.Equal(got, want) {
+		t.Errorf("Sweep.Run:\n%s\nwant the units reduced backwards:\n%s", got, want)
+	}
+}
+
+// traceScenario is four instances of simpserv (TOUPPER) on one SHM machine,
+// a CSV trace of four rows and a Poisson stream.
+func traceScenario(t *testing.T) *core.Scenario {
+	t.Helper()
+	const ubb = "*RESOURCES\nIPCKEY 123456\nMASTER SITE1\nMODEL SHM\nLDBAL Y\n*MACHINES\n\"tuxhost\" LMID=SITE1 APPDIR=\"/app\" TUXCONFIG=\"/app/tuxconfig\" TUXDIR=\"/opt/tuxedo\"\n" +
+		"*GROUPS\nAPPGRP LMID=SITE1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=APPGRP SRVID=1 MIN=4 MAX=4 CLOPT=\"-A\"\n*SERVICES\nTOUPPER LOAD=50\n"
+	doc, err := json.Marshal(map[string]any{
+		"ubbconfig": ubb,
+		"services":  map[string]any{"TOUPPER": map[string]any{"service_time": map[string]any{"dist": "exp", "mean_ms": 2}}},
+		"workload": map[string]any{
+			"trace_csv": "time_ms,service,origin\n5,TOUPPER,SITE1\n1,TOUPPER,SITE1\n3,TOUPPER,SITE1\n1,TOUPPER,SITE1\n",
+			"generate": map[string]any{"duration_ms": 200, "streams": []any{
+				map[string]any{"service": "TOUPPER", "origin": "SITE1", "arrivals": "poisson", "rate_per_s": 1500}}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := core.ParseScenario(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

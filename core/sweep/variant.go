@@ -1,4 +1,4 @@
-package core
+package sweep
 
 import (
 	"encoding/json"
@@ -7,95 +7,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
-
-// Headline is the handful of figures people compare runs by.
-type Headline struct {
-	Issued         int64   `json:"issued"`
-	Completed      int64   `json:"completed"`
-	Failed         int64   `json:"failed"`
-	TimedOut       int64   `json:"timed_out"`
-	WaitMeanMS     float64 `json:"wait_mean_ms"`
-	WaitP95MS      float64 `json:"wait_p95_ms"`
-	WaitP99MS      float64 `json:"wait_p99_ms"`
-	ResponseMeanMS float64 `json:"response_mean_ms"`
-	ResponseP95MS  float64 `json:"response_p95_ms"`
-	ResponseP99MS  float64 `json:"response_p99_ms"`
-	MaxUtilization float64 `json:"max_utilization"`
-	Jain           float64 `json:"jain_utilization"`
-	NetworkSent    int64   `json:"network_sent"`
-	// NetworkShare is the fraction of issued requests that crossed the
-	// network to the queue that took them (network_sent / issued).
-	NetworkShare float64 `json:"network_share"`
-	// SaturatedMachines counts the machines that saturate while another
-	// machine serving the same services has room (see Saturations).
-	SaturatedMachines int `json:"saturated_machines,omitempty"`
-}
-
-// Derive fills the figures computed from the others (NetworkShare), for a
-// headline read back from storage.
-func (h *Headline) Derive() {
-	h.NetworkShare = 0
-	if h.Issued > 0 {
-		h.NetworkShare = round6(float64(h.NetworkSent) / float64(h.Issued))
-	}
-}
-
-// Figure is one named headline figure.
-type Figure struct {
-	Name  string
-	Value float64
-}
-
-// Figures returns the headline figures in display order.
-func (h *Headline) Figures() []Figure {
-	return []Figure{
-		{"issued", float64(h.Issued)},
-		{"completed", float64(h.Completed)},
-		{"failed", float64(h.Failed)},
-		{"timed_out", float64(h.TimedOut)},
-		{"wait_mean_ms", h.WaitMeanMS},
-		{"wait_p95_ms", h.WaitP95MS},
-		{"wait_p99_ms", h.WaitP99MS},
-		{"response_mean_ms", h.ResponseMeanMS},
-		{"response_p95_ms", h.ResponseP95MS},
-		{"response_p99_ms", h.ResponseP99MS},
-		{"max_utilization", h.MaxUtilization},
-		{"jain_utilization", h.Jain},
-		{"network_sent", float64(h.NetworkSent)},
-		{"network_share", h.NetworkShare},
-		{"saturated_machines", float64(h.SaturatedMachines)},
-	}
-}
-
-// HeadlineOf extracts the headline figures of a result.
-func HeadlineOf(r *Result) Headline {
-	h := Headline{
-		Issued:         r.Requests.Issued,
-		Completed:      r.Requests.Completed,
-		TimedOut:       r.Requests.TimedOut,
-		WaitMeanMS:     r.WaitMS.Mean,
-		WaitP95MS:      r.WaitMS.P95,
-		WaitP99MS:      r.WaitMS.P99,
-		ResponseMeanMS: r.ResponseMS.Mean,
-		ResponseP95MS:  r.ResponseMS.P95,
-		ResponseP99MS:  r.ResponseMS.P99,
-		Jain:           r.Balance.JainUtilization,
-	}
-	for _, n := range r.Requests.Failed {
-		h.Failed += n
-	}
-	for _, s := range r.Servers {
-		h.MaxUtilization = math.Max(h.MaxUtilization, s.Utilization)
-	}
-	for _, m := range r.Machines {
-		h.NetworkSent += m.Sent
-	}
-	h.Derive()
-	h.SaturatedMachines = len(saturations(r))
-	return h
-}
 
 // Comparison is several results side by side, with each one's differences
 // against the first (the baseline).
@@ -108,7 +23,7 @@ type Comparison struct {
 // ComparedVariant is one column of a comparison.
 type ComparedVariant struct {
 	Name     string          `json:"name"`
-	Headline Headline        `json:"headline"`
+	Headline core.Headline   `json:"headline"`
 	Diff     map[string]Diff `json:"diff,omitempty"` // against the baseline; absent for the baseline
 }
 
@@ -127,12 +42,12 @@ type ComparedServer struct {
 }
 
 // CompareResults puts results side by side; names label them.
-func CompareResults(names []string, results []*Result) *Comparison {
+func CompareResults(names []string, results []*core.Result) *Comparison {
 	c := &Comparison{}
-	var base Headline
+	var base core.Headline
 	serverIdx := map[string]int{}
 	for i, r := range results {
-		v := ComparedVariant{Name: names[i], Headline: HeadlineOf(r)}
+		v := ComparedVariant{Name: names[i], Headline: core.HeadlineOf(r)}
 		if i == 0 {
 			base = v.Headline
 		} else {
@@ -152,7 +67,7 @@ func CompareResults(names []string, results []*Result) *Comparison {
 	return c
 }
 
-func diffHeadlines(base, h *Headline) map[string]Diff {
+func diffHeadlines(base, h *core.Headline) map[string]Diff {
 	bf, hf := base.Figures(), h.Figures()
 	d := make(map[string]Diff, len(bf))
 	for i, f := range hf {
@@ -192,7 +107,7 @@ func ParseVariant(text string) (Variant, error) {
 		key, val, ok := strings.Cut(part, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			return v, Errorf(EINVALID, "variant %q: want key=value, e.g. ldbal=N or policy=p2c", text)
+			return v, core.Errorf(core.EINVALID, "variant %q: want key=value, e.g. ldbal=N or policy=p2c", text)
 		}
 		v.Set = append(v.Set, Assignment{Path: key, Value: strings.TrimSpace(val)})
 	}
@@ -207,21 +122,21 @@ func ParseVariant(text string) (Variant, error) {
 // scenario that can be saved and shared. The scenario keys a sweep varies
 // (rate_scale, policy, tuning.*, ...) have their values checked as a sweep
 // checks them.
-func ApplyVariant(sc *Scenario, v Variant) (*Scenario, error) {
+func ApplyVariant(sc *core.Scenario, v Variant) (*core.Scenario, error) {
 	out := *sc
 	if err := applyAssignments(&out, v.Set); err != nil {
-		return nil, Errorf(EINVALID, "variant %q: %v", v.Name, err)
+		return nil, core.Errorf(core.EINVALID, "variant %q: %v", v.Name, err)
 	}
 	return &out, nil
 }
 
 // applyAssignments makes the assignments to sc: scenario fields in order,
 // then every UBBCONFIG change at once through the ubb editor.
-func applyAssignments(sc *Scenario, set []Assignment) error {
+func applyAssignments(sc *core.Scenario, set []Assignment) error {
 	var changes []ubb.Change
 	for _, a := range set {
 		c, isUBB, err := ubbChange(a)
-		k := lookupSweepKey(a.Path)
+		k := lookupKey(a.Path)
 		switch {
 		case err != nil:
 		case isUBB:
@@ -271,7 +186,7 @@ func ubbChange(a Assignment) (c ubb.Change, isUBB bool, err error) {
 
 // setScenarioPath sets a field of the scenario by its dotted JSON path, going
 // through the JSON form so that the strict reader checks the result.
-func setScenarioPath(sc *Scenario, path, value string) error {
+func setScenarioPath(sc *core.Scenario, path, value string) error {
 	raw, err := json.Marshal(sc)
 	if err != nil {
 		return err
@@ -302,9 +217,10 @@ func setScenarioPath(sc *Scenario, path, value string) error {
 	if err != nil {
 		return err
 	}
-	var fresh Scenario
-	if err := decodeStrict(raw, &fresh, "variant "+path); err != nil {
-		return err // names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
+	var fresh core.Scenario
+	if err := jsonx.DecodeStrict(raw, &fresh, "variant "+path); err != nil {
+		// names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
+		return &core.Error{Code: core.EINVALID, Message: err.Error()}
 	}
 	*sc = fresh
 	return nil
@@ -313,15 +229,15 @@ func setScenarioPath(sc *Scenario, path, value string) error {
 // Compare runs the scenario once per variant (the first is usually the
 // scenario as it is, named "baseline") on the identical request stream and
 // puts the results side by side.
-func Compare(sc *Scenario, variants []Variant, opt RunOptions) (*Comparison, []*Result, error) {
+func Compare(sc *core.Scenario, variants []Variant, opt core.RunOptions) (*Comparison, []*core.Result, error) {
 	names := make([]string, len(variants))
-	results := make([]*Result, len(variants))
+	results := make([]*core.Result, len(variants))
 	for i, v := range variants {
 		vsc, err := ApplyVariant(sc, v)
 		if err != nil {
 			return nil, nil, err
 		}
-		r, err := Run(vsc, opt)
+		r, err := core.Run(vsc, opt)
 		if err != nil {
 			return nil, nil, fmt.Errorf("variant %q: %w", v.Name, err)
 		}

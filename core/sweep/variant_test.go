@@ -1,11 +1,14 @@
-package core
+package sweep
 
 import (
 	"bytes"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 const compareUBB = "*RESOURCES\r\nIPCKEY 1\r\nMODEL SHM # one machine\r\nLDBAL \"N\"\r\n\r\n*MACHINES\r\nh LMID=A\r\n"
@@ -27,7 +30,7 @@ func TestApplyVariantEditsUBBConfig(t *testing.T) {
 		{"SERVICES.TOUPPER.LOAD=80", "# one\r\n", "# one\r\n*SERVICES\r\nTOUPPER LOAD=80\r\n"},
 	}
 	for _, tt := range tests {
-		sc := &Scenario{UBBConfig: ubbText, Policy: "tuxedo"}
+		sc := &core.Scenario{UBBConfig: ubbText, Policy: "tuxedo"}
 		v, err := ParseVariant(tt.variant)
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +65,7 @@ func TestParseVariant(t *testing.T) {
 }
 
 func TestApplyVariant(t *testing.T) {
-	sc := &Scenario{UBBConfig: compareUBB, Policy: "tuxedo"}
+	sc := &core.Scenario{UBBConfig: compareUBB, Policy: "tuxedo"}
 	v, _ := ParseVariant("policy=p2c,network.latency_ms=2.5,tuning.idle=queue,ldbal=Y,seed=9")
 	got, err := ApplyVariant(sc, v)
 	if err != nil {
@@ -91,18 +94,18 @@ func TestApplyVariant(t *testing.T) {
 	} {
 		v, _ := ParseVariant(tt.bad)
 		_, err := ApplyVariant(sc, v)
-		if err == nil || ErrorCode(err) != EINVALID || !strings.HasSuffix(err.Error(), `variant "`+tt.bad+`": `+tt.want) {
+		if err == nil || core.ErrorCode(err) != core.EINVALID || !strings.HasSuffix(err.Error(), `variant "`+tt.bad+`": `+tt.want) {
 			t.Errorf("ApplyVariant(%q): got %v, want an invalid error ending %q", tt.bad, err, tt.want)
 		}
 	}
 }
 
 func TestCompareResults(t *testing.T) {
-	a := &Result{Requests: RequestCounts{Issued: 100, Completed: 90, Failed: map[string]int64{"TPENOENT": 10}},
-		WaitMS: Summary{Mean: 2}, Servers: []ServerStats{{ID: "G/1", Requests: 90, Utilization: 0.5}}}
-	b := &Result{Requests: RequestCounts{Issued: 100, Completed: 100}, WaitMS: Summary{Mean: 3},
-		Servers: []ServerStats{{ID: "G/2", Requests: 100, Utilization: 0.25}}}
-	c := CompareResults([]string{"a", "b"}, []*Result{a, b})
+	a := &core.Result{Requests: core.RequestCounts{Issued: 100, Completed: 90, Failed: map[string]int64{"TPENOENT": 10}},
+		WaitMS: core.Summary{Mean: 2}, Servers: []core.ServerStats{{ID: "G/1", Requests: 90, Utilization: 0.5}}}
+	b := &core.Result{Requests: core.RequestCounts{Issued: 100, Completed: 100}, WaitMS: core.Summary{Mean: 3},
+		Servers: []core.ServerStats{{ID: "G/2", Requests: 100, Utilization: 0.25}}}
+	c := CompareResults([]string{"a", "b"}, []*core.Result{a, b})
 	if c.Variants[0].Diff != nil {
 		t.Errorf("baseline has a diff: %+v", c.Variants[0].Diff)
 	}
@@ -125,11 +128,11 @@ func TestCompareResults(t *testing.T) {
 // scenario (LDBAL, model readings, policy, latency) issues the same requests at
 // the same times with the same service times (both machines have speed 1).
 func TestVariantsOfCompareSeeSameWork(t *testing.T) {
-	data, err := os.ReadFile("../examples/mp-netload.json")
+	data, err := os.ReadFile("../../examples/mp-netload.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := ParseScenario(data)
+	sc, err := core.ParseScenario(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +149,7 @@ func TestVariantsOfCompareSeeSameWork(t *testing.T) {
 			t.Fatal(err)
 		}
 		var log bytes.Buffer
-		if _, err := Run(vsc, RunOptions{Dispatch: &log}); err != nil {
+		if _, err := core.Run(vsc, core.RunOptions{Dispatch: &log}); err != nil {
 			t.Fatalf("%s: %v", text, err)
 		}
 		servers = map[string]bool{}
@@ -170,4 +173,29 @@ func TestVariantsOfCompareSeeSameWork(t *testing.T) {
 			t.Errorf("ldbal=N: served by %v, want GRP1/1 only", servers)
 		}
 	}
+}
+
+// logRow is what TestVariantsOfCompareSeeSameWork reads of a dispatch log's
+// row (docs/engine.md): issue, start and end times, and the server.
+type logRow struct {
+	issue, start, end int64
+	server            string
+}
+
+func parseLog(t *testing.T, text string) []logRow {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(text), "\n")[1:]
+	out := make([]logRow, len(lines))
+	for i, l := range lines {
+		f := strings.Split(l, ",")
+		n := func(s string) int64 {
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				t.Fatalf("row %d: %q: %v", i+1, s, err)
+			}
+			return v
+		}
+		out[i] = logRow{issue: n(f[3]), server: f[4], start: n(f[7]), end: n(f[8])}
+	}
+	return out
 }

@@ -1,90 +1,94 @@
-package core
+// Package sweep varies a scenario: compare's variants, named changes each
+// run on the identical request stream and put side by side, and sweeps, a
+// grid of one or two varied keys with several replications per point,
+// reporting per point the mean and 95% confidence half-width of the figures
+// (docs/sweeps.md). A sweep is compiled once (every point a core.Plan) and
+// run one unit (a point's replication) at a time; whoever runs the units (a
+// worker pool in the CLI and the server, Web Workers in the page) hands each
+// sample to a Reducer, whose result does not depend on the order the samples
+// arrive in, so the bytes are the same for any number of workers. It sits
+// above core: it edits scenarios and runs core's plans.
+package sweep
 
 import (
 	"cmp"
 	"slices"
 	"strings"
-)
 
-// A sweep runs one scenario over a grid of one or two varied keys, several
-// replications per point, and reports per point the mean and 95% confidence
-// half-width of the figures (docs/sweeps.md). core compiles the sweep and runs
-// one unit (a point's replication) at a time; whoever runs the units (a worker
-// pool in the CLI and the server, Web Workers in the page) hands each sample
-// to a SweepReducer, whose result does not depend on the order the samples
-// arrive in, so the bytes are the same for any number of workers.
+	"github.com/tuxlb/tuxlb/core"
+)
 
 // Limits of one sweep.
 const (
-	MaxSweepKeys   = 2    // keys varied at once
-	MaxSweepPoints = 1000 // points of the grid
+	MaxKeys   = 2    // keys varied at once
+	MaxPoints = 1000 // points of the grid
 )
 
-// SweepSpec is what a sweep varies: `KEY=VALUES` texts (one or two), the
+// Spec is what a sweep varies: `KEY=VALUES` texts (one or two), the
 // replications per point and an optional objective (`FIGURE<=X`, `FIGURE>=X`).
-type SweepSpec struct {
+type Spec struct {
 	Vary         []string `json:"vary"`
 	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
 	Objective    string   `json:"objective,omitempty"`
 }
 
 // Sweep is a compiled sweep: the base scenario parsed once, every point's
-// scenario edited and compiled into a Plan once (its replications reseed the
-// plan), and the replication seeds.
+// scenario edited and compiled into a [core.Plan] once (its replications
+// reseed the plan), and the replication seeds.
 type Sweep struct {
 	Name      string
-	Spec      SweepSpec
+	Spec      Spec
 	Keys      []*sweepKey
 	Values    [][]string // per key, in the order given
 	Reps      int
 	Seeds     []uint64 // per replication, the same for every point
 	Objective *Objective
-	points    []sweepPoint // grid order: the first key varies fastest
+	points    []gridPoint // grid order: the first key varies fastest
 }
 
-// sweepPoint is one point of the grid, compiled.
-type sweepPoint struct {
+// gridPoint is one point of the grid, compiled.
+type gridPoint struct {
 	values   []string // one per key
-	sc       *Scenario
-	plan     *Plan
+	sc       *core.Scenario
+	plan     *core.Plan
 	requests float64 // expected requests of one run
 }
 
-// CompileSweep checks the spec against the scenario and compiles every point.
+// Compile checks the spec against the scenario and compiles every point.
 // A bad key or value is an EINVALID error naming the key.
-func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
+func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 	if sc == nil {
-		return nil, Errorf(EINVALID, "no scenario")
+		return nil, core.Errorf(core.EINVALID, "no scenario")
 	}
-	if err := checkScenario(sc); err != nil {
+	if err := sc.Check(); err != nil {
 		return nil, err
 	}
 	s := &Sweep{Name: sc.Name, Spec: spec}
-	if len(spec.Vary) == 0 || len(spec.Vary) > MaxSweepKeys {
-		return nil, Errorf(EINVALID, "vary: want 1 or %d keys (KEY=VALUES), got %d", MaxSweepKeys, len(spec.Vary))
+	if len(spec.Vary) == 0 || len(spec.Vary) > MaxKeys {
+		return nil, core.Errorf(core.EINVALID, "vary: want 1 or %d keys (KEY=VALUES), got %d", MaxKeys, len(spec.Vary))
 	}
 	for _, text := range spec.Vary {
 		name, vals, ok := strings.Cut(text, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, Errorf(EINVALID, "vary %q: want KEY=VALUES, e.g. rate_scale=0.5..1.5/0.25 or SERVERS.ACCT.MIN=1,2,4", text)
+			return nil, core.Errorf(core.EINVALID, "vary %q: want KEY=VALUES, e.g. rate_scale=0.5..1.5/0.25 or SERVERS.ACCT.MIN=1,2,4", text)
 		}
-		k := lookupSweepKey(name)
+		k := lookupKey(name)
 		if k == nil {
-			return nil, Errorf(EINVALID, "vary %s: unknown key (want one of %s)", name, sweepKeysHelp)
+			return nil, core.Errorf(core.EINVALID, "vary %s: unknown key (want one of %s)", name, keysHelp)
 		}
 		for _, prev := range s.Keys {
 			if prev.name == k.name {
-				return nil, Errorf(EINVALID, "vary %s: key given twice", k.name)
+				return nil, core.Errorf(core.EINVALID, "vary %s: key given twice", k.name)
 			}
 		}
-		values, err := parseSweepValues(k.name, vals)
+		values, err := parseValues(k.name, vals)
 		if err != nil {
 			return nil, err
 		}
 		for _, v := range values {
 			if err := k.checkValue(v); err != nil {
-				return nil, Errorf(EINVALID, "vary %v", err)
+				return nil, core.Errorf(core.EINVALID, "vary %v", err)
 			}
 		}
 		s.Keys, s.Values = append(s.Keys, k), append(s.Values, values)
@@ -93,22 +97,15 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 	for _, vs := range s.Values {
 		n *= len(vs)
 	}
-	if n > MaxSweepPoints {
-		return nil, Errorf(EINVALID, "vary: %d points, more than the limit of %d", n, MaxSweepPoints)
+	if n > MaxPoints {
+		return nil, core.Errorf(core.EINVALID, "vary: %d points, more than the limit of %d", n, MaxPoints)
 	}
 	s.Reps = spec.Replications
 	if s.Reps == 0 {
 		s.Reps = max(sc.Replications, 1)
 	}
-	if s.Reps < 1 || s.Reps > MaxReplications {
-		return nil, Errorf(EINVALID, "replications: must be between 1 and %d, got %d", MaxReplications, spec.Replications)
-	}
-	base := uint64(1)
-	if sc.Seed != nil {
-		base = *sc.Seed
-	}
-	for i := 0; i < s.Reps; i++ {
-		s.Seeds = append(s.Seeds, replicationSeed(base, i))
+	if s.Reps < 1 || s.Reps > core.MaxReplications {
+		return nil, core.Errorf(core.EINVALID, "replications: must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
 	}
 	for p := 0; p < n; p++ {
 		pt, err := s.compilePoint(sc, p)
@@ -116,6 +113,9 @@ func CompileSweep(sc *Scenario, spec SweepSpec) (*Sweep, error) {
 			return nil, err
 		}
 		s.points = append(s.points, pt)
+	}
+	for i := 0; i < s.Reps; i++ { // the scenario's seed is every point's
+		s.Seeds = append(s.Seeds, s.points[0].plan.ReplicationSeed(i))
 	}
 	if spec.Objective != "" {
 		obj, err := parseObjective(spec.Objective)
@@ -141,8 +141,8 @@ func (s *Sweep) coords(p int) []int {
 }
 
 // compilePoint applies point p's values to a copy of sc and resolves it.
-func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
-	pt := sweepPoint{}
+func (s *Sweep) compilePoint(sc *core.Scenario, p int) (gridPoint, error) {
+	pt := gridPoint{}
 	cur := *sc
 	cur.Replications = 0
 	var set []Assignment
@@ -151,17 +151,15 @@ func (s *Sweep) compilePoint(sc *Scenario, p int) (sweepPoint, error) {
 		pt.values = append(pt.values, s.Values[i][c])
 	}
 	if err := applyAssignments(&cur, set); err != nil {
-		return pt, Errorf(EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
+		return pt, core.Errorf(core.EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
 	}
-	plan, err := Compile(&cur, RunOptions{})
+	plan, err := core.Compile(&cur, core.RunOptions{})
 	if err != nil {
-		return pt, Errorf(ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
+		return pt, core.Errorf(core.ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
 	}
 	pt.sc, pt.plan = &cur, plan
-	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n"))
-	for i := range plan.setup.work.streams {
-		pt.requests += plan.setup.work.streams[i].expected
-	}
+	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n")) +
+		plan.GeneratedRequests()
 	return pt, nil
 }
 
@@ -219,33 +217,33 @@ func (s *Sweep) MaxRunRequests() float64 {
 }
 
 // pointScenario returns the scenario of point p, as the sweep runs it.
-func (s *Sweep) pointScenario(p int) *Scenario { return s.points[p].sc }
+func (s *Sweep) pointScenario(p int) *core.Scenario { return s.points[p].sc }
 
 // RunUnit runs work unit u: replication rep of point p, with the
 // replication's seed. Only opt.Context, opt.Progress and opt.MaxRequests are
 // used. It is safe to call for different units at the same time.
-func (s *Sweep) RunUnit(u int, opt RunOptions) (*SweepSample, error) {
+func (s *Sweep) RunUnit(u int, opt core.RunOptions) (*Sample, error) {
 	if u < 0 || u >= s.Units() {
-		return nil, Errorf(EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
+		return nil, core.Errorf(core.EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
 	}
 	p, rep := s.Unit(u)
-	o := RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}
-	res, err := s.points[p].plan.Reseed(s.Seeds[rep]).run(o)
+	o := core.RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}
+	res, err := s.points[p].plan.Reseed(s.Seeds[rep]).Run(o) // one run: a point's scenario has no replications
 	if err != nil {
 		return nil, err
 	}
 	return sampleOf(res), nil
 }
 
-// SweepSample is the figures of one run, by name.
-type SweepSample struct {
+// Sample is the figures of one run, by name.
+type Sample struct {
 	Figures map[string]float64 `json:"figures"`
 	// Machines lists the LMIDs in the model's order (for utilization.<lmid>).
 	Machines []string `json:"machines"`
 }
 
-// sweepFigures are the fixed figures of a sweep point, in output order.
-var sweepFigures = []string{
+// fixedFigures are the fixed figures of a sweep point, in output order.
+var fixedFigures = []string{
 	"response_mean_ms", "response_p50_ms", "response_p95_ms", "response_p99_ms",
 	"wait_mean_ms", "wait_p95_ms", "wait_p99_ms",
 	"utilization_max", "throughput_per_s",
@@ -255,7 +253,7 @@ var sweepFigures = []string{
 // sampleOf extracts a sweep's figures from a run's result: the fixed figures,
 // failed.<REASON> per failure reason, utilization.<LMID> per machine that has
 // servers (the mean utilization of its servers).
-func sampleOf(r *Result) *SweepSample {
+func sampleOf(r *core.Result) *Sample {
 	f := map[string]float64{
 		"response_mean_ms": r.ResponseMS.Mean,
 		"response_p50_ms":  r.ResponseMS.P50,
@@ -284,7 +282,7 @@ func sampleOf(r *Result) *SweepSample {
 		crossed += m.Sent
 	}
 	f["crossed_network"] = float64(crossed)
-	s := &SweepSample{Figures: f}
+	s := &Sample{Figures: f}
 	for _, m := range r.Machines {
 		var sum float64
 		n := 0
@@ -304,8 +302,8 @@ func sampleOf(r *Result) *SweepSample {
 
 // figureOrder is the output order of the figures of samples: the fixed ones,
 // failed.<REASON> sorted, utilization.<LMID> in machine order.
-func figureOrder(samples []*SweepSample) []string {
-	out := slices.Clone(sweepFigures)
+func figureOrder(samples []*Sample) []string {
+	out := slices.Clone(fixedFigures)
 	var reasons []string
 	seen := map[string]bool{}
 	for _, s := range samples {
@@ -330,7 +328,7 @@ func figureOrder(samples []*SweepSample) []string {
 // returns the reduced result: the same bytes as any runner that spreads the
 // units over workers (package pool does, in the CLI and the server). Only
 // opt.Context, opt.Progress and opt.MaxRequests are used, as in RunUnit.
-func (s *Sweep) Run(opt RunOptions) (*SweepResult, error) {
+func (s *Sweep) Run(opt core.RunOptions) (*Result, error) {
 	r := s.NewReducer()
 	for u := range s.Units() {
 		smp, err := s.RunUnit(u, opt)
@@ -342,4 +340,13 @@ func (s *Sweep) Run(opt RunOptions) (*SweepResult, error) {
 		}
 	}
 	return r.Result(), nil
+}
+
+// maxUtilization is the utilization of the busiest server.
+func maxUtilization(r *core.Result) float64 {
+	var m float64
+	for _, s := range r.Servers {
+		m = max(m, s.Utilization)
+	}
+	return m
 }

@@ -1,4 +1,4 @@
-package core
+package sweep
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // sweepKey is a parameter a sweep can vary (and a compare variant can set):
@@ -19,7 +21,7 @@ type sweepKey struct {
 	check func(x float64) string
 	// apply sets a scenario key; nil for UBBCONFIG keys, which
 	// applyAssignments hands to the ubb editor together.
-	apply func(sc *Scenario, value string) error
+	apply func(sc *core.Scenario, value string) error
 }
 
 // kinds of sweep key values.
@@ -43,22 +45,22 @@ func nonNegative(x float64) string {
 	return ""
 }
 
-// sweepKeysHelp lists the keys for error messages.
-const sweepKeysHelp = "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
+// keysHelp lists the keys for error messages.
+const keysHelp = "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
 	"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
 
-// lookupSweepKey finds the key named name, or returns nil. Scenario keys are
+// lookupKey finds the key named name, or returns nil. Scenario keys are
 // matched case-insensitively; a UBBCONFIG key starts with its section in
 // upper case (SERVERS, SERVICES, MACHINES: machines.SITE2.speed is the
 // scenario's, MACHINES.SITE2.NETLOAD the UBBCONFIG's), its keyword in any
 // case, the entry's name as written.
-func lookupSweepKey(name string) *sweepKey {
+func lookupKey(name string) *sweepKey {
 	lower := strings.ToLower(name)
 	switch lower {
 	case "rate_scale":
 		return &sweepKey{name: "rate_scale", kind: keyNumber, check: positive, apply: scaleRates}
 	case "policy":
-		return &sweepKey{name: "policy", kind: keyWord, words: policies.list(), apply: func(sc *Scenario, v string) error {
+		return &sweepKey{name: "policy", kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *core.Scenario, v string) error {
 			sc.Policy = strings.ToLower(v)
 			return nil
 		}}
@@ -95,11 +97,11 @@ func tuningKey(name string) *sweepKey {
 	k := &sweepKey{name: name, apply: pathSetter(name)}
 	switch name {
 	case "tuning.idle":
-		k.kind, k.words = keyWord, idleReadings.list()
+		k.kind, k.words = keyWord, core.Vocabulary()[name]
 	case "tuning.netload":
-		k.kind, k.words = keyWord, netLoadReadings.list()
+		k.kind, k.words = keyWord, core.Vocabulary()[name]
 	case "tuning.mp_counter":
-		k.kind, k.words = keyWord, counterReadings.list()
+		k.kind, k.words = keyWord, core.Vocabulary()[name]
 	case "tuning.mp_reset_ms":
 		k.kind, k.check = keyNumber, positive
 	case "tuning.gateway_forward_ms":
@@ -119,37 +121,37 @@ func (k *sweepKey) checkValue(v string) error {
 				return nil
 			}
 		}
-		return Errorf(EINVALID, "%s: value %q is not one of %s", k.name, v, strings.Join(k.words, ", "))
+		return core.Errorf(core.EINVALID, "%s: value %q is not one of %s", k.name, v, strings.Join(k.words, ", "))
 	case keyInteger:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return Errorf(EINVALID, "%s: value %q is not a whole number", k.name, v)
+			return core.Errorf(core.EINVALID, "%s: value %q is not a whole number", k.name, v)
 		}
 		if msg := k.check(float64(n)); msg != "" {
-			return Errorf(EINVALID, "%s: value %s %s", k.name, v, msg)
+			return core.Errorf(core.EINVALID, "%s: value %s %s", k.name, v, msg)
 		}
 	default:
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || x != x {
-			return Errorf(EINVALID, "%s: value %q is not a number", k.name, v)
+			return core.Errorf(core.EINVALID, "%s: value %q is not a number", k.name, v)
 		}
 		if msg := k.check(x); msg != "" {
-			return Errorf(EINVALID, "%s: value %s %s", k.name, v, msg)
+			return core.Errorf(core.EINVALID, "%s: value %s %s", k.name, v, msg)
 		}
 	}
 	return nil
 }
 
 // pathSetter sets a scenario field by its JSON path (strictly re-read).
-func pathSetter(path string) func(*Scenario, string) error {
-	return func(sc *Scenario, v string) error { return setScenarioPath(sc, path, v) }
+func pathSetter(path string) func(*core.Scenario, string) error {
+	return func(sc *core.Scenario, v string) error { return setScenarioPath(sc, path, v) }
 }
 
 // scaleRates multiplies every arrival rate of the generated streams by the
 // factor (given as decimal text): rate_per_s, both rates of an MMPP and every
 // point of a rate profile. The products are computed on exact decimals, so
 // 200 x 1.1 is 220. A trace has fixed issue times and cannot be scaled.
-func scaleRates(sc *Scenario, factor string) error {
+func scaleRates(sc *core.Scenario, factor string) error {
 	f, ok := new(big.Rat).SetString(factor)
 	if !ok || f.Sign() <= 0 {
 		return fmt.Errorf("rate_scale: want a number > 0, got %q", factor)
