@@ -57,6 +57,19 @@ func (ev *Event) action(field string) (eventKind, string, error) {
 	return 0, "", Errorf(EINVALID, "%s: has %s; want exactly one of kill, shutdown or boot", field, strings.Join(kinds, " and "))
 }
 
+// CheckTarget checks that the configuration m has the event's target (an
+// instance, a group or a machine) and that the event is well formed: the
+// error compiling the scenario would give, the event named field
+// (events[i]).
+func (ev *Event) CheckTarget(m *Model, field string) error {
+	kind, target, err := ev.action(field)
+	if err != nil {
+		return err
+	}
+	_, err = (&runSetup{Model: m}).eventTargets(field+"."+kind.String(), target)
+	return err
+}
+
 // checkEvents checks what can be checked without the model: each event has
 // a time (>= 0, not before the previous event's) and exactly one action.
 func checkEvents(events []Event) error {

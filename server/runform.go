@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/starter"
 )
 
 // runFormParts are the parts POST /runs reads from multipart/form-data.
@@ -27,7 +28,7 @@ func isMultipart(c echo.Context) (bool, string) {
 // them: parts ubbconfig, dmconfig and trace (files or plain fields),
 // trace_map (`time=COL,service=COL,...`) and scenario (JSON for the rest).
 // Each file part replaces that part of the scenario; with no scenario part,
-// the files make one with defaults (core.WithFiles). The scenario stored is
+// the files make one with defaults (starter.WithFiles). The scenario stored is
 // the combined one, so the run can be read back, shared and rerun.
 //
 // name turns a later error of the run into one that names the trace part
@@ -37,8 +38,8 @@ func (s *Server) readRunForm(c echo.Context, boundary string) (sc *core.Scenario
 	return sc, stored, func(e error) error { return namePart(e, files) }, err
 }
 
-func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, *core.SavedScenario, core.Files, error) {
-	var files core.Files
+func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, *core.SavedScenario, starter.Files, error) {
+	var files starter.Files
 	if boundary == "" {
 		return nil, nil, files, problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "Content-Type has no boundary")
 	}
@@ -71,7 +72,7 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, 
 		case "trace":
 			files.Trace, files.TraceName = &text, part.FileName()
 		case "trace_map":
-			if files.Columns, err = core.ParseTraceMap(strings.TrimSpace(text)); err != nil {
+			if files.Columns, err = starter.ParseTraceMap(strings.TrimSpace(text)); err != nil {
 				return nil, nil, files, partProblem(name, "trace_map: %v", err)
 			}
 		case "scenario":
@@ -93,11 +94,11 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, 
 			}
 			return nil, nil, files, err
 		}
-		sc, err = core.ParseScenarioFiles(scenario, files)
+		sc, err = starter.ParseScenario(scenario, files)
 	} else if files.UBBConfig == nil {
 		return nil, nil, files, partProblem("ubbconfig", "form part ubbconfig: missing (send ubbconfig, or a scenario part with the rest)")
 	} else {
-		sc, err = core.WithFiles(nil, files)
+		sc, err = starter.WithFiles(nil, files)
 	}
 	if err != nil {
 		return nil, nil, files, namePart(err, files)
@@ -123,7 +124,7 @@ func partProblem(part, format string, args ...any) *Problem {
 // namePart names the form part a core error comes from: the trace for
 // trace rows and columns (the ubbconfig and dmconfig parts are named by
 // their diagnostics' file).
-func namePart(err error, files core.Files) error {
+func namePart(err error, files starter.Files) error {
 	var ce *core.Error
 	if !errors.As(err, &ce) || files.Trace == nil {
 		return err

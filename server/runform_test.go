@@ -60,7 +60,7 @@ func form(t *testing.T, parts ...string) (string, string) {
 
 // TestRunFormEqualsEmbedded: the files posted as parts give the same result
 // as the scenario that embeds them, built by hand from the documented
-// defaults (core.StarterScenario's service times and advertise; the trace as
+// defaults (starter.New's service times and advertise; the trace as
 // the workload).
 func TestRunFormEqualsEmbedded(t *testing.T) {
 	h := newHarness(t, nil)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -164,13 +165,13 @@ type adaptAnswer struct {
 	Notes    []string       `json:"notes"`
 }
 
-// adapt fits a scenario to its (new) configuration (core.AdaptScenario).
+// adapt fits a scenario to its (new) configuration (starter.Adapt).
 func adapt(scenario string) string {
 	sc, err := core.ParseScenario([]byte(scenario))
 	if err != nil {
 		return errorJSON(err)
 	}
-	out, notes, err := core.AdaptScenario(sc)
+	out, notes, err := starter.Adapt(sc)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -190,16 +191,16 @@ type filesRequest struct {
 }
 
 // files combines files with a scenario the way `tuxlb run --ubbconfig
-// --trace` and the API's form do (core.ParseScenarioFiles, core.WithFiles),
-// then fits the scenario to a new configuration (core.AdaptScenario).
+// --trace` and the API's form do (starter.ParseScenario, starter.WithFiles),
+// then fits the scenario to a new configuration (starter.Adapt).
 func files(request string) string {
 	var req filesRequest
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return errorJSON(core.Errorf(core.EINVALID, "files: %v", err))
 	}
-	f := core.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
+	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
 	if req.TraceMap != "" {
-		m, err := core.ParseTraceMap(req.TraceMap)
+		m, err := starter.ParseTraceMap(req.TraceMap)
 		if err != nil {
 			return errorJSON(err)
 		}
@@ -208,16 +209,16 @@ func files(request string) string {
 	var sc *core.Scenario
 	var err error
 	if req.Scenario != "" {
-		sc, err = core.ParseScenarioFiles([]byte(req.Scenario), f)
+		sc, err = starter.ParseScenario([]byte(req.Scenario), f)
 	} else {
-		sc, err = core.WithFiles(nil, f)
+		sc, err = starter.WithFiles(nil, f)
 	}
 	if err != nil {
 		return errorJSON(err)
 	}
 	notes := []string{}
 	if req.Scenario != "" && (f.UBBConfig != nil || f.DMConfig != nil) {
-		if sc, notes, err = core.AdaptScenario(sc); err != nil {
+		if sc, notes, err = starter.Adapt(sc); err != nil {
 			return errorJSON(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -24,9 +25,9 @@ func (f *fileFlags) given() bool {
 	return f.ubbconfig != "" || f.dmconfig != "" || f.trace != "" || f.traceMap != ""
 }
 
-// read reads the files the flags name into core.Files.
-func (f *fileFlags) read() (core.Files, error) {
-	var out core.Files
+// read reads the files the flags name into starter.Files.
+func (f *fileFlags) read() (starter.Files, error) {
+	var out starter.Files
 	var err error
 	if out.UBBConfig, err = readText(f.ubbconfig, "--ubbconfig"); err != nil {
 		return out, err
@@ -38,7 +39,7 @@ func (f *fileFlags) read() (core.Files, error) {
 		return out, err
 	}
 	if f.traceMap != "" {
-		if out.Columns, err = core.ParseTraceMap(f.traceMap); err != nil {
+		if out.Columns, err = starter.ParseTraceMap(f.traceMap); err != nil {
 			return out, fmt.Errorf("--trace-map: %w", err)
 		}
 	}

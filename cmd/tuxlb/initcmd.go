@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/starter"
 )
 
 func init() {
@@ -21,7 +22,7 @@ func init() {
 }
 
 // runInit is `tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE]`:
-// the starter scenario (core.StarterScenario) as JSON on standard output or
+// the starter scenario (starter.New) as JSON on standard output or
 // in --out. Exit 1 for a bad file, 2 for bad flags.
 func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
@@ -31,7 +32,7 @@ func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): streams at its rates, service times from it")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
-	load := fs.String("load", strconv.FormatFloat(core.DefaultStarterLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
+	load := fs.String("load", strconv.FormatFloat(starter.DefaultLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
 	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [--out FILE]")
@@ -66,7 +67,7 @@ func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if !checkModelFiles(probe, &ff, stderr, "init") {
 		return 1
 	}
-	sc, err := core.StarterScenario(files)
+	sc, err := starter.New(files)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %s\n", fileError(err, &ff, ""))
 		return 1

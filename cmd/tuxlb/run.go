@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -70,7 +71,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
-	var files core.Files
+	var files starter.Files
 	if f.files.given() {
 		if files, err = f.files.read(); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
@@ -88,12 +89,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A bad configuration file is reported as FILE:LINE:COL (parsing the
 		// scenario twice only when one is given).
 		if f.files.ubbconfig != "" || f.files.dmconfig != "" {
-			probe, err := core.ParseScenarioFiles(data, core.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
+			probe, err := starter.ParseScenario(data, starter.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
 			if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
 				return 1
 			}
 		}
-		if sc, err = core.ParseScenarioFiles(data, files); err != nil {
+		if sc, err = starter.ParseScenario(data, files); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 			return 1
 		}
@@ -101,7 +102,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !checkModelFiles(&core.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
 			return 1
 		}
-		if sc, err = core.WithFiles(nil, files); err != nil {
+		if sc, err = starter.WithFiles(nil, files); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, ""))
 			return 1
 		}

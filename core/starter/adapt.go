@@ -1,13 +1,15 @@
-package core
+package starter
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// AdaptScenario fits a scenario to its configuration after the UBBCONFIG or
+// Adapt fits a scenario to its configuration after the UBBCONFIG or
 // DMCONFIG changed (the playground calls it when a new configuration is
 // pasted or dropped), so that it runs instead of failing on a name the
 // configuration no longer has. Every change is said in a note:
@@ -16,9 +18,9 @@ import (
 //     *SERVICES service, with the model's warning);
 //   - services, by_group entries, machines and domains the configuration
 //     does not know are dropped;
-//   - a service a local server offers without a service time gets
-//     DefaultStarterServiceMS (exponential), a remote domain in use without a
-//     response time DefaultStarterDomainMS;
+//   - a service a local server offers without a service time gets [New]'s
+//     (exponential, of mean 10 ms), a remote domain in use without a
+//     response time New's (exponential, of mean 20 ms);
 //   - generated streams of an unknown service or origin are dropped; when no
 //     workload is left, the starter's streams are used;
 //   - events whose target the configuration does not have (an instance, a
@@ -26,29 +28,29 @@ import (
 //
 // A trace is left as it is: its rows are the user's data, and an unknown name
 // there is an error naming the row. sc is not modified.
-func AdaptScenario(sc *Scenario) (*Scenario, []string, error) {
+func Adapt(sc *core.Scenario) (*core.Scenario, []string, error) {
 	out := *sc
 	notes := []string{}
-	m, err := LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
+	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
 	if err != nil {
 		return nil, nil, err
 	}
 	out.Advertise = adaptAdvertise(m, sc.Advertise, &notes)
 	if !maps.EqualFunc(out.Advertise, sc.Advertise, slices.Equal) {
-		if m, err = LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: out.Advertise}); err != nil {
+		if m, err = core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: out.Advertise}); err != nil {
 			return nil, nil, err
 		}
 	}
-	local, remote := starterServices(m, &Scenario{})
+	local, remote := offered(m, &core.Scenario{})
 	out.Services = adaptServices(m, sc.Services, local, &notes)
 	out.Machines = nil
 	for _, lmid := range keysOf(sc.Machines) {
 		if m.MachineIndex(lmid) < 0 {
-			notes = append(notes, sprintf("machines.%s: dropped: the UBBCONFIG has no such LMID", lmid))
+			notes = append(notes, fmt.Sprintf("machines.%s: dropped: the UBBCONFIG has no such LMID", lmid))
 			continue
 		}
 		if out.Machines == nil {
-			out.Machines = map[string]MachineSpec{}
+			out.Machines = map[string]core.MachineSpec{}
 		}
 		out.Machines[lmid] = sc.Machines[lmid]
 	}
@@ -59,17 +61,12 @@ func AdaptScenario(sc *Scenario) (*Scenario, []string, error) {
 }
 
 // adaptEvents keeps the events whose target the configuration has.
-func adaptEvents(m *Model, events []Event, notes *[]string) []Event {
-	var out []Event
-	probe := &runSetup{Model: m}
+func adaptEvents(m *core.Model, events []core.Event, notes *[]string) []core.Event {
+	var out []core.Event
 	for i, ev := range events {
-		field := sprintf("events[%d]", i)
-		kind, target, err := ev.action(field)
-		if err == nil {
-			_, err = probe.eventTargets(field+"."+kind.String(), target)
-		}
-		if err != nil {
-			*notes = append(*notes, sprintf("%s: dropped: %v", field, err))
+		field := fmt.Sprintf("events[%d]", i)
+		if err := ev.CheckTarget(m, field); err != nil {
+			*notes = append(*notes, fmt.Sprintf("%s: dropped: %v", field, err))
 			continue
 		}
 		out = append(out, ev)
@@ -77,12 +74,17 @@ func adaptEvents(m *Model, events []Event, notes *[]string) []Event {
 	return out
 }
 
+// hasGroup says whether the configuration has the server group.
+func hasGroup(m *core.Model, name string) bool {
+	return slices.ContainsFunc(m.Groups, func(g ubb.Group) bool { return g.Name == name })
+}
+
 func keysOf[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
 // adaptAdvertise keeps the entries of servers without -s.
-func adaptAdvertise(m *Model, adv map[string][]string, notes *[]string) map[string][]string {
+func adaptAdvertise(m *core.Model, adv map[string][]string, notes *[]string) map[string][]string {
 	noS := map[string][]string{} // server name -> services it has now
 	for _, srv := range m.Servers {
 		if !srv.System && !srv.Gateway && (srv.AdvertiseSource == "services" || srv.AdvertiseSource == "scenario") {
@@ -92,7 +94,7 @@ func adaptAdvertise(m *Model, adv map[string][]string, notes *[]string) map[stri
 	var out map[string][]string
 	for _, name := range keysOf(adv) {
 		if _, ok := noS[name]; !ok {
-			*notes = append(*notes, sprintf("advertise.%s: dropped: no server of that name without -s in its CLOPT", name))
+			*notes = append(*notes, fmt.Sprintf("advertise.%s: dropped: no server of that name without -s in its CLOPT", name))
 			continue
 		}
 		if out == nil {
@@ -103,25 +105,25 @@ func adaptAdvertise(m *Model, adv map[string][]string, notes *[]string) map[stri
 	return out
 }
 
-func adaptServices(m *Model, specs map[string]ServiceSpec, local []string, notes *[]string) map[string]ServiceSpec {
-	var out map[string]ServiceSpec
-	put := func(name string, s ServiceSpec) {
+func adaptServices(m *core.Model, specs map[string]core.ServiceSpec, local []string, notes *[]string) map[string]core.ServiceSpec {
+	var out map[string]core.ServiceSpec
+	put := func(name string, s core.ServiceSpec) {
 		if out == nil {
-			out = map[string]ServiceSpec{}
+			out = map[string]core.ServiceSpec{}
 		}
 		out[name] = s
 	}
 	for _, name := range keysOf(specs) {
 		if m.Service(name) == nil {
-			*notes = append(*notes, sprintf("services.%s: dropped: the configuration has no such service", name))
+			*notes = append(*notes, fmt.Sprintf("services.%s: dropped: the configuration has no such service", name))
 			continue
 		}
 		s := specs[name]
 		if len(s.ByGroup) > 0 {
-			by := map[string]Dist{}
+			by := map[string]core.Dist{}
 			for _, g := range keysOf(s.ByGroup) {
-				if groupIndex(m, g) < 0 {
-					*notes = append(*notes, sprintf("services.%s.by_group.%s: dropped: the UBBCONFIG has no such group", name, g))
+				if !hasGroup(m, g) {
+					*notes = append(*notes, fmt.Sprintf("services.%s.by_group.%s: dropped: the UBBCONFIG has no such group", name, g))
 					continue
 				}
 				by[g] = s.ByGroup[g]
@@ -141,16 +143,16 @@ func adaptServices(m *Model, specs map[string]ServiceSpec, local []string, notes
 			continue
 		}
 		s := out[name]
-		s.ServiceTime = &Dist{Dist: "exp", MeanMS: ptr(defaultStarterServiceMS)}
+		s.ServiceTime = &core.Dist{Dist: "exp", MeanMS: ptr(defaultServiceMS)}
 		put(name, s)
-		*notes = append(*notes, sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, defaultStarterServiceMS))
+		*notes = append(*notes, fmt.Sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, defaultServiceMS))
 	}
 	return out
 }
 
 // timedEverywhere says whether by_group times service name in every group of
 // a local server that offers it.
-func timedEverywhere(m *Model, name string, by map[string]Dist) bool {
+func timedEverywhere(m *core.Model, name string, by map[string]core.Dist) bool {
 	for _, srv := range m.Servers {
 		if srv.Gateway || srv.System || !slices.Contains(srv.Services, name) {
 			continue
@@ -162,19 +164,19 @@ func timedEverywhere(m *Model, name string, by map[string]Dist) bool {
 	return true
 }
 
-func adaptDomains(m *Model, specs map[string]DomainSpec, remote []string, notes *[]string) map[string]DomainSpec {
-	var out map[string]DomainSpec
+func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []string, notes *[]string) map[string]core.DomainSpec {
+	var out map[string]core.DomainSpec
 	known := map[string]bool{}
 	for _, d := range m.Domains {
 		known[d.Name] = true
 	}
 	for _, name := range keysOf(specs) {
 		if !known[name] {
-			*notes = append(*notes, sprintf("domains.%s: dropped: the DMCONFIG has no such remote domain", name))
+			*notes = append(*notes, fmt.Sprintf("domains.%s: dropped: the DMCONFIG has no such remote domain", name))
 			continue
 		}
 		if out == nil {
-			out = map[string]DomainSpec{}
+			out = map[string]core.DomainSpec{}
 		}
 		out[name] = specs[name]
 	}
@@ -184,24 +186,24 @@ func adaptDomains(m *Model, specs map[string]DomainSpec, remote []string, notes 
 			continue
 		}
 		if out == nil {
-			out = map[string]DomainSpec{}
+			out = map[string]core.DomainSpec{}
 		}
-		out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
-		*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultStarterDomainMS))
+		out[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
+		*notes = append(*notes, fmt.Sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultDomainMS))
 	}
 	return out
 }
 
-func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string) Workload {
+func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes *[]string) core.Workload {
 	if w.Generate != nil {
 		g := *w.Generate
 		g.Streams = nil
 		for i, st := range w.Generate.Streams {
 			switch {
 			case m.Service(st.Service) == nil:
-				*notes = append(*notes, sprintf("workload.generate.streams[%d]: dropped: service %s is not in the configuration", i, st.Service))
+				*notes = append(*notes, fmt.Sprintf("workload.generate.streams[%d]: dropped: service %s is not in the configuration", i, st.Service))
 			case st.Origin != "" && m.MachineIndex(st.Origin) < 0:
-				*notes = append(*notes, sprintf("workload.generate.streams[%d]: dropped: origin %s is not an LMID of the UBBCONFIG", i, st.Origin))
+				*notes = append(*notes, fmt.Sprintf("workload.generate.streams[%d]: dropped: origin %s is not an LMID of the UBBCONFIG", i, st.Origin))
 			default:
 				g.Streams = append(g.Streams, st)
 			}
@@ -214,11 +216,11 @@ func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string
 	if w.Generate == nil && w.TraceCSV == "" && w.Trace == nil && len(local)+len(remote) > 0 {
 		means := map[string]float64{}
 		for _, s := range local {
-			means[s] = defaultStarterServiceMS
+			means[s] = defaultServiceMS
 		}
-		w.Generate = capacityStreams(m, local, remote, means, DefaultStarterLoad)
-		*notes = append(*notes, sprintf("workload: no stream was left: one Poisson stream per service from %s, keeping each server about %g%% busy",
-			defaultOrigin(m), DefaultStarterLoad*100))
+		w.Generate = capacityStreams(m, local, remote, means, DefaultLoad)
+		*notes = append(*notes, fmt.Sprintf("workload: no stream was left: one Poisson stream per service from %s, keeping each server about %g%% busy",
+			defaultOrigin(m), DefaultLoad*100))
 	}
 	return w
 }

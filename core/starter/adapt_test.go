@@ -1,4 +1,4 @@
-package core
+package starter
 
 import (
 	"os"
@@ -6,12 +6,14 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // TestAdaptKeepsTheExamples: a scenario that fits its configuration comes
 // back unchanged, with no note.
 func TestAdaptKeepsTheExamples(t *testing.T) {
-	paths, _ := filepath.Glob("../examples/*.json")
+	paths, _ := filepath.Glob("../../examples/*.json")
 	if len(paths) == 0 {
 		t.Fatal("no examples")
 	}
@@ -20,11 +22,11 @@ func TestAdaptKeepsTheExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc, err := ParseScenario(data)
+		sc, err := core.ParseScenario(data)
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
-		got, notes, err := AdaptScenario(sc)
+		got, notes, err := Adapt(sc)
 		if err != nil || len(notes) > 0 || !reflect.DeepEqual(got, sc) {
 			t.Errorf("%s: got notes %q, error %v, changed %v", p, notes, err, !reflect.DeepEqual(got, sc))
 		}
@@ -35,22 +37,22 @@ func TestAdaptKeepsTheExamples(t *testing.T) {
 // site1, a stream of TOUPPER) meets starterUBB (services A, B, C; server
 // legacy without -s; LMID site1).
 func TestAdaptToANewConfig(t *testing.T) {
-	sc := &Scenario{
+	sc := &core.Scenario{
 		UBBConfig: starterUBB,
 		Advertise: map[string][]string{"simpserv": {"TOUPPER"}},
-		Services: map[string]ServiceSpec{
-			"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: ptr(2.0)}},
-			"A":       {ServiceTime: &Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
+		Services: map[string]core.ServiceSpec{
+			"TOUPPER": {ServiceTime: &core.Dist{Dist: "const", MS: ptr(2.0)}},
+			"A":       {ServiceTime: &core.Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]core.Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
 		},
-		Machines: map[string]MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
-		Workload: Workload{Generate: &GenerateSp{DurationMS: 1000, Streams: []Stream{
+		Machines: map[string]core.MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
+		Workload: core.Workload{Generate: &core.GenerateSp{DurationMS: 1000, Streams: []core.Stream{
 			{Service: "TOUPPER", Origin: "site1", Arrivals: "poisson", RatePerS: 5},
 			{Service: "A", Origin: "site2", Arrivals: "poisson", RatePerS: 5},
 		}}},
-		Events: []Event{{AtMS: ptr(1.0), Kill: "G1/2"}, {AtMS: ptr(2.0), Kill: "machine:site2"},
+		Events: []core.Event{{AtMS: ptr(1.0), Kill: "G1/2"}, {AtMS: ptr(2.0), Kill: "machine:site2"},
 			{AtMS: ptr(3.0), Boot: "G1/9"}, {AtMS: ptr(4.0), Shutdown: "group:G1"}},
 	}
-	got, notes, err := AdaptScenario(sc)
+	got, notes, err := Adapt(sc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestAdaptToANewConfig(t *testing.T) {
 		t.Errorf("got advertise %v, streams %+v", got.Advertise, got.Workload.Generate)
 	}
 	// The adapted scenario runs.
-	if _, err := newSetup(got, RunOptions{}); err != nil {
+	if _, err := core.Compile(got, core.RunOptions{}); err != nil {
 		t.Errorf("the adapted scenario does not run: %v", err)
 	}
 	if sc.Services["TOUPPER"].ServiceTime == nil || len(sc.Workload.Generate.Streams) != 2 {

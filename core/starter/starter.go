@@ -1,22 +1,33 @@
-package core
+// Package starter starts a scenario from an administrator's own files: a
+// UBBCONFIG (and DMCONFIG) and a request log as they come (docs/scenario.md,
+// Starting from your own files). [New] makes a complete scenario to edit
+// from them; [WithFiles] and [ParseScenario] put files into a scenario;
+// [Adapt] fits a scenario to a configuration that changed (the playground
+// calls it when a new one is pasted or dropped); [ParseTraceMap] reads the
+// column mapping of the CLI's --trace-map and the API's trace_map. It sits
+// above core: it makes core scenarios, and reads logs with core/trace.
+package starter
 
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// Defaults of a scenario made from an administrator's files (StarterScenario).
+// Defaults of a scenario made from an administrator's files (New).
 const (
-	DefaultStarterLoad       = 0.5   // target busy fraction of every server
-	defaultStarterServiceMS  = 10.0  // mean service time (exponential) when nothing is measured
-	defaultStarterDomainMS   = 20.0  // mean response time (exponential) of a remote domain
-	defaultStarterDurationMS = 60000 // length of the generated workload
+	DefaultLoad       = 0.5   // target busy fraction of every server
+	defaultServiceMS  = 10.0  // mean service time (exponential) when nothing is measured
+	defaultDomainMS   = 20.0  // mean response time (exponential) of a remote domain
+	defaultDurationMS = 60000 // length of the generated workload
 )
 
 // Files are an administrator's own files as they come: a UBBCONFIG, a
@@ -26,10 +37,10 @@ type Files struct {
 	UBBConfig *string
 	DMConfig  *string
 	Trace     *string
-	Columns   *TraceMap // nil: the scenario's own mapping, if any
+	Columns   *core.TraceMap // nil: the scenario's own mapping, if any
 	UBBName   string
 	TraceName string
-	Load      float64 // StarterScenario's target busy fraction; 0 = DefaultStarterLoad
+	Load      float64 // New's target busy fraction; 0 = DefaultLoad
 }
 
 // WithFiles returns the scenario that runs the files: sc with each part a
@@ -37,17 +48,17 @@ type Files struct {
 // replaces the whole workload, keeping sc's column mapping unless f has one).
 // With no sc, the starter scenario of the files, whose workload is the trace
 // when one is given. sc is not modified.
-func WithFiles(sc *Scenario, f Files) (*Scenario, error) {
+func WithFiles(sc *core.Scenario, f Files) (*core.Scenario, error) {
 	if f.Trace != nil && strings.TrimSpace(*f.Trace) == "" {
-		return nil, Errorf(EINVALID, "trace: the file is empty (want a CSV header and rows)")
+		return nil, core.Errorf(core.EINVALID, "trace: the file is empty (want a CSV header and rows)")
 	}
 	if sc == nil {
-		st, err := starter(f, f.Trace != nil)
+		st, err := build(f, f.Trace != nil)
 		if err != nil {
 			return nil, err
 		}
 		if f.Trace != nil {
-			st.Workload = Workload{TraceCSV: *f.Trace, Columns: f.Columns}
+			st.Workload = core.Workload{TraceCSV: *f.Trace, Columns: f.Columns}
 		}
 		return st, nil
 	}
@@ -59,7 +70,7 @@ func WithFiles(sc *Scenario, f Files) (*Scenario, error) {
 		out.DMConfig = *f.DMConfig
 	}
 	if f.Trace != nil {
-		out.Workload = Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
+		out.Workload = core.Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
 	}
 	if f.Columns != nil {
 		out.Workload.Columns = f.Columns
@@ -67,44 +78,45 @@ func WithFiles(sc *Scenario, f Files) (*Scenario, error) {
 	return &out, nil
 }
 
-// StarterScenario makes a complete scenario from a UBBCONFIG (f.UBBConfig,
-// required), a DMCONFIG and a trace, to start editing from:
+// New makes a complete scenario from a UBBCONFIG (f.UBBConfig, required), a
+// DMCONFIG and a trace, to start editing from:
 //   - an advertise entry for every server without -s in its CLOPT, listing
 //     the services it takes without one (every *SERVICES service), to trim;
 //   - a service time for every service a local server offers: exponential, of
-//     the trace's mean service_ms for the service when it has one, else
-//     DefaultStarterServiceMS; a response time for every remote domain used;
+//     the trace's mean service_ms for the service when it has one, else of
+//     mean 10 ms; a response time for every remote domain used (exponential,
+//     of mean 20 ms);
 //   - without a trace, a Poisson stream for every service from the default
 //     origin, at the rate that keeps each server f.Load busy when its time is
 //     split evenly among the services it offers (imported services: as if one
-//     server answered in DefaultStarterDomainMS), for DefaultStarterDurationMS;
+//     server answered in 20 ms), for 60 s;
 //   - with a trace, a Poisson stream per service and origin at the rate the
 //     trace has over its span, for that span.
-func StarterScenario(f Files) (*Scenario, error) {
-	return starter(f, false)
+func New(f Files) (*core.Scenario, error) {
+	return build(f, false)
 }
 
-func starter(f Files, replay bool) (*Scenario, error) {
+func build(f Files, replay bool) (*core.Scenario, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, Errorf(EINVALID, "ubbconfig: missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, core.Errorf(core.EINVALID, "ubbconfig: missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
-		load = DefaultStarterLoad
+		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, Errorf(EINVALID, "load: want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, core.Errorf(core.EINVALID, "load: want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
 		dm = *f.DMConfig
 	}
-	m, err := LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *f.UBBConfig, DMName: "dmconfig", DMConfig: dm})
+	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *f.UBBConfig, DMName: "dmconfig", DMConfig: dm})
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
-	local, remote := starterServices(m, sc)
+	sc := &core.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
+	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
 		if ts, err = measureTrace(m, *f.Trace, f.Columns); err != nil {
@@ -113,35 +125,35 @@ func starter(f Files, replay bool) (*Scenario, error) {
 	}
 	means := map[string]float64{}
 	for _, s := range local {
-		means[s] = defaultStarterServiceMS
+		means[s] = defaultServiceMS
 		if ts != nil && ts.svcN[s] > 0 {
 			means[s] = roundToUS(float64(ts.svcUS[s]) / float64(ts.svcN[s]) / 1000)
 		}
 		if sc.Services == nil {
-			sc.Services = map[string]ServiceSpec{}
+			sc.Services = map[string]core.ServiceSpec{}
 		}
-		d := &Dist{Dist: "exp", MeanMS: ptr(means[s])}
+		d := &core.Dist{Dist: "exp", MeanMS: ptr(means[s])}
 		if means[s] <= 0 {
-			d = &Dist{Dist: "const", MS: ptr(0.0)}
+			d = &core.Dist{Dist: "const", MS: ptr(0.0)}
 		}
-		sc.Services[s] = ServiceSpec{ServiceTime: d}
+		sc.Services[s] = core.ServiceSpec{ServiceTime: d}
 	}
 	for _, s := range remote {
 		d := m.Service(s).Remote.Domain
 		if sc.Domains == nil {
-			sc.Domains = map[string]DomainSpec{}
+			sc.Domains = map[string]core.DomainSpec{}
 		}
-		sc.Domains[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
+		sc.Domains[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, Errorf(EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
+		return nil, core.Errorf(core.EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
 	}
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
 	} else {
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
 	}
-	sc.Name = starterName(f, load, ts != nil, replay)
+	sc.Name = scenarioName(f, load, ts != nil, replay)
 	return sc, nil
 }
 
@@ -158,9 +170,9 @@ func round3(x float64) float64 {
 	return v
 }
 
-// starterServices lists the services local servers offer and the imported
+// offered lists the services local servers offer and the imported
 // ones, by name, and fills sc.Advertise for servers without -s.
-func starterServices(m *Model, sc *Scenario) (local, remote []string) {
+func offered(m *core.Model, sc *core.Scenario) (local, remote []string) {
 	seen := map[string]bool{}
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway {
@@ -189,10 +201,9 @@ func starterServices(m *Model, sc *Scenario) (local, remote []string) {
 }
 
 // defaultOrigin is the LMID requests come from by default.
-func defaultOrigin(m *Model) string {
-	n := newNames(m)
-	if n.DefaultOrigin() >= 0 {
-		return m.Machines[n.DefaultOrigin()].LMID
+func defaultOrigin(m *core.Model) string {
+	if i := trace.NewNames(m).DefaultOrigin(); i >= 0 {
+		return m.Machines[i].LMID
 	}
 	return m.Machines[0].LMID
 }
@@ -200,7 +211,7 @@ func defaultOrigin(m *Model) string {
 // capacityStreams gives every service a Poisson stream at load times its
 // share of the servers: each local server's time is split evenly among the
 // services it offers.
-func capacityStreams(m *Model, local, remote []string, means map[string]float64, load float64) *GenerateSp {
+func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *core.GenerateSp {
 	share := map[string]float64{}
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway {
@@ -217,15 +228,15 @@ func capacityStreams(m *Model, local, remote []string, means map[string]float64,
 		}
 	}
 	origin := defaultOrigin(m)
-	g := &GenerateSp{DurationMS: defaultStarterDurationMS}
+	g := &core.GenerateSp{DurationMS: defaultDurationMS}
 	names := append(slices.Clone(local), remote...)
 	slices.Sort(names)
 	for _, s := range names {
-		rate := load * 1000 / defaultStarterDomainMS
+		rate := load * 1000 / defaultDomainMS
 		if mean, ok := means[s]; ok {
 			rate = load * share[s] * 1000 / max(mean, 0.001)
 		}
-		g.Streams = append(g.Streams, Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+		g.Streams = append(g.Streams, core.Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
 	}
 	return g
 }
@@ -239,16 +250,21 @@ type traceStats struct {
 	first, last int64
 }
 
-func measureTrace(m *Model, text string, cm *TraceMap) (*traceStats, error) {
-	reqs, _, err := traceCSV(newNames(m), text, cm)
-	if err != nil {
-		return nil, err
+// measureTrace reads the request log text (trace.ReadCSV) for its rates and
+// service times.
+func measureTrace(m *core.Model, text string, cm *core.TraceMap) (*traceStats, error) {
+	var cols *trace.Columns
+	if cm != nil {
+		c := trace.Columns(*cm)
+		cols = &c
 	}
 	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}}
-	for i, r := range reqs {
-		if i == 0 || r.TimeUS < ts.first {
+	rows := 0
+	_, err := trace.ReadCSV(text, cols, trace.NewNames(m), func(r *trace.Request) {
+		if rows == 0 || r.TimeUS < ts.first {
 			ts.first = r.TimeUS
 		}
+		rows++
 		ts.last = max(ts.last, r.TimeUS)
 		ts.count[[2]int{r.Service, r.Origin}]++
 		if r.ServiceUS >= 0 {
@@ -256,18 +272,21 @@ func measureTrace(m *Model, text string, cm *TraceMap) (*traceStats, error) {
 			ts.svcUS[name] += r.ServiceUS
 			ts.svcN[name]++
 		}
+	})
+	if err != nil {
+		return nil, &core.Error{Code: core.EINVALID, Message: err.Error()} // its message's strings are cut already
 	}
-	if len(reqs) == 0 {
-		return nil, Errorf(EINVALID, "trace: no rows after the header")
+	if rows == 0 {
+		return nil, core.Errorf(core.EINVALID, "trace: no rows after the header")
 	}
 	return ts, nil
 }
 
 // streams are the trace's rates as Poisson streams over its span (at least
 // one second).
-func (ts *traceStats) streams(m *Model) *GenerateSp {
+func (ts *traceStats) streams(m *core.Model) *core.GenerateSp {
 	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
-	g := &GenerateSp{DurationMS: roundToUS(spanMS)}
+	g := &core.GenerateSp{DurationMS: roundToUS(spanMS)}
 	keys := make([][2]int, 0, len(ts.count))
 	for k := range ts.count {
 		keys = append(keys, k)
@@ -280,14 +299,14 @@ func (ts *traceStats) streams(m *Model) *GenerateSp {
 	})
 	for _, k := range keys {
 		rate := float64(ts.count[k]) * 1000 / spanMS
-		g.Streams = append(g.Streams, Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
+		g.Streams = append(g.Streams, core.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
 			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
 	}
 	return g
 }
 
-// starterName is the scenario's name: what it was made from and where to look.
-func starterName(f Files, load float64, measured, replay bool) string {
+// scenarioName is the scenario's name: what it was made from and where to look.
+func scenarioName(f Files, load float64, measured, replay bool) string {
 	ubb := f.UBBName
 	if ubb == "" {
 		ubb = "the UBBCONFIG"
@@ -298,12 +317,12 @@ func starterName(f Files, load float64, measured, replay bool) string {
 	}
 	switch {
 	case replay:
-		return sprintf("%s replaying %s (defaults: see docs/scenario.md, Starting from your own files)", ubb, trace)
+		return fmt.Sprintf("%s replaying %s (defaults: see docs/scenario.md, Starting from your own files)", ubb, trace)
 	case measured:
-		return sprintf("Starter for %s: streams at %s's rates; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
+		return fmt.Sprintf("Starter for %s: streams at %s's rates; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
 			ubb, trace)
 	}
-	return sprintf("Starter for %s: streams keep each server about %g%% busy; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
+	return fmt.Sprintf("Starter for %s: streams keep each server about %g%% busy; edit service times, trim advertise (see docs/scenario.md, Starting from your own files)",
 		ubb, load*100)
 }
 
@@ -312,8 +331,8 @@ func starterName(f Files, load float64, measured, replay bool) string {
 // origin, service_ms, service_unit, prio, id, delimiter; a delimiter "tab"
 // is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
 // --trace-map and the API's trace_map form part are read.
-func ParseTraceMap(text string) (*TraceMap, error) {
-	var m TraceMap
+func ParseTraceMap(text string) (*core.TraceMap, error) {
+	var m core.TraceMap
 	fields := map[string]*string{
 		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
 		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
@@ -325,9 +344,9 @@ func ParseTraceMap(text string) (*TraceMap, error) {
 		p, known := fields[key]
 		switch {
 		case !ok || key == "":
-			return nil, Errorf(EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
+			return nil, core.Errorf(core.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
 		case !known:
-			return nil, Errorf(EINVALID, "%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
+			return nil, core.Errorf(core.EINVALID, "%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
 		}
 		if key == "delimiter" && (val == "tab" || val == `\t`) {
 			val = "\t"
@@ -339,12 +358,12 @@ func ParseTraceMap(text string) (*TraceMap, error) {
 	return &m, nil
 }
 
-// ParseScenarioFiles reads a scenario document (ParseScenario) whose parts
+// ParseScenario reads a scenario document (ParseScenario) whose parts
 // the files replace (WithFiles), so the document may leave out what a file
 // gives: the ubbconfig with a UBBCONFIG file, the workload with a trace.
-func ParseScenarioFiles(data []byte, f Files) (*Scenario, error) {
+func ParseScenario(data []byte, f Files) (*core.Scenario, error) {
 	if f.UBBConfig == nil && f.DMConfig == nil && f.Trace == nil {
-		sc, err := ParseScenario(data)
+		sc, err := core.ParseScenario(data)
 		if err != nil {
 			return nil, err
 		}
@@ -354,9 +373,9 @@ func ParseScenarioFiles(data []byte, f Files) (*Scenario, error) {
 	dec.UseNumber()
 	var doc map[string]any
 	if err := dec.Decode(&doc); err != nil || doc == nil {
-		_, err := ParseScenario(data) // its error, with the line and column
+		_, err := core.ParseScenario(data) // its error, with the line and column
 		if err == nil {
-			err = Errorf(EINVALID, "scenario: want a JSON object")
+			err = core.Errorf(core.EINVALID, "scenario: want a JSON object")
 		}
 		return nil, err
 	}
@@ -375,9 +394,9 @@ func ParseScenarioFiles(data []byte, f Files) (*Scenario, error) {
 	}
 	merged, err := json.Marshal(doc)
 	if err != nil {
-		return nil, Errorf(EINVALID, "scenario: %v", err)
+		return nil, core.Errorf(core.EINVALID, "scenario: %v", err)
 	}
-	sc, err := ParseScenario(merged)
+	sc, err := core.ParseScenario(merged)
 	if err != nil {
 		return nil, err
 	}

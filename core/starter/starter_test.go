@@ -1,10 +1,12 @@
-package core
+package starter
 
 import (
 	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // starterUBB: S1 (simpserv, -s A,B) and S2 (other, -s A) on one machine, and
@@ -27,7 +29,7 @@ C
 
 func TestStarterScenario(t *testing.T) {
 	ubb := starterUBB
-	sc, err := StarterScenario(Files{UBBConfig: &ubb, UBBName: "ubb.cfg"})
+	sc, err := New(Files{UBBConfig: &ubb, UBBName: "ubb.cfg"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestStarterScenario(t *testing.T) {
 	// and B 1/2 each, other gives A 1, legacy gives A and C 1/2 each. So A
 	// has 2 servers' worth, B and C 1/2. At 50% busy and 10 ms per request
 	// (100 per second per server): A 0.5*2*100 = 100/s, B and C 25/s.
-	want := []Stream{
+	want := []core.Stream{
 		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 100},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
 		{Service: "C", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
@@ -60,15 +62,15 @@ func TestStarterScenario(t *testing.T) {
 	}
 	// It runs, and the legacy server no longer warns of its missing -s.
 	data, _ := json.Marshal(sc)
-	parsed, err := ParseScenario(data)
+	parsed, err := core.ParseScenario(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := newSetup(parsed, RunOptions{})
+	plan, err := core.Compile(parsed, core.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range st.Warnings {
+	for _, w := range plan.Warnings() {
 		if strings.Contains(w, "no -s") {
 			t.Errorf("warning %q: the advertise entry should have answered it", w)
 		}
@@ -78,13 +80,13 @@ func TestStarterScenario(t *testing.T) {
 func TestStarterFromTrace(t *testing.T) {
 	ubb, trace := starterUBB, "timestamp,svc,elapsed_ms\n"+
 		"2026-11-29 10:00:00,A,4\n2026-11-29 10:00:01,A,6\n2026-11-29 10:00:02,B,\n2026-11-29 10:00:04,A,\n"
-	sc, err := StarterScenario(Files{UBBConfig: &ubb, Trace: &trace, TraceName: "t.csv"})
+	sc, err := New(Files{UBBConfig: &ubb, Trace: &trace, TraceName: "t.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The trace spans 4 s: A 3 requests (0.75/s), B 1 (0.25/s). A's measured
 	// mean service time is (4+6)/2 = 5 ms; B has none given: 10 ms.
-	want := &GenerateSp{DurationMS: 4000, Streams: []Stream{
+	want := &core.GenerateSp{DurationMS: 4000, Streams: []core.Stream{
 		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 0.75},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 0.25},
 	}}
@@ -101,13 +103,13 @@ func TestStarterFromTrace(t *testing.T) {
 
 func TestWithFiles(t *testing.T) {
 	ubb, dm, trace := starterUBB, "", "time_ms,service\n0,A\n"
-	base := &Scenario{Name: "mine", UBBConfig: "old", Workload: Workload{
-		TraceCSV: "x", Columns: &TraceMap{Delimiter: ";"}, Generate: &GenerateSp{DurationMS: 5}}}
+	base := &core.Scenario{Name: "mine", UBBConfig: "old", Workload: core.Workload{
+		TraceCSV: "x", Columns: &core.TraceMap{Delimiter: ";"}, Generate: &core.GenerateSp{DurationMS: 5}}}
 	got, err := WithFiles(base, Files{UBBConfig: &ubb, DMConfig: &dm, Trace: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Scenario{Name: "mine", UBBConfig: ubb, Workload: Workload{TraceCSV: trace, Columns: &TraceMap{Delimiter: ";"}}}
+	want := &core.Scenario{Name: "mine", UBBConfig: ubb, Workload: core.Workload{TraceCSV: trace, Columns: &core.TraceMap{Delimiter: ";"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -115,7 +117,7 @@ func TestWithFiles(t *testing.T) {
 		t.Errorf("the scenario given was modified: %+v", base)
 	}
 	// Without a scenario: the starter, with the trace as its workload.
-	got, err = WithFiles(nil, Files{UBBConfig: &ubb, Trace: &trace, Columns: &TraceMap{Time: "time_ms"}, UBBName: "u", TraceName: "t"})
+	got, err = WithFiles(nil, Files{UBBConfig: &ubb, Trace: &trace, Columns: &core.TraceMap{Time: "time_ms"}, UBBName: "u", TraceName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +141,7 @@ func TestWithFiles(t *testing.T) {
 
 func TestParseTraceMap(t *testing.T) {
 	got, err := ParseTraceMap("time=ts, service = svc,time_unit=s,delimiter=tab")
-	want := &TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
+	want := &core.TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}
@@ -153,17 +155,17 @@ func TestParseTraceMap(t *testing.T) {
 func TestParseScenarioFiles(t *testing.T) {
 	ubb, trace := starterUBB, "time_ms,service\n0,A\n"
 	doc := `{"services": {"A": {"service_time": {"dist": "const", "ms": 1}}}, "workload": {"columns": {"delimiter": ","}}}`
-	sc, err := ParseScenarioFiles([]byte(doc), Files{UBBConfig: &ubb, Trace: &trace})
+	sc, err := ParseScenario([]byte(doc), Files{UBBConfig: &ubb, Trace: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sc.UBBConfig != ubb || sc.Workload.TraceCSV != trace || sc.Workload.Columns == nil || sc.Workload.Columns.Delimiter != "," {
 		t.Errorf("got %+v", sc)
 	}
-	if _, err := ParseScenarioFiles([]byte(`{"colour": 1}`), Files{UBBConfig: &ubb}); err == nil || err.Error() != "colour: unknown field" {
+	if _, err := ParseScenario([]byte(`{"colour": 1}`), Files{UBBConfig: &ubb}); err == nil || err.Error() != "colour: unknown field" {
 		t.Errorf("got %v, want colour: unknown field", err)
 	}
-	if _, err := ParseScenarioFiles([]byte("{\n,"), Files{UBBConfig: &ubb}); err == nil || !strings.Contains(err.Error(), "line 2") {
+	if _, err := ParseScenario([]byte("{\n,"), Files{UBBConfig: &ubb}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("got %v, want the syntax error's line", err)
 	}
 }
