@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/starter"
+	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -203,9 +204,9 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 			fmt.Fprintf(stderr, "warning: %s\n", w)
 		}
 		if f.format == "psr" {
-			err = core.WritePrintServer(stdout, res)
+			err = tmadmin.PrintServer(stdout, res)
 		} else {
-			err = core.WritePrintService(stdout, res)
+			err = tmadmin.PrintService(stdout, res)
 		}
 	case "summary":
 		err = writeSummary(stdout, res)

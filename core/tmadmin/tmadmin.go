@@ -1,17 +1,22 @@
-package core
+// Package tmadmin writes a result as the tables of Tuxedo's tmadmin
+// (printserver, printservice), so that a simulated run can be held against
+// production's own. Only the CLI's --format psr and psc use it.
+package tmadmin
 
 import (
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
-// WritePrintServer writes the result's servers as a table shaped like
+// PrintServer writes the result's servers as a table shaped like
 // tmadmin's printserver (psr), so a simulated run can be held against
 // production: program, queue, group, id, machine, requests done, load done,
 // plus the simulated utilization.
-func WritePrintServer(w io.Writer, r *Result) error {
+func PrintServer(w io.Writer, r *core.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if r.Lifecycle != nil {
 		return writeLifePrintServer(tw, r)
@@ -31,7 +36,7 @@ func WritePrintServer(w io.Writer, r *Result) error {
 // writeLifePrintServer is psr for a run where instances change state: a
 // Status column as tmadmin's verbose printserver words it (at the end of
 // the run), and the utilization over the instance's up time.
-func writeLifePrintServer(tw *tabwriter.Writer, r *Result) error {
+func writeLifePrintServer(tw *tabwriter.Writer, r *core.Result) error {
 	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tStatus\tUp\tUtil")
 	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t------\t--\t----")
 	for _, s := range r.Servers {
@@ -39,7 +44,7 @@ func writeLifePrintServer(tw *tabwriter.Writer, r *Result) error {
 		if s.UpMS != nil && s.UpUtilization != nil {
 			up, u = *s.UpMS, *s.UpUtilization
 		}
-		if s.Spare && up == 0 && s.State == stateGone.String() {
+		if s.Spare && up == 0 && s.State == "gone" {
 			continue // a spare never booted: tmadmin lists booted servers only
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%gms\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
@@ -69,10 +74,10 @@ func tmadminStatus(state string) string {
 	return state
 }
 
-// WritePrintService writes one row per advertised service per server, like
+// PrintService writes one row per advertised service per server, like
 // tmadmin's printservice (psc): service, routine, program, group, id,
 // machine, requests done, status.
-func WritePrintService(w io.Writer, r *Result) error {
+func PrintService(w io.Writer, r *core.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Service Name\tRoutine Name\tProg Name\tGrp Name\tID\tMachine\t# Done\tStatus")
 	fmt.Fprintln(tw, "------------\t------------\t---------\t--------\t--\t-------\t------\t------")

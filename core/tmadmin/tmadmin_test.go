@@ -1,4 +1,4 @@
-package core_test
+package tmadmin_test
 
 import (
 	"bytes"
@@ -8,7 +8,11 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/tmadmin"
 )
+
+// specDir holds the hand-worked spec cases (testdata/spec).
+const specDir = "../../testdata/spec"
 
 // TestPrintServerLifecycle: psr of a run with a life cycle words each
 // instance's state as tmadmin does, shows its up time and utilization over
@@ -36,7 +40,7 @@ func TestPrintServerLifecycle(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := core.WritePrintServer(&buf, res); err != nil {
+		if err := tmadmin.PrintServer(&buf, res); err != nil {
 			t.Fatal(err)
 		}
 		var got []string
