@@ -41,6 +41,97 @@ func allowed(pkg string) bool {
 	return false
 }
 
+// The layers of the packages under core. The leaves below core (core/ubb,
+// core/trace, core/internal/...) import the standard library and leaves
+// lower down only; core imports the leaves; the packages above core
+// (core/sweep, core/starter, core/tmadmin) import core and the leaves, never
+// one another. Nothing under core imports a module outside the standard
+// library (core's tests may import allowedModules).
+const module = "github.com/tuxlb/tuxlb"
+
+// mayImport says whether the package pkg under core may import imp, a
+// package of the module.
+func mayImport(pkg, imp string) bool {
+	internal := strings.HasPrefix(imp, module+"/core/internal/")
+	switch {
+	case strings.HasPrefix(pkg, module+"/core/internal/"):
+		return internal
+	case pkg == module+"/core/ubb":
+		return false
+	case pkg == module+"/core/trace":
+		return internal || imp == module+"/core/ubb"
+	case pkg == module+"/core":
+		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace"
+	}
+	return mayImport(module+"/core", imp) || imp == module+"/core" // above core
+}
+
+// impure are the standard packages no package under core imports: core is
+// pure (no files, no processes, no network, no global randomness), and so
+// is what it stands on and what is built on it to be embedded.
+var impure = map[string]bool{"os": true, "os/exec": true, "net": true, "net/http": true, "syscall": true,
+	"math/rand": true, "math/rand/v2": true, "crypto/rand": true}
+
+// TestLayers checks every import of every package under core (the
+// packages, not their tests) against mayImport and impure.
+func TestLayers(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("runs the go tool (inside WebAssembly there is none)")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		pkg := f[0]
+		seen++
+		for _, imp := range f[1:] {
+			switch {
+			case strings.HasPrefix(imp, module+"/"):
+				if !mayImport(pkg, imp) {
+					t.Errorf("%s imports %s: against the layers (see mayImport)", pkg, imp)
+				}
+			case strings.Contains(strings.Split(imp, "/")[0], "."):
+				t.Errorf("%s imports %s: only the standard library is allowed", pkg, imp)
+			case impure[imp]:
+				t.Errorf("%s imports %s: the packages under core are pure", pkg, imp)
+			}
+		}
+	}
+	if seen < 10 {
+		t.Errorf("go list found %d packages under core, want the whole tree", seen)
+	}
+}
+
+func TestMayImport(t *testing.T) {
+	tests := []struct {
+		pkg, imp string
+		want     bool
+	}{
+		{"core", "core/internal/rng", true},
+		{"core", "core/trace", true},
+		{"core", "core/sweep", false},
+		{"core/internal/rng", "core/internal/fmath", true},
+		{"core/internal/jsonx", "core", false},
+		{"core/internal/jsonx", "core/ubb", false},
+		{"core/ubb", "core/internal/capped", false},
+		{"core/trace", "core/ubb", true},
+		{"core/trace", "core", false},
+		{"core/sweep", "core", true},
+		{"core/sweep", "core/internal/ci", true},
+		{"core/sweep", "core/starter", false},
+		{"core/starter", "core/trace", true},
+		{"core/tmadmin", "core/sweep", false},
+	}
+	for _, tt := range tests {
+		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {
+			t.Errorf("mayImport(%s, %s) = %v, want %v", tt.pkg, tt.imp, got, tt.want)
+		}
+	}
+}
+
 func TestAllowedPrefixIsExact(t *testing.T) {
 	tests := []struct {
 		pkg  string
