@@ -7,7 +7,7 @@ import (
 // A constant stream sends its first request at time 0, then one every
 // 1000/rate ms.
 func Example_constantStream() {
-	sc := &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: 1000,
+	sc := &Scenario{Workload: Workload{Generate: &Generator{DurationMS: 1000,
 		Streams: []Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
 	rs, err := openWorkload(handModel(), sc, 1, 0)
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 )
 
 func genWorkload(durMS float64, streams ...Stream) *Scenario {
-	return &Scenario{Workload: Workload{Generate: &GenerateSp{DurationMS: durMS, Streams: streams}}}
+	return &Scenario{Workload: Workload{Generate: &Generator{DurationMS: durMS, Streams: streams}}}
 }
 
 func openGen(t *testing.T, sc *Scenario, seed uint64) []request {

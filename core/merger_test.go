@@ -38,7 +38,7 @@ func TestMergerMatchesSources(t *testing.T) {
 	for _, tt := range tests {
 		sc := &Scenario{Workload: Workload{TraceCSV: tt.trace}}
 		if tt.streams != nil {
-			sc.Workload.Generate = &GenerateSp{DurationMS: tt.durMS, Streams: tt.streams}
+			sc.Workload.Generate = &Generator{DurationMS: tt.durMS, Streams: tt.streams}
 		}
 		cw, err := compileWorkload(newNames(handModel()), &sc.Workload)
 		if err != nil {

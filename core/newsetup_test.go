@@ -65,7 +65,7 @@ func setupScenario() *Scenario {
 		DMConfig:  setupDM,
 		Services:  map[string]ServiceSpec{"BALANCE": {ServiceTime: &Dist{Dist: "exp", MeanMS: f(12)}}},
 		Domains:   map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: f(40)}}},
-		Workload: Workload{Generate: &GenerateSp{DurationMS: 1000, Streams: []Stream{
+		Workload: Workload{Generate: &Generator{DurationMS: 1000, Streams: []Stream{
 			{Service: "BALANCE", Origin: "SITE2", Arrivals: "poisson", RatePerS: 90},
 			{Service: "RATE", Arrivals: "poisson", RatePerS: 10}}}},
 	}

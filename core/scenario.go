@@ -91,10 +91,10 @@ type Dist struct {
 // Workload is the requests of a run: a trace (CSV or JSON rows), generated
 // streams, or both, merged by time with trace rows first at equal times.
 type Workload struct {
-	TraceCSV string      `json:"trace_csv,omitempty"`
-	Trace    []TraceRow  `json:"trace,omitempty"`
-	Columns  *TraceMap   `json:"columns,omitempty"` // optional mapping for imported logs
-	Generate *GenerateSp `json:"generate,omitempty"`
+	TraceCSV string     `json:"trace_csv,omitempty"`
+	Trace    []TraceRow `json:"trace,omitempty"`
+	Columns  *TraceMap  `json:"columns,omitempty"` // optional mapping for imported logs
+	Generate *Generator `json:"generate,omitempty"`
 }
 
 // TraceRow is one request of a trace given as JSON.
@@ -125,8 +125,10 @@ type TraceMap struct {
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
 }
 
-// GenerateSp generates requests for DurationMS from independent streams.
-type GenerateSp struct {
+// Generator is the generated part of a workload (workload.generate):
+// independent streams of requests, each drawing its own arrivals, for
+// DurationMS.
+type Generator struct {
 	DurationMS float64  `json:"duration_ms"`
 	Streams    []Stream `json:"streams"`
 }

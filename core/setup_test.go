@@ -107,7 +107,7 @@ func TestSetupErrors(t *testing.T) {
 			`policy (option): unknown policy "fast"`},
 		{"stream without distribution", func(sc *Scenario, _ *RunOptions) {
 			delete(sc.Services, "TOLOWER")
-			sc.Workload.Generate = &GenerateSp{DurationMS: 10, Streams: []Stream{
+			sc.Workload.Generate = &Generator{DurationMS: 10, Streams: []Stream{
 				{Service: "REMOTE", Arrivals: "poisson", RatePerS: 1}, {Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1}}}
 		}, "workload.generate.streams[1].service: service TOLOWER has no service_time for group G1"},
 		{"row without service_ms", func(sc *Scenario, _ *RunOptions) {

@@ -65,7 +65,7 @@ const maxStreams = mergetree.MaxLeaves - 1
 
 // checkGenerate checks workload.generate. n may be nil: then names are not
 // resolved (ParseScenario checks what it can without the model).
-func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
+func checkGenerate(n *names, g *Generator) ([]streamSpec, error) {
 	const path = "workload.generate"
 	durUS, err := usec.FromMSValue(g.DurationMS)
 	if msg := usec.Problem(durUS, err); msg != "" {

@@ -94,7 +94,7 @@ func TestTraceErrors(t *testing.T) {
 		{"json service", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "X"}}}, `trace row 1: service: unknown service "X"`},
 		{"both", Workload{TraceCSV: head, Trace: []TraceRow{}}, "workload.trace: give trace_csv or trace, not both"},
 		{"empty", Workload{}, "workload: empty"},
-		{"columns without csv", Workload{Columns: &TraceMap{}, Generate: &GenerateSp{}}, "workload.columns: applies to trace_csv"},
+		{"columns without csv", Workload{Columns: &TraceMap{}, Generate: &Generator{}}, "workload.columns: applies to trace_csv"},
 		{"bad unit", Workload{TraceCSV: head, Columns: &TraceMap{TimeUnit: "h"}}, `workload.columns.time_unit: unknown unit "h"`},
 		{"bad delimiter", Workload{TraceCSV: head, Columns: &TraceMap{Delimiter: ";;"}}, "workload.columns.delimiter: want one character"},
 	}

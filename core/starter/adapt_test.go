@@ -45,7 +45,7 @@ func TestAdaptToANewConfig(t *testing.T) {
 			"A":       {ServiceTime: &core.Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]core.Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
 		},
 		Machines: map[string]core.MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
-		Workload: core.Workload{Generate: &core.GenerateSp{DurationMS: 1000, Streams: []core.Stream{
+		Workload: core.Workload{Generate: &core.Generator{DurationMS: 1000, Streams: []core.Stream{
 			{Service: "TOUPPER", Origin: "site1", Arrivals: "poisson", RatePerS: 5},
 			{Service: "A", Origin: "site2", Arrivals: "poisson", RatePerS: 5},
 		}}},

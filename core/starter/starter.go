@@ -211,7 +211,7 @@ func defaultOrigin(m *core.Model) string {
 // capacityStreams gives every service a Poisson stream at load times its
 // share of the servers: each local server's time is split evenly among the
 // services it offers.
-func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *core.GenerateSp {
+func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *core.Generator {
 	share := map[string]float64{}
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway {
@@ -228,7 +228,7 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 		}
 	}
 	origin := defaultOrigin(m)
-	g := &core.GenerateSp{DurationMS: defaultDurationMS}
+	g := &core.Generator{DurationMS: defaultDurationMS}
 	names := append(slices.Clone(local), remote...)
 	slices.Sort(names)
 	for _, s := range names {
@@ -284,9 +284,9 @@ func measureTrace(m *core.Model, text string, cm *core.TraceMap) (*traceStats, e
 
 // streams are the trace's rates as Poisson streams over its span (at least
 // one second).
-func (ts *traceStats) streams(m *core.Model) *core.GenerateSp {
+func (ts *traceStats) streams(m *core.Model) *core.Generator {
 	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
-	g := &core.GenerateSp{DurationMS: roundToUS(spanMS)}
+	g := &core.Generator{DurationMS: roundToUS(spanMS)}
 	keys := make([][2]int, 0, len(ts.count))
 	for k := range ts.count {
 		keys = append(keys, k)

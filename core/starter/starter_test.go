@@ -86,7 +86,7 @@ func TestStarterFromTrace(t *testing.T) {
 	}
 	// The trace spans 4 s: A 3 requests (0.75/s), B 1 (0.25/s). A's measured
 	// mean service time is (4+6)/2 = 5 ms; B has none given: 10 ms.
-	want := &core.GenerateSp{DurationMS: 4000, Streams: []core.Stream{
+	want := &core.Generator{DurationMS: 4000, Streams: []core.Stream{
 		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 0.75},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 0.25},
 	}}
@@ -104,7 +104,7 @@ func TestStarterFromTrace(t *testing.T) {
 func TestWithFiles(t *testing.T) {
 	ubb, dm, trace := starterUBB, "", "time_ms,service\n0,A\n"
 	base := &core.Scenario{Name: "mine", UBBConfig: "old", Workload: core.Workload{
-		TraceCSV: "x", Columns: &core.TraceMap{Delimiter: ";"}, Generate: &core.GenerateSp{DurationMS: 5}}}
+		TraceCSV: "x", Columns: &core.TraceMap{Delimiter: ";"}, Generate: &core.Generator{DurationMS: 5}}}
 	got, err := WithFiles(base, Files{UBBConfig: &ubb, DMConfig: &dm, Trace: &trace})
 	if err != nil {
 		t.Fatal(err)
