@@ -126,7 +126,7 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 	}
 }
 
-// testSetup returns a Setup for m with every default filled in; service
+// engSetup returns a [runSetup] for m with every default filled in; service
 // times come from the requests unless the test sets ServiceTime.
 func engSetup(m *Model) *runSetup {
 	fwd, reset := 0.1, 120000.0
@@ -162,7 +162,7 @@ func (s *sliceRequests) Next(r *request) bool {
 func (s *sliceRequests) Err() error   { return nil }
 func (s *sliceRequests) Total() int64 { return int64(len(s.rs)) }
 
-// testRequests parses "time_ms service origin service_ms [prio]" lines.
+// engRequests parses "time_ms service origin service_ms [prio]" lines.
 func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 	t.Helper()
 	out := &sliceRequests{}

@@ -100,7 +100,7 @@ func formatMS(us int64) string {
 	return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64)
 }
 
-// resolveEvents turns the scenario's events into LifeEvents and reads
+// resolveEvents turns the scenario's events into [runSetup.Events] and reads
 // tuning.boot_ms.
 func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 	st.BootUS = defaultBootUS

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// Tests of NewSetup on real configuration text, through LoadModel.
+// Tests of [newSetup] on real configuration text, through [LoadModel].
 
 const setupUBB = `*RESOURCES
 IPCKEY      123458

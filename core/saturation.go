@@ -35,7 +35,7 @@ func fmtUtil(u float64) string { return strconv.FormatFloat(u, 'f', 2, 64) }
 // saturations finds the saturated machines of a result, in machine order. A
 // machine serves a service when one of its servers (gateways left out)
 // advertises it and the service was requested. For each saturated machine, the other machine named is
-// the least busy one below UnderusedBelow that served a service it served
+// the least busy one below [underusedBelow] that served a service it served
 // (the first in machine order at equal utilization).
 func saturations(r *Result) []saturation {
 	requested := map[string]bool{}

@@ -28,7 +28,8 @@ type runSetup struct {
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
-	// every request of s must carry service_ms, which Setup has checked).
+	// every request of s must carry service_ms, which [runSetup.checkWorkload]
+	// has checked).
 	ServiceTime [][]sampler
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
@@ -41,7 +42,7 @@ type runSetup struct {
 // ParseScenario reads a scenario document strictly: unknown fields, wrong
 // types and trailing data are EINVALID errors that name the field. It also
 // checks everything that does not need the model (distributions, tuning,
-// generated streams); NewSetup checks the rest.
+// generated streams); [Compile] checks the rest.
 func ParseScenario(data []byte) (*Scenario, error) {
 	var sc Scenario
 	if err := decodeStrict(data, &sc, "scenario"); err != nil {

@@ -81,7 +81,7 @@ func sweepUnit(scenario, specJSON string, u int, o options) string {
 
 // sweepReduce reduces the samples (samplesJSON: an array indexed by unit, a
 // sample string or null for a unit not run) and returns {"result": "..."}:
-// the EncodeSweep bytes, with the points whose units are all there, and the
+// the [sweep.Encode] bytes, with the points whose units are all there, and the
 // CSV of the same.
 func sweepReduce(scenario, specJSON, samplesJSON string) string {
 	sw, err := compiledSweep(scenario, specJSON)
