@@ -33,7 +33,6 @@ const defaultBootUS = 1_000_000
 type lifeEvent struct {
 	AtUS    int64
 	Kind    eventKind
-	Target  string // as written: "G1/2", "group:G1", "machine:SITE2"
 	Servers []int32
 }
 
@@ -116,7 +115,7 @@ func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 			return err
 		}
 		us, _ := usec.FromMSValue(*ev.AtMS)
-		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
+		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Servers: servers})
 	}
 	return nil
 }

@@ -156,8 +156,8 @@ var simpyLine = regexp.MustCompile(`(\d+) requests in ([\d.]+) s wall \(([\d.]+)
 
 // simpyRun is the SimPy model's own account of a run.
 type simpyRun struct {
-	requests             int64
-	endToEnd, simulating float64 // requests/s
+	requests   int64
+	simulating float64 // requests/s
 }
 
 func parseSimPy(path string) (simpyRun, error) {
@@ -170,9 +170,8 @@ func parseSimPy(path string) (simpyRun, error) {
 		return simpyRun{}, fmt.Errorf("%s: no throughput line", path)
 	}
 	n, _ := strconv.ParseInt(m[1], 10, 64)
-	e, _ := strconv.ParseFloat(m[4], 64)
 	s, _ := strconv.ParseFloat(m[5], 64)
-	return simpyRun{n, e, s}, nil
+	return simpyRun{n, s}, nil
 }
 
 // chromiumLine is a scenario line of bench/wasm's output.

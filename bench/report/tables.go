@@ -17,7 +17,6 @@ type report struct {
 	sweep    benchSet // BenchmarkSweepWorkers (pool), when measured
 	node     benchSet
 	chromium map[string]float64
-	agent    string
 	// wsweep: the Chromium sweep's fastest milliseconds by number of Web
 	// Workers (bench/wasm/sweep.html), over wsweepRuns runs each
 	wsweep     map[int]float64
@@ -56,7 +55,7 @@ func newReport(dir string, now time.Time) *report {
 	if r.node, err = parseBench(p("node.txt")); err != nil {
 		r.note(err)
 	}
-	if r.chromium, r.agent, err = parseWasmbench(p("chromium.txt")); err != nil {
+	if r.chromium, _, err = parseWasmbench(p("chromium.txt")); err != nil {
 		r.note(err)
 	}
 	if r.wsweep, r.wsweepRuns, err = parseWasmsweep(p("chromium-sweep.txt")); err != nil {

@@ -15,12 +15,11 @@ const progressDelay = 700 * time.Millisecond
 // progressBar draws a run's progress on standard error when that is a
 // terminal: `[=====>      ]  45%  1234567 of 2700000 requests`.
 type progressBar struct {
-	w       io.Writer
-	on      bool
-	start   time.Time
-	last    time.Time
-	drawn   bool
-	noTotal bool
+	w     io.Writer
+	on    bool
+	start time.Time
+	last  time.Time
+	drawn bool
 }
 
 // newProgressBar returns a bar that draws on w when want is set and w is a
