@@ -95,13 +95,14 @@ func TestClientGoneStopsRun(t *testing.T) {
 }
 
 // The run time limit covers everything from the request's arrival to the
-// store: a run that returns after the deadline (here, one that does not look
-// at its context) is not stored, and the answer is run-too-long.
+// store: a run that returns after the deadline (here, one that returns only
+// once its context's deadline has passed, as a run deaf to its context
+// would) is not stored, and the answer is run-too-long.
 func TestRunTimeLimitCoversStoring(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 300 * time.Millisecond
 		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
-			time.Sleep(500 * time.Millisecond)
+			<-opt.Context.Done()
 			return core.Run(sc, core.RunOptions{})
 		}
 	})

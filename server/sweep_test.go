@@ -133,6 +133,25 @@ func TestSweepJobLifeCycle(t *testing.T) {
 	wantProblem(t, rec, "/api/v1/sweeps/"+id, http.StatusConflict, "conflict")
 }
 
+// waitWorking polls until this server's sweep worker is working job id (or,
+// with want false, is not).
+func (h *harness) waitWorking(id string, want bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		h.srv.mu.Lock()
+		_, working := h.srv.active[id]
+		h.srv.mu.Unlock()
+		if working == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("sweep %s: working %v, want %v after 60 s", id, working, want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 func TestSweepJobCancel(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.SweepWorkers = 1 })
 	// Canceled while queued: the worker never runs it.
@@ -145,11 +164,12 @@ func TestSweepJobCancel(t *testing.T) {
 	long := h.postSweep(sweepBody(t, []string{"rate_scale=0.1..3/0.1"}, 20, ""))
 	h.startSweeps()
 	h.waitSweep(long, sweep.Running)
+	h.waitWorking(long, true)
 	rec = h.do(http.MethodDelete, "/api/v1/sweeps/"+long, "", "")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("DELETE running: %d %s", rec.Code, rec.Body.String())
 	}
-	time.Sleep(200 * time.Millisecond)
+	h.waitWorking(long, false) // the worker has stopped and let the job go
 	j := h.getSweep(long)
 	if j.Status != sweep.Canceled || j.Done >= j.Total {
 		t.Errorf("canceled job: %+v, want canceled before the end", j)

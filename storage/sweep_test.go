@@ -265,7 +265,7 @@ func TestSweepLeaseTwoReplicas(t *testing.T) {
 		if err := a.SaveSweepPoint(ctx, "job-ab", "A", 0, []byte(`{"index":0}`), 1, lease); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(lease + 200*time.Millisecond)
+		waitLeaseOver(t, a, "job-ab")
 		if err := a.SaveSweepPoint(ctx, "job-ab", "A", 1, []byte(`{"index":1,"by":"A"}`), 2, lease); core.ErrorCode(err) != core.ECONFLICT {
 			t.Errorf("A's save after its lease ran out: %v, want conflict", err)
 		}
@@ -331,4 +331,18 @@ func TestSweepClaimsTwoReplicas(t *testing.T) {
 			}
 		}
 	})
+}
+
+// waitLeaseOver polls until the lease of job id, as the store records it, has
+// run out: until now is past it by the store's precision (SQLite's times are
+// text to the millisecond, and a lease is over once now's text is later).
+func waitLeaseOver(t *testing.T, st Store, id string) {
+	t.Helper()
+	j, err := st.Sweep(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !time.Now().After(j.LeaseUntil.Add(time.Millisecond)) {
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -312,18 +312,35 @@ func TestServeFinishesInFlightOnSIGTERM(t *testing.T) {
 	}
 	defer conn.Close()
 	half := len(scenario) / 2
-	fmt.Fprintf(conn, "POST /api/v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(scenario))
+	// Expect: 100-continue makes the server say when the handler starts
+	// reading the body: from then on the request is in flight.
+	fmt.Fprintf(conn, "POST /api/v1/runs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n", len(scenario))
 	conn.Write(scenario[:half])
-	time.Sleep(200 * time.Millisecond) // the server is now reading this request's body
+	rd := bufio.NewReader(conn)
+	if res, err := http.ReadResponse(rd, nil); err != nil || res.StatusCode != http.StatusContinue {
+		t.Fatalf("before the body: got %v, %v; want 100 Continue", res, err)
+	}
 	srv.cmd.Process.Signal(syscall.SIGTERM)
-	time.Sleep(300 * time.Millisecond)
+	// The server has begun shutting down once it refuses new connections.
+	pollUntil(t, 30*time.Second, "the listener closed after SIGTERM", func() bool {
+		select {
+		case <-srv.done:
+			t.Fatalf("tuxlb serve exited with a request in flight:\n%s", srv.Stderr)
+		default:
+		}
+		c, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+		if err == nil {
+			c.Close()
+		}
+		return err != nil
+	})
 	select {
 	case <-srv.done:
 		t.Fatalf("tuxlb serve exited with a request in flight:\n%s", srv.Stderr)
 	default:
 	}
 	conn.Write(scenario[half:])
-	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	res, err := http.ReadResponse(rd, nil)
 	if err != nil {
 		t.Fatalf("reading the in-flight answer: %v", err)
 	}
