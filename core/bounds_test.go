@@ -235,6 +235,7 @@ func bigModelUBB(n int) string {
 // (a scan of the candidate list per candidate) took minutes here, and no
 // deadline could stop it.
 func TestSetupLinear(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a 10 000-instance model")
 	}
@@ -276,6 +277,7 @@ func BenchmarkSetupManyServers(b *testing.B) {
 // A run whose backlog passes MaxInFlight stops with a too_large error that
 // names the limit, instead of growing without bound.
 func TestMaxInFlight(t *testing.T) {
+	t.Parallel()
 	sc := boundedScenario(t, "SHM", map[string]any{
 		"services": map[string]any{"BALANCE": map[string]any{"service_time": map[string]any{"dist": "const", "ms": 10}}},
 		"workload": map[string]any{"generate": map[string]any{"duration_ms": 1000, "streams": []any{

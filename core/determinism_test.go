@@ -65,6 +65,7 @@ func TestDrawDigest(t *testing.T) {
 // and checks that every draw keeps its bits: the float64(...) conversions in
 // core/internal/fmath, samplers.go and generate.go must forbid every fusion.
 func TestDigestWithFMA(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || runtime.GOARCH != "amd64" || runtime.GOOS == "js" || os.Getenv("GOAMD64") == "v3" {
 		t.Skip("needs amd64, a go command, and not -short")
 	}

@@ -15,6 +15,7 @@ import (
 // GOOS=js GOARCH=wasm (see Taskfile's test-wasm), which proves the engine gives
 // the same bytes natively and in WebAssembly.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../examples/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples found: %v", err)

@@ -84,6 +84,7 @@ func TestSummaryFront(t *testing.T) {
 // ValueAtQuantile for random histograms of 1 to 3000 values, where rounding
 // the rank matters most.
 func TestPercentiles(t *testing.T) {
+	t.Parallel()
 	r := rng.New(5, 9)
 	for n := 1; n <= 3000; n += 1 + n/50 {
 		h := hdrhistogram.New(1, histMaxUS, histDigits)

@@ -18,6 +18,7 @@ var allowedModules = []string{
 // TestImportsAreStdlibOrAllowed runs go list -deps on core: every dependency
 // must be in the standard library or under an allowed module.
 func TestImportsAreStdlibOrAllowed(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || runtime.GOOS == "js" {
 		t.Skip("runs the go tool (inside WebAssembly there is none: running there is the proof)")
 	}
@@ -75,6 +76,7 @@ var impure = map[string]bool{"os": true, "os/exec": true, "net": true, "net/http
 // TestLayers checks every import of every package under core (the
 // packages, not their tests) against mayImport and impure.
 func TestLayers(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || runtime.GOOS == "js" {
 		t.Skip("runs the go tool (inside WebAssembly there is none)")
 	}
@@ -152,6 +154,7 @@ func TestAllowedPrefixIsExact(t *testing.T) {
 
 // TestBuildsForWasm builds core for GOOS=js GOARCH=wasm, as the playground does.
 func TestBuildsForWasm(t *testing.T) {
+	t.Parallel()
 	if testing.Short() || runtime.GOOS == "js" {
 		t.Skip("runs the go tool (inside WebAssembly there is none: running there is the proof)")
 	}

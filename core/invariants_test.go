@@ -288,6 +288,7 @@ func randomDoc(r *rng.PCG) map[string]any {
 // included, and checks that each gives an error or a result that keeps
 // every invariant.
 func TestResultInvariantsRandom(t *testing.T) {
+	t.Parallel()
 	r := rng.New(2027, 17)
 	n := 150
 	if testing.Short() {

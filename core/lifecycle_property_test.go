@@ -20,6 +20,7 @@ import (
 // row is consistent with the life-cycle list, and that list is a valid
 // sequence of transitions per instance.
 func TestLifecycleProperties(t *testing.T) {
+	t.Parallel()
 	n := 300
 	if testing.Short() {
 		n = 60

@@ -25,6 +25,7 @@ var (
 )
 
 func TestOracleDifferential(t *testing.T) {
+	t.Parallel()
 	n := *oracleN
 	if testing.Short() {
 		n = min(n, 50)

@@ -88,6 +88,7 @@ func parseLog(t *testing.T, text string) []logRow {
 }
 
 func TestEngineProperties(t *testing.T) {
+	t.Parallel()
 	r := rng.New(42, 7)
 	for run := 0; run < 300; run++ {
 		setup, reqs := randomScenario(t, r)

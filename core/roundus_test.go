@@ -13,6 +13,7 @@ import (
 // every k up to the cap (one and two units in the last place either side),
 // denormals, the cap itself, and 2 M random values across the exponents.
 func TestRoundUSIsMathRound(t *testing.T) {
+	t.Parallel()
 	want := func(x float64) int64 {
 		if !(x > 0) {
 			return 0

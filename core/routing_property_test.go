@@ -118,6 +118,7 @@ func randomRouted(r *rng.PCG) (doc []byte, ranges []refRange, groupsWithS map[st
 // group its value maps to (with the catch-all fallback), or fails with
 // TPESYSTEM (no value, no range) or TPENOENT (no candidate left).
 func TestRoutingProperties(t *testing.T) {
+	t.Parallel()
 	var r rng.PCG
 	r.Seed(11, 0)
 	for n := 0; n < 300; n++ {

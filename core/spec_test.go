@@ -26,6 +26,7 @@ import (
 const specDir = "../testdata/spec"
 
 func TestSpecCases(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join(specDir, "[0-9]*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no cases under %s (err %v)", specDir, err)

@@ -24,6 +24,7 @@ import (
 // (several services, failures, crashes, MSSQ sets), each run with a random
 // warm-up on a series bin boundary.
 func TestDerivedFigures(t *testing.T) {
+	t.Parallel()
 	n := 150
 	if testing.Short() {
 		n = 30

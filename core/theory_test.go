@@ -47,6 +47,7 @@ func erlangC(c int, a float64) float64 {
 }
 
 func TestQueueingTheory(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long runs")
 	}
