@@ -17,7 +17,7 @@ export interface SweepPoint {
   meets?: boolean;
 }
 
-/** The sweep result, as core.SweepResult encodes it. */
+/** The sweep result, as sweep.Result (core/sweep) encodes it. */
 export interface SweepResult {
   engine_version: string;
   name?: string;
@@ -30,7 +30,7 @@ export interface SweepResult {
   lines?: { values: Record<string, number | string>; last_meeting: { index: number; values: Record<string, number | string> } | null }[];
 }
 
-/** The sweep spec: what core.SweepSpec takes. */
+/** The sweep spec: what sweep.Spec (core/sweep) takes. */
 export interface SweepSpec {
   vary: string[];
   replications?: number;
@@ -45,7 +45,7 @@ export function rangeText(start: string, end: string, step: string): string {
   return `${start.trim()}..${end.trim()}/${step.trim()}`;
 }
 
-/** specJSON is the spec as the bridge takes it (fields in core.SweepSpec's order, empty ones left out). */
+/** specJSON is the spec as the bridge takes it (fields in sweep.Spec's order, empty ones left out). */
 export function specJSON(spec: SweepSpec): string {
   const out: SweepSpec = { vary: spec.vary };
   if (spec.replications) out.replications = spec.replications;
