@@ -21,6 +21,9 @@ type simOptions struct {
 	BinUS     int64 // series bin width; 0: chosen from HorizonUS
 	HorizonUS int64 // expected time of the last issue (0: unknown)
 	explain   *explainer
+	// everyScan plays every -p scan, skipping none (for the tests that
+	// check that skipping scans changes nothing)
+	everyScan bool
 }
 
 // flight is the record of one request between its issue and its dispatch
@@ -180,8 +183,9 @@ type engine struct {
 	// fault is the first reason the run cannot go on (a time past
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
-	fault  error
-	events int64 // completions and arrivals handled, for checkpoints while draining
+	fault     error
+	events    int64 // completions and arrivals handled, for checkpoints while draining
+	lifeSteps int64 // life-cycle steps run, for checkpoints between them
 
 	nextReset    int64
 	nextBoundary int64 // min(nextReset, series bin end)
@@ -272,12 +276,20 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 		if e.nextLife != noTime {
 			e.more = have
 			if e.lifeDue(have, next) {
-				e.lifeStep()
+				e.lifeStep(have, next)
 				if e.fault != nil {
 					return have, stepsMore, e.fault
 				}
 				if e.stop {
 					return have, stepsStopped, nil
+				}
+				// life-cycle steps are checkpoints too, so a run of
+				// scenario events or BBL scans is cancelled as requests are
+				if e.lifeSteps++; e.lifeSteps&4095 == 0 {
+					if err := e.canceled(); err != nil {
+						return have, stepsMore, err
+					}
+					return have, stepsMore, nil
 				}
 				continue
 			}

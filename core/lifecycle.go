@@ -40,7 +40,7 @@ const (
 	causeSvcTimeout                  // SVCTIMEOUT aborted its request: up -> down
 	causeRestart                     // the BBL noticed the crash and restarts it
 	causeNoRestart                   // noticed, RESTART=N: gone
-	causeMaxGen                      // noticed, MAXGEN restarts used within GRACE: gone
+	causeMaxGen                      // noticed, MAXGEN reached within GRACE of its start: gone
 	causeBooted                      // restarting or booting -> up
 	causeSpawn                       // -p: a spare booted
 	causeDecay                       // -p: a spare shut down
@@ -156,9 +156,13 @@ type lifecycle struct {
 	sets     []spawnSet
 	timeouts []int64 // SVCTIMEOUT in us at [service*ngroups+group]; nil when none
 	ngroups  int
-	restarts [][]int64 // per instance: when the restarts were decided
-	changes  []lifeChange
-	dirty    bool // the candidates changed: rebuild them before the next choice
+	// per instance, as Oracle's MIB keeps them: the generation (1 when it
+	// first came up, one more for each counted restart) and when that
+	// generation's count started (the instant it came up, or a GRACE reset)
+	gen     []int32
+	startUS []int64
+	changes []lifeChange
+	dirty   bool // the candidates changed: rebuild them before the next choice
 }
 
 // initLifecycle sets up e.life when something can change an instance's
@@ -181,7 +185,11 @@ func (e *engine) initLifecycle() {
 	if len(L.sets) > 0 {
 		L.nextScan = L.scanUS
 	}
-	L.restarts = make([][]int64, len(e.servers))
+	L.gen = make([]int32, len(e.servers))
+	L.startUS = make([]int64, len(e.servers))
+	for i := range L.gen {
+		L.gen[i] = 1 // spares too: a boot sets both again when it comes up
+	}
 	e.life = L
 	e.more = true // until the loop knows: -p scans are due from the start
 	e.scheduleLife()
@@ -263,7 +271,9 @@ func (e *engine) lifeDue(have bool, next *request) bool {
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
 // docs/engine.md: scenario events (as listed), crash notices and SVCTIMEOUT
 // aborts (scan order), -p decisions, instances coming up (scan order).
-func (e *engine) lifeStep() {
+// have and next are the loop's next new request, for skipping scans that
+// cannot change anything (skipScans).
+func (e *engine) lifeStep(have bool, next *request) {
 	L := e.life
 	t := e.nextLife
 	scan := L.nextScan == t
@@ -293,6 +303,9 @@ func (e *engine) lifeStep() {
 	}
 	if scan {
 		e.spawnScan(t)
+		if !e.opt.everyScan {
+			e.skipScans(t, have, next) // before the come-ups of t, which it counts as events
+		}
 	}
 	for len(L.items) > 0 && L.items[0].t <= t {
 		it := L.items.pop()
@@ -302,6 +315,57 @@ func (e *engine) lifeStep() {
 		e.rebuildCandidates()
 	}
 	e.scheduleLife()
+}
+
+// skipScans moves the next -p scan past those that cannot change anything.
+// A scan's decisions read only the waiting requests and up instances of
+// each set, which change only at an event (a completion, an arrival, a new
+// request, a scenario event, a BBL work item), and the time since a
+// threshold was first crossed. So after the scan at t, every scan before
+// the next event (instances coming up at t included) decides what this one did, unless a set's create or
+// terminate time runs out first with a spare to boot or shut down: the next
+// scan that matters is the first at or after the earlier of the two. (A
+// scan at the instant of a completion, an arrival or a request runs before
+// it, and sees what this one saw.)
+func (e *engine) skipScans(t int64, have bool, next *request) {
+	L := e.life
+	tn := min(e.heap.topT(), e.arr.next)
+	if have {
+		tn = min(tn, next.TimeUS)
+	}
+	if L.next < len(L.events) {
+		tn = min(tn, L.events[L.next].AtUS)
+	}
+	if len(L.items) > 0 {
+		tn = min(tn, L.items[0].t)
+	}
+	for k := range L.sets {
+		set := &L.sets[k]
+		if set.above >= 0 && e.spareIn(set, stateGone) {
+			tn = min(tn, set.above+int64(set.sp.CreateS)*1_000_000)
+		}
+		if set.below >= 0 && e.spareIn(set, stateUp) {
+			tn = min(tn, set.below+int64(set.sp.TerminateS)*1_000_000)
+		}
+	}
+	if tn > MaxTimeUS {
+		L.nextScan = noTime // nothing will happen again: no scan can decide anything
+		return
+	}
+	if at := scanAtOrAfter(tn, L.scanUS); at > L.nextScan {
+		L.nextScan = at
+	}
+}
+
+// spareIn reports whether some spare of set (an SRVID from MIN on) is in
+// state st: gone for a spawn to boot, up for a decay to shut down.
+func (e *engine) spareIn(set *spawnSet, st instState) bool {
+	for _, i := range set.servers {
+		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == st {
+			return true
+		}
+	}
+	return false
 }
 
 // pushLife adds a BBL work item and brings the next step forward if needed.
