@@ -31,6 +31,9 @@ type Scenario struct {
 type ServiceSpec struct {
 	ServiceTime *Dist           `json:"service_time,omitempty"`
 	ByGroup     map[string]Dist `json:"by_group,omitempty"`
+	// Calls are what a server does after its own work for the service:
+	// nested tpcall, tpacall and tpforward steps, in order (docs/scenario.md).
+	Calls []CallStep `json:"calls,omitempty"`
 }
 
 // MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
@@ -129,6 +132,9 @@ type TraceMap struct {
 type GenerateSp struct {
 	DurationMS float64  `json:"duration_ms"`
 	Streams    []Stream `json:"streams"`
+	// Clients are closed-loop populations: people at terminals who issue a
+	// request, wait for its outcome, think, and issue the next.
+	Clients []ClientSet `json:"clients,omitempty"`
 }
 
 // Stream is one generated arrival process for one service from one machine.

@@ -33,6 +33,7 @@ type runSetup struct {
 
 	traceNote string            // how a log was read, the last warning of the setup
 	work      *compiledWorkload // the workload, compiled once (checkWorkload)
+	app       *appPlan          // calls and clients; nil when the scenario has none
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong
@@ -81,7 +82,7 @@ func checkScenario(sc *Scenario) error {
 			return err
 		}
 	}
-	return nil
+	return checkApps(sc)
 }
 
 // checkAnalysis checks warmup_ms, replications and bin_ms.
