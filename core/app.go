@@ -155,6 +155,26 @@ type appState struct {
 	calls   []int64 // per service: requests its servers issued as a caller
 	acc     []clientAcc
 	draw    rng
+	cur     int32  // the slot take gave the last request issued
+	mode    string // how the request being bound is issued, for explanations
+	why     string // why the last request failed with TPESVCFAIL, for explanations
+}
+
+// explainCaller notes who issued the request being explained (the one take
+// just numbered).
+func (a *appState) explainCaller(e *engine, ex *Explanation) {
+	sl := &a.slots[a.cur]
+	if sl.parentID == "" {
+		return
+	}
+	ex.Parent, ex.Mode = sl.parentID, a.mode
+	p := sl.caller
+	if sl.fwdFrom >= 0 {
+		p = sl.fwdFrom
+	}
+	if f := e.pool.at(p); f.server >= 0 {
+		ex.IssuedBy = e.m.Servers[f.server].ID
+	}
 }
 
 // newAppState sets up applications for e: every client's first think.
@@ -214,6 +234,7 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 		a.slots = append(a.slots, appSlot{})
 	}
 	f.req.Seq = e.issued
+	a.cur = s
 	sl := &a.slots[s]
 	out := sl.out[:0]
 	if a.bound {
@@ -281,6 +302,7 @@ func (e *engine) deliver(ev *appEvent) {
 			return
 		}
 		if ev.code != 0 {
+			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, formatMS(ev.t))
 			e.failParent(p, ev.t)
 			return
 		}
@@ -311,6 +333,7 @@ func (e *engine) deadline(ev *appEvent) {
 			return
 		}
 		e.spanUS = max(e.spanUS, ev.t)
+		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, formatMS(ev.t))
 		e.failParent(p, ev.t)
 	}
 }
@@ -475,10 +498,12 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	pf := e.pool.at(p)
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
+	a.mode = a.plan.calls[pf.req.Service][j].mode.String()
 	if !e.issueNested(p, &r) {
 		return false
 	}
-	if a.atIssue != 0 {
+	if code := a.atIssue; code != 0 {
+		a.why = sprintf("its nested request %s (%s) failed at its issue with %s", r.ID, e.m.Services[r.Service].Name, code)
 		e.failParent(p, t)
 		return false
 	}
@@ -501,6 +526,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
 		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf)}
+	a.mode = modeForward.String()
 	if !e.issueNested(p, &r) {
 		return
 	}
@@ -535,6 +561,7 @@ func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
 		}
 	case callerServer:
 		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
+			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
 			e.failParent(sl.caller, t)
 		}
 	}

@@ -212,6 +212,7 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 		}
 		return nil
 	}
+	var untimed error
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		steps := sc.Services[name].Calls
 		if len(steps) == 0 {
@@ -228,8 +229,8 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 			if cs.service, msg = n.service(c.Service); msg != "" {
 				return Errorf(EINVALID, "%s.service: %s", field, msg)
 			}
-			if err := timed(field+".service", cs.service); err != nil {
-				return err
+			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
+				untimed = err // after the cycles: a cycle is the first thing to fix
 			}
 			cs.mode, _ = callModes.lookup(c.Mode)
 			if c.P != nil {
@@ -243,6 +244,9 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 	}
 	if err := ap.checkCycles(m); err != nil {
 		return err
+	}
+	if untimed != nil {
+		return untimed
 	}
 	if g != nil {
 		ap.endUS, _ = msValueToUS(g.DurationMS)

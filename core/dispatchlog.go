@@ -39,7 +39,7 @@ type dispatchLog struct {
 	// ",ID,QUEUE," (the instance and its queue), queues[q] ",,QUEUE," (no
 	// instance), reasons[r] ",REASON\n".
 	services, origins, servers, queues, reasons []string
-	room                                        int // the most bytes a row takes after its id, and 32 more
+	room                                        int  // the most bytes a row takes after its id, and 32 more
 	parent                                      bool // rows end with the parent column (reasons[r] is then ",REASON")
 
 	seq    int64    // the issue number of the last row without an id

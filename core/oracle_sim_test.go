@@ -47,11 +47,11 @@ type oInst struct {
 	busy      *oReq  // the request it processes (held while down)
 	endAt     int64
 	idleSince int64
-	busyLook  bool  // down: whether it looked busy when it crashed
-	noticeAt  int64 // down: when the BBL notices
-	comeUpAt  int64 // restarting/booting: when it comes up
-	gen       int   // the MIB's generation: 1 when it comes up from gone
-	startAt   int64 // the MIB's start time: when it came up, or a GRACE reset
+	busyLook  bool   // down: whether it looked busy when it crashed
+	noticeAt  int64  // down: when the BBL notices
+	comeUpAt  int64  // restarting/booting: when it comes up
+	gen       int    // the MIB's generation: 1 when it comes up from gone
+	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
 }
 
