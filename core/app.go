@@ -1,6 +1,9 @@
 package core
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // This file plays applications (docs/engine.md, "Applications"): the steps
 // a server runs after its own work (nested tpcall, tpacall and tpforward
@@ -93,6 +96,24 @@ func (h *appHeap) pop() appEvent {
 	return top
 }
 
+// deadlineQueue holds the pending deadlines of one length (a service's
+// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
+// sorted by time and then by issue order at no cost.
+type deadlineQueue struct {
+	lim  int64
+	evs  []appEvent
+	head int
+}
+
+func (q *deadlineQueue) push(ev appEvent) {
+	if q.head > 0 && q.head == len(q.evs) {
+		q.evs, q.head = q.evs[:0], 0
+	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
+		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
+	}
+	q.evs = append(q.evs, ev)
+}
+
 // appSlot is what applications keep of one in-flight request, beside its
 // flight record (same slot index).
 type appSlot struct {
@@ -143,8 +164,11 @@ type appState struct {
 	plan    *appPlan
 	slots   []appSlot
 	cl      []clientState
-	h       appHeap
-	active  int // clients that will issue again
+	replies appHeap         // replies and failures on their way to a waiting caller
+	dl      []deadlineQueue // the callers' deadlines, one queue per length
+	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
+	clients appHeap         // the clients' next requests
+	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
 	atIssue reason // the failure at issue of the request issue just took, 0 for none
@@ -181,6 +205,19 @@ func (a *appState) explainCaller(e *engine, ex *Explanation) {
 func newAppState(e *engine, ap *appPlan) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
 		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients))}
+	a.dlOf = make([]int32, len(ap.blockUS))
+	for sv, lim := range ap.blockUS {
+		a.dlOf[sv] = -1
+		if lim <= 0 {
+			continue
+		}
+		k := slices.IndexFunc(a.dl, func(q deadlineQueue) bool { return q.lim == lim })
+		if k < 0 {
+			k = len(a.dl)
+			a.dl = append(a.dl, deadlineQueue{lim: lim})
+		}
+		a.dlOf[sv] = int32(k)
+	}
 	a.cl = make([]clientState, ap.nclient)
 	for k := range ap.clients {
 		cp := &ap.clients[k]
@@ -191,7 +228,7 @@ func newAppState(e *engine, ap *appPlan) *appState {
 			cl.rng.Seed(cp.keyBase, uint64(c))
 			cl.key = mix64(cp.keyBase ^ mix64(uint64(c)+1))
 			if at := a.pause(cp.think, &cl.rng); at < ap.endUS {
-				a.h.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 				a.active++
 			}
 		}
@@ -204,12 +241,45 @@ func (a *appState) pause(d sampler, r *rng) int64 {
 	return max(roundUS(d.SampleMS(r)*1000), 1)
 }
 
+// next returns the next application event (nil for none) and where it
+// waits: 0 the replies, 1 the clients, 2+k deadline queue k.
+func (a *appState) next() (*appEvent, int) {
+	var top *appEvent
+	src := -1
+	if len(a.replies) > 0 {
+		top, src = &a.replies[0], 0
+	}
+	for k := range a.dl {
+		if q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)) {
+			top, src = &q.evs[q.head], 2+k
+		}
+	}
+	if len(a.clients) > 0 && (top == nil || a.clients[0].before(top)) {
+		top, src = &a.clients[0], 1
+	}
+	return top, src
+}
+
+// pop removes and returns the next application event.
+func (a *appState) pop() appEvent {
+	_, src := a.next()
+	switch src {
+	case 0:
+		return a.replies.pop()
+	case 1:
+		return a.clients.pop()
+	}
+	q := &a.dl[src-2]
+	q.head++
+	return q.evs[q.head-1]
+}
+
 // topT is when the next application event is due; noTime for none.
 func (a *appState) topT() int64 {
-	if len(a.h) == 0 {
-		return noTime
+	if top, _ := a.next(); top != nil {
+		return top.t
 	}
-	return a.h[0].t
+	return noTime
 }
 
 // due reports whether the next application event runs before the
@@ -217,10 +287,10 @@ func (a *appState) topT() int64 {
 // replies and deadlines come after completions and before arrivals and new
 // requests of their instant; client requests come last.
 func (a *appState) due(tc, ta, tn int64) bool {
-	if len(a.h) == 0 {
+	top, _ := a.next()
+	if top == nil {
 		return false
 	}
-	top := &a.h[0]
 	if top.class < classClient {
 		return top.t < tc && top.t <= ta && top.t <= tn
 	}
@@ -265,7 +335,7 @@ func idOf(f *flight) string {
 // appStep runs the next application event.
 func (e *engine) appStep() error {
 	a := e.app
-	ev := a.h.pop()
+	ev := a.pop()
 	e.advance(ev.t)
 	switch ev.class {
 	case classReply:
@@ -510,8 +580,8 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	seq := e.issued
 	sl := &a.slots[p]
 	sl.out = append(sl.out, seq)
-	if lim := a.plan.blockUS[r.Service]; lim > 0 && t+lim <= MaxTimeUS {
-		a.h.push(appEvent{t: t + lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
 	}
 	return true
 }
@@ -694,7 +764,7 @@ func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
 	if sl.kind == callerNone {
 		return
 	}
-	a.h.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
+	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
 		awaited: sl.awaited, code: code})
 }
 
@@ -761,8 +831,8 @@ func (e *engine) clientIssue(g int, t int64) error {
 		e.clientOutcome(c, code, t)
 		return nil
 	}
-	if lim := a.plan.blockUS[r.Service]; lim > 0 && t+lim <= MaxTimeUS {
-		a.h.push(appEvent{t: t + lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
 	}
 	return nil
 }
@@ -801,7 +871,7 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	}
 	g := cp.first + int(c.c)
 	if at := t + wait; at < a.plan.endUS {
-		a.h.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 	} else {
 		a.active--
 	}
