@@ -27,6 +27,7 @@ const (
 const (
 	classReply    uint8 = iota // a reply or failure reaching a waiting caller
 	classDeadline              // a caller's deadline
+	classRetry                 // a sender trying a full queue again (after network arrivals)
 	classClient                // a client issuing its next request
 )
 
@@ -168,6 +169,7 @@ type appState struct {
 	dl      []deadlineQueue // the callers' deadlines, one queue per length
 	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
 	clients appHeap         // the clients' next requests
+	retries appHeap         // requests waiting for room in a full queue
 	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
@@ -257,6 +259,9 @@ func (a *appState) next() (*appEvent, int) {
 	if len(a.clients) > 0 && (top == nil || a.clients[0].before(top)) {
 		top, src = &a.clients[0], 1
 	}
+	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
+		top, src = &a.retries[0], -2
+	}
 	return top, src
 }
 
@@ -268,6 +273,8 @@ func (a *appState) pop() appEvent {
 		return a.replies.pop()
 	case 1:
 		return a.clients.pop()
+	case -2:
+		return a.retries.pop()
 	}
 	q := &a.dl[src-2]
 	q.head++
@@ -291,8 +298,11 @@ func (a *appState) due(tc, ta, tn int64) bool {
 	if top == nil {
 		return false
 	}
-	if top.class < classClient {
+	switch top.class {
+	case classReply, classDeadline:
 		return top.t < tc && top.t <= ta && top.t <= tn
+	case classRetry:
+		return top.t < tc && top.t < ta && top.t <= tn
 	}
 	return top.t < tc && top.t < ta && top.t < tn
 }
@@ -344,8 +354,42 @@ func (e *engine) appStep() error {
 		e.deadline(&ev)
 	case classClient:
 		return e.clientIssue(int(ev.caller), ev.t)
+	case classRetry:
+		e.retryEnter(&ev)
 	}
 	return nil
+}
+
+// blocked is request s finding its queue full at t: its sender tries again
+// every tuning.enqueue_retry_ms, the same queue, until the deadline of its
+// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes.
+func (e *engine) blocked(s int32, t int64) {
+	a := e.app
+	f := e.pool.at(s)
+	at, code := t+a.plan.retryUS, reason(0)
+	if lim := a.plan.blockUS[f.req.Service]; lim > 0 && at >= f.req.TimeUS+lim {
+		at, code = f.req.TimeUS+lim, reasonBlock
+	}
+	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
+}
+
+// retryEnter is a blocked request's sender at its next try: it enters the
+// queue if it has room now, else waits again; at the deadline it fails with
+// TPEBLOCK (its caller has had TPETIME then).
+func (e *engine) retryEnter(ev *appEvent) {
+	s := ev.caller
+	f := e.pool.at(s)
+	if ev.code == 0 {
+		e.enter(s, ev.t)
+		return
+	}
+	f.reason, f.replyUS = reasonBlock, ev.t
+	e.spanUS = max(e.spanUS, ev.t)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	sl := e.app.slots[s]
+	e.finish(s)
+	e.answer(&sl, f.req.Seq, reasonBlock, ev.t)
 }
 
 // deliver hands a reply or failure to its caller, if the caller still waits

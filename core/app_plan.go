@@ -40,6 +40,13 @@ type appPlan struct {
 	// blockUS[s] is how long a caller waits for a reply of service s: its
 	// BLOCKTIME, else SCANUNIT x BLOCKTIME; 0 for no limit
 	blockUS []int64
+	// parent: the scenario has calls or clients (the dispatch log's parent
+	// column, the results of applications)
+	parent bool
+	// qcap bounds every queue's waiting requests (0: unbounded); a sender
+	// retries a full queue every retryUS
+	qcap    int
+	retryUS int64
 }
 
 // callStep is one compiled call step.
@@ -191,13 +198,18 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 	for _, sp := range sc.Services {
 		hasCalls = hasCalls || len(sp.Calls) > 0
 	}
-	if !hasCalls && (g == nil || len(g.Clients) == 0) {
+	apps := hasCalls || g != nil && len(g.Clients) > 0
+	if !apps && st.Tuning.QueueCapacity == nil {
 		return nil
 	}
 	m := st.Model
 	n := newNames(m)
 	n.needMS, n.needGroup = st.untimed()
-	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services))}
+	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
+	if c := st.Tuning.QueueCapacity; c != nil {
+		ap.qcap = *c
+		ap.retryUS, _ = msValueToUS(*st.Tuning.EnqueueRetryMS)
+	}
 	for s := range m.Services {
 		ap.blockUS[s] = st.BlockUS
 		if b := m.Services[s].BlockTimeS; b > 0 {

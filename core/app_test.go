@@ -265,3 +265,37 @@ func randomApp(r *rand.Rand) string {
 		"workload": {"trace_csv": "time_ms,service,origin\n0,A,site1\n5,B,site2\n", "generate": {"duration_ms": %d, "clients": [%s]}}}`,
 		ubb, r.IntN(100), float64(r.IntN(3))/2, svc("A", aCalls), svc("B", bCalls), svc("C", nil), strings.Join(events, ","), 100+r.IntN(400), clients)
 }
+
+// Bounded queues: in random overloaded runs no queue ever holds more
+// waiting requests than its capacity, and every request has one outcome.
+func TestBoundedQueuesNeverOverflow(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for k := 0; k < 40; k++ {
+		capacity := 1 + r.IntN(5)
+		ubb := `*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL MP\nLDBAL Y\nSCANUNIT 1\nBLOCKTIME 2\n\n*MACHINES\nn1 LMID=site1\nn2 LMID=site2\n\n` +
+			`*GROUPS\nG1 LMID=site1 GRPNO=1\nG2 LMID=site2 GRPNO=2\n\n*SERVERS\na SRVGRP=G1 SRVID=1 MIN=2 RQADDR=QA CLOPT=\"-s S\"\nb SRVGRP=G2 SRVID=1 CLOPT=\"-s S\"\n\n*SERVICES\nS\n`
+		doc := fmt.Sprintf(`{"ubbconfig": "%s", "seed": %d, "network": {"latency_ms": 3},
+			"tuning": {"queue_capacity": %d, "enqueue_retry_ms": %d},
+			"services": {"S": {"service_time": {"dist": "exp", "mean_ms": 20}}},
+			"workload": {"generate": {"duration_ms": 20000, "streams": [{"service": "S", "origin": "site1", "arrivals": "poisson", "rate_per_s": %d}],
+			  "clients": [{"name": "c", "count": 30, "origin": "site2", "think": {"dist": "exp", "mean_ms": 50}, "services": [{"service": "S"}],
+			   "retry": {"max": 2, "on": ["TPETIME"], "backoff": {"dist": "const", "ms": 10}}}]}}}`,
+			ubb, k, capacity, 50+r.IntN(900), 100+r.IntN(200))
+		res, rows := appRun(t, doc)
+		for _, q := range res.Queues {
+			if q.MaxLength > int64(capacity) {
+				t.Fatalf("case %d: queue %s held %d, capacity %d", k, q.Name, q.MaxLength, capacity)
+			}
+		}
+		if res.Requests.Failed["TPEBLOCK"] == 0 {
+			t.Fatalf("case %d: an overloaded bounded queue blocked nobody", k)
+		}
+		failed := int64(0)
+		for _, n := range res.Requests.Failed {
+			failed += n
+		}
+		if res.Requests.Issued != res.Requests.Completed+failed || res.Requests.Issued != int64(len(rows)-1) {
+			t.Fatalf("case %d: issued %d, completed %d, failed %d, rows %d", k, res.Requests.Issued, res.Requests.Completed, failed, len(rows)-1)
+		}
+	}
+}

@@ -166,13 +166,17 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		} else {
 			b = append(b, l.queues[f.queue]...)
 		}
-		b = appendInt(b, f.enqueueUS)
+		if f.reason != reasonBlock { // TPEBLOCK: its queue never had room for it
+			b = appendInt(b, f.enqueueUS)
+		}
 		b = append(b, ',')
 		if f.server >= 0 {
 			b = appendInt(b, f.startUS)
 		}
 		b = append(b, ",,"...)
-		b = appendInt(b, f.replyUS)
+		if !f.noReply { // lost with its machine: no reply ever came
+			b = appendInt(b, f.replyUS)
+		}
 	default:
 		// the instance is one of its queue's (enter and takeNext start
 		// only those): the queue is the instance's

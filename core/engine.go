@@ -557,21 +557,25 @@ func (e *engine) enter(s int32, t int64) {
 		e.failSvc(s, t)
 		return
 	}
-	f.enqSeq = e.enqSeq
-	e.enqSeq++
-	e.st.enqueue(f)
+	best := int32(-1)
 	if q.inService < len(q.servers) {
-		best := int32(-1)
 		for _, i := range q.servers {
 			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
 				best = i
 			}
 		}
-		if best >= 0 {
-			q.handoffs++
-			e.start(best, s, t)
-			return
-		}
+	}
+	if best < 0 && e.app != nil && e.app.plan.qcap > 0 && q.wait.n >= e.app.plan.qcap {
+		e.blocked(s, t) // a full queue: its sender tries again
+		return
+	}
+	f.enqSeq = e.enqSeq
+	e.enqSeq++
+	e.st.enqueue(f)
+	if best >= 0 {
+		q.handoffs++
+		e.start(best, s, t)
+		return
 	}
 	e.accrueQueue(q, t)
 	q.wait.push(&e.pool, s)

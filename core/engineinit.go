@@ -65,7 +65,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 		e.app = newAppState(e, setup.app)
 	}
 	if opt.Dispatch != nil {
-		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil)
+		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.parent)
 	}
 	e.logged = e.log != nil || opt.explain != nil
 	return e, nil

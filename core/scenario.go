@@ -63,6 +63,12 @@ type Tuning struct {
 	// (default 1000). The result shows it only for runs where instances
 	// change state.
 	BootMS *float64 `json:"boot_ms,omitempty"`
+	// QueueCapacity bounds every request queue (requests waiting); a
+	// request whose queue is full is retried by its sender every
+	// EnqueueRetryMS (default 1000) until it fits or its deadline passes.
+	// Absent: unbounded.
+	QueueCapacity  *int     `json:"queue_capacity,omitempty"`
+	EnqueueRetryMS *float64 `json:"enqueue_retry_ms,omitempty"`
 }
 
 // Event is one scenario event: at AtMS, kill, shut down or boot the server

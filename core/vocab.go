@@ -142,14 +142,16 @@ const (
 	// TPESVCFAIL: a nested request of it failed or timed out, so its
 	// service failed (returned TPFAIL)
 	reasonSvcFail
+	// TPEBLOCK: its queue stayed full (tuning.queue_capacity) until its deadline
+	reasonBlock
 )
 
 var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
-	"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL"}}
+	"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}}
 
 // numFailures is how many failure codes there are: the statistics keep a
 // count of each.
-const numFailures = int(reasonSvcFail-reasonNoEnt) + 1
+const numFailures = int(reasonBlock-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }
