@@ -8,6 +8,9 @@ package core
 // noticed, the request is still in service, the restart or boot was not
 // cancelled.
 func (e *engine) live(it *lifeItem) bool {
+	if it.kind == itemDBBL { // srv is a machine
+		return e.life.lost[it.srv] && e.life.lostGen[it.srv] == it.gen
+	}
 	sv := &e.servers[it.srv]
 	switch it.kind {
 	case itemNotice:
@@ -30,6 +33,8 @@ func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
 		e.notice(it.srv, t)
 	case itemAbort:
 		e.abort(it.srv, t)
+	case itemDBBL:
+		e.dbblNotice(it.srv, t)
 	default:
 		panic("core: noticeOrAbort: not a notice or an abort")
 	}
@@ -46,8 +51,7 @@ func (e *engine) abort(i int32, t int64) {
 		sv.busy = false
 		sv.gen++
 		e.queues[sv.queue].inService--
-		e.queues[sv.queue].handoffs-- // a failed request leaves the every-10th count
-		e.failSvc(s, t)
+		e.failSvc(s, t) // its hand-off stays in the every-10th count
 		e.setState(i, stateGone, causeSvcTimeout, t)
 		e.orphanCheck(sv.queue, t)
 		return
@@ -63,35 +67,43 @@ func (e *engine) notice(i int32, t int64) {
 	if s := sv.held; s >= 0 {
 		sv.held = -1
 		e.queues[sv.queue].inService--
-		e.queues[sv.queue].handoffs-- // a failed request leaves the every-10th count
-		e.failSvc(s, t)
+		e.failSvc(s, t) // its hand-off stays in the every-10th count
 	}
-	life := e.m.Servers[i].Lifecycle()
-	L := e.life
-	if life.Restart && (life.GraceS == 0 || e.restartsWithin(i, t, int64(life.GraceS)*1_000_000) < life.MaxGen-1) {
-		L.restarts[i] = append(L.restarts[i], t)
+	if e.mayRestart(i, t) {
 		e.setState(i, stateRestarting, causeRestart, t)
-		e.pushLife(lifeItem{t: t + L.bootUS, srv: i, gen: sv.gen, kind: itemUp})
+		e.pushLife(lifeItem{t: t + e.life.bootUS, srv: i, gen: sv.gen, kind: itemUp})
 		return
 	}
 	cause := causeNoRestart
-	if life.Restart {
+	if e.m.Servers[i].Lifecycle().Restart {
 		cause = causeMaxGen
 	}
 	e.setState(i, stateGone, cause, t)
 	e.orphanCheck(sv.queue, t)
 }
 
-// restartsWithin counts the restarts of instance i decided in (t-grace, t],
-// forgetting older ones.
-func (e *engine) restartsWithin(i int32, t, grace int64) int {
-	r := e.life.restarts[i]
-	k := 0
-	for k < len(r) && r[k] <= t-grace {
-		k++
+// mayRestart decides, for a crash of instance i noticed at t, whether the
+// BBL restarts it, and updates its generation and start time as Oracle's
+// MIB keeps them (TA_GENERATION, TA_TIMESTART): below MAXGEN it restarts
+// as the next generation; at MAXGEN, once GRACE seconds have passed since
+// its start, the generation is reset to 1 and the start to t, and it
+// restarts (that restart is not counted); GRACE 0 means no limit.
+func (e *engine) mayRestart(i int32, t int64) bool {
+	life := e.m.Servers[i].Lifecycle()
+	if !life.Restart {
+		return false
 	}
-	e.life.restarts[i] = r[k:]
-	return len(r) - k
+	L := e.life
+	switch {
+	case int(L.gen[i]) < life.MaxGen:
+		L.gen[i]++
+	case life.GraceS == 0:
+	case t-L.startUS[i] >= int64(life.GraceS)*1_000_000:
+		L.gen[i], L.startUS[i] = 1, t
+	default:
+		return false
+	}
+	return true
 }
 
 // comeUp brings a restarting or booting instance up at t; it takes a
@@ -101,6 +113,9 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	sv := &e.servers[i]
 	if !e.live(it) {
 		return
+	}
+	if sv.state == stateBooting {
+		e.life.gen[i], e.life.startUS[i] = 1, t // booted from gone: generation 1, started now
 	}
 	e.setState(i, stateUp, causeBooted, t)
 	sv.ran = true
@@ -132,6 +147,9 @@ func (e *engine) spawnScan(t int64) {
 	for k := range e.life.sets {
 		set := &e.life.sets[k]
 		q := &e.queues[set.queue]
+		if e.lostAt(q.machine) {
+			continue // no BBL runs there
+		}
 		var up int64
 		for _, i := range q.servers {
 			if e.servers[i].state == stateUp {

@@ -23,6 +23,9 @@ type simOptions struct {
 	BinUS     int64 // series bin width; 0: chosen from HorizonUS
 	HorizonUS int64 // expected time of the last issue (0: unknown)
 	explain   *explainer
+	// everyScan plays every -p scan, skipping none (for the tests that
+	// check that skipping scans changes nothing)
+	everyScan bool
 }
 
 // flight is the record of one request between its issue and its dispatch
@@ -39,6 +42,8 @@ type flight struct {
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
 	orphan    bool  // it arrived over the network at an orphaned queue
+	forwardee bool  // a tpforward child: no deadline of its own
+	noReply   bool  // its tpforward child failed at its issue: its row has no reply time
 	load      int64 // L(s,q) of the chosen queue
 	enqSeq    uint64
 	enqueueUS int64
@@ -56,6 +61,7 @@ func (f *flight) reset(r *request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
+	f.forwardee, f.noReply = false, false
 	f.load, f.enqSeq = 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }
@@ -168,6 +174,7 @@ type engine struct {
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals
 	life      *lifecycle   // nil when no instance can change state
+	app       *appState    // nil when the scenario has no calls and no clients
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
 	nextLife  int64        // when the next life-cycle step is due; noTime for none
 	more      bool         // the workload has more requests to issue
@@ -182,8 +189,9 @@ type engine struct {
 	// fault is the first reason the run cannot go on (a time past
 	// MaxTimeUS), set where no error can be returned and checked by loop
 	// after every step.
-	fault  error
-	events int64 // completions and arrivals handled, for checkpoints while draining
+	fault     error
+	events    int64 // completions and arrivals handled, for checkpoints while draining
+	lifeSteps int64 // life-cycle steps run, for checkpoints between them
 
 	nextReset    int64
 	nextBoundary int64 // min(nextReset, series bin end)
@@ -272,14 +280,22 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 	tn := capTime(have, next)
 	for {
 		if e.nextLife != noTime {
-			e.more = have
+			e.more = have || e.app != nil && e.app.active > 0
 			if e.lifeDue(have, next) {
-				e.lifeStep()
+				e.lifeStep(have, next)
 				if e.fault != nil {
 					return have, stepsMore, e.fault
 				}
 				if e.stop {
 					return have, stepsStopped, nil
+				}
+				// life-cycle steps are checkpoints too, so a run of
+				// scenario events or BBL scans is cancelled as requests are
+				if e.lifeSteps++; e.lifeSteps&4095 == 0 {
+					if err := e.canceled(); err != nil {
+						return have, stepsMore, err
+					}
+					return have, stepsMore, nil
 				}
 				continue
 			}
@@ -287,13 +303,21 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 		tc := e.heap.topT() // emptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
-		if ta := e.arr.next; tc <= ta && tc <= tn {
+		if ta := e.arr.next; e.app != nil && e.app.due(tc, ta, tn) {
+			if err := e.appStep(); err != nil {
+				return have, stepsMore, err
+			}
+		} else if tc <= ta && tc <= tn {
 			i := e.heap.pop().idx()
 			sv := &e.servers[i]
 			if !sv.busy || sv.due != tc {
 				continue // stale: its instance crashed, it never completes
 			}
 			e.advance(tc)
+			if e.app != nil {
+				e.appCompletion(i, tc)
+				goto checks
+			}
 			// sv ends its request at tc and takes its next one: written
 			// here rather than in a function of its own, the loop being its
 			// only caller, to save a call a request
@@ -339,6 +363,12 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 			if next.TimeUS > MaxTimeUS {
 				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
 			}
+			if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
+				// a stream of a lost machine issues nothing while it is lost
+				have = e.reqs.Next(next)
+				tn = capTime(have, next)
+				continue
+			}
 			e.advance(next.TimeUS)
 			if err := e.issue(next); err != nil {
 				return have, stepsMore, err
@@ -359,6 +389,7 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 			tn = capTime(have, next)
 			continue
 		}
+	checks:
 		if e.fault != nil {
 			return have, stepsMore, e.fault
 		}
@@ -452,6 +483,10 @@ func (e *engine) issue(r *request) error {
 	e.inSystem++
 	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
+	f.req.Seq = e.issued // numbered as issued, whoever issues it
+	if e.app != nil {
+		e.app.take(e, s, f)
+	}
 	e.log.issue(s)
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
@@ -460,10 +495,16 @@ func (e *engine) issue(r *request) error {
 	if sv.routes != nil || e.opt.explain != nil {
 		sv, ex = e.routeExplain(f, sv)
 	}
+	if e.life != nil && e.life.nlost > 0 && e.life.lost[r.Origin] {
+		sv = nil // issued from a lost machine: TPESYSTEM
+	}
 	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
 		if sv == nil {
 			f.reason = reasonSystem
+		}
+		if e.app != nil {
+			e.app.atIssue = f.reason
 		}
 		e.st.fail(f)
 		if ex != nil {
@@ -524,25 +565,33 @@ func (e *engine) enter(s int32, t int64) {
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
 	if e.life != nil && q.gone == len(q.servers) {
+		if e.lostAt(q.machine) {
+			e.loseRequest(s, t) // sent to a lost machine: no reply will come
+			return
+		}
 		f.orphan = true // arrived over the network at an orphaned queue
 		e.failSvc(s, t)
 		return
 	}
-	f.enqSeq = e.enqSeq
-	e.enqSeq++
-	e.st.enqueue(f)
+	best := int32(-1)
 	if q.inService < len(q.servers) {
-		best := int32(-1)
 		for _, i := range q.servers {
 			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
 				best = i
 			}
 		}
-		if best >= 0 {
-			q.handoffs++
-			e.start(best, s, t)
-			return
-		}
+	}
+	if best < 0 && e.app != nil && e.app.plan.qcap > 0 && q.wait.n >= e.app.plan.qcap {
+		e.blocked(s, t) // a full queue: its sender tries again
+		return
+	}
+	f.enqSeq = e.enqSeq
+	e.enqSeq++
+	e.st.enqueue(f)
+	if best >= 0 {
+		q.handoffs++
+		e.start(best, s, t)
+		return
 	}
 	e.accrueQueue(q, t)
 	q.wait.push(&e.pool, s)

@@ -61,8 +61,11 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	e.st.init(e)
 	e.ser.init(e)
 	e.nextBoundary = min(e.nextReset, e.ser.end)
+	if setup.app != nil {
+		e.app = newAppState(e, setup.app)
+	}
 	if opt.Dispatch != nil {
-		e.log = newDispatchLog(opt.Dispatch, e.m)
+		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.parent)
 	}
 	e.logged = e.log != nil || opt.explain != nil
 	return e, nil
@@ -202,7 +205,7 @@ func (e *engine) rebuildCandidates() {
 		q := &e.queues[qi]
 		q.n = 0
 		for _, i := range q.servers {
-			if e.servers[i].state.candidate() {
+			if e.candidateAt(i) {
 				q.n++
 			}
 		}
@@ -237,7 +240,7 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 	}
 	pos := e.queuePos
 	for _, c := range sv.all {
-		if !e.servers[c].state.candidate() {
+		if !e.candidateAt(c) {
 			continue
 		}
 		q := m.Servers[c].QueueIdx

@@ -33,6 +33,9 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 	if rs.routed {
 		ex.Routing = routingOf(e, f, sv, rs)
 	}
+	if e.app != nil {
+		e.app.explainCaller(e, ex)
+	}
 	if sv == nil {
 		return ex
 	}
@@ -138,11 +141,13 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	for i := range ex.Candidates {
 		if c := &ex.Candidates[i]; c.State == stateDown.String() {
 			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
+		} else if c.State == stateGone.String() {
+			c.Note += "; its machine is lost: the bulletin board still lists it until the DBBL notices, and what is sent there never replies"
 		}
 	}
 	ex.Text = explainText(e, ex, f)
 	x.out = append(x.out, *ex)
-	if e.life != nil && !f.reason.failed() {
+	if (e.life != nil || e.app != nil) && !f.reason.failed() {
 		if x.pending == nil {
 			x.pending = map[int64]int{}
 		}
@@ -163,8 +168,14 @@ func (x *explainer) done(e *engine, f *flight) {
 		return
 	}
 	delete(x.pending, f.req.Seq)
-	if f.reason == reasonSvcErr {
+	switch {
+	case f.reason == reasonSvcErr && f.noReply:
+		x.out[k].Failure = sprintf("its queue %s is on machine %s, which was lost: no reply ever came (its caller sees TPETIME at its deadline)",
+			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
+	case f.reason == reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
+	case f.reason == reasonSvcFail:
+		x.out[k].Failure = e.app.why
 	}
 	if x.dispatched && len(x.pending) == 0 {
 		e.stop = true

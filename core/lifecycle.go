@@ -40,14 +40,16 @@ const (
 	causeSvcTimeout                  // SVCTIMEOUT aborted its request: up -> down
 	causeRestart                     // the BBL noticed the crash and restarts it
 	causeNoRestart                   // noticed, RESTART=N: gone
-	causeMaxGen                      // noticed, MAXGEN restarts used within GRACE: gone
+	causeMaxGen                      // noticed, MAXGEN reached within GRACE of its start: gone
 	causeBooted                      // restarting or booting -> up
 	causeSpawn                       // -p: a spare booted
 	causeDecay                       // -p: a spare shut down
+	causeLose                        // its machine was lost: gone without notice
+	causeRestore                     // its machine came back: booting
 )
 
 var lifeCauses = vocab[lifeCause]{"cause", []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
-	"RESTART=N", "MAXGEN", "booted", "spawn", "decay"}}
+	"RESTART=N", "MAXGEN", "booted", "spawn", "decay", "lose", "restore"}}
 
 // String returns the cause as the result's life-cycle list spells it.
 func (c lifeCause) String() string { return lifeCauses.name(c) }
@@ -61,6 +63,7 @@ const (
 	itemNotice uint8 = iota // the sanity scan notices a crash
 	itemAbort               // the scan aborts a request past its SVCTIMEOUT
 	itemUp                  // a restarting or booting instance comes up
+	itemDBBL                // the DBBL notices that machine srv is lost
 )
 
 // lifeItem is one piece of pending BBL work.
@@ -156,9 +159,30 @@ type lifecycle struct {
 	sets     []spawnSet
 	timeouts []int64 // SVCTIMEOUT in us at [service*ngroups+group]; nil when none
 	ngroups  int
-	restarts [][]int64 // per instance: when the restarts were decided
-	changes  []lifeChange
-	dirty    bool // the candidates changed: rebuild them before the next choice
+	// per instance, as Oracle's MIB keeps them: the generation (1 when it
+	// first came up, one more for each counted restart) and when that
+	// generation's count started (the instant it came up, or a GRACE reset)
+	gen     []int32
+	startUS []int64
+	changes []lifeChange
+	dirty   bool // the candidates changed: rebuild them before the next choice
+	// lost machines (nil without lose events): lost[m], and per instance
+	// listed[i]: gone with its machine, still a candidate until the DBBL
+	// notices; lostGen[m] cancels a pending notice when the machine comes
+	// back first
+	lost           []bool
+	nlost          int
+	listed         []bool
+	lostGen        []uint32
+	bblQueryUS     int64
+	machineChanges []machineChange
+}
+
+// machineChange is one entry of the result's machine_changes.
+type machineChange struct {
+	t       int64
+	machine int32
+	what    string
 }
 
 // initLifecycle sets up e.life when something can change an instance's
@@ -171,6 +195,13 @@ func (e *engine) initLifecycle() {
 		bootUS: e.setup.BootUS, nextScan: noTime, ngroups: len(m.Groups)}
 	L.timeouts = e.serviceTimeouts()
 	L.sets = e.spawnSets()
+	for k := range L.events {
+		if k := L.events[k].Kind; (k == eventLose || k == eventRestore) && L.lost == nil {
+			L.lost, L.lostGen = make([]bool, len(m.Machines)), make([]uint32, len(m.Machines))
+			L.listed = make([]bool, len(e.servers))
+			L.bblQueryUS = m.ScanUnitUS * int64(max(m.BBLQuery, 1))
+		}
+	}
 	if len(L.events) == 0 && L.timeouts == nil && len(L.sets) == 0 {
 		return
 	}
@@ -181,7 +212,11 @@ func (e *engine) initLifecycle() {
 	if len(L.sets) > 0 {
 		L.nextScan = L.scanUS
 	}
-	L.restarts = make([][]int64, len(e.servers))
+	L.gen = make([]int32, len(e.servers))
+	L.startUS = make([]int64, len(e.servers))
+	for i := range L.gen {
+		L.gen[i] = 1 // spares too: a boot sets both again when it comes up
+	}
 	e.life = L
 	e.more = true // until the loop knows: -p scans are due from the start
 	e.scheduleLife()
@@ -257,13 +292,16 @@ func (e *engine) scheduleLife() {
 // the next completion, the next network arrival and the next new request.
 func (e *engine) lifeDue(have bool, next *request) bool {
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS)
+	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
+		(e.app == nil || t <= e.app.topT())
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
 // docs/engine.md: scenario events (as listed), crash notices and SVCTIMEOUT
 // aborts (scan order), -p decisions, instances coming up (scan order).
-func (e *engine) lifeStep() {
+// have and next are the loop's next new request, for skipping scans that
+// cannot change anything (skipScans).
+func (e *engine) lifeStep(have bool, next *request) {
 	L := e.life
 	t := e.nextLife
 	scan := L.nextScan == t
@@ -293,6 +331,9 @@ func (e *engine) lifeStep() {
 	}
 	if scan {
 		e.spawnScan(t)
+		if !e.opt.everyScan {
+			e.skipScans(t, have, next) // before the come-ups of t, which it counts as events
+		}
 	}
 	for len(L.items) > 0 && L.items[0].t <= t {
 		it := L.items.pop()
@@ -302,6 +343,57 @@ func (e *engine) lifeStep() {
 		e.rebuildCandidates()
 	}
 	e.scheduleLife()
+}
+
+// skipScans moves the next -p scan past those that cannot change anything.
+// A scan's decisions read only the waiting requests and up instances of
+// each set, which change only at an event (a completion, an arrival, a new
+// request, a scenario event, a BBL work item), and the time since a
+// threshold was first crossed. So after the scan at t, every scan before
+// the next event (instances coming up at t included) decides what this one did, unless a set's create or
+// terminate time runs out first with a spare to boot or shut down: the next
+// scan that matters is the first at or after the earlier of the two. (A
+// scan at the instant of a completion, an arrival or a request runs before
+// it, and sees what this one saw.)
+func (e *engine) skipScans(t int64, have bool, next *request) {
+	L := e.life
+	tn := min(e.heap.topT(), e.arr.next)
+	if have {
+		tn = min(tn, next.TimeUS)
+	}
+	if L.next < len(L.events) {
+		tn = min(tn, L.events[L.next].AtUS)
+	}
+	if len(L.items) > 0 {
+		tn = min(tn, L.items[0].t)
+	}
+	for k := range L.sets {
+		set := &L.sets[k]
+		if set.above >= 0 && e.spareIn(set, stateGone) {
+			tn = min(tn, set.above+int64(set.sp.CreateS)*1_000_000)
+		}
+		if set.below >= 0 && e.spareIn(set, stateUp) {
+			tn = min(tn, set.below+int64(set.sp.TerminateS)*1_000_000)
+		}
+	}
+	if tn > MaxTimeUS {
+		L.nextScan = noTime // nothing will happen again: no scan can decide anything
+		return
+	}
+	if at := scanAtOrAfter(tn, L.scanUS); at > L.nextScan {
+		L.nextScan = at
+	}
+}
+
+// spareIn reports whether some spare of set (an SRVID from MIN on) is in
+// state st: gone for a spawn to boot, up for a decay to shut down.
+func (e *engine) spareIn(set *spawnSet, st instState) bool {
+	for _, i := range set.servers {
+		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == st {
+			return true
+		}
+	}
+	return false
 }
 
 // pushLife adds a BBL work item and brings the next step forward if needed.
@@ -351,7 +443,18 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 
 // applyEvent applies a scenario event to each of its instances, in scan order.
 func (e *engine) applyEvent(ev *lifeEvent, t int64) {
+	switch ev.Kind {
+	case eventLose:
+		e.loseMachine(ev, t)
+		return
+	case eventRestore:
+		e.restoreMachine(ev, t)
+		return
+	}
 	for _, i := range ev.Servers {
+		if e.lostAt(e.servers[i].machine) {
+			continue // nothing runs on a lost machine
+		}
 		sv := &e.servers[i]
 		switch ev.Kind {
 		case eventKill:
@@ -362,9 +465,10 @@ func (e *engine) applyEvent(ev *lifeEvent, t int64) {
 		case eventShutdown:
 			e.shutdown(i, causeShutdown, t)
 		case eventBoot:
-			if sv.state == stateGone {
+			if sv.state == stateGone && !e.lostAt(sv.machine) {
 				e.boot(i, causeBoot, t)
 			}
+		case eventLose, eventRestore:
 		default:
 			panic("core: applyEvent: unknown event kind " + ev.Kind.String())
 		}
@@ -389,6 +493,9 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
 	if sv.busy {
 		e.accrueBusy(sv, t)
+		if e.app != nil {
+			e.crashHold(i, sv.cur, t)
+		}
 		sv.busy = false
 		sv.held = sv.cur
 	}
@@ -443,6 +550,10 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 // failSvc fails request s with TPESVCERR at t: the failure reaches the
 // client at t, plus the crossing back from a remote queue.
 func (e *engine) failSvc(s int32, t int64) {
+	if e.app != nil {
+		e.appFailSvc(s, t)
+		return
+	}
 	f := e.pool.at(s)
 	f.reason = reasonSvcErr
 	f.replyUS = t

@@ -47,10 +47,11 @@ type oInst struct {
 	busy      *oReq  // the request it processes (held while down)
 	endAt     int64
 	idleSince int64
-	busyLook  bool  // down: whether it looked busy when it crashed
-	noticeAt  int64 // down: when the BBL notices
-	comeUpAt  int64 // restarting/booting: when it comes up
-	restarts  []int64
+	busyLook  bool   // down: whether it looked busy when it crashed
+	noticeAt  int64  // down: when the BBL notices
+	comeUpAt  int64  // restarting/booting: when it comes up
+	gen       int    // the MIB's generation: 1 when it comes up from gone
+	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
 }
 
@@ -186,7 +187,7 @@ func newOracle(sc *Scenario) (*oracle, error) {
 	}
 	o.insts = make([]oInst, len(m.Servers))
 	for i := range m.Servers {
-		o.insts[i] = oInst{state: "up", endAt: -1, comeUpAt: -1, noticeAt: -1}
+		o.insts[i] = oInst{state: "up", endAt: -1, comeUpAt: -1, noticeAt: -1, gen: 1}
 		if m.Servers[i].Spare {
 			o.insts[i].state = "gone"
 		}
@@ -466,9 +467,6 @@ func (o *oracle) back(r *oReq) int64 {
 }
 
 func (o *oracle) fail(r *oReq, t int64) {
-	if r.start >= 0 { // "failed requests not counted" in the every-10th rule
-		o.handoffs[r.q]--
-	}
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
 }
 
@@ -638,14 +636,20 @@ func (o *oracle) notice(i int, t int64) {
 		o.fail(r, t)
 	}
 	life := o.m.Servers[i].Lifecycle()
-	recent := 0
-	for _, d := range in.restarts {
-		if d > t-int64(life.GraceS)*1000000 {
-			recent++
+	restart := false
+	if life.Restart {
+		switch {
+		case in.gen < life.MaxGen:
+			in.gen++
+			restart = true
+		case life.GraceS > 0 && t-in.startAt >= int64(life.GraceS)*1000000:
+			in.gen, in.startAt = 1, t
+			restart = true
+		case life.GraceS == 0:
+			restart = true
 		}
 	}
-	if life.Restart && (life.GraceS == 0 || recent < life.MaxGen-1) {
-		in.restarts = append(in.restarts, t)
+	if restart {
 		in.comeUpAt = t + o.bootUS
 		o.change(t, i, "restarting", "restart")
 		return
@@ -835,6 +839,9 @@ func (o *oracle) run() string {
 			if in := &o.insts[i]; in.comeUpAt == t {
 				in.comeUpAt = -1
 				in.idleSince = t
+				if in.state == "booting" { // from gone: generation 1, started now
+					in.gen, in.startAt = 1, t
+				}
 				o.change(t, i, "up", "booted")
 				o.take(i, t)
 			}

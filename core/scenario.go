@@ -31,6 +31,9 @@ type Scenario struct {
 type ServiceSpec struct {
 	ServiceTime *Dist           `json:"service_time,omitempty"`
 	ByGroup     map[string]Dist `json:"by_group,omitempty"`
+	// Calls are what a server does after its own work for the service:
+	// nested tpcall, tpacall and tpforward steps, in order (docs/scenario.md).
+	Calls []CallStep `json:"calls,omitempty"`
 }
 
 // MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
@@ -60,16 +63,27 @@ type Tuning struct {
 	// (default 1000). The result shows it only for runs where instances
 	// change state.
 	BootMS *float64 `json:"boot_ms,omitempty"`
+	// QueueCapacity bounds every request queue (requests waiting); a
+	// request whose queue is full is retried by its sender every
+	// EnqueueRetryMS (default 1000) until it fits or its deadline passes.
+	// Absent: unbounded.
+	QueueCapacity  *int     `json:"queue_capacity,omitempty"`
+	EnqueueRetryMS *float64 `json:"enqueue_retry_ms,omitempty"`
 }
 
 // Event is one scenario event: at AtMS, kill, shut down or boot the server
-// instances of a target: "GROUP/SRVID", "group:GROUP" or "machine:LMID".
-// Exactly one of Kill, Shutdown and Boot is set.
+// instances of a target: "GROUP/SRVID", "group:GROUP" or "machine:LMID";
+// or lose or restore a machine. Exactly one of Kill, Shutdown, Boot, Lose
+// and Restore is set.
 type Event struct {
 	AtMS     *float64 `json:"at_ms"`
 	Kill     string   `json:"kill,omitempty"`
 	Shutdown string   `json:"shutdown,omitempty"`
 	Boot     string   `json:"boot,omitempty"`
+	// Lose and Restore name a machine (LMID) that is lost (it and its BBL
+	// stop at once) or comes back (its MIN instances boot).
+	Lose    string `json:"lose,omitempty"`
+	Restore string `json:"restore,omitempty"`
 }
 
 // Dist is a probability distribution of durations in milliseconds.
@@ -131,6 +145,9 @@ type TraceMap struct {
 type Generator struct {
 	DurationMS float64  `json:"duration_ms"`
 	Streams    []Stream `json:"streams"`
+	// Clients are closed-loop populations: people at terminals who issue a
+	// request, wait for its outcome, think, and issue the next.
+	Clients []ClientSet `json:"clients,omitempty"`
 }
 
 // Stream is one generated arrival process for one service from one machine.

@@ -208,8 +208,16 @@ func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes
 				g.Streams = append(g.Streams, st)
 			}
 		}
+		g.Clients = nil
+		for i, cs := range w.Generate.Clients {
+			if msg := clientSetFits(m, &cs); msg != "" {
+				*notes = append(*notes, fmt.Sprintf("workload.generate.clients[%d]: dropped: %s", i, msg))
+				continue
+			}
+			g.Clients = append(g.Clients, cs)
+		}
 		w.Generate = &g
-		if len(g.Streams) == 0 {
+		if len(g.Streams) == 0 && len(g.Clients) == 0 {
 			w.Generate = nil
 		}
 	}
@@ -223,4 +231,23 @@ func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes
 			defaultOrigin(m), DefaultLoad*100))
 	}
 	return w
+}
+
+// clientSetFits says why a client set does not fit configuration m ("" when
+// it does): a service or its origin that m lacks.
+func clientSetFits(m *core.Model, cs *core.ClientSet) string {
+	if cs.Origin != "" && m.MachineIndex(cs.Origin) < 0 {
+		return fmt.Sprintf("origin %s is not an LMID of the UBBCONFIG", cs.Origin)
+	}
+	for _, s := range cs.Services {
+		if m.Service(s.Service) == nil {
+			return fmt.Sprintf("service %s is not in the configuration", s.Service)
+		}
+	}
+	for _, s := range cs.Script {
+		if m.Service(s.Service) == nil {
+			return fmt.Sprintf("service %s is not in the configuration", s.Service)
+		}
+	}
+	return ""
 }

@@ -23,6 +23,9 @@ type Model struct {
 	ScanUnitUS int64  `json:"scanunit_us"` // SCANUNIT in microseconds (default 10 s)
 	SanityScan int    `json:"sanityscan"`  // in SCANUNITs (default 120 s / SCANUNIT)
 	BlockTime  int    `json:"blocktime"`   // in SCANUNITs (default 60 s / SCANUNIT)
+	// BBLQuery is how often the DBBL checks that the machines' BBLs answer,
+	// in SCANUNITs (default 300 s / SCANUNIT).
+	BBLQuery int `json:"-"`
 
 	Machines []Machine `json:"machines"` // order of *MACHINES
 	Groups   []Group   `json:"groups"`   // order of *GROUPS
@@ -96,6 +99,9 @@ type Service struct {
 	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
 	// SvcTimeoutS is SVCTIMEOUT in seconds (0: none).
 	SvcTimeoutS int `json:"svctimeout,omitempty"`
+	// BlockTimeS is the service's own BLOCKTIME in seconds (0: none, the
+	// *RESOURCES BLOCKTIME applies): how long a caller waits for its reply.
+	BlockTimeS int `json:"blocktime_s,omitempty"`
 	// Remote is set for a service imported through DMCONFIG.
 	Remote *RemoteService `json:"remote,omitempty"`
 	// Routing names the *ROUTING criterion of the service ("" when it is not

@@ -38,6 +38,21 @@ func DecodeStrict(data []byte, v any, what string) error {
 	return nil
 }
 
+// DecodeInto is DecodeStrict's decoding for a type's own UnmarshalJSON:
+// unknown fields are errors there too. The error is encoding/json's, for the
+// outer DecodeStrict to name the field.
+func DecodeInto(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// Shaped is a type with its own JSON forms (it decodes itself): it says
+// what is wrong with a value that did not decode, for FindProblem.
+type Shaped interface {
+	JSONProblem(v any, path string) string
+}
+
 // translateJSONError turns an encoding/json error into one naming the field
 // (found by walking the document against the Go type) or the line and column.
 func translateJSONError(data []byte, err error, t reflect.Type, what string) error {
@@ -53,7 +68,7 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if dec.Decode(&doc) == nil {
-		if msg := findProblem(doc, t, ""); msg != "" {
+		if msg := FindProblem(doc, t, ""); msg != "" {
 			return errorf("%s", msg)
 		}
 	}
@@ -69,9 +84,9 @@ func lineCol(data []byte, off int) (line, col int) {
 	return line, col
 }
 
-// findProblem walks a generic JSON value against the Go type it should decode
+// FindProblem walks a generic JSON value against the Go type it should decode
 // into and describes the first mismatch, or returns "" when it finds none.
-func findProblem(v any, t reflect.Type, path string) string {
+func FindProblem(v any, t reflect.Type, path string) string {
 	for t.Kind() == reflect.Pointer {
 		if v == nil {
 			return ""
@@ -81,26 +96,29 @@ func findProblem(v any, t reflect.Type, path string) string {
 	if v == nil {
 		return ""
 	}
+	if c, ok := reflect.New(t).Interface().(Shaped); ok {
+		return c.JSONProblem(v, path)
+	}
 	switch t.Kind() {
 	case reflect.Struct:
-		return structProblem(v, t, path)
+		return StructProblem(v, t, path)
 	case reflect.Slice:
 		arr, ok := v.([]any)
 		if !ok {
-			return mismatch(path, "an array", v)
+			return Mismatch(path, "an array", v)
 		}
 		for i, e := range arr {
-			if msg := findProblem(e, t.Elem(), path+"["+strconv.Itoa(i)+"]"); msg != "" {
+			if msg := FindProblem(e, t.Elem(), path+"["+strconv.Itoa(i)+"]"); msg != "" {
 				return msg
 			}
 		}
 	case reflect.Map:
 		obj, ok := v.(map[string]any)
 		if !ok {
-			return mismatch(path, "an object", v)
+			return Mismatch(path, "an object", v)
 		}
 		for _, k := range sortedKeys(obj) {
-			if msg := findProblem(obj[k], t.Elem(), joinPath(path, k)); msg != "" {
+			if msg := FindProblem(obj[k], t.Elem(), joinPath(path, k)); msg != "" {
 				return msg
 			}
 		}
@@ -110,17 +128,19 @@ func findProblem(v any, t reflect.Type, path string) string {
 	return ""
 }
 
-func structProblem(v any, t reflect.Type, path string) string {
+// StructProblem is FindProblem for a struct type t: v must be an object whose
+// keys are fields of t, each of its type.
+func StructProblem(v any, t reflect.Type, path string) string {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		return mismatch(path, "an object", v)
+		return Mismatch(path, "an object", v)
 	}
 	for _, k := range sortedKeys(obj) {
 		f, ok := jsonField(t, k)
 		if !ok {
 			return joinPath(path, k) + ": unknown field"
 		}
-		if msg := findProblem(obj[k], f.Type, joinPath(path, k)); msg != "" {
+		if msg := FindProblem(obj[k], f.Type, joinPath(path, k)); msg != "" {
 			return msg
 		}
 	}
@@ -131,16 +151,16 @@ func scalarProblem(v any, kind reflect.Kind, path string) string {
 	switch kind {
 	case reflect.String:
 		if _, ok := v.(string); !ok {
-			return mismatch(path, "a string", v)
+			return Mismatch(path, "a string", v)
 		}
 	case reflect.Bool:
 		if _, ok := v.(bool); !ok {
-			return mismatch(path, "true or false", v)
+			return Mismatch(path, "true or false", v)
 		}
 	case reflect.Float64:
 		n, ok := v.(json.Number)
 		if !ok {
-			return mismatch(path, "a number", v)
+			return Mismatch(path, "a number", v)
 		}
 		if _, err := n.Float64(); err != nil {
 			return path + ": number out of range"
@@ -148,7 +168,7 @@ func scalarProblem(v any, kind reflect.Kind, path string) string {
 	case reflect.Int, reflect.Int64, reflect.Uint64:
 		n, ok := v.(json.Number)
 		if !ok {
-			return mismatch(path, "an integer", v)
+			return Mismatch(path, "an integer", v)
 		}
 		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil && kind != reflect.Uint64 {
 			return path + ": want an integer, got " + string(n)
@@ -179,7 +199,9 @@ func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
 	return reflect.StructField{}, false
 }
 
-func mismatch(path, want string, got any) string {
+// Mismatch words a value of the wrong kind at path: "path: want WANT, got
+// a string".
+func Mismatch(path, want string, got any) string {
 	if path == "" {
 		path = "document"
 	}
