@@ -17,6 +17,7 @@ package core
 // deadline, as the application rules of the contract describe them.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -578,7 +579,6 @@ func (o *oracle) issue(r *oReq) {
 	r.reason = reason
 	if q < 0 {
 		r.failed, r.done, r.atIssue = true, true, true
-		r.dlDone = true
 		return
 	}
 	r.q = q
@@ -868,6 +868,9 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	o.callsBy[r.svc]++
 	o.hits["nested"]++
 	o.issue(c)
+	if c.atIssue && c.caller != nil {
+		c.dlDone = true // its parent fails at once
+	}
 	return c
 }
 
@@ -1342,4 +1345,215 @@ func (o *oracle) counts() (int64, int64, map[string]int64, int64) {
 		}
 	}
 	return int64(len(o.reqs)), done, failed, tout
+}
+
+// oConst is a const distribution of the application document.
+type oConst struct {
+	Dist string   `json:"dist"`
+	MS   *float64 `json:"ms"`
+}
+
+// oAppDoc is what the oracle reads of an application document itself,
+// beside the Scenario fields: service times, calls and client sets.
+type oAppDoc struct {
+	Services map[string]struct {
+		ServiceTime *oConst `json:"service_time"`
+		Calls       []struct {
+			Service string          `json:"service"`
+			Mode    string          `json:"mode"`
+			P       *float64        `json:"p"`
+			Route   json.RawMessage `json:"route"`
+		} `json:"calls"`
+	} `json:"services"`
+	Workload struct {
+		Generate *struct {
+			DurationMS float64 `json:"duration_ms"`
+			Clients    []struct {
+				Name     string  `json:"name"`
+				Count    int     `json:"count"`
+				Origin   string  `json:"origin"`
+				Think    *oConst `json:"think"`
+				Services []struct {
+					Service string          `json:"service"`
+					Route   json.RawMessage `json:"route"`
+				} `json:"services"`
+				Script []json.RawMessage `json:"script"`
+				Retry  *struct {
+					Max     int      `json:"max"`
+					On      []string `json:"on"`
+					Backoff *oConst  `json:"backoff"`
+				} `json:"retry"`
+			} `json:"clients"`
+		} `json:"generate"`
+	} `json:"workload"`
+}
+
+// newAppOracle reads an application document: the Scenario fields as
+// newOracle reads them, the rest through oAppDoc.
+func newAppOracle(doc []byte) (*oracle, error) {
+	var sc Scenario
+	if err := json.Unmarshal(doc, &sc); err != nil {
+		return nil, err
+	}
+	o, err := newOracle(&sc)
+	if err != nil {
+		return nil, err
+	}
+	var d oAppDoc
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	return o, o.readApp(&d)
+}
+
+// constUS is a const distribution in whole µs; at least lo.
+func constUS(d *oConst, lo int64) (int64, error) {
+	if d == nil {
+		return lo, nil
+	}
+	if d.Dist != "const" || d.MS == nil {
+		return 0, fmt.Errorf("oracle: only const distributions")
+	}
+	return max(oRoundUS(*d.MS), lo), nil
+}
+
+// oRouteConst reads a constant route: a JSON number (its text) or string.
+func oRouteConst(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return "", fmt.Errorf("oracle: route %s: only constants", raw)
+	}
+	return n.String(), nil
+}
+
+func (o *oracle) readApp(d *oAppDoc) error {
+	for name, s := range d.Services {
+		if s.ServiceTime != nil {
+			us, err := constUS(s.ServiceTime, 0)
+			if err != nil {
+				return err
+			}
+			o.svcTimeUS[name] = us
+		}
+		for _, c := range s.Calls {
+			if c.P != nil && *c.P != 1 {
+				return fmt.Errorf("oracle: p = 1 only")
+			}
+			st := oStep{svc: c.Service, mode: c.Mode, inherit: true}
+			if st.mode == "" {
+				st.mode = "tpcall"
+			}
+			if len(c.Route) > 0 && string(c.Route) != `"inherit"` {
+				r, err := oRouteConst(c.Route)
+				if err != nil {
+					return err
+				}
+				st.inherit, st.route = false, r
+			}
+			o.calls[name] = append(o.calls[name], st)
+			o.app = true
+		}
+	}
+	// A service's own BLOCKTIME (seconds) in *SERVICES, read from the text.
+	section := ""
+	for _, line := range strings.Split(o.sc.UBBConfig, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if strings.HasPrefix(f[0], "*") {
+			section = f[0]
+			continue
+		}
+		if section != "*SERVICES" {
+			continue
+		}
+		for _, kv := range f[1:] {
+			if v, ok := strings.CutPrefix(kv, "BLOCKTIME="); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return err
+				}
+				o.blockSvc[f[0]] = int64(n) * 1000000
+			}
+		}
+	}
+	g := d.Workload.Generate
+	if g == nil {
+		return nil
+	}
+	o.durUS = oRoundUS(g.DurationMS)
+	for _, c := range g.Clients {
+		o.app = true
+		cs := &oClientSet{name: c.Name, count: c.Count, origin: o.m.MachineIndex(c.Origin),
+			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}}
+		if cs.origin < 0 {
+			return fmt.Errorf("oracle: client set %s: origin %q", c.Name, c.Origin)
+		}
+		var err error
+		if cs.thinkUS, err = constUS(c.Think, 1); err != nil {
+			return err
+		}
+		cs.boUS = 1
+		if r := c.Retry; r != nil {
+			cs.retryMax = r.Max
+			if r.On != nil {
+				cs.on = map[string]bool{}
+				for _, code := range r.On {
+					cs.on[code] = true
+				}
+			}
+			if cs.boUS, err = constUS(r.Backoff, 1); err != nil {
+				return err
+			}
+		}
+		for _, sv := range c.Services {
+			if len(c.Services) != 1 {
+				return fmt.Errorf("oracle: one service only")
+			}
+			e := oEntry{svc: sv.Service}
+			if len(sv.Route) > 0 { // {"values": [v]}: one value
+				var rs struct {
+					Values []json.RawMessage `json:"values"`
+				}
+				if err := json.Unmarshal(sv.Route, &rs); err != nil || len(rs.Values) != 1 {
+					return fmt.Errorf("oracle: a one-value route only")
+				}
+				if e.route, err = oRouteConst(rs.Values[0]); err != nil {
+					return err
+				}
+				e.hasRoute = true
+			}
+			cs.script = append(cs.script, e)
+		}
+		for _, raw := range c.Script {
+			var e oEntry
+			if json.Unmarshal(raw, &e.svc) != nil {
+				var se struct {
+					Service string          `json:"service"`
+					Route   json.RawMessage `json:"route"`
+				}
+				if err := json.Unmarshal(raw, &se); err != nil {
+					return err
+				}
+				e.svc = se.Service
+				if len(se.Route) > 0 {
+					if e.route, err = oRouteConst(se.Route); err != nil {
+						return err
+					}
+					e.hasRoute = true
+				}
+			}
+			cs.script = append(cs.script, e)
+		}
+		for k := 0; k < c.Count; k++ {
+			cs.clients = append(cs.clients, &oClient{set: cs, c: k, pos: k % len(cs.script), nextAt: -1})
+		}
+		o.sets = append(o.sets, cs)
+	}
+	return nil
 }
