@@ -69,3 +69,29 @@ func scaleToRequests(b *testing.B, sc *Scenario, n int64) {
 	}
 	g.DurationMS = float64(n) / rate * 1000
 }
+
+// BenchmarkApplication runs an application end to end: bankapp's TRANSFER
+// on two machines (examples/bankapp-transfer.json: 120 tellers, nested
+// WITHDRAWAL and DEPOSIT calls, routed by account), its duration scaled so
+// that a run issues about b.N requests (about 0.2 requests per client per
+// second of it). ns/op is per request, nested ones included.
+func BenchmarkApplication(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "bankapp-transfer.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	// 120 tellers with a 1 s think issue about 119 requests/s, and a third
+	// of them are transfers with two calls: about 198 requests/s in all
+	sc.Workload.Generate.DurationMS = max(float64(b.N)/198*1000, 1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	res, err := Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
+}

@@ -10,6 +10,10 @@ import (
 // dispatchLogHeader is the first line of the dispatch log (docs/engine.md).
 const dispatchLogHeader = "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
 
+// dispatchLogParentHeader is the header of a run with calls or clients: a
+// last column names each request's calling request.
+const dispatchLogParentHeader = "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason,parent\n"
+
 // logChunk is how many bytes of rows the dispatch log gathers before it
 // writes them, in one call, to its writer.
 const logChunk = 64 << 10
@@ -35,15 +39,20 @@ type dispatchLog struct {
 	// ",ID,QUEUE," (the instance and its queue), queues[q] ",,QUEUE," (no
 	// instance), reasons[r] ",REASON\n".
 	services, origins, servers, queues, reasons []string
-	room                                        int // the most bytes a row takes after its id, and 32 more
+	room                                        int  // the most bytes a row takes after its id, and 32 more
+	parent                                      bool // rows end with the parent column (reasons[r] is then ",REASON")
 
 	seq    int64    // the issue number of the last row without an id
 	seqLen int      // seqDig[:seqLen] is seq in decimal
 	seqDig [48]byte // room for appendInt never to grow it, and for appendDigits
 }
 
-func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
-	l := &dispatchLog{w: w, ring: make([]int32, 1024), buf: make([]byte, 0, logChunk+1024)}
+func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
+	l := &dispatchLog{w: w, ring: make([]int32, 1024), buf: make([]byte, 0, logChunk+1024), parent: parent}
+	end := "\n"
+	if parent {
+		end = ""
+	}
 	cells := func(n int, cell func(i int) string) []string {
 		c, longest := make([]string, n), 0
 		for i := range c {
@@ -59,9 +68,13 @@ func newDispatchLog(w io.Writer, m *Model) *dispatchLog {
 		return "," + quoteCSV(m.Servers[i].ID) + "," + quoteCSV(m.Queues[m.Servers[i].QueueIdx].Name) + ","
 	})
 	l.queues = cells(len(m.Queues), func(q int) string { return ",," + quoteCSV(m.Queues[q].Name) + "," })
-	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + "\n" })
+	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + end })
 	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what appendDecimal and appendDigits write past the end
-	l.buf = append(l.buf, dispatchLogHeader...)
+	if parent {
+		l.buf = append(l.buf, dispatchLogParentHeader...)
+	} else {
+		l.buf = append(l.buf, dispatchLogHeader...)
+	}
 	return l
 }
 
@@ -104,6 +117,13 @@ func (l *dispatchLog) flush(e *engine) {
 			break
 		}
 		b = l.appendRow(b, e, f)
+		if l.parent {
+			b = append(b, ',')
+			if p := e.app.slots[s].parentID; p != "" {
+				b = appendCSVField(b, p)
+			}
+			b = append(b, '\n')
+		}
 		if len(b) >= logChunk {
 			b = l.write(b)
 		}
@@ -140,19 +160,23 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	switch {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
 		b = append(b, ",,,,,,"...)
-	case f.reason.failed(): // TPESVCERR: reached a queue, maybe started, never ended
+	case f.reason.failed() && f.reason != reasonSvcFail: // TPESVCERR: reached a queue, maybe started, never ended
 		if f.server >= 0 { // it started on an instance of its queue
 			b = append(b, l.servers[f.server]...)
 		} else {
 			b = append(b, l.queues[f.queue]...)
 		}
-		b = appendInt(b, f.enqueueUS)
+		if f.reason != reasonBlock { // TPEBLOCK: its queue never had room for it
+			b = appendInt(b, f.enqueueUS)
+		}
 		b = append(b, ',')
 		if f.server >= 0 {
 			b = appendInt(b, f.startUS)
 		}
 		b = append(b, ",,"...)
-		b = appendInt(b, f.replyUS)
+		if !f.noReply { // lost with its machine: no reply ever came
+			b = appendInt(b, f.replyUS)
+		}
 	default:
 		// the instance is one of its queue's (enter and takeNext start
 		// only those): the queue is the instance's
@@ -180,7 +204,9 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		end := b[at:]
 		b = append(b, ',')
 		if f.replyUS == f.endUS {
-			b = appendDigits(b, end)
+			if !f.noReply {
+				b = appendDigits(b, end)
+			}
 		} else {
 			b = appendInt(b, f.replyUS)
 		}

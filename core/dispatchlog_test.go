@@ -134,7 +134,7 @@ func TestAppendSeqMatchesStrconv(t *testing.T) {
 	}
 	seqs = append(seqs, 7, 8, 99_999, 100_000, 100_001, 1, 999_999_999_999, 1_000_000_000_000, 0, 1, -5, -4,
 		1<<62, 1<<62+1, 9_999_999_999_999_999, 10_000_000_000_000_000)
-	l := newDispatchLog(nil, &Model{})
+	l := newDispatchLog(nil, &Model{}, false)
 	b := []byte("x,")
 	for _, s := range seqs {
 		b = slices.Grow(b[:2], 24)

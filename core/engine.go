@@ -40,6 +40,8 @@ type flight struct {
 	counted   bool  // issued at or after the warm-up: in the statistics
 	done      bool  // its log row is complete
 	orphan    bool  // it arrived over the network at an orphaned queue
+	forwardee bool  // a tpforward child: no deadline of its own
+	noReply   bool  // its tpforward child failed at its issue: its row has no reply time
 	load      int64 // L(s,q) of the chosen queue
 	enqSeq    uint64
 	enqueueUS int64
@@ -57,6 +59,7 @@ func (f *flight) reset(r *request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
+	f.forwardee, f.noReply = false, false
 	f.load, f.enqSeq = 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }
@@ -169,6 +172,7 @@ type engine struct {
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals
 	life      *lifecycle   // nil when no instance can change state
+	app       *appState    // nil when the scenario has no calls and no clients
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
 	nextLife  int64        // when the next life-cycle step is due; noTime for none
 	more      bool         // the workload has more requests to issue
@@ -274,7 +278,7 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 	tn := capTime(have, next)
 	for {
 		if e.nextLife != noTime {
-			e.more = have
+			e.more = have || e.app != nil && e.app.active > 0
 			if e.lifeDue(have, next) {
 				e.lifeStep(have, next)
 				if e.fault != nil {
@@ -297,13 +301,21 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 		tc := e.heap.topT() // emptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
-		if ta := e.arr.next; tc <= ta && tc <= tn {
+		if ta := e.arr.next; e.app != nil && e.app.due(tc, ta, tn) {
+			if err := e.appStep(); err != nil {
+				return have, stepsMore, err
+			}
+		} else if tc <= ta && tc <= tn {
 			i := e.heap.pop().idx()
 			sv := &e.servers[i]
 			if !sv.busy || sv.due != tc {
 				continue // stale: its instance crashed, it never completes
 			}
 			e.advance(tc)
+			if e.app != nil {
+				e.appCompletion(i, tc)
+				goto checks
+			}
 			// sv ends its request at tc and takes its next one: written
 			// here rather than in a function of its own, the loop being its
 			// only caller, to save a call a request
@@ -369,6 +381,7 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 			tn = capTime(have, next)
 			continue
 		}
+	checks:
 		if e.fault != nil {
 			return have, stepsMore, e.fault
 		}
@@ -462,6 +475,9 @@ func (e *engine) issue(r *request) error {
 	e.inSystem++
 	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
+	if e.app != nil {
+		e.app.take(e, s, f)
+	}
 	e.log.issue(s)
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
@@ -474,6 +490,9 @@ func (e *engine) issue(r *request) error {
 		f.reason = reasonNoEnt
 		if sv == nil {
 			f.reason = reasonSystem
+		}
+		if e.app != nil {
+			e.app.atIssue = f.reason
 		}
 		e.st.fail(f)
 		if ex != nil {
@@ -538,21 +557,25 @@ func (e *engine) enter(s int32, t int64) {
 		e.failSvc(s, t)
 		return
 	}
-	f.enqSeq = e.enqSeq
-	e.enqSeq++
-	e.st.enqueue(f)
+	best := int32(-1)
 	if q.inService < len(q.servers) {
-		best := int32(-1)
 		for _, i := range q.servers {
 			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
 				best = i
 			}
 		}
-		if best >= 0 {
-			q.handoffs++
-			e.start(best, s, t)
-			return
-		}
+	}
+	if best < 0 && e.app != nil && e.app.plan.qcap > 0 && q.wait.n >= e.app.plan.qcap {
+		e.blocked(s, t) // a full queue: its sender tries again
+		return
+	}
+	f.enqSeq = e.enqSeq
+	e.enqSeq++
+	e.st.enqueue(f)
+	if best >= 0 {
+		q.handoffs++
+		e.start(best, s, t)
+		return
 	}
 	e.accrueQueue(q, t)
 	q.wait.push(&e.pool, s)

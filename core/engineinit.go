@@ -61,8 +61,11 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	e.st.init(e)
 	e.ser.init(e)
 	e.nextBoundary = min(e.nextReset, e.ser.end)
+	if setup.app != nil {
+		e.app = newAppState(e, setup.app)
+	}
 	if opt.Dispatch != nil {
-		e.log = newDispatchLog(opt.Dispatch, e.m)
+		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.parent)
 	}
 	e.logged = e.log != nil || opt.explain != nil
 	return e, nil

@@ -33,6 +33,9 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 	if rs.routed {
 		ex.Routing = routingOf(e, f, sv, rs)
 	}
+	if e.app != nil {
+		e.app.explainCaller(e, ex)
+	}
 	if sv == nil {
 		return ex
 	}
@@ -142,7 +145,7 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	}
 	ex.Text = explainText(e, ex, f)
 	x.out = append(x.out, *ex)
-	if e.life != nil && !f.reason.failed() {
+	if (e.life != nil || e.app != nil) && !f.reason.failed() {
 		if x.pending == nil {
 			x.pending = map[int64]int{}
 		}
@@ -163,8 +166,11 @@ func (x *explainer) done(e *engine, f *flight) {
 		return
 	}
 	delete(x.pending, f.req.Seq)
-	if f.reason == reasonSvcErr {
+	switch f.reason {
+	case reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
+	case reasonSvcFail:
+		x.out[k].Failure = e.app.why
 	}
 	if x.dispatched && len(x.pending) == 0 {
 		e.stop = true

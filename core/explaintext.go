@@ -72,6 +72,10 @@ func costValue(cost string) string {
 // explainText tells the decision in a few sentences for a Tuxedo admin.
 func explainText(e *engine, ex *Explanation, f *flight) string {
 	var b strings.Builder
+	if ex.Parent != "" {
+		fmt.Fprintf(&b, "A nested request (%s) of request %s, issued by %s on %s: its origin is the calling server's machine. ",
+			ex.Mode, ex.Parent, ex.IssuedBy, ex.Origin)
+	}
 	if ex.Routing != nil {
 		b.WriteString(routingText(ex))
 		if f.reason == reasonSystem {

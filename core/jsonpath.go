@@ -34,6 +34,21 @@ func decodeStrict(data []byte, v any, what string) error {
 	return nil
 }
 
+// decodeStrictInto is decodeStrict's decoding for a type's own
+// UnmarshalJSON: unknown fields are errors there too. The error is
+// encoding/json's, for the outer decodeStrict to name the field.
+func decodeStrictInto(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// jsonShaped is a type with its own JSON forms (it decodes itself): it says
+// what is wrong with a value that did not decode, for findProblem.
+type jsonShaped interface {
+	jsonProblem(v any, path string) string
+}
+
 // translateJSONError turns an encoding/json error into one naming the field
 // (found by walking the document against the Go type) or the line and column.
 func translateJSONError(data []byte, err error, t reflect.Type, what string) error {
@@ -76,6 +91,9 @@ func findProblem(v any, t reflect.Type, path string) string {
 	}
 	if v == nil {
 		return ""
+	}
+	if c, ok := reflect.New(t).Interface().(jsonShaped); ok {
+		return c.jsonProblem(v, path)
 	}
 	switch t.Kind() {
 	case reflect.Struct:

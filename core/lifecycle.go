@@ -265,7 +265,8 @@ func (e *engine) scheduleLife() {
 // the next completion, the next network arrival and the next new request.
 func (e *engine) lifeDue(have bool, next *request) bool {
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS)
+	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
+		(e.app == nil || t <= e.app.topT())
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
@@ -453,6 +454,9 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
 	if sv.busy {
 		e.accrueBusy(sv, t)
+		if e.app != nil {
+			e.crashHold(i, sv.cur, t)
+		}
 		sv.busy = false
 		sv.held = sv.cur
 	}
@@ -507,6 +511,10 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 // failSvc fails request s with TPESVCERR at t: the failure reaches the
 // client at t, plus the crossing back from a remote queue.
 func (e *engine) failSvc(s int32, t int64) {
+	if e.app != nil {
+		e.appFailSvc(s, t)
+		return
+	}
 	f := e.pool.at(s)
 	f.reason = reasonSvcErr
 	f.replyUS = t

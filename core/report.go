@@ -33,6 +33,9 @@ func (e *engine) result() *Result {
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
 	e.lifeResult(r)
+	if e.app != nil && e.app.plan.parent {
+		e.appResult(r)
+	}
 	st.releaseFronts()
 	return r
 }

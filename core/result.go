@@ -22,8 +22,10 @@ type Result struct {
 	Queues   []QueueStats   `json:"queues"`
 	Services []ServiceStats `json:"services"`
 	Machines []MachineStats `json:"machines"`
-	Balance  Balance        `json:"balance"`
-	Series   Series         `json:"series"`
+	// Clients is one entry per client set, in the scenario's order.
+	Clients []ClientStats `json:"clients,omitempty"`
+	Balance Balance       `json:"balance"`
+	Series  Series        `json:"series"`
 
 	// Lifecycle lists every change of an instance's state, in time order;
 	// absent when the run has no scenario events, SVCTIMEOUT or -p.
@@ -40,6 +42,10 @@ type RequestCounts struct {
 	Completed int64            `json:"completed"`
 	Failed    map[string]int64 `json:"failed"` // reason -> count, e.g. {"TPENOENT": 3}
 	TimedOut  int64            `json:"timed_out"`
+	// In runs with calls or clients: the requests servers issued (nested,
+	// counted in Issued too) and the retries clients issued.
+	Nested  *int64 `json:"nested,omitempty"`
+	Retried *int64 `json:"retried,omitempty"`
 }
 
 // Summary describes a distribution of durations in milliseconds. Mean and Max
@@ -79,6 +85,9 @@ type ServerStats struct {
 	State         string   `json:"state,omitempty"`
 	UpMS          *float64 `json:"up_ms,omitempty"`
 	UpUtilization *float64 `json:"up_utilization,omitempty"`
+	// HeldMS is, in runs with calls, the time it held a request while
+	// waiting for the replies of its nested requests (part of BusyMS).
+	HeldMS *float64 `json:"held_ms,omitempty"`
 }
 
 // ServiceCount is a number of requests of one service.
@@ -113,12 +122,32 @@ type ServiceStats struct {
 	// Histogram of response times for charts: Bounds[i] is the upper edge (ms)
 	// of bucket i, Counts[i] its count.
 	Histogram Histogram `json:"histogram"`
+	// CallsIssued is, in runs with calls, the nested requests its servers
+	// issued as a caller.
+	CallsIssued *int64 `json:"calls_issued,omitempty"`
 }
 
 // Histogram is a bucketed distribution for charts.
 type Histogram struct {
 	BoundsMS []float64 `json:"bounds_ms"`
 	Counts   []int64   `json:"counts"`
+}
+
+// ClientStats counts the outcomes the clients of one set saw. Requests =
+// Completed + the sum of Failed + TimedOut; CycleMS is the mean response
+// plus the mean think (and backoff) time, so that Little's law N = X·(R + Z)
+// can be read off: Count ≈ Requests / span × CycleMS.
+type ClientStats struct {
+	Name           string           `json:"name"`
+	Count          int              `json:"count"`
+	Requests       int64            `json:"requests"`
+	Completed      int64            `json:"completed"`
+	Failed         map[string]int64 `json:"failed"` // TPETIME excluded: that is TimedOut
+	TimedOut       int64            `json:"timed_out"`
+	Retried        int64            `json:"retried"`
+	ThroughputPerS float64          `json:"throughput_per_s"` // completed requests per second of the run
+	ResponseMS     Summary          `json:"response_ms"`      // issue to the outcome the client saw
+	CycleMS        float64          `json:"cycle_ms"`
 }
 
 // MachineStats is one machine's share of the work and of the network traffic.

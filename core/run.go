@@ -111,8 +111,15 @@ type Explanation struct {
 	Text       string       `json:"text"` // the decision in a few sentences, for people
 	// Failure says why the request failed after it reached a queue
 	// (TPESVCERR): which instance crashed or timed out, or that its queue
-	// lost its last instance. Empty when it completed.
+	// lost its last instance; for TPESVCFAIL, which of its nested requests
+	// failed, with which code, or timed out. Empty when it completed.
 	Failure string `json:"failure,omitempty"`
+	// Parent is, for a nested request, the id of the calling request, and
+	// IssuedBy the instance that issued it (its machine is Origin).
+	Parent   string `json:"parent,omitempty"`
+	IssuedBy string `json:"issued_by,omitempty"`
+	// Mode is how the nested request was issued: tpcall, tpacall, tpforward.
+	Mode string `json:"mode,omitempty"`
 }
 
 // RoutingStep is how data-dependent routing restricted a request's

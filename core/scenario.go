@@ -31,6 +31,9 @@ type Scenario struct {
 type ServiceSpec struct {
 	ServiceTime *Dist           `json:"service_time,omitempty"`
 	ByGroup     map[string]Dist `json:"by_group,omitempty"`
+	// Calls are what a server does after its own work for the service:
+	// nested tpcall, tpacall and tpforward steps, in order (docs/scenario.md).
+	Calls []CallStep `json:"calls,omitempty"`
 }
 
 // MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
@@ -60,6 +63,12 @@ type Tuning struct {
 	// (default 1000). The result shows it only for runs where instances
 	// change state.
 	BootMS *float64 `json:"boot_ms,omitempty"`
+	// QueueCapacity bounds every request queue (requests waiting); a
+	// request whose queue is full is retried by its sender every
+	// EnqueueRetryMS (default 1000) until it fits or its deadline passes.
+	// Absent: unbounded.
+	QueueCapacity  *int     `json:"queue_capacity,omitempty"`
+	EnqueueRetryMS *float64 `json:"enqueue_retry_ms,omitempty"`
 }
 
 // Event is one scenario event: at AtMS, kill, shut down or boot the server
@@ -129,6 +138,9 @@ type TraceMap struct {
 type GenerateSp struct {
 	DurationMS float64  `json:"duration_ms"`
 	Streams    []Stream `json:"streams"`
+	// Clients are closed-loop populations: people at terminals who issue a
+	// request, wait for its outcome, think, and issue the next.
+	Clients []ClientSet `json:"clients,omitempty"`
 }
 
 // Stream is one generated arrival process for one service from one machine.

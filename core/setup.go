@@ -33,6 +33,7 @@ type runSetup struct {
 
 	traceNote string            // how a log was read, the last warning of the setup
 	work      *compiledWorkload // the workload, compiled once (checkWorkload)
+	app       *appPlan          // calls and clients; nil when the scenario has none
 }
 
 // ParseScenario reads a scenario document strictly: unknown fields, wrong
@@ -81,7 +82,7 @@ func checkScenario(sc *Scenario) error {
 			return err
 		}
 	}
-	return nil
+	return checkApps(sc)
 }
 
 // checkAnalysis checks warmup_ms, replications and bin_ms.
@@ -146,6 +147,22 @@ func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
 		out.GatewayForwardMS = &v
 	} else if _, err := nonNegativeMS("tuning.gateway_forward_ms", *out.GatewayForwardMS); err != nil {
 		return out, err
+	}
+	if c := out.QueueCapacity; c != nil && (*c < 1 || *c > 1<<30) {
+		return out, Errorf(EINVALID, "tuning.queue_capacity: must be between 1 and %d requests, got %d", 1<<30, *c)
+	}
+	if r := out.EnqueueRetryMS; r != nil {
+		if out.QueueCapacity == nil {
+			return out, Errorf(EINVALID, "tuning.enqueue_retry_ms: applies to bounded queues only (set tuning.queue_capacity)")
+		}
+		if us, err := nonNegativeMS("tuning.enqueue_retry_ms", *r); err != nil {
+			return out, err
+		} else if us == 0 {
+			return out, Errorf(EINVALID, "tuning.enqueue_retry_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *r)
+		}
+	} else if out.QueueCapacity != nil {
+		v := 1000.0
+		out.EnqueueRetryMS = &v
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
 	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
-		st.checkWorkload, st.resolveEvents,
+		st.checkWorkload, st.resolveApps, st.resolveEvents,
 	}
 	for _, step := range steps {
 		if err := step(sc, opt); err != nil {

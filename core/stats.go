@@ -344,6 +344,9 @@ type stats struct {
 	firstIssue, lastIssue int64
 	warmUS                int64
 	blockAfter            int64 // a response longer than this times out: BLOCKTIME, or never
+	// svcBlock[s] replaces blockAfter for service s; nil when no service
+	// has a BLOCKTIME of its own
+	svcBlock []int64
 }
 
 func (st *stats) init(e *engine) {
@@ -351,6 +354,17 @@ func (st *stats) init(e *engine) {
 	st.warmUS, st.blockAfter = e.setup.WarmupUS, e.setup.BlockUS
 	if st.blockAfter <= 0 { // BLOCKTIME 0: no time-out
 		st.blockAfter = math.MaxInt64
+	}
+	for s := range e.m.Services {
+		if b := e.m.Services[s].BlockTimeS; b > 0 {
+			if st.svcBlock == nil {
+				st.svcBlock = make([]int64, nsvc)
+				for k := range st.svcBlock {
+					st.svcBlock[k] = st.blockAfter
+				}
+			}
+			st.svcBlock[s] = int64(b) * 1_000_000
+		}
 	}
 	st.firstIssue = -1
 	st.qWait = make([]summaryAcc, nq)
@@ -444,7 +458,11 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if !sa.resp.note(resp, ir) {
 		sa.resp.spill(resp)
 	}
-	if resp > st.blockAfter {
+	lim := st.blockAfter
+	if st.svcBlock != nil {
+		lim = st.svcBlock[s]
+	}
+	if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
 		st.timedOut++
 		st.svcTimedOut[s]++
 	}

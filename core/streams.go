@@ -67,8 +67,8 @@ func checkGenerate(n *names, g *GenerateSp) ([]streamSpec, error) {
 	if durUS <= 0 {
 		return nil, Errorf(EINVALID, "%s.duration_ms: must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", path, g.DurationMS)
 	}
-	if len(g.Streams) == 0 {
-		return nil, Errorf(EINVALID, "%s.streams: want at least one stream", path)
+	if len(g.Streams) == 0 && len(g.Clients) == 0 {
+		return nil, Errorf(EINVALID, "%s.streams: want at least one stream (or a client set in clients)", path)
 	}
 	if len(g.Streams) > maxStreams {
 		return nil, Errorf(EINVALID, "%s.streams: want at most %d streams, got %d", path, maxStreams, len(g.Streams))

@@ -139,14 +139,19 @@ const (
 	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
 	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
 	reasonSvcErr // TPESVCERR: the request reached a queue and its server crashed, timed out or went away
+	// TPESVCFAIL: a nested request of it failed or timed out, so its
+	// service failed (returned TPFAIL)
+	reasonSvcFail
+	// TPEBLOCK: its queue stayed full (tuning.queue_capacity) until its deadline
+	reasonBlock
 )
 
 var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
-	"TPENOENT", "TPESYSTEM", "TPESVCERR"}}
+	"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}}
 
 // numFailures is how many failure codes there are: the statistics keep a
 // count of each.
-const numFailures = int(reasonSvcErr-reasonNoEnt) + 1
+const numFailures = int(reasonBlock-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.name(r) }

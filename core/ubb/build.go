@@ -239,7 +239,8 @@ func (b *builder) groupLMIDs(group string, p param) []string {
 	return lmids
 }
 
-// buildServices reads *SERVICES: LOAD and PRIO, general or per SRVGRP.
+// buildServices reads *SERVICES: LOAD and PRIO, general or per SRVGRP, and
+// BLOCKTIME (seconds), the service's own blocking timeout.
 func (b *builder) buildServices(entries []*entry) {
 	generalAt, groupAt, listed := map[string]pos{}, map[string]pos{}, map[string]bool{}
 	b.routedAt, b.unrouted = map[string]pos{}, map[string][]pos{}
@@ -247,7 +248,11 @@ func (b *builder) buildServices(entries []*entry) {
 		load := b.intParam(e, "LOAD", 50, 1, 32767)
 		prio := b.intParam(e, "PRIO", 50, 1, 100)
 		timeout := b.intParam(e, "SVCTIMEOUT", 0, 0, maxTimeoutS)
+		block := b.intParam(e, "BLOCKTIME", 0, 0, 32767)
 		s := b.known(e.name)
+		if block > 0 { // the caller's timeout for this service, whichever entry sets it (the later wins)
+			s.BlockTimeS = block
+		}
 		b.routeService(e, s)
 		if !listed[e.name] {
 			listed[e.name] = true

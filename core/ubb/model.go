@@ -96,6 +96,9 @@ type Service struct {
 	ByGroup map[string]ServiceParams `json:"by_group,omitempty"`
 	// SvcTimeoutS is SVCTIMEOUT in seconds (0: none).
 	SvcTimeoutS int `json:"svctimeout,omitempty"`
+	// BlockTimeS is the service's own BLOCKTIME in seconds (0: none, the
+	// *RESOURCES BLOCKTIME applies): how long a caller waits for its reply.
+	BlockTimeS int `json:"blocktime_s,omitempty"`
 	// Remote is set for a service imported through DMCONFIG.
 	Remote *RemoteService `json:"remote,omitempty"`
 	// Routing names the *ROUTING criterion of the service ("" when it is not

@@ -1,0 +1,970 @@
+package core
+
+import (
+	"slices"
+	"strconv"
+)
+
+// This file plays applications (docs/engine.md, "Applications"): the steps
+// a server runs after its own work (nested tpcall, tpacall and tpforward
+// requests, the server held busy until their replies arrive), client
+// populations that wait for each outcome before thinking and issuing the
+// next request, and the caller's deadline. The engine has an appState only
+// when the scenario has calls or clients; the plain path sees a nil pointer.
+
+// callerKind is who waits for a request's outcome.
+type callerKind uint8
+
+const (
+	callerNone   callerKind = iota // an open-loop trace or stream request: nobody waits
+	callerClient                   // a client of a client set
+	callerServer                   // a server instance holding the calling request
+)
+
+// The classes of application events, in their order within an instant
+// (after completions; arrivals and new trace and stream requests come
+// between deadlines and client requests).
+const (
+	classReply    uint8 = iota // a reply or failure reaching a waiting caller
+	classDeadline              // a caller's deadline
+	classRetry                 // a sender trying a full queue again (after network arrivals)
+	classClient                // a client issuing its next request
+)
+
+// codeTimeout is the outcome a caller sees at its deadline (TPETIME); it is
+// no dispatch reason, so it sits past them.
+const codeTimeout reason = 255
+
+// appEvent is one pending application event.
+type appEvent struct {
+	t         int64
+	seq       int64 // order within the class: the replying or timed request's Seq, the client's index
+	callerSeq int64 // the calling request's Seq, for a server caller
+	awaited   int64 // the Seq the caller waits for
+	caller    int32 // the client's index, or the calling request's slot
+	class     uint8
+	kind      callerKind
+	code      reason // the outcome: 0 for a reply, else the failure (codeTimeout at a deadline)
+}
+
+func (a *appEvent) before(b *appEvent) bool {
+	if a.t != b.t {
+		return a.t < b.t
+	}
+	if a.class != b.class {
+		return a.class < b.class
+	}
+	return a.seq < b.seq
+}
+
+// appHeap is a binary min-heap of appEvents.
+type appHeap []appEvent
+
+func (h *appHeap) push(ev appEvent) {
+	*h = append(*h, ev)
+	a := *h
+	for i := len(a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !a[i].before(&a[p]) {
+			break
+		}
+		a[i], a[p] = a[p], a[i]
+		i = p
+	}
+}
+
+func (h *appHeap) pop() appEvent {
+	a := *h
+	top := a[0]
+	last := len(a) - 1
+	a[0] = a[last]
+	a = a[:last]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < len(a) && a[l].before(&a[m]) {
+			m = l
+		}
+		if r := l + 1; r < len(a) && a[r].before(&a[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		a[i], a[m] = a[m], a[i]
+		i = m
+	}
+	*h = a
+	return top
+}
+
+// deadlineQueue holds the pending deadlines of one length (a service's
+// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
+// sorted by time and then by issue order at no cost.
+type deadlineQueue struct {
+	lim  int64
+	evs  []appEvent
+	head int
+}
+
+func (q *deadlineQueue) push(ev appEvent) {
+	if q.head > 0 && q.head == len(q.evs) {
+		q.evs, q.head = q.evs[:0], 0
+	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
+		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
+	}
+	q.evs = append(q.evs, ev)
+}
+
+// appSlot is what applications keep of one in-flight request, beside its
+// flight record (same slot index).
+type appSlot struct {
+	kind      callerKind
+	caller    int32 // the client, or the calling request's slot
+	callerSeq int64 // the calling request's Seq
+	awaited   int64 // the Seq its caller waits for: its own, or the forwarding request's
+	replyTo   int32 // the machine its reply goes to: its origin, or the caller of the request that forwarded to it
+	fwdFrom   int32 // the slot of the request that forwarded to it, -1 for none
+	fwdSeq    int64
+	parentID  string // the calling request's id, for the dispatch log's parent column
+	// as a calling request:
+	holding   bool    // its server holds it, waiting for replies
+	forwarded bool    // it ended with tpforward; its reply is its child's
+	step      int32   // the next call step to run
+	pending   int32   // replies still awaited before the next step
+	out       []int64 // the Seqs of the children whose replies it awaits
+}
+
+// clientState is one client of a set.
+type clientState struct {
+	set      int32
+	c        int32 // its number in the set
+	n        int64 // its next request's number (retries not counted)
+	k        int32 // the retry the next issue is (0: a new request)
+	waiting  int64 // the Seq of the request whose outcome it awaits, 0 for none
+	issueUS  int64 // when that request was issued
+	counted  bool  // that request was issued at or after the warm-up
+	service  int   // the request being tried, for a retry
+	routeVal string
+	routeNum float64
+	route    int32
+	id       string
+	key      uint64
+	rng      rng
+}
+
+// clientAcc counts the outcomes one client set saw.
+type clientAcc struct {
+	completed, timedOut, retried int64
+	failed                       [numFailures]int64
+	resp                         summaryAcc
+	waited                       int64 // think and backoff after counted outcomes
+}
+
+// appState is the engine's state for applications.
+type appState struct {
+	plan    *appPlan
+	slots   []appSlot
+	cl      []clientState
+	replies appHeap         // replies and failures on their way to a waiting caller
+	dl      []deadlineQueue // the callers' deadlines, one queue per length
+	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
+	clients appHeap         // the clients' next requests
+	retries appHeap         // requests waiting for room in a full queue
+	active  int             // clients that will issue again
+	bind    appSlot
+	bound   bool
+	atIssue reason // the failure at issue of the request issue just took, 0 for none
+	held    []int64
+	holdAt  []int64
+	nested  int64
+	retried int64
+	calls   []int64 // per service: requests its servers issued as a caller
+	acc     []clientAcc
+	draw    rng
+	cur     int32  // the slot take gave the last request issued
+	mode    string // how the request being bound is issued, for explanations
+	why     string // why the last request failed with TPESVCFAIL, for explanations
+}
+
+// explainCaller notes who issued the request being explained (the one take
+// just numbered).
+func (a *appState) explainCaller(e *engine, ex *Explanation) {
+	sl := &a.slots[a.cur]
+	if sl.parentID == "" {
+		return
+	}
+	ex.Parent, ex.Mode = sl.parentID, a.mode
+	p := sl.caller
+	if sl.fwdFrom >= 0 {
+		p = sl.fwdFrom
+	}
+	if f := e.pool.at(p); f.server >= 0 {
+		ex.IssuedBy = e.m.Servers[f.server].ID
+	}
+}
+
+// newAppState sets up applications for e: every client's first think.
+func newAppState(e *engine, ap *appPlan) *appState {
+	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
+		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients))}
+	a.dlOf = make([]int32, len(ap.blockUS))
+	for sv, lim := range ap.blockUS {
+		a.dlOf[sv] = -1
+		if lim <= 0 {
+			continue
+		}
+		k := slices.IndexFunc(a.dl, func(q deadlineQueue) bool { return q.lim == lim })
+		if k < 0 {
+			k = len(a.dl)
+			a.dl = append(a.dl, deadlineQueue{lim: lim})
+		}
+		a.dlOf[sv] = int32(k)
+	}
+	a.cl = make([]clientState, ap.nclient)
+	for k := range ap.clients {
+		cp := &ap.clients[k]
+		for c := 0; c < cp.count; c++ {
+			g := cp.first + c
+			cl := &a.cl[g]
+			cl.set, cl.c = int32(k), int32(c)
+			cl.rng.Seed(cp.keyBase, uint64(c))
+			cl.key = mix64(cp.keyBase ^ mix64(uint64(c)+1))
+			if at := a.pause(cp.think, &cl.rng); at < ap.endUS {
+				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+				a.active++
+			}
+		}
+	}
+	return a
+}
+
+// pause draws a think or backoff time: whole microseconds, at least 1.
+func (a *appState) pause(d sampler, r *rng) int64 {
+	return max(roundUS(d.SampleMS(r)*1000), 1)
+}
+
+// next returns the next application event (nil for none) and where it
+// waits: 0 the replies, 1 the clients, 2+k deadline queue k.
+func (a *appState) next() (*appEvent, int) {
+	var top *appEvent
+	src := -1
+	if len(a.replies) > 0 {
+		top, src = &a.replies[0], 0
+	}
+	for k := range a.dl {
+		if q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)) {
+			top, src = &q.evs[q.head], 2+k
+		}
+	}
+	if len(a.clients) > 0 && (top == nil || a.clients[0].before(top)) {
+		top, src = &a.clients[0], 1
+	}
+	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
+		top, src = &a.retries[0], -2
+	}
+	return top, src
+}
+
+// pop removes and returns the next application event.
+func (a *appState) pop() appEvent {
+	_, src := a.next()
+	switch src {
+	case 0:
+		return a.replies.pop()
+	case 1:
+		return a.clients.pop()
+	case -2:
+		return a.retries.pop()
+	}
+	q := &a.dl[src-2]
+	q.head++
+	return q.evs[q.head-1]
+}
+
+// topT is when the next application event is due; noTime for none.
+func (a *appState) topT() int64 {
+	if top, _ := a.next(); top != nil {
+		return top.t
+	}
+	return noTime
+}
+
+// due reports whether the next application event runs before the
+// completion at tc, the network arrival at ta and the new request at tn:
+// replies and deadlines come after completions and before arrivals and new
+// requests of their instant; client requests come last.
+func (a *appState) due(tc, ta, tn int64) bool {
+	top, _ := a.next()
+	if top == nil {
+		return false
+	}
+	switch top.class {
+	case classReply, classDeadline:
+		return top.t < tc && top.t <= ta && top.t <= tn
+	case classRetry:
+		return top.t < tc && top.t < ta && top.t <= tn
+	}
+	return top.t < tc && top.t < ta && top.t < tn
+}
+
+// take is issue's hook: slot s holds request f, just issued. It numbers f
+// in issue order and gives it the caller the issuer bound, if any.
+func (a *appState) take(e *engine, s int32, f *flight) {
+	for int(s) >= len(a.slots) {
+		a.slots = append(a.slots, appSlot{})
+	}
+	f.req.Seq = e.issued
+	a.cur = s
+	sl := &a.slots[s]
+	out := sl.out[:0]
+	if a.bound {
+		*sl = a.bind
+		a.bound = false
+	} else {
+		*sl = appSlot{replyTo: -1, fwdFrom: -1, awaited: -1}
+	}
+	sl.out = out
+	if sl.awaited < 0 {
+		sl.awaited = f.req.Seq
+	}
+	if sl.replyTo < 0 {
+		sl.replyTo = int32(f.req.Origin)
+	}
+	f.forwardee = sl.fwdFrom >= 0
+	a.atIssue = 0
+}
+
+// idOf is request f's id as the dispatch log writes it.
+func idOf(f *flight) string {
+	if f.req.ID != "" {
+		return f.req.ID
+	}
+	return strconv.FormatInt(f.req.Seq, 10)
+}
+
+// appStep runs the next application event.
+func (e *engine) appStep() error {
+	a := e.app
+	ev := a.pop()
+	e.advance(ev.t)
+	switch ev.class {
+	case classReply:
+		e.deliver(&ev)
+	case classDeadline:
+		e.deadline(&ev)
+	case classClient:
+		return e.clientIssue(int(ev.caller), ev.t)
+	case classRetry:
+		e.retryEnter(&ev)
+	}
+	return nil
+}
+
+// blocked is request s finding its queue full at t: its sender tries again
+// every tuning.enqueue_retry_ms, the same queue, until the deadline of its
+// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes.
+func (e *engine) blocked(s int32, t int64) {
+	a := e.app
+	f := e.pool.at(s)
+	at, code := t+a.plan.retryUS, reason(0)
+	if lim := a.plan.blockUS[f.req.Service]; lim > 0 && at >= f.req.TimeUS+lim {
+		at, code = f.req.TimeUS+lim, reasonBlock
+	}
+	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
+}
+
+// retryEnter is a blocked request's sender at its next try: it enters the
+// queue if it has room now, else waits again; at the deadline it fails with
+// TPEBLOCK (its caller has had TPETIME then).
+func (e *engine) retryEnter(ev *appEvent) {
+	s := ev.caller
+	f := e.pool.at(s)
+	if ev.code == 0 {
+		e.enter(s, ev.t)
+		return
+	}
+	f.reason, f.replyUS = reasonBlock, ev.t
+	e.spanUS = max(e.spanUS, ev.t)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	sl := e.app.slots[s]
+	e.finish(s)
+	e.answer(&sl, f.req.Seq, reasonBlock, ev.t)
+}
+
+// deliver hands a reply or failure to its caller, if the caller still waits
+// for it: a client takes the outcome; a server holding the calling request
+// goes on with its steps, or fails it with TPESVCFAIL. A reply to a server
+// that crashed is lost (its request fails at the crash's notice).
+func (e *engine) deliver(ev *appEvent) {
+	a := e.app
+	switch ev.kind {
+	case callerClient:
+		c := &a.cl[ev.caller]
+		if c.waiting != ev.awaited {
+			return
+		}
+		c.waiting = 0
+		e.clientOutcome(c, ev.code, ev.t)
+	case callerServer:
+		p := ev.caller
+		if !e.holding(p, ev.callerSeq) {
+			return
+		}
+		sl := &a.slots[p]
+		if !sl.settle(ev.awaited) {
+			return
+		}
+		if ev.code != 0 {
+			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, formatMS(ev.t))
+			e.failParent(p, ev.t)
+			return
+		}
+		if sl.pending--; sl.pending == 0 {
+			e.runSteps(p, ev.t)
+		}
+	}
+}
+
+// deadline is a caller's deadline for request ev.awaited: if its outcome has
+// not reached the caller, the caller gets TPETIME (a client goes on, a
+// calling server fails its request with TPESVCFAIL). The request itself
+// goes on.
+func (e *engine) deadline(ev *appEvent) {
+	a := e.app
+	switch ev.kind {
+	case callerClient:
+		c := &a.cl[ev.caller]
+		if c.waiting != ev.awaited {
+			return
+		}
+		c.waiting = 0
+		e.spanUS = max(e.spanUS, ev.t)
+		e.clientOutcome(c, codeTimeout, ev.t)
+	case callerServer:
+		p := ev.caller
+		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {
+			return
+		}
+		e.spanUS = max(e.spanUS, ev.t)
+		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, formatMS(ev.t))
+		e.failParent(p, ev.t)
+	}
+}
+
+// holding reports whether the request in slot p (Seq seq) is still held by
+// its server, waiting for replies: not ended, not failed, its server not
+// crashed.
+func (e *engine) holding(p int32, seq int64) bool {
+	f := e.pool.at(p)
+	if f.req.Seq != seq || !e.app.slots[p].holding || f.server < 0 {
+		return false
+	}
+	sv := &e.servers[f.server]
+	return sv.busy && sv.cur == p
+}
+
+// settle removes child seq from the replies sl awaits; false when it was
+// not awaited.
+func (sl *appSlot) settle(seq int64) bool {
+	for i, x := range sl.out {
+		if x == seq {
+			sl.out[i] = sl.out[len(sl.out)-1]
+			sl.out = sl.out[:len(sl.out)-1]
+			return true
+		}
+	}
+	return false
+}
+
+// awaits reports whether sl awaits child seq's reply.
+func (sl *appSlot) awaits(seq int64) bool {
+	for _, x := range sl.out {
+		if x == seq {
+			return true
+		}
+	}
+	return false
+}
+
+// appCompletion is the end of a server's own work in a run with
+// applications: the steps of the service begin, or the request ends.
+func (e *engine) appCompletion(i int32, t int64) {
+	a := e.app
+	sv := &e.servers[i]
+	s := sv.cur
+	f := e.pool.at(s)
+	if sv.gateway || a.plan.calls[f.req.Service] == nil {
+		e.endServed(s, t)
+		return
+	}
+	sl := &a.slots[s]
+	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
+	sv.due = -1 // no completion is pending while it holds the request
+	a.holdAt[i] = t
+	e.runSteps(s, t)
+}
+
+// runSteps runs the call steps of the request in slot p from its next one,
+// at t, until one waits for replies; after the last, the request ends.
+func (e *engine) runSteps(p int32, t int64) {
+	a := e.app
+	f := e.pool.at(p)
+	steps := a.plan.calls[f.req.Service]
+	for int(a.slots[p].step) < len(steps) {
+		j := int(a.slots[p].step)
+		st := &steps[j]
+		if st.mode != modeACall {
+			a.slots[p].step++
+			if !e.stepHappens(f, j, st) {
+				continue
+			}
+			if st.mode == modeForward {
+				e.forward(p, j, t)
+				return
+			}
+			if !e.callChild(p, j, t) {
+				return
+			}
+			a.slots[p].pending = 1
+			return
+		}
+		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].mode == modeACall {
+			j := int(a.slots[p].step)
+			a.slots[p].step++
+			if !e.stepHappens(f, j, &steps[j]) {
+				continue
+			}
+			if !e.callChild(p, j, t) {
+				return
+			}
+			a.slots[p].pending++
+		}
+		if a.slots[p].pending > 0 {
+			return
+		}
+	}
+	e.endServed(p, t)
+}
+
+// streamCallStep seeds the draw of whether a call step happens, from the
+// calling request's key and the step's number.
+const streamCallStep = 0x63616c6c00 // "call"
+
+// stepHappens draws whether step j (probability st.p) of request f runs.
+func (e *engine) stepHappens(f *flight, j int, st *callStep) bool {
+	if st.p >= 1 {
+		return true
+	}
+	e.app.draw.Seed(f.req.Key, streamCallStep+uint64(j))
+	return e.app.draw.Float64() < st.p
+}
+
+// childRequest is the nested request of step j of the request in slot p,
+// issued at t from its server's machine.
+func (e *engine) childRequest(p int32, j int, t int64) request {
+	f := e.pool.at(p)
+	st := &e.app.plan.calls[f.req.Service][j]
+	r := request{TimeUS: t, Service: st.service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
+		Key: mix64(f.req.Key ^ mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
+	crit := e.m.Criterion(e.m.Services[st.service].Routing)
+	switch {
+	case st.route != nil:
+		e.app.draw.Seed(r.Key, streamRouteValue)
+		st.route.draw(&e.app.draw, &r)
+	case st.value != "":
+		r.RouteVal = st.value
+	case st.inherit:
+		r.RouteVal = routeText(&f.req)
+	}
+	if st.route == nil && r.RouteVal != "" && crit != nil {
+		r.Route = routeOf(crit, r.RouteVal)
+	}
+	return r
+}
+
+// issueNested issues r for the request in slot p (bound as a's next
+// caller); it counts the nested request and returns false when the issue
+// failed (an error for the run, set as its fault).
+func (e *engine) issueNested(p int32, r *request) bool {
+	a := e.app
+	pf := e.pool.at(p)
+	if r.TimeUS >= e.setup.WarmupUS {
+		a.nested++
+		a.calls[pf.req.Service]++
+	}
+	a.bound = true
+	if err := e.issue(r); err != nil {
+		a.bound = false
+		if e.fault == nil {
+			e.fault = err
+		}
+		return false
+	}
+	return true
+}
+
+// callChild issues the tpcall or tpacall child of step j of the request in
+// slot p at t. It returns false when the child failed at its issue (the
+// request then failed with TPESVCFAIL) or the run stopped.
+func (e *engine) callChild(p int32, j int, t int64) bool {
+	a := e.app
+	pf := e.pool.at(p)
+	r := e.childRequest(p, j, t)
+	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
+	a.mode = a.plan.calls[pf.req.Service][j].mode.String()
+	if !e.issueNested(p, &r) {
+		return false
+	}
+	if code := a.atIssue; code != 0 {
+		a.why = sprintf("its nested request %s (%s) failed at its issue with %s", r.ID, e.m.Services[r.Service].Name, code)
+		e.failParent(p, t)
+		return false
+	}
+	seq := e.issued
+	sl := &a.slots[p]
+	sl.out = append(sl.out, seq)
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
+	}
+	return true
+}
+
+// forward issues the tpforward child of step j of the request in slot p at
+// t: the child answers p's caller, and p ends on its server now. Its row's
+// reply is the child's.
+func (e *engine) forward(p int32, j int, t int64) {
+	a := e.app
+	pf := e.pool.at(p)
+	psl := a.slots[p]
+	r := e.childRequest(p, j, t)
+	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf)}
+	a.mode = modeForward.String()
+	if !e.issueNested(p, &r) {
+		return
+	}
+	if code := a.atIssue; code != 0 {
+		// the forwarded child failed at its issue: p keeps its reason and
+		// end, its reply is empty like the child's, and p's caller learns
+		// of the failure now
+		sv := e.release(p, t)
+		pf.replyUS, pf.noReply = t, true
+		a.slots[p].forwarded = false
+		e.st.complete(pf, sv)
+		e.finish(p)
+		e.answerNow(&psl, code, t)
+		e.serverNext(sv, t)
+		return
+	}
+	sv := e.release(p, t)
+	a.slots[p].forwarded = true
+	e.serverNext(sv, t)
+}
+
+// answerNow hands outcome code to the caller of sl at t, in this turn (a
+// failure at issue).
+func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
+	a := e.app
+	switch sl.kind {
+	case callerClient:
+		c := &a.cl[sl.caller]
+		if c.waiting == sl.awaited {
+			c.waiting = 0
+			e.clientOutcome(c, code, t)
+		}
+	case callerServer:
+		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
+			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
+			e.failParent(sl.caller, t)
+		}
+	}
+}
+
+// release ends the request in slot p on its server at t: its end time, the
+// server's busy and held time; it returns the server, still to take its
+// next request (serverNext).
+func (e *engine) release(p int32, t int64) *serverState {
+	f := e.pool.at(p)
+	sv := &e.servers[f.server]
+	f.endUS = t
+	e.accrueBusy(sv, t)
+	if sl := &e.app.slots[p]; sl.holding {
+		e.app.stopHold(sv.idx, t, e.setup.WarmupUS)
+		sl.holding = false
+	}
+	sv.busy = false
+	e.queues[sv.queue].inService--
+	return sv
+}
+
+// stopHold accounts server i's time holding a request up to t.
+func (a *appState) stopHold(i int32, t, warm int64) {
+	if t > warm {
+		a.held[i] += t - max(a.holdAt[i], warm)
+	}
+}
+
+// serverNext is server sv, free at t, taking its next request, or gone if
+// it was stopping.
+func (e *engine) serverNext(sv *serverState, t int64) {
+	i := sv.idx
+	if sv.state != stateUp {
+		e.stopped(i, t)
+		return
+	}
+	e.idleBits[i>>6] |= 1 << (i & 63)
+	sv.idleSince = t
+	if q := &e.queues[sv.queue]; q.wait.n > 0 {
+		e.takeNext(i, q, t)
+	}
+}
+
+// replyAt is when the reply of request s, ended at t on server sv, reaches
+// its caller: after the remote domain's time for a gateway, and the
+// crossing back when its caller is on another machine.
+func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
+	f := e.pool.at(s)
+	at := t + f.remoteUS
+	if sv.machine != e.app.slots[s].replyTo {
+		at += e.setup.LatencyUS
+	}
+	return at
+}
+
+// endServed ends the request in slot s on its server at t with its reply.
+func (e *engine) endServed(s int32, t int64) {
+	f := e.pool.at(s)
+	sv := e.release(s, t)
+	f.replyUS = e.replyAt(s, sv, t)
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
+	}
+	e.st.complete(f, sv)
+	sl := e.app.slots[s]
+	e.finish(s)
+	e.answer(&sl, f.req.Seq, 0, f.replyUS)
+	e.serverNext(sv, t)
+}
+
+// failParent fails the request in slot p with TPESVCFAIL at t: a child of
+// it failed or timed out. Its server is free; the failure reaches its
+// caller as a reply would.
+func (e *engine) failParent(p int32, t int64) {
+	f := e.pool.at(p)
+	sv := e.release(p, t)
+	sl := &e.app.slots[p]
+	sl.out, sl.pending = sl.out[:0], 0
+	f.reason = reasonSvcFail
+	f.replyUS = e.replyAt(p, sv, t)
+	e.spanUS = max(e.spanUS, f.replyUS)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	copied := *sl
+	e.finish(p)
+	e.answer(&copied, f.req.Seq, reasonSvcFail, f.replyUS)
+	e.serverNext(sv, t)
+}
+
+// appFailSvc is failSvc in a run with applications: request s fails with
+// TPESVCERR at t, and the failure reaches its caller (after the crossing
+// back to its caller's machine).
+func (e *engine) appFailSvc(s int32, t int64) {
+	f := e.pool.at(s)
+	sl := &e.app.slots[s]
+	sl.holding = false
+	f.reason = reasonSvcErr
+	f.replyUS = t
+	if e.queues[f.queue].machine != sl.replyTo {
+		f.replyUS += e.setup.LatencyUS
+	}
+	e.spanUS = max(e.spanUS, f.replyUS)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	copied := *sl
+	e.finish(s)
+	e.answer(&copied, f.req.Seq, reasonSvcErr, f.replyUS)
+}
+
+// answer sends the outcome of request seq (slot data sl) to its caller at
+// at, and completes the requests that forwarded to it: their reply is its.
+func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
+	a := e.app
+	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
+		pf := e.pool.at(p)
+		if pf.req.Seq != pseq || !a.slots[p].forwarded {
+			break
+		}
+		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
+		a.slots[p].forwarded = false
+		pf.replyUS = at
+		e.st.complete(pf, &e.servers[pf.server])
+		e.finish(p)
+		p, pseq = next, nseq
+	}
+	if sl.kind == callerNone {
+		return
+	}
+	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
+		awaited: sl.awaited, code: code})
+}
+
+// crashHold is crash's hook: server i, holding the request in slot s,
+// crashed at t; its held time ends.
+func (e *engine) crashHold(i, s int32, t int64) {
+	if sl := &e.app.slots[s]; sl.holding {
+		e.app.stopHold(i, t, e.setup.WarmupUS)
+	}
+}
+
+// clientIssue is client g issuing its next request at t: a new one (the
+// next of its script, or a service drawn by weight) or a retry of the last.
+func (e *engine) clientIssue(g int, t int64) error {
+	a := e.app
+	c := &a.cl[g]
+	cp := &a.plan.clients[c.set]
+	if c.k == 0 {
+		n := c.n
+		c.n++
+		c.routeVal, c.routeNum, c.route = "", 0, routeNone
+		if cp.script != nil {
+			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
+			c.service, c.routeVal = st.service, st.value
+			if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
+				c.route = routeOf(crit, st.value)
+			}
+		} else {
+			i := 0
+			if len(cp.svcs) > 1 {
+				u := float64(c.rng.Float64() * cp.cum[len(cp.cum)-1])
+				for i < len(cp.cum)-1 && u >= cp.cum[i] {
+					i++
+				}
+			}
+			c.service = cp.svcs[i].service
+			if sr := cp.svcs[i].route; sr != nil {
+				var r request
+				sr.draw(&c.rng, &r)
+				c.routeVal, c.routeNum, c.route = r.RouteVal, r.RouteNum, r.Route
+			}
+		}
+		c.id = cp.name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
+		c.key = mix64(c.key ^ uint64(n+1))
+	}
+	r := request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: mix64(c.key ^ uint64(c.k)),
+		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum}
+	if c.k > 0 {
+		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
+		if t >= e.setup.WarmupUS {
+			a.retried++
+			a.acc[c.set].retried++
+		}
+	}
+	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
+	a.bound = true
+	if err := e.issue(&r); err != nil {
+		a.bound = false
+		return err
+	}
+	c.waiting, c.issueUS, c.counted = e.issued, t, t >= e.setup.WarmupUS
+	if code := a.atIssue; code != 0 {
+		c.waiting = 0
+		e.clientOutcome(c, code, t)
+		return nil
+	}
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
+	}
+	return nil
+}
+
+// clientOutcome is client c seeing the outcome code (0: the reply) of its
+// request at t: it counts it, then backs off and retries it, or thinks and
+// issues its next request, unless the run's duration is over by then.
+func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
+	a := e.app
+	cp := &a.plan.clients[c.set]
+	acc := &a.acc[c.set]
+	if c.counted {
+		switch code {
+		case 0:
+			acc.completed++
+		case codeTimeout:
+			acc.timedOut++
+		default:
+			acc.failed[code-reasonNoEnt]++
+		}
+		v := t - c.issueUS
+		if !acc.resp.note(v, histIndex(v)) {
+			acc.resp.spill(v)
+		}
+	}
+	var wait int64
+	if code != 0 && int(c.k) < cp.retryMax && cp.retries(code) {
+		c.k++
+		wait = a.pause(cp.backoff, &c.rng)
+	} else {
+		c.k = 0
+		wait = a.pause(cp.think, &c.rng)
+	}
+	if c.counted {
+		acc.waited += wait
+	}
+	g := cp.first + int(c.c)
+	if at := t + wait; at < a.plan.endUS {
+		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+	} else {
+		a.active--
+	}
+}
+
+// retries reports whether the set retries a request that ended with code.
+func (cp *clientPlan) retries(code reason) bool {
+	if code == codeTimeout {
+		return cp.retryOn&retryTPETIME != 0
+	}
+	return cp.retryOn&(1<<(code-reasonNoEnt)) != 0
+}
+
+// appResult adds the figures of applications to r.
+func (e *engine) appResult(r *Result) {
+	a := e.app
+	nested, retried := a.nested, a.retried
+	r.Requests.Nested, r.Requests.Retried = &nested, &retried
+	for i := range r.Servers {
+		held := usToMS(a.held[i])
+		r.Servers[i].HeldMS = &held
+	}
+	index := make(map[string]int, len(e.m.Services))
+	for s := range e.m.Services {
+		index[e.m.Services[s].Name] = s
+	}
+	for k := range r.Services {
+		n := a.calls[index[r.Services[k].Name]]
+		r.Services[k].CallsIssued = &n
+	}
+	spanS := float64(e.measuredUS()) / 1e6
+	r.Clients = make([]ClientStats, len(a.plan.clients))
+	for k := range a.plan.clients {
+		cp, acc := &a.plan.clients[k], &a.acc[k]
+		failed := failedMap(acc.failed[:])
+		n := acc.completed + acc.timedOut
+		for _, x := range acc.failed {
+			n += x
+		}
+		sum := acc.resp.summary(acc.resp.hist())
+		cs := ClientStats{Name: cp.name, Count: cp.count, Requests: n, Completed: acc.completed, Failed: failed,
+			TimedOut: acc.timedOut, Retried: acc.retried, ResponseMS: sum}
+		if spanS > 0 {
+			cs.ThroughputPerS = roundF(float64(acc.completed) / spanS)
+		}
+		if n > 0 {
+			cs.CycleMS = roundF(sum.Mean + float64(acc.waited)/float64(n)/1000)
+		}
+		r.Clients[k] = cs
+		acc.resp.releaseFront()
+	}
+}

@@ -1,0 +1,439 @@
+package core
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// This file checks and compiles a scenario's applications: the call steps
+// of its services and its client populations (docs/scenario.md,
+// "Applications"), into the appPlan the engine plays.
+
+// callMode is how a call step issues its nested request.
+type callMode uint8
+
+// The call modes.
+const (
+	modeCall    callMode = iota // tpcall: wait for the reply before the next step
+	modeACall                   // tpacall: issued with the consecutive tpacalls, replies awaited together
+	modeForward                 // tpforward: the child answers the caller; the server is free
+)
+
+var callModes = vocab[callMode]{"call mode", []string{"tpcall", "tpacall", "tpforward"}}
+
+// String returns the mode as scenarios spell it.
+func (m callMode) String() string { return callModes.name(m) }
+
+// maxClients bounds one client set's count.
+const maxClients = 100_000
+
+// appPlan is a scenario's applications, compiled: nil when it has neither
+// calls nor clients.
+type appPlan struct {
+	calls   [][]callStep // per service: its steps; nil for none
+	clients []clientPlan
+	nclient int // clients of every set
+	endUS   int64
+	// blockUS[s] is how long a caller waits for a reply of service s: its
+	// BLOCKTIME, else SCANUNIT x BLOCKTIME; 0 for no limit
+	blockUS []int64
+	// parent: the scenario has calls or clients (the dispatch log's parent
+	// column, the results of applications)
+	parent bool
+	// qcap bounds every queue's waiting requests (0: unbounded); a sender
+	// retries a full queue every retryUS
+	qcap    int
+	retryUS int64
+}
+
+// callStep is one compiled call step.
+type callStep struct {
+	service int
+	mode    callMode
+	p       float64 // 1: always
+	inherit bool
+	value   string       // a constant routing value ("" for none)
+	route   *streamRoute // drawn values (the called service's criterion)
+}
+
+// clientPlan is one compiled client set.
+type clientPlan struct {
+	name     string
+	count    int
+	origin   int
+	think    sampler
+	svcs     []clientService
+	cum      []float64 // cumulative weights of svcs
+	script   []scriptStep
+	retryMax int
+	retryOn  uint32 // bit r - reasonNoEnt per failure code; bit 31: TPETIME
+	backoff  sampler
+	first    int    // index of its client 0 among every set's clients
+	keyBase  uint64 // per-set base of its clients' streams
+}
+
+type clientService struct {
+	service int
+	route   *streamRoute
+}
+
+type scriptStep struct {
+	service int
+	value   string
+}
+
+// retryTPETIME is the bit of TPETIME in clientPlan.retryOn.
+const retryTPETIME = 1 << 31
+
+// retryCodes are the failure codes a retry may name.
+var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM"}
+
+// checkApps checks the parts of the scenario's applications that need no
+// model: call modes, probabilities, where tpforward stands, the shape of
+// client sets.
+func checkApps(sc *Scenario) error {
+	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
+		steps := sc.Services[name].Calls
+		for j, c := range steps {
+			field := sprintf("services.%s.calls[%d]", name, j)
+			if c.Service == "" {
+				return Errorf(EINVALID, "%s.service: missing", field)
+			}
+			mode, ok := callModes.lookup(c.Mode)
+			if c.Mode == "" {
+				mode, ok = modeCall, true
+			}
+			if !ok {
+				return Errorf(EINVALID, "%s.mode: unknown %s %q (want %s)", field, callModes.what, c.Mode, callModes.want())
+			}
+			if mode == modeForward && j != len(steps)-1 {
+				return Errorf(EINVALID, "%s.mode: tpforward must be the last step (a forwarding server is done with the request)", field)
+			}
+			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
+				return Errorf(EINVALID, "%s.p: must be > 0 and at most 1, got %g", field, *c.P)
+			}
+		}
+	}
+	g := sc.Workload.Generate
+	if g == nil {
+		return nil
+	}
+	seen := map[string]int{}
+	for k := range g.Clients {
+		cs := &g.Clients[k]
+		field := sprintf("workload.generate.clients[%d]", k)
+		switch {
+		case cs.Name == "":
+			return Errorf(EINVALID, "%s.name: missing (it names the set's requests, as NAME:client:n)", field)
+		case strings.ContainsAny(cs.Name, ":~.,\"\n\r"):
+			return Errorf(EINVALID, "%s.name: %q: a name may not hold ':', '~', '.', ',', quotes or line breaks (request ids are built from it)", field, cs.Name)
+		case cs.Count < 1 || cs.Count > maxClients:
+			return Errorf(EINVALID, "%s.count: must be between 1 and %d, got %d", field, maxClients, cs.Count)
+		case (cs.Services == nil) == (cs.Script == nil):
+			return Errorf(EINVALID, "%s: give services or script, exactly one", field)
+		case cs.Services != nil && len(cs.Services) == 0:
+			return Errorf(EINVALID, "%s.services: want at least one service", field)
+		case cs.Script != nil && len(cs.Script) == 0:
+			return Errorf(EINVALID, "%s.script: want at least one entry", field)
+		}
+		if first, dup := seen[cs.Name]; dup {
+			return Errorf(EINVALID, "%s.name: %q is also the name of clients[%d]", field, cs.Name, first)
+		}
+		seen[cs.Name] = k
+		if cs.Think != nil {
+			if _, err := newSampler(cs.Think, field+".think"); err != nil {
+				return err
+			}
+		}
+		total := 0.0
+		for j, s := range cs.Services {
+			if s.Service == "" {
+				return Errorf(EINVALID, "%s.services[%d].service: missing", field, j)
+			}
+			w := 1.0
+			if s.Weight != nil {
+				w = *s.Weight
+			}
+			if math.IsNaN(w) || w < 0 || w > 1e12 {
+				return Errorf(EINVALID, "%s.services[%d].weight: must be between 0 and 1e12, got %g", field, j, w)
+			}
+			total += w
+		}
+		if cs.Services != nil && total <= 0 {
+			return Errorf(EINVALID, "%s.services: at least one weight must be > 0", field)
+		}
+		for j, s := range cs.Script {
+			if s.Service == "" {
+				return Errorf(EINVALID, "%s.script[%d].service: missing", field, j)
+			}
+		}
+		if r := cs.Retry; r != nil {
+			if r.Max < 0 || r.Max > 1000 {
+				return Errorf(EINVALID, "%s.retry.max: must be between 0 and 1000, got %d", field, r.Max)
+			}
+			for j, code := range r.On {
+				if !slices.Contains(retryCodes, code) {
+					return Errorf(EINVALID, "%s.retry.on[%d]: unknown code %q (want one of %s)", field, j, code, strings.Join(retryCodes, ", "))
+				}
+			}
+			if r.Backoff != nil {
+				if _, err := newSampler(r.Backoff, field+".retry.backoff"); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// resolveApps compiles the scenario's applications against the model: the
+// called and requested services exist and can be timed, routes fit their
+// criteria, origins exist, and the call graph has no cycle.
+func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
+	g := sc.Workload.Generate
+	hasCalls := false
+	for _, sp := range sc.Services {
+		hasCalls = hasCalls || len(sp.Calls) > 0
+	}
+	apps := hasCalls || g != nil && len(g.Clients) > 0
+	if !apps && st.Tuning.QueueCapacity == nil {
+		return nil
+	}
+	m := st.Model
+	n := newNames(m)
+	n.needMS, n.needGroup = st.untimed()
+	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
+	if c := st.Tuning.QueueCapacity; c != nil {
+		ap.qcap = *c
+		ap.retryUS, _ = msValueToUS(*st.Tuning.EnqueueRetryMS)
+	}
+	for s := range m.Services {
+		ap.blockUS[s] = st.BlockUS
+		if b := m.Services[s].BlockTimeS; b > 0 {
+			ap.blockUS[s] = int64(b) * 1_000_000
+		}
+	}
+	timed := func(field string, s int) error {
+		if n.needMS[s] {
+			name := m.Services[s].Name
+			return Errorf(EINVALID, "%s: service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)",
+				field, name, n.needGroup[s], name)
+		}
+		return nil
+	}
+	var untimed error
+	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
+		steps := sc.Services[name].Calls
+		if len(steps) == 0 {
+			continue
+		}
+		s, msg := n.service(name)
+		if msg != "" {
+			return Errorf(EINVALID, "services.%s: %s", name, msg)
+		}
+		for j := range steps {
+			c := &steps[j]
+			field := sprintf("services.%s.calls[%d]", name, j)
+			cs := callStep{p: 1, inherit: c.Route == nil || c.Route.Inherit}
+			if cs.service, msg = n.service(c.Service); msg != "" {
+				return Errorf(EINVALID, "%s.service: %s", field, msg)
+			}
+			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
+				untimed = err // after the cycles: a cycle is the first thing to fix
+			}
+			cs.mode, _ = callModes.lookup(c.Mode)
+			if c.P != nil {
+				cs.p = *c.P
+			}
+			if err := st.callRoute(n, &cs, c.Route, field); err != nil {
+				return err
+			}
+			ap.calls[s] = append(ap.calls[s], cs)
+		}
+	}
+	if err := ap.checkCycles(m); err != nil {
+		return err
+	}
+	if untimed != nil {
+		return untimed
+	}
+	if g != nil {
+		ap.endUS, _ = msValueToUS(g.DurationMS)
+		for k := range g.Clients {
+			cp, err := st.clientSet(n, &g.Clients[k], sprintf("workload.generate.clients[%d]", k), timed)
+			if err != nil {
+				return err
+			}
+			cp.first = ap.nclient
+			cp.keyBase = keyBase(st.Seed^clientSeedSalt, fnv64(cp.name))
+			ap.nclient += cp.count
+			ap.clients = append(ap.clients, cp)
+		}
+	}
+	st.app = ap
+	return nil
+}
+
+// clientSeedSalt keeps the clients' streams apart from the other streams
+// derived from the seed.
+const clientSeedSalt = 0x636c69656e7473 // "clients"
+
+// callRoute compiles a call step's route against the called service's criterion.
+func (st *runSetup) callRoute(n *names, cs *callStep, r *CallRoute, field string) error {
+	crit := n.crit[cs.service]
+	switch {
+	case r == nil || r.Inherit:
+		return nil
+	case r.Spec != nil:
+		sc := streamCheck{st: &Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, path: field}
+		cs.route = sc.checkRoute(n, cs.service)
+		return sc.err
+	case crit == nil:
+		return Errorf(EINVALID, "%s.route: service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value",
+			field, st.Model.Services[cs.service].Name)
+	}
+	return constRoute(crit.Name, crit.Kind, string(r.Const), field+".route", &cs.value)
+}
+
+// clientSet compiles one client set.
+func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
+	cp := clientPlan{name: cs.Name, count: cs.Count, think: constDist(0), backoff: constDist(0), retryOn: retryTPETIME}
+	var msg string
+	if cp.origin, msg = n.lmid(cs.Origin); msg != "" {
+		return cp, Errorf(EINVALID, "%s.origin: %s", field, msg)
+	}
+	if cs.Think != nil {
+		cp.think, _ = newSampler(cs.Think, field+".think")
+	}
+	total := 0.0
+	for j := range cs.Services {
+		e := &cs.Services[j]
+		f := sprintf("%s.services[%d]", field, j)
+		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route}, path: f}
+		var csv clientService
+		if csv.service, msg = n.service(e.Service); msg != "" {
+			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
+		}
+		if err := timed(f+".service", csv.service); err != nil {
+			return cp, err
+		}
+		if csv.route = sc.checkRoute(n, csv.service); sc.err != nil {
+			return cp, sc.err
+		}
+		w := 1.0
+		if e.Weight != nil {
+			w = *e.Weight
+		}
+		total += w
+		cp.svcs, cp.cum = append(cp.svcs, csv), append(cp.cum, total)
+	}
+	for j, e := range cs.Script {
+		f := sprintf("%s.script[%d]", field, j)
+		var step scriptStep
+		if step.service, msg = n.service(e.Service); msg != "" {
+			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
+		}
+		if err := timed(f+".service", step.service); err != nil {
+			return cp, err
+		}
+		if e.Route != nil {
+			crit := n.crit[step.service]
+			if crit == nil {
+				return cp, Errorf(EINVALID, "%s.route: service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value", f, e.Service)
+			}
+			if err := constRoute(crit.Name, crit.Kind, string(*e.Route), f+".route", &step.value); err != nil {
+				return cp, err
+			}
+		}
+		cp.script = append(cp.script, step)
+	}
+	if r := cs.Retry; r != nil {
+		cp.retryMax = r.Max
+		if r.On != nil {
+			cp.retryOn = 0
+		}
+		for _, code := range r.On {
+			if code == "TPETIME" {
+				cp.retryOn |= retryTPETIME
+			} else if rs, ok := reasons.lookup(code); ok {
+				cp.retryOn |= 1 << (rs - reasonNoEnt)
+			}
+		}
+		if r.Backoff != nil {
+			cp.backoff, _ = newSampler(r.Backoff, field+".retry.backoff")
+		}
+	}
+	return cp, nil
+}
+
+// checkCycles reports a cycle of the call graph, naming it (S -> T -> S).
+func (ap *appPlan) checkCycles(m *Model) error {
+	const (
+		unseen = iota
+		open
+		closed
+	)
+	state := make([]uint8, len(ap.calls))
+	var path []int
+	var visit func(s int) []int
+	visit = func(s int) []int {
+		state[s] = open
+		path = append(path, s)
+		for _, c := range ap.calls[s] {
+			switch state[c.service] {
+			case open:
+				i := slices.Index(path, c.service)
+				return append(slices.Clone(path[i:]), c.service)
+			case unseen:
+				if cyc := visit(c.service); cyc != nil {
+					return cyc
+				}
+			}
+		}
+		path = path[:len(path)-1]
+		state[s] = closed
+		return nil
+	}
+	for s := range ap.calls {
+		if state[s] != unseen || ap.calls[s] == nil {
+			continue
+		}
+		if cyc := visit(s); cyc != nil {
+			names := make([]string, len(cyc))
+			for i, x := range cyc {
+				names[i] = m.Services[x].Name
+			}
+			return Errorf(EINVALID, "services.%s.calls: the call graph has a cycle: %s (a service may not call itself, directly or through others)",
+				names[0], strings.Join(names, " -> "))
+		}
+	}
+	return nil
+}
+
+// fnv64 is the FNV-1a hash of s.
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// constRoute checks a constant routing value against a criterion of kind
+// kind, and keeps it in out.
+func constRoute(crit, kind, text, field string, out *string) error {
+	if text == "" {
+		return Errorf(EINVALID, "%s: empty: a value must be a non-empty string or a number", field)
+	}
+	if kind == ubb.KindNumber {
+		if _, ok := ubb.NumberValue(text); !ok {
+			return Errorf(EINVALID, "%s: criterion %s compares numbers, got %q", field, crit, text)
+		}
+	}
+	*out = text
+	return nil
+}

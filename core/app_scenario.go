@@ -1,0 +1,153 @@
+package core
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
+
+// This file is the scenario's side of applications: nested calls
+// (services.S.calls) and client populations (workload.generate.clients),
+// as docs/scenario.md describes them.
+
+// CallStep is one step a server runs after its own work for a service: a
+// nested request of Service, issued as Mode says, with probability P, and
+// the routing value Route.
+type CallStep struct {
+	Service string     `json:"service"`
+	Mode    string     `json:"mode,omitempty"` // tpcall (default), tpacall, tpforward
+	P       *float64   `json:"p,omitempty"`    // 0 < p <= 1, default 1
+	Route   *CallRoute `json:"route,omitempty"`
+}
+
+// CallRoute is a nested request's routing value: the calling request's
+// ("inherit", the default), a constant (a JSON number or string), or drawn
+// as a stream's route field draws it.
+type CallRoute struct {
+	Inherit bool
+	Const   RouteValue
+	Spec    *RouteSpec
+}
+
+// UnmarshalJSON reads "inherit", a constant, or a route object.
+func (r *CallRoute) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '{' {
+		var spec RouteSpec
+		if err := decodeStrictInto(data, &spec); err != nil {
+			return err
+		}
+		*r = CallRoute{Spec: &spec}
+		return nil
+	}
+	var v RouteValue
+	if err := v.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	if v == "inherit" {
+		*r = CallRoute{Inherit: true}
+		return nil
+	}
+	*r = CallRoute{Const: v}
+	return nil
+}
+
+// MarshalJSON writes the route back as it was read.
+func (r CallRoute) MarshalJSON() ([]byte, error) {
+	switch {
+	case r.Spec != nil:
+		return json.Marshal(r.Spec)
+	case r.Inherit:
+		return []byte(`"inherit"`), nil
+	}
+	return json.Marshal(string(r.Const)) // a number's text reads back as the same value
+}
+
+// jsonProblem describes what is wrong with a route that did not decode.
+func (*CallRoute) jsonProblem(v any, path string) string {
+	switch v.(type) {
+	case map[string]any:
+		return findProblem(v, reflect.TypeOf(RouteSpec{}), path)
+	case string, json.Number:
+		return ""
+	}
+	return mismatch(path, `"inherit", a constant value or a route object`, v)
+}
+
+// ClientSet is a closed-loop population of Count clients on machine Origin:
+// each thinks (Think), issues a request (drawn from Services by weight, or
+// the next of Script), waits for its outcome, and so on; Retry says which
+// failures it tries again.
+type ClientSet struct {
+	Name     string          `json:"name"`
+	Count    int             `json:"count"`
+	Origin   string          `json:"origin,omitempty"`
+	Think    *Dist           `json:"think,omitempty"`
+	Services []ClientService `json:"services,omitempty"`
+	Script   []ScriptEntry   `json:"script,omitempty"`
+	Retry    *RetrySpec      `json:"retry,omitempty"`
+}
+
+// ClientService is one service a client set draws its requests from.
+type ClientService struct {
+	Service string     `json:"service"`
+	Weight  *float64   `json:"weight,omitempty"` // default 1
+	Route   *RouteSpec `json:"route,omitempty"`
+}
+
+// ScriptEntry is one request of a client script: a service name, or
+// {"service", "route"} with a constant routing value.
+type ScriptEntry struct {
+	Service string      `json:"service"`
+	Route   *RouteValue `json:"route,omitempty"`
+}
+
+// UnmarshalJSON reads a service name or an object.
+func (s *ScriptEntry) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		var name string
+		if err := json.Unmarshal(data, &name); err != nil {
+			return err
+		}
+		*s = ScriptEntry{Service: name}
+		return nil
+	}
+	type plain ScriptEntry
+	var p plain
+	if err := decodeStrictInto(data, &p); err != nil {
+		return err
+	}
+	*s = ScriptEntry(p)
+	return nil
+}
+
+// jsonProblem describes what is wrong with a script entry that did not decode.
+func (*ScriptEntry) jsonProblem(v any, path string) string {
+	switch v.(type) {
+	case map[string]any:
+		type plain ScriptEntry
+		return structProblem(v, reflect.TypeOf(plain{}), path)
+	case string:
+		return ""
+	}
+	return mismatch(path, "a service name or {\"service\", \"route\"}", v)
+}
+
+// MarshalJSON writes a bare name when there is no route.
+func (s ScriptEntry) MarshalJSON() ([]byte, error) {
+	if s.Route == nil {
+		return json.Marshal(s.Service)
+	}
+	type plain ScriptEntry
+	return json.Marshal(plain(s))
+}
+
+// RetrySpec is what a client does after a failed request: while fewer than
+// Max retries of it were made and its code is in On, it waits one Backoff
+// draw and issues the same service with the same routing value again.
+type RetrySpec struct {
+	Max     int      `json:"max"`
+	On      []string `json:"on,omitempty"` // default ["TPETIME"]
+	Backoff *Dist    `json:"backoff,omitempty"`
+}
