@@ -167,9 +167,7 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 			sf.timedOut++
 		}
 		sf.waits = append(sf.waits, r.start-r.enq)
-		if r.reply >= 0 { // a forwarder whose child failed at its issue has none
-			sf.resps = append(sf.resps, r.reply-r.issue)
-		}
+		sf.resps = append(sf.resps, o.respUS(r))
 		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
 		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
@@ -179,9 +177,7 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 			local[sm]++
 		}
 		waits = append(waits, r.start-r.enq)
-		if r.reply >= 0 {
-			resps = append(resps, r.reply-r.issue)
-		}
+		resps = append(resps, o.respUS(r))
 	}
 	if len(res.Servers) != nsrv {
 		return fmt.Sprintf("servers: engine %d, oracle %d", len(res.Servers), nsrv)
@@ -408,4 +404,14 @@ func (o *oracle) compareApp(res *Result) string {
 		}
 	}
 	return ""
+}
+
+// respUS is a completed request's response: issue to reply; for a forwarder
+// whose child failed at its issue (no reply_us), to its end, when its caller
+// learnt of the failure (docs/engine.md: "its response measured to its end").
+func (o *oracle) respUS(r *oReq) int64 {
+	if r.reply < 0 {
+		return r.end - r.issue
+	}
+	return r.reply - r.issue
 }

@@ -545,7 +545,9 @@ func genAppScenario(seed uint64) []byte {
 				switch r := rng.Float64(); {
 				case r < 0.15:
 					st["route"] = "inherit"
-				case r < 0.45:
+				case r < 0.45 && routed && c == "C":
+					// (the engine refuses a routing value for an unrouted
+					// service, as for streams)
 					st["route"] = pick(25)
 				}
 				if chance(0.1) {
@@ -569,7 +571,7 @@ func genAppScenario(seed uint64) []byte {
 			"origin": fmt.Sprintf("s%d", 1+pick(nm)), "think": map[string]any{"dist": "const", "ms": msText(think)}}
 		if chance(0.2) {
 			e := map[string]any{"service": services[pick(len(services))]}
-			if chance(0.4) {
+			if routed && e["service"] == "C" && chance(0.8) {
 				e["route"] = map[string]any{"values": []int{pick(25)}}
 			}
 			cs["services"] = []any{e}
@@ -577,7 +579,7 @@ func genAppScenario(seed uint64) []byte {
 			var script []any
 			for j := 0; j < 1+pick(3); j++ {
 				s := services[pick(3)]
-				if chance(0.5) {
+				if routed && s == "C" && chance(0.8) {
 					script = append(script, map[string]any{"service": s, "route": pick(25)})
 				} else {
 					script = append(script, s)

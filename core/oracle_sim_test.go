@@ -837,12 +837,16 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 		}
 	case "tpforward":
 		o.hits["tpforward"]++
+		// A forwarded child that fails at its issue is handled at once, as
+		// part of its issue: r's caller learns of it before r ends and its
+		// instance takes its next request.
 		c := o.child(r, t)
-		o.release(r, t)
 		if c.atIssue {
 			o.hits["forward failed at issue"]++
+			r.end = t
 			o.learn(waited(c), c.reason, t)
 		}
+		o.release(r, t)
 	}
 }
 
