@@ -1293,8 +1293,10 @@ func (o *oracle) run() string {
 			}
 		}
 	}
+	// Timed out: completed, and its response (oracle_figures_test.go's
+	// respUS) longer than its limit; a forwarded child has none.
 	for _, r := range o.reqs {
-		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && r.reply >= 0 && r.reply-r.issue > o.limit(r.svc)
+		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && o.respUS(r) > o.limit(r.svc)
 	}
 	return o.log()
 }
