@@ -425,10 +425,16 @@ func genAppScenario(seed uint64) []byte {
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4) // service C is routed
+	// SVCTIMEOUT=1 at times: with a service's own BLOCKTIME of seconds, a
+	// server holding a request that long is aborted (held time counts).
+	timeout := chance(0.15)
 	for _, s := range services {
 		block := ""
-		if chance(0.1) { // its own BLOCKTIME, on every entry of the service
+		if chance(0.2) { // its own BLOCKTIME, on every entry of the service
 			block = fmt.Sprintf(" BLOCKTIME=%d", 1+pick(2))
+		}
+		if timeout && chance(0.5) {
+			block += " SVCTIMEOUT=1"
 		}
 		rt := ""
 		if routed && s == "C" {

@@ -736,6 +736,15 @@ func (o *oracle) outcome(r *oReq, code string) {
 		return
 	}
 	o.notices = append(o.notices, oNotice{t: r.reply, seq: r.n, w: w, code: code})
+	if w.deadline >= 0 && r.reply == w.deadline {
+		o.hits["outcome at the deadline"]++
+	}
+	if w.caller != nil && code == "TPESVCERR" {
+		o.hits["child TPESVCERR"]++
+	}
+	if r.fwdFrom != nil && r.fwdFrom.fwdFrom != nil {
+		o.hits["forward chain"]++
+	}
 }
 
 // holding: r's instance holds it waiting for replies, and is not down.
@@ -872,6 +881,15 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	o.callsBy[r.svc]++
 	o.hits["nested"]++
 	o.issue(c)
+	if c.q >= 0 && !c.atIssue && o.m.Queues[c.q].Machine != c.origin {
+		o.hits["nested crossing"]++
+	}
+	if c.q >= 0 && !c.atIssue && o.m.Servers[o.m.Queues[c.q].Servers[0]].Gateway {
+		o.hits["nested to a gateway"]++
+	}
+	if c.q >= 0 && c.q == o.m.Servers[r.srv].QueueIdx {
+		o.hits["call into its own queue"]++
+	}
 	if c.atIssue && c.caller != nil {
 		c.dlDone = true // its parent fails at once
 	}
@@ -925,6 +943,9 @@ func (o *oracle) event(e oEvent) {
 			}
 			o.change(t, i, "down", "kill")
 		case e.action == "shutdown" && in.state == "up" && in.busy != nil:
+			if in.busy.ownEnd >= 0 {
+				o.hits["stopping while holding"]++
+			}
 			o.change(t, i, "stopping", "shutdown")
 		case e.action == "shutdown" && (in.state == "up" || in.state == "restarting"):
 			in.comeUpAt = -1
@@ -984,10 +1005,10 @@ func (o *oracle) abortAt(i int) int64 {
 	}
 	su := o.m.ScanUnitUS
 	at := (in.busy.start + to + su - 1) / su * su
-	if at > in.endAt {
+	if in.endAt >= 0 && at > in.endAt {
 		return -1
 	}
-	return at
+	return at // still in service then: working, or holding it for replies
 }
 
 // abort ends i's request at t with TPESVCERR: the instance crashes and the
@@ -997,6 +1018,10 @@ func (o *oracle) abort(i int, t int64) {
 	r := in.busy
 	in.busy, in.endAt = nil, -1
 	o.busyUS[i] += t - r.start
+	if r.ownEnd >= 0 {
+		o.heldUS[i] += t - r.ownEnd
+		o.hits["SVCTIMEOUT while holding"]++
+	}
 	o.fail(r, t)
 	if in.state == "stopping" {
 		o.change(t, i, "gone", "SVCTIMEOUT")
