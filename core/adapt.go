@@ -65,7 +65,13 @@ func adaptEvents(m *Model, events []Event, notes *[]string) []Event {
 	for i, ev := range events {
 		field := sprintf("events[%d]", i)
 		kind, target, err := ev.action(field)
-		if err == nil {
+		switch {
+		case err != nil:
+		case kind == eventLose || kind == eventRestore:
+			if m.MachineIndex(target) < 0 {
+				err = Errorf(EINVALID, "%s.%s: unknown LMID %q", field, kind, target)
+			}
+		default:
 			_, err = probe.eventTargets(field+"."+kind.String(), target)
 		}
 		if err != nil {
@@ -206,8 +212,16 @@ func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string
 				g.Streams = append(g.Streams, st)
 			}
 		}
+		g.Clients = nil
+		for i, cs := range w.Generate.Clients {
+			if msg := clientSetFits(m, &cs); msg != "" {
+				*notes = append(*notes, sprintf("workload.generate.clients[%d]: dropped: %s", i, msg))
+				continue
+			}
+			g.Clients = append(g.Clients, cs)
+		}
 		w.Generate = &g
-		if len(g.Streams) == 0 {
+		if len(g.Streams) == 0 && len(g.Clients) == 0 {
 			w.Generate = nil
 		}
 	}
@@ -221,4 +235,23 @@ func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string
 			defaultOrigin(m), DefaultStarterLoad*100))
 	}
 	return w
+}
+
+// clientSetFits says why a client set does not fit configuration m ("" when
+// it does): a service or its origin that m lacks.
+func clientSetFits(m *Model, cs *ClientSet) string {
+	if cs.Origin != "" && m.MachineIndex(cs.Origin) < 0 {
+		return sprintf("origin %s is not an LMID of the UBBCONFIG", cs.Origin)
+	}
+	for _, s := range cs.Services {
+		if m.Service(s.Service) == nil {
+			return sprintf("service %s is not in the configuration", s.Service)
+		}
+	}
+	for _, s := range cs.Script {
+		if m.Service(s.Service) == nil {
+			return sprintf("service %s is not in the configuration", s.Service)
+		}
+	}
+	return ""
 }

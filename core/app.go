@@ -150,6 +150,7 @@ type clientState struct {
 	id       string
 	key      uint64
 	rng      rng
+	epoch    int64 // bumped when its machine is lost or restored: older issue events no longer apply
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -353,6 +354,9 @@ func (e *engine) appStep() error {
 	case classDeadline:
 		e.deadline(&ev)
 	case classClient:
+		if a.cl[ev.caller].epoch != ev.callerSeq {
+			return nil // its machine was lost since
+		}
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)
@@ -915,7 +919,7 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	}
 	g := cp.first + int(c.c)
 	if at := t + wait; at < a.plan.endUS {
-		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g), callerSeq: c.epoch})
 	} else {
 		a.active--
 	}
@@ -966,5 +970,55 @@ func (e *engine) appResult(r *Result) {
 		}
 		r.Clients[k] = cs
 		acc.resp.releaseFront()
+	}
+}
+
+// loseClients stops the clients on machine m: they are gone with it.
+func (a *appState) loseClients(m int32) {
+	for k := range a.plan.clients {
+		cp := &a.plan.clients[k]
+		if int32(cp.origin) != m {
+			continue
+		}
+		for c := cp.first; c < cp.first+cp.count; c++ {
+			a.cl[c].epoch++
+			a.cl[c].waiting, a.cl[c].k = 0, 0
+		}
+	}
+}
+
+// restoreClients starts the clients of machine m again at t: each thinks,
+// then issues.
+func (a *appState) restoreClients(e *engine, m int32, t int64) {
+	for k := range a.plan.clients {
+		cp := &a.plan.clients[k]
+		if int32(cp.origin) != m {
+			continue
+		}
+		for c := cp.first; c < cp.first+cp.count; c++ {
+			cl := &a.cl[c]
+			cl.epoch++
+			if at := t + a.pause(cp.think, &cl.rng); at < a.plan.endUS {
+				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
+			}
+		}
+	}
+}
+
+// loseForwarders ends the requests that forwarded to request s, lost with
+// its machine: no reply comes for them either (their rows keep no reply).
+func (e *engine) loseForwarders(s int32) {
+	a := e.app
+	for p, pseq := a.slots[s].fwdFrom, a.slots[s].fwdSeq; p >= 0; {
+		pf := e.pool.at(p)
+		if pf.req.Seq != pseq || !a.slots[p].forwarded {
+			break
+		}
+		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
+		a.slots[p].forwarded = false
+		pf.replyUS, pf.noReply = pf.endUS, true
+		e.st.complete(pf, &e.servers[pf.server])
+		e.finish(p)
+		p, pseq = next, nseq
 	}
 }

@@ -8,6 +8,9 @@ package core
 // noticed, the request is still in service, the restart or boot was not
 // cancelled.
 func (e *engine) live(it *lifeItem) bool {
+	if it.kind == itemDBBL { // srv is a machine
+		return e.life.lost[it.srv] && e.life.lostGen[it.srv] == it.gen
+	}
 	sv := &e.servers[it.srv]
 	switch it.kind {
 	case itemNotice:
@@ -30,6 +33,8 @@ func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
 		e.notice(it.srv, t)
 	case itemAbort:
 		e.abort(it.srv, t)
+	case itemDBBL:
+		e.dbblNotice(it.srv, t)
 	default:
 		panic("core: noticeOrAbort: not a notice or an abort")
 	}
@@ -142,6 +147,9 @@ func (e *engine) spawnScan(t int64) {
 	for k := range e.life.sets {
 		set := &e.life.sets[k]
 		q := &e.queues[set.queue]
+		if e.lostAt(q.machine) {
+			continue // no BBL runs there
+		}
 		var up int64
 		for _, i := range q.servers {
 			if e.servers[i].state == stateUp {

@@ -361,6 +361,12 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 			if next.TimeUS > MaxTimeUS {
 				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
 			}
+			if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
+				// a stream of a lost machine issues nothing while it is lost
+				have = e.reqs.Next(next)
+				tn = capTime(have, next)
+				continue
+			}
 			e.advance(next.TimeUS)
 			if err := e.issue(next); err != nil {
 				return have, stepsMore, err
@@ -475,6 +481,7 @@ func (e *engine) issue(r *request) error {
 	e.inSystem++
 	f := e.pool.at(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
+	f.req.Seq = e.issued // numbered as issued, whoever issues it
 	if e.app != nil {
 		e.app.take(e, s, f)
 	}
@@ -485,6 +492,9 @@ func (e *engine) issue(r *request) error {
 	var ex *Explanation
 	if sv.routes != nil || e.opt.explain != nil {
 		sv, ex = e.routeExplain(f, sv)
+	}
+	if e.life != nil && e.life.nlost > 0 && e.life.lost[r.Origin] {
+		sv = nil // issued from a lost machine: TPESYSTEM
 	}
 	if sv == nil || len(sv.cands) == 0 {
 		f.reason = reasonNoEnt
@@ -553,6 +563,10 @@ func (e *engine) enter(s int32, t int64) {
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
 	if e.life != nil && q.gone == len(q.servers) {
+		if e.lostAt(q.machine) {
+			e.loseRequest(s, t) // sent to a lost machine: no reply will come
+			return
+		}
 		f.orphan = true // arrived over the network at an orphaned queue
 		e.failSvc(s, t)
 		return

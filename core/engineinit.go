@@ -205,7 +205,7 @@ func (e *engine) rebuildCandidates() {
 		q := &e.queues[qi]
 		q.n = 0
 		for _, i := range q.servers {
-			if e.servers[i].state.candidate() {
+			if e.candidateAt(i) {
 				q.n++
 			}
 		}
@@ -240,7 +240,7 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 	}
 	pos := e.queuePos
 	for _, c := range sv.all {
-		if !e.servers[c].state.candidate() {
+		if !e.candidateAt(c) {
 			continue
 		}
 		q := m.Servers[c].QueueIdx

@@ -141,6 +141,8 @@ func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
 	for i := range ex.Candidates {
 		if c := &ex.Candidates[i]; c.State == stateDown.String() {
 			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
+		} else if c.State == stateGone.String() {
+			c.Note += "; its machine is lost: the bulletin board still lists it until the DBBL notices, and what is sent there never replies"
 		}
 	}
 	ex.Text = explainText(e, ex, f)
@@ -166,10 +168,13 @@ func (x *explainer) done(e *engine, f *flight) {
 		return
 	}
 	delete(x.pending, f.req.Seq)
-	switch f.reason {
-	case reasonSvcErr:
+	switch {
+	case f.reason == reasonSvcErr && f.noReply:
+		x.out[k].Failure = sprintf("its queue %s is on machine %s, which was lost: no reply ever came (its caller sees TPETIME at its deadline)",
+			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
+	case f.reason == reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
-	case reasonSvcFail:
+	case f.reason == reasonSvcFail:
 		x.out[k].Failure = e.app.why
 	}
 	if x.dispatched && len(x.pending) == 0 {

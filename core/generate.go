@@ -179,7 +179,7 @@ func (s *streamSource) next(r *request, us, seq int64) int64 {
 		r.Seq, r.ID, r.TimeUS = seq, "", us
 		r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
 		r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-		r.Route, r.RouteVal, r.RouteNum = routeNone, "", 0
+		r.Route, r.RouteVal, r.RouteNum, r.Trace = routeNone, "", 0, false
 		if s.route != nil {
 			// from a generator seeded by the request's key: when it is drawn does not matter
 			s.draw.Seed(r.Key, streamRouteValue)

@@ -44,10 +44,12 @@ const (
 	causeBooted                      // restarting or booting -> up
 	causeSpawn                       // -p: a spare booted
 	causeDecay                       // -p: a spare shut down
+	causeLose                        // its machine was lost: gone without notice
+	causeRestore                     // its machine came back: booting
 )
 
 var lifeCauses = vocab[lifeCause]{"cause", []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
-	"RESTART=N", "MAXGEN", "booted", "spawn", "decay"}}
+	"RESTART=N", "MAXGEN", "booted", "spawn", "decay", "lose", "restore"}}
 
 // String returns the cause as the result's life-cycle list spells it.
 func (c lifeCause) String() string { return lifeCauses.name(c) }
@@ -61,6 +63,7 @@ const (
 	itemNotice uint8 = iota // the sanity scan notices a crash
 	itemAbort               // the scan aborts a request past its SVCTIMEOUT
 	itemUp                  // a restarting or booting instance comes up
+	itemDBBL                // the DBBL notices that machine srv is lost
 )
 
 // lifeItem is one piece of pending BBL work.
@@ -163,6 +166,23 @@ type lifecycle struct {
 	startUS []int64
 	changes []lifeChange
 	dirty   bool // the candidates changed: rebuild them before the next choice
+	// lost machines (nil without lose events): lost[m], and per instance
+	// listed[i]: gone with its machine, still a candidate until the DBBL
+	// notices; lostGen[m] cancels a pending notice when the machine comes
+	// back first
+	lost           []bool
+	nlost          int
+	listed         []bool
+	lostGen        []uint32
+	bblQueryUS     int64
+	machineChanges []machineChange
+}
+
+// machineChange is one entry of the result's machine_changes.
+type machineChange struct {
+	t       int64
+	machine int32
+	what    string
 }
 
 // initLifecycle sets up e.life when something can change an instance's
@@ -175,6 +195,13 @@ func (e *engine) initLifecycle() {
 		bootUS: e.setup.BootUS, nextScan: noTime, ngroups: len(m.Groups)}
 	L.timeouts = e.serviceTimeouts()
 	L.sets = e.spawnSets()
+	for k := range L.events {
+		if k := L.events[k].Kind; (k == eventLose || k == eventRestore) && L.lost == nil {
+			L.lost, L.lostGen = make([]bool, len(m.Machines)), make([]uint32, len(m.Machines))
+			L.listed = make([]bool, len(e.servers))
+			L.bblQueryUS = m.ScanUnitUS * int64(max(m.BBLQuery, 1))
+		}
+	}
 	if len(L.events) == 0 && L.timeouts == nil && len(L.sets) == 0 {
 		return
 	}
@@ -416,7 +443,18 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 
 // applyEvent applies a scenario event to each of its instances, in scan order.
 func (e *engine) applyEvent(ev *lifeEvent, t int64) {
+	switch ev.Kind {
+	case eventLose:
+		e.loseMachine(ev, t)
+		return
+	case eventRestore:
+		e.restoreMachine(ev, t)
+		return
+	}
 	for _, i := range ev.Servers {
+		if e.lostAt(e.servers[i].machine) {
+			continue // nothing runs on a lost machine
+		}
 		sv := &e.servers[i]
 		switch ev.Kind {
 		case eventKill:
@@ -427,9 +465,10 @@ func (e *engine) applyEvent(ev *lifeEvent, t int64) {
 		case eventShutdown:
 			e.shutdown(i, causeShutdown, t)
 		case eventBoot:
-			if sv.state == stateGone {
+			if sv.state == stateGone && !e.lostAt(sv.machine) {
 				e.boot(i, causeBoot, t)
 			}
+		case eventLose, eventRestore:
 		default:
 			panic("core: applyEvent: unknown event kind " + ev.Kind.String())
 		}

@@ -129,11 +129,15 @@ func randomLifeScenario(r *rand.Rand) *core.Scenario {
 		}
 		when := at
 		ev := core.Event{AtMS: &when}
-		switch r.IntN(3) {
-		case 0:
+		switch r.IntN(7) {
+		case 0, 1:
 			ev.Kill = target
-		case 1:
+		case 2, 3:
 			ev.Shutdown = target
+		case 4:
+			ev.Lose = fmt.Sprintf("site%d", 1+r.IntN(nm))
+		case 5:
+			ev.Restore = fmt.Sprintf("site%d", 1+r.IntN(nm))
 		default:
 			ev.Boot = target
 		}
@@ -218,6 +222,7 @@ func transitionProblems(changes []core.LifeChange, initial map[string]string) []
 	allowed := map[string]bool{
 		"up>down": true, "up>stopping": true, "up>gone": true, "down>restarting": true, "down>gone": true,
 		"restarting>up": true, "restarting>gone": true, "stopping>gone": true, "gone>booting": true, "booting>up": true,
+		"booting>gone": true, // lost with its machine
 	}
 	var msgs []string
 	state := map[string]string{}
@@ -270,12 +275,31 @@ func lifeRowProblems(r lifeRow, changes []core.LifeChange, initial string, work 
 		msgs = append(msgs, fmt.Sprintf("line %d: ", r.line)+fmt.Sprintf(format, args...))
 	}
 	switch r.reason {
-	case "TPENOENT":
+	case "TPENOENT", "TPESYSTEM": // TPESYSTEM: issued from a lost machine
 		if r.queue != "" || r.server != "" || r.reply != -1 {
-			bad("TPENOENT row has a queue, server or reply")
+			bad("%s row has a queue, server or reply", r.reason)
 		}
 		return msgs
 	case "TPESVCERR":
+		if r.reply == -1 { // lost with its machine: no end, no reply
+			if r.end != -1 || r.queue == "" {
+				bad("lost TPESVCERR row has an end or no queue")
+			}
+			if r.server == "" {
+				return msgs
+			}
+			lost := int64(-1)
+			for _, c := range changes {
+				if lost < 0 && c.Cause == "lose" && c.AtUS >= r.start {
+					lost = c.AtUS
+				}
+			}
+			if lost < 0 {
+				bad("TPESVCERR without a reply on %s, which was not lost after %d", r.server, r.start)
+			}
+			work[r.server] = append(work[r.server], [2]int64{r.start, lost})
+			break
+		}
 		if r.queue == "" || r.enqueue < r.issue || r.end != -1 || r.reply < r.enqueue {
 			bad("TPESVCERR row: queue %q enqueue %d end %d reply %d", r.queue, r.enqueue, r.end, r.reply)
 		}

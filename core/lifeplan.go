@@ -15,9 +15,11 @@ const (
 	eventKill     eventKind = iota // an up instance crashes: down
 	eventShutdown                  // an up instance stops (after its request); a restarting one is gone
 	eventBoot                      // a gone instance boots and is up tuning.boot_ms later
+	eventLose                      // a machine and its BBL stop: its instances are gone without notice
+	eventRestore                   // a lost machine is back: its MIN instances boot
 )
 
-var eventKinds = vocab[eventKind]{"event", []string{"kill", "shutdown", "boot"}}
+var eventKinds = vocab[eventKind]{"event", []string{"kill", "shutdown", "boot", "lose", "restore"}}
 
 // String returns the kind as the scenario's events spell it.
 func (k eventKind) String() string { return eventKinds.name(k) }
@@ -33,6 +35,7 @@ type lifeEvent struct {
 	Kind    eventKind
 	Target  string // as written: "G1/2", "group:G1", "machine:SITE2"
 	Servers []int32
+	Machine int32 // lose, restore: the machine's index
 }
 
 // action returns the event's kind and target; exactly one must be set.
@@ -40,7 +43,7 @@ func (ev *Event) action(field string) (eventKind, string, error) {
 	var kinds []string
 	var kind eventKind
 	var target string
-	for k, t := range [...]string{eventKill: ev.Kill, eventShutdown: ev.Shutdown, eventBoot: ev.Boot} {
+	for k, t := range [...]string{eventKill: ev.Kill, eventShutdown: ev.Shutdown, eventBoot: ev.Boot, eventLose: ev.Lose, eventRestore: ev.Restore} {
 		if t != "" {
 			kinds = append(kinds, eventKind(k).String())
 			kind, target = eventKind(k), t
@@ -50,9 +53,9 @@ func (ev *Event) action(field string) (eventKind, string, error) {
 	case 1:
 		return kind, target, nil
 	case 0:
-		return 0, "", Errorf(EINVALID, "%s: want one of kill, shutdown or boot with a target (GROUP/SRVID, group:GROUP or machine:LMID)", field)
+		return 0, "", Errorf(EINVALID, "%s: want one of kill, shutdown or boot with a target (GROUP/SRVID, group:GROUP or machine:LMID), or lose or restore with an LMID", field)
 	}
-	return 0, "", Errorf(EINVALID, "%s: has %s; want exactly one of kill, shutdown or boot", field, strings.Join(kinds, " and "))
+	return 0, "", Errorf(EINVALID, "%s: has %s; want exactly one of kill, shutdown, boot, lose or restore", field, strings.Join(kinds, " and "))
 }
 
 // checkEvents checks what can be checked without the model: each event has
@@ -96,11 +99,25 @@ func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
 		ev := &sc.Events[i]
 		kind, target, _ := ev.action("")
 		field := fmt.Sprintf("events[%d].%s", i, kind)
+		us, _ := msValueToUS(*ev.AtMS)
+		if kind == eventLose || kind == eventRestore {
+			mi := st.Model.MachineIndex(target)
+			if mi < 0 {
+				return Errorf(EINVALID, "%s: unknown LMID %q (want an LMID of *MACHINES)", field, target)
+			}
+			var servers []int32
+			for k := range st.Model.Servers {
+				if st.Model.Servers[k].Machine == mi {
+					servers = append(servers, int32(k))
+				}
+			}
+			st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers, Machine: int32(mi)})
+			continue
+		}
 		servers, err := st.eventTargets(field, target)
 		if err != nil {
 			return err
 		}
-		us, _ := msValueToUS(*ev.AtMS)
 		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Target: target, Servers: servers})
 	}
 	return nil

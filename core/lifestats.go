@@ -12,8 +12,19 @@ type LifeChange struct {
 	To     string  `json:"to"`
 	// Cause: kill, shutdown, boot (scenario events), SVCTIMEOUT, restart,
 	// RESTART=N, MAXGEN (what the BBL decided when it noticed a crash),
-	// booted (came up), spawn, decay (-p).
+	// booted (came up), spawn, decay (-p), lose and restore (its machine
+	// was lost or came back).
 	Cause string `json:"cause"`
+}
+
+// MachineChange is a change of a whole machine: lost (it and its BBL
+// stopped), noticed (the DBBL found it gone: its instances are no longer
+// candidates), restored.
+type MachineChange struct {
+	AtUS   int64   `json:"at_us"`
+	AtMS   float64 `json:"at_ms"`
+	LMID   string  `json:"lmid"`
+	Change string  `json:"change"`
 }
 
 // maxChanges bounds the life-cycle changes a result lists.
@@ -34,6 +45,9 @@ func (e *engine) lifeResult(r *Result) {
 		c := &L.changes[k]
 		r.Lifecycle = append(r.Lifecycle, LifeChange{AtUS: c.t, AtMS: usToMS(c.t), Server: e.m.Servers[c.srv].ID,
 			From: c.from.String(), To: c.to.String(), Cause: c.cause.String()})
+	}
+	for _, c := range L.machineChanges {
+		r.MachineChanges = append(r.MachineChanges, MachineChange{AtUS: c.t, AtMS: usToMS(c.t), LMID: e.m.Machines[c.machine].LMID, Change: c.what})
 	}
 	if n := len(L.changes); n > maxChanges {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d life-cycle changes; only the first %d are listed in lifecycle", n, maxChanges))

@@ -102,6 +102,7 @@ func TestMergerMatchesSources(t *testing.T) {
 		want := slices.Clone(cw.trace)
 		for i := range want {
 			want[i].Key = requestKey(seed, 0, want[i].Key)
+			want[i].Trace = true
 		}
 		for i := range cw.streams {
 			var s streamSource

@@ -30,6 +30,9 @@ type Result struct {
 	// Lifecycle lists every change of an instance's state, in time order;
 	// absent when the run has no scenario events, SVCTIMEOUT or -p.
 	Lifecycle []LifeChange `json:"lifecycle,omitempty"`
+	// MachineChanges lists the machines lost, noticed lost by the DBBL, and
+	// restored; absent when no machine was lost.
+	MachineChanges []MachineChange `json:"machine_changes,omitempty"`
 
 	Replications *Replications `json:"replications,omitempty"`
 	Warnings     []string      `json:"warnings"`

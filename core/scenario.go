@@ -72,13 +72,18 @@ type Tuning struct {
 }
 
 // Event is one scenario event: at AtMS, kill, shut down or boot the server
-// instances of a target: "GROUP/SRVID", "group:GROUP" or "machine:LMID".
-// Exactly one of Kill, Shutdown and Boot is set.
+// instances of a target: "GROUP/SRVID", "group:GROUP" or "machine:LMID";
+// or lose or restore a machine. Exactly one of Kill, Shutdown, Boot, Lose
+// and Restore is set.
 type Event struct {
 	AtMS     *float64 `json:"at_ms"`
 	Kill     string   `json:"kill,omitempty"`
 	Shutdown string   `json:"shutdown,omitempty"`
 	Boot     string   `json:"boot,omitempty"`
+	// Lose and Restore name a machine (LMID) that is lost (it and its BBL
+	// stop at once) or comes back (its MIN instances boot).
+	Lose    string `json:"lose,omitempty"`
+	Restore string `json:"restore,omitempty"`
 }
 
 // Dist is a probability distribution of durations in milliseconds.

@@ -39,6 +39,7 @@ func TestTraceCSV(t *testing.T) {
 	for i := range want {
 		g := got[i]
 		g.Key = 0
+		want[i].Trace = true
 		if g != want[i] {
 			t.Errorf("request %d: got %+v, want %+v", i, g, want[i])
 		}
@@ -61,6 +62,7 @@ func TestTraceJSON(t *testing.T) {
 	for i := range want {
 		g := got[i]
 		g.Key = 0
+		want[i].Trace = true
 		if g != want[i] {
 			t.Errorf("request %d: got %+v, want %+v", i, g, want[i])
 		}

@@ -22,6 +22,7 @@ type request struct {
 	// when a stream drew the number RouteNum).
 	RouteVal string
 	RouteNum float64
+	Trace    bool // a trace row (not a generated request)
 }
 
 // The Route values that are not a range.
@@ -82,7 +83,12 @@ type compiledWorkload struct {
 	trace    []request // sorted by time; Key holds the row number (traceCSV)
 	streams  []streamSpec
 	expected float64 // expected number of generated requests
-	note     string  // how a log given as trace_csv was read ("" for the trace format)
+	// clients is a rough count of the client sets' requests (each client
+	// issuing once per mean think plus 10 ms), for progress only: it is no
+	// part of the up-front request limit, since a client's pace depends on
+	// its answers
+	clients float64
+	note    string // how a log given as trace_csv was read ("" for the trace format)
 }
 
 // compileWorkload checks w and resolves its names.
@@ -111,6 +117,16 @@ func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
 		for i := range cw.streams {
 			cw.expected += cw.streams[i].expected
 		}
+		for i := range w.Generate.Clients {
+			cs := &w.Generate.Clients[i]
+			think := 0.0
+			if cs.Think != nil {
+				if smp, err := newSampler(cs.Think, ""); err == nil {
+					think = smp.MeanMS()
+				}
+			}
+			cw.clients += float64(cs.Count) * w.Generate.DurationMS / (think + 10)
+		}
 	}
 	return cw, nil
 }
@@ -138,7 +154,7 @@ type merger struct {
 
 // newMerger starts playing cw with seed.
 func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
-	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected)),
+	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected+cw.clients)),
 		trace: cw.trace, keyBase: keyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
 	times := make([]int64, 0, len(cw.streams)+1)
 	if len(cw.trace) > 0 {
@@ -178,7 +194,7 @@ func (mg *merger) Next(r *request) bool {
 	t := noMore
 	if wleaf < mg.first {
 		*r = mg.trace[mg.pos]
-		r.Seq, r.Key = mg.seq, mix64(mg.keyBase^r.Key) // requestKey(seed, 0, row)
+		r.Seq, r.Key, r.Trace = mg.seq, mix64(mg.keyBase^r.Key), true // requestKey(seed, 0, row)
 		if mg.pos++; mg.pos < len(mg.trace) {
 			t = mg.trace[mg.pos].TimeUS
 		}

@@ -137,6 +137,8 @@ func (b *builder) buildResources(secs []*section) {
 	m.SanityScan = b.intParam(res, "SANITYSCAN", m.SanityScan, 1, 32767)
 	m.BlockTime = max(1, int(60_000_000/m.ScanUnitUS))
 	m.BlockTime = b.intParam(res, "BLOCKTIME", m.BlockTime, 1, 32767)
+	m.BBLQuery = max(1, int(300_000_000/m.ScanUnitUS))
+	m.BBLQuery = b.intParam(res, "BBLQUERY", m.BBLQuery, 1, 32767)
 }
 
 // scanUnit reads SCANUNIT: seconds (1..60), or milliseconds with an MS suffix

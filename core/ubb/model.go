@@ -23,6 +23,9 @@ type Model struct {
 	ScanUnitUS int64  `json:"scanunit_us"` // SCANUNIT in microseconds (default 10 s)
 	SanityScan int    `json:"sanityscan"`  // in SCANUNITs (default 120 s / SCANUNIT)
 	BlockTime  int    `json:"blocktime"`   // in SCANUNITs (default 60 s / SCANUNIT)
+	// BBLQuery is how often the DBBL checks that the machines' BBLs answer,
+	// in SCANUNITs (default 300 s / SCANUNIT).
+	BBLQuery int `json:"-"`
 
 	Machines []Machine `json:"machines"` // order of *MACHINES
 	Groups   []Group   `json:"groups"`   // order of *GROUPS
