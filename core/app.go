@@ -656,6 +656,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 		pf.replyUS, pf.noReply = t, true
 		a.slots[p].forwarded = false
 		e.st.complete(pf, sv)
+		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
 		e.answerNow(&psl, code, t)
 		e.serverNext(sv, t)
