@@ -338,3 +338,22 @@ func TestForwardChainFailingAtIssueWritesEveryRow(t *testing.T) {
 		t.Errorf("client outcomes: %+v", c)
 	}
 }
+
+// A client's routing value for a service without a criterion is carried:
+// the service's nested requests inherit it and are routed by it.
+func TestRouteCarriedThroughAnUnroutedCaller(t *testing.T) {
+	ubb := `*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\nLDBAL Y\n\n*MACHINES\nn1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\nG2 LMID=site1 GRPNO=2\n\n` +
+		`*SERVERS\nx SRVGRP=G1 SRVID=1 CLOPT=\"-s XFER\"\nw SRVGRP=G1 SRVID=2 CLOPT=\"-s WD\"\nw SRVGRP=G2 SRVID=2 CLOPT=\"-s WD\"\n\n` +
+		`*SERVICES\nXFER\nWD ROUTING=ACCT\n\n*ROUTING\nACCT FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"1-49:G1,50-99:G2\"\n`
+	doc := `{"ubbconfig": "` + ubb + `",
+	  "services": {"XFER": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"service": "WD"}]}, "WD": {"service_time": {"dist": "const", "ms": 1}}},
+	  "workload": {"generate": {"duration_ms": 10, "clients": [{"name": "a", "count": 1, "think": {"dist": "const", "ms": 4}, "script": [{"service": "XFER", "route": 70}, {"service": "XFER", "route": 7}]}]}}}`
+	_, rows := appRun(t, doc)
+	servers := map[string]string{}
+	for _, r := range rows[1:] {
+		servers[r[0]] = r[4]
+	}
+	if servers["a:0:0.1"] != "G2/2" || servers["a:0:1.1"] != "G1/2" {
+		t.Errorf("WD children served by %v; want a:0:0.1 on G2/2 (70) and a:0:1.1 on G1/2 (7)", servers)
+	}
+}
