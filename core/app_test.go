@@ -347,7 +347,7 @@ func TestRouteCarriedThroughAnUnroutedCaller(t *testing.T) {
 		`*SERVICES\nXFER\nWD ROUTING=ACCT\n\n*ROUTING\nACCT FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"1-49:G1,50-99:G2\"\n`
 	doc := `{"ubbconfig": "` + ubb + `",
 	  "services": {"XFER": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"service": "WD"}]}, "WD": {"service_time": {"dist": "const", "ms": 1}}},
-	  "workload": {"generate": {"duration_ms": 10, "clients": [{"name": "a", "count": 1, "think": {"dist": "const", "ms": 4}, "script": [{"service": "XFER", "route": 70}, {"service": "XFER", "route": 7}]}]}}}`
+	  "workload": {"generate": {"duration_ms": 20, "clients": [{"name": "a", "count": 1, "think": {"dist": "const", "ms": 4}, "script": [{"service": "XFER", "route": 70}, {"service": "XFER", "route": 7}]}]}}}`
 	_, rows := appRun(t, doc)
 	servers := map[string]string{}
 	for _, r := range rows[1:] {
