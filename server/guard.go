@@ -62,14 +62,13 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyTypes lists, per route that stores what it reads, the media types it
-// accepts. Anything else is a 415 before the body is read: a web page can
-// post text/plain to a local server without the browser asking first, but
-// not application/json. (POST /validate stores nothing and reads text/plain
+// accepts, each read as what it says it is. Anything else is a 415 before
+// the body is read. (POST /validate stores nothing and reads text/plain
 // too; it checks its types itself.)
 var bodyTypes = map[string][]string{
 	"POST /api/v1/runs":      {"application/json", "multipart/form-data"},
-	"POST /api/v1/scenarios": {"application/json", "multipart/form-data"},
-	"POST /api/v1/sweeps":    {"application/json", "multipart/form-data"},
+	"POST /api/v1/scenarios": {"application/json"},
+	"POST /api/v1/sweeps":    {"application/json"},
 }
 
 // checkBody refuses compressed bodies and bodies of a type the route does

@@ -174,6 +174,7 @@ func (s *Server) routes() *echo.Echo {
 	if len(s.cfg.CORSOrigins) > 0 {
 		e.Use(s.cors())
 	}
+	e.Use(s.checkOrigin)
 	e.Use(s.limitBody, s.checkQuery, s.checkBody)
 
 	// Every GET resource answers HEAD too (headers only).
