@@ -48,6 +48,9 @@ func (s *Server) createSweep(c echo.Context) error {
 		return core.Errorf(core.EINVALID, "sweep: %s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
+	if err := core.CheckJSONText(body, &req, "body"); err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
 		return core.Errorf(core.EINVALID, "scenario: missing (the scenario document to sweep)")
 	}
