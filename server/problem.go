@@ -132,10 +132,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case errors.As(err, &ce):
 		p = fromCoreError(ce)
 	case errors.As(err, &he):
-		if he.Code == http.StatusMethodNotAllowed && c.Path() == "/*" && strings.HasPrefix(c.Request().URL.Path, "/api/") {
-			he = echo.ErrNotFound // no API route has this path: only the playground's catch-all matched
+		methods := s.allowed(c.Request().URL.Path)
+		switch {
+		case methods != nil && (he.Code == http.StatusMethodNotAllowed || he.Code == http.StatusNotFound):
+			p = s.notAllowed(c, methods)
+		case he.Code == http.StatusMethodNotAllowed && strings.HasPrefix(c.Request().URL.Path, "/api/"):
+			p = fromEchoError(echo.ErrNotFound) // no API route has this path: only the playground's catch-all matched
+		default:
+			p = fromEchoError(he)
 		}
-		p = fromEchoError(he)
 	default:
 		p = fromCoreError(&core.Error{Code: core.EINTERNAL})
 	}

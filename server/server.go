@@ -110,6 +110,7 @@ type Server struct {
 	sweepWake chan struct{} // a new sweep job was posted
 	mu        sync.Mutex
 	active    map[string]context.CancelFunc // sweep jobs this server is working
+	methods   map[string][]string           // API route pattern -> the methods it takes
 }
 
 // New builds the server from cfg.
@@ -156,6 +157,7 @@ func New(cfg Config) *Server {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
 	}
 	s.echo = s.routes()
+	s.methods = apiMethods(s.echo)
 	return s
 }
 
@@ -175,7 +177,7 @@ func (s *Server) routes() *echo.Echo {
 		e.Use(s.cors())
 	}
 	e.Use(s.checkOrigin)
-	e.Use(s.limitBody, s.checkQuery, s.checkBody)
+	e.Use(s.methodNotAllowed, s.limitBody, s.checkQuery, s.checkBody)
 
 	// Every GET resource answers HEAD too (headers only).
 	get := func(path string, h echo.HandlerFunc) {
