@@ -94,6 +94,9 @@ func (s *Server) formError(err error, boundary string, spec formSpec) error {
 	if errors.As(err, &tooLarge) {
 		return s.bodyTooLarge()
 	}
+	if errors.Is(err, errBodyStalled) {
+		return s.bodyStalled()
+	}
 	var what string
 	switch {
 	case errors.Is(err, errNoPart) || err.Error() == "multipart: NextPart: EOF":

@@ -59,6 +59,10 @@ const (
 	// DefaultMaxMemoryBytes is the memory budget of the runs executing at
 	// once: each gets MaxMemoryBytes / MaxRuns for the requests it holds.
 	DefaultMaxMemoryBytes = 2 << 30
+	// DefaultBodyStallTimeout and DefaultBodyTimeout bound reading a body:
+	// no byte for 10 s, or 60 s in all.
+	DefaultBodyStallTimeout = 10 * time.Second
+	DefaultBodyTimeout      = 60 * time.Second
 )
 
 // DefaultMaxRuns is how many runs may execute at once: two per core.
@@ -93,6 +97,11 @@ type Config struct {
 	MaxSweepRequests int64
 	SweepWorkers     int
 	SweepLease       time.Duration
+	// BodyStallTimeout cuts a request whose body stops arriving: no byte
+	// for this long (default DefaultBodyStallTimeout). BodyTimeout is what
+	// the HTTP server allows for reading a whole request (its ReadTimeout,
+	// default DefaultBodyTimeout), which the stall deadline never passes.
+	BodyStallTimeout, BodyTimeout time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
 	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
@@ -147,6 +156,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.MaxSweepRequests <= 0 {
 		cfg.MaxSweepRequests = DefaultMaxSweepRequests
+	}
+	if cfg.BodyStallTimeout <= 0 {
+		cfg.BodyStallTimeout = DefaultBodyStallTimeout
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
 	}
 	if cfg.SweepLease <= 0 {
 		cfg.SweepLease = DefaultSweepLease
