@@ -165,7 +165,7 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MaxMemoryBytes: o.maxMemory,
 		AllowedHosts:   append(splitList(o.allowedHosts), addrHostName(o.addr)...),
 		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
-		SweepLease: o.sweepLease}
+		SweepLease: o.sweepLease, BodyTimeout: o.timeouts.body}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -173,17 +173,18 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	ln = limitListener(ln, o.maxConns)
+	lim := limitListener(server.ProblemListener(ln), o.maxConns)
 	api := server.New(cfg)
 	sweepCtx, stopSweeps := context.WithCancel(context.Background())
 	sweepsDone := make(chan struct{})
 	go func() { api.RunSweeps(sweepCtx); close(sweepsDone) }()
 	defer func() { stopSweeps(); <-sweepsDone }()
 	srv := newHTTPServer(o, api, logger)
+	srv.ConnState = lim.ConnState
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
 	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(lim) }()
 	select {
 	case err := <-errc:
 		return err
