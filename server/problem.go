@@ -144,6 +144,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	default:
 		p = fromCoreError(&core.Error{Code: core.EINTERNAL})
 	}
+	if pd := publicDetail(err); pd != "" && p.Status == http.StatusServiceUnavailable {
+		p.Detail = pd
+	}
 	if p.Status >= 500 {
 		s.log.Error("request failed", "request_id", requestIDOf(c), "status", p.Status, "err", err)
 		if p.Status == http.StatusInternalServerError {
@@ -151,6 +154,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	}
 	s.writeProblem(c, p)
+}
+
+// publicDetail is the detail of an error that says it may be shown to
+// clients (storage's faults of the database file name the file and what to
+// do, and nothing of the driver), else "".
+func publicDetail(err error) string {
+	var pub interface{ PublicDetail() string }
+	if errors.As(err, &pub) {
+		return pub.PublicDetail()
+	}
+	return ""
 }
 
 // writeProblem sends p as application/problem+json.

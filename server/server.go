@@ -236,7 +236,11 @@ func (s *Server) Routes() []string {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		return fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
+		p := fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
+		if pd := publicDetail(err); pd != "" {
+			p.Detail = pd
+		}
+		return p
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
 }

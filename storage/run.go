@@ -15,7 +15,11 @@ import (
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
 // in one transaction: after a crash either all of it is there or none. It
 // fills in r.CreatedAt.
-func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) error {
+func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
 	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
