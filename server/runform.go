@@ -50,11 +50,11 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, 
 		text := part.text
 		switch name {
 		case "ubbconfig":
-			files.UBBConfig, files.UBBName = &text, part.file
+			files.UBBConfig, files.UBBName = &text, capText(part.file)
 		case "dmconfig":
 			files.DMConfig = &text
 		case "trace":
-			files.Trace, files.TraceName = &text, part.file
+			files.Trace, files.TraceName = &text, capText(part.file)
 		case "trace_map":
 			if files.Columns, err = core.ParseTraceMap(strings.TrimSpace(text)); err != nil {
 				return nil, nil, files, partProblem(name, "trace_map: %v", err)

@@ -62,6 +62,9 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := sweepTextLimits(&req); err != nil {
+		return err
+	}
 	spec := core.SweepSpec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
 	sw, err := core.CompileSweep(sc, spec)
 	if err != nil {
@@ -82,6 +85,27 @@ func (s *Server) createSweep(c echo.Context) error {
 	url := "/api/v1/sweeps/" + job.ID
 	c.Response().Header().Set(echo.HeaderLocation, url)
 	return c.JSON(http.StatusAccepted, map[string]string{"id": job.ID, "url": url})
+}
+
+// Bounds of the texts of a sweep, which GET /sweeps/{id} echoes back: a
+// varied key with its values (1000 points of short values fit), and an
+// objective.
+const (
+	maxVaryBytes      = 64 << 10
+	maxObjectiveBytes = 1 << 10
+)
+
+// sweepTextLimits refuses a sweep's texts past their bounds, naming them.
+func sweepTextLimits(req *sweepRequest) error {
+	for i, v := range req.Vary {
+		if len(v) > maxVaryBytes {
+			return core.Errorf(core.EINVALID, "vary[%d]: %d bytes, more than the %d a varied key with its values may have", i, len(v), maxVaryBytes)
+		}
+	}
+	if len(req.Objective) > maxObjectiveBytes {
+		return core.Errorf(core.EINVALID, "objective: %d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
+	}
+	return nil
 }
 
 // sweepLimits checks a compiled sweep against the server's limits: points

@@ -89,7 +89,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	if err != nil {
 		return nil, "", err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
+	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, `+listName+`, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
 		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
 		COALESCE(saturated_machines, 0)
@@ -116,10 +116,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	if err := rows.Err(); err != nil {
 		return nil, "", translate(err)
 	}
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(seqs[limit-1])
-	}
+	list, next = page(list, seqs, limit)
 	return list, next, nil
 }
 
