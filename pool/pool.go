@@ -186,7 +186,11 @@ func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k
 			if i > 0 {
 				o.Progress = nil
 			}
-			return plan.RunReplication(i, o)
+			r, err := plan.RunReplication(i, o)
+			if err == nil && i > 0 {
+				r = core.ReplicationSummary(r) // what CombineReplications reads of it
+			}
+			return r, err
 		},
 		func(i int, r *core.Result) error { results[i] = r; return nil })
 	if err != nil {
