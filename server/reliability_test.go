@@ -174,19 +174,29 @@ func TestStoredSizeLimit(t *testing.T) {
 	}
 }
 
-// A run whose backlog passes its share of the memory budget stops with a
-// problem naming the budget and its flag.
+// A run whose backlog passes what its share of the memory budget leaves
+// stops with a problem naming the budget and its flag.
 func TestMemoryBudget(t *testing.T) {
-	// 2 runs share 2000 requests' worth: 1000 requests held at once each
+	// 2 runs, 1 sweep run and a sweep's points share 10 MiB: 2.5 MiB each
 	h := newHarness(t, func(c *Config) {
-		c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 2000*core.BytesPerInFlight, 2, 20_000_000
+		c.MemoryBudget, c.MaxRuns, c.SweepWorkers, c.MaxRequests = 10<<20, 2, 1, 20_000_000
 	})
 	backlog := strings.Replace(strings.Replace(hangScenario, `"ms": 1e9`, `"ms": 10`, 1), `"speed": 1e-6`, `"speed": 1`, 1)
 	backlog = strings.Replace(backlog, `"rate_per_s": 1000}`, `"rate_per_s": 100000}`, 1)
+	sc, err := core.ParseScenario([]byte(backlog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := loadModel(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (10<<20/4 - core.RunCost(sc, m).Bytes()) / core.BytesPerInFlight
 	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
 	p := wantProblem(t, rec, "/api/v1/runs", 413, "backlog-too-large")
-	if p.Limit != float64(1000) || !strings.Contains(p.Detail, "--max-memory") || !strings.Contains(p.Detail, "backlog: more than 1000 requests held") {
-		t.Errorf("limit %v, detail %q; want 1000 and the flag", p.Limit, p.Detail)
+	if p.Limit != float64(want) || !strings.Contains(p.Detail, "--memory-budget") ||
+		!strings.Contains(p.Detail, fmt.Sprintf("backlog: more than %d requests held", want)) {
+		t.Errorf("limit %v, detail %q; want %d and the flag", p.Limit, p.Detail, want)
 	}
 }
 

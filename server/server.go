@@ -56,9 +56,9 @@ const (
 	// DefaultMaxStoredBytes bounds what one run stores: scenario, result and
 	// compressed dispatch log.
 	DefaultMaxStoredBytes = 64 << 20
-	// DefaultMaxMemoryBytes is the memory budget of the runs executing at
-	// once: each gets MaxMemoryBytes / MaxRuns for the requests it holds.
-	DefaultMaxMemoryBytes = 2 << 30
+	// DefaultMemoryBudget is the memory budget of what the server's runs,
+	// validations and sweep job hold at once (see admission.go).
+	DefaultMemoryBudget = 2 << 30
 	// DefaultBodyStallTimeout and DefaultBodyTimeout bound reading a body:
 	// no byte for 10 s, or 60 s in all.
 	DefaultBodyStallTimeout = 10 * time.Second
@@ -83,10 +83,10 @@ type Config struct {
 	MaxModelEntries int64
 	// MaxStoredBytes bounds what one run stores (scenario, result, dispatch log).
 	MaxStoredBytes int64
-	// MaxMemoryBytes is the budget for the requests runs hold at once,
-	// shared equally by MaxRuns runs.
-	MaxMemoryBytes int64
-	CORSOrigins    []string // origins allowed cross-origin calls; none: CORS off
+	// MemoryBudget is the memory that runs, validations and the sweep job
+	// may hold at once, in equal shares (admission.go).
+	MemoryBudget int64
+	CORSOrigins  []string // origins allowed cross-origin calls; none: CORS off
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
 	AllowedHosts []string
@@ -145,8 +145,8 @@ func New(cfg Config) *Server {
 	if cfg.MaxStoredBytes <= 0 {
 		cfg.MaxStoredBytes = DefaultMaxStoredBytes
 	}
-	if cfg.MaxMemoryBytes <= 0 {
-		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = DefaultMemoryBudget
 	}
 	if cfg.Run == nil {
 		cfg.Run = core.Run

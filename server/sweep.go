@@ -66,6 +66,17 @@ func (s *Server) createSweep(c echo.Context) error {
 		return err
 	}
 	spec := core.SweepSpec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
+	// Compiling every point is as heavy as a run: it takes a run slot, and
+	// the sweep's estimate (its points compiled, its runs at once) must fit
+	// the shares of the memory budget its job will use.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := s.admitSweep(sc, spec); err != nil {
+		return err
+	}
 	sw, err := core.CompileSweep(sc, spec)
 	if err != nil {
 		return err

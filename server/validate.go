@@ -45,10 +45,22 @@ func (s *Server) validate(c echo.Context) error {
 		p.Errors = []ProblemItem{{Field: "ubbconfig", Message: "empty"}}
 		return p
 	}
+	// Reading the model and answering it is as heavy as a run: it takes a
+	// run slot, and its estimate must fit a share of the memory budget.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
 	model, err := core.LoadModel(ubb.Input{UBBConfig: in.UBBConfig, UBBName: ubbFileName,
 		DMConfig: in.DMConfig, DMName: dmFileName, Advertise: in.Advertise})
 	if err != nil {
 		return err
+	}
+	if cost := core.ModelCost(model); cost.Bytes() > s.share() {
+		p := s.overBudget(cost, "model as JSON", s.share(), 1)
+		p.Type, p.Title = ProblemTypeBase+"model-too-large", "Model too large"
+		return p
 	}
 	// A few lines (MIN=1000 and a long -s list) expand into a model that
 	// lists every service of every instance: bound what the answer lists.
