@@ -36,6 +36,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	objective := fs.String("objective", "", "an objective `FIGURE<=X` or FIGURE>=X, e.g. response_p99_ms<=200")
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "table", "output: table, csv or json")
+	budget := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
 		fs.PrintDefaults()
@@ -66,7 +67,12 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}
-	sw, err := core.CompileSweep(sc, core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective})
+	spec := core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective}
+	if err := admitSweep(sc, spec, *budget, pool.Workers(*jobs)); err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	sw, err := core.CompileSweep(sc, spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
