@@ -230,3 +230,40 @@ func TestCompareTakesRunSlot(t *testing.T) {
 		t.Errorf("after the run: got %d, want 200", rec.Code)
 	}
 }
+
+// --max-run-time bounds a compare of variants as a whole, from the
+// request's arrival, not each variant anew: nine variants once ran nine
+// limits' worth.
+func TestCompareVariantsWithinRunTime(t *testing.T) {
+	slow := false
+	h := newHarness(t, func(c *Config) {
+		c.MaxRunTime = 400 * time.Millisecond
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			if slow {
+				time.Sleep(250 * time.Millisecond)
+			}
+			return core.Run(sc, opt)
+		}
+	})
+	id := h.postRun("", scenarioJSON(t))
+	slow = true
+	target := "/api/v1/compare?runs=" + id.ID + "&variant=ldbal=N&variant=policy=jsq&variant=policy=p2c&variant=policy=round_robin"
+	rec := h.doBounded(context.Background(), 60*time.Second, "GET", target, "")
+	p := wantProblem(t, rec, "/api/v1/compare", 422, "run-too-long")
+	if !strings.Contains(p.Detail, "the compare of 4 variants did not finish within 400ms") || !strings.Contains(p.Detail, "was running") {
+		t.Errorf("detail %q, want the compare and the variant named", p.Detail)
+	}
+}
+
+// Each run of a sweep job is bounded by --max-run-time: a point that runs
+// too long fails the job, naming it, instead of holding the worker.
+func TestSweepRunWithinRunTime(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRunTime, c.SweepWorkers, c.MaxRequests = 200*time.Millisecond, 1, 20_000_000 })
+	body := `{"scenario": ` + longScenario + `, "vary": ["rate_scale=1,2"]}`
+	id := h.postSweep(body)
+	h.startSweeps()
+	j := h.waitSweep(id, core.SweepDone, core.SweepFailed)
+	if j.Status != core.SweepFailed || !strings.Contains(j.Error, "the run did not finish within 200ms") || !strings.Contains(j.Error, "point ") {
+		t.Errorf("job %+v, want failed naming the point and the limit", j)
+	}
+}

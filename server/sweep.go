@@ -288,7 +288,7 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 	}()
 	go s.heartbeat(jobCtx, cancel, id)
 	res, err := pool.Sweep(jobCtx, sw, pool.SweepOptions{Workers: s.cfg.SweepWorkers, MaxRequests: s.cfg.MaxRequests,
-		Restored: points,
+		MaxRunTime: s.cfg.MaxRunTime, Restored: points,
 		OnPoint: func(p *core.SweepPoint, done int) error {
 			body, err := json.Marshal(p)
 			if err != nil {
