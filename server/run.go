@@ -277,9 +277,8 @@ func (s *Server) getRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var res core.Result
-	if json.Unmarshal(run.Result, &res) == nil {
-		run.Headline = core.HeadlineOf(&res) // with the figures storage does not keep
+	if res, err := decodeForCompare(run); err == nil {
+		run.Headline = core.HeadlineOf(res) // with the figures storage does not keep (the series and queues are not read)
 	}
 	return writeObject(c, http.StatusOK,
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
