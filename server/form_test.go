@@ -56,8 +56,13 @@ func TestInvalidUTF8Refused(t *testing.T) {
 		{"/api/v1/runs", "application/json", sc, "name", "name: not valid UTF-8", 0},
 		{"/api/v1/scenarios", "application/json", sc, "name", "name: not valid UTF-8", 0},
 		{"/api/v1/sweeps", "application/json", sweep, "objective", "objective: not valid UTF-8", 0},
+		{"/api/v1/runs?policy=%FF", "application/json", scenarioJSON(t), "policy", "not valid UTF-8", 0},
 	} {
-		p := wantProblem(t, h.do(http.MethodPost, tc.path, tc.ctype, tc.body), tc.path, 422, "invalid")
+		path, status, slug := tc.path, 422, "invalid"
+		if strings.Contains(path, "?") {
+			path, status, slug = strings.Split(path, "?")[0], 400, "malformed-query"
+		}
+		p := wantProblem(t, h.do(http.MethodPost, tc.path, tc.ctype, tc.body), path, status, slug)
 		if !strings.Contains(p.Detail, tc.want) || len(p.Errors) == 0 || p.Errors[0].Field != tc.field || p.Errors[0].Line != tc.line {
 			t.Errorf("%s %s: detail %q errors %+v; want %q, field %q, line %d", tc.path, tc.ctype, p.Detail, p.Errors, tc.want, tc.field, tc.line)
 		}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,6 +33,16 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		q := c.Request().URL.Query()
 		if len(q) == 0 {
 			return next(c)
+		}
+		for name, values := range q {
+			for _, v := range append([]string{name}, values...) {
+				if !utf8.ValidString(v) {
+					p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
+						"%s: not valid UTF-8", quoteCapped(strings.ToValidUTF8(name, "\uFFFD")))
+					p.Errors = []ProblemItem{{Field: capText(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8"}}
+					return p
+				}
+			}
 		}
 		method := c.Request().Method
 		if method == http.MethodHead {
