@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core"
 )
 
 // What Go's HTTP server answers on its own, before any handler (a request
@@ -97,5 +99,36 @@ func TestStalledBodyCut(t *testing.T) {
 			t.Errorf("%s: got %d %s after %s, want 408 body-stalled soon after 300ms", ctype, res.StatusCode, body, time.Since(start))
 		}
 		conn.Close()
+	}
+}
+
+// The stall timeout covers waiting for the body, not what comes after it:
+// a run that takes longer than the stall timeout, once its body is read,
+// is not cut.
+func TestStallTimeoutEndsWithTheBody(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.BodyStallTimeout, c.BodyTimeout = 200*time.Millisecond, time.Hour
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			select {
+			case <-time.After(time.Second):
+			case <-opt.Context.Done():
+				return nil, opt.Context.Err()
+			}
+			return core.Run(sc, opt)
+		}
+	})
+	ts := httptest.NewServer(h.srv)
+	defer ts.Close()
+	ctype, form := form(t, "scenario", scenarioJSON(t))
+	for _, tc := range [][2]string{{"application/json", scenarioJSON(t)}, {ctype, form}} {
+		res, err := http.Post(ts.URL+"/api/v1/runs", tc[0], strings.NewReader(tc[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 201 {
+			t.Errorf("%.30s: a run longer than the stall timeout: got %d %s, want 201", tc[0], res.StatusCode, body)
+		}
 	}
 }
