@@ -3,7 +3,7 @@
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lint";
-import { EditorState, type Text } from "@codemirror/state";
+import { EditorState, type Text, type Transaction } from "@codemirror/state";
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
 import type { Diagnostic } from "./types";
 import { ubbconfig } from "./ubbmode";
@@ -13,7 +13,12 @@ export class ConfigEditor {
   readonly view: EditorView;
   private silent = false;
 
-  constructor(parent: HTMLElement, label: string, onChange: (text: string) => void) {
+  /**
+   * onChange gets every edit's text. onWholePaste, when given, gets the text
+   * of a paste that replaced the whole document (or filled an empty one) and
+   * says whether it took it; if it did, onChange is not called for it.
+   */
+  constructor(parent: HTMLElement, label: string, onChange: (text: string) => void, onWholePaste?: (text: string) => boolean) {
     this.view = new EditorView({
       parent,
       state: EditorState.create({
@@ -28,7 +33,10 @@ export class ConfigEditor {
           lintGutter(),
           EditorView.contentAttributes.of({ "aria-label": label }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !this.silent) onChange(u.state.doc.toString());
+            if (!u.docChanged || this.silent) return;
+            const text = u.state.doc.toString();
+            if (onWholePaste && u.transactions.some(replacedByPaste) && onWholePaste(text)) return;
+            onChange(text);
           }),
         ],
       }),
@@ -65,4 +73,16 @@ export function toCM(doc: Text, d: Diagnostic): CMDiagnostic {
     severity: d.severity === "warning" ? "warning" : "error",
     message: d.message,
   };
+}
+
+/** replacedByPaste says whether tr is a paste that replaced the whole document. */
+export function replacedByPaste(tr: Transaction): boolean {
+  if (!tr.isUserEvent("input.paste")) return false;
+  let changes = 0;
+  let whole = false;
+  tr.changes.iterChanges((fromA, toA) => {
+    changes++;
+    whole = fromA === 0 && toA === tr.startState.doc.length;
+  });
+  return changes === 1 && whole;
 }

@@ -11,7 +11,7 @@ import { eventsForm } from "./eventsform";
 import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
-import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
+import { advertiseEditor, classify, fileStem, filesRequest, modelNames, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
@@ -29,6 +29,8 @@ const state = {
   resultScenario: "", // the scenario JSON that produced it
   /** Parts dropped because the configuration no longer had their names; they come back if it does. */
   parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[], events: [] as LifeEvent[] },
+  /** What of the scenario is the user's own files (see filesRequest). */
+  own: {} as Own,
 };
 
 const runEngine = new Engine(); // runs and comparisons; cancel terminates it
@@ -64,21 +66,41 @@ const diagnostics = h("ul", { class: "diagnostics", "data-testid": "diagnostics"
 const ubbBox = h("div", { class: "editor", "data-testid": "ubbconfig-editor" });
 const dmBox = h("div", { class: "editor dm", "data-testid": "dmconfig-editor" });
 const revalidate = debounce(() => void validate(), 300);
-const ubbEditor = new ConfigEditor(ubbBox, "UBBCONFIG", (text) => {
-  state.scenario.ubbconfig = text;
-  changed();
-  revalidate();
-});
-const dmEditor = new ConfigEditor(dmBox, "DMCONFIG", (text) => {
-  if (text.trim()) state.scenario.dmconfig = text;
-  else delete state.scenario.dmconfig;
-  changed();
-  revalidate();
-});
+// A whole UBBCONFIG or DMCONFIG pasted over the editor's text is the user's
+// own file: it starts a fresh scenario, as a dropped file does.
+const pasted = (kind: "ubbconfig" | "dmconfig", text: string): boolean => {
+  if (classify("", text) !== kind) return false;
+  if (kind === "ubbconfig") state.scenario.ubbconfig = text;
+  else state.scenario.dmconfig = text;
+  void takeIncoming({ [kind]: { text, name: kind.toUpperCase() } }, [`Read the pasted ${kind.toUpperCase()}.`]);
+  return true;
+};
+const ubbEditor = new ConfigEditor(
+  ubbBox,
+  "UBBCONFIG",
+  (text) => {
+    state.scenario.ubbconfig = text;
+    changed();
+    revalidate();
+  },
+  (text) => pasted("ubbconfig", text),
+);
+const dmEditor = new ConfigEditor(
+  dmBox,
+  "DMCONFIG",
+  (text) => {
+    if (text.trim()) state.scenario.dmconfig = text;
+    else delete state.scenario.dmconfig;
+    changed();
+    revalidate();
+  },
+  (text) => pasted("dmconfig", text),
+);
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
 const advertiseBox = h("div");
 const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
 const fileInput = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
+const keepBox = h("input", { type: "checkbox", "data-testid": "files-keep" });
 fileInput.addEventListener("change", () => {
   if (fileInput.files?.length) void takeFiles(Array.from(fileInput.files));
   fileInput.value = "";
@@ -89,6 +111,14 @@ const dropZone = h(
   h("strong", {}, "Your own files: "),
   "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
   fileInput,
+  h(
+    "p",
+    { class: "help" },
+    "They start a fresh scenario with the defaults ",
+    h("code", {}, "tuxlb run --ubbconfig F --trace L"),
+    " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ",
+  ),
+  h("label", { class: "check" }, keepBox, " keep this scenario's service times, tuning and workload for the new files instead"),
 );
 dropZone.addEventListener("dragover", (e) => {
   e.preventDefault();
@@ -298,9 +328,10 @@ function changed(): void {
 }
 const refreshCompare = debounce(() => compareView.refresh(), 500);
 
-/** loadScenario makes sc the scenario being edited. */
-function loadScenario(sc: Scenario): void {
+/** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
+function loadScenario(sc: Scenario, own: Own = {}): void {
   state.scenario = sc;
+  state.own = own;
   sc.workload ??= {};
   ubbEditor.setText(sc.ubbconfig ?? "");
   dmEditor.setText(sc.dmconfig ?? "");
@@ -351,9 +382,9 @@ async function fit(m: Model): Promise<void> {
   changed();
 }
 
-/** takeFiles reads dropped or chosen files into the scenario, the way `tuxlb run --ubbconfig --trace` does. */
+/** takeFiles reads dropped or chosen files, telling them apart by their content. */
 async function takeFiles(list: File[]): Promise<void> {
-  const req: Record<string, string> = { scenario: JSON.stringify(state.scenario) };
+  const got: Incoming = {};
   const read: string[] = [];
   const notes: string[] = [];
   for (const f of list) {
@@ -364,20 +395,44 @@ async function takeFiles(list: File[]): Promise<void> {
       continue;
     }
     read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
-    if (kind === "scenario") req.scenario = text;
-    else req[kind] = text;
-    if (kind === "ubbconfig") req.ubb_name = f.name;
-    if (kind === "trace") req.trace_name = f.name;
+    got[kind] = { text, name: f.name };
   }
+  if (!read.length) {
+    showNotes(notes);
+    return;
+  }
+  await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
+}
+
+/**
+ * takeIncoming makes the scenario of the user's files the way `tuxlb run
+ * --ubbconfig --dmconfig --trace` does (filesRequest says with what else).
+ */
+async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
+  const keep = keepBox.checked;
+  const cur = {
+    ubbconfig: ubbEditor.text,
+    dmconfig: dmEditor.text,
+    trace_csv: state.scenario.workload.trace_csv,
+    scenario: JSON.stringify({ ...state.scenario, ubbconfig: ubbEditor.text }),
+  };
+  const { request, own } = filesRequest(state.own, cur, got, keep);
   try {
-    const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(req) });
-    loadScenario(a.scenario);
-    showNotes([`Read ${read.join(", ")}.`, ...notes, ...a.notes]);
+    const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(request) });
+    loadScenario(a.scenario, own);
+    const how =
+      request.scenario === undefined
+        ? "A fresh scenario from them with the defaults of tuxlb run --ubbconfig, as its name says."
+        : got.scenario
+          ? "The scenario document, with the files in place of its parts."
+          : "This scenario's settings kept, fitted to the new files.";
+    showNotes([...notes, how, ...a.notes]);
     say("");
     inputTabs.select("config");
   } catch (e) {
     showNotes([...notes]);
     say(`Your files: ${errorText(e)}`);
+    revalidate(); // a pasted text stays in the editor, its errors shown there
   }
 }
 

@@ -92,3 +92,88 @@ export function advertiseEditor(m: Model | null, sc: Scenario, onChange: () => v
   }
   return box;
 }
+
+/**
+ * Own is what of the scenario being edited the user gave as their own (a
+ * dropped, chosen or pasted file) since an example, a link, a saved run or a
+ * scenario document was last loaded; the editors and the scenario hold the
+ * texts, so edits made since are kept.
+ */
+export interface Own {
+  /** the UBBCONFIG is the user's: the file's name ("UBBCONFIG" when pasted) */
+  ubbName?: string;
+  /** the DMCONFIG is the user's */
+  dm?: boolean;
+  /** the trace is the user's: the file's name */
+  traceName?: string;
+}
+
+/** A file as it came in: its text and its name. */
+export interface Given {
+  text: string;
+  name: string;
+}
+
+/** The files of one drop, choice or paste, by kind. */
+export type Incoming = Partial<Record<FileKind, Given>>;
+
+/** What the page holds now: the editors' texts, the trace, and the scenario as JSON. */
+export interface Current {
+  ubbconfig: string;
+  dmconfig: string;
+  trace_csv?: string;
+  scenario: string;
+}
+
+/**
+ * filesRequest is the bridge's files request for what came in. A scenario
+ * document, or keep (the user asked to keep the scenario's settings), combines
+ * the files with that scenario, as `tuxlb run --ubbconfig F SCENARIO.json`
+ * does. Otherwise it is a fresh scenario from the files alone and the CLI's
+ * defaults, as `tuxlb run --ubbconfig F --dmconfig D --trace L` makes it: the
+ * UBBCONFIG in the editor stands in for a file not given, the DMCONFIG only
+ * while it goes with that UBBCONFIG (a new UBBCONFIG without one drops an
+ * example's), and the trace only when it is the user's own. It returns the
+ * request and what is the user's own afterwards.
+ */
+export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolean): { request: Record<string, string>; own: Own } {
+  const request: Record<string, string> = {};
+  const next: Own = {};
+  if (got.ubbconfig) {
+    request.ubbconfig = got.ubbconfig.text;
+    request.ubb_name = got.ubbconfig.name;
+    next.ubbName = got.ubbconfig.name;
+  }
+  if (got.dmconfig) {
+    request.dmconfig = got.dmconfig.text;
+    next.dm = true;
+  }
+  if (got.trace) {
+    request.trace = got.trace.text;
+    request.trace_name = got.trace.name;
+    next.traceName = got.trace.name;
+  }
+  if (got.scenario || keep) {
+    request.scenario = got.scenario ? got.scenario.text : cur.scenario;
+    return { request, own: keep && !got.scenario ? { ...own, ...next } : next };
+  }
+  if (!got.ubbconfig) {
+    request.ubbconfig = cur.ubbconfig;
+    if (own.ubbName !== undefined) {
+      request.ubb_name = own.ubbName;
+      next.ubbName = own.ubbName;
+    }
+  }
+  // the DMCONFIG in the editor goes with the UBBCONFIG it was loaded with
+  if (!got.dmconfig && cur.dmconfig.trim() && (!got.ubbconfig || own.dm)) {
+    request.dmconfig = cur.dmconfig;
+    next.dm = own.dm;
+  }
+  if (!got.trace && own.traceName !== undefined && cur.trace_csv?.trim()) {
+    request.trace = cur.trace_csv;
+    request.trace_name = own.traceName;
+    next.traceName = own.traceName;
+  }
+  if (!next.dm) delete next.dm;
+  return { request, own: next };
+}
