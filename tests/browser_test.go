@@ -5,6 +5,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -96,7 +98,7 @@ func TestPlayground(t *testing.T) {
 		screenshot(t, ctx, "diagnostics", chromedp.CSS("section.inputs"))
 	})
 
-	t.Run("fragment link and short link load the same scenario", func(t *testing.T) {
+	t.Run("fragment link and short link run on open and show the same summary", func(t *testing.T) {
 		ctx := newBrowser(t)
 		loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
 		want := get(t, ctx, "read summary", chromedp.Text(sel("summary")))
@@ -109,7 +111,8 @@ func TestPlayground(t *testing.T) {
 		}
 		for name, link := range map[string]string{"fragment": frag, "short": short} {
 			fresh := newBrowser(t)
-			loadAndRun(t, fresh, link, "")
+			// nothing pressed: the link runs its scenario on open
+			do(t, fresh, "open the "+name+" link", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")))
 			got := get(t, fresh, "read summary", chromedp.Text(sel("summary")))
 			if got != want {
 				t.Errorf("%s link %s: summary\n%s\nwant\n%s", name, link, got, want)
@@ -249,6 +252,17 @@ func TestPlayground(t *testing.T) {
 			}
 		}
 		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
+		do(t, ctx, "share it", chromedp.Click(sel("share")), waitValue(sel("share-link"), "&c="))
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		fresh := newBrowser(t)
+		do(t, fresh, "open the link: the comparison runs",
+			chromedp.Navigate(link),
+			waitText(sel("summary"), "Issued"), // run, though its tab is not the one shown
+			waitText(sel("compare-table"), "policy=round_robin,tuning.idle=queue"),
+		)
+		if got := get(t, fresh, "read the table", chromedp.Text(sel("compare-table"))); got != table {
+			t.Errorf("the shared comparison differs:\n%s\nwant\n%s", got, table)
+		}
 	})
 
 	t.Run("sweep tab gives the bytes of tuxlb sweep --format json", func(t *testing.T) {
@@ -282,6 +296,56 @@ func TestPlayground(t *testing.T) {
 			t.Errorf("the page's sweep JSON differs from `tuxlb sweep --format json`:\ngot  %d bytes: %.400s\nwant %d bytes: %.400s", len(got), got, len(want), want)
 		}
 		do(t, ctx, "the share link carries the sweep", chromedp.Click(sel("share")), waitValue(sel("share-link"), "&w="))
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		fresh := newBrowser(t)
+		do(t, fresh, "open the link: the sweep runs",
+			chromedp.Navigate(link),
+			waitText(sel("summary"), "Issued"), // run, though its tab is not the one shown
+			waitText(sel("sweep-table"), "6 of 6 points"),
+			waitText(sel("sweep-status"), "Done"),
+		)
+		if got := downloadOf(t, fresh, sel("sweep-download-json")); !bytes.Equal(got, want) {
+			t.Errorf("the shared sweep's JSON differs from `tuxlb sweep --format json` (%d bytes, want %d)", len(got), len(want))
+		}
+	})
+
+	t.Run("a 50 000-row scenario gets a short link, and says why without a server", func(t *testing.T) {
+		ctx := newBrowser(t)
+		big := bigTraceScenario(t, example, 50000)
+		do(t, ctx, "load it and share it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), big),
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("share")),
+			waitValue(sel("share-link"), "/s/"),
+		)
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		if len(link) >= 2000 {
+			t.Errorf("the link is %d characters, want fewer than 2000", len(link))
+		}
+		if status := get(t, ctx, "read the status", chromedp.Text(sel("share-status"))); !strings.Contains(status, "stored on the server") {
+			t.Errorf("share status %q does not say the scenario was stored", status)
+		}
+		fresh := newBrowser(t)
+		do(t, fresh, "open it", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")), waitText(chromedp.CSS(`[data-figure="requests.issued"] dd`), "50000"))
+
+		do(t, ctx, "share again with the API unreachable",
+			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+					return err
+				}
+				_, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+					URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/api/v1/scenarios", Block: true}}})
+				return err
+			}),
+			chromedp.Click(sel("share")),
+			waitText(sel("share-status"), "the server could not store it"),
+		)
+		if got := get(t, ctx, "read the link", chromedp.Value(sel("share-link"))); strings.Contains(got, "/s/") {
+			t.Errorf("without the server, the box still shows a short link: %.100s", got)
+		}
 	})
 }
 
@@ -324,6 +388,30 @@ func longScenario(t *testing.T, path string) string {
 	}
 	gen := m["workload"].(map[string]any)["generate"].(map[string]any)
 	gen["duration_ms"] = 5e7 // millions of requests: minutes of work
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// bigTraceScenario returns the example with its workload replaced by a trace of n rows.
+func bigTraceScenario(t *testing.T, path string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	csv.WriteString("time_ms,service\n")
+	for i := range n {
+		fmt.Fprintf(&csv, "%d,TOUPPER\n", i*20)
+	}
+	m["workload"] = map[string]any{"trace_csv": csv.String()}
 	out, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

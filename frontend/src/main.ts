@@ -14,7 +14,8 @@ import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileStem, filesRequest, modelNames, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
-import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared } from "./share";
+import { ShareBox } from "./sharebox";
 import { SweepView } from "./sweepview";
 import { topology } from "./topology";
 import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
@@ -243,24 +244,10 @@ byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", ()
 byTestID<HTMLElement>("tab-runs", outputTabs.el).addEventListener("click", () => void runsView.refresh());
 
 // Share.
-const shareBtn = h("button", { type: "button", "data-testid": "share" }, "Share link");
-const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }, "Save and share");
-const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
-const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
-shareBtn.addEventListener("click", () => {
-  shareLink.value = shareURL(location.href, state.scenario, sweepView.shared);
-  shareLink.select();
-  void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
-});
-saveShareBtn.addEventListener("click", async () => {
-  try {
-    const { url } = await api.saveScenario(state.scenario);
-    shortLink.value = new URL(url, location.origin).href;
-    shortLink.select();
-  } catch (e) {
-    say((e as Error).message);
-  }
-});
+const shareBox = new ShareBox(
+  () => state.scenario,
+  () => ({ sweep: sweepView.shared ?? undefined, compare: compareView.shared ?? undefined }),
+);
 
 const version = h("span", { class: "muted", "data-testid": "version" });
 document.querySelector("#app")!.append(
@@ -269,7 +256,7 @@ document.querySelector("#app")!.append(
     {},
     h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")),
     version,
-    h("div", { class: "share" }, shareBtn, shareLink, saveShareBtn, shortLink),
+    shareBox.el,
   ),
   banner,
   h(
@@ -329,7 +316,7 @@ function changed(): void {
 const refreshCompare = debounce(() => compareView.refresh(), 500);
 
 /** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
-function loadScenario(sc: Scenario, own: Own = {}): void {
+function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
   state.scenario = sc;
   state.own = own;
   sc.workload ??= {};
@@ -340,7 +327,7 @@ function loadScenario(sc: Scenario, own: Own = {}): void {
   drawForms();
   changed();
   compareView.refresh();
-  void validate().then(drawForms);
+  return validate().then(drawForms);
 }
 
 /**
@@ -578,13 +565,36 @@ async function compareRuns(ids: string[]): Promise<void> {
   outputTabs.select("compare");
 }
 
-/** start loads the scenario of a short link, a fragment link, or the first example. */
+/**
+ * openShared loads a shared scenario (a link's) and runs it, then the
+ * comparison and the sweep the link was shared from, so whoever opens it
+ * sees what the sender saw without pressing anything.
+ */
+async function openShared(sc: Scenario, x: Shared): Promise<void> {
+  await loadScenario(sc);
+  inputTabs.select("config");
+  if (x.sweep) sweepView.setSpec(x.sweep);
+  if (x.compare) compareView.setSpecs(x.compare);
+  await run();
+  if (x.compare) {
+    outputTabs.select("compare");
+    await compareView.run();
+  }
+  if (x.sweep) {
+    outputTabs.select("sweep");
+    await sweepView.run();
+  }
+}
+
+/** start opens the scenario of a short link, a fragment link, or the first example. */
 async function start(): Promise<void> {
   const id = shortLinkID(location.pathname);
   if (id) {
+    const x = decodeExtras(location.hash);
+    if ("error" in x) say(x.error);
     try {
-      loadScenario(await api.getScenario(id));
-      inputTabs.select("config");
+      const sc = await api.getScenario(id);
+      await openShared(sc, "error" in x ? {} : x);
       return;
     } catch (e) {
       say(`Short link ${id}: ${(e as Error).message}`);
@@ -592,27 +602,18 @@ async function start(): Promise<void> {
   }
   const frag = decodeFragment(location.hash);
   if (frag.kind === "scenario") {
-    loadScenario(frag.scenario);
-    inputTabs.select("config");
-    if (frag.sweep) {
-      sweepView.setSpec(frag.sweep);
-      outputTabs.select("sweep");
-    }
+    await openShared(frag.scenario, frag);
     return;
   }
   if (frag.kind === "error") say(frag.message);
-  if (examples.length) loadScenario(structuredClone(examples[0].scenario));
+  if (examples.length) void loadScenario(structuredClone(examples[0].scenario));
 }
 
 window.addEventListener("hashchange", () => {
+  if (shortLinkID(location.pathname)) return; // a short link's fragment only carries its sweep or comparison
   const frag = decodeFragment(location.hash);
-  if (frag.kind === "scenario") {
-    loadScenario(frag.scenario);
-    if (frag.sweep) {
-      sweepView.setSpec(frag.sweep);
-      outputTabs.select("sweep");
-    }
-  } else if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "scenario") void openShared(frag.scenario, frag);
+  else if (frag.kind === "error") say(frag.message);
 });
 
 void start();
