@@ -309,6 +309,46 @@ func TestPlayground(t *testing.T) {
 		}
 	})
 
+	t.Run("a 287 000-row log opens as a virtualised table", func(t *testing.T) {
+		ctx := newBrowser(t)
+		const rows = 287000
+		do(t, ctx, "load it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), bigTraceScenario(t, example, rows)),
+			chromedp.Click(sel("scenario-json-load")),
+		)
+		ms := get(t, ctx, "open the Workload tab", chromedp.Evaluate[float64](`(() => {
+			const t0 = performance.now();
+			document.querySelector('[data-testid="tab-workload"]').click();
+			document.querySelector('[data-testid="trace-table"]').getBoundingClientRect(); // layout done
+			return performance.now() - t0;
+		})()`))
+		t.Logf("the Workload tab opened in %.0f ms", ms)
+		do(t, ctx, "see the table", waitText(sel("trace-about"), "287,000 rows"), waitText(sel("trace-about"), "time_ms"))
+		count := func() int {
+			return get(t, ctx, "count the rows drawn", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="trace-table"] [data-row]').length`))
+		}
+		if n := count(); n == 0 || n > 100 {
+			t.Errorf("%d rows drawn, want the few in view", n)
+		}
+		if n := get(t, ctx, "look for a text area", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="trace"]').length`)); n != 0 {
+			t.Errorf("the trace is in a text area as well")
+		}
+		do(t, ctx, "scroll to the middle",
+			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('[data-testid="trace-table"]'); s.scrollTop = s.scrollHeight / 2; })()`),
+			waitFor("the middle rows", "ok", chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="trace-table"] [data-row]')].some((r) => Math.abs(r.dataset.row - 143500) < 50) ? "ok" : ""`)),
+		)
+		if n := count(); n == 0 || n > 100 {
+			t.Errorf("after scrolling, %d rows drawn, want the few in view", n)
+		}
+		if row := get(t, ctx, "read a row", chromedp.Text(chromedp.CSS(`[data-testid="trace-table"] [data-row="143500"]`))); !strings.Contains(row, "2869980") || !strings.Contains(row, "TOUPPER") {
+			t.Errorf("row 143500 reads %q, want its time 2869980 and service TOUPPER", row)
+		}
+		screenshot(t, ctx, "trace-table", chromedp.CSS("section.inputs"))
+	})
+
 	t.Run("a 50 000-row scenario gets a short link, and says why without a server", func(t *testing.T) {
 		ctx := newBrowser(t)
 		big := bigTraceScenario(t, example, 50000)
