@@ -14,6 +14,7 @@ import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileStem, filesRequest, modelNames, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
+import { hintScrolling } from "./scrollhint";
 import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared } from "./share";
 import { ShareBox } from "./sharebox";
 import { SweepView } from "./sweepview";
@@ -254,8 +255,7 @@ document.querySelector("#app")!.append(
   h(
     "header",
     {},
-    h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")),
-    version,
+    h("div", { class: "brand" }, h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")), version),
     shareBox.el,
   ),
   banner,
@@ -266,6 +266,7 @@ document.querySelector("#app")!.append(
     h("section", { class: "outputs", "aria-label": "Results" }, outputTabs.el),
   ),
 );
+hintScrolling(document.querySelector<HTMLElement>("#app")!);
 runEngine.ready.then(
   () => (version.textContent = `engine ${runEngine.version}`),
   (e: Error) => say(e.message),
