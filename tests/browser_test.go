@@ -49,6 +49,25 @@ func TestPlayground(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("downloaded result differs from `tuxlb run`:\ngot  %d bytes: %.300s\nwant %d bytes: %.300s", len(got), got, len(want), want)
 		}
+		// The response-time histogram marks the service's p95 and p99.
+		var res struct {
+			Services []struct {
+				Name     string
+				Response struct{ P95, P99 float64 } `json:"response_ms"`
+			}
+		}
+		if err := json.Unmarshal(got, &res); err != nil || len(res.Services) == 0 {
+			t.Fatalf("read the result: %v", err)
+		}
+		svc := res.Services[0]
+		hist := sel("chart-histogram-" + svc.Name)
+		marks := get(t, ctx, "read the histogram's marks", chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.marks`, hist)))
+		if want := fmt.Sprintf("%v,%v", svc.Response.P95, svc.Response.P99); marks != want {
+			t.Errorf("histogram of %s marks %q, want p95,p99 = %q", svc.Name, marks, want)
+		}
+		if caption := get(t, ctx, "read the histogram's caption", chromedp.Text(chromedp.CSS(string(hist)+" figcaption"))); !strings.Contains(caption, "p95") || !strings.Contains(caption, "p99") {
+			t.Errorf("histogram caption %q does not name p95 and p99", caption)
+		}
 		csv := filepath.Join(t.TempDir(), "dispatch.csv")
 		cliRun(t, "--dispatch", csv, example)
 		wantCSV, err := os.ReadFile(csv)
@@ -128,6 +147,20 @@ func TestPlayground(t *testing.T) {
 		id := strings.TrimSuffix(strings.TrimPrefix(status, "Saved as run "), ".")
 		item := fmt.Sprintf(`%s li[data-run-id=%q]`, sel("runs-list"), id)
 		do(t, ctx, "see it listed", chromedp.WaitVisible(chromedp.CSS(item)))
+		// It shows the run's headline figures, as the summary has them.
+		figures := get(t, ctx, "compare the figures", chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+			const out = [];
+			const listed = document.querySelectorAll(%q);
+			for (const f of listed) {
+				const want = document.querySelector('[data-testid="summary"] [data-figure="' + f.dataset.figure + '"] dd').textContent;
+				const got = f.querySelector("dd").textContent.replace(/ ms$/, "");
+				if (got !== want) out.push(f.dataset.figure + ": listed " + got + ", summary " + want);
+			}
+			return listed.length < 5 ? "only " + listed.length + " figures listed" : out.join("; ");
+		})()`, item+" [data-figure]")))
+		if figures != "" {
+			t.Errorf("the saved run's figures: %s", figures)
+		}
 		screenshot(t, ctx, "saved-runs", chromedp.CSS("section.outputs"))
 		resp, err := http.Get(srv.URL + "/api/v1/runs/" + id)
 		if err != nil {

@@ -54,13 +54,14 @@ export interface ChartOptions {
   yLabel: string;
   bars?: boolean; // draw as bars (histograms)
   stepped?: boolean; // bins: hold each value until the next
-  marks?: number[]; // x values to mark with a vertical line (MP counter resets)
+  marks?: number[]; // x values to mark with a vertical line (MP counter resets, percentiles)
+  markLabels?: string[]; // a label drawn at the top of each mark
   testid?: string;
 }
 
 /** chart draws data into a new figure element and returns it. */
 export function chart(data: ChartData, o: ChartOptions): HTMLElement {
-  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
+  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null, "data-marks": o.marks?.join(",") ?? null });
   const box = h("div", { class: "chart-box" });
   fig.append(h("figcaption", {}, o.title), box);
   if (data.data[0].length === 0) {
@@ -85,7 +86,7 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
         points: { show: false },
       })),
     ],
-    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
+    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!, o.markLabels)] } : {},
   };
   const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
   live.add(plot);
@@ -108,20 +109,31 @@ export function yAxisSize(u: uPlot, values: string[] | null, axisIdx: number, cy
   });
 }
 
-function drawMarks(u: uPlot, xs: number[]): void {
+/** drawMarks draws a dashed vertical line at each x (with its label at the top, when given). */
+function drawMarks(u: uPlot, xs: number[], labels?: string[]): void {
   const ctx = u.ctx;
+  const dpr = window.devicePixelRatio || 1;
   ctx.save();
-  ctx.strokeStyle = "#9ca3af";
-  ctx.setLineDash([4, 4]);
+  ctx.strokeStyle = cssVar("--chart-axis", "#6b7280");
+  ctx.fillStyle = cssVar("--chart-axis", "#6b7280");
+  ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
   ctx.lineWidth = 1;
-  for (const x of xs) {
+  xs.forEach((x, i) => {
     const px = Math.round(u.valToPos(x, "x", true));
-    if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
+    if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) return;
+    ctx.setLineDash([4 * dpr, 4 * dpr]);
     ctx.beginPath();
     ctx.moveTo(px, u.bbox.top);
     ctx.lineTo(px, u.bbox.top + u.bbox.height);
     ctx.stroke();
-  }
+    const label = labels?.[i];
+    if (label) {
+      ctx.setLineDash([]);
+      // the later label one line lower, so that close marks do not overwrite each other
+      ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.8 ? "right" : "left";
+      ctx.fillText(label, px + (ctx.textAlign === "right" ? -3 : 3) * dpr, u.bbox.top + (12 + 13 * i) * dpr);
+    }
+  });
   ctx.restore();
 }
 
