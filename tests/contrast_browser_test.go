@@ -121,7 +121,7 @@ func TestPlaygroundContrast(t *testing.T) {
 	}
 	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
 	requireBuilt(t, srv.URL)
-	// Each view shows one scenario tab beside one result tab.
+	// Each view shows one scenario tab beside one result tab (the flow view's canvas is not text).
 	type view struct {
 		name   string
 		setup  []chromedp.Action[chromedp.Void]
@@ -143,6 +143,8 @@ func TestPlaygroundContrast(t *testing.T) {
 				{"sweep", []chromedp.Action[chromedp.Void]{chromedp.Click(sel("tab-sweep")), chromedp.SetValue(sel("sweep-values1"), "0.5,1"),
 					chromedp.SetValue(sel("sweep-reps"), "2"), chromedp.SetValue(sel("sweep-objective"), "response_p99_ms<=100"),
 					chromedp.Click(sel("sweep-run")), waitText(sel("sweep-status"), "Done")}, "json"},
+				{"flow", []chromedp.Action[chromedp.Void]{chromedp.Click(sel("tab-flow")), waitText(sel("flow-status"), "Requests 1 to"),
+					chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('[data-testid="flow-scrub"]'); s.value = "250"; s.dispatchEvent(new Event("input")); })()`)}, "workload"},
 				{"saved runs", []chromedp.Action[chromedp.Void]{chromedp.Click(sel("tab-results")), chromedp.Click(sel("save-run")), waitText(sel("runs-list"), "NETLOAD"), chromedp.Click(sel("share"))}, "examples"},
 			}
 			total := 0

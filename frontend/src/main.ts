@@ -10,6 +10,7 @@ import { examples, pieces } from "./examples";
 import { eventsForm } from "./eventsform";
 import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
+import { FlowView } from "./flow";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileStem, filesRequest, modelNames, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
@@ -227,6 +228,15 @@ const explainView = new ExplainView(
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const sweepView = new SweepView(() => state.scenario, toolEngine);
+const flowView = new FlowView(
+  () => state.resultScenario || JSON.stringify(state.scenario),
+  () => state.model,
+  (scenario) => dispatchOf(scenario),
+  (seq) => {
+    outputTabs.select("explain");
+    void explainView.show(seq);
+  },
+);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -237,11 +247,13 @@ const outputTabs = tabs("Results", [
   ["explain", "Explain", explainView.el],
   ["compare", "Compare", compareView.el],
   ["sweep", "Sweep", sweepView.el],
+  ["flow", "Flow", flowView.el],
   ["runs", "Saved runs", runsView.el],
 ]);
 byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
   if (!explainView.el.querySelector("table")) void explainView.show(1);
 });
+byTestID<HTMLElement>("tab-flow", outputTabs.el).addEventListener("click", () => flowView.shown());
 byTestID<HTMLElement>("tab-runs", outputTabs.el).addEventListener("click", () => void runsView.refresh());
 
 // Share.
@@ -512,19 +524,26 @@ function showResult(r: Result, text: string, scenarioJSON: string): void {
   outputTabs.select("results");
 }
 
-/** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
-async function downloadDispatch(): Promise<void> {
+/** dispatchOf runs a scenario with the dispatch log on and returns the log. */
+async function dispatchOf(scenario: string): Promise<string> {
   busy(true);
-  runStatus.textContent = "Running again for the dispatch log…";
+  runStatus.textContent = "Running for the dispatch log…";
   try {
-    const a = await runEngine.call<RunAnswer>({ op: "run", scenario: state.resultScenario, opts: { dispatch: true } });
-    download(`${resultStem()}-dispatch.csv`, "text/csv", a.dispatch ?? "");
+    const a = await runEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } });
     runStatus.textContent = "Done.";
+    return a.dispatch ?? "";
   } catch (e) {
     runStatus.textContent = errorText(e);
+    throw e;
   } finally {
     busy(false);
   }
+}
+
+/** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
+async function downloadDispatch(): Promise<void> {
+  const log = await dispatchOf(state.resultScenario).catch(() => null);
+  if (log !== null) download(`${resultStem()}-dispatch.csv`, "text/csv", log);
 }
 
 async function saveRun(): Promise<void> {
