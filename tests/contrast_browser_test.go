@@ -136,6 +136,9 @@ func TestPlaygroundContrast(t *testing.T) {
 				t.Fatalf("prefers-color-scheme: dark matches %v in the %s scheme", dark, scheme)
 			}
 			loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
+			if scheme == "dark" {
+				screenshot(t, ctx, "results-dark", chromedp.CSS("main"))
+			}
 			views := []view{
 				{"results", nil, "config"},
 				{"explain", []chromedp.Action[chromedp.Void]{chromedp.Click(sel("tab-explain")), chromedp.WaitVisible(sel("explain-candidates"))}, "workload"},

@@ -12,7 +12,7 @@ import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
 import { FlowView } from "./flow";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
-import { advertiseEditor, classify, fileStem, filesRequest, modelNames, type Incoming, type Own } from "./ownfiles";
+import { advertiseEditor, classify, fileDrop, fileStem, filesRequest, modelNames, readFiles, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { hintScrolling } from "./scrollhint";
@@ -102,42 +102,11 @@ const dmEditor = new ConfigEditor(
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
 const advertiseBox = h("div");
 const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
-const fileInput = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
-const keepBox = h("input", { type: "checkbox", "data-testid": "files-keep" });
-fileInput.addEventListener("change", () => {
-  if (fileInput.files?.length) void takeFiles(Array.from(fileInput.files));
-  fileInput.value = "";
-});
-const dropZone = h(
-  "div",
-  { class: "dropzone", "data-testid": "file-drop" },
-  h("strong", {}, "Your own files: "),
-  "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
-  fileInput,
-  h(
-    "p",
-    { class: "help" },
-    "They start a fresh scenario with the defaults ",
-    h("code", {}, "tuxlb run --ubbconfig F --trace L"),
-    " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ",
-  ),
-  h("label", { class: "check" }, keepBox, " keep this scenario's service times, tuning and workload for the new files instead"),
-);
-dropZone.addEventListener("dragover", (e) => {
-  e.preventDefault();
-  dropZone.classList.add("over");
-});
-dropZone.addEventListener("dragleave", () => dropZone.classList.remove("over"));
-dropZone.addEventListener("drop", (e) => {
-  e.preventDefault();
-  dropZone.classList.remove("over");
-  const list = Array.from(e.dataTransfer?.files ?? []);
-  if (list.length) void takeFiles(list);
-});
+const drop = fileDrop((list) => void takeFiles(list));
 const configPanel = h(
   "div",
   {},
-  dropZone,
+  drop.el,
   fitNotes,
   h("h3", {}, "UBBCONFIG"),
   ubbBox,
@@ -384,24 +353,9 @@ async function fit(m: Model): Promise<void> {
 
 /** takeFiles reads dropped or chosen files, telling them apart by their content. */
 async function takeFiles(list: File[]): Promise<void> {
-  const got: Incoming = {};
-  const read: string[] = [];
-  const notes: string[] = [];
-  for (const f of list) {
-    const text = await f.text();
-    const kind = classify(f.name, text);
-    if (kind === null) {
-      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
-      continue;
-    }
-    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
-    got[kind] = { text, name: f.name };
-  }
-  if (!read.length) {
-    showNotes(notes);
-    return;
-  }
-  await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
+  const { got, read, notes } = await readFiles(list);
+  if (!read.length) showNotes(notes);
+  else await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
 }
 
 /**
@@ -409,7 +363,7 @@ async function takeFiles(list: File[]): Promise<void> {
  * --ubbconfig --dmconfig --trace` does (filesRequest says with what else).
  */
 async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
-  const keep = keepBox.checked;
+  const keep = drop.keep();
   const cur = {
     ubbconfig: ubbEditor.text,
     dmconfig: dmEditor.text,
@@ -422,7 +376,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
     loadScenario(a.scenario, own);
     const how =
       request.scenario === undefined
-        ? "A fresh scenario from them with the defaults of tuxlb run --ubbconfig, as its name says."
+        ? "A fresh scenario: what you gave and the defaults tuxlb run --ubbconfig uses; nothing of the scenario before is kept."
         : got.scenario
           ? "The scenario document, with the files in place of its parts."
           : "This scenario's settings kept, fitted to the new files.";

@@ -177,3 +177,62 @@ export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolea
   if (!next.dm) delete next.dm;
   return { request, own: next };
 }
+
+/** readFiles reads files and tells them apart by content (classify); what is none of the four is noted and left out. */
+export async function readFiles(list: File[]): Promise<{ got: Incoming; read: string[]; notes: string[] }> {
+  const got: Incoming = {};
+  const read: string[] = [];
+  const notes: string[] = [];
+  for (const f of list) {
+    const text = await f.text();
+    const kind = classify(f.name, text);
+    if (kind === null) {
+      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
+      continue;
+    }
+    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
+    got[kind] = { text, name: f.name };
+  }
+  return { got, read, notes };
+}
+
+/**
+ * fileDrop is the box at the top of the Config tab: drop files on it or
+ * choose them; keep says whether the user ticked keeping the scenario's
+ * settings for them.
+ */
+export function fileDrop(onFiles: (list: File[]) => void): { el: HTMLElement; keep: () => boolean } {
+  const input = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
+  const keep = h("input", { type: "checkbox", "data-testid": "files-keep" });
+  input.addEventListener("change", () => {
+    if (input.files?.length) onFiles(Array.from(input.files));
+    input.value = "";
+  });
+  const el = h(
+    "div",
+    { class: "dropzone", "data-testid": "file-drop" },
+    h("strong", {}, "Your own files: "),
+    "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
+    input,
+    h(
+      "p",
+      { class: "help" },
+      "They start a fresh scenario with the defaults ",
+      h("code", {}, "tuxlb run --ubbconfig F --trace L"),
+      " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ",
+    ),
+    h("label", { class: "check" }, keep, " keep this scenario's service times, tuning and workload for the new files instead"),
+  );
+  el.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    el.classList.add("over");
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("over"));
+  el.addEventListener("drop", (e) => {
+    e.preventDefault();
+    el.classList.remove("over");
+    const list = Array.from(e.dataTransfer?.files ?? []);
+    if (list.length) onFiles(list);
+  });
+  return { el, keep: () => keep.checked };
+}
