@@ -380,6 +380,16 @@ func TestPlayground(t *testing.T) {
 			t.Errorf("row 143500 reads %q, want its time 2869980 and service TOUPPER", row)
 		}
 		screenshot(t, ctx, "trace-table", chromedp.CSS("section.inputs"))
+		// The JSON tab holds the trace back too, and loading its text keeps the trace.
+		do(t, ctx, "open the JSON tab", chromedp.Click(sel("tab-json")), waitValue(sel("scenario-json"), "287,000 rows are kept"))
+		if n := get(t, ctx, "measure the JSON", chromedp.Evaluate[int](`document.querySelector('[data-testid="scenario-json"]').value.length`)); n > 20000 {
+			t.Errorf("the JSON tab holds %d characters", n)
+		}
+		do(t, ctx, "load the JSON and look at the trace again",
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("tab-workload")),
+			waitText(sel("trace-about"), "287,000 rows"),
+		)
 	})
 
 	t.Run("a 50 000-row scenario gets a short link, and says why without a server", func(t *testing.T) {

@@ -20,6 +20,7 @@ import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared
 import { ShareBox } from "./sharebox";
 import { SweepView } from "./sweepview";
 import { topology } from "./topology";
+import { elideTrace, restoreTrace, type HeldTrace } from "./tracetable";
 import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
 
@@ -35,6 +36,9 @@ const state = {
   /** What of the scenario is the user's own files (see filesRequest). */
   own: {} as Own,
 };
+
+/** jsonTraceLimit is the longest trace (characters) the JSON tab shows; a longer one is held back. */
+const jsonTraceLimit = 200_000;
 
 const runEngine = new Engine(); // runs and comparisons; cancel terminates it
 const toolEngine = new Engine(); // validation and explanations, so they never wait for a long run
@@ -123,9 +127,12 @@ const timingPanel = h("div");
 const jsonText = h("textarea", { rows: 24, spellcheck: "false", "aria-label": "scenario JSON", "data-testid": "scenario-json", class: "json" });
 const jsonApply = h("button", { type: "button", "data-testid": "scenario-json-load" }, "Load this JSON");
 const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (docs/scenario.md). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
+/** The trace the JSON tab holds back while it shows a marker in its place (elideTrace). */
+let heldTrace: HeldTrace | null = null;
 jsonApply.addEventListener("click", () => {
   try {
     const v = JSON.parse(jsonText.value);
+    restoreTrace(v, heldTrace);
     const problem = scenarioProblem(v);
     if (problem) throw new Error(problem);
     loadScenario(v as Scenario);
@@ -156,7 +163,11 @@ const inputTabs = tabs("Scenario", [
   ["timing", "Timing & tuning", timingPanel],
   ["json", "JSON", jsonPanel],
 ]);
-byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => (jsonText.value = JSON.stringify(state.scenario, null, 2)));
+byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => {
+  const { doc, held } = elideTrace(state.scenario, jsonTraceLimit);
+  heldTrace = held;
+  jsonText.value = JSON.stringify(doc, null, 2);
+});
 
 // Run bar.
 const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run", title: "Run (Ctrl+Enter, Cmd+Enter on a Mac)" }, "Run");

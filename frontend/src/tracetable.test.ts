@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { rowAt, sniffDelimiter, splitRow, traceShape } from "./tracetable";
+import { elideTrace, restoreTrace, rowAt, sniffDelimiter, splitRow, traceShape } from "./tracetable";
 
 describe("traceShape", () => {
   it("indexes the rows after the header, leaving blank lines out", () => {
@@ -29,5 +29,22 @@ describe("sniffDelimiter and splitRow", () => {
     expect(["a,b;c", "a;b", "a\tb", "a|b", "ab"].map(sniffDelimiter)).toEqual([",", ";", "\t", "|", ","]);
     expect(splitRow('1,"A, B",""x"",3', ",")).toEqual(["1", "A, B", "x", "3"]);
     expect(splitRow('1,"say ""hi""",2', ",")).toEqual(["1", 'say "hi"', "2"]);
+  });
+});
+
+describe("elideTrace and restoreTrace", () => {
+  const trace = "time_ms,service\n" + "1,X\n".repeat(1000);
+  const sc = { ubbconfig: "u", workload: { trace_csv: trace } };
+  it("hold a long trace back from the JSON tab and put it back on load", () => {
+    const { doc, held } = elideTrace(sc, 100);
+    expect(doc.workload.trace_csv).toContain("1,000 rows");
+    expect(sc.workload.trace_csv).toBe(trace); // the scenario itself is untouched
+    const edited = JSON.parse(JSON.stringify({ ...doc, name: "edited" }));
+    restoreTrace(edited, held);
+    expect(edited).toEqual({ ...sc, name: "edited" });
+    const replaced = { ...doc, workload: { trace_csv: "time_ms,service\n0,X\n" } };
+    restoreTrace(replaced, held);
+    expect(replaced.workload.trace_csv).toBe("time_ms,service\n0,X\n"); // a new trace typed in stays
+    expect(elideTrace(sc, 1e6)).toEqual({ doc: sc, held: null });
   });
 });

@@ -122,3 +122,27 @@ export function traceTable(text: string, what: string): HTMLElement {
   draw();
   return h("div", { class: "trace-view" }, about, shape.rows ? scroller : h("p", { class: "muted" }, "No rows after the header."));
 }
+
+/** A long trace held back from the JSON tab: the text shown in its place, and the trace itself. */
+export interface HeldTrace {
+  marker: string;
+  text: string;
+}
+
+/**
+ * elideTrace returns the scenario as the JSON tab shows it: a trace longer
+ * than limit characters replaced by a marker (a text area of megabytes takes
+ * seconds), and the trace held back to put back on load (restoreTrace).
+ */
+export function elideTrace<S extends { workload: { trace_csv?: string } }>(sc: S, limit: number): { doc: S; held: HeldTrace | null } {
+  const text = sc.workload.trace_csv;
+  if (text === undefined || text.length <= limit) return { doc: sc, held: null };
+  const marker = `(the trace's ${traceShape(text).rows.toLocaleString("en")} rows are kept as they are: too long to show here, see the Workload tab)`;
+  return { doc: { ...sc, workload: { ...sc.workload, trace_csv: marker } }, held: { marker, text } };
+}
+
+/** restoreTrace puts a held trace back where its marker still stands (v is the JSON tab's document). */
+export function restoreTrace(v: unknown, held: HeldTrace | null): void {
+  const w = (v as { workload?: { trace_csv?: unknown } } | null)?.workload;
+  if (held && w && w.trace_csv === held.marker) w.trace_csv = held.text;
+}
