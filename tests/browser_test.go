@@ -340,6 +340,18 @@ func TestPlayground(t *testing.T) {
 		if got := downloadOf(t, fresh, sel("sweep-download-json")); !bytes.Equal(got, want) {
 			t.Errorf("the shared sweep's JSON differs from `tuxlb sweep --format json` (%d bytes, want %d)", len(got), len(want))
 		}
+		// The short link carries the sweep in its fragment.
+		do(t, ctx, "make the short link", chromedp.Click(sel("save-share")), waitValue(sel("share-short-link"), "/s/"))
+		short := get(t, ctx, "read the short link", chromedp.Value(sel("share-short-link")))
+		if !strings.Contains(short, "/s/") || !strings.Contains(short, "#w=") {
+			t.Fatalf("short link %q does not carry the sweep (#w=)", short)
+		}
+		other := newBrowser(t)
+		do(t, other, "open the short link: the sweep runs",
+			chromedp.Navigate(short),
+			waitText(sel("sweep-table"), "6 of 6 points"),
+			waitText(sel("sweep-status"), "Done"),
+		)
 	})
 
 	t.Run("a 287 000-row log opens as a virtualised table", func(t *testing.T) {
