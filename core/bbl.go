@@ -142,8 +142,10 @@ func (e *engine) armTimeout(i, s int32, t int64) {
 	e.pushLife(lifeItem{t: scanAtOrAfter(t+to, L.scanUS), seq: f.req.Seq, srv: i, gen: sv.gen, kind: itemAbort})
 }
 
-// spawnScan makes the -p decisions of a BBL scan at t, entry by entry.
-func (e *engine) spawnScan(t int64) {
+// spawnScan makes the -p decisions of a BBL scan at t, entry by entry, and
+// reports whether it shut a spare down (which changes what the next scan
+// sees without an event).
+func (e *engine) spawnScan(t int64) (decayed bool) {
 	for k := range e.life.sets {
 		set := &e.life.sets[k]
 		q := &e.queues[set.queue]
@@ -160,7 +162,9 @@ func (e *engine) spawnScan(t int64) {
 		if set.sp.Load {
 			waiting = q.work
 		}
-		if waiting > int64(set.sp.High)*up {
+		// servopts(5): met or exceeded; with no up instance, any waiting
+		// request is above
+		if above := waiting >= int64(set.sp.High)*up && up > 0 || up == 0 && waiting > 0; above {
 			if set.above < 0 {
 				set.above = t
 			}
@@ -176,11 +180,13 @@ func (e *engine) spawnScan(t int64) {
 			}
 			if t-set.below >= int64(set.sp.TerminateS)*1_000_000 && e.decayOne(set, t) {
 				set.below = t
+				decayed = true
 			}
 		} else {
 			set.below = -1
 		}
 	}
+	return decayed
 }
 
 // spawnOne boots the lowest gone spare of set; false when there is none.

@@ -330,8 +330,9 @@ func (e *engine) lifeStep(have bool, next *request) {
 		e.noticeOrAbort(&it, t)
 	}
 	if scan {
-		e.spawnScan(t)
-		if !e.opt.everyScan {
+		// a decay changes the up instances the next scan counts, with no
+		// event: that scan is played
+		if decayed := e.spawnScan(t); !e.opt.everyScan && !decayed {
 			e.skipScans(t, have, next) // before the come-ups of t, which it counts as events
 		}
 	}

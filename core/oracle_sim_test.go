@@ -714,7 +714,7 @@ func (o *oracle) spawnStep(t int64) {
 				up++
 			}
 		}
-		above := w > int64(sp.sp.High)*up || (up == 0 && w > 0)
+		above := up > 0 && w >= int64(sp.sp.High)*up || (up == 0 && w > 0)
 		below := w < int64(sp.sp.Low)*up
 		if !above {
 			sp.above = -1
