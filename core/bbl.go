@@ -1,8 +1,9 @@
 package core
 
 // The BBL's work on instances: crash notices (RESTART, MAXGEN, GRACE),
-// SVCTIMEOUT aborts, instances coming up, and -p spawning and decay
-// (docs/engine.md, "Life cycle"). lifecycle.go schedules it.
+// SVCTIMEOUT aborts, instances coming up and -p spawning; and the -p spares'
+// own idle alarms (decay) (docs/engine.md, "Life cycle"). lifecycle.go
+// schedules it.
 
 // live reports whether a BBL work item still applies: the crash is not yet
 // noticed, the request is still in service, the restart or boot was not
@@ -19,6 +20,8 @@ func (e *engine) live(it *lifeItem) bool {
 		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.seq
 	case itemUp:
 		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
+	case itemDecay: // still idle since the alarm was set
+		return sv.gen == it.gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.seq
 	}
 	panic("core: live: unknown BBL work item")
 }
@@ -123,6 +126,8 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
 	}
 }
 
@@ -142,26 +147,16 @@ func (e *engine) armTimeout(i, s int32, t int64) {
 	e.pushLife(lifeItem{t: scanAtOrAfter(t+to, L.scanUS), seq: f.req.Seq, srv: i, gen: sv.gen, kind: itemAbort})
 }
 
-// spawnScan makes the -p decisions of a BBL scan at t, entry by entry, and
-// reports whether it shut a spare down (which changes what the next scan
-// sees without an event).
-func (e *engine) spawnScan(t int64) (decayed bool) {
+// spawnScan makes the -p spawning decisions of a BBL scan at t, entry by
+// entry: a spare is booted once the measure has met or exceeded the
+// high-water mark for create seconds.
+func (e *engine) spawnScan(t int64) {
 	for k := range e.life.sets {
 		set := &e.life.sets[k]
-		q := &e.queues[set.queue]
-		if e.lostAt(q.machine) {
+		if e.lostAt(set.machine) {
 			continue // no BBL runs there
 		}
-		var up int64
-		for _, i := range q.servers {
-			if e.servers[i].state == stateUp {
-				up++
-			}
-		}
-		waiting := int64(q.wait.n)
-		if set.sp.Load {
-			waiting = q.work
-		}
+		waiting, up := e.spawnMeasure(set)
 		// servopts(5): met or exceeded; with no up instance, any waiting
 		// request is above
 		if above := waiting >= int64(set.sp.High)*up && up > 0 || up == 0 && waiting > 0; above {
@@ -174,19 +169,23 @@ func (e *engine) spawnScan(t int64) (decayed bool) {
 		} else {
 			set.above = -1
 		}
-		if waiting < int64(set.sp.Low)*up {
-			if set.below < 0 {
-				set.below = t
-			}
-			if t-set.below >= int64(set.sp.TerminateS)*1_000_000 && e.decayOne(set, t) {
-				set.below = t
-				decayed = true
-			}
-		} else {
-			set.below = -1
+	}
+}
+
+// spawnMeasure returns what -p compares for set: the requests waiting in
+// its queue (with L, their summed LOAD) and the queue's up instances.
+func (e *engine) spawnMeasure(set *spawnSet) (waiting, up int64) {
+	q := &e.queues[set.queue]
+	for _, i := range q.servers {
+		if e.servers[i].state == stateUp {
+			up++
 		}
 	}
-	return decayed
+	waiting = int64(q.wait.n)
+	if set.sp.Load {
+		waiting = q.work
+	}
+	return waiting, up
 }
 
 // spawnOne boots the lowest gone spare of set; false when there is none.
@@ -200,14 +199,26 @@ func (e *engine) spawnOne(set *spawnSet, t int64) bool {
 	return false
 }
 
-// decayOne shuts down the highest up spare of set; false when there is none.
-func (e *engine) decayOne(set *spawnSet, t int64) bool {
-	for k := len(set.servers) - 1; k >= 0; k-- {
-		i := set.servers[k]
-		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateUp {
-			e.shutdown(i, causeDecay, t)
-			return true
-		}
+// armDecay sets the alarm of spare i, idle from t: terminate seconds later,
+// if it is still idle, it ends itself (decay). The BBL does not choose it:
+// each spare of the set has its own alarm (servopts(5): the code that
+// terminates idle servers uses alarm()).
+func (e *engine) armDecay(i int32, t int64) {
+	set := &e.life.sets[e.life.setOf[i]]
+	e.pushLife(lifeItem{t: t + set.terminateUS, seq: t, srv: i, gen: e.servers[i].gen, kind: itemDecay})
+}
+
+// decay runs the alarm of a spare idle for terminate seconds: it ends
+// itself (gone, cause decay) when the measure of its set is below the
+// low-water mark. (A set with an idle up instance has nothing waiting, so
+// the test is met whenever low is at least 1; spares of a set with low 0
+// have no alarm.)
+func (e *engine) decay(it *lifeItem, t int64) {
+	if !e.live(it) {
+		return
 	}
-	return false
+	set := &e.life.sets[e.life.setOf[it.srv]]
+	if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
+		e.shutdown(it.srv, causeDecay, t)
+	}
 }
