@@ -173,17 +173,22 @@ func (e *engine) spawnScan(t int64) {
 }
 
 // spawnMeasure returns what -p compares for set: the requests waiting in
-// its queue (with L, their summed LOAD) and the queue's up instances.
+// its queues (with L, their summed LOAD) and those queues' up instances.
+// An MSSQ set has one queue; a conversational entry without RQADDR, one per
+// instance.
 func (e *engine) spawnMeasure(set *spawnSet) (waiting, up int64) {
-	q := &e.queues[set.queue]
-	for _, i := range q.servers {
-		if e.servers[i].state == stateUp {
-			up++
+	for _, qi := range set.queues {
+		q := &e.queues[qi]
+		for _, i := range q.servers {
+			if e.servers[i].state == stateUp {
+				up++
+			}
 		}
-	}
-	waiting = int64(q.wait.n)
-	if set.sp.Load {
-		waiting = q.work
+		if set.sp.Load {
+			waiting += q.work
+		} else {
+			waiting += int64(q.wait.n)
+		}
 	}
 	return waiting, up
 }

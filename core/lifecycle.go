@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -146,12 +147,13 @@ type lifeChange struct {
 	cause    lifeCause
 }
 
-// spawnSet is one *SERVERS entry with CLOPT -p: its MSSQ queue, its
-// instances and the time since which the BBL has seen the queue at or above
-// high (-1: not now).
+// spawnSet is one *SERVERS entry with CLOPT -p: its queues (the MSSQ
+// queue; for a conversational entry without RQADDR, each instance's own),
+// its instances and the time since which the BBL has seen the measure at
+// or above high (-1: not now).
 type spawnSet struct {
 	sp          ubb.Spawn
-	queue       int32
+	queues      []int32
 	machine     int32
 	servers     []int32 // the entry's instances, scan order
 	minSrvID    int     // SRVIDs from here on are spares
@@ -244,8 +246,8 @@ func (e *engine) initLifecycle() {
 func (e *engine) initAlarms(L *lifecycle) {
 	for k := range L.sets {
 		set := &L.sets[k]
-		if set.sp.Low == 0 {
-			continue
+		if set.sp.Low == 0 || set.sp.Conv {
+			continue // never below 0; non-MSSQ conversational servers do not decay
 		}
 		for _, i := range set.servers {
 			if e.m.Servers[i].SrvID < set.minSrvID {
@@ -301,10 +303,14 @@ func (e *engine) spawnSets() []spawnSet {
 		if !ok {
 			k = len(out)
 			byEntry[s.Life.Entry] = k
-			out = append(out, spawnSet{sp: *s.Life.Spawn, queue: int32(s.QueueIdx), machine: int32(s.Machine),
+			out = append(out, spawnSet{sp: *s.Life.Spawn, machine: int32(s.Machine),
 				minSrvID: s.Life.MinSrvID, terminateUS: int64(s.Life.Spawn.TerminateS) * 1_000_000, above: -1})
 		}
-		out[k].servers = append(out[k].servers, int32(i))
+		set := &out[k]
+		set.servers = append(set.servers, int32(i))
+		if q := int32(s.QueueIdx); !slices.Contains(set.queues, q) {
+			set.queues = append(set.queues, q)
+		}
 	}
 	return out
 }

@@ -107,7 +107,7 @@ type oracle struct {
 // oSpawn is the -p of one *SERVERS entry.
 type oSpawn struct {
 	sp       ubb.Spawn
-	q        int
+	queues   []int // the MSSQ queue, or (CONV=Y without RQADDR) each instance's
 	servers  []int
 	minSrvID int
 	above    int64 // when the measure was first seen at or above high, -1: not
@@ -212,11 +212,14 @@ func newOracle(sc *Scenario) (*oracle, error) {
 		}
 		sp := byEntry[s.Life.Entry]
 		if sp == nil {
-			sp = &oSpawn{sp: *s.Life.Spawn, q: s.QueueIdx, minSrvID: s.Life.MinSrvID, above: -1}
+			sp = &oSpawn{sp: *s.Life.Spawn, minSrvID: s.Life.MinSrvID, above: -1}
 			byEntry[s.Life.Entry] = sp
 			o.spawns = append(o.spawns, sp)
 		}
 		sp.servers = append(sp.servers, i)
+		if !slices.Contains(sp.queues, s.QueueIdx) {
+			sp.queues = append(sp.queues, s.QueueIdx)
+		}
 	}
 	for _, ev := range sc.Events {
 		e := oEvent{at: oRoundUS(*ev.AtMS)}
@@ -699,19 +702,21 @@ func (o *oracle) abort(i int, t int64) {
 	o.notice(i, t)
 }
 
-// measure is what -p compares for sp: the requests waiting in its queue
-// (with L, their LOAD) and its up instances.
+// measure is what -p compares for sp: the requests waiting in its queues
+// (with L, their LOAD) and their up instances.
 func (o *oracle) measure(sp *oSpawn) (w, up int64) {
-	for _, r := range o.waiting[sp.q] {
-		if sp.sp.Load {
-			w += int64(o.params(r.svc, sp.q).Load)
-		} else {
-			w++
+	for _, q := range sp.queues {
+		for _, r := range o.waiting[q] {
+			if sp.sp.Load {
+				w += int64(o.params(r.svc, q).Load)
+			} else {
+				w++
+			}
 		}
-	}
-	for _, i := range o.m.Queues[sp.q].Servers {
-		if o.insts[i].state == "up" {
-			up++
+		for _, i := range o.m.Queues[q].Servers {
+			if o.insts[i].state == "up" {
+				up++
+			}
 		}
 	}
 	return w, up
@@ -748,7 +753,7 @@ func (o *oracle) spawnStep(t int64) {
 // never below 0).
 func (o *oracle) decayAt(sp *oSpawn, i int) int64 {
 	in := &o.insts[i]
-	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 {
+	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 || sp.sp.Conv {
 		return -1
 	}
 	return in.idleSince + int64(sp.sp.TerminateS)*1000000
@@ -764,7 +769,7 @@ func (o *oracle) decayStep(t int64) {
 			}
 			if w, up := o.measure(sp); w < int64(sp.sp.Low)*up {
 				o.change(t, i, "gone", "decay")
-				o.orphanCheck(sp.q, t)
+				o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 			}
 		}
 	}
