@@ -31,7 +31,7 @@ func decodeStrict(data []byte, v any, what string) error {
 	if path, line, col, dup := duplicateKey(data); dup {
 		return Errorf(EINVALID, "%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
 	}
-	return nil
+	return CheckJSONText(data, v, what)
 }
 
 // decodeStrictInto is decodeStrict's decoding for a type's own
