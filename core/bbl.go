@@ -207,23 +207,39 @@ func (e *engine) spawnOne(set *spawnSet, t int64) bool {
 // armDecay sets the alarm of spare i, idle from t: terminate seconds later,
 // if it is still idle, it ends itself (decay). The BBL does not choose it:
 // each spare of the set has its own alarm (servopts(5): the code that
-// terminates idle servers uses alarm()).
+// terminates idle servers uses alarm()). A spare has at most one alarm
+// pending: while one is, a later idle stretch is left to it (alarmDue sets
+// the next when it goes off), so a busy spare adds nothing to the heap per
+// request.
 func (e *engine) armDecay(i int32, t int64) {
-	set := &e.life.sets[e.life.setOf[i]]
-	e.pushLife(lifeItem{t: t + set.terminateUS, seq: t, srv: i, gen: e.servers[i].gen, kind: itemDecay})
-}
-
-// decay runs the alarm of a spare idle for terminate seconds: it ends
-// itself (gone, cause decay) when the measure of its set is below the
-// low-water mark. (A set with an idle up instance has nothing waiting, so
-// the test is met whenever low is at least 1; spares of a set with low 0
-// have no alarm.)
-func (e *engine) decay(it *lifeItem, t int64) {
-	if !e.live(it) {
+	sv := &e.servers[i]
+	if sv.alarmSet {
 		return
 	}
-	set := &e.life.sets[e.life.setOf[it.srv]]
-	if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
-		e.shutdown(it.srv, causeDecay, t)
+	sv.alarmSet = true
+	set := &e.life.sets[e.life.setOf[i]]
+	e.pushLife(lifeItem{t: t + set.terminateUS, seq: t, srv: i, gen: sv.gen, kind: itemDecay})
+}
+
+// alarmDue is spare it.srv's alarm going off at t. If the spare has been
+// idle since the alarm was set, it has been idle for terminate seconds: it
+// ends itself (gone, cause decay) when the measure of its set is below the
+// low-water mark (a set with an idle up instance has nothing waiting, so
+// the test is met whenever low is at least 1; spares of a set with low 0
+// have no alarm). If it worked since and is idle again, its alarm is set
+// again from when it went idle. active: -p still plays (lifeStep).
+func (e *engine) alarmDue(it *lifeItem, t int64, active bool) {
+	i := it.srv
+	sv := &e.servers[i]
+	sv.alarmSet = false
+	switch {
+	case !active:
+	case e.live(it):
+		set := &e.life.sets[e.life.setOf[i]]
+		if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
+			e.shutdown(i, causeDecay, t)
+		}
+	case sv.state == stateUp && !sv.busy:
+		e.armDecay(i, sv.idleSince)
 	}
 }

@@ -78,6 +78,7 @@ type serverState struct {
 	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
 	idleAlarm bool      // a spare of a -p set: idle for terminate seconds, it ends itself
+	alarmSet  bool      // idleAlarm: its alarm is pending in the life-cycle heap
 	queue     int32
 	machine   int32
 	group     int32

@@ -359,7 +359,11 @@ func (e *engine) lifeStep(have bool, next *request) {
 		scan = active
 	}
 	for len(L.items) > 0 && L.items[0].t == t && (!e.live(&L.items[0]) || L.items[0].kind == itemDecay && !active) {
-		L.items.pop() // a completed request's timeout check, a cancelled restart, a spare that worked again
+		// a completed request's timeout check, a cancelled restart, the
+		// alarm of a spare that worked since (set again if it is idle)
+		if it := L.items.pop(); it.kind == itemDecay {
+			e.alarmDue(&it, t, active)
+		}
 	}
 	events := L.next < len(L.events) && L.events[L.next].AtUS == t
 	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
@@ -390,9 +394,7 @@ func (e *engine) lifeStep(have bool, next *request) {
 		case itemUp:
 			e.comeUp(&it, t) // with terminate 0 it may set an alarm of this instant
 		case itemDecay:
-			if active {
-				e.decay(&it, t)
-			}
+			e.alarmDue(&it, t, active)
 		default:
 			e.noticeOrAbort(&it, t)
 		}
