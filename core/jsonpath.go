@@ -40,7 +40,10 @@ func decodeStrict(data []byte, v any, what string) error {
 func decodeStrictInto(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return CheckJSONText(data, v, "this value") // keys are case-sensitive here too
 }
 
 // jsonShaped is a type with its own JSON forms (it decodes itself): it says
