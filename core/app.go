@@ -722,6 +722,8 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
 	}
 }
 

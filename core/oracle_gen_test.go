@@ -97,13 +97,19 @@ func genScenario(seed uint64) *Scenario {
 			fmt.Fprintf(&u, " MAX=%d", mx)
 		}
 		total += mn
+		rq := ""
 		if chance(0.4) || mx > mn {
-			fmt.Fprintf(&u, " RQADDR=Q%d%s", g, rqaddrs[pick(2)])
+			rq = fmt.Sprintf(" RQADDR=Q%d%s", g, rqaddrs[pick(2)])
 		}
 		spawn := ""
 		if mx > mn && chance(0.5) {
-			spawn = []string{"-p 1,0:1,0 ", "-p L50,0:60,0 ", "-p 0,0:2,0 ", "-p 1,0:3,0 "}[pick(4)]
+			k := pick(4)
+			spawn = []string{"-p 1,0:1,0 ", "-p L50,0:60,0 ", "-p 0,0:2,0 ", "-p 1,0:3,0 "}[k]
+			if k == 3 && id%2 == 1 { // (no draw of its own: other seeds keep their scenarios)
+				rq = " CONV=Y" // conversational without RQADDR: spawned, never decayed
+			}
 		}
+		u.WriteString(rq)
 		if chance(0.5) {
 			fmt.Fprintf(&u, " RESTART=Y MAXGEN=%d", 1+pick(3))
 			if chance(0.5) {

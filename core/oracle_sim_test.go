@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,11 +192,11 @@ type oClient struct {
 
 // oSpawn is the -p of one *SERVERS entry.
 type oSpawn struct {
-	sp           ubb.Spawn
-	q            int
-	servers      []int
-	minSrvID     int
-	above, below int64 // when the measure was first seen above high / below low, -1: not
+	sp       ubb.Spawn
+	queues   []int // the MSSQ queue, or (CONV=Y without RQADDR) each instance's
+	servers  []int
+	minSrvID int
+	above    int64 // when the measure was first seen at or above high, -1: not
 }
 
 type oEvent struct {
@@ -300,11 +301,14 @@ func newOracle(sc *Scenario) (*oracle, error) {
 		}
 		sp := byEntry[s.Life.Entry]
 		if sp == nil {
-			sp = &oSpawn{sp: *s.Life.Spawn, q: s.QueueIdx, minSrvID: s.Life.MinSrvID, above: -1, below: -1}
+			sp = &oSpawn{sp: *s.Life.Spawn, minSrvID: s.Life.MinSrvID, above: -1}
 			byEntry[s.Life.Entry] = sp
 			o.spawns = append(o.spawns, sp)
 		}
 		sp.servers = append(sp.servers, i)
+		if !slices.Contains(sp.queues, s.QueueIdx) {
+			sp.queues = append(sp.queues, s.QueueIdx)
+		}
 	}
 	for _, ev := range sc.Events {
 		e := oEvent{at: oRoundUS(*ev.AtMS)}
@@ -1032,61 +1036,74 @@ func (o *oracle) abort(i int, t int64) {
 	o.notice(i, t)
 }
 
-// spawnStep is the BBL's -p decisions at scan t, entry by entry.
-func (o *oracle) spawnStep(t int64) {
-	for _, sp := range o.spawns {
-		w, up := int64(0), int64(0)
-		for _, r := range o.waiting[sp.q] {
+// measure is what -p compares for sp: the requests waiting in its queues
+// (with L, their LOAD) and their up instances.
+func (o *oracle) measure(sp *oSpawn) (w, up int64) {
+	for _, q := range sp.queues {
+		for _, r := range o.waiting[q] {
 			if sp.sp.Load {
-				w += int64(o.params(r.svc, sp.q).Load)
+				w += int64(o.params(r.svc, q).Load)
 			} else {
 				w++
 			}
 		}
-		for _, i := range o.m.Queues[sp.q].Servers {
+		for _, i := range o.m.Queues[q].Servers {
 			if o.insts[i].state == "up" {
 				up++
 			}
 		}
-		above := w > int64(sp.sp.High)*up || (up == 0 && w > 0)
-		below := w < int64(sp.sp.Low)*up
+	}
+	return w, up
+}
+
+// spawnStep is the BBL's -p decisions at scan t, entry by entry: spawn once
+// the measure has met or exceeded high for create seconds.
+func (o *oracle) spawnStep(t int64) {
+	for _, sp := range o.spawns {
+		w, up := o.measure(sp)
+		above := up > 0 && w >= int64(sp.sp.High)*up || (up == 0 && w > 0)
 		if !above {
 			sp.above = -1
-		} else {
-			if sp.above < 0 {
-				sp.above = t
-			}
-			if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
-				for _, i := range sp.servers {
-					if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
-						o.insts[i].comeUpAt = t + o.bootUS
-						o.change(t, i, "booting", "spawn")
-						sp.above = t
-						break
-					}
+			continue
+		}
+		if sp.above < 0 {
+			sp.above = t
+		}
+		if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
+			for _, i := range sp.servers {
+				if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
+					o.insts[i].comeUpAt = t + o.bootUS
+					o.change(t, i, "booting", "spawn")
+					sp.above = t
+					break
 				}
 			}
 		}
-		if !below {
-			sp.below = -1
-		} else {
-			if sp.below < 0 {
-				sp.below = t
+	}
+}
+
+// decayAt is when spare i of sp ends itself, or -1: terminate seconds after
+// it became idle, if it is up and idle (and low is not 0: the measure is
+// never below 0).
+func (o *oracle) decayAt(sp *oSpawn, i int) int64 {
+	in := &o.insts[i]
+	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 || sp.sp.Conv {
+		return -1
+	}
+	return in.idleSince + int64(sp.sp.TerminateS)*1000000
+}
+
+// decayStep is the spares whose idle alarm goes off at t ending themselves,
+// in scan order, while the measure of their set is below low.
+func (o *oracle) decayStep(t int64) {
+	for i := range o.insts {
+		for _, sp := range o.spawns {
+			if !slices.Contains(sp.servers, i) || o.decayAt(sp, i) != t {
+				continue
 			}
-			if t-sp.below >= int64(sp.sp.TerminateS)*1000000 {
-				for k := len(sp.servers) - 1; k >= 0; k-- {
-					i := sp.servers[k]
-					if in := &o.insts[i]; o.m.Servers[i].SrvID >= sp.minSrvID && in.state == "up" {
-						if in.busy != nil {
-							o.change(t, i, "stopping", "decay")
-						} else {
-							o.change(t, i, "gone", "decay")
-							o.orphanCheck(sp.q, t)
-						}
-						sp.below = t
-						break
-					}
-				}
+			if w, up := o.measure(sp); w < int64(sp.sp.Low)*up {
+				o.change(t, i, "gone", "decay")
+				o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 			}
 		}
 	}
@@ -1213,6 +1230,13 @@ func (o *oracle) run() string {
 			su := o.m.ScanUnitUS
 			ns := (max(now, o.lastScan+1) + su - 1) / su * su
 			t = min(t, ns)
+			for _, sp := range o.spawns {
+				for _, i := range sp.servers {
+					if at := o.decayAt(sp, i); at >= now {
+						t = min(t, at)
+					}
+				}
+			}
 		}
 		if t == math.MaxInt64 {
 			break
@@ -1220,7 +1244,8 @@ func (o *oracle) run() string {
 		now = t
 		// -p scans run while requests remain to be issued or are in the
 		// system, as the instant begins (docs/engine.md, "-p").
-		scanning := len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next)
+		alive := len(o.spawns) > 0 && o.active(next)
+		scanning := alive && t > o.lastScan && t%o.m.ScanUnitUS == 0
 		for ev < len(o.events) && o.events[ev].at == t {
 			o.event(o.events[ev])
 			ev++
@@ -1246,6 +1271,9 @@ func (o *oracle) run() string {
 				o.change(t, i, "up", "booted")
 				o.take(i, t)
 			}
+		}
+		if alive {
+			o.decayStep(t)
 		}
 		// One thing at a time, from the first class of the instant's order
 		// that has one: what it starts at this instant (a 0 µs service, a
