@@ -658,6 +658,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 		pf.replyUS, pf.noReply = t, true
 		a.slots[p].forwarded = false
 		e.st.complete(pf, sv)
+		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
 		e.answerNow(&psl, code, t)
 		e.serverNext(sv, t)
@@ -723,6 +724,8 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
 	}
 }
 

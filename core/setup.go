@@ -64,6 +64,23 @@ func decodeStrict(data []byte, v any, what string) error {
 	return nil
 }
 
+// CheckJSONText checks what encoding/json lets pass silently in a document
+// that decodes into v (a pointer to a struct): a string that is not valid
+// UTF-8, and a key that differs only in case from a field of the struct it
+// falls in (jsonx.CheckText). Either is an EINVALID error naming the field
+// and its line and column; what names the document. ParseScenario checks
+// it; a program decoding another document of the API checks it itself.
+func CheckJSONText(data []byte, v any, what string) error {
+	if err := jsonx.CheckText(data, v, what); err != nil {
+		return invalid(err)
+	}
+	return nil
+}
+
+// MaxNameBytes bounds a scenario's name: runs carry it into every list
+// of them.
+const MaxNameBytes = 1000
+
 // Check checks the parts of the scenario that do not need its configuration
 // (distributions, tuning, analysis knobs, events, generated streams), as
 // ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
@@ -71,6 +88,9 @@ func decodeStrict(data []byte, v any, what string) error {
 func (sc *Scenario) Check() error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
+	}
+	if len(sc.Name) > MaxNameBytes {
+		return Errorf(EINVALID, "name: %d bytes, more than the %d a scenario's name may have", len(sc.Name), MaxNameBytes)
 	}
 	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err

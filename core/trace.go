@@ -3,6 +3,7 @@ package core
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -55,6 +56,7 @@ func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string
 		c := trace.Columns(*cm)
 		cols = &c
 	}
+	reqs = make([]request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
 	notes, err = trace.ReadCSV(text, cols, n, func(tr *trace.Request) {
 		r := request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
 			Prio: tr.Prio, Key: uint64(tr.Row - 1)} // the row number, keyed by the merger

@@ -27,7 +27,7 @@ A
 C
 `
 
-func TestStarterScenario(t *testing.T) {
+func TestNew(t *testing.T) {
 	ubb := starterUBB
 	sc, err := New(Files{UBBConfig: &ubb, UBBName: "ubb.cfg"})
 	if err != nil {
@@ -152,7 +152,7 @@ func TestParseTraceMap(t *testing.T) {
 	}
 }
 
-func TestParseScenarioFiles(t *testing.T) {
+func TestParseScenario(t *testing.T) {
 	ubb, trace := starterUBB, "time_ms,service\n0,A\n"
 	doc := `{"services": {"A": {"service_time": {"dist": "const", "ms": 1}}}, "workload": {"columns": {"delimiter": ","}}}`
 	sc, err := ParseScenario([]byte(doc), Files{UBBConfig: &ubb, Trace: &trace})

@@ -35,7 +35,7 @@ func DecodeStrict(data []byte, v any, what string) error {
 	if path, line, col, dup := duplicateKey(data); dup {
 		return errorf("%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
 	}
-	return nil
+	return CheckText(data, v, what)
 }
 
 // DecodeInto is DecodeStrict's decoding for a type's own UnmarshalJSON:
@@ -44,7 +44,10 @@ func DecodeStrict(data []byte, v any, what string) error {
 func DecodeInto(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return CheckText(data, v, "this value") // keys are case-sensitive here too
 }
 
 // Shaped is a type with its own JSON forms (it decodes itself): it says
