@@ -34,7 +34,8 @@ type Model struct {
 	Services []Service `json:"services"` // every known service, sorted by name
 	Domains  []Domain  `json:"domains,omitempty"`
 	// Routing is the *ROUTING section's criteria, in file order, each with
-	// the services that name it.
+	// the services that name it. Entries of one name that differ by
+	// BUFTYPE are listed one by one (RoutingEntries).
 	Routing []Criterion `json:"routing,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
@@ -164,6 +165,18 @@ func (m *Model) Criterion(name string) *Criterion {
 		}
 	}
 	return nil
+}
+
+// RoutingEntries returns the *ROUTING entries named name, in file order
+// (several when they differ by BUFTYPE; see PickEntry), or nil.
+func (m *Model) RoutingEntries(name string) []*Criterion {
+	var out []*Criterion
+	for i := range m.Routing {
+		if m.Routing[i].Name == name {
+			out = append(out, &m.Routing[i])
+		}
+	}
+	return out
 }
 
 // MachineIndex returns the index of the machine with this LMID, or -1.
