@@ -118,11 +118,20 @@ type ServiceParams struct {
 }
 
 // RemoteService says where an imported service goes: the remote domain (its
-// *DM_REMOTE_DOMAINS entry name, which keys the scenario's "domains") and the
-// gateway group that forwards it.
+// *DM_REMOTE_DOMAINS entry name, which keys the scenario's "domains"), the
+// alternates to fail over to, and the gateway group that forwards it.
 type RemoteService struct {
 	Domain       string `json:"domain"`
 	GatewayGroup string `json:"gateway_group"`
+	// Alternates are the remote domains listed after Domain in RDOM= (at
+	// most two): the gateway sends a request to the first of Domain and
+	// its alternates that is up.
+	Alternates []string `json:"alternates,omitempty"`
+}
+
+// Domains returns Domain and its alternates, in order.
+func (r *RemoteService) Domains() []string {
+	return append([]string{r.Domain}, r.Alternates...)
 }
 
 // Domain is a remote domain of the DMCONFIG.
