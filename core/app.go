@@ -147,6 +147,7 @@ type clientState struct {
 	routeVal string
 	routeNum float64
 	route    int32
+	buf      int32 // its buffer type (a bufTable index)
 	id       string
 	key      uint64
 	rng      rng
@@ -581,7 +582,11 @@ func (e *engine) childRequest(p int32, j int, t int64) request {
 	case st.inherit:
 		r.RouteVal = routeText(&f.req)
 	}
-	if st.route == nil && r.RouteVal != "" && crit != nil {
+	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
+	if e.routing != nil && e.routing[st.service] != nil {
+		// entries that differ by BUFTYPE: the inherited buffer type picks one
+		r.Route = e.routing[st.service].route(e.bufs, r.Buf, routeText(&r))
+	} else if st.route == nil && r.RouteVal != "" && crit != nil {
 		r.Route = routeOf(crit, r.RouteVal)
 	}
 	return r
@@ -833,7 +838,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 	if c.k == 0 {
 		n := c.n
 		c.n++
-		c.routeVal, c.routeNum, c.route = "", 0, routeNone
+		c.routeVal, c.routeNum, c.route, c.buf = "", 0, routeNone, 0
 		if cp.script != nil {
 			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
 			c.service, c.routeVal = st.service, st.value
@@ -852,14 +857,14 @@ func (e *engine) clientIssue(g int, t int64) error {
 			if sr := cp.svcs[i].route; sr != nil {
 				var r request
 				sr.draw(&c.rng, &r)
-				c.routeVal, c.routeNum, c.route = r.RouteVal, r.RouteNum, r.Route
+				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
 		c.id = cp.name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
 		c.key = mix64(c.key ^ uint64(n+1))
 	}
 	r := request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: mix64(c.key ^ uint64(c.k)),
-		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum}
+		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
 	if c.k > 0 {
 		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
 		if t >= e.setup.WarmupUS {

@@ -205,6 +205,7 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 	m := st.Model
 	n := newNames(m)
 	n.needMS, n.needGroup = st.untimed()
+	n.bufs = st.bufs
 	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
 	if c := st.Tuning.QueueCapacity; c != nil {
 		ap.qcap = *c
@@ -312,7 +313,7 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
-		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route}, path: f}
+		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f}
 		var csv clientService
 		if csv.service, msg = n.service(e.Service); msg != "" {
 			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)

@@ -93,6 +93,8 @@ type ClientService struct {
 	Service string     `json:"service"`
 	Weight  *float64   `json:"weight,omitempty"` // default 1
 	Route   *RouteSpec `json:"route,omitempty"`
+	// BufType is the requests' buffer type, as a stream's buftype.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // ScriptEntry is one request of a client script: a service name, or

@@ -166,8 +166,16 @@ type engine struct {
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	rng              rng
-	draw             rng
+	// noBuf[s]: requests of routed service s whose buffer type no entry
+	// of its criterion holds.
+	noBuf []int64
+	// routing[s] is the criterion of routed service s when its entries
+	// differ by BUFTYPE (nil otherwise, and nil for all when none does):
+	// nested requests pick their entry by the buffer type they inherit.
+	routing []*critSet
+	bufs    *bufTable
+	rng     rng
+	draw    rng
 
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals

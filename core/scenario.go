@@ -122,6 +122,8 @@ type TraceRow struct {
 	// Route is the routing field's value (a string or a number), for a
 	// service with a routing criterion.
 	Route *RouteValue `json:"route,omitempty"`
+	// BufType is the request's buffer type, TYPE or TYPE:SUBTYPE.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // TraceMap maps the columns of a foreign request log onto trace fields, and
@@ -136,6 +138,7 @@ type TraceMap struct {
 	Prio        string `json:"prio,omitempty"`
 	ID          string `json:"id,omitempty"`
 	Route       string `json:"route,omitempty"`     // column holding the routing value
+	BufType     string `json:"buftype,omitempty"`   // column holding the buffer type
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
 }
 
@@ -166,6 +169,9 @@ type Stream struct {
 	// Route draws the routing value of each request, for a service with a
 	// routing criterion (docs/scenario.md).
 	Route *RouteSpec `json:"route,omitempty"`
+	// BufType is the requests' buffer type ("FML32", "VIEW:acct"): it picks
+	// the entry of a criterion whose *ROUTING entries differ by BUFTYPE.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // RatePoint is a point of a rate profile: from AtMS on the rate moves linearly

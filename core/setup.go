@@ -9,6 +9,9 @@ import (
 // engine needs: every default filled in, every name turned into an index.
 type runSetup struct {
 	Model    *Model
+	// bufs numbers the buffer types of the model and of the workload's
+	// requests (compiled with it; runs only read it).
+	bufs *bufTable
 	Policy   policyKind
 	Seed     uint64
 	Tuning   Tuning // every field set (pointers non-nil)

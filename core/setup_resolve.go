@@ -22,7 +22,7 @@ func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
 
 // setupModel resolves sc against a model already loaded.
 func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
-	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1}
+	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: newBufTable(m)}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
@@ -223,6 +223,7 @@ func joinOr(l []string) string {
 func (st *runSetup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
+	n.bufs = st.bufs
 	cw, err := compileWorkload(n, &sc.Workload)
 	if err != nil {
 		return err

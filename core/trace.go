@@ -17,11 +17,12 @@ const (
 	colPrio
 	colID
 	colRoute
+	colBufType
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
 
 // names resolves service names and LMIDs of a model to indexes.
 type names struct {
@@ -33,8 +34,12 @@ type names struct {
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
 	needMS    []bool
 	needGroup []string
-	// crit[s] is the routing criterion of service s, nil when it has none.
+	// crit[s] is the routing criterion of service s, nil when it has none
+	// (its first entry, when several differ by BUFTYPE); sets[s] all of
+	// its entries.
 	crit []*ubb.Criterion
+	sets []*critSet
+	bufs *bufTable // the model's buffer types
 }
 
 // untimed words the problem of a request of service s without service_ms, or
@@ -49,11 +54,12 @@ func (n *names) untimed(s int) string {
 
 func newNames(m *Model) *names {
 	n := &names{m: m, services: map[string]int{}, machines: map[string]int{}, origin: -1}
-	n.crit = make([]*ubb.Criterion, len(m.Services))
+	n.crit, n.sets, n.bufs = make([]*ubb.Criterion, len(m.Services)), make([]*critSet, len(m.Services)), newBufTable(m)
 	for i, s := range m.Services {
 		n.services[s.Name] = i
 		if s.Routing != "" {
 			n.crit[i] = m.Criterion(s.Routing)
+			n.sets[i] = newCritSet(m, s.Routing)
 		}
 	}
 	for i, mc := range m.Machines {
@@ -155,17 +161,24 @@ func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
 		}
 		r.Prio = *row.Prio
 	}
+	if row.BufType != "" {
+		if msg := ubb.CheckBufType(row.BufType); msg != "" {
+			return r, rowError(num, "buftype", msg)
+		}
+		r.Buf = n.bufs.index(row.BufType)
+	}
 	if row.Route != nil {
 		r.RouteVal = string(*row.Route)
-		n.route(&r)
 	}
+	n.route(&r)
 	return r, nil
 }
 
-// route resolves r's routing value against its service's criterion.
+// route resolves r's buffer type and routing value against its service's
+// criterion.
 func (n *names) route(r *request) {
-	if c := n.crit[r.Service]; c != nil {
-		r.Route = routeOf(c, r.RouteVal)
+	if cs := n.sets[r.Service]; cs != nil && (r.RouteVal != "" || r.Buf != 0) {
+		r.Route = cs.route(n.bufs, r.Buf, r.RouteVal)
 	}
 }
 

@@ -55,6 +55,16 @@ func (c *Criterion) HoldsBufType(bt string) bool {
 	return false
 }
 
+// BufTypes returns the type/subtype pairs of BUFTYPE as "TYPE" or
+// "TYPE:SUBTYPE", in the order written (none without BUFTYPE).
+func (c *Criterion) BufTypes() []string {
+	out := make([]string, len(c.bufs))
+	for i, p := range c.bufs {
+		out[i] = p.String()
+	}
+	return out
+}
+
 // PickEntry returns the index of the entry of entries (those of one
 // criterion name, in file order) that routes a request of buffer type bt:
 // the first entry when bt is "", else the first entry that holds bt; -1
