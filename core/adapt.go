@@ -185,17 +185,34 @@ func adaptDomains(m *Model, specs map[string]DomainSpec, remote []string, notes 
 		out[name] = specs[name]
 	}
 	for _, s := range remote {
-		d := m.Service(s).Remote.Domain
-		if _, ok := out[d]; ok {
-			continue
+		// the first domain, and each alternate whose domains before it are
+		// all down at times (requests may then go there)
+		for k, d := range m.Service(s).Remote.Domains() {
+			if k > 0 && !allDown(out, m.Service(s).Remote.Domains()[:k]) {
+				break
+			}
+			if _, ok := out[d]; ok {
+				continue
+			}
+			if out == nil {
+				out = map[string]DomainSpec{}
+			}
+			out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
+			*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultStarterDomainMS))
 		}
-		if out == nil {
-			out = map[string]DomainSpec{}
-		}
-		out[d] = DomainSpec{ResponseTime: Dist{Dist: "exp", MeanMS: ptr(defaultStarterDomainMS)}}
-		*notes = append(*notes, sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultStarterDomainMS))
 	}
 	return out
+}
+
+// allDown says whether every domain of names is down at some time in
+// specs (else a request never gets past the one that is always up).
+func allDown(specs map[string]DomainSpec, names []string) bool {
+	for _, n := range names {
+		if len(specs[n].Down) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func adaptWorkload(m *Model, w Workload, local, remote []string, notes *[]string) Workload {

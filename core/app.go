@@ -176,16 +176,20 @@ type appState struct {
 	bind    appSlot
 	bound   bool
 	atIssue reason // the failure at issue of the request issue just took, 0 for none
-	held    []int64
-	holdAt  []int64
-	nested  int64
-	retried int64
-	calls   []int64 // per service: requests its servers issued as a caller
-	acc     []clientAcc
-	draw    rng
-	cur     int32  // the slot take gave the last request issued
-	mode    string // how the request being bound is issued, for explanations
-	why     string // why the last request failed with TPESVCFAIL, for explanations
+	// failover[s] and noDomain[s] count the requests of imported service s
+	// (issued after the warm-up) that a gateway sent to an alternate remote
+	// domain, and those it failed because no domain of the list was up.
+	failover, noDomain []int64
+	held               []int64
+	holdAt             []int64
+	nested             int64
+	retried            int64
+	calls              []int64 // per service: requests its servers issued as a caller
+	acc                []clientAcc
+	draw               rng
+	cur                int32  // the slot take gave the last request issued
+	mode               string // how the request being bound is issued, for explanations
+	why                string // why the last request failed with TPESVCFAIL, for explanations
 }
 
 // explainCaller notes who issued the request being explained (the one take
@@ -208,7 +212,8 @@ func (a *appState) explainCaller(e *engine, ex *Explanation) {
 // newAppState sets up applications for e: every client's first think.
 func newAppState(e *engine, ap *appPlan) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
-		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients))}
+		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients)),
+		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services))}
 	a.dlOf = make([]int32, len(ap.blockUS))
 	for sv, lim := range ap.blockUS {
 		a.dlOf[sv] = -1
@@ -499,6 +504,10 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sv := &e.servers[i]
 	s := sv.cur
 	f := e.pool.at(s)
+	if sv.gateway && f.remoteUS < 0 {
+		e.gatewayFailed(s, t)
+		return
+	}
 	if sv.gateway || a.plan.calls[f.req.Service] == nil {
 		e.endServed(s, t)
 		return
@@ -508,6 +517,16 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sv.due = -1 // no completion is pending while it holds the request
 	a.holdAt[i] = t
 	e.runSteps(s, t)
+}
+
+// gatewayFailed ends the forwarding of request s at t by a gateway that
+// found no remote domain of the import up: the request fails with
+// TPESVCERR, the failure crossing back to its caller like a reply, and the
+// gateway takes its next request.
+func (e *engine) gatewayFailed(s int32, t int64) {
+	sv := e.release(s, t)
+	e.appFailSvc(s, t)
+	e.serverNext(sv, t)
 }
 
 // runSteps runs the call steps of the request in slot p from its next one,

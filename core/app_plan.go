@@ -199,8 +199,8 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 		hasCalls = hasCalls || len(sp.Calls) > 0
 	}
 	apps := hasCalls || g != nil && len(g.Clients) > 0
-	if !apps && st.Tuning.QueueCapacity == nil {
-		return nil
+	if !apps && st.Tuning.QueueCapacity == nil && st.Remote == nil {
+		return nil // a domain that is ever down needs the failure of a gateway's request: appCompletion
 	}
 	m := st.Model
 	n := newNames(m)

@@ -669,6 +669,10 @@ func (e *engine) finishLogged(s int32) {
 // remote-domain time for a gateway.
 func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 	if sv.gateway {
+		if rd := e.setup.Remote; rd != nil && f.req.Service < len(rd) && rd[f.req.Service] != nil {
+			e.remoteDomain(f, rd[f.req.Service])
+			return e.setup.GatewayForwardUS
+		}
 		if smp := e.setup.RemoteTime; f.req.Service < len(smp) && smp[f.req.Service] != nil {
 			e.draw.Seed(f.req.Key, streamRemote)
 			f.remoteUS = roundUS(smp[f.req.Service].SampleMS(&e.draw) * 1000)

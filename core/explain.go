@@ -182,6 +182,9 @@ func (x *explainer) done(e *engine, f *flight) {
 	case f.reason == reasonSvcErr && f.noReply:
 		x.out[k].Failure = sprintf("its queue %s is on machine %s, which was lost: no reply ever came (its caller sees TPETIME at its deadline)",
 			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
+	case f.reason == reasonSvcErr && f.remoteUS < 0:
+		x.out[k].Failure = sprintf("TPESVCERR at %s ms: when gateway %s took it at %s ms, no remote domain it is imported from (RDOM=%s) was up",
+			formatMS(e.now), e.m.Servers[f.server].ID, formatMS(f.startUS), strings.Join(e.m.Services[f.req.Service].Remote.Domains(), ","))
 	case f.reason == reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
 	case f.reason == reasonSvcFail:

@@ -46,9 +46,19 @@ type NetworkSpec struct {
 	LatencyMS float64 `json:"latency_ms"` // one way, >= 0
 }
 
-// DomainSpec is a remote domain: how long it takes to answer.
+// DomainSpec is a remote domain: how long it takes to answer, and when it
+// is down (a gateway then fails over to the next domain of an import's
+// RDOM list, or fails the request with TPESVCERR).
 type DomainSpec struct {
-	ResponseTime Dist `json:"response_time"`
+	ResponseTime Dist           `json:"response_time"`
+	Down         []DownInterval `json:"down,omitempty"`
+}
+
+// DownInterval is a time the remote domain is down: from FromMS (included)
+// to ToMS (excluded); without ToMS, to the end of the run.
+type DownInterval struct {
+	FromMS *float64 `json:"from_ms"`
+	ToMS   *float64 `json:"to_ms,omitempty"`
 }
 
 // Tuning selects between readings of Tuxedo behaviour that is not publicly

@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -165,31 +166,91 @@ func groupIndex(m *Model, name string) int {
 	return -1
 }
 
-// resolveDomains builds RemoteTime[s] for imported services.
+// resolveDomains builds RemoteTime[s] for imported services, and their
+// failover lists (Remote) when a domain is ever down.
 func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 	m := st.Model
+	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {
 			return Errorf(EINVALID, "domains.%s: unknown remote domain (the DMCONFIG has %s)", name, domainList(m))
 		}
+		spans, err := downSpans(sc.Domains[name].Down, "domains."+name+".down")
+		if err != nil {
+			return err
+		}
+		down[name] = spans
 	}
 	st.RemoteTime = make([]sampler, len(m.Services))
 	for s, svc := range m.Services {
 		if svc.Remote == nil {
 			continue
 		}
-		d, ok := sc.Domains[svc.Remote.Domain]
-		if !ok {
-			return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time",
-				svc.Remote.Domain, svc.Name)
+		list := svc.Remote.Domains()
+		var doms []remoteDomain
+		for k, name := range list {
+			if k > 0 && slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) == 0 }) {
+				break // a domain before it is never down: no request goes there
+			}
+			d, ok := sc.Domains[name]
+			if !ok && k == 0 {
+				return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time", name, svc.Name)
+			}
+			if !ok {
+				return Errorf(EINVALID, "domains.%s: missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time",
+					name, svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
+			}
+			smp, err := newSampler(&d.ResponseTime, "domains."+name+".response_time")
+			if err != nil {
+				return err
+			}
+			doms = append(doms, remoteDomain{name: name, smp: smp, down: down[name]})
 		}
-		smp, err := newSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
-		if err != nil {
-			return err
+		st.RemoteTime[s] = doms[0].smp
+		if slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) > 0 }) {
+			if st.Remote == nil {
+				st.Remote = make([][]remoteDomain, len(m.Services))
+			}
+			st.Remote[s] = doms
 		}
-		st.RemoteTime[s] = smp
 	}
 	return nil
+}
+
+// downSpans checks and converts a domain's down intervals: each from_ms
+// >= 0, to_ms (when given) after it, in time order without overlapping
+// (an interval without to_ms lasts to the end, so it must be the last).
+func downSpans(list []DownInterval, field string) ([]downSpan, error) {
+	var out []downSpan
+	for i, iv := range list {
+		f := sprintf("%s[%d]", field, i)
+		if iv.FromMS == nil {
+			return nil, Errorf(EINVALID, "%s.from_ms: missing", f)
+		}
+		from, err := nonNegativeMS(f+".from_ms", *iv.FromMS)
+		if err != nil {
+			return nil, err
+		}
+		sp := downSpan{from: from, to: noTime}
+		if iv.ToMS != nil {
+			if sp.to, err = nonNegativeMS(f+".to_ms", *iv.ToMS); err != nil {
+				return nil, err
+			}
+			if sp.to <= sp.from {
+				return nil, Errorf(EINVALID, "%s.to_ms: must be after from_ms (%g), got %g", f, *iv.FromMS, *iv.ToMS)
+			}
+		}
+		if n := len(out); n > 0 && sp.from < out[n-1].to {
+			prev := "the end of the run (it has no to_ms)"
+			if out[n-1].to != noTime {
+				prev = sprintf("%g ms", *list[i-1].ToMS)
+			}
+			return nil, Errorf(EINVALID, "%s.from_ms: %g is before the end of %s[%d], %s: give the intervals in time order, without overlaps",
+				f, *iv.FromMS, field, i-1, prev)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
 }
 
 func domainList(m *Model) string {
