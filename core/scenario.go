@@ -36,9 +36,13 @@ type ServiceSpec struct {
 	Calls []CallStep `json:"calls,omitempty"`
 }
 
-// MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
+// MachineSpec modifies a machine of the UBBCONFIG: Speed divides service
+// times; Env is the environment its processes run with (what its ENVFILE
+// sets, which the UBBCONFIG does not hold): TMNETLOAD there replaces the
+// machine's NETLOAD; other variables are not read.
 type MachineSpec struct {
-	Speed *float64 `json:"speed,omitempty"` // default 1, must be > 0
+	Speed *float64          `json:"speed,omitempty"` // default 1, must be > 0
+	Env   map[string]string `json:"env,omitempty"`
 }
 
 // NetworkSpec is the network between machines.

@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -93,8 +94,12 @@ func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
 	return nil
 }
 
-// resolveMachines applies machines.LMID.speed.
+// resolveMachines applies machines.LMID.speed, and TMNETLOAD of
+// machines.LMID.env (on a copy of the model's machines).
 func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
+	if err := st.resolveEnv(sc); err != nil {
+		return err
+	}
 	m := st.Model
 	st.Speed = make([]float64, len(m.Machines))
 	for i := range st.Speed {
@@ -113,6 +118,42 @@ func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
 			}
 			st.Speed[i] = *sp
 		}
+	}
+	return nil
+}
+
+// maxNetLoad is the largest NETLOAD (and TMNETLOAD).
+const maxNetLoad = 32767
+
+// resolveEnv applies TMNETLOAD of each machines.LMID.env: it replaces the
+// machine's NETLOAD wherever NETLOAD is read (Oracle's administration
+// guide: "Use the NETLOAD parameter ... (or the TMNETLOAD environment
+// variable)"). The model is copied first, so the loaded one is not changed.
+func (st *runSetup) resolveEnv(sc *Scenario) error {
+	copied := false
+	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
+		v, ok := sc.Machines[lmid].Env["TMNETLOAD"]
+		if !ok {
+			continue
+		}
+		i := st.Model.MachineIndex(lmid)
+		if i < 0 {
+			return Errorf(EINVALID, "machines.%s: unknown LMID (the UBBCONFIG has %s)", lmid, machineList(st.Model))
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxNetLoad || strings.TrimLeft(v, "0123456789") != "" {
+			return Errorf(EINVALID, "machines.%s.env.TMNETLOAD: want a whole number from 0 to %d, got %q", lmid, maxNetLoad, v)
+		}
+		if !copied {
+			mm := *st.Model
+			mm.Machines = slices.Clone(mm.Machines)
+			st.Model, copied = &mm, true
+		}
+		mc := &st.Model.Machines[i]
+		if mc.NetLoad != n {
+			st.Warnings = append(st.Warnings, sprintf("machines.%s.env: TMNETLOAD %d replaces the NETLOAD %d of *MACHINES", lmid, n, mc.NetLoad))
+		}
+		mc.NetLoad = n
 	}
 	return nil
 }
