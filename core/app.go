@@ -680,6 +680,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 		pf.replyUS, pf.noReply = t, true
 		a.slots[p].forwarded = false
 		e.st.complete(pf, sv)
+		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
 		e.answerNow(&psl, code, t)
 		e.serverNext(sv, t)
@@ -745,6 +746,8 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
 	}
 }
 
@@ -803,7 +806,10 @@ func (e *engine) failParent(p int32, t int64) {
 func (e *engine) appFailSvc(s int32, t int64) {
 	f := e.pool.at(s)
 	sl := &e.app.slots[s]
-	sl.holding = false
+	if sl.holding { // a stopping instance's held request aborted (SVCTIMEOUT)
+		e.app.stopHold(f.server, t, e.setup.WarmupUS)
+		sl.holding = false
+	}
 	f.reason = reasonSvcErr
 	f.replyUS = t
 	if e.queues[f.queue].machine != sl.replyTo {
@@ -845,6 +851,7 @@ func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
 func (e *engine) crashHold(i, s int32, t int64) {
 	if sl := &e.app.slots[s]; sl.holding {
 		e.app.stopHold(i, t, e.setup.WarmupUS)
+		sl.holding = false // replies to it are lost; it fails at the notice
 	}
 }
 

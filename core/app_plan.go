@@ -290,11 +290,10 @@ func (st *runSetup) callRoute(n *names, cs *callStep, r *CallRoute, field string
 		return nil
 	case r.Spec != nil:
 		sc := streamCheck{st: &Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, path: field}
-		cs.route = sc.checkRoute(n, cs.service)
+		cs.route = sc.checkRoute(routedNames(n, cs.service), cs.service)
 		return sc.err
-	case crit == nil:
-		return Errorf(EINVALID, "%s.route: service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value",
-			field, st.Model.Services[cs.service].Name)
+	case crit == nil: // carried for the nested requests to inherit
+		return constRoute("", "", string(r.Const), field+".route", &cs.value)
 	}
 	return constRoute(crit.Name, crit.Kind, string(r.Const), field+".route", &cs.value)
 }
@@ -321,7 +320,7 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 		if err := timed(f+".service", csv.service); err != nil {
 			return cp, err
 		}
-		if csv.route = sc.checkRoute(n, csv.service); sc.err != nil {
+		if csv.route = sc.checkRoute(routedNames(n, csv.service), csv.service); sc.err != nil {
 			return cp, sc.err
 		}
 		w := 1.0
@@ -341,11 +340,11 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 			return cp, err
 		}
 		if e.Route != nil {
-			crit := n.crit[step.service]
-			if crit == nil {
-				return cp, Errorf(EINVALID, "%s.route: service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value", f, e.Service)
+			crit, kind, name := n.crit[step.service], "", ""
+			if crit != nil {
+				kind, name = crit.Kind, crit.Name
 			}
-			if err := constRoute(crit.Name, crit.Kind, string(*e.Route), f+".route", &step.value); err != nil {
+			if err := constRoute(name, kind, string(*e.Route), f+".route", &step.value); err != nil {
 				return cp, err
 			}
 		}
@@ -437,4 +436,15 @@ func constRoute(crit, kind, text, field string, out *string) error {
 	}
 	*out = text
 	return nil
+}
+
+// routedNames is n for checking the route of service s against its
+// criterion, or nil (the route's shape only) when s has none: a client's
+// or a call's routing value for an unrouted service is carried, for the
+// nested requests to inherit.
+func routedNames(n *names, s int) *names {
+	if n.crit[s] == nil {
+		return nil
+	}
+	return n
 }

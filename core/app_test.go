@@ -299,3 +299,61 @@ func TestBoundedQueuesNeverOverflow(t *testing.T) {
 		}
 	}
 }
+
+// A forward chain whose last child fails at its issue: every request of the
+// chain keeps its row (no reply for the forwarders), and the client learns
+// of the failure at once. (A forwarder two steps up once kept the log
+// waiting for it forever.)
+func TestForwardChainFailingAtIssueWritesEveryRow(t *testing.T) {
+	ubb := `*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\nLDBAL Y\n\n*MACHINES\nn1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\n\n` +
+		`*SERVERS\nb SRVGRP=G1 SRVID=1 CLOPT=\"-s B\"\nd SRVGRP=G1 SRVID=2 CLOPT=\"-s D\"\n\n*SERVICES\nB\nD\nE\n`
+	doc := `{"ubbconfig": "` + ubb + `",
+	  "services": {"B": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"service": "D", "mode": "tpforward"}]},
+	               "D": {"service_time": {"dist": "const", "ms": 2}, "calls": [{"service": "E", "mode": "tpforward"}]},
+	               "E": {"service_time": {"dist": "const", "ms": 1}}},
+	  "workload": {"trace_csv": "time_ms,service\n0,B\n10,B\n", "generate": {"duration_ms": 20, "clients": [{"name": "w", "count": 1, "think": {"dist": "const", "ms": 5}, "script": ["B"]}]}}}`
+	res, rows := appRun(t, doc)
+	got := make([]string, 0, len(rows))
+	for _, r := range rows[1:] {
+		got = append(got, strings.Join(r, ","))
+	}
+	want := []string{
+		"1,B,site1,0,G1/1,G1/1,0,0,1000,,idle,",
+		"1.1,D,site1,1000,G1/2,G1/2,1000,1000,3000,,idle,1",
+		"1.1.1,E,site1,3000,,,,,,,TPENOENT,1.1",
+		"w:0:0,B,site1,5000,G1/1,G1/1,5000,5000,6000,,idle,",
+		"w:0:0.1,D,site1,6000,G1/2,G1/2,6000,6000,8000,,idle,w:0:0",
+		"w:0:0.1.1,E,site1,8000,,,,,,,TPENOENT,w:0:0.1",
+		"7,B,site1,10000,G1/1,G1/1,10000,10000,11000,,idle,", // the 7th issued: ids count every request
+		"7.1,D,site1,11000,G1/2,G1/2,11000,11000,13000,,idle,7",
+		"7.1.1,E,site1,13000,,,,,,,TPENOENT,7.1",
+		"w:0:1,B,site1,13000,G1/1,G1/1,13000,13000,14000,,idle,",
+		"w:0:1.1,D,site1,14000,G1/2,G1/2,14000,14000,16000,,idle,w:0:1",
+		"w:0:1.1.1,E,site1,16000,,,,,,,TPENOENT,w:0:1.1",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("dispatch log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if c := res.Clients[0]; c.Failed["TPENOENT"] != 2 || c.Requests != 2 {
+		t.Errorf("client outcomes: %+v", c)
+	}
+}
+
+// A client's routing value for a service without a criterion is carried:
+// the service's nested requests inherit it and are routed by it.
+func TestRouteCarriedThroughAnUnroutedCaller(t *testing.T) {
+	ubb := `*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\nLDBAL Y\n\n*MACHINES\nn1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\nG2 LMID=site1 GRPNO=2\n\n` +
+		`*SERVERS\nx SRVGRP=G1 SRVID=1 CLOPT=\"-s XFER\"\nw SRVGRP=G1 SRVID=2 CLOPT=\"-s WD\"\nw SRVGRP=G2 SRVID=2 CLOPT=\"-s WD\"\n\n` +
+		`*SERVICES\nXFER\nWD ROUTING=ACCT\n\n*ROUTING\nACCT FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"1-49:G1,50-99:G2\"\n`
+	doc := `{"ubbconfig": "` + ubb + `",
+	  "services": {"XFER": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"service": "WD"}]}, "WD": {"service_time": {"dist": "const", "ms": 1}}},
+	  "workload": {"generate": {"duration_ms": 20, "clients": [{"name": "a", "count": 1, "think": {"dist": "const", "ms": 4}, "script": [{"service": "XFER", "route": 70}, {"service": "XFER", "route": 7}]}]}}}`
+	_, rows := appRun(t, doc)
+	servers := map[string]string{}
+	for _, r := range rows[1:] {
+		servers[r[0]] = r[4]
+	}
+	if servers["a:0:0.1"] != "G2/2" || servers["a:0:1.1"] != "G1/2" {
+		t.Errorf("WD children served by %v; want a:0:0.1 on G2/2 (70) and a:0:1.1 on G1/2 (7)", servers)
+	}
+}

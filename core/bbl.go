@@ -1,8 +1,9 @@
 package core
 
 // The BBL's work on instances: crash notices (RESTART, MAXGEN, GRACE),
-// SVCTIMEOUT aborts, instances coming up, and -p spawning and decay
-// (docs/engine.md, "Life cycle"). lifecycle.go schedules it.
+// SVCTIMEOUT aborts, instances coming up and -p spawning; and the -p spares'
+// own idle alarms (decay) (docs/engine.md, "Life cycle"). lifecycle.go
+// schedules it.
 
 // live reports whether a BBL work item still applies: the crash is not yet
 // noticed, the request is still in service, the restart or boot was not
@@ -19,6 +20,8 @@ func (e *engine) live(it *lifeItem) bool {
 		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.seq
 	case itemUp:
 		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
+	case itemDecay: // still idle since the alarm was set
+		return sv.gen == it.gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.seq
 	}
 	panic("core: live: unknown BBL work item")
 }
@@ -123,6 +126,8 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
 	}
 }
 
@@ -142,25 +147,19 @@ func (e *engine) armTimeout(i, s int32, t int64) {
 	e.pushLife(lifeItem{t: scanAtOrAfter(t+to, L.scanUS), seq: f.req.Seq, srv: i, gen: sv.gen, kind: itemAbort})
 }
 
-// spawnScan makes the -p decisions of a BBL scan at t, entry by entry.
+// spawnScan makes the -p spawning decisions of a BBL scan at t, entry by
+// entry: a spare is booted once the measure has met or exceeded the
+// high-water mark for create seconds.
 func (e *engine) spawnScan(t int64) {
 	for k := range e.life.sets {
 		set := &e.life.sets[k]
-		q := &e.queues[set.queue]
-		if e.lostAt(q.machine) {
+		if e.lostAt(set.machine) {
 			continue // no BBL runs there
 		}
-		var up int64
-		for _, i := range q.servers {
-			if e.servers[i].state == stateUp {
-				up++
-			}
-		}
-		waiting := int64(q.wait.n)
-		if set.sp.Load {
-			waiting = q.work
-		}
-		if waiting > int64(set.sp.High)*up {
+		waiting, up := e.spawnMeasure(set)
+		// servopts(5): met or exceeded; with no up instance, any waiting
+		// request is above
+		if above := waiting >= int64(set.sp.High)*up && up > 0 || up == 0 && waiting > 0; above {
 			if set.above < 0 {
 				set.above = t
 			}
@@ -170,17 +169,28 @@ func (e *engine) spawnScan(t int64) {
 		} else {
 			set.above = -1
 		}
-		if waiting < int64(set.sp.Low)*up {
-			if set.below < 0 {
-				set.below = t
+	}
+}
+
+// spawnMeasure returns what -p compares for set: the requests waiting in
+// its queues (with L, their summed LOAD) and those queues' up instances.
+// An MSSQ set has one queue; a conversational entry without RQADDR, one per
+// instance.
+func (e *engine) spawnMeasure(set *spawnSet) (waiting, up int64) {
+	for _, qi := range set.queues {
+		q := &e.queues[qi]
+		for _, i := range q.servers {
+			if e.servers[i].state == stateUp {
+				up++
 			}
-			if t-set.below >= int64(set.sp.TerminateS)*1_000_000 && e.decayOne(set, t) {
-				set.below = t
-			}
+		}
+		if set.sp.Load {
+			waiting += q.work
 		} else {
-			set.below = -1
+			waiting += int64(q.wait.n)
 		}
 	}
+	return waiting, up
 }
 
 // spawnOne boots the lowest gone spare of set; false when there is none.
@@ -194,14 +204,42 @@ func (e *engine) spawnOne(set *spawnSet, t int64) bool {
 	return false
 }
 
-// decayOne shuts down the highest up spare of set; false when there is none.
-func (e *engine) decayOne(set *spawnSet, t int64) bool {
-	for k := len(set.servers) - 1; k >= 0; k-- {
-		i := set.servers[k]
-		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateUp {
-			e.shutdown(i, causeDecay, t)
-			return true
-		}
+// armDecay sets the alarm of spare i, idle from t: terminate seconds later,
+// if it is still idle, it ends itself (decay). The BBL does not choose it:
+// each spare of the set has its own alarm (servopts(5): the code that
+// terminates idle servers uses alarm()). A spare has at most one alarm
+// pending: while one is, a later idle stretch is left to it (alarmDue sets
+// the next when it goes off), so a busy spare adds nothing to the heap per
+// request.
+func (e *engine) armDecay(i int32, t int64) {
+	sv := &e.servers[i]
+	if sv.alarmSet {
+		return
 	}
-	return false
+	sv.alarmSet = true
+	set := &e.life.sets[e.life.setOf[i]]
+	e.pushLife(lifeItem{t: t + set.terminateUS, seq: t, srv: i, gen: sv.gen, kind: itemDecay})
+}
+
+// alarmDue is spare it.srv's alarm going off at t. If the spare has been
+// idle since the alarm was set, it has been idle for terminate seconds: it
+// ends itself (gone, cause decay) when the measure of its set is below the
+// low-water mark (a set with an idle up instance has nothing waiting, so
+// the test is met whenever low is at least 1; spares of a set with low 0
+// have no alarm). If it worked since and is idle again, its alarm is set
+// again from when it went idle. active: -p still plays (lifeStep).
+func (e *engine) alarmDue(it *lifeItem, t int64, active bool) {
+	i := it.srv
+	sv := &e.servers[i]
+	sv.alarmSet = false
+	switch {
+	case !active:
+	case e.live(it):
+		set := &e.life.sets[e.life.setOf[i]]
+		if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
+			e.shutdown(i, causeDecay, t)
+		}
+	case sv.state == stateUp && !sv.busy:
+		e.armDecay(i, sv.idleSince)
+	}
 }

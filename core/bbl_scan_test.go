@@ -36,11 +36,20 @@ func runEngine(t *testing.T, sc *Scenario, sopt simOptions) (*engine, string, er
 	return e, string(EncodeResult(res)), nil
 }
 
+// spawnScenario is srvA, SRVID=1 MIN=1 MAX=3, an MSSQ set (RQADDR=QA) with
+// CLOPT clopt.
 func spawnScenario(t *testing.T, scanUnit, clopt, trace string, events ...string) *Scenario {
+	t.Helper()
+	return spawnScenarioOf(t, "RQADDR=QA", scanUnit, clopt, trace, events...)
+}
+
+// spawnScenarioOf is spawnScenario with entry instead of RQADDR=QA (CONV=Y:
+// a conversational entry with a queue per instance).
+func spawnScenarioOf(t *testing.T, entry, scanUnit, clopt, trace string, events ...string) *Scenario {
 	t.Helper()
 	ubb := "*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\nLDBAL Y\nSCANUNIT " + scanUnit + "\nSANITYSCAN 2\n\n" +
 		"*MACHINES\nnode1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\n\n" +
-		"*SERVERS\nsrvA SRVGRP=G1 SRVID=1 MIN=1 MAX=3 RQADDR=QA CLOPT=\"-s SVC " + clopt + "\"\n\n*SERVICES\nSVC LOAD=50\n"
+		"*SERVERS\nsrvA SRVGRP=G1 SRVID=1 MIN=1 MAX=3 " + entry + " CLOPT=\"-s SVC " + clopt + "\"\n\n*SERVICES\nSVC LOAD=50\n"
 	doc := fmt.Sprintf(`{"ubbconfig": %q, "tuning": {"boot_ms": 5}, "events": [%s], "workload": {"trace_csv": %q}}`,
 		ubb, strings.Join(events, ","), trace)
 	sc, err := ParseScenario([]byte(doc))
@@ -67,18 +76,21 @@ func TestSpawnScansBetweenDistantRequestsAreSkipped(t *testing.T) {
 	}
 }
 
-// Skipping scans changes no decision: random -p scenarios (with quiet
-// stretches, kills, shutdowns and boots) give the same bytes with every scan
-// played.
+// Skipping scans changes no decision: random -p scenarios (MSSQ sets and
+// conversational entries without RQADDR; quiet stretches, some longer than
+// the spares' terminate time; kills, shutdowns and boots) give the same
+// bytes with every scan played. The spawn test is met or exceeded, decay the
+// spares' own idle alarms: both must show up in the cases.
 func TestSkippedSpawnScansChangeNothing(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
+	spawns, decays, convSpawns := 0, 0, 0
 	for k := 0; k < 300; k++ {
 		var trace strings.Builder
 		trace.WriteString("time_ms,service,service_ms\n")
 		at := 0
 		for n := 0; n < 40; n++ {
 			if r.IntN(8) == 0 {
-				at += 200 + r.IntN(400) // a quiet stretch of many scans
+				at += 200 + r.IntN(2400) // a quiet stretch of many scans
 			}
 			at += r.IntN(6)
 			fmt.Fprintf(&trace, "%d,SVC,%d\n", at, 1+r.IntN(30))
@@ -93,16 +105,30 @@ func TestSkippedSpawnScansChangeNothing(t *testing.T) {
 			events = append(events, fmt.Sprintf(`{"at_ms": %d, %q: "G1/%d"}`, ev,
 				[]string{"kill", "shutdown", "boot"}[r.IntN(3)], 1+r.IntN(3)))
 		}
-		sc := spawnScenario(t, []string{"1MS", "5MS", "20MS"}[r.IntN(3)], clopt, trace.String(), events...)
+		entry := []string{"RQADDR=QA", "CONV=Y"}[r.IntN(2)]
+		sc := spawnScenarioOf(t, entry, []string{"1MS", "5MS", "20MS"}[r.IntN(3)], clopt, trace.String(), events...)
 		_, skipped, err1 := runEngine(t, sc, simOptions{})
 		_, every, err2 := runEngine(t, sc, simOptions{everyScan: true})
 		if err1 != nil || err2 != nil {
-			t.Fatalf("case %d (%s): %v / %v", k, clopt, err1, err2)
+			t.Fatalf("case %d (%s %s): %v / %v", k, entry, clopt, err1, err2)
 		}
 		if skipped != every {
-			t.Fatalf("case %d (%s): skipping scans changed the result:\n%s", k, clopt, firstDiff(skipped, every))
+			t.Fatalf("case %d (%s %s): skipping scans changed the result:\n%s", k, entry, clopt, firstDiff(skipped, every))
+		}
+		n := strings.Count(skipped, `"cause": "spawn"`)
+		spawns += n
+		decays += strings.Count(skipped, `"cause": "decay"`)
+		if entry == "CONV=Y" {
+			convSpawns += n
+			if strings.Contains(skipped, `"cause": "decay"`) {
+				t.Errorf("case %d (%s %s): a conversational entry without RQADDR decayed", k, entry, clopt)
+			}
 		}
 	}
+	if spawns < 50 || decays < 50 || convSpawns < 20 {
+		t.Errorf("the cases spawned %d spares (%d conversational) and decayed %d: too few to test anything", spawns, convSpawns, decays)
+	}
+	t.Logf("%d spawns (%d conversational), %d decays", spawns, convSpawns, decays)
 }
 
 // Life-cycle steps are checkpoints: a canceled run whose work is scenario

@@ -77,6 +77,8 @@ type serverState struct {
 	due       int64     // busy: when its request ends (its completion event's time)
 	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
+	idleAlarm bool      // a spare of a -p set: idle for terminate seconds, it ends itself
+	alarmSet  bool      // idleAlarm: its alarm is pending in the life-cycle heap
 	queue     int32
 	machine   int32
 	group     int32
@@ -353,6 +355,8 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 				sv.idleSince = tc
 				if q.wait.n > 0 {
 					e.takeNext(i, q, tc)
+				} else if sv.idleAlarm {
+					e.armDecay(i, tc)
 				}
 			}
 		} else if ta < tc && ta <= tn {

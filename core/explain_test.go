@@ -116,3 +116,36 @@ func TestExplainOtherRules(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainMSSQTaker: in an MSSQ set the idle rule picks the queue through
+// its first idle server, and the server idle longest takes the request. R1
+// (0-10 ms) starts on G1/1, R2 (1-2 ms) on G1/2; at 20 ms both are idle, G1/1
+// first in scan order, G1/2 idle longer (since 2 ms), so G1/2 takes R3.
+func TestExplainMSSQTaker(t *testing.T) {
+	mssq := "model SHM ldbal Y\nmachine site1 netload 0\ngroup G1 site1\nserver G1 1 simpserv S rq=QA\nserver G1 2 simpserv S rq=QA"
+	out := explainCase(t, mssq, nil, "0 S site1 10\n1 S site1 1\n20 S site1 1", 1, 3)
+	if len(out) != 3 {
+		t.Fatalf("got %d explanations, want 3", len(out))
+	}
+	ex := out[2]
+	if ex.Winner != "QA" || ex.Server != "G1/2" || !ex.Candidates[0].Chosen {
+		t.Fatalf("R3: got winner %q server %q, candidates %+v; want QA, G1/2, G1/1 picked", ex.Winner, ex.Server, ex.Candidates)
+	}
+	for _, s := range []string{
+		"G1/1 is the first idle server advertising S, so its queue, QA (an MSSQ set of 2 servers), gets the request without any costing.",
+		"Of the set's 2 idle servers, G1/2 has been idle longest (since 2 ms), so it takes it and starts at once.",
+	} {
+		if !strings.Contains(ex.Text, s) {
+			t.Errorf("R3 text %q: want it to contain %q", ex.Text, s)
+		}
+	}
+	if got, want := ex.Candidates[1].Note, "takes it: of the MSSQ set's idle servers, idle longest"; got != want {
+		t.Errorf("G1/2's note: got %q, want %q", got, want)
+	}
+	if got, want := out[1].Text, "G1/2, the set's only idle server (idle since the run began), takes it and starts at once."; !strings.Contains(got, want) {
+		t.Errorf("R2 text %q: want it to contain %q", got, want)
+	}
+	if got, want := out[0].Text, "(since the run began, first in scan order of those idle as long)"; !strings.Contains(got, want) {
+		t.Errorf("R1 text %q: want it to contain %q", got, want)
+	}
+}

@@ -35,6 +35,9 @@ func noteCandidates(e *engine, ex *Explanation, f *flight) {
 		default:
 			c.Note = "not picked"
 		}
+		if f.server >= 0 && !c.Chosen && c.Server == ex.Server {
+			c.Note = "takes it: of the MSSQ set's idle servers, idle longest"
+		}
 	}
 }
 
@@ -94,11 +97,11 @@ func explainText(e *engine, ex *Explanation, f *flight) string {
 		fmt.Fprintf(&b, "LDBAL=N: every request for %s goes to its first candidate in scan order, %s, busy or not, local or remote.",
 			ex.Service, ex.Candidates[0].Server)
 	case e.alg == algSHM && f.reason == reasonIdle:
-		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): %s is the first idle server advertising %s, so it gets the request without any costing.",
-			e.m.Servers[f.chosen].ID, ex.Service)
+		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): %s is the first idle server advertising %s, so %s gets the request without any costing.",
+			e.m.Servers[f.chosen].ID, ex.Service, getter(e, f))
 	case e.alg == algMP && f.reason == reasonIdle:
-		fmt.Fprintf(&b, "MP round-robin on %s: %s is the first idle local server advertising %s, so it gets the request. ",
-			ex.Origin, e.m.Servers[f.chosen].ID, ex.Service)
+		fmt.Fprintf(&b, "MP round-robin on %s: %s is the first idle local server advertising %s, so %s gets the request. ",
+			ex.Origin, e.m.Servers[f.chosen].ID, ex.Service, getter(e, f))
 		fmt.Fprintf(&b, "%s's counter for %s becomes %d.", ex.Origin, ex.Winner, e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
 	case e.alg == algSHM:
 		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): no server of %s is idle, so every candidate queue is costed as W/n + LOAD (work waiting per server plus this request's load). ", ex.Service)
@@ -186,9 +189,20 @@ func writeCosts(b *strings.Builder, ex *Explanation, mp bool) {
 	}
 }
 
+// getter names what gets a request the idle rule chose: the server, or, for
+// an MSSQ set, its queue (any idle server of the set may take it).
+func getter(e *engine, f *flight) string {
+	if n := len(e.queues[f.queue].servers); n > 1 {
+		return fmt.Sprintf("its queue, %s (an MSSQ set of %d servers),", e.m.Queues[f.queue].Name, n)
+	}
+	return "it"
+}
+
 // whereNext says what happens to the request right after the choice.
 func whereNext(e *engine, ex *Explanation, f *flight) string {
 	switch {
+	case f.server >= 0 && len(e.queues[f.queue].servers) > 1:
+		return takerText(e, ex, f)
 	case f.server >= 0:
 		return fmt.Sprintf("It starts at once on %s.", ex.Server)
 	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
@@ -200,6 +214,29 @@ func whereNext(e *engine, ex *Explanation, f *flight) string {
 	default:
 		return fmt.Sprintf("All servers of queue %s are busy, so it waits there with %d other request(s).", ex.Winner, e.queues[f.queue].wait.n-1)
 	}
+}
+
+// takerText says which server of an MSSQ set takes a request that found one
+// idle, and why: the set's servers wait on the queue, and the one idle
+// longest takes the next request (docs/engine.md, Which server).
+func takerText(e *engine, ex *Explanation, f *flight) string {
+	idle, tie := 1, "" // the taker, busy now
+	for _, i := range e.queues[f.queue].servers {
+		if sv := &e.servers[i]; i != f.server && !sv.busy && sv.state == stateUp {
+			idle++
+			if sv.idleSince == e.servers[f.server].idleSince {
+				tie = ", first in scan order of those idle as long"
+			}
+		}
+	}
+	since := "since the run began"
+	if t := e.servers[f.server].idleSince; t > 0 {
+		since = "since " + formatMS(t) + " ms"
+	}
+	if idle == 1 {
+		return fmt.Sprintf("%s, the set's only idle server (idle %s), takes it and starts at once.", ex.Server, since)
+	}
+	return fmt.Sprintf("Of the set's %d idle servers, %s has been idle longest (%s%s), so it takes it and starts at once.", idle, ex.Server, since, tie)
 }
 
 // queueHasUp reports whether some instance of queue q is up.

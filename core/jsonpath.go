@@ -31,7 +31,7 @@ func decodeStrict(data []byte, v any, what string) error {
 	if path, line, col, dup := duplicateKey(data); dup {
 		return Errorf(EINVALID, "%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
 	}
-	return nil
+	return CheckJSONText(data, v, what)
 }
 
 // decodeStrictInto is decodeStrict's decoding for a type's own
@@ -40,7 +40,10 @@ func decodeStrict(data []byte, v any, what string) error {
 func decodeStrictInto(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	return dec.Decode(v)
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	return CheckJSONText(data, v, "this value") // keys are case-sensitive here too
 }
 
 // jsonShaped is a type with its own JSON forms (it decodes itself): it says

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"slices"
 
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -57,19 +58,32 @@ func (c lifeCause) String() string { return lifeCauses.name(c) }
 // noTime is "never": the time of nothing pending.
 const noTime = math.MaxInt64
 
-// The kinds of BBL work items; notices and aborts run before come-ups at
-// the same instant (phase 0 before phase 1).
+// The kinds of life-cycle work items: the BBL's, and the -p spares' own
+// alarms. At one instant notices, aborts and the DBBL's notices run first
+// (phase 0), then come-ups (phase 1), then the alarms (phase 2).
 const (
 	itemNotice uint8 = iota // the sanity scan notices a crash
 	itemAbort               // the scan aborts a request past its SVCTIMEOUT
 	itemUp                  // a restarting or booting instance comes up
 	itemDBBL                // the DBBL notices that machine srv is lost
+	itemDecay               // a -p spare idle for terminate seconds ends itself
 )
+
+// itemPhase is when an item of kind k runs within its instant.
+func itemPhase(k uint8) uint8 {
+	switch k {
+	case itemUp:
+		return 1
+	case itemDecay:
+		return 2
+	}
+	return 0
+}
 
 // lifeItem is one piece of pending BBL work.
 type lifeItem struct {
 	t    int64
-	seq  int64 // itemAbort: the request's Seq
+	seq  int64 // itemAbort: the request's Seq; itemDecay: since when the spare is idle
 	srv  int32
 	gen  uint32 // the instance's generation when the item was made
 	kind uint8
@@ -79,8 +93,8 @@ func (a *lifeItem) before(b *lifeItem) bool {
 	if a.t != b.t {
 		return a.t < b.t
 	}
-	if pa, pb := a.kind == itemUp, b.kind == itemUp; pa != pb {
-		return pb
+	if pa, pb := itemPhase(a.kind), itemPhase(b.kind); pa != pb {
+		return pa < pb
 	}
 	return a.srv < b.srv
 }
@@ -133,15 +147,18 @@ type lifeChange struct {
 	cause    lifeCause
 }
 
-// spawnSet is one *SERVERS entry with CLOPT -p: its MSSQ queue, its
-// instances and the times since which the BBL has seen the queue above
-// high and below low (-1: not now).
+// spawnSet is one *SERVERS entry with CLOPT -p: its queues (the MSSQ
+// queue; for a conversational entry without RQADDR, each instance's own),
+// its instances and the time since which the BBL has seen the measure at
+// or above high (-1: not now).
 type spawnSet struct {
-	sp           ubb.Spawn
-	queue        int32
-	servers      []int32 // the entry's instances, scan order
-	minSrvID     int     // SRVIDs from here on are spares
-	above, below int64
+	sp          ubb.Spawn
+	queues      []int32
+	machine     int32
+	servers     []int32 // the entry's instances, scan order
+	minSrvID    int     // SRVIDs from here on are spares
+	terminateUS int64   // a spare idle this long ends itself
+	above       int64
 }
 
 // lifecycle is the engine's state for server life cycles. It exists only
@@ -157,6 +174,7 @@ type lifecycle struct {
 	bootUS   int64
 	nextScan int64 // the next BBL scan that makes -p decisions; noTime without -p
 	sets     []spawnSet
+	setOf    []int32 // per instance: its spawnSet when it is a spare with an idle alarm
 	timeouts []int64 // SVCTIMEOUT in us at [service*ngroups+group]; nil when none
 	ngroups  int
 	// per instance, as Oracle's MIB keeps them: the generation (1 when it
@@ -211,6 +229,7 @@ func (e *engine) initLifecycle() {
 	}
 	if len(L.sets) > 0 {
 		L.nextScan = L.scanUS
+		e.initAlarms(L)
 	}
 	L.gen = make([]int32, len(e.servers))
 	L.startUS = make([]int64, len(e.servers))
@@ -220,6 +239,27 @@ func (e *engine) initLifecycle() {
 	e.life = L
 	e.more = true // until the loop knows: -p scans are due from the start
 	e.scheduleLife()
+}
+
+// initAlarms gives the spares of each -p set their idle alarm, except where
+// it could never end them: with low 0 the measure is never below low.
+func (e *engine) initAlarms(L *lifecycle) {
+	for k := range L.sets {
+		set := &L.sets[k]
+		if set.sp.Low == 0 || set.sp.Conv {
+			continue // never below 0; non-MSSQ conversational servers do not decay
+		}
+		for _, i := range set.servers {
+			if e.m.Servers[i].SrvID < set.minSrvID {
+				continue // MIN instances never decay
+			}
+			if L.setOf == nil {
+				L.setOf = make([]int32, len(e.servers))
+			}
+			L.setOf[i] = int32(k)
+			e.servers[i].idleAlarm = true
+		}
+	}
 }
 
 // initialState is the state an instance starts in: up, or gone for a spare.
@@ -263,9 +303,14 @@ func (e *engine) spawnSets() []spawnSet {
 		if !ok {
 			k = len(out)
 			byEntry[s.Life.Entry] = k
-			out = append(out, spawnSet{sp: *s.Life.Spawn, queue: int32(s.QueueIdx), minSrvID: s.Life.MinSrvID, above: -1, below: -1})
+			out = append(out, spawnSet{sp: *s.Life.Spawn, machine: int32(s.Machine),
+				minSrvID: s.Life.MinSrvID, terminateUS: int64(s.Life.Spawn.TerminateS) * 1_000_000, above: -1})
 		}
-		out[k].servers = append(out[k].servers, int32(i))
+		set := &out[k]
+		set.servers = append(set.servers, int32(i))
+		if q := int32(s.QueueIdx); !slices.Contains(set.queues, q) {
+			set.queues = append(set.queues, q)
+		}
 	}
 	return out
 }
@@ -298,19 +343,27 @@ func (e *engine) lifeDue(have bool, next *request) bool {
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
 // docs/engine.md: scenario events (as listed), crash notices and SVCTIMEOUT
-// aborts (scan order), -p decisions, instances coming up (scan order).
-// have and next are the loop's next new request, for skipping scans that
-// cannot change anything (skipScans).
+// aborts (scan order), -p spawning decisions, instances coming up (scan
+// order), -p spares ending themselves (scan order). have and next are the
+// loop's next new request, for skipping scans that cannot change anything
+// (skipScans).
 func (e *engine) lifeStep(have bool, next *request) {
 	L := e.life
 	t := e.nextLife
+	// -p scans and alarms play while requests remain to be issued or are
+	// in the system, judged as the step begins
+	active := e.more || e.inSystem > 0
 	scan := L.nextScan == t
 	if scan {
 		L.nextScan += L.scanUS
-		scan = e.more || e.inSystem > 0
+		scan = active
 	}
-	for len(L.items) > 0 && L.items[0].t == t && !e.live(&L.items[0]) {
-		L.items.pop() // a completed request's timeout check, a cancelled restart
+	for len(L.items) > 0 && L.items[0].t == t && (!e.live(&L.items[0]) || L.items[0].kind == itemDecay && !active) {
+		// a completed request's timeout check, a cancelled restart, the
+		// alarm of a spare that worked since (set again if it is idle)
+		if it := L.items.pop(); it.kind == itemDecay {
+			e.alarmDue(&it, t, active)
+		}
 	}
 	events := L.next < len(L.events) && L.events[L.next].AtUS == t
 	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
@@ -325,19 +378,26 @@ func (e *engine) lifeStep(have bool, next *request) {
 		e.applyEvent(&L.events[L.next], t)
 		L.next++
 	}
-	for len(L.items) > 0 && L.items[0].t <= t && L.items[0].kind != itemUp {
+	for len(L.items) > 0 && L.items[0].t <= t && itemPhase(L.items[0].kind) == 0 {
 		it := L.items.pop()
 		e.noticeOrAbort(&it, t)
 	}
 	if scan {
 		e.spawnScan(t)
 		if !e.opt.everyScan {
-			e.skipScans(t, have, next) // before the come-ups of t, which it counts as events
+			e.skipScans(t, have, next) // before the come-ups and alarms of t, which it counts as events
 		}
 	}
 	for len(L.items) > 0 && L.items[0].t <= t {
 		it := L.items.pop()
-		e.comeUp(&it, t)
+		switch it.kind {
+		case itemUp:
+			e.comeUp(&it, t) // with terminate 0 it may set an alarm of this instant
+		case itemDecay:
+			e.alarmDue(&it, t, active)
+		default:
+			e.noticeOrAbort(&it, t)
+		}
 	}
 	if L.dirty {
 		e.rebuildCandidates()
@@ -348,13 +408,13 @@ func (e *engine) lifeStep(have bool, next *request) {
 // skipScans moves the next -p scan past those that cannot change anything.
 // A scan's decisions read only the waiting requests and up instances of
 // each set, which change only at an event (a completion, an arrival, a new
-// request, a scenario event, a BBL work item), and the time since a
-// threshold was first crossed. So after the scan at t, every scan before
-// the next event (instances coming up at t included) decides what this one did, unless a set's create or
-// terminate time runs out first with a spare to boot or shut down: the next
-// scan that matters is the first at or after the earlier of the two. (A
-// scan at the instant of a completion, an arrival or a request runs before
-// it, and sees what this one saw.)
+// request, a scenario event, a life-cycle work item: a spare's idle alarm
+// is one), and the time since the high-water mark was first met. So after
+// the scan at t, every scan before the next event (come-ups and alarms at t
+// included) decides what this one did, unless a set's create time runs out
+// first with a spare to boot: the next scan that matters is the first at or
+// after the earlier of the two. (A scan at the instant of a completion, an
+// arrival or a request runs before it, and sees what this one saw.)
 func (e *engine) skipScans(t int64, have bool, next *request) {
 	L := e.life
 	tn := min(e.heap.topT(), e.arr.next)
@@ -369,11 +429,8 @@ func (e *engine) skipScans(t int64, have bool, next *request) {
 	}
 	for k := range L.sets {
 		set := &L.sets[k]
-		if set.above >= 0 && e.spareIn(set, stateGone) {
+		if set.above >= 0 && e.spareGone(set) {
 			tn = min(tn, set.above+int64(set.sp.CreateS)*1_000_000)
-		}
-		if set.below >= 0 && e.spareIn(set, stateUp) {
-			tn = min(tn, set.below+int64(set.sp.TerminateS)*1_000_000)
 		}
 	}
 	if tn > MaxTimeUS {
@@ -385,24 +442,25 @@ func (e *engine) skipScans(t int64, have bool, next *request) {
 	}
 }
 
-// spareIn reports whether some spare of set (an SRVID from MIN on) is in
-// state st: gone for a spawn to boot, up for a decay to shut down.
-func (e *engine) spareIn(set *spawnSet, st instState) bool {
+// spareGone reports whether some spare of set (an SRVID from MIN on) is
+// gone: one a spawn can boot.
+func (e *engine) spareGone(set *spawnSet) bool {
 	for _, i := range set.servers {
-		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == st {
+		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateGone {
 			return true
 		}
 	}
 	return false
 }
 
-// pushLife adds a BBL work item and brings the next step forward if needed.
-// Past the longest simulated time: an abort is not needed (the request's
-// own end is past it too, and that stops the run), while a notice or a
-// come-up stops the run with an error naming what to change.
+// pushLife adds a life-cycle work item and brings the next step forward if
+// needed. Past the longest simulated time: an abort is not needed (the
+// request's own end is past it too, and that stops the run), nor is an
+// alarm (the run ends first), while a notice or a come-up stops the run with
+// an error naming what to change.
 func (e *engine) pushLife(it lifeItem) {
 	if it.t > MaxTimeUS {
-		if it.kind != itemAbort && e.fault == nil {
+		if it.kind != itemAbort && it.kind != itemDecay && e.fault == nil {
 			what := "the BBL's sanity scan would notice its crash"
 			if it.kind == itemUp {
 				what = "it would come up"

@@ -12,6 +12,7 @@ package core
 // (issue, reply or failure), scenario event or life-cycle change.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -166,7 +167,7 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 			sf.timedOut++
 		}
 		sf.waits = append(sf.waits, r.start-r.enq)
-		sf.resps = append(sf.resps, r.reply-r.issue)
+		sf.resps = append(sf.resps, o.respUS(r))
 		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
 		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
@@ -176,7 +177,7 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 			local[sm]++
 		}
 		waits = append(waits, r.start-r.enq)
-		resps = append(resps, r.reply-r.issue)
+		resps = append(resps, o.respUS(r))
 	}
 	if len(res.Servers) != nsrv {
 		return fmt.Sprintf("servers: engine %d, oracle %d", len(res.Servers), nsrv)
@@ -320,4 +321,97 @@ func (o *oracle) compareUp(res *Result, span int64) string {
 		}
 	}
 	return ""
+}
+
+// oAppResult is what compareApp reads of the engine's result, through its
+// JSON, by the names the contract gives the application figures.
+type oAppResult struct {
+	Requests struct {
+		Nested  int64 `json:"nested"`
+		Retried int64 `json:"retried"`
+	} `json:"requests"`
+	Servers []struct {
+		ID     string   `json:"id"`
+		HeldMS *float64 `json:"held_ms"`
+	} `json:"servers"`
+	Services []struct {
+		Name        string `json:"name"`
+		CallsIssued int64  `json:"calls_issued"`
+	} `json:"services"`
+	Clients []struct {
+		Name       string           `json:"name"`
+		Count      int              `json:"count"`
+		Requests   int64            `json:"requests"`
+		Completed  int64            `json:"completed"`
+		Failed     map[string]int64 `json:"failed"`
+		TimedOut   int64            `json:"timed_out"`
+		Retried    int64            `json:"retried"`
+		ResponseMS Summary          `json:"response_ms"`
+	} `json:"clients"`
+}
+
+// compareApp checks the application figures: requests.nested and retried,
+// servers[].held_ms, services[].calls_issued and clients[].
+func (o *oracle) compareApp(res *Result) string {
+	js, err := json.Marshal(res)
+	if err != nil {
+		return err.Error()
+	}
+	var ar oAppResult
+	if err := json.Unmarshal(js, &ar); err != nil {
+		return err.Error()
+	}
+	var nested, retried int64
+	for _, r := range o.reqs {
+		if r.nested {
+			nested++
+		}
+		if r.retry {
+			retried++
+		}
+	}
+	if ar.Requests.Nested != nested || ar.Requests.Retried != retried {
+		return fmt.Sprintf("requests nested/retried: engine %d/%d, oracle %d/%d", ar.Requests.Nested, ar.Requests.Retried, nested, retried)
+	}
+	for i, s := range ar.Servers {
+		if s.HeldMS == nil {
+			return fmt.Sprintf("server %s: no held_ms", s.ID)
+		}
+		if g := int64(math.Round(*s.HeldMS * 1000)); i < len(o.heldUS) && g != o.heldUS[i] {
+			return fmt.Sprintf("server %s held: engine %v ms, oracle %d µs", s.ID, *s.HeldMS, o.heldUS[i])
+		}
+	}
+	for _, s := range ar.Services {
+		if s.CallsIssued != o.callsBy[s.Name] {
+			return fmt.Sprintf("service %s calls_issued: engine %d, oracle %d", s.Name, s.CallsIssued, o.callsBy[s.Name])
+		}
+	}
+	if len(ar.Clients) != len(o.sets) {
+		return fmt.Sprintf("clients: engine %d sets, oracle %d", len(ar.Clients), len(o.sets))
+	}
+	for k, c := range ar.Clients {
+		cs := o.sets[k]
+		g := fmt.Sprint(c.Name, c.Count, c.Requests, c.Completed, c.Failed, c.TimedOut, c.Retried)
+		w := fmt.Sprint(cs.name, cs.count, cs.requests, cs.completed, cs.failed, cs.timedOut, cs.retried)
+		if c.Failed == nil {
+			g = fmt.Sprint(c.Name, c.Count, c.Requests, c.Completed, map[string]int64{}, c.TimedOut, c.Retried)
+		}
+		if g != w {
+			return fmt.Sprintf("client set %s name/count/requests/completed/failed/timed out/retried: engine %s, oracle %s", cs.name, g, w)
+		}
+		if msg := compareSummary("client set "+cs.name+" response_ms", c.ResponseMS, append([]int64(nil), cs.resps...), map[string]int{}); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// respUS is a completed request's response: issue to reply; for a forwarder
+// whose child failed at its issue (no reply_us), to its end, when its caller
+// learnt of the failure (docs/engine.md: "its response measured to its end").
+func (o *oracle) respUS(r *oReq) int64 {
+	if r.reply < 0 {
+		return r.end - r.issue
+	}
+	return r.reply - r.issue
 }

@@ -1,8 +1,10 @@
 package core
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -95,13 +97,19 @@ func genScenario(seed uint64) *Scenario {
 			fmt.Fprintf(&u, " MAX=%d", mx)
 		}
 		total += mn
+		rq := ""
 		if chance(0.4) || mx > mn {
-			fmt.Fprintf(&u, " RQADDR=Q%d%s", g, rqaddrs[pick(2)])
+			rq = fmt.Sprintf(" RQADDR=Q%d%s", g, rqaddrs[pick(2)])
 		}
 		spawn := ""
 		if mx > mn && chance(0.5) {
-			spawn = []string{"-p 1,0:1,0 ", "-p L50,0:60,0 ", "-p 0,0:2,0 ", "-p 1,0:3,0 "}[pick(4)]
+			k := pick(4)
+			spawn = []string{"-p 1,0:1,0 ", "-p L50,0:60,0 ", "-p 0,0:2,0 ", "-p 1,0:3,0 "}[k]
+			if k == 3 && id%2 == 1 { // (no draw of its own: other seeds keep their scenarios)
+				rq = " CONV=Y" // conversational without RQADDR: spawned, never decayed
+			}
 		}
+		u.WriteString(rq)
 		if chance(0.5) {
 			fmt.Fprintf(&u, " RESTART=Y MAXGEN=%d", 1+pick(3))
 			if chance(0.5) {
@@ -304,4 +312,376 @@ func genScenario(seed uint64) *Scenario {
 		}
 	}
 	return sc
+}
+
+// genAppScenario builds a random small application for the differential
+// test, as a scenario document: machines, groups and *SERVERS entries as
+// genScenario makes them (MSSQ sets, RESTART/MAXGEN/GRACE, LOAD/PRIO per
+// group, NETLOAD, latency, speeds, a routed service, sometimes a gateway),
+// five services A..E with const service times whose calls only reach later
+// services (so the call graph has no cycle) in tpcall, tpacall and tpforward
+// steps (p = 1, route inherit or a constant), client sets with a script or
+// one service, const think and backoff and sometimes retries, a service's
+// own BLOCKTIME at times, a few trace rows and random life-cycle events.
+// Everything is what the reference simulator reproduces exactly.
+func genAppScenario(seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
+	pick := func(n int) int { return rng.IntN(n) }
+	chance := func(p float64) bool { return rng.Float64() < p }
+	coarse := chance(0.6)
+	// msText writes µs as milliseconds.
+	msText := func(us int) float64 { return float64(us) / 1000 }
+	// dur is a random time in µs below maxMS ms: whole ms when coarse.
+	dur := func(maxMS int) int {
+		if coarse {
+			return pick(maxMS) * 1000
+		}
+		return pick(maxMS * 1000)
+	}
+
+	nm := 1 + pick(3)
+	model := "MP"
+	if nm == 1 && chance(0.5) {
+		model = "SHM"
+	}
+	ldbal := "Y"
+	if chance(0.15) {
+		ldbal = "N"
+	}
+	var u strings.Builder
+	fmt.Fprintf(&u, "*RESOURCES\nIPCKEY 123456\nMASTER s1\nMODEL %s\nLDBAL %s\nSCANUNIT %dMS\nSANITYSCAN %d\nBLOCKTIME %d\n\n*MACHINES\n",
+		model, ldbal, 5+pick(20), 1+pick(4), 2+pick(10))
+	netloads := []int{0, 10, 50, 100}
+	for m := 1; m <= nm; m++ {
+		fmt.Fprintf(&u, "node%d LMID=s%d", m, m)
+		if chance(0.7) {
+			fmt.Fprintf(&u, " NETLOAD=%d", netloads[pick(len(netloads))])
+		}
+		u.WriteString("\n")
+	}
+	ng := 1 + pick(3)
+	u.WriteString("\n*GROUPS\n")
+	for g := 1; g <= ng; g++ {
+		fmt.Fprintf(&u, "G%d LMID=s%d GRPNO=%d\n", g, 1+pick(nm), g)
+	}
+	gateway := chance(0.2)
+	if gateway {
+		fmt.Fprintf(&u, "DMGRP LMID=s1 GRPNO=90\nGWGRP LMID=s%d GRPNO=91\n", 1+pick(nm))
+	}
+	services := []string{"A", "B", "C", "D", "E"}
+	u.WriteString("\n*SERVERS\n")
+	nextID := map[int]int{}
+	total := 0
+	var lines []string // each entry's text before its CLOPT
+	var advs [][]string
+	for e := 0; e < 1+pick(4) || total < 2; e++ {
+		var u strings.Builder
+		g := 1 + pick(ng)
+		mn := 1 + pick(3)
+		mx := mn
+		if chance(0.2) {
+			mx = mn + 1 + pick(2)
+		}
+		id := nextID[g] + 1
+		nextID[g] = id + mx - 1
+		fmt.Fprintf(&u, "srv%d SRVGRP=G%d SRVID=%d MIN=%d", e, g, id, mn)
+		if mx > mn {
+			fmt.Fprintf(&u, " MAX=%d", mx)
+		}
+		total += mn
+		if chance(0.4) || mx > mn {
+			fmt.Fprintf(&u, " RQADDR=Q%d%s", g, []string{"QA", "QB"}[pick(2)])
+		}
+		if chance(0.5) {
+			fmt.Fprintf(&u, " RESTART=Y MAXGEN=%d", 1+pick(3))
+			if chance(0.5) {
+				fmt.Fprintf(&u, " GRACE=%d", pick(2))
+			}
+		}
+		var adv []string
+		for _, s := range services {
+			if chance(0.55) {
+				adv = append(adv, s)
+			}
+		}
+		lines = append(lines, u.String())
+		advs = append(advs, adv)
+	}
+	// Most services are advertised somewhere: an unadvertised one makes
+	// every call to it fail with TPENOENT.
+	for _, s := range services {
+		found := false
+		for _, adv := range advs {
+			found = found || slices.Contains(adv, s)
+		}
+		if !found && chance(0.85) {
+			e := pick(len(advs))
+			advs[e] = append(advs[e], s)
+		}
+	}
+	for e, line := range lines {
+		adv := advs[e]
+		if len(adv) == 0 {
+			adv = []string{"A"}
+		}
+		fmt.Fprintf(&u, "%s CLOPT=\"-s %s\"\n", line, strings.Join(adv, ","))
+	}
+	if gateway {
+		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
+	}
+	u.WriteString("\n*SERVICES\n")
+	routed := chance(0.4) // service C is routed
+	// SVCTIMEOUT=1 at times: with a service's own BLOCKTIME of seconds, a
+	// server holding a request that long is aborted (held time counts).
+	timeout := chance(0.15)
+	for _, s := range services {
+		block := ""
+		if chance(0.2) { // its own BLOCKTIME, on every entry of the service
+			block = fmt.Sprintf(" BLOCKTIME=%d", 1+pick(2))
+		}
+		if timeout && chance(0.5) {
+			block += " SVCTIMEOUT=1"
+		}
+		rt := ""
+		if routed && s == "C" {
+			rt = " ROUTING=RC"
+		}
+		for g := 1; g <= ng; g++ {
+			if chance(0.2) {
+				fmt.Fprintf(&u, "%s SRVGRP=G%d LOAD=%d PRIO=%d%s%s\n", s, g, 10+pick(90), 1+pick(100), block, rt)
+			}
+		}
+		fmt.Fprintf(&u, "%s LOAD=%d PRIO=%d%s%s\n", s, 10+pick(90), 1+pick(100), block, rt)
+	}
+	if gateway {
+		fmt.Fprintf(&u, "R LOAD=%d\n", 10+pick(90))
+	}
+	if routed {
+		var rs []string
+		lo := 0
+		for k := 0; k < 1+pick(3); k++ {
+			lo += pick(3)
+			hi := lo + pick(10)
+			grp := fmt.Sprintf("G%d", 1+pick(ng))
+			if chance(0.15) {
+				grp = "*"
+			}
+			rs = append(rs, fmt.Sprintf("%d-%d:%s", lo, hi, grp))
+			lo = hi + 1
+		}
+		if chance(0.5) {
+			rs = append(rs, fmt.Sprintf("*:G%d", 1+pick(ng)))
+		}
+		fmt.Fprintf(&u, "\n*ROUTING\nRC FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"%s\"\n", strings.Join(rs, ","))
+	}
+
+	sc := &Scenario{Name: fmt.Sprintf("oracle-app-%d", seed), UBBConfig: u.String()}
+	callees := append([]string(nil), services...)
+	if gateway {
+		extra := ""
+		if chance(0.4) { // a local service of the same name is also imported
+			extra = "A RDOM=RDOM LDOM=LDOM\n"
+		}
+		sc.DMConfig = "*DM_RESOURCES\nVERSION=U22\n\n*DM_LOCAL_DOMAINS\nLDOM GWGRP=GWGRP\n     TYPE=TDOMAIN\n     DOMAINID=\"LDOM\"\n\n" +
+			"*DM_REMOTE_DOMAINS\nRDOM TYPE=TDOMAIN\n     DOMAINID=\"RDOM\"\n\n*DM_TDOMAIN\nLDOM NWADDR=\"//localhost:9001\"\nRDOM NWADDR=\"//remotehost:9002\"\n\n" +
+			"*DM_REMOTE_SERVICES\nR RDOM=RDOM LDOM=LDOM\n" + extra
+		ms := float64(1 + pick(20))
+		sc.Domains = map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: &ms}}}
+		callees = append(callees, "R")
+	}
+	f := func(v float64) *float64 { return &v }
+	if chance(0.7) {
+		lat := []float64{0, 0.5, 2, 1, 3, 1.0005, 0.0015}[pick(7)]
+		if coarse {
+			lat = float64(pick(4))
+		}
+		sc.Network = &NetworkSpec{LatencyMS: lat}
+	}
+	sc.Machines = map[string]MachineSpec{}
+	for m := 1; m <= nm; m++ {
+		if chance(0.3) {
+			sc.Machines[fmt.Sprintf("s%d", m)] = MachineSpec{Speed: f([]float64{0.5, 2}[pick(2)])}
+		}
+	}
+	tu := &Tuning{BootMS: f(float64(pick(30)))}
+	if chance(0.2) {
+		tu.Idle = "queue"
+	}
+	if chance(0.2) {
+		tu.NetLoad = "origin"
+	}
+	if chance(0.2) {
+		tu.MPCounter = "load"
+	}
+	if chance(0.3) {
+		tu.MPResetMS = f(float64(5 + pick(50)))
+	}
+	sc.Tuning = tu
+	switch r := rng.Float64(); {
+	case r < 0.08:
+		sc.Policy = "round_robin"
+	case r < 0.16:
+		sc.Policy = "jsq"
+	}
+
+	// Services: const service times; calls to later services only.
+	type step map[string]any
+	svcDoc := map[string]any{}
+	for k, s := range services {
+		st := 1000 + dur(6)
+		if chance(0.15) {
+			st = dur(2) // now and then a very short or 0 µs service
+		}
+		spec := map[string]any{"service_time": map[string]any{"dist": "const", "ms": msText(st)}}
+		if k < len(services)-1 && chance(0.6) {
+			var steps []step
+			ns := 1 + pick(3)
+			for j := 0; j < ns; j++ {
+				later := callees[k+1:]
+				c := later[pick(len(later))]
+				st := step{"service": c}
+				switch r := rng.Float64(); {
+				case r < 0.45:
+					if chance(0.5) {
+						st["mode"] = "tpcall"
+					}
+				case r < 0.85:
+					st["mode"] = "tpacall"
+				default:
+					if j == ns-1 {
+						st["mode"] = "tpforward"
+					} else {
+						st["mode"] = "tpacall"
+					}
+				}
+				switch r := rng.Float64(); {
+				case r < 0.15:
+					st["route"] = "inherit"
+				case r < 0.45 && routed && c == "C":
+					// (the engine refuses a routing value for an unrouted
+					// service, as for streams)
+					st["route"] = pick(25)
+				}
+				if chance(0.1) {
+					st["p"] = 1
+				}
+				steps = append(steps, st)
+			}
+			spec["calls"] = steps
+		}
+		svcDoc[s] = spec
+	}
+
+	// Client sets.
+	var sets []map[string]any
+	durationMS := 20 + pick(150)
+	for k := 0; k < 1+pick(3); k++ {
+		// At least 1 ms: a request that fails at its issue answers at once.
+		// (A backoff of 0 is read as 1 µs; retries are few.)
+		think := 1000 + dur(20)
+		cs := map[string]any{"name": []string{"tellers", "web", "batch"}[k], "count": 1 + pick(4),
+			"origin": fmt.Sprintf("s%d", 1+pick(nm)), "think": map[string]any{"dist": "const", "ms": msText(think)}}
+		if chance(0.2) {
+			e := map[string]any{"service": services[pick(len(services))]}
+			if routed && e["service"] == "C" && chance(0.8) {
+				e["route"] = map[string]any{"values": []int{pick(25)}}
+			}
+			cs["services"] = []any{e}
+		} else {
+			var script []any
+			for j := 0; j < 1+pick(3); j++ {
+				s := services[pick(3)]
+				if routed && s == "C" && chance(0.8) {
+					script = append(script, map[string]any{"service": s, "route": pick(25)})
+				} else {
+					script = append(script, s)
+				}
+			}
+			cs["script"] = script
+		}
+		if chance(0.5) {
+			codes := []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM"}
+			var on []string
+			for _, c := range codes {
+				if chance(0.5) {
+					on = append(on, c)
+				}
+			}
+			r := map[string]any{"max": 1 + pick(2), "backoff": map[string]any{"dist": "const", "ms": msText(dur(5))}}
+			if on != nil {
+				r["on"] = on
+			}
+			cs["retry"] = r
+		}
+		sets = append(sets, cs)
+	}
+
+	// A few trace rows.
+	var tr strings.Builder
+	tr.WriteString("time_ms,service,origin,service_ms,prio,route\n")
+	tus := 0
+	nrows := pick(8)
+	for k := 0; k < nrows; k++ {
+		tus += dur(20)
+		prio := ""
+		if chance(0.15) {
+			prio = fmt.Sprint(1 + pick(100))
+		}
+		route := ""
+		if chance(0.6) {
+			route = fmt.Sprint(pick(25))
+		}
+		sus := dur(8)
+		fmt.Fprintf(&tr, "%d.%03d,%s,s%d,%d.%03d,%s,%s\n", tus/1000, tus%1000, services[pick(len(services))], 1+pick(nm),
+			sus/1000, sus%1000, prio, route)
+	}
+	if nrows > 0 {
+		sc.Workload.TraceCSV = tr.String()
+	}
+
+	// Events, within the clients' time.
+	var targets []string
+	for g := 1; g <= ng; g++ {
+		targets = append(targets, fmt.Sprintf("group:G%d", g))
+		for id := 1; id <= nextID[g]; id++ {
+			targets = append(targets, fmt.Sprintf("G%d/%d", g, id))
+		}
+	}
+	for m := 1; m <= nm; m++ {
+		targets = append(targets, fmt.Sprintf("machine:s%d", m))
+	}
+	if chance(0.6) {
+		at := 0
+		for k := 0; k < 1+pick(5); k++ {
+			at += dur(durationMS / 2)
+			ev := Event{AtMS: f(msText(at))}
+			tg := targets[pick(len(targets))]
+			switch pick(3) {
+			case 0:
+				ev.Kill = tg
+			case 1:
+				ev.Shutdown = tg
+			default:
+				ev.Boot = tg
+			}
+			sc.Events = append(sc.Events, ev)
+		}
+	}
+
+	base, err := json.Marshal(sc)
+	if err != nil {
+		panic(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(base, &doc); err != nil {
+		panic(err)
+	}
+	doc["services"] = svcDoc
+	wl := doc["workload"].(map[string]any)
+	wl["generate"] = map[string]any{"duration_ms": durationMS, "clients": sets}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		panic(err)
+	}
+	return out
 }

@@ -9,11 +9,19 @@ package core
 // networks, speeds, gateways, priorities and the life cycle (events,
 // sanity-scan notices, RESTART/MAXGEN/GRACE, boot_ms, orphaned queues,
 // stopping instances); not SVCTIMEOUT, -p, random or p2c.
+//
+// It also plays application scenarios (oracle_app_test.go reads their
+// document): nested calls (tpcall, tpacall runs, tpforward; p = 1 only;
+// route inherit or constant), closed-loop client sets (const think and
+// backoff, a script or a single service, retries) and the caller's
+// deadline, as the application rules of the contract describe them.
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +47,22 @@ type oReq struct {
 	remoteUS               int64
 	done, failed, timedOut bool
 	arriveAt               int64 // network arrival time, -1: none
+
+	// Applications.
+	id       string   // the log's id ("" until issued: then its number)
+	parent   *oReq    // the calling request of a nested one (log column parent)
+	caller   *oReq    // tpcall/tpacall child: the request whose server waits for it
+	client   *oClient // client request: the client waiting for it
+	fwdFrom  *oReq    // tpforward child: the request that forwarded to it
+	replyM   int      // the machine its reply goes back to
+	deadline int64    // when its caller stops waiting, -1: nobody waits with one
+	dlDone   bool     // its caller's wait is over (outcome or deadline)
+	ownEnd   int64    // when its own work ended (then held while steps run), -1
+	step     int      // its next step
+	outst    []*oReq  // the children its server waits for
+	nested   bool     // issued by a server
+	retry    bool     // a client's retry
+	atIssue  bool     // failed at its issue (TPENOENT, TPESYSTEM)
 }
 
 // oInst is one server instance.
@@ -101,15 +125,78 @@ type oracle struct {
 	qArea     []int64 // each queue's waiting length integrated over time (µs)
 	qMark     []int64 // when qArea was last brought up to date
 	lastEvent int64
+
+	// Applications (readApp).
+	app       bool               // calls or clients: the log has a parent column
+	pending   []*oReq            // trace rows not yet issued, in trace order
+	calls     map[string][]oStep // service -> its steps
+	svcTimeUS map[string]int64   // service -> its const service time
+	blockSvc  map[string]int64   // service -> its own BLOCKTIME (µs)
+	sets      []*oClientSet
+	durUS     int64
+	notices   []oNotice
+	heldUS    []int64
+	callsBy   map[string]int64 // service -> children its servers issued
+	hits      map[string]int   // what the run exercised, for the coverage tally
+}
+
+// oStep is one step of a service's calls.
+type oStep struct {
+	svc, mode string
+	inherit   bool
+	route     string
+}
+
+// oNotice is a reply or a failure on its way to a waiting caller: w's
+// outcome (code "" for a reply), arriving at t; seq orders one instant's.
+type oNotice struct {
+	t    int64
+	seq  int
+	w    *oReq
+	code string
+}
+
+// oEntry is one script entry of a client set.
+type oEntry struct {
+	svc, route string
+	hasRoute   bool
+}
+
+// oClientSet is one client set; its counters are the outcomes its clients saw.
+type oClientSet struct {
+	name          string
+	count         int
+	origin        int
+	thinkUS, boUS int64
+	script        []oEntry
+	retryMax      int
+	on            map[string]bool
+	clients       []*oClient
+	requests      int64
+	completed     int64
+	timedOut      int64
+	retried       int64
+	failed        map[string]int64
+	resps         []int64
+}
+
+// oClient is one client: when it issues next, where it is in its script.
+type oClient struct {
+	set    *oClientSet
+	c      int
+	nextAt int64 // -1: waiting for an outcome
+	pos    int   // script entry of its current request
+	n, k   int   // request number, retries of it made
+	wait   *oReq
 }
 
 // oSpawn is the -p of one *SERVERS entry.
 type oSpawn struct {
-	sp           ubb.Spawn
-	q            int
-	servers      []int
-	minSrvID     int
-	above, below int64 // when the measure was first seen above high / below low, -1: not
+	sp       ubb.Spawn
+	queues   []int // the MSSQ queue, or (CONV=Y without RQADDR) each instance's
+	servers  []int
+	minSrvID int
+	above    int64 // when the measure was first seen at or above high, -1: not
 }
 
 type oEvent struct {
@@ -148,7 +235,9 @@ func newOracle(sc *Scenario) (*oracle, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{}}
+	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{},
+		calls: map[string][]oStep{}, svcTimeUS: map[string]int64{}, blockSvc: map[string]int64{},
+		callsBy: map[string]int64{}, hits: map[string]int{}}
 	if sc.Policy != "" {
 		o.policy = sc.Policy
 	}
@@ -194,6 +283,7 @@ func newOracle(sc *Scenario) (*oracle, error) {
 	}
 	o.waiting = make([][]*oReq, len(m.Queues))
 	o.busyUS = make([]int64, len(m.Servers))
+	o.heldUS = make([]int64, len(m.Servers))
 	o.qMax = make([]int64, len(m.Queues))
 	o.qEnq = make([]int64, len(m.Queues))
 	o.qArea = make([]int64, len(m.Queues))
@@ -211,11 +301,14 @@ func newOracle(sc *Scenario) (*oracle, error) {
 		}
 		sp := byEntry[s.Life.Entry]
 		if sp == nil {
-			sp = &oSpawn{sp: *s.Life.Spawn, q: s.QueueIdx, minSrvID: s.Life.MinSrvID, above: -1, below: -1}
+			sp = &oSpawn{sp: *s.Life.Spawn, minSrvID: s.Life.MinSrvID, above: -1}
 			byEntry[s.Life.Entry] = sp
 			o.spawns = append(o.spawns, sp)
 		}
 		sp.servers = append(sp.servers, i)
+		if !slices.Contains(sp.queues, s.QueueIdx) {
+			sp.queues = append(sp.queues, s.QueueIdx)
+		}
 	}
 	for _, ev := range sc.Events {
 		e := oEvent{at: oRoundUS(*ev.AtMS)}
@@ -241,29 +334,35 @@ func newOracle(sc *Scenario) (*oracle, error) {
 }
 
 // readTrace reads the generator's CSV: time_ms,service,origin,service_ms,prio,route.
+// The rows wait in o.pending; each gets its number when it is issued.
 func (o *oracle) readTrace() error {
+	if strings.TrimSpace(o.sc.Workload.TraceCSV) == "" {
+		return nil
+	}
 	lines := strings.Split(strings.TrimSpace(o.sc.Workload.TraceCSV), "\n")
 	if lines[0] != "time_ms,service,origin,service_ms,prio,route" {
 		return fmt.Errorf("oracle: unexpected trace header %q", lines[0])
 	}
-	for k, line := range lines[1:] {
+	for _, line := range lines[1:] {
 		f := strings.Split(line, ",")
-		r := &oReq{n: k + 1, svc: f[1], issue: oTextUS(f[0]), svcUS: oTextUS(f[3]), q: -1, srv: -1,
-			enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1}
-		r.origin = o.m.MachineIndex(f[2])
+		r := o.newReq(f[1], o.m.MachineIndex(f[2]), oTextUS(f[0]))
+		r.svcUS = oTextUS(f[3])
 		if f[4] != "" {
 			r.prio, _ = strconv.Atoi(f[4])
 		}
 		if f[5] != "" {
 			r.route, r.hasRoute = f[5], true
 		}
-		o.reqs = append(o.reqs, r)
+		o.pending = append(o.pending, r)
 	}
-	sort.SliceStable(o.reqs, func(a, b int) bool { return o.reqs[a].issue < o.reqs[b].issue })
-	for k, r := range o.reqs { // the log's id is the issue number
-		r.n = k + 1
-	}
+	sort.SliceStable(o.pending, func(a, b int) bool { return o.pending[a].issue < o.pending[b].issue })
 	return nil
+}
+
+// newReq is a request of svc from machine origin at t, not yet issued.
+func (o *oracle) newReq(svc string, origin int, t int64) *oReq {
+	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1,
+		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1}
 }
 
 func (o *oracle) params(svc string, q int) ubb.ServiceParams {
@@ -458,9 +557,10 @@ func (o *oracle) choose(r *oReq) (int, string) {
 	return best, "least-load"
 }
 
-// back is the crossing back to r's origin from its queue's machine.
+// back is the crossing back from r's queue's machine to the machine its
+// reply goes to (its origin; for a forwarded child, the forwarder's caller's).
 func (o *oracle) back(r *oReq) int64 {
-	if o.m.Queues[r.q].Machine != r.origin {
+	if o.m.Queues[r.q].Machine != r.replyM {
 		return o.latUS
 	}
 	return 0
@@ -468,13 +568,21 @@ func (o *oracle) back(r *oReq) int64 {
 
 func (o *oracle) fail(r *oReq, t int64) {
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
+	o.outcome(r, "TPESVCERR")
 }
 
+// issue numbers r, logs it and chooses its queue. A request that fails at
+// its issue (TPENOENT, TPESYSTEM) is done at once: the issuer handles it.
 func (o *oracle) issue(r *oReq) {
+	o.reqs = append(o.reqs, r)
+	r.n = len(o.reqs)
+	if r.id == "" {
+		r.id = strconv.Itoa(r.n)
+	}
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
-		r.failed, r.done = true, true
+		r.failed, r.done, r.atIssue = true, true, true
 		return
 	}
 	r.q = q
@@ -563,16 +671,30 @@ func (o *oracle) start(r *oReq, i int, t int64) {
 	o.insts[i].busy, o.insts[i].endAt = r, t+dur
 }
 
+// complete ends instance i's own work at t: the steps of its service run
+// now (a gateway forwards: no steps), else the request ends.
 func (o *oracle) complete(i int, t int64) {
 	in := &o.insts[i]
 	r := in.busy
-	in.busy, in.endAt = nil, -1
-	o.busyUS[i] += t - r.start
-	r.end, r.done = t, true
-	r.reply = t + r.remoteUS + o.back(r)
-	if o.blockUS > 0 && r.reply-r.issue > o.blockUS {
-		r.timedOut = true
+	in.endAt = -1
+	r.ownEnd = t
+	if !o.m.Servers[i].Gateway && len(o.calls[r.svc]) > 0 {
+		o.runSteps(r, t)
+		return
 	}
+	o.succeed(r, t)
+}
+
+// release ends r on its instance at t: its busy time (and the time it held
+// r waiting for replies) is counted, and the instance takes its next
+// request, or is gone when it was stopping.
+func (o *oracle) release(r *oReq, t int64) {
+	i := r.srv
+	in := &o.insts[i]
+	o.busyUS[i] += t - r.start
+	o.heldUS[i] += t - r.ownEnd
+	in.busy, in.endAt = nil, -1
+	r.end, r.done = t, true
 	if in.state == "stopping" {
 		o.change(t, i, "gone", in.stopCause)
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
@@ -580,6 +702,211 @@ func (o *oracle) complete(i int, t int64) {
 	}
 	in.idleSince = t
 	o.take(i, t)
+}
+
+// succeed ends r at t with its reply on the way back.
+func (o *oracle) succeed(r *oReq, t int64) {
+	o.release(r, t)
+	r.reply = t + r.remoteUS + o.back(r)
+	o.outcome(r, "")
+}
+
+// failParent ends r at t with TPESVCFAIL: one of its children failed.
+func (o *oracle) failParent(r *oReq, t int64) {
+	o.hits["TPESVCFAIL"]++
+	o.release(r, t)
+	r.failed, r.reason = true, "TPESVCFAIL"
+	r.reply = t + o.back(r)
+	o.outcome(r, "TPESVCFAIL")
+}
+
+// waited is the request whose caller r's outcome answers: r itself, or for a
+// forwarded child the request that forwarded to it (up the chain).
+func waited(r *oReq) *oReq {
+	for r.fwdFrom != nil {
+		r = r.fwdFrom
+	}
+	return r
+}
+
+// outcome sends r's reply (code "") or failure, known at r.reply, to the
+// caller of the request it answers; forwarders up the chain get r's reply_us.
+func (o *oracle) outcome(r *oReq, code string) {
+	for w := r; w.fwdFrom != nil; w = w.fwdFrom {
+		w.fwdFrom.reply = r.reply
+	}
+	w := waited(r)
+	if w.client == nil && w.caller == nil {
+		return
+	}
+	o.notices = append(o.notices, oNotice{t: r.reply, seq: r.n, w: w, code: code})
+	if w.deadline >= 0 && r.reply == w.deadline {
+		o.hits["outcome at the deadline"]++
+	}
+	if w.caller != nil && code == "TPESVCERR" {
+		o.hits["child TPESVCERR"]++
+	}
+	if r.fwdFrom != nil && r.fwdFrom.fwdFrom != nil {
+		o.hits["forward chain"]++
+	}
+}
+
+// holding: r's instance holds it waiting for replies, and is not down.
+func (o *oracle) holding(r *oReq) (ok, down bool) {
+	if r.srv < 0 || o.insts[r.srv].busy != r || r.ownEnd < 0 || r.done {
+		return false, false
+	}
+	return true, o.insts[r.srv].state == "down"
+}
+
+// learn: w's caller learns w's outcome at t (code "" a reply, else the
+// failure it sees: TPETIME at the deadline).
+func (o *oracle) learn(w *oReq, code string, t int64) {
+	if w.dlDone {
+		return // the caller stopped waiting already
+	}
+	if w.client == nil && w.caller == nil {
+		return // open loop: nobody waits
+	}
+	if cl := w.client; cl != nil {
+		w.dlDone = true
+		o.clientOutcome(cl, w, code, t)
+		return
+	}
+	p := w.caller
+	ok, down := o.holding(p)
+	if !ok {
+		w.dlDone = true
+		return
+	}
+	if down { // lost: the held request fails at the notice
+		w.dlDone = true
+		o.hits["lost at a down caller"]++
+		return
+	}
+	k := -1
+	for j, c := range p.outst {
+		if c == w {
+			k = j
+		}
+	}
+	if k < 0 {
+		w.dlDone = true
+		return
+	}
+	w.dlDone = true
+	p.outst = append(p.outst[:k:k], p.outst[k+1:]...)
+	if code != "" {
+		if code == "TPETIME" {
+			o.hits["child TPETIME"]++
+		}
+		for _, c := range p.outst { // the rest go on, their replies discarded
+			c.dlDone = true
+		}
+		p.outst = nil
+		o.failParent(p, t)
+		return
+	}
+	if len(p.outst) == 0 {
+		o.runSteps(p, t)
+	}
+}
+
+// runSteps runs r's steps from its next one at t: it issues the children of
+// the next tpcall, tpacall run or tpforward, or ends r after the last.
+func (o *oracle) runSteps(r *oReq, t int64) {
+	steps := o.calls[r.svc]
+	if r.step >= len(steps) {
+		o.succeed(r, t)
+		return
+	}
+	switch steps[r.step].mode {
+	case "tpcall":
+		c := o.child(r, t)
+		if c.atIssue {
+			o.failParent(r, t)
+			return
+		}
+		r.outst = []*oReq{c}
+	case "tpacall":
+		o.hits["tpacall"]++
+		for r.step < len(steps) && steps[r.step].mode == "tpacall" {
+			c := o.child(r, t)
+			if c.atIssue {
+				for _, x := range r.outst {
+					x.dlDone = true
+				}
+				r.outst = nil
+				if r.step < len(steps) && steps[r.step].mode == "tpacall" {
+					o.hits["tpacall run cut"]++
+				}
+				o.failParent(r, t)
+				return
+			}
+			r.outst = append(r.outst, c)
+		}
+		if len(r.outst) > 1 {
+			o.hits["tpacall run >1"]++
+		}
+	case "tpforward":
+		o.hits["tpforward"]++
+		// A forwarded child that fails at its issue is handled at once, as
+		// part of its issue: r's caller learns of it before r ends and its
+		// instance takes its next request.
+		c := o.child(r, t)
+		if c.atIssue {
+			o.hits["forward failed at issue"]++
+			r.end = t
+			o.learn(waited(c), c.reason, t)
+		}
+		o.release(r, t)
+	}
+}
+
+// child issues r's next step at t from r's instance's machine.
+func (o *oracle) child(r *oReq, t int64) *oReq {
+	st := o.calls[r.svc][r.step]
+	r.step++
+	c := o.newReq(st.svc, o.m.Servers[r.srv].Machine, t)
+	c.id = r.id + "." + strconv.Itoa(r.step)
+	c.parent, c.nested = r, true
+	c.svcUS = o.svcTimeUS[st.svc]
+	if st.inherit {
+		c.route, c.hasRoute = r.route, r.hasRoute
+	} else {
+		c.route, c.hasRoute = st.route, true
+	}
+	if st.mode == "tpforward" {
+		c.fwdFrom, c.replyM = r, r.replyM
+	} else {
+		c.caller = r
+		c.deadline = t + o.limit(st.svc)
+	}
+	o.callsBy[r.svc]++
+	o.hits["nested"]++
+	o.issue(c)
+	if c.q >= 0 && !c.atIssue && o.m.Queues[c.q].Machine != c.origin {
+		o.hits["nested crossing"]++
+	}
+	if c.q >= 0 && !c.atIssue && o.m.Servers[o.m.Queues[c.q].Servers[0]].Gateway {
+		o.hits["nested to a gateway"]++
+	}
+	if c.q >= 0 && c.q == o.m.Servers[r.srv].QueueIdx {
+		o.hits["call into its own queue"]++
+	}
+	if c.atIssue && c.caller != nil {
+		c.dlDone = true // its parent fails at once
+	}
+	return c
+}
+
+// limit is the caller's wait for a request of svc: its own BLOCKTIME, else
+// SCANUNIT × BLOCKTIME.
+func (o *oracle) limit(svc string) int64 {
+	if b, ok := o.blockSvc[svc]; ok {
+		return b
+	}
+	return o.blockUS
 }
 
 // accrue brings queue q's length integral up to t, before its line changes.
@@ -609,6 +936,10 @@ func (o *oracle) event(e oEvent) {
 			in.busyLook = in.busy != nil
 			if in.busy != nil { // held, no longer worked on
 				o.busyUS[i] += t - in.busy.start
+				if in.busy.ownEnd >= 0 {
+					o.heldUS[i] += t - in.busy.ownEnd
+					o.hits["crash while holding"]++
+				}
 			}
 			in.noticeAt = (t + o.sanityUS - 1) / o.sanityUS * o.sanityUS
 			if in.noticeAt == 0 {
@@ -616,6 +947,9 @@ func (o *oracle) event(e oEvent) {
 			}
 			o.change(t, i, "down", "kill")
 		case e.action == "shutdown" && in.state == "up" && in.busy != nil:
+			if in.busy.ownEnd >= 0 {
+				o.hits["stopping while holding"]++
+			}
 			o.change(t, i, "stopping", "shutdown")
 		case e.action == "shutdown" && (in.state == "up" || in.state == "restarting"):
 			in.comeUpAt = -1
@@ -675,10 +1009,10 @@ func (o *oracle) abortAt(i int) int64 {
 	}
 	su := o.m.ScanUnitUS
 	at := (in.busy.start + to + su - 1) / su * su
-	if at > in.endAt {
+	if in.endAt >= 0 && at > in.endAt {
 		return -1
 	}
-	return at
+	return at // still in service then: working, or holding it for replies
 }
 
 // abort ends i's request at t with TPESVCERR: the instance crashes and the
@@ -688,6 +1022,10 @@ func (o *oracle) abort(i int, t int64) {
 	r := in.busy
 	in.busy, in.endAt = nil, -1
 	o.busyUS[i] += t - r.start
+	if r.ownEnd >= 0 {
+		o.heldUS[i] += t - r.ownEnd
+		o.hits["SVCTIMEOUT while holding"]++
+	}
 	o.fail(r, t)
 	if in.state == "stopping" {
 		o.change(t, i, "gone", "SVCTIMEOUT")
@@ -698,61 +1036,74 @@ func (o *oracle) abort(i int, t int64) {
 	o.notice(i, t)
 }
 
-// spawnStep is the BBL's -p decisions at scan t, entry by entry.
-func (o *oracle) spawnStep(t int64) {
-	for _, sp := range o.spawns {
-		w, up := int64(0), int64(0)
-		for _, r := range o.waiting[sp.q] {
+// measure is what -p compares for sp: the requests waiting in its queues
+// (with L, their LOAD) and their up instances.
+func (o *oracle) measure(sp *oSpawn) (w, up int64) {
+	for _, q := range sp.queues {
+		for _, r := range o.waiting[q] {
 			if sp.sp.Load {
-				w += int64(o.params(r.svc, sp.q).Load)
+				w += int64(o.params(r.svc, q).Load)
 			} else {
 				w++
 			}
 		}
-		for _, i := range o.m.Queues[sp.q].Servers {
+		for _, i := range o.m.Queues[q].Servers {
 			if o.insts[i].state == "up" {
 				up++
 			}
 		}
-		above := w > int64(sp.sp.High)*up || (up == 0 && w > 0)
-		below := w < int64(sp.sp.Low)*up
+	}
+	return w, up
+}
+
+// spawnStep is the BBL's -p decisions at scan t, entry by entry: spawn once
+// the measure has met or exceeded high for create seconds.
+func (o *oracle) spawnStep(t int64) {
+	for _, sp := range o.spawns {
+		w, up := o.measure(sp)
+		above := up > 0 && w >= int64(sp.sp.High)*up || (up == 0 && w > 0)
 		if !above {
 			sp.above = -1
-		} else {
-			if sp.above < 0 {
-				sp.above = t
-			}
-			if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
-				for _, i := range sp.servers {
-					if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
-						o.insts[i].comeUpAt = t + o.bootUS
-						o.change(t, i, "booting", "spawn")
-						sp.above = t
-						break
-					}
+			continue
+		}
+		if sp.above < 0 {
+			sp.above = t
+		}
+		if t-sp.above >= int64(sp.sp.CreateS)*1000000 {
+			for _, i := range sp.servers {
+				if o.m.Servers[i].SrvID >= sp.minSrvID && o.insts[i].state == "gone" {
+					o.insts[i].comeUpAt = t + o.bootUS
+					o.change(t, i, "booting", "spawn")
+					sp.above = t
+					break
 				}
 			}
 		}
-		if !below {
-			sp.below = -1
-		} else {
-			if sp.below < 0 {
-				sp.below = t
+	}
+}
+
+// decayAt is when spare i of sp ends itself, or -1: terminate seconds after
+// it became idle, if it is up and idle (and low is not 0: the measure is
+// never below 0).
+func (o *oracle) decayAt(sp *oSpawn, i int) int64 {
+	in := &o.insts[i]
+	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 || sp.sp.Conv {
+		return -1
+	}
+	return in.idleSince + int64(sp.sp.TerminateS)*1000000
+}
+
+// decayStep is the spares whose idle alarm goes off at t ending themselves,
+// in scan order, while the measure of their set is below low.
+func (o *oracle) decayStep(t int64) {
+	for i := range o.insts {
+		for _, sp := range o.spawns {
+			if !slices.Contains(sp.servers, i) || o.decayAt(sp, i) != t {
+				continue
 			}
-			if t-sp.below >= int64(sp.sp.TerminateS)*1000000 {
-				for k := len(sp.servers) - 1; k >= 0; k-- {
-					i := sp.servers[k]
-					if in := &o.insts[i]; o.m.Servers[i].SrvID >= sp.minSrvID && in.state == "up" {
-						if in.busy != nil {
-							o.change(t, i, "stopping", "decay")
-						} else {
-							o.change(t, i, "gone", "decay")
-							o.orphanCheck(sp.q, t)
-						}
-						sp.below = t
-						break
-					}
-				}
+			if w, up := o.measure(sp); w < int64(sp.sp.Low)*up {
+				o.change(t, i, "gone", "decay")
+				o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 			}
 		}
 	}
@@ -760,7 +1111,7 @@ func (o *oracle) spawnStep(t int64) {
 
 // active: requests remain to be issued or are in the system.
 func (o *oracle) active(next int) bool {
-	if next < len(o.reqs) {
+	if next < len(o.pending) {
 		return true
 	}
 	for _, r := range o.reqs {
@@ -771,19 +1122,73 @@ func (o *oracle) active(next int) bool {
 	return false
 }
 
+// clientIssue: client cl issues its current request at t.
+func (o *oracle) clientIssue(cl *oClient, t int64) {
+	cs := cl.set
+	e := cs.script[cl.pos]
+	r := o.newReq(e.svc, cs.origin, t)
+	r.id = fmt.Sprintf("%s:%d:%d", cs.name, cl.c, cl.n)
+	if cl.k > 0 {
+		r.id += fmt.Sprintf("~%d", cl.k)
+		r.retry = true
+		cs.retried++
+	}
+	r.route, r.hasRoute = e.route, e.hasRoute
+	r.svcUS = o.svcTimeUS[e.svc]
+	r.client, r.deadline = cl, t+o.limit(e.svc)
+	cl.wait, cl.nextAt = r, -1
+	o.issue(r)
+	if r.atIssue {
+		o.learn(r, r.reason, t)
+	}
+}
+
+// clientOutcome: client cl sees code ("" a reply) for its request w at t,
+// then retries after a backoff or thinks before its next request.
+func (o *oracle) clientOutcome(cl *oClient, w *oReq, code string, t int64) {
+	cs := cl.set
+	cs.requests++
+	cs.resps = append(cs.resps, t-w.issue)
+	switch code {
+	case "":
+		cs.completed++
+	case "TPETIME":
+		cs.timedOut++
+		o.hits["client TPETIME"]++
+	default:
+		cs.failed[code]++
+		o.hits["client "+code]++
+	}
+	cl.wait = nil
+	if code != "" && cs.on[code] && cl.k < cs.retryMax {
+		cl.k++
+		cl.nextAt = t + cs.boUS
+		o.hits["retry"]++
+		return
+	}
+	cl.n, cl.k = cl.n+1, 0
+	cl.pos = (cl.pos + 1) % len(cs.script)
+	cl.nextAt = t + cs.thinkUS
+}
+
 // run plays everything and returns the dispatch log.
 func (o *oracle) run() string {
-	next := 0 // next new request
+	next := 0 // next trace row
 	ev := 0   // next scenario event
 	now := int64(0)
+	for _, cs := range o.sets {
+		for _, cl := range cs.clients {
+			cl.nextAt = cs.thinkUS // each client thinks first
+		}
+	}
 	for steps := 0; ; steps++ {
 		if steps > 10_000_000 {
 			o.stuck = true
 			break
 		}
 		t := int64(math.MaxInt64)
-		if next < len(o.reqs) {
-			t = o.reqs[next].issue
+		if next < len(o.pending) {
+			t = o.pending[next].issue
 		}
 		if ev < len(o.events) {
 			t = min(t, o.events[ev].at)
@@ -796,22 +1201,42 @@ func (o *oracle) run() string {
 			if in.comeUpAt >= 0 {
 				t = min(t, in.comeUpAt)
 			}
-			if in.busy != nil && (in.state == "up" || in.state == "stopping") {
+			if in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt >= 0 {
 				t = min(t, in.endAt)
 			}
 			if a := o.abortAt(i); a >= 0 {
 				t = min(t, a)
 			}
 		}
-		for _, r := range o.reqs[:next] {
+		for _, r := range o.reqs {
 			if r.arriveAt >= 0 {
 				t = min(t, r.arriveAt)
+			}
+			if r.deadline >= 0 && !r.dlDone {
+				t = min(t, r.deadline)
+			}
+		}
+		for _, n := range o.notices {
+			t = min(t, n.t)
+		}
+		for _, cs := range o.sets {
+			for _, cl := range cs.clients {
+				if cl.nextAt >= 0 && cl.nextAt < o.durUS {
+					t = min(t, cl.nextAt)
+				}
 			}
 		}
 		if len(o.spawns) > 0 && o.active(next) {
 			su := o.m.ScanUnitUS
 			ns := (max(now, o.lastScan+1) + su - 1) / su * su
 			t = min(t, ns)
+			for _, sp := range o.spawns {
+				for _, i := range sp.servers {
+					if at := o.decayAt(sp, i); at >= now {
+						t = min(t, at)
+					}
+				}
+			}
 		}
 		if t == math.MaxInt64 {
 			break
@@ -819,7 +1244,8 @@ func (o *oracle) run() string {
 		now = t
 		// -p scans run while requests remain to be issued or are in the
 		// system, as the instant begins (docs/engine.md, "-p").
-		scanning := len(o.spawns) > 0 && t > o.lastScan && t%o.m.ScanUnitUS == 0 && o.active(next)
+		alive := len(o.spawns) > 0 && o.active(next)
+		scanning := alive && t > o.lastScan && t%o.m.ScanUnitUS == 0
 		for ev < len(o.events) && o.events[ev].at == t {
 			o.event(o.events[ev])
 			ev++
@@ -846,9 +1272,13 @@ func (o *oracle) run() string {
 				o.take(i, t)
 			}
 		}
-		// One completion at a time, the first in scan order: one that a 0 µs
-		// service creates at this instant comes before every arrival and
-		// new request of the instant (docs/engine.md, "Event order").
+		if alive {
+			o.decayStep(t)
+		}
+		// One thing at a time, from the first class of the instant's order
+		// that has one: what it starts at this instant (a 0 µs service, a
+		// reply with no crossing) comes before the later classes.
+		// Completions of own work, in scan order (their steps run now).
 		completed := false
 		for i := range o.insts {
 			if in := &o.insts[i]; in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt == t {
@@ -860,10 +1290,35 @@ func (o *oracle) run() string {
 		if completed {
 			continue
 		}
-		// One arrival or new request at a time: a 0 µs service it starts
-		// completes before the next one (docs/engine.md, "Event order").
+		// Replies and failures reaching a waiting caller, by the replying
+		// request's number.
+		k := -1
+		for j, n := range o.notices {
+			if n.t == t && (k < 0 || n.seq < o.notices[k].seq) {
+				k = j
+			}
+		}
+		if k >= 0 {
+			n := o.notices[k]
+			o.notices = append(o.notices[:k:k], o.notices[k+1:]...)
+			o.learn(n.w, n.code, t)
+			continue
+		}
+		// Deadlines, in issue order.
+		var due *oReq
+		for _, r := range o.reqs {
+			if r.deadline == t && !r.dlDone {
+				due = r
+				break
+			}
+		}
+		if due != nil {
+			o.learn(due, "TPETIME", t)
+			continue
+		}
+		// Arrivals over the network, in issue order.
 		arrived := false
-		for _, r := range o.reqs[:next] {
+		for _, r := range o.reqs {
 			if r.arriveAt == t {
 				r.arriveAt = -1
 				o.enqueue(r, t)
@@ -871,17 +1326,41 @@ func (o *oracle) run() string {
 				break
 			}
 		}
-		if !arrived && next < len(o.reqs) && o.reqs[next].issue == t {
-			o.issue(o.reqs[next])
-			next++
+		if arrived {
+			continue
 		}
+		// New trace requests, in trace order.
+		if next < len(o.pending) && o.pending[next].issue == t {
+			o.issue(o.pending[next])
+			next++
+			continue
+		}
+		// Client requests, by set then client number.
+	clients:
+		for _, cs := range o.sets {
+			for _, cl := range cs.clients {
+				if cl.nextAt == t && t < o.durUS {
+					o.clientIssue(cl, t)
+					break clients
+				}
+			}
+		}
+	}
+	// Timed out: completed, and its response (oracle_figures_test.go's
+	// respUS) longer than its limit; a forwarded child has none.
+	for _, r := range o.reqs {
+		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && o.respUS(r) > o.limit(r.svc)
 	}
 	return o.log()
 }
 
 func (o *oracle) log() string {
 	var b strings.Builder
-	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n")
+	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason")
+	if o.app {
+		b.WriteString(",parent")
+	}
+	b.WriteString("\n")
 	num := func(v int64) string {
 		if v < 0 {
 			return ""
@@ -896,8 +1375,15 @@ func (o *oracle) log() string {
 		if r.q >= 0 && r.reason != "TPENOENT" && r.reason != "TPESYSTEM" {
 			q = o.m.Queues[r.q].Name
 		}
-		fmt.Fprintf(&b, "%d,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s\n", r.n, r.svc, o.m.Machines[r.origin].LMID, r.issue,
+		fmt.Fprintf(&b, "%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s", r.id, r.svc, o.m.Machines[r.origin].LMID, r.issue,
 			srv, q, num(r.enq), num(r.start), num(r.end), num(r.reply), r.reason)
+		if o.app {
+			b.WriteString(",")
+			if r.parent != nil {
+				b.WriteString(r.parent.id)
+			}
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -918,4 +1404,215 @@ func (o *oracle) counts() (int64, int64, map[string]int64, int64) {
 		}
 	}
 	return int64(len(o.reqs)), done, failed, tout
+}
+
+// oConst is a const distribution of the application document.
+type oConst struct {
+	Dist string   `json:"dist"`
+	MS   *float64 `json:"ms"`
+}
+
+// oAppDoc is what the oracle reads of an application document itself,
+// beside the Scenario fields: service times, calls and client sets.
+type oAppDoc struct {
+	Services map[string]struct {
+		ServiceTime *oConst `json:"service_time"`
+		Calls       []struct {
+			Service string          `json:"service"`
+			Mode    string          `json:"mode"`
+			P       *float64        `json:"p"`
+			Route   json.RawMessage `json:"route"`
+		} `json:"calls"`
+	} `json:"services"`
+	Workload struct {
+		Generate *struct {
+			DurationMS float64 `json:"duration_ms"`
+			Clients    []struct {
+				Name     string  `json:"name"`
+				Count    int     `json:"count"`
+				Origin   string  `json:"origin"`
+				Think    *oConst `json:"think"`
+				Services []struct {
+					Service string          `json:"service"`
+					Route   json.RawMessage `json:"route"`
+				} `json:"services"`
+				Script []json.RawMessage `json:"script"`
+				Retry  *struct {
+					Max     int      `json:"max"`
+					On      []string `json:"on"`
+					Backoff *oConst  `json:"backoff"`
+				} `json:"retry"`
+			} `json:"clients"`
+		} `json:"generate"`
+	} `json:"workload"`
+}
+
+// newAppOracle reads an application document: the Scenario fields as
+// newOracle reads them, the rest through oAppDoc.
+func newAppOracle(doc []byte) (*oracle, error) {
+	var sc Scenario
+	if err := json.Unmarshal(doc, &sc); err != nil {
+		return nil, err
+	}
+	o, err := newOracle(&sc)
+	if err != nil {
+		return nil, err
+	}
+	var d oAppDoc
+	if err := json.Unmarshal(doc, &d); err != nil {
+		return nil, err
+	}
+	return o, o.readApp(&d)
+}
+
+// constUS is a const distribution in whole µs; at least lo.
+func constUS(d *oConst, lo int64) (int64, error) {
+	if d == nil {
+		return lo, nil
+	}
+	if d.Dist != "const" || d.MS == nil {
+		return 0, fmt.Errorf("oracle: only const distributions")
+	}
+	return max(oRoundUS(*d.MS), lo), nil
+}
+
+// oRouteConst reads a constant route: a JSON number (its text) or string.
+func oRouteConst(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var n json.Number
+	if err := json.Unmarshal(raw, &n); err != nil {
+		return "", fmt.Errorf("oracle: route %s: only constants", raw)
+	}
+	return n.String(), nil
+}
+
+func (o *oracle) readApp(d *oAppDoc) error {
+	for name, s := range d.Services {
+		if s.ServiceTime != nil {
+			us, err := constUS(s.ServiceTime, 0)
+			if err != nil {
+				return err
+			}
+			o.svcTimeUS[name] = us
+		}
+		for _, c := range s.Calls {
+			if c.P != nil && *c.P != 1 {
+				return fmt.Errorf("oracle: p = 1 only")
+			}
+			st := oStep{svc: c.Service, mode: c.Mode, inherit: true}
+			if st.mode == "" {
+				st.mode = "tpcall"
+			}
+			if len(c.Route) > 0 && string(c.Route) != `"inherit"` {
+				r, err := oRouteConst(c.Route)
+				if err != nil {
+					return err
+				}
+				st.inherit, st.route = false, r
+			}
+			o.calls[name] = append(o.calls[name], st)
+			o.app = true
+		}
+	}
+	// A service's own BLOCKTIME (seconds) in *SERVICES, read from the text.
+	section := ""
+	for _, line := range strings.Split(o.sc.UBBConfig, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if strings.HasPrefix(f[0], "*") {
+			section = f[0]
+			continue
+		}
+		if section != "*SERVICES" {
+			continue
+		}
+		for _, kv := range f[1:] {
+			if v, ok := strings.CutPrefix(kv, "BLOCKTIME="); ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return err
+				}
+				o.blockSvc[f[0]] = int64(n) * 1000000
+			}
+		}
+	}
+	g := d.Workload.Generate
+	if g == nil {
+		return nil
+	}
+	o.durUS = oRoundUS(g.DurationMS)
+	for _, c := range g.Clients {
+		o.app = true
+		cs := &oClientSet{name: c.Name, count: c.Count, origin: o.m.MachineIndex(c.Origin),
+			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}}
+		if cs.origin < 0 {
+			return fmt.Errorf("oracle: client set %s: origin %q", c.Name, c.Origin)
+		}
+		var err error
+		if cs.thinkUS, err = constUS(c.Think, 1); err != nil {
+			return err
+		}
+		cs.boUS = 1
+		if r := c.Retry; r != nil {
+			cs.retryMax = r.Max
+			if r.On != nil {
+				cs.on = map[string]bool{}
+				for _, code := range r.On {
+					cs.on[code] = true
+				}
+			}
+			if cs.boUS, err = constUS(r.Backoff, 1); err != nil {
+				return err
+			}
+		}
+		for _, sv := range c.Services {
+			if len(c.Services) != 1 {
+				return fmt.Errorf("oracle: one service only")
+			}
+			e := oEntry{svc: sv.Service}
+			if len(sv.Route) > 0 { // {"values": [v]}: one value
+				var rs struct {
+					Values []json.RawMessage `json:"values"`
+				}
+				if err := json.Unmarshal(sv.Route, &rs); err != nil || len(rs.Values) != 1 {
+					return fmt.Errorf("oracle: a one-value route only")
+				}
+				if e.route, err = oRouteConst(rs.Values[0]); err != nil {
+					return err
+				}
+				e.hasRoute = true
+			}
+			cs.script = append(cs.script, e)
+		}
+		for _, raw := range c.Script {
+			var e oEntry
+			if json.Unmarshal(raw, &e.svc) != nil {
+				var se struct {
+					Service string          `json:"service"`
+					Route   json.RawMessage `json:"route"`
+				}
+				if err := json.Unmarshal(raw, &se); err != nil {
+					return err
+				}
+				e.svc = se.Service
+				if len(se.Route) > 0 {
+					if e.route, err = oRouteConst(se.Route); err != nil {
+						return err
+					}
+					e.hasRoute = true
+				}
+			}
+			cs.script = append(cs.script, e)
+		}
+		for k := 0; k < c.Count; k++ {
+			cs.clients = append(cs.clients, &oClient{set: cs, c: k, pos: k % len(cs.script), nextAt: -1})
+		}
+		o.sets = append(o.sets, cs)
+	}
+	return nil
 }

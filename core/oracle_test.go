@@ -22,6 +22,7 @@ var (
 	oracleN    = flag.Int("oracle.n", 400, "number of random scenarios the differential test runs")
 	oracleSeed = flag.Uint64("oracle.seed", 1, "first seed of the differential test")
 	oracleShow = flag.Bool("oracle.show", false, "print the scenario of the first discrepancy")
+	oracleAppN = flag.Int("oracle.appn", 300, "number of random application scenarios the differential test runs")
 )
 
 func TestOracleDifferential(t *testing.T) {
@@ -55,17 +56,67 @@ func TestOracleDifferential(t *testing.T) {
 	}
 }
 
+// TestOracleApplications is the differential test on application
+// scenarios (genAppScenario): nested calls, client sets, deadlines.
+func TestOracleApplications(t *testing.T) {
+	n := *oracleAppN
+	if testing.Short() {
+		n = min(n, 40)
+	}
+	bad := 0
+	seen := map[string]int{}
+	for k := 0; k < n; k++ {
+		seed := *oracleSeed + uint64(k)
+		doc := genAppScenario(seed)
+		msg, err := oracleCompareApp(doc, seen)
+		if err != nil {
+			msg = err.Error()
+		}
+		if msg != "" {
+			bad++
+			if bad <= 3 {
+				t.Errorf("app seed %d: %s", seed, msg)
+				if *oracleShow && bad == 1 {
+					t.Logf("scenario:\n%s", doc)
+				}
+			}
+		}
+	}
+	t.Logf("coverage over %d application scenarios: %v", n, seen)
+	if bad > 0 {
+		t.Errorf("%d of %d application scenarios differ from the reference simulator", bad, n)
+	}
+}
+
 // oracleCompare runs sc through both and describes the first difference.
 // seen tallies what the scenarios exercised (reasons, life-cycle causes).
 func oracleCompare(sc *Scenario, seen map[string]int) (string, error) {
+	o, err := newOracle(sc)
+	if err != nil {
+		return "", err
+	}
+	return oracleCompareWith(sc, o, seen)
+}
+
+// oracleCompareApp runs an application document through both: the engine
+// reads it with ParseScenario, the oracle with newAppOracle.
+func oracleCompareApp(doc []byte, seen map[string]int) (string, error) {
+	sc, err := ParseScenario(doc)
+	if err != nil {
+		return "", fmt.Errorf("engine: %v", err)
+	}
+	o, err := newAppOracle(doc)
+	if err != nil {
+		return "", err
+	}
+	return oracleCompareWith(sc, o, seen)
+}
+
+func oracleCompareWith(sc *Scenario, o *oracle, seen map[string]int) (string, error) {
 	var buf bytes.Buffer
 	res, err := Run(sc, RunOptions{Dispatch: &buf})
 	if err != nil {
 		return "", fmt.Errorf("engine: %v", err)
-	}
-	o, err := newOracle(sc)
-	if err != nil {
-		return "", err
 	}
 	want := o.run()
 	if o.stuck {
@@ -113,7 +164,13 @@ func oracleCompare(sc *Scenario, seen map[string]int) (string, error) {
 	if g, w := strings.Join(gotCh, "\n"), strings.Join(wantCh, "\n"); g != w {
 		return fmt.Sprintf("life cycle:\n engine:\n%s\n oracle:\n%s", g, w), nil
 	}
-	return o.compareFigures(res, seen), nil
+	if msg := o.compareFigures(res, seen); msg != "" || !o.app {
+		return msg, nil
+	}
+	for k, v := range o.hits {
+		seen[k] += v
+	}
+	return o.compareApp(res), nil
 }
 
 // normChanges orders changes by time, then instance, keeping the order of

@@ -96,6 +96,9 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if i > 0 {
+			res = ReplicationSummary(res) // the figures are all CombineReplications reads of it
+		}
 		results[i] = res
 	}
 	return CombineReplications(results), nil

@@ -62,6 +62,15 @@ func CombineReplications(results []*Result) *Result {
 	return first
 }
 
+// ReplicationSummary keeps of r what CombineReplications reads of a
+// replication after the first (its seed and headline figures), so that a
+// runner of k replications holds one whole result, not k.
+func ReplicationSummary(r *Result) *Result {
+	return &Result{Seed: r.Seed, WaitMS: r.WaitMS, ResponseMS: r.ResponseMS, Balance: r.Balance,
+		Requests: RequestCounts{TimedOut: r.Requests.TimedOut},
+		Servers:  []ServerStats{{Utilization: maxUtilization(r)}}}
+}
+
 // meanCI is the mean and the half-width of its 95% confidence interval
 // (Student's t with k-1 degrees of freedom).
 func meanCI(xs []float64) MeanCI {

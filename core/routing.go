@@ -272,7 +272,10 @@ func (sr *streamRoute) draw(rd *rng, r *request) {
 		for i < len(sr.cum)-1 && u >= sr.cum[i] {
 			i++
 		}
-		r.RouteVal, r.Route = sr.values[i], sr.ranges[i]
+		r.RouteVal, r.Route = sr.values[i], routeNone
+		if sr.ranges != nil {
+			r.Route = sr.ranges[i]
+		}
 		return
 	}
 	var x float64
@@ -294,6 +297,10 @@ func (sr *streamRoute) draw(rd *rng, r *request) {
 	x = min(max(x, -maxRouteValue), maxRouteValue)
 	r.RouteVal, r.RouteNum = "", x
 	var buf [40]byte
+	if sr.crit == nil { // a value carried for the nested requests to inherit
+		r.RouteVal, r.Route = string(strconv.AppendFloat(buf[:0], x, 'f', -1, 64)), routeNone
+		return
+	}
 	r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
 	if r.Route > 0 {
 		r.Route += sr.base

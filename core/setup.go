@@ -60,10 +60,17 @@ func ParseScenario(data []byte) (*Scenario, error) {
 	return &sc, nil
 }
 
+// MaxNameBytes bounds a scenario's name: runs carry it into every list
+// of them.
+const MaxNameBytes = 1000
+
 // checkScenario checks the parts of sc that do not depend on the model.
 func checkScenario(sc *Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
+	}
+	if len(sc.Name) > MaxNameBytes {
+		return Errorf(EINVALID, "name: %d bytes, more than the %d a scenario's name may have", len(sc.Name), MaxNameBytes)
 	}
 	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err

@@ -58,7 +58,7 @@ func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string
 	if err := ct.readHeader(head); err != nil {
 		return nil, "", err
 	}
-	reqs, err = ct.rows(rd, len(head))
+	reqs, err = ct.rows(rd, len(head), strings.Count(text, "\n"))
 	if err != nil {
 		return nil, "", err
 	}
@@ -66,9 +66,11 @@ func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string
 	return reqs, ct.note(), nil
 }
 
-// rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int) ([]request, error) {
-	var reqs []request
+// rows reads the data rows; width is the number of header fields, lines
+// the text's (the rows' capacity: a large log is held once, not grown
+// into).
+func (ct *csvTrace) rows(rd *csv.Reader, width, lines int) ([]request, error) {
+	reqs := make([]request, 0, lines)
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
 		switch {

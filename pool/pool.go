@@ -7,8 +7,10 @@ package pool
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
 )
@@ -101,6 +103,9 @@ type SweepOptions struct {
 	// OnPoint, when set, is called as each point completes (with the units
 	// done so far); an error from it stops the sweep.
 	OnPoint func(p *core.SweepPoint, done int) error
+	// MaxRunTime, when > 0, bounds each run (unit): one that passes it
+	// stops the sweep with an error naming its point and replication.
+	MaxRunTime time.Duration
 }
 
 // Sweep runs the sweep's units and returns its result: complete, or, when
@@ -119,7 +124,14 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 	}
 	err := Run(ctx, opt.Workers, len(order), skip,
 		func(ctx context.Context, k int) (*core.SweepSample, error) {
-			return s.RunUnit(order[k], core.RunOptions{Context: ctx, MaxRequests: opt.MaxRequests})
+			runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
+			defer cancel()
+			smp, err := s.RunUnit(order[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
+			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				p, rep := s.Unit(order[k])
+				return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+			}
+			return smp, err
 		},
 		func(k int, smp *core.SweepSample) error {
 			u := order[k]
@@ -138,9 +150,19 @@ func Sweep(ctx context.Context, s *core.Sweep, opt SweepOptions) (*core.SweepRes
 	return r.Result(), err
 }
 
+// withRunTime is ctx bounded by limit when limit > 0.
+func withRunTime(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, limit)
+}
+
 // Compare runs the scenario under each variant (on the identical request
 // stream) on the pool and puts the results side by side, as core.Compare does.
-func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, opt core.RunOptions, workers int) (*core.Comparison, []*core.Result, error) {
+// runTime, when > 0, bounds each variant's run: one that passes it stops
+// the comparison with an error naming it.
+func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, opt core.RunOptions, workers int, runTime time.Duration) (*core.Comparison, []*core.Result, error) {
 	scs := make([]*core.Scenario, len(variants))
 	names := make([]string, len(variants))
 	for i, v := range variants {
@@ -153,9 +175,14 @@ func Compare(ctx context.Context, sc *core.Scenario, variants []core.Variant, op
 	results := make([]*core.Result, len(variants))
 	err := Run(ctx, workers, len(variants), nil,
 		func(ctx context.Context, i int) (*core.Result, error) {
+			runCtx, cancel := withRunTime(ctx, runTime)
+			defer cancel()
 			o := opt
-			o.Context = ctx
+			o.Context = runCtx
 			r, err := core.Run(scs[i], o)
+			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				return nil, core.Errorf(core.ETOOLARGE, "variant %s: the run did not finish within %s", quote(variants[i].Name), runTime)
+			}
 			if err != nil {
 				return nil, &core.Error{Code: core.ErrorCode(err), Message: "variant " + quote(variants[i].Name) + ": " + err.Error()}
 			}
@@ -186,7 +213,11 @@ func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k
 			if i > 0 {
 				o.Progress = nil
 			}
-			return plan.RunReplication(i, o)
+			r, err := plan.RunReplication(i, o)
+			if err == nil && i > 0 {
+				r = core.ReplicationSummary(r) // what CombineReplications reads of it
+			}
+			return r, err
 		},
 		func(i int, r *core.Result) error { results[i] = r; return nil })
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -167,6 +168,9 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 		}
 		variants = append(variants, v)
 	}
+	// --max-run-time bounds the whole compare, from the request's arrival:
+	// each variant's run gets what is left of it.
+	start := time.Now()
 	ctx := c.Request().Context()
 	run, base, err := s.runResult(ctx, param)
 	if err != nil {
@@ -187,15 +191,23 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 			return err
 		}
 		stored := &core.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
-		x, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt})
+		x, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start})
+		if p, ok := err.(*Problem); ok && p.Type == ProblemTypeBase+"run-too-long" {
+			p.Detail = fmt.Sprintf("the compare of %d variants did not finish within %s, the most this server allows a request "+
+				"(flag --max-run-time, env TUXLB_MAX_RUN_TIME): variant %s was running; compare fewer variants or use tuxlb compare",
+				len(variants), s.cfg.MaxRunTime, strconv.Quote(v.Name))
+			return p
+		}
 		if err != nil {
 			return err
 		}
-		var res core.Result
-		if err := json.Unmarshal(x.Result, &res); err != nil {
+		// Decoded without what a comparison does not read (series, queues,
+		// lifecycle): nine variants hold nine summaries, not nine results.
+		res, err := decodeForCompare(x)
+		if err != nil {
 			return err
 		}
-		names, results = append(names, v.Name), append(results, &res)
+		names, results = append(names, v.Name), append(results, res)
 	}
 	cmp := core.CompareResults(names, results)
 	out := comparison{Base: run.ID, Servers: cmp.Servers}

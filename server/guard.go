@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -32,6 +33,16 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		q := c.Request().URL.Query()
 		if len(q) == 0 {
 			return next(c)
+		}
+		for name, values := range q {
+			for _, v := range append([]string{name}, values...) {
+				if !utf8.ValidString(v) {
+					p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
+						"%s: not valid UTF-8", quoteCapped(strings.ToValidUTF8(name, "\uFFFD")))
+					p.Errors = []ProblemItem{{Field: capText(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8"}}
+					return p
+				}
+			}
 		}
 		method := c.Request().Method
 		if method == http.MethodHead {
@@ -62,14 +73,13 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // bodyTypes lists, per route that stores what it reads, the media types it
-// accepts. Anything else is a 415 before the body is read: a web page can
-// post text/plain to a local server without the browser asking first, but
-// not application/json. (POST /validate stores nothing and reads text/plain
+// accepts, each read as what it says it is. Anything else is a 415 before
+// the body is read. (POST /validate stores nothing and reads text/plain
 // too; it checks its types itself.)
 var bodyTypes = map[string][]string{
 	"POST /api/v1/runs":      {"application/json", "multipart/form-data"},
-	"POST /api/v1/scenarios": {"application/json", "multipart/form-data"},
-	"POST /api/v1/sweeps":    {"application/json", "multipart/form-data"},
+	"POST /api/v1/scenarios": {"application/json"},
+	"POST /api/v1/sweeps":    {"application/json"},
 }
 
 // checkBody refuses compressed bodies and bodies of a type the route does

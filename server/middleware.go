@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"time"
@@ -117,8 +118,13 @@ func (s *Server) limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		if req.ContentLength > s.cfg.MaxBodyBytes {
 			err = s.bodyTooLarge()
 		} else {
-			req.Body = http.MaxBytesReader(c.Response(), body, s.cfg.MaxBodyBytes)
+			stall := &stallReader{r: body, rc: http.NewResponseController(c.Response().Writer),
+				stall: s.cfg.BodyStallTimeout, end: time.Now().Add(s.cfg.BodyTimeout)}
+			req.Body = http.MaxBytesReader(c.Response(), stall, s.cfg.MaxBodyBytes)
 			err = next(c)
+			if stall.stalled && !c.Response().Committed {
+				c.Response().Header().Set("Connection", "close")
+			}
 		}
 		if !isBodyTooLarge(err) || c.Response().Committed {
 			return err
@@ -138,12 +144,56 @@ func (s *Server) bodyTooLarge() *Problem {
 	return p
 }
 
+// stallReader is a request body that must keep arriving: before each read
+// it moves the connection's read deadline to stall from now (never past
+// end, the whole request's deadline), so that a client that stops sending
+// its body is cut after stall rather than at the end.
+type stallReader struct {
+	r       io.ReadCloser
+	rc      *http.ResponseController
+	stall   time.Duration
+	end     time.Time
+	stalled bool
+}
+
+// errBodyStalled is a body whose bytes stopped arriving.
+var errBodyStalled = errors.New("the body stopped arriving")
+
+func (b *stallReader) Read(p []byte) (int, error) {
+	deadline := time.Now().Add(b.stall)
+	if deadline.After(b.end) {
+		deadline = b.end
+	}
+	set := b.rc.SetReadDeadline(deadline) == nil
+	n, err := b.r.Read(p)
+	var ne net.Error
+	if set && err != nil && errors.As(err, &ne) && ne.Timeout() {
+		b.stalled = true
+		return n, errBodyStalled
+	}
+	return n, err
+}
+
+func (b *stallReader) Close() error { return b.r.Close() }
+
+// bodyStalled is the 408 problem of a body that stopped arriving.
+func (s *Server) bodyStalled() *Problem {
+	p := problemf(http.StatusRequestTimeout, "body-stalled", "Body stopped arriving",
+		"no byte of the request body arrived for %s (or the whole request took over %s): the connection is closed",
+		s.cfg.BodyStallTimeout, s.cfg.BodyTimeout)
+	p.Limit = s.cfg.BodyStallTimeout.String()
+	return p
+}
+
 // readBody reads the whole request body, within the limit.
 func (s *Server) readBody(c echo.Context) ([]byte, error) {
 	body, err := io.ReadAll(c.Request().Body)
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return nil, s.bodyTooLarge()
+	}
+	if errors.Is(err, errBodyStalled) {
+		return nil, s.bodyStalled()
 	}
 	if err != nil {
 		return nil, problemf(http.StatusBadRequest, "unreadable-body", "Unreadable body", "reading the body: %v", err)

@@ -132,12 +132,20 @@ func (s *Server) handleError(err error, c echo.Context) {
 	case errors.As(err, &ce):
 		p = fromCoreError(ce)
 	case errors.As(err, &he):
-		if he.Code == http.StatusMethodNotAllowed && c.Path() == "/*" && strings.HasPrefix(c.Request().URL.Path, "/api/") {
-			he = echo.ErrNotFound // no API route has this path: only the playground's catch-all matched
+		methods := s.allowed(c.Request().URL.Path)
+		switch {
+		case methods != nil && (he.Code == http.StatusMethodNotAllowed || he.Code == http.StatusNotFound):
+			p = s.notAllowed(c, methods)
+		case he.Code == http.StatusMethodNotAllowed && strings.HasPrefix(c.Request().URL.Path, "/api/"):
+			p = fromEchoError(echo.ErrNotFound) // no API route has this path: only the playground's catch-all matched
+		default:
+			p = fromEchoError(he)
 		}
-		p = fromEchoError(he)
 	default:
 		p = fromCoreError(&core.Error{Code: core.EINTERNAL})
+	}
+	if pd := publicDetail(err); pd != "" && p.Status == http.StatusServiceUnavailable {
+		p.Detail = pd
 	}
 	if p.Status >= 500 {
 		s.log.Error("request failed", "request_id", requestIDOf(c), "status", p.Status, "err", err)
@@ -146,6 +154,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 	}
 	s.writeProblem(c, p)
+}
+
+// publicDetail is the detail of an error that says it may be shown to
+// clients (storage's faults of the database file name the file and what to
+// do, and nothing of the driver), else "".
+func publicDetail(err error) string {
+	var pub interface{ PublicDetail() string }
+	if errors.As(err, &pub) {
+		return pub.PublicDetail()
+	}
+	return ""
 }
 
 // writeProblem sends p as application/problem+json.

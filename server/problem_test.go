@@ -276,3 +276,32 @@ func TestDatabaseUnavailable(t *testing.T) {
 		t.Errorf("the log lacks the driver's message:\n%s", h.logs)
 	}
 }
+
+// A path that takes only POST (or only some methods) answers another method
+// with 405 and the methods it takes, not 404 as if it did not exist.
+func TestPostOnlyRoutesAre405(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct{ method, path, allow string }{
+		{"GET", "/api/v1/validate", "POST"},
+		{"GET", "/api/v1/sweeps", "POST"},
+		{"GET", "/api/v1/scenarios", "POST"},
+		{"GET", "/api/v1/runs/" + unknownID + "/rerun", "POST"},
+		{"HEAD", "/api/v1/validate", "POST"},
+		{"PUT", "/api/v1/sweeps/" + unknownID, "GET, HEAD, DELETE"},
+		{"DELETE", "/api/v1/runs", "GET, HEAD, POST"},
+	} {
+		rec := h.do(tc.method, tc.path, "", "")
+		if tc.method != "HEAD" {
+			wantProblem(t, rec, tc.path, 405, "method-not-allowed")
+		} else if rec.Code != 405 {
+			t.Errorf("HEAD %s: got %d, want 405", tc.path, rec.Code)
+		}
+		if got := rec.Header().Get("Allow"); got != tc.allow {
+			t.Errorf("%s %s: Allow %q, want %q", tc.method, tc.path, got, tc.allow)
+		}
+	}
+	for _, path := range []string{"/api/v1/nothing", "/api/v1/runs/" + unknownID + "/other", "/api/v2/runs"} {
+		wantProblem(t, h.do("GET", path, "", ""), path, 404, "not-found")
+		wantProblem(t, h.do("POST", path, "application/json", "{}"), path, 404, "not-found")
+	}
+}

@@ -174,19 +174,29 @@ func TestStoredSizeLimit(t *testing.T) {
 	}
 }
 
-// A run whose backlog passes its share of the memory budget stops with a
-// problem naming the budget and its flag.
+// A run whose backlog passes what its share of the memory budget leaves
+// stops with a problem naming the budget and its flag.
 func TestMemoryBudget(t *testing.T) {
-	// 2 runs share 2000 requests' worth: 1000 requests held at once each
+	// 2 runs, 1 sweep run and a sweep's points share 10 MiB: 2.5 MiB each
 	h := newHarness(t, func(c *Config) {
-		c.MaxMemoryBytes, c.MaxRuns, c.MaxRequests = 2000*core.BytesPerInFlight, 2, 20_000_000
+		c.MemoryBudget, c.MaxRuns, c.SweepWorkers, c.MaxRequests = 10<<20, 2, 1, 20_000_000
 	})
 	backlog := strings.Replace(strings.Replace(hangScenario, `"ms": 1e9`, `"ms": 10`, 1), `"speed": 1e-6`, `"speed": 1`, 1)
 	backlog = strings.Replace(backlog, `"rate_per_s": 1000}`, `"rate_per_s": 100000}`, 1)
+	sc, err := core.ParseScenario([]byte(backlog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := loadModel(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (10<<20/4 - core.RunCost(sc, m).Bytes()) / core.BytesPerInFlight
 	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
 	p := wantProblem(t, rec, "/api/v1/runs", 413, "backlog-too-large")
-	if p.Limit != float64(1000) || !strings.Contains(p.Detail, "--max-memory") || !strings.Contains(p.Detail, "backlog: more than 1000 requests held") {
-		t.Errorf("limit %v, detail %q; want 1000 and the flag", p.Limit, p.Detail)
+	if p.Limit != float64(want) || !strings.Contains(p.Detail, "--memory-budget") ||
+		!strings.Contains(p.Detail, fmt.Sprintf("backlog: more than %d requests held", want)) {
+		t.Errorf("limit %v, detail %q; want %d and the flag", p.Limit, p.Detail, want)
 	}
 }
 
@@ -218,5 +228,42 @@ func TestCompareTakesRunSlot(t *testing.T) {
 	<-done
 	if rec := h.do("GET", "/api/v1/compare?runs="+a+","+b, "", ""); rec.Code != 200 {
 		t.Errorf("after the run: got %d, want 200", rec.Code)
+	}
+}
+
+// --max-run-time bounds a compare of variants as a whole, from the
+// request's arrival, not each variant anew: nine variants once ran nine
+// limits' worth.
+func TestCompareVariantsWithinRunTime(t *testing.T) {
+	slow := false
+	h := newHarness(t, func(c *Config) {
+		c.MaxRunTime = 400 * time.Millisecond
+		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+			if slow {
+				time.Sleep(250 * time.Millisecond)
+			}
+			return core.Run(sc, opt)
+		}
+	})
+	id := h.postRun("", scenarioJSON(t))
+	slow = true
+	target := "/api/v1/compare?runs=" + id.ID + "&variant=ldbal=N&variant=policy=jsq&variant=policy=p2c&variant=policy=round_robin"
+	rec := h.doBounded(context.Background(), 60*time.Second, "GET", target, "")
+	p := wantProblem(t, rec, "/api/v1/compare", 422, "run-too-long")
+	if !strings.Contains(p.Detail, "the compare of 4 variants did not finish within 400ms") || !strings.Contains(p.Detail, "was running") {
+		t.Errorf("detail %q, want the compare and the variant named", p.Detail)
+	}
+}
+
+// Each run of a sweep job is bounded by --max-run-time: a point that runs
+// too long fails the job, naming it, instead of holding the worker.
+func TestSweepRunWithinRunTime(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRunTime, c.SweepWorkers, c.MaxRequests = 200*time.Millisecond, 1, 20_000_000 })
+	body := `{"scenario": ` + longScenario + `, "vary": ["rate_scale=1,2"]}`
+	id := h.postSweep(body)
+	h.startSweeps()
+	j := h.waitSweep(id, core.SweepDone, core.SweepFailed)
+	if j.Status != core.SweepFailed || !strings.Contains(j.Error, "the run did not finish within 200ms") || !strings.Contains(j.Error, "point ") {
+		t.Errorf("job %+v, want failed naming the point and the limit", j)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/pool"
 )
 
 // retryAfterSeconds is what a 503 for too many runs at once asks callers to wait.
@@ -51,6 +52,10 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if x.start.IsZero() {
 		x.start = time.Now()
 	}
+	inFlight, err := s.admitRun(x.scenario, x.keep)
+	if err != nil {
+		return nil, err
+	}
 	// The limit covers reading and parsing the body (before), setup, the
 	// run and encoding (here) and storing (storeRun).
 	runCtx, cancel := context.WithDeadline(ctx, x.start.Add(s.cfg.MaxRunTime))
@@ -58,7 +63,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	runCtx, stop := context.WithCancel(runCtx)
 	defer stop()
 	opt := x.opt
-	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, s.maxInFlight()
+	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, inFlight
 	// The compressed dispatch log stops the run as soon as it passes the
 	// stored-size limit, rather than growing in memory to the end.
 	log := &cappedBuffer{limit: s.cfg.MaxStoredBytes, stop: stop}
@@ -72,7 +77,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
 	}
 	if err != nil {
-		return nil, s.runError(ctx, runCtx, err)
+		return nil, s.runError(ctx, runCtx, err, inFlight)
 	}
 	run := &core.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
@@ -83,7 +88,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
 	}
 	if runCtx.Err() != nil { // the deadline passed while encoding
-		return nil, s.runError(ctx, runCtx, runCtx.Err())
+		return nil, s.runError(ctx, runCtx, runCtx.Err(), inFlight)
 	}
 	if x.keep {
 		if err := gz.Close(); err != nil {
@@ -130,12 +135,6 @@ func (s *Server) storedTooLarge(what string) *Problem {
 	return p
 }
 
-// maxInFlight is each run's share of the memory budget, in requests held
-// at once.
-func (s *Server) maxInFlight() int64 {
-	return max(s.cfg.MaxMemoryBytes/int64(s.cfg.MaxRuns)/core.BytesPerInFlight, 1)
-}
-
 // tooLong is the 422 problem for work that passed --max-run-time.
 func (s *Server) tooLong(what string) *Problem {
 	p := problemf(http.StatusUnprocessableEntity, "run-too-long", "Run too long",
@@ -151,11 +150,11 @@ func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.Stored
 	storeCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
 	defer cancel()
 	if err := storeCtx.Err(); err != nil {
-		return s.runError(ctx, storeCtx, err)
+		return s.runError(ctx, storeCtx, err, 0)
 	}
 	if err := s.cfg.Store.CreateRun(storeCtx, run); err != nil {
 		if storeCtx.Err() != nil {
-			return s.runError(ctx, storeCtx, err)
+			return s.runError(ctx, storeCtx, err, 0)
 		}
 		return err
 	}
@@ -177,8 +176,10 @@ func (s *Server) acquireSlot() (release func(), err error) {
 }
 
 // runError explains why a run failed: over the run time limit (422: the same
-// scenario would fail again), over the request limit (413), or as core says.
-func (s *Server) runError(ctx, runCtx context.Context, err error) error {
+// scenario would fail again), over the request limit or its share of the
+// memory budget (413: inFlight is the requests it might hold), or as core
+// says.
+func (s *Server) runError(ctx, runCtx context.Context, err error, inFlight int64) error {
 	if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		return s.tooLong("run")
 	}
@@ -186,10 +187,11 @@ func (s *Server) runError(ctx, runCtx context.Context, err error) error {
 	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE && ce.Limit == core.LimitInFlight {
 		p := fromCoreError(ce)
 		p.Type, p.Title = ProblemTypeBase+"backlog-too-large", "Backlog too large"
-		p.Detail += fmt.Sprintf(" (this server gives each run %d requests held at once: its memory budget, flag --max-memory, "+
-			"env TUXLB_MAX_MEMORY, %d bytes, shared by --max-runs %d runs at about %d bytes per request)",
-			s.maxInFlight(), s.cfg.MaxMemoryBytes, s.cfg.MaxRuns, core.BytesPerInFlight)
-		p.Limit = s.maxInFlight()
+		p.Detail += fmt.Sprintf(" (this run could hold %d requests at once, at about %d bytes each: what its share of the memory budget "+
+			"leaves (flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, shared by --max-runs %d runs, --sweep-workers %d runs of a sweep "+
+			"and a sweep's compiled points))",
+			inFlight, core.BytesPerInFlight, core.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns, pool.Workers(s.cfg.SweepWorkers))
+		p.Limit = inFlight
 		return p
 	}
 	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE {
@@ -275,9 +277,8 @@ func (s *Server) getRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var res core.Result
-	if json.Unmarshal(run.Result, &res) == nil {
-		run.Headline = core.HeadlineOf(&res) // with the figures storage does not keep
+	if res, err := decodeForCompare(run); err == nil {
+		run.Headline = core.HeadlineOf(res) // with the figures storage does not keep (the series and queues are not read)
 	}
 	return writeObject(c, http.StatusOK,
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),

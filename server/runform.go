@@ -3,9 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -37,51 +35,35 @@ func (s *Server) readRunForm(c echo.Context, boundary string) (sc *core.Scenario
 	return sc, stored, func(e error) error { return namePart(e, files) }, err
 }
 
+// runForm is what POST /runs reads from multipart/form-data.
+var runForm = formSpec{names: []string{"ubbconfig", "dmconfig", "trace", "trace_map", "scenario"}, want: runFormParts,
+	example: "curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv"}
+
 func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, *core.SavedScenario, core.Files, error) {
 	var files core.Files
-	if boundary == "" {
-		return nil, nil, files, problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "Content-Type has no boundary")
+	parts, err := s.readForm(c, boundary, runForm)
+	if err != nil {
+		return nil, nil, files, err
 	}
-	mr := multipart.NewReader(c.Request().Body, boundary)
 	var scenario []byte
-	seen := map[string]bool{}
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, nil, files, s.runFormError(err)
-		}
-		data, err := io.ReadAll(part)
-		if err != nil {
-			return nil, nil, files, s.runFormError(err)
-		}
-		name := part.FormName()
-		if seen[name] {
-			return nil, nil, files, partProblem(name, "form part %q given twice", name)
-		}
-		seen[name] = true
-		text := string(data)
+	for name, part := range parts {
+		text := part.text
 		switch name {
 		case "ubbconfig":
-			files.UBBConfig, files.UBBName = &text, part.FileName()
+			files.UBBConfig, files.UBBName = &text, capText(part.file)
 		case "dmconfig":
 			files.DMConfig = &text
 		case "trace":
-			files.Trace, files.TraceName = &text, part.FileName()
+			files.Trace, files.TraceName = &text, capText(part.file)
 		case "trace_map":
 			if files.Columns, err = core.ParseTraceMap(strings.TrimSpace(text)); err != nil {
 				return nil, nil, files, partProblem(name, "trace_map: %v", err)
 			}
 		case "scenario":
-			scenario = data
-		default:
-			return nil, nil, files, partProblem(name, "unknown form part %q: send %s", name, runFormParts)
+			scenario = []byte(text)
 		}
 	}
 	var sc *core.Scenario
-	var err error
 	if scenario != nil {
 		if _, err := Canonical(scenario); err != nil {
 			var p *Problem
@@ -136,14 +118,4 @@ func namePart(err error, files core.Files) error {
 		return p
 	}
 	return err
-}
-
-// runFormError turns a multipart reading error into 413 or 400.
-func (s *Server) runFormError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return s.bodyTooLarge()
-	}
-	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body",
-		"%v (want parts %s, e.g. curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv)", err, runFormParts)
 }

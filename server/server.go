@@ -56,9 +56,13 @@ const (
 	// DefaultMaxStoredBytes bounds what one run stores: scenario, result and
 	// compressed dispatch log.
 	DefaultMaxStoredBytes = 64 << 20
-	// DefaultMaxMemoryBytes is the memory budget of the runs executing at
-	// once: each gets MaxMemoryBytes / MaxRuns for the requests it holds.
-	DefaultMaxMemoryBytes = 2 << 30
+	// DefaultMemoryBudget is the memory budget of what the server's runs,
+	// validations and sweep job hold at once (see admission.go).
+	DefaultMemoryBudget = 2 << 30
+	// DefaultBodyStallTimeout and DefaultBodyTimeout bound reading a body:
+	// no byte for 10 s, or 60 s in all.
+	DefaultBodyStallTimeout = 10 * time.Second
+	DefaultBodyTimeout      = 60 * time.Second
 )
 
 // DefaultMaxRuns is how many runs may execute at once: two per core.
@@ -79,10 +83,10 @@ type Config struct {
 	MaxModelEntries int64
 	// MaxStoredBytes bounds what one run stores (scenario, result, dispatch log).
 	MaxStoredBytes int64
-	// MaxMemoryBytes is the budget for the requests runs hold at once,
-	// shared equally by MaxRuns runs.
-	MaxMemoryBytes int64
-	CORSOrigins    []string // origins allowed cross-origin calls; none: CORS off
+	// MemoryBudget is the memory that runs, validations and the sweep job
+	// may hold at once, in equal shares (admission.go).
+	MemoryBudget int64
+	CORSOrigins  []string // origins allowed cross-origin calls; none: CORS off
 	// AllowedHosts are host names, besides IP addresses and localhost, that
 	// the Host header may carry; others get 421 (DNS rebinding).
 	AllowedHosts []string
@@ -93,6 +97,11 @@ type Config struct {
 	MaxSweepRequests int64
 	SweepWorkers     int
 	SweepLease       time.Duration
+	// BodyStallTimeout cuts a request whose body stops arriving: no byte
+	// for this long (default DefaultBodyStallTimeout). BodyTimeout is what
+	// the HTTP server allows for reading a whole request (its ReadTimeout,
+	// default DefaultBodyTimeout), which the stall deadline never passes.
+	BodyStallTimeout, BodyTimeout time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
 	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
@@ -110,6 +119,7 @@ type Server struct {
 	sweepWake chan struct{} // a new sweep job was posted
 	mu        sync.Mutex
 	active    map[string]context.CancelFunc // sweep jobs this server is working
+	methods   map[string][]string           // API route pattern -> the methods it takes
 }
 
 // New builds the server from cfg.
@@ -135,8 +145,8 @@ func New(cfg Config) *Server {
 	if cfg.MaxStoredBytes <= 0 {
 		cfg.MaxStoredBytes = DefaultMaxStoredBytes
 	}
-	if cfg.MaxMemoryBytes <= 0 {
-		cfg.MaxMemoryBytes = DefaultMaxMemoryBytes
+	if cfg.MemoryBudget <= 0 {
+		cfg.MemoryBudget = DefaultMemoryBudget
 	}
 	if cfg.Run == nil {
 		cfg.Run = core.Run
@@ -147,6 +157,12 @@ func New(cfg Config) *Server {
 	if cfg.MaxSweepRequests <= 0 {
 		cfg.MaxSweepRequests = DefaultMaxSweepRequests
 	}
+	if cfg.BodyStallTimeout <= 0 {
+		cfg.BodyStallTimeout = DefaultBodyStallTimeout
+	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = DefaultBodyTimeout
+	}
 	if cfg.SweepLease <= 0 {
 		cfg.SweepLease = DefaultSweepLease
 	}
@@ -156,6 +172,7 @@ func New(cfg Config) *Server {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
 	}
 	s.echo = s.routes()
+	s.methods = apiMethods(s.echo)
 	return s
 }
 
@@ -174,7 +191,8 @@ func (s *Server) routes() *echo.Echo {
 	if len(s.cfg.CORSOrigins) > 0 {
 		e.Use(s.cors())
 	}
-	e.Use(s.limitBody, s.checkQuery, s.checkBody)
+	e.Use(s.checkOrigin)
+	e.Use(s.methodNotAllowed, s.limitBody, s.checkQuery, s.checkBody)
 
 	// Every GET resource answers HEAD too (headers only).
 	get := func(path string, h echo.HandlerFunc) {
@@ -218,7 +236,11 @@ func (s *Server) Routes() []string {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		return fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
+		p := fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
+		if pd := publicDetail(err); pd != "" {
+			p.Detail = pd
+		}
+		return p
 	}
 	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
 }

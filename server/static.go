@@ -76,8 +76,37 @@ func serveFile(c echo.Context, name string, data []byte) error {
 	if name == "index.html" {
 		h.Set("Cache-Control", "no-cache")
 	}
-	http.ServeContent(c.Response(), c.Request(), name, time.Time{}, bytes.NewReader(data))
+	w := &errorCatcher{ResponseWriter: c.Response()}
+	http.ServeContent(w, c.Request(), name, time.Time{}, bytes.NewReader(data))
+	if w.status >= 400 { // a Range that fits no byte, a failed precondition: a problem, not net/http's text
+		c.Response().Header().Del("Content-Length")
+		return problemf(w.status, "range-not-satisfiable", http.StatusText(w.status),
+			"%s: the request's Range or precondition headers select nothing of the file's %d bytes", name, len(data))
+	}
 	return nil
+}
+
+// errorCatcher passes an answer through unless its status is an error,
+// which it keeps (with net/http's plain-text body dropped) for the caller
+// to answer as a problem.
+type errorCatcher struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *errorCatcher) WriteHeader(code int) {
+	if code >= 400 {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *errorCatcher) Write(p []byte) (int, error) {
+	if w.status >= 400 {
+		return len(p), nil
+	}
+	return w.ResponseWriter.Write(p)
 }
 
 // indexPage serves the playground's index.html, or the page that says how to

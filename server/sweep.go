@@ -48,6 +48,9 @@ func (s *Server) createSweep(c echo.Context) error {
 		return core.Errorf(core.EINVALID, "sweep: %s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
+	if err := core.CheckJSONText(body, &req, "body"); err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
 		return core.Errorf(core.EINVALID, "scenario: missing (the scenario document to sweep)")
 	}
@@ -59,7 +62,21 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := sweepTextLimits(&req); err != nil {
+		return err
+	}
 	spec := core.SweepSpec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
+	// Compiling every point is as heavy as a run: it takes a run slot, and
+	// the sweep's estimate (its points compiled, its runs at once) must fit
+	// the shares of the memory budget its job will use.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := s.admitSweep(sc, spec); err != nil {
+		return err
+	}
 	sw, err := core.CompileSweep(sc, spec)
 	if err != nil {
 		return err
@@ -79,6 +96,27 @@ func (s *Server) createSweep(c echo.Context) error {
 	url := "/api/v1/sweeps/" + job.ID
 	c.Response().Header().Set(echo.HeaderLocation, url)
 	return c.JSON(http.StatusAccepted, map[string]string{"id": job.ID, "url": url})
+}
+
+// Bounds of the texts of a sweep, which GET /sweeps/{id} echoes back: a
+// varied key with its values (1000 points of short values fit), and an
+// objective.
+const (
+	maxVaryBytes      = 64 << 10
+	maxObjectiveBytes = 1 << 10
+)
+
+// sweepTextLimits refuses a sweep's texts past their bounds, naming them.
+func sweepTextLimits(req *sweepRequest) error {
+	for i, v := range req.Vary {
+		if len(v) > maxVaryBytes {
+			return core.Errorf(core.EINVALID, "vary[%d]: %d bytes, more than the %d a varied key with its values may have", i, len(v), maxVaryBytes)
+		}
+	}
+	if len(req.Objective) > maxObjectiveBytes {
+		return core.Errorf(core.EINVALID, "objective: %d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
+	}
+	return nil
 }
 
 // sweepLimits checks a compiled sweep against the server's limits: points
@@ -250,7 +288,7 @@ func (s *Server) workSweep(ctx context.Context, job *core.SweepJob) {
 	}()
 	go s.heartbeat(jobCtx, cancel, id)
 	res, err := pool.Sweep(jobCtx, sw, pool.SweepOptions{Workers: s.cfg.SweepWorkers, MaxRequests: s.cfg.MaxRequests,
-		Restored: points,
+		MaxRunTime: s.cfg.MaxRunTime, Restored: points,
 		OnPoint: func(p *core.SweepPoint, done int) error {
 			body, err := json.Marshal(p)
 			if err != nil {

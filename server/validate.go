@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"reflect"
 	"strings"
@@ -47,10 +45,22 @@ func (s *Server) validate(c echo.Context) error {
 		p.Errors = []ProblemItem{{Field: "ubbconfig", Message: "empty"}}
 		return p
 	}
+	// Reading the model and answering it is as heavy as a run: it takes a
+	// run slot, and its estimate must fit a share of the memory budget.
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
 	model, err := core.LoadModel(ubb.Input{UBBConfig: in.UBBConfig, UBBName: ubbFileName,
 		DMConfig: in.DMConfig, DMName: dmFileName, Advertise: in.Advertise})
 	if err != nil {
 		return err
+	}
+	if cost := core.ModelCost(model); cost.Bytes() > s.share() {
+		p := s.overBudget(cost, "model as JSON", s.share(), 1)
+		p.Type, p.Title = ProblemTypeBase+"model-too-large", "Model too large"
+		return p
 	}
 	// A few lines (MIN=1000 and a long -s list) expand into a model that
 	// lists every service of every instance: bound what the answer lists.
@@ -134,6 +144,9 @@ func (s *Server) readConfigJSON(c echo.Context) (*configInput, error) {
 		p.Errors = []ProblemItem{{Field: field, Message: msg}}
 		return nil, p
 	}
+	if err := core.CheckJSONText(body, &in, "body"); err != nil {
+		return nil, err
+	}
 	return &in, nil
 }
 
@@ -164,46 +177,16 @@ func configJSONProblem(err error) (field, msg string) {
 	return "", strings.TrimPrefix(err.Error(), "json: ")
 }
 
+// configForm is what POST /validate reads from multipart/form-data.
+var configForm = formSpec{names: []string{"ubbconfig", "dmconfig"}, want: "ubbconfig and optionally dmconfig",
+	example: "curl -F ubbconfig=@FILE"}
+
 // readConfigForm reads the parts ubbconfig and dmconfig of a multipart form,
 // each a file or a plain field; other parts are an error.
 func (s *Server) readConfigForm(c echo.Context, boundary string) (*configInput, error) {
-	if boundary == "" {
-		return nil, problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body", "Content-Type has no boundary")
+	parts, err := s.readForm(c, boundary, configForm)
+	if err != nil {
+		return nil, err
 	}
-	mr := multipart.NewReader(c.Request().Body, boundary)
-	var in configInput
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			return &in, nil
-		}
-		if err != nil {
-			return nil, s.formError(err)
-		}
-		text, err := io.ReadAll(part)
-		if err != nil {
-			return nil, s.formError(err)
-		}
-		switch part.FormName() {
-		case "ubbconfig":
-			in.UBBConfig = string(text)
-		case "dmconfig":
-			in.DMConfig = string(text)
-		default:
-			p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input",
-				"unknown form part %q: send ubbconfig and optionally dmconfig", part.FormName())
-			p.Errors = []ProblemItem{{Field: part.FormName(), Message: "unknown form part"}}
-			return nil, p
-		}
-	}
-}
-
-// formError turns a multipart reading error into 413 or 400.
-func (s *Server) formError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return s.bodyTooLarge()
-	}
-	return problemf(http.StatusBadRequest, "malformed-multipart", "Malformed multipart body",
-		"%v (want parts ubbconfig and optionally dmconfig, e.g. curl -F ubbconfig=@FILE)", err)
+	return &configInput{UBBConfig: parts["ubbconfig"].text, DMConfig: parts["dmconfig"].text}, nil
 }

@@ -212,7 +212,8 @@ func pgErrorCode(state string) string {
 		return core.ECONFLICT
 	case state[:2] == "08", // connection exception
 		state[:3] == "57P", // admin/crash shutdown, cannot connect now
-		state == "53300":   // too many connections
+		state == "53300",   // too many connections
+		state == "25006":   // read-only transaction: a standby, or default_transaction_read_only
 		return core.EUNAVAILABLE
 	case state == "53100", state[:2] == "54": // disk full, program limit exceeded
 		return core.ETOOLARGE

@@ -73,7 +73,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 	if err != nil {
 		return nil, "", err
 	}
-	rows, err := db.pool.Query(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
+	rows, err := db.pool.Query(ctx, `SELECT seq, id, `+listName+`, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
 		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
 		COALESCE(saturated_machines, 0)
@@ -102,10 +102,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 	if err := rows.Err(); err != nil {
 		return nil, "", translatePG(err)
 	}
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(seqs[limit-1])
-	}
+	list, next = page(list, seqs, limit)
 	return list, next, nil
 }
 

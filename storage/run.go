@@ -15,7 +15,11 @@ import (
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
 // in one transaction: after a crash either all of it is there or none. It
 // fills in r.CreatedAt.
-func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) error {
+func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
 	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -85,7 +89,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	if err != nil {
 		return nil, "", err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, name, scenario_id, created_at, engine_version,
+	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, `+listName+`, scenario_id, created_at, engine_version,
 		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
 		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
 		COALESCE(saturated_machines, 0)
@@ -112,10 +116,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	if err := rows.Err(); err != nil {
 		return nil, "", translate(err)
 	}
-	if len(list) > limit {
-		list = list[:limit]
-		next = encodeCursor(seqs[limit-1])
-	}
+	list, next = page(list, seqs, limit)
 	return list, next, nil
 }
 

@@ -13,6 +13,10 @@ import (
 // created says whether it was new. A different body under an existing ID is
 // an ECONFLICT error.
 func (db *DB) PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error) {
+	if err := db.checkFile(); err != nil {
+		return false, err
+	}
+	defer db.noteWrite(&err)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return false, translate(err)

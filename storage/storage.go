@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +32,8 @@ type DB struct {
 	write *sql.DB // exactly one connection: SQLite has one writer anyway
 	read  *sql.DB
 	// Now is the clock used for created_at; tests may replace it.
-	Now func() time.Time
+	Now  func() time.Time
+	file *fileState
 }
 
 // Open opens (creating it if needed) the database file at path and brings its
@@ -39,6 +41,9 @@ type DB struct {
 func Open(path string) (*DB, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, core.Errorf(core.EINVALID, "database path %q: must be a file name without '?' or '#'", path)
+	}
+	if err := checkDir(path); err != nil {
+		return nil, err
 	}
 	params := "_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
 	write, err := sql.Open("sqlite3", path+"?"+params+"&_txlock=immediate")
@@ -59,18 +64,33 @@ func Open(path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(readers)
 	db.read = read
+	info, err := os.Stat(path)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.file = &fileState{path: path, info: info}
+	_ = db.probeWrite(context.Background()) // a read-only file is noted, and Ping says so from the start
 	return db, nil
 }
+
+// Path is the database file's path, as given to Open.
+func (db *DB) Path() string { return db.file.path }
 
 // Close closes the database.
 func (db *DB) Close() error {
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
-// Ping checks that the database answers; /healthz uses it.
+// Ping checks that the database answers and that its file can be written
+// (it is still the file opened, and the last write found nothing wrong
+// with it); /healthz uses it.
 func (db *DB) Ping(ctx context.Context) error {
 	var one int
-	return translate(db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one))
+	if err := translate(db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
+		return err
+	}
+	return db.health(ctx)
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok"

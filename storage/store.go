@@ -78,6 +78,36 @@ type Store interface {
 	CancelSweep(ctx context.Context, id string) (*core.SweepJob, error)
 }
 
+// Bounds of a list page (Runs), whatever was stored: a name is listed cut
+// to ListNameMax characters and an ellipsis (GET of the run has it whole),
+// and a page ends early, with a cursor to the rest, once its names pass
+// ListPageBytes.
+const (
+	ListNameMax   = 1000
+	ListPageBytes = 32 << 10
+)
+
+// listName is the SQL expression of a run's name as lists give it.
+const listName = "CASE WHEN length(name) > 1000 THEN substr(name, 1, 1000) || '…' ELSE name END"
+
+// page cuts a list read with one row more than limit to its page: limit
+// runs, or fewer when their names pass ListPageBytes; next is the cursor
+// of the following page ("" on the last). seqs are the rows' numbers.
+func page(list []core.RunSummary, seqs []int64, limit int) ([]core.RunSummary, string) {
+	n, size := 0, 0
+	for n < len(list) && n < limit {
+		size += len(list[n].Name)
+		n++
+		if size > ListPageBytes {
+			break
+		}
+	}
+	if n == len(list) {
+		return list, ""
+	}
+	return list[:n], encodeCursor(seqs[n-1])
+}
+
 var (
 	_ Store = (*DB)(nil)
 	_ Store = (*Postgres)(nil)

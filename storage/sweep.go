@@ -11,7 +11,11 @@ import (
 
 // CreateSweep stores a new job in status queued, with its scenario (when not
 // stored yet), in one transaction. It fills in the times.
-func (db *DB) CreateSweep(ctx context.Context, j *core.SweepJob) error {
+func (db *DB) CreateSweep(ctx context.Context, j *core.SweepJob) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	j.CreatedAt, j.UpdatedAt, j.Status = now, now, core.SweepQueued
 	spec, err := json.Marshal(j.Spec)
@@ -68,10 +72,14 @@ func (db *DB) Sweep(ctx context.Context, id string) (*core.SweepJob, error) {
 // that has run out, to owner for lease: status running, owner and lease
 // set. ENOTFOUND when there is none. (PostgreSQL: the same with SELECT ...
 // FOR UPDATE SKIP LOCKED.)
-func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*core.SweepJob, error) {
+func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (_ *core.SweepJob, err error) {
+	if err := db.checkFile(); err != nil {
+		return nil, err
+	}
+	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	var id string
-	err := db.write.QueryRowContext(ctx, `UPDATE sweep_jobs SET status = 'running', owner = ?, lease_until = ?, updated_at = ?
+	err = db.write.QueryRowContext(ctx, `UPDATE sweep_jobs SET status = 'running', owner = ?, lease_until = ?, updated_at = ?
 		WHERE id = (SELECT id FROM sweep_jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?)
 		ORDER BY seq LIMIT 1) RETURNING id`, owner, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat),
 		now.Format(core.TimeFormat)).Scan(&id)
@@ -146,7 +154,11 @@ func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, b
 // asOwner runs write in one write transaction, after checking that owner
 // still holds the running job id under a live lease (owned); now is the
 // lease clock read once the write lock is held. Driver errors are translated.
-func (db *DB) asOwner(ctx context.Context, id, owner string, write func(tx *sql.Tx, now time.Time) error) error {
+func (db *DB) asOwner(ctx context.Context, id, owner string, write func(tx *sql.Tx, now time.Time) error) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
 	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
 	if err != nil {
 		return translate(err)
@@ -189,9 +201,13 @@ func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result 
 // CancelSweep cancels a queued or running job and returns it; a job already
 // ended (done, canceled, failed) is returned unchanged. ENOTFOUND for an
 // unknown id.
-func (db *DB) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error) {
+func (db *DB) CancelSweep(ctx context.Context, id string) (_ *core.SweepJob, err error) {
+	if err := db.checkFile(); err != nil {
+		return nil, err
+	}
+	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
+	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
 		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(core.TimeFormat), id)
 	if err != nil {
 		return nil, translate(err)
@@ -201,7 +217,11 @@ func (db *DB) CancelSweep(ctx context.Context, id string) (*core.SweepJob, error
 
 // ReleaseSweep gives up owner's lease on a running job (a server shutting
 // down mid-job) so that the next claim, by any server, resumes it at once.
-func (db *DB) ReleaseSweep(ctx context.Context, id, owner string) error {
-	_, err := db.write.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = '' WHERE id = ? AND owner = ? AND status = 'running'`, id, owner)
+func (db *DB) ReleaseSweep(ctx context.Context, id, owner string) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
+	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = '' WHERE id = ? AND owner = ? AND status = 'running'`, id, owner)
 	return translate(err)
 }

@@ -5,6 +5,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -46,6 +48,25 @@ func TestPlayground(t *testing.T) {
 		want := cliRun(t, example)
 		if !bytes.Equal(got, want) {
 			t.Errorf("downloaded result differs from `tuxlb run`:\ngot  %d bytes: %.300s\nwant %d bytes: %.300s", len(got), got, len(want), want)
+		}
+		// The response-time histogram marks the service's p95 and p99.
+		var res struct {
+			Services []struct {
+				Name     string
+				Response struct{ P95, P99 float64 } `json:"response_ms"`
+			}
+		}
+		if err := json.Unmarshal(got, &res); err != nil || len(res.Services) == 0 {
+			t.Fatalf("read the result: %v", err)
+		}
+		svc := res.Services[0]
+		hist := sel("chart-histogram-" + svc.Name)
+		marks := get(t, ctx, "read the histogram's marks", chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.marks`, hist)))
+		if want := fmt.Sprintf("%v,%v", svc.Response.P95, svc.Response.P99); marks != want {
+			t.Errorf("histogram of %s marks %q, want p95,p99 = %q", svc.Name, marks, want)
+		}
+		if caption := get(t, ctx, "read the histogram's caption", chromedp.Text(chromedp.CSS(string(hist)+" figcaption"))); !strings.Contains(caption, "p95") || !strings.Contains(caption, "p99") {
+			t.Errorf("histogram caption %q does not name p95 and p99", caption)
 		}
 		csv := filepath.Join(t.TempDir(), "dispatch.csv")
 		cliRun(t, "--dispatch", csv, example)
@@ -96,7 +117,7 @@ func TestPlayground(t *testing.T) {
 		screenshot(t, ctx, "diagnostics", chromedp.CSS("section.inputs"))
 	})
 
-	t.Run("fragment link and short link load the same scenario", func(t *testing.T) {
+	t.Run("fragment link and short link run on open and show the same summary", func(t *testing.T) {
 		ctx := newBrowser(t)
 		loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
 		want := get(t, ctx, "read summary", chromedp.Text(sel("summary")))
@@ -109,7 +130,8 @@ func TestPlayground(t *testing.T) {
 		}
 		for name, link := range map[string]string{"fragment": frag, "short": short} {
 			fresh := newBrowser(t)
-			loadAndRun(t, fresh, link, "")
+			// nothing pressed: the link runs its scenario on open
+			do(t, fresh, "open the "+name+" link", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")))
 			got := get(t, fresh, "read summary", chromedp.Text(sel("summary")))
 			if got != want {
 				t.Errorf("%s link %s: summary\n%s\nwant\n%s", name, link, got, want)
@@ -125,6 +147,20 @@ func TestPlayground(t *testing.T) {
 		id := strings.TrimSuffix(strings.TrimPrefix(status, "Saved as run "), ".")
 		item := fmt.Sprintf(`%s li[data-run-id=%q]`, sel("runs-list"), id)
 		do(t, ctx, "see it listed", chromedp.WaitVisible(chromedp.CSS(item)))
+		// It shows the run's headline figures, as the summary has them.
+		figures := get(t, ctx, "compare the figures", chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+			const out = [];
+			const listed = document.querySelectorAll(%q);
+			for (const f of listed) {
+				const want = document.querySelector('[data-testid="summary"] [data-figure="' + f.dataset.figure + '"] dd').textContent;
+				const got = f.querySelector("dd").textContent.replace(/ ms$/, "");
+				if (got !== want) out.push(f.dataset.figure + ": listed " + got + ", summary " + want);
+			}
+			return listed.length < 5 ? "only " + listed.length + " figures listed" : out.join("; ");
+		})()`, item+" [data-figure]")))
+		if figures != "" {
+			t.Errorf("the saved run's figures: %s", figures)
+		}
 		screenshot(t, ctx, "saved-runs", chromedp.CSS("section.outputs"))
 		resp, err := http.Get(srv.URL + "/api/v1/runs/" + id)
 		if err != nil {
@@ -249,6 +285,17 @@ func TestPlayground(t *testing.T) {
 			}
 		}
 		screenshot(t, ctx, "compare", chromedp.CSS("section.outputs"))
+		do(t, ctx, "share it", chromedp.Click(sel("share")), waitValue(sel("share-link"), "&c="))
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		fresh := newBrowser(t)
+		do(t, fresh, "open the link: the comparison runs",
+			chromedp.Navigate(link),
+			waitText(sel("summary"), "Issued"), // run, though its tab is not the one shown
+			waitText(sel("compare-table"), "policy=round_robin,tuning.idle=queue"),
+		)
+		if got := get(t, fresh, "read the table", chromedp.Text(sel("compare-table"))); got != table {
+			t.Errorf("the shared comparison differs:\n%s\nwant\n%s", got, table)
+		}
 	})
 
 	t.Run("sweep tab gives the bytes of tuxlb sweep --format json", func(t *testing.T) {
@@ -282,6 +329,118 @@ func TestPlayground(t *testing.T) {
 			t.Errorf("the page's sweep JSON differs from `tuxlb sweep --format json`:\ngot  %d bytes: %.400s\nwant %d bytes: %.400s", len(got), got, len(want), want)
 		}
 		do(t, ctx, "the share link carries the sweep", chromedp.Click(sel("share")), waitValue(sel("share-link"), "&w="))
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		fresh := newBrowser(t)
+		do(t, fresh, "open the link: the sweep runs",
+			chromedp.Navigate(link),
+			waitText(sel("summary"), "Issued"), // run, though its tab is not the one shown
+			waitText(sel("sweep-table"), "6 of 6 points"),
+			waitText(sel("sweep-status"), "Done"),
+		)
+		if got := downloadOf(t, fresh, sel("sweep-download-json")); !bytes.Equal(got, want) {
+			t.Errorf("the shared sweep's JSON differs from `tuxlb sweep --format json` (%d bytes, want %d)", len(got), len(want))
+		}
+		// The short link carries the sweep in its fragment.
+		do(t, ctx, "make the short link", chromedp.Click(sel("save-share")), waitValue(sel("share-short-link"), "/s/"))
+		short := get(t, ctx, "read the short link", chromedp.Value(sel("share-short-link")))
+		if !strings.Contains(short, "/s/") || !strings.Contains(short, "#w=") {
+			t.Fatalf("short link %q does not carry the sweep (#w=)", short)
+		}
+		other := newBrowser(t)
+		do(t, other, "open the short link: the sweep runs",
+			chromedp.Navigate(short),
+			waitText(sel("sweep-table"), "6 of 6 points"),
+			waitText(sel("sweep-status"), "Done"),
+		)
+	})
+
+	t.Run("a 287 000-row log opens as a virtualised table", func(t *testing.T) {
+		ctx := newBrowser(t)
+		const rows = 287000
+		do(t, ctx, "load it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), bigTraceScenario(t, example, rows)),
+			chromedp.Click(sel("scenario-json-load")),
+		)
+		ms := get(t, ctx, "open the Workload tab", chromedp.Evaluate[float64](`(() => {
+			const t0 = performance.now();
+			document.querySelector('[data-testid="tab-workload"]').click();
+			document.querySelector('[data-testid="trace-table"]').getBoundingClientRect(); // layout done
+			return performance.now() - t0;
+		})()`))
+		t.Logf("the Workload tab opened in %.0f ms", ms)
+		do(t, ctx, "see the table", waitText(sel("trace-about"), "287,000 rows"), waitText(sel("trace-about"), "time_ms"))
+		count := func() int {
+			return get(t, ctx, "count the rows drawn", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="trace-table"] [data-row]').length`))
+		}
+		if n := count(); n == 0 || n > 100 {
+			t.Errorf("%d rows drawn, want the few in view", n)
+		}
+		if n := get(t, ctx, "look for a text area", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="trace"]').length`)); n != 0 {
+			t.Errorf("the trace is in a text area as well")
+		}
+		do(t, ctx, "scroll to the middle",
+			chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('[data-testid="trace-table"]'); s.scrollTop = s.scrollHeight / 2; })()`),
+			waitFor("the middle rows", "ok", chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="trace-table"] [data-row]')].some((r) => Math.abs(r.dataset.row - 143500) < 50) ? "ok" : ""`)),
+		)
+		if n := count(); n == 0 || n > 100 {
+			t.Errorf("after scrolling, %d rows drawn, want the few in view", n)
+		}
+		if row := get(t, ctx, "read a row", chromedp.Text(chromedp.CSS(`[data-testid="trace-table"] [data-row="143500"]`))); !strings.Contains(row, "2869980") || !strings.Contains(row, "TOUPPER") {
+			t.Errorf("row 143500 reads %q, want its time 2869980 and service TOUPPER", row)
+		}
+		screenshot(t, ctx, "trace-table", chromedp.CSS("section.inputs"))
+		// The JSON tab holds the trace back too, and loading its text keeps the trace.
+		do(t, ctx, "open the JSON tab", chromedp.Click(sel("tab-json")), waitValue(sel("scenario-json"), "287,000 rows are kept"))
+		if n := get(t, ctx, "measure the JSON", chromedp.Evaluate[int](`document.querySelector('[data-testid="scenario-json"]').value.length`)); n > 20000 {
+			t.Errorf("the JSON tab holds %d characters", n)
+		}
+		do(t, ctx, "load the JSON and look at the trace again",
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("tab-workload")),
+			waitText(sel("trace-about"), "287,000 rows"),
+		)
+	})
+
+	t.Run("a 50 000-row scenario gets a short link, and says why without a server", func(t *testing.T) {
+		ctx := newBrowser(t)
+		big := bigTraceScenario(t, example, 50000)
+		do(t, ctx, "load it and share it",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), big),
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("share")),
+			waitValue(sel("share-link"), "/s/"),
+		)
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		if len(link) >= 2000 {
+			t.Errorf("the link is %d characters, want fewer than 2000", len(link))
+		}
+		if status := get(t, ctx, "read the status", chromedp.Text(sel("share-status"))); !strings.Contains(status, "stored on the server") {
+			t.Errorf("share status %q does not say the scenario was stored", status)
+		}
+		fresh := newBrowser(t)
+		do(t, fresh, "open it", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")), waitText(chromedp.CSS(`[data-figure="requests.issued"] dd`), "50000"))
+
+		do(t, ctx, "share again with the API unreachable",
+			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+					return err
+				}
+				_, err := chromedp.Call(ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+					URLPatterns: []*network.BlockPattern{{URLPattern: "*://*:*/api/v1/scenarios", Block: true}}})
+				return err
+			}),
+			chromedp.Click(sel("share")),
+			waitText(sel("share-status"), "the server could not store it"),
+		)
+		if got := get(t, ctx, "read the link", chromedp.Value(sel("share-link"))); strings.Contains(got, "/s/") {
+			t.Errorf("without the server, the box still shows a short link: %.100s", got)
+		}
 	})
 }
 
@@ -324,6 +483,30 @@ func longScenario(t *testing.T, path string) string {
 	}
 	gen := m["workload"].(map[string]any)["generate"].(map[string]any)
 	gen["duration_ms"] = 5e7 // millions of requests: minutes of work
+	out, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// bigTraceScenario returns the example with its workload replaced by a trace of n rows.
+func bigTraceScenario(t *testing.T, path string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	csv.WriteString("time_ms,service\n")
+	for i := range n {
+		fmt.Fprintf(&csv, "%d,TOUPPER\n", i*20)
+	}
+	m["workload"] = map[string]any{"trace_csv": csv.String()}
 	out, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -66,24 +65,13 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
 	requireBuilt(t, srv.URL)
 
-	t.Run("paste a UBBCONFIG with new services and run without touching JSON", func(t *testing.T) {
+	t.Run("a pasted UBBCONFIG starts afresh: the bytes of tuxlb run --ubbconfig", func(t *testing.T) {
 		ctx := newBrowser(t)
-		do(t, ctx, "load the first example",
-			chromedp.Navigate(srv.URL+"/"),
-			waitText(sel("version"), "engine"),
-			chromedp.Click(sel("tab-examples")),
-			chromedp.Click(sel("example-shm-ldbal-n")),
-			waitText(sel("diagnostics"), "warning"), // the parser has answered
-		)
-		do(t, ctx, "paste the new UBBCONFIG over the old one",
-			chromedp.Click(sel("ubbconfig-editor")+" .cm-content"),
-			chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
-			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-				_, err := chromedp.Call(ctx, input.InsertText, input.InsertTextParams{Text: ownUBB})
-				return err
-			}),
-			waitText(sel("fit-notes"), "services.TOUPPER: dropped"),
-			waitText(sel("fit-notes"), "services.AUDIT: added"),
+		loadExample(t, ctx, srv.URL, "admin-guide")
+		paste(t, ctx, "ubbconfig-editor", ownUBB)
+		do(t, ctx, "see the fresh scenario",
+			waitText(sel("fit-notes"), "Read the pasted UBBCONFIG."),
+			waitText(sel("fit-notes"), "A fresh scenario"),
 			waitText(sel("advertise-editor"), "legacy"),
 		)
 		screenshot(t, ctx, "own-config", chromedp.CSS("section.inputs"))
@@ -92,37 +80,65 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 			chromedp.WaitVisible(sel("summary")),
 		)
 		got := downloadOf(t, ctx, sel("download-result"))
-		var res struct {
-			Services []struct {
-				Name   string `json:"name"`
-				Issued int    `json:"issued"`
-			} `json:"services"`
+		// A pasted UBBCONFIG is named UBBCONFIG, as Tuxedo's own file often is.
+		ubb := filepath.Join(t.TempDir(), "UBBCONFIG")
+		os.WriteFile(ubb, []byte(ownUBB), 0o644)
+		if want := cliRun(t, "--ubbconfig", ubb); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from `tuxlb run --ubbconfig` of the pasted text:\ngot  %d bytes %.400s\nwant %d bytes %.400s", len(got), got, len(want), want)
 		}
-		if err := json.Unmarshal(got, &res); err != nil {
-			t.Fatal(err)
-		}
-		issued := map[string]int{}
-		for _, s := range res.Services {
-			issued[s.Name] = s.Issued
-		}
-		if issued["BALANCE"] == 0 || issued["DEPOSIT"] == 0 || issued["AUDIT"] == 0 {
-			t.Errorf("the run did not use the new services: issued %v", issued)
-		}
+	})
+
+	t.Run("a UBBCONFIG pasted keeping the scenario: dropped and added parts noted", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadExample(t, ctx, srv.URL, "shm-ldbal-n")
+		do(t, ctx, "keep the scenario's settings", chromedp.Click(sel("tab-config")), chromedp.Click(sel("files-keep")))
+		paste(t, ctx, "ubbconfig-editor", ownUBB)
+		do(t, ctx, "see the notes",
+			waitText(sel("fit-notes"), "services.TOUPPER: dropped"),
+			waitText(sel("fit-notes"), "services.AUDIT: added"),
+			waitText(sel("advertise-editor"), "legacy"),
+			chromedp.Click(sel("run")),
+			chromedp.WaitVisible(sel("summary")),
+		)
+		got := downloadOf(t, ctx, sel("download-result"))
 		scenario := pageScenario(t, ctx)
-		if !strings.Contains(scenario, "bankserv") || strings.Contains(scenario, "TOUPPER") {
-			t.Errorf("the page's scenario is not the new config's:\n%.600s", scenario)
+		if !strings.Contains(scenario, "bankserv") || strings.Contains(scenario, "TOUPPER") || !strings.Contains(scenario, `"seed": 1`) {
+			t.Errorf("the page's scenario is not the example's fitted to the new config:\n%.600s", scenario)
 		}
 		if want := cliRunText(t, scenario); !bytes.Equal(got, want) {
-			t.Errorf("the page's result differs from `tuxlb run` of its scenario:\ngot  %d bytes %.300s\nwant %d bytes %.300s", len(got), got, len(want), want)
+			t.Errorf("the page's result differs from `tuxlb run` of its scenario (%d bytes, want %d)", len(got), len(want))
+		}
+	})
+
+	dir := t.TempDir()
+	ubb, trace := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "trace.csv")
+	log := "timestamp;svc;elapsed_ms\n2026-11-29 10:00:00,000;BALANCE;4\n2026-11-29 10:00:00,250;DEPOSIT;2\n2026-11-29 10:00:01,000;AUDIT;1\n"
+	os.WriteFile(ubb, []byte(ownUBB), 0o644)
+	os.WriteFile(trace, []byte(log), 0o644)
+
+	t.Run("own files dropped after an example give the bytes of tuxlb run --ubbconfig --trace", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadExample(t, ctx, srv.URL, "admin-guide") // a name, network latency, tuning, a seed: none may survive
+		files, _ := json.Marshal([][2]string{{"ubb.cfg", ownUBB}, {"trace.csv", log}})
+		do(t, ctx, "drop the files",
+			chromedp.Click(sel("tab-config")),
+			waitFor("the drop", "dropped", chromedp.Evaluate[string](`(() => {
+				const dt = new DataTransfer();
+				for (const [name, text] of `+string(files)+`) dt.items.add(new File([text], name));
+				document.querySelector('[data-testid="file-drop"]').dispatchEvent(new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+				return "dropped";
+			})()`)),
+			waitText(sel("fit-notes"), "Read ubb.cfg as the ubbconfig, trace.csv as the request log"),
+			chromedp.Click(sel("run")),
+			chromedp.WaitVisible(sel("summary")),
+		)
+		got := downloadOf(t, ctx, sel("download-result"))
+		if want := cliRun(t, "--ubbconfig", ubb, "--trace", trace); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from `tuxlb run --ubbconfig ubb.cfg --trace trace.csv`:\ngot  %d bytes %.500s\nwant %d bytes %.500s", len(got), got, len(want), want)
 		}
 	})
 
 	t.Run("choose files: a UBBCONFIG and a log", func(t *testing.T) {
-		dir := t.TempDir()
-		ubb, trace := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "trace.csv")
-		log := "timestamp;svc;elapsed_ms\n2026-11-29 10:00:00,000;BALANCE;4\n2026-11-29 10:00:00,250;DEPOSIT;2\n2026-11-29 10:00:01,000;AUDIT;1\n"
-		os.WriteFile(ubb, []byte(ownUBB), 0o644)
-		os.WriteFile(trace, []byte(log), 0o644)
 		ctx := newBrowser(t)
 		do(t, ctx, "choose the files",
 			chromedp.Navigate(srv.URL+"/"),
@@ -137,8 +153,8 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		if !bytes.Contains(got, []byte(`"issued": 3`)) || !bytes.Contains(got, []byte(`read as a log`)) {
 			t.Errorf("the log was not replayed: %.400s", got)
 		}
-		if want := cliRunText(t, pageScenario(t, ctx)); !bytes.Equal(got, want) {
-			t.Errorf("the page's result differs from `tuxlb run` of its scenario (%d bytes, want %d)", len(got), len(want))
+		if want := cliRun(t, "--ubbconfig", ubb, "--trace", trace); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from `tuxlb run --ubbconfig --trace` (%d bytes, want %d)", len(got), len(want))
 		}
 	})
 
@@ -172,6 +188,36 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		}
 		screenshot(t, ctx, "large-app", chromedp.CSS("section.outputs"))
 	})
+}
+
+// loadExample opens the page and loads an example, waiting for the parser's answer.
+func loadExample(t *testing.T, ctx context.Context, base, name string) {
+	t.Helper()
+	do(t, ctx, "load the example "+name,
+		chromedp.Navigate(base+"/"),
+		waitText(sel("version"), "engine"),
+		chromedp.Click(sel("tab-examples")),
+		chromedp.Click(sel("example-"+name)),
+		waitFor("the parser's answer", "ok", chromedp.Evaluate[string](`document.querySelector('[data-testid="diagnostics"] li') ? "ok" : ""`)),
+	)
+}
+
+// paste selects the whole text of an editor and pastes text over it, as
+// Ctrl+A then Ctrl+V would (a paste event with the text on its clipboard).
+func paste(t *testing.T, ctx context.Context, editor, text string) {
+	t.Helper()
+	q, _ := json.Marshal(text)
+	do(t, ctx, "paste into "+editor,
+		chromedp.Click(sel("tab-config")),
+		chromedp.Click(sel(editor)+" .cm-content"),
+		chromedp.KeyEvent("a", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		waitFor("the paste", "pasted", chromedp.Evaluate[string](fmt.Sprintf(`(() => {
+			const dt = new DataTransfer();
+			dt.setData("text/plain", %s);
+			document.querySelector('[data-testid=%q] .cm-content').dispatchEvent(new ClipboardEvent("paste", {clipboardData: dt, bubbles: true, cancelable: true}));
+			return "pasted";
+		})()`, q, editor))),
+	)
 }
 
 // largeApp is a scenario of 30 servers in 6 groups on 3 machines.

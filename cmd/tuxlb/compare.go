@@ -33,6 +33,8 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the comparison as JSON")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
+	budget := budgetFlag(fs)
+	runTime := fs.Duration("max-run-time", 0, "stop a variant's run after this long, e.g. 30s (0: no limit; Ctrl-C stops them too)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] [--jobs N] --variant K=V [--variant K=V ...] SCENARIO.json")
 		fs.PrintDefaults()
@@ -66,9 +68,23 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: --jobs: want a number >= 1, got %d\n", *jobs)
 		return 2
 	}
+	if *runTime < 0 {
+		fmt.Fprintf(stderr, "tuxlb compare: --max-run-time: %s is negative\n", *runTime)
+		return 2
+	}
+	// Each variant's result is kept to compare them: the budget must hold
+	// one run's worth per variant.
+	inFlight, err := admitRun(sc, *budget, len(vs), "variants")
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
+		return 1
+	}
 	ctx, stop := runContext(0)
 	defer stop()
-	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{}, *jobs)
+	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{MaxInFlight: inFlight}, *jobs, *runTime)
+	if err != nil && *runTime > 0 && strings.Contains(err.Error(), "the run did not finish within") {
+		err = fmt.Errorf("%w (--max-run-time)", err)
+	}
 	err = runStopped(ctx, 0, err)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
 )
@@ -58,6 +59,26 @@ func TestCompareCommandErrors(t *testing.T) {
 		var out, errb bytes.Buffer
 		if code := Main(tt.args, nil, &out, &errb); code != tt.code || !strings.Contains(errb.String(), tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, errb.String(), tt.code, tt.want)
+		}
+	}
+}
+
+// --max-run-time bounds each variant's run of compare, and each run of
+// sweep: a run that passes it stops the command, naming it.
+func TestCompareSweepMaxRunTime(t *testing.T) {
+	path := writeFile(t, "long.json", `{"ubbconfig": "`+cliUBB+`",
+  "services": {"BALANCE": {"service_time": {"dist": "exp", "mean_ms": 0.001}}},
+  "workload": {"generate": {"duration_ms": 19000, "streams": [{"service": "BALANCE", "origin": "SITE1", "arrivals": "poisson", "rate_per_s": 1000000}]}}}`)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--max-run-time", "100ms", "--variant", "ldbal=N", path}, "the run did not finish within 100ms (--max-run-time)"},
+		{[]string{"sweep", "--max-run-time", "100ms", "--vary", "rate_scale=0.5,1", path}, "replication 1: the run did not finish within 100ms"},
+	} {
+		code, _, errs := mainBounded(t, 60*time.Second, tc.args...)
+		if code != 1 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 1 and %q", tc.args[:3], code, errs, tc.want)
 		}
 	}
 }

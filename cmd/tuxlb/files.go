@@ -56,14 +56,10 @@ func readText(path, flag string) (*string, error) {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxScenarioBytes+1))
+	s, err := readBounded(fh, path, maxScenarioBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", flag, path, err)
+		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
-	if len(data) > maxScenarioBytes {
-		return nil, fmt.Errorf("%s: %s: larger than %d MiB", flag, path, maxScenarioBytes>>20)
-	}
-	s := string(data)
 	return &s, nil
 }
 

@@ -50,7 +50,7 @@ type connTimeouts struct {
 	write  time.Duration // beyond --max-run-time: storing and writing the answer
 }
 
-var defaultTimeouts = connTimeouts{header: 10 * time.Second, body: 60 * time.Second, idle: 120 * time.Second,
+var defaultTimeouts = connTimeouts{header: 5 * time.Second, body: 60 * time.Second, idle: 120 * time.Second,
 	write: 60 * time.Second}
 
 // newHTTPServer is the http.Server of `tuxlb serve`: h behind the
@@ -62,38 +62,103 @@ func newHTTPServer(o *serveOptions, h http.Handler, logger *slog.Logger) *http.S
 		WriteTimeout: t.body + o.maxRunTime + t.write, ErrorLog: slog.NewLogLogger(logger.Handler(), slog.LevelWarn)}
 }
 
-// limitListener accepts at most n connections at once: Accept waits while n
-// are open, so that a flood of connections cannot exhaust the process's
-// file descriptors (and /healthz keeps answering once the flood's header
-// timeouts expire).
-func limitListener(l net.Listener, n int) net.Listener {
-	return &limitedListener{Listener: l, slots: make(chan struct{}, n)}
+// limitListener accepts at most n connections at once, so that a flood of
+// connections cannot exhaust the process's file descriptors. When n are
+// open and another arrives, the connection that has waited longest without
+// sending a whole request (still sending its headers, or idle between
+// requests) is closed to make room: clients that send their headers slowly
+// never keep a new client out. Only when all n are busy with requests does
+// Accept wait. Its ConnState is the http.Server's hook that tells it which
+// connections are busy.
+func limitListener(l net.Listener, n int) *connLimiter {
+	lim := &connLimiter{Listener: l, n: n, conns: map[*limitedConn]bool{}}
+	lim.cond = sync.NewCond(&lim.mu)
+	return lim
 }
 
-type limitedListener struct {
+type connLimiter struct {
 	net.Listener
-	slots chan struct{}
+	n     int
+	mu    sync.Mutex
+	cond  *sync.Cond            // signalled when a connection closes or stops being busy
+	conns map[*limitedConn]bool // open connections: true when busy with a request
+	tick  int64                 // orders the connections by when they began to wait
 }
 
-func (l *limitedListener) Accept() (net.Conn, error) {
-	l.slots <- struct{}{}
+func (l *connLimiter) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
-	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+	lc := &limitedConn{Conn: c, l: l}
+	l.mu.Lock()
+	var victim *limitedConn
+	for len(l.conns) >= l.n {
+		if victim = l.longestWaiting(); victim != nil {
+			delete(l.conns, victim)
+			break
+		}
+		l.cond.Wait()
+	}
+	l.tick++
+	lc.since = l.tick
+	l.conns[lc] = false
+	l.mu.Unlock()
+	if victim != nil {
+		victim.Conn.Close()
+	}
+	return lc, nil
+}
+
+// longestWaiting is the open connection that has waited longest without a
+// request in progress, or nil when all are busy.
+func (l *connLimiter) longestWaiting() *limitedConn {
+	var oldest *limitedConn
+	for c, busy := range l.conns {
+		if !busy && (oldest == nil || c.since < oldest.since) {
+			oldest = c
+		}
+	}
+	return oldest
+}
+
+// ConnState records whether a connection is busy with a request (its
+// headers read) or waiting for one.
+func (l *connLimiter) ConnState(c net.Conn, state http.ConnState) {
+	lc, ok := c.(*limitedConn)
+	if !ok {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, open := l.conns[lc]; !open {
+		return
+	}
+	switch state {
+	case http.StateActive:
+		l.conns[lc] = true
+	case http.StateIdle:
+		l.tick++
+		lc.since, l.conns[lc] = l.tick, false
+		l.cond.Broadcast()
+	case http.StateHijacked, http.StateClosed:
+		delete(l.conns, lc)
+		l.cond.Broadcast()
+	}
 }
 
 type limitedConn struct {
 	net.Conn
-	once    sync.Once
-	release func()
+	l     *connLimiter
+	since int64 // guarded by l.mu
 }
 
 func (c *limitedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.release)
+	c.l.mu.Lock()
+	delete(c.l.conns, c)
+	c.l.cond.Broadcast()
+	c.l.mu.Unlock()
 	return err
 }
 

@@ -1,29 +1,19 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 )
 
 // readFileBounded reads at most limit bytes of path: a larger file (or an
-// endless one such as /dev/zero) is an error naming it, not a process that
-// grows until it is killed.
-func readFileBounded(path string, limit int64) ([]byte, error) {
+// endless device) is an error naming the file.
+func readFileBounded(path string, limit int64) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d MiB", path, limit>>20)
-	}
-	return data, nil
+	return readBounded(f, path, limit)
 }
 
 // outputFile is a file the CLI writes a result into. A regular file (new or

@@ -32,6 +32,7 @@ type runFlags struct {
 	file        string         // the scenario's name in error messages
 	files       fileFlags
 	noProgress  bool
+	budget      *int64
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -51,6 +52,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.files.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
 	fs.StringVar(&f.files.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
+	f.budget = budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
@@ -73,6 +75,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var files core.Files
 	if f.files.given() {
 		if files, err = f.files.read(); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
+			return 1
+		}
+		// A log is read whole (twice, when its service times are measured):
+		// its rows alone must fit the budget before it is read at all.
+		if err := admitTrace(files.Trace, f.files.trace, *f.budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 			return 1
 		}
@@ -106,6 +114,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications")
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+		return 1
+	}
+	opt.MaxInFlight = inFlight
 	ctx, stop := runContext(f.maxRunTime)
 	defer stop()
 	opt.Context = ctx

@@ -40,11 +40,18 @@ func readScenarioData(path string, stdin io.Reader) ([]byte, error) {
 	if path == "-" {
 		data, err = io.ReadAll(io.LimitReader(stdin, maxScenarioBytes+1))
 	} else {
-		var f *os.File
-		f, err = os.Open(path)
-		if err == nil {
-			data, err = io.ReadAll(io.LimitReader(f, maxScenarioBytes+1))
-			f.Close()
+		// A regular file is read into one buffer of its size (io.ReadAll
+		// would grow one by a quarter at a time, allocating several times
+		// a large file's size on the way).
+		if fi, serr := os.Stat(path); serr == nil && fi.Mode().IsRegular() && fi.Size() <= maxScenarioBytes {
+			data, err = os.ReadFile(path)
+		} else {
+			var f *os.File
+			f, err = os.Open(path)
+			if err == nil {
+				data, err = io.ReadAll(io.LimitReader(f, maxScenarioBytes+1))
+				f.Close()
+			}
 		}
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,8 +95,11 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 		return nil, nil, err
 	}
 	o.maxStored = maxStored
-	maxMemory, err := envSize("TUXLB_MAX_MEMORY", server.DefaultMaxMemoryBytes)
+	maxMemory, err := envSize("TUXLB_MAX_MEMORY", server.DefaultMemoryBudget) // the budget's older name
 	if err != nil {
+		return nil, nil, err
+	}
+	if maxMemory, err = envSize("TUXLB_MEMORY_BUDGET", maxMemory); err != nil {
 		return nil, nil, err
 	}
 	o.maxMemory = maxMemory
@@ -111,8 +115,10 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.Int64Var(&o.maxModelEntries, "max-model-entries", maxModelEntries, "most (instance, service) pairs POST /validate lists [TUXLB_MAX_MODEL_ENTRIES]")
 	fs.Func("max-stored", fmt.Sprintf("most bytes one run stores (scenario, result, compressed dispatch log), with K/M/G suffix (default %d) [TUXLB_MAX_STORED]", maxStored),
 		func(v string) (err error) { o.maxStored, err = parseSize(v); return err })
-	fs.Func("max-memory", fmt.Sprintf("memory budget for the requests runs hold, shared by --max-runs runs, with K/M/G suffix (default %d) [TUXLB_MAX_MEMORY]", maxMemory),
-		func(v string) (err error) { o.maxMemory, err = parseSize(v); return err })
+	setBudget := func(v string) (err error) { o.maxMemory, err = parseSize(v); return err }
+	fs.Func("memory-budget", fmt.Sprintf("memory the runs, validations and sweep job may hold at once, in equal shares of --max-runs runs, --sweep-workers sweep runs and a sweep's points; K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]", core.SizeText(maxMemory)),
+		setBudget)
+	fs.Func("max-memory", "the older name of --memory-budget [TUXLB_MAX_MEMORY]", setBudget)
 	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")
 	fs.StringVar(&o.allowedHosts, "allowed-hosts", envString("TUXLB_ALLOWED_HOSTS", ""), "comma-separated host names the Host header may carry besides IP addresses and localhost [TUXLB_ALLOWED_HOSTS]")
 	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
@@ -155,6 +161,10 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if o.logFormat == "json" {
 		logger = slog.New(slog.NewJSONHandler(stderr, nil))
 	}
+	// The collector works harder as the heap nears the budget, so that the
+	// process's memory follows what the admitted requests hold (their
+	// estimates fit the budget) rather than twice that.
+	debug.SetMemoryLimit(o.maxMemory)
 	db, err := storage.Connect(ctx, o.db)
 	if err != nil {
 		return err
@@ -162,10 +172,10 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	defer db.Close()
 	cfg := server.Config{Store: db, Logger: logger, MaxBodyBytes: o.maxBody, MaxRequests: o.maxRequests,
 		MaxRunTime: o.maxRunTime, MaxRuns: o.maxRuns, CORSOrigins: splitList(o.cors),
-		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MaxMemoryBytes: o.maxMemory,
+		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MemoryBudget: o.maxMemory,
 		AllowedHosts:   append(splitList(o.allowedHosts), addrHostName(o.addr)...),
 		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
-		SweepLease: o.sweepLease}
+		SweepLease: o.sweepLease, BodyTimeout: o.timeouts.body}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -173,17 +183,18 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	if err != nil {
 		return err
 	}
-	ln = limitListener(ln, o.maxConns)
+	lim := limitListener(server.ProblemListener(ln), o.maxConns)
 	api := server.New(cfg)
 	sweepCtx, stopSweeps := context.WithCancel(context.Background())
 	sweepsDone := make(chan struct{})
 	go func() { api.RunSweeps(sweepCtx); close(sweepsDone) }()
 	defer func() { stopSweeps(); <-sweepsDone }()
 	srv := newHTTPServer(o, api, logger)
+	srv.ConnState = lim.ConnState
 	fmt.Fprintf(stdout, "tuxlb: listening on http://%s\n", ln.Addr())
 	logger.Info("serving", "addr", ln.Addr().String(), "db", storage.RedactURL(o.db), "playground", cfg.Assets != nil)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(lim) }()
 	select {
 	case err := <-errc:
 		return err

@@ -123,7 +123,9 @@ func TestServeSlowClients(t *testing.T) {
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
 	srv := newHTTPServer(o, h, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	count := &countingListener{Listener: ln}
-	go srv.Serve(limitListener(count, o.maxConns))
+	lim := limitListener(count, o.maxConns)
+	srv.ConnState = lim.ConnState
+	go srv.Serve(lim)
 	defer srv.Close()
 	var slow []net.Conn
 	for i := 0; i < 12; i++ {
@@ -134,8 +136,8 @@ func TestServeSlowClients(t *testing.T) {
 		c.Write([]byte("G"))
 		slow = append(slow, c)
 	}
-	// The first four were accepted and are cut off after the header timeout;
-	// the others wait their turn and are cut off in turn. Each slow
+	// Each new one made room by closing the one that had waited longest;
+	// the last four are cut off after the header timeout. Each slow
 	// connection ends (EOF or reset) instead of hanging.
 	for i, c := range slow {
 		c.SetReadDeadline(time.Now().Add(30 * time.Second))
@@ -144,8 +146,8 @@ func TestServeSlowClients(t *testing.T) {
 		}
 		c.Close()
 	}
-	if most := count.most(); most > o.maxConns || most == 0 {
-		t.Errorf("at most %d connections were open at once, want 1..%d", most, o.maxConns)
+	if most := count.most(); most > o.maxConns+1 || most == 0 {
+		t.Errorf("at most %d connections were open at once, want 1..%d (the cap, and one being accepted)", most, o.maxConns+1)
 	}
 	client := &http.Client{Timeout: 30 * time.Second}
 	res, err := client.Get("http://" + ln.Addr().String() + "/")
@@ -157,8 +159,71 @@ func TestServeSlowClients(t *testing.T) {
 		t.Errorf("after the flood: got %d, want 200", res.StatusCode)
 	}
 	if o2 := newHTTPServer(&serveOptions{maxRunTime: time.Minute, timeouts: defaultTimeouts}, h, slog.Default()); o2.ReadTimeout != time.Minute ||
-		o2.ReadHeaderTimeout != 10*time.Second || o2.IdleTimeout != 2*time.Minute || o2.WriteTimeout != 3*time.Minute {
+		o2.ReadHeaderTimeout != 5*time.Second || o2.IdleTimeout != 2*time.Minute || o2.WriteTimeout != 3*time.Minute {
 		t.Errorf("default timeouts: got %+v", o2)
+	}
+}
+
+// Slow clients that fill the connection cap do not keep a new client out:
+// it is served at once, not after their header timeouts; connections busy
+// with a request are never closed to make room.
+func TestServeSlowClientsMakeRoom(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &serveOptions{maxRunTime: time.Minute,
+		timeouts: connTimeouts{header: time.Minute, body: time.Minute, idle: time.Minute, write: time.Minute}}
+	release := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/hold" {
+			<-release
+		}
+		io.WriteString(w, "ok")
+	})
+	srv := newHTTPServer(o, h, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	lim := limitListener(ln, 8)
+	srv.ConnState = lim.ConnState
+	go srv.Serve(lim)
+	defer srv.Close()
+	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+	held := make(chan error, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			res, err := client.Get("http://" + ln.Addr().String() + "/hold")
+			if err == nil {
+				res.Body.Close()
+			}
+			held <- err
+		}()
+	}
+	time.Sleep(200 * time.Millisecond)
+	var slow []net.Conn
+	for i := 0; i < 40; i++ {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Write([]byte("GET / HTTP/1.1\r\nHo"))
+		slow = append(slow, c)
+	}
+	defer func() {
+		for _, c := range slow {
+			c.Close()
+		}
+	}()
+	for i := 0; i < 3; i++ {
+		res, err := client.Get("http://" + ln.Addr().String() + "/")
+		if err != nil {
+			t.Fatalf("a client after the slow ones: %v (want it served long before their one-minute header timeout)", err)
+		}
+		res.Body.Close()
+	}
+	close(release)
+	for i := 0; i < 2; i++ {
+		if err := <-held; err != nil {
+			t.Errorf("a request in progress was cut to make room: %v", err)
+		}
 	}
 }
 

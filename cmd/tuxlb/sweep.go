@@ -36,6 +36,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	objective := fs.String("objective", "", "an objective `FIGURE<=X` or FIGURE>=X, e.g. response_p99_ms<=200")
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "table", "output: table, csv or json")
+	budget := budgetFlag(fs)
+	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
 		fs.PrintDefaults()
@@ -56,6 +58,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad("want at least one --vary KEY=VALUES")
 	case *jobs < 0:
 		return bad("--jobs: want a number >= 1, got %d", *jobs)
+	case *runTime < 0:
+		return bad("--max-run-time: %s is negative", *runTime)
 	case *reps < 0:
 		return bad("--replications: want a number >= 1, got %d", *reps)
 	case *format != "table" && *format != "csv" && *format != "json":
@@ -66,7 +70,12 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}
-	sw, err := core.CompileSweep(sc, core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective})
+	spec := core.SweepSpec{Vary: vary, Replications: *reps, Objective: *objective}
+	if err := admitSweep(sc, spec, *budget, pool.Workers(*jobs)); err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	sw, err := core.CompileSweep(sc, spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
@@ -74,7 +83,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := sweepSignals(context.Background())
 	defer stop()
 	bar := newSweepBar(stderr)
-	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update})
+	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime})
 	bar.finish()
 	code := 0
 	if err != nil {

@@ -18,9 +18,10 @@ func init() {
 	}
 }
 
-// maxConfigBytes bounds a UBBCONFIG or DMCONFIG file read by the CLI, as
-// maxScenarioBytes bounds a scenario (a variable, for tests).
-var maxConfigBytes int64 = maxScenarioBytes
+// maxConfigBytes bounds a UBBCONFIG or DMCONFIG file read by the CLI (a
+// variable, for tests): a real one is some kilobytes, and a text of this
+// size already makes a model at the engine's limits.
+var maxConfigBytes int64 = 16 << 20
 
 // runValidate is `tuxlb validate --ubbconfig FILE [--dmconfig FILE]`: the
 // model on stdout, warnings and errors on stderr as FILE:LINE:COL: message.
@@ -30,6 +31,7 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required)")
 	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional)")
+	budget := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb validate --ubbconfig FILE [--dmconfig FILE]")
 		fs.PrintDefaults()
@@ -54,17 +56,21 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
 		return 1
 	}
-	var dm []byte
+	var dm string
 	if *dmPath != "" {
 		if dm, err = readFileBounded(*dmPath, maxConfigBytes); err != nil {
 			fmt.Fprintf(stderr, "tuxlb validate: cannot read DMCONFIG: %v\n", err)
 			return 1
 		}
 	}
-	m, err := core.LoadModel(ubb.Input{UBBConfig: string(ubbText), UBBName: *ubbPath,
-		DMConfig: string(dm), DMName: *dmPath})
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: *ubbPath,
+		DMConfig: dm, DMName: *dmPath})
 	if err != nil {
 		printDiagnostics(stderr, err)
+		return 1
+	}
+	if cost := core.ModelCost(m); cost.Bytes() > *budget {
+		fmt.Fprintf(stderr, "tuxlb validate: %v\n", overBudget(cost, *budget, "model as JSON"))
 		return 1
 	}
 	for _, w := range m.Warnings {

@@ -98,19 +98,28 @@ func entriesOf(secs []*section) []*entry {
 }
 
 // buildResources reads MODEL, LDBAL, MASTER, SCANUNIT, SANITYSCAN and BLOCKTIME.
+// Each keyword line is looked at once: where a keyword was last given is
+// kept in a map, and only the keywords *RESOURCES knows go into res, so a
+// section of many unknown keywords reads in linear time.
 func (b *builder) buildResources(secs []*section) {
 	m := b.m
 	res := &entry{}
 	at := pos{1, 1}
+	givenAt := map[string]pos{} // keyword -> where it was last given
+	known := ubbSections["RESOURCES"]
 	for i, s := range secs {
 		if i == 0 {
 			at = s.pos
 		}
 		for _, e := range s.entries {
-			if old, dup := res.get(e.name); dup {
-				b.warnf(e.pos, "%s given again: this value replaces the one at %s", e.name, lineOf(old.keyPos))
+			b.resourceSteps++
+			if old, dup := givenAt[e.name]; dup {
+				b.warnf(e.pos, "%s given again: this value replaces the one at %s", e.name, lineOf(old))
 			}
-			res.params = append(res.params, e.params...)
+			givenAt[e.name] = e.params[0].keyPos
+			if known[e.name] {
+				res.params = append(res.params, e.params...)
+			}
 		}
 	}
 	if p, ok := res.get("MODEL"); !ok {

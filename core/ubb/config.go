@@ -76,6 +76,10 @@ type builder struct {
 	critAt    map[string]int   // routing criterion name -> index into m.Routing
 	routedAt  map[string]pos   // service -> where its ROUTING= was first named
 	unrouted  map[string][]pos // service -> its entries without ROUTING= so far
+
+	// resourceSteps counts the parameters reading *RESOURCES looks at, so
+	// that a test can check it grows linearly with the section.
+	resourceSteps int
 }
 
 func (b *builder) diag(list *[]Diagnostic, file string, at pos, sev, format string, args ...any) {

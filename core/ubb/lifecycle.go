@@ -32,15 +32,19 @@ type ServerLifecycle struct {
 
 // Spawn is a CLOPT -p option, `-p [L][low][,[terminate]][:[high][,create]]`
 // (servopts(5)): the BBL boots a spare of the MSSQ set when the waiting
-// requests per up instance (with L, their summed LOAD) stay above High for
-// CreateS seconds, and shuts the highest up spare down when they stay below
-// Low for TerminateS seconds.
+// requests per up instance (with L, their summed LOAD) have met or exceeded
+// High for CreateS seconds, and a spare that has been idle for TerminateS
+// seconds ends itself while the measure is below Low (docs/engine.md, "-p").
 type Spawn struct {
 	Load       bool `json:"load,omitempty"` // L: LOAD rather than a count of requests
 	Low        int  `json:"low"`
 	TerminateS int  `json:"terminate_s"`
 	High       int  `json:"high"`
 	CreateS    int  `json:"create_s"`
+	// Conv marks a conversational entry (CONV=Y) without RQADDR: its spares
+	// are spawned over the instances' own queues and never decay, as
+	// servopts(5) says of non-MSSQ conversational servers.
+	Conv bool `json:"conv,omitempty"`
 }
 
 // Lifecycle returns the instance's life-cycle parameters, the defaults when
@@ -52,18 +56,20 @@ func (s *Server) Lifecycle() ServerLifecycle {
 	return ServerLifecycle{MaxGen: DefaultMaxGen, GraceS: DefaultGraceS, MinSrvID: s.SrvID + 1}
 }
 
-// lifecycleAll reads RESTART, MAXGEN, GRACE and CLOPT -p of every *SERVERS
-// entry and gives its instances the result (none when all are defaults).
+// lifecycleAll reads RESTART, MAXGEN, GRACE, CONV and CLOPT -p of every
+// *SERVERS entry and gives its instances the result (none when all are
+// defaults; CONV alone changes nothing: it only decides what -p does).
 func (b *builder) lifecycleAll() {
 	for k, se := range b.entries {
 		life, set := b.serverLifecycle(se.e)
+		conv := b.conversational(se.e)
 		if !set || se.count == 0 {
 			continue
 		}
 		first := &b.m.Servers[se.first]
 		life.Entry = k
 		life.MinSrvID = first.SrvID + b.intParam(se.e, "MIN", 1, 1, maxMin)
-		if life.Spawn != nil && !b.spawnable(se, life) {
+		if life.Spawn != nil && !b.spawnable(se, life, conv) {
 			life.Spawn = nil
 		}
 		for i := se.first; i < se.first+se.count; i++ {
@@ -109,13 +115,31 @@ func (b *builder) serverLifecycle(e *entry) (*ServerLifecycle, bool) {
 	return life, set
 }
 
-// spawnable reports whether -p can do anything for this entry (an MSSQ set
-// with MAX > MIN), warning when it cannot.
-func (b *builder) spawnable(se serverEntry, life *ServerLifecycle) bool {
+// conversational reads an entry's CONV (Y or N, default N).
+func (b *builder) conversational(e *entry) bool {
+	p, ok := e.get("CONV")
+	if !ok {
+		return false
+	}
+	switch p.value {
+	case "Y":
+		return true
+	case "N":
+	default:
+		b.errorf(p.valPos, "server %s: CONV must be Y or N, got %q", e.name, p.value)
+	}
+	return false
+}
+
+// spawnable reports whether -p can do anything for this entry (an MSSQ set,
+// or a conversational entry, with MAX > MIN), warning when it cannot. A
+// conversational entry without RQADDR has its spawn marked Conv: no decay.
+func (b *builder) spawnable(se serverEntry, life *ServerLifecycle, conv bool) bool {
 	s := &b.m.Servers[se.first]
 	p, _ := se.e.get("CLOPT")
-	if s.Queue == s.ID {
-		b.warnf(p.valPos, "server %s: CLOPT -p applies to an MSSQ set (RQADDR), and this entry has none: it is ignored", se.e.name)
+	perInstance := s.Queue == s.ID
+	if perInstance && !conv {
+		b.warnf(p.valPos, "server %s: CLOPT -p applies to an MSSQ set (RQADDR) or a conversational server (CONV=Y), and this entry is neither: it is ignored", se.e.name)
 		return false
 	}
 	min := b.intParam(se.e, "MIN", 1, 1, maxMin)
@@ -129,7 +153,7 @@ func (b *builder) spawnable(se serverEntry, life *ServerLifecycle) bool {
 		b.warnf(p.valPos, "server %s: CLOPT -p needs MAX greater than MIN (spares to spawn): it is ignored", se.e.name)
 		return false
 	}
-	_ = life
+	life.Spawn.Conv = perInstance
 	return true
 }
 
@@ -164,9 +188,10 @@ func cloptOption(clopt string, c byte) (string, bool) {
 }
 
 // ParseSpawn reads the argument of a CLOPT -p option,
-// `[L][low][,[terminate]][:[high][,create]]`. Omitted values take servopts(5)'s
-// defaults: low 1 and high 2 requests per server (50 and 100 with L),
-// terminate 60 s, create 50 s. low must not exceed high.
+// `[L][low][,[terminate]][:[high][,create]]`. Omitted values take the
+// defaults low 1 and high 2 requests per server (50 and 100 with L),
+// terminate 60 s, create 50 s (no copy of servopts(5)'s paragraph giving
+// them could be read: docs/engine.md, "-p"). low must not exceed high.
 func ParseSpawn(arg string) (*Spawn, error) {
 	sp := &Spawn{Low: -1, TerminateS: 60, High: -1, CreateS: 50}
 	rest := arg

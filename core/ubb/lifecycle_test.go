@@ -77,6 +77,7 @@ func TestLifecycleErrors(t *testing.T) {
 		{"a SRVGRP=G1 SRVID=1 GRACE=-1", `t.ubb:8:27: GRACE must be a number from 0 to 2147483647, got "-1"`},
 		{"a SRVGRP=G1 SRVID=1 MIN=1 MAX=2 RQADDR=Q CLOPT=\"-p 4:3\"", `t.ubb:8:52: server a: CLOPT -p "4:3": low 4 is above high 3`},
 		{"a SRVGRP=G1 SRVID=1\n*SERVICES\nS SVCTIMEOUT=x", `t.ubb:10:14: SVCTIMEOUT must be a number from 0 to 2147483647, got "x"`},
+		{"a SRVGRP=G1 SRVID=1 CONV=yes", `t.ubb:8:26: server a: CONV must be Y or N, got "yes"`},
 	} {
 		if got := firstError(t, head+tc.entry+"\n"); got != tc.want {
 			t.Errorf("%s:\n got  %s\n want %s", tc.entry, got, tc.want)
@@ -88,6 +89,8 @@ func TestSpawnIgnoredWithWarning(t *testing.T) {
 	for _, tc := range []struct{ entry, want string }{
 		{"a SRVGRP=G1 SRVID=1 MIN=1 MAX=3 CLOPT=\"-p 1:2\"", "applies to an MSSQ set"},
 		{"a SRVGRP=G1 SRVID=1 MIN=2 RQADDR=Q CLOPT=\"-p 1:2\"", "needs MAX greater than MIN"},
+		{"a SRVGRP=G1 SRVID=1 MIN=1 MAX=3 CONV=N CLOPT=\"-p 1:2\"", "or a conversational server (CONV=Y)"},
+		{"a SRVGRP=G1 SRVID=1 MIN=2 CONV=Y CLOPT=\"-p 1:2\"", "needs MAX greater than MIN"},
 	} {
 		m := mustLoad(t, head+tc.entry+"\n")
 		if m.Servers[0].Life == nil || m.Servers[0].Life.Spawn != nil {
@@ -99,6 +102,29 @@ func TestSpawnIgnoredWithWarning(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: warnings %v, want one with %q", tc.entry, m.Warnings, tc.want)
+		}
+	}
+}
+
+// CONV=Y: without RQADDR, -p spawns over the instances' own queues and
+// never decays (Conv); with RQADDR it is an MSSQ set like any other.
+func TestSpawnConversational(t *testing.T) {
+	m := mustLoad(t, head+
+		"a SRVGRP=G1 SRVID=1 MIN=1 MAX=3 CONV=Y CLOPT=\"-p 1,5:2,3\"\n"+
+		"b SRVGRP=G1 SRVID=10 MIN=1 MAX=2 CONV=Y RQADDR=QB CLOPT=\"-p 1,5:2,3\"\n"+
+		"c SRVGRP=G1 SRVID=20 CONV=Y\n")
+	if sp := m.Servers[0].Life.Spawn; sp == nil || !sp.Conv || sp.High != 2 {
+		t.Errorf("a (CONV=Y, no RQADDR): spawn %+v, want Conv", sp)
+	}
+	if sp := m.Servers[3].Life.Spawn; sp == nil || sp.Conv {
+		t.Errorf("b (CONV=Y, RQADDR): spawn %+v, want an MSSQ spawn (not Conv)", sp)
+	}
+	if c := m.Servers[len(m.Servers)-1]; c.Life != nil {
+		t.Errorf("c (CONV=Y alone): lifecycle %+v, want none", c.Life)
+	}
+	for _, w := range m.Warnings {
+		if strings.Contains(w.Message, "-p") {
+			t.Errorf("unexpected warning %v", w)
 		}
 	}
 }

@@ -744,13 +744,27 @@ func (b *builder) finishRouting() {
 			}
 		}
 	}
-	has := map[string]bool{} // group + "\x00" + service: a non-spare instance advertises it
-	for _, srv := range b.m.Servers {
-		if srv.Spare {
-			continue
-		}
-		for _, name := range srv.Services {
-			has[srv.Group+"\x00"+name] = true
+	if len(b.m.Routing) == 0 {
+		return
+	}
+	// group + "\x00" + service: a non-spare instance advertises it. The
+	// instances of one entry share their group and services (but gateways,
+	// which serve no routed service of their own), so the entries are read,
+	// not every instance: MIN=1000 of a server of many services costs one
+	// list.
+	has := map[string]bool{}
+	for _, se := range b.entries {
+		for i := se.first; i < se.first+se.count; i++ {
+			srv := &b.m.Servers[i]
+			if srv.Spare {
+				continue
+			}
+			for _, name := range srv.Services {
+				has[srv.Group+"\x00"+name] = true
+			}
+			if !srv.Gateway {
+				break
+			}
 		}
 	}
 	for i := range b.m.Routing {

@@ -196,6 +196,9 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 			p.errorf(at, "unterminated quoted string: expected a closing '\"' (a quoted value may run over %d lines at most)", maxQuotedLines)
 			continue
 		}
+		if p.notUTF8(toks) {
+			continue
+		}
 		p.parseLine(toks)
 		if len(p.diags) >= maxDiagnostics {
 			break
@@ -246,6 +249,19 @@ func openQuote(text string, start int32) pos {
 		col++
 	}
 	return at
+}
+
+// notUTF8 reports the first token of a line that is not valid UTF-8 (a
+// file saved in another encoding): its bytes would reach names and
+// messages as they are. Comments may hold anything.
+func (p *syntaxParser) notUTF8(toks []token) bool {
+	for _, t := range toks {
+		if !utf8.ValidString(t.text) {
+			p.errorf(t.pos, "%s is not valid UTF-8: save the file as UTF-8", describe(t))
+			return true
+		}
+	}
+	return false
 }
 
 func (p *syntaxParser) parseLine(toks []token) {

@@ -4,11 +4,31 @@ import type { Result, Scenario } from "./types";
 
 const base = "/api/v1";
 
+/** The headline figures the API keeps with every run (docs/api.md, GET /runs). */
+export interface Headline {
+  issued: number;
+  completed: number;
+  failed: number;
+  timed_out: number;
+  wait_mean_ms: number;
+  wait_p95_ms: number;
+  wait_p99_ms: number;
+  response_mean_ms: number;
+  response_p95_ms: number;
+  response_p99_ms: number;
+  max_utilization: number;
+  jain_utilization: number;
+  network_sent: number;
+  network_share: number;
+}
+
 /** A saved run as the list shows it. */
 export interface RunItem {
   id: string;
   name: string;
   created_at: string;
+  engine_version: string;
+  headline: Headline | null;
 }
 
 /** A saved run with its scenario and result. */
@@ -76,6 +96,8 @@ export async function listRuns(): Promise<RunItem[]> {
     id: String(r.id),
     name: String(r.name ?? (r.scenario as Scenario | undefined)?.name ?? ""),
     created_at: String(r.created_at ?? ""),
+    engine_version: String(r.engine_version ?? ""),
+    headline: (r.headline as Headline | undefined) ?? null,
   }));
 }
 

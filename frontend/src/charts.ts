@@ -5,11 +5,46 @@ import "uplot/dist/uPlot.min.css";
 import { axisSizeFor, type ChartData } from "./chartdata";
 import { h } from "./dom";
 
-const palette = ["#2563eb", "#dc2626", "#16a34a", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#65a30d", "#475569", "#ea580c"];
+/** The number of line colours, --line-0 .. --line-9 in style.css (one set per colour scheme). */
+const lineColors = 10;
 
-/** color returns the i-th line color. */
+/** cssVar reads one of style.css's custom properties as the page's scheme has it now. */
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+/** color returns the i-th line colour of the current scheme. */
 export function color(i: number): string {
-  return palette[i % palette.length];
+  return cssVar(`--line-${i % lineColors}`, "#2563eb");
+}
+
+/** alpha returns a #rrggbb colour with an alpha (two hex digits) appended. */
+function alpha(c: string, a: string): string {
+  return /^#[0-9a-f]{6}$/i.test(c) ? c + a : c;
+}
+
+/**
+ * axes are the x and y axes in the scheme's colours, read at every draw, so
+ * that a chart follows the scheme when it changes (see live).
+ */
+function axes(xLabel: string, yLabel: string): uPlot.Axis[] {
+  const stroke = () => cssVar("--chart-axis", "#4b5563");
+  const grid = { stroke: () => cssVar("--chart-grid", "#e5e7eb"), width: 1 };
+  return [
+    { label: xLabel, stroke, grid, ticks: grid },
+    { label: yLabel, size: yAxisSize, stroke, grid, ticks: grid },
+  ];
+}
+
+/** live are the charts drawn so far, redrawn when the colour scheme changes. */
+const live = new Set<uPlot>();
+if (typeof matchMedia === "function") {
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+    for (const p of live) {
+      if (p.root.isConnected) p.redraw(true, true);
+      else live.delete(p);
+    }
+  });
 }
 
 /** Options of one chart. */
@@ -19,13 +54,14 @@ export interface ChartOptions {
   yLabel: string;
   bars?: boolean; // draw as bars (histograms)
   stepped?: boolean; // bins: hold each value until the next
-  marks?: number[]; // x values to mark with a vertical line (MP counter resets)
+  marks?: number[]; // x values to mark with a vertical line (MP counter resets, percentiles)
+  markLabels?: string[]; // a label drawn at the top of each mark
   testid?: string;
 }
 
 /** chart draws data into a new figure element and returns it. */
 export function chart(data: ChartData, o: ChartOptions): HTMLElement {
-  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
+  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null, "data-marks": o.marks?.join(",") ?? null });
   const box = h("div", { class: "chart-box" });
   fig.append(h("figcaption", {}, o.title), box);
   if (data.data[0].length === 0) {
@@ -38,21 +74,22 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
     height: 220,
     scales: { x: { time: false } },
     legend: { live: false },
-    axes: [{ label: o.xLabel ?? "time (s)" }, { label: o.yLabel, size: yAxisSize }],
+    axes: axes(o.xLabel ?? "time (s)", o.yLabel),
     series: [
       { label: o.xLabel ?? "t (s)" },
       ...data.labels.map((label, i) => ({
         label,
-        stroke: color(i),
-        fill: o.bars ? color(i) + "99" : undefined,
+        stroke: () => color(i),
+        fill: o.bars ? () => alpha(color(i), "99") : undefined,
         width: o.bars ? 0 : 1.5,
         paths,
         points: { show: false },
       })),
     ],
-    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
+    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!, o.markLabels)] } : {},
   };
   const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
+  live.add(plot);
   const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
   new ResizeObserver(fit).observe(box);
   requestAnimationFrame(fit);
@@ -72,20 +109,31 @@ export function yAxisSize(u: uPlot, values: string[] | null, axisIdx: number, cy
   });
 }
 
-function drawMarks(u: uPlot, xs: number[]): void {
+/** drawMarks draws a dashed vertical line at each x (with its label at the top, when given). */
+function drawMarks(u: uPlot, xs: number[], labels?: string[]): void {
   const ctx = u.ctx;
+  const dpr = window.devicePixelRatio || 1;
   ctx.save();
-  ctx.strokeStyle = "#9ca3af";
-  ctx.setLineDash([4, 4]);
+  ctx.strokeStyle = cssVar("--chart-axis", "#6b7280");
+  ctx.fillStyle = cssVar("--chart-axis", "#6b7280");
+  ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
   ctx.lineWidth = 1;
-  for (const x of xs) {
+  xs.forEach((x, i) => {
     const px = Math.round(u.valToPos(x, "x", true));
-    if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
+    if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) return;
+    ctx.setLineDash([4 * dpr, 4 * dpr]);
     ctx.beginPath();
     ctx.moveTo(px, u.bbox.top);
     ctx.lineTo(px, u.bbox.top + u.bbox.height);
     ctx.stroke();
-  }
+    const label = labels?.[i];
+    if (label) {
+      ctx.setLineDash([]);
+      // the later label one line lower, so that close marks do not overwrite each other
+      ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.8 ? "right" : "left";
+      ctx.fillText(label, px + (ctx.textAlign === "right" ? -3 : 3) * dpr, u.bbox.top + (12 + 13 * i) * dpr);
+    }
+  });
   ctx.restore();
 }
 
@@ -108,19 +156,19 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
   const legend = h(
     "p",
     { class: "muted" },
-    ...o.lines.map((l, i) => h("span", { style: `color:${color(i)}; margin-right:1rem` }, `━ ${l} (band: 95% interval)`)),
-    o.limit !== null && o.limit !== undefined ? h("span", {}, `┅ objective ${o.limit}`) : null,
+    ...o.lines.map((l, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch line-${i % lineColors}`, "aria-hidden": "true" }), `${l} (band: 95% interval)`)),
+    o.limit !== null && o.limit !== undefined ? h("span", { class: "legend-item" }, h("span", { class: "swatch dashed", "aria-hidden": "true" }), `objective ${o.limit}`) : null,
   );
   fig.append(h("figcaption", {}, o.title), box, legend);
   const series: uPlot.Series[] = [{ label: o.xLabel }];
   data.labels.forEach((label, i) => {
     const line = Math.floor(i / 3);
     const edge = i % 3 !== 0;
-    series.push({ label, stroke: edge ? "transparent" : color(line), width: edge ? 0 : 1.5, show: true, points: { show: !edge, size: 5 }, spanGaps: true });
+    series.push({ label, stroke: edge ? "transparent" : () => color(line), width: edge ? 0 : 1.5, show: true, points: { show: !edge, size: 5 }, spanGaps: true });
   });
   const cols = data.data.slice() as (number | null)[][];
   if (o.limit !== null && o.limit !== undefined) {
-    series.push({ label: "objective", stroke: "#6b7280", dash: [6, 4], width: 1, points: { show: false } });
+    series.push({ label: "objective", stroke: () => cssVar("--chart-axis", "#6b7280"), dash: [6, 4], width: 1, points: { show: false } });
     cols.push(data.data[0].map(() => o.limit!));
   }
   const opts: uPlot.Options = {
@@ -128,12 +176,13 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     height: 220,
     scales: { x: { time: false } },
     legend: { show: false },
-    axes: [{ label: o.xLabel }, { label: o.yLabel, size: yAxisSize }],
+    axes: axes(o.xLabel, o.yLabel),
     series,
-    bands: o.bands.map(([lo, hi], i) => ({ series: [hi, lo] as [number, number], fill: color(i) + "33" })),
+    bands: o.bands.map(([lo, hi], i) => ({ series: [hi, lo] as [number, number], fill: () => alpha(color(i), "33") })),
     hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
   };
   const plot = new uPlot(opts, cols as uPlot.AlignedData, box);
+  live.add(plot);
   const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
   new ResizeObserver(fit).observe(box);
   requestAnimationFrame(fit);

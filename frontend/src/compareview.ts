@@ -100,6 +100,8 @@ export class CompareView {
   private status: HTMLElement;
   private custom: Variant[] = [];
   private checked = new Set(["baseline", "ldbal=Y", "ldbal=N", "policy=jsq"]);
+  /** shared is the comparison last run (its variant texts, "" for the scenario as written): what share links carry. */
+  shared: string[] | null = null;
 
   constructor(
     private scenario: () => Scenario,
@@ -147,12 +149,31 @@ export class CompareView {
     );
   }
 
-  /** refresh lists the variants of the current scenario. */
+  /** refresh lists the variants of the current scenario, keeping what is ticked. */
   refresh(): void {
     for (const box of this.picks.querySelectorAll<HTMLInputElement>("input[type=checkbox]")) {
       if (box.checked) this.checked.add(box.value);
       else this.checked.delete(box.value);
     }
+    this.draw();
+  }
+
+  /** setSpecs ticks exactly the variants of a comparison (a share link's), adding those not offered. */
+  setSpecs(specs: string[]): void {
+    this.checked = new Set(["baseline"]);
+    for (const spec of specs) {
+      let v = spec === "" ? undefined : this.variants().find((k) => k.spec === spec);
+      if (spec !== "" && !v) {
+        v = specVariant(spec);
+        this.custom.push(v);
+      }
+      if (v) this.checked.add(v.id);
+    }
+    this.shared = specs;
+    this.draw();
+  }
+
+  private draw(): void {
     this.checked.add("baseline");
     this.picks.replaceChildren(
       h("legend", {}, "Variants"),
@@ -178,10 +199,12 @@ export class CompareView {
     this.out.replaceChildren(comparison(items));
   }
 
-  private async run(): Promise<void> {
+  /** run runs the ticked variants one after the other and shows them side by side. */
+  async run(): Promise<void> {
     const sc = this.scenario();
     const chosen = new Set(Array.from(this.picks.querySelectorAll<HTMLInputElement>("input:checked")).map((i) => i.value));
     const vs = this.variants().filter((v) => chosen.has(v.id));
+    this.shared = vs.map((v) => v.spec);
     const items: Compared[] = [];
     for (const [i, v] of vs.entries()) {
       this.status.textContent = `Running ${v.label} (${i + 1} of ${vs.length})…`;

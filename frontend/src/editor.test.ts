@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Text } from "@codemirror/state";
-import { toCM } from "./editor";
+import { EditorState, Text } from "@codemirror/state";
+import { replacedByPaste, toCM } from "./editor";
 
 const doc = Text.of(["*RESOURCES", "MODEL SHM", "LDBAL MAYBE"]); // lines start at 0, 11, 21
 
@@ -22,5 +22,18 @@ describe("toCM", () => {
   it("keeps the severity and message", () => {
     const got = toCM(doc, { file: "UBBCONFIG", line: 1, col: 1, severity: "warning", message: "unused" });
     expect([got.severity, got.message]).toEqual(["warning", "unused"]);
+  });
+});
+
+describe("replacedByPaste", () => {
+  const state = EditorState.create({ doc: "*RESOURCES\nMODEL SHM\n" });
+  const paste = (from: number, to: number, userEvent = "input.paste") =>
+    state.update({ changes: { from, to, insert: "*RESOURCES\nMODEL MP\n" }, userEvent });
+  it("is a paste over the whole document only", () => {
+    expect(replacedByPaste(paste(0, state.doc.length))).toBe(true);
+    expect(replacedByPaste(paste(0, 5))).toBe(false); // part of it
+    expect(replacedByPaste(paste(0, state.doc.length, "input.type"))).toBe(false); // typed
+    const empty = EditorState.create({ doc: "" });
+    expect(replacedByPaste(empty.update({ changes: { from: 0, insert: "x" }, userEvent: "input.paste" }))).toBe(true);
   });
 });

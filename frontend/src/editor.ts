@@ -1,19 +1,51 @@
 // The UBBCONFIG/DMCONFIG editors: CodeMirror 6 with the UBBCONFIG mode, and the
 // Go parser's diagnostics shown inline at their line.
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { defaultHighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as CMDiagnostic } from "@codemirror/lint";
-import { EditorState, type Text } from "@codemirror/state";
+import { EditorState, type Text, type Transaction } from "@codemirror/state";
 import { EditorView, highlightActiveLine, keymap, lineNumbers } from "@codemirror/view";
+import { tags } from "@lezer/highlight";
 import type { Diagnostic } from "./types";
 import { ubbconfig } from "./ubbmode";
+
+/**
+ * theme draws the editor in the page's colours (style.css's custom
+ * properties), so it follows the light and dark schemes with the rest.
+ */
+const theme = EditorView.theme({
+  "&": { color: "var(--fg)", backgroundColor: "var(--surface)" },
+  ".cm-content": { caretColor: "var(--fg)" },
+  ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)" },
+  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
+  ".cm-activeLine": { backgroundColor: "var(--active-line)" },
+  ".cm-activeLineGutter": { backgroundColor: "var(--active-line)", color: "var(--fg)" },
+  "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "var(--selection)" },
+  ".cm-tooltip": { backgroundColor: "var(--surface)", color: "var(--fg)", border: "1px solid var(--line)" },
+});
+
+/** highlight colours the UBBCONFIG mode's tokens, readable on either scheme's background. */
+const highlight = HighlightStyle.define([
+  { tag: tags.heading, color: "var(--hl-heading)", fontWeight: "bold" },
+  { tag: tags.keyword, color: "var(--hl-keyword)" },
+  { tag: tags.string, color: "var(--hl-string)" },
+  { tag: tags.number, color: "var(--hl-number)" },
+  { tag: tags.comment, color: "var(--hl-comment)", fontStyle: "italic" },
+  { tag: tags.variableName, color: "var(--hl-name)" },
+  { tag: tags.operator, color: "var(--muted)" },
+]);
 
 /** ConfigEditor wraps one CodeMirror view. */
 export class ConfigEditor {
   readonly view: EditorView;
   private silent = false;
 
-  constructor(parent: HTMLElement, label: string, onChange: (text: string) => void) {
+  /**
+   * onChange gets every edit's text. onWholePaste, when given, gets the text
+   * of a paste that replaced the whole document (or filled an empty one) and
+   * says whether it took it; if it did, onChange is not called for it.
+   */
+  constructor(parent: HTMLElement, label: string, onChange: (text: string) => void, onWholePaste?: (text: string) => boolean) {
     this.view = new EditorView({
       parent,
       state: EditorState.create({
@@ -23,12 +55,16 @@ export class ConfigEditor {
           history(),
           highlightActiveLine(),
           keymap.of([...defaultKeymap, ...historyKeymap]),
-          syntaxHighlighting(defaultHighlightStyle),
+          theme,
+          syntaxHighlighting(highlight),
           ubbconfig,
           lintGutter(),
           EditorView.contentAttributes.of({ "aria-label": label }),
           EditorView.updateListener.of((u) => {
-            if (u.docChanged && !this.silent) onChange(u.state.doc.toString());
+            if (!u.docChanged || this.silent) return;
+            const text = u.state.doc.toString();
+            if (onWholePaste && u.transactions.some(replacedByPaste) && onWholePaste(text)) return;
+            onChange(text);
           }),
         ],
       }),
@@ -65,4 +101,16 @@ export function toCM(doc: Text, d: Diagnostic): CMDiagnostic {
     severity: d.severity === "warning" ? "warning" : "error",
     message: d.message,
   };
+}
+
+/** replacedByPaste says whether tr is a paste that replaced the whole document. */
+export function replacedByPaste(tr: Transaction): boolean {
+  if (!tr.isUserEvent("input.paste")) return false;
+  let changes = 0;
+  let whole = false;
+  tr.changes.iterChanges((fromA, toA) => {
+    changes++;
+    whole = fromA === 0 && toA === tr.startState.doc.length;
+  });
+  return changes === 1 && whole;
 }

@@ -2,6 +2,7 @@
 // policy, seed and tuning. Each edits the scenario object in place and calls
 // onChange; they are rebuilt only when a new scenario is loaded.
 import { h } from "./dom";
+import { traceTable } from "./tracetable";
 import { routeDistParams, formatRouteList, parseRouteList, routeKind, type RouteKind } from "./route";
 import type { Dist, RouteSpec, Scenario, Stream } from "./types";
 import vocabulary from "./vocabulary.json";
@@ -22,6 +23,9 @@ export interface Known {
 }
 
 type OnChange = () => void;
+
+/** traceEditLimit is the longest trace (in characters) offered for editing as text. */
+const traceEditLimit = 200_000;
 
 /** num reads a number input: undefined when empty or not a number. */
 function num(el: HTMLInputElement): number | undefined {
@@ -197,25 +201,54 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     onChange();
   });
 
-  const trace = h("textarea", {
-    rows: 6,
-    spellcheck: "false",
-    "aria-label": "trace CSV",
-    "data-testid": "trace",
-    placeholder: "time_ms,service,origin,service_ms,prio,route\n0,TOUPPER,site1,3.5,,",
-  });
-  trace.value = sc.workload.trace_csv ?? "";
-  trace.addEventListener("input", () => {
-    if (trace.value.trim()) sc.workload.trace_csv = trace.value;
+  const traceBox = h("div", { class: "trace", "data-testid": "trace-box" });
+  const setTrace = (text: string) => {
+    if (text.trim()) sc.workload.trace_csv = text;
     else delete sc.workload.trace_csv;
     onChange();
-  });
-  const upload = h("input", { type: "file", accept: ".csv,text/csv,text/plain", "aria-label": "upload a trace CSV" });
+  };
+  // A text area for a trace to paste or type; the table for one there is,
+  // however long (a text area of megabytes takes seconds to open).
+  const editor = (text: string) => {
+    const area = h("textarea", {
+      rows: 6,
+      spellcheck: "false",
+      "aria-label": "trace CSV",
+      "data-testid": "trace",
+      placeholder: "time_ms,service,origin,service_ms,prio,route\n0,TOUPPER,site1,3.5,,",
+    });
+    area.value = text;
+    area.addEventListener("input", () => setTrace(area.value));
+    return area;
+  };
+  const drawTrace = () => {
+    const text = sc.workload.trace_csv ?? "";
+    if (!text.trim()) {
+      traceBox.replaceChildren(editor(""));
+      return;
+    }
+    const edit = h("button", { type: "button", class: "small", "data-testid": "trace-edit", disabled: text.length > traceEditLimit }, "Edit as text");
+    edit.addEventListener("click", () => {
+      const done = h("button", { type: "button", class: "small" }, "Show as a table");
+      done.addEventListener("click", drawTrace);
+      traceBox.replaceChildren(editor(sc.workload.trace_csv ?? ""), h("div", { class: "controls" }, done));
+    });
+    const remove = h("button", { type: "button", class: "small", "data-testid": "trace-remove" }, "Remove the trace");
+    remove.addEventListener("click", () => {
+      setTrace("");
+      drawTrace();
+    });
+    const big = text.length > traceEditLimit ? h("span", { class: "muted" }, "Too long to edit here: edit the file and upload it again.") : null;
+    traceBox.replaceChildren(traceTable(text, "Merged with the generated requests by time."), h("div", { class: "controls" }, edit, remove, big));
+  };
+  drawTrace();
+  const upload = h("input", { type: "file", accept: ".csv,.tsv,.log,text/csv,text/plain", "aria-label": "upload a trace CSV" });
   upload.addEventListener("change", async () => {
     const f = upload.files?.[0];
     if (!f) return;
-    trace.value = await f.text();
-    trace.dispatchEvent(new Event("input"));
+    setTrace(await f.text());
+    upload.value = "";
+    drawTrace();
   });
   const other = sc.workload.trace ? h("p", { class: "muted" }, `Plus ${sc.workload.trace.length} JSON trace rows (edit them in the JSON tab).`) : null;
 
@@ -240,7 +273,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
       { class: "muted" },
       "CSV with time_ms and service (origin, service_ms, prio, id, route optional: route is the routing field's value for a service with ROUTING=), or a log as it comes: the time and service columns are found by their names (timestamp, ts, svc, ...), date-times and epoch times count from the first row (docs/scenario.md). Merged with the generated requests by time.",
     ),
-    trace,
+    traceBox,
     h("label", { class: "field" }, h("span", {}, "Upload"), upload),
     other,
   );

@@ -10,13 +10,17 @@ import { examples, pieces } from "./examples";
 import { eventsForm } from "./eventsform";
 import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
+import { FlowView } from "./flow";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
-import { advertiseEditor, classify, fileStem, modelNames } from "./ownfiles";
+import { advertiseEditor, classify, fileDrop, fileStem, filesRequest, modelNames, readFiles, type Incoming, type Own } from "./ownfiles";
 import { results } from "./results";
 import { RunsView } from "./runsview";
-import { decodeFragment, scenarioProblem, shareURL, shortLinkID } from "./share";
+import { hintScrolling } from "./scrollhint";
+import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared } from "./share";
+import { ShareBox } from "./sharebox";
 import { SweepView } from "./sweepview";
 import { topology } from "./topology";
+import { elideTrace, restoreTrace, type HeldTrace } from "./tracetable";
 import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
 import "./style.css";
 
@@ -29,7 +33,12 @@ const state = {
   resultScenario: "", // the scenario JSON that produced it
   /** Parts dropped because the configuration no longer had their names; they come back if it does. */
   parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[], events: [] as LifeEvent[] },
+  /** What of the scenario is the user's own files (see filesRequest). */
+  own: {} as Own,
 };
+
+/** jsonTraceLimit is the longest trace (characters) the JSON tab shows; a longer one is held back. */
+const jsonTraceLimit = 200_000;
 
 const runEngine = new Engine(); // runs and comparisons; cancel terminates it
 const toolEngine = new Engine(); // validation and explanations, so they never wait for a long run
@@ -64,47 +73,44 @@ const diagnostics = h("ul", { class: "diagnostics", "data-testid": "diagnostics"
 const ubbBox = h("div", { class: "editor", "data-testid": "ubbconfig-editor" });
 const dmBox = h("div", { class: "editor dm", "data-testid": "dmconfig-editor" });
 const revalidate = debounce(() => void validate(), 300);
-const ubbEditor = new ConfigEditor(ubbBox, "UBBCONFIG", (text) => {
-  state.scenario.ubbconfig = text;
-  changed();
-  revalidate();
-});
-const dmEditor = new ConfigEditor(dmBox, "DMCONFIG", (text) => {
-  if (text.trim()) state.scenario.dmconfig = text;
-  else delete state.scenario.dmconfig;
-  changed();
-  revalidate();
-});
+// A whole UBBCONFIG or DMCONFIG pasted over the editor's text is the user's
+// own file: it starts a fresh scenario, as a dropped file does.
+const pasted = (kind: "ubbconfig" | "dmconfig", text: string): boolean => {
+  if (classify("", text) !== kind) return false;
+  if (kind === "ubbconfig") state.scenario.ubbconfig = text;
+  else state.scenario.dmconfig = text;
+  void takeIncoming({ [kind]: { text, name: kind.toUpperCase() } }, [`Read the pasted ${kind.toUpperCase()}.`]);
+  return true;
+};
+const ubbEditor = new ConfigEditor(
+  ubbBox,
+  "UBBCONFIG",
+  (text) => {
+    state.scenario.ubbconfig = text;
+    changed();
+    revalidate();
+  },
+  (text) => pasted("ubbconfig", text),
+);
+const dmEditor = new ConfigEditor(
+  dmBox,
+  "DMCONFIG",
+  (text) => {
+    if (text.trim()) state.scenario.dmconfig = text;
+    else delete state.scenario.dmconfig;
+    changed();
+    revalidate();
+  },
+  (text) => pasted("dmconfig", text),
+);
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
 const advertiseBox = h("div");
 const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
-const fileInput = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
-fileInput.addEventListener("change", () => {
-  if (fileInput.files?.length) void takeFiles(Array.from(fileInput.files));
-  fileInput.value = "";
-});
-const dropZone = h(
-  "div",
-  { class: "dropzone", "data-testid": "file-drop" },
-  h("strong", {}, "Your own files: "),
-  "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
-  fileInput,
-);
-dropZone.addEventListener("dragover", (e) => {
-  e.preventDefault();
-  dropZone.classList.add("over");
-});
-dropZone.addEventListener("dragleave", () => dropZone.classList.remove("over"));
-dropZone.addEventListener("drop", (e) => {
-  e.preventDefault();
-  dropZone.classList.remove("over");
-  const list = Array.from(e.dataTransfer?.files ?? []);
-  if (list.length) void takeFiles(list);
-});
+const drop = fileDrop((list) => void takeFiles(list));
 const configPanel = h(
   "div",
   {},
-  dropZone,
+  drop.el,
   fitNotes,
   h("h3", {}, "UBBCONFIG"),
   ubbBox,
@@ -121,9 +127,12 @@ const timingPanel = h("div");
 const jsonText = h("textarea", { rows: 24, spellcheck: "false", "aria-label": "scenario JSON", "data-testid": "scenario-json", class: "json" });
 const jsonApply = h("button", { type: "button", "data-testid": "scenario-json-load" }, "Load this JSON");
 const jsonPanel = h("div", {}, h("p", { class: "muted" }, "The whole scenario document (docs/scenario.md). Edit and load it to change anything the forms do not show."), jsonText, jsonApply);
+/** The trace the JSON tab holds back while it shows a marker in its place (elideTrace). */
+let heldTrace: HeldTrace | null = null;
 jsonApply.addEventListener("click", () => {
   try {
     const v = JSON.parse(jsonText.value);
+    restoreTrace(v, heldTrace);
     const problem = scenarioProblem(v);
     if (problem) throw new Error(problem);
     loadScenario(v as Scenario);
@@ -154,7 +163,11 @@ const inputTabs = tabs("Scenario", [
   ["timing", "Timing & tuning", timingPanel],
   ["json", "JSON", jsonPanel],
 ]);
-byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => (jsonText.value = JSON.stringify(state.scenario, null, 2)));
+byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => {
+  const { doc, held } = elideTrace(state.scenario, jsonTraceLimit);
+  heldTrace = held;
+  jsonText.value = JSON.stringify(doc, null, 2);
+});
 
 // Run bar.
 const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run", title: "Run (Ctrl+Enter, Cmd+Enter on a Mac)" }, "Run");
@@ -195,6 +208,15 @@ const explainView = new ExplainView(
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const sweepView = new SweepView(() => state.scenario, toolEngine);
+const flowView = new FlowView(
+  () => state.resultScenario || JSON.stringify(state.scenario),
+  () => state.model,
+  (scenario) => dispatchOf(scenario),
+  (seq) => {
+    outputTabs.select("explain");
+    void explainView.show(seq);
+  },
+);
 const runsView = new RunsView(
   (id) => void openRun(id),
   (ids) => void compareRuns(ids),
@@ -205,41 +227,28 @@ const outputTabs = tabs("Results", [
   ["explain", "Explain", explainView.el],
   ["compare", "Compare", compareView.el],
   ["sweep", "Sweep", sweepView.el],
+  ["flow", "Flow", flowView.el],
   ["runs", "Saved runs", runsView.el],
 ]);
 byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
   if (!explainView.el.querySelector("table")) void explainView.show(1);
 });
+byTestID<HTMLElement>("tab-flow", outputTabs.el).addEventListener("click", () => flowView.shown());
 byTestID<HTMLElement>("tab-runs", outputTabs.el).addEventListener("click", () => void runsView.refresh());
 
 // Share.
-const shareBtn = h("button", { type: "button", "data-testid": "share" }, "Share link");
-const saveShareBtn = h("button", { type: "button", "data-testid": "save-share" }, "Save and share");
-const shareLink = h("input", { readonly: true, "data-testid": "share-link", "aria-label": "share link", placeholder: "link to this scenario" });
-const shortLink = h("input", { readonly: true, "data-testid": "share-short-link", "aria-label": "short link", placeholder: "short link (needs the server)" });
-shareBtn.addEventListener("click", () => {
-  shareLink.value = shareURL(location.href, state.scenario, sweepView.shared);
-  shareLink.select();
-  void navigator.clipboard?.writeText(shareLink.value).catch(() => {});
-});
-saveShareBtn.addEventListener("click", async () => {
-  try {
-    const { url } = await api.saveScenario(state.scenario);
-    shortLink.value = new URL(url, location.origin).href;
-    shortLink.select();
-  } catch (e) {
-    say((e as Error).message);
-  }
-});
+const shareBox = new ShareBox(
+  () => state.scenario,
+  () => ({ sweep: sweepView.shared ?? undefined, compare: compareView.shared ?? undefined }),
+);
 
 const version = h("span", { class: "muted", "data-testid": "version" });
 document.querySelector("#app")!.append(
   h(
     "header",
     {},
-    h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")),
-    version,
-    h("div", { class: "share" }, shareBtn, shareLink, saveShareBtn, shortLink),
+    h("div", { class: "brand" }, h("h1", {}, "tuxlb ", h("span", { class: "sub" }, "Tuxedo load balancing, simulated")), version),
+    shareBox.el,
   ),
   banner,
   h(
@@ -249,6 +258,7 @@ document.querySelector("#app")!.append(
     h("section", { class: "outputs", "aria-label": "Results" }, outputTabs.el),
   ),
 );
+hintScrolling(document.querySelector<HTMLElement>("#app")!);
 runEngine.ready.then(
   () => (version.textContent = `engine ${runEngine.version}`),
   (e: Error) => say(e.message),
@@ -298,9 +308,10 @@ function changed(): void {
 }
 const refreshCompare = debounce(() => compareView.refresh(), 500);
 
-/** loadScenario makes sc the scenario being edited. */
-function loadScenario(sc: Scenario): void {
+/** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
+function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
   state.scenario = sc;
+  state.own = own;
   sc.workload ??= {};
   ubbEditor.setText(sc.ubbconfig ?? "");
   dmEditor.setText(sc.dmconfig ?? "");
@@ -309,7 +320,7 @@ function loadScenario(sc: Scenario): void {
   drawForms();
   changed();
   compareView.refresh();
-  void validate().then(drawForms);
+  return validate().then(drawForms);
 }
 
 /**
@@ -351,33 +362,42 @@ async function fit(m: Model): Promise<void> {
   changed();
 }
 
-/** takeFiles reads dropped or chosen files into the scenario, the way `tuxlb run --ubbconfig --trace` does. */
+/** takeFiles reads dropped or chosen files, telling them apart by their content. */
 async function takeFiles(list: File[]): Promise<void> {
-  const req: Record<string, string> = { scenario: JSON.stringify(state.scenario) };
-  const read: string[] = [];
-  const notes: string[] = [];
-  for (const f of list) {
-    const text = await f.text();
-    const kind = classify(f.name, text);
-    if (kind === null) {
-      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
-      continue;
-    }
-    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
-    if (kind === "scenario") req.scenario = text;
-    else req[kind] = text;
-    if (kind === "ubbconfig") req.ubb_name = f.name;
-    if (kind === "trace") req.trace_name = f.name;
-  }
+  const { got, read, notes } = await readFiles(list);
+  if (!read.length) showNotes(notes);
+  else await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
+}
+
+/**
+ * takeIncoming makes the scenario of the user's files the way `tuxlb run
+ * --ubbconfig --dmconfig --trace` does (filesRequest says with what else).
+ */
+async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
+  const keep = drop.keep();
+  const cur = {
+    ubbconfig: ubbEditor.text,
+    dmconfig: dmEditor.text,
+    trace_csv: state.scenario.workload.trace_csv,
+    scenario: JSON.stringify({ ...state.scenario, ubbconfig: ubbEditor.text }),
+  };
+  const { request, own } = filesRequest(state.own, cur, got, keep);
   try {
-    const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(req) });
-    loadScenario(a.scenario);
-    showNotes([`Read ${read.join(", ")}.`, ...notes, ...a.notes]);
+    const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(request) });
+    loadScenario(a.scenario, own);
+    const how =
+      request.scenario === undefined
+        ? "A fresh scenario: what you gave and the defaults tuxlb run --ubbconfig uses; nothing of the scenario before is kept."
+        : got.scenario
+          ? "The scenario document, with the files in place of its parts."
+          : "This scenario's settings kept, fitted to the new files.";
+    showNotes([...notes, how, ...a.notes]);
     say("");
     inputTabs.select("config");
   } catch (e) {
     showNotes([...notes]);
     say(`Your files: ${errorText(e)}`);
+    revalidate(); // a pasted text stays in the editor, its errors shown there
   }
 }
 
@@ -469,19 +489,26 @@ function showResult(r: Result, text: string, scenarioJSON: string): void {
   outputTabs.select("results");
 }
 
-/** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
-async function downloadDispatch(): Promise<void> {
+/** dispatchOf runs a scenario with the dispatch log on and returns the log. */
+async function dispatchOf(scenario: string): Promise<string> {
   busy(true);
-  runStatus.textContent = "Running again for the dispatch log…";
+  runStatus.textContent = "Running for the dispatch log…";
   try {
-    const a = await runEngine.call<RunAnswer>({ op: "run", scenario: state.resultScenario, opts: { dispatch: true } });
-    download(`${resultStem()}-dispatch.csv`, "text/csv", a.dispatch ?? "");
+    const a = await runEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } });
     runStatus.textContent = "Done.";
+    return a.dispatch ?? "";
   } catch (e) {
     runStatus.textContent = errorText(e);
+    throw e;
   } finally {
     busy(false);
   }
+}
+
+/** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
+async function downloadDispatch(): Promise<void> {
+  const log = await dispatchOf(state.resultScenario).catch(() => null);
+  if (log !== null) download(`${resultStem()}-dispatch.csv`, "text/csv", log);
 }
 
 async function saveRun(): Promise<void> {
@@ -523,13 +550,36 @@ async function compareRuns(ids: string[]): Promise<void> {
   outputTabs.select("compare");
 }
 
-/** start loads the scenario of a short link, a fragment link, or the first example. */
+/**
+ * openShared loads a shared scenario (a link's) and runs it, then the
+ * comparison and the sweep the link was shared from, so whoever opens it
+ * sees what the sender saw without pressing anything.
+ */
+async function openShared(sc: Scenario, x: Shared): Promise<void> {
+  await loadScenario(sc);
+  inputTabs.select("config");
+  if (x.sweep) sweepView.setSpec(x.sweep);
+  if (x.compare) compareView.setSpecs(x.compare);
+  await run();
+  if (x.compare) {
+    outputTabs.select("compare");
+    await compareView.run();
+  }
+  if (x.sweep) {
+    outputTabs.select("sweep");
+    await sweepView.run();
+  }
+}
+
+/** start opens the scenario of a short link, a fragment link, or the first example. */
 async function start(): Promise<void> {
   const id = shortLinkID(location.pathname);
   if (id) {
+    const x = decodeExtras(location.hash);
+    if ("error" in x) say(x.error);
     try {
-      loadScenario(await api.getScenario(id));
-      inputTabs.select("config");
+      const sc = await api.getScenario(id);
+      await openShared(sc, "error" in x ? {} : x);
       return;
     } catch (e) {
       say(`Short link ${id}: ${(e as Error).message}`);
@@ -537,27 +587,18 @@ async function start(): Promise<void> {
   }
   const frag = decodeFragment(location.hash);
   if (frag.kind === "scenario") {
-    loadScenario(frag.scenario);
-    inputTabs.select("config");
-    if (frag.sweep) {
-      sweepView.setSpec(frag.sweep);
-      outputTabs.select("sweep");
-    }
+    await openShared(frag.scenario, frag);
     return;
   }
   if (frag.kind === "error") say(frag.message);
-  if (examples.length) loadScenario(structuredClone(examples[0].scenario));
+  if (examples.length) void loadScenario(structuredClone(examples[0].scenario));
 }
 
 window.addEventListener("hashchange", () => {
+  if (shortLinkID(location.pathname)) return; // a short link's fragment only carries its sweep or comparison
   const frag = decodeFragment(location.hash);
-  if (frag.kind === "scenario") {
-    loadScenario(frag.scenario);
-    if (frag.sweep) {
-      sweepView.setSpec(frag.sweep);
-      outputTabs.select("sweep");
-    }
-  } else if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "scenario") void openShared(frag.scenario, frag);
+  else if (frag.kind === "error") say(frag.message);
 });
 
 void start();

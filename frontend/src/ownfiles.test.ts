@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classify, fileStem, modelNames, noDashS, parseList } from "./ownfiles";
+import { classify, fileStem, filesRequest, modelNames, noDashS, parseList, type Current } from "./ownfiles";
 import type { Model } from "./types";
 
 const model: Model = {
@@ -51,5 +51,39 @@ describe("advertise", () => {
     expect(noDashS(model)).toEqual(["legacy"]);
     expect(modelNames(model)).toBe("AUDIT,BALANCE|site1|G1|legacy");
     expect(parseList(" A, B  C,,")).toEqual(["A", "B", "C"]);
+  });
+});
+
+describe("filesRequest", () => {
+  const example: Current = { ubbconfig: "*RESOURCES\nEXAMPLE\n", dmconfig: "*DM_LOCAL\nEX\n", trace_csv: "time_ms,service\n0,X\n", scenario: '{"name":"example"}' };
+  const ubb = { text: "*RESOURCES\nMINE\n", name: "ubb.cfg" };
+  const log = { text: "ts,svc\n1,A\n", name: "trace.csv" };
+
+  it("starts fresh from the files alone, leaving the example's scenario, DMCONFIG and trace behind", () => {
+    const { request, own } = filesRequest({}, example, { ubbconfig: ubb, trace: log }, false);
+    expect(request).toEqual({ ubbconfig: ubb.text, ubb_name: "ubb.cfg", trace: log.text, trace_name: "trace.csv" });
+    expect(own).toEqual({ ubbName: "ubb.cfg", traceName: "trace.csv" });
+  });
+
+  it("takes the editors' configuration for a log dropped alone", () => {
+    const { request, own } = filesRequest({}, example, { trace: log }, false);
+    expect(request).toEqual({ ubbconfig: example.ubbconfig, dmconfig: example.dmconfig, trace: log.text, trace_name: "trace.csv" });
+    expect(own).toEqual({ traceName: "trace.csv" });
+  });
+
+  it("keeps the user's own UBBCONFIG (as edited), DMCONFIG and log when another file comes", () => {
+    const cur: Current = { ubbconfig: "*RESOURCES\nMINE, EDITED\n", dmconfig: "*DM_LOCAL\nMINE\n", trace_csv: log.text, scenario: "{}" };
+    const dm = filesRequest({ ubbName: "ubb.cfg", traceName: "trace.csv" }, cur, { dmconfig: { text: "*DM_LOCAL\nNEW\n", name: "dm" } }, false);
+    expect(dm.request).toEqual({ ubbconfig: cur.ubbconfig, ubb_name: "ubb.cfg", dmconfig: "*DM_LOCAL\nNEW\n", trace: log.text, trace_name: "trace.csv" });
+    const next = filesRequest(dm.own, cur, { ubbconfig: ubb }, false);
+    expect(next.request).toEqual({ ubbconfig: ubb.text, ubb_name: "ubb.cfg", dmconfig: cur.dmconfig, trace: log.text, trace_name: "trace.csv" });
+    expect(next.own).toEqual({ ubbName: "ubb.cfg", dm: true, traceName: "trace.csv" });
+  });
+
+  it("combines the files with the scenario when asked to keep it, or with a scenario document", () => {
+    expect(filesRequest({}, example, { ubbconfig: ubb }, true).request).toEqual({ scenario: example.scenario, ubbconfig: ubb.text, ubb_name: "ubb.cfg" });
+    const doc = filesRequest({ traceName: "old.csv" }, example, { scenario: { text: '{"ubbconfig":""}', name: "s.json" }, ubbconfig: ubb }, false);
+    expect(doc.request).toEqual({ scenario: '{"ubbconfig":""}', ubbconfig: ubb.text, ubb_name: "ubb.cfg" });
+    expect(doc.own).toEqual({ ubbName: "ubb.cfg" });
   });
 });

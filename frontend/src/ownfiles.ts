@@ -92,3 +92,147 @@ export function advertiseEditor(m: Model | null, sc: Scenario, onChange: () => v
   }
   return box;
 }
+
+/**
+ * Own is what of the scenario being edited the user gave as their own (a
+ * dropped, chosen or pasted file) since an example, a link, a saved run or a
+ * scenario document was last loaded; the editors and the scenario hold the
+ * texts, so edits made since are kept.
+ */
+export interface Own {
+  /** the UBBCONFIG is the user's: the file's name ("UBBCONFIG" when pasted) */
+  ubbName?: string;
+  /** the DMCONFIG is the user's */
+  dm?: boolean;
+  /** the trace is the user's: the file's name */
+  traceName?: string;
+}
+
+/** A file as it came in: its text and its name. */
+export interface Given {
+  text: string;
+  name: string;
+}
+
+/** The files of one drop, choice or paste, by kind. */
+export type Incoming = Partial<Record<FileKind, Given>>;
+
+/** What the page holds now: the editors' texts, the trace, and the scenario as JSON. */
+export interface Current {
+  ubbconfig: string;
+  dmconfig: string;
+  trace_csv?: string;
+  scenario: string;
+}
+
+/**
+ * filesRequest is the bridge's files request for what came in. A scenario
+ * document, or keep (the user asked to keep the scenario's settings), combines
+ * the files with that scenario, as `tuxlb run --ubbconfig F SCENARIO.json`
+ * does. Otherwise it is a fresh scenario from the files alone and the CLI's
+ * defaults, as `tuxlb run --ubbconfig F --dmconfig D --trace L` makes it: the
+ * UBBCONFIG in the editor stands in for a file not given, the DMCONFIG only
+ * while it goes with that UBBCONFIG (a new UBBCONFIG without one drops an
+ * example's), and the trace only when it is the user's own. It returns the
+ * request and what is the user's own afterwards.
+ */
+export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolean): { request: Record<string, string>; own: Own } {
+  const request: Record<string, string> = {};
+  const next: Own = {};
+  if (got.ubbconfig) {
+    request.ubbconfig = got.ubbconfig.text;
+    request.ubb_name = got.ubbconfig.name;
+    next.ubbName = got.ubbconfig.name;
+  }
+  if (got.dmconfig) {
+    request.dmconfig = got.dmconfig.text;
+    next.dm = true;
+  }
+  if (got.trace) {
+    request.trace = got.trace.text;
+    request.trace_name = got.trace.name;
+    next.traceName = got.trace.name;
+  }
+  if (got.scenario || keep) {
+    request.scenario = got.scenario ? got.scenario.text : cur.scenario;
+    return { request, own: keep && !got.scenario ? { ...own, ...next } : next };
+  }
+  if (!got.ubbconfig) {
+    request.ubbconfig = cur.ubbconfig;
+    if (own.ubbName !== undefined) {
+      request.ubb_name = own.ubbName;
+      next.ubbName = own.ubbName;
+    }
+  }
+  // the DMCONFIG in the editor goes with the UBBCONFIG it was loaded with
+  if (!got.dmconfig && cur.dmconfig.trim() && (!got.ubbconfig || own.dm)) {
+    request.dmconfig = cur.dmconfig;
+    next.dm = own.dm;
+  }
+  if (!got.trace && own.traceName !== undefined && cur.trace_csv?.trim()) {
+    request.trace = cur.trace_csv;
+    request.trace_name = own.traceName;
+    next.traceName = own.traceName;
+  }
+  if (!next.dm) delete next.dm;
+  return { request, own: next };
+}
+
+/** readFiles reads files and tells them apart by content (classify); what is none of the four is noted and left out. */
+export async function readFiles(list: File[]): Promise<{ got: Incoming; read: string[]; notes: string[] }> {
+  const got: Incoming = {};
+  const read: string[] = [];
+  const notes: string[] = [];
+  for (const f of list) {
+    const text = await f.text();
+    const kind = classify(f.name, text);
+    if (kind === null) {
+      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
+      continue;
+    }
+    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
+    got[kind] = { text, name: f.name };
+  }
+  return { got, read, notes };
+}
+
+/**
+ * fileDrop is the box at the top of the Config tab: drop files on it or
+ * choose them; keep says whether the user ticked keeping the scenario's
+ * settings for them.
+ */
+export function fileDrop(onFiles: (list: File[]) => void): { el: HTMLElement; keep: () => boolean } {
+  const input = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
+  const keep = h("input", { type: "checkbox", "data-testid": "files-keep" });
+  input.addEventListener("change", () => {
+    if (input.files?.length) onFiles(Array.from(input.files));
+    input.value = "";
+  });
+  const el = h(
+    "div",
+    { class: "dropzone", "data-testid": "file-drop" },
+    h("strong", {}, "Your own files: "),
+    "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
+    input,
+    h(
+      "p",
+      { class: "help" },
+      "They start a fresh scenario with the defaults ",
+      h("code", {}, "tuxlb run --ubbconfig F --trace L"),
+      " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ",
+    ),
+    h("label", { class: "check" }, keep, " keep this scenario's service times, tuning and workload for the new files instead"),
+  );
+  el.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    el.classList.add("over");
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("over"));
+  el.addEventListener("drop", (e) => {
+    e.preventDefault();
+    el.classList.remove("over");
+    const list = Array.from(e.dataTransfer?.files ?? []);
+    if (list.length) onFiles(list);
+  });
+  return { el, keep: () => keep.checked };
+}

@@ -209,7 +209,18 @@ export function results(r: Result, model: Model | null): HTMLElement {
       : null;
   for (const s of r.services ?? []) {
     if (s.issued === 0) continue;
-    charts.append(chart(histogramChart(s), { title: `Response time, ${s.name}`, xLabel: "response time (ms)", yLabel: "requests", bars: true }));
+    const { p95, p99 } = s.response_ms;
+    charts.append(
+      chart(histogramChart(s), {
+        title: `Response time, ${s.name} (dashed: p95 ${fmt(p95)} ms, p99 ${fmt(p99)} ms)`,
+        xLabel: "response time (ms)",
+        yLabel: "requests",
+        bars: true,
+        marks: [p95, p99],
+        markLabels: ["p95", "p99"],
+        testid: `chart-histogram-${s.name}`,
+      }),
+    );
   }
   const warnings = r.warnings ?? [];
   const timeline = stateTimeline(r);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compressToEncodedURIComponent } from "lz-string";
-import { decodeFragment, encodeFragment, shareURL, shortLinkID } from "./share";
+import { decodeExtras, decodeFragment, encodeFragment, shareURL, shortLinkID, shortURL } from "./share";
 import type { Scenario } from "./types";
 
 const scenario: Scenario = {
@@ -77,13 +77,25 @@ describe("shortLinkID", () => {
   }
 });
 
-describe("sweep in the share link", () => {
-  it("round-trips the sweep beside the scenario", () => {
-    const sc = { ubbconfig: "*RESOURCES\n", workload: {} };
-    const sweep = { vary: ["rate_scale=0.5..1.5/0.25", "policy=tuxedo,jsq"], replications: 3, objective: "response_p99_ms<=100" };
-    const frag = decodeFragment(new URL(shareURL("http://x/", sc, sweep)).hash);
-    expect(frag).toEqual({ kind: "scenario", scenario: sc, sweep });
+describe("sweep and comparison in the share link", () => {
+  const sc = { ubbconfig: "*RESOURCES\n", workload: {} };
+  const sweep = { vary: ["rate_scale=0.5..1.5/0.25", "policy=tuxedo,jsq"], replications: 3, objective: "response_p99_ms<=100" };
+  const compare = ["", "ldbal=N", "policy=round_robin,tuning.idle=queue"];
+
+  it("round-trips the sweep and the comparison beside the scenario", () => {
+    expect(decodeFragment(new URL(shareURL("http://x/", sc, { sweep })).hash)).toEqual({ kind: "scenario", scenario: sc, sweep });
+    expect(decodeFragment(new URL(shareURL("http://x/", sc, { sweep, compare })).hash)).toEqual({ kind: "scenario", scenario: sc, sweep, compare });
     expect(decodeFragment(encodeFragment(sc))).toEqual({ kind: "scenario", scenario: sc });
     expect(decodeFragment(encodeFragment(sc) + "&w=garbage").kind).toBe("error");
+    expect(decodeFragment(encodeFragment(sc) + "&c=garbage").kind).toBe("error");
+  });
+
+  it("puts them in a short link's fragment", () => {
+    const link = shortURL("http://x:8080/s/old#s=abc", "/s/AVq9kT3m0bq8x2LwZ1pQ_A", { compare });
+    const u = new URL(link);
+    expect(u.origin + u.pathname).toBe("http://x:8080/s/AVq9kT3m0bq8x2LwZ1pQ_A");
+    expect(decodeExtras(u.hash)).toEqual({ compare });
+    expect(shortURL("http://x/", "/s/abc")).toBe("http://x/s/abc");
+    expect(decodeExtras("")).toEqual({});
   });
 });

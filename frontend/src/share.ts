@@ -10,25 +10,58 @@ export const fragmentKey = "s";
 /** The fragment key of the sweep set up in the Sweep tab: &w=<compressed spec JSON>. */
 export const sweepKey = "w";
 
-/** encodeFragment returns "#s=..." holding the scenario, and "&w=..." the sweep when there is one. */
-export function encodeFragment(sc: Scenario, sweep?: SweepSpec | null): string {
-  const w = sweep ? `&${sweepKey}=${compressToEncodedURIComponent(specJSON(sweep))}` : "";
-  return `#${fragmentKey}=${compressToEncodedURIComponent(JSON.stringify(sc))}${w}`;
+/** The fragment key of the comparison last run: &c=<compressed JSON array of variant texts, "" the scenario as written>. */
+export const compareKey = "c";
+
+/**
+ * linkLimit is the longest link every browser and chat tool takes (about
+ * 2 000 characters); a longer one is stored on the server as a short link.
+ */
+export const linkLimit = 2000;
+
+/** What a link carries beside the scenario: the sweep or comparison it was shared from, to run on open. */
+export interface Shared {
+  sweep?: SweepSpec;
+  compare?: string[];
 }
 
-/** shareURL returns the full link to the playground page with the scenario (and sweep) in its fragment. */
-export function shareURL(pageURL: string, sc: Scenario, sweep?: SweepSpec | null): string {
-  const u = new URL(pageURL);
+/** extrasFragment is "&w=...&c=..." for what a link carries beside its scenario ("" for nothing). */
+export function extrasFragment(x: Shared = {}): string {
+  let out = "";
+  if (x.sweep) out += `&${sweepKey}=${compressToEncodedURIComponent(specJSON(x.sweep))}`;
+  if (x.compare?.length) out += `&${compareKey}=${compressToEncodedURIComponent(JSON.stringify(x.compare))}`;
+  return out;
+}
+
+/** encodeFragment returns "#s=..." holding the scenario, then what else the link carries. */
+export function encodeFragment(sc: Scenario, x: Shared = {}): string {
+  return `#${fragmentKey}=${compressToEncodedURIComponent(JSON.stringify(sc))}${extrasFragment(x)}`;
+}
+
+/** pageURL is the playground's own address for pageHref: no query, no fragment, no /s/ path. */
+function pageURL(pageHref: string): string {
+  const u = new URL(pageHref);
   u.hash = "";
   u.search = "";
   if (u.pathname.startsWith("/s/")) u.pathname = "/";
-  return u.toString().replace(/#$/, "") + encodeFragment(sc, sweep);
+  return u.toString().replace(/#$/, "");
 }
 
-/** The outcome of reading a fragment: no scenario in it, a scenario (and maybe a sweep), or an error to show. */
+/** shareURL returns the full link to the playground page with the scenario (and what else) in its fragment. */
+export function shareURL(pageHref: string, sc: Scenario, x: Shared = {}): string {
+  return pageURL(pageHref) + encodeFragment(sc, x);
+}
+
+/** shortURL returns the short link of a stored scenario (path /s/{id}) with what else the link carries in its fragment. */
+export function shortURL(pageHref: string, path: string, x: Shared = {}): string {
+  const extras = extrasFragment(x);
+  return new URL(path, pageHref).href.replace(/#.*$/, "") + (extras ? "#" + extras.slice(1) : "");
+}
+
+/** The outcome of reading a fragment: no scenario in it, a scenario (and what else it carries), or an error to show. */
 export type FragmentResult =
   | { kind: "none" }
-  | { kind: "scenario"; scenario: Scenario; sweep?: SweepSpec }
+  | ({ kind: "scenario"; scenario: Scenario } & Shared)
   | { kind: "error"; message: string };
 
 /**
@@ -37,8 +70,7 @@ export type FragmentResult =
  * message says what is wrong, so a damaged link is reported, never half-loaded.
  */
 export function decodeFragment(hash: string): FragmentResult {
-  const h = hash.startsWith("#") ? hash.slice(1) : hash;
-  const params = new URLSearchParams(h.replace(/\+/g, "%2B"));
+  const params = fragmentParams(hash);
   const packed = params.get(fragmentKey);
   if (packed === null) return { kind: "none" };
   if (packed === "") return { kind: "error", message: "share link: the scenario part (#s=) is empty" };
@@ -57,16 +89,43 @@ export function decodeFragment(hash: string): FragmentResult {
   }
   const problem = scenarioProblem(value);
   if (problem) return { kind: "error", message: `share link: ${problem}` };
+  const x = decodeExtras(hash);
+  if ("error" in x) return { kind: "error", message: x.error };
+  return { kind: "scenario", scenario: value as Scenario, ...x };
+}
+
+function fragmentParams(hash: string): URLSearchParams {
+  const h = hash.startsWith("#") ? hash.slice(1) : hash;
+  return new URLSearchParams(h.replace(/\+/g, "%2B"));
+}
+
+/** decodeExtras reads what a fragment carries beside a scenario (a short link's fragment has only these). */
+export function decodeExtras(hash: string): Shared | { error: string } {
+  const params = fragmentParams(hash);
+  const out: Shared = {};
   const packedSweep = params.get(sweepKey);
-  if (packedSweep === null) return { kind: "scenario", scenario: value as Scenario };
-  let sweep: SweepSpec | null = null;
-  try {
-    sweep = parseSpec(decompressFromEncodedURIComponent(packedSweep) ?? "");
-  } catch {
-    sweep = null;
+  if (packedSweep !== null) {
+    let sweep: SweepSpec | null = null;
+    try {
+      sweep = parseSpec(decompressFromEncodedURIComponent(packedSweep) ?? "");
+    } catch {
+      sweep = null;
+    }
+    if (!sweep) return { error: "share link: the sweep part (&w=) is damaged" };
+    out.sweep = sweep;
   }
-  if (!sweep) return { kind: "error", message: "share link: the sweep part (&w=) is damaged" };
-  return { kind: "scenario", scenario: value as Scenario, sweep };
+  const packedCompare = params.get(compareKey);
+  if (packedCompare !== null) {
+    let list: unknown = null;
+    try {
+      list = JSON.parse(decompressFromEncodedURIComponent(packedCompare) ?? "");
+    } catch {
+      list = null;
+    }
+    if (!Array.isArray(list) || !list.length || !list.every((v) => typeof v === "string")) return { error: "share link: the comparison part (&c=) is damaged" };
+    out.compare = list as string[];
+  }
+  return out;
 }
 
 /** scenarioProblem says why value cannot be a scenario document, or "" if it can. */

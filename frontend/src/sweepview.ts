@@ -126,7 +126,8 @@ export class SweepView {
     for (const e of this.engines) if (e.busy) e.cancel();
   }
 
-  private async run(): Promise<void> {
+  /** run runs the sweep set up in the tab on the workers and draws it as the runs come in. */
+  async run(): Promise<void> {
     const spec = this.spec();
     if (!spec) {
       this.status.textContent = "Give the first key and its values.";

@@ -102,7 +102,8 @@ function drawGroup(x: number, y: number, name: string, qs: QueueBox[], sh: Retur
       const ss = sh.server.get(sv.id);
       const cls = `topo-server${sv.system ? " system" : ""}${sv.gateway ? " gateway" : ""}`;
       const sg = s("g", { class: "server", "data-server": sv.id });
-      const fill = ss !== undefined ? Math.min(1, 0.15 + ss * 2) : 0.15;
+      // at most 0.6, so that the SRVID drawn on it stays readable in either colour scheme
+      const fill = ss !== undefined ? Math.min(0.6, 0.15 + ss * 1.5) : 0.15;
       sg.append(
         s("line", { x1: x + 8 + queueW, y1: qy + (rowH - 8) / 2, x2: cx - 11, y2: cy, class: "topo-edge" }),
         s("circle", { cx, cy, r: 11, class: cls, "fill-opacity": fill.toFixed(2) }),

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// defaultCLIBudget is the memory a CLI command may plan to hold, unless
+// --memory-budget (or TUXLB_MEMORY_BUDGET) says otherwise: twice the
+// server's default, since the command is the process's only work.
+const defaultCLIBudget = 4 << 30
+
+// budgetFlag declares --memory-budget on fs, its default taken from
+// TUXLB_MEMORY_BUDGET when set.
+func budgetFlag(fs *flag.FlagSet) *int64 {
+	budget := new(int64)
+	*budget = defaultCLIBudget
+	if v, ok := os.LookupEnv("TUXLB_MEMORY_BUDGET"); ok {
+		if n, err := parseSize(v); err == nil {
+			*budget = n
+		}
+	}
+	fs.Func("memory-budget", fmt.Sprintf("most memory the command may plan to hold, with K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]",
+		core.SizeText(*budget)), func(v string) (err error) { *budget, err = parseSize(v); return err })
+	return budget
+}
+
+// overBudget is the error of a command whose estimate passes the budget,
+// naming the largest part and the field behind it.
+func overBudget(cost core.Cost, budget int64, what string) error {
+	l := cost.Largest()
+	field := ""
+	if l.Field != "" {
+		field = " (" + l.Field + ")"
+	}
+	return fmt.Errorf("this %s would hold about %s at its peak, more than --memory-budget %s; the largest part%s: %s, about %s",
+		what, core.SizeText(cost.Bytes()), core.SizeText(budget), field, l.What, core.SizeText(l.Bytes))
+}
+
+// admitRun checks a run of sc against the budget before anything of it is
+// built, with parallel runs of it at once (what: "replications",
+// "variants"), and returns the requests each may hold at once with what is
+// left.
+func admitRun(sc *core.Scenario, budget int64, parallel int, what string) (int64, error) {
+	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
+		DMName: "dmconfig", Advertise: sc.Advertise})
+	if err != nil {
+		return 0, err
+	}
+	cost := core.RunCost(sc, m)
+	parallel = max(parallel, 1)
+	if parallel > 1 {
+		for i := range cost.Terms {
+			cost.Terms[i].What = fmt.Sprint(parallel) + " " + what + " at once × " + cost.Terms[i].What
+			cost.Terms[i].Bytes *= int64(parallel)
+		}
+	}
+	if cost.Bytes() > budget {
+		return 0, overBudget(cost, budget, "run")
+	}
+	return max((budget-cost.Bytes())/int64(parallel)/core.BytesPerInFlight, 1), nil
+}
+
+// readBounded reads r (named name in errors) into a string of at most
+// limit bytes: a file larger than that, or a device that never ends
+// (/dev/zero), is an error once limit is passed. A regular file is read
+// into one buffer of its size; anything else in pieces of 1 MiB joined at
+// the end, so that reading holds at most about twice what was read.
+func readBounded(r io.Reader, name string, limit int64) (string, error) {
+	var b strings.Builder
+	if f, ok := r.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {
+			b.Grow(int(fi.Size()) + 1)
+			n, err := io.Copy(&b, io.LimitReader(r, limit+1))
+			if err != nil {
+				return "", err
+			}
+			if n > limit {
+				return "", fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+			}
+			return b.String(), nil
+		}
+	}
+	var pieces [][]byte
+	var total int64
+	for {
+		piece := make([]byte, min(1<<20, limit+1-total))
+		n, err := io.ReadFull(r, piece)
+		pieces, total = append(pieces, piece[:n]), total+int64(n)
+		if total > limit {
+			return "", fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	b.Grow(int(total))
+	for _, p := range pieces {
+		b.Write(p)
+	}
+	return b.String(), nil
+}
+
+// admitTrace checks a request log's rows against the budget before it is
+// read: a log is held compiled, at about core.CostPerTraceRow bytes a row.
+func admitTrace(text *string, path string, budget int64) error {
+	if text == nil {
+		return nil
+	}
+	cost := core.Cost{Terms: []core.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(strings.Count(*text, "\n")) + " rows, compiled",
+		Bytes: int64(strings.Count(*text, "\n")) * core.CostPerTraceRow}, {Field: "--trace", What: path + ": its text", Bytes: int64(len(*text))}}}
+	if cost.Bytes() > budget {
+		return overBudget(cost, budget, "log")
+	}
+	return nil
+}
+
+// admitSweep checks a sweep (its points compiled, workers runs at once)
+// against the budget before any point is compiled.
+func admitSweep(sc *core.Scenario, spec core.SweepSpec, budget int64, workers int) error {
+	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
+		DMName: "dmconfig", Advertise: sc.Advertise})
+	if err != nil {
+		return err
+	}
+	cost, err := core.SweepCost(sc, m, spec, workers)
+	if err != nil {
+		return nil // CompileSweep says what is wrong, in its words
+	}
+	if cost.Bytes() > budget {
+		return overBudget(cost, budget, "sweep")
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package core
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A Cost is an estimate, made before anything of a request is built, of
+// the memory it will hold at its peak: a sum of products of the sizes that
+// drive it (instances × the services each advertises, the time series'
+// bins × columns, replications, a sweep's points × its model, ...). A
+// caller with a memory budget compares Bytes with it and, when it is over,
+// names the largest term: the product that is too large and the field that
+// sets it. The bytes per item are measured (TestCostCoversRun compares them
+// with real runs); the estimate errs on the high side, never by orders of
+// magnitude.
+type Cost struct {
+	Terms []CostTerm
+}
+
+// CostTerm is one product of a Cost.
+type CostTerm struct {
+	Field string // the input that sets it: "ubbconfig", "replications", "workload.trace_csv", "vary", "bin_ms"
+	What  string // the product in words: "10000 instances × 5000 services each = 50000000 (instance, service) pairs"
+	Bytes int64
+}
+
+// Bytes is the estimated peak.
+func (c Cost) Bytes() int64 {
+	var n int64
+	for _, t := range c.Terms {
+		n += t.Bytes
+	}
+	return n
+}
+
+// Largest is the term of the most bytes.
+func (c Cost) Largest() CostTerm {
+	if len(c.Terms) == 0 {
+		return CostTerm{}
+	}
+	return slices.MaxFunc(c.Terms, func(a, b CostTerm) int { return cmp.Compare(a.Bytes, b.Bytes) })
+}
+
+// add appends a term of n items of per bytes each.
+func (c *Cost) add(field, what string, n, per int64) {
+	if n > 0 {
+		c.Terms = append(c.Terms, CostTerm{Field: field, What: what, Bytes: satMul(n, per)})
+	}
+}
+
+// satMul is a × b, saturating instead of overflowing.
+func satMul(a, b int64) int64 {
+	if a != 0 && b > (1<<62)/a {
+		return 1 << 62
+	}
+	return a * b
+}
+
+// Measured bytes per item of a run (each counts the engine's state, the
+// result and its encoding, which an interactive run holds at once, and the
+// copy of the encoding a caller writes).
+const (
+	costPerInstance = 6 << 10 // a server instance: its plan, engine state, statistics and their JSON, outside the series
+	costPerPair     = 272     // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
+	costPerCounter  = 16      // an MP counter, per machine and queue
+	costPerCell     = 44      // a number of the time series: the engine's bins, the result's and its JSON twice
+	costPerRow      = CostPerTraceRow
+	costPerRep      = 1 << 10 // a replication's figures, kept to combine them
+	costRunBase     = 64 << 10
+	costSeriesBins  = 160 // the bins a run's series ends with, at most (auto width: 60 to 240, 120 targeted)
+)
+
+// CostPerTraceRow is what a trace row costs compiled, the request it
+// becomes (core holds a trace whole, sorted).
+const CostPerTraceRow = 128
+
+// modelSize is what of a model drives a run's memory.
+type modelSize struct {
+	instances, queues, machines, pairs int64
+	mp                                 bool
+}
+
+func sizeOf(m *Model) modelSize {
+	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), mp: m.Model == "MP"}
+	for i := range m.Servers {
+		s.pairs += int64(len(m.Servers[i].Services))
+	}
+	return s
+}
+
+// traceRows is the number of rows of sc's trace, counted without reading it.
+func traceRows(sc *Scenario) (field string, rows int64) {
+	if sc.Workload.TraceCSV != "" {
+		return "workload.trace_csv", int64(strings.Count(sc.Workload.TraceCSV, "\n")) + 1
+	}
+	return "workload.trace", int64(len(sc.Workload.Trace))
+}
+
+// RunCost estimates what one run of sc on its model m holds at its peak,
+// with its replications (run one after another), outside the requests it
+// holds at once (RunOptions.MaxInFlight bounds those, at about
+// BytesPerInFlight each).
+func RunCost(sc *Scenario, m *Model) Cost {
+	c := runCost(sc, sizeOf(m))
+	if k := int64(max(sc.Replications, 1)); k > 1 {
+		c.add("replications", itoa64(k)+" replications' figures", k, costPerRep)
+	}
+	return c
+}
+
+// runCost is one run's cost.
+func runCost(sc *Scenario, s modelSize) Cost {
+	var c Cost
+	c.add("", "a run's fixed part", 1, costRunBase)
+	c.add("ubbconfig", itoa64(s.instances)+" server instances", s.instances, costPerInstance)
+	if s.pairs > s.instances {
+		c.add("ubbconfig", itoa64(s.instances)+" instances × "+itoa64(s.pairs/max(s.instances, 1))+
+			" services each = "+itoa64(s.pairs)+" (instance, service) pairs", s.pairs, costPerPair)
+	}
+	cols := s.queues + 2*s.instances + 8
+	counters := int64(0)
+	if s.mp {
+		counters = s.machines * s.queues
+		cols += counters
+		c.add("ubbconfig", itoa64(s.machines)+" machines × "+itoa64(s.queues)+" queues = "+itoa64(counters)+" MP counters",
+			counters, costPerCounter)
+	}
+	bins, field := int64(costSeriesBins), "ubbconfig"
+	if sc.BinMS != nil {
+		bins, field = max(4_000_000/max(cols, 1), 2*targetBins), "bin_ms"
+	}
+	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(cols)+" columns (queues, instances twice"+
+		map[bool]string{true: ", MP counters", false: ""}[s.mp]+")", satMul(bins, cols), costPerCell)
+	if f, rows := traceRows(sc); rows > 0 {
+		c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
+	}
+	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
+	return c
+}
+
+// Measured bytes of a model's JSON as /validate and `tuxlb validate` print it.
+const (
+	jsonPerInstance = 400 // an instance's fields, indented
+	jsonPerPair     = 14  // a service in an instance's list, indented, besides its name
+	jsonPerQueue    = 150
+	jsonPerService  = 200
+	// jsonPeak is the peak over the JSON's size: the encoding, its
+	// indented copy, and the buffers' growth.
+	jsonPeak = 3
+)
+
+// ModelCost estimates what answering a model as JSON (/validate) holds at
+// its peak: the model and its encoding, whose size grows with the names of
+// every service of every instance.
+func ModelCost(m *Model) Cost {
+	var c Cost
+	s := sizeOf(m)
+	var names int64
+	for i := range m.Servers {
+		for _, name := range m.Servers[i].Services {
+			names += int64(len(name))
+		}
+	}
+	c.add("", "a model's fixed part", 1, costRunBase)
+	c.add("ubbconfig", itoa64(s.instances)+" server instances, as JSON", s.instances, jsonPeak*jsonPerInstance+costPerInstance/4)
+	c.add("ubbconfig", itoa64(s.instances)+" instances × "+itoa64(s.pairs/max(s.instances, 1))+" services each = "+
+		itoa64(s.pairs)+" (instance, service) pairs of "+itoa64(names)+" bytes of names, as JSON",
+		satMul(s.pairs, jsonPerPair)+names, jsonPeak)
+	c.add("ubbconfig", itoa64(s.queues)+" queues, as JSON", s.queues+s.instances, jsonPeak*jsonPerQueue)
+	c.add("ubbconfig", itoa64(int64(len(m.Services)))+" services, as JSON", int64(len(m.Services)), jsonPeak*jsonPerService)
+	return c
+}
+
+// Measured bytes of a sweep's compiled point besides its trace: its copy
+// of the scenario, its model and its plan.
+const (
+	costPointBase        = 32 << 10
+	costPointPerInstance = 512
+)
+
+// SweepCost estimates what a sweep of sc (on its model m) holds at its
+// peak: every point compiled (points × the model and the trace), and
+// workers runs at once. It reads the spec's values as CompileSweep does,
+// and fails where CompileSweep would on them.
+func SweepCost(sc *Scenario, m *Model, spec SweepSpec, workers int) (Cost, error) {
+	points := int64(1)
+	for _, text := range spec.Vary {
+		name, vals, ok := strings.Cut(text, "=")
+		k := lookupSweepKey(strings.TrimSpace(name))
+		if !ok || k == nil {
+			return Cost{}, Errorf(EINVALID, "vary %q: want KEY=VALUES with a known key", text)
+		}
+		values, err := parseSweepValues(k.name, vals)
+		if err != nil {
+			return Cost{}, err
+		}
+		points = satMul(points, int64(len(values)))
+	}
+	s := sizeOf(m)
+	var c Cost
+	per := costPointBase + costPointPerInstance*s.instances
+	c.add("vary", itoa64(points)+" points × a model of "+itoa64(s.instances)+" instances", points, per)
+	if f, rows := traceRows(sc); rows > 0 {
+		c.add("vary", itoa64(points)+" points × "+itoa64(rows)+" trace rows (read for each point)"+" in "+f, satMul(points, rows), costPerRow)
+	}
+	run := runCost(sc, s)
+	w := int64(max(workers, 1))
+	for _, t := range run.Terms {
+		t.What = itoa64(w) + " runs at once × " + t.What
+		t.Bytes = satMul(t.Bytes, w)
+		c.Terms = append(c.Terms, t)
+	}
+	return c, nil
+}
+
+// SizeText words a byte count for messages: "13.6 GiB", "292 MiB", "900 bytes".
+func SizeText(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1024 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f, u = f/1024, u+1
+	}
+	if f >= 100 {
+		return strconv.FormatFloat(f, 'f', 0, 64) + " " + units[u]
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64) + " " + units[u]
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

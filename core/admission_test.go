@@ -1,0 +1,180 @@
+package core
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// costUBB is a UBBCONFIG of entries × perEntry instances, each advertising
+// services services, on machines machines (MP when more than one).
+func costUBB(machines, entries, perEntry, services int) string {
+	var b strings.Builder
+	model := "SHM"
+	if machines > 1 {
+		model = "MP"
+	}
+	fmt.Fprintf(&b, "*RESOURCES\nIPCKEY 1\nMASTER m0\nMODEL %s\nLDBAL Y\n*MACHINES\n", model)
+	for i := 0; i < machines; i++ {
+		fmt.Fprintf(&b, "h%d LMID=m%d\n", i, i)
+	}
+	b.WriteString("*GROUPS\n")
+	for i := 0; i < machines; i++ {
+		fmt.Fprintf(&b, "G%d LMID=m%d GRPNO=%d\n", i, i, i+1)
+	}
+	b.WriteString("*SERVERS\n")
+	var svc []string
+	for i := 0; i < services; i++ {
+		svc = append(svc, fmt.Sprintf("S%d", i))
+	}
+	for e := 0; e < entries; e++ {
+		fmt.Fprintf(&b, "srv%d SRVGRP=G%d SRVID=%d MIN=%d CLOPT=\"-s %s --\"\n", e, e%machines, 1+e*perEntry, perEntry, strings.Join(svc, ","))
+	}
+	return b.String()
+}
+
+func heapNow() (live, total uint64) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc, ms.TotalAlloc
+}
+
+// The estimate of a run covers what the run really holds (its plan, its
+// result and the result's encoding), and is not far above what it
+// allocates in all: measured on runs that are large in each of the
+// estimate's terms.
+func TestCostCoversRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs large models")
+	}
+	ms := 1.0
+	for _, tc := range []struct {
+		name                                   string
+		machines, entries, perEntry, svc, rows int
+		binMS                                  bool
+	}{
+		{"instances", 1, 4, 1000, 1, 10, false},
+		{"pairs", 1, 2, 500, 200, 10, false},
+		{"MP counters", 20, 20, 50, 1, 10, false},
+		{"trace rows", 1, 1, 10, 1, 200_000, false},
+		{"bins", 1, 1, 200, 1, 2000, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := &Scenario{UBBConfig: costUBB(tc.machines, tc.entries, tc.perEntry, tc.svc),
+				Services: map[string]ServiceSpec{"S0": {ServiceTime: &Dist{Dist: "const", MS: &ms}}}}
+			for i := 0; i < tc.rows; i++ {
+				at := float64(i)
+				sc.Workload.Trace = append(sc.Workload.Trace, TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
+			}
+			if tc.binMS {
+				bin := 0.001
+				sc.BinMS = &bin
+			}
+			m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+			if err != nil {
+				t.Fatal(err)
+			}
+			est := RunCost(sc, m)
+			live0, total0 := heapNow()
+			p, err := Compile(sc, RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := p.Run(RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			enc := EncodeResult(res)
+			live1, total1 := heapNow()
+			runtime.KeepAlive(p)
+			runtime.KeepAlive(res)
+			held, allocated := int64(live1-live0)+int64(len(enc)), int64(total1-total0)+int64(len(enc))
+			t.Logf("estimate %s (largest: %s), held %s, allocated %s", SizeText(est.Bytes()), est.Largest().What, SizeText(held), SizeText(allocated))
+			if est.Bytes() < held {
+				t.Errorf("estimate %s is under what the run holds, %s", SizeText(est.Bytes()), SizeText(held))
+			}
+			if est.Bytes() > 4*allocated+1<<20 {
+				t.Errorf("estimate %s is far over what the run allocates in all, %s", SizeText(est.Bytes()), SizeText(allocated))
+			}
+		})
+	}
+}
+
+// The largest term names the product that is too large, and the field
+// that sets it.
+func TestCostNamesLargest(t *testing.T) {
+	sc := &Scenario{UBBConfig: costUBB(1, 10, 1000, 500), Replications: 100}
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := RunCost(sc, m)
+	if l := c.Largest(); l.Field != "ubbconfig" || !strings.Contains(l.What, "10000 instances × 500 services each = 5000000 (instance, service) pairs") {
+		t.Errorf("largest term %+v, want the pairs", l)
+	}
+	sw, err := SweepCost(&Scenario{UBBConfig: costUBB(1, 10, 1000, 1)}, m, SweepSpec{Vary: []string{"rate_scale=1..1000/1"}}, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := sw.Largest(); l.Field != "vary" || !strings.Contains(l.What, "1000 points × a model of 10000 instances") || sw.Bytes() < 4<<30 {
+		t.Errorf("largest term of the sweep %+v (%s), want points × model over 4 GiB", l, SizeText(sw.Bytes()))
+	}
+	if got := SizeText(13_600_000_000); got != "12.7 GiB" {
+		t.Errorf("SizeText: %q", got)
+	}
+}
+
+// A run of k replications holds one whole result and the others' figures,
+// not k results: 80 replications of 2000 instances once held 80 results
+// of several MiB each.
+func TestReplicationsHoldOneResult(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 20 replications of a large model")
+	}
+	ms := 1.0
+	at := 0.0
+	sc := &Scenario{UBBConfig: costUBB(1, 2, 1000, 1), Replications: 80,
+		Services: map[string]ServiceSpec{"S0": {ServiceTime: &Dist{Dist: "const", MS: &ms}}},
+		Workload: Workload{Trace: []TraceRow{{TimeMS: &at, Service: "S0"}}}}
+	p, err := Compile(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := p.RunReplication(0, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(EncodeResult(one)))
+	one = nil
+	base, _ := heapNow()
+	stop, peak := make(chan struct{}), make(chan uint64)
+	go func() {
+		var most uint64
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				peak <- most
+				return
+			default:
+			}
+			runtime.ReadMemStats(&ms)
+			most = max(most, ms.HeapAlloc)
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	if _, err := p.Run(RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	close(stop)
+	grew := int64(<-peak) - int64(base)
+	t.Logf("a result of %s encoded; the heap grew by at most %s over 80 replications", SizeText(size), SizeText(grew))
+	if grew > 20*size {
+		t.Errorf("80 replications grew the heap by %s, want about one result's worth (%s encoded), not eighty", SizeText(grew), SizeText(size))
+	}
+}

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/pool"
+)
+
+// The memory budget (--memory-budget) is split into equal shares: one for
+// each of the --max-runs runs (and compares and validations) executing at
+// once, one for each of the --sweep-workers runs of the sweep job this
+// server works, and one for that job's compiled points. A request is
+// admitted only when the estimate of what it will hold (core.Cost) fits its
+// share, checked before anything of it is built; what is left of a run's
+// share bounds the requests it may hold at once.
+
+// share is the bytes of one share of the budget.
+func (s *Server) share() int64 {
+	return s.cfg.MemoryBudget / int64(s.cfg.MaxRuns+pool.Workers(s.cfg.SweepWorkers)+1)
+}
+
+// loadModel reads sc's configuration, as Compile will, to estimate its cost.
+func loadModel(sc *core.Scenario) (*core.Model, error) {
+	return core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
+		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
+}
+
+// admitRun checks a run's estimate against its share and returns the
+// requests it may hold at once with what is left. keep reserves room for a
+// compressed dispatch log (at most --max-stored).
+func (s *Server) admitRun(sc *core.Scenario, keep bool) (int64, error) {
+	m, err := loadModel(sc)
+	if err != nil {
+		return 0, err
+	}
+	cost := core.RunCost(sc, m)
+	if keep {
+		cost.Terms = append(cost.Terms, core.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored)",
+			Bytes: s.cfg.MaxStoredBytes})
+	}
+	share := s.share()
+	if cost.Bytes() > share {
+		return 0, s.overBudget(cost, "run", share, 1)
+	}
+	return max((share-cost.Bytes())/core.BytesPerInFlight, 1), nil
+}
+
+// overBudget is the 413 problem of a request whose estimate passes the
+// shares it may use, naming its largest term and the field behind it.
+func (s *Server) overBudget(cost core.Cost, what string, share int64, shares int) *Problem {
+	largest := cost.Largest()
+	allowed := share * int64(shares)
+	p := problemf(http.StatusRequestEntityTooLarge, "over-budget", "Over the memory budget",
+		"this %s would hold about %s at its peak, more than the %s it may (the memory budget, flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, "+
+			"is shared by --max-runs %d runs, --sweep-workers %d runs of a sweep and a sweep's compiled points); the largest part: %s, about %s; "+
+			"make it smaller or run it with the CLI",
+		what, core.SizeText(cost.Bytes()), core.SizeText(allowed), core.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns,
+		pool.Workers(s.cfg.SweepWorkers), largest.What, core.SizeText(largest.Bytes))
+	p.Errors = []ProblemItem{{Field: largest.Field, Message: fmt.Sprintf("%s: about %s", largest.What, core.SizeText(largest.Bytes))}}
+	p.Limit = allowed
+	return p
+}
+
+// admitSweep checks a sweep's estimate against the shares its job uses:
+// one for its compiled points, one for each of its runs at once.
+func (s *Server) admitSweep(sc *core.Scenario, spec core.SweepSpec) error {
+	m, err := loadModel(sc)
+	if err != nil {
+		return err
+	}
+	workers := pool.Workers(s.cfg.SweepWorkers)
+	cost, err := core.SweepCost(sc, m, spec, workers)
+	if err != nil {
+		return nil // CompileSweep says what is wrong, in its words
+	}
+	if cost.Bytes() > s.share()*int64(workers+1) {
+		return s.overBudget(cost, "sweep", s.share(), workers+1)
+	}
+	return nil
+}

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// admissionUBB is a UBBCONFIG of entries × perEntry instances, each
+// advertising services services named with nameLen characters.
+func admissionUBB(entries, perEntry, services, nameLen int) string {
+	var b strings.Builder
+	b.WriteString("*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\n")
+	var svc []string
+	for i := 0; i < services; i++ {
+		name := fmt.Sprintf("S%d", i)
+		svc = append(svc, name+strings.Repeat("X", max(nameLen-len(name), 0)))
+	}
+	fmt.Fprintf(&b, "DEFAULT: CLOPT=\"-s %s --\"\n", strings.Join(svc, ","))
+	for e := 0; e < entries; e++ {
+		fmt.Fprintf(&b, "srv%d SRVGRP=G SRVID=%d MIN=%d\n", e, 1+e*perEntry, perEntry)
+	}
+	return b.String()
+}
+
+// admissionScenario is a scenario on ubb with a few requests of its first
+// service.
+func admissionScenario(t *testing.T, ubb string, extra string) string {
+	t.Helper()
+	u, _ := json.Marshal(ubb)
+	return `{"ubbconfig": ` + string(u) + `, "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},` + extra +
+		` "workload": {"trace": [{"time_ms": 0, "service": "S0"}, {"time_ms": 1, "service": "S0"}]}}`
+}
+
+// A request whose estimate passes its share of the memory budget is
+// refused at once, before anything of it is built, with a problem naming
+// the product that is too large and the field behind it: a run of 10 000
+// instances × 5 000 services (a 34 KB body), a sweep of 1 000 points of a
+// large model, a model whose JSON would be hundreds of megabytes.
+func TestAdmissionRefusesOverBudget(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers = 2, 1 }) // the default budget, 2 GiB: shares of 512 MiB
+	pairs := admissionScenario(t, admissionUBB(10, 1000, 5000, 0), "")
+	if len(pairs) > 40_000 {
+		t.Fatalf("the run's body is %d bytes, want a small one", len(pairs))
+	}
+	sweep := `{"scenario": ` + admissionScenario(t, admissionUBB(10, 1000, 1, 0), "") + `, "vary": ["rate_scale=1..1000/1"]}`
+	for _, tc := range []struct {
+		path, body, slug, field, what string
+	}{
+		{"/api/v1/runs", pairs, "over-budget", "ubbconfig", "10000 instances × 5000 services each = 50000000 (instance, service) pairs"},
+		{"/api/v1/sweeps", sweep, "over-budget", "vary", "1000 points × a model of 10000 instances"},
+	} {
+		start := time.Now()
+		rec := h.doBounded(context.Background(), 60*time.Second, "POST", tc.path, tc.body)
+		p := wantProblem(t, rec, tc.path, 413, tc.slug)
+		if len(p.Errors) != 1 || p.Errors[0].Field != tc.field || !strings.Contains(p.Detail, tc.what) || !strings.Contains(p.Detail, "--memory-budget") {
+			t.Errorf("%s: detail %q errors %+v; want %q, field %s and the flag", tc.path, p.Detail, p.Errors, tc.what, tc.field)
+		}
+		t.Logf("%s refused in %s", tc.path, time.Since(start))
+	}
+	// a model whose JSON would be too large for a share: names of 200
+	// characters make few pairs heavy
+	big := admissionUBB(10, 1000, 100, 200)
+	h = newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 2, 1, 1<<30 })
+	p := wantProblem(t, h.do("POST", "/api/v1/validate", "text/plain", big), "/api/v1/validate", 413, "model-too-large")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "ubbconfig" || !strings.Contains(p.Detail, "bytes of names, as JSON") {
+		t.Errorf("validate: detail %q errors %+v, want the names' bytes named", p.Detail, p.Errors)
+	}
+	if rec := h.do("POST", "/api/v1/validate", "text/plain", admissionUBB(10, 1000, 10, 10)); rec.Code != 200 {
+		t.Errorf("a model of 10000 instances and short names: got %d, want 200", rec.Code)
+	}
+}

@@ -1,0 +1,151 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/mattn/go-sqlite3"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// FileFault is what is wrong with the SQLite file itself: deleted or
+// replaced while the server runs, read-only, or failing to be written. It
+// is an EUNAVAILABLE core error (errors.As finds it) whose detail names
+// the file and says what to do, and holds nothing of the driver, so it may
+// be shown to clients (PublicDetail).
+type FileFault struct {
+	Detail string
+	err    *core.Error
+}
+
+func (f *FileFault) Error() string { return f.Detail }
+
+// Unwrap gives the core error, of code EUNAVAILABLE.
+func (f *FileFault) Unwrap() error { return f.err }
+
+// PublicDetail is the message a client may be shown.
+func (f *FileFault) PublicDetail() string { return f.Detail }
+
+// PublicDetail returns the client-safe detail of err when it carries one
+// (a FileFault), else "".
+func PublicDetail(err error) string {
+	var f *FileFault
+	if errors.As(err, &f) {
+		return f.Detail
+	}
+	return ""
+}
+
+func fileFault(format string, args ...any) *FileFault {
+	msg := fmt.Sprintf(format, args...)
+	return &FileFault{Detail: msg, err: &core.Error{Code: core.EUNAVAILABLE, Message: msg}}
+}
+
+// fileState is the identity of the open database file and the fault its
+// writes last met.
+type fileState struct {
+	path  string
+	info  os.FileInfo // the file as opened: a file at path that is not this one is another file
+	mu    sync.Mutex
+	fault *FileFault // the last write's fault, nil once a write succeeds
+}
+
+// checkDir says, in words, why a database file at path cannot be created:
+// its directory is missing, not a directory, or not writable.
+func checkDir(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("database directory %s does not exist: create it, or give --db a path in a directory that does", dir)
+	case err != nil:
+		return fmt.Errorf("database directory %s: %w", dir, err)
+	case !fi.IsDir():
+		return fmt.Errorf("database path %s: %s is not a directory", path, dir)
+	}
+	probe, err := os.CreateTemp(dir, ".tuxlb-probe-*")
+	if err != nil {
+		return fmt.Errorf("database directory %s is not writable (%v): SQLite keeps the database and its -wal and -shm files there; give --db a path in a writable directory", dir, errors.Unwrap(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// checkFile refuses to write when the file at the path is no longer the
+// one opened: its writes would go to an unlinked file, and be lost.
+func (db *DB) checkFile() error {
+	fi, err := os.Stat(db.file.path)
+	if err == nil && os.SameFile(fi, db.file.info) {
+		return nil
+	}
+	f := fileFault("database %s: the file was deleted or replaced while the server ran, and what is written now would be lost; "+
+		"put it back and restart the server", db.file.path)
+	db.setFault(f)
+	return f
+}
+
+// noteWrite turns the error of a write into a FileFault when the file is at
+// fault (read-only, an I/O error), remembers it for Ping, and forgets it
+// once a write succeeds.
+func (db *DB) noteWrite(err *error) {
+	if *err == nil {
+		db.setFault(nil)
+		return
+	}
+	var se sqlite3.Error
+	if !errors.As(*err, &se) {
+		return
+	}
+	var f *FileFault
+	switch se.Code {
+	case sqlite3.ErrReadonly:
+		f = fileFault("database %s is read-only: make the file, its -wal and -shm files and its directory writable (a read-only file system cannot hold it)", db.file.path)
+	case sqlite3.ErrIoErr, sqlite3.ErrCantOpen:
+		f = fileFault("database %s cannot be written (%s): check the file and its disk", db.file.path, se.Code.Error())
+	default:
+		return
+	}
+	db.setFault(f)
+	*err = f
+}
+
+func (db *DB) setFault(f *FileFault) {
+	db.file.mu.Lock()
+	db.file.fault = f
+	db.file.mu.Unlock()
+}
+
+// probeWrite starts a write and rolls it back: it fails when the file
+// cannot be written, without changing it.
+func (db *DB) probeWrite(ctx context.Context) (err error) {
+	defer db.noteWrite(&err)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, "UPDATE schema_version SET name = name WHERE version = (SELECT MAX(version) FROM schema_version)")
+	return err
+}
+
+// health is Ping's verdict on the file: a file deleted or replaced, or the
+// fault of the last write, checked again (a read-only file made writable
+// is well again).
+func (db *DB) health(ctx context.Context) error {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	db.file.mu.Lock()
+	faulty := db.file.fault != nil
+	db.file.mu.Unlock()
+	if faulty {
+		return db.probeWrite(ctx)
+	}
+	return nil
+}

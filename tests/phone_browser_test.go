@@ -1,0 +1,95 @@
+package tests
+
+// The playground on a phone: the Run button and the scenario before the
+// share boxes and the results, and wide tables saying that they scroll.
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// phoneSize makes the tab a 390 x 844 phone screen (CSS pixels).
+func phoneSize() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: 390, Height: 844, DeviceScaleFactor: 2, Mobile: true})
+		return err
+	})
+}
+
+func TestPlaygroundPhone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests start Chromium; skipped with -short")
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	requireBuilt(t, srv.URL)
+	for _, scheme := range []string{"light", "dark"} {
+		t.Run(scheme, func(t *testing.T) {
+			ctx := newBrowser(t)
+			do(t, ctx, "be a phone", phoneSize(), emulateScheme(scheme))
+			loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
+			var top map[string]float64
+			if err := json.Unmarshal([]byte(get(t, ctx, "measure the layout", chromedp.Evaluate[string](`JSON.stringify(Object.fromEntries(
+				[["run", '[data-testid="run"]'], ["scenario", 'section.inputs [role="tablist"]'], ["share", '[data-testid="share"]'], ["results", 'section.outputs']]
+					.map(([k, q]) => [k, document.querySelector(q).getBoundingClientRect().top + scrollY])))`))), &top); err != nil {
+				t.Fatal(err)
+			}
+			if !(top["run"] < top["scenario"] && top["scenario"] < top["share"] && top["share"] < top["results"]) {
+				t.Errorf("on a phone, want the Run button, the scenario, the share boxes, then the results, top to bottom; got tops %v", top)
+			}
+			if w := get(t, ctx, "page width", chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > 390 {
+				t.Errorf("the page is %.0f px wide on a 390 px screen: something does not fit", w)
+			}
+			// Every table wider than the screen says so just before it; the queue table (9 columns) is one.
+			got := get(t, ctx, "look at the tables", chromedp.Evaluate[string](`JSON.stringify([...document.querySelectorAll("section.outputs table:not(.u-legend)")]
+				.filter((t) => t.getClientRects().length)
+				.map((t) => ({ caption: t.caption?.textContent ?? "", wide: t.scrollWidth > t.clientWidth + 1,
+					hint: !!t.previousElementSibling?.matches('[data-testid="scroll-hint"]') && t.previousElementSibling.getClientRects().length > 0 })))`))
+			var tables []struct {
+				Caption    string
+				Wide, Hint bool
+			}
+			if err := json.Unmarshal([]byte(got), &tables); err != nil {
+				t.Fatal(err)
+			}
+			wide := 0
+			for _, tb := range tables {
+				if tb.Wide {
+					wide++
+				}
+				if tb.Wide != tb.Hint {
+					t.Errorf("table %q: wider than the screen %v, but a scroll hint before it %v", tb.Caption, tb.Wide, tb.Hint)
+				}
+			}
+			if wide == 0 {
+				t.Errorf("no table is wider than a phone's screen (%d tables): the check checked nothing", len(tables))
+			}
+			if scheme == "light" {
+				viewport(t, ctx, "phone", `window.scrollTo(0, 0)`)
+			} else {
+				viewport(t, ctx, "phone-dark-table", `document.querySelector('[data-testid="scroll-hint"]').scrollIntoView({block: "start"})`)
+			}
+		})
+	}
+}
+
+// viewport saves what the screen shows after script as docs/img/NAME.png
+// when TUXLB_SCREENSHOTS=1.
+func viewport(t *testing.T, ctx context.Context, name, script string) {
+	t.Helper()
+	if os.Getenv("TUXLB_SCREENSHOTS") != "1" {
+		return
+	}
+	do(t, ctx, "scroll for "+name, chromedp.Evaluate[chromedp.Void](script), chromedp.Sleep(400*time.Millisecond))
+	png := get(t, ctx, "screenshot "+name, chromedp.CaptureScreenshot())
+	if err := os.WriteFile(filepath.Join(repoRoot(t), "docs", "img", name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
