@@ -867,8 +867,10 @@ func (e *engine) clientIssue(g int, t int64) error {
 		c.routeVal, c.routeNum, c.route, c.buf = "", 0, routeNone, 0
 		if cp.script != nil {
 			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
-			c.service, c.routeVal = st.service, st.value
-			if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
+			c.service, c.routeVal, c.buf = st.service, st.value, st.buf
+			if e.routing != nil && e.routing[st.service] != nil {
+				c.route = e.routing[st.service].route(e.bufs, c.buf, st.value) // entries told apart by BUFTYPE
+			} else if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
 				c.route = routeOf(crit, st.value)
 			}
 		} else {

@@ -83,6 +83,7 @@ type clientService struct {
 type scriptStep struct {
 	service int
 	value   string
+	buf     int32 // its buffer type (a bufTable index)
 }
 
 // retryTPETIME is the bit of TPETIME in clientPlan.retryOn.
@@ -312,7 +313,7 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
-		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f}
+		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
 		var csv clientService
 		if csv.service, msg = n.service(e.Service); msg != "" {
 			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
@@ -339,8 +340,19 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 		if err := timed(f+".service", step.service); err != nil {
 			return cp, err
 		}
+		if e.BufType != "" {
+			if msg := ubb.CheckBufType(e.BufType); msg != "" {
+				return cp, Errorf(EINVALID, "%s.buftype: %s", f, msg)
+			}
+			step.buf = n.bufs.index(e.BufType) // carried, for an unrouted service's nested requests
+		}
 		if e.Route != nil {
 			crit, kind, name := n.crit[step.service], "", ""
+			if cs := n.sets[step.service]; cs != nil {
+				if k := cs.pick(n.bufs, step.buf); k >= 0 {
+					crit = cs.entries[k] // the value is checked against the entry its buffer type picks
+				}
+			}
 			if crit != nil {
 				kind, name = crit.Kind, crit.Name
 			}

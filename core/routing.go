@@ -105,6 +105,12 @@ func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
 		}
 	}
 	r := &streamRoute{valued: rs != nil}
+	if bufs := c.bufs; n != nil || bufs != nil {
+		if n != nil {
+			bufs = n.bufs
+		}
+		r.buf = bufs.index(bt) // carried by the requests, for nested requests to inherit
+	}
 	if n != nil {
 		set := n.sets[service]
 		if set == nil {
@@ -115,7 +121,6 @@ func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
 			c.fail(field, "service %s has no routing criterion (ROUTING= in *SERVICES), so %s", c.st.Service, what)
 			return nil
 		}
-		r.buf = n.bufs.index(bt)
 		k := set.pick(n.bufs, r.buf)
 		if k < 0 {
 			r.noBuf = true // every request fails with TPESYSTEM; its values are not checked

@@ -13,7 +13,7 @@ import (
 // (ranges 1-10 → G1, * → G2) and FML32 or VIEW:v (1-10 → G2, * → G1).
 // U is not routed.
 const bufUBB = "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\nG2 LMID=site1 GRPNO=2\n" +
-	"*SERVERS\na SRVGRP=G1 SRVID=1 CLOPT=\"-s S,P,U\"\nb SRVGRP=G2 SRVID=1 CLOPT=\"-s S,P\"\n" +
+	"*SERVERS\na SRVGRP=G1 SRVID=1 CLOPT=\"-s S,P,U,Q\"\nb SRVGRP=G2 SRVID=1 CLOPT=\"-s S,P\"\n" +
 	"*SERVICES\nS ROUTING=R\nP ROUTING=R\nU\n*ROUTING\nR FIELD=ACCT BUFTYPE=FML RANGES=\"1-10:G1,*:G2\"\n" +
 	"R FIELD=ACCT BUFTYPE=\"FML32;VIEW:v\" RANGES=\"1-10:G2,*:G1\"\n"
 
@@ -109,20 +109,27 @@ func TestStreamBufType(t *testing.T) {
 }
 
 // TestBufTypeClientsAndCalls: a client set's service entry gives its
-// requests' buffer type, and a nested request inherits its caller's: P's
-// child S (route inherited) is routed by the same entry as P.
+// requests' buffer type (so does a script entry), and a nested request
+// inherits its caller's: P's child S (route inherited) is routed by the
+// same entry as P, and so is the child of Q, an unrouted service whose
+// requests carry the value and buffer type for it.
 func TestBufTypeClientsAndCalls(t *testing.T) {
 	sc := &Scenario{UBBConfig: bufUBB,
 		Services: map[string]ServiceSpec{
 			"S": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}},
 			"P": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}, Calls: []CallStep{{Service: "S"}}},
 			"U": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}},
+			"Q": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}, Calls: []CallStep{{Service: "S"}}},
 		},
 		Workload: Workload{Generate: &GenerateSp{DurationMS: 10, Clients: []ClientSet{
 			{Name: "a", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
 				Services: []ClientService{{Service: "P", Route: &RouteSpec{Values: []RouteValue{"5"}}, BufType: "FML32"}}},
 			{Name: "b", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
 				Services: []ClientService{{Service: "P", Route: &RouteSpec{Values: []RouteValue{"5"}}}}},
+			{Name: "c", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
+				Services: []ClientService{{Service: "Q", Route: &RouteSpec{Values: []RouteValue{"5"}}, BufType: "VIEW:v"}}},
+			{Name: "d", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
+				Script: []ScriptEntry{{Service: "P", Route: ptr(RouteValue("5")), BufType: "FML32"}}},
 		}}}}
 	var log bytes.Buffer
 	if _, err := Run(sc, RunOptions{Dispatch: &log}); err != nil {
@@ -133,7 +140,8 @@ func TestBufTypeClientsAndCalls(t *testing.T) {
 		f := strings.Split(line, ",")
 		got[f[0]] = f[4]
 	}
-	for id, want := range map[string]string{"a:0:0": "G2/1", "a:0:0.1": "G2/1", "b:0:0": "G1/1", "b:0:0.1": "G1/1"} {
+	for id, want := range map[string]string{"a:0:0": "G2/1", "a:0:0.1": "G2/1", "b:0:0": "G1/1", "b:0:0.1": "G1/1",
+		"c:0:0": "G1/1", "c:0:0.1": "G2/1", "d:0:0": "G2/1", "d:0:0.1": "G2/1"} {
 		if got[id] != want {
 			t.Errorf("%s: got server %q, want %s (log:\n%s)", id, got[id], want, log.String())
 		}
