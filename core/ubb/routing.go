@@ -115,9 +115,14 @@ const maxBufPairs = 32
 // into c.bufs. False after an error (reported at its line and column).
 func (b *builder) parseBufType(c *Criterion, p param) bool {
 	v := p.value
+	// A BUFTYPE this reader cannot use is a warning, not an error: real
+	// configurations carry types and forms it does not know, and BUFTYPE
+	// only decides between entries that share a name. The criterion then
+	// holds every buffer type, as one without BUFTYPE does.
 	fail := func(off int, format string, args ...any) bool {
-		b.errorf(valuePos(p, off), "routing criterion %s: BUFTYPE: "+format, append([]any{c.Name}, args...)...)
-		return false
+		b.warnf(valuePos(p, off), "routing criterion %s: BUFTYPE: "+format+"; the criterion is taken to hold every buffer type", append([]any{c.Name}, args...)...)
+		c.bufs = nil
+		return true
 	}
 	if strings.TrimSpace(v) == "" {
 		return fail(0, "empty: expected type[:subtype[,subtype]] items separated by ';', such as FML or VIEW:acct")

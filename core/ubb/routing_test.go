@@ -2,6 +2,7 @@ package ubb
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -146,24 +147,6 @@ func TestRoutingRejections(t *testing.T) {
 			"t.ubb:13:1: duplicate routing criterion R: the entry at line 12 has no BUFTYPE=, and entries that share a name need one each to tell them apart"},
 		{"shared name, a pair in both", base + "R FIELD=F BUFTYPE=\"FML;VIEW:a\" RANGES=\"1:G1\"\nR FIELD=F BUFTYPE=\"FML32;VIEW:b,a\" RANGES=\"1:G1\"\n",
 			"t.ubb:13:19: routing criterion R: BUFTYPE VIEW:a is also in the entry at line 12: a buffer type picks one entry only"},
-		{"BUFTYPE empty", base + "R FIELD=F BUFTYPE=\" \" RANGES=\"1:G1\"\n",
-			"t.ubb:12:20: routing criterion R: BUFTYPE: empty: expected type[:subtype[,subtype]] items separated by ';', such as FML or VIEW:acct"},
-		{"BUFTYPE unknown type", base + "R FIELD=F BUFTYPE=\"FML; STRING\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:25: routing criterion R: BUFTYPE: buffer type STRING cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML"},
-		{"BUFTYPE lower case", base + "R FIELD=F BUFTYPE=fml RANGES=\"1:G1\"\n",
-			"t.ubb:12:19: routing criterion R: BUFTYPE: buffer type fml cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML"},
-		{"BUFTYPE view without subtype", base + "R FIELD=F BUFTYPE=\"FML;VIEW\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:24: routing criterion R: BUFTYPE: VIEW needs a subtype (VIEW:name; * is not allowed)"},
-		{"BUFTYPE FML with a subtype", base + "R FIELD=F BUFTYPE=\"FML32:x\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:20: routing criterion R: BUFTYPE: FML32 takes no subtype, got FML32:x"},
-		{"BUFTYPE wildcard subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,*\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:27: routing criterion R: BUFTYPE: VIEW:*: the wildcard * is not allowed here: name each subtype"},
-		{"BUFTYPE empty subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,,b\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:27: routing criterion R: BUFTYPE: VIEW: expected a subtype name"},
-		{"BUFTYPE empty item", base + "R FIELD=F BUFTYPE=\"FML;;XML\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:24: routing criterion R: BUFTYPE: expected a buffer type (FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML) in each ';'-separated item"},
-		{"BUFTYPE twice in one entry", base + "R FIELD=F BUFTYPE=\"VIEW:a,b;VIEW:b\" RANGES=\"1:G1\"\n",
-			"t.ubb:12:29: routing criterion R: BUFTYPE: VIEW:b is listed twice"},
 		{"unterminated RANGES", base + "R FIELD=F RANGES=\"1:G1,\n2:G1\n",
 			"t.ubb:12:18: unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)"},
 	} {
@@ -362,4 +345,44 @@ func mustDec(s string) decimal {
 		panic(s)
 	}
 	return d
+}
+
+// A BUFTYPE the reader cannot use is a warning naming it, and the criterion
+// holds every buffer type (real configurations carry forms it does not know).
+func TestBufTypeWarnings(t *testing.T) {
+	base := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S,T\"\n*SERVICES\nS ROUTING=R\n*ROUTING\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"BUFTYPE empty", base + "R FIELD=F BUFTYPE=\" \" RANGES=\"1:G1\"\n",
+			"t.ubb:12:20: warning: routing criterion R: BUFTYPE: empty: expected type[:subtype[,subtype]] items separated by ';', such as FML or VIEW:acct; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE unknown type", base + "R FIELD=F BUFTYPE=\"FML; STRING\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:25: warning: routing criterion R: BUFTYPE: buffer type STRING cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE lower case", base + "R FIELD=F BUFTYPE=fml RANGES=\"1:G1\"\n",
+			"t.ubb:12:19: warning: routing criterion R: BUFTYPE: buffer type fml cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE view without subtype", base + "R FIELD=F BUFTYPE=\"FML;VIEW\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:24: warning: routing criterion R: BUFTYPE: VIEW needs a subtype (VIEW:name; * is not allowed); the criterion is taken to hold every buffer type"},
+		{"BUFTYPE FML with a subtype", base + "R FIELD=F BUFTYPE=\"FML32:x\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:20: warning: routing criterion R: BUFTYPE: FML32 takes no subtype, got FML32:x; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE wildcard subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,*\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:27: warning: routing criterion R: BUFTYPE: VIEW:*: the wildcard * is not allowed here: name each subtype; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE empty subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,,b\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:27: warning: routing criterion R: BUFTYPE: VIEW: expected a subtype name; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE empty item", base + "R FIELD=F BUFTYPE=\"FML;;XML\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:24: warning: routing criterion R: BUFTYPE: expected a buffer type (FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML) in each ';'-separated item; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE twice in one entry", base + "R FIELD=F BUFTYPE=\"VIEW:a,b;VIEW:b\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:29: warning: routing criterion R: BUFTYPE: VIEW:b is listed twice; the criterion is taken to hold every buffer type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Load(Input{UBBConfig: c.text, UBBName: "t.ubb"})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			var got []string
+			for _, w := range m.Warnings {
+				got = append(got, w.String())
+			}
+			if !slices.Contains(got, c.want) {
+				t.Errorf("warnings %q\nwant %s", got, c.want)
+			}
+		})
+	}
 }
