@@ -149,6 +149,7 @@ type clientState struct {
 	routeVal string
 	routeNum float64
 	route    int32
+	buf      int32 // its buffer type (a bufTable index)
 	id       string
 	key      uint64
 	rng      rng.PCG
@@ -177,16 +178,20 @@ type appState struct {
 	bind    appSlot
 	bound   bool
 	atIssue reason // the failure at issue of the request issue just took, 0 for none
-	held    []int64
-	holdAt  []int64
-	nested  int64
-	retried int64
-	calls   []int64 // per service: requests its servers issued as a caller
-	acc     []clientAcc
-	draw    rng.PCG
-	cur     int32  // the slot take gave the last request issued
-	mode    string // how the request being bound is issued, for explanations
-	why     string // why the last request failed with TPESVCFAIL, for explanations
+	// failover[s] and noDomain[s] count the requests of imported service s
+	// (issued after the warm-up) that a gateway sent to an alternate remote
+	// domain, and those it failed because no domain of the list was up.
+	failover, noDomain []int64
+	held               []int64
+	holdAt             []int64
+	nested             int64
+	retried            int64
+	calls              []int64 // per service: requests its servers issued as a caller
+	acc                []clientAcc
+	draw               rng.PCG
+	cur                int32  // the slot take gave the last request issued
+	mode               string // how the request being bound is issued, for explanations
+	why                string // why the last request failed with TPESVCFAIL, for explanations
 }
 
 // explainCaller notes who issued the request being explained (the one take
@@ -209,7 +214,8 @@ func (a *appState) explainCaller(e *engine, ex *Explanation) {
 // newAppState sets up applications for e: every client's first think.
 func newAppState(e *engine, ap *appPlan) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
-		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients))}
+		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients)),
+		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services))}
 	a.dlOf = make([]int32, len(ap.blockUS))
 	for sv, lim := range ap.blockUS {
 		a.dlOf[sv] = -1
@@ -500,6 +506,10 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sv := &e.servers[i]
 	s := sv.cur
 	f := e.pool.at(s)
+	if sv.gateway && f.remoteUS < 0 {
+		e.gatewayFailed(s, t)
+		return
+	}
 	if sv.gateway || a.plan.calls[f.req.Service] == nil {
 		e.endServed(s, t)
 		return
@@ -509,6 +519,16 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sv.due = -1 // no completion is pending while it holds the request
 	a.holdAt[i] = t
 	e.runSteps(s, t)
+}
+
+// gatewayFailed ends the forwarding of request s at t by a gateway that
+// found no remote domain of the import up: the request fails with
+// TPESVCERR, the failure crossing back to its caller like a reply, and the
+// gateway takes its next request.
+func (e *engine) gatewayFailed(s int32, t int64) {
+	sv := e.release(s, t)
+	e.appFailSvc(s, t)
+	e.serverNext(sv, t)
 }
 
 // runSteps runs the call steps of the request in slot p from its next one,
@@ -583,7 +603,11 @@ func (e *engine) childRequest(p int32, j int, t int64) request {
 	case st.inherit:
 		r.RouteVal = routeText(&f.req)
 	}
-	if st.route == nil && r.RouteVal != "" && crit != nil {
+	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
+	if e.routing != nil && e.routing[st.service] != nil {
+		// entries that differ by BUFTYPE: the inherited buffer type picks one
+		r.Route = e.routing[st.service].route(e.bufs, r.Buf, routeText(&r))
+	} else if st.route == nil && r.RouteVal != "" && crit != nil {
 		r.Route = routeOf(crit, r.RouteVal)
 	}
 	return r
@@ -842,11 +866,13 @@ func (e *engine) clientIssue(g int, t int64) error {
 	if c.k == 0 {
 		n := c.n
 		c.n++
-		c.routeVal, c.routeNum, c.route = "", 0, routeNone
+		c.routeVal, c.routeNum, c.route, c.buf = "", 0, routeNone, 0
 		if cp.script != nil {
 			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
-			c.service, c.routeVal = st.service, st.value
-			if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
+			c.service, c.routeVal, c.buf = st.service, st.value, st.buf
+			if e.routing != nil && e.routing[st.service] != nil {
+				c.route = e.routing[st.service].route(e.bufs, c.buf, st.value) // entries told apart by BUFTYPE
+			} else if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
 				c.route = routeOf(crit, st.value)
 			}
 		} else {
@@ -861,14 +887,14 @@ func (e *engine) clientIssue(g int, t int64) error {
 			if sr := cp.svcs[i].route; sr != nil {
 				var r request
 				sr.draw(&c.rng, &r)
-				c.routeVal, c.routeNum, c.route = r.RouteVal, r.RouteNum, r.Route
+				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
 		c.id = cp.name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
 		c.key = mix64(c.key ^ uint64(n+1))
 	}
 	r := request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: mix64(c.key ^ uint64(c.k)),
-		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum}
+		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
 	if c.k > 0 {
 		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
 		if t >= e.setup.WarmupUS {

@@ -84,6 +84,7 @@ type clientService struct {
 type scriptStep struct {
 	service int
 	value   string
+	buf     int32 // its buffer type (a bufTable index)
 }
 
 // retryTPETIME is the bit of TPETIME in clientPlan.retryOn.
@@ -200,12 +201,13 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 		hasCalls = hasCalls || len(sp.Calls) > 0
 	}
 	apps := hasCalls || g != nil && len(g.Clients) > 0
-	if !apps && st.Tuning.QueueCapacity == nil {
-		return nil
+	if !apps && st.Tuning.QueueCapacity == nil && st.Remote == nil {
+		return nil // a domain that is ever down needs the failure of a gateway's request: appCompletion
 	}
 	m := st.Model
 	n := newNames(m)
 	n.needMS, n.needGroup = st.untimed()
+	n.bufs = st.bufs
 	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
 	if c := st.Tuning.QueueCapacity; c != nil {
 		ap.qcap = *c
@@ -312,7 +314,7 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
-		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route}, path: f}
+		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
 		var csv clientService
 		if csv.service, msg = n.Service(e.Service); msg != "" {
 			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
@@ -339,8 +341,19 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 		if err := timed(f+".service", step.service); err != nil {
 			return cp, err
 		}
+		if e.BufType != "" {
+			if msg := ubb.CheckBufType(e.BufType); msg != "" {
+				return cp, Errorf(EINVALID, "%s.buftype: %s", f, msg)
+			}
+			step.buf = n.bufs.index(e.BufType) // carried, for an unrouted service's nested requests
+		}
 		if e.Route != nil {
 			crit, kind, name := n.crit[step.service], "", ""
+			if cs := n.sets[step.service]; cs != nil {
+				if k := cs.pick(n.bufs, step.buf); k >= 0 {
+					crit = cs.entries[k] // the value is checked against the entry its buffer type picks
+				}
+			}
 			if crit != nil {
 				kind, name = crit.Kind, crit.Name
 			}

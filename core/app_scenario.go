@@ -96,13 +96,16 @@ type ClientService struct {
 	Service string     `json:"service"`
 	Weight  *float64   `json:"weight,omitempty"` // default 1
 	Route   *RouteSpec `json:"route,omitempty"`
+	// BufType is the requests' buffer type, as a stream's buftype.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // ScriptEntry is one request of a client script: a service name, or
-// {"service", "route"} with a constant routing value.
+// {"service", "route", "buftype"} with a constant routing value.
 type ScriptEntry struct {
 	Service string      `json:"service"`
 	Route   *RouteValue `json:"route,omitempty"`
+	BufType string      `json:"buftype,omitempty"` // the request's buffer type, as a stream's buftype
 }
 
 // UnmarshalJSON reads a service name or an object.
@@ -138,9 +141,9 @@ func (*ScriptEntry) JSONProblem(v any, path string) string {
 	return jsonx.Mismatch(path, "a service name or {\"service\", \"route\"}", v)
 }
 
-// MarshalJSON writes a bare name when there is no route.
+// MarshalJSON writes a bare name when there is no route nor buffer type.
 func (s ScriptEntry) MarshalJSON() ([]byte, error) {
-	if s.Route == nil {
+	if s.Route == nil && s.BufType == "" {
 		return json.Marshal(s.Service)
 	}
 	type plain ScriptEntry

@@ -170,8 +170,16 @@ type engine struct {
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	rng              rng.PCG
-	draw             rng.PCG
+	// noBuf[s]: requests of routed service s whose buffer type no entry
+	// of its criterion holds.
+	noBuf []int64
+	// routing[s] is the criterion of routed service s when its entries
+	// differ by BUFTYPE (nil otherwise, and nil for all when none does):
+	// nested requests pick their entry by the buffer type they inherit.
+	routing []*critSet
+	bufs    *bufTable
+	rng     rng.PCG
+	draw    rng.PCG
 
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals
@@ -667,6 +675,10 @@ func (e *engine) finishLogged(s int32) {
 // remote-domain time for a gateway.
 func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 	if sv.gateway {
+		if rd := e.setup.Remote; rd != nil && f.req.Service < len(rd) && rd[f.req.Service] != nil {
+			e.remoteDomain(f, rd[f.req.Service])
+			return e.setup.GatewayForwardUS
+		}
 		if smp := e.setup.RemoteTime; f.req.Service < len(smp) && smp[f.req.Service] != nil {
 			e.draw.Seed(f.req.Key, streamRemote)
 			f.remoteUS = roundUS(smp[f.req.Service].SampleMS(&e.draw) * 1000)

@@ -43,7 +43,10 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 		e.netload[i] = int64(m.Machines[i].NetLoad)
 	}
 	e.rr = make([]int64, len(m.Services))
-	e.noValue, e.noMatch = make([]int64, len(m.Services)), make([]int64, len(m.Services))
+	e.noValue, e.noMatch, e.noBuf = make([]int64, len(m.Services)), make([]int64, len(m.Services)), make([]int64, len(m.Services))
+	if e.bufs = setup.bufs; e.bufs == nil {
+		e.bufs = newBufTable(m)
+	}
 	e.rng.Seed(setup.Seed, streamPolicy)
 	e.nextReset = math.MaxInt64
 	if e.alg == algMP {

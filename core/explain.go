@@ -70,10 +70,20 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 
 // routingOf describes the routing step of f.
 func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *RoutingStep {
-	c := e.m.Criterion(e.m.Services[f.req.Service].Routing)
-	st := &RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback}
+	cs := newCritSet(e.m, e.m.Services[f.req.Service].Routing)
+	c := cs.entries[0]
+	k := cs.pick(e.bufs, f.req.Buf)
+	if k >= 0 {
+		c = cs.entries[k]
+	}
+	st := &RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback,
+		BufType: e.bufs.name(f.req.Buf), NoEntry: k < 0}
+	if len(cs.entries) > 1 && k >= 0 {
+		st.EntryLine = c.Line
+	}
 	if rs.rng >= 0 {
-		r := c.Ranges[rs.rng]
+		ec, i := cs.entryOf(rs.rng + 1)
+		r := ec.Ranges[i]
 		st.Range = r.Text + ":" + r.Group
 	}
 	if sv != nil {
@@ -172,6 +182,9 @@ func (x *explainer) done(e *engine, f *flight) {
 	case f.reason == reasonSvcErr && f.noReply:
 		x.out[k].Failure = sprintf("its queue %s is on machine %s, which was lost: no reply ever came (its caller sees TPETIME at its deadline)",
 			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
+	case f.reason == reasonSvcErr && f.remoteUS < 0:
+		x.out[k].Failure = sprintf("TPESVCERR at %s ms: when gateway %s took it at %s ms, no remote domain it is imported from (RDOM=%s) was up",
+			formatMS(e.now), e.m.Servers[f.server].ID, formatMS(f.startUS), strings.Join(e.m.Services[f.req.Service].Remote.Domains(), ","))
 	case f.reason == reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
 	case f.reason == reasonSvcFail:

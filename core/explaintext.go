@@ -128,6 +128,17 @@ func routingText(ex *Explanation) string {
 	r := ex.Routing
 	head := fmt.Sprintf("%s is routed by %s (field %s): ", ex.Service, r.Criterion, r.Field)
 	switch {
+	case r.NoEntry:
+		return fmt.Sprintf("%s is routed by %s: its buffer type is %s, and no entry of %s holds it (BUFTYPE), so the request fails with TPESYSTEM.",
+			ex.Service, r.Criterion, r.BufType, r.Criterion)
+	case r.EntryLine > 0:
+		which := "for buffer type " + r.BufType
+		if r.BufType == "" {
+			which = "the first: the request gives no buffer type"
+		}
+		head = fmt.Sprintf("%s is routed by %s, the entry at line %d (%s; field %s): ", ex.Service, r.Criterion, r.EntryLine, which, r.Field)
+	}
+	switch {
 	case r.Value == "":
 		return head + "the request carries no routing value, so it fails with TPESYSTEM."
 	case r.Range == "":

@@ -215,6 +215,7 @@ func (e *engine) warnings(eligible []bool, r *Result) []string {
 		out = append(out, sat.String())
 	}
 	out = append(out, e.routingWarnings()...)
+	out = append(out, e.domainWarnings()...)
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -68,9 +69,16 @@ const (
 
 var routeDists = vocab[routeDistKind]{"routing value distribution", []string{"uniform", "normal", "exp"}}
 
-// streamRoute is a checked RouteSpec: what a stream needs to draw values.
+// streamRoute is a checked RouteSpec, and the requests' buffer type: what
+// a stream needs to draw values and route them.
 type streamRoute struct {
-	crit    *ubb.Criterion
+	crit *ubb.Criterion // the entry of the criterion its requests are routed by
+	base int32          // where crit's ranges start among the service's routes
+	buf  int32          // the requests' buffer type (a bufTable index; 0: none)
+	// noBuf says that the buffer type is one no entry of the criterion
+	// holds: every request fails with TPESYSTEM.
+	noBuf   bool
+	valued  bool // values are drawn (dist or values given)
 	isList  bool
 	kind    routeDistKind
 	a, b    float64 // uniform: min, max; normal: mean, sd; exp: mean
@@ -87,18 +95,45 @@ const maxRouteValue = 1 << 52
 // checkRoute checks a stream's route field against the service's criterion
 // (crit nil: the model is not at hand, only the shape is checked).
 func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
-	rs := c.st.Route
-	if rs == nil {
+	rs, bt := c.st.Route, c.st.BufType
+	if rs == nil && bt == "" {
 		return nil
 	}
-	var crit *ubb.Criterion
-	if n != nil {
-		if crit = n.crit[service]; crit == nil {
-			c.fail("route", "service %s has no routing criterion (ROUTING= in *SERVICES), so its requests carry no routing value", c.st.Service)
+	if bt != "" {
+		if msg := ubb.CheckBufType(bt); msg != "" {
+			c.fail("buftype", "%s", msg)
 			return nil
 		}
 	}
-	r := &streamRoute{crit: crit, integer: rs.Integer == nil || *rs.Integer}
+	r := &streamRoute{valued: rs != nil}
+	if bufs := c.bufs; n != nil || bufs != nil {
+		if n != nil {
+			bufs = n.bufs
+		}
+		r.buf = bufs.index(bt) // carried by the requests, for nested requests to inherit
+	}
+	if n != nil {
+		set := n.sets[service]
+		if set == nil {
+			field, what := "route", "its requests carry no routing value"
+			if rs == nil {
+				field, what = "buftype", "its buffer type picks no routing entry"
+			}
+			c.fail(field, "service %s has no routing criterion (ROUTING= in *SERVICES), so %s", c.st.Service, what)
+			return nil
+		}
+		k := set.pick(n.bufs, r.buf)
+		if k < 0 {
+			r.noBuf = true // every request fails with TPESYSTEM; its values are not checked
+			return r
+		}
+		r.crit, r.base = set.entries[k], set.base[k]
+	}
+	if rs == nil {
+		return r
+	}
+	crit := r.crit
+	r.integer = rs.Integer == nil || *rs.Integer
 	num := func(field string, p *float64) float64 {
 		if p == nil {
 			c.fail("route."+field, "missing for dist %q", rs.Dist)
@@ -196,12 +231,22 @@ func (c *streamCheck) routeList(r *streamRoute, rs *RouteSpec) {
 		r.values = append(r.values, string(v))
 		r.cum = append(r.cum, total)
 		if r.crit != nil {
-			r.ranges = append(r.ranges, routeOf(r.crit, string(v)))
+			r.ranges = append(r.ranges, routeIn(r.crit, r.base, string(v)))
 		}
 	}
 	if total <= 0 {
 		c.fail("route.weights", "at least one weight must be > 0")
 	}
+}
+
+// routeIn is routeOf for an entry whose ranges start at base among its
+// service's routes (the entries of one criterion name, flattened).
+func routeIn(c *ubb.Criterion, base int32, text string) int32 {
+	k := routeOf(c, text)
+	if k > 0 {
+		k += base
+	}
+	return k
 }
 
 // routeOf returns the Route of a value given as text for criterion c.
@@ -216,8 +261,17 @@ func routeOf(c *ubb.Criterion, text string) int32 {
 	return int32(k + 1)
 }
 
-// draw sets r's routing value from rd (a generator seeded for this request).
+// draw sets r's buffer type and routing value from rd (a generator seeded
+// for this request).
 func (sr *streamRoute) draw(rd *rng.PCG, r *request) {
+	r.Buf = sr.buf
+	switch {
+	case sr.noBuf:
+		r.Route = routeNoBuf
+		return
+	case !sr.valued:
+		return
+	}
 	if sr.isList {
 		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
 		i := 0 // the first value whose cumulative weight is above u: never one of weight 0
@@ -254,6 +308,9 @@ func (sr *streamRoute) draw(rd *rng.PCG, r *request) {
 		return
 	}
 	r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
+	if r.Route > 0 {
+		r.Route += sr.base
+	}
 }
 
 // routeOfNumber is routeOf for a number written in b.
@@ -264,6 +321,108 @@ func routeOfNumber(c *ubb.Criterion, b []byte) int32 {
 		return routeNoMatch
 	}
 	return int32(k + 1)
+}
+
+// critSet is the criterion of a routed service: its *ROUTING entries of
+// that name, in file order (several when BUFTYPE tells them apart), and
+// where each entry's ranges start when they are numbered one after the
+// other (a request's Route k > 0 is range k-1 of that flattened list).
+type critSet struct {
+	entries []*ubb.Criterion
+	base    []int32
+	ranges  int32 // the ranges of every entry
+}
+
+func newCritSet(m *Model, name string) *critSet {
+	cs := &critSet{entries: m.RoutingEntries(name)}
+	for _, c := range cs.entries {
+		cs.base = append(cs.base, cs.ranges)
+		cs.ranges += int32(len(c.Ranges))
+	}
+	return cs
+}
+
+// pick returns the index of the entry that routes a request of buffer type
+// buf (a bufTable index): the first entry when the request gives none,
+// else the first entry that holds it (one without BUFTYPE holds every
+// type); -1 when none does.
+func (cs *critSet) pick(t *bufTable, buf int32) int {
+	if buf == 0 {
+		return 0
+	}
+	for i, c := range cs.entries {
+		if c.BufType == "" || buf > 0 && c.HoldsBufType(t.names[buf-1]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// route returns the Route of a request of buffer type buf whose routing
+// value is text ("" for none).
+func (cs *critSet) route(t *bufTable, buf int32, text string) int32 {
+	k := cs.pick(t, buf)
+	if k < 0 {
+		return routeNoBuf
+	}
+	return routeIn(cs.entries[k], cs.base[k], text)
+}
+
+// entryOf returns the entry, and the range within it, of Route k > 0.
+func (cs *critSet) entryOf(k int32) (*ubb.Criterion, int) {
+	i := len(cs.entries) - 1
+	for i > 0 && cs.base[i] >= k {
+		i--
+	}
+	return cs.entries[i], int(k - 1 - cs.base[i])
+}
+
+// bufTable numbers buffer types ("TYPE" or "TYPE:SUBTYPE") so that a
+// request carries its own as a number: 0 for none, from 1 those that the
+// model's BUFTYPE lists name (in file order), then those the workload
+// gives that no BUFTYPE lists (interned as it is compiled: only entries
+// without BUFTYPE hold them), -1 for one not interned. A run only reads it.
+type bufTable struct {
+	names []string
+	at    map[string]int32
+}
+
+func newBufTable(m *Model) *bufTable {
+	t := &bufTable{at: map[string]int32{}}
+	for i := range m.Routing {
+		for _, bt := range m.Routing[i].BufTypes() {
+			if _, ok := t.at[bt]; !ok {
+				t.names = append(t.names, bt)
+				t.at[bt] = int32(len(t.names))
+			}
+		}
+	}
+	return t
+}
+
+// index returns the number of buffer type bt, numbering it if it has
+// none yet.
+func (t *bufTable) index(bt string) int32 {
+	if bt == "" {
+		return 0
+	}
+	if k, ok := t.at[bt]; ok {
+		return k
+	}
+	t.names = append(t.names, bt)
+	t.at[bt] = int32(len(t.names))
+	return int32(len(t.names))
+}
+
+// name is the buffer type numbered k, as explanations show it.
+func (t *bufTable) name(k int32) string {
+	switch {
+	case k > 0:
+		return t.names[k-1]
+	case k < 0:
+		return "?"
+	}
+	return ""
 }
 
 // routeText is the routing value of r as explanations show it.
@@ -294,14 +453,15 @@ type routeStep struct {
 }
 
 // initRoutes precomputes the routing targets of service s: per range of
-// its criterion, the candidates of the range's group (group "*": all of
-// them), built once per group.
+// its criterion (of every entry of its name, one after the other), the
+// candidates of the range's group (group "*": all of them), built once per
+// group.
 func (e *engine) initRoutes(s int) {
 	svc := &e.m.Services[s]
 	if svc.Routing == "" {
 		return
 	}
-	c := e.m.Criterion(svc.Routing)
+	cs := newCritSet(e.m, svc.Routing)
 	all := &e.svc[s]
 	byGroup := map[string]*svcInfo{"*": all}
 	set := func(g string) *svcInfo {
@@ -319,25 +479,38 @@ func (e *engine) initRoutes(s int) {
 		e.routeSets = append(e.routeSets, &x) // rebuilt with the others when instances come and go
 		return &x
 	}
-	routes := make([]routeTarget, len(c.Ranges))
-	last := len(c.Ranges) - 1
-	for k, r := range c.Ranges {
-		routes[k] = routeTarget{group: r.Group, sv: set(r.Group)}
-		if k != last && c.Ranges[last].CatchAll {
-			routes[k].alt, routes[k].altGroup = set(c.Ranges[last].Group), c.Ranges[last].Group
+	routes := make([]routeTarget, 0, cs.ranges)
+	for _, c := range cs.entries {
+		last := len(c.Ranges) - 1
+		for k, r := range c.Ranges {
+			t := routeTarget{group: r.Group, sv: set(r.Group)}
+			if k != last && c.Ranges[last].CatchAll {
+				t.alt, t.altGroup = set(c.Ranges[last].Group), c.Ranges[last].Group
+			}
+			routes = append(routes, t)
 		}
 	}
 	all.routes = routes
+	if len(cs.entries) > 1 || cs.entries[0].BufType != "" {
+		if e.routing == nil {
+			e.routing = make([]*critSet, len(e.m.Services))
+		}
+		e.routing[s] = cs
+	}
 }
 
 // route is the routing step of request r of routed service sv: the
-// candidates that remain (nil when the request fails with TPESYSTEM: no
-// value, or no range holds it) and what was decided.
+// candidates that remain (nil when the request fails with TPESYSTEM: a
+// buffer type no entry holds, no value, or no range holds it) and what
+// was decided.
 func (e *engine) route(r *request, sv *svcInfo) (*svcInfo, routeStep) {
 	rs := routeStep{routed: true, rng: -1}
 	switch {
 	case r.Route == routeNone:
 		e.noValue[r.Service]++
+		return nil, rs
+	case r.Route == routeNoBuf:
+		e.noBuf[r.Service]++
 		return nil, rs
 	case r.Route < 0 || int(r.Route) > len(sv.routes):
 		e.noMatch[r.Service]++
@@ -371,6 +544,24 @@ func (e *engine) routingWarnings() []string {
 			out = append(out, sprintf("%d request(s) of %s have a routing value that no range of %s holds: they failed with TPESYSTEM",
 				n, name, e.m.Services[s].Routing))
 		}
+		if n := e.noBuf[s]; n > 0 {
+			out = append(out, sprintf("%d request(s) of %s have a buffer type that no entry of %s holds (BUFTYPE %s): they failed with TPESYSTEM",
+				n, name, e.m.Services[s].Routing, bufTypesOf(e.m, e.m.Services[s].Routing)))
+		}
 	}
 	return out
+}
+
+// bufTypesOf lists the BUFTYPEs of the entries of criterion name, as
+// written: "FML (line 12), VIEW:acct;FML32 (line 14)".
+func bufTypesOf(m *Model, name string) string {
+	var parts []string
+	for _, c := range m.RoutingEntries(name) {
+		bt := c.BufType
+		if bt == "" {
+			bt = "(any)"
+		}
+		parts = append(parts, sprintf("%s (line %d)", bt, c.Line))
+	}
+	return strings.Join(parts, ", ")
 }

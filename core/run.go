@@ -136,6 +136,12 @@ type RoutingStep struct {
 	// group was used.
 	Fallback   bool `json:"fallback,omitempty"`
 	Candidates int  `json:"candidates"` // instances left
+	// BufType is the request's buffer type ("" when it gives none); when
+	// the criterion has several entries that differ by BUFTYPE, EntryLine
+	// is the line of the one it picked, and NoEntry says none holds it.
+	BufType   string `json:"buftype,omitempty"`
+	EntryLine int    `json:"entry_line,omitempty"`
+	NoEntry   bool   `json:"no_entry,omitempty"`
 }
 
 // Candidate is one instance that advertises the requested service, as the

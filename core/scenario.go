@@ -36,9 +36,13 @@ type ServiceSpec struct {
 	Calls []CallStep `json:"calls,omitempty"`
 }
 
-// MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times.
+// MachineSpec modifies a machine of the UBBCONFIG: Speed divides service
+// times; Env is the environment its processes run with (what its ENVFILE
+// sets, which the UBBCONFIG does not hold): TMNETLOAD there replaces the
+// machine's NETLOAD; other variables are not read.
 type MachineSpec struct {
-	Speed *float64 `json:"speed,omitempty"` // default 1, must be > 0
+	Speed *float64          `json:"speed,omitempty"` // default 1, must be > 0
+	Env   map[string]string `json:"env,omitempty"`
 }
 
 // NetworkSpec is the network between machines.
@@ -46,9 +50,19 @@ type NetworkSpec struct {
 	LatencyMS float64 `json:"latency_ms"` // one way, >= 0
 }
 
-// DomainSpec is a remote domain: how long it takes to answer.
+// DomainSpec is a remote domain: how long it takes to answer, and when it
+// is down (a gateway then fails over to the next domain of an import's
+// RDOM list, or fails the request with TPESVCERR).
 type DomainSpec struct {
-	ResponseTime Dist `json:"response_time"`
+	ResponseTime Dist           `json:"response_time"`
+	Down         []DownInterval `json:"down,omitempty"`
+}
+
+// DownInterval is a time the remote domain is down: from FromMS (included)
+// to ToMS (excluded); without ToMS, to the end of the run.
+type DownInterval struct {
+	FromMS *float64 `json:"from_ms"`
+	ToMS   *float64 `json:"to_ms,omitempty"`
 }
 
 // Tuning selects between readings of Tuxedo behaviour that is not publicly
@@ -122,6 +136,8 @@ type TraceRow struct {
 	// Route is the routing field's value (a string or a number), for a
 	// service with a routing criterion.
 	Route *RouteValue `json:"route,omitempty"`
+	// BufType is the request's buffer type, TYPE or TYPE:SUBTYPE.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // TraceMap maps the columns of a foreign request log onto trace fields, and
@@ -136,6 +152,7 @@ type TraceMap struct {
 	Prio        string `json:"prio,omitempty"`
 	ID          string `json:"id,omitempty"`
 	Route       string `json:"route,omitempty"`     // column holding the routing value
+	BufType     string `json:"buftype,omitempty"`   // column holding the buffer type
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
 }
 
@@ -168,6 +185,9 @@ type Stream struct {
 	// Route draws the routing value of each request, for a service with a
 	// routing criterion (docs/scenario.md).
 	Route *RouteSpec `json:"route,omitempty"`
+	// BufType is the requests' buffer type ("FML32", "VIEW:acct"): it picks
+	// the entry of a criterion whose *ROUTING entries differ by BUFTYPE.
+	BufType string `json:"buftype,omitempty"`
 }
 
 // RatePoint is a point of a rate profile: from AtMS on the rate moves linearly

@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
@@ -11,7 +12,10 @@ import (
 // runSetup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
 type runSetup struct {
-	Model    *Model
+	Model *Model
+	// bufs numbers the buffer types of the model and of the workload's
+	// requests (compiled with it; runs only read it).
+	bufs     *bufTable
 	Policy   policyKind
 	Seed     uint64
 	Tuning   Tuning // every field set (pointers non-nil)
@@ -34,6 +38,11 @@ type runSetup struct {
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
 	RemoteTime []sampler
+	// Remote[s], for an imported service whose remote domains (RDOM=A,B,C)
+	// are ever down, lists them in failover order; nil otherwise (and nil
+	// for every service when no domain is ever down): the gateway sends
+	// the request to the first that is up, else it fails with TPESVCERR.
+	Remote [][]remoteDomain
 
 	traceNote string            // how a log was read, the last warning of the setup
 	work      *compiledWorkload // the workload, compiled once (checkWorkload)
@@ -110,6 +119,9 @@ func (sc *Scenario) Check() error {
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		d := sc.Domains[name]
 		if _, err := newSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+			return err
+		}
+		if _, err := downSpans(d.Down, "domains."+name+".down"); err != nil {
 			return err
 		}
 	}
@@ -259,4 +271,21 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 			}
 		}
 	}
+}
+
+// remoteDomain is one remote domain of an import's failover list: its
+// response time and when it is down.
+type remoteDomain struct {
+	name string
+	smp  sampler
+	down []downSpan // in time order, not overlapping
+}
+
+// downSpan is [from, to) in µs; to is noTime for "to the end of the run".
+type downSpan struct{ from, to int64 }
+
+// upAt reports whether the domain is up at t.
+func (d *remoteDomain) upAt(t int64) bool {
+	k := sort.Search(len(d.down), func(i int) bool { return d.down[i].to > t })
+	return k == len(d.down) || d.down[k].from > t
 }

@@ -2,6 +2,8 @@ package core
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -23,7 +25,7 @@ func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
 
 // setupModel resolves sc against a model already loaded.
 func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
-	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1}
+	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: newBufTable(m)}
 	steps := []func(*Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
@@ -93,8 +95,12 @@ func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
 	return nil
 }
 
-// resolveMachines applies machines.LMID.speed.
+// resolveMachines applies machines.LMID.speed, and TMNETLOAD of
+// machines.LMID.env (on a copy of the model's machines).
 func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
+	if err := st.resolveEnv(sc); err != nil {
+		return err
+	}
 	m := st.Model
 	st.Speed = make([]float64, len(m.Machines))
 	for i := range st.Speed {
@@ -113,6 +119,42 @@ func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
 			}
 			st.Speed[i] = *sp
 		}
+	}
+	return nil
+}
+
+// maxNetLoad is the largest NETLOAD (and TMNETLOAD).
+const maxNetLoad = 32767
+
+// resolveEnv applies TMNETLOAD of each machines.LMID.env: it replaces the
+// machine's NETLOAD wherever NETLOAD is read (Oracle's administration
+// guide: "Use the NETLOAD parameter ... (or the TMNETLOAD environment
+// variable)"). The model is copied first, so the loaded one is not changed.
+func (st *runSetup) resolveEnv(sc *Scenario) error {
+	copied := false
+	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
+		v, ok := sc.Machines[lmid].Env["TMNETLOAD"]
+		if !ok {
+			continue
+		}
+		i := st.Model.MachineIndex(lmid)
+		if i < 0 {
+			return Errorf(EINVALID, "machines.%s: unknown LMID (the UBBCONFIG has %s)", lmid, machineList(st.Model))
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxNetLoad || strings.TrimLeft(v, "0123456789") != "" {
+			return Errorf(EINVALID, "machines.%s.env.TMNETLOAD: want a whole number from 0 to %d, got %q", lmid, maxNetLoad, v)
+		}
+		if !copied {
+			mm := *st.Model
+			mm.Machines = slices.Clone(mm.Machines)
+			st.Model, copied = &mm, true
+		}
+		mc := &st.Model.Machines[i]
+		if mc.NetLoad != n {
+			st.Warnings = append(st.Warnings, sprintf("machines.%s.env: TMNETLOAD %d replaces the NETLOAD %d of *MACHINES", lmid, n, mc.NetLoad))
+		}
+		mc.NetLoad = n
 	}
 	return nil
 }
@@ -166,31 +208,91 @@ func groupIndex(m *Model, name string) int {
 	return -1
 }
 
-// resolveDomains builds RemoteTime[s] for imported services.
+// resolveDomains builds RemoteTime[s] for imported services, and their
+// failover lists (Remote) when a domain is ever down.
 func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 	m := st.Model
+	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {
 			return Errorf(EINVALID, "domains.%s: unknown remote domain (the DMCONFIG has %s)", name, domainList(m))
 		}
+		spans, err := downSpans(sc.Domains[name].Down, "domains."+name+".down")
+		if err != nil {
+			return err
+		}
+		down[name] = spans
 	}
 	st.RemoteTime = make([]sampler, len(m.Services))
 	for s, svc := range m.Services {
 		if svc.Remote == nil {
 			continue
 		}
-		d, ok := sc.Domains[svc.Remote.Domain]
-		if !ok {
-			return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time",
-				svc.Remote.Domain, svc.Name)
+		list := svc.Remote.Domains()
+		var doms []remoteDomain
+		for k, name := range list {
+			if k > 0 && slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) == 0 }) {
+				break // a domain before it is never down: no request goes there
+			}
+			d, ok := sc.Domains[name]
+			if !ok && k == 0 {
+				return Errorf(EINVALID, "domains.%s: missing; service %s is imported from it and needs its response_time", name, svc.Name)
+			}
+			if !ok {
+				return Errorf(EINVALID, "domains.%s: missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time",
+					name, svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
+			}
+			smp, err := newSampler(&d.ResponseTime, "domains."+name+".response_time")
+			if err != nil {
+				return err
+			}
+			doms = append(doms, remoteDomain{name: name, smp: smp, down: down[name]})
 		}
-		smp, err := newSampler(&d.ResponseTime, "domains."+svc.Remote.Domain+".response_time")
-		if err != nil {
-			return err
+		st.RemoteTime[s] = doms[0].smp
+		if slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) > 0 }) {
+			if st.Remote == nil {
+				st.Remote = make([][]remoteDomain, len(m.Services))
+			}
+			st.Remote[s] = doms
 		}
-		st.RemoteTime[s] = smp
 	}
 	return nil
+}
+
+// downSpans checks and converts a domain's down intervals: each from_ms
+// >= 0, to_ms (when given) after it, in time order without overlapping
+// (an interval without to_ms lasts to the end, so it must be the last).
+func downSpans(list []DownInterval, field string) ([]downSpan, error) {
+	var out []downSpan
+	for i, iv := range list {
+		f := sprintf("%s[%d]", field, i)
+		if iv.FromMS == nil {
+			return nil, Errorf(EINVALID, "%s.from_ms: missing", f)
+		}
+		from, err := nonNegativeMS(f+".from_ms", *iv.FromMS)
+		if err != nil {
+			return nil, err
+		}
+		sp := downSpan{from: from, to: noTime}
+		if iv.ToMS != nil {
+			if sp.to, err = nonNegativeMS(f+".to_ms", *iv.ToMS); err != nil {
+				return nil, err
+			}
+			if sp.to <= sp.from {
+				return nil, Errorf(EINVALID, "%s.to_ms: must be after from_ms (%g), got %g", f, *iv.FromMS, *iv.ToMS)
+			}
+		}
+		if n := len(out); n > 0 && sp.from < out[n-1].to {
+			prev := "the end of the run (it has no to_ms)"
+			if out[n-1].to != noTime {
+				prev = sprintf("%g ms", *list[i-1].ToMS)
+			}
+			return nil, Errorf(EINVALID, "%s.from_ms: %g is before the end of %s[%d], %s: give the intervals in time order, without overlaps",
+				f, *iv.FromMS, field, i-1, prev)
+		}
+		out = append(out, sp)
+	}
+	return out, nil
 }
 
 func domainList(m *Model) string {
@@ -224,6 +326,7 @@ func joinOr(l []string) string {
 func (st *runSetup) checkWorkload(sc *Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
+	n.bufs = st.bufs
 	cw, err := compileWorkload(n, &sc.Workload)
 	if err != nil {
 		return err

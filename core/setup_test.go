@@ -135,3 +135,32 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
 	}
 }
+
+// TestSetupTMNetLoad: TMNETLOAD of machines.LMID.env replaces the
+// machine's NETLOAD in the setup's copy of the model (the loaded model is
+// not changed); a value that is not a NETLOAD is an error naming the field.
+func TestSetupTMNetLoad(t *testing.T) {
+	m := handModel()
+	before := m.Machines[1].NetLoad
+	sc := baseScenario()
+	sc.Machines = map[string]MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
+	st, err := setupModel(m, sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Model.Machines[1].NetLoad != 77 || m.Machines[1].NetLoad != before {
+		t.Errorf("NetLoad: setup %d, loaded model %d; want 77 and %d", st.Model.Machines[1].NetLoad, m.Machines[1].NetLoad, before)
+	}
+	for _, v := range []string{"abc", "-1", "+5", " 5", "32768", "", "1e3", "0x10"} {
+		sc.Machines = map[string]MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
+		_, err := setupModel(handModel(), sc, RunOptions{})
+		want := `machines.site2.env.TMNETLOAD: want a whole number from 0 to 32767, got "` + v + `"`
+		if err == nil || err.Error() != want {
+			t.Errorf("TMNETLOAD %q: got %v, want %s", v, err, want)
+		}
+	}
+	sc.Machines = map[string]MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
+	if _, err := setupModel(handModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
+		t.Errorf("unknown LMID: got %v", err)
+	}
+}

@@ -96,6 +96,10 @@ type streamCheck struct {
 	st   *Stream
 	path string
 	err  error
+	// bufs numbers a buffer type checked without the names (a client's or
+	// a call's request of an unrouted service carries it for its nested
+	// requests); nil: not numbered then.
+	bufs *bufTable
 }
 
 func (c *streamCheck) fail(field, format string, args ...any) {

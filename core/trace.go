@@ -20,8 +20,12 @@ type names struct {
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
 	needMS    []bool
 	needGroup []string
-	// crit[s] is the routing criterion of service s, nil when it has none.
+	// crit[s] is the routing criterion of service s, nil when it has none
+	// (its first entry, when several differ by BUFTYPE); sets[s] all of
+	// its entries.
 	crit []*ubb.Criterion
+	sets []*critSet
+	bufs *bufTable // the model's buffer types
 }
 
 // Untimed words the problem of a request of service s without service_ms, or
@@ -36,10 +40,11 @@ func (n *names) Untimed(s int) string {
 
 func newNames(m *Model) *names {
 	n := &names{Names: trace.NewNames(m), m: m}
-	n.crit = make([]*ubb.Criterion, len(m.Services))
+	n.crit, n.sets, n.bufs = make([]*ubb.Criterion, len(m.Services)), make([]*critSet, len(m.Services)), newBufTable(m)
 	for i, s := range m.Services {
 		if s.Routing != "" {
 			n.crit[i] = m.Criterion(s.Routing)
+			n.sets[i] = newCritSet(m, s.Routing)
 		}
 	}
 	return n
@@ -59,11 +64,11 @@ func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string
 	reqs = make([]request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
 	notes, err = trace.ReadCSV(text, cols, n, func(tr *trace.Request) {
 		r := request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
-			Prio: tr.Prio, Key: uint64(tr.Row - 1)} // the row number, keyed by the merger
-		if tr.Route != "" {
-			r.RouteVal = tr.Route
-			n.route(&r)
+			Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route} // Key: the row number, keyed by the merger
+		if tr.BufType != "" {
+			r.Buf = n.bufs.index(tr.BufType)
 		}
+		n.route(&r)
 		reqs = append(reqs, r)
 	})
 	if err != nil {
@@ -131,17 +136,24 @@ func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
 		}
 		r.Prio = *row.Prio
 	}
+	if row.BufType != "" {
+		if msg := ubb.CheckBufType(row.BufType); msg != "" {
+			return r, rowError(num, "buftype", msg)
+		}
+		r.Buf = n.bufs.index(row.BufType)
+	}
 	if row.Route != nil {
 		r.RouteVal = string(*row.Route)
-		n.route(&r)
 	}
+	n.route(&r)
 	return r, nil
 }
 
-// route resolves r's routing value against its service's criterion.
+// route resolves r's buffer type and routing value against its service's
+// criterion.
 func (n *names) route(r *request) {
-	if c := n.crit[r.Service]; c != nil {
-		r.Route = routeOf(c, r.RouteVal)
+	if cs := n.sets[r.Service]; cs != nil && (r.RouteVal != "" || r.Buf != 0) {
+		r.Route = cs.route(n.bufs, r.Buf, r.RouteVal)
 	}
 }
 

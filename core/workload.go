@@ -22,6 +22,11 @@ type request struct {
 	// (0) no value, [routeNoMatch] (-1) a value no range holds. Services
 	// without a criterion ignore it.
 	Route int32
+	// Buf is the request's buffer type, numbered by the model's bufTable:
+	// 0 none given, -1 one that no BUFTYPE lists. It picks the *ROUTING
+	// entry of a criterion whose entries differ by BUFTYPE, and a nested
+	// request inherits it.
+	Buf int32
 	// RouteVal is the routing value as written ("" when there is none, or
 	// when a stream drew the number RouteNum).
 	RouteVal string
@@ -33,6 +38,7 @@ type request struct {
 const (
 	routeNone    int32 = 0
 	routeNoMatch int32 = -1
+	routeNoBuf   int32 = -2 // a buffer type that no entry of the criterion holds
 )
 
 // requestStream yields a workload's requests in issue order (time, then trace rows

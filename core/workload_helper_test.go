@@ -50,3 +50,5 @@ func drain(rs requestStream) []request {
 	}
 	return out
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -181,17 +181,34 @@ func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []stri
 		out[name] = specs[name]
 	}
 	for _, s := range remote {
-		d := m.Service(s).Remote.Domain
-		if _, ok := out[d]; ok {
-			continue
+		// the first domain, and each alternate whose domains before it are
+		// all down at times (requests may then go there)
+		for k, d := range m.Service(s).Remote.Domains() {
+			if k > 0 && !allDown(out, m.Service(s).Remote.Domains()[:k]) {
+				break
+			}
+			if _, ok := out[d]; ok {
+				continue
+			}
+			if out == nil {
+				out = map[string]core.DomainSpec{}
+			}
+			out[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
+			*notes = append(*notes, fmt.Sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultDomainMS))
 		}
-		if out == nil {
-			out = map[string]core.DomainSpec{}
-		}
-		out[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
-		*notes = append(*notes, fmt.Sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultDomainMS))
 	}
 	return out
+}
+
+// allDown says whether every domain of names is down at some time in
+// specs (else a request never gets past the one that is always up).
+func allDown(specs map[string]core.DomainSpec, names []string) bool {
+	for _, n := range names {
+		if len(specs[n].Down) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes *[]string) core.Workload {

@@ -89,3 +89,40 @@ func TestAdaptToANewConfig(t *testing.T) {
 		t.Errorf("the scenario given was modified")
 	}
 }
+
+// TestAdaptAddsReachableAlternates: adapting a scenario to its
+// configuration adds the response time of an alternate whose domains before
+// it are all down at times, and of no other.
+func TestAdaptAddsReachableAlternates(t *testing.T) {
+	sc := specScenario(t, "162-gateway-rdom-failover")
+	ra := sc.Domains["RA"]
+	sc.Domains = map[string]core.DomainSpec{"RA": ra} // RA is down at times: RB is reachable; RB is never down: RC is not
+	out, notes, err := Adapt(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := out.Domains["RB"]; !ok {
+		t.Errorf("RB not added (notes %v)", notes)
+	}
+	if _, ok := out.Domains["RC"]; ok {
+		t.Errorf("RC added, but no domain before it is ever down")
+	}
+	if _, err := core.Run(out, core.RunOptions{}); err != nil {
+		t.Errorf("the adapted scenario does not run: %v", err)
+	}
+}
+
+// specScenario reads the scenario of the hand-worked spec case dir
+// (testdata/spec).
+func specScenario(t *testing.T, dir string) *core.Scenario {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/spec/" + dir + "/scenario.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // csvTrace reads trace_csv, with the optional column mapping cm. A header of
@@ -163,7 +164,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 	if !ct.log {
 		return ct.strictHeader(names)
 	}
-	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route}
+	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route, ct.cm.BufType}
 	used := make([]bool, len(names))
 	for f := range numCols {
 		i, unit, err := findColumn(names, f, mapping[f])
@@ -200,7 +201,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 }
 
 // mapField is the workload.columns field of each trace field.
-var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route"}
+var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
 
 // strictHeader reads a header of the trace format.
 func (ct *csvTrace) strictHeader(names []string) error {
@@ -261,6 +262,12 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 			return r, rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
+	}
+	if c := ct.cell(rec, colBufType); c != "" {
+		if msg := ubb.CheckBufType(c); msg != "" {
+			return r, rowError(num, ct.header[colBufType], msg)
+		}
+		r.BufType = strings.Clone(c)
 	}
 	if c := ct.cell(rec, colRoute); c != "" {
 		r.Route = strings.Clone(c)

@@ -20,6 +20,7 @@ var logNames = [numCols][]string{
 	colPrio:      {"prio", "priority"},
 	colID:        {"id", "request_id", "req_id", "requestid"},
 	colRoute:     {"route", "routing", "routing_value", "route_value"},
+	colBufType:   {"buftype", "buffer_type", "buf_type", "tptype"},
 }
 
 // unitRule says whether a field's column name may carry a unit suffix.

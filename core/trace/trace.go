@@ -1,5 +1,5 @@
 // Package trace reads request logs: CSV in the trace format (time_ms,
-// service, origin, service_ms, prio, id, route), or a production log as it
+// service, origin, service_ms, prio, id, route, buftype), or a production log as it
 // comes, its columns found by their common names or a mapping, its times
 // date-times or epoch numbers counted from the first row. Service names and
 // LMIDs are resolved against a configuration's Model, so an error names the
@@ -24,11 +24,12 @@ const (
 	colPrio
 	colID
 	colRoute
+	colBufType
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
 
 // Columns maps the columns of a foreign request log onto trace fields, and
 // says the unit of its times (core.TraceMap, the scenario's
@@ -43,6 +44,7 @@ type Columns struct {
 	Prio        string
 	ID          string
 	Route       string // column holding the routing value
+	BufType     string // column holding the buffer type
 	Delimiter   string // one character; "": a comma, or the header's semicolon, tab or bar
 }
 
@@ -56,6 +58,7 @@ type Request struct {
 	Prio      int    // 0 when not given
 	ID        string // "" when not given
 	Route     string // the routing value as written, "" when not given
+	BufType   string // the buffer type as written (a valid one), "" when not given
 }
 
 // Resolver resolves the names a row gives. Each method returns a problem

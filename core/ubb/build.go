@@ -150,18 +150,22 @@ func (b *builder) buildResources(secs []*section) {
 	m.BBLQuery = b.intParam(res, "BBLQUERY", m.BBLQuery, 1, 32767)
 }
 
+// maxScanUnitMS is the largest SCANUNIT in milliseconds (the MS form of
+// Tuxedo 12c): 30 seconds.
+const maxScanUnitMS = 30000
+
 // scanUnit reads SCANUNIT: seconds (1..60), or milliseconds with an MS suffix
-// (1..60000), returned in microseconds.
+// (1..30000), returned in microseconds.
 func (b *builder) scanUnit(p param) int64 {
 	v := p.value
 	if len(v) > 2 && (v[len(v)-2:] == "MS" || v[len(v)-2:] == "ms") {
-		if n, ok := parseNumber(v[:len(v)-2]); ok && n >= 1 && n <= 60000 {
+		if n, ok := parseNumber(v[:len(v)-2]); ok && n >= 1 && n <= maxScanUnitMS {
 			return n * 1000
 		}
 	} else if n, ok := parseNumber(v); ok && n >= 1 && n <= 60 {
 		return n * 1_000_000
 	}
-	b.errorf(p.valPos, "SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to 60000MS, got %q", v)
+	b.errorf(p.valPos, "SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to %dMS, got %q", maxScanUnitMS, v)
 	return 10_000_000
 }
 

@@ -130,7 +130,7 @@ func TestRejections(t *testing.T) {
 		{"SHM with two machines", "*RESOURCES\nMODEL SHM\n*MACHINES\nm1 LMID=a\nm2 LMID=b\nm3 LMID=c\n",
 			"t.ubb:5:1: MODEL SHM allows one machine: a second machine (b) needs MODEL MP"},
 		{"SCANUNIT", "*RESOURCES\nMODEL SHM\nSCANUNIT 0\n",
-			`t.ubb:3:10: SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to 60000MS, got "0"`},
+			`t.ubb:3:10: SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to 30000MS, got "0"`},
 		{"SANITYSCAN", "*RESOURCES\nMODEL SHM\nSANITYSCAN x\n",
 			`t.ubb:3:12: SANITYSCAN must be a number from 1 to 32767, got "x"`},
 		{"MASTER unknown", "*RESOURCES\nMODEL SHM\nMASTER b,a\n*MACHINES\nm LMID=a\n",
@@ -151,8 +151,8 @@ func TestRejections(t *testing.T) {
 			"t.ubb:7:9: group G2: LMID is empty: expected an LMID of *MACHINES"},
 		{"BLOCKTIME 0", "*RESOURCES\nMODEL SHM\nBLOCKTIME 0\n*MACHINES\nm LMID=a\n",
 			`t.ubb:3:11: BLOCKTIME must be a number from 1 to 32767, got "0"`},
-		{"SCANUNIT ms too big", "*RESOURCES\nMODEL SHM\nSCANUNIT 60001MS\n*MACHINES\nm LMID=a\n",
-			`t.ubb:3:10: SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to 60000MS, got "60001MS"`},
+		{"SCANUNIT ms too big", "*RESOURCES\nMODEL SHM\nSCANUNIT 30001MS\n*MACHINES\nm LMID=a\n",
+			`t.ubb:3:10: SCANUNIT must be seconds from 1 to 60, or milliseconds from 1MS to 30000MS, got "30001MS"`},
 		{"missing SRVGRP", head + "s SRVID=1\n", "t.ubb:8:1: server s: missing SRVGRP="},
 		{"missing SRVID", head + "s SRVGRP=G1\n", "t.ubb:8:1: server s: missing SRVID="},
 		{"value errors before missing ones", head + "s SRVGRP=G1\nt SRVGRP=G1 SRVID=1 MIN=x\n",
@@ -270,6 +270,9 @@ func TestResources(t *testing.T) {
 		{"MODEL SHM\nSCANUNIT 7", "SHM", false, "", 7_000_000, 17, 8},
 		{"MODEL SHM\nSCANUNIT 60\nBLOCKTIME 3", "SHM", false, "", 60_000_000, 2, 3},
 		{"MODEL SHM\nSCANUNIT 60MS\nSANITYSCAN 010", "SHM", false, "", 60_000, 8, 1000},
+		{"MODEL SHM\nSCANUNIT 500MS", "SHM", false, "", 500_000, 240, 120},
+		{"MODEL SHM\nSCANUNIT 30000MS", "SHM", false, "", 30_000_000, 4, 2},
+		{"MODEL SHM\nSCANUNIT 1MS", "SHM", false, "", 1000, 120000, 60000},
 	}
 	for _, tt := range tests {
 		m := mustLoad(t, "*RESOURCES\n"+tt.lines+"\n*MACHINES\nm LMID=a\n")

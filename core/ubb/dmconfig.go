@@ -145,7 +145,10 @@ func (b *builder) buildImport(e *entry) {
 	}
 	s := b.known(e.name)
 	if s.Remote == nil {
-		s.Remote = &RemoteService{Domain: remote, GatewayGroup: locals[0].gwgrp}
+		s.Remote = &RemoteService{Domain: remote[0], GatewayGroup: locals[0].gwgrp}
+		if len(remote) > 1 {
+			s.Remote.Alternates = remote[1:]
+		}
 	}
 	// The import's LOAD and PRIO are the gateway queue's only: each gateway
 	// group gets them (else its *SERVICES values), and a local server of the
@@ -175,9 +178,15 @@ func (b *builder) buildImport(e *entry) {
 	}
 }
 
-// importRemote returns the remote domain of an import: the first of RDOM or
-// RACCESSPOINT, else the first remote domain.
-func (b *builder) importRemote(e *entry) (string, bool) {
+// maxRemoteDomains is how many remote domains one import may list: the
+// first and two alternates (Oracle's DMCONFIG: a failover list of up to
+// three).
+const maxRemoteDomains = 3
+
+// importRemote returns the remote domains of an import: those of RDOM (or
+// RACCESSPOINT), a failover list of one to three, else the first remote
+// domain of the file.
+func (b *builder) importRemote(e *entry) ([]string, bool) {
 	p, ok := e.get("RDOM")
 	if !ok {
 		p, ok = e.get("RACCESSPOINT")
@@ -185,18 +194,44 @@ func (b *builder) importRemote(e *entry) (string, bool) {
 	if !ok {
 		if len(b.m.Domains) == 0 {
 			b.errorf(e.pos, "imported service %s: no remote domain: expected RDOM= naming an entry of *DM_REMOTE_DOMAINS", e.name)
-			return "", false
+			return nil, false
 		}
-		return b.m.Domains[0].Name, true
+		return []string{b.m.Domains[0].Name}, true
 	}
-	name := strings.TrimSpace(firstOfList(p.value))
+	var out []string
+	off := 0
+	for _, item := range strings.Split(p.value, ",") {
+		at := off + lead(item)
+		off += len(item) + 1
+		name := strings.TrimSpace(item)
+		switch {
+		case name == "":
+			b.errorf(valuePos(p, at), "imported service %s: %s=%q: expected a remote domain between the commas", e.name, p.key, p.value)
+			return nil, false
+		case !b.isRemoteDomain(name):
+			b.errorf(valuePos(p, at), "imported service %s: unknown remote domain %s: expected an entry of *DM_REMOTE_DOMAINS", e.name, name)
+			return nil, false
+		case slicesContains(out, name):
+			b.errorf(valuePos(p, at), "imported service %s: remote domain %s is listed twice in %s=", e.name, name, p.key)
+			return nil, false
+		}
+		out = append(out, name)
+	}
+	if len(out) > maxRemoteDomains {
+		b.errorf(p.valPos, "imported service %s: %s= lists %d remote domains: at most %d (the first, then up to two alternates)", e.name, p.key, len(out), maxRemoteDomains)
+		return nil, false
+	}
+	return out, true
+}
+
+// isRemoteDomain says whether name is an entry of *DM_REMOTE_DOMAINS.
+func (b *builder) isRemoteDomain(name string) bool {
 	for _, d := range b.m.Domains {
 		if d.Name == name {
-			return name, true
+			return true
 		}
 	}
-	b.errorf(p.valPos, "imported service %s: unknown remote domain %s: expected an entry of *DM_REMOTE_DOMAINS", e.name, name)
-	return "", false
+	return false
 }
 
 // importLocals returns the local domains that import a service.

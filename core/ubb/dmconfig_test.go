@@ -74,12 +74,39 @@ func TestDMConfigImports(t *testing.T) {
 	}
 }
 
+// TestDMConfigAlternates: RDOM=A,B[,C] keeps the first as the domain and
+// the rest, in order, as alternates; the first import of a service sets them.
+func TestDMConfigAlternates(t *testing.T) {
+	dm := "*DM_LOCAL_DOMAINS\nLD GWGRP=GW\n*DM_REMOTE_DOMAINS\nRD1\nRD2\nRD3\n" +
+		"*DM_REMOTE_SERVICES\nR1 RDOM=\"RD2, RD3,RD1\"\nR2 RACCESSPOINT=RD3,RD1\nR3\nR1 RDOM=RD1\n"
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: dmUBB, DMName: "t.dm", DMConfig: dm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][]string{"R1": {"RD2", "RD3", "RD1"}, "R2": {"RD3", "RD1"}, "R3": {"RD1"}} {
+		if got := m.Service(name).Remote.Domains(); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got domains %v, want %v", name, got, want)
+		}
+	}
+	if m.Service("R3").Remote.Alternates != nil {
+		t.Errorf("R3: alternates %v, want none", m.Service("R3").Remote.Alternates)
+	}
+}
+
 func TestDMConfigRejections(t *testing.T) {
 	tests := []struct{ name, dm, want string }{
 		{"unknown RDOM", "*DM_LOCAL_DOMAINS\nLD GWGRP=GW\n*DM_REMOTE_DOMAINS\nRD\n*DM_REMOTE_SERVICES\nS RDOM=XX\n",
 			"t.dm:6:8: imported service S: unknown remote domain XX: expected an entry of *DM_REMOTE_DOMAINS"},
 		{"unknown RACCESSPOINT", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\n*DM_IMPORT\nS RACCESSPOINT=\"XX,RD\"\n",
-			"t.dm:6:16: imported service S: unknown remote domain XX: expected an entry of *DM_REMOTE_DOMAINS"},
+			"t.dm:6:17: imported service S: unknown remote domain XX: expected an entry of *DM_REMOTE_DOMAINS"},
+		{"unknown alternate", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\nRE\n*DM_IMPORT\nS RDOM=\"RD, RE,XX\"\n",
+			"t.dm:7:16: imported service S: unknown remote domain XX: expected an entry of *DM_REMOTE_DOMAINS"},
+		{"alternate twice", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\nRE\n*DM_IMPORT\nS RDOM=RD,RE,RD\n",
+			"t.dm:7:14: imported service S: remote domain RD is listed twice in RDOM="},
+		{"empty alternate", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\n*DM_IMPORT\nS RDOM=RD,\n",
+			`t.dm:6:11: imported service S: RDOM="RD,": expected a remote domain between the commas`},
+		{"four remote domains", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nA\nB\nC\nD\n*DM_IMPORT\nS RDOM=A,B,C,D\n",
+			"t.dm:9:8: imported service S: RDOM= lists 4 remote domains: at most 3 (the first, then up to two alternates)"},
 		{"no remote domain", "*DM_LOCAL\nLD GWGRP=GW\n*DM_IMPORT\nS\n",
 			"t.dm:4:1: imported service S: no remote domain: expected RDOM= naming an entry of *DM_REMOTE_DOMAINS"},
 		{"unknown LDOM", "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nRD\n*DM_IMPORT\nS LDOM=LX\n",

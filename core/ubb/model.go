@@ -34,7 +34,8 @@ type Model struct {
 	Services []Service `json:"services"` // every known service, sorted by name
 	Domains  []Domain  `json:"domains,omitempty"`
 	// Routing is the *ROUTING section's criteria, in file order, each with
-	// the services that name it.
+	// the services that name it. Entries of one name that differ by
+	// BUFTYPE are listed one by one (RoutingEntries).
 	Routing []Criterion `json:"routing,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
@@ -117,11 +118,20 @@ type ServiceParams struct {
 }
 
 // RemoteService says where an imported service goes: the remote domain (its
-// *DM_REMOTE_DOMAINS entry name, which keys the scenario's "domains") and the
-// gateway group that forwards it.
+// *DM_REMOTE_DOMAINS entry name, which keys the scenario's "domains"), the
+// alternates to fail over to, and the gateway group that forwards it.
 type RemoteService struct {
 	Domain       string `json:"domain"`
 	GatewayGroup string `json:"gateway_group"`
+	// Alternates are the remote domains listed after Domain in RDOM= (at
+	// most two): the gateway sends a request to the first of Domain and
+	// its alternates that is up.
+	Alternates []string `json:"alternates,omitempty"`
+}
+
+// Domains returns Domain and its alternates, in order.
+func (r *RemoteService) Domains() []string {
+	return append([]string{r.Domain}, r.Alternates...)
 }
 
 // Domain is a remote domain of the DMCONFIG.
@@ -164,6 +174,18 @@ func (m *Model) Criterion(name string) *Criterion {
 		}
 	}
 	return nil
+}
+
+// RoutingEntries returns the *ROUTING entries named name, in file order
+// (several when they differ by BUFTYPE; see PickEntry), or nil.
+func (m *Model) RoutingEntries(name string) []*Criterion {
+	var out []*Criterion
+	for i := range m.Routing {
+		if m.Routing[i].Name == name {
+			out = append(out, &m.Routing[i])
+		}
+	}
+	return out
 }
 
 // MachineIndex returns the index of the machine with this LMID, or -1.

@@ -1,6 +1,7 @@
 package ubb
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -13,16 +14,187 @@ import (
 // Criterion is one *ROUTING entry: an ordered list of ranges of a request
 // field's values, each naming the server group that serves them.
 type Criterion struct {
-	Name    string `json:"name"`
-	Field   string `json:"field"`             // FIELD: kept and shown, not simulated
-	BufType string `json:"buftype,omitempty"` // BUFTYPE: kept and shown, not simulated
+	Name  string `json:"name"`
+	Field string `json:"field"` // FIELD: kept and shown, not simulated
+	// BufType is BUFTYPE as written: the buffer types this entry routes.
+	// Entries of one name are told apart by it; an entry without it holds
+	// every buffer type (see HoldsBufType).
+	BufType string `json:"buftype,omitempty"`
 	// Kind is "number" when the ranges' values are numbers, "string" when they
 	// are quoted strings, "" when they are only MIN, MAX and *.
 	Kind     string   `json:"kind"`
 	Ranges   []Range  `json:"ranges"`
 	Services []string `json:"services"` // the services routed by it, sorted
 	Line     int      `json:"line"`     // where the entry starts
+	bufs     []bufPair
 }
+
+// bufPair is one type[:subtype] of a BUFTYPE list.
+type bufPair struct{ typ, sub string }
+
+func (b bufPair) String() string {
+	if b.sub == "" {
+		return b.typ
+	}
+	return b.typ + ":" + b.sub
+}
+
+// HoldsBufType reports whether this entry routes requests whose buffer
+// type is bt ("TYPE" or "TYPE:SUBTYPE", compared exactly): an entry
+// without BUFTYPE holds every buffer type, one with BUFTYPE the pairs it lists.
+func (c *Criterion) HoldsBufType(bt string) bool {
+	if c.BufType == "" {
+		return true
+	}
+	typ, sub, _ := strings.Cut(bt, ":")
+	for _, p := range c.bufs {
+		if p.typ == typ && p.sub == sub {
+			return true
+		}
+	}
+	return false
+}
+
+// BufTypes returns the type/subtype pairs of BUFTYPE as "TYPE" or
+// "TYPE:SUBTYPE", in the order written (none without BUFTYPE).
+func (c *Criterion) BufTypes() []string {
+	out := make([]string, len(c.bufs))
+	for i, p := range c.bufs {
+		out[i] = p.String()
+	}
+	return out
+}
+
+// PickEntry returns the index of the entry of entries (those of one
+// criterion name, in file order) that routes a request of buffer type bt:
+// the first entry when bt is "", else the first entry that holds bt; -1
+// when none does.
+func PickEntry(entries []*Criterion, bt string) int {
+	if bt == "" {
+		if len(entries) == 0 {
+			return -1
+		}
+		return 0
+	}
+	for i, c := range entries {
+		if c.HoldsBufType(bt) {
+			return i
+		}
+	}
+	return -1
+}
+
+// CheckBufType checks a request's buffer type as a trace or a stream gives
+// it: one TYPE or TYPE:SUBTYPE, without ';', ',', '*' or blanks. It returns
+// "" when bt is fine, else what is wrong with it.
+func CheckBufType(bt string) string {
+	typ, sub, hasSub := strings.Cut(bt, ":")
+	switch {
+	case bt == "":
+		return "empty"
+	case strings.ContainsAny(bt, ";,* \t\r\n"):
+		return "want one buffer type, TYPE or TYPE:SUBTYPE (such as FML32 or VIEW:acct), got " + strconvQuote(bt)
+	case typ == "" || hasSub && (sub == "" || strings.Contains(sub, ":")):
+		return "want TYPE or TYPE:SUBTYPE (such as FML32 or VIEW:acct), got " + strconvQuote(bt)
+	}
+	return ""
+}
+
+// routedBufTypes are the buffer types Tuxedo routes by data (UBBCONFIG(5)
+// *ROUTING BUFTYPE); those in withSubtype need one, the others take none.
+var routedBufTypes = []string{"FML", "FML32", "VIEW", "VIEW32", "X_C_TYPE", "X_COMMON", "XML"}
+
+func withSubtype(typ string) bool {
+	return typ == "VIEW" || typ == "VIEW32" || typ == "X_C_TYPE" || typ == "X_COMMON"
+}
+
+// maxBufPairs is how many type/subtype pairs one BUFTYPE may list.
+const maxBufPairs = 32
+
+// parseBufType reads BUFTYPE: "type1[:subtype1[,subtype2...]][;type2[:...]]...",
+// into c.bufs. False after an error (reported at its line and column).
+func (b *builder) parseBufType(c *Criterion, p param) bool {
+	v := p.value
+	// A BUFTYPE this reader cannot use is a warning, not an error: real
+	// configurations carry types and forms it does not know, and BUFTYPE
+	// only decides between entries that share a name. The criterion then
+	// holds every buffer type, as one without BUFTYPE does.
+	fail := func(off int, format string, args ...any) bool {
+		b.warnf(valuePos(p, off), "routing criterion %s: BUFTYPE: "+format+"; the criterion is taken to hold every buffer type", append([]any{c.Name}, args...)...)
+		c.bufs = nil
+		return true
+	}
+	if strings.TrimSpace(v) == "" {
+		return fail(0, "empty: expected type[:subtype[,subtype]] items separated by ';', such as FML or VIEW:acct")
+	}
+	seen := map[bufPair]bool{}
+	off := 0
+	for _, item := range strings.Split(v, ";") {
+		at := off
+		off += len(item) + 1
+		typPart, subs, hasSub := strings.Cut(item, ":")
+		typ := strings.TrimSpace(typPart)
+		typAt := at + lead(typPart)
+		switch {
+		case typ == "":
+			return fail(typAt, "expected a buffer type (%s) in each ';'-separated item", joinTypes())
+		case !slicesContains(routedBufTypes, typ):
+			return fail(typAt, "buffer type %s cannot be routed: expected %s", typ, joinTypes())
+		case withSubtype(typ) && !hasSub:
+			return fail(typAt, "%s needs a subtype (%s:name; * is not allowed)", typ, typ)
+		case !withSubtype(typ) && hasSub:
+			return fail(typAt, "%s takes no subtype, got %s", typ, strings.TrimSpace(item))
+		}
+		pairs := []bufPair{{typ: typ}}
+		if hasSub {
+			pairs = pairs[:0]
+			subAt := at + len(typPart) + 1
+			for _, sub := range strings.Split(subs, ",") {
+				name := strings.TrimSpace(sub)
+				nameAt := subAt + lead(sub)
+				subAt += len(sub) + 1
+				switch {
+				case name == "":
+					return fail(nameAt, "%s: expected a subtype name", typ)
+				case name == "*":
+					return fail(nameAt, "%s:*: the wildcard * is not allowed here: name each subtype", typ)
+				case strings.ContainsAny(name, ":* \t\r\n"):
+					return fail(nameAt, "%s: malformed subtype %q", typ, name)
+				}
+				pairs = append(pairs, bufPair{typ: typ, sub: name})
+			}
+		}
+		for _, pr := range pairs {
+			if seen[pr] {
+				return fail(typAt, "%s is listed twice", pr)
+			}
+			seen[pr] = true
+			c.bufs = append(c.bufs, pr)
+		}
+	}
+	if len(c.bufs) > maxBufPairs {
+		return fail(0, "%d type/subtype pairs: at most %d are allowed", len(c.bufs), maxBufPairs)
+	}
+	return true
+}
+
+func joinTypes() string {
+	return strings.Join(routedBufTypes[:len(routedBufTypes)-1], ", ") + " or " + routedBufTypes[len(routedBufTypes)-1]
+}
+
+// lead is the number of blank bytes s starts with.
+func lead(s string) int { return len(s) - len(strings.TrimLeft(s, " \t\r\n\f\v")) }
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
 
 // Range is one range:group item of RANGES.
 type Range struct {
@@ -282,6 +454,9 @@ func (rp *rangesParser) skipSpace() {
 func (b *builder) parseRanges(c *Criterion, p param) bool {
 	rp := &rangesParser{b: b, crit: c.Name, p: p, s: p.value}
 	kindAt := -1
+	// catchAll is the index of the first catch-all range (-1: none yet);
+	// the ranges after it are read and checked, then dropped with a warning.
+	catchAll, ignoredAt := -1, 0
 	rp.skipSpace()
 	if rp.i == len(rp.s) {
 		rp.errorAt(0, "empty: expected range:group items such as 1-100:GROUP1, separated by commas")
@@ -305,7 +480,7 @@ func (b *builder) parseRanges(c *Criterion, p param) bool {
 				rp.skipSpace()
 				r.hi = rp.value()
 			}
-			if !rp.bad {
+			if !rp.bad && catchAll < 0 { // ranges after the catch-all are dropped: their kind does not count
 				for _, x := range []bound{r.lo, r.hi} {
 					if x.kind != boundNum && x.kind != boundStr {
 						continue
@@ -353,17 +528,20 @@ func (b *builder) parseRanges(c *Criterion, p param) bool {
 			return false
 		}
 		c.Ranges = append(c.Ranges, r)
+		if catchAll >= 0 && len(c.Ranges) == catchAll+2 {
+			ignoredAt = start
+		}
 		rp.skipSpace()
 		if rp.i == len(rp.s) {
+			b.dropAfterCatchAll(c, p, catchAll, ignoredAt)
 			return true
 		}
 		if rp.s[rp.i] != ',' {
 			rp.errorAt(rp.i, "unexpected %q after %s:%s: expected ',' and the next range", rp.s[rp.i:rp.i+1], r.Text, r.Group)
 			return false
 		}
-		if r.CatchAll {
-			rp.errorAt(start, "the catch-all * must be the last range")
-			return false
+		if r.CatchAll && catchAll < 0 {
+			catchAll = len(c.Ranges) - 1
 		}
 		rp.i++
 		rp.skipSpace()
@@ -373,6 +551,22 @@ func (b *builder) parseRanges(c *Criterion, p param) bool {
 		}
 	}
 	return false
+}
+
+// dropAfterCatchAll drops the ranges written after the catch-all (the
+// first at byte ignoredAt of the value) with a warning naming them: the
+// catch-all already holds every value they could hold.
+func (b *builder) dropAfterCatchAll(c *Criterion, p param, catchAll, ignoredAt int) {
+	if catchAll < 0 || catchAll == len(c.Ranges)-1 {
+		return
+	}
+	names := make([]string, 0, len(c.Ranges)-catchAll-1)
+	for _, r := range c.Ranges[catchAll+1:] {
+		names = append(names, r.Text+":"+r.Group)
+	}
+	b.warnf(valuePos(p, ignoredAt), "routing criterion %s: RANGES: %s after the catch-all * %s ignored: the catch-all already holds every value that no range before it holds",
+		c.Name, strings.Join(names, ", "), map[bool]string{true: "is", false: "are"}[len(names) == 1])
+	c.Ranges = c.Ranges[:catchAll+1]
 }
 
 // value reads one value of a range: MIN, MAX, a signed number or a
@@ -445,22 +639,27 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// buildRouting reads *ROUTING into b.criteria (in file order).
+// buildRouting reads *ROUTING into b.criteria (in file order). Entries may
+// share a name when each gives BUFTYPE and no type/subtype pair is in two
+// of them: the request's buffer type then picks the entry (PickEntry).
 func (b *builder) buildRouting(entries []*entry) {
 	b.critAt = map[string]int{}
 	for _, e := range entries {
-		if i, dup := b.critAt[e.name]; dup {
-			b.errorf(e.pos, "duplicate routing criterion %s (first at line %d)", e.name, b.m.Routing[i].Line)
-			continue
-		}
 		c := Criterion{Name: e.name, Line: int(e.pos.line), Ranges: []Range{}, Services: []string{}}
 		if p, ok := e.get("FIELD"); ok {
 			c.Field = p.value
 		} else {
 			b.missingf(e.pos, "routing criterion %s: missing FIELD= (the request field whose value is routed)", e.name)
 		}
-		if p, ok := e.get("BUFTYPE"); ok {
-			c.BufType = p.value
+		bt, hasBuf := e.get("BUFTYPE")
+		if hasBuf {
+			c.BufType = bt.value
+			if !b.parseBufType(&c, bt) {
+				hasBuf = false // reported; nothing more to say about its pairs
+			}
+		}
+		if first, shared := b.critAt[e.name]; shared && !b.shareName(e, &c, bt, hasBuf, first) {
+			continue
 		}
 		p, ok := e.get("RANGES")
 		if !ok {
@@ -468,9 +667,42 @@ func (b *builder) buildRouting(entries []*entry) {
 		} else {
 			b.parseRanges(&c, p) // reported; the criterion stays known to *SERVICES
 		}
-		b.critAt[e.name] = len(b.m.Routing)
+		if _, shared := b.critAt[e.name]; !shared {
+			b.critAt[e.name] = len(b.m.Routing)
+		}
 		b.m.Routing = append(b.m.Routing, c)
 	}
+}
+
+// shareName checks entry e (criterion c), written after another entry of
+// the same name (the first at index first): both must give BUFTYPE, and no
+// pair may be in two entries. False when e is refused.
+func (b *builder) shareName(e *entry, c *Criterion, bt param, hasBuf bool, first int) bool {
+	firstLine := b.m.Routing[first].Line
+	if _, given := e.get("BUFTYPE"); !given {
+		b.errorf(e.pos, "duplicate routing criterion %s (first at line %d): entries that share a name need BUFTYPE= to tell them apart", e.name, firstLine)
+		return false
+	}
+	if b.m.Routing[first].BufType == "" {
+		b.errorf(e.pos, "duplicate routing criterion %s: the entry at line %d has no BUFTYPE=, and entries that share a name need one each to tell them apart", e.name, firstLine)
+		return false
+	}
+	if !hasBuf {
+		return false
+	}
+	for i := first; i < len(b.m.Routing); i++ {
+		o := &b.m.Routing[i]
+		if o.Name != c.Name {
+			continue
+		}
+		for _, pr := range c.bufs {
+			if o.HoldsBufType(pr.String()) {
+				b.errorf(bt.valPos, "routing criterion %s: BUFTYPE %s is also in the entry at line %d: a buffer type picks one entry only", c.Name, pr, o.Line)
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // routeService records ROUTING=name of a *SERVICES entry of service s.
@@ -502,16 +734,20 @@ func (b *builder) routeService(e *entry, s *Service) {
 	}
 }
 
-// finishRouting lists each criterion's services and warns about criteria
-// no service uses and ranges whose group has no server of a service.
+// finishRouting lists each criterion's services (every entry of a name
+// lists them) and warns about criteria no service uses and ranges whose
+// group has no server of a service.
 func (b *builder) finishRouting() {
 	for i := range b.m.Services {
 		s := &b.m.Services[i]
 		if s.Routing == "" {
 			continue
 		}
-		c := &b.m.Routing[b.critAt[s.Routing]]
-		c.Services = append(c.Services, s.Name)
+		for j := b.critAt[s.Routing]; j < len(b.m.Routing); j++ {
+			if c := &b.m.Routing[j]; c.Name == s.Routing {
+				c.Services = append(c.Services, s.Name)
+			}
+		}
 	}
 	if len(b.m.Routing) == 0 {
 		return
@@ -540,7 +776,7 @@ func (b *builder) finishRouting() {
 		c := &b.m.Routing[i]
 		sort.Strings(c.Services)
 		at := pos{int32(c.Line), 1}
-		if len(c.Services) == 0 {
+		if len(c.Services) == 0 && b.critAt[c.Name] == i {
 			b.warnf(at, "routing criterion %s: no service uses it (name it with ROUTING=%s in *SERVICES)", c.Name, c.Name)
 		}
 		for _, name := range c.Services {

@@ -2,6 +2,7 @@ package ubb
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -132,8 +133,8 @@ func TestRoutingRejections(t *testing.T) {
 			"t.ubb:12:23: routing criterion R: RANGES: expected a group after 1-5:"},
 		{"trailing comma", base + "R FIELD=F RANGES=\"1-5:G1,\"\n",
 			"t.ubb:12:26: routing criterion R: RANGES: expected a range after ','"},
-		{"catch-all not last", base + "R FIELD=F RANGES=\"*:G1,1:G1\"\n",
-			"t.ubb:12:19: routing criterion R: RANGES: the catch-all * must be the last range"},
+		{"malformed after the catch-all", base + "R FIELD=F RANGES=\"*:G1,1-:G1\"\n",
+			`t.ubb:12:26: routing criterion R: RANGES: malformed value ":": expected a number, a 'string' (in single quotes), MIN or MAX`},
 		{"unclosed string", base + "R FIELD=F RANGES=\"'abc:G1\"\n",
 			"t.ubb:12:19: routing criterion R: RANGES: a string opened here needs a closing single quote"},
 		{"empty", base + "R FIELD=F RANGES=\" \"\n",
@@ -141,7 +142,11 @@ func TestRoutingRejections(t *testing.T) {
 		{"missing FIELD", base + "R RANGES=\"1:G1\"\n",
 			"t.ubb:12:1: routing criterion R: missing FIELD= (the request field whose value is routed)"},
 		{"duplicate criterion", base + "R FIELD=F RANGES=\"1:G1\"\nR FIELD=F RANGES=\"1:G1\"\n",
-			"t.ubb:13:1: duplicate routing criterion R (first at line 12)"},
+			"t.ubb:13:1: duplicate routing criterion R (first at line 12): entries that share a name need BUFTYPE= to tell them apart"},
+		{"shared name, the first without BUFTYPE", base + "R FIELD=F RANGES=\"1:G1\"\nR FIELD=F BUFTYPE=FML RANGES=\"1:G1\"\n",
+			"t.ubb:13:1: duplicate routing criterion R: the entry at line 12 has no BUFTYPE=, and entries that share a name need one each to tell them apart"},
+		{"shared name, a pair in both", base + "R FIELD=F BUFTYPE=\"FML;VIEW:a\" RANGES=\"1:G1\"\nR FIELD=F BUFTYPE=\"FML32;VIEW:b,a\" RANGES=\"1:G1\"\n",
+			"t.ubb:13:19: routing criterion R: BUFTYPE VIEW:a is also in the entry at line 12: a buffer type picks one entry only"},
 		{"unterminated RANGES", base + "R FIELD=F RANGES=\"1:G1,\n2:G1\n",
 			"t.ubb:12:18: unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)"},
 	} {
@@ -172,6 +177,94 @@ func TestRoutingWarnings(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestRangesAfterCatchAll: ranges written after the catch-all are read and
+// checked (syntax, bounds, groups), then dropped with a warning naming them;
+// they take no part in the criterion's kind.
+func TestRangesAfterCatchAll(t *testing.T) {
+	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S,T\"\n*GROUPS\nG2 LMID=site1 GRPNO=2\n" +
+		"*SERVICES\nS ROUTING=R\nT ROUTING=Q\n*ROUTING\nR FIELD=F RANGES=\"1-5:G1, *:G1,\n  'a':G2, *:G2\"\n" +
+		"Q FIELD=F RANGES=\"*:G1,7:G1\"\n"
+	m, err := Load(Input{UBBConfig: text, UBBName: "t.ubb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range m.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"t.ubb:9:1: warning: section *GROUPS again (first at line 5): its entries are added",
+		"t.ubb:16:3: warning: routing criterion R: RANGES: 'a':G2, *:G2 after the catch-all * are ignored: the catch-all already holds every value that no range before it holds",
+		"t.ubb:17:24: warning: routing criterion Q: RANGES: 7:G1 after the catch-all * is ignored: the catch-all already holds every value that no range before it holds",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	r := m.Criterion("R")
+	if len(r.Ranges) != 2 || !r.Ranges[1].CatchAll || r.Kind != KindNumber {
+		t.Errorf("R: got ranges %+v kind %q, want 1-5 and the catch-all, numbers", r.Ranges, r.Kind)
+	}
+	for v, want := range map[string]int{"3": 0, "a": 1, "9": 1} {
+		if got := r.Match(r.ParseValue(v)); got != want {
+			t.Errorf("R %q: got range %d, want %d", v, got, want)
+		}
+	}
+	if q := m.Criterion("Q"); len(q.Ranges) != 1 || q.Kind != "" {
+		t.Errorf("Q: got ranges %+v kind %q, want only the catch-all and no kind", q.Ranges, q.Kind)
+	}
+}
+
+// TestSharedNames: entries of one name told apart by BUFTYPE are all kept,
+// in file order, each listing the services; the request's buffer type picks
+// one (the first when none is given).
+func TestSharedNames(t *testing.T) {
+	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*GROUPS\nG2 LMID=site1 GRPNO=2\n" +
+		"*SERVICES\nS ROUTING=ACCT\n*ROUTING\n" +
+		"ACCT FIELD=ACCOUNT_ID BUFTYPE=\"FML\" RANGES=\"1-5:G1,*:G2\"\n" +
+		"OTHER FIELD=X BUFTYPE=FML RANGES=\"*:G1\"\n" +
+		"ACCT FIELD=acct BUFTYPE=\"VIEW:acct, acct2 ; FML32\" RANGES=\"'A'-'M':G2,*:G1\"\n"
+	m, err := Load(Input{UBBConfig: text, UBBName: "t.ubb"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := m.RoutingEntries("ACCT")
+	if len(es) != 2 || es[0].Line != 14 || es[1].Line != 16 || m.Criterion("ACCT") != es[0] {
+		t.Fatalf("entries: got %d (%+v), want lines 14 and 16, the first as Criterion", len(es), es)
+	}
+	if es[0].Kind != KindNumber || es[1].Kind != KindString || es[1].BufType != "VIEW:acct, acct2 ; FML32" {
+		t.Errorf("kinds %q %q, buftype %q", es[0].Kind, es[1].Kind, es[1].BufType)
+	}
+	for _, e := range es {
+		if strings.Join(e.Services, ",") != "S" {
+			t.Errorf("line %d: services %v, want S", e.Line, e.Services)
+		}
+	}
+	for bt, want := range map[string]int{"": 0, "FML": 0, "FML32": 1, "VIEW:acct": 1, "VIEW:acct2": 1, "VIEW": -1, "VIEW:x": -1, "XML": -1, "fml": -1} {
+		if got := PickEntry(es, bt); got != want {
+			t.Errorf("PickEntry(%q): got %d, want %d", bt, got, want)
+		}
+	}
+	for _, w := range m.Warnings {
+		if strings.Contains(w.Message, "ACCT: no service uses") {
+			t.Errorf("unexpected warning %s", w)
+		}
+	}
+	// an entry without BUFTYPE holds every buffer type
+	one := mustLoad(t, head+"s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*SERVICES\nS ROUTING=R\n*ROUTING\nR FIELD=F RANGES=\"*:G1\"\n")
+	if got := PickEntry(one.RoutingEntries("R"), "VIEW:anything"); got != 0 {
+		t.Errorf("an entry without BUFTYPE: got %d, want 0", got)
+	}
+}
+
+func TestCheckBufType(t *testing.T) {
+	for bt, bad := range map[string]bool{"FML": false, "VIEW:acct": false, "X_C_TYPE:v1": false, "anything": false,
+		"": true, "FML;VIEW:a": true, "VIEW:a,b": true, "VIEW:*": true, "VIEW:": true, ":a": true, "a:b:c": true, "FML 32": true} {
+		if got := CheckBufType(bt) != ""; got != bad {
+			t.Errorf("CheckBufType(%q) = %q, want bad %v", bt, CheckBufType(bt), bad)
+		}
 	}
 }
 
@@ -252,4 +345,44 @@ func mustDec(s string) decimal {
 		panic(s)
 	}
 	return d
+}
+
+// A BUFTYPE the reader cannot use is a warning naming it, and the criterion
+// holds every buffer type (real configurations carry forms it does not know).
+func TestBufTypeWarnings(t *testing.T) {
+	base := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S,T\"\n*SERVICES\nS ROUTING=R\n*ROUTING\n"
+	for _, c := range []struct{ name, text, want string }{
+		{"BUFTYPE empty", base + "R FIELD=F BUFTYPE=\" \" RANGES=\"1:G1\"\n",
+			"t.ubb:12:20: warning: routing criterion R: BUFTYPE: empty: expected type[:subtype[,subtype]] items separated by ';', such as FML or VIEW:acct; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE unknown type", base + "R FIELD=F BUFTYPE=\"FML; STRING\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:25: warning: routing criterion R: BUFTYPE: buffer type STRING cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE lower case", base + "R FIELD=F BUFTYPE=fml RANGES=\"1:G1\"\n",
+			"t.ubb:12:19: warning: routing criterion R: BUFTYPE: buffer type fml cannot be routed: expected FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE view without subtype", base + "R FIELD=F BUFTYPE=\"FML;VIEW\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:24: warning: routing criterion R: BUFTYPE: VIEW needs a subtype (VIEW:name; * is not allowed); the criterion is taken to hold every buffer type"},
+		{"BUFTYPE FML with a subtype", base + "R FIELD=F BUFTYPE=\"FML32:x\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:20: warning: routing criterion R: BUFTYPE: FML32 takes no subtype, got FML32:x; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE wildcard subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,*\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:27: warning: routing criterion R: BUFTYPE: VIEW:*: the wildcard * is not allowed here: name each subtype; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE empty subtype", base + "R FIELD=F BUFTYPE=\"VIEW:a,,b\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:27: warning: routing criterion R: BUFTYPE: VIEW: expected a subtype name; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE empty item", base + "R FIELD=F BUFTYPE=\"FML;;XML\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:24: warning: routing criterion R: BUFTYPE: expected a buffer type (FML, FML32, VIEW, VIEW32, X_C_TYPE, X_COMMON or XML) in each ';'-separated item; the criterion is taken to hold every buffer type"},
+		{"BUFTYPE twice in one entry", base + "R FIELD=F BUFTYPE=\"VIEW:a,b;VIEW:b\" RANGES=\"1:G1\"\n",
+			"t.ubb:12:29: warning: routing criterion R: BUFTYPE: VIEW:b is listed twice; the criterion is taken to hold every buffer type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := Load(Input{UBBConfig: c.text, UBBName: "t.ubb"})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			var got []string
+			for _, w := range m.Warnings {
+				got = append(got, w.String())
+			}
+			if !slices.Contains(got, c.want) {
+				t.Errorf("warnings %q\nwant %s", got, c.want)
+			}
+		})
+	}
 }
