@@ -21,24 +21,59 @@ func PrintServer(w io.Writer, r *core.Result) error {
 	if r.Lifecycle != nil {
 		return writeLifePrintServer(tw, r)
 	}
-	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil")
-	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----")
+	held := hasHeld(r)
+	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil"+heldHead(held))
+	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----"+heldRule(held))
 	for _, s := range r.Servers {
 		if s.Spare { // not booted: tmadmin lists running servers only
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
-			s.Requests, s.LoadDone, s.Utilization*100)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%%s\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
+			s.Requests, s.LoadDone, s.Utilization*100, heldCell(held, s))
 	}
 	return tw.Flush()
+}
+
+// hasHeld reports whether the run has calls: the servers' held time is a
+// column then (the part of the busy time spent waiting for nested replies;
+// tmadmin has no such column).
+func hasHeld(r *core.Result) bool {
+	return len(r.Servers) > 0 && r.Servers[0].HeldMS != nil
+}
+
+func heldHead(held bool) string {
+	if held {
+		return "\tHeld"
+	}
+	return ""
+}
+
+func heldRule(held bool) string {
+	if held {
+		return "\t----"
+	}
+	return ""
+}
+
+// heldCell is a server's held time and its share of its busy time.
+func heldCell(held bool, s core.ServerStats) string {
+	if !held || s.HeldMS == nil {
+		return ""
+	}
+	share := 0.0
+	if s.BusyMS > 0 {
+		share = *s.HeldMS / s.BusyMS * 100
+	}
+	return fmt.Sprintf("\t%gms (%.0f%% of busy)", *s.HeldMS, share)
 }
 
 // writeLifePrintServer is psr for a run where instances change state: a
 // Status column as tmadmin's verbose printserver words it (at the end of
 // the run), and the utilization over the instance's up time.
 func writeLifePrintServer(tw *tabwriter.Writer, r *core.Result) error {
-	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tStatus\tUp\tUtil")
-	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t------\t--\t----")
+	held := hasHeld(r)
+	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tStatus\tUp\tUtil"+heldHead(held))
+	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t------\t--\t----"+heldRule(held))
 	for _, s := range r.Servers {
 		var up, u float64
 		if s.UpMS != nil && s.UpUtilization != nil {
@@ -47,8 +82,8 @@ func writeLifePrintServer(tw *tabwriter.Writer, r *core.Result) error {
 		if s.Spare && up == 0 && s.State == "gone" {
 			continue // a spare never booted: tmadmin lists booted servers only
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%gms\t%.1f%%\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
-			s.Requests, s.LoadDone, tmadminStatus(s.State), up, u*100)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%gms\t%.1f%%%s\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
+			s.Requests, s.LoadDone, tmadminStatus(s.State), up, u*100, heldCell(held, s))
 	}
 	return tw.Flush()
 }

@@ -61,3 +61,31 @@ func TestPrintServerLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintServerHeld: psr of a run with nested calls gives each server's
+// held time and its share of the busy time (case 110: G1/1 busy 60 ms, 40
+// of them holding its requests for their children's replies).
+func TestPrintServerHeld(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(specDir, "110-tpcall-holds-server", "scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := tmadmin.PrintServer(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(strings.Fields(b.String()), " ")
+	for _, want := range []string{"Util Held", "40ms (67% of busy)", "0ms (0% of busy)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("psr lacks %q:\n%s", want, b.String())
+		}
+	}
+}
