@@ -33,9 +33,11 @@ const (
 	distEmpirical
 	distGamma
 	distErlang
+	distHyperexp
+	distWeibull
 )
 
-var distKinds = vocab[distKind]{"distribution", []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang"}}
+var distKinds = vocab[distKind]{"distribution", []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang", "hyperexp", "weibull"}}
 
 // String returns the distribution's name as the scenario spells it.
 func (k distKind) String() string { return distKinds.name(k) }
@@ -57,6 +59,10 @@ func (k distKind) build(c *distCheck) sampler {
 		return c.gamma()
 	case distErlang:
 		return c.erlang()
+	case distHyperexp:
+		return c.hyperexp()
+	case distWeibull:
+		return c.weibull()
 	}
 	panic("core: no sampler for dist " + k.String())
 }
@@ -213,4 +219,36 @@ func (c *distCheck) erlang() sampler {
 		return nil
 	}
 	return erlangDist{k: k, mean: mean, scale: mean / float64(k)}
+}
+
+// hyperexp is the balanced two-phase hyperexponential of the given mean and
+// standard deviation (sd > mean): with probability p an exponential of mean
+// mean/(2p), else one of mean mean/(2(1-p)), p chosen so that both phases
+// carry half the mean; its squared coefficient of variation is (sd/mean)^2.
+func (c *distCheck) hyperexp() sampler {
+	mean := c.need("mean_ms", c.d.MeanMS, true)
+	sd := c.need("sd_ms", c.d.SDMS, true)
+	if c.err == nil && sd <= mean {
+		c.fail("sd_ms", "must be above mean_ms (%g) for a hyperexponential, got %g (exp has sd = mean; erlang and gamma go below it)", mean, sd)
+	}
+	if c.err != nil {
+		return nil
+	}
+	cv2 := float64(sd/mean) * float64(sd/mean)
+	p := 0.5 * (1 + math.Sqrt((cv2-1)/(cv2+1)))
+	return hyperexpDist{p: p, m1: mean / (2 * p), m2: mean / (2 * (1 - p)), mean: mean}
+}
+
+// weibull is the Weibull distribution of the given mean and shape k
+// (0.1..100; below 1 its tail is heavier than an exponential's).
+func (c *distCheck) weibull() sampler {
+	mean := c.need("mean_ms", c.d.MeanMS, true)
+	k := c.need("shape", c.d.Shape, true)
+	if c.err == nil && (k < 0.1 || k > 100) {
+		c.fail("shape", "must be between 0.1 and 100, got %g", k)
+	}
+	if c.err != nil {
+		return nil
+	}
+	return weibullDist{inv: 1 / k, scale: mean / gammaFn(1+1/k), mean: mean}
 }

@@ -123,3 +123,52 @@ func (e erlangDist) SampleMS(r *rng.PCG) float64 {
 	return float64(sum * e.scale)
 }
 func (e erlangDist) MeanMS() float64 { return e.mean }
+
+// hyperexpDist is a balanced two-phase hyperexponential (dist.go).
+type hyperexpDist struct{ p, m1, m2, mean float64 }
+
+func (h hyperexpDist) SampleMS(r *rng.PCG) float64 {
+	if r.Float64() < h.p {
+		return float64(h.m1 * r.ExpFloat64())
+	}
+	return float64(h.m2 * r.ExpFloat64())
+}
+func (h hyperexpDist) MeanMS() float64 { return h.mean }
+
+// weibullDist draws scale × E^(1/k) for E exponential of mean 1 (the
+// inverse of the CDF 1 - exp(-(x/scale)^k)), with the portable log and exp.
+type weibullDist struct{ inv, scale, mean float64 }
+
+func (w weibullDist) SampleMS(r *rng.PCG) float64 {
+	e := r.ExpFloat64()
+	if e == 0 {
+		return 0
+	}
+	return float64(w.scale * fmath.Exp(float64(w.inv*fmath.Log(e))))
+}
+func (w weibullDist) MeanMS() float64 { return w.mean }
+
+// gammaFn is Γ(z) for z >= 1: shifted up to w = z + n >= 15 by the
+// recurrence Γ(z) = Γ(z+n) / (z (z+1) ... (z+n-1)), where Stirling's series
+// for ln Γ(w) to its 1/w^11 term is exact to about 1e-16; with the portable
+// log and exp, so that it gives the same bits natively and in WebAssembly.
+func gammaFn(z float64) float64 {
+	prod := 1.0
+	w := z
+	for w < 15 {
+		prod = float64(prod * w)
+		w++
+	}
+	inv := 1 / w
+	inv2 := float64(inv * inv)
+	// 1/(12w) - 1/(360w^3) + 1/(1260w^5) - 1/(1680w^7) + 1/(1188w^9) - 691/(360360w^11), by Horner
+	c := -691.0 / 360360
+	c = float64(c*inv2) + 1.0/1188
+	c = float64(c*inv2) - 1.0/1680
+	c = float64(c*inv2) + 1.0/1260
+	c = float64(c*inv2) - 1.0/360
+	c = float64(c*inv2) + 1.0/12
+	series := float64(c * inv)
+	lg := float64(float64(w-0.5)*fmath.Log(w)) - w + 0.91893853320467274178 + series // ½ ln 2π
+	return fmath.Exp(lg) / prod
+}

@@ -62,6 +62,10 @@ func TestQueueingTheory(t *testing.T) {
 		{"M/M/1 (LDBAL=N sends everything to one server)", 2, "", `{"dist": "exp", "mean_ms": 4}`, 200, 16},
 		// M/D/1: Wq = rho / (2 mu (1 - rho)) = 0.8 x 4 / (2 x 0.2) = 8 ms.
 		{"M/D/1 (Pollaczek-Khinchine)", 1, "", `{"dist": "const", "ms": 4}`, 200, 8},
+		// M/H2/1, a balanced hyperexponential of mean 4 ms and sd 8 ms
+		// (Pollaczek-Khinchine): Wq = lambda E[S^2] / (2 (1 - rho)) with
+		// E[S^2] = sd^2 + mean^2 = 80 ms^2: 0.2/ms x 80 / 0.4 = 40 ms.
+		{"M/H2/1 (Pollaczek-Khinchine, sd twice the mean)", 1, "", `{"dist": "hyperexp", "mean_ms": 4, "sd_ms": 8}`, 200, 40},
 		// M/M/4 on one MSSQ queue: Wq = C(4, 3.2) / (c mu - lambda).
 		{"M/M/c (one MSSQ set, Erlang C)", 4, "Q", `{"dist": "exp", "mean_ms": 4}`, 800, erlangC(4, 3.2) / (1000 - 800) * 1000},
 	}
