@@ -211,6 +211,9 @@ func TestApplicationProperties(t *testing.T) {
 		if res.Requests.Issued != res.Requests.Completed+failed || res.Requests.Issued != int64(len(rows)-1) {
 			t.Fatalf("case %d: issued %d, completed %d, failed %d, rows %d", k, res.Requests.Issued, res.Requests.Completed, failed, len(rows)-1)
 		}
+		if n := flowsSum(res); n != res.Requests.Issued {
+			t.Fatalf("case %d: flows sum to %d, issued %d", k, n, res.Requests.Issued)
+		}
 		for _, s := range res.Servers {
 			if *s.HeldMS > s.BusyMS+1e-9 {
 				t.Fatalf("case %d: %s held %g ms, busy %g ms", k, s.ID, *s.HeldMS, s.BusyMS)
@@ -356,4 +359,13 @@ func TestRouteCarriedThroughAnUnroutedCaller(t *testing.T) {
 	if servers["a:0:0.1"] != "G2/2" || servers["a:0:1.1"] != "G1/2" {
 		t.Errorf("WD children served by %v; want a:0:0.1 on G2/2 (70) and a:0:1.1 on G1/2 (7)", servers)
 	}
+}
+
+// flowsSum adds up the result's flows (they must sum to requests.issued).
+func flowsSum(res *core.Result) int64 {
+	var n int64
+	for _, f := range res.Flows {
+		n += f.Requests
+	}
+	return n
 }

@@ -16,7 +16,7 @@ func TestNewSamplerErrors(t *testing.T) {
 		d    Dist
 		want string
 	}{
-		{Dist{Dist: "foo"}, `svc.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang)`},
+		{Dist{Dist: "foo"}, `svc.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang, hyperexp, weibull)`},
 		{Dist{}, "svc.dist: missing"},
 		{Dist{Dist: "const"}, `svc.ms: missing (required by dist "const")`},
 		{Dist{Dist: "const", MS: f(-1)}, "svc.ms: must be >= 0, got -1"},

@@ -518,6 +518,7 @@ func (e *engine) issue(r *request) error {
 		if e.app != nil {
 			e.app.atIssue = f.reason
 		}
+		e.st.flow(f, -1)
 		e.st.fail(f)
 		if ex != nil {
 			e.opt.explain.finish(e, ex, f)
@@ -532,6 +533,7 @@ func (e *engine) issue(r *request) error {
 		f.prio = int32(min(p, prioLevels))
 	}
 	e.st.chosen(f)
+	e.st.flow(f, sq.machine)
 	e.ser.dispatch[chosen]++
 	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)

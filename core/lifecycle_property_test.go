@@ -37,6 +37,9 @@ func TestLifecycleProperties(t *testing.T) {
 		for _, msg := range lifeProblems(res, log.String()) {
 			t.Errorf("scenario %d: %s", k, msg)
 		}
+		if n := flowsSum(res); n != res.Requests.Issued {
+			t.Errorf("scenario %d: flows sum to %d, issued %d", k, n, res.Requests.Issued)
+		}
 		for _, c := range res.Lifecycle {
 			seen[c.Cause]++
 		}

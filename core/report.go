@@ -29,6 +29,7 @@ func (e *engine) result() *Result {
 	r.Queues = e.queueStats()
 	r.Services = e.serviceStats(sWait, sResp)
 	r.Machines = e.machineStats(r.Servers, eligible)
+	r.Flows = e.flowStats()
 	r.Balance = balance(r.Servers, eligible)
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
@@ -249,4 +250,25 @@ func (st *stats) offeredLoadWarning(capacity int) string {
 		return ""
 	}
 	return fmt.Sprintf("offered load %.2f (arrival rate x mean service time) exceeds the %d servers that can take it: queues grow without bound and waits depend on the run's length", offered, capacity)
+}
+
+// flowStats lists the nonzero flows by origin, then machine (none first,
+// then model order), then reason.
+func (e *engine) flowStats() []Flow {
+	st := &e.st
+	out := []Flow{}
+	for k, n := range st.flows {
+		if n == 0 {
+			continue
+		}
+		rsn := k % numReasons
+		cell := k / numReasons
+		origin, m := cell/st.nm1, cell%st.nm1-1
+		f := Flow{Origin: e.m.Machines[origin].LMID, Reason: reason(rsn).String(), Requests: n}
+		if m >= 0 {
+			f.Machine = e.m.Machines[m].LMID
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -22,6 +22,10 @@ type Result struct {
 	Queues   []QueueStats   `json:"queues"`
 	Services []ServiceStats `json:"services"`
 	Machines []MachineStats `json:"machines"`
+	// Flows counts the requests issued by origin machine, the machine of the
+	// queue chosen for them ("" when they failed at their issue) and the
+	// dispatch reason; they sum to requests.issued.
+	Flows []Flow `json:"flows"`
 	// Clients is one entry per client set, in the scenario's order.
 	Clients []ClientStats `json:"clients,omitempty"`
 	Balance Balance       `json:"balance"`
@@ -134,6 +138,16 @@ type ServiceStats struct {
 type Histogram struct {
 	BoundsMS []float64 `json:"bounds_ms"`
 	Counts   []int64   `json:"counts"`
+}
+
+// Flow is one cell of the result's flows: requests from Origin sent to a
+// queue on Machine, chosen for Reason (first, idle, least-load, a policy's
+// name; TPENOENT or TPESYSTEM with no machine).
+type Flow struct {
+	Origin   string `json:"origin"`
+	Machine  string `json:"machine"`
+	Reason   string `json:"reason"`
+	Requests int64  `json:"requests"`
 }
 
 // ClientStats counts the outcomes the clients of one set saw. Requests =

@@ -52,7 +52,7 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"syntax", `"seed": 7,`, `"seed": 7,,`, "scenario: line 12 col 13: invalid character ','"},
 		{"trailing", "\n}", "\n} {}", "scenario: line 19 col 3: trailing data after the document"},
 		{"rate zero", `"rate_per_s": 200`, `"rate_per_s": 0`, "workload.generate.streams[0].rate_per_s: must be > 0"},
-		{"unknown dist", `"dist": "exp"`, `"dist": "foo"`, `services.TOUPPER.service_time.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang)`},
+		{"unknown dist", `"dist": "exp"`, `"dist": "foo"`, `services.TOUPPER.service_time.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang, hyperexp, weibull)`},
 		{"by_group dist", `"ms": 2}`, `"ms": -2}`, "services.TOUPPER.by_group.G2.ms: must be >= 0"},
 		{"domain dist", `"ms": 20`, `"mean_ms": 20`, `domains.RDOM.response_time.ms: missing`},
 		{"policy", `"policy": "p2c"`, `"policy": "fastest"`, `policy: unknown policy "fastest" (want tuxedo, round_robin, random, jsq, p2c)`},

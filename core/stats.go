@@ -347,6 +347,21 @@ type stats struct {
 	// svcBlock[s] replaces blockAfter for service s; nil when no service
 	// has a BLOCKTIME of its own
 	svcBlock []int64
+	// flows counts the requests issued by origin machine, the chosen
+	// queue's machine (0 for none: failed at issue, else 1 + its index) and
+	// dispatch reason, at [(origin*(machines+1) + machine)*numReasons + reason]
+	flows []int64
+	nm1   int
+}
+
+// numReasons is how many dispatch reasons and failure codes there are.
+var numReasons = len(reasons.names)
+
+// flow counts request f, dispatched to a queue on machine m (-1: none).
+func (st *stats) flow(f *flight, m int32) {
+	if f.counted {
+		st.flows[(f.req.Origin*st.nm1+int(m)+1)*numReasons+int(f.reason)]++
+	}
 }
 
 func (st *stats) init(e *engine) {
@@ -384,6 +399,8 @@ func (st *stats) init(e *engine) {
 	for _, p := range []*[]int64{&st.mIssued, &st.mServed, &st.mLocal, &st.mSent, &st.mRecv} {
 		*p = make([]int64, nm)
 	}
+	st.nm1 = nm + 1
+	st.flows = make([]int64, nm*st.nm1*numReasons)
 }
 
 func (st *stats) issue(f *flight) {
