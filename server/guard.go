@@ -21,10 +21,11 @@ import (
 // parameter is a 400: a misspelt ?polcy=jsq must not silently run the
 // default policy.
 var queryParams = map[string][]string{
-	"POST /api/v1/runs":           {"policy", "seed", "dispatch"},
-	"GET /api/v1/runs":            {"limit", "cursor"},
-	"POST /api/v1/runs/:id/rerun": {"dispatch"},
-	"GET /api/v1/compare":         {"runs", "variant"},
+	"POST /api/v1/runs":            {"policy", "seed", "dispatch"},
+	"GET /api/v1/runs":             {"limit", "cursor"},
+	"POST /api/v1/runs/:id/rerun":  {"dispatch"},
+	"GET /api/v1/compare":          {"runs", "variant"},
+	"GET /api/v1/runs/:id/explain": {"request"},
 }
 
 // checkQuery refuses query parameters the route does not read.

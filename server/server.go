@@ -207,6 +207,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/api/v1/runs/:id", s.getRun)
 	get("/api/v1/runs/:id/result.json", s.getResult)
 	get("/api/v1/runs/:id/dispatch.csv", s.getDispatch)
+	get("/api/v1/runs/:id/explain", s.explainRun)
 	e.POST("/api/v1/runs/:id/rerun", s.rerun)
 	e.POST("/api/v1/scenarios", s.createScenario)
 	get("/api/v1/scenarios/:id", s.getScenario)

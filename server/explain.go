@@ -1,0 +1,88 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// maxExplained bounds the requests one explain call covers.
+const maxExplained = 100
+
+// explainRun returns the explanations of some requests of a stored run, as
+// `tuxlb run --explain N --explain-json` prints them: recomputed from the
+// stored scenario and options (no dispatch log needs to be kept). The
+// request parameter is N or N-M (issue numbers, at most 100 of them).
+func (s *Server) explainRun(c echo.Context) error {
+	start := time.Now()
+	first, count, err := explainRange(c.QueryParam("request"))
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	run, err := s.storedRun(c)
+	if err != nil {
+		return err
+	}
+	sc, err := core.ParseScenario(run.Scenario)
+	if err != nil {
+		return err // the stored scenario no longer reads: the engine changed under it
+	}
+	opt := core.RunOptions{Policy: run.Policy}
+	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
+		opt.Seed = &seed
+	}
+	release, err := s.acquireSlot()
+	if err != nil {
+		return err
+	}
+	defer release()
+	inFlight, err := s.admitRun(sc, false)
+	if err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
+	defer cancel()
+	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, inFlight
+	out, err := core.Explain(sc, opt, first, count)
+	if err != nil {
+		return s.runError(ctx, runCtx, err, inFlight)
+	}
+	if len(out) == 0 {
+		return core.Errorf(core.ENOTFOUND, "request: run %s has no request %d (it issued fewer)", run.ID, first)
+	}
+	return writeObject(c, http.StatusOK, "id", run.ID, "engine_version", core.EngineVersion,
+		"stored_engine_version", run.EngineVersion, "explanations", out)
+}
+
+// explainRange reads ?request=N or N-M.
+func explainRange(v string) (first, count int64, err error) {
+	bad := func(why string) error {
+		return core.Errorf(core.EINVALID, "request: %s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
+	}
+	if v == "" {
+		return 0, 0, bad("missing")
+	}
+	lo, hi, isRange := strings.Cut(v, "-")
+	a, err1 := strconv.ParseInt(lo, 10, 64)
+	b := a
+	var err2 error
+	if isRange {
+		b, err2 = strconv.ParseInt(hi, 10, 64)
+	}
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, bad("not a number")
+	case a < 1 || b < a:
+		return 0, 0, bad("numbers start at 1, and a range's end is not below its start")
+	case b-a+1 > maxExplained:
+		return 0, 0, bad("too many requests")
+	}
+	return a, b - a + 1, nil
+}
