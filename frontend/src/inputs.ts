@@ -287,6 +287,8 @@ export const distParams: Record<string, (keyof Dist)[]> = {
   lognormal: ["mean_ms", "sd_ms"],
   gamma: ["mean_ms", "sd_ms"],
   erlang: ["mean_ms", "k"],
+  hyperexp: ["mean_ms", "sd_ms"],
+  weibull: ["mean_ms", "shape"],
   empirical: ["samples_ms"],
 };
 
