@@ -72,7 +72,9 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		gz, _ = gzip.NewWriterLevel(log, gzip.BestSpeed)
 		opt.Dispatch = gz
 	}
+	began := time.Now()
 	res, err := s.cfg.Run(x.scenario, opt)
+	s.metrics.ranRun(time.Since(began), res, err, runCtx)
 	if log.over {
 		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
 	}

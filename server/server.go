@@ -121,6 +121,7 @@ type Server struct {
 	mu        sync.Mutex
 	active    map[string]context.CancelFunc // sweep jobs this server is working
 	methods   map[string][]string           // API route pattern -> the methods it takes
+	metrics   *metrics                      // GET /metrics
 }
 
 // New builds the server from cfg.
@@ -167,7 +168,11 @@ func New(cfg Config) *Server {
 	if cfg.SweepLease <= 0 {
 		cfg.SweepLease = DefaultSweepLease
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
+	m := newMetrics()
+	if cfg.Store != nil {
+		cfg.Store = countingStore{Store: cfg.Store, m: m}
+	}
+	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
 		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
 	for _, h := range cfg.AllowedHosts {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
@@ -201,6 +206,9 @@ func (s *Server) routes() *echo.Echo {
 		e.HEAD(path, h)
 	}
 	get("/healthz", s.healthz)
+	get("/livez", s.livez)
+	get("/readyz", s.healthz)
+	get("/metrics", s.metricsHandler())
 	get("/api/openapi.json", s.openAPI)
 	e.POST("/api/v1/runs", s.createRun)
 	get("/api/v1/runs", s.listRuns)
@@ -233,7 +241,14 @@ func (s *Server) Routes() []string {
 	return list
 }
 
-// healthz answers 200 when the database answers, 503 otherwise.
+// livez answers 200 while the process serves requests, whatever the database
+// does: a liveness probe that restarts nothing during a database outage.
+func (s *Server) livez(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
+}
+
+// healthz (and /readyz, the readiness probe) answers 200 when the database
+// answers, 503 otherwise.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
