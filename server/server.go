@@ -122,6 +122,7 @@ type Server struct {
 	active    map[string]context.CancelFunc // sweep jobs this server is working
 	methods   map[string][]string           // API route pattern -> the methods it takes
 	metrics   *metrics                      // GET /metrics
+	assetTags sync.Map                      // playground file name -> its ETag
 }
 
 // New builds the server from cfg.

@@ -57,12 +57,13 @@ func (s *Server) static(c echo.Context) error {
 	if err != nil || !fs.ValidPath(name) {
 		return s.notFoundPage(c)
 	}
-	return serveFile(c, name, data)
+	return s.serveFile(c, name, data)
 }
 
-// serveFile sends one asset with its content type; index.html is never
-// cached so a new build shows at once.
-func serveFile(c echo.Context, name string, data []byte) error {
+// serveFile sends one asset with its content type and ETag (304 to an
+// If-None-Match that names it, by http.ServeContent); index.html is
+// revalidated every time (no-cache) so a new build shows at once.
+func (s *Server) serveFile(c echo.Context, name string, data []byte) error {
 	ext := path.Ext(name)
 	ctype, ok := contentTypes[ext]
 	if !ok {
@@ -73,6 +74,7 @@ func serveFile(c echo.Context, name string, data []byte) error {
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, ctype)
+	h.Set("ETag", s.assetETag(name, data))
 	if name == "index.html" {
 		h.Set("Cache-Control", "no-cache")
 	}
@@ -114,7 +116,7 @@ func (w *errorCatcher) Write(p []byte) (int, error) {
 func (s *Server) indexPage(c echo.Context) error {
 	if s.cfg.Assets != nil {
 		if data, err := fs.ReadFile(s.cfg.Assets, "index.html"); err == nil {
-			return serveFile(c, "index.html", data)
+			return s.serveFile(c, "index.html", data)
 		}
 	}
 	return c.HTML(http.StatusOK, notBuiltPage)
