@@ -216,3 +216,15 @@ func (c countingStore) CancelSweep(ctx context.Context, id string) (*sweep.Job, 
 	}
 	return j, err
 }
+
+func (c countingStore) Idempotent(ctx context.Context, scope, key string) (string, int, string, []byte, error) {
+	hash, status, location, body, err := c.Store.Idempotent(ctx, scope, key)
+	c.count("idempotent", err)
+	return hash, status, location, body, err
+}
+
+func (c countingStore) SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error {
+	err := c.Store.SaveIdempotent(ctx, scope, key, hash, status, location, body)
+	c.count("save_idempotent", err)
+	return err
+}

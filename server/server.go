@@ -44,6 +44,10 @@ type Store interface {
 	ReleaseSweep(ctx context.Context, id, owner string) error
 	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
 	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
+
+	// Idempotency-Key answers (idempotency.go): see storage/idempotency.go.
+	Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error)
+	SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -123,6 +127,7 @@ type Server struct {
 	methods   map[string][]string           // API route pattern -> the methods it takes
 	metrics   *metrics                      // GET /metrics
 	assetTags sync.Map                      // playground file name -> its ETag
+	keys      keyLocks                      // Idempotency-Keys being answered here
 }
 
 // New builds the server from cfg.
@@ -211,16 +216,16 @@ func (s *Server) routes() *echo.Echo {
 	get("/readyz", s.healthz)
 	get("/metrics", s.metricsHandler())
 	get("/api/openapi.json", s.openAPI)
-	e.POST("/api/v1/runs", s.createRun)
+	e.POST("/api/v1/runs", s.idempotent(s.createRun))
 	get("/api/v1/runs", s.listRuns)
 	get("/api/v1/runs/:id", s.getRun)
 	get("/api/v1/runs/:id/result.json", s.getResult)
 	get("/api/v1/runs/:id/dispatch.csv", s.getDispatch)
 	e.POST("/api/v1/runs/:id/rerun", s.rerun)
-	e.POST("/api/v1/scenarios", s.createScenario)
+	e.POST("/api/v1/scenarios", s.idempotent(s.createScenario))
 	get("/api/v1/scenarios/:id", s.getScenario)
 	get("/api/v1/compare", s.compare)
-	e.POST("/api/v1/sweeps", s.createSweep)
+	e.POST("/api/v1/sweeps", s.idempotent(s.createSweep))
 	get("/api/v1/sweeps/:id", s.getSweep)
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
