@@ -44,14 +44,3 @@ func blobTagged(c echo.Context, status int, contentType string, body []byte) err
 	}
 	return c.Blob(status, contentType, body)
 }
-
-// assetETag is the ETag of one of the playground's files, hashed once per
-// server (the files are built into the binary).
-func (s *Server) assetETag(name string, data []byte) string {
-	if v, ok := s.assetTags.Load(name); ok {
-		return v.(string)
-	}
-	etag := etagOf(data)
-	s.assetTags.Store(name, etag)
-	return etag
-}

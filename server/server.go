@@ -126,7 +126,7 @@ type Server struct {
 	active    map[string]context.CancelFunc // sweep jobs this server is working
 	methods   map[string][]string           // API route pattern -> the methods it takes
 	metrics   *metrics                      // GET /metrics
-	assetTags sync.Map                      // playground file name -> its ETag
+	assetTags sync.Map                      // playground file name -> *asset (assets.go)
 	keys      keyLocks                      // Idempotency-Keys being answered here
 }
 
