@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -22,7 +23,8 @@ func TestCommandHelp(t *testing.T) {
 			if code != 0 || errs != "" {
 				t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, errs)
 			}
-			if name != "version" && (!strings.Contains(out, "usage: tuxlb "+name) || !strings.Contains(out, "  -")) {
+			noFlags := name == "version" || name == "completion"
+			if name != "version" && !strings.Contains(out, "usage: tuxlb "+name) || !noFlags && !strings.Contains(out, "  -") {
 				t.Errorf("%v: stdout %q, want the command's usage and flags", args, out)
 			}
 			if first == "" {
@@ -128,5 +130,30 @@ func TestDashReadsStandardInput(t *testing.T) {
 		if code != 2 || out != "" || !strings.Contains(errs, "standard input") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 saying standard input is read once", args, code, out, errs)
 		}
+	}
+}
+
+// The completion scripts parse, and list the commands and their flags.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh"} {
+		code, out, errs := cli(t, "completion", shell)
+		if code != 0 || errs != "" {
+			t.Fatalf("completion %s: exit %d, %s", shell, code, errs)
+		}
+		for _, want := range []string{"run", "serve", "--ubbconfig", "--max-run-time", "--sweep-lease", "--variant"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("completion %s: no %s in\n%s", shell, want, out)
+			}
+		}
+		if path, err := exec.LookPath(shell); err == nil {
+			cmd := exec.Command(path, "-n")
+			cmd.Stdin = strings.NewReader(out)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n: %v\n%s", shell, err, msg)
+			}
+		}
+	}
+	if code, _, _ := cli(t, "completion", "fish"); code != 2 {
+		t.Errorf("completion fish: exit %d, want 2", code)
 	}
 }
