@@ -101,8 +101,8 @@ func (s *Server) cors() echo.MiddlewareFunc {
 	return middleware.CORSWithConfig(middleware.CORSConfig{
 		AllowOrigins:  s.cfg.CORSOrigins,
 		AllowMethods:  []string{http.MethodGet, http.MethodPost},
-		AllowHeaders:  []string{echo.HeaderContentType, echo.HeaderXRequestID},
-		ExposeHeaders: []string{echo.HeaderXRequestID, echo.HeaderLocation},
+		AllowHeaders:  []string{echo.HeaderContentType, echo.HeaderXRequestID, "If-None-Match", "Idempotency-Key"},
+		ExposeHeaders: []string{echo.HeaderXRequestID, echo.HeaderLocation, "ETag", "Idempotent-Replayed"},
 	})
 }
 

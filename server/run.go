@@ -72,7 +72,9 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		gz, _ = gzip.NewWriterLevel(log, gzip.BestSpeed)
 		opt.Dispatch = gz
 	}
+	began := time.Now()
 	res, err := s.cfg.Run(x.scenario, opt)
+	s.metrics.ranRun(time.Since(began), res, err, runCtx)
 	if log.over {
 		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
 	}
@@ -280,11 +282,15 @@ func (s *Server) getRun(c echo.Context) error {
 	if res, err := decodeForCompare(run); err == nil {
 		run.Headline = core.HeadlineOf(res) // with the figures storage does not keep (the series and queues are not read)
 	}
-	return writeObject(c, http.StatusOK,
+	body, err := encodeObject(
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
 		"engine_version", run.EngineVersion, "scenario_id", run.ScenarioID,
 		"options", runOverrides(run), "rerun_of", run.RerunOf, "dispatch", run.HasDispatch,
 		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(run.Result))
+	if err != nil {
+		return err
+	}
+	return blobTagged(c, http.StatusOK, echo.MIMEApplicationJSON, body) // a run never changes
 }
 
 // getResult returns a stored run's result alone, the exact bytes `tuxlb run`
@@ -295,7 +301,7 @@ func (s *Server) getResult(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+run.ID+`-result.json"`)
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, run.Result)
+	return blobTagged(c, http.StatusOK, echo.MIMEApplicationJSON, run.Result)
 }
 
 // runOverrides gives the query options a run was made with.
@@ -314,6 +320,15 @@ func runOverrides(run *core.StoredRun) map[string]any {
 // json.RawMessage value goes out byte for byte, so that results keep the
 // exact bytes the engine encoded.
 func writeObject(c echo.Context, status int, pairs ...any) error {
+	body, err := encodeObject(pairs...)
+	if err != nil {
+		return err
+	}
+	return c.Blob(status, echo.MIMEApplicationJSON, body)
+}
+
+// encodeObject is writeObject's body.
+func encodeObject(pairs ...any) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -329,12 +344,12 @@ func writeObject(c echo.Context, status int, pairs ...any) error {
 		}
 		val, err := json.Marshal(pairs[i+1])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		b.Write(val)
 	}
 	b.WriteString("}\n")
-	return c.Blob(status, echo.MIMEApplicationJSON, b.Bytes())
+	return b.Bytes(), nil
 }
 
 // storedRun returns the run named by the path's id: 400 for an id that cannot

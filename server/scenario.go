@@ -137,7 +137,7 @@ func (s *Server) getScenario(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, sc.Body)
+	return blobTagged(c, http.StatusOK, echo.MIMEApplicationJSON, sc.Body) // content-addressed: never changes
 }
 
 // sharedScenario serves the playground for a short link /s/{id}; the page

@@ -44,6 +44,10 @@ type Store interface {
 	ReleaseSweep(ctx context.Context, id, owner string) error
 	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
 	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
+
+	// Idempotency-Key answers (idempotency.go): see storage/idempotency.go.
+	Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error)
+	SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -121,6 +125,9 @@ type Server struct {
 	mu        sync.Mutex
 	active    map[string]context.CancelFunc // sweep jobs this server is working
 	methods   map[string][]string           // API route pattern -> the methods it takes
+	metrics   *metrics                      // GET /metrics
+	assetTags sync.Map                      // playground file name -> *asset (assets.go)
+	keys      keyLocks                      // Idempotency-Keys being answered here
 }
 
 // New builds the server from cfg.
@@ -167,7 +174,11 @@ func New(cfg Config) *Server {
 	if cfg.SweepLease <= 0 {
 		cfg.SweepLease = DefaultSweepLease
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
+	m := newMetrics()
+	if cfg.Store != nil {
+		cfg.Store = countingStore{Store: cfg.Store, m: m}
+	}
+	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
 		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
 	for _, h := range cfg.AllowedHosts {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
@@ -201,18 +212,21 @@ func (s *Server) routes() *echo.Echo {
 		e.HEAD(path, h)
 	}
 	get("/healthz", s.healthz)
+	get("/livez", s.livez)
+	get("/readyz", s.healthz)
+	get("/metrics", s.metricsHandler())
 	get("/api/openapi.json", s.openAPI)
-	e.POST("/api/v1/runs", s.createRun)
+	e.POST("/api/v1/runs", s.idempotent(s.createRun))
 	get("/api/v1/runs", s.listRuns)
 	get("/api/v1/runs/:id", s.getRun)
 	get("/api/v1/runs/:id/result.json", s.getResult)
 	get("/api/v1/runs/:id/dispatch.csv", s.getDispatch)
 	get("/api/v1/runs/:id/explain", s.explainRun)
 	e.POST("/api/v1/runs/:id/rerun", s.rerun)
-	e.POST("/api/v1/scenarios", s.createScenario)
+	e.POST("/api/v1/scenarios", s.idempotent(s.createScenario))
 	get("/api/v1/scenarios/:id", s.getScenario)
 	get("/api/v1/compare", s.compare)
-	e.POST("/api/v1/sweeps", s.createSweep)
+	e.POST("/api/v1/sweeps", s.idempotent(s.createSweep))
 	get("/api/v1/sweeps/:id", s.getSweep)
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
@@ -234,7 +248,14 @@ func (s *Server) Routes() []string {
 	return list
 }
 
-// healthz answers 200 when the database answers, 503 otherwise.
+// livez answers 200 while the process serves requests, whatever the database
+// does: a liveness probe that restarts nothing during a database outage.
+func (s *Server) livez(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok", "engine_version": core.EngineVersion})
+}
+
+// healthz (and /readyz, the readiness probe) answers 200 when the database
+// answers, 503 otherwise.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))

@@ -57,12 +57,15 @@ func (s *Server) static(c echo.Context) error {
 	if err != nil || !fs.ValidPath(name) {
 		return s.notFoundPage(c)
 	}
-	return serveFile(c, name, data)
+	return s.serveFile(c, name, data)
 }
 
-// serveFile sends one asset with its content type; index.html is never
-// cached so a new build shows at once.
-func serveFile(c echo.Context, name string, data []byte) error {
+// serveFile sends one asset with its content type and ETag (304 to an
+// If-None-Match that names it, by http.ServeContent), brotli- or
+// gzip-compressed when the client accepts it (assets.go), cached for a year
+// when its name is content-hashed and revalidated every time otherwise
+// (index.html: a new build shows at once).
+func (s *Server) serveFile(c echo.Context, name string, data []byte) error {
 	ext := path.Ext(name)
 	ctype, ok := contentTypes[ext]
 	if !ok {
@@ -73,13 +76,22 @@ func serveFile(c echo.Context, name string, data []byte) error {
 	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, ctype)
-	if name == "index.html" {
-		h.Set("Cache-Control", "no-cache")
+	a := s.assetOf(name, data)
+	body, encoding, etag := a.negotiate(c.Request(), data)
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", cacheControl(name))
+	if a.compress {
+		h.Set(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	}
+	if encoding != "" {
+		h.Set(echo.HeaderContentEncoding, encoding)
 	}
 	w := &errorCatcher{ResponseWriter: c.Response()}
-	http.ServeContent(w, c.Request(), name, time.Time{}, bytes.NewReader(data))
+	http.ServeContent(w, c.Request(), name, time.Time{}, bytes.NewReader(body))
 	if w.status >= 400 { // a Range that fits no byte, a failed precondition: a problem, not net/http's text
-		c.Response().Header().Del("Content-Length")
+		for _, k := range []string{"Content-Length", echo.HeaderContentEncoding, "ETag", "Cache-Control"} {
+			c.Response().Header().Del(k)
+		}
 		return problemf(w.status, "range-not-satisfiable", http.StatusText(w.status),
 			"%s: the request's Range or precondition headers select nothing of the file's %d bytes", name, len(data))
 	}
@@ -114,7 +126,7 @@ func (w *errorCatcher) Write(p []byte) (int, error) {
 func (s *Server) indexPage(c echo.Context) error {
 	if s.cfg.Assets != nil {
 		if data, err := fs.ReadFile(s.cfg.Assets, "index.html"); err == nil {
-			return serveFile(c, "index.html", data)
+			return s.serveFile(c, "index.html", data)
 		}
 	}
 	return c.HTML(http.StatusOK, notBuiltPage)

@@ -26,8 +26,13 @@ func TestDeletedDatabaseIsUnavailable(t *testing.T) {
 			t.Errorf("%s: detail %q, want the database file named", tc.path, p.Detail)
 		}
 	}
-	p := wantProblem(t, h.do("GET", "/healthz", "", ""), "/healthz", 503, "unavailable")
-	if !strings.Contains(p.Detail, path) {
-		t.Errorf("/healthz: detail %q, want the database file named", p.Detail)
+	for _, probe := range []string{"/healthz", "/readyz"} {
+		p := wantProblem(t, h.do("GET", probe, "", ""), probe, 503, "unavailable")
+		if !strings.Contains(p.Detail, path) {
+			t.Errorf("%s: detail %q, want the database file named", probe, p.Detail)
+		}
+	}
+	if rec := h.do("GET", "/livez", "", ""); rec.Code != 200 {
+		t.Errorf("/livez with the database file deleted: %d, want 200", rec.Code)
 	}
 }

@@ -179,7 +179,19 @@ func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	} else {
 		pairs = append(pairs, "result", nil)
 	}
-	return writeObject(c, status, pairs...)
+	body, err := encodeObject(pairs...)
+	if err != nil {
+		return err
+	}
+	if status == http.StatusOK && finished(job.Status) {
+		return blobTagged(c, status, echo.MIMEApplicationJSON, body) // a finished sweep never changes
+	}
+	return c.Blob(status, echo.MIMEApplicationJSON, body)
+}
+
+// finished says whether a sweep job's status is final.
+func finished(status string) bool {
+	return status == sweep.Done || status == sweep.Failed || status == sweep.Canceled
 }
 
 // partialSweep is the result of a job's points so far (nil if the job cannot

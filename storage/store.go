@@ -77,6 +77,14 @@ type Store interface {
 	// CancelSweep cancels a queued or running job and returns it; an ended
 	// job is returned unchanged.
 	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
+
+	// Idempotent returns the answer stored for an Idempotency-Key in scope
+	// (a route) within IdempotencyTTL, with the hash of the request that
+	// made it; ENOTFOUND when there is none.
+	Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error)
+	// SaveIdempotent stores an answer under a key; one stored already
+	// within the TTL stands (no error).
+	SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error
 }
 
 // Bounds of a list page (Runs), whatever was stored: a name is listed cut

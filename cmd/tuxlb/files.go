@@ -25,17 +25,42 @@ func (f *fileFlags) given() bool {
 	return f.ubbconfig != "" || f.dmconfig != "" || f.trace != "" || f.traceMap != ""
 }
 
-// read reads the files the flags name into starter.Files.
-func (f *fileFlags) read() (starter.Files, error) {
+// stdinOnce checks that at most one of paths is "-" (standard input, which
+// can be read once); the names are the flags or arguments, for the message.
+func stdinOnce(paths, names []string) error {
+	var from []string
+	for i, p := range paths {
+		if p == "-" {
+			from = append(from, names[i])
+		}
+	}
+	if len(from) > 1 {
+		return fmt.Errorf("%s would each read standard input (-): give - to one of them at most", strings.Join(from, " and "))
+	}
+	return nil
+}
+
+// check checks the flags before anything is read; scenario is the
+// scenario argument ("" for none).
+func (f *fileFlags) check(scenario string) error {
+	return stdinOnce([]string{scenario, f.ubbconfig, f.dmconfig, f.trace},
+		[]string{"the scenario", "--ubbconfig", "--dmconfig", "--trace"})
+}
+
+// read reads the files the flags name into starter.Files; "-" reads stdin.
+func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 	var out starter.Files
 	var err error
-	if out.UBBConfig, err = readText(f.ubbconfig, "--ubbconfig"); err != nil {
+	if err = f.check(""); err != nil {
 		return out, err
 	}
-	if out.DMConfig, err = readText(f.dmconfig, "--dmconfig"); err != nil {
+	if out.UBBConfig, err = readText(f.ubbconfig, "--ubbconfig", stdin); err != nil {
 		return out, err
 	}
-	if out.Trace, err = readText(f.trace, "--trace"); err != nil {
+	if out.DMConfig, err = readText(f.dmconfig, "--dmconfig", stdin); err != nil {
+		return out, err
+	}
+	if out.Trace, err = readText(f.trace, "--trace", stdin); err != nil {
 		return out, err
 	}
 	if f.traceMap != "" {
@@ -43,14 +68,31 @@ func (f *fileFlags) read() (starter.Files, error) {
 			return out, fmt.Errorf("--trace-map: %w", err)
 		}
 	}
-	out.UBBName, out.TraceName = filepath.Base(f.ubbconfig), filepath.Base(f.trace)
+	out.UBBName, out.TraceName = baseName(f.ubbconfig), baseName(f.trace)
 	return out, nil
 }
 
-// readText reads a text file of at most maxScenarioBytes; "" is not given.
-func readText(path, flag string) (*string, error) {
+// baseName is a file's name without its directory; standard input is
+// "stdin".
+func baseName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return filepath.Base(path)
+}
+
+// readText reads a text file of at most maxScenarioBytes; "" is not given,
+// "-" is standard input.
+func readText(path, flag string, stdin io.Reader) (*string, error) {
 	if path == "" {
 		return nil, nil
+	}
+	if path == "-" {
+		s, err := readBounded(stdin, displayName(path), maxScenarioBytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		return &s, nil
 	}
 	fh, err := os.Open(path)
 	if err != nil {
@@ -71,11 +113,11 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 	msg := err.Error()
 	switch {
 	case ff.trace != "" && (strings.HasPrefix(msg, "trace row") || strings.HasPrefix(msg, "trace_csv") || strings.HasPrefix(msg, "trace:")):
-		return ff.trace + ": " + msg
+		return displayName(ff.trace) + ": " + msg
 	case scenario != "":
-		return scenario + ": " + msg
+		return displayName(scenario) + ": " + msg
 	case ff.ubbconfig != "":
-		return ff.ubbconfig + ": " + msg
+		return displayName(ff.ubbconfig) + ": " + msg
 	}
 	return msg
 }
@@ -88,10 +130,10 @@ func checkModelFiles(sc *core.Scenario, ff *fileFlags, stderr io.Writer, cmd str
 	}
 	ubbName, dmName := "ubbconfig", "dmconfig"
 	if ff.ubbconfig != "" {
-		ubbName = ff.ubbconfig
+		ubbName = displayName(ff.ubbconfig)
 	}
 	if ff.dmconfig != "" {
-		dmName = ff.dmconfig
+		dmName = displayName(ff.dmconfig)
 	}
 	if _, err := core.LoadModel(ubb.Input{UBBName: ubbName, UBBConfig: sc.UBBConfig, DMName: dmName, DMConfig: sc.DMConfig, Advertise: sc.Advertise}); err != nil {
 		fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)

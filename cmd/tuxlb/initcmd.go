@@ -24,7 +24,7 @@ func init() {
 // runInit is `tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE]`:
 // the starter scenario (starter.New) as JSON on standard output or
 // in --out. Exit 1 for a bad file, 2 for bad flags.
-func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -36,12 +36,17 @@ func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [--out FILE]")
+		fmt.Fprintln(stderr, "       (- for one of the files reads it from standard input)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if err := ff.check(""); err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 2
 	}
 	if ff.ubbconfig == "" || fs.NArg() > 0 {
@@ -54,7 +59,7 @@ func runInit(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb init: --load: %q is not a fraction between 0.01 and 10\n", *load)
 		return 2
 	}
-	files, err := ff.read()
+	files, err := ff.read(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 1

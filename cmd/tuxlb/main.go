@@ -35,20 +35,54 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version") {
 		args = []string{"version"}
 	}
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "tuxlb: unknown command %q\n", args[0])
+	if len(args) == 0 {
 		usage(stderr)
 		return 2
 	}
+	if isHelp(args[0]) || args[0] == "help" && len(args) == 1 {
+		usage(stdout)
+		return 0
+	}
+	name, help := args[0], false
+	if name == "help" {
+		if len(args) > 2 {
+			fmt.Fprintln(stderr, "usage: tuxlb help [COMMAND]")
+			return 2
+		}
+		name, help = args[1], true
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "tuxlb: unknown command %q\n", name)
+		usage(stderr)
+		return 2
+	}
+	if help || asksHelp(args[1:]) {
+		// The command's usage and flags, on standard output since they
+		// were asked for; exit 0 whatever the command says of -h.
+		cmd.run([]string{"-h"}, stdin, stdout, stdout)
+		return 0
+	}
 	return cmd.run(args[1:], stdin, stdout, stderr)
+}
+
+// isHelp says whether arg asks for help.
+func isHelp(arg string) bool {
+	return arg == "-h" || arg == "-help" || arg == "--help"
+}
+
+// asksHelp says whether a command's arguments ask for help: -h, -help or
+// --help among them, before any "--".
+func asksHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if isHelp(a) {
+			return true
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {
@@ -61,5 +95,5 @@ func usage(w io.Writer) {
 	for _, name := range names {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'tuxlb COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'tuxlb help COMMAND' or 'tuxlb COMMAND --help' for a command's flags.")
 }

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // progressDelay is how long a run goes before its progress bar shows: a
@@ -28,14 +30,11 @@ func newProgressBar(w io.Writer, want bool) *progressBar {
 	return &progressBar{w: w, on: want && isTerminal(w), start: time.Now()}
 }
 
-// isTerminal says whether w is a character device (a terminal).
+// isTerminal says whether w is a terminal. It asks the terminal driver
+// (golang.org/x/term): a character device such as /dev/null is not one.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // update is core.RunOptions.Progress.

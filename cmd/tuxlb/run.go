@@ -58,6 +58,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
+		fmt.Fprintln(stderr, "       (- for one of the files or the scenario reads it from standard input)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -70,13 +71,16 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	opt, err := f.options()
+	if err == nil {
+		err = f.files.check(strings.Join(pos, ""))
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
 	var files starter.Files
 	if f.files.given() {
-		if files, err = f.files.read(); err != nil {
+		if files, err = f.files.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 			return 1
 		}

@@ -128,6 +128,10 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long a sweep job stays this server's without a sign of life; a job whose server died is resumed by another once it runs out [TUXLB_SWEEP_LEASE]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: tuxlb serve [flags]   (each flag's environment variable in brackets)")
+		fs.PrintDefaults()
+	}
 	return fs, o, nil
 }
 

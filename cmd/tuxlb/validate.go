@@ -26,11 +26,11 @@ var maxConfigBytes int64 = 16 << 20
 // runValidate is `tuxlb validate --ubbconfig FILE [--dmconfig FILE]`: the
 // model on stdout, warnings and errors on stderr as FILE:LINE:COL: message.
 // Exit 1 for a bad or unreadable file, 2 for bad flags.
-func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required)")
-	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional)")
+	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required; - reads standard input)")
+	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional; - reads standard input)")
 	budget := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb validate --ubbconfig FILE [--dmconfig FILE]")
@@ -51,20 +51,24 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	ubbText, err := readFileBounded(*ubbPath, maxConfigBytes)
+	if err := stdinOnce([]string{*ubbPath, *dmPath}, []string{"--ubbconfig", "--dmconfig"}); err != nil {
+		fmt.Fprintf(stderr, "tuxlb validate: %v\n", err)
+		return 2
+	}
+	ubbText, err := readConfig(*ubbPath, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb validate: cannot read UBBCONFIG: %v\n", err)
 		return 1
 	}
 	var dm string
 	if *dmPath != "" {
-		if dm, err = readFileBounded(*dmPath, maxConfigBytes); err != nil {
+		if dm, err = readConfig(*dmPath, stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb validate: cannot read DMCONFIG: %v\n", err)
 			return 1
 		}
 	}
-	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: *ubbPath,
-		DMConfig: dm, DMName: *dmPath})
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: displayName(*ubbPath),
+		DMConfig: dm, DMName: displayName(*dmPath)})
 	if err != nil {
 		printDiagnostics(stderr, err)
 		return 1
@@ -83,6 +87,14 @@ func runValidate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s\n", out)
 	return 0
+}
+
+// readConfig reads a configuration file; "-" reads standard input.
+func readConfig(path string, stdin io.Reader) (string, error) {
+	if path == "-" {
+		return readBounded(stdin, displayName(path), maxConfigBytes)
+	}
+	return readFileBounded(path, maxConfigBytes)
 }
 
 // printDiagnostics writes each diagnostic of err on its own line.

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+func init() {
+	commands["completion"] = command{
+		summary: "print a shell completion script: tuxlb completion bash|zsh",
+		run:     runCompletion,
+	}
+}
+
+// runCompletion prints the completion script of a shell: commands, and each
+// command's flags as its --help lists them.
+func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && isHelp(args[0]) {
+		fmt.Fprintln(stderr, "usage: tuxlb completion bash|zsh")
+		fmt.Fprintln(stderr, "  bash: source <(tuxlb completion bash)   (or save it as /etc/bash_completion.d/tuxlb)")
+		fmt.Fprintln(stderr, "  zsh:  tuxlb completion zsh > \"${fpath[1]}/_tuxlb\"   (then compinit)")
+		return 0
+	}
+	if len(args) != 1 || (args[0] != "bash" && args[0] != "zsh") {
+		fmt.Fprintln(stderr, "usage: tuxlb completion bash|zsh")
+		return 2
+	}
+	flags := commandFlags()
+	names := make([]string, 0, len(flags))
+	for name := range flags {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if args[0] == "bash" {
+		fmt.Fprint(stdout, bashCompletion(names, flags))
+	} else {
+		fmt.Fprint(stdout, zshCompletion(names, flags))
+	}
+	return 0
+}
+
+// flagLine is a flag as flag.PrintDefaults prints it: "  -name" then a
+// value name or the end of the line.
+var flagLine = regexp.MustCompile(`(?m)^  -([A-Za-z0-9][A-Za-z0-9-]*)`)
+
+// commandFlags lists each command's flags (as --name), read from its help.
+func commandFlags() map[string][]string {
+	out := map[string][]string{}
+	for name, cmd := range commands {
+		var b bytes.Buffer
+		if name != "completion" && name != "version" {
+			cmd.run([]string{"-h"}, nil, &b, &b)
+		}
+		flags := []string{"--help"}
+		for _, m := range flagLine.FindAllStringSubmatch(b.String(), -1) {
+			flags = append(flags, "--"+m[1])
+		}
+		out[name] = flags
+	}
+	return out
+}
+
+func bashCompletion(names []string, flags map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("# bash completion for tuxlb: source <(tuxlb completion bash)\n_tuxlb() {\n")
+	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\"\n")
+	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
+	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(append([]string{"help"}, names...), " "))
+	b.WriteString("  local cmd=\"${COMP_WORDS[1]}\" words=\"\"\n  case \"$cmd\" in\n")
+	for _, n := range names {
+		if n != "completion" {
+			fmt.Fprintf(&b, "    %s) words=%q ;;\n", n, strings.Join(flags[n], " "))
+		}
+	}
+	fmt.Fprintf(&b, "    help) words=%q ;;\n", strings.Join(names, " "))
+	b.WriteString("    completion) words=\"bash zsh\" ;;\n  esac\n")
+	b.WriteString("  if [[ \"$cur\" == -* || \"$cmd\" == help || \"$cmd\" == completion ]]; then\n")
+	b.WriteString("    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n")
+	b.WriteString("complete -o filenames -F _tuxlb tuxlb\n")
+	return b.String()
+}
+
+func zshCompletion(names []string, flags map[string][]string) string {
+	var b strings.Builder
+	b.WriteString("#compdef tuxlb\n# zsh completion for tuxlb: tuxlb completion zsh > \"${fpath[1]}/_tuxlb\"\n_tuxlb() {\n")
+	b.WriteString("  local -a cmds\n  cmds=(\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "    %s\n", zshQuote(n+":"+commands[n].summary))
+	}
+	b.WriteString("    'help:print a command'\\''s flags'\n  )\n")
+	b.WriteString("  if (( CURRENT == 2 )); then\n    _describe command cmds\n    return\n  fi\n")
+	b.WriteString("  case $words[2] in\n")
+	for _, n := range names {
+		if n == "completion" {
+			continue
+		}
+		fmt.Fprintf(&b, "    %s) _arguments -S", n)
+		for _, f := range flags[n] {
+			fmt.Fprintf(&b, " '%s'", f)
+		}
+		b.WriteString(" '*:file:_files' ;;\n")
+	}
+	b.WriteString("    completion) _values shell bash zsh ;;\n")
+	b.WriteString("    help) _describe command cmds ;;\n  esac\n}\n_tuxlb \"$@\"\n")
+	return b.String()
+}
+
+// zshQuote single-quotes s for zsh.
+func zshQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// Every command's --help, -h and `tuxlb help CMD` print that command's
+// usage and flags on standard output and exit 0.
+func TestCommandHelp(t *testing.T) {
+	if len(commands) < 7 {
+		t.Fatalf("only %d commands registered", len(commands))
+	}
+	for name := range commands {
+		var first string
+		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}, {name, "x.json", "--help"}} {
+			code, out, errs := cli(t, args...)
+			if code != 0 || errs != "" {
+				t.Errorf("%v: exit %d, stderr %q; want 0 and nothing", args, code, errs)
+			}
+			noFlags := name == "version" || name == "completion"
+			if name != "version" && !strings.Contains(out, "usage: tuxlb "+name) || !noFlags && !strings.Contains(out, "  -") {
+				t.Errorf("%v: stdout %q, want the command's usage and flags", args, out)
+			}
+			if first == "" {
+				first = out
+			} else if out != first {
+				t.Errorf("%v: printed\n%s\nwant the same as %s --help:\n%s", args, out, name, first)
+			}
+		}
+	}
+	if code, out, _ := cli(t, "help"); code != 0 || !strings.Contains(out, "commands:") {
+		t.Errorf("help: exit %d stdout %q, want 0 and the command list", code, out)
+	}
+	if code, _, errs := cli(t, "help", "nope"); code != 2 || !strings.Contains(errs, `unknown command "nope"`) {
+		t.Errorf("help nope: exit %d stderr %q, want 2 naming it", code, errs)
+	}
+	// After "--" a -h is an argument, not a request for help.
+	if code, _, _ := cli(t, "run", "--", "-h"); code == 0 {
+		t.Errorf("run -- -h: exit 0, want the file -h to be missing")
+	}
+}
+
+func TestVersionText(t *testing.T) {
+	bi := &debug.BuildInfo{Main: debug.Module{Path: "github.com/tuxlb/tuxlb", Version: "v1.2.3"},
+		Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.time", Value: "2026-12-01T20:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
+	got := versionText(bi)
+	for _, want := range []string{"module: github.com/tuxlb/tuxlb v1.2.3\n", "revision: 0123abcd (2026-12-01T20:00:00Z), modified\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("versionText: %q, want %q in it", got, want)
+		}
+	}
+	bi.Settings[2].Value = "false"
+	if got := versionText(bi); !strings.Contains(got, ", clean\n") {
+		t.Errorf("versionText of a clean tree: %q", got)
+	}
+	bi.Settings = nil
+	if got := versionText(bi); !strings.Contains(got, "revision: unknown") {
+		t.Errorf("versionText without VCS: %q", got)
+	}
+	if got := versionText(nil); !strings.Contains(got, "module: unknown") {
+		t.Errorf("versionText(nil): %q", got)
+	}
+	// The binary under test has build information: the module line.
+	if code, out, _ := cli(t, "version"); code != 0 || !strings.Contains(out, "module: ") || !strings.Contains(out, "revision: ") {
+		t.Errorf("version: exit %d, stdout %q", code, out)
+	}
+}
+
+// /dev/null is a character device but not a terminal: no progress bar.
+func TestDevNullIsNotATerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("isTerminal(%s) = true", os.DevNull)
+	}
+	if newProgressBar(f, true).on || newSweepBar(f).on {
+		t.Errorf("a progress bar draws on %s", os.DevNull)
+	}
+}
+
+// "-" reads one of --ubbconfig, --dmconfig, --trace from standard input;
+// two "-" (or one and the scenario) are a usage error.
+func TestDashReadsStandardInput(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "trace.csv": ownTrace})
+	ubbPath, tracePath := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "trace.csv")
+	run := func(stdin string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(args, strings.NewReader(stdin), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+
+	code, want, errs := run("", "validate", "--ubbconfig", ubbPath)
+	if code != 0 {
+		t.Fatalf("validate --ubbconfig FILE: exit %d, %s", code, errs)
+	}
+	// The model names its file: <stdin> here.
+	if code, got, errs := run(ownUBB, "validate", "--ubbconfig", "-"); code != 0 || strings.ReplaceAll(got, `\u003cstdin\u003e`, ubbPath) != want {
+		t.Errorf("validate --ubbconfig -: exit %d, stderr %q; stdout equal to the file's: %v", code, errs, got == want)
+	}
+
+	code, want, errs = run("", "run", "--ubbconfig", ubbPath, "--trace", tracePath)
+	if code != 0 {
+		t.Fatalf("run with files: exit %d, %s", code, errs)
+	}
+	// The scenario's name names the log: stdin here.
+	if code, got, errs := run(ownTrace, "run", "--ubbconfig", ubbPath, "--trace", "-"); code != 0 || strings.Replace(got, "replaying stdin", "replaying trace.csv", 1) != want {
+		t.Errorf("run --trace -: exit %d, stderr %q; stdout equal to the file's: %v", code, errs, got == want)
+	}
+	if code, _, errs := run(ownUBB, "init", "--ubbconfig", "-", "--trace", tracePath); code != 0 {
+		t.Errorf("init --ubbconfig -: exit %d, stderr %q", code, errs)
+	}
+
+	for _, args := range [][]string{
+		{"run", "--ubbconfig", "-", "--trace", "-"},
+		{"run", "--ubbconfig", ubbPath, "--dmconfig", "-", "--trace", "-"},
+		{"run", "--trace", "-", "-"},
+		{"init", "--ubbconfig", "-", "--dmconfig", "-"},
+		{"validate", "--ubbconfig", "-", "--dmconfig", "-"},
+	} {
+		code, out, errs := run(ownUBB, args...)
+		if code != 2 || out != "" || !strings.Contains(errs, "standard input") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 saying standard input is read once", args, code, out, errs)
+		}
+	}
+}
+
+// The completion scripts parse, and list the commands and their flags.
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh"} {
+		code, out, errs := cli(t, "completion", shell)
+		if code != 0 || errs != "" {
+			t.Fatalf("completion %s: exit %d, %s", shell, code, errs)
+		}
+		for _, want := range []string{"run", "serve", "--ubbconfig", "--max-run-time", "--sweep-lease", "--variant"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("completion %s: no %s in\n%s", shell, want, out)
+			}
+		}
+		if path, err := exec.LookPath(shell); err == nil {
+			cmd := exec.Command(path, "-n")
+			cmd.Stdin = strings.NewReader(out)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s -n: %v\n%s", shell, err, msg)
+			}
+		}
+	}
+	if code, _, _ := cli(t, "completion", "fish"); code != 2 {
+		t.Errorf("completion fish: exit %d, want 2", code)
+	}
+}
