@@ -134,10 +134,10 @@ function routeCell(st: Stream, i: number, known: Known, onChange: OnChange): HTM
 /** workloadForm edits scenario.workload: generated streams and a trace. */
 export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HTMLElement {
   // The generate block is created on the first edit only, so a trace-only
-  // scenario stays exactly as it was loaded.
+  // scenario stays exactly as it was loaded; its streams list too, so a
+  // scenario of clients only gets no empty one.
   const gen = () => {
     const g = (sc.workload.generate ??= { duration_ms: 10000, streams: [] });
-    g.streams ??= [];
     return g;
   };
   const rows = h("tbody");
@@ -187,7 +187,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
     const route = routeCell(st, i, known, onChange);
     const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
     del.addEventListener("click", () => {
-      gen().streams.splice(i, 1);
+      gen().streams?.splice(i, 1);
       redraw();
       onChange();
     });
@@ -196,7 +196,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
   redraw();
   const add = h("button", { type: "button" }, "Add stream");
   add.addEventListener("click", () => {
-    gen().streams.push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
+    (gen().streams ??= []).push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
     redraw();
     onChange();
   });

@@ -347,7 +347,7 @@ async function fit(m: Model): Promise<void> {
   if (evBack.length) sc.events = sortEvents([...(sc.events ?? []), ...evBack]);
   const back = state.parked.streams.filter(fits);
   state.parked.streams = state.parked.streams.filter((st) => !fits(st));
-  if (back.length && sc.workload.generate) sc.workload.generate.streams.push(...back);
+  if (back.length && sc.workload.generate) (sc.workload.generate.streams ??= []).push(...back);
   for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) state.parked.services[name] = spec;
   state.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
   const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "adapt", scenario: JSON.stringify(sc) });
