@@ -2,6 +2,7 @@
 // in a worker. Everything is built with DOM calls; no scenario text is ever
 // parsed as HTML.
 import * as api from "./api";
+import { callGraphView } from "./callgraph";
 import { CompareView, type Compared } from "./compareview";
 import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
@@ -104,6 +105,7 @@ const dmEditor = new ConfigEditor(
   (text) => pasted("dmconfig", text),
 );
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
+const callBox = h("div", { "data-testid": "callgraph-box" });
 const advertiseBox = h("div");
 const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
 const drop = fileDrop((list) => void takeFiles(list));
@@ -120,6 +122,7 @@ const configPanel = h(
   diagnostics,
   advertiseBox,
   preview,
+  callBox,
 );
 
 const workloadPanel = h("div");
@@ -299,13 +302,21 @@ function drawForms(): void {
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
+  drawCallGraph();
 }
 
 /** changed is called after every edit of the scenario. */
 function changed(): void {
   explainView.reset();
   refreshCompare();
+  redrawCallGraph();
 }
+
+/** drawCallGraph draws the scenario's call graph in the Config tab. */
+function drawCallGraph(): void {
+  callBox.replaceChildren(callGraphView(state.scenario, state.model));
+}
+const redrawCallGraph = debounce(drawCallGraph, 300);
 const refreshCompare = debounce(() => compareView.refresh(), 500);
 
 /** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
@@ -431,6 +442,7 @@ async function validate(): Promise<void> {
     if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
     else advertiseBox.replaceChildren(advertiseEditor(state.model, state.scenario, () => { changed(); void validate(); }));
     preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
+    drawCallGraph(); // where each service is served comes from the model
   } catch (e) {
     const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);
     showDiagnostics(ce.diagnostics ?? [], ce.message);
