@@ -3,6 +3,7 @@
 // parsed as HTML.
 import * as api from "./api";
 import { callGraphView } from "./callgraph";
+import { clientsForm } from "./clientsform";
 import { CompareView, type Compared } from "./compareview";
 import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
@@ -298,7 +299,10 @@ function drawForms(): void {
       void validate();
     }),
   );
-  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed), eventsForm(state.scenario, state.model, changed));
+  workloadPanel.replaceChildren(
+    workloadForm(state.scenario, known(), changed, clientsForm(state.scenario, known(), changed)),
+    eventsForm(state.scenario, state.model, changed),
+  );
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
