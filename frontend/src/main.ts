@@ -2,6 +2,7 @@
 // in a worker. Everything is built with DOM calls; no scenario text is ever
 // parsed as HTML.
 import * as api from "./api";
+import { hasCalls, lineage, type Lineage } from "./appdata";
 import { callGraphView } from "./callgraph";
 import { clientsForm } from "./clientsform";
 import { CompareView, type Compared } from "./compareview";
@@ -209,6 +210,11 @@ const explainView = new ExplainView(
   },
   () => state.model,
   () => state.result,
+  {
+    clientSets: () => (state.scenario.workload.generate?.clients ?? []).map((c) => c.name),
+    calls: (service) => (state.scenario.services?.[service]?.calls ?? []).length > 0,
+    lineage: () => lineageOf(),
+  },
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const sweepView = new SweepView(() => state.scenario, toolEngine);
@@ -503,6 +509,28 @@ function showResult(r: Result, text: string, scenarioJSON: string): void {
   resultsPanel.replaceChildren(results(r, state.model));
   downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
   outputTabs.select("results");
+}
+
+/** The run's lineage (who called whom, by request number), for the scenario it was found for. */
+let lineageCache: { scenario: string; lineage: Promise<Lineage | null> } | null = null;
+
+/**
+ * lineageOf finds who called whom in the scenario being edited, once per
+ * scenario: the tool worker runs it with the dispatch log on (its parent
+ * column), as explain mode numbers the requests. null when no service calls
+ * another.
+ */
+function lineageOf(): Promise<Lineage | null> {
+  if (!hasCalls(state.scenario)) return Promise.resolve(null);
+  const scenario = JSON.stringify(state.scenario);
+  if (lineageCache?.scenario !== scenario) {
+    const p = toolEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } }).then((a) => lineage(a.dispatch ?? ""));
+    lineageCache = { scenario, lineage: p };
+    p.catch(() => {
+      if (lineageCache?.lineage === p) lineageCache = null; // try again next time
+    });
+  }
+  return lineageCache.lineage;
 }
 
 /** dispatchOf runs a scenario with the dispatch log on and returns the log. */
