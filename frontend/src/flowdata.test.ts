@@ -49,3 +49,15 @@ describe("at", () => {
     expect(at(l, 3, 60001, 100)).toBeNull();
   });
 });
+
+describe("parseDispatch under other policies", () => {
+  it("knows every dispatch rule's reason, round_robin too, from a failure code", () => {
+    const rr = `id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason
+1,A,S,0,G/1,G/1,0,0,10,10,round_robin
+2,A,S,5,G/2,G/2,5,5,15,15,random
+3,A,S,6,,,,,,,TPENOENT
+`;
+    const l = parseDispatch(rr, { fromUS: 0, count: 10 });
+    expect(Array.from(l.failed.subarray(0, l.n))).toEqual([0, 0, 1]);
+  });
+});

@@ -2,6 +2,7 @@
 // the log's CSV (a window of it), and where each one is at a moment of
 // simulated time. Nothing here touches the DOM.
 import { splitRow } from "./tracetable";
+import vocabulary from "./vocabulary.json";
 
 /** A window of a dispatch log: the requests issued from fromUS on, at most count of them. */
 export interface FlowWindow {
@@ -38,8 +39,8 @@ export interface FlowLog {
 
 const columns = ["id", "service", "origin", "issue_us", "server", "queue", "enqueue_us", "start_us", "end_us", "reply_us", "reason"];
 
-/** the dispatch rules' reasons; any other reason is a failure code (TPENOENT, TPESVCERR, ...) */
-const served = new Set(["first", "idle", "least-load", "round-robin", "random", "jsq", "p2c"]);
+/** the dispatch rules' reasons (the engine's, TP... codes left out); a failure code is any other (TPENOENT, TPESVCERR, ...) */
+const served = new Set(vocabulary.dispatch_reason.filter((r) => !r.startsWith("TP")));
 
 /** parseDispatch reads the window of a dispatch log (docs/engine.md, The dispatch log); it stops reading past the window. */
 export function parseDispatch(text: string, w: FlowWindow): FlowLog {
