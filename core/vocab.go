@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -218,6 +219,8 @@ func Vocabulary() map[string][]string {
 		"instance_state":    instStates.list(),
 		"lifecycle_cause":   lifeCauses.list(),
 		"route.dist":        routeDists.list(),
+		"call.mode":         callModes.list(),
+		"retry.on":          slices.Clone(retryCodes),
 	}
 }
 

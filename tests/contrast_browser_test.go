@@ -174,6 +174,34 @@ func TestPlaygroundContrast(t *testing.T) {
 				waitText(sel("explain-failure"), "TPESVCERR"),
 			)
 			check("life cycle explain")
+			// Applications: the client and service tables, the call graph, the
+			// clients editor, a nested request explained with its links.
+			nested := 0
+			for i, r := range dispatchRows(t, filepath.Join(repoRoot(t), "examples", "bankapp-transfer.json"))[1:] {
+				if r[len(r)-1] != "" {
+					nested = i + 1
+					break
+				}
+			}
+			loadAndRun(t, ctx, srv.URL+"/", "bankapp-transfer")
+			do(t, ctx, "show the call graph", chromedp.Click(sel("tab-config")), chromedp.WaitVisible(sel("callgraph")), chromedp.WaitVisible(sel("client-table")))
+			check("applications results + config")
+			do(t, ctx, "explain a nested request beside the clients editor",
+				chromedp.Click(sel("tab-explain")),
+				waitText(sel("explain-view"), "Request #1"),
+				chromedp.SetValue(sel("explain-seq"), fmt.Sprint(nested)),
+				chromedp.Click(sel("explain-go")),
+				waitText(sel("explain-parent-link"), "#"),
+				chromedp.Click(sel("tab-workload")),
+				chromedp.WaitVisible(sel("clients-form")),
+			)
+			check("applications explain + workload")
+			loadExample(t, ctx, srv.URL, "self-call-deadlock")
+			do(t, ctx, "show the self-call warning", chromedp.Click(sel("tab-config")), waitText(sel("callgraph-edges"), "⚠"))
+			check("self-call call graph")
+			loadAndRun(t, ctx, srv.URL+"/", "site2-lost-tellers")
+			do(t, ctx, "show the machine changes", chromedp.WaitVisible(sel("machine-changes")))
+			check("lost machine results")
 			if total < 300 {
 				t.Errorf("only %d texts measured: the views did not show", total)
 			}

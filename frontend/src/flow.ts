@@ -4,9 +4,9 @@
 // its server and replies. Play, pause, speed and a scrubber drive the clock;
 // clicking a request opens its explanation.
 import { h } from "./dom";
-import { at, firstAt, parseDispatch, type FlowLog, type FlowWindow } from "./flowdata";
+import { at, clientRequest, firstAt, nestedRequest, parseDispatch, type FlowLog, type FlowWindow } from "./flowdata";
 import { topology } from "./topology";
-import type { Model } from "./types";
+import type { Model, Scenario } from "./types";
 
 /** Speeds: simulated µs per second of watching. */
 const speeds: [number, string][] = [
@@ -50,6 +50,18 @@ function places(svg: SVGSVGElement): Places {
   return out;
 }
 
+/** p0 is the number of request i's parent when the parent is in the window, else 0. */
+const p0 = (log: FlowLog, i: number): number => (log.parent[i] >= 0 ? log.seq[log.parent[i]] : 0);
+
+/** clientSets are the names of a scenario's client sets (none when it does not read). */
+function clientSets(scenario: string): string[] {
+  try {
+    return ((JSON.parse(scenario) as Scenario).workload?.generate?.clients ?? []).map((c) => c.name);
+  } catch {
+    return [];
+  }
+}
+
 const mix = (a: Point, b: Point, f: number): Point => ({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f });
 
 /** FlowView is the Flow tab. */
@@ -74,7 +86,7 @@ export class FlowView {
   private lastFrame = 0;
   private active: number[] = [];
   private next = 0; // the first request not yet in active
-  private dots: { seq: number; x: number; y: number }[] = [];
+  private dots: { seq: number; x: number; y: number; parent?: number }[] = [];
 
   constructor(
     private scenario: () => string,
@@ -130,7 +142,7 @@ export class FlowView {
     this.status.textContent = again || !this.log ? "Running the scenario for its dispatch log…" : "";
     try {
       const text = await this.dispatchLog(scenario);
-      this.log = parseDispatch(text, this.window());
+      this.log = parseDispatch(text, this.window(), clientSets(scenario));
       this.loadedFor = scenario;
     } catch (e) {
       this.status.textContent = (e as Error).message;
@@ -141,14 +153,33 @@ export class FlowView {
     this.stage.replaceChildren(this.svg, this.canvas);
     this.where = places(this.svg);
     const log = this.log;
+    let nested = 0;
+    let clients = 0;
+    for (let i = 0; i < log.n; i++) {
+      if (log.kind[i] === nestedRequest) nested++;
+      else if (log.kind[i] === clientRequest) clients++;
+    }
+    const notes: HTMLElement[] = [];
+    if (nested) {
+      notes.push(
+        h(
+          "span",
+          { class: "muted", "data-testid": "flow-nested" },
+          " A nested request starts from the server that called it, tied to it by a thin line, and replies there; a server holding its request for nested replies is a ring.",
+        ),
+      );
+    }
+    if (clients) notes.push(h("span", { class: "muted" }, " Client requests start from their client set's machine."));
     this.legend.replaceChildren(
       ...log.names.services.map((name, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch dot line-${i % 10}`, "aria-hidden": "true" }), name)),
       h("span", { class: "legend-item" }, h("span", { class: "swatch dot failed", "aria-hidden": "true" }), "failed"),
       h("span", { class: "muted" }, "A dot travels, waits along its queue's lower edge, is served on its server (larger), and replies (fainter)."),
+      ...notes,
     );
     this.scrub.disabled = this.playBtn.disabled = log.n === 0;
+    const kinds = [clients ? `${clients.toLocaleString("en")} from clients` : "", nested ? `${nested.toLocaleString("en")} nested` : ""].filter(Boolean).join(", ");
     this.status.textContent = log.n
-      ? `Requests ${log.seq[0].toLocaleString("en")} to ${log.seq[log.n - 1].toLocaleString("en")}${log.more ? " (the log goes on)" : ""}, issued from ${(log.fromUS / 1000).toLocaleString("en")} ms to ${(log.issue[log.n - 1] / 1000).toLocaleString("en")} ms.`
+      ? `Requests ${log.seq[0].toLocaleString("en")} to ${log.seq[log.n - 1].toLocaleString("en")}${log.more ? " (the log goes on)" : ""}, issued from ${(log.fromUS / 1000).toLocaleString("en")} ms to ${(log.issue[log.n - 1] / 1000).toLocaleString("en")} ms${kinds ? ` (${kinds})` : ""}.`
       : "No request in that window.";
     this.seek(0);
     this.resize();
@@ -241,7 +272,8 @@ export class FlowView {
     const bad = css.getPropertyValue("--bad").trim() || "#dc2626";
     const vmin = this.vmin();
     const waiting = new Map<number, number>(); // queue -> dots drawn in it so far
-    const dots: { seq: number; x: number; y: number }[] = [];
+    const dots: { seq: number; x: number; y: number; parent?: number }[] = [];
+    const px = k / (window.devicePixelRatio || 1);
     for (const o of where.origin.values()) {
       ctx.fillStyle = css.getPropertyValue("--muted").trim();
       ctx.fillRect(o.x - 4, o.y - 4, 8, 8); // where this machine's requests come from
@@ -249,7 +281,10 @@ export class FlowView {
     for (const i of this.active) {
       const a = at(log, i, this.t, vmin);
       if (!a) continue;
-      const o = where.origin.get(log.names.origins[log.origin[i]] ?? "");
+      // a nested request starts from (and replies to) the server that called it, when its caller is in the window
+      const pi = log.parent[i];
+      const caller = pi >= 0 ? where.server.get(log.names.servers[log.server[pi]] ?? "") : undefined;
+      const o = caller ?? where.origin.get(log.names.origins[log.origin[i]] ?? "");
       const qb = where.queue.get(log.names.queues[log.queue[i]] ?? "");
       const sv = where.server.get(log.names.servers[log.server[i]] ?? "");
       if (!o) continue;
@@ -264,13 +299,32 @@ export class FlowView {
         p = qb ? { x: qb.x + qb.w - 6 - n * 6, y: qb.y + qb.h - 4 } : o;
       } else if (a.phase === "serve") p = sv ?? q;
       else if (a.phase === "reply") p = mix(sv ?? q, o, a.progress);
+      const c = log.failed[i] ? bad : colour(log.service[i]);
+      if (caller) {
+        // the thin line to the caller, who holds its request until this one replies
+        ctx.beginPath();
+        ctx.moveTo(caller.x, caller.y);
+        ctx.lineTo(p.x, p.y);
+        ctx.strokeStyle = c;
+        ctx.globalAlpha = 0.45;
+        ctx.lineWidth = 0.8;
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+      }
       ctx.beginPath();
       ctx.arc(p.x, p.y, a.phase === "serve" ? 4.5 : 3, 0, 2 * Math.PI);
-      ctx.fillStyle = log.failed[i] ? bad : colour(log.service[i]);
       ctx.globalAlpha = a.phase === "reply" ? 0.55 : 1;
-      ctx.fill();
+      if (a.phase === "serve" && this.t >= log.firstChild[i]) {
+        // holding: its server waits for the replies of its nested requests
+        ctx.strokeStyle = c;
+        ctx.lineWidth = 1.8;
+        ctx.stroke();
+      } else {
+        ctx.fillStyle = c;
+        ctx.fill();
+      }
       ctx.globalAlpha = 1;
-      if (dots.length < 400) dots.push({ seq: log.seq[i], x: p.x * (k / (window.devicePixelRatio || 1)), y: p.y * (k / (window.devicePixelRatio || 1)) });
+      if (dots.length < 400) dots.push({ seq: log.seq[i], x: p.x * px, y: p.y * px, ...(p0(log, i) ? { parent: p0(log, i) } : {}) });
     }
     // a queue holding more than its box shows how many
     ctx.font = "9px system-ui, sans-serif";
@@ -288,7 +342,7 @@ export class FlowView {
 
   /** publish lists the requests drawn (number and position in CSS pixels) on the canvas, while paused. */
   private publish(): void {
-    this.canvas.dataset.dots = JSON.stringify(this.dots.slice(0, 50).map((d) => ({ seq: d.seq, x: Math.round(d.x), y: Math.round(d.y) })));
+    this.canvas.dataset.dots = JSON.stringify(this.dots.slice(0, 50).map((d) => ({ seq: d.seq, x: Math.round(d.x), y: Math.round(d.y), ...(d.parent ? { parent: d.parent } : {}) })));
   }
 
   /** pick opens the explanation of the request nearest the click, if one is close. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { at, firstAt, parseDispatch } from "./flowdata";
+import { at, clientRequest, firstAt, nestedRequest, parseDispatch, plainRequest } from "./flowdata";
 
 const log = `id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason
 1,BALANCE,SITE1,1000,GRP1/1,GRP1/1,1000,1000,6000,6000,idle
@@ -47,5 +47,44 @@ describe("at", () => {
     expect(at(l, 2, 3200, 100)).toBeNull();
     expect(at(l, 3, 55000, 100)!.phase).toBe("fail");
     expect(at(l, 3, 60001, 100)).toBeNull();
+  });
+});
+
+describe("parseDispatch under other policies", () => {
+  it("knows every dispatch rule's reason, round_robin too, from a failure code", () => {
+    const rr = `id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason
+1,A,S,0,G/1,G/1,0,0,10,10,round_robin
+2,A,S,5,G/2,G/2,5,5,15,15,random
+3,A,S,6,,,,,,,TPENOENT
+`;
+    const l = parseDispatch(rr, { fromUS: 0, count: 10 });
+    expect(Array.from(l.failed.subarray(0, l.n))).toEqual([0, 0, 1]);
+  });
+});
+
+describe("parseDispatch of applications", () => {
+  const app = `id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason,parent
+tellers:62:0,TRANSFER,SITE1,8709,BANKB2/10,xfer2,10709,10709,21373,23373,least-load,
+tellers:62:0.1,WITHDRAWAL,SITE2,12125,BANKB2/2,tlr2,12125,12125,15022,15022,idle,tellers:62:0
+7,INQUIRY,SITE1,13000,BANKB1/1,tlr1,13000,13000,14000,14000,round_robin,
+tellers:62:0.2,DEPOSIT,SITE2,15022,BANKB1/1,tlr1,17022,17022,19373,21373,idle,tellers:62:0
+tellers:1:0.1,DEPOSIT,SITE2,16000,BANKB1/1,tlr1,17000,17000,19000,21000,TPESVCFAIL,tellers:1:0
+`;
+  it("ties nested requests to their caller in the window and tells client requests apart", () => {
+    const l = parseDispatch(app, { fromUS: 0, count: 100 }, ["tellers"]);
+    expect(Array.from(l.kind.subarray(0, l.n))).toEqual([clientRequest, nestedRequest, plainRequest, nestedRequest, nestedRequest]);
+    expect(Array.from(l.parent.subarray(0, l.n))).toEqual([-1, 0, -1, 0, -1]); // the last one's caller is before the window
+    expect(l.firstChild[0]).toBe(12125);
+    expect(Number.isNaN(l.firstChild[1])).toBe(true);
+  });
+  it("tells no client request apart without the client sets' names", () => {
+    const l = parseDispatch(app, { fromUS: 0, count: 100 });
+    expect(Array.from(l.failed.subarray(0, l.n))).toEqual([0, 0, 0, 0, 1]);
+    expect(l.kind[0]).toBe(plainRequest);
+  });
+  it("leaves a window's nested request whose caller came before it untied", () => {
+    const l = parseDispatch(app, { fromUS: 12000, count: 100 }, ["tellers"]);
+    expect(Array.from(l.parent.subarray(0, l.n))).toEqual([-1, -1, -1, -1]);
+    expect(l.kind[0]).toBe(nestedRequest);
   });
 });

@@ -1,7 +1,9 @@
 // The requests of a dispatch log as the flow view animates them: read from
 // the log's CSV (a window of it), and where each one is at a moment of
 // simulated time. Nothing here touches the DOM.
+import { parseClientID } from "./appdata";
 import { splitRow } from "./tracetable";
+import vocabulary from "./vocabulary.json";
 
 /** A window of a dispatch log: the requests issued from fromUS on, at most count of them. */
 export interface FlowWindow {
@@ -28,6 +30,12 @@ export interface FlowLog {
   end: Float64Array;
   reply: Float64Array;
   failed: Uint8Array;
+  /** who issued it: 0 a trace or a stream, 1 a client, 2 a server (a nested request) */
+  kind: Uint8Array;
+  /** a nested request's parent, as an index into the window; -1 when it has none or it is not in the window */
+  parent: Int32Array;
+  /** when a caller issued its first nested request in the window (it holds its request from then on); NaN for none */
+  firstChild: Float64Array;
   names: { services: string[]; origins: string[]; servers: string[]; queues: string[] };
   /** the window's first issue and last reply (µs) */
   fromUS: number;
@@ -36,13 +44,22 @@ export interface FlowLog {
   more: boolean;
 }
 
-const columns = ["id", "service", "origin", "issue_us", "server", "queue", "enqueue_us", "start_us", "end_us", "reply_us", "reason"];
+const columns = ["id", "service", "origin", "issue_us", "server", "queue", "enqueue_us", "start_us", "end_us", "reply_us", "reason", "parent"];
 
-/** the dispatch rules' reasons; any other reason is a failure code (TPENOENT, TPESVCERR, ...) */
-const served = new Set(["first", "idle", "least-load", "round-robin", "random", "jsq", "p2c"]);
+/** the dispatch rules' reasons (the engine's, TP... codes left out); a failure code is any other (TPENOENT, TPESVCERR, ...) */
+const served = new Set(vocabulary.dispatch_reason.filter((r) => !r.startsWith("TP")));
 
-/** parseDispatch reads the window of a dispatch log (docs/engine.md, The dispatch log); it stops reading past the window. */
-export function parseDispatch(text: string, w: FlowWindow): FlowLog {
+/** Kinds of request in FlowLog.kind. */
+export const plainRequest = 0;
+export const clientRequest = 1;
+export const nestedRequest = 2;
+
+/**
+ * parseDispatch reads the window of a dispatch log (docs/engine.md, The
+ * dispatch log); it stops reading past the window. clientSets are the
+ * names of the scenario's client sets: a request of theirs is a client's.
+ */
+export function parseDispatch(text: string, w: FlowWindow, clientSets: string[] = []): FlowLog {
   let at = text.indexOf("\n");
   const header = splitRow(text.slice(0, at < 0 ? text.length : at).replace(/\r$/, ""), ",");
   const col = Object.fromEntries(columns.map((c) => [c, header.indexOf(c)]));
@@ -61,6 +78,9 @@ export function parseDispatch(text: string, w: FlowWindow): FlowLog {
     end: new Float64Array(cap),
     reply: new Float64Array(cap),
     failed: new Uint8Array(cap),
+    kind: new Uint8Array(cap),
+    parent: new Int32Array(cap),
+    firstChild: new Float64Array(cap),
     names: { services: [], origins: [], servers: [], queues: [] },
     fromUS: Infinity,
     toUS: 0,
@@ -77,6 +97,7 @@ export function parseDispatch(text: string, w: FlowWindow): FlowLog {
   };
   const seen = { services: new Map(), origins: new Map(), servers: new Map(), queues: new Map() };
   const num = (s: string | undefined) => (s === undefined || s === "" ? NaN : Number(s));
+  const ids = new Map<string, number>(); // id -> index, for the parents of nested requests in the window
   let row = 0;
   while (at >= 0 && at < text.length) {
     const next = text.indexOf("\n", at + 1);
@@ -103,6 +124,19 @@ export function parseDispatch(text: string, w: FlowWindow): FlowLog {
     log.end[i] = num(f[col.end_us]);
     log.reply[i] = num(f[col.reply_us]);
     log.failed[i] = served.has(f[col.reason] ?? "") ? 0 : 1;
+    const id = f[col.id] ?? "";
+    const parent = col.parent >= 0 ? (f[col.parent] ?? "") : "";
+    log.parent[i] = -1;
+    log.firstChild[i] = NaN;
+    if (parent !== "") {
+      log.kind[i] = nestedRequest;
+      const p = ids.get(parent);
+      if (p !== undefined) {
+        log.parent[i] = p;
+        if (Number.isNaN(log.firstChild[p])) log.firstChild[p] = issue;
+      }
+    } else log.kind[i] = clientSets.length && parseClientID(id, clientSets) ? clientRequest : plainRequest;
+    if (col.parent >= 0) ids.set(id, i);
     log.fromUS = Math.min(log.fromUS, issue);
     log.toUS = Math.max(log.toUS, finishOf(log, i));
   }

@@ -28,13 +28,13 @@ type OnChange = () => void;
 const traceEditLimit = 200_000;
 
 /** num reads a number input: undefined when empty or not a number. */
-function num(el: HTMLInputElement): number | undefined {
+export function num(el: HTMLInputElement): number | undefined {
   if (el.value.trim() === "") return undefined;
   const n = Number(el.value);
   return Number.isFinite(n) ? n : undefined;
 }
 
-function numInput(label: string, value: number | undefined, onInput: (v: number | undefined) => void, attrs: Record<string, string> = {}): HTMLElement {
+export function numInput(label: string, value: number | undefined, onInput: (v: number | undefined) => void, attrs: Record<string, string> = {}): HTMLElement {
   const input = h("input", { type: "number", step: "any", value: value ?? "", "aria-label": label, ...attrs });
   input.addEventListener("input", () => onInput(num(input)));
   return h("label", { class: "field" }, h("span", {}, label), input);
@@ -48,12 +48,13 @@ function select(label: string, options: [string, string][], value: string, onCha
 }
 
 /**
- * routeCell edits a stream's routing values: none, numbers drawn from a
- * distribution (uniform min..max, normal mean/sd, exp mean; whole numbers
- * unless "decimals" is ticked), or a weighted list ("10001:5, 55555:3, ACME").
+ * routeCell edits the routing values of a stream or of a client set's
+ * service (label names it: "stream 1 routing value"): none, numbers drawn
+ * from a distribution (uniform min..max, normal mean/sd, exp mean; whole
+ * numbers unless "decimals" is ticked), or a weighted list ("10001:5,
+ * 55555:3, ACME").
  */
-function routeCell(st: Stream, i: number, known: Known, onChange: OnChange): HTMLElement {
-  const label = `stream ${i + 1} routing value`;
+export function routeCell(st: { service: string; route?: RouteSpec }, label: string, known: Known, onChange: OnChange): HTMLElement {
   const kind = h(
     "select",
     { "aria-label": label },
@@ -131,13 +132,16 @@ function routeCell(st: Stream, i: number, known: Known, onChange: OnChange): HTM
   return h("span", { class: "route" }, kind, detail, hint);
 }
 
-/** workloadForm edits scenario.workload: generated streams and a trace. */
-export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HTMLElement {
+/**
+ * workloadForm edits scenario.workload: generated streams and a trace;
+ * clients (clientsForm) are shown after the streams.
+ */
+export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, clients: HTMLElement | null = null): HTMLElement {
   // The generate block is created on the first edit only, so a trace-only
-  // scenario stays exactly as it was loaded.
+  // scenario stays exactly as it was loaded; its streams list too, so a
+  // scenario of clients only gets no empty one.
   const gen = () => {
     const g = (sc.workload.generate ??= { duration_ms: 10000, streams: [] });
-    g.streams ??= [];
     return g;
   };
   const rows = h("tbody");
@@ -184,10 +188,10 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
       : st.arrivals === "mmpp"
         ? h("span", { class: "muted", "data-testid": `stream-${i + 1}-rate` }, "rates_per_s (JSON tab)")
         : rateInput;
-    const route = routeCell(st, i, known, onChange);
+    const route = routeCell(st, `stream ${i + 1} routing value`, known, onChange);
     const del = h("button", { type: "button", class: "small", "aria-label": `remove stream ${i + 1}` }, "Remove");
     del.addEventListener("click", () => {
-      gen().streams.splice(i, 1);
+      gen().streams?.splice(i, 1);
       redraw();
       onChange();
     });
@@ -196,7 +200,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
   redraw();
   const add = h("button", { type: "button" }, "Add stream");
   add.addEventListener("click", () => {
-    gen().streams.push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
+    (gen().streams ??= []).push({ service: known.services[0] ?? "", arrivals: "poisson", rate_per_s: 100 });
     redraw();
     onChange();
   });
@@ -267,6 +271,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange): HT
       rows,
     ),
     add,
+    clients,
     h("h3", {}, "Trace"),
     h(
       "p",

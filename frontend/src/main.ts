@@ -2,6 +2,9 @@
 // in a worker. Everything is built with DOM calls; no scenario text is ever
 // parsed as HTML.
 import * as api from "./api";
+import { hasCalls, lineage, type Lineage } from "./appdata";
+import { callGraphView } from "./callgraph";
+import { clientsForm } from "./clientsform";
 import { CompareView, type Compared } from "./compareview";
 import { byTestID, debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
@@ -104,6 +107,7 @@ const dmEditor = new ConfigEditor(
   (text) => pasted("dmconfig", text),
 );
 const preview = h("div", { class: "topo", "data-testid": "topology-preview" });
+const callBox = h("div", { "data-testid": "callgraph-box" });
 const advertiseBox = h("div");
 const fitNotes = h("ul", { class: "notes", "data-testid": "fit-notes", "aria-live": "polite" });
 const drop = fileDrop((list) => void takeFiles(list));
@@ -120,6 +124,7 @@ const configPanel = h(
   diagnostics,
   advertiseBox,
   preview,
+  callBox,
 );
 
 const workloadPanel = h("div");
@@ -205,6 +210,11 @@ const explainView = new ExplainView(
   },
   () => state.model,
   () => state.result,
+  {
+    clientSets: () => (state.scenario.workload.generate?.clients ?? []).map((c) => c.name),
+    calls: (service) => (state.scenario.services?.[service]?.calls ?? []).length > 0,
+    lineage: () => lineageOf(),
+  },
 );
 const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
 const sweepView = new SweepView(() => state.scenario, toolEngine);
@@ -295,17 +305,28 @@ function drawForms(): void {
       void validate();
     }),
   );
-  workloadPanel.replaceChildren(workloadForm(state.scenario, known(), changed), eventsForm(state.scenario, state.model, changed));
+  workloadPanel.replaceChildren(
+    workloadForm(state.scenario, known(), changed, clientsForm(state.scenario, known(), changed)),
+    eventsForm(state.scenario, state.model, changed),
+  );
   timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
+  drawCallGraph();
 }
 
 /** changed is called after every edit of the scenario. */
 function changed(): void {
   explainView.reset();
   refreshCompare();
+  redrawCallGraph();
 }
+
+/** drawCallGraph draws the scenario's call graph in the Config tab. */
+function drawCallGraph(): void {
+  callBox.replaceChildren(callGraphView(state.scenario, state.model));
+}
+const redrawCallGraph = debounce(drawCallGraph, 300);
 const refreshCompare = debounce(() => compareView.refresh(), 500);
 
 /** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
@@ -347,7 +368,7 @@ async function fit(m: Model): Promise<void> {
   if (evBack.length) sc.events = sortEvents([...(sc.events ?? []), ...evBack]);
   const back = state.parked.streams.filter(fits);
   state.parked.streams = state.parked.streams.filter((st) => !fits(st));
-  if (back.length && sc.workload.generate) sc.workload.generate.streams.push(...back);
+  if (back.length && sc.workload.generate) (sc.workload.generate.streams ??= []).push(...back);
   for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) state.parked.services[name] = spec;
   state.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
   const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "adapt", scenario: JSON.stringify(sc) });
@@ -431,6 +452,7 @@ async function validate(): Promise<void> {
     if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
     else advertiseBox.replaceChildren(advertiseEditor(state.model, state.scenario, () => { changed(); void validate(); }));
     preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
+    drawCallGraph(); // where each service is served comes from the model
   } catch (e) {
     const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);
     showDiagnostics(ce.diagnostics ?? [], ce.message);
@@ -487,6 +509,28 @@ function showResult(r: Result, text: string, scenarioJSON: string): void {
   resultsPanel.replaceChildren(results(r, state.model));
   downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
   outputTabs.select("results");
+}
+
+/** The run's lineage (who called whom, by request number), for the scenario it was found for. */
+let lineageCache: { scenario: string; lineage: Promise<Lineage | null> } | null = null;
+
+/**
+ * lineageOf finds who called whom in the scenario being edited, once per
+ * scenario: the tool worker runs it with the dispatch log on (its parent
+ * column), as explain mode numbers the requests. null when no service calls
+ * another.
+ */
+function lineageOf(): Promise<Lineage | null> {
+  if (!hasCalls(state.scenario)) return Promise.resolve(null);
+  const scenario = JSON.stringify(state.scenario);
+  if (lineageCache?.scenario !== scenario) {
+    const p = toolEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } }).then((a) => lineage(a.dispatch ?? ""));
+    lineageCache = { scenario, lineage: p };
+    p.catch(() => {
+      if (lineageCache?.lineage === p) lineageCache = null; // try again next time
+    });
+  }
+  return lineageCache.lineage;
 }
 
 /** dispatchOf runs a scenario with the dispatch log on and returns the log. */

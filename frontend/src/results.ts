@@ -17,11 +17,12 @@ import {
   type ChartView,
   type CounterChart,
 } from "./chartdata";
+import { clientColumns, clientValue, machineMarks } from "./appdata";
 import { h } from "./dom";
 import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
 import { greyOut, topology } from "./topology";
-import type { Model, Result } from "./types";
+import type { ClientStats, Model, Result } from "./types";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
 export function summary(r: Result): HTMLElement {
@@ -30,6 +31,9 @@ export function summary(r: Result): HTMLElement {
     const value = f.key === "utilization.max" || f.key === "network.share" ? pct(f.value) : fmt(f.value);
     dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, value)));
   }
+  // runs with calls or clients: the requests servers issued, the retries clients issued
+  if (r.requests.nested !== undefined) dl.append(h("div", { class: "figure", "data-figure": "requests.nested" }, h("dt", {}, "Nested (issued by servers)"), h("dd", {}, fmt(r.requests.nested))));
+  if (r.requests.retried !== undefined) dl.append(h("div", { class: "figure", "data-figure": "requests.retried" }, h("dt", {}, "Retried by clients"), h("dd", {}, fmt(r.requests.retried))));
   const failed = Object.entries(r.requests.failed ?? {});
   return h(
     "section",
@@ -51,6 +55,14 @@ export function summary(r: Result): HTMLElement {
 
 /** serverTable shows requests and utilization per server as bars. */
 export function serverTable(r: Result): HTMLElement {
+  // In runs with calls: the time each server held a request waiting for its nested requests' replies.
+  const held = new Map((r.servers ?? []).filter((sv) => sv.held_ms !== undefined).map((sv) => [sv.id, sv]));
+  const heldCell = (id: string) => {
+    const sv = held.get(id);
+    if (!sv) return h("td", {}, "–");
+    const share = sv.busy_ms > 0 ? ` (${pct((sv.held_ms ?? 0) / sv.busy_ms)} of busy)` : "";
+    return h("td", { "data-held": String(sv.held_ms) }, `${fmt(sv.held_ms)}${sv.held_ms ? share : ""}`);
+  };
   const rows = serverBars(r).map((b) =>
     h(
       "tr",
@@ -60,13 +72,18 @@ export function serverTable(r: Result): HTMLElement {
       h("td", {}, b.queue),
       h("td", { class: "bar-cell" }, h("span", { class: "bar req", "data-w": b.requestsWidth.toFixed(1) }), h("span", { class: "bar-label" }, `${b.requests} (${pct(b.share)})`)),
       h("td", { class: "bar-cell" }, h("span", { class: "bar util", "data-w": b.utilizationWidth.toFixed(1) }), h("span", { class: "bar-label" }, pct(b.utilization))),
+      held.size ? heldCell(b.id) : null,
     ),
   );
   const table = h(
     "table",
     { class: "servers", "data-testid": "server-table" },
-    h("caption", {}, "Requests and utilization per server"),
-    h("thead", {}, h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"))),
+    h("caption", {}, held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server"),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"), held.size ? h("th", {}, "Held (ms)") : null),
+    ),
     h("tbody", {}, ...rows),
   );
   // Widths through the CSSOM: allowed by a strict CSP, unlike style attributes.
@@ -98,6 +115,64 @@ function queueTable(r: Result): HTMLElement {
           h("td", {}, fmt(q.wait_ms.p95)),
         ),
       ),
+    ),
+  );
+}
+
+/** failedText writes a code → count map: "TPESVCFAIL 70, TPETIME 2", or 0. */
+function failedText(failed: Record<string, number> | null | undefined): string {
+  const list = Object.entries(failed ?? {});
+  return list.length ? list.map(([k, v]) => `${k} ${v}`).join(", ") : "0";
+}
+
+/** serviceTable shows each service's requests and times, and the calls its servers issued (runs with calls). */
+export function serviceTable(r: Result): HTMLElement {
+  const calls = (r.services ?? []).some((sv) => sv.calls_issued !== undefined);
+  const heads = ["Service", "LOAD", "PRIO", "Issued", "Completed", "Failed", "Timed out", "Wait mean", "Response mean", "p95", "p99"];
+  if (calls) heads.push("Calls issued");
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "service-table" },
+    h("caption", {}, `Services (times in ms${calls ? "; calls issued: the nested requests their servers made" : ""})`),
+    h("thead", {}, h("tr", {}, ...heads.map((t) => h("th", {}, t)))),
+    h(
+      "tbody",
+      {},
+      ...(r.services ?? []).map((sv) =>
+        h(
+          "tr",
+          { "data-service": sv.name },
+          h("th", { scope: "row" }, sv.name),
+          ...[sv.load, sv.prio, sv.issued, sv.completed].map((v) => h("td", {}, fmt(v))),
+          h("td", {}, failedText(sv.failed)),
+          ...[sv.timed_out, sv.wait_ms.mean, sv.response_ms.mean, sv.response_ms.p95, sv.response_ms.p99].map((v) => h("td", {}, fmt(v))),
+          calls ? h("td", { "data-field": "calls_issued", "data-value": String(sv.calls_issued ?? "") }, sv.calls_issued === undefined ? "–" : fmt(sv.calls_issued)) : null,
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * clientTable shows each client set's figures (runs with clients). Each
+ * cell carries its exact value (data-value, as the result has it) beside
+ * the rounded text.
+ */
+export function clientTable(clients: ClientStats[]): HTMLElement {
+  const cell = (c: ClientStats, key: string) => {
+    const v = clientValue(c, key);
+    if (key === "failed") return h("td", { "data-field": key, "data-value": JSON.stringify(v ?? {}) }, failedText(v as Record<string, number> | null));
+    return h("td", { "data-field": key, "data-value": String(v) }, fmt(v as number));
+  };
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "client-table" },
+    h("caption", {}, "Client sets (times in ms; cycle: the mean response plus the mean think or backoff)"),
+    h("thead", {}, h("tr", {}, h("th", {}, "Client set"), ...clientColumns.map(([, label]) => h("th", {}, label)))),
+    h(
+      "tbody",
+      {},
+      ...clients.map((c) => h("tr", { "data-client": c.name }, h("th", { scope: "row", "data-field": "name" }, c.name), ...clientColumns.map(([key]) => cell(c, key)))),
     ),
   );
 }
@@ -176,14 +251,18 @@ export function results(r: Result, model: Model | null): HTMLElement {
   const lines = Math.max((r.series.queue_length ?? []).length, (r.series.utilization ?? []).length);
   const view: ChartView = defaultView(lines);
   const counters = counterChart(r);
+  // a lost machine: dashed lines where it was lost, noticed and restored
+  const mm = machineMarks(r);
+  const marked = mm.xs.length ? { marks: mm.xs, markLabels: mm.labels } : {};
+  const also = mm.xs.length ? " (dashed: machine changes)" : "";
   const draw = (): HTMLElement[] => {
     const out = [
-      chart(queueLengthChart(r, view), { title: "Queue length over time", yLabel: "waiting requests", stepped: true, testid: "chart-queue" }),
-      chart(utilizationChart(r, view), { title: "Utilization over time", yLabel: "busy fraction", stepped: true, testid: "chart-util" }),
+      chart(queueLengthChart(r, view), { title: `Queue length over time${also}`, yLabel: "waiting requests", stepped: true, testid: "chart-queue", ...marked }),
+      chart(utilizationChart(r, view), { title: `Utilization over time${also}`, yLabel: "busy fraction", stepped: true, testid: "chart-util", ...marked }),
     ];
     const fails = failureChart(r);
     if (fails) {
-      out.push(chart(fails, { title: "Failed requests over time (by code)", yLabel: "requests", stepped: true, testid: "chart-failures" }));
+      out.push(chart(fails, { title: `Failed requests over time (by code)${also}`, yLabel: "requests", stepped: true, testid: "chart-failures", ...marked }));
     }
     if (counters) {
       out.push(
@@ -230,15 +309,21 @@ export function results(r: Result, model: Model | null): HTMLElement {
     topo = topology(model, r);
     greyOut(topo, statesAt(r, r.span_ms)); // the states at the end of the run
   }
+  const changes = r.machine_changes ?? [];
   return h(
     "div",
     { class: "results" },
     summary(r),
     warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
+    changes.length
+      ? h("p", { class: "machine-changes", "data-testid": "machine-changes" }, "Machines: ", changes.map((c) => `${c.lmid} ${c.change} at ${fmt(c.at_ms / 1000)} s`).join(", "), " (dashed lines on the time charts).")
+      : null,
+    r.clients?.length ? clientTable(r.clients) : null,
     topo ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, r.lifecycle ? "Topology and share of requests (instances not up at the end greyed out)" : "Topology and share of requests"), topo) : null,
     serverTable(r),
     controls,
     charts,
+    serviceTable(r),
     queueTable(r),
     machineTable(r),
   );

@@ -24,6 +24,24 @@ export const routeDistParams: Record<string, [keyof RouteSpec, keyof RouteSpec |
 const numberText = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /**
+ * readValue reads one routing value as the lists write it: a number when it
+ * reads as one and prints back the same, else a string ('quoted' keeps a
+ * number-like value a string).
+ */
+export function readValue(v: string): string | number {
+  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1);
+  if (numberText.test(v) && Number.isFinite(Number(v)) && String(Number(v)) === v.replace(/^\+/, "")) return Number(v);
+  return v;
+}
+
+/** valueText writes a routing value back as readValue reads it; a string holding one of special is quoted too. */
+export function valueText(v: string | number, special = ",:"): string {
+  const text = String(v);
+  if (typeof v === "string" && (numberText.test(v) || [...special].some((c) => v.includes(c)))) return `'${v}'`;
+  return text;
+}
+
+/**
  * parseRouteList reads "value[:weight], ..." into values and weights (weights
  * left out when all are 1). A value that reads as a number becomes a number,
  * unless quoted ('007' stays the string 007). Returns an error message
@@ -45,13 +63,7 @@ export function parseRouteList(text: string): { values: (string | number)[]; wei
       if (wt === "" || !Number.isFinite(w) || w < 0) return { error: `item ${i + 1}: weight "${wt}" is not a number >= 0` };
       v = item.slice(0, colon).trim();
     }
-    if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) {
-      values.push(v.slice(1, -1));
-    } else if (numberText.test(v) && Number.isFinite(Number(v)) && String(Number(v)) === v.replace(/^\+/, "")) {
-      values.push(Number(v));
-    } else {
-      values.push(v);
-    }
+    values.push(readValue(v));
     if (values[values.length - 1] === "") return { error: `item ${i + 1}: empty value` };
     weights.push(w);
   }
@@ -62,8 +74,7 @@ export function parseRouteList(text: string): { values: (string | number)[]; wei
 export function formatRouteList(spec: RouteSpec): string {
   return (spec.values ?? [])
     .map((v, i) => {
-      let text = String(v);
-      if (typeof v === "string" && (numberText.test(v) || v.includes(",") || v.includes(":"))) text = `'${v}'`;
+      const text = valueText(v);
       const w = spec.weights?.[i];
       return w === undefined || w === 1 ? text : `${text}:${w}`;
     })

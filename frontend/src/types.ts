@@ -43,7 +43,56 @@ export interface Workload {
   trace_csv?: string;
   trace?: unknown[];
   columns?: unknown;
-  generate?: { duration_ms: number; streams: Stream[] };
+  generate?: { duration_ms: number; streams?: Stream[]; clients?: ClientSet[] };
+}
+
+/** A call route: "inherit" (the default), a constant value, or drawn as a stream's route. */
+export type CallRoute = "inherit" | number | string | RouteSpec;
+
+/** One step a server runs after its own work for a service (services.S.calls). */
+export interface CallStep {
+  service: string;
+  /** tpcall (default), tpacall, tpforward */
+  mode?: string;
+  /** the probability that the step happens, default 1 */
+  p?: number;
+  route?: CallRoute;
+}
+
+/** One service a client set draws its requests from, by weight. */
+export interface ClientService {
+  service: string;
+  weight?: number;
+  route?: RouteSpec;
+}
+
+/** One entry of a client script: a service name, or a service with a constant routing value. */
+export type ScriptEntry = string | { service: string; route?: number | string };
+
+/** What a client does after a failure (workload.generate.clients[].retry). */
+export interface RetrySpec {
+  max?: number;
+  on?: string[];
+  backoff?: Dist;
+}
+
+/** A closed-loop client population (workload.generate.clients). */
+export interface ClientSet {
+  name: string;
+  count: number;
+  origin?: string;
+  think?: Dist;
+  services?: ClientService[];
+  script?: ScriptEntry[];
+  retry?: RetrySpec;
+  [extra: string]: unknown;
+}
+
+/** What a scenario says about one service. */
+export interface ServiceSpec {
+  service_time?: Dist;
+  by_group?: Record<string, Dist>;
+  calls?: CallStep[];
 }
 
 export interface Tuning {
@@ -56,12 +105,22 @@ export interface Tuning {
   boot_ms?: number;
 }
 
-/** A scenario event (docs/scenario.md, events): exactly one of kill, shutdown, boot. */
+/** A scenario event (docs/scenario.md, events): exactly one of kill, shutdown, boot, lose, restore. */
 export interface LifeEvent {
   at_ms: number;
   kill?: string;
   shutdown?: string;
   boot?: string;
+  lose?: string;
+  restore?: string;
+}
+
+/** A machine lost, noticed lost by the DBBL, or restored (core.MachineChange). */
+export interface MachineChange {
+  at_us: number;
+  at_ms: number;
+  lmid: string;
+  change: string;
 }
 
 /** One change of an instance's life-cycle state (core.LifeChange). */
@@ -80,7 +139,7 @@ export interface Scenario {
   ubbconfig: string;
   dmconfig?: string;
   advertise?: Record<string, string[]>;
-  services?: Record<string, { service_time?: Dist; by_group?: Record<string, Dist> }>;
+  services?: Record<string, ServiceSpec>;
   machines?: Record<string, { speed?: number }>;
   network?: { latency_ms: number };
   domains?: Record<string, { response_time: Dist }>;
@@ -130,6 +189,8 @@ export interface ServerStats {
   state?: string;
   up_ms?: number;
   up_utilization?: number;
+  /** in runs with calls: the time it held a request while waiting for its nested requests' replies */
+  held_ms?: number;
 }
 
 export interface QueueStats {
@@ -154,6 +215,24 @@ export interface ServiceStats {
   wait_ms: Summary;
   response_ms: Summary;
   histogram: { bounds_ms: number[] | null; counts: number[] | null };
+  /** in runs with calls or clients: the requests its servers issued as a caller */
+  calls_issued?: number;
+}
+
+/** One client set's figures (core.ClientStats). */
+export interface ClientStats {
+  name: string;
+  count: number;
+  requests: number;
+  completed: number;
+  /** code -> count, TPETIME excluded (that is timed_out) */
+  failed: Record<string, number> | null;
+  timed_out: number;
+  retried: number;
+  throughput_per_s: number;
+  /** issue to the outcome the client saw, every outcome */
+  response_ms: Summary;
+  cycle_ms: number;
 }
 
 export interface MachineStats {
@@ -184,6 +263,9 @@ export interface Result {
     completed: number;
     failed: Record<string, number> | null;
     timed_out: number;
+    /** in runs with calls or clients: the requests servers issued, and the retries clients issued */
+    nested?: number;
+    retried?: number;
   };
   wait_ms: Summary;
   response_ms: Summary;
@@ -191,6 +273,8 @@ export interface Result {
   queues: QueueStats[] | null;
   services: ServiceStats[] | null;
   machines: MachineStats[] | null;
+  /** one per client set (runs with clients) */
+  clients?: ClientStats[];
   balance: { jain_utilization: number; max_over_mean: number };
   series: {
     bin_ms: number;
@@ -205,6 +289,8 @@ export interface Result {
   };
   /** every life-cycle change, in time order (runs with a life cycle) */
   lifecycle?: LifeChange[] | null;
+  /** machines lost, noticed and restored (runs that lose a machine) */
+  machine_changes?: MachineChange[] | null;
   warnings: string[] | null;
 }
 
@@ -261,6 +347,10 @@ export interface Explanation {
   text: string;
   /** why the request failed after it reached a queue (TPESVCERR) */
   failure?: string;
+  /** for a nested request: the calling request's id, the instance that issued it, and how (tpcall, tpacall, tpforward) */
+  parent?: string;
+  issued_by?: string;
+  mode?: string;
 }
 
 /** The data-dependent routing step of an explanation (routed services only). */
