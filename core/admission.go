@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"slices"
 	"strconv"
 	"strings"
@@ -92,7 +93,7 @@ func sizeOf(m *Model) modelSize {
 }
 
 // traceRows is the number of rows of sc's trace, counted without reading it.
-func traceRows(sc *Scenario) (field string, rows int64) {
+func traceRows(sc *scenario.Scenario) (field string, rows int64) {
 	if sc.Workload.TraceCSV != "" {
 		return "workload.trace_csv", int64(strings.Count(sc.Workload.TraceCSV, "\n")) + 1
 	}
@@ -103,7 +104,7 @@ func traceRows(sc *Scenario) (field string, rows int64) {
 // with its replications (run one after another), outside the requests it
 // holds at once (RunOptions.MaxInFlight bounds those, at about
 // BytesPerInFlight each).
-func RunCost(sc *Scenario, m *Model) Cost {
+func RunCost(sc *scenario.Scenario, m *Model) Cost {
 	c := runCost(sc, sizeOf(m))
 	if k := int64(max(sc.Replications, 1)); k > 1 {
 		c.add("replications", itoa64(k)+" replications' figures", k, costPerRep)
@@ -112,7 +113,7 @@ func RunCost(sc *Scenario, m *Model) Cost {
 }
 
 // runCost is one run's cost.
-func runCost(sc *Scenario, s modelSize) Cost {
+func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	var c Cost
 	c.add("", "a run's fixed part", 1, costRunBase)
 	c.add("ubbconfig", itoa64(s.instances)+" server instances", s.instances, costPerInstance)
@@ -184,7 +185,7 @@ const (
 // SweepCost estimates what a sweep of sc (on its model m) with points
 // points holds at its peak: every point compiled (points × the model and
 // the trace), and workers runs at once. sweep.Cost counts a spec's points.
-func SweepCost(sc *Scenario, m *Model, points int64, workers int) Cost {
+func SweepCost(sc *scenario.Scenario, m *Model, points int64, workers int) Cost {
 	s := sizeOf(m)
 	var c Cost
 	per := costPointBase + costPointPerInstance*s.instances

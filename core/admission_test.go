@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -65,11 +66,11 @@ func TestCostCoversRun(t *testing.T) {
 		{"bins", 1, 1, 200, 1, 2000, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sc := &Scenario{UBBConfig: costUBB(tc.machines, tc.entries, tc.perEntry, tc.svc),
-				Services: map[string]ServiceSpec{"S0": {ServiceTime: &Dist{Dist: "const", MS: &ms}}}}
+			sc := &scenario.Scenario{UBBConfig: costUBB(tc.machines, tc.entries, tc.perEntry, tc.svc),
+				Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}}}
 			for i := 0; i < tc.rows; i++ {
 				at := float64(i)
-				sc.Workload.Trace = append(sc.Workload.Trace, TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
+				sc.Workload.Trace = append(sc.Workload.Trace, scenario.TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
 			}
 			if tc.binMS {
 				bin := 0.001
@@ -108,7 +109,7 @@ func TestCostCoversRun(t *testing.T) {
 // The largest term names the product that is too large, and the field
 // that sets it.
 func TestCostNamesLargest(t *testing.T) {
-	sc := &Scenario{UBBConfig: costUBB(1, 10, 1000, 500), Replications: 100}
+	sc := &scenario.Scenario{UBBConfig: costUBB(1, 10, 1000, 500), Replications: 100}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +118,7 @@ func TestCostNamesLargest(t *testing.T) {
 	if l := c.Largest(); l.Field != "ubbconfig" || !strings.Contains(l.What, "10000 instances × 500 services each = 5000000 (instance, service) pairs") {
 		t.Errorf("largest term %+v, want the pairs", l)
 	}
-	sw := SweepCost(&Scenario{UBBConfig: costUBB(1, 10, 1000, 1)}, m, 1000, 2) // rate_scale=1..1000/1
+	sw := SweepCost(&scenario.Scenario{UBBConfig: costUBB(1, 10, 1000, 1)}, m, 1000, 2) // rate_scale=1..1000/1
 	if l := sw.Largest(); l.Field != "vary" || !strings.Contains(l.What, "1000 points × a model of 10000 instances") || sw.Bytes() < 4<<30 {
 		t.Errorf("largest term of the sweep %+v (%s), want points × model over 4 GiB", l, SizeText(sw.Bytes()))
 	}
@@ -135,9 +136,9 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 	}
 	ms := 1.0
 	at := 0.0
-	sc := &Scenario{UBBConfig: costUBB(1, 2, 1000, 1), Replications: 80,
-		Services: map[string]ServiceSpec{"S0": {ServiceTime: &Dist{Dist: "const", MS: &ms}}},
-		Workload: Workload{Trace: []TraceRow{{TimeMS: &at, Service: "S0"}}}}
+	sc := &scenario.Scenario{UBBConfig: costUBB(1, 2, 1000, 1), Replications: 80,
+		Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}},
+		Workload: scenario.Workload{Trace: []scenario.TraceRow{{TimeMS: &at, Service: "S0"}}}}
 	p, err := Compile(sc, RunOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -96,7 +97,7 @@ var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPE
 // checkApps checks the parts of the scenario's applications that need no
 // model: call modes, probabilities, where tpforward stands, the shape of
 // client sets.
-func checkApps(sc *Scenario) error {
+func checkApps(sc *scenario.Scenario) error {
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		steps := sc.Services[name].Calls
 		for j, c := range steps {
@@ -194,7 +195,7 @@ func checkApps(sc *Scenario) error {
 // resolveApps compiles the scenario's applications against the model: the
 // called and requested services exist and can be timed, routes fit their
 // criteria, origins exist, and the call graph has no cycle.
-func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	g := sc.Workload.Generate
 	hasCalls := false
 	for _, sp := range sc.Services {
@@ -285,13 +286,13 @@ func (st *runSetup) resolveApps(sc *Scenario, _ RunOptions) error {
 const clientSeedSalt = 0x636c69656e7473 // "clients"
 
 // callRoute compiles a call step's route against the called service's criterion.
-func (st *runSetup) callRoute(n *names, cs *callStep, r *CallRoute, field string) error {
+func (st *runSetup) callRoute(n *names, cs *callStep, r *scenario.CallRoute, field string) error {
 	crit := n.crit[cs.service]
 	switch {
 	case r == nil || r.Inherit:
 		return nil
 	case r.Spec != nil:
-		sc := streamCheck{st: &Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, path: field}
+		sc := streamCheck{st: &scenario.Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, path: field}
 		cs.route = sc.checkRoute(routedNames(n, cs.service), cs.service)
 		return sc.err
 	case crit == nil: // carried for the nested requests to inherit
@@ -301,7 +302,7 @@ func (st *runSetup) callRoute(n *names, cs *callStep, r *CallRoute, field string
 }
 
 // clientSet compiles one client set.
-func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
+func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
 	cp := clientPlan{name: cs.Name, count: cs.Count, think: constDist(0), backoff: constDist(0), retryOn: retryTPETIME}
 	var msg string
 	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
@@ -314,7 +315,7 @@ func (st *runSetup) clientSet(n *names, cs *ClientSet, field string, timed func(
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
-		sc := streamCheck{st: &Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
+		sc := streamCheck{st: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
 		var csv clientService
 		if csv.service, msg = n.Service(e.Service); msg != "" {
 			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 // runEngine compiles sc and plays it with the given options, returning the
 // engine as it ended (for its counters) and the result's JSON.
-func runEngine(t *testing.T, sc *Scenario, sopt simOptions) (*engine, string, error) {
+func runEngine(t *testing.T, sc *scenario.Scenario, sopt simOptions) (*engine, string, error) {
 	t.Helper()
 	p, err := Compile(sc, RunOptions{})
 	if err != nil {
@@ -38,14 +39,14 @@ func runEngine(t *testing.T, sc *Scenario, sopt simOptions) (*engine, string, er
 
 // spawnScenario is srvA, SRVID=1 MIN=1 MAX=3, an MSSQ set (RQADDR=QA) with
 // CLOPT clopt.
-func spawnScenario(t *testing.T, scanUnit, clopt, trace string, events ...string) *Scenario {
+func spawnScenario(t *testing.T, scanUnit, clopt, trace string, events ...string) *scenario.Scenario {
 	t.Helper()
 	return spawnScenarioOf(t, "RQADDR=QA", scanUnit, clopt, trace, events...)
 }
 
 // spawnScenarioOf is spawnScenario with entry instead of RQADDR=QA (CONV=Y:
 // a conversational entry with a queue per instance).
-func spawnScenarioOf(t *testing.T, entry, scanUnit, clopt, trace string, events ...string) *Scenario {
+func spawnScenarioOf(t *testing.T, entry, scanUnit, clopt, trace string, events ...string) *scenario.Scenario {
 	t.Helper()
 	ubb := "*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\nLDBAL Y\nSCANUNIT " + scanUnit + "\nSANITYSCAN 2\n\n" +
 		"*MACHINES\nnode1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\n\n" +

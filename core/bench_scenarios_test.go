@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,7 +56,7 @@ func BenchmarkScenario(b *testing.B) {
 
 // scaleToRequests sets a generated workload's duration so that its constant
 // streams issue about n requests in all.
-func scaleToRequests(b *testing.B, sc *Scenario, n int64) {
+func scaleToRequests(b *testing.B, sc *scenario.Scenario, n int64) {
 	g := sc.Workload.Generate
 	if g == nil {
 		b.Fatal("scenario has no generated workload")

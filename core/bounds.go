@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // MaxTimeUS bounds every time and duration of a scenario (about 11.6 days of
@@ -47,7 +48,7 @@ func samplerBoundMS(s sampler) (float64, string) {
 
 // checkHorizon rejects a scenario in which one service time, divided by the
 // speed of a machine that may process it, is already past MaxTimeUS.
-func (st *runSetup) checkHorizon(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	n := newNames(m)
 	groups := make(map[string]int, len(m.Groups))

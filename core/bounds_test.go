@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -20,7 +21,7 @@ const boundedUBB = "*RESOURCES\nIPCKEY 123458\nMASTER SITE1\nMODEL %s\nLDBAL Y\n
 	"*SERVERS\nsrv SRVGRP=GRP1 SRVID=1 MIN=1 CLOPT=\"-s BALANCE --\"\n*SERVICES\nBALANCE LOAD=50\n"
 
 // boundedScenario builds a scenario document on boundedUBB from its parts.
-func boundedScenario(t testing.TB, model string, parts map[string]any) *Scenario {
+func boundedScenario(t testing.TB, model string, parts map[string]any) *scenario.Scenario {
 	t.Helper()
 	doc := map[string]any{
 		"ubbconfig": sprintf(boundedUBB, model),
@@ -44,7 +45,7 @@ func boundedScenario(t testing.TB, model string, parts map[string]any) *Scenario
 // runBounded runs sc under a context with a deadline and fails the test if
 // the run does not return well within it: a regression of the hang cannot
 // hang the test suite.
-func runBounded(t *testing.T, sc *Scenario) (*Result, error) {
+func runBounded(t *testing.T, sc *scenario.Scenario) (*Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -13,13 +13,14 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // drawDigest hashes many draws of every distribution and every arrival
 // process, so that two builds can be compared bit for bit.
 func drawDigest() string {
 	h := fnv.New64a()
-	dists := []Dist{
+	dists := []scenario.Dist{
 		{Dist: "exp", MeanMS: f(4)}, {Dist: "uniform", MinMS: f(1), MaxMS: f(3.3)},
 		{Dist: "lognormal", MeanMS: f(10), SDMS: f(5)}, {Dist: "gamma", MeanMS: f(2), Shape: f(0.5)},
 		{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, {Dist: "erlang", MeanMS: f(9), K: ip(3)},
@@ -31,11 +32,11 @@ func drawDigest() string {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
 		}
 	}
-	sc := genWorkload(2000, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
-		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 5000}, {1500, 200}}},
-		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
-		Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
-		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
+	sc := genWorkload(2000, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 10}, {AtMS: 1000, RatePerS: 5000}, {AtMS: 1500, RatePerS: 200}}},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
 	rs, _ := openWorkload(handModel(), sc, 1, 0)
 	var r request
 	for rs.Next(&r) {

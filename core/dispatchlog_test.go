@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"slices"
 	"strconv"
 	"strings"
@@ -119,8 +120,8 @@ func TestDispatchLogQuotesFailedRows(t *testing.T) {
 		"*MACHINES\nnode1 LMID=site1\n\n*GROUPS\nG1 LMID=site1 GRPNO=1\n\n*SERVERS\n" +
 		"srvA SRVGRP=G1 SRVID=1 RQADDR=\"=q,1\" CLOPT=\"-s SVC\"\nsrvB SRVGRP=G1 SRVID=2 CLOPT=\"-s SVC\"\n\n*SERVICES\nSVC LOAD=50\n"
 	at := 100.0
-	sc := &Scenario{UBBConfig: ubb, Events: []Event{{AtMS: &at, Kill: "G1/1"}},
-		Workload: Workload{TraceCSV: "time_ms,service,service_ms\n50,SVC,100\n55,SVC,100\n60,SVC,10\n"}}
+	sc := &scenario.Scenario{UBBConfig: ubb, Events: []scenario.Event{{AtMS: &at, Kill: "G1/1"}},
+		Workload: scenario.Workload{TraceCSV: "time_ms,service,service_ms\n50,SVC,100\n55,SVC,100\n60,SVC,10\n"}}
 	var log bytes.Buffer
 	if _, err := Run(sc, RunOptions{Dispatch: &log}); err != nil {
 		t.Fatal(err)

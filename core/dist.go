@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // sampler draws durations in milliseconds from a distribution. Implementations
@@ -69,7 +70,7 @@ func (k distKind) build(c *distCheck) sampler {
 
 // newSampler checks d and returns its sampler. field names d in errors, e.g.
 // `services.TOUPPER.service_time`.
-func newSampler(d *Dist, field string) (sampler, error) {
+func newSampler(d *scenario.Dist, field string) (sampler, error) {
 	if d == nil {
 		return nil, Errorf(EINVALID, "%s: missing distribution", field)
 	}
@@ -94,7 +95,7 @@ func newSampler(d *Dist, field string) (sampler, error) {
 // distCheck validates the fields of one Dist, keeping the first error and
 // remembering which fields the distribution used.
 type distCheck struct {
-	d     *Dist
+	d     *scenario.Dist
 	field string
 	used  []string
 	err   error

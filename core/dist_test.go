@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 func f(v float64) *float64 { return &v }
@@ -13,29 +14,29 @@ func ip(v int) *int        { return &v }
 
 func TestNewSamplerErrors(t *testing.T) {
 	tests := []struct {
-		d    Dist
+		d    scenario.Dist
 		want string
 	}{
-		{Dist{Dist: "foo"}, `svc.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang, hyperexp, weibull)`},
-		{Dist{}, "svc.dist: missing"},
-		{Dist{Dist: "const"}, `svc.ms: missing (required by dist "const")`},
-		{Dist{Dist: "const", MS: f(-1)}, "svc.ms: must be >= 0, got -1"},
-		{Dist{Dist: "const", MS: f(2e9)}, "svc.ms: must be <= 1e+09 ms"},
-		{Dist{Dist: "exp", MeanMS: f(0)}, "svc.mean_ms: must be > 0, got 0"},
-		{Dist{Dist: "exp", MS: f(4)}, `svc.mean_ms: missing`},
-		{Dist{Dist: "exp", MeanMS: f(4), MS: f(4)}, `svc.ms: not a parameter of dist "exp"`},
-		{Dist{Dist: "uniform", MinMS: f(3), MaxMS: f(2)}, "svc.max_ms: must be >= min_ms (3), got 2"},
-		{Dist{Dist: "uniform", MinMS: f(-1), MaxMS: f(2)}, "svc.min_ms: must be >= 0"},
-		{Dist{Dist: "lognormal", MeanMS: f(1)}, "svc.sd_ms: missing"},
-		{Dist{Dist: "lognormal", MeanMS: f(1), SDMS: f(-1)}, "svc.sd_ms: must be >= 0"},
-		{Dist{Dist: "empirical"}, "svc.samples_ms: must hold at least one sample"},
-		{Dist{Dist: "empirical", SamplesMS: []float64{1, -2}}, "svc.samples_ms[1]: must be >= 0"},
-		{Dist{Dist: "gamma", MeanMS: f(1)}, "svc.sd_ms: missing"},
-		{Dist{Dist: "gamma", MeanMS: f(1), SDMS: f(1), Shape: f(1)}, "svc.shape: give either sd_ms or shape, not both"},
-		{Dist{Dist: "gamma", MeanMS: f(1), Shape: f(0)}, "svc.shape: must be > 0"},
-		{Dist{Dist: "erlang", MeanMS: f(1)}, "svc.k: missing"},
-		{Dist{Dist: "erlang", MeanMS: f(1), K: ip(0)}, "svc.k: must be between 1 and 10000, got 0"},
-		{Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},
+		{scenario.Dist{Dist: "foo"}, `svc.dist: unknown distribution "foo" (want const, exp, uniform, lognormal, empirical, gamma, erlang, hyperexp, weibull)`},
+		{scenario.Dist{}, "svc.dist: missing"},
+		{scenario.Dist{Dist: "const"}, `svc.ms: missing (required by dist "const")`},
+		{scenario.Dist{Dist: "const", MS: f(-1)}, "svc.ms: must be >= 0, got -1"},
+		{scenario.Dist{Dist: "const", MS: f(2e9)}, "svc.ms: must be <= 1e+09 ms"},
+		{scenario.Dist{Dist: "exp", MeanMS: f(0)}, "svc.mean_ms: must be > 0, got 0"},
+		{scenario.Dist{Dist: "exp", MS: f(4)}, `svc.mean_ms: missing`},
+		{scenario.Dist{Dist: "exp", MeanMS: f(4), MS: f(4)}, `svc.ms: not a parameter of dist "exp"`},
+		{scenario.Dist{Dist: "uniform", MinMS: f(3), MaxMS: f(2)}, "svc.max_ms: must be >= min_ms (3), got 2"},
+		{scenario.Dist{Dist: "uniform", MinMS: f(-1), MaxMS: f(2)}, "svc.min_ms: must be >= 0"},
+		{scenario.Dist{Dist: "lognormal", MeanMS: f(1)}, "svc.sd_ms: missing"},
+		{scenario.Dist{Dist: "lognormal", MeanMS: f(1), SDMS: f(-1)}, "svc.sd_ms: must be >= 0"},
+		{scenario.Dist{Dist: "empirical"}, "svc.samples_ms: must hold at least one sample"},
+		{scenario.Dist{Dist: "empirical", SamplesMS: []float64{1, -2}}, "svc.samples_ms[1]: must be >= 0"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(1)}, "svc.sd_ms: missing"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(1), SDMS: f(1), Shape: f(1)}, "svc.shape: give either sd_ms or shape, not both"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(1), Shape: f(0)}, "svc.shape: must be > 0"},
+		{scenario.Dist{Dist: "erlang", MeanMS: f(1)}, "svc.k: missing"},
+		{scenario.Dist{Dist: "erlang", MeanMS: f(1), K: ip(0)}, "svc.k: must be between 1 and 10000, got 0"},
+		{scenario.Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},
 	}
 	for _, tt := range tests {
 		_, err := newSampler(&tt.d, "svc")
@@ -58,18 +59,18 @@ func TestSamplerMeans(t *testing.T) {
 	const n = 200_000
 	tests := []struct {
 		name     string
-		d        Dist
+		d        scenario.Dist
 		mean, sd float64
 	}{
-		{"const", Dist{Dist: "const", MS: f(3.5)}, 3.5, 0},
-		{"exp", Dist{Dist: "exp", MeanMS: f(4)}, 4, 4},
-		{"uniform", Dist{Dist: "uniform", MinMS: f(2), MaxMS: f(8)}, 5, 6 / math.Sqrt(12)},
-		{"lognormal", Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(5)}, 10, 5},
-		{"lognormal sd 0", Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(0)}, 10, 0},
-		{"empirical", Dist{Dist: "empirical", SamplesMS: []float64{1, 2, 6}}, 3, math.Sqrt(14.0 / 3)},
-		{"gamma sd", Dist{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, 6, 3},
-		{"gamma shape<1", Dist{Dist: "gamma", MeanMS: f(2), Shape: f(0.5)}, 2, 2 / math.Sqrt(0.5)},
-		{"erlang", Dist{Dist: "erlang", MeanMS: f(9), K: ip(3)}, 9, 9 / math.Sqrt(3)},
+		{"const", scenario.Dist{Dist: "const", MS: f(3.5)}, 3.5, 0},
+		{"exp", scenario.Dist{Dist: "exp", MeanMS: f(4)}, 4, 4},
+		{"uniform", scenario.Dist{Dist: "uniform", MinMS: f(2), MaxMS: f(8)}, 5, 6 / math.Sqrt(12)},
+		{"lognormal", scenario.Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(5)}, 10, 5},
+		{"lognormal sd 0", scenario.Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(0)}, 10, 0},
+		{"empirical", scenario.Dist{Dist: "empirical", SamplesMS: []float64{1, 2, 6}}, 3, math.Sqrt(14.0 / 3)},
+		{"gamma sd", scenario.Dist{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, 6, 3},
+		{"gamma shape<1", scenario.Dist{Dist: "gamma", MeanMS: f(2), Shape: f(0.5)}, 2, 2 / math.Sqrt(0.5)},
+		{"erlang", scenario.Dist{Dist: "erlang", MeanMS: f(9), K: ip(3)}, 9, 9 / math.Sqrt(3)},
 	}
 	for _, tt := range tests {
 		s, err := newSampler(&tt.d, "d")
@@ -104,7 +105,7 @@ func TestSamplerMeans(t *testing.T) {
 }
 
 func TestSamplersAreDeterministic(t *testing.T) {
-	d := Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
+	d := scenario.Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
 	s, _ := newSampler(&d, "d")
 	a, b := rng.New(3, 9), rng.New(3, 9)
 	for i := range 1000 {
@@ -115,7 +116,7 @@ func TestSamplersAreDeterministic(t *testing.T) {
 }
 
 func BenchmarkSampleExp(b *testing.B) {
-	s, _ := newSampler(&Dist{Dist: "exp", MeanMS: f(4)}, "d")
+	s, _ := newSampler(&scenario.Dist{Dist: "exp", MeanMS: f(4)}, "d")
 	r := rng.New(1, 1)
 	for b.Loop() {
 		s.SampleMS(r)

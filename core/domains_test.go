@@ -3,13 +3,14 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"os"
 	"strings"
 	"testing"
 )
 
 // domainsScenario reads fidelity case 162 (RSVC imported with RDOM="RA,RB,RC").
-func domainsScenario(t *testing.T) *Scenario {
+func domainsScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile("../testdata/spec/162-gateway-rdom-failover/scenario.json")
 	if err != nil {
@@ -26,28 +27,28 @@ func TestDomainDownErrors(t *testing.T) {
 	ms := func(v float64) *float64 { return &v }
 	for _, c := range []struct {
 		name string
-		edit func(sc *Scenario)
+		edit func(sc *scenario.Scenario)
 		want string
 	}{
-		{"from missing", func(sc *Scenario) {
-			sc.Domains["RA"] = DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []DownInterval{{ToMS: ms(5)}}}
+		{"from missing", func(sc *scenario.Scenario) {
+			sc.Domains["RA"] = scenario.DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []scenario.DownInterval{{ToMS: ms(5)}}}
 		},
 			"domains.RA.down[0].from_ms: missing"},
-		{"negative", func(sc *Scenario) {
-			sc.Domains["RA"] = DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []DownInterval{{FromMS: ms(-1)}}}
+		{"negative", func(sc *scenario.Scenario) {
+			sc.Domains["RA"] = scenario.DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []scenario.DownInterval{{FromMS: ms(-1)}}}
 		}, "domains.RA.down[0].from_ms: must be >= 0"},
-		{"to before from", func(sc *Scenario) {
-			sc.Domains["RA"] = DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []DownInterval{{FromMS: ms(5), ToMS: ms(5)}}}
+		{"to before from", func(sc *scenario.Scenario) {
+			sc.Domains["RA"] = scenario.DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []scenario.DownInterval{{FromMS: ms(5), ToMS: ms(5)}}}
 		}, "domains.RA.down[0].to_ms: must be after from_ms (5), got 5"},
-		{"after an open interval", func(sc *Scenario) {
-			sc.Domains["RA"] = DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []DownInterval{{FromMS: ms(5)}, {FromMS: ms(9)}}}
+		{"after an open interval", func(sc *scenario.Scenario) {
+			sc.Domains["RA"] = scenario.DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []scenario.DownInterval{{FromMS: ms(5)}, {FromMS: ms(9)}}}
 		}, "domains.RA.down[1].from_ms: 9 is before the end of domains.RA.down[0], the end of the run (it has no to_ms)"},
-		{"alternate missing", func(sc *Scenario) { delete(sc.Domains, "RC") },
+		{"alternate missing", func(sc *scenario.Scenario) { delete(sc.Domains, "RC") },
 			"domains.RC: missing; service RSVC fails over to it (RDOM=RA,RB,RC) when RA and RB are down, and needs its response_time"},
-		{"alternate without response_time", func(sc *Scenario) { sc.Domains["RB"] = DomainSpec{Down: sc.Domains["RB"].Down} },
+		{"alternate without response_time", func(sc *scenario.Scenario) { sc.Domains["RB"] = scenario.DomainSpec{Down: sc.Domains["RB"].Down} },
 			"domains.RB.response_time"},
-		{"unknown domain", func(sc *Scenario) {
-			sc.Domains["RX"] = DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []DownInterval{{FromMS: ms(1)}}}
+		{"unknown domain", func(sc *scenario.Scenario) {
+			sc.Domains["RX"] = scenario.DomainSpec{ResponseTime: sc.Domains["RA"].ResponseTime, Down: []scenario.DownInterval{{FromMS: ms(1)}}}
 		},
 			"domains.RX: unknown remote domain (the DMCONFIG has RA, RB and RC)"},
 	} {
@@ -68,7 +69,7 @@ func TestDomainDownErrors(t *testing.T) {
 func TestDomainAlternateNeededOnlyWhenReachable(t *testing.T) {
 	sc := domainsScenario(t)
 	ra := sc.Domains["RA"]
-	sc.Domains = map[string]DomainSpec{"RA": {ResponseTime: ra.ResponseTime}}
+	sc.Domains = map[string]scenario.DomainSpec{"RA": {ResponseTime: ra.ResponseTime}}
 	var log bytes.Buffer
 	if _, err := Run(sc, RunOptions{Dispatch: &log}); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestDomainDownFarAwayChangesNothing(t *testing.T) {
 				if far {
 					for k, d := range sc.Domains {
 						from := 1e8
-						d.Down = []DownInterval{{FromMS: &from}}
+						d.Down = []scenario.DownInterval{{FromMS: &from}}
 						sc.Domains[k] = d
 					}
 				}
@@ -133,10 +134,10 @@ func TestDomainDownNestedAcrossMachines(t *testing.T) {
 		"*SERVERS\nGWTDOMAIN SRVGRP=GWGRP SRVID=1\napp SRVGRP=APP SRVID=1 CLOPT=\"-s P\"\n*SERVICES\nP\n"
 	dm := "*DM_LOCAL_DOMAINS\nLD GWGRP=GWGRP\n*DM_REMOTE_DOMAINS\nRA\n*DM_REMOTE_SERVICES\nR RDOM=RA\n"
 	from, to := 5.0, 15.0
-	sc := &Scenario{UBBConfig: ubbText, DMConfig: dm, Network: &NetworkSpec{LatencyMS: 1},
-		Domains:  map[string]DomainSpec{"RA": {ResponseTime: Dist{Dist: "const", MS: ptr(3.0)}, Down: []DownInterval{{FromMS: &from, ToMS: &to}}}},
-		Services: map[string]ServiceSpec{"P": {ServiceTime: &Dist{Dist: "const", MS: ptr(2.0)}, Calls: []CallStep{{Service: "R"}}}},
-		Workload: Workload{TraceCSV: "time_ms,service\n0,P\n10,P\n"}}
+	sc := &scenario.Scenario{UBBConfig: ubbText, DMConfig: dm, Network: &scenario.NetworkSpec{LatencyMS: 1},
+		Domains:  map[string]scenario.DomainSpec{"RA": {ResponseTime: scenario.Dist{Dist: "const", MS: ptr(3.0)}, Down: []scenario.DownInterval{{FromMS: &from, ToMS: &to}}}},
+		Services: map[string]scenario.ServiceSpec{"P": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(2.0)}, Calls: []scenario.CallStep{{Service: "R"}}}},
+		Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,P\n10,P\n"}}
 	var log bytes.Buffer
 	res, err := Run(sc, RunOptions{Dispatch: &log})
 	if err != nil {

@@ -27,7 +27,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	if err := e.pickAlgorithm(); err != nil {
 		return nil, err
 	}
-	r, err := setup.Tuning.readings()
+	r, err := tuningReadings(&setup.Tuning)
 	if err != nil {
 		return nil, err
 	}

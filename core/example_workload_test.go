@@ -2,13 +2,14 @@ package core
 
 import (
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // A constant stream sends its first request at time 0, then one every
 // 1000/rate ms.
 func Example_constantStream() {
-	sc := &Scenario{Workload: Workload{Generate: &Generator{DurationMS: 1000,
-		Streams: []Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
+	sc := &scenario.Scenario{Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 1000,
+		Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
 	rs, err := openWorkload(handModel(), sc, 1, 0)
 	if err != nil {
 		fmt.Println(err)

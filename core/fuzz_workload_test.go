@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"testing"
 )
 
@@ -26,7 +27,7 @@ func FuzzTraceCSV(f *testing.F) {
 		if _, _, err := traceCSV(n, text, nil); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("got %v, want an %s error", err, EINVALID)
 		}
-		cm := &TraceMap{Time: "ts", TimeUnit: "rfc3339", Delimiter: ";"}
+		cm := &scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339", Delimiter: ";"}
 		if _, _, err := traceCSV(n, text, cm); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("mapped: got %v, want an %s error", err, EINVALID)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // genStreamBase offsets the Rand stream numbers of generated streams (stream i
@@ -205,6 +206,6 @@ func (s *streamSource) next(r *request, us, seq int64) int64 {
 }
 
 // sortedProfile reports whether the profile's times never decrease.
-func sortedProfile(pts []RatePoint) bool {
-	return slices.IsSortedFunc(pts, func(a, b RatePoint) int { return cmp.Compare(a.AtMS, b.AtMS) })
+func sortedProfile(pts []scenario.RatePoint) bool {
+	return slices.IsSortedFunc(pts, func(a, b scenario.RatePoint) int { return cmp.Compare(a.AtMS, b.AtMS) })
 }

@@ -1,16 +1,17 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"math"
 	"strings"
 	"testing"
 )
 
-func genWorkload(durMS float64, streams ...Stream) *Scenario {
-	return &Scenario{Workload: Workload{Generate: &Generator{DurationMS: durMS, Streams: streams}}}
+func genWorkload(durMS float64, streams ...scenario.Stream) *scenario.Scenario {
+	return &scenario.Scenario{Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: durMS, Streams: streams}}}
 }
 
-func openGen(t *testing.T, sc *Scenario, seed uint64) []request {
+func openGen(t *testing.T, sc *scenario.Scenario, seed uint64) []request {
 	t.Helper()
 	rs, err := openWorkload(handModel(), sc, seed, 0)
 	if err != nil {
@@ -54,7 +55,7 @@ func TestConstantArrivals(t *testing.T) {
 		{1e-320, 1000, []int64{0}},                               // the first at 0 even with an infinite period
 	}
 	for _, tt := range tests {
-		sc := genWorkload(tt.durMS, Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: tt.rate})
+		sc := genWorkload(tt.durMS, scenario.Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: tt.rate})
 		if got := times(openGen(t, sc, 1)); !equalInts(got, tt.want) {
 			t.Errorf("constant %g/s for %g ms: got %v, want %v", tt.rate, tt.durMS, got, tt.want)
 		}
@@ -63,8 +64,8 @@ func TestConstantArrivals(t *testing.T) {
 
 func TestMergeOrder(t *testing.T) {
 	sc := genWorkload(2,
-		Stream{Service: "TOUPPER", Origin: "site2", Arrivals: "constant", RatePerS: 1000, Prio: ip(9)},
-		Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 1000})
+		scenario.Stream{Service: "TOUPPER", Origin: "site2", Arrivals: "constant", RatePerS: 1000, Prio: ip(9)},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 1000})
 	sc.Workload.TraceCSV = "time_ms,service,id\n1,TOLOWER,t2\n0,TOUPPER,t1\n"
 	got := openGen(t, sc, 1)
 	type key struct {
@@ -89,7 +90,7 @@ func TestMergeOrder(t *testing.T) {
 }
 
 // countCheck draws a stream and compares its count with the expectation.
-func countCheck(t *testing.T, name string, st Stream, durMS, want, tol float64) []request {
+func countCheck(t *testing.T, name string, st scenario.Stream, durMS, want, tol float64) []request {
 	t.Helper()
 	sc := genWorkload(durMS, st)
 	rs, err := openWorkload(handModel(), sc, 5, 0)
@@ -115,11 +116,11 @@ func TestArrivalCounts(t *testing.T) {
 	// Poisson counts have sd sqrt(mean): 5 sd is 500 of 10 000. Bursty and
 	// MMPP counts vary more (the on periods are random too); the bands below
 	// are about 5 of their sd, worked out from the renewal-reward variance.
-	countCheck(t, "poisson", Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000}, 10_000, 10_000, 500)
-	countCheck(t, "bursty", Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1000, OnMS: f(10), OffMS: f(30)}, 100_000, 25_000, 4000)
-	countCheck(t, "mmpp", Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{100, 1000}, MeanMS: []float64{50, 50}}, 100_000, 55_000, 5000)
-	ramp := countCheck(t, "ramp", Stream{Service: "TOUPPER", Arrivals: "profile",
-		Profile: []RatePoint{{0, 0}, {1000, 20_000}}}, 1000, 10_000, 500)
+	countCheck(t, "poisson", scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000}, 10_000, 10_000, 500)
+	countCheck(t, "bursty", scenario.Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1000, OnMS: f(10), OffMS: f(30)}, 100_000, 25_000, 4000)
+	countCheck(t, "mmpp", scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{100, 1000}, MeanMS: []float64{50, 50}}, 100_000, 55_000, 5000)
+	ramp := countCheck(t, "ramp", scenario.Stream{Service: "TOUPPER", Arrivals: "profile",
+		Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 0}, {AtMS: 1000, RatePerS: 20_000}}}, 1000, 10_000, 500)
 	firstHalf := 0
 	for _, r := range ramp {
 		if r.TimeUS < 500_000 {
@@ -129,18 +130,18 @@ func TestArrivalCounts(t *testing.T) {
 	if firstHalf < 2500-250 || firstHalf > 2500+250 { // a quarter of the area; sd 50
 		t.Errorf("ramp: %d requests in the first half, want 2500 ± 250", firstHalf)
 	}
-	step := countCheck(t, "step", Stream{Service: "TOUPPER", Arrivals: "profile",
-		Profile: []RatePoint{{500, 0}, {500, 10_000}}}, 1000, 5000, 350)
+	step := countCheck(t, "step", scenario.Stream{Service: "TOUPPER", Arrivals: "profile",
+		Profile: []scenario.RatePoint{{AtMS: 500, RatePerS: 0}, {AtMS: 500, RatePerS: 10_000}}}, 1000, 5000, 350)
 	if len(step) > 0 && step[0].TimeUS < 500_000 {
 		t.Errorf("step: first request at %d us, want none before 500000", step[0].TimeUS)
 	}
-	countCheck(t, "flat before first point", Stream{Service: "TOUPPER", Arrivals: "profile",
-		Profile: []RatePoint{{200, 1000}, {300, 1000}}}, 1000, 1000, 160)
+	countCheck(t, "flat before first point", scenario.Stream{Service: "TOUPPER", Arrivals: "profile",
+		Profile: []scenario.RatePoint{{AtMS: 200, RatePerS: 1000}, {AtMS: 300, RatePerS: 1000}}}, 1000, 1000, 160)
 }
 
 func TestStreamsAreIndependent(t *testing.T) {
-	s0 := Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 500}
-	s1 := Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 900, OnMS: f(5), OffMS: f(5)}
+	s0 := scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 500}
+	s1 := scenario.Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 900, OnMS: f(5), OffMS: f(5)}
 	alone := openGen(t, genWorkload(200, s0), 3)
 	both := openGen(t, genWorkload(200, s0, s1), 3)
 	var mine []request
@@ -166,17 +167,17 @@ func TestStreamsAreIndependent(t *testing.T) {
 func TestRequestLimit(t *testing.T) {
 	tests := []struct {
 		name    string
-		sc      *Scenario
+		sc      *scenario.Scenario
 		limit   int64
 		upFront bool
 		want    string
 	}{
-		{"expected over", genWorkload(10_000, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000}), 100, true,
+		{"expected over", genWorkload(10_000, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000}), 100, true,
 			"workload: 10000 requests over the limit of 100"},
-		{"trace over", &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n1,TOUPPER\n2,TOUPPER\n"}}, 2, true,
+		{"trace over", &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n1,TOUPPER\n2,TOUPPER\n"}}, 2, true,
 			"workload: 3 requests over the limit of 2"},
 		// Starts in state 0 at 1000/s and stays there: twice the stationary expectation.
-		{"counted over", genWorkload(100, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1000, 0}, MeanMS: []float64{1e6, 1e6}}), 60, false,
+		{"counted over", genWorkload(100, scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1000, 0}, MeanMS: []float64{1e6, 1e6}}), 60, false,
 			"workload: 61 requests over the limit of 60"},
 	}
 	for _, tt := range tests {
@@ -198,32 +199,32 @@ func TestRequestLimit(t *testing.T) {
 }
 
 func TestStreamErrors(t *testing.T) {
-	ok := Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1}
+	ok := scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1}
 	tests := []struct {
 		name string
 		dur  float64
-		st   Stream
+		st   scenario.Stream
 		want string
 	}{
-		{"rate", 1, Stream{Service: "TOUPPER", Arrivals: "poisson"}, "workload.generate.streams[1].rate_per_s: must be > 0"},
+		{"rate", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson"}, "workload.generate.streams[1].rate_per_s: must be > 0"},
 		{"duration", 0, ok, "workload.generate.duration_ms: must be > 0"},
-		{"arrivals", 1, Stream{Service: "TOUPPER", Arrivals: "weibull"}, `workload.generate.streams[1].arrivals: unknown arrival process "weibull" (want poisson, constant, bursty, mmpp, profile)`},
-		{"service", 1, Stream{Service: "NOPE", Arrivals: "poisson", RatePerS: 1}, `workload.generate.streams[1].service: unknown service "NOPE"`},
-		{"origin", 1, Stream{Service: "TOUPPER", Origin: "mars", Arrivals: "poisson", RatePerS: 1}, `workload.generate.streams[1].origin: unknown LMID "mars"`},
-		{"prio", 1, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1, Prio: ip(0)}, "workload.generate.streams[1].prio: must be between 1 and 100, got 0"},
-		{"unused", 1, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1, OnMS: f(1)}, `workload.generate.streams[1].on_ms: not used by arrivals "poisson"`},
-		{"bursty off", 1, Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1, OnMS: f(1)}, "workload.generate.streams[1].on_ms: bursty arrivals need on_ms and off_ms"},
-		{"bursty on 0", 1, Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1, OnMS: f(0), OffMS: f(1)}, "workload.generate.streams[1].on_ms: must be > 0"},
-		{"mmpp rates", 1, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].rates_per_s: want 2 rates"},
-		{"mmpp zero", 1, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{0, 0}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].rates_per_s: at least one rate must be > 0"},
-		{"mmpp mean", 1, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1, 1}, MeanMS: []float64{1, -1}}, "workload.generate.streams[1].state_mean_ms[1]: must be > 0"},
-		{"profile order", 1, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []RatePoint{{5, 1}, {1, 1}}}, "workload.generate.streams[1].profile: points must be in order of at_ms"},
-		{"profile rate", 1, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []RatePoint{{0, -1}}}, "workload.generate.streams[1].profile[0].rate_per_s: must be between 0"},
-		{"poisson rate and profile", 1, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, "workload.generate.streams[1].rate_per_s: give rate_per_s or profile, not both"},
-		{"constant profile", 1, Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: 5, Profile: []RatePoint{{0, 1}}}, `workload.generate.streams[1].profile: not used by arrivals "constant"`},
-		{"mmpp switches", 1e9, Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{0, 1e-6}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].state_mean_ms: periods too short for duration_ms: about 1e+09 state changes"},
-		{"bursty switches", 1e9, Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1e-6, OnMS: f(1), OffMS: f(1)}, "workload.generate.streams[1].on_ms: periods too short"},
-		{"profile empty", 1, Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
+		{"arrivals", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "weibull"}, `workload.generate.streams[1].arrivals: unknown arrival process "weibull" (want poisson, constant, bursty, mmpp, profile)`},
+		{"service", 1, scenario.Stream{Service: "NOPE", Arrivals: "poisson", RatePerS: 1}, `workload.generate.streams[1].service: unknown service "NOPE"`},
+		{"origin", 1, scenario.Stream{Service: "TOUPPER", Origin: "mars", Arrivals: "poisson", RatePerS: 1}, `workload.generate.streams[1].origin: unknown LMID "mars"`},
+		{"prio", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1, Prio: ip(0)}, "workload.generate.streams[1].prio: must be between 1 and 100, got 0"},
+		{"unused", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1, OnMS: f(1)}, `workload.generate.streams[1].on_ms: not used by arrivals "poisson"`},
+		{"bursty off", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1, OnMS: f(1)}, "workload.generate.streams[1].on_ms: bursty arrivals need on_ms and off_ms"},
+		{"bursty on 0", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1, OnMS: f(0), OffMS: f(1)}, "workload.generate.streams[1].on_ms: must be > 0"},
+		{"mmpp rates", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].rates_per_s: want 2 rates"},
+		{"mmpp zero", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{0, 0}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].rates_per_s: at least one rate must be > 0"},
+		{"mmpp mean", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{1, 1}, MeanMS: []float64{1, -1}}, "workload.generate.streams[1].state_mean_ms[1]: must be > 0"},
+		{"profile order", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 5, RatePerS: 1}, {AtMS: 1, RatePerS: 1}}}, "workload.generate.streams[1].profile: points must be in order of at_ms"},
+		{"profile rate", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: -1}}}, "workload.generate.streams[1].profile[0].rate_per_s: must be between 0"},
+		{"poisson rate and profile", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 5, Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 1}}}, "workload.generate.streams[1].rate_per_s: give rate_per_s or profile, not both"},
+		{"constant profile", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "constant", RatePerS: 5, Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 1}}}, `workload.generate.streams[1].profile: not used by arrivals "constant"`},
+		{"mmpp switches", 1e9, scenario.Stream{Service: "TOUPPER", Arrivals: "mmpp", Rates: []float64{0, 1e-6}, MeanMS: []float64{1, 1}}, "workload.generate.streams[1].state_mean_ms: periods too short for duration_ms: about 1e+09 state changes"},
+		{"bursty switches", 1e9, scenario.Stream{Service: "TOUPPER", Arrivals: "bursty", RatePerS: 1e-6, OnMS: f(1), OffMS: f(1)}, "workload.generate.streams[1].on_ms: periods too short"},
+		{"profile empty", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
 		_, err := openWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
@@ -235,9 +236,9 @@ func TestStreamErrors(t *testing.T) {
 
 func TestNextDoesNotAllocate(t *testing.T) {
 	sc := genWorkload(1e7,
-		Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
-		Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []RatePoint{{0, 10}, {1000, 500}}},
-		Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})
+		scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 10}, {AtMS: 1000, RatePerS: 500}}},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})
 	rs, err := openWorkload(handModel(), sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
@@ -249,8 +250,8 @@ func TestNextDoesNotAllocate(t *testing.T) {
 }
 
 func BenchmarkWorkloadNext(b *testing.B) {
-	sc := genWorkload(1e9, Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
-		Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
+	sc := genWorkload(1e9, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
+		scenario.Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
 	rs, _ := openWorkload(handModel(), sc, 1, 1<<62)
 	var r request
 	for b.Loop() {
@@ -260,9 +261,9 @@ func BenchmarkWorkloadNext(b *testing.B) {
 
 func TestPoissonWithProfile(t *testing.T) {
 	// "poisson" with a profile is the profile process: the same requests.
-	pts := []RatePoint{{0, 100}, {500, 3000}, {800, 0}}
-	a := openGen(t, genWorkload(1000, Stream{Service: "TOUPPER", Arrivals: "poisson", Profile: pts}), 2)
-	b := openGen(t, genWorkload(1000, Stream{Service: "TOUPPER", Arrivals: "profile", Profile: pts}), 2)
+	pts := []scenario.RatePoint{{AtMS: 0, RatePerS: 100}, {AtMS: 500, RatePerS: 3000}, {AtMS: 800, RatePerS: 0}}
+	a := openGen(t, genWorkload(1000, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", Profile: pts}), 2)
+	b := openGen(t, genWorkload(1000, scenario.Stream{Service: "TOUPPER", Arrivals: "profile", Profile: pts}), 2)
 	if len(a) < 100 || !equalInts(times(a), times(b)) {
 		t.Errorf("poisson+profile gave %d requests, profile %d: want the same, and more than 100", len(a), len(b))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // gammaFn against values known exactly: Γ(1) = Γ(2) = 1, Γ(1.5) = √π/2,
@@ -25,13 +26,13 @@ func TestGammaFn(t *testing.T) {
 func TestHeavyTailMoments(t *testing.T) {
 	const n = 2_000_000
 	for _, c := range []struct {
-		d          Dist
+		d          scenario.Dist
 		mean, sec2 float64 // E[X], E[X²]
 	}{
-		{Dist{Dist: "hyperexp", MeanMS: fp(10), SDMS: fp(30)}, 10, 30*30 + 100},
-		{Dist{Dist: "hyperexp", MeanMS: fp(4), SDMS: fp(5)}, 4, 25 + 16},
-		{Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.7)}, 10, sq(10/gammaFn(1+1/0.7)) * gammaFn(1+2/0.7)},
-		{Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(3)}, 10, sq(10/gammaFn(1+1/3.0)) * gammaFn(1+2/3.0)},
+		{scenario.Dist{Dist: "hyperexp", MeanMS: fp(10), SDMS: fp(30)}, 10, 30*30 + 100},
+		{scenario.Dist{Dist: "hyperexp", MeanMS: fp(4), SDMS: fp(5)}, 4, 25 + 16},
+		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.7)}, 10, sq(10/gammaFn(1+1/0.7)) * gammaFn(1+2/0.7)},
+		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(3)}, 10, sq(10/gammaFn(1+1/3.0)) * gammaFn(1+2/3.0)},
 	} {
 		smp, err := newSampler(&c.d, "d")
 		if err != nil {
@@ -57,13 +58,13 @@ func TestHeavyTailMoments(t *testing.T) {
 
 func TestHeavyTailErrors(t *testing.T) {
 	for _, c := range []struct {
-		d    Dist
+		d    scenario.Dist
 		want string
 	}{
-		{Dist{Dist: "hyperexp", MeanMS: fp(10), SDMS: fp(10)}, "d.sd_ms: must be above mean_ms (10) for a hyperexponential"},
-		{Dist{Dist: "hyperexp", MeanMS: fp(10)}, "d.sd_ms: missing"},
-		{Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.05)}, "d.shape: must be between 0.1 and 100"},
-		{Dist{Dist: "weibull", MeanMS: fp(10), SDMS: fp(3), Shape: fp(2)}, "d.sd_ms: not a parameter of dist \"weibull\""},
+		{scenario.Dist{Dist: "hyperexp", MeanMS: fp(10), SDMS: fp(10)}, "d.sd_ms: must be above mean_ms (10) for a hyperexponential"},
+		{scenario.Dist{Dist: "hyperexp", MeanMS: fp(10)}, "d.sd_ms: missing"},
+		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.05)}, "d.shape: must be between 0.1 and 100"},
+		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), SDMS: fp(3), Shape: fp(2)}, "d.sd_ms: not a parameter of dist \"weibull\""},
 	} {
 		_, err := newSampler(&c.d, "d")
 		if err == nil || !contains(err.Error(), c.want) {

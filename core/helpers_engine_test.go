@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -135,7 +136,7 @@ func engSetup(m *Model) *runSetup {
 		speed[i] = 1
 	}
 	return &runSetup{Model: m, Policy: policyTuxedo, Seed: 1,
-		Tuning: Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
+		Tuning: scenario.Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
 			MPResetMS: &reset, GatewayForwardMS: &fwd},
 		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,
 		ServiceTime: make([][]sampler, len(m.Services)), RemoteTime: make([]sampler, len(m.Services))}

@@ -43,7 +43,7 @@ func allowed(pkg string) bool {
 }
 
 // The layers of the packages under core. The leaves below core (core/ubb,
-// core/trace, core/internal/...) import the standard library and leaves
+// core/scenario, core/trace, core/internal/...) import the standard library and leaves
 // lower down only; core imports the leaves; the packages above core
 // (core/sweep, core/starter, core/tmadmin) import core and the leaves, never
 // one another. Nothing under core imports a module outside the standard
@@ -59,10 +59,12 @@ func mayImport(pkg, imp string) bool {
 		return internal
 	case pkg == module+"/core/ubb":
 		return false
+	case pkg == module+"/core/scenario":
+		return internal
 	case pkg == module+"/core/trace":
 		return internal || imp == module+"/core/ubb"
 	case pkg == module+"/core":
-		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace"
+		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace" || imp == module+"/core/scenario"
 	}
 	return mayImport(module+"/core", imp) || imp == module+"/core" // above core
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // resultProblems lists every invariant res breaks. A result is either right
@@ -146,7 +147,7 @@ func resultProblems(res *Result) []string {
 // runChecked runs sc with few requests under a deadline and checks the
 // invariants of whatever comes back: an error with a known code, or a result
 // that keeps them.
-func runChecked(t *testing.T, sc *Scenario, label string) {
+func runChecked(t *testing.T, sc *scenario.Scenario, label string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // TestLifecycleProperties runs random small applications with random kills,
@@ -65,7 +66,7 @@ func TestLifecycleProperties(t *testing.T) {
 }
 
 // randomLifeScenario makes a small random application, workload and events.
-func randomLifeScenario(r *rand.Rand) *core.Scenario {
+func randomLifeScenario(r *rand.Rand) *scenario.Scenario {
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
 	nm := 1
@@ -120,7 +121,7 @@ func randomLifeScenario(r *rand.Rand) *core.Scenario {
 		fmt.Fprintf(&trace, "%d,%s,site%d,%d\n", tm, []string{"S", "T"}[r.IntN(2)], 1+r.IntN(nm),
 			[]int{0, 10, 200, 900, 2500}[r.IntN(5)])
 	}
-	var events []core.Event
+	var events []scenario.Event
 	at := 0.0
 	for k := r.IntN(8); k > 0; k-- {
 		at += float64(r.IntN(4) * 500)
@@ -132,7 +133,7 @@ func randomLifeScenario(r *rand.Rand) *core.Scenario {
 			target = fmt.Sprintf("machine:site%d", 1+r.IntN(nm))
 		}
 		when := at
-		ev := core.Event{AtMS: &when}
+		ev := scenario.Event{AtMS: &when}
 		switch r.IntN(7) {
 		case 0, 1:
 			ev.Kill = target
@@ -149,13 +150,13 @@ func randomLifeScenario(r *rand.Rand) *core.Scenario {
 	}
 	seed := r.Uint64()
 	boot := float64(r.IntN(3) * 500)
-	return &core.Scenario{
+	return &scenario.Scenario{
 		UBBConfig: b.String(),
 		Policy:    []string{"tuxedo", "tuxedo", "round_robin", "random", "jsq", "p2c"}[r.IntN(6)],
 		Seed:      &seed,
-		Network:   &core.NetworkSpec{LatencyMS: float64(r.IntN(3) * 100)},
-		Tuning:    &core.Tuning{BootMS: &boot, Idle: []string{"server", "queue"}[r.IntN(2)]},
-		Workload:  core.Workload{TraceCSV: trace.String()},
+		Network:   &scenario.NetworkSpec{LatencyMS: float64(r.IntN(3) * 100)},
+		Tuning:    &scenario.Tuning{BootMS: &boot, Idle: []string{"server", "queue"}[r.IntN(2)]},
+		Workload:  scenario.Workload{TraceCSV: trace.String()},
 		Events:    events,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // eventKind is what a scenario event does to the instances it targets.
@@ -40,7 +41,7 @@ type lifeEvent struct {
 }
 
 // action returns the event's kind and target; exactly one must be set.
-func (ev *Event) action(field string) (eventKind, string, error) {
+func eventAction(ev *scenario.Event, field string) (eventKind, string, error) {
 	var kinds []string
 	var kind eventKind
 	var target string
@@ -59,12 +60,12 @@ func (ev *Event) action(field string) (eventKind, string, error) {
 	return 0, "", Errorf(EINVALID, "%s: has %s; want exactly one of kill, shutdown, boot, lose or restore", field, strings.Join(kinds, " and "))
 }
 
-// CheckTarget checks that the configuration m has the event's target (an
+// CheckEventTarget checks that the configuration m has the event's target (an
 // instance, a group or a machine) and that the event is well formed: the
 // error compiling the scenario would give, the event named field
 // (events[i]).
-func (ev *Event) CheckTarget(m *Model, field string) error {
-	kind, target, err := ev.action(field)
+func CheckEventTarget(ev *scenario.Event, m *Model, field string) error {
+	kind, target, err := eventAction(ev, field)
 	switch {
 	case err != nil:
 	case kind == eventLose || kind == eventRestore:
@@ -79,7 +80,7 @@ func (ev *Event) CheckTarget(m *Model, field string) error {
 
 // checkEvents checks what can be checked without the model: each event has
 // a time (>= 0, not before the previous event's) and exactly one action.
-func checkEvents(events []Event) error {
+func checkEvents(events []scenario.Event) error {
 	var prev int64
 	for i := range events {
 		ev := &events[i]
@@ -95,7 +96,7 @@ func checkEvents(events []Event) error {
 			return Errorf(EINVALID, "%s.at_ms: %g is before events[%d]'s %s: list events in time order", field, *ev.AtMS, i-1, formatMS(prev))
 		}
 		prev = us
-		if _, _, err := ev.action(field); err != nil {
+		if _, _, err := eventAction(ev, field); err != nil {
 			return err
 		}
 	}
@@ -109,14 +110,14 @@ func formatMS(us int64) string {
 
 // resolveEvents turns the scenario's events into [runSetup.Events] and reads
 // tuning.boot_ms.
-func (st *runSetup) resolveEvents(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
 	st.BootUS = defaultBootUS
 	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
 		st.BootUS, _ = usec.FromMSValue(*sc.Tuning.BootMS)
 	}
 	for i := range sc.Events {
 		ev := &sc.Events[i]
-		kind, target, _ := ev.action("")
+		kind, target, _ := eventAction(ev, "")
 		field := fmt.Sprintf("events[%d].%s", i, kind)
 		us, _ := usec.FromMSValue(*ev.AtMS)
 		if kind == eventLose || kind == eventRestore {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // TestMergerMatchesSources plays workloads of a trace (with equal times) and
@@ -15,30 +16,30 @@ import (
 // time in source order, then numbered.
 func TestMergerMatchesSources(t *testing.T) {
 	const trace = "time_ms,service,id\n2,TOLOWER,b\n0,TOUPPER,a\n2,TOUPPER,c\n5,TOLOWER,d\n"
-	constant := func(svc string, rate float64) Stream {
-		return Stream{Service: svc, Arrivals: "constant", RatePerS: rate}
+	constant := func(svc string, rate float64) scenario.Stream {
+		return scenario.Stream{Service: svc, Arrivals: "constant", RatePerS: rate}
 	}
-	poisson := Stream{Service: "TOUPPER", Origin: "site2", Arrivals: "poisson", RatePerS: 3000, Prio: ip(7)}
+	poisson := scenario.Stream{Service: "TOUPPER", Origin: "site2", Arrivals: "poisson", RatePerS: 3000, Prio: ip(7)}
 	tests := []struct {
 		name    string
 		trace   string
 		durMS   float64
-		streams []Stream
+		streams []scenario.Stream
 	}{
 		{"trace only", trace, 0, nil},
-		{"one stream", "", 6, []Stream{constant("TOUPPER", 1000)}},
-		{"streams only", "", 6, []Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
-		{"trace and streams", trace, 6, []Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
-		{"nine streams", trace, 4, []Stream{poisson, constant("TOUPPER", 1000), poisson, poisson, constant("TOLOWER", 2000),
+		{"one stream", "", 6, []scenario.Stream{constant("TOUPPER", 1000)}},
+		{"streams only", "", 6, []scenario.Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
+		{"trace and streams", trace, 6, []scenario.Stream{constant("TOUPPER", 1000), poisson, constant("TOLOWER", 500)}},
+		{"nine streams", trace, 4, []scenario.Stream{poisson, constant("TOUPPER", 1000), poisson, poisson, constant("TOLOWER", 2000),
 			poisson, poisson, constant("TOLOWER", 1000), poisson}},
 		// the largest times: a request at 0 and one 1 us before the 10^12 us bound
-		{"largest time", "time_ms,service\n999999999.999,TOUPPER\n", 1e9, []Stream{constant("TOLOWER", 1/(1e9-0.001)*1000)}},
-		{"many requests", trace, 10_000, []Stream{poisson, poisson}}, // more than the look-ahead holds
+		{"largest time", "time_ms,service\n999999999.999,TOUPPER\n", 1e9, []scenario.Stream{constant("TOLOWER", 1/(1e9-0.001)*1000)}},
+		{"many requests", trace, 10_000, []scenario.Stream{poisson, poisson}}, // more than the look-ahead holds
 	}
 	for _, tt := range tests {
-		sc := &Scenario{Workload: Workload{TraceCSV: tt.trace}}
+		sc := &scenario.Scenario{Workload: scenario.Workload{TraceCSV: tt.trace}}
 		if tt.streams != nil {
-			sc.Workload.Generate = &Generator{DurationMS: tt.durMS, Streams: tt.streams}
+			sc.Workload.Generate = &scenario.Generator{DurationMS: tt.durMS, Streams: tt.streams}
 		}
 		cw, err := compileWorkload(newNames(handModel()), &sc.Workload)
 		if err != nil {

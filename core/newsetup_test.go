@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,13 +60,13 @@ RDOM        NWADDR="//remote:9001"
 RATE        RDOM=RDOM LDOM=LDOM LOAD=50
 `
 
-func setupScenario() *Scenario {
-	return &Scenario{
+func setupScenario() *scenario.Scenario {
+	return &scenario.Scenario{
 		UBBConfig: setupUBB,
 		DMConfig:  setupDM,
-		Services:  map[string]ServiceSpec{"BALANCE": {ServiceTime: &Dist{Dist: "exp", MeanMS: f(12)}}},
-		Domains:   map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: f(40)}}},
-		Workload: Workload{Generate: &Generator{DurationMS: 1000, Streams: []Stream{
+		Services:  map[string]scenario.ServiceSpec{"BALANCE": {ServiceTime: &scenario.Dist{Dist: "exp", MeanMS: f(12)}}},
+		Domains:   map[string]scenario.DomainSpec{"RDOM": {ResponseTime: scenario.Dist{Dist: "const", MS: f(40)}}},
+		Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 1000, Streams: []scenario.Stream{
 			{Service: "BALANCE", Origin: "SITE2", Arrivals: "poisson", RatePerS: 90},
 			{Service: "RATE", Arrivals: "poisson", RatePerS: 10}}}},
 	}
@@ -109,17 +110,17 @@ func TestNewSetup(t *testing.T) {
 func TestNewSetupErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(sc *Scenario)
+		edit func(sc *scenario.Scenario)
 		want string
 	}{
-		{"ubbconfig", func(sc *Scenario) {
+		{"ubbconfig", func(sc *scenario.Scenario) {
 			sc.UBBConfig = strings.Replace(sc.UBBConfig, "MODEL       MP", "MODEL       XX", 1)
 		}, "ubbconfig:4:"},
-		{"machine", func(sc *Scenario) { sc.Machines = map[string]MachineSpec{"site9": {}} }, "machines.site9: unknown LMID (the UBBCONFIG has SITE1 and SITE2)"},
-		{"domain missing", func(sc *Scenario) { sc.Domains = nil }, "domains.RDOM: missing; service RATE is imported from it"},
-		{"domain unknown", func(sc *Scenario) { sc.Domains["XDOM"] = sc.Domains["RDOM"] }, "domains.XDOM: unknown remote domain (the DMCONFIG has RDOM)"},
-		{"stream origin", func(sc *Scenario) { sc.Workload.Generate.Streams[0].Origin = "SITE3" }, `workload.generate.streams[0].origin: unknown LMID "SITE3"`},
-		{"untimed", func(sc *Scenario) { sc.Services = nil }, "workload.generate.streams[0].service: service BALANCE has no service_time for group GRP1"},
+		{"machine", func(sc *scenario.Scenario) { sc.Machines = map[string]scenario.MachineSpec{"site9": {}} }, "machines.site9: unknown LMID (the UBBCONFIG has SITE1 and SITE2)"},
+		{"domain missing", func(sc *scenario.Scenario) { sc.Domains = nil }, "domains.RDOM: missing; service RATE is imported from it"},
+		{"domain unknown", func(sc *scenario.Scenario) { sc.Domains["XDOM"] = sc.Domains["RDOM"] }, "domains.XDOM: unknown remote domain (the DMCONFIG has RDOM)"},
+		{"stream origin", func(sc *scenario.Scenario) { sc.Workload.Generate.Streams[0].Origin = "SITE3" }, `workload.generate.streams[0].origin: unknown LMID "SITE3"`},
+		{"untimed", func(sc *scenario.Scenario) { sc.Services = nil }, "workload.generate.streams[0].service: service BALANCE has no service_time for group GRP1"},
 	}
 	for _, tt := range tests {
 		sc := setupScenario()

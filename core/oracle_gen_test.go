@@ -3,6 +3,7 @@ package core
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // LOAD and PRIO, NETLOAD, latency, speeds, a routed service with gaps and
 // sometimes a catch-all, sometimes a gateway, random events and tuning, and
 // a trace whose every row carries service_ms.
-func genScenario(seed uint64) *Scenario {
+func genScenario(seed uint64) *scenario.Scenario {
 	rng := rand.New(rand.NewPCG(seed, 0x0dac1e))
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
@@ -184,7 +185,7 @@ func genScenario(seed uint64) *Scenario {
 		fmt.Fprintf(&u, "\n*ROUTING\nRB FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"%s\"\n", strings.Join(rs, ","))
 	}
 
-	sc := &Scenario{Name: fmt.Sprintf("oracle-%d", seed), UBBConfig: u.String()}
+	sc := &scenario.Scenario{Name: fmt.Sprintf("oracle-%d", seed), UBBConfig: u.String()}
 	svcList := append([]string(nil), services...)
 	if gateway {
 		imp := "R"
@@ -196,20 +197,20 @@ func genScenario(seed uint64) *Scenario {
 			"*DM_REMOTE_DOMAINS\nRDOM TYPE=TDOMAIN\n     DOMAINID=\"RDOM\"\n\n*DM_TDOMAIN\nLDOM NWADDR=\"//localhost:9001\"\nRDOM NWADDR=\"//remotehost:9002\"\n\n" +
 			"*DM_REMOTE_SERVICES\n" + imp + " RDOM=RDOM LDOM=LDOM\n" + extra
 		ms := float64(1 + pick(30))
-		sc.Domains = map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: &ms}}}
+		sc.Domains = map[string]scenario.DomainSpec{"RDOM": {ResponseTime: scenario.Dist{Dist: "const", MS: &ms}}}
 		svcList = append(svcList, "R")
 	}
 	f := func(v float64) *float64 { return &v }
 	if chance(0.6) {
-		sc.Network = &NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25, 1, 2, 5, 1.0005, 0.0015}[pick(9)]}
+		sc.Network = &scenario.NetworkSpec{LatencyMS: []float64{0, 0.5, 2, 3.25, 1, 2, 5, 1.0005, 0.0015}[pick(9)]}
 	}
-	sc.Machines = map[string]MachineSpec{}
+	sc.Machines = map[string]scenario.MachineSpec{}
 	for m := 1; m <= nm; m++ {
 		if chance(0.4) {
-			sc.Machines[fmt.Sprintf("s%d", m)] = MachineSpec{Speed: f([]float64{0.5, 2, 1.5}[pick(3)])}
+			sc.Machines[fmt.Sprintf("s%d", m)] = scenario.MachineSpec{Speed: f([]float64{0.5, 2, 1.5}[pick(3)])}
 		}
 	}
-	tu := &Tuning{BootMS: f(float64(pick(60)))}
+	tu := &scenario.Tuning{BootMS: f(float64(pick(60)))}
 	if chance(0.3) {
 		tu.Idle = "queue"
 	}
@@ -294,7 +295,7 @@ func genScenario(seed uint64) *Scenario {
 		at := 0
 		for k := 0; k < 1+pick(5); k++ {
 			at += pick(40000) / grain * grain
-			ev := Event{AtMS: f(float64(at) / 1000)}
+			ev := scenario.Event{AtMS: f(float64(at) / 1000)}
 			if chance(0.1) {
 				ev.AtMS = f(float64(at)/1000 + 0.0005)
 				at++ // keeps the list in time order
@@ -475,7 +476,7 @@ func genAppScenario(seed uint64) []byte {
 		fmt.Fprintf(&u, "\n*ROUTING\nRC FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"%s\"\n", strings.Join(rs, ","))
 	}
 
-	sc := &Scenario{Name: fmt.Sprintf("oracle-app-%d", seed), UBBConfig: u.String()}
+	sc := &scenario.Scenario{Name: fmt.Sprintf("oracle-app-%d", seed), UBBConfig: u.String()}
 	callees := append([]string(nil), services...)
 	if gateway {
 		extra := ""
@@ -486,7 +487,7 @@ func genAppScenario(seed uint64) []byte {
 			"*DM_REMOTE_DOMAINS\nRDOM TYPE=TDOMAIN\n     DOMAINID=\"RDOM\"\n\n*DM_TDOMAIN\nLDOM NWADDR=\"//localhost:9001\"\nRDOM NWADDR=\"//remotehost:9002\"\n\n" +
 			"*DM_REMOTE_SERVICES\nR RDOM=RDOM LDOM=LDOM\n" + extra
 		ms := float64(1 + pick(20))
-		sc.Domains = map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: &ms}}}
+		sc.Domains = map[string]scenario.DomainSpec{"RDOM": {ResponseTime: scenario.Dist{Dist: "const", MS: &ms}}}
 		callees = append(callees, "R")
 	}
 	f := func(v float64) *float64 { return &v }
@@ -495,15 +496,15 @@ func genAppScenario(seed uint64) []byte {
 		if coarse {
 			lat = float64(pick(4))
 		}
-		sc.Network = &NetworkSpec{LatencyMS: lat}
+		sc.Network = &scenario.NetworkSpec{LatencyMS: lat}
 	}
-	sc.Machines = map[string]MachineSpec{}
+	sc.Machines = map[string]scenario.MachineSpec{}
 	for m := 1; m <= nm; m++ {
 		if chance(0.3) {
-			sc.Machines[fmt.Sprintf("s%d", m)] = MachineSpec{Speed: f([]float64{0.5, 2}[pick(2)])}
+			sc.Machines[fmt.Sprintf("s%d", m)] = scenario.MachineSpec{Speed: f([]float64{0.5, 2}[pick(2)])}
 		}
 	}
-	tu := &Tuning{BootMS: f(float64(pick(30)))}
+	tu := &scenario.Tuning{BootMS: f(float64(pick(30)))}
 	if chance(0.2) {
 		tu.Idle = "queue"
 	}
@@ -654,7 +655,7 @@ func genAppScenario(seed uint64) []byte {
 		at := 0
 		for k := 0; k < 1+pick(5); k++ {
 			at += dur(durationMS / 2)
-			ev := Event{AtMS: f(msText(at))}
+			ev := scenario.Event{AtMS: f(msText(at))}
 			tg := targets[pick(len(targets))]
 			switch pick(3) {
 			case 0:

@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -88,7 +89,7 @@ type oChange struct {
 // oracle is the state of one reference run.
 type oracle struct {
 	m        *Model
-	sc       *Scenario
+	sc       *scenario.Scenario
 	policy   string
 	idleQ    bool // tuning idle "queue"
 	netOrig  bool // tuning netload "origin"
@@ -230,7 +231,7 @@ func oTextUS(text string) int64 {
 
 // newOracle reads the scenario: the model through LoadModel, the rest from
 // the scenario's fields directly.
-func newOracle(sc *Scenario) (*oracle, error) {
+func newOracle(sc *scenario.Scenario) (*oracle, error) {
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, DMConfig: sc.DMConfig, Advertise: sc.Advertise})
 	if err != nil {
 		return nil, err
@@ -1450,7 +1451,7 @@ type oAppDoc struct {
 // newAppOracle reads an application document: the Scenario fields as
 // newOracle reads them, the rest through oAppDoc.
 func newAppOracle(doc []byte) (*oracle, error) {
-	var sc Scenario
+	var sc scenario.Scenario
 	if err := json.Unmarshal(doc, &sc); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"sort"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func TestOracleApplications(t *testing.T) {
 
 // oracleCompare runs sc through both and describes the first difference.
 // seen tallies what the scenarios exercised (reasons, life-cycle causes).
-func oracleCompare(sc *Scenario, seen map[string]int) (string, error) {
+func oracleCompare(sc *scenario.Scenario, seen map[string]int) (string, error) {
 	o, err := newOracle(sc)
 	if err != nil {
 		return "", err
@@ -113,7 +114,7 @@ func oracleCompareApp(doc []byte, seen map[string]int) (string, error) {
 	return oracleCompareWith(sc, o, seen)
 }
 
-func oracleCompareWith(sc *Scenario, o *oracle, seen map[string]int) (string, error) {
+func oracleCompareWith(sc *scenario.Scenario, o *oracle, seen map[string]int) (string, error) {
 	var buf bytes.Buffer
 	res, err := Run(sc, RunOptions{Dispatch: &buf})
 	if err != nil {
@@ -198,7 +199,7 @@ func TestOracleMinimise(t *testing.T) {
 		t.Skip("no -oracle.min seed")
 	}
 	sc := genScenario(*oracleMin)
-	fails := func(c *Scenario) bool {
+	fails := func(c *scenario.Scenario) bool {
 		msg, err := oracleCompare(c, map[string]int{})
 		return err == nil && msg != ""
 	}
@@ -218,7 +219,7 @@ func TestOracleMinimise(t *testing.T) {
 		}
 		for i := len(sc.Events) - 1; i >= 0; i-- {
 			c := *sc
-			c.Events = append(append([]Event{}, sc.Events[:i]...), sc.Events[i+1:]...)
+			c.Events = append(append([]scenario.Event{}, sc.Events[:i]...), sc.Events[i+1:]...)
 			if fails(&c) {
 				sc, changed = &c, true
 			}

@@ -1,6 +1,9 @@
 package core
 
-import "github.com/tuxlb/tuxlb/core/ubb"
+import (
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
 
 // Plan is a scenario compiled for running: the scenario checked, its
 // configuration loaded into a Model, its options resolved, its samplers built
@@ -22,11 +25,11 @@ type Plan struct {
 // opt is for running (only opt.Context is looked at here, between steps).
 // Errors are EINVALID and name the scenario field, the trace row, or the
 // UBBCONFIG line and column.
-func Compile(sc *Scenario, opt RunOptions) (*Plan, error) {
+func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	if sc == nil {
 		return nil, Errorf(EINVALID, "no scenario")
 	}
-	if err := sc.Check(); err != nil {
+	if err := Check(sc); err != nil {
 		return nil, err
 	}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",

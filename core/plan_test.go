@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"sync"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 // planScenario is a scenario with an unsorted CSV trace (no service times:
 // they are drawn) and a generated stream, so a run depends on the seed
 // through the trace's request keys, the streams and the service times.
-func planScenario(t *testing.T, replications int) *Scenario {
+func planScenario(t *testing.T, replications int) *scenario.Scenario {
 	t.Helper()
 	doc := map[string]any{
 		"ubbconfig":    traceUBB,

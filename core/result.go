@@ -1,18 +1,20 @@
 package core
 
+import "github.com/tuxlb/tuxlb/core/scenario"
+
 // Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run`
 // prints, that the REST API stores and that the playground draws; its field
 // names are part of the contract. Times are in milliseconds unless named _us.
 type Result struct {
-	Name          string  `json:"name,omitempty"`
-	EngineVersion string  `json:"engine_version"`
-	Model         string  `json:"model"` // SHM or MP
-	LDBAL         bool    `json:"ldbal"`
-	Policy        string  `json:"policy"`
-	Seed          uint64  `json:"seed"`
-	Tuning        Tuning  `json:"tuning"`    // the tuning that ran, every field filled in
-	SpanMS        float64 `json:"span_ms"`   // from time 0 to the last event
-	WarmupMS      float64 `json:"warmup_ms"` // requests issued before this are not in the statistics
+	Name          string          `json:"name,omitempty"`
+	EngineVersion string          `json:"engine_version"`
+	Model         string          `json:"model"` // SHM or MP
+	LDBAL         bool            `json:"ldbal"`
+	Policy        string          `json:"policy"`
+	Seed          uint64          `json:"seed"`
+	Tuning        scenario.Tuning `json:"tuning"`    // the tuning that ran, every field filled in
+	SpanMS        float64         `json:"span_ms"`   // from time 0 to the last event
+	WarmupMS      float64         `json:"warmup_ms"` // requests issued before this are not in the statistics
 
 	Requests   RequestCounts `json:"requests"`
 	WaitMS     Summary       `json:"wait_ms"`     // enqueue to start

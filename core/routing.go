@@ -1,14 +1,12 @@
 package core
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -16,46 +14,6 @@ import (
 // value of a trace row or a generated request, and the range of its
 // service's criterion that holds it (docs/engine.md, "Data-dependent
 // routing"; docs/scenario.md for the fields).
-
-// RouteValue is a routing value in a JSON document: a string, or a number
-// kept as written ("10000", "-2.5").
-type RouteValue string
-
-// UnmarshalJSON accepts a JSON string or number.
-func (v *RouteValue) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimSpace(data)
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		*v = RouteValue(s)
-		return nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(data, &n); err != nil || len(data) == 0 || data[0] == 'n' {
-		return &json.UnmarshalTypeError{Value: string(data), Type: routeValueType}
-	}
-	*v = RouteValue(n)
-	return nil
-}
-
-var routeValueType = reflect.TypeOf(RouteValue(""))
-
-// RouteSpec is how a generated stream of a routed service draws its routing
-// values: from a distribution of numbers (Dist with its parameters) or from
-// a weighted list of values (Values, Weights). Numbers are whole unless
-// Integer is false.
-type RouteSpec struct {
-	Dist    string       `json:"dist,omitempty"` // uniform (min, max), normal (mean, sd), exp (mean)
-	Min     *float64     `json:"min,omitempty"`
-	Max     *float64     `json:"max,omitempty"`
-	Mean    *float64     `json:"mean,omitempty"`
-	SD      *float64     `json:"sd,omitempty"`
-	Integer *bool        `json:"integer,omitempty"` // default true: draws are rounded to whole numbers
-	Values  []RouteValue `json:"values,omitempty"`
-	Weights []float64    `json:"weights,omitempty"` // one per value, default all 1
-}
 
 // routeDistKind is the distribution of a stream's numeric routing values.
 type routeDistKind uint8
@@ -199,7 +157,7 @@ func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
 }
 
 // routeList checks a weighted list of values.
-func (c *streamCheck) routeList(r *streamRoute, rs *RouteSpec) {
+func (c *streamCheck) routeList(r *streamRoute, rs *scenario.RouteSpec) {
 	r.isList = true
 	if len(rs.Values) == 0 {
 		c.fail("route.values", "want at least one value")

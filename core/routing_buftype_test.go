@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -19,7 +20,7 @@ const bufUBB = "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=site1\n*GROUPS\nG1 LMID
 
 func openBuf(t *testing.T, w string) ([]request, error) {
 	t.Helper()
-	var sc Scenario
+	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"ubbconfig":"x","workload":`+w+`}`), &sc); err != nil {
 		t.Fatal(err)
 	}
@@ -114,22 +115,22 @@ func TestStreamBufType(t *testing.T) {
 // same entry as P, and so is the child of Q, an unrouted service whose
 // requests carry the value and buffer type for it.
 func TestBufTypeClientsAndCalls(t *testing.T) {
-	sc := &Scenario{UBBConfig: bufUBB,
-		Services: map[string]ServiceSpec{
-			"S": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}},
-			"P": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}, Calls: []CallStep{{Service: "S"}}},
-			"U": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}},
-			"Q": {ServiceTime: &Dist{Dist: "const", MS: ptr(1.0)}, Calls: []CallStep{{Service: "S"}}},
+	sc := &scenario.Scenario{UBBConfig: bufUBB,
+		Services: map[string]scenario.ServiceSpec{
+			"S": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(1.0)}},
+			"P": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(1.0)}, Calls: []scenario.CallStep{{Service: "S"}}},
+			"U": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(1.0)}},
+			"Q": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(1.0)}, Calls: []scenario.CallStep{{Service: "S"}}},
 		},
-		Workload: Workload{Generate: &Generator{DurationMS: 10, Clients: []ClientSet{
-			{Name: "a", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
-				Services: []ClientService{{Service: "P", Route: &RouteSpec{Values: []RouteValue{"5"}}, BufType: "FML32"}}},
-			{Name: "b", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
-				Services: []ClientService{{Service: "P", Route: &RouteSpec{Values: []RouteValue{"5"}}}}},
-			{Name: "c", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
-				Services: []ClientService{{Service: "Q", Route: &RouteSpec{Values: []RouteValue{"5"}}, BufType: "VIEW:v"}}},
-			{Name: "d", Count: 1, Think: &Dist{Dist: "const", MS: ptr(3.0)},
-				Script: []ScriptEntry{{Service: "P", Route: ptr(RouteValue("5")), BufType: "FML32"}}},
+		Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 10, Clients: []scenario.ClientSet{
+			{Name: "a", Count: 1, Think: &scenario.Dist{Dist: "const", MS: ptr(3.0)},
+				Services: []scenario.ClientService{{Service: "P", Route: &scenario.RouteSpec{Values: []scenario.RouteValue{"5"}}, BufType: "FML32"}}},
+			{Name: "b", Count: 1, Think: &scenario.Dist{Dist: "const", MS: ptr(3.0)},
+				Services: []scenario.ClientService{{Service: "P", Route: &scenario.RouteSpec{Values: []scenario.RouteValue{"5"}}}}},
+			{Name: "c", Count: 1, Think: &scenario.Dist{Dist: "const", MS: ptr(3.0)},
+				Services: []scenario.ClientService{{Service: "Q", Route: &scenario.RouteSpec{Values: []scenario.RouteValue{"5"}}, BufType: "VIEW:v"}}},
+			{Name: "d", Count: 1, Think: &scenario.Dist{Dist: "const", MS: ptr(3.0)},
+				Script: []scenario.ScriptEntry{{Service: "P", Route: ptr(scenario.RouteValue("5")), BufType: "FML32"}}},
 		}}}}
 	var log bytes.Buffer
 	if _, err := Run(sc, RunOptions{Dispatch: &log}); err != nil {
@@ -151,7 +152,7 @@ func TestBufTypeClientsAndCalls(t *testing.T) {
 // TestExplainBufType: the explanation names the entry the buffer type
 // picked, or says that none holds it.
 func TestExplainBufType(t *testing.T) {
-	sc := &Scenario{UBBConfig: bufUBB, Workload: Workload{
+	sc := &scenario.Scenario{UBBConfig: bufUBB, Workload: scenario.Workload{
 		TraceCSV: "time_ms,service,service_ms,route,buftype\n0,S,1,5,FML32\n1,S,1,5,\n2,S,1,5,XML\n"}}
 	exs, err := Explain(sc, RunOptions{}, 1, 3)
 	if err != nil {

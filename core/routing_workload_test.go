@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -26,7 +27,7 @@ func routedModel(t *testing.T) *Model {
 
 func openRouted(t *testing.T, w string) ([]request, error) {
 	t.Helper()
-	var sc Scenario
+	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"ubbconfig":"x","workload":`+w+`}`), &sc); err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestStreamRouteErrors(t *testing.T) {
 			}
 		})
 	}
-	var sc Scenario
+	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"workload":{"trace":[{"time_ms":0,"service":"S","route":true}]}}`), &sc); err == nil {
 		t.Errorf("route true: got no error, want one (a routing value is a string or a number)")
 	}
@@ -187,7 +188,7 @@ func TestStreamRouteErrors(t *testing.T) {
 // TestRoutedStreamDoesNotAllocate keeps the generator's promise for routed
 // streams too: drawing a numeric routing value allocates nothing.
 func TestRoutedStreamDoesNotAllocate(t *testing.T) {
-	var sc Scenario
+	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"workload":{"generate":{"duration_ms":1e7,"streams":[
 		{"service":"S","arrivals":"poisson","rate_per_s":1000,"route":{"dist":"uniform","min":-100000,"max":100000}},
 		{"service":"T","arrivals":"poisson","rate_per_s":1000,"route":{"values":["a","q"]}}]}}}`), &sc); err != nil {

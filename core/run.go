@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
@@ -47,7 +48,7 @@ type RunOptions struct {
 // With Scenario.Replications = k > 1 it runs k times with seeds derived from
 // the scenario's (ReplicationSeed) and returns the first run's result with
 // the mean and 95% confidence interval of the headline figures.
-func Run(sc *Scenario, opt RunOptions) (*Result, error) {
+func Run(sc *scenario.Scenario, opt RunOptions) (*Result, error) {
 	if sc != nil && sc.Replications > MaxReplications {
 		return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
 	}
@@ -168,7 +169,7 @@ type Candidate struct {
 
 // Explain returns the explanations of requests first..first+count-1 (1-based
 // issue order) of the scenario's run: Compile, then Plan.Explain.
-func Explain(sc *Scenario, opt RunOptions, first, count int64) ([]Explanation, error) {
+func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]Explanation, error) {
 	if err := checkExplainRange(first, count); err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // runSetup is a scenario checked against its model and resolved into what the
@@ -18,7 +19,7 @@ type runSetup struct {
 	bufs     *bufTable
 	Policy   policyKind
 	Seed     uint64
-	Tuning   Tuning // every field set (pointers non-nil)
+	Tuning   scenario.Tuning // every field set (pointers non-nil)
 	Warnings []string
 
 	Speed            []float64 // per machine, default 1
@@ -53,12 +54,12 @@ type runSetup struct {
 // types and trailing data are EINVALID errors that name the field. It also
 // checks everything that does not need the model (distributions, tuning,
 // generated streams); [Compile] checks the rest.
-func ParseScenario(data []byte) (*Scenario, error) {
-	var sc Scenario
+func ParseScenario(data []byte) (*scenario.Scenario, error) {
+	var sc scenario.Scenario
 	if err := decodeStrict(data, &sc, "scenario"); err != nil {
 		return nil, err
 	}
-	if err := sc.Check(); err != nil {
+	if err := Check(&sc); err != nil {
 		return nil, err
 	}
 	return &sc, nil
@@ -94,7 +95,7 @@ const MaxNameBytes = 1000
 // (distributions, tuning, analysis knobs, events, generated streams), as
 // ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
 // name the field.
-func (sc *Scenario) Check() error {
+func Check(sc *scenario.Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return Errorf(EINVALID, "ubbconfig: missing (the UBBCONFIG text is required)")
 	}
@@ -134,7 +135,7 @@ func (sc *Scenario) Check() error {
 }
 
 // checkAnalysis checks warmup_ms, replications and bin_ms.
-func checkAnalysis(sc *Scenario) error {
+func checkAnalysis(sc *scenario.Scenario) error {
 	if sc.WarmupMS != nil {
 		if _, err := nonNegativeMS("warmup_ms", *sc.WarmupMS); err != nil {
 			return err
@@ -167,12 +168,12 @@ func nonNegativeMS(field string, v float64) (int64, error) {
 
 // resolveTuning fills in the defaults of t and checks every value. The
 // default MP reset period is resetUS (SCANUNIT × SANITYSCAN).
-func resolveTuning(t *Tuning, resetUS int64) (Tuning, error) {
-	var out Tuning
+func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
+	var out scenario.Tuning
 	if t != nil {
 		out = *t
 	}
-	r, err := out.readings()
+	r, err := tuningReadings(&out)
 	if err != nil {
 		return out, err
 	}
@@ -223,7 +224,7 @@ type readings struct {
 }
 
 // readings reads t's three readings; an empty one is its default.
-func (t *Tuning) readings() (readings, error) {
+func tuningReadings(t *scenario.Tuning) (readings, error) {
 	var r readings
 	var err [3]error
 	r.idle, err[0] = idleReadings.parse("tuning.idle", t.Idle)
@@ -239,7 +240,7 @@ func (t *Tuning) readings() (readings, error) {
 
 // serviceSamplers builds the samplers of sc.Services, keyed by service name;
 // by_group entries under "name/group", the general one under "name".
-func serviceSamplers(sc *Scenario) (map[string]sampler, error) {
+func serviceSamplers(sc *scenario.Scenario) (map[string]sampler, error) {
 	out := map[string]sampler{}
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		spec := sc.Services[name]

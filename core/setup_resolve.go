@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // newSetup checks sc (with opt's overrides) against its model and resolves it.
 // Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
-func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
-	if err := sc.Check(); err != nil {
+func newSetup(sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
+	if err := Check(sc); err != nil {
 		return nil, err
 	}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
@@ -24,9 +25,9 @@ func newSetup(sc *Scenario, opt RunOptions) (*runSetup, error) {
 }
 
 // setupModel resolves sc against a model already loaded.
-func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
+func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
 	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: newBufTable(m)}
-	steps := []func(*Scenario, RunOptions) error{
+	steps := []func(*scenario.Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
 	}
@@ -46,7 +47,7 @@ func setupModel(m *Model, sc *Scenario, opt RunOptions) (*runSetup, error) {
 }
 
 // resolveRun picks the policy and seed (options over the scenario) and tuning.
-func (st *runSetup) resolveRun(sc *Scenario, opt RunOptions) error {
+func (st *runSetup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 	name, field := sc.Policy, "policy"
 	if opt.Policy != "" {
 		name, field = opt.Policy, "policy (option)"
@@ -80,7 +81,7 @@ func (st *runSetup) resolveRun(sc *Scenario, opt RunOptions) error {
 }
 
 // resolveTimes converts latency, warm-up and the blocking timeout.
-func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
 	st.BlockUS = st.Model.ScanUnitUS * int64(st.Model.BlockTime)
 	if sc.Network != nil {
 		us, err := nonNegativeMS("network.latency_ms", sc.Network.LatencyMS)
@@ -97,7 +98,7 @@ func (st *runSetup) resolveTimes(sc *Scenario, _ RunOptions) error {
 
 // resolveMachines applies machines.LMID.speed, and TMNETLOAD of
 // machines.LMID.env (on a copy of the model's machines).
-func (st *runSetup) resolveMachines(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveMachines(sc *scenario.Scenario, _ RunOptions) error {
 	if err := st.resolveEnv(sc); err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ const maxNetLoad = 32767
 // machine's NETLOAD wherever NETLOAD is read (Oracle's administration
 // guide: "Use the NETLOAD parameter ... (or the TMNETLOAD environment
 // variable)"). The model is copied first, so the loaded one is not changed.
-func (st *runSetup) resolveEnv(sc *Scenario) error {
+func (st *runSetup) resolveEnv(sc *scenario.Scenario) error {
 	copied := false
 	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
 		v, ok := sc.Machines[lmid].Env["TMNETLOAD"]
@@ -168,7 +169,7 @@ func machineList(m *Model) string {
 }
 
 // resolveServices builds ServiceTime[s][g] from services.*.
-func (st *runSetup) resolveServices(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	samplers, err := serviceSamplers(sc)
 	if err != nil {
@@ -210,7 +211,7 @@ func groupIndex(m *Model, name string) int {
 
 // resolveDomains builds RemoteTime[s] for imported services, and their
 // failover lists (Remote) when a domain is ever down.
-func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
@@ -262,7 +263,7 @@ func (st *runSetup) resolveDomains(sc *Scenario, _ RunOptions) error {
 // downSpans checks and converts a domain's down intervals: each from_ms
 // >= 0, to_ms (when given) after it, in time order without overlapping
 // (an interval without to_ms lasts to the end, so it must be the last).
-func downSpans(list []DownInterval, field string) ([]downSpan, error) {
+func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 	var out []downSpan
 	for i, iv := range list {
 		f := sprintf("%s[%d]", field, i)
@@ -323,7 +324,7 @@ func joinOr(l []string) string {
 // checkWorkload compiles the workload, so that its errors (and requests that
 // could get no service time) are found before the run starts; the run plays
 // this compiled workload (Plan), it does not read the workload again.
-func (st *runSetup) checkWorkload(sc *Scenario, _ RunOptions) error {
+func (st *runSetup) checkWorkload(sc *scenario.Scenario, _ RunOptions) error {
 	n := newNames(st.Model)
 	n.needMS, n.needGroup = st.untimed()
 	n.bufs = st.bufs

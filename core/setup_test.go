@@ -1,21 +1,22 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"strings"
 	"testing"
 )
 
 // baseScenario is valid against handModel: every service that a local server
 // may process has a distribution, and RDOM has a response time.
-func baseScenario() *Scenario {
-	return &Scenario{
+func baseScenario() *scenario.Scenario {
+	return &scenario.Scenario{
 		UBBConfig: "(built by hand in handModel)",
-		Services: map[string]ServiceSpec{
-			"TOUPPER": {ServiceTime: &Dist{Dist: "exp", MeanMS: f(4)}, ByGroup: map[string]Dist{"G2": {Dist: "const", MS: f(2)}}},
-			"TOLOWER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}},
+		Services: map[string]scenario.ServiceSpec{
+			"TOUPPER": {ServiceTime: &scenario.Dist{Dist: "exp", MeanMS: f(4)}, ByGroup: map[string]scenario.Dist{"G2": {Dist: "const", MS: f(2)}}},
+			"TOLOWER": {ServiceTime: &scenario.Dist{Dist: "const", MS: f(1)}},
 		},
-		Domains:  map[string]DomainSpec{"RDOM": {ResponseTime: Dist{Dist: "const", MS: f(20)}}},
-		Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"},
+		Domains:  map[string]scenario.DomainSpec{"RDOM": {ResponseTime: scenario.Dist{Dist: "const", MS: f(20)}}},
+		Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"},
 	}
 }
 
@@ -55,9 +56,9 @@ func TestSetupDefaults(t *testing.T) {
 func TestSetupResolves(t *testing.T) {
 	sc := baseScenario()
 	sc.Policy, sc.Seed = "jsq", new(uint64)
-	sc.Machines = map[string]MachineSpec{"site2": {Speed: f(0.5)}}
-	sc.Network = &NetworkSpec{LatencyMS: 1.0005}
-	sc.Tuning = &Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
+	sc.Machines = map[string]scenario.MachineSpec{"site2": {Speed: f(0.5)}}
+	sc.Network = &scenario.NetworkSpec{LatencyMS: 1.0005}
+	sc.Tuning = &scenario.Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
 	sc.WarmupMS = f(10)
 	seed := uint64(99)
 	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
@@ -83,38 +84,42 @@ func TestSetupResolves(t *testing.T) {
 func TestSetupErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(sc *Scenario, opt *RunOptions)
+		edit func(sc *scenario.Scenario, opt *RunOptions)
 		want string
 	}{
-		{"machine", func(sc *Scenario, _ *RunOptions) { sc.Machines = map[string]MachineSpec{"site9": {}} },
+		{"machine", func(sc *scenario.Scenario, _ *RunOptions) { sc.Machines = map[string]scenario.MachineSpec{"site9": {}} },
 			"machines.site9: unknown LMID (the UBBCONFIG has site1 and site2)"},
-		{"speed", func(sc *Scenario, _ *RunOptions) { sc.Machines = map[string]MachineSpec{"site1": {Speed: f(0)}} },
+		{"speed", func(sc *scenario.Scenario, _ *RunOptions) {
+			sc.Machines = map[string]scenario.MachineSpec{"site1": {Speed: f(0)}}
+		},
 			"machines.site1.speed: must be between 1e-6 and 1e6, got 0"},
-		{"tiny speed", func(sc *Scenario, _ *RunOptions) { sc.Machines = map[string]MachineSpec{"site1": {Speed: f(1e-300)}} },
+		{"tiny speed", func(sc *scenario.Scenario, _ *RunOptions) {
+			sc.Machines = map[string]scenario.MachineSpec{"site1": {Speed: f(1e-300)}}
+		},
 			"machines.site1.speed: must be between 1e-6 and 1e6, got 1e-300"},
-		{"latency", func(sc *Scenario, _ *RunOptions) { sc.Network = &NetworkSpec{LatencyMS: -1} },
+		{"latency", func(sc *scenario.Scenario, _ *RunOptions) { sc.Network = &scenario.NetworkSpec{LatencyMS: -1} },
 			"network.latency_ms: must be >= 0"},
-		{"service", func(sc *Scenario, _ *RunOptions) { sc.Services["FOO"] = ServiceSpec{} },
+		{"service", func(sc *scenario.Scenario, _ *RunOptions) { sc.Services["FOO"] = scenario.ServiceSpec{} },
 			"services.FOO: unknown service"},
-		{"group", func(sc *Scenario, _ *RunOptions) {
-			sc.Services["TOLOWER"] = ServiceSpec{ByGroup: map[string]Dist{"GX": {Dist: "const", MS: f(1)}}}
+		{"group", func(sc *scenario.Scenario, _ *RunOptions) {
+			sc.Services["TOLOWER"] = scenario.ServiceSpec{ByGroup: map[string]scenario.Dist{"GX": {Dist: "const", MS: f(1)}}}
 		}, "services.TOLOWER.by_group.GX: unknown group"},
-		{"domain", func(sc *Scenario, _ *RunOptions) { sc.Domains["XDOM"] = sc.Domains["RDOM"] },
+		{"domain", func(sc *scenario.Scenario, _ *RunOptions) { sc.Domains["XDOM"] = sc.Domains["RDOM"] },
 			"domains.XDOM: unknown remote domain (the DMCONFIG has RDOM)"},
-		{"missing domain", func(sc *Scenario, _ *RunOptions) { delete(sc.Domains, "RDOM") },
+		{"missing domain", func(sc *scenario.Scenario, _ *RunOptions) { delete(sc.Domains, "RDOM") },
 			"domains.RDOM: missing; service REMOTE is imported from it and needs its response_time"},
-		{"policy option", func(_ *Scenario, opt *RunOptions) { opt.Policy = "fast" },
+		{"policy option", func(_ *scenario.Scenario, opt *RunOptions) { opt.Policy = "fast" },
 			`policy (option): unknown policy "fast"`},
-		{"stream without distribution", func(sc *Scenario, _ *RunOptions) {
+		{"stream without distribution", func(sc *scenario.Scenario, _ *RunOptions) {
 			delete(sc.Services, "TOLOWER")
-			sc.Workload.Generate = &Generator{DurationMS: 10, Streams: []Stream{
+			sc.Workload.Generate = &scenario.Generator{DurationMS: 10, Streams: []scenario.Stream{
 				{Service: "REMOTE", Arrivals: "poisson", RatePerS: 1}, {Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1}}}
 		}, "workload.generate.streams[1].service: service TOLOWER has no service_time for group G1"},
-		{"row without service_ms", func(sc *Scenario, _ *RunOptions) {
-			sc.Services["TOUPPER"] = ServiceSpec{ByGroup: map[string]Dist{"G1": {Dist: "const", MS: f(1)}}}
+		{"row without service_ms", func(sc *scenario.Scenario, _ *RunOptions) {
+			sc.Services["TOUPPER"] = scenario.ServiceSpec{ByGroup: map[string]scenario.Dist{"G1": {Dist: "const", MS: f(1)}}}
 			sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOUPPER,3\n1,REMOTE,\n2,TOUPPER,\n"
 		}, "trace row 3: service_ms: missing; service TOUPPER has no service_time for group G2"},
-		{"trace error", func(sc *Scenario, _ *RunOptions) { sc.Workload.TraceCSV = "time_ms,service\nx,TOUPPER\n" },
+		{"trace error", func(sc *scenario.Scenario, _ *RunOptions) { sc.Workload.TraceCSV = "time_ms,service\nx,TOUPPER\n" },
 			"trace row 1: time_ms: not a number"},
 	}
 	for _, tt := range tests {
@@ -143,7 +148,7 @@ func TestSetupTMNetLoad(t *testing.T) {
 	m := handModel()
 	before := m.Machines[1].NetLoad
 	sc := baseScenario()
-	sc.Machines = map[string]MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
+	sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
 	st, err := setupModel(m, sc, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -152,14 +157,14 @@ func TestSetupTMNetLoad(t *testing.T) {
 		t.Errorf("NetLoad: setup %d, loaded model %d; want 77 and %d", st.Model.Machines[1].NetLoad, m.Machines[1].NetLoad, before)
 	}
 	for _, v := range []string{"abc", "-1", "+5", " 5", "32768", "", "1e3", "0x10"} {
-		sc.Machines = map[string]MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
+		sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
 		_, err := setupModel(handModel(), sc, RunOptions{})
 		want := `machines.site2.env.TMNETLOAD: want a whole number from 0 to 32767, got "` + v + `"`
 		if err == nil || err.Error() != want {
 			t.Errorf("TMNETLOAD %q: got %v, want %s", v, err, want)
 		}
 	}
-	sc.Machines = map[string]MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
+	sc.Machines = map[string]scenario.MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
 	if _, err := setupModel(handModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
 		t.Errorf("unknown LMID: got %v", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 const specDir = "../testdata/spec"
@@ -92,7 +93,7 @@ func checkSpecError(t *testing.T, dir, want string) {
 	}
 }
 
-func readScenario(t *testing.T, dir string) *core.Scenario {
+func readScenario(t *testing.T, dir string) *scenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "scenario.json"))
 	if err != nil {
@@ -300,7 +301,7 @@ type specProperties struct {
 
 // checkProperties checks a random or p2c run against properties that hold
 // whatever numbers the generator draws, for the scenario's seed and another.
-func checkProperties(t *testing.T, sc *core.Scenario, data []byte, log string) {
+func checkProperties(t *testing.T, sc *scenario.Scenario, data []byte, log string) {
 	t.Helper()
 	var p specProperties
 	dec := json.NewDecoder(bytes.NewReader(data))

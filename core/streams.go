@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // arrivalKind is the arrival process of a generated stream.
@@ -65,7 +66,7 @@ const maxStreams = mergetree.MaxLeaves - 1
 
 // checkGenerate checks workload.generate. n may be nil: then names are not
 // resolved (ParseScenario checks what it can without the model).
-func checkGenerate(n *names, g *Generator) ([]streamSpec, error) {
+func checkGenerate(n *names, g *scenario.Generator) ([]streamSpec, error) {
 	const path = "workload.generate"
 	durUS, err := usec.FromMSValue(g.DurationMS)
 	if msg := usec.Problem(durUS, err); msg != "" {
@@ -93,7 +94,7 @@ func checkGenerate(n *names, g *Generator) ([]streamSpec, error) {
 
 // streamCheck validates one stream, keeping the first error.
 type streamCheck struct {
-	st   *Stream
+	st   *scenario.Stream
 	path string
 	err  error
 	// bufs numbers a buffer type checked without the names (a client's or

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -55,7 +56,7 @@ func newNames(m *Model) *names {
 // Each request's Key holds its row number (0-based): the merger turns it
 // into the random key of the run's seed (requestKey), so the trace is read
 // once for every seed.
-func traceCSV(n *names, text string, cm *TraceMap) (reqs []request, notes string, err error) {
+func traceCSV(n *names, text string, cm *scenario.TraceMap) (reqs []request, notes string, err error) {
 	var cols *trace.Columns
 	if cm != nil {
 		c := trace.Columns(*cm)
@@ -90,7 +91,7 @@ func sortTrace(reqs []request) {
 
 // traceJSON compiles the JSON rows of workload.trace, sorted by time, each
 // request's Key holding its row number (0-based), as traceCSV does.
-func traceJSON(n *names, rows []TraceRow) ([]request, error) {
+func traceJSON(n *names, rows []scenario.TraceRow) ([]request, error) {
 	reqs := make([]request, 0, len(rows))
 	for i, row := range rows {
 		r, err := traceJSONRow(n, &row, i+1)
@@ -104,7 +105,7 @@ func traceJSON(n *names, rows []TraceRow) ([]request, error) {
 	return reqs, nil
 }
 
-func traceJSONRow(n *names, row *TraceRow, num int) (request, error) {
+func traceJSONRow(n *names, row *scenario.TraceRow, num int) (request, error) {
 	r := request{ID: row.ID, ServiceUS: -1}
 	if row.TimeMS == nil {
 		return r, rowError(num, "time_ms", "missing")

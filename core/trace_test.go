@@ -2,13 +2,14 @@ package core
 
 import (
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"strings"
 	"testing"
 )
 
-func openTrace(t *testing.T, w Workload) ([]request, error) {
+func openTrace(t *testing.T, w scenario.Workload) ([]request, error) {
 	t.Helper()
-	rs, err := openWorkload(handModel(), &Scenario{Workload: w}, 1, 0)
+	rs, err := openWorkload(handModel(), &scenario.Scenario{Workload: w}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +24,7 @@ func TestTraceCSV(t *testing.T) {
 		"\"TOUPPER\",5,site1,0.5,,c\n" +
 		"TOUPPER,0.0005,site1,,100,d\n" +
 		"\n\n"
-	got, err := openTrace(t, Workload{TraceCSV: csv})
+	got, err := openTrace(t, scenario.Workload{TraceCSV: csv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +48,11 @@ func TestTraceCSV(t *testing.T) {
 }
 
 func TestTraceJSON(t *testing.T) {
-	rows := []TraceRow{
+	rows := []scenario.TraceRow{
 		{TimeMS: f(3), Service: "TOUPPER", Origin: "site2", ServiceMS: f(2.0005), Prio: ip(5), ID: "x"},
 		{TimeMS: f(1), Service: "TOLOWER"},
 	}
-	got, err := openTrace(t, Workload{Trace: rows})
+	got, err := openTrace(t, scenario.Workload{Trace: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,32 +74,32 @@ func TestTraceErrors(t *testing.T) {
 	head := "time_ms,service,origin,service_ms,prio,id\n"
 	tests := []struct {
 		name string
-		w    Workload
+		w    scenario.Workload
 		want string
 	}{
-		{"not a number", Workload{TraceCSV: head + "0,TOUPPER,,,,\nx,TOUPPER,,,,\n"}, "trace row 2: time_ms: not a number"},
-		{"negative", Workload{TraceCSV: head + "-1,TOUPPER,,,,\n"}, "trace row 1: time_ms: must be >= 0"},
-		{"missing time", Workload{TraceCSV: head + ",TOUPPER,,,,\n"}, "trace row 1: time_ms: missing"},
-		{"unknown service", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,\n2,FOO,,,,\n"}, `trace row 3: service: unknown service "FOO"`},
-		{"unknown lmid", Workload{TraceCSV: head + "0,TOUPPER,x,,,\n"}, `trace row 1: origin: unknown LMID "x" (the UBBCONFIG has site1 and site2)`},
-		{"service in wrong case", Workload{TraceCSV: head + "0,toupper,,,,\n"}, `trace row 1: service: unknown service "toupper" (service names are case-sensitive: did you mean TOUPPER?)`},
-		{"prio range", Workload{TraceCSV: head + "0,TOUPPER,,,101,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "101"`},
-		{"prio text", Workload{TraceCSV: head + "0,TOUPPER,,,high,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "high"`},
-		{"service_ms negative", Workload{TraceCSV: head + "0,TOUPPER,,-2,,\n"}, "trace row 1: service_ms: must be >= 0"},
-		{"unknown column", Workload{TraceCSV: "time_ms,service,colour\n0,TOUPPER,red\n"}, `trace_csv: unknown column "colour"`},
-		{"missing column", Workload{TraceCSV: "time_ms,origin\n0,site1\n"}, `trace_csv: missing column "service"`},
-		{"twice", Workload{TraceCSV: "time_ms,service,service\n0,A,B\n"}, `trace_csv: column "service" appears twice`},
-		{"too many fields", Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,,x\n"}, "trace row 2: has 7 fields, the header has 6"},
-		{"too few fields", Workload{TraceCSV: head + "0,TOUPPER\n"}, "trace row 1: has 2 fields, the header has 6"},
-		{"bad quote", Workload{TraceCSV: head + "0,\"TOUP\"PER,,,,\n"}, "trace row 1 (line 2"},
-		{"json missing time", Workload{Trace: []TraceRow{{Service: "TOUPPER"}}}, "trace row 1: time_ms: missing"},
-		{"json prio", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "TOUPPER", Prio: ip(0)}}}, "trace row 1: prio: must be between 1 and 100, got 0"},
-		{"json service", Workload{Trace: []TraceRow{{TimeMS: f(0), Service: "X"}}}, `trace row 1: service: unknown service "X"`},
-		{"both", Workload{TraceCSV: head, Trace: []TraceRow{}}, "workload.trace: give trace_csv or trace, not both"},
-		{"empty", Workload{}, "workload: empty"},
-		{"columns without csv", Workload{Columns: &TraceMap{}, Generate: &Generator{}}, "workload.columns: applies to trace_csv"},
-		{"bad unit", Workload{TraceCSV: head, Columns: &TraceMap{TimeUnit: "h"}}, `workload.columns.time_unit: unknown unit "h"`},
-		{"bad delimiter", Workload{TraceCSV: head, Columns: &TraceMap{Delimiter: ";;"}}, "workload.columns.delimiter: want one character"},
+		{"not a number", scenario.Workload{TraceCSV: head + "0,TOUPPER,,,,\nx,TOUPPER,,,,\n"}, "trace row 2: time_ms: not a number"},
+		{"negative", scenario.Workload{TraceCSV: head + "-1,TOUPPER,,,,\n"}, "trace row 1: time_ms: must be >= 0"},
+		{"missing time", scenario.Workload{TraceCSV: head + ",TOUPPER,,,,\n"}, "trace row 1: time_ms: missing"},
+		{"unknown service", scenario.Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,\n2,FOO,,,,\n"}, `trace row 3: service: unknown service "FOO"`},
+		{"unknown lmid", scenario.Workload{TraceCSV: head + "0,TOUPPER,x,,,\n"}, `trace row 1: origin: unknown LMID "x" (the UBBCONFIG has site1 and site2)`},
+		{"service in wrong case", scenario.Workload{TraceCSV: head + "0,toupper,,,,\n"}, `trace row 1: service: unknown service "toupper" (service names are case-sensitive: did you mean TOUPPER?)`},
+		{"prio range", scenario.Workload{TraceCSV: head + "0,TOUPPER,,,101,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "101"`},
+		{"prio text", scenario.Workload{TraceCSV: head + "0,TOUPPER,,,high,\n"}, `trace row 1: prio: want an integer between 1 and 100, got "high"`},
+		{"service_ms negative", scenario.Workload{TraceCSV: head + "0,TOUPPER,,-2,,\n"}, "trace row 1: service_ms: must be >= 0"},
+		{"unknown column", scenario.Workload{TraceCSV: "time_ms,service,colour\n0,TOUPPER,red\n"}, `trace_csv: unknown column "colour"`},
+		{"missing column", scenario.Workload{TraceCSV: "time_ms,origin\n0,site1\n"}, `trace_csv: missing column "service"`},
+		{"twice", scenario.Workload{TraceCSV: "time_ms,service,service\n0,A,B\n"}, `trace_csv: column "service" appears twice`},
+		{"too many fields", scenario.Workload{TraceCSV: head + "0,TOUPPER,,,,\n1,TOUPPER,,,,,x\n"}, "trace row 2: has 7 fields, the header has 6"},
+		{"too few fields", scenario.Workload{TraceCSV: head + "0,TOUPPER\n"}, "trace row 1: has 2 fields, the header has 6"},
+		{"bad quote", scenario.Workload{TraceCSV: head + "0,\"TOUP\"PER,,,,\n"}, "trace row 1 (line 2"},
+		{"json missing time", scenario.Workload{Trace: []scenario.TraceRow{{Service: "TOUPPER"}}}, "trace row 1: time_ms: missing"},
+		{"json prio", scenario.Workload{Trace: []scenario.TraceRow{{TimeMS: f(0), Service: "TOUPPER", Prio: ip(0)}}}, "trace row 1: prio: must be between 1 and 100, got 0"},
+		{"json service", scenario.Workload{Trace: []scenario.TraceRow{{TimeMS: f(0), Service: "X"}}}, `trace row 1: service: unknown service "X"`},
+		{"both", scenario.Workload{TraceCSV: head, Trace: []scenario.TraceRow{}}, "workload.trace: give trace_csv or trace, not both"},
+		{"empty", scenario.Workload{}, "workload: empty"},
+		{"columns without csv", scenario.Workload{Columns: &scenario.TraceMap{}, Generate: &scenario.Generator{}}, "workload.columns: applies to trace_csv"},
+		{"bad unit", scenario.Workload{TraceCSV: head, Columns: &scenario.TraceMap{TimeUnit: "h"}}, `workload.columns.time_unit: unknown unit "h"`},
+		{"bad delimiter", scenario.Workload{TraceCSV: head, Columns: &scenario.TraceMap{Delimiter: ";;"}}, "workload.columns.delimiter: want one character"},
 	}
 	for _, tt := range tests {
 		_, err := openTrace(t, tt.w)
@@ -111,13 +112,13 @@ func TestTraceErrors(t *testing.T) {
 func TestTraceDefaultOrigin(t *testing.T) {
 	m := handModel()
 	m.Master = ""
-	_, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	_, err := openWorkload(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	want := "trace row 1: origin: missing, and there is no default"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("no MASTER, two machines: got %v, want %q", err, want)
 	}
 	m.Machines = m.Machines[1:] // only site2 is left
-	rs, err := openWorkload(m, &Scenario{Workload: Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	rs, err := openWorkload(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,23 +131,23 @@ func TestTraceMapping(t *testing.T) {
 	tests := []struct {
 		name   string
 		csv    string
-		cm     TraceMap
+		cm     scenario.TraceMap
 		wantUS []int64
 		wantMS []int64
 	}{
 		{"seconds", "when;op;dur;host;extra\n1.5;TOUPPER;0.002;site2;zz\n0.0000005;TOLOWER;;;\n",
-			TraceMap{Time: "when", TimeUnit: "s", Service: "op", ServiceMS: "dur", ServiceUnit: "s", Origin: "host", Delimiter: ";"},
+			scenario.TraceMap{Time: "when", TimeUnit: "s", Service: "op", ServiceMS: "dur", ServiceUnit: "s", Origin: "host", Delimiter: ";"},
 			[]int64{1, 1_500_000}, []int64{-1, 2000}},
 		{"microseconds", "t_us,service,svc_us\n2500.5,TOUPPER,10\n",
-			TraceMap{Time: "t_us", TimeUnit: "us", ServiceMS: "svc_us", ServiceUnit: "us"},
+			scenario.TraceMap{Time: "t_us", TimeUnit: "us", ServiceMS: "svc_us", ServiceUnit: "us"},
 			[]int64{2501}, []int64{10}},
 		{"rfc3339", "ts,service\n2026-11-29T10:00:00Z,TOUPPER\n2026-11-29T10:00:01.0000005Z,TOUPPER\n2026-11-29T11:00:00+01:00,TOLOWER\n",
-			TraceMap{Time: "ts", TimeUnit: "rfc3339"},
+			scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339"},
 			[]int64{0, 0, 1_000_001}, []int64{-1, -1, -1}},
-		{"tab", "time_ms\tservice\n3\tTOUPPER\n", TraceMap{Delimiter: "\t"}, []int64{3000}, []int64{-1}},
+		{"tab", "time_ms\tservice\n3\tTOUPPER\n", scenario.TraceMap{Delimiter: "\t"}, []int64{3000}, []int64{-1}},
 	}
 	for _, tt := range tests {
-		got, err := openTrace(t, Workload{TraceCSV: tt.csv, Columns: &tt.cm})
+		got, err := openTrace(t, scenario.Workload{TraceCSV: tt.csv, Columns: &tt.cm})
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
@@ -165,7 +166,7 @@ func TestTraceMapping(t *testing.T) {
 
 func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
 	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n2026-11-29T10:00:00Z,TOUPPER\n"
-	_, err := openTrace(t, Workload{TraceCSV: csv, Columns: &TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
+	_, err := openTrace(t, scenario.Workload{TraceCSV: csv, Columns: &scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
 	want := "trace row 2: ts: must be >= 0: 2026-11-29T10:00:00Z is before the first row's 2026-11-29T10:00:01Z (RFC 3339 times count from the first row in the file)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
@@ -175,8 +176,8 @@ func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
 func TestTraceKeysFollowRows(t *testing.T) {
 	// The key of a row depends on the seed and the row, not on where sorting
 	// puts it, so reordering a trace's rows keeps each request's key.
-	a, _ := openTrace(t, Workload{TraceCSV: "time_ms,service,id\n1,TOUPPER,x\n2,TOUPPER,y\n"})
-	b, _ := openTrace(t, Workload{TraceCSV: "time_ms,service,id\n2,TOUPPER,y\n1,TOUPPER,x\n"})
+	a, _ := openTrace(t, scenario.Workload{TraceCSV: "time_ms,service,id\n1,TOUPPER,x\n2,TOUPPER,y\n"})
+	b, _ := openTrace(t, scenario.Workload{TraceCSV: "time_ms,service,id\n2,TOUPPER,y\n1,TOUPPER,x\n"})
 	if a[0].Key == a[1].Key {
 		t.Errorf("two rows got the same key %x", a[0].Key)
 	}
@@ -202,10 +203,10 @@ func BenchmarkTraceCSV(b *testing.B) {
 
 // TestTraceLogThroughScenario runs a log's note into the setup's warnings.
 func TestTraceLogThroughScenario(t *testing.T) {
-	sc := &Scenario{
+	sc := &scenario.Scenario{
 		UBBConfig: "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s TOUPPER\"\n",
-		Services:  map[string]ServiceSpec{"TOUPPER": {ServiceTime: &Dist{Dist: "const", MS: f(1)}}},
-		Workload:  Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
+		Services:  map[string]scenario.ServiceSpec{"TOUPPER": {ServiceTime: &scenario.Dist{Dist: "const", MS: f(1)}}},
+		Workload:  scenario.Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
 	}
 	st, err := newSetup(sc, RunOptions{})
 	if err != nil {

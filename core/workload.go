@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // request is one service request as the workload issues it, with names
@@ -52,7 +53,7 @@ type requestStream interface {
 
 // openWorkload compiles the scenario's workload against the model and opens
 // it with seed (a Plan compiles it once and opens it per run).
-func openWorkload(m *Model, sc *Scenario, seed uint64, maxRequests int64) (requestStream, error) {
+func openWorkload(m *Model, sc *scenario.Scenario, seed uint64, maxRequests int64) (requestStream, error) {
 	cw, err := compileWorkload(newNames(m), &sc.Workload)
 	if err != nil {
 		return nil, err
@@ -102,7 +103,7 @@ type compiledWorkload struct {
 }
 
 // compileWorkload checks w and resolves its names.
-func compileWorkload(n *names, w *Workload) (*compiledWorkload, error) {
+func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) {
 	cw := &compiledWorkload{}
 	var err error
 	switch {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -163,8 +164,8 @@ func withRunTime(ctx context.Context, limit time.Duration) (context.Context, con
 // stream) on the pool and puts the results side by side, as sweep.Compare does.
 // runTime, when > 0, bounds each variant's run: one that passes it stops
 // the comparison with an error naming it.
-func Compare(ctx context.Context, sc *core.Scenario, variants []sweep.Variant, opt core.RunOptions, workers int, runTime time.Duration) (*sweep.Comparison, []*core.Result, error) {
-	scs := make([]*core.Scenario, len(variants))
+func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Variant, opt core.RunOptions, workers int, runTime time.Duration) (*sweep.Comparison, []*core.Result, error) {
+	scs := make([]*scenario.Scenario, len(variants))
 	names := make([]string, len(variants))
 	for i, v := range variants {
 		vsc, err := sweep.ApplyVariant(sc, v)
@@ -199,7 +200,7 @@ func Compare(ctx context.Context, sc *core.Scenario, variants []sweep.Variant, o
 // Replications runs the scenario's k replications on the pool and combines
 // them, as core.Run does for a scenario with replications. The scenario is
 // compiled once; every replication runs the one plan, reseeded.
-func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k, workers int) (*core.Result, error) {
+func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOptions, k, workers int) (*core.Result, error) {
 	co := opt
 	co.Context = ctx
 	plan, err := core.Compile(sc, co)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -55,7 +56,7 @@ func TestRunStopsAtFirstError(t *testing.T) {
 	}
 }
 
-func scenario(t testing.TB) *core.Scenario {
+func example(t testing.TB) *scenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile("../examples/mp-netload.json")
 	if err != nil {
@@ -70,7 +71,7 @@ func scenario(t testing.TB) *core.Scenario {
 
 func compile(t testing.TB, reps int) *sweep.Sweep {
 	t.Helper()
-	s, err := sweep.Compile(scenario(t), sweep.Spec{Vary: []string{"rate_scale=0.5,0.75,1", "policy=tuxedo,jsq"},
+	s, err := sweep.Compile(example(t), sweep.Spec{Vary: []string{"rate_scale=0.5,0.75,1", "policy=tuxedo,jsq"},
 		Replications: reps, Objective: "response_p99_ms<=100"})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/pool"
@@ -24,7 +25,7 @@ func (s *Server) share() int64 {
 }
 
 // loadModel reads sc's configuration, as Compile will, to estimate its cost.
-func loadModel(sc *core.Scenario) (*core.Model, error) {
+func loadModel(sc *scenario.Scenario) (*core.Model, error) {
 	return core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
 		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
 }
@@ -32,7 +33,7 @@ func loadModel(sc *core.Scenario) (*core.Model, error) {
 // admitRun checks a run's estimate against its share and returns the
 // requests it may hold at once with what is left. keep reserves room for a
 // compressed dispatch log (at most --max-stored).
-func (s *Server) admitRun(sc *core.Scenario, keep bool) (int64, error) {
+func (s *Server) admitRun(sc *scenario.Scenario, keep bool) (int64, error) {
 	m, err := loadModel(sc)
 	if err != nil {
 		return 0, err
@@ -67,7 +68,7 @@ func (s *Server) overBudget(cost core.Cost, what string, share int64, shares int
 
 // admitSweep checks a sweep's estimate against the shares its job uses:
 // one for its compiled points, one for each of its runs at once.
-func (s *Server) admitSweep(sc *core.Scenario, spec sweep.Spec) error {
+func (s *Server) admitSweep(sc *scenario.Scenario, spec sweep.Spec) error {
 	m, err := loadModel(sc)
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // What Go's HTTP server answers on its own, before any handler (a request
@@ -108,7 +109,7 @@ func TestStalledBodyCut(t *testing.T) {
 func TestStallTimeoutEndsWithTheBody(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.BodyStallTimeout, c.BodyTimeout = 200*time.Millisecond, time.Hour
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			select {
 			case <-time.After(time.Second):
 			case <-opt.Context.Done():

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -142,7 +143,7 @@ func TestWorkloadOverLimit(t *testing.T) {
 func TestRunTimeLimit(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 1 // nanosecond: the deadline has passed when the run starts
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			<-opt.Context.Done()
 			return nil, core.Errorf(core.ECANCELED, "run stopped: %v", opt.Context.Err())
 		}
@@ -158,7 +159,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	started := make(chan struct{})
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			started <- struct{}{}
 			<-release
 			return nil, core.Errorf(core.EINVALID, "released")
@@ -182,7 +183,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 
 func TestPanicIsRecovered(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) { panic("boom") }
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) { panic("boom") }
 	})
 	rec := h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t), "X-Request-ID", "req-42")
 	p := wantProblem(t, rec, "/api/v1/runs", 500, "internal")
@@ -199,7 +200,7 @@ func TestPanicIsRecovered(t *testing.T) {
 
 func TestCanceledByClient(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			<-opt.Context.Done()
 			return nil, core.Errorf(core.ECANCELED, "run stopped")
 		}

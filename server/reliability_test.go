@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -102,7 +103,7 @@ func TestClientGoneStopsRun(t *testing.T) {
 func TestRunTimeLimitCoversStoring(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 300 * time.Millisecond
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			<-opt.Context.Done()
 			return core.Run(sc, core.RunOptions{})
 		}
@@ -209,7 +210,7 @@ func TestCompareTakesRunSlot(t *testing.T) {
 	hold := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			if hold {
 				started <- struct{}{}
 				<-release
@@ -240,7 +241,7 @@ func TestCompareVariantsWithinRunTime(t *testing.T) {
 	slow := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 400 * time.Millisecond
-		c.Run = func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			if slow {
 				time.Sleep(250 * time.Millisecond)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -34,7 +35,7 @@ func newRunID() string {
 
 // execution is one run about to happen: its scenario and options.
 type execution struct {
-	scenario *core.Scenario
+	scenario *scenario.Scenario
 	stored   *core.SavedScenario
 	opt      core.RunOptions
 	keep     bool      // keep the dispatch log
@@ -250,7 +251,7 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var sc *core.Scenario
+	var sc *scenario.Scenario
 	var stored *core.SavedScenario
 	name := func(err error) error { return err }
 	if form, boundary := isMultipart(c); form {

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 )
 
@@ -31,7 +32,7 @@ func isMultipart(c echo.Context) (bool, string) {
 //
 // name turns a later error of the run into one that names the trace part
 // when the trace is at fault.
-func (s *Server) readRunForm(c echo.Context, boundary string) (sc *core.Scenario, stored *core.SavedScenario, name func(error) error, err error) {
+func (s *Server) readRunForm(c echo.Context, boundary string) (sc *scenario.Scenario, stored *core.SavedScenario, name func(error) error, err error) {
 	sc, stored, files, err := s.readRunParts(c, boundary)
 	return sc, stored, func(e error) error { return namePart(e, files) }, err
 }
@@ -40,13 +41,13 @@ func (s *Server) readRunForm(c echo.Context, boundary string) (sc *core.Scenario
 var runForm = formSpec{names: []string{"ubbconfig", "dmconfig", "trace", "trace_map", "scenario"}, want: runFormParts,
 	example: "curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv"}
 
-func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, *core.SavedScenario, starter.Files, error) {
+func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenario, *core.SavedScenario, starter.Files, error) {
 	var files starter.Files
 	parts, err := s.readForm(c, boundary, runForm)
 	if err != nil {
 		return nil, nil, files, err
 	}
-	var scenario []byte
+	var doc []byte
 	for name, part := range parts {
 		text := part.text
 		switch name {
@@ -61,12 +62,12 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, 
 				return nil, nil, files, partProblem(name, "trace_map: %v", err)
 			}
 		case "scenario":
-			scenario = []byte(text)
+			doc = []byte(text)
 		}
 	}
-	var sc *core.Scenario
-	if scenario != nil {
-		if _, err := Canonical(scenario); err != nil {
+	var sc *scenario.Scenario
+	if doc != nil {
+		if _, err := Canonical(doc); err != nil {
 			var p *Problem
 			if errors.As(err, &p) {
 				p.Detail = "form part scenario: " + p.Detail
@@ -76,7 +77,7 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*core.Scenario, 
 			}
 			return nil, nil, files, err
 		}
-		sc, err = starter.ParseScenario(scenario, files)
+		sc, err = starter.ParseScenario(doc, files)
 	} else if files.UBBConfig == nil {
 		return nil, nil, files, partProblem("ubbconfig", "form part ubbconfig: missing (send ubbconfig, or a scenario part with the rest)")
 	} else {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // formUBB and formTrace are an administrator's files: a server without -s
@@ -94,8 +95,8 @@ func TestRunFormEqualsEmbedded(t *testing.T) {
 	// The stored scenario is the combined one: it reruns to the same result.
 	rec = h.do(http.MethodGet, "/api/v1/runs/"+got.ID, "", "")
 	var stored struct {
-		Scenario core.Scenario `json:"scenario"`
-		Headline core.Headline `json:"headline"`
+		Scenario scenario.Scenario `json:"scenario"`
+		Headline core.Headline     `json:"headline"`
 	}
 	decode(t, rec, &stored)
 	if stored.Scenario.Workload.TraceCSV != formTrace || stored.Scenario.UBBConfig != formUBB {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // validID is the form of every id the API hands out: 22 base64url characters
@@ -92,7 +93,7 @@ func position(data []byte, offset int64) (line, col int) {
 
 // readScenario reads a scenario body: malformed JSON is 400, a document that
 // the strict scenario reader rejects (unknown field, wrong type) is 422.
-func (s *Server) readScenario(c echo.Context) (*core.Scenario, *core.SavedScenario, error) {
+func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *core.SavedScenario, error) {
 	body, err := s.readBody(c)
 	if err != nil {
 		return nil, nil, err

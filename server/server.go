@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -109,7 +110,7 @@ type Config struct {
 	BodyStallTimeout, BodyTimeout time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
-	Run func(sc *core.Scenario, opt core.RunOptions) (*core.Result, error)
+	Run func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error)
 }
 
 // Server is the HTTP handler of the API and the playground.

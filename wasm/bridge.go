@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -104,7 +105,7 @@ func run(scenario string, o options) string {
 
 // scenarioWith reads a scenario and applies a compare variant to it, the same
 // way `tuxlb compare --variant` does.
-func scenarioWith(scenario, variant string) (*core.Scenario, error) {
+func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 	sc, err := core.ParseScenario([]byte(scenario))
 	if err != nil || variant == "" {
 		return sc, err
@@ -161,8 +162,8 @@ func answerJSON(v any) string {
 // adaptAnswer is what adapt and files return: the scenario to edit and what
 // was changed to fit it to its configuration.
 type adaptAnswer struct {
-	Scenario *core.Scenario `json:"scenario"`
-	Notes    []string       `json:"notes"`
+	Scenario *scenario.Scenario `json:"scenario"`
+	Notes    []string           `json:"notes"`
 }
 
 // adapt fits a scenario to its (new) configuration (starter.Adapt).
@@ -206,7 +207,7 @@ func files(request string) string {
 		}
 		f.Columns = m
 	}
-	var sc *core.Scenario
+	var sc *scenario.Scenario
 	var err error
 	if req.Scenario != "" {
 		sc, err = starter.ParseScenario([]byte(req.Scenario), f)

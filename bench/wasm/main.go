@@ -27,6 +27,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/bench/bareloop"
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 func main() {
@@ -122,7 +123,7 @@ func runOnce(data []byte, n int64) (int64, float64, error) {
 
 // scale sets a generated workload's duration so that its streams, at their
 // constant rate_per_s, issue about n requests.
-func scale(sc *core.Scenario, n int64) error {
+func scale(sc *scenario.Scenario, n int64) error {
 	g := sc.Workload.Generate
 	if g == nil {
 		return errors.New("workload: want a generated workload (workload.generate)")

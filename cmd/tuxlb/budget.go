@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -48,7 +49,7 @@ func overBudget(cost core.Cost, budget int64, what string) error {
 // built, with parallel runs of it at once (what: "replications",
 // "variants"), and returns the requests each may hold at once with what is
 // left.
-func admitRun(sc *core.Scenario, budget int64, parallel int, what string) (int64, error) {
+func admitRun(sc *scenario.Scenario, budget int64, parallel int, what string) (int64, error) {
 	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
 		DMName: "dmconfig", Advertise: sc.Advertise})
 	if err != nil {
@@ -127,7 +128,7 @@ func admitTrace(text *string, path string, budget int64) error {
 
 // admitSweep checks a sweep (its points compiled, workers runs at once)
 // against the budget before any point is compiled.
-func admitSweep(sc *core.Scenario, spec sweep.Spec, budget int64, workers int) error {
+func admitSweep(sc *scenario.Scenario, spec sweep.Spec, budget int64, workers int) error {
 	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
 		DMName: "dmconfig", Advertise: sc.Advertise})
 	if err != nil {

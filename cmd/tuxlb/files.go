@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -124,7 +125,7 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 
 // checkModelFiles loads the model with the files' own names, so that a bad
 // UBBCONFIG or DMCONFIG is reported as FILE:LINE:COL like validate does.
-func checkModelFiles(sc *core.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
+func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
 	if ff.ubbconfig == "" && ff.dmconfig == "" {
 		return true
 	}

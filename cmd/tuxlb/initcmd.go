@@ -10,7 +10,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 )
 
@@ -65,7 +65,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	files.Load = l
-	probe := &core.Scenario{UBBConfig: *files.UBBConfig}
+	probe := &scenario.Scenario{UBBConfig: *files.UBBConfig}
 	if files.DMConfig != nil {
 		probe.DMConfig = *files.DMConfig
 	}

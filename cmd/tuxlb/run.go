@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
@@ -91,7 +92,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	var sc *core.Scenario
+	var sc *scenario.Scenario
 	if len(pos) == 1 {
 		f.file = displayName(pos[0])
 		data, err := readScenarioData(pos[0], stdin)
@@ -112,7 +113,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	} else {
-		if !checkModelFiles(&core.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
+		if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
 			return 1
 		}
 		if sc, err = starter.WithFiles(nil, files); err != nil {
@@ -184,7 +185,7 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	return opt, nil
 }
 
-func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	var file *outputFile
 	if f.dispatch != "" {
 		var err error
@@ -239,7 +240,7 @@ func runScenario(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, std
 }
 
 // runExplain prints the explanations of the requests --explain names.
-func runExplain(sc *core.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+func runExplain(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	seqs := f.seqs
 	var out []core.Explanation
 	for _, rg := range groupRanges(seqs) {

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // maxScenarioBytes bounds a scenario file read by the CLI.
@@ -13,7 +14,7 @@ const maxScenarioBytes = 256 << 20
 
 // readScenario reads and parses a scenario file; "-" reads standard input.
 // Errors name the file.
-func readScenario(path string, stdin io.Reader) (*core.Scenario, error) {
+func readScenario(path string, stdin io.Reader) (*scenario.Scenario, error) {
 	data, err := readScenarioData(path, stdin)
 	if err != nil {
 		return nil, err

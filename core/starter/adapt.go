@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -28,7 +29,7 @@ import (
 //
 // A trace is left as it is: its rows are the user's data, and an unknown name
 // there is an error naming the row. sc is not modified.
-func Adapt(sc *core.Scenario) (*core.Scenario, []string, error) {
+func Adapt(sc *scenario.Scenario) (*scenario.Scenario, []string, error) {
 	out := *sc
 	notes := []string{}
 	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
@@ -41,7 +42,7 @@ func Adapt(sc *core.Scenario) (*core.Scenario, []string, error) {
 			return nil, nil, err
 		}
 	}
-	local, remote := offered(m, &core.Scenario{})
+	local, remote := offered(m, &scenario.Scenario{})
 	out.Services = adaptServices(m, sc.Services, local, &notes)
 	out.Machines = nil
 	for _, lmid := range keysOf(sc.Machines) {
@@ -50,7 +51,7 @@ func Adapt(sc *core.Scenario) (*core.Scenario, []string, error) {
 			continue
 		}
 		if out.Machines == nil {
-			out.Machines = map[string]core.MachineSpec{}
+			out.Machines = map[string]scenario.MachineSpec{}
 		}
 		out.Machines[lmid] = sc.Machines[lmid]
 	}
@@ -61,11 +62,11 @@ func Adapt(sc *core.Scenario) (*core.Scenario, []string, error) {
 }
 
 // adaptEvents keeps the events whose target the configuration has.
-func adaptEvents(m *core.Model, events []core.Event, notes *[]string) []core.Event {
-	var out []core.Event
+func adaptEvents(m *core.Model, events []scenario.Event, notes *[]string) []scenario.Event {
+	var out []scenario.Event
 	for i, ev := range events {
 		field := fmt.Sprintf("events[%d]", i)
-		if err := ev.CheckTarget(m, field); err != nil {
+		if err := core.CheckEventTarget(&ev, m, field); err != nil {
 			*notes = append(*notes, fmt.Sprintf("%s: dropped: %v", field, err))
 			continue
 		}
@@ -105,11 +106,11 @@ func adaptAdvertise(m *core.Model, adv map[string][]string, notes *[]string) map
 	return out
 }
 
-func adaptServices(m *core.Model, specs map[string]core.ServiceSpec, local []string, notes *[]string) map[string]core.ServiceSpec {
-	var out map[string]core.ServiceSpec
-	put := func(name string, s core.ServiceSpec) {
+func adaptServices(m *core.Model, specs map[string]scenario.ServiceSpec, local []string, notes *[]string) map[string]scenario.ServiceSpec {
+	var out map[string]scenario.ServiceSpec
+	put := func(name string, s scenario.ServiceSpec) {
 		if out == nil {
-			out = map[string]core.ServiceSpec{}
+			out = map[string]scenario.ServiceSpec{}
 		}
 		out[name] = s
 	}
@@ -120,7 +121,7 @@ func adaptServices(m *core.Model, specs map[string]core.ServiceSpec, local []str
 		}
 		s := specs[name]
 		if len(s.ByGroup) > 0 {
-			by := map[string]core.Dist{}
+			by := map[string]scenario.Dist{}
 			for _, g := range keysOf(s.ByGroup) {
 				if !hasGroup(m, g) {
 					*notes = append(*notes, fmt.Sprintf("services.%s.by_group.%s: dropped: the UBBCONFIG has no such group", name, g))
@@ -143,7 +144,7 @@ func adaptServices(m *core.Model, specs map[string]core.ServiceSpec, local []str
 			continue
 		}
 		s := out[name]
-		s.ServiceTime = &core.Dist{Dist: "exp", MeanMS: ptr(defaultServiceMS)}
+		s.ServiceTime = &scenario.Dist{Dist: "exp", MeanMS: ptr(defaultServiceMS)}
 		put(name, s)
 		*notes = append(*notes, fmt.Sprintf("services.%s: added with an exponential service time of mean %g ms: set the real one", name, defaultServiceMS))
 	}
@@ -152,7 +153,7 @@ func adaptServices(m *core.Model, specs map[string]core.ServiceSpec, local []str
 
 // timedEverywhere says whether by_group times service name in every group of
 // a local server that offers it.
-func timedEverywhere(m *core.Model, name string, by map[string]core.Dist) bool {
+func timedEverywhere(m *core.Model, name string, by map[string]scenario.Dist) bool {
 	for _, srv := range m.Servers {
 		if srv.Gateway || srv.System || !slices.Contains(srv.Services, name) {
 			continue
@@ -164,8 +165,8 @@ func timedEverywhere(m *core.Model, name string, by map[string]core.Dist) bool {
 	return true
 }
 
-func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []string, notes *[]string) map[string]core.DomainSpec {
-	var out map[string]core.DomainSpec
+func adaptDomains(m *core.Model, specs map[string]scenario.DomainSpec, remote []string, notes *[]string) map[string]scenario.DomainSpec {
+	var out map[string]scenario.DomainSpec
 	known := map[string]bool{}
 	for _, d := range m.Domains {
 		known[d.Name] = true
@@ -176,7 +177,7 @@ func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []stri
 			continue
 		}
 		if out == nil {
-			out = map[string]core.DomainSpec{}
+			out = map[string]scenario.DomainSpec{}
 		}
 		out[name] = specs[name]
 	}
@@ -191,9 +192,9 @@ func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []stri
 				continue
 			}
 			if out == nil {
-				out = map[string]core.DomainSpec{}
+				out = map[string]scenario.DomainSpec{}
 			}
-			out[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
+			out[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 			*notes = append(*notes, fmt.Sprintf("domains.%s: added with an exponential response time of mean %g ms: set the real one", d, defaultDomainMS))
 		}
 	}
@@ -202,7 +203,7 @@ func adaptDomains(m *core.Model, specs map[string]core.DomainSpec, remote []stri
 
 // allDown says whether every domain of names is down at some time in
 // specs (else a request never gets past the one that is always up).
-func allDown(specs map[string]core.DomainSpec, names []string) bool {
+func allDown(specs map[string]scenario.DomainSpec, names []string) bool {
 	for _, n := range names {
 		if len(specs[n].Down) == 0 {
 			return false
@@ -211,7 +212,7 @@ func allDown(specs map[string]core.DomainSpec, names []string) bool {
 	return true
 }
 
-func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes *[]string) core.Workload {
+func adaptWorkload(m *core.Model, w scenario.Workload, local, remote []string, notes *[]string) scenario.Workload {
 	if w.Generate != nil {
 		g := *w.Generate
 		g.Streams = nil
@@ -252,7 +253,7 @@ func adaptWorkload(m *core.Model, w core.Workload, local, remote []string, notes
 
 // clientSetFits says why a client set does not fit configuration m ("" when
 // it does): a service or its origin that m lacks.
-func clientSetFits(m *core.Model, cs *core.ClientSet) string {
+func clientSetFits(m *core.Model, cs *scenario.ClientSet) string {
 	if cs.Origin != "" && m.MachineIndex(cs.Origin) < 0 {
 		return fmt.Sprintf("origin %s is not an LMID of the UBBCONFIG", cs.Origin)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // TestAdaptKeepsTheExamples: a scenario that fits its configuration comes
@@ -37,19 +38,19 @@ func TestAdaptKeepsTheExamples(t *testing.T) {
 // site1, a stream of TOUPPER) meets starterUBB (services A, B, C; server
 // legacy without -s; LMID site1).
 func TestAdaptToANewConfig(t *testing.T) {
-	sc := &core.Scenario{
+	sc := &scenario.Scenario{
 		UBBConfig: starterUBB,
 		Advertise: map[string][]string{"simpserv": {"TOUPPER"}},
-		Services: map[string]core.ServiceSpec{
-			"TOUPPER": {ServiceTime: &core.Dist{Dist: "const", MS: ptr(2.0)}},
-			"A":       {ServiceTime: &core.Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]core.Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
+		Services: map[string]scenario.ServiceSpec{
+			"TOUPPER": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(2.0)}},
+			"A":       {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(3.0)}, ByGroup: map[string]scenario.Dist{"GONE": {Dist: "const", MS: ptr(1.0)}}},
 		},
-		Machines: map[string]core.MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
-		Workload: core.Workload{Generate: &core.Generator{DurationMS: 1000, Streams: []core.Stream{
+		Machines: map[string]scenario.MachineSpec{"site2": {Speed: ptr(2.0)}, "site1": {Speed: ptr(0.5)}},
+		Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 1000, Streams: []scenario.Stream{
 			{Service: "TOUPPER", Origin: "site1", Arrivals: "poisson", RatePerS: 5},
 			{Service: "A", Origin: "site2", Arrivals: "poisson", RatePerS: 5},
 		}}},
-		Events: []core.Event{{AtMS: ptr(1.0), Kill: "G1/2"}, {AtMS: ptr(2.0), Kill: "machine:site2"},
+		Events: []scenario.Event{{AtMS: ptr(1.0), Kill: "G1/2"}, {AtMS: ptr(2.0), Kill: "machine:site2"},
 			{AtMS: ptr(3.0), Boot: "G1/9"}, {AtMS: ptr(4.0), Shutdown: "group:G1"}},
 	}
 	got, notes, err := Adapt(sc)
@@ -96,7 +97,7 @@ func TestAdaptToANewConfig(t *testing.T) {
 func TestAdaptAddsReachableAlternates(t *testing.T) {
 	sc := specScenario(t, "162-gateway-rdom-failover")
 	ra := sc.Domains["RA"]
-	sc.Domains = map[string]core.DomainSpec{"RA": ra} // RA is down at times: RB is reachable; RB is never down: RC is not
+	sc.Domains = map[string]scenario.DomainSpec{"RA": ra} // RA is down at times: RB is reachable; RB is never down: RC is not
 	out, notes, err := Adapt(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +115,7 @@ func TestAdaptAddsReachableAlternates(t *testing.T) {
 
 // specScenario reads the scenario of the hand-worked spec case dir
 // (testdata/spec).
-func specScenario(t *testing.T, dir string) *core.Scenario {
+func specScenario(t *testing.T, dir string) *scenario.Scenario {
 	t.Helper()
 	data, err := os.ReadFile("../../testdata/spec/" + dir + "/scenario.json")
 	if err != nil {

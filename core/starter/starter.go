@@ -18,6 +18,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -37,7 +38,7 @@ type Files struct {
 	UBBConfig *string
 	DMConfig  *string
 	Trace     *string
-	Columns   *core.TraceMap // nil: the scenario's own mapping, if any
+	Columns   *scenario.TraceMap // nil: the scenario's own mapping, if any
 	UBBName   string
 	TraceName string
 	Load      float64 // New's target busy fraction; 0 = DefaultLoad
@@ -48,7 +49,7 @@ type Files struct {
 // replaces the whole workload, keeping sc's column mapping unless f has one).
 // With no sc, the starter scenario of the files, whose workload is the trace
 // when one is given. sc is not modified.
-func WithFiles(sc *core.Scenario, f Files) (*core.Scenario, error) {
+func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
 	if f.Trace != nil && strings.TrimSpace(*f.Trace) == "" {
 		return nil, core.Errorf(core.EINVALID, "trace: the file is empty (want a CSV header and rows)")
 	}
@@ -58,7 +59,7 @@ func WithFiles(sc *core.Scenario, f Files) (*core.Scenario, error) {
 			return nil, err
 		}
 		if f.Trace != nil {
-			st.Workload = core.Workload{TraceCSV: *f.Trace, Columns: f.Columns}
+			st.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: f.Columns}
 		}
 		return st, nil
 	}
@@ -70,7 +71,7 @@ func WithFiles(sc *core.Scenario, f Files) (*core.Scenario, error) {
 		out.DMConfig = *f.DMConfig
 	}
 	if f.Trace != nil {
-		out.Workload = core.Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
+		out.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
 	}
 	if f.Columns != nil {
 		out.Workload.Columns = f.Columns
@@ -92,11 +93,11 @@ func WithFiles(sc *core.Scenario, f Files) (*core.Scenario, error) {
 //     server answered in 20 ms), for 60 s;
 //   - with a trace, a Poisson stream per service and origin at the rate the
 //     trace has over its span, for that span.
-func New(f Files) (*core.Scenario, error) {
+func New(f Files) (*scenario.Scenario, error) {
 	return build(f, false)
 }
 
-func build(f Files, replay bool) (*core.Scenario, error) {
+func build(f Files, replay bool) (*scenario.Scenario, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
 		return nil, core.Errorf(core.EINVALID, "ubbconfig: missing (the starter scenario is made from a UBBCONFIG)")
 	}
@@ -115,7 +116,7 @@ func build(f Files, replay bool) (*core.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := &core.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
+	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
 	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
@@ -130,20 +131,20 @@ func build(f Files, replay bool) (*core.Scenario, error) {
 			means[s] = roundToUS(float64(ts.svcUS[s]) / float64(ts.svcN[s]) / 1000)
 		}
 		if sc.Services == nil {
-			sc.Services = map[string]core.ServiceSpec{}
+			sc.Services = map[string]scenario.ServiceSpec{}
 		}
-		d := &core.Dist{Dist: "exp", MeanMS: ptr(means[s])}
+		d := &scenario.Dist{Dist: "exp", MeanMS: ptr(means[s])}
 		if means[s] <= 0 {
-			d = &core.Dist{Dist: "const", MS: ptr(0.0)}
+			d = &scenario.Dist{Dist: "const", MS: ptr(0.0)}
 		}
-		sc.Services[s] = core.ServiceSpec{ServiceTime: d}
+		sc.Services[s] = scenario.ServiceSpec{ServiceTime: d}
 	}
 	for _, s := range remote {
 		d := m.Service(s).Remote.Domain
 		if sc.Domains == nil {
-			sc.Domains = map[string]core.DomainSpec{}
+			sc.Domains = map[string]scenario.DomainSpec{}
 		}
-		sc.Domains[d] = core.DomainSpec{ResponseTime: core.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
+		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
 		return nil, core.Errorf(core.EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
@@ -172,7 +173,7 @@ func round3(x float64) float64 {
 
 // offered lists the services local servers offer and the imported
 // ones, by name, and fills sc.Advertise for servers without -s.
-func offered(m *core.Model, sc *core.Scenario) (local, remote []string) {
+func offered(m *core.Model, sc *scenario.Scenario) (local, remote []string) {
 	seen := map[string]bool{}
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway {
@@ -211,7 +212,7 @@ func defaultOrigin(m *core.Model) string {
 // capacityStreams gives every service a Poisson stream at load times its
 // share of the servers: each local server's time is split evenly among the
 // services it offers.
-func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *core.Generator {
+func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *scenario.Generator {
 	share := map[string]float64{}
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway {
@@ -228,7 +229,7 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 		}
 	}
 	origin := defaultOrigin(m)
-	g := &core.Generator{DurationMS: defaultDurationMS}
+	g := &scenario.Generator{DurationMS: defaultDurationMS}
 	names := append(slices.Clone(local), remote...)
 	slices.Sort(names)
 	for _, s := range names {
@@ -236,7 +237,7 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 		if mean, ok := means[s]; ok {
 			rate = load * share[s] * 1000 / max(mean, 0.001)
 		}
-		g.Streams = append(g.Streams, core.Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+		g.Streams = append(g.Streams, scenario.Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
 	}
 	return g
 }
@@ -252,7 +253,7 @@ type traceStats struct {
 
 // measureTrace reads the request log text (trace.ReadCSV) for its rates and
 // service times.
-func measureTrace(m *core.Model, text string, cm *core.TraceMap) (*traceStats, error) {
+func measureTrace(m *core.Model, text string, cm *scenario.TraceMap) (*traceStats, error) {
 	var cols *trace.Columns
 	if cm != nil {
 		c := trace.Columns(*cm)
@@ -284,9 +285,9 @@ func measureTrace(m *core.Model, text string, cm *core.TraceMap) (*traceStats, e
 
 // streams are the trace's rates as Poisson streams over its span (at least
 // one second).
-func (ts *traceStats) streams(m *core.Model) *core.Generator {
+func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
-	g := &core.Generator{DurationMS: roundToUS(spanMS)}
+	g := &scenario.Generator{DurationMS: roundToUS(spanMS)}
 	keys := make([][2]int, 0, len(ts.count))
 	for k := range ts.count {
 		keys = append(keys, k)
@@ -299,7 +300,7 @@ func (ts *traceStats) streams(m *core.Model) *core.Generator {
 	})
 	for _, k := range keys {
 		rate := float64(ts.count[k]) * 1000 / spanMS
-		g.Streams = append(g.Streams, core.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
+		g.Streams = append(g.Streams, scenario.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
 			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
 	}
 	return g
@@ -331,8 +332,8 @@ func scenarioName(f Files, load float64, measured, replay bool) string {
 // origin, service_ms, service_unit, prio, id, delimiter; a delimiter "tab"
 // is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
 // --trace-map and the API's trace_map form part are read.
-func ParseTraceMap(text string) (*core.TraceMap, error) {
-	var m core.TraceMap
+func ParseTraceMap(text string) (*scenario.TraceMap, error) {
+	var m scenario.TraceMap
 	fields := map[string]*string{
 		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
 		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
@@ -361,7 +362,7 @@ func ParseTraceMap(text string) (*core.TraceMap, error) {
 // ParseScenario reads a scenario document (ParseScenario) whose parts
 // the files replace (WithFiles), so the document may leave out what a file
 // gives: the ubbconfig with a UBBCONFIG file, the workload with a trace.
-func ParseScenario(data []byte, f Files) (*core.Scenario, error) {
+func ParseScenario(data []byte, f Files) (*scenario.Scenario, error) {
 	if f.UBBConfig == nil && f.DMConfig == nil && f.Trace == nil {
 		sc, err := core.ParseScenario(data)
 		if err != nil {

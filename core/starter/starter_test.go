@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // starterUBB: S1 (simpserv, -s A,B) and S2 (other, -s A) on one machine, and
@@ -40,7 +41,7 @@ func TestNew(t *testing.T) {
 	// and B 1/2 each, other gives A 1, legacy gives A and C 1/2 each. So A
 	// has 2 servers' worth, B and C 1/2. At 50% busy and 10 ms per request
 	// (100 per second per server): A 0.5*2*100 = 100/s, B and C 25/s.
-	want := []core.Stream{
+	want := []scenario.Stream{
 		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 100},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
 		{Service: "C", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
@@ -86,7 +87,7 @@ func TestStarterFromTrace(t *testing.T) {
 	}
 	// The trace spans 4 s: A 3 requests (0.75/s), B 1 (0.25/s). A's measured
 	// mean service time is (4+6)/2 = 5 ms; B has none given: 10 ms.
-	want := &core.Generator{DurationMS: 4000, Streams: []core.Stream{
+	want := &scenario.Generator{DurationMS: 4000, Streams: []scenario.Stream{
 		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 0.75},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 0.25},
 	}}
@@ -103,13 +104,13 @@ func TestStarterFromTrace(t *testing.T) {
 
 func TestWithFiles(t *testing.T) {
 	ubb, dm, trace := starterUBB, "", "time_ms,service\n0,A\n"
-	base := &core.Scenario{Name: "mine", UBBConfig: "old", Workload: core.Workload{
-		TraceCSV: "x", Columns: &core.TraceMap{Delimiter: ";"}, Generate: &core.Generator{DurationMS: 5}}}
+	base := &scenario.Scenario{Name: "mine", UBBConfig: "old", Workload: scenario.Workload{
+		TraceCSV: "x", Columns: &scenario.TraceMap{Delimiter: ";"}, Generate: &scenario.Generator{DurationMS: 5}}}
 	got, err := WithFiles(base, Files{UBBConfig: &ubb, DMConfig: &dm, Trace: &trace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &core.Scenario{Name: "mine", UBBConfig: ubb, Workload: core.Workload{TraceCSV: trace, Columns: &core.TraceMap{Delimiter: ";"}}}
+	want := &scenario.Scenario{Name: "mine", UBBConfig: ubb, Workload: scenario.Workload{TraceCSV: trace, Columns: &scenario.TraceMap{Delimiter: ";"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
@@ -117,7 +118,7 @@ func TestWithFiles(t *testing.T) {
 		t.Errorf("the scenario given was modified: %+v", base)
 	}
 	// Without a scenario: the starter, with the trace as its workload.
-	got, err = WithFiles(nil, Files{UBBConfig: &ubb, Trace: &trace, Columns: &core.TraceMap{Time: "time_ms"}, UBBName: "u", TraceName: "t"})
+	got, err = WithFiles(nil, Files{UBBConfig: &ubb, Trace: &trace, Columns: &scenario.TraceMap{Time: "time_ms"}, UBBName: "u", TraceName: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestWithFiles(t *testing.T) {
 
 func TestParseTraceMap(t *testing.T) {
 	got, err := ParseTraceMap("time=ts, service = svc,time_unit=s,delimiter=tab")
-	want := &core.TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
+	want := &scenario.TraceMap{Time: "ts", Service: "svc", TimeUnit: "s", Delimiter: "\t"}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}

@@ -4,12 +4,13 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // Cost estimates what a sweep of sc (on its model m) by spec holds at its
 // peak, with workers runs at once ([core.SweepCost]). It reads the spec's
 // values as [Compile] does, and fails where Compile would on them.
-func Cost(sc *core.Scenario, m *core.Model, spec Spec, workers int) (core.Cost, error) {
+func Cost(sc *scenario.Scenario, m *core.Model, spec Spec, workers int) (core.Cost, error) {
 	points := int64(1)
 	for _, text := range spec.Vary {
 		name, vals, ok := strings.Cut(text, "=")

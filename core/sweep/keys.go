@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // sweepKey is a parameter a sweep can vary (and a compare variant can set):
@@ -21,7 +22,7 @@ type sweepKey struct {
 	check func(x float64) string
 	// apply sets a scenario key; nil for UBBCONFIG keys, which
 	// applyAssignments hands to the ubb editor together.
-	apply func(sc *core.Scenario, value string) error
+	apply func(sc *scenario.Scenario, value string) error
 }
 
 // kinds of sweep key values.
@@ -60,7 +61,7 @@ func lookupKey(name string) *sweepKey {
 	case "rate_scale":
 		return &sweepKey{name: "rate_scale", kind: keyNumber, check: positive, apply: scaleRates}
 	case "policy":
-		return &sweepKey{name: "policy", kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *core.Scenario, v string) error {
+		return &sweepKey{name: "policy", kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *scenario.Scenario, v string) error {
 			sc.Policy = strings.ToLower(v)
 			return nil
 		}}
@@ -143,15 +144,15 @@ func (k *sweepKey) checkValue(v string) error {
 }
 
 // pathSetter sets a scenario field by its JSON path (strictly re-read).
-func pathSetter(path string) func(*core.Scenario, string) error {
-	return func(sc *core.Scenario, v string) error { return setScenarioPath(sc, path, v) }
+func pathSetter(path string) func(*scenario.Scenario, string) error {
+	return func(sc *scenario.Scenario, v string) error { return setScenarioPath(sc, path, v) }
 }
 
 // scaleRates multiplies every arrival rate of the generated streams by the
 // factor (given as decimal text): rate_per_s, both rates of an MMPP and every
 // point of a rate profile. The products are computed on exact decimals, so
 // 200 x 1.1 is 220. A trace has fixed issue times and cannot be scaled.
-func scaleRates(sc *core.Scenario, factor string) error {
+func scaleRates(sc *scenario.Scenario, factor string) error {
 	f, ok := new(big.Rat).SetString(factor)
 	if !ok || f.Sign() <= 0 {
 		return fmt.Errorf("rate_scale: want a number > 0, got %q", factor)

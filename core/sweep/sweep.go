@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // Limits of one sweep.
@@ -49,18 +50,18 @@ type Sweep struct {
 // gridPoint is one point of the grid, compiled.
 type gridPoint struct {
 	values   []string // one per key
-	sc       *core.Scenario
+	sc       *scenario.Scenario
 	plan     *core.Plan
 	requests float64 // expected requests of one run
 }
 
 // Compile checks the spec against the scenario and compiles every point.
 // A bad key or value is an EINVALID error naming the key.
-func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
+func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 	if sc == nil {
 		return nil, core.Errorf(core.EINVALID, "no scenario")
 	}
-	if err := sc.Check(); err != nil {
+	if err := core.Check(sc); err != nil {
 		return nil, err
 	}
 	s := &Sweep{Name: sc.Name, Spec: spec}
@@ -141,7 +142,7 @@ func (s *Sweep) coords(p int) []int {
 }
 
 // compilePoint applies point p's values to a copy of sc and resolves it.
-func (s *Sweep) compilePoint(sc *core.Scenario, p int) (gridPoint, error) {
+func (s *Sweep) compilePoint(sc *scenario.Scenario, p int) (gridPoint, error) {
 	pt := gridPoint{}
 	cur := *sc
 	cur.Replications = 0
@@ -217,7 +218,7 @@ func (s *Sweep) MaxRunRequests() float64 {
 }
 
 // pointScenario returns the scenario of point p, as the sweep runs it.
-func (s *Sweep) pointScenario(p int) *core.Scenario { return s.points[p].sc }
+func (s *Sweep) pointScenario(p int) *scenario.Scenario { return s.points[p].sc }
 
 // RunUnit runs work unit u: replication rep of point p, with the
 // replication's seed. Only opt.Context, opt.Progress and opt.MaxRequests are

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 func TestParseSweepValues(t *testing.T) {
@@ -52,7 +53,7 @@ func TestParseSweepValues(t *testing.T) {
 
 // sweepScenario is one machine, one server of SVC with a constant service
 // time of 4 ms, and constant arrivals at 100/s for one second.
-func sweepScenario(t *testing.T) *core.Scenario {
+func sweepScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	doc := `{
   "name": "sweep",
@@ -143,7 +144,7 @@ func TestSweepObjectiveHandWorked(t *testing.T) {
 // the replication's seed.
 func TestSweepSameBytesAnyOrder(t *testing.T) {
 	sc := sweepScenario(t)
-	sc.Services["SVC"] = core.ServiceSpec{ServiceTime: &core.Dist{Dist: "exp", MeanMS: ptr(4.0)}}
+	sc.Services["SVC"] = scenario.ServiceSpec{ServiceTime: &scenario.Dist{Dist: "exp", MeanMS: ptr(4.0)}}
 	sc.Workload.Generate.Streams[0].Arrivals = "poisson"
 	s, err := Compile(sc, Spec{Vary: []string{"rate_scale=1,2", "policy=tuxedo,random"}, Replications: 3,
 		Objective: "wait_mean_ms<=1"})
@@ -221,7 +222,7 @@ func TestSweepBadInput(t *testing.T) {
 		}
 	}
 	trace := *sc
-	trace.Workload = core.Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
+	trace.Workload = scenario.Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
 	_, err := Compile(&trace, Spec{Vary: []string{"rate_scale=2"}})
 	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has a trace") {
 		t.Errorf("rate_scale of a trace: got %v", err)
@@ -231,7 +232,7 @@ func TestSweepBadInput(t *testing.T) {
 // sweepTheory is one queue of c servers (an MSSQ set when c > 1) with
 // Poisson arrivals at rate_per_s 100 and exponential service of mean 4 ms
 // (mu = 250/s per server), a 2-second warm-up and 60 s measured.
-func sweepTheory(t *testing.T, c int) *core.Scenario {
+func sweepTheory(t *testing.T, c int) *scenario.Scenario {
 	t.Helper()
 	rq := ""
 	if c > 1 {
@@ -345,7 +346,7 @@ func TestSweepRunIsAnyOrder(t *testing.T) {
 
 // traceScenario is four instances of simpserv (TOUPPER) on one SHM machine,
 // a CSV trace of four rows and a Poisson stream.
-func traceScenario(t *testing.T) *core.Scenario {
+func traceScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
 	const ubb = "*RESOURCES\nIPCKEY 123456\nMASTER SITE1\nMODEL SHM\nLDBAL Y\n*MACHINES\n\"tuxhost\" LMID=SITE1 APPDIR=\"/app\" TUXCONFIG=\"/app/tuxconfig\" TUXDIR=\"/opt/tuxedo\"\n" +
 		"*GROUPS\nAPPGRP LMID=SITE1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=APPGRP SRVID=1 MIN=4 MAX=4 CLOPT=\"-A\"\n*SERVICES\nTOUPPER LOAD=50\n"

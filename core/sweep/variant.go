@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -122,7 +123,7 @@ func ParseVariant(text string) (Variant, error) {
 // scenario that can be saved and shared. The scenario keys a sweep varies
 // (rate_scale, policy, tuning.*, ...) have their values checked as a sweep
 // checks them.
-func ApplyVariant(sc *core.Scenario, v Variant) (*core.Scenario, error) {
+func ApplyVariant(sc *scenario.Scenario, v Variant) (*scenario.Scenario, error) {
 	out := *sc
 	if err := applyAssignments(&out, v.Set); err != nil {
 		return nil, core.Errorf(core.EINVALID, "variant %q: %v", v.Name, err)
@@ -132,7 +133,7 @@ func ApplyVariant(sc *core.Scenario, v Variant) (*core.Scenario, error) {
 
 // applyAssignments makes the assignments to sc: scenario fields in order,
 // then every UBBCONFIG change at once through the ubb editor.
-func applyAssignments(sc *core.Scenario, set []Assignment) error {
+func applyAssignments(sc *scenario.Scenario, set []Assignment) error {
 	var changes []ubb.Change
 	for _, a := range set {
 		c, isUBB, err := ubbChange(a)
@@ -186,7 +187,7 @@ func ubbChange(a Assignment) (c ubb.Change, isUBB bool, err error) {
 
 // setScenarioPath sets a field of the scenario by its dotted JSON path, going
 // through the JSON form so that the strict reader checks the result.
-func setScenarioPath(sc *core.Scenario, path, value string) error {
+func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 	raw, err := json.Marshal(sc)
 	if err != nil {
 		return err
@@ -217,7 +218,7 @@ func setScenarioPath(sc *core.Scenario, path, value string) error {
 	if err != nil {
 		return err
 	}
-	var fresh core.Scenario
+	var fresh scenario.Scenario
 	if err := jsonx.DecodeStrict(raw, &fresh, "variant "+path); err != nil {
 		// names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
 		return &core.Error{Code: core.EINVALID, Message: err.Error()}
@@ -229,7 +230,7 @@ func setScenarioPath(sc *core.Scenario, path, value string) error {
 // Compare runs the scenario once per variant (the first is usually the
 // scenario as it is, named "baseline") on the identical request stream and
 // puts the results side by side.
-func Compare(sc *core.Scenario, variants []Variant, opt core.RunOptions) (*Comparison, []*core.Result, error) {
+func Compare(sc *scenario.Scenario, variants []Variant, opt core.RunOptions) (*Comparison, []*core.Result, error) {
 	names := make([]string, len(variants))
 	results := make([]*core.Result, len(variants))
 	for i, v := range variants {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 const compareUBB = "*RESOURCES\r\nIPCKEY 1\r\nMODEL SHM # one machine\r\nLDBAL \"N\"\r\n\r\n*MACHINES\r\nh LMID=A\r\n"
@@ -30,7 +31,7 @@ func TestApplyVariantEditsUBBConfig(t *testing.T) {
 		{"SERVICES.TOUPPER.LOAD=80", "# one\r\n", "# one\r\n*SERVICES\r\nTOUPPER LOAD=80\r\n"},
 	}
 	for _, tt := range tests {
-		sc := &core.Scenario{UBBConfig: ubbText, Policy: "tuxedo"}
+		sc := &scenario.Scenario{UBBConfig: ubbText, Policy: "tuxedo"}
 		v, err := ParseVariant(tt.variant)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +66,7 @@ func TestParseVariant(t *testing.T) {
 }
 
 func TestApplyVariant(t *testing.T) {
-	sc := &core.Scenario{UBBConfig: compareUBB, Policy: "tuxedo"}
+	sc := &scenario.Scenario{UBBConfig: compareUBB, Policy: "tuxedo"}
 	v, _ := ParseVariant("policy=p2c,network.latency_ms=2.5,tuning.idle=queue,ldbal=Y,seed=9")
 	got, err := ApplyVariant(sc, v)
 	if err != nil {

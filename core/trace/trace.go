@@ -32,7 +32,7 @@ const (
 var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
 
 // Columns maps the columns of a foreign request log onto trace fields, and
-// says the unit of its times (core.TraceMap, the scenario's
+// says the unit of its times (scenario.TraceMap, the scenario's
 // workload.columns, converts to it). An empty field is not mapped.
 type Columns struct {
 	Time        string // column holding the issue time

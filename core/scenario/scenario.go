@@ -1,8 +1,13 @@
-package core
+// Package scenario holds the scenario document of docs/scenario.md: the
+// types a scenario's JSON decodes into, and the JSON forms of the values
+// that have more than one (a routing value, a call's route, a script
+// entry). It checks only the shape of a value; core checks a scenario
+// against its configuration and compiles it into a plan.
+package scenario
 
 // Scenario is the scenario document of docs/scenario.md: a configuration, a workload and
 // the knobs of one run. It is read strictly (an unknown field is an error) by
-// ParseScenario.
+// core.ParseScenario, which also checks it.
 type Scenario struct {
 	Name      string                 `json:"name,omitempty"`
 	UBBConfig string                 `json:"ubbconfig"`
