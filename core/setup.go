@@ -50,16 +50,28 @@ type runSetup struct {
 	app       *appPlan          // calls and clients; nil when the scenario has none
 }
 
-// ParseScenario reads a scenario document strictly: unknown fields, wrong
-// types and trailing data are EINVALID errors that name the field. It also
-// checks everything that does not need the model (distributions, tuning,
-// generated streams); [Compile] checks the rest.
+// ParseScenario reads a scenario document strictly ([DecodeScenario]) and
+// checks everything that does not need the model ([Check]: distributions,
+// tuning, generated streams); [Compile] checks the rest.
 func ParseScenario(data []byte) (*scenario.Scenario, error) {
-	var sc scenario.Scenario
-	if err := decodeStrict(data, &sc, "scenario"); err != nil {
+	sc, err := DecodeScenario(data)
+	if err != nil {
 		return nil, err
 	}
-	if err := Check(&sc); err != nil {
+	if err := Check(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// DecodeScenario only reads a scenario document: unknown fields, wrong
+// types, a key given twice and trailing data are EINVALID errors that name
+// the field (or the line and column); nothing is checked beyond each
+// value's shape. A caller that puts parts of its own into the document (the
+// files of starter.ParseScenario) decodes, splices, then checks once.
+func DecodeScenario(data []byte) (*scenario.Scenario, error) {
+	var sc scenario.Scenario
+	if err := decodeStrict(data, &sc, "scenario"); err != nil {
 		return nil, err
 	}
 	return &sc, nil

@@ -160,6 +160,7 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		"trace.csv": "ts,service\n2026-11-29 10:00:00,BALANCE\nlater,BALANCE\n",
 		"svc.csv":   "ts,service\n2026-11-29 10:00:00,NOPE\n",
 		"empty.csv": "\n",
+		"dup.json":  "{\"policy\": \"tuxedo\",\n \"policy\": \"jsq\", \"workload\": {}}",
 	})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	tests := []struct {
@@ -177,6 +178,9 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		{[]string{"run", "--ubbconfig", p("nope.cfg")}, 1, "tuxlb run: --ubbconfig: open " + p("nope.cfg")},
 		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("trace.csv"), "--trace-map", "colour=x"}, 1,
 			`tuxlb run: --trace-map: "colour=x": unknown key "colour"`},
+		// the document is read as written, with or without files spliced in
+		{[]string{"run", p("dup.json")}, 1, "policy: given twice in one object (scenario line 2 col 2)"},
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), p("dup.json")}, 1, "policy: given twice in one object (scenario line 2 col 2)"},
 		{[]string{"run", "--trace", p("trace.csv")}, 2, "want one scenario file (or -), or --ubbconfig FILE"},
 		{[]string{"init"}, 2, "tuxlb init: want --ubbconfig FILE"},
 		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "0"}, 2, "tuxlb init: --load"},

@@ -9,8 +9,6 @@
 package starter
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -359,47 +357,22 @@ func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 	return &m, nil
 }
 
-// ParseScenario reads a scenario document (ParseScenario) whose parts
-// the files replace (WithFiles), so the document may leave out what a file
-// gives: the ubbconfig with a UBBCONFIG file, the workload with a trace.
+// ParseScenario reads a scenario document (core.DecodeScenario) whose
+// parts the files replace (WithFiles), so the document may leave out what a
+// file gives: the ubbconfig with a UBBCONFIG file, the workload with a
+// trace. The document is read as it was sent (a key given twice is an error
+// naming it, positions are the document's own) and the spliced scenario is
+// checked once (core.Check).
 func ParseScenario(data []byte, f Files) (*scenario.Scenario, error) {
-	if f.UBBConfig == nil && f.DMConfig == nil && f.Trace == nil {
-		sc, err := core.ParseScenario(data)
-		if err != nil {
-			return nil, err
-		}
-		return WithFiles(sc, f)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil || doc == nil {
-		_, err := core.ParseScenario(data) // its error, with the line and column
-		if err == nil {
-			err = core.Errorf(core.EINVALID, "scenario: want a JSON object")
-		}
-		return nil, err
-	}
-	if f.UBBConfig != nil {
-		doc["ubbconfig"] = *f.UBBConfig
-	}
-	if f.DMConfig != nil {
-		doc["dmconfig"] = *f.DMConfig
-	}
-	if f.Trace != nil && strings.TrimSpace(*f.Trace) != "" {
-		w := map[string]any{"trace_csv": *f.Trace}
-		if old, ok := doc["workload"].(map[string]any); ok && old["columns"] != nil {
-			w["columns"] = old["columns"]
-		}
-		doc["workload"] = w
-	}
-	merged, err := json.Marshal(doc)
-	if err != nil {
-		return nil, core.Errorf(core.EINVALID, "scenario: %v", err)
-	}
-	sc, err := core.ParseScenario(merged)
+	sc, err := core.DecodeScenario(data)
 	if err != nil {
 		return nil, err
 	}
-	return WithFiles(sc, f)
+	if sc, err = WithFiles(sc, f); err != nil {
+		return nil, err
+	}
+	if err := core.Check(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }

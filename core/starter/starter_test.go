@@ -169,4 +169,18 @@ func TestParseScenario(t *testing.T) {
 	if _, err := ParseScenario([]byte("{\n,"), Files{UBBConfig: &ubb}); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("got %v, want the syntax error's line", err)
 	}
+	// The document is read as it was sent, files or not: a key given twice
+	// is refused naming it and its place in the document.
+	dup := "{\"services\": {},\n \"services\": {}, \"workload\": {}}"
+	for _, f := range []Files{{}, {UBBConfig: &ubb}, {UBBConfig: &ubb, Trace: &trace}} {
+		_, err := ParseScenario([]byte(dup), f)
+		if err == nil || !strings.HasPrefix(err.Error(), "services: given twice") || !strings.Contains(err.Error(), "line 2") {
+			t.Errorf("files %+v: got %v, want services given twice on line 2", f, err)
+		}
+	}
+	// The spliced scenario is checked once, as a whole: a document that is
+	// only missing what the files give is complete with them.
+	if _, err := ParseScenario([]byte(`{"workload": {}}`), Files{}); err == nil || !strings.HasPrefix(err.Error(), "ubbconfig: missing") {
+		t.Errorf("without the file: got %v, want ubbconfig missing", err)
+	}
 }
