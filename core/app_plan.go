@@ -1,6 +1,7 @@
 package core
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -103,20 +104,20 @@ func checkApps(sc *scenario.Scenario) error {
 		for j, c := range steps {
 			field := sprintf("services.%s.calls[%d]", name, j)
 			if c.Service == "" {
-				return Errorf(EINVALID, "%s.service: missing", field)
+				return FieldErrorf(field+".service", "missing")
 			}
 			mode, ok := callModes.lookup(c.Mode)
 			if c.Mode == "" {
 				mode, ok = modeCall, true
 			}
 			if !ok {
-				return Errorf(EINVALID, "%s.mode: unknown %s %q (want %s)", field, callModes.what, c.Mode, callModes.want())
+				return FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.what, c.Mode, callModes.want())
 			}
 			if mode == modeForward && j != len(steps)-1 {
-				return Errorf(EINVALID, "%s.mode: tpforward must be the last step (a forwarding server is done with the request)", field)
+				return FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
 			}
 			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
-				return Errorf(EINVALID, "%s.p: must be > 0 and at most 1, got %g", field, *c.P)
+				return FieldErrorf(field+".p", "must be > 0 and at most 1, got %g", *c.P)
 			}
 		}
 	}
@@ -130,20 +131,20 @@ func checkApps(sc *scenario.Scenario) error {
 		field := sprintf("workload.generate.clients[%d]", k)
 		switch {
 		case cs.Name == "":
-			return Errorf(EINVALID, "%s.name: missing (it names the set's requests, as NAME:client:n)", field)
+			return FieldErrorf(field+".name", "missing (it names the set's requests, as NAME:client:n)")
 		case strings.ContainsAny(cs.Name, ":~.,\"\n\r"):
-			return Errorf(EINVALID, "%s.name: %q: a name may not hold ':', '~', '.', ',', quotes or line breaks (request ids are built from it)", field, cs.Name)
+			return FieldErrorf(field+".name", "%q: a name may not hold ':', '~', '.', ',', quotes or line breaks (request ids are built from it)", cs.Name)
 		case cs.Count < 1 || cs.Count > maxClients:
-			return Errorf(EINVALID, "%s.count: must be between 1 and %d, got %d", field, maxClients, cs.Count)
+			return FieldErrorf(field+".count", "must be between 1 and %d, got %d", maxClients, cs.Count)
 		case (cs.Services == nil) == (cs.Script == nil):
-			return Errorf(EINVALID, "%s: give services or script, exactly one", field)
+			return FieldErrorf(field, "give services or script, exactly one")
 		case cs.Services != nil && len(cs.Services) == 0:
-			return Errorf(EINVALID, "%s.services: want at least one service", field)
+			return FieldErrorf(field+".services", "want at least one service")
 		case cs.Script != nil && len(cs.Script) == 0:
-			return Errorf(EINVALID, "%s.script: want at least one entry", field)
+			return FieldErrorf(field+".script", "want at least one entry")
 		}
 		if first, dup := seen[cs.Name]; dup {
-			return Errorf(EINVALID, "%s.name: %q is also the name of clients[%d]", field, cs.Name, first)
+			return FieldErrorf(field+".name", "%q is also the name of clients[%d]", cs.Name, first)
 		}
 		seen[cs.Name] = k
 		if cs.Think != nil {
@@ -154,32 +155,32 @@ func checkApps(sc *scenario.Scenario) error {
 		total := 0.0
 		for j, s := range cs.Services {
 			if s.Service == "" {
-				return Errorf(EINVALID, "%s.services[%d].service: missing", field, j)
+				return FieldErrorf(fmt.Sprintf("%s.services[%d].service", field, j), "missing")
 			}
 			w := 1.0
 			if s.Weight != nil {
 				w = *s.Weight
 			}
 			if math.IsNaN(w) || w < 0 || w > 1e12 {
-				return Errorf(EINVALID, "%s.services[%d].weight: must be between 0 and 1e12, got %g", field, j, w)
+				return FieldErrorf(fmt.Sprintf("%s.services[%d].weight", field, j), "must be between 0 and 1e12, got %g", w)
 			}
 			total += w
 		}
 		if cs.Services != nil && total <= 0 {
-			return Errorf(EINVALID, "%s.services: at least one weight must be > 0", field)
+			return FieldErrorf(field+".services", "at least one weight must be > 0")
 		}
 		for j, s := range cs.Script {
 			if s.Service == "" {
-				return Errorf(EINVALID, "%s.script[%d].service: missing", field, j)
+				return FieldErrorf(fmt.Sprintf("%s.script[%d].service", field, j), "missing")
 			}
 		}
 		if r := cs.Retry; r != nil {
 			if r.Max < 0 || r.Max > 1000 {
-				return Errorf(EINVALID, "%s.retry.max: must be between 0 and 1000, got %d", field, r.Max)
+				return FieldErrorf(field+".retry.max", "must be between 0 and 1000, got %d", r.Max)
 			}
 			for j, code := range r.On {
 				if !slices.Contains(retryCodes, code) {
-					return Errorf(EINVALID, "%s.retry.on[%d]: unknown code %q (want one of %s)", field, j, code, strings.Join(retryCodes, ", "))
+					return FieldErrorf(fmt.Sprintf("%s.retry.on[%d]", field, j), "unknown code %q (want one of %s)", code, strings.Join(retryCodes, ", "))
 				}
 			}
 			if r.Backoff != nil {
@@ -223,8 +224,7 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	timed := func(field string, s int) error {
 		if n.needMS[s] {
 			name := m.Services[s].Name
-			return Errorf(EINVALID, "%s: service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)",
-				field, name, n.needGroup[s], name)
+			return FieldErrorf(field, "service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)", name, n.needGroup[s], name)
 		}
 		return nil
 	}
@@ -236,14 +236,14 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		}
 		s, msg := n.Service(name)
 		if msg != "" {
-			return Errorf(EINVALID, "services.%s: %s", name, msg)
+			return FieldErrorf("services."+name, "%s", msg)
 		}
 		for j := range steps {
 			c := &steps[j]
 			field := sprintf("services.%s.calls[%d]", name, j)
 			cs := callStep{p: 1, inherit: c.Route == nil || c.Route.Inherit}
 			if cs.service, msg = n.Service(c.Service); msg != "" {
-				return Errorf(EINVALID, "%s.service: %s", field, msg)
+				return FieldErrorf(field+".service", "%s", msg)
 			}
 			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
 				untimed = err // after the cycles: a cycle is the first thing to fix
@@ -306,7 +306,7 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 	cp := clientPlan{name: cs.Name, count: cs.Count, think: constDist(0), backoff: constDist(0), retryOn: retryTPETIME}
 	var msg string
 	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
-		return cp, Errorf(EINVALID, "%s.origin: %s", field, msg)
+		return cp, FieldErrorf(field+".origin", "%s", msg)
 	}
 	if cs.Think != nil {
 		cp.think, _ = newSampler(cs.Think, field+".think")
@@ -318,7 +318,7 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		sc := streamCheck{st: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
 		var csv clientService
 		if csv.service, msg = n.Service(e.Service); msg != "" {
-			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
+			return cp, FieldErrorf(f+".service", "%s", msg)
 		}
 		if err := timed(f+".service", csv.service); err != nil {
 			return cp, err
@@ -337,14 +337,14 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		f := sprintf("%s.script[%d]", field, j)
 		var step scriptStep
 		if step.service, msg = n.Service(e.Service); msg != "" {
-			return cp, Errorf(EINVALID, "%s.service: %s", f, msg)
+			return cp, FieldErrorf(f+".service", "%s", msg)
 		}
 		if err := timed(f+".service", step.service); err != nil {
 			return cp, err
 		}
 		if e.BufType != "" {
 			if msg := ubb.CheckBufType(e.BufType); msg != "" {
-				return cp, Errorf(EINVALID, "%s.buftype: %s", f, msg)
+				return cp, FieldErrorf(f+".buftype", "%s", msg)
 			}
 			step.buf = n.bufs.index(e.BufType) // carried, for an unrouted service's nested requests
 		}
@@ -420,8 +420,7 @@ func (ap *appPlan) checkCycles(m *Model) error {
 			for i, x := range cyc {
 				names[i] = m.Services[x].Name
 			}
-			return Errorf(EINVALID, "services.%s.calls: the call graph has a cycle: %s (a service may not call itself, directly or through others)",
-				names[0], strings.Join(names, " -> "))
+			return FieldErrorf("services."+names[0]+".calls", "the call graph has a cycle: %s (a service may not call itself, directly or through others)", strings.Join(names, " -> "))
 		}
 	}
 	return nil
@@ -441,11 +440,11 @@ func fnv64(s string) uint64 {
 // kind, and keeps it in out.
 func constRoute(crit, kind, text, field string, out *string) error {
 	if text == "" {
-		return Errorf(EINVALID, "%s: empty: a value must be a non-empty string or a number", field)
+		return FieldErrorf(field, "empty: a value must be a non-empty string or a number")
 	}
 	if kind == ubb.KindNumber {
 		if _, ok := ubb.NumberValue(text); !ok {
-			return Errorf(EINVALID, "%s: criterion %s compares numbers, got %q", field, crit, text)
+			return FieldErrorf(field, "criterion %s compares numbers, got %q", crit, text)
 		}
 	}
 	*out = text

@@ -76,9 +76,9 @@ func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 				if _, ok := sc.Services[name].ByGroup[srv.Group]; ok {
 					field = "services." + name + ".by_group." + srv.Group
 				}
-				return Errorf(EINVALID, "%s: %s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
+				return FieldErrorf(field, "%s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
 					"past the longest simulated time (%s); shorten the service time or raise the machine's speed",
-					field, what, ms, srv.LMID, srv.LMID, speed, us/1000, maxTimeText)
+					what, ms, srv.LMID, srv.LMID, speed, us/1000, maxTimeText)
 			}
 		}
 	}

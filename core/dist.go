@@ -72,15 +72,15 @@ func (k distKind) build(c *distCheck) sampler {
 // `services.TOUPPER.service_time`.
 func newSampler(d *scenario.Dist, field string) (sampler, error) {
 	if d == nil {
-		return nil, Errorf(EINVALID, "%s: missing distribution", field)
+		return nil, FieldErrorf(field, "missing distribution")
 	}
 	c := distCheck{d: d, field: field}
 	if d.Dist == "" {
-		return nil, Errorf(EINVALID, "%s.dist: missing (want %s)", field, distKinds.want())
+		return nil, FieldErrorf(field+".dist", "missing (want %s)", distKinds.want())
 	}
 	kind, ok := distKinds.lookup(d.Dist)
 	if !ok {
-		return nil, Errorf(EINVALID, "%s.dist: unknown distribution %q (want %s)", field, d.Dist, distKinds.want())
+		return nil, FieldErrorf(field+".dist", "unknown distribution %q (want %s)", d.Dist, distKinds.want())
 	}
 	s := kind.build(&c)
 	if c.err == nil {
@@ -103,7 +103,7 @@ type distCheck struct {
 
 func (c *distCheck) fail(name, format string, args ...any) {
 	if c.err == nil {
-		c.err = Errorf(EINVALID, "%s.%s: %s", c.field, name, sprintf(format, args...))
+		c.err = FieldErrorf(c.field+"."+name, "%s", sprintf(format, args...))
 	}
 }
 

@@ -2,8 +2,11 @@ package core
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/capped"
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -21,7 +24,10 @@ const (
 )
 
 // Error is a domain error with a code and a message meant for the user.
-// Diagnostics, when present, are the individual positioned problems.
+// Diagnostics, when present, are the individual problems, each positioned
+// in its input (a file's line and column, a field of the scenario, a row of
+// the trace): an invalid error about a configuration file has one per
+// problem, one about a field of the scenario ([FieldErrorf]) has one.
 type Error struct {
 	Code        string       `json:"code"`
 	Message     string       `json:"message"`
@@ -48,11 +54,68 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: capped.Sprintf(format, args...)}
 }
 
-// invalid returns err, a problem with the caller's input worded by a leaf
-// package (the JSON reader, the trace reader) whose string arguments are
-// already cut, as an EINVALID *Error with its message.
-func invalid(err error) *Error {
-	return &Error{Code: EINVALID, Message: err.Error()}
+// FieldErrorf returns the EINVALID *Error of one field of an input: its
+// message is "FIELD: MESSAGE" (the field path as docs/scenario.md writes
+// it: services.A.service_time.mean_ms, events[2].at_ms), and its one
+// Diagnostic carries the field apart (Source "scenario"), so no caller has
+// to find the field in the text. The field is cut as Errorf cuts a string
+// argument.
+func FieldErrorf(field, format string, args ...any) *Error {
+	field = capField(field)
+	msg := capped.Sprintf(format, args...)
+	return &Error{Code: EINVALID, Message: field + ": " + msg,
+		Diagnostics: []Diagnostic{{Field: field, Severity: ubb.SeverityError, Message: msg}}}
+}
+
+// capField cuts each step of a field path as Errorf cuts a string
+// argument: a 100 000-byte LMID in machines.LMID.speed is cut, the path
+// kept.
+func capField(field string) string {
+	if len(field) <= capped.Max {
+		return field
+	}
+	steps := strings.Split(field, ".")
+	for i, s := range steps {
+		steps[i] = capped.Text(s)
+	}
+	return strings.Join(steps, ".")
+}
+
+// Invalid returns err, a problem with the caller's input worded by a leaf
+// package (the JSON reader, the trace reader, the UBBCONFIG editor) whose
+// string arguments are already cut, as an EINVALID *Error with its message.
+// A JSON document's error (jsonx.Error) keeps its field and place as
+// the error's one Diagnostic.
+func Invalid(err error) *Error {
+	e := &Error{Code: EINVALID, Message: err.Error()}
+	var je *jsonx.Error
+	var te *trace.Error
+	switch {
+	case errors.As(err, &je):
+		e.Diagnostics = []Diagnostic{{Field: je.Field, Line: je.Line, Col: je.Col, Severity: ubb.SeverityError, Message: je.Why}}
+	case errors.As(err, &te):
+		d := Diagnostic{Source: ubb.SourceTrace, Severity: ubb.SeverityError, Message: te.Error()}
+		if te.Row > 0 {
+			d.Line, d.Field, d.Message = te.Row, te.Column, te.Why
+		}
+		e.Diagnostics = []Diagnostic{d}
+	}
+	return e
+}
+
+// inSource says which input err is about, for the diagnostics that do not
+// say it yet (a problem with a field of the scenario is worded where the
+// field is checked, which does not know how the scenario came).
+func inSource(err error, source string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		for i := range e.Diagnostics {
+			if e.Diagnostics[i].Source == "" {
+				e.Diagnostics[i].Source = source
+			}
+		}
+	}
+	return err
 }
 
 // CapText cuts s to at most 200 bytes (on a UTF-8 character boundary),

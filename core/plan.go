@@ -26,6 +26,14 @@ type Plan struct {
 // Errors are EINVALID and name the scenario field, the trace row, or the
 // UBBCONFIG line and column.
 func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
+	p, err := compile(sc, opt)
+	if err != nil {
+		return nil, inSource(err, ubb.SourceScenario)
+	}
+	return p, nil
+}
+
+func compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	if sc == nil {
 		return nil, Errorf(EINVALID, "no scenario")
 	}

@@ -50,7 +50,7 @@ type RunOptions struct {
 // the mean and 95% confidence interval of the headline figures.
 func Run(sc *scenario.Scenario, opt RunOptions) (*Result, error) {
 	if sc != nil && sc.Replications > MaxReplications {
-		return nil, Errorf(EINVALID, "replications: %d is more than %d", sc.Replications, MaxReplications)
+		return nil, FieldErrorf("replications", "%d is more than %d", sc.Replications, MaxReplications)
 	}
 	p, err := Compile(sc, opt)
 	if err != nil {
@@ -183,7 +183,7 @@ func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]Expla
 // checkExplainRange checks the requests an explanation asks for.
 func checkExplainRange(first, count int64) error {
 	if first < 1 || count < 1 || count > MaxExplain {
-		return Errorf(EINVALID, "explain: want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
+		return FieldErrorf("explain", "want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
 	}
 	return nil
 }

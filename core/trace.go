@@ -2,9 +2,11 @@ package core
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -73,7 +75,7 @@ func traceCSV(n *names, text string, cm *scenario.TraceMap) (reqs []request, not
 		reqs = append(reqs, r)
 	})
 	if err != nil {
-		return nil, "", invalid(err)
+		return nil, "", Invalid(err)
 	}
 	sortTrace(reqs)
 	return reqs, notes, nil
@@ -81,7 +83,9 @@ func traceCSV(n *names, text string, cm *scenario.TraceMap) (reqs []request, not
 
 // rowError is the error of trace row row (1-based, header excluded).
 func rowError(row int, field, msg string) error {
-	return Errorf(EINVALID, "trace row %d: %s: %s", row, field, msg)
+	field, msg = capped.Text(field), capped.Text(msg)
+	return &Error{Code: EINVALID, Message: fmt.Sprintf("trace row %d: %s: %s", row, field, msg),
+		Diagnostics: []Diagnostic{{Source: ubb.SourceTrace, Line: row, Field: field, Severity: ubb.SeverityError, Message: msg}}}
 }
 
 // sortTrace orders trace requests by time, keeping row order for ties.

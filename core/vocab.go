@@ -42,7 +42,7 @@ func (v vocab[T]) parse(field, s string) (T, error) {
 	if x, ok := v.lookup(s); ok {
 		return x, nil
 	}
-	return 0, Errorf(EINVALID, "%s: unknown %s %q (want %s)", field, v.what, s, v.want())
+	return 0, FieldErrorf(field, "unknown %s %q (want %s)", v.what, s, v.want())
 }
 
 // want lists the names for an error message: "a or b", "a, b, c".
@@ -232,7 +232,7 @@ const SeedWant = "a whole number from 0 to 18446744073709551615"
 func ParseSeed(field, text string) (uint64, error) {
 	n, err := strconv.ParseUint(text, 10, 64)
 	if err != nil {
-		return 0, Errorf(EINVALID, "%s: want %s, got %q", field, SeedWant, quote(text, 40))
+		return 0, FieldErrorf(field, "want %s, got %q", SeedWant, quote(text, 40))
 	}
 	return n, nil
 }

@@ -108,15 +108,15 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 	var err error
 	switch {
 	case w.TraceCSV != "" && w.Trace != nil:
-		return nil, Errorf(EINVALID, "workload.trace: give trace_csv or trace, not both")
+		return nil, FieldErrorf("workload.trace", "give trace_csv or trace, not both")
 	case w.Columns != nil && w.TraceCSV == "":
-		return nil, Errorf(EINVALID, "workload.columns: applies to trace_csv, which is missing")
+		return nil, FieldErrorf("workload.columns", "applies to trace_csv, which is missing")
 	case w.TraceCSV != "":
 		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns)
 	case w.Trace != nil:
 		cw.trace, err = traceJSON(n, w.Trace)
 	case w.Generate == nil:
-		return nil, Errorf(EINVALID, "workload: empty (give trace_csv, trace or generate)")
+		return nil, FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
 	}
 	if err != nil {
 		return nil, err

@@ -64,7 +64,7 @@ func (s *Server) explainRun(c echo.Context) error {
 // explainRange reads ?request=N or N-M.
 func explainRange(v string) (first, count int64, err error) {
 	bad := func(why string) error {
-		return core.Errorf(core.EINVALID, "request: %s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
+		return core.FieldErrorf("request", "%s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
 	}
 	if v == "" {
 		return 0, 0, bad("missing")

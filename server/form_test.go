@@ -52,10 +52,10 @@ func TestInvalidUTF8Refused(t *testing.T) {
 		line              int
 	}{
 		{"/api/v1/validate", "text/plain", ubb, "", "not valid UTF-8", 15},
-		{"/api/v1/validate", "application/json", "{\"ubbconfig\": \"*RESOURCES\\n\xff\"}", "ubbconfig", "ubbconfig: not valid UTF-8", 0},
-		{"/api/v1/runs", "application/json", sc, "name", "name: not valid UTF-8", 0},
-		{"/api/v1/scenarios", "application/json", sc, "name", "name: not valid UTF-8", 0},
-		{"/api/v1/sweeps", "application/json", sweep, "objective", "objective: not valid UTF-8", 0},
+		{"/api/v1/validate", "application/json", "{\"ubbconfig\": \"*RESOURCES\\n\xff\"}", "ubbconfig", "ubbconfig: not valid UTF-8", 1},
+		{"/api/v1/runs", "application/json", sc, "name", "name: not valid UTF-8", 2},
+		{"/api/v1/scenarios", "application/json", sc, "name", "name: not valid UTF-8", 2},
+		{"/api/v1/sweeps", "application/json", sweep, "objective", "objective: not valid UTF-8", 26},
 		{"/api/v1/runs?policy=%FF", "application/json", scenarioJSON(t), "policy", "not valid UTF-8", 0},
 	} {
 		path, status, slug := tc.path, 422, "invalid"

@@ -34,8 +34,12 @@ type Problem struct {
 	retryAfter int // seconds, for 503
 }
 
-// ProblemItem is one positioned or named problem inside a Problem.
+// ProblemItem is one positioned or named problem inside a Problem: which
+// input (Source: ubbconfig, dmconfig, scenario, trace, options, or a form
+// part), the file it came as, the line and column (for a trace, Line is the
+// row), the field path (or the trace's column).
 type ProblemItem struct {
+	Source   string `json:"source,omitempty"`
 	Field    string `json:"field,omitempty"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
@@ -72,10 +76,6 @@ var codeProblems = map[string]struct {
 	core.EINTERNAL: {status: http.StatusInternalServerError, slug: "internal", title: "Internal error"},
 }
 
-// fieldPrefix finds the field a core message starts with ("machines.site9: ...",
-// or "policy (option): ..." for a run option).
-var fieldPrefix = lazyRegexp(`^([A-Za-z_][A-Za-z0-9_]*(?:[.\[][A-Za-z0-9_\]\-/]*)*)(?: \(option\))?: `)
-
 // fromCoreError turns a core error into a Problem, one item per diagnostic.
 func fromCoreError(err *core.Error) *Problem {
 	m, ok := codeProblems[err.Code]
@@ -91,14 +91,14 @@ func fromCoreError(err *core.Error) *Problem {
 		return p
 	}
 	for _, d := range err.Diagnostics {
-		p.Errors = append(p.Errors, ProblemItem{File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity, Message: d.Message})
+		item := ProblemItem{Source: d.Source, Field: d.Field, File: d.File, Line: d.Line, Col: d.Col, Severity: d.Severity, Message: d.Message}
+		if d.File == "" && len(err.Diagnostics) == 1 {
+			item.Message = err.Message // the whole sentence, the field or row in it
+		}
+		p.Errors = append(p.Errors, item)
 	}
 	if len(p.Errors) == 0 {
-		item := ProblemItem{Message: err.Message}
-		if sub := fieldPrefix().FindStringSubmatch(err.Message); sub != nil {
-			item.Field = sub[1]
-		}
-		p.Errors = []ProblemItem{item}
+		p.Errors = []ProblemItem{{Message: err.Message}}
 	}
 	return p
 }

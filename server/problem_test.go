@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -223,7 +224,9 @@ func TestErrorCodeTable(t *testing.T) {
 		{core.ECANCELED, 503}, {core.EUNAVAILABLE, 503}, {core.EINTERNAL, 500}, {"unheard-of", 500},
 	}
 	for _, tt := range tests {
-		p := fromCoreError(&core.Error{Code: tt.code, Message: "machines.site9: unknown LMID"})
+		e := core.FieldErrorf("machines.site9", "unknown LMID")
+		e.Code = tt.code
+		p := fromCoreError(e)
 		if p.Status != tt.status {
 			t.Errorf("%s: status got %d, want %d", tt.code, p.Status, tt.status)
 		}
@@ -231,9 +234,18 @@ func TestErrorCodeTable(t *testing.T) {
 			t.Errorf("%s: errors got %+v, want field machines.site9", tt.code, p.Errors)
 		}
 	}
-	opt := fromCoreError(core.Errorf(core.EINVALID, "policy (option): unknown policy \"x\""))
-	if opt.Errors[0].Field != "policy" {
-		t.Errorf("run option: field got %q, want policy", opt.Errors[0].Field)
+	// a field of a run option is named as the option's, not the scenario's
+	sc, err := core.ParseScenario([]byte(scenarioJSON(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = core.Run(sc, core.RunOptions{Policy: "x"})
+	var ce *core.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("run with policy x: got %v, want a core error", err)
+	}
+	if opt := fromCoreError(ce); opt.Errors[0].Field != "policy" || opt.Errors[0].Source != "options" || !strings.HasPrefix(opt.Detail, "policy (option): ") {
+		t.Errorf("run option: got %+v, want field policy of the options", opt)
 	}
 	diag := core.ConfigError(ubb.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
 	p := fromCoreError(diag)

@@ -12,6 +12,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // runFormParts are the parts POST /runs reads from multipart/form-data.
@@ -104,6 +105,17 @@ func partProblem(part, format string, args ...any) *Problem {
 	return p
 }
 
+// fromTrace says whether a core error is about the trace: its rows, its
+// columns, or how the scenario maps them (workload.columns).
+func fromTrace(ce *core.Error) bool {
+	for _, d := range ce.Diagnostics {
+		if d.Source == ubb.SourceTrace || strings.HasPrefix(d.Field, "workload.columns") {
+			return true
+		}
+	}
+	return false
+}
+
 // namePart names the form part a core error comes from: the trace for
 // trace rows and columns (the ubbconfig and dmconfig parts are named by
 // their diagnostics' file).
@@ -112,11 +124,12 @@ func namePart(err error, files starter.Files) error {
 	if !errors.As(err, &ce) || files.Trace == nil {
 		return err
 	}
-	msg := ce.Message
-	if strings.HasPrefix(msg, "trace row") || strings.HasPrefix(msg, "trace_csv") || strings.HasPrefix(msg, "trace:") || strings.HasPrefix(msg, "workload.columns") {
+	if fromTrace(ce) {
 		p := fromCoreError(ce)
-		p.Detail = "form part trace: " + msg
-		p.Errors = []ProblemItem{{Field: "trace", Message: msg}}
+		p.Detail = "form part trace: " + ce.Message
+		for i := range p.Errors {
+			p.Errors[i].Source, p.Errors[i].File = "trace", files.TraceName
+		}
 		return p
 	}
 	return err

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -151,11 +152,12 @@ func TestRunFormProblems(t *testing.T) {
 		{"no ubbconfig", []string{"@trace", formTrace}, 422, "ubbconfig", "form part ubbconfig: missing"},
 		{"unknown part", []string{"@ubbconfig", formUBB, "colour", "red"}, 422, "colour", `unknown form part "colour"`},
 		{"twice", []string{"@ubbconfig", formUBB, "@ubbconfig", formUBB}, 422, "ubbconfig", `form part "ubbconfig" given twice`},
-		{"bad trace row", []string{"@ubbconfig", formUBB, "@trace", "ts,service\n2026-11-29 10:00:00,BALANCE\nnoon,BALANCE\n"}, 422, "trace",
+		// a trace's problems are the trace part's (source), at a row (line) and column (field)
+		{"bad trace row", []string{"@ubbconfig", formUBB, "@trace", "ts,service\n2026-11-29 10:00:00,BALANCE\nnoon,BALANCE\n"}, 422, "trace:ts@2",
 			"form part trace: trace row 2: ts: not a date-time"},
 		{"unknown service in trace", []string{"scenario", `{"ubbconfig": "", "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1}}}, "workload": {}}`,
-			"@ubbconfig", formUBB, "@trace", "time_ms,service\n0,NOPE\n"}, 422, "trace", `form part trace: trace row 1: service: unknown service "NOPE"`},
-		{"empty trace", []string{"@ubbconfig", formUBB, "@trace", " \n"}, 422, "trace", "form part trace: trace: the file is empty"},
+			"@ubbconfig", formUBB, "@trace", "time_ms,service\n0,NOPE\n"}, 422, "trace:service@1", `form part trace: trace row 1: service: unknown service "NOPE"`},
+		{"empty trace", []string{"@ubbconfig", formUBB, "@trace", " \n"}, 422, "trace:@0", "form part trace: trace: the file is empty"},
 		{"bad trace_map", []string{"@ubbconfig", formUBB, "trace_map", "when"}, 422, "trace_map", "trace_map:"},
 		{"bad ubbconfig", []string{"@ubbconfig", "*RESOURCES\nMODEL XX\n"}, 422, "", "MODEL must be SHM or MP"},
 		{"bad scenario JSON", []string{"scenario", "{", "@ubbconfig", formUBB}, 400, "scenario", "form part scenario: the body is not a JSON document"},
@@ -166,7 +168,16 @@ func TestRunFormProblems(t *testing.T) {
 		rec := h.do(http.MethodPost, "/api/v1/runs", ctype, body)
 		var p Problem
 		json.Unmarshal(rec.Body.Bytes(), &p)
-		if rec.Code != tt.status || !strings.Contains(p.Detail, tt.detail) || (tt.field != "" && (len(p.Errors) == 0 || p.Errors[0].Field != tt.field)) {
+		field := tt.field
+		if len(p.Errors) > 0 && p.Errors[0].Source == "trace" {
+			field = fmt.Sprintf("trace:%s@%d", p.Errors[0].Field, p.Errors[0].Line)
+			if p.Errors[0].File != "trace.txt" {
+				t.Errorf("%s: file %q, want the trace part's file name", tt.name, p.Errors[0].File)
+			}
+		} else if len(p.Errors) > 0 {
+			field = p.Errors[0].Field
+		}
+		if rec.Code != tt.status || !strings.Contains(p.Detail, tt.detail) || (tt.field != "" && (len(p.Errors) == 0 || field != tt.field)) {
 			t.Errorf("%s: got %d %s; want %d, field %q, detail containing %q", tt.name, rec.Code, rec.Body.String(), tt.status, tt.field, tt.detail)
 		}
 		if ct := rec.Header().Get("Content-Type"); ct != "application/problem+json" {

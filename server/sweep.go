@@ -46,14 +46,13 @@ func (s *Server) createSweep(c echo.Context) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return core.Errorf(core.EINVALID, "sweep: %s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})",
-			strings.TrimPrefix(err.Error(), "json: "))
+		return core.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
 	}
 	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
-		return core.Errorf(core.EINVALID, "scenario: missing (the scenario document to sweep)")
+		return core.FieldErrorf("scenario", "missing (the scenario document to sweep)")
 	}
 	canonical, err := Canonical(req.Scenario)
 	if err != nil {
@@ -111,11 +110,11 @@ const (
 func sweepTextLimits(req *sweepRequest) error {
 	for i, v := range req.Vary {
 		if len(v) > maxVaryBytes {
-			return core.Errorf(core.EINVALID, "vary[%d]: %d bytes, more than the %d a varied key with its values may have", i, len(v), maxVaryBytes)
+			return core.FieldErrorf(fmt.Sprintf("vary[%d]", i), "%d bytes, more than the %d a varied key with its values may have", len(v), maxVaryBytes)
 		}
 	}
 	if len(req.Objective) > maxObjectiveBytes {
-		return core.Errorf(core.EINVALID, "objective: %d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
+		return core.FieldErrorf("objective", "%d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
 	}
 	return nil
 }

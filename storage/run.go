@@ -138,7 +138,7 @@ func decodeCursor(cursor string) (int64, error) {
 	num, ok := strings.CutPrefix(string(raw), cursorPrefix)
 	seq, perr := strconv.ParseInt(num, 10, 64)
 	if err != nil || !ok || perr != nil || seq <= 0 {
-		return 0, core.Errorf(core.EINVALID, "cursor: %q is not a cursor this server gave out", cursor)
+		return 0, core.FieldErrorf("cursor", "%q is not a cursor this server gave out", cursor)
 	}
 	return seq, nil
 }

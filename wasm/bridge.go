@@ -67,7 +67,7 @@ func validate(ubbText, dm, advertiseJSON string) string {
 	var adv map[string][]string
 	if advertiseJSON != "" {
 		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
-			return errorJSON(core.Errorf(core.EINVALID, "advertise: %v", err))
+			return errorJSON(core.FieldErrorf("advertise", "%v", err))
 		}
 	}
 	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
@@ -197,7 +197,7 @@ type filesRequest struct {
 func files(request string) string {
 	var req filesRequest
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
-		return errorJSON(core.Errorf(core.EINVALID, "files: %v", err))
+		return errorJSON(core.FieldErrorf("files", "%v", err))
 	}
 	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
 	if req.TraceMap != "" {

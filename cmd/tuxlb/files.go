@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,7 +114,7 @@ func readText(path, flag string, stdin io.Reader) (*string, error) {
 func fileError(err error, ff *fileFlags, scenario string) string {
 	msg := err.Error()
 	switch {
-	case ff.trace != "" && (strings.HasPrefix(msg, "trace row") || strings.HasPrefix(msg, "trace_csv") || strings.HasPrefix(msg, "trace:")):
+	case ff.trace != "" && fromTrace(err):
 		return displayName(ff.trace) + ": " + msg
 	case scenario != "":
 		return displayName(scenario) + ": " + msg
@@ -121,6 +122,19 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 		return displayName(ff.ubbconfig) + ": " + msg
 	}
 	return msg
+}
+
+// fromTrace says whether err is about the trace (its diagnostics' source).
+func fromTrace(err error) bool {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		for _, d := range ce.Diagnostics {
+			if d.Source == ubb.SourceTrace {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkModelFiles loads the model with the files' own names, so that a bad

@@ -67,12 +67,12 @@ func (r CallRoute) MarshalJSON() ([]byte, error) {
 
 // JSONProblem describes what is wrong with a route that did not decode
 // (jsonx.Shaped: the strict reader's message names it).
-func (*CallRoute) JSONProblem(v any, path string) string {
+func (*CallRoute) JSONProblem(v any, path string) jsonx.Problem {
 	switch v.(type) {
 	case map[string]any:
 		return jsonx.FindProblem(v, reflect.TypeOf(RouteSpec{}), path)
 	case string, json.Number:
-		return ""
+		return jsonx.Problem{}
 	}
 	return jsonx.Mismatch(path, `"inherit", a constant value or a route object`, v)
 }
@@ -130,13 +130,13 @@ func (s *ScriptEntry) UnmarshalJSON(data []byte) error {
 
 // JSONProblem describes what is wrong with a script entry that did not
 // decode (jsonx.Shaped: the strict reader's message names it).
-func (*ScriptEntry) JSONProblem(v any, path string) string {
+func (*ScriptEntry) JSONProblem(v any, path string) jsonx.Problem {
 	switch v.(type) {
 	case map[string]any:
 		type plain ScriptEntry
 		return jsonx.StructProblem(v, reflect.TypeOf(plain{}), path)
 	case string:
-		return ""
+		return jsonx.Problem{}
 	}
 	return jsonx.Mismatch(path, "a service name or {\"service\", \"route\"}", v)
 }

@@ -49,7 +49,7 @@ type Files struct {
 // when one is given. sc is not modified.
 func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
 	if f.Trace != nil && strings.TrimSpace(*f.Trace) == "" {
-		return nil, core.Errorf(core.EINVALID, "trace: the file is empty (want a CSV header and rows)")
+		return nil, traceProblem("the file is empty (want a CSV header and rows)")
 	}
 	if sc == nil {
 		st, err := build(f, f.Trace != nil)
@@ -97,14 +97,14 @@ func New(f Files) (*scenario.Scenario, error) {
 
 func build(f Files, replay bool) (*scenario.Scenario, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, core.Errorf(core.EINVALID, "ubbconfig: missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, core.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
 		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, core.Errorf(core.EINVALID, "load: want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, core.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
@@ -145,7 +145,7 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, core.Errorf(core.EINVALID, "ubbconfig: no server offers a service, so there is nothing to run")
+		return nil, core.FieldErrorf("ubbconfig", "no server offers a service, so there is nothing to run")
 	}
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
@@ -249,6 +249,14 @@ type traceStats struct {
 	first, last int64
 }
 
+// traceProblem is the error of a trace file as a whole: "trace: WHY",
+// about the trace.
+func traceProblem(why string) *core.Error {
+	e := core.FieldErrorf("trace", "%s", why)
+	e.Diagnostics[0].Source, e.Diagnostics[0].Field = ubb.SourceTrace, ""
+	return e
+}
+
 // measureTrace reads the request log text (trace.ReadCSV) for its rates and
 // service times.
 func measureTrace(m *core.Model, text string, cm *scenario.TraceMap) (*traceStats, error) {
@@ -273,10 +281,10 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap) (*traceStat
 		}
 	})
 	if err != nil {
-		return nil, &core.Error{Code: core.EINVALID, Message: err.Error()} // its message's strings are cut already
+		return nil, core.Invalid(err)
 	}
 	if rows == 0 {
-		return nil, core.Errorf(core.EINVALID, "trace: no rows after the header")
+		return nil, traceProblem("no rows after the header")
 	}
 	return ts, nil
 }

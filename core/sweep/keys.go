@@ -122,22 +122,22 @@ func (k *sweepKey) checkValue(v string) error {
 				return nil
 			}
 		}
-		return core.Errorf(core.EINVALID, "%s: value %q is not one of %s", k.name, v, strings.Join(k.words, ", "))
+		return core.FieldErrorf(k.name, "value %q is not one of %s", v, strings.Join(k.words, ", "))
 	case keyInteger:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return core.Errorf(core.EINVALID, "%s: value %q is not a whole number", k.name, v)
+			return core.FieldErrorf(k.name, "value %q is not a whole number", v)
 		}
 		if msg := k.check(float64(n)); msg != "" {
-			return core.Errorf(core.EINVALID, "%s: value %s %s", k.name, v, msg)
+			return core.FieldErrorf(k.name, "value %s %s", v, msg)
 		}
 	default:
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || x != x {
-			return core.Errorf(core.EINVALID, "%s: value %q is not a number", k.name, v)
+			return core.FieldErrorf(k.name, "value %q is not a number", v)
 		}
 		if msg := k.check(x); msg != "" {
-			return core.Errorf(core.EINVALID, "%s: value %s %s", k.name, v, msg)
+			return core.FieldErrorf(k.name, "value %s %s", v, msg)
 		}
 	}
 	return nil

@@ -66,7 +66,7 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 	}
 	s := &Sweep{Name: sc.Name, Spec: spec}
 	if len(spec.Vary) == 0 || len(spec.Vary) > MaxKeys {
-		return nil, core.Errorf(core.EINVALID, "vary: want 1 or %d keys (KEY=VALUES), got %d", MaxKeys, len(spec.Vary))
+		return nil, core.FieldErrorf("vary", "want 1 or %d keys (KEY=VALUES), got %d", MaxKeys, len(spec.Vary))
 	}
 	for _, text := range spec.Vary {
 		name, vals, ok := strings.Cut(text, "=")
@@ -99,14 +99,14 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 		n *= len(vs)
 	}
 	if n > MaxPoints {
-		return nil, core.Errorf(core.EINVALID, "vary: %d points, more than the limit of %d", n, MaxPoints)
+		return nil, core.FieldErrorf("vary", "%d points, more than the limit of %d", n, MaxPoints)
 	}
 	s.Reps = spec.Replications
 	if s.Reps == 0 {
 		s.Reps = max(sc.Replications, 1)
 	}
 	if s.Reps < 1 || s.Reps > core.MaxReplications {
-		return nil, core.Errorf(core.EINVALID, "replications: must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
+		return nil, core.FieldErrorf("replications", "must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
 	}
 	for p := 0; p < n; p++ {
 		pt, err := s.compilePoint(sc, p)

@@ -221,7 +221,7 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 	var fresh scenario.Scenario
 	if err := jsonx.DecodeStrict(raw, &fresh, "variant "+path); err != nil {
 		// names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
-		return &core.Error{Code: core.EINVALID, Message: err.Error()}
+		return core.Invalid(err)
 	}
 	*sc = fresh
 	return nil

@@ -160,18 +160,26 @@ func machineList(m *ubb.Model) string {
 	return out + " and " + m.Machines[len(m.Machines)-1].LMID
 }
 
-// Error is a problem with a log: its header, its mapping or a row.
-type Error struct{ msg string }
+// Error is a problem with a log: its header, its mapping or a row. Row
+// (1-based, the header excluded) and Column (the trace field: time,
+// service...) say where, when the problem is a row's; Why is the message
+// without them.
+type Error struct {
+	msg         string
+	Row         int
+	Column, Why string
+}
 
 // Error returns the problem's words.
 func (e *Error) Error() string { return e.msg }
 
 // errorf is an *Error formatted by capped.Sprintf.
 func errorf(format string, args ...any) error {
-	return &Error{capped.Sprintf(format, args...)}
+	return &Error{msg: capped.Sprintf(format, args...)}
 }
 
 // rowError is the error of row row (1-based, header excluded).
 func rowError(row int, field, msg string) error {
-	return errorf("trace row %d: %s: %s", row, field, msg)
+	field, msg = capped.Text(field), capped.Text(msg)
+	return &Error{msg: fmt.Sprintf("trace row %d: %s: %s", row, field, msg), Row: row, Column: field, Why: msg}
 }

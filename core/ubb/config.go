@@ -38,18 +38,38 @@ func Load(in Input) (*Model, error) {
 		diags = append(diags, dmDiags...)
 	}
 	if len(diags) > 0 {
-		return nil, ErrorList(diags)
+		return nil, sourced(diags, dmName)
 	}
 	b.build(ubbSecs, dmSecs)
 	if errs := b.errors(); len(errs) > 0 {
-		return nil, ErrorList(errs)
+		return nil, sourced(errs, dmName)
 	}
-	b.m.Warnings = b.warns
+	b.m.Warnings = sourced(b.warns, dmName)
 	if n := len(b.warns) - maxDiagnostics; n > 0 {
 		b.m.Warnings = append(b.warns[:maxDiagnostics:maxDiagnostics], Diagnostic{File: ubbName, Severity: SeverityWarning,
 			Message: fmt.Sprintf("%d more warnings not shown", n)})
 	}
 	return b.m, nil
+}
+
+// sourced says which input each diagnostic is about: the DMCONFIG (the
+// file named dmName), the scenario (its advertise lists), else the
+// UBBCONFIG.
+func sourced(diags []Diagnostic, dmName string) ErrorList {
+	for i := range diags {
+		if diags[i].Source != "" {
+			continue
+		}
+		switch diags[i].File {
+		case dmName:
+			diags[i].Source = SourceDMConfig
+		case SourceScenario:
+			diags[i].Source = SourceScenario
+		default:
+			diags[i].Source = SourceUBBConfig
+		}
+	}
+	return diags
 }
 
 func isResourcesSection(name string) bool   { return name == "RESOURCES" }

@@ -13,20 +13,42 @@ const (
 	SeverityWarning = "warning"
 )
 
-// Diagnostic is one positioned message about an input file: an error, or a
-// warning the run goes on with. Line and Col are 1-based (Col counts
-// characters; a tab is one); 0 means unknown.
+// Sources of a Diagnostic: which input it is about.
+const (
+	SourceUBBConfig = "ubbconfig"
+	SourceDMConfig  = "dmconfig"
+	SourceScenario  = "scenario"
+	SourceTrace     = "trace"
+	SourceOptions   = "options" // a run option given beside the scenario (a policy, a seed)
+)
+
+// Diagnostic is one positioned message about an input: an error, or a
+// warning the run goes on with. Source is the input (SourceUBBConfig...),
+// File the name it was given under (a path, a form part's file name, or
+// the source itself); Line and Col are 1-based (Col counts characters; a
+// tab is one), 0 meaning unknown; Field is the field path of a problem
+// with a field of a document (services.A.service_time), or the column of a
+// trace row (Line is then the row).
 type Diagnostic struct {
+	Source   string `json:"source,omitempty"`
 	File     string `json:"file"`
 	Line     int    `json:"line"`
 	Col      int    `json:"col"`
+	Field    string `json:"field,omitempty"`
 	Severity string `json:"severity"` // SeverityError or SeverityWarning
 	Message  string `json:"message"`
 }
 
-// String formats d as FILE:LINE:COL: message, the form editors and compilers use.
+// String formats d as FILE:LINE:COL: message, the form editors and
+// compilers use, or FIELD: message for a field of a document.
 func (d Diagnostic) String() string {
 	var b strings.Builder
+	if d.File == "" && d.Line == 0 && d.Field != "" {
+		b.WriteString(d.Field)
+		b.WriteString(": ")
+		b.WriteString(d.Message)
+		return b.String()
+	}
 	b.WriteString(d.File)
 	if d.Line > 0 {
 		fmt.Fprintf(&b, ":%d", d.Line)

@@ -422,7 +422,18 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
   }
 }
 
+/** isDMConfig says whether a diagnostic is about the DMCONFIG editor's text. */
+function isDMConfig(d: Diagnostic): boolean {
+  return d.source ? d.source === "dmconfig" : d.file === "DMCONFIG";
+}
+
+/** isConfig says whether a diagnostic is about one of the two editors' texts (not a field of the scenario, nor the trace). */
+function isConfig(d: Diagnostic): boolean {
+  return !d.source || d.source === "ubbconfig" || d.source === "dmconfig";
+}
+
 function diagnosticText(d: Diagnostic): string {
+  if (!d.file && d.field) return `${d.field}: ${d.message}`;
   return `${d.file}${d.line ? `:${d.line}${d.col ? `:${d.col}` : ""}` : ""}: ${d.severity === "warning" ? "warning: " : ""}${d.message}`;
 }
 
@@ -430,8 +441,8 @@ function showDiagnostics(diags: Diagnostic[], message: string): void {
   diagnostics.replaceChildren(...diags.map((d) => h("li", { class: d.severity === "warning" ? "warning" : "error", "data-line": d.line }, diagnosticText(d))));
   if (!diags.length && message) diagnostics.append(h("li", { class: "error" }, message));
   if (!diags.length && !message) diagnostics.append(h("li", { class: "ok" }, "No problems."));
-  ubbEditor.show(diags.filter((d) => d.file !== "DMCONFIG"));
-  dmEditor.show(diags.filter((d) => d.file === "DMCONFIG"));
+  ubbEditor.show(diags.filter((d) => isConfig(d) && !isDMConfig(d)));
+  dmEditor.show(diags.filter((d) => isConfig(d) && isDMConfig(d)));
 }
 
 /** validate runs the Go parser on the editors' text and shows what it says. */
@@ -475,7 +486,8 @@ function busy(on: boolean): void {
 function errorText(e: unknown): string {
   if (e instanceof EngineError) {
     if (e.core.code === "canceled") return "Canceled.";
-    if (e.core.diagnostics?.length) showDiagnostics(e.core.diagnostics, e.core.message);
+    const config = (e.core.diagnostics ?? []).filter(isConfig);
+    if (config.length) showDiagnostics(config, e.core.message);
     return `${e.core.code}: ${e.core.message}`;
   }
   return (e as Error).message;

@@ -296,9 +296,13 @@ export interface Result {
 
 /** A positioned message from the UBBCONFIG/DMCONFIG parser (core.Diagnostic). */
 export interface Diagnostic {
+  /** The input it is about: ubbconfig, dmconfig, scenario, trace or options. */
+  source?: string;
   file: string;
   line: number;
   col: number;
+  /** The field path of a problem with a document's field (for a trace: its column, line being the row). */
+  field?: string;
   severity: string;
   message: string;
 }

@@ -28,12 +28,12 @@ func CheckText(data []byte, v any, what string) error {
 		bad = invalidUTF8At(data)
 	}
 	w := &keyWalker{data: data, bad: int64(bad)}
-	if msg := w.walk(t); msg != "" {
-		return errorf("%s (%s line %d col %d)", msg, what, w.line, w.col)
+	if msg := w.walk(t); msg.Found() {
+		return placed(msg.Path, w.line, w.col, msg.Why, "%s (%s line %d col %d)", msg.String(), what, w.line, w.col)
 	}
 	if bad >= 0 { // not inside a string: the decoder has refused the document already
 		line, col := lineCol(data, bad)
-		return errorf("%s: line %d col %d: not valid UTF-8", what, line, col)
+		return placed("", line, col, "not valid UTF-8", "%s: line %d col %d: not valid UTF-8", what, line, col)
 	}
 	return nil
 }
@@ -119,15 +119,15 @@ func (p *pathNode) String() string {
 }
 
 // walk returns the first problem of the document read as type t, or "".
-func (w *keyWalker) walk(t reflect.Type) string {
+func (w *keyWalker) walk(t reflect.Type) Problem {
 	return w.value(keyContainer(t), nil)
 }
 
 // value reads one value of type t (nil: a leaf or unknown) at path.
-func (w *keyWalker) value(t reflect.Type, path *pathNode) string {
+func (w *keyWalker) value(t reflect.Type, path *pathNode) Problem {
 	w.space()
 	if w.i >= len(w.data) {
-		return ""
+		return Problem{}
 	}
 	switch w.data[w.i] {
 	case '{':
@@ -142,16 +142,16 @@ func (w *keyWalker) value(t reflect.Type, path *pathNode) string {
 	for w.i < len(w.data) && !strings.ContainsRune(",}] \t\r\n", rune(w.data[w.i])) {
 		w.i++
 	}
-	return ""
+	return Problem{}
 }
 
-func (w *keyWalker) object(t reflect.Type, path *pathNode) string {
+func (w *keyWalker) object(t reflect.Type, path *pathNode) Problem {
 	w.i++ // {
 	for {
 		w.space()
 		if w.i >= len(w.data) || w.data[w.i] == '}' {
 			w.i++
-			return ""
+			return Problem{}
 		}
 		start := w.i
 		raw := w.str()
@@ -160,17 +160,17 @@ func (w *keyWalker) object(t reflect.Type, path *pathNode) string {
 			_ = json.Unmarshal(w.data[start:w.i], &key)
 		}
 		node := &pathNode{parent: path, key: key}
-		if msg := w.checkUTF8(start, node); msg != "" {
+		if msg := w.checkUTF8(start, node); msg.Found() {
 			return msg
 		}
 		child, msg := w.field(t, key, node)
-		if msg != "" {
+		if msg.Found() {
 			w.at(start)
 			return msg
 		}
 		w.space()
 		w.i++ // :
-		if msg := w.value(child, node); msg != "" {
+		if msg := w.value(child, node); msg.Found() {
 			return msg
 		}
 		w.space()
@@ -180,7 +180,7 @@ func (w *keyWalker) object(t reflect.Type, path *pathNode) string {
 	}
 }
 
-func (w *keyWalker) array(t reflect.Type, path *pathNode) string {
+func (w *keyWalker) array(t reflect.Type, path *pathNode) Problem {
 	w.i++ // [
 	var elem reflect.Type
 	if t != nil && t.Kind() == reflect.Slice {
@@ -190,9 +190,9 @@ func (w *keyWalker) array(t reflect.Type, path *pathNode) string {
 		w.space()
 		if w.i >= len(w.data) || w.data[w.i] == ']' {
 			w.i++
-			return ""
+			return Problem{}
 		}
-		if msg := w.value(elem, &pathNode{parent: path, index: n, array: true}); msg != "" {
+		if msg := w.value(elem, &pathNode{parent: path, index: n, array: true}); msg.Found() {
 			return msg
 		}
 		w.space()
@@ -223,16 +223,12 @@ func (w *keyWalker) str() []byte {
 
 // checkUTF8 reports the string that started at start and ended at w.i when
 // it holds the first byte that is not UTF-8.
-func (w *keyWalker) checkUTF8(start int, path *pathNode) string {
+func (w *keyWalker) checkUTF8(start int, path *pathNode) Problem {
 	if w.bad < int64(start) || w.bad >= int64(w.i) {
-		return ""
+		return Problem{}
 	}
 	w.at(start)
-	p := strings.ToValidUTF8(path.String(), "\uFFFD")
-	if p == "" {
-		p = "document"
-	}
-	return p + ": not valid UTF-8 (a byte that is not part of a UTF-8 character)"
+	return Problem{strings.ToValidUTF8(path.String(), "\uFFFD"), "not valid UTF-8 (a byte that is not part of a UTF-8 character)"}
 }
 
 func (w *keyWalker) space() {
@@ -269,23 +265,23 @@ func keyContainer(t reflect.Type) reflect.Type {
 // field returns the container type of the value of key in an object of
 // type t, or a message when key is not a field of the struct t but differs
 // from one only in case.
-func (w *keyWalker) field(t reflect.Type, key string, path *pathNode) (reflect.Type, string) {
+func (w *keyWalker) field(t reflect.Type, key string, path *pathNode) (reflect.Type, Problem) {
 	switch {
 	case t == nil:
-		return nil, ""
+		return nil, Problem{}
 	case t.Kind() == reflect.Map:
-		return keyContainer(t.Elem()), ""
+		return keyContainer(t.Elem()), Problem{}
 	case t.Kind() != reflect.Struct:
-		return nil, ""
+		return nil, Problem{}
 	}
 	fields := w.structFields(t)
 	if child, ok := fields[key]; ok {
-		return child, ""
+		return child, Problem{}
 	}
 	for name := range fields {
 		if strings.EqualFold(name, key) {
-			return nil, strings.ToValidUTF8(path.String(), "\uFFFD") + ": unknown field (keys are case-sensitive: the field is " + name + ")"
+			return nil, Problem{strings.ToValidUTF8(path.String(), "\uFFFD"), "unknown field (keys are case-sensitive: the field is " + name + ")"}
 		}
 	}
-	return nil, ""
+	return nil, Problem{}
 }

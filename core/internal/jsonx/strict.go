@@ -30,10 +30,10 @@ func DecodeStrict(data []byte, v any, what string) error {
 	if _, err := dec.Token(); err != io.EOF {
 		rest := bytes.TrimLeft(data[end:], " \t\r\n")
 		line, col := lineCol(data, len(data)-len(rest))
-		return errorf("%s: line %d col %d: trailing data after the document", what, line, col)
+		return placed("", line, col, "trailing data after the document", "%s: line %d col %d: trailing data after the document", what, line, col)
 	}
 	if path, line, col, dup := duplicateKey(data); dup {
-		return errorf("%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
+		return placed(path, line, col, "given twice in one object; give each key once", "%s: given twice in one object (%s line %d col %d); give each key once", path, what, line, col)
 	}
 	return CheckText(data, v, what)
 }
@@ -53,7 +53,7 @@ func DecodeInto(data []byte, v any) error {
 // Shaped is a type with its own JSON forms (it decodes itself): it says
 // what is wrong with a value that did not decode, for FindProblem.
 type Shaped interface {
-	JSONProblem(v any, path string) string
+	JSONProblem(v any, path string) Problem
 }
 
 // translateJSONError turns an encoding/json error into one naming the field
@@ -62,20 +62,22 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
 		line, col := lineCol(data, int(syn.Offset)-1) // the offending byte
-		return errorf("%s: line %d col %d: %s", what, line, col, strings.TrimPrefix(syn.Error(), "json: "))
+		why := strings.TrimPrefix(syn.Error(), "json: ")
+		return placed("", line, col, why, "%s: line %d col %d: %s", what, line, col, why)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return errorf("%s: empty or truncated document", what)
+		return placed("", 0, 0, "empty or truncated document", "%s: empty or truncated document", what)
 	}
 	var doc any
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if dec.Decode(&doc) == nil {
-		if msg := FindProblem(doc, t, ""); msg != "" {
-			return errorf("%s", msg)
+		if msg := FindProblem(doc, t, ""); msg.Found() {
+			return placed(msg.Path, 0, 0, msg.Why, "%s", msg.String())
 		}
 	}
-	return errorf("%s: %s", what, strings.TrimPrefix(err.Error(), "json: "))
+	why := strings.TrimPrefix(err.Error(), "json: ")
+	return placed("", 0, 0, why, "%s: %s", what, why)
 }
 
 // lineCol returns the 1-based line and column of byte offset off in data.
@@ -89,15 +91,15 @@ func lineCol(data []byte, off int) (line, col int) {
 
 // FindProblem walks a generic JSON value against the Go type it should decode
 // into and describes the first mismatch, or returns "" when it finds none.
-func FindProblem(v any, t reflect.Type, path string) string {
+func FindProblem(v any, t reflect.Type, path string) Problem {
 	for t.Kind() == reflect.Pointer {
 		if v == nil {
-			return ""
+			return Problem{}
 		}
 		t = t.Elem()
 	}
 	if v == nil {
-		return ""
+		return Problem{}
 	}
 	if c, ok := reflect.New(t).Interface().(Shaped); ok {
 		return c.JSONProblem(v, path)
@@ -111,7 +113,7 @@ func FindProblem(v any, t reflect.Type, path string) string {
 			return Mismatch(path, "an array", v)
 		}
 		for i, e := range arr {
-			if msg := FindProblem(e, t.Elem(), path+"["+strconv.Itoa(i)+"]"); msg != "" {
+			if msg := FindProblem(e, t.Elem(), path+"["+strconv.Itoa(i)+"]"); msg.Found() {
 				return msg
 			}
 		}
@@ -121,19 +123,19 @@ func FindProblem(v any, t reflect.Type, path string) string {
 			return Mismatch(path, "an object", v)
 		}
 		for _, k := range sortedKeys(obj) {
-			if msg := FindProblem(obj[k], t.Elem(), joinPath(path, k)); msg != "" {
+			if msg := FindProblem(obj[k], t.Elem(), joinPath(path, k)); msg.Found() {
 				return msg
 			}
 		}
 	default:
 		return scalarProblem(v, t.Kind(), path)
 	}
-	return ""
+	return Problem{}
 }
 
 // StructProblem is FindProblem for a struct type t: v must be an object whose
 // keys are fields of t, each of its type.
-func StructProblem(v any, t reflect.Type, path string) string {
+func StructProblem(v any, t reflect.Type, path string) Problem {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return Mismatch(path, "an object", v)
@@ -141,16 +143,16 @@ func StructProblem(v any, t reflect.Type, path string) string {
 	for _, k := range sortedKeys(obj) {
 		f, ok := jsonField(t, k)
 		if !ok {
-			return joinPath(path, k) + ": unknown field"
+			return Problem{joinPath(path, k), "unknown field"}
 		}
-		if msg := FindProblem(obj[k], f.Type, joinPath(path, k)); msg != "" {
+		if msg := FindProblem(obj[k], f.Type, joinPath(path, k)); msg.Found() {
 			return msg
 		}
 	}
-	return ""
+	return Problem{}
 }
 
-func scalarProblem(v any, kind reflect.Kind, path string) string {
+func scalarProblem(v any, kind reflect.Kind, path string) Problem {
 	switch kind {
 	case reflect.String:
 		if _, ok := v.(string); !ok {
@@ -166,7 +168,7 @@ func scalarProblem(v any, kind reflect.Kind, path string) string {
 			return Mismatch(path, "a number", v)
 		}
 		if _, err := n.Float64(); err != nil {
-			return path + ": number out of range"
+			return Problem{path, "number out of range"}
 		}
 	case reflect.Int, reflect.Int64, reflect.Uint64:
 		n, ok := v.(json.Number)
@@ -174,13 +176,13 @@ func scalarProblem(v any, kind reflect.Kind, path string) string {
 			return Mismatch(path, "an integer", v)
 		}
 		if _, err := strconv.ParseInt(string(n), 10, 64); err != nil && kind != reflect.Uint64 {
-			return path + ": want an integer, got " + string(n)
+			return Problem{path, "want an integer, got " + string(n)}
 		}
 		if _, err := strconv.ParseUint(string(n), 10, 64); err != nil && kind == reflect.Uint64 {
-			return path + ": want an integer >= 0, got " + string(n)
+			return Problem{path, "want an integer >= 0, got " + string(n)}
 		}
 	}
-	return ""
+	return Problem{}
 }
 
 // jsonField finds the struct field that key decodes into, matching names
@@ -204,11 +206,8 @@ func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
 
 // Mismatch words a value of the wrong kind at path: "path: want WANT, got
 // a string".
-func Mismatch(path, want string, got any) string {
-	if path == "" {
-		path = "document"
-	}
-	return path + ": want " + want + ", got " + jsonKind(got)
+func Mismatch(path, want string, got any) Problem {
+	return Problem{path, "want " + want + ", got " + jsonKind(got)}
 }
 
 func jsonKind(v any) string {
@@ -238,7 +237,42 @@ func sortedKeys(m map[string]any) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 
-// errorf is an error whose message is formatted by capped.Sprintf.
-func errorf(format string, args ...any) error {
-	return errors.New(capped.Sprintf(format, args...))
+// Problem is what is wrong with one value of a document: Path is its field
+// path (workload.trace[3].service; "" for the document itself), Why what is
+// wrong with it. The zero Problem is none.
+type Problem struct {
+	Path, Why string
 }
+
+// Found says whether p is a problem.
+func (p Problem) Found() bool { return p.Why != "" }
+
+// String words p as the readers' messages do: "PATH: WHY".
+func (p Problem) String() string {
+	path := p.Path
+	if path == "" {
+		path = "document"
+	}
+	return path + ": " + p.Why
+}
+
+// Error is the error of DecodeStrict and CheckText: its text, and apart
+// from it the field (Field, a Problem's path) and the place in the
+// document (Line and Col, 0 when the problem is a value's, not a place's),
+// so a caller never has to find them in the text. Why is the text without
+// the field.
+type Error struct {
+	Field     string
+	Line, Col int
+	Why       string
+	text      string
+}
+
+// Error returns the message.
+func (e *Error) Error() string { return e.text }
+
+// placed is the *Error of a problem at a line and column of the document.
+func placed(field string, line, col int, why, format string, args ...any) *Error {
+	return &Error{Field: field, Line: line, Col: col, Why: why, text: capped.Sprintf(format, args...)}
+}
+
