@@ -100,9 +100,9 @@ func CheckJSONText(data []byte, v any, what string) error {
 	return nil
 }
 
-// MaxNameBytes bounds a scenario's name: runs carry it into every list
+// maxNameBytes bounds a scenario's name: runs carry it into every list
 // of them.
-const MaxNameBytes = 1000
+const maxNameBytes = 1000
 
 // Check checks the parts of the scenario that do not need its configuration
 // (distributions, tuning, analysis knobs, events, generated streams), as
@@ -116,8 +116,8 @@ func check(sc *scenario.Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return FieldErrorf("ubbconfig", "missing (the UBBCONFIG text is required)")
 	}
-	if len(sc.Name) > MaxNameBytes {
-		return FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), MaxNameBytes)
+	if len(sc.Name) > maxNameBytes {
+		return FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), maxNameBytes)
 	}
 	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err
