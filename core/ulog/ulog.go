@@ -288,7 +288,7 @@ type frame struct {
 	fn      string
 	svc     string
 	startUS int64
-	waitUS  int64      // a service's time inside its tpcalls and tpgetrplys
+	waitUS  int64       // a service's time inside its tpcalls and tpgetrplys
 	calls   [][2]string // a service's calls (service, mode), in order
 }
 
