@@ -17,7 +17,7 @@ import (
 // fitForm is what POST /fit reads: a trace or ulog parts (repeatable), and
 // optionally the configuration.
 var fitForm = formSpec{names: []string{"trace", "trace_map", "ulog", "ubbconfig", "dmconfig"},
-	want: "trace (with trace_map) or ulog (one part per file), and optionally ubbconfig and dmconfig",
+	want:    "trace (with trace_map) or ulog (one part per file), and optionally ubbconfig and dmconfig",
 	example: "curl -F ulog=@ULOG.120126 -F ubbconfig=@ubb.cfg"}
 
 // fitAnswer is POST /fit's answer: the report, and with a UBBCONFIG the

@@ -37,7 +37,7 @@ func TestFitULOGThenRun(t *testing.T) {
 			Fit     map[string]any
 			Calls   []struct {
 				Service, Mode string
-				P         *float64
+				P             *float64
 			}
 		}
 		Arrivals struct {
