@@ -344,7 +344,11 @@ func (lg *Log) walk(evs []event, files []File) {
 			stacks[ev.thread] = append(st, f)
 			continue
 		}
-		if len(st) == 0 || st[len(st)-1].fn != ev.fn {
+		top := len(st) - 1
+		for top >= 0 && st[top].fn != ev.fn && (st[top].fn == "tpforward" || st[top].fn == "tpacall") {
+			top-- // a tpforward (or tpacall) whose own close the log does not have: it ended with its caller
+		}
+		if top < 0 || st[top].fn != ev.fn {
 			want := "nothing open"
 			if len(st) > 0 {
 				want = "{ " + st[len(st)-1].fn + " open"
@@ -352,8 +356,8 @@ func (lg *Log) walk(evs []event, files []File) {
 			lg.malformed(files[ev.file].Name, ev.line, fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
 			continue
 		}
-		f := st[len(st)-1]
-		stacks[ev.thread] = st[:len(st)-1]
+		f := st[top]
+		stacks[ev.thread] = st[:top]
 		dur := ev.us - f.startUS
 		switch f.fn {
 		case "tpcall", "tpgetrply":

@@ -127,3 +127,18 @@ func TestMalformed(t *testing.T) {
 		t.Error("no file: want an error")
 	}
 }
+
+// A tpforward whose close the log does not have ends with its service: the
+// service's close still closes it, and the forward is a call.
+func TestForwardWithoutClose(t *testing.T) {
+	text := `100000.000.h!s.1.1.1: TRACE:at: { tpservice({"A"})
+100000.002.h!s.1.1.1: TRACE:at:   { tpforward("B", 0x0, 0, 0)
+100000.003.h!s.1.1.1: TRACE:at: } tpservice
+`
+	lg, _ := Read([]File{{Name: "ULOG.010226", Text: text}})
+	a := lg.Services["A"]
+	if lg.Malformed != 0 || a == nil || a.Executions != 1 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpforward", 1}}) ||
+		!reflect.DeepEqual(a.OwnUS, []int64{3000}) {
+		t.Errorf("malformed %d, A %+v", lg.Malformed, a)
+	}
+}
