@@ -299,10 +299,17 @@ func b2f(b bool) float64 {
 }
 
 // gammaP is the regularized lower incomplete gamma function P(a, x): its
-// series below a+1, its continued fraction above (Numerical Recipes' gammp).
+// series below a+1, its continued fraction above (Numerical Recipes' gammp);
+// above a = 1000 (where the series would take thousands of terms per
+// sample), the Wilson–Hilferty normal approximation, whose error there is
+// below 1e-4.
 func gammaP(a, x float64) float64 {
 	if x <= 0 {
 		return 0
+	}
+	if a > 1000 {
+		v := 1 / (9 * a)
+		return 0.5 * math.Erfc(-(math.Cbrt(x/a)-(1-v))/(math.Sqrt(v)*math.Sqrt2))
 	}
 	lg, _ := math.Lgamma(a)
 	lead := float64(a*fmath.Log(x)) - x - lg

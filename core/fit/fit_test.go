@@ -172,3 +172,25 @@ func TestEdgeCases(t *testing.T) {
 		}
 	}
 }
+
+// Wilson–Hilferty above a = 1000 meets the series at the boundary.
+func TestGammaPLargeShape(t *testing.T) {
+	for _, z := range []float64{-3, -1, 0, 0.5, 2} {
+		x := 1000 + z*math.Sqrt(1000)
+		series := gammaP(1000, x)
+		wh := gammaP(1000.0000001, x)
+		if math.Abs(series-wh) > 1e-4 {
+			t.Errorf("x=%g: series %g, Wilson–Hilferty %g", x, series, wh)
+		}
+	}
+}
+
+// BenchmarkFit fits 100 000 gamma samples: every family, the distances and
+// the empirical.
+func BenchmarkFit(b *testing.B) {
+	x := draw(100_000, 11, func(r *rand.Rand) float64 { return gammaDraw(r, 2.3, 3) })
+	b.ReportAllocs()
+	for b.Loop() {
+		Fit(x)
+	}
+}
