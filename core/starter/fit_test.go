@@ -60,3 +60,38 @@ func TestFitTrace(t *testing.T) {
 		t.Error("no source: want an error")
 	}
 }
+
+// Two and a half hours of arrivals from a ULOG: hourly rates labelled with
+// their clock time, the last hour's over the half it covers.
+func TestRatesHourly(t *testing.T) {
+	const start = int64(1796119200) * 1e6 // 2026-12-01 10:00:00 UTC
+	var arr []arrival
+	for i := range 3600 { // one a second in the first hour
+		arr = append(arr, arrival{us: start + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	for i := range 1800 { // one every two seconds in the second
+		arr = append(arr, arrival{us: start + 3600e6 + int64(i)*2e6, svc: "A", origin: "SITE2", w: 1})
+	}
+	for i := range 1800 { // one a second for the next half hour
+		arr = append(arr, arrival{us: start + 7200e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	got := rates(arr, true, start)
+	// Span: the last arrival at 2 h 29 min 59 s = 8 999 s; 7 200 requests.
+	a := got.Services["A"]
+	if got.SpanS != 8999 || got.Start != "2026-12-01T10:00:00.000Z" || a.RatePerS != 0.8 {
+		t.Errorf("span %g start %s rate %g", got.SpanS, got.Start, a.RatePerS)
+	}
+	want := []HourRate{{0, "10:00", 1}, {1, "11:00", 0.5}, {2, "12:00", 1}}
+	if len(a.Hourly) != 3 {
+		t.Fatalf("hourly %+v", a.Hourly)
+	}
+	for i, h := range a.Hourly {
+		if h != want[i] {
+			t.Errorf("hour %d: %+v, want %+v", i, h, want[i])
+		}
+	}
+	// SITE1: 5 400 of the 8 999 s; SITE2: 1 800.
+	if a.Origins["SITE1"] != 0.6 || a.Origins["SITE2"] != 0.2 {
+		t.Errorf("origins %v", a.Origins)
+	}
+}
