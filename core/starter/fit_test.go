@@ -2,6 +2,7 @@ package starter
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -95,3 +96,57 @@ func TestRatesHourly(t *testing.T) {
 		t.Errorf("origins %v", a.Origins)
 	}
 }
+
+// Every candidate the report offers is a service_time the scenario accepts
+// as it is, not only the chosen one: two sample sets, one with a long tail
+// (sd above the mean: the hyperexponential is offered) and one narrow
+// (the erlang is), so that every family is tried.
+func TestCandidatesAreServiceTimes(t *testing.T) {
+	ubbText := starterUBB
+	seen := map[string]bool{}
+	for _, tail := range []bool{true, false} {
+		var b strings.Builder
+		b.WriteString("time_ms,service,service_ms\n")
+		for i := range 400 {
+			v := float64(i%20+1) * 0.3
+			if !tail {
+				v = 5 + float64(i%20)*0.2
+			} else if i%25 == 0 {
+				v = 60 + float64(i%7)
+			}
+			b.WriteString(itoa(i*10) + ",A," + ftoa(v) + "\n")
+		}
+		text := b.String()
+		rep, err := Fit(FitSources{Trace: &text, UBBConfig: &ubbText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rep.Services["A"].Candidates {
+			if c.Fit == nil {
+				continue
+			}
+			seen[c.Family] = true
+			sc, _, err := FromFit(Files{UBBConfig: &ubbText}, rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := sc.Services["A"]
+			spec.ServiceTime = toCore(c.Fit)
+			sc.Services["A"] = spec
+			data, _ := json.Marshal(sc)
+			parsed, err := core.ParseScenario(data)
+			if err == nil {
+				_, err = core.Compile(parsed, core.RunOptions{})
+			}
+			if err != nil {
+				t.Errorf("%s candidate %+v: %v", c.Family, c.Fit, err)
+			}
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("families tried %v, want all 5", seen)
+	}
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
