@@ -43,7 +43,7 @@ func allowed(pkg string) bool {
 }
 
 // The layers of the packages under core. The leaves below core (core/ubb,
-// core/scenario, core/trace, core/internal/...) import the standard library and leaves
+// core/scenario, core/trace, core/fit, core/ulog, core/internal/...) import the standard library and leaves
 // lower down only; core imports the leaves; the packages above core
 // (core/sweep, core/starter, core/tmadmin) import core and the leaves, never
 // one another. Nothing under core imports a module outside the standard
@@ -63,8 +63,13 @@ func mayImport(pkg, imp string) bool {
 		return internal
 	case pkg == module+"/core/trace":
 		return internal || imp == module+"/core/ubb"
+	case pkg == module+"/core/fit", pkg == module+"/core/ulog":
+		return internal
 	case pkg == module+"/core":
 		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace" || imp == module+"/core/scenario"
+	}
+	if imp == module+"/core/fit" || imp == module+"/core/ulog" { // leaves only the packages above core use
+		return true
 	}
 	return mayImport(module+"/core", imp) || imp == module+"/core" // above core
 }
@@ -128,6 +133,13 @@ func TestMayImport(t *testing.T) {
 		{"core/sweep", "core/starter", false},
 		{"core/starter", "core/trace", true},
 		{"core/tmadmin", "core/sweep", false},
+		{"core/fit", "core/internal/fmath", true},
+		{"core/fit", "core", false},
+		{"core/fit", "core/trace", false},
+		{"core/ulog", "core/ubb", false},
+		{"core/starter", "core/fit", true},
+		{"core/starter", "core/ulog", true},
+		{"core/ulog", "core/fit", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {

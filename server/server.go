@@ -231,6 +231,7 @@ func (s *Server) routes() *echo.Echo {
 	get("/api/v1/sweeps/:id", s.getSweep)
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
+	e.POST("/api/v1/fit", s.fit)
 	get("/s/:id", s.sharedScenario)
 	get("/*", s.static)
 	return e

@@ -125,11 +125,14 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 }
 
 // fromTrace says whether err is about the trace (its diagnostics' source).
-func fromTrace(err error) bool {
+func fromTrace(err error) bool { return fromSource(err, ubb.SourceTrace) }
+
+// fromSource says whether err is about the input source (ubb.SourceTrace...).
+func fromSource(err error, source string) bool {
 	var ce *core.Error
 	if errors.As(err, &ce) {
 		for _, d := range ce.Diagnostics {
-			if d.Source == ubb.SourceTrace {
+			if d.Source == source {
 				return true
 			}
 		}

@@ -34,8 +34,11 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
 	load := fs.String("load", strconv.FormatFloat(starter.DefaultLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
 	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
+	fitLog := fs.Bool("fit", false, "fit service times from the --trace (as tuxlb fit does) instead of exponentials of its means")
+	var ulogs ulogFlag
+	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit service times, calls and rates from (repeatable; implies --fit)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [--out FILE]")
+		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--fit] | --ulog FILE...] [--out FILE]")
 		fmt.Fprintln(stderr, "       (- for one of the files reads it from standard input)")
 		fs.PrintDefaults()
 	}
@@ -72,8 +75,17 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !checkModelFiles(probe, &ff, stderr, "init") {
 		return 1
 	}
-	sc, err := starter.New(files)
-	if err != nil {
+	if *fitLog && ff.trace == "" && len(ulogs) == 0 {
+		fmt.Fprintln(stderr, "tuxlb init: --fit fits a --trace FILE or --ulog FILE")
+		return 2
+	}
+	var sc *scenario.Scenario
+	if *fitLog || len(ulogs) > 0 {
+		sc, err = initFitted(files, ulogs, &ff, stdin, stderr)
+		if sc == nil {
+			return 1
+		}
+	} else if sc, err = starter.New(files); err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %s\n", fileError(err, &ff, ""))
 		return 1
 	}

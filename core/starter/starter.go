@@ -10,6 +10,7 @@ package starter
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -207,23 +208,38 @@ func defaultOrigin(m *core.Model) string {
 	return m.Machines[0].LMID
 }
 
-// capacityStreams gives every service a Poisson stream at load times its
-// share of the servers: each local server's time is split evenly among the
-// services it offers.
+// capacityStreams gives every service a Poisson stream from the default
+// origin that keeps every server at most load busy by construction,
+// whichever of its servers Tuxedo's rules pick (the first idle one, the
+// least loaded queue, or always the first with LDBAL N): each running
+// server's time (spare instances past MIN serve nothing) is split evenly
+// among the services it offers, and a service's offered work (rate × mean)
+// is load times the smallest share any of its servers gives it. A server's
+// busy fraction is at most the work offered to the services it offers, the
+// sum of those shares times load: at most load. A routed service's values
+// are drawn from its RANGES (routeFor); a group that gets the fraction f of
+// them holds its servers to f of the work, so the smallest share is
+// divided by f.
 func capacityStreams(m *core.Model, local, remote []string, means map[string]float64, load float64) *scenario.Generator {
-	share := map[string]float64{}
+	minShare := map[string]map[string]float64{} // service -> SRVGRP -> smallest share of its servers
 	for _, srv := range m.Servers {
-		if srv.System || srv.Gateway {
+		if srv.System || srv.Gateway || srv.Spare {
 			continue
 		}
 		var mine []string
 		for _, s := range srv.Services {
-			if _, ok := means[s]; ok {
+			if _, ok := means[s]; ok && !slices.Contains(mine, s) {
 				mine = append(mine, s)
 			}
 		}
 		for _, s := range mine {
-			share[s] += 1 / float64(len(mine))
+			if minShare[s] == nil {
+				minShare[s] = map[string]float64{}
+			}
+			sh := 1 / float64(len(mine))
+			if old, ok := minShare[s][srv.Group]; !ok || sh < old {
+				minShare[s][srv.Group] = sh
+			}
 		}
 	}
 	origin := defaultOrigin(m)
@@ -231,11 +247,31 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 	names := append(slices.Clone(local), remote...)
 	slices.Sort(names)
 	for _, s := range names {
+		st := scenario.Stream{Service: s, Origin: origin, Arrivals: "poisson"}
 		rate := load * 1000 / defaultDomainMS
 		if mean, ok := means[s]; ok {
-			rate = load * share[s] * 1000 / max(mean, 0.001)
+			offers := map[string]bool{}
+			for grp := range minShare[s] {
+				offers[grp] = true
+			}
+			work := math.Inf(1) // servers' worth of work the service may be offered
+			if rs := routeFor(m, s, offers); rs != nil {
+				st.Route = rs.spec
+				for grp, frac := range rs.group {
+					work = min(work, minShare[s][grp]/frac)
+				}
+			} else {
+				for _, sh := range minShare[s] {
+					work = min(work, sh)
+				}
+			}
+			if math.IsInf(work, 1) {
+				work = 0
+			}
+			rate = load * work * 1000 / max(mean, 0.001)
 		}
-		g.Streams = append(g.Streams, scenario.Stream{Service: s, Origin: origin, Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+		st.RatePerS = max(round3(rate), 0.001)
+		g.Streams = append(g.Streams, st)
 	}
 	return g
 }
@@ -306,10 +342,25 @@ func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 	})
 	for _, k := range keys {
 		rate := float64(ts.count[k]) * 1000 / spanMS
-		g.Streams = append(g.Streams, scenario.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
-			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)})
+		st := scenario.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
+			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)}
+		if rs := routeFor(m, st.Service, servingGroups(m, st.Service)); rs != nil {
+			st.Route = rs.spec
+		}
+		g.Streams = append(g.Streams, st)
 	}
 	return g
+}
+
+// servingGroups are the groups with a running server that offers svc.
+func servingGroups(m *core.Model, svc string) map[string]bool {
+	out := map[string]bool{}
+	for _, srv := range m.Servers {
+		if !srv.System && !srv.Gateway && !srv.Spare && slices.Contains(srv.Services, svc) {
+			out[srv.Group] = true
+		}
+	}
+	return out
 }
 
 // scenarioName is the scenario's name: what it was made from and where to look.

@@ -2,6 +2,8 @@ package starter
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -38,11 +40,14 @@ func TestNew(t *testing.T) {
 		t.Errorf("advertise: got %v, want %v", sc.Advertise, want)
 	}
 	// Each server's time split evenly among its services: simpserv gives A
-	// and B 1/2 each, other gives A 1, legacy gives A and C 1/2 each. So A
-	// has 2 servers' worth, B and C 1/2. At 50% busy and 10 ms per request
-	// (100 per second per server): A 0.5*2*100 = 100/s, B and C 25/s.
+	// and B 1/2 each, other gives A 1, legacy gives A and C 1/2 each. A
+	// service is offered load times the smallest share of its servers, so
+	// that no server is above 50% busy even if it alone took all of its
+	// services' requests: A min(1/2, 1, 1/2) = 1/2, B 1/2, C 1/2. At 50%
+	// busy and 10 ms per request (100 per second per server): 0.5*0.5*100
+	// = 25/s each (simpserv then has at most 25+25 = 50/s, 50% busy).
 	want := []scenario.Stream{
-		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 100},
+		{Service: "A", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
 		{Service: "B", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
 		{Service: "C", Origin: "site1", Arrivals: "poisson", RatePerS: 25},
 	}
@@ -182,5 +187,118 @@ func TestParseScenario(t *testing.T) {
 	// only missing what the files give is complete with them.
 	if _, err := ParseScenario([]byte(`{"workload": {}}`), Files{}); err == nil || !strings.HasPrefix(err.Error(), "ubbconfig: missing") {
 		t.Errorf("without the file: got %v, want ubbconfig missing", err)
+	}
+}
+
+// The starters of the configurations under testdata (real ones, and the
+// bank sample with routing by account and branch) run with no TPESYSTEM
+// (routed services get values from their RANGES) and no server above 60%
+// busy (each is about 50% busy by construction).
+func TestStarterStaysBelowHalfBusy(t *testing.T) {
+	type cfg struct{ name, text string }
+	var cfgs []cfg
+	var bank struct {
+		UBBConfig string `json:"ubbconfig"`
+	}
+	data, err := os.ReadFile("../../examples/bank-routing.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &bank); err != nil {
+		t.Fatal(err)
+	}
+	cfgs = append(cfgs, cfg{"bank-routing", bank.UBBConfig})
+	paths, _ := filepath.Glob("../../testdata/tuxedo-configs/*.ubb")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, cfg{filepath.Base(p), string(b)})
+	}
+	ran, routed := 0, 0
+	for _, c := range cfgs {
+		sc, err := New(Files{UBBConfig: &c.text})
+		if err != nil {
+			continue // a configuration that does not load (the syntax-error samples) or offers nothing
+		}
+		for _, st := range sc.Workload.Generate.Streams {
+			if st.Route != nil {
+				routed++
+			}
+		}
+		sc.Workload.Generate.DurationMS = 20000
+		r, err := core.Run(sc, core.RunOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		ran++
+		if n := r.Requests.Failed["TPESYSTEM"]; n > 0 {
+			t.Errorf("%s: %d TPESYSTEM failures", c.name, n)
+		}
+		for _, s := range r.Servers {
+			if s.Utilization >= 0.6 {
+				t.Errorf("%s: server %s %.2f busy, want < 0.6", c.name, s.ID, s.Utilization)
+			}
+		}
+	}
+	if ran < 10 || routed < 5 {
+		t.Errorf("ran %d starters with %d routed streams: want the testdata configurations", ran, routed)
+	}
+}
+
+// Routed services draw values from their RANGES, weighted by width.
+func TestStarterRoutes(t *testing.T) {
+	ubbText := `*RESOURCES
+MODEL SHM
+LDBAL Y
+*MACHINES
+h LMID=site1
+*GROUPS
+G1 LMID=site1 GRPNO=1
+G2 LMID=site1 GRPNO=2
+G3 LMID=site1 GRPNO=3
+G9 LMID=site1 GRPNO=9
+*SERVERS
+S SRVGRP=G1 SRVID=1 MIN=2 CLOPT="-s ACCT,NAME"
+S SRVGRP=G2 SRVID=1 CLOPT="-s ACCT,NAME"
+S SRVGRP=G3 SRVID=1 CLOPT="-s ACCT"
+*SERVICES
+ACCT ROUTING=ACCT
+NAME ROUTING=NAMES
+*ROUTING
+ACCT FIELD=ACCT RANGES="MIN-999:G1, 1000-3999:G1, 5000-5999:G2, 6000-6999:G3, 7000-7999:G9, *:*"
+NAMES FIELD=NAME RANGES="'A'-'M':G1, 'N'-'Z':G2, *:*"
+`
+	sc, err := New(Files{UBBConfig: &ubbText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ACCT: MIN-999 and * are unbounded, G9 serves nothing; 1000-3999
+	// (3000 values, G1), 5000-5999 (1000, G2), 6000-6999 (1000, G3) have a
+	// gap, so one value inside each, weighted 3000:1000:1000. Shares: G1's
+	// servers offer two services (1/2), G2's two (1/2), G3's one (1).
+	// Fractions 0.6, 0.2, 0.2: work min(0.5/0.6, 0.5/0.2, 1/0.2) = 0.8333,
+	// rate 0.5*0.8333*100 = 41.7/s. NAME: strings, one value each, weights
+	// 1:1; work min(0.5/0.5, 0.5/0.5) = 1, rate 50/s.
+	st := sc.Workload.Generate.Streams
+	if len(st) != 2 || st[0].Service != "ACCT" || st[1].Service != "NAME" {
+		t.Fatalf("streams %+v", st)
+	}
+	a, n := st[0], st[1]
+	if a.RatePerS != 41.7 || a.Route == nil || !reflect.DeepEqual(a.Route.Values, []scenario.RouteValue{"2499", "5499", "6499"}) ||
+		!reflect.DeepEqual(a.Route.Weights, []float64{3000, 1000, 1000}) {
+		t.Errorf("ACCT: %+v route %+v", a, a.Route)
+	}
+	if n.RatePerS != 50 || n.Route == nil || !reflect.DeepEqual(n.Route.Values, []scenario.RouteValue{"A", "N"}) {
+		t.Errorf("NAME: %+v route %+v", n, n.Route)
+	}
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Requests.Failed) != 0 {
+		t.Errorf("failed %v, want none", r.Requests.Failed)
 	}
 }

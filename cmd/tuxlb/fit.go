@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/starter"
+	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/ulog"
+)
+
+func init() {
+	commands["fit"] = command{
+		summary: "fit service times, calls and rates from a request log or ULOG files (TMTRACE)",
+		run:     runFit,
+	}
+}
+
+// ulogFlag is the repeatable --ulog FILE.
+type ulogFlag []string
+
+func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
+func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
+
+// readULOGs reads the --ulog files ("-" once: standard input).
+func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
+	var out []ulog.File
+	for _, p := range paths {
+		s, err := readText(p, "--ulog", stdin)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ulog.File{Name: baseName(p), Text: *s})
+	}
+	return out, nil
+}
+
+// fitSources reads what fit and init --fit fit from.
+func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {
+	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, ULOG: ulogs,
+		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig}
+}
+
+// encodeJSON is v as indented JSON, HTML characters as they are.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(v)
+	return buf.Bytes(), err
+}
+
+// runFit is `tuxlb fit (--trace FILE [--trace-map M] | --ulog FILE...)
+// [--ubbconfig FILE [--dmconfig FILE]] [--out FILE]`: the fit report
+// (starter.Fit) on standard output; with --out, also the scenario made from
+// it (starter.FromFit). Exit 1 for a bad file, 2 for bad flags.
+func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var ff fileFlags
+	var ulogs ulogFlag
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): its service_ms column is fitted")
+	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
+	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines (ULOGPFX.mmddyy; repeat for several machines or days)")
+	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: names resolved against it, hosts mapped to LMIDs (required by --out)")
+	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
+	out := fs.String("out", "", "also write a complete scenario made from the fit to `FILE` (needs --ubbconfig)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--out FILE]]")
+		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--out FILE]]")
+		fmt.Fprintln(stderr, "       prints the fit report (docs/fit.md); - for one of the files reads standard input")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "tuxlb fit: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	case (ff.trace == "") == (len(ulogs) == 0):
+		fmt.Fprintln(stderr, "tuxlb fit: want --trace FILE or --ulog FILE (one of them)")
+		fs.Usage()
+		return 2
+	case *out != "" && ff.ubbconfig == "":
+		fmt.Fprintln(stderr, "tuxlb fit: --out needs --ubbconfig FILE (the scenario is made for a configuration)")
+		return 2
+	case ff.traceMap != "" && ff.trace == "":
+		fmt.Fprintln(stderr, "tuxlb fit: --trace-map reads a --trace")
+		return 2
+	}
+	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace}, []string{"--ubbconfig", "--dmconfig", "--trace"}
+	for _, u := range ulogs {
+		paths, names = append(paths, u), append(names, "--ulog")
+	}
+	if err := stdinOnce(paths, names); err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
+		return 2
+	}
+	files, err := ff.read(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
+		return 1
+	}
+	ulogFiles, err := readULOGs(ulogs, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
+		return 1
+	}
+	rep, err := starter.Fit(fitSources(files, ulogFiles))
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %s\n", fitError(err, &ff))
+		return 1
+	}
+	data, err := encodeJSON(rep)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
+		return 1
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(stderr, "tuxlb fit: warning: %s\n", w)
+	}
+	if *out != "" {
+		sc, warn, err := starter.FromFit(files, rep)
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb fit: %s\n", fitError(err, &ff))
+			return 1
+		}
+		scData, err := encodeJSON(sc)
+		if err == nil {
+			err = os.WriteFile(*out, scData, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb fit: --out: %v\n", err)
+			return 1
+		}
+		for _, w := range warn {
+			fmt.Fprintf(stderr, "tuxlb fit: --out: %s\n", w)
+		}
+		fmt.Fprintf(stderr, "tuxlb fit: wrote %s (%d services timed, %d streams); run it with tuxlb run %s\n",
+			*out, len(sc.Services), len(sc.Workload.Generate.Streams), *out)
+	}
+	if _, err := stdout.Write(data); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// fitError names the file an error of fit comes from.
+func fitError(err error, ff *fileFlags) string {
+	if ff.ubbconfig != "" && fromSource(err, ubb.SourceUBBConfig) {
+		return displayName(ff.ubbconfig) + strings.TrimPrefix(err.Error(), "ubbconfig")
+	}
+	return fileError(err, ff, "")
+}
+
+// initFitted is init's scenario with --fit or --ulog: the fit report made
+// into a scenario (starter.FromFit); nil after printing the problem.
+func initFitted(files starter.Files, ulogs []string, ff *fileFlags, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, error) {
+	if ff.trace != "" && len(ulogs) > 0 {
+		fmt.Fprintln(stderr, "tuxlb init: fit from a --trace or from --ulog files, not both")
+		return nil, nil
+	}
+	ulogFiles, err := readULOGs(ulogs, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
+		return nil, err
+	}
+	rep, err := starter.Fit(fitSources(files, ulogFiles))
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %s\n", fitError(err, ff))
+		return nil, err
+	}
+	sc, warn, err := starter.FromFit(files, rep)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %s\n", fitError(err, ff))
+		return nil, err
+	}
+	for _, w := range append(rep.Warnings, warn...) {
+		fmt.Fprintf(stderr, "tuxlb init: warning: %s\n", w)
+	}
+	return sc, nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const bankULOG = "../../core/ulog/testdata/bank/"
+
+// tuxlbRun runs Main and returns its exit code, stdout and stderr.
+func tuxlbRun(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// The bank ULOGs (core/ulog/testdata/bank/NOTES.md): own-work times, calls
+// and arrivals as constructed, hosts mapped to LMIDs; --out then run.
+func TestFitULOGThenRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sc.json")
+	code, stdout, stderr := tuxlbRun("fit", "--ulog", bankULOG+"node1/ULOG.120126", "--ulog", bankULOG+"node2/ULOG.120126",
+		"--ubbconfig", bankULOG+"ubbconfig", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Services map[string]struct {
+			Samples int
+			MeanMS  float64 `json:"mean_ms"`
+			Fit     map[string]any
+			Calls   []struct {
+				Service, Mode string
+				P             *float64
+			}
+		}
+		Arrivals struct {
+			SpanS    float64 `json:"span_s"`
+			Services map[string]struct {
+				Origins map[string]float64
+			}
+		}
+		ULOG struct{ Malformed int }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	x := rep.Services["TRANSFER"]
+	if x.Samples != 10 || x.MeanMS != 2.9 || len(x.Calls) != 3 || x.Calls[2].Service != "AUDIT" || x.Calls[2].Mode != "tpacall" ||
+		x.Calls[2].P == nil || *x.Calls[2].P != 0.3 || x.Calls[0].P != nil {
+		t.Errorf("TRANSFER: %+v", x)
+	}
+	if d := rep.Services["DEPOSIT"]; d.Fit["dist"] != "const" || d.Fit["ms"] != 4.0 {
+		t.Errorf("DEPOSIT: %+v, want const 4 ms", d)
+	}
+	if o := rep.Arrivals.Services["TRANSFER"].Origins; len(o) != 1 || o["SITE1"] != 1.11 || rep.Arrivals.SpanS != 9 {
+		t.Errorf("arrivals %+v: want TRANSFER 10 in 9 s (1.11/s) from SITE1 (host node1)", rep.Arrivals)
+	}
+	if rep.ULOG.Malformed != 2 || !strings.Contains(stderr, "2 malformed TRACE lines") {
+		t.Errorf("malformed %d, stderr %q", rep.ULOG.Malformed, stderr)
+	}
+	code, runOut, stderr := tuxlbRun("run", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Requests struct {
+			Issued, Completed, Nested int
+			Failed                    map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(runOut), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests.Issued == 0 || res.Requests.Issued != res.Requests.Completed || len(res.Requests.Failed) != 0 || res.Requests.Nested == 0 {
+		t.Errorf("run: %+v, want every request completed, nested calls made", res.Requests)
+	}
+	// init --ulog makes the same scenario.
+	init := filepath.Join(t.TempDir(), "init.json")
+	if code, _, stderr := tuxlbRun("init", "--ubbconfig", bankULOG+"ubbconfig", "--ulog", bankULOG+"node1/ULOG.120126",
+		"--ulog", bankULOG+"node2/ULOG.120126", "--out", init); code != 0 {
+		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(init)
+	if !bytes.Equal(a, b) {
+		t.Error("init --ulog and fit --out wrote different scenarios")
+	}
+}
+
+const fitUBB = `*RESOURCES
+MODEL SHM
+LDBAL Y
+*MACHINES
+h LMID=SITE1
+*GROUPS
+G LMID=SITE1 GRPNO=1
+*SERVERS
+srv SRVGRP=G SRVID=1 MIN=4 CLOPT="-s QUERY,UPDATE"
+`
+
+// A two-hour request log whose QUERY times are lognormal (mean 8 ms, sd
+// 6 ms) and UPDATE times exponential (mean 15 ms): the report names the
+// families, gives hourly rates (2 000 rows in the first hour, 1 000 in the
+// second), and the scenario --out writes runs.
+func TestFitTraceThenRun(t *testing.T) {
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(3, 4))
+	var b strings.Builder
+	b.WriteString("time_ms,service,origin,service_ms\n")
+	sigma := math.Sqrt(math.Log(1 + 36.0/64))
+	mu := math.Log(8) - sigma*sigma/2
+	for i := range 3000 {
+		var at float64
+		if i < 2000 {
+			at = float64(i) * 1800 // 2 000 in the first hour
+		} else {
+			at = 3600000 + float64(i-2000)*3600 // 1 000 in the second
+		}
+		if i%3 == 2 {
+			fmt.Fprintf(&b, "%.0f,UPDATE,SITE1,%.3f\n", at, 15*r.ExpFloat64())
+		} else {
+			fmt.Fprintf(&b, "%.0f,QUERY,SITE1,%.3f\n", at, math.Exp(mu+sigma*r.NormFloat64()))
+		}
+	}
+	tracePath, ubbPath, out := filepath.Join(dir, "log.csv"), filepath.Join(dir, "ubb"), filepath.Join(dir, "sc.json")
+	os.WriteFile(tracePath, []byte(b.String()), 0o644)
+	os.WriteFile(ubbPath, []byte(fitUBB), 0o644)
+	code, stdout, stderr := tuxlbRun("fit", "--trace", tracePath, "--ubbconfig", ubbPath, "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Services map[string]struct {
+			Samples int
+			Fit     struct {
+				Dist   string
+				MeanMS float64 `json:"mean_ms"`
+			}
+		}
+		Arrivals struct {
+			Services map[string]struct {
+				RatePerS float64 `json:"rate_per_s"`
+				Hourly   []struct {
+					Hour     int
+					RatePerS float64 `json:"rate_per_s"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	q, u := rep.Services["QUERY"], rep.Services["UPDATE"]
+	if q.Samples != 2000 || q.Fit.Dist != "lognormal" || math.Abs(q.Fit.MeanMS-8) > 0.4 {
+		t.Errorf("QUERY: %+v, want lognormal of mean 8 ms", q)
+	}
+	if u.Samples != 1000 || u.Fit.Dist != "exp" || math.Abs(u.Fit.MeanMS-15) > 1.5 {
+		t.Errorf("UPDATE: %+v, want exp of mean 15 ms", u)
+	}
+	// QUERY: rows with i mod 3 of 0 or 1: 1 334 in the first hour
+	// (0.3706/s), 666 in the second, which the log covers up to its last
+	// row (3 596.4 s: 0.1852/s); rates to three digits.
+	h := rep.Arrivals.Services["QUERY"].Hourly
+	if len(h) != 2 || h[0].RatePerS != 0.371 || h[1].RatePerS != 0.185 {
+		t.Errorf("QUERY hourly %+v, want 0.371 then 0.185 per second", h)
+	}
+	code, runOut, stderr := tuxlbRun("run", out)
+	if code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Requests struct {
+			Issued, Completed int
+		}
+	}
+	json.Unmarshal([]byte(runOut), &res)
+	// About 3 000 requests over the two hours.
+	if res.Requests.Completed < 2700 || res.Requests.Completed > 3300 || res.Requests.Issued != res.Requests.Completed {
+		t.Errorf("run: %+v, want about 3 000 completed", res.Requests)
+	}
+}
+
+func TestFitFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"fit"}, 2, "want --trace FILE or --ulog FILE"},
+		{[]string{"fit", "--trace", "a", "--ulog", "b"}, 2, "one of them"},
+		{[]string{"fit", "--ulog", bankULOG + "node1/ULOG.120126", "--out", "x"}, 2, "--out needs --ubbconfig"},
+		{[]string{"fit", "--ulog", "/nonexistent/ULOG.010126"}, 1, "--ulog: open /nonexistent"},
+		{[]string{"fit", "--ulog", "-", "--ubbconfig", "-"}, 2, "standard input"},
+		{[]string{"init", "--ubbconfig", bankULOG + "ubbconfig", "--fit"}, 2, "--fit fits a --trace"},
+	} {
+		code, _, stderr := tuxlbRun(tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tt.args, code, stderr, tt.code, tt.msg)
+		}
+	}
+	// A trace row that cannot be read names the file and the row.
+	p := filepath.Join(t.TempDir(), "bad.csv")
+	os.WriteFile(p, []byte("time_ms,service,service_ms\n0,A,1\nx,A,2\n"), 0o644)
+	if code, _, stderr := tuxlbRun("fit", "--trace", p); code != 1 || !strings.Contains(stderr, "bad.csv") || !strings.Contains(stderr, "row 2") {
+		t.Errorf("bad row: exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,444 @@
+package starter
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/fit"
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/trace"
+	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/ulog"
+)
+
+// FitSources are what `tuxlb fit` reads: a request log (Trace, read with
+// Columns) or ULOG files, and optionally the UBBCONFIG (and DMCONFIG) whose
+// names they are resolved against (a ULOG's host names map to LMIDs through
+// *MACHINES).
+type FitSources struct {
+	Trace     *string
+	TraceName string
+	Columns   *scenario.TraceMap
+	ULOG      []ulog.File
+	UBBConfig *string
+	DMConfig  *string
+}
+
+// FitReport is what a log says of each service, fitted (docs/fit.md).
+type FitReport struct {
+	Source    string                    `json:"source"` // "trace" or "ulog"
+	Criterion string                    `json:"criterion"`
+	Services  map[string]*ServiceReport `json:"services"`
+	Arrivals  Arrivals                  `json:"arrivals"`
+	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
+	Warnings  []string                  `json:"warnings,omitempty"`
+}
+
+// ServiceReport is one service's measured time, its fit and, from a ULOG,
+// its executions and nested calls.
+type ServiceReport struct {
+	Samples    int                 `json:"samples"`
+	MeanMS     *float64            `json:"mean_ms,omitempty"`
+	SDMS       *float64            `json:"sd_ms,omitempty"`
+	Fit        *scenario.Dist      `json:"fit,omitempty"`
+	KS         *float64            `json:"ks,omitempty"`
+	Choice     string              `json:"choice,omitempty"`
+	Candidates []fit.Candidate     `json:"candidates,omitempty"`
+	Executions int                 `json:"executions,omitempty"`
+	Calls      []scenario.CallStep `json:"calls,omitempty"`
+}
+
+// Arrivals are the requests that came from outside the measured services:
+// each service's rate over the log's span, per origin, and per hour when
+// the log spans more than one.
+type Arrivals struct {
+	SpanS    float64                     `json:"span_s"`
+	Start    string                      `json:"start,omitempty"` // a ULOG's first line (UTC as written)
+	Services map[string]*ServiceArrivals `json:"services"`
+}
+
+// ServiceArrivals is one service's arrivals.
+type ServiceArrivals struct {
+	RatePerS float64            `json:"rate_per_s"`
+	Origins  map[string]float64 `json:"origins"` // LMID (or an unmapped host) -> requests per second
+	Hourly   []HourRate         `json:"hourly,omitempty"`
+}
+
+// HourRate is the rate of one hour of the log, counted from its start.
+type HourRate struct {
+	Hour     int     `json:"hour"`
+	From     string  `json:"from,omitempty"` // hh:mm, for a ULOG
+	RatePerS float64 `json:"rate_per_s"`
+}
+
+// ULOGSummary counts what the ULOG files held.
+type ULOGSummary struct {
+	Files             int      `json:"files"`
+	Lines             int      `json:"lines"`
+	TraceLines        int      `json:"trace_lines"`
+	Malformed         int      `json:"malformed"`
+	MalformedExamples []string `json:"malformed_examples,omitempty"`
+	Milliseconds      bool     `json:"milliseconds"`
+}
+
+// Criterion is how a fit is chosen, as the report states it.
+const Criterion = "smallest Kolmogorov–Smirnov distance (KS) among exp, erlang, gamma, hyperexp and lognormal; " +
+	"a simpler family (in that order) within max(0.005, 0.5/√n) of the best is preferred; " +
+	"when the chosen one is farther than max(0.03, 1.63/√n), the empirical distribution (at most 1000 points)"
+
+// arrival is one request from outside, for the rates.
+type arrival struct {
+	us     int64
+	svc    string
+	origin string
+	w      float64
+}
+
+// Fit reads src's log and fits each service's times (fit.Fit).
+func Fit(src FitSources) (*FitReport, error) {
+	var m *core.Model
+	if src.UBBConfig != nil {
+		dm := ""
+		if src.DMConfig != nil {
+			dm = *src.DMConfig
+		}
+		var err error
+		if m, err = core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *src.UBBConfig, DMName: "dmconfig", DMConfig: dm}); err != nil {
+			return nil, err
+		}
+	}
+	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}}
+	samples := map[string][]float64{}
+	var arr []arrival
+	var startUS int64
+	switch {
+	case src.Trace != nil && len(src.ULOG) > 0:
+		return nil, core.FieldErrorf("fit", "give a trace or ULOG files, not both")
+	case src.Trace != nil:
+		rep.Source = "trace"
+		if strings.TrimSpace(*src.Trace) == "" {
+			return nil, core.FieldErrorf("trace", "the file is empty (want a CSV header and rows)")
+		}
+		var err error
+		if arr, err = fitTrace(m, src, rep, samples); err != nil {
+			return nil, err
+		}
+	case len(src.ULOG) > 0:
+		rep.Source = "ulog"
+		lg, err := ulog.Read(src.ULOG)
+		if err != nil {
+			return nil, core.Invalid(err)
+		}
+		arr = fitULOG(m, lg, rep, samples)
+		startUS = lg.FirstUS
+	default:
+		return nil, core.FieldErrorf("fit", "want a trace or ULOG files")
+	}
+	for name, sr := range rep.Services {
+		r := fit.Fit(samples[name])
+		if r == nil {
+			continue
+		}
+		sr.Samples = r.Samples
+		sr.MeanMS, sr.SDMS, sr.KS = ptr(r.MeanMS), ptr(r.SDMS), ptr(r.KS)
+		sr.Fit, sr.Choice, sr.Candidates = toCore(r.Fit), r.Choice, r.Candidates
+	}
+	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS)
+	return rep, nil
+}
+
+// toCore is a fit as the scenario's distribution.
+func toCore(d *fit.Dist) *scenario.Dist {
+	return &scenario.Dist{Dist: d.Dist, MS: d.MS, MeanMS: d.MeanMS, SDMS: d.SDMS, Shape: d.Shape, K: d.K, SamplesMS: d.SamplesMS}
+}
+
+// interned resolves any name, for a log read without a UBBCONFIG.
+type interned struct {
+	services, origins []string
+}
+
+func (n *interned) Service(name string) (int, string) {
+	if name == "" {
+		return 0, "empty service name"
+	}
+	return intern(&n.services, name), ""
+}
+
+func (n *interned) Origin(lmid string) (int, string) { return intern(&n.origins, lmid), "" }
+func (n *interned) Untimed(int) string               { return "" }
+
+func intern(list *[]string, s string) int {
+	if i := slices.Index(*list, s); i >= 0 {
+		return i
+	}
+	*list = append(*list, s)
+	return len(*list) - 1
+}
+
+func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string][]float64) ([]arrival, error) {
+	var cols *trace.Columns
+	if src.Columns != nil {
+		c := trace.Columns(*src.Columns)
+		cols = &c
+	}
+	var res trace.Resolver
+	in := &interned{}
+	svcName := func(i int) string { return in.services[i] }
+	origName := func(i int) string {
+		if in.origins[i] == "" {
+			return "(default)"
+		}
+		return in.origins[i]
+	}
+	if m != nil {
+		res = trace.NewNames(m)
+		svcName = func(i int) string { return m.Services[i].Name }
+		origName = func(i int) string { return m.Machines[i].LMID }
+	} else {
+		res = in
+	}
+	var arr []arrival
+	timed := 0
+	_, err := trace.ReadCSV(*src.Trace, cols, res, func(r *trace.Request) {
+		name := svcName(r.Service)
+		if rep.Services[name] == nil {
+			rep.Services[name] = &ServiceReport{}
+		}
+		if r.ServiceUS >= 0 {
+			samples[name] = append(samples[name], float64(r.ServiceUS)/1000)
+			timed++
+		}
+		arr = append(arr, arrival{us: r.TimeUS, svc: name, origin: origName(r.Origin), w: 1})
+	})
+	if err != nil {
+		return nil, core.Invalid(err)
+	}
+	if len(arr) == 0 {
+		return nil, traceProblem("no rows after the header")
+	}
+	if timed == 0 {
+		rep.Warnings = append(rep.Warnings, "the trace has no service time column (service_ms, or one mapped with --trace-map service_ms=COLUMN): only rates are measured")
+	}
+	return arr, nil
+}
+
+func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64) []arrival {
+	rep.ULOG = &ULOGSummary{Files: lg.Files, Lines: lg.Lines, TraceLines: lg.TraceLines, Malformed: lg.Malformed,
+		MalformedExamples: lg.MalformedExamples, Milliseconds: lg.Millis}
+	rep.Warnings = append(rep.Warnings, lg.Warnings...)
+	if lg.Malformed > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d malformed TRACE lines skipped (ulog.malformed_examples)", lg.Malformed))
+	}
+	names := make([]string, 0, len(lg.Services))
+	for n := range lg.Services {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		s := lg.Services[n]
+		if m != nil && m.Service(n) == nil {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: not a service of the UBBCONFIG", n))
+		}
+		sr := &ServiceReport{Executions: s.Executions}
+		for _, st := range s.Calls {
+			cs := scenario.CallStep{Service: st.Service, Mode: st.Mode}
+			if p := math.Round(st.P*1000) / 1000; p < 1 {
+				cs.P = ptr(max(p, 0.001))
+			}
+			sr.Calls = append(sr.Calls, cs)
+		}
+		rep.Services[n] = sr
+		for _, us := range s.OwnUS {
+			samples[n] = append(samples[n], float64(us)/1000)
+		}
+	}
+	hosts := map[string]string{}
+	lmid := func(host string) string {
+		if v, ok := hosts[host]; ok {
+			return v
+		}
+		v := host
+		if m != nil {
+			v = ""
+			for _, mc := range m.Machines {
+				if strings.EqualFold(mc.PMID, host) || strings.EqualFold(mc.LMID, host) {
+					v = mc.LMID
+					break
+				}
+			}
+			if v == "" {
+				v = host
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("host %s: no *MACHINES entry of that name: its requests come from the default origin", host))
+			}
+		}
+		hosts[host] = v
+		return v
+	}
+	arr := make([]arrival, len(lg.Arrivals))
+	for i, a := range lg.Arrivals {
+		arr[i] = arrival{us: a.TimeUS, svc: a.Service, origin: lmid(a.Host), w: a.Weight}
+	}
+	return arr
+}
+
+// hourUS is an hour in microseconds.
+const hourUS = 3600 * 1e6
+
+// rates are the arrivals per service and origin over the span of arr (at
+// least a second), and per hour when the span is longer than one.
+func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
+	out := Arrivals{Services: map[string]*ServiceArrivals{}}
+	if len(arr) == 0 {
+		return out
+	}
+	first, last := arr[0].us, arr[0].us
+	for _, a := range arr {
+		first, last = min(first, a.us), max(last, a.us)
+	}
+	spanUS := max(last-first, 1e6)
+	out.SpanS = roundToUS(float64(spanUS)/1e6*1000) / 1000
+	if absolute {
+		out.Start = time.UnixMicro(startUS).UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	hours := int((spanUS + hourUS - 1) / hourUS)
+	counts := map[string]float64{}
+	origins := map[string]map[string]float64{}
+	hourly := map[string][]float64{}
+	for _, a := range arr {
+		counts[a.svc] += a.w
+		if origins[a.svc] == nil {
+			origins[a.svc] = map[string]float64{}
+			hourly[a.svc] = make([]float64, hours)
+		}
+		origins[a.svc][a.origin] += a.w
+		h := min(int((a.us-first)/hourUS), hours-1)
+		hourly[a.svc][h] += a.w
+	}
+	spanS := float64(spanUS) / 1e6
+	for svc, n := range counts {
+		sa := &ServiceArrivals{RatePerS: round3(n / spanS), Origins: map[string]float64{}}
+		for o, c := range origins[svc] {
+			sa.Origins[o] = round3(c / spanS)
+		}
+		if hours > 1 {
+			for h, c := range hourly[svc] {
+				length := min(float64(spanUS)-float64(h)*hourUS, hourUS) / 1e6
+				hr := HourRate{Hour: h, RatePerS: round3(c / max(length, 1))}
+				if absolute {
+					hr.From = time.UnixMicro(first + int64(h)*hourUS).UTC().Format("15:04")
+				}
+				sa.Hourly = append(sa.Hourly, hr)
+			}
+		}
+		out.Services[svc] = sa
+	}
+	return out
+}
+
+// FromFit makes a complete scenario from f's UBBCONFIG (New's starter)
+// with what the report measured: each fitted service's service_time and
+// calls, and streams at its arrival rates per origin (an hourly profile when
+// it has one; routed services drawing values from their RANGES) over the
+// log's span. It returns the scenario and what it had to leave out.
+func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
+	sc, err := build(f, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig})
+	if err != nil {
+		return nil, nil, err
+	}
+	var warn []string
+	names := make([]string, 0, len(r.Services))
+	for n := range r.Services {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		sr := r.Services[n]
+		spec, ok := sc.Services[n]
+		if !ok {
+			warn = append(warn, fmt.Sprintf("%s: no local server of the UBBCONFIG offers it: its fit is left out", n))
+			continue
+		}
+		if sr.Fit != nil {
+			spec.ServiceTime = sr.Fit
+		} else {
+			warn = append(warn, fmt.Sprintf("%s: no service times measured: it keeps the starter's exponential of mean %g ms", n, defaultServiceMS))
+		}
+		for _, c := range sr.Calls {
+			if m.Service(c.Service) == nil {
+				warn = append(warn, fmt.Sprintf("%s: calls %s, which the UBBCONFIG does not know: that call is left out", n, c.Service))
+				continue
+			}
+			spec.Calls = append(spec.Calls, c)
+		}
+		sc.Services[n] = spec
+	}
+	g := &scenario.Generator{DurationMS: roundToUS(max(r.Arrivals.SpanS*1000, 1000))}
+	origin := defaultOrigin(m)
+	svcs := make([]string, 0, len(r.Arrivals.Services))
+	for n := range r.Arrivals.Services {
+		svcs = append(svcs, n)
+	}
+	slices.Sort(svcs)
+	for _, n := range svcs {
+		if m.Service(n) == nil {
+			warn = append(warn, fmt.Sprintf("%s: arrivals of a service the UBBCONFIG does not know are left out", n))
+			continue
+		}
+		sa := r.Arrivals.Services[n]
+		var route *scenario.RouteSpec
+		if rs := routeFor(m, n, servingGroups(m, n)); rs != nil {
+			route = rs.spec
+		}
+		ors := make([]string, 0, len(sa.Origins))
+		for o := range sa.Origins {
+			ors = append(ors, o)
+		}
+		slices.Sort(ors)
+		merged := map[string]float64{}
+		var order []string
+		for _, o := range ors {
+			lm := o
+			if m.MachineIndex(o) < 0 {
+				lm = origin
+			}
+			if _, ok := merged[lm]; !ok {
+				order = append(order, lm)
+			}
+			merged[lm] += sa.Origins[o]
+		}
+		for _, o := range order {
+			st := scenario.Stream{Service: n, Origin: o, Arrivals: "poisson", Route: route}
+			share := merged[o] / max(sa.RatePerS, 1e-9)
+			if len(sa.Hourly) > 1 {
+				for _, h := range sa.Hourly {
+					rate := round3(h.RatePerS * share)
+					at := float64(h.Hour) * 3600000
+					end := min(at+3600000, g.DurationMS)
+					st.Profile = append(st.Profile, scenario.RatePoint{AtMS: at, RatePerS: rate}, scenario.RatePoint{AtMS: end, RatePerS: rate})
+				}
+			} else {
+				st.RatePerS = max(round3(merged[o]), 0.001)
+			}
+			g.Streams = append(g.Streams, st)
+		}
+	}
+	if len(g.Streams) > 0 {
+		sc.Workload.Generate = g
+	} else {
+		warn = append(warn, "no arrivals measured: the starter's streams are kept")
+	}
+	ubbName := f.UBBName
+	if ubbName == "" {
+		ubbName = "the UBBCONFIG"
+	}
+	sc.Name = fmt.Sprintf("%s with service times, calls and rates fitted from a %s (see docs/fit.md)", ubbName, map[string]string{"trace": "request log", "ulog": "ULOG"}[r.Source])
+	return sc, warn, nil
+}

@@ -1,0 +1,152 @@
+package starter
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+)
+
+// A trace read without a UBBCONFIG: names as they are, rows without an
+// origin from "(default)"; with one, LMIDs and a scenario that runs.
+func TestFitTrace(t *testing.T) {
+	text := "time_ms,service,service_ms\n0,A,2\n500,A,4\n1000,B,1\n2000,A,3\n"
+	rep, err := Fit(FitSources{Trace: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Services["A"]
+	if rep.Source != "trace" || a == nil || a.Samples != 3 || *a.MeanMS != 3 || a.Fit == nil {
+		t.Fatalf("report %+v, A %+v", rep, a)
+	}
+	// 3 requests of A over the 2 s span: 1.5/s.
+	if got := rep.Arrivals.Services["A"]; got.RatePerS != 1.5 || got.Origins["(default)"] != 1.5 || rep.Arrivals.SpanS != 2 {
+		t.Errorf("arrivals %+v", rep.Arrivals)
+	}
+	ubbText := starterUBB
+	rep, err = Fit(FitSources{Trace: &text, UBBConfig: &ubbText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Arrivals.Services["A"].Origins; got["site1"] != 1.5 {
+		t.Errorf("origins %v, want the default LMID site1", got)
+	}
+	sc, warn, err := FromFit(Files{UBBConfig: &ubbText}, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Services["A"].ServiceTime != rep.Services["A"].Fit || sc.Workload.Generate.DurationMS != 2000 || len(sc.Workload.Generate.Streams) != 2 {
+		t.Errorf("scenario %+v", sc)
+	}
+	// A and B are served by local servers and timed: nothing is left out.
+	if len(warn) != 0 {
+		t.Errorf("warnings %q", warn)
+	}
+	data, _ := json.Marshal(sc)
+	parsed, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Run(parsed, core.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Unknown names against the UBBCONFIG name the row.
+	bad := "time_ms,service,service_ms\n0,NOPE,2\n"
+	if _, err := Fit(FitSources{Trace: &bad, UBBConfig: &ubbText}); err == nil || !strings.Contains(err.Error(), "row 1") {
+		t.Errorf("unknown service: %v", err)
+	}
+	if _, err := Fit(FitSources{}); err == nil {
+		t.Error("no source: want an error")
+	}
+}
+
+// Two and a half hours of arrivals from a ULOG: hourly rates labelled with
+// their clock time, the last hour's over the half it covers.
+func TestRatesHourly(t *testing.T) {
+	const start = int64(1796119200) * 1e6 // 2026-12-01 10:00:00 UTC
+	var arr []arrival
+	for i := range 3600 { // one a second in the first hour
+		arr = append(arr, arrival{us: start + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	for i := range 1800 { // one every two seconds in the second
+		arr = append(arr, arrival{us: start + 3600e6 + int64(i)*2e6, svc: "A", origin: "SITE2", w: 1})
+	}
+	for i := range 1800 { // one a second for the next half hour
+		arr = append(arr, arrival{us: start + 7200e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	got := rates(arr, true, start)
+	// Span: the last arrival at 2 h 29 min 59 s = 8 999 s; 7 200 requests.
+	a := got.Services["A"]
+	if got.SpanS != 8999 || got.Start != "2026-12-01T10:00:00.000Z" || a.RatePerS != 0.8 {
+		t.Errorf("span %g start %s rate %g", got.SpanS, got.Start, a.RatePerS)
+	}
+	want := []HourRate{{0, "10:00", 1}, {1, "11:00", 0.5}, {2, "12:00", 1}}
+	if len(a.Hourly) != 3 {
+		t.Fatalf("hourly %+v", a.Hourly)
+	}
+	for i, h := range a.Hourly {
+		if h != want[i] {
+			t.Errorf("hour %d: %+v, want %+v", i, h, want[i])
+		}
+	}
+	// SITE1: 5 400 of the 8 999 s; SITE2: 1 800.
+	if a.Origins["SITE1"] != 0.6 || a.Origins["SITE2"] != 0.2 {
+		t.Errorf("origins %v", a.Origins)
+	}
+}
+
+// Every candidate the report offers is a service_time the scenario accepts
+// as it is, not only the chosen one: two sample sets, one with a long tail
+// (sd above the mean: the hyperexponential is offered) and one narrow
+// (the erlang is), so that every family is tried.
+func TestCandidatesAreServiceTimes(t *testing.T) {
+	ubbText := starterUBB
+	seen := map[string]bool{}
+	for _, tail := range []bool{true, false} {
+		var b strings.Builder
+		b.WriteString("time_ms,service,service_ms\n")
+		for i := range 400 {
+			v := float64(i%20+1) * 0.3
+			if !tail {
+				v = 5 + float64(i%20)*0.2
+			} else if i%25 == 0 {
+				v = 60 + float64(i%7)
+			}
+			b.WriteString(itoa(i*10) + ",A," + ftoa(v) + "\n")
+		}
+		text := b.String()
+		rep, err := Fit(FitSources{Trace: &text, UBBConfig: &ubbText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range rep.Services["A"].Candidates {
+			if c.Fit == nil {
+				continue
+			}
+			seen[c.Family] = true
+			sc, _, err := FromFit(Files{UBBConfig: &ubbText}, rep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := sc.Services["A"]
+			spec.ServiceTime = toCore(c.Fit)
+			sc.Services["A"] = spec
+			data, _ := json.Marshal(sc)
+			parsed, err := core.ParseScenario(data)
+			if err == nil {
+				_, err = core.Compile(parsed, core.RunOptions{})
+			}
+			if err != nil {
+				t.Errorf("%s candidate %+v: %v", c.Family, c.Fit, err)
+			}
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("families tried %v, want all 5", seen)
+	}
+}
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }

@@ -1,0 +1,472 @@
+// Package ulog reads the TMTRACE lines of Tuxedo user logs (ULOG files,
+// tmtrace(5)) for what a service costs and what it calls: each server
+// thread's `{ tpservice(...)` ... `} tpservice` is one execution, its own
+// work the time between them less the time spent waiting inside its
+// tpcalls and tpgetrplys, and the tpcall, tpacall and tpforward lines inside
+// it are its nested calls. Calls made outside any service (clients) are
+// the application's arrivals, counted on the client's host. It is a leaf
+// below core: the standard library only; names are mapped to a
+// configuration's machines by its caller.
+package ulog
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// File is one ULOG file: its name (ULOGPFX.mmddyy gives the date) and text.
+type File struct {
+	Name string
+	Text string
+}
+
+// Step is one nested call a service makes, in the order the service makes
+// them: P is the fraction of executions that make it (a service that calls
+// X twice in every execution has two steps of X, each of P 1).
+type Step struct {
+	Service string
+	Mode    string // tpcall, tpacall or tpforward
+	P       float64
+}
+
+// Service is what the log says of one service.
+type Service struct {
+	Name       string
+	Executions int
+	// OwnUS are the executions' own work in microseconds (tpservice's span
+	// less its tpcalls and tpgetrplys), in the log's order; empty when the
+	// log has whole-second stamps.
+	OwnUS []int64
+	Calls []Step
+	// Nested counts the calls to this service made by traced services.
+	Nested int
+}
+
+// Arrival is one request from outside the traced services: a client's call,
+// or (for a service no traced client calls) an execution weighted by the
+// share of its executions that no traced service called.
+type Arrival struct {
+	TimeUS  int64 // microseconds since 1970-01-01 (the file's date, else day 0)
+	Service string
+	Host    string
+	Weight  float64
+}
+
+// Log is what a set of ULOG files says.
+type Log struct {
+	Services map[string]*Service
+	Arrivals []Arrival // in time order
+	// Millis says every TRACE line has a millisecond stamp (ULOGMILLISEC=Y).
+	Millis            bool
+	Files, Lines      int
+	TraceLines        int
+	Malformed         int      // TRACE lines that could not be read or did not match
+	MalformedExamples []string // up to 5, "FILE:LINE: why"
+	Unfinished        int      // executions still open at the end
+	FirstUS, LastUS   int64    // the first and last TRACE line's times
+	Warnings          []string
+}
+
+// maxExamples is how many malformed lines are quoted.
+const maxExamples = 5
+
+// event is one TRACE line, read.
+type event struct {
+	us     int64
+	file   int
+	line   int
+	thread string // host!process.pid.thread
+	host   string
+	open   bool
+	fn     string // tpservice, tpcall, tpacall, tpforward, tpgetrply or another ATMI function
+	svc    string // the service it names (opening lines)
+	millis bool
+}
+
+// Read reads the files, merged by time (a file's lines in their order).
+func Read(files []File) (*Log, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("ulog: no file")
+	}
+	lg := &Log{Services: map[string]*Service{}, Millis: true, Files: len(files)}
+	var evs []event
+	for fi, f := range files {
+		day, ok := fileDay(f.Name)
+		if !ok {
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", base(f.Name)))
+		}
+		lines := strings.Split(f.Text, "\n")
+		if len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		lg.Lines += len(lines)
+		for li, line := range lines {
+			line = strings.TrimRight(line, "\r")
+			at := strings.Index(line, "TRACE:")
+			if at < 0 {
+				continue
+			}
+			lg.TraceLines++
+			ev, why := parseLine(line, at)
+			if why != "" {
+				lg.malformed(f.Name, li+1, why)
+				continue
+			}
+			if ev.fn == "" {
+				continue // a TRACE line of another kind
+			}
+			ev.us += day
+			ev.file, ev.line = fi, li+1
+			if !ev.millis {
+				lg.Millis = false
+			}
+			evs = append(evs, ev)
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b event) int {
+		switch {
+		case a.us < b.us:
+			return -1
+		case a.us > b.us:
+			return 1
+		}
+		return 0
+	})
+	if len(evs) > 0 {
+		lg.FirstUS, lg.LastUS = evs[0].us, evs[len(evs)-1].us
+	}
+	if !lg.Millis {
+		lg.Warnings = append(lg.Warnings, "whole-second time stamps: set ULOGMILLISEC=Y for service times; only rates and calls are measured")
+	}
+	lg.walk(evs, files)
+	return lg, nil
+}
+
+func (lg *Log) malformed(file string, line int, why string) {
+	lg.Malformed++
+	if len(lg.MalformedExamples) < maxExamples {
+		lg.MalformedExamples = append(lg.MalformedExamples, fmt.Sprintf("%s:%d: %s", base(file), line, why))
+	}
+}
+
+func base(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// fileDay is the start of the day a ULOG's name gives (ULOGPFX.mmddyy), in
+// microseconds since 1970; years 00-69 are 20xx, 70-99 19xx.
+func fileDay(name string) (int64, bool) {
+	name = base(name)
+	i := strings.LastIndexByte(name, '.')
+	s := name[i+1:]
+	if i < 0 || len(s) != 6 || !digits(s) {
+		return 0, false
+	}
+	mm, _ := strconv.Atoi(s[0:2])
+	dd, _ := strconv.Atoi(s[2:4])
+	yy, _ := strconv.Atoi(s[4:6])
+	if mm < 1 || mm > 12 || dd < 1 || dd > 31 {
+		return 0, false
+	}
+	year := 2000 + yy
+	if yy >= 70 {
+		year = 1900 + yy
+	}
+	t := time.Date(year, time.Month(mm), dd, 0, 0, 0, 0, time.UTC)
+	if t.Day() != dd {
+		return 0, false
+	}
+	return t.Unix() * 1e6, true
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// parseLine reads a line holding "TRACE:" at index at: its tag
+// `hhmmss[.mmm].host!process.pid.thread.context:`, an optional
+// `gtrid ...:`, then `TRACE:cat: { fn(args)` or `TRACE:cat: } fn [= ret]`.
+// It returns why the line is malformed, "" when it is not; an event without
+// fn is a TRACE line of no interest.
+func parseLine(line string, at int) (event, string) {
+	var ev event
+	colon := strings.Index(line, ": ")
+	if colon < 0 || colon > at {
+		return ev, "no ULOG tag (hhmmss.host!process.pid.thread.context:) before TRACE"
+	}
+	tag := line[:colon]
+	if len(tag) < 8 || !digits(tag[:6]) || tag[6] != '.' {
+		return ev, fmt.Sprintf("tag %q: want hhmmss[.mmm].host!...", cut(tag))
+	}
+	hh, _ := strconv.Atoi(tag[0:2])
+	mi, _ := strconv.Atoi(tag[2:4])
+	ss, _ := strconv.Atoi(tag[4:6])
+	if hh > 23 || mi > 59 || ss > 60 {
+		return ev, fmt.Sprintf("time %q out of range", tag[:6])
+	}
+	ev.us = (int64(hh)*3600 + int64(mi)*60 + int64(ss)) * 1e6
+	rest := tag[7:]
+	if len(rest) > 4 && digits(rest[:3]) && rest[3] == '.' {
+		ms, _ := strconv.Atoi(rest[:3])
+		ev.us += int64(ms) * 1000
+		ev.millis = true
+		rest = rest[4:]
+	}
+	host, proc, ok := strings.Cut(rest, "!")
+	if !ok || host == "" {
+		return ev, fmt.Sprintf("tag %q: no host!process", cut(tag))
+	}
+	parts := strings.Split(proc, ".")
+	if len(parts) < 4 || !digits(parts[len(parts)-3]) {
+		return ev, fmt.Sprintf("tag %q: want process.pid.thread.context after the host", cut(tag))
+	}
+	ev.host = host
+	ev.thread = host + "!" + strings.Join(parts[:len(parts)-1], ".")
+	body := line[at+len("TRACE:"):]
+	if i := strings.IndexByte(body, ':'); i >= 0 && i <= 8 {
+		body = body[i+1:] // the category: at, ia, xa, tr...
+	} else {
+		return ev, "TRACE without a category (TRACE:at:)"
+	}
+	body = strings.TrimSpace(body)
+	if len(body) < 3 || (body[0] != '{' && body[0] != '}') {
+		return ev, fmt.Sprintf("%q: want { function(...) or } function", cut(body))
+	}
+	ev.open = body[0] == '{'
+	body = strings.TrimSpace(body[1:])
+	end := strings.IndexAny(body, "( =")
+	if end < 0 {
+		end = len(body)
+	}
+	fn := body[:end]
+	switch fn {
+	case "tpservice", "tpcall", "tpacall", "tpforward", "tpgetrply":
+	default:
+		return ev, "" // another function: not needed
+	}
+	ev.fn = fn
+	if !ev.open || fn == "tpgetrply" {
+		return ev, ""
+	}
+	args := body[end:]
+	if !strings.HasPrefix(args, "(") {
+		return ev, fmt.Sprintf("%s: want %s(...)", fn, fn)
+	}
+	q := strings.IndexByte(args, '"')
+	if q < 0 {
+		return ev, fmt.Sprintf("%s: no quoted service name", fn)
+	}
+	e := strings.IndexByte(args[q+1:], '"')
+	if e <= 0 {
+		return ev, fmt.Sprintf("%s: the service name is not closed", fn)
+	}
+	ev.svc = args[q+1 : q+1+e]
+	return ev, ""
+}
+
+// cut shortens what a message quotes.
+func cut(s string) string {
+	if len(s) > 60 {
+		return s[:60] + "..."
+	}
+	return s
+}
+
+// frame is an open function of one thread.
+type frame struct {
+	fn      string
+	svc     string
+	startUS int64
+	waitUS  int64       // a service's time inside its tpcalls and tpgetrplys
+	calls   [][2]string // a service's calls (service, mode), in order
+}
+
+// tally gathers one service's executions' calls.
+type tally struct {
+	// occ[(callee, mode)][i]: executions that made at least i+1 such calls;
+	// pos: the sum of those calls' positions, for the order.
+	occ   map[[2]string][]int
+	pos   map[[2]string][]int
+	execs int
+	hosts map[string]int // executions per serving host
+	start []startAt      // executions' start times and hosts
+}
+
+type startAt struct {
+	us   int64
+	host string
+}
+
+func (lg *Log) walk(evs []event, files []File) {
+	stacks := map[string][]*frame{}
+	tallies := map[string]*tally{}
+	svc := func(name string) *Service {
+		s := lg.Services[name]
+		if s == nil {
+			s = &Service{Name: name}
+			lg.Services[name] = s
+		}
+		return s
+	}
+	clientCalls := map[string]int{}
+	for _, ev := range evs {
+		st := stacks[ev.thread]
+		var inSvc *frame
+		for i := len(st) - 1; i >= 0; i-- {
+			if st[i].fn == "tpservice" {
+				inSvc = st[i]
+				break
+			}
+		}
+		if ev.open {
+			f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us}
+			if ev.fn == "tpcall" || ev.fn == "tpacall" || ev.fn == "tpforward" {
+				if inSvc != nil {
+					inSvc.calls = append(inSvc.calls, [2]string{ev.svc, ev.fn})
+					svc(ev.svc).Nested++
+				} else {
+					svc(ev.svc)
+					clientCalls[ev.svc]++
+					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
+				}
+			}
+			stacks[ev.thread] = append(st, f)
+			continue
+		}
+		top := len(st) - 1
+		for top >= 0 && st[top].fn != ev.fn && (st[top].fn == "tpforward" || st[top].fn == "tpacall") {
+			top-- // a tpforward (or tpacall) whose own close the log does not have: it ended with its caller
+		}
+		if top < 0 || st[top].fn != ev.fn {
+			want := "nothing open"
+			if len(st) > 0 {
+				want = "{ " + st[len(st)-1].fn + " open"
+			}
+			lg.malformed(files[ev.file].Name, ev.line, fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
+			continue
+		}
+		f := st[top]
+		stacks[ev.thread] = st[:top]
+		dur := ev.us - f.startUS
+		switch f.fn {
+		case "tpcall", "tpgetrply":
+			if inSvc != nil && inSvc != f {
+				inSvc.waitUS += dur
+			}
+		case "tpservice":
+			s := svc(f.svc)
+			s.Executions++
+			if lg.Millis {
+				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
+			}
+			t := tallies[f.svc]
+			if t == nil {
+				t = &tally{occ: map[[2]string][]int{}, pos: map[[2]string][]int{}, hosts: map[string]int{}}
+				tallies[f.svc] = t
+			}
+			t.execs++
+			t.hosts[ev.host]++
+			t.start = append(t.start, startAt{f.startUS, ev.host})
+			seen := map[[2]string]int{}
+			for p, c := range f.calls {
+				i := seen[c]
+				seen[c]++
+				if len(t.occ[c]) <= i {
+					t.occ[c] = append(t.occ[c], 0)
+					t.pos[c] = append(t.pos[c], 0)
+				}
+				t.occ[c][i]++
+				t.pos[c][i] += p
+			}
+		}
+	}
+	for _, st := range stacks {
+		for _, f := range st {
+			if f.fn == "tpservice" {
+				lg.Unfinished++
+			}
+		}
+	}
+	if lg.Unfinished > 0 {
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions still open at the end of the log are not counted", lg.Unfinished))
+	}
+	names := make([]string, 0, len(tallies))
+	for n := range tallies {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		t, s := tallies[name], lg.Services[name]
+		s.Calls = t.steps()
+		ext := t.execs - s.Nested - clientCalls[name]
+		if clientCalls[name] == 0 && ext > 0 {
+			// No traced client calls it: the executions no traced service
+			// called came from outside, from where they were served.
+			w := float64(ext) / float64(t.execs)
+			for _, a := range t.start {
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: name, Host: a.host, Weight: w})
+			}
+			if s.Nested > 0 {
+				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were not called by a traced process: counted as arrivals at the machines that served them", name, ext, t.execs))
+			}
+		}
+	}
+	slices.SortStableFunc(lg.Arrivals, func(a, b Arrival) int {
+		switch {
+		case a.TimeUS < b.TimeUS:
+			return -1
+		case a.TimeUS > b.TimeUS:
+			return 1
+		}
+		return strings.Compare(a.Service, b.Service)
+	})
+}
+
+// steps lists the calls of a service's executions, each occurrence a step
+// with the fraction of executions that made it, ordered by their mean
+// position within an execution (then by name and mode).
+func (t *tally) steps() []Step {
+	type keyed struct {
+		s   Step
+		pos float64
+		occ int
+	}
+	var out []keyed
+	for c, occ := range t.occ {
+		for i, n := range occ {
+			out = append(out, keyed{Step{Service: c[0], Mode: c[1], P: float64(n) / float64(t.execs)},
+				float64(t.pos[c][i]) / float64(n), i})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b keyed) int {
+		switch {
+		case a.pos < b.pos:
+			return -1
+		case a.pos > b.pos:
+			return 1
+		}
+		if c := strings.Compare(a.s.Service, b.s.Service); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.s.Mode, b.s.Mode); c != 0 {
+			return c
+		}
+		return a.occ - b.occ
+	})
+	steps := make([]Step, len(out))
+	for i, k := range out {
+		steps[i] = k.s
+	}
+	return steps
+}

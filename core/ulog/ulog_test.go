@@ -1,0 +1,144 @@
+package ulog
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func readBank(t *testing.T) *Log {
+	t.Helper()
+	var files []File
+	for _, n := range []string{"testdata/bank/node1/ULOG.120126", "testdata/bank/node2/ULOG.120126"} {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, File{Name: n, Text: string(b)})
+	}
+	lg, err := Read(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lg
+}
+
+// The figures of testdata/bank/NOTES.md, known by construction.
+func TestBank(t *testing.T) {
+	lg := readBank(t)
+	if !lg.Millis || lg.Files != 2 || lg.Lines != 177 || lg.TraceLines != 171 || lg.Malformed != 2 || lg.Unfinished != 0 {
+		t.Errorf("millis %v files %d lines %d trace %d malformed %d unfinished %d, want true 2 177 171 2 0",
+			lg.Millis, lg.Files, lg.Lines, lg.TraceLines, lg.Malformed, lg.Unfinished)
+	}
+	if len(lg.MalformedExamples) != 2 || !strings.HasPrefix(lg.MalformedExamples[0], "ULOG.120126:") ||
+		!strings.Contains(lg.MalformedExamples[1], "closes nothing") {
+		t.Errorf("examples %q", lg.MalformedExamples)
+	}
+	us := func(ms ...int64) []int64 {
+		for i := range ms {
+			ms[i] *= 1000
+		}
+		return ms
+	}
+	want := map[string]*Service{
+		"TRANSFER": {Name: "TRANSFER", Executions: 10, OwnUS: us(2, 3, 4, 2, 3, 4, 2, 3, 4, 2),
+			Calls: []Step{{"WITHDRAWAL", "tpcall", 1}, {"DEPOSIT", "tpcall", 1}, {"AUDIT", "tpacall", 0.3}}},
+		"WITHDRAWAL": {Name: "WITHDRAWAL", Executions: 10, OwnUS: us(5, 6, 5, 6, 5, 6, 5, 6, 5, 6), Nested: 10, Calls: []Step{}},
+		"DEPOSIT":    {Name: "DEPOSIT", Executions: 10, OwnUS: us(4, 4, 4, 4, 4, 4, 4, 4, 4, 4), Nested: 10, Calls: []Step{}},
+		"AUDIT":      {Name: "AUDIT", Executions: 3, OwnUS: us(2, 2, 2), Nested: 3, Calls: []Step{}},
+	}
+	if !reflect.DeepEqual(lg.Services, want) {
+		for n, s := range lg.Services {
+			t.Errorf("%s: %+v\nwant %+v", n, s, want[n])
+		}
+	}
+	if len(lg.Arrivals) != 10 {
+		t.Fatalf("%d arrivals, want the client's 10 TRANSFER calls", len(lg.Arrivals))
+	}
+	const day = 1796083200 * 1e6 // 2026-12-01 00:00 UTC
+	for i, a := range lg.Arrivals {
+		wantUS := int64(day + (10*3600+int64(i))*1e6 + 100_000)
+		if a.Service != "TRANSFER" || a.Host != "node1" || a.Weight != 1 || a.TimeUS != wantUS {
+			t.Errorf("arrival %d: %+v, want TRANSFER from node1 at %d", i, a, wantUS)
+		}
+	}
+}
+
+// Whole-second stamps: calls and counts, no service times, a warning.
+func TestWholeSeconds(t *testing.T) {
+	text := `100000.host1!srv.100.1.1: TRACE:at: { tpservice({"A", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})
+100000.host1!srv.100.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100001.host1!srv.100.1.1: TRACE:at:   } tpcall = 1
+100001.host1!srv.100.1.1: TRACE:at: } tpservice
+`
+	lg, err := Read([]File{{Name: "ULOG", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := lg.Services["A"]
+	if lg.Millis || a == nil || a.Executions != 1 || len(a.OwnUS) != 0 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 1}}) {
+		t.Errorf("got millis %v, A %+v", lg.Millis, a)
+	}
+	if len(lg.Warnings) != 2 || !strings.Contains(lg.Warnings[0], "mmddyy") || !strings.Contains(lg.Warnings[1], "ULOGMILLISEC=Y") {
+		t.Errorf("warnings %q", lg.Warnings)
+	}
+	// A service called twice an execution, the second time in half of them:
+	// two steps, p 1 and 0.5.
+	text = `100000.000.h!s.1.1.1: TRACE:at: { tpservice({"A"})
+100000.001.h!s.1.1.1: TRACE:at: { tpcall("B")
+100000.002.h!s.1.1.1: TRACE:at: } tpcall = 1
+100000.003.h!s.1.1.1: TRACE:at: { tpcall("B")
+100000.004.h!s.1.1.1: TRACE:at: } tpcall = 1
+100000.005.h!s.1.1.1: TRACE:at: } tpservice
+100001.000.h!s.1.1.1: TRACE:at: { tpservice({"A"})
+100001.001.h!s.1.1.1: TRACE:at: { tpcall("B")
+100001.002.h!s.1.1.1: TRACE:at: } tpcall = 1
+100001.005.h!s.1.1.1: TRACE:at: } tpservice
+`
+	lg, _ = Read([]File{{Name: "x/ULOG.010226", Text: text}})
+	if got := lg.Services["A"].Calls; !reflect.DeepEqual(got, []Step{{"B", "tpcall", 1}, {"B", "tpcall", 0.5}}) {
+		t.Errorf("calls %+v", got)
+	}
+	if got := lg.Services["A"].OwnUS; !reflect.DeepEqual(got, []int64{3000, 4000}) {
+		t.Errorf("own %v, want 3 ms (5 less two 1 ms calls) and 4 ms", got)
+	}
+	// B was called by A each time and by no client: no arrivals of B; A
+	// was called by nothing traced: its executions are arrivals at h.
+	if len(lg.Arrivals) != 2 || lg.Arrivals[0].Service != "A" || lg.Arrivals[0].Host != "h" {
+		t.Errorf("arrivals %+v", lg.Arrivals)
+	}
+}
+
+func TestMalformed(t *testing.T) {
+	for _, line := range []string{
+		"1000.h!s.1.1.1: TRACE:at: { tpcall(\"B\")",
+		"100000.h: TRACE:at: { tpcall(\"B\")",
+		"100000.000.h!s.1.1.1: TRACE:at: { tpcall(B)",
+		"100000.000.h!s.1.1.1: TRACE:at: nothing",
+		"996000.000.h!s.1.1.1: TRACE:at: { tpcall(\"B\")",
+	} {
+		lg, _ := Read([]File{{Name: "ULOG.010226", Text: line}})
+		if lg.Malformed != 1 {
+			t.Errorf("%q: malformed %d, want 1", line, lg.Malformed)
+		}
+	}
+	if _, err := Read(nil); err == nil {
+		t.Error("no file: want an error")
+	}
+}
+
+// A tpforward whose close the log does not have ends with its service: the
+// service's close still closes it, and the forward is a call.
+func TestForwardWithoutClose(t *testing.T) {
+	text := `100000.000.h!s.1.1.1: TRACE:at: { tpservice({"A"})
+100000.002.h!s.1.1.1: TRACE:at:   { tpforward("B", 0x0, 0, 0)
+100000.003.h!s.1.1.1: TRACE:at: } tpservice
+`
+	lg, _ := Read([]File{{Name: "ULOG.010226", Text: text}})
+	a := lg.Services["A"]
+	if lg.Malformed != 0 || a == nil || a.Executions != 1 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpforward", 1}}) ||
+		!reflect.DeepEqual(a.OwnUS, []int64{3000}) {
+		t.Errorf("malformed %d, A %+v", lg.Malformed, a)
+	}
+}
