@@ -15,31 +15,37 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/csvx"
 )
 
-// Objective is a target for one figure: `response_p99_ms<=200` or
-// `throughput_per_s>=900`. A point meets it when the figure's mean over the
-// replications does.
+// Objective is a target for one figure: `response_p99_ms<=200`,
+// `throughput_per_s>=900`, `response_p99_ms[INQUIRY]<=100`. A point meets
+// it when the figure's mean over the replications does.
 type Objective struct {
 	Text   string
-	Figure string
+	Figure string // the figure's canonical name ([core.FigureRef.String])
+	Ref    core.FigureRef
 	AtMost bool // <= (else >=)
 	Limit  float64
 }
 
-// parseObjective reads `FIGURE<=X` or `FIGURE>=X`.
-func parseObjective(text string) (*Objective, error) {
+// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`; FIGURE is any figure of
+// the figures table ([core.ParseFigure]), old names included.
+func ParseObjective(text string) (*Objective, error) {
 	o := &Objective{Text: strings.TrimSpace(text)}
 	var lim string
 	var ok bool
 	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
 		o.AtMost = true
 	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
-		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200", text)
+		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
 	}
 	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
-	if !knownFigure(o.Figure) {
-		return nil, core.Errorf(core.EINVALID, "objective %q: unknown figure %q (want one of %s, failed.<REASON> or utilization.<LMID>)",
-			text, o.Figure, strings.Join(fixedFigures, ", "))
+	ref, err := core.ParseFigure(o.Figure)
+	if err != nil {
+		return nil, core.Errorf(core.EINVALID, "objective %q: %v", text, err)
 	}
+	if !ref.Def.Objective {
+		return nil, core.Errorf(core.EINVALID, "objective %q: %s cannot be an objective", text, ref.Def.Name)
+	}
+	o.Ref, o.Figure = ref, ref.String()
 	x, err := strconv.ParseFloat(lim, 64)
 	if err != nil || x != x || x-x != 0 {
 		return nil, core.Errorf(core.EINVALID, "objective %q: limit %q is not a number", text, lim)
@@ -48,40 +54,20 @@ func parseObjective(text string) (*Objective, error) {
 	return o, nil
 }
 
-func knownFigure(name string) bool {
-	if slices.Contains(fixedFigures, name) {
-		return true
-	}
-	for _, p := range []string{"failed.", "utilization."} {
-		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" {
-			return true
-		}
-	}
-	return false
-}
+func parseObjective(text string) (*Objective, error) { return ParseObjective(text) }
 
-// checkMachines checks that a utilization.<LMID> objective names a machine.
-func (o *Objective) checkMachines(m *core.Model) error {
-	lmid, ok := strings.CutPrefix(o.Figure, "utilization.")
-	if !ok {
-		return nil
-	}
-	for _, mc := range m.Machines {
-		if mc.LMID == lmid {
-			return nil
-		}
-	}
-	return core.Errorf(core.EINVALID, "objective %q: no machine %q in the UBBCONFIG", o.Text, lmid)
-}
-
-// meets reports whether figures meet the objective (a missing failed.<REASON>
-// counts as 0).
-func (o *Objective) meets(figures map[string]core.MeanCI) bool {
-	v := figures[o.Figure].Mean
+// Meets reports whether a value meets the objective.
+func (o *Objective) Meets(v float64) bool {
 	if o.AtMost {
 		return v <= o.Limit
 	}
 	return v >= o.Limit
+}
+
+// meets reports whether figures meet the objective (a missing failed.REASON
+// counts as 0).
+func (o *Objective) meets(figures map[string]core.MeanCI) bool {
+	return o.Meets(figures[o.Figure].Mean)
 }
 
 // Result is what a sweep reports (`tuxlb sweep --format json`, the
@@ -93,8 +79,11 @@ type Result struct {
 	Replications  int      `json:"replications"`
 	Seeds         []uint64 `json:"seeds"`
 	Objective     string   `json:"objective,omitempty"`
-	Total         int      `json:"total"` // points of the grid
-	Points        []Point  `json:"points"`
+	// ObjectiveFigure is the canonical name of the objective's figure, a
+	// key of every point's figures.
+	ObjectiveFigure string  `json:"objective_figure,omitempty"`
+	Total           int     `json:"total"` // points of the grid
+	Points          []Point `json:"points"`
 	// Lines has, per value of the second key (one line with one key), the
 	// last point along the first key that meets the objective.
 	Lines []Line `json:"lines,omitempty"`
@@ -179,7 +168,7 @@ func (r *Reducer) Restore(pt *Point) error {
 		return core.Errorf(core.ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
 	fresh := &Point{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
-	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
+	fresh.order = r.s.figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
 	if r.s.Objective != nil {
 		m := r.s.Objective.meets(pt.Figures)
 		fresh.Meets = &m
@@ -217,6 +206,7 @@ func (r *Reducer) Result() *Result {
 	}
 	if s.Objective != nil {
 		res.Objective = s.Objective.Text
+		res.ObjectiveFigure = s.Objective.Figure
 		res.Lines = r.lines()
 	}
 	return res
@@ -265,7 +255,7 @@ func (k *sweepKey) jsonValue(v string) any {
 // reducePoint computes point p's figures from its samples (in replication order).
 func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 	pt := &Point{Index: p, Values: s.pointValues(p), Figures: map[string]core.MeanCI{}}
-	pt.order = figureOrder(samples)
+	pt.order = s.figureOrder(samples)
 	xs := make([]float64, len(samples))
 	for _, name := range pt.order {
 		for i, smp := range samples {
@@ -282,19 +272,20 @@ func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 }
 
 // figureOrderOf orders restored figures as figureOrder does.
-func figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
+func (s *Sweep) figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
 	out := slices.Clone(fixedFigures)
+	out = appendNew(out, s.extraNames()...)
 	var reasons []string
 	for name := range figures {
-		if strings.HasPrefix(name, "failed.") {
+		if strings.HasPrefix(name, "failed.") && !strings.Contains(name, "[") {
 			reasons = append(reasons, name)
 		}
 	}
 	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out = appendNew(out, reasons...)
 	for _, mc := range m.Machines {
-		if _, ok := figures["utilization."+mc.LMID]; ok {
-			out = append(out, "utilization."+mc.LMID)
+		if _, ok := figures[machineFigure(mc.LMID)]; ok {
+			out = appendNew(out, machineFigure(mc.LMID))
 		}
 	}
 	return out
@@ -311,42 +302,32 @@ func Encode(r *Result) []byte {
 }
 
 // columns returns the figure columns of the result: the union of its points'
-// figures, in the fixed order, then the failure reasons, then the machines.
+// figures, in the fixed order, then the extra figures (the objective's...),
+// then the failure reasons, then the machines.
 func (r *Result) columns() []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(name string) {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	for _, name := range fixedFigures {
-		add(name)
-	}
-	var reasons []string
-	for _, p := range r.Points {
-		for name := range p.Figures {
-			if strings.HasPrefix(name, "failed.") && !seen[name] {
-				seen[name] = true
-				reasons = append(reasons, name)
-			}
-		}
-	}
-	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out := slices.Clone(fixedFigures)
+	var extra, reasons, machines []string
 	for _, p := range r.Points {
 		order := p.order
 		if order == nil {
 			order = slices.Sorted(maps.Keys(p.Figures))
 		}
 		for _, name := range order {
-			if strings.HasPrefix(name, "utilization.") {
-				add(name)
+			switch {
+			case slices.Contains(out, name):
+			case strings.HasSuffix(name, "]") && strings.Contains(name, "[machine:") && strings.HasPrefix(name, machineMean.Name+"["):
+				machines = appendNew(machines, name)
+			case strings.HasPrefix(name, "failed.") && !strings.Contains(name, "["):
+				reasons = appendNew(reasons, name)
+			default:
+				extra = appendNew(extra, name)
 			}
 		}
 	}
-	return out
+	slices.Sort(reasons)
+	out = append(out, extra...)
+	out = append(out, reasons...)
+	return append(out, machines...)
 }
 
 // EncodeCSV writes the result as CSV: the keys, then per figure its
@@ -396,7 +377,7 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 
 // tableFigures are the figures the table shows.
 var tableFigures = []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
-	"throughput_per_s", "failed", "crossed_network"}
+	"throughput_per_s", "failed", "network_sent"}
 
 // EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;
@@ -407,7 +388,11 @@ func EncodeTable(r *Result) []byte {
 	for _, k := range r.Keys {
 		fmt.Fprintf(tw, "%s\t", k.Key)
 	}
-	for _, f := range tableFigures {
+	shown := slices.Clone(tableFigures)
+	if r.ObjectiveFigure != "" {
+		shown = appendNew(shown, r.ObjectiveFigure)
+	}
+	for _, f := range shown {
 		fmt.Fprintf(tw, "%s\t", f)
 	}
 	if r.Objective != "" {
@@ -418,7 +403,7 @@ func EncodeTable(r *Result) []byte {
 		for _, k := range r.Keys {
 			fmt.Fprintf(tw, "%v\t", p.Values[k.Key])
 		}
-		for _, name := range tableFigures {
+		for _, name := range shown {
 			f := p.Figures[name]
 			if r.Replications > 1 {
 				fmt.Fprintf(tw, "%s ± %s\t", strconv.FormatFloat(f.Mean, 'f', 3, 64), strconv.FormatFloat(f.HalfWidth, 'f', 3, 64))

@@ -30,6 +30,9 @@ type Spec struct {
 	Vary         []string `json:"vary"`
 	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
 	Objective    string   `json:"objective,omitempty"`
+	// Figures names figures to report beside the fixed ones, e.g.
+	// response_p99_ms[INQUIRY] or utilization_max[machine:SITE2].
+	Figures []string `json:"figures,omitempty"`
 }
 
 // Sweep is a compiled sweep: the base scenario parsed once, every point's
@@ -43,7 +46,10 @@ type Sweep struct {
 	Reps      int
 	Seeds     []uint64 // per replication, the same for every point
 	Objective *Objective
-	points    []gridPoint // grid order: the first key varies fastest
+	// Extra are the figures reported beside the fixed ones: the objective's
+	// and those of Spec.Figures, each once.
+	Extra  []core.FigureRef
+	points []gridPoint // grid order: the first key varies fastest
 }
 
 // gridPoint is one point of the grid, compiled.
@@ -122,12 +128,38 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := obj.checkMachines(s.points[0].plan.Model()); err != nil {
-			return nil, err
+		if err := obj.Ref.Check(s.points[0].plan.Model()); err != nil {
+			return nil, core.Errorf(core.EINVALID, "objective %q: %v", obj.Text, err)
 		}
 		s.Objective = obj
+		s.addExtra(obj.Ref)
+	}
+	for _, text := range spec.Figures {
+		ref, err := core.ParseFigure(text)
+		if err != nil {
+			return nil, err
+		}
+		if err := ref.Check(s.points[0].plan.Model()); err != nil {
+			return nil, err
+		}
+		s.addExtra(ref)
 	}
 	return s, nil
+}
+
+// addExtra adds a figure to report unless it is a fixed one or already there.
+func (s *Sweep) addExtra(ref core.FigureRef) {
+	name := ref.String()
+	if slices.Contains(fixedFigures, name) || slices.Contains(s.extraNames(), name) {
+		return
+	}
+	if ref.Reason != "" && ref.Service == "" { // failed.REASON is always reported when it occurs
+		return
+	}
+	if ref.Def == machineMean {
+		return
+	}
+	s.Extra = append(s.Extra, ref)
 }
 
 // coords returns the value index of each key at point p.
@@ -232,94 +264,105 @@ func (s *Sweep) RunUnit(u int, opt core.RunOptions) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sampleOf(res), nil
+	return sampleOf(res, s.Extra), nil
 }
 
 // Sample is the figures of one run, by name.
 type Sample struct {
 	Figures map[string]float64 `json:"figures"`
-	// Machines lists the LMIDs in the model's order (for utilization.<lmid>).
+	// Machines lists the LMIDs in the model's order (for
+	// utilization_mean[machine:LMID]).
 	Machines []string `json:"machines"`
 }
 
-// fixedFigures are the fixed figures of a sweep point, in output order.
-var fixedFigures = []string{
-	"response_mean_ms", "response_p50_ms", "response_p95_ms", "response_p99_ms",
-	"wait_mean_ms", "wait_p95_ms", "wait_p99_ms",
-	"utilization_max", "throughput_per_s",
-	"issued", "completed", "failed", "timed_out", "crossed_network",
-}
+// fixedFigures are the fixed figures of a sweep point, in output order: the
+// figures table's swept figures ([core.SweptFigures]).
+var fixedFigures = core.SweptFigures()
 
 // sampleOf extracts a sweep's figures from a run's result: the fixed figures,
-// failed.<REASON> per failure reason, utilization.<LMID> per machine that has
-// servers (the mean utilization of its servers).
-func sampleOf(r *core.Result) *Sample {
-	f := map[string]float64{
-		"response_mean_ms": r.ResponseMS.Mean,
-		"response_p50_ms":  r.ResponseMS.P50,
-		"response_p95_ms":  r.ResponseMS.P95,
-		"response_p99_ms":  r.ResponseMS.P99,
-		"wait_mean_ms":     r.WaitMS.Mean,
-		"wait_p95_ms":      r.WaitMS.P95,
-		"wait_p99_ms":      r.WaitMS.P99,
-		"utilization_max":  maxUtilization(r),
-		"issued":           float64(r.Requests.Issued),
-		"completed":        float64(r.Requests.Completed),
-		"timed_out":        float64(r.Requests.TimedOut),
+// the extra ones (the objective's, those asked for by name), failed.REASON
+// per failure reason, utilization_mean[machine:LMID] per machine that has
+// servers.
+func sampleOf(r *core.Result, extra []core.FigureRef) *Sample {
+	f := map[string]float64{}
+	for _, name := range fixedFigures {
+		ref, _ := core.ParseFigure(name)
+		f[name] = ref.Of(r)
 	}
-	if span := r.SpanMS - r.WarmupMS; span > 0 {
-		f["throughput_per_s"] = float64(r.Requests.Completed) / span * 1000
-	} else {
-		f["throughput_per_s"] = 0
+	for _, ref := range extra {
+		f[ref.String()] = ref.Of(r)
 	}
-	var failed, crossed int64
 	for reason, n := range r.Requests.Failed {
-		failed += n
 		f["failed."+reason] = float64(n)
 	}
-	f["failed"] = float64(failed)
-	for _, m := range r.Machines {
-		crossed += m.Sent
-	}
-	f["crossed_network"] = float64(crossed)
 	s := &Sample{Figures: f}
 	for _, m := range r.Machines {
-		var sum float64
-		n := 0
 		for i := range r.Servers {
 			if r.Servers[i].LMID == m.LMID {
-				sum += r.Servers[i].Utilization
-				n++
+				ref := core.FigureRef{Def: machineMean, Machine: m.LMID}
+				f[ref.String()] = ref.Of(r)
+				s.Machines = append(s.Machines, m.LMID)
+				break
 			}
-		}
-		if n > 0 {
-			f["utilization."+m.LMID] = sum / float64(n)
-			s.Machines = append(s.Machines, m.LMID)
 		}
 	}
 	return s
 }
 
+// machineMean is the per-machine figure every sweep point reports.
+var machineMean = func() *core.FigureDef {
+	ref, err := core.ParseFigure("utilization_mean[machine:M]")
+	if err != nil {
+		panic(err)
+	}
+	return ref.Def
+}()
+
+// machineFigure is the per-machine figure's name for a machine.
+func machineFigure(lmid string) string {
+	return core.FigureRef{Def: machineMean, Machine: lmid}.String()
+}
+
 // figureOrder is the output order of the figures of samples: the fixed ones,
-// failed.<REASON> sorted, utilization.<LMID> in machine order.
-func figureOrder(samples []*Sample) []string {
+// the extra ones, failed.REASON sorted, the machines' in machine order.
+func (s *Sweep) figureOrder(samples []*Sample) []string {
 	out := slices.Clone(fixedFigures)
+	out = appendNew(out, s.extraNames()...)
 	var reasons []string
 	seen := map[string]bool{}
 	for _, s := range samples {
 		for name := range s.Figures {
-			if strings.HasPrefix(name, "failed.") && !seen[name] {
+			if strings.HasPrefix(name, "failed.") && !strings.Contains(name, "[") && !seen[name] {
 				seen[name] = true
 				reasons = append(reasons, name)
 			}
 		}
 	}
 	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out = appendNew(out, reasons...)
 	if len(samples) > 0 {
 		for _, m := range samples[0].Machines {
-			out = append(out, "utilization."+m)
+			out = appendNew(out, machineFigure(m))
 		}
+	}
+	return out
+}
+
+// appendNew appends the names not yet in out.
+func appendNew(out []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// extraNames are the canonical names of the extra figures.
+func (s *Sweep) extraNames() []string {
+	var out []string
+	for _, ref := range s.Extra {
+		out = append(out, ref.String())
 	}
 	return out
 }
@@ -340,13 +383,4 @@ func (s *Sweep) Run(opt core.RunOptions) (*Result, error) {
 		}
 	}
 	return r.Result(), nil
-}
-
-// maxUtilization is the utilization of the busiest server.
-func maxUtilization(r *core.Result) float64 {
-	var m float64
-	for _, s := range r.Servers {
-		m = max(m, s.Utilization)
-	}
-	return m
 }
