@@ -36,22 +36,28 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop a variant's run after this long, e.g. 30s (0: no limit; Ctrl-C stops them too)")
+	var ff fileFlags
+	ff.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] [--jobs N] --variant K=V [--variant K=V ...] SCENARIO.json")
+		fmt.Fprintln(stderr, "       tuxlb compare --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --variant ...")
 		fs.PrintDefaults()
 	}
 	args = interspersed(fs, args)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || (len(variants) == 0 && *noBase) {
+	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {
 		fs.Usage()
 		return 2
 	}
-	sc, err := readScenario(fs.Arg(0), stdin)
-	if err != nil {
+	if err := ff.check(strings.Join(fs.Args(), "")); err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
-		return 1
+		return 2
+	}
+	sc, code := loadWithFiles("compare", fs.Args(), &ff, *budget, stdin, stderr)
+	if sc == nil {
+		return code
 	}
 	var vs []sweep.Variant
 	if !*noBase {
