@@ -30,6 +30,10 @@ type sweepRequest struct {
 	Vary         []string        `json:"vary"`
 	Replications int             `json:"replications"`
 	Objective    string          `json:"objective"`
+	// Precision, MaxReplications and Figures are sweep.Spec's.
+	Precision       float64  `json:"precision"`
+	MaxReplications int      `json:"max_replications"`
+	Figures         []string `json:"figures"`
 }
 
 // createSweep checks a sweep, stores it as a queued job and answers 202
@@ -46,7 +50,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return core.Errorf(core.EINVALID, "sweep: %s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})",
+		return core.Errorf(core.EINVALID, "sweep: %s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"precision\", \"max_replications\", \"figures\"})",
 			strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
@@ -66,7 +70,8 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err := sweepTextLimits(&req); err != nil {
 		return err
 	}
-	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
+	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective,
+		Precision: req.Precision, MaxReplications: req.MaxReplications, Figures: req.Figures}
 	// Compiling every point is as heavy as a run: it takes a run slot, and
 	// the sweep's estimate (its points compiled, its runs at once) must fit
 	// the shares of the memory budget its job will use.
@@ -114,11 +119,22 @@ func sweepTextLimits(req *sweepRequest) error {
 			return core.Errorf(core.EINVALID, "vary[%d]: %d bytes, more than the %d a varied key with its values may have", i, len(v), maxVaryBytes)
 		}
 	}
+	if len(req.Figures) > maxSweepFigures {
+		return core.Errorf(core.EINVALID, "figures: %d figures, more than the %d a sweep may add", len(req.Figures), maxSweepFigures)
+	}
+	for i, f := range req.Figures {
+		if len(f) > maxObjectiveBytes {
+			return core.Errorf(core.EINVALID, "figures[%d]: %d bytes, more than the %d a figure's name may have", i, len(f), maxObjectiveBytes)
+		}
+	}
 	if len(req.Objective) > maxObjectiveBytes {
 		return core.Errorf(core.EINVALID, "objective: %d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
 	}
 	return nil
 }
+
+// maxSweepFigures bounds the figures a sweep adds to the fixed ones.
+const maxSweepFigures = 20
 
 // sweepLimits checks a compiled sweep against the server's limits: points
 // (422), requests of one run and of the whole sweep (413).

@@ -64,3 +64,33 @@ func TestCompareOwnFiles(t *testing.T) {
 		t.Errorf("two stdins: exit %d, %s", code, errb)
 	}
 }
+
+// TestSweepPrecisionJobs: a sweep to a precision gives the same bytes for
+// --jobs 1 and 4, and reports each point's replications.
+func TestSweepPrecisionJobs(t *testing.T) {
+	var outs [2]string
+	for i, jobs := range []string{"1", "4"} {
+		code, out, errb := cli(t, "sweep", "../../examples/mp-netload.json", "--vary", "rate_scale=0.5,1.4",
+			"--replications", "2", "--precision", "0.05", "--max-replications", "8", "--format", "json", "--jobs", jobs)
+		if code != 0 {
+			t.Fatalf("--jobs %s: exit %d: %s", jobs, code, errb)
+		}
+		outs[i] = out
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--jobs 1 and 4 differ:\n%s\n---\n%s", outs[0], outs[1])
+	}
+	var res sweep.Result
+	if err := json.Unmarshal([]byte(outs[0]), &res); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Points {
+		if p.Replications < 2 || p.Replications > 8 || p.Replications%2 != 0 {
+			t.Errorf("point %d: %d replications", p.Index, p.Replications)
+		}
+	}
+	code, _, errb := cli(t, "sweep", "../../examples/mp-netload.json", "--vary", "rate_scale=1", "--precision", "-0.1")
+	if code != 1 || !strings.Contains(errb, "precision: want a number > 0") {
+		t.Errorf("bad precision: exit %d, %s", code, errb)
+	}
+}

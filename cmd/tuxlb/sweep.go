@@ -38,6 +38,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "table", "output: table, csv or json")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
+	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of the objective's figure (else response_mean_ms) is at most `REL` of its mean, e.g. 0.05")
+	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per point (default 50)")
 	var figures variantFlags
 	fs.Var(&figures, "figure", "report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY] or utilization_max[machine:SITE2]")
 	var ff fileFlags
@@ -78,7 +80,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if sc == nil {
 		return code
 	}
-	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective, Figures: figures}
+	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective, Figures: figures,
+		Precision: *precision, MaxReplications: *maxReps}
 	if err := admitSweep(sc, spec, *budget, pool.Workers(*jobs)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1

@@ -18,8 +18,11 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 )
 
-// Limits of one sweep.
+// Limits of one sweep, and the defaults of a precision.
 const (
+	DefaultBatch           = 5  // replications per batch with a precision
+	DefaultMaxReplications = 50 // replications at most with a precision
+
 	MaxKeys   = 2    // keys varied at once
 	MaxPoints = 1000 // points of the grid
 )
@@ -30,6 +33,12 @@ type Spec struct {
 	Vary         []string `json:"vary"`
 	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
 	Objective    string   `json:"objective,omitempty"`
+	// Precision, when > 0, runs replications in batches of Replications
+	// (default 5, at least 2) until the 95% confidence half-width of the
+	// objective's figure (else response_mean_ms) is at most Precision × its
+	// mean, or MaxReplications (default 50) have run.
+	Precision       float64 `json:"precision,omitempty"`
+	MaxReplications int     `json:"max_replications,omitempty"`
 	// Figures names figures to report beside the fixed ones, e.g.
 	// response_p99_ms[INQUIRY] or utilization_max[machine:SITE2].
 	Figures []string `json:"figures,omitempty"`
@@ -39,11 +48,17 @@ type Spec struct {
 // scenario edited and compiled into a [core.Plan] once (its replications
 // reseed the plan), and the replication seeds.
 type Sweep struct {
-	Name      string
-	Spec      Spec
-	Keys      []*sweepKey
-	Values    [][]string // per key, in the order given
-	Reps      int
+	Name   string
+	Spec   Spec
+	Keys   []*sweepKey
+	Values [][]string // per key, in the order given
+	Reps   int        // replications per point; with a precision, the batch
+	// MaxReps is the most replications a point can run: Reps, or with a
+	// precision MaxReplications. Units are numbered point × MaxReps.
+	MaxReps   int
+	Precision float64
+	// Target is the figure whose interval a precision is asked of.
+	Target    string
 	Seeds     []uint64 // per replication, the same for every point
 	Objective *Objective
 	// Extra are the figures reported beside the fixed ones: the objective's
@@ -109,9 +124,30 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 	s.Reps = spec.Replications
 	if s.Reps == 0 {
 		s.Reps = max(sc.Replications, 1)
+		if spec.Precision > 0 && sc.Replications < 2 {
+			s.Reps = DefaultBatch
+		}
 	}
 	if s.Reps < 1 || s.Reps > core.MaxReplications {
 		return nil, core.Errorf(core.EINVALID, "replications: must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
+	}
+	s.MaxReps = s.Reps
+	switch p := spec.Precision; {
+	case p != p || p < 0 || p-p != 0:
+		return nil, core.Errorf(core.EINVALID, "precision: want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got %v", p)
+	case p > 0:
+		if s.Reps < 2 {
+			return nil, core.Errorf(core.EINVALID, "replications: with a precision, the batch of replications must be at least 2, got %d", s.Reps)
+		}
+		s.Precision, s.MaxReps = p, spec.MaxReplications
+		if s.MaxReps == 0 {
+			s.MaxReps = max(DefaultMaxReplications, s.Reps)
+		}
+		if s.MaxReps < s.Reps || s.MaxReps > core.MaxReplications {
+			return nil, core.Errorf(core.EINVALID, "max_replications: must be between the batch (%d) and %d, got %d", s.Reps, core.MaxReplications, s.MaxReps)
+		}
+	case spec.MaxReplications != 0:
+		return nil, core.Errorf(core.EINVALID, "max_replications: only with a precision")
 	}
 	for p := 0; p < n; p++ {
 		pt, err := s.compilePoint(sc, p)
@@ -120,7 +156,7 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 		}
 		s.points = append(s.points, pt)
 	}
-	for i := 0; i < s.Reps; i++ { // the scenario's seed is every point's
+	for i := 0; i < s.MaxReps; i++ { // the scenario's seed is every point's
 		s.Seeds = append(s.Seeds, s.points[0].plan.ReplicationSeed(i))
 	}
 	if spec.Objective != "" {
@@ -133,6 +169,10 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 		}
 		s.Objective = obj
 		s.addExtra(obj.Ref)
+	}
+	s.Target = "response_mean_ms"
+	if s.Objective != nil {
+		s.Target = s.Objective.Figure
 	}
 	for _, text := range spec.Figures {
 		ref, err := core.ParseFigure(text)
@@ -207,21 +247,23 @@ func (s *Sweep) pointLabel(values []string) string {
 // Points returns the number of points of the grid.
 func (s *Sweep) Points() int { return len(s.points) }
 
-// Units returns the number of work units: points x replications.
-func (s *Sweep) Units() int { return len(s.points) * s.Reps }
+// Units returns the number of work units: points × replications (with a
+// precision, points × the most replications; a point that reaches the
+// precision sooner leaves its later units unrun).
+func (s *Sweep) Units() int { return len(s.points) * s.MaxReps }
 
 // Unit returns the point and replication of work unit u. Units are numbered
 // point by point, so running them in order completes the points in order.
-func (s *Sweep) Unit(u int) (point, rep int) { return u / s.Reps, u % s.Reps }
+func (s *Sweep) Unit(u int) (point, rep int) { return u / s.MaxReps, u % s.MaxReps }
 
 // Requests returns the expected number of requests of the whole sweep (every
-// point's workload times the replications).
+// point's workload times the replications; with a precision, the most).
 func (s *Sweep) Requests() float64 {
 	var n float64
 	for i := range s.points {
 		n += s.points[i].requests
 	}
-	return n * float64(s.Reps)
+	return n * float64(s.MaxReps)
 }
 
 // LargestFirst returns the sweep's units in the order a runner should hand
@@ -233,10 +275,16 @@ func (s *Sweep) LargestFirst() []int {
 	for u := range order {
 		order[u] = u
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(s.points[b/s.Reps].requests, s.points[a/s.Reps].requests)
-	})
+	s.sortLargestFirst(order)
 	return order
+}
+
+// sortLargestFirst sorts units by their points' expected requests, largest
+// first, ties in unit order.
+func (s *Sweep) sortLargestFirst(units []int) {
+	slices.SortStableFunc(units, func(a, b int) int {
+		return cmp.Compare(s.points[b/s.MaxReps].requests, s.points[a/s.MaxReps].requests)
+	})
 }
 
 // MaxRunRequests returns the expected requests of the largest single run.
@@ -367,19 +415,23 @@ func (s *Sweep) extraNames() []string {
 	return out
 }
 
-// Run runs every unit of the sweep in order, on the calling goroutine, and
-// returns the reduced result: the same bytes as any runner that spreads the
-// units over workers (package pool does, in the CLI and the server). Only
-// opt.Context, opt.Progress and opt.MaxRequests are used, as in RunUnit.
+// Run runs the units the reducer asks for ([Reducer.Pending]) in order, on
+// the calling goroutine, until it asks for none, and returns the reduced
+// result: the same bytes as any runner that spreads the units over workers
+// (package pool does, in the CLI and the server). Only opt.Context,
+// opt.Progress and opt.MaxRequests are used, as in RunUnit.
 func (s *Sweep) Run(opt core.RunOptions) (*Result, error) {
 	r := s.NewReducer()
-	for u := range s.Units() {
-		smp, err := s.RunUnit(u, opt)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := r.Add(u, smp); err != nil {
-			return nil, err
+	for units := r.Pending(); len(units) > 0; units = r.Pending() {
+		slices.Sort(units)
+		for _, u := range units {
+			smp, err := s.RunUnit(u, opt)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := r.Add(u, smp); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return r.Result(), nil
