@@ -13,6 +13,9 @@ type Result struct {
 	Tuning        Tuning  `json:"tuning"`    // the tuning that ran, every field filled in
 	SpanMS        float64 `json:"span_ms"`   // from time 0 to the last event
 	WarmupMS      float64 `json:"warmup_ms"` // requests issued before this are not in the statistics
+	// WarmupDetected says warmup_ms was "auto": WarmupMS is the transient
+	// MSER-5 found on this run's response series.
+	WarmupDetected bool `json:"warmup_detected,omitempty"`
 	// Headline is the figures of the figures table that sum the run up,
 	// by name (docs/engine.md#figures): every figure a sweep samples for
 	// the whole run is a key of it.

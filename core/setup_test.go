@@ -58,7 +58,7 @@ func TestSetupResolves(t *testing.T) {
 	sc.Machines = map[string]MachineSpec{"site2": {Speed: f(0.5)}}
 	sc.Network = &NetworkSpec{LatencyMS: 1.0005}
 	sc.Tuning = &Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
-	sc.WarmupMS = f(10)
+	sc.WarmupMS = &Warmup{MS: 10}
 	seed := uint64(99)
 	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
 	if err != nil {
