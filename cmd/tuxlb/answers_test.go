@@ -94,3 +94,46 @@ func TestSweepPrecisionJobs(t *testing.T) {
 		t.Errorf("bad precision: exit %d, %s", code, errb)
 	}
 }
+
+// TestCompareReplications: compare --replications gives the same bytes for
+// --jobs 1 and 4 in every format, marks the test it uses, and --json is
+// --format json.
+func TestCompareReplications(t *testing.T) {
+	for _, format := range []string{"table", "csv", "json"} {
+		var outs [2]string
+		for i, jobs := range []string{"1", "4"} {
+			code, out, errb := cli(t, "compare", "../../examples/mp-netload.json", "--variant", "policy=jsq",
+				"--replications", "3", "--format", format, "--jobs", jobs)
+			if code != 0 {
+				t.Fatalf("%s --jobs %s: exit %d: %s", format, jobs, code, errb)
+			}
+			outs[i] = out
+		}
+		if outs[0] != outs[1] {
+			t.Errorf("%s: --jobs 1 and 4 differ", format)
+		}
+		if format == "json" {
+			var c sweep.ReplicatedComparison
+			if err := json.Unmarshal([]byte(outs[0]), &c); err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Variants) != 2 || c.Variants[1].Replications != 3 || c.Variants[1].Diff["response_mean_ms"].Significant == nil {
+				t.Errorf("json: %+v", c)
+			}
+		}
+	}
+	_, a, _ := cli(t, "compare", "../../examples/mp-netload.json", "--variant", "policy=jsq", "--json")
+	_, b, _ := cli(t, "compare", "../../examples/mp-netload.json", "--variant", "policy=jsq", "--format", "json")
+	if a != b || !strings.Contains(a, `"headline"`) {
+		t.Errorf("--json and --format json differ")
+	}
+	code, _, errb := cli(t, "compare", "../../examples/mp-netload.json", "--variant", "policy=jsq", "--format", "xml")
+	if code != 2 || !strings.Contains(errb, `--format: "xml"`) {
+		t.Errorf("bad format: exit %d, %s", code, errb)
+	}
+	code, out, errb := cli(t, "compare", "../../examples/mp-netload.json", "--variant", "policy=jsq", "--precision", "0.2",
+		"--replications", "2", "--max-replications", "6")
+	if code != 0 || !strings.Contains(out, "Welch") {
+		t.Errorf("precision: exit %d, %s\n%s", code, errb, out)
+	}
+}

@@ -121,6 +121,13 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 	if n > MaxPoints {
 		return nil, core.Errorf(core.EINVALID, "vary: %d points, more than the limit of %d", n, MaxPoints)
 	}
+	return s.compileRest(sc, spec, n, s.compilePoint)
+}
+
+// compileRest resolves the replications and the precision, compiles the n
+// points with compile, derives the seeds and reads the objective and the
+// figures: what a sweep and a replicated compare share.
+func (s *Sweep) compileRest(sc *core.Scenario, spec Spec, n int, compile func(*core.Scenario, int) (gridPoint, error)) (*Sweep, error) {
 	s.Reps = spec.Replications
 	if s.Reps == 0 {
 		s.Reps = max(sc.Replications, 1)
@@ -150,7 +157,7 @@ func Compile(sc *core.Scenario, spec Spec) (*Sweep, error) {
 		return nil, core.Errorf(core.EINVALID, "max_replications: only with a precision")
 	}
 	for p := 0; p < n; p++ {
-		pt, err := s.compilePoint(sc, p)
+		pt, err := compile(sc, p)
 		if err != nil {
 			return nil, err
 		}
