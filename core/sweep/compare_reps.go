@@ -137,7 +137,6 @@ func welchSignificant(a core.MeanCI, n0 int, b core.MeanCI, n1 int) bool {
 	return diff > ci.T975(max(int(df), 1))*math.Sqrt(v0+v1)
 }
 
-
 // EncodeComparisonTable writes a replicated comparison as a table: a row
 // per figure, a column per variant with mean ± ci95 and its change against
 // the baseline, a * where the change is significant.
