@@ -39,6 +39,9 @@ type FigureDef struct {
 	Replicated bool `json:"replicated"`
 	Swept      bool `json:"swept"`
 	Objective  bool `json:"objective"`
+	// Table: one of the main figures, shown in sweep tables and charted by
+	// the page's sweeps.
+	Table bool `json:"table"`
 	// Aliases are the names it had before engine 0.5.0, still accepted in
 	// objectives and compare for one engine version.
 	Aliases []string `json:"aliases,omitempty"`
@@ -61,7 +64,7 @@ var figureTable = []*FigureDef{
 		run:     func(r *Result) float64 { return float64(r.Requests.Completed) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.Completed) }},
 	{Name: "failed", Unit: "requests", Label: "Failed", Doc: "requests failed, every reason (failed.REASON: one reason)",
-		Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
 		run:     func(r *Result) float64 { return float64(sumCounts(r.Requests.Failed)) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(sumCounts(s.Failed)) }},
 	{Name: "timed_out", Unit: "requests", Label: "Timed out (TPETIME)", Doc: "completed requests whose reply came after BLOCKTIME",
@@ -69,7 +72,7 @@ var figureTable = []*FigureDef{
 		run:     func(r *Result) float64 { return float64(r.Requests.TimedOut) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.TimedOut) }},
 	{Name: "wait_mean_ms", Unit: "ms", Label: "Wait mean (ms)", Doc: "queue wait (enqueue to start): mean",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.mean"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.mean"}, scope: ScopeRun | ScopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.Mean }},
 	{Name: "wait_p95_ms", Unit: "ms", Label: "Wait p95 (ms)", Doc: "queue wait: 95th percentile",
@@ -81,7 +84,7 @@ var figureTable = []*FigureDef{
 		run:     func(r *Result) float64 { return r.WaitMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.P99 }},
 	{Name: "response_mean_ms", Unit: "ms", Label: "Response mean (ms)", Doc: "response time (issue to reply): mean",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.mean"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.mean"}, scope: ScopeRun | ScopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Mean }},
 	{Name: "response_p50_ms", Unit: "ms", Label: "Response p50 (ms)", Doc: "response time: median",
@@ -93,7 +96,7 @@ var figureTable = []*FigureDef{
 		run:     func(r *Result) float64 { return r.ResponseMS.P95 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P95 }},
 	{Name: "response_p99_ms", Unit: "ms", Label: "Response p99 (ms)", Doc: "response time: 99th percentile",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p99"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p99"}, scope: ScopeRun | ScopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P99 }},
 	{Name: "response_max_ms", Unit: "ms", Label: "Response max (ms)", Doc: "response time: the longest",
@@ -101,11 +104,11 @@ var figureTable = []*FigureDef{
 		run:     func(r *Result) float64 { return r.ResponseMS.Max },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Max }},
 	{Name: "throughput_per_s", Unit: "per_s", Label: "Throughput (/s)", Doc: "completed requests / (span − warm-up), per second",
-		Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
 		run:     func(r *Result) float64 { return perSecond(r, r.Requests.Completed) },
 		service: func(r *Result, s *ServiceStats) float64 { return perSecond(r, s.Completed) }},
 	{Name: "utilization_max", Unit: "fraction", Label: "Busiest server", Doc: "the busiest server instance's utilization (of a machine: its busiest)",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"max_utilization", "utilization.max"}, scope: ScopeRun | ScopeMachine,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"max_utilization", "utilization.max"}, scope: ScopeRun | ScopeMachine,
 		run:     maxUtilization,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, true) }},
 	{Name: "utilization_mean", Unit: "fraction", Label: "Mean utilization", Doc: "a machine's mean utilization over its server instances (utilization.LMID before 0.5.0)",
@@ -115,7 +118,7 @@ var figureTable = []*FigureDef{
 		Headline: true, Replicated: true, Objective: true, Aliases: []string{"balance.jain_utilization"}, scope: ScopeRun,
 		run: func(r *Result) float64 { return r.Balance.JainUtilization }},
 	{Name: "network_sent", Unit: "requests", Label: "Crossed the network", Doc: "requests sent to a queue on another machine (sum of the machines' sent; of a machine: its sent)",
-		Headline: true, Swept: true, Objective: true, Aliases: []string{"crossed_network"}, scope: ScopeRun | ScopeMachine,
+		Table: true, Headline: true, Swept: true, Objective: true, Aliases: []string{"crossed_network"}, scope: ScopeRun | ScopeMachine,
 		run:     func(r *Result) float64 { return float64(networkSent(r)) },
 		machine: func(r *Result, lmid string) float64 { return float64(machineOf(r, lmid).Sent) }},
 	{Name: "network_share", Unit: "fraction", Label: "Share across the network", Doc: "network_sent / issued",
@@ -166,6 +169,18 @@ func SweptFigures() []string {
 	var out []string
 	for _, f := range figureTable {
 		if f.Swept && f.scope&ScopeRun != 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
+// TableFigures returns the names of the main figures (sweep tables, the
+// page's sweep charts), in display order.
+func TableFigures() []string {
+	var out []string
+	for _, f := range figureTable {
+		if f.Table {
 			out = append(out, f.Name)
 		}
 	}

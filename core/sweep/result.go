@@ -445,8 +445,7 @@ func writeCSVRow(b *bytes.Buffer, cells []string) {
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // tableFigures are the figures the table shows.
-var tableFigures = []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
-	"throughput_per_s", "failed", "network_sent"}
+var tableFigures = core.TableFigures()
 
 // EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;
