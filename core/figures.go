@@ -393,3 +393,27 @@ func machineUtilization(r *Result, lmid string, busiest bool) float64 {
 	}
 	return sum / float64(n)
 }
+
+// FiguresMarkdown is the figures table as the Markdown table of
+// docs/engine.md (a test keeps the two the same).
+func FiguresMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| figure | unit | label | per | headline | replications | sweeps | objective | how it is read | before 0.5.0 |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	yes := func(v bool) string {
+		if v {
+			return "yes"
+		}
+		return ""
+	}
+	for _, f := range figureTable {
+		var aliases []string
+		for _, a := range f.Aliases {
+			aliases = append(aliases, "`"+a+"`")
+		}
+		b.WriteString("| `" + f.Name + "` | " + f.Unit + " | " + f.Label + " | " + strings.Join(f.Scopes, ", ") + " | " +
+			yes(f.Headline) + " | " + yes(f.Replicated) + " | " + yes(f.Swept) + " | " + yes(f.Objective) + " | " +
+			f.Doc + " | " + strings.Join(aliases, ", ") + " |\n")
+	}
+	return b.String()
+}

@@ -173,3 +173,30 @@ func mustModel(t *testing.T, name string) *Model {
 	}
 	return p.Model()
 }
+
+// TestFiguresDoc: the table in docs/engine.md is FiguresMarkdown, between
+// its markers; go test ./core -run FiguresDoc -update rewrites it.
+func TestFiguresDoc(t *testing.T) {
+	const path = "../docs/engine.md"
+	const begin, end = "<!-- figures table: generated from core/figures.go -->\n", "<!-- end of the figures table -->"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no figures table markers", path)
+	}
+	want := FiguresMarkdown()
+	if *update {
+		doc = doc[:i+len(begin)] + want + doc[j:]
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := doc[i+len(begin) : j]; got != want {
+		t.Errorf("%s: the figures table differs from core/figures.go; run go test ./core -run FiguresDoc -update\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
