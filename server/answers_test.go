@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -53,6 +55,51 @@ func TestSweepJobPrecision(t *testing.T) {
 		p := wantProblem(t, rec, "/api/v1/sweeps", http.StatusUnprocessableEntity, "invalid")
 		if !strings.Contains(p.Detail, c.want) {
 			t.Errorf("%s: detail %q, want %q", c.field, p.Detail, c.want)
+		}
+	}
+}
+
+// TestCompareFigures: compare takes figure= for a service's or a machine's
+// figure; each run gives it, computed here from the run itself, with its
+// difference against the base; an unknown one is refused naming it.
+func TestCompareFigures(t *testing.T) {
+	h := newHarness(t, nil)
+	run := h.postRun("", scenarioJSON(t))
+	rec := h.do(http.MethodGet, "/api/v1/compare?runs="+run.ID+"&variant=policy=jsq&figure=response_p99_ms[TOUPPER]&figure=max_utilization", "", "")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
+	}
+	var cmp comparison
+	decode(t, rec, &cmp)
+	sc, _ := core.ParseScenario([]byte(scenarioJSON(t)))
+	v, _ := sweep.ParseVariant("policy=jsq")
+	vsc, _ := sweep.ApplyVariant(sc, v)
+	res, err := core.Run(vsc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p99 float64
+	for _, s := range res.Services {
+		if s.Name == "TOUPPER" {
+			p99 = s.ResponseMS.P99
+		}
+	}
+	got := cmp.Runs[1].Figures
+	if got["response_p99_ms[TOUPPER]"] != p99 || got["utilization_max"] != res.Headline["utilization_max"] {
+		t.Errorf("figures %v, want p99 %v and utilization_max %v", got, p99, res.Headline["utilization_max"])
+	}
+	d := cmp.Runs[1].Diff["response_p99_ms[TOUPPER]"]
+	if want := math.Round((p99-cmp.Runs[0].Figures["response_p99_ms[TOUPPER]"])*1e6) / 1e6; d.Abs != want {
+		t.Errorf("diff %+v, want %v", d, want)
+	}
+	for _, c := range []struct{ q, want string }{
+		{"figure=response_p99_ms[NOSUCH]", `has no service "NOSUCH"`},
+		{"figure=utilization_max[machine:NOSUCH]", `has no machine "NOSUCH"`},
+		{"figure=p99", `unknown figure "p99"`},
+	} {
+		rec := h.do(http.MethodGet, "/api/v1/compare?runs="+run.ID+"&variant=policy=jsq&"+c.q, "", "")
+		if p := wantProblem(t, rec, "/api/v1/compare", http.StatusUnprocessableEntity, "invalid"); !strings.Contains(p.Detail, c.want) {
+			t.Errorf("%s: %s, want %q", c.q, p.Detail, c.want)
 		}
 	}
 }
