@@ -40,7 +40,8 @@ type Figure struct {
 	Value float64
 }
 
-// Figures returns the headline figures in display order.
+// Figures returns the headline figures in display order, named as the figures
+// table names them (compare's diff keys).
 func (h *Headline) Figures() []Figure {
 	return []Figure{
 		{"issued", float64(h.Issued)},
@@ -53,7 +54,7 @@ func (h *Headline) Figures() []Figure {
 		{"response_mean_ms", h.ResponseMeanMS},
 		{"response_p95_ms", h.ResponseP95MS},
 		{"response_p99_ms", h.ResponseP99MS},
-		{"max_utilization", h.MaxUtilization},
+		{"utilization_max", h.MaxUtilization},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
 		{"network_share", h.NetworkShare},
