@@ -40,7 +40,8 @@ type Figure struct {
 	Value float64
 }
 
-// Figures returns the headline figures in display order.
+// Figures returns the headline figures in display order, named as the figures
+// table names them (compare's diff keys).
 func (h *Headline) Figures() []Figure {
 	return []Figure{
 		{"issued", float64(h.Issued)},
@@ -53,7 +54,7 @@ func (h *Headline) Figures() []Figure {
 		{"response_mean_ms", h.ResponseMeanMS},
 		{"response_p95_ms", h.ResponseP95MS},
 		{"response_p99_ms", h.ResponseP99MS},
-		{"max_utilization", h.MaxUtilization},
+		{"utilization_max", h.MaxUtilization},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
 		{"network_share", h.NetworkShare},
@@ -61,32 +62,30 @@ func (h *Headline) Figures() []Figure {
 	}
 }
 
-// HeadlineOf extracts the headline figures of a result.
+// HeadlineOf extracts the headline figures of a result: its headline (the
+// figures table's, computed when the result has none).
 func HeadlineOf(r *Result) Headline {
-	h := Headline{
-		Issued:         r.Requests.Issued,
-		Completed:      r.Requests.Completed,
-		TimedOut:       r.Requests.TimedOut,
-		WaitMeanMS:     r.WaitMS.Mean,
-		WaitP95MS:      r.WaitMS.P95,
-		WaitP99MS:      r.WaitMS.P99,
-		ResponseMeanMS: r.ResponseMS.Mean,
-		ResponseP95MS:  r.ResponseMS.P95,
-		ResponseP99MS:  r.ResponseMS.P99,
-		Jain:           r.Balance.JainUtilization,
+	m := r.Headline
+	if m == nil {
+		m = headlineOf(r)
 	}
-	for _, n := range r.Requests.Failed {
-		h.Failed += n
+	return Headline{
+		Issued:            int64(m["issued"]),
+		Completed:         int64(m["completed"]),
+		Failed:            int64(m["failed"]),
+		TimedOut:          int64(m["timed_out"]),
+		WaitMeanMS:        m["wait_mean_ms"],
+		WaitP95MS:         m["wait_p95_ms"],
+		WaitP99MS:         m["wait_p99_ms"],
+		ResponseMeanMS:    m["response_mean_ms"],
+		ResponseP95MS:     m["response_p95_ms"],
+		ResponseP99MS:     m["response_p99_ms"],
+		MaxUtilization:    m["utilization_max"],
+		Jain:              m["jain_utilization"],
+		NetworkSent:       int64(m["network_sent"]),
+		NetworkShare:      m["network_share"],
+		SaturatedMachines: int(m["saturated_machines"]),
 	}
-	for _, s := range r.Servers {
-		h.MaxUtilization = math.Max(h.MaxUtilization, s.Utilization)
-	}
-	for _, m := range r.Machines {
-		h.NetworkSent += m.Sent
-	}
-	h.Derive()
-	h.SaturatedMachines = len(saturations(r))
-	return h
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strconv"
+
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -137,8 +139,28 @@ func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
 	return p.Reseed(p.ReplicationSeed(i)).run(opt)
 }
 
-// run is one run of the plan with its seed.
+// run is one run of the plan with its seed. With warmup_ms "auto", a first
+// pass finds the warm-up (MSER-5, [Plan.autoWarmupUS]) and the run is made
+// with it.
 func (p *Plan) run(opt RunOptions) (*Result, error) {
+	if p.setup.WarmupAuto {
+		us, err := p.autoWarmupUS(opt)
+		if err != nil {
+			return nil, err
+		}
+		q := *p
+		st := *p.setup
+		st.WarmupUS, st.WarmupAuto = us, false
+		q.setup = &st
+		res, err := q.run(opt)
+		if err != nil {
+			return nil, err
+		}
+		res.WarmupDetected = true
+		res.Warnings = append(res.Warnings, sprintf("warmup_ms \"auto\": MSER-5 on the response series (batch means of %d) found a transient of %s ms; the statistics leave out the requests issued before it",
+			mserBatch, strconv.FormatFloat(res.WarmupMS, 'f', -1, 64)))
+		return res, nil
+	}
 	reqs, sopt, err := p.open(opt)
 	if err != nil {
 		return nil, err

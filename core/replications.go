@@ -5,22 +5,6 @@ import "github.com/tuxlb/tuxlb/core/internal/ci"
 // MaxReplications bounds Scenario.Replications.
 const MaxReplications = 100
 
-// replicationFigures are the headline figures replications report, and how
-// to read each from a Result.
-var replicationFigures = []struct {
-	name string
-	get  func(*Result) float64
-}{
-	{"wait_ms.mean", func(r *Result) float64 { return r.WaitMS.Mean }},
-	{"wait_ms.p95", func(r *Result) float64 { return r.WaitMS.P95 }},
-	{"response_ms.mean", func(r *Result) float64 { return r.ResponseMS.Mean }},
-	{"response_ms.p95", func(r *Result) float64 { return r.ResponseMS.P95 }},
-	{"response_ms.p99", func(r *Result) float64 { return r.ResponseMS.P99 }},
-	{"utilization.max", func(r *Result) float64 { return maxUtilization(r) }},
-	{"balance.jain_utilization", func(r *Result) float64 { return r.Balance.JainUtilization }},
-	{"requests.timed_out", func(r *Result) float64 { return float64(r.Requests.TimedOut) }},
-}
-
 func maxUtilization(r *Result) float64 {
 	var m float64
 	for _, s := range r.Servers {
@@ -43,19 +27,22 @@ func replicationSeed(seed uint64, i int) uint64 {
 }
 
 // CombineReplications returns the first result carrying the mean and 95%
-// confidence half-width of the headline figures over all of them (results in
-// replication order).
+// confidence half-width of the replicated figures of the figures table over
+// all of them (results in replication order), read from their headlines.
 func CombineReplications(results []*Result) *Result {
 	rep := &Replications{K: len(results), Figures: map[string]MeanCI{}}
-	values := make([][]float64, len(replicationFigures))
 	for _, res := range results {
 		rep.Seeds = append(rep.Seeds, res.Seed)
-		for j, f := range replicationFigures {
-			values[j] = append(values[j], f.get(res))
-		}
 	}
-	for j, f := range replicationFigures {
-		rep.Figures[f.name] = meanCI(values[j])
+	xs := make([]float64, len(results))
+	for _, f := range figureTable {
+		if !f.Replicated {
+			continue
+		}
+		for i, res := range results {
+			xs[i] = res.Headline[f.Name]
+		}
+		rep.Figures[f.Name] = meanCI(xs)
 	}
 	first := results[0]
 	first.Replications = rep
@@ -63,12 +50,10 @@ func CombineReplications(results []*Result) *Result {
 }
 
 // ReplicationSummary keeps of r what CombineReplications reads of a
-// replication after the first (its seed and headline figures), so that a
-// runner of k replications holds one whole result, not k.
+// replication after the first (its seed and headline), so that a runner of
+// k replications holds one whole result, not k.
 func ReplicationSummary(r *Result) *Result {
-	return &Result{Seed: r.Seed, WaitMS: r.WaitMS, ResponseMS: r.ResponseMS, Balance: r.Balance,
-		Requests: RequestCounts{TimedOut: r.Requests.TimedOut},
-		Servers:  []ServerStats{{Utilization: maxUtilization(r)}}}
+	return &Result{Seed: r.Seed, Headline: r.Headline}
 }
 
 // meanCI is the mean and the half-width of its 95% confidence interval

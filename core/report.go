@@ -37,6 +37,7 @@ func (e *engine) result() *Result {
 	if e.app != nil && e.app.plan.parent {
 		e.appResult(r)
 	}
+	r.Headline = headlineOf(r)
 	st.releaseFronts()
 	return r
 }

@@ -15,6 +15,13 @@ type Result struct {
 	Tuning        scenario.Tuning `json:"tuning"`    // the tuning that ran, every field filled in
 	SpanMS        float64         `json:"span_ms"`   // from time 0 to the last event
 	WarmupMS      float64         `json:"warmup_ms"` // requests issued before this are not in the statistics
+	// WarmupDetected says warmup_ms was "auto": WarmupMS is the transient
+	// MSER-5 found on this run's response series.
+	WarmupDetected bool `json:"warmup_detected,omitempty"`
+	// Headline is the figures of the figures table that sum the run up,
+	// by name (docs/engine.md#figures): every figure a sweep samples for
+	// the whole run is a key of it.
+	Headline map[string]float64 `json:"headline"`
 
 	Requests   RequestCounts `json:"requests"`
 	WaitMS     Summary       `json:"wait_ms"`     // enqueue to start
@@ -223,7 +230,7 @@ type CounterSeries struct {
 type Replications struct {
 	K       int               `json:"k"`
 	Seeds   []uint64          `json:"seeds"`
-	Figures map[string]MeanCI `json:"figures"` // e.g. "wait_ms.mean", "response_ms.p95", "utilization.max"
+	Figures map[string]MeanCI `json:"figures"` // the replicated figures of the figures table: "wait_mean_ms", "response_p95_ms", "utilization_max"...
 }
 
 // MeanCI is a mean with the half-width of its 95% confidence interval.

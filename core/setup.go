@@ -29,6 +29,7 @@ type runSetup struct {
 	ResetUS          int64     // MP counter reset period
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
+	WarmupAuto       bool        // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
 	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
 	Events           []lifeEvent // the scenario's events, targets resolved, in time order
 
@@ -153,8 +154,8 @@ func check(sc *scenario.Scenario) error {
 
 // checkAnalysis checks warmup_ms, replications and bin_ms.
 func checkAnalysis(sc *scenario.Scenario) error {
-	if sc.WarmupMS != nil {
-		if _, err := nonNegativeMS("warmup_ms", *sc.WarmupMS); err != nil {
+	if sc.WarmupMS != nil && !sc.WarmupMS.Auto {
+		if _, err := nonNegativeMS("warmup_ms", sc.WarmupMS.MS); err != nil {
 			return err
 		}
 	}

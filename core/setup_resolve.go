@@ -98,7 +98,8 @@ func (st *runSetup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
 		st.LatencyUS = us
 	}
 	if sc.WarmupMS != nil {
-		st.WarmupUS, _ = usec.FromMSValue(*sc.WarmupMS)
+		st.WarmupUS, _ = usec.FromMSValue(sc.WarmupMS.MS)
+		st.WarmupAuto = sc.WarmupMS.Auto
 	}
 	return nil
 }

@@ -1,9 +1,10 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // baseScenario is valid against handModel: every service that a local server
@@ -59,7 +60,7 @@ func TestSetupResolves(t *testing.T) {
 	sc.Machines = map[string]scenario.MachineSpec{"site2": {Speed: f(0.5)}}
 	sc.Network = &scenario.NetworkSpec{LatencyMS: 1.0005}
 	sc.Tuning = &scenario.Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
-	sc.WarmupMS = f(10)
+	sc.WarmupMS = &scenario.Warmup{MS: 10}
 	seed := uint64(99)
 	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -112,7 +113,7 @@ func derivedCompare(t *testing.T, seed uint64, seen map[string]int) string {
 	r := rng.New(seed, 9)
 	binUS := max(lastIssue/40, 1)
 	binMS, warmMS := float64(binUS)/1000, float64(4*binUS*int64(r.IntN(12)))/1000
-	sc.BinMS, sc.WarmupMS = &binMS, &warmMS
+	sc.BinMS, sc.WarmupMS = &binMS, &scenario.Warmup{MS: warmMS}
 	var log bytes.Buffer
 	res, err := Run(sc, RunOptions{Dispatch: &log})
 	if err != nil {

@@ -13,11 +13,16 @@ import (
 var update = flag.Bool("update", false, "rewrite src/vocabulary.json from core")
 
 // TestVocabularyIsCore checks that the lists the playground offers
-// (src/vocabulary.json: policies, tuning readings, arrivals, distributions)
+// (src/vocabulary.json: policies, tuning readings, arrivals, distributions,
+// and the figures table with its names, units and labels)
 // are the engine's own; `go test ./frontend -update` regenerates the file
 // after a value is added in core.
 func TestVocabularyIsCore(t *testing.T) {
-	want, err := json.MarshalIndent(core.Vocabulary(), "", "  ")
+	doc := map[string]any{"figures": core.Figures()}
+	for k, v := range core.Vocabulary() {
+		doc[k] = v
+	}
+	want, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,36 +119,37 @@ func Sweep(ctx context.Context, s *sweep.Sweep, opt SweepOptions) (*sweep.Result
 			return nil, err
 		}
 	}
-	order := s.LargestFirst()
-	skip := func(k int) bool {
-		p, _ := s.Unit(order[k])
-		return r.PointDone(p)
+	// The units run in rounds: those the reducer asks for, then those it asks
+	// for once they are in (with a precision, the next batches of the points
+	// not yet precise), so what runs depends only on completed batches.
+	var err error
+	for order := r.Pending(); len(order) > 0 && err == nil; order = r.Pending() {
+		err = Run(ctx, opt.Workers, len(order), nil,
+			func(ctx context.Context, k int) (*sweep.Sample, error) {
+				runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
+				defer cancel()
+				smp, err := s.RunUnit(order[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
+				if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+					p, rep := s.Unit(order[k])
+					return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+				}
+				return smp, err
+			},
+			func(k int, smp *sweep.Sample) error {
+				u := order[k]
+				pt, err := r.Add(u, smp)
+				if err != nil {
+					return err
+				}
+				if opt.Progress != nil {
+					opt.Progress(r.Done(), s.Units())
+				}
+				if pt != nil && opt.OnPoint != nil {
+					return opt.OnPoint(pt, r.Done())
+				}
+				return nil
+			})
 	}
-	err := Run(ctx, opt.Workers, len(order), skip,
-		func(ctx context.Context, k int) (*sweep.Sample, error) {
-			runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
-			defer cancel()
-			smp, err := s.RunUnit(order[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
-			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				p, rep := s.Unit(order[k])
-				return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
-			}
-			return smp, err
-		},
-		func(k int, smp *sweep.Sample) error {
-			u := order[k]
-			pt, err := r.Add(u, smp)
-			if err != nil {
-				return err
-			}
-			if opt.Progress != nil {
-				opt.Progress(r.Done(), s.Units())
-			}
-			if pt != nil && opt.OnPoint != nil {
-				return opt.OnPoint(pt, r.Done())
-			}
-			return nil
-		})
 	return r.Result(), err
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -38,6 +40,67 @@ type comparedRun struct {
 	// that difference over the base's value (absent when the base is 0).
 	// The base itself has no diff.
 	Diff map[string]sweep.Diff `json:"diff,omitempty"`
+	// Figures are the figures asked for with figure= (a service's or a
+	// machine's, e.g. response_p99_ms[INQUIRY]), by canonical name; their
+	// differences are in Diff too.
+	Figures map[string]float64 `json:"figures,omitempty"`
+}
+
+// maxCompareFigures bounds the figure= parameters of a compare.
+const maxCompareFigures = 20
+
+// compareFigures reads the figure parameters.
+func compareFigures(texts []string) ([]core.FigureRef, error) {
+	if len(texts) > maxCompareFigures {
+		return nil, badQuery("figure", strings.Join(texts, "&"), fmt.Sprintf("at most %d figures", maxCompareFigures))
+	}
+	var refs []core.FigureRef
+	for _, t := range texts {
+		ref, err := core.ParseFigure(t)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, ref)
+	}
+	return refs, nil
+}
+
+// figuresOf reads the asked figures of a run's result; a service or a
+// machine the result does not have is an EINVALID error naming the run.
+func figuresOf(refs []core.FigureRef, name string, r *core.Result) (map[string]float64, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	out := map[string]float64{}
+	for _, ref := range refs {
+		switch {
+		case ref.Service != "" && !slices.ContainsFunc(r.Services, func(s core.ServiceStats) bool { return s.Name == ref.Service }):
+			return nil, core.Errorf(core.EINVALID, "figure %s: run %s has no service %q", ref, name, ref.Service)
+		case ref.Machine != "" && !slices.ContainsFunc(r.Machines, func(m core.MachineStats) bool { return m.LMID == ref.Machine }):
+			return nil, core.Errorf(core.EINVALID, "figure %s: run %s has no machine %q", ref, name, ref.Machine)
+		}
+		out[ref.String()] = ref.Of(r)
+	}
+	return out, nil
+}
+
+// addFigureDiffs puts the asked figures' differences against the base in
+// each run's Diff (not the base's).
+func addFigureDiffs(runs []comparedRun) {
+	for i := 1; i < len(runs); i++ {
+		for name, x := range runs[i].Figures {
+			b := runs[0].Figures[name]
+			d := sweep.Diff{Abs: math.Round((x-b)*1e6) / 1e6}
+			if b != 0 {
+				rel := math.Round(d.Abs/b*1e6) / 1e6
+				d.Relative = &rel
+			}
+			if runs[i].Diff == nil {
+				runs[i].Diff = map[string]sweep.Diff{}
+			}
+			runs[i].Diff[name] = d
+		}
+	}
 }
 
 // compare answers GET /compare?runs=ID,ID[,...], the stored runs side by
@@ -46,13 +109,17 @@ type comparedRun struct {
 // Any other query parameter is a 400.
 func (s *Server) compare(c echo.Context) error {
 	for name := range c.QueryParams() {
-		if name != "runs" && name != "variant" {
-			return badQuery(name, c.QueryParam(name), "no such parameter (compare takes runs and variant)")
+		if name != "runs" && name != "variant" && name != "figure" {
+			return badQuery(name, c.QueryParam(name), "no such parameter (compare takes runs, variant and figure)")
 		}
+	}
+	refs, err := compareFigures(c.QueryParams()["figure"])
+	if err != nil {
+		return err
 	}
 	variants := c.QueryParams()["variant"]
 	if len(variants) > 0 {
-		return s.compareVariants(c, variants)
+		return s.compareVariants(c, variants, refs)
 	}
 	ids, err := compareIDs(c.QueryParam("runs"))
 	if err != nil {
@@ -92,9 +159,13 @@ func (s *Server) compare(c echo.Context) error {
 		}
 		cmp := sweep.CompareResults(names, pair)
 		v := cmp.Variants[len(pair)-1]
+		figs, err := figuresOf(refs, id, res)
+		if err != nil {
+			return err
+		}
 		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
 			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
-			Headline: v.Headline, Diff: v.Diff})
+			Headline: v.Headline, Diff: v.Diff, Figures: figs})
 		for _, sv := range cmp.Servers {
 			j, ok := serverIdx[sv.ID]
 			if !ok {
@@ -105,6 +176,7 @@ func (s *Server) compare(c echo.Context) error {
 			out.Servers[j].Requests[i] = sv.Requests[len(pair)-1]
 		}
 	}
+	addFigureDiffs(out.Runs)
 	return c.JSON(http.StatusOK, out)
 }
 
@@ -150,7 +222,7 @@ func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *co
 // and seed options) under each variant, within the server's run limits, and
 // compares the results with the stored run. Variant runs are not stored;
 // their entries have no id, and their name is the variant's text.
-func (s *Server) compareVariants(c echo.Context, texts []string) error {
+func (s *Server) compareVariants(c echo.Context, texts []string, refs []core.FigureRef) error {
 	param := c.QueryParam("runs")
 	if strings.Contains(param, ",") || param == "" {
 		return badQuery("runs", param, "exactly one run id when variants are given (its scenario is re-run under each variant)")
@@ -218,8 +290,14 @@ func (s *Server) compareVariants(c echo.Context, texts []string) error {
 		if i == 0 {
 			r.ID, r.Name, r.CreatedAt, r.EngineVersion = run.ID, run.Name, run.CreatedAt.Format(core.TimeFormat), run.EngineVersion
 		}
+		figs, err := figuresOf(refs, names[i], results[i])
+		if err != nil {
+			return err
+		}
+		r.Figures = figs
 		out.Runs = append(out.Runs, r)
 	}
+	addFigureDiffs(out.Runs)
 	return c.JSON(http.StatusOK, out)
 }
 

@@ -24,7 +24,7 @@ var queryParams = map[string][]string{
 	"POST /api/v1/runs":            {"policy", "seed", "dispatch"},
 	"GET /api/v1/runs":             {"limit", "cursor"},
 	"POST /api/v1/runs/:id/rerun":  {"dispatch"},
-	"GET /api/v1/compare":          {"runs", "variant"},
+	"GET /api/v1/compare":          {"runs", "variant", "figure"},
 	"GET /api/v1/runs/:id/explain": {"request"},
 }
 

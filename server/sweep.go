@@ -30,6 +30,10 @@ type sweepRequest struct {
 	Vary         []string        `json:"vary"`
 	Replications int             `json:"replications"`
 	Objective    string          `json:"objective"`
+	// Precision, MaxReplications and Figures are sweep.Spec's.
+	Precision       float64  `json:"precision"`
+	MaxReplications int      `json:"max_replications"`
+	Figures         []string `json:"figures"`
 }
 
 // createSweep checks a sweep, stores it as a queued job and answers 202
@@ -46,7 +50,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return core.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\"})", strings.TrimPrefix(err.Error(), "json: "))
+		return core.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
@@ -65,7 +69,8 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err := sweepTextLimits(&req); err != nil {
 		return err
 	}
-	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective}
+	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective,
+		Precision: req.Precision, MaxReplications: req.MaxReplications, Figures: req.Figures}
 	// Compiling every point is as heavy as a run: it takes a run slot, and
 	// the sweep's estimate (its points compiled, its runs at once) must fit
 	// the shares of the memory budget its job will use.
@@ -113,11 +118,22 @@ func sweepTextLimits(req *sweepRequest) error {
 			return core.FieldErrorf(fmt.Sprintf("vary[%d]", i), "%d bytes, more than the %d a varied key with its values may have", len(v), maxVaryBytes)
 		}
 	}
+	if len(req.Figures) > maxSweepFigures {
+		return core.FieldErrorf("figures", "%d figures, more than the %d a sweep may add", len(req.Figures), maxSweepFigures)
+	}
+	for i, f := range req.Figures {
+		if len(f) > maxObjectiveBytes {
+			return core.FieldErrorf(fmt.Sprintf("figures[%d]", i), "%d bytes, more than the %d a figure's name may have", len(f), maxObjectiveBytes)
+		}
+	}
 	if len(req.Objective) > maxObjectiveBytes {
 		return core.FieldErrorf("objective", "%d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
 	}
 	return nil
 }
+
+// maxSweepFigures bounds the figures a sweep adds to the fixed ones.
+const maxSweepFigures = 20
 
 // sweepLimits checks a compiled sweep against the server's limits: points
 // (422), requests of one run and of the whole sweep (413).

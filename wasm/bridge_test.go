@@ -297,7 +297,7 @@ func TestSweepBridge(t *testing.T) {
 	if want := string(sweep.Encode(res)); red.Result != want {
 		t.Errorf("bridge result differs from the pool's:\n%s\nwant\n%s", red.Result, want)
 	}
-	if !strings.HasPrefix(red.CSV, "rate_scale,policy,response_mean_ms,") {
+	if !strings.HasPrefix(red.CSV, "rate_scale,policy,replications,issued,") {
 		t.Errorf("csv: %.80q", red.CSV)
 	}
 	if msg := sweepPlan(string(data), `{"vary":["nope=1"]}`); !strings.Contains(msg, "vary nope: unknown key") {

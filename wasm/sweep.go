@@ -34,6 +34,9 @@ func compiledSweep(scenario, specJSON string) (*sweep.Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
+	if spec.Precision != 0 {
+		return nil, core.FieldErrorf("precision", "the playground runs a fixed number of replications per point; run a sweep to a precision with tuxlb sweep --precision or the API")
+	}
 	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
 		return nil, err

@@ -7,8 +7,10 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -31,27 +33,40 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	var variants variantFlags
 	fs.Var(&variants, "variant", "a variant `key=value[,key=value]` (repeatable): ldbal=N, model=MP, policy=p2c, rate_scale=1.5, tuning.idle=queue, network.latency_ms=2, SERVERS.simpserv.MIN=3, ... (the keys of tuxlb sweep)")
-	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON (--format json)")
+	format := fs.String("format", "table", "output: table, csv or json")
+	reps := fs.Int("replications", 0, "runs per variant, each with its own seed, the same in every variant (default 1: one run each)")
+	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of --objective's figure (else response_mean_ms) is at most `REL` of its mean")
+	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per variant (default 50)")
+	objective := fs.String("objective", "", "with replications, the `FIGURE` whose precision is asked, as FIGURE<=X or FIGURE>=X")
+	var figures variantFlags
+	fs.Var(&figures, "figure", "with replications, report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY]")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop a variant's run after this long, e.g. 30s (0: no limit; Ctrl-C stops them too)")
+	var ff fileFlags
+	ff.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb compare [--json] [--no-baseline] [--jobs N] --variant K=V [--variant K=V ...] SCENARIO.json")
+		fmt.Fprintln(stderr, "       tuxlb compare --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --variant ...")
 		fs.PrintDefaults()
 	}
 	args = interspersed(fs, args)
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() != 1 || (len(variants) == 0 && *noBase) {
+	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {
 		fs.Usage()
 		return 2
 	}
-	sc, err := readScenario(fs.Arg(0), stdin)
-	if err != nil {
+	if err := ff.check(strings.Join(fs.Args(), "")); err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
-		return 1
+		return 2
+	}
+	sc, code := loadWithFiles("compare", fs.Args(), &ff, *budget, stdin, stderr)
+	if sc == nil {
+		return code
 	}
 	var vs []sweep.Variant
 	if !*noBase {
@@ -69,6 +84,17 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: --jobs: want a number >= 1, got %d\n", *jobs)
 		return 2
 	}
+	if *asJSON {
+		*format = "json"
+	}
+	if *format != "table" && *format != "csv" && *format != "json" {
+		fmt.Fprintf(stderr, "tuxlb compare: --format: %q is not table, csv or json\n", *format)
+		return 2
+	}
+	if *reps < 0 {
+		fmt.Fprintf(stderr, "tuxlb compare: --replications: want a number >= 1, got %d\n", *reps)
+		return 2
+	}
 	if *runTime < 0 {
 		fmt.Fprintf(stderr, "tuxlb compare: --max-run-time: %s is negative\n", *runTime)
 		return 2
@@ -79,6 +105,14 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
+	}
+	if *reps > 1 || *precision != 0 || *maxReps != 0 || *format == "csv" || *objective != "" || len(figures) > 0 {
+		spec := sweep.Spec{Replications: max(*reps, 0), Precision: *precision, MaxReplications: *maxReps,
+			Objective: *objective, Figures: figures}
+		if spec.Replications == 0 && spec.Precision == 0 {
+			spec.Replications = 1
+		}
+		return runReplicatedCompare(sc, vs, spec, *format, *jobs, *runTime, stdout, stderr)
 	}
 	ctx, stop := runContext(0)
 	defer stop()
@@ -91,12 +125,49 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
 	}
-	if *asJSON {
+	if *format == "json" {
 		out, _ := json.MarshalIndent(cmp, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", out)
 		return 0
 	}
 	printComparison(stdout, cmp)
+	return 0
+}
+
+// runReplicatedCompare runs every variant with replications (or to a
+// precision) on the pool, as a sweep over the variants, and prints each
+// figure's interval and whether it differs significantly from the first.
+func runReplicatedCompare(sc *scenario.Scenario, vs []sweep.Variant, spec sweep.Spec, format string, jobs int,
+	runTime time.Duration, stdout, stderr io.Writer) int {
+	sw, err := sweep.CompileCompare(sc, vs, spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
+		return 1
+	}
+	ctx, stop := runContext(0)
+	defer stop()
+	bar := newSweepBar(stderr)
+	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: jobs, Progress: bar.update, MaxRunTime: runTime})
+	bar.finish()
+	if err = runStopped(ctx, 0, err); err != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
+		return 1
+	}
+	cmp := sweep.ReplicatedCompare(res)
+	var out []byte
+	switch format {
+	case "json":
+		out, _ = json.MarshalIndent(cmp, "", "  ")
+		out = append(out, '\n')
+	case "csv":
+		out = sweep.EncodeComparisonCSV(cmp)
+	default:
+		out = sweep.EncodeComparisonTable(cmp)
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
+		return 1
+	}
 	return 0
 }
 

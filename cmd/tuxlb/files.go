@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -72,6 +73,66 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 	}
 	out.UBBName, out.TraceName = baseName(f.ubbconfig), baseName(f.trace)
 	return out, nil
+}
+
+// flags declares the file flags on a command's flag set.
+func (f *fileFlags) flags(fs *flag.FlagSet) {
+	fs.StringVar(&f.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: replaces the scenario's (with no scenario, makes one with defaults)")
+	fs.StringVar(&f.dmconfig, "dmconfig", "", "DMCONFIG `FILE`: replaces the scenario's")
+	fs.StringVar(&f.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
+	fs.StringVar(&f.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
+}
+
+// loadWithFiles reads the scenario of run, sweep and compare: the scenario
+// file pos[0] (if any) with the files the flags name spliced in, or, with no
+// scenario, one made from the files. On an error it prints it and returns
+// nil and the exit status. The files' check (at most one standard input)
+// must have been made.
+func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, int) {
+	var files starter.Files
+	var err error
+	if ff.given() {
+		if files, err = ff.read(stdin); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, 1
+		}
+		// A log is read whole (twice, when its service times are measured):
+		// its rows alone must fit the budget before it is read at all.
+		if err := admitTrace(files.Trace, ff.trace, budget); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, 1
+		}
+	}
+	var sc *scenario.Scenario
+	if len(pos) == 1 {
+		file := displayName(pos[0])
+		data, err := readScenarioData(pos[0], stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, 1
+		}
+		// A bad configuration file is reported as FILE:LINE:COL (parsing the
+		// scenario twice only when one is given).
+		if ff.ubbconfig != "" || ff.dmconfig != "" {
+			probe, err := starter.ParseScenario(data, starter.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
+			if err == nil && !checkModelFiles(probe, ff, stderr, cmd) {
+				return nil, 1
+			}
+		}
+		if sc, err = starter.ParseScenario(data, files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, file))
+			return nil, 1
+		}
+		return sc, 0
+	}
+	if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, ff, stderr, cmd) {
+		return nil, 1
+	}
+	if sc, err = starter.WithFiles(nil, files); err != nil {
+		fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, ""))
+		return nil, 1
+	}
+	return sc, 0
 }
 
 // baseName is a file's name without its directory; standard input is

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/scenario"
-	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -50,10 +49,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.format, "format", "json", "output: json, summary (for a terminal), psr (tmadmin printserver) or psc (printservice)")
 	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
 	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
-	fs.StringVar(&f.files.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: replaces the scenario's (with no scenario, makes one with defaults)")
-	fs.StringVar(&f.files.dmconfig, "dmconfig", "", "DMCONFIG `FILE`: replaces the scenario's")
-	fs.StringVar(&f.files.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
-	fs.StringVar(&f.files.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
+	f.files.flags(fs)
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	f.budget = budgetFlag(fs)
 	fs.Usage = func() {
@@ -79,47 +75,12 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
-	var files starter.Files
-	if f.files.given() {
-		if files, err = f.files.read(stdin); err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
-			return 1
-		}
-		// A log is read whole (twice, when its service times are measured):
-		// its rows alone must fit the budget before it is read at all.
-		if err := admitTrace(files.Trace, f.files.trace, *f.budget); err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
-			return 1
-		}
+	sc, code := loadWithFiles("run", pos, &f.files, *f.budget, stdin, stderr)
+	if sc == nil {
+		return code
 	}
-	var sc *scenario.Scenario
 	if len(pos) == 1 {
 		f.file = displayName(pos[0])
-		data, err := readScenarioData(pos[0], stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
-			return 1
-		}
-		// A bad configuration file is reported as FILE:LINE:COL (parsing the
-		// scenario twice only when one is given).
-		if f.files.ubbconfig != "" || f.files.dmconfig != "" {
-			probe, err := starter.ParseScenario(data, starter.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
-			if err == nil && !checkModelFiles(probe, &f.files, stderr, "run") {
-				return 1
-			}
-		}
-		if sc, err = starter.ParseScenario(data, files); err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
-			return 1
-		}
-	} else {
-		if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, &f.files, stderr, "run") {
-			return 1
-		}
-		if sc, err = starter.WithFiles(nil, files); err != nil {
-			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, ""))
-			return 1
-		}
 	}
 	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications")
 	if err != nil {

@@ -38,8 +38,15 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "table", "output: table, csv or json")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
+	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of the objective's figure (else response_mean_ms) is at most `REL` of its mean, e.g. 0.05")
+	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per point (default 50)")
+	var figures variantFlags
+	fs.Var(&figures, "figure", "report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY] or utilization_max[machine:SITE2]")
+	var ff fileFlags
+	ff.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
+		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -51,7 +58,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case len(pos) != 1:
+	case len(pos) > 1 || len(pos) == 0 && ff.ubbconfig == "":
+		fmt.Fprintln(stderr, "tuxlb sweep: want one scenario file (or -), or --ubbconfig FILE")
 		fs.Usage()
 		return 2
 	case len(vary) == 0:
@@ -65,12 +73,15 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *format != "table" && *format != "csv" && *format != "json":
 		return bad("--format: %q is not table, csv or json", *format)
 	}
-	sc, err := readScenario(pos[0], stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
-		return 1
+	if err := ff.check(strings.Join(pos, "")); err != nil {
+		return bad("%v", err)
 	}
-	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective}
+	sc, code := loadWithFiles("sweep", pos, &ff, *budget, stdin, stderr)
+	if sc == nil {
+		return code
+	}
+	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective, Figures: figures,
+		Precision: *precision, MaxReplications: *maxReps}
 	if err := admitSweep(sc, spec, *budget, pool.Workers(*jobs)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
@@ -85,7 +96,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	bar := newSweepBar(stderr)
 	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime})
 	bar.finish()
-	code := 0
+	code = 0
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
 			fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)

@@ -49,7 +49,7 @@ func TestSweepCommandJSON(t *testing.T) {
 	}
 	for _, p := range res.Points {
 		for _, f := range []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
-			"throughput_per_s", "failed", "crossed_network", "utilization.SITE1", "utilization.SITE2"} {
+			"throughput_per_s", "failed", "network_sent", "utilization_mean[machine:SITE1]", "utilization_mean[machine:SITE2]"} {
 			if _, ok := p.Figures[f]; !ok {
 				t.Errorf("point %d: no figure %s", p.Index, f)
 			}

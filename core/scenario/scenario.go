@@ -26,7 +26,7 @@ type Scenario struct {
 	Events []Event `json:"events,omitempty"`
 
 	// Analysis knobs (docs/scenario.md).
-	WarmupMS     *float64 `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this
+	WarmupMS     *Warmup  `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this; "auto": found by MSER-5
 	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
 	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
 }

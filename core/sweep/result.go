@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,31 +16,37 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/csvx"
 )
 
-// Objective is a target for one figure: `response_p99_ms<=200` or
-// `throughput_per_s>=900`. A point meets it when the figure's mean over the
-// replications does.
+// Objective is a target for one figure: `response_p99_ms<=200`,
+// `throughput_per_s>=900`, `response_p99_ms[INQUIRY]<=100`. A point meets
+// it when the figure's mean over the replications does.
 type Objective struct {
 	Text   string
-	Figure string
+	Figure string // the figure's canonical name ([core.FigureRef.String])
+	Ref    core.FigureRef
 	AtMost bool // <= (else >=)
 	Limit  float64
 }
 
-// parseObjective reads `FIGURE<=X` or `FIGURE>=X`.
-func parseObjective(text string) (*Objective, error) {
+// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`; FIGURE is any figure of
+// the figures table ([core.ParseFigure]), old names included.
+func ParseObjective(text string) (*Objective, error) {
 	o := &Objective{Text: strings.TrimSpace(text)}
 	var lim string
 	var ok bool
 	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
 		o.AtMost = true
 	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
-		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200", text)
+		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
 	}
 	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
-	if !knownFigure(o.Figure) {
-		return nil, core.Errorf(core.EINVALID, "objective %q: unknown figure %q (want one of %s, failed.<REASON> or utilization.<LMID>)",
-			text, o.Figure, strings.Join(fixedFigures, ", "))
+	ref, err := core.ParseFigure(o.Figure)
+	if err != nil {
+		return nil, core.Errorf(core.EINVALID, "objective %q: %v", text, err)
 	}
+	if !ref.Def.Objective {
+		return nil, core.Errorf(core.EINVALID, "objective %q: %s cannot be an objective", text, ref.Def.Name)
+	}
+	o.Ref, o.Figure = ref, ref.String()
 	x, err := strconv.ParseFloat(lim, 64)
 	if err != nil || x != x || x-x != 0 {
 		return nil, core.Errorf(core.EINVALID, "objective %q: limit %q is not a number", text, lim)
@@ -48,53 +55,41 @@ func parseObjective(text string) (*Objective, error) {
 	return o, nil
 }
 
-func knownFigure(name string) bool {
-	if slices.Contains(fixedFigures, name) {
-		return true
-	}
-	for _, p := range []string{"failed.", "utilization."} {
-		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" {
-			return true
-		}
-	}
-	return false
-}
+func parseObjective(text string) (*Objective, error) { return ParseObjective(text) }
 
-// checkMachines checks that a utilization.<LMID> objective names a machine.
-func (o *Objective) checkMachines(m *core.Model) error {
-	lmid, ok := strings.CutPrefix(o.Figure, "utilization.")
-	if !ok {
-		return nil
-	}
-	for _, mc := range m.Machines {
-		if mc.LMID == lmid {
-			return nil
-		}
-	}
-	return core.Errorf(core.EINVALID, "objective %q: no machine %q in the UBBCONFIG", o.Text, lmid)
-}
-
-// meets reports whether figures meet the objective (a missing failed.<REASON>
-// counts as 0).
-func (o *Objective) meets(figures map[string]core.MeanCI) bool {
-	v := figures[o.Figure].Mean
+// Meets reports whether a value meets the objective.
+func (o *Objective) Meets(v float64) bool {
 	if o.AtMost {
 		return v <= o.Limit
 	}
 	return v >= o.Limit
 }
 
+// meets reports whether figures meet the objective (a missing failed.REASON
+// counts as 0).
+func (o *Objective) meets(figures map[string]core.MeanCI) bool {
+	return o.Meets(figures[o.Figure].Mean)
+}
+
 // Result is what a sweep reports (`tuxlb sweep --format json`, the
 // result of a sweep job, the page's download).
 type Result struct {
-	EngineVersion string   `json:"engine_version"`
-	Name          string   `json:"name,omitempty"`
-	Keys          []Axis   `json:"keys"`
-	Replications  int      `json:"replications"`
-	Seeds         []uint64 `json:"seeds"`
-	Objective     string   `json:"objective,omitempty"`
-	Total         int      `json:"total"` // points of the grid
-	Points        []Point  `json:"points"`
+	EngineVersion string `json:"engine_version"`
+	Name          string `json:"name,omitempty"`
+	Keys          []Axis `json:"keys"`
+	Replications  int    `json:"replications"` // per point; with a precision, the batch
+	// Precision and MaxReplications are the spec's, with a precision;
+	// Target is the figure the precision is asked of.
+	Precision       float64  `json:"precision,omitempty"`
+	MaxReplications int      `json:"max_replications,omitempty"`
+	Target          string   `json:"precision_figure,omitempty"`
+	Seeds           []uint64 `json:"seeds"` // per replication (with a precision, up to the most any point ran)
+	Objective       string   `json:"objective,omitempty"`
+	// ObjectiveFigure is the canonical name of the objective's figure, a
+	// key of every point's figures.
+	ObjectiveFigure string  `json:"objective_figure,omitempty"`
+	Total           int     `json:"total"` // points of the grid
+	Points          []Point `json:"points"`
 	// Lines has, per value of the second key (one line with one key), the
 	// last point along the first key that meets the objective.
 	Lines []Line `json:"lines,omitempty"`
@@ -108,11 +103,14 @@ type Axis struct {
 
 // Point is one point of the grid with its figures.
 type Point struct {
-	Index   int                    `json:"index"`
-	Values  map[string]any         `json:"values"`
-	Figures map[string]core.MeanCI `json:"figures"`
-	Meets   *bool                  `json:"meets,omitempty"`
-	order   []string
+	Index  int            `json:"index"`
+	Values map[string]any `json:"values"`
+	// Replications is how many runs the figures are over (with a
+	// precision, as many as it took).
+	Replications int                    `json:"replications"`
+	Figures      map[string]core.MeanCI `json:"figures"`
+	Meets        *bool                  `json:"meets,omitempty"`
+	order        []string
 }
 
 // Line is one line of the grid (a value of the second key) and the last
@@ -131,24 +129,50 @@ type PointRef struct {
 // Reducer gathers the samples of a sweep's units, in any order, and
 // builds its result. Points are reduced as their last replication arrives,
 // from the samples in replication order, so the result is the same whatever
-// order the units ran in.
+// order the units ran in. With a precision, a point's replications come in
+// batches: when a batch is complete the point is reduced if the target's
+// interval is narrow enough or its replications are at their most, else the
+// next batch is opened ([Reducer.Pending] hands it out). The decision reads
+// only the point's completed batches, so it does not depend on the order
+// either.
 type Reducer struct {
 	s       *Sweep
 	samples [][]*Sample
-	left    []int
+	open    []int // replications asked for, per point
+	handed  []int // replications handed out by Pending, per point
+	got     []int // samples recorded, per point
 	points  []*Point
 	done    int
 }
 
 // NewReducer starts the reduction of the sweep's units.
 func (s *Sweep) NewReducer() *Reducer {
-	r := &Reducer{s: s, samples: make([][]*Sample, len(s.points)),
-		left: make([]int, len(s.points)), points: make([]*Point, len(s.points))}
+	n := len(s.points)
+	r := &Reducer{s: s, samples: make([][]*Sample, n), open: make([]int, n), handed: make([]int, n),
+		got: make([]int, n), points: make([]*Point, n)}
 	for p := range r.samples {
-		r.samples[p] = make([]*Sample, s.Reps)
-		r.left[p] = s.Reps
+		r.samples[p] = make([]*Sample, s.MaxReps)
+		r.open[p] = s.Reps
 	}
 	return r
+}
+
+// Pending returns the units asked for and not yet handed out (largest
+// points first, as [Sweep.LargestFirst]), and marks them handed out. A runner
+// runs them, adds their samples and asks again, until Pending returns none.
+func (r *Reducer) Pending() []int {
+	var out []int
+	for p := range r.points {
+		if r.points[p] != nil {
+			continue
+		}
+		for rep := r.handed[p]; rep < r.open[p]; rep++ {
+			out = append(out, p*r.s.MaxReps+rep)
+		}
+		r.handed[p] = r.open[p]
+	}
+	r.s.sortLargestFirst(out)
+	return out
 }
 
 // Add records the sample of unit u. When it completes its point, the point is
@@ -161,33 +185,55 @@ func (r *Reducer) Add(u int, smp *Sample) (*Point, error) {
 	if r.points[p] != nil || r.samples[p][rep] != nil {
 		return nil, core.Errorf(core.ECONFLICT, "sweep unit %d added twice", u)
 	}
+	if rep >= r.open[p] {
+		return nil, core.Errorf(core.ECONFLICT, "sweep unit %d was not asked for (point %d has %d replications so far)", u, p, r.open[p])
+	}
 	r.samples[p][rep] = smp
 	r.done++
-	if r.left[p]--; r.left[p] > 0 {
+	if r.got[p]++; r.got[p] < r.open[p] {
 		return nil, nil
 	}
-	r.points[p] = r.s.reducePoint(p, r.samples[p])
+	n := r.open[p]
+	if r.s.Precision > 0 && n < r.s.MaxReps && !r.s.precise(r.samples[p][:n]) {
+		r.open[p] = min(n+r.s.Reps, r.s.MaxReps)
+		return nil, nil
+	}
+	r.points[p] = r.s.reducePoint(p, r.samples[p][:n])
 	r.samples[p] = nil
 	return r.points[p], nil
+}
+
+// precise reports whether the target figure's 95% half-width over samples
+// is at most the precision times its mean.
+func (s *Sweep) precise(samples []*Sample) bool {
+	xs := make([]float64, len(samples))
+	for i, smp := range samples {
+		xs[i] = smp.Figures[s.Target]
+	}
+	mean, half := ci.Mean95(xs)
+	return half <= s.Precision*math.Abs(mean)
 }
 
 // Restore puts back a point reduced before (a resumed job): its figures as
 // they were encoded, its values from the grid.
 func (r *Reducer) Restore(pt *Point) error {
 	p := pt.Index
-	if p < 0 || p >= len(r.points) || r.points[p] != nil || r.left[p] != r.s.Reps {
+	if p < 0 || p >= len(r.points) || r.points[p] != nil || r.got[p] != 0 {
 		return core.Errorf(core.ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
-	fresh := &Point{Index: p, Values: r.s.pointValues(p), Figures: pt.Figures}
-	fresh.order = figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
+	reps := pt.Replications
+	if reps == 0 {
+		reps = r.s.Reps
+	}
+	fresh := &Point{Index: p, Values: r.s.pointValues(p), Replications: reps, Figures: pt.Figures}
+	fresh.order = r.s.figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
 	if r.s.Objective != nil {
 		m := r.s.Objective.meets(pt.Figures)
 		fresh.Meets = &m
 	}
 	r.points[p] = fresh
 	r.samples[p] = nil
-	r.left[p] = 0
-	r.done += r.s.Reps
+	r.done += reps
 	return nil
 }
 
@@ -203,6 +249,16 @@ func (r *Reducer) Result() *Result {
 	s := r.s
 	res := &Result{EngineVersion: core.EngineVersion, Name: s.Name, Replications: s.Reps,
 		Seeds: s.Seeds, Total: len(s.points), Points: []Point{}}
+	if s.Precision > 0 {
+		res.Precision, res.MaxReplications, res.Target = s.Precision, s.MaxReps, s.Target
+		most := 0
+		for _, p := range r.points {
+			if p != nil {
+				most = max(most, p.Replications)
+			}
+		}
+		res.Seeds = s.Seeds[:most]
+	}
 	for i, k := range s.Keys {
 		ax := Axis{Key: k.name}
 		for _, v := range s.Values[i] {
@@ -217,6 +273,7 @@ func (r *Reducer) Result() *Result {
 	}
 	if s.Objective != nil {
 		res.Objective = s.Objective.Text
+		res.ObjectiveFigure = s.Objective.Figure
 		res.Lines = r.lines()
 	}
 	return res
@@ -264,8 +321,8 @@ func (k *sweepKey) jsonValue(v string) any {
 
 // reducePoint computes point p's figures from its samples (in replication order).
 func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
-	pt := &Point{Index: p, Values: s.pointValues(p), Figures: map[string]core.MeanCI{}}
-	pt.order = figureOrder(samples)
+	pt := &Point{Index: p, Values: s.pointValues(p), Replications: len(samples), Figures: map[string]core.MeanCI{}}
+	pt.order = s.figureOrder(samples)
 	xs := make([]float64, len(samples))
 	for _, name := range pt.order {
 		for i, smp := range samples {
@@ -282,19 +339,20 @@ func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 }
 
 // figureOrderOf orders restored figures as figureOrder does.
-func figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
+func (s *Sweep) figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
 	out := slices.Clone(fixedFigures)
+	out = appendNew(out, s.extraNames()...)
 	var reasons []string
 	for name := range figures {
-		if strings.HasPrefix(name, "failed.") {
+		if strings.HasPrefix(name, "failed.") && !strings.Contains(name, "[") {
 			reasons = append(reasons, name)
 		}
 	}
 	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out = appendNew(out, reasons...)
 	for _, mc := range m.Machines {
-		if _, ok := figures["utilization."+mc.LMID]; ok {
-			out = append(out, "utilization."+mc.LMID)
+		if _, ok := figures[machineFigure(mc.LMID)]; ok {
+			out = appendNew(out, machineFigure(mc.LMID))
 		}
 	}
 	return out
@@ -311,42 +369,32 @@ func Encode(r *Result) []byte {
 }
 
 // columns returns the figure columns of the result: the union of its points'
-// figures, in the fixed order, then the failure reasons, then the machines.
+// figures, in the fixed order, then the extra figures (the objective's...),
+// then the failure reasons, then the machines.
 func (r *Result) columns() []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(name string) {
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	for _, name := range fixedFigures {
-		add(name)
-	}
-	var reasons []string
-	for _, p := range r.Points {
-		for name := range p.Figures {
-			if strings.HasPrefix(name, "failed.") && !seen[name] {
-				seen[name] = true
-				reasons = append(reasons, name)
-			}
-		}
-	}
-	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out := slices.Clone(fixedFigures)
+	var extra, reasons, machines []string
 	for _, p := range r.Points {
 		order := p.order
 		if order == nil {
 			order = slices.Sorted(maps.Keys(p.Figures))
 		}
 		for _, name := range order {
-			if strings.HasPrefix(name, "utilization.") {
-				add(name)
+			switch {
+			case slices.Contains(out, name):
+			case strings.HasSuffix(name, "]") && strings.Contains(name, "[machine:") && strings.HasPrefix(name, machineMean.Name+"["):
+				machines = appendNew(machines, name)
+			case strings.HasPrefix(name, "failed.") && !strings.Contains(name, "["):
+				reasons = appendNew(reasons, name)
+			default:
+				extra = appendNew(extra, name)
 			}
 		}
 	}
-	return out
+	slices.Sort(reasons)
+	out = append(out, extra...)
+	out = append(out, reasons...)
+	return append(out, machines...)
 }
 
 // EncodeCSV writes the result as CSV: the keys, then per figure its
@@ -358,6 +406,7 @@ func EncodeCSV(r *Result) []byte {
 	for _, k := range r.Keys {
 		head = append(head, k.Key)
 	}
+	head = append(head, "replications")
 	for _, c := range cols {
 		head = append(head, c, c+"_ci95")
 	}
@@ -370,6 +419,7 @@ func EncodeCSV(r *Result) []byte {
 		for _, k := range r.Keys {
 			row = append(row, fmt.Sprint(p.Values[k.Key]))
 		}
+		row = append(row, strconv.Itoa(p.Replications))
 		for _, c := range cols {
 			f := p.Figures[c]
 			row = append(row, formatFloat(f.Mean), formatFloat(f.HalfWidth))
@@ -395,8 +445,7 @@ func writeCSVRow(b *bytes.Buffer, cells []string) {
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // tableFigures are the figures the table shows.
-var tableFigures = []string{"response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max",
-	"throughput_per_s", "failed", "crossed_network"}
+var tableFigures = core.TableFigures()
 
 // EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;
@@ -407,8 +456,15 @@ func EncodeTable(r *Result) []byte {
 	for _, k := range r.Keys {
 		fmt.Fprintf(tw, "%s\t", k.Key)
 	}
-	for _, f := range tableFigures {
+	shown := slices.Clone(tableFigures)
+	if r.ObjectiveFigure != "" {
+		shown = appendNew(shown, r.ObjectiveFigure)
+	}
+	for _, f := range shown {
 		fmt.Fprintf(tw, "%s\t", f)
+	}
+	if r.Precision > 0 {
+		fmt.Fprint(tw, "replications\t")
 	}
 	if r.Objective != "" {
 		fmt.Fprint(tw, "meets\t")
@@ -418,13 +474,16 @@ func EncodeTable(r *Result) []byte {
 		for _, k := range r.Keys {
 			fmt.Fprintf(tw, "%v\t", p.Values[k.Key])
 		}
-		for _, name := range tableFigures {
+		for _, name := range shown {
 			f := p.Figures[name]
-			if r.Replications > 1 {
+			if r.Replications > 1 || r.Precision > 0 {
 				fmt.Fprintf(tw, "%s ± %s\t", strconv.FormatFloat(f.Mean, 'f', 3, 64), strconv.FormatFloat(f.HalfWidth, 'f', 3, 64))
 			} else {
 				fmt.Fprintf(tw, "%s\t", strconv.FormatFloat(f.Mean, 'f', 3, 64))
 			}
+		}
+		if r.Precision > 0 {
+			fmt.Fprintf(tw, "%d\t", p.Replications)
 		}
 		if p.Meets != nil {
 			fmt.Fprintf(tw, "%s\t", map[bool]string{true: "yes", false: "no"}[*p.Meets])
@@ -432,8 +491,13 @@ func EncodeTable(r *Result) []byte {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "\n%d of %d points, %d replications each (95%% confidence half-widths after ±)\n",
-		len(r.Points), r.Total, r.Replications)
+	if r.Precision > 0 {
+		fmt.Fprintf(&b, "\n%d of %d points, replications in batches of %d until the 95%% half-width of %s is at most %s of its mean, or %d (95%% confidence half-widths after ±)\n",
+			len(r.Points), r.Total, r.Replications, r.Target, formatFloat(r.Precision), r.MaxReplications)
+	} else {
+		fmt.Fprintf(&b, "\n%d of %d points, %d replications each (95%% confidence half-widths after ±)\n",
+			len(r.Points), r.Total, r.Replications)
+	}
 	if r.Objective != "" {
 		fmt.Fprintf(&b, "objective %s:\n", r.Objective)
 		first := r.Keys[0].Key

@@ -19,8 +19,11 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-// Limits of one sweep.
+// Limits of one sweep, and the defaults of a precision.
 const (
+	DefaultBatch           = 5  // replications per batch with a precision
+	DefaultMaxReplications = 50 // replications at most with a precision
+
 	MaxKeys   = 2    // keys varied at once
 	MaxPoints = 1000 // points of the grid
 )
@@ -31,20 +34,38 @@ type Spec struct {
 	Vary         []string `json:"vary"`
 	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
 	Objective    string   `json:"objective,omitempty"`
+	// Precision, when > 0, runs replications in batches of Replications
+	// (default 5, at least 2) until the 95% confidence half-width of the
+	// objective's figure (else response_mean_ms) is at most Precision × its
+	// mean, or MaxReplications (default 50) have run.
+	Precision       float64 `json:"precision,omitempty"`
+	MaxReplications int     `json:"max_replications,omitempty"`
+	// Figures names figures to report beside the fixed ones, e.g.
+	// response_p99_ms[INQUIRY] or utilization_max[machine:SITE2].
+	Figures []string `json:"figures,omitempty"`
 }
 
 // Sweep is a compiled sweep: the base scenario parsed once, every point's
 // scenario edited and compiled into a [core.Plan] once (its replications
 // reseed the plan), and the replication seeds.
 type Sweep struct {
-	Name      string
-	Spec      Spec
-	Keys      []*sweepKey
-	Values    [][]string // per key, in the order given
-	Reps      int
+	Name   string
+	Spec   Spec
+	Keys   []*sweepKey
+	Values [][]string // per key, in the order given
+	Reps   int        // replications per point; with a precision, the batch
+	// MaxReps is the most replications a point can run: Reps, or with a
+	// precision MaxReplications. Units are numbered point × MaxReps.
+	MaxReps   int
+	Precision float64
+	// Target is the figure whose interval a precision is asked of.
+	Target    string
 	Seeds     []uint64 // per replication, the same for every point
 	Objective *Objective
-	points    []gridPoint // grid order: the first key varies fastest
+	// Extra are the figures reported beside the fixed ones: the objective's
+	// and those of Spec.Figures, each once.
+	Extra  []core.FigureRef
+	points []gridPoint // grid order: the first key varies fastest
 }
 
 // gridPoint is one point of the grid, compiled.
@@ -101,21 +122,49 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 	if n > MaxPoints {
 		return nil, core.FieldErrorf("vary", "%d points, more than the limit of %d", n, MaxPoints)
 	}
+	return s.compileRest(sc, spec, n, s.compilePoint)
+}
+
+// compileRest resolves the replications and the precision, compiles the n
+// points with compile, derives the seeds and reads the objective and the
+// figures: what a sweep and a replicated compare share.
+func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile func(*scenario.Scenario, int) (gridPoint, error)) (*Sweep, error) {
 	s.Reps = spec.Replications
 	if s.Reps == 0 {
 		s.Reps = max(sc.Replications, 1)
+		if spec.Precision > 0 && sc.Replications < 2 {
+			s.Reps = DefaultBatch
+		}
 	}
 	if s.Reps < 1 || s.Reps > core.MaxReplications {
 		return nil, core.FieldErrorf("replications", "must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
 	}
+	s.MaxReps = s.Reps
+	switch p := spec.Precision; {
+	case p != p || p < 0 || p-p != 0:
+		return nil, core.FieldErrorf("precision", "want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got %v", p)
+	case p > 0:
+		if s.Reps < 2 {
+			return nil, core.FieldErrorf("replications", "with a precision, the batch of replications must be at least 2, got %d", s.Reps)
+		}
+		s.Precision, s.MaxReps = p, spec.MaxReplications
+		if s.MaxReps == 0 {
+			s.MaxReps = max(DefaultMaxReplications, s.Reps)
+		}
+		if s.MaxReps < s.Reps || s.MaxReps > core.MaxReplications {
+			return nil, core.FieldErrorf("max_replications", "must be between the batch (%d) and %d, got %d", s.Reps, core.MaxReplications, s.MaxReps)
+		}
+	case spec.MaxReplications != 0:
+		return nil, core.FieldErrorf("max_replications", "only with a precision")
+	}
 	for p := 0; p < n; p++ {
-		pt, err := s.compilePoint(sc, p)
+		pt, err := compile(sc, p)
 		if err != nil {
 			return nil, err
 		}
 		s.points = append(s.points, pt)
 	}
-	for i := 0; i < s.Reps; i++ { // the scenario's seed is every point's
+	for i := 0; i < s.MaxReps; i++ { // the scenario's seed is every point's
 		s.Seeds = append(s.Seeds, s.points[0].plan.ReplicationSeed(i))
 	}
 	if spec.Objective != "" {
@@ -123,12 +172,42 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := obj.checkMachines(s.points[0].plan.Model()); err != nil {
-			return nil, err
+		if err := obj.Ref.Check(s.points[0].plan.Model()); err != nil {
+			return nil, core.Errorf(core.EINVALID, "objective %q: %v", obj.Text, err)
 		}
 		s.Objective = obj
+		s.addExtra(obj.Ref)
+	}
+	s.Target = "response_mean_ms"
+	if s.Objective != nil {
+		s.Target = s.Objective.Figure
+	}
+	for _, text := range spec.Figures {
+		ref, err := core.ParseFigure(text)
+		if err != nil {
+			return nil, err
+		}
+		if err := ref.Check(s.points[0].plan.Model()); err != nil {
+			return nil, err
+		}
+		s.addExtra(ref)
 	}
 	return s, nil
+}
+
+// addExtra adds a figure to report unless it is a fixed one or already there.
+func (s *Sweep) addExtra(ref core.FigureRef) {
+	name := ref.String()
+	if slices.Contains(fixedFigures, name) || slices.Contains(s.extraNames(), name) {
+		return
+	}
+	if ref.Reason != "" && ref.Service == "" { // failed.REASON is always reported when it occurs
+		return
+	}
+	if ref.Def == machineMean {
+		return
+	}
+	s.Extra = append(s.Extra, ref)
 }
 
 // coords returns the value index of each key at point p.
@@ -176,21 +255,23 @@ func (s *Sweep) pointLabel(values []string) string {
 // Points returns the number of points of the grid.
 func (s *Sweep) Points() int { return len(s.points) }
 
-// Units returns the number of work units: points x replications.
-func (s *Sweep) Units() int { return len(s.points) * s.Reps }
+// Units returns the number of work units: points × replications (with a
+// precision, points × the most replications; a point that reaches the
+// precision sooner leaves its later units unrun).
+func (s *Sweep) Units() int { return len(s.points) * s.MaxReps }
 
 // Unit returns the point and replication of work unit u. Units are numbered
 // point by point, so running them in order completes the points in order.
-func (s *Sweep) Unit(u int) (point, rep int) { return u / s.Reps, u % s.Reps }
+func (s *Sweep) Unit(u int) (point, rep int) { return u / s.MaxReps, u % s.MaxReps }
 
 // Requests returns the expected number of requests of the whole sweep (every
-// point's workload times the replications).
+// point's workload times the replications; with a precision, the most).
 func (s *Sweep) Requests() float64 {
 	var n float64
 	for i := range s.points {
 		n += s.points[i].requests
 	}
-	return n * float64(s.Reps)
+	return n * float64(s.MaxReps)
 }
 
 // LargestFirst returns the sweep's units in the order a runner should hand
@@ -202,10 +283,16 @@ func (s *Sweep) LargestFirst() []int {
 	for u := range order {
 		order[u] = u
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmp.Compare(s.points[b/s.Reps].requests, s.points[a/s.Reps].requests)
-	})
+	s.sortLargestFirst(order)
 	return order
+}
+
+// sortLargestFirst sorts units by their points' expected requests, largest
+// first, ties in unit order.
+func (s *Sweep) sortLargestFirst(units []int) {
+	slices.SortStableFunc(units, func(a, b int) int {
+		return cmp.Compare(s.points[b/s.MaxReps].requests, s.points[a/s.MaxReps].requests)
+	})
 }
 
 // MaxRunRequests returns the expected requests of the largest single run.
@@ -233,121 +320,127 @@ func (s *Sweep) RunUnit(u int, opt core.RunOptions) (*Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sampleOf(res), nil
+	return sampleOf(res, s.Extra), nil
 }
 
 // Sample is the figures of one run, by name.
 type Sample struct {
 	Figures map[string]float64 `json:"figures"`
-	// Machines lists the LMIDs in the model's order (for utilization.<lmid>).
+	// Machines lists the LMIDs in the model's order (for
+	// utilization_mean[machine:LMID]).
 	Machines []string `json:"machines"`
 }
 
-// fixedFigures are the fixed figures of a sweep point, in output order.
-var fixedFigures = []string{
-	"response_mean_ms", "response_p50_ms", "response_p95_ms", "response_p99_ms",
-	"wait_mean_ms", "wait_p95_ms", "wait_p99_ms",
-	"utilization_max", "throughput_per_s",
-	"issued", "completed", "failed", "timed_out", "crossed_network",
-}
+// fixedFigures are the fixed figures of a sweep point, in output order: the
+// figures table's swept figures ([core.SweptFigures]).
+var fixedFigures = core.SweptFigures()
 
 // sampleOf extracts a sweep's figures from a run's result: the fixed figures,
-// failed.<REASON> per failure reason, utilization.<LMID> per machine that has
-// servers (the mean utilization of its servers).
-func sampleOf(r *core.Result) *Sample {
-	f := map[string]float64{
-		"response_mean_ms": r.ResponseMS.Mean,
-		"response_p50_ms":  r.ResponseMS.P50,
-		"response_p95_ms":  r.ResponseMS.P95,
-		"response_p99_ms":  r.ResponseMS.P99,
-		"wait_mean_ms":     r.WaitMS.Mean,
-		"wait_p95_ms":      r.WaitMS.P95,
-		"wait_p99_ms":      r.WaitMS.P99,
-		"utilization_max":  maxUtilization(r),
-		"issued":           float64(r.Requests.Issued),
-		"completed":        float64(r.Requests.Completed),
-		"timed_out":        float64(r.Requests.TimedOut),
+// the extra ones (the objective's, those asked for by name), failed.REASON
+// per failure reason, utilization_mean[machine:LMID] per machine that has
+// servers.
+func sampleOf(r *core.Result, extra []core.FigureRef) *Sample {
+	f := map[string]float64{}
+	for _, name := range fixedFigures {
+		ref, _ := core.ParseFigure(name)
+		f[name] = ref.Of(r)
 	}
-	if span := r.SpanMS - r.WarmupMS; span > 0 {
-		f["throughput_per_s"] = float64(r.Requests.Completed) / span * 1000
-	} else {
-		f["throughput_per_s"] = 0
+	for _, ref := range extra {
+		f[ref.String()] = ref.Of(r)
 	}
-	var failed, crossed int64
 	for reason, n := range r.Requests.Failed {
-		failed += n
 		f["failed."+reason] = float64(n)
 	}
-	f["failed"] = float64(failed)
-	for _, m := range r.Machines {
-		crossed += m.Sent
-	}
-	f["crossed_network"] = float64(crossed)
 	s := &Sample{Figures: f}
 	for _, m := range r.Machines {
-		var sum float64
-		n := 0
 		for i := range r.Servers {
 			if r.Servers[i].LMID == m.LMID {
-				sum += r.Servers[i].Utilization
-				n++
+				ref := core.FigureRef{Def: machineMean, Machine: m.LMID}
+				f[ref.String()] = ref.Of(r)
+				s.Machines = append(s.Machines, m.LMID)
+				break
 			}
-		}
-		if n > 0 {
-			f["utilization."+m.LMID] = sum / float64(n)
-			s.Machines = append(s.Machines, m.LMID)
 		}
 	}
 	return s
 }
 
+// machineMean is the per-machine figure every sweep point reports.
+var machineMean = func() *core.FigureDef {
+	ref, err := core.ParseFigure("utilization_mean[machine:M]")
+	if err != nil {
+		panic(err)
+	}
+	return ref.Def
+}()
+
+// machineFigure is the per-machine figure's name for a machine.
+func machineFigure(lmid string) string {
+	return core.FigureRef{Def: machineMean, Machine: lmid}.String()
+}
+
 // figureOrder is the output order of the figures of samples: the fixed ones,
-// failed.<REASON> sorted, utilization.<LMID> in machine order.
-func figureOrder(samples []*Sample) []string {
+// the extra ones, failed.REASON sorted, the machines' in machine order.
+func (s *Sweep) figureOrder(samples []*Sample) []string {
 	out := slices.Clone(fixedFigures)
+	out = appendNew(out, s.extraNames()...)
 	var reasons []string
 	seen := map[string]bool{}
 	for _, s := range samples {
 		for name := range s.Figures {
-			if strings.HasPrefix(name, "failed.") && !seen[name] {
+			if strings.HasPrefix(name, "failed.") && !strings.Contains(name, "[") && !seen[name] {
 				seen[name] = true
 				reasons = append(reasons, name)
 			}
 		}
 	}
 	slices.Sort(reasons)
-	out = append(out, reasons...)
+	out = appendNew(out, reasons...)
 	if len(samples) > 0 {
 		for _, m := range samples[0].Machines {
-			out = append(out, "utilization."+m)
+			out = appendNew(out, machineFigure(m))
 		}
 	}
 	return out
 }
 
-// Run runs every unit of the sweep in order, on the calling goroutine, and
-// returns the reduced result: the same bytes as any runner that spreads the
-// units over workers (package pool does, in the CLI and the server). Only
-// opt.Context, opt.Progress and opt.MaxRequests are used, as in RunUnit.
+// appendNew appends the names not yet in out.
+func appendNew(out []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// extraNames are the canonical names of the extra figures.
+func (s *Sweep) extraNames() []string {
+	var out []string
+	for _, ref := range s.Extra {
+		out = append(out, ref.String())
+	}
+	return out
+}
+
+// Run runs the units the reducer asks for ([Reducer.Pending]) in order, on
+// the calling goroutine, until it asks for none, and returns the reduced
+// result: the same bytes as any runner that spreads the units over workers
+// (package pool does, in the CLI and the server). Only opt.Context,
+// opt.Progress and opt.MaxRequests are used, as in RunUnit.
 func (s *Sweep) Run(opt core.RunOptions) (*Result, error) {
 	r := s.NewReducer()
-	for u := range s.Units() {
-		smp, err := s.RunUnit(u, opt)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := r.Add(u, smp); err != nil {
-			return nil, err
+	for units := r.Pending(); len(units) > 0; units = r.Pending() {
+		slices.Sort(units)
+		for _, u := range units {
+			smp, err := s.RunUnit(u, opt)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := r.Add(u, smp); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return r.Result(), nil
-}
-
-// maxUtilization is the utilization of the busiest server.
-func maxUtilization(r *core.Result) float64 {
-	var m float64
-	for _, s := range r.Servers {
-		m = max(m, s.Utilization)
-	}
-	return m
 }

@@ -175,7 +175,7 @@ func TestSweepSameBytesAnyOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	smp, _ := s.RunUnit(4, core.RunOptions{})
-	if want := sampleOf(res); fmt.Sprint(smp) != fmt.Sprint(want) {
+	if want := sampleOf(res, nil); fmt.Sprint(smp) != fmt.Sprint(want) {
 		t.Errorf("unit 4: got %v, want core.Run's %v", smp, want)
 	}
 	var doc map[string]any

@@ -34,6 +34,15 @@ describe("headline", () => {
     };
     for (const [k, v] of Object.entries(want)) expect(got[k], k).toBe(v);
   });
+  it("takes the values the result's headline gives, and the figures table's labels", () => {
+    const r = { ...result, headline: { utilization_max: 0.75, response_p95_ms: 21 } } as Result;
+    const got = Object.fromEntries(headline(r).map((f) => [f.key, f]));
+    expect(got["utilization.max"].value).toBe(0.75);
+    expect(got["response_ms.p95"].value).toBe(21);
+    expect(got["wait_ms.mean"].value).toBe(1.5); // not in this headline: read from the result
+    expect(got["utilization.max"].label).toBe("Busiest server");
+    expect(got["span_ms"].label).toBe("Simulated span (ms)");
+  });
 });
 
 describe("time series", () => {

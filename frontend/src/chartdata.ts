@@ -1,6 +1,9 @@
 // Pure shaping of a Result into what the charts and tables draw. Nothing here
 // touches the DOM, so it is unit-tested against hand-made results.
 import type { NamedSeries, Result, ServiceStats } from "./types";
+import vocabulary from "./vocabulary.json";
+
+const figureLabels: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.label]));
 
 /** Columnar chart data: x values then one array per line (uPlot's AlignedData shape). */
 export type Columns = [number[], ...(number | null)[][]];
@@ -43,27 +46,36 @@ export function maxUtilization(r: Result): number {
   return (r.servers ?? []).reduce((m, s) => Math.max(m, s.utilization), 0);
 }
 
-/** headline returns the figures the summary shows, in order; compare tables use the same list. */
+/** The summary's figures: the page's key, the core figures table's name ("" for the page's own), and how a result from before the result carried a headline gives it. */
+const summaryFigures: [string, string, (r: Result) => number][] = [
+  ["requests.issued", "issued", (r) => r.requests.issued],
+  ["requests.completed", "completed", (r) => r.requests.completed],
+  ["requests.failed", "failed", (r) => failedTotal(r.requests.failed)],
+  ["requests.timed_out", "timed_out", (r) => r.requests.timed_out],
+  ["wait_ms.mean", "wait_mean_ms", (r) => r.wait_ms.mean],
+  ["wait_ms.p95", "wait_p95_ms", (r) => r.wait_ms.p95],
+  ["wait_ms.p99", "wait_p99_ms", (r) => r.wait_ms.p99],
+  ["response_ms.mean", "response_mean_ms", (r) => r.response_ms.mean],
+  ["response_ms.p95", "response_p95_ms", (r) => r.response_ms.p95],
+  ["response_ms.p99", "response_p99_ms", (r) => r.response_ms.p99],
+  ["response_ms.max", "response_max_ms", (r) => r.response_ms.max],
+  ["utilization.max", "utilization_max", maxUtilization],
+  ["balance.jain_utilization", "jain_utilization", (r) => r.balance.jain_utilization],
+  ["balance.max_over_mean", "", (r) => r.balance.max_over_mean],
+  ["network.share", "network_share", networkShare],
+  ["machines.saturated", "saturated_machines", saturated],
+  ["span_ms", "", (r) => r.span_ms],
+];
+
+const ownLabels: Record<string, string> = { "balance.max_over_mean": "Max/mean utilization", span_ms: "Simulated span (ms)" };
+
+/** headline returns the figures the summary shows, in order; compare tables use the same list. Values and labels come from the result's headline and the core's figures table (vocabulary.json); a result made before it carried a headline (engine 0.4) is read as it was. */
 export function headline(r: Result): Figure[] {
-  return [
-    { key: "requests.issued", label: "Issued", value: r.requests.issued },
-    { key: "requests.completed", label: "Completed", value: r.requests.completed },
-    { key: "requests.failed", label: "Failed", value: failedTotal(r.requests.failed) },
-    { key: "requests.timed_out", label: "Timed out (TPETIME)", value: r.requests.timed_out },
-    { key: "wait_ms.mean", label: "Wait mean (ms)", value: r.wait_ms.mean },
-    { key: "wait_ms.p95", label: "Wait p95 (ms)", value: r.wait_ms.p95 },
-    { key: "wait_ms.p99", label: "Wait p99 (ms)", value: r.wait_ms.p99 },
-    { key: "response_ms.mean", label: "Response mean (ms)", value: r.response_ms.mean },
-    { key: "response_ms.p95", label: "Response p95 (ms)", value: r.response_ms.p95 },
-    { key: "response_ms.p99", label: "Response p99 (ms)", value: r.response_ms.p99 },
-    { key: "response_ms.max", label: "Response max (ms)", value: r.response_ms.max },
-    { key: "utilization.max", label: "Busiest server", value: maxUtilization(r) },
-    { key: "balance.jain_utilization", label: "Jain fairness", value: r.balance.jain_utilization },
-    { key: "balance.max_over_mean", label: "Max/mean utilization", value: r.balance.max_over_mean },
-    { key: "network.share", label: "Crossed the network", value: networkShare(r) },
-    { key: "machines.saturated", label: "Saturated machines", value: saturated(r) },
-    { key: "span_ms", label: "Simulated span (ms)", value: r.span_ms },
-  ];
+  return summaryFigures.map(([key, name, old]) => ({
+    key,
+    label: name ? (figureLabels[name] ?? name) : ownLabels[key],
+    value: name && r.headline && name in r.headline ? r.headline[name] : old(r),
+  }));
 }
 
 /** seconds converts bin starts in ms to seconds for the x axis. */

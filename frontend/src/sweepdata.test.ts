@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { figureChart, lastMeeting, objectiveLimit, parseSpec, rangeText, specJSON, type SweepResult } from "./sweepdata";
+import { figureChart, lastMeeting, objectiveLimit, parseSpec, rangeText, shownFigures, specJSON, sweepFigures, type SweepResult } from "./sweepdata";
 
 const result: SweepResult = {
   engine_version: "0.1.0",
@@ -46,6 +46,8 @@ describe("objective", () => {
   it("reads the limit of the charted figure only", () => {
     expect(objectiveLimit("response_p99_ms<=100", "response_p99_ms")).toBe(100);
     expect(objectiveLimit("throughput_per_s >= 9.5", "throughput_per_s")).toBe(9.5);
+    expect(objectiveLimit("response_p99_ms[INQUIRY]<=100", "response_p99_ms[INQUIRY]")).toBe(100);
+    expect(objectiveLimit("response_p99_ms[INQUIRY]<=100", "response_p99_ms")).toBe(null);
     expect(objectiveLimit("response_p99_ms<=100", "wait_mean_ms")).toBeNull();
     expect(objectiveLimit(undefined, "wait_mean_ms")).toBeNull();
   });
@@ -63,5 +65,16 @@ describe("spec", () => {
   });
   it("refuses what is not a spec", () => {
     for (const bad of ["", "{", "[]", '{"vary":[]}', '{"vary":["a=1","b=2","c=3"]}', '{"vary":[1]}']) expect(parseSpec(bad)).toBeNull();
+  });
+});
+
+describe("shownFigures", () => {
+  it("is the figures table's main figures, and the objective's own when it is not one of them", () => {
+    expect(sweepFigures).toContain("network_sent");
+    expect(sweepFigures).not.toContain("crossed_network");
+    const r = { keys: [], points: [], total: 0, replications: 1, seeds: [], engine_version: "" } as unknown as SweepResult;
+    expect(shownFigures(r)).toEqual(sweepFigures);
+    expect(shownFigures({ ...r, objective_figure: "response_p99_ms" })).toEqual(sweepFigures);
+    expect(shownFigures({ ...r, objective_figure: "response_p99_ms[INQUIRY]" })).toEqual([...sweepFigures, "response_p99_ms[INQUIRY]"]);
   });
 });

@@ -2,6 +2,7 @@
 // charts and table rows, and the sweep's spec as the page keeps and shares it.
 // Nothing here touches the DOM.
 import type { ChartData } from "./chartdata";
+import vocabulary from "./vocabulary.json";
 
 /** A mean with the half-width of its 95% confidence interval. */
 export interface MeanCI {
@@ -25,6 +26,8 @@ export interface SweepResult {
   replications: number;
   seeds: number[];
   objective?: string;
+  /** The objective's figure by its canonical name (a key of every point's figures). */
+  objective_figure?: string;
   total: number;
   points: SweepPoint[];
   lines?: { values: Record<string, number | string>; last_meeting: { index: number; values: Record<string, number | string> } | null }[];
@@ -37,8 +40,17 @@ export interface SweepSpec {
   objective?: string;
 }
 
-/** The figures the page draws, in order. */
-export const sweepFigures = ["response_mean_ms", "response_p99_ms", "wait_mean_ms", "utilization_max", "throughput_per_s", "failed", "crossed_network"];
+/** The figures the page draws, in order: the main figures of the core's figures table. */
+export const sweepFigures: string[] = vocabulary.figures.filter((f) => f.table).map((f) => f.name);
+
+/** shownFigures are the figures a result is drawn with: the main ones and the objective's own. */
+export function shownFigures(r: SweepResult): string[] {
+  const f = r.objective_figure;
+  return f && !sweepFigures.includes(f) ? [...sweepFigures, f] : sweepFigures;
+}
+
+/** figureLabels are the figures table's labels by name. */
+export const figureLabels: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.label]));
 
 /** rangeText writes the VALUES of a range builder: start..end/step. */
 export function rangeText(start: string, end: string, step: string): string {
@@ -115,7 +127,7 @@ export function lastMeeting(r: SweepResult): (number | string | null)[] {
 
 /** objectiveLimit reads the X of FIGURE<=X / FIGURE>=X, or null. */
 export function objectiveLimit(objective: string | undefined, figure: string): number | null {
-  const m = /^\s*([A-Za-z0-9_.]+)\s*(<=|>=)\s*(-?[0-9.eE+-]+)\s*$/.exec(objective ?? "");
+  const m = /^\s*([A-Za-z0-9_.]+(?:\[[^\]]+\])?)\s*(<=|>=)\s*(-?[0-9.eE+-]+)\s*$/.exec(objective ?? "");
   if (!m || m[1] !== figure) return null;
   const x = Number(m[3]);
   return Number.isFinite(x) ? x : null;

@@ -7,7 +7,7 @@ import { bandChart } from "./charts";
 import { fmt } from "./chartdata";
 import { download, h } from "./dom";
 import { Engine, EngineError } from "./engine";
-import { figureChart, lastMeeting, objectiveLimit, rangeText, specJSON, sweepFigures, type SweepResult, type SweepSpec } from "./sweepdata";
+import { figureChart, lastMeeting, objectiveLimit, rangeText, shownFigures, specJSON, type SweepResult, type SweepSpec } from "./sweepdata";
 import type { Scenario } from "./types";
 
 /** The keys offered in the key boxes (any key tuxlb sweep takes can be typed). */
@@ -200,7 +200,7 @@ export class SweepView {
     const k0 = r.keys[0];
     const numeric = k0.values.every((v) => typeof v === "number");
     const marks = numeric ? (lastMeeting(r).filter((v) => typeof v === "number") as number[]) : [];
-    const charts = sweepFigures.map((f) => {
+    const charts = shownFigures(r).map((f) => {
       const c = figureChart(r, f);
       return bandChart(c, {
         title: `${f} against ${k0.key}${numeric ? "" : ` (${k0.values.join(", ")})`}`,
@@ -213,7 +213,7 @@ export class SweepView {
         testid: `sweep-chart-${f}`,
       });
     });
-    const figs = sweepFigures;
+    const figs = shownFigures(r);
     const table = h(
       "table",
       { class: "plain", "data-testid": "sweep-table" },

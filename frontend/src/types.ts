@@ -147,7 +147,7 @@ export interface Scenario {
   policy?: string;
   seed?: number;
   workload: Workload;
-  warmup_ms?: number;
+  warmup_ms?: number | "auto";
   replications?: number;
   bin_ms?: number;
   events?: LifeEvent[];
@@ -258,6 +258,10 @@ export interface Result {
   tuning: Tuning;
   span_ms: number;
   warmup_ms: number;
+  /** true when warmup_ms was "auto": warmup_ms is the transient MSER-5 found. */
+  warmup_detected?: boolean;
+  /** The figures table's headline figures by name (engine 0.5.0 on). */
+  headline?: Record<string, number>;
   requests: {
     issued: number;
     completed: number;

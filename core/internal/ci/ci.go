@@ -50,3 +50,7 @@ func studentT975(df int) float64 {
 		return 1.984
 	}
 }
+
+// T975 is Student's t 97.5% quantile with df degrees of freedom (df ≥ 1),
+// from the table Mean95 uses: the factor of a two-sided 95% interval.
+func T975(df int) float64 { return studentT975(max(df, 1)) }
