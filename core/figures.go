@@ -11,15 +11,15 @@ import (
 // result. A figure may also be read for one service (`NAME[SERVICE]`) or
 // one machine (`NAME[machine:LMID]`) when its scopes say so.
 
-// Scope is what a figure can be read for: the whole run, one service, one
+// scope is what a figure can be read for: the whole run, one service, one
 // machine.
-type Scope uint8
+type scope uint8
 
 // The scopes of a figure, as a bit set.
 const (
-	ScopeRun Scope = 1 << iota
-	ScopeService
-	ScopeMachine
+	scopeRun scope = 1 << iota
+	scopeService
+	scopeMachine
 )
 
 // FigureDef is one row of the figures table.
@@ -46,7 +46,7 @@ type FigureDef struct {
 	// objectives and compare for one engine version.
 	Aliases []string `json:"aliases,omitempty"`
 
-	scope   Scope
+	scope   scope
 	run     func(*Result) float64
 	service func(*Result, *ServiceStats) float64
 	machine func(*Result, string) float64
@@ -55,74 +55,74 @@ type FigureDef struct {
 // figureTable is the table, in display order.
 var figureTable = []*FigureDef{
 	{Name: "issued", Unit: "requests", Label: "Issued", Doc: "requests issued (requests.issued; a service's issued; a machine's issued, by origin)",
-		Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService | ScopeMachine,
+		Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService | scopeMachine,
 		run:     func(r *Result) float64 { return float64(r.Requests.Issued) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.Issued) },
 		machine: func(r *Result, lmid string) float64 { return float64(machineOf(r, lmid).Issued) }},
 	{Name: "completed", Unit: "requests", Label: "Completed", Doc: "requests completed",
-		Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
+		Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(r.Requests.Completed) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.Completed) }},
 	{Name: "failed", Unit: "requests", Label: "Failed", Doc: "requests failed, every reason (failed.REASON: one reason)",
-		Table: true, Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(sumCounts(r.Requests.Failed)) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(sumCounts(s.Failed)) }},
 	{Name: "timed_out", Unit: "requests", Label: "Timed out (TPETIME)", Doc: "completed requests whose reply came after BLOCKTIME",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"requests.timed_out"}, scope: ScopeRun | ScopeService,
+		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"requests.timed_out"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(r.Requests.TimedOut) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.TimedOut) }},
 	{Name: "wait_mean_ms", Unit: "ms", Label: "Wait mean (ms)", Doc: "queue wait (enqueue to start): mean",
-		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.mean"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.mean"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.Mean }},
 	{Name: "wait_p95_ms", Unit: "ms", Label: "Wait p95 (ms)", Doc: "queue wait: 95th percentile",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p95"}, scope: ScopeRun | ScopeService,
+		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p95"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.P95 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.P95 }},
 	{Name: "wait_p99_ms", Unit: "ms", Label: "Wait p99 (ms)", Doc: "queue wait: 99th percentile",
-		Headline: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p99"}, scope: ScopeRun | ScopeService,
+		Headline: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p99"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.P99 }},
 	{Name: "response_mean_ms", Unit: "ms", Label: "Response mean (ms)", Doc: "response time (issue to reply): mean",
-		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.mean"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.mean"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Mean }},
 	{Name: "response_p50_ms", Unit: "ms", Label: "Response p50 (ms)", Doc: "response time: median",
-		Headline: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p50"}, scope: ScopeRun | ScopeService,
+		Headline: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p50"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P50 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P50 }},
 	{Name: "response_p95_ms", Unit: "ms", Label: "Response p95 (ms)", Doc: "response time: 95th percentile",
-		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p95"}, scope: ScopeRun | ScopeService,
+		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p95"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P95 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P95 }},
 	{Name: "response_p99_ms", Unit: "ms", Label: "Response p99 (ms)", Doc: "response time: 99th percentile",
-		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p99"}, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p99"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P99 }},
 	{Name: "response_max_ms", Unit: "ms", Label: "Response max (ms)", Doc: "response time: the longest",
-		Headline: true, Objective: true, Aliases: []string{"response_ms.max"}, scope: ScopeRun | ScopeService,
+		Headline: true, Objective: true, Aliases: []string{"response_ms.max"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.Max },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Max }},
 	{Name: "throughput_per_s", Unit: "per_s", Label: "Throughput (/s)", Doc: "completed requests / (span − warm-up), per second",
-		Table: true, Headline: true, Swept: true, Objective: true, scope: ScopeRun | ScopeService,
+		Table: true, Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return perSecond(r, r.Requests.Completed) },
 		service: func(r *Result, s *ServiceStats) float64 { return perSecond(r, s.Completed) }},
 	{Name: "utilization_max", Unit: "fraction", Label: "Busiest server", Doc: "the busiest server instance's utilization (of a machine: its busiest)",
-		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"max_utilization", "utilization.max"}, scope: ScopeRun | ScopeMachine,
+		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"max_utilization", "utilization.max"}, scope: scopeRun | scopeMachine,
 		run:     maxUtilization,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, true) }},
 	{Name: "utilization_mean", Unit: "fraction", Label: "Mean utilization", Doc: "a machine's mean utilization over its server instances (utilization.LMID before 0.5.0)",
-		Swept: true, Objective: true, scope: ScopeMachine,
+		Swept: true, Objective: true, scope: scopeMachine,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, false) }},
 	{Name: "jain_utilization", Unit: "fraction", Label: "Jain fairness", Doc: "Jain's fairness index over the servers' utilizations (1 = even)",
-		Headline: true, Replicated: true, Objective: true, Aliases: []string{"balance.jain_utilization"}, scope: ScopeRun,
+		Headline: true, Replicated: true, Objective: true, Aliases: []string{"balance.jain_utilization"}, scope: scopeRun,
 		run: func(r *Result) float64 { return r.Balance.JainUtilization }},
 	{Name: "network_sent", Unit: "requests", Label: "Crossed the network", Doc: "requests sent to a queue on another machine (sum of the machines' sent; of a machine: its sent)",
-		Table: true, Headline: true, Swept: true, Objective: true, Aliases: []string{"crossed_network"}, scope: ScopeRun | ScopeMachine,
+		Table: true, Headline: true, Swept: true, Objective: true, Aliases: []string{"crossed_network"}, scope: scopeRun | scopeMachine,
 		run:     func(r *Result) float64 { return float64(networkSent(r)) },
 		machine: func(r *Result, lmid string) float64 { return float64(machineOf(r, lmid).Sent) }},
 	{Name: "network_share", Unit: "fraction", Label: "Share across the network", Doc: "network_sent / issued",
-		Headline: true, Objective: true, Aliases: []string{"network.share"}, scope: ScopeRun,
+		Headline: true, Objective: true, Aliases: []string{"network.share"}, scope: scopeRun,
 		run: func(r *Result) float64 {
 			if r.Requests.Issued == 0 {
 				return 0
@@ -130,7 +130,7 @@ var figureTable = []*FigureDef{
 			return round6(float64(networkSent(r)) / float64(r.Requests.Issued))
 		}},
 	{Name: "saturated_machines", Unit: "machines", Label: "Saturated machines", Doc: "machines that saturate while another serving the same services has room",
-		Headline: true, Objective: true, Aliases: []string{"machines.saturated"}, scope: ScopeRun,
+		Headline: true, Objective: true, Aliases: []string{"machines.saturated"}, scope: scopeRun,
 		run: func(r *Result) float64 { return float64(len(saturations(r))) }},
 }
 
@@ -159,30 +159,6 @@ func Figures() []FigureDef {
 		out[i] = *f
 		out[i].Scopes = slices.Clone(f.Scopes)
 		out[i].Aliases = slices.Clone(f.Aliases)
-	}
-	return out
-}
-
-// SweptFigures returns the names of the figures sweeps and compare sample,
-// in display order.
-func SweptFigures() []string {
-	var out []string
-	for _, f := range figureTable {
-		if f.Swept && f.scope&ScopeRun != 0 {
-			out = append(out, f.Name)
-		}
-	}
-	return out
-}
-
-// TableFigures returns the names of the main figures (sweep tables, the
-// page's sweep charts), in display order.
-func TableFigures() []string {
-	var out []string
-	for _, f := range figureTable {
-		if f.Table {
-			out = append(out, f.Name)
-		}
 	}
 	return out
 }
@@ -248,12 +224,12 @@ func ParseFigure(text string) (FigureRef, error) {
 		ref.Service = scope
 	}
 	switch {
-	case ref.Machine == "" && ref.Service == "" && def.scope&ScopeRun == 0:
+	case ref.Machine == "" && ref.Service == "" && def.scope&scopeRun == 0:
 		return ref, Errorf(EINVALID, "figure %q: %s is a machine's figure: want %s[machine:LMID]", text, def.Name, def.Name)
-	case ref.Machine != "" && def.scope&ScopeMachine == 0:
-		return ref, Errorf(EINVALID, "figure %q: %s has no per-machine value (per machine: %s)", text, def.Name, strings.Join(scopedNames(ScopeMachine), ", "))
-	case ref.Service != "" && def.scope&ScopeService == 0:
-		return ref, Errorf(EINVALID, "figure %q: %s has no per-service value (per service: %s)", text, def.Name, strings.Join(scopedNames(ScopeService), ", "))
+	case ref.Machine != "" && def.scope&scopeMachine == 0:
+		return ref, Errorf(EINVALID, "figure %q: %s has no per-machine value (per machine: %s)", text, def.Name, strings.Join(scopedNames(scopeMachine), ", "))
+	case ref.Service != "" && def.scope&scopeService == 0:
+		return ref, Errorf(EINVALID, "figure %q: %s has no per-service value (per service: %s)", text, def.Name, strings.Join(scopedNames(scopeService), ", "))
 	case strings.HasPrefix(scope, "machine:") && ref.Machine == "":
 		return ref, Errorf(EINVALID, "figure %q: want NAME[machine:LMID]", text)
 	}
@@ -268,7 +244,7 @@ func figureNames() []string {
 	return out
 }
 
-func scopedNames(s Scope) []string {
+func scopedNames(s scope) []string {
 	var out []string
 	for _, f := range figureTable {
 		if f.scope&s != 0 {
@@ -394,9 +370,9 @@ func machineUtilization(r *Result, lmid string, busiest bool) float64 {
 	return sum / float64(n)
 }
 
-// FiguresMarkdown is the figures table as the Markdown table of
+// figuresMarkdown is the figures table as the Markdown table of
 // docs/engine.md (a test keeps the two the same).
-func FiguresMarkdown() string {
+func figuresMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| figure | unit | label | per | headline | replications | sweeps | objective | how it is read | before 0.5.0 |\n")
 	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")

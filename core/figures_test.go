@@ -150,7 +150,7 @@ func TestHeadline(t *testing.T) {
 	if h.Issued != r.Requests.Issued || h.MaxUtilization != maxUtilization(r) || h.ResponseP99MS != r.ResponseMS.P99 {
 		t.Errorf("HeadlineOf disagrees with the result: %+v", h)
 	}
-	for _, name := range SweptFigures() {
+	for _, name := range sweptFigures() {
 		if _, ok := r.Headline[name]; !ok {
 			t.Errorf("swept figure %s is not in the headline", name)
 		}
@@ -174,7 +174,7 @@ func mustModel(t *testing.T, name string) *Model {
 	return p.Model()
 }
 
-// TestFiguresDoc: the table in docs/engine.md is FiguresMarkdown, between
+// TestFiguresDoc: the table in docs/engine.md is figuresMarkdown, between
 // its markers; go test ./core -run FiguresDoc -update rewrites it.
 func TestFiguresDoc(t *testing.T) {
 	const path = "../docs/engine.md"
@@ -188,7 +188,7 @@ func TestFiguresDoc(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatalf("%s: no figures table markers", path)
 	}
-	want := FiguresMarkdown()
+	want := figuresMarkdown()
 	if *update {
 		doc = doc[:i+len(begin)] + want + doc[j:]
 		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
@@ -199,4 +199,15 @@ func TestFiguresDoc(t *testing.T) {
 	if got := doc[i+len(begin) : j]; got != want {
 		t.Errorf("%s: the figures table differs from core/figures.go; run go test ./core -run FiguresDoc -update\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
+}
+
+// sweptFigures are the figures a sweep samples for the whole run.
+func sweptFigures() []string {
+	var out []string
+	for _, f := range figureTable {
+		if f.Swept && f.scope&scopeRun != 0 {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }

@@ -445,7 +445,7 @@ func writeCSVRow(b *bytes.Buffer, cells []string) {
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // tableFigures are the figures the table shows.
-var tableFigures = core.TableFigures()
+var tableFigures = figureNames(func(f core.FigureDef) bool { return f.Table })
 
 // EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;

@@ -333,7 +333,19 @@ type Sample struct {
 
 // fixedFigures are the fixed figures of a sweep point, in output order: the
 // figures table's swept figures ([core.SweptFigures]).
-var fixedFigures = core.SweptFigures()
+var fixedFigures = figureNames(func(f core.FigureDef) bool { return f.Swept && slices.Contains(f.Scopes, "run") })
+
+// figureNames are the names of the figures table's figures that keep says
+// to keep, in the table's order.
+func figureNames(keep func(core.FigureDef) bool) []string {
+	var out []string
+	for _, f := range core.Figures() {
+		if keep(f) {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
 
 // sampleOf extracts a sweep's figures from a run's result: the fixed figures,
 // the extra ones (the objective's, those asked for by name), failed.REASON
