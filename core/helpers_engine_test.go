@@ -127,19 +127,22 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 	}
 }
 
-// engSetup returns a [runSetup] for m with every default filled in; service
-// times come from the requests unless the test sets ServiceTime.
+// engSetup returns a [runSetup] for m with every default filled in, as
+// Compile fills them in (setupModel on a scenario with an empty workload);
+// service times come from the requests unless the test sets ServiceTime.
 func engSetup(m *Model) *runSetup {
-	fwd, reset := 0.1, 120000.0
-	speed := make([]float64, len(m.Machines))
-	for i := range speed {
-		speed[i] = 1
+	sc := &scenario.Scenario{Workload: scenario.Workload{Trace: []scenario.TraceRow{}}, Domains: map[string]scenario.DomainSpec{}}
+	for _, d := range m.Domains { // the tests set RemoteTime themselves
+		one := 1.0
+		sc.Domains[d.Name] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "const", MS: &one}}
 	}
-	return &runSetup{Model: m, Policy: policyTuxedo, Seed: 1,
-		Tuning: scenario.Tuning{Idle: "server", NetLoad: "server", MPCounter: "load+netload",
-			MPResetMS: &reset, GatewayForwardMS: &fwd},
-		Speed: speed, GatewayForwardUS: 100, ResetUS: 120_000_000, BlockUS: 60_000_000,
-		ServiceTime: make([][]sampler, len(m.Services)), RemoteTime: make([]sampler, len(m.Services))}
+	st, err := setupModel(m, sc, RunOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("engSetup: %v", err))
+	}
+	st.ServiceTime = make([][]sampler, len(m.Services))
+	st.RemoteTime = make([]sampler, len(m.Services))
+	return st
 }
 
 // sliceRequests is a Requests over a slice.

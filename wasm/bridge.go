@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -78,13 +79,46 @@ func validate(ubbText, dm, advertiseJSON string) string {
 	return answerJSON(validateAnswer{Model: m})
 }
 
+// lastPlan is the plan of the last scenario run or explained, by the text
+// it was compiled from (with the variant, policy and seed): the page
+// explains the requests of the run it has just shown, one stepper click
+// after another, and the same text always compiles to the same read-only
+// plan, so the bridge compiles it once. One plan is kept: a new text
+// replaces it.
+var lastPlan struct {
+	key  string
+	plan *core.Plan
+}
+
+// planFor is the compiled plan of scenario text with o's variant and ro's
+// policy and seed, the last one's when they are the same.
+func planFor(text string, o options, ro core.RunOptions) (*core.Plan, error) {
+	key := strings.Join([]string{o.Variant, ro.Policy, o.Seed, text}, "\x00")
+	if lastPlan.plan != nil && lastPlan.key == key {
+		return lastPlan.plan, nil
+	}
+	sc, err := scenarioWith(text, o.Variant)
+	if err != nil {
+		return nil, err
+	}
+	if sc.Replications > core.MaxReplications {
+		return nil, core.FieldErrorf("replications", "%d is more than %d", sc.Replications, core.MaxReplications)
+	}
+	p, err := core.Compile(sc, ro)
+	if err != nil {
+		return nil, err
+	}
+	lastPlan.key, lastPlan.plan = key, p
+	return p, nil
+}
+
 // run plays a scenario and returns the result bytes of `tuxlb run`.
 func run(scenario string, o options) string {
-	sc, err := scenarioWith(scenario, o.Variant)
+	ro, err := o.runOptions()
 	if err != nil {
 		return errorJSON(err)
 	}
-	ro, err := o.runOptions()
+	p, err := planFor(scenario, o, ro)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -93,7 +127,7 @@ func run(scenario string, o options) string {
 	if o.Dispatch {
 		ro.Dispatch = &log
 	}
-	res, err := core.Run(sc, ro)
+	res, err := p.Run(ro)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -119,15 +153,15 @@ func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 
 // explain returns the explanations of requests first..first+count-1.
 func explain(scenario string, first, count int64, o options) string {
-	sc, err := core.ParseScenario([]byte(scenario))
-	if err != nil {
-		return errorJSON(err)
-	}
 	ro, err := o.runOptions()
 	if err != nil {
 		return errorJSON(err)
 	}
-	ex, err := core.Explain(sc, ro, first, count)
+	p, err := planFor(scenario, o, ro)
+	if err != nil {
+		return errorJSON(err)
+	}
+	ex, err := p.Explain(ro, first, count)
 	if err != nil {
 		return errorJSON(err)
 	}

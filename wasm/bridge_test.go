@@ -304,3 +304,33 @@ func TestSweepBridge(t *testing.T) {
 		t.Errorf("bad key: %s", msg)
 	}
 }
+
+// The bridge compiles a scenario text once: a run and the explanations that
+// follow it share the plan, a run again on the kept plan gives the same
+// bytes, and another seed or text compiles anew.
+func TestPlanKeptByText(t *testing.T) {
+	text := example(t, "shm-ldbal-n.json")
+	first := runAnswerOf(t, run(text, options{}))
+	kept := lastPlan.plan
+	if kept == nil {
+		t.Fatal("no plan kept after a run")
+	}
+	if ans := explain(text, 1, 2, options{}); !strings.Contains(ans, `"explanations"`) || lastPlan.plan != kept {
+		t.Errorf("explain after the run: compiled anew or failed: %.200s", ans)
+	}
+	if again := runAnswerOf(t, run(text, options{})); again.Result != first.Result {
+		t.Errorf("a run on the kept plan gives other bytes (%d vs %d)", len(again.Result), len(first.Result))
+	}
+	runAnswerOf(t, run(text, options{Seed: "7"}))
+	if lastPlan.plan == kept {
+		t.Error("another seed ran on the kept plan")
+	}
+	other := strings.Replace(text, `"seed"`, `"bin_ms": 500, "seed"`, 1)
+	if other == text {
+		t.Fatal("the example has no seed to put a field before")
+	}
+	runAnswerOf(t, run(other, options{}))
+	if lastPlan.key == "" || strings.HasSuffix(lastPlan.key, text) {
+		t.Error("another text ran on the kept plan")
+	}
+}

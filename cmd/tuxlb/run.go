@@ -204,8 +204,13 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 func runExplain(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	seqs := f.seqs
 	var out []core.Explanation
+	plan, err := core.Compile(sc, opt) // once: each range is a run of the same plan
+	if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+		return 1
+	}
 	for _, rg := range groupRanges(seqs) {
-		exs, err := core.Explain(sc, opt, rg[0], rg[1]-rg[0]+1)
+		exs, err := plan.Explain(opt, rg[0], rg[1]-rg[0]+1)
 		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
 			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 			return 1
