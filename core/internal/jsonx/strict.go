@@ -275,4 +275,3 @@ func (e *Error) Error() string { return e.text }
 func placed(field string, line, col int, why, format string, args ...any) *Error {
 	return &Error{Field: field, Line: line, Col: col, Why: why, text: capped.Sprintf(format, args...)}
 }
-
