@@ -207,7 +207,7 @@ function topCounters(c: CounterChart, n: number): CounterChart {
     n,
     "mean",
   );
-  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values)], resets: c.resets };
+  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values ?? [])], resets: c.resets };
 }
 
 /** viewControls chooses how a large application's charts group their lines. */
