@@ -147,7 +147,7 @@ func TestWalkRules(t *testing.T) {
 	}
 	type custom struct {
 		R core.CallRoute `json:"r"`
-		M ownJSON `json:"m"`
+		M ownJSON        `json:"m"`
 	}
 	if err := c.declare(reflect.TypeFor[custom]()); err == nil || !strings.Contains(err.Error(), "Overrides") {
 		t.Errorf("a type with its own MarshalJSON and no override: got %v, want an error naming Overrides", err)
