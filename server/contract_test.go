@@ -105,9 +105,11 @@ func TestExchangeCheckCatchesDrift(t *testing.T) {
 		t.Fatalf("the real result: %v", p)
 	}
 	for name, edit := range map[string]func(string) string{
-		"a field of the wrong type": func(s string) string { return strings.Replace(s, `"engine_version": "`, `"engine_version": 7, "x": "`, 1) },
-		"a field Go does not have":  func(s string) string { return strings.Replace(s, "{", `{"surplus": 1,`, 1) },
-		"a required field missing":  func(s string) string { return strings.Replace(s, `"policy":`, `"policy_was":`, 1) },
+		"a field of the wrong type": func(s string) string {
+			return strings.Replace(s, `"engine_version": "`, `"engine_version": 7, "x": "`, 1)
+		},
+		"a field Go does not have": func(s string) string { return strings.Replace(s, "{", `{"surplus": 1,`, 1) },
+		"a required field missing": func(s string) string { return strings.Replace(s, `"policy":`, `"policy_was":`, 1) },
 	} {
 		bad := httptest.NewRecorder()
 		bad.Header().Set("Content-Type", "application/json")
