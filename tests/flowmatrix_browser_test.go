@@ -80,8 +80,6 @@ func TestPlaygroundFlowMatrixAndSweepAxes(t *testing.T) {
 			chromedp.Click(sel("tab-sweep")),
 			chromedp.SetValue(sel("sweep-key1"), "SERVERS.acctsrv@GRP2.MIN"),
 			chromedp.SetValue(sel("sweep-values1"), "1,2,3,4"),
-			chromedp.SetValue(sel("sweep-key2"), ""),
-			chromedp.SetValue(sel("sweep-values2"), ""),
 			chromedp.SetValue(sel("sweep-reps"), "1"),
 			chromedp.SetValue(sel("sweep-objective"), "crossed_network<=100000"),
 			chromedp.Click(sel("sweep-run")),
