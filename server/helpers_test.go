@@ -61,6 +61,7 @@ func (h *harness) do(method, target, contentType, body string, headers ...string
 	}
 	rec := httptest.NewRecorder()
 	h.srv.ServeHTTP(rec, req)
+	checkExchange(h.t, method, target, contentType, []byte(body), headers, rec)
 	return rec
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // sweepKey is a parameter a sweep can vary (and a compare variant can set):
@@ -46,71 +47,101 @@ func nonNegative(x float64) string {
 	return ""
 }
 
-// keysHelp lists the keys for error messages.
-const keysHelp = "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
-	"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
-
-// lookupKey finds the key named name, or returns nil. Scenario keys are
-// matched case-insensitively; a UBBCONFIG key starts with its section in
-// upper case (SERVERS, SERVICES, MACHINES: machines.SITE2.speed is the
-// scenario's, MACHINES.SITE2.NETLOAD the UBBCONFIG's), its keyword in any
-// case, the entry's name as written.
-func lookupKey(name string) *sweepKey {
-	lower := strings.ToLower(name)
-	switch lower {
-	case "rate_scale":
-		return &sweepKey{name: "rate_scale", kind: keyNumber, check: positive, apply: scaleRates}
-	case "policy":
-		return &sweepKey{name: "policy", kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *scenario.Scenario, v string) error {
+// scenarioKeys are the scenario's own keys with a fixed name, by their
+// lower-case name; machines.<lmid>.speed, whose name holds an LMID, is
+// matched apart.
+var scenarioKeys = map[string]func(name string) *sweepKey{
+	"rate_scale": func(n string) *sweepKey {
+		return &sweepKey{name: n, kind: keyNumber, check: positive, apply: scaleRates}
+	},
+	"policy": func(n string) *sweepKey {
+		return &sweepKey{name: n, kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *scenario.Scenario, v string) error {
 			sc.Policy = strings.ToLower(v)
 			return nil
 		}}
-	case "ldbal", "model":
-		words := []string{"Y", "N"}
-		if lower == "model" {
-			words = []string{"SHM", "MP"}
-		}
-		return &sweepKey{name: lower, kind: keyWord, words: words}
-	case "network.latency_ms":
-		return &sweepKey{name: lower, kind: keyNumber, check: nonNegative, apply: pathSetter(lower)}
-	}
-	parts := strings.Split(name, ".")
-	switch {
-	case strings.HasPrefix(lower, "tuning.") && len(parts) == 2 && parts[1] != "":
-		return tuningKey(lower)
-	case len(parts) == 3 && strings.EqualFold(parts[0], "machines") && parts[2] == "speed" && parts[1] != "":
-		return &sweepKey{name: "machines." + parts[1] + ".speed", kind: keyNumber, check: positive, apply: pathSetter("machines." + parts[1] + ".speed")}
-	case len(parts) == 3 && parts[1] != "":
-		section, attr := parts[0], strings.ToUpper(parts[2])
-		ok := section == "SERVERS" && (attr == "MIN" || attr == "MAX") ||
-			section == "SERVICES" && (attr == "LOAD" || attr == "PRIO") ||
-			section == "MACHINES" && attr == "NETLOAD"
-		if !ok {
-			return nil
-		}
-		return &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
-	}
-	return nil
+	},
+	"network.latency_ms":        numberKey(nonNegative),
+	"tuning.idle":               wordKey,
+	"tuning.netload":            wordKey,
+	"tuning.mp_counter":         wordKey,
+	"tuning.mp_reset_ms":        numberKey(positive),
+	"tuning.gateway_forward_ms": numberKey(nonNegative),
 }
 
-// tuningKey is a tuning.* key: words for the readings, numbers for the times.
-func tuningKey(name string) *sweepKey {
-	k := &sweepKey{name: name, apply: pathSetter(name)}
-	switch name {
-	case "tuning.idle":
-		k.kind, k.words = keyWord, core.Vocabulary()[name]
-	case "tuning.netload":
-		k.kind, k.words = keyWord, core.Vocabulary()[name]
-	case "tuning.mp_counter":
-		k.kind, k.words = keyWord, core.Vocabulary()[name]
-	case "tuning.mp_reset_ms":
-		k.kind, k.check = keyNumber, positive
-	case "tuning.gateway_forward_ms":
-		k.kind, k.check = keyNumber, nonNegative
-	default:
+// numberKey is a scenario number set by its JSON path.
+func numberKey(check func(float64) string) func(string) *sweepKey {
+	return func(n string) *sweepKey {
+		return &sweepKey{name: n, kind: keyNumber, check: check, apply: pathSetter(n)}
+	}
+}
+
+// wordKey is a scenario word (a tuning reading) set by its JSON path, its
+// values those of core.Vocabulary.
+func wordKey(n string) *sweepKey {
+	return &sweepKey{name: n, kind: keyWord, words: core.Vocabulary()[n], apply: pathSetter(n)}
+}
+
+// ubbEntryNames are the entry placeholders of the UBBCONFIG sections whose
+// entries sweep keys name, in the order the help lists them.
+var ubbEntryNames = []struct{ section, entry string }{
+	{"SERVERS", "<name>[@<group>]"}, {"SERVICES", "<name>"}, {"MACHINES", "<lmid>"},
+}
+
+// keysHelp lists the keys for error messages: the scenario's, then the
+// UBBCONFIG's sweep keys of ubb.SweepParams.
+var keysHelp = func() string {
+	var res []string
+	bySection := map[string][]string{}
+	for _, p := range ubb.SweepParams() {
+		if p.Section == "RESOURCES" {
+			res = append(res, strings.ToLower(p.Keyword))
+		} else {
+			bySection[p.Section] = append(bySection[p.Section], p.Keyword)
+		}
+	}
+	parts := append([]string{"rate_scale", "policy"}, res...)
+	parts = append(parts, "tuning.*", "network.latency_ms", "machines.<lmid>.speed")
+	for _, e := range ubbEntryNames {
+		if ks := bySection[e.section]; len(ks) > 0 {
+			parts = append(parts, e.section+"."+e.entry+"."+strings.Join(ks, "|"))
+		}
+	}
+	return strings.Join(parts, ", ")
+}()
+
+// lookupKey finds the key named name, or returns nil. Scenario keys are
+// matched case-insensitively; a UBBCONFIG key (a sweep parameter of
+// ubb.Params) is a *RESOURCES keyword in any case (ldbal), or starts with its
+// section in upper case (SERVERS, SERVICES, MACHINES: machines.SITE2.speed
+// is the scenario's, MACHINES.SITE2.NETLOAD the UBBCONFIG's), its keyword in
+// any case, the entry's name as written.
+func lookupKey(name string) *sweepKey {
+	lower := strings.ToLower(name)
+	if mk, ok := scenarioKeys[lower]; ok {
+		return mk(lower)
+	}
+	parts := strings.Split(name, ".")
+	if len(parts) == 1 {
+		if p := ubb.LookupParam("RESOURCES", strings.ToUpper(name)); p != nil && p.Sweep {
+			return &sweepKey{name: lower, kind: keyWord, words: p.Words}
+		}
 		return nil
 	}
-	return k
+	if len(parts) != 3 || parts[1] == "" {
+		return nil
+	}
+	if strings.EqualFold(parts[0], "machines") && parts[2] == "speed" {
+		path := "machines." + parts[1] + ".speed"
+		return &sweepKey{name: path, kind: keyNumber, check: positive, apply: pathSetter(path)}
+	}
+	section, attr := parts[0], strings.ToUpper(parts[2])
+	if section == "RESOURCES" {
+		return nil // a *RESOURCES keyword has no entry
+	}
+	if p := ubb.LookupParam(section, attr); p == nil || !p.Sweep || p.Kind != ubb.KindInteger {
+		return nil
+	}
+	return &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
 }
 
 // checkValue checks one value of the key, naming the key when it is wrong.

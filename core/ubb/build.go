@@ -14,18 +14,8 @@ const (
 )
 
 // ubbSections are the sections of a UBBCONFIG, each with the keywords it
-// knows; anything else is accepted with a warning.
-var ubbSections = map[string]map[string]bool{
-	"RESOURCES":  keywordSet(resourcesKeywords),
-	"MACHINES":   keywordSet(machinesKeywords),
-	"GROUPS":     keywordSet(groupsKeywords),
-	"NETGROUPS":  keywordSet("NETGRPNO NETPRIO"),
-	"NETWORK":    keywordSet(networkKeywords),
-	"SERVERS":    keywordSet(serversKeywords),
-	"SERVICES":   keywordSet(servicesKeywords),
-	"INTERFACES": keywordSet("AUTOTRAN LOAD PRIO SRVGRP TIMEOUT TRANTIME FACTORYROUTING"),
-	"ROUTING":    keywordSet("FIELD FIELDTYPE RANGES BUFTYPE TYPE"),
-}
+// knows (the table of params.go); anything else is accepted with a warning.
+var ubbSections = sectionKeywords()
 
 // build reads every section into b.m.
 func (b *builder) build(ubb, dm []*section) {
@@ -143,11 +133,11 @@ func (b *builder) buildResources(secs []*section) {
 		m.ScanUnitUS = b.scanUnit(p)
 	}
 	m.SanityScan = max(1, int(120_000_000/m.ScanUnitUS))
-	m.SanityScan = b.intParam(res, "SANITYSCAN", m.SanityScan, 1, 32767)
+	m.SanityScan = b.intIn(res, "RESOURCES", "SANITYSCAN", m.SanityScan)
 	m.BlockTime = max(1, int(60_000_000/m.ScanUnitUS))
-	m.BlockTime = b.intParam(res, "BLOCKTIME", m.BlockTime, 1, 32767)
+	m.BlockTime = b.intIn(res, "RESOURCES", "BLOCKTIME", m.BlockTime)
 	m.BBLQuery = max(1, int(300_000_000/m.ScanUnitUS))
-	m.BBLQuery = b.intParam(res, "BBLQUERY", m.BBLQuery, 1, 32767)
+	m.BBLQuery = b.intIn(res, "RESOURCES", "BBLQUERY", m.BBLQuery)
 }
 
 // maxScanUnitMS is the largest SCANUNIT in milliseconds (the MS form of
@@ -200,7 +190,7 @@ func (b *builder) buildMachines(entries []*entry) {
 			continue
 		}
 		firstAt[lm.value] = lm.valPos
-		netload := b.intParam(e, "NETLOAD", 0, 0, 32767)
+		netload := b.intIn(e, "MACHINES", "NETLOAD", 0)
 		b.machineAt[lm.value] = len(b.m.Machines)
 		b.m.Machines = append(b.m.Machines, Machine{LMID: lm.value, PMID: e.name, NetLoad: netload})
 		if len(b.m.Machines) == 2 && b.m.Model == "SHM" {
@@ -222,7 +212,7 @@ func (b *builder) buildGroups(entries []*entry) {
 		g := Group{Name: e.name, LMIDs: []string{}}
 		if p, ok := e.get("GRPNO"); !ok {
 			b.missingf(e.pos, "group %s: missing GRPNO=", e.name)
-		} else if g.GrpNo = b.intValue(p, 1, maxGrpNo, 0); g.GrpNo > 0 {
+		} else if g.GrpNo = b.intIn(e, "GROUPS", "GRPNO", 0); g.GrpNo > 0 {
 			if first, dup := noAt[g.GrpNo]; dup {
 				b.errorf(p.valPos, "duplicate GRPNO %d (first at %s)", g.GrpNo, lineOf(first))
 			}
@@ -260,10 +250,10 @@ func (b *builder) buildServices(entries []*entry) {
 	generalAt, groupAt, listed := map[string]pos{}, map[string]pos{}, map[string]bool{}
 	b.routedAt, b.unrouted = map[string]pos{}, map[string][]pos{}
 	for _, e := range entries {
-		load := b.intParam(e, "LOAD", 50, 1, 32767)
-		prio := b.intParam(e, "PRIO", 50, 1, 100)
-		timeout := b.intParam(e, "SVCTIMEOUT", 0, 0, maxTimeoutS)
-		block := b.intParam(e, "BLOCKTIME", 0, 0, 32767)
+		load := b.intIn(e, "SERVICES", "LOAD", 50)
+		prio := b.intIn(e, "SERVICES", "PRIO", 50)
+		timeout := b.intIn(e, "SERVICES", "SVCTIMEOUT", 0)
+		block := b.intIn(e, "SERVICES", "BLOCKTIME", 0)
 		s := b.known(e.name)
 		if block > 0 { // the caller's timeout for this service, whichever entry sets it (the later wins)
 			s.BlockTimeS = block
@@ -363,7 +353,7 @@ func (b *builder) buildServers(entries []*entry) {
 	total := 0
 	for _, e := range entries {
 		g, srvID, ok := b.serverGroupAndID(e)
-		n := b.intParam(e, "MIN", 1, 1, maxMin)
+		n := b.intIn(e, "SERVERS", "MIN", 1)
 		maxN := n
 		if p, has := e.get("MAX"); has {
 			maxN = b.intValue(p, n, maxMin, n)

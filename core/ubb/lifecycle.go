@@ -68,7 +68,7 @@ func (b *builder) lifecycleAll() {
 		}
 		first := &b.m.Servers[se.first]
 		life.Entry = k
-		life.MinSrvID = first.SrvID + b.intParam(se.e, "MIN", 1, 1, maxMin)
+		life.MinSrvID = first.SrvID + b.intIn(se.e, "SERVERS", "MIN", 1)
 		if life.Spawn != nil && !b.spawnable(se, life, conv) {
 			life.Spawn = nil
 		}
@@ -95,11 +95,13 @@ func (b *builder) serverLifecycle(e *entry) (*ServerLifecycle, bool) {
 	}
 	if p, ok := e.get("MAXGEN"); ok {
 		set = true
-		life.MaxGen = b.intValue(p, 1, maxMaxGen, DefaultMaxGen)
+		lo, hi := rangeOf("SERVERS", "MAXGEN")
+		life.MaxGen = b.intValue(p, lo, hi, DefaultMaxGen)
 	}
 	if p, ok := e.get("GRACE"); ok {
 		set = true
-		life.GraceS = b.intValue(p, 0, maxGraceS, DefaultGraceS)
+		lo, hi := rangeOf("SERVERS", "GRACE")
+		life.GraceS = b.intValue(p, lo, hi, DefaultGraceS)
 	}
 	if p, ok := e.get("CLOPT"); ok {
 		if arg, found := cloptOption(p.value, 'p'); found {
@@ -142,7 +144,7 @@ func (b *builder) spawnable(se serverEntry, life *ServerLifecycle, conv bool) bo
 		b.warnf(p.valPos, "server %s: CLOPT -p applies to an MSSQ set (RQADDR) or a conversational server (CONV=Y), and this entry is neither: it is ignored", se.e.name)
 		return false
 	}
-	min := b.intParam(se.e, "MIN", 1, 1, maxMin)
+	min := b.intIn(se.e, "SERVERS", "MIN", 1)
 	max := min
 	if mp, ok := se.e.get("MAX"); ok {
 		if n, ok := parseNumber(mp.value); ok {

@@ -104,8 +104,9 @@ export function combine(lines: NamedSeries[], keyOf: (name: string) => string, h
   const out = new Map<string, { values: number[]; n: number }>();
   for (const l of lines) {
     const k = keyOf(l.name);
-    const acc = out.get(k) ?? { values: new Array<number>(l.values.length).fill(0), n: 0 };
-    l.values.forEach((v, i) => (acc.values[i] += v));
+    const vs = l.values ?? [];
+    const acc = out.get(k) ?? { values: new Array<number>(vs.length).fill(0), n: 0 };
+    vs.forEach((v, i) => (acc.values[i] += v));
     acc.n++;
     out.set(k, acc);
   }
@@ -115,7 +116,7 @@ export function combine(lines: NamedSeries[], keyOf: (name: string) => string, h
 /** topLines keeps the n lines of the largest average and folds the rest into one. */
 export function topLines(lines: NamedSeries[], n: number, how: "mean" | "sum"): NamedSeries[] {
   if (n <= 0 || lines.length <= n) return lines;
-  const avg = (l: NamedSeries) => l.values.reduce((a, b) => a + b, 0) / Math.max(1, l.values.length);
+  const avg = (l: NamedSeries) => (l.values ?? []).reduce((a, b) => a + b, 0) / Math.max(1, (l.values ?? []).length);
   const order = lines.map((l, i) => ({ l, i, a: avg(l) })).sort((x, y) => y.a - x.a || x.i - y.i);
   const kept = order.slice(0, n).sort((x, y) => x.i - y.i).map((x) => x.l);
   const rest = order.slice(n).map((x) => x.l);
@@ -131,7 +132,7 @@ export function viewLines(lines: NamedSeries[], view: ChartView, keyOf: (name: s
 }
 
 function chartOf(r: Result, lines: NamedSeries[]): ChartData {
-  return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)] };
+  return { labels: lines.map((l) => l.name), data: [seconds(r.series.start_ms), ...lines.map((l) => l.values ?? [])] };
 }
 
 /** queueLengthChart is the waiting requests per queue over time (summed over a group or machine). */
@@ -176,7 +177,7 @@ export function counterChart(r: Result): CounterChart | null {
   if (lines.length === 0) return null;
   return {
     labels: lines.map((l) => `C ${l.machine} → ${l.queue}`),
-    data: [seconds(r.series.start_ms), ...lines.map((l) => l.values)],
+    data: [seconds(r.series.start_ms), ...lines.map((l) => l.values ?? [])],
     resets: (r.series.mp_resets_ms ?? []).map((t) => t / 1000),
   };
 }
@@ -236,7 +237,10 @@ export function totalQueueLength(r: Result): number[] {
   const lines = r.series.queue_length ?? [];
   const n = (r.series.start_ms ?? []).length;
   const out = new Array<number>(n).fill(0);
-  for (const l of lines) for (let i = 0; i < n && i < l.values.length; i++) out[i] += l.values[i];
+  for (const l of lines) {
+    const vs = l.values ?? [];
+    for (let i = 0; i < n && i < vs.length; i++) out[i] += vs[i];
+  }
   return out;
 }
 

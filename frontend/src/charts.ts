@@ -4,6 +4,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { axisSizeFor, type ChartData } from "./chartdata";
 import { h } from "./dom";
+import { forLogScale, integerSplits } from "./sweepdata";
 
 /** The number of line colours, --line-0 .. --line-9 in style.css (one set per colour scheme). */
 const lineColors = 10;
@@ -146,18 +147,38 @@ export interface BandChartOptions {
   lines: string[]; // the lines' labels (each line is mean, low, high)
   limit?: number | null; // the objective's limit, drawn as a dashed line
   marks?: number[]; // x values to mark (the last point meeting the objective, per line)
+  knees?: number[]; // x values where the figure rises fastest, per line, marked "knee"
+  logY?: boolean; // a log scale on y (values at or below 0 are not drawn)
+  integerX?: boolean; // the x key takes whole numbers: ticks at whole numbers only
   testid?: string;
+}
+
+/** sweepAxes are a sweep chart's axes: whole-number ticks on x for a whole-number key. */
+function sweepAxes(o: BandChartOptions): uPlot.Axis[] {
+  const [x, y] = axes(o.xLabel, o.yLabel);
+  if (o.integerX) {
+    x.splits = (u: uPlot, _i: number, min: number, max: number) => integerSplits(min, max, Math.max(2, Math.floor(u.bbox.width / (60 * (window.devicePixelRatio || 1)))));
+    x.values = (_u: uPlot, splits: number[]) => splits.map((v) => String(v));
+  }
+  return [x, y];
 }
 
 /** bandChart draws one figure of a sweep: a line per value of the second key with its 95% band. */
 export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
-  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null });
+  const fig = h("figure", {
+    class: "chart",
+    "data-testid": o.testid ?? null,
+    "data-scale": o.logY ? "log" : "linear",
+    "data-knees": o.knees?.length ? o.knees.join(",") : null,
+    "data-integer-x": o.integerX ? "true" : null,
+  });
   const box = h("div", { class: "chart-box" });
   const legend = h(
     "p",
     { class: "muted" },
     ...o.lines.map((l, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch line-${i % lineColors}`, "aria-hidden": "true" }), `${l} (band: 95% interval)`)),
     o.limit !== null && o.limit !== undefined ? h("span", { class: "legend-item" }, h("span", { class: "swatch dashed", "aria-hidden": "true" }), `objective ${o.limit}`) : null,
+    o.knees?.length ? h("span", { class: "legend-item", "data-testid": "sweep-knee" }, `knee (fastest rise) at ${o.xLabel} = ${o.knees.join(", ")}`) : null,
   );
   fig.append(h("figcaption", {}, o.title), box, legend);
   const series: uPlot.Series[] = [{ label: o.xLabel }];
@@ -166,20 +187,28 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     const edge = i % 3 !== 0;
     series.push({ label, stroke: edge ? "transparent" : () => color(line), width: edge ? 0 : 1.5, show: true, points: { show: !edge, size: 5 }, spanGaps: true });
   });
-  const cols = data.data.slice() as (number | null)[][];
-  if (o.limit !== null && o.limit !== undefined) {
+  let cols = data.data.slice() as (number | null)[][];
+  if (o.logY) cols = forLogScale(cols);
+  if (o.limit !== null && o.limit !== undefined && !(o.logY && o.limit <= 0)) {
     series.push({ label: "objective", stroke: () => cssVar("--chart-axis", "#6b7280"), dash: [6, 4], width: 1, points: { show: false } });
     cols.push(data.data[0].map(() => o.limit!));
   }
   const opts: uPlot.Options = {
     width: 600,
     height: 220,
-    scales: { x: { time: false } },
+    scales: { x: { time: false }, y: o.logY ? { distr: 3 } : {} },
     legend: { show: false },
-    axes: axes(o.xLabel, o.yLabel),
+    axes: sweepAxes(o),
     series,
     bands: o.bands.map(([lo, hi], i) => ({ series: [hi, lo] as [number, number], fill: () => alpha(color(i), "33") })),
-    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!)] } : {},
+    hooks: {
+      draw: [
+        (u: uPlot) => {
+          if (o.marks?.length) drawMarks(u, o.marks);
+          if (o.knees?.length) drawMarks(u, o.knees, o.knees.map(() => "knee"));
+        },
+      ],
+    },
   };
   const plot = new uPlot(opts, cols as uPlot.AlignedData, box);
   live.add(plot);

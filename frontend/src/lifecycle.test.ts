@@ -70,6 +70,6 @@ describe("state timeline", () => {
     expect(stateAt(r, "G1/1", 3000)).toBe("down");
     expect(stateAt(r, "G1/2", 3000)).toBe("up");
     expect(statesAt(r, 4600).get("G1/1")).toBe("gone");
-    expect(statesAt(result(null, [{ id: "x" }]), 0).size).toBe(0);
+    expect(statesAt(result(undefined, [{ id: "x" }]), 0).size).toBe(0);
   });
 });

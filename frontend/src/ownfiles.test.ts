@@ -6,6 +6,9 @@ const model: Model = {
   model: "SHM",
   ldbal: true,
   master: "",
+  scanunit_us: 10_000_000,
+  sanityscan: 12,
+  blocktime: 6,
   machines: [{ lmid: "site1", pmid: "h", netload: 0 }],
   groups: [{ name: "G1", grpno: 1, lmids: ["site1"] }],
   servers: [

@@ -21,6 +21,7 @@ import { clientColumns, clientValue, machineMarks } from "./appdata";
 import { h } from "./dom";
 import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
+import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
 import type { ClientStats, Model, Result } from "./types";
 
@@ -207,7 +208,7 @@ function topCounters(c: CounterChart, n: number): CounterChart {
     n,
     "mean",
   );
-  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values)], resets: c.resets };
+  return { labels: lines.map((l) => l.name), data: [c.data[0], ...lines.map((l) => l.values ?? [])], resets: c.resets };
 }
 
 /** viewControls chooses how a large application's charts group their lines. */
@@ -319,7 +320,12 @@ export function results(r: Result, model: Model | null): HTMLElement {
       ? h("p", { class: "machine-changes", "data-testid": "machine-changes" }, "Machines: ", changes.map((c) => `${c.lmid} ${c.change} at ${fmt(c.at_ms / 1000)} s`).join(", "), " (dashed lines on the time charts).")
       : null,
     r.clients?.length ? clientTable(r.clients) : null,
-    topo ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, r.lifecycle ? "Topology and share of requests (instances not up at the end greyed out)" : "Topology and share of requests"), topo) : null,
+    h(
+      "div",
+      { class: "topo-row" },
+      topo ? h("figure", { class: "topo", "data-testid": "topology" }, h("figcaption", {}, r.lifecycle ? "Topology and share of requests (instances not up at the end greyed out)" : "Topology and share of requests"), topo) : null,
+      flowMatrixView(r.flows),
+    ),
     serverTable(r),
     controls,
     charts,

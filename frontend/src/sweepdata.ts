@@ -132,3 +132,82 @@ export function objectiveLimit(objective: string | undefined, figure: string): n
   const x = Number(m[3]);
   return Number.isFinite(x) ? x : null;
 }
+
+/** integerKey says whether the values of a key are all whole numbers (SERVERS.X.MIN, a count): its axis gets whole ticks. */
+export function integerKey(values: (number | string)[]): boolean {
+  return values.length > 0 && values.every((v) => typeof v === "number" && Number.isInteger(v));
+}
+
+/**
+ * integerSplits are the ticks of an axis of whole numbers from min to max: a
+ * step of 1, 2, 5, 10, 20, 50... (the smallest that gives at most maxTicks
+ * ticks), each tick a multiple of the step, never a fraction.
+ */
+export function integerSplits(min: number, max: number, maxTicks: number): number[] {
+  if (!Number.isFinite(min) || !Number.isFinite(max) || max < min) return [];
+  const span = Math.max(1, Math.floor(max) - Math.ceil(min));
+  let step = 1;
+  for (let mag = 1; ; mag *= 10) {
+    const s = [1, 2, 5].map((m) => m * mag).find((s) => span / s + 1 <= Math.max(1, maxTicks));
+    if (s !== undefined) {
+      step = s;
+      break;
+    }
+  }
+  const out: number[] = [];
+  for (let x = Math.ceil(min / step) * step; x <= max; x += step) out.push(x);
+  return out;
+}
+
+/**
+ * kneeIndex is where a figure rises fastest: the index i whose step to the
+ * next point (i + 1) has the largest positive slope (y[i+1] - y[i]) / (x[i+1] -
+ * x[i]), points with no value skipped. The knee marker stands at x[i], the
+ * last value before that rise. Null with fewer than three points or when the
+ * figure never rises.
+ */
+export function kneeIndex(xs: number[], ys: (number | null)[]): number | null {
+  const pts = xs.map((x, i) => ({ x, y: ys[i], i })).filter((p): p is { x: number; y: number; i: number } => p.y !== null && p.y !== undefined && Number.isFinite(p.y));
+  if (pts.length < 3) return null;
+  let best: number | null = null;
+  let bestSlope = 0;
+  for (let j = 0; j + 1 < pts.length; j++) {
+    const dx = pts[j + 1].x - pts[j].x;
+    if (dx <= 0) continue;
+    const slope = (pts[j + 1].y - pts[j].y) / dx;
+    if (slope > bestSlope) {
+      bestSlope = slope;
+      best = pts[j].i;
+    }
+  }
+  return best;
+}
+
+/** objectiveFigure is the FIGURE of FIGURE<=X / FIGURE>=X, or null. */
+export function objectiveFigure(objective: string | undefined): string | null {
+  const m = /^\s*([A-Za-z0-9_.]+(?:\[[^\]]*\])?)\s*(<=|>=)/.exec(objective ?? "");
+  return m ? m[1] : null;
+}
+
+/** kneeFigure is the figure whose knee the charts mark: the objective's, else response_mean_ms. */
+export function kneeFigure(r: SweepResult): string {
+  return objectiveFigure(r.objective) ?? "response_mean_ms";
+}
+
+/** knees gives, per line of a figure's chart, the first key's value at its knee (numeric first keys only). */
+export function knees(r: SweepResult, figure: string): number[] {
+  if (!r.keys[0].values.every((v) => typeof v === "number")) return [];
+  const c = figureChart(r, figure);
+  const xs = c.data[0] as number[];
+  const out: number[] = [];
+  for (let l = 0; l < c.lines.length; l++) {
+    const k = kneeIndex(xs, c.data[1 + 3 * l] as (number | null)[]);
+    if (k !== null) out.push(xs[k]);
+  }
+  return out;
+}
+
+/** forLogScale drops the values a log axis cannot show (zero and below become gaps). */
+export function forLogScale(cols: (number | null)[][]): (number | null)[][] {
+  return cols.map((col, i) => (i === 0 ? col : col.map((v) => (v !== null && v > 0 ? v : null))));
+}

@@ -7,7 +7,7 @@ import { bandChart } from "./charts";
 import { fmt } from "./chartdata";
 import { download, h } from "./dom";
 import { Engine, EngineError } from "./engine";
-import { figureChart, lastMeeting, objectiveLimit, rangeText, shownFigures, specJSON, type SweepResult, type SweepSpec } from "./sweepdata";
+import { figureChart, integerKey, kneeFigure, knees, lastMeeting, objectiveLimit, rangeText, shownFigures, specJSON, type SweepResult, type SweepSpec } from "./sweepdata";
 import type { Scenario } from "./types";
 
 /** The keys offered in the key boxes (any key tuxlb sweep takes can be typed). */
@@ -49,6 +49,8 @@ export class SweepView {
   private progress = h("progress", { max: 1, value: 0, "data-testid": "sweep-progress", "aria-label": "sweep progress" });
   private status = h("span", { class: "muted", role: "status", "data-testid": "sweep-status" });
   private out = h("div", { "data-testid": "sweep-view" });
+  private logY = h("input", { type: "checkbox", "data-testid": "sweep-log", "aria-label": "log scale" });
+  private last: SweepResult | null = null;
   private engines: Engine[] = [];
   private canceled = false;
   /** shared is the sweep last run or loaded from a link: what share links carry. */
@@ -63,6 +65,7 @@ export class SweepView {
     this.cancelBtn.addEventListener("click", () => this.cancel());
     this.jsonBtn.addEventListener("click", () => download("tuxlb-sweep.json", "application/json", this.text.json));
     this.csvBtn.addEventListener("click", () => download("tuxlb-sweep.csv", "text/csv", this.text.csv));
+    this.logY.addEventListener("change", () => this.last && this.show(this.last));
     this.el = h(
       "div",
       { class: "sweep" },
@@ -84,7 +87,7 @@ export class SweepView {
         h("label", {}, "Workers ", this.workers),
       ),
       h("div", { class: "controls" }, this.runBtn, this.cancelBtn, this.progress, this.status),
-      h("div", { class: "controls" }, this.jsonBtn, this.csvBtn),
+      h("div", { class: "controls" }, this.jsonBtn, this.csvBtn, h("label", {}, this.logY, " Log scale (y axes)")),
       this.out,
     );
   }
@@ -197,10 +200,14 @@ export class SweepView {
 
   /** show draws a sweep result: a chart per figure, then the table. */
   show(r: SweepResult): void {
+    this.last = r;
     const k0 = r.keys[0];
     const numeric = k0.values.every((v) => typeof v === "number");
     const marks = numeric ? (lastMeeting(r).filter((v) => typeof v === "number") as number[]) : [];
-    const charts = shownFigures(r).map((f) => {
+    const kf = kneeFigure(r);
+    const shown = shownFigures(r);
+    const figures = shown.includes(kf) ? shown : [kf, ...shown];
+    const charts = figures.map((f) => {
       const c = figureChart(r, f);
       return bandChart(c, {
         title: `${f} against ${k0.key}${numeric ? "" : ` (${k0.values.join(", ")})`}`,
@@ -210,6 +217,9 @@ export class SweepView {
         lines: c.lines,
         limit: objectiveLimit(r.objective, f),
         marks,
+        knees: f === kf ? knees(r, f) : [],
+        logY: this.logY.checked,
+        integerX: integerKey(k0.values),
         testid: `sweep-chart-${f}`,
       });
     });

@@ -49,7 +49,7 @@ export function topology(m: Model, r: Result | null): SVGSVGElement {
         .filter((q) => q.group === grp.name)
         .map((q) => ({
           name: q.name,
-          servers: q.servers.map((i) => ({
+          servers: (q.servers ?? []).map((i) => ({
             id: servers[i]?.id ?? "?",
             srvid: servers[i]?.srvid ?? 0,
             system: !!servers[i]?.system,

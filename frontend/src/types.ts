@@ -1,7 +1,61 @@
-// The JSON shapes the playground reads and writes. They mirror core/scenario.go,
-// core/result.go, core/ubb/model.go and core/run.go; field names are the contract.
+// The JSON shapes the playground reads and writes, generated from the Go types
+// (core, core/ubb, core/sweep) with their doc comments by
+// `go test ./internal/contractgen -update`: do not edit, change the Go type and
+// rerun it (docs/architecture.md, "The generated contract").
 
-/** A distribution of durations in milliseconds (docs/scenario.md). */
+/**
+ * Scenario is the scenario document of docs/scenario.md: a configuration, a workload and the knobs
+ * of one run. It is read strictly (an unknown field is an error) by core.ParseScenario, which also
+ * checks it.
+ */
+export interface Scenario {
+  name?: string;
+  ubbconfig: string;
+  dmconfig?: string;
+  /** server name -> services */
+  advertise?: Record<string, string[]>;
+  services?: Record<string, ServiceSpec>;
+  machines?: Record<string, MachineSpec>;
+  network?: NetworkSpec;
+  domains?: Record<string, DomainSpec>;
+  tuning?: Tuning;
+  /** tuxedo (default) or a comparison policy (docs/engine.md) */
+  policy?: string;
+  /** default 1 */
+  seed?: number;
+  workload: Workload;
+  /**
+   * Events are what happens to server instances during the run: kills, shutdowns and boots, in time
+   * order (docs/scenario.md).
+   */
+  events?: LifeEvent[];
+  /** Analysis knobs (docs/scenario.md). */
+  warmup_ms?: Warmup;
+  /** k runs with derived seeds; 0 or 1 = one run */
+  replications?: number;
+  /** time-series bin width; default: span/120, rounded to a nice value */
+  bin_ms?: number;
+}
+
+/**
+ * ServiceSpec gives a service's timing. ServiceTime applies everywhere unless ByGroup has an entry
+ * for the group of the server that processes the request.
+ */
+export interface ServiceSpec {
+  service_time?: Dist;
+  by_group?: Record<string, Dist>;
+  /**
+   * Calls are what a server does after its own work for the service: nested tpcall, tpacall and
+   * tpforward steps, in order (docs/scenario.md).
+   */
+  calls?: CallStep[];
+}
+
+/**
+ * Dist is a probability distribution of durations in milliseconds. Dist is one of: const (MS), exp
+ * (MeanMS), uniform (MinMS, MaxMS), lognormal (MeanMS, SDMS), empirical (SamplesMS), gamma (MeanMS,
+ * SDMS or Shape), erlang (MeanMS, K).
+ */
 export interface Dist {
   dist: string;
   ms?: number;
@@ -14,69 +68,226 @@ export interface Dist {
   samples_ms?: number[];
 }
 
-export interface Stream {
+/**
+ * CallStep is one step a server runs after its own work for a service: a nested request of Service,
+ * issued as Mode says, with probability P, and the routing value Route.
+ */
+export interface CallStep {
   service: string;
-  origin?: string;
-  arrivals: string;
-  rate_per_s?: number;
-  on_ms?: number;
-  off_ms?: number;
-  /** a ramp: the rate at points in time */
-  profile?: { at_ms: number; rate_per_s: number }[];
-  route?: RouteSpec;
-  [extra: string]: unknown;
+  /** tpcall (default), tpacall, tpforward */
+  mode?: string;
+  /** 0 < p <= 1, default 1 */
+  p?: number;
+  route?: CallRoute;
 }
 
-/** How a stream draws its routing values (docs/scenario.md, "Routing values"). */
+/**
+ * A nested request's routing value: "inherit" (the default), a constant, or drawn as a stream's
+ * route.
+ */
+export type CallRoute = "inherit" | number | string | RouteSpec;
+
+/**
+ * RouteSpec is how a generated stream of a routed service draws its routing values: from a
+ * distribution of numbers (Dist with its parameters) or from a weighted list of values (Values,
+ * Weights). Numbers are whole unless Integer is false.
+ */
 export interface RouteSpec {
+  /** uniform (min, max), normal (mean, sd), exp (mean) */
   dist?: string;
   min?: number;
   max?: number;
   mean?: number;
   sd?: number;
+  /** default true: draws are rounded to whole numbers */
   integer?: boolean;
-  values?: (string | number)[];
+  values?: RouteValue[];
+  /** one per value, default all 1 */
   weights?: number[];
 }
 
+/** A routing value: a string, or a number kept as written. */
+export type RouteValue = string | number;
+
+/**
+ * MachineSpec modifies a machine of the UBBCONFIG: Speed divides service times; Env is the
+ * environment its processes run with (what its ENVFILE sets, which the UBBCONFIG does not hold):
+ * TMNETLOAD there replaces the machine's NETLOAD; other variables are not read.
+ */
+export interface MachineSpec {
+  /** default 1, must be > 0 */
+  speed?: number;
+  env?: Record<string, string>;
+}
+
+/** NetworkSpec is the network between machines. */
+export interface NetworkSpec {
+  /** one way, >= 0 */
+  latency_ms: number;
+}
+
+/**
+ * DomainSpec is a remote domain: how long it takes to answer, and when it is down (a gateway then
+ * fails over to the next domain of an import's RDOM list, or fails the request with TPESVCERR).
+ */
+export interface DomainSpec {
+  response_time: Dist;
+  down?: DownInterval[];
+}
+
+/**
+ * DownInterval is a time the remote domain is down: from FromMS (included) to ToMS (excluded);
+ * without ToMS, to the end of the run.
+ */
+export interface DownInterval {
+  from_ms: number;
+  to_ms?: number;
+}
+
+/**
+ * Tuning selects between readings of Tuxedo behaviour that is not publicly documented in
+ * docs/engine.md (readings where Tuxedo's own documentation is silent). Nil fields take the
+ * defaults.
+ */
+export interface Tuning {
+  /** "server" (default) or "queue" */
+  idle?: string;
+  /** "server" (default) or "origin" */
+  netload?: string;
+  /** "load+netload" (default) or "load" */
+  mp_counter?: string;
+  mp_reset_ms?: number;
+  /** default 0.1 */
+  gateway_forward_ms?: number;
+  /**
+   * BootMS is how long a booted or restarted instance takes to come up (default 1000). The result
+   * shows it only for runs where instances change state.
+   */
+  boot_ms?: number;
+  /**
+   * QueueCapacity bounds every request queue (requests waiting); a request whose queue is full is
+   * retried by its sender every EnqueueRetryMS (default 1000) until it fits or its deadline passes.
+   * Absent: unbounded.
+   */
+  queue_capacity?: number;
+  enqueue_retry_ms?: number;
+}
+
+/**
+ * Workload is the requests of a run: a trace (CSV or JSON rows), generated streams, or both, merged
+ * by time with trace rows first at equal times.
+ */
 export interface Workload {
   trace_csv?: string;
-  trace?: unknown[];
-  columns?: unknown;
-  generate?: { duration_ms: number; streams?: Stream[]; clients?: ClientSet[] };
+  trace?: TraceRow[];
+  /** optional mapping for imported logs */
+  columns?: TraceMap;
+  generate?: Generator;
 }
 
-/** A call route: "inherit" (the default), a constant value, or drawn as a stream's route. */
-export type CallRoute = "inherit" | number | string | RouteSpec;
-
-/** One step a server runs after its own work for a service (services.S.calls). */
-export interface CallStep {
+/** TraceRow is one request of a trace given as JSON. */
+export interface TraceRow {
+  time_ms: number;
   service: string;
-  /** tpcall (default), tpacall, tpforward */
-  mode?: string;
-  /** the probability that the step happens, default 1 */
-  p?: number;
-  route?: CallRoute;
+  origin?: string;
+  service_ms?: number;
+  prio?: number;
+  id?: string;
+  /**
+   * Route is the routing field's value (a string or a number), for a service with a routing
+   * criterion.
+   */
+  route?: RouteValue;
+  /** BufType is the request's buffer type, TYPE or TYPE:SUBTYPE. */
+  buftype?: string;
 }
 
-/** One service a client set draws its requests from, by weight. */
-export interface ClientService {
+/**
+ * TraceMap maps the columns of a foreign request log onto trace fields, and says the unit of its
+ * times, so a production log can be read unedited.
+ */
+export interface TraceMap {
+  /** column holding the issue time */
+  time?: string;
+  /** "ms" (default), "s", "us", "rfc3339" */
+  time_unit?: string;
+  /** column holding the service name */
+  service?: string;
+  /** column holding the LMID */
+  origin?: string;
+  /** column holding the service time */
+  service_ms?: string;
+  service_unit?: string;
+  prio?: string;
+  id?: string;
+  /** column holding the routing value */
+  route?: string;
+  /** column holding the buffer type */
+  buftype?: string;
+  /** one character, default "," */
+  delimiter?: string;
+}
+
+/**
+ * Generator is the generated part of a workload (workload.generate): independent streams of
+ * requests, each drawing its own arrivals, for DurationMS.
+ */
+export interface Generator {
+  duration_ms: number;
+  streams?: Stream[];
+  /**
+   * Clients are closed-loop populations: people at terminals who issue a request, wait for its
+   * outcome, think, and issue the next.
+   */
+  clients?: ClientSet[];
+}
+
+/** Stream is one generated arrival process for one service from one machine. */
+export interface Stream {
   service: string;
-  weight?: number;
+  origin?: string;
+  /** poisson, constant, bursty, mmpp */
+  arrivals: string;
+  rate_per_s?: number;
+  /**
+   * bursty: on/off periods (exponential, with these means) during which the stream runs at
+   * RatePerS; off periods send nothing.
+   */
+  on_ms?: number;
+  off_ms?: number;
+  /** mmpp: a two-state Markov-modulated Poisson process. */
+  rates_per_s?: number[];
+  /** mean sojourn in each state */
+  state_mean_ms?: number[];
+  /** a rate that changes over time (piecewise linear) */
+  profile?: RatePoint[];
+  prio?: number;
+  /**
+   * Route draws the routing value of each request, for a service with a routing criterion
+   * (docs/scenario.md).
+   */
   route?: RouteSpec;
+  /**
+   * BufType is the requests' buffer type ("FML32", "VIEW:acct"): it picks the entry of a criterion
+   * whose *ROUTING entries differ by BUFTYPE.
+   */
+  buftype?: string;
 }
 
-/** One entry of a client script: a service name, or a service with a constant routing value. */
-export type ScriptEntry = string | { service: string; route?: number | string };
-
-/** What a client does after a failure (workload.generate.clients[].retry). */
-export interface RetrySpec {
-  max?: number;
-  on?: string[];
-  backoff?: Dist;
+/**
+ * RatePoint is a point of a rate profile: from AtMS on the rate moves linearly towards the next
+ * point (or stays, after the last one). A step is two points at the same time.
+ */
+export interface RatePoint {
+  at_ms: number;
+  rate_per_s: number;
 }
 
-/** A closed-loop client population (workload.generate.clients). */
+/**
+ * ClientSet is a closed-loop population of Count clients on machine Origin: each thinks (Think),
+ * issues a request (drawn from Services by weight, or the next of Script), waits for its outcome,
+ * and so on; Retry says which failures it tries again.
+ */
 export interface ClientSet {
   name: string;
   count: number;
@@ -85,74 +296,140 @@ export interface ClientSet {
   services?: ClientService[];
   script?: ScriptEntry[];
   retry?: RetrySpec;
-  [extra: string]: unknown;
 }
 
-/** What a scenario says about one service. */
-export interface ServiceSpec {
-  service_time?: Dist;
-  by_group?: Record<string, Dist>;
-  calls?: CallStep[];
+/** ClientService is one service a client set draws its requests from. */
+export interface ClientService {
+  service: string;
+  /** default 1 */
+  weight?: number;
+  route?: RouteSpec;
+  /** BufType is the requests' buffer type, as a stream's buftype. */
+  buftype?: string;
 }
 
-export interface Tuning {
-  idle?: string;
-  netload?: string;
-  mp_counter?: string;
-  mp_reset_ms?: number;
-  gateway_forward_ms?: number;
-  /** how long a booted, restarted or spawned instance takes to come up (ms) */
-  boot_ms?: number;
+/** One entry of a client script: a service name, or a service with a constant routing value. */
+export type ScriptEntry = string | { service: string; route?: number | string; buftype?: string };
+
+/**
+ * RetrySpec is what a client does after a failed request: while fewer than Max retries of it were
+ * made and its code is in On, it waits one Backoff draw and issues the same service with the same
+ * routing value again.
+ */
+export interface RetrySpec {
+  max?: number;
+  /** default ["TPETIME"] */
+  on?: string[];
+  backoff?: Dist;
 }
 
-/** A scenario event (docs/scenario.md, events): exactly one of kill, shutdown, boot, lose, restore. */
+/**
+ * Event is one scenario event: at AtMS, kill, shut down or boot the server instances of a target:
+ * "GROUP/SRVID", "group:GROUP" or "machine:LMID"; or lose or restore a machine. Exactly one of
+ * Kill, Shutdown, Boot, Lose and Restore is set.
+ */
 export interface LifeEvent {
   at_ms: number;
   kill?: string;
   shutdown?: string;
   boot?: string;
+  /**
+   * Lose and Restore name a machine (LMID) that is lost (it and its BBL stop at once) or comes back
+   * (its MIN instances boot).
+   */
   lose?: string;
   restore?: string;
 }
 
-/** A machine lost, noticed lost by the DBBL, or restored (core.MachineChange). */
-export interface MachineChange {
-  at_us: number;
-  at_ms: number;
-  lmid: string;
-  change: string;
-}
+/**
+ * Milliseconds from the start whose requests the statistics leave out, or "auto": the transient
+ * MSER-5 finds.
+ */
+export type Warmup = number | "auto";
 
-/** One change of an instance's life-cycle state (core.LifeChange). */
-export interface LifeChange {
-  at_us: number;
-  at_ms: number;
-  server: string;
-  from: string;
-  to: string;
-  cause: string;
-}
-
-/** The scenario document of docs/scenario.md. */
-export interface Scenario {
+/**
+ * Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run` prints, that the
+ * REST API stores and that the playground draws; its field names are part of the contract. Times
+ * are in milliseconds unless named _us.
+ */
+export interface Result {
   name?: string;
-  ubbconfig: string;
-  dmconfig?: string;
-  advertise?: Record<string, string[]>;
-  services?: Record<string, ServiceSpec>;
-  machines?: Record<string, { speed?: number }>;
-  network?: { latency_ms: number };
-  domains?: Record<string, { response_time: Dist }>;
-  tuning?: Tuning;
-  policy?: string;
-  seed?: number;
-  workload: Workload;
-  warmup_ms?: number | "auto";
-  replications?: number;
-  bin_ms?: number;
-  events?: LifeEvent[];
+  engine_version: string;
+  /** SHM or MP */
+  model: string;
+  ldbal: boolean;
+  policy: string;
+  seed: number;
+  /** the tuning that ran, every field filled in */
+  tuning: Tuning;
+  /** from time 0 to the last event */
+  span_ms: number;
+  /** requests issued before this are not in the statistics */
+  warmup_ms: number;
+  /**
+   * WarmupDetected says warmup_ms was "auto": WarmupMS is the transient MSER-5 found on this run's
+   * response series.
+   */
+  warmup_detected?: boolean;
+  /**
+   * Headline is the figures of the figures table that sum the run up, by name
+   * (docs/engine.md#figures): every figure a sweep samples for the whole run is a key of it.
+   */
+  headline: Record<string, number> | null;
+  requests: RequestCounts;
+  /** enqueue to start */
+  wait_ms: Summary;
+  /** issue to reply */
+  response_ms: Summary;
+  servers: ServerStats[] | null;
+  queues: QueueStats[] | null;
+  services: ServiceStats[] | null;
+  machines: MachineStats[] | null;
+  /**
+   * Flows counts the requests issued by origin machine, the machine of the queue chosen for them
+   * ("" when they failed at their issue) and the dispatch reason; they sum to requests.issued.
+   */
+  flows: Flow[] | null;
+  /** Clients is one entry per client set, in the scenario's order. */
+  clients?: ClientStats[];
+  balance: Balance;
+  series: Series;
+  /**
+   * Lifecycle lists every change of an instance's state, in time order; absent when the run has no
+   * scenario events, SVCTIMEOUT or -p.
+   */
+  lifecycle?: LifeChange[];
+  /**
+   * MachineChanges lists the machines lost, noticed lost by the DBBL, and restored; absent when no
+   * machine was lost.
+   */
+  machine_changes?: MachineChange[];
+  replications?: Replications;
+  warnings: string[] | null;
 }
 
+/**
+ * RequestCounts counts requests by outcome. Issued = Completed + sum(Failed); TimedOut counts
+ * completed requests whose reply came after BLOCKTIME.
+ */
+export interface RequestCounts {
+  issued: number;
+  completed: number;
+  /** reason -> count, e.g. {"TPENOENT": 3} */
+  failed: Record<string, number> | null;
+  timed_out: number;
+  /**
+   * In runs with calls or clients: the requests servers issued (nested, counted in Issued too) and
+   * the retries clients issued.
+   */
+  nested?: number;
+  retried?: number;
+}
+
+/**
+ * Summary describes a distribution of durations in milliseconds. Mean and Max are exact;
+ * percentiles come from a fixed-memory histogram (see docs).
+ */
 export interface Summary {
   count: number;
   mean: number;
@@ -162,48 +439,72 @@ export interface Summary {
   max: number;
 }
 
-export interface NamedSeries {
-  name: string;
-  values: number[];
-}
-
-export interface CounterSeries {
-  machine: string;
-  queue: string;
-  values: number[];
-}
-
+/** ServerStats is the work of one server instance. */
 export interface ServerStats {
   id: string;
   name: string;
   group: string;
   lmid: string;
   queue: string;
+  /**
+   * Spare marks an instance past MIN: gone (serving nothing) until a boot event or -p spawning
+   * brings it up.
+   */
+  spare?: boolean;
+  /** requests processed */
   requests: number;
+  /** sum of LOAD of requests processed (tmadmin's "Load Done") */
   load_done: number;
   busy_ms: number;
+  /** busy time over the simulated span */
   utilization: number;
+  /** fraction of all processed requests */
   share: number;
+  /** times the dispatch chose this instance */
   chosen: number;
-  /** in runs where instances change state: the state at the end, up time, busy over up time */
+  /** services it advertises */
+  services: string[] | null;
+  /**
+   * Done counts the requests processed per service (tmadmin printservice's "# Done"), services in
+   * name order, only those with requests.
+   */
+  done?: ServiceCount[];
+  /**
+   * In runs where instances change state: the state at the end, the time up (or stopping) between
+   * the warm-up and the span, and the busy time over that up time.
+   */
   state?: string;
   up_ms?: number;
   up_utilization?: number;
-  /** in runs with calls: the time it held a request while waiting for its nested requests' replies */
+  /**
+   * HeldMS is, in runs with calls, the time it held a request while waiting for the replies of its
+   * nested requests (part of BusyMS).
+   */
   held_ms?: number;
 }
 
+/** ServiceCount is a number of requests of one service. */
+export interface ServiceCount {
+  service: string;
+  requests: number;
+}
+
+/** QueueStats is one request queue. */
 export interface QueueStats {
   name: string;
   group: string;
   lmid: string;
-  servers: string[];
+  /** instances on this queue */
+  servers: string[] | null;
   enqueued: number;
+  /** waiting requests, not counting those in service */
   max_length: number;
+  /** time-averaged over the span */
   avg_length: number;
   wait_ms: Summary;
 }
 
+/** ServiceStats is one service's requests. */
 export interface ServiceStats {
   name: string;
   load: number;
@@ -214,222 +515,620 @@ export interface ServiceStats {
   timed_out: number;
   wait_ms: Summary;
   response_ms: Summary;
-  histogram: { bounds_ms: number[] | null; counts: number[] | null };
-  /** in runs with calls or clients: the requests its servers issued as a caller */
+  /**
+   * Histogram of response times for charts: Bounds[i] is the upper edge (ms) of bucket i, Counts[i]
+   * its count.
+   */
+  histogram: Histogram;
+  /** CallsIssued is, in runs with calls, the nested requests its servers issued as a caller. */
   calls_issued?: number;
 }
 
-/** One client set's figures (core.ClientStats). */
+/** Histogram is a bucketed distribution for charts. */
+export interface Histogram {
+  bounds_ms: number[] | null;
+  counts: number[] | null;
+}
+
+/** MachineStats is one machine's share of the work and of the network traffic. */
+export interface MachineStats {
+  lmid: string;
+  netload: number;
+  /** requests whose origin is this machine */
+  issued: number;
+  /** requests processed by servers on this machine */
+  served: number;
+  /** issued here and processed here */
+  local: number;
+  /** issued here, sent to a queue on another machine */
+  sent: number;
+  /** issued elsewhere, received into a queue here */
+  received: number;
+  /**
+   * Utilization is the mean utilization of the machine's application servers that could take a
+   * requested service (gateways and system servers left out); 0 when it has none.
+   */
+  utilization: number;
+}
+
+/**
+ * Flow is one cell of the result's flows: requests from Origin sent to a queue on Machine, chosen
+ * for Reason (first, idle, least-load, a policy's name; TPENOENT or TPESYSTEM with no machine).
+ */
+export interface Flow {
+  origin: string;
+  machine: string;
+  reason: string;
+  requests: number;
+}
+
+/**
+ * ClientStats counts the outcomes the clients of one set saw. Requests = Completed + the sum of
+ * Failed + TimedOut; CycleMS is the mean response plus the mean think (and backoff) time, so that
+ * Little's law N = X·(R + Z) can be read off: Count ≈ Requests / span × CycleMS.
+ */
 export interface ClientStats {
   name: string;
   count: number;
   requests: number;
   completed: number;
-  /** code -> count, TPETIME excluded (that is timed_out) */
+  /** TPETIME excluded: that is TimedOut */
   failed: Record<string, number> | null;
   timed_out: number;
   retried: number;
+  /** completed requests per second of the run */
   throughput_per_s: number;
-  /** issue to the outcome the client saw, every outcome */
+  /** issue to the outcome the client saw */
   response_ms: Summary;
   cycle_ms: number;
 }
 
-export interface MachineStats {
-  lmid: string;
-  netload: number;
-  issued: number;
-  served: number;
-  local: number;
-  sent: number;
-  received: number;
-  /** Mean utilization of its application servers that could take a requested service. */
-  utilization?: number;
+/** Balance measures how evenly the work spread over the servers that could take it. */
+export interface Balance {
+  /** Jain's fairness index over server utilizations, 1 = even */
+  jain_utilization: number;
+  /** max utilization / mean utilization */
+  max_over_mean: number;
 }
 
-/** The result JSON of docs/engine.md, as `tuxlb run` prints it. */
-export interface Result {
-  name?: string;
-  engine_version: string;
-  model: string;
-  ldbal: boolean;
-  policy: string;
-  seed: number;
-  tuning: Tuning;
-  span_ms: number;
-  warmup_ms: number;
-  /** true when warmup_ms was "auto": warmup_ms is the transient MSER-5 found. */
-  warmup_detected?: boolean;
-  /** The figures table's headline figures by name (engine 0.5.0 on). */
-  headline?: Record<string, number>;
-  requests: {
-    issued: number;
-    completed: number;
-    failed: Record<string, number> | null;
-    timed_out: number;
-    /** in runs with calls or clients: the requests servers issued, and the retries clients issued */
-    nested?: number;
-    retried?: number;
-  };
-  wait_ms: Summary;
-  response_ms: Summary;
-  servers: ServerStats[] | null;
-  queues: QueueStats[] | null;
-  services: ServiceStats[] | null;
-  machines: MachineStats[] | null;
-  /** one per client set (runs with clients) */
-  clients?: ClientStats[];
-  balance: { jain_utilization: number; max_over_mean: number };
-  series: {
-    bin_ms: number;
-    start_ms: number[] | null;
-    queue_length: NamedSeries[] | null;
-    utilization: NamedSeries[] | null;
-    dispatches: NamedSeries[] | null;
-    mp_counters?: CounterSeries[] | null;
-    mp_resets_ms?: number[] | null;
-    /** requests failed per bin, one line per failure code (runs with a life cycle) */
-    failures?: NamedSeries[] | null;
-  };
-  /** every life-cycle change, in time order (runs with a life cycle) */
-  lifecycle?: LifeChange[] | null;
-  /** machines lost, noticed and restored (runs that lose a machine) */
-  machine_changes?: MachineChange[] | null;
-  warnings: string[] | null;
+/** Series are fixed-width time bins for charts. Each slice has one value per bin. */
+export interface Series {
+  bin_ms: number;
+  /** start of each bin */
+  start_ms: number[] | null;
+  /** time-averaged waiting requests per queue */
+  queue_length: NamedSeries[] | null;
+  /** busy fraction per server */
+  utilization: NamedSeries[] | null;
+  /** requests chosen per server per bin */
+  dispatches: NamedSeries[] | null;
+  /** MP: C_m(q) at the end of each bin */
+  mp_counters?: CounterSeries[];
+  /** MP: times of counter resets */
+  mp_resets_ms?: number[];
+  /**
+   * Failures counts the requests failed in each bin, one line per failure code that occurred (by
+   * when the failure happened), in runs where instances change state; absent when none failed.
+   */
+  failures?: NamedSeries[];
 }
 
-/** A positioned message from the UBBCONFIG/DMCONFIG parser (core.Diagnostic). */
-export interface Diagnostic {
-  /** The input it is about: ubbconfig, dmconfig, scenario, trace or options. */
-  source?: string;
-  file: string;
-  line: number;
-  col: number;
-  /** The field path of a problem with a document's field (for a trace: its column, line being the row). */
-  field?: string;
-  severity: string;
-  message: string;
+/** NamedSeries is one line of a chart. */
+export interface NamedSeries {
+  name: string;
+  values: number[] | null;
 }
 
-/** core.Error as the bridge and the REST API hand it over. */
-export interface CoreError {
-  code: string;
-  message: string;
-  diagnostics?: Diagnostic[];
-}
-
-/** One candidate of an explanation (core.Candidate). */
-export interface Candidate {
-  server: string;
+/** CounterSeries is the MP counter that machine Machine keeps for queue Queue. */
+export interface CounterSeries {
+  machine: string;
   queue: string;
-  lmid: string;
-  local: boolean;
-  idle: boolean;
-  n: number;
-  waiting: number;
-  work?: number;
-  counter?: number;
-  load: number;
-  netload: number;
-  cost?: string;
-  chosen: boolean;
-  note?: string;
-  /** the instance's state when the choice was made (runs with a life cycle) */
-  state?: string;
+  values: number[] | null;
 }
 
-/** Why one request went where it went (core.Explanation). */
-export interface Explanation {
-  seq: number;
-  id: string;
-  service: string;
-  origin: string;
-  issue_us: number;
-  policy: string;
-  algorithm: string;
-  rule: string;
-  winner: string;
+/**
+ * LifeChange is one change of an instance's life-cycle state, as the result lists them in time
+ * order (docs/engine.md, "Life cycle").
+ */
+export interface LifeChange {
+  at_us: number;
+  at_ms: number;
+  /** GROUP/SRVID */
   server: string;
-  routing?: RoutingStep;
-  candidates: Candidate[] | null;
-  text: string;
-  /** why the request failed after it reached a queue (TPESVCERR) */
-  failure?: string;
-  /** for a nested request: the calling request's id, the instance that issued it, and how (tpcall, tpacall, tpforward) */
-  parent?: string;
-  issued_by?: string;
-  mode?: string;
+  /** up, down, restarting, stopping, booting, gone */
+  from: string;
+  to: string;
+  /**
+   * Cause: kill, shutdown, boot (scenario events), SVCTIMEOUT, restart, RESTART=N, MAXGEN (what the
+   * BBL decided when it noticed a crash), booted (came up), spawn, decay (-p), lose and restore
+   * (its machine was lost or came back).
+   */
+  cause: string;
 }
 
-/** The data-dependent routing step of an explanation (routed services only). */
-export interface RoutingStep {
-  criterion: string;
-  field: string;
-  value: string;
-  range?: string;
-  group?: string;
-  fallback?: boolean;
-  candidates: number;
+/**
+ * MachineChange is a change of a whole machine: lost (it and its BBL stopped), noticed (the DBBL
+ * found it gone: its instances are no longer candidates), restored.
+ */
+export interface MachineChange {
+  at_us: number;
+  at_ms: number;
+  lmid: string;
+  change: string;
 }
 
+/**
+ * Replications reports k runs with derived seeds: mean and 95% confidence half-width of the
+ * headline figures.
+ */
+export interface Replications {
+  k: number;
+  seeds: number[] | null;
+  /**
+   * the replicated figures of the figures table: "wait_mean_ms", "response_p95_ms",
+   * "utilization_max"...
+   */
+  figures: Record<string, MeanCI> | null;
+}
+
+/** MeanCI is a mean with the half-width of its 95% confidence interval. */
+export interface MeanCI {
+  mean: number;
+  ci95: number;
+}
+
+/**
+ * Model is a Tuxedo application as its UBBCONFIG (and optional DMCONFIG) describes it, reduced to
+ * what load balancing needs (docs/config.md). Slices are in the order the dispatch rules scan them,
+ * so "first" always means lowest index.
+ */
+export interface Model {
+  /** "SHM" or "MP" */
+  model: string;
+  /** LDBAL Y/N (default N) */
+  ldbal: boolean;
+  /** LMID named by MASTER, or "" when absent */
+  master: string;
+  /** SCANUNIT in microseconds (default 10 s) */
+  scanunit_us: number;
+  /** in SCANUNITs (default 120 s / SCANUNIT) */
+  sanityscan: number;
+  /** in SCANUNITs (default 60 s / SCANUNIT) */
+  blocktime: number;
+  /** order of *MACHINES */
+  machines: ModelMachine[] | null;
+  /** order of *GROUPS */
+  groups: ModelGroup[] | null;
+  /** instances in scan order */
+  servers: ModelServer[] | null;
+  /** in scan order (position of first instance) */
+  queues: ModelQueue[] | null;
+  /** every known service, sorted by name */
+  services: ModelService[] | null;
+  domains?: ModelDomain[];
+  /**
+   * Routing is the *ROUTING section's criteria, in file order, each with the services that name it.
+   * Entries of one name that differ by BUFTYPE are listed one by one (RoutingEntries).
+   */
+  routing?: ModelCriterion[];
+  warnings?: Diagnostic[];
+}
+
+/** Machine is one *MACHINES entry: a node of the application, named by its LMID. */
 export interface ModelMachine {
   lmid: string;
+  /** the physical name the entry starts with */
   pmid: string;
+  /** NETLOAD, 0..32767, default 0 */
   netload: number;
 }
+
+/**
+ * Group is one *GROUPS entry. Its servers run on LMIDs[0]; later LMIDs are failover machines and do
+ * not take part in load balancing.
+ */
 export interface ModelGroup {
   name: string;
   grpno: number;
-  lmids: string[];
+  lmids: string[] | null;
 }
+
+/** Server is one server instance: a *SERVERS entry with MIN=n expands to n of them. */
 export interface ModelServer {
+  /** "GROUP/SRVID" */
   id: string;
+  /** the executable name, e.g. "simpserv" */
   name: string;
+  /** SRVGRP */
   group: string;
   srvid: number;
+  /** first LMID of the group */
   lmid: string;
+  /** name of its queue (RQADDR, else its ID) */
   queue: string;
   services: string[] | null;
+  /** a Tuxedo system server (BBL, TMS, WSL...) */
   system?: boolean;
+  /** a GWTDOMAIN instance */
   gateway?: boolean;
-  /** Where services came from: clopt, scenario (advertise map), services (no -s), dmconfig. */
-  advertise_source?: string;
+  /**
+   * Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists but starts not running
+   * (gone), so it is no candidate and serves nothing until a boot event or -p spawning brings it
+   * up.
+   */
   spare?: boolean;
+  /**
+   * AdvertiseSource says where Services came from: "clopt", "scenario", "services" (every *SERVICES
+   * entry, with a warning) or "dmconfig".
+   */
+  advertise_source: string;
+  /**
+   * Life holds RESTART, MAXGEN, GRACE and CLOPT -p of its entry; nil when the entry gives none of
+   * them (see Lifecycle for the defaults).
+   */
+  lifecycle?: ModelServerLifecycle;
 }
+
+/**
+ * ServerLifecycle is what a *SERVERS entry says about its instances' life: whether a crashed
+ * instance is restarted (RESTART, MAXGEN, GRACE) and whether its MSSQ set spawns and decays spares
+ * (CLOPT -p). Instances of one entry share one. A nil *ServerLifecycle on a Server means every
+ * default.
+ */
+export interface ModelServerLifecycle {
+  restart: boolean;
+  maxgen: number;
+  /** 0: no limit (MAXGEN no longer applies) */
+  grace_s: number;
+  spawn?: ModelSpawn;
+}
+
+/**
+ * Spawn is a CLOPT -p option, `-p [L][low][,[terminate]][:[high][,create]]` (servopts(5)): the BBL
+ * boots a spare of the MSSQ set when the waiting requests per up instance (with L, their summed
+ * LOAD) have met or exceeded High for CreateS seconds, and a spare that has been idle for
+ * TerminateS seconds ends itself while the measure is below Low (docs/engine.md, "-p").
+ */
+export interface ModelSpawn {
+  /** L: LOAD rather than a count of requests */
+  load?: boolean;
+  low: number;
+  terminate_s: number;
+  high: number;
+  create_s: number;
+  /**
+   * Conv marks a conversational entry (CONV=Y) without RQADDR: its spares are spawned over the
+   * instances' own queues and never decay, as servopts(5) says of non-MSSQ conversational servers.
+   */
+  conv?: boolean;
+}
+
+/**
+ * Queue is a request queue: one per instance, or one per MSSQ set (instances of a group sharing an
+ * RQADDR).
+ */
 export interface ModelQueue {
   name: string;
   group: string;
   lmid: string;
-  servers: number[];
+  /** indexes into Model.Servers, scan order */
+  servers: number[] | null;
 }
+
+/**
+ * Service is a known service with the LOAD and PRIO that apply outside any SRVGRP-specific
+ * *SERVICES entry, and those group-specific overrides.
+ */
 export interface ModelService {
   name: string;
   load: number;
   prio: number;
+  by_group?: Record<string, ModelServiceParams>;
+  /** SvcTimeoutS is SVCTIMEOUT in seconds (0: none). */
+  svctimeout?: number;
+  /**
+   * BlockTimeS is the service's own BLOCKTIME in seconds (0: none, the *RESOURCES BLOCKTIME
+   * applies): how long a caller waits for its reply.
+   */
+  blocktime_s?: number;
+  /** Remote is set for a service imported through DMCONFIG. */
+  remote?: ModelRemoteService;
+  /** Routing names the *ROUTING criterion of the service ("" when it is not routed). */
   routing?: string;
 }
 
-/** A *ROUTING criterion of the configuration. */
+/** ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group. */
+export interface ModelServiceParams {
+  load: number;
+  prio: number;
+  /** SVCTIMEOUT in seconds, 0: none */
+  svctimeout?: number;
+}
+
+/**
+ * RemoteService says where an imported service goes: the remote domain (its *DM_REMOTE_DOMAINS
+ * entry name, which keys the scenario's "domains"), the alternates to fail over to, and the gateway
+ * group that forwards it.
+ */
+export interface ModelRemoteService {
+  domain: string;
+  gateway_group: string;
+  /**
+   * Alternates are the remote domains listed after Domain in RDOM= (at most two): the gateway sends
+   * a request to the first of Domain and its alternates that is up.
+   */
+  alternates?: string[];
+}
+
+/** Domain is a remote domain of the DMCONFIG. */
+export interface ModelDomain {
+  name: string;
+  domainid?: string;
+}
+
+/**
+ * Criterion is one *ROUTING entry: an ordered list of ranges of a request field's values, each
+ * naming the server group that serves them.
+ */
 export interface ModelCriterion {
   name: string;
+  /** FIELD: kept and shown, not simulated */
   field: string;
+  /**
+   * BufType is BUFTYPE as written: the buffer types this entry routes. Entries of one name are told
+   * apart by it; an entry without it holds every buffer type (see HoldsBufType).
+   */
   buftype?: string;
+  /**
+   * Kind is "number" when the ranges' values are numbers, "string" when they are quoted strings, ""
+   * when they are only MIN, MAX and *.
+   */
   kind: string;
-  ranges: { text: string; group: string; catch_all?: boolean }[];
-  services: string[];
+  ranges: ModelRange[] | null;
+  /** the services routed by it, sorted */
+  services: string[] | null;
+  /** where the entry starts */
   line: number;
 }
 
-/** The parsed configuration (core.Model). */
-export interface Model {
-  model: string;
-  ldbal: boolean;
-  master: string;
-  machines: ModelMachine[] | null;
-  groups: ModelGroup[] | null;
-  servers: ModelServer[] | null;
-  queues: ModelQueue[] | null;
-  services: ModelService[] | null;
-  routing?: ModelCriterion[] | null;
-  warnings?: Diagnostic[] | null;
+/** Range is one range:group item of RANGES. */
+export interface ModelRange {
+  /** the range as written, without the group: "10000-49999", "'A'-'M'", "*" */
+  text: string;
+  /** a *GROUPS name, or "*" for any group */
+  group: string;
+  /** CatchAll marks the final "*" range, which holds every value that no listed range holds. */
+  catch_all?: boolean;
+}
+
+/**
+ * Diagnostic is one positioned message about an input: an error, or a warning the run goes on with.
+ * Source is the input (SourceUBBConfig...), File the name it was given under (a path, a form part's
+ * file name, or the source itself); Line and Col are 1-based (Col counts characters; a tab is one),
+ * 0 meaning unknown; Field is the field path of a problem with a field of a document
+ * (services.A.service_time), or the column of a trace row (Line is then the row).
+ */
+export interface Diagnostic {
+  source?: string;
+  file: string;
+  line: number;
+  col: number;
+  field?: string;
+  /** SeverityError or SeverityWarning */
+  severity: string;
+  message: string;
+}
+
+/**
+ * Explanation tells why request Seq went where it went: every candidate the rule looked at, what it
+ * saw, and which rule picked the winner.
+ */
+export interface Explanation {
+  /** 1-based issue order */
+  seq: number;
+  /** the dispatch log's id */
+  id: string;
+  service: string;
+  origin: string;
+  issue_us: number;
+  /** tuxedo, round_robin, ... */
+  policy: string;
+  /** "LDBAL=N", "SHM real-time", "MP round-robin", or the policy */
+  algorithm: string;
+  /** the dispatch log's reason: first, idle, least-load, TPENOENT, ... */
+  rule: string;
+  /** queue name, "" on failure */
+  winner: string;
+  /** instance that will process it */
+  server: string;
+  /**
+   * Routing is the data-dependent routing step, for a service with a routing criterion: it runs
+   * before the rule and leaves Candidates.
+   */
+  routing?: RoutingStep;
+  candidates: Candidate[] | null;
+  /** the decision in a few sentences, for people */
+  text: string;
+  /**
+   * Failure says why the request failed after it reached a queue (TPESVCERR): which instance
+   * crashed or timed out, or that its queue lost its last instance; for TPESVCFAIL, which of its
+   * nested requests failed, with which code, or timed out. Empty when it completed.
+   */
+  failure?: string;
+  /**
+   * Parent is, for a nested request, the id of the calling request, and IssuedBy the instance that
+   * issued it (its machine is Origin).
+   */
+  parent?: string;
+  issued_by?: string;
+  /** Mode is how the nested request was issued: tpcall, tpacall, tpforward. */
+  mode?: string;
+}
+
+/**
+ * RoutingStep is how data-dependent routing restricted a request's candidates: its value, the range
+ * that held it, the group it names.
+ */
+export interface RoutingStep {
+  criterion: string;
+  field: string;
+  /** "" when the request carries none */
+  value: string;
+  /** the range that held the value, as written with its group: "10000-49999:BANKB1" */
+  range?: string;
+  /** the group whose servers remain ("*": any group) */
+  group?: string;
+  /** Fallback says the range's group had no candidate, so the catch-all's group was used. */
+  fallback?: boolean;
+  /** instances left */
+  candidates: number;
+  /**
+   * BufType is the request's buffer type ("" when it gives none); when the criterion has several
+   * entries that differ by BUFTYPE, EntryLine is the line of the one it picked, and NoEntry says
+   * none holds it.
+   */
+  buftype?: string;
+  entry_line?: number;
+  no_entry?: boolean;
+}
+
+/**
+ * Candidate is one instance that advertises the requested service, as the dispatch rule saw it at
+ * the moment of the choice.
+ */
+export interface Candidate {
+  server: string;
+  queue: string;
+  lmid: string;
+  /** on the origin machine */
+  local: boolean;
+  idle: boolean;
+  /** n(q) */
+  n: number;
+  /** requests waiting in its queue */
+  waiting: number;
+  /** SHM: W(q) */
+  work?: number;
+  /** MP: C_m(q) */
+  counter?: number;
+  /** L(s,q) */
+  load: number;
+  /** N(q) as applied */
+  netload: number;
+  /** exact cost, e.g. "150/2+50 = 125" */
+  cost?: string;
+  chosen: boolean;
+  /** why it lost or won, in words */
+  note?: string;
+  /**
+   * State is the instance's life-cycle state when the choice was made (up, down, restarting), in
+   * runs where instances change state.
+   */
+  state?: string;
+}
+
+/** Headline is the handful of figures people compare runs by. */
+export interface Headline {
+  issued: number;
+  completed: number;
+  failed: number;
+  timed_out: number;
+  wait_mean_ms: number;
+  wait_p95_ms: number;
+  wait_p99_ms: number;
+  response_mean_ms: number;
+  response_p95_ms: number;
+  response_p99_ms: number;
+  max_utilization: number;
+  jain_utilization: number;
+  network_sent: number;
+  /**
+   * NetworkShare is the fraction of issued requests that crossed the network to the queue that took
+   * them (network_sent / issued).
+   */
+  network_share: number;
+  /**
+   * SaturatedMachines counts the machines that saturate while another machine serving the same
+   * services has room (see Saturations).
+   */
+  saturated_machines?: number;
+}
+
+/**
+ * Result is what a sweep reports (`tuxlb sweep --format json`, the result of a sweep job, the
+ * page's download).
+ */
+export interface SweepResult {
+  engine_version: string;
+  name?: string;
+  keys: SweepAxis[] | null;
+  /** per point; with a precision, the batch */
+  replications: number;
+  /**
+   * Precision and MaxReplications are the spec's, with a precision; Target is the figure the
+   * precision is asked of.
+   */
+  precision?: number;
+  max_replications?: number;
+  precision_figure?: string;
+  /** per replication (with a precision, up to the most any point ran) */
+  seeds: number[] | null;
+  objective?: string;
+  /**
+   * ObjectiveFigure is the canonical name of the objective's figure, a key of every point's
+   * figures.
+   */
+  objective_figure?: string;
+  /** points of the grid */
+  total: number;
+  points: SweepPoint[] | null;
+  /**
+   * Lines has, per value of the second key (one line with one key), the last point along the first
+   * key that meets the objective.
+   */
+  lines?: SweepLine[];
+}
+
+/** Axis is one varied key and its values in order. */
+export interface SweepAxis {
+  key: string;
+  /** json.Number or string */
+  values: unknown[] | null;
+}
+
+/** Point is one point of the grid with its figures. */
+export interface SweepPoint {
+  index: number;
+  values: Record<string, unknown> | null;
+  /** Replications is how many runs the figures are over (with a precision, as many as it took). */
+  replications: number;
+  figures: Record<string, MeanCI> | null;
+  meets?: boolean;
+}
+
+/**
+ * Line is one line of the grid (a value of the second key) and the last point along the first key
+ * that meets the objective (nil when none does).
+ */
+export interface SweepLine {
+  values: Record<string, unknown> | null;
+  last_meeting: SweepPointRef | null;
+}
+
+/** PointRef names a point by its index and values. */
+export interface SweepPointRef {
+  index: number;
+  values: Record<string, unknown> | null;
+}
+
+/**
+ * Error is a domain error with a code and a message meant for the user. Diagnostics, when present,
+ * are the individual problems, each positioned in its input (a file's line and column, a field of
+ * the scenario, a row of the trace): an invalid error about a configuration file has one per
+ * problem, one about a field of the scenario ([FieldErrorf]) has one.
+ */
+export interface CoreError {
+  code: string;
+  message: string;
+  diagnostics?: Diagnostic[];
 }

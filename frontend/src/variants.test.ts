@@ -11,7 +11,7 @@ LDBAL  Y   # balance
 
 /** modelOf is a parsed model with only what variantsFor reads set. */
 function modelOf(model: string, ldbal: boolean): Model {
-  return { model, ldbal, master: "", machines: [], groups: [], servers: [], queues: [], services: [] };
+  return { model, ldbal, master: "", scanunit_us: 10_000_000, sanityscan: 12, blocktime: 6, machines: [], groups: [], servers: [], queues: [], services: [] };
 }
 
 describe("variantsFor", () => {

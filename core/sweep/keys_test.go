@@ -1,0 +1,42 @@
+package sweep
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestKeysHelp checks the list of keys that errors give, made from the
+// scenario's keys and the UBBCONFIG table's sweep parameters.
+func TestKeysHelp(t *testing.T) {
+	want := "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
+		"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
+	if keysHelp != want {
+		t.Errorf("keysHelp:\n got %s\nwant %s", keysHelp, want)
+	}
+}
+
+// TestLookupKeyTable checks the look-up against the keys it must and must
+// not find, UBBCONFIG ones through the table.
+func TestLookupKeyTable(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"rate_scale", "rate_scale"}, {"POLICY", "policy"}, {"LDBAL", "ldbal"}, {"model", "model"},
+		{"tuning.IDLE", "tuning.idle"}, {"Network.Latency_ms", "network.latency_ms"},
+		{"machines.SITE2.speed", "machines.SITE2.speed"}, {"MACHINES.SITE2.speed", "machines.SITE2.speed"},
+		{"SERVERS.ACCT@G1.min", "SERVERS.ACCT@G1.MIN"}, {"SERVICES.X.prio", "SERVICES.X.PRIO"},
+		{"MACHINES.SITE2.netload", "MACHINES.SITE2.NETLOAD"},
+		{"scanunit", ""}, {"RESOURCES.LDBAL", ""}, {"servers.ACCT.MIN", ""}, {"SERVERS.ACCT.RQADDR", ""},
+		{"SERVERS..MIN", ""}, {"SERVICES.X.SVCTIMEOUT", ""}, {"tuning.boot", ""}, {"GROUPS.G.GRPNO", ""},
+	} {
+		k := lookupKey(c.in)
+		got := ""
+		if k != nil {
+			got = k.name
+		}
+		if got != c.want {
+			t.Errorf("lookupKey(%q): got %q, want %q", c.in, got, c.want)
+		}
+	}
+	if k := lookupKey("SERVERS.A.MIN"); k == nil || k.checkValue("-1") == nil || !strings.Contains(k.checkValue("x").Error(), "not a whole number") {
+		t.Errorf("SERVERS.A.MIN: want integers >= 0 only")
+	}
+}
