@@ -34,6 +34,7 @@ type runFlags struct {
 	file        string         // the scenario's name in error messages
 	files       fileFlags
 	noProgress  bool
+	series      string
 	budget      *int64
 }
 
@@ -54,6 +55,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.files.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
 	fs.StringVar(&f.files.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
+	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
 	f.budget = budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
@@ -167,6 +169,13 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	case "json", "psr", "psc", "summary":
 	default:
 		return opt, fmt.Errorf("--format: %q is not json, summary, psr or psc", f.format)
+	}
+	switch f.series {
+	case "summary":
+	case "all":
+		opt.AllSeries = true
+	default:
+		return opt, fmt.Errorf("--series: %q is not summary or all", f.series)
 	}
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
