@@ -108,6 +108,9 @@ func (e *engine) crossBoundaries(t int64) {
 // closeBin closes the open bin at b (its end, or the span for the last one).
 func (e *engine) closeBin(b int64) {
 	s := &e.ser
+	if len(s.busy)+s.ns > cap(s.busy) {
+		s.grow()
+	}
 	for i := range e.queues {
 		q := &e.queues[i]
 		e.accrueQueue(q, b)
@@ -134,6 +137,31 @@ func (e *engine) closeBin(b int64) {
 		s.merge()
 	}
 	s.end = int64(s.nbins+1) * s.binUS
+}
+
+// grow makes room for more closed bins in every slice at once, by whole
+// bins: firstBins at first (a short run needs no more), then autoMaxBins
+// (all that an automatic width ever holds), then twice as many, never
+// more than maxBins. append's growth, a quarter at a time for large
+// slices, left a large model's series (tens of thousands of values a bin)
+// with several times its size in garbage.
+func (s *series) grow() {
+	const firstBins = 30
+	bins := firstBins
+	if s.nbins > 0 {
+		bins = max(2*s.nbins, autoMaxBins)
+	}
+	bins = min(bins, max(s.maxBins, s.nbins+1))
+	more := func(xs []int64, w int) []int64 {
+		out := make([]int64, len(xs), bins*w)
+		copy(out, xs)
+		return out
+	}
+	s.qArea = more(s.qArea, s.nq)
+	s.busy = more(s.busy, s.ns)
+	s.disp = more(s.disp, s.ns)
+	s.fails = more(s.fails, numFailures)
+	s.counters = more(s.counters, s.npair)
 }
 
 // merge halves the number of closed bins by adding neighbours (the counters

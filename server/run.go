@@ -52,7 +52,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if x.start.IsZero() {
 		x.start = time.Now()
 	}
-	inFlight, err := s.admitRun(x.scenario, x.keep)
+	inFlight, err := s.admitRun(x.scenario, x.keep, x.opt.AllSeries)
 	if err != nil {
 		return nil, err
 	}

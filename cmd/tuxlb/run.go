@@ -122,7 +122,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications")
+	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
