@@ -286,6 +286,8 @@ export interface Result {
     mp_resets_ms?: number[] | null;
     /** requests failed per bin, one line per failure code (runs with a life cycle) */
     failures?: NamedSeries[] | null;
+    /** set when lines were cut: past `limit` of a kind, the busiest and a last "others" line */
+    summarised?: { limit: number; queues?: number; servers?: number; counters?: number };
   };
   /** every life-cycle change, in time order (runs with a life cycle) */
   lifecycle?: LifeChange[] | null;
