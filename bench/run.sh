@@ -114,5 +114,17 @@ go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \
 go tool pprof -top -nodecount=15 "$OUT/core.test" "$OUT/cpu.prof" >"$OUT/profile-cpu.txt" 2>/dev/null
 go tool pprof -sample_index=alloc_space -top -nodecount=10 "$OUT/core.test" "$OUT/mem.prof" >"$OUT/profile-alloc.txt" 2>/dev/null
 
+step "scale: BenchmarkScale (16, 256, 4096 instances), tuxlb run at 16 and 4096 instances (1M requests) and the JSON of 1000 requests at 4096"
+go test ./core -run '^$' -bench '^BenchmarkScale$' -benchtime 1000000x -count 3 >"$OUT/scale.txt"
+for n in 16 4096; do
+	"$PY" bench/scale.py "$MP" "$n" 1e6 >"$OUT/scale-$n-1m.json"
+	for i in 1 2 3; do
+		timed "$OUT/scale-$n-1m.time" bin/tuxlb run "$OUT/scale-$n-1m.json" >/dev/null
+	done
+done
+"$PY" bench/scale.py "$MP" 4096 1000 >"$OUT/scale-4096-1k.json"
+bin/tuxlb run "$OUT/scale-4096-1k.json" | wc -c >"$OUT/scale-4096-1k.size"
+bin/tuxlb run --series all "$OUT/scale-4096-1k.json" | wc -c >"$OUT/scale-4096-1k-all.size"
+
 step "writing docs/benchmarks.md"
 go run ./bench/report -dir "$OUT" -doc docs/benchmarks.md

@@ -67,7 +67,8 @@ const (
 	costPerInstance = 6 << 10 // a server instance: its plan, engine state, statistics and their JSON, outside the series
 	costPerPair     = 272     // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
 	costPerCounter  = 16      // an MP counter, per machine and queue
-	costPerCell     = 44      // a number of the time series: the engine's bins, the result's and its JSON twice
+	costPerCell     = 8       // a number of the time series in the engine's bins
+	costPerLineCell = 36      // a number of a line of the result's series: the float, its JSON twice
 	costPerRow      = CostPerTraceRow
 	costPerRep      = 1 << 10 // a replication's figures, kept to combine them
 	costRunBase     = 64 << 10
@@ -129,17 +130,54 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 		c.add("ubbconfig", itoa64(s.machines)+" machines × "+itoa64(s.queues)+" queues = "+itoa64(counters)+" MP counters",
 			counters, costPerCounter)
 	}
-	bins, field := int64(costSeriesBins), "ubbconfig"
+	// the engine keeps every column of autoMaxBins bins (allocated at
+	// once); the result shows at most seriesLimit lines of each kind and
+	// an "others" line (AllSeriesCost adds the rest)
+	engineBins, bins, field := int64(autoMaxBins), int64(costSeriesBins), "ubbconfig"
 	if sc.BinMS != nil {
 		bins, field = max(4_000_000/max(cols, 1), 2*targetBins), "bin_ms"
+		engineBins = bins
 	}
-	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(cols)+" columns (queues, instances twice"+
-		map[bool]string{true: ", MP counters", false: ""}[s.mp]+")", satMul(bins, cols), costPerCell)
+	c.add(field, itoa64(engineBins)+" time-series bins × "+itoa64(cols)+" columns (queues, instances twice"+
+		map[bool]string{true: ", MP counters", false: ""}[s.mp]+")", satMul(engineBins, cols), costPerCell)
+	lines := s.shownLines(counters)
+	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(lines)+" lines of the result", satMul(bins, lines), costPerLineCell)
 	if f, rows := traceRows(sc); rows > 0 {
 		c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
 	return c
+}
+
+// shownLines is the number of lines of a result's series, summarised past
+// seriesLimit lines of a kind (and the failures' lines).
+func (s modelSize) shownLines(counters int64) int64 {
+	kind := func(n int64) int64 {
+		if n > seriesLimit {
+			return seriesLimit + 1
+		}
+		return n
+	}
+	return kind(s.queues) + 2*kind(s.instances) + min(counters, seriesLimit) + 8
+}
+
+// AllSeriesCost is what a run of sc on m holds beyond RunCost when every
+// line of its series is kept (RunOptions.AllSeries): the lines a summary
+// leaves out.
+func AllSeriesCost(sc *scenario.Scenario, m *Model) CostTerm {
+	s := sizeOf(m)
+	counters := int64(0)
+	if s.mp {
+		counters = s.machines * s.queues
+	}
+	cols := s.queues + 2*s.instances + 8 + counters
+	bins := int64(costSeriesBins)
+	if sc.BinMS != nil {
+		bins = max(4_000_000/max(cols, 1), 2*targetBins)
+	}
+	rest := max(cols-s.shownLines(counters), 0)
+	return CostTerm{Field: "series", What: itoa64(bins) + " time-series bins × " + itoa64(rest) + " more lines (series all)",
+		Bytes: satMul(satMul(bins, rest), costPerLineCell)}
 }
 
 // Measured bytes of a model's JSON as /validate and `tuxlb validate` print it.

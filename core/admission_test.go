@@ -176,3 +176,44 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 		t.Errorf("80 replications grew the heap by %s, want about one result's worth (%s encoded), not eighty", SizeText(grew), SizeText(size))
 	}
 }
+
+// With every line of the series kept, RunCost and AllSeriesCost together
+// cover what the run holds, and AllSeriesCost is about the size of the
+// lines a summary leaves out: more than the encoded result grows by, not
+// ten times more.
+func TestAllSeriesCostCoversRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a large model")
+	}
+	ms := 1.0
+	sc := &scenario.Scenario{UBBConfig: costUBB(2, 4, 500, 1), Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}}}
+	for i := 0; i < 1000; i++ {
+		at := float64(i) / 10
+		sc.Workload.Trace = append(sc.Workload.Trace, scenario.TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
+	}
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	size := func(all bool) (held int64, enc int) {
+		live0, _ := heapNow()
+		res, err := Run(sc, RunOptions{AllSeries: all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := EncodeResult(res)
+		live1, _ := heapNow()
+		runtime.KeepAlive(res)
+		return int64(live1-live0) + int64(len(b)), len(b)
+	}
+	_, encSum := size(false)
+	held, encAll := size(true)
+	est, extra := RunCost(sc, m), AllSeriesCost(sc, m)
+	t.Logf("estimate %s + %s, held %s; result %d bytes summarised, %d all", SizeText(est.Bytes()), SizeText(extra.Bytes), SizeText(held), encSum, encAll)
+	if est.Bytes()+extra.Bytes < held {
+		t.Errorf("estimate %s + %s under what the run holds, %s", SizeText(est.Bytes()), SizeText(extra.Bytes), SizeText(held))
+	}
+	if grown := int64(encAll - encSum); extra.Bytes < grown || extra.Bytes > 10*grown {
+		t.Errorf("AllSeriesCost %s against %s more of JSON", SizeText(extra.Bytes), SizeText(grown))
+	}
+}

@@ -747,7 +747,7 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 		e.stopped(i, t)
 		return
 	}
-	e.idleBits[i>>6] |= 1 << (i & 63)
+	e.markIdle(i)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)

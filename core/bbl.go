@@ -122,7 +122,7 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	}
 	e.setState(i, stateUp, causeBooted, t)
 	sv.ran = true
-	e.idleBits[i>>6] |= 1 << (i & 63)
+	e.markIdle(i)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)

@@ -13,8 +13,8 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		return &sv.queues[sv.candQ[0]], sv.cands[0], reasonFirst
 	case algSHM:
 		var c int32 // the first idle candidate
-		if e.idleQueue {
-			c = e.firstIdle(sv.cands)
+		if e.slowIdle {
+			c = e.firstIdleOf(sv.cands, sv.candBits, sv.candSum)
 		} else {
 			c = firstCommon(sv.candBits, e.idleBits)
 		}
@@ -38,8 +38,8 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		m := f.req.Origin
 		nq := len(e.queues)
 		var c int32 // the first idle candidate on the origin machine
-		if e.idleQueue {
-			c = e.firstIdle(sv.local[m])
+		if e.slowIdle {
+			c = e.firstIdleOf(sv.local[m], sv.localBits[m], sv.localSum[m])
 		} else {
 			c = firstCommon(sv.localBits[m], e.idleBits)
 		}
@@ -115,11 +115,34 @@ func (e *engine) firstIdle(cs []int32) int32 {
 	return -1
 }
 
+// firstIdleOf returns the first idle one of the candidates cs (their bit
+// set bs, its summary sum) when choose cannot match the bits word by word
+// (engine.slowIdle): under the reading idle "queue" by testing each, in a
+// large model through the summaries. It is a call of its own so that the
+// common case in choose stays as short as it was.
+//
+//go:noinline
+func (e *engine) firstIdleOf(cs []int32, bs, sum []uint64) int32 {
+	if e.idleQueue {
+		return e.firstIdle(cs)
+	}
+	return firstCommonSum(bs, sum, e.idleBits, e.idleSum)
+}
+
 // firstCommon returns the smallest i whose bit is set in both cands and
 // idle (bit i of word i/64), or -1; idle has at least len(cands) words. With
 // cands a service's candidates (svcInfo.candBits, or localBits on one
 // machine) and idle engine.idleBits, it is the first idle candidate in scan
-// order, found a word (64 servers) at a time rather than by testing each.
+// order. candSum and idleSum summarise the two (bit w of word w/64: word w
+// is not zero), so only the words where both have a bit are matched: the
+// first such word usually holds the answer, so a search costs about the
+// same for 16 servers (one word, one summary word) as for thousands, where
+// the busy servers at the front of the scan order would otherwise be
+// passed over 64 at a time.
+//
+// Below summaryWords words of servers there are no summaries (nil): the
+// words are matched one by one, as cheaply as the summaries would be
+// kept up to date.
 func firstCommon(cands, idle []uint64) int32 {
 	for w, x := range cands {
 		if x &= idle[w]; x != 0 {
@@ -127,6 +150,70 @@ func firstCommon(cands, idle []uint64) int32 {
 		}
 	}
 	return -1
+}
+
+// firstCommonOf is firstCommon through the summaries candSum and idleSum
+// when the model has them (candSum not nil), else word by word.
+func firstCommonOf(cands, candSum, idle, idleSum []uint64) int32 {
+	if candSum != nil {
+		return firstCommonSum(cands, candSum, idle, idleSum)
+	}
+	return firstCommon(cands, idle)
+}
+
+// firstCommonSum is firstCommon through the summaries candSum and idleSum.
+// choose calls it when the model has them, and firstCommon (inlined)
+// otherwise.
+//
+//go:noinline
+func firstCommonSum(cands, candSum, idle, idleSum []uint64) int32 {
+	for j, s := range candSum {
+		for m := s & idleSum[j]; m != 0; m &= m - 1 {
+			w := j*64 + bits.TrailingZeros64(m)
+			if x := cands[w] & idle[w]; x != 0 {
+				return int32(w*64 + bits.TrailingZeros64(x))
+			}
+		}
+	}
+	return -1
+}
+
+// summaryWords is the fewest words of idle bits (64 servers each) for which
+// the engine keeps summaries: below, matching the words one by one costs
+// less than keeping them (measured with cachegrind on the standard MP
+// scenario, docs/benchmarks.md).
+const summaryWords = 8
+
+// summarise sets sum (len(words)/64 words, rounded up) to the summary of
+// words: bit w of word w/64 set when words[w] is not zero.
+func summarise(sum, words []uint64) {
+	clear(sum)
+	for w, x := range words {
+		if x != 0 {
+			sum[w>>6] |= 1 << (w & 63)
+		}
+	}
+}
+
+// markIdle sets server i's idle bit, and its word's summary bit.
+func (e *engine) markIdle(i int32) {
+	w := i >> 6
+	e.idleBits[w] |= 1 << (i & 63)
+	if e.sums {
+		e.idleSum[w>>6] |= 1 << (w & 63)
+	}
+}
+
+// markBusy clears server i's idle bit, and its word's summary bit when no
+// other server of the word is idle (without a branch: whether it was the
+// last is a coin toss the processor would mispredict).
+func (e *engine) markBusy(i int32) {
+	w := i >> 6
+	x := e.idleBits[w] &^ (1 << (i & 63))
+	e.idleBits[w] = x
+	if e.sums {
+		e.idleSum[w>>6] &^= uint64(b2i(x == 0)) << (w & 63)
+	}
 }
 
 // netLoadFor returns N(q) for a request issued on machine m: 0 for a local

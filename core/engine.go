@@ -116,7 +116,11 @@ type svcInfo struct {
 	// (bit i of word i/64), to match against engine.idleBits
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
-	candRank  []int32  // per word of candBits: the candidates in the words before it
+	// candSum and localSum summarise candBits and localBits: bit w of word
+	// w/64 set when word w has a candidate (see firstCommon)
+	candSum  []uint64
+	localSum [][]uint64
+	candRank []int32 // per word of candBits: the candidates in the words before it
 	// routes is set for a service with a routing criterion: per range of
 	// the criterion, the candidates it leaves (routing.go).
 	routes []routeTarget
@@ -166,6 +170,14 @@ type engine struct {
 	counters []int64  // MP: C_m(q) at [m*len(queues)+q]
 	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits []uint64 // bit i of word i/64 set while server i is not busy
+	// idleSum summarises idleBits: bit w of word w/64 set while word w of
+	// idleBits is not zero (see firstCommon); sums says the model has
+	// summaries (at least summaryWords words of servers)
+	idleSum []uint64
+	sums    bool
+	// slowIdle: idleQueue or sums, choose's first idle candidate is
+	// found by firstIdleOf
+	slowIdle bool
 	rr       []int64
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
@@ -353,7 +365,7 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 			if sv.state != stateUp {
 				e.stopped(i, tc)
 			} else {
-				e.idleBits[i>>6] |= 1 << (i & 63)
+				e.markIdle(i)
 				sv.idleSince = tc
 				if q.wait.n > 0 {
 					e.takeNext(i, q, tc)
@@ -618,7 +630,7 @@ func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
 	f := e.pool.at(s)
 	sv.busy, sv.cur, sv.mark = true, s, t
-	e.idleBits[i>>6] &^= 1 << (i & 63)
+	e.markBusy(i)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t
 	// t <= MaxTimeUS and a service time is at most MaxInt64/2 (roundUS), so

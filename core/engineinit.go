@@ -35,6 +35,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	e.netOrigin = r.netLoad == netLoadOrigin
 	e.loadOnly = r.counter == counterLoad
 	e.initServers()
+	e.slowIdle = e.idleQueue || e.sums
 	e.initQueues()
 	e.initServices()
 	e.initLifecycle()
@@ -104,6 +105,9 @@ func (e *engine) initServers() {
 	}
 	e.servers = make([]serverState, len(m.Servers))
 	e.idleBits = make([]uint64, (len(m.Servers)+63)/64)
+	if e.sums = len(e.idleBits) >= summaryWords; e.sums {
+		e.idleSum = make([]uint64, (len(e.idleBits)+63)/64)
+	}
 	for i := range m.Servers {
 		s := &m.Servers[i]
 		speed := 1.0
@@ -120,7 +124,7 @@ func (e *engine) initServers() {
 			e.servers[i].state, e.servers[i].ran = stateGone, false
 			continue
 		}
-		e.idleBits[i/64] |= 1 << (i % 64)
+		e.markIdle(int32(i))
 	}
 }
 
@@ -195,6 +199,10 @@ func (e *engine) newSvcInfo(s int, all []int32) svcInfo {
 	sv.localBits = make([][]uint64, len(e.m.Machines))
 	sv.candBits = make([]uint64, words)
 	sv.candRank = make([]int32, words)
+	if e.idleSum != nil {
+		sv.candSum = make([]uint64, (words+63)/64)
+	}
+	sv.localSum = make([][]uint64, len(e.m.Machines))
 	e.fillCandidates(&sv)
 	return sv
 }
@@ -276,6 +284,17 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 	for w, x := range sv.candBits {
 		sv.candRank[w] = rank
 		rank += int32(bits.OnesCount64(x))
+	}
+	if sv.candSum != nil { // nil in a small model: no summaries (firstCommon)
+		summarise(sv.candSum, sv.candBits)
+		for mi, lb := range sv.localBits {
+			if lb != nil {
+				if sv.localSum[mi] == nil {
+					sv.localSum[mi] = make([]uint64, len(sv.candSum))
+				}
+				summarise(sv.localSum[mi], lb)
+			}
+		}
 	}
 	for _, sq := range sv.queues {
 		pos[sq.q] = -1

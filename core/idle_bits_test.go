@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func TestFirstIdle(t *testing.T) {
 					break
 				}
 			}
-			got := firstCommon(sv.candBits, e.idleBits)
+			got := firstCommonOf(sv.candBits, sv.candSum, e.idleBits, e.idleSum)
 			if got != want {
 				t.Fatalf("round %d, service %d: got server %d, want %d", round, s, got, want)
 			}
@@ -65,7 +66,7 @@ func TestFirstIdleLocal(t *testing.T) {
 						break
 					}
 				}
-				if got := firstCommon(sv.localBits[mi], e.idleBits); got != want {
+				if got := firstCommonOf(sv.localBits[mi], sv.localSum[mi], e.idleBits, e.idleSum); got != want {
 					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
 				}
 				if got := e.firstIdle(sv.local[mi]); got != want {
@@ -120,9 +121,54 @@ func setRandomBusy(e *engine, r *rng.PCG, tenths int) {
 		busy := r.IntN(10) < tenths
 		e.servers[i].busy = busy
 		if busy {
-			e.idleBits[i/64] &^= 1 << (i % 64)
+			e.markBusy(int32(i))
 		} else {
-			e.idleBits[i/64] |= 1 << (i % 64)
+			e.markIdle(int32(i))
+		}
+	}
+}
+
+// TestFirstCommonSummary: with candidate and idle sets of up to 20 000
+// servers (313 words, five summary words), sparse and dense, kept by
+// markIdle and markBusy, firstCommon finds the smallest server in both,
+// as testing every server in order does, and the summaries stay those of
+// their words.
+func TestFirstCommonSummary(t *testing.T) {
+	t.Parallel()
+	r := rng.New(9, 1)
+	for round := range 300 {
+		n := 1 + r.IntN(20_000)
+		words := (n + 63) / 64
+		e := &engine{idleBits: make([]uint64, words), idleSum: make([]uint64, (words+63)/64), sums: true}
+		cands, candSum := make([]uint64, words), make([]uint64, (words+63)/64)
+		pc, pi := r.IntN(1000), r.IntN(1000) // per mille: candidates, idle servers
+		if round%3 == 0 {
+			pc, pi = r.IntN(10), r.IntN(10) // sparse: most words empty
+		}
+		for i := range n {
+			if r.IntN(1000) < pc {
+				cands[i/64] |= 1 << (i % 64)
+			}
+			e.markIdle(int32(i)) // every server idle, then some busy: markBusy's summary
+			if r.IntN(1000) >= pi {
+				e.markBusy(int32(i))
+			}
+		}
+		summarise(candSum, cands)
+		want := int32(-1)
+		for i := range n {
+			if cands[i/64]&e.idleBits[i/64]&(1<<(i%64)) != 0 {
+				want = int32(i)
+				break
+			}
+		}
+		if got := firstCommonOf(cands, candSum, e.idleBits, e.idleSum); got != want {
+			t.Fatalf("round %d (%d servers): got %d, want %d", round, n, got, want)
+		}
+		sum := make([]uint64, len(e.idleSum))
+		summarise(sum, e.idleBits)
+		if !slices.Equal(sum, e.idleSum) {
+			t.Fatalf("round %d: markIdle and markBusy left a summary that is not the idle bits'", round)
 		}
 	}
 }

@@ -495,7 +495,7 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 	if to != stateUp && !(to == stateDown) {
 		// restarting, stopping, booting and gone never look idle; a down
 		// instance keeps the look it had when it crashed
-		e.idleBits[i>>6] &^= 1 << (i & 63)
+		e.markBusy(i)
 	}
 }
 

@@ -210,6 +210,23 @@ type Series struct {
 	// code that occurred (by when the failure happened), in runs where
 	// instances change state; absent when none failed.
 	Failures []NamedSeries `json:"failures,omitempty"`
+	// Summarised is set when some lists were cut to the busiest lines
+	// (more than SeriesSummary.Limit of a kind, and not every line asked
+	// for): how many lines of each kind were left out.
+	Summarised *SeriesSummary `json:"summarised,omitempty"`
+}
+
+// SeriesSummary says how a result's series were cut: past Limit lines of a
+// kind, the Limit busiest are kept (by their total over the run: queue
+// length, busy time, peak counter) in their usual order, and for queues
+// and servers one more line named "others" stands for those left out (the
+// sum of their queue lengths and dispatches, the mean of their
+// utilizations). Counters has no such line.
+type SeriesSummary struct {
+	Limit    int `json:"limit"`
+	Queues   int `json:"queues,omitempty"`   // queue_length lines left out, in "others"
+	Servers  int `json:"servers,omitempty"`  // utilization and dispatches lines left out, in "others"
+	Counters int `json:"counters,omitempty"` // mp_counters lines left out
 }
 
 // NamedSeries is one line of a chart.

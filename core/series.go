@@ -1,6 +1,9 @@
 package core
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Series bins: the width is the scenario's bin_ms, or the workload's horizon
 // / 120 rounded up to 1-2-5 x 10^k. Memory stays bounded: when the run has
@@ -105,6 +108,9 @@ func (e *engine) crossBoundaries(t int64) {
 // closeBin closes the open bin at b (its end, or the span for the last one).
 func (e *engine) closeBin(b int64) {
 	s := &e.ser
+	if len(s.busy)+s.ns > cap(s.busy) {
+		s.grow()
+	}
 	for i := range e.queues {
 		q := &e.queues[i]
 		e.accrueQueue(q, b)
@@ -131,6 +137,31 @@ func (e *engine) closeBin(b int64) {
 		s.merge()
 	}
 	s.end = int64(s.nbins+1) * s.binUS
+}
+
+// grow makes room for more closed bins in every slice at once, by whole
+// bins: firstBins at first (a short run needs no more), then autoMaxBins
+// (all that an automatic width ever holds), then twice as many, never
+// more than maxBins. append's growth, a quarter at a time for large
+// slices, left a large model's series (tens of thousands of values a bin)
+// with several times its size in garbage.
+func (s *series) grow() {
+	const firstBins = 30
+	bins := firstBins
+	if s.nbins > 0 {
+		bins = max(2*s.nbins, autoMaxBins)
+	}
+	bins = min(bins, max(s.maxBins, s.nbins+1))
+	more := func(xs []int64, w int) []int64 {
+		out := make([]int64, len(xs), bins*w)
+		copy(out, xs)
+		return out
+	}
+	s.qArea = more(s.qArea, s.nq)
+	s.busy = more(s.busy, s.ns)
+	s.disp = more(s.disp, s.ns)
+	s.fails = more(s.fails, numFailures)
+	s.counters = more(s.counters, s.npair)
 }
 
 // merge halves the number of closed bins by adding neighbours (the counters
@@ -190,14 +221,33 @@ func (s *series) build(e *engine) Series {
 		}
 		return v
 	}
-	for j := range e.m.Queues {
+	all := e.opt.AllSeries
+	var sum *SeriesSummary
+	qs := keptColumns(s.qArea, s.nq, nil, all)
+	for _, j := range qs {
 		out.Queue = append(out.Queue, NamedSeries{Name: e.m.Queues[j].Name, Values: col(s.qArea, s.nq, j, true)})
 	}
-	for j := range e.m.Servers {
+	if len(qs) < s.nq {
+		sum = &SeriesSummary{Limit: seriesLimit}
+		sum.Queues = s.nq - len(qs)
+		out.Queue = append(out.Queue, NamedSeries{Name: othersName, Values: s.othersCol(s.qArea, s.nq, qs, dur, 1)})
+	}
+	ss := keptColumns(s.busy, s.ns, s.disp, all)
+	for _, j := range ss {
 		id := e.m.Servers[j].ID
 		out.Util = append(out.Util, NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
 		out.Dispatch = append(out.Dispatch, NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
 	}
+	if len(ss) < s.ns {
+		if sum == nil {
+			sum = &SeriesSummary{Limit: seriesLimit}
+		}
+		sum.Servers = s.ns - len(ss)
+		// utilization: the mean of the others'; dispatches: their sum
+		out.Util = append(out.Util, NamedSeries{Name: othersName, Values: s.othersCol(s.busy, s.ns, ss, dur, sum.Servers)})
+		out.Dispatch = append(out.Dispatch, NamedSeries{Name: othersName, Values: s.othersCol(s.disp, s.ns, ss, nil, 1)})
+	}
+	out.Summarised = sum
 	if s.failed && e.life != nil {
 		out.Failures = []NamedSeries{}
 		for k := 0; k < numFailures; k++ {
@@ -209,11 +259,31 @@ func (s *series) build(e *engine) Series {
 	}
 	if s.npair > 0 {
 		out.Counters = []CounterSeries{}
+		var seen []int
 		for j := 0; j < s.npair; j++ {
 			if s.seen[j] {
-				out.Counters = append(out.Counters, CounterSeries{Machine: e.m.Machines[j/s.nq].LMID,
-					Queue: e.m.Queues[j%s.nq].Name, Values: col(s.counters, s.npair, j, false)})
+				seen = append(seen, j)
 			}
+		}
+		if len(seen) > seriesLimit && !all {
+			// the counters that reached the highest values, in their order
+			peak := make([]int64, s.npair)
+			for k := 0; k < s.nbins; k++ {
+				for _, j := range seen {
+					peak[j] = max(peak[j], s.counters[k*s.npair+j])
+				}
+			}
+			n := len(seen)
+			seen = topColumns(seen, peak, nil, seriesLimit)
+			if sum == nil {
+				sum = &SeriesSummary{Limit: seriesLimit}
+				out.Summarised = sum
+			}
+			sum.Counters = n - len(seen)
+		}
+		for _, j := range seen {
+			out.Counters = append(out.Counters, CounterSeries{Machine: e.m.Machines[j/s.nq].LMID,
+				Queue: e.m.Queues[j%s.nq].Name, Values: col(s.counters, s.npair, j, false)})
 		}
 		out.ResetsMS = []float64{}
 		for _, r := range s.resets {
@@ -240,4 +310,86 @@ func (s *series) markSeen(counters []int64) {
 			s.seen[j] = true
 		}
 	}
+}
+
+// seriesLimit is how many lines of each kind a result's series keeps
+// (queue lengths, utilizations and dispatches, MP counters) unless every
+// line is asked for (RunOptions.AllSeries): past it, the busiest lines and
+// one line of the others together (docs/engine.md, "Time series").
+const seriesLimit = 64
+
+// othersName names the line of the others together.
+const othersName = "others"
+
+// keptColumns returns the columns of xs (nbins x w, bin-major) a result
+// shows: all of them when they are at most seriesLimit or all is set, else
+// the seriesLimit with the largest totals over the run (ties: the larger
+// total in ys when given, then the first), in column order.
+func keptColumns(xs []int64, w int, ys []int64, all bool) []int {
+	cols := make([]int, w)
+	for j := range cols {
+		cols[j] = j
+	}
+	if w <= seriesLimit || all {
+		return cols
+	}
+	total := func(xs []int64) []int64 {
+		t := make([]int64, w)
+		for k := 0; k*w < len(xs); k++ {
+			for j, x := range xs[k*w : (k+1)*w] {
+				t[j] += x
+			}
+		}
+		return t
+	}
+	var ty []int64
+	if ys != nil {
+		ty = total(ys)
+	}
+	return topColumns(cols, total(xs), ty, seriesLimit)
+}
+
+// topColumns returns the n of cols with the largest key (ties: the larger
+// key2 when given, then the first in cols), in the order of cols.
+func topColumns(cols []int, key, key2 []int64, n int) []int {
+	byKey := slices.Clone(cols)
+	slices.SortStableFunc(byKey, func(a, b int) int {
+		if c := cmp.Compare(key[b], key[a]); c != 0 || key2 == nil {
+			return c
+		}
+		return cmp.Compare(key2[b], key2[a])
+	})
+	top := byKey[:n]
+	slices.Sort(top)
+	return top
+}
+
+// othersCol returns the line of the columns of xs (nbins x w) not in kept,
+// added together bin by bin: divided by dur[k] x div when dur is given (a
+// time-averaged figure, div the number of columns for a mean), else as
+// counted.
+func (s *series) othersCol(xs []int64, w int, kept []int, dur []float64, div int) []float64 {
+	in := make([]bool, w)
+	for _, j := range kept {
+		in[j] = true
+	}
+	v := make([]float64, s.nbins)
+	for k := range v {
+		var t int64
+		for j, x := range xs[k*w : (k+1)*w] {
+			if !in[j] {
+				t += x
+			}
+		}
+		x := float64(t)
+		if dur != nil {
+			if d := dur[k] * float64(div); d > 0 {
+				x /= d
+			} else {
+				x = 0
+			}
+		}
+		v[k] = roundF(x)
+	}
+	return v
 }

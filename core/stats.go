@@ -83,11 +83,13 @@ func (a *summaryAcc) note(v int64, i int) bool {
 }
 
 // spill counts v (already in the exact figures) in the histogram: v past
-// front, or the first value below frontMaxUS, which takes a front.
+// front, or a value below frontMaxUS past the front's length, which grows
+// the front to hold it.
 func (a *summaryAcc) spill(v int64) {
 	if v < frontMaxUS {
-		a.front = takeFront()
-		a.front[histIndex(v)]++
+		i := histIndex(v)
+		a.growFront(i + 1)
+		a.front[i]++
 		return
 	}
 	i := histIndex(min(v, histMaxUS))
@@ -95,9 +97,38 @@ func (a *summaryAcc) spill(v int64) {
 	a.far[i]++
 }
 
-// freeFronts holds the fronts of finished runs, zeroed, for later runs to
-// take (a front is 36 KB, and a run has one per queue and two per service):
+// A front starts at frontMinLen counts (1 KB: the first 256 buckets, from 0
+// to 255 µs, where the zero waits of a queue whose requests find an idle
+// server all fall) and doubles up to frontLen (36 KB) as larger values come,
+// so that a distribution that records few or small values, such as the wait
+// of one of thousands of queues, costs little memory. Counting a value is
+// the same whatever the front's length (note's bounds check; spill past it).
+const frontMinLen = 256
+
+// growFront makes front at least n (at most frontLen) counts long, keeping
+// its counts.
+func (a *summaryAcc) growFront(n int) {
+	if n <= len(a.front) {
+		return
+	}
+	size := max(frontMinLen, 2*len(a.front))
+	for size < n {
+		size *= 2
+	}
+	var f []uint32
+	if size >= frontLen {
+		f = takeFront()
+	} else {
+		f = make([]uint32, size)
+	}
+	copy(f, a.front)
+	a.front = f
+}
+
+// freeFronts holds the full-length fronts of finished runs, zeroed, for
+// later runs to take (a run has one per queue and two per service at most):
 // see lookBufs for why a sweep of short runs wants its big buffers reused.
+// Shorter fronts are left to the collector.
 var freeFronts sync.Pool // of *[]uint32, frontLen long
 
 // takeFront returns a front of zero counts.
@@ -112,8 +143,10 @@ func takeFront() []uint32 {
 // read for the last time.
 func (a *summaryAcc) releaseFront() {
 	if f := a.front; f != nil {
-		clear(f)
-		freeFronts.Put(&f)
+		if len(f) == frontLen {
+			clear(f)
+			freeFronts.Put(&f)
+		}
 		a.front = nil
 	}
 }

@@ -33,12 +33,15 @@ func loadModel(sc *scenario.Scenario) (*core.Model, error) {
 // admitRun checks a run's estimate against its share and returns the
 // requests it may hold at once with what is left. keep reserves room for a
 // compressed dispatch log (at most --max-stored).
-func (s *Server) admitRun(sc *scenario.Scenario, keep bool) (int64, error) {
+func (s *Server) admitRun(sc *scenario.Scenario, keep bool, allSeries ...bool) (int64, error) {
 	m, err := loadModel(sc)
 	if err != nil {
 		return 0, err
 	}
 	cost := core.RunCost(sc, m)
+	if len(allSeries) > 0 && allSeries[0] {
+		cost.Terms = append(cost.Terms, core.AllSeriesCost(sc, m))
+	}
 	if keep {
 		cost.Terms = append(cost.Terms, core.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored)",
 			Bytes: s.cfg.MaxStoredBytes})

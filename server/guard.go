@@ -21,9 +21,10 @@ import (
 // parameter is a 400: a misspelt ?polcy=jsq must not silently run the
 // default policy.
 var queryParams = map[string][]string{
-	"POST /api/v1/runs":            {"policy", "seed", "dispatch"},
+	"POST /api/v1/runs":            {"policy", "seed", "dispatch", "series"},
+	"GET /api/v1/runs/:id":         {"series"},
 	"GET /api/v1/runs":             {"limit", "cursor"},
-	"POST /api/v1/runs/:id/rerun":  {"dispatch"},
+	"POST /api/v1/runs/:id/rerun":  {"dispatch", "series"},
 	"GET /api/v1/compare":          {"runs", "variant", "figure"},
 	"GET /api/v1/runs/:id/explain": {"request"},
 }

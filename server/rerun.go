@@ -25,6 +25,10 @@ func (s *Server) rerun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	all, err := seriesParam(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	old, err := s.cfg.Store.Run(ctx, id)
 	if err != nil {
@@ -34,7 +38,7 @@ func (s *Server) rerun(c echo.Context) error {
 	if err != nil {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}
-	opt := core.RunOptions{Policy: old.Policy}
+	opt := core.RunOptions{Policy: old.Policy, AllSeries: all}
 	if seed, err := core.ParseSeed("seed", old.Seed); err == nil {
 		opt.Seed = &seed
 	}

@@ -53,7 +53,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if x.start.IsZero() {
 		x.start = time.Now()
 	}
-	inFlight, err := s.admitRun(x.scenario, x.keep)
+	inFlight, err := s.admitRun(x.scenario, x.keep, x.opt.AllSeries)
 	if err != nil {
 		return nil, err
 	}
@@ -219,8 +219,26 @@ func runOptions(c echo.Context) (core.RunOptions, bool, error) {
 		}
 		opt.Seed = &seed
 	}
+	all, err := seriesParam(c)
+	if err != nil {
+		return opt, false, err
+	}
+	opt.AllSeries = all
 	keep, err := dispatchParam(c)
 	return opt, keep, err
+}
+
+// seriesParam reads ?series=all|summary: every line of the result's time
+// series, or (the default) the busiest past 64 of a kind.
+func seriesParam(c echo.Context) (bool, error) {
+	switch v := c.QueryParam("series"); v {
+	case "", "summary":
+		return false, nil
+	case "all":
+		return true, nil
+	default:
+		return false, badQuery("series", v, "all or summary")
+	}
 }
 
 // dispatchParam reads ?dispatch=true|false.
@@ -276,12 +294,28 @@ func (s *Server) createRun(c echo.Context) error {
 
 // getRun returns a stored run with its scenario and result.
 func (s *Server) getRun(c echo.Context) error {
+	all, err := seriesParam(c)
+	if err != nil {
+		return err
+	}
 	run, err := s.storedRun(c)
 	if err != nil {
 		return err
 	}
 	if res, err := decodeForCompare(run); err == nil {
 		run.Headline = core.HeadlineOf(res) // with the figures storage does not keep (the series and queues are not read)
+	}
+	if all {
+		var cut struct {
+			Series struct {
+				Summarised *core.SeriesSummary `json:"summarised"`
+			} `json:"series"`
+		}
+		if json.Unmarshal(run.Result, &cut) == nil && cut.Series.Summarised != nil {
+			return problemf(http.StatusConflict, "series-summarised", "Series summarised",
+				"run %s was stored with its time series summarised (more than %d lines of a kind); POST /api/v1/runs/%s/rerun?series=all to keep every line",
+				run.ID, cut.Series.Summarised.Limit, run.ID)
+		}
 	}
 	body, err := encodeObject(
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),

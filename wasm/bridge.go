@@ -23,6 +23,8 @@ type options struct {
 	Dispatch bool   // also return the dispatch log
 	Variant  string // a `tuxlb compare --variant` text applied to the scenario first, e.g. "ldbal=N"
 	Progress func(done, total int64)
+	// AllSeries keeps every line of the time series (RunOptions.AllSeries)
+	AllSeries bool
 }
 
 // runAnswer is what run returns: the result exactly as `tuxlb run` prints it
@@ -52,7 +54,7 @@ type validateAnswer struct {
 }
 
 func (o options) runOptions() (core.RunOptions, error) {
-	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress}
+	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress, AllSeries: o.AllSeries}
 	if o.Seed != "" {
 		seed, err := core.ParseSeed("seed", o.Seed)
 		if err != nil {

@@ -334,3 +334,24 @@ func TestPlanKeptByText(t *testing.T) {
 		t.Error("another text ran on the kept plan")
 	}
 }
+
+// The bridge's series option reaches the run: every line of an 80-server
+// scenario's series with AllSeries, the summary without.
+func TestRunAllSeries(t *testing.T) {
+	sc := strings.Replace(example(t, "shm-ldbal-y.json"), "MIN=4 MAX=4", "MIN=80 MAX=80", 1)
+	for _, all := range []bool{false, true} {
+		var res struct {
+			Series struct {
+				Util       []json.RawMessage `json:"utilization"`
+				Summarised *json.RawMessage  `json:"summarised"`
+			} `json:"series"`
+		}
+		ans := runAnswerOf(t, run(sc, options{AllSeries: all}))
+		if err := json.Unmarshal([]byte(ans.Result), &res); err != nil {
+			t.Fatal(err)
+		}
+		if (res.Series.Summarised == nil) != all || (len(res.Series.Util) > 65) != all {
+			t.Errorf("AllSeries %v: %d utilization lines, summarised %v", all, len(res.Series.Util), res.Series.Summarised != nil)
+		}
+	}
+}

@@ -110,6 +110,9 @@ func argOptions(args []js.Value, i int) options {
 	if d := v.Get("dispatch"); d.Type() == js.TypeBoolean {
 		o.Dispatch = d.Bool()
 	}
+	if s := v.Get("series"); s.Type() == js.TypeString {
+		o.AllSeries = s.String() == "all"
+	}
 	if p := v.Get("progress"); p.Type() == js.TypeFunction {
 		o.Progress = func(done, total int64) { p.Invoke(float64(done), float64(total)) }
 	}

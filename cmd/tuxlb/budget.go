@@ -49,13 +49,16 @@ func overBudget(cost core.Cost, budget int64, what string) error {
 // built, with parallel runs of it at once (what: "replications",
 // "variants"), and returns the requests each may hold at once with what is
 // left.
-func admitRun(sc *scenario.Scenario, budget int64, parallel int, what string) (int64, error) {
+func admitRun(sc *scenario.Scenario, budget int64, parallel int, what string, allSeries ...bool) (int64, error) {
 	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
 		DMName: "dmconfig", Advertise: sc.Advertise})
 	if err != nil {
 		return 0, err
 	}
 	cost := core.RunCost(sc, m)
+	if len(allSeries) > 0 && allSeries[0] {
+		cost.Terms = append(cost.Terms, core.AllSeriesCost(sc, m))
+	}
 	parallel = max(parallel, 1)
 	if parallel > 1 {
 		for i := range cost.Terms {

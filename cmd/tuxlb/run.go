@@ -34,6 +34,7 @@ type runFlags struct {
 	file        string         // the scenario's name in error messages
 	files       fileFlags
 	noProgress  bool
+	series      string
 	budget      *int64
 }
 
@@ -51,6 +52,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.DurationVar(&f.maxRunTime, "max-run-time", 0, "stop the run after this long, e.g. 30s (0: no limit; Ctrl-C stops it too)")
 	f.files.flags(fs)
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
+	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
 	f.budget = budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
@@ -82,7 +84,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		f.file = displayName(pos[0])
 	}
-	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications")
+	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
@@ -129,6 +131,13 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	case "json", "psr", "psc", "summary":
 	default:
 		return opt, fmt.Errorf("--format: %q is not json, summary, psr or psc", f.format)
+	}
+	switch f.series {
+	case "summary":
+	case "all":
+		opt.AllSeries = true
+	default:
+		return opt, fmt.Errorf("--series: %q is not summary or all", f.series)
 	}
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)

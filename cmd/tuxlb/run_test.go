@@ -18,6 +18,7 @@ func TestRunBadFlagsExit2(t *testing.T) {
 		{"run", "--nope", "x.json"},
 		{"run", "--seed", "-3", "x.json"},
 		{"run", "--format", "xml", "x.json"},
+		{"run", "--series", "every", "x.json"},
 		{"run", "--explain", "0", "-"},
 		{"run", "a.json", "b.json"},
 	}
@@ -177,5 +178,38 @@ func TestRunBadScenarioExit1(t *testing.T) {
 	code := Main([]string{"run", "-"}, strings.NewReader(`{"ubbconfig": "", "bogus": 1}`), &out, &errb)
 	if code != 1 || !strings.Contains(errb.String(), "bogus") {
 		t.Errorf("got exit %d, stderr %q; want 1 and the unknown field named", code, errb.String())
+	}
+}
+
+// manyServers is cliScenario with 80 instances of one queue each (MIN=80):
+// more than the 64 lines a result's series keep by default.
+var manyServers = strings.Replace(strings.Replace(cliScenario, "MIN=2", "MIN=80 MAX=80", 1), "LDBAL N", "LDBAL Y", 1)
+
+// --series all prints every line of the time series, as RunOptions.AllSeries
+// does; without it the 80 servers' lines are cut to 64 and "others".
+func TestRunSeriesAll(t *testing.T) {
+	sc, err := core.ParseScenario([]byte(manyServers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args  []string
+		all   bool
+		lines int
+	}{{[]string{"run", "-"}, false, 65}, {[]string{"run", "--series", "summary", "-"}, false, 65}, {[]string{"run", "--series", "all", "-"}, true, 80}} {
+		var out, errb bytes.Buffer
+		if code := Main(c.args, strings.NewReader(manyServers), &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		res, err := core.Run(sc, core.RunOptions{AllSeries: c.all})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out.Bytes(), core.EncodeResult(res)) {
+			t.Errorf("%v: stdout is not the result with AllSeries %v", c.args, c.all)
+		}
+		if len(res.Series.Util) != c.lines {
+			t.Errorf("%v: %d utilization lines, want %d", c.args, len(res.Series.Util), c.lines)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import {
   overlay,
   queueLengthChart,
   serverBars,
+  capRows,
   totalQueueLength,
 } from "./chartdata";
 import type { Result } from "./types";
@@ -96,6 +97,15 @@ describe("serverBars", () => {
       ["G2/1", 50, 25],
       ["G2/2", 0, 0],
     ]);
+  });
+});
+
+describe("capRows", () => {
+  it("keeps the heaviest rows in their order, ties to the first, and counts the rest", () => {
+    const rows = [3, 9, 1, 9, 4, 0, 4];
+    expect(capRows(rows, 3, (x) => x)).toEqual({ shown: [9, 9, 4], hidden: 4 });
+    expect(capRows(rows, 4, (x) => x)).toEqual({ shown: [9, 9, 4, 4], hidden: 3 });
+    expect(capRows(rows, 7, (x) => x)).toEqual({ shown: rows, hidden: 0 });
   });
 });
 

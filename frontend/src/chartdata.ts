@@ -216,6 +216,24 @@ export interface ServerBar {
   utilizationWidth: number; // 0..100, absolute
 }
 
+/** The most rows a per-server or per-queue table draws: thousands of rows would stall the page. */
+export const maxTableRows = 200;
+
+/**
+ * capRows keeps at most limit rows, those of the largest weight (ties: the first), in their
+ * order, and says how many it left out.
+ */
+export function capRows<T>(rows: T[], limit: number, weight: (row: T) => number): { shown: T[]; hidden: number } {
+  if (rows.length <= limit) return { shown: rows, hidden: 0 };
+  const keep = rows
+    .map((row, i) => ({ i, w: weight(row) }))
+    .sort((a, b) => b.w - a.w || a.i - b.i)
+    .slice(0, limit)
+    .map((x) => x.i)
+    .sort((a, b) => a - b);
+  return { shown: keep.map((i) => rows[i]), hidden: rows.length - limit };
+}
+
 /** serverBars shapes the per-server bars. */
 export function serverBars(r: Result): ServerBar[] {
   const servers = r.servers ?? [];

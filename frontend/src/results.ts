@@ -2,6 +2,7 @@
 // with each one's share, and tables for queues and machines.
 import { chart } from "./charts";
 import {
+  capRows,
   counterChart,
   defaultView,
   failureChart,
@@ -9,6 +10,7 @@ import {
   headline,
   histogramChart,
   manyLines,
+  maxTableRows,
   pct,
   queueLengthChart,
   serverBars,
@@ -64,7 +66,9 @@ export function serverTable(r: Result): HTMLElement {
     const share = sv.busy_ms > 0 ? ` (${pct((sv.held_ms ?? 0) / sv.busy_ms)} of busy)` : "";
     return h("td", { "data-held": String(sv.held_ms) }, `${fmt(sv.held_ms)}${sv.held_ms ? share : ""}`);
   };
-  const rows = serverBars(r).map((b) =>
+  const bars = capRows(serverBars(r), maxTableRows, (b) => b.requests);
+  const cut = bars.hidden ? ` — the ${bars.shown.length} with the most requests; ${bars.hidden} more in the result's JSON` : "";
+  const rows = bars.shown.map((b) =>
     h(
       "tr",
       {},
@@ -79,7 +83,7 @@ export function serverTable(r: Result): HTMLElement {
   const table = h(
     "table",
     { class: "servers", "data-testid": "server-table" },
-    h("caption", {}, held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server"),
+    h("caption", {}, (held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server") + cut),
     h(
       "thead",
       {},
@@ -93,15 +97,16 @@ export function serverTable(r: Result): HTMLElement {
 }
 
 function queueTable(r: Result): HTMLElement {
+  const qs = capRows(r.queues ?? [], maxTableRows, (q) => q.enqueued);
   return h(
     "table",
     { class: "plain" },
-    h("caption", {}, "Queues"),
+    h("caption", {}, qs.hidden ? `Queues — the ${qs.shown.length} that enqueued the most; ${qs.hidden} more in the result's JSON` : "Queues"),
     h("thead", {}, h("tr", {}, ...["Queue", "Group", "Machine", "Servers", "Enqueued", "Max length", "Avg length", "Wait mean (ms)", "Wait p95 (ms)"].map((t) => h("th", {}, t)))),
     h(
       "tbody",
       {},
-      ...(r.queues ?? []).map((q) =>
+      ...qs.shown.map((q) =>
         h(
           "tr",
           {},

@@ -611,6 +611,11 @@ export interface Series {
    * when the failure happened), in runs where instances change state; absent when none failed.
    */
   failures?: NamedSeries[];
+  /**
+   * Summarised is set when some lists were cut to the busiest lines (more than SeriesSummary.Limit
+   * of a kind, and not every line asked for): how many lines of each kind were left out.
+   */
+  summarised?: SeriesSummary;
 }
 
 /** NamedSeries is one line of a chart. */
@@ -624,6 +629,23 @@ export interface CounterSeries {
   machine: string;
   queue: string;
   values: number[] | null;
+}
+
+/**
+ * SeriesSummary says how a result's series were cut: past Limit lines of a kind, the Limit busiest
+ * are kept (by their total over the run: queue length, busy time, peak counter) in their usual
+ * order, and for queues and servers one more line named "others" stands for those left out (the sum
+ * of their queue lengths and dispatches, the mean of their utilizations). Counters has no such
+ * line.
+ */
+export interface SeriesSummary {
+  limit: number;
+  /** queue_length lines left out, in "others" */
+  queues?: number;
+  /** utilization and dispatches lines left out, in "others" */
+  servers?: number;
+  /** mp_counters lines left out */
+  counters?: number;
 }
 
 /**
