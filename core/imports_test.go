@@ -43,7 +43,7 @@ func allowed(pkg string) bool {
 }
 
 // The layers of the packages under core. The leaves below core (core/ubb,
-// core/scenario, core/trace, core/fit, core/ulog, core/internal/...) import the standard library and leaves
+// core/scenario, core/trace, core/fit, core/ulog, core/admission, core/internal/...) import the standard library and leaves
 // lower down only; core imports the leaves; the packages above core
 // (core/sweep, core/starter, core/tmadmin) import core and the leaves, never
 // one another. Nothing under core imports a module outside the standard
@@ -65,10 +65,12 @@ func mayImport(pkg, imp string) bool {
 		return internal || imp == module+"/core/ubb"
 	case pkg == module+"/core/fit", pkg == module+"/core/ulog":
 		return internal
+	case pkg == module+"/core/admission":
+		return internal || imp == module+"/core/scenario" || imp == module+"/core/ubb"
 	case pkg == module+"/core":
 		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace" || imp == module+"/core/scenario"
 	}
-	if imp == module+"/core/fit" || imp == module+"/core/ulog" { // leaves only the packages above core use
+	if imp == module+"/core/fit" || imp == module+"/core/ulog" || imp == module+"/core/admission" { // leaves only the packages above core use
 		return true
 	}
 	return mayImport(module+"/core", imp) || imp == module+"/core" // above core

@@ -2,11 +2,13 @@ package core
 
 import (
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // summaryScenario is an MP scenario of n instances on two machines (each
@@ -172,5 +174,16 @@ func TestSeriesNoSummaryUpToLimit(t *testing.T) {
 	}
 	if len(a.Series.Util) != seriesLimit/2 || len(a.Series.Counters) < seriesLimit/2 {
 		t.Errorf("%d utilization and %d counter lines, want %d and at least as many", len(a.Series.Util), len(a.Series.Counters), seriesLimit/2)
+	}
+}
+
+// The memory estimate mirrors the engine's sizes (it is a leaf and cannot
+// read them): the lines a result's series show, the bins kept at most and
+// aimed at.
+func TestAdmissionMirrorsEngine(t *testing.T) {
+	t.Parallel()
+	if admission.SeriesLines != seriesLimit || admission.EngineBins != autoMaxBins || admission.TargetBins != targetBins {
+		t.Errorf("admission has %d lines, %d and %d bins; the engine %d, %d and %d",
+			admission.SeriesLines, admission.EngineBins, admission.TargetBins, seriesLimit, autoMaxBins, targetBins)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -38,12 +39,12 @@ func (s *Server) admitRun(sc *scenario.Scenario, keep bool, allSeries ...bool) (
 	if err != nil {
 		return 0, err
 	}
-	cost := core.RunCost(sc, m)
+	cost := admission.RunCost(sc, m)
 	if len(allSeries) > 0 && allSeries[0] {
-		cost.Terms = append(cost.Terms, core.AllSeriesCost(sc, m))
+		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
 	}
 	if keep {
-		cost.Terms = append(cost.Terms, core.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored)",
+		cost.Terms = append(cost.Terms, admission.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored)",
 			Bytes: s.cfg.MaxStoredBytes})
 	}
 	share := s.share()
@@ -55,16 +56,16 @@ func (s *Server) admitRun(sc *scenario.Scenario, keep bool, allSeries ...bool) (
 
 // overBudget is the 413 problem of a request whose estimate passes the
 // shares it may use, naming its largest term and the field behind it.
-func (s *Server) overBudget(cost core.Cost, what string, share int64, shares int) *Problem {
+func (s *Server) overBudget(cost admission.Cost, what string, share int64, shares int) *Problem {
 	largest := cost.Largest()
 	allowed := share * int64(shares)
 	p := problemf(http.StatusRequestEntityTooLarge, "over-budget", "Over the memory budget",
 		"this %s would hold about %s at its peak, more than the %s it may (the memory budget, flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, "+
 			"is shared by --max-runs %d runs, --sweep-workers %d runs of a sweep and a sweep's compiled points); the largest part: %s, about %s; "+
 			"make it smaller or run it with the CLI",
-		what, core.SizeText(cost.Bytes()), core.SizeText(allowed), core.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns,
-		pool.Workers(s.cfg.SweepWorkers), largest.What, core.SizeText(largest.Bytes))
-	p.Errors = []ProblemItem{{Field: largest.Field, Message: fmt.Sprintf("%s: about %s", largest.What, core.SizeText(largest.Bytes))}}
+		what, admission.SizeText(cost.Bytes()), admission.SizeText(allowed), admission.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns,
+		pool.Workers(s.cfg.SweepWorkers), largest.What, admission.SizeText(largest.Bytes))
+	p.Errors = []ProblemItem{{Field: largest.Field, Message: fmt.Sprintf("%s: about %s", largest.What, admission.SizeText(largest.Bytes))}}
 	p.Limit = allowed
 	return p
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -194,7 +195,7 @@ func TestMemoryBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := (10<<20/4 - core.RunCost(sc, m).Bytes()) / core.BytesPerInFlight
+	want := (10<<20/4 - admission.RunCost(sc, m).Bytes()) / core.BytesPerInFlight
 	rec := h.doBounded(context.Background(), 60*time.Second, "POST", "/api/v1/runs", backlog)
 	p := wantProblem(t, rec, "/api/v1/runs", 413, "backlog-too-large")
 	if p.Limit != float64(want) || !strings.Contains(p.Detail, "--memory-budget") ||

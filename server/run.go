@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -193,7 +194,7 @@ func (s *Server) runError(ctx, runCtx context.Context, err error, inFlight int64
 		p.Detail += fmt.Sprintf(" (this run could hold %d requests at once, at about %d bytes each: what its share of the memory budget "+
 			"leaves (flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, shared by --max-runs %d runs, --sweep-workers %d runs of a sweep "+
 			"and a sweep's compiled points))",
-			inFlight, core.BytesPerInFlight, core.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns, pool.Workers(s.cfg.SweepWorkers))
+			inFlight, core.BytesPerInFlight, admission.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns, pool.Workers(s.cfg.SweepWorkers))
 		p.Limit = inFlight
 		return p
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -57,7 +58,7 @@ func (s *Server) validate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if cost := core.ModelCost(model); cost.Bytes() > s.share() {
+	if cost := admission.ModelCost(model); cost.Bytes() > s.share() {
 		p := s.overBudget(cost, "model as JSON", s.share(), 1)
 		p.Type, p.Title = ProblemTypeBase+"model-too-large", "Model too large"
 		return p

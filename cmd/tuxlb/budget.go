@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -29,20 +30,20 @@ func budgetFlag(fs *flag.FlagSet) *int64 {
 		}
 	}
 	fs.Func("memory-budget", fmt.Sprintf("most memory the command may plan to hold, with K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]",
-		core.SizeText(*budget)), func(v string) (err error) { *budget, err = parseSize(v); return err })
+		admission.SizeText(*budget)), func(v string) (err error) { *budget, err = parseSize(v); return err })
 	return budget
 }
 
 // overBudget is the error of a command whose estimate passes the budget,
 // naming the largest part and the field behind it.
-func overBudget(cost core.Cost, budget int64, what string) error {
+func overBudget(cost admission.Cost, budget int64, what string) error {
 	l := cost.Largest()
 	field := ""
 	if l.Field != "" {
 		field = " (" + l.Field + ")"
 	}
 	return fmt.Errorf("this %s would hold about %s at its peak, more than --memory-budget %s; the largest part%s: %s, about %s",
-		what, core.SizeText(cost.Bytes()), core.SizeText(budget), field, l.What, core.SizeText(l.Bytes))
+		what, admission.SizeText(cost.Bytes()), admission.SizeText(budget), field, l.What, admission.SizeText(l.Bytes))
 }
 
 // admitRun checks a run of sc against the budget before anything of it is
@@ -55,9 +56,9 @@ func admitRun(sc *scenario.Scenario, budget int64, parallel int, what string, al
 	if err != nil {
 		return 0, err
 	}
-	cost := core.RunCost(sc, m)
+	cost := admission.RunCost(sc, m)
 	if len(allSeries) > 0 && allSeries[0] {
-		cost.Terms = append(cost.Terms, core.AllSeriesCost(sc, m))
+		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
 	}
 	parallel = max(parallel, 1)
 	if parallel > 1 {
@@ -121,8 +122,8 @@ func admitTrace(text *string, path string, budget int64) error {
 	if text == nil {
 		return nil
 	}
-	cost := core.Cost{Terms: []core.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(strings.Count(*text, "\n")) + " rows, compiled",
-		Bytes: int64(strings.Count(*text, "\n")) * core.CostPerTraceRow}, {Field: "--trace", What: path + ": its text", Bytes: int64(len(*text))}}}
+	cost := admission.Cost{Terms: []admission.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(strings.Count(*text, "\n")) + " rows, compiled",
+		Bytes: int64(strings.Count(*text, "\n")) * admission.CostPerTraceRow}, {Field: "--trace", What: path + ": its text", Bytes: int64(len(*text))}}}
 	if cost.Bytes() > budget {
 		return overBudget(cost, budget, "log")
 	}

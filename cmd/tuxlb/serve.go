@@ -18,7 +18,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/frontend"
 	"github.com/tuxlb/tuxlb/server"
@@ -117,7 +117,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.Func("max-stored", fmt.Sprintf("most bytes one run stores (scenario, result, compressed dispatch log), with K/M/G suffix (default %d) [TUXLB_MAX_STORED]", maxStored),
 		func(v string) (err error) { o.maxStored, err = parseSize(v); return err })
 	setBudget := func(v string) (err error) { o.maxMemory, err = parseSize(v); return err }
-	fs.Func("memory-budget", fmt.Sprintf("memory the runs, validations and sweep job may hold at once, in equal shares of --max-runs runs, --sweep-workers sweep runs and a sweep's points; K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]", core.SizeText(maxMemory)),
+	fs.Func("memory-budget", fmt.Sprintf("memory the runs, validations and sweep job may hold at once, in equal shares of --max-runs runs, --sweep-workers sweep runs and a sweep's points; K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]", admission.SizeText(maxMemory)),
 		setBudget)
 	fs.Func("max-memory", "the older name of --memory-budget [TUXLB_MAX_MEMORY]", setBudget)
 	fs.IntVar(&o.maxConns, "max-conns", int(maxConns), "connections open at once; more wait to be accepted [TUXLB_MAX_CONNS]")

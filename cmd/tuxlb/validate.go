@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -73,7 +74,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printDiagnostics(stderr, err)
 		return 1
 	}
-	if cost := core.ModelCost(m); cost.Bytes() > *budget {
+	if cost := admission.ModelCost(m); cost.Bytes() > *budget {
 		fmt.Fprintf(stderr, "tuxlb validate: %v\n", overBudget(cost, *budget, "model as JSON"))
 		return 1
 	}

@@ -4,23 +4,24 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // Cost estimates what a sweep of sc (on its model m) by spec holds at its
-// peak, with workers runs at once ([core.SweepCost]). It reads the spec's
+// peak, with workers runs at once ([admission.SweepCost]). It reads the spec's
 // values as [Compile] does, and fails where Compile would on them.
-func Cost(sc *scenario.Scenario, m *core.Model, spec Spec, workers int) (core.Cost, error) {
+func Cost(sc *scenario.Scenario, m *core.Model, spec Spec, workers int) (admission.Cost, error) {
 	points := int64(1)
 	for _, text := range spec.Vary {
 		name, vals, ok := strings.Cut(text, "=")
 		k := lookupKey(strings.TrimSpace(name))
 		if !ok || k == nil {
-			return core.Cost{}, core.Errorf(core.EINVALID, "vary %q: want KEY=VALUES with a known key", text)
+			return admission.Cost{}, core.Errorf(core.EINVALID, "vary %q: want KEY=VALUES with a known key", text)
 		}
 		values, err := parseValues(k.name, vals)
 		if err != nil {
-			return core.Cost{}, err
+			return admission.Cost{}, err
 		}
 		if n := int64(len(values)); points > (1<<62)/n {
 			points = 1 << 62 // saturated
@@ -28,5 +29,5 @@ func Cost(sc *scenario.Scenario, m *core.Model, spec Spec, workers int) (core.Co
 			points *= n
 		}
 	}
-	return core.SweepCost(sc, m, points, workers), nil
+	return admission.SweepCost(sc, m, points, workers), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -20,8 +21,8 @@ func TestCostCountsPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := core.SweepCost(sc, m, 10, 2); c.Bytes() != want.Bytes() || !strings.Contains(c.Terms[0].What, "10 points") {
-		t.Errorf("got %+v, want core.SweepCost of 10 points %+v", c, want)
+	if want := admission.SweepCost(sc, m, 10, 2); c.Bytes() != want.Bytes() || !strings.Contains(c.Terms[0].What, "10 points") {
+		t.Errorf("got %+v, want admission.SweepCost of 10 points %+v", c, want)
 	}
 	for _, bad := range []string{"nosuch=1,2", "rate_scale", "rate_scale=1..2/0"} {
 		if _, err := Cost(sc, m, Spec{Vary: []string{bad}}, 1); core.ErrorCode(err) != core.EINVALID {

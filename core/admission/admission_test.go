@@ -1,4 +1,4 @@
-package core
+package admission
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -76,21 +77,21 @@ func TestCostCoversRun(t *testing.T) {
 				bin := 0.001
 				sc.BinMS = &bin
 			}
-			m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+			m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
 			if err != nil {
 				t.Fatal(err)
 			}
 			est := RunCost(sc, m)
 			live0, total0 := heapNow()
-			p, err := Compile(sc, RunOptions{})
+			p, err := core.Compile(sc, core.RunOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := p.Run(RunOptions{})
+			res, err := p.Run(core.RunOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc := EncodeResult(res)
+			enc := core.EncodeResult(res)
 			live1, total1 := heapNow()
 			runtime.KeepAlive(p)
 			runtime.KeepAlive(res)
@@ -110,7 +111,7 @@ func TestCostCoversRun(t *testing.T) {
 // that sets it.
 func TestCostNamesLargest(t *testing.T) {
 	sc := &scenario.Scenario{UBBConfig: costUBB(1, 10, 1000, 500), Replications: 100}
-	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,15 +140,15 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 	sc := &scenario.Scenario{UBBConfig: costUBB(1, 2, 1000, 1), Replications: 80,
 		Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}},
 		Workload: scenario.Workload{Trace: []scenario.TraceRow{{TimeMS: &at, Service: "S0"}}}}
-	p, err := Compile(sc, RunOptions{})
+	p, err := core.Compile(sc, core.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := p.RunReplication(0, RunOptions{})
+	one, err := p.RunReplication(0, core.RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	size := int64(len(EncodeResult(one)))
+	size := int64(len(core.EncodeResult(one)))
 	one = nil
 	base, _ := heapNow()
 	stop, peak := make(chan struct{}), make(chan uint64)
@@ -166,7 +167,7 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}()
-	if _, err := p.Run(RunOptions{}); err != nil {
+	if _, err := p.Run(core.RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -191,17 +192,17 @@ func TestAllSeriesCostCoversRun(t *testing.T) {
 		at := float64(i) / 10
 		sc.Workload.Trace = append(sc.Workload.Trace, scenario.TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
 	}
-	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
 	if err != nil {
 		t.Fatal(err)
 	}
 	size := func(all bool) (held int64, enc int) {
 		live0, _ := heapNow()
-		res, err := Run(sc, RunOptions{AllSeries: all})
+		res, err := core.Run(sc, core.RunOptions{AllSeries: all})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := EncodeResult(res)
+		b := core.EncodeResult(res)
 		live1, _ := heapNow()
 		runtime.KeepAlive(res)
 		return int64(live1-live0) + int64(len(b)), len(b)

@@ -1,11 +1,20 @@
-package core
+// Package admission estimates, before anything of a request is built, the
+// memory a run, a model or a sweep of the engine will hold at its peak
+// (docs/api.md, Settings and limits): the CLI and the server refuse what
+// passes their budget, naming the part that is too large. It is a leaf: it
+// reads a scenario and a Model, not the engine, whose sizes it mirrors
+// (SeriesLines, EngineBins, TargetBins: core's tests fail when they
+// drift) and whose costs per item its tests measure on real runs.
+package admission
 
 import (
 	"cmp"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // A Cost is an estimate, made before anything of a request is built, of
@@ -75,6 +84,16 @@ const (
 	costSeriesBins  = 160 // the bins a run's series ends with, at most (auto width: 60 to 240, 120 targeted)
 )
 
+// The engine's sizes the estimate depends on, as core has them: the lines
+// of each kind a result's series show (the busiest; more with
+// RunOptions.AllSeries), the bins the engine keeps at most, and the bins
+// it aims at.
+const (
+	SeriesLines = 64
+	TargetBins  = 120
+	EngineBins  = 2 * TargetBins
+)
+
 // CostPerTraceRow is what a trace row costs compiled, the request it
 // becomes (core holds a trace whole, sorted).
 const CostPerTraceRow = 128
@@ -85,7 +104,7 @@ type modelSize struct {
 	mp                                 bool
 }
 
-func sizeOf(m *Model) modelSize {
+func sizeOf(m *ubb.Model) modelSize {
 	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), mp: m.Model == "MP"}
 	for i := range m.Servers {
 		s.pairs += int64(len(m.Servers[i].Services))
@@ -105,7 +124,7 @@ func traceRows(sc *scenario.Scenario) (field string, rows int64) {
 // with its replications (run one after another), outside the requests it
 // holds at once (RunOptions.MaxInFlight bounds those, at about
 // BytesPerInFlight each).
-func RunCost(sc *scenario.Scenario, m *Model) Cost {
+func RunCost(sc *scenario.Scenario, m *ubb.Model) Cost {
 	c := runCost(sc, sizeOf(m))
 	if k := int64(max(sc.Replications, 1)); k > 1 {
 		c.add("replications", itoa64(k)+" replications' figures", k, costPerRep)
@@ -130,12 +149,12 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 		c.add("ubbconfig", itoa64(s.machines)+" machines × "+itoa64(s.queues)+" queues = "+itoa64(counters)+" MP counters",
 			counters, costPerCounter)
 	}
-	// the engine keeps every column of autoMaxBins bins (allocated at
-	// once); the result shows at most seriesLimit lines of each kind and
+	// the engine keeps every column of EngineBins bins (allocated at
+	// once); the result shows at most SeriesLines lines of each kind and
 	// an "others" line (AllSeriesCost adds the rest)
-	engineBins, bins, field := int64(autoMaxBins), int64(costSeriesBins), "ubbconfig"
+	engineBins, bins, field := int64(EngineBins), int64(costSeriesBins), "ubbconfig"
 	if sc.BinMS != nil {
-		bins, field = max(4_000_000/max(cols, 1), 2*targetBins), "bin_ms"
+		bins, field = max(4_000_000/max(cols, 1), 2*TargetBins), "bin_ms"
 		engineBins = bins
 	}
 	c.add(field, itoa64(engineBins)+" time-series bins × "+itoa64(cols)+" columns (queues, instances twice"+
@@ -150,21 +169,21 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 }
 
 // shownLines is the number of lines of a result's series, summarised past
-// seriesLimit lines of a kind (and the failures' lines).
+// SeriesLines lines of a kind (and the failures' lines).
 func (s modelSize) shownLines(counters int64) int64 {
 	kind := func(n int64) int64 {
-		if n > seriesLimit {
-			return seriesLimit + 1
+		if n > SeriesLines {
+			return SeriesLines + 1
 		}
 		return n
 	}
-	return kind(s.queues) + 2*kind(s.instances) + min(counters, seriesLimit) + 8
+	return kind(s.queues) + 2*kind(s.instances) + min(counters, SeriesLines) + 8
 }
 
 // AllSeriesCost is what a run of sc on m holds beyond RunCost when every
 // line of its series is kept (RunOptions.AllSeries): the lines a summary
 // leaves out.
-func AllSeriesCost(sc *scenario.Scenario, m *Model) CostTerm {
+func AllSeriesCost(sc *scenario.Scenario, m *ubb.Model) CostTerm {
 	s := sizeOf(m)
 	counters := int64(0)
 	if s.mp {
@@ -173,7 +192,7 @@ func AllSeriesCost(sc *scenario.Scenario, m *Model) CostTerm {
 	cols := s.queues + 2*s.instances + 8 + counters
 	bins := int64(costSeriesBins)
 	if sc.BinMS != nil {
-		bins = max(4_000_000/max(cols, 1), 2*targetBins)
+		bins = max(4_000_000/max(cols, 1), 2*TargetBins)
 	}
 	rest := max(cols-s.shownLines(counters), 0)
 	return CostTerm{Field: "series", What: itoa64(bins) + " time-series bins × " + itoa64(rest) + " more lines (series all)",
@@ -194,7 +213,7 @@ const (
 // ModelCost estimates what answering a model as JSON (/validate) holds at
 // its peak: the model and its encoding, whose size grows with the names of
 // every service of every instance.
-func ModelCost(m *Model) Cost {
+func ModelCost(m *ubb.Model) Cost {
 	var c Cost
 	s := sizeOf(m)
 	var names int64
@@ -223,7 +242,7 @@ const (
 // SweepCost estimates what a sweep of sc (on its model m) with points
 // points holds at its peak: every point compiled (points × the model and
 // the trace), and workers runs at once. sweep.Cost counts a spec's points.
-func SweepCost(sc *scenario.Scenario, m *Model, points int64, workers int) Cost {
+func SweepCost(sc *scenario.Scenario, m *ubb.Model, points int64, workers int) Cost {
 	s := sizeOf(m)
 	var c Cost
 	per := costPointBase + costPointPerInstance*s.instances
