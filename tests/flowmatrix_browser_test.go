@@ -81,11 +81,11 @@ func TestPlaygroundFlowMatrixAndSweepAxes(t *testing.T) {
 			chromedp.SetValue(sel("sweep-key1"), "SERVERS.acctsrv@GRP2.MIN"),
 			chromedp.SetValue(sel("sweep-values1"), "1,2,3,4"),
 			chromedp.SetValue(sel("sweep-reps"), "1"),
-			chromedp.SetValue(sel("sweep-objective"), "crossed_network<=100000"),
+			chromedp.SetValue(sel("sweep-objective"), "network_sent<=100000"),
 			chromedp.Click(sel("sweep-run")),
 			waitText(sel("sweep-status"), "Done"),
 		)
-		chart := "sweep-chart-crossed_network" // the objective's figure, which grows with MIN here
+		chart := "sweep-chart-network_sent" // the objective's figure, which grows with MIN here
 		attr := func(name string) string {
 			return get(t, ctx, "read "+name, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector('[data-testid=%q]')?.getAttribute(%q) ?? ""`, chart, name)))
 		}
@@ -99,7 +99,7 @@ func TestPlaygroundFlowMatrixAndSweepAxes(t *testing.T) {
 				Figures map[string]struct{ Mean float64 }
 			}
 		}
-		out := cliSweep(t, example, "--vary", "SERVERS.acctsrv@GRP2.MIN=1,2,3,4", "--replications", "1", "--objective", "crossed_network<=100000", "--format", "json")
+		out := cliSweep(t, example, "--vary", "SERVERS.acctsrv@GRP2.MIN=1,2,3,4", "--replications", "1", "--objective", "network_sent<=100000", "--format", "json")
 		if err := json.Unmarshal(out, &sw); err != nil {
 			t.Fatal(err)
 		}
@@ -107,12 +107,12 @@ func TestPlaygroundFlowMatrixAndSweepAxes(t *testing.T) {
 		for i := 0; i+1 < len(sw.Points); i++ {
 			a, b := sw.Points[i], sw.Points[i+1]
 			dx := b.Values["SERVERS.acctsrv@GRP2.MIN"] - a.Values["SERVERS.acctsrv@GRP2.MIN"]
-			if s := (b.Figures["crossed_network"].Mean - a.Figures["crossed_network"].Mean) / dx; s > best {
+			if s := (b.Figures["network_sent"].Mean - a.Figures["network_sent"].Mean) / dx; s > best {
 				best, knee = s, fmt.Sprint(a.Values["SERVERS.acctsrv@GRP2.MIN"])
 			}
 		}
 		if knee == "" {
-			t.Fatalf("crossed_network never rises along MIN: pick another key for this test")
+			t.Fatalf("network_sent never rises along MIN: pick another key for this test")
 		}
 		if got := attr("data-knees"); got != knee {
 			t.Errorf("knee: got %q, want %q (from tuxlb sweep's figures)", got, knee)
