@@ -228,3 +228,31 @@ func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// SweepUnits runs the given units of the sweep (a shard's) and returns their
+// samples, samples[k] for units[k]. Only opt.Workers, opt.MaxRequests,
+// opt.Progress (units done of len(units)) and opt.MaxRunTime are used.
+func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptions) ([]*sweep.Sample, error) {
+	out := make([]*sweep.Sample, len(units))
+	done := 0
+	err := Run(ctx, opt.Workers, len(units), nil,
+		func(ctx context.Context, k int) (*sweep.Sample, error) {
+			runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
+			defer cancel()
+			smp, err := s.RunUnit(units[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
+			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				p, rep := s.Unit(units[k])
+				return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+			}
+			return smp, err
+		},
+		func(k int, smp *sweep.Sample) error {
+			out[k] = smp
+			done++
+			if opt.Progress != nil {
+				opt.Progress(done, len(units))
+			}
+			return nil
+		})
+	return out, err
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -28,6 +29,9 @@ var sweepSignals = func(ctx context.Context) (context.Context, context.CancelFun
 }
 
 func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runSweepMerge(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var vary variantFlags
@@ -38,8 +42,10 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "table", "output: table, csv or json")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
+	shard := fs.String("shard", "", "compute only slice `i/N` of the grid's runs and print a partial result for 'tuxlb sweep merge'")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json] [--shard i/N]")
+		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -65,9 +71,23 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *format != "table" && *format != "csv" && *format != "json":
 		return bad("--format: %q is not table, csv or json", *format)
 	}
-	sc, err := readScenario(pos[0], stdin)
+	shardI, shardN := 0, 0
+	if *shard != "" {
+		if shardI, shardN, err = sweep.ParseShard(*shard); err != nil {
+			return bad("--shard: %v", err)
+		}
+		if flagSet(fs, "format") {
+			return bad("--shard prints a partial result: give --format to 'tuxlb sweep merge'")
+		}
+	}
+	data, err := readScenarioData(pos[0], stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+		return 1
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep: %s: %v\n", displayName(pos[0]), err)
 		return 1
 	}
 	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective}
@@ -83,6 +103,9 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := sweepSignals(context.Background())
 	defer stop()
 	bar := newSweepBar(stderr)
+	if shardN > 0 {
+		return runShard(ctx, sw, data, shardI, shardN, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime}, bar, stdout, stderr)
+	}
 	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime})
 	bar.finish()
 	code := 0
@@ -94,16 +117,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep: interrupted: %d of %d points done\n", len(res.Points), res.Total)
 		code = 130
 	}
-	var out []byte
-	switch *format {
-	case "json":
-		out = sweep.Encode(res)
-	case "csv":
-		out = sweep.EncodeCSV(res)
-	default:
-		out = sweep.EncodeTable(res)
-	}
-	if _, err := stdout.Write(out); err != nil {
+	if _, err := stdout.Write(encodeSweep(res, *format)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}
