@@ -229,12 +229,18 @@ func Replications(ctx context.Context, sc *core.Scenario, opt core.RunOptions, k
 
 func quote(s string) string { return "\"" + s + "\"" }
 
-// SweepUnits runs the given units of the sweep (a shard's) and returns their
-// samples, samples[k] for units[k]. Only opt.Workers, opt.MaxRequests,
-// opt.Progress (units done of len(units)) and opt.MaxRunTime are used.
+// SweepUnits runs the given units of the sweep (a shard's, or the points a
+// server claimed) and returns their samples, samples[k] for units[k].
+// opt.Workers, opt.MaxRequests, opt.Progress (units done of len(units)),
+// opt.MaxRunTime and opt.OnPoint (called as each point whose every
+// replication is among the units completes) are used.
 func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptions) ([]*sweep.Sample, error) {
 	out := make([]*sweep.Sample, len(units))
 	done := 0
+	var r *sweep.Reducer
+	if opt.OnPoint != nil {
+		r = s.NewReducer()
+	}
 	err := Run(ctx, opt.Workers, len(units), nil,
 		func(ctx context.Context, k int) (*sweep.Sample, error) {
 			runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
@@ -251,6 +257,13 @@ func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptio
 			done++
 			if opt.Progress != nil {
 				opt.Progress(done, len(units))
+			}
+			if r != nil {
+				pt, err := r.Add(units[k], smp)
+				if err != nil || pt == nil {
+					return err
+				}
+				return opt.OnPoint(pt, done)
 			}
 			return nil
 		})

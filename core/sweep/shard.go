@@ -194,3 +194,16 @@ func (s *Sweep) Merge(scenario []byte, parts []*Partial, names []string) (*Resul
 	}
 	return r.Result(), nil
 }
+
+// PointOrder returns the points in the order a job hands them out: by their
+// expected requests, largest first, ties in grid order (as LargestFirst
+// orders the units).
+func (s *Sweep) PointOrder() []int {
+	var out []int
+	for _, u := range s.LargestFirst() {
+		if p, rep := s.Unit(u); rep == 0 {
+			out = append(out, p)
+		}
+	}
+	return out
+}
