@@ -115,12 +115,12 @@ func unitRows(t *testing.T, db *pgx.Conn, id string) map[int]string {
 func TestReplicasSweepSurvivesKill(t *testing.T) {
 	const (
 		lease = 2 * time.Second
-		total = 10 // points of the grid below
+		total = 20 // points of the grid below
 		reps  = 100
 	)
 	// About half a second of one core a point: long enough for both
 	// replicas (which look for work every second) to take points.
-	vary := []string{"rate_scale=0.5..1.4/0.1"}
+	vary := []string{"rate_scale=0.5..1.45/0.05"}
 	url := pgtest.Database(t)
 	scenarioPath := filepath.Join(repoRoot(t), "examples", "mp-netload.json")
 	scenario, err := os.ReadFile(scenarioPath)
@@ -162,22 +162,16 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 	id := created.ID
 
 	// Both replicas work the one sweep: each stores points, and both show
-	// the progress and the workers.
-	pollUntil(t, 120*time.Second, "A and B each store a point", func() bool {
-		j := getSweepJob(t, b, id)
-		return j.Workers["A"] > 0 && j.Workers["B"] > 0 || j.Status != "running" && j.Status != "queued"
-	})
-	for name, p := range map[string]*serverProc{"A": a, "B": b} {
-		j := getSweepJob(t, p, id)
-		if j.Status != "running" || j.Total != total || j.Done < 2 || j.Done >= total || j.Workers["A"] == 0 || j.Workers["B"] == 0 {
-			t.Fatalf("replica %s while both work: status %q, done %d of %d, workers %v; want running, both in workers",
-				name, j.Status, j.Done, j.Total, j.Workers)
-		}
-	}
-
-	// Kill A while it holds a point.
+	// the progress and the workers. As soon as A holds a point again, kill it.
 	var held []int
-	pollUntil(t, 60*time.Second, "A holds a point", func() bool {
+	pollUntil(t, 120*time.Second, "A and B each store a point, and A holds another", func() bool {
+		j := getSweepJob(t, b, id)
+		if j.Status != "running" && j.Status != "queued" {
+			t.Fatalf("the job ended (%s, workers %v) before A was killed: make its points longer", j.Status, j.Workers)
+		}
+		if j.Workers["A"] == 0 || j.Workers["B"] == 0 {
+			return false
+		}
 		held = held[:0]
 		for p, owner := range unitRows(t, db, id) {
 			if owner == "A" {
@@ -186,6 +180,13 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 		}
 		return len(held) > 0
 	})
+	for name, p := range map[string]*serverProc{"A": a, "B": b} {
+		j := getSweepJob(t, p, id)
+		if j.Status != "running" || j.Total != total || j.Done < 2 || j.Done >= total || j.Workers["A"] == 0 || j.Workers["B"] == 0 {
+			t.Errorf("replica %s while both work: status %q, done %d of %d, workers %v; want running, both in workers",
+				name, j.Status, j.Done, j.Total, j.Workers)
+		}
+	}
 	a.Kill(t)
 	killed := time.Now()
 	storedByA := getSweepJob(t, b, id).Workers["A"]
