@@ -126,6 +126,7 @@ type Server struct {
 
 	owner     string        // this server's name (replica id) as the owner of sweep points
 	sweepWake chan struct{} // a new sweep job was posted
+	batchDone chan struct{} // a batch of sweep points ended here
 	mu        sync.Mutex
 	active    map[string]*jobWork // sweep jobs this server is working points of
 	compileMu sync.Mutex          // one compilation at a time; guards compiled
@@ -185,7 +186,7 @@ func New(cfg Config) *Server {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}
 	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
-		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), active: map[string]*jobWork{}}
+		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
 	if s.owner == "" {
 		s.owner = newRunID()
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -301,6 +302,31 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
+		if s.workingOther(job.ID) {
+			// One job at a time per replica: its compiled points are the one
+			// share of the memory budget a sweep job has. Give the points
+			// back and wait for this replica's batches of the other job.
+			if err := s.cfg.Store.ReleaseSweepUnits(ctx, job.ID, s.owner); err != nil && ctx.Err() == nil {
+				s.log.Error("sweeps: release", "sweep", job.ID, "err", err)
+			}
+			for range n {
+				free <- struct{}{}
+			}
+			select {
+			case <-ctx.Done():
+			case <-s.batchDone:
+			case <-time.After(sweepPoll):
+			}
+			continue
+		}
+		w, err := s.startWork(ctx, job) // registered before the next claim looks
+		if err != nil {
+			s.failSweep(context.WithoutCancel(ctx), job.ID, err.Error())
+			for range n {
+				free <- struct{}{}
+			}
+			continue
+		}
 		reps := max(1, job.RunsTotal/max(job.Total, 1))
 		use := min(n, len(points)*reps)
 		for range n - use { // the claim holds fewer runs than workers were free
@@ -309,9 +335,13 @@ func (s *Server) RunSweeps(ctx context.Context) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.workPoints(ctx, job, points, use)
+			s.workPoints(ctx, job.ID, w, points, use)
 			for range use {
 				free <- struct{}{}
+			}
+			select {
+			case s.batchDone <- struct{}{}:
+			default:
 			}
 		}()
 	}
@@ -346,8 +376,10 @@ func (s *Server) startWork(ctx context.Context, job *sweep.Job) (*jobWork, error
 
 // compiledJobs is how many compiled sweeps a server keeps: a job's points
 // are claimed a few at a time, and compiling every point of the grid again
-// for each claim would cost more than running them.
-const compiledJobs = 4
+// for each claim would cost more than running them. One: a replica works
+// one job at a time, and its compiled points are what the memory budget's
+// sweep share counts.
+const compiledJobs = 1
 
 // compiledJob returns the job's sweep compiled, from the server's small
 // cache of the last jobs it worked.
@@ -368,10 +400,29 @@ func (s *Server) compiledJob(job *sweep.Job) (*sweep.Sweep, error) {
 	return sw, nil
 }
 
+// forgetCompiled drops job id's compiled sweep (the job is done).
+func (s *Server) forgetCompiled(id string) {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	s.compiled = slices.DeleteFunc(s.compiled, func(c compiledSweep) bool { return c.id == id })
+}
+
 // compiledSweep is one entry of the server's compiled sweeps.
 type compiledSweep struct {
 	id    string
 	sweep *sweep.Sweep
+}
+
+// workingOther says whether this replica runs points of a job other than id.
+func (s *Server) workingOther(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for other := range s.active {
+		if other != id {
+			return true
+		}
+	}
+	return false
 }
 
 // endWork unregisters a batch of job id.
@@ -384,18 +435,13 @@ func (s *Server) endWork(id string, w *jobWork) {
 	}
 }
 
-// workPoints runs the claimed points of a job on workers goroutines and
-// stores each (the last one with the job's result).
-func (s *Server) workPoints(ctx context.Context, job *sweep.Job, points []int, workers int) {
-	id := job.ID
+// workPoints runs the claimed points of job id (registered as w by
+// startWork) on workers goroutines and stores each (the last one with the
+// job's result).
+func (s *Server) workPoints(ctx context.Context, id string, w *jobWork, points []int, workers int) {
 	// The store calls below use a context of their own, so that a point's
 	// end is still written while the server shuts down.
 	store := context.WithoutCancel(ctx)
-	w, err := s.startWork(ctx, job)
-	if err != nil {
-		s.failSweep(store, id, err.Error())
-		return
-	}
 	defer s.endWork(id, w)
 	sw := w.sweep
 	batchCtx, cancel := context.WithCancel(w.ctx)
@@ -408,14 +454,17 @@ func (s *Server) workPoints(ctx context.Context, job *sweep.Job, points []int, w
 		}
 	}
 	final := func(bodies [][]byte) ([]byte, error) { return finalSweep(sw, bodies) }
-	_, err = pool.SweepUnits(batchCtx, sw, units, pool.SweepOptions{Workers: workers, MaxRequests: s.cfg.MaxRequests,
+	_, err := pool.SweepUnits(batchCtx, sw, units, pool.SweepOptions{Workers: workers, MaxRequests: s.cfg.MaxRequests,
 		MaxRunTime: s.cfg.MaxRunTime,
 		OnPoint: func(p *sweep.Point, _ int) error {
 			body, err := json.Marshal(p)
 			if err != nil {
 				return err
 			}
-			_, err = s.cfg.Store.SaveSweepUnit(store, id, s.owner, p.Index, body, s.cfg.SweepLease, final)
+			done, err := s.cfg.Store.SaveSweepUnit(store, id, s.owner, p.Index, body, s.cfg.SweepLease, final)
+			if done {
+				s.forgetCompiled(id)
+			}
 			return err
 		}})
 	switch {
