@@ -29,8 +29,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: precompress DIR")
 		os.Exit(2)
 	}
-	var plain, br, gz int64
-	err := filepath.WalkDir(os.Args[1], func(path string, d fs.DirEntry, err error) error {
+	plain, br, gz, err := precompress(os.Args[1])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "precompress: %v\n", err)
+		os.Exit(1)
+	}
+	fmt.Printf("precompress %s: %s plain, %s brotli, %s gzip\n", strings.TrimSuffix(os.Args[1], "/"), size(plain), size(br), size(gz))
+}
+
+// precompress writes the .br and .gz forms beside the files of dir that
+// compress, and returns the bytes of those files and of what a client
+// taking brotli, or gzip, downloads of them.
+func precompress(dir string) (plain, br, gz int64, err error) {
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !compressible[filepath.Ext(path)] {
 			return err
 		}
@@ -59,11 +70,7 @@ func main() {
 		}
 		return nil
 	})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "precompress: %v\n", err)
-		os.Exit(1)
-	}
-	fmt.Printf("precompress %s: %s plain, %s brotli, %s gzip\n", strings.TrimSuffix(os.Args[1], "/"), size(plain), size(br), size(gz))
+	return plain, br, gz, err
 }
 
 // compress returns data in brotli and in gzip, both at their best level.
