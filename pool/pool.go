@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -119,11 +120,37 @@ func Sweep(ctx context.Context, s *sweep.Sweep, opt SweepOptions) (*sweep.Result
 			return nil, err
 		}
 	}
-	// The units run in rounds: those the reducer asks for, then those it asks
-	// for once they are in (with a precision, the next batches of the points
-	// not yet precise), so what runs depends only on completed batches.
+	err := rounds(ctx, s, r, nil, opt)
+	return r.Result(), err
+}
+
+// SweepPoints runs every unit of the sweep's points (the points a server
+// claimed), in rounds as Sweep does: with a precision, a point's next batch
+// is decided by its batches done, with the same seeds as anywhere else.
+// opt.OnPoint is called as each point completes; opt.Workers,
+// opt.MaxRequests and opt.MaxRunTime are used.
+func SweepPoints(ctx context.Context, s *sweep.Sweep, points []int, opt SweepOptions) error {
+	mine := make(map[int]bool, len(points))
+	for _, p := range points {
+		mine[p] = true
+	}
+	return rounds(ctx, s, s.NewReducer(), func(p int) bool { return mine[p] }, opt)
+}
+
+// rounds runs the units the reducer asks for (of the points keep keeps;
+// nil: all), then those it asks for once they are in (with a precision,
+// the next batches of the points not yet precise), so what runs depends
+// only on completed batches, never on timing.
+func rounds(ctx context.Context, s *sweep.Sweep, r *sweep.Reducer, keep func(point int) bool, opt SweepOptions) error {
+	pending := func() []int {
+		order := r.Pending()
+		if keep == nil {
+			return order
+		}
+		return slices.DeleteFunc(order, func(u int) bool { p, _ := s.Unit(u); return !keep(p) })
+	}
 	var err error
-	for order := r.Pending(); len(order) > 0 && err == nil; order = r.Pending() {
+	for order := pending(); len(order) > 0 && err == nil; order = pending() {
 		err = Run(ctx, opt.Workers, len(order), nil,
 			func(ctx context.Context, k int) (*sweep.Sample, error) {
 				runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
@@ -136,8 +163,7 @@ func Sweep(ctx context.Context, s *sweep.Sweep, opt SweepOptions) (*sweep.Result
 				return smp, err
 			},
 			func(k int, smp *sweep.Sample) error {
-				u := order[k]
-				pt, err := r.Add(u, smp)
+				pt, err := r.Add(order[k], smp)
 				if err != nil {
 					return err
 				}
@@ -150,7 +176,7 @@ func Sweep(ctx context.Context, s *sweep.Sweep, opt SweepOptions) (*sweep.Result
 				return nil
 			})
 	}
-	return r.Result(), err
+	return err
 }
 
 // withRunTime is ctx bounded by limit when limit > 0.
@@ -230,3 +256,44 @@ func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOption
 }
 
 func quote(s string) string { return "\"" + s + "\"" }
+
+// SweepUnits runs the given units of the sweep (a shard's, or the points a
+// server claimed) and returns their samples, samples[k] for units[k].
+// opt.Workers, opt.MaxRequests, opt.Progress (units done of len(units)),
+// opt.MaxRunTime and opt.OnPoint (called as each point whose every
+// replication is among the units completes) are used.
+func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptions) ([]*sweep.Sample, error) {
+	out := make([]*sweep.Sample, len(units))
+	done := 0
+	var r *sweep.Reducer
+	if opt.OnPoint != nil {
+		r = s.NewReducer()
+	}
+	err := Run(ctx, opt.Workers, len(units), nil,
+		func(ctx context.Context, k int) (*sweep.Sample, error) {
+			runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
+			defer cancel()
+			smp, err := s.RunUnit(units[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
+			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+				p, rep := s.Unit(units[k])
+				return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+			}
+			return smp, err
+		},
+		func(k int, smp *sweep.Sample) error {
+			out[k] = smp
+			done++
+			if opt.Progress != nil {
+				opt.Progress(done, len(units))
+			}
+			if r != nil {
+				pt, err := r.Add(units[k], smp)
+				if err != nil || pt == nil {
+					return err
+				}
+				return opt.OnPoint(pt, done)
+			}
+			return nil
+		})
+	return out, err
+}

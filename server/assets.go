@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"compress/gzip"
+	"io/fs"
 	"net/http"
 	"path"
 	"regexp"
@@ -13,7 +14,8 @@ import (
 )
 
 // asset is one of the playground's files as served: its ETag and, for the
-// types that compress, its brotli and gzip forms, each made the first time a
+// types that compress, its brotli and gzip forms: those made at build time
+// when the build has them (precompressed), else each made the first time a
 // client that accepts it asks (the files are built into the binary, so
 // once per process) and kept.
 type asset struct {
@@ -42,8 +44,24 @@ func (s *Server) assetOf(name string, data []byte) *asset {
 		return v.(*asset)
 	}
 	a := &asset{etag: etagOf(data), compress: compressible[path.Ext(name)] && len(data) >= minCompress}
+	if a.compress && s.cfg.Assets != nil {
+		a.precompressed(s.cfg.Assets, name, len(data))
+	}
 	v, _ := s.assetTags.LoadOrStore(name, a)
 	return v.(*asset)
+}
+
+// precompressed takes the forms made at build time (NAME.br and NAME.gz
+// beside the file, by internal/precompress), when smaller than the file: a
+// playground built by `go tool task build` is then never compressed while
+// serving. A form that is absent is made on first request, as before.
+func (a *asset) precompressed(fsys fs.FS, name string, size int) {
+	if b, err := fs.ReadFile(fsys, name+".br"); err == nil && len(b) < size {
+		a.brOnce.Do(func() { a.br = b })
+	}
+	if b, err := fs.ReadFile(fsys, name+".gz"); err == nil && len(b) < size {
+		a.gzOnce.Do(func() { a.gz = b })
+	}
 }
 
 // brotli returns the brotli form of data (nil if not smaller), made once.
@@ -110,8 +128,9 @@ func acceptsCoding(r *http.Request, coding string) bool {
 }
 
 // cacheControl is a file's Cache-Control: a year and immutable for Vite's
-// content-hashed names, revalidation (with the ETag) for the rest, whose
-// names stay across builds (index.html, tuxlb.wasm, wasm_exec.js).
+// content-hashed names (every script, style sheet, the core tuxlb-HASH.wasm
+// and Go's wasm_exec-HASH.js), revalidation (with the ETag) for the rest,
+// whose names stay across builds (index.html, favicons).
 func cacheControl(name string) string {
 	if hashedAsset.MatchString(name) {
 		return "public, max-age=31536000, immutable"

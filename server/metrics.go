@@ -52,7 +52,7 @@ func newMetrics() *metrics {
 			Name: "tuxlb_sweep_points_done_total", Help: "Sweep points this server ran and stored.",
 		}),
 		claims: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "tuxlb_sweep_claims_total", Help: "Sweep jobs this server claimed (new or resumed).",
+			Name: "tuxlb_sweep_claims_total", Help: "Claims of sweep points this server made (each of one point or a few).",
 		}),
 		dbErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "tuxlb_database_errors_total", Help: "Store calls that failed for another reason than not found or conflict, by operation.",
@@ -169,41 +169,54 @@ func (c countingStore) Sweep(ctx context.Context, id string) (*sweep.Job, error)
 	return j, err
 }
 
-func (c countingStore) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error) {
-	j, err := c.Store.ClaimSweep(ctx, owner, lease)
+func (c countingStore) ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error) {
+	j, points, err := c.Store.ClaimSweepPoints(ctx, owner, maxRuns, lease)
 	c.count("claim_sweep", err)
 	if err == nil {
 		c.m.claims.Inc()
 	}
-	return j, err
+	return j, points, err
 }
 
-func (c countingStore) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
-	err := c.Store.SaveSweepPoint(ctx, id, owner, point, body, runsDone, lease)
+func (c countingStore) SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration,
+	final func([][]byte) ([]byte, error)) (bool, error) {
+	var status string
+	counted := func(points [][]byte) ([]byte, error) {
+		res, err := final(points)
+		status = sweep.Done
+		if err != nil {
+			status = sweep.Failed
+		}
+		return res, err
+	}
+	done, err := c.Store.SaveSweepUnit(ctx, id, owner, point, body, lease, counted)
 	c.count("save_sweep_point", err)
 	if err == nil {
 		c.m.pointsDone.Inc()
+		if done && status != "" {
+			c.m.sweeps.WithLabelValues(status).Inc()
+		}
 	}
-	return err
+	return done, err
 }
 
-func (c countingStore) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
-	err := c.Store.RenewSweep(ctx, id, owner, lease)
+func (c countingStore) RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error {
+	err := c.Store.RenewSweepUnits(ctx, id, owner, lease)
 	c.count("renew_sweep", err)
 	return err
 }
 
-func (c countingStore) ReleaseSweep(ctx context.Context, id, owner string) error {
-	err := c.Store.ReleaseSweep(ctx, id, owner)
+func (c countingStore) ReleaseSweepUnits(ctx context.Context, id, owner string) error {
+	err := c.Store.ReleaseSweepUnits(ctx, id, owner)
 	c.count("release_sweep", err)
 	return err
 }
 
-func (c countingStore) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
-	err := c.Store.FinishSweep(ctx, id, owner, status, result, runsDone, msg)
+func (c countingStore) FailSweep(ctx context.Context, id, msg string) error {
+	err := c.Store.FailSweep(ctx, id, msg)
 	c.count("finish_sweep", err)
 	if err == nil {
-		c.m.sweeps.WithLabelValues(status).Inc()
+		c.m.sweeps.WithLabelValues(sweep.Failed).Inc()
 	}
 	return err
 }

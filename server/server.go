@@ -39,11 +39,11 @@ type Store interface {
 	// Sweep jobs: see storage/sweep.go for the semantics of each.
 	CreateSweep(ctx context.Context, j *sweep.Job) error
 	Sweep(ctx context.Context, id string) (*sweep.Job, error)
-	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error)
-	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
-	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
-	ReleaseSweep(ctx context.Context, id, owner string) error
-	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
+	ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error)
+	SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final func(points [][]byte) ([]byte, error)) (bool, error)
+	RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error
+	ReleaseSweepUnits(ctx context.Context, id, owner string) error
+	FailSweep(ctx context.Context, id, msg string) error
 	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
 
 	// Idempotency-Key answers (idempotency.go): see storage/idempotency.go.
@@ -103,6 +103,10 @@ type Config struct {
 	MaxSweepRequests int64
 	SweepWorkers     int
 	SweepLease       time.Duration
+	// ReplicaID names this server among the replicas sharing the database:
+	// the owner of the sweep points it claims, and its key in a sweep's
+	// "workers". Empty: a random one.
+	ReplicaID string
 	// BodyStallTimeout cuts a request whose body stops arriving: no byte
 	// for this long (default DefaultBodyStallTimeout). BodyTimeout is what
 	// the HTTP server allows for reading a whole request (its ReadTimeout,
@@ -121,14 +125,17 @@ type Server struct {
 	runs         chan struct{} // one token per run executing
 	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
 
-	owner     string        // this server's name as the owner of sweep jobs
+	owner     string        // this server's name (replica id) as the owner of sweep points
 	sweepWake chan struct{} // a new sweep job was posted
+	batchDone chan struct{} // a batch of sweep points ended here
 	mu        sync.Mutex
-	active    map[string]context.CancelFunc // sweep jobs this server is working
-	methods   map[string][]string           // API route pattern -> the methods it takes
-	metrics   *metrics                      // GET /metrics
-	assetTags sync.Map                      // playground file name -> *asset (assets.go)
-	keys      keyLocks                      // Idempotency-Keys being answered here
+	active    map[string]*jobWork // sweep jobs this server is working points of
+	compileMu sync.Mutex          // one compilation at a time; guards compiled
+	compiled  []compiledSweep     // the last jobs worked, compiled, most recent first
+	methods   map[string][]string // API route pattern -> the methods it takes
+	metrics   *metrics            // GET /metrics
+	assetTags sync.Map            // playground file name -> *asset (assets.go)
+	keys      keyLocks            // Idempotency-Keys being answered here
 }
 
 // New builds the server from cfg.
@@ -180,7 +187,10 @@ func New(cfg Config) *Server {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}
 	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
-		owner: newRunID(), sweepWake: make(chan struct{}, 1), active: map[string]context.CancelFunc{}}
+		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
+	if s.owner == "" {
+		s.owner = newRunID()
+	}
 	for _, h := range cfg.AllowedHosts {
 		s.allowedHosts = append(s.allowedHosts, strings.ToLower(strings.TrimSuffix(h, ".")))
 	}

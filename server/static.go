@@ -54,7 +54,7 @@ func (s *Server) static(c echo.Context) error {
 	}
 	name := strings.TrimPrefix(path.Clean(p), "/")
 	data, err := fs.ReadFile(s.cfg.Assets, name)
-	if err != nil || !fs.ValidPath(name) {
+	if err != nil || !fs.ValidPath(name) || s.isPrecompressed(name) {
 		return s.notFoundPage(c)
 	}
 	return s.serveFile(c, name, data)
@@ -135,4 +135,18 @@ func (s *Server) indexPage(c echo.Context) error {
 // notFoundPage is the 404 page.
 func (s *Server) notFoundPage(c echo.Context) error {
 	return c.HTML(http.StatusNotFound, notFoundPageHTML)
+}
+
+// isPrecompressed says whether name is the build's brotli or gzip form of
+// another asset (NAME.br, NAME.gz): those are sent for NAME by content
+// negotiation, never under their own names.
+func (s *Server) isPrecompressed(name string) bool {
+	for _, ext := range []string{".br", ".gz"} {
+		if base, ok := strings.CutSuffix(name, ext); ok {
+			if _, err := fs.Stat(s.cfg.Assets, base); err == nil {
+				return true
+			}
+		}
+	}
+	return false
 }

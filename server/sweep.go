@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -90,7 +92,7 @@ func (s *Server) createSweep(c echo.Context) error {
 		return err
 	}
 	job := &sweep.Job{ID: newRunID(), ScenarioID: ScenarioID(canonical), Scenario: canonical, Spec: spec,
-		Total: sw.Points(), RunsTotal: sw.Units()}
+		Total: sw.Points(), RunsTotal: sw.Units(), Order: sw.PointOrder()}
 	if err := s.cfg.Store.CreateSweep(c.Request().Context(), job); err != nil {
 		return err
 	}
@@ -186,6 +188,11 @@ func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	pairs := []any{"id", job.ID, "status", job.Status, "done", len(job.Points), "total", job.Total,
 		"runs_done", job.RunsDone, "runs_total", job.RunsTotal, "scenario_id", job.ScenarioID, "spec", job.Spec,
 		"created_at", job.CreatedAt.Format(core.TimeFormat), "updated_at", job.UpdatedAt.Format(core.TimeFormat)}
+	workers := job.Workers
+	if workers == nil {
+		workers = map[string]int{}
+	}
+	pairs = append(pairs, "workers", workers)
 	if job.Error != "" {
 		pairs = append(pairs, "error", job.Error)
 	}
@@ -258,8 +265,8 @@ func (s *Server) deleteSweep(c echo.Context) error {
 		return err
 	}
 	s.mu.Lock()
-	if cancel := s.active[id]; cancel != nil {
-		cancel()
+	if w := s.active[id]; w != nil {
+		w.cancel()
 	}
 	s.mu.Unlock()
 	if job.Status == sweep.Done || job.Status == sweep.Failed {
@@ -269,16 +276,37 @@ func (s *Server) deleteSweep(c echo.Context) error {
 	return s.writeSweep(c, http.StatusOK, job)
 }
 
-// RunSweeps works sweep jobs until ctx ends: it claims the oldest job that is
-// queued (or whose server stopped: its lease ran out), runs its remaining
-// points on the worker pool, stores each point as it completes and the
-// result at the end. One job at a time per server; several servers on one
-// database share the jobs. When ctx ends mid-job the job's lease is given up,
-// so that the next server to look (this one restarted, or another) resumes it.
+// RunSweeps works sweep points until ctx ends. Whenever some of its
+// --sweep-workers are free it claims points of the oldest unfinished job
+// for them (queued or running, posted to any replica: a job is shared by
+// every replica with free workers), runs their replications, stores each
+// point as it completes, and goes on; the replica storing a job's last point
+// writes its result. When ctx ends, the points it holds are released, so
+// that the next replica to look (this one restarted, or another) takes them.
 func (s *Server) RunSweeps(ctx context.Context) {
+	workers := pool.Workers(s.cfg.SweepWorkers)
+	free := make(chan struct{}, workers) // one token per free worker
+	for range workers {
+		free <- struct{}{}
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for ctx.Err() == nil {
-		job, err := s.cfg.Store.ClaimSweep(ctx, s.owner, s.cfg.SweepLease)
+		select { // at least one free worker
+		case <-ctx.Done():
+			return
+		case <-free:
+		}
+		n := 1
+		for n < workers && len(free) > 0 {
+			<-free
+			n++
+		}
+		job, points, err := s.cfg.Store.ClaimSweepPoints(ctx, s.owner, n, s.cfg.SweepLease)
 		if err != nil {
+			for range n {
+				free <- struct{}{}
+			}
 			if core.ErrorCode(err) != core.ENOTFOUND && ctx.Err() == nil {
 				s.log.Error("sweeps: claim", "err", err)
 			}
@@ -289,59 +317,202 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
-		s.workSweep(ctx, job)
+		if s.workingOther(job.ID) {
+			// One job at a time per replica: its compiled points are the one
+			// share of the memory budget a sweep job has. Give the points
+			// back and wait for this replica's batches of the other job.
+			if err := s.cfg.Store.ReleaseSweepUnits(ctx, job.ID, s.owner); err != nil && ctx.Err() == nil {
+				s.log.Error("sweeps: release", "sweep", job.ID, "err", err)
+			}
+			for range n {
+				free <- struct{}{}
+			}
+			select {
+			case <-ctx.Done():
+			case <-s.batchDone:
+			case <-time.After(sweepPoll):
+			}
+			continue
+		}
+		w, err := s.startWork(ctx, job) // registered before the next claim looks
+		if err != nil {
+			s.failSweep(context.WithoutCancel(ctx), job.ID, err.Error())
+			for range n {
+				free <- struct{}{}
+			}
+			continue
+		}
+		reps := max(1, job.RunsTotal/max(job.Total, 1))
+		use := min(n, len(points)*reps)
+		for range n - use { // the claim holds fewer runs than workers were free
+			free <- struct{}{}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.workPoints(ctx, job.ID, w, points, use)
+			for range use {
+				free <- struct{}{}
+			}
+			select {
+			case s.batchDone <- struct{}{}:
+			default:
+			}
+		}()
 	}
 }
 
-// workSweep runs one claimed job to its end (or until it is canceled, or ctx ends).
-func (s *Server) workSweep(ctx context.Context, job *sweep.Job) {
-	id := job.ID
-	// The store calls below use a context of their own, so that a job's end
-	// is still written while the server shuts down.
-	store := context.WithoutCancel(ctx)
-	sw, points, err := compileJob(job)
+// jobWork is a job this server works points of: the context its batches
+// run under (canceled by DELETE) and how many batches run.
+type jobWork struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	batches int
+	sweep   *sweep.Sweep // compiled once per job while this server works it
+}
+
+// startWork registers a batch of job id and returns the job's work record.
+func (s *Server) startWork(ctx context.Context, job *sweep.Job) (*jobWork, error) {
+	sw, err := s.compiledJob(job)
 	if err != nil {
-		s.finishSweep(store, id, sweep.Failed, nil, job.RunsDone, err.Error())
-		return
+		return nil, err
 	}
-	jobCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	s.mu.Lock()
-	s.active[id] = cancel
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.active[job.ID]
+	if w == nil {
+		w = &jobWork{sweep: sw}
+		w.ctx, w.cancel = context.WithCancel(ctx)
+		s.active[job.ID] = w
+	}
+	w.batches++
+	return w, nil
+}
+
+// compiledJobs is how many compiled sweeps a server keeps: a job's points
+// are claimed a few at a time, and compiling every point of the grid again
+// for each claim would cost more than running them. One: a replica works
+// one job at a time, and its compiled points are what the memory budget's
+// sweep share counts.
+const compiledJobs = 1
+
+// compiledJob returns the job's sweep compiled, from the server's small
+// cache of the last jobs it worked.
+func (s *Server) compiledJob(job *sweep.Job) (*sweep.Sweep, error) {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	for i, c := range s.compiled {
+		if c.id == job.ID {
+			s.compiled = append(append([]compiledSweep{c}, s.compiled[:i]...), s.compiled[i+1:]...)
+			return c.sweep, nil
+		}
+	}
+	sw, _, err := compileJob(job)
+	if err != nil {
+		return nil, err
+	}
+	s.compiled = append([]compiledSweep{{job.ID, sw}}, s.compiled[:min(len(s.compiled), compiledJobs-1)]...)
+	return sw, nil
+}
+
+// forgetCompiled drops job id's compiled sweep (the job is done).
+func (s *Server) forgetCompiled(id string) {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	s.compiled = slices.DeleteFunc(s.compiled, func(c compiledSweep) bool { return c.id == id })
+}
+
+// compiledSweep is one entry of the server's compiled sweeps.
+type compiledSweep struct {
+	id    string
+	sweep *sweep.Sweep
+}
+
+// workingOther says whether this replica runs points of a job other than id.
+func (s *Server) workingOther(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for other := range s.active {
+		if other != id {
+			return true
+		}
+	}
+	return false
+}
+
+// endWork unregisters a batch of job id.
+func (s *Server) endWork(id string, w *jobWork) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.batches--; w.batches == 0 {
+		w.cancel()
 		delete(s.active, id)
-		s.mu.Unlock()
-	}()
-	go s.heartbeat(jobCtx, cancel, id)
-	res, err := pool.Sweep(jobCtx, sw, pool.SweepOptions{Workers: s.cfg.SweepWorkers, MaxRequests: s.cfg.MaxRequests,
-		MaxRunTime: s.cfg.MaxRunTime, Restored: points,
-		OnPoint: func(p *sweep.Point, done int) error {
+	}
+}
+
+// workPoints runs the claimed points of job id (registered as w by
+// startWork) on workers goroutines and stores each (the last one with the
+// job's result).
+func (s *Server) workPoints(ctx context.Context, id string, w *jobWork, points []int, workers int) {
+	// The store calls below use a context of their own, so that a point's
+	// end is still written while the server shuts down.
+	store := context.WithoutCancel(ctx)
+	defer s.endWork(id, w)
+	sw := w.sweep
+	batchCtx, cancel := context.WithCancel(w.ctx)
+	defer cancel()
+	go s.heartbeat(batchCtx, cancel, id)
+	final := func(bodies [][]byte) ([]byte, error) { return finalSweep(sw, bodies) }
+	err := pool.SweepPoints(batchCtx, sw, points, pool.SweepOptions{Workers: workers, MaxRequests: s.cfg.MaxRequests,
+		MaxRunTime: s.cfg.MaxRunTime,
+		OnPoint: func(p *sweep.Point, _ int) error {
 			body, err := json.Marshal(p)
 			if err != nil {
 				return err
 			}
-			return s.cfg.Store.SaveSweepPoint(store, id, s.owner, p.Index, body, done, s.cfg.SweepLease)
+			done, err := s.cfg.Store.SaveSweepUnit(store, id, s.owner, p.Index, body, s.cfg.SweepLease, final)
+			if done {
+				s.forgetCompiled(id)
+			}
+			return err
 		}})
 	switch {
 	case err == nil:
-		s.finishSweep(store, id, sweep.Done, sweep.Encode(res), sw.Units(), "")
 	case ctx.Err() != nil:
-		if err := s.cfg.Store.ReleaseSweep(store, id, s.owner); err != nil {
+		if err := s.cfg.Store.ReleaseSweepUnits(store, id, s.owner); err != nil {
 			s.log.Error("sweeps: release", "sweep", id, "err", err)
 		}
 	case errors.Is(err, context.Canceled) || core.ErrorCode(err) == core.ECONFLICT:
-		// Canceled (DELETE here or on another server), or the lease ran out
-		// (this server stalled; another may have taken over): nothing to
-		// write, the store refuses this server's writes to the job now.
+		// Canceled (DELETE here or on another replica), or a lease ran out
+		// (this server stalled; another may have taken the point over):
+		// nothing to write, the store refuses this server's late points.
+		if err := s.cfg.Store.ReleaseSweepUnits(store, id, s.owner); err != nil {
+			s.log.Error("sweeps: release", "sweep", id, "err", err)
+		}
 	default:
-		s.finishSweep(store, id, sweep.Failed, nil, 0, err.Error())
+		s.failSweep(store, id, err.Error())
 	}
 }
 
-// heartbeat renews the job's lease a few times per lease period, and cancels
-// the job when the store says it is no longer this server's (canceled).
+// finalSweep is a job's result from all its stored points: the bytes the
+// CLI prints for the same sweep.
+func finalSweep(sw *sweep.Sweep, bodies [][]byte) ([]byte, error) {
+	r := sw.NewReducer()
+	for _, b := range bodies {
+		var p sweep.Point
+		if err := json.Unmarshal(b, &p); err != nil {
+			return nil, fmt.Errorf("stored point: %w", err)
+		}
+		if err := r.Restore(&p); err != nil {
+			return nil, err
+		}
+	}
+	return sweep.Encode(r.Result()), nil
+}
+
+// heartbeat renews this server's leases on the job's points a few times per
+// lease period, and cancels the batch when the store says the job is no
+// longer running (canceled, failed, done).
 func (s *Server) heartbeat(ctx context.Context, cancel context.CancelFunc, id string) {
 	t := time.NewTicker(max(s.cfg.SweepLease/3, time.Millisecond))
 	defer t.Stop()
@@ -350,7 +521,7 @@ func (s *Server) heartbeat(ctx context.Context, cancel context.CancelFunc, id st
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			err := s.cfg.Store.RenewSweep(ctx, id, s.owner, s.cfg.SweepLease)
+			err := s.cfg.Store.RenewSweepUnits(ctx, id, s.owner, s.cfg.SweepLease)
 			if core.ErrorCode(err) == core.ECONFLICT || core.ErrorCode(err) == core.ENOTFOUND {
 				cancel()
 				return
@@ -359,9 +530,8 @@ func (s *Server) heartbeat(ctx context.Context, cancel context.CancelFunc, id st
 	}
 }
 
-func (s *Server) finishSweep(ctx context.Context, id, status string, result []byte, runs int, msg string) {
-	err := s.cfg.Store.FinishSweep(ctx, id, s.owner, status, result, runs, msg)
-	if err != nil && core.ErrorCode(err) != core.ECONFLICT {
-		s.log.Error("sweeps: finish", "sweep", id, "status", status, "err", err)
+func (s *Server) failSweep(ctx context.Context, id, msg string) {
+	if err := s.cfg.Store.FailSweep(ctx, id, msg); err != nil {
+		s.log.Error("sweeps: fail", "sweep", id, "err", err)
 	}
 }

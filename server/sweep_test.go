@@ -34,6 +34,7 @@ type sweepJob struct {
 	RunsDone  int              `json:"runs_done"`
 	RunsTotal int              `json:"runs_total"`
 	Error     string           `json:"error"`
+	Workers   map[string]int   `json:"workers"`
 	Result    *json.RawMessage `json:"result"`
 }
 
@@ -293,5 +294,32 @@ func TestCompareVariants(t *testing.T) {
 	p := wantProblem(t, rec, "/api/v1/compare", http.StatusUnprocessableEntity, "invalid")
 	if !strings.Contains(p.Detail, "SERVERS.simpserv.MIN") {
 		t.Errorf("detail %q does not name the key", p.Detail)
+	}
+}
+
+// TestSweepJobTwoServersShare: two servers (replicas "one" and "two") on one
+// database work one sweep together, point by point: both report points in
+// workers, the counts add up to the grid, and the result is the bytes of
+// the sweep run straight through.
+func TestSweepJobTwoServersShare(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.SweepWorkers, c.ReplicaID = 1, "one" })
+	vary := []string{"rate_scale=0.2..4/0.2"}
+	id := h.postSweep(sweepBody(t, vary, 5, ""))
+	h2 := &harness{t: t, db: h.db, logs: h.logs, srv: New(Config{Store: h.db, Assets: testAssets, SweepWorkers: 1,
+		ReplicaID: "two", AllowedHosts: []string{"example.com"}})}
+	h.startSweeps()
+	h2.startSweeps()
+	j := h2.waitSweep(id, sweep.Done, sweep.Failed)
+	if j.Status != sweep.Done || j.Workers["one"] == 0 || j.Workers["two"] == 0 || len(j.Workers) != 2 ||
+		j.Workers["one"]+j.Workers["two"] != j.Total || j.Total != 20 {
+		t.Fatalf("job: %s, %d points, workers %v; want done, 20 points shared by one and two", j.Status, j.Total, j.Workers)
+	}
+	want := expectedSweep(t, sweep.Spec{Vary: vary, Replications: 5})
+	got, _ := json.Marshal(j.Result)
+	var a, b bytes.Buffer
+	json.Compact(&a, got)
+	json.Compact(&b, want)
+	if a.String() != b.String() {
+		t.Errorf("shared job's result differs from a sweep straight through")
 	}
 }

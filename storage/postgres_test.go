@@ -215,17 +215,21 @@ func TestPostgresLeaseByDatabaseClock(t *testing.T) {
 	if err := behind.CreateSweep(ctx, sweepJob("job-clock", 1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := behind.ClaimSweep(ctx, "behind", time.Minute); err != nil {
+	if _, _, err := behind.ClaimSweepPoints(ctx, "behind", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if j, err := ahead.ClaimSweep(ctx, "ahead", time.Minute); core.ErrorCode(err) != core.ENOTFOUND {
-		t.Fatalf("claim by the replica an hour ahead: %+v, %v; want not found (the lease runs by the database's clock)", j, err)
+	if j, pts, err := ahead.ClaimSweepPoints(ctx, "ahead", 1, time.Minute); core.ErrorCode(err) != core.ENOTFOUND {
+		t.Fatalf("claim by the replica an hour ahead: %+v %v, %v; want not found (the lease runs by the database's clock)", j, pts, err)
 	}
-	if err := behind.SaveSweepPoint(ctx, "job-clock", "behind", 0, []byte(`{"index":0}`), 1, time.Minute); err != nil {
+	if err := behind.RenewSweepUnits(ctx, "job-clock", "behind", time.Minute); err != nil {
+		t.Errorf("renewal by the replica an hour behind, within its lease: %v", err)
+	}
+	var lease time.Time
+	if err := behind.pool.QueryRow(ctx, "SELECT lease_until FROM sweep_units WHERE job_id = 'job-clock'").Scan(&lease); err != nil ||
+		lease.Sub(time.Now()) > 2*time.Minute || lease.Sub(time.Now()) < 30*time.Second {
+		t.Errorf("lease until %v (now %v), %v; want about a minute from the database's now", lease, time.Now(), err)
+	}
+	if _, err := behind.SaveSweepUnit(ctx, "job-clock", "behind", 0, []byte(`{"index":0}`), time.Minute, nil); err != nil {
 		t.Errorf("save by the replica an hour behind, within its lease: %v", err)
-	}
-	j, err := ahead.Sweep(ctx, "job-clock")
-	if err != nil || j.LeaseUntil.Sub(time.Now()) > 2*time.Minute || j.LeaseUntil.Sub(time.Now()) < 30*time.Second {
-		t.Errorf("lease until %v (now %v), want about a minute from the database's now", j.LeaseUntil, time.Now())
 	}
 }

@@ -57,23 +57,23 @@ type Store interface {
 	CreateSweep(ctx context.Context, j *sweep.Job) error
 	// Sweep returns a job with its points so far.
 	Sweep(ctx context.Context, id string) (*sweep.Job, error)
-	// ClaimSweep gives owner, for lease, the oldest job that is queued or
-	// running under a lease that ran out (its server stopped); ENOTFOUND
-	// when there is none. Two servers never claim the same job at once.
-	ClaimSweep(ctx context.Context, owner string, lease time.Duration) (*sweep.Job, error)
-	// SaveSweepPoint stores a finished point (a sweep.Point as JSON) of
-	// owner's running job, records the runs done and renews the lease.
-	// ECONFLICT when the job is no longer owner's (canceled, or claimed by
-	// another server after the lease ran out); so do the next three.
-	SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error
-	// RenewSweep extends owner's lease on its running job.
-	RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error
-	// FinishSweep ends owner's running job: done with its result, or failed
-	// with a message.
-	FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error
-	// ReleaseSweep gives up owner's lease (a server shutting down), so the
-	// next claim by any server resumes the job at once.
-	ReleaseSweep(ctx context.Context, id, owner string) error
+	// ClaimSweepPoints gives owner, for lease, free points of the oldest
+	// unfinished job (enough for maxRuns runs, at least one); ENOTFOUND when
+	// no job has a free point. Two replicas never hold the same point.
+	ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error)
+	// SaveSweepUnit stores a point (a sweep.Point as JSON) owner computed
+	// under its lease and renews owner's other points of the job; the last
+	// point of a job also stores its result (made by final) and ends it.
+	// ECONFLICT when the point is no longer owner's (lease ran out, stored
+	// by another) or the job is not running; so does RenewSweepUnits.
+	SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final FinalFunc) (done bool, err error)
+	// RenewSweepUnits extends owner's leases on the points it holds of a job.
+	RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error
+	// ReleaseSweepUnits frees owner's points of a job (a replica shutting
+	// down), so the next claim by any replica takes them at once.
+	ReleaseSweepUnits(ctx context.Context, id, owner string) error
+	// FailSweep ends a queued or running job as failed, with a message.
+	FailSweep(ctx context.Context, id, msg string) error
 	// CancelSweep cancels a queued or running job and returns it; an ended
 	// job is returned unchanged.
 	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)

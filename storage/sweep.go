@@ -38,6 +38,9 @@ func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 	if err != nil {
 		return translate(err)
 	}
+	if err := insertUnits(ctx, tx, j); err != nil {
+		return translate(err)
+	}
 	return translate(tx.Commit())
 }
 
@@ -69,27 +72,6 @@ func (db *DB) Sweep(ctx context.Context, id string) (*sweep.Job, error) {
 	return readSweep(ctx, db.read, id)
 }
 
-// ClaimSweep gives the oldest job that is queued, or running under a lease
-// that has run out, to owner for lease: status running, owner and lease
-// set. ENOTFOUND when there is none. (PostgreSQL: the same with SELECT ...
-// FOR UPDATE SKIP LOCKED.)
-func (db *DB) ClaimSweep(ctx context.Context, owner string, lease time.Duration) (_ *sweep.Job, err error) {
-	if err := db.checkFile(); err != nil {
-		return nil, err
-	}
-	defer db.noteWrite(&err)
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	var id string
-	err = db.write.QueryRowContext(ctx, `UPDATE sweep_jobs SET status = 'running', owner = ?, lease_until = ?, updated_at = ?
-		WHERE id = (SELECT id FROM sweep_jobs WHERE status = 'queued' OR (status = 'running' AND lease_until < ?)
-		ORDER BY seq LIMIT 1) RETURNING id`, owner, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat),
-		now.Format(core.TimeFormat)).Scan(&id)
-	if err != nil {
-		return nil, notFound(err, "sweep job to claim")
-	}
-	return db.sweepWrite(ctx, id)
-}
-
 // sweepWrite reads a job through the write connection (it sees its own writes).
 func (db *DB) sweepWrite(ctx context.Context, id string) (*sweep.Job, error) {
 	return readSweep(ctx, db.write, id)
@@ -114,89 +96,11 @@ func readSweep(ctx context.Context, conn *sql.DB, id string) (*sweep.Job, error)
 		}
 		j.Points = append(j.Points, b)
 	}
-	return j, translate(rows.Err())
-}
-
-// owned checks, in tx, that owner still holds the running job id under a
-// lease that has not run out at now; ECONFLICT when it was canceled or
-// claimed by another server meanwhile, or when the lease ran out (a server
-// that stalled past its lease has lost the job even before another claims
-// it, so that whatever it writes late is refused).
-func owned(ctx context.Context, tx *sql.Tx, id, owner string, now time.Time) error {
-	var status, who, lease string
-	err := tx.QueryRowContext(ctx, "SELECT status, owner, lease_until FROM sweep_jobs WHERE id = ?", id).Scan(&status, &who, &lease)
-	if err != nil {
-		return notFound(err, "sweep %s", id)
+	if err := rows.Err(); err != nil {
+		return nil, translate(err)
 	}
-	if status != sweep.Running || who != owner {
-		return core.Errorf(core.ECONFLICT, "sweep %s is %s (owner %q), no longer this server's", id, status, who)
-	}
-	if lease < now.Format(core.TimeFormat) { // fixed-width text: text order is time order; '' is released
-		return core.Errorf(core.ECONFLICT, "sweep %s: this server's lease ran out, the job is left to the next claim", id)
-	}
-	return nil
-}
-
-// SaveSweepPoint stores a finished point of a job owner holds, with the runs
-// done so far, and renews the lease. ECONFLICT when the job is no longer
-// owner's running job (canceled, or claimed by another after the lease ran out).
-func (db *DB) SaveSweepPoint(ctx context.Context, id, owner string, point int, body []byte, runsDone int, lease time.Duration) error {
-	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sweep_points(job_id, point, body) VALUES (?,?,?)
-		ON CONFLICT(job_id, point) DO NOTHING`, id, point, body); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
-			runsDone, now.Add(lease).Format(core.TimeFormat), now.Format(core.TimeFormat), id)
-		return err
-	})
-}
-
-// asOwner runs write in one write transaction, after checking that owner
-// still holds the running job id under a live lease (owned); now is the
-// lease clock read once the write lock is held. Driver errors are translated.
-func (db *DB) asOwner(ctx context.Context, id, owner string, write func(tx *sql.Tx, now time.Time) error) (err error) {
-	if err := db.checkFile(); err != nil {
-		return err
-	}
-	defer db.noteWrite(&err)
-	tx, err := db.write.BeginTx(ctx, nil) // immediate: holds the write lock from here
-	if err != nil {
-		return translate(err)
-	}
-	defer tx.Rollback()
-	now := db.Now().UTC().Truncate(time.Millisecond)
-	if err := owned(ctx, tx, id, owner, now); err != nil {
-		return err
-	}
-	if err := write(tx, now); err != nil {
-		return translate(err)
-	}
-	return translate(tx.Commit())
-}
-
-// RenewSweep extends owner's lease on a running job; ECONFLICT when the job
-// is no longer owner's (a canceled job answers so: the worker then stops).
-func (db *DB) RenewSweep(ctx context.Context, id, owner string, lease time.Duration) error {
-	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = ? WHERE id = ?`,
-			now.Add(lease).Format(core.TimeFormat), id)
-		return err
-	})
-}
-
-// FinishSweep ends owner's running job: done with its result, or failed
-// with a message. ECONFLICT when it is no longer owner's.
-func (db *DB) FinishSweep(ctx context.Context, id, owner, status string, result []byte, runsDone int, msg string) error {
-	if status != sweep.Done && status != sweep.Failed {
-		return core.Errorf(core.EINVALID, "finish sweep %s: status %q is not done or failed", id, status)
-	}
-	return db.asOwner(ctx, id, owner, func(tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET status = ?, result = ?, runs_done = MAX(runs_done, ?), error = ?,
-		owner = '', lease_until = '', updated_at = ? WHERE id = ?`,
-			status, result, runsDone, msg, now.Format(core.TimeFormat), id)
-		return err
-	})
+	j.Workers, err = sweepWorkers(ctx, conn, id)
+	return j, translate(err)
 }
 
 // CancelSweep cancels a queued or running job and returns it; a job already
@@ -214,15 +118,4 @@ func (db *DB) CancelSweep(ctx context.Context, id string) (_ *sweep.Job, err err
 		return nil, translate(err)
 	}
 	return db.sweepWrite(ctx, id)
-}
-
-// ReleaseSweep gives up owner's lease on a running job (a server shutting
-// down mid-job) so that the next claim, by any server, resumes it at once.
-func (db *DB) ReleaseSweep(ctx context.Context, id, owner string) (err error) {
-	if err := db.checkFile(); err != nil {
-		return err
-	}
-	defer db.noteWrite(&err)
-	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET lease_until = '' WHERE id = ? AND owner = ? AND status = 'running'`, id, owner)
-	return translate(err)
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -460,13 +461,17 @@ func cliSweep(t *testing.T, args ...string) []byte {
 // without the playground (frontend/dist holds only its placeholder).
 func requireBuilt(t *testing.T, base string) {
 	t.Helper()
-	resp, err := http.Get(base + "/tuxlb.wasm")
+	resp, err := http.Get(base + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
+	page, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /tuxlb.wasm: status %d: the binary has no playground built in; run `go tool task build` (it builds frontend/dist first)", resp.StatusCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(page, []byte("/assets/index-")) {
+		t.Fatalf("GET /: status %d, no /assets/index-*.js: the binary has no playground built in; run `go tool task build` (it builds frontend/dist first)", resp.StatusCode)
 	}
 }
 

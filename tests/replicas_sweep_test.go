@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -18,11 +19,12 @@ import (
 
 // sweepStatus is the part of GET /api/v1/sweeps/{id} these tests read.
 type sweepStatus struct {
-	Status string          `json:"status"`
-	Done   int             `json:"done"`
-	Total  int             `json:"total"`
-	Error  string          `json:"error"`
-	Result json.RawMessage `json:"result"`
+	Status  string          `json:"status"`
+	Done    int             `json:"done"`
+	Total   int             `json:"total"`
+	Error   string          `json:"error"`
+	Workers map[string]int  `json:"workers"`
+	Result  json.RawMessage `json:"result"`
 }
 
 // getSweepJob GETs a sweep job from p, insisting on 200.
@@ -84,21 +86,47 @@ func pollUntil(t *testing.T, timeout time.Duration, what string, cond func() boo
 	}
 }
 
-// TestReplicasSweepSurvivesKill: a sweep job posted to replica A is worked
-// by A; A is killed (kill -9) after it stored some points; replica B, on the
-// same PostgreSQL database, takes the job over once A's lease has run out
-// and finishes it. Every point is stored exactly once, both replicas show
-// the progress while the job runs, and the result is the bytes `tuxlb sweep
-// --format json` prints for the same sweep.
+// unitRows reads the claimed points of job id: point -> owner, for
+// the points whose lease has not run out by the database's clock.
+func unitRows(t *testing.T, db *pgx.Conn, id string) map[int]string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	rows, err := db.Query(ctx, `SELECT point, owner FROM sweep_units WHERE job_id = $1 AND lease_until >= clock_timestamp()`, id)
+	if err != nil {
+		t.Fatalf("read sweep_units of %s: %v", id, err)
+	}
+	out := map[int]string{}
+	var p int
+	var owner string
+	if _, err := pgx.ForEachRow(rows, []any{&p, &owner}, func() error { out[p] = owner; return nil }); err != nil {
+		t.Fatalf("read sweep_units of %s: %v", id, err)
+	}
+	return out
+}
+
+// TestReplicasSweepSurvivesKill: two replicas A and B on one PostgreSQL
+// database share one sweep point by point: both compute points of it and
+// GET /api/v1/sweeps/{id} reports both in "workers". A is killed (kill -9)
+// while it holds a point; that point stays A's until its lease runs out,
+// then B takes it and finishes the sweep. Every point is stored exactly
+// once, and the result is the bytes `tuxlb sweep --format json` prints for
+// the same sweep.
 func TestReplicasSweepSurvivesKill(t *testing.T) {
 	const (
 		lease = 2 * time.Second
-		total = 10 // points of the grid below
-		reps  = 30
+		total = 20 // points of the grid below
+		reps  = 100
 	)
-	vary := []string{"rate_scale=0.3..1.2/0.1"}
+	// About half a second of one core a point: long enough for both
+	// replicas (which look for work every second) to take points.
+	vary := []string{"rate_scale=0.5..1.45/0.05"}
 	url := pgtest.Database(t)
-	scenarioPath := filepath.Join(repoRoot(t), "tests", "testdata", "api-scenario.json")
+	scenarioPath := filepath.Join(repoRoot(t), "examples", "mp-netload.json")
+	scenario, err := os.ReadFile(scenarioPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// What the CLI prints for the same sweep (with its own number of workers).
 	cli := exec.Command(binaryPath(t), "sweep", scenarioPath, "--vary", vary[0],
@@ -116,11 +144,13 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 	}
 	defer db.Close(context.Background())
 
-	// One worker each, so that points finish one after another and A is
-	// killed mid-job; a short lease, so that B takes over within seconds.
+	// One worker each, so that each replica holds one point at a time and
+	// the points finish one after another; a short lease, so that B takes
+	// A's point over within seconds.
 	flags := []string{"--sweep-workers", "1", "--sweep-lease", lease.String()}
-	a := startServer(t, url, flags...)
-	body, err := json.Marshal(map[string]any{"scenario": json.RawMessage(apiScenario(t)), "vary": vary, "replications": reps})
+	a := startServer(t, url, append(flags, "--replica-id", "A")...)
+	b := startServer(t, url, append(flags, "--replica-id", "B")...)
+	body, err := json.Marshal(map[string]any{"scenario": json.RawMessage(scenario), "vary": vary, "replications": reps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,65 +160,60 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
 	}
 	id := created.ID
-	// A is the only replica yet: the job it claims is A's.
-	pollUntil(t, 30*time.Second, "A claims the job", func() bool { return readJob(t, db, id).status == "running" })
-	ownerA := readJob(t, db, id).owner
-	b := startServer(t, url, flags...)
 
-	// Progress from both replicas while A works: running, with at least the
-	// points already in the database.
-	var stored int
-	pollUntil(t, 60*time.Second, "A stores its first point", func() bool {
-		stored = len(readJob(t, db, id).points)
-		return stored > 0
+	// Both replicas work the one sweep: each stores points, and both show
+	// the progress and the workers. As soon as A holds a point again, kill it.
+	var held []int
+	pollUntil(t, 120*time.Second, "A and B each store a point, and A holds another", func() bool {
+		j := getSweepJob(t, b, id)
+		if j.Status != "running" && j.Status != "queued" {
+			t.Fatalf("the job ended (%s, workers %v) before A was killed: make its points longer", j.Status, j.Workers)
+		}
+		if j.Workers["A"] == 0 || j.Workers["B"] == 0 {
+			return false
+		}
+		held = held[:0]
+		for p, owner := range unitRows(t, db, id) {
+			if owner == "A" {
+				held = append(held, p)
+			}
+		}
+		return len(held) > 0
 	})
 	for name, p := range map[string]*serverProc{"A": a, "B": b} {
 		j := getSweepJob(t, p, id)
-		if j.Status != "running" || j.Total != total || j.Done < stored || j.Done > total {
-			t.Errorf("replica %s while A works: status %q, done %d of %d; want running, at least %d of %d",
-				name, j.Status, j.Done, j.Total, stored, total)
+		if j.Status != "running" || j.Total != total || j.Done < 2 || j.Done >= total || j.Workers["A"] == 0 || j.Workers["B"] == 0 {
+			t.Errorf("replica %s while both work: status %q, done %d of %d, workers %v; want running, both in workers",
+				name, j.Status, j.Done, j.Total, j.Workers)
 		}
 	}
-
 	a.Kill(t)
 	killed := time.Now()
-	row := readJob(t, db, id)
-	if row.status != "running" || row.owner != ownerA || len(row.points) == 0 || len(row.points) >= total || row.leaseUntil == nil {
-		t.Fatalf("after kill -9 of A the job is %s (owner %q, A is %q) with %d of %d points, lease %v; want running, A's, some points",
-			row.status, row.owner, ownerA, len(row.points), total, row.leaseUntil)
-	}
-	leaseEnd := *row.leaseUntil
-	t.Logf("A killed with %d of %d points stored; its lease ends %s after the kill", len(row.points), total, leaseEnd.Sub(killed))
-	// Until the lease runs out nobody works the job; B shows the progress A left.
-	if j := getSweepJob(t, b, id); j.Status != "running" || j.Done != len(row.points) || j.Total != total {
-		t.Errorf("replica B after A died: status %q, done %d of %d; want running, %d of %d",
-			j.Status, j.Done, j.Total, len(row.points), total)
+	storedByA := getSweepJob(t, b, id).Workers["A"]
+	t.Logf("A killed holding points %v, with %d points stored by A", held, storedByA)
+	// Until its lease runs out, A's point is nobody else's.
+	if units := unitRows(t, db, id); time.Since(killed) < lease/2 {
+		for _, p := range held {
+			if units[p] != "A" {
+				t.Errorf("point %d right after A's kill: owner %q, want still A's (lease running)", p, units[p])
+			}
+		}
 	}
 
-	// B takes the job over after the lease ran out, and finishes it.
-	var takenAt time.Time
-	pollUntil(t, 60*time.Second, "B takes the job over", func() bool {
-		r := readJob(t, db, id)
-		if r.owner != ownerA {
-			takenAt = time.Now()
-			return true
-		}
-		return false
-	})
-	if takenAt.Before(leaseEnd) {
-		t.Errorf("B took the job over at %s, before A's lease ran out at %s", takenAt.Format(time.RFC3339Nano), leaseEnd.Format(time.RFC3339Nano))
-	}
 	var final sweepStatus
-	pollUntil(t, 60*time.Second, "B finishes the job", func() bool {
+	pollUntil(t, 120*time.Second, "B finishes the job", func() bool {
 		final = getSweepJob(t, b, id)
 		return final.Status != "running"
 	})
 	if final.Status != "done" || final.Done != total || final.Total != total {
 		t.Fatalf("job after B: status %q (%s), done %d of %d; want done, %d of %d", final.Status, final.Error, final.Done, final.Total, total, total)
 	}
+	if final.Workers["A"] != storedByA || final.Workers["A"]+final.Workers["B"] != total || len(final.Workers) != 2 {
+		t.Errorf("workers at the end: %v; want A's %d points and B the rest of %d", final.Workers, storedByA, total)
+	}
 
 	// The database: every point exactly once, all the runs, the CLI's bytes.
-	row = readJob(t, db, id)
+	row := readJob(t, db, id)
 	if len(row.points) != total {
 		t.Errorf("sweep_points rows: got %d, want %d (%v)", len(row.points), total, row.points)
 	}
@@ -198,18 +223,22 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 			break
 		}
 	}
-	if row.status != "done" || row.owner != "" || row.runsDone != row.runsTotal || row.runsTotal != total*reps {
-		t.Errorf("sweep_jobs row: status %q owner %q runs %d of %d; want done, no owner, %d of %d",
-			row.status, row.owner, row.runsDone, row.runsTotal, total*reps, total*reps)
+	var byB int
+	if err := db.QueryRow(context.Background(), "SELECT count(*) FROM sweep_points WHERE job_id = $1 AND worker = 'B' AND point = ANY($2)",
+		id, held).Scan(&byB); err != nil || byB != len(held) {
+		t.Errorf("the points A held when killed (%v): %d stored by B (%v), want all", held, byB, err)
+	}
+	if row.status != "done" || row.runsDone != row.runsTotal || row.runsTotal != total*reps {
+		t.Errorf("sweep_jobs row: status %q runs %d of %d; want done, %d of %d",
+			row.status, row.runsDone, row.runsTotal, total*reps, total*reps)
 	}
 	if !bytes.Equal(row.result, want) {
 		t.Errorf("stored result (%d bytes) differs from tuxlb sweep --format json (%d bytes):\n%s\nwant:\n%s",
 			len(row.result), len(want), row.result, want)
 	}
-	// Both replicas' API (B, and A's replacement reading the same rows) answer those bytes.
 	if !bytes.Equal(final.Result, bytes.TrimRight(want, "\n")) {
 		t.Errorf("GET result from B differs from tuxlb sweep --format json:\n%s\nwant:\n%s", final.Result, want)
 	}
-	a2 := startServer(t, url, flags...)
+	a2 := startServer(t, url, append(flags, "--replica-id", "A2")...)
 	sameOnBoth(t, a2, b, "/api/v1/sweeps/"+id)
 }

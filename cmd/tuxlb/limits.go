@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -187,6 +188,8 @@ func (o *serveOptions) check(args []string) error {
 		return fmt.Errorf("--sweep-workers: must be a positive number, got %d", o.sweepWorkers)
 	case o.sweepLease <= 0:
 		return fmt.Errorf("--sweep-lease: must be a positive duration such as 30s, got %s", o.sweepLease)
+	case strings.TrimSpace(o.replicaID) == "" || len(o.replicaID) > 200:
+		return fmt.Errorf("--replica-id: want a name of 1 to 200 characters, got %q", o.replicaID)
 	case o.logFormat != "text" && o.logFormat != "json":
 		return fmt.Errorf("--log-format: want text or json, got %q", o.logFormat)
 	}

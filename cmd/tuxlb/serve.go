@@ -44,6 +44,7 @@ type serveOptions struct {
 	maxSweepRequests          int64
 	sweepWorkers              int
 	sweepLease                time.Duration
+	replicaID                 string
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -125,7 +126,8 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.IntVar(&o.maxSweepPoints, "max-sweep-points", int(maxSweepPoints), "most points (grid size) of one sweep [TUXLB_MAX_SWEEP_POINTS]")
 	fs.Int64Var(&o.maxSweepRequests, "max-sweep-requests", maxSweepRequests, "most requests of one sweep, over all its points and replications [TUXLB_MAX_SWEEP_REQUESTS]")
 	fs.IntVar(&o.sweepWorkers, "sweep-workers", int(sweepWorkers), "runs of a sweep job at once [TUXLB_SWEEP_WORKERS]")
-	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long a sweep job stays this server's without a sign of life; a job whose server died is resumed by another once it runs out [TUXLB_SWEEP_LEASE]")
+	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long the sweep points a replica claimed stay its own without a sign of life; the points of a replica that died go to another once it runs out [TUXLB_SWEEP_LEASE]")
+	fs.StringVar(&o.replicaID, "replica-id", envString("TUXLB_REPLICA_ID", defaultReplicaID()), "this replica's name among those sharing the database: the owner of the sweep points it claims, and its key in a sweep's \"workers\" [TUXLB_REPLICA_ID]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
 	fs.Usage = func() {
@@ -180,7 +182,7 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 		MaxModelEntries: o.maxModelEntries, MaxStoredBytes: o.maxStored, MemoryBudget: o.maxMemory,
 		AllowedHosts:   append(splitList(o.allowedHosts), addrHostName(o.addr)...),
 		MaxSweepPoints: o.maxSweepPoints, MaxSweepRequests: o.maxSweepRequests, SweepWorkers: o.sweepWorkers,
-		SweepLease: o.sweepLease, BodyTimeout: o.timeouts.body}
+		SweepLease: o.sweepLease, BodyTimeout: o.timeouts.body, ReplicaID: o.replicaID}
 	if frontend.Built() {
 		cfg.Assets = frontend.FS()
 	}
@@ -292,4 +294,14 @@ func parseSize(v string) (int64, error) {
 		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with K, M or G", v)
 	}
 	return n * mult, nil
+}
+
+// defaultReplicaID is the host name and the process id, e.g. "web1-4242":
+// unique among replicas on different hosts, and on one host at a time.
+func defaultReplicaID() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "tuxlb"
+	}
+	return fmt.Sprintf("%s-%d", host, os.Getpid())
 }

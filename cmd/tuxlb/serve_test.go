@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/net/netutil"
 )
 
 func TestParseSize(t *testing.T) {
@@ -266,4 +268,60 @@ func (c *countedConn) Close() error {
 		c.l.mu.Unlock()
 	})
 	return err
+}
+
+// Why `tuxlb serve` keeps its own connection cap rather than
+// golang.org/x/net/netutil.LimitListener: with both capping at 4 and four
+// clients that opened a connection and sent half a request line, a new
+// client is served at once by limitListener (it closes the longest-waiting
+// connection), while behind LimitListener it waits until a slot frees —
+// here past its 1 s patience, for the one-minute header timeout of the
+// slow ones (with kept-alive idle clients it would be the idle timeout, 2
+// minutes by default).
+func TestServeConnCapVersusLimitListener(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		wrap   func(net.Listener) (net.Listener, func(net.Conn, http.ConnState))
+		served bool
+	}{
+		{"limitListener", func(l net.Listener) (net.Listener, func(net.Conn, http.ConnState)) {
+			lim := limitListener(l, 4)
+			return lim, lim.ConnState
+		}, true},
+		{"netutil.LimitListener", func(l net.Listener) (net.Listener, func(net.Conn, http.ConnState)) {
+			return netutil.LimitListener(l, 4), nil
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := &serveOptions{maxRunTime: time.Minute,
+				timeouts: connTimeouts{header: time.Minute, body: time.Minute, idle: time.Minute, write: time.Minute}}
+			srv := newHTTPServer(o, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }),
+				slog.New(slog.NewTextHandler(io.Discard, nil)))
+			l, state := tc.wrap(ln)
+			srv.ConnState = state
+			go srv.Serve(l)
+			defer srv.Close()
+			for i := 0; i < 4; i++ {
+				c, err := net.Dial("tcp", ln.Addr().String())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				c.Write([]byte("GET / HTTP/1.1\r\nHo"))
+			}
+			time.Sleep(100 * time.Millisecond) // the four are accepted
+			client := &http.Client{Timeout: time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
+			res, err := client.Get("http://" + ln.Addr().String() + "/")
+			if err == nil {
+				res.Body.Close()
+			}
+			if served := err == nil; served != tc.served {
+				t.Errorf("a new client behind four slow ones: served %v (err %v), want served %v", served, err, tc.served)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,9 @@ var sweepSignals = func(ctx context.Context) (context.Context, context.CancelFun
 }
 
 func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runSweepMerge(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var vary variantFlags
@@ -42,11 +46,13 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per point (default 50)")
 	var figures variantFlags
 	fs.Var(&figures, "figure", "report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY] or utilization_max[machine:SITE2]")
+	shard := fs.String("shard", "", "compute only slice `i/N` of the grid's runs and print a partial result for 'tuxlb sweep merge'")
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json]")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
+		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -73,6 +79,19 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *format != "table" && *format != "csv" && *format != "json":
 		return bad("--format: %q is not table, csv or json", *format)
 	}
+	shardI, shardN := 0, 0
+	if *shard != "" {
+		var err error
+		if shardI, shardN, err = sweep.ParseShard(*shard); err != nil {
+			return bad("--shard: %v", err)
+		}
+		if flagSet(fs, "format") {
+			return bad("--shard prints a partial result: give --format to 'tuxlb sweep merge'")
+		}
+		if *precision > 0 {
+			return bad("--shard with --precision: a precision sweep decides each point's next batch from the batches done, so it cannot be cut into slices beforehand; give --replications N")
+		}
+	}
 	if err := ff.check(strings.Join(pos, "")); err != nil {
 		return bad("%v", err)
 	}
@@ -94,6 +113,14 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := sweepSignals(context.Background())
 	defer stop()
 	bar := newSweepBar(stderr)
+	if shardN > 0 {
+		data, err := json.Marshal(sc) // the scenario with the files spliced in: what the merge rebuilds the sweep from
+		if err != nil {
+			fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
+			return 1
+		}
+		return runShard(ctx, sw, data, shardI, shardN, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime}, bar, stdout, stderr)
+	}
 	res, err := pool.Sweep(ctx, sw, pool.SweepOptions{Workers: *jobs, Progress: bar.update, MaxRunTime: *runTime})
 	bar.finish()
 	code = 0
@@ -105,16 +132,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep: interrupted: %d of %d points done\n", len(res.Points), res.Total)
 		code = 130
 	}
-	var out []byte
-	switch *format {
-	case "json":
-		out = sweep.Encode(res)
-	case "csv":
-		out = sweep.EncodeCSV(res)
-	default:
-		out = sweep.EncodeTable(res)
-	}
-	if _, err := stdout.Write(out); err != nil {
+	if _, err := stdout.Write(encodeSweep(res, *format)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}

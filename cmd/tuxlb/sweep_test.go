@@ -118,3 +118,28 @@ func TestCompareJobsSameBytes(t *testing.T) {
 		t.Errorf("compare --jobs 1 and --jobs 3 differ")
 	}
 }
+
+// TestSweepShardFlags: bad --shard values and --format with --shard are
+// refused with exit 2; merge refuses a file that is not a partial, naming it.
+func TestSweepShardFlags(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{sweepArgs("--shard", "4/3"), "--shard"},
+		{sweepArgs("--shard", "1/3", "--format", "csv"), "give --format to 'tuxlb sweep merge'"},
+		{sweepArgs("--shard", "1/3", "--precision", "0.05"), "a precision sweep decides each point's next batch from the batches done"},
+		{[]string{"sweep", "merge"}, "usage: tuxlb sweep merge"},
+		{[]string{"sweep", "merge", "--format", "xml", "a.json"}, `"xml" is not table, csv or json`},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(tt.args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), tt.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"sweep", "merge", "../../examples/mp-netload.json"}, nil, &out, &errb); code != 1 ||
+		!strings.Contains(errb.String(), "../../examples/mp-netload.json: not a sweep partial") {
+		t.Errorf("merge of a scenario: exit %d, stderr %q", code, errb.String())
+	}
+}

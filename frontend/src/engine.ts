@@ -1,6 +1,10 @@
 // The page's handle on the simulation worker: promise-based calls, progress
 // callbacks, and cancel (terminate the worker and start a fresh one).
 import type { CoreError } from "./types";
+// The Go core and Go's loader for it, as Vite emits them: under content-hashed
+// names (assets/tuxlb-HASH.wasm), so they can be cached for a year.
+import execAsset from "../wasm/wasm_exec.js?url";
+import wasmAsset from "../wasm/tuxlb.wasm?url";
 
 /** A failed call: the core's error (with diagnostics when the config is wrong). */
 export class EngineError extends Error {
@@ -31,7 +35,6 @@ export class Engine {
 
   private start(): void {
     this.worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "classic" });
-    const base = new URL(import.meta.env.BASE_URL, location.origin);
     this.ready = new Promise((resolve, reject) => {
       this.worker.onmessage = (ev: MessageEvent) => {
         const m = ev.data;
@@ -46,8 +49,8 @@ export class Engine {
     this.ready.catch(() => {}); // reported by whoever awaits it
     this.worker.postMessage({
       type: "init",
-      execURL: new URL("wasm_exec.js", base).href,
-      wasmURL: new URL("tuxlb.wasm", base).href,
+      execURL: new URL(execAsset, location.href).href,
+      wasmURL: new URL(wasmAsset, location.href).href,
     });
   }
 
