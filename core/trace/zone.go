@@ -264,7 +264,7 @@ func (c *zoneChange) day(y int) int64 {
 		return daysFromCivil(y, 1, 1) + int64(c.d)
 	}
 	first := daysFromCivil(y, c.m, 1)
-	wd := int((first%7+7+4)%7) // 1970-01-01 was a Thursday (4)
+	wd := int((first%7 + 7 + 4) % 7) // 1970-01-01 was a Thursday (4)
 	d := first + int64((c.d-wd+7)%7) + int64(c.w-1)*7
 	if last := daysFromCivil(y, c.m, daysIn(y, c.m)); d > last {
 		d -= 7

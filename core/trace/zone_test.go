@@ -97,4 +97,3 @@ func TestLoadZone(t *testing.T) {
 		}
 	}
 }
-
