@@ -343,14 +343,10 @@ func (z *Zone) String() string {
 	if z == UTC || z.Name == "UTC" {
 		return "UTC"
 	}
-	return fmt.Sprintf("%s (UTC%s)", z.Name, offsetText(z.std)) + z.summerText()
-}
-
-func (z *Zone) summerText() string {
 	if !z.hasDST {
-		return ""
+		return fmt.Sprintf("%s (UTC%s)", z.Name, offsetText(z.std))
 	}
-	return fmt.Sprintf(", UTC%s in summer time", offsetText(z.dst))
+	return fmt.Sprintf("%s (UTC%s, UTC%s in summer time)", z.Name, offsetText(z.std), offsetText(z.dst))
 }
 
 func offsetText(off int64) string {
