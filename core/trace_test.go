@@ -212,7 +212,8 @@ func TestTraceLogThroughScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user`
+	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user; ` +
+		`times without a zone read as UTC (give tz=ZONE, e.g. tz=Europe/Paris, for local times)`
 	if len(st.Warnings) == 0 || st.Warnings[len(st.Warnings)-1] != want {
 		t.Errorf("got warnings %q, want the last one %q", st.Warnings, want)
 	}

@@ -159,6 +159,14 @@ type TraceMap struct {
 	Route       string `json:"route,omitempty"`     // column holding the routing value
 	BufType     string `json:"buftype,omitempty"`   // column holding the buffer type
 	Delimiter   string `json:"delimiter,omitempty"` // one character, default ","
+	// Observed is the column holding the response time the log observed
+	// (ms): the result's validation compares the run's with it.
+	Observed string `json:"observed,omitempty"`
+	// DateOrder reads dates written with the year last: "dmy" or "mdy"
+	// ("": the data decides).
+	DateOrder string `json:"date_order,omitempty"`
+	// TZ is the zone of times written without one, e.g. Europe/Paris ("": UTC).
+	TZ string `json:"tz,omitempty"`
 }
 
 // Generator is the generated part of a workload (workload.generate):

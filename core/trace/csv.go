@@ -34,6 +34,44 @@ type csvTrace struct {
 	firstNS  int64  // absolute times: the first row's time in ns
 	firstTxt string // absolute times: the first row's cell
 	how      string // how the times were read, for the note
+
+	text     string // the whole log, for decideOrder's look at the time column
+	comma    rune
+	order    byte   // orderDMY, orderMDY or orderNone: dates written with the year last
+	orderHow string // how the order was decided, for the note
+	zone     *Zone  // the zone of times without one
+	unzoned  bool   // some date-time had no zone
+	prevSec  int64  // the last date-time read, in s since 1970 (Zone.toUTC)
+	obsShift int    // the observed column's unit, as svcShift
+
+	skipBad  bool     // rows that cannot be read are skipped and counted
+	skipped  int      // rows skipped
+	examples []string // the first few skipped rows' problems
+	kept     int      // rows handed on
+	lastUS   int64    // the last kept row's time (skipBad: rows out of time order are skipped)
+	lastTxt  string   // its cell
+	fatal    error    // a problem of the whole log, which no skipping gets past
+}
+
+// Info is what reading a log found besides its rows.
+type Info struct {
+	Note     string   // how a log's columns were read ("" for the plain trace format)
+	Rows     int      // rows handed on
+	Skipped  int      // rows skipped (Options.SkipBad)
+	Examples []string // up to MaxSkipExamples of the skipped rows' problems, "row N: why"
+	Observed bool     // the log has an observed response column
+}
+
+// MaxSkipExamples bounds Info.Examples.
+const MaxSkipExamples = 5
+
+// Options says how to read a log.
+type Options struct {
+	// SkipBad skips the rows that cannot be read (a field that is not a
+	// number or a date-time, a wrong number of fields, an unknown name, a
+	// row out of time order) and counts them, instead of stopping at the
+	// first.
+	SkipBad bool
 }
 
 // ReadCSV reads a request log (a scenario's trace_csv), with the optional
@@ -43,50 +81,83 @@ type csvTrace struct {
 // trace format). The first problem, with the header, the mapping or a row,
 // is an *Error naming the row and the column; add is not called after it.
 func ReadCSV(text string, cols *Columns, n Resolver, add func(r *Request)) (note string, err error) {
-	ct := &csvTrace{n: n, svcShift: 3}
+	info, err := Read(text, cols, Options{}, n, add)
+	return info.Note, err
+}
+
+// Read is ReadCSV with options; it returns what it found besides the rows.
+func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Request)) (Info, error) {
+	ct := &csvTrace{n: n, svcShift: 3, obsShift: 3, text: text, skipBad: opt.SkipBad, zone: UTC, lastUS: -1}
 	if cols != nil {
 		ct.cm, ct.mapped = *cols, true
 	}
 	rd, err := ct.reader(text)
 	if err != nil {
-		return "", err
+		return Info{}, err
 	}
 	head, err := rd.Read()
 	switch {
 	case errors.Is(err, io.EOF):
-		return "", errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+		return Info{}, errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
 	case err != nil:
-		return "", errorf("trace_csv: header row: %v", err)
+		return Info{}, errorf("trace_csv: header row: %v", err)
 	}
 	if err := ct.readHeader(head); err != nil {
-		return "", err
+		return Info{}, err
 	}
 	if err := ct.rows(rd, len(head), add); err != nil {
-		return "", err
+		return Info{}, err
 	}
-	return ct.note(), nil
+	return Info{Note: ct.note(), Rows: ct.kept, Skipped: ct.skipped, Examples: ct.examples, Observed: ct.col[colObserved] >= 0}, nil
 }
 
 // rows reads the data rows; width is the number of header fields.
 func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 	for num := 1; ; num++ {
 		rec, err := rd.Read()
+		var pe *csv.ParseError
 		switch {
 		case errors.Is(err, io.EOF):
 			return nil
-		case err != nil:
+		case err != nil && !errors.As(err, &pe):
 			return csvError(num, err)
+		case err != nil:
+			err = csvError(num, err)
 		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
 			num-- // a line of blanks is not a row
 			continue
 		case len(rec) != width:
-			return errorf("trace row %d: has %d fields, the header has %d", num, len(rec), width)
+			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), width)
 		}
-		r, err := ct.row(rec, num)
+		var r Request
+		if err == nil {
+			r, err = ct.row(rec, num)
+		}
+		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
+			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
+				ct.cell(rec, colTime), ct.lastTxt))
+		}
 		if err != nil {
-			return err
+			if !ct.skipBad || ct.fatal != nil {
+				return err
+			}
+			ct.skip(err)
+			continue
+		}
+		ct.kept++
+		ct.lastUS = r.TimeUS
+		if ct.skipBad {
+			ct.lastTxt = strings.Clone(ct.cell(rec, colTime))
 		}
 		add(&r)
+	}
+}
+
+// skip counts a skipped row, keeping the first few problems as "row N: why".
+func (ct *csvTrace) skip(err error) {
+	ct.skipped++
+	if len(ct.examples) < MaxSkipExamples {
+		ct.examples = append(ct.examples, strings.TrimPrefix(err.Error(), "trace "))
 	}
 }
 
@@ -114,6 +185,23 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 		rd.Comma = r
 	} else {
 		rd.Comma = sniffDelimiter(text)
+	}
+	ct.comma = rd.Comma
+	switch o := strings.ToLower(strings.TrimSpace(ct.cm.DateOrder)); o {
+	case "":
+	case "dmy":
+		ct.order, ct.orderHow = orderDMY, " DD/MM/YYYY (day first, as date_order says)"
+	case "mdy":
+		ct.order, ct.orderHow = orderMDY, " MM/DD/YYYY (month first, as date_order says)"
+	default:
+		return nil, errorf("workload.columns.date_order: want dmy or mdy, got %q", ct.cm.DateOrder)
+	}
+	if ct.cm.TZ != "" {
+		z, err := LoadZone(ct.cm.TZ)
+		if err != nil {
+			return nil, err
+		}
+		ct.zone = z
 	}
 	switch u := ct.cm.TimeUnit; u {
 	case "", "ms", "s", "us", "ns", "rfc3339", "datetime":
@@ -164,26 +252,35 @@ func (ct *csvTrace) readHeader(head []string) error {
 	if !ct.log {
 		return ct.strictHeader(names)
 	}
-	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route, ct.cm.BufType}
+	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route, ct.cm.BufType, ct.cm.Observed}
 	used := make([]bool, len(names))
-	for f := range numCols {
-		i, unit, err := findColumn(names, f, mapping[f])
-		if err != nil {
-			return err
-		}
-		ct.col[f], ct.header[f] = i, traceColumns[f]
-		if mapping[f] != "" {
-			ct.header[f] = mapping[f]
-		}
-		if i < 0 {
-			continue
-		}
-		ct.header[f], used[i] = names[i], true
-		switch {
-		case f == colTime && mapping[f] == "" && ct.cm.TimeUnit == "":
-			ct.nameUnit = unit
-		case f == colServiceMS && mapping[f] == "" && ct.cm.ServiceUnit == "" && unit != "":
-			ct.svcShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
+	// Mapped fields first, so that a column mapped to one field is not
+	// found by its name for another (observed=Elapsed(ms) is not service_ms).
+	for pass := range 2 {
+		for f := range numCols {
+			if (mapping[f] != "") != (pass == 0) {
+				continue
+			}
+			i, unit, err := findColumn(names, f, mapping[f], used)
+			if err != nil {
+				return err
+			}
+			ct.col[f], ct.header[f] = i, traceColumns[f]
+			if mapping[f] != "" {
+				ct.header[f] = mapping[f]
+			}
+			if i < 0 {
+				continue
+			}
+			ct.header[f], used[i] = names[i], true
+			switch {
+			case f == colTime && mapping[f] == "" && ct.cm.TimeUnit == "":
+				ct.nameUnit = unit
+			case f == colServiceMS && mapping[f] == "" && ct.cm.ServiceUnit == "" && unit != "":
+				ct.svcShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
+			case f == colObserved && unit != "":
+				ct.obsShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
+			}
 		}
 	}
 	for _, f := range []int{colTime, colService} {
@@ -201,7 +298,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 }
 
 // mapField is the workload.columns field of each trace field.
-var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
+var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed"}
 
 // strictHeader reads a header of the trace format.
 func (ct *csvTrace) strictHeader(names []string) error {
@@ -235,7 +332,7 @@ func (ct *csvTrace) cell(rec []string, f int) string {
 }
 
 func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{Row: num, ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1}
+	r := Request{Row: num, ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1, ObservedUS: -1}
 	var err error
 	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
 		return r, err
@@ -250,7 +347,7 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 	if c := ct.cell(rec, colServiceMS); c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.svcShift)
 		if msg := usec.Problem(us, err); msg != "" {
-			return r, rowError(num, ct.header[colServiceMS], msg)
+			return r, rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
 		}
 		r.ServiceUS = us
 	} else if msg := ct.n.Untimed(r.Service); msg != "" {
@@ -271,6 +368,13 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 	}
 	if c := ct.cell(rec, colRoute); c != "" {
 		r.Route = strings.Clone(c)
+	}
+	if c := ct.cell(rec, colObserved); c != "" {
+		us, err := usec.Parse(decimalComma(c), ct.obsShift)
+		if msg := usec.Problem(us, err); msg != "" {
+			return r, rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
+		}
+		r.ObservedUS = us
 	}
 	return r, nil
 }
@@ -297,5 +401,20 @@ func (ct *csvTrace) note() string {
 	if len(ct.ignored) > 0 {
 		b.WriteString("; ignored: " + strings.Join(ct.ignored, ", "))
 	}
+	if ct.unzoned {
+		if ct.zone == UTC {
+			b.WriteString("; times without a zone read as UTC (give tz=ZONE, e.g. tz=Europe/Paris, for local times)")
+		} else {
+			b.WriteString("; times without a zone read as local times in " + ct.zone.String() + ", by the tz " + tzRelease + " rules")
+		}
+	}
 	return b.String()
+}
+
+// quoteCell adds the cell to a "not a number" problem.
+func quoteCell(msg string, err error, c string) string {
+	if errors.Is(err, usec.ErrNotNumber) {
+		return fmt.Sprintf("%s: %q", msg, c)
+	}
+	return msg
 }

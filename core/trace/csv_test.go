@@ -99,7 +99,7 @@ func TestTraceLogFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Request{Row: 1, ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7}
+	want := Request{Row: 1, ID: "r1", Service: svcToUpper, Origin: site2, ServiceUS: 1500, Prio: 7, ObservedUS: -1}
 	if g := got[0]; g != want {
 		t.Errorf("got %+v, want %+v", g, want)
 	}

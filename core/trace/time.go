@@ -21,6 +21,7 @@ var logNames = [numCols][]string{
 	colID:        {"id", "request_id", "req_id", "requestid"},
 	colRoute:     {"route", "routing", "routing_value", "route_value"},
 	colBufType:   {"buftype", "buffer_type", "buf_type", "tptype"},
+	colObserved:  {"observed", "observed_response", "response", "response_time", "resp_time"},
 }
 
 // unitRule says whether a field's column name may carry a unit suffix.
@@ -30,6 +31,8 @@ func unitRule(f int, base string) (allowed, required bool) {
 		return true, false
 	case colServiceMS:
 		return true, base == "service" || base == "svc" // a bare "service" is the name
+	case colObserved:
+		return true, base == "response" // a bare "response" may be a reply code or text
 	}
 	return false, false
 }
@@ -75,7 +78,7 @@ func splitUnit(n string) (base, unit string) {
 // name when given (exactly, else normalized), else the standard name, else the
 // first common name. It returns -1 when there is none, and the unit that the
 // column's name gives ("" none).
-func findColumn(names []string, f int, mapped string) (int, string, error) {
+func findColumn(names []string, f int, mapped string, used []bool) (int, string, error) {
 	if mapped != "" {
 		i := indexColumn(names, func(h string) bool { return h == mapped })
 		if i < 0 {
@@ -87,7 +90,7 @@ func findColumn(names []string, f int, mapped string) (int, string, error) {
 		}
 		return i, "", nil
 	}
-	if i := indexColumn(names, func(h string) bool { return h == traceColumns[f] }); i >= 0 {
+	if i := indexColumn(names, func(h string) bool { return h == traceColumns[f] }); i >= 0 && !used[i] {
 		_, unit := splitUnit(traceColumns[f])
 		return i, unit, twice(names, i)
 	}
@@ -98,6 +101,9 @@ func findColumn(names []string, f int, mapped string) (int, string, error) {
 	for _, cand := range logNames[f] {
 		allowed, required := unitRule(f, cand)
 		for i, n := range norm {
+			if used[i] {
+				continue
+			}
 			base, unit := splitUnit(n)
 			switch {
 			case n == cand && !required:
@@ -151,7 +157,12 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 		return 0, rowError(num, field, "missing")
 	}
 	if !ct.decided {
-		ct.decide(c)
+		if err := ct.decide(c); err != nil {
+			if ct.fatal != nil {
+				return 0, err
+			}
+			return 0, rowError(num, field, err.Error())
+		}
 	}
 	var us int64
 	var err error
@@ -167,12 +178,17 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 	return us, nil
 }
 
-// decide fixes the unit of the time column from its first cell c.
-func (ct *csvTrace) decide(c string) {
-	ct.decided = true
+// decide fixes the unit of the time column from its first cell c, and the
+// order of dates written with the year last from the whole column
+// (decideOrder). A cell that is neither a date-time nor a number decides
+// nothing: it is that row's error, and the next row's cell decides.
+func (ct *csvTrace) decide(c string) error {
+	st, isStamp := cutStamp(c)
 	if ct.timeUnit == "" {
-		if _, ok := parseDateTime(c); ok || looksLikeDate(c) {
+		if isStamp || looksLikeDate(c) {
 			ct.timeUnit = "datetime"
+		} else if _, err := wideNS(decimalComma(c), 0); err != nil {
+			return usec.Error(fmt.Sprintf("not a time (want a date-time or a number): %q", c))
 		} else if ct.nameUnit != "" {
 			ct.timeUnit = ct.nameUnit
 		} else {
@@ -181,9 +197,17 @@ func (ct *csvTrace) decide(c string) {
 	}
 	switch ct.timeUnit {
 	case "rfc3339", "datetime":
-		ct.how = "date-times, counted from the first row"
-		return
+		if isStamp && st.needsOrder() && ct.order == orderNone {
+			if err := ct.decideOrder(); err != nil {
+				ct.fatal = err // the whole column's problem: no row is read
+				return err
+			}
+		}
+		ct.decided = true
+		ct.how = "date-times" + ct.orderHow + ", counted from the first row"
+		return nil
 	}
+	ct.decided = true
 	ns, err := wideNS(decimalComma(c), unitShiftNS[ct.timeUnit])
 	if err == nil && ns >= epochNS {
 		ct.epoch = true
@@ -191,13 +215,16 @@ func (ct *csvTrace) decide(c string) {
 	} else {
 		ct.how = unitWords[ct.timeUnit]
 	}
+	return nil
 }
 
 // looksLikeDate says whether c starts like a date (YYYY-MM or YYYY/MM), so
 // that a date-time with a zone it cannot read is named as such.
 func looksLikeDate(c string) bool {
-	return len(c) >= 7 && (c[4] == '-' || c[4] == '/') && strings.Trim(c[:4], "0123456789") == "" &&
-		c[5] >= '0' && c[5] <= '9'
+	if len(c) >= 7 && (c[4] == '-' || c[4] == '/') && strings.Trim(c[:4], "0123456789") == "" && c[5] >= '0' && c[5] <= '9' {
+		return true
+	}
+	return len(c) >= 8 && (c[2] == '/' || c[2] == '.') && c[5] == c[2] && strings.Trim(c[:2]+c[3:5]+c[6:8], "0123456789") == ""
 }
 
 // magnitudeUnit judges the unit of a number with no unit: below 10^8 it is
@@ -233,13 +260,22 @@ func (ct *csvTrace) number(c string) (int64, error) {
 
 // stamp converts a date-time to microseconds after the first row's.
 func (ct *csvTrace) stamp(c string) (int64, error) {
-	ns, ok := parseDateTime(c)
+	st, ok := cutStamp(c)
+	var ns int64
+	var zoned bool
+	if ok {
+		ns, zoned, ok = st.instant(ct.order, ct.zone, ct.prevSec)
+	}
 	if !ok {
 		if ct.timeUnit == "rfc3339" {
 			return 0, usec.Error(fmt.Sprintf("not an RFC 3339 timestamp: %q", c))
 		}
-		return 0, usec.Error(fmt.Sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone], as in the first row): %q", c))
+		return 0, usec.Error(fmt.Sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone]%s, as in the first row): %q", ct.orderWant(), c))
 	}
+	if !zoned {
+		ct.unzoned = true
+	}
+	ct.prevSec = ns / 1_000_000_000
 	what := "date-times"
 	if ct.timeUnit == "rfc3339" {
 		what = "RFC 3339 times"
@@ -320,63 +356,6 @@ func wideNS(text string, shift int) (int64, error) {
 		v = -v
 	}
 	return v, nil
-}
-
-// parseDateTime reads YYYY-MM-DD HH:MM:SS with a 'T' or a space between date
-// and time ('/' may separate the date's parts), an optional fraction after '.'
-// or ',' (digits past the ninth are dropped), and an optional zone: Z, UTC,
-// GMT, +HH, +HHMM or +HH:MM, with or without a space before it. No zone means
-// UTC. It returns nanoseconds since 1970-01-01T00:00:00Z.
-func parseDateTime(s string) (int64, bool) {
-	s = strings.TrimSpace(s)
-	if len(s) < 19 {
-		return 0, false
-	}
-	num := func(i, n int) int {
-		v := 0
-		for _, c := range []byte(s[i : i+n]) {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
-	}
-	y, mo, d, h, mi, sec := num(0, 4), num(5, 2), num(8, 2), num(11, 2), num(14, 2), num(17, 2)
-	sep := s[4]
-	switch {
-	case sep != '-' && sep != '/', s[7] != sep, s[10] != 'T' && s[10] != 't' && s[10] != ' ', s[13] != ':', s[16] != ':':
-		return 0, false
-	case y < 0 || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59:
-		return 0, false
-	}
-	rest := s[19:]
-	var frac int64
-	if rest != "" && (rest[0] == '.' || rest[0] == ',') {
-		n := 1
-		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
-			n++
-		}
-		if n == 1 {
-			return 0, false
-		}
-		digits := rest[1:n]
-		if len(digits) > 9 {
-			digits = digits[:9]
-		}
-		frac, _ = strconv.ParseInt(digits+strings.Repeat("0", 9-len(digits)), 10, 64)
-		rest = rest[n:]
-	}
-	off, ok := zoneOffset(strings.TrimLeft(rest, " "))
-	if !ok {
-		return 0, false
-	}
-	secs := daysFromCivil(y, mo, d)*86400 + int64(h*3600+mi*60+sec) - off
-	const lim = 9_200_000_000 // seconds that fit in int64 nanoseconds
-	if secs > lim || secs < -lim {
-		return 0, false
-	}
-	return secs*1_000_000_000 + frac, true
 }
 
 // zoneOffset reads a zone designator, in seconds east of UTC.

@@ -25,11 +25,12 @@ const (
 	colID
 	colRoute
 	colBufType
+	colObserved
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed_ms"}
 
 // Columns maps the columns of a foreign request log onto trace fields, and
 // says the unit of its times (scenario.TraceMap, the scenario's
@@ -46,6 +47,9 @@ type Columns struct {
 	Route       string // column holding the routing value
 	BufType     string // column holding the buffer type
 	Delimiter   string // one character; "": a comma, or the header's semicolon, tab or bar
+	Observed    string // column holding the response time the log observed (ms)
+	DateOrder   string // dmy or mdy: dates written with the year last; "": decided by the data
+	TZ          string // zone of times written without one (LoadZone); "": UTC
 }
 
 // Request is one row of a log, its names resolved.
@@ -59,6 +63,8 @@ type Request struct {
 	ID        string // "" when not given
 	Route     string // the routing value as written, "" when not given
 	BufType   string // the buffer type as written (a valid one), "" when not given
+	// ObservedUS is the response time the log observed, -1 when not given.
+	ObservedUS int64
 }
 
 // Resolver resolves the names a row gives. Each method returns a problem
@@ -80,7 +86,11 @@ type Names struct {
 	m        *ubb.Model
 	services map[string]int
 	machines map[string]int
-	origin   int
+	// aliases are the other names of a machine: its LMID in lower case, its
+	// address name (*MACHINES' PMID) as written, in lower case and without
+	// its domain; -1 for a name two machines share.
+	aliases map[string]int
+	origin  int
 }
 
 // NewNames returns the names of m. The default origin is the MASTER
@@ -92,6 +102,23 @@ func NewNames(m *ubb.Model) *Names {
 	}
 	for i, mc := range m.Machines {
 		n.machines[mc.LMID] = i
+	}
+	n.aliases = make(map[string]int, 3*len(m.Machines))
+	alias := func(name string, i int) {
+		if name == "" {
+			return
+		}
+		if j, ok := n.aliases[name]; ok && j != i {
+			i = -1
+		}
+		n.aliases[name] = i
+	}
+	for i, mc := range m.Machines {
+		alias(strings.ToLower(mc.LMID), i)
+		alias(mc.PMID, i)
+		alias(strings.ToLower(mc.PMID), i)
+		short, _, _ := strings.Cut(strings.ToLower(mc.PMID), ".")
+		alias(short, i)
 	}
 	if i, ok := n.machines[m.Master]; ok && m.Master != "" {
 		n.origin = i
@@ -138,6 +165,16 @@ func (n *Names) Origin(name string) (int, string) {
 	}
 	if i, ok := n.machines[name]; ok {
 		return i, ""
+	}
+	lower := strings.ToLower(name)
+	short, _, _ := strings.Cut(lower, ".")
+	for _, a := range []string{name, lower, short} {
+		switch i, ok := n.aliases[a]; {
+		case ok && i >= 0:
+			return i, ""
+		case ok:
+			return 0, fmt.Sprintf("%q names more than one machine (as a host or in another case): give the LMID (the UBBCONFIG has %s)", name, machineList(n.m))
+		}
 	}
 	return 0, fmt.Sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
 }
