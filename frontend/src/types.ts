@@ -226,6 +226,15 @@ export interface TraceMap {
   buftype?: string;
   /** one character, default "," */
   delimiter?: string;
+  /**
+   * Observed is the column holding the response time the log observed (ms): the result's validation
+   * compares the run's with it.
+   */
+  observed?: string;
+  /** DateOrder reads dates written with the year last: "dmy" or "mdy" ("": the data decides). */
+  date_order?: string;
+  /** TZ is the zone of times written without one, e.g. Europe/Paris ("": UTC). */
+  tz?: string;
 }
 
 /**
