@@ -24,11 +24,11 @@ func FuzzTraceCSV(f *testing.F) {
 	f.Add("ts;service\n2026-11-29T10:00:00Z;TOUPPER\n")
 	n := newNames(handModel())
 	f.Fuzz(func(t *testing.T, text string) {
-		if _, _, err := traceCSV(n, text, nil); err != nil && ErrorCode(err) != EINVALID {
+		if _, _, _, err := traceCSV(n, text, nil, false); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("got %v, want an %s error", err, EINVALID)
 		}
 		cm := &scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339", Delimiter: ";"}
-		if _, _, err := traceCSV(n, text, cm); err != nil && ErrorCode(err) != EINVALID {
+		if _, _, _, err := traceCSV(n, text, cm, true); err != nil && ErrorCode(err) != EINVALID {
 			t.Fatalf("mapped: got %v, want an %s error", err, EINVALID)
 		}
 	})

@@ -34,6 +34,7 @@ func (e *engine) result() *Result {
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
 	e.lifeResult(r)
+	e.traceResult(r)
 	if e.app != nil && e.app.plan.parent {
 		e.appResult(r)
 	}

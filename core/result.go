@@ -47,8 +47,54 @@ type Result struct {
 	// restored; absent when no machine was lost.
 	MachineChanges []MachineChange `json:"machine_changes,omitempty"`
 
+	// Trace says what reading the workload's trace found; absent when the
+	// workload has none.
+	Trace *TraceRead `json:"trace,omitempty"`
+	// Validation compares, for the trace rows whose log gave the response it
+	// observed, the log's responses with the run's; absent when the log has
+	// no observed response column.
+	Validation *Validation `json:"validation,omitempty"`
+
 	Replications *Replications `json:"replications,omitempty"`
 	Warnings     []string      `json:"warnings"`
+}
+
+// TraceRead is what reading a trace found: the rows played and, with
+// workload.trace_skip_bad, the rows skipped and why (the first few, each
+// "row N: why", N counted from the first row after the header).
+type TraceRead struct {
+	Rows            int      `json:"rows"`
+	Skipped         int      `json:"skipped"`
+	SkippedExamples []string `json:"skipped_examples"`
+}
+
+// Validation is a replay's check against the log it replays: per service
+// (in the model's order, those with observed rows) and overall, the
+// responses the log observed and the run's, over the same trace rows (those
+// issued at or after the warm-up). Simulated counts only the rows that
+// completed; the failed ones are in requests.failed.
+type Validation struct {
+	Overall  ValidationRow   `json:"overall"`
+	Services []ValidationRow `json:"services"`
+}
+
+// ValidationRow compares observed and simulated responses (ms) of one
+// service, or of all ("" service).
+type ValidationRow struct {
+	Service   string  `json:"service,omitempty"`
+	Observed  Summary `json:"observed"`
+	Simulated Summary `json:"simulated"`
+	// RelativeError is (simulated - observed) / observed of each figure; a
+	// figure is absent when the observed one is zero or nothing completed.
+	RelativeError RelativeErrors `json:"relative_error"`
+}
+
+// RelativeErrors are the relative errors of a ValidationRow's figures.
+type RelativeErrors struct {
+	Mean *float64 `json:"mean,omitempty"`
+	P50  *float64 `json:"p50,omitempty"`
+	P95  *float64 `json:"p95,omitempty"`
+	P99  *float64 `json:"p99,omitempty"`
 }
 
 // RequestCounts counts requests by outcome. Issued = Completed + sum(Failed);

@@ -44,6 +44,10 @@ func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, err
 	if st.traceNote != "" {
 		st.Warnings = append(st.Warnings, st.traceNote)
 	}
+	if w := st.work; w != nil && w.info.Skipped > 0 {
+		st.Warnings = append(st.Warnings, sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
+			w.info.Skipped, w.info.Rows+w.info.Skipped, w.info.Examples[0]))
+	}
 	return st, nil
 }
 

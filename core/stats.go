@@ -385,6 +385,27 @@ type stats struct {
 	// dispatch reason, at [(origin*(machines+1) + machine)*numReasons + reason]
 	flows []int64
 	nm1   int
+	// vSim[s] is the response of service s's trace rows whose log observed
+	// one, vAll theirs all together (the result's validation); nil when the
+	// log observed none
+	vSim []summaryAcc
+	vAll summaryAcc
+}
+
+// validated counts the response of a trace row whose log observed one. It
+// is apart from complete, which calls it rarely, so as not to weigh on it.
+//
+//go:noinline
+func (st *stats) validated(s int, resp int64) {
+	addValue(&st.vSim[s], resp)
+	addValue(&st.vAll, resp)
+}
+
+// addValue counts v in a: note, else spill.
+func addValue(a *summaryAcc, v int64) {
+	if !a.note(v, histIndex(v)) {
+		a.spill(v)
+	}
 }
 
 // numReasons is how many dispatch reasons and failure codes there are.
@@ -434,6 +455,9 @@ func (st *stats) init(e *engine) {
 	}
 	st.nm1 = nm + 1
 	st.flows = make([]int64, nm*st.nm1*numReasons)
+	if w := e.setup.work; w != nil && len(w.observed) > 0 {
+		st.vSim = make([]summaryAcc, nsvc)
+	}
 }
 
 func (st *stats) issue(f *flight) {
@@ -511,6 +535,9 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	lim := st.blockAfter
 	if st.svcBlock != nil {
 		lim = st.svcBlock[s]
+	}
+	if f.req.Observed {
+		st.validated(s, resp)
 	}
 	if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
 		st.timedOut++

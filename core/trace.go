@@ -3,6 +3,7 @@ package core
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -53,32 +54,46 @@ func newNames(m *Model) *names {
 	return n
 }
 
-// traceCSV compiles workload.trace_csv (trace.ReadCSV), sorted by time.
-// notes says how a log's columns were read ("" for the plain trace format).
+// traceCSV compiles workload.trace_csv (trace.Read), sorted by time; info
+// says how its columns were read and which rows were skipped (skipBad).
 // Each request's Key holds its row number (0-based): the merger turns it
 // into the random key of the run's seed (requestKey), so the trace is read
-// once for every seed.
-func traceCSV(n *names, text string, cm *scenario.TraceMap) (reqs []request, notes string, err error) {
+// once for every seed. A row's observed response, when the log has one, is
+// kept in obs.
+func traceCSV(n *names, text string, cm *scenario.TraceMap, skipBad bool) (reqs []request, obs []observedRow, info trace.Info, err error) {
 	var cols *trace.Columns
 	if cm != nil {
 		c := trace.Columns(*cm)
 		cols = &c
 	}
 	reqs = make([]request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
-	notes, err = trace.ReadCSV(text, cols, n, func(tr *trace.Request) {
+	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
 		r := request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
 			Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route} // Key: the row number, keyed by the merger
 		if tr.BufType != "" {
 			r.Buf = n.bufs.index(tr.BufType)
 		}
+		if tr.ObservedUS >= 0 {
+			r.Observed = true
+			obs = append(obs, observedRow{service: int32(tr.Service), timeUS: tr.TimeUS, us: tr.ObservedUS})
+		}
 		n.route(&r)
 		reqs = append(reqs, r)
 	})
 	if err != nil {
-		return nil, "", Invalid(err)
+		return nil, nil, trace.Info{}, Invalid(err)
 	}
 	sortTrace(reqs)
-	return reqs, notes, nil
+	return reqs, obs, info, nil
+}
+
+// scaleTrace divides the issue times of a trace by factor, rounded to the
+// microsecond: the same requests, played factor times faster. Dividing
+// keeps the order, ties included.
+func scaleTrace(reqs []request, factor float64) {
+	for i := range reqs {
+		reqs[i].TimeUS = int64(math.Round(float64(reqs[i].TimeUS) / factor))
+	}
 }
 
 // rowError is the error of trace row row (1-based, header excluded).

@@ -195,7 +195,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 	text := sb.String()
 	n := newNames(handModel())
 	for b.Loop() {
-		if _, _, err := traceCSV(n, text, nil); err != nil {
+		if _, _, _, err := traceCSV(n, text, nil, false); err != nil {
 			b.Fatal(err)
 		}
 	}

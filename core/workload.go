@@ -5,6 +5,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/trace"
 )
 
 // request is one service request as the workload issues it, with names
@@ -33,6 +34,9 @@ type request struct {
 	RouteVal string
 	RouteNum float64
 	Trace    bool // a trace row (not a generated request)
+	// Observed marks a trace row whose log gave the response it observed:
+	// its simulated response is counted in the result's validation.
+	Observed bool
 }
 
 // The Route values that are not a range.
@@ -100,7 +104,25 @@ type compiledWorkload struct {
 	// its answers
 	clients float64
 	note    string // how a log given as trace_csv was read ("" for the trace format)
+	// info is what reading trace_csv found (rows, skipped rows); traced
+	// says the workload has a trace (trace_csv or trace rows).
+	info   trace.Info
+	traced bool
+	// observed holds the trace rows whose log gave an observed response,
+	// in the log's order, when trace_rate_scale is 1.
+	observed []observedRow
 }
+
+// observedRow is a trace row's observed response: its service, its issue
+// time (as the run plays it) and the response the log observed.
+type observedRow struct {
+	service int32
+	timeUS  int64
+	us      int64
+}
+
+// maxTraceRateScale bounds workload.trace_rate_scale.
+const maxTraceRateScale = 1000
 
 // compileWorkload checks w and resolves its names.
 func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) {
@@ -111,15 +133,33 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 		return nil, FieldErrorf("workload.trace", "give trace_csv or trace, not both")
 	case w.Columns != nil && w.TraceCSV == "":
 		return nil, FieldErrorf("workload.columns", "applies to trace_csv, which is missing")
+	case w.TraceSkipBad && w.TraceCSV == "":
+		return nil, FieldErrorf("workload.trace_skip_bad", "applies to trace_csv, which is missing")
+	case w.TraceRateScale != nil && w.TraceCSV == "" && w.Trace == nil:
+		return nil, FieldErrorf("workload.trace_rate_scale", "applies to a trace (trace_csv or trace), which is missing")
+	case w.TraceRateScale != nil && !(*w.TraceRateScale > 0 && *w.TraceRateScale <= maxTraceRateScale):
+		return nil, FieldErrorf("workload.trace_rate_scale", "must be > 0 and at most %d, got %v", maxTraceRateScale, *w.TraceRateScale)
 	case w.TraceCSV != "":
-		cw.trace, cw.note, err = traceCSV(n, w.TraceCSV, w.Columns)
+		cw.trace, cw.observed, cw.info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
+		cw.note = cw.info.Note
 	case w.Trace != nil:
 		cw.trace, err = traceJSON(n, w.Trace)
+		cw.info.Rows = len(w.Trace)
 	case w.Generate == nil:
 		return nil, FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
 	}
 	if err != nil {
 		return nil, err
+	}
+	cw.traced = w.TraceCSV != "" || w.Trace != nil
+	if f := w.TraceRateScale; f != nil && *f != 1 {
+		// the responses a log observed were those of its own rate: there is
+		// nothing to compare a scaled replay with
+		scaleTrace(cw.trace, *f)
+		for i := range cw.trace {
+			cw.trace[i].Observed = false
+		}
+		cw.observed = nil
 	}
 	if w.Generate != nil {
 		if cw.streams, err = checkGenerate(n, w.Generate); err != nil {

@@ -16,8 +16,8 @@ import (
 
 // fitForm is what POST /fit reads: a trace or ulog parts (repeatable), and
 // optionally the configuration.
-var fitForm = formSpec{names: []string{"trace", "trace_map", "ulog", "ubbconfig", "dmconfig"},
-	want:    "trace (with trace_map) or ulog (one part per file), and optionally ubbconfig and dmconfig",
+var fitForm = formSpec{names: []string{"trace", "trace_map", "trace_skip_bad", "ulog", "ubbconfig", "dmconfig"},
+	want:    "trace (with trace_map and trace_skip_bad) or ulog (one part per file), and optionally ubbconfig and dmconfig",
 	example: "curl -F ulog=@ULOG.120126 -F ubbconfig=@ubb.cfg"}
 
 // fitAnswer is POST /fit's answer: the report, and with a UBBCONFIG the
@@ -107,6 +107,10 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 			if files.Columns, err = starter.ParseTraceMap(strings.TrimSpace(text)); err != nil {
 				return src, files, partProblem(name, "trace_map: %v", err)
 			}
+		case "trace_skip_bad":
+			if files.SkipBad, err = skipBadPart(text); err != nil {
+				return src, files, err
+			}
 		case "ulog":
 			fn := part.FileName()
 			if fn == "" {
@@ -124,7 +128,10 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 		return src, files, partProblem("trace", "send a trace part or ulog parts (one of them): %s", fitForm.example)
 	case files.Columns != nil && files.Trace == nil:
 		return src, files, partProblem("trace_map", "trace_map reads a trace part")
+	case files.SkipBad && files.Trace == nil:
+		return src, files, partProblem("trace_skip_bad", "trace_skip_bad reads a trace part")
 	}
 	src.Trace, src.TraceName, src.Columns, src.UBBConfig, src.DMConfig = files.Trace, files.TraceName, files.Columns, files.UBBConfig, files.DMConfig
+	src.SkipBad = files.SkipBad
 	return src, files, nil
 }

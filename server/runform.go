@@ -5,6 +5,7 @@ import (
 	"errors"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -16,7 +17,7 @@ import (
 )
 
 // runFormParts are the parts POST /runs reads from multipart/form-data.
-const runFormParts = "ubbconfig, dmconfig, trace, trace_map and scenario"
+const runFormParts = "ubbconfig, dmconfig, trace, trace_map, trace_skip_bad and scenario"
 
 // isMultipart says whether the request body is multipart/form-data.
 func isMultipart(c echo.Context) (bool, string) {
@@ -26,7 +27,8 @@ func isMultipart(c echo.Context) (bool, string) {
 
 // readRunForm reads a run posted as files, the way an administrator has
 // them: parts ubbconfig, dmconfig and trace (files or plain fields),
-// trace_map (`time=COL,service=COL,...`) and scenario (JSON for the rest).
+// trace_map (`time=COL,service=COL,...`), trace_skip_bad (true or false)
+// and scenario (JSON for the rest).
 // Each file part replaces that part of the scenario; with no scenario part,
 // the files make one with defaults (starter.WithFiles). The scenario stored is
 // the combined one, so the run can be read back, shared and rerun.
@@ -39,7 +41,7 @@ func (s *Server) readRunForm(c echo.Context, boundary string) (sc *scenario.Scen
 }
 
 // runForm is what POST /runs reads from multipart/form-data.
-var runForm = formSpec{names: []string{"ubbconfig", "dmconfig", "trace", "trace_map", "scenario"}, want: runFormParts,
+var runForm = formSpec{names: []string{"ubbconfig", "dmconfig", "trace", "trace_map", "trace_skip_bad", "scenario"}, want: runFormParts,
 	example: "curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv"}
 
 func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenario, *core.SavedScenario, starter.Files, error) {
@@ -61,6 +63,10 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenar
 		case "trace_map":
 			if files.Columns, err = starter.ParseTraceMap(strings.TrimSpace(text)); err != nil {
 				return nil, nil, files, partProblem(name, "trace_map: %v", err)
+			}
+		case "trace_skip_bad":
+			if files.SkipBad, err = skipBadPart(text); err != nil {
+				return nil, nil, files, err
 			}
 		case "scenario":
 			doc = []byte(text)
@@ -96,6 +102,15 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenar
 		return nil, nil, files, err
 	}
 	return sc, &core.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, files, nil
+}
+
+// skipBadPart reads the trace_skip_bad form part: true or false.
+func skipBadPart(text string) (bool, error) {
+	v, err := strconv.ParseBool(strings.TrimSpace(text))
+	if err != nil {
+		return false, partProblem("trace_skip_bad", "form part trace_skip_bad: want true or false, got %q", capText(strings.TrimSpace(text)))
+	}
+	return v, nil
 }
 
 // partProblem is the 422 problem of one form part.

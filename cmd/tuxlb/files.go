@@ -21,11 +21,12 @@ type fileFlags struct {
 	dmconfig  string
 	trace     string
 	traceMap  string
+	skipBad   bool // --trace-skip-bad
 }
 
 // given says whether any file flag was given.
 func (f *fileFlags) given() bool {
-	return f.ubbconfig != "" || f.dmconfig != "" || f.trace != "" || f.traceMap != ""
+	return f.ubbconfig != "" || f.dmconfig != "" || f.trace != "" || f.traceMap != "" || f.skipBad
 }
 
 // stdinOnce checks that at most one of paths is "-" (standard input, which
@@ -71,7 +72,7 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 			return out, fmt.Errorf("--trace-map: %w", err)
 		}
 	}
-	out.UBBName, out.TraceName = baseName(f.ubbconfig), baseName(f.trace)
+	out.UBBName, out.TraceName, out.SkipBad = baseName(f.ubbconfig), baseName(f.trace), f.skipBad
 	return out, nil
 }
 
@@ -81,6 +82,12 @@ func (f *fileFlags) flags(fs *flag.FlagSet) {
 	fs.StringVar(&f.dmconfig, "dmconfig", "", "DMCONFIG `FILE`: replaces the scenario's")
 	fs.StringVar(&f.trace, "trace", "", "request log `FILE` (CSV): replaces the scenario's workload")
 	fs.StringVar(&f.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...` (workload.columns fields)")
+	f.skipFlag(fs)
+}
+
+// skipFlag declares --trace-skip-bad.
+func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
+	fs.BoolVar(&f.skipBad, "trace-skip-bad", false, "skip the log's rows that cannot be read (counted in the result's trace block) instead of stopping at the first")
 }
 
 // loadWithFiles reads the scenario of run, sweep and compare: the scenario

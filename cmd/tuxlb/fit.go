@@ -44,7 +44,7 @@ func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
 
 // fitSources reads what fit and init --fit fit from.
 func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {
-	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, ULOG: ulogs,
+	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad, ULOG: ulogs,
 		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig}
 }
 
@@ -69,6 +69,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): its service_ms column is fitted")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
+	ff.skipFlag(fs)
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines (ULOGPFX.mmddyy; repeat for several machines or days)")
 	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: names resolved against it, hosts mapped to LMIDs (required by --out)")
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
@@ -97,8 +98,8 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *out != "" && ff.ubbconfig == "":
 		fmt.Fprintln(stderr, "tuxlb fit: --out needs --ubbconfig FILE (the scenario is made for a configuration)")
 		return 2
-	case ff.traceMap != "" && ff.trace == "":
-		fmt.Fprintln(stderr, "tuxlb fit: --trace-map reads a --trace")
+	case (ff.traceMap != "" || ff.skipBad) && ff.trace == "":
+		fmt.Fprintln(stderr, "tuxlb fit: --trace-map and --trace-skip-bad read a --trace")
 		return 2
 	}
 	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace}, []string{"--ubbconfig", "--dmconfig", "--trace"}

@@ -32,6 +32,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): streams at its rates, service times from it")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
+	ff.skipFlag(fs)
 	load := fs.String("load", strconv.FormatFloat(starter.DefaultLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
 	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
 	fitLog := fs.Bool("fit", false, "fit service times from the --trace (as tuxlb fit does) instead of exponentials of its means")

@@ -127,7 +127,15 @@ type Workload struct {
 	TraceCSV string     `json:"trace_csv,omitempty"`
 	Trace    []TraceRow `json:"trace,omitempty"`
 	Columns  *TraceMap  `json:"columns,omitempty"` // optional mapping for imported logs
-	Generate *Generator `json:"generate,omitempty"`
+	// TraceSkipBad skips the rows of trace_csv that cannot be read (a
+	// trailing total line, "n/a", a row out of time order) and counts them
+	// in the result's trace block, instead of stopping at the first.
+	TraceSkipBad bool `json:"trace_skip_bad,omitempty"`
+	// TraceRateScale plays the trace (trace_csv or trace) that many times
+	// faster: its issue times are divided by it, so 1.5 is the same requests
+	// at 1.5 times the rate. Absent means 1.
+	TraceRateScale *float64   `json:"trace_rate_scale,omitempty"`
+	Generate       *Generator `json:"generate,omitempty"`
 }
 
 // TraceRow is one request of a trace given as JSON.

@@ -23,6 +23,7 @@ type FitSources struct {
 	Trace     *string
 	TraceName string
 	Columns   *scenario.TraceMap
+	SkipBad   bool // skip the trace's unreadable rows, counted in the report's trace block
 	ULOG      []ulog.File
 	UBBConfig *string
 	DMConfig  *string
@@ -35,6 +36,7 @@ type FitReport struct {
 	Services  map[string]*ServiceReport `json:"services"`
 	Arrivals  Arrivals                  `json:"arrivals"`
 	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
+	Trace     *core.TraceRead           `json:"trace,omitempty"` // the rows read and skipped, from a trace
 	Warnings  []string                  `json:"warnings,omitempty"`
 }
 
@@ -203,7 +205,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	}
 	var arr []arrival
 	timed := 0
-	_, err := trace.ReadCSV(*src.Trace, cols, res, func(r *trace.Request) {
+	info, err := trace.Read(*src.Trace, cols, trace.Options{SkipBad: src.SkipBad}, res, func(r *trace.Request) {
 		name := svcName(r.Service)
 		if rep.Services[name] == nil {
 			rep.Services[name] = &ServiceReport{}
@@ -219,6 +221,13 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	}
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")
+	}
+	rep.Trace = &core.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)}
+	if rep.Trace.SkippedExamples == nil {
+		rep.Trace.SkippedExamples = []string{}
+	}
+	if info.Skipped > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d unreadable rows of the trace skipped (trace.skipped_examples)", info.Skipped))
 	}
 	if timed == 0 {
 		rep.Warnings = append(rep.Warnings, "the trace has no service time column (service_ms, or one mapped with --trace-map service_ms=COLUMN): only rates are measured")

@@ -11,6 +11,7 @@ package starter
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,8 @@ type Files struct {
 	DMConfig  *string
 	Trace     *string
 	Columns   *scenario.TraceMap // nil: the scenario's own mapping, if any
+	// SkipBad skips the trace's unreadable rows (workload.trace_skip_bad).
+	SkipBad   bool
 	UBBName   string
 	TraceName string
 	Load      float64 // New's target busy fraction; 0 = DefaultLoad
@@ -45,7 +48,8 @@ type Files struct {
 
 // WithFiles returns the scenario that runs the files: sc with each part a
 // file gives replaced (the UBBCONFIG, the DMCONFIG, the trace: a trace
-// replaces the whole workload, keeping sc's column mapping unless f has one).
+// replaces the whole workload, keeping sc's column mapping unless f has one,
+// its trace_skip_bad and its trace_rate_scale).
 // With no sc, the starter scenario of the files, whose workload is the trace
 // when one is given. sc is not modified.
 func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
@@ -58,7 +62,7 @@ func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
 			return nil, err
 		}
 		if f.Trace != nil {
-			st.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: f.Columns}
+			st.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: f.Columns, TraceSkipBad: f.SkipBad}
 		}
 		return st, nil
 	}
@@ -70,10 +74,14 @@ func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
 		out.DMConfig = *f.DMConfig
 	}
 	if f.Trace != nil {
-		out.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: sc.Workload.Columns}
+		w := &sc.Workload
+		out.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: w.Columns, TraceSkipBad: w.TraceSkipBad, TraceRateScale: w.TraceRateScale}
 	}
 	if f.Columns != nil {
 		out.Workload.Columns = f.Columns
+	}
+	if f.SkipBad {
+		out.Workload.TraceSkipBad = true
 	}
 	return &out, nil
 }
@@ -119,7 +127,7 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
-		if ts, err = measureTrace(m, *f.Trace, f.Columns); err != nil {
+		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
 			return nil, err
 		}
 	}
@@ -293,9 +301,9 @@ func traceProblem(why string) *core.Error {
 	return e
 }
 
-// measureTrace reads the request log text (trace.ReadCSV) for its rates and
-// service times.
-func measureTrace(m *core.Model, text string, cm *scenario.TraceMap) (*traceStats, error) {
+// measureTrace reads the request log text (trace.Read) for its rates and
+// service times, skipping its unreadable rows when skipBad is set.
+func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad bool) (*traceStats, error) {
 	var cols *trace.Columns
 	if cm != nil {
 		c := trace.Columns(*cm)
@@ -303,7 +311,7 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap) (*traceStat
 	}
 	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}}
 	rows := 0
-	_, err := trace.ReadCSV(text, cols, trace.NewNames(m), func(r *trace.Request) {
+	_, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
 		if rows == 0 || r.TimeUS < ts.first {
 			ts.first = r.TimeUS
 		}
@@ -385,36 +393,47 @@ func scenarioName(f Files, load float64, measured, replay bool) string {
 }
 
 // ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
-// the keys being the fields of workload.columns (time, time_unit, service,
-// origin, service_ms, service_unit, prio, id, delimiter; a delimiter "tab"
-// is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
-// --trace-map and the API's trace_map form part are read.
+// the keys being the fields of workload.columns (TraceMapKeys: time,
+// time_unit, service, origin, service_ms, ..., date_order, tz; a delimiter
+// "tab" is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
+// --trace-map, the API's trace_map form part and the page's mapping field
+// are read.
 func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 	var m scenario.TraceMap
-	fields := map[string]*string{
-		"time": &m.Time, "time_unit": &m.TimeUnit, "service": &m.Service, "origin": &m.Origin,
-		"service_ms": &m.ServiceMS, "service_unit": &m.ServiceUnit, "prio": &m.Prio, "id": &m.ID,
-		"delimiter": &m.Delimiter,
-	}
+	mv := reflect.ValueOf(&m).Elem()
 	for _, part := range strings.Split(text, ",") {
 		key, val, ok := strings.Cut(part, "=")
 		key = strings.TrimSpace(key)
-		p, known := fields[key]
+		i := slices.Index(traceMapKeys, key)
 		switch {
 		case !ok || key == "":
 			return nil, core.Errorf(core.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
-		case !known:
-			return nil, core.Errorf(core.EINVALID, "%q: unknown key %q (want time, time_unit, service, origin, service_ms, service_unit, prio, id or delimiter)", part, key)
+		case i < 0:
+			return nil, core.Errorf(core.EINVALID, "%q: unknown key %q (want one of %s)", part, key, strings.Join(traceMapKeys, ", "))
 		}
 		if key == "delimiter" && (val == "tab" || val == `\t`) {
 			val = "\t"
 		} else if key != "delimiter" {
 			val = strings.TrimSpace(val)
 		}
-		*p = val
+		mv.Field(i).SetString(val)
 	}
 	return &m, nil
 }
+
+// traceMapKeys are the keys of ParseTraceMap: the JSON names of
+// scenario.TraceMap's fields, by field index.
+var traceMapKeys = func() []string {
+	t := reflect.TypeFor[scenario.TraceMap]()
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return keys
+}()
+
+// TraceMapKeys returns the keys a column mapping may give.
+func TraceMapKeys() []string { return slices.Clone(traceMapKeys) }
 
 // ParseScenario reads a scenario document (core.DecodeScenario) whose
 // parts the files replace (WithFiles), so the document may leave out what a

@@ -151,10 +151,20 @@ func TestParseTraceMap(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}
+	// every field of workload.columns is a key, the routing value's column
+	// and the observed response's among them
+	got, err = ParseTraceMap("route=Account,observed=Elapsed(ms),date_order=dmy,tz=Europe/Paris,buftype=Type")
+	want = &scenario.TraceMap{Route: "Account", Observed: "Elapsed(ms)", DateOrder: "dmy", TZ: "Europe/Paris", BufType: "Type"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
 	for _, bad := range []string{"time", "colour=x", "=x"} {
 		if _, err := ParseTraceMap(bad); err == nil {
 			t.Errorf("%q: got no error", bad)
 		}
+	}
+	if _, err := ParseTraceMap("colour=x"); err == nil || !strings.Contains(err.Error(), "route, buftype, delimiter, observed, date_order, tz") {
+		t.Errorf("the unknown key's error lists the keys: got %v", err)
 	}
 }
 

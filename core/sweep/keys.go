@@ -179,21 +179,21 @@ func pathSetter(path string) func(*scenario.Scenario, string) error {
 	return func(sc *scenario.Scenario, v string) error { return setScenarioPath(sc, path, v) }
 }
 
-// scaleRates multiplies every arrival rate of the generated streams by the
-// factor (given as decimal text): rate_per_s, both rates of an MMPP and every
-// point of a rate profile. The products are computed on exact decimals, so
-// 200 x 1.1 is 220. A trace has fixed issue times and cannot be scaled.
+// scaleRates multiplies every arrival rate of the workload by the factor
+// (given as decimal text): a trace's workload.trace_rate_scale (its issue
+// times are divided by the factor), and the generated streams' rate_per_s,
+// both rates of an MMPP and every point of a rate profile. The products are
+// computed on exact decimals, so 200 x 1.1 is 220. Client populations keep
+// their pace: their rate follows from their think times and answers.
 func scaleRates(sc *scenario.Scenario, factor string) error {
 	f, ok := new(big.Rat).SetString(factor)
 	if !ok || f.Sign() <= 0 {
 		return fmt.Errorf("rate_scale: want a number > 0, got %q", factor)
 	}
 	w := &sc.Workload
-	if w.TraceCSV != "" || len(w.Trace) > 0 {
-		return fmt.Errorf("rate_scale: the workload has a trace, whose issue times are fixed; rate_scale scales generated streams (workload.generate) only")
-	}
-	if w.Generate == nil {
-		return fmt.Errorf("rate_scale: the workload has no generated streams to scale")
+	traced := w.TraceCSV != "" || len(w.Trace) > 0
+	if !traced && (w.Generate == nil || len(w.Generate.Streams) == 0) {
+		return fmt.Errorf("rate_scale: the workload has no trace or generated streams to scale")
 	}
 	mul := func(x float64) float64 {
 		r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
@@ -202,6 +202,17 @@ func scaleRates(sc *scenario.Scenario, factor string) error {
 		}
 		y, _ := r.Mul(r, f).Float64()
 		return y
+	}
+	if traced {
+		x := 1.0
+		if w.TraceRateScale != nil {
+			x = *w.TraceRateScale
+		}
+		x = mul(x)
+		w.TraceRateScale = &x
+	}
+	if w.Generate == nil {
+		return nil
 	}
 	g := *w.Generate
 	g.Streams = slices.Clone(g.Streams)

@@ -221,11 +221,40 @@ func TestSweepBadInput(t *testing.T) {
 			t.Errorf("Compile(%+v): got %v, want an invalid error containing %q", tt.spec, err, tt.want)
 		}
 	}
-	trace := *sc
-	trace.Workload = scenario.Workload{TraceCSV: "time_ms,service\n0,SVC\n"}
-	_, err := Compile(&trace, Spec{Vary: []string{"rate_scale=2"}})
-	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has a trace") {
-		t.Errorf("rate_scale of a trace: got %v", err)
+	clients := *sc
+	clients.Workload = scenario.Workload{Generate: &scenario.Generator{DurationMS: 100,
+		Clients: []scenario.ClientSet{{Name: "desk", Count: 2, Think: &scenario.Dist{Dist: "const", MS: ptr(10.0)},
+			Script: []scenario.ScriptEntry{{Service: "SVC"}}}}}}
+	_, err := Compile(&clients, Spec{Vary: []string{"rate_scale=2"}})
+	if err == nil || !strings.Contains(err.Error(), "vary rate_scale=2: rate_scale: the workload has no trace or generated streams") {
+		t.Errorf("rate_scale of clients alone: got %v", err)
+	}
+}
+
+// TestRateScaleOfTrace: rate_scale compresses a trace (its issue times
+// divided by the factor, multiplied into a trace_rate_scale already given
+// as exact decimals) and scales the streams beside it.
+func TestRateScaleOfTrace(t *testing.T) {
+	sc := sweepScenario(t)
+	sc.Workload.TraceCSV = "time_ms,service\n0,SVC\n1000,SVC\n"
+	for _, c := range []struct {
+		given *float64
+		want  float64
+	}{{nil, 1.5}, {ptr(1.1), 1.65}} {
+		sc.Workload.TraceRateScale = c.given
+		v, err := ApplyVariant(sc, Variant{Name: "x", Set: []Assignment{{Path: "rate_scale", Value: "1.5"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Workload.TraceRateScale; got == nil || *got != c.want {
+			t.Errorf("trace_rate_scale %v times 1.5: got %v, want %v", c.given, got, c.want)
+		}
+		if g, w := v.Workload.Generate.Streams[0].RatePerS, sc.Workload.Generate.Streams[0].RatePerS*1.5; g != w {
+			t.Errorf("the stream beside the trace: rate %v, want %v", g, w)
+		}
+		if sc.Workload.TraceRateScale != c.given {
+			t.Errorf("the scenario itself changed")
+		}
 	}
 }
 

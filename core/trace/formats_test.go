@@ -119,7 +119,10 @@ func TestDateOrderErrors(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range []struct{ cm Columns; want string }{
+	for _, c := range []struct {
+		cm   Columns
+		want string
+	}{
 		{Columns{DateOrder: "ymd"}, `workload.columns.date_order: want dmy or mdy, got "ymd"`},
 		{Columns{TZ: "Europe/Pariss"}, `workload.columns.tz: unknown zone "Europe/Pariss"`},
 	} {

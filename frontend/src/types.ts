@@ -182,6 +182,17 @@ export interface Workload {
   trace?: TraceRow[];
   /** optional mapping for imported logs */
   columns?: TraceMap;
+  /**
+   * TraceSkipBad skips the rows of trace_csv that cannot be read (a trailing total line, "n/a", a
+   * row out of time order) and counts them in the result's trace block, instead of stopping at the
+   * first.
+   */
+  trace_skip_bad?: boolean;
+  /**
+   * TraceRateScale plays the trace (trace_csv or trace) that many times faster: its issue times are
+   * divided by it, so 1.5 is the same requests at 1.5 times the rate. Absent means 1.
+   */
+  trace_rate_scale?: number;
   generate?: Generator;
 }
 
@@ -413,6 +424,13 @@ export interface Result {
    * machine was lost.
    */
   machine_changes?: MachineChange[];
+  /** Trace says what reading the workload's trace found; absent when the workload has none. */
+  trace?: TraceRead;
+  /**
+   * Validation compares, for the trace rows whose log gave the response it observed, the log's
+   * responses with the run's; absent when the log has no observed response column.
+   */
+  validation?: Validation;
   replications?: Replications;
   warnings: string[] | null;
 }
@@ -686,6 +704,51 @@ export interface MachineChange {
   at_ms: number;
   lmid: string;
   change: string;
+}
+
+/**
+ * TraceRead is what reading a trace found: the rows played and, with workload.trace_skip_bad, the
+ * rows skipped and why (the first few, each "row N: why", N counted from the first row after the
+ * header).
+ */
+export interface TraceRead {
+  rows: number;
+  skipped: number;
+  skipped_examples: string[] | null;
+}
+
+/**
+ * Validation is a replay's check against the log it replays: per service (in the model's order,
+ * those with observed rows) and overall, the responses the log observed and the run's, over the
+ * same trace rows (those issued at or after the warm-up). Simulated counts only the rows that
+ * completed; the failed ones are in requests.failed.
+ */
+export interface Validation {
+  overall: ValidationRow;
+  services: ValidationRow[] | null;
+}
+
+/**
+ * ValidationRow compares observed and simulated responses (ms) of one service, or of all (""
+ * service).
+ */
+export interface ValidationRow {
+  service?: string;
+  observed: Summary;
+  simulated: Summary;
+  /**
+   * RelativeError is (simulated - observed) / observed of each figure; a figure is absent when the
+   * observed one is zero or nothing completed.
+   */
+  relative_error: RelativeErrors;
+}
+
+/** RelativeErrors are the relative errors of a ValidationRow's figures. */
+export interface RelativeErrors {
+  mean?: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
 }
 
 /**
