@@ -274,3 +274,32 @@ func TestRunScenarioWithoutTheFilesParts(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, stdout %.200s", code, stderr, out)
 	}
 }
+
+// TestTraceSkipBadFlag: --trace-skip-bad reads past a log's unreadable rows
+// (here an "n/a" time and the total line), counted in the result; without
+// it the first is the error; fit without a --trace refuses it.
+func TestTraceSkipBadFlag(t *testing.T) {
+	log := ownTrace + "n/a;BALANCE;3;dan\nTotal;4;;\n"
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "log.csv": log})
+	ubb, trace := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "log.csv")
+	code, _, stderr := cli(t, "run", "--ubbconfig", ubb, "--trace", trace)
+	if code != 1 || !strings.Contains(stderr, "log.csv: trace row 5: timestamp") {
+		t.Errorf("without the flag: exit %d, %q; want 1 and row 5's timestamp named", code, stderr)
+	}
+	code, out, stderr := cli(t, "run", "--ubbconfig", ubb, "--trace", trace, "--trace-skip-bad")
+	var res struct {
+		Trace struct {
+			Rows, Skipped int
+			Examples      []string `json:"skipped_examples"`
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("with the flag: exit %d, %s", code, stderr)
+	}
+	if res.Trace.Rows != 4 || res.Trace.Skipped != 2 || len(res.Trace.Examples) != 2 || !strings.HasPrefix(res.Trace.Examples[1], "row 6: ") {
+		t.Errorf("trace block %+v, want 4 rows read and rows 5 and 6 skipped", res.Trace)
+	}
+	if code, _, stderr := cli(t, "fit", "--ulog", trace, "--trace-skip-bad"); code != 2 || !strings.Contains(stderr, "--trace-skip-bad read a --trace") {
+		t.Errorf("fit --ulog --trace-skip-bad: exit %d, %q", code, stderr)
+	}
+}
