@@ -82,6 +82,14 @@ func TestOriginsByHost(t *testing.T) {
 	if want := []int{1, 1, 0, 0}; !equalInts(got, want) {
 		t.Errorf("origins %v, want %v", got, want)
 	}
+	// a monitor's Host (or Node) column is the origin's
+	for _, col := range []string{"Host", "hostname", "Node"} {
+		got = nil
+		if _, err := Read("ts,service,"+col+"\n0,TOUPPER,host2\n1,TOUPPER,host1\n", nil, Options{},
+			NewNames(testModel()), func(r *Request) { got = append(got, r.Origin) }); err != nil || !equalInts(got, []int{1, 0}) {
+			t.Errorf("column %s: origins %v, %v; want [1 0]", col, got, err)
+		}
+	}
 	m := testModel()
 	m.Machines[1].PMID = "host1" // two LMIDs on one host: the host name is ambiguous
 	_, err = Read("ts,service,machine\n0,TOUPPER,host1\n", nil, Options{}, NewNames(m), func(*Request) {})

@@ -15,7 +15,7 @@ var logNames = [numCols][]string{
 	colTime: {"time", "timestamp", "ts", "datetime", "date_time", "time_stamp", "@timestamp", "start_time", "start",
 		"issue_time", "issued_at", "request_time", "event_time", "epoch", "unix_time", "when"},
 	colService:   {"service", "svc", "service_name", "svc_name", "svcname", "servicename", "tpservice", "operation", "op"},
-	colOrigin:    {"origin", "lmid", "machine"},
+	colOrigin:    {"origin", "lmid", "machine", "host", "hostname", "host_name", "node", "machine_name"},
 	colServiceMS: {"service", "svc", "service_time", "svc_time", "duration", "elapsed", "exec_time"},
 	colPrio:      {"prio", "priority"},
 	colID:        {"id", "request_id", "req_id", "requestid"},
