@@ -303,9 +303,7 @@ func (s *Server) getRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if res, err := decodeForCompare(run); err == nil {
-		run.Headline = core.HeadlineOf(res) // with the figures storage does not keep (the series and queues are not read)
-	}
+	run.Headline.Derive() // network_share, for a run stored before the headline was kept whole
 	if all {
 		var cut struct {
 			Series struct {

@@ -31,16 +31,15 @@ func (db *Postgres) CreateRun(ctx context.Context, r *core.StoredRun) error {
 
 // pgInsertRun writes the runs row of r.
 func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
-	h := r.Headline
-	_, err := tx.Exec(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
-		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
-		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch,
-		saturated_machines)
-		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24)`,
+	h, err := headlineJSON(r)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
+		policy, seed, rerun_of, result, headline, has_dispatch)
+		VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)`,
 		r.ID, r.ScenarioID, r.Name, r.CreatedAt, r.EngineVersion,
-		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
-		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
-		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch, h.SaturatedMachines)
+		r.Policy, r.Seed, r.RerunOf, r.Result, h, r.HasDispatch)
 	return err
 }
 
@@ -48,17 +47,12 @@ func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
 // ENOTFOUND error.
 func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	var r core.StoredRun
-	h := &r.Headline
+	h := headlineCol{&r.Headline}
 	err := db.pool.QueryRow(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
-		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
-		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
-		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch,
-		COALESCE(r.saturated_machines, 0)
+		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.headline, r.has_dispatch
 		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = $1`, id).Scan(
 		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &r.CreatedAt, &r.EngineVersion, &r.Policy, &r.Seed,
-		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
-		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
-		&h.Jain, &h.NetworkSent, &r.HasDispatch, &h.SaturatedMachines)
+		&r.RerunOf, &r.Result, h, &r.HasDispatch)
 	if err != nil {
 		return nil, pgNotFound(err, "run %s", id)
 	}
@@ -74,9 +68,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 		return nil, "", err
 	}
 	rows, err := db.pool.Query(ctx, `SELECT seq, id, `+listName+`, scenario_id, created_at, engine_version,
-		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
-		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
-		COALESCE(saturated_machines, 0)
+		has_dispatch, headline
 		FROM runs WHERE seq < $1 ORDER BY seq DESC LIMIT $2`, before, limit+1)
 	if err != nil {
 		return nil, "", translatePG(err)
@@ -87,11 +79,9 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 		var s core.RunSummary
 		var seq int64
 		var created time.Time
-		h := &s.Headline
+		h := headlineCol{&s.Headline}
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &created, &s.EngineVersion,
-			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
-			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
-			&h.NetworkSent, &h.SaturatedMachines)
+			&s.HasDispatch, h)
 		if err != nil {
 			return nil, "", translatePG(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -43,16 +44,15 @@ func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
 
 // insertRun writes the runs row of r.
 func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
-	h := r.Headline
-	_, err := tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
-		policy, seed, rerun_of, result, issued, completed, failed, timed_out, wait_mean, wait_p95,
-		wait_p99, response_mean, response_p95, response_p99, max_utilization, jain, network_sent, has_dispatch,
-		saturated_machines)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	h, err := headlineJSON(r)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
+		policy, seed, rerun_of, result, headline, has_dispatch)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(core.TimeFormat), r.EngineVersion,
-		r.Policy, r.Seed, r.RerunOf, r.Result, h.Issued, h.Completed, h.Failed, h.TimedOut,
-		h.WaitMeanMS, h.WaitP95MS, h.WaitP99MS, h.ResponseMeanMS, h.ResponseP95MS, h.ResponseP99MS,
-		h.MaxUtilization, h.Jain, h.NetworkSent, r.HasDispatch, h.SaturatedMachines)
+		r.Policy, r.Seed, r.RerunOf, r.Result, h, r.HasDispatch)
 	return translate(err)
 }
 
@@ -61,17 +61,12 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
 func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	var r core.StoredRun
 	var created string
-	h := &r.Headline
+	h := headlineCol{&r.Headline}
 	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
-		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.issued, r.completed, r.failed,
-		r.timed_out, r.wait_mean, r.wait_p95, r.wait_p99, r.response_mean, r.response_p95,
-		r.response_p99, r.max_utilization, r.jain, r.network_sent, r.has_dispatch,
-		COALESCE(r.saturated_machines, 0)
+		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.headline, r.has_dispatch
 		FROM runs r JOIN scenarios s ON s.id = r.scenario_id WHERE r.id = ?`, id).Scan(
 		&r.ID, &r.ScenarioID, &r.Scenario, &r.Name, &created, &r.EngineVersion, &r.Policy, &r.Seed,
-		&r.RerunOf, &r.Result, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS,
-		&h.WaitP95MS, &h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization,
-		&h.Jain, &h.NetworkSent, &r.HasDispatch, &h.SaturatedMachines)
+		&r.RerunOf, &r.Result, h, &r.HasDispatch)
 	if err != nil {
 		return nil, notFound(err, "run %s", id)
 	}
@@ -90,9 +85,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 		return nil, "", err
 	}
 	rows, err := db.read.QueryContext(ctx, `SELECT seq, id, `+listName+`, scenario_id, created_at, engine_version,
-		has_dispatch, issued, completed, failed, timed_out, wait_mean, wait_p95, wait_p99,
-		response_mean, response_p95, response_p99, max_utilization, jain, network_sent,
-		COALESCE(saturated_machines, 0)
+		has_dispatch, headline
 		FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
 	if err != nil {
 		return nil, "", translate(err)
@@ -102,11 +95,9 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	for rows.Next() {
 		var s core.RunSummary
 		var seq int64
-		h := &s.Headline
+		h := headlineCol{&s.Headline}
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,
-			&s.HasDispatch, &h.Issued, &h.Completed, &h.Failed, &h.TimedOut, &h.WaitMeanMS, &h.WaitP95MS,
-			&h.WaitP99MS, &h.ResponseMeanMS, &h.ResponseP95MS, &h.ResponseP99MS, &h.MaxUtilization, &h.Jain,
-			&h.NetworkSent, &h.SaturatedMachines)
+			&s.HasDispatch, h)
 		if err != nil {
 			return nil, "", translate(err)
 		}
@@ -165,6 +156,35 @@ func insertDispatch(ctx context.Context, tx *sql.Tx, id string, gz []byte) error
 		if err != nil {
 			return translate(err)
 		}
+	}
+	return nil
+}
+
+// headlineJSON is the runs row's headline column of r: its core.Headline as
+// JSON.
+func headlineJSON(r *core.StoredRun) (string, error) {
+	b, err := json.Marshal(r.Headline)
+	return string(b), err
+}
+
+// headlineCol scans a runs row's headline column into a core.Headline, as
+// it was written (a row converted from the columns of before has no
+// network_share: Headline.Derive fills it in).
+type headlineCol struct{ h *core.Headline }
+
+// Scan reads the column's JSON text.
+func (c headlineCol) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("runs.headline: want text, got %T", src)
+	}
+	if err := json.Unmarshal(b, c.h); err != nil {
+		return fmt.Errorf("runs.headline: %w", err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package storage
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,16 +48,17 @@ func TestSweepUnitsMigration(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		execRaw(t, st, undoHeadlineJSON(st)...) // the later migration, undone first
 		execRaw(t, st, "DROP TABLE "+units, "ALTER TABLE sweep_points DROP COLUMN worker",
-			fmt.Sprintf("DELETE FROM schema_version WHERE version = %d", version),
+			fmt.Sprintf("DELETE FROM schema_version WHERE version >= %d", version),
 			"UPDATE sweep_jobs SET status = 'running', owner = 'old-replica', lease_until = "+lease+" WHERE id = 'old-run'",
 			"INSERT INTO sweep_points(job_id, point, body) VALUES ('old-run', 1, "+blob+")",
 			"UPDATE sweep_jobs SET status = 'done' WHERE id = 'old-done'")
 		st.Close()
 
 		st = connect(t, target)
-		if v, err := st.SchemaVersion(ctx); err != nil || v != version {
-			t.Fatalf("schema version after reopening: %d, %v; want %d", v, err, version)
+		if v, err := st.SchemaVersion(ctx); err != nil || v < version {
+			t.Fatalf("schema version after reopening: %d, %v; want at least %d", v, err, version)
 		}
 		got := map[string][]int{}
 		for {
@@ -82,4 +84,87 @@ func TestSweepUnitsMigration(t *testing.T) {
 			t.Errorf("old-run finished after the migration: %v %v, status %s, result %s, workers %v", done, err, j.Status, j.Result, j.Workers)
 		}
 	})
+}
+
+// TestHeadlineMigration: runs stored when the headline had a column per
+// figure (one from before saturated_machines had its column: NULL) are read
+// after the migration that keeps the headline as one JSON value with the
+// same figures, the NULL as 0; a run stored after it reads back as written.
+func TestHeadlineMigration(t *testing.T) {
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		st := connect(t, target)
+		version := 7
+		if _, ok := st.(*Postgres); ok {
+			version = 6
+		}
+		cols := []struct{ name, value string }{
+			{"issued", "5"}, {"completed", "4"}, {"failed", "1"}, {"timed_out", "0"},
+			{"wait_mean", "0.5"}, {"wait_p95", "1.25"}, {"wait_p99", "2"},
+			{"response_mean", "3.5"}, {"response_p95", "7"}, {"response_p99", "9.125"},
+			{"max_utilization", "0.75"}, {"jain", "0.9"}, {"network_sent", "2"},
+		}
+		for _, id := range []int{1, 2} {
+			if err := st.CreateRun(ctx, sampleRun(id, false)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stmts := append(undoHeadlineJSON(st), fmt.Sprintf("DELETE FROM schema_version WHERE version = %d", version))
+		set := []string{}
+		for _, c := range cols {
+			set = append(set, c.name+" = "+c.value)
+		}
+		stmts = append(stmts, "UPDATE runs SET "+strings.Join(set, ", "),
+			"UPDATE runs SET saturated_machines = 2 WHERE id = '"+sampleRun(2, false).ID+"'")
+		execRaw(t, st, stmts...)
+		st.Close()
+
+		st = connect(t, target)
+		defer st.Close()
+		want := core.Headline{Issued: 5, Completed: 4, Failed: 1, WaitMeanMS: 0.5, WaitP95MS: 1.25, WaitP99MS: 2,
+			ResponseMeanMS: 3.5, ResponseP95MS: 7, ResponseP99MS: 9.125, MaxUtilization: 0.75, Jain: 0.9, NetworkSent: 2}
+		for id, sat := range map[int]int{1: 0, 2: 2} {
+			r, err := st.Run(ctx, sampleRun(id, false).ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := want
+			w.SaturatedMachines = sat
+			if r.Headline != w {
+				t.Errorf("run %d after the migration: headline %+v, want %+v", id, r.Headline, w)
+			}
+		}
+		list, _, err := st.Runs(ctx, 10, "")
+		if err != nil || len(list) != 2 || list[0].Headline.ResponseP99MS != 9.125 {
+			t.Errorf("listed after the migration: %+v, %v", list, err)
+		}
+		fresh := sampleRun(3, false)
+		fresh.Headline.NetworkShare = 0.6
+		if err := st.CreateRun(ctx, fresh); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := st.Run(ctx, fresh.ID); err != nil || r.Headline != fresh.Headline {
+			t.Errorf("a run stored after the migration: %+v, %v; want %+v", r.Headline, err, fresh.Headline)
+		}
+	})
+}
+
+// undoHeadlineJSON is the statements that take a store's runs table back to
+// a column per headline figure (zeros, saturated_machines NULL), so that the
+// migration keeping the headline as JSON runs again.
+func undoHeadlineJSON(st Store) []string {
+	real, bigint := "REAL", "INTEGER"
+	if _, ok := st.(*Postgres); ok {
+		real, bigint = "double precision", "bigint"
+	}
+	stmts := []string{"ALTER TABLE runs DROP COLUMN headline"}
+	for _, c := range []string{"issued", "completed", "failed", "timed_out", "wait_mean", "wait_p95", "wait_p99",
+		"response_mean", "response_p95", "response_p99", "max_utilization", "jain", "network_sent"} {
+		kind := real
+		if c == "issued" || c == "completed" || c == "failed" || c == "timed_out" || c == "network_sent" {
+			kind = bigint
+		}
+		stmts = append(stmts, fmt.Sprintf("ALTER TABLE runs ADD COLUMN %s %s NOT NULL DEFAULT 0", c, kind))
+	}
+	return append(stmts, "ALTER TABLE runs ADD COLUMN saturated_machines INTEGER")
 }
