@@ -81,3 +81,43 @@ func BenchmarkScale(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScaleOverload is BenchmarkScale at 120% load (the streams' rates
+// 1.5 times those of 80%): most requests find no idle server, so Tuxedo's
+// least cost decides them. least=tree reads it from the cost trees
+// (costtree.go), least=scan from the scan of every candidate queue that
+// smaller services use; ns/op is per request, fixed cost included.
+func BenchmarkScaleOverload(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("..", "bench", "scenarios", "mp-standard.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func(v int) { costTreeMin = v }(costTreeMin)
+	for _, n := range []int{16, 4096} {
+		for _, least := range []string{"tree", "scan"} {
+			if n == 16 && least == "tree" {
+				continue // 16 queues are below costTreeMin: the scan either way
+			}
+			b.Run(fmt.Sprintf("servers=%d/least=%s", n, least), func(b *testing.B) {
+				costTreeMin = 64
+				if least == "scan" {
+					costTreeMin = 1 << 30
+				}
+				sc, err := ParseScenario(data)
+				if err != nil {
+					b.Fatal(err)
+				}
+				scaleServers(b, sc, n)
+				for i := range sc.Workload.Generate.Streams {
+					sc.Workload.Generate.Streams[i].RatePerS *= 1.5
+				}
+				scaleToRequests(b, sc, int64(b.N))
+				b.ReportAllocs()
+				b.ResetTimer()
+				if _, err := Run(sc, RunOptions{MaxRequests: max(int64(b.N)*2, 1000)}); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+	}
+}

@@ -21,6 +21,10 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			return &sv.queues[sv.queueOf(c)], c, reasonIdle
 		}
+		if e.shmTrees && len(sv.queues) >= costTreeMin {
+			best := &sv.queues[e.leastTree(sv, -1)]
+			return best, best.first, reasonLeastLoad
+		}
 		// the least W(q)/n(q) + L(s,q), ties to the first, compared as
 		// num/n(q) with num = W(q) + L·n(q) (n(q) is svcQueue's copy)
 		qs := sv.queues
@@ -46,7 +50,20 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
 			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
+			if e.mpTrees {
+				e.costChanged(sq.q, m)
+			}
 			return sq, c, reasonIdle
+		}
+		if e.mpTrees && len(sv.queues) >= costTreeMin {
+			best := &sv.queues[e.leastTree(sv, m)]
+			net := e.netFor[m*nq+int(best.q)]
+			if e.loadOnly {
+				net = 0
+			}
+			e.counters[m*nq+int(best.q)] += best.load + net
+			e.costChanged(best.q, m)
+			return best, best.first, reasonLeastLoad
 		}
 		row, netRow := e.counters[m*nq:m*nq+nq], e.netFor[m*nq:m*nq+nq]
 		// The least C_m(q)/n(q) + L(s,q) + N(q), as num/n with num =

@@ -124,6 +124,12 @@ type svcInfo struct {
 	// routes is set for a service with a routing criterion: per range of
 	// the criterion, the candidates it leaves (routing.go).
 	routes []routeTarget
+	// tree (SHM) or mtrees[m] (MP, per origin machine) give the least cost
+	// when the service has at least costTreeMin queues (costtree.go); nil
+	// until first needed. member says its queues are in engine.members.
+	tree   *costTree
+	mtrees []*costTree
+	member bool
 }
 
 // queueOf returns the index into sv.queues of candidate server c: cands is
@@ -168,6 +174,12 @@ type engine struct {
 	queues   []queueState
 	netload  []int64
 	counters []int64  // MP: C_m(q) at [m*len(queues)+q]
+	// shmTrees and mpTrees say some service reads its least cost from a
+	// tree (costtree.go): a change of W(q) or of C_m(q) updates the trees
+	// of members[q]; built lists every tree
+	shmTrees, mpTrees bool
+	members           [][]costMember
+	built             []*costTree
 	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits []uint64 // bit i of word i/64 set while server i is not busy
 	// idleSum summarises idleBits: bit w of word w/64 set while word w of
@@ -622,6 +634,9 @@ func (e *engine) enter(s int32, t int64) {
 	e.accrueQueue(q, t)
 	q.wait.push(&e.pool, s)
 	q.work += f.load
+	if e.shmTrees {
+		e.costChanged(f.queue, -1)
+	}
 	e.st.queueLength(f.queue, int64(q.wait.n), t)
 }
 
@@ -658,6 +673,9 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 		n = q.wait.popHighest(&e.pool)
 	}
 	q.work -= e.pool.at(n).load
+	if e.shmTrees {
+		e.costChanged(e.servers[i].queue, -1)
+	}
 	e.start(i, n, t)
 }
 

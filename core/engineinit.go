@@ -184,6 +184,7 @@ func (e *engine) initServices() {
 	for s := range e.svc {
 		e.initRoutes(s)
 	}
+	e.costTreesSetup()
 }
 
 // newSvcInfo precomputes what the dispatch rules need about service s
@@ -227,6 +228,7 @@ func (e *engine) rebuildCandidates() {
 	for _, sv := range e.routeSets {
 		e.fillCandidates(sv)
 	}
+	e.costTreesSetup()
 	if e.life != nil {
 		e.life.dirty = false
 	}

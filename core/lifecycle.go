@@ -600,6 +600,9 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool)
 		q.work -= e.pool.at(s).load
+		if e.shmTrees {
+			e.costChanged(qi, -1)
+		}
 		e.failSvc(s, t)
 	}
 	e.st.queueLength(qi, 0, t)

@@ -64,6 +64,9 @@ func (e *engine) loseMachine(ev *lifeEvent, t int64) {
 		for q.wait.n > 0 {
 			s := q.wait.popOldest(&e.pool)
 			q.work -= e.pool.at(s).load
+			if e.shmTrees {
+				e.costChanged(int32(qi), -1)
+			}
 			e.loseRequest(s, t)
 		}
 		e.st.queueLength(int32(qi), 0, t)

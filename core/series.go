@@ -100,6 +100,9 @@ func (e *engine) crossBoundaries(t int64) {
 		s.nresets += n
 		s.markSeen(e.counters)
 		clear(e.counters)
+		if e.mpTrees {
+			e.staleTrees()
+		}
 		e.nextReset = last + e.setup.ResetUS
 	}
 	e.nextBoundary = min(s.end, e.nextReset)

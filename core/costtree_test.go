@@ -1,0 +1,104 @@
+package core
+
+import (
+	"bytes"
+	"testing"
+)
+
+// costTreeScenario is an application of 160 instances, each its own queue,
+// on one machine (SHM) or two (MP), overloaded so that most requests find no
+// idle server and are dispatched by least cost; a routed service (its
+// ranges to G1 and G2: sets of queues of their own), kills with restarts,
+// a shutdown and boots (the candidates change), and for MP a short counter
+// reset period.
+func costTreeScenario(model string) string {
+	site2, tuning, machines := "S1", "", `*MACHINES\nh1 LMID=S1\n`
+	if model == "MP" {
+		site2, tuning, machines = "S2", `"tuning": {"mp_reset_ms": 50},`, `*MACHINES\nh1 LMID=S1\nh2 LMID=S2\n`
+	}
+	ubb := `*RESOURCES\nIPCKEY 1\nMASTER S1\nMODEL ` + model + `\nLDBAL Y\nSCANUNIT 5\nSANITYSCAN 2\n` + machines +
+		`*GROUPS\nG1 LMID=S1 GRPNO=1\nG2 LMID=` + site2 + ` GRPNO=2\n` +
+		`*SERVERS\nDEFAULT: RESTART=Y MAXGEN=9 GRACE=0\n` +
+		`srv SRVGRP=G1 SRVID=1 MIN=90 MAX=100 CLOPT=\"-s A,B,R\"\nsrv SRVGRP=G2 SRVID=1 MIN=70 MAX=80 CLOPT=\"-s B,C,R\"\n` +
+		`*SERVICES\nA LOAD=50\nB LOAD=30\nC LOAD=70\nR ROUTING=ACCT\n` +
+		`*ROUTING\nACCT FIELD=ACCT BUFTYPE=\"FML\" RANGES=\"1-499:G1,500-999:G2,*:*\"\n`
+	return `{"ubbconfig": "` + ubb + `", ` + tuning + `
+  "services": {"A": {"service_time": {"dist": "exp", "mean_ms": 20}}, "B": {"service_time": {"dist": "lognormal", "mean_ms": 12, "sd_ms": 20}},
+               "C": {"service_time": {"dist": "const", "ms": 9}}, "R": {"service_time": {"dist": "exp", "mean_ms": 15}}},
+  "events": [{"at_ms": 100, "kill": "G1/5"}, {"at_ms": 120, "kill": "group:G2"}, {"at_ms": 200, "shutdown": "G1/7"},
+             {"at_ms": 250, "boot": "G1/91"}, {"at_ms": 300, "boot": "G1/7"}],
+  "workload": {"generate": {"duration_ms": 600, "streams": [
+    {"service": "A", "arrivals": "poisson", "rate_per_s": 6000},
+    {"service": "B", "origin": "` + site2 + `", "arrivals": "poisson", "rate_per_s": 7000},
+    {"service": "C", "arrivals": "bursty", "rate_per_s": 12000, "on_ms": 40, "off_ms": 60},
+    {"service": "R", "arrivals": "poisson", "rate_per_s": 4000, "route": {"dist": "uniform", "min": 1, "max": 1200}}]}}}`
+}
+
+// TestCostTreesChooseAsTheScan: reading the least cost from the trees gives
+// the bytes of the scan, result and dispatch log, for SHM and MP (for every
+// service, routed sets included, whatever its number of queues: the trees
+// are forced on from one queue), and the trees are in use there.
+func TestCostTreesChooseAsTheScan(t *testing.T) {
+	defer func(v int) { costTreeMin = v }(costTreeMin)
+	for _, model := range []string{"SHM", "MP"} {
+		t.Run(model, func(t *testing.T) {
+			sc, err := ParseScenario([]byte(costTreeScenario(model)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out [2][2]bytes.Buffer
+			for i, min := range []int{1 << 30, 1} {
+				costTreeMin = min
+				res, err := Run(sc, RunOptions{Dispatch: &out[i][1]})
+				if err != nil {
+					t.Fatal(err)
+				}
+				out[i][0].Write(EncodeResult(res))
+				if i == 0 && res.Requests.Completed == 0 || res.Flows == nil {
+					t.Fatalf("nothing ran: %+v", res.Requests)
+				}
+				if i == 0 {
+					least := int64(0)
+					for _, f := range res.Flows {
+						if f.Reason == "least-load" {
+							least += f.Requests
+						}
+					}
+					if least < res.Requests.Issued/3 {
+						t.Errorf("only %d of %d requests dispatched by least cost: the test would not exercise the trees", least, res.Requests.Issued)
+					}
+				}
+			}
+			for k, what := range []string{"result", "dispatch log"} {
+				if !bytes.Equal(out[0][k].Bytes(), out[1][k].Bytes()) {
+					t.Errorf("%s: the trees' %s differs from the scan's (%d vs %d bytes)", model, what, out[1][k].Len(), out[0][k].Len())
+				}
+			}
+		})
+	}
+}
+
+// TestCostTreeTies: equal costs go to the first queue in scan order, as the
+// scan's strict test does, at every size of tree.
+func TestCostTreeTies(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		e := &engine{alg: algSHM}
+		sv := &svcInfo{}
+		e.queues = make([]queueState, n)
+		for k := 0; k < n; k++ {
+			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: int64(1 + k%2)})
+			e.queues[k].work = int64(10 * (1 + k%2)) // cost 20 for every queue
+		}
+		e.members = make([][]costMember, n)
+		if got := e.leastTree(sv, -1); got != 0 {
+			t.Errorf("%d queues of one cost: got queue %d, want 0", n, got)
+		}
+		if n > 1 {
+			e.queues[n-1].work -= 1 // the last is now cheaper
+			e.costChanged(int32(n-1), -1)
+			if got := e.leastTree(sv, -1); got != int32(n-1) {
+				t.Errorf("%d queues, the last cheaper: got %d", n, got)
+			}
+		}
+	}
+}
