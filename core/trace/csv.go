@@ -87,6 +87,9 @@ func ReadCSV(text string, cols *Columns, n Resolver, add func(r *Request)) (note
 
 // Read is ReadCSV with options; it returns what it found besides the rows.
 func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Request)) (Info, error) {
+	// a byte-order mark goes before parsing: before a quoted first column
+	// name it would be a bare quote
+	text = strings.TrimPrefix(text, "\ufeff")
 	ct := &csvTrace{n: n, svcShift: 3, obsShift: 3, text: text, skipBad: opt.SkipBad, zone: UTC, lastUS: -1}
 	if cols != nil {
 		ct.cm, ct.mapped = *cols, true

@@ -207,3 +207,18 @@ func TestObservedColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedHeaderAfterBOM: a spreadsheet's export, a byte-order mark then
+// every cell quoted, semicolons and CRLF, is read like the same file without.
+func TestQuotedHeaderAfterBOM(t *testing.T) {
+	text := "\ufeff\"Timestamp\";\"Service\";\"Host\";\"Response Time (s)\"\r\n" +
+		"\"01.12.26 10:00:00,100\";\"TOUPPER\";\"host1\";\"0,012\"\r\n\"01.12.26 10:00:00,300\";\"TOUPPER\";\"host2\";\"0,020\"\r\n"
+	var got []Request
+	info, err := Read(text, nil, Options{}, NewNames(testModel()), func(r *Request) { got = append(got, *r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[1].TimeUS != 200_000 || got[0].Origin != 0 || got[1].Origin != 1 || got[0].ObservedUS != 12_000 || !info.Observed {
+		t.Errorf("rows %+v, info %+v; want 2 rows 200 ms apart from host1 and host2, the first observed 12 ms", got, info)
+	}
+}
