@@ -42,7 +42,11 @@ type csvTrace struct {
 	zone     *Zone  // the zone of times without one
 	unzoned  bool   // some date-time had no zone
 	prevSec  int64  // the last date-time read, in s since 1970 (Zone.toUTC)
-	obsShift int    // the observed column's unit, as svcShift
+	// times of day (timeUnit "clock"): the days passed since the first
+	// row, and the last time read (ns since the first row's midnight)
+	clockDays int64
+	clockPrev int64
+	obsShift  int // the observed column's unit, as svcShift
 
 	skipBad  bool     // rows that cannot be read are skipped and counted
 	skipped  int      // rows skipped

@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -220,5 +221,28 @@ func TestQuotedHeaderAfterBOM(t *testing.T) {
 	}
 	if len(got) != 2 || got[1].TimeUS != 200_000 || got[0].Origin != 0 || got[1].Origin != 1 || got[0].ObservedUS != 12_000 || !info.Observed {
 		t.Errorf("rows %+v, info %+v; want 2 rows 200 ms apart from host1 and host2, the first observed 12 ms", got, info)
+	}
+}
+
+// TestTimesOfDay: a log that writes only the time of day counts from its
+// first row, across midnight when a time is more than 12 hours before the
+// previous row's: 23:59:59.5, 00:00:00.25 (0.75 s later, the next day),
+// 10:00:00 PM (22 h after that midnight: 79 200.5 s from the first row).
+func TestTimesOfDay(t *testing.T) {
+	var got []int64
+	info, err := Read("when,service\n23:59:59.500,TOUPPER\n00:00:00.250,TOUPPER\n10:00:00 PM,TOUPPER\n", nil, Options{},
+		NewNames(testModel()), func(r *Request) { got = append(got, r.TimeUS) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{0, 750_000, 79_200_500_000}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("times %v, want %v", got, want)
+	}
+	if !strings.Contains(info.Note, "times of day") {
+		t.Errorf("note %q does not say the times were times of day", info.Note)
+	}
+	_, err = Read("when,service\n10:00:00,TOUPPER\n10:00,TOUPPER\n", nil, Options{}, NewNames(testModel()), func(*Request) {})
+	if err == nil || !strings.Contains(err.Error(), `trace row 2: when: not a time of day (want HH:MM:SS[.fff], as in the first row): "10:00"`) {
+		t.Errorf("a time without seconds: got %v", err)
 	}
 }

@@ -169,6 +169,8 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 	switch ct.timeUnit {
 	case "rfc3339", "datetime":
 		us, err = ct.stamp(c)
+	case "clock":
+		us, err = ct.clock(c)
 	default:
 		us, err = ct.number(decimalComma(c))
 	}
@@ -187,6 +189,11 @@ func (ct *csvTrace) decide(c string) error {
 	if ct.timeUnit == "" {
 		if isStamp || looksLikeDate(c) {
 			ct.timeUnit = "datetime"
+		} else if _, ok := cutClock(c); ok {
+			ct.timeUnit = "clock"
+			ct.decided, ct.clockPrev = true, -1
+			ct.how = "times of day, no date: one more than 12 hours before the row above it is the next day; counted from the first row"
+			return nil
 		} else if _, err := wideNS(decimalComma(c), 0); err != nil {
 			return usec.Error(fmt.Sprintf("not a time (want a date-time or a number): %q", c))
 		} else if ct.nameUnit != "" {
@@ -281,6 +288,44 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 		what = "RFC 3339 times"
 	}
 	return ct.relative(ns, c, what)
+}
+
+// cutClock reads a time of day written without a date, H:MM:SS with an
+// optional fraction and AM or PM (as a date-time's time part), returning
+// it in ns after midnight.
+func cutClock(c string) (int64, bool) {
+	if strings.ContainsAny(c, "-/") { // a date that did not parse, not a time of day
+		return 0, false
+	}
+	st, ok := cutStamp("2000-01-01 " + strings.TrimSpace(c))
+	if !ok || st.zone != "" {
+		return 0, false
+	}
+	ns, _, ok := st.instant(orderNone, UTC, 0)
+	return ns - clockDay0, ok
+}
+
+// clockDay0 is 2000-01-01T00:00:00Z in ns since 1970: cutClock's base.
+const clockDay0 = 946_684_800 * 1_000_000_000
+
+// dayNS is a day in nanoseconds.
+const dayNS = 86_400 * 1_000_000_000
+
+// clock converts a time of day: a log that writes no date runs from its
+// first row's day, and a time more than 12 hours before the previous row's
+// is taken for the next day (a log across midnight).
+func (ct *csvTrace) clock(c string) (int64, error) {
+	ns, ok := cutClock(c)
+	if !ok {
+		return 0, usec.Error(fmt.Sprintf("not a time of day (want HH:MM:SS[.fff], as in the first row): %q", c))
+	}
+	abs := ct.clockDays*dayNS + ns
+	if ct.clockPrev >= 0 && abs < ct.clockPrev-dayNS/2 {
+		ct.clockDays++
+		abs += dayNS
+	}
+	ct.clockPrev = abs
+	return ct.relative(abs, c, "times of day")
 }
 
 // relative is ns (an absolute time) after the first row's time, in µs rounded
