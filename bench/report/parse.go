@@ -16,6 +16,7 @@ import (
 type benchRun struct {
 	iters                                     float64 // b.N
 	nsPerOp, reqPerS, bytesPerOp, allocsPerOp float64
+	netNs                                     float64 // BenchmarkScale's net-ns/req
 }
 
 // benchSet is the runs of every benchmark in one output file, by name
@@ -61,6 +62,8 @@ func parseBench(path string) (benchSet, error) {
 				r.bytesPerOp = v
 			case "allocs/op":
 				r.allocsPerOp = v
+			case "net-ns/req":
+				r.netNs = v
 			}
 		}
 		if _, ok := set.runs[name]; !ok {
@@ -93,6 +96,26 @@ func (s benchSet) bestNs(name string) (float64, bool) {
 		}
 	}
 	return best, best > 0
+}
+
+// bestNet is the fewest net-ns/req among a benchmark's runs.
+func (s benchSet) bestNet(name string) (float64, bool) {
+	var best float64
+	for _, r := range s.runs[name] {
+		if r.netNs > 0 && (best == 0 || r.netNs < best) {
+			best = r.netNs
+		}
+	}
+	return best, best > 0
+}
+
+// readSize reads a byte count (`wc -c` output) from a file.
+func readSize(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 }
 
 // timing is one run of a process: wall seconds, peak RSS and, when

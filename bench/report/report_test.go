@@ -172,3 +172,40 @@ func TestRatiosToTheBareLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestScaleTargets: the scale rows are read from BenchmarkScale's
+// net-ns/req, BenchmarkScaleOverload, the scaled runs' peak RSS and the
+// JSON's size, and judged against their targets.
+func TestScaleTargets(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"scale.txt": "BenchmarkScale/servers=16-2 1000000 250.0 ns/op 230.0 net-ns/req 7 B/op 0 allocs/op\n" +
+			"BenchmarkScale/servers=16-2 1000000 240.0 ns/op 200.0 net-ns/req 7 B/op 0 allocs/op\n" +
+			"BenchmarkScale/servers=4096-2 1000000 390.0 ns/op 450.0 net-ns/req 68 B/op 0 allocs/op\n" +
+			"BenchmarkScaleOverload/servers=16/least=scan-2 300000 618.0 ns/op 84 B/op 0 allocs/op\n" +
+			"BenchmarkScaleOverload/servers=4096/least=tree-2 300000 3457 ns/op 1231 B/op 0 allocs/op\n" +
+			"BenchmarkScaleOverload/servers=4096/least=scan-2 300000 10896 ns/op 1228 B/op 0 allocs/op\n",
+		"scale-16-1m.time":       "0.30 21000\n",
+		"scale-4096-1m.time":     "0.52 55296\n0.50 56000\n",
+		"scale-4096-1k.size":     "3700000\n",
+		"scale-4096-1k-all.size": "36700000\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var b strings.Builder
+	newReport(dir, time.Unix(0, 0)).writeTargets(&b)
+	out := b.String()
+	for _, want := range []string{
+		"450 against 200 ns: 2.25 × (fewest net-ns/req of 2 runs each) | **missed** |",
+		"3457 ns a request from the trees, 10896 from the scan (3.2 × faster); 16 instances: 618 ns | **met** |",
+		"55 MB (16 instances: 21 MB) | **met** |", // the largest peak of the runs,
+		"3.7 MB (`--series all`: 36.7 MB) | **met** |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("targets lack %q:\n%s", want, out)
+		}
+	}
+}

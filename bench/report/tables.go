@@ -35,7 +35,13 @@ type report struct {
 	cpuSum     string
 	memRows    []pprofRow
 	memSum     string
-	problems   []string
+	// scale: BenchmarkScale and BenchmarkScaleOverload, tuxlb run at 16 and
+	// 4 096 instances (1 M requests), the JSON of 1 000 requests at 4 096
+	scale     benchSet
+	scaleRuns map[int][]timing
+	scaleJSON int64
+	scaleAll  int64
+	problems  []string
 }
 
 // newReport reads every raw figure in dir.
@@ -84,6 +90,21 @@ func newReport(dir string, now time.Time) *report {
 		if r.simpyT[style], err = parseTimes(p("simpy-" + style + ".time")); err != nil {
 			r.note(err)
 		}
+	}
+	if r.scale, err = parseBench(p("scale.txt")); err != nil {
+		r.note(err)
+	}
+	r.scaleRuns = map[int][]timing{}
+	for _, n := range []int{16, 4096} {
+		if r.scaleRuns[n], err = parseTimes(p(fmt.Sprintf("scale-%d-1m.time", n))); err != nil {
+			r.note(err)
+		}
+	}
+	if r.scaleJSON, err = readSize(p("scale-4096-1k.size")); err != nil {
+		r.note(err)
+	}
+	if r.scaleAll, err = readSize(p("scale-4096-1k-all.size")); err != nil {
+		r.note(err)
 	}
 	if r.cpuRows, r.cpuSum, err = parsePprofTop(p("profile-cpu.txt")); err != nil {
 		r.note(err)
@@ -276,6 +297,25 @@ func (r *report) writeTargets(w io.Writer) {
 	} else {
 		row("sweeps in Chromium: 2 Web Workers ≥ 1.6 × one", "not measured (no bench/wasm/sweep.html result)", false, false)
 	}
+
+	small, ok16 := r.scale.bestNet("BenchmarkScale/servers=16")
+	big, ok4k := r.scale.bestNet("BenchmarkScale/servers=4096")
+	row("scale: per-request cost at 4 096 instances ≤ 2 × that at 16, net of the fixed cost (`BenchmarkScale`, 80% load)",
+		fmt.Sprintf("%.0f against %.0f ns: %.2f × (fewest net-ns/req of %d runs each)", big, small, big/small, len(r.scale.runs["BenchmarkScale/servers=16"])),
+		big <= 2*small, ok16 && ok4k)
+	if over, ok := r.scale.bestNs("BenchmarkScaleOverload/servers=4096/least=tree"); ok {
+		scan, _ := r.scale.bestNs("BenchmarkScaleOverload/servers=4096/least=scan")
+		base, _ := r.scale.bestNs("BenchmarkScaleOverload/servers=16/least=scan")
+		row("scale at 120% load: the least cost from trees faster than the scan at 4 096 instances (`BenchmarkScaleOverload`)",
+			fmt.Sprintf("%.0f ns a request from the trees, %.0f from the scan (%.1f × faster); 16 instances: %.0f ns", over, scan, scan/over, base),
+			over < scan, scan > 0)
+	}
+	_, rss4k := fastest(r.scaleRuns[4096])
+	_, rss16 := fastest(r.scaleRuns[16])
+	row("scale: `tuxlb run` at 4 096 instances, 1 M requests ≤ 100 MB peak RSS",
+		fmt.Sprintf("%s (16 instances: %s)", mb(rss4k), mb(rss16)), rss4k <= 100*1024, rss4k > 0)
+	row("scale: the JSON of a 1 000-request run at 4 096 instances ≤ 5 MB",
+		fmt.Sprintf("%.1f MB (`--series all`: %.1f MB)", float64(r.scaleJSON)/1e6, float64(r.scaleAll)/1e6), r.scaleJSON <= 5e6, r.scaleJSON > 0)
 
 	fmt.Fprint(w, "\nEarlier targets, still checked:\n\n")
 	fmt.Fprintln(w, "| target | measured | |")
