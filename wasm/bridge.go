@@ -223,7 +223,9 @@ type filesRequest struct {
 	DMConfig  *string `json:"dmconfig"`
 	Trace     *string `json:"trace"`
 	TraceMap  string  `json:"trace_map"`
-	UBBName   string  `json:"ubb_name"`
+	// TraceSkipBad skips the trace's unreadable rows (--trace-skip-bad).
+	TraceSkipBad bool   `json:"trace_skip_bad"`
+	UBBName      string `json:"ubb_name"`
 	TraceName string  `json:"trace_name"`
 }
 
@@ -235,7 +237,8 @@ func files(request string) string {
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return errorJSON(core.FieldErrorf("files", "%v", err))
 	}
-	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName}
+	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
+		SkipBad: req.TraceSkipBad}
 	if req.TraceMap != "" {
 		m, err := starter.ParseTraceMap(req.TraceMap)
 		if err != nil {

@@ -2,7 +2,7 @@
 
 // Command wasm is the syscall/js bridge between the playground and core. It
 // installs globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt,
-// files, sweepPlan, sweepUnit, sweepReduce, version} and then
+// files, sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure;
 // takeDispatch returns the last run's dispatch log as a plain string.
@@ -29,6 +29,7 @@ func main() {
 	api.Set("explain", js.FuncOf(jsExplain))
 	api.Set("sweepPlan", js.FuncOf(jsSweepPlan))
 	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
+	api.Set("sweepPending", js.FuncOf(jsSweepPending))
 	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
 	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
 	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
@@ -67,6 +68,11 @@ func jsSweepPlan(_ js.Value, args []js.Value) any {
 // jsSweepUnit is tuxlb.sweepUnit(scenarioJSON, specJSON, unit, {progress}).
 func jsSweepUnit(_ js.Value, args []js.Value) any {
 	return sweepUnit(argString(args, 0), argString(args, 1), int(argNumber(args, 2, -1)), argOptions(args, 3))
+}
+
+// jsSweepPending is tuxlb.sweepPending(scenarioJSON, specJSON, samplesJSON).
+func jsSweepPending(_ js.Value, args []js.Value) any {
+	return sweepPending(argString(args, 0), argString(args, 1), argString(args, 2))
 }
 
 // jsSweepReduce is tuxlb.sweepReduce(scenarioJSON, specJSON, samplesJSON).

@@ -11,7 +11,10 @@ import (
 // plan, hands units to several Web Workers (each has its own copy of this
 // bridge and compiles the sweep once), and reduces their samples, in unit
 // order, with sweepReduce, so the JSON is the bytes `tuxlb sweep --format
-// json` prints.
+// json` prints. A sweep to a precision runs in rounds, as the pool's do:
+// sweepPending says which units the samples so far call for (the next
+// batches of the points not yet precise), the page runs them and asks
+// again, until none are left.
 
 // sweepCache is the sweep this instance compiled last (one per Web Worker).
 var sweepCache struct {
@@ -34,9 +37,6 @@ func compiledSweep(scenario, specJSON string) (*sweep.Sweep, error) {
 	if err != nil {
 		return nil, err
 	}
-	if spec.Precision != 0 {
-		return nil, core.FieldErrorf("precision", "the playground runs a fixed number of replications per point; run a sweep to a precision with tuxlb sweep --precision or the API")
-	}
 	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
 		return nil, err
@@ -51,6 +51,10 @@ type sweepPlanAnswer struct {
 	Points       int `json:"points"`
 	Units        int `json:"units"`
 	Replications int `json:"replications"`
+	// MaxReplications is, with a precision, the most replications a point
+	// can run (Replications is then the batch); units are numbered point ×
+	// MaxReplications.
+	MaxReplications int `json:"max_replications,omitempty"`
 	// Order is the order to hand the units out in: the largest runs first
 	// (sweep.Sweep.LargestFirst), so that the workers finish together.
 	Order []int `json:"order"`
@@ -61,7 +65,11 @@ func sweepPlan(scenario, specJSON string) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	return answerJSON(sweepPlanAnswer{Points: sw.Points(), Units: sw.Units(), Replications: sw.Reps, Order: sw.LargestFirst()})
+	a := sweepPlanAnswer{Points: sw.Points(), Units: sw.Units(), Replications: sw.Reps, Order: sw.LargestFirst()}
+	if sw.Precision > 0 {
+		a.MaxReplications = sw.MaxReps
+	}
+	return answerJSON(a)
 }
 
 // sweepUnit runs work unit u and returns its sample as {"sample": "..."}
@@ -82,32 +90,93 @@ func sweepUnit(scenario, specJSON string, u int, o options) string {
 	return answerJSON(map[string]string{"sample": string(b)})
 }
 
-// sweepReduce reduces the samples (samplesJSON: an array indexed by unit, a
-// sample string or null for a unit not run) and returns {"result": "..."}:
-// the [sweep.Encode] bytes, with the points whose units are all there, and the
-// CSV of the same.
-func sweepReduce(scenario, specJSON, samplesJSON string) string {
-	sw, err := compiledSweep(scenario, specJSON)
-	if err != nil {
-		return errorJSON(err)
+// decodeSamples reads samplesJSON: an array indexed by unit, a sample
+// string or null for a unit not run.
+func decodeSamples(samplesJSON string) ([]*sweep.Sample, error) {
+	var texts []*string
+	if err := json.Unmarshal([]byte(samplesJSON), &texts); err != nil {
+		return nil, core.Errorf(core.EINVALID, "sweep samples: %v", err)
 	}
-	var samples []*string
-	if err := json.Unmarshal([]byte(samplesJSON), &samples); err != nil {
-		return errorJSON(core.Errorf(core.EINVALID, "sweep samples: %v", err))
-	}
-	r := sw.NewReducer()
-	for u, s := range samples {
+	out := make([]*sweep.Sample, len(texts))
+	for u, s := range texts {
 		if s == nil {
 			continue
 		}
 		var smp sweep.Sample
 		if err := json.Unmarshal([]byte(*s), &smp); err != nil {
-			return errorJSON(core.Errorf(core.EINVALID, "sweep sample %d: %v", u, err))
+			return nil, core.Errorf(core.EINVALID, "sweep sample %d: %v", u, err)
 		}
-		if _, err := r.Add(u, &smp); err != nil {
+		out[u] = &smp
+	}
+	return out, nil
+}
+
+// sweepReduce reduces the samples (samplesJSON: an array indexed by unit, a
+// sample string or null for a unit not run) and returns {"result": "..."}:
+// the [sweep.Encode] bytes, with the points whose units are all there, and the
+// CSV of the same. Samples are added in unit order, so a point's batches
+// (with a precision) come in the order the reducer opens them.
+func sweepReduce(scenario, specJSON, samplesJSON string) string {
+	sw, err := compiledSweep(scenario, specJSON)
+	if err != nil {
+		return errorJSON(err)
+	}
+	samples, err := decodeSamples(samplesJSON)
+	if err != nil {
+		return errorJSON(err)
+	}
+	r := sw.NewReducer()
+	for u, smp := range samples {
+		if smp == nil {
+			continue
+		}
+		if _, err := r.Add(u, smp); err != nil {
 			return errorJSON(err)
 		}
 	}
 	res := r.Result()
 	return answerJSON(map[string]string{"result": string(sweep.Encode(res)), "csv": string(sweep.EncodeCSV(res))})
+}
+
+// sweepPendingAnswer is the answer of tuxlb.sweepPending: the units to run
+// next, largest first (none: the sweep is complete).
+type sweepPendingAnswer struct {
+	Units []int `json:"units"`
+}
+
+// sweepPending replays the samples (as sweepReduce takes them) into a fresh
+// reducer, round by round as the pool runs them (pool.Sweep), and returns
+// the units the reducer asks for that have no sample yet: the next round to
+// run. With a precision that is the next batch of each point whose interval
+// is still too wide; without one, the units not run. An empty list means
+// every point is reduced.
+func sweepPending(scenario, specJSON, samplesJSON string) string {
+	sw, err := compiledSweep(scenario, specJSON)
+	if err != nil {
+		return errorJSON(err)
+	}
+	samples, err := decodeSamples(samplesJSON)
+	if err != nil {
+		return errorJSON(err)
+	}
+	if len(samples) > sw.Units() {
+		return errorJSON(core.Errorf(core.EINVALID, "sweep samples: %d, more than the sweep's %d units", len(samples), sw.Units()))
+	}
+	r := sw.NewReducer()
+	for {
+		order := r.Pending()
+		missing := []int{}
+		for _, u := range order {
+			if u >= len(samples) || samples[u] == nil {
+				missing = append(missing, u)
+				continue
+			}
+			if _, err := r.Add(u, samples[u]); err != nil {
+				return errorJSON(err)
+			}
+		}
+		if len(missing) > 0 || len(order) == 0 {
+			return answerJSON(sweepPendingAnswer{Units: missing})
+		}
+	}
 }

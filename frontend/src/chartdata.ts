@@ -314,3 +314,27 @@ export function axisSizeFor(values: string[], measure: (text: string) => number)
   const widest = values.reduce((w, v) => Math.max(w, v ? measure(v) : 0), 0);
   return Math.max(50, Math.ceil(widest + 10 + 5 + 4)); // tick 10, gap 5, a little air
 }
+
+/** The warm-up as the time charts mark it: where (s), its label on the chart and the words of the captions. */
+export interface WarmupMark {
+  /** x of the mark, in seconds (the time charts' axis) */
+  x: number;
+  /** drawn at the top of the mark: "warm-up" or "warm-up (detected)" */
+  label: string;
+  /** said in the captions: "shaded: the warm-up, the first 2 s, found by MSER-5, not in the statistics" */
+  caption: string;
+}
+
+/** warmupMark is the result's warm-up as the time charts mark it; null when there is none (0). */
+export function warmupMark(r: Result): WarmupMark | null {
+  if (!(r.warmup_ms > 0)) return null;
+  const s = seconds1(r.warmup_ms);
+  return r.warmup_detected
+    ? { x: r.warmup_ms / 1000, label: "warm-up (detected)", caption: `shaded: the warm-up, the first ${s} s (detected by MSER-5), not in the statistics` }
+    : { x: r.warmup_ms / 1000, label: "warm-up", caption: `shaded: the warm-up, the first ${s} s, not in the statistics` };
+}
+
+/** seconds1 writes milliseconds as seconds with at most 4 significant digits: 2500 -> "2.5", 1234.5 -> "1.235". */
+export function seconds1(ms: number): string {
+  return String(Number((ms / 1000).toPrecision(4)));
+}

@@ -57,12 +57,20 @@ export interface ChartOptions {
   stepped?: boolean; // bins: hold each value until the next
   marks?: number[]; // x values to mark with a vertical line (MP counter resets, percentiles)
   markLabels?: string[]; // a label drawn at the top of each mark
+  /** the warm-up: a solid line at x (s) with its label, the time before it shaded (its requests are not in the statistics) */
+  warmup?: { x: number; label: string };
   testid?: string;
 }
 
 /** chart draws data into a new figure element and returns it. */
 export function chart(data: ChartData, o: ChartOptions): HTMLElement {
-  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null, "data-marks": o.marks?.join(",") ?? null });
+  const fig = h("figure", {
+    class: "chart",
+    "data-testid": o.testid ?? null,
+    "data-marks": o.marks?.join(",") ?? null,
+    "data-warmup": o.warmup ? String(o.warmup.x) : null,
+    "data-warmup-label": o.warmup?.label ?? null,
+  });
   const box = h("div", { class: "chart-box" });
   fig.append(h("figcaption", {}, o.title), box);
   if (data.data[0].length === 0) {
@@ -87,7 +95,17 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
         points: { show: false },
       })),
     ],
-    hooks: o.marks?.length ? { draw: [(u: uPlot) => drawMarks(u, o.marks!, o.markLabels)] } : {},
+    hooks:
+      o.marks?.length || o.warmup
+        ? {
+            draw: [
+              (u: uPlot) => {
+                if (o.warmup) drawWarmup(u, o.warmup.x, o.warmup.label, (o.markLabels ?? []).filter(Boolean).length);
+                if (o.marks?.length) drawMarks(u, o.marks, o.markLabels);
+              },
+            ],
+          }
+        : {},
   };
   const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
   live.add(plot);
@@ -119,6 +137,7 @@ function drawMarks(u: uPlot, xs: number[], labels?: string[]): void {
   ctx.fillStyle = cssVar("--chart-axis", "#6b7280");
   ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
   ctx.lineWidth = 1;
+  let row = 0; // the row of the next label
   xs.forEach((x, i) => {
     const px = Math.round(u.valToPos(x, "x", true));
     if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) return;
@@ -132,9 +151,47 @@ function drawMarks(u: uPlot, xs: number[], labels?: string[]): void {
       ctx.setLineDash([]);
       // the later label one line lower, so that close marks do not overwrite each other
       ctx.textAlign = px > u.bbox.left + u.bbox.width * 0.8 ? "right" : "left";
-      ctx.fillText(label, px + (ctx.textAlign === "right" ? -3 : 3) * dpr, u.bbox.top + (12 + 13 * i) * dpr);
+      ctx.fillText(label, px + (ctx.textAlign === "right" ? -3 : 3) * dpr, u.bbox.top + (12 + 13 * row++) * dpr);
     }
   });
+  ctx.restore();
+}
+
+/**
+ * drawWarmup shades the time before the warm-up (its requests are left out
+ * of the statistics) and draws a solid line at x with its label, in the
+ * label row after the other marks' (row).
+ */
+function drawWarmup(u: uPlot, x: number, label: string, row: number): void {
+  const ctx = u.ctx;
+  const dpr = window.devicePixelRatio || 1;
+  const left = u.bbox.left;
+  const right = u.bbox.left + u.bbox.width;
+  const px = Math.round(u.valToPos(x, "x", true));
+  if (px < left) return;
+  const edge = Math.min(px, right);
+  ctx.save();
+  ctx.fillStyle = cssVar("--chart-warmup", "rgba(107, 114, 128, 0.14)");
+  ctx.fillRect(left, u.bbox.top, edge - left, u.bbox.height);
+  if (px <= right) {
+    ctx.strokeStyle = cssVar("--chart-axis", "#6b7280");
+    ctx.lineWidth = 1.5 * dpr;
+    ctx.beginPath();
+    ctx.moveTo(px, u.bbox.top);
+    ctx.lineTo(px, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    ctx.font = `${Math.round(11 * dpr)}px system-ui, sans-serif`;
+    // on a patch of the page's background, so that the lines drawn under it do not hide it
+    const rightAligned = px > left + u.bbox.width * 0.7;
+    const w = ctx.measureText(label).width;
+    const tx = rightAligned ? px - 4 * dpr - w : px + 4 * dpr;
+    const ty = u.bbox.top + (12 + 13 * row) * dpr;
+    ctx.fillStyle = cssVar("--surface", "#fff");
+    ctx.fillRect(tx - 2 * dpr, ty - 10 * dpr, w + 4 * dpr, 13 * dpr);
+    ctx.fillStyle = cssVar("--chart-axis", "#6b7280");
+    ctx.textAlign = "left";
+    ctx.fillText(label, tx, ty);
+  }
   ctx.restore();
 }
 
@@ -211,6 +268,65 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     },
   };
   const plot = new uPlot(opts, cols as uPlot.AlignedData, box);
+  live.add(plot);
+  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
+  new ResizeObserver(fit).observe(box);
+  requestAnimationFrame(fit);
+  return fig;
+}
+
+/** Options of a chart of paired bars: two values (say observed and simulated) per category. */
+export interface PairChartOptions {
+  title: string;
+  categories: string[]; // the x axis: one group of two bars per category
+  yLabel: string;
+  testid?: string;
+  attrs?: Record<string, string>;
+}
+
+/**
+ * pairChart draws, for each category, its two series as bars side by side
+ * (the first left of the category's tick, the second right of it), with a
+ * legend of the two; data is ChartData whose x is the category's position.
+ */
+export function pairChart(data: ChartData, o: PairChartOptions): HTMLElement {
+  const fig = h("figure", { class: "chart", "data-testid": o.testid ?? null, ...(o.attrs ?? {}) });
+  const box = h("div", { class: "chart-box" });
+  const legend = h(
+    "p",
+    { class: "muted" },
+    ...data.labels.map((l, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch bar line-${i % lineColors}`, "aria-hidden": "true" }), l)),
+  );
+  fig.append(h("figcaption", {}, o.title), box, legend);
+  const [x, y] = axes("", o.yLabel);
+  delete x.label; // the categories say it: no room kept for an axis title
+  x.size = 34;
+  x.splits = () => o.categories.map((_, i) => i);
+  x.values = (_u: uPlot, splits: number[]) => splits.map((v) => o.categories[v] ?? "");
+  x.grid = { show: false };
+  const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.38, 56], align });
+  const opts: uPlot.Options = {
+    width: 600,
+    height: 220,
+    scales: {
+      x: { time: false, range: () => [-0.5, o.categories.length - 0.5] },
+      y: { range: (_u: uPlot, _min: number, max: number) => [0, max > 0 ? max * 1.1 : 1] },
+    },
+    legend: { show: false },
+    axes: [x, y],
+    series: [
+      { label: "" },
+      ...data.labels.map((label, i) => ({
+        label,
+        stroke: () => color(i),
+        fill: () => alpha(color(i), "b3"),
+        width: 1,
+        paths: bars(i === 0 ? -1 : 1),
+        points: { show: false },
+      })),
+    ],
+  };
+  const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
   live.add(plot);
   const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
   new ResizeObserver(fit).observe(box);

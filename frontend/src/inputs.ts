@@ -3,6 +3,7 @@
 // onChange; they are rebuilt only when a new scenario is loaded.
 import { h } from "./dom";
 import { traceTable } from "./tracetable";
+import { formatTraceMap, parseTraceMap, rateScaleProblem, traceMapKeys } from "./tracemap";
 import { routeDistParams, formatRouteList, parseRouteList, routeKind, type RouteKind } from "./route";
 import type { Dist, RouteSpec, Scenario, Stream } from "./types";
 import vocabulary from "./vocabulary.json";
@@ -246,7 +247,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
     traceBox.replaceChildren(traceTable(text, "Merged with the generated requests by time."), h("div", { class: "controls" }, edit, remove, big));
   };
   drawTrace();
-  const upload = h("input", { type: "file", accept: ".csv,.tsv,.log,text/csv,text/plain", "aria-label": "upload a trace CSV" });
+  const upload = h("input", { type: "file", accept: ".csv,.tsv,.log,text/csv,text/plain", "aria-label": "upload a trace CSV", "data-testid": "trace-upload" });
   upload.addEventListener("change", async () => {
     const f = upload.files?.[0];
     if (!f) return;
@@ -255,6 +256,75 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
     drawTrace();
   });
   const other = sc.workload.trace ? h("p", { class: "muted" }, `Plus ${sc.workload.trace.length} JSON trace rows (edit them in the JSON tab).`) : null;
+
+  // Replaying a production log: how to read its columns, its unreadable rows, its speed.
+  const mapInput = h("input", {
+    value: formatTraceMap(sc.workload.columns),
+    placeholder: "e.g. time=Timestamp,service=Service,observed=Elapsed(ms)",
+    "aria-label": "column mapping",
+    "aria-describedby": "trace-map-help",
+    "data-testid": "trace-map",
+    spellcheck: "false",
+    class: "trace-map",
+  });
+  const mapError = h("span", { class: "error", role: "alert", "data-testid": "trace-map-error" });
+  mapInput.addEventListener("input", () => {
+    const got = parseTraceMap(mapInput.value);
+    if (got && "error" in got) {
+      mapError.textContent = got.error;
+      return;
+    }
+    mapError.textContent = "";
+    if (got && Object.keys(got).length) sc.workload.columns = got;
+    else delete sc.workload.columns;
+    onChange();
+  });
+  const skipBad = h("input", { type: "checkbox", "data-testid": "trace-skip-bad", "aria-label": "skip unreadable rows" });
+  skipBad.checked = sc.workload.trace_skip_bad === true;
+  skipBad.addEventListener("change", () => {
+    if (skipBad.checked) sc.workload.trace_skip_bad = true;
+    else delete sc.workload.trace_skip_bad;
+    onChange();
+  });
+  const rate = h("input", {
+    type: "number",
+    step: "any",
+    min: "0",
+    placeholder: "1",
+    value: sc.workload.trace_rate_scale ?? "",
+    "aria-label": "replay speed (times)",
+    "data-testid": "trace-rate-scale",
+  });
+  const rateError = h("span", { class: "error", role: "alert", "data-testid": "trace-rate-scale-error" });
+  rate.addEventListener("input", () => {
+    const problem = rateScaleProblem(rate.value);
+    rateError.textContent = problem;
+    if (problem) return;
+    const v = num(rate);
+    // 1 is the log's own pace, the default: left out of the scenario
+    if (v === undefined || v === 1) delete sc.workload.trace_rate_scale;
+    else sc.workload.trace_rate_scale = v;
+    onChange();
+  });
+  const replay = h(
+    "div",
+    { class: "replay" },
+    h("label", { class: "field wide-input" }, h("span", {}, "Column mapping"), mapInput, mapError),
+    h(
+      "p",
+      { class: "help", id: "trace-map-help" },
+      "How to read the log's columns, as tuxlb run --trace-map takes it: key=COLUMN,key=COLUMN with the keys ",
+      traceMapKeys.join(", "),
+      " (delimiter=tab for a tab). observed= names the column of the response the log saw: the results then compare the run's responses with it. Empty: the columns are found by their names.",
+    ),
+    h("label", { class: "check" }, skipBad, " Skip unreadable rows (a total line, n/a, a row out of time order: counted in the results instead of stopping the run)"),
+    h("div", {}, h("label", { class: "field" }, h("span", {}, "Replay speed (×)"), rate), rateError),
+    h(
+      "p",
+      { class: "help" },
+      "Plays the trace that many times faster (its times divided by it): 2 is the same requests at twice the rate. Empty or 1: the log's own pace. At any other speed the results compare nothing with the observed responses: those were the log's own pace's.",
+    ),
+  );
 
   return h(
     "div",
@@ -281,6 +351,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
     traceBox,
     h("label", { class: "field" }, h("span", {}, "Upload"), upload),
     other,
+    replay,
   );
 }
 

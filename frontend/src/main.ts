@@ -16,6 +16,7 @@ import { ExplainView } from "./explain";
 import { FlowView } from "./flow";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
 import { advertiseEditor, classify, fileDrop, fileStem, filesRequest, modelNames, readFiles, type Incoming, type Own } from "./ownfiles";
+import { formatTraceMap } from "./tracemap";
 import { results } from "./results";
 import { RunsView } from "./runsview";
 import { hintScrolling } from "./scrollhint";
@@ -400,6 +401,8 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
     ubbconfig: ubbEditor.text,
     dmconfig: dmEditor.text,
     trace_csv: state.scenario.workload.trace_csv,
+    trace_map: formatTraceMap(state.scenario.workload.columns),
+    trace_skip_bad: state.scenario.workload.trace_skip_bad,
     scenario: JSON.stringify({ ...state.scenario, ubbconfig: ubbEditor.text }),
   };
   const { request, own } = filesRequest(state.own, cur, got, keep);

@@ -83,6 +83,20 @@ describe("filesRequest", () => {
     expect(next.own).toEqual({ ubbName: "ubb.cfg", dm: true, traceName: "trace.csv" });
   });
 
+  it("reads a dropped log as the Trace section says: its mapping and skip-bad, as --trace-map and --trace-skip-bad", () => {
+    const cur: Current = { ...example, trace_map: "observed=Elapsed(ms)", trace_skip_bad: true };
+    expect(filesRequest({}, cur, { ubbconfig: ubb, trace: log }, false).request).toEqual({
+      ubbconfig: ubb.text,
+      ubb_name: "ubb.cfg",
+      trace: log.text,
+      trace_name: "trace.csv",
+      trace_map: "observed=Elapsed(ms)",
+      trace_skip_bad: true,
+    });
+    // no log in the request: nothing of how to read one
+    expect(filesRequest({}, cur, { ubbconfig: ubb }, false).request).toEqual({ ubbconfig: ubb.text, ubb_name: "ubb.cfg" });
+  });
+
   it("combines the files with the scenario when asked to keep it, or with a scenario document", () => {
     expect(filesRequest({}, example, { ubbconfig: ubb }, true).request).toEqual({ scenario: example.scenario, ubbconfig: ubb.text, ubb_name: "ubb.cfg" });
     const doc = filesRequest({ traceName: "old.csv" }, example, { scenario: { text: '{"ubbconfig":""}', name: "s.json" }, ubbconfig: ubb }, false);

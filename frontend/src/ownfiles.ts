@@ -122,6 +122,9 @@ export interface Current {
   ubbconfig: string;
   dmconfig: string;
   trace_csv?: string;
+  /** How the Trace section reads a log: its column mapping (`--trace-map`) and skip-bad (`--trace-skip-bad`). */
+  trace_map?: string;
+  trace_skip_bad?: boolean;
   scenario: string;
 }
 
@@ -136,8 +139,8 @@ export interface Current {
  * example's), and the trace only when it is the user's own. It returns the
  * request and what is the user's own afterwards.
  */
-export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolean): { request: Record<string, string>; own: Own } {
-  const request: Record<string, string> = {};
+export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolean): { request: Record<string, string | boolean>; own: Own } {
+  const request: Record<string, string | boolean> = {};
   const next: Own = {};
   if (got.ubbconfig) {
     request.ubbconfig = got.ubbconfig.text;
@@ -173,6 +176,12 @@ export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolea
     request.trace = cur.trace_csv;
     request.trace_name = own.traceName;
     next.traceName = own.traceName;
+  }
+  // a log is read as the Trace section says, as --trace-map and
+  // --trace-skip-bad go with --trace
+  if (request.trace !== undefined) {
+    if (cur.trace_map) request.trace_map = cur.trace_map;
+    if (cur.trace_skip_bad) request.trace_skip_bad = true;
   }
   if (!next.dm) delete next.dm;
   return { request, own: next };

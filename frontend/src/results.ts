@@ -16,6 +16,7 @@ import {
   serverBars,
   topLines,
   utilizationChart,
+  warmupMark,
   type ChartView,
   type CounterChart,
 } from "./chartdata";
@@ -26,6 +27,7 @@ import { stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
 import type { ClientStats, Model, Result } from "./types";
+import { traceRead, validationView } from "./validation";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
 export function summary(r: Result): HTMLElement {
@@ -260,23 +262,28 @@ export function results(r: Result, model: Model | null): HTMLElement {
   // a lost machine: dashed lines where it was lost, noticed and restored
   const mm = machineMarks(r);
   const marked = mm.xs.length ? { marks: mm.xs, markLabels: mm.labels } : {};
-  const also = mm.xs.length ? " (dashed: machine changes)" : "";
+  // the warm-up: a solid line where it ends, the time before it shaded
+  const wm = warmupMark(r);
+  const warm = wm ? { warmup: { x: wm.x, label: wm.label } } : {};
+  const notes = [mm.xs.length ? "dashed: machine changes" : "", wm ? wm.caption : ""].filter(Boolean);
+  const also = notes.length ? ` (${notes.join("; ")})` : "";
   const draw = (): HTMLElement[] => {
     const out = [
-      chart(queueLengthChart(r, view), { title: `Queue length over time${also}`, yLabel: "waiting requests", stepped: true, testid: "chart-queue", ...marked }),
-      chart(utilizationChart(r, view), { title: `Utilization over time${also}`, yLabel: "busy fraction", stepped: true, testid: "chart-util", ...marked }),
+      chart(queueLengthChart(r, view), { title: `Queue length over time${also}`, yLabel: "waiting requests", stepped: true, testid: "chart-queue", ...marked, ...warm }),
+      chart(utilizationChart(r, view), { title: `Utilization over time${also}`, yLabel: "busy fraction", stepped: true, testid: "chart-util", ...marked, ...warm }),
     ];
     const fails = failureChart(r);
     if (fails) {
-      out.push(chart(fails, { title: `Failed requests over time (by code)${also}`, yLabel: "requests", stepped: true, testid: "chart-failures", ...marked }));
+      out.push(chart(fails, { title: `Failed requests over time (by code)${also}`, yLabel: "requests", stepped: true, testid: "chart-failures", ...marked, ...warm }));
     }
     if (counters) {
       out.push(
         chart(topCounters(counters, view.top), {
-          title: "MP counters C_m(q) (dashed lines: resets)",
+          title: `MP counters C_m(q) (dashed lines: resets${wm ? `; ${wm.caption}` : ""})`,
           yLabel: "counter",
           marks: counters.resets,
           testid: "chart-counters",
+          ...warm,
         }),
       );
     }
@@ -320,10 +327,12 @@ export function results(r: Result, model: Model | null): HTMLElement {
     "div",
     { class: "results" },
     summary(r),
+    traceRead(r),
     warnings.length ? h("ul", { class: "warnings", "data-testid": "warnings" }, ...warnings.map((w) => h("li", {}, w))) : null,
     changes.length
       ? h("p", { class: "machine-changes", "data-testid": "machine-changes" }, "Machines: ", changes.map((c) => `${c.lmid} ${c.change} at ${fmt(c.at_ms / 1000)} s`).join(", "), " (dashed lines on the time charts).")
       : null,
+    validationView(r),
     r.clients?.length ? clientTable(r.clients) : null,
     h(
       "div",

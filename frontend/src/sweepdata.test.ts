@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { figureChart, lastMeeting, objectiveLimit, parseSpec, rangeText, shownFigures, specJSON, sweepFigures, type SweepResult } from "./sweepdata";
+import { figureChart, inRounds, lastMeeting, objectiveLimit, parseSpec, rangeText, showsReplications, shownFigures, specJSON, sweepFigures, tableCaption, type SweepResult } from "./sweepdata";
 
 const result: SweepResult = {
   engine_version: "0.1.0",
@@ -76,5 +76,49 @@ describe("shownFigures", () => {
     expect(shownFigures(r)).toEqual(sweepFigures);
     expect(shownFigures({ ...r, objective_figure: "response_p99_ms" })).toEqual(sweepFigures);
     expect(shownFigures({ ...r, objective_figure: "response_p99_ms[INQUIRY]" })).toEqual([...sweepFigures, "response_p99_ms[INQUIRY]"]);
+  });
+});
+
+describe("a sweep to a precision", () => {
+  it("keeps precision and max_replications in the spec, in sweep.Spec's order, through a share link", () => {
+    const spec = { vary: ["rate_scale=0.5,1"], replications: 2, objective: "response_p99_ms<=100", precision: 0.05, max_replications: 10 };
+    expect(specJSON(spec)).toBe('{"vary":["rate_scale=0.5,1"],"replications":2,"objective":"response_p99_ms<=100","precision":0.05,"max_replications":10}');
+    expect(parseSpec(specJSON(spec))).toEqual(spec);
+    expect(parseSpec('{"vary":["a=1"],"precision":-1,"max_replications":2.5}')).toEqual({ vary: ["a=1"] });
+    expect(specJSON({ vary: ["a=1"], precision: -0.1 })).toBe('{"vary":["a=1"],"precision":-0.1}'); // the core says why not
+  });
+
+  it("shows each point's replications and says how they were run", () => {
+    const precise: SweepResult = { ...result, precision: 0.05, max_replications: 10, precision_figure: "response_p99_ms", points: result.points.map((p, i) => ({ ...p, replications: 2 + 2 * i })) };
+    expect(showsReplications(precise)).toBe(true);
+    expect(tableCaption(precise)).toBe("3 of 4 points, replications in batches of 2 until the 95% half-width of response_p99_ms is at most 5% of its mean, at most 10 (mean ± 95% half-width)");
+    const fixed: SweepResult = { ...result, points: result.points.map((p) => ({ ...p, replications: 2 })) };
+    expect(showsReplications(fixed)).toBe(false);
+    expect(showsReplications(result)).toBe(false); // an older result without them
+    expect(tableCaption(fixed)).toBe("3 of 4 points, 2 replications each (mean ± 95% half-width)");
+  });
+
+  it("runs in rounds until the core asks for no more units", async () => {
+    // a fake core: 2 points, batches of 2, point 0 precise after its first batch, point 1 after its second
+    const asked = [[0, 1, 6, 7], [8, 9], []];
+    const ran: number[][] = [];
+    const got = await inRounds(
+      async () => asked[ran.length],
+      async (units, round) => {
+        expect(round).toBe(ran.length + 1);
+        ran.push(units);
+        return true;
+      },
+    );
+    expect(got).toEqual({ rounds: 2, complete: true });
+    expect(ran).toEqual([
+      [0, 1, 6, 7],
+      [8, 9],
+    ]);
+    const stopped = await inRounds(
+      async () => [0],
+      async () => false,
+    );
+    expect(stopped).toEqual({ rounds: 1, complete: false });
   });
 });

@@ -16,6 +16,8 @@ export interface SweepPoint {
   values: Record<string, number | string>;
   figures: Record<string, MeanCI>;
   meets?: boolean;
+  /** How many runs the figures are over (with a precision, as many as it took). */
+  replications?: number;
 }
 
 /** The sweep result, as sweep.Result (core/sweep) encodes it. */
@@ -23,7 +25,12 @@ export interface SweepResult {
   engine_version: string;
   name?: string;
   keys: { key: string; values: (number | string)[] }[];
+  /** Per point; with a precision, the batch. */
   replications: number;
+  /** With a precision: the spec's precision and most replications, and the figure it is asked of. */
+  precision?: number;
+  max_replications?: number;
+  precision_figure?: string;
   seeds: number[];
   objective?: string;
   /** The objective's figure by its canonical name (a key of every point's figures). */
@@ -36,8 +43,13 @@ export interface SweepResult {
 /** The sweep spec: what sweep.Spec (core/sweep) takes. */
 export interface SweepSpec {
   vary: string[];
+  /** Per point; with a precision, the batch. */
   replications?: number;
   objective?: string;
+  /** Run batches until the 95% half-width of the objective's figure (else response_mean_ms) is at most this fraction of its mean. */
+  precision?: number;
+  /** With a precision, the most replications per point (the core's default: 50). */
+  max_replications?: number;
 }
 
 /** The figures the page draws, in order: the main figures of the core's figures table. */
@@ -62,6 +74,8 @@ export function specJSON(spec: SweepSpec): string {
   const out: SweepSpec = { vary: spec.vary };
   if (spec.replications) out.replications = spec.replications;
   if (spec.objective) out.objective = spec.objective;
+  if (spec.precision !== undefined && spec.precision !== 0) out.precision = spec.precision;
+  if (spec.max_replications) out.max_replications = spec.max_replications;
   return JSON.stringify(out);
 }
 
@@ -79,6 +93,8 @@ export function parseSpec(text: string): SweepSpec | null {
   const spec: SweepSpec = { vary: o.vary as string[] };
   if (typeof o.replications === "number" && Number.isInteger(o.replications) && o.replications > 0) spec.replications = o.replications;
   if (typeof o.objective === "string" && o.objective) spec.objective = o.objective;
+  if (typeof o.precision === "number" && Number.isFinite(o.precision) && o.precision > 0) spec.precision = o.precision;
+  if (typeof o.max_replications === "number" && Number.isInteger(o.max_replications) && o.max_replications > 0) spec.max_replications = o.max_replications;
   return spec;
 }
 
@@ -210,4 +226,34 @@ export function knees(r: SweepResult, figure: string): number[] {
 /** forLogScale drops the values a log axis cannot show (zero and below become gaps). */
 export function forLogScale(cols: (number | null)[][]): (number | null)[][] {
   return cols.map((col, i) => (i === 0 ? col : col.map((v) => (v !== null && v > 0 ? v : null))));
+}
+
+/** showsReplications says whether a sweep's table needs a column of each point's replications: with a precision, or when they differ from the result's. */
+export function showsReplications(r: SweepResult): boolean {
+  const has = r.points.some((p) => p.replications !== undefined);
+  return has && (r.precision !== undefined || r.points.some((p) => p.replications !== undefined && p.replications !== r.replications));
+}
+
+/** tableCaption says what a sweep's table holds: its points done and how they were replicated. */
+export function tableCaption(r: SweepResult): string {
+  const points = `${r.points.length} of ${r.total} points`;
+  if (r.precision === undefined) return `${points}, ${r.replications} replications each (mean ± 95% half-width)`;
+  const rel = `${+(r.precision * 100).toPrecision(6)}%`;
+  const most = r.max_replications ? `, at most ${r.max_replications}` : "";
+  return `${points}, replications in batches of ${r.replications} until the 95% half-width of ${r.precision_figure ?? "response_mean_ms"} is at most ${rel} of its mean${most} (mean ± 95% half-width)`;
+}
+
+/**
+ * inRounds runs a sweep to a precision the way the CLI's pool does: it asks
+ * pending for the units the samples so far call for, runs them (run resolves
+ * false when it stopped early: canceled or failed), and asks again, until
+ * pending gives none. It resolves with the number of rounds run and whether
+ * the sweep is complete.
+ */
+export async function inRounds(pending: () => Promise<number[]>, run: (units: number[], round: number) => Promise<boolean>): Promise<{ rounds: number; complete: boolean }> {
+  for (let round = 1; ; round++) {
+    const units = await pending();
+    if (!units.length) return { rounds: round - 1, complete: true };
+    if (!(await run(units, round))) return { rounds: round, complete: false };
+  }
 }

@@ -2,12 +2,30 @@
 // objective, run in several Web Workers (each its own copy of the Go core),
 // reduced by the core into the JSON `tuxlb sweep --format json` prints, and
 // drawn: each figure against the first key with its 95% band, one line per
-// value of the second key.
+// value of the second key. A sweep to a precision runs in rounds: the core
+// says which units the samples so far call for (sweepPending), the workers
+// run them, and so on until it asks for none, as `tuxlb sweep --precision`
+// does.
 import { bandChart } from "./charts";
 import { fmt } from "./chartdata";
 import { download, h } from "./dom";
 import { Engine, EngineError } from "./engine";
-import { figureChart, integerKey, kneeFigure, knees, lastMeeting, objectiveLimit, rangeText, shownFigures, specJSON, type SweepResult, type SweepSpec } from "./sweepdata";
+import {
+  figureChart,
+  inRounds,
+  integerKey,
+  kneeFigure,
+  knees,
+  lastMeeting,
+  objectiveLimit,
+  rangeText,
+  showsReplications,
+  shownFigures,
+  specJSON,
+  tableCaption,
+  type SweepResult,
+  type SweepSpec,
+} from "./sweepdata";
 import type { Scenario } from "./types";
 
 /** The keys offered in the key boxes (any key tuxlb sweep takes can be typed). */
@@ -33,6 +51,16 @@ export class SweepView {
   private k2 = keyBox(2, "", "");
   private reps = h("input", { type: "number", min: 1, max: 100, value: 3, "aria-label": "replications", "data-testid": "sweep-reps", size: 4 });
   private objective = h("input", { placeholder: "e.g. response_p99_ms<=200", "aria-label": "objective", "data-testid": "sweep-objective" });
+  private precision = h("input", {
+    type: "number",
+    min: "0",
+    step: "any",
+    placeholder: "e.g. 0.05",
+    "aria-label": "precision (relative half-width)",
+    "data-testid": "sweep-precision",
+    class: "narrow",
+  });
+  private maxReps = h("input", { type: "number", min: 2, max: 100, placeholder: "50", "aria-label": "max replications", "data-testid": "sweep-max-reps", class: "narrow" });
   private workers = h("input", {
     type: "number",
     min: 1,
@@ -86,6 +114,19 @@ export class SweepView {
         h("label", {}, "Objective ", this.objective),
         h("label", {}, "Workers ", this.workers),
       ),
+      h(
+        "div",
+        { class: "controls" },
+        h("label", {}, "Precision (relative half-width) ", this.precision),
+        h("label", {}, "Max replications ", this.maxReps),
+      ),
+      h(
+        "p",
+        { class: "help" },
+        "With a precision, each point runs its replications in batches (of the replications above) until the 95% half-width of the objective's figure (else response_mean_ms) is at most that fraction of its mean, or it has run the most replications, as ",
+        h("code", {}, "tuxlb sweep --precision 0.05"),
+        " does.",
+      ),
       h("div", { class: "controls" }, this.runBtn, this.cancelBtn, this.progress, this.status),
       h("div", { class: "controls" }, this.jsonBtn, this.csvBtn, h("label", {}, this.logY, " Log scale (y axes)")),
       this.out,
@@ -103,6 +144,10 @@ export class SweepView {
     const reps = Number(this.reps.value);
     if (Number.isInteger(reps) && reps > 0) spec.replications = reps;
     if (this.objective.value.trim()) spec.objective = this.objective.value.trim();
+    const precision = this.precision.value.trim() === "" ? NaN : Number(this.precision.value);
+    if (Number.isFinite(precision) && precision !== 0) spec.precision = precision;
+    const most = Number(this.maxReps.value);
+    if (this.maxReps.value.trim() !== "" && Number.isInteger(most) && most > 0) spec.max_replications = most;
     return spec;
   }
 
@@ -114,8 +159,11 @@ export class SweepView {
       b.key.value = key ?? "";
       b.values.value = rest.join("=");
     });
-    this.reps.value = String(spec.replications ?? 1);
+    // none given: the core's default (the scenario's replications, else 1; with a precision, batches of 5), as the sender had it
+    this.reps.value = spec.replications === undefined ? "" : String(spec.replications);
     this.objective.value = spec.objective ?? "";
+    this.precision.value = spec.precision === undefined ? "" : String(spec.precision);
+    this.maxReps.value = spec.max_replications === undefined ? "" : String(spec.max_replications);
     this.shared = spec;
   }
 
@@ -144,44 +192,60 @@ export class SweepView {
     this.cancelBtn.disabled = false;
     this.progress.value = 0;
     try {
-      const plan = await this.tool.call<{ points: number; units: number; replications: number; order: number[] }>({
+      const plan = await this.tool.call<{ points: number; units: number; replications: number; max_replications?: number; order: number[] }>({
         op: "sweepPlan",
         scenario,
         spec: sj,
       });
+      const precise = plan.max_replications !== undefined;
       const samples: (string | null)[] = new Array(plan.units).fill(null);
-      let next = 0;
       let done = 0;
       let failure: Error | null = null;
       let lastDraw = 0;
       const n = Math.max(1, Math.min(Number(this.workers.value) || 1, 16, plan.units));
-      this.status.textContent = `${plan.points} points × ${plan.replications} replications on ${n} workers…`;
-      const work = async (e: Engine) => {
-        await e.ready;
-        // the units go out largest first (plan.order), so the workers end together
-        while (!this.canceled && !failure && next < plan.units) {
-          const u = plan.order[next++];
-          try {
-            const a = await e.call<{ sample: string }>({ op: "sweepUnit", scenario, spec: sj, unit: u });
-            samples[u] = a.sample;
-          } catch (err) {
-            if (!(err instanceof EngineError && err.core.code === "canceled")) failure = err as Error;
-            return;
+      const how = precise ? `${plan.points} points, replications in batches of ${plan.replications} (at most ${plan.max_replications})` : `${plan.points} points × ${plan.replications} replications`;
+      this.status.textContent = `${how} on ${n} workers…`;
+      // runUnits hands the units out to the workers in the order given (the largest runs first, so they end together).
+      const runUnits = async (units: number[], round: number): Promise<boolean> => {
+        let next = 0;
+        let inRound = 0;
+        const work = async (e: Engine) => {
+          await e.ready;
+          while (!this.canceled && !failure && next < units.length) {
+            const u = units[next++];
+            try {
+              const a = await e.call<{ sample: string }>({ op: "sweepUnit", scenario, spec: sj, unit: u });
+              samples[u] = a.sample;
+            } catch (err) {
+              if (!(err instanceof EngineError && err.core.code === "canceled")) failure = err as Error;
+              return;
+            }
+            done++;
+            inRound++;
+            // with a precision, the runs a sweep takes are not known beforehand: the bar is out of the most it can take
+            this.progress.value = done / plan.units;
+            this.status.textContent = precise ? `${done} runs (round ${round}: ${inRound} of ${units.length})` : `${done} of ${plan.units} runs`;
+            if (Date.now() - lastDraw > 700 && (precise || done < plan.units)) {
+              lastDraw = Date.now();
+              void this.reduce(scenario, sj, samples);
+            }
           }
-          done++;
-          this.progress.value = done / plan.units;
-          this.status.textContent = `${done} of ${plan.units} runs`;
-          if (Date.now() - lastDraw > 700 && done < plan.units) {
-            lastDraw = Date.now();
-            void this.reduce(scenario, sj, samples);
-          }
-        }
+        };
+        await Promise.all(this.pool(Math.min(n, units.length)).map(work));
+        return !this.canceled && !failure;
       };
-      await Promise.all(this.pool(n).map(work));
+      let rounds = 1;
+      if (precise) {
+        const pending = async () => (await this.tool.call<{ units: number[] }>({ op: "sweepPending", scenario, spec: sj, samples: JSON.stringify(samples) })).units;
+        rounds = (await inRounds(pending, runUnits)).rounds;
+      } else await runUnits(plan.order, 1);
       await this.reduce(scenario, sj, samples);
       if (failure) this.status.textContent = (failure as Error).message;
-      else if (this.canceled) this.status.textContent = `Canceled after ${done} of ${plan.units} runs.`;
-      else this.status.textContent = `Done: ${plan.points} points × ${plan.replications} replications.`;
+      else if (this.canceled) this.status.textContent = precise ? `Canceled after ${done} runs.` : `Canceled after ${done} of ${plan.units} runs.`;
+      else if (precise) {
+        this.progress.value = 1;
+        this.status.textContent = `Done: ${plan.points} points, ${done} runs in ${rounds} rounds (batches of ${plan.replications}, at most ${plan.max_replications} per point).`;
+      } else this.status.textContent = `Done: ${plan.points} points × ${plan.replications} replications.`;
     } catch (e) {
       this.status.textContent = e instanceof EngineError ? `${e.core.code}: ${e.core.message}` : (e as Error).message;
     } finally {
@@ -224,11 +288,16 @@ export class SweepView {
       });
     });
     const figs = shownFigures(r);
+    const reps = showsReplications(r);
     const table = h(
       "table",
       { class: "plain", "data-testid": "sweep-table" },
-      h("caption", {}, `${r.points.length} of ${r.total} points, ${r.replications} replications each (mean ± 95% half-width)`),
-      h("thead", {}, h("tr", {}, ...r.keys.map((k) => h("th", {}, k.key)), ...figs.map((f) => h("th", {}, f)), r.objective ? h("th", {}, "meets") : null)),
+      h("caption", {}, tableCaption(r)),
+      h(
+        "thead",
+        {},
+        h("tr", {}, ...r.keys.map((k) => h("th", {}, k.key)), reps ? h("th", {}, "replications") : null, ...figs.map((f) => h("th", {}, f)), r.objective ? h("th", {}, "meets") : null),
+      ),
       h(
         "tbody",
         {},
@@ -237,6 +306,7 @@ export class SweepView {
             "tr",
             {},
             ...r.keys.map((k) => h("th", { scope: "row" }, String(p.values[k.key]))),
+            reps ? h("td", { "data-field": "replications" }, p.replications === undefined ? "–" : String(p.replications)) : null,
             ...figs.map((f) => h("td", {}, p.figures[f] ? `${fmt(p.figures[f].mean)} ± ${fmt(p.figures[f].ci95)}` : "–")),
             r.objective ? h("td", {}, p.meets ? "yes" : "no") : null,
           ),

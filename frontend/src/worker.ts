@@ -12,6 +12,7 @@ interface Bridge {
   explain(scenario: string, first: number, count: number, opts: object): string;
   sweepPlan(scenario: string, spec: string): string;
   sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
+  sweepPending(scenario: string, spec: string, samples: string): string;
   sweepReduce(scenario: string, spec: string, samples: string): string;
   adapt(scenario: string): string;
   files(request: string): string;
@@ -29,6 +30,7 @@ type Request =
   | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } }
   | { id: number; op: "sweepPlan"; scenario: string; spec: string }
   | { id: number; op: "sweepUnit"; scenario: string; spec: string; unit: number }
+  | { id: number; op: "sweepPending"; scenario: string; spec: string; samples: string }
   | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string }
   | { id: number; op: "adapt"; scenario: string }
   | { id: number; op: "files"; request: string };
@@ -87,6 +89,9 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       break;
     case "sweepUnit":
       answer = b.sweepUnit(msg.scenario, msg.spec, msg.unit, {});
+      break;
+    case "sweepPending":
+      answer = b.sweepPending(msg.scenario, msg.spec, msg.samples);
       break;
     case "sweepReduce":
       answer = b.sweepReduce(msg.scenario, msg.spec, msg.samples);

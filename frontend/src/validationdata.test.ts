@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import type { Result, ValidationRow } from "./types";
+import { count, countsText, signedPct, traceLine, validationAbout, validationChart, validationLines, validationRows } from "./validationdata";
+
+const summary = (count: number, mean: number, p50: number, p95: number, p99: number) => ({ count, mean, p50, p95, p99, max: p99 });
+
+const overall: ValidationRow = {
+  observed: summary(4, 5, 4.001, 8, 8),
+  simulated: summary(4, 10.86075, 7.111, 22.7, 22.7),
+  relative_error: { mean: 1.17215, p50: 0.777306, p95: 1.8375, p99: 1.8375 },
+};
+const balance: ValidationRow = {
+  service: "BALANCE",
+  observed: summary(2, 5, 4.001, 6, 6),
+  simulated: summary(2, 4.79, 4.2, 5.8, 5.8),
+  relative_error: { mean: -0.042, p50: 0.0497, p95: -0.0333, p99: -0.0333 },
+};
+const nothing: ValidationRow = { service: "DEPOSIT", observed: summary(2, 0, 0, 0, 0), simulated: summary(0, 0, 0, 0, 0), relative_error: {} };
+
+describe("signedPct", () => {
+  it("writes a relative error as a signed percentage with a minus sign", () => {
+    expect(signedPct(-0.042)).toBe("\u22124.2%");
+    expect(signedPct(1.17215)).toBe("+117.2%");
+    expect(signedPct(0)).toBe("0.0%");
+    expect(signedPct(-0.0004)).toBe("0.0%"); // no "−0.0%"
+    expect(signedPct(undefined)).toBe("–");
+  });
+});
+
+describe("traceLine", () => {
+  it("says the rows read and the rows skipped, with the examples", () => {
+    expect(traceLine({ rows: 6998, skipped: 2, skipped_examples: ["row 7001: Time: not a number", "row 7002: Service: empty"] })).toBe(
+      "Trace: 6\u202f998 rows read, 2 skipped: row 7001: Time: not a number, row 7002: Service: empty.",
+    );
+    expect(traceLine({ rows: 4, skipped: 0, skipped_examples: null })).toBe("Trace: 4 rows read.");
+    expect(traceLine({ rows: 1, skipped: 12, skipped_examples: ["row 2: x"] })).toBe("Trace: 1 row read, 12 skipped: row 2: x, ….");
+  });
+  it("groups thousands", () => {
+    expect([0, 999, 1000, 287000, 1234567].map(count)).toEqual(["0", "999", "1\u202f000", "287\u202f000", "1\u202f234\u202f567"]);
+  });
+});
+
+describe("validation rows", () => {
+  const v = { overall, services: [balance, nothing] };
+  it("list all services first, then each service", () => {
+    expect(validationRows(v).map((r) => [r.key, r.label])).toEqual([
+      ["", "all services"],
+      ["BALANCE", "BALANCE"],
+      ["DEPOSIT", "DEPOSIT"],
+    ]);
+    expect(validationRows({ overall, services: null })).toHaveLength(1);
+  });
+  it("put observed and simulated side by side per figure, with the error", () => {
+    expect(validationLines(balance)).toEqual([
+      { figure: "mean", observed: 5, simulated: 4.79, error: -0.042 },
+      { figure: "p50", observed: 4.001, simulated: 4.2, error: 0.0497 },
+      { figure: "p95", observed: 6, simulated: 5.8, error: -0.0333 },
+      { figure: "p99", observed: 6, simulated: 5.8, error: -0.0333 },
+    ]);
+    expect(validationLines(nothing).map((l) => l.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(countsText(overall)).toBe("4 observed, 4 simulated");
+  });
+  it("chart the figures as two series by position, nothing simulated as gaps", () => {
+    expect(validationChart(overall)).toEqual({
+      labels: ["observed", "simulated"],
+      data: [
+        [0, 1, 2, 3],
+        [5, 4.001, 8, 8],
+        [10.86075, 7.111, 22.7, 22.7],
+      ],
+    });
+    expect(validationChart(nothing).data[2]).toEqual([null, null, null, null]);
+  });
+  it("say what was compared, with the warm-up", () => {
+    const r = { warmup_ms: 2000, validation: v } as unknown as Result;
+    expect(validationAbout(r)).toContain("same 4 trace rows issued at or after the warm-up (2 s)");
+    expect(validationAbout({ ...r, warmup_ms: 0 })).not.toContain("warm-up");
+  });
+});
