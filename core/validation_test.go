@@ -76,7 +76,7 @@ func TestTraceRateScale(t *testing.T) {
 	for _, c := range []struct {
 		scale      *float64
 		mean, span float64
-	}{{nil, 20, 45}, {f(1), 20, 45}, {f(2), 25, 45}, {f(1e6), 0, 0}} {
+	}{{nil, 20, 45}, {f(1), 20, 45}, {f(2), 25, 45}, {f(1e6), 0, 0}, {f(0.0001), 0, 0}} {
 		sc := replayScenario(scenario.Workload{TraceCSV: log, TraceRateScale: c.scale})
 		res, err := Run(sc, RunOptions{})
 		if c.mean == 0 {

@@ -121,8 +121,10 @@ type observedRow struct {
 	us      int64
 }
 
-// maxTraceRateScale bounds workload.trace_rate_scale.
-const maxTraceRateScale = 1000
+// maxTraceRateScale bounds workload.trace_rate_scale, and its inverse from
+// below: a trace's times (at most usec.Max) divided by it stay far inside
+// int64.
+const maxTraceRateScale = 1000.0
 
 // compileWorkload checks w and resolves its names.
 func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) {
@@ -137,8 +139,8 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 		return nil, FieldErrorf("workload.trace_skip_bad", "applies to trace_csv, which is missing")
 	case w.TraceRateScale != nil && w.TraceCSV == "" && w.Trace == nil:
 		return nil, FieldErrorf("workload.trace_rate_scale", "applies to a trace (trace_csv or trace), which is missing")
-	case w.TraceRateScale != nil && !(*w.TraceRateScale > 0 && *w.TraceRateScale <= maxTraceRateScale):
-		return nil, FieldErrorf("workload.trace_rate_scale", "must be > 0 and at most %d, got %v", maxTraceRateScale, *w.TraceRateScale)
+	case w.TraceRateScale != nil && !(*w.TraceRateScale >= 1/maxTraceRateScale && *w.TraceRateScale <= maxTraceRateScale):
+		return nil, FieldErrorf("workload.trace_rate_scale", "must be between 0.001 and 1000, got %v", *w.TraceRateScale)
 	case w.TraceCSV != "":
 		cw.trace, cw.observed, cw.info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
 		cw.note = cw.info.Note
