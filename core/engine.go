@@ -173,15 +173,15 @@ type engine struct {
 	servers  []serverState
 	queues   []queueState
 	netload  []int64
-	counters []int64  // MP: C_m(q) at [m*len(queues)+q]
+	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
 	// shmTrees and mpTrees say some service reads its least cost from a
 	// tree (costtree.go): a change of W(q) or of C_m(q) updates the trees
 	// of members[q]; built lists every tree
 	shmTrees, mpTrees bool
 	members           [][]costMember
 	built             []*costTree
-	netFor   []int64  // MP: N(q) for origin m at [m*len(queues)+q]
-	idleBits []uint64 // bit i of word i/64 set while server i is not busy
+	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
+	idleBits          []uint64 // bit i of word i/64 set while server i is not busy
 	// idleSum summarises idleBits: bit w of word w/64 set while word w of
 	// idleBits is not zero (see firstCommon); sums says the model has
 	// summaries (at least summaryWords words of servers)

@@ -58,7 +58,7 @@ type exportResult struct {
 		Services []struct{ Service string }
 	}
 	Machines []struct {
-		LMID     string
+		LMID   string
 		Served int64
 	}
 }

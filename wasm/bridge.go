@@ -226,7 +226,7 @@ type filesRequest struct {
 	// TraceSkipBad skips the trace's unreadable rows (--trace-skip-bad).
 	TraceSkipBad bool   `json:"trace_skip_bad"`
 	UBBName      string `json:"ubb_name"`
-	TraceName string  `json:"trace_name"`
+	TraceName    string `json:"trace_name"`
 }
 
 // files combines files with a scenario the way `tuxlb run --ubbconfig
