@@ -59,6 +59,11 @@ func TestTraceSkipBad(t *testing.T) {
 	if !found {
 		t.Errorf("warnings %q say nothing of the skipped rows", res.Warnings)
 	}
+	// a log of which nothing can be read is an error, not an empty run
+	_, err = Run(replayScenario(scenario.Workload{TraceCSV: "time_ms,service\nx,TOUPPER\n0,NOSUCH\n", TraceSkipBad: true}), RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "every row of the trace was skipped as unreadable (2 rows; the first: row 1: time_ms") {
+		t.Errorf("every row skipped: got %v", err)
+	}
 	// a JSON trace has its rows counted, none skipped
 	res = runOne(t, scenario.Workload{Trace: []scenario.TraceRow{{TimeMS: f(0), Service: "TOUPPER"}}}, RunOptions{})
 	if res.Trace == nil || res.Trace.Rows != 1 || res.Trace.Skipped != 0 || res.Trace.SkippedExamples == nil {

@@ -153,6 +153,10 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 	if err != nil {
 		return nil, err
 	}
+	if cw.info.Rows == 0 && cw.info.Skipped > 0 {
+		return nil, FieldErrorf("workload.trace_skip_bad", "every row of the trace was skipped as unreadable (%d rows; the first: %s)",
+			cw.info.Skipped, cw.info.Examples[0])
+	}
 	cw.traced = w.TraceCSV != "" || w.Trace != nil
 	if f := w.TraceRateScale; f != nil && *f != 1 {
 		// the responses a log observed were those of its own rate: there is
