@@ -244,3 +244,13 @@ func diffRows(t *testing.T, got, want []string) {
 		}
 	}
 }
+
+// newSetup is the setup Compile resolves sc into, for the tests that look
+// at it.
+func newSetup(sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
+	p, err := compile(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.setup, nil
+}

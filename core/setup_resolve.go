@@ -11,20 +11,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// newSetup checks sc (with opt's overrides) against its model and resolves it.
-// Errors name the scenario field, e.g. `machines.site9: unknown LMID`.
-func newSetup(sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
-	if err := Check(sc); err != nil {
-		return nil, err
-	}
-	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
-		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
-	if err != nil {
-		return nil, err
-	}
-	return setupModel(m, sc, opt)
-}
-
 // setupModel resolves sc against a model already loaded.
 func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
 	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: newBufTable(m)}
