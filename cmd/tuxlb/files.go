@@ -118,16 +118,12 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, 1
 		}
-		// A bad configuration file is reported as FILE:LINE:COL (parsing the
-		// scenario twice only when one is given).
-		if ff.ubbconfig != "" || ff.dmconfig != "" {
-			probe, err := starter.ParseScenario(data, starter.Files{UBBConfig: files.UBBConfig, DMConfig: files.DMConfig})
-			if err == nil && !checkModelFiles(probe, ff, stderr, cmd) {
-				return nil, 1
-			}
-		}
 		if sc, err = starter.ParseScenario(data, files); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, file))
+			return nil, 1
+		}
+		// a bad configuration file is reported as FILE:LINE:COL
+		if !checkModelFiles(sc, ff, stderr, cmd) {
 			return nil, 1
 		}
 		return sc, 0
