@@ -6,7 +6,7 @@ import { hasCalls, lineage, type Lineage } from "./appdata";
 import { callGraphView } from "./callgraph";
 import { clientsForm } from "./clientsform";
 import { CompareView, type Compared } from "./compareview";
-import { byTestID, debounce, download, h } from "./dom";
+import { debounce, download, h } from "./dom";
 import { ConfigEditor } from "./editor";
 import { Engine, EngineError, type RunAnswer } from "./engine";
 import { examples, pieces } from "./examples";
@@ -22,24 +22,16 @@ import { RunsView } from "./runsview";
 import { hintScrolling } from "./scrollhint";
 import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared } from "./share";
 import { ShareBox } from "./sharebox";
+import { Store } from "./store";
 import { SweepView } from "./sweepview";
 import { topology } from "./topology";
 import { elideTrace, restoreTrace, type HeldTrace } from "./tracetable";
 import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
+import { buildTabs, registerView, selectView } from "./views";
 import "./style.css";
 
-/** The page's state: the scenario being edited and what it produced. */
-const state = {
-  scenario: { ubbconfig: "", workload: {} } as Scenario,
-  model: null as Model | null,
-  result: null as Result | null,
-  resultText: "", // the result exactly as the core encoded it
-  resultScenario: "", // the scenario JSON that produced it
-  /** Parts dropped because the configuration no longer had their names; they come back if it does. */
-  parked: { services: {} as NonNullable<Scenario["services"]>, streams: [] as Stream[], events: [] as LifeEvent[] },
-  /** What of the scenario is the user's own files (see filesRequest). */
-  own: {} as Own,
-};
+/** The page's state: the scenario being edited and what it produced (store.ts). */
+const store = new Store();
 
 /** jsonTraceLimit is the longest trace (characters) the JSON tab shows; a longer one is held back. */
 const jsonTraceLimit = 200_000;
@@ -48,23 +40,6 @@ const runEngine = new Engine(); // runs and comparisons; cancel terminates it
 const toolEngine = new Engine(); // validation and explanations, so they never wait for a long run
 
 // ---- layout ----------------------------------------------------------------
-
-function tabs(name: string, items: [string, string, HTMLElement][]): { el: HTMLElement; select: (id: string) => void } {
-  const bar = h("div", { class: "tabs", role: "tablist", "aria-label": name });
-  const panels = h("div", { class: "panels" });
-  const select = (id: string) => {
-    for (const b of bar.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-selected", String(b.dataset.tab === id));
-    for (const p of panels.children) (p as HTMLElement).hidden = (p as HTMLElement).dataset.tab !== id;
-  };
-  for (const [id, label, panel] of items) {
-    const b = h("button", { type: "button", role: "tab", "data-tab": id, "data-testid": `tab-${id}`, id: `tab-${id}` }, label);
-    b.addEventListener("click", () => select(id));
-    bar.append(b);
-    panels.append(h("div", { role: "tabpanel", "data-tab": id, "aria-labelledby": `tab-${id}` }, panel));
-  }
-  select(items[0][0]);
-  return { el: h("div", { class: "tabbed" }, bar, panels), select };
-}
 
 const banner = h("p", { class: "banner", role: "alert", hidden: true, "data-testid": "banner" });
 function say(text: string): void {
@@ -81,8 +56,8 @@ const revalidate = debounce(() => void validate(), 300);
 // own file: it starts a fresh scenario, as a dropped file does.
 const pasted = (kind: "ubbconfig" | "dmconfig", text: string): boolean => {
   if (classify("", text) !== kind) return false;
-  if (kind === "ubbconfig") state.scenario.ubbconfig = text;
-  else state.scenario.dmconfig = text;
+  if (kind === "ubbconfig") store.scenario.ubbconfig = text;
+  else store.scenario.dmconfig = text;
   void takeIncoming({ [kind]: { text, name: kind.toUpperCase() } }, [`Read the pasted ${kind.toUpperCase()}.`]);
   return true;
 };
@@ -90,7 +65,7 @@ const ubbEditor = new ConfigEditor(
   ubbBox,
   "UBBCONFIG",
   (text) => {
-    state.scenario.ubbconfig = text;
+    store.scenario.ubbconfig = text;
     changed();
     revalidate();
   },
@@ -100,8 +75,8 @@ const dmEditor = new ConfigEditor(
   dmBox,
   "DMCONFIG",
   (text) => {
-    if (text.trim()) state.scenario.dmconfig = text;
-    else delete state.scenario.dmconfig;
+    if (text.trim()) store.scenario.dmconfig = text;
+    else delete store.scenario.dmconfig;
     changed();
     revalidate();
   },
@@ -155,25 +130,30 @@ const gallery = h(
     const b = h("button", { type: "button", class: "primary small", "data-testid": `example-${ex.id}` }, "Load");
     b.addEventListener("click", () => {
       loadScenario(structuredClone(ex.scenario));
-      inputTabs.select("config");
+      selectView("config");
     });
     const about = h("p", {}, ...pieces(ex.about).map((p) => (p.code ? h("code", {}, p.text) : p.text)));
     return h("article", { class: "example" }, h("h3", {}, ex.scenario.name || ex.id), h("p", { class: "muted" }, `examples/${ex.id}.json`), about, b);
   }),
 );
 
-const inputTabs = tabs("Scenario", [
-  ["examples", "Examples", gallery],
-  ["config", "Config", configPanel],
-  ["workload", "Workload", workloadPanel],
-  ["timing", "Timing & tuning", timingPanel],
-  ["json", "JSON", jsonPanel],
-]);
-byTestID<HTMLElement>("tab-json", inputTabs.el).addEventListener("click", () => {
-  const { doc, held } = elideTrace(state.scenario, jsonTraceLimit);
-  heldTrace = held;
-  jsonText.value = JSON.stringify(doc, null, 2);
+registerView({ id: "examples", label: "Examples", side: "input", order: 10, panel: gallery });
+registerView({ id: "config", label: "Config", side: "input", order: 20, panel: configPanel });
+registerView({ id: "workload", label: "Workload", side: "input", order: 30, panel: workloadPanel });
+registerView({ id: "timing", label: "Timing & tuning", side: "input", order: 40, panel: timingPanel });
+registerView({
+  id: "json",
+  label: "JSON",
+  side: "input",
+  order: 50,
+  panel: jsonPanel,
+  shown: () => {
+    const { doc, held } = elideTrace(store.scenario, jsonTraceLimit);
+    heldTrace = held;
+    jsonText.value = JSON.stringify(doc, null, 2);
+  },
 });
+const inputTabs = buildTabs("input", "Scenario");
 
 // Run bar.
 const runBtn = h("button", { type: "button", class: "primary", "data-testid": "run", title: "Run (Ctrl+Enter, Cmd+Enter on a Mac)" }, "Run");
@@ -200,31 +180,40 @@ const resultsPanel = h("div", { "data-testid": "results" }, h("p", { class: "mut
 const downloadBtn = h("button", { type: "button", "data-testid": "download-result", disabled: true }, "Download result JSON");
 const dispatchBtn = h("button", { type: "button", "data-testid": "download-dispatch", disabled: true }, "Download dispatch CSV");
 const saveRunBtn = h("button", { type: "button", "data-testid": "save-run", disabled: true }, "Save run");
-downloadBtn.addEventListener("click", () => download(`${resultStem()}-result.json`, "application/json", state.resultText));
+downloadBtn.addEventListener("click", () => download(`${resultStem()}-result.json`, "application/json", store.resultText));
 dispatchBtn.addEventListener("click", () => void downloadDispatch());
 saveRunBtn.addEventListener("click", () => void saveRun());
+store.on("result", () => {
+  if (!store.result) return;
+  resultsPanel.replaceChildren(results(store.result, store.model));
+  downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
+});
 
 const explainView = new ExplainView(
   async (first, count) => {
-    const a = await toolEngine.call<{ explanations: Explanation[] }>({ op: "explain", scenario: JSON.stringify(state.scenario), first, count, opts: {} });
+    const a = await toolEngine.call<{ explanations: Explanation[] }>({ op: "explain", scenario: JSON.stringify(store.scenario), first, count, opts: {} });
     return a.explanations;
   },
-  () => state.model,
-  () => state.result,
+  () => store.model,
+  () => store.result,
   {
-    clientSets: () => (state.scenario.workload.generate?.clients ?? []).map((c) => c.name),
-    calls: (service) => (state.scenario.services?.[service]?.calls ?? []).length > 0,
+    clientSets: () => (store.scenario.workload.generate?.clients ?? []).map((c) => c.name),
+    calls: (service) => (store.scenario.services?.[service]?.calls ?? []).length > 0,
     lineage: () => lineageOf(),
   },
 );
-const compareView = new CompareView(() => state.scenario, () => state.model, runScenario);
-const sweepView = new SweepView(() => state.scenario, toolEngine);
+store.on("scenario", () => explainView.reset());
+const compareView = new CompareView(() => store.scenario, () => store.model, runScenario);
+const refreshCompare = debounce(() => compareView.refresh(), 500);
+store.on("scenario", refreshCompare);
+store.on("model", () => compareView.refresh()); // the baseline's MODEL and LDBAL come from the model
+const sweepView = new SweepView(() => store.scenario, toolEngine);
 const flowView = new FlowView(
-  () => state.resultScenario || JSON.stringify(state.scenario),
-  () => state.model,
+  () => store.resultScenario || JSON.stringify(store.scenario),
+  () => store.model,
   (scenario) => dispatchOf(scenario),
   (seq) => {
-    outputTabs.select("explain");
+    selectView("explain");
     void explainView.show(seq);
   },
 );
@@ -233,23 +222,32 @@ const runsView = new RunsView(
   (ids) => void compareRuns(ids),
 );
 
-const outputTabs = tabs("Results", [
-  ["results", "Results", h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel)],
-  ["explain", "Explain", explainView.el],
-  ["compare", "Compare", compareView.el],
-  ["sweep", "Sweep", sweepView.el],
-  ["flow", "Flow", flowView.el],
-  ["runs", "Saved runs", runsView.el],
-]);
-byTestID<HTMLElement>("tab-explain", outputTabs.el).addEventListener("click", () => {
-  if (!explainView.el.querySelector("table")) void explainView.show(1);
+registerView({
+  id: "results",
+  label: "Results",
+  side: "output",
+  order: 10,
+  panel: h("div", {}, h("div", { class: "controls" }, downloadBtn, dispatchBtn, saveRunBtn), resultsPanel),
 });
-byTestID<HTMLElement>("tab-flow", outputTabs.el).addEventListener("click", () => flowView.shown());
-byTestID<HTMLElement>("tab-runs", outputTabs.el).addEventListener("click", () => void runsView.refresh());
+registerView({
+  id: "explain",
+  label: "Explain",
+  side: "output",
+  order: 20,
+  panel: explainView.el,
+  shown: () => {
+    if (!explainView.el.querySelector("table")) void explainView.show(1);
+  },
+});
+registerView({ id: "compare", label: "Compare", side: "output", order: 30, panel: compareView.el });
+registerView({ id: "sweep", label: "Sweep", side: "output", order: 40, panel: sweepView.el });
+registerView({ id: "flow", label: "Flow", side: "output", order: 50, panel: flowView.el, shown: () => flowView.shown() });
+registerView({ id: "runs", label: "Saved runs", side: "output", order: 60, panel: runsView.el, shown: () => void runsView.refresh() });
+const outputTabs = buildTabs("output", "Results");
 
 // Share.
 const shareBox = new ShareBox(
-  () => state.scenario,
+  () => store.scenario,
   () => ({ sweep: sweepView.shared ?? undefined, compare: compareView.shared ?? undefined }),
 );
 
@@ -278,7 +276,7 @@ runEngine.ready.then(
 // ---- behaviour ---------------------------------------------------------------
 
 function known(): Known {
-  const m = state.model;
+  const m = store.model;
   return {
     services: (m?.services ?? []).map((s) => s.name),
     machines: (m?.machines ?? []).map((x) => x.lmid),
@@ -289,7 +287,7 @@ function known(): Known {
 /** resultStem names downloads after the scenario of the shown result. */
 function resultStem(): string {
   try {
-    return fileStem((JSON.parse(state.resultScenario) as Scenario).name);
+    return fileStem((JSON.parse(store.resultScenario) as Scenario).name);
   } catch {
     return "tuxlb";
   }
@@ -301,47 +299,45 @@ function showNotes(notes: string[]): void {
 
 function drawForms(): void {
   advertiseBox.replaceChildren(
-    advertiseEditor(state.model, state.scenario, () => {
+    advertiseEditor(store.model, store.scenario, () => {
       changed();
       void validate();
     }),
   );
   workloadPanel.replaceChildren(
-    workloadForm(state.scenario, known(), changed, clientsForm(state.scenario, known(), changed)),
-    eventsForm(state.scenario, state.model, changed),
+    workloadForm(store.scenario, known(), changed, clientsForm(store.scenario, known(), changed)),
+    eventsForm(store.scenario, store.model, changed),
   );
-  timingPanel.replaceChildren(servicesForm(state.scenario, known(), changed), tuningForm(state.scenario, changed));
+  timingPanel.replaceChildren(servicesForm(store.scenario, known(), changed), tuningForm(store.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
   drawCallGraph();
 }
 
-/** changed is called after every edit of the scenario. */
+/** changed is called after every edit of the scenario; what depends on it listens (store.on("scenario")). */
 function changed(): void {
-  explainView.reset();
-  refreshCompare();
-  redrawCallGraph();
+  store.emit("scenario");
 }
 
 /** drawCallGraph draws the scenario's call graph in the Config tab. */
 function drawCallGraph(): void {
-  callBox.replaceChildren(callGraphView(state.scenario, state.model));
+  callBox.replaceChildren(callGraphView(store.scenario, store.model));
 }
 const redrawCallGraph = debounce(drawCallGraph, 300);
-const refreshCompare = debounce(() => compareView.refresh(), 500);
+store.on("scenario", redrawCallGraph);
 
 /** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
 function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
-  state.scenario = sc;
-  state.own = own;
+  store.scenario = sc;
+  store.own = own;
   sc.workload ??= {};
   ubbEditor.setText(sc.ubbconfig ?? "");
   dmEditor.setText(sc.dmconfig ?? "");
-  state.model = null;
-  state.parked = { services: {}, streams: [], events: [] };
+  store.model = null;
+  store.parked = { services: {}, streams: [], events: [] };
   drawForms();
   changed();
-  compareView.refresh();
+  store.emit("model"); // none until validate has one
   return validate().then(drawForms);
 }
 
@@ -351,34 +347,34 @@ function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
  * (it comes back if the name does), new services get a service time.
  */
 async function fit(m: Model): Promise<void> {
-  const sc = state.scenario;
+  const sc = store.scenario;
   const svcs = new Set((m.services ?? []).map((x) => x.name));
   const lmids = new Set((m.machines ?? []).map((x) => x.lmid));
   const fits = (st: Stream) => svcs.has(st.service) && (!st.origin || lmids.has(st.origin));
-  for (const [name, spec] of Object.entries(state.parked.services)) {
+  for (const [name, spec] of Object.entries(store.parked.services)) {
     if (svcs.has(name) && !sc.services?.[name]) {
       (sc.services ??= {})[name] = spec;
-      delete state.parked.services[name];
+      delete store.parked.services[name];
     }
   }
   // events whose target (an instance, a group, a machine) is gone wait aside too
   const targets = new Set(eventTargets(m).map((t) => t.value));
   const aims = (ev: LifeEvent) => targets.has(kindOf(ev).target);
-  const evBack = state.parked.events.filter(aims);
-  state.parked.events = [...state.parked.events.filter((ev) => !aims(ev)), ...(sc.events ?? []).filter((ev) => !aims(ev))];
+  const evBack = store.parked.events.filter(aims);
+  store.parked.events = [...store.parked.events.filter((ev) => !aims(ev)), ...(sc.events ?? []).filter((ev) => !aims(ev))];
   if (evBack.length) sc.events = sortEvents([...(sc.events ?? []), ...evBack]);
-  const back = state.parked.streams.filter(fits);
-  state.parked.streams = state.parked.streams.filter((st) => !fits(st));
+  const back = store.parked.streams.filter(fits);
+  store.parked.streams = store.parked.streams.filter((st) => !fits(st));
   if (back.length && sc.workload.generate) (sc.workload.generate.streams ??= []).push(...back);
-  for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) state.parked.services[name] = spec;
-  state.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
+  for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) store.parked.services[name] = spec;
+  store.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
   const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "adapt", scenario: JSON.stringify(sc) });
   // The editors may have moved on while the core worked: keep their text.
-  a.scenario.ubbconfig = state.scenario.ubbconfig;
-  if (state.scenario.dmconfig) a.scenario.dmconfig = state.scenario.dmconfig;
+  a.scenario.ubbconfig = store.scenario.ubbconfig;
+  if (store.scenario.dmconfig) a.scenario.dmconfig = store.scenario.dmconfig;
   else delete a.scenario.dmconfig;
   a.scenario.workload ??= {};
-  state.scenario = a.scenario;
+  store.scenario = a.scenario;
   showNotes(a.notes.length ? [...a.notes] : []);
   drawForms();
   changed();
@@ -400,12 +396,12 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
   const cur = {
     ubbconfig: ubbEditor.text,
     dmconfig: dmEditor.text,
-    trace_csv: state.scenario.workload.trace_csv,
-    trace_map: formatTraceMap(state.scenario.workload.columns),
-    trace_skip_bad: state.scenario.workload.trace_skip_bad,
-    scenario: JSON.stringify({ ...state.scenario, ubbconfig: ubbEditor.text }),
+    trace_csv: store.scenario.workload.trace_csv,
+    trace_map: formatTraceMap(store.scenario.workload.columns),
+    trace_skip_bad: store.scenario.workload.trace_skip_bad,
+    scenario: JSON.stringify({ ...store.scenario, ubbconfig: ubbEditor.text }),
   };
-  const { request, own } = filesRequest(state.own, cur, got, keep);
+  const { request, own } = filesRequest(store.own, cur, got, keep);
   try {
     const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(request) });
     loadScenario(a.scenario, own);
@@ -417,7 +413,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
           : "This scenario's settings kept, fitted to the new files.";
     showNotes([...notes, how, ...a.notes]);
     say("");
-    inputTabs.select("config");
+    selectView("config");
   } catch (e) {
     showNotes([...notes]);
     say(`Your files: ${errorText(e)}`);
@@ -450,7 +446,7 @@ function showDiagnostics(diags: Diagnostic[], message: string): void {
 
 /** validate runs the Go parser on the editors' text and shows what it says. */
 async function validate(): Promise<void> {
-  const sc = state.scenario;
+  const sc = store.scenario;
   try {
     const a = await toolEngine.call<{ model: Model }>({
       op: "validate",
@@ -458,13 +454,13 @@ async function validate(): Promise<void> {
       dm: sc.dmconfig ?? "",
       advertise: JSON.stringify(sc.advertise ?? {}),
     });
-    const before = state.model;
-    state.model = a.model;
-    compareView.refresh(); // the baseline's MODEL and LDBAL come from the model
+    const before = store.model;
+    store.model = a.model;
+    store.emit("model");
     say(""); // the configuration is fine now: an old error above the tabs is stale
     showDiagnostics(a.model.warnings ?? [], "");
     if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
-    else advertiseBox.replaceChildren(advertiseEditor(state.model, state.scenario, () => { changed(); void validate(); }));
+    else advertiseBox.replaceChildren(advertiseEditor(store.model, store.scenario, () => { changed(); void validate(); }));
     preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
     drawCallGraph(); // where each service is served comes from the model
   } catch (e) {
@@ -500,7 +496,7 @@ function errorText(e: unknown): string {
 async function run(): Promise<void> {
   busy(true);
   runStatus.textContent = "Running…";
-  const scenarioJSON = JSON.stringify(state.scenario);
+  const scenarioJSON = JSON.stringify(store.scenario);
   try {
     const a = await runEngine.call<RunAnswer>({ op: "run", scenario: scenarioJSON, opts: {} }, (done, total) => {
       if (total > 0) progress.value = Math.min(1, done / total);
@@ -518,12 +514,11 @@ async function run(): Promise<void> {
 }
 
 function showResult(r: Result, text: string, scenarioJSON: string): void {
-  state.result = r;
-  state.resultText = text;
-  state.resultScenario = scenarioJSON;
-  resultsPanel.replaceChildren(results(r, state.model));
-  downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
-  outputTabs.select("results");
+  store.result = r;
+  store.resultText = text;
+  store.resultScenario = scenarioJSON;
+  store.emit("result"); // the results panel draws it
+  selectView("results");
 }
 
 /** The run's lineage (who called whom, by request number), for the scenario it was found for. */
@@ -536,8 +531,8 @@ let lineageCache: { scenario: string; lineage: Promise<Lineage | null> } | null 
  * another.
  */
 function lineageOf(): Promise<Lineage | null> {
-  if (!hasCalls(state.scenario)) return Promise.resolve(null);
-  const scenario = JSON.stringify(state.scenario);
+  if (!hasCalls(store.scenario)) return Promise.resolve(null);
+  const scenario = JSON.stringify(store.scenario);
   if (lineageCache?.scenario !== scenario) {
     const p = toolEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } }).then((a) => lineage(a.dispatch ?? ""));
     lineageCache = { scenario, lineage: p };
@@ -566,16 +561,16 @@ async function dispatchOf(scenario: string): Promise<string> {
 
 /** downloadDispatch re-runs the scenario of the shown result with the dispatch log on. */
 async function downloadDispatch(): Promise<void> {
-  const log = await dispatchOf(state.resultScenario).catch(() => null);
+  const log = await dispatchOf(store.resultScenario).catch(() => null);
   if (log !== null) download(`${resultStem()}-dispatch.csv`, "text/csv", log);
 }
 
 async function saveRun(): Promise<void> {
   try {
-    const { id } = await api.saveRun(JSON.parse(state.resultScenario));
+    const { id } = await api.saveRun(JSON.parse(store.resultScenario));
     runStatus.textContent = `Saved as run ${id}.`;
     await runsView.refresh();
-    outputTabs.select("runs");
+    selectView("runs");
   } catch (e) {
     say((e as Error).message);
   }
@@ -606,7 +601,7 @@ async function compareRuns(ids: string[]): Promise<void> {
     }
   }
   compareView.show(items);
-  outputTabs.select("compare");
+  selectView("compare");
 }
 
 /**
@@ -616,16 +611,16 @@ async function compareRuns(ids: string[]): Promise<void> {
  */
 async function openShared(sc: Scenario, x: Shared): Promise<void> {
   await loadScenario(sc);
-  inputTabs.select("config");
+  selectView("config");
   if (x.sweep) sweepView.setSpec(x.sweep);
   if (x.compare) compareView.setSpecs(x.compare);
   await run();
   if (x.compare) {
-    outputTabs.select("compare");
+    selectView("compare");
     await compareView.run();
   }
   if (x.sweep) {
-    outputTabs.select("sweep");
+    selectView("sweep");
     await sweepView.run();
   }
 }
