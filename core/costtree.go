@@ -40,9 +40,7 @@ type costMember struct {
 // whether any service reads its least cost from a tree, and drops the
 // trees built for the candidates of before.
 func (e *engine) costTreesSetup() {
-	for _, t := range e.built {
-		t.win = nil
-	}
+	clear(e.built) // the trees of before are unreachable once the services drop them
 	e.built = e.built[:0]
 	clear(e.members)
 	e.shmTrees, e.mpTrees = false, false

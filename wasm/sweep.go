@@ -111,17 +111,23 @@ func decodeSamples(samplesJSON string) ([]*sweep.Sample, error) {
 	return out, nil
 }
 
+// sweepSamples is the compiled sweep and its samples so far (decodeSamples).
+func sweepSamples(scenario, specJSON, samplesJSON string) (*sweep.Sweep, []*sweep.Sample, error) {
+	sw, err := compiledSweep(scenario, specJSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	samples, err := decodeSamples(samplesJSON)
+	return sw, samples, err
+}
+
 // sweepReduce reduces the samples (samplesJSON: an array indexed by unit, a
 // sample string or null for a unit not run) and returns {"result": "..."}:
 // the [sweep.Encode] bytes, with the points whose units are all there, and the
 // CSV of the same. Samples are added in unit order, so a point's batches
 // (with a precision) come in the order the reducer opens them.
 func sweepReduce(scenario, specJSON, samplesJSON string) string {
-	sw, err := compiledSweep(scenario, specJSON)
-	if err != nil {
-		return errorJSON(err)
-	}
-	samples, err := decodeSamples(samplesJSON)
+	sw, samples, err := sweepSamples(scenario, specJSON, samplesJSON)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -151,11 +157,7 @@ type sweepPendingAnswer struct {
 // is still too wide; without one, the units not run. An empty list means
 // every point is reduced.
 func sweepPending(scenario, specJSON, samplesJSON string) string {
-	sw, err := compiledSweep(scenario, specJSON)
-	if err != nil {
-		return errorJSON(err)
-	}
-	samples, err := decodeSamples(samplesJSON)
+	sw, samples, err := sweepSamples(scenario, specJSON, samplesJSON)
 	if err != nil {
 		return errorJSON(err)
 	}

@@ -422,11 +422,15 @@ func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 }
 
 // traceMapKeys are the keys of ParseTraceMap: the JSON names of
-// scenario.TraceMap's fields, by field index.
+// scenario.TraceMap's fields, by field index (every field is a column name
+// or a word: a string).
 var traceMapKeys = func() []string {
 	t := reflect.TypeFor[scenario.TraceMap]()
 	keys := make([]string, t.NumField())
 	for i := range keys {
+		if t.Field(i).Type.Kind() != reflect.String {
+			panic("starter: scenario.TraceMap." + t.Field(i).Name + " is not a string: ParseTraceMap cannot set it")
+		}
 		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
 	}
 	return keys

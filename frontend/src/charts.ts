@@ -39,6 +39,15 @@ function axes(xLabel: string, yLabel: string): uPlot.Axis[] {
 
 /** live are the charts drawn so far, redrawn when the colour scheme changes. */
 const live = new Set<uPlot>();
+
+/** mount keeps plot among the live charts and sizes it to its box, now and whenever the box resizes. */
+function mount(plot: uPlot, box: HTMLElement): void {
+  live.add(plot);
+  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
+  new ResizeObserver(fit).observe(box);
+  requestAnimationFrame(fit);
+}
+
 if (typeof matchMedia === "function") {
   matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
     for (const p of live) {
@@ -107,11 +116,7 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
           }
         : {},
   };
-  const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
-  live.add(plot);
-  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
-  new ResizeObserver(fit).observe(box);
-  requestAnimationFrame(fit);
+  mount(new uPlot(opts, data.data as uPlot.AlignedData, box), box);
   return fig;
 }
 
@@ -267,11 +272,7 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
       ],
     },
   };
-  const plot = new uPlot(opts, cols as uPlot.AlignedData, box);
-  live.add(plot);
-  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
-  new ResizeObserver(fit).observe(box);
-  requestAnimationFrame(fit);
+  mount(new uPlot(opts, cols as uPlot.AlignedData, box), box);
   return fig;
 }
 
@@ -326,10 +327,6 @@ export function pairChart(data: ChartData, o: PairChartOptions): HTMLElement {
       })),
     ],
   };
-  const plot = new uPlot(opts, data.data as uPlot.AlignedData, box);
-  live.add(plot);
-  const fit = () => plot.setSize({ width: Math.max(240, box.clientWidth), height: 220 });
-  new ResizeObserver(fit).observe(box);
-  requestAnimationFrame(fit);
+  mount(new uPlot(opts, data.data as uPlot.AlignedData, box), box);
   return fig;
 }
