@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -104,20 +105,20 @@ func checkApps(sc *scenario.Scenario) error {
 		for j, c := range steps {
 			field := sprintf("services.%s.calls[%d]", name, j)
 			if c.Service == "" {
-				return FieldErrorf(field+".service", "missing")
+				return diag.FieldErrorf(field+".service", "missing")
 			}
 			mode, ok := callModes.lookup(c.Mode)
 			if c.Mode == "" {
 				mode, ok = modeCall, true
 			}
 			if !ok {
-				return FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.what, c.Mode, callModes.want())
+				return diag.FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.what, c.Mode, callModes.want())
 			}
 			if mode == modeForward && j != len(steps)-1 {
-				return FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
+				return diag.FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
 			}
 			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
-				return FieldErrorf(field+".p", "must be > 0 and at most 1, got %g", *c.P)
+				return diag.FieldErrorf(field+".p", "must be > 0 and at most 1, got %g", *c.P)
 			}
 		}
 	}
@@ -131,20 +132,20 @@ func checkApps(sc *scenario.Scenario) error {
 		field := sprintf("workload.generate.clients[%d]", k)
 		switch {
 		case cs.Name == "":
-			return FieldErrorf(field+".name", "missing (it names the set's requests, as NAME:client:n)")
+			return diag.FieldErrorf(field+".name", "missing (it names the set's requests, as NAME:client:n)")
 		case strings.ContainsAny(cs.Name, ":~.,\"\n\r"):
-			return FieldErrorf(field+".name", "%q: a name may not hold ':', '~', '.', ',', quotes or line breaks (request ids are built from it)", cs.Name)
+			return diag.FieldErrorf(field+".name", "%q: a name may not hold ':', '~', '.', ',', quotes or line breaks (request ids are built from it)", cs.Name)
 		case cs.Count < 1 || cs.Count > maxClients:
-			return FieldErrorf(field+".count", "must be between 1 and %d, got %d", maxClients, cs.Count)
+			return diag.FieldErrorf(field+".count", "must be between 1 and %d, got %d", maxClients, cs.Count)
 		case (cs.Services == nil) == (cs.Script == nil):
-			return FieldErrorf(field, "give services or script, exactly one")
+			return diag.FieldErrorf(field, "give services or script, exactly one")
 		case cs.Services != nil && len(cs.Services) == 0:
-			return FieldErrorf(field+".services", "want at least one service")
+			return diag.FieldErrorf(field+".services", "want at least one service")
 		case cs.Script != nil && len(cs.Script) == 0:
-			return FieldErrorf(field+".script", "want at least one entry")
+			return diag.FieldErrorf(field+".script", "want at least one entry")
 		}
 		if first, dup := seen[cs.Name]; dup {
-			return FieldErrorf(field+".name", "%q is also the name of clients[%d]", cs.Name, first)
+			return diag.FieldErrorf(field+".name", "%q is also the name of clients[%d]", cs.Name, first)
 		}
 		seen[cs.Name] = k
 		if cs.Think != nil {
@@ -155,32 +156,32 @@ func checkApps(sc *scenario.Scenario) error {
 		total := 0.0
 		for j, s := range cs.Services {
 			if s.Service == "" {
-				return FieldErrorf(fmt.Sprintf("%s.services[%d].service", field, j), "missing")
+				return diag.FieldErrorf(fmt.Sprintf("%s.services[%d].service", field, j), "missing")
 			}
 			w := 1.0
 			if s.Weight != nil {
 				w = *s.Weight
 			}
 			if math.IsNaN(w) || w < 0 || w > 1e12 {
-				return FieldErrorf(fmt.Sprintf("%s.services[%d].weight", field, j), "must be between 0 and 1e12, got %g", w)
+				return diag.FieldErrorf(fmt.Sprintf("%s.services[%d].weight", field, j), "must be between 0 and 1e12, got %g", w)
 			}
 			total += w
 		}
 		if cs.Services != nil && total <= 0 {
-			return FieldErrorf(field+".services", "at least one weight must be > 0")
+			return diag.FieldErrorf(field+".services", "at least one weight must be > 0")
 		}
 		for j, s := range cs.Script {
 			if s.Service == "" {
-				return FieldErrorf(fmt.Sprintf("%s.script[%d].service", field, j), "missing")
+				return diag.FieldErrorf(fmt.Sprintf("%s.script[%d].service", field, j), "missing")
 			}
 		}
 		if r := cs.Retry; r != nil {
 			if r.Max < 0 || r.Max > 1000 {
-				return FieldErrorf(field+".retry.max", "must be between 0 and 1000, got %d", r.Max)
+				return diag.FieldErrorf(field+".retry.max", "must be between 0 and 1000, got %d", r.Max)
 			}
 			for j, code := range r.On {
 				if !slices.Contains(retryCodes, code) {
-					return FieldErrorf(fmt.Sprintf("%s.retry.on[%d]", field, j), "unknown code %q (want one of %s)", code, strings.Join(retryCodes, ", "))
+					return diag.FieldErrorf(fmt.Sprintf("%s.retry.on[%d]", field, j), "unknown code %q (want one of %s)", code, strings.Join(retryCodes, ", "))
 				}
 			}
 			if r.Backoff != nil {
@@ -224,7 +225,7 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	timed := func(field string, s int) error {
 		if n.needMS[s] {
 			name := m.Services[s].Name
-			return FieldErrorf(field, "service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)", name, n.needGroup[s], name)
+			return diag.FieldErrorf(field, "service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)", name, n.needGroup[s], name)
 		}
 		return nil
 	}
@@ -236,14 +237,14 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		}
 		s, msg := n.Service(name)
 		if msg != "" {
-			return FieldErrorf("services."+name, "%s", msg)
+			return diag.FieldErrorf("services."+name, "%s", msg)
 		}
 		for j := range steps {
 			c := &steps[j]
 			field := sprintf("services.%s.calls[%d]", name, j)
 			cs := callStep{p: 1, inherit: c.Route == nil || c.Route.Inherit}
 			if cs.service, msg = n.Service(c.Service); msg != "" {
-				return FieldErrorf(field+".service", "%s", msg)
+				return diag.FieldErrorf(field+".service", "%s", msg)
 			}
 			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
 				untimed = err // after the cycles: a cycle is the first thing to fix
@@ -306,7 +307,7 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 	cp := clientPlan{name: cs.Name, count: cs.Count, think: constDist(0), backoff: constDist(0), retryOn: retryTPETIME}
 	var msg string
 	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
-		return cp, FieldErrorf(field+".origin", "%s", msg)
+		return cp, diag.FieldErrorf(field+".origin", "%s", msg)
 	}
 	if cs.Think != nil {
 		cp.think, _ = newSampler(cs.Think, field+".think")
@@ -318,7 +319,7 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		sc := streamCheck{st: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
 		var csv clientService
 		if csv.service, msg = n.Service(e.Service); msg != "" {
-			return cp, FieldErrorf(f+".service", "%s", msg)
+			return cp, diag.FieldErrorf(f+".service", "%s", msg)
 		}
 		if err := timed(f+".service", csv.service); err != nil {
 			return cp, err
@@ -337,14 +338,14 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		f := sprintf("%s.script[%d]", field, j)
 		var step scriptStep
 		if step.service, msg = n.Service(e.Service); msg != "" {
-			return cp, FieldErrorf(f+".service", "%s", msg)
+			return cp, diag.FieldErrorf(f+".service", "%s", msg)
 		}
 		if err := timed(f+".service", step.service); err != nil {
 			return cp, err
 		}
 		if e.BufType != "" {
 			if msg := ubb.CheckBufType(e.BufType); msg != "" {
-				return cp, FieldErrorf(f+".buftype", "%s", msg)
+				return cp, diag.FieldErrorf(f+".buftype", "%s", msg)
 			}
 			step.buf = n.bufs.index(e.BufType) // carried, for an unrouted service's nested requests
 		}
@@ -420,7 +421,7 @@ func (ap *appPlan) checkCycles(m *Model) error {
 			for i, x := range cyc {
 				names[i] = m.Services[x].Name
 			}
-			return FieldErrorf("services."+names[0]+".calls", "the call graph has a cycle: %s (a service may not call itself, directly or through others)", strings.Join(names, " -> "))
+			return diag.FieldErrorf("services."+names[0]+".calls", "the call graph has a cycle: %s (a service may not call itself, directly or through others)", strings.Join(names, " -> "))
 		}
 	}
 	return nil
@@ -440,11 +441,11 @@ func fnv64(s string) uint64 {
 // kind, and keeps it in out.
 func constRoute(crit, kind, text, field string, out *string) error {
 	if text == "" {
-		return FieldErrorf(field, "empty: a value must be a non-empty string or a number")
+		return diag.FieldErrorf(field, "empty: a value must be a non-empty string or a number")
 	}
 	if kind == ubb.KindNumber {
 		if _, ok := ubb.NumberValue(text); !ok {
-			return FieldErrorf(field, "criterion %s compares numbers, got %q", crit, text)
+			return diag.FieldErrorf(field, "criterion %s compares numbers, got %q", crit, text)
 		}
 	}
 	*out = text

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // runEngine compiles sc and plays it with the given options, returning the
@@ -155,8 +157,8 @@ func TestCanceledRunStopsBetweenLifeCycleSteps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	e, _, err := runEngine(t, sc, simOptions{RunOptions: RunOptions{Context: ctx}})
-	var ce *Error
-	if !errors.As(err, &ce) || ce.Code != ECANCELED {
+	var ce *diag.Error
+	if !errors.As(err, &ce) || ce.Code != diag.ECANCELED {
 		t.Fatalf("err = %v, want ECANCELED", err)
 	}
 	if e.lifeSteps > 4096 {

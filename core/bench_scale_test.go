@@ -2,12 +2,13 @@ package core
 
 import (
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // scaleServers turns the standard MP scenario (two machines of 8 instances)

@@ -1,11 +1,12 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // scenarioBench is one benchmark of BenchmarkScenario: a standard scenario

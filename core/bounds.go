@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -76,7 +77,7 @@ func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 				if _, ok := sc.Services[name].ByGroup[srv.Group]; ok {
 					field = "services." + name + ".by_group." + srv.Group
 				}
-				return FieldErrorf(field, "%s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
+				return diag.FieldErrorf(field, "%s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
 					"past the longest simulated time (%s); shorten the service time or raise the machine's speed",
 					what, ms, srv.LMID, srv.LMID, speed, us/1000, maxTimeText)
 			}
@@ -91,7 +92,7 @@ func (e *engine) overTime(f *flight, at int64, what, fields string) {
 	if e.fault != nil {
 		return
 	}
-	e.fault = Errorf(EINVALID, "%s: request %d (service %s) %s at %s ms, past the longest simulated time (%s); "+
+	e.fault = diag.Errorf(diag.EINVALID, "%s: request %d (service %s) %s at %s ms, past the longest simulated time (%s); "+
 		"shorten the service times or the workload, or raise the machine's speed",
 		fields, f.req.Seq, e.m.Services[f.req.Service].Name, what, strconv.FormatFloat(float64(at)/1000, 'g', 6, 64), maxTimeText)
 }
@@ -136,7 +137,7 @@ func (e *engine) checkSums() error {
 		{int64(len(e.servers)), e.spanUS, "busy times"},
 	} {
 		if hi, lo := bits.Mul64(uint64(max(b.n, 0)), uint64(max(b.t, 0))); hi != 0 || lo > math.MaxInt64 {
-			return Errorf(EINVALID, "the run is too large to account exactly: the sum of %s could pass the 64-bit range "+
+			return diag.Errorf(diag.EINVALID, "the run is too large to account exactly: the sum of %s could pass the 64-bit range "+
 				"(%d x %d us); shorten the workload or its service times", b.what, b.n, b.t)
 		}
 	}

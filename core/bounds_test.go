@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -94,8 +95,8 @@ func TestHorizonRefusedNamingFields(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := boundedScenario(t, tc.model, tc.parts)
 			_, err := runBounded(t, sc)
-			if err == nil || ErrorCode(err) != EINVALID {
-				t.Fatalf("got error %v (code %q), want an %q error", err, ErrorCode(err), EINVALID)
+			if err == nil || diag.ErrorCode(err) != diag.EINVALID {
+				t.Fatalf("got error %v (code %q), want an %q error", err, diag.ErrorCode(err), diag.EINVALID)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -133,8 +134,8 @@ func TestHorizonPassedDuringRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := boundedScenario(t, tc.model, tc.parts)
 			_, err := runBounded(t, sc)
-			if err == nil || ErrorCode(err) != EINVALID {
-				t.Fatalf("got error %v (code %q), want an %q error", err, ErrorCode(err), EINVALID)
+			if err == nil || diag.ErrorCode(err) != diag.EINVALID {
+				t.Fatalf("got error %v (code %q), want an %q error", err, diag.ErrorCode(err), diag.EINVALID)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
@@ -288,8 +289,8 @@ func TestMaxInFlight(t *testing.T) {
 	// at t ms, floor(t/0.1)+1 issued and floor(t/10) done. The 501st held at
 	// once comes at 50.5 ms (506 issued, 5 done).
 	_, err := Run(sc, RunOptions{MaxInFlight: 500})
-	var ce *Error
-	if !errors.As(err, &ce) || ce.Code != ETOOLARGE || ce.Limit != LimitInFlight ||
+	var ce *diag.Error
+	if !errors.As(err, &ce) || ce.Code != diag.ETOOLARGE || ce.Limit != diag.LimitInFlight ||
 		!strings.Contains(ce.Message, "backlog: more than 500 requests held at once at 50.5 ms") {
 		t.Fatalf("got %v, want a too_large backlog error at 50.5 ms", err)
 	}

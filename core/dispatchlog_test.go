@@ -5,11 +5,12 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // The model's names are quoted once, when the log starts: a row of a

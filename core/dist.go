@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -72,15 +73,15 @@ func (k distKind) build(c *distCheck) sampler {
 // `services.TOUPPER.service_time`.
 func newSampler(d *scenario.Dist, field string) (sampler, error) {
 	if d == nil {
-		return nil, FieldErrorf(field, "missing distribution")
+		return nil, diag.FieldErrorf(field, "missing distribution")
 	}
 	c := distCheck{d: d, field: field}
 	if d.Dist == "" {
-		return nil, FieldErrorf(field+".dist", "missing (want %s)", distKinds.want())
+		return nil, diag.FieldErrorf(field+".dist", "missing (want %s)", distKinds.want())
 	}
 	kind, ok := distKinds.lookup(d.Dist)
 	if !ok {
-		return nil, FieldErrorf(field+".dist", "unknown distribution %q (want %s)", d.Dist, distKinds.want())
+		return nil, diag.FieldErrorf(field+".dist", "unknown distribution %q (want %s)", d.Dist, distKinds.want())
 	}
 	s := kind.build(&c)
 	if c.err == nil {
@@ -103,7 +104,7 @@ type distCheck struct {
 
 func (c *distCheck) fail(name, format string, args ...any) {
 	if c.err == nil {
-		c.err = FieldErrorf(c.field+"."+name, "%s", sprintf(format, args...))
+		c.err = diag.FieldErrorf(c.field+"."+name, "%s", sprintf(format, args...))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -44,8 +45,8 @@ func TestNewSamplerErrors(t *testing.T) {
 			t.Errorf("NewSampler(%+v): got error %v, want %q", tt.d, err, tt.want)
 			continue
 		}
-		if ErrorCode(err) != EINVALID {
-			t.Errorf("NewSampler(%+v): got code %q, want %q", tt.d, ErrorCode(err), EINVALID)
+		if diag.ErrorCode(err) != diag.EINVALID {
+			t.Errorf("NewSampler(%+v): got code %q, want %q", tt.d, diag.ErrorCode(err), diag.EINVALID)
 		}
 	}
 }

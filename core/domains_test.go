@@ -3,10 +3,12 @@ package core
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // domainsScenario reads fidelity case 162 (RSVC imported with RDOM="RA,RB,RC").
@@ -56,7 +58,7 @@ func TestDomainDownErrors(t *testing.T) {
 			sc := domainsScenario(t)
 			c.edit(sc)
 			_, err := Run(sc, RunOptions{})
-			if err == nil || !strings.Contains(err.Error(), c.want) || ErrorCode(err) != EINVALID {
+			if err == nil || !strings.Contains(err.Error(), c.want) || diag.ErrorCode(err) != diag.EINVALID {
 				t.Errorf("got %v, want an invalid-input error containing %q", err, c.want)
 			}
 		})

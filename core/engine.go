@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
@@ -258,7 +259,7 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, err
 		return nil, err
 	}
 	if err := e.log.close(); err != nil {
-		return nil, Errorf(EINTERNAL, "dispatch log: %v", err)
+		return nil, diag.Errorf(diag.EINTERNAL, "dispatch log: %v", err)
 	}
 	return e.result(), nil
 }
@@ -394,10 +395,10 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 				return have, stepsDrained, nil
 			}
 			if next.TimeUS < e.now {
-				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
 			}
 			if next.TimeUS > MaxTimeUS {
-				return have, stepsMore, Errorf(EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
 			}
 			if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
 				// a stream of a lost machine issues nothing while it is lost
@@ -467,7 +468,7 @@ func (e *engine) checkpoint() error {
 func (e *engine) canceled() error {
 	if ctx := e.opt.Context; ctx != nil {
 		if err := ctx.Err(); err != nil {
-			return Errorf(ECANCELED, "run canceled after %d requests: %v", e.issued, err)
+			return diag.Errorf(diag.ECANCELED, "run canceled after %d requests: %v", e.issued, err)
 		}
 	}
 	return nil
@@ -487,10 +488,10 @@ func (e *engine) advance(t int64) {
 // most one run may hold.
 func (e *engine) grow() int32 {
 	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.len()) >= lim && e.fault == nil {
-		err := Errorf(ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
+		err := diag.Errorf(diag.ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
 			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
 			lim, strconv.FormatFloat(float64(e.now)/1000, 'f', -1, 64))
-		err.Limit = LimitInFlight
+		err.Limit = diag.LimitInFlight
 		e.fault = err
 	}
 	return e.pool.add()
@@ -500,13 +501,13 @@ func (e *engine) grow() int32 {
 func (e *engine) issue(r *request) error {
 	e.issued++
 	if e.issued > e.maxReq {
-		err := Errorf(ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
-		err.Limit = LimitRequests
+		err := diag.Errorf(diag.ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)
+		err.Limit = diag.LimitRequests
 		return err
 	}
 	// (unsigned: a negative index is out of range too, with one test)
 	if uint(r.Service) >= uint(len(e.svc)) || uint(r.Origin) >= uint(len(e.m.Machines)) {
-		return Errorf(EINTERNAL, "request %d: service or origin index out of range", r.Seq)
+		return diag.Errorf(diag.EINTERNAL, "request %d: service or origin index out of range", r.Seq)
 	}
 	// its in-flight slot: a free one, else a new one (taken here: a
 	// function doing both would be too big to inline)

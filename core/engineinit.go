@@ -5,18 +5,20 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // newEngine resolves setup into the engine's flat, precomputed state.
 func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, error) {
 	if setup == nil || setup.Model == nil {
-		return nil, Errorf(EINTERNAL, "simulate: no setup")
+		return nil, diag.Errorf(diag.EINTERNAL, "simulate: no setup")
 	}
 	m := setup.Model
 	if len(m.Servers) >= 1<<idxBits {
 		// a configuration holds at most 10 000 (docs/config.md); the
 		// completion order key has room for 1<<idxBits (events.go)
-		return nil, Errorf(ETOOLARGE, "the model has %d server instances, more than %d", len(m.Servers), 1<<idxBits-1)
+		return nil, diag.Errorf(diag.ETOOLARGE, "the model has %d server instances, more than %d", len(m.Servers), 1<<idxBits-1)
 	}
 	e := &engine{setup: setup, m: m, opt: opt, reqs: reqs, maxReq: opt.MaxRequests}
 	e.arr.next = noTime
@@ -90,7 +92,7 @@ func (e *engine) pickAlgorithm() error {
 	default:
 		cp, ok := comparisonPolicies[e.setup.Policy]
 		if !ok {
-			return Errorf(EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
+			return diag.Errorf(diag.EINTERNAL, "policy: %s has no dispatch rule", e.setup.Policy)
 		}
 		e.alg = cp.alg
 	}

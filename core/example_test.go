@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -100,7 +101,7 @@ func ExampleLoadModel() {
 
 	bad := bankUBB + "*SERVERS\nacct SRVGRP=NOGROUP SRVID=9\n"
 	_, err = core.LoadModel(ubb.Input{UBBConfig: bad, UBBName: "bank.ubb"})
-	var ce *core.Error
+	var ce *diag.Error
 	if errors.As(err, &ce) {
 		for _, d := range ce.Diagnostics {
 			fmt.Println(d)

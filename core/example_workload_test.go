@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 

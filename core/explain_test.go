@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 func explainCase(t *testing.T, model string, tweak func(*runSetup), reqs string, first, count int64) []Explanation {
@@ -71,7 +73,7 @@ func TestExplainSHMAndFirst(t *testing.T) {
 
 func TestExplainErrors(t *testing.T) {
 	m := engModel(t, twoSHM)
-	if _, err := explainRun(engSetup(m), engRequests(t, m, "0 S site1 1"), simOptions{}, 5, 1); ErrorCode(err) != ENOTFOUND {
+	if _, err := explainRun(engSetup(m), engRequests(t, m, "0 S site1 1"), simOptions{}, 5, 1); diag.ErrorCode(err) != diag.ENOTFOUND {
 		t.Errorf("explain past the end: got %v, want a not_found error", err)
 	}
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // The figures table: every figure a result is summed up by, named one way
@@ -199,11 +201,11 @@ func ParseFigure(text string) (FigureRef, error) {
 	name, scope := strings.TrimSpace(text), ""
 	if i := strings.IndexByte(name, '['); i >= 0 {
 		if !strings.HasSuffix(name, "]") {
-			return ref, Errorf(EINVALID, "figure %q: want NAME[SERVICE] or NAME[machine:LMID], with the ] at the end", text)
+			return ref, diag.Errorf(diag.EINVALID, "figure %q: want NAME[SERVICE] or NAME[machine:LMID], with the ] at the end", text)
 		}
 		name, scope = name[:i], name[i+1:len(name)-1]
 		if scope == "" || strings.ContainsAny(scope, "[]") {
-			return ref, Errorf(EINVALID, "figure %q: want NAME[SERVICE] or NAME[machine:LMID]", text)
+			return ref, diag.Errorf(diag.EINVALID, "figure %q: want NAME[SERVICE] or NAME[machine:LMID]", text)
 		}
 	}
 	def := figureByName[name]
@@ -215,7 +217,7 @@ func ParseFigure(text string) (FigureRef, error) {
 		}
 	}
 	if def == nil {
-		return ref, Errorf(EINVALID, "figure %q: unknown figure %q (want one of %s, or failed.REASON)", text, name, strings.Join(figureNames(), ", "))
+		return ref, diag.Errorf(diag.EINVALID, "figure %q: unknown figure %q (want one of %s, or failed.REASON)", text, name, strings.Join(figureNames(), ", "))
 	}
 	ref.Def = def
 	if lmid, ok := strings.CutPrefix(scope, "machine:"); ok {
@@ -225,13 +227,13 @@ func ParseFigure(text string) (FigureRef, error) {
 	}
 	switch {
 	case ref.Machine == "" && ref.Service == "" && def.scope&scopeRun == 0:
-		return ref, Errorf(EINVALID, "figure %q: %s is a machine's figure: want %s[machine:LMID]", text, def.Name, def.Name)
+		return ref, diag.Errorf(diag.EINVALID, "figure %q: %s is a machine's figure: want %s[machine:LMID]", text, def.Name, def.Name)
 	case ref.Machine != "" && def.scope&scopeMachine == 0:
-		return ref, Errorf(EINVALID, "figure %q: %s has no per-machine value (per machine: %s)", text, def.Name, strings.Join(scopedNames(scopeMachine), ", "))
+		return ref, diag.Errorf(diag.EINVALID, "figure %q: %s has no per-machine value (per machine: %s)", text, def.Name, strings.Join(scopedNames(scopeMachine), ", "))
 	case ref.Service != "" && def.scope&scopeService == 0:
-		return ref, Errorf(EINVALID, "figure %q: %s has no per-service value (per service: %s)", text, def.Name, strings.Join(scopedNames(scopeService), ", "))
+		return ref, diag.Errorf(diag.EINVALID, "figure %q: %s has no per-service value (per service: %s)", text, def.Name, strings.Join(scopedNames(scopeService), ", "))
 	case strings.HasPrefix(scope, "machine:") && ref.Machine == "":
-		return ref, Errorf(EINVALID, "figure %q: want NAME[machine:LMID]", text)
+		return ref, diag.Errorf(diag.EINVALID, "figure %q: want NAME[machine:LMID]", text)
 	}
 	return ref, nil
 }
@@ -267,7 +269,7 @@ func (f FigureRef) Check(m *Model) error {
 		for _, mc := range m.Machines {
 			ids = append(ids, mc.LMID)
 		}
-		return Errorf(EINVALID, "figure %s: no machine %q in the UBBCONFIG (machines: %s)", f, f.Machine, strings.Join(ids, ", "))
+		return diag.Errorf(diag.EINVALID, "figure %s: no machine %q in the UBBCONFIG (machines: %s)", f, f.Machine, strings.Join(ids, ", "))
 	}
 	if f.Service != "" {
 		for _, s := range m.Services {
@@ -279,7 +281,7 @@ func (f FigureRef) Check(m *Model) error {
 		for _, s := range m.Services {
 			names = append(names, s.Name)
 		}
-		return Errorf(EINVALID, "figure %s: no service %q in the UBBCONFIG (services: %s)", f, f.Service, strings.Join(names, ", "))
+		return diag.Errorf(diag.EINVALID, "figure %s: no service %q in the UBBCONFIG (services: %s)", f, f.Service, strings.Join(names, ", "))
 	}
 	return nil
 }

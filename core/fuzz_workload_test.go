@@ -1,8 +1,10 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // FuzzParseScenario checks that no document makes the reader panic, and that
@@ -12,8 +14,8 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte(`{"ubbconfig":"x","workload":{"trace":[{"time_ms":1,"service":"A"}]}}`))
 	f.Add([]byte(`{"ubbconfig":"x","services":{"A":{"service_time":{"dist":"gamma","mean_ms":1,"shape":0.2}}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if _, err := ParseScenario(data); err != nil && ErrorCode(err) != EINVALID {
-			t.Fatalf("got %v (code %s), want an %s error", err, ErrorCode(err), EINVALID)
+		if _, err := ParseScenario(data); err != nil && diag.ErrorCode(err) != diag.EINVALID {
+			t.Fatalf("got %v (code %s), want an %s error", err, diag.ErrorCode(err), diag.EINVALID)
 		}
 	})
 }
@@ -24,12 +26,12 @@ func FuzzTraceCSV(f *testing.F) {
 	f.Add("ts;service\n2026-11-29T10:00:00Z;TOUPPER\n")
 	n := newNames(handModel())
 	f.Fuzz(func(t *testing.T, text string) {
-		if _, _, _, err := traceCSV(n, text, nil, false); err != nil && ErrorCode(err) != EINVALID {
-			t.Fatalf("got %v, want an %s error", err, EINVALID)
+		if _, _, _, err := traceCSV(n, text, nil, false); err != nil && diag.ErrorCode(err) != diag.EINVALID {
+			t.Fatalf("got %v, want an %s error", err, diag.EINVALID)
 		}
 		cm := &scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339", Delimiter: ";"}
-		if _, _, _, err := traceCSV(n, text, cm, true); err != nil && ErrorCode(err) != EINVALID {
-			t.Fatalf("mapped: got %v, want an %s error", err, EINVALID)
+		if _, _, _, err := traceCSV(n, text, cm, true); err != nil && diag.ErrorCode(err) != diag.EINVALID {
+			t.Fatalf("mapped: got %v, want an %s error", err, diag.EINVALID)
 		}
 	})
 }

@@ -1,10 +1,12 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 func genWorkload(durMS float64, streams ...scenario.Stream) *scenario.Scenario {
@@ -183,8 +185,8 @@ func TestRequestLimit(t *testing.T) {
 	for _, tt := range tests {
 		rs, err := openWorkload(handModel(), tt.sc, 1, tt.limit)
 		if tt.upFront {
-			if err == nil || err.Error() != tt.want || ErrorCode(err) != ETOOLARGE {
-				t.Errorf("%s: got %v, want %s error %q", tt.name, err, ETOOLARGE, tt.want)
+			if err == nil || err.Error() != tt.want || diag.ErrorCode(err) != diag.ETOOLARGE {
+				t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.ETOOLARGE, tt.want)
 			}
 			continue
 		}

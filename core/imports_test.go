@@ -42,38 +42,53 @@ func allowed(pkg string) bool {
 	return false
 }
 
-// The layers of the packages under core. The leaves below core (core/ubb,
-// core/scenario, core/trace, core/fit, core/ulog, core/admission, core/internal/...) import the standard library and leaves
-// lower down only; core imports the leaves; the packages above core
-// (core/sweep, core/starter, core/tmadmin) import core and the leaves, never
-// one another. Nothing under core imports a module outside the standard
-// library (core's tests may import allowedModules).
+// The layers of the packages under core. Each leaf below core imports the
+// standard library and the leaves listed for it (lower down) only; core
+// imports the leaves; the packages above core (core/sweep, core/starter,
+// core/tmadmin) import core and the leaves, never one another. Nothing
+// under core imports a module outside the standard library (core's tests
+// may import allowedModules).
 const module = "github.com/tuxlb/tuxlb"
+
+// leaves lists, for each package below core, the packages of the module
+// (other than core/internal/...) it may import.
+var leaves = map[string][]string{
+	"ubb":       {},
+	"scenario":  {},
+	"fit":       {},
+	"ulog":      {},
+	"trace":     {"ubb"},
+	"admission": {"scenario", "ubb"},
+	"diag":      {"ubb", "trace"},
+}
+
+// aboveOnly are the leaves core itself does not import: only the packages
+// above it use them.
+var aboveOnly = map[string]bool{"fit": true, "ulog": true, "admission": true}
 
 // mayImport says whether the package pkg under core may import imp, a
 // package of the module.
 func mayImport(pkg, imp string) bool {
-	internal := strings.HasPrefix(imp, module+"/core/internal/")
-	switch {
-	case strings.HasPrefix(pkg, module+"/core/internal/"):
-		return internal
-	case pkg == module+"/core/ubb":
-		return false
-	case pkg == module+"/core/scenario":
-		return internal
-	case pkg == module+"/core/trace":
-		return internal || imp == module+"/core/ubb"
-	case pkg == module+"/core/fit", pkg == module+"/core/ulog":
-		return internal
-	case pkg == module+"/core/admission":
-		return internal || imp == module+"/core/scenario" || imp == module+"/core/ubb"
-	case pkg == module+"/core":
-		return internal || imp == module+"/core/ubb" || imp == module+"/core/trace" || imp == module+"/core/scenario"
-	}
-	if imp == module+"/core/fit" || imp == module+"/core/ulog" || imp == module+"/core/admission" { // leaves only the packages above core use
+	if strings.HasPrefix(imp, module+"/core/internal/") {
 		return true
 	}
-	return mayImport(module+"/core", imp) || imp == module+"/core" // above core
+	if strings.HasPrefix(pkg, module+"/core/internal/") {
+		return false
+	}
+	name := strings.TrimPrefix(imp, module+"/core/")
+	if l, ok := leaves[strings.TrimPrefix(pkg, module+"/core/")]; ok {
+		for _, x := range l {
+			if x == name {
+				return true
+			}
+		}
+		return false
+	}
+	_, leaf := leaves[name]
+	if pkg == module+"/core" {
+		return leaf && !aboveOnly[name]
+	}
+	return leaf || imp == module+"/core" // above core
 }
 
 // impure are the standard packages no package under core imports: core is

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -153,11 +154,11 @@ func runChecked(t *testing.T, sc *scenario.Scenario, label string) {
 	defer cancel()
 	res, err := Run(sc, RunOptions{MaxRequests: 3000, Context: ctx})
 	if err != nil {
-		switch ErrorCode(err) {
-		case EINVALID, ETOOLARGE:
+		switch diag.ErrorCode(err) {
+		case diag.EINVALID, diag.ETOOLARGE:
 			return
 		}
-		t.Fatalf("%s: got %v (code %s), want a result or an invalid/too_large error", label, err, ErrorCode(err))
+		t.Fatalf("%s: got %v (code %s), want a result or an invalid/too_large error", label, err, diag.ErrorCode(err))
 	}
 	if probs := resultProblems(res); len(probs) > 0 {
 		t.Fatalf("%s: the result breaks its invariants:\n  %s", label, strings.Join(probs, "\n  "))

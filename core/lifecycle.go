@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -465,7 +466,7 @@ func (e *engine) pushLife(it lifeItem) {
 			if it.kind == itemUp {
 				what = "it would come up"
 			}
-			e.fault = Errorf(EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
+			e.fault = diag.Errorf(diag.EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
 				e.m.Servers[it.srv].ID, what, formatMS(it.t), maxTimeText)
 		}
 		return

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -55,9 +56,9 @@ func eventAction(ev *scenario.Event, field string) (eventKind, string, error) {
 	case 1:
 		return kind, target, nil
 	case 0:
-		return 0, "", FieldErrorf(field, "want one of kill, shutdown or boot with a target (GROUP/SRVID, group:GROUP or machine:LMID), or lose or restore with an LMID")
+		return 0, "", diag.FieldErrorf(field, "want one of kill, shutdown or boot with a target (GROUP/SRVID, group:GROUP or machine:LMID), or lose or restore with an LMID")
 	}
-	return 0, "", FieldErrorf(field, "has %s; want exactly one of kill, shutdown, boot, lose or restore", strings.Join(kinds, " and "))
+	return 0, "", diag.FieldErrorf(field, "has %s; want exactly one of kill, shutdown, boot, lose or restore", strings.Join(kinds, " and "))
 }
 
 // CheckEventTarget checks that the configuration m has the event's target (an
@@ -70,7 +71,7 @@ func CheckEventTarget(ev *scenario.Event, m *Model, field string) error {
 	case err != nil:
 	case kind == eventLose || kind == eventRestore:
 		if m.MachineIndex(target) < 0 {
-			err = FieldErrorf(field+"."+kind.String(), "unknown LMID %q", target)
+			err = diag.FieldErrorf(field+"."+kind.String(), "unknown LMID %q", target)
 		}
 	default:
 		_, err = (&runSetup{Model: m}).eventTargets(field+"."+kind.String(), target)
@@ -86,14 +87,14 @@ func checkEvents(events []scenario.Event) error {
 		ev := &events[i]
 		field := fmt.Sprintf("events[%d]", i)
 		if ev.AtMS == nil {
-			return FieldErrorf(field+".at_ms", "missing (the time of the event, in ms)")
+			return diag.FieldErrorf(field+".at_ms", "missing (the time of the event, in ms)")
 		}
 		us, err := nonNegativeMS(field+".at_ms", *ev.AtMS)
 		if err != nil {
 			return err
 		}
 		if i > 0 && us < prev {
-			return FieldErrorf(field+".at_ms", "%g is before events[%d]'s %s: list events in time order", *ev.AtMS, i-1, formatMS(prev))
+			return diag.FieldErrorf(field+".at_ms", "%g is before events[%d]'s %s: list events in time order", *ev.AtMS, i-1, formatMS(prev))
 		}
 		prev = us
 		if _, _, err := eventAction(ev, field); err != nil {
@@ -123,7 +124,7 @@ func (st *runSetup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
 		if kind == eventLose || kind == eventRestore {
 			mi := st.Model.MachineIndex(target)
 			if mi < 0 {
-				return FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", target)
+				return diag.FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", target)
 			}
 			var servers []int32
 			for k := range st.Model.Servers {
@@ -151,7 +152,7 @@ func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
 	case strings.HasPrefix(target, "group:"):
 		g := strings.TrimPrefix(target, "group:")
 		if !hasGroup(m, g) {
-			return nil, FieldErrorf(field, "unknown group %q (want a group of *GROUPS)", g)
+			return nil, diag.FieldErrorf(field, "unknown group %q (want a group of *GROUPS)", g)
 		}
 		for i := range m.Servers {
 			if m.Servers[i].Group == g {
@@ -165,7 +166,7 @@ func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
 		lmid := strings.TrimPrefix(target, "machine:")
 		mi := m.MachineIndex(lmid)
 		if mi < 0 {
-			return nil, FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", lmid)
+			return nil, diag.FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", lmid)
 		}
 		for i := range m.Servers {
 			if m.Servers[i].Machine == mi {
@@ -183,7 +184,7 @@ func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
 		}
 		return nil, noInstanceError(m, field, target)
 	default:
-		return nil, FieldErrorf(field, "target %q: want GROUP/SRVID, group:GROUP or machine:LMID", target)
+		return nil, diag.FieldErrorf(field, "target %q: want GROUP/SRVID, group:GROUP or machine:LMID", target)
 	}
 	return out, nil
 }
@@ -193,10 +194,10 @@ func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
 func noInstanceError(m *Model, field, target string) error {
 	g, id, _ := strings.Cut(target, "/")
 	if !hasGroup(m, g) {
-		return FieldErrorf(field, "no server instance %s: unknown group %q", target, g)
+		return diag.FieldErrorf(field, "no server instance %s: unknown group %q", target, g)
 	}
 	if _, err := strconv.Atoi(id); err != nil {
-		return FieldErrorf(field, "no server instance %s: SRVID %q is not a number", target, id)
+		return diag.FieldErrorf(field, "no server instance %s: SRVID %q is not a number", target, id)
 	}
 	var ids []int
 	for i := range m.Servers {
@@ -208,7 +209,7 @@ func noInstanceError(m *Model, field, target string) error {
 	if len(ids) > 0 {
 		have = "instances (spares included) with SRVIDs " + idRanges(ids)
 	}
-	return FieldErrorf(field, "no server instance %s: group %s has %s, and MAX bounds the spares", target, g, have)
+	return diag.FieldErrorf(field, "no server instance %s: group %s has %s, and MAX bounds the spares", target, g, have)
 }
 
 // idRanges writes SRVIDs compactly: "1-3,7,10-12".

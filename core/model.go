@@ -5,7 +5,10 @@
 // gives the same bytes natively and in WebAssembly.
 package core
 
-import "github.com/tuxlb/tuxlb/core/ubb"
+import (
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
 
 // The configuration model is package ubb's; core's API (LoadModel, Plan,
 // ConfigError) speaks of it under these names. The Model's parts are ubb's
@@ -23,7 +26,7 @@ type (
 func LoadModel(in ubb.Input) (*Model, error) {
 	m, err := ubb.Load(in)
 	if list, ok := err.(ubb.ErrorList); ok {
-		return nil, ConfigError(list...)
+		return nil, diag.ConfigError(list...)
 	}
 	return m, err
 }

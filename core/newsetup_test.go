@@ -1,11 +1,13 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // Tests of [newSetup] on real configuration text, through [LoadModel].
@@ -126,8 +128,8 @@ func TestNewSetupErrors(t *testing.T) {
 		sc := setupScenario()
 		tt.edit(sc)
 		_, err := newSetup(sc, RunOptions{})
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
-			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
+			t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.EINVALID, tt.want)
 		}
 	}
 }

@@ -3,10 +3,11 @@ package core
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // genScenario builds a random small scenario for the differential test:

@@ -13,10 +13,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 var (

@@ -3,6 +3,7 @@ package core
 import (
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -30,14 +31,14 @@ type Plan struct {
 func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	p, err := compile(sc, opt)
 	if err != nil {
-		return nil, inSource(err, ubb.SourceScenario)
+		return nil, diag.InSource(err, ubb.SourceScenario)
 	}
 	return p, nil
 }
 
 func compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	if sc == nil {
-		return nil, Errorf(EINVALID, "no scenario")
+		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
 	if err := Check(sc); err != nil {
 		return nil, err

@@ -3,9 +3,11 @@ package core
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"sync"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // planScenario is a scenario with an unsorted CSV trace (no service times:
@@ -119,7 +121,7 @@ func mustRun(t *testing.T, run func(RunOptions) (*Result, error)) *Result {
 
 // Compile reports the errors ParseScenario and the setup find, once.
 func TestCompileErrors(t *testing.T) {
-	if _, err := Compile(nil, RunOptions{}); ErrorCode(err) != EINVALID {
+	if _, err := Compile(nil, RunOptions{}); diag.ErrorCode(err) != diag.EINVALID {
 		t.Errorf("Compile(nil): got %v, want an invalid error", err)
 	}
 	sc := planScenario(t, 0)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -54,7 +55,7 @@ type RunOptions struct {
 // the mean and 95% confidence interval of the headline figures.
 func Run(sc *scenario.Scenario, opt RunOptions) (*Result, error) {
 	if sc != nil && sc.Replications > MaxReplications {
-		return nil, FieldErrorf("replications", "%d is more than %d", sc.Replications, MaxReplications)
+		return nil, diag.FieldErrorf("replications", "%d is more than %d", sc.Replications, MaxReplications)
 	}
 	p, err := Compile(sc, opt)
 	if err != nil {
@@ -69,7 +70,7 @@ func Run(sc *scenario.Scenario, opt RunOptions) (*Result, error) {
 func stopped(opt RunOptions, while string) error {
 	if ctx := opt.Context; ctx != nil {
 		if err := ctx.Err(); err != nil {
-			return Errorf(ECANCELED, "run canceled while %s: %v", while, err)
+			return diag.Errorf(diag.ECANCELED, "run canceled while %s: %v", while, err)
 		}
 	}
 	return nil
@@ -82,7 +83,7 @@ func EncodeResult(r *Result) []byte {
 	if err != nil {
 		// A Result holds only strings, integers, finite floats, slices and
 		// string-keyed maps, which always encode; report rather than panic.
-		b, _ = json.Marshal(Errorf(EINTERNAL, "encode result: %v", err))
+		b, _ = json.Marshal(diag.Errorf(diag.EINTERNAL, "encode result: %v", err))
 	}
 	return append(b, '\n')
 }
@@ -187,7 +188,7 @@ func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]Expla
 // checkExplainRange checks the requests an explanation asks for.
 func checkExplainRange(first, count int64) error {
 	if first < 1 || count < 1 || count > MaxExplain {
-		return FieldErrorf("explain", "want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
+		return diag.FieldErrorf("explain", "want request number >= 1 and 1..%d requests, got %d and %d", MaxExplain, first, count)
 	}
 	return nil
 }
@@ -209,7 +210,7 @@ func explainRun(setup *runSetup, reqs requestStream, sopt simOptions, first, cou
 		return nil, err
 	}
 	if len(x.out) == 0 {
-		return nil, Errorf(ENOTFOUND, "explain: request %d does not exist (the workload has %d requests)", first, e.issued)
+		return nil, diag.Errorf(diag.ENOTFOUND, "explain: request %d does not exist (the workload has %d requests)", first, e.issued)
 	}
 	return x.out, nil
 }

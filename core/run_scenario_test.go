@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // These tests go the whole way: UBBCONFIG text and trace CSV in a scenario
@@ -100,13 +102,13 @@ func TestRunErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(sc, RunOptions{Policy: "fastest"}); ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), "policy") {
+	if _, err := Run(sc, RunOptions{Policy: "fastest"}); diag.ErrorCode(err) != diag.EINVALID || !strings.Contains(err.Error(), "policy") {
 		t.Errorf("bad policy: got %v, want an invalid error naming the policy", err)
 	}
-	if _, err := Explain(sc, RunOptions{}, 9, 1); ErrorCode(err) != ENOTFOUND {
+	if _, err := Explain(sc, RunOptions{}, 9, 1); diag.ErrorCode(err) != diag.ENOTFOUND {
 		t.Errorf("explain past the end: got %v, want not_found", err)
 	}
-	if _, err := Explain(sc, RunOptions{}, 0, 1); ErrorCode(err) != EINVALID {
+	if _, err := Explain(sc, RunOptions{}, 0, 1); diag.ErrorCode(err) != diag.EINVALID {
 		t.Errorf("explain request 0: got %v, want invalid", err)
 	}
 }

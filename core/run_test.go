@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 func TestReplicationSeed(t *testing.T) {
@@ -39,7 +41,7 @@ func TestCancelAndProgress(t *testing.T) {
 	cancel()
 	reqs = &genRequests{total: 10000, meanGap: 1000, nsvc: len(m.Services), nm: 1}
 	_, err = simulate(setup, reqs, simOptions{RunOptions: RunOptions{Context: ctx}})
-	if ErrorCode(err) != ECANCELED {
+	if diag.ErrorCode(err) != diag.ECANCELED {
 		t.Errorf("canceled run: got %v, want a canceled error", err)
 	}
 }
@@ -48,7 +50,7 @@ func TestMaxRequests(t *testing.T) {
 	m := engModel(t, twoSHM)
 	reqs := engRequests(t, m, "0 S site1 1\n1 S site1 1\n2 S site1 1")
 	_, err := simulate(engSetup(m), reqs, simOptions{RunOptions: RunOptions{MaxRequests: 2}})
-	if ErrorCode(err) != ETOOLARGE {
+	if diag.ErrorCode(err) != diag.ETOOLARGE {
 		t.Errorf("got %v, want a too_large error", err)
 	}
 }

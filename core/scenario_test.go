@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 const goodScenario = `{
@@ -69,8 +71,8 @@ func TestParseScenarioErrors(t *testing.T) {
 			t.Fatalf("%s: %q is not in the scenario", tt.name, tt.old)
 		}
 		_, err := ParseScenario([]byte(doc))
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
-			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
+			t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.EINVALID, tt.want)
 		}
 	}
 }
@@ -78,8 +80,8 @@ func TestParseScenarioErrors(t *testing.T) {
 func TestParseScenarioEmpty(t *testing.T) {
 	for _, doc := range []string{"", "  ", "[1]", "null"} {
 		_, err := ParseScenario([]byte(doc))
-		if ErrorCode(err) != EINVALID {
-			t.Errorf("ParseScenario(%q): got %v, want an %s error", doc, err, EINVALID)
+		if diag.ErrorCode(err) != diag.EINVALID {
+			t.Errorf("ParseScenario(%q): got %v, want an %s error", doc, err, diag.EINVALID)
 		}
 	}
 }

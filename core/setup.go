@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -74,7 +75,7 @@ func ParseScenario(data []byte) (*scenario.Scenario, error) {
 func DecodeScenario(data []byte) (*scenario.Scenario, error) {
 	var sc scenario.Scenario
 	if err := decodeStrict(data, &sc, "scenario"); err != nil {
-		return nil, inSource(err, ubb.SourceScenario)
+		return nil, diag.InSource(err, ubb.SourceScenario)
 	}
 	return &sc, nil
 }
@@ -83,7 +84,7 @@ func DecodeScenario(data []byte) (*scenario.Scenario, error) {
 // errors are EINVALID and name the field path or the line and column.
 func decodeStrict(data []byte, v any, what string) error {
 	if err := jsonx.DecodeStrict(data, v, what); err != nil {
-		return Invalid(err)
+		return diag.Invalid(err)
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func decodeStrict(data []byte, v any, what string) error {
 // it; a program decoding another document of the API checks it itself.
 func CheckJSONText(data []byte, v any, what string) error {
 	if err := jsonx.CheckText(data, v, what); err != nil {
-		return Invalid(err)
+		return diag.Invalid(err)
 	}
 	return nil
 }
@@ -110,15 +111,15 @@ const maxNameBytes = 1000
 // ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
 // name the field.
 func Check(sc *scenario.Scenario) error {
-	return inSource(check(sc), ubb.SourceScenario)
+	return diag.InSource(check(sc), ubb.SourceScenario)
 }
 
 func check(sc *scenario.Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
-		return FieldErrorf("ubbconfig", "missing (the UBBCONFIG text is required)")
+		return diag.FieldErrorf("ubbconfig", "missing (the UBBCONFIG text is required)")
 	}
 	if len(sc.Name) > maxNameBytes {
-		return FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), maxNameBytes)
+		return diag.FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), maxNameBytes)
 	}
 	if _, err := parsePolicy("policy", sc.Policy); err != nil {
 		return err
@@ -160,7 +161,7 @@ func checkAnalysis(sc *scenario.Scenario) error {
 		}
 	}
 	if sc.Replications < 0 || sc.Replications > MaxReplications {
-		return FieldErrorf("replications", "must be between 0 and %d, got %d", MaxReplications, sc.Replications)
+		return diag.FieldErrorf("replications", "must be between 0 and %d, got %d", MaxReplications, sc.Replications)
 	}
 	if sc.BinMS != nil {
 		us, err := nonNegativeMS("bin_ms", *sc.BinMS)
@@ -168,7 +169,7 @@ func checkAnalysis(sc *scenario.Scenario) error {
 			return err
 		}
 		if us == 0 {
-			return FieldErrorf("bin_ms", "must be at least 0.001 ms")
+			return diag.FieldErrorf("bin_ms", "must be at least 0.001 ms")
 		}
 	}
 	return nil
@@ -179,7 +180,7 @@ func checkAnalysis(sc *scenario.Scenario) error {
 func nonNegativeMS(field string, v float64) (int64, error) {
 	us, err := usec.FromMSValue(v)
 	if msg := usec.Problem(us, err); msg != "" {
-		return 0, FieldErrorf(field, "%s", msg)
+		return 0, diag.FieldErrorf(field, "%s", msg)
 	}
 	return us, nil
 }
@@ -202,7 +203,7 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 	} else if us, err := nonNegativeMS("tuning.mp_reset_ms", *out.MPResetMS); err != nil {
 		return out, err
 	} else if us == 0 {
-		return out, FieldErrorf("tuning.mp_reset_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *out.MPResetMS)
+		return out, diag.FieldErrorf("tuning.mp_reset_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *out.MPResetMS)
 	}
 	if out.BootMS != nil {
 		if _, err := nonNegativeMS("tuning.boot_ms", *out.BootMS); err != nil {
@@ -216,16 +217,16 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 		return out, err
 	}
 	if c := out.QueueCapacity; c != nil && (*c < 1 || *c > 1<<30) {
-		return out, FieldErrorf("tuning.queue_capacity", "must be between 1 and %d requests, got %d", 1<<30, *c)
+		return out, diag.FieldErrorf("tuning.queue_capacity", "must be between 1 and %d requests, got %d", 1<<30, *c)
 	}
 	if r := out.EnqueueRetryMS; r != nil {
 		if out.QueueCapacity == nil {
-			return out, FieldErrorf("tuning.enqueue_retry_ms", "applies to bounded queues only (set tuning.queue_capacity)")
+			return out, diag.FieldErrorf("tuning.enqueue_retry_ms", "applies to bounded queues only (set tuning.queue_capacity)")
 		}
 		if us, err := nonNegativeMS("tuning.enqueue_retry_ms", *r); err != nil {
 			return out, err
 		} else if us == 0 {
-			return out, FieldErrorf("tuning.enqueue_retry_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *r)
+			return out, diag.FieldErrorf("tuning.enqueue_retry_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", *r)
 		}
 	} else if out.QueueCapacity != nil {
 		v := 1000.0

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -46,7 +47,7 @@ func (st *runSetup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 	p, err := parsePolicy(field, name)
 	if err != nil {
 		if opt.Policy != "" { // the option's, not the scenario's field
-			var e *Error
+			var e *diag.Error
 			if errors.As(err, &e) && len(e.Diagnostics) == 1 {
 				e.Diagnostics[0].Source, e.Diagnostics[0].Field = ubb.SourceOptions, "policy"
 			}
@@ -71,7 +72,7 @@ func (st *runSetup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
 		st.ResetUS, _ = usec.FromMSValue(*tun.MPResetMS)
 	} else if reset <= 0 {
-		return FieldErrorf("tuning.mp_reset_ms", "SCANUNIT x SANITYSCAN is 0 in the UBBCONFIG; give mp_reset_ms")
+		return diag.FieldErrorf("tuning.mp_reset_ms", "SCANUNIT x SANITYSCAN is 0 in the UBBCONFIG; give mp_reset_ms")
 	}
 	st.GatewayForwardUS, _ = usec.FromMSValue(*tun.GatewayForwardMS)
 	return nil
@@ -108,13 +109,13 @@ func (st *runSetup) resolveMachines(sc *scenario.Scenario, _ RunOptions) error {
 	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
 		i := m.MachineIndex(lmid)
 		if i < 0 {
-			return FieldErrorf("machines."+lmid, "unknown LMID (the UBBCONFIG has %s)", machineList(m))
+			return diag.FieldErrorf("machines."+lmid, "unknown LMID (the UBBCONFIG has %s)", machineList(m))
 		}
 		if sp := sc.Machines[lmid].Speed; sp != nil {
 			// The lower bound keeps a divided service time (at most 1e12 us)
 			// far from the int64 range: 1e12 / 1e-6 = 1e18 us.
 			if !(*sp >= 1e-6) || *sp > 1e6 {
-				return FieldErrorf("machines."+lmid+".speed", "must be between 1e-6 and 1e6, got %g", *sp)
+				return diag.FieldErrorf("machines."+lmid+".speed", "must be between 1e-6 and 1e6, got %g", *sp)
 			}
 			st.Speed[i] = *sp
 		}
@@ -138,11 +139,11 @@ func (st *runSetup) resolveEnv(sc *scenario.Scenario) error {
 		}
 		i := st.Model.MachineIndex(lmid)
 		if i < 0 {
-			return FieldErrorf("machines."+lmid, "unknown LMID (the UBBCONFIG has %s)", machineList(st.Model))
+			return diag.FieldErrorf("machines."+lmid, "unknown LMID (the UBBCONFIG has %s)", machineList(st.Model))
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxNetLoad || strings.TrimLeft(v, "0123456789") != "" {
-			return FieldErrorf("machines."+lmid+".env.TMNETLOAD", "want a whole number from 0 to %d, got %q", maxNetLoad, v)
+			return diag.FieldErrorf("machines."+lmid+".env.TMNETLOAD", "want a whole number from 0 to %d, got %q", maxNetLoad, v)
 		}
 		if !copied {
 			mm := *st.Model
@@ -175,11 +176,11 @@ func (st *runSetup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
 	}
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		if m.Service(name) == nil {
-			return FieldErrorf("services."+name, "unknown service")
+			return diag.FieldErrorf("services."+name, "unknown service")
 		}
 		for _, g := range slices.Sorted(mapKeys(sc.Services[name].ByGroup)) {
 			if groupIndex(m, g) < 0 {
-				return FieldErrorf("services."+name+".by_group."+g, "unknown group")
+				return diag.FieldErrorf("services."+name+".by_group."+g, "unknown group")
 			}
 		}
 	}
@@ -214,7 +215,7 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {
-			return FieldErrorf("domains."+name, "unknown remote domain (the DMCONFIG has %s)", domainList(m))
+			return diag.FieldErrorf("domains."+name, "unknown remote domain (the DMCONFIG has %s)", domainList(m))
 		}
 		spans, err := downSpans(sc.Domains[name].Down, "domains."+name+".down")
 		if err != nil {
@@ -235,10 +236,10 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 			}
 			d, ok := sc.Domains[name]
 			if !ok && k == 0 {
-				return FieldErrorf("domains."+name, "missing; service %s is imported from it and needs its response_time", svc.Name)
+				return diag.FieldErrorf("domains."+name, "missing; service %s is imported from it and needs its response_time", svc.Name)
 			}
 			if !ok {
-				return FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
+				return diag.FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
 			}
 			smp, err := newSampler(&d.ResponseTime, "domains."+name+".response_time")
 			if err != nil {
@@ -265,7 +266,7 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 	for i, iv := range list {
 		f := sprintf("%s[%d]", field, i)
 		if iv.FromMS == nil {
-			return nil, FieldErrorf(f+".from_ms", "missing")
+			return nil, diag.FieldErrorf(f+".from_ms", "missing")
 		}
 		from, err := nonNegativeMS(f+".from_ms", *iv.FromMS)
 		if err != nil {
@@ -277,7 +278,7 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 				return nil, err
 			}
 			if sp.to <= sp.from {
-				return nil, FieldErrorf(f+".to_ms", "must be after from_ms (%g), got %g", *iv.FromMS, *iv.ToMS)
+				return nil, diag.FieldErrorf(f+".to_ms", "must be after from_ms (%g), got %g", *iv.FromMS, *iv.ToMS)
 			}
 		}
 		if n := len(out); n > 0 && sp.from < out[n-1].to {
@@ -285,7 +286,7 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 			if out[n-1].to != noTime {
 				prev = sprintf("%g ms", *list[i-1].ToMS)
 			}
-			return nil, FieldErrorf(f+".from_ms", "%g is before the end of %s[%d], %s: give the intervals in time order, without overlaps", *iv.FromMS, field, i-1, prev)
+			return nil, diag.FieldErrorf(f+".from_ms", "%g is before the end of %s[%d], %s: give the intervals in time order, without overlaps", *iv.FromMS, field, i-1, prev)
 		}
 		out = append(out, sp)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -127,8 +128,8 @@ func TestSetupErrors(t *testing.T) {
 		sc, opt := baseScenario(), RunOptions{}
 		tt.edit(sc, &opt)
 		_, err := setupModel(handModel(), sc, opt)
-		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || ErrorCode(err) != EINVALID {
-			t.Errorf("%s: got %v, want %s error %q", tt.name, err, EINVALID, tt.want)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
+			t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.EINVALID, tt.want)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -83,8 +84,8 @@ func checkSpecError(t *testing.T, dir, want string) {
 	if err == nil {
 		t.Fatalf("got no error, want an invalid-input error mentioning %q", splitLines(want))
 	}
-	if code := core.ErrorCode(err); code != core.EINVALID {
-		t.Errorf("error code: got %q, want %q (%v)", code, core.EINVALID, err)
+	if code := diag.ErrorCode(err); code != diag.EINVALID {
+		t.Errorf("error code: got %q, want %q (%v)", code, diag.EINVALID, err)
 	}
 	for _, line := range splitLines(want) {
 		if !strings.Contains(err.Error(), line) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -70,16 +71,16 @@ func checkGenerate(n *names, g *scenario.Generator) ([]streamSpec, error) {
 	const path = "workload.generate"
 	durUS, err := usec.FromMSValue(g.DurationMS)
 	if msg := usec.Problem(durUS, err); msg != "" {
-		return nil, FieldErrorf(path+".duration_ms", "%s", msg)
+		return nil, diag.FieldErrorf(path+".duration_ms", "%s", msg)
 	}
 	if durUS <= 0 {
-		return nil, FieldErrorf(path+".duration_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", g.DurationMS)
+		return nil, diag.FieldErrorf(path+".duration_ms", "must be > 0 (at least 0.001 ms once rounded to the microsecond), got %g", g.DurationMS)
 	}
 	if len(g.Streams) == 0 && len(g.Clients) == 0 {
-		return nil, FieldErrorf(path+".streams", "want at least one stream (or a client set in clients)")
+		return nil, diag.FieldErrorf(path+".streams", "want at least one stream (or a client set in clients)")
 	}
 	if len(g.Streams) > maxStreams {
-		return nil, FieldErrorf(path+".streams", "want at most %d streams, got %d", maxStreams, len(g.Streams))
+		return nil, diag.FieldErrorf(path+".streams", "want at most %d streams, got %d", maxStreams, len(g.Streams))
 	}
 	specs := make([]streamSpec, len(g.Streams))
 	for i := range g.Streams {
@@ -105,7 +106,7 @@ type streamCheck struct {
 
 func (c *streamCheck) fail(field, format string, args ...any) {
 	if c.err == nil {
-		c.err = FieldErrorf(c.path+"."+field, "%s", sprintf(format, args...))
+		c.err = diag.FieldErrorf(c.path+"."+field, "%s", sprintf(format, args...))
 	}
 }
 

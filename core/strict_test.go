@@ -3,6 +3,8 @@ package core
 import (
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // encoding/json keeps the last of two equal keys; a scenario that gives a
@@ -19,7 +21,7 @@ func TestDuplicateKeys(t *testing.T) {
 		{`{"ubbconfig": "x", "advertise": {"srv": ["A"], "srv": ["B"]}}`, "advertise.srv: given twice"},
 	} {
 		_, err := ParseScenario([]byte(tc.doc))
-		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || diag.ErrorCode(err) != diag.EINVALID || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s:\n got %v\nwant an invalid error containing %q", tc.doc, err, tc.want)
 		}
 	}
@@ -28,11 +30,11 @@ func TestDuplicateKeys(t *testing.T) {
 // No error message echoes an unbounded input.
 func TestErrorfCapsQuotedInput(t *testing.T) {
 	long := strings.Repeat("é", 1000) // 2000 bytes
-	msg := Errorf(EINVALID, "services.%s: unknown service", long).Message
+	msg := diag.Errorf(diag.EINVALID, "services.%s: unknown service", long).Message
 	if len(msg) > 300 || !strings.HasSuffix(msg, "…(2000 bytes): unknown service") || !strings.HasPrefix(msg, "services.éé") {
 		t.Errorf("got %q (%d bytes), want the name cut to 200 bytes with its length", msg, len(msg))
 	}
-	if got := Errorf(EINVALID, "%s", "short").Message; got != "short" {
+	if got := diag.Errorf(diag.EINVALID, "%s", "short").Message; got != "short" {
 		t.Errorf("got %q, want short strings untouched", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -81,7 +82,7 @@ func traceCSV(n *names, text string, cm *scenario.TraceMap, skipBad bool) (reqs 
 		reqs = append(reqs, r)
 	})
 	if err != nil {
-		return nil, nil, trace.Info{}, Invalid(err)
+		return nil, nil, trace.Info{}, diag.Invalid(err)
 	}
 	sortTrace(reqs)
 	return reqs, obs, info, nil
@@ -99,7 +100,7 @@ func scaleTrace(reqs []request, factor float64) {
 // rowError is the error of trace row row (1-based, header excluded).
 func rowError(row int, field, msg string) error {
 	field, msg = capped.Text(field), capped.Text(msg)
-	return &Error{Code: EINVALID, Message: fmt.Sprintf("trace row %d: %s: %s", row, field, msg),
+	return &diag.Error{Code: diag.EINVALID, Message: fmt.Sprintf("trace row %d: %s: %s", row, field, msg),
 		Diagnostics: []Diagnostic{{Source: ubb.SourceTrace, Line: row, Field: field, Severity: ubb.SeverityError, Message: msg}}}
 }
 

@@ -2,9 +2,10 @@ package core
 
 import (
 	"fmt"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 func openTrace(t *testing.T, w scenario.Workload) ([]request, error) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // vocab is the table of one vocabulary's names, indexed by its typed
@@ -42,7 +44,7 @@ func (v vocab[T]) parse(field, s string) (T, error) {
 	if x, ok := v.lookup(s); ok {
 		return x, nil
 	}
-	return 0, FieldErrorf(field, "unknown %s %q (want %s)", v.what, s, v.want())
+	return 0, diag.FieldErrorf(field, "unknown %s %q (want %s)", v.what, s, v.want())
 }
 
 // want lists the names for an error message: "a or b", "a, b, c".
@@ -232,7 +234,7 @@ const SeedWant = "a whole number from 0 to 18446744073709551615"
 func ParseSeed(field, text string) (uint64, error) {
 	n, err := strconv.ParseUint(text, 10, 64)
 	if err != nil {
-		return 0, FieldErrorf(field, "want %s, got %q", SeedWant, quote(text, 40))
+		return 0, diag.FieldErrorf(field, "want %s, got %q", SeedWant, quote(text, 40))
 	}
 	return n, nil
 }

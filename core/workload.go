@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -87,8 +88,8 @@ func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (*merger, error
 
 // overLimit is the error of a workload larger than the request limit.
 func overLimit(n, limit int64) error {
-	err := Errorf(ETOOLARGE, "workload: %d requests over the limit of %d", n, limit)
-	err.Limit = LimitRequests
+	err := diag.Errorf(diag.ETOOLARGE, "workload: %d requests over the limit of %d", n, limit)
+	err.Limit = diag.LimitRequests
 	return err
 }
 
@@ -132,15 +133,15 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 	var err error
 	switch {
 	case w.TraceCSV != "" && w.Trace != nil:
-		return nil, FieldErrorf("workload.trace", "give trace_csv or trace, not both")
+		return nil, diag.FieldErrorf("workload.trace", "give trace_csv or trace, not both")
 	case w.Columns != nil && w.TraceCSV == "":
-		return nil, FieldErrorf("workload.columns", "applies to trace_csv, which is missing")
+		return nil, diag.FieldErrorf("workload.columns", "applies to trace_csv, which is missing")
 	case w.TraceSkipBad && w.TraceCSV == "":
-		return nil, FieldErrorf("workload.trace_skip_bad", "applies to trace_csv, which is missing")
+		return nil, diag.FieldErrorf("workload.trace_skip_bad", "applies to trace_csv, which is missing")
 	case w.TraceRateScale != nil && w.TraceCSV == "" && w.Trace == nil:
-		return nil, FieldErrorf("workload.trace_rate_scale", "applies to a trace (trace_csv or trace), which is missing")
+		return nil, diag.FieldErrorf("workload.trace_rate_scale", "applies to a trace (trace_csv or trace), which is missing")
 	case w.TraceRateScale != nil && !(*w.TraceRateScale >= 1/maxTraceRateScale && *w.TraceRateScale <= maxTraceRateScale):
-		return nil, FieldErrorf("workload.trace_rate_scale", "must be between 0.001 and 1000, got %v", *w.TraceRateScale)
+		return nil, diag.FieldErrorf("workload.trace_rate_scale", "must be between 0.001 and 1000, got %v", *w.TraceRateScale)
 	case w.TraceCSV != "":
 		cw.trace, cw.observed, cw.info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
 		cw.note = cw.info.Note
@@ -148,13 +149,13 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 		cw.trace, err = traceJSON(n, w.Trace)
 		cw.info.Rows = len(w.Trace)
 	case w.Generate == nil:
-		return nil, FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
+		return nil, diag.FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
 	}
 	if err != nil {
 		return nil, err
 	}
 	if cw.info.Rows == 0 && cw.info.Skipped > 0 {
-		return nil, FieldErrorf("workload.trace_skip_bad", "every row of the trace was skipped as unreadable (%d rows; the first: %s)",
+		return nil, diag.FieldErrorf("workload.trace_skip_bad", "every row of the trace was skipped as unreadable (%d rows; the first: %s)",
 			cw.info.Skipped, cw.info.Examples[0])
 	}
 	cw.traced = w.TraceCSV != "" || w.Trace != nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -158,7 +159,7 @@ func rounds(ctx context.Context, s *sweep.Sweep, r *sweep.Reducer, keep func(poi
 				smp, err := s.RunUnit(order[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
 				if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 					p, rep := s.Unit(order[k])
-					return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+					return nil, diag.Errorf(diag.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
 				}
 				return smp, err
 			},
@@ -210,10 +211,10 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 			o.Context = runCtx
 			r, err := core.Run(scs[i], o)
 			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				return nil, core.Errorf(core.ETOOLARGE, "variant %s: the run did not finish within %s", quote(variants[i].Name), runTime)
+				return nil, diag.Errorf(diag.ETOOLARGE, "variant %s: the run did not finish within %s", quote(variants[i].Name), runTime)
 			}
 			if err != nil {
-				return nil, &core.Error{Code: core.ErrorCode(err), Message: "variant " + quote(variants[i].Name) + ": " + err.Error()}
+				return nil, &diag.Error{Code: diag.ErrorCode(err), Message: "variant " + quote(variants[i].Name) + ": " + err.Error()}
 			}
 			return r, nil
 		},
@@ -276,7 +277,7 @@ func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptio
 			smp, err := s.RunUnit(units[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
 			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 				p, rep := s.Unit(units[k])
-				return nil, core.Errorf(core.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+				return nil, diag.Errorf(diag.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
 			}
 			return smp, err
 		},

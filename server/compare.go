@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -75,9 +76,9 @@ func figuresOf(refs []core.FigureRef, name string, r *core.Result) (map[string]f
 	for _, ref := range refs {
 		switch {
 		case ref.Service != "" && !slices.ContainsFunc(r.Services, func(s core.ServiceStats) bool { return s.Name == ref.Service }):
-			return nil, core.Errorf(core.EINVALID, "figure %s: run %s has no service %q", ref, name, ref.Service)
+			return nil, diag.Errorf(diag.EINVALID, "figure %s: run %s has no service %q", ref, name, ref.Service)
 		case ref.Machine != "" && !slices.ContainsFunc(r.Machines, func(m core.MachineStats) bool { return m.LMID == ref.Machine }):
-			return nil, core.Errorf(core.EINVALID, "figure %s: run %s has no machine %q", ref, name, ref.Machine)
+			return nil, diag.Errorf(diag.EINVALID, "figure %s: run %s has no machine %q", ref, name, ref.Machine)
 		}
 		out[ref.String()] = ref.Of(r)
 	}

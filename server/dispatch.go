@@ -8,8 +8,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // getDispatch serves the dispatch log of a run created with ?dispatch=true
@@ -25,7 +24,7 @@ func (s *Server) getDispatch(c echo.Context) error {
 	ctx := c.Request().Context()
 	// The log first: reading the run would load its whole result.
 	gz, size, err := s.cfg.Store.Dispatch(ctx, id)
-	if core.ErrorCode(err) == core.ENOTFOUND {
+	if diag.ErrorCode(err) == diag.ENOTFOUND {
 		run, err := s.cfg.Store.Run(ctx, id)
 		if err != nil {
 			return err // no such run
@@ -35,7 +34,7 @@ func (s *Server) getDispatch(c echo.Context) error {
 				"run %s was created without its dispatch log; POST the scenario to /api/v1/runs?dispatch=true "+
 					"(or /api/v1/runs/%s/rerun?dispatch=true) to keep it", id, id)
 		}
-		return core.Errorf(core.ENOTFOUND, "dispatch log of run %s: not found", id)
+		return diag.Errorf(diag.ENOTFOUND, "dispatch log of run %s: not found", id)
 	}
 	if err != nil {
 		return err

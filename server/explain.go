@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // maxExplained bounds the requests one explain call covers.
@@ -55,7 +56,7 @@ func (s *Server) explainRun(c echo.Context) error {
 		return s.runError(ctx, runCtx, err, inFlight)
 	}
 	if len(out) == 0 {
-		return core.Errorf(core.ENOTFOUND, "request: run %s has no request %d (it issued fewer)", run.ID, first)
+		return diag.Errorf(diag.ENOTFOUND, "request: run %s has no request %d (it issued fewer)", run.ID, first)
 	}
 	return writeObject(c, http.StatusOK, "id", run.ID, "engine_version", core.EngineVersion,
 		"stored_engine_version", run.EngineVersion, "explanations", out)
@@ -64,7 +65,7 @@ func (s *Server) explainRun(c echo.Context) error {
 // explainRange reads ?request=N or N-M.
 func explainRange(v string) (first, count int64, err error) {
 	bad := func(why string) error {
-		return core.FieldErrorf("request", "%s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
+		return diag.FieldErrorf("request", "%s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
 	}
 	if v == "" {
 		return 0, 0, bad("missing")

@@ -13,8 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // queryParams lists, per route, the query parameters it reads. Any other
@@ -155,8 +154,8 @@ func isBodyTooLarge(err error) bool {
 	return errors.As(err, &p) && p.Type == ProblemTypeBase+"body-too-large"
 }
 
-// capText cuts a caller's input for a problem document (see core.CapText).
-func capText(s string) string { return core.CapText(s) }
+// capText cuts a caller's input for a problem document (see diag.CapText).
+func capText(s string) string { return diag.CapText(s) }
 
 // quoteCapped quotes s for a message, cut by capText.
 func quoteCapped(s string) string {

@@ -10,8 +10,7 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // An Idempotency-Key header on POST /runs, /scenarios or /sweeps makes a
@@ -78,7 +77,7 @@ func (s *Server) idempotent(h echo.HandlerFunc) echo.HandlerFunc {
 			}
 			hdr.Set("Idempotent-Replayed", "true")
 			return c.Blob(status, echo.MIMEApplicationJSON, answer)
-		case core.ErrorCode(err) != core.ENOTFOUND:
+		case diag.ErrorCode(err) != diag.ENOTFOUND:
 			return err
 		}
 

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // Page sizes of GET /runs.
@@ -33,7 +34,7 @@ func (s *Server) listRuns(c echo.Context) error {
 	}
 	cursor := c.QueryParam("cursor")
 	list, next, err := s.cfg.Store.Runs(c.Request().Context(), limit, cursor)
-	if core.ErrorCode(err) == core.EINVALID {
+	if diag.ErrorCode(err) == diag.EINVALID {
 		return badQuery("cursor", cursor, "the next_cursor of a previous page")
 	}
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -105,8 +106,8 @@ func (c countingStore) count(op string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	switch core.ErrorCode(err) {
-	case core.ENOTFOUND, core.ECONFLICT:
+	switch diag.ErrorCode(err) {
+	case diag.ENOTFOUND, diag.ECONFLICT:
 		return
 	}
 	c.m.dbErrors.WithLabelValues(op).Inc()

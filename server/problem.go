@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // ProblemTypeBase prefixes every problem type: "urn:tuxlb:problem:" plus a
@@ -66,21 +65,21 @@ var codeProblems = map[string]struct {
 	detail      string
 	retryAfter  int // seconds
 }{
-	core.EINVALID:  {status: http.StatusUnprocessableEntity, slug: "invalid", title: "Invalid input"},
-	core.ENOTFOUND: {status: http.StatusNotFound, slug: "not-found", title: "Not found"},
-	core.ECONFLICT: {status: http.StatusConflict, slug: "conflict", title: "Conflict"},
-	core.ETOOLARGE: {status: http.StatusRequestEntityTooLarge, slug: "too-large", title: "Over a limit"},
-	core.ECANCELED: {status: http.StatusServiceUnavailable, slug: "canceled", title: "Run canceled"},
-	core.EUNAVAILABLE: {status: http.StatusServiceUnavailable, slug: "unavailable", title: "Database unavailable",
+	diag.EINVALID:  {status: http.StatusUnprocessableEntity, slug: "invalid", title: "Invalid input"},
+	diag.ENOTFOUND: {status: http.StatusNotFound, slug: "not-found", title: "Not found"},
+	diag.ECONFLICT: {status: http.StatusConflict, slug: "conflict", title: "Conflict"},
+	diag.ETOOLARGE: {status: http.StatusRequestEntityTooLarge, slug: "too-large", title: "Over a limit"},
+	diag.ECANCELED: {status: http.StatusServiceUnavailable, slug: "canceled", title: "Run canceled"},
+	diag.EUNAVAILABLE: {status: http.StatusServiceUnavailable, slug: "unavailable", title: "Database unavailable",
 		detail: "the database does not answer; retry shortly", retryAfter: 2},
-	core.EINTERNAL: {status: http.StatusInternalServerError, slug: "internal", title: "Internal error"},
+	diag.EINTERNAL: {status: http.StatusInternalServerError, slug: "internal", title: "Internal error"},
 }
 
 // fromCoreError turns a core error into a Problem, one item per diagnostic.
-func fromCoreError(err *core.Error) *Problem {
+func fromCoreError(err *diag.Error) *Problem {
 	m, ok := codeProblems[err.Code]
 	if !ok {
-		m = codeProblems[core.EINTERNAL]
+		m = codeProblems[diag.EINTERNAL]
 	}
 	p := &Problem{Type: ProblemTypeBase + m.slug, Title: m.title, Status: m.status, Detail: err.Message,
 		retryAfter: m.retryAfter}
@@ -125,7 +124,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	var p *Problem
-	var ce *core.Error
+	var ce *diag.Error
 	var he *echo.HTTPError
 	switch {
 	case errors.As(err, &p):
@@ -142,7 +141,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 			p = fromEchoError(he)
 		}
 	default:
-		p = fromCoreError(&core.Error{Code: core.EINTERNAL})
+		p = fromCoreError(&diag.Error{Code: diag.EINTERNAL})
 	}
 	if pd := publicDetail(err); pd != "" && p.Status == http.StatusServiceUnavailable {
 		p.Detail = pd

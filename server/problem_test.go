@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -146,7 +147,7 @@ func TestRunTimeLimit(t *testing.T) {
 		c.MaxRunTime = 1 // nanosecond: the deadline has passed when the run starts
 		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			<-opt.Context.Done()
-			return nil, core.Errorf(core.ECANCELED, "run stopped: %v", opt.Context.Err())
+			return nil, diag.Errorf(diag.ECANCELED, "run stopped: %v", opt.Context.Err())
 		}
 	})
 	p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t)), "/api/v1/runs", 422, "run-too-long")
@@ -163,7 +164,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			started <- struct{}{}
 			<-release
-			return nil, core.Errorf(core.EINVALID, "released")
+			return nil, diag.Errorf(diag.EINVALID, "released")
 		}
 	})
 	var wg sync.WaitGroup
@@ -203,7 +204,7 @@ func TestCanceledByClient(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
 			<-opt.Context.Done()
-			return nil, core.Errorf(core.ECANCELED, "run stopped")
+			return nil, diag.Errorf(diag.ECANCELED, "run stopped")
 		}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -220,11 +221,11 @@ func TestErrorCodeTable(t *testing.T) {
 		code   string
 		status int
 	}{
-		{core.EINVALID, 422}, {core.ENOTFOUND, 404}, {core.ECONFLICT, 409}, {core.ETOOLARGE, 413},
-		{core.ECANCELED, 503}, {core.EUNAVAILABLE, 503}, {core.EINTERNAL, 500}, {"unheard-of", 500},
+		{diag.EINVALID, 422}, {diag.ENOTFOUND, 404}, {diag.ECONFLICT, 409}, {diag.ETOOLARGE, 413},
+		{diag.ECANCELED, 503}, {diag.EUNAVAILABLE, 503}, {diag.EINTERNAL, 500}, {"unheard-of", 500},
 	}
 	for _, tt := range tests {
-		e := core.FieldErrorf("machines.site9", "unknown LMID")
+		e := diag.FieldErrorf("machines.site9", "unknown LMID")
 		e.Code = tt.code
 		p := fromCoreError(e)
 		if p.Status != tt.status {
@@ -240,15 +241,15 @@ func TestErrorCodeTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = core.Run(sc, core.RunOptions{Policy: "x"})
-	var ce *core.Error
+	var ce *diag.Error
 	if !errors.As(err, &ce) {
 		t.Fatalf("run with policy x: got %v, want a core error", err)
 	}
 	if opt := fromCoreError(ce); opt.Errors[0].Field != "policy" || opt.Errors[0].Source != "options" || !strings.HasPrefix(opt.Detail, "policy (option): ") {
 		t.Errorf("run option: got %+v, want field policy of the options", opt)
 	}
-	diag := core.ConfigError(ubb.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
-	p := fromCoreError(diag)
+	ce2 := diag.ConfigError(ubb.Diagnostic{File: "UBBCONFIG", Line: 4, Col: 7, Severity: "error", Message: "bad"})
+	p := fromCoreError(ce2)
 	if len(p.Errors) != 1 || p.Errors[0].Line != 4 || p.Errors[0].Col != 7 || p.Errors[0].File != "UBBCONFIG" {
 		t.Errorf("diagnostics got %+v, want UBBCONFIG:4:7", p.Errors)
 	}
@@ -258,7 +259,7 @@ func TestErrorCodeTable(t *testing.T) {
 // fails as storage reports it, with a driver message naming the host.
 type downStore struct{ Store }
 
-var errDown = &core.Error{Code: core.EUNAVAILABLE,
+var errDown = &diag.Error{Code: diag.EUNAVAILABLE,
 	Message: "database unavailable: failed to connect to `user=tuxlb database=tuxlb`: 10.1.2.3:5432: connection refused"}
 
 func (downStore) Run(context.Context, string) (*core.StoredRun, error) { return nil, errDown }

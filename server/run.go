@@ -17,6 +17,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -187,8 +188,8 @@ func (s *Server) runError(ctx, runCtx context.Context, err error, inFlight int64
 	if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 		return s.tooLong("run")
 	}
-	var ce *core.Error
-	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE && ce.Limit == core.LimitInFlight {
+	var ce *diag.Error
+	if errors.As(err, &ce) && ce.Code == diag.ETOOLARGE && ce.Limit == diag.LimitInFlight {
 		p := fromCoreError(ce)
 		p.Type, p.Title = ProblemTypeBase+"backlog-too-large", "Backlog too large"
 		p.Detail += fmt.Sprintf(" (this run could hold %d requests at once, at about %d bytes each: what its share of the memory budget "+
@@ -198,7 +199,7 @@ func (s *Server) runError(ctx, runCtx context.Context, err error, inFlight int64
 		p.Limit = inFlight
 		return p
 	}
-	if errors.As(err, &ce) && ce.Code == core.ETOOLARGE {
+	if errors.As(err, &ce) && ce.Code == diag.ETOOLARGE {
 		p := fromCoreError(ce)
 		p.Title = "Workload too large"
 		p.Detail += " (this server allows " + strconv.FormatInt(s.cfg.MaxRequests, 10) +

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -122,7 +123,7 @@ func partProblem(part, format string, args ...any) *Problem {
 
 // fromTrace says whether a core error is about the trace: its rows, its
 // columns, or how the scenario maps them (workload.columns).
-func fromTrace(ce *core.Error) bool {
+func fromTrace(ce *diag.Error) bool {
 	for _, d := range ce.Diagnostics {
 		if d.Source == ubb.SourceTrace || strings.HasPrefix(d.Field, "workload.columns") {
 			return true
@@ -135,7 +136,7 @@ func fromTrace(ce *core.Error) bool {
 // trace rows and columns (the ubbconfig and dmconfig parts are named by
 // their diagnostics' file).
 func namePart(err error, files starter.Files) error {
-	var ce *core.Error
+	var ce *diag.Error
 	if !errors.As(err, &ce) || files.Trace == nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -150,7 +151,7 @@ func (s *Server) sharedScenario(c echo.Context) error {
 		return s.notFoundPage(c)
 	}
 	if _, err := s.cfg.Store.Scenario(c.Request().Context(), id); err != nil {
-		if core.ErrorCode(err) == core.ENOTFOUND {
+		if diag.ErrorCode(err) == diag.ENOTFOUND {
 			return s.notFoundPage(c)
 		}
 		return err

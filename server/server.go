@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -271,7 +272,7 @@ func (s *Server) livez(c echo.Context) error {
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		p := fromCoreError(&core.Error{Code: core.EUNAVAILABLE})
+		p := fromCoreError(&diag.Error{Code: diag.EUNAVAILABLE})
 		if pd := publicDetail(err); pd != "" {
 			p.Detail = pd
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -52,13 +53,13 @@ func (s *Server) createSweep(c echo.Context) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return core.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
+		return diag.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
 	}
 	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
-		return core.FieldErrorf("scenario", "missing (the scenario document to sweep)")
+		return diag.FieldErrorf("scenario", "missing (the scenario document to sweep)")
 	}
 	canonical, err := Canonical(req.Scenario)
 	if err != nil {
@@ -117,19 +118,19 @@ const (
 func sweepTextLimits(req *sweepRequest) error {
 	for i, v := range req.Vary {
 		if len(v) > maxVaryBytes {
-			return core.FieldErrorf(fmt.Sprintf("vary[%d]", i), "%d bytes, more than the %d a varied key with its values may have", len(v), maxVaryBytes)
+			return diag.FieldErrorf(fmt.Sprintf("vary[%d]", i), "%d bytes, more than the %d a varied key with its values may have", len(v), maxVaryBytes)
 		}
 	}
 	if len(req.Figures) > maxSweepFigures {
-		return core.FieldErrorf("figures", "%d figures, more than the %d a sweep may add", len(req.Figures), maxSweepFigures)
+		return diag.FieldErrorf("figures", "%d figures, more than the %d a sweep may add", len(req.Figures), maxSweepFigures)
 	}
 	for i, f := range req.Figures {
 		if len(f) > maxObjectiveBytes {
-			return core.FieldErrorf(fmt.Sprintf("figures[%d]", i), "%d bytes, more than the %d a figure's name may have", len(f), maxObjectiveBytes)
+			return diag.FieldErrorf(fmt.Sprintf("figures[%d]", i), "%d bytes, more than the %d a figure's name may have", len(f), maxObjectiveBytes)
 		}
 	}
 	if len(req.Objective) > maxObjectiveBytes {
-		return core.FieldErrorf("objective", "%d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
+		return diag.FieldErrorf("objective", "%d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
 	}
 	return nil
 }
@@ -307,7 +308,7 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			for range n {
 				free <- struct{}{}
 			}
-			if core.ErrorCode(err) != core.ENOTFOUND && ctx.Err() == nil {
+			if diag.ErrorCode(err) != diag.ENOTFOUND && ctx.Err() == nil {
 				s.log.Error("sweeps: claim", "err", err)
 			}
 			select {
@@ -482,7 +483,7 @@ func (s *Server) workPoints(ctx context.Context, id string, w *jobWork, points [
 		if err := s.cfg.Store.ReleaseSweepUnits(store, id, s.owner); err != nil {
 			s.log.Error("sweeps: release", "sweep", id, "err", err)
 		}
-	case errors.Is(err, context.Canceled) || core.ErrorCode(err) == core.ECONFLICT:
+	case errors.Is(err, context.Canceled) || diag.ErrorCode(err) == diag.ECONFLICT:
 		// Canceled (DELETE here or on another replica), or a lease ran out
 		// (this server stalled; another may have taken the point over):
 		// nothing to write, the store refuses this server's late points.
@@ -522,7 +523,7 @@ func (s *Server) heartbeat(ctx context.Context, cancel context.CancelFunc, id st
 			return
 		case <-t.C:
 			err := s.cfg.Store.RenewSweepUnits(ctx, id, s.owner, s.cfg.SweepLease)
-			if core.ErrorCode(err) == core.ECONFLICT || core.ErrorCode(err) == core.ENOTFOUND {
+			if diag.ErrorCode(err) == diag.ECONFLICT || diag.ErrorCode(err) == diag.ENOTFOUND {
 				cancel()
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // readOnly makes path unwritable even for root (chattr +i), or skips the
@@ -39,13 +40,13 @@ func TestDeletedDatabaseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = db.PutScenario(ctx, &core.SavedScenario{ID: "b", Body: []byte("{}")})
-	if core.ErrorCode(err) != core.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) || !strings.Contains(PublicDetail(err), "deleted") {
+	if diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) || !strings.Contains(PublicDetail(err), "deleted") {
 		t.Errorf("a write after the file was deleted: got %v (detail %q), want unavailable naming %s", err, PublicDetail(err), path)
 	}
-	if err := db.CreateRun(ctx, sampleRun(1, false)); core.ErrorCode(err) != core.EUNAVAILABLE {
+	if err := db.CreateRun(ctx, sampleRun(1, false)); diag.ErrorCode(err) != diag.EUNAVAILABLE {
 		t.Errorf("CreateRun: got %v, want unavailable", err)
 	}
-	if err := db.Ping(ctx); core.ErrorCode(err) != core.EUNAVAILABLE {
+	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EUNAVAILABLE {
 		t.Errorf("Ping: got %v, want unavailable", err)
 	}
 }
@@ -67,11 +68,11 @@ func TestReadOnlyDatabase(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if err := db.Ping(ctx); core.ErrorCode(err) != core.EUNAVAILABLE || !strings.Contains(PublicDetail(err), "read-only") {
+	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), "read-only") {
 		t.Errorf("Ping: got %v (detail %q), want unavailable saying read-only", err, PublicDetail(err))
 	}
 	_, err = db.PutScenario(ctx, &core.SavedScenario{ID: "b", Body: []byte("{}")})
-	if core.ErrorCode(err) != core.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) {
+	if diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) {
 		t.Errorf("a write: got %v (detail %q), want unavailable naming %s", err, PublicDetail(err), path)
 	}
 	if _, _, err := db.Runs(ctx, 10, ""); err != nil {

@@ -9,8 +9,7 @@ import (
 	"sync"
 
 	"github.com/mattn/go-sqlite3"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // FileFault is what is wrong with the SQLite file itself: deleted or
@@ -20,7 +19,7 @@ import (
 // be shown to clients (PublicDetail).
 type FileFault struct {
 	Detail string
-	err    *core.Error
+	err    *diag.Error
 }
 
 func (f *FileFault) Error() string { return f.Detail }
@@ -43,7 +42,7 @@ func PublicDetail(err error) string {
 
 func fileFault(format string, args ...any) *FileFault {
 	msg := fmt.Sprintf(format, args...)
-	return &FileFault{Detail: msg, err: &core.Error{Code: core.EUNAVAILABLE, Message: msg}}
+	return &FileFault{Detail: msg, err: &diag.Error{Code: diag.EUNAVAILABLE, Message: msg}}
 }
 
 // fileState is the identity of the open database file and the fault its

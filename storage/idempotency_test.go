@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // setClock gives st a clock the test moves by hand.
@@ -27,7 +27,7 @@ func TestIdempotencyKeys(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 		setClock(t, st, &now)
-		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/runs", "k1"); core.ErrorCode(err) != core.ENOTFOUND {
+		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/runs", "k1"); diag.ErrorCode(err) != diag.ENOTFOUND {
 			t.Fatalf("unknown key: %v, want ENOTFOUND", err)
 		}
 		if err := st.SaveIdempotent(ctx, "/api/v1/runs", "k1", "h1", 201, "/api/v1/runs/x", []byte(`{"id":"x"}`)); err != nil {
@@ -42,7 +42,7 @@ func TestIdempotencyKeys(t *testing.T) {
 			t.Fatalf("stored answer: %q %d %q %q %v", hash, status, loc, body, err)
 		}
 		// Keys are per route.
-		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/sweeps", "k1"); core.ErrorCode(err) != core.ENOTFOUND {
+		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/sweeps", "k1"); diag.ErrorCode(err) != diag.ENOTFOUND {
 			t.Errorf("the key on another route: %v, want ENOTFOUND", err)
 		}
 		if err := st.SaveIdempotent(ctx, "/api/v1/scenarios", "k1", "h3", 200, "", nil); err != nil {
@@ -58,7 +58,7 @@ func TestIdempotencyKeys(t *testing.T) {
 			t.Errorf("a key 23:59 old: %v", err)
 		}
 		now = now.Add(2 * time.Minute)
-		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/runs", "k1"); core.ErrorCode(err) != core.ENOTFOUND {
+		if _, _, _, _, err := st.Idempotent(ctx, "/api/v1/runs", "k1"); diag.ErrorCode(err) != diag.ENOTFOUND {
 			t.Errorf("a key 24:01 old: %v, want ENOTFOUND", err)
 		}
 		if err := st.SaveIdempotent(ctx, "/api/v1/runs", "k1", "h4", 201, "/api/v1/runs/z", []byte(`{}`)); err != nil {

@@ -13,8 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // postgresMigrations are the PostgreSQL schema steps,
@@ -56,7 +55,7 @@ func OpenPostgres(ctx context.Context, dbURL string) (*Postgres, error) {
 	name := RedactURL(dbURL)
 	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
-		return nil, core.Errorf(core.EINVALID, "database URL %s: %v", name, err)
+		return nil, diag.Errorf(diag.EINVALID, "database URL %s: %v", name, err)
 	}
 	if cfg.ConnConfig.ConnectTimeout == 0 {
 		cfg.ConnConfig.ConnectTimeout = defaultConnectTimeout
@@ -163,7 +162,7 @@ func (db *Postgres) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	return translatePG(pgx.BeginFunc(ctx, db.pool, fn))
 }
 
-// translatePG turns pgx errors into core.Error codes: a missing row is
+// translatePG turns pgx errors into diag.Error codes: a missing row is
 // ENOTFOUND; an integrity constraint ECONFLICT; a server that cannot be
 // reached, is shutting down or has dropped the connection EUNAVAILABLE; a
 // full disk or an over-size value ETOOLARGE; a serialization failure or
@@ -173,32 +172,32 @@ func translatePG(err error) error {
 	if err == nil {
 		return nil
 	}
-	var ce *core.Error
+	var ce *diag.Error
 	if errors.As(err, &ce) {
 		return err
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
-		return core.Errorf(core.ENOTFOUND, "not found")
+		return diag.Errorf(diag.ENOTFOUND, "not found")
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &core.Error{Code: core.ECANCELED, Message: "database: " + err.Error()}
+		return &diag.Error{Code: diag.ECANCELED, Message: "database: " + err.Error()}
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		if code := pgErrorCode(pe.Code); code != "" {
 			msg := "database: "
 			switch code {
-			case core.EUNAVAILABLE:
+			case diag.EUNAVAILABLE:
 				msg = "database unavailable: "
-			case core.EINTERNAL:
+			case diag.EINTERNAL:
 				msg = "database busy: "
 			}
-			return &core.Error{Code: code, Message: msg + pe.Error()}
+			return &diag.Error{Code: code, Message: msg + pe.Error()}
 		}
 		return err
 	}
 	if isConnectionLost(err) {
-		return &core.Error{Code: core.EUNAVAILABLE, Message: "database unavailable: " + err.Error()}
+		return &diag.Error{Code: diag.EUNAVAILABLE, Message: "database unavailable: " + err.Error()}
 	}
 	return err
 }
@@ -209,16 +208,16 @@ func pgErrorCode(state string) string {
 	case len(state) != 5:
 		return ""
 	case state[:2] == "23": // integrity constraint violation
-		return core.ECONFLICT
+		return diag.ECONFLICT
 	case state[:2] == "08", // connection exception
 		state[:3] == "57P", // admin/crash shutdown, cannot connect now
 		state == "53300",   // too many connections
 		state == "25006":   // read-only transaction: a standby, or default_transaction_read_only
-		return core.EUNAVAILABLE
+		return diag.EUNAVAILABLE
 	case state == "53100", state[:2] == "54": // disk full, program limit exceeded
-		return core.ETOOLARGE
+		return diag.ETOOLARGE
 	case state == "40001", state == "40P01": // serialization failure, deadlock
-		return core.EINTERNAL
+		return diag.EINTERNAL
 	}
 	return ""
 }

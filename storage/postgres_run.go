@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
@@ -99,8 +100,8 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 // pgNotFound translates err, naming what was not found.
 func pgNotFound(err error, format string, args ...any) error {
 	err = translatePG(err)
-	if core.ErrorCode(err) == core.ENOTFOUND {
-		return core.Errorf(core.ENOTFOUND, format+": not found", args...)
+	if diag.ErrorCode(err) == diag.ENOTFOUND {
+		return diag.Errorf(diag.ENOTFOUND, format+": not found", args...)
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // PutScenario stores s unless a scenario with its ID is already there.
@@ -42,7 +43,7 @@ func pgPutScenario(ctx context.Context, tx pgx.Tx, s *core.SavedScenario, now ti
 		return false, err
 	}
 	if !bytes.Equal(body, s.Body) {
-		return false, core.Errorf(core.ECONFLICT, "scenario %s: another scenario is stored under this id", s.ID)
+		return false, diag.Errorf(diag.ECONFLICT, "scenario %s: another scenario is stored under this id", s.ID)
 	}
 	s.CreatedAt = created.UTC()
 	return false, nil

@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -84,14 +84,14 @@ func (db *Postgres) pgUnitOwned(ctx context.Context, tx pgx.Tx, id, owner string
 		return time.Time{}, pgNotFound(err, "sweep %s", id)
 	}
 	if status != sweep.Running {
-		return time.Time{}, core.Errorf(core.ECONFLICT, "sweep %s is %s", id, status)
+		return time.Time{}, diag.Errorf(diag.ECONFLICT, "sweep %s is %s", id, status)
 	}
 	var who string
 	var lease *time.Time
 	err := tx.QueryRow(ctx, "SELECT owner, lease_until FROM sweep_units WHERE job_id = $1 AND point = $2 FOR UPDATE",
 		id, point).Scan(&who, &lease)
 	if err == pgx.ErrNoRows {
-		return time.Time{}, core.Errorf(core.ECONFLICT, "sweep %s point %d is stored already", id, point)
+		return time.Time{}, diag.Errorf(diag.ECONFLICT, "sweep %s point %d is stored already", id, point)
 	}
 	if err != nil {
 		return time.Time{}, err
@@ -101,7 +101,7 @@ func (db *Postgres) pgUnitOwned(ctx context.Context, tx pgx.Tx, id, owner string
 		return now, err
 	}
 	if who != owner || lease == nil || lease.Before(now) {
-		return now, core.Errorf(core.ECONFLICT, "sweep %s point %d: %s's lease ran out, the point is left to the next claim", id, point, owner)
+		return now, diag.Errorf(diag.ECONFLICT, "sweep %s point %d: %s's lease ran out, the point is left to the next claim", id, point, owner)
 	}
 	return now, nil
 }
@@ -160,7 +160,7 @@ func (db *Postgres) RenewSweepUnits(ctx context.Context, id, owner string, lease
 			return pgNotFound(err, "sweep %s", id)
 		}
 		if status != sweep.Running {
-			return core.Errorf(core.ECONFLICT, "sweep %s is %s", id, status)
+			return diag.Errorf(diag.ECONFLICT, "sweep %s is %s", id, status)
 		}
 		now, err := db.leaseNow(ctx, tx)
 		if err != nil {

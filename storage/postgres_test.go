@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
 
@@ -99,12 +100,12 @@ func TestOpenPostgresErrors(t *testing.T) {
 		url      string
 		wantCode string
 	}{
-		{"postgres://u@127.0.0.1:notaport/db", core.EINVALID},
-		{"postgres://u@127.0.0.1:1/db?connect_timeout=2", core.EUNAVAILABLE}, // nothing listens on port 1
+		{"postgres://u@127.0.0.1:notaport/db", diag.EINVALID},
+		{"postgres://u@127.0.0.1:1/db?connect_timeout=2", diag.EUNAVAILABLE}, // nothing listens on port 1
 	}
 	for _, tt := range tests {
 		_, err := OpenPostgres(context.Background(), tt.url)
-		if got := core.ErrorCode(err); got != tt.wantCode {
+		if got := diag.ErrorCode(err); got != tt.wantCode {
 			t.Errorf("OpenPostgres(%q): code got %q (%v), want %q", tt.url, got, err, tt.wantCode)
 		}
 	}
@@ -120,24 +121,24 @@ func TestTranslatePG(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"no rows", pgx.ErrNoRows, core.ENOTFOUND},
-		{"unique", &pgconn.PgError{Code: "23505"}, core.ECONFLICT},
-		{"foreign key", &pgconn.PgError{Code: "23503"}, core.ECONFLICT},
-		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, core.EUNAVAILABLE},
-		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, core.EUNAVAILABLE},
-		{"connection failure", &pgconn.PgError{Code: "08006"}, core.EUNAVAILABLE},
-		{"too many connections", &pgconn.PgError{Code: "53300"}, core.EUNAVAILABLE},
-		{"disk full", &pgconn.PgError{Code: "53100"}, core.ETOOLARGE},
-		{"value too large", &pgconn.PgError{Code: "54000"}, core.ETOOLARGE},
-		{"deadlock", &pgconn.PgError{Code: "40P01"}, core.EINTERNAL},
-		{"syntax error", &pgconn.PgError{Code: "42601"}, core.EINTERNAL},
-		{"eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), core.EUNAVAILABLE},
-		{"canceled", context.Canceled, core.ECANCELED},
-		{"coded already", core.Errorf(core.EINVALID, "x"), core.EINVALID},
-		{"other", errors.New("boom"), core.EINTERNAL},
+		{"no rows", pgx.ErrNoRows, diag.ENOTFOUND},
+		{"unique", &pgconn.PgError{Code: "23505"}, diag.ECONFLICT},
+		{"foreign key", &pgconn.PgError{Code: "23503"}, diag.ECONFLICT},
+		{"admin shutdown", &pgconn.PgError{Code: "57P01"}, diag.EUNAVAILABLE},
+		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, diag.EUNAVAILABLE},
+		{"connection failure", &pgconn.PgError{Code: "08006"}, diag.EUNAVAILABLE},
+		{"too many connections", &pgconn.PgError{Code: "53300"}, diag.EUNAVAILABLE},
+		{"disk full", &pgconn.PgError{Code: "53100"}, diag.ETOOLARGE},
+		{"value too large", &pgconn.PgError{Code: "54000"}, diag.ETOOLARGE},
+		{"deadlock", &pgconn.PgError{Code: "40P01"}, diag.EINTERNAL},
+		{"syntax error", &pgconn.PgError{Code: "42601"}, diag.EINTERNAL},
+		{"eof", fmt.Errorf("read: %w", io.ErrUnexpectedEOF), diag.EUNAVAILABLE},
+		{"canceled", context.Canceled, diag.ECANCELED},
+		{"coded already", diag.Errorf(diag.EINVALID, "x"), diag.EINVALID},
+		{"other", errors.New("boom"), diag.EINTERNAL},
 	}
 	for _, tt := range tests {
-		if got := core.ErrorCode(translatePG(tt.err)); got != tt.want {
+		if got := diag.ErrorCode(translatePG(tt.err)); got != tt.want {
 			t.Errorf("%s: code got %q, want %q", tt.name, got, tt.want)
 		}
 	}
@@ -174,8 +175,8 @@ func TestPostgresOutageAndRecovery(t *testing.T) {
 		},
 	}
 	for name, call := range calls {
-		if got := core.ErrorCode(call()); got != core.EUNAVAILABLE {
-			t.Errorf("database stopped: %s code got %q, want %q", name, got, core.EUNAVAILABLE)
+		if got := diag.ErrorCode(call()); got != diag.EUNAVAILABLE {
+			t.Errorf("database stopped: %s code got %q, want %q", name, got, diag.EUNAVAILABLE)
 		}
 	}
 	if err := cluster.Start(ctx); err != nil {
@@ -186,7 +187,7 @@ func TestPostgresOutageAndRecovery(t *testing.T) {
 	for name, call := range calls {
 		var err error
 		for try := 0; try < 5; try++ {
-			if err = call(); err == nil || core.ErrorCode(err) != core.EUNAVAILABLE {
+			if err = call(); err == nil || diag.ErrorCode(err) != diag.EUNAVAILABLE {
 				break
 			}
 			time.Sleep(100 * time.Millisecond)
@@ -218,7 +219,7 @@ func TestPostgresLeaseByDatabaseClock(t *testing.T) {
 	if _, _, err := behind.ClaimSweepPoints(ctx, "behind", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if j, pts, err := ahead.ClaimSweepPoints(ctx, "ahead", 1, time.Minute); core.ErrorCode(err) != core.ENOTFOUND {
+	if j, pts, err := ahead.ClaimSweepPoints(ctx, "ahead", 1, time.Minute); diag.ErrorCode(err) != diag.ENOTFOUND {
 		t.Fatalf("claim by the replica an hour ahead: %+v %v, %v; want not found (the lease runs by the database's clock)", j, pts, err)
 	}
 	if err := behind.RenewSweepUnits(ctx, "job-clock", "behind", time.Minute); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // CreateRun stores r, its scenario (when not stored yet) and its dispatch log
@@ -129,7 +130,7 @@ func decodeCursor(cursor string) (int64, error) {
 	num, ok := strings.CutPrefix(string(raw), cursorPrefix)
 	seq, perr := strconv.ParseInt(num, 10, 64)
 	if err != nil || !ok || perr != nil || seq <= 0 {
-		return 0, core.FieldErrorf("cursor", "%q is not a cursor this server gave out", cursor)
+		return 0, diag.FieldErrorf("cursor", "%q is not a cursor this server gave out", cursor)
 	}
 	return seq, nil
 }
@@ -137,8 +138,8 @@ func decodeCursor(cursor string) (int64, error) {
 // notFound translates err, naming what was not found.
 func notFound(err error, format string, args ...any) error {
 	err = translate(err)
-	if core.ErrorCode(err) == core.ENOTFOUND {
-		return core.Errorf(core.ENOTFOUND, format+": not found", args...)
+	if diag.ErrorCode(err) == diag.ENOTFOUND {
+		return diag.Errorf(diag.ENOTFOUND, format+": not found", args...)
 	}
 	return err
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // PutScenario stores s unless a scenario with its ID is already there.
@@ -48,7 +49,7 @@ func putScenario(ctx context.Context, tx *sql.Tx, s *core.SavedScenario, now tim
 		return false, translate(err)
 	}
 	if !bytes.Equal(body, s.Body) {
-		return false, core.Errorf(core.ECONFLICT, "scenario %s: another scenario is stored under this id", s.ID)
+		return false, diag.Errorf(diag.ECONFLICT, "scenario %s: another scenario is stored under this id", s.ID)
 	}
 	s.CreatedAt, err = time.Parse(core.TimeFormat, created)
 	return false, err

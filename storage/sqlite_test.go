@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // openTemp opens a fresh SQLite database in t.TempDir() with the ticking
@@ -30,8 +30,8 @@ func TestSQLitePragmas(t *testing.T) {
 func TestOpenRejectsBadPath(t *testing.T) {
 	for _, path := range []string{"", "a?b.db", "x#y"} {
 		_, err := Open(path)
-		if got := core.ErrorCode(err); got != core.EINVALID {
-			t.Errorf("Open(%q): code got %q, want %q", path, got, core.EINVALID)
+		if got := diag.ErrorCode(err); got != diag.EINVALID {
+			t.Errorf("Open(%q): code got %q, want %q", path, got, diag.EINVALID)
 		}
 	}
 }

@@ -14,8 +14,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-sqlite3"
-
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // sqliteMigrations are the SQLite schema steps, migrations/NNNN_name.sql.
@@ -40,7 +39,7 @@ type DB struct {
 // schema up to date.
 func Open(path string) (*DB, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
-		return nil, core.Errorf(core.EINVALID, "database path %q: must be a file name without '?' or '#'", path)
+		return nil, diag.Errorf(diag.EINVALID, "database path %q: must be a file name without '?' or '#'", path)
 	}
 	if err := checkDir(path); err != nil {
 		return nil, err
@@ -187,7 +186,7 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 	return tx.Commit()
 }
 
-// translate turns driver errors into core.Error codes: a missing row is
+// translate turns driver errors into diag.Error codes: a missing row is
 // ENOTFOUND, a constraint violation ECONFLICT, a busy or locked database
 // EINTERNAL with a message saying so; other errors pass through (and so count
 // as EINTERNAL). Errors that already carry a code are left alone.
@@ -195,25 +194,25 @@ func translate(err error) error {
 	if err == nil {
 		return nil
 	}
-	var ce *core.Error
+	var ce *diag.Error
 	if errors.As(err, &ce) {
 		return err
 	}
 	if errors.Is(err, sql.ErrNoRows) {
-		return core.Errorf(core.ENOTFOUND, "not found")
+		return diag.Errorf(diag.ENOTFOUND, "not found")
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &core.Error{Code: core.ECANCELED, Message: "database: " + err.Error()}
+		return &diag.Error{Code: diag.ECANCELED, Message: "database: " + err.Error()}
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {
 		switch se.Code {
 		case sqlite3.ErrConstraint:
-			return &core.Error{Code: core.ECONFLICT, Message: "database: " + se.Error()}
+			return &diag.Error{Code: diag.ECONFLICT, Message: "database: " + se.Error()}
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
-			return &core.Error{Code: core.EINTERNAL, Message: "database busy: " + se.Error()}
+			return &diag.Error{Code: diag.EINTERNAL, Message: "database busy: " + se.Error()}
 		case sqlite3.ErrFull, sqlite3.ErrTooBig:
-			return &core.Error{Code: core.ETOOLARGE, Message: "database: " + se.Error()}
+			return &diag.Error{Code: diag.ETOOLARGE, Message: "database: " + se.Error()}
 		}
 	}
 	return err

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
 
@@ -176,8 +177,8 @@ func testNotFound(t *testing.T, db Store) {
 	_, _, checks["dispatch not kept"] = db.Dispatch(ctx, sampleRun(1, false).ID)
 	_, checks["scenario"] = db.Scenario(ctx, "nosuchscenario")
 	for name, err := range checks {
-		if got := core.ErrorCode(err); got != core.ENOTFOUND {
-			t.Errorf("%s: code got %q (%v), want %q", name, got, err, core.ENOTFOUND)
+		if got := diag.ErrorCode(err); got != diag.ENOTFOUND {
+			t.Errorf("%s: code got %q (%v), want %q", name, got, err, diag.ENOTFOUND)
 		}
 	}
 }
@@ -191,10 +192,10 @@ func testCreateRunIsOneTransaction(t *testing.T, db Store) {
 	}
 	dup := sampleRun(2, true)
 	dup.ID = sampleRun(1, true).ID // same run id: the runs insert fails
-	if got := core.ErrorCode(db.CreateRun(ctx, dup)); got != core.ECONFLICT {
-		t.Errorf("duplicate run id: code got %q, want %q", got, core.ECONFLICT)
+	if got := diag.ErrorCode(db.CreateRun(ctx, dup)); got != diag.ECONFLICT {
+		t.Errorf("duplicate run id: code got %q, want %q", got, diag.ECONFLICT)
 	}
-	if _, err := db.Scenario(ctx, dup.ScenarioID); core.ErrorCode(err) != core.ENOTFOUND {
+	if _, err := db.Scenario(ctx, dup.ScenarioID); diag.ErrorCode(err) != diag.ENOTFOUND {
 		t.Errorf("scenario of the failed run was kept (err %v): the transaction was not rolled back", err)
 	}
 }
@@ -241,8 +242,8 @@ func TestRunsBadCursor(t *testing.T) { eachStore(t, testRunsBadCursor) }
 func testRunsBadCursor(t *testing.T, db Store) {
 	for _, c := range []string{"garbage!", "c2VxOg", "c2VxOi01", "bm9wZTox"} {
 		_, _, err := db.Runs(context.Background(), 10, c)
-		if got := core.ErrorCode(err); got != core.EINVALID {
-			t.Errorf("cursor %q: code got %q, want %q", c, got, core.EINVALID)
+		if got := diag.ErrorCode(err); got != diag.EINVALID {
+			t.Errorf("cursor %q: code got %q, want %q", c, got, diag.EINVALID)
 		}
 	}
 }
@@ -260,11 +261,11 @@ func testPutScenario(t *testing.T, db Store) {
 	}{
 		{"first", s, true, ""},
 		{"same again", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":1}`)}, false, ""},
-		{"other body, same id", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, core.ECONFLICT},
+		{"other body, same id", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, diag.ECONFLICT},
 	}
 	for _, tt := range tests {
 		created, err := db.PutScenario(ctx, tt.sc)
-		if created != tt.wantCreated || core.ErrorCode(err) != tt.wantCode {
+		if created != tt.wantCreated || diag.ErrorCode(err) != tt.wantCode {
 			t.Errorf("%s: got created %v err %v, want %v code %q", tt.name, created, err, tt.wantCreated, tt.wantCode)
 		}
 	}

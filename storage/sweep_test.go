@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -31,7 +31,7 @@ func joined(points [][]byte) ([]byte, error) { return bytes.Join(points, []byte(
 func claim(t *testing.T, st Store, owner string, maxRuns int, lease time.Duration) (string, []int) {
 	t.Helper()
 	j, points, err := st.ClaimSweepPoints(context.Background(), owner, maxRuns, lease)
-	if core.ErrorCode(err) == core.ENOTFOUND {
+	if diag.ErrorCode(err) == diag.ENOTFOUND {
 		return "", nil
 	}
 	if err != nil {
@@ -77,10 +77,10 @@ func testSweepUnitsLifeCycle(t *testing.T, db Store) {
 	if done, err := save("A", 2); err != nil || done {
 		t.Fatalf("A saves 2: %v, %v; want not done", done, err)
 	}
-	if _, err := save("B", 0); core.ErrorCode(err) != core.ECONFLICT {
+	if _, err := save("B", 0); diag.ErrorCode(err) != diag.ECONFLICT {
 		t.Errorf("B saves A's point 0: %v, want conflict", err)
 	}
-	if _, err := save("A", 2); core.ErrorCode(err) != core.ECONFLICT {
+	if _, err := save("A", 2); diag.ErrorCode(err) != diag.ECONFLICT {
 		t.Errorf("A saves 2 again: %v, want conflict (stored already)", err)
 	}
 	if done, err := save("B", 1); err != nil || done {
@@ -100,7 +100,7 @@ func testSweepUnitsLifeCycle(t *testing.T, db Store) {
 	if id, _ := claim(t, db, "C", 4, time.Hour); id != "" {
 		t.Errorf("claim after the end: %s", id)
 	}
-	if err := db.RenewSweepUnits(ctx, "job-u", "A", time.Hour); core.ErrorCode(err) != core.ECONFLICT {
+	if err := db.RenewSweepUnits(ctx, "job-u", "A", time.Hour); diag.ErrorCode(err) != diag.ECONFLICT {
 		t.Errorf("renew of a done job: %v, want conflict", err)
 	}
 
@@ -140,7 +140,7 @@ func testSweepUnitsLifeCycle(t *testing.T, db Store) {
 				t.Errorf("%s: %v %v, status %s %q; want the job failed with final's error", end, done, err, j.Status, j.Error)
 			}
 		default:
-			if core.ErrorCode(err) != core.ECONFLICT || j.Status == sweep.Running {
+			if diag.ErrorCode(err) != diag.ECONFLICT || j.Status == sweep.Running {
 				t.Errorf("%s: save after: %v, status %s; want conflict and the job ended", end, err, j.Status)
 			}
 		}
@@ -172,7 +172,7 @@ func TestSweepUnitLeaseHandover(t *testing.T) {
 		if err := db.RenewSweepUnits(ctx, "job-h", "dead", time.Hour); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.SaveSweepUnit(ctx, "job-h", "dead", 0, []byte(`{"by":"dead"}`), time.Hour, joined); core.ErrorCode(err) != core.ECONFLICT {
+		if _, err := db.SaveSweepUnit(ctx, "job-h", "dead", 0, []byte(`{"by":"dead"}`), time.Hour, joined); diag.ErrorCode(err) != diag.ECONFLICT {
 			t.Errorf("dead's late save: %v, want conflict", err)
 		}
 		for _, s := range []struct {
@@ -269,7 +269,7 @@ func TestSweepUnitsTwoClaimers(t *testing.T) {
 		if _, pts := claim(t, b, "B", 1, time.Minute); fmt.Sprint(pts) != "[0]" {
 			t.Fatalf("B's claim after A's lease ran out: %v, want [0]", pts)
 		}
-		if _, err := a.SaveSweepUnit(ctx, "job-lease", "A", 0, []byte(`{"by":"A"}`), lease, joined); core.ErrorCode(err) != core.ECONFLICT {
+		if _, err := a.SaveSweepUnit(ctx, "job-lease", "A", 0, []byte(`{"by":"A"}`), lease, joined); diag.ErrorCode(err) != diag.ECONFLICT {
 			t.Errorf("A's save after its lease ran out: %v, want conflict", err)
 		}
 	})
@@ -352,7 +352,7 @@ func BenchmarkSweepClaimSave(b *testing.B) {
 				}
 				for {
 					j, pts, err := st.ClaimSweepPoints(ctx, "bench", 1, time.Minute)
-					if core.ErrorCode(err) == core.ENOTFOUND {
+					if diag.ErrorCode(err) == diag.ENOTFOUND {
 						break
 					}
 					if err != nil {

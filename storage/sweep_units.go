@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -123,18 +124,18 @@ func unitOwned(ctx context.Context, tx *sql.Tx, id, owner string, point int, now
 		return notFound(err, "sweep %s", id)
 	}
 	if status != sweep.Running {
-		return core.Errorf(core.ECONFLICT, "sweep %s is %s", id, status)
+		return diag.Errorf(diag.ECONFLICT, "sweep %s is %s", id, status)
 	}
 	var who, lease string
 	err := tx.QueryRowContext(ctx, "SELECT owner, lease_until FROM sweep_units WHERE job_id = ? AND point = ?", id, point).Scan(&who, &lease)
 	if err == sql.ErrNoRows {
-		return core.Errorf(core.ECONFLICT, "sweep %s point %d is stored already", id, point)
+		return diag.Errorf(diag.ECONFLICT, "sweep %s point %d is stored already", id, point)
 	}
 	if err != nil {
 		return translate(err)
 	}
 	if who != owner || lease < now.Format(core.TimeFormat) {
-		return core.Errorf(core.ECONFLICT, "sweep %s point %d: %s's lease ran out, the point is left to the next claim", id, point, owner)
+		return diag.Errorf(diag.ECONFLICT, "sweep %s point %d: %s's lease ran out, the point is left to the next claim", id, point, owner)
 	}
 	return nil
 }
@@ -243,7 +244,7 @@ func (db *DB) RenewSweepUnits(ctx context.Context, id, owner string, lease time.
 		return notFound(err, "sweep %s", id)
 	}
 	if status != sweep.Running {
-		return core.Errorf(core.ECONFLICT, "sweep %s is %s", id, status)
+		return diag.Errorf(diag.ECONFLICT, "sweep %s is %s", id, status)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_units SET lease_until = ? WHERE job_id = ? AND owner = ? AND lease_until >= ?`,
 		now.Add(lease).Format(core.TimeFormat), id, owner, now.Format(core.TimeFormat)); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -63,7 +64,7 @@ func TestSweepUnitsMigration(t *testing.T) {
 		got := map[string][]int{}
 		for {
 			j, pts, err := st.ClaimSweepPoints(ctx, "new", 100, time.Hour)
-			if core.ErrorCode(err) == core.ENOTFOUND {
+			if diag.ErrorCode(err) == diag.ENOTFOUND {
 				break
 			}
 			if err != nil {

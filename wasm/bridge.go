@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -70,7 +71,7 @@ func validate(ubbText, dm, advertiseJSON string) string {
 	var adv map[string][]string
 	if advertiseJSON != "" {
 		if err := json.Unmarshal([]byte(advertiseJSON), &adv); err != nil {
-			return errorJSON(core.FieldErrorf("advertise", "%v", err))
+			return errorJSON(diag.FieldErrorf("advertise", "%v", err))
 		}
 	}
 	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
@@ -104,7 +105,7 @@ func planFor(text string, o options, ro core.RunOptions) (*core.Plan, error) {
 		return nil, err
 	}
 	if sc.Replications > core.MaxReplications {
-		return nil, core.FieldErrorf("replications", "%d is more than %d", sc.Replications, core.MaxReplications)
+		return nil, diag.FieldErrorf("replications", "%d is more than %d", sc.Replications, core.MaxReplications)
 	}
 	p, err := core.Compile(sc, ro)
 	if err != nil {
@@ -180,17 +181,17 @@ func versionString() string {
 
 // errorJSON turns any error into {"error": {code, message, diagnostics}}.
 func errorJSON(err error) string {
-	var e *core.Error
+	var e *diag.Error
 	if !errors.As(err, &e) {
-		e = &core.Error{Code: core.ErrorCode(err), Message: err.Error()}
+		e = &diag.Error{Code: diag.ErrorCode(err), Message: err.Error()}
 	}
-	return answerJSON(map[string]*core.Error{"error": e})
+	return answerJSON(map[string]*diag.Error{"error": e})
 }
 
 func answerJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, core.EINTERNAL, err.Error())
+		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, diag.EINTERNAL, err.Error())
 	}
 	return string(b)
 }
@@ -235,7 +236,7 @@ type filesRequest struct {
 func files(request string) string {
 	var req filesRequest
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
-		return errorJSON(core.FieldErrorf("files", "%v", err))
+		return errorJSON(diag.FieldErrorf("files", "%v", err))
 	}
 	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
 		SkipBad: req.TraceSkipBad}

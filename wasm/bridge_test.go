@@ -10,16 +10,17 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
 // decodeError reads the {"error": {...}} answer the bridge gives JavaScript.
-func decodeError(t *testing.T, answer string) core.Error {
+func decodeError(t *testing.T, answer string) diag.Error {
 	t.Helper()
 	var v struct {
-		Error *core.Error `json:"error"`
+		Error *diag.Error `json:"error"`
 	}
 	if err := json.Unmarshal([]byte(answer), &v); err != nil {
 		t.Fatalf("answer %q is not JSON: %v", answer, err)
@@ -31,7 +32,7 @@ func decodeError(t *testing.T, answer string) core.Error {
 }
 
 func TestErrorJSON(t *testing.T) {
-	diag := ubb.Diagnostic{File: "UBBCONFIG", Line: 3, Col: 7, Severity: "error", Message: `unexpected "Y"`}
+	d := ubb.Diagnostic{File: "UBBCONFIG", Line: 3, Col: 7, Severity: "error", Message: `unexpected "Y"`}
 	tests := []struct {
 		name      string
 		err       error
@@ -39,9 +40,9 @@ func TestErrorJSON(t *testing.T) {
 		wantMsg   string
 		wantDiags int
 	}{
-		{"core error with diagnostics", core.ConfigError(diag), core.EINVALID, "UBBCONFIG:3:7: unexpected \"Y\"", 1},
-		{"wrapped core error", fmt.Errorf("run: %w", core.Errorf(core.ECANCELED, "stopped")), core.ECANCELED, "stopped", 0},
-		{"plain error", fmt.Errorf("boom"), core.EINTERNAL, "boom", 0},
+		{"core error with diagnostics", diag.ConfigError(d), diag.EINVALID, "UBBCONFIG:3:7: unexpected \"Y\"", 1},
+		{"wrapped core error", fmt.Errorf("run: %w", diag.Errorf(diag.ECANCELED, "stopped")), diag.ECANCELED, "stopped", 0},
+		{"plain error", fmt.Errorf("boom"), diag.EINTERNAL, "boom", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,9 +52,9 @@ func TestErrorJSON(t *testing.T) {
 			}
 		})
 	}
-	got := decodeError(t, errorJSON(core.ConfigError(diag)))
-	if got.Diagnostics[0] != diag {
-		t.Errorf("diagnostic: got %+v, want %+v", got.Diagnostics[0], diag)
+	got := decodeError(t, errorJSON(diag.ConfigError(d)))
+	if got.Diagnostics[0] != d {
+		t.Errorf("diagnostic: got %+v, want %+v", got.Diagnostics[0], d)
 	}
 }
 
@@ -77,8 +78,8 @@ func TestRunOptionsSeed(t *testing.T) {
 				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
 			}
 			if err != nil {
-				if core.ErrorCode(err) != core.EINVALID {
-					t.Errorf("code %q, want %q", core.ErrorCode(err), core.EINVALID)
+				if diag.ErrorCode(err) != diag.EINVALID {
+					t.Errorf("code %q, want %q", diag.ErrorCode(err), diag.EINVALID)
 				}
 				return
 			}
@@ -97,8 +98,8 @@ func TestRunOptionsSeed(t *testing.T) {
 
 func TestValidateBadAdvertise(t *testing.T) {
 	got := decodeError(t, validate("*RESOURCES\n", "", "{not json"))
-	if got.Code != core.EINVALID {
-		t.Errorf("code %q, want %q", got.Code, core.EINVALID)
+	if got.Code != diag.EINVALID {
+		t.Errorf("code %q, want %q", got.Code, diag.EINVALID)
 	}
 }
 
@@ -193,8 +194,8 @@ func TestRunVariant(t *testing.T) {
 		{"", false, "tuxedo", ""},
 		{"ldbal=Y", true, "tuxedo", ""},
 		{"policy=jsq", false, "jsq", ""},
-		{"ldbal=maybe", false, "", core.EINVALID},
-		{"nonsense", false, "", core.EINVALID},
+		{"ldbal=maybe", false, "", diag.EINVALID},
+		{"nonsense", false, "", diag.EINVALID},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variant, func(t *testing.T) {
@@ -223,8 +224,8 @@ func TestRunBadScenario(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := decodeError(t, run(tt.scenario, options{})); got.Code != core.EINVALID {
-				t.Errorf("code %q, want %q (%s)", got.Code, core.EINVALID, got.Message)
+			if got := decodeError(t, run(tt.scenario, options{})); got.Code != diag.EINVALID {
+				t.Errorf("code %q, want %q (%s)", got.Code, diag.EINVALID, got.Message)
 			}
 		})
 	}
@@ -233,8 +234,8 @@ func TestRunBadScenario(t *testing.T) {
 func TestValidateDiagnostics(t *testing.T) {
 	ubb := "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\n\"h\" LMID=site1\nX Y\n"
 	got := decodeError(t, validate(ubb, "", ""))
-	if got.Code != core.EINVALID || len(got.Diagnostics) == 0 {
-		t.Fatalf("got %s with %d diagnostics, want %s with some", got.Code, len(got.Diagnostics), core.EINVALID)
+	if got.Code != diag.EINVALID || len(got.Diagnostics) == 0 {
+		t.Fatalf("got %s with %d diagnostics, want %s with some", got.Code, len(got.Diagnostics), diag.EINVALID)
 	}
 	if d := got.Diagnostics[0]; d.File != "UBBCONFIG" || d.Line != 6 {
 		t.Errorf("first diagnostic at %s:%d, want UBBCONFIG:6 (%s)", d.File, d.Line, d.Message)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -31,7 +32,7 @@ func compiledSweep(scenario, specJSON string) (*sweep.Sweep, error) {
 	}
 	var spec sweep.Spec
 	if err := json.Unmarshal([]byte(specJSON), &spec); err != nil {
-		return nil, core.Errorf(core.EINVALID, "sweep spec: %v", err)
+		return nil, diag.Errorf(diag.EINVALID, "sweep spec: %v", err)
 	}
 	sc, err := core.ParseScenario([]byte(scenario))
 	if err != nil {
@@ -95,7 +96,7 @@ func sweepUnit(scenario, specJSON string, u int, o options) string {
 func decodeSamples(samplesJSON string) ([]*sweep.Sample, error) {
 	var texts []*string
 	if err := json.Unmarshal([]byte(samplesJSON), &texts); err != nil {
-		return nil, core.Errorf(core.EINVALID, "sweep samples: %v", err)
+		return nil, diag.Errorf(diag.EINVALID, "sweep samples: %v", err)
 	}
 	out := make([]*sweep.Sample, len(texts))
 	for u, s := range texts {
@@ -104,7 +105,7 @@ func decodeSamples(samplesJSON string) ([]*sweep.Sample, error) {
 		}
 		var smp sweep.Sample
 		if err := json.Unmarshal([]byte(*s), &smp); err != nil {
-			return nil, core.Errorf(core.EINVALID, "sweep sample %d: %v", u, err)
+			return nil, diag.Errorf(diag.EINVALID, "sweep sample %d: %v", u, err)
 		}
 		out[u] = &smp
 	}
@@ -162,7 +163,7 @@ func sweepPending(scenario, specJSON, samplesJSON string) string {
 		return errorJSON(err)
 	}
 	if len(samples) > sw.Units() {
-		return errorJSON(core.Errorf(core.EINVALID, "sweep samples: %d, more than the sweep's %d units", len(samples), sw.Units()))
+		return errorJSON(diag.Errorf(diag.EINVALID, "sweep samples: %d, more than the sweep's %d units", len(samples), sw.Units()))
 	}
 	r := sw.NewReducer()
 	for {

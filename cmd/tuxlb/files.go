@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -193,7 +194,7 @@ func fromTrace(err error) bool { return fromSource(err, ubb.SourceTrace) }
 
 // fromSource says whether err is about the input source (ubb.SourceTrace...).
 func fromSource(err error, source string) bool {
-	var ce *core.Error
+	var ce *diag.Error
 	if errors.As(err, &ce) {
 		for _, d := range ce.Diagnostics {
 			if d.Source == source {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -100,7 +101,7 @@ func readConfig(path string, stdin io.Reader) (string, error) {
 
 // printDiagnostics writes each diagnostic of err on its own line.
 func printDiagnostics(w io.Writer, err error) {
-	var e *core.Error
+	var e *diag.Error
 	if errors.As(err, &e) && len(e.Diagnostics) > 0 {
 		for _, d := range e.Diagnostics {
 			fmt.Fprintln(w, d.String())

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/fit"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -119,11 +120,11 @@ func Fit(src FitSources) (*FitReport, error) {
 	var startUS int64
 	switch {
 	case src.Trace != nil && len(src.ULOG) > 0:
-		return nil, core.FieldErrorf("fit", "give a trace or ULOG files, not both")
+		return nil, diag.FieldErrorf("fit", "give a trace or ULOG files, not both")
 	case src.Trace != nil:
 		rep.Source = "trace"
 		if strings.TrimSpace(*src.Trace) == "" {
-			return nil, core.FieldErrorf("trace", "the file is empty (want a CSV header and rows)")
+			return nil, diag.FieldErrorf("trace", "the file is empty (want a CSV header and rows)")
 		}
 		var err error
 		if arr, err = fitTrace(m, src, rep, samples); err != nil {
@@ -133,12 +134,12 @@ func Fit(src FitSources) (*FitReport, error) {
 		rep.Source = "ulog"
 		lg, err := ulog.Read(src.ULOG)
 		if err != nil {
-			return nil, core.Invalid(err)
+			return nil, diag.Invalid(err)
 		}
 		arr = fitULOG(m, lg, rep, samples)
 		startUS = lg.FirstUS
 	default:
-		return nil, core.FieldErrorf("fit", "want a trace or ULOG files")
+		return nil, diag.FieldErrorf("fit", "want a trace or ULOG files")
 	}
 	for name, sr := range rep.Services {
 		r := fit.Fit(samples[name])
@@ -217,7 +218,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 		arr = append(arr, arrival{us: r.TimeUS, svc: name, origin: origName(r.Origin), w: 1})
 	})
 	if err != nil {
-		return nil, core.Invalid(err)
+		return nil, diag.Invalid(err)
 	}
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")

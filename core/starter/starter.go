@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -106,14 +107,14 @@ func New(f Files) (*scenario.Scenario, error) {
 
 func build(f Files, replay bool) (*scenario.Scenario, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, core.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
 		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, core.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
@@ -154,7 +155,7 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, core.FieldErrorf("ubbconfig", "no server offers a service, so there is nothing to run")
+		return nil, diag.FieldErrorf("ubbconfig", "no server offers a service, so there is nothing to run")
 	}
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
@@ -295,8 +296,8 @@ type traceStats struct {
 
 // traceProblem is the error of a trace file as a whole: "trace: WHY",
 // about the trace.
-func traceProblem(why string) *core.Error {
-	e := core.FieldErrorf("trace", "%s", why)
+func traceProblem(why string) *diag.Error {
+	e := diag.FieldErrorf("trace", "%s", why)
 	e.Diagnostics[0].Source, e.Diagnostics[0].Field = ubb.SourceTrace, ""
 	return e
 }
@@ -325,7 +326,7 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 		}
 	})
 	if err != nil {
-		return nil, core.Invalid(err)
+		return nil, diag.Invalid(err)
 	}
 	if rows == 0 {
 		return nil, traceProblem("no rows after the header")
@@ -407,9 +408,9 @@ func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 		i := slices.Index(traceMapKeys, key)
 		switch {
 		case !ok || key == "":
-			return nil, core.Errorf(core.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
+			return nil, diag.Errorf(diag.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
 		case i < 0:
-			return nil, core.Errorf(core.EINVALID, "%q: unknown key %q (want one of %s)", part, key, strings.Join(traceMapKeys, ", "))
+			return nil, diag.Errorf(diag.EINVALID, "%q: unknown key %q (want one of %s)", part, key, strings.Join(traceMapKeys, ", "))
 		}
 		if key == "delimiter" && (val == "tab" || val == `\t`) {
 			val = "\t"

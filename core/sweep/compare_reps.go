@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -20,13 +21,13 @@ import (
 // and read the result with [ReplicatedCompare].
 func CompileCompare(sc *scenario.Scenario, variants []Variant, spec Spec) (*Sweep, error) {
 	if sc == nil {
-		return nil, core.Errorf(core.EINVALID, "no scenario")
+		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
 	if err := core.Check(sc); err != nil {
 		return nil, err
 	}
 	if len(variants) == 0 || len(variants) > MaxPoints {
-		return nil, core.FieldErrorf("compare", "want 1 to %d variants, got %d", MaxPoints, len(variants))
+		return nil, diag.FieldErrorf("compare", "want 1 to %d variants, got %d", MaxPoints, len(variants))
 	}
 	s := &Sweep{Name: sc.Name, Spec: spec}
 	s.Spec.Vary = nil
@@ -44,7 +45,7 @@ func CompileCompare(sc *scenario.Scenario, variants []Variant, spec Spec) (*Swee
 		vsc.Replications = 0
 		plan, err := core.Compile(vsc, core.RunOptions{})
 		if err != nil {
-			return pt, core.Errorf(core.ErrorCode(err), "variant %q: %v", names[p], err)
+			return pt, diag.Errorf(diag.ErrorCode(err), "variant %q: %v", names[p], err)
 		}
 		pt.sc, pt.plan = vsc, plan
 		pt.requests = float64(len(vsc.Workload.Trace)) + float64(strings.Count(vsc.Workload.TraceCSV, "\n")) +

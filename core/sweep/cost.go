@@ -5,6 +5,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -17,7 +18,7 @@ func Cost(sc *scenario.Scenario, m *core.Model, spec Spec, workers int) (admissi
 		name, vals, ok := strings.Cut(text, "=")
 		k := lookupKey(strings.TrimSpace(name))
 		if !ok || k == nil {
-			return admission.Cost{}, core.Errorf(core.EINVALID, "vary %q: want KEY=VALUES with a known key", text)
+			return admission.Cost{}, diag.Errorf(diag.EINVALID, "vary %q: want KEY=VALUES with a known key", text)
 		}
 		values, err := parseValues(k.name, vals)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -25,7 +26,7 @@ func TestCostCountsPoints(t *testing.T) {
 		t.Errorf("got %+v, want admission.SweepCost of 10 points %+v", c, want)
 	}
 	for _, bad := range []string{"nosuch=1,2", "rate_scale", "rate_scale=1..2/0"} {
-		if _, err := Cost(sc, m, Spec{Vary: []string{bad}}, 1); core.ErrorCode(err) != core.EINVALID {
+		if _, err := Cost(sc, m, Spec{Vary: []string{bad}}, 1); diag.ErrorCode(err) != diag.EINVALID {
 			t.Errorf("Cost(%q): got %v, want an invalid error", bad, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -153,22 +154,22 @@ func (k *sweepKey) checkValue(v string) error {
 				return nil
 			}
 		}
-		return core.FieldErrorf(k.name, "value %q is not one of %s", v, strings.Join(k.words, ", "))
+		return diag.FieldErrorf(k.name, "value %q is not one of %s", v, strings.Join(k.words, ", "))
 	case keyInteger:
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return core.FieldErrorf(k.name, "value %q is not a whole number", v)
+			return diag.FieldErrorf(k.name, "value %q is not a whole number", v)
 		}
 		if msg := k.check(float64(n)); msg != "" {
-			return core.FieldErrorf(k.name, "value %s %s", v, msg)
+			return diag.FieldErrorf(k.name, "value %s %s", v, msg)
 		}
 	default:
 		x, err := strconv.ParseFloat(v, 64)
 		if err != nil || x != x {
-			return core.FieldErrorf(k.name, "value %q is not a number", v)
+			return diag.FieldErrorf(k.name, "value %q is not a number", v)
 		}
 		if msg := k.check(x); msg != "" {
-			return core.FieldErrorf(k.name, "value %s %s", v, msg)
+			return diag.FieldErrorf(k.name, "value %s %s", v, msg)
 		}
 	}
 	return nil

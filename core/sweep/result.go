@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/internal/csvx"
 )
@@ -36,20 +37,20 @@ func ParseObjective(text string) (*Objective, error) {
 	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
 		o.AtMost = true
 	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
-		return nil, core.Errorf(core.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
+		return nil, diag.Errorf(diag.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
 	}
 	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
 	ref, err := core.ParseFigure(o.Figure)
 	if err != nil {
-		return nil, core.Errorf(core.EINVALID, "objective %q: %v", text, err)
+		return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", text, err)
 	}
 	if !ref.Def.Objective {
-		return nil, core.Errorf(core.EINVALID, "objective %q: %s cannot be an objective", text, ref.Def.Name)
+		return nil, diag.Errorf(diag.EINVALID, "objective %q: %s cannot be an objective", text, ref.Def.Name)
 	}
 	o.Ref, o.Figure = ref, ref.String()
 	x, err := strconv.ParseFloat(lim, 64)
 	if err != nil || x != x || x-x != 0 {
-		return nil, core.Errorf(core.EINVALID, "objective %q: limit %q is not a number", text, lim)
+		return nil, diag.Errorf(diag.EINVALID, "objective %q: limit %q is not a number", text, lim)
 	}
 	o.Limit = x
 	return o, nil
@@ -179,14 +180,14 @@ func (r *Reducer) Pending() []int {
 // returned (else nil).
 func (r *Reducer) Add(u int, smp *Sample) (*Point, error) {
 	if u < 0 || u >= r.s.Units() {
-		return nil, core.Errorf(core.EINVALID, "sweep unit %d out of range", u)
+		return nil, diag.Errorf(diag.EINVALID, "sweep unit %d out of range", u)
 	}
 	p, rep := r.s.Unit(u)
 	if r.points[p] != nil || r.samples[p][rep] != nil {
-		return nil, core.Errorf(core.ECONFLICT, "sweep unit %d added twice", u)
+		return nil, diag.Errorf(diag.ECONFLICT, "sweep unit %d added twice", u)
 	}
 	if rep >= r.open[p] {
-		return nil, core.Errorf(core.ECONFLICT, "sweep unit %d was not asked for (point %d has %d replications so far)", u, p, r.open[p])
+		return nil, diag.Errorf(diag.ECONFLICT, "sweep unit %d was not asked for (point %d has %d replications so far)", u, p, r.open[p])
 	}
 	r.samples[p][rep] = smp
 	r.done++
@@ -219,7 +220,7 @@ func (s *Sweep) precise(samples []*Sample) bool {
 func (r *Reducer) Restore(pt *Point) error {
 	p := pt.Index
 	if p < 0 || p >= len(r.points) || r.points[p] != nil || r.got[p] != 0 {
-		return core.Errorf(core.ECONFLICT, "sweep point %d restored twice or out of range", p)
+		return diag.Errorf(diag.ECONFLICT, "sweep point %d restored twice or out of range", p)
 	}
 	reps := pt.Replications
 	if reps == 0 {
@@ -363,7 +364,7 @@ func (s *Sweep) figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []s
 func Encode(r *Result) []byte {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
-		b, _ = json.Marshal(core.Errorf(core.EINTERNAL, "encode sweep: %v", err))
+		b, _ = json.Marshal(diag.Errorf(diag.EINTERNAL, "encode sweep: %v", err))
 	}
 	return append(b, '\n')
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // PartialFormat names the format of a shard's partial result.
@@ -48,10 +49,10 @@ func ParseShard(text string) (i, n int, err error) {
 	i, err1 := strconv.Atoi(strings.TrimSpace(a))
 	n, err2 := strconv.Atoi(strings.TrimSpace(b))
 	if !ok || err1 != nil || err2 != nil {
-		return 0, 0, core.Errorf(core.EINVALID, "shard %q: want i/N, e.g. 1/3", text)
+		return 0, 0, diag.Errorf(diag.EINVALID, "shard %q: want i/N, e.g. 1/3", text)
 	}
 	if n < 1 || n > MaxShards || i < 1 || i > n {
-		return 0, 0, core.Errorf(core.EINVALID, "shard %q: want 1 <= i <= N <= %d", text, MaxShards)
+		return 0, 0, diag.Errorf(diag.EINVALID, "shard %q: want 1 <= i <= N <= %d", text, MaxShards)
 	}
 	return i, n, nil
 }
@@ -77,7 +78,7 @@ func (s *Sweep) ShardUnits(i, n int) []int {
 func (s *Sweep) Fingerprint(scenario []byte) (string, error) {
 	var c bytes.Buffer
 	if err := json.Compact(&c, scenario); err != nil {
-		return "", core.Errorf(core.EINVALID, "scenario: %v", err)
+		return "", diag.Errorf(diag.EINVALID, "scenario: %v", err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "engine %s\n", core.EngineVersion)
@@ -113,7 +114,7 @@ func (s *Sweep) NewPartial(scenario []byte, i, n int, units []int, samples []*Sa
 func EncodePartial(p *Partial) ([]byte, error) {
 	b, err := json.Marshal(p)
 	if err != nil {
-		return nil, core.Errorf(core.EINTERNAL, "encode partial: %v", err)
+		return nil, diag.Errorf(diag.EINTERNAL, "encode partial: %v", err)
 	}
 	return append(b, '\n'), nil
 }
@@ -124,17 +125,17 @@ func ReadPartial(data []byte) (*Partial, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return nil, core.Errorf(core.EINVALID, "not a sweep partial: %v", err)
+		return nil, diag.Errorf(diag.EINVALID, "not a sweep partial: %v", err)
 	}
 	switch {
 	case p.Format != PartialFormat:
-		return nil, core.Errorf(core.EINVALID, "not a sweep partial: format %q, want %q", p.Format, PartialFormat)
+		return nil, diag.Errorf(diag.EINVALID, "not a sweep partial: format %q, want %q", p.Format, PartialFormat)
 	case p.EngineVersion != core.EngineVersion:
-		return nil, core.Errorf(core.EINVALID, "made by engine %s, this is engine %s: rerun the shard", p.EngineVersion, core.EngineVersion)
+		return nil, diag.Errorf(diag.EINVALID, "made by engine %s, this is engine %s: rerun the shard", p.EngineVersion, core.EngineVersion)
 	case p.Shards < 1 || p.Shards > MaxShards || p.Shard < 1 || p.Shard > p.Shards:
-		return nil, core.Errorf(core.EINVALID, "shard %d/%d: want 1 <= i <= N <= %d", p.Shard, p.Shards, MaxShards)
+		return nil, diag.Errorf(diag.EINVALID, "shard %d/%d: want 1 <= i <= N <= %d", p.Shard, p.Shards, MaxShards)
 	case len(p.Scenario) == 0:
-		return nil, core.Errorf(core.EINVALID, "no scenario")
+		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
 	return &p, nil
 }
@@ -149,7 +150,7 @@ func (s *Sweep) Merge(scenario []byte, parts []*Partial, names []string) (*Resul
 		return nil, err
 	}
 	if len(parts) == 0 {
-		return nil, core.Errorf(core.EINVALID, "no partials to merge")
+		return nil, diag.Errorf(diag.EINVALID, "no partials to merge")
 	}
 	n := parts[0].Shards
 	seen := make([]int, n+1) // shard -> 1 + index in parts
@@ -157,29 +158,29 @@ func (s *Sweep) Merge(scenario []byte, parts []*Partial, names []string) (*Resul
 	for k, p := range parts {
 		switch {
 		case p.Fingerprint != fp:
-			return nil, core.Errorf(core.EINVALID, "%s: a partial of another sweep (fingerprint %s, %s has %s)",
+			return nil, diag.Errorf(diag.EINVALID, "%s: a partial of another sweep (fingerprint %s, %s has %s)",
 				names[k], p.Fingerprint, names[0], fp)
 		case p.Shards != n:
-			return nil, core.Errorf(core.EINVALID, "%s: shard %d/%d, but %s is one of %d shards", names[k], p.Shard, p.Shards, names[0], n)
+			return nil, diag.Errorf(diag.EINVALID, "%s: shard %d/%d, but %s is one of %d shards", names[k], p.Shard, p.Shards, names[0], n)
 		case seen[p.Shard] != 0:
-			return nil, core.Errorf(core.EINVALID, "%s: shard %d/%d given twice (also %s)", names[k], p.Shard, n, names[seen[p.Shard]-1])
+			return nil, diag.Errorf(diag.EINVALID, "%s: shard %d/%d given twice (also %s)", names[k], p.Shard, n, names[seen[p.Shard]-1])
 		}
 		seen[p.Shard] = k + 1
 		want := s.ShardUnits(p.Shard, n)
 		if len(p.Samples) != len(want) {
-			return nil, core.Errorf(core.EINVALID, "%s: shard %d/%d has %d samples, want %d (an interrupted shard?)",
+			return nil, diag.Errorf(diag.EINVALID, "%s: shard %d/%d has %d samples, want %d (an interrupted shard?)",
 				names[k], p.Shard, n, len(p.Samples), len(want))
 		}
 		for j, smp := range p.Samples {
 			if smp.Unit != want[j] {
-				return nil, core.Errorf(core.EINVALID, "%s: sample %d is unit %d, want unit %d of shard %d/%d",
+				return nil, diag.Errorf(diag.EINVALID, "%s: sample %d is unit %d, want unit %d of shard %d/%d",
 					names[k], j+1, smp.Unit, want[j], p.Shard, n)
 			}
 			if smp.Figures == nil {
-				return nil, core.Errorf(core.EINVALID, "%s: sample %d (unit %d) has no figures", names[k], j+1, smp.Unit)
+				return nil, diag.Errorf(diag.EINVALID, "%s: sample %d (unit %d) has no figures", names[k], j+1, smp.Unit)
 			}
 			if _, err := r.Add(smp.Unit, &Sample{Figures: smp.Figures, Machines: smp.Machines}); err != nil {
-				return nil, core.Errorf(core.EINVALID, "%s: %v", names[k], err)
+				return nil, diag.Errorf(diag.EINVALID, "%s: %v", names[k], err)
 			}
 		}
 	}
@@ -190,7 +191,7 @@ func (s *Sweep) Merge(scenario []byte, parts []*Partial, names []string) (*Resul
 		}
 	}
 	if len(missing) > 0 {
-		return nil, core.Errorf(core.EINVALID, "missing shard %s of %d", strings.Join(missing, ", "), n)
+		return nil, diag.Errorf(diag.EINVALID, "missing shard %s of %d", strings.Join(missing, ", "), n)
 	}
 	return r.Result(), nil
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -80,28 +81,28 @@ type gridPoint struct {
 // A bad key or value is an EINVALID error naming the key.
 func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 	if sc == nil {
-		return nil, core.Errorf(core.EINVALID, "no scenario")
+		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
 	if err := core.Check(sc); err != nil {
 		return nil, err
 	}
 	s := &Sweep{Name: sc.Name, Spec: spec}
 	if len(spec.Vary) == 0 || len(spec.Vary) > MaxKeys {
-		return nil, core.FieldErrorf("vary", "want 1 or %d keys (KEY=VALUES), got %d", MaxKeys, len(spec.Vary))
+		return nil, diag.FieldErrorf("vary", "want 1 or %d keys (KEY=VALUES), got %d", MaxKeys, len(spec.Vary))
 	}
 	for _, text := range spec.Vary {
 		name, vals, ok := strings.Cut(text, "=")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" {
-			return nil, core.Errorf(core.EINVALID, "vary %q: want KEY=VALUES, e.g. rate_scale=0.5..1.5/0.25 or SERVERS.ACCT.MIN=1,2,4", text)
+			return nil, diag.Errorf(diag.EINVALID, "vary %q: want KEY=VALUES, e.g. rate_scale=0.5..1.5/0.25 or SERVERS.ACCT.MIN=1,2,4", text)
 		}
 		k := lookupKey(name)
 		if k == nil {
-			return nil, core.Errorf(core.EINVALID, "vary %s: unknown key (want one of %s)", name, keysHelp)
+			return nil, diag.Errorf(diag.EINVALID, "vary %s: unknown key (want one of %s)", name, keysHelp)
 		}
 		for _, prev := range s.Keys {
 			if prev.name == k.name {
-				return nil, core.Errorf(core.EINVALID, "vary %s: key given twice", k.name)
+				return nil, diag.Errorf(diag.EINVALID, "vary %s: key given twice", k.name)
 			}
 		}
 		values, err := parseValues(k.name, vals)
@@ -110,7 +111,7 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 		}
 		for _, v := range values {
 			if err := k.checkValue(v); err != nil {
-				return nil, core.Errorf(core.EINVALID, "vary %v", err)
+				return nil, diag.Errorf(diag.EINVALID, "vary %v", err)
 			}
 		}
 		s.Keys, s.Values = append(s.Keys, k), append(s.Values, values)
@@ -120,7 +121,7 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 		n *= len(vs)
 	}
 	if n > MaxPoints {
-		return nil, core.FieldErrorf("vary", "%d points, more than the limit of %d", n, MaxPoints)
+		return nil, diag.FieldErrorf("vary", "%d points, more than the limit of %d", n, MaxPoints)
 	}
 	return s.compileRest(sc, spec, n, s.compilePoint)
 }
@@ -137,25 +138,25 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 		}
 	}
 	if s.Reps < 1 || s.Reps > core.MaxReplications {
-		return nil, core.FieldErrorf("replications", "must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
+		return nil, diag.FieldErrorf("replications", "must be between 1 and %d, got %d", core.MaxReplications, spec.Replications)
 	}
 	s.MaxReps = s.Reps
 	switch p := spec.Precision; {
 	case p != p || p < 0 || p-p != 0:
-		return nil, core.FieldErrorf("precision", "want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got %v", p)
+		return nil, diag.FieldErrorf("precision", "want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got %v", p)
 	case p > 0:
 		if s.Reps < 2 {
-			return nil, core.FieldErrorf("replications", "with a precision, the batch of replications must be at least 2, got %d", s.Reps)
+			return nil, diag.FieldErrorf("replications", "with a precision, the batch of replications must be at least 2, got %d", s.Reps)
 		}
 		s.Precision, s.MaxReps = p, spec.MaxReplications
 		if s.MaxReps == 0 {
 			s.MaxReps = max(DefaultMaxReplications, s.Reps)
 		}
 		if s.MaxReps < s.Reps || s.MaxReps > core.MaxReplications {
-			return nil, core.FieldErrorf("max_replications", "must be between the batch (%d) and %d, got %d", s.Reps, core.MaxReplications, s.MaxReps)
+			return nil, diag.FieldErrorf("max_replications", "must be between the batch (%d) and %d, got %d", s.Reps, core.MaxReplications, s.MaxReps)
 		}
 	case spec.MaxReplications != 0:
-		return nil, core.FieldErrorf("max_replications", "only with a precision")
+		return nil, diag.FieldErrorf("max_replications", "only with a precision")
 	}
 	for p := 0; p < n; p++ {
 		pt, err := compile(sc, p)
@@ -173,7 +174,7 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 			return nil, err
 		}
 		if err := obj.Ref.Check(s.points[0].plan.Model()); err != nil {
-			return nil, core.Errorf(core.EINVALID, "objective %q: %v", obj.Text, err)
+			return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", obj.Text, err)
 		}
 		s.Objective = obj
 		s.addExtra(obj.Ref)
@@ -231,11 +232,11 @@ func (s *Sweep) compilePoint(sc *scenario.Scenario, p int) (gridPoint, error) {
 		pt.values = append(pt.values, s.Values[i][c])
 	}
 	if err := applyAssignments(&cur, set); err != nil {
-		return pt, core.Errorf(core.EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
+		return pt, diag.Errorf(diag.EINVALID, "vary %s: %v", s.pointLabel(pt.values), err)
 	}
 	plan, err := core.Compile(&cur, core.RunOptions{})
 	if err != nil {
-		return pt, core.Errorf(core.ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
+		return pt, diag.Errorf(diag.ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
 	}
 	pt.sc, pt.plan = &cur, plan
 	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n")) +
@@ -312,7 +313,7 @@ func (s *Sweep) pointScenario(p int) *scenario.Scenario { return s.points[p].sc 
 // used. It is safe to call for different units at the same time.
 func (s *Sweep) RunUnit(u int, opt core.RunOptions) (*Sample, error) {
 	if u < 0 || u >= s.Units() {
-		return nil, core.Errorf(core.EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
+		return nil, diag.Errorf(diag.EINVALID, "sweep unit %d out of range 0..%d", u, s.Units()-1)
 	}
 	p, rep := s.Unit(u)
 	o := core.RunOptions{Context: opt.Context, Progress: opt.Progress, MaxRequests: opt.MaxRequests}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -217,7 +218,7 @@ func TestSweepBadInput(t *testing.T) {
 		{Spec{Vary: []string{"rate_scale=1"}, Objective: "utilization.NOPE>=0.5"}, `no machine "NOPE"`},
 	} {
 		_, err := Compile(sc, tt.spec)
-		if err == nil || core.ErrorCode(err) != core.EINVALID || !strings.Contains(err.Error(), tt.want) {
+		if err == nil || diag.ErrorCode(err) != diag.EINVALID || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Compile(%+v): got %v, want an invalid error containing %q", tt.spec, err, tt.want)
 		}
 	}

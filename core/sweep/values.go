@@ -4,7 +4,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // MaxValues bounds the values one varied key takes.
@@ -18,7 +18,7 @@ const MaxValues = 1000
 func parseValues(key, text string) ([]string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return nil, core.Errorf(core.EINVALID, "vary %s: no values (want a,b,c or start..end/step)", key)
+		return nil, diag.Errorf(diag.EINVALID, "vary %s: no values (want a,b,c or start..end/step)", key)
 	}
 	var vals []string
 	if strings.Contains(text, "..") {
@@ -30,18 +30,18 @@ func parseValues(key, text string) ([]string, error) {
 		for _, v := range strings.Split(text, ",") {
 			v = strings.TrimSpace(v)
 			if v == "" {
-				return nil, core.Errorf(core.EINVALID, "vary %s: empty value in %q", key, text)
+				return nil, diag.Errorf(diag.EINVALID, "vary %s: empty value in %q", key, text)
 			}
 			vals = append(vals, v)
 		}
 	}
 	if len(vals) > MaxValues {
-		return nil, core.Errorf(core.EINVALID, "vary %s: %d values, more than the limit of %d", key, len(vals), MaxValues)
+		return nil, diag.Errorf(diag.EINVALID, "vary %s: %d values, more than the limit of %d", key, len(vals), MaxValues)
 	}
 	seen := map[string]bool{}
 	for _, v := range vals {
 		if seen[v] {
-			return nil, core.Errorf(core.EINVALID, "vary %s: value %s given twice", key, v)
+			return nil, diag.Errorf(diag.EINVALID, "vary %s: value %s given twice", key, v)
 		}
 		seen[v] = true
 	}
@@ -51,7 +51,7 @@ func parseValues(key, text string) ([]string, error) {
 // parseRange reads start..end/step.
 func parseRange(key, text string) ([]string, error) {
 	bad := func(why string) error {
-		return core.Errorf(core.EINVALID, "vary %s: range %q: %s (want start..end/step, e.g. 0.5..1.5/0.25)", key, text, why)
+		return diag.Errorf(diag.EINVALID, "vary %s: range %q: %s (want start..end/step, e.g. 0.5..1.5/0.25)", key, text, why)
 	}
 	from, rest, _ := strings.Cut(text, "..")
 	to, stepText, ok := strings.Cut(rest, "/")
@@ -79,7 +79,7 @@ func parseRange(key, text string) ([]string, error) {
 	q := new(big.Rat).Quo(span, step)
 	n := new(big.Int).Quo(q.Num(), q.Denom())
 	if n.Cmp(big.NewInt(MaxValues)) >= 0 {
-		return nil, core.Errorf(core.EINVALID, "vary %s: range %q has more than the limit of %d values", key, text, MaxValues)
+		return nil, diag.Errorf(diag.EINVALID, "vary %s: range %q has more than the limit of %d values", key, text, MaxValues)
 	}
 	count := int(n.Int64()) + 1
 	vals := make([]string, 0, count)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -108,7 +109,7 @@ func ParseVariant(text string) (Variant, error) {
 		key, val, ok := strings.Cut(part, "=")
 		key = strings.TrimSpace(key)
 		if !ok || key == "" {
-			return v, core.Errorf(core.EINVALID, "variant %q: want key=value, e.g. ldbal=N or policy=p2c", text)
+			return v, diag.Errorf(diag.EINVALID, "variant %q: want key=value, e.g. ldbal=N or policy=p2c", text)
 		}
 		v.Set = append(v.Set, Assignment{Path: key, Value: strings.TrimSpace(val)})
 	}
@@ -126,7 +127,7 @@ func ParseVariant(text string) (Variant, error) {
 func ApplyVariant(sc *scenario.Scenario, v Variant) (*scenario.Scenario, error) {
 	out := *sc
 	if err := applyAssignments(&out, v.Set); err != nil {
-		return nil, core.Errorf(core.EINVALID, "variant %q: %v", v.Name, err)
+		return nil, diag.Errorf(diag.EINVALID, "variant %q: %v", v.Name, err)
 	}
 	return &out, nil
 }
@@ -221,7 +222,7 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 	var fresh scenario.Scenario
 	if err := jsonx.DecodeStrict(raw, &fresh, "variant "+path); err != nil {
 		// names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
-		return core.Invalid(err)
+		return diag.Invalid(err)
 	}
 	*sc = fresh
 	return nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -95,7 +96,7 @@ func TestApplyVariant(t *testing.T) {
 	} {
 		v, _ := ParseVariant(tt.bad)
 		_, err := ApplyVariant(sc, v)
-		if err == nil || core.ErrorCode(err) != core.EINVALID || !strings.HasSuffix(err.Error(), `variant "`+tt.bad+`": `+tt.want) {
+		if err == nil || diag.ErrorCode(err) != diag.EINVALID || !strings.HasSuffix(err.Error(), `variant "`+tt.bad+`": `+tt.want) {
 			t.Errorf("ApplyVariant(%q): got %v, want an invalid error ending %q", tt.bad, err, tt.want)
 		}
 	}

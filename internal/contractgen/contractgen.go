@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -41,7 +42,7 @@ var Roots = []struct {
 	{"Explanation", reflect.TypeFor[core.Explanation]()},
 	{"Headline", reflect.TypeFor[core.Headline]()},
 	{"SweepResult", reflect.TypeFor[sweep.Result]()},
-	{"CoreError", reflect.TypeFor[core.Error]()},
+	{"CoreError", reflect.TypeFor[diag.Error]()},
 	{"RouteSpec", reflect.TypeFor[scenario.RouteSpec]()},
 }
 

@@ -1,7 +1,7 @@
 // Package capped words the messages that quote a caller's input: a string
 // argument longer than Max bytes (a caller's input, most likely) is cut,
 // saying how long it was, so that no message echoes unbounded input.
-// core.Errorf formats its messages with it, and so do the leaf packages
+// diag.Errorf formats its messages with it, and so do the leaf packages
 // whose errors core hands on (the strict JSON reader, the trace reader), so
 // that a message is worded the same wherever it is made.
 package capped

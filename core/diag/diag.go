@@ -1,4 +1,10 @@
-package core
+// Package diag is tuxlb's domain error: a code from one small vocabulary
+// (invalid, not_found, conflict, ...) that storage, the server and the
+// WebAssembly bridge map to their own terms, a message meant for the user
+// and, for a problem with an input, its diagnostics, each positioned in the
+// input it is about (a file's line and column, a field of the scenario, a
+// row of the trace). Every package of the domain words its errors with it.
+package diag
 
 import (
 	"errors"
@@ -31,13 +37,14 @@ const (
 type Error struct {
 	Code        string       `json:"code"`
 	Message     string       `json:"message"`
-	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	Diagnostics []ubb.Diagnostic `json:"diagnostics,omitempty"`
 	// Limit names the RunOptions limit a too_large error passed
 	// (LimitRequests, LimitInFlight), so callers can name their own flag.
 	Limit string `json:"-"`
 }
 
-// The limits a too_large run error can name in Error.Limit.
+// The limits a too_large run error can name in Error.Limit: the fields of
+// core.RunOptions that bound a run.
 const (
 	LimitRequests = "max_requests"
 	LimitInFlight = "max_in_flight"
@@ -64,7 +71,7 @@ func FieldErrorf(field, format string, args ...any) *Error {
 	field = capField(field)
 	msg := capped.Sprintf(format, args...)
 	return &Error{Code: EINVALID, Message: field + ": " + msg,
-		Diagnostics: []Diagnostic{{Field: field, Severity: ubb.SeverityError, Message: msg}}}
+		Diagnostics: []ubb.Diagnostic{{Field: field, Severity: ubb.SeverityError, Message: msg}}}
 }
 
 // capField cuts each step of a field path as Errorf cuts a string
@@ -92,21 +99,21 @@ func Invalid(err error) *Error {
 	var te *trace.Error
 	switch {
 	case errors.As(err, &je):
-		e.Diagnostics = []Diagnostic{{Field: je.Field, Line: je.Line, Col: je.Col, Severity: ubb.SeverityError, Message: je.Why}}
+		e.Diagnostics = []ubb.Diagnostic{{Field: je.Field, Line: je.Line, Col: je.Col, Severity: ubb.SeverityError, Message: je.Why}}
 	case errors.As(err, &te):
-		d := Diagnostic{Source: ubb.SourceTrace, Severity: ubb.SeverityError, Message: te.Error()}
+		d := ubb.Diagnostic{Source: ubb.SourceTrace, Severity: ubb.SeverityError, Message: te.Error()}
 		if te.Row > 0 {
 			d.Line, d.Field, d.Message = te.Row, te.Column, te.Why
 		}
-		e.Diagnostics = []Diagnostic{d}
+		e.Diagnostics = []ubb.Diagnostic{d}
 	}
 	return e
 }
 
-// inSource says which input err is about, for the diagnostics that do not
+// InSource says which input err is about, for the diagnostics that do not
 // say it yet (a problem with a field of the scenario is worded where the
 // field is checked, which does not know how the scenario came).
-func inSource(err error, source string) error {
+func InSource(err error, source string) error {
 	var e *Error
 	if errors.As(err, &e) {
 		for i := range e.Diagnostics {
@@ -136,6 +143,6 @@ func ErrorCode(err error) string {
 
 // ConfigError returns an EINVALID *Error carrying diagnostics; its message is
 // the diagnostics one per line.
-func ConfigError(diags ...Diagnostic) *Error {
+func ConfigError(diags ...ubb.Diagnostic) *Error {
 	return &Error{Code: EINVALID, Message: ubb.ErrorList(diags).Error(), Diagnostics: diags}
 }
