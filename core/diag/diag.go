@@ -35,8 +35,8 @@ const (
 // the trace): an invalid error about a configuration file has one per
 // problem, one about a field of the scenario ([FieldErrorf]) has one.
 type Error struct {
-	Code        string       `json:"code"`
-	Message     string       `json:"message"`
+	Code        string           `json:"code"`
+	Message     string           `json:"message"`
 	Diagnostics []ubb.Diagnostic `json:"diagnostics,omitempty"`
 	// Limit names the RunOptions limit a too_large error passed
 	// (LimitRequests, LimitInFlight), so callers can name their own flag.
