@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // This file plays applications (docs/engine.md, "Applications"): the steps
@@ -199,7 +200,7 @@ type appState struct {
 
 // explainCaller notes who issued the request being explained (the one take
 // just numbered).
-func (a *appState) explainCaller(e *engine, ex *Explanation) {
+func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 	sl := &a.slots[a.cur]
 	if sl.parentID == "" {
 		return
@@ -972,7 +973,7 @@ func (cp *clientPlan) retries(code reason) bool {
 }
 
 // appResult adds the figures of applications to r.
-func (e *engine) appResult(r *Result) {
+func (e *engine) appResult(r *result.Result) {
 	a := e.app
 	nested, retried := a.nested, a.retried
 	r.Requests.Nested, r.Requests.Retried = &nested, &retried
@@ -989,7 +990,7 @@ func (e *engine) appResult(r *Result) {
 		r.Services[k].CallsIssued = &n
 	}
 	spanS := float64(e.measuredUS()) / 1e6
-	r.Clients = make([]ClientStats, len(a.plan.clients))
+	r.Clients = make([]result.ClientStats, len(a.plan.clients))
 	for k := range a.plan.clients {
 		cp, acc := &a.plan.clients[k], &a.acc[k]
 		failed := failedMap(acc.failed[:])
@@ -998,7 +999,7 @@ func (e *engine) appResult(r *Result) {
 			n += x
 		}
 		sum := acc.resp.summary(acc.resp.hist())
-		cs := ClientStats{Name: cp.name, Count: cp.count, Requests: n, Completed: acc.completed, Failed: failed,
+		cs := result.ClientStats{Name: cp.name, Count: cp.count, Requests: n, Completed: acc.completed, Failed: failed,
 			TimedOut: acc.timedOut, Retried: acc.retried, ResponseMS: sum}
 		if spanS > 0 {
 			cs.ThroughputPerS = roundF(float64(acc.completed) / spanS)

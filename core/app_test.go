@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // appRun runs an application scenario and returns its result and dispatch rows.
-func appRun(t *testing.T, doc string) (*core.Result, [][]string) {
+func appRun(t *testing.T, doc string) (*result.Result, [][]string) {
 	t.Helper()
 	sc, err := core.ParseScenario([]byte(doc))
 	if err != nil {
@@ -362,7 +363,7 @@ func TestRouteCarriedThroughAnUnroutedCaller(t *testing.T) {
 }
 
 // flowsSum adds up the result's flows (they must sum to requests.issued).
-func flowsSum(res *core.Result) int64 {
+func flowsSum(res *result.Result) int64 {
 	var n int64
 	for _, f := range res.Flows {
 		n += f.Requests

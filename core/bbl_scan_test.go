@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -36,7 +37,7 @@ func runEngine(t *testing.T, sc *scenario.Scenario, sopt simOptions) (*engine, s
 	_ = e.log.close()
 	res := e.result()
 	res.Name = p.name
-	return e, string(EncodeResult(res)), nil
+	return e, string(result.Encode(res)), nil
 }
 
 // spawnScenario is srvA, SRVID=1 MIN=1 MAX=3, an MSSQ set (RQADDR=QA) with

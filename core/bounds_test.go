@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -46,12 +47,12 @@ func boundedScenario(t testing.TB, model string, parts map[string]any) *scenario
 // runBounded runs sc under a context with a deadline and fails the test if
 // the run does not return well within it: a regression of the hang cannot
 // hang the test suite.
-func runBounded(t *testing.T, sc *scenario.Scenario) (*Result, error) {
+func runBounded(t *testing.T, sc *scenario.Scenario) (*result.Result, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	type out struct {
-		res *Result
+		res *result.Result
 		err error
 	}
 	done := make(chan out, 1)

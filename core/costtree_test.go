@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // costTreeScenario is an application of 160 instances, each its own queue,
@@ -53,7 +55,7 @@ func TestCostTreesChooseAsTheScan(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				out[i][0].Write(EncodeResult(res))
+				out[i][0].Write(result.Encode(res))
 				if i == 0 && res.Requests.Completed == 0 || res.Flows == nil {
 					t.Fatalf("nothing ran: %+v", res.Requests)
 				}

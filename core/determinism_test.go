@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -101,7 +102,7 @@ func TestReusedBuffersStartClean(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		return EncodeResult(res)
+		return result.Encode(res)
 	}
 	for _, n := range names {
 		first[n] = run(n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // checkMarshalIndent fails t unless jsonx.MarshalIndent(v) gives
@@ -44,12 +45,12 @@ func TestMarshalIndentGoldens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r Result
+		var r result.Result
 		if err := json.Unmarshal(data, &r); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		checkMarshalIndent(t, f, &r)
-		if got := EncodeResult(&r); !bytes.Equal(got, data) {
+		if got := result.Encode(&r); !bytes.Equal(got, data) {
 			t.Errorf("%s: EncodeResult differs from the golden file", f)
 		}
 	}
@@ -61,7 +62,7 @@ func TestMarshalIndentGoldens(t *testing.T) {
 func TestMarshalIndentRandom(t *testing.T) {
 	r := rng.New(3, 4)
 	for i := range 300 {
-		var res Result
+		var res result.Result
 		fillRandom(reflect.ValueOf(&res).Elem(), r, 0)
 		checkMarshalIndent(t, "random result "+string(rune('0'+i%10)), &res)
 	}

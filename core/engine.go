@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // Random streams derived from the seed (request keys use their own).
@@ -249,7 +250,7 @@ const (
 )
 
 // simulate plays reqs forward on setup and returns the result.
-func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*Result, error) {
+func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*result.Result, error) {
 	e, err := newEngine(setup, reqs, opt)
 	if err != nil {
 		return nil, err
@@ -528,7 +529,7 @@ func (e *engine) issue(r *request) error {
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
 	sv := &e.svc[r.Service]
-	var ex *Explanation
+	var ex *result.Explanation
 	if sv.routes != nil || e.opt.explain != nil {
 		sv, ex = e.routeExplain(f, sv)
 	}
@@ -584,12 +585,12 @@ func (e *engine) issue(r *request) error {
 // out of line: it returns the candidates of request f's service sv that its
 // routing value leaves (nil: none), and f's explanation when it is one the
 // run explains.
-func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *Explanation) {
+func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explanation) {
 	var rs routeStep
 	if sv.routes != nil {
 		sv, rs = e.route(&f.req, sv)
 	}
-	var ex *Explanation
+	var ex *result.Explanation
 	if e.opt.explain != nil {
 		ex = e.opt.explain.begin(e, f, sv, &rs)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -55,7 +56,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	h := core.HeadlineOf(res)
+	h := result.HeadlineOf(res)
 	fmt.Printf("%s: %d issued, %d completed, response mean %.3f ms, %d sent over the network\n",
 		res.Name, h.Issued, h.Completed, h.ResponseMeanMS, h.NetworkSent)
 	// Output:

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // TestExamples runs every scenario of examples/ and holds its result and the
@@ -37,7 +39,7 @@ func TestExamples(t *testing.T) {
 				t.Fatalf("%s: %v", file, err)
 			}
 			sum := sha256.Sum256(log.Bytes())
-			checkGolden(t, filepath.Join("testdata", "examples", name+".result.json"), EncodeResult(res))
+			checkGolden(t, filepath.Join("testdata", "examples", name+".result.json"), result.Encode(res))
 			checkGolden(t, filepath.Join("testdata", "examples", name+".dispatch.sha256"),
 				[]byte(hex.EncodeToString(sum[:])+"\n"))
 		})

@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // explainer captures the decisions of requests first..last during a run.
 // The engine calls it only through a nil check, so ordinary runs pay nothing.
 type explainer struct {
 	first, last int64
-	out         []Explanation
+	out         []result.Explanation
 	// pending maps the Seq of an explained request that has not finished
 	// yet to its explanation, in runs where instances change state: the
 	// run goes on until each has completed or failed, to say why it failed.
@@ -20,13 +22,13 @@ type explainer struct {
 
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
-func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Explanation {
+func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *result.Explanation {
 	if x == nil || f.req.Seq < x.first || f.req.Seq > x.last {
 		return nil
 	}
-	ex := &Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
+	ex := &result.Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
 		Origin: e.m.Machines[f.req.Origin].LMID, IssueUS: f.req.TimeUS, Policy: e.setup.Policy.String(),
-		Algorithm: e.alg.String(), Candidates: []Candidate{}}
+		Algorithm: e.alg.String(), Candidates: []result.Candidate{}}
 	if ex.ID == "" {
 		ex.ID = strconv.FormatInt(f.req.Seq, 10)
 	}
@@ -43,7 +45,7 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 	for j, c := range sv.cands {
 		sq := &sv.queues[sv.candQ[j]]
 		q := &e.queues[sq.q]
-		cd := Candidate{Server: e.m.Servers[c].ID, Queue: e.m.Queues[sq.q].Name,
+		cd := result.Candidate{Server: e.m.Servers[c].ID, Queue: e.m.Queues[sq.q].Name,
 			LMID: e.m.Machines[e.servers[c].machine].LMID, Local: int(e.servers[c].machine) == m,
 			Idle: e.idle(c), Servers: int(q.n), Waiting: q.wait.n, Load: int(sq.load)}
 		if e.life != nil {
@@ -69,14 +71,14 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *Exp
 }
 
 // routingOf describes the routing step of f.
-func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *RoutingStep {
+func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *result.RoutingStep {
 	cs := newCritSet(e.m, e.m.Services[f.req.Service].Routing)
 	c := cs.entries[0]
 	k := cs.pick(e.bufs, f.req.Buf)
 	if k >= 0 {
 		c = cs.entries[k]
 	}
-	st := &RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback,
+	st := &result.RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback,
 		BufType: e.bufs.name(f.req.Buf), NoEntry: k < 0}
 	if len(cs.entries) > 1 && k >= 0 {
 		st.EntryLine = c.Line
@@ -127,7 +129,7 @@ func fracString(a, n int64) string {
 
 // finish completes ex once f has been dispatched (and, when it could, entered
 // its queue), and stops the run after the last requested explanation.
-func (x *explainer) finish(e *engine, ex *Explanation, f *flight) {
+func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 	if ex == nil {
 		return
 	}

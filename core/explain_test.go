@@ -5,9 +5,10 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
-func explainCase(t *testing.T, model string, tweak func(*runSetup), reqs string, first, count int64) []Explanation {
+func explainCase(t *testing.T, model string, tweak func(*runSetup), reqs string, first, count int64) []result.Explanation {
 	t.Helper()
 	m := engModel(t, model)
 	setup := engSetup(m)
@@ -34,7 +35,7 @@ func TestExplainMP(t *testing.T) {
 	if ex.Seq != 3 || ex.Rule != "least-load" || ex.Winner != "G1/1" || ex.Algorithm != "MP round-robin" || ex.Server != "" {
 		t.Errorf("got seq %d rule %q winner %q algorithm %q server %q", ex.Seq, ex.Rule, ex.Winner, ex.Algorithm, ex.Server)
 	}
-	want := []Candidate{
+	want := []result.Candidate{
 		{Server: "G1/1", Queue: "G1/1", LMID: "site1", Local: true, Servers: 1, Waiting: 1, Counter: 100, Load: 50,
 			Cost: "100/1 + 50 + 0 = 150", Chosen: true, Note: "least cost"},
 		{Server: "G2/1", Queue: "G2/1", LMID: "site2", Idle: true, Servers: 1, Load: 50, NetLoad: 100,

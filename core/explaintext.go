@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // noteCandidates says, per candidate, why it won or lost.
-func noteCandidates(e *engine, ex *Explanation, f *flight) {
+func noteCandidates(e *engine, ex *result.Explanation, f *flight) {
 	winner := -1
 	for i := range ex.Candidates {
 		if ex.Candidates[i].Chosen {
@@ -73,7 +75,7 @@ func costValue(cost string) string {
 }
 
 // explainText tells the decision in a few sentences for a Tuxedo admin.
-func explainText(e *engine, ex *Explanation, f *flight) string {
+func explainText(e *engine, ex *result.Explanation, f *flight) string {
 	var b strings.Builder
 	if ex.Parent != "" {
 		fmt.Fprintf(&b, "A nested request (%s) of request %s, issued by %s on %s: its origin is the calling server's machine. ",
@@ -124,7 +126,7 @@ func explainText(e *engine, ex *Explanation, f *flight) string {
 
 // routingText tells the routing step: the value, the range that held it,
 // the group whose servers remain.
-func routingText(ex *Explanation) string {
+func routingText(ex *result.Explanation) string {
 	r := ex.Routing
 	head := fmt.Sprintf("%s is routed by %s (field %s): ", ex.Service, r.Criterion, r.Field)
 	switch {
@@ -157,7 +159,7 @@ func routingText(ex *Explanation) string {
 }
 
 // writeCosts lists each distinct candidate queue's cost and the winner.
-func writeCosts(b *strings.Builder, ex *Explanation, mp bool) {
+func writeCosts(b *strings.Builder, ex *result.Explanation, mp bool) {
 	seen := map[string]bool{}
 	var parts []string
 	tie := false
@@ -199,7 +201,7 @@ func getter(e *engine, f *flight) string {
 }
 
 // whereNext says what happens to the request right after the choice.
-func whereNext(e *engine, ex *Explanation, f *flight) string {
+func whereNext(e *engine, ex *result.Explanation, f *flight) string {
 	switch {
 	case f.server >= 0 && len(e.queues[f.queue].servers) > 1:
 		return takerText(e, ex, f)
@@ -219,7 +221,7 @@ func whereNext(e *engine, ex *Explanation, f *flight) string {
 // takerText says which server of an MSSQ set takes a request that found one
 // idle, and why: the set's servers wait on the queue, and the one idle
 // longest takes the next request (docs/engine.md, Which server).
-func takerText(e *engine, ex *Explanation, f *flight) string {
+func takerText(e *engine, ex *result.Explanation, f *flight) string {
 	idle, tie := 1, "" // the taker, busy now
 	for _, i := range e.queues[f.queue].servers {
 		if sv := &e.servers[i]; i != f.server && !sv.busy && sv.state == stateUp {

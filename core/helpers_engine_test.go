@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -208,7 +209,7 @@ func serviceIndex(m *Model, name string) int {
 
 // runLog simulates and returns the result and the dispatch log's rows
 // (without the header).
-func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*Result, []string) {
+func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*result.Result, []string) {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &buf}})

@@ -10,6 +10,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -72,7 +73,7 @@ func TestSummaryFront(t *testing.T) {
 		})
 	}
 	var empty summaryAcc
-	if g := empty.summary(empty.hist()); g != (Summary{}) {
+	if g := empty.summary(empty.hist()); g != (result.Summary{}) {
 		t.Errorf("empty summary: got %+v, want zeros", g)
 	}
 	if g := mergeHists(readHists(make([]summaryAcc, 2))); g.total != 0 || len(g.bins) != 0 {

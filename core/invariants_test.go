@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -25,7 +26,7 @@ import (
 //   - 0 <= busy <= measured span, 0 <= utilization <= 1, shares in [0, 1];
 //   - series values are not negative, utilizations at most 1;
 //   - every float is finite.
-func resultProblems(res *Result) []string {
+func resultProblems(res *result.Result) []string {
 	var out []string
 	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	finite := func(name string, x float64) {
@@ -33,7 +34,7 @@ func resultProblems(res *Result) []string {
 			bad("%s = %v, not finite", name, x)
 		}
 	}
-	summary := func(name string, s Summary) {
+	summary := func(name string, s result.Summary) {
 		for _, f := range []struct {
 			n string
 			v float64
@@ -46,7 +47,7 @@ func resultProblems(res *Result) []string {
 		if !(0 <= s.Mean && s.Mean <= s.Max) {
 			bad("%s: want 0 <= mean <= max, got mean %v max %v", name, s.Mean, s.Max)
 		}
-		if s.Count < 0 || s.Count == 0 && s != (Summary{}) {
+		if s.Count < 0 || s.Count == 0 && s != (result.Summary{}) {
 			bad("%s: count %d with figures %+v", name, s.Count, s)
 		}
 	}
@@ -133,7 +134,7 @@ func resultProblems(res *Result) []string {
 			}
 		}
 	}
-	for _, group := range [][]NamedSeries{res.Series.Queue, res.Series.Dispatch} {
+	for _, group := range [][]result.NamedSeries{res.Series.Queue, res.Series.Dispatch} {
 		for _, ns := range group {
 			for k, v := range ns.Values {
 				if !(v >= 0) || math.IsInf(v, 0) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -169,7 +170,7 @@ type lifeRow struct {
 }
 
 // lifeProblems checks a run's result and dispatch log against each other.
-func lifeProblems(res *core.Result, log string) []string {
+func lifeProblems(res *result.Result, log string) []string {
 	var msgs []string
 	recs, err := csv.NewReader(strings.NewReader(log)).ReadAll()
 	if err != nil {
@@ -202,7 +203,7 @@ func lifeProblems(res *core.Result, log string) []string {
 		}
 	}
 	msgs = append(msgs, transitionProblems(res.Lifecycle, initial)...)
-	byServer := map[string][]core.LifeChange{}
+	byServer := map[string][]result.LifeChange{}
 	for _, c := range res.Lifecycle {
 		byServer[c.Server] = append(byServer[c.Server], c)
 	}
@@ -223,7 +224,7 @@ func lifeProblems(res *core.Result, log string) []string {
 
 // transitionProblems checks that each instance's changes chain (each from
 // is the previous to, starting up) and are transitions the rules allow.
-func transitionProblems(changes []core.LifeChange, initial map[string]string) []string {
+func transitionProblems(changes []result.LifeChange, initial map[string]string) []string {
 	allowed := map[string]bool{
 		"up>down": true, "up>stopping": true, "up>gone": true, "down>restarting": true, "down>gone": true,
 		"restarting>up": true, "restarting>gone": true, "stopping>gone": true, "gone>booting": true, "booting>up": true,
@@ -257,7 +258,7 @@ func transitionProblems(changes []core.LifeChange, initial map[string]string) []
 
 // stateAt returns the instance's state after every change at or before t;
 // initial is its state at 0 ("" for up).
-func stateAt(changes []core.LifeChange, initial string, t int64) string {
+func stateAt(changes []result.LifeChange, initial string, t int64) string {
 	s := initial
 	if s == "" {
 		s = "up"
@@ -274,7 +275,7 @@ func stateAt(changes []core.LifeChange, initial string, t int64) string {
 // lifeRowProblems checks one log row against its server's changes; work
 // collects each server's working intervals (to the crash, for a request
 // that failed in service).
-func lifeRowProblems(r lifeRow, changes []core.LifeChange, initial string, work map[string][][2]int64) []string {
+func lifeRowProblems(r lifeRow, changes []result.LifeChange, initial string, work map[string][][2]int64) []string {
 	var msgs []string
 	bad := func(format string, args ...any) {
 		msgs = append(msgs, fmt.Sprintf("line %d: ", r.line)+fmt.Sprintf(format, args...))

@@ -1,31 +1,10 @@
 package core
 
-import "fmt"
+import (
+	"fmt"
 
-// LifeChange is one change of an instance's life-cycle state, as the result
-// lists them in time order (docs/engine.md, "Life cycle").
-type LifeChange struct {
-	AtUS   int64   `json:"at_us"`
-	AtMS   float64 `json:"at_ms"`
-	Server string  `json:"server"` // GROUP/SRVID
-	From   string  `json:"from"`   // up, down, restarting, stopping, booting, gone
-	To     string  `json:"to"`
-	// Cause: kill, shutdown, boot (scenario events), SVCTIMEOUT, restart,
-	// RESTART=N, MAXGEN (what the BBL decided when it noticed a crash),
-	// booted (came up), spawn, decay (-p), lose and restore (its machine
-	// was lost or came back).
-	Cause string `json:"cause"`
-}
-
-// MachineChange is a change of a whole machine: lost (it and its BBL
-// stopped), noticed (the DBBL found it gone: its instances are no longer
-// candidates), restored.
-type MachineChange struct {
-	AtUS   int64   `json:"at_us"`
-	AtMS   float64 `json:"at_ms"`
-	LMID   string  `json:"lmid"`
-	Change string  `json:"change"`
-}
+	"github.com/tuxlb/tuxlb/core/result"
+)
 
 // maxChanges bounds the life-cycle changes a result lists.
 const maxChanges = 10000
@@ -33,21 +12,21 @@ const maxChanges = 10000
 // lifeResult adds what only runs with life cycles report: the changes, each
 // instance's final state, up time and utilization over its up time, and
 // the boot time that ran.
-func (e *engine) lifeResult(r *Result) {
+func (e *engine) lifeResult(r *result.Result) {
 	L := e.life
 	if L == nil {
 		return
 	}
 	boot := usToMS(L.bootUS)
 	r.Tuning.BootMS = &boot
-	r.Lifecycle = []LifeChange{}
+	r.Lifecycle = []result.LifeChange{}
 	for k := range L.changes[:min(len(L.changes), maxChanges)] {
 		c := &L.changes[k]
-		r.Lifecycle = append(r.Lifecycle, LifeChange{AtUS: c.t, AtMS: usToMS(c.t), Server: e.m.Servers[c.srv].ID,
+		r.Lifecycle = append(r.Lifecycle, result.LifeChange{AtUS: c.t, AtMS: usToMS(c.t), Server: e.m.Servers[c.srv].ID,
 			From: c.from.String(), To: c.to.String(), Cause: c.cause.String()})
 	}
 	for _, c := range L.machineChanges {
-		r.MachineChanges = append(r.MachineChanges, MachineChange{AtUS: c.t, AtMS: usToMS(c.t), LMID: e.m.Machines[c.machine].LMID, Change: c.what})
+		r.MachineChanges = append(r.MachineChanges, result.MachineChange{AtUS: c.t, AtMS: usToMS(c.t), LMID: e.m.Machines[c.machine].LMID, Change: c.what})
 	}
 	if n := len(L.changes); n > maxChanges {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d life-cycle changes; only the first %d are listed in lifecycle", n, maxChanges))

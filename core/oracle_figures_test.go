@@ -18,6 +18,8 @@ import (
 	"math/big"
 	"sort"
 	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // spanUS is the simulated span: the last issue, reply (a failure's
@@ -83,14 +85,14 @@ func histOK(e, v, maxUS int64) bool {
 }
 
 // compareSummary checks one Summary against the exact values (µs).
-func compareSummary(name string, got Summary, vals []int64, seen map[string]int) string {
+func compareSummary(name string, got result.Summary, vals []int64, seen map[string]int) string {
 	sort.Slice(vals, func(a, b int) bool { return vals[a] < vals[b] })
 	n := int64(len(vals))
 	if got.Count != n {
 		return fmt.Sprintf("%s.count: engine %d, oracle %d", name, got.Count, n)
 	}
 	if n == 0 {
-		if got != (Summary{}) {
+		if got != (result.Summary{}) {
 			return fmt.Sprintf("%s: engine %+v for no values", name, got)
 		}
 		return ""
@@ -123,7 +125,7 @@ func compareSummary(name string, got Summary, vals []int64, seen map[string]int)
 
 // compareFigures describes the first figure of res that differs from the
 // oracle's own, or "".
-func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
+func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string {
 	span := o.spanUS()
 	if g := int64(math.Round(res.SpanMS * 1000)); g != span {
 		return fmt.Sprintf("span: engine %v ms, oracle %d µs", res.SpanMS, span)
@@ -277,7 +279,7 @@ func (o *oracle) compareFigures(res *Result, seen map[string]int) string {
 // compareUp checks, in runs with a life cycle, each instance's state at
 // the end, its time up (or stopping) over the span, and its busy time over
 // that up time.
-func (o *oracle) compareUp(res *Result, span int64) string {
+func (o *oracle) compareUp(res *result.Result, span int64) string {
 	life := len(o.events) > 0 || len(o.spawns) > 0
 	state := make([]string, len(o.insts))
 	since := make([]int64, len(o.insts)) // -1: not running
@@ -346,13 +348,13 @@ type oAppResult struct {
 		Failed     map[string]int64 `json:"failed"`
 		TimedOut   int64            `json:"timed_out"`
 		Retried    int64            `json:"retried"`
-		ResponseMS Summary          `json:"response_ms"`
+		ResponseMS result.Summary   `json:"response_ms"`
 	} `json:"clients"`
 }
 
 // compareApp checks the application figures: requests.nested and retried,
 // servers[].held_ms, services[].calls_issued and clients[].
-func (o *oracle) compareApp(res *Result) string {
+func (o *oracle) compareApp(res *result.Result) string {
 	js, err := json.Marshal(res)
 	if err != nil {
 		return err.Error()

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -110,22 +111,22 @@ func (p *Plan) Reseed(seed uint64) *Plan {
 // first run's result with the mean and 95% confidence interval of the
 // headline figures ([CombineReplications]). opt.Policy and opt.Seed are
 // [Compile]'s and are ignored here.
-func (p *Plan) Run(opt RunOptions) (*Result, error) {
+func (p *Plan) Run(opt RunOptions) (*result.Result, error) {
 	if p.replications <= 1 {
 		return p.run(opt)
 	}
-	results := make([]*Result, p.replications)
+	results := make([]*result.Result, p.replications)
 	for i := range results {
 		res, err := p.RunReplication(i, opt)
 		if err != nil {
 			return nil, err
 		}
 		if i > 0 {
-			res = ReplicationSummary(res) // the figures are all CombineReplications reads of it
+			res = result.ReplicationSummary(res) // the figures are all CombineReplications reads of it
 		}
 		results[i] = res
 	}
-	return CombineReplications(results), nil
+	return result.CombineReplications(results), nil
 }
 
 // RunReplication runs replication i (0-based) of the plan: one run with the
@@ -133,7 +134,7 @@ func (p *Plan) Run(opt RunOptions) (*Result, error) {
 // log. Runners that spread replications over workers call it once per
 // replication and hand the results, in replication order, to
 // [CombineReplications].
-func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
+func (p *Plan) RunReplication(i int, opt RunOptions) (*result.Result, error) {
 	if i > 0 {
 		opt.Dispatch = nil
 	}
@@ -143,7 +144,7 @@ func (p *Plan) RunReplication(i int, opt RunOptions) (*Result, error) {
 // run is one run of the plan with its seed. With warmup_ms "auto", a first
 // pass finds the warm-up (MSER-5, [Plan.autoWarmupUS]) and the run is made
 // with it.
-func (p *Plan) run(opt RunOptions) (*Result, error) {
+func (p *Plan) run(opt RunOptions) (*result.Result, error) {
 	if p.setup.WarmupAuto {
 		us, err := p.autoWarmupUS(opt)
 		if err != nil {
@@ -192,7 +193,7 @@ func (p *Plan) open(opt RunOptions) (requestStream, simOptions, error) {
 // Explain returns the explanations of requests first..first+count-1
 // (1-based issue order) of the plan's run (replication 0). It stops the run
 // after the last one.
-func (p *Plan) Explain(opt RunOptions, first, count int64) ([]Explanation, error) {
+func (p *Plan) Explain(opt RunOptions, first, count int64) ([]result.Explanation, error) {
 	if err := checkExplainRange(first, count); err != nil {
 		return nil, err
 	}

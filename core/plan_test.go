@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -37,14 +38,14 @@ func planScenario(t *testing.T, replications int) *scenario.Scenario {
 }
 
 // runBytes is a result's encoding followed by its dispatch log.
-func runBytes(t *testing.T, run func(RunOptions) (*Result, error)) []byte {
+func runBytes(t *testing.T, run func(RunOptions) (*result.Result, error)) []byte {
 	t.Helper()
 	var log bytes.Buffer
 	res, err := run(RunOptions{Dispatch: &log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append(EncodeResult(res), log.Bytes()...)
+	return append(result.Encode(res), log.Bytes()...)
 }
 
 // A reseeded plan runs exactly as the scenario compiled with that seed: the
@@ -86,8 +87,8 @@ func TestPlanReplicationsShareThePlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := EncodeResult(mustRun(t, p.Run))
-	results := make([]*Result, p.Replications())
+	want := result.Encode(mustRun(t, p.Run))
+	results := make([]*result.Result, p.Replications())
 	var wg sync.WaitGroup
 	for i := range results {
 		wg.Add(1)
@@ -102,15 +103,15 @@ func TestPlanReplicationsShareThePlan(t *testing.T) {
 			t.Fatalf("replication %d failed", i)
 		}
 	}
-	if got := EncodeResult(CombineReplications(results)); !bytes.Equal(got, want) {
+	if got := result.Encode(result.CombineReplications(results)); !bytes.Equal(got, want) {
 		t.Errorf("replications run at once:\n%s\nwant the bytes of Plan.Run:\n%s", got, want)
 	}
-	if got := EncodeResult(mustRun(t, func(o RunOptions) (*Result, error) { return Run(sc, o) })); !bytes.Equal(got, want) {
+	if got := result.Encode(mustRun(t, func(o RunOptions) (*result.Result, error) { return Run(sc, o) })); !bytes.Equal(got, want) {
 		t.Errorf("Run(sc) gave other bytes than Compile(sc).Run:\n%s\nwant\n%s", got, want)
 	}
 }
 
-func mustRun(t *testing.T, run func(RunOptions) (*Result, error)) *Result {
+func mustRun(t *testing.T, run func(RunOptions) (*result.Result, error)) *result.Result {
 	t.Helper()
 	res, err := run(RunOptions{})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // randomScenario builds a small random model and workload from r.
@@ -144,7 +145,7 @@ func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int
 	}
 }
 
-func checkLog(t *testing.T, run int, e *engine, res *Result, rows []logRow) {
+func checkLog(t *testing.T, run int, e *engine, res *result.Result, rows []logRow) {
 	rq := res.Requests
 	var failed int64
 	for _, n := range rq.Failed {

@@ -1,6 +1,10 @@
 package core
 
-import "time"
+import (
+	"time"
+
+	"github.com/tuxlb/tuxlb/core/result"
+)
 
 // The records the REST API keeps. They live in core (the domain) so that
 // server and storage both point at them and never at each other.
@@ -22,7 +26,7 @@ type StoredRun struct {
 	Seed          string // the ?seed override, "" when none
 	RerunOf       string // the run this one re-ran, "" when none
 	Result        []byte
-	Headline      Headline
+	Headline      result.Headline
 	HasDispatch   bool
 	// DispatchGzip is the gzip-compressed dispatch log to store with the run
 	// (CreateRun only; Run leaves it nil, see Dispatch).
@@ -31,13 +35,13 @@ type StoredRun struct {
 
 // RunSummary is a run as lists show it.
 type RunSummary struct {
-	ID            string   `json:"id"`
-	Name          string   `json:"name"`
-	ScenarioID    string   `json:"scenario_id"`
-	CreatedAt     string   `json:"created_at"`
-	EngineVersion string   `json:"engine_version"`
-	HasDispatch   bool     `json:"dispatch"`
-	Headline      Headline `json:"headline"`
+	ID            string          `json:"id"`
+	Name          string          `json:"name"`
+	ScenarioID    string          `json:"scenario_id"`
+	CreatedAt     string          `json:"created_at"`
+	EngineVersion string          `json:"engine_version"`
+	HasDispatch   bool            `json:"dispatch"`
+	Headline      result.Headline `json:"headline"`
 }
 
 // SavedScenario is a stored scenario document. Its ID is derived from Body (the

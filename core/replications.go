@@ -1,17 +1,7 @@
 package core
 
-import "github.com/tuxlb/tuxlb/core/internal/ci"
-
 // MaxReplications bounds Scenario.Replications.
 const MaxReplications = 100
-
-func maxUtilization(r *Result) float64 {
-	var m float64
-	for _, s := range r.Servers {
-		m = max(m, s.Utilization)
-	}
-	return m
-}
 
 // replicationSeed derives the seed of replication i (0-based) from the
 // scenario's seed: replication 0 uses the seed itself, the others a
@@ -24,41 +14,4 @@ func replicationSeed(seed uint64, i int) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
-}
-
-// CombineReplications returns the first result carrying the mean and 95%
-// confidence half-width of the replicated figures of the figures table over
-// all of them (results in replication order), read from their headlines.
-func CombineReplications(results []*Result) *Result {
-	rep := &Replications{K: len(results), Figures: map[string]MeanCI{}}
-	for _, res := range results {
-		rep.Seeds = append(rep.Seeds, res.Seed)
-	}
-	xs := make([]float64, len(results))
-	for _, f := range figureTable {
-		if !f.Replicated {
-			continue
-		}
-		for i, res := range results {
-			xs[i] = res.Headline[f.Name]
-		}
-		rep.Figures[f.Name] = meanCI(xs)
-	}
-	first := results[0]
-	first.Replications = rep
-	return first
-}
-
-// ReplicationSummary keeps of r what CombineReplications reads of a
-// replication after the first (its seed and headline), so that a runner of
-// k replications holds one whole result, not k.
-func ReplicationSummary(r *Result) *Result {
-	return &Result{Seed: r.Seed, Headline: r.Headline}
-}
-
-// meanCI is the mean and the half-width of its 95% confidence interval
-// (ci.Mean95).
-func meanCI(xs []float64) MeanCI {
-	mean, half := ci.Mean95(xs)
-	return MeanCI{Mean: mean, HalfWidth: half}
 }

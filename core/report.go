@@ -3,14 +3,16 @@ package core
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // result assembles the Result of a finished run from the engine's statistics.
-func (e *engine) result() *Result {
+func (e *engine) result() *result.Result {
 	st := &e.st
 	st.finish(e)
 	sWait, sResp := readHists(st.sWait), readHists(st.sResp)
-	r := &Result{
+	r := &result.Result{
 		EngineVersion: EngineVersion,
 		Model:         e.m.Model,
 		LDBAL:         e.m.LDBAL,
@@ -19,7 +21,7 @@ func (e *engine) result() *Result {
 		Tuning:        e.setup.Tuning,
 		SpanMS:        usToMS(e.spanUS),
 		WarmupMS:      usToMS(e.setup.WarmupUS),
-		Requests: RequestCounts{Issued: st.issued, Completed: st.completed,
+		Requests: result.RequestCounts{Issued: st.issued, Completed: st.completed,
 			Failed: failedMap(st.failed[:]), TimedOut: st.timedOut},
 		WaitMS:     st.wait.summary(mergeHists(sWait)),
 		ResponseMS: st.resp.summary(mergeHists(sResp)),
@@ -38,7 +40,7 @@ func (e *engine) result() *Result {
 	if e.app != nil && e.app.plan.parent {
 		e.appResult(r)
 	}
-	r.Headline = headlineOf(r)
+	r.Headline = result.HeadlineFigures(r)
 	st.releaseFronts()
 	return r
 }
@@ -66,36 +68,36 @@ func frac(a, b float64) float64 {
 	return roundF(a / b)
 }
 
-func (e *engine) serverStats() []ServerStats {
+func (e *engine) serverStats() []result.ServerStats {
 	st := &e.st
 	span := float64(e.measuredUS())
-	out := make([]ServerStats, len(e.m.Servers))
+	out := make([]result.ServerStats, len(e.m.Servers))
 	done := st.done.perServer()
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
-		out[i] = ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
+		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
 			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
 		for _, d := range done[i] {
-			out[i].Done = append(out[i].Done, ServiceCount{Service: e.m.Services[d.svc].Name, Requests: d.n})
+			out[i].Done = append(out[i].Done, result.ServiceCount{Service: e.m.Services[d.svc].Name, Requests: d.n})
 		}
 	}
 	return out
 }
 
-func (e *engine) queueStats() []QueueStats {
+func (e *engine) queueStats() []result.QueueStats {
 	st := &e.st
 	span := float64(e.measuredUS())
-	out := make([]QueueStats, len(e.m.Queues))
+	out := make([]result.QueueStats, len(e.m.Queues))
 	for i := range e.m.Queues {
 		q := &e.m.Queues[i]
 		ids := make([]string, len(q.Servers))
 		for j, s := range q.Servers {
 			ids[j] = e.m.Servers[s].ID
 		}
-		out[i] = QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
+		out[i] = result.QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
 			Enqueued: st.qEnqueued[i], MaxLength: st.qMax[i],
 			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].summary(st.qWait[i].hist())}
 	}
@@ -105,15 +107,15 @@ func (e *engine) queueStats() []QueueStats {
 // serviceStats lists the services that were requested or that some
 // application (non-system) server advertises, in name order; sWait and
 // sResp are the services' histograms.
-func (e *engine) serviceStats(sWait, sResp []hist) []ServiceStats {
+func (e *engine) serviceStats(sWait, sResp []hist) []result.ServiceStats {
 	st := &e.st
-	out := []ServiceStats{}
+	out := []result.ServiceStats{}
 	for i := range e.m.Services {
 		if st.svcIssued[i] == 0 && !e.advertisedByApp(i) {
 			continue
 		}
 		s := &e.m.Services[i]
-		out = append(out, ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
+		out = append(out, result.ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
 			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*numFailures : (i+1)*numFailures]),
 			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(sWait[i]), ResponseMS: st.sResp[i].summary(sResp[i]),
 			Histogram: chartHistogram(&st.sResp[i], sResp[i])})
@@ -130,9 +132,9 @@ func (e *engine) advertisedByApp(s int) bool {
 	return false
 }
 
-func (e *engine) machineStats(servers []ServerStats, eligible []bool) []MachineStats {
+func (e *engine) machineStats(servers []result.ServerStats, eligible []bool) []result.MachineStats {
 	st := &e.st
-	out := make([]MachineStats, len(e.m.Machines))
+	out := make([]result.MachineStats, len(e.m.Machines))
 	sum := make([]float64, len(e.m.Machines))
 	n := make([]int, len(e.m.Machines))
 	for i := range e.m.Servers {
@@ -143,7 +145,7 @@ func (e *engine) machineStats(servers []ServerStats, eligible []bool) []MachineS
 		}
 	}
 	for i := range e.m.Machines {
-		out[i] = MachineStats{LMID: e.m.Machines[i].LMID, NetLoad: e.m.Machines[i].NetLoad,
+		out[i] = result.MachineStats{LMID: e.m.Machines[i].LMID, NetLoad: e.m.Machines[i].NetLoad,
 			Issued: st.mIssued[i], Served: st.mServed[i], Local: st.mLocal[i],
 			Sent: st.mSent[i], Received: st.mRecv[i]}
 		if n[i] > 0 {
@@ -171,7 +173,7 @@ func (e *engine) eligibleServers() []bool {
 
 // balance is Jain's fairness index and max/mean over the utilizations of
 // the eligible servers.
-func balance(servers []ServerStats, eligible []bool) Balance {
+func balance(servers []result.ServerStats, eligible []bool) result.Balance {
 	var n, sum, sq, mx float64
 	for i := range servers {
 		if !eligible[i] {
@@ -184,13 +186,13 @@ func balance(servers []ServerStats, eligible []bool) Balance {
 		mx = max(mx, u)
 	}
 	if n == 0 || sq == 0 {
-		return Balance{}
+		return result.Balance{}
 	}
-	return Balance{JainUtilization: roundF(sum * sum / (n * sq)), MaxOverMean: roundF(mx / (sum / n))}
+	return result.Balance{JainUtilization: roundF(sum * sum / (n * sq)), MaxOverMean: roundF(mx / (sum / n))}
 }
 
 // warnings says what the reader of the result should not miss.
-func (e *engine) warnings(eligible []bool, r *Result) []string {
+func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	st := &e.st
 	out := append([]string{}, e.setup.Warnings...)
 	var idle []string
@@ -214,7 +216,7 @@ func (e *engine) warnings(eligible []bool, r *Result) []string {
 	if w := st.offeredLoadWarning(nElig); w != "" {
 		out = append(out, w)
 	}
-	for _, sat := range saturations(r) {
+	for _, sat := range result.Saturations(r) {
 		out = append(out, sat.String())
 	}
 	out = append(out, e.routingWarnings()...)
@@ -256,9 +258,9 @@ func (st *stats) offeredLoadWarning(capacity int) string {
 
 // flowStats lists the nonzero flows by origin, then machine (none first,
 // then model order), then reason.
-func (e *engine) flowStats() []Flow {
+func (e *engine) flowStats() []result.Flow {
 	st := &e.st
-	out := []Flow{}
+	out := []result.Flow{}
 	for k, n := range st.flows {
 		if n == 0 {
 			continue
@@ -266,7 +268,7 @@ func (e *engine) flowStats() []Flow {
 		rsn := k % numReasons
 		cell := k / numReasons
 		origin, m := cell/st.nm1, cell%st.nm1-1
-		f := Flow{Origin: e.m.Machines[origin].LMID, Reason: reason(rsn).String(), Requests: n}
+		f := result.Flow{Origin: e.m.Machines[origin].LMID, Reason: reason(rsn).String(), Requests: n}
 		if m >= 0 {
 			f.Machine = e.m.Machines[m].LMID
 		}

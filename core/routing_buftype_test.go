@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -159,14 +160,14 @@ func TestExplainBufType(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		step RoutingStep
+		step result.RoutingStep
 		text string
 	}{
-		{RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", Range: "1-10:G2", Group: "G2", Candidates: 1, BufType: "FML32", EntryLine: 17},
+		{result.RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", Range: "1-10:G2", Group: "G2", Candidates: 1, BufType: "FML32", EntryLine: 17},
 			"S is routed by R, the entry at line 17 (for buffer type FML32; field ACCT): the value 5 falls in range 1-10:G2"},
-		{RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", Range: "1-10:G1", Group: "G1", Candidates: 1, EntryLine: 16},
+		{result.RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", Range: "1-10:G1", Group: "G1", Candidates: 1, EntryLine: 16},
 			"S is routed by R, the entry at line 16 (the first: the request gives no buffer type; field ACCT)"},
-		{RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", BufType: "XML", NoEntry: true},
+		{result.RoutingStep{Criterion: "R", Field: "ACCT", Value: "5", BufType: "XML", NoEntry: true},
 			"S is routed by R: its buffer type is XML, and no entry of R holds it (BUFTYPE), so the request fails with TPESYSTEM."},
 	}
 	for i, ex := range exs {

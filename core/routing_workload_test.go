@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -221,17 +222,17 @@ func TestExplainRouting(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		step  RoutingStep
+		step  result.RoutingStep
 		text  string
 		cands int
 	}{
-		{RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "5", Range: "1-10:G1", Group: "G1", Candidates: 1},
+		{result.RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "5", Range: "1-10:G1", Group: "G1", Candidates: 1},
 			"S is routed by ACCT (field ACCOUNT_ID): the value 5 falls in range 1-10:G1, so only the servers of group G1 remain (1 candidate(s)). LDBAL=N", 1},
-		{RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "15", Range: "11-20:G3", Group: "G2", Fallback: true, Candidates: 1},
+		{result.RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "15", Range: "11-20:G3", Group: "G2", Fallback: true, Candidates: 1},
 			"S is routed by ACCT (field ACCOUNT_ID): the value 15 falls in range 11-20:G3, but no server of group G3 advertises S, so the catch-all's group is used: only the servers of group G2 remain (1 candidate(s)).", 1},
-		{RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "99", Range: "*:G2", Group: "G2", Candidates: 1}, "the value 99 falls in range *:G2", 1},
-		{RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "abc", Range: "*:G2", Group: "G2", Candidates: 1}, "the value abc falls in range *:G2", 1},
-		{RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID"}, "S is routed by ACCT (field ACCOUNT_ID): the request carries no routing value, so it fails with TPESYSTEM.", 0},
+		{result.RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "99", Range: "*:G2", Group: "G2", Candidates: 1}, "the value 99 falls in range *:G2", 1},
+		{result.RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID", Value: "abc", Range: "*:G2", Group: "G2", Candidates: 1}, "the value abc falls in range *:G2", 1},
+		{result.RoutingStep{Criterion: "ACCT", Field: "ACCOUNT_ID"}, "S is routed by ACCT (field ACCOUNT_ID): the request carries no routing value, so it fails with TPESYSTEM.", 0},
 	}
 	for i, ex := range exs {
 		if ex.Routing == nil || *ex.Routing != want[i].step {

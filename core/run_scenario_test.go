@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // These tests go the whole way: UBBCONFIG text and trace CSV in a scenario
@@ -48,7 +49,7 @@ func TestRunScenarioDocument(t *testing.T) {
 	}
 	// Same bytes twice.
 	again, _ := Run(sc, RunOptions{})
-	if !bytes.Equal(EncodeResult(res), EncodeResult(again)) {
+	if !bytes.Equal(result.Encode(res), result.Encode(again)) {
 		t.Errorf("two runs of one scenario give different bytes")
 	}
 	ex, err := Explain(sc, RunOptions{}, 4, 1)

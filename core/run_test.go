@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 func TestReplicationSeed(t *testing.T) {
@@ -58,11 +59,11 @@ func TestMaxRequests(t *testing.T) {
 func TestEncodeResult(t *testing.T) {
 	m := engModel(t, twoSHM)
 	res, _ := runLog(t, engSetup(m), engRequests(t, m, "0 S site1 1"))
-	b := EncodeResult(res)
+	b := result.Encode(res)
 	if len(b) == 0 || b[len(b)-1] != '\n' || b[0] != '{' || b[1] != '\n' || b[2] != ' ' || b[3] != ' ' || b[4] != '"' {
 		t.Errorf("got %q..., want indented JSON with a final newline", b[:min(len(b), 20)])
 	}
-	if string(EncodeResult(res)) != string(b) {
+	if string(result.Encode(res)) != string(b) {
 		t.Errorf("two encodings differ")
 	}
 }

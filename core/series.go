@@ -3,6 +3,8 @@ package core
 import (
 	"cmp"
 	"slices"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // Series bins: the width is the scenario's bin_ms, or the workload's horizon
@@ -200,9 +202,9 @@ func (e *engine) finishSeries() {
 }
 
 // build turns the closed bins into the result's Series.
-func (s *series) build(e *engine) Series {
-	out := Series{BinMS: usToMS(s.binUS), StartMS: []float64{}, Queue: []NamedSeries{},
-		Util: []NamedSeries{}, Dispatch: []NamedSeries{}}
+func (s *series) build(e *engine) result.Series {
+	out := result.Series{BinMS: usToMS(s.binUS), StartMS: []float64{}, Queue: []result.NamedSeries{},
+		Util: []result.NamedSeries{}, Dispatch: []result.NamedSeries{}}
 	dur := make([]float64, s.nbins)
 	for k := 0; k < s.nbins; k++ {
 		start := int64(k) * s.binUS
@@ -225,43 +227,43 @@ func (s *series) build(e *engine) Series {
 		return v
 	}
 	all := e.opt.AllSeries
-	var sum *SeriesSummary
+	var sum *result.SeriesSummary
 	qs := keptColumns(s.qArea, s.nq, nil, all)
 	for _, j := range qs {
-		out.Queue = append(out.Queue, NamedSeries{Name: e.m.Queues[j].Name, Values: col(s.qArea, s.nq, j, true)})
+		out.Queue = append(out.Queue, result.NamedSeries{Name: e.m.Queues[j].Name, Values: col(s.qArea, s.nq, j, true)})
 	}
 	if len(qs) < s.nq {
-		sum = &SeriesSummary{Limit: seriesLimit}
+		sum = &result.SeriesSummary{Limit: seriesLimit}
 		sum.Queues = s.nq - len(qs)
-		out.Queue = append(out.Queue, NamedSeries{Name: othersName, Values: s.othersCol(s.qArea, s.nq, qs, dur, 1)})
+		out.Queue = append(out.Queue, result.NamedSeries{Name: othersName, Values: s.othersCol(s.qArea, s.nq, qs, dur, 1)})
 	}
 	ss := keptColumns(s.busy, s.ns, s.disp, all)
 	for _, j := range ss {
 		id := e.m.Servers[j].ID
-		out.Util = append(out.Util, NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
-		out.Dispatch = append(out.Dispatch, NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
+		out.Util = append(out.Util, result.NamedSeries{Name: id, Values: col(s.busy, s.ns, j, true)})
+		out.Dispatch = append(out.Dispatch, result.NamedSeries{Name: id, Values: col(s.disp, s.ns, j, false)})
 	}
 	if len(ss) < s.ns {
 		if sum == nil {
-			sum = &SeriesSummary{Limit: seriesLimit}
+			sum = &result.SeriesSummary{Limit: seriesLimit}
 		}
 		sum.Servers = s.ns - len(ss)
 		// utilization: the mean of the others'; dispatches: their sum
-		out.Util = append(out.Util, NamedSeries{Name: othersName, Values: s.othersCol(s.busy, s.ns, ss, dur, sum.Servers)})
-		out.Dispatch = append(out.Dispatch, NamedSeries{Name: othersName, Values: s.othersCol(s.disp, s.ns, ss, nil, 1)})
+		out.Util = append(out.Util, result.NamedSeries{Name: othersName, Values: s.othersCol(s.busy, s.ns, ss, dur, sum.Servers)})
+		out.Dispatch = append(out.Dispatch, result.NamedSeries{Name: othersName, Values: s.othersCol(s.disp, s.ns, ss, nil, 1)})
 	}
 	out.Summarised = sum
 	if s.failed && e.life != nil {
-		out.Failures = []NamedSeries{}
+		out.Failures = []result.NamedSeries{}
 		for k := 0; k < numFailures; k++ {
 			v := col(s.fails, numFailures, k, false)
 			if slices.ContainsFunc(v, func(x float64) bool { return x > 0 }) {
-				out.Failures = append(out.Failures, NamedSeries{Name: (reasonNoEnt + reason(k)).String(), Values: v})
+				out.Failures = append(out.Failures, result.NamedSeries{Name: (reasonNoEnt + reason(k)).String(), Values: v})
 			}
 		}
 	}
 	if s.npair > 0 {
-		out.Counters = []CounterSeries{}
+		out.Counters = []result.CounterSeries{}
 		var seen []int
 		for j := 0; j < s.npair; j++ {
 			if s.seen[j] {
@@ -279,13 +281,13 @@ func (s *series) build(e *engine) Series {
 			n := len(seen)
 			seen = topColumns(seen, peak, nil, seriesLimit)
 			if sum == nil {
-				sum = &SeriesSummary{Limit: seriesLimit}
+				sum = &result.SeriesSummary{Limit: seriesLimit}
 				out.Summarised = sum
 			}
 			sum.Counters = n - len(seen)
 		}
 		for _, j := range seen {
-			out.Counters = append(out.Counters, CounterSeries{Machine: e.m.Machines[j/s.nq].LMID,
+			out.Counters = append(out.Counters, result.CounterSeries{Machine: e.m.Machines[j/s.nq].LMID,
 				Queue: e.m.Queues[j%s.nq].Name, Values: col(s.counters, s.npair, j, false)})
 		}
 		out.ResetsMS = []float64{}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -54,18 +55,18 @@ func TestSeriesSummary(t *testing.T) {
 	if nc <= seriesLimit {
 		t.Fatalf("%d counter lines, want more than %d for the test", nc, seriesLimit)
 	}
-	if want := (SeriesSummary{Limit: seriesLimit, Queues: n - seriesLimit, Servers: n - seriesLimit, Counters: nc - seriesLimit}); s.Summarised == nil || *s.Summarised != want {
+	if want := (result.SeriesSummary{Limit: seriesLimit, Queues: n - seriesLimit, Servers: n - seriesLimit, Counters: nc - seriesLimit}); s.Summarised == nil || *s.Summarised != want {
 		t.Fatalf("summarised %+v, want %+v", s.Summarised, want)
 	}
-	for _, lines := range [][]NamedSeries{s.Queue, s.Util, s.Dispatch} {
+	for _, lines := range [][]result.NamedSeries{s.Queue, s.Util, s.Dispatch} {
 		if len(lines) != seriesLimit+1 || lines[seriesLimit].Name != othersName {
 			t.Fatalf("%d lines, the last %q; want %d and %q", len(lines), lines[len(lines)-1].Name, seriesLimit+1, othersName)
 		}
 	}
 	// everything but the series is the same
 	a, b := *sum, *all
-	a.Series, b.Series = Series{}, Series{}
-	if ea, eb := string(EncodeResult(&a)), string(EncodeResult(&b)); ea != eb {
+	a.Series, b.Series = result.Series{}, result.Series{}
+	if ea, eb := string(result.Encode(&a)), string(result.Encode(&b)); ea != eb {
 		t.Fatal("the summary changed more than the series")
 	}
 	// the kept servers are the busiest, and the same in util and dispatches
@@ -91,7 +92,7 @@ func TestSeriesSummary(t *testing.T) {
 		}
 	}
 	// the kept lines are those of AllSeries, in the same order
-	check := func(what string, got, every []NamedSeries, how string) {
+	check := func(what string, got, every []result.NamedSeries, how string) {
 		t.Helper()
 		pos := map[string]int{}
 		for k, l := range every {
@@ -135,7 +136,7 @@ func TestSeriesSummary(t *testing.T) {
 	if len(s.Counters) != seriesLimit {
 		t.Fatalf("%d counter lines, want %d", len(s.Counters), seriesLimit)
 	}
-	peak := func(c CounterSeries) float64 { return slices.Max(c.Values) }
+	peak := func(c result.CounterSeries) float64 { return slices.Max(c.Values) }
 	k, lowest, highestOut := 0, math.Inf(1), math.Inf(-1)
 	for _, c := range all.Series.Counters {
 		if k < len(s.Counters) && c.Machine == s.Counters[k].Machine && c.Queue == s.Counters[k].Queue {
@@ -151,7 +152,7 @@ func TestSeriesSummary(t *testing.T) {
 	if k != seriesLimit || highestOut > lowest {
 		t.Errorf("%d kept counters found in AllSeries' order; the highest left out peaks at %g, the lowest kept at %g", k, highestOut, lowest)
 	}
-	if !strings.Contains(string(EncodeResult(sum)), `"summarised": {`) {
+	if !strings.Contains(string(result.Encode(sum)), `"summarised": {`) {
 		t.Error("the encoded result does not say the series are summarised")
 	}
 }
@@ -169,7 +170,7 @@ func TestSeriesNoSummaryUpToLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Series.Summarised != nil || string(EncodeResult(a)) != string(EncodeResult(b)) {
+	if a.Series.Summarised != nil || string(result.Encode(a)) != string(result.Encode(b)) {
 		t.Error("a result of 32 servers differs with AllSeries, or is marked summarised")
 	}
 	if len(a.Series.Util) != seriesLimit/2 || len(a.Series.Counters) < seriesLimit/2 {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -148,7 +149,7 @@ func splitLines(s string) []string {
 
 // checkExpect matches the expected JSON against the result's JSON: every
 // expected key must be present and equal; extra result keys are ignored.
-func checkExpect(t *testing.T, want []byte, res *core.Result) {
+func checkExpect(t *testing.T, want []byte, res *result.Result) {
 	t.Helper()
 	var w any
 	if err := json.Unmarshal(want, &w); err != nil {

@@ -7,6 +7,8 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // Percentile histograms record microseconds from 1 us to histMaxUS with 3
@@ -328,12 +330,12 @@ func histHighest(i int) int64 {
 }
 
 // summary returns the distribution in milliseconds; h is a's histogram.
-func (a *summaryAcc) summary(h hist) Summary {
+func (a *summaryAcc) summary(h hist) result.Summary {
 	if a.n == 0 {
-		return Summary{}
+		return result.Summary{}
 	}
 	p := h.percentiles()
-	return Summary{
+	return result.Summary{
 		Count: a.n,
 		Mean:  roundF(float64(a.sum) / float64(a.n) / 1000),
 		P50:   usToMS(min(p[0], a.max)),
@@ -629,8 +631,8 @@ type svcAcc struct {
 // chartHistogram buckets a service's response times for charts: about 20
 // buckets of a 1-2-5 width reaching the 99th percentile, the last one
 // stretched to the maximum (at most 40 buckets).
-func chartHistogram(a *summaryAcc, hs hist) Histogram {
-	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
+func chartHistogram(a *summaryAcc, hs hist) result.Histogram {
+	h := result.Histogram{BoundsMS: []float64{}, Counts: []int64{}}
 	if a.n == 0 {
 		return h
 	}

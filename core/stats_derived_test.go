@@ -13,6 +13,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -61,18 +62,18 @@ func (a *refAcc) add(v int64) {
 	_ = a.h.RecordValue(min(v, histMaxUS))
 }
 
-func (a *refAcc) summary() Summary {
+func (a *refAcc) summary() result.Summary {
 	if a.n == 0 {
-		return Summary{}
+		return result.Summary{}
 	}
 	q := func(p float64) float64 { return usToMS(min(a.h.ValueAtQuantile(p), a.max)) }
-	return Summary{Count: a.n, Mean: roundF(float64(a.sum) / float64(a.n) / 1000),
+	return result.Summary{Count: a.n, Mean: roundF(float64(a.sum) / float64(a.n) / 1000),
 		P50: q(50), P95: q(95), P99: q(99), Max: usToMS(a.max)}
 }
 
 // chart is a service's response-time chart as the engine once built it.
-func (a *refAcc) chart() Histogram {
-	h := Histogram{BoundsMS: []float64{}, Counts: []int64{}}
+func (a *refAcc) chart() result.Histogram {
+	h := result.Histogram{BoundsMS: []float64{}, Counts: []int64{}}
 	if a.n == 0 {
 		return h
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // TestStatsHandWorked: LDBAL=N, R1 at 0 ms and R2 at 1 ms, 10 ms each, both
@@ -16,12 +18,12 @@ func TestStatsHandWorked(t *testing.T) {
 	if res.SpanMS != 20 {
 		t.Errorf("span: got %v, want 20", res.SpanMS)
 	}
-	if want := (Summary{Count: 2, Mean: 4.5, P50: 0, P95: 9, P99: 9, Max: 9}); res.WaitMS != want {
+	if want := (result.Summary{Count: 2, Mean: 4.5, P50: 0, P95: 9, P99: 9, Max: 9}); res.WaitMS != want {
 		t.Errorf("wait: got %+v, want %+v", res.WaitMS, want)
 	}
 	// p50: 10000 us lies in the histogram's 8 us wide bucket 10000..10007,
 	// reported by its highest value (3 significant digits).
-	if want := (Summary{Count: 2, Mean: 14.5, P50: 10.007, P95: 19, P99: 19, Max: 19}); res.ResponseMS != want {
+	if want := (result.Summary{Count: 2, Mean: 14.5, P50: 10.007, P95: 19, P99: 19, Max: 19}); res.ResponseMS != want {
 		t.Errorf("response: got %+v, want %+v", res.ResponseMS, want)
 	}
 	s1, s2 := res.Servers[0], res.Servers[1]
@@ -31,17 +33,17 @@ func TestStatsHandWorked(t *testing.T) {
 	if s2.Requests != 0 || s2.Utilization != 0 || s2.Chosen != 0 {
 		t.Errorf("G1/2: got %+v", s2)
 	}
-	if !reflect.DeepEqual(s1.Done, []ServiceCount{{"S", 2}}) {
+	if !reflect.DeepEqual(s1.Done, []result.ServiceCount{{Service: "S", Requests: 2}}) {
 		t.Errorf("G1/1 done: got %+v", s1.Done)
 	}
 	if q := res.Queues[0]; q.MaxLength != 1 || q.AvgLength != 0.45 || q.Enqueued != 2 {
 		t.Errorf("queue G1/1: got max %d avg %v enqueued %d, want 1, 0.45, 2", q.MaxLength, q.AvgLength, q.Enqueued)
 	}
 	// Machine utilization: the mean of G1/1 (1) and G1/2 (0), both advertise S.
-	if want := (MachineStats{LMID: "site1", Issued: 2, Served: 2, Local: 2, Utilization: 0.5}); res.Machines[0] != want {
+	if want := (result.MachineStats{LMID: "site1", Issued: 2, Served: 2, Local: 2, Utilization: 0.5}); res.Machines[0] != want {
 		t.Errorf("machine: got %+v, want %+v", res.Machines[0], want)
 	}
-	if want := (Balance{JainUtilization: 0.5, MaxOverMean: 2}); res.Balance != want {
+	if want := (result.Balance{JainUtilization: 0.5, MaxOverMean: 2}); res.Balance != want {
 		t.Errorf("balance: got %+v, want %+v", res.Balance, want)
 	}
 	// Two requests are too few to judge an offered load: no warning about it

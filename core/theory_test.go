@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // Long runs against queueing theory. Each scenario is one queue
 // with Poisson arrivals at 80% load; the mean wait must be within 6% of the
 // formula (the runs are 400 000 requests, whose standard error at this load
 // is about 2%), and utilization within 1% of the offered load.
-func theoryScenario(t *testing.T, servers int, rq, dist string, ratePerS float64) *Result {
+func theoryScenario(t *testing.T, servers int, rq, dist string, ratePerS float64) *result.Result {
 	t.Helper()
 	rqaddr := ""
 	if rq != "" {

@@ -1,17 +1,21 @@
 package core
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tuxlb/tuxlb/core/result"
+)
 
 // traceResult fills the result's trace block (what reading the trace found)
 // and, when the log observed responses, its validation: the observed
 // responses of the rows issued at or after the warm-up beside the run's for
 // the same rows (stats.validated counted those that completed).
-func (e *engine) traceResult(r *Result) {
+func (e *engine) traceResult(r *result.Result) {
 	w := e.setup.work
 	if w == nil || !w.traced {
 		return
 	}
-	r.Trace = &TraceRead{Rows: w.info.Rows, Skipped: w.info.Skipped, SkippedExamples: slices.Clone(w.info.Examples)}
+	r.Trace = &result.TraceRead{Rows: w.info.Rows, Skipped: w.info.Skipped, SkippedExamples: slices.Clone(w.info.Examples)}
 	if r.Trace.SkippedExamples == nil {
 		r.Trace.SkippedExamples = []string{}
 	}
@@ -27,7 +31,7 @@ func (e *engine) traceResult(r *Result) {
 			addValue(&all, o.us)
 		}
 	}
-	v := &Validation{Overall: validationRow("", &all, &st.vAll), Services: []ValidationRow{}}
+	v := &result.Validation{Overall: validationRow("", &all, &st.vAll), Services: []result.ValidationRow{}}
 	for s := range obs {
 		if obs[s].n > 0 {
 			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s]))
@@ -37,9 +41,9 @@ func (e *engine) traceResult(r *Result) {
 }
 
 // validationRow compares the observed responses obs with the simulated sim.
-func validationRow(service string, obs, sim *summaryAcc) ValidationRow {
+func validationRow(service string, obs, sim *summaryAcc) result.ValidationRow {
 	o, s := obs.summary(obs.hist()), sim.summary(sim.hist())
-	row := ValidationRow{Service: service, Observed: o, Simulated: s}
+	row := result.ValidationRow{Service: service, Observed: o, Simulated: s}
 	if s.Count > 0 {
 		rel := func(sim, obs float64) *float64 {
 			if obs == 0 {
@@ -48,7 +52,7 @@ func validationRow(service string, obs, sim *summaryAcc) ValidationRow {
 			x := roundF((sim - obs) / obs)
 			return &x
 		}
-		row.RelativeError = RelativeErrors{Mean: rel(s.Mean, o.Mean), P50: rel(s.P50, o.P50), P95: rel(s.P95, o.P95), P99: rel(s.P99, o.P99)}
+		row.RelativeError = result.RelativeErrors{Mean: rel(s.Mean, o.Mean), P50: rel(s.P50, o.P50), P95: rel(s.P95, o.P95), P99: rel(s.P99, o.P99)}
 	}
 	return row
 }

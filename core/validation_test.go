@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -18,7 +19,7 @@ func replayScenario(w scenario.Workload) *scenario.Scenario {
 		Workload: w}
 }
 
-func runOne(t *testing.T, w scenario.Workload, opt RunOptions) *Result {
+func runOne(t *testing.T, w scenario.Workload, opt RunOptions) *result.Result {
 	t.Helper()
 	res, err := Run(replayScenario(w), opt)
 	if err != nil {

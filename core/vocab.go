@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // vocab is the table of one vocabulary's names, indexed by its typed
@@ -92,7 +93,7 @@ type comparisonPolicy struct {
 	win                     string // the winner's note; "" is "picked by <reason>"
 	// text is the explanation's sentence, given the explanation so far and
 	// the instance the rule picked.
-	text func(ex *Explanation, chosen string) string
+	text func(ex *result.Explanation, chosen string) string
 }
 
 // The algorithms of the comparison policies.
@@ -105,19 +106,19 @@ const (
 
 // comparisonPolicies has a row for every policy but tuxedo (a test checks).
 var comparisonPolicies = map[policyKind]comparisonPolicy{
-	policyRoundRobin: {alg: algRoundRobin, text: func(ex *Explanation, chosen string) string {
+	policyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
-	policyRandom: {alg: algRandom, text: func(ex *Explanation, chosen string) string {
+	policyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
 	policyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
-		text: func(ex *Explanation, _ string) string {
+		text: func(ex *result.Explanation, _ string) string {
 			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
 		}},
-	policyP2C: {alg: algP2C, queueCost: true, text: func(ex *Explanation, chosen string) string {
+	policyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
 			ex.Service, chosen)
 	}},

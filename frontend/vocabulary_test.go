@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 var update = flag.Bool("update", false, "rewrite src/vocabulary.json from core")
@@ -18,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite src/vocabulary.json from core")
 // are the engine's own; `go test ./frontend -update` regenerates the file
 // after a value is added in core.
 func TestVocabularyIsCore(t *testing.T) {
-	doc := map[string]any{"figures": core.Figures()}
+	doc := map[string]any{"figures": result.Figures()}
 	for k, v := range core.Vocabulary() {
 		doc[k] = v
 	}

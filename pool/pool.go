@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -192,7 +193,7 @@ func withRunTime(ctx context.Context, limit time.Duration) (context.Context, con
 // stream) on the pool and puts the results side by side, as sweep.Compare does.
 // runTime, when > 0, bounds each variant's run: one that passes it stops
 // the comparison with an error naming it.
-func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Variant, opt core.RunOptions, workers int, runTime time.Duration) (*sweep.Comparison, []*core.Result, error) {
+func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Variant, opt core.RunOptions, workers int, runTime time.Duration) (*sweep.Comparison, []*result.Result, error) {
 	scs := make([]*scenario.Scenario, len(variants))
 	names := make([]string, len(variants))
 	for i, v := range variants {
@@ -202,9 +203,9 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 		}
 		scs[i], names[i] = vsc, v.Name
 	}
-	results := make([]*core.Result, len(variants))
+	results := make([]*result.Result, len(variants))
 	err := Run(ctx, workers, len(variants), nil,
-		func(ctx context.Context, i int) (*core.Result, error) {
+		func(ctx context.Context, i int) (*result.Result, error) {
 			runCtx, cancel := withRunTime(ctx, runTime)
 			defer cancel()
 			o := opt
@@ -218,7 +219,7 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 			}
 			return r, nil
 		},
-		func(i int, r *core.Result) error { results[i] = r; return nil })
+		func(i int, r *result.Result) error { results[i] = r; return nil })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -228,16 +229,16 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 // Replications runs the scenario's k replications on the pool and combines
 // them, as core.Run does for a scenario with replications. The scenario is
 // compiled once; every replication runs the one plan, reseeded.
-func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOptions, k, workers int) (*core.Result, error) {
+func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOptions, k, workers int) (*result.Result, error) {
 	co := opt
 	co.Context = ctx
 	plan, err := core.Compile(sc, co)
 	if err != nil {
 		return nil, err
 	}
-	results := make([]*core.Result, k)
+	results := make([]*result.Result, k)
 	err = Run(ctx, workers, k, nil,
-		func(ctx context.Context, i int) (*core.Result, error) {
+		func(ctx context.Context, i int) (*result.Result, error) {
 			o := opt
 			o.Context = ctx
 			if i > 0 {
@@ -245,15 +246,15 @@ func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOption
 			}
 			r, err := plan.RunReplication(i, o)
 			if err == nil && i > 0 {
-				r = core.ReplicationSummary(r) // what CombineReplications reads of it
+				r = result.ReplicationSummary(r) // what CombineReplications reads of it
 			}
 			return r, err
 		},
-		func(i int, r *core.Result) error { results[i] = r; return nil })
+		func(i int, r *result.Result) error { results[i] = r; return nil })
 	if err != nil {
 		return nil, err
 	}
-	return core.CombineReplications(results), nil
+	return result.CombineReplications(results), nil
 }
 
 func quote(s string) string { return "\"" + s + "\"" }

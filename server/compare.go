@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -32,11 +33,11 @@ type comparison struct {
 
 // comparedRun is one run of a comparison.
 type comparedRun struct {
-	ID            string        `json:"id,omitempty"` // none for a variant
-	Name          string        `json:"name"`
-	CreatedAt     string        `json:"created_at,omitempty"`
-	EngineVersion string        `json:"engine_version"`
-	Headline      core.Headline `json:"headline"`
+	ID            string          `json:"id,omitempty"` // none for a variant
+	Name          string          `json:"name"`
+	CreatedAt     string          `json:"created_at,omitempty"`
+	EngineVersion string          `json:"engine_version"`
+	Headline      result.Headline `json:"headline"`
 	// Diff is, per headline figure, this run's value minus the base's and
 	// that difference over the base's value (absent when the base is 0).
 	// The base itself has no diff.
@@ -51,13 +52,13 @@ type comparedRun struct {
 const maxCompareFigures = 20
 
 // compareFigures reads the figure parameters.
-func compareFigures(texts []string) ([]core.FigureRef, error) {
+func compareFigures(texts []string) ([]result.FigureRef, error) {
 	if len(texts) > maxCompareFigures {
 		return nil, badQuery("figure", strings.Join(texts, "&"), fmt.Sprintf("at most %d figures", maxCompareFigures))
 	}
-	var refs []core.FigureRef
+	var refs []result.FigureRef
 	for _, t := range texts {
-		ref, err := core.ParseFigure(t)
+		ref, err := result.ParseFigure(t)
 		if err != nil {
 			return nil, err
 		}
@@ -68,16 +69,16 @@ func compareFigures(texts []string) ([]core.FigureRef, error) {
 
 // figuresOf reads the asked figures of a run's result; a service or a
 // machine the result does not have is an EINVALID error naming the run.
-func figuresOf(refs []core.FigureRef, name string, r *core.Result) (map[string]float64, error) {
+func figuresOf(refs []result.FigureRef, name string, r *result.Result) (map[string]float64, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
 	out := map[string]float64{}
 	for _, ref := range refs {
 		switch {
-		case ref.Service != "" && !slices.ContainsFunc(r.Services, func(s core.ServiceStats) bool { return s.Name == ref.Service }):
+		case ref.Service != "" && !slices.ContainsFunc(r.Services, func(s result.ServiceStats) bool { return s.Name == ref.Service }):
 			return nil, diag.Errorf(diag.EINVALID, "figure %s: run %s has no service %q", ref, name, ref.Service)
-		case ref.Machine != "" && !slices.ContainsFunc(r.Machines, func(m core.MachineStats) bool { return m.LMID == ref.Machine }):
+		case ref.Machine != "" && !slices.ContainsFunc(r.Machines, func(m result.MachineStats) bool { return m.LMID == ref.Machine }):
 			return nil, diag.Errorf(diag.EINVALID, "figure %s: run %s has no machine %q", ref, name, ref.Machine)
 		}
 		out[ref.String()] = ref.Of(r)
@@ -141,7 +142,7 @@ func (s *Server) compare(c echo.Context) error {
 	ctx := c.Request().Context()
 	out := comparison{Base: ids[0]}
 	serverIdx := map[string]int{}
-	var base *core.Result
+	var base *result.Result
 	for i, id := range ids {
 		run, err := s.cfg.Store.Run(ctx, id)
 		if err != nil {
@@ -152,9 +153,9 @@ func (s *Server) compare(c echo.Context) error {
 			return err
 		}
 		run.Result, run.Scenario = nil, nil
-		pair, names := []*core.Result{res}, []string{id}
+		pair, names := []*result.Result{res}, []string{id}
 		if i > 0 {
-			pair, names = []*core.Result{base, res}, []string{ids[0], id}
+			pair, names = []*result.Result{base, res}, []string{ids[0], id}
 		} else {
 			base = res
 		}
@@ -183,9 +184,9 @@ func (s *Server) compare(c echo.Context) error {
 
 // compareResult is a stored result as a comparison reads it: the parts that
 // grow with the run's length (series, queues, lifecycle) and replications
-// are skipped, unread into memory; the rest is core.Result's.
+// are skipped, unread into memory; the rest is result.Result's.
 type compareResult struct {
-	core.Result
+	result.Result
 	Series       skipJSON `json:"series"`
 	Queues       skipJSON `json:"queues"`
 	Lifecycle    skipJSON `json:"lifecycle"`
@@ -198,7 +199,7 @@ type skipJSON struct{}
 func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // decodeForCompare decodes run's result for a comparison.
-func decodeForCompare(run *core.StoredRun) (*core.Result, error) {
+func decodeForCompare(run *core.StoredRun) (*result.Result, error) {
 	var res compareResult
 	if err := json.Unmarshal(run.Result, &res); err != nil {
 		return nil, fmt.Errorf("run %s: stored result: %w", run.ID, err)
@@ -207,12 +208,12 @@ func decodeForCompare(run *core.StoredRun) (*core.Result, error) {
 }
 
 // runResult reads a stored run and decodes its result.
-func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *core.Result, error) {
+func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *result.Result, error) {
 	run, err := s.cfg.Store.Run(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	var res core.Result
+	var res result.Result
 	if err := json.Unmarshal(run.Result, &res); err != nil {
 		return nil, nil, fmt.Errorf("run %s: stored result: %w", id, err)
 	}
@@ -223,7 +224,7 @@ func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *co
 // and seed options) under each variant, within the server's run limits, and
 // compares the results with the stored run. Variant runs are not stored;
 // their entries have no id, and their name is the variant's text.
-func (s *Server) compareVariants(c echo.Context, texts []string, refs []core.FigureRef) error {
+func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.FigureRef) error {
 	param := c.QueryParam("runs")
 	if strings.Contains(param, ",") || param == "" {
 		return badQuery("runs", param, "exactly one run id when variants are given (its scenario is re-run under each variant)")
@@ -258,7 +259,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []core.Fig
 	if seed, err := strconv.ParseUint(run.Seed, 10, 64); err == nil {
 		opt.Seed = &seed
 	}
-	names, results := []string{run.ID}, []*core.Result{base}
+	names, results := []string{run.ID}, []*result.Result{base}
 	for _, v := range variants {
 		vsc, err := sweep.ApplyVariant(sc, v)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // GET /runs/{id}/explain recomputes the explanations of a stored run from
@@ -20,8 +21,8 @@ func TestExplainStoredRun(t *testing.T) {
 		t.Fatalf("status %d: %s", rec.Code, rec.Body.String())
 	}
 	var got struct {
-		ID           string             `json:"id"`
-		Explanations []core.Explanation `json:"explanations"`
+		ID           string               `json:"id"`
+		Explanations []result.Explanation `json:"explanations"`
 	}
 	decode(t, rec, &got)
 	sc, err := core.ParseScenario([]byte(scenario))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -109,7 +110,7 @@ func TestStalledBodyCut(t *testing.T) {
 func TestStallTimeoutEndsWithTheBody(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.BodyStallTimeout, c.BodyTimeout = 200*time.Millisecond, time.Hour
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			select {
 			case <-time.After(time.Second):
 			case <-opt.Context.Done():

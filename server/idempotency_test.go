@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/storage"
 )
@@ -16,7 +17,7 @@ import (
 // countingRuns counts the runs the server starts.
 func countingRuns(n *atomic.Int64) func(*Config) {
 	return func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			n.Add(1)
 			return core.Run(sc, opt)
 		}

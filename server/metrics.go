@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/result"
+
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -71,7 +73,7 @@ func newMetrics() *metrics {
 }
 
 // ranRun records one run's simulation: how long it took and how it ended.
-func (m *metrics) ranRun(d time.Duration, res *core.Result, err error, runCtx context.Context) {
+func (m *metrics) ranRun(d time.Duration, res *result.Result, err error, runCtx context.Context) {
 	m.runDuration.Observe(d.Seconds())
 	switch {
 	case err == nil:

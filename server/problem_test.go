@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -145,7 +146,7 @@ func TestWorkloadOverLimit(t *testing.T) {
 func TestRunTimeLimit(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 1 // nanosecond: the deadline has passed when the run starts
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
 			return nil, diag.Errorf(diag.ECANCELED, "run stopped: %v", opt.Context.Err())
 		}
@@ -161,7 +162,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	started := make(chan struct{})
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			started <- struct{}{}
 			<-release
 			return nil, diag.Errorf(diag.EINVALID, "released")
@@ -185,7 +186,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 
 func TestPanicIsRecovered(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) { panic("boom") }
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) { panic("boom") }
 	})
 	rec := h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t), "X-Request-ID", "req-42")
 	p := wantProblem(t, rec, "/api/v1/runs", 500, "internal")
@@ -202,7 +203,7 @@ func TestPanicIsRecovered(t *testing.T) {
 
 func TestCanceledByClient(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
 			return nil, diag.Errorf(diag.ECANCELED, "run stopped")
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -104,7 +105,7 @@ func TestClientGoneStopsRun(t *testing.T) {
 func TestRunTimeLimitCoversStoring(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 300 * time.Millisecond
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
 			return core.Run(sc, core.RunOptions{})
 		}
@@ -211,7 +212,7 @@ func TestCompareTakesRunSlot(t *testing.T) {
 	hold := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			if hold {
 				started <- struct{}{}
 				<-release
@@ -242,7 +243,7 @@ func TestCompareVariantsWithinRunTime(t *testing.T) {
 	slow := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 400 * time.Millisecond
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error) {
+		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
 			if slow {
 				time.Sleep(250 * time.Millisecond)
 			}

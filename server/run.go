@@ -18,6 +18,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -26,7 +27,7 @@ import (
 const retryAfterSeconds = 2
 
 // encodeResult gives the bytes of a result exactly as `tuxlb run` prints them.
-var encodeResult = core.EncodeResult
+var encodeResult = result.Encode
 
 // newRunID returns a fresh random run id (128 bits, base64url).
 func newRunID() string {
@@ -87,7 +88,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	run := &core.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
 		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: encodeResult(res),
-		Headline: core.HeadlineOf(res), HasDispatch: x.keep,
+		Headline: result.HeadlineOf(res), HasDispatch: x.keep,
 	}
 	if opt.Seed != nil {
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
@@ -308,7 +309,7 @@ func (s *Server) getRun(c echo.Context) error {
 	if all {
 		var cut struct {
 			Series struct {
-				Summarised *core.SeriesSummary `json:"summarised"`
+				Summarised *result.SeriesSummary `json:"summarised"`
 			} `json:"series"`
 		}
 		if json.Unmarshal(run.Result, &cut) == nil && cut.Series.Summarised != nil {

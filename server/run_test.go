@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -80,7 +81,7 @@ func TestGetRun(t *testing.T) {
 		Options       map[string]any  `json:"options"`
 		Scenario      json.RawMessage `json:"scenario"`
 		Result        json.RawMessage `json:"result"`
-		Headline      core.Headline   `json:"headline"`
+		Headline      result.Headline `json:"headline"`
 	}
 	decode(t, rec, &got)
 	canonical, _ := Canonical([]byte(scenario))
@@ -96,7 +97,7 @@ func TestGetRun(t *testing.T) {
 	if fmt.Sprint(got.Options) != "map[policy:round_robin seed:4]" {
 		t.Errorf("options got %v, want policy round_robin and seed 4", got.Options)
 	}
-	var res core.Result
+	var res result.Result
 	json.Unmarshal(got.Result, &res)
 	if got.Headline.Issued != res.Requests.Issued || got.Headline.WaitP99MS != res.WaitMS.P99 || res.Requests.Issued == 0 {
 		t.Errorf("headline %+v does not match the result's requests %+v", got.Headline, res.Requests)
@@ -231,7 +232,7 @@ func TestCompare(t *testing.T) {
 	}
 	var got comparison
 	decode(t, rec, &got)
-	var ra, rb core.Result
+	var ra, rb result.Result
 	json.Unmarshal(a.Result, &ra)
 	json.Unmarshal(b.Result, &rb)
 	if got.Base != a.ID || len(got.Runs) != 2 || got.Runs[0].ID != a.ID || got.Runs[1].ID != b.ID {
@@ -264,7 +265,7 @@ func TestRunListSaturatedMachines(t *testing.T) {
 	}
 	id := h.postRun("", string(data)).ID
 	var one struct {
-		Headline core.Headline `json:"headline"`
+		Headline result.Headline `json:"headline"`
 	}
 	decode(t, h.do(http.MethodGet, "/api/v1/runs/"+id, "", ""), &one)
 	var list struct {
@@ -383,9 +384,9 @@ func TestCompareLargeRunsOneAtATime(t *testing.T) {
 	scenario := scenarioJSON(t)
 	small := []createdRun{h.postRun("", scenario), h.postRun("?policy=round_robin", scenario)}
 	var ids []string
-	var full []*core.Result
+	var full []*result.Result
 	for i := range 10 {
-		var res core.Result
+		var res result.Result
 		if err := json.Unmarshal(small[i%2].Result, &res); err != nil {
 			t.Fatal(err)
 		}
@@ -394,7 +395,7 @@ func TestCompareLargeRunsOneAtATime(t *testing.T) {
 			for b := range values {
 				values[b] = float64((b*7+k+i)%1000) / 1000
 			}
-			res.Series.Util = append(res.Series.Util, core.NamedSeries{Name: fmt.Sprintf("S%d", k), Values: values})
+			res.Series.Util = append(res.Series.Util, result.NamedSeries{Name: fmt.Sprintf("S%d", k), Values: values})
 		}
 		body, err := json.Marshal(&res)
 		if err != nil {

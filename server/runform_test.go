@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -97,7 +98,7 @@ func TestRunFormEqualsEmbedded(t *testing.T) {
 	rec = h.do(http.MethodGet, "/api/v1/runs/"+got.ID, "", "")
 	var stored struct {
 		Scenario scenario.Scenario `json:"scenario"`
-		Headline core.Headline     `json:"headline"`
+		Headline result.Headline   `json:"headline"`
 	}
 	decode(t, rec, &stored)
 	if stored.Scenario.Workload.TraceCSV != formTrace || stored.Scenario.UBBConfig != formUBB {

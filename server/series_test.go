@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // manyServersScenario is a scenario of 80 instances with a queue each: more
@@ -36,7 +37,7 @@ func TestRunSeriesParam(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := bytes.TrimRight(core.EncodeResult(res), "\n"); !bytes.Equal(run.Result, want) {
+		if want := bytes.TrimRight(result.Encode(res), "\n"); !bytes.Equal(run.Result, want) {
 			t.Errorf("series=all %v: the result is not core.Run's with AllSeries %v", all, all)
 		}
 		get := h.do(http.MethodGet, "/api/v1/runs/"+run.ID+"?series=all", "", "")

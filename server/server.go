@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/result"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -115,7 +117,7 @@ type Config struct {
 	BodyStallTimeout, BodyTimeout time.Duration
 	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
 	// open or to make it panic.
-	Run func(sc *scenario.Scenario, opt core.RunOptions) (*core.Result, error)
+	Run func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error)
 }
 
 // Server is the HTTP handler of the API and the playground.

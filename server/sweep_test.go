@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -276,7 +277,7 @@ func TestCompareVariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := cmp.Runs[1].Headline, core.HeadlineOf(res); got != want {
+	if got, want := cmp.Runs[1].Headline, result.HeadlineOf(res); got != want {
 		t.Errorf("policy=jsq headline %+v, want %+v", got, want)
 	}
 	for _, tt := range []struct{ query, field string }{

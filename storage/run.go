@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/result"
+
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 )
@@ -161,17 +163,17 @@ func insertDispatch(ctx context.Context, tx *sql.Tx, id string, gz []byte) error
 	return nil
 }
 
-// headlineJSON is the runs row's headline column of r: its core.Headline as
+// headlineJSON is the runs row's headline column of r: its result.Headline as
 // JSON.
 func headlineJSON(r *core.StoredRun) (string, error) {
 	b, err := json.Marshal(r.Headline)
 	return string(b), err
 }
 
-// headlineCol scans a runs row's headline column into a core.Headline, as
+// headlineCol scans a runs row's headline column into a result.Headline, as
 // it was written (a row converted from the columns of before has no
 // network_share: Headline.Derive fills it in).
-type headlineCol struct{ h *core.Headline }
+type headlineCol struct{ h *result.Headline }
 
 // Scan reads the column's JSON text.
 func (c headlineCol) Scan(src any) error {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
 
@@ -79,7 +80,7 @@ func sampleRun(i int, dispatch bool) *core.StoredRun {
 		Name:          fmt.Sprintf("s%d", i),
 		EngineVersion: "0.1.0",
 		Result:        []byte(fmt.Sprintf(`{"requests":{"issued":%d}}`, i)),
-		Headline: core.Headline{Issued: int64(i), Completed: int64(i), WaitP99MS: 1.5, Jain: 0.25, NetworkSent: 3,
+		Headline: result.Headline{Issued: int64(i), Completed: int64(i), WaitP99MS: 1.5, Jain: 0.25, NetworkSent: 3,
 			SaturatedMachines: i % 3},
 		HasDispatch: dispatch,
 	}

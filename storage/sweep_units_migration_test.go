@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -122,7 +122,7 @@ func TestHeadlineMigration(t *testing.T) {
 
 		st = connect(t, target)
 		defer st.Close()
-		want := core.Headline{Issued: 5, Completed: 4, Failed: 1, WaitMeanMS: 0.5, WaitP95MS: 1.25, WaitP99MS: 2,
+		want := result.Headline{Issued: 5, Completed: 4, Failed: 1, WaitMeanMS: 0.5, WaitP95MS: 1.25, WaitP99MS: 2,
 			ResponseMeanMS: 3.5, ResponseP95MS: 7, ResponseP99MS: 9.125, MaxUtilization: 0.75, Jain: 0.9, NetworkSent: 2}
 		for id, sat := range map[int]int{1: 0, 2: 2} {
 			r, err := st.Run(ctx, sampleRun(id, false).ID)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -137,7 +138,7 @@ func run(scenario string, o options) string {
 	if o.Dispatch {
 		lastDispatch = log.Bytes()
 	}
-	return answerJSON(runAnswer{Result: string(core.EncodeResult(res))})
+	return answerJSON(runAnswer{Result: string(result.Encode(res))})
 }
 
 // scenarioWith reads a scenario and applies a compare variant to it, the same
@@ -169,7 +170,7 @@ func explain(scenario string, first, count int64, o options) string {
 		return errorJSON(err)
 	}
 	if ex == nil {
-		ex = []core.Explanation{}
+		ex = []result.Explanation{}
 	}
 	return answerJSON(map[string]any{"explanations": ex})
 }

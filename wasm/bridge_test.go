@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/pool"
@@ -145,10 +146,10 @@ func TestRunGivesTheCoreBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := string(core.EncodeResult(res))
+	want := string(result.Encode(res))
 	got := runAnswerOf(t, run(text, options{Dispatch: true}))
 	if got.Result != want {
-		t.Errorf("result differs from core.EncodeResult: got %d bytes, want %d", len(got.Result), len(want))
+		t.Errorf("result differs from result.Encode: got %d bytes, want %d", len(got.Result), len(want))
 	}
 	log := takeDispatch()
 	header := "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason\n"
@@ -206,7 +207,7 @@ func TestRunVariant(t *testing.T) {
 				}
 				return
 			}
-			var r core.Result
+			var r result.Result
 			if err := json.Unmarshal([]byte(runAnswerOf(t, answer).Result), &r); err != nil {
 				t.Fatal(err)
 			}
@@ -244,7 +245,7 @@ func TestValidateDiagnostics(t *testing.T) {
 
 func TestExplainRange(t *testing.T) {
 	var a struct {
-		Explanations []core.Explanation `json:"explanations"`
+		Explanations []result.Explanation `json:"explanations"`
 	}
 	answer := explain(example(t, "shm-ldbal-n.json"), 5, 3, options{})
 	if err := json.Unmarshal([]byte(answer), &a); err != nil {

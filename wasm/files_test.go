@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 const bridgeUBB = `*RESOURCES
@@ -47,7 +48,7 @@ func TestFilesFitsANewConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Result != string(core.EncodeResult(res)) || ans.Result == "" {
+	if ans.Result != string(result.Encode(res)) || ans.Result == "" {
 		t.Errorf("the bridge's run differs from core.Run")
 	}
 	// adapt alone says the same.

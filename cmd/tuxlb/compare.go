@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
@@ -180,7 +181,7 @@ func printComparison(w io.Writer, cmp *sweep.Comparison) {
 		fmt.Fprintf(tw, "%s\t", v.Name)
 	}
 	fmt.Fprintln(tw)
-	figures := make([][]core.Figure, len(cmp.Variants))
+	figures := make([][]result.Figure, len(cmp.Variants))
 	for j := range cmp.Variants {
 		figures[j] = cmp.Variants[j].Headline.Figures()
 	}

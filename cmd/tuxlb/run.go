@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
@@ -167,7 +168,7 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 	}
 	bar := newProgressBar(stderr, !f.noProgress)
 	opt.Progress = bar.update
-	var res *core.Result
+	var res *result.Result
 	var err error
 	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
 		res, err = pool.Replications(opt.Context, sc, opt, sc.Replications, f.jobs) // replication 0 draws the bar
@@ -200,7 +201,7 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 	case "summary":
 		err = writeSummary(stdout, res)
 	default:
-		_, err = stdout.Write(core.EncodeResult(res))
+		_, err = stdout.Write(result.Encode(res))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
@@ -212,7 +213,7 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 // runExplain prints the explanations of the requests --explain names.
 func runExplain(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	seqs := f.seqs
-	var out []core.Explanation
+	var out []result.Explanation
 	plan, err := core.Compile(sc, opt) // once: each range is a run of the same plan
 	if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
@@ -310,7 +311,7 @@ func wrapWords(text string, width int) []string {
 
 // writeExplanation prints one explanation: a heading, the reasoning wrapped
 // to explainWidth, and the table of candidates.
-func writeExplanation(w io.Writer, ex core.Explanation) {
+func writeExplanation(w io.Writer, ex result.Explanation) {
 	fmt.Fprintf(w, "Request %s (#%d): %s from %s at %s ms, policy %s (%s)\n", ex.ID, ex.Seq, ex.Service, ex.Origin,
 		strconv.FormatFloat(float64(ex.IssueUS)/1000, 'f', -1, 64), ex.Policy, ex.Algorithm)
 	for _, line := range wrapWords(ex.Text, explainWidth-2) {

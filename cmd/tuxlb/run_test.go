@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 func TestRunBadFlagsExit2(t *testing.T) {
@@ -137,11 +138,11 @@ func TestRunEndToEnd(t *testing.T) {
 	if code := Main([]string{"run", path, "--dispatch", logPath}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var res core.Result
+	var res result.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil || res.Requests.Completed != 2 {
 		t.Fatalf("result: %v, %+v", err, res.Requests)
 	}
-	if !bytes.Equal(out.Bytes(), core.EncodeResult(&res)) {
+	if !bytes.Equal(out.Bytes(), result.Encode(&res)) {
 		t.Errorf("stdout is not EncodeResult's bytes")
 	}
 	log, _ := os.ReadFile(logPath)
@@ -205,7 +206,7 @@ func TestRunSeriesAll(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(out.Bytes(), core.EncodeResult(res)) {
+		if !bytes.Equal(out.Bytes(), result.Encode(res)) {
 			t.Errorf("%v: stdout is not the result with AllSeries %v", c.args, c.all)
 		}
 		if len(res.Series.Util) != c.lines {

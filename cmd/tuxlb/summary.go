@@ -7,13 +7,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // writeSummary prints a result for a terminal: warnings first, then the
 // headline figures, then per machine its utilization, the requests it served
 // and what it sent and received across the network.
-func writeSummary(w io.Writer, r *core.Result) error {
+func writeSummary(w io.Writer, r *result.Result) error {
 	var b strings.Builder
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", warn)
@@ -30,13 +30,13 @@ func writeSummary(w io.Writer, r *core.Result) error {
 	}
 	fmt.Fprintf(&b, "%s, LDBAL %s, policy %s, seed %d: %s ms simulated (engine %s)\n\n",
 		r.Model, ldbal, r.Policy, r.Seed, num(r.SpanMS), r.EngineVersion)
-	h := core.HeadlineOf(r)
+	h := result.HeadlineOf(r)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.DiscardEmptyColumns)
 	fmt.Fprintf(tw, "requests\tissued %d\tcompleted %d\tfailed %d%s\ttimed out %d\t\n",
 		h.Issued, h.Completed, h.Failed, failedDetail(r.Requests.Failed), h.TimedOut)
 	for _, row := range []struct {
 		name string
-		s    core.Summary
+		s    result.Summary
 	}{{"wait ms", r.WaitMS}, {"response ms", r.ResponseMS}} {
 		fmt.Fprintf(tw, "%s\tmean %s\tp50 %s\tp95 %s\tp99 %s\tmax %s\t\n", row.name,
 			num(row.s.Mean), num(row.s.P50), num(row.s.P95), num(row.s.P99), num(row.s.Max))

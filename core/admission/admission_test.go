@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -92,7 +93,7 @@ func TestCostCoversRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			enc := core.EncodeResult(res)
+			enc := result.Encode(res)
 			live1, total1 := heapNow()
 			runtime.KeepAlive(p)
 			runtime.KeepAlive(res)
@@ -149,7 +150,7 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	size := int64(len(core.EncodeResult(one)))
+	size := int64(len(result.Encode(one)))
 	one = nil
 	// The peak of HeapAlloc counts garbage not yet collected too; on a busy
 	// machine the collector falls behind and that can pass the limit by
@@ -207,7 +208,7 @@ func TestAllSeriesCostCoversRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := core.EncodeResult(res)
+		b := result.Encode(res)
 		live1, _ := heapNow()
 		runtime.KeepAlive(res)
 		return int64(live1-live0) + int64(len(b)), len(b)

@@ -10,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/fit"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -37,7 +38,7 @@ type FitReport struct {
 	Services  map[string]*ServiceReport `json:"services"`
 	Arrivals  Arrivals                  `json:"arrivals"`
 	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
-	Trace     *core.TraceRead           `json:"trace,omitempty"` // the rows read and skipped, from a trace
+	Trace     *result.TraceRead         `json:"trace,omitempty"` // the rows read and skipped, from a trace
 	Warnings  []string                  `json:"warnings,omitempty"`
 }
 
@@ -223,7 +224,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
-	rep.Trace = &core.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)}
+	rep.Trace = &result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)}
 	if rep.Trace.SkippedExamples == nil {
 		rep.Trace.SkippedExamples = []string{}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -77,10 +78,10 @@ type ReplicatedComparison struct {
 
 // ReplicatedVariant is one column of a replicated comparison.
 type ReplicatedVariant struct {
-	Name         string                 `json:"name"`
-	Replications int                    `json:"replications"`
-	Figures      map[string]core.MeanCI `json:"figures"`
-	Diff         map[string]SigDiff     `json:"diff,omitempty"` // against the baseline; absent for it
+	Name         string                   `json:"name"`
+	Replications int                      `json:"replications"`
+	Figures      map[string]result.MeanCI `json:"figures"`
+	Diff         map[string]SigDiff       `json:"diff,omitempty"` // against the baseline; absent for it
 }
 
 // SigDiff is a figure's difference of means against the baseline, relative
@@ -128,7 +129,7 @@ func ReplicatedCompare(res *Result) *ReplicatedComparison {
 // when |m1 − m0| > t(ν) × √(v0 + v1), ν the Welch–Satterthwaite degrees of
 // freedom (v0 + v1)² / (v0²/(n0−1) + v1²/(n1−1)), rounded down (the larger,
 // more cautious, quantile). With no spread on either side, any difference is.
-func welchSignificant(a core.MeanCI, n0 int, b core.MeanCI, n1 int) bool {
+func welchSignificant(a result.MeanCI, n0 int, b result.MeanCI, n1 int) bool {
 	v0 := math.Pow(a.HalfWidth/ci.T975(n0-1), 2)
 	v1 := math.Pow(b.HalfWidth/ci.T975(n1-1), 2)
 	diff := math.Abs(b.Mean - a.Mean)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // TestWelch: two samples of 5 with sd 1 each. By hand: s²/n = 1/5 = 0.2 on
@@ -16,18 +17,18 @@ import (
 // 1.458443.
 func TestWelch(t *testing.T) {
 	half := math.Round(ci.T975(4)*1/math.Sqrt(5)*1e6) / 1e6
-	a := core.MeanCI{Mean: 10, HalfWidth: half}
+	a := result.MeanCI{Mean: 10, HalfWidth: half}
 	for _, c := range []struct {
 		mean float64
 		want bool
 	}{{12, true}, {11.47, true}, {11.44, false}, {10, false}, {8.5, true}} {
-		b := core.MeanCI{Mean: c.mean, HalfWidth: half}
+		b := result.MeanCI{Mean: c.mean, HalfWidth: half}
 		if got := welchSignificant(a, 5, b, 5); got != c.want {
 			t.Errorf("10 vs %v: significant %v, want %v", c.mean, got, c.want)
 		}
 	}
-	zero := core.MeanCI{Mean: 3}
-	if !welchSignificant(zero, 3, core.MeanCI{Mean: 4}, 3) || welchSignificant(zero, 3, zero, 3) {
+	zero := result.MeanCI{Mean: 3}
+	if !welchSignificant(zero, 3, result.MeanCI{Mean: 4}, 3) || welchSignificant(zero, 3, zero, 3) {
 		t.Error("no spread: any difference is significant, none is not")
 	}
 }
@@ -57,7 +58,7 @@ func TestReplicatedCompare(t *testing.T) {
 	if len(c.Variants) != 2 || c.Variants[0].Diff != nil || c.Variants[1].Diff == nil || c.Test != SignificanceTest {
 		t.Fatalf("%+v", c)
 	}
-	ref, _ := core.ParseFigure("response_p99_ms[BALANCE]")
+	ref, _ := result.ParseFigure("response_p99_ms[BALANCE]")
 	for i, v := range vs {
 		vsc, err := ApplyVariant(sc, v)
 		if err != nil {

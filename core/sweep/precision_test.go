@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -52,7 +53,7 @@ func TestPrecision(t *testing.T) {
 		}
 		// The runs themselves, by hand: the target at each replication's seed.
 		var xs []float64
-		ref, _ := core.ParseFigure(res.Target)
+		ref, _ := result.ParseFigure(res.Target)
 		plan := sw.points[p.Index].plan
 		for i := 0; i < n; i++ {
 			r, err := plan.Reseed(plan.ReplicationSeed(i)).Run(core.RunOptions{})

@@ -15,6 +15,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/internal/csvx"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // Objective is a target for one figure: `response_p99_ms<=200`,
@@ -22,14 +23,14 @@ import (
 // it when the figure's mean over the replications does.
 type Objective struct {
 	Text   string
-	Figure string // the figure's canonical name ([core.FigureRef.String])
-	Ref    core.FigureRef
+	Figure string // the figure's canonical name ([result.FigureRef.String])
+	Ref    result.FigureRef
 	AtMost bool // <= (else >=)
 	Limit  float64
 }
 
 // ParseObjective reads `FIGURE<=X` or `FIGURE>=X`; FIGURE is any figure of
-// the figures table ([core.ParseFigure]), old names included.
+// the figures table ([result.ParseFigure]), old names included.
 func ParseObjective(text string) (*Objective, error) {
 	o := &Objective{Text: strings.TrimSpace(text)}
 	var lim string
@@ -40,7 +41,7 @@ func ParseObjective(text string) (*Objective, error) {
 		return nil, diag.Errorf(diag.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
 	}
 	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
-	ref, err := core.ParseFigure(o.Figure)
+	ref, err := result.ParseFigure(o.Figure)
 	if err != nil {
 		return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", text, err)
 	}
@@ -68,7 +69,7 @@ func (o *Objective) Meets(v float64) bool {
 
 // meets reports whether figures meet the objective (a missing failed.REASON
 // counts as 0).
-func (o *Objective) meets(figures map[string]core.MeanCI) bool {
+func (o *Objective) meets(figures map[string]result.MeanCI) bool {
 	return o.Meets(figures[o.Figure].Mean)
 }
 
@@ -108,9 +109,9 @@ type Point struct {
 	Values map[string]any `json:"values"`
 	// Replications is how many runs the figures are over (with a
 	// precision, as many as it took).
-	Replications int                    `json:"replications"`
-	Figures      map[string]core.MeanCI `json:"figures"`
-	Meets        *bool                  `json:"meets,omitempty"`
+	Replications int                      `json:"replications"`
+	Figures      map[string]result.MeanCI `json:"figures"`
+	Meets        *bool                    `json:"meets,omitempty"`
 	order        []string
 }
 
@@ -322,7 +323,7 @@ func (k *sweepKey) jsonValue(v string) any {
 
 // reducePoint computes point p's figures from its samples (in replication order).
 func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
-	pt := &Point{Index: p, Values: s.pointValues(p), Replications: len(samples), Figures: map[string]core.MeanCI{}}
+	pt := &Point{Index: p, Values: s.pointValues(p), Replications: len(samples), Figures: map[string]result.MeanCI{}}
 	pt.order = s.figureOrder(samples)
 	xs := make([]float64, len(samples))
 	for _, name := range pt.order {
@@ -330,7 +331,7 @@ func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 			xs[i] = smp.Figures[name]
 		}
 		mean, half := ci.Mean95(xs)
-		pt.Figures[name] = core.MeanCI{Mean: mean, HalfWidth: half}
+		pt.Figures[name] = result.MeanCI{Mean: mean, HalfWidth: half}
 	}
 	if s.Objective != nil {
 		m := s.Objective.meets(pt.Figures)
@@ -340,7 +341,7 @@ func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 }
 
 // figureOrderOf orders restored figures as figureOrder does.
-func (s *Sweep) figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []string {
+func (s *Sweep) figureOrderOf(figures map[string]result.MeanCI, m *core.Model) []string {
 	out := slices.Clone(fixedFigures)
 	out = appendNew(out, s.extraNames()...)
 	var reasons []string
@@ -360,7 +361,7 @@ func (s *Sweep) figureOrderOf(figures map[string]core.MeanCI, m *core.Model) []s
 }
 
 // Encode is the one JSON encoding of a sweep result: indented (2
-// spaces) with a newline, like [core.EncodeResult].
+// spaces) with a newline, like [result.Encode].
 func Encode(r *Result) []byte {
 	b, err := json.MarshalIndent(r, "", "  ")
 	if err != nil {
@@ -446,7 +447,7 @@ func writeCSVRow(b *bytes.Buffer, cells []string) {
 func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // tableFigures are the figures the table shows.
-var tableFigures = figureNames(func(f core.FigureDef) bool { return f.Table })
+var tableFigures = figureNames(func(f result.FigureDef) bool { return f.Table })
 
 // EncodeTable writes the result as an aligned text table: the keys, the
 // main figures as mean ± ci95, and whether the point meets the objective;

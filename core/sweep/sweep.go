@@ -17,6 +17,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -65,7 +66,7 @@ type Sweep struct {
 	Objective *Objective
 	// Extra are the figures reported beside the fixed ones: the objective's
 	// and those of Spec.Figures, each once.
-	Extra  []core.FigureRef
+	Extra  []result.FigureRef
 	points []gridPoint // grid order: the first key varies fastest
 }
 
@@ -184,7 +185,7 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 		s.Target = s.Objective.Figure
 	}
 	for _, text := range spec.Figures {
-		ref, err := core.ParseFigure(text)
+		ref, err := result.ParseFigure(text)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +198,7 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 }
 
 // addExtra adds a figure to report unless it is a fixed one or already there.
-func (s *Sweep) addExtra(ref core.FigureRef) {
+func (s *Sweep) addExtra(ref result.FigureRef) {
 	name := ref.String()
 	if slices.Contains(fixedFigures, name) || slices.Contains(s.extraNames(), name) {
 		return
@@ -334,13 +335,13 @@ type Sample struct {
 
 // fixedFigures are the fixed figures of a sweep point, in output order: the
 // figures table's swept figures ([core.SweptFigures]).
-var fixedFigures = figureNames(func(f core.FigureDef) bool { return f.Swept && slices.Contains(f.Scopes, "run") })
+var fixedFigures = figureNames(func(f result.FigureDef) bool { return f.Swept && slices.Contains(f.Scopes, "run") })
 
 // figureNames are the names of the figures table's figures that keep says
 // to keep, in the table's order.
-func figureNames(keep func(core.FigureDef) bool) []string {
+func figureNames(keep func(result.FigureDef) bool) []string {
 	var out []string
-	for _, f := range core.Figures() {
+	for _, f := range result.Figures() {
 		if keep(f) {
 			out = append(out, f.Name)
 		}
@@ -352,10 +353,10 @@ func figureNames(keep func(core.FigureDef) bool) []string {
 // the extra ones (the objective's, those asked for by name), failed.REASON
 // per failure reason, utilization_mean[machine:LMID] per machine that has
 // servers.
-func sampleOf(r *core.Result, extra []core.FigureRef) *Sample {
+func sampleOf(r *result.Result, extra []result.FigureRef) *Sample {
 	f := map[string]float64{}
 	for _, name := range fixedFigures {
-		ref, _ := core.ParseFigure(name)
+		ref, _ := result.ParseFigure(name)
 		f[name] = ref.Of(r)
 	}
 	for _, ref := range extra {
@@ -368,7 +369,7 @@ func sampleOf(r *core.Result, extra []core.FigureRef) *Sample {
 	for _, m := range r.Machines {
 		for i := range r.Servers {
 			if r.Servers[i].LMID == m.LMID {
-				ref := core.FigureRef{Def: machineMean, Machine: m.LMID}
+				ref := result.FigureRef{Def: machineMean, Machine: m.LMID}
 				f[ref.String()] = ref.Of(r)
 				s.Machines = append(s.Machines, m.LMID)
 				break
@@ -379,8 +380,8 @@ func sampleOf(r *core.Result, extra []core.FigureRef) *Sample {
 }
 
 // machineMean is the per-machine figure every sweep point reports.
-var machineMean = func() *core.FigureDef {
-	ref, err := core.ParseFigure("utilization_mean[machine:M]")
+var machineMean = func() *result.FigureDef {
+	ref, err := result.ParseFigure("utilization_mean[machine:M]")
 	if err != nil {
 		panic(err)
 	}
@@ -389,7 +390,7 @@ var machineMean = func() *core.FigureDef {
 
 // machineFigure is the per-machine figure's name for a machine.
 func machineFigure(lmid string) string {
-	return core.FigureRef{Def: machineMean, Machine: lmid}.String()
+	return result.FigureRef{Def: machineMean, Machine: lmid}.String()
 }
 
 // figureOrder is the output order of the figures of samples: the fixed ones,

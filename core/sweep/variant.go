@@ -10,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -25,7 +26,7 @@ type Comparison struct {
 // ComparedVariant is one column of a comparison.
 type ComparedVariant struct {
 	Name     string          `json:"name"`
-	Headline core.Headline   `json:"headline"`
+	Headline result.Headline `json:"headline"`
 	Diff     map[string]Diff `json:"diff,omitempty"` // against the baseline; absent for the baseline
 }
 
@@ -44,12 +45,12 @@ type ComparedServer struct {
 }
 
 // CompareResults puts results side by side; names label them.
-func CompareResults(names []string, results []*core.Result) *Comparison {
+func CompareResults(names []string, results []*result.Result) *Comparison {
 	c := &Comparison{}
-	var base core.Headline
+	var base result.Headline
 	serverIdx := map[string]int{}
 	for i, r := range results {
-		v := ComparedVariant{Name: names[i], Headline: core.HeadlineOf(r)}
+		v := ComparedVariant{Name: names[i], Headline: result.HeadlineOf(r)}
 		if i == 0 {
 			base = v.Headline
 		} else {
@@ -69,7 +70,7 @@ func CompareResults(names []string, results []*core.Result) *Comparison {
 	return c
 }
 
-func diffHeadlines(base, h *core.Headline) map[string]Diff {
+func diffHeadlines(base, h *result.Headline) map[string]Diff {
 	bf, hf := base.Figures(), h.Figures()
 	d := make(map[string]Diff, len(bf))
 	for i, f := range hf {
@@ -231,9 +232,9 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 // Compare runs the scenario once per variant (the first is usually the
 // scenario as it is, named "baseline") on the identical request stream and
 // puts the results side by side.
-func Compare(sc *scenario.Scenario, variants []Variant, opt core.RunOptions) (*Comparison, []*core.Result, error) {
+func Compare(sc *scenario.Scenario, variants []Variant, opt core.RunOptions) (*Comparison, []*result.Result, error) {
 	names := make([]string, len(variants))
-	results := make([]*core.Result, len(variants))
+	results := make([]*result.Result, len(variants))
 	for i, v := range variants {
 		vsc, err := ApplyVariant(sc, v)
 		if err != nil {

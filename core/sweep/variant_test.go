@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -103,11 +104,11 @@ func TestApplyVariant(t *testing.T) {
 }
 
 func TestCompareResults(t *testing.T) {
-	a := &core.Result{Requests: core.RequestCounts{Issued: 100, Completed: 90, Failed: map[string]int64{"TPENOENT": 10}},
-		WaitMS: core.Summary{Mean: 2}, Servers: []core.ServerStats{{ID: "G/1", Requests: 90, Utilization: 0.5}}}
-	b := &core.Result{Requests: core.RequestCounts{Issued: 100, Completed: 100}, WaitMS: core.Summary{Mean: 3},
-		Servers: []core.ServerStats{{ID: "G/2", Requests: 100, Utilization: 0.25}}}
-	c := CompareResults([]string{"a", "b"}, []*core.Result{a, b})
+	a := &result.Result{Requests: result.RequestCounts{Issued: 100, Completed: 90, Failed: map[string]int64{"TPENOENT": 10}},
+		WaitMS: result.Summary{Mean: 2}, Servers: []result.ServerStats{{ID: "G/1", Requests: 90, Utilization: 0.5}}}
+	b := &result.Result{Requests: result.RequestCounts{Issued: 100, Completed: 100}, WaitMS: result.Summary{Mean: 3},
+		Servers: []result.ServerStats{{ID: "G/2", Requests: 100, Utilization: 0.25}}}
+	c := CompareResults([]string{"a", "b"}, []*result.Result{a, b})
 	if c.Variants[0].Diff != nil {
 		t.Errorf("baseline has a diff: %+v", c.Variants[0].Diff)
 	}

@@ -9,14 +9,14 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // PrintServer writes the result's servers as a table shaped like
 // tmadmin's printserver (psr), so a simulated run can be held against
 // production: program, queue, group, id, machine, requests done, load done,
 // plus the simulated utilization.
-func PrintServer(w io.Writer, r *core.Result) error {
+func PrintServer(w io.Writer, r *result.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if r.Lifecycle != nil {
 		return writeLifePrintServer(tw, r)
@@ -37,7 +37,7 @@ func PrintServer(w io.Writer, r *core.Result) error {
 // hasHeld reports whether the run has calls: the servers' held time is a
 // column then (the part of the busy time spent waiting for nested replies;
 // tmadmin has no such column).
-func hasHeld(r *core.Result) bool {
+func hasHeld(r *result.Result) bool {
 	return len(r.Servers) > 0 && r.Servers[0].HeldMS != nil
 }
 
@@ -56,7 +56,7 @@ func heldRule(held bool) string {
 }
 
 // heldCell is a server's held time and its share of its busy time.
-func heldCell(held bool, s core.ServerStats) string {
+func heldCell(held bool, s result.ServerStats) string {
 	if !held || s.HeldMS == nil {
 		return ""
 	}
@@ -70,7 +70,7 @@ func heldCell(held bool, s core.ServerStats) string {
 // writeLifePrintServer is psr for a run where instances change state: a
 // Status column as tmadmin's verbose printserver words it (at the end of
 // the run), and the utilization over the instance's up time.
-func writeLifePrintServer(tw *tabwriter.Writer, r *core.Result) error {
+func writeLifePrintServer(tw *tabwriter.Writer, r *result.Result) error {
 	held := hasHeld(r)
 	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tStatus\tUp\tUtil"+heldHead(held))
 	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t------\t--\t----"+heldRule(held))
@@ -112,7 +112,7 @@ func tmadminStatus(state string) string {
 // PrintService writes one row per advertised service per server, like
 // tmadmin's printservice (psc): service, routine, program, group, id,
 // machine, requests done, status.
-func PrintService(w io.Writer, r *core.Result) error {
+func PrintService(w io.Writer, r *result.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Service Name\tRoutine Name\tProg Name\tGrp Name\tID\tMachine\t# Done\tStatus")
 	fmt.Fprintln(tw, "------------\t------------\t---------\t--------\t--\t-------\t------\t------")

@@ -19,8 +19,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -37,10 +37,10 @@ var Roots = []struct {
 	Type reflect.Type
 }{
 	{"Scenario", reflect.TypeFor[scenario.Scenario]()},
-	{"Result", reflect.TypeFor[core.Result]()},
+	{"Result", reflect.TypeFor[result.Result]()},
 	{"Model", reflect.TypeFor[ubb.Model]()},
-	{"Explanation", reflect.TypeFor[core.Explanation]()},
-	{"Headline", reflect.TypeFor[core.Headline]()},
+	{"Explanation", reflect.TypeFor[result.Explanation]()},
+	{"Headline", reflect.TypeFor[result.Headline]()},
 	{"SweepResult", reflect.TypeFor[sweep.Result]()},
 	{"CoreError", reflect.TypeFor[diag.Error]()},
 	{"RouteSpec", reflect.TypeFor[scenario.RouteSpec]()},
@@ -98,7 +98,7 @@ var renames = map[reflect.Type]string{
 
 // contractName is a Go type's name in the contract: a root's name, a rename,
 // else its Go name with ubb's types prefixed Model and sweep's Sweep, where
-// two packages share a name (sweep.Result and core.Result).
+// two packages share a name (sweep.Result and result.Result).
 func contractName(t reflect.Type) string {
 	for _, r := range Roots {
 		if r.Type == t {
@@ -150,7 +150,7 @@ type Field struct {
 // Build walks the roots. root is the repository's directory, where the Go
 // sources are read for their comments.
 func Build(root string) (*Contract, error) {
-	d, err := readDocs(root, "core", "core/scenario", "core/ubb", "core/sweep")
+	d, err := readDocs(root, "core", "core/result", "core/diag", "core/scenario", "core/ubb", "core/sweep")
 	if err != nil {
 		return nil, err
 	}

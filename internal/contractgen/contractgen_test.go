@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -94,7 +94,7 @@ type sample struct {
 	Plain   string               `json:"plain"`
 	Opt     *float64             `json:"opt,omitempty"` // written when set
 	Ptr     *int                 `json:"ptr"`
-	List    []core.Flow          `json:"list"`
+	List    []result.Flow        `json:"list"`
 	ByName  map[string]uint64    `json:"by_name,omitempty"`
 	Route   *scenario.RouteValue `json:"route,omitempty"`
 	Any     any                  `json:"any"`

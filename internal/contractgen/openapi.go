@@ -49,7 +49,7 @@ func (o *Obj) Delete(k string) {
 // later run knows which schemas are its own.
 const goTypeKey = "x-go-type"
 
-// goName is a type's package-qualified name: core.Result, ubb.Model.
+// goName is a type's package-qualified name: result.Result, ubb.Model.
 func goName(t reflect.Type) string {
 	return path.Base(t.PkgPath()) + "." + t.Name()
 }

@@ -1,6 +1,7 @@
-package core
+package result
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,10 +14,10 @@ const (
 	underusedBelow = 0.7
 )
 
-// saturation is a machine that saturates while another machine that serves
+// Saturation is a machine that saturates while another machine that serves
 // some of the same services has room: the balancing sends it more than it
 // can take.
-type saturation struct {
+type Saturation struct {
 	LMID        string   // the saturated machine
 	Utilization float64  // its utilization
 	Other       string   // the least busy machine serving some of the same services
@@ -25,19 +26,19 @@ type saturation struct {
 }
 
 // String words the saturation as a result warning.
-func (s saturation) String() string {
-	return sprintf("machine %s saturates (utilization %s) while %s, which serves the same services (%s), is at %s: the balancing sends %s more than it can take",
+func (s Saturation) String() string {
+	return fmt.Sprintf("machine %s saturates (utilization %s) while %s, which serves the same services (%s), is at %s: the balancing sends %s more than it can take",
 		s.LMID, fmtUtil(s.Utilization), s.Other, strings.Join(s.Services, ", "), fmtUtil(s.OtherUtil), s.LMID)
 }
 
 func fmtUtil(u float64) string { return strconv.FormatFloat(u, 'f', 2, 64) }
 
-// saturations finds the saturated machines of a result, in machine order. A
+// Saturations finds the saturated machines of a result, in machine order. A
 // machine serves a service when one of its servers (gateways left out)
 // advertises it and the service was requested. For each saturated machine, the other machine named is
 // the least busy one below [underusedBelow] that served a service it served
 // (the first in machine order at equal utilization).
-func saturations(r *Result) []saturation {
+func Saturations(r *Result) []Saturation {
 	requested := map[string]bool{}
 	for _, s := range r.Services {
 		if s.Issued > 0 {
@@ -59,12 +60,12 @@ func saturations(r *Result) []saturation {
 			served[s.LMID][svc] = true
 		}
 	}
-	var out []saturation
+	var out []Saturation
 	for _, m := range r.Machines {
 		if m.Utilization < saturatedAt {
 			continue
 		}
-		var best *saturation
+		var best *Saturation
 		for _, o := range r.Machines {
 			if o.LMID == m.LMID || o.Utilization >= underusedBelow || (best != nil && o.Utilization >= best.OtherUtil) {
 				continue
@@ -79,7 +80,7 @@ func saturations(r *Result) []saturation {
 				continue
 			}
 			slices.Sort(common)
-			best = &saturation{LMID: m.LMID, Utilization: m.Utilization, Other: o.LMID, OtherUtil: o.Utilization, Services: common}
+			best = &Saturation{LMID: m.LMID, Utilization: m.Utilization, Other: o.LMID, OtherUtil: o.Utilization, Services: common}
 		}
 		if best != nil {
 			out = append(out, *best)

@@ -1,4 +1,4 @@
-package core
+package result
 
 import "math"
 
@@ -67,7 +67,7 @@ func (h *Headline) Figures() []Figure {
 func HeadlineOf(r *Result) Headline {
 	m := r.Headline
 	if m == nil {
-		m = headlineOf(r)
+		m = HeadlineFigures(r)
 	}
 	return Headline{
 		Issued:            int64(m["issued"]),

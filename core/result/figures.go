@@ -1,10 +1,11 @@
-package core
+package result
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // The figures table: every figure a result is summed up by, named one way
@@ -133,7 +134,7 @@ var figureTable = []*FigureDef{
 		}},
 	{Name: "saturated_machines", Unit: "machines", Label: "Saturated machines", Doc: "machines that saturate while another serving the same services has room",
 		Headline: true, Objective: true, Aliases: []string{"machines.saturated"}, scope: scopeRun,
-		run: func(r *Result) float64 { return float64(len(saturations(r))) }},
+		run: func(r *Result) float64 { return float64(len(Saturations(r))) }},
 }
 
 // figureByName finds a figure by its name or an alias.
@@ -258,7 +259,7 @@ func scopedNames(s scope) []string {
 
 // Check checks that the service or machine the figure names is in the
 // model: an EINVALID error naming it otherwise.
-func (f FigureRef) Check(m *Model) error {
+func (f FigureRef) Check(m *ubb.Model) error {
 	if f.Machine != "" {
 		for _, mc := range m.Machines {
 			if mc.LMID == f.Machine {
@@ -307,9 +308,9 @@ func (f FigureRef) Of(r *Result) float64 {
 	return f.Def.run(r)
 }
 
-// headlineOf computes the result's headline: every figure of the table that
+// HeadlineFigures computes the result's headline: every figure of the table that
 // is in it, for the whole run.
-func headlineOf(r *Result) map[string]float64 {
+func HeadlineFigures(r *Result) map[string]float64 {
 	h := make(map[string]float64, len(figureTable))
 	for _, f := range figureTable {
 		if f.Headline {

@@ -1,4 +1,4 @@
-package core
+package result
 
 import (
 	"reflect"
@@ -20,11 +20,11 @@ func TestSaturations(t *testing.T) {
 		Machines: []MachineStats{{LMID: "m1", Utilization: 0.96}, {LMID: "m2", Utilization: 0.5}, {LMID: "m3", Utilization: 0.6},
 			{LMID: "m4", Utilization: 0.99}, {LMID: "m5", Utilization: 0.1}, {LMID: "m6", Utilization: 0.95}},
 	}
-	want := []saturation{
+	want := []Saturation{
 		{LMID: "m1", Utilization: 0.96, Other: "m2", OtherUtil: 0.5, Services: []string{"S"}},
 		{LMID: "m6", Utilization: 0.95, Other: "m2", OtherUtil: 0.5, Services: []string{"S"}},
 	}
-	got := saturations(r)
+	got := Saturations(r)
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}

@@ -1,4 +1,4 @@
-package core
+package result
 
 import "github.com/tuxlb/tuxlb/core/scenario"
 
@@ -300,4 +300,29 @@ type Replications struct {
 type MeanCI struct {
 	Mean      float64 `json:"mean"`
 	HalfWidth float64 `json:"ci95"`
+}
+
+// LifeChange is one change of an instance's life-cycle state, as the result
+// lists them in time order (docs/engine.md, "Life cycle").
+type LifeChange struct {
+	AtUS   int64   `json:"at_us"`
+	AtMS   float64 `json:"at_ms"`
+	Server string  `json:"server"` // GROUP/SRVID
+	From   string  `json:"from"`   // up, down, restarting, stopping, booting, gone
+	To     string  `json:"to"`
+	// Cause: kill, shutdown, boot (scenario events), SVCTIMEOUT, restart,
+	// RESTART=N, MAXGEN (what the BBL decided when it noticed a crash),
+	// booted (came up), spawn, decay (-p), lose and restore (its machine
+	// was lost or came back).
+	Cause string `json:"cause"`
+}
+
+// MachineChange is a change of a whole machine: lost (it and its BBL
+// stopped), noticed (the DBBL found it gone: its instances are no longer
+// candidates), restored.
+type MachineChange struct {
+	AtUS   int64   `json:"at_us"`
+	AtMS   float64 `json:"at_ms"`
+	LMID   string  `json:"lmid"`
+	Change string  `json:"change"`
 }

@@ -1,0 +1,87 @@
+package result
+
+import (
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the figures table of docs/engine.md")
+
+// TestFigureNames reads canonical names, scopes and the old names.
+func TestFigureNames(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"response_p99_ms", "response_p99_ms"},
+		{" response_p99_ms[INQUIRY] ", "response_p99_ms[INQUIRY]"},
+		{"utilization_max[machine:SITE2]", "utilization_max[machine:SITE2]"},
+		{"max_utilization", "utilization_max"},
+		{"utilization.max", "utilization_max"},
+		{"crossed_network", "network_sent"},
+		{"utilization.SITE1", "utilization_mean[machine:SITE1]"},
+		{"wait_ms.mean", "wait_mean_ms"},
+		{"failed.TPENOENT", "failed.TPENOENT"},
+		{"failed.TPENOENT[INQUIRY]", "failed.TPENOENT[INQUIRY]"},
+		{"network_sent[machine:SITE1]", "network_sent[machine:SITE1]"},
+	} {
+		ref, err := ParseFigure(c.in)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if got := ref.String(); got != c.want {
+			t.Errorf("%q: got %s, want %s", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct{ in, msg string }{
+		{"response_p100_ms", `unknown figure "response_p100_ms"`},
+		{"utilization_max[INQUIRY]", "utilization_max has no per-service value"},
+		{"response_p99_ms[machine:SITE1]", "response_p99_ms has no per-machine value"},
+		{"utilization_mean", "want utilization_mean[machine:LMID]"},
+		{"response_p99_ms[INQUIRY", "with the ] at the end"},
+		{"response_p99_ms[]", "want NAME[SERVICE]"},
+		{"utilization_max[machine:]", "want NAME[machine:LMID]"},
+	} {
+		_, err := ParseFigure(c.in)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: got %v, want an error with %q", c.in, err, c.msg)
+		}
+	}
+}
+
+// TestFiguresDoc: the table in docs/engine.md is figuresMarkdown, between
+// its markers; go test ./core/result -run FiguresDoc -update rewrites it.
+func TestFiguresDoc(t *testing.T) {
+	const path = "../../docs/engine.md"
+	const begin, end = "<!-- figures table: generated from core/result/figures.go -->\n", "<!-- end of the figures table -->"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no figures table markers", path)
+	}
+	want := figuresMarkdown()
+	if *update {
+		doc = doc[:i+len(begin)] + want + doc[j:]
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if got := doc[i+len(begin) : j]; got != want {
+		t.Errorf("%s: the figures table differs from core/result/figures.go; run go test ./core/result -run FiguresDoc -update\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// TestSweptFiguresAreInTheHeadline: every figure a sweep samples for the
+// whole run is a key of the headline, so a sweep's table reads the headline.
+func TestSweptFiguresAreInTheHeadline(t *testing.T) {
+	for _, f := range figureTable {
+		if f.Swept && f.scope&scopeRun != 0 && !f.Headline {
+			t.Errorf("swept figure %s is not in the headline", f.Name)
+		}
+	}
+}
