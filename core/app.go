@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -252,7 +253,7 @@ func newAppState(e *engine, ap *appPlan) *appState {
 }
 
 // pause draws a think or backoff time: whole microseconds, at least 1.
-func (a *appState) pause(d sampler, r *rng.PCG) int64 {
+func (a *appState) pause(d dist.Sampler, r *rng.PCG) int64 {
 	return max(roundUS(d.SampleMS(r)*1000), 1)
 }
 

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -26,10 +28,10 @@ const (
 	modeForward                 // tpforward: the child answers the caller; the server is free
 )
 
-var callModes = vocab[callMode]{"call mode", []string{"tpcall", "tpacall", "tpforward"}}
+var callModes = vocab.Table[callMode]{What: "call mode", Names: []string{"tpcall", "tpacall", "tpforward"}}
 
 // String returns the mode as scenarios spell it.
-func (m callMode) String() string { return callModes.name(m) }
+func (m callMode) String() string { return callModes.Name(m) }
 
 // maxClients bounds one client set's count.
 const maxClients = 100_000
@@ -68,13 +70,13 @@ type clientPlan struct {
 	name     string
 	count    int
 	origin   int
-	think    sampler
+	think    dist.Sampler
 	svcs     []clientService
 	cum      []float64 // cumulative weights of svcs
 	script   []scriptStep
 	retryMax int
 	retryOn  uint32 // bit r - reasonNoEnt per failure code; bit 31: TPETIME
-	backoff  sampler
+	backoff  dist.Sampler
 	first    int    // index of its client 0 among every set's clients
 	keyBase  uint64 // per-set base of its clients' streams
 }
@@ -107,12 +109,12 @@ func checkApps(sc *scenario.Scenario) error {
 			if c.Service == "" {
 				return diag.FieldErrorf(field+".service", "missing")
 			}
-			mode, ok := callModes.lookup(c.Mode)
+			mode, ok := callModes.Lookup(c.Mode)
 			if c.Mode == "" {
 				mode, ok = modeCall, true
 			}
 			if !ok {
-				return diag.FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.what, c.Mode, callModes.want())
+				return diag.FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.What, c.Mode, callModes.Want())
 			}
 			if mode == modeForward && j != len(steps)-1 {
 				return diag.FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
@@ -149,7 +151,7 @@ func checkApps(sc *scenario.Scenario) error {
 		}
 		seen[cs.Name] = k
 		if cs.Think != nil {
-			if _, err := newSampler(cs.Think, field+".think"); err != nil {
+			if _, err := dist.New(cs.Think, field+".think"); err != nil {
 				return err
 			}
 		}
@@ -185,7 +187,7 @@ func checkApps(sc *scenario.Scenario) error {
 				}
 			}
 			if r.Backoff != nil {
-				if _, err := newSampler(r.Backoff, field+".retry.backoff"); err != nil {
+				if _, err := dist.New(r.Backoff, field+".retry.backoff"); err != nil {
 					return err
 				}
 			}
@@ -249,7 +251,7 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
 				untimed = err // after the cycles: a cycle is the first thing to fix
 			}
-			cs.mode, _ = callModes.lookup(c.Mode)
+			cs.mode, _ = callModes.Lookup(c.Mode)
 			if c.P != nil {
 				cs.p = *c.P
 			}
@@ -304,13 +306,13 @@ func (st *runSetup) callRoute(n *names, cs *callStep, r *scenario.CallRoute, fie
 
 // clientSet compiles one client set.
 func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
-	cp := clientPlan{name: cs.Name, count: cs.Count, think: constDist(0), backoff: constDist(0), retryOn: retryTPETIME}
+	cp := clientPlan{name: cs.Name, count: cs.Count, think: dist.Const(0), backoff: dist.Const(0), retryOn: retryTPETIME}
 	var msg string
 	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
 		return cp, diag.FieldErrorf(field+".origin", "%s", msg)
 	}
 	if cs.Think != nil {
-		cp.think, _ = newSampler(cs.Think, field+".think")
+		cp.think, _ = dist.New(cs.Think, field+".think")
 	}
 	total := 0.0
 	for j := range cs.Services {
@@ -373,12 +375,12 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		for _, code := range r.On {
 			if code == "TPETIME" {
 				cp.retryOn |= retryTPETIME
-			} else if rs, ok := reasons.lookup(code); ok {
+			} else if rs, ok := reasons.Lookup(code); ok {
 				cp.retryOn |= 1 << (rs - reasonNoEnt)
 			}
 		}
 		if r.Backoff != nil {
-			cp.backoff, _ = newSampler(r.Backoff, field+".retry.backoff")
+			cp.backoff, _ = dist.New(r.Backoff, field+".retry.backoff")
 		}
 	}
 	return cp, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -26,26 +27,6 @@ const MaxTimeUS = usec.Max
 
 // maxTimeText words MaxTimeUS for messages.
 const maxTimeText = "1e9 ms, about 11.6 days"
-
-// samplerBoundMS is the largest duration s can draw for a bounded
-// distribution (const, uniform, empirical), and its mean for the others,
-// whose tails are unbounded: a mean past the limit is certain to overflow,
-// while a rare long draw is caught when it happens.
-func samplerBoundMS(s sampler) (float64, string) {
-	switch d := s.(type) {
-	case constDist:
-		return float64(d), "ms"
-	case uniformDist:
-		return d.lo + d.width, "max_ms"
-	case empiricalDist:
-		hi := 0.0
-		for _, v := range d.samples {
-			hi = max(hi, v)
-		}
-		return hi, "largest sample"
-	}
-	return s.MeanMS(), "mean_ms"
-}
 
 // checkHorizon rejects a scenario in which one service time, divided by the
 // speed of a machine that may process it, is already past MaxTimeUS.
@@ -71,7 +52,7 @@ func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 			if !ok || st.ServiceTime[s][g] == nil {
 				continue
 			}
-			ms, what := samplerBoundMS(st.ServiceTime[s][g])
+			ms, what := dist.BoundMS(st.ServiceTime[s][g])
 			if us := ms * 1000 / speed; us > MaxTimeUS {
 				field := "services." + name + ".service_time"
 				if _, ok := sc.Services[name].ByGroup[srv.Group]; ok {

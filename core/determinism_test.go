@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -27,7 +28,7 @@ func drawDigest() string {
 		{Dist: "gamma", MeanMS: f(6), SDMS: f(3)}, {Dist: "erlang", MeanMS: f(9), K: ip(3)},
 	}
 	for _, d := range dists {
-		s, _ := newSampler(&d, "d")
+		s, _ := dist.New(&d, "d")
 		r := rng.New(42, 1)
 		for range 20_000 {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))

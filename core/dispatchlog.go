@@ -70,7 +70,7 @@ func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
 		return "," + quoteCSV(m.Servers[i].ID) + "," + quoteCSV(m.Queues[m.Servers[i].QueueIdx].Name) + ","
 	})
 	l.queues = cells(len(m.Queues), func(q int) string { return ",," + quoteCSV(m.Queues[q].Name) + "," })
-	l.reasons = cells(len(reasons.names), func(i int) string { return "," + reasons.names[i] + end })
+	l.reasons = cells(len(reasons.Names), func(i int) string { return "," + reasons.Names[i] + end })
 	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what jsonx.AppendInt and appendDigits write past the end
 	if parent {
 		l.buf = append(l.buf, dispatchLogParentHeader...)

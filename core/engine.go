@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -725,7 +726,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 		if smp := e.sampler(f.req.Service, sv.group); smp != nil {
 			e.draw.Seed(f.req.Key, streamService)
 			var ms float64
-			if d, ok := smp.(expDist); ok {
+			if d, ok := smp.(dist.Exp); ok {
 				// the usual distribution, drawn here as its SampleMS does:
 				// no interface call, and no wrapper call where Go does not
 				// inline SampleMS (into a function grown big by
@@ -743,7 +744,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 	return us
 }
 
-func (e *engine) sampler(s int, g int32) sampler {
+func (e *engine) sampler(s int, g int32) dist.Sampler {
 	if s >= len(e.setup.ServiceTime) || int(g) >= len(e.setup.ServiceTime[s]) {
 		return nil
 	}

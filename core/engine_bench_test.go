@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
@@ -116,7 +117,7 @@ func BenchmarkRunSynthetic(b *testing.B) {
 			m := benchModel(b, kind)
 			setup := engSetup(m)
 			for s := range setup.ServiceTime {
-				setup.ServiceTime[s] = make([]sampler, len(m.Groups))
+				setup.ServiceTime[s] = make([]dist.Sampler, len(m.Groups))
 				for g := range m.Groups {
 					setup.ServiceTime[s][g] = benchExp(4)
 				}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -141,8 +142,8 @@ func engSetup(m *Model) *runSetup {
 	if err != nil {
 		panic(fmt.Sprintf("engSetup: %v", err))
 	}
-	st.ServiceTime = make([][]sampler, len(m.Services))
-	st.RemoteTime = make([]sampler, len(m.Services))
+	st.ServiceTime = make([][]dist.Sampler, len(m.Services))
+	st.RemoteTime = make([]dist.Sampler, len(m.Services))
 	return st
 }
 
@@ -255,3 +256,7 @@ func newSetup(sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
 	}
 	return p.setup, nil
 }
+
+// f and ip point at a scenario's optional numbers.
+func f(v float64) *float64 { return &v }
+func ip(v int) *int        { return &v }

@@ -61,6 +61,7 @@ var leaves = map[string][]string{
 	"trace":     {"ubb"},
 	"admission": {"scenario", "ubb"},
 	"diag":      {"ubb", "trace"},
+	"dist":      {"scenario", "diag"},
 	"result":    {"ubb", "scenario", "diag"},
 }
 
@@ -74,10 +75,10 @@ func mayImport(pkg, imp string) bool {
 	if strings.HasPrefix(imp, module+"/core/internal/") {
 		return pkg != module+"/core/ubb"
 	}
-	if strings.HasPrefix(pkg, module+"/core/internal/") {
-		return false
-	}
 	name := strings.TrimPrefix(imp, module+"/core/")
+	if strings.HasPrefix(pkg, module+"/core/internal/") {
+		return pkg == module+"/core/internal/vocab" && name == "diag" // a vocabulary's parse error is a domain error
+	}
 	if l, ok := leaves[strings.TrimPrefix(pkg, module+"/core/")]; ok {
 		for _, x := range l {
 			if x == name {
@@ -165,6 +166,8 @@ func TestMayImport(t *testing.T) {
 		{"core/result", "core", false},
 		{"core", "core/result", true},
 		{"core", "core/diag", true},
+		{"core/internal/vocab", "core/diag", true},
+		{"core/internal/rng", "core/diag", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -22,10 +23,10 @@ const (
 	stateGone                        // not running (spares start gone)
 )
 
-var instStates = vocab[instState]{"state", []string{"up", "down", "restarting", "stopping", "booting", "gone"}}
+var instStates = vocab.Table[instState]{What: "state", Names: []string{"up", "down", "restarting", "stopping", "booting", "gone"}}
 
 // String returns the state's name as results and explanations spell it.
-func (s instState) String() string { return instStates.name(s) }
+func (s instState) String() string { return instStates.Name(s) }
 
 // candidate reports whether an instance in state s is a candidate of the
 // services it advertises: up, down or restarting.
@@ -50,11 +51,11 @@ const (
 	causeRestore                     // its machine came back: booting
 )
 
-var lifeCauses = vocab[lifeCause]{"cause", []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
+var lifeCauses = vocab.Table[lifeCause]{What: "cause", Names: []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
 	"RESTART=N", "MAXGEN", "booted", "spawn", "decay", "lose", "restore"}}
 
 // String returns the cause as the result's life-cycle list spells it.
-func (c lifeCause) String() string { return lifeCauses.name(c) }
+func (c lifeCause) String() string { return lifeCauses.Name(c) }
 
 // noTime is "never": the time of nothing pending.
 const noTime = math.MaxInt64

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -23,10 +24,10 @@ const (
 	eventRestore                   // a lost machine is back: its MIN instances boot
 )
 
-var eventKinds = vocab[eventKind]{"event", []string{"kill", "shutdown", "boot", "lose", "restore"}}
+var eventKinds = vocab.Table[eventKind]{What: "event", Names: []string{"kill", "shutdown", "boot", "lose", "restore"}}
 
 // String returns the kind as the scenario's events spell it.
-func (k eventKind) String() string { return eventKinds.name(k) }
+func (k eventKind) String() string { return eventKinds.Name(k) }
 
 // defaultBootUS is tuning.boot_ms's default, 1000 ms.
 const defaultBootUS = 1_000_000

@@ -138,7 +138,7 @@ func TestCompileErrors(t *testing.T) {
 // request without an error or a panic. A policy added to the policies table
 // alone fails here.
 func TestEveryPolicyIsComplete(t *testing.T) {
-	for _, name := range policies.list() {
+	for _, name := range policies.List() {
 		p, err := parsePolicy("policy", name)
 		if err != nil {
 			t.Fatal(err)

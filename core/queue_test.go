@@ -1,6 +1,10 @@
 package core
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core/dist"
+)
 
 const oneServer = `
 model SHM ldbal N
@@ -143,7 +147,7 @@ server G2 1 simpserv S
 server G1 1 simpserv T`,
 		tweak: func(s *runSetup) {
 			s.Speed[1] = 2
-			s.ServiceTime[1] = []sampler{nil, fixedMS(2.5)}
+			s.ServiceTime[1] = []dist.Sampler{nil, fixedMS(2.5)}
 		},
 		reqs: `
 0 S site2 0.003

@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -25,7 +27,7 @@ const (
 	routeExp
 )
 
-var routeDists = vocab[routeDistKind]{"routing value distribution", []string{"uniform", "normal", "exp"}}
+var routeDists = vocab.Table[routeDistKind]{What: "routing value distribution", Names: []string{"uniform", "normal", "exp"}}
 
 // streamRoute is a checked RouteSpec, and the requests' buffer type: what
 // a stream needs to draw values and route them.
@@ -118,11 +120,11 @@ func (c *streamCheck) checkRoute(n *names, service int) *streamRoute {
 		c.routeList(r, rs)
 		unused("min", "max", "mean", "sd", "integer")
 	case rs.Dist == "":
-		c.fail("route", "give dist (%s) or values", routeDists.want())
+		c.fail("route", "give dist (%s) or values", routeDists.Want())
 	default:
-		kind, ok := routeDists.lookup(rs.Dist)
+		kind, ok := routeDists.Lookup(rs.Dist)
 		if !ok {
-			c.fail("route.dist", "unknown %s %q (want %s)", routeDists.what, rs.Dist, routeDists.want())
+			c.fail("route.dist", "unknown %s %q (want %s)", routeDists.What, rs.Dist, routeDists.Want())
 			return nil
 		}
 		r.kind = kind
@@ -251,7 +253,7 @@ func (sr *streamRoute) draw(rd *rng.PCG, r *request) {
 			x = float64((sr.b-sr.a)*rd.Float64()) + sr.a
 		}
 	case routeNormal:
-		x = float64(sr.b*normal(rd)) + sr.a
+		x = float64(sr.b*dist.Normal(rd)) + sr.a
 	case routeExp:
 		x = float64(sr.a * rd.ExpFloat64())
 	}

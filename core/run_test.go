@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -28,7 +29,7 @@ func TestCancelAndProgress(t *testing.T) {
 	var calls []int64
 	reqs := &genRequests{total: 10000, meanGap: 1000, nsvc: len(m.Services), nm: 1}
 	setup := engSetup(m)
-	setup.ServiceTime[0] = []sampler{fixedMS(1)}
+	setup.ServiceTime[0] = []dist.Sampler{fixedMS(1)}
 	_, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Progress: func(done, total int64) {
 		calls = append(calls, done, total)
 	}}})

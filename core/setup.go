@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -38,10 +39,10 @@ type runSetup struct {
 	// Model.Groups); nil when the scenario gives no distribution for it (then
 	// every request of s must carry service_ms, which [runSetup.checkWorkload]
 	// has checked).
-	ServiceTime [][]sampler
+	ServiceTime [][]dist.Sampler
 	// RemoteTime[s] samples the remote domain's response time for an imported
 	// service s; nil for local services.
-	RemoteTime []sampler
+	RemoteTime []dist.Sampler
 	// Remote[s], for an imported service whose remote domains (RDOM=A,B,C)
 	// are ever down, lists them in failover order; nil otherwise (and nil
 	// for every service when no domain is ever down): the gateway sends
@@ -138,7 +139,7 @@ func check(sc *scenario.Scenario) error {
 	}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		d := sc.Domains[name]
-		if _, err := newSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+		if _, err := dist.New(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
 			return err
 		}
 		if _, err := downSpans(d.Down, "domains."+name+".down"); err != nil {
@@ -246,9 +247,9 @@ type readings struct {
 func tuningReadings(t *scenario.Tuning) (readings, error) {
 	var r readings
 	var err [3]error
-	r.idle, err[0] = idleReadings.parse("tuning.idle", t.Idle)
-	r.netLoad, err[1] = netLoadReadings.parse("tuning.netload", t.NetLoad)
-	r.counter, err[2] = counterReadings.parse("tuning.mp_counter", t.MPCounter)
+	r.idle, err[0] = idleReadings.Parse("tuning.idle", t.Idle)
+	r.netLoad, err[1] = netLoadReadings.Parse("tuning.netload", t.NetLoad)
+	r.counter, err[2] = counterReadings.Parse("tuning.mp_counter", t.MPCounter)
 	for _, e := range err {
 		if e != nil {
 			return r, e
@@ -259,12 +260,12 @@ func tuningReadings(t *scenario.Tuning) (readings, error) {
 
 // serviceSamplers builds the samplers of sc.Services, keyed by service name;
 // by_group entries under "name/group", the general one under "name".
-func serviceSamplers(sc *scenario.Scenario) (map[string]sampler, error) {
-	out := map[string]sampler{}
+func serviceSamplers(sc *scenario.Scenario) (map[string]dist.Sampler, error) {
+	out := map[string]dist.Sampler{}
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		spec := sc.Services[name]
 		if spec.ServiceTime != nil {
-			s, err := newSampler(spec.ServiceTime, "services."+name+".service_time")
+			s, err := dist.New(spec.ServiceTime, "services."+name+".service_time")
 			if err != nil {
 				return nil, err
 			}
@@ -272,7 +273,7 @@ func serviceSamplers(sc *scenario.Scenario) (map[string]sampler, error) {
 		}
 		for _, g := range slices.Sorted(mapKeys(spec.ByGroup)) {
 			d := spec.ByGroup[g]
-			s, err := newSampler(&d, "services."+name+".by_group."+g)
+			s, err := dist.New(&d, "services."+name+".by_group."+g)
 			if err != nil {
 				return nil, err
 			}
@@ -297,7 +298,7 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // response time and when it is down.
 type remoteDomain struct {
 	name string
-	smp  sampler
+	smp  dist.Sampler
 	down []downSpan // in time order, not overlapping
 }
 

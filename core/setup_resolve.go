@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -184,9 +185,9 @@ func (st *runSetup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
 			}
 		}
 	}
-	st.ServiceTime = make([][]sampler, len(m.Services))
+	st.ServiceTime = make([][]dist.Sampler, len(m.Services))
 	for s, svc := range m.Services {
-		row := make([]sampler, len(m.Groups))
+		row := make([]dist.Sampler, len(m.Groups))
 		for g, grp := range m.Groups {
 			if smp, ok := samplers[svc.Name+"/"+grp.Name]; ok {
 				row[g] = smp
@@ -223,7 +224,7 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 		}
 		down[name] = spans
 	}
-	st.RemoteTime = make([]sampler, len(m.Services))
+	st.RemoteTime = make([]dist.Sampler, len(m.Services))
 	for s, svc := range m.Services {
 		if svc.Remote == nil {
 			continue
@@ -241,7 +242,7 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 			if !ok {
 				return diag.FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
 			}
-			smp, err := newSampler(&d.ResponseTime, "domains."+name+".response_time")
+			smp, err := dist.New(&d.ResponseTime, "domains."+name+".response_time")
 			if err != nil {
 				return err
 			}

@@ -411,7 +411,7 @@ func addValue(a *summaryAcc, v int64) {
 }
 
 // numReasons is how many dispatch reasons and failure codes there are.
-var numReasons = len(reasons.names)
+var numReasons = len(reasons.Names)
 
 // flow counts request f, dispatched to a queue on machine m (-1: none).
 func (st *stats) flow(f *flight, m int32) {

@@ -5,8 +5,10 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -22,10 +24,10 @@ const (
 	arrivalProfile              // a Poisson process whose rate follows a profile
 )
 
-var arrivalKinds = vocab[arrivalKind]{"arrival process", []string{"poisson", "constant", "bursty", "mmpp", "profile"}}
+var arrivalKinds = vocab.Table[arrivalKind]{What: "arrival process", Names: []string{"poisson", "constant", "bursty", "mmpp", "profile"}}
 
 // String returns the process's name as the scenario spells it.
-func (k arrivalKind) String() string { return arrivalKinds.name(k) }
+func (k arrivalKind) String() string { return arrivalKinds.Name(k) }
 
 // streamSpec is a checked stream: what start needs to play it.
 type streamSpec struct {
@@ -122,12 +124,12 @@ func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 			c.fail("prio", "must be between 1 and 100, got %d", sp.prio)
 		}
 	}
-	kind, known := arrivalKinds.lookup(st.Arrivals)
+	kind, known := arrivalKinds.Lookup(st.Arrivals)
 	switch {
 	case st.Arrivals == "":
-		c.fail("arrivals", "missing (want %s)", arrivalKinds.want())
+		c.fail("arrivals", "missing (want %s)", arrivalKinds.Want())
 	case !known:
-		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, arrivalKinds.want())
+		c.fail("arrivals", "unknown arrival process %q (want %s)", st.Arrivals, arrivalKinds.Want())
 	case kind == arrivalPoisson && st.Profile != nil:
 		kind = arrivalProfile // a Poisson process whose rate follows the profile
 	}
@@ -194,8 +196,8 @@ func (c *streamCheck) rate(field string, v float64, positive bool) float64 {
 
 // period checks a mean duration in ms: > 0 and at most maxMS.
 func (c *streamCheck) period(field string, v float64) float64 {
-	if math.IsNaN(v) || v <= 0 || v > maxMS {
-		c.fail(field, "must be > 0 and <= %g ms, got %g", float64(maxMS), v)
+	if math.IsNaN(v) || v <= 0 || v > dist.MaxMS {
+		c.fail(field, "must be > 0 and <= %g ms, got %g", float64(dist.MaxMS), v)
 	}
 	return v
 }
@@ -259,8 +261,8 @@ func (c *streamCheck) profile(sp *streamSpec) {
 		c.fail("profile", "points must be in order of at_ms")
 	}
 	for i, p := range pts {
-		if math.IsNaN(p.AtMS) || p.AtMS < 0 || p.AtMS > maxMS {
-			c.fail(sprintf("profile[%d].at_ms", i), "must be between 0 and %g, got %g", float64(maxMS), p.AtMS)
+		if math.IsNaN(p.AtMS) || p.AtMS < 0 || p.AtMS > dist.MaxMS {
+			c.fail(sprintf("profile[%d].at_ms", i), "must be between 0 and %g, got %g", float64(dist.MaxMS), p.AtMS)
 		}
 		sp.at = append(sp.at, p.AtMS)
 		sp.rate = append(sp.rate, c.rate(sprintf("profile[%d].rate_per_s", i), p.RatePerS, false)/1000)

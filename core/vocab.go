@@ -1,63 +1,15 @@
 package core
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/result"
 )
-
-// vocab is the table of one vocabulary's names, indexed by its typed
-// constants; the first name is the default where the vocabulary has one.
-// Every vocabulary of the engine (policies, dispatch reasons, tuning
-// readings, arrival processes, distributions) is one such table, so a new
-// value is one constant and one name here, plus the rule that gives it sense.
-type vocab[T ~uint8] struct {
-	what  string // what a value is, for error messages: "policy", "value"
-	names []string
-}
-
-// name returns x's name; a value outside the table is a programming error.
-func (v vocab[T]) name(x T) string {
-	if int(x) >= len(v.names) {
-		panic("core: " + v.what + " " + strconv.Itoa(int(x)) + " has no name")
-	}
-	return v.names[x]
-}
-
-// lookup returns the value named s.
-func (v vocab[T]) lookup(s string) (T, bool) {
-	for i, n := range v.names {
-		if n == s {
-			return T(i), true
-		}
-	}
-	return 0, false
-}
-
-// parse reads the value named s for field; "" is the default (the first).
-func (v vocab[T]) parse(field, s string) (T, error) {
-	if s == "" {
-		return 0, nil
-	}
-	if x, ok := v.lookup(s); ok {
-		return x, nil
-	}
-	return 0, diag.FieldErrorf(field, "unknown %s %q (want %s)", v.what, s, v.want())
-}
-
-// want lists the names for an error message: "a or b", "a, b, c".
-func (v vocab[T]) want() string {
-	if len(v.names) == 2 {
-		return v.names[0] + " or " + v.names[1]
-	}
-	return strings.Join(v.names, ", ")
-}
-
-// list returns a copy of the names, for the page and the API document.
-func (v vocab[T]) list() []string { return append([]string(nil), v.names...) }
 
 // policyKind is how a request's queue is chosen: Tuxedo's own rules (the
 // default) or one of the policies offered for comparison (docs/engine.md).
@@ -72,10 +24,10 @@ const (
 	policyP2C
 )
 
-var policies = vocab[policyKind]{"policy", []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
+var policies = vocab.Table[policyKind]{What: "policy", Names: []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
 
 // String returns the policy's name as scenarios and the dispatch log spell it.
-func (p policyKind) String() string { return policies.name(p) }
+func (p policyKind) String() string { return policies.Name(p) }
 
 // comparisonPolicy is how the engine runs a policy other than tuxedo (whose
 // algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
@@ -125,7 +77,7 @@ var comparisonPolicies = map[policyKind]comparisonPolicy{
 }
 
 // parsePolicy reads a policy name for field; "" is the default, tuxedo.
-func parsePolicy(field, name string) (policyKind, error) { return policies.parse(field, name) }
+func parsePolicy(field, name string) (policyKind, error) { return policies.Parse(field, name) }
 
 // reason is why a request went where it went, or the failure code that
 // stopped it: the dispatch log's last column. Failure codes come last.
@@ -150,7 +102,7 @@ const (
 	reasonBlock
 )
 
-var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
+var reasons = vocab.Table[reason]{What: "reason", Names: []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
 	"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}}
 
 // numFailures is how many failure codes there are: the statistics keep a
@@ -158,7 +110,7 @@ var reasons = vocab[reason]{"reason", []string{"first", "idle", "least-load", "r
 const numFailures = int(reasonBlock-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
-func (r reason) String() string { return reasons.name(r) }
+func (r reason) String() string { return reasons.Name(r) }
 
 // failed reports whether r is a failure code rather than a dispatch reason.
 func (r reason) failed() bool { return r >= reasonNoEnt }
@@ -172,10 +124,10 @@ const (
 	idleQueue                     // the instance's queue holds no waiting request
 )
 
-var idleReadings = vocab[idleReading]{"value", []string{"server", "queue"}}
+var idleReadings = vocab.Table[idleReading]{What: "value", Names: []string{"server", "queue"}}
 
 // String returns the reading's name as tuning.idle spells it.
-func (r idleReading) String() string { return idleReadings.name(r) }
+func (r idleReading) String() string { return idleReadings.Name(r) }
 
 // netLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
 type netLoadReading uint8
@@ -186,10 +138,10 @@ const (
 	netLoadOrigin                       // the machine the request is issued on
 )
 
-var netLoadReadings = vocab[netLoadReading]{"value", []string{"server", "origin"}}
+var netLoadReadings = vocab.Table[netLoadReading]{What: "value", Names: []string{"server", "origin"}}
 
 // String returns the reading's name as tuning.netload spells it.
-func (r netLoadReading) String() string { return netLoadReadings.name(r) }
+func (r netLoadReading) String() string { return netLoadReadings.Name(r) }
 
 // counterReading is what an MP choice adds to the chosen queue's counter
 // (tuning.mp_counter).
@@ -201,28 +153,28 @@ const (
 	counterLoad                              // LOAD only
 )
 
-var counterReadings = vocab[counterReading]{"value", []string{"load+netload", "load"}}
+var counterReadings = vocab.Table[counterReading]{What: "value", Names: []string{"load+netload", "load"}}
 
 // String returns the reading's name as tuning.mp_counter spells it.
-func (r counterReading) String() string { return counterReadings.name(r) }
+func (r counterReading) String() string { return counterReadings.Name(r) }
 
 // Vocabulary lists the names the scenario accepts for each enumerated field,
 // in the order the engine defines them (the default first where there is
 // one): what the playground's menus and the API document offer.
 func Vocabulary() map[string][]string {
 	return map[string][]string{
-		"policy":            policies.list(),
-		"tuning.idle":       idleReadings.list(),
-		"tuning.netload":    netLoadReadings.list(),
-		"tuning.mp_counter": counterReadings.list(),
-		"arrivals":          arrivalKinds.list(),
-		"dist":              distKinds.list(),
-		"dispatch_reason":   reasons.list(),
-		"event":             eventKinds.list(),
-		"instance_state":    instStates.list(),
-		"lifecycle_cause":   lifeCauses.list(),
-		"route.dist":        routeDists.list(),
-		"call.mode":         callModes.list(),
+		"policy":            policies.List(),
+		"tuning.idle":       idleReadings.List(),
+		"tuning.netload":    netLoadReadings.List(),
+		"tuning.mp_counter": counterReadings.List(),
+		"arrivals":          arrivalKinds.List(),
+		"dist":              dist.Names(),
+		"dispatch_reason":   reasons.List(),
+		"event":             eventKinds.List(),
+		"instance_state":    instStates.List(),
+		"lifecycle_cause":   lifeCauses.List(),
+		"route.dist":        routeDists.List(),
+		"call.mode":         callModes.List(),
 		"retry.on":          slices.Clone(retryCodes),
 	}
 }
@@ -248,8 +200,10 @@ func quote(s string, n int) string {
 	return s[:n] + "..."
 }
 
-var algorithmNames = vocab[algorithm]{"algorithm", []string{algFirst: "LDBAL=N", algSHM: "SHM real-time",
+var algorithmNames = vocab.Table[algorithm]{What: "algorithm", Names: []string{algFirst: "LDBAL=N", algSHM: "SHM real-time",
 	algMP: "MP round-robin", algRoundRobin: "round_robin", algRandom: "random", algJSQ: "jsq", algP2C: "p2c"}}
 
 // String returns the algorithm's name as explanations show it.
-func (a algorithm) String() string { return algorithmNames.name(a) }
+func (a algorithm) String() string { return algorithmNames.Name(a) }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
@@ -179,7 +180,7 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 			cs := &w.Generate.Clients[i]
 			think := 0.0
 			if cs.Think != nil {
-				if smp, err := newSampler(cs.Think, ""); err == nil {
+				if smp, err := dist.New(cs.Think, ""); err == nil {
 					think = smp.MeanMS()
 				}
 			}

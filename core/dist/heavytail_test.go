@@ -1,4 +1,4 @@
-package core
+package dist
 
 import (
 	"math"
@@ -34,7 +34,7 @@ func TestHeavyTailMoments(t *testing.T) {
 		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.7)}, 10, sq(10/gammaFn(1+1/0.7)) * gammaFn(1+2/0.7)},
 		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(3)}, 10, sq(10/gammaFn(1+1/3.0)) * gammaFn(1+2/3.0)},
 	} {
-		smp, err := newSampler(&c.d, "d")
+		smp, err := New(&c.d, "d")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestHeavyTailErrors(t *testing.T) {
 		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), Shape: fp(0.05)}, "d.shape: must be between 0.1 and 100"},
 		{scenario.Dist{Dist: "weibull", MeanMS: fp(10), SDMS: fp(3), Shape: fp(2)}, "d.sd_ms: not a parameter of dist \"weibull\""},
 	} {
-		_, err := newSampler(&c.d, "d")
+		_, err := New(&c.d, "d")
 		if err == nil || !contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.d, err, c.want)
 		}

@@ -1,24 +1,31 @@
-package core
+// Package dist is the distributions of durations a scenario can name
+// (const, exp, uniform, lognormal, empirical, gamma, erlang, hyperexp,
+// weibull): each checked once against its parameters and drawn from the
+// engine's random streams with portable arithmetic only, so a run draws the
+// same numbers natively and in WebAssembly.
+package dist
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-// sampler draws durations in milliseconds from a distribution. Implementations
+// Sampler draws durations in milliseconds from a distribution. Implementations
 // use only deterministic arithmetic (no math.Log/Exp, whose native and WASM
 // results may differ in the last bit; see core/internal/fmath).
-type sampler interface {
+type Sampler interface {
 	SampleMS(r *rng.PCG) float64
 	MeanMS() float64
 }
 
-// maxMS bounds every millisecond parameter of a distribution (MaxTimeUS in ms).
-const maxMS = 1e9
+// MaxMS bounds every millisecond parameter of a distribution (MaxTimeUS in ms).
+const MaxMS = 1e9
 
 // maxErlangK bounds the number of exponential phases of an erlang distribution.
 const maxErlangK = 10_000
@@ -39,18 +46,21 @@ const (
 	distWeibull
 )
 
-var distKinds = vocab[distKind]{"distribution", []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang", "hyperexp", "weibull"}}
+var kinds = vocab.Table[distKind]{What: "distribution", Names: []string{"const", "exp", "uniform", "lognormal", "empirical", "gamma", "erlang", "hyperexp", "weibull"}}
+
+// Names lists the distributions by the names the scenario gives them.
+func Names() []string { return kinds.List() }
 
 // String returns the distribution's name as the scenario spells it.
-func (k distKind) String() string { return distKinds.name(k) }
+func (k distKind) String() string { return kinds.Name(k) }
 
-// build checks the parameters of k and returns its sampler.
-func (k distKind) build(c *distCheck) sampler {
+// build checks the parameters of k and returns its Sampler.
+func (k distKind) build(c *distCheck) Sampler {
 	switch k {
 	case distConst:
-		return constDist(c.need("ms", c.d.MS, false))
+		return Const(c.need("ms", c.d.MS, false))
 	case distExp:
-		return expDist(c.need("mean_ms", c.d.MeanMS, true))
+		return Exp(c.need("mean_ms", c.d.MeanMS, true))
 	case distUniform:
 		return c.uniform()
 	case distLognormal:
@@ -66,22 +76,22 @@ func (k distKind) build(c *distCheck) sampler {
 	case distWeibull:
 		return c.weibull()
 	}
-	panic("core: no sampler for dist " + k.String())
+	panic("core: no Sampler for dist " + k.String())
 }
 
-// newSampler checks d and returns its sampler. field names d in errors, e.g.
+// New checks d and returns its Sampler. field names d in errors, e.g.
 // `services.TOUPPER.service_time`.
-func newSampler(d *scenario.Dist, field string) (sampler, error) {
+func New(d *scenario.Dist, field string) (Sampler, error) {
 	if d == nil {
 		return nil, diag.FieldErrorf(field, "missing distribution")
 	}
 	c := distCheck{d: d, field: field}
 	if d.Dist == "" {
-		return nil, diag.FieldErrorf(field+".dist", "missing (want %s)", distKinds.want())
+		return nil, diag.FieldErrorf(field+".dist", "missing (want %s)", kinds.Want())
 	}
-	kind, ok := distKinds.lookup(d.Dist)
+	kind, ok := kinds.Lookup(d.Dist)
 	if !ok {
-		return nil, diag.FieldErrorf(field+".dist", "unknown distribution %q (want %s)", d.Dist, distKinds.want())
+		return nil, diag.FieldErrorf(field+".dist", "unknown distribution %q (want %s)", d.Dist, kinds.Want())
 	}
 	s := kind.build(&c)
 	if c.err == nil {
@@ -104,12 +114,12 @@ type distCheck struct {
 
 func (c *distCheck) fail(name, format string, args ...any) {
 	if c.err == nil {
-		c.err = diag.FieldErrorf(c.field+"."+name, "%s", sprintf(format, args...))
+		c.err = diag.FieldErrorf(c.field+"."+name, "%s", fmt.Sprintf(format, args...))
 	}
 }
 
 // need returns the value of a required millisecond field: >= 0, or > 0 when
-// positive, and at most maxMS.
+// positive, and at most MaxMS.
 func (c *distCheck) need(name string, v *float64, positive bool) float64 {
 	c.used = append(c.used, name)
 	if v == nil {
@@ -128,8 +138,8 @@ func (c *distCheck) checkMS(name string, v float64, positive bool) {
 		c.fail(name, "must be > 0, got %g", v)
 	case v < 0:
 		c.fail(name, "must be >= 0, got %g", v)
-	case v > maxMS:
-		c.fail(name, "must be <= %g ms, got %g", float64(maxMS), v)
+	case v > MaxMS:
+		c.fail(name, "must be <= %g ms, got %g", float64(MaxMS), v)
 	}
 }
 
@@ -152,16 +162,16 @@ func (c *distCheck) unused() {
 	}
 }
 
-func (c *distCheck) uniform() sampler {
+func (c *distCheck) uniform() Sampler {
 	lo := c.need("min_ms", c.d.MinMS, false)
 	hi := c.need("max_ms", c.d.MaxMS, false)
 	if c.err == nil && hi < lo {
 		c.fail("max_ms", "must be >= min_ms (%g), got %g", lo, hi)
 	}
-	return uniformDist{lo: lo, width: hi - lo}
+	return Uniform{lo: lo, width: hi - lo}
 }
 
-func (c *distCheck) lognormal() sampler {
+func (c *distCheck) lognormal() Sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	sd := c.need("sd_ms", c.d.SDMS, false)
 	if c.err != nil {
@@ -170,7 +180,7 @@ func (c *distCheck) lognormal() sampler {
 	return newLognormal(mean, sd)
 }
 
-func (c *distCheck) empirical() sampler {
+func (c *distCheck) empirical() Sampler {
 	c.used = append(c.used, "samples_ms")
 	if len(c.d.SamplesMS) == 0 {
 		c.fail("samples_ms", "must hold at least one sample")
@@ -178,13 +188,13 @@ func (c *distCheck) empirical() sampler {
 	}
 	sum := 0.0
 	for i, v := range c.d.SamplesMS {
-		c.checkMS(sprintf("samples_ms[%d]", i), v, false)
+		c.checkMS(fmt.Sprintf("samples_ms[%d]", i), v, false)
 		sum += v
 	}
-	return empiricalDist{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
+	return Empirical{samples: c.d.SamplesMS, mean: sum / float64(len(c.d.SamplesMS))}
 }
 
-func (c *distCheck) gamma() sampler {
+func (c *distCheck) gamma() Sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	var shape float64
 	switch {
@@ -208,7 +218,7 @@ func (c *distCheck) gamma() sampler {
 	return newGamma(shape, mean)
 }
 
-func (c *distCheck) erlang() sampler {
+func (c *distCheck) erlang() Sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	c.used = append(c.used, "k")
 	if c.d.K == nil {
@@ -227,7 +237,7 @@ func (c *distCheck) erlang() sampler {
 // standard deviation (sd > mean): with probability p an exponential of mean
 // mean/(2p), else one of mean mean/(2(1-p)), p chosen so that both phases
 // carry half the mean; its squared coefficient of variation is (sd/mean)^2.
-func (c *distCheck) hyperexp() sampler {
+func (c *distCheck) hyperexp() Sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	sd := c.need("sd_ms", c.d.SDMS, true)
 	if c.err == nil && sd <= mean {
@@ -243,7 +253,7 @@ func (c *distCheck) hyperexp() sampler {
 
 // weibull is the Weibull distribution of the given mean and shape k
 // (0.1..100; below 1 its tail is heavier than an exponential's).
-func (c *distCheck) weibull() sampler {
+func (c *distCheck) weibull() Sampler {
 	mean := c.need("mean_ms", c.d.MeanMS, true)
 	k := c.need("shape", c.d.Shape, true)
 	if c.err == nil && (k < 0.1 || k > 100) {
@@ -253,4 +263,24 @@ func (c *distCheck) weibull() sampler {
 		return nil
 	}
 	return weibullDist{inv: 1 / k, scale: mean / gammaFn(1+1/k), mean: mean}
+}
+
+// BoundMS is the largest duration s can draw for a bounded
+// distribution (const, uniform, empirical), and its mean for the others,
+// whose tails are unbounded: a mean past the limit is certain to overflow,
+// while a rare long draw is caught when it happens.
+func BoundMS(s Sampler) (float64, string) {
+	switch d := s.(type) {
+	case Const:
+		return float64(d), "ms"
+	case Uniform:
+		return d.lo + d.width, "max_ms"
+	case Empirical:
+		hi := 0.0
+		for _, v := range d.samples {
+			hi = max(hi, v)
+		}
+		return hi, "largest sample"
+	}
+	return s.MeanMS(), "mean_ms"
 }

@@ -1,19 +1,16 @@
-package core
+package dist
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/tuxlb/tuxlb/core/internal/fmath"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
-// normal draws a standard normal value by Marsaglia's polar method, which
+// Normal draws a standard normal value by Marsaglia's polar method, which
 // needs only log and sqrt. The second value of the pair is dropped so that a
-// sampler holds no state between draws.
-func normal(r *rng.PCG) float64 {
+// Sampler holds no state between draws.
+func Normal(r *rng.PCG) float64 {
 	for {
 		u := float64(2*r.Float64()) - 1
 		v := float64(2*r.Float64()) - 1
@@ -24,29 +21,32 @@ func normal(r *rng.PCG) float64 {
 	}
 }
 
-type constDist float64
+// Const is a constant duration (ms).
+type Const float64
 
-func (c constDist) SampleMS(*rng.PCG) float64 { return float64(c) }
-func (c constDist) MeanMS() float64           { return float64(c) }
+func (c Const) SampleMS(*rng.PCG) float64 { return float64(c) }
+func (c Const) MeanMS() float64           { return float64(c) }
 
-type expDist float64
+// Exp is the exponential distribution of the given mean (ms).
+type Exp float64
 
-func (e expDist) SampleMS(r *rng.PCG) float64 { return float64(float64(e) * r.ExpFloat64()) }
-func (e expDist) MeanMS() float64             { return float64(e) }
+func (e Exp) SampleMS(r *rng.PCG) float64 { return float64(float64(e) * r.ExpFloat64()) }
+func (e Exp) MeanMS() float64             { return float64(e) }
 
-type uniformDist struct{ lo, width float64 }
+// Uniform is uniform on [lo, lo+width) ms.
+type Uniform struct{ lo, width float64 }
 
-func (u uniformDist) SampleMS(r *rng.PCG) float64 { return float64(u.width*r.Float64()) + u.lo }
-func (u uniformDist) MeanMS() float64             { return u.lo + u.width/2 }
+func (u Uniform) SampleMS(r *rng.PCG) float64 { return float64(u.width*r.Float64()) + u.lo }
+func (u Uniform) MeanMS() float64             { return u.lo + u.width/2 }
 
 // lognormalDist is exp(mu + sigma·Z), with mu and sigma derived from the
 // distribution's own mean m and standard deviation s:
 // sigma² = ln(1 + s²/m²), mu = ln(m) - sigma²/2.
 type lognormalDist struct{ mu, sigma, mean float64 }
 
-func newLognormal(mean, sd float64) sampler {
+func newLognormal(mean, sd float64) Sampler {
 	if sd == 0 {
-		return constDist(mean)
+		return Const(mean)
 	}
 	cv := sd / mean
 	v := fmath.Log(1 + float64(cv*cv))
@@ -54,17 +54,18 @@ func newLognormal(mean, sd float64) sampler {
 }
 
 func (l lognormalDist) SampleMS(r *rng.PCG) float64 {
-	return fmath.Exp(float64(l.sigma*normal(r)) + l.mu)
+	return fmath.Exp(float64(l.sigma*Normal(r)) + l.mu)
 }
 func (l lognormalDist) MeanMS() float64 { return l.mean }
 
-type empiricalDist struct {
+// Empirical draws one of its samples, each as likely.
+type Empirical struct {
 	samples []float64
 	mean    float64
 }
 
-func (e empiricalDist) SampleMS(r *rng.PCG) float64 { return e.samples[r.IntN(len(e.samples))] }
-func (e empiricalDist) MeanMS() float64             { return e.mean }
+func (e Empirical) SampleMS(r *rng.PCG) float64 { return e.samples[r.IntN(len(e.samples))] }
+func (e Empirical) MeanMS() float64             { return e.mean }
 
 // gammaDist uses Marsaglia and Tsang's method (2000) for shape >= 1; for
 // shape < 1 it draws with shape+1 and multiplies by U^(1/shape).
@@ -73,7 +74,7 @@ type gammaDist struct {
 	d, c               float64 // Marsaglia–Tsang constants for max(shape, shape+1)
 }
 
-func newGamma(shape, mean float64) sampler {
+func newGamma(shape, mean float64) Sampler {
 	a := shape
 	if a < 1 {
 		a++
@@ -94,7 +95,7 @@ func (g gammaDist) SampleMS(r *rng.PCG) float64 {
 // unit draws Gamma(a, 1) for a = g.d + 1/3 >= 1.
 func (g gammaDist) unit(r *rng.PCG) float64 {
 	for {
-		z := normal(r)
+		z := Normal(r)
 		v := float64(g.c*z) + 1
 		if v <= 0 {
 			continue

@@ -1,4 +1,4 @@
-package core
+package dist
 
 import (
 	"math"
@@ -40,7 +40,7 @@ func TestNewSamplerErrors(t *testing.T) {
 		{scenario.Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},
 	}
 	for _, tt := range tests {
-		_, err := newSampler(&tt.d, "svc")
+		_, err := New(&tt.d, "svc")
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("NewSampler(%+v): got error %v, want %q", tt.d, err, tt.want)
 			continue
@@ -53,7 +53,7 @@ func TestNewSamplerErrors(t *testing.T) {
 
 // TestSamplerMeans draws 200k values from each distribution and checks the
 // sample mean against MeanMS (and the sample sd against the known sd). The
-// tolerance is 5 standard errors of the mean, sd/sqrt(n): a correct sampler
+// tolerance is 5 standard errors of the mean, sd/sqrt(n): a correct Sampler
 // fails with probability below 1e-6, while a wrong scale or shape (say a
 // lognormal using sd_ms as the sd of the log) misses by far more.
 func TestSamplerMeans(t *testing.T) {
@@ -74,7 +74,7 @@ func TestSamplerMeans(t *testing.T) {
 		{"erlang", scenario.Dist{Dist: "erlang", MeanMS: f(9), K: ip(3)}, 9, 9 / math.Sqrt(3)},
 	}
 	for _, tt := range tests {
-		s, err := newSampler(&tt.d, "d")
+		s, err := New(&tt.d, "d")
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -107,7 +107,7 @@ func TestSamplerMeans(t *testing.T) {
 
 func TestSamplersAreDeterministic(t *testing.T) {
 	d := scenario.Dist{Dist: "gamma", MeanMS: f(5), Shape: f(2.5)}
-	s, _ := newSampler(&d, "d")
+	s, _ := New(&d, "d")
 	a, b := rng.New(3, 9), rng.New(3, 9)
 	for i := range 1000 {
 		if x, y := s.SampleMS(a), s.SampleMS(b); x != y {
@@ -117,7 +117,7 @@ func TestSamplersAreDeterministic(t *testing.T) {
 }
 
 func BenchmarkSampleExp(b *testing.B) {
-	s, _ := newSampler(&scenario.Dist{Dist: "exp", MeanMS: f(4)}, "d")
+	s, _ := New(&scenario.Dist{Dist: "exp", MeanMS: f(4)}, "d")
 	r := rng.New(1, 1)
 	for b.Loop() {
 		s.SampleMS(r)
