@@ -7,6 +7,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // This file plays applications (docs/engine.md, "Applications"): the steps
@@ -242,7 +243,7 @@ func newAppState(e *engine, ap *appPlan) *appState {
 			cl := &a.cl[g]
 			cl.set, cl.c = int32(k), int32(c)
 			cl.rng.Seed(cp.keyBase, uint64(c))
-			cl.key = mix64(cp.keyBase ^ mix64(uint64(c)+1))
+			cl.key = workload.Mix64(cp.keyBase ^ workload.Mix64(uint64(c)+1))
 			if at := a.pause(cp.think, &cl.rng); at < ap.endUS {
 				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 				a.active++
@@ -593,27 +594,27 @@ func (e *engine) stepHappens(f *flight, j int, st *callStep) bool {
 
 // childRequest is the nested request of step j of the request in slot p,
 // issued at t from its server's machine.
-func (e *engine) childRequest(p int32, j int, t int64) request {
+func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 	f := e.pool.at(p)
 	st := &e.app.plan.calls[f.req.Service][j]
-	r := request{TimeUS: t, Service: st.service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
-		Key: mix64(f.req.Key ^ mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
+	r := workload.Request{TimeUS: t, Service: st.service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
+		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
 	crit := e.m.Criterion(e.m.Services[st.service].Routing)
 	switch {
 	case st.route != nil:
 		e.app.draw.Seed(r.Key, streamRouteValue)
-		st.route.draw(&e.app.draw, &r)
+		st.route.Draw(&e.app.draw, &r)
 	case st.value != "":
 		r.RouteVal = st.value
 	case st.inherit:
-		r.RouteVal = routeText(&f.req)
+		r.RouteVal = workload.RouteText(&f.req)
 	}
 	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
 	if e.routing != nil && e.routing[st.service] != nil {
 		// entries that differ by BUFTYPE: the inherited buffer type picks one
-		r.Route = e.routing[st.service].route(e.bufs, r.Buf, routeText(&r))
+		r.Route = e.routing[st.service].Route(e.bufs, r.Buf, workload.RouteText(&r))
 	} else if st.route == nil && r.RouteVal != "" && crit != nil {
-		r.Route = routeOf(crit, r.RouteVal)
+		r.Route = workload.RouteOf(crit, r.RouteVal)
 	}
 	return r
 }
@@ -621,7 +622,7 @@ func (e *engine) childRequest(p int32, j int, t int64) request {
 // issueNested issues r for the request in slot p (bound as a's next
 // caller); it counts the nested request and returns false when the issue
 // failed (an error for the run, set as its fault).
-func (e *engine) issueNested(p int32, r *request) bool {
+func (e *engine) issueNested(p int32, r *workload.Request) bool {
 	a := e.app
 	pf := e.pool.at(p)
 	if r.TimeUS >= e.setup.WarmupUS {
@@ -871,14 +872,14 @@ func (e *engine) clientIssue(g int, t int64) error {
 	if c.k == 0 {
 		n := c.n
 		c.n++
-		c.routeVal, c.routeNum, c.route, c.buf = "", 0, routeNone, 0
+		c.routeVal, c.routeNum, c.route, c.buf = "", 0, workload.RouteNone, 0
 		if cp.script != nil {
 			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
 			c.service, c.routeVal, c.buf = st.service, st.value, st.buf
 			if e.routing != nil && e.routing[st.service] != nil {
-				c.route = e.routing[st.service].route(e.bufs, c.buf, st.value) // entries told apart by BUFTYPE
+				c.route = e.routing[st.service].Route(e.bufs, c.buf, st.value) // entries told apart by BUFTYPE
 			} else if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
-				c.route = routeOf(crit, st.value)
+				c.route = workload.RouteOf(crit, st.value)
 			}
 		} else {
 			i := 0
@@ -890,15 +891,15 @@ func (e *engine) clientIssue(g int, t int64) error {
 			}
 			c.service = cp.svcs[i].service
 			if sr := cp.svcs[i].route; sr != nil {
-				var r request
-				sr.draw(&c.rng, &r)
+				var r workload.Request
+				sr.Draw(&c.rng, &r)
 				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
 		c.id = cp.name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
-		c.key = mix64(c.key ^ uint64(n+1))
+		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
-	r := request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: mix64(c.key ^ uint64(c.k)),
+	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
 		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
 	if c.k > 0 {
 		r.ID = c.id + "~" + strconv.Itoa(int(c.k))

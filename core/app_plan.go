@@ -12,6 +12,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // This file checks and compiles a scenario's applications: the call steps
@@ -61,8 +62,8 @@ type callStep struct {
 	mode    callMode
 	p       float64 // 1: always
 	inherit bool
-	value   string       // a constant routing value ("" for none)
-	route   *streamRoute // drawn values (the called service's criterion)
+	value   string                // a constant routing value ("" for none)
+	route   *workload.StreamRoute // drawn values (the called service's criterion)
 }
 
 // clientPlan is one compiled client set.
@@ -83,7 +84,7 @@ type clientPlan struct {
 
 type clientService struct {
 	service int
-	route   *streamRoute
+	route   *workload.StreamRoute
 }
 
 type scriptStep struct {
@@ -210,9 +211,9 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		return nil // a domain that is ever down needs the failure of a gateway's request: appCompletion
 	}
 	m := st.Model
-	n := newNames(m)
-	n.needMS, n.needGroup = st.untimed()
-	n.bufs = st.bufs
+	n := workload.NewNames(m)
+	n.NeedMS, n.NeedGroup = st.untimed()
+	n.Bufs = st.bufs
 	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
 	if c := st.Tuning.QueueCapacity; c != nil {
 		ap.qcap = *c
@@ -225,9 +226,9 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		}
 	}
 	timed := func(field string, s int) error {
-		if n.needMS[s] {
+		if n.NeedMS[s] {
 			name := m.Services[s].Name
-			return diag.FieldErrorf(field, "service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)", name, n.needGroup[s], name)
+			return diag.FieldErrorf(field, "service %s has no service_time for group %s, and nested and client requests carry no service_ms (give services.%s.service_time)", name, n.NeedGroup[s], name)
 		}
 		return nil
 	}
@@ -275,7 +276,7 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 				return err
 			}
 			cp.first = ap.nclient
-			cp.keyBase = keyBase(st.Seed^clientSeedSalt, fnv64(cp.name))
+			cp.keyBase = workload.KeyBase(st.Seed^clientSeedSalt, fnv64(cp.name))
 			ap.nclient += cp.count
 			ap.clients = append(ap.clients, cp)
 		}
@@ -289,15 +290,15 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 const clientSeedSalt = 0x636c69656e7473 // "clients"
 
 // callRoute compiles a call step's route against the called service's criterion.
-func (st *runSetup) callRoute(n *names, cs *callStep, r *scenario.CallRoute, field string) error {
-	crit := n.crit[cs.service]
+func (st *runSetup) callRoute(n *workload.Names, cs *callStep, r *scenario.CallRoute, field string) error {
+	crit := n.Crit[cs.service]
 	switch {
 	case r == nil || r.Inherit:
 		return nil
 	case r.Spec != nil:
-		sc := streamCheck{st: &scenario.Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, path: field}
-		cs.route = sc.checkRoute(routedNames(n, cs.service), cs.service)
-		return sc.err
+		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, Path: field}
+		cs.route = sc.CheckRoute(routedNames(n, cs.service), cs.service)
+		return sc.Err
 	case crit == nil: // carried for the nested requests to inherit
 		return constRoute("", "", string(r.Const), field+".route", &cs.value)
 	}
@@ -305,7 +306,7 @@ func (st *runSetup) callRoute(n *names, cs *callStep, r *scenario.CallRoute, fie
 }
 
 // clientSet compiles one client set.
-func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
+func (st *runSetup) clientSet(n *workload.Names, cs *scenario.ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
 	cp := clientPlan{name: cs.Name, count: cs.Count, think: dist.Const(0), backoff: dist.Const(0), retryOn: retryTPETIME}
 	var msg string
 	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
@@ -318,7 +319,7 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
-		sc := streamCheck{st: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, path: f, bufs: n.bufs}
+		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, Path: f, Bufs: n.Bufs}
 		var csv clientService
 		if csv.service, msg = n.Service(e.Service); msg != "" {
 			return cp, diag.FieldErrorf(f+".service", "%s", msg)
@@ -326,8 +327,8 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 		if err := timed(f+".service", csv.service); err != nil {
 			return cp, err
 		}
-		if csv.route = sc.checkRoute(routedNames(n, csv.service), csv.service); sc.err != nil {
-			return cp, sc.err
+		if csv.route = sc.CheckRoute(routedNames(n, csv.service), csv.service); sc.Err != nil {
+			return cp, sc.Err
 		}
 		w := 1.0
 		if e.Weight != nil {
@@ -349,13 +350,13 @@ func (st *runSetup) clientSet(n *names, cs *scenario.ClientSet, field string, ti
 			if msg := ubb.CheckBufType(e.BufType); msg != "" {
 				return cp, diag.FieldErrorf(f+".buftype", "%s", msg)
 			}
-			step.buf = n.bufs.index(e.BufType) // carried, for an unrouted service's nested requests
+			step.buf = n.Bufs.Index(e.BufType) // carried, for an unrouted service's nested requests
 		}
 		if e.Route != nil {
-			crit, kind, name := n.crit[step.service], "", ""
-			if cs := n.sets[step.service]; cs != nil {
-				if k := cs.pick(n.bufs, step.buf); k >= 0 {
-					crit = cs.entries[k] // the value is checked against the entry its buffer type picks
+			crit, kind, name := n.Crit[step.service], "", ""
+			if cs := n.Sets[step.service]; cs != nil {
+				if k := cs.Pick(n.Bufs, step.buf); k >= 0 {
+					crit = cs.Entries[k] // the value is checked against the entry its buffer type picks
 				}
 			}
 			if crit != nil {
@@ -458,8 +459,8 @@ func constRoute(crit, kind, text, field string, out *string) error {
 // criterion, or nil (the route's shape only) when s has none: a client's
 // or a call's routing value for an unrouted service is carried, for the
 // nested requests to inherit.
-func routedNames(n *names, s int) *names {
-	if n.crit[s] == nil {
+func routedNames(n *workload.Names, s int) *workload.Names {
+	if n.Crit[s] == nil {
 		return nil
 	}
 	return n

@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // MaxTimeUS bounds every time and duration of a scenario (about 11.6 days of
@@ -32,7 +33,7 @@ const maxTimeText = "1e9 ms, about 11.6 days"
 // speed of a machine that may process it, is already past MaxTimeUS.
 func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
-	n := newNames(m)
+	n := workload.NewNames(m)
 	groups := make(map[string]int, len(m.Groups))
 	for i := range m.Groups {
 		groups[m.Groups[i].Name] = i

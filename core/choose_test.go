@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // TestChooseAgainstRules: choose's MP and SHM rules give what a plain
@@ -105,7 +106,7 @@ func checkChoose(t *testing.T, e *engine, r *rng.PCG) {
 				continue
 			}
 			for origin := range m.Machines {
-				f := &flight{req: request{Service: s, Origin: origin}}
+				f := &flight{req: workload.Request{Service: s, Origin: origin}}
 				want := append([]int64(nil), e.counters...)
 				wq, wc, wr := refChoose(e, sv, origin, want)
 				sq, c, why := e.choose(f, sv)

@@ -12,10 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
+
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // drawDigest hashes many draws of every distribution and every arrival
@@ -34,13 +37,13 @@ func drawDigest() string {
 			fmt.Fprintf(h, "%x,", math.Float64bits(s.SampleMS(r)))
 		}
 	}
-	sc := genWorkload(2000, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
-		scenario.Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 10}, {AtMS: 1000, RatePerS: 5000}, {AtMS: 1500, RatePerS: 200}}},
-		scenario.Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
-		scenario.Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
-		scenario.Stream{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7})
-	rs, _ := openWorkload(handModel(), sc, 1, 0)
-	var r request
+	sc := &scenario.Scenario{Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 2000, Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
+		{Service: "TOLOWER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 10}, {AtMS: 1000, RatePerS: 5000}, {AtMS: 1500, RatePerS: 200}}},
+		{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 1000}, MeanMS: []float64{5, 5}},
+		{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 300, OnMS: f(3), OffMS: f(7)},
+		{Service: "TOLOWER", Arrivals: "constant", RatePerS: 7}}}}}
+	rs, _ := workload.Open(fixture.HandModel(), sc, 1, 0)
+	var r workload.Request
 	for rs.Next(&r) {
 		fmt.Fprintf(h, "%d %d %x,", r.TimeUS, r.Service, r.Key)
 	}

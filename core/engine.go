@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // Random streams derived from the seed (request keys use their own).
@@ -17,7 +18,7 @@ const (
 	streamService = 0        // service time of a request, seeded by its Key
 	streamRemote  = 1        // remote domain's response time, seeded by its Key
 	// a generated request's routing value, seeded by its Key
-	streamRouteValue = 2
+	streamRouteValue = workload.StreamRouteValue
 )
 
 // simOptions are the knobs of simulate beyond RunOptions.
@@ -35,7 +36,7 @@ type simOptions struct {
 // log row: pooled in engine.pool and reused through a free list, so the
 // engine allocates nothing per request.
 type flight struct {
-	req       request
+	req       workload.Request
 	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
 	server    int32 // instance that processes it; -1 until it starts
 	chosen    int32 // instance the dispatch rule picked
@@ -60,7 +61,7 @@ type flight struct {
 // *f = flight{req: *r, queue: -1, server: -1, chosen: -1, counted: counted},
 // written field by field into the pool, without the temporary copy of the
 // whole record that the compiler makes for the composite literal.
-func (f *flight) reset(r *request, counted bool) {
+func (f *flight) reset(r *workload.Request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
@@ -163,7 +164,7 @@ type engine struct {
 	setup *runSetup
 	m     *Model
 	opt   simOptions
-	reqs  requestStream
+	reqs  workload.Stream
 
 	alg       algorithm
 	idleQueue bool
@@ -203,8 +204,8 @@ type engine struct {
 	// routing[s] is the criterion of routed service s when its entries
 	// differ by BUFTYPE (nil otherwise, and nil for all when none does):
 	// nested requests pick their entry by the buffer type they inherit.
-	routing []*critSet
-	bufs    *bufTable
+	routing []*workload.CritSet
+	bufs    *workload.BufTable
 	rng     rng.PCG
 	draw    rng.PCG
 
@@ -251,7 +252,7 @@ const (
 )
 
 // simulate plays reqs forward on setup and returns the result.
-func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*result.Result, error) {
+func simulate(setup *runSetup, reqs workload.Stream, opt simOptions) (*result.Result, error) {
 	e, err := newEngine(setup, reqs, opt)
 	if err != nil {
 		return nil, err
@@ -275,7 +276,7 @@ func simulate(setup *runSetup, reqs requestStream, opt simOptions) (*result.Resu
 // the whole run would stay in baseline code to its end, at about half speed;
 // and loop lets a garbage collection go on there between slices (letGCRun).
 func (e *engine) loop() error {
-	var next request
+	var next workload.Request
 	have := e.reqs.Next(&next)
 	for {
 		var out stepOutcome
@@ -310,7 +311,7 @@ const (
 // steps plays the run forward from the next new request (next, if have)
 // until the next checkpoint, and returns whether a new request is held in
 // next then, and how it ended.
-func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
+func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, error) {
 	// tn is when the next new request is due, capped below emptyT so that a
 	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
 	// and emptyT-1 when there is none (every event runs before "no request").
@@ -448,7 +449,7 @@ func (e *engine) steps(next *request, have bool) (bool, stepOutcome, error) {
 // comparisons: its issue time, at most emptyT-1; emptyT-1 when there is none.
 // Events are due before emptyT-1 (past MaxTimeUS the run stops), so an event
 // runs before the request exactly when its time is at most the issue time.
-func capTime(have bool, next *request) int64 {
+func capTime(have bool, next *workload.Request) int64 {
 	if !have {
 		return emptyT - 1
 	}
@@ -500,7 +501,7 @@ func (e *engine) grow() int32 {
 }
 
 // issue handles a new request: choose its queue, send it there.
-func (e *engine) issue(r *request) error {
+func (e *engine) issue(r *workload.Request) error {
 	e.issued++
 	if e.issued > e.maxReq {
 		err := diag.Errorf(diag.ETOOLARGE, "the workload has more than %d requests (the maximum for one run)", e.maxReq)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // genRequests is a synthetic Poisson workload over services and origins,
@@ -23,13 +24,13 @@ type genRequests struct {
 	nsvc, nm int
 }
 
-func (g *genRequests) Next(r *request) bool {
+func (g *genRequests) Next(r *workload.Request) bool {
 	if g.n >= g.total {
 		return false
 	}
 	g.n++
 	g.t += -math.Log(1-g.r.Float64()) * g.meanGap
-	*r = request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
+	*r = workload.Request{Seq: g.n, TimeUS: int64(g.t), Service: g.r.IntN(g.nsvc), Origin: g.r.IntN(g.nm),
 		ServiceUS: -1, Key: g.r.Uint64()}
 	return true
 }
@@ -91,13 +92,13 @@ func BenchmarkRun(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			reqs, err := openWorkload(setup.Model, sc, setup.Seed, DefaultMaxRequests)
+			reqs, err := workload.Open(setup.Model, sc, setup.Seed, DefaultMaxRequests)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err := simulate(setup, &limitRequests{requestStream: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
+			res, err := simulate(setup, &limitRequests{Stream: reqs, n: int64(b.N)}, simOptions{HorizonUS: int64(g.DurationMS * 1000)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -137,14 +138,14 @@ func BenchmarkRunSynthetic(b *testing.B) {
 
 // limitRequests stops a workload after n requests.
 type limitRequests struct {
-	requestStream
+	workload.Stream
 	n int64
 }
 
-func (l *limitRequests) Next(r *request) bool {
+func (l *limitRequests) Next(r *workload.Request) bool {
 	if l.n == 0 {
 		return false
 	}
 	l.n--
-	return l.requestStream.Next(r)
+	return l.Stream.Next(r)
 }

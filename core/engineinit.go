@@ -7,10 +7,11 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // newEngine resolves setup into the engine's flat, precomputed state.
-func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, error) {
+func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, error) {
 	if setup == nil || setup.Model == nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "simulate: no setup")
 	}
@@ -48,7 +49,7 @@ func newEngine(setup *runSetup, reqs requestStream, opt simOptions) (*engine, er
 	e.rr = make([]int64, len(m.Services))
 	e.noValue, e.noMatch, e.noBuf = make([]int64, len(m.Services)), make([]int64, len(m.Services)), make([]int64, len(m.Services))
 	if e.bufs = setup.bufs; e.bufs == nil {
-		e.bufs = newBufTable(m)
+		e.bufs = workload.NewBufTable(m)
 	}
 	e.rng.Seed(setup.Seed, streamPolicy)
 	e.nextReset = math.MaxInt64

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // explainer captures the decisions of requests first..last during a run.
@@ -72,19 +73,19 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *res
 
 // routingOf describes the routing step of f.
 func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *result.RoutingStep {
-	cs := newCritSet(e.m, e.m.Services[f.req.Service].Routing)
-	c := cs.entries[0]
-	k := cs.pick(e.bufs, f.req.Buf)
+	cs := workload.NewCritSet(e.m, e.m.Services[f.req.Service].Routing)
+	c := cs.Entries[0]
+	k := cs.Pick(e.bufs, f.req.Buf)
 	if k >= 0 {
-		c = cs.entries[k]
+		c = cs.Entries[k]
 	}
-	st := &result.RoutingStep{Criterion: c.Name, Field: c.Field, Value: routeText(&f.req), Group: rs.group, Fallback: rs.fallback,
-		BufType: e.bufs.name(f.req.Buf), NoEntry: k < 0}
-	if len(cs.entries) > 1 && k >= 0 {
+	st := &result.RoutingStep{Criterion: c.Name, Field: c.Field, Value: workload.RouteText(&f.req), Group: rs.group, Fallback: rs.fallback,
+		BufType: e.bufs.Name(f.req.Buf), NoEntry: k < 0}
+	if len(cs.Entries) > 1 && k >= 0 {
 		st.EntryLine = c.Line
 	}
 	if rs.rng >= 0 {
-		ec, i := cs.entryOf(rs.rng + 1)
+		ec, i := cs.EntryOf(rs.rng + 1)
 		r := ec.Ranges[i]
 		st.Range = r.Text + ":" + r.Group
 	}

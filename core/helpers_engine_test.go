@@ -13,6 +13,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // This file builds models, setups and workloads by hand for the engine's
@@ -149,12 +150,12 @@ func engSetup(m *Model) *runSetup {
 
 // sliceRequests is a Requests over a slice.
 type sliceRequests struct {
-	rs    []request
+	rs    []workload.Request
 	i     int
 	after func() // called on every Next, for invariant checks
 }
 
-func (s *sliceRequests) Next(r *request) bool {
+func (s *sliceRequests) Next(r *workload.Request) bool {
 	if s.after != nil {
 		s.after()
 	}
@@ -181,7 +182,7 @@ func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 		if err != nil {
 			t.Fatalf("test requests: %q: %v", line, err)
 		}
-		r := request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
+		r := workload.Request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
 			Origin: m.MachineIndex(f[2]), Key: uint64(len(out.rs) + 1)}
 		r.Service = serviceIndex(m, f[1])
 		if r.Origin < 0 || r.Service < 0 {
@@ -210,7 +211,7 @@ func serviceIndex(m *Model, name string) int {
 
 // runLog simulates and returns the result and the dispatch log's rows
 // (without the header).
-func runLog(t *testing.T, setup *runSetup, reqs requestStream) (*result.Result, []string) {
+func runLog(t *testing.T, setup *runSetup, reqs workload.Stream) (*result.Result, []string) {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &buf}})

@@ -7,11 +7,14 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
+
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // TestSummaryFront: counting values in the front (and past it in the
@@ -121,7 +124,7 @@ func refBins(h *hdrhistogram.Histogram) []bin {
 // that no 32-bit count can overflow; the histograms stay those of every
 // value.
 func TestSummaryFrontOverflow(t *testing.T) {
-	e, err := newEngine(engSetup(handModel()), &sliceRequests{}, simOptions{})
+	e, err := newEngine(engSetup(fixture.HandModel()), &sliceRequests{}, simOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +136,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 		if k == 1000 { // as if 2^31 - 2000 more requests had completed
 			st.completed += frontFlushEvery - 2000
 		}
-		f := flight{req: request{TimeUS: 0, Service: svcToLower}, counted: true, queue: 0,
+		f := flight{req: workload.Request{TimeUS: 0, Service: fixture.SvcToLower}, counted: true, queue: 0,
 			enqueueUS: 10, startUS: 10 + v, endUS: 10 + v, replyUS: 10 + v}
 		st.complete(&f, sv)
 		want.add(v)
@@ -149,7 +152,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 			t.Fatalf("at %d requests, front holds %d values, want %d (only the last)", frontFlushEvery, inFront, small)
 		}
 	}
-	for _, a := range []*summaryAcc{&st.qWait[0], &st.svc[svcToLower].wait} {
+	for _, a := range []*summaryAcc{&st.qWait[0], &st.svc[fixture.SvcToLower].wait} {
 		if g, w := a.hist().bins, refBins(want.h); !reflect.DeepEqual(g, w) {
 			t.Errorf("histogram: got %v, want %v", g, w)
 		}
@@ -270,7 +273,7 @@ func TestEventHeapRandom(t *testing.T) {
 // request set, so that a field added to flight but forgotten in reset fails
 // here).
 func TestFlightReset(t *testing.T) {
-	f := flight{req: request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
+	f := flight{req: workload.Request{Seq: 9, ID: "old", TimeUS: 9, Service: 9, Origin: 9, ServiceUS: 9, Prio: 9, Key: 9}}
 	ft := reflect.TypeOf(f)
 	for i := 1; i < ft.NumField(); i++ {
 		switch k := ft.Field(i).Type.Kind(); k {
@@ -280,7 +283,7 @@ func TestFlightReset(t *testing.T) {
 		}
 	}
 	rest := unsafe.Slice((*byte)(unsafe.Pointer(&f)), unsafe.Sizeof(f))[unsafe.Sizeof(f.req):]
-	r := request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
+	r := workload.Request{Seq: 3, ID: "r3", TimeUS: 40, Service: 1, Origin: 2, ServiceUS: -1, Prio: 5, Key: 11}
 	for _, counted := range []bool{false, true} {
 		for i := range rest {
 			rest[i] = 0x01

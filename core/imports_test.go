@@ -62,6 +62,7 @@ var leaves = map[string][]string{
 	"admission": {"scenario", "ubb"},
 	"diag":      {"ubb", "trace"},
 	"dist":      {"scenario", "diag"},
+	"workload":  {"ubb", "scenario", "trace", "diag", "dist"},
 	"result":    {"ubb", "scenario", "diag"},
 }
 
@@ -77,7 +78,13 @@ func mayImport(pkg, imp string) bool {
 	}
 	name := strings.TrimPrefix(imp, module+"/core/")
 	if strings.HasPrefix(pkg, module+"/core/internal/") {
-		return pkg == module+"/core/internal/vocab" && name == "diag" // a vocabulary's parse error is a domain error
+		switch pkg {
+		case module + "/core/internal/vocab":
+			return name == "diag" // a vocabulary's parse error is a domain error
+		case module + "/core/internal/fixture":
+			return name == "ubb" // the tests' hand-built model
+		}
+		return false
 	}
 	if l, ok := leaves[strings.TrimPrefix(pkg, module+"/core/")]; ok {
 		for _, x := range l {

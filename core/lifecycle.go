@@ -7,6 +7,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // instState is the life-cycle state of a server instance (docs/engine.md,
@@ -337,7 +338,7 @@ func (e *engine) scheduleLife() {
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
 // the next completion, the next network arrival and the next new request.
-func (e *engine) lifeDue(have bool, next *request) bool {
+func (e *engine) lifeDue(have bool, next *workload.Request) bool {
 	t := e.nextLife
 	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
 		(e.app == nil || t <= e.app.topT())
@@ -349,7 +350,7 @@ func (e *engine) lifeDue(have bool, next *request) bool {
 // order), -p spares ending themselves (scan order). have and next are the
 // loop's next new request, for skipping scans that cannot change anything
 // (skipScans).
-func (e *engine) lifeStep(have bool, next *request) {
+func (e *engine) lifeStep(have bool, next *workload.Request) {
 	L := e.life
 	t := e.nextLife
 	// -p scans and alarms play while requests remain to be issued or are
@@ -417,7 +418,7 @@ func (e *engine) lifeStep(have bool, next *request) {
 // first with a spare to boot: the next scan that matters is the first at or
 // after the earlier of the two. (A scan at the instant of a completion, an
 // arrival or a request runs before it, and sees what this one saw.)
-func (e *engine) skipScans(t int64, have bool, next *request) {
+func (e *engine) skipScans(t int64, have bool, next *workload.Request) {
 	L := e.life
 	tn := min(e.heap.topT(), e.arr.next)
 	if have {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // Tests of [newSetup] on real configuration text, through [LoadModel].
@@ -158,7 +159,7 @@ func TestShippedScenariosSetUp(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		rs, err := openWorkload(st.Model, sc, st.Seed, 0)
+		rs, err := workload.Open(st.Model, sc, st.Seed, 0)
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

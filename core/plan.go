@@ -7,6 +7,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // Plan is a scenario compiled for running: the scenario checked, its
@@ -83,12 +84,12 @@ func (p *Plan) Warnings() []string { return p.setup.Warnings }
 // Requests returns the expected number of requests of one run: the trace's
 // rows and the expected number of generated requests.
 func (p *Plan) Requests() float64 {
-	return float64(len(p.setup.work.trace)) + p.setup.work.expected
+	return float64(len(p.setup.work.Trace)) + p.setup.work.Expected
 }
 
 // GeneratedRequests returns the expected number of requests of one run's
 // generated streams (the trace's rows not counted).
-func (p *Plan) GeneratedRequests() float64 { return p.setup.work.expected }
+func (p *Plan) GeneratedRequests() float64 { return p.setup.work.Expected }
 
 // ReplicationSeed returns the seed of replication i (0-based): the plan's
 // own for replication 0, for the others a SplitMix64 step of the plan's seed
@@ -177,13 +178,13 @@ func (p *Plan) run(opt RunOptions) (*result.Result, error) {
 
 // open starts the plan's workload with its seed, looking ahead to learn the
 // workload's horizon (for the width of the series bins).
-func (p *Plan) open(opt RunOptions) (requestStream, simOptions, error) {
+func (p *Plan) open(opt RunOptions) (workload.Stream, simOptions, error) {
 	sopt := simOptions{RunOptions: opt, BinUS: p.binUS}
-	mg, err := p.setup.work.open(p.setup.Seed, opt.MaxRequests)
+	mg, err := p.setup.work.Open(p.setup.Seed, opt.MaxRequests)
 	if err != nil {
 		return nil, sopt, err
 	}
-	sopt.HorizonUS = mg.lookAhead(p.genUS)
+	sopt.HorizonUS = mg.LookAhead(p.genUS)
 	if err := stopped(opt, "reading the workload"); err != nil {
 		return nil, sopt, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // bufUBB routes S and P by R, two entries told apart by BUFTYPE: FML
@@ -19,7 +20,7 @@ const bufUBB = "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=site1\n*GROUPS\nG1 LMID
 	"*SERVICES\nS ROUTING=R\nP ROUTING=R\nU\n*ROUTING\nR FIELD=ACCT BUFTYPE=FML RANGES=\"1-10:G1,*:G2\"\n" +
 	"R FIELD=ACCT BUFTYPE=\"FML32;VIEW:v\" RANGES=\"1-10:G2,*:G1\"\n"
 
-func openBuf(t *testing.T, w string) ([]request, error) {
+func openBuf(t *testing.T, w string) ([]workload.Request, error) {
 	t.Helper()
 	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"ubbconfig":"x","workload":`+w+`}`), &sc); err != nil {
@@ -29,7 +30,7 @@ func openBuf(t *testing.T, w string) ([]request, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := openWorkload(m, &sc, 1, 0)
+	rs, err := workload.Open(m, &sc, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -46,11 +47,11 @@ func TestTraceBufType(t *testing.T) {
 		want    []int32
 	}{
 		{"csv", `{"trace_csv":"time_ms,service,service_ms,route,buftype\n0,S,1,5,\n1,S,1,5,FML\n2,S,1,5,FML32\n3,S,1,50,VIEW:v\n4,S,1,5,XML\n5,S,1,,FML32\n6,S,1,,XML\n7,U,1,5,XML\n8,S,1,50,\n"}`,
-			[]int32{1, 1, 3, 4, routeNoBuf, routeNone, routeNoBuf, routeNone, 2}},
+			[]int32{1, 1, 3, 4, workload.RouteNoBuf, workload.RouteNone, workload.RouteNoBuf, workload.RouteNone, 2}},
 		{"log column", `{"trace_csv":"ts,svc,dur,acct,buffer_type\n0,S,1,5,FML32\n","columns":{"time":"ts","service":"svc","service_ms":"dur","route":"acct"}}`,
 			[]int32{3}},
 		{"json", `{"trace":[{"time_ms":0,"service":"S","service_ms":1,"route":5,"buftype":"VIEW:v"},{"time_ms":1,"service":"P","service_ms":1,"route":5},{"time_ms":2,"service":"S","service_ms":1,"buftype":"VIEW:w"}]}`,
-			[]int32{3, 1, routeNoBuf}},
+			[]int32{3, 1, workload.RouteNoBuf}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			reqs, err := openBuf(t, c.w)
@@ -99,7 +100,7 @@ func TestStreamBufType(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []int32{3, routeNoBuf, routeNone, 3, routeNoBuf, routeNone} // at 0 and 500 ms, in stream order
+	want := []int32{3, workload.RouteNoBuf, workload.RouteNone, 3, workload.RouteNoBuf, workload.RouteNone} // at 0 and 500 ms, in stream order
 	if len(reqs) != len(want) {
 		t.Fatalf("got %d requests, want %d", len(reqs), len(want))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // routedUBB has a numeric criterion N (used by S) and a string one W (used
@@ -26,13 +27,13 @@ func routedModel(t *testing.T) *Model {
 	return m
 }
 
-func openRouted(t *testing.T, w string) ([]request, error) {
+func openRouted(t *testing.T, w string) ([]workload.Request, error) {
 	t.Helper()
 	var sc scenario.Scenario
 	if err := json.Unmarshal([]byte(`{"ubbconfig":"x","workload":`+w+`}`), &sc); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := openWorkload(routedModel(t), &sc, 1, 0)
+	rs, err := workload.Open(routedModel(t), &sc, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +50,7 @@ func TestTraceRoute(t *testing.T) {
 		vals    []string
 	}{
 		{"csv", `{"trace_csv":"time_ms,service,service_ms,route\n0,S,1,5\n1,S,1,15\n2,S,1,25\n3,S,1,\n4,T,1,bob\n5,T,1,tom\n6,U,1,7\n"}`,
-			[]int32{1, 2, routeNoMatch, routeNone, 1, 2, routeNone}, []string{"5", "15", "25", "", "bob", "tom", "7"}},
+			[]int32{1, 2, workload.RouteNoMatch, workload.RouteNone, 1, 2, workload.RouteNone}, []string{"5", "15", "25", "", "bob", "tom", "7"}},
 		{"mapped column", `{"trace_csv":"ts;svc;dur;acct;extra\n0;S;1;12;x\n","columns":{"time":"ts","service":"svc","service_ms":"dur","route":"acct","delimiter":";"}}`,
 			[]int32{2}, []string{"12"}},
 		{"json", `{"trace":[{"time_ms":0,"service":"S","service_ms":1,"route":3},{"time_ms":1,"service":"S","service_ms":1,"route":"14"},{"time_ms":2,"service":"T","service_ms":1,"route":"c"}]}`,
@@ -77,9 +78,9 @@ func TestTraceRoute(t *testing.T) {
 func TestStreamRoute(t *testing.T) {
 	for _, c := range []struct {
 		name, route, service string
-		check                func(t *testing.T, reqs []request)
+		check                func(t *testing.T, reqs []workload.Request)
 	}{
-		{"uniform integers", `{"dist":"uniform","min":1,"max":20}`, "S", func(t *testing.T, reqs []request) {
+		{"uniform integers", `{"dist":"uniform","min":1,"max":20}`, "S", func(t *testing.T, reqs []workload.Request) {
 			seen := map[float64]int{}
 			for _, r := range reqs {
 				x := r.RouteNum
@@ -99,14 +100,14 @@ func TestStreamRoute(t *testing.T) {
 				t.Errorf("drew %d distinct values of 20", len(seen))
 			}
 		}},
-		{"uniform decimals", `{"dist":"uniform","min":0,"max":30,"integer":false}`, "S", func(t *testing.T, reqs []request) {
+		{"uniform decimals", `{"dist":"uniform","min":0,"max":30,"integer":false}`, "S", func(t *testing.T, reqs []workload.Request) {
 			frac := 0
 			for _, r := range reqs {
 				x := r.RouteNum
 				if x != float64(int(x)) {
 					frac++
 				}
-				want := routeNoMatch
+				want := workload.RouteNoMatch
 				switch {
 				case x >= 1 && x <= 10:
 					want = 1
@@ -121,7 +122,7 @@ func TestStreamRoute(t *testing.T) {
 				t.Errorf("only %d of %d values have a fraction", frac, len(reqs))
 			}
 		}},
-		{"weighted list", `{"values":["bob","tom",7],"weights":[3,1,0]}`, "T", func(t *testing.T, reqs []request) {
+		{"weighted list", `{"values":["bob","tom",7],"weights":[3,1,0]}`, "T", func(t *testing.T, reqs []workload.Request) {
 			n := map[string]int{}
 			for _, r := range reqs {
 				n[r.RouteVal]++
@@ -134,7 +135,7 @@ func TestStreamRoute(t *testing.T) {
 				t.Errorf("counts %v: want about 3 bob per tom and no 7 (weight 0)", n)
 			}
 		}},
-		{"normal", `{"dist":"normal","mean":10,"sd":3}`, "S", func(t *testing.T, reqs []request) {
+		{"normal", `{"dist":"normal","mean":10,"sd":3}`, "S", func(t *testing.T, reqs []workload.Request) {
 			sum := 0.0
 			for _, r := range reqs {
 				sum += r.RouteNum
@@ -195,11 +196,11 @@ func TestRoutedStreamDoesNotAllocate(t *testing.T) {
 		{"service":"T","arrivals":"poisson","rate_per_s":1000,"route":{"values":["a","q"]}}]}}}`), &sc); err != nil {
 		t.Fatal(err)
 	}
-	rs, err := openWorkload(routedModel(t), &sc, 1, 1<<62)
+	rs, err := workload.Open(routedModel(t), &sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r request
+	var r workload.Request
 	if allocs := testing.AllocsPerRun(10_000, func() { rs.Next(&r) }); allocs != 0 {
 		t.Errorf("Next allocates %v times per request, want 0", allocs)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
@@ -22,7 +23,7 @@ const EngineVersion = "0.5.0"
 const BytesPerInFlight = 250
 
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
-const DefaultMaxRequests = 20_000_000
+const DefaultMaxRequests = workload.DefaultMaxRequests
 
 // RunOptions are the knobs of one run that are not part of the scenario.
 type RunOptions struct {
@@ -101,7 +102,7 @@ const MaxExplain = 1000
 
 // explainRun runs until request first+count-1 has been dispatched,
 // capturing the explanations on the way.
-func explainRun(setup *runSetup, reqs requestStream, sopt simOptions, first, count int64) ([]result.Explanation, error) {
+func explainRun(setup *runSetup, reqs workload.Stream, sopt simOptions, first, count int64) ([]result.Explanation, error) {
 	x := &explainer{first: first, last: first + count - 1}
 	sopt.explain = x
 	sopt.Dispatch = nil

@@ -11,6 +11,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // runSetup is a scenario checked against its model and resolved into what the
@@ -19,7 +20,7 @@ type runSetup struct {
 	Model *Model
 	// bufs numbers the buffer types of the model and of the workload's
 	// requests (compiled with it; runs only read it).
-	bufs     *bufTable
+	bufs     *workload.BufTable
 	Policy   policyKind
 	Seed     uint64
 	Tuning   scenario.Tuning // every field set (pointers non-nil)
@@ -49,9 +50,9 @@ type runSetup struct {
 	// the request to the first that is up, else it fails with TPESVCERR.
 	Remote [][]remoteDomain
 
-	traceNote string            // how a log was read, the last warning of the setup
-	work      *compiledWorkload // the workload, compiled once (checkWorkload)
-	app       *appPlan          // calls and clients; nil when the scenario has none
+	traceNote string             // how a log was read, the last warning of the setup
+	work      *workload.Compiled // the workload, compiled once (checkWorkload)
+	app       *appPlan           // calls and clients; nil when the scenario has none
 }
 
 // ParseScenario reads a scenario document strictly ([DecodeScenario]) and
@@ -147,7 +148,7 @@ func check(sc *scenario.Scenario) error {
 		}
 	}
 	if sc.Workload.Generate != nil {
-		if _, err := checkGenerate(nil, sc.Workload.Generate); err != nil {
+		if _, err := workload.CheckGenerate(nil, sc.Workload.Generate); err != nil {
 			return err
 		}
 	}

@@ -11,11 +11,12 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // setupModel resolves sc against a model already loaded.
 func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
-	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: newBufTable(m)}
+	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: workload.NewBufTable(m)}
 	steps := []func(*scenario.Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
@@ -32,9 +33,9 @@ func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, err
 	if st.traceNote != "" {
 		st.Warnings = append(st.Warnings, st.traceNote)
 	}
-	if w := st.work; w != nil && w.info.Skipped > 0 {
+	if w := st.work; w != nil && w.Info.Skipped > 0 {
 		st.Warnings = append(st.Warnings, sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
-			w.info.Skipped, w.info.Rows+w.info.Skipped, w.info.Examples[0]))
+			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
 	}
 	return st, nil
 }
@@ -323,14 +324,14 @@ func joinOr(l []string) string {
 // could get no service time) are found before the run starts; the run plays
 // this compiled workload (Plan), it does not read the workload again.
 func (st *runSetup) checkWorkload(sc *scenario.Scenario, _ RunOptions) error {
-	n := newNames(st.Model)
-	n.needMS, n.needGroup = st.untimed()
-	n.bufs = st.bufs
-	cw, err := compileWorkload(n, &sc.Workload)
+	n := workload.NewNames(st.Model)
+	n.NeedMS, n.NeedGroup = st.untimed()
+	n.Bufs = st.bufs
+	cw, err := workload.Compile(n, &sc.Workload)
 	if err != nil {
 		return err
 	}
-	st.traceNote, st.work = cw.note, cw
+	st.traceNote, st.work = cw.Note, cw
 	return nil
 }
 
@@ -341,7 +342,7 @@ func (st *runSetup) untimed() (need []bool, group []string) {
 	m := st.Model
 	need = make([]bool, len(m.Services))
 	group = make([]string, len(m.Services))
-	n := newNames(m)
+	n := workload.NewNames(m)
 	groups := make(map[string]int, len(m.Groups))
 	for i := range m.Groups {
 		groups[m.Groups[i].Name] = i

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
+
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -23,7 +25,7 @@ func baseScenario() *scenario.Scenario {
 }
 
 func TestSetupDefaults(t *testing.T) {
-	m := handModel()
+	m := fixture.HandModel()
 	m.Warnings = []Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
 	st, err := setupModel(m, baseScenario(), RunOptions{})
 	if err != nil {
@@ -63,7 +65,7 @@ func TestSetupResolves(t *testing.T) {
 	sc.Tuning = &scenario.Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
 	sc.WarmupMS = &scenario.Warmup{MS: 10}
 	seed := uint64(99)
-	st, err := setupModel(handModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
+	st, err := setupModel(fixture.HandModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,14 +73,14 @@ func TestSetupResolves(t *testing.T) {
 		st.ResetUS != 2500 || st.GatewayForwardUS != 0 || st.Tuning.NetLoad != "origin" || st.WarmupUS != 10_000 {
 		t.Errorf("got %+v, want policy p2c, seed 99, speed[1] 0.5, latency 1001, reset 2500, forward 0, netload origin, warmup 10000", st)
 	}
-	up := st.ServiceTime[svcToUpper]
+	up := st.ServiceTime[fixture.SvcToUpper]
 	if up[0].MeanMS() != 4 || up[1].MeanMS() != 2 || up[2].MeanMS() != 4 {
 		t.Errorf("TOUPPER means per group: got %v %v %v, want 4 2 4", up[0].MeanMS(), up[1].MeanMS(), up[2].MeanMS())
 	}
-	if st.ServiceTime[svcRemote][0] != nil {
+	if st.ServiceTime[fixture.SvcRemote][0] != nil {
 		t.Errorf("REMOTE has no service_time: got a sampler, want nil")
 	}
-	if st.RemoteTime[svcRemote] == nil || st.RemoteTime[svcRemote].MeanMS() != 20 || st.RemoteTime[svcToUpper] != nil {
+	if st.RemoteTime[fixture.SvcRemote] == nil || st.RemoteTime[fixture.SvcRemote].MeanMS() != 20 || st.RemoteTime[fixture.SvcToUpper] != nil {
 		t.Errorf("RemoteTime: got %v, want RDOM's 20 ms for REMOTE only", st.RemoteTime)
 	}
 }
@@ -127,7 +129,7 @@ func TestSetupErrors(t *testing.T) {
 	for _, tt := range tests {
 		sc, opt := baseScenario(), RunOptions{}
 		tt.edit(sc, &opt)
-		_, err := setupModel(handModel(), sc, opt)
+		_, err := setupModel(fixture.HandModel(), sc, opt)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
 			t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.EINVALID, tt.want)
 		}
@@ -138,7 +140,7 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 	sc := baseScenario()
 	delete(sc.Services, "TOLOWER")
 	sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOLOWER,2\n1,REMOTE,\n"
-	if _, err := setupModel(handModel(), sc, RunOptions{}); err != nil {
+	if _, err := setupModel(fixture.HandModel(), sc, RunOptions{}); err != nil {
 		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
 	}
 }
@@ -147,7 +149,7 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 // machine's NETLOAD in the setup's copy of the model (the loaded model is
 // not changed); a value that is not a NETLOAD is an error naming the field.
 func TestSetupTMNetLoad(t *testing.T) {
-	m := handModel()
+	m := fixture.HandModel()
 	before := m.Machines[1].NetLoad
 	sc := baseScenario()
 	sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
@@ -160,14 +162,14 @@ func TestSetupTMNetLoad(t *testing.T) {
 	}
 	for _, v := range []string{"abc", "-1", "+5", " 5", "32768", "", "1e3", "0x10"} {
 		sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
-		_, err := setupModel(handModel(), sc, RunOptions{})
+		_, err := setupModel(fixture.HandModel(), sc, RunOptions{})
 		want := `machines.site2.env.TMNETLOAD: want a whole number from 0 to 32767, got "` + v + `"`
 		if err == nil || err.Error() != want {
 			t.Errorf("TMNETLOAD %q: got %v, want %s", v, err, want)
 		}
 	}
 	sc.Machines = map[string]scenario.MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
-	if _, err := setupModel(handModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
+	if _, err := setupModel(fixture.HandModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
 		t.Errorf("unknown LMID: got %v", err)
 	}
 }

@@ -12,23 +12,23 @@ import (
 // the same rows (stats.validated counted those that completed).
 func (e *engine) traceResult(r *result.Result) {
 	w := e.setup.work
-	if w == nil || !w.traced {
+	if w == nil || !w.Traced {
 		return
 	}
-	r.Trace = &result.TraceRead{Rows: w.info.Rows, Skipped: w.info.Skipped, SkippedExamples: slices.Clone(w.info.Examples)}
+	r.Trace = &result.TraceRead{Rows: w.Info.Rows, Skipped: w.Info.Skipped, SkippedExamples: slices.Clone(w.Info.Examples)}
 	if r.Trace.SkippedExamples == nil {
 		r.Trace.SkippedExamples = []string{}
 	}
-	if len(w.observed) == 0 {
+	if len(w.Observed) == 0 {
 		return
 	}
 	st := &e.st
 	obs := make([]summaryAcc, len(e.m.Services))
 	var all summaryAcc
-	for _, o := range w.observed {
-		if o.timeUS >= st.warmUS {
-			addValue(&obs[o.service], o.us)
-			addValue(&all, o.us)
+	for _, o := range w.Observed {
+		if o.TimeUS >= st.warmUS {
+			addValue(&obs[o.Service], o.US)
+			addValue(&all, o.US)
 		}
 	}
 	v := &result.Validation{Overall: validationRow("", &all, &st.vAll), Services: []result.ValidationRow{}}

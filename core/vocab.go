@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // policyKind is how a request's queue is chosen: Tuxedo's own rules (the
@@ -167,13 +168,13 @@ func Vocabulary() map[string][]string {
 		"tuning.idle":       idleReadings.List(),
 		"tuning.netload":    netLoadReadings.List(),
 		"tuning.mp_counter": counterReadings.List(),
-		"arrivals":          arrivalKinds.List(),
+		"arrivals":          workload.ArrivalNames(),
 		"dist":              dist.Names(),
 		"dispatch_reason":   reasons.List(),
 		"event":             eventKinds.List(),
 		"instance_state":    instStates.List(),
 		"lifecycle_cause":   lifeCauses.List(),
-		"route.dist":        routeDists.List(),
+		"route.dist":        workload.RouteDistNames(),
 		"call.mode":         callModes.List(),
 		"retry.on":          slices.Clone(retryCodes),
 	}

@@ -1,4 +1,4 @@
-package core
+package workload
 
 import (
 	"cmp"
@@ -15,41 +15,41 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// names resolves service names and LMIDs of a model to indexes (trace.Names),
+// Names resolves service Names and LMIDs of a model to indexes (trace.Names),
 // knows which services' requests must carry service_ms, and resolves routing
 // values.
-type names struct {
+type Names struct {
 	*trace.Names
-	m *Model
-	// needMS[s] is set when service s has no distribution for some group that
+	m *ubb.Model
+	// NeedMS[s] is set when service s has no distribution for some group that
 	// may serve it (group needGroup[s]): its requests must carry service_ms.
-	needMS    []bool
-	needGroup []string
-	// crit[s] is the routing criterion of service s, nil when it has none
+	NeedMS    []bool
+	NeedGroup []string
+	// Crit[s] is the routing criterion of service s, nil when it has none
 	// (its first entry, when several differ by BUFTYPE); sets[s] all of
 	// its entries.
-	crit []*ubb.Criterion
-	sets []*critSet
-	bufs *bufTable // the model's buffer types
+	Crit []*ubb.Criterion
+	Sets []*CritSet
+	Bufs *BufTable // the model's buffer types
 }
 
 // Untimed words the problem of a request of service s without service_ms, or
 // returns "" when s has a distribution wherever it may be served.
-func (n *names) Untimed(s int) string {
-	if n.needMS == nil || !n.needMS[s] {
+func (n *Names) Untimed(s int) string {
+	if n.NeedMS == nil || !n.NeedMS[s] {
 		return ""
 	}
-	return sprintf("missing; service %s has no service_time for group %s (give services.%s.service_time)",
-		n.m.Services[s].Name, n.needGroup[s], n.m.Services[s].Name)
+	return fmt.Sprintf("missing; service %s has no service_time for group %s (give services.%s.service_time)",
+		n.m.Services[s].Name, n.NeedGroup[s], n.m.Services[s].Name)
 }
 
-func newNames(m *Model) *names {
-	n := &names{Names: trace.NewNames(m), m: m}
-	n.crit, n.sets, n.bufs = make([]*ubb.Criterion, len(m.Services)), make([]*critSet, len(m.Services)), newBufTable(m)
+func NewNames(m *ubb.Model) *Names {
+	n := &Names{Names: trace.NewNames(m), m: m}
+	n.Crit, n.Sets, n.Bufs = make([]*ubb.Criterion, len(m.Services)), make([]*CritSet, len(m.Services)), NewBufTable(m)
 	for i, s := range m.Services {
 		if s.Routing != "" {
-			n.crit[i] = m.Criterion(s.Routing)
-			n.sets[i] = newCritSet(m, s.Routing)
+			n.Crit[i] = m.Criterion(s.Routing)
+			n.Sets[i] = NewCritSet(m, s.Routing)
 		}
 	}
 	return n
@@ -61,22 +61,22 @@ func newNames(m *Model) *names {
 // into the random key of the run's seed (requestKey), so the trace is read
 // once for every seed. A row's observed response, when the log has one, is
 // kept in obs.
-func traceCSV(n *names, text string, cm *scenario.TraceMap, skipBad bool) (reqs []request, obs []observedRow, info trace.Info, err error) {
+func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool) (reqs []Request, obs []ObservedRow, info trace.Info, err error) {
 	var cols *trace.Columns
 	if cm != nil {
 		c := trace.Columns(*cm)
 		cols = &c
 	}
-	reqs = make([]request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
+	reqs = make([]Request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
 	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
-		r := request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
+		r := Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
 			Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route} // Key: the row number, keyed by the merger
 		if tr.BufType != "" {
-			r.Buf = n.bufs.index(tr.BufType)
+			r.Buf = n.Bufs.Index(tr.BufType)
 		}
 		if tr.ObservedUS >= 0 {
 			r.Observed = true
-			obs = append(obs, observedRow{service: int32(tr.Service), timeUS: tr.TimeUS, us: tr.ObservedUS})
+			obs = append(obs, ObservedRow{Service: int32(tr.Service), TimeUS: tr.TimeUS, US: tr.ObservedUS})
 		}
 		n.route(&r)
 		reqs = append(reqs, r)
@@ -91,7 +91,7 @@ func traceCSV(n *names, text string, cm *scenario.TraceMap, skipBad bool) (reqs 
 // scaleTrace divides the issue times of a trace by factor, rounded to the
 // microsecond: the same requests, played factor times faster. Dividing
 // keeps the order, ties included.
-func scaleTrace(reqs []request, factor float64) {
+func scaleTrace(reqs []Request, factor float64) {
 	for i := range reqs {
 		reqs[i].TimeUS = int64(math.Round(float64(reqs[i].TimeUS) / factor))
 	}
@@ -101,18 +101,18 @@ func scaleTrace(reqs []request, factor float64) {
 func rowError(row int, field, msg string) error {
 	field, msg = capped.Text(field), capped.Text(msg)
 	return &diag.Error{Code: diag.EINVALID, Message: fmt.Sprintf("trace row %d: %s: %s", row, field, msg),
-		Diagnostics: []Diagnostic{{Source: ubb.SourceTrace, Line: row, Field: field, Severity: ubb.SeverityError, Message: msg}}}
+		Diagnostics: []ubb.Diagnostic{{Source: ubb.SourceTrace, Line: row, Field: field, Severity: ubb.SeverityError, Message: msg}}}
 }
 
 // sortTrace orders trace requests by time, keeping row order for ties.
-func sortTrace(reqs []request) {
-	slices.SortStableFunc(reqs, func(a, b request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
+func sortTrace(reqs []Request) {
+	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
 }
 
 // traceJSON compiles the JSON rows of workload.trace, sorted by time, each
 // request's Key holding its row number (0-based), as traceCSV does.
-func traceJSON(n *names, rows []scenario.TraceRow) ([]request, error) {
-	reqs := make([]request, 0, len(rows))
+func traceJSON(n *Names, rows []scenario.TraceRow) ([]Request, error) {
+	reqs := make([]Request, 0, len(rows))
 	for i, row := range rows {
 		r, err := traceJSONRow(n, &row, i+1)
 		if err != nil {
@@ -125,8 +125,8 @@ func traceJSON(n *names, rows []scenario.TraceRow) ([]request, error) {
 	return reqs, nil
 }
 
-func traceJSONRow(n *names, row *scenario.TraceRow, num int) (request, error) {
-	r := request{ID: row.ID, ServiceUS: -1}
+func traceJSONRow(n *Names, row *scenario.TraceRow, num int) (Request, error) {
+	r := Request{ID: row.ID, ServiceUS: -1}
 	if row.TimeMS == nil {
 		return r, rowError(num, "time_ms", "missing")
 	}
@@ -153,7 +153,7 @@ func traceJSONRow(n *names, row *scenario.TraceRow, num int) (request, error) {
 	}
 	if row.Prio != nil {
 		if *row.Prio < 1 || *row.Prio > 100 {
-			return r, rowError(num, "prio", sprintf("must be between 1 and 100, got %d", *row.Prio))
+			return r, rowError(num, "prio", fmt.Sprintf("must be between 1 and 100, got %d", *row.Prio))
 		}
 		r.Prio = *row.Prio
 	}
@@ -161,7 +161,7 @@ func traceJSONRow(n *names, row *scenario.TraceRow, num int) (request, error) {
 		if msg := ubb.CheckBufType(row.BufType); msg != "" {
 			return r, rowError(num, "buftype", msg)
 		}
-		r.Buf = n.bufs.index(row.BufType)
+		r.Buf = n.Bufs.Index(row.BufType)
 	}
 	if row.Route != nil {
 		r.RouteVal = string(*row.Route)
@@ -172,9 +172,9 @@ func traceJSONRow(n *names, row *scenario.TraceRow, num int) (request, error) {
 
 // route resolves r's buffer type and routing value against its service's
 // criterion.
-func (n *names) route(r *request) {
-	if cs := n.sets[r.Service]; cs != nil && (r.RouteVal != "" || r.Buf != 0) {
-		r.Route = cs.route(n.bufs, r.Buf, r.RouteVal)
+func (n *Names) route(r *Request) {
+	if cs := n.Sets[r.Service]; cs != nil && (r.RouteVal != "" || r.Buf != 0) {
+		r.Route = cs.Route(n.Bufs, r.Buf, r.RouteVal)
 	}
 }
 
@@ -182,16 +182,16 @@ func (n *names) route(r *request) {
 // source 0 is the trace (n is its row), source i+1 is generated stream i.
 // It depends on nothing else, so every variant of a scenario sees the same key.
 func requestKey(seed, source, n uint64) uint64 {
-	return mix64(keyBase(seed, source) ^ n)
+	return Mix64(KeyBase(seed, source) ^ n)
 }
 
-// keyBase is the part of requestKey that does not change along a source.
-func keyBase(seed, source uint64) uint64 {
-	return mix64(seed^0x6a09e667f3bcc909) ^ mix64(source+0xbb67ae8584caa73b)
+// KeyBase is the part of requestKey that does not change along a source.
+func KeyBase(seed, source uint64) uint64 {
+	return Mix64(seed^0x6a09e667f3bcc909) ^ Mix64(source+0xbb67ae8584caa73b)
 }
 
-// mix64 is the splitmix64 finaliser: a bijection that scatters every input bit.
-func mix64(x uint64) uint64 {
+// Mix64 is the splitmix64 finaliser: a bijection that scatters every input bit.
+func Mix64(x uint64) uint64 {
 	x ^= x >> 30
 	x *= 0xbf58476d1ce4e5b9
 	x ^= x >> 27

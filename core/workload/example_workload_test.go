@@ -1,8 +1,9 @@
-package core
+package workload
 
 import (
 	"fmt"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -11,12 +12,12 @@ import (
 func Example_constantStream() {
 	sc := &scenario.Scenario{Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 1000,
 		Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 4}}}}}
-	rs, err := openWorkload(handModel(), sc, 1, 0)
+	rs, err := Open(fixture.HandModel(), sc, 1, 0)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	var r request
+	var r Request
 	for rs.Next(&r) {
 		fmt.Println(r.Seq, r.TimeUS)
 	}

@@ -1,4 +1,4 @@
-package core
+package workload
 
 import (
 	"cmp"
@@ -169,7 +169,7 @@ type streamSource struct {
 	service int
 	origin  int
 	prio    int
-	route   *streamRoute // nil: the requests carry no routing value
+	route   *StreamRoute // nil: the requests carry no routing value
 	draw    rng.PCG      // the routing value's generator, seeded per request
 }
 
@@ -178,17 +178,17 @@ type streamSource struct {
 // after it: mergetree.NoMore at the stream's end. The first call, with r
 // nil, draws the first time. (One function, so that the merger makes one
 // call per request.)
-func (s *streamSource) next(r *request, us, seq int64) int64 {
+func (s *streamSource) next(r *Request, us, seq int64) int64 {
 	if r != nil {
 		// field by field: a composite literal is built in a temporary and copied
 		r.Seq, r.ID, r.TimeUS = seq, "", us
 		r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
-		r.Prio, r.Key = s.prio, mix64(s.keyBase^s.n)
-		r.Route, r.RouteVal, r.RouteNum, r.Trace = routeNone, "", 0, false
+		r.Prio, r.Key = s.prio, Mix64(s.keyBase^s.n)
+		r.Route, r.RouteVal, r.RouteNum, r.Trace = RouteNone, "", 0, false
 		if s.route != nil {
 			// from a generator seeded by the request's key: when it is drawn does not matter
-			s.draw.Seed(r.Key, streamRouteValue)
-			s.route.draw(&s.draw, r)
+			s.draw.Seed(r.Key, StreamRouteValue)
+			s.route.Draw(&s.draw, r)
 		}
 		s.n++
 	}

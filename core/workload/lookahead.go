@@ -1,4 +1,4 @@
-package core
+package workload
 
 import (
 	"math"
@@ -27,32 +27,32 @@ func lookAheadCap(total int64) int {
 var lookBufs sync.Pool // of *[]request
 
 // takeLookBuf returns an empty buffer for at least n requests.
-func takeLookBuf(n int) []request {
-	if p, ok := lookBufs.Get().(*[]request); ok && cap(*p) >= n {
+func takeLookBuf(n int) []Request {
+	if p, ok := lookBufs.Get().(*[]Request); ok && cap(*p) >= n {
 		return (*p)[:0]
 	}
-	return make([]request, 0, n)
+	return make([]Request, 0, n)
 }
 
 // giveLookBuf hands a replayed buffer back for reuse.
-func giveLookBuf(b []request) {
+func giveLookBuf(b []Request) {
 	if cap(b) > 0 {
 		lookBufs.Put(&b)
 	}
 }
 
-// lookAhead reads up to lookAheadRequests requests, for Next to replay
+// LookAhead reads up to lookAheadRequests requests, for Next to replay
 // before the rest, and returns the workload's horizon: the last issue time
 // when the workload ended within the look-ahead, else an estimate from the
 // generation duration and the rate seen so far.
-func (mg *merger) lookAhead(genUS int64) int64 {
+func (mg *Merger) LookAhead(genUS int64) int64 {
 	// mg.look stays empty meanwhile: Next reads the sources. The buffer is
 	// sized once, for the expected number of requests with room for a
 	// random count a few standard deviations above it, rather than grown by
 	// doubling: a small run (a sweep's, the playground's) would otherwise
 	// copy and allocate its workload about twice over.
 	buf := takeLookBuf(lookAheadCap(mg.Total()))
-	var r request
+	var r Request
 	done := false
 	for len(buf) < lookAheadRequests {
 		if !mg.Next(&r) {

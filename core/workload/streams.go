@@ -1,6 +1,7 @@
-package core
+package workload
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -40,12 +41,12 @@ type streamSpec struct {
 	limitMS         float64
 	limitUS         int64
 	expected        float64
-	route           *streamRoute
+	route           *StreamRoute
 }
 
 // start sets s to play the stream, drawing from Rand stream genStreamBase+i.
 func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
-	*s = streamSource{keyBase: keyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
+	*s = streamSource{keyBase: KeyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
 		service: sp.service, origin: sp.origin, prio: sp.prio, route: sp.route}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {
@@ -67,9 +68,9 @@ func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
 // the merger's tree, and so is the trace.
 const maxStreams = mergetree.MaxLeaves - 1
 
-// checkGenerate checks workload.generate. n may be nil: then names are not
+// CheckGenerate checks workload.generate. n may be nil: then names are not
 // resolved (ParseScenario checks what it can without the model).
-func checkGenerate(n *names, g *scenario.Generator) ([]streamSpec, error) {
+func CheckGenerate(n *Names, g *scenario.Generator) ([]streamSpec, error) {
 	const path = "workload.generate"
 	durUS, err := usec.FromMSValue(g.DurationMS)
 	if msg := usec.Problem(durUS, err); msg != "" {
@@ -86,38 +87,38 @@ func checkGenerate(n *names, g *scenario.Generator) ([]streamSpec, error) {
 	}
 	specs := make([]streamSpec, len(g.Streams))
 	for i := range g.Streams {
-		sc := streamCheck{st: &g.Streams[i], path: sprintf("%s.streams[%d]", path, i)}
+		sc := StreamCheck{Stream: &g.Streams[i], Path: fmt.Sprintf("%s.streams[%d]", path, i)}
 		specs[i] = sc.check(n, g.DurationMS, durUS)
-		if sc.err != nil {
-			return nil, sc.err
+		if sc.Err != nil {
+			return nil, sc.Err
 		}
 	}
 	return specs, nil
 }
 
-// streamCheck validates one stream, keeping the first error.
-type streamCheck struct {
-	st   *scenario.Stream
-	path string
-	err  error
-	// bufs numbers a buffer type checked without the names (a client's or
+// StreamCheck validates one stream, keeping the first error.
+type StreamCheck struct {
+	Stream *scenario.Stream
+	Path   string
+	Err    error
+	// Bufs numbers a buffer type checked without the names (a client's or
 	// a call's request of an unrouted service carries it for its nested
 	// requests); nil: not numbered then.
-	bufs *bufTable
+	Bufs *BufTable
 }
 
-func (c *streamCheck) fail(field, format string, args ...any) {
-	if c.err == nil {
-		c.err = diag.FieldErrorf(c.path+"."+field, "%s", sprintf(format, args...))
+func (c *StreamCheck) fail(field, format string, args ...any) {
+	if c.Err == nil {
+		c.Err = diag.FieldErrorf(c.Path+"."+field, "%s", fmt.Sprintf(format, args...))
 	}
 }
 
-func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
-	st := c.st
+func (c *StreamCheck) check(n *Names, durMS float64, durUS int64) streamSpec {
+	st := c.Stream
 	sp := streamSpec{limitMS: durMS, limitUS: durUS}
 	c.names(n, &sp)
-	if c.err == nil {
-		sp.route = c.checkRoute(n, sp.service)
+	if c.Err == nil {
+		sp.route = c.CheckRoute(n, sp.service)
 	}
 	if st.Prio != nil {
 		if sp.prio = *st.Prio; sp.prio < 1 || sp.prio > 100 {
@@ -153,18 +154,18 @@ func (c *streamCheck) check(n *names, durMS float64, durUS int64) streamSpec {
 	default:
 		panic("core: stream check: no rule for arrivals " + sp.kind.String())
 	}
-	if c.err == nil && (sp.kind == arrivalBursty || sp.kind == arrivalMMPP) {
+	if c.Err == nil && (sp.kind == arrivalBursty || sp.kind == arrivalMMPP) {
 		c.switches(&sp.mmpp, durMS)
 	}
-	if c.err == nil {
+	if c.Err == nil {
 		sp.expected = expectedCount(&sp, durMS)
 	}
 	return sp
 }
 
 // names resolves the stream's service and origin when a model is at hand.
-func (c *streamCheck) names(n *names, sp *streamSpec) {
-	if c.st.Service == "" {
+func (c *StreamCheck) names(n *Names, sp *streamSpec) {
+	if c.Stream.Service == "" {
 		c.fail("service", "missing")
 		return
 	}
@@ -172,19 +173,19 @@ func (c *streamCheck) names(n *names, sp *streamSpec) {
 		return
 	}
 	var msg string
-	if sp.service, msg = n.Service(c.st.Service); msg != "" {
+	if sp.service, msg = n.Service(c.Stream.Service); msg != "" {
 		c.fail("service", "%s", msg)
-	} else if n.needMS != nil && n.needMS[sp.service] {
+	} else if n.NeedMS != nil && n.NeedMS[sp.service] {
 		c.fail("service", "service %s has no service_time for group %s, and generated requests carry no service_ms (give services.%s.service_time)",
-			c.st.Service, n.needGroup[sp.service], c.st.Service)
+			c.Stream.Service, n.NeedGroup[sp.service], c.Stream.Service)
 	}
-	if sp.origin, msg = n.Origin(c.st.Origin); msg != "" {
+	if sp.origin, msg = n.Origin(c.Stream.Origin); msg != "" {
 		c.fail("origin", "%s", msg)
 	}
 }
 
 // rate checks a rate in requests per second: finite, >= 0 (> 0 when positive).
-func (c *streamCheck) rate(field string, v float64, positive bool) float64 {
+func (c *StreamCheck) rate(field string, v float64, positive bool) float64 {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > maxRatePerS:
 		c.fail(field, "must be between 0 and %g, got %g", float64(maxRatePerS), v)
@@ -195,7 +196,7 @@ func (c *streamCheck) rate(field string, v float64, positive bool) float64 {
 }
 
 // period checks a mean duration in ms: > 0 and at most maxMS.
-func (c *streamCheck) period(field string, v float64) float64 {
+func (c *StreamCheck) period(field string, v float64) float64 {
 	if math.IsNaN(v) || v <= 0 || v > dist.MaxMS {
 		c.fail(field, "must be > 0 and <= %g ms, got %g", float64(dist.MaxMS), v)
 	}
@@ -203,8 +204,8 @@ func (c *streamCheck) period(field string, v float64) float64 {
 }
 
 // only reports the arrival fields given that the process does not use.
-func (c *streamCheck) only(used ...string) {
-	st := c.st
+func (c *StreamCheck) only(used ...string) {
+	st := c.Stream
 	given := []struct {
 		name string
 		set  bool
@@ -219,8 +220,8 @@ func (c *streamCheck) only(used ...string) {
 	}
 }
 
-func (c *streamCheck) bursty(sp *streamSpec) {
-	st := c.st
+func (c *StreamCheck) bursty(sp *streamSpec) {
+	st := c.Stream
 	r := c.rate("rate_per_s", st.RatePerS, true)
 	if st.OnMS == nil || st.OffMS == nil {
 		c.fail("on_ms", "bursty arrivals need on_ms and off_ms")
@@ -231,8 +232,8 @@ func (c *streamCheck) bursty(sp *streamSpec) {
 	sp.mmpp = mmpp{ratePMS: [2]float64{r / 1000, 0}, meanMS: [2]float64{on, off}}
 }
 
-func (c *streamCheck) mmpp(sp *streamSpec) {
-	st := c.st
+func (c *StreamCheck) mmpp(sp *streamSpec) {
+	st := c.Stream
 	if len(st.Rates) != 2 {
 		c.fail("rates_per_s", "want 2 rates (state 0 and state 1), got %d", len(st.Rates))
 		return
@@ -242,8 +243,8 @@ func (c *streamCheck) mmpp(sp *streamSpec) {
 		return
 	}
 	for i := range 2 {
-		sp.mmpp.ratePMS[i] = c.rate(sprintf("rates_per_s[%d]", i), st.Rates[i], false) / 1000
-		sp.mmpp.meanMS[i] = c.period(sprintf("state_mean_ms[%d]", i), st.MeanMS[i])
+		sp.mmpp.ratePMS[i] = c.rate(fmt.Sprintf("rates_per_s[%d]", i), st.Rates[i], false) / 1000
+		sp.mmpp.meanMS[i] = c.period(fmt.Sprintf("state_mean_ms[%d]", i), st.MeanMS[i])
 	}
 	if st.Rates[0] == 0 && st.Rates[1] == 0 {
 		c.fail("rates_per_s", "at least one rate must be > 0")
@@ -251,8 +252,8 @@ func (c *streamCheck) mmpp(sp *streamSpec) {
 	c.only("rates_per_s", "state_mean_ms")
 }
 
-func (c *streamCheck) profile(sp *streamSpec) {
-	pts := c.st.Profile
+func (c *StreamCheck) profile(sp *streamSpec) {
+	pts := c.Stream.Profile
 	if len(pts) == 0 {
 		c.fail("profile", "want at least one point")
 		return
@@ -262,10 +263,10 @@ func (c *streamCheck) profile(sp *streamSpec) {
 	}
 	for i, p := range pts {
 		if math.IsNaN(p.AtMS) || p.AtMS < 0 || p.AtMS > dist.MaxMS {
-			c.fail(sprintf("profile[%d].at_ms", i), "must be between 0 and %g, got %g", float64(dist.MaxMS), p.AtMS)
+			c.fail(fmt.Sprintf("profile[%d].at_ms", i), "must be between 0 and %g, got %g", float64(dist.MaxMS), p.AtMS)
 		}
 		sp.at = append(sp.at, p.AtMS)
-		sp.rate = append(sp.rate, c.rate(sprintf("profile[%d].rate_per_s", i), p.RatePerS, false)/1000)
+		sp.rate = append(sp.rate, c.rate(fmt.Sprintf("profile[%d].rate_per_s", i), p.RatePerS, false)/1000)
 	}
 	c.only("profile")
 }
@@ -290,9 +291,9 @@ func expectedCount(sp *streamSpec, durMS float64) float64 {
 // mmpp stream, which cost work even when they send nothing.
 const maxSwitches = 1e8
 
-func (c *streamCheck) switches(m *mmpp, durMS float64) {
+func (c *StreamCheck) switches(m *mmpp, durMS float64) {
 	field := "state_mean_ms"
-	if c.st.Arrivals == arrivalBursty.String() {
+	if c.Stream.Arrivals == arrivalBursty.String() {
 		field = "on_ms"
 	}
 	if n := float64(2*durMS) / (m.meanMS[0] + m.meanMS[1]); n > maxSwitches {

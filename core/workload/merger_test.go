@@ -1,10 +1,13 @@
-package core
+package workload
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
+
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -41,12 +44,12 @@ func TestMergerMatchesSources(t *testing.T) {
 		if tt.streams != nil {
 			sc.Workload.Generate = &scenario.Generator{DurationMS: tt.durMS, Streams: tt.streams}
 		}
-		cw, err := compileWorkload(newNames(handModel()), &sc.Workload)
+		cw, err := Compile(NewNames(fixture.HandModel()), &sc.Workload)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		const seed = 9
-		want := slices.Clone(cw.trace)
+		want := slices.Clone(cw.Trace)
 		for i := range want {
 			want[i].Key = requestKey(seed, 0, want[i].Key)
 			want[i].Trace = true
@@ -55,28 +58,28 @@ func TestMergerMatchesSources(t *testing.T) {
 			var s streamSource
 			cw.streams[i].start(&s, seed, i)
 			for us := s.next(nil, 0, 0); us != mergetree.NoMore; {
-				var r request
+				var r Request
 				us = s.next(&r, us, 0)
 				want = append(want, r)
 			}
 		}
-		slices.SortStableFunc(want, func(a, b request) int { return int(a.TimeUS - b.TimeUS) })
+		slices.SortStableFunc(want, func(a, b Request) int { return int(a.TimeUS - b.TimeUS) })
 		for i := range want {
 			want[i].Seq = int64(i + 1)
 		}
 		if tt.name == "largest time" { // the trace's row first, then the stream's, both at the last microsecond
-			if n := len(want); n != 3 || want[1].TimeUS != MaxTimeUS-1 || want[2].TimeUS != MaxTimeUS-1 ||
-				want[1].Service != svcToUpper || want[2].Service != svcToLower {
-				t.Fatalf("largest time: the reference is %+v, want 3 requests, the last two at %d us", want, int64(MaxTimeUS-1))
+			if n := len(want); n != 3 || want[1].TimeUS != usec.Max-1 || want[2].TimeUS != usec.Max-1 ||
+				want[1].Service != fixture.SvcToUpper || want[2].Service != fixture.SvcToLower {
+				t.Fatalf("largest time: the reference is %+v, want 3 requests, the last two at %d us", want, int64(usec.Max-1))
 			}
 		}
 		for _, look := range []bool{false, true} {
-			mg, err := cw.open(seed, 0)
+			mg, err := cw.Open(seed, 0)
 			if err != nil {
 				t.Fatalf("%s: %v", tt.name, err)
 			}
 			if look {
-				mg.lookAhead(0)
+				mg.LookAhead(0)
 			}
 			got := drain(mg)
 			if mg.Err() != nil || len(got) != len(want) {

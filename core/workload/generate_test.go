@@ -1,9 +1,11 @@
-package core
+package workload
 
 import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -13,9 +15,9 @@ func genWorkload(durMS float64, streams ...scenario.Stream) *scenario.Scenario {
 	return &scenario.Scenario{Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: durMS, Streams: streams}}}
 }
 
-func openGen(t *testing.T, sc *scenario.Scenario, seed uint64) []request {
+func openGen(t *testing.T, sc *scenario.Scenario, seed uint64) []Request {
 	t.Helper()
-	rs, err := openWorkload(handModel(), sc, seed, 0)
+	rs, err := Open(fixture.HandModel(), sc, seed, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +28,7 @@ func openGen(t *testing.T, sc *scenario.Scenario, seed uint64) []request {
 	return reqs
 }
 
-func times(reqs []request) []int64 {
+func times(reqs []Request) []int64 {
 	out := make([]int64, len(reqs))
 	for i, r := range reqs {
 		out[i] = r.TimeUS
@@ -78,8 +80,8 @@ func TestMergeOrder(t *testing.T) {
 		prio    int
 	}
 	want := []key{
-		{"t1", 0, svcToUpper, site1, 0}, {"", 0, svcToUpper, site2, 9}, {"", 0, svcToLower, site1, 0},
-		{"t2", 1000, svcToLower, site1, 0}, {"", 1000, svcToUpper, site2, 9}, {"", 1000, svcToLower, site1, 0},
+		{"t1", 0, fixture.SvcToUpper, fixture.Site1, 0}, {"", 0, fixture.SvcToUpper, fixture.Site2, 9}, {"", 0, fixture.SvcToLower, fixture.Site1, 0},
+		{"t2", 1000, fixture.SvcToLower, fixture.Site1, 0}, {"", 1000, fixture.SvcToUpper, fixture.Site2, 9}, {"", 1000, fixture.SvcToLower, fixture.Site1, 0},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d requests, want %d", len(got), len(want))
@@ -92,10 +94,10 @@ func TestMergeOrder(t *testing.T) {
 }
 
 // countCheck draws a stream and compares its count with the expectation.
-func countCheck(t *testing.T, name string, st scenario.Stream, durMS, want, tol float64) []request {
+func countCheck(t *testing.T, name string, st scenario.Stream, durMS, want, tol float64) []Request {
 	t.Helper()
 	sc := genWorkload(durMS, st)
-	rs, err := openWorkload(handModel(), sc, 5, 0)
+	rs, err := Open(fixture.HandModel(), sc, 5, 0)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -146,9 +148,9 @@ func TestStreamsAreIndependent(t *testing.T) {
 	s1 := scenario.Stream{Service: "TOLOWER", Arrivals: "bursty", RatePerS: 900, OnMS: f(5), OffMS: f(5)}
 	alone := openGen(t, genWorkload(200, s0), 3)
 	both := openGen(t, genWorkload(200, s0, s1), 3)
-	var mine []request
+	var mine []Request
 	for _, r := range both {
-		if r.Service == svcToUpper {
+		if r.Service == fixture.SvcToUpper {
 			mine = append(mine, r)
 		}
 	}
@@ -183,7 +185,7 @@ func TestRequestLimit(t *testing.T) {
 			"workload: 61 requests over the limit of 60"},
 	}
 	for _, tt := range tests {
-		rs, err := openWorkload(handModel(), tt.sc, 1, tt.limit)
+		rs, err := Open(fixture.HandModel(), tt.sc, 1, tt.limit)
 		if tt.upFront {
 			if err == nil || err.Error() != tt.want || diag.ErrorCode(err) != diag.ETOOLARGE {
 				t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.ETOOLARGE, tt.want)
@@ -229,7 +231,7 @@ func TestStreamErrors(t *testing.T) {
 		{"profile empty", 1, scenario.Stream{Service: "TOUPPER", Arrivals: "profile"}, "workload.generate.streams[1].profile: want at least one point"},
 	}
 	for _, tt := range tests {
-		_, err := openWorkload(handModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
+		_, err := Open(fixture.HandModel(), genWorkload(tt.dur, ok, tt.st), 1, 0)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
 		}
@@ -241,11 +243,11 @@ func TestNextDoesNotAllocate(t *testing.T) {
 		scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		scenario.Stream{Service: "TOLOWER", Arrivals: "profile", Profile: []scenario.RatePoint{{AtMS: 0, RatePerS: 10}, {AtMS: 1000, RatePerS: 500}}},
 		scenario.Stream{Service: "TOLOWER", Arrivals: "mmpp", Rates: []float64{10, 100}, MeanMS: []float64{5, 5}})
-	rs, err := openWorkload(handModel(), sc, 1, 1<<62)
+	rs, err := Open(fixture.HandModel(), sc, 1, 1<<62)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r request
+	var r Request
 	if allocs := testing.AllocsPerRun(10_000, func() { rs.Next(&r) }); allocs != 0 {
 		t.Errorf("Next allocates %v times per request, want 0", allocs)
 	}
@@ -254,8 +256,8 @@ func TestNextDoesNotAllocate(t *testing.T) {
 func BenchmarkWorkloadNext(b *testing.B) {
 	sc := genWorkload(1e9, scenario.Stream{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1000},
 		scenario.Stream{Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1000})
-	rs, _ := openWorkload(handModel(), sc, 1, 1<<62)
-	var r request
+	rs, _ := Open(fixture.HandModel(), sc, 1, 1<<62)
+	var r Request
 	for b.Loop() {
 		rs.Next(&r)
 	}

@@ -1,16 +1,18 @@
-package core
+package workload
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/fixture"
+
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-func openTrace(t *testing.T, w scenario.Workload) ([]request, error) {
+func openTrace(t *testing.T, w scenario.Workload) ([]Request, error) {
 	t.Helper()
-	rs, err := openWorkload(handModel(), &scenario.Scenario{Workload: w}, 1, 0)
+	rs, err := Open(fixture.HandModel(), &scenario.Scenario{Workload: w}, 1, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -29,11 +31,11 @@ func TestTraceCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []request{
-		{Seq: 1, ID: "d", TimeUS: 1, Service: svcToUpper, Origin: site1, ServiceUS: -1, Prio: 100},
-		{Seq: 2, ID: "b,1", TimeUS: 2000, Service: svcToLower, Origin: site1, ServiceUS: -1},
-		{Seq: 3, ID: "a", TimeUS: 5000, Service: svcToUpper, Origin: site2, ServiceUS: 1001, Prio: 7},
-		{Seq: 4, ID: "c", TimeUS: 5000, Service: svcToUpper, Origin: site1, ServiceUS: 500},
+	want := []Request{
+		{Seq: 1, ID: "d", TimeUS: 1, Service: fixture.SvcToUpper, Origin: fixture.Site1, ServiceUS: -1, Prio: 100},
+		{Seq: 2, ID: "b,1", TimeUS: 2000, Service: fixture.SvcToLower, Origin: fixture.Site1, ServiceUS: -1},
+		{Seq: 3, ID: "a", TimeUS: 5000, Service: fixture.SvcToUpper, Origin: fixture.Site2, ServiceUS: 1001, Prio: 7},
+		{Seq: 4, ID: "c", TimeUS: 5000, Service: fixture.SvcToUpper, Origin: fixture.Site1, ServiceUS: 500},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d requests, want %d: %+v", len(got), len(want), got)
@@ -57,9 +59,9 @@ func TestTraceJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []request{
-		{Seq: 1, TimeUS: 1000, Service: svcToLower, Origin: site1, ServiceUS: -1},
-		{Seq: 2, ID: "x", TimeUS: 3000, Service: svcToUpper, Origin: site2, ServiceUS: 2001, Prio: 5},
+	want := []Request{
+		{Seq: 1, TimeUS: 1000, Service: fixture.SvcToLower, Origin: fixture.Site1, ServiceUS: -1},
+		{Seq: 2, ID: "x", TimeUS: 3000, Service: fixture.SvcToUpper, Origin: fixture.Site2, ServiceUS: 2001, Prio: 5},
 	}
 	for i := range want {
 		g := got[i]
@@ -111,15 +113,15 @@ func TestTraceErrors(t *testing.T) {
 }
 
 func TestTraceDefaultOrigin(t *testing.T) {
-	m := handModel()
+	m := fixture.HandModel()
 	m.Master = ""
-	_, err := openWorkload(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	_, err := Open(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	want := "trace row 1: origin: missing, and there is no default"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("no MASTER, two machines: got %v, want %q", err, want)
 	}
 	m.Machines = m.Machines[1:] // only site2 is left
-	rs, err := openWorkload(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
+	rs, err := Open(m, &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service\n0,TOUPPER\n"}}, 1, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,28 +196,10 @@ func BenchmarkTraceCSV(b *testing.B) {
 		sb.WriteString(fmt.Sprintf("%d.%03d,TOUPPER,site2,1.5,%d,r%d\n", i, i%1000, 1+i%100, i))
 	}
 	text := sb.String()
-	n := newNames(handModel())
+	n := NewNames(fixture.HandModel())
 	for b.Loop() {
 		if _, _, _, err := traceCSV(n, text, nil, false); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// TestTraceLogThroughScenario runs a log's note into the setup's warnings.
-func TestTraceLogThroughScenario(t *testing.T) {
-	sc := &scenario.Scenario{
-		UBBConfig: "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s TOUPPER\"\n",
-		Services:  map[string]scenario.ServiceSpec{"TOUPPER": {ServiceTime: &scenario.Dist{Dist: "const", MS: f(1)}}},
-		Workload:  scenario.Workload{TraceCSV: "timestamp,svc,user\n2026-11-29 10:00:00,TOUPPER,ann\n"},
-	}
-	st, err := newSetup(sc, RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `trace_csv: read as a log: time_ms from column "timestamp" (date-times, counted from the first row), service from column "svc"; ignored: user; ` +
-		`times without a zone read as UTC (give tz=ZONE, e.g. tz=Europe/Paris, for local times)`
-	if len(st.Warnings) == 0 || st.Warnings[len(st.Warnings)-1] != want {
-		t.Errorf("got warnings %q, want the last one %q", st.Warnings, want)
 	}
 }

@@ -1,4 +1,4 @@
-package core
+package workload
 
 import (
 	"testing"
@@ -14,7 +14,7 @@ func TestStreamNextOverwritesRequest(t *testing.T) {
 	sp := streamSpec{kind: arrivalConstant, service: 2, origin: 1, prio: 7, ratePMS: 1, limitMS: 10, limitUS: 10_000}
 	var s streamSource
 	sp.start(&s, 3, 4)
-	stale := request{Seq: 99, ID: "stale", TimeUS: -5, Service: -1, Origin: -1, ServiceUS: 1234, Prio: -1, Key: 1,
+	stale := Request{Seq: 99, ID: "stale", TimeUS: -5, Service: -1, Origin: -1, ServiceUS: 1234, Prio: -1, Key: 1,
 		Route: 3, RouteVal: "stale", RouteNum: 2.5}
 	us := s.next(nil, 0, 0)
 	for n := range uint64(3) {
@@ -23,8 +23,8 @@ func TestStreamNextOverwritesRequest(t *testing.T) {
 			t.Fatalf("request %d: next reported the end, want a request", n)
 		}
 		us = s.next(&r, us, int64(n)+10)
-		want := request{Seq: int64(n) + 10, TimeUS: int64(n) * 1000, Service: 2, Origin: 1, ServiceUS: -1, Prio: 7,
-			Key: mix64(keyBase(3, 5) ^ n)}
+		want := Request{Seq: int64(n) + 10, TimeUS: int64(n) * 1000, Service: 2, Origin: 1, ServiceUS: -1, Prio: 7,
+			Key: Mix64(KeyBase(3, 5) ^ n)}
 		if r != want {
 			t.Errorf("request %d: got %+v, want %+v", n, r, want)
 		}

@@ -1,4 +1,10 @@
-package core
+// Package workload is what a scenario issues: its trace (a log's rows or
+// the trace's own rows, read and sorted once) and its generated streams
+// (Poisson, constant, bursty, MMPP, rate profiles), with their routing
+// values and buffer types, merged into one stream of requests in issue
+// order with names resolved to the model's indexes. The engine plays the
+// stream; nothing here knows how a request is dispatched.
+package workload
 
 import (
 	"math"
@@ -8,11 +14,12 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// request is one service request as the workload issues it, with names
+// Request is one service Request as the workload issues it, with names
 // resolved to indexes of the Model.
-type request struct {
+type Request struct {
 	Seq       int64  // 1-based issue order
 	ID        string // the trace's id, "" when none (the dispatch log then shows Seq)
 	TimeUS    int64  // issue time
@@ -43,45 +50,59 @@ type request struct {
 
 // The Route values that are not a range.
 const (
-	routeNone    int32 = 0
-	routeNoMatch int32 = -1
-	routeNoBuf   int32 = -2 // a buffer type that no entry of the criterion holds
+	RouteNone    int32 = 0
+	RouteNoMatch int32 = -1
+	RouteNoBuf   int32 = -2 // a buffer type that no entry of the criterion holds
 )
 
-// requestStream yields a workload's requests in issue order (time, then trace rows
+// Stream yields a workload's requests in issue order (time, then trace rows
 // before generated ones, then row/stream order). It holds O(streams + trace rows)
 // memory, never O(generated requests).
-type requestStream interface {
-	Next(r *request) bool
+type Stream interface {
+	Next(r *Request) bool
 	Err() error
 	Total() int64 // expected number of requests (exact for traces; an estimate with generation)
 }
 
-// openWorkload compiles the scenario's workload against the model and opens
+// DefaultMaxRequests bounds the size of one run unless the caller says otherwise.
+const DefaultMaxRequests = 20_000_000
+
+// StreamRouteValue is the random stream, derived from a request's key, of a
+// generated request's routing value (the engine numbers its own streams
+// apart from it).
+const StreamRouteValue = 2
+
+// ArrivalNames lists the arrival processes by the names a scenario gives them.
+func ArrivalNames() []string { return arrivalKinds.List() }
+
+// RouteDistNames lists the distributions of generated routing values.
+func RouteDistNames() []string { return routeDists.List() }
+
+// Open compiles the scenario's workload against the model and opens
 // it with seed (a Plan compiles it once and opens it per run).
-func openWorkload(m *Model, sc *scenario.Scenario, seed uint64, maxRequests int64) (requestStream, error) {
-	cw, err := compileWorkload(newNames(m), &sc.Workload)
+func Open(m *ubb.Model, sc *scenario.Scenario, seed uint64, maxRequests int64) (Stream, error) {
+	cw, err := Compile(NewNames(m), &sc.Workload)
 	if err != nil {
 		return nil, err
 	}
-	mg, err := cw.open(seed, maxRequests)
+	mg, err := cw.Open(seed, maxRequests)
 	if err != nil {
 		return nil, err
 	}
 	return mg, nil
 }
 
-// open starts a run of the compiled workload with seed: the trace, read and
+// Open starts a run of the compiled workload with seed: the trace, read and
 // sorted once, is keyed by the seed as it is played; generated streams are
 // drawn lazily as Next is called. maxRequests <= 0 means DefaultMaxRequests.
-// open does not change cw, so one compiled workload may be played by several
+// Open does not change cw, so one compiled workload may be played by several
 // runs at once.
-func (cw *compiledWorkload) open(seed uint64, maxRequests int64) (*merger, error) {
+func (cw *Compiled) Open(seed uint64, maxRequests int64) (*Merger, error) {
 	if maxRequests <= 0 {
 		maxRequests = DefaultMaxRequests
 	}
-	total := int64(len(cw.trace)) + int64(math.Ceil(cw.expected))
-	if cw.expected > float64(maxRequests) || total > maxRequests {
+	total := int64(len(cw.Trace)) + int64(math.Ceil(cw.Expected))
+	if cw.Expected > float64(maxRequests) || total > maxRequests {
 		return nil, overLimit(total, maxRequests)
 	}
 	return newMerger(cw, seed, maxRequests), nil
@@ -94,33 +115,33 @@ func overLimit(n, limit int64) error {
 	return err
 }
 
-// compiledWorkload is a workload checked against its model: the sorted trace
+// Compiled is a workload checked against its model: the sorted trace
 // and the streams ready to be started. It does not depend on the seed.
-type compiledWorkload struct {
-	trace    []request // sorted by time; Key holds the row number (traceCSV)
+type Compiled struct {
+	Trace    []Request // sorted by time; Key holds the row number (traceCSV)
 	streams  []streamSpec
-	expected float64 // expected number of generated requests
+	Expected float64 // expected number of generated requests
 	// clients is a rough count of the client sets' requests (each client
 	// issuing once per mean think plus 10 ms), for progress only: it is no
 	// part of the up-front request limit, since a client's pace depends on
 	// its answers
 	clients float64
-	note    string // how a log given as trace_csv was read ("" for the trace format)
-	// info is what reading trace_csv found (rows, skipped rows); traced
+	Note    string // how a log given as trace_csv was read ("" for the trace format)
+	// Info is what reading trace_csv found (rows, skipped rows); traced
 	// says the workload has a trace (trace_csv or trace rows).
-	info   trace.Info
-	traced bool
-	// observed holds the trace rows whose log gave an observed response,
+	Info   trace.Info
+	Traced bool
+	// Observed holds the trace rows whose log gave an Observed response,
 	// in the log's order, when trace_rate_scale is 1.
-	observed []observedRow
+	Observed []ObservedRow
 }
 
-// observedRow is a trace row's observed response: its service, its issue
+// ObservedRow is a trace row's observed response: its service, its issue
 // time (as the run plays it) and the response the log observed.
-type observedRow struct {
-	service int32
-	timeUS  int64
-	us      int64
+type ObservedRow struct {
+	Service int32
+	TimeUS  int64
+	US      int64
 }
 
 // maxTraceRateScale bounds workload.trace_rate_scale, and its inverse from
@@ -128,9 +149,9 @@ type observedRow struct {
 // int64.
 const maxTraceRateScale = 1000.0
 
-// compileWorkload checks w and resolves its names.
-func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) {
-	cw := &compiledWorkload{}
+// Compile checks w and resolves its names.
+func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
+	cw := &Compiled{}
 	var err error
 	switch {
 	case w.TraceCSV != "" && w.Trace != nil:
@@ -144,37 +165,37 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 	case w.TraceRateScale != nil && !(*w.TraceRateScale >= 1/maxTraceRateScale && *w.TraceRateScale <= maxTraceRateScale):
 		return nil, diag.FieldErrorf("workload.trace_rate_scale", "must be between 0.001 and 1000, got %v", *w.TraceRateScale)
 	case w.TraceCSV != "":
-		cw.trace, cw.observed, cw.info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
-		cw.note = cw.info.Note
+		cw.Trace, cw.Observed, cw.Info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
+		cw.Note = cw.Info.Note
 	case w.Trace != nil:
-		cw.trace, err = traceJSON(n, w.Trace)
-		cw.info.Rows = len(w.Trace)
+		cw.Trace, err = traceJSON(n, w.Trace)
+		cw.Info.Rows = len(w.Trace)
 	case w.Generate == nil:
 		return nil, diag.FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
 	}
 	if err != nil {
 		return nil, err
 	}
-	if cw.info.Rows == 0 && cw.info.Skipped > 0 {
+	if cw.Info.Rows == 0 && cw.Info.Skipped > 0 {
 		return nil, diag.FieldErrorf("workload.trace_skip_bad", "every row of the trace was skipped as unreadable (%d rows; the first: %s)",
-			cw.info.Skipped, cw.info.Examples[0])
+			cw.Info.Skipped, cw.Info.Examples[0])
 	}
-	cw.traced = w.TraceCSV != "" || w.Trace != nil
+	cw.Traced = w.TraceCSV != "" || w.Trace != nil
 	if f := w.TraceRateScale; f != nil && *f != 1 {
 		// the responses a log observed were those of its own rate: there is
 		// nothing to compare a scaled replay with
-		scaleTrace(cw.trace, *f)
-		for i := range cw.trace {
-			cw.trace[i].Observed = false
+		scaleTrace(cw.Trace, *f)
+		for i := range cw.Trace {
+			cw.Trace[i].Observed = false
 		}
-		cw.observed = nil
+		cw.Observed = nil
 	}
 	if w.Generate != nil {
-		if cw.streams, err = checkGenerate(n, w.Generate); err != nil {
+		if cw.streams, err = CheckGenerate(n, w.Generate); err != nil {
 			return nil, err
 		}
 		for i := range cw.streams {
-			cw.expected += cw.streams[i].expected
+			cw.Expected += cw.streams[i].expected
 		}
 		for i := range w.Generate.Clients {
 			cs := &w.Generate.Clients[i]
@@ -190,17 +211,17 @@ func compileWorkload(n *names, w *scenario.Workload) (*compiledWorkload, error) 
 	return cw, nil
 }
 
-// merger plays a compiled workload: a winner tree (mergetree.Tree) picks the
+// Merger plays a compiled workload: a winner tree (mergetree.Tree) picks the
 // source of the next request by time, then rank. The leaves are the trace,
 // when it has rows, then the streams in order. A source holds only its next
 // time: Next writes the request itself into the caller's record, with no
 // copy in between. The first requests, read by lookAhead, are replayed from
 // look.
-type merger struct {
-	look    []request // the look-ahead, replayed before the sources
+type Merger struct {
+	look    []Request // the look-ahead, replayed before the sources
 	li      int       // the next request of look to replay
 	tree    mergetree.Tree
-	trace   []request
+	trace   []Request
 	pos     int    // the trace's next row
 	keyBase uint64 // the trace's keyBase(seed, 0)
 	first   int    // the streams' first leaf: 1 when the trace has rows, else 0
@@ -212,13 +233,13 @@ type merger struct {
 }
 
 // newMerger starts playing cw with seed.
-func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
-	mg := &merger{limit: limit, total: int64(len(cw.trace)) + int64(math.Round(cw.expected+cw.clients)),
-		trace: cw.trace, keyBase: keyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
+func newMerger(cw *Compiled, seed uint64, limit int64) *Merger {
+	mg := &Merger{limit: limit, total: int64(len(cw.Trace)) + int64(math.Round(cw.Expected+cw.clients)),
+		trace: cw.Trace, keyBase: KeyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
 	times := make([]int64, 0, len(cw.streams)+1)
-	if len(cw.trace) > 0 {
+	if len(cw.Trace) > 0 {
 		mg.first = 1
-		times = append(times, cw.trace[0].TimeUS)
+		times = append(times, cw.Trace[0].TimeUS)
 	}
 	for i := range cw.streams {
 		s := &mg.streams[i]
@@ -230,7 +251,7 @@ func newMerger(cw *compiledWorkload, seed uint64, limit int64) *merger {
 }
 
 // Next fills r with the next request in issue order.
-func (mg *merger) Next(r *request) bool {
+func (mg *Merger) Next(r *Request) bool {
 	if mg.li < len(mg.look) {
 		*r = mg.look[mg.li]
 		if mg.li++; mg.li == len(mg.look) {
@@ -253,7 +274,7 @@ func (mg *merger) Next(r *request) bool {
 	t := mergetree.NoMore
 	if wleaf < mg.first {
 		*r = mg.trace[mg.pos]
-		r.Seq, r.Key, r.Trace = mg.seq, mix64(mg.keyBase^r.Key), true // requestKey(seed, 0, row)
+		r.Seq, r.Key, r.Trace = mg.seq, Mix64(mg.keyBase^r.Key), true // requestKey(seed, 0, row)
 		if mg.pos++; mg.pos < len(mg.trace) {
 			t = mg.trace[mg.pos].TimeUS
 		}
@@ -265,7 +286,7 @@ func (mg *merger) Next(r *request) bool {
 }
 
 // Err returns the error that stopped the workload early, if any.
-func (mg *merger) Err() error { return mg.err }
+func (mg *Merger) Err() error { return mg.err }
 
 // Total returns the trace's rows plus the expected number of generated requests.
-func (mg *merger) Total() int64 { return mg.total }
+func (mg *Merger) Total() int64 { return mg.total }
