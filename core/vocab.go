@@ -207,4 +207,5 @@ var algorithmNames = vocab.Table[algorithm]{What: "algorithm", Names: []string{a
 // String returns the algorithm's name as explanations show it.
 func (a algorithm) String() string { return algorithmNames.Name(a) }
 
+// sprintf is fmt.Sprintf, short for the engine's many messages.
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
