@@ -172,7 +172,7 @@ type clientAcc struct {
 
 // appState is the engine's state for applications.
 type appState struct {
-	plan    *appPlan
+	plan    *App
 	slots   []appSlot
 	cl      []clientState
 	replies appHeap         // replies and failures on their way to a waiting caller
@@ -218,12 +218,12 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 }
 
 // newAppState sets up applications for e: every client's first think.
-func newAppState(e *engine, ap *appPlan) *appState {
+func newAppState(e *engine, ap *App) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
-		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.clients)),
+		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.Clients)),
 		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services))}
-	a.dlOf = make([]int32, len(ap.blockUS))
-	for sv, lim := range ap.blockUS {
+	a.dlOf = make([]int32, len(ap.BlockUS))
+	for sv, lim := range ap.BlockUS {
 		a.dlOf[sv] = -1
 		if lim <= 0 {
 			continue
@@ -235,16 +235,16 @@ func newAppState(e *engine, ap *appPlan) *appState {
 		}
 		a.dlOf[sv] = int32(k)
 	}
-	a.cl = make([]clientState, ap.nclient)
-	for k := range ap.clients {
-		cp := &ap.clients[k]
-		for c := 0; c < cp.count; c++ {
-			g := cp.first + c
+	a.cl = make([]clientState, ap.NClient)
+	for k := range ap.Clients {
+		cp := &ap.Clients[k]
+		for c := 0; c < cp.Count; c++ {
+			g := cp.First + c
 			cl := &a.cl[g]
 			cl.set, cl.c = int32(k), int32(c)
-			cl.rng.Seed(cp.keyBase, uint64(c))
-			cl.key = workload.Mix64(cp.keyBase ^ workload.Mix64(uint64(c)+1))
-			if at := a.pause(cp.think, &cl.rng); at < ap.endUS {
+			cl.rng.Seed(cp.KeyBase, uint64(c))
+			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
+			if at := a.pause(cp.Think, &cl.rng); at < ap.EndUS {
 				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 				a.active++
 			}
@@ -384,8 +384,8 @@ func (e *engine) appStep() error {
 func (e *engine) blocked(s int32, t int64) {
 	a := e.app
 	f := e.pool.at(s)
-	at, code := t+a.plan.retryUS, reason(0)
-	if lim := a.plan.blockUS[f.req.Service]; lim > 0 && at >= f.req.TimeUS+lim {
+	at, code := t+a.plan.RetryUS, reason(0)
+	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && at >= f.req.TimeUS+lim {
 		at, code = f.req.TimeUS+lim, reasonBlock
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
@@ -516,7 +516,7 @@ func (e *engine) appCompletion(i int32, t int64) {
 		e.gatewayFailed(s, t)
 		return
 	}
-	if sv.gateway || a.plan.calls[f.req.Service] == nil {
+	if sv.gateway || a.plan.Calls[f.req.Service] == nil {
 		e.endServed(s, t)
 		return
 	}
@@ -542,16 +542,16 @@ func (e *engine) gatewayFailed(s int32, t int64) {
 func (e *engine) runSteps(p int32, t int64) {
 	a := e.app
 	f := e.pool.at(p)
-	steps := a.plan.calls[f.req.Service]
+	steps := a.plan.Calls[f.req.Service]
 	for int(a.slots[p].step) < len(steps) {
 		j := int(a.slots[p].step)
 		st := &steps[j]
-		if st.mode != modeACall {
+		if st.Mode != ModeACall {
 			a.slots[p].step++
 			if !e.stepHappens(f, j, st) {
 				continue
 			}
-			if st.mode == modeForward {
+			if st.Mode == ModeForward {
 				e.forward(p, j, t)
 				return
 			}
@@ -561,7 +561,7 @@ func (e *engine) runSteps(p int32, t int64) {
 			a.slots[p].pending = 1
 			return
 		}
-		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].mode == modeACall {
+		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].Mode == ModeACall {
 			j := int(a.slots[p].step)
 			a.slots[p].step++
 			if !e.stepHappens(f, j, &steps[j]) {
@@ -584,36 +584,36 @@ func (e *engine) runSteps(p int32, t int64) {
 const streamCallStep = 0x63616c6c00 // "call"
 
 // stepHappens draws whether step j (probability st.p) of request f runs.
-func (e *engine) stepHappens(f *flight, j int, st *callStep) bool {
-	if st.p >= 1 {
+func (e *engine) stepHappens(f *flight, j int, st *Call) bool {
+	if st.P >= 1 {
 		return true
 	}
 	e.app.draw.Seed(f.req.Key, streamCallStep+uint64(j))
-	return e.app.draw.Float64() < st.p
+	return e.app.draw.Float64() < st.P
 }
 
 // childRequest is the nested request of step j of the request in slot p,
 // issued at t from its server's machine.
 func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 	f := e.pool.at(p)
-	st := &e.app.plan.calls[f.req.Service][j]
-	r := workload.Request{TimeUS: t, Service: st.service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
+	st := &e.app.plan.Calls[f.req.Service][j]
+	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
 		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
-	crit := e.m.Criterion(e.m.Services[st.service].Routing)
+	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
 	switch {
-	case st.route != nil:
+	case st.Route != nil:
 		e.app.draw.Seed(r.Key, streamRouteValue)
-		st.route.Draw(&e.app.draw, &r)
-	case st.value != "":
-		r.RouteVal = st.value
-	case st.inherit:
+		st.Route.Draw(&e.app.draw, &r)
+	case st.Value != "":
+		r.RouteVal = st.Value
+	case st.Inherit:
 		r.RouteVal = workload.RouteText(&f.req)
 	}
 	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
-	if e.routing != nil && e.routing[st.service] != nil {
+	if e.routing != nil && e.routing[st.Service] != nil {
 		// entries that differ by BUFTYPE: the inherited buffer type picks one
-		r.Route = e.routing[st.service].Route(e.bufs, r.Buf, workload.RouteText(&r))
-	} else if st.route == nil && r.RouteVal != "" && crit != nil {
+		r.Route = e.routing[st.Service].Route(e.bufs, r.Buf, workload.RouteText(&r))
+	} else if st.Route == nil && r.RouteVal != "" && crit != nil {
 		r.Route = workload.RouteOf(crit, r.RouteVal)
 	}
 	return r
@@ -648,7 +648,7 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	pf := e.pool.at(p)
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
-	a.mode = a.plan.calls[pf.req.Service][j].mode.String()
+	a.mode = a.plan.Calls[pf.req.Service][j].Mode.String()
 	if !e.issueNested(p, &r) {
 		return false
 	}
@@ -676,7 +676,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
 		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf)}
-	a.mode = modeForward.String()
+	a.mode = ModeForward.String()
 	if !e.issueNested(p, &r) {
 		return
 	}
@@ -868,38 +868,38 @@ func (e *engine) crashHold(i, s int32, t int64) {
 func (e *engine) clientIssue(g int, t int64) error {
 	a := e.app
 	c := &a.cl[g]
-	cp := &a.plan.clients[c.set]
+	cp := &a.plan.Clients[c.set]
 	if c.k == 0 {
 		n := c.n
 		c.n++
 		c.routeVal, c.routeNum, c.route, c.buf = "", 0, workload.RouteNone, 0
-		if cp.script != nil {
-			st := &cp.script[(int64(c.c)+n)%int64(len(cp.script))]
-			c.service, c.routeVal, c.buf = st.service, st.value, st.buf
-			if e.routing != nil && e.routing[st.service] != nil {
-				c.route = e.routing[st.service].Route(e.bufs, c.buf, st.value) // entries told apart by BUFTYPE
-			} else if crit := e.m.Criterion(e.m.Services[st.service].Routing); crit != nil && st.value != "" {
-				c.route = workload.RouteOf(crit, st.value)
+		if cp.Script != nil {
+			st := &cp.Script[(int64(c.c)+n)%int64(len(cp.Script))]
+			c.service, c.routeVal, c.buf = st.Service, st.Value, st.Buf
+			if e.routing != nil && e.routing[st.Service] != nil {
+				c.route = e.routing[st.Service].Route(e.bufs, c.buf, st.Value) // entries told apart by BUFTYPE
+			} else if crit := e.m.Criterion(e.m.Services[st.Service].Routing); crit != nil && st.Value != "" {
+				c.route = workload.RouteOf(crit, st.Value)
 			}
 		} else {
 			i := 0
-			if len(cp.svcs) > 1 {
-				u := float64(c.rng.Float64() * cp.cum[len(cp.cum)-1])
-				for i < len(cp.cum)-1 && u >= cp.cum[i] {
+			if len(cp.Services) > 1 {
+				u := float64(c.rng.Float64() * cp.Cum[len(cp.Cum)-1])
+				for i < len(cp.Cum)-1 && u >= cp.Cum[i] {
 					i++
 				}
 			}
-			c.service = cp.svcs[i].service
-			if sr := cp.svcs[i].route; sr != nil {
+			c.service = cp.Services[i].Service
+			if sr := cp.Services[i].Route; sr != nil {
 				var r workload.Request
 				sr.Draw(&c.rng, &r)
 				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
-		c.id = cp.name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
+		c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
-	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
+	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
 		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
 	if c.k > 0 {
 		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
@@ -931,7 +931,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 // issues its next request, unless the run's duration is over by then.
 func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	a := e.app
-	cp := &a.plan.clients[c.set]
+	cp := &a.plan.Clients[c.set]
 	acc := &a.acc[c.set]
 	if c.counted {
 		switch code {
@@ -948,18 +948,18 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 		}
 	}
 	var wait int64
-	if code != 0 && int(c.k) < cp.retryMax && cp.retries(code) {
+	if code != 0 && int(c.k) < cp.RetryMax && cp.retries(code) {
 		c.k++
-		wait = a.pause(cp.backoff, &c.rng)
+		wait = a.pause(cp.Backoff, &c.rng)
 	} else {
 		c.k = 0
-		wait = a.pause(cp.think, &c.rng)
+		wait = a.pause(cp.Think, &c.rng)
 	}
 	if c.counted {
 		acc.waited += wait
 	}
-	g := cp.first + int(c.c)
-	if at := t + wait; at < a.plan.endUS {
+	g := cp.First + int(c.c)
+	if at := t + wait; at < a.plan.EndUS {
 		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g), callerSeq: c.epoch})
 	} else {
 		a.active--
@@ -967,11 +967,11 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 }
 
 // retries reports whether the set retries a request that ended with code.
-func (cp *clientPlan) retries(code reason) bool {
+func (cp *Client) retries(code reason) bool {
 	if code == codeTimeout {
-		return cp.retryOn&retryTPETIME != 0
+		return cp.RetryOn&RetryTPETIME != 0
 	}
-	return cp.retryOn&(1<<(code-reasonNoEnt)) != 0
+	return cp.RetryOn&(1<<(code-reasonNoEnt)) != 0
 }
 
 // appResult adds the figures of applications to r.
@@ -992,16 +992,16 @@ func (e *engine) appResult(r *result.Result) {
 		r.Services[k].CallsIssued = &n
 	}
 	spanS := float64(e.measuredUS()) / 1e6
-	r.Clients = make([]result.ClientStats, len(a.plan.clients))
-	for k := range a.plan.clients {
-		cp, acc := &a.plan.clients[k], &a.acc[k]
+	r.Clients = make([]result.ClientStats, len(a.plan.Clients))
+	for k := range a.plan.Clients {
+		cp, acc := &a.plan.Clients[k], &a.acc[k]
 		failed := failedMap(acc.failed[:])
 		n := acc.completed + acc.timedOut
 		for _, x := range acc.failed {
 			n += x
 		}
 		sum := acc.resp.summary(acc.resp.hist())
-		cs := result.ClientStats{Name: cp.name, Count: cp.count, Requests: n, Completed: acc.completed, Failed: failed,
+		cs := result.ClientStats{Name: cp.Name, Count: cp.Count, Requests: n, Completed: acc.completed, Failed: failed,
 			TimedOut: acc.timedOut, Retried: acc.retried, ResponseMS: sum}
 		if spanS > 0 {
 			cs.ThroughputPerS = roundF(float64(acc.completed) / spanS)
@@ -1016,12 +1016,12 @@ func (e *engine) appResult(r *result.Result) {
 
 // loseClients stops the clients on machine m: they are gone with it.
 func (a *appState) loseClients(m int32) {
-	for k := range a.plan.clients {
-		cp := &a.plan.clients[k]
-		if int32(cp.origin) != m {
+	for k := range a.plan.Clients {
+		cp := &a.plan.Clients[k]
+		if int32(cp.Origin) != m {
 			continue
 		}
-		for c := cp.first; c < cp.first+cp.count; c++ {
+		for c := cp.First; c < cp.First+cp.Count; c++ {
 			a.cl[c].epoch++
 			a.cl[c].waiting, a.cl[c].k = 0, 0
 		}
@@ -1031,15 +1031,15 @@ func (a *appState) loseClients(m int32) {
 // restoreClients starts the clients of machine m again at t: each thinks,
 // then issues.
 func (a *appState) restoreClients(e *engine, m int32, t int64) {
-	for k := range a.plan.clients {
-		cp := &a.plan.clients[k]
-		if int32(cp.origin) != m {
+	for k := range a.plan.Clients {
+		cp := &a.plan.Clients[k]
+		if int32(cp.Origin) != m {
 			continue
 		}
-		for c := cp.first; c < cp.first+cp.count; c++ {
+		for c := cp.First; c < cp.First+cp.Count; c++ {
 			cl := &a.cl[c]
 			cl.epoch++
-			if at := t + a.pause(cp.think, &cl.rng); at < a.plan.endUS {
+			if at := t + a.pause(cp.Think, &cl.rng); at < a.plan.EndUS {
 				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
 			}
 		}

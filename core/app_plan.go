@@ -19,82 +19,82 @@ import (
 // of its services and its client populations (docs/scenario.md,
 // "Applications"), into the appPlan the engine plays.
 
-// callMode is how a call step issues its nested request.
-type callMode uint8
+// CallMode is how a call step issues its nested request.
+type CallMode uint8
 
 // The call modes.
 const (
-	modeCall    callMode = iota // tpcall: wait for the reply before the next step
-	modeACall                   // tpacall: issued with the consecutive tpacalls, replies awaited together
-	modeForward                 // tpforward: the child answers the caller; the server is free
+	ModeCall    CallMode = iota // tpcall: wait for the reply before the next step
+	ModeACall                   // tpacall: issued with the consecutive tpacalls, replies awaited together
+	ModeForward                 // tpforward: the child answers the caller; the server is free
 )
 
-var callModes = vocab.Table[callMode]{What: "call mode", Names: []string{"tpcall", "tpacall", "tpforward"}}
+var callModes = vocab.Table[CallMode]{What: "call mode", Names: []string{"tpcall", "tpacall", "tpforward"}}
 
 // String returns the mode as scenarios spell it.
-func (m callMode) String() string { return callModes.Name(m) }
+func (m CallMode) String() string { return callModes.Name(m) }
 
 // maxClients bounds one client set's count.
 const maxClients = 100_000
 
-// appPlan is a scenario's applications, compiled: nil when it has neither
+// App is a scenario's applications, compiled: nil when it has neither
 // calls nor clients.
-type appPlan struct {
-	calls   [][]callStep // per service: its steps; nil for none
-	clients []clientPlan
-	nclient int // clients of every set
-	endUS   int64
-	// blockUS[s] is how long a caller waits for a reply of service s: its
+type App struct {
+	Calls   [][]Call // per service: its steps; nil for none
+	Clients []Client
+	NClient int // clients of every set
+	EndUS   int64
+	// BlockUS[s] is how long a caller waits for a reply of service s: its
 	// BLOCKTIME, else SCANUNIT x BLOCKTIME; 0 for no limit
-	blockUS []int64
-	// parent: the scenario has calls or clients (the dispatch log's parent
+	BlockUS []int64
+	// Parent: the scenario has calls or clients (the dispatch log's Parent
 	// column, the results of applications)
-	parent bool
-	// qcap bounds every queue's waiting requests (0: unbounded); a sender
+	Parent bool
+	// QueueCap bounds every queue's waiting requests (0: unbounded); a sender
 	// retries a full queue every retryUS
-	qcap    int
-	retryUS int64
+	QueueCap    int
+	RetryUS int64
 }
 
-// callStep is one compiled call step.
-type callStep struct {
-	service int
-	mode    callMode
-	p       float64 // 1: always
-	inherit bool
-	value   string                // a constant routing value ("" for none)
-	route   *workload.StreamRoute // drawn values (the called service's criterion)
+// Call is one compiled call step.
+type Call struct {
+	Service int
+	Mode    CallMode
+	P       float64 // 1: always
+	Inherit bool
+	Value   string                // a constant routing value ("" for none)
+	Route   *workload.StreamRoute // drawn values (the called service's criterion)
 }
 
-// clientPlan is one compiled client set.
-type clientPlan struct {
-	name     string
-	count    int
-	origin   int
-	think    dist.Sampler
-	svcs     []clientService
-	cum      []float64 // cumulative weights of svcs
-	script   []scriptStep
-	retryMax int
-	retryOn  uint32 // bit r - reasonNoEnt per failure code; bit 31: TPETIME
-	backoff  dist.Sampler
-	first    int    // index of its client 0 among every set's clients
-	keyBase  uint64 // per-set base of its clients' streams
+// Client is one compiled client set.
+type Client struct {
+	Name     string
+	Count    int
+	Origin   int
+	Think    dist.Sampler
+	Services     []ClientService
+	Cum      []float64 // cumulative weights of svcs
+	Script   []ScriptStep
+	RetryMax int
+	RetryOn  uint32 // bit r - reasonNoEnt per failure code; bit 31: TPETIME
+	Backoff  dist.Sampler
+	First    int    // index of its client 0 among every set's clients
+	KeyBase  uint64 // per-set base of its clients' streams
 }
 
-type clientService struct {
-	service int
-	route   *workload.StreamRoute
+type ClientService struct {
+	Service int
+	Route   *workload.StreamRoute
 }
 
-type scriptStep struct {
-	service int
-	value   string
-	buf     int32 // its buffer type (a bufTable index)
+type ScriptStep struct {
+	Service int
+	Value   string
+	Buf     int32 // its buffer type (a bufTable index)
 }
 
-// retryTPETIME is the bit of TPETIME in clientPlan.retryOn.
-const retryTPETIME = 1 << 31
+// RetryTPETIME is the bit of TPETIME in clientPlan.retryOn.
+const RetryTPETIME = 1 << 31
 
 // retryCodes are the failure codes a retry may name.
 var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM"}
@@ -112,12 +112,12 @@ func checkApps(sc *scenario.Scenario) error {
 			}
 			mode, ok := callModes.Lookup(c.Mode)
 			if c.Mode == "" {
-				mode, ok = modeCall, true
+				mode, ok = ModeCall, true
 			}
 			if !ok {
 				return diag.FieldErrorf(field+".mode", "unknown %s %q (want %s)", callModes.What, c.Mode, callModes.Want())
 			}
-			if mode == modeForward && j != len(steps)-1 {
+			if mode == ModeForward && j != len(steps)-1 {
 				return diag.FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
 			}
 			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
@@ -200,7 +200,7 @@ func checkApps(sc *scenario.Scenario) error {
 // resolveApps compiles the scenario's applications against the model: the
 // called and requested services exist and can be timed, routes fit their
 // criteria, origins exist, and the call graph has no cycle.
-func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	g := sc.Workload.Generate
 	hasCalls := false
 	for _, sp := range sc.Services {
@@ -213,16 +213,16 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	n := workload.NewNames(m)
 	n.NeedMS, n.NeedGroup = st.untimed()
-	n.Bufs = st.bufs
-	ap := &appPlan{calls: make([][]callStep, len(m.Services)), blockUS: make([]int64, len(m.Services)), parent: apps}
+	n.Bufs = st.Bufs
+	ap := &App{Calls: make([][]Call, len(m.Services)), BlockUS: make([]int64, len(m.Services)), Parent: apps}
 	if c := st.Tuning.QueueCapacity; c != nil {
-		ap.qcap = *c
-		ap.retryUS, _ = usec.FromMSValue(*st.Tuning.EnqueueRetryMS)
+		ap.QueueCap = *c
+		ap.RetryUS, _ = usec.FromMSValue(*st.Tuning.EnqueueRetryMS)
 	}
 	for s := range m.Services {
-		ap.blockUS[s] = st.BlockUS
+		ap.BlockUS[s] = st.BlockUS
 		if b := m.Services[s].BlockTimeS; b > 0 {
-			ap.blockUS[s] = int64(b) * 1_000_000
+			ap.BlockUS[s] = int64(b) * 1_000_000
 		}
 	}
 	timed := func(field string, s int) error {
@@ -245,21 +245,21 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		for j := range steps {
 			c := &steps[j]
 			field := sprintf("services.%s.calls[%d]", name, j)
-			cs := callStep{p: 1, inherit: c.Route == nil || c.Route.Inherit}
-			if cs.service, msg = n.Service(c.Service); msg != "" {
+			cs := Call{P: 1, Inherit: c.Route == nil || c.Route.Inherit}
+			if cs.Service, msg = n.Service(c.Service); msg != "" {
 				return diag.FieldErrorf(field+".service", "%s", msg)
 			}
-			if err := timed(field+".service", cs.service); err != nil && untimed == nil {
+			if err := timed(field+".service", cs.Service); err != nil && untimed == nil {
 				untimed = err // after the cycles: a cycle is the first thing to fix
 			}
-			cs.mode, _ = callModes.Lookup(c.Mode)
+			cs.Mode, _ = callModes.Lookup(c.Mode)
 			if c.P != nil {
-				cs.p = *c.P
+				cs.P = *c.P
 			}
 			if err := st.callRoute(n, &cs, c.Route, field); err != nil {
 				return err
 			}
-			ap.calls[s] = append(ap.calls[s], cs)
+			ap.Calls[s] = append(ap.Calls[s], cs)
 		}
 	}
 	if err := ap.checkCycles(m); err != nil {
@@ -269,19 +269,19 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		return untimed
 	}
 	if g != nil {
-		ap.endUS, _ = usec.FromMSValue(g.DurationMS)
+		ap.EndUS, _ = usec.FromMSValue(g.DurationMS)
 		for k := range g.Clients {
 			cp, err := st.clientSet(n, &g.Clients[k], sprintf("workload.generate.clients[%d]", k), timed)
 			if err != nil {
 				return err
 			}
-			cp.first = ap.nclient
-			cp.keyBase = workload.KeyBase(st.Seed^clientSeedSalt, fnv64(cp.name))
-			ap.nclient += cp.count
-			ap.clients = append(ap.clients, cp)
+			cp.First = ap.NClient
+			cp.KeyBase = workload.KeyBase(st.Seed^clientSeedSalt, fnv64(cp.Name))
+			ap.NClient += cp.Count
+			ap.Clients = append(ap.Clients, cp)
 		}
 	}
-	st.app = ap
+	st.App = ap
 	return nil
 }
 
@@ -290,44 +290,44 @@ func (st *runSetup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 const clientSeedSalt = 0x636c69656e7473 // "clients"
 
 // callRoute compiles a call step's route against the called service's criterion.
-func (st *runSetup) callRoute(n *workload.Names, cs *callStep, r *scenario.CallRoute, field string) error {
-	crit := n.Crit[cs.service]
+func (st *Setup) callRoute(n *workload.Names, cs *Call, r *scenario.CallRoute, field string) error {
+	crit := n.Crit[cs.Service]
 	switch {
 	case r == nil || r.Inherit:
 		return nil
 	case r.Spec != nil:
-		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: st.Model.Services[cs.service].Name, Route: r.Spec}, Path: field}
-		cs.route = sc.CheckRoute(routedNames(n, cs.service), cs.service)
+		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: st.Model.Services[cs.Service].Name, Route: r.Spec}, Path: field}
+		cs.Route = sc.CheckRoute(routedNames(n, cs.Service), cs.Service)
 		return sc.Err
 	case crit == nil: // carried for the nested requests to inherit
-		return constRoute("", "", string(r.Const), field+".route", &cs.value)
+		return constRoute("", "", string(r.Const), field+".route", &cs.Value)
 	}
-	return constRoute(crit.Name, crit.Kind, string(r.Const), field+".route", &cs.value)
+	return constRoute(crit.Name, crit.Kind, string(r.Const), field+".route", &cs.Value)
 }
 
 // clientSet compiles one client set.
-func (st *runSetup) clientSet(n *workload.Names, cs *scenario.ClientSet, field string, timed func(string, int) error) (clientPlan, error) {
-	cp := clientPlan{name: cs.Name, count: cs.Count, think: dist.Const(0), backoff: dist.Const(0), retryOn: retryTPETIME}
+func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field string, timed func(string, int) error) (Client, error) {
+	cp := Client{Name: cs.Name, Count: cs.Count, Think: dist.Const(0), Backoff: dist.Const(0), RetryOn: RetryTPETIME}
 	var msg string
-	if cp.origin, msg = n.Origin(cs.Origin); msg != "" {
+	if cp.Origin, msg = n.Origin(cs.Origin); msg != "" {
 		return cp, diag.FieldErrorf(field+".origin", "%s", msg)
 	}
 	if cs.Think != nil {
-		cp.think, _ = dist.New(cs.Think, field+".think")
+		cp.Think, _ = dist.New(cs.Think, field+".think")
 	}
 	total := 0.0
 	for j := range cs.Services {
 		e := &cs.Services[j]
 		f := sprintf("%s.services[%d]", field, j)
 		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, Path: f, Bufs: n.Bufs}
-		var csv clientService
-		if csv.service, msg = n.Service(e.Service); msg != "" {
+		var csv ClientService
+		if csv.Service, msg = n.Service(e.Service); msg != "" {
 			return cp, diag.FieldErrorf(f+".service", "%s", msg)
 		}
-		if err := timed(f+".service", csv.service); err != nil {
+		if err := timed(f+".service", csv.Service); err != nil {
 			return cp, err
 		}
-		if csv.route = sc.CheckRoute(routedNames(n, csv.service), csv.service); sc.Err != nil {
+		if csv.Route = sc.CheckRoute(routedNames(n, csv.Service), csv.Service); sc.Err != nil {
 			return cp, sc.Err
 		}
 		w := 1.0
@@ -335,78 +335,78 @@ func (st *runSetup) clientSet(n *workload.Names, cs *scenario.ClientSet, field s
 			w = *e.Weight
 		}
 		total += w
-		cp.svcs, cp.cum = append(cp.svcs, csv), append(cp.cum, total)
+		cp.Services, cp.Cum = append(cp.Services, csv), append(cp.Cum, total)
 	}
 	for j, e := range cs.Script {
 		f := sprintf("%s.script[%d]", field, j)
-		var step scriptStep
-		if step.service, msg = n.Service(e.Service); msg != "" {
+		var step ScriptStep
+		if step.Service, msg = n.Service(e.Service); msg != "" {
 			return cp, diag.FieldErrorf(f+".service", "%s", msg)
 		}
-		if err := timed(f+".service", step.service); err != nil {
+		if err := timed(f+".service", step.Service); err != nil {
 			return cp, err
 		}
 		if e.BufType != "" {
 			if msg := ubb.CheckBufType(e.BufType); msg != "" {
 				return cp, diag.FieldErrorf(f+".buftype", "%s", msg)
 			}
-			step.buf = n.Bufs.Index(e.BufType) // carried, for an unrouted service's nested requests
+			step.Buf = n.Bufs.Index(e.BufType) // carried, for an unrouted service's nested requests
 		}
 		if e.Route != nil {
-			crit, kind, name := n.Crit[step.service], "", ""
-			if cs := n.Sets[step.service]; cs != nil {
-				if k := cs.Pick(n.Bufs, step.buf); k >= 0 {
+			crit, kind, name := n.Crit[step.Service], "", ""
+			if cs := n.Sets[step.Service]; cs != nil {
+				if k := cs.Pick(n.Bufs, step.Buf); k >= 0 {
 					crit = cs.Entries[k] // the value is checked against the entry its buffer type picks
 				}
 			}
 			if crit != nil {
 				kind, name = crit.Kind, crit.Name
 			}
-			if err := constRoute(name, kind, string(*e.Route), f+".route", &step.value); err != nil {
+			if err := constRoute(name, kind, string(*e.Route), f+".route", &step.Value); err != nil {
 				return cp, err
 			}
 		}
-		cp.script = append(cp.script, step)
+		cp.Script = append(cp.Script, step)
 	}
 	if r := cs.Retry; r != nil {
-		cp.retryMax = r.Max
+		cp.RetryMax = r.Max
 		if r.On != nil {
-			cp.retryOn = 0
+			cp.RetryOn = 0
 		}
 		for _, code := range r.On {
 			if code == "TPETIME" {
-				cp.retryOn |= retryTPETIME
+				cp.RetryOn |= RetryTPETIME
 			} else if rs, ok := reasons.Lookup(code); ok {
-				cp.retryOn |= 1 << (rs - reasonNoEnt)
+				cp.RetryOn |= 1 << (rs - reasonNoEnt)
 			}
 		}
 		if r.Backoff != nil {
-			cp.backoff, _ = dist.New(r.Backoff, field+".retry.backoff")
+			cp.Backoff, _ = dist.New(r.Backoff, field+".retry.backoff")
 		}
 	}
 	return cp, nil
 }
 
 // checkCycles reports a cycle of the call graph, naming it (S -> T -> S).
-func (ap *appPlan) checkCycles(m *Model) error {
+func (ap *App) checkCycles(m *Model) error {
 	const (
 		unseen = iota
 		open
 		closed
 	)
-	state := make([]uint8, len(ap.calls))
+	state := make([]uint8, len(ap.Calls))
 	var path []int
 	var visit func(s int) []int
 	visit = func(s int) []int {
 		state[s] = open
 		path = append(path, s)
-		for _, c := range ap.calls[s] {
-			switch state[c.service] {
+		for _, c := range ap.Calls[s] {
+			switch state[c.Service] {
 			case open:
-				i := slices.Index(path, c.service)
-				return append(slices.Clone(path[i:]), c.service)
+				i := slices.Index(path, c.Service)
+				return append(slices.Clone(path[i:]), c.Service)
 			case unseen:
-				if cyc := visit(c.service); cyc != nil {
+				if cyc := visit(c.Service); cyc != nil {
 					return cyc
 				}
 			}
@@ -415,8 +415,8 @@ func (ap *appPlan) checkCycles(m *Model) error {
 		state[s] = closed
 		return nil
 	}
-	for s := range ap.calls {
-		if state[s] != unseen || ap.calls[s] == nil {
+	for s := range ap.Calls {
+		if state[s] != unseen || ap.Calls[s] == nil {
 			continue
 		}
 		if cyc := visit(s); cyc != nil {

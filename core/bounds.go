@@ -31,7 +31,7 @@ const maxTimeText = "1e9 ms, about 11.6 days"
 
 // checkHorizon rejects a scenario in which one service time, divided by the
 // speed of a machine that may process it, is already past MaxTimeUS.
-func (st *runSetup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	n := workload.NewNames(m)
 	groups := make(map[string]int, len(m.Groups))

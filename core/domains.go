@@ -10,11 +10,11 @@ import "strings"
 // remote domain of its import's failover list that is up then, drawing that
 // domain's response time; f.remoteUS is -1 when none is up (the request
 // fails with TPESVCERR when the gateway is done with it: appCompletion).
-func (e *engine) remoteDomain(f *flight, doms []remoteDomain) {
+func (e *engine) remoteDomain(f *flight, doms []RemoteDomain) {
 	for k := range doms {
-		if d := &doms[k]; d.upAt(f.startUS) {
+		if d := &doms[k]; d.UpAt(f.startUS) {
 			e.draw.Seed(f.req.Key, streamRemote)
-			f.remoteUS = roundUS(d.smp.SampleMS(&e.draw) * 1000)
+			f.remoteUS = roundUS(d.Response.SampleMS(&e.draw) * 1000)
 			if k > 0 && f.counted {
 				e.app.failover[f.req.Service]++
 			}
@@ -41,11 +41,11 @@ func (e *engine) domainWarnings() []string {
 		name := e.m.Services[s].Name
 		names := make([]string, len(doms))
 		for k := range doms {
-			names[k] = doms[k].name
+			names[k] = doms[k].Name
 		}
 		if n := e.app.failover[s]; n > 0 {
 			out = append(out, sprintf("%d request(s) of %s went to an alternate remote domain (RDOM=%s): %s was down",
-				n, name, strings.Join(e.m.Services[s].Remote.Domains(), ","), doms[0].name))
+				n, name, strings.Join(e.m.Services[s].Remote.Domains(), ","), doms[0].Name))
 		}
 		if n := e.app.noDomain[s]; n > 0 {
 			out = append(out, sprintf("%d request(s) of %s failed with TPESVCERR: no remote domain of %s was up when a gateway took them",

@@ -161,7 +161,7 @@ type svcQueue struct {
 
 // engine plays one run forward.
 type engine struct {
-	setup *runSetup
+	setup *Setup
 	m     *Model
 	opt   simOptions
 	reqs  workload.Stream
@@ -252,7 +252,7 @@ const (
 )
 
 // simulate plays reqs forward on setup and returns the result.
-func simulate(setup *runSetup, reqs workload.Stream, opt simOptions) (*result.Result, error) {
+func simulate(setup *Setup, reqs workload.Stream, opt simOptions) (*result.Result, error) {
 	e, err := newEngine(setup, reqs, opt)
 	if err != nil {
 		return nil, err
@@ -623,7 +623,7 @@ func (e *engine) enter(s int32, t int64) {
 			}
 		}
 	}
-	if best < 0 && e.app != nil && e.app.plan.qcap > 0 && q.wait.n >= e.app.plan.qcap {
+	if best < 0 && e.app != nil && e.app.plan.QueueCap > 0 && q.wait.n >= e.app.plan.QueueCap {
 		e.blocked(s, t) // a full queue: its sender tries again
 		return
 	}

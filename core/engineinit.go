@@ -11,7 +11,7 @@ import (
 )
 
 // newEngine resolves setup into the engine's flat, precomputed state.
-func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, error) {
+func newEngine(setup *Setup, reqs workload.Stream, opt simOptions) (*engine, error) {
 	if setup == nil || setup.Model == nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "simulate: no setup")
 	}
@@ -30,13 +30,13 @@ func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, 
 	if err := e.pickAlgorithm(); err != nil {
 		return nil, err
 	}
-	r, err := tuningReadings(&setup.Tuning)
+	r, err := TuningReadings(&setup.Tuning)
 	if err != nil {
 		return nil, err
 	}
-	e.idleQueue = r.idle == idleQueue
-	e.netOrigin = r.netLoad == netLoadOrigin
-	e.loadOnly = r.counter == counterLoad
+	e.idleQueue = r.Idle == IdleQueue
+	e.netOrigin = r.NetLoad == NetLoadOrigin
+	e.loadOnly = r.Counter == CounterLoad
 	e.initServers()
 	e.slowIdle = e.idleQueue || e.sums
 	e.initQueues()
@@ -48,7 +48,7 @@ func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, 
 	}
 	e.rr = make([]int64, len(m.Services))
 	e.noValue, e.noMatch, e.noBuf = make([]int64, len(m.Services)), make([]int64, len(m.Services)), make([]int64, len(m.Services))
-	if e.bufs = setup.bufs; e.bufs == nil {
+	if e.bufs = setup.Bufs; e.bufs == nil {
 		e.bufs = workload.NewBufTable(m)
 	}
 	e.rng.Seed(setup.Seed, streamPolicy)
@@ -68,11 +68,11 @@ func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, 
 	e.st.init(e)
 	e.ser.init(e)
 	e.nextBoundary = min(e.nextReset, e.ser.end)
-	if setup.app != nil {
-		e.app = newAppState(e, setup.app)
+	if setup.App != nil {
+		e.app = newAppState(e, setup.App)
 	}
 	if opt.Dispatch != nil {
-		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.parent)
+		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.Parent)
 	}
 	e.logged = e.log != nil || opt.explain != nil
 	return e, nil
@@ -81,7 +81,7 @@ func newEngine(setup *runSetup, reqs workload.Stream, opt simOptions) (*engine, 
 // pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
 func (e *engine) pickAlgorithm() error {
 	switch e.setup.Policy {
-	case policyTuxedo:
+	case PolicyTuxedo:
 		switch {
 		case !e.m.LDBAL:
 			e.alg = algFirst

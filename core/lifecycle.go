@@ -169,7 +169,7 @@ type spawnSet struct {
 // SVCTIMEOUT, -p, spares); otherwise the engine's hot path sees a nil
 // pointer and a next-event time of noTime.
 type lifecycle struct {
-	events   []lifeEvent
+	events   []Event
 	next     int // the next scenario event
 	items    lifeHeap
 	scanUS   int64 // SCANUNIT
@@ -217,7 +217,7 @@ func (e *engine) initLifecycle() {
 	L.timeouts = e.serviceTimeouts()
 	L.sets = e.spawnSets()
 	for k := range L.events {
-		if k := L.events[k].Kind; (k == eventLose || k == eventRestore) && L.lost == nil {
+		if k := L.events[k].Kind; (k == EventLose || k == EventRestore) && L.lost == nil {
 			L.lost, L.lostGen = make([]bool, len(m.Machines)), make([]uint32, len(m.Machines))
 			L.listed = make([]bool, len(e.servers))
 			L.bblQueryUS = m.ScanUnitUS * int64(max(m.BBLQuery, 1))
@@ -503,12 +503,12 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 }
 
 // applyEvent applies a scenario event to each of its instances, in scan order.
-func (e *engine) applyEvent(ev *lifeEvent, t int64) {
+func (e *engine) applyEvent(ev *Event, t int64) {
 	switch ev.Kind {
-	case eventLose:
+	case EventLose:
 		e.loseMachine(ev, t)
 		return
-	case eventRestore:
+	case EventRestore:
 		e.restoreMachine(ev, t)
 		return
 	}
@@ -518,18 +518,18 @@ func (e *engine) applyEvent(ev *lifeEvent, t int64) {
 		}
 		sv := &e.servers[i]
 		switch ev.Kind {
-		case eventKill:
+		case EventKill:
 			if sv.state == stateUp {
 				e.crash(i, causeKill, t)
 				e.pushLife(lifeItem{t: e.nextSanity(t), srv: i, gen: sv.gen, kind: itemNotice})
 			}
-		case eventShutdown:
+		case EventShutdown:
 			e.shutdown(i, causeShutdown, t)
-		case eventBoot:
+		case EventBoot:
 			if sv.state == stateGone && !e.lostAt(sv.machine) {
 				e.boot(i, causeBoot, t)
 			}
-		case eventLose, eventRestore:
+		case EventLose, EventRestore:
 		default:
 			panic("core: applyEvent: unknown event kind " + ev.Kind.String())
 		}

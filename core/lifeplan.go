@@ -12,45 +12,45 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-// eventKind is what a scenario event does to the instances it targets.
-type eventKind uint8
+// EventKind is what a scenario event does to the instances it targets.
+type EventKind uint8
 
 // The event kinds, in the order the scenario document lists them.
 const (
-	eventKill     eventKind = iota // an up instance crashes: down
-	eventShutdown                  // an up instance stops (after its request); a restarting one is gone
-	eventBoot                      // a gone instance boots and is up tuning.boot_ms later
-	eventLose                      // a machine and its BBL stop: its instances are gone without notice
-	eventRestore                   // a lost machine is back: its MIN instances boot
+	EventKill     EventKind = iota // an up instance crashes: down
+	EventShutdown                  // an up instance stops (after its request); a restarting one is gone
+	EventBoot                      // a gone instance boots and is up tuning.boot_ms later
+	EventLose                      // a machine and its BBL stop: its instances are gone without notice
+	EventRestore                   // a lost machine is back: its MIN instances boot
 )
 
-var eventKinds = vocab.Table[eventKind]{What: "event", Names: []string{"kill", "shutdown", "boot", "lose", "restore"}}
+var eventKinds = vocab.Table[EventKind]{What: "event", Names: []string{"kill", "shutdown", "boot", "lose", "restore"}}
 
 // String returns the kind as the scenario's events spell it.
-func (k eventKind) String() string { return eventKinds.Name(k) }
+func (k EventKind) String() string { return eventKinds.Name(k) }
 
 // defaultBootUS is tuning.boot_ms's default, 1000 ms.
 const defaultBootUS = 1_000_000
 
-// lifeEvent is a scenario event resolved against the model: its time in
+// Event is a scenario event resolved against the model: its time in
 // microseconds, its kind, and the instances it targets (indexes into
 // Model.Servers, in scan order).
-type lifeEvent struct {
+type Event struct {
 	AtUS    int64
-	Kind    eventKind
+	Kind    EventKind
 	Servers []int32
 	Machine int32 // lose, restore: the machine's index
 }
 
 // action returns the event's kind and target; exactly one must be set.
-func eventAction(ev *scenario.Event, field string) (eventKind, string, error) {
+func eventAction(ev *scenario.Event, field string) (EventKind, string, error) {
 	var kinds []string
-	var kind eventKind
+	var kind EventKind
 	var target string
-	for k, t := range [...]string{eventKill: ev.Kill, eventShutdown: ev.Shutdown, eventBoot: ev.Boot, eventLose: ev.Lose, eventRestore: ev.Restore} {
+	for k, t := range [...]string{EventKill: ev.Kill, EventShutdown: ev.Shutdown, EventBoot: ev.Boot, EventLose: ev.Lose, EventRestore: ev.Restore} {
 		if t != "" {
-			kinds = append(kinds, eventKind(k).String())
-			kind, target = eventKind(k), t
+			kinds = append(kinds, EventKind(k).String())
+			kind, target = EventKind(k), t
 		}
 	}
 	switch len(kinds) {
@@ -70,12 +70,12 @@ func CheckEventTarget(ev *scenario.Event, m *Model, field string) error {
 	kind, target, err := eventAction(ev, field)
 	switch {
 	case err != nil:
-	case kind == eventLose || kind == eventRestore:
+	case kind == EventLose || kind == EventRestore:
 		if m.MachineIndex(target) < 0 {
 			err = diag.FieldErrorf(field+"."+kind.String(), "unknown LMID %q", target)
 		}
 	default:
-		_, err = (&runSetup{Model: m}).eventTargets(field+"."+kind.String(), target)
+		_, err = (&Setup{Model: m}).eventTargets(field+"."+kind.String(), target)
 	}
 	return err
 }
@@ -112,7 +112,7 @@ func formatMS(us int64) string {
 
 // resolveEvents turns the scenario's events into [runSetup.Events] and reads
 // tuning.boot_ms.
-func (st *runSetup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
 	st.BootUS = defaultBootUS
 	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
 		st.BootUS, _ = usec.FromMSValue(*sc.Tuning.BootMS)
@@ -122,7 +122,7 @@ func (st *runSetup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
 		kind, target, _ := eventAction(ev, "")
 		field := fmt.Sprintf("events[%d].%s", i, kind)
 		us, _ := usec.FromMSValue(*ev.AtMS)
-		if kind == eventLose || kind == eventRestore {
+		if kind == EventLose || kind == EventRestore {
 			mi := st.Model.MachineIndex(target)
 			if mi < 0 {
 				return diag.FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", target)
@@ -133,20 +133,20 @@ func (st *runSetup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
 					servers = append(servers, int32(k))
 				}
 			}
-			st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Servers: servers, Machine: int32(mi)})
+			st.Events = append(st.Events, Event{AtUS: us, Kind: kind, Servers: servers, Machine: int32(mi)})
 			continue
 		}
 		servers, err := st.eventTargets(field, target)
 		if err != nil {
 			return err
 		}
-		st.Events = append(st.Events, lifeEvent{AtUS: us, Kind: kind, Servers: servers})
+		st.Events = append(st.Events, Event{AtUS: us, Kind: kind, Servers: servers})
 	}
 	return nil
 }
 
 // eventTargets resolves one event's target to instances in scan order.
-func (st *runSetup) eventTargets(field, target string) ([]int32, error) {
+func (st *Setup) eventTargets(field, target string) ([]int32, error) {
 	m := st.Model
 	var out []int32
 	switch {

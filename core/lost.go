@@ -23,7 +23,7 @@ func (e *engine) candidateAt(i int32) bool {
 }
 
 // loseMachine is a `lose` event at t.
-func (e *engine) loseMachine(ev *lifeEvent, t int64) {
+func (e *engine) loseMachine(ev *Event, t int64) {
 	L := e.life
 	m := ev.Machine
 	if L.lost[m] {
@@ -95,7 +95,7 @@ func (e *engine) dbblNotice(m int32, t int64) {
 
 // restoreMachine is a `restore` event at t: the machine is back, its MIN
 // instances boot, its clients start again (thinking first).
-func (e *engine) restoreMachine(ev *lifeEvent, t int64) {
+func (e *engine) restoreMachine(ev *Event, t int64) {
 	L := e.life
 	m := ev.Machine
 	if !L.lost[m] {

@@ -20,7 +20,7 @@ import (
 type Plan struct {
 	name         string
 	replications int
-	setup        *runSetup // setup.Seed is the plan's seed
+	setup        *Setup // setup.Seed is the plan's seed
 	binUS        int64     // bin_ms in µs, 0: chosen from the run's span
 	genUS        int64     // workload.generate.duration_ms in µs, 0: no generation
 }
@@ -50,7 +50,7 @@ func compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	setup, err := setupModel(m, sc, opt)
+	setup, err := Resolve(m, sc, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -84,12 +84,12 @@ func (p *Plan) Warnings() []string { return p.setup.Warnings }
 // Requests returns the expected number of requests of one run: the trace's
 // rows and the expected number of generated requests.
 func (p *Plan) Requests() float64 {
-	return float64(len(p.setup.work.Trace)) + p.setup.work.Expected
+	return float64(len(p.setup.Work.Trace)) + p.setup.Work.Expected
 }
 
 // GeneratedRequests returns the expected number of requests of one run's
 // generated streams (the trace's rows not counted).
-func (p *Plan) GeneratedRequests() float64 { return p.setup.work.Expected }
+func (p *Plan) GeneratedRequests() float64 { return p.setup.Work.Expected }
 
 // ReplicationSeed returns the seed of replication i (0-based): the plan's
 // own for replication 0, for the others a SplitMix64 step of the plan's seed
@@ -180,7 +180,7 @@ func (p *Plan) run(opt RunOptions) (*result.Result, error) {
 // workload's horizon (for the width of the series bins).
 func (p *Plan) open(opt RunOptions) (workload.Stream, simOptions, error) {
 	sopt := simOptions{RunOptions: opt, BinUS: p.binUS}
-	mg, err := p.setup.work.Open(p.setup.Seed, opt.MaxRequests)
+	mg, err := p.setup.Work.Open(p.setup.Seed, opt.MaxRequests)
 	if err != nil {
 		return nil, sopt, err
 	}

@@ -73,9 +73,9 @@ func TestPlanReseedIsCompileWithSeed(t *testing.T) {
 			t.Errorf("seed %d gave the bytes of seed 1, want a different run", seed)
 		}
 	}
-	if r := base.Reseed(9); r.setup.work != base.setup.work || r.Seed() != 9 || base.Seed() != 1 {
+	if r := base.Reseed(9); r.setup.Work != base.setup.Work || r.Seed() != 9 || base.Seed() != 1 {
 		t.Errorf("Reseed(9): seed %d (base %d), shares the compiled workload: %v; want 9, 1 and true",
-			r.Seed(), base.Seed(), r.setup.work == base.setup.work)
+			r.Seed(), base.Seed(), r.setup.Work == base.setup.Work)
 	}
 }
 
@@ -139,12 +139,12 @@ func TestCompileErrors(t *testing.T) {
 // alone fails here.
 func TestEveryPolicyIsComplete(t *testing.T) {
 	for _, name := range policies.List() {
-		p, err := parsePolicy("policy", name)
+		p, err := ParsePolicy("policy", name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := comparisonPolicies[p]; ok == (p == policyTuxedo) {
-			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != policyTuxedo)
+		if _, ok := comparisonPolicies[p]; ok == (p == PolicyTuxedo) {
+			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != PolicyTuxedo)
 			continue
 		}
 		if cp, ok := comparisonPolicies[p]; ok && (cp.text == nil || cp.alg.String() == "") {

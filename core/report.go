@@ -37,7 +37,7 @@ func (e *engine) result() *result.Result {
 	r.Warnings = e.warnings(eligible, r)
 	e.lifeResult(r)
 	e.traceResult(r)
-	if e.app != nil && e.app.plan.parent {
+	if e.app != nil && e.app.plan.Parent {
 		e.appResult(r)
 	}
 	r.Headline = result.HeadlineFigures(r)

@@ -14,14 +14,14 @@ import (
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// runSetup is a scenario checked against its model and resolved into what the
+// Setup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
-type runSetup struct {
+type Setup struct {
 	Model *Model
-	// bufs numbers the buffer types of the model and of the workload's
+	// Bufs numbers the buffer types of the model and of the workload's
 	// requests (compiled with it; runs only read it).
-	bufs     *workload.BufTable
-	Policy   policyKind
+	Bufs     *workload.BufTable
+	Policy   PolicyKind
 	Seed     uint64
 	Tuning   scenario.Tuning // every field set (pointers non-nil)
 	Warnings []string
@@ -34,7 +34,7 @@ type runSetup struct {
 	WarmupUS         int64
 	WarmupAuto       bool        // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
 	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
-	Events           []lifeEvent // the scenario's events, targets resolved, in time order
+	Events           []Event // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
@@ -48,11 +48,11 @@ type runSetup struct {
 	// are ever down, lists them in failover order; nil otherwise (and nil
 	// for every service when no domain is ever down): the gateway sends
 	// the request to the first that is up, else it fails with TPESVCERR.
-	Remote [][]remoteDomain
+	Remote [][]RemoteDomain
 
 	traceNote string             // how a log was read, the last warning of the setup
-	work      *workload.Compiled // the workload, compiled once (checkWorkload)
-	app       *appPlan           // calls and clients; nil when the scenario has none
+	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
+	App       *App           // calls and clients; nil when the scenario has none
 }
 
 // ParseScenario reads a scenario document strictly ([DecodeScenario]) and
@@ -123,7 +123,7 @@ func check(sc *scenario.Scenario) error {
 	if len(sc.Name) > maxNameBytes {
 		return diag.FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), maxNameBytes)
 	}
-	if _, err := parsePolicy("policy", sc.Policy); err != nil {
+	if _, err := ParsePolicy("policy", sc.Policy); err != nil {
 		return err
 	}
 	if _, err := resolveTuning(sc.Tuning, 1); err != nil {
@@ -194,11 +194,11 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 	if t != nil {
 		out = *t
 	}
-	r, err := tuningReadings(&out)
+	r, err := TuningReadings(&out)
 	if err != nil {
 		return out, err
 	}
-	out.Idle, out.NetLoad, out.MPCounter = r.idle.String(), r.netLoad.String(), r.counter.String()
+	out.Idle, out.NetLoad, out.MPCounter = r.Idle.String(), r.NetLoad.String(), r.Counter.String()
 	if out.MPResetMS == nil {
 		v := float64(resetUS) / 1000
 		out.MPResetMS = &v
@@ -237,20 +237,20 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 	return out, nil
 }
 
-// readings are the typed values of a tuning's three readings.
-type readings struct {
-	idle    idleReading
-	netLoad netLoadReading
-	counter counterReading
+// Readings are the typed values of a tuning's three Readings.
+type Readings struct {
+	Idle    IdleReading
+	NetLoad NetLoadReading
+	Counter CounterReading
 }
 
 // readings reads t's three readings; an empty one is its default.
-func tuningReadings(t *scenario.Tuning) (readings, error) {
-	var r readings
+func TuningReadings(t *scenario.Tuning) (Readings, error) {
+	var r Readings
 	var err [3]error
-	r.idle, err[0] = idleReadings.Parse("tuning.idle", t.Idle)
-	r.netLoad, err[1] = netLoadReadings.Parse("tuning.netload", t.NetLoad)
-	r.counter, err[2] = counterReadings.Parse("tuning.mp_counter", t.MPCounter)
+	r.Idle, err[0] = idleReadings.Parse("tuning.idle", t.Idle)
+	r.NetLoad, err[1] = netLoadReadings.Parse("tuning.netload", t.NetLoad)
+	r.Counter, err[2] = counterReadings.Parse("tuning.mp_counter", t.MPCounter)
 	for _, e := range err {
 		if e != nil {
 			return r, e
@@ -295,19 +295,19 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// remoteDomain is one remote domain of an import's failover list: its
+// RemoteDomain is one remote domain of an import's failover list: its
 // response time and when it is down.
-type remoteDomain struct {
-	name string
-	smp  dist.Sampler
+type RemoteDomain struct {
+	Name string
+	Response  dist.Sampler
 	down []downSpan // in time order, not overlapping
 }
 
 // downSpan is [from, to) in µs; to is noTime for "to the end of the run".
 type downSpan struct{ from, to int64 }
 
-// upAt reports whether the domain is up at t.
-func (d *remoteDomain) upAt(t int64) bool {
+// UpAt reports whether the domain is up at t.
+func (d *RemoteDomain) UpAt(t int64) bool {
 	k := sort.Search(len(d.down), func(i int) bool { return d.down[i].to > t })
 	return k == len(d.down) || d.down[k].from > t
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// setupModel resolves sc against a model already loaded.
-func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, error) {
-	st := &runSetup{Model: m, Policy: policyTuxedo, Seed: 1, bufs: workload.NewBufTable(m)}
+// Resolve resolves sc against a model already loaded.
+func Resolve(m *Model, sc *scenario.Scenario, opt RunOptions) (*Setup, error) {
+	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
 	steps := []func(*scenario.Scenario, RunOptions) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
@@ -33,7 +33,7 @@ func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, err
 	if st.traceNote != "" {
 		st.Warnings = append(st.Warnings, st.traceNote)
 	}
-	if w := st.work; w != nil && w.Info.Skipped > 0 {
+	if w := st.Work; w != nil && w.Info.Skipped > 0 {
 		st.Warnings = append(st.Warnings, sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
 			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
 	}
@@ -41,12 +41,12 @@ func setupModel(m *Model, sc *scenario.Scenario, opt RunOptions) (*runSetup, err
 }
 
 // resolveRun picks the policy and seed (options over the scenario) and tuning.
-func (st *runSetup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
+func (st *Setup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 	name, field := sc.Policy, "policy"
 	if opt.Policy != "" {
 		name, field = opt.Policy, "policy (option)"
 	}
-	p, err := parsePolicy(field, name)
+	p, err := ParsePolicy(field, name)
 	if err != nil {
 		if opt.Policy != "" { // the option's, not the scenario's field
 			var e *diag.Error
@@ -81,7 +81,7 @@ func (st *runSetup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 }
 
 // resolveTimes converts latency, warm-up and the blocking timeout.
-func (st *runSetup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
 	st.BlockUS = st.Model.ScanUnitUS * int64(st.Model.BlockTime)
 	if sc.Network != nil {
 		us, err := nonNegativeMS("network.latency_ms", sc.Network.LatencyMS)
@@ -99,7 +99,7 @@ func (st *runSetup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
 
 // resolveMachines applies machines.LMID.speed, and TMNETLOAD of
 // machines.LMID.env (on a copy of the model's machines).
-func (st *runSetup) resolveMachines(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveMachines(sc *scenario.Scenario, _ RunOptions) error {
 	if err := st.resolveEnv(sc); err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ const maxNetLoad = 32767
 // machine's NETLOAD wherever NETLOAD is read (Oracle's administration
 // guide: "Use the NETLOAD parameter ... (or the TMNETLOAD environment
 // variable)"). The model is copied first, so the loaded one is not changed.
-func (st *runSetup) resolveEnv(sc *scenario.Scenario) error {
+func (st *Setup) resolveEnv(sc *scenario.Scenario) error {
 	copied := false
 	for _, lmid := range slices.Sorted(mapKeys(sc.Machines)) {
 		v, ok := sc.Machines[lmid].Env["TMNETLOAD"]
@@ -170,7 +170,7 @@ func machineList(m *Model) string {
 }
 
 // resolveServices builds ServiceTime[s][g] from services.*.
-func (st *runSetup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	samplers, err := serviceSamplers(sc)
 	if err != nil {
@@ -212,7 +212,7 @@ func groupIndex(m *Model, name string) int {
 
 // resolveDomains builds RemoteTime[s] for imported services, and their
 // failover lists (Remote) when a domain is ever down.
-func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 	m := st.Model
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
@@ -231,9 +231,9 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 			continue
 		}
 		list := svc.Remote.Domains()
-		var doms []remoteDomain
+		var doms []RemoteDomain
 		for k, name := range list {
-			if k > 0 && slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) == 0 }) {
+			if k > 0 && slices.ContainsFunc(doms, func(d RemoteDomain) bool { return len(d.down) == 0 }) {
 				break // a domain before it is never down: no request goes there
 			}
 			d, ok := sc.Domains[name]
@@ -247,12 +247,12 @@ func (st *runSetup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 			if err != nil {
 				return err
 			}
-			doms = append(doms, remoteDomain{name: name, smp: smp, down: down[name]})
+			doms = append(doms, RemoteDomain{Name: name, Response: smp, down: down[name]})
 		}
-		st.RemoteTime[s] = doms[0].smp
-		if slices.ContainsFunc(doms, func(d remoteDomain) bool { return len(d.down) > 0 }) {
+		st.RemoteTime[s] = doms[0].Response
+		if slices.ContainsFunc(doms, func(d RemoteDomain) bool { return len(d.down) > 0 }) {
 			if st.Remote == nil {
-				st.Remote = make([][]remoteDomain, len(m.Services))
+				st.Remote = make([][]RemoteDomain, len(m.Services))
 			}
 			st.Remote[s] = doms
 		}
@@ -323,22 +323,22 @@ func joinOr(l []string) string {
 // checkWorkload compiles the workload, so that its errors (and requests that
 // could get no service time) are found before the run starts; the run plays
 // this compiled workload (Plan), it does not read the workload again.
-func (st *runSetup) checkWorkload(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) checkWorkload(sc *scenario.Scenario, _ RunOptions) error {
 	n := workload.NewNames(st.Model)
 	n.NeedMS, n.NeedGroup = st.untimed()
-	n.Bufs = st.bufs
+	n.Bufs = st.Bufs
 	cw, err := workload.Compile(n, &sc.Workload)
 	if err != nil {
 		return err
 	}
-	st.traceNote, st.work = cw.Note, cw
+	st.traceNote, st.Work = cw.Note, cw
 	return nil
 }
 
 // untimed finds the services that some local (non-gateway) server may
 // process but that have no distribution for its group: their requests must
 // carry service_ms. group[s] names the first such group.
-func (st *runSetup) untimed() (need []bool, group []string) {
+func (st *Setup) untimed() (need []bool, group []string) {
 	m := st.Model
 	need = make([]bool, len(m.Services))
 	group = make([]string, len(m.Services))

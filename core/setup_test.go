@@ -27,7 +27,7 @@ func baseScenario() *scenario.Scenario {
 func TestSetupDefaults(t *testing.T) {
 	m := fixture.HandModel()
 	m.Warnings = []Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
-	st, err := setupModel(m, baseScenario(), RunOptions{})
+	st, err := Resolve(m, baseScenario(), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +65,11 @@ func TestSetupResolves(t *testing.T) {
 	sc.Tuning = &scenario.Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
 	sc.WarmupMS = &scenario.Warmup{MS: 10}
 	seed := uint64(99)
-	st, err := setupModel(fixture.HandModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
+	st, err := Resolve(fixture.HandModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Policy != policyP2C || st.Seed != 99 || st.Speed[1] != 0.5 || st.LatencyUS != 1001 ||
+	if st.Policy != PolicyP2C || st.Seed != 99 || st.Speed[1] != 0.5 || st.LatencyUS != 1001 ||
 		st.ResetUS != 2500 || st.GatewayForwardUS != 0 || st.Tuning.NetLoad != "origin" || st.WarmupUS != 10_000 {
 		t.Errorf("got %+v, want policy p2c, seed 99, speed[1] 0.5, latency 1001, reset 2500, forward 0, netload origin, warmup 10000", st)
 	}
@@ -129,7 +129,7 @@ func TestSetupErrors(t *testing.T) {
 	for _, tt := range tests {
 		sc, opt := baseScenario(), RunOptions{}
 		tt.edit(sc, &opt)
-		_, err := setupModel(fixture.HandModel(), sc, opt)
+		_, err := Resolve(fixture.HandModel(), sc, opt)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
 			t.Errorf("%s: got %v, want %s error %q", tt.name, err, diag.EINVALID, tt.want)
 		}
@@ -140,7 +140,7 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 	sc := baseScenario()
 	delete(sc.Services, "TOLOWER")
 	sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOLOWER,2\n1,REMOTE,\n"
-	if _, err := setupModel(fixture.HandModel(), sc, RunOptions{}); err != nil {
+	if _, err := Resolve(fixture.HandModel(), sc, RunOptions{}); err != nil {
 		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
 	}
 }
@@ -153,7 +153,7 @@ func TestSetupTMNetLoad(t *testing.T) {
 	before := m.Machines[1].NetLoad
 	sc := baseScenario()
 	sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
-	st, err := setupModel(m, sc, RunOptions{})
+	st, err := Resolve(m, sc, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,14 +162,14 @@ func TestSetupTMNetLoad(t *testing.T) {
 	}
 	for _, v := range []string{"abc", "-1", "+5", " 5", "32768", "", "1e3", "0x10"} {
 		sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
-		_, err := setupModel(fixture.HandModel(), sc, RunOptions{})
+		_, err := Resolve(fixture.HandModel(), sc, RunOptions{})
 		want := `machines.site2.env.TMNETLOAD: want a whole number from 0 to 32767, got "` + v + `"`
 		if err == nil || err.Error() != want {
 			t.Errorf("TMNETLOAD %q: got %v, want %s", v, err, want)
 		}
 	}
 	sc.Machines = map[string]scenario.MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
-	if _, err := setupModel(fixture.HandModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
+	if _, err := Resolve(fixture.HandModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
 		t.Errorf("unknown LMID: got %v", err)
 	}
 }

@@ -457,7 +457,7 @@ func (st *stats) init(e *engine) {
 	}
 	st.nm1 = nm + 1
 	st.flows = make([]int64, nm*st.nm1*numReasons)
-	if w := e.setup.work; w != nil && len(w.Observed) > 0 {
+	if w := e.setup.Work; w != nil && len(w.Observed) > 0 {
 		st.vSim = make([]summaryAcc, nsvc)
 	}
 }

@@ -11,7 +11,7 @@ import (
 // responses of the rows issued at or after the warm-up beside the run's for
 // the same rows (stats.validated counted those that completed).
 func (e *engine) traceResult(r *result.Result) {
-	w := e.setup.work
+	w := e.setup.Work
 	if w == nil || !w.Traced {
 		return
 	}

@@ -12,23 +12,23 @@ import (
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// policyKind is how a request's queue is chosen: Tuxedo's own rules (the
+// PolicyKind is how a request's queue is chosen: Tuxedo's own rules (the
 // default) or one of the policies offered for comparison (docs/engine.md).
-type policyKind uint8
+type PolicyKind uint8
 
-// The policies; policyTuxedo is the default.
+// The policies; PolicyTuxedo is the default.
 const (
-	policyTuxedo policyKind = iota
-	policyRoundRobin
-	policyRandom
-	policyJSQ
-	policyP2C
+	PolicyTuxedo PolicyKind = iota
+	PolicyRoundRobin
+	PolicyRandom
+	PolicyJSQ
+	PolicyP2C
 )
 
-var policies = vocab.Table[policyKind]{What: "policy", Names: []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
+var policies = vocab.Table[PolicyKind]{What: "policy", Names: []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
 
 // String returns the policy's name as scenarios and the dispatch log spell it.
-func (p policyKind) String() string { return policies.Name(p) }
+func (p PolicyKind) String() string { return policies.Name(p) }
 
 // comparisonPolicy is how the engine runs a policy other than tuxedo (whose
 // algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
@@ -58,27 +58,27 @@ const (
 )
 
 // comparisonPolicies has a row for every policy but tuxedo (a test checks).
-var comparisonPolicies = map[policyKind]comparisonPolicy{
-	policyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
+var comparisonPolicies = map[PolicyKind]comparisonPolicy{
+	PolicyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
-	policyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
+	PolicyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
-	policyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
+	PolicyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
 		text: func(ex *result.Explanation, _ string) string {
 			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
 		}},
-	policyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
+	PolicyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
 			ex.Service, chosen)
 	}},
 }
 
-// parsePolicy reads a policy name for field; "" is the default, tuxedo.
-func parsePolicy(field, name string) (policyKind, error) { return policies.Parse(field, name) }
+// ParsePolicy reads a policy name for field; "" is the default, tuxedo.
+func ParsePolicy(field, name string) (PolicyKind, error) { return policies.Parse(field, name) }
 
 // reason is why a request went where it went, or the failure code that
 // stopped it: the dispatch log's last column. Failure codes come last.
@@ -116,48 +116,48 @@ func (r reason) String() string { return reasons.Name(r) }
 // failed reports whether r is a failure code rather than a dispatch reason.
 func (r reason) failed() bool { return r >= reasonNoEnt }
 
-// idleReading is what "idle" means in the dispatch rules (tuning.idle).
-type idleReading uint8
+// IdleReading is what "idle" means in the dispatch rules (tuning.idle).
+type IdleReading uint8
 
-// The readings of idle; idleServer is the default.
+// The readings of idle; IdleServer is the default.
 const (
-	idleServer idleReading = iota // the instance is not processing a request
-	idleQueue                     // the instance's queue holds no waiting request
+	IdleServer IdleReading = iota // the instance is not processing a request
+	IdleQueue                     // the instance's queue holds no waiting request
 )
 
-var idleReadings = vocab.Table[idleReading]{What: "value", Names: []string{"server", "queue"}}
+var idleReadings = vocab.Table[IdleReading]{What: "value", Names: []string{"server", "queue"}}
 
 // String returns the reading's name as tuning.idle spells it.
-func (r idleReading) String() string { return idleReadings.Name(r) }
+func (r IdleReading) String() string { return idleReadings.Name(r) }
 
-// netLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
-type netLoadReading uint8
+// NetLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
+type NetLoadReading uint8
 
-// The readings of NETLOAD; netLoadServer is the default.
+// The readings of NETLOAD; NetLoadServer is the default.
 const (
-	netLoadServer netLoadReading = iota // the machine that holds the queue
-	netLoadOrigin                       // the machine the request is issued on
+	NetLoadServer NetLoadReading = iota // the machine that holds the queue
+	NetLoadOrigin                       // the machine the request is issued on
 )
 
-var netLoadReadings = vocab.Table[netLoadReading]{What: "value", Names: []string{"server", "origin"}}
+var netLoadReadings = vocab.Table[NetLoadReading]{What: "value", Names: []string{"server", "origin"}}
 
 // String returns the reading's name as tuning.netload spells it.
-func (r netLoadReading) String() string { return netLoadReadings.Name(r) }
+func (r NetLoadReading) String() string { return netLoadReadings.Name(r) }
 
-// counterReading is what an MP choice adds to the chosen queue's counter
+// CounterReading is what an MP choice adds to the chosen queue's counter
 // (tuning.mp_counter).
-type counterReading uint8
+type CounterReading uint8
 
-// The readings of the MP counter; counterLoadNetLoad is the default.
+// The readings of the MP counter; CounterLoadNetLoad is the default.
 const (
-	counterLoadNetLoad counterReading = iota // LOAD plus the NETLOAD the choice charged
-	counterLoad                              // LOAD only
+	CounterLoadNetLoad CounterReading = iota // LOAD plus the NETLOAD the choice charged
+	CounterLoad                              // LOAD only
 )
 
-var counterReadings = vocab.Table[counterReading]{What: "value", Names: []string{"load+netload", "load"}}
+var counterReadings = vocab.Table[CounterReading]{What: "value", Names: []string{"load+netload", "load"}}
 
 // String returns the reading's name as tuning.mp_counter spells it.
-func (r counterReading) String() string { return counterReadings.Name(r) }
+func (r CounterReading) String() string { return counterReadings.Name(r) }
 
 // Vocabulary lists the names the scenario accepts for each enumerated field,
 // in the order the engine defines them (the default first where there is
