@@ -6,6 +6,8 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -172,7 +174,7 @@ type clientAcc struct {
 
 // appState is the engine's state for applications.
 type appState struct {
-	plan    *App
+	plan    *plan.App
 	slots   []appSlot
 	cl      []clientState
 	replies appHeap         // replies and failures on their way to a waiting caller
@@ -218,7 +220,7 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 }
 
 // newAppState sets up applications for e: every client's first think.
-func newAppState(e *engine, ap *App) *appState {
+func newAppState(e *engine, ap *plan.App) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
 		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.Clients)),
 		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services))}
@@ -434,7 +436,7 @@ func (e *engine) deliver(ev *appEvent) {
 			return
 		}
 		if ev.code != 0 {
-			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, formatMS(ev.t))
+			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, usec.FormatMS(ev.t))
 			e.failParent(p, ev.t)
 			return
 		}
@@ -465,7 +467,7 @@ func (e *engine) deadline(ev *appEvent) {
 			return
 		}
 		e.spanUS = max(e.spanUS, ev.t)
-		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, formatMS(ev.t))
+		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, usec.FormatMS(ev.t))
 		e.failParent(p, ev.t)
 	}
 }
@@ -546,12 +548,12 @@ func (e *engine) runSteps(p int32, t int64) {
 	for int(a.slots[p].step) < len(steps) {
 		j := int(a.slots[p].step)
 		st := &steps[j]
-		if st.Mode != ModeACall {
+		if st.Mode != plan.ModeACall {
 			a.slots[p].step++
 			if !e.stepHappens(f, j, st) {
 				continue
 			}
-			if st.Mode == ModeForward {
+			if st.Mode == plan.ModeForward {
 				e.forward(p, j, t)
 				return
 			}
@@ -561,7 +563,7 @@ func (e *engine) runSteps(p int32, t int64) {
 			a.slots[p].pending = 1
 			return
 		}
-		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].Mode == ModeACall {
+		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].Mode == plan.ModeACall {
 			j := int(a.slots[p].step)
 			a.slots[p].step++
 			if !e.stepHappens(f, j, &steps[j]) {
@@ -584,7 +586,7 @@ func (e *engine) runSteps(p int32, t int64) {
 const streamCallStep = 0x63616c6c00 // "call"
 
 // stepHappens draws whether step j (probability st.p) of request f runs.
-func (e *engine) stepHappens(f *flight, j int, st *Call) bool {
+func (e *engine) stepHappens(f *flight, j int, st *plan.Call) bool {
 	if st.P >= 1 {
 		return true
 	}
@@ -676,7 +678,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
 		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf)}
-	a.mode = ModeForward.String()
+	a.mode = plan.ModeForward.String()
 	if !e.issueNested(p, &r) {
 		return
 	}
@@ -948,7 +950,7 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 		}
 	}
 	var wait int64
-	if code != 0 && int(c.k) < cp.RetryMax && cp.retries(code) {
+	if code != 0 && int(c.k) < cp.RetryMax && retries(cp, code) {
 		c.k++
 		wait = a.pause(cp.Backoff, &c.rng)
 	} else {
@@ -966,10 +968,11 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	}
 }
 
-// retries reports whether the set retries a request that ended with code.
-func (cp *Client) retries(code reason) bool {
+// retries reports whether client set cp retries a request that ended with
+// code (bit k of RetryOn is the failure reasonNoEnt+k).
+func retries(cp *plan.Client, code reason) bool {
 	if code == codeTimeout {
-		return cp.RetryOn&RetryTPETIME != 0
+		return cp.RetryOn&plan.RetryTPETIME != 0
 	}
 	return cp.RetryOn&(1<<(code-reasonNoEnt)) != 0
 }

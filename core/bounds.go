@@ -6,10 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
-	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
-	"github.com/tuxlb/tuxlb/core/scenario"
-	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // MaxTimeUS bounds every time and duration of a scenario (about 11.6 days of
@@ -20,53 +17,11 @@ const MaxTimeUS = usec.Max
 // is at most MaxTimeUS on its own (the readers check), but a service time
 // divided by a slow machine's speed, or requests queued behind one another,
 // can reach further: setup rejects a scenario whose service times alone
-// cannot be represented (checkHorizon), and the engine stops with an error,
+// cannot be represented (plan.Resolve), and the engine stops with an error,
 // naming the fields to change, when an event would fall past MaxTimeUS
 // (engine.overTime). With every time at most MaxTimeUS, every loop that walks
 // simulated time (series bins, MP resets) is bounded, and no time can wrap
 // around the int64 range.
-
-// maxTimeText words MaxTimeUS for messages.
-const maxTimeText = "1e9 ms, about 11.6 days"
-
-// checkHorizon rejects a scenario in which one service time, divided by the
-// speed of a machine that may process it, is already past MaxTimeUS.
-func (st *Setup) checkHorizon(sc *scenario.Scenario, _ RunOptions) error {
-	m := st.Model
-	n := workload.NewNames(m)
-	groups := make(map[string]int, len(m.Groups))
-	for i := range m.Groups {
-		groups[m.Groups[i].Name] = i
-	}
-	for i := range m.Servers {
-		srv := &m.Servers[i]
-		g, ok := groups[srv.Group]
-		if srv.Gateway || !ok {
-			continue
-		}
-		speed := 1.0
-		if srv.Machine < len(st.Speed) {
-			speed = st.Speed[srv.Machine]
-		}
-		for _, name := range srv.Services {
-			s, ok := n.ServiceIndex(name)
-			if !ok || st.ServiceTime[s][g] == nil {
-				continue
-			}
-			ms, what := dist.BoundMS(st.ServiceTime[s][g])
-			if us := ms * 1000 / speed; us > MaxTimeUS {
-				field := "services." + name + ".service_time"
-				if _, ok := sc.Services[name].ByGroup[srv.Group]; ok {
-					field = "services." + name + ".by_group." + srv.Group
-				}
-				return diag.FieldErrorf(field, "%s %g ms on machine %s (machines.%s.speed %g) takes %.4g ms, "+
-					"past the longest simulated time (%s); shorten the service time or raise the machine's speed",
-					what, ms, srv.LMID, srv.LMID, speed, us/1000, maxTimeText)
-			}
-		}
-	}
-	return nil
-}
 
 // overTime stops the run: request f would make the clock pass MaxTimeUS at
 // at (what says how); fields names what to change.
@@ -76,7 +31,7 @@ func (e *engine) overTime(f *flight, at int64, what, fields string) {
 	}
 	e.fault = diag.Errorf(diag.EINVALID, "%s: request %d (service %s) %s at %s ms, past the longest simulated time (%s); "+
 		"shorten the service times or the workload, or raise the machine's speed",
-		fields, f.req.Seq, e.m.Services[f.req.Service].Name, what, strconv.FormatFloat(float64(at)/1000, 'g', 6, 64), maxTimeText)
+		fields, f.req.Seq, e.m.Services[f.req.Service].Name, what, strconv.FormatFloat(float64(at)/1000, 'g', 6, 64), usec.MaxText)
 }
 
 // timeFields names the inputs that set how long server sv is busy with f.

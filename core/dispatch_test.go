@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/plan"
 )
 
 // Every expected dispatch log below was worked out by hand from docs/engine.md;
@@ -11,7 +13,7 @@ import (
 type dispatchCase struct {
 	name  string
 	model string
-	tweak func(*Setup)
+	tweak func(*plan.Setup)
 	reqs  string
 	want  string
 }
@@ -143,7 +145,7 @@ server G2 1 simpserv S`,
 		// tie -> G1/1 (250). R6: 250 vs 200 -> G2/1.
 		name:  "MP counters grow by LOAD only (mp_counter load)",
 		model: twoMP,
-		tweak: func(s *Setup) { s.Tuning.MPCounter = "load" },
+		tweak: func(s *plan.Setup) { s.Tuning.MPCounter = "load" },
 		reqs: `
 0 S site1 1000
 1 S site1 1000
@@ -175,7 +177,7 @@ server G2 1 simpserv S`,
 		// netload "origin": N = NETLOAD of site1 = 10 -> 60, G2/1 wins.
 		name:  "MP netload origin reading: NETLOAD of the origin",
 		model: strings.Replace(twoMP, "site1 netload 0", "site1 netload 10", 1),
-		tweak: func(s *Setup) { s.Tuning.NetLoad = "origin" },
+		tweak: func(s *plan.Setup) { s.Tuning.NetLoad = "origin" },
 		reqs: `
 0 S site1 1000
 1 S site1 1000`,
@@ -196,7 +198,7 @@ group G1 site1
 group G2 site2
 server G1 1 simpserv S
 server G2 1 simpserv S`,
-		tweak: func(s *Setup) { s.ResetUS = 10000 },
+		tweak: func(s *plan.Setup) { s.ResetUS = 10000 },
 		reqs: `
 0 S site1 1000
 1 S site1 1000
@@ -213,7 +215,7 @@ server G2 1 simpserv S`,
 		// as idle and R2 waits behind R1 there.
 		name:  "idle queue reading",
 		model: twoSHM,
-		tweak: func(s *Setup) { s.Tuning.Idle = "queue" },
+		tweak: func(s *plan.Setup) { s.Tuning.Idle = "queue" },
 		reqs: `
 0 S site1 10
 1 S site1 10`,
@@ -240,7 +242,7 @@ group G1 site1
 server G1 1 simpserv S
 server G1 2 simpserv S,T
 server G1 3 simpserv S`,
-		tweak: func(s *Setup) { s.Policy = PolicyRoundRobin },
+		tweak: func(s *plan.Setup) { s.Policy = plan.PolicyRoundRobin },
 		reqs: `
 0 S site1 1
 10 S site1 1
@@ -259,7 +261,7 @@ server G1 3 simpserv S`,
 		// R4 (1 waiting + 1 in service) = 2 vs 1 -> G1/2.
 		name:  "jsq counts waiting plus in service",
 		model: twoSHM,
-		tweak: func(s *Setup) { s.Policy = PolicyJSQ },
+		tweak: func(s *plan.Setup) { s.Policy = plan.PolicyJSQ },
 		reqs: `
 0 S site1 10
 1 S site1 10
@@ -295,7 +297,7 @@ func TestP2CAndRandom(t *testing.T) {
 	firsts := map[string]int{}
 	for seed := uint64(1); seed <= 20; seed++ {
 		setup := engSetup(m)
-		setup.Policy, setup.Seed = PolicyP2C, seed
+		setup.Policy, setup.Seed = plan.PolicyP2C, seed
 		_, rows := runLog(t, setup, engRequests(t, m, "0 S site1 10\n1 S site1 10"))
 		a, b := strings.Split(rows[0], ","), strings.Split(rows[1], ",")
 		if a[4] == b[4] {
@@ -307,7 +309,7 @@ func TestP2CAndRandom(t *testing.T) {
 		t.Errorf("p2c ties: got first choices %v over 20 seeds, want both servers", firsts)
 	}
 	setup := engSetup(m)
-	setup.Policy = PolicyRandom
+	setup.Policy = plan.PolicyRandom
 	var reqs strings.Builder
 	for i := 0; i < 200; i++ {
 		reqs.WriteString(fmt.Sprintf("%d S site1 1\n", i*10))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -47,7 +48,7 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 // of the 3000 after it (TPENOENT, issued 1 ms apart, complete at once):
 // the ring grows past its first 1024 slots, and one completion writes
 // about 100 KB of rows.
-func heldRows(t *testing.T) (*Setup, *sliceRequests, []string) {
+func heldRows(t *testing.T) (*plan.Setup, *sliceRequests, []string) {
 	m := engModel(t, oneServer+"\nservice U load 50 prio 50")
 	var text strings.Builder
 	want := []string{"1,S,site1,0,G1/1,G1/1,0,0,10000000,10000000,first"}

@@ -1,6 +1,11 @@
 package core
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
+)
 
 // This file is the remote domains' side of a domain gateway: the failover
 // list of an import (RDOM=A,B,C) and the scenario's domains.X.down
@@ -10,7 +15,7 @@ import "strings"
 // remote domain of its import's failover list that is up then, drawing that
 // domain's response time; f.remoteUS is -1 when none is up (the request
 // fails with TPESVCERR when the gateway is done with it: appCompletion).
-func (e *engine) remoteDomain(f *flight, doms []RemoteDomain) {
+func (e *engine) remoteDomain(f *flight, doms []plan.RemoteDomain) {
 	for k := range doms {
 		if d := &doms[k]; d.UpAt(f.startUS) {
 			e.draw.Seed(f.req.Key, streamRemote)
@@ -49,7 +54,7 @@ func (e *engine) domainWarnings() []string {
 		}
 		if n := e.app.noDomain[s]; n > 0 {
 			out = append(out, sprintf("%d request(s) of %s failed with TPESVCERR: no remote domain of %s was up when a gateway took them",
-				n, name, joinOr(names)))
+				n, name, diag.JoinAnd(names)))
 		}
 	}
 	return out

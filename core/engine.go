@@ -8,6 +8,8 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -161,7 +163,7 @@ type svcQueue struct {
 
 // engine plays one run forward.
 type engine struct {
-	setup *Setup
+	setup *plan.Setup
 	m     *Model
 	opt   simOptions
 	reqs  workload.Stream
@@ -252,7 +254,7 @@ const (
 )
 
 // simulate plays reqs forward on setup and returns the result.
-func simulate(setup *Setup, reqs workload.Stream, opt simOptions) (*result.Result, error) {
+func simulate(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*result.Result, error) {
 	e, err := newEngine(setup, reqs, opt)
 	if err != nil {
 		return nil, err
@@ -401,7 +403,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
 			}
 			if next.TimeUS > MaxTimeUS {
-				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, maxTimeText)
+				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, usec.MaxText)
 			}
 			if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
 				// a stream of a lost machine issues nothing while it is lost

@@ -7,11 +7,12 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // newEngine resolves setup into the engine's flat, precomputed state.
-func newEngine(setup *Setup, reqs workload.Stream, opt simOptions) (*engine, error) {
+func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine, error) {
 	if setup == nil || setup.Model == nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "simulate: no setup")
 	}
@@ -30,13 +31,13 @@ func newEngine(setup *Setup, reqs workload.Stream, opt simOptions) (*engine, err
 	if err := e.pickAlgorithm(); err != nil {
 		return nil, err
 	}
-	r, err := TuningReadings(&setup.Tuning)
+	r, err := plan.TuningReadings(&setup.Tuning)
 	if err != nil {
 		return nil, err
 	}
-	e.idleQueue = r.Idle == IdleQueue
-	e.netOrigin = r.NetLoad == NetLoadOrigin
-	e.loadOnly = r.Counter == CounterLoad
+	e.idleQueue = r.Idle == plan.IdleQueue
+	e.netOrigin = r.NetLoad == plan.NetLoadOrigin
+	e.loadOnly = r.Counter == plan.CounterLoad
 	e.initServers()
 	e.slowIdle = e.idleQueue || e.sums
 	e.initQueues()
@@ -81,7 +82,7 @@ func newEngine(setup *Setup, reqs workload.Stream, opt simOptions) (*engine, err
 // pickAlgorithm turns the policy, MODEL and LDBAL into one of the alg values.
 func (e *engine) pickAlgorithm() error {
 	switch e.setup.Policy {
-	case PolicyTuxedo:
+	case plan.PolicyTuxedo:
 		switch {
 		case !e.m.LDBAL:
 			e.alg = algFirst

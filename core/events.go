@@ -144,7 +144,7 @@ type arrival struct {
 
 // arrivalQueue holds the network arrivals in the order they come due: a FIFO
 // ring, not a heap. Every arrival is pushed at its issue time + the one
-// network latency (runSetup.LatencyUS), issue times never go down, and Seq
+// network latency (plan.Setup.LatencyUS), issue times never go down, and Seq
 // grows with the issue order, so the push order is already the (time, Seq)
 // order the arrivals run in, and a push or pop is a few instructions.
 type arrivalQueue struct {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -187,7 +188,7 @@ func (x *explainer) done(e *engine, f *flight) {
 			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
 	case f.reason == reasonSvcErr && f.remoteUS < 0:
 		x.out[k].Failure = sprintf("TPESVCERR at %s ms: when gateway %s took it at %s ms, no remote domain it is imported from (RDOM=%s) was up",
-			formatMS(e.now), e.m.Servers[f.server].ID, formatMS(f.startUS), strings.Join(e.m.Services[f.req.Service].Remote.Domains(), ","))
+			usec.FormatMS(e.now), e.m.Servers[f.server].ID, usec.FormatMS(f.startUS), strings.Join(e.m.Services[f.req.Service].Remote.Domains(), ","))
 	case f.reason == reasonSvcErr:
 		x.out[k].Failure = failureText(e, f)
 	case f.reason == reasonSvcFail:

@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-func explainCase(t *testing.T, model string, tweak func(*Setup), reqs string, first, count int64) []result.Explanation {
+func explainCase(t *testing.T, model string, tweak func(*plan.Setup), reqs string, first, count int64) []result.Explanation {
 	t.Helper()
 	m := engModel(t, model)
 	setup := engSetup(m)
@@ -100,15 +101,15 @@ func TestCostString(t *testing.T) {
 func TestExplainOtherRules(t *testing.T) {
 	cases := []struct {
 		name, model string
-		tweak       func(*Setup)
+		tweak       func(*plan.Setup)
 		reqs        string
 		seq         int64
 		rule, text  string
 	}{
 		{"TPENOENT", queueCases[5].model, nil, "0 T site1 1", 1, "TPENOENT", "No server advertises T"},
-		{"round_robin", twoSHM, func(s *Setup) { s.Policy = PolicyRoundRobin }, "0 S site1 1\n5 S site1 1", 2, "round_robin", "this turn falls to G1/2"},
-		{"jsq", twoSHM, func(s *Setup) { s.Policy = PolicyJSQ }, "0 S site1 10\n1 S site1 10", 2, "jsq", "fewest requests waiting or in service"},
-		{"latency", strings.Replace(twoMP, "ldbal Y", "ldbal N", 1) + "\n", func(s *Setup) { s.LatencyUS = 1500 }, "0 S site2 1", 1, "first", "crosses the network to site1 and enters queue G1/1 at 1.5 ms"},
+		{"round_robin", twoSHM, func(s *plan.Setup) { s.Policy = plan.PolicyRoundRobin }, "0 S site1 1\n5 S site1 1", 2, "round_robin", "this turn falls to G1/2"},
+		{"jsq", twoSHM, func(s *plan.Setup) { s.Policy = plan.PolicyJSQ }, "0 S site1 10\n1 S site1 10", 2, "jsq", "fewest requests waiting or in service"},
+		{"latency", strings.Replace(twoMP, "ldbal Y", "ldbal N", 1) + "\n", func(s *plan.Setup) { s.LatencyUS = 1500 }, "0 S site2 1", 1, "first", "crosses the network to site1 and enters queue G1/1 at 1.5 ms"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

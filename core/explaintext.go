@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -233,7 +234,7 @@ func takerText(e *engine, ex *result.Explanation, f *flight) string {
 	}
 	since := "since the run began"
 	if t := e.servers[f.server].idleSince; t > 0 {
-		since = "since " + formatMS(t) + " ms"
+		since = "since " + usec.FormatMS(t) + " ms"
 	}
 	if idle == 1 {
 		return fmt.Sprintf("%s, the set's only idle server (idle %s), takes it and starts at once.", ex.Server, since)
@@ -266,7 +267,7 @@ func (e *engine) queueStates(q int32) string {
 
 // failureText says why request f failed with TPESVCERR at e.now.
 func failureText(e *engine, f *flight) string {
-	at := formatMS(e.now)
+	at := usec.FormatMS(e.now)
 	q := e.m.Queues[f.queue].Name
 	if f.server >= 0 {
 		id := e.m.Servers[f.server].ID
@@ -279,7 +280,7 @@ func failureText(e *engine, f *flight) string {
 				return fmt.Sprintf("TPESVCERR at %s ms: it was still in service on %s past the service's SVCTIMEOUT, so the BBL's scan at %s ms aborted it (and the server crashed).", at, id, at)
 			}
 			return fmt.Sprintf("TPESVCERR at %s ms: %s was processing it when it crashed (%s at %s ms); the BBL noticed at its sanity scan at %s ms.",
-				at, id, c.cause, formatMS(c.t), at)
+				at, id, c.cause, usec.FormatMS(c.t), at)
 		}
 		return fmt.Sprintf("TPESVCERR at %s ms: %s stopped while processing it.", at, id)
 	}
@@ -303,7 +304,7 @@ func goneWhy(e *engine, q int32) string {
 		case causeNoRestart, causeMaxGen:
 			for j := k - 1; j >= 0; j-- {
 				if ch[j].srv == c.srv && ch[j].to == stateDown {
-					return fmt.Sprintf(" (%s: not restarted, %s, after its crash at %s ms)", id, c.cause, formatMS(ch[j].t))
+					return fmt.Sprintf(" (%s: not restarted, %s, after its crash at %s ms)", id, c.cause, usec.FormatMS(ch[j].t))
 				}
 			}
 			return fmt.Sprintf(" (%s: not restarted, %s)", id, c.cause)

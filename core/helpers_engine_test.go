@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -130,16 +131,16 @@ func addTestServers(t *testing.T, m *Model, groupLMID map[string]string, f []str
 	}
 }
 
-// engSetup returns a [runSetup] for m with every default filled in, as
-// Compile fills them in (setupModel on a scenario with an empty workload);
+// engSetup returns a [plan.Setup] for m with every default filled in, as
+// Compile fills them in ([plan.Resolve] on a scenario with an empty workload);
 // service times come from the requests unless the test sets ServiceTime.
-func engSetup(m *Model) *Setup {
+func engSetup(m *Model) *plan.Setup {
 	sc := &scenario.Scenario{Workload: scenario.Workload{Trace: []scenario.TraceRow{}}, Domains: map[string]scenario.DomainSpec{}}
 	for _, d := range m.Domains { // the tests set RemoteTime themselves
 		one := 1.0
 		sc.Domains[d.Name] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "const", MS: &one}}
 	}
-	st, err := Resolve(m, sc, RunOptions{})
+	st, err := plan.Resolve(m, sc, plan.Options{})
 	if err != nil {
 		panic(fmt.Sprintf("engSetup: %v", err))
 	}
@@ -211,7 +212,7 @@ func serviceIndex(m *Model, name string) int {
 
 // runLog simulates and returns the result and the dispatch log's rows
 // (without the header).
-func runLog(t *testing.T, setup *Setup, reqs workload.Stream) (*result.Result, []string) {
+func runLog(t *testing.T, setup *plan.Setup, reqs workload.Stream) (*result.Result, []string) {
 	t.Helper()
 	var buf bytes.Buffer
 	res, err := simulate(setup, reqs, simOptions{RunOptions: RunOptions{Dispatch: &buf}})
@@ -250,7 +251,7 @@ func diffRows(t *testing.T, got, want []string) {
 
 // newSetup is the setup Compile resolves sc into, for the tests that look
 // at it.
-func newSetup(sc *scenario.Scenario, opt RunOptions) (*Setup, error) {
+func newSetup(sc *scenario.Scenario, opt RunOptions) (*plan.Setup, error) {
 	p, err := compile(sc, opt)
 	if err != nil {
 		return nil, err

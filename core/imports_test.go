@@ -65,6 +65,7 @@ var leaves = map[string][]string{
 	"dist":      {"scenario", "diag"},
 	"workload":  {"ubb", "scenario", "trace", "diag", "dist"},
 	"result":    {"ubb", "scenario", "diag"},
+	"plan":      {"ubb", "scenario", "diag", "dist", "workload"},
 	// the leaves under core/internal import the others there, and these
 	"internal/vocab":   {"diag"}, // a vocabulary's parse error is a domain error
 	"internal/fixture": {"ubb"},  // the tests' hand-built model

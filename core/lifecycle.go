@@ -5,7 +5,9 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -169,7 +171,7 @@ type spawnSet struct {
 // SVCTIMEOUT, -p, spares); otherwise the engine's hot path sees a nil
 // pointer and a next-event time of noTime.
 type lifecycle struct {
-	events   []Event
+	events   []plan.Event
 	next     int // the next scenario event
 	items    lifeHeap
 	scanUS   int64 // SCANUNIT
@@ -217,7 +219,7 @@ func (e *engine) initLifecycle() {
 	L.timeouts = e.serviceTimeouts()
 	L.sets = e.spawnSets()
 	for k := range L.events {
-		if k := L.events[k].Kind; (k == EventLose || k == EventRestore) && L.lost == nil {
+		if k := L.events[k].Kind; (k == plan.EventLose || k == plan.EventRestore) && L.lost == nil {
 			L.lost, L.lostGen = make([]bool, len(m.Machines)), make([]uint32, len(m.Machines))
 			L.listed = make([]bool, len(e.servers))
 			L.bblQueryUS = m.ScanUnitUS * int64(max(m.BBLQuery, 1))
@@ -469,7 +471,7 @@ func (e *engine) pushLife(it lifeItem) {
 				what = "it would come up"
 			}
 			e.fault = diag.Errorf(diag.EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
-				e.m.Servers[it.srv].ID, what, formatMS(it.t), maxTimeText)
+				e.m.Servers[it.srv].ID, what, usec.FormatMS(it.t), usec.MaxText)
 		}
 		return
 	}
@@ -503,12 +505,12 @@ func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
 }
 
 // applyEvent applies a scenario event to each of its instances, in scan order.
-func (e *engine) applyEvent(ev *Event, t int64) {
+func (e *engine) applyEvent(ev *plan.Event, t int64) {
 	switch ev.Kind {
-	case EventLose:
+	case plan.EventLose:
 		e.loseMachine(ev, t)
 		return
-	case EventRestore:
+	case plan.EventRestore:
 		e.restoreMachine(ev, t)
 		return
 	}
@@ -518,18 +520,18 @@ func (e *engine) applyEvent(ev *Event, t int64) {
 		}
 		sv := &e.servers[i]
 		switch ev.Kind {
-		case EventKill:
+		case plan.EventKill:
 			if sv.state == stateUp {
 				e.crash(i, causeKill, t)
 				e.pushLife(lifeItem{t: e.nextSanity(t), srv: i, gen: sv.gen, kind: itemNotice})
 			}
-		case EventShutdown:
+		case plan.EventShutdown:
 			e.shutdown(i, causeShutdown, t)
-		case EventBoot:
+		case plan.EventBoot:
 			if sv.state == stateGone && !e.lostAt(sv.machine) {
 				e.boot(i, causeBoot, t)
 			}
-		case EventLose, EventRestore:
+		case plan.EventLose, plan.EventRestore:
 		default:
 			panic("core: applyEvent: unknown event kind " + ev.Kind.String())
 		}

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/tuxlb/tuxlb/core/plan"
+
 // Lost machines (docs/engine.md, "A lost machine"): a `lose` event stops a
 // machine and its BBL at once. Its instances are gone without notice, what
 // waited or ran there never replies, its clients and streams issue nothing;
@@ -23,7 +25,7 @@ func (e *engine) candidateAt(i int32) bool {
 }
 
 // loseMachine is a `lose` event at t.
-func (e *engine) loseMachine(ev *Event, t int64) {
+func (e *engine) loseMachine(ev *plan.Event, t int64) {
 	L := e.life
 	m := ev.Machine
 	if L.lost[m] {
@@ -95,7 +97,7 @@ func (e *engine) dbblNotice(m int32, t int64) {
 
 // restoreMachine is a `restore` event at t: the machine is back, its MIN
 // instances boot, its clients start again (thinking first).
-func (e *engine) restoreMachine(ev *Event, t int64) {
+func (e *engine) restoreMachine(ev *plan.Event, t int64) {
 	L := e.life
 	m := ev.Machine
 	if !L.lost[m] {

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -20,9 +21,9 @@ import (
 type Plan struct {
 	name         string
 	replications int
-	setup        *Setup // setup.Seed is the plan's seed
-	binUS        int64     // bin_ms in µs, 0: chosen from the run's span
-	genUS        int64     // workload.generate.duration_ms in µs, 0: no generation
+	setup        *plan.Setup // setup.Seed is the plan's seed
+	binUS        int64       // bin_ms in µs, 0: chosen from the run's span
+	genUS        int64       // workload.generate.duration_ms in µs, 0: no generation
 }
 
 // Compile checks sc against its configuration and compiles it into a Plan.
@@ -50,7 +51,7 @@ func compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	setup, err := Resolve(m, sc, opt)
+	setup, err := plan.Resolve(m, sc, plan.Options{Policy: opt.Policy, Seed: opt.Seed})
 	if err != nil {
 		return nil, err
 	}

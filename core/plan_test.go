@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -135,16 +136,16 @@ func TestCompileErrors(t *testing.T) {
 
 // Every policy has a row in comparisonPolicies (but tuxedo), an algorithm
 // name, a rule in choose and an explanation: each runs and explains a
-// request without an error or a panic. A policy added to the policies table
+// request without an error or a panic. A policy added to plan's policies table
 // alone fails here.
 func TestEveryPolicyIsComplete(t *testing.T) {
-	for _, name := range policies.List() {
-		p, err := ParsePolicy("policy", name)
+	for _, name := range plan.Vocabulary()["policy"] {
+		p, err := plan.ParsePolicy("policy", name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := comparisonPolicies[p]; ok == (p == PolicyTuxedo) {
-			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != PolicyTuxedo)
+		if _, ok := comparisonPolicies[p]; ok == (p == plan.PolicyTuxedo) {
+			t.Errorf("policy %s: row in comparisonPolicies %v, want %v", name, ok, p != plan.PolicyTuxedo)
 			continue
 		}
 		if cp, ok := comparisonPolicies[p]; ok && (cp.text == nil || cp.alg.String() == "") {
@@ -171,5 +172,28 @@ func TestEveryPolicyIsComplete(t *testing.T) {
 				}
 			}
 		}()
+	}
+}
+
+// The failure reasons are plan.FailureCodes in order, and a client set's
+// retry bit k (plan's reading of retry.on) is the failure reasonNoEnt+k.
+func TestFailureCodesAreTheFailureReasons(t *testing.T) {
+	if got, want := int(reasonBlock-reasonNoEnt)+1, len(plan.FailureCodes); got != want || numFailures != want {
+		t.Fatalf("%d failure reasons (numFailures %d), plan.FailureCodes has %d", got, numFailures, want)
+	}
+	for k, code := range plan.FailureCodes {
+		r := reasonNoEnt + reason(k)
+		if r.String() != code || !r.failed() {
+			t.Errorf("reason %d: %q (failed %v), want the failure %q", r, r.String(), r.failed(), code)
+		}
+		cp := &plan.Client{RetryOn: 1 << k}
+		for j := range plan.FailureCodes {
+			if got := retries(cp, reasonNoEnt+reason(j)); got != (j == k) {
+				t.Errorf("retry bit of %s: retries(%s) = %v", code, plan.FailureCodes[j], got)
+			}
+		}
+		if retries(cp, codeTimeout) {
+			t.Errorf("retry bit of %s retries TPETIME", code)
+		}
 	}
 }

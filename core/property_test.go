@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // randomScenario builds a small random model and workload from r.
-func randomScenario(t *testing.T, r *rng.PCG) (*Setup, *sliceRequests) {
+func randomScenario(t *testing.T, r *rng.PCG) (*plan.Setup, *sliceRequests) {
 	t.Helper()
 	var b strings.Builder
 	model := []string{"SHM", "MP"}[r.IntN(2)]
@@ -40,7 +41,7 @@ func randomScenario(t *testing.T, r *rng.PCG) (*Setup, *sliceRequests) {
 	b.WriteString("service S load 50 prio 50\nservice T load 20 prio 70\nservice U load 100 prio 30\nservice V load 50 prio 50\n")
 	m := engModel(t, b.String())
 	setup := engSetup(m)
-	setup.Policy = []PolicyKind{PolicyTuxedo, PolicyTuxedo, PolicyTuxedo, PolicyRoundRobin, PolicyRandom, PolicyJSQ, PolicyP2C}[r.IntN(7)]
+	setup.Policy = []plan.PolicyKind{plan.PolicyTuxedo, plan.PolicyTuxedo, plan.PolicyTuxedo, plan.PolicyRoundRobin, plan.PolicyRandom, plan.PolicyJSQ, plan.PolicyP2C}[r.IntN(7)]
 	setup.Seed = r.Uint64()
 	setup.LatencyUS = int64(r.IntN(2)) * 1000
 	setup.ResetUS = []int64{5000, 120_000_000}[r.IntN(2)]

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/plan"
 )
 
 const oneServer = `
@@ -71,7 +72,7 @@ machine site1 netload 0
 machine site2 netload 0
 group G2 site2
 server G2 1 simpserv S`,
-		tweak: func(s *Setup) { s.LatencyUS = 1000 },
+		tweak: func(s *plan.Setup) { s.LatencyUS = 1000 },
 		reqs: `
 0 S site1 2
 2 S site1 1
@@ -105,7 +106,7 @@ group G1 site1
 group GW site1
 server G1 1 simpserv RSVC
 server GW 1 GWTDOMAIN RSVC gateway`,
-		tweak: func(s *Setup) { s.RemoteTime[0] = fixedMS(20) },
+		tweak: func(s *plan.Setup) { s.RemoteTime[0] = fixedMS(20) },
 		reqs: `
 0 RSVC site1 5
 1 RSVC site1 5
@@ -145,7 +146,7 @@ group G2 site2
 group G1 site1
 server G2 1 simpserv S
 server G1 1 simpserv T`,
-		tweak: func(s *Setup) {
+		tweak: func(s *plan.Setup) {
 			s.Speed[1] = 2
 			s.ServiceTime[1] = []dist.Sampler{nil, fixedMS(2.5)}
 		},

@@ -1,7 +1,9 @@
 package core
 
+import "github.com/tuxlb/tuxlb/core/plan"
+
 // MaxReplications bounds Scenario.Replications.
-const MaxReplications = 100
+const MaxReplications = plan.MaxReplications
 
 // replicationSeed derives the seed of replication i (0-based) from the
 // scenario's seed: replication 0 uses the seed itself, the others a

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -102,7 +103,7 @@ const MaxExplain = 1000
 
 // explainRun runs until request first+count-1 has been dispatched,
 // capturing the explanations on the way.
-func explainRun(setup *Setup, reqs workload.Stream, sopt simOptions, first, count int64) ([]result.Explanation, error) {
+func explainRun(setup *plan.Setup, reqs workload.Stream, sopt simOptions, first, count int64) ([]result.Explanation, error) {
 	x := &explainer{first: first, last: first + count - 1}
 	sopt.explain = x
 	sopt.Dispatch = nil

@@ -2,40 +2,22 @@ package core
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
-	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/workload"
 )
-
-// PolicyKind is how a request's queue is chosen: Tuxedo's own rules (the
-// default) or one of the policies offered for comparison (docs/engine.md).
-type PolicyKind uint8
-
-// The policies; PolicyTuxedo is the default.
-const (
-	PolicyTuxedo PolicyKind = iota
-	PolicyRoundRobin
-	PolicyRandom
-	PolicyJSQ
-	PolicyP2C
-)
-
-var policies = vocab.Table[PolicyKind]{What: "policy", Names: []string{"tuxedo", "round_robin", "random", "jsq", "p2c"}}
-
-// String returns the policy's name as scenarios and the dispatch log spell it.
-func (p PolicyKind) String() string { return policies.Name(p) }
 
 // comparisonPolicy is how the engine runs a policy other than tuxedo (whose
 // algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
 // (core/dispatch.go) is the rule, and how an explanation shows it. Adding a
-// policy is its name in policies, its constant, a row here with its
-// algorithm and dispatch reason below, its case in choose, and its tests
-// (docs/architecture.md, "Adding a policy").
+// policy is its constant and name in core/plan ([plan.PolicyKind]), a row
+// here with its algorithm and dispatch reason below, its case in choose,
+// and its tests (docs/architecture.md, "Adding a policy").
 type comparisonPolicy struct {
 	alg algorithm
 	// queueCost: an explanation's candidates carry their queue's length per
@@ -58,27 +40,24 @@ const (
 )
 
 // comparisonPolicies has a row for every policy but tuxedo (a test checks).
-var comparisonPolicies = map[PolicyKind]comparisonPolicy{
-	PolicyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
+var comparisonPolicies = map[plan.PolicyKind]comparisonPolicy{
+	plan.PolicyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
-	PolicyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
+	plan.PolicyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
 			len(ex.Candidates), ex.Service, chosen)
 	}},
-	PolicyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
+	plan.PolicyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
 		text: func(ex *result.Explanation, _ string) string {
 			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
 		}},
-	PolicyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
+	plan.PolicyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
 		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
 			ex.Service, chosen)
 	}},
 }
-
-// ParsePolicy reads a policy name for field; "" is the default, tuxedo.
-func ParsePolicy(field, name string) (PolicyKind, error) { return policies.Parse(field, name) }
 
 // reason is why a request went where it went, or the failure code that
 // stopped it: the dispatch log's last column. Failure codes come last.
@@ -103,8 +82,10 @@ const (
 	reasonBlock
 )
 
-var reasons = vocab.Table[reason]{What: "reason", Names: []string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c",
-	"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}}
+// reasons names the dispatch reasons, then plan.FailureCodes (a test checks
+// that the constants above follow them).
+var reasons = vocab.Table[reason]{What: "reason", Names: slices.Concat(
+	[]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c"}, plan.FailureCodes[:])}
 
 // numFailures is how many failure codes there are: the statistics keep a
 // count of each.
@@ -116,68 +97,19 @@ func (r reason) String() string { return reasons.Name(r) }
 // failed reports whether r is a failure code rather than a dispatch reason.
 func (r reason) failed() bool { return r >= reasonNoEnt }
 
-// IdleReading is what "idle" means in the dispatch rules (tuning.idle).
-type IdleReading uint8
-
-// The readings of idle; IdleServer is the default.
-const (
-	IdleServer IdleReading = iota // the instance is not processing a request
-	IdleQueue                     // the instance's queue holds no waiting request
-)
-
-var idleReadings = vocab.Table[IdleReading]{What: "value", Names: []string{"server", "queue"}}
-
-// String returns the reading's name as tuning.idle spells it.
-func (r IdleReading) String() string { return idleReadings.Name(r) }
-
-// NetLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
-type NetLoadReading uint8
-
-// The readings of NETLOAD; NetLoadServer is the default.
-const (
-	NetLoadServer NetLoadReading = iota // the machine that holds the queue
-	NetLoadOrigin                       // the machine the request is issued on
-)
-
-var netLoadReadings = vocab.Table[NetLoadReading]{What: "value", Names: []string{"server", "origin"}}
-
-// String returns the reading's name as tuning.netload spells it.
-func (r NetLoadReading) String() string { return netLoadReadings.Name(r) }
-
-// CounterReading is what an MP choice adds to the chosen queue's counter
-// (tuning.mp_counter).
-type CounterReading uint8
-
-// The readings of the MP counter; CounterLoadNetLoad is the default.
-const (
-	CounterLoadNetLoad CounterReading = iota // LOAD plus the NETLOAD the choice charged
-	CounterLoad                              // LOAD only
-)
-
-var counterReadings = vocab.Table[CounterReading]{What: "value", Names: []string{"load+netload", "load"}}
-
-// String returns the reading's name as tuning.mp_counter spells it.
-func (r CounterReading) String() string { return counterReadings.Name(r) }
-
-// Vocabulary lists the names the scenario accepts for each enumerated field,
-// in the order the engine defines them (the default first where there is
-// one): what the playground's menus and the API document offer.
+// Vocabulary lists the names the scenario accepts for each enumerated field
+// (plan.Vocabulary) and those the engine writes (dispatch reasons, instance
+// states, life-cycle causes), in the order the engine defines them (the
+// default first where there is one): what the playground's menus and the API
+// document offer.
 func Vocabulary() map[string][]string {
-	return map[string][]string{
-		"policy":            policies.List(),
-		"tuning.idle":       idleReadings.List(),
-		"tuning.netload":    netLoadReadings.List(),
-		"tuning.mp_counter": counterReadings.List(),
-		"arrivals":          workload.ArrivalNames(),
-		"dist":              dist.Names(),
-		"dispatch_reason":   reasons.List(),
-		"event":             eventKinds.List(),
-		"instance_state":    instStates.List(),
-		"lifecycle_cause":   lifeCauses.List(),
-		"route.dist":        workload.RouteDistNames(),
-		"call.mode":         callModes.List(),
-		"retry.on":          slices.Clone(retryCodes),
-	}
+	v := plan.Vocabulary()
+	maps.Copy(v, map[string][]string{
+		"dispatch_reason": reasons.List(),
+		"instance_state":  instStates.List(),
+		"lifecycle_cause": lifeCauses.List(),
+	})
+	return v
 }
 
 // SeedWant says what a seed is, for the messages of every interface.

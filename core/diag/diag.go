@@ -125,6 +125,17 @@ func InSource(err error, source string) error {
 	return err
 }
 
+// JoinAnd lists names for a message: "none", "a", "a and b", "a, b and c".
+func JoinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return "none"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // CapText cuts s to at most 200 bytes (on a UTF-8 character boundary),
 // adding how long it was: "abc…(12345 bytes)".
 func CapText(s string) string { return capped.Text(s) }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -66,7 +67,7 @@ func adaptEvents(m *core.Model, events []scenario.Event, notes *[]string) []scen
 	var out []scenario.Event
 	for i, ev := range events {
 		field := fmt.Sprintf("events[%d]", i)
-		if err := core.CheckEventTarget(&ev, m, field); err != nil {
+		if err := plan.CheckEventTarget(&ev, m, field); err != nil {
 			*notes = append(*notes, fmt.Sprintf("%s: dropped: %v", field, err))
 			continue
 		}

@@ -192,3 +192,12 @@ func boundedUS(intDigits string) (int64, error) {
 	}
 	return v, nil
 }
+
+// MaxText words Max for messages.
+const MaxText = "1e9 ms, about 11.6 days"
+
+// FormatMS writes a time in microseconds as milliseconds, exactly (the
+// shortest decimal: 1500 is "1.5").
+func FormatMS(us int64) string {
+	return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64)
+}

@@ -1,4 +1,4 @@
-package core
+package plan
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 
 // This file checks and compiles a scenario's applications: the call steps
 // of its services and its client populations (docs/scenario.md,
-// "Applications"), into the appPlan the engine plays.
+// "Applications"), into the [App] the engine plays.
 
 // CallMode is how a call step issues its nested request.
 type CallMode uint8
@@ -52,8 +52,8 @@ type App struct {
 	Parent bool
 	// QueueCap bounds every queue's waiting requests (0: unbounded); a sender
 	// retries a full queue every retryUS
-	QueueCap    int
-	RetryUS int64
+	QueueCap int
+	RetryUS  int64
 }
 
 // Call is one compiled call step.
@@ -72,11 +72,11 @@ type Client struct {
 	Count    int
 	Origin   int
 	Think    dist.Sampler
-	Services     []ClientService
+	Services []ClientService
 	Cum      []float64 // cumulative weights of svcs
 	Script   []ScriptStep
 	RetryMax int
-	RetryOn  uint32 // bit r - reasonNoEnt per failure code; bit 31: TPETIME
+	RetryOn  uint32 // bit k: retry on FailureCodes[k]; bit 31 (RetryTPETIME): on TPETIME
 	Backoff  dist.Sampler
 	First    int    // index of its client 0 among every set's clients
 	KeyBase  uint64 // per-set base of its clients' streams
@@ -106,7 +106,7 @@ func checkApps(sc *scenario.Scenario) error {
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		steps := sc.Services[name].Calls
 		for j, c := range steps {
-			field := sprintf("services.%s.calls[%d]", name, j)
+			field := fmt.Sprintf("services.%s.calls[%d]", name, j)
 			if c.Service == "" {
 				return diag.FieldErrorf(field+".service", "missing")
 			}
@@ -132,7 +132,7 @@ func checkApps(sc *scenario.Scenario) error {
 	seen := map[string]int{}
 	for k := range g.Clients {
 		cs := &g.Clients[k]
-		field := sprintf("workload.generate.clients[%d]", k)
+		field := fmt.Sprintf("workload.generate.clients[%d]", k)
 		switch {
 		case cs.Name == "":
 			return diag.FieldErrorf(field+".name", "missing (it names the set's requests, as NAME:client:n)")
@@ -200,7 +200,7 @@ func checkApps(sc *scenario.Scenario) error {
 // resolveApps compiles the scenario's applications against the model: the
 // called and requested services exist and can be timed, routes fit their
 // criteria, origins exist, and the call graph has no cycle.
-func (st *Setup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 	g := sc.Workload.Generate
 	hasCalls := false
 	for _, sp := range sc.Services {
@@ -244,7 +244,7 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 		}
 		for j := range steps {
 			c := &steps[j]
-			field := sprintf("services.%s.calls[%d]", name, j)
+			field := fmt.Sprintf("services.%s.calls[%d]", name, j)
 			cs := Call{P: 1, Inherit: c.Route == nil || c.Route.Inherit}
 			if cs.Service, msg = n.Service(c.Service); msg != "" {
 				return diag.FieldErrorf(field+".service", "%s", msg)
@@ -271,7 +271,7 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ RunOptions) error {
 	if g != nil {
 		ap.EndUS, _ = usec.FromMSValue(g.DurationMS)
 		for k := range g.Clients {
-			cp, err := st.clientSet(n, &g.Clients[k], sprintf("workload.generate.clients[%d]", k), timed)
+			cp, err := st.clientSet(n, &g.Clients[k], fmt.Sprintf("workload.generate.clients[%d]", k), timed)
 			if err != nil {
 				return err
 			}
@@ -318,7 +318,7 @@ func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field stri
 	total := 0.0
 	for j := range cs.Services {
 		e := &cs.Services[j]
-		f := sprintf("%s.services[%d]", field, j)
+		f := fmt.Sprintf("%s.services[%d]", field, j)
 		sc := workload.StreamCheck{Stream: &scenario.Stream{Service: e.Service, Route: e.Route, BufType: e.BufType}, Path: f, Bufs: n.Bufs}
 		var csv ClientService
 		if csv.Service, msg = n.Service(e.Service); msg != "" {
@@ -338,7 +338,7 @@ func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field stri
 		cp.Services, cp.Cum = append(cp.Services, csv), append(cp.Cum, total)
 	}
 	for j, e := range cs.Script {
-		f := sprintf("%s.script[%d]", field, j)
+		f := fmt.Sprintf("%s.script[%d]", field, j)
 		var step ScriptStep
 		if step.Service, msg = n.Service(e.Service); msg != "" {
 			return cp, diag.FieldErrorf(f+".service", "%s", msg)
@@ -376,8 +376,8 @@ func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field stri
 		for _, code := range r.On {
 			if code == "TPETIME" {
 				cp.RetryOn |= RetryTPETIME
-			} else if rs, ok := reasons.Lookup(code); ok {
-				cp.RetryOn |= 1 << (rs - reasonNoEnt)
+			} else if k := slices.Index(FailureCodes[:], code); k >= 0 {
+				cp.RetryOn |= 1 << k
 			}
 		}
 		if r.Backoff != nil {
@@ -388,7 +388,7 @@ func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field stri
 }
 
 // checkCycles reports a cycle of the call graph, naming it (S -> T -> S).
-func (ap *App) checkCycles(m *Model) error {
+func (ap *App) checkCycles(m *ubb.Model) error {
 	const (
 		unseen = iota
 		open

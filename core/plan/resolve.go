@@ -1,7 +1,8 @@
-package core
+package plan
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,9 +16,9 @@ import (
 )
 
 // Resolve resolves sc against a model already loaded.
-func Resolve(m *Model, sc *scenario.Scenario, opt RunOptions) (*Setup, error) {
+func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
-	steps := []func(*scenario.Scenario, RunOptions) error{
+	steps := []func(*scenario.Scenario, Options) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveEvents,
 	}
@@ -34,14 +35,14 @@ func Resolve(m *Model, sc *scenario.Scenario, opt RunOptions) (*Setup, error) {
 		st.Warnings = append(st.Warnings, st.traceNote)
 	}
 	if w := st.Work; w != nil && w.Info.Skipped > 0 {
-		st.Warnings = append(st.Warnings, sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
+		st.Warnings = append(st.Warnings, fmt.Sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
 			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
 	}
 	return st, nil
 }
 
 // resolveRun picks the policy and seed (options over the scenario) and tuning.
-func (st *Setup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
+func (st *Setup) resolveRun(sc *scenario.Scenario, opt Options) error {
 	name, field := sc.Policy, "policy"
 	if opt.Policy != "" {
 		name, field = opt.Policy, "policy (option)"
@@ -81,7 +82,7 @@ func (st *Setup) resolveRun(sc *scenario.Scenario, opt RunOptions) error {
 }
 
 // resolveTimes converts latency, warm-up and the blocking timeout.
-func (st *Setup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveTimes(sc *scenario.Scenario, _ Options) error {
 	st.BlockUS = st.Model.ScanUnitUS * int64(st.Model.BlockTime)
 	if sc.Network != nil {
 		us, err := nonNegativeMS("network.latency_ms", sc.Network.LatencyMS)
@@ -99,7 +100,7 @@ func (st *Setup) resolveTimes(sc *scenario.Scenario, _ RunOptions) error {
 
 // resolveMachines applies machines.LMID.speed, and TMNETLOAD of
 // machines.LMID.env (on a copy of the model's machines).
-func (st *Setup) resolveMachines(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveMachines(sc *scenario.Scenario, _ Options) error {
 	if err := st.resolveEnv(sc); err != nil {
 		return err
 	}
@@ -154,23 +155,23 @@ func (st *Setup) resolveEnv(sc *scenario.Scenario) error {
 		}
 		mc := &st.Model.Machines[i]
 		if mc.NetLoad != n {
-			st.Warnings = append(st.Warnings, sprintf("machines.%s.env: TMNETLOAD %d replaces the NETLOAD %d of *MACHINES", lmid, n, mc.NetLoad))
+			st.Warnings = append(st.Warnings, fmt.Sprintf("machines.%s.env: TMNETLOAD %d replaces the NETLOAD %d of *MACHINES", lmid, n, mc.NetLoad))
 		}
 		mc.NetLoad = n
 	}
 	return nil
 }
 
-func machineList(m *Model) string {
+func machineList(m *ubb.Model) string {
 	l := make([]string, len(m.Machines))
 	for i, mc := range m.Machines {
 		l[i] = mc.LMID
 	}
-	return joinOr(l)
+	return diag.JoinAnd(l)
 }
 
 // resolveServices builds ServiceTime[s][g] from services.*.
-func (st *Setup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveServices(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
 	samplers, err := serviceSamplers(sc)
 	if err != nil {
@@ -201,7 +202,7 @@ func (st *Setup) resolveServices(sc *scenario.Scenario, _ RunOptions) error {
 	return nil
 }
 
-func groupIndex(m *Model, name string) int {
+func groupIndex(m *ubb.Model, name string) int {
 	for i := range m.Groups {
 		if m.Groups[i].Name == name {
 			return i
@@ -212,7 +213,7 @@ func groupIndex(m *Model, name string) int {
 
 // resolveDomains builds RemoteTime[s] for imported services, and their
 // failover lists (Remote) when a domain is ever down.
-func (st *Setup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveDomains(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
@@ -241,7 +242,7 @@ func (st *Setup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 				return diag.FieldErrorf("domains."+name, "missing; service %s is imported from it and needs its response_time", svc.Name)
 			}
 			if !ok {
-				return diag.FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), joinOr(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
+				return diag.FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), diag.JoinAnd(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
 			}
 			smp, err := dist.New(&d.ResponseTime, "domains."+name+".response_time")
 			if err != nil {
@@ -266,7 +267,7 @@ func (st *Setup) resolveDomains(sc *scenario.Scenario, _ RunOptions) error {
 func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 	var out []downSpan
 	for i, iv := range list {
-		f := sprintf("%s[%d]", field, i)
+		f := fmt.Sprintf("%s[%d]", field, i)
 		if iv.FromMS == nil {
 			return nil, diag.FieldErrorf(f+".from_ms", "missing")
 		}
@@ -274,7 +275,7 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 		if err != nil {
 			return nil, err
 		}
-		sp := downSpan{from: from, to: noTime}
+		sp := downSpan{from: from, to: never}
 		if iv.ToMS != nil {
 			if sp.to, err = nonNegativeMS(f+".to_ms", *iv.ToMS); err != nil {
 				return nil, err
@@ -285,8 +286,8 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 		}
 		if n := len(out); n > 0 && sp.from < out[n-1].to {
 			prev := "the end of the run (it has no to_ms)"
-			if out[n-1].to != noTime {
-				prev = sprintf("%g ms", *list[i-1].ToMS)
+			if out[n-1].to != never {
+				prev = fmt.Sprintf("%g ms", *list[i-1].ToMS)
 			}
 			return nil, diag.FieldErrorf(f+".from_ms", "%g is before the end of %s[%d], %s: give the intervals in time order, without overlaps", *iv.FromMS, field, i-1, prev)
 		}
@@ -295,7 +296,7 @@ func downSpans(list []scenario.DownInterval, field string) ([]downSpan, error) {
 	return out, nil
 }
 
-func domainList(m *Model) string {
+func domainList(m *ubb.Model) string {
 	if len(m.Domains) == 0 {
 		return "no remote domains"
 	}
@@ -303,27 +304,13 @@ func domainList(m *Model) string {
 	for i, d := range m.Domains {
 		l[i] = d.Name
 	}
-	return joinOr(l)
-}
-
-func joinOr(l []string) string {
-	switch len(l) {
-	case 0:
-		return "none"
-	case 1:
-		return l[0]
-	}
-	out := l[0]
-	for _, s := range l[1 : len(l)-1] {
-		out += ", " + s
-	}
-	return out + " and " + l[len(l)-1]
+	return diag.JoinAnd(l)
 }
 
 // checkWorkload compiles the workload, so that its errors (and requests that
 // could get no service time) are found before the run starts; the run plays
 // this compiled workload (Plan), it does not read the workload again.
-func (st *Setup) checkWorkload(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) checkWorkload(sc *scenario.Scenario, _ Options) error {
 	n := workload.NewNames(st.Model)
 	n.NeedMS, n.NeedGroup = st.untimed()
 	n.Bufs = st.Bufs

@@ -1,10 +1,11 @@
-package core
+package plan
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/fixture"
+	"github.com/tuxlb/tuxlb/core/ubb"
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -26,8 +27,8 @@ func baseScenario() *scenario.Scenario {
 
 func TestSetupDefaults(t *testing.T) {
 	m := fixture.HandModel()
-	m.Warnings = []Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
-	st, err := Resolve(m, baseScenario(), RunOptions{})
+	m.Warnings = []ubb.Diagnostic{{File: "ubbconfig", Line: 3, Col: 1, Message: "services from *SERVICES"}}
+	st, err := Resolve(m, baseScenario(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestSetupResolves(t *testing.T) {
 	sc.Tuning = &scenario.Tuning{MPResetMS: f(2.5), GatewayForwardMS: f(0), NetLoad: "origin"}
 	sc.WarmupMS = &scenario.Warmup{MS: 10}
 	seed := uint64(99)
-	st, err := Resolve(fixture.HandModel(), sc, RunOptions{Policy: "p2c", Seed: &seed})
+	st, err := Resolve(fixture.HandModel(), sc, Options{Policy: "p2c", Seed: &seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,46 +89,46 @@ func TestSetupResolves(t *testing.T) {
 func TestSetupErrors(t *testing.T) {
 	tests := []struct {
 		name string
-		edit func(sc *scenario.Scenario, opt *RunOptions)
+		edit func(sc *scenario.Scenario, opt *Options)
 		want string
 	}{
-		{"machine", func(sc *scenario.Scenario, _ *RunOptions) { sc.Machines = map[string]scenario.MachineSpec{"site9": {}} },
+		{"machine", func(sc *scenario.Scenario, _ *Options) { sc.Machines = map[string]scenario.MachineSpec{"site9": {}} },
 			"machines.site9: unknown LMID (the UBBCONFIG has site1 and site2)"},
-		{"speed", func(sc *scenario.Scenario, _ *RunOptions) {
+		{"speed", func(sc *scenario.Scenario, _ *Options) {
 			sc.Machines = map[string]scenario.MachineSpec{"site1": {Speed: f(0)}}
 		},
 			"machines.site1.speed: must be between 1e-6 and 1e6, got 0"},
-		{"tiny speed", func(sc *scenario.Scenario, _ *RunOptions) {
+		{"tiny speed", func(sc *scenario.Scenario, _ *Options) {
 			sc.Machines = map[string]scenario.MachineSpec{"site1": {Speed: f(1e-300)}}
 		},
 			"machines.site1.speed: must be between 1e-6 and 1e6, got 1e-300"},
-		{"latency", func(sc *scenario.Scenario, _ *RunOptions) { sc.Network = &scenario.NetworkSpec{LatencyMS: -1} },
+		{"latency", func(sc *scenario.Scenario, _ *Options) { sc.Network = &scenario.NetworkSpec{LatencyMS: -1} },
 			"network.latency_ms: must be >= 0"},
-		{"service", func(sc *scenario.Scenario, _ *RunOptions) { sc.Services["FOO"] = scenario.ServiceSpec{} },
+		{"service", func(sc *scenario.Scenario, _ *Options) { sc.Services["FOO"] = scenario.ServiceSpec{} },
 			"services.FOO: unknown service"},
-		{"group", func(sc *scenario.Scenario, _ *RunOptions) {
+		{"group", func(sc *scenario.Scenario, _ *Options) {
 			sc.Services["TOLOWER"] = scenario.ServiceSpec{ByGroup: map[string]scenario.Dist{"GX": {Dist: "const", MS: f(1)}}}
 		}, "services.TOLOWER.by_group.GX: unknown group"},
-		{"domain", func(sc *scenario.Scenario, _ *RunOptions) { sc.Domains["XDOM"] = sc.Domains["RDOM"] },
+		{"domain", func(sc *scenario.Scenario, _ *Options) { sc.Domains["XDOM"] = sc.Domains["RDOM"] },
 			"domains.XDOM: unknown remote domain (the DMCONFIG has RDOM)"},
-		{"missing domain", func(sc *scenario.Scenario, _ *RunOptions) { delete(sc.Domains, "RDOM") },
+		{"missing domain", func(sc *scenario.Scenario, _ *Options) { delete(sc.Domains, "RDOM") },
 			"domains.RDOM: missing; service REMOTE is imported from it and needs its response_time"},
-		{"policy option", func(_ *scenario.Scenario, opt *RunOptions) { opt.Policy = "fast" },
+		{"policy option", func(_ *scenario.Scenario, opt *Options) { opt.Policy = "fast" },
 			`policy (option): unknown policy "fast"`},
-		{"stream without distribution", func(sc *scenario.Scenario, _ *RunOptions) {
+		{"stream without distribution", func(sc *scenario.Scenario, _ *Options) {
 			delete(sc.Services, "TOLOWER")
 			sc.Workload.Generate = &scenario.Generator{DurationMS: 10, Streams: []scenario.Stream{
 				{Service: "REMOTE", Arrivals: "poisson", RatePerS: 1}, {Service: "TOLOWER", Arrivals: "poisson", RatePerS: 1}}}
 		}, "workload.generate.streams[1].service: service TOLOWER has no service_time for group G1"},
-		{"row without service_ms", func(sc *scenario.Scenario, _ *RunOptions) {
+		{"row without service_ms", func(sc *scenario.Scenario, _ *Options) {
 			sc.Services["TOUPPER"] = scenario.ServiceSpec{ByGroup: map[string]scenario.Dist{"G1": {Dist: "const", MS: f(1)}}}
 			sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOUPPER,3\n1,REMOTE,\n2,TOUPPER,\n"
 		}, "trace row 3: service_ms: missing; service TOUPPER has no service_time for group G2"},
-		{"trace error", func(sc *scenario.Scenario, _ *RunOptions) { sc.Workload.TraceCSV = "time_ms,service\nx,TOUPPER\n" },
+		{"trace error", func(sc *scenario.Scenario, _ *Options) { sc.Workload.TraceCSV = "time_ms,service\nx,TOUPPER\n" },
 			"trace row 1: time_ms: not a number"},
 	}
 	for _, tt := range tests {
-		sc, opt := baseScenario(), RunOptions{}
+		sc, opt := baseScenario(), Options{}
 		tt.edit(sc, &opt)
 		_, err := Resolve(fixture.HandModel(), sc, opt)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || diag.ErrorCode(err) != diag.EINVALID {
@@ -140,7 +141,7 @@ func TestSetupAcceptsTimedTrace(t *testing.T) {
 	sc := baseScenario()
 	delete(sc.Services, "TOLOWER")
 	sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOLOWER,2\n1,REMOTE,\n"
-	if _, err := Resolve(fixture.HandModel(), sc, RunOptions{}); err != nil {
+	if _, err := Resolve(fixture.HandModel(), sc, Options{}); err != nil {
 		t.Errorf("TOLOWER rows with service_ms and a REMOTE row: got %v, want no error", err)
 	}
 }
@@ -153,7 +154,7 @@ func TestSetupTMNetLoad(t *testing.T) {
 	before := m.Machines[1].NetLoad
 	sc := baseScenario()
 	sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": "0077", "PATH": "/bin"}}}
-	st, err := Resolve(m, sc, RunOptions{})
+	st, err := Resolve(m, sc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,14 +163,16 @@ func TestSetupTMNetLoad(t *testing.T) {
 	}
 	for _, v := range []string{"abc", "-1", "+5", " 5", "32768", "", "1e3", "0x10"} {
 		sc.Machines = map[string]scenario.MachineSpec{"site2": {Env: map[string]string{"TMNETLOAD": v}}}
-		_, err := Resolve(fixture.HandModel(), sc, RunOptions{})
+		_, err := Resolve(fixture.HandModel(), sc, Options{})
 		want := `machines.site2.env.TMNETLOAD: want a whole number from 0 to 32767, got "` + v + `"`
 		if err == nil || err.Error() != want {
 			t.Errorf("TMNETLOAD %q: got %v, want %s", v, err, want)
 		}
 	}
 	sc.Machines = map[string]scenario.MachineSpec{"site9": {Env: map[string]string{"TMNETLOAD": "1"}}}
-	if _, err := Resolve(fixture.HandModel(), sc, RunOptions{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
+	if _, err := Resolve(fixture.HandModel(), sc, Options{}); err == nil || !strings.Contains(err.Error(), "machines.site9: unknown LMID") {
 		t.Errorf("unknown LMID: got %v", err)
 	}
 }
+
+func f(v float64) *float64 { return &v }

@@ -1,4 +1,12 @@
-package core
+// Package plan compiles a scenario against its model into what the engine
+// plays: every default filled in, every name turned into an index, the
+// distributions checked once into samplers, the workload compiled, the
+// applications' call steps and client populations, the life-cycle events
+// resolved to the instances they target ([Resolve] gives a [Setup]). It is
+// the single checking pass: an error here names the scenario's field. It
+// knows the engine's vocabularies (policies, readings, failure codes) but
+// nothing of how a request is dispatched.
+package plan
 
 import (
 	"slices"
@@ -7,7 +15,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
-	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -17,7 +24,7 @@ import (
 // Setup is a scenario checked against its model and resolved into what the
 // engine needs: every default filled in, every name turned into an index.
 type Setup struct {
-	Model *Model
+	Model *ubb.Model
 	// Bufs numbers the buffer types of the model and of the workload's
 	// requests (compiled with it; runs only read it).
 	Bufs     *workload.BufTable
@@ -32,13 +39,13 @@ type Setup struct {
 	ResetUS          int64     // MP counter reset period
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
-	WarmupAuto       bool        // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
-	BootUS           int64       // how long an instance takes to come up (tuning.boot_ms)
+	WarmupAuto       bool    // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
+	BootUS           int64   // how long an instance takes to come up (tuning.boot_ms)
 	Events           []Event // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
-	// every request of s must carry service_ms, which [runSetup.checkWorkload]
+	// every request of s must carry service_ms, which [Setup.checkWorkload]
 	// has checked).
 	ServiceTime [][]dist.Sampler
 	// RemoteTime[s] samples the remote domain's response time for an imported
@@ -52,56 +59,7 @@ type Setup struct {
 
 	traceNote string             // how a log was read, the last warning of the setup
 	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
-	App       *App           // calls and clients; nil when the scenario has none
-}
-
-// ParseScenario reads a scenario document strictly ([DecodeScenario]) and
-// checks everything that does not need the model ([Check]: distributions,
-// tuning, generated streams); [Compile] checks the rest.
-func ParseScenario(data []byte) (*scenario.Scenario, error) {
-	sc, err := DecodeScenario(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := Check(sc); err != nil {
-		return nil, err
-	}
-	return sc, nil
-}
-
-// DecodeScenario only reads a scenario document: unknown fields, wrong
-// types, a key given twice and trailing data are EINVALID errors that name
-// the field (or the line and column); nothing is checked beyond each
-// value's shape. A caller that puts parts of its own into the document (the
-// files of starter.ParseScenario) decodes, splices, then checks once.
-func DecodeScenario(data []byte) (*scenario.Scenario, error) {
-	var sc scenario.Scenario
-	if err := decodeStrict(data, &sc, "scenario"); err != nil {
-		return nil, diag.InSource(err, ubb.SourceScenario)
-	}
-	return &sc, nil
-}
-
-// decodeStrict decodes data into v strictly (jsonx.DecodeStrict): its
-// errors are EINVALID and name the field path or the line and column.
-func decodeStrict(data []byte, v any, what string) error {
-	if err := jsonx.DecodeStrict(data, v, what); err != nil {
-		return diag.Invalid(err)
-	}
-	return nil
-}
-
-// CheckJSONText checks what encoding/json lets pass silently in a document
-// that decodes into v (a pointer to a struct): a string that is not valid
-// UTF-8, and a key that differs only in case from a field of the struct it
-// falls in (jsonx.CheckText). Either is an EINVALID error naming the field
-// and its line and column; what names the document. ParseScenario checks
-// it; a program decoding another document of the API checks it itself.
-func CheckJSONText(data []byte, v any, what string) error {
-	if err := jsonx.CheckText(data, v, what); err != nil {
-		return diag.Invalid(err)
-	}
-	return nil
+	App       *App               // calls and clients; nil when the scenario has none
 }
 
 // maxNameBytes bounds a scenario's name: runs carry it into every list
@@ -110,8 +68,8 @@ const maxNameBytes = 1000
 
 // Check checks the parts of the scenario that do not need its configuration
 // (distributions, tuning, analysis knobs, events, generated streams), as
-// ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
-// name the field.
+// core.ParseScenario does; [Resolve] checks the rest against the model.
+// Errors are EINVALID and name the field.
 func Check(sc *scenario.Scenario) error {
 	return diag.InSource(check(sc), ubb.SourceScenario)
 }
@@ -298,12 +256,12 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 // RemoteDomain is one remote domain of an import's failover list: its
 // response time and when it is down.
 type RemoteDomain struct {
-	Name string
-	Response  dist.Sampler
-	down []downSpan // in time order, not overlapping
+	Name     string
+	Response dist.Sampler
+	down     []downSpan // in time order, not overlapping
 }
 
-// downSpan is [from, to) in µs; to is noTime for "to the end of the run".
+// downSpan is [from, to) in µs; to is never for "to the end of the run".
 type downSpan struct{ from, to int64 }
 
 // UpAt reports whether the domain is up at t.

@@ -1,4 +1,4 @@
-package core
+package plan
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // EventKind is what a scenario event does to the instances it targets.
@@ -66,7 +67,7 @@ func eventAction(ev *scenario.Event, field string) (EventKind, string, error) {
 // instance, a group or a machine) and that the event is well formed: the
 // error compiling the scenario would give, the event named field
 // (events[i]).
-func CheckEventTarget(ev *scenario.Event, m *Model, field string) error {
+func CheckEventTarget(ev *scenario.Event, m *ubb.Model, field string) error {
 	kind, target, err := eventAction(ev, field)
 	switch {
 	case err != nil:
@@ -95,7 +96,7 @@ func checkEvents(events []scenario.Event) error {
 			return err
 		}
 		if i > 0 && us < prev {
-			return diag.FieldErrorf(field+".at_ms", "%g is before events[%d]'s %s: list events in time order", *ev.AtMS, i-1, formatMS(prev))
+			return diag.FieldErrorf(field+".at_ms", "%g is before events[%d]'s %s: list events in time order", *ev.AtMS, i-1, usec.FormatMS(prev))
 		}
 		prev = us
 		if _, _, err := eventAction(ev, field); err != nil {
@@ -105,14 +106,9 @@ func checkEvents(events []scenario.Event) error {
 	return nil
 }
 
-// formatMS writes a time in microseconds as milliseconds, exactly.
-func formatMS(us int64) string {
-	return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64)
-}
-
-// resolveEvents turns the scenario's events into [runSetup.Events] and reads
+// resolveEvents turns the scenario's events into [Setup.Events] and reads
 // tuning.boot_ms.
-func (st *Setup) resolveEvents(sc *scenario.Scenario, _ RunOptions) error {
+func (st *Setup) resolveEvents(sc *scenario.Scenario, _ Options) error {
 	st.BootUS = defaultBootUS
 	if sc.Tuning != nil && sc.Tuning.BootMS != nil {
 		st.BootUS, _ = usec.FromMSValue(*sc.Tuning.BootMS)
@@ -192,7 +188,7 @@ func (st *Setup) eventTargets(field, target string) ([]int32, error) {
 
 // noInstanceError explains why GROUP/SRVID names no instance: an unknown
 // group, or an SRVID outside the instances (and spares) the group has.
-func noInstanceError(m *Model, field, target string) error {
+func noInstanceError(m *ubb.Model, field, target string) error {
 	g, id, _ := strings.Cut(target, "/")
 	if !hasGroup(m, g) {
 		return diag.FieldErrorf(field, "no server instance %s: unknown group %q", target, g)
@@ -232,7 +228,7 @@ func idRanges(ids []int) string {
 	return strings.Join(parts, ",")
 }
 
-func hasGroup(m *Model, name string) bool {
+func hasGroup(m *ubb.Model, name string) bool {
 	for i := range m.Groups {
 		if m.Groups[i].Name == name {
 			return true

@@ -1,0 +1,64 @@
+package core
+
+import (
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
+	"github.com/tuxlb/tuxlb/core/plan"
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// ParseScenario reads a scenario document strictly ([DecodeScenario]) and
+// checks everything that does not need the model ([Check]: distributions,
+// tuning, generated streams); [Compile] checks the rest.
+func ParseScenario(data []byte) (*scenario.Scenario, error) {
+	sc, err := DecodeScenario(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// DecodeScenario only reads a scenario document: unknown fields, wrong
+// types, a key given twice and trailing data are EINVALID errors that name
+// the field (or the line and column); nothing is checked beyond each
+// value's shape. A caller that puts parts of its own into the document (the
+// files of starter.ParseScenario) decodes, splices, then checks once.
+func DecodeScenario(data []byte) (*scenario.Scenario, error) {
+	var sc scenario.Scenario
+	if err := decodeStrict(data, &sc, "scenario"); err != nil {
+		return nil, diag.InSource(err, ubb.SourceScenario)
+	}
+	return &sc, nil
+}
+
+// decodeStrict decodes data into v strictly (jsonx.DecodeStrict): its
+// errors are EINVALID and name the field path or the line and column.
+func decodeStrict(data []byte, v any, what string) error {
+	if err := jsonx.DecodeStrict(data, v, what); err != nil {
+		return diag.Invalid(err)
+	}
+	return nil
+}
+
+// CheckJSONText checks what encoding/json lets pass silently in a document
+// that decodes into v (a pointer to a struct): a string that is not valid
+// UTF-8, and a key that differs only in case from a field of the struct it
+// falls in (jsonx.CheckText). Either is an EINVALID error naming the field
+// and its line and column; what names the document. ParseScenario checks
+// it; a program decoding another document of the API checks it itself.
+func CheckJSONText(data []byte, v any, what string) error {
+	if err := jsonx.CheckText(data, v, what); err != nil {
+		return diag.Invalid(err)
+	}
+	return nil
+}
+
+// Check checks the parts of the scenario that do not need its configuration
+// (distributions, tuning, analysis knobs, events, generated streams), as
+// ParseScenario does; [Compile] checks the rest. Errors are EINVALID and
+// name the field.
+func Check(sc *scenario.Scenario) error { return plan.Check(sc) }
