@@ -89,6 +89,38 @@ func ExampleCompile() {
 	// seed 8: response mean 4.278 ms
 }
 
+// Decode a scenario, check it and read its configuration once (Prepare),
+// look at the Model before anything else is built (an estimate of the
+// run's memory, say), then finish the plan and run it: what the CLI and the
+// API do, so a scenario is checked once and its UBBCONFIG parsed once.
+func ExamplePrepare() {
+	sc, err := core.DecodeScenario(bankScenario)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	pr, err := core.Prepare(sc, core.RunOptions{UBBName: "bank.ubb"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d machines, %d server instances\n", len(pr.Model().Machines), len(pr.Model().Servers))
+	plan, err := pr.Compile(core.RunOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := plan.Run(core.RunOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("response mean %.3f ms\n", res.ResponseMS.Mean)
+	// Output:
+	// 2 machines, 4 server instances
+	// response mean 3.991 ms
+}
+
 // Validate a UBBCONFIG as `tuxlb validate` and POST /api/v1/validate do:
 // LoadModel returns the Model, or an EINVALID *Error whose diagnostics are
 // positioned FILE:LINE:COL.

@@ -252,7 +252,7 @@ func diffRows(t *testing.T, got, want []string) {
 // newSetup is the setup Compile resolves sc into, for the tests that look
 // at it.
 func newSetup(sc *scenario.Scenario, opt RunOptions) (*plan.Setup, error) {
-	p, err := compile(sc, opt)
+	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
@@ -26,32 +27,72 @@ type Plan struct {
 	genUS        int64       // workload.generate.duration_ms in µs, 0: no generation
 }
 
-// Compile checks sc against its configuration and compiles it into a Plan.
-// opt.Policy and opt.Seed, when set, override the scenario's; the rest of
-// opt is for running (only opt.Context is looked at here, between steps).
-// Errors are EINVALID and name the scenario field, the trace row, or the
-// UBBCONFIG line and column.
+// Compile checks sc against its configuration and compiles it into a Plan:
+// [Prepare] then [Prepared.Compile]. opt.Policy and opt.Seed, when set,
+// override the scenario's, and opt.UBBName and opt.DMName name the
+// configuration's files in its diagnostics; the rest of opt is for running
+// (only opt.Context is looked at here, between steps). Errors are EINVALID
+// and name the scenario field, the trace row, or the UBBCONFIG line and
+// column.
 func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
-	p, err := compile(sc, opt)
+	pr, err := Prepare(sc, opt)
 	if err != nil {
-		return nil, diag.InSource(err, ubb.SourceScenario)
+		return nil, err
 	}
-	return p, nil
+	return pr.Compile(opt)
 }
 
-func compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
+// Prepared is the first half of compiling a scenario: the scenario checked
+// without its configuration, and its configuration read into a Model. A
+// caller that needs the Model before anything else of the run is built (a
+// memory estimate, which must refuse a run before its trace is read) takes
+// it from here, and the configuration is read once. Compile finishes the
+// plan.
+type Prepared struct {
+	sc *scenario.Scenario
+	m  *Model
+}
+
+// Prepare checks sc ([Check]) and reads its configuration ([LoadModel],
+// with the file names opt.UBBName and opt.DMName): each of sc's checks that
+// needs no more than the scenario and its configuration runs here, once.
+func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 	if sc == nil {
 		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
 	if err := Check(sc); err != nil {
 		return nil, err
 	}
-	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
-		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
+	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: cmp.Or(opt.UBBName, "ubbconfig"),
+		DMConfig: sc.DMConfig, DMName: cmp.Or(opt.DMName, "dmconfig"), Advertise: sc.Advertise})
 	if err != nil {
+		return nil, diag.InSource(err, ubb.SourceScenario)
+	}
+	return &Prepared{sc: sc, m: m}, nil
+}
+
+// Model returns the scenario's configuration. It is the plan's: callers
+// only read it.
+func (pr *Prepared) Model() *Model { return pr.m }
+
+// Compile resolves the prepared scenario against its Model into a Plan:
+// opt's policy and seed applied, every default filled in, the samplers
+// built, the workload read, checked and sorted. The scenario is not checked
+// again.
+func (pr *Prepared) Compile(opt RunOptions) (*Plan, error) {
+	p, err := pr.compile(opt)
+	if err != nil {
+		return nil, diag.InSource(err, ubb.SourceScenario)
+	}
+	return p, nil
+}
+
+func (pr *Prepared) compile(opt RunOptions) (*Plan, error) {
+	sc := pr.sc
+	if err := stopped(opt, "reading the configuration"); err != nil {
 		return nil, err
 	}
-	setup, err := plan.Resolve(m, sc, plan.Options{Policy: opt.Policy, Seed: opt.Seed})
+	setup, err := plan.Resolve(pr.m, sc, plan.Options{Policy: opt.Policy, Seed: opt.Seed})
 	if err != nil {
 		return nil, err
 	}

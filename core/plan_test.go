@@ -3,6 +3,8 @@ package core
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -131,6 +133,48 @@ func TestCompileErrors(t *testing.T) {
 	_, err := Compile(sc, RunOptions{})
 	if want := "trace row 2: service: "; err == nil || !bytes.HasPrefix([]byte(err.Error()), []byte(want)) {
 		t.Errorf("got %v, want an error starting %q", err, want)
+	}
+}
+
+// Prepare then Prepared.Compile is Compile: the same bytes, on the one
+// Model the caller was handed (the estimates' and the plan's are the same
+// value, read once); a bad configuration is reported under the names the
+// options give its files, a bad scenario before its configuration is read.
+func TestPrepareIsCompileFirstHalf(t *testing.T) {
+	sc := planScenario(t, 0)
+	pr, err := Prepare(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pr.Compile(RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Model() != pr.Model() {
+		t.Errorf("the plan runs on another Model than the one Prepare read")
+	}
+	if got, want := runBytes(t, p.Run), runBytes(t, func(o RunOptions) (*result.Result, error) { return Run(sc, o) }); !bytes.Equal(got, want) {
+		t.Errorf("Prepare then Compile gave %d bytes, Run %d; want the same bytes", len(got), len(want))
+	}
+
+	bad := *sc
+	bad.UBBConfig = "*RESOURCES\nMODEL XX\n"
+	for _, tc := range []struct {
+		opt  RunOptions
+		want string
+	}{
+		{RunOptions{}, "ubbconfig:2:7: MODEL must be SHM or MP"},
+		{RunOptions{UBBName: "/etc/tuxedo/bank.ubb"}, "/etc/tuxedo/bank.ubb:2:7: MODEL must be SHM or MP"},
+	} {
+		_, err := Prepare(&bad, tc.opt)
+		var e *diag.Error
+		if !errors.As(err, &e) || len(e.Diagnostics) == 0 || !strings.HasPrefix(e.Diagnostics[0].String(), tc.want) {
+			t.Errorf("Prepare(bad configuration, %+v): got %v, want a diagnostic starting %q", tc.opt, err, tc.want)
+		}
+	}
+	bad.Replications = MaxReplications + 1 // and the configuration still bad: the scenario's own check comes first
+	if _, err := Prepare(&bad, RunOptions{}); err == nil || !strings.HasPrefix(err.Error(), "replications: ") {
+		t.Errorf("Prepare(bad scenario): got %v, want the replications error", err)
 	}
 }
 

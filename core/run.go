@@ -28,10 +28,14 @@ const DefaultMaxRequests = workload.DefaultMaxRequests
 
 // RunOptions are the knobs of one run that are not part of the scenario.
 type RunOptions struct {
-	Policy      string    // overrides Scenario.Policy when not empty
-	Seed        *uint64   // overrides Scenario.Seed when not nil
-	Dispatch    io.Writer // receives the dispatch log (docs/engine.md) as the run goes; nil: none
-	MaxRequests int64     // 0: DefaultMaxRequests
+	Policy string  // overrides Scenario.Policy when not empty
+	Seed   *uint64 // overrides Scenario.Seed when not nil
+	// UBBName and DMName are the names the configuration's diagnostics
+	// give its files (FILE:LINE:COL): the paths the CLI read them from;
+	// "" is the scenario's field, "ubbconfig" and "dmconfig".
+	UBBName, DMName string
+	Dispatch        io.Writer // receives the dispatch log (docs/engine.md) as the run goes; nil: none
+	MaxRequests     int64     // 0: DefaultMaxRequests
 	// MaxInFlight bounds the requests held at once (waiting, in service, or
 	// done but not yet written to the dispatch log): the run's memory grows
 	// with them, about BytesPerInFlight each. 0: no limit.
@@ -55,9 +59,6 @@ type RunOptions struct {
 // the scenario's (ReplicationSeed) and returns the first run's result with
 // the mean and 95% confidence interval of the headline figures.
 func Run(sc *scenario.Scenario, opt RunOptions) (*result.Result, error) {
-	if sc != nil && sc.Replications > MaxReplications {
-		return nil, diag.FieldErrorf("replications", "%d is more than %d", sc.Replications, MaxReplications)
-	}
 	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err

@@ -226,18 +226,13 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 	return sweep.CompareResults(names, results), results, nil
 }
 
-// Replications runs the scenario's k replications on the pool and combines
-// them, as core.Run does for a scenario with replications. The scenario is
-// compiled once; every replication runs the one plan, reseeded.
-func Replications(ctx context.Context, sc *scenario.Scenario, opt core.RunOptions, k, workers int) (*result.Result, error) {
-	co := opt
-	co.Context = ctx
-	plan, err := core.Compile(sc, co)
-	if err != nil {
-		return nil, err
-	}
+// Replications runs the plan's replications on the pool and combines them,
+// as Plan.Run does one after another: every replication runs the one plan,
+// reseeded.
+func Replications(ctx context.Context, plan *core.Plan, opt core.RunOptions, workers int) (*result.Result, error) {
+	k := plan.Replications()
 	results := make([]*result.Result, k)
-	err = Run(ctx, workers, k, nil,
+	err := Run(ctx, workers, k, nil,
 		func(ctx context.Context, i int) (*result.Result, error) {
 			o := opt
 			o.Context = ctx

@@ -25,20 +25,18 @@ func (s *Server) share() int64 {
 	return s.cfg.MemoryBudget / int64(s.cfg.MaxRuns+pool.Workers(s.cfg.SweepWorkers)+1)
 }
 
-// loadModel reads sc's configuration, as Compile will, to estimate its cost.
+// loadModel reads sc's configuration, as each point's compilation will, to
+// estimate a sweep's cost.
 func loadModel(sc *scenario.Scenario) (*core.Model, error) {
 	return core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig",
 		DMConfig: sc.DMConfig, DMName: "dmconfig", Advertise: sc.Advertise})
 }
 
-// admitRun checks a run's estimate against its share and returns the
-// requests it may hold at once with what is left. keep reserves room for a
-// compressed dispatch log (at most --max-stored).
-func (s *Server) admitRun(sc *scenario.Scenario, keep bool, allSeries ...bool) (int64, error) {
-	m, err := loadModel(sc)
-	if err != nil {
-		return 0, err
-	}
+// admitRun checks the estimate of a run of sc on its configuration m
+// against its share and returns the requests it may hold at once with what
+// is left. keep reserves room for a compressed dispatch log (at most
+// --max-stored).
+func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSeries ...bool) (int64, error) {
 	cost := admission.RunCost(sc, m)
 	if len(allSeries) > 0 && allSeries[0] {
 		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))

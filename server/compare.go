@@ -251,7 +251,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 	if err != nil {
 		return err
 	}
-	sc, err := core.ParseScenario(run.Scenario)
+	sc, err := core.DecodeScenario(run.Scenario) // each variant is checked as it runs (execute)
 	if err != nil {
 		return err
 	}

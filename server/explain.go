@@ -31,7 +31,7 @@ func (s *Server) explainRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, err := core.ParseScenario(run.Scenario)
+	sc, err := core.DecodeScenario(run.Scenario)
 	if err != nil {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}
@@ -39,19 +39,27 @@ func (s *Server) explainRun(c echo.Context) error {
 	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
 		opt.Seed = &seed
 	}
+	pr, err := core.Prepare(sc, opt) // checked once, before the run waits for a slot
+	if err != nil {
+		return err
+	}
 	release, err := s.acquireSlot()
 	if err != nil {
 		return err
 	}
 	defer release()
-	inFlight, err := s.admitRun(sc, false)
+	inFlight, err := s.admitRun(sc, pr.Model(), false)
 	if err != nil {
 		return err
 	}
 	runCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
 	defer cancel()
 	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, inFlight
-	out, err := core.Explain(sc, opt, first, count)
+	p, err := pr.Compile(opt)
+	if err != nil {
+		return s.runError(ctx, runCtx, err, inFlight)
+	}
+	out, err := p.Explain(opt, first, count)
 	if err != nil {
 		return s.runError(ctx, runCtx, err, inFlight)
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // What Go's HTTP server answers on its own, before any handler (a request
@@ -110,13 +109,13 @@ func TestStalledBodyCut(t *testing.T) {
 func TestStallTimeoutEndsWithTheBody(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.BodyStallTimeout, c.BodyTimeout = 200*time.Millisecond, time.Hour
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			select {
 			case <-time.After(time.Second):
 			case <-opt.Context.Done():
 				return nil, opt.Context.Err()
 			}
-			return core.Run(sc, opt)
+			return RunPrepared(pr, opt)
 		}
 	})
 	ts := httptest.NewServer(h.srv)

@@ -10,16 +10,15 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/storage"
 )
 
 // countingRuns counts the runs the server starts.
 func countingRuns(n *atomic.Int64) func(*Config) {
 	return func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			n.Add(1)
-			return core.Run(sc, opt)
+			return RunPrepared(pr, opt)
 		}
 	}
 }

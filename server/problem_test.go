@@ -11,7 +11,6 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -146,7 +145,7 @@ func TestWorkloadOverLimit(t *testing.T) {
 func TestRunTimeLimit(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 1 // nanosecond: the deadline has passed when the run starts
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
 			return nil, diag.Errorf(diag.ECANCELED, "run stopped: %v", opt.Context.Err())
 		}
@@ -162,7 +161,7 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	started := make(chan struct{})
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			started <- struct{}{}
 			<-release
 			return nil, diag.Errorf(diag.EINVALID, "released")
@@ -180,13 +179,25 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	if rec.Header().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After got %q, want 2", rec.Header().Get("Retry-After"))
 	}
+	// A scenario that cannot run is refused for what it is on a busy server
+	// too: it is checked, and its configuration read, before a run waits
+	// for a slot, so a client does not retry what will never run.
+	for _, tc := range []struct{ name, bad, field string }{
+		{"scenario", strings.Replace(scenarioJSON(t), `"workload"`, `"replications": 1000, "workload"`, 1), "replications"},
+		{"configuration", strings.Replace(scenarioJSON(t), `LDBAL\t\tY`, `LDBAL\t\tMAYBE`, 1), "LDBAL"},
+	} {
+		p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", tc.bad), "/api/v1/runs", 422, "invalid")
+		if len(p.Errors) == 0 || !strings.Contains(p.Errors[0].Field+" "+p.Errors[0].Message, tc.field) {
+			t.Errorf("busy server, bad %s: got %+v, want the problem naming %s", tc.name, p.Errors, tc.field)
+		}
+	}
 	close(release)
 	wg.Wait()
 }
 
 func TestPanicIsRecovered(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) { panic("boom") }
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) { panic("boom") }
 	})
 	rec := h.do("POST", "/api/v1/runs", "application/json", scenarioJSON(t), "X-Request-ID", "req-42")
 	p := wantProblem(t, rec, "/api/v1/runs", 500, "internal")
@@ -203,7 +214,7 @@ func TestPanicIsRecovered(t *testing.T) {
 
 func TestCanceledByClient(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
 			return nil, diag.Errorf(diag.ECANCELED, "run stopped")
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -105,9 +104,9 @@ func TestClientGoneStopsRun(t *testing.T) {
 func TestRunTimeLimitCoversStoring(t *testing.T) {
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 300 * time.Millisecond
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
-			return core.Run(sc, core.RunOptions{})
+			return RunPrepared(pr, core.RunOptions{})
 		}
 	})
 	rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
@@ -212,12 +211,12 @@ func TestCompareTakesRunSlot(t *testing.T) {
 	hold := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRuns = 1
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			if hold {
 				started <- struct{}{}
 				<-release
 			}
-			return core.Run(sc, opt)
+			return RunPrepared(pr, opt)
 		}
 	})
 	a, b := h.postRun("", scenarioJSON(t)).ID, h.postRun("?seed=2", scenarioJSON(t)).ID
@@ -243,11 +242,11 @@ func TestCompareVariantsWithinRunTime(t *testing.T) {
 	slow := false
 	h := newHarness(t, func(c *Config) {
 		c.MaxRunTime = 400 * time.Millisecond
-		c.Run = func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error) {
+		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			if slow {
 				time.Sleep(250 * time.Millisecond)
 			}
-			return core.Run(sc, opt)
+			return RunPrepared(pr, opt)
 		}
 	})
 	id := h.postRun("", scenarioJSON(t))

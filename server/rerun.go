@@ -34,7 +34,7 @@ func (s *Server) rerun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sc, err := core.ParseScenario(old.Scenario)
+	sc, err := core.DecodeScenario(old.Scenario) // execute checks it
 	if err != nil {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}

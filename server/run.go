@@ -48,6 +48,12 @@ type execution struct {
 // execute runs x within the limits and returns the run ready to store. Over
 // the limit of runs at once it is a 503 problem with Retry-After.
 func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
+	// The scenario is checked and its configuration read once, here, before
+	// the run waits for a slot: a bad scenario is a 400 on a busy server too.
+	pr, err := core.Prepare(x.scenario, x.opt)
+	if err != nil {
+		return nil, err
+	}
 	release, err := s.acquireSlot()
 	if err != nil {
 		return nil, err
@@ -56,7 +62,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if x.start.IsZero() {
 		x.start = time.Now()
 	}
-	inFlight, err := s.admitRun(x.scenario, x.keep, x.opt.AllSeries)
+	inFlight, err := s.admitRun(x.scenario, pr.Model(), x.keep, x.opt.AllSeries)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +83,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		opt.Dispatch = gz
 	}
 	began := time.Now()
-	res, err := s.cfg.Run(x.scenario, opt)
+	res, err := s.cfg.Run(pr, opt)
 	s.metrics.ranRun(time.Since(began), res, err, runCtx)
 	if log.over {
 		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
@@ -109,6 +115,17 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 		return nil, s.storedTooLarge(strconv.FormatInt(n, 10) + " bytes (scenario, result and dispatch log)")
 	}
 	return run, nil
+}
+
+// RunPrepared compiles a prepared scenario and runs the plan (with its
+// replications): what a run of the API does once its scenario has been
+// checked and admitted.
+func RunPrepared(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
+	p, err := pr.Compile(opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.Run(opt)
 }
 
 // cappedBuffer is a bytes.Buffer that refuses to grow past limit: the write

@@ -85,7 +85,9 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenar
 			}
 			return nil, nil, files, err
 		}
-		sc, err = starter.ParseScenario(doc, files)
+		if sc, err = core.DecodeScenario(doc); err == nil { // the run checks it once, files spliced in
+			sc, err = starter.WithFiles(sc, files)
+		}
 	} else if files.UBBConfig == nil {
 		return nil, nil, files, partProblem("ubbconfig", "form part ubbconfig: missing (send ubbconfig, or a scenario part with the rest)")
 	} else {

@@ -103,7 +103,7 @@ func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *core.SavedSc
 	if err != nil {
 		return nil, nil, err
 	}
-	sc, err := core.ParseScenario(body)
+	sc, err := core.DecodeScenario(body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -113,8 +113,11 @@ func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *core.SavedSc
 // createScenario stores a scenario for sharing: 201 when new, 200 when the
 // same scenario was stored before; the id is the same either way.
 func (s *Server) createScenario(c echo.Context) error {
-	_, stored, err := s.readScenario(c)
+	sc, stored, err := s.readScenario(c)
 	if err != nil {
+		return err
+	}
+	if err := core.Check(sc); err != nil { // a shared scenario reads and checks as a run's would
 		return err
 	}
 	created, err := s.cfg.Store.PutScenario(c.Request().Context(), stored)

@@ -22,7 +22,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -115,9 +114,10 @@ type Config struct {
 	// the HTTP server allows for reading a whole request (its ReadTimeout,
 	// default DefaultBodyTimeout), which the stall deadline never passes.
 	BodyStallTimeout, BodyTimeout time.Duration
-	// Run runs a scenario; nil means core.Run. Tests replace it to hold a run
-	// open or to make it panic.
-	Run func(sc *scenario.Scenario, opt core.RunOptions) (*result.Result, error)
+	// Run compiles a prepared scenario and runs it; nil means
+	// [RunPrepared]. Tests replace it to hold a run open or to make it
+	// panic.
+	Run func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error)
 }
 
 // Server is the HTTP handler of the API and the playground.
@@ -168,7 +168,7 @@ func New(cfg Config) *Server {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}
 	if cfg.Run == nil {
-		cfg.Run = core.Run
+		cfg.Run = RunPrepared
 	}
 	if cfg.MaxSweepPoints <= 0 {
 		cfg.MaxSweepPoints = sweep.MaxPoints

@@ -105,9 +105,6 @@ func planFor(text string, o options, ro core.RunOptions) (*core.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if sc.Replications > core.MaxReplications {
-		return nil, diag.FieldErrorf("replications", "%d is more than %d", sc.Replications, core.MaxReplications)
-	}
 	p, err := core.Compile(sc, ro)
 	if err != nil {
 		return nil, err
@@ -142,11 +139,17 @@ func run(scenario string, o options) string {
 }
 
 // scenarioWith reads a scenario and applies a compare variant to it, the same
-// way `tuxlb compare --variant` does.
+// way `tuxlb compare --variant` does. Without a variant it only decodes: Compile checks the scenario. With one,
+// the scenario is checked before the variant changes it, so that its own
+// mistakes are reported as its own, and Compile checks what the variant
+// made of it.
 func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
+	if variant == "" {
+		return core.DecodeScenario([]byte(scenario))
+	}
 	sc, err := core.ParseScenario([]byte(scenario))
-	if err != nil || variant == "" {
-		return sc, err
+	if err != nil {
+		return nil, err
 	}
 	v, err := sweep.ParseVariant(variant)
 	if err != nil {

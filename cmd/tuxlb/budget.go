@@ -11,7 +11,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
-	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // defaultCLIBudget is the memory a CLI command may plan to hold, unless
@@ -46,16 +45,11 @@ func overBudget(cost admission.Cost, budget int64, what string) error {
 		what, admission.SizeText(cost.Bytes()), admission.SizeText(budget), field, l.What, admission.SizeText(l.Bytes))
 }
 
-// admitRun checks a run of sc against the budget before anything of it is
-// built, with parallel runs of it at once (what: "replications",
-// "variants"), and returns the requests each may hold at once with what is
-// left.
-func admitRun(sc *scenario.Scenario, budget int64, parallel int, what string, allSeries ...bool) (int64, error) {
-	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
-		DMName: "dmconfig", Advertise: sc.Advertise})
-	if err != nil {
-		return 0, err
-	}
+// admitRun checks a run of sc on its configuration m against the budget
+// before anything else of it is built, with parallel runs of it at once
+// (what: "replications", "variants"), and returns the requests each may
+// hold at once with what is left.
+func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, what string, allSeries ...bool) (int64, error) {
 	cost := admission.RunCost(sc, m)
 	if len(allSeries) > 0 && allSeries[0] {
 		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
@@ -132,12 +126,7 @@ func admitTrace(text *string, path string, budget int64) error {
 
 // admitSweep checks a sweep (its points compiled, workers runs at once)
 // against the budget before any point is compiled.
-func admitSweep(sc *scenario.Scenario, spec sweep.Spec, budget int64, workers int) error {
-	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: "ubbconfig", DMConfig: sc.DMConfig,
-		DMName: "dmconfig", Advertise: sc.Advertise})
-	if err != nil {
-		return err
-	}
+func admitSweep(sc *scenario.Scenario, m *core.Model, spec sweep.Spec, budget int64, workers int) error {
 	cost, err := sweep.Cost(sc, m, spec, workers)
 	if err != nil {
 		return nil // sweep.Compile says what is wrong, in its words

@@ -65,7 +65,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 2
 	}
-	sc, code := loadWithFiles("compare", fs.Args(), &ff, *budget, stdin, stderr)
+	sc, pr, code := loadWithFiles("compare", fs.Args(), &ff, *budget, stdin, stderr)
 	if sc == nil {
 		return code
 	}
@@ -102,7 +102,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Each variant's result is kept to compare them: the budget must hold
 	// one run's worth per variant.
-	inFlight, err := admitRun(sc, *budget, len(vs), "variants")
+	inFlight, err := admitRun(sc, pr.Model(), *budget, len(vs), "variants")
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1

@@ -93,50 +93,64 @@ func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
 
 // loadWithFiles reads the scenario of run, sweep and compare: the scenario
 // file pos[0] (if any) with the files the flags name spliced in, or, with no
-// scenario, one made from the files. On an error it prints it and returns
-// nil and the exit status. The files' check (at most one standard input)
-// must have been made.
-func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, int) {
+// scenario, one made from the files. It is decoded, then checked and its
+// configuration read once (core.Prepare, with the files' own names, so a
+// bad UBBCONFIG is reported as FILE:LINE:COL like validate does). On an
+// error it prints it and returns nil and the exit status. The files' check
+// (at most one standard input) must have been made.
+func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *core.Prepared, int) {
 	var files starter.Files
 	var err error
 	if ff.given() {
 		if files, err = ff.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
-			return nil, 1
+			return nil, nil, 1
 		}
 		// A log is read whole (twice, when its service times are measured):
 		// its rows alone must fit the budget before it is read at all.
 		if err := admitTrace(files.Trace, ff.trace, budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
-			return nil, 1
+			return nil, nil, 1
 		}
 	}
 	var sc *scenario.Scenario
+	file := ""
 	if len(pos) == 1 {
-		file := displayName(pos[0])
+		file = displayName(pos[0])
 		data, err := readScenarioData(pos[0], stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
-			return nil, 1
+			return nil, nil, 1
 		}
-		if sc, err = starter.ParseScenario(data, files); err != nil {
+		if sc, err = core.DecodeScenario(data); err == nil {
+			sc, err = starter.WithFiles(sc, files)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, file))
-			return nil, 1
+			return nil, nil, 1
 		}
-		// a bad configuration file is reported as FILE:LINE:COL
-		if !checkModelFiles(sc, ff, stderr, cmd) {
-			return nil, 1
+	} else {
+		// The starter scenario is made from the configuration: a bad one is
+		// reported by its file's name before the starter reads it.
+		if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, ff, stderr, cmd) {
+			return nil, nil, 1
 		}
-		return sc, 0
+		if sc, err = starter.WithFiles(nil, files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, ""))
+			return nil, nil, 1
+		}
 	}
-	if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, ff, stderr, cmd) {
-		return nil, 1
+	in := ff.modelInput(sc)
+	pr, err := core.Prepare(sc, core.RunOptions{UBBName: in.UBBName, DMName: in.DMName})
+	if err != nil {
+		if ff.ubbconfig+ff.dmconfig != "" && (fromSource(err, ubb.SourceUBBConfig) || fromSource(err, ubb.SourceDMConfig)) {
+			printConfigErrors(stderr, cmd, err)
+		} else {
+			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, file))
+		}
+		return nil, nil, 1
 	}
-	if sc, err = starter.WithFiles(nil, files); err != nil {
-		fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, ""))
-		return nil, 1
-	}
-	return sc, 0
+	return sc, pr, 0
 }
 
 // baseName is a file's name without its directory; standard input is
@@ -205,25 +219,36 @@ func fromSource(err error, source string) bool {
 	return false
 }
 
-// checkModelFiles loads the model with the files' own names, so that a bad
-// UBBCONFIG or DMCONFIG is reported as FILE:LINE:COL like validate does.
+// modelInput is sc's configuration as LoadModel reads it, its files named
+// as the flags gave them (the scenario's fields, "ubbconfig" and
+// "dmconfig", for what the scenario file holds).
+func (f *fileFlags) modelInput(sc *scenario.Scenario) ubb.Input {
+	in := ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise}
+	if f.ubbconfig != "" {
+		in.UBBName = displayName(f.ubbconfig)
+	}
+	if f.dmconfig != "" {
+		in.DMName = displayName(f.dmconfig)
+	}
+	return in
+}
+
+// checkModelFiles loads the model of the files alone (init and a starter
+// scenario are made from it), so that a bad UBBCONFIG or DMCONFIG is
+// reported by its file's name.
 func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
-	if ff.ubbconfig == "" && ff.dmconfig == "" {
-		return true
-	}
-	ubbName, dmName := "ubbconfig", "dmconfig"
-	if ff.ubbconfig != "" {
-		ubbName = displayName(ff.ubbconfig)
-	}
-	if ff.dmconfig != "" {
-		dmName = displayName(ff.dmconfig)
-	}
-	if _, err := core.LoadModel(ubb.Input{UBBName: ubbName, UBBConfig: sc.UBBConfig, DMName: dmName, DMConfig: sc.DMConfig, Advertise: sc.Advertise}); err != nil {
-		fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
-		printDiagnostics(stderr, err)
+	if _, err := core.LoadModel(ff.modelInput(sc)); err != nil {
+		printConfigErrors(stderr, cmd, err)
 		return false
 	}
 	return true
+}
+
+// printConfigErrors prints a configuration's diagnostics, one FILE:LINE:COL
+// line each, as validate does.
+func printConfigErrors(stderr io.Writer, cmd string, err error) {
+	fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
+	printDiagnostics(stderr, err)
 }
 
 func deref(s *string) string {

@@ -161,6 +161,8 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		"svc.csv":   "ts,service\n2026-11-29 10:00:00,NOPE\n",
 		"empty.csv": "\n",
 		"dup.json":  "{\"policy\": \"tuxedo\",\n \"policy\": \"jsq\", \"workload\": {}}",
+		"rest.json": "{\"workload\": {}}",
+		"own.json":  "{\"ubbconfig\": \"*RESOURCES\\nMODEL XX\\n\", \"workload\": {}}",
 	})
 	p := func(n string) string { return filepath.Join(dir, n) }
 	tests := []struct {
@@ -175,6 +177,9 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("empty.csv")}, 1,
 			"tuxlb run: " + p("empty.csv") + ": trace: the file is empty"},
 		{[]string{"run", "--ubbconfig", p("bad.cfg")}, 1, p("bad.cfg") + ":2:"},
+		// the configuration is read once, with the scenario, under the name it came by
+		{[]string{"run", "--ubbconfig", p("bad.cfg"), p("rest.json")}, 1, "the configuration has errors:\n" + p("bad.cfg") + ":2:7: MODEL must be SHM or MP"},
+		{[]string{"run", p("own.json")}, 1, "tuxlb run: " + p("own.json") + ": ubbconfig:2:7: MODEL must be SHM or MP"},
 		{[]string{"run", "--ubbconfig", p("nope.cfg")}, 1, "tuxlb run: --ubbconfig: open " + p("nope.cfg")},
 		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("trace.csv"), "--trace-map", "colour=x"}, 1,
 			`tuxlb run: --trace-map: "colour=x": unknown key "colour"`},

@@ -12,7 +12,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -78,14 +77,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
-	sc, code := loadWithFiles("run", pos, &f.files, *f.budget, stdin, stderr)
+	sc, pr, code := loadWithFiles("run", pos, &f.files, *f.budget, stdin, stderr)
 	if sc == nil {
 		return code
 	}
 	if len(pos) == 1 {
 		f.file = displayName(pos[0])
 	}
-	inFlight, err := admitRun(sc, *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries)
+	inFlight, err := admitRun(sc, pr.Model(), *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
@@ -95,9 +94,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	opt.Context = ctx
 	if f.explain != "" {
-		return runExplain(sc, opt, f, stdout, stderr)
+		return runExplain(pr, opt, f, stdout, stderr)
 	}
-	return runScenario(sc, opt, f, stdout, stderr)
+	return runScenario(pr, opt, f, stdout, stderr)
 }
 
 // parseInterspersed parses flags anywhere among the arguments.
@@ -156,7 +155,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	return opt, nil
 }
 
-func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+// runScenario compiles the prepared scenario once and runs it, its
+// replications on --jobs workers.
+func runScenario(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	var file *outputFile
 	if f.dispatch != "" {
 		var err error
@@ -169,11 +170,13 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 	bar := newProgressBar(stderr, !f.noProgress)
 	opt.Progress = bar.update
 	var res *result.Result
-	var err error
-	if sc.Replications > 1 && sc.Replications <= core.MaxReplications {
-		res, err = pool.Replications(opt.Context, sc, opt, sc.Replications, f.jobs) // replication 0 draws the bar
-	} else {
-		res, err = core.Run(sc, opt)
+	p, err := pr.Compile(opt)
+	switch {
+	case err != nil:
+	case p.Replications() > 1:
+		res, err = pool.Replications(opt.Context, p, opt, f.jobs) // replication 0 draws the bar
+	default:
+		res, err = p.Run(opt)
 	}
 	bar.done()
 	err = runStopped(opt.Context, f.maxRunTime, err)
@@ -211,10 +214,10 @@ func runScenario(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout,
 }
 
 // runExplain prints the explanations of the requests --explain names.
-func runExplain(sc *scenario.Scenario, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
+func runExplain(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stderr io.Writer) int {
 	seqs := f.seqs
 	var out []result.Explanation
-	plan, err := core.Compile(sc, opt) // once: each range is a run of the same plan
+	plan, err := pr.Compile(opt) // once: each range is a run of the same plan
 	if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1

@@ -95,13 +95,13 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := ff.check(strings.Join(pos, "")); err != nil {
 		return bad("%v", err)
 	}
-	sc, code := loadWithFiles("sweep", pos, &ff, *budget, stdin, stderr)
+	sc, pr, code := loadWithFiles("sweep", pos, &ff, *budget, stdin, stderr)
 	if sc == nil {
 		return code
 	}
 	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective, Figures: figures,
 		Precision: *precision, MaxReplications: *maxReps}
-	if err := admitSweep(sc, spec, *budget, pool.Workers(*jobs)); err != nil {
+	if err := admitSweep(sc, pr.Model(), spec, *budget, pool.Workers(*jobs)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
 	}
