@@ -74,6 +74,8 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 		}
 	}
 	out.UBBName, out.TraceName, out.SkipBad = baseName(f.ubbconfig), baseName(f.trace), f.skipBad
+	in := f.modelInput(&scenario.Scenario{})
+	out.UBBPath, out.DMPath = in.UBBName, in.DMName
 	return out, nil
 }
 
@@ -117,31 +119,22 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 	file := ""
 	if len(pos) == 1 {
 		file = displayName(pos[0])
-		data, err := readScenarioData(pos[0], stdin)
-		if err != nil {
+		var data []byte
+		if data, err = readScenarioData(pos[0], stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}
 		if sc, err = core.DecodeScenario(data); err == nil {
 			sc, err = starter.WithFiles(sc, files)
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, file))
-			return nil, nil, 1
-		}
 	} else {
-		// The starter scenario is made from the configuration: a bad one is
-		// reported by its file's name before the starter reads it.
-		if !checkModelFiles(&scenario.Scenario{UBBConfig: *files.UBBConfig, DMConfig: deref(files.DMConfig)}, ff, stderr, cmd) {
-			return nil, nil, 1
-		}
-		if sc, err = starter.WithFiles(nil, files); err != nil {
-			fmt.Fprintf(stderr, "tuxlb %s: %s\n", cmd, fileError(err, ff, ""))
-			return nil, nil, 1
-		}
+		sc, err = starter.WithFiles(nil, files) // the starter reads the configuration, by its files' names
 	}
-	in := ff.modelInput(sc)
-	pr, err := core.Prepare(sc, core.RunOptions{UBBName: in.UBBName, DMName: in.DMName})
+	var pr *core.Prepared
+	if err == nil {
+		in := ff.modelInput(sc)
+		pr, err = core.Prepare(sc, core.RunOptions{UBBName: in.UBBName, DMName: in.DMName})
+	}
 	if err != nil {
 		if ff.ubbconfig+ff.dmconfig != "" && (fromSource(err, ubb.SourceUBBConfig) || fromSource(err, ubb.SourceDMConfig)) {
 			printConfigErrors(stderr, cmd, err)
@@ -233,9 +226,9 @@ func (f *fileFlags) modelInput(sc *scenario.Scenario) ubb.Input {
 	return in
 }
 
-// checkModelFiles loads the model of the files alone (init and a starter
-// scenario are made from it), so that a bad UBBCONFIG or DMCONFIG is
-// reported by its file's name.
+// checkModelFiles loads the model of the files alone, before init makes a
+// scenario from them, so that a bad UBBCONFIG or DMCONFIG is reported by its
+// file's name.
 func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
 	if _, err := core.LoadModel(ff.modelInput(sc)); err != nil {
 		printConfigErrors(stderr, cmd, err)

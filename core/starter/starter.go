@@ -9,6 +9,7 @@
 package starter
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -45,6 +46,10 @@ type Files struct {
 	UBBName   string
 	TraceName string
 	Load      float64 // New's target busy fraction; 0 = DefaultLoad
+	// UBBPath and DMPath name the configuration's files in the diagnostics
+	// of the starter's reading of them (FILE:LINE:COL): the paths they were
+	// read from; "" is the scenario's field, "ubbconfig" and "dmconfig".
+	UBBPath, DMPath string
 }
 
 // WithFiles returns the scenario that runs the files: sc with each part a
@@ -120,7 +125,8 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 	if f.DMConfig != nil {
 		dm = *f.DMConfig
 	}
-	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *f.UBBConfig, DMName: "dmconfig", DMConfig: dm})
+	m, err := core.LoadModel(ubb.Input{UBBName: cmp.Or(f.UBBPath, "ubbconfig"), UBBConfig: *f.UBBConfig,
+		DMName: cmp.Or(f.DMPath, "dmconfig"), DMConfig: dm})
 	if err != nil {
 		return nil, err
 	}
