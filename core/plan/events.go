@@ -145,34 +145,31 @@ func (st *Setup) resolveEvents(sc *scenario.Scenario, _ Options) error {
 func (st *Setup) eventTargets(field, target string) ([]int32, error) {
 	m := st.Model
 	var out []int32
+	// every instance that keep holds; none is a warning, not an error
+	every := func(what string, keep func(*ubb.Server) bool) {
+		for i := range m.Servers {
+			if keep(&m.Servers[i]) {
+				out = append(out, int32(i))
+			}
+		}
+		if len(out) == 0 {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: %s has no server instances: the event changes nothing", field, what))
+		}
+	}
 	switch {
 	case strings.HasPrefix(target, "group:"):
 		g := strings.TrimPrefix(target, "group:")
 		if !hasGroup(m, g) {
 			return nil, diag.FieldErrorf(field, "unknown group %q (want a group of *GROUPS)", g)
 		}
-		for i := range m.Servers {
-			if m.Servers[i].Group == g {
-				out = append(out, int32(i))
-			}
-		}
-		if len(out) == 0 {
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: group %s has no server instances: the event changes nothing", field, g))
-		}
+		every("group "+g, func(s *ubb.Server) bool { return s.Group == g })
 	case strings.HasPrefix(target, "machine:"):
 		lmid := strings.TrimPrefix(target, "machine:")
 		mi := m.MachineIndex(lmid)
 		if mi < 0 {
 			return nil, diag.FieldErrorf(field, "unknown LMID %q (want an LMID of *MACHINES)", lmid)
 		}
-		for i := range m.Servers {
-			if m.Servers[i].Machine == mi {
-				out = append(out, int32(i))
-			}
-		}
-		if len(out) == 0 {
-			st.Warnings = append(st.Warnings, fmt.Sprintf("%s: machine %s has no server instances: the event changes nothing", field, lmid))
-		}
+		every("machine "+lmid, func(s *ubb.Server) bool { return s.Machine == mi })
 	case strings.Contains(target, "/"):
 		for i := range m.Servers {
 			if m.Servers[i].ID == target {
