@@ -152,7 +152,7 @@ func (p *Plan) Reseed(seed uint64) *Plan {
 // Run runs the plan: once, or with Replications() = k > 1, k times with
 // seeds derived from the plan's ([Plan.ReplicationSeed]), returning the
 // first run's result with the mean and 95% confidence interval of the
-// headline figures ([CombineReplications]). opt.Policy and opt.Seed are
+// headline figures ([result.CombineReplications]). opt.Policy and opt.Seed are
 // [Compile]'s and are ignored here.
 func (p *Plan) Run(opt RunOptions) (*result.Result, error) {
 	if p.replications <= 1 {
@@ -176,7 +176,7 @@ func (p *Plan) Run(opt RunOptions) (*result.Result, error) {
 // seed [Plan.ReplicationSeed](i). Only replication 0 writes the dispatch
 // log. Runners that spread replications over workers call it once per
 // replication and hand the results, in replication order, to
-// [CombineReplications].
+// [result.CombineReplications].
 func (p *Plan) RunReplication(i int, opt RunOptions) (*result.Result, error) {
 	if i > 0 {
 		opt.Dispatch = nil

@@ -334,7 +334,7 @@ type Sample struct {
 }
 
 // fixedFigures are the fixed figures of a sweep point, in output order: the
-// figures table's swept figures ([core.SweptFigures]).
+// figures table's swept figures ([result.FigureDef].Swept) that a run has.
 var fixedFigures = figureNames(func(f result.FigureDef) bool { return f.Swept && slices.Contains(f.Scopes, "run") })
 
 // figureNames are the names of the figures table's figures that keep says

@@ -29,11 +29,11 @@ type Request struct {
 	Prio      int    // from the trace or stream, 0 when not given
 	Key       uint64 // random key for this request's service-time draw: the same in every variant
 	// Route is where the request's routing value falls, for a service with
-	// a routing criterion: k > 0 is range k-1 of the criterion, [routeNone]
-	// (0) no value, [routeNoMatch] (-1) a value no range holds. Services
+	// a routing criterion: k > 0 is range k-1 of the criterion, [RouteNone]
+	// (0) no value, [RouteNoMatch] (-1) a value no range holds. Services
 	// without a criterion ignore it.
 	Route int32
-	// Buf is the request's buffer type, numbered by the model's bufTable:
+	// Buf is the request's buffer type, numbered by the run's [BufTable]:
 	// 0 none given, -1 one that no BUFTYPE lists. It picks the *ROUTING
 	// entry of a criterion whose entries differ by BUFTYPE, and a nested
 	// request inherits it.
