@@ -47,7 +47,8 @@ func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 // caller that needs the Model before anything else of the run is built (a
 // memory estimate, which must refuse a run before its trace is read) takes
 // it from here, and the configuration is read once. Compile finishes the
-// plan.
+// plan. A Prepared holds the scenario it was made from, which must not
+// change until the plan is compiled.
 type Prepared struct {
 	sc *scenario.Scenario
 	m  *Model
