@@ -115,7 +115,7 @@ func TestStallTimeoutEndsWithTheBody(t *testing.T) {
 			case <-opt.Context.Done():
 				return nil, opt.Context.Err()
 			}
-			return RunPrepared(pr, opt)
+			return runPrepared(pr, opt)
 		}
 	})
 	ts := httptest.NewServer(h.srv)

@@ -18,7 +18,7 @@ func countingRuns(n *atomic.Int64) func(*Config) {
 	return func(c *Config) {
 		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			n.Add(1)
-			return RunPrepared(pr, opt)
+			return runPrepared(pr, opt)
 		}
 	}
 }

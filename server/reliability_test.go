@@ -106,7 +106,7 @@ func TestRunTimeLimitCoversStoring(t *testing.T) {
 		c.MaxRunTime = 300 * time.Millisecond
 		c.Run = func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 			<-opt.Context.Done()
-			return RunPrepared(pr, core.RunOptions{})
+			return runPrepared(pr, core.RunOptions{})
 		}
 	})
 	rec := h.doBounded(context.Background(), 30*time.Second, "POST", "/api/v1/runs", scenarioJSON(t))
@@ -216,7 +216,7 @@ func TestCompareTakesRunSlot(t *testing.T) {
 				started <- struct{}{}
 				<-release
 			}
-			return RunPrepared(pr, opt)
+			return runPrepared(pr, opt)
 		}
 	})
 	a, b := h.postRun("", scenarioJSON(t)).ID, h.postRun("?seed=2", scenarioJSON(t)).ID
@@ -246,7 +246,7 @@ func TestCompareVariantsWithinRunTime(t *testing.T) {
 			if slow {
 				time.Sleep(250 * time.Millisecond)
 			}
-			return RunPrepared(pr, opt)
+			return runPrepared(pr, opt)
 		}
 	})
 	id := h.postRun("", scenarioJSON(t))

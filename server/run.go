@@ -117,10 +117,10 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	return run, nil
 }
 
-// RunPrepared compiles a prepared scenario and runs the plan (with its
+// runPrepared compiles a prepared scenario and runs the plan (with its
 // replications): what a run of the API does once its scenario has been
 // checked and admitted.
-func RunPrepared(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
+func runPrepared(pr *core.Prepared, opt core.RunOptions) (*result.Result, error) {
 	p, err := pr.Compile(opt)
 	if err != nil {
 		return nil, err

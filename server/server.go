@@ -114,9 +114,9 @@ type Config struct {
 	// the HTTP server allows for reading a whole request (its ReadTimeout,
 	// default DefaultBodyTimeout), which the stall deadline never passes.
 	BodyStallTimeout, BodyTimeout time.Duration
-	// Run compiles a prepared scenario and runs it; nil means
-	// [RunPrepared]. Tests replace it to hold a run open or to make it
-	// panic.
+	// Run compiles a prepared scenario and runs it; nil compiles it and
+	// runs the plan with its replications. Tests replace it to hold a run
+	// open or to make it panic.
 	Run func(pr *core.Prepared, opt core.RunOptions) (*result.Result, error)
 }
 
@@ -168,7 +168,7 @@ func New(cfg Config) *Server {
 		cfg.MemoryBudget = DefaultMemoryBudget
 	}
 	if cfg.Run == nil {
-		cfg.Run = RunPrepared
+		cfg.Run = runPrepared
 	}
 	if cfg.MaxSweepPoints <= 0 {
 		cfg.MaxSweepPoints = sweep.MaxPoints

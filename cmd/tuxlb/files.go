@@ -74,8 +74,7 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 		}
 	}
 	out.UBBName, out.TraceName, out.SkipBad = baseName(f.ubbconfig), baseName(f.trace), f.skipBad
-	in := f.modelInput(&scenario.Scenario{})
-	out.UBBPath, out.DMPath = in.UBBName, in.DMName
+	out.UBBPath, out.DMPath = f.configNames()
 	return out, nil
 }
 
@@ -132,8 +131,8 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 	}
 	var pr *core.Prepared
 	if err == nil {
-		in := ff.modelInput(sc)
-		pr, err = core.Prepare(sc, core.RunOptions{UBBName: in.UBBName, DMName: in.DMName})
+		ubbName, dmName := ff.configNames()
+		pr, err = core.Prepare(sc, core.RunOptions{UBBName: ubbName, DMName: dmName})
 	}
 	if err != nil {
 		if ff.ubbconfig+ff.dmconfig != "" && (fromSource(err, ubb.SourceUBBConfig) || fromSource(err, ubb.SourceDMConfig)) {
@@ -212,25 +211,26 @@ func fromSource(err error, source string) bool {
 	return false
 }
 
-// modelInput is sc's configuration as LoadModel reads it, its files named
-// as the flags gave them (the scenario's fields, "ubbconfig" and
-// "dmconfig", for what the scenario file holds).
-func (f *fileFlags) modelInput(sc *scenario.Scenario) ubb.Input {
-	in := ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise}
+// configNames are the names the configuration's diagnostics give its
+// files: as the flags gave them, else the scenario's fields, "ubbconfig"
+// and "dmconfig".
+func (f *fileFlags) configNames() (ubbName, dmName string) {
+	ubbName, dmName = "ubbconfig", "dmconfig"
 	if f.ubbconfig != "" {
-		in.UBBName = displayName(f.ubbconfig)
+		ubbName = displayName(f.ubbconfig)
 	}
 	if f.dmconfig != "" {
-		in.DMName = displayName(f.dmconfig)
+		dmName = displayName(f.dmconfig)
 	}
-	return in
+	return ubbName, dmName
 }
 
 // checkModelFiles loads the model of the files alone, before init makes a
 // scenario from them, so that a bad UBBCONFIG or DMCONFIG is reported by its
 // file's name.
 func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd string) bool {
-	if _, err := core.LoadModel(ff.modelInput(sc)); err != nil {
+	ubbName, dmName := ff.configNames()
+	if _, err := core.LoadModel(ubb.Input{UBBName: ubbName, UBBConfig: sc.UBBConfig, DMName: dmName, DMConfig: sc.DMConfig, Advertise: sc.Advertise}); err != nil {
 		printConfigErrors(stderr, cmd, err)
 		return false
 	}
