@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 	"time"
@@ -90,9 +91,31 @@ func pollUntil(t *testing.T, timeout time.Duration, what string, cond func() boo
 // the points whose lease has not run out by the database's clock.
 func unitRows(t *testing.T, db *pgx.Conn, id string) map[int]string {
 	t.Helper()
+	return readUnits(t, db, id, "lease_until >= clock_timestamp()")
+}
+
+// ownedBy reads the points of job id claimed by owner, whatever their
+// lease: a stored point's claim is deleted with the save, so once owner is
+// dead these are exactly the points it held when it died (until another
+// replica takes them over).
+func ownedBy(t *testing.T, db *pgx.Conn, id, owner string) []int {
+	t.Helper()
+	var out []int
+	for p, who := range readUnits(t, db, id, "true") {
+		if who == owner {
+			out = append(out, p)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// readUnits reads the sweep_units rows of job id that match where.
+func readUnits(t *testing.T, db *pgx.Conn, id, where string) map[int]string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	rows, err := db.Query(ctx, `SELECT point, owner FROM sweep_units WHERE job_id = $1 AND lease_until >= clock_timestamp()`, id)
+	rows, err := db.Query(ctx, `SELECT point, owner FROM sweep_units WHERE job_id = $1 AND `+where, id)
 	if err != nil {
 		t.Fatalf("read sweep_units of %s: %v", id, err)
 	}
@@ -162,23 +185,13 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 	id := created.ID
 
 	// Both replicas work the one sweep: each stores points, and both show
-	// the progress and the workers. As soon as A holds a point again, kill it.
-	var held []int
-	pollUntil(t, 120*time.Second, "A and B each store a point, and A holds another", func() bool {
+	// the progress and the workers.
+	pollUntil(t, 120*time.Second, "A and B each store a point", func() bool {
 		j := getSweepJob(t, b, id)
 		if j.Status != "running" && j.Status != "queued" {
 			t.Fatalf("the job ended (%s, workers %v) before A was killed: make its points longer", j.Status, j.Workers)
 		}
-		if j.Workers["A"] == 0 || j.Workers["B"] == 0 {
-			return false
-		}
-		held = held[:0]
-		for p, owner := range unitRows(t, db, id) {
-			if owner == "A" {
-				held = append(held, p)
-			}
-		}
-		return len(held) > 0
+		return j.Workers["A"] > 0 && j.Workers["B"] > 0
 	})
 	for name, p := range map[string]*serverProc{"A": a, "B": b} {
 		j := getSweepJob(t, p, id)
@@ -187,10 +200,31 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 				name, j.Status, j.Done, j.Total, j.Workers)
 		}
 	}
+	// Kill A right after it claims a point it did not hold at the previous
+	// look (20 ms before): that point has most of its half second of work
+	// ahead, so A dies holding it rather than just after storing it.
+	before := map[int]bool{}
+	for _, p := range ownedBy(t, db, id, "A") {
+		before[p] = true
+	}
+	pollUntil(t, 120*time.Second, "A claims a new point", func() bool {
+		fresh := false
+		now := map[int]bool{}
+		for _, p := range ownedBy(t, db, id, "A") {
+			now[p] = true
+			fresh = fresh || !before[p]
+		}
+		before = now
+		return fresh
+	})
 	a.Kill(t)
 	killed := time.Now()
+	held := ownedBy(t, db, id, "A")
 	storedByA := getSweepJob(t, b, id).Workers["A"]
 	t.Logf("A killed holding points %v, with %d points stored by A", held, storedByA)
+	if len(held) == 0 {
+		t.Fatalf("A holds no point after its kill: it stored the point it had just claimed within milliseconds")
+	}
 	// Until its lease runs out, A's point is nobody else's.
 	if units := unitRows(t, db, id); time.Since(killed) < lease/2 {
 		for _, p := range held {
