@@ -195,6 +195,49 @@ func TestValidateErrors(t *testing.T) {
 	}
 }
 
+// TestConfigNamedAlikeOnEveryRoute: a bad UBBCONFIG's diagnostic names the
+// same source and file ("ubbconfig") whichever route and body form brought
+// it, so that a client reads it the one way.
+func TestConfigNamedAlikeOnEveryRoute(t *testing.T) {
+	h := newHarness(t, nil)
+	broken := strings.Replace(ubbconfig(t), "MODEL\t\tSHM", "MODEL\t\tXYZ", 1)
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(scenarioJSON(t)), &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["ubbconfig"] = broken
+	scenario, err := json.Marshal(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := json.Marshal(map[string]string{"ubbconfig": broken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fieldType, fieldBody := form(t, "ubbconfig", broken)
+	fileType, fileBody := form(t, "@ubbconfig", broken)
+	tests := []struct{ name, path, ctype, body string }{
+		{"validate, text", "/api/v1/validate", "text/plain", broken},
+		{"validate, JSON", "/api/v1/validate", "application/json", string(in)},
+		{"validate, form field", "/api/v1/validate", fieldType, fieldBody},
+		{"validate, form file", "/api/v1/validate", fileType, fileBody},
+		{"runs, scenario", "/api/v1/runs", "application/json", string(scenario)},
+		{"runs, form field", "/api/v1/runs", fieldType, fieldBody},
+		{"runs, form file", "/api/v1/runs", fileType, fileBody},
+		{"sweeps", "/api/v1/sweeps", "application/json", `{"vary": ["rate_scale=1..2/1"], "scenario": ` + string(scenario) + `}`},
+	}
+	for _, tt := range tests {
+		p := wantProblem(t, h.do("POST", tt.path, tt.ctype, tt.body), tt.path, 422, "invalid")
+		if len(p.Errors) == 0 {
+			t.Errorf("%s: no errors listed", tt.name)
+			continue
+		}
+		if e := p.Errors[0]; e.Source != "ubbconfig" || e.File != "ubbconfig" || e.Line != 5 {
+			t.Errorf("%s: source %q file %q line %d, want ubbconfig, ubbconfig, 5 (%+v)", tt.name, e.Source, e.File, e.Line, p.Errors)
+		}
+	}
+}
+
 // TestValidateJSONMessages checks that a wrong JSON body for /validate is
 // described in the scenario reader's words, not Go's type names.
 func TestValidateJSONMessages(t *testing.T) {

@@ -18,10 +18,11 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
-// File names the diagnostics of POST /validate use.
+// File names the diagnostics of POST /validate use: the names of the
+// body's fields and parts, as the diagnostics of runs do.
 const (
-	ubbFileName = "UBBCONFIG"
-	dmFileName  = "DMCONFIG"
+	ubbFileName = "ubbconfig"
+	dmFileName  = "dmconfig"
 )
 
 // configInput is what POST /validate checks; as JSON it is read strictly.
