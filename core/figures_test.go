@@ -113,7 +113,7 @@ func TestHeadline(t *testing.T) {
 		top = max(top, s.Utilization)
 	}
 	h := result.HeadlineOf(r)
-	if h.Issued != r.Requests.Issued || h.MaxUtilization != top || h.ResponseP99MS != r.ResponseMS.P99 {
+	if h.Issued != r.Requests.Issued || h.UtilizationMax != top || h.ResponseP99MS != r.ResponseMS.P99 {
 		t.Errorf("HeadlineOf disagrees with the result: %+v", h)
 	}
 }

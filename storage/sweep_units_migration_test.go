@@ -110,7 +110,8 @@ func TestHeadlineMigration(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		stmts := append(undoHeadlineJSON(st), fmt.Sprintf("DELETE FROM schema_version WHERE version = %d", version))
+		// From the headline's migration on, so that those after it run again too.
+		stmts := append(undoHeadlineJSON(st), fmt.Sprintf("DELETE FROM schema_version WHERE version >= %d", version))
 		set := []string{}
 		for _, c := range cols {
 			set = append(set, c.name+" = "+c.value)
@@ -123,7 +124,7 @@ func TestHeadlineMigration(t *testing.T) {
 		st = connect(t, target)
 		defer st.Close()
 		want := result.Headline{Issued: 5, Completed: 4, Failed: 1, WaitMeanMS: 0.5, WaitP95MS: 1.25, WaitP99MS: 2,
-			ResponseMeanMS: 3.5, ResponseP95MS: 7, ResponseP99MS: 9.125, MaxUtilization: 0.75, Jain: 0.9, NetworkSent: 2}
+			ResponseMeanMS: 3.5, ResponseP95MS: 7, ResponseP99MS: 9.125, UtilizationMax: 0.75, Jain: 0.9, NetworkSent: 2}
 		for id, sat := range map[int]int{1: 0, 2: 2} {
 			r, err := st.Run(ctx, sampleRun(id, false).ID)
 			if err != nil {
@@ -146,6 +147,45 @@ func TestHeadlineMigration(t *testing.T) {
 		}
 		if r, err := st.Run(ctx, fresh.ID); err != nil || r.Headline != fresh.Headline {
 			t.Errorf("a run stored after the migration: %+v, %v; want %+v", r.Headline, err, fresh.Headline)
+		}
+	})
+}
+
+// TestHeadlineUtilizationMaxMigration: a run stored while the headline named
+// the busiest server's utilization max_utilization reads back, after the
+// migration that renames it, with that value as utilization_max and every
+// other figure as it was.
+func TestHeadlineUtilizationMaxMigration(t *testing.T) {
+	eachTarget(t, func(t *testing.T, target string) {
+		ctx := context.Background()
+		st := connect(t, target)
+		version := 8
+		if _, ok := st.(*Postgres); ok {
+			version = 7
+		}
+		run := sampleRun(1, false)
+		if err := st.CreateRun(ctx, run); err != nil {
+			t.Fatal(err)
+		}
+		old := `{"issued":5,"completed":4,"failed":1,"timed_out":0,"wait_mean_ms":0.5,"wait_p95_ms":1.25,"wait_p99_ms":2,` +
+			`"response_mean_ms":3.5,"response_p95_ms":7,"response_p99_ms":9.125,"max_utilization":0.75,"jain_utilization":0.9,` +
+			`"network_sent":2,"network_share":0.4,"saturated_machines":1}`
+		execRaw(t, st, "UPDATE runs SET headline = '"+old+"'",
+			fmt.Sprintf("DELETE FROM schema_version WHERE version >= %d", version))
+		st.Close()
+
+		st = connect(t, target)
+		defer st.Close()
+		want := result.Headline{Issued: 5, Completed: 4, Failed: 1, WaitMeanMS: 0.5, WaitP95MS: 1.25, WaitP99MS: 2,
+			ResponseMeanMS: 3.5, ResponseP95MS: 7, ResponseP99MS: 9.125, UtilizationMax: 0.75, Jain: 0.9, NetworkSent: 2,
+			NetworkShare: 0.4, SaturatedMachines: 1}
+		r, err := st.Run(ctx, run.ID)
+		if err != nil || r.Headline != want {
+			t.Errorf("after the migration: headline %+v (%v), want %+v", r.Headline, err, want)
+		}
+		list, _, err := st.Runs(ctx, 10, "")
+		if err != nil || len(list) != 1 || list[0].Headline.UtilizationMax != 0.75 {
+			t.Errorf("listed after the migration: %+v, %v; want utilization_max 0.75", list, err)
 		}
 	})
 }

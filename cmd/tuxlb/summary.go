@@ -42,7 +42,7 @@ func writeSummary(w io.Writer, r *result.Result) error {
 			num(row.s.Mean), num(row.s.P50), num(row.s.P95), num(row.s.P99), num(row.s.Max))
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "%-13s%s\n", "balance", fmt.Sprintf("max utilization %.2f, Jain %.3f", h.MaxUtilization, h.Jain))
+	fmt.Fprintf(&b, "%-13s%s\n", "balance", fmt.Sprintf("max utilization %.2f, Jain %.3f", h.UtilizationMax, h.Jain))
 	fmt.Fprintf(&b, "%-13s%d of %d requests crossed it (%.1f%%)\n", "network", h.NetworkSent, h.Issued, h.NetworkShare*100)
 	if h.SaturatedMachines > 0 {
 		fmt.Fprintf(&b, "%-13s%d machine(s): see the warnings\n", "saturated", h.SaturatedMachines)

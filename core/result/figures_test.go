@@ -1,6 +1,7 @@
 package result
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"strings"
@@ -83,5 +84,40 @@ func TestSweptFiguresAreInTheHeadline(t *testing.T) {
 		if f.Swept && f.scope&scopeRun != 0 && !f.Headline {
 			t.Errorf("swept figure %s is not in the headline", f.Name)
 		}
+	}
+}
+
+// TestHeadlineNamedAsTheTable: the stored and compared headline (Headline's
+// JSON) names every figure as the figures table does, and as its Figures
+// list does, so that a run's record, compare and the result's own headline
+// read alike.
+func TestHeadlineNamedAsTheTable(t *testing.T) {
+	h := Headline{SaturatedMachines: 1} // every field present
+	b, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys map[string]any
+	if err := json.Unmarshal(b, &keys); err != nil {
+		t.Fatal(err)
+	}
+	table := map[string]bool{}
+	for _, f := range Figures() {
+		table[f.Name] = true
+	}
+	listed := map[string]bool{}
+	for _, f := range h.Figures() {
+		listed[f.Name] = true
+	}
+	for k := range keys {
+		if !table[k] {
+			t.Errorf("Headline's JSON key %q is not a name of the figures table", k)
+		}
+		if !listed[k] {
+			t.Errorf("Headline's JSON key %q is not among its Figures", k)
+		}
+	}
+	if len(listed) != len(keys) {
+		t.Errorf("Headline.Figures lists %d figures, its JSON %d", len(listed), len(keys))
 	}
 }

@@ -2,7 +2,8 @@ package result
 
 import "math"
 
-// Headline is the handful of figures people compare runs by.
+// Headline is the handful of figures people compare runs by, keyed as the
+// figures table names them (a stored run's and compare's headline).
 type Headline struct {
 	Issued         int64   `json:"issued"`
 	Completed      int64   `json:"completed"`
@@ -14,7 +15,7 @@ type Headline struct {
 	ResponseMeanMS float64 `json:"response_mean_ms"`
 	ResponseP95MS  float64 `json:"response_p95_ms"`
 	ResponseP99MS  float64 `json:"response_p99_ms"`
-	MaxUtilization float64 `json:"max_utilization"`
+	UtilizationMax float64 `json:"utilization_max"`
 	Jain           float64 `json:"jain_utilization"`
 	NetworkSent    int64   `json:"network_sent"`
 	// NetworkShare is the fraction of issued requests that crossed the
@@ -54,7 +55,7 @@ func (h *Headline) Figures() []Figure {
 		{"response_mean_ms", h.ResponseMeanMS},
 		{"response_p95_ms", h.ResponseP95MS},
 		{"response_p99_ms", h.ResponseP99MS},
-		{"utilization_max", h.MaxUtilization},
+		{"utilization_max", h.UtilizationMax},
 		{"jain_utilization", h.Jain},
 		{"network_sent", float64(h.NetworkSent)},
 		{"network_share", h.NetworkShare},
@@ -80,7 +81,7 @@ func HeadlineOf(r *Result) Headline {
 		ResponseMeanMS:    m["response_mean_ms"],
 		ResponseP95MS:     m["response_p95_ms"],
 		ResponseP99MS:     m["response_p99_ms"],
-		MaxUtilization:    m["utilization_max"],
+		UtilizationMax:    m["utilization_max"],
 		Jain:              m["jain_utilization"],
 		NetworkSent:       int64(m["network_sent"]),
 		NetworkShare:      m["network_share"],

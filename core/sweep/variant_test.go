@@ -119,8 +119,8 @@ func TestCompareResults(t *testing.T) {
 	if d["failed"].Abs != -10 || d["timed_out"].Relative != nil {
 		t.Errorf("failed diff %+v, timed_out %+v", d["failed"], d["timed_out"])
 	}
-	if c.Variants[1].Headline.MaxUtilization != 0.25 {
-		t.Errorf("max utilization: got %v", c.Variants[1].Headline.MaxUtilization)
+	if c.Variants[1].Headline.UtilizationMax != 0.25 {
+		t.Errorf("max utilization: got %v", c.Variants[1].Headline.UtilizationMax)
 	}
 	if len(c.Servers) != 2 || c.Servers[0].Requests[1] != 0 || c.Servers[1].Requests[1] != 100 {
 		t.Errorf("servers: got %+v", c.Servers)

@@ -1,26 +1,10 @@
 // The REST API of `tuxlb serve` (docs/api.md), for saving runs and short links.
 // The playground works without it; these calls fail with a clear message then.
-import type { Result, Scenario } from "./types";
+import type { Headline, Result, Scenario } from "./types";
+
+export type { Headline };
 
 const base = "/api/v1";
-
-/** The headline figures the API keeps with every run (docs/api.md, GET /runs). */
-export interface Headline {
-  issued: number;
-  completed: number;
-  failed: number;
-  timed_out: number;
-  wait_mean_ms: number;
-  wait_p95_ms: number;
-  wait_p99_ms: number;
-  response_mean_ms: number;
-  response_p95_ms: number;
-  response_p99_ms: number;
-  max_utilization: number;
-  jain_utilization: number;
-  network_sent: number;
-  network_share: number;
-}
 
 /** A saved run as the list shows it. */
 export interface RunItem {

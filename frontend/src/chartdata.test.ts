@@ -7,12 +7,14 @@ import {
   topLines,
   counterChart,
   differences,
+  figureText,
   fmt,
   headline,
   histogramChart,
   overlay,
   queueLengthChart,
   serverBars,
+  storedFigures,
   capRows,
   totalQueueLength,
 } from "./chartdata";
@@ -43,6 +45,25 @@ describe("headline", () => {
     expect(got["wait_ms.mean"].value).toBe(1.5); // not in this headline: read from the result
     expect(got["utilization.max"].label).toBe("Busiest server");
     expect(got["span_ms"].label).toBe("Simulated span (ms)");
+  });
+});
+
+describe("a saved run's figures", () => {
+  const hl = {
+    issued: 600, completed: 598, failed: 2, timed_out: 0, wait_mean_ms: 1.25, wait_p95_ms: 4, wait_p99_ms: 6,
+    response_mean_ms: 3.5, response_p95_ms: 9, response_p99_ms: 12.5, utilization_max: 0.8125, jain_utilization: 0.97,
+    network_sent: 150, network_share: 0.25,
+  };
+  it("are keyed, labelled and written as the summary has the same figures", () => {
+    const got = storedFigures(hl);
+    const summaryKeys = new Set(headline(result).map((f) => f.key));
+    for (const f of got) expect(summaryKeys.has(f.key), f.key).toBe(true);
+    const byKey = Object.fromEntries(got.map((f) => [f.key, f]));
+    expect(byKey["utilization.max"].label).toBe("Busiest server");
+    expect(figureText(byKey["utilization.max"])).toBe("81.3%");
+    expect(figureText(byKey["network.share"])).toBe("25.0%");
+    expect(figureText(byKey["wait_ms.mean"])).toBe(fmt(1.25));
+    expect(byKey["requests.failed"].value).toBe(2);
   });
 });
 

@@ -1,9 +1,10 @@
 // Pure shaping of a Result into what the charts and tables draw. Nothing here
 // touches the DOM, so it is unit-tested against hand-made results.
-import type { NamedSeries, Result, ServiceStats } from "./types";
+import type { Headline, NamedSeries, Result, ServiceStats } from "./types";
 import vocabulary from "./vocabulary.json";
 
 const figureLabels: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.label]));
+const figureUnits: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.unit]));
 
 /** Columnar chart data: x values then one array per line (uPlot's AlignedData shape). */
 export type Columns = [number[], ...(number | null)[][]];
@@ -31,9 +32,17 @@ export function pct(f: number): string {
 
 /** One headline figure of a run. */
 export interface Figure {
+  /** the page's key (data-figure) */
   key: string;
+  /** the figures table's name ("" for the page's own figures) */
+  name: string;
   label: string;
   value: number;
+}
+
+/** figureText writes a figure's value as the summary shows it: a fraction as a percentage (the table's unit), anything else as a number. */
+export function figureText(f: Figure): string {
+  return figureUnits[f.name] === "fraction" ? pct(f.value) : fmt(f.value);
 }
 
 /** failedTotal sums a reason → count map (null-safe). */
@@ -73,8 +82,22 @@ const ownLabels: Record<string, string> = { "balance.max_over_mean": "Max/mean u
 export function headline(r: Result): Figure[] {
   return summaryFigures.map(([key, name, old]) => ({
     key,
+    name,
     label: name ? (figureLabels[name] ?? name) : ownLabels[key],
     value: name && r.headline && name in r.headline ? r.headline[name] : old(r),
+  }));
+}
+
+/** The figures a saved run's entry in the list shows, by the figures table's name. */
+const listedFigures: (keyof Headline & string)[] = ["issued", "failed", "wait_mean_ms", "response_mean_ms", "response_p99_ms", "utilization_max", "network_share"];
+
+/** storedFigures are the figures a saved run's entry in the list shows, from the headline the API keeps with it, with the key, label and form the summary gives the same figure. */
+export function storedFigures(hl: Headline): Figure[] {
+  return listedFigures.map((name) => ({
+    key: summaryFigures.find(([, n]) => n === name)?.[0] ?? name,
+    name,
+    label: figureLabels[name] ?? name,
+    value: hl[name] as number,
   }));
 }
 

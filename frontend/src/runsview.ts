@@ -1,23 +1,7 @@
 // Saved runs: the list from the server, open one, compare two.
 import * as api from "./api";
-import { fmt, pct } from "./chartdata";
+import { figureText, storedFigures } from "./chartdata";
 import { h } from "./dom";
-
-/**
- * runFigures are the headline figures a saved run shows in the list, with the
- * key and label the results' summary gives the same figure, so they read alike.
- */
-export function runFigures(hl: api.Headline): { key: string; label: string; text: string }[] {
-  return [
-    { key: "requests.issued", label: "Issued", text: fmt(hl.issued) },
-    { key: "requests.failed", label: "Failed", text: fmt(hl.failed) },
-    { key: "wait_ms.mean", label: "Wait mean", text: `${fmt(hl.wait_mean_ms)} ms` },
-    { key: "response_ms.mean", label: "Response mean", text: `${fmt(hl.response_mean_ms)} ms` },
-    { key: "response_ms.p99", label: "p99", text: `${fmt(hl.response_p99_ms)} ms` },
-    { key: "utilization.max", label: "Busiest server", text: pct(hl.max_utilization) },
-    { key: "network.share", label: "Crossed the network", text: pct(hl.network_share) },
-  ];
-}
 
 /** RunsView is the saved-runs tab. */
 export class RunsView {
@@ -61,7 +45,7 @@ export class RunsView {
               ? h(
                   "dl",
                   { class: "run-figures" },
-                  ...runFigures(r.headline).map((f) => h("div", { "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, f.text))),
+                  ...storedFigures(r.headline).map((f) => h("div", { "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, figureText(f)))),
                 )
               : null,
           );

@@ -1121,7 +1121,10 @@ export interface Candidate {
   state?: string;
 }
 
-/** Headline is the handful of figures people compare runs by. */
+/**
+ * Headline is the handful of figures people compare runs by, keyed as the figures table names them
+ * (a stored run's and compare's headline).
+ */
 export interface Headline {
   issued: number;
   completed: number;
@@ -1133,7 +1136,7 @@ export interface Headline {
   response_mean_ms: number;
   response_p95_ms: number;
   response_p99_ms: number;
-  max_utilization: number;
+  utilization_max: number;
   jain_utilization: number;
   network_sent: number;
   /**
