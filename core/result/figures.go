@@ -28,7 +28,7 @@ const (
 // FigureDef is one row of the figures table.
 type FigureDef struct {
 	Name  string `json:"name"`
-	Unit  string `json:"unit"` // ms, requests, fraction, per_s, machines
+	Unit  string `json:"unit"` // ms, requests, fraction (a share, shown as a percentage), index (Jain's, 1/n to 1), per_s, machines
 	Label string `json:"label"`
 	// Doc says how the figure is computed from a result.
 	Doc string `json:"doc"`
@@ -117,7 +117,7 @@ var figureTable = []*FigureDef{
 	{Name: "utilization_mean", Unit: "fraction", Label: "Mean utilization", Doc: "a machine's mean utilization over its server instances (utilization.LMID before 0.5.0)",
 		Swept: true, Objective: true, scope: scopeMachine,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, false) }},
-	{Name: "jain_utilization", Unit: "fraction", Label: "Jain fairness", Doc: "Jain's fairness index over the servers' utilizations (1 = even)",
+	{Name: "jain_utilization", Unit: "index", Label: "Jain fairness", Doc: "Jain's fairness index over the servers' utilizations (1 = even)",
 		Headline: true, Replicated: true, Objective: true, Aliases: []string{"balance.jain_utilization"}, scope: scopeRun,
 		run: func(r *Result) float64 { return r.Balance.JainUtilization }},
 	{Name: "network_sent", Unit: "requests", Label: "Crossed the network", Doc: "requests sent to a queue on another machine (sum of the machines' sent; of a machine: its sent)",

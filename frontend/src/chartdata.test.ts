@@ -60,10 +60,11 @@ describe("a saved run's figures", () => {
     for (const f of got) expect(summaryKeys.has(f.key), f.key).toBe(true);
     const byKey = Object.fromEntries(got.map((f) => [f.key, f]));
     expect(byKey["utilization.max"].label).toBe("Busiest server");
-    expect(figureText(byKey["utilization.max"])).toBe("81.3%");
-    expect(figureText(byKey["network.share"])).toBe("25.0%");
-    expect(figureText(byKey["wait_ms.mean"])).toBe(fmt(1.25));
+    expect(figureText(byKey["utilization.max"].name, byKey["utilization.max"].value)).toBe("81.3%");
+    expect(figureText(byKey["network.share"].name, byKey["network.share"].value)).toBe("25.0%");
+    expect(figureText(byKey["wait_ms.mean"].name, byKey["wait_ms.mean"].value)).toBe(fmt(1.25));
     expect(byKey["requests.failed"].value).toBe(2);
+    expect(figureText("jain_utilization", 0.97)).toBe(fmt(0.97)); // an index, not a share: no percentage
   });
 });
 

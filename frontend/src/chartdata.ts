@@ -40,9 +40,9 @@ export interface Figure {
   value: number;
 }
 
-/** figureText writes a figure's value as the summary shows it: a fraction as a percentage (the table's unit), anything else as a number. */
-export function figureText(f: Figure): string {
-  return figureUnits[f.name] === "fraction" ? pct(f.value) : fmt(f.value);
+/** figureText writes a value of the figure named name (the figures table's name) as the summary shows it: a fraction as a percentage (the table's unit), anything else as a number. */
+export function figureText(name: string, value: number): string {
+  return figureUnits[name] === "fraction" ? pct(value) : fmt(value);
 }
 
 /** failedTotal sums a reason → count map (null-safe). */
@@ -315,6 +315,8 @@ export function overlay(lines: Line[]): ChartData {
 /** A row of the differences table: one figure across variants and its change from the first. */
 export interface DiffRow {
   key: string;
+  /** the figures table's name ("" for the page's own figures) */
+  name: string;
   label: string;
   values: number[];
   deltas: (number | null)[]; // relative change from the first variant, null when undefined
@@ -328,7 +330,7 @@ export function differences(results: Result[]): DiffRow[] {
     const values = figs.map((fs) => fs[i].value);
     const base = values[0];
     const deltas = values.map((v) => (base === 0 ? (v === 0 ? 0 : null) : (v - base) / Math.abs(base)));
-    return { key: f.key, label: f.label, values, deltas };
+    return { key: f.key, name: f.name, label: f.label, values, deltas };
   });
 }
 

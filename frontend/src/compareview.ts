@@ -1,7 +1,7 @@
 // The compare tab: the same scenario under several variants, run one after the
 // other in the worker, with overlaid charts and a table of differences.
 import { chart } from "./charts";
-import { differences, fmt, overlay, pct, totalQueueLength, type Line } from "./chartdata";
+import { differences, figureText, overlay, pct, totalQueueLength, type Line } from "./chartdata";
 import { h } from "./dom";
 import type { Model, Result, Scenario } from "./types";
 import { specProblem, specVariant, variantsFor, type Variant } from "./variants";
@@ -20,7 +20,6 @@ export interface Compared {
 export function comparison(items: Compared[]): HTMLElement {
   const ok = items.filter((i) => i.result) as Required<Pick<Compared, "label" | "result">>[];
   const rows = differences(ok.map((i) => i.result));
-  const isPct = (k: string) => k === "utilization.max" || k === "network.share";
   const table = h(
     "table",
     { class: "plain diff", "data-testid": "compare-table" },
@@ -37,7 +36,7 @@ export function comparison(items: Compared[]): HTMLElement {
           ...r.values.map((v, j) => {
             const d = r.deltas[j];
             const delta = j === 0 || d === null ? "" : ` (${d >= 0 ? "+" : ""}${(100 * d).toFixed(1)}%)`;
-            return h("td", { class: j > 0 && d !== null ? changeClass(r.key, d) : "" }, (isPct(r.key) ? pct(v) : fmt(v)) + delta);
+            return h("td", { class: j > 0 && d !== null ? changeClass(r.key, d) : "" }, figureText(r.name, v) + delta);
           }),
         ),
       ),

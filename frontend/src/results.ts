@@ -34,7 +34,7 @@ import { traceRead, validationView } from "./validation";
 export function summary(r: Result): HTMLElement {
   const dl = h("dl", { class: "figures" });
   for (const f of headline(r)) {
-    dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, figureText(f))));
+    dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, figureText(f.name, f.value))));
   }
   // runs with calls or clients: the requests servers issued, the retries clients issued
   if (r.requests.nested !== undefined) dl.append(h("div", { class: "figure", "data-figure": "requests.nested" }, h("dt", {}, "Nested (issued by servers)"), h("dd", {}, fmt(r.requests.nested))));
