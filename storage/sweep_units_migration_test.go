@@ -95,10 +95,7 @@ func TestHeadlineMigration(t *testing.T) {
 	eachTarget(t, func(t *testing.T, target string) {
 		ctx := context.Background()
 		st := connect(t, target)
-		version := 7
-		if _, ok := st.(*Postgres); ok {
-			version = 6
-		}
+		version := migrationOf(st, 7, 6)
 		cols := []struct{ name, value string }{
 			{"issued", "5"}, {"completed", "4"}, {"failed", "1"}, {"timed_out", "0"},
 			{"wait_mean", "0.5"}, {"wait_p95", "1.25"}, {"wait_p99", "2"},
@@ -159,10 +156,7 @@ func TestHeadlineUtilizationMaxMigration(t *testing.T) {
 	eachTarget(t, func(t *testing.T, target string) {
 		ctx := context.Background()
 		st := connect(t, target)
-		version := 8
-		if _, ok := st.(*Postgres); ok {
-			version = 7
-		}
+		version := migrationOf(st, 8, 7)
 		run := sampleRun(1, false)
 		if err := st.CreateRun(ctx, run); err != nil {
 			t.Fatal(err)
@@ -188,6 +182,16 @@ func TestHeadlineUtilizationMaxMigration(t *testing.T) {
 			t.Errorf("listed after the migration: %+v, %v; want utilization_max 0.75", list, err)
 		}
 	})
+}
+
+// migrationOf is the number of one migration in st's database: sqlite's
+// or postgres's (their numbers differ where one database had a step the
+// other did not).
+func migrationOf(st Store, sqlite, postgres int) int {
+	if _, ok := st.(*Postgres); ok {
+		return postgres
+	}
+	return sqlite
 }
 
 // undoHeadlineJSON is the statements that take a store's runs table back to
