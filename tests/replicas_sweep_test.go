@@ -208,6 +208,10 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 		before[p] = true
 	}
 	pollUntil(t, 120*time.Second, "A claims a new point", func() bool {
+		var status string
+		if err := db.QueryRow(context.Background(), "SELECT status FROM sweep_jobs WHERE id = $1", id).Scan(&status); err != nil || (status != "running" && status != "queued") {
+			t.Fatalf("the job is %q (%v) before A claimed another point: make its points longer", status, err)
+		}
 		fresh := false
 		now := map[int]bool{}
 		for _, p := range ownedBy(t, db, id, "A") {
