@@ -49,7 +49,7 @@ type execution struct {
 // the limit of runs at once it is a 503 problem with Retry-After.
 func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
 	// The scenario is checked and its configuration read once, here, before
-	// the run waits for a slot: a bad scenario is a 400 on a busy server too.
+	// the run waits for a slot: a bad scenario is a 422 on a busy server too, not a 503.
 	pr, err := core.Prepare(x.scenario, x.opt)
 	if err != nil {
 		return nil, err

@@ -139,10 +139,10 @@ func run(scenario string, o options) string {
 }
 
 // scenarioWith reads a scenario and applies a compare variant to it, the same
-// way `tuxlb compare --variant` does. Without a variant it only decodes: Compile checks the scenario. With one,
-// the scenario is checked before the variant changes it, so that its own
-// mistakes are reported as its own, and Compile checks what the variant
-// made of it.
+// way `tuxlb compare --variant` does. Without a variant it only decodes:
+// Compile checks the scenario. With one, the scenario is checked before the
+// variant changes it, so that its own mistakes are reported as its own, and
+// Compile checks what the variant made of it.
 func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 	if variant == "" {
 		return core.DecodeScenario([]byte(scenario))
