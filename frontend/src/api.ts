@@ -2,8 +2,6 @@
 // The playground works without it; these calls fail with a clear message then.
 import type { Headline, Result, Scenario } from "./types";
 
-export type { Headline };
-
 const base = "/api/v1";
 
 /** A saved run as the list shows it. */
