@@ -9,7 +9,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -158,6 +160,46 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		}
 	})
 
+	t.Run("ULOG files and a UBBCONFIG: the scenario tuxlb fit --out writes, and its bytes", func(t *testing.T) {
+		dir, err := filepath.Abs(filepath.Join("..", "core", "ulog", "testdata", "bank")) // the browser reads uploads by absolute path
+		if err != nil {
+			t.Fatal(err)
+		}
+		ubbPath := filepath.Join(dir, "ubbconfig")
+		ulogs := []string{filepath.Join(dir, "node1", "ULOG.120126"), filepath.Join(dir, "node2", "ULOG.120126")}
+		fitted := filepath.Join(t.TempDir(), "fitted.json")
+		var want []byte
+		args := []string{"fit", "--ubbconfig", ubbPath, "--out", fitted}
+		for _, u := range ulogs {
+			args = append(args, "--ulog", u)
+		}
+		var errb bytes.Buffer
+		cmd := exec.Command(binaryPath(t), args...)
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("tuxlb fit: %v\n%s", err, errb.String())
+		}
+		want, err = os.ReadFile(fitted)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := newBrowser(t)
+		loadExample(t, ctx, srv.URL, "admin-guide") // nothing of it may survive
+		do(t, ctx, "choose the ULOGs and the UBBCONFIG",
+			chromedp.Click(sel("tab-config")),
+			chromedp.SetUploadFiles(sel("file-input"), append(ulogs, ubbPath)),
+			waitText(sel("fit-notes"), "Fitted 4 services from 2 ULOG files"),
+		)
+		if got := pageScenario(t, ctx); !sameJSON(t, got, string(want)) {
+			t.Errorf("the page's fitted scenario differs from tuxlb fit --out's:\ngot  %.600s\nwant %.600s", got, want)
+		}
+		do(t, ctx, "run it", chromedp.Click(sel("run")), chromedp.WaitVisible(sel("summary")))
+		got := downloadOf(t, ctx, sel("download-result"))
+		if want := cliRun(t, fitted); !bytes.Equal(got, want) {
+			t.Errorf("the page's result differs from tuxlb run on tuxlb fit --out's scenario (%d bytes, want %d)", len(got), len(want))
+		}
+	})
+
 	t.Run("a 30-server application's charts group their lines", func(t *testing.T) {
 		ctx := newBrowser(t)
 		do(t, ctx, "load it",
@@ -249,4 +291,18 @@ func largeApp() string {
 	}
 	out, _ := json.Marshal(sc)
 	return string(out)
+}
+
+// sameJSON says whether two JSON texts hold the same value, whatever their
+// layout.
+func sameJSON(t *testing.T, a, b string) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal([]byte(a), &va); err != nil {
+		t.Fatalf("%v: %.200s", err, a)
+	}
+	if err := json.Unmarshal([]byte(b), &vb); err != nil {
+		t.Fatalf("%v: %.200s", err, b)
+	}
+	return reflect.DeepEqual(va, vb)
 }

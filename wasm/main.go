@@ -2,7 +2,7 @@
 
 // Command wasm is the syscall/js bridge between the playground and core. It
 // installs globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt,
-// files, sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then
+// files, fit, sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure;
 // takeDispatch returns the last run's dispatch log as a plain string.
@@ -33,6 +33,7 @@ func main() {
 	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
 	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
 	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
+	api.Set("fit", js.FuncOf(func(_ js.Value, args []js.Value) any { return fit(argString(args, 0)) }))
 	api.Set("version", versionJSON())
 	js.Global().Set("tuxlb", api)
 	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {

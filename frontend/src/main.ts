@@ -15,7 +15,7 @@ import { eventTargets, kindOf, sortEvents } from "./lifecycle";
 import { ExplainView } from "./explain";
 import { FlowView } from "./flow";
 import { servicesForm, tuningForm, workloadForm, type Known } from "./inputs";
-import { advertiseEditor, classify, fileDrop, fileStem, filesRequest, modelNames, readFiles, type Incoming, type Own } from "./ownfiles";
+import { advertiseEditor, classify, fileDrop, fileStem, filesRequest, modelNames, readFiles, type Given, type Incoming, type Own } from "./ownfiles";
 import { formatTraceMap } from "./tracemap";
 import { results } from "./results";
 import { RunsView } from "./runsview";
@@ -382,9 +382,61 @@ async function fit(m: Model): Promise<void> {
 
 /** takeFiles reads dropped or chosen files, telling them apart by their content. */
 async function takeFiles(list: File[]): Promise<void> {
-  const { got, read, notes } = await readFiles(list);
+  const { got, ulogs, read, notes } = await readFiles(list);
   if (!read.length) showNotes(notes);
+  else if (ulogs.length) await takeULOGs(got, ulogs, [`Read ${read.join(", ")}.`, ...notes]);
   else await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
+}
+
+/** The bridge's fit answer, as POST /api/v1/fit gives it. */
+interface FitAnswer {
+  report: { warnings?: string[]; services: Record<string, unknown> };
+  scenario?: Scenario;
+  scenario_warnings?: string[];
+}
+
+/**
+ * takeULOGs fits ULOG files into a fresh scenario, as `tuxlb fit --ulog F...
+ * --ubbconfig U [--dmconfig D] --out S` writes it: with the UBBCONFIG (and
+ * DMCONFIG) dropped alongside, else the editors' texts.
+ */
+async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promise<void> {
+  const request: Record<string, unknown> = { ulog: ulogs };
+  const own: Own = {};
+  if (got.ubbconfig) {
+    request.ubbconfig = got.ubbconfig.text;
+    request.ubb_name = got.ubbconfig.name;
+    own.ubbName = got.ubbconfig.name;
+  } else {
+    request.ubbconfig = ubbEditor.text;
+    if (store.own.ubbName !== undefined) {
+      request.ubb_name = store.own.ubbName;
+      own.ubbName = store.own.ubbName;
+    }
+  }
+  if (got.dmconfig) {
+    request.dmconfig = got.dmconfig.text;
+    own.dm = true;
+  } else if (!got.ubbconfig && dmEditor.text.trim()) request.dmconfig = dmEditor.text;
+  const left = got.trace ? [`${got.trace.name}: left out: the scenario is fitted from the ULOG files (replay the log against it afterwards).`] : [];
+  try {
+    const a = await toolEngine.call<FitAnswer>({ op: "fit", request: JSON.stringify(request) });
+    if (!a.scenario) throw new Error("the fit made no scenario");
+    loadScenario(a.scenario, own);
+    const n = Object.keys(a.report.services ?? {}).length;
+    showNotes([
+      ...notes,
+      ...left,
+      `Fitted ${n} services from ${ulogs.length} ULOG file${ulogs.length === 1 ? "" : "s"}: the scenario tuxlb fit --ulog ... --ubbconfig ... --out writes.`,
+      ...(a.report.warnings ?? []),
+      ...(a.scenario_warnings ?? []),
+    ]);
+    say("");
+    selectView("config");
+  } catch (e) {
+    showNotes([...notes, ...left]);
+    say(`Your ULOG files: ${errorText(e)}`);
+  }
 }
 
 /**

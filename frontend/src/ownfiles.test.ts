@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classify, fileStem, filesRequest, modelNames, noDashS, parseList, type Current } from "./ownfiles";
+import { classify, fileStem, filesRequest, isULOG, modelNames, noDashS, parseList, readFiles, type Current } from "./ownfiles";
 import type { Model } from "./types";
 
 const model: Model = {
@@ -36,6 +36,29 @@ describe("classify", () => {
       ["notes", "hello", null],
     ];
     for (const [name, text, want] of cases) expect(classify(name, text), name).toBe(want);
+  });
+});
+
+describe("ULOG files", () => {
+  const ulog =
+    "095955.000.node1!bankclt.4001.1.0: LIBTUX_CAT:262: INFO: Std main starting\n" +
+    '100000.100.node1!bankclt.4001.1.0: TRACE:at: { tpcall("TRANSFER", 0x40a0e8, 0, 0x7ffd5c2a90e8, 0x7ffd5c2a90e0, 0x0)\n';
+  it("are told by their TMTRACE lines, whole-second stamps too, not by a name", () => {
+    expect(isULOG(ulog)).toBe(true);
+    expect(isULOG("120000.node2!XFER.5001.1.0: TRACE:ia: { tpacall(\"PRICE\", 0x0, 0, 0x4)\n")).toBe(true);
+    // a log without TMTRACE lines has nothing fit reads; a CSV export is not one
+    expect(isULOG("095955.000.node1!bankclt.4001.1.0: LIBTUX_CAT:262: INFO: Std main starting\n")).toBe(false);
+    expect(isULOG("timestamp,svc\n2026-11-29 10:00:00,A\n")).toBe(false);
+  });
+  it("are read apart from the other files, before classify takes a tpcall's commas for a CSV header", async () => {
+    // as a CSV header the tpcall line would read as a log
+    expect(classify("ULOG.120126", ulog.split("\n")[1])).toBe("trace");
+    const list = [new File([ulog], "ULOG.120126"), new File([ulog], "ULOG.120127"), new File(["*RESOURCES\nMODEL SHM\n"], "ubb.cfg")];
+    const { got, ulogs, read } = await readFiles(list);
+    expect(ulogs.map((u) => u.name)).toEqual(["ULOG.120126", "ULOG.120127"]);
+    expect(got.ubbconfig?.name).toBe("ubb.cfg");
+    expect(got.trace).toBeUndefined();
+    expect(read).toEqual(["ULOG.120126 as a ULOG", "ULOG.120127 as a ULOG", "ubb.cfg as the ubbconfig"]);
   });
 });
 

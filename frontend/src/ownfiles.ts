@@ -6,6 +6,14 @@ import type { Model, Scenario } from "./types";
 /** What a file holds, judged by its content (then its name). */
 export type FileKind = "ubbconfig" | "dmconfig" | "trace" | "scenario";
 
+/** ulogLine is a ULOG line with a TMTRACE record: hhmmss[.mmm].host!process.pid.thread.context: ... TRACE:cat: */
+const ulogLine = /^\d{6}(\.\d{3})?\.[^\s!]+![^\s:]+: .*TRACE:[a-z]+:/m;
+
+/** isULOG tells a ULOG file with TMTRACE lines (what `tuxlb fit --ulog` reads) by its content. */
+export function isULOG(text: string): boolean {
+  return ulogLine.test(text.slice(0, 1 << 16));
+}
+
 /** classify tells a UBBCONFIG, a DMCONFIG, a CSV log and a scenario apart. */
 export function classify(name: string, text: string): FileKind | null {
   if (/^\s*\{/.test(text)) return "scenario";
@@ -187,13 +195,23 @@ export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolea
   return { request, own: next };
 }
 
-/** readFiles reads files and tells them apart by content (classify); what is none of the four is noted and left out. */
-export async function readFiles(list: File[]): Promise<{ got: Incoming; read: string[]; notes: string[] }> {
+/**
+ * readFiles reads files and tells them apart by content (isULOG, classify);
+ * what is none of the five is noted and left out.
+ */
+export async function readFiles(list: File[]): Promise<{ got: Incoming; ulogs: Given[]; read: string[]; notes: string[] }> {
   const got: Incoming = {};
+  const ulogs: Given[] = [];
   const read: string[] = [];
   const notes: string[] = [];
   for (const f of list) {
     const text = await f.text();
+    if (isULOG(text)) {
+      // before classify: a tpcall's arguments look like a CSV header
+      read.push(`${f.name} as a ULOG`);
+      ulogs.push({ text, name: f.name });
+      continue;
+    }
     const kind = classify(f.name, text);
     if (kind === null) {
       notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
@@ -202,7 +220,7 @@ export async function readFiles(list: File[]): Promise<{ got: Incoming; read: st
     read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
     got[kind] = { text, name: f.name };
   }
-  return { got, read, notes };
+  return { got, ulogs, read, notes };
 }
 
 /**
@@ -211,7 +229,7 @@ export async function readFiles(list: File[]): Promise<{ got: Incoming; read: st
  * settings for them.
  */
 export function fileDrop(onFiles: (list: File[]) => void): { el: HTMLElement; keep: () => boolean } {
-  const input = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG and CSV log" });
+  const input = h("input", { type: "file", multiple: true, "data-testid": "file-input", "aria-label": "your UBBCONFIG, DMCONFIG, CSV log or ULOG files" });
   const keep = h("input", { type: "checkbox", "data-testid": "files-keep" });
   input.addEventListener("change", () => {
     if (input.files?.length) onFiles(Array.from(input.files));
@@ -221,14 +239,16 @@ export function fileDrop(onFiles: (list: File[]) => void): { el: HTMLElement; ke
     "div",
     { class: "dropzone", "data-testid": "file-drop" },
     h("strong", {}, "Your own files: "),
-    "drop your UBBCONFIG, DMCONFIG and CSV request log here (or paste a UBBCONFIG into the editor), or choose them: ",
+    "drop your UBBCONFIG, DMCONFIG and CSV request log (or ULOG files with TMTRACE lines) here (or paste a UBBCONFIG into the editor), or choose them: ",
     input,
     h(
       "p",
       { class: "help" },
       "They start a fresh scenario with the defaults ",
       h("code", {}, "tuxlb run --ubbconfig F --trace L"),
-      " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ",
+      " uses, so the page and the command give the same numbers; nothing of the example before them is kept. ULOG files are fitted instead, with the UBBCONFIG given or in the editor, into the scenario ",
+      h("code", {}, "tuxlb fit --ulog F --ubbconfig U --out S"),
+      " writes.",
     ),
     h("label", { class: "check" }, keep, " keep this scenario's service times, tuning and workload for the new files instead"),
   );

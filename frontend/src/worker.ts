@@ -16,6 +16,7 @@ interface Bridge {
   sweepReduce(scenario: string, spec: string, samples: string): string;
   adapt(scenario: string): string;
   files(request: string): string;
+  fit(request: string): string;
   version: string;
 }
 
@@ -33,7 +34,8 @@ type Request =
   | { id: number; op: "sweepPending"; scenario: string; spec: string; samples: string }
   | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string }
   | { id: number; op: "adapt"; scenario: string }
-  | { id: number; op: "files"; request: string };
+  | { id: number; op: "files"; request: string }
+  | { id: number; op: "fit"; request: string };
 
 let bridge: Promise<Bridge> | null = null;
 
@@ -101,6 +103,9 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       break;
     case "files":
       answer = b.files(msg.request);
+      break;
+    case "fit":
+      answer = b.fit(msg.request);
       break;
   }
   self.postMessage({ id: msg.id, type: "done", answer });
