@@ -12,8 +12,6 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
-	"github.com/tuxlb/tuxlb/core/trace"
-	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // Error codes: the whole error vocabulary of tuxlb. storage translates driver
@@ -35,9 +33,9 @@ const (
 // the trace): an invalid error about a configuration file has one per
 // problem, one about a field of the scenario ([FieldErrorf]) has one.
 type Error struct {
-	Code        string           `json:"code"`
-	Message     string           `json:"message"`
-	Diagnostics []ubb.Diagnostic `json:"diagnostics,omitempty"`
+	Code        string       `json:"code"`
+	Message     string       `json:"message"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
 	// Limit names the RunOptions limit a too_large error passed
 	// (LimitRequests, LimitInFlight), so callers can name their own flag.
 	Limit string `json:"-"`
@@ -71,7 +69,7 @@ func FieldErrorf(field, format string, args ...any) *Error {
 	field = capField(field)
 	msg := capped.Sprintf(format, args...)
 	return &Error{Code: EINVALID, Message: field + ": " + msg,
-		Diagnostics: []ubb.Diagnostic{{Field: field, Severity: ubb.SeverityError, Message: msg}}}
+		Diagnostics: []Diagnostic{{Field: field, Severity: SeverityError, Message: msg}}}
 }
 
 // capField cuts each step of a field path as Errorf cuts a string
@@ -96,18 +94,22 @@ func capField(field string) string {
 func Invalid(err error) *Error {
 	e := &Error{Code: EINVALID, Message: err.Error()}
 	var je *jsonx.Error
-	var te *trace.Error
+	var pe Positioned
 	switch {
 	case errors.As(err, &je):
-		e.Diagnostics = []ubb.Diagnostic{{Field: je.Field, Line: je.Line, Col: je.Col, Severity: ubb.SeverityError, Message: je.Why}}
-	case errors.As(err, &te):
-		d := ubb.Diagnostic{Source: ubb.SourceTrace, Severity: ubb.SeverityError, Message: te.Error()}
-		if te.Row > 0 {
-			d.Line, d.Field, d.Message = te.Row, te.Column, te.Why
-		}
-		e.Diagnostics = []ubb.Diagnostic{d}
+		e.Diagnostics = []Diagnostic{{Field: je.Field, Line: je.Line, Col: je.Col, Severity: SeverityError, Message: je.Why}}
+	case errors.As(err, &pe):
+		e.Diagnostics = []Diagnostic{pe.Diagnostic()}
 	}
 	return e
+}
+
+// Positioned is an error of a reader above this package (the trace
+// reader's, say) that knows where in its input it is: Invalid keeps that
+// place as the error's one Diagnostic.
+type Positioned interface {
+	error
+	Diagnostic() Diagnostic
 }
 
 // InSource says which input err is about, for the diagnostics that do not
@@ -154,6 +156,6 @@ func ErrorCode(err error) string {
 
 // ConfigError returns an EINVALID *Error carrying diagnostics; its message is
 // the diagnostics one per line.
-func ConfigError(diags ...ubb.Diagnostic) *Error {
-	return &Error{Code: EINVALID, Message: ubb.ErrorList(diags).Error(), Diagnostics: diags}
+func ConfigError(diags ...Diagnostic) *Error {
+	return &Error{Code: EINVALID, Message: ErrorList(diags).Error(), Diagnostics: diags}
 }

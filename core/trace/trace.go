@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -209,6 +210,16 @@ type Error struct {
 
 // Error returns the problem's words.
 func (e *Error) Error() string { return e.msg }
+
+// Diagnostic places the problem in the trace: its row and column when it is
+// a row's ([diag.Positioned]).
+func (e *Error) Diagnostic() diag.Diagnostic {
+	d := diag.Diagnostic{Source: diag.SourceTrace, Severity: diag.SeverityError, Message: e.msg}
+	if e.Row > 0 {
+		d.Line, d.Field, d.Message = e.Row, e.Column, e.Why
+	}
+	return d
+}
 
 // errorf is an *Error formatted by capped.Sprintf.
 func errorf(format string, args ...any) error {
