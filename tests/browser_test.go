@@ -425,7 +425,7 @@ func TestPlayground(t *testing.T) {
 			t.Errorf("share status %q does not say the scenario was stored", status)
 		}
 		fresh := newBrowser(t)
-		do(t, fresh, "open it", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")), waitText(chromedp.CSS(`[data-figure="requests.issued"] dd`), "50000"))
+		do(t, fresh, "open it", chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")), waitText(chromedp.CSS(`[data-figure="issued"] dd`), "50000"))
 
 		do(t, ctx, "share again with the API unreachable",
 			chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {

@@ -45,6 +45,13 @@ type FigureDef struct {
 	// Table: one of the main figures, shown in sweep tables and charted by
 	// the page's sweeps.
 	Table bool `json:"table"`
+	// Summary: shown in the page's summary of a run and in compare tables,
+	// in the table's order (a headline figure).
+	Summary bool `json:"summary"`
+	// Better says which way a change of the figure is an improvement:
+	// "lower" (waits, failures), "higher" (completions, fairness), or ""
+	// when neither is (how many were issued, the span).
+	Better string `json:"better"`
 	// Aliases are the names it had before engine 0.5.0, still accepted in
 	// objectives and compare for one engine version.
 	Aliases []string `json:"aliases,omitempty"`
@@ -57,74 +64,74 @@ type FigureDef struct {
 
 // figureTable is the table, in display order.
 var figureTable = []*FigureDef{
-	{Name: "issued", Unit: "requests", Label: "Issued", Doc: "requests issued (requests.issued; a service's issued; a machine's issued, by origin)",
+	{Name: "issued", Unit: "requests", Label: "Issued", Doc: "requests issued (requests.issued; a service's issued; a machine's issued, by origin)", Summary: true,
 		Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService | scopeMachine,
 		run:     func(r *Result) float64 { return float64(r.Requests.Issued) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.Issued) },
 		machine: func(r *Result, lmid string) float64 { return float64(machineOf(r, lmid).Issued) }},
-	{Name: "completed", Unit: "requests", Label: "Completed", Doc: "requests completed",
+	{Name: "completed", Unit: "requests", Label: "Completed", Doc: "requests completed", Summary: true, Better: "higher",
 		Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(r.Requests.Completed) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.Completed) }},
-	{Name: "failed", Unit: "requests", Label: "Failed", Doc: "requests failed, every reason (failed.REASON: one reason)",
+	{Name: "failed", Unit: "requests", Label: "Failed", Doc: "requests failed, every reason (failed.REASON: one reason)", Summary: true, Better: "lower",
 		Table: true, Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(sumCounts(r.Requests.Failed)) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(sumCounts(s.Failed)) }},
-	{Name: "timed_out", Unit: "requests", Label: "Timed out (TPETIME)", Doc: "completed requests whose reply came after BLOCKTIME",
+	{Name: "timed_out", Unit: "requests", Label: "Timed out (TPETIME)", Doc: "completed requests whose reply came after BLOCKTIME", Summary: true, Better: "lower",
 		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"requests.timed_out"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return float64(r.Requests.TimedOut) },
 		service: func(_ *Result, s *ServiceStats) float64 { return float64(s.TimedOut) }},
-	{Name: "wait_mean_ms", Unit: "ms", Label: "Wait mean (ms)", Doc: "queue wait (enqueue to start): mean",
+	{Name: "wait_mean_ms", Unit: "ms", Label: "Wait mean (ms)", Doc: "queue wait (enqueue to start): mean", Summary: true, Better: "lower",
 		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.mean"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.Mean }},
-	{Name: "wait_p95_ms", Unit: "ms", Label: "Wait p95 (ms)", Doc: "queue wait: 95th percentile",
+	{Name: "wait_p95_ms", Unit: "ms", Label: "Wait p95 (ms)", Doc: "queue wait: 95th percentile", Summary: true, Better: "lower",
 		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p95"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.P95 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.P95 }},
-	{Name: "wait_p99_ms", Unit: "ms", Label: "Wait p99 (ms)", Doc: "queue wait: 99th percentile",
+	{Name: "wait_p99_ms", Unit: "ms", Label: "Wait p99 (ms)", Doc: "queue wait: 99th percentile", Summary: true, Better: "lower",
 		Headline: true, Swept: true, Objective: true, Aliases: []string{"wait_ms.p99"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.WaitMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.WaitMS.P99 }},
-	{Name: "response_mean_ms", Unit: "ms", Label: "Response mean (ms)", Doc: "response time (issue to reply): mean",
+	{Name: "response_mean_ms", Unit: "ms", Label: "Response mean (ms)", Doc: "response time (issue to reply): mean", Summary: true, Better: "lower",
 		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.mean"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.Mean },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Mean }},
-	{Name: "response_p50_ms", Unit: "ms", Label: "Response p50 (ms)", Doc: "response time: median",
+	{Name: "response_p50_ms", Unit: "ms", Label: "Response p50 (ms)", Doc: "response time: median", Better: "lower",
 		Headline: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p50"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P50 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P50 }},
-	{Name: "response_p95_ms", Unit: "ms", Label: "Response p95 (ms)", Doc: "response time: 95th percentile",
+	{Name: "response_p95_ms", Unit: "ms", Label: "Response p95 (ms)", Doc: "response time: 95th percentile", Summary: true, Better: "lower",
 		Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p95"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P95 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P95 }},
-	{Name: "response_p99_ms", Unit: "ms", Label: "Response p99 (ms)", Doc: "response time: 99th percentile",
+	{Name: "response_p99_ms", Unit: "ms", Label: "Response p99 (ms)", Doc: "response time: 99th percentile", Summary: true, Better: "lower",
 		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"response_ms.p99"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.P99 },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.P99 }},
-	{Name: "response_max_ms", Unit: "ms", Label: "Response max (ms)", Doc: "response time: the longest",
+	{Name: "response_max_ms", Unit: "ms", Label: "Response max (ms)", Doc: "response time: the longest", Summary: true, Better: "lower",
 		Headline: true, Objective: true, Aliases: []string{"response_ms.max"}, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return r.ResponseMS.Max },
 		service: func(_ *Result, s *ServiceStats) float64 { return s.ResponseMS.Max }},
-	{Name: "throughput_per_s", Unit: "per_s", Label: "Throughput (/s)", Doc: "completed requests / (span − warm-up), per second",
+	{Name: "throughput_per_s", Unit: "per_s", Label: "Throughput (/s)", Doc: "completed requests / (span − warm-up), per second", Better: "higher",
 		Table: true, Headline: true, Swept: true, Objective: true, scope: scopeRun | scopeService,
 		run:     func(r *Result) float64 { return perSecond(r, r.Requests.Completed) },
 		service: func(r *Result, s *ServiceStats) float64 { return perSecond(r, s.Completed) }},
-	{Name: "utilization_max", Unit: "fraction", Label: "Busiest server", Doc: "the busiest server instance's utilization (of a machine: its busiest)",
+	{Name: "utilization_max", Unit: "fraction", Label: "Busiest server", Doc: "the busiest server instance's utilization (of a machine: its busiest)", Summary: true, Better: "lower",
 		Table: true, Headline: true, Replicated: true, Swept: true, Objective: true, Aliases: []string{"max_utilization", "utilization.max"}, scope: scopeRun | scopeMachine,
 		run:     maxUtilization,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, true) }},
 	{Name: "utilization_mean", Unit: "fraction", Label: "Mean utilization", Doc: "a machine's mean utilization over its server instances (utilization.LMID before 0.5.0)",
 		Swept: true, Objective: true, scope: scopeMachine,
 		machine: func(r *Result, lmid string) float64 { return machineUtilization(r, lmid, false) }},
-	{Name: "jain_utilization", Unit: "index", Label: "Jain fairness", Doc: "Jain's fairness index over the servers' utilizations (1 = even)",
+	{Name: "jain_utilization", Unit: "index", Label: "Jain fairness", Doc: "Jain's fairness index over the servers' utilizations (1 = even)", Summary: true, Better: "higher",
 		Headline: true, Replicated: true, Objective: true, Aliases: []string{"balance.jain_utilization"}, scope: scopeRun,
 		run: func(r *Result) float64 { return r.Balance.JainUtilization }},
-	{Name: "network_sent", Unit: "requests", Label: "Crossed the network", Doc: "requests sent to a queue on another machine (sum of the machines' sent; of a machine: its sent)",
+	{Name: "network_sent", Unit: "requests", Label: "Crossed the network", Doc: "requests sent to a queue on another machine (sum of the machines' sent; of a machine: its sent)", Better: "lower",
 		Table: true, Headline: true, Swept: true, Objective: true, Aliases: []string{"crossed_network"}, scope: scopeRun | scopeMachine,
 		run:     func(r *Result) float64 { return float64(networkSent(r)) },
 		machine: func(r *Result, lmid string) float64 { return float64(machineOf(r, lmid).Sent) }},
-	{Name: "network_share", Unit: "fraction", Label: "Share across the network", Doc: "network_sent / issued",
+	{Name: "network_share", Unit: "fraction", Label: "Share across the network", Doc: "network_sent / issued", Summary: true, Better: "lower",
 		Headline: true, Objective: true, Aliases: []string{"network.share"}, scope: scopeRun,
 		run: func(r *Result) float64 {
 			if r.Requests.Issued == 0 {
@@ -132,9 +139,15 @@ var figureTable = []*FigureDef{
 			}
 			return round6(float64(networkSent(r)) / float64(r.Requests.Issued))
 		}},
-	{Name: "saturated_machines", Unit: "machines", Label: "Saturated machines", Doc: "machines that saturate while another serving the same services has room",
+	{Name: "max_over_mean", Unit: "index", Label: "Max/mean utilization", Doc: "the busiest server's utilization over the mean of the servers that could take the work (balance.max_over_mean; 1 = even)",
+		Summary: true, Better: "lower", Headline: true, scope: scopeRun,
+		run: func(r *Result) float64 { return r.Balance.MaxOverMean }},
+	{Name: "saturated_machines", Unit: "machines", Label: "Saturated machines", Doc: "machines that saturate while another serving the same services has room", Summary: true, Better: "lower",
 		Headline: true, Objective: true, Aliases: []string{"machines.saturated"}, scope: scopeRun,
 		run: func(r *Result) float64 { return float64(len(Saturations(r))) }},
+	{Name: "span_ms", Unit: "ms", Label: "Simulated span (ms)", Doc: "from time 0 to the last event (span_ms)",
+		Summary: true, Headline: true, scope: scopeRun,
+		run: func(r *Result) float64 { return r.SpanMS }},
 }
 
 // figureByName finds a figure by its name or an alias.
@@ -377,8 +390,8 @@ func machineUtilization(r *Result, lmid string, busiest bool) float64 {
 // docs/engine.md (a test keeps the two the same).
 func figuresMarkdown() string {
 	var b strings.Builder
-	b.WriteString("| figure | unit | label | per | headline | replications | sweeps | objective | how it is read | before 0.5.0 |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| figure | unit | label | per | headline | summary | better | replications | sweeps | objective | how it is read | before 0.5.0 |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	yes := func(v bool) string {
 		if v {
 			return "yes"
@@ -391,7 +404,7 @@ func figuresMarkdown() string {
 			aliases = append(aliases, "`"+a+"`")
 		}
 		b.WriteString("| `" + f.Name + "` | " + f.Unit + " | " + f.Label + " | " + strings.Join(f.Scopes, ", ") + " | " +
-			yes(f.Headline) + " | " + yes(f.Replicated) + " | " + yes(f.Swept) + " | " + yes(f.Objective) + " | " +
+			yes(f.Headline) + " | " + yes(f.Summary) + " | " + f.Better + " | " + yes(f.Replicated) + " | " + yes(f.Swept) + " | " + yes(f.Objective) + " | " +
 			f.Doc + " | " + strings.Join(aliases, ", ") + " |\n")
 	}
 	return b.String()

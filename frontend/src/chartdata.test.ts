@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fixture from "./testdata/result-mp.json";
+import vocabulary from "./vocabulary.json";
 import {
   axisSizeFor,
   combine,
@@ -23,28 +24,26 @@ import type { Result } from "./types";
 const result = fixture as unknown as Result;
 
 describe("headline", () => {
-  it("reads the summary figures from the result", () => {
-    const got = Object.fromEntries(headline(result).map((f) => [f.key, f.value]));
-    const want: Record<string, number> = {
-      "requests.issued": 10,
-      "requests.completed": 9,
-      "requests.failed": 1,
-      "requests.timed_out": 2,
-      "wait_ms.mean": 1.5,
-      "response_ms.p95": 20,
-      "utilization.max": 0.5,
-      "balance.jain_utilization": 0.6,
-    };
-    for (const [k, v] of Object.entries(want)) expect(got[k], k).toBe(v);
+  const hl = {
+    issued: 10, completed: 9, failed: 1, timed_out: 2, wait_mean_ms: 1.5, wait_p95_ms: 4, wait_p99_ms: 6, response_mean_ms: 3,
+    response_p95_ms: 20, response_p99_ms: 25, response_max_ms: 30, utilization_max: 0.5, jain_utilization: 0.6, network_share: 0.25,
+    max_over_mean: 1.2, saturated_machines: 0, span_ms: 900, network_sent: 3, response_p50_ms: 2, throughput_per_s: 10,
+  };
+  it("lists the figures table's summary rows in its order, with its labels, valued from the result's headline", () => {
+    const got = headline({ ...result, headline: hl } as Result);
+    expect(got.map((f) => f.name)).toEqual(vocabulary.figures.filter((f) => f.summary).map((f) => f.name));
+    const byName = Object.fromEntries(got.map((f) => [f.name, f]));
+    expect(byName["utilization_max"]).toEqual({ name: "utilization_max", label: "Busiest server", value: 0.5 });
+    expect(byName["span_ms"].label).toBe("Simulated span (ms)");
+    expect(byName["max_over_mean"].value).toBe(1.2);
+    // figures the table does not mark summary stay out of it
+    expect(byName["throughput_per_s"]).toBeUndefined();
   });
-  it("takes the values the result's headline gives, and the figures table's labels", () => {
-    const r = { ...result, headline: { utilization_max: 0.75, response_p95_ms: 21 } } as Result;
-    const got = Object.fromEntries(headline(r).map((f) => [f.key, f]));
-    expect(got["utilization.max"].value).toBe(0.75);
-    expect(got["response_ms.p95"].value).toBe(21);
-    expect(got["wait_ms.mean"].value).toBe(1.5); // not in this headline: read from the result
-    expect(got["utilization.max"].label).toBe("Busiest server");
-    expect(got["span_ms"].label).toBe("Simulated span (ms)");
+  it("computes nothing for a result made before results carried a headline: its figures are missing", () => {
+    const got = headline({ ...result, headline: undefined } as unknown as Result);
+    expect(got.length).toBeGreaterThan(10);
+    for (const f of got) expect(Number.isNaN(f.value), f.name).toBe(true);
+    expect(figureText("utilization_max", NaN)).toBe("–");
   });
 });
 
@@ -54,16 +53,15 @@ describe("a saved run's figures", () => {
     response_mean_ms: 3.5, response_p95_ms: 9, response_p99_ms: 12.5, utilization_max: 0.8125, jain_utilization: 0.97,
     network_sent: 150, network_share: 0.25,
   };
-  it("are keyed, labelled and written as the summary has the same figures", () => {
+  it("are the table's main figures the stored headline keeps, labelled and written as the summary has them", () => {
     const got = storedFigures(hl);
-    const summaryKeys = new Set(headline(result).map((f) => f.key));
-    for (const f of got) expect(summaryKeys.has(f.key), f.key).toBe(true);
-    const byKey = Object.fromEntries(got.map((f) => [f.key, f]));
-    expect(byKey["utilization.max"].label).toBe("Busiest server");
-    expect(figureText(byKey["utilization.max"].name, byKey["utilization.max"].value)).toBe("81.3%");
-    expect(figureText(byKey["network.share"].name, byKey["network.share"].value)).toBe("25.0%");
-    expect(figureText(byKey["wait_ms.mean"].name, byKey["wait_ms.mean"].value)).toBe(fmt(1.25));
-    expect(byKey["requests.failed"].value).toBe(2);
+    expect(got.map((f) => f.name)).toEqual(["failed", "wait_mean_ms", "response_mean_ms", "response_p99_ms", "utilization_max", "network_sent"]);
+    const byName = Object.fromEntries(got.map((f) => [f.name, f]));
+    expect(byName["utilization_max"].label).toBe("Busiest server");
+    expect(figureText("utilization_max", byName["utilization_max"].value)).toBe("81.3%");
+    expect(figureText("network_share", 0.25)).toBe("25.0%");
+    expect(figureText("wait_mean_ms", byName["wait_mean_ms"].value)).toBe(fmt(1.25));
+    expect(byName["failed"].value).toBe(2);
     expect(figureText("jain_utilization", 0.97)).toBe(fmt(0.97)); // an index, not a share: no percentage
   });
 });
@@ -177,15 +175,17 @@ describe("overlay", () => {
 
 describe("differences", () => {
   it("gives relative changes from the first result", () => {
-    const worse = { ...result, wait_ms: { ...result.wait_ms, mean: 3 } } as Result;
-    const row = differences([result, worse]).find((r) => r.key === "wait_ms.mean")!;
+    const base = { ...result, headline: { wait_mean_ms: 1.5 } } as Result;
+    const worse = { ...result, headline: { wait_mean_ms: 3 } } as Result;
+    const row = differences([base, worse]).find((r) => r.name === "wait_mean_ms")!;
     expect(row.values).toEqual([1.5, 3]);
     expect(row.deltas).toEqual([0, 1]);
   });
 
   it("has no relative change from a zero baseline", () => {
-    const a = { ...result, requests: { ...result.requests, timed_out: 0 } } as Result;
-    const row = differences([a, result]).find((r) => r.key === "requests.timed_out")!;
+    const a = { ...result, headline: { timed_out: 0 } } as Result;
+    const b = { ...result, headline: { timed_out: 2 } } as Result;
+    const row = differences([a, b]).find((r) => r.name === "timed_out")!;
     expect(row.deltas).toEqual([0, null]);
   });
 });
@@ -250,11 +250,15 @@ describe("large applications", () => {
 describe("compare colours", () => {
   it("follow better and worse", async () => {
     const { changeClass } = await import("./compareview");
-    expect(changeClass("wait_ms.mean", 0.2)).toBe("worse");
-    expect(changeClass("wait_ms.mean", -0.2)).toBe("better");
-    expect(changeClass("balance.jain_utilization", 0.1)).toBe("better");
-    expect(changeClass("balance.jain_utilization", -0.1)).toBe("worse");
-    expect(changeClass("requests.issued", 0.1)).toBe("");
-    expect(changeClass("network.share", 0)).toBe("");
+    // the direction is the figures table's, for every figure it names
+    expect(changeClass("wait_mean_ms", 0.2)).toBe("worse");
+    expect(changeClass("wait_mean_ms", -0.2)).toBe("better");
+    expect(changeClass("jain_utilization", 0.1)).toBe("better");
+    expect(changeClass("jain_utilization", -0.1)).toBe("worse");
+    expect(changeClass("completed", 0.1)).toBe("better");
+    expect(changeClass("max_over_mean", 0.1)).toBe("worse");
+    expect(changeClass("issued", 0.1)).toBe("");
+    expect(changeClass("span_ms", 0.1)).toBe("");
+    expect(changeClass("network_share", 0)).toBe("");
   });
 });

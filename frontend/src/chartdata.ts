@@ -3,8 +3,8 @@
 import type { Headline, NamedSeries, Result, ServiceStats } from "./types";
 import vocabulary from "./vocabulary.json";
 
-const figureLabels: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.label]));
 const figureUnits: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.unit]));
+const figureBetter: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.better]));
 
 /** Columnar chart data: x values then one array per line (uPlot's AlignedData shape). */
 export type Columns = [number[], ...(number | null)[][]];
@@ -32,73 +32,39 @@ export function pct(f: number): string {
 
 /** One headline figure of a run. */
 export interface Figure {
-  /** the page's key (data-figure) */
-  key: string;
-  /** the figures table's name ("" for the page's own figures) */
+  /** the figures table's name (the summary's data-figure) */
   name: string;
   label: string;
+  /** NaN when the result does not give it (a result made before results carried a headline) */
   value: number;
 }
 
 /** figureText writes a value of the figure named name (the figures table's name) as the summary shows it: a fraction as a percentage (the table's unit), anything else as a number. */
 export function figureText(name: string, value: number): string {
-  return figureUnits[name] === "fraction" ? pct(value) : fmt(value);
+  return figureUnits[name] === "fraction" && !Number.isNaN(value) ? pct(value) : fmt(value);
 }
 
-/** failedTotal sums a reason → count map (null-safe). */
-export function failedTotal(failed: Record<string, number> | null | undefined): number {
-  return Object.values(failed ?? {}).reduce((a, b) => a + b, 0);
-}
+/** The summary's figures: the figures table's rows marked summary, in its order. */
+const summaryFigures = vocabulary.figures.filter((f) => f.summary);
 
-/** maxUtilization is the busiest server's utilization (0 for none). */
-export function maxUtilization(r: Result): number {
-  return (r.servers ?? []).reduce((m, s) => Math.max(m, s.utilization), 0);
-}
-
-/** The summary's figures: the page's key, the core figures table's name ("" for the page's own), and how a result from before the result carried a headline gives it. */
-const summaryFigures: [string, string, (r: Result) => number][] = [
-  ["requests.issued", "issued", (r) => r.requests.issued],
-  ["requests.completed", "completed", (r) => r.requests.completed],
-  ["requests.failed", "failed", (r) => failedTotal(r.requests.failed)],
-  ["requests.timed_out", "timed_out", (r) => r.requests.timed_out],
-  ["wait_ms.mean", "wait_mean_ms", (r) => r.wait_ms.mean],
-  ["wait_ms.p95", "wait_p95_ms", (r) => r.wait_ms.p95],
-  ["wait_ms.p99", "wait_p99_ms", (r) => r.wait_ms.p99],
-  ["response_ms.mean", "response_mean_ms", (r) => r.response_ms.mean],
-  ["response_ms.p95", "response_p95_ms", (r) => r.response_ms.p95],
-  ["response_ms.p99", "response_p99_ms", (r) => r.response_ms.p99],
-  ["response_ms.max", "response_max_ms", (r) => r.response_ms.max],
-  ["utilization.max", "utilization_max", maxUtilization],
-  ["balance.jain_utilization", "jain_utilization", (r) => r.balance.jain_utilization],
-  ["balance.max_over_mean", "", (r) => r.balance.max_over_mean],
-  ["network.share", "network_share", networkShare],
-  ["machines.saturated", "saturated_machines", saturated],
-  ["span_ms", "", (r) => r.span_ms],
-];
-
-const ownLabels: Record<string, string> = { "balance.max_over_mean": "Max/mean utilization", span_ms: "Simulated span (ms)" };
-
-/** headline returns the figures the summary shows, in order; compare tables use the same list. Values and labels come from the result's headline and the core's figures table (vocabulary.json); a result made before it carried a headline (engine 0.4) is read as it was. */
+/** headline returns the figures the summary shows, in order; compare tables use the same list. Names, labels and the list itself come from the core's figures table (vocabulary.json), values from the result's headline. */
 export function headline(r: Result): Figure[] {
-  return summaryFigures.map(([key, name, old]) => ({
-    key,
-    name,
-    label: name ? (figureLabels[name] ?? name) : ownLabels[key],
-    value: name && r.headline && name in r.headline ? r.headline[name] : old(r),
-  }));
+  const hl: Record<string, number> = r.headline ?? {};
+  return summaryFigures.map((f) => ({ name: f.name, label: f.label, value: f.name in hl ? hl[f.name] : NaN }));
 }
 
-/** The figures a saved run's entry in the list shows, by the figures table's name. */
-const listedFigures: (keyof Headline & string)[] = ["issued", "failed", "wait_mean_ms", "response_mean_ms", "response_p99_ms", "utilization_max", "network_share"];
+/** The figures a saved run's entry in the list shows: the table's main figures (marked table) the stored headline keeps. */
+const listedFigures = vocabulary.figures.filter((f) => f.table);
 
-/** storedFigures are the figures a saved run's entry in the list shows, from the headline the API keeps with it, with the key, label and form the summary gives the same figure. */
+/** storedFigures are the figures a saved run's entry in the list shows, from the headline the API keeps with it, with the label and form the summary gives the same figure. */
 export function storedFigures(hl: Headline): Figure[] {
-  return listedFigures.map((name) => ({
-    key: summaryFigures.find(([, n]) => n === name)?.[0] ?? name,
-    name,
-    label: figureLabels[name] ?? name,
-    value: hl[name] as number,
-  }));
+  const got: Record<string, number> = hl as unknown as Record<string, number>;
+  return listedFigures.filter((f) => f.name in got).map((f) => ({ name: f.name, label: f.label, value: got[f.name] }));
+}
+
+/** better says which way a change of the figure is an improvement, as the figures table says: "lower", "higher", or "" for neither. */
+export function better(name: string): string {
+  return figureBetter[name] ?? "";
 }
 
 /** seconds converts bin starts in ms to seconds for the x axis. */
@@ -176,17 +142,6 @@ export function utilizationChart(r: Result, view: ChartView = { by: "each", top:
 export function failureChart(r: Result): ChartData | null {
   const lines = r.series.failures ?? [];
   return lines.length ? chartOf(r, lines) : null;
-}
-
-/** networkShare is the share of issued requests that crossed the network. */
-export function networkShare(r: Result): number {
-  const sent = (r.machines ?? []).reduce((a, m) => a + m.sent, 0);
-  return r.requests.issued ? sent / r.requests.issued : 0;
-}
-
-/** saturated counts the core's saturated-machine warnings. */
-export function saturated(r: Result): number {
-  return (r.warnings ?? []).filter((w) => /^machine \S+ saturates \(/.test(w)).length;
 }
 
 /** The MP counters chart and the reset instants to mark on it (in seconds). */
@@ -314,8 +269,7 @@ export function overlay(lines: Line[]): ChartData {
 
 /** A row of the differences table: one figure across variants and its change from the first. */
 export interface DiffRow {
-  key: string;
-  /** the figures table's name ("" for the page's own figures) */
+  /** the figures table's name */
   name: string;
   label: string;
   values: number[];
@@ -330,7 +284,7 @@ export function differences(results: Result[]): DiffRow[] {
     const values = figs.map((fs) => fs[i].value);
     const base = values[0];
     const deltas = values.map((v) => (base === 0 ? (v === 0 ? 0 : null) : (v - base) / Math.abs(base)));
-    return { key: f.key, name: f.name, label: f.label, values, deltas };
+    return { name: f.name, label: f.label, values, deltas };
   });
 }
 

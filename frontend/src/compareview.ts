@@ -1,7 +1,7 @@
 // The compare tab: the same scenario under several variants, run one after the
 // other in the worker, with overlaid charts and a table of differences.
 import { chart } from "./charts";
-import { differences, figureText, overlay, pct, totalQueueLength, type Line } from "./chartdata";
+import { better, differences, figureText, overlay, pct, totalQueueLength, type Line } from "./chartdata";
 import { h } from "./dom";
 import type { Model, Result, Scenario } from "./types";
 import { specProblem, specVariant, variantsFor, type Variant } from "./variants";
@@ -36,7 +36,7 @@ export function comparison(items: Compared[]): HTMLElement {
           ...r.values.map((v, j) => {
             const d = r.deltas[j];
             const delta = j === 0 || d === null ? "" : ` (${d >= 0 ? "+" : ""}${(100 * d).toFixed(1)}%)`;
-            return h("td", { class: j > 0 && d !== null ? changeClass(r.key, d) : "" }, figureText(r.name, v) + delta);
+            return h("td", { class: j > 0 && d !== null ? changeClass(r.name, d) : "" }, figureText(r.name, v) + delta);
           }),
         ),
       ),
@@ -58,11 +58,11 @@ export function comparison(items: Compared[]): HTMLElement {
   );
 }
 
-/** changeClass colours a change by whether it is better or worse: more fairness is better, more waiting worse. */
-export function changeClass(key: string, d: number): string {
-  if (d === 0 || key === "requests.issued" || key === "span_ms") return "";
-  const higherIsBetter = key === "balance.jain_utilization" || key === "requests.completed";
-  return d > 0 === higherIsBetter ? "better" : "worse";
+/** changeClass colours a change of the figure named name by whether it is better or worse, as the figures table says (more fairness is better, more waiting worse; a change of how many were issued is neither). */
+export function changeClass(name: string, d: number): string {
+  const way = better(name);
+  if (d === 0 || way === "") return "";
+  return d > 0 === (way === "higher") ? "better" : "worse";
 }
 
 /** shareTable lines up each server's share of requests across the results. */

@@ -34,8 +34,12 @@ import { traceRead, validationView } from "./validation";
 export function summary(r: Result): HTMLElement {
   const dl = h("dl", { class: "figures" });
   for (const f of headline(r)) {
-    dl.append(h("div", { class: "figure", "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, figureText(f.name, f.value))));
+    dl.append(h("div", { class: "figure", "data-figure": f.name }, h("dt", {}, f.label), h("dd", {}, figureText(f.name, f.value))));
   }
+  // the figures are the core's, read from the result's headline: one made
+  // before results carried it (engine 0.4) has none, and the page computes
+  // none of its own
+  if (!r.headline) dl.append(h("p", { class: "muted", "data-testid": "no-headline" }, `Made by engine ${r.engine_version} before results carried their headline figures: rerun it for them.`));
   // runs with calls or clients: the requests servers issued, the retries clients issued
   if (r.requests.nested !== undefined) dl.append(h("div", { class: "figure", "data-figure": "requests.nested" }, h("dt", {}, "Nested (issued by servers)"), h("dd", {}, fmt(r.requests.nested))));
   if (r.requests.retried !== undefined) dl.append(h("div", { class: "figure", "data-figure": "requests.retried" }, h("dt", {}, "Retried by clients"), h("dd", {}, fmt(r.requests.retried))));

@@ -45,7 +45,7 @@ export class RunsView {
               ? h(
                   "dl",
                   { class: "run-figures" },
-                  ...storedFigures(r.headline).map((f) => h("div", { "data-figure": f.key }, h("dt", {}, f.label), h("dd", {}, figureText(f.name, f.value)))),
+                  ...storedFigures(r.headline).map((f) => h("div", { "data-figure": f.name }, h("dt", {}, f.label), h("dd", {}, figureText(f.name, f.value)))),
                 )
               : null,
           );
