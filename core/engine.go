@@ -50,6 +50,9 @@ type flight struct {
 	orphan    bool  // it arrived over the network at an orphaned queue
 	forwardee bool  // a tpforward child: no deadline of its own
 	noReply   bool  // its tpforward child failed at its issue: its row has no reply time
+	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
+	// gets its reply (no reply time, response or timeout)
+	unanswered bool
 	load      int64 // L(s,q) of the chosen queue
 	enqSeq    uint64
 	enqueueUS int64
@@ -67,7 +70,7 @@ func (f *flight) reset(r *workload.Request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
-	f.forwardee, f.noReply = false, false
+	f.forwardee, f.noReply, f.unanswered = false, false, false
 	f.load, f.enqSeq = 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }
