@@ -145,7 +145,7 @@ type oracle struct {
 	callsBy   map[string]int64 // service -> children its servers issued
 	// noreplySteps: some step is noreply (the result counts them apart)
 	noreplySteps bool
-	hits      map[string]int   // what the run exercised, for the coverage tally
+	hits         map[string]int // what the run exercised, for the coverage tally
 }
 
 // oStep is one step of a service's calls.
