@@ -401,3 +401,22 @@ func TestNoreplyCountOnlyWithNoreplySteps(t *testing.T) {
 		}
 	}
 }
+
+// The explanation of a noreply child says it was issued with TPNOREPLY;
+// that of a waited tpacall child of the same run does not.
+func TestExplainNoreplyChild(t *testing.T) {
+	sc := readScenario(t, filepath.Join(specDir, "173-noreply-mixed-run"))
+	exs, err := core.Explain(sc, core.RunOptions{}, 2, 2) // #2 1.1 SLOW (noreply), #3 1.2 FAST
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) != 2 {
+		t.Fatalf("%d explanations, want 2", len(exs))
+	}
+	if ex := exs[0]; ex.Mode != "tpacall" || !strings.Contains(ex.Text, "tpacall with TPNOREPLY") {
+		t.Errorf("1.1: mode %q, text %q: want tpacall, and TPNOREPLY named", ex.Mode, ex.Text)
+	}
+	if ex := exs[1]; ex.Mode != "tpacall" || strings.Contains(ex.Text, "TPNOREPLY") {
+		t.Errorf("1.2: mode %q, text %q: want tpacall without TPNOREPLY", ex.Mode, ex.Text)
+	}
+}
