@@ -136,6 +136,9 @@ type appSlot struct {
 	fwdFrom   int32 // the slot of the request that forwarded to it, -1 for none
 	fwdSeq    int64
 	parentID  string // the calling request's id, for the dispatch log's parent column
+	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
+	// waits for it, and its reply is never sent
+	unanswered bool
 	// as a calling request:
 	holding   bool    // its server holds it, waiting for replies
 	forwarded bool    // it ended with tpforward; its reply is its child's
@@ -193,6 +196,7 @@ type appState struct {
 	held               []int64
 	holdAt             []int64
 	nested             int64
+	noreply            int64 // TPNOREPLY children issued
 	retried            int64
 	calls              []int64 // per service: requests its servers issued as a caller
 	acc                []clientAcc
@@ -347,7 +351,7 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	if sl.replyTo < 0 {
 		sl.replyTo = int32(f.req.Origin)
 	}
-	f.forwardee = sl.fwdFrom >= 0
+	f.forwardee, f.unanswered = sl.fwdFrom >= 0, sl.unanswered
 	a.atIssue = 0
 }
 
@@ -387,7 +391,7 @@ func (e *engine) blocked(s int32, t int64) {
 	a := e.app
 	f := e.pool.at(s)
 	at, code := t+a.plan.RetryUS, reason(0)
-	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && at >= f.req.TimeUS+lim {
+	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && at >= f.req.TimeUS+lim {
 		at, code = f.req.TimeUS+lim, reasonBlock
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
@@ -572,7 +576,9 @@ func (e *engine) runSteps(p int32, t int64) {
 			if !e.callChild(p, j, t) {
 				return
 			}
-			a.slots[p].pending++
+			if !steps[j].NoReply {
+				a.slots[p].pending++
+			}
 		}
 		if a.slots[p].pending > 0 {
 			return
@@ -649,8 +655,18 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	a := e.app
 	pf := e.pool.at(p)
 	r := e.childRequest(p, j, t)
+	st := &a.plan.Calls[pf.req.Service][j]
+	a.mode = st.Mode.String()
+	if st.NoReply {
+		// TPNOREPLY: nobody waits for the child; its failure, even at its
+		// issue, reaches no one, and it has no deadline
+		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf), unanswered: true}
+		if t >= e.setup.WarmupUS {
+			a.noreply++
+		}
+		return e.issueNested(p, &r)
+	}
 	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
-	a.mode = a.plan.Calls[pf.req.Service][j].Mode.String()
 	if !e.issueNested(p, &r) {
 		return false
 	}
@@ -677,23 +693,24 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf)}
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered}
 	a.mode = plan.ModeForward.String()
 	if !e.issueNested(p, &r) {
 		return
 	}
 	if code := a.atIssue; code != 0 {
 		// the forwarded child failed at its issue: p keeps its reason and
-		// end, its reply is empty like the child's, and p's caller learns
-		// of the failure now
+		// end, its reply is empty like the child's; p ends and its instance
+		// takes its next request first, and only then does p's caller learn
+		// of the failure, in this turn
 		sv := e.release(p, t)
 		pf.replyUS, pf.noReply = t, true
 		a.slots[p].forwarded = false
 		e.st.complete(pf, sv)
 		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
-		e.answerNow(&psl, code, t)
 		e.serverNext(sv, t)
+		e.answerNow(&psl, code, t)
 		return
 	}
 	sv := e.release(p, t)
@@ -766,6 +783,9 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 // crossing back when its caller is on another machine.
 func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
 	f := e.pool.at(s)
+	if f.unanswered {
+		return t // no reply is sent: its end is its last event
+	}
 	at := t + f.remoteUS
 	if sv.machine != e.app.slots[s].replyTo {
 		at += e.setup.LatencyUS
@@ -822,7 +842,7 @@ func (e *engine) appFailSvc(s int32, t int64) {
 	}
 	f.reason = reasonSvcErr
 	f.replyUS = t
-	if e.queues[f.queue].machine != sl.replyTo {
+	if e.queues[f.queue].machine != sl.replyTo && !f.unanswered {
 		f.replyUS += e.setup.LatencyUS
 	}
 	e.spanUS = max(e.spanUS, f.replyUS)
@@ -982,6 +1002,10 @@ func (e *engine) appResult(r *result.Result) {
 	a := e.app
 	nested, retried := a.nested, a.retried
 	r.Requests.Nested, r.Requests.Retried = &nested, &retried
+	if a.plan.NoReply {
+		noreply := a.noreply
+		r.Requests.Noreply = &noreply
+	}
 	for i := range r.Servers {
 		held := usToMS(a.held[i])
 		r.Servers[i].HeldMS = &held

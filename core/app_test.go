@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,8 +69,9 @@ func TestCrashOfHoldingServerFailsItsRequestAtTheNotice(t *testing.T) {
 	}
 }
 
-// The call graph's cycles, a tpforward that is not last and an unknown
-// called service are input errors naming what is wrong.
+// The call graph's cycles, a tpforward that is not last, an unknown called
+// service and noreply on a step that is not a tpacall are input errors
+// naming what is wrong.
 func TestCallGraphErrors(t *testing.T) {
 	ubb := fmt.Sprintf(twoServers, 100, "")
 	for _, c := range []struct{ calls, want string }{
@@ -80,6 +82,12 @@ func TestCallGraphErrors(t *testing.T) {
 		{`"XFER": {"calls": [{"service": "NOPE"}]}`, `services.XFER.calls[0].service: unknown service "NOPE"`},
 		{`"XFER": {"calls": [{"service": "WD", "p": 0}]}`, "services.XFER.calls[0].p: must be > 0"},
 		{`"XFER": {"calls": [{"service": "WD", "mode": "tpcal"}]}`, `services.XFER.calls[0].mode: unknown call mode "tpcal"`},
+		// noreply: a tpacall's only
+		{`"XFER": {"calls": [{"service": "WD", "mode": "tpacall", "noreply": true}, {"service": "DEP", "noreply": true}]}`,
+			"services.XFER.calls[1].noreply: allowed on a tpacall step only, this step is a tpcall"},
+		{`"XFER": {"calls": [{"service": "WD", "mode": "tpcall", "noreply": true}]}`, "services.XFER.calls[0].noreply: allowed on a tpacall step only, this step is a tpcall"},
+		{`"XFER": {"calls": [{"service": "WD", "mode": "tpforward", "noreply": true}]}`, "services.XFER.calls[0].noreply: allowed on a tpacall step only, this step is a tpforward"},
+		{`"XFER": {"calls": [{"service": "WD", "mode": "tpacall", "noreply": 1}]}`, "services.XFER.calls[0].noreply"},
 	} {
 		doc := fmt.Sprintf(`{"ubbconfig": "%s", "services": {%s}, "workload": {"trace_csv": "time_ms,service,service_ms\n0,WD,1\n"}}`, ubb, c.calls)
 		sc, err := core.ParseScenario([]byte(doc))
@@ -369,4 +377,46 @@ func flowsSum(res *result.Result) int64 {
 		n += f.Requests
 	}
 	return n
+}
+
+// requests.noreply is in the result only when some call step is noreply:
+// a scenario without one gives the same bytes as before (no key at all).
+func TestNoreplyCountOnlyWithNoreplySteps(t *testing.T) {
+	for _, c := range []struct {
+		dir  string
+		want int64 // -1: no key
+	}{{"113-child-fails-at-issue", -1}, {"173-noreply-mixed-run", 2}} {
+		sc := readScenario(t, filepath.Join(specDir, c.dir))
+		res, err := core.Run(sc, core.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		js := result.Encode(res)
+		has := bytes.Contains(js, []byte(`"noreply"`))
+		switch {
+		case c.want < 0 && (has || res.Requests.Noreply != nil):
+			t.Errorf("%s: a result with no noreply step has requests.noreply", c.dir)
+		case c.want >= 0 && (res.Requests.Noreply == nil || *res.Requests.Noreply != c.want):
+			t.Errorf("%s: requests.noreply = %v, want %d", c.dir, res.Requests.Noreply, c.want)
+		}
+	}
+}
+
+// The explanation of a noreply child says it was issued with TPNOREPLY;
+// that of a waited tpacall child of the same run does not.
+func TestExplainNoreplyChild(t *testing.T) {
+	sc := readScenario(t, filepath.Join(specDir, "173-noreply-mixed-run"))
+	exs, err := core.Explain(sc, core.RunOptions{}, 2, 2) // #2 1.1 SLOW (noreply), #3 1.2 FAST
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) != 2 {
+		t.Fatalf("%d explanations, want 2", len(exs))
+	}
+	if ex := exs[0]; ex.Mode != "tpacall" || !strings.Contains(ex.Text, "tpacall with TPNOREPLY") {
+		t.Errorf("1.1: mode %q, text %q: want tpacall, and TPNOREPLY named", ex.Mode, ex.Text)
+	}
+	if ex := exs[1]; ex.Mode != "tpacall" || strings.Contains(ex.Text, "TPNOREPLY") {
+		t.Errorf("1.2: mode %q, text %q: want tpacall without TPNOREPLY", ex.Mode, ex.Text)
+	}
 }

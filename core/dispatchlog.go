@@ -176,7 +176,7 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 			b = jsonx.AppendInt(b, f.startUS)
 		}
 		b = append(b, ",,"...)
-		if !f.noReply { // lost with its machine: no reply ever came
+		if !f.noReply && !f.unanswered { // lost with its machine, or TPNOREPLY: no reply ever came
 			b = jsonx.AppendInt(b, f.replyUS)
 		}
 	default:
@@ -205,7 +205,9 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 		b = jsonx.AppendInt(b, f.endUS)
 		end := b[at:]
 		b = append(b, ',')
-		if f.replyUS == f.endUS {
+		if f.unanswered {
+			// TPNOREPLY: no reply is sent
+		} else if f.replyUS == f.endUS {
 			if !f.noReply {
 				b = appendDigits(b, end)
 			}

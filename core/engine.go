@@ -45,18 +45,21 @@ type flight struct {
 	next      int32 // link in a waitQueue level
 	prio      int32 // effective priority 1..100
 	reason    reason
-	counted   bool  // issued at or after the warm-up: in the statistics
-	done      bool  // its log row is complete
-	orphan    bool  // it arrived over the network at an orphaned queue
-	forwardee bool  // a tpforward child: no deadline of its own
-	noReply   bool  // its tpforward child failed at its issue: its row has no reply time
-	load      int64 // L(s,q) of the chosen queue
-	enqSeq    uint64
-	enqueueUS int64
-	startUS   int64
-	endUS     int64
-	replyUS   int64
-	remoteUS  int64 // a gateway's remote-domain time
+	counted   bool // issued at or after the warm-up: in the statistics
+	done      bool // its log row is complete
+	orphan    bool // it arrived over the network at an orphaned queue
+	forwardee bool // a tpforward child: no deadline of its own
+	noReply   bool // its tpforward child failed at its issue: its row has no reply time
+	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
+	// gets its reply (no reply time, response or timeout)
+	unanswered bool
+	load       int64 // L(s,q) of the chosen queue
+	enqSeq     uint64
+	enqueueUS  int64
+	startUS    int64
+	endUS      int64
+	replyUS    int64
+	remoteUS   int64 // a gateway's remote-domain time
 }
 
 // reset makes f the fresh record of request r: the same as
@@ -67,7 +70,7 @@ func (f *flight) reset(r *workload.Request, counted bool) {
 	f.req = *r
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
-	f.forwardee, f.noReply = false, false
+	f.forwardee, f.noReply, f.unanswered = false, false, false
 	f.load, f.enqSeq = 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }

@@ -79,8 +79,12 @@ func costValue(cost string) string {
 func explainText(e *engine, ex *result.Explanation, f *flight) string {
 	var b strings.Builder
 	if ex.Parent != "" {
+		mode := ex.Mode
+		if f.unanswered && mode == "tpacall" {
+			mode = "tpacall with TPNOREPLY: nobody waits for its reply, which is never sent, and its failure reaches no one"
+		}
 		fmt.Fprintf(&b, "A nested request (%s) of request %s, issued by %s on %s: its origin is the calling server's machine. ",
-			ex.Mode, ex.Parent, ex.IssuedBy, ex.Origin)
+			mode, ex.Parent, ex.IssuedBy, ex.Origin)
 	}
 	if ex.Routing != nil {
 		b.WriteString(routingText(ex))

@@ -27,7 +27,7 @@ import (
 func (o *oracle) spanUS() int64 {
 	span := o.lastEvent
 	for _, r := range o.reqs {
-		span = max(span, r.issue, r.reply)
+		span = max(span, r.issue, r.reply, r.lastT) // lastT: the end or failure of a request whose reply is never sent
 	}
 	for _, c := range o.changes {
 		span = max(span, c.t)
@@ -169,7 +169,9 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 			sf.timedOut++
 		}
 		sf.waits = append(sf.waits, r.start-r.enq)
-		sf.resps = append(sf.resps, o.respUS(r))
+		if !r.unanswered { // a noreply child's reply is never sent: no response
+			sf.resps = append(sf.resps, o.respUS(r))
+		}
 		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
 		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
@@ -179,7 +181,9 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 			local[sm]++
 		}
 		waits = append(waits, r.start-r.enq)
-		resps = append(resps, o.respUS(r))
+		if !r.unanswered {
+			resps = append(resps, o.respUS(r))
+		}
 	}
 	if len(res.Servers) != nsrv {
 		return fmt.Sprintf("servers: engine %d, oracle %d", len(res.Servers), nsrv)
@@ -329,8 +333,9 @@ func (o *oracle) compareUp(res *result.Result, span int64) string {
 // JSON, by the names the contract gives the application figures.
 type oAppResult struct {
 	Requests struct {
-		Nested  int64 `json:"nested"`
-		Retried int64 `json:"retried"`
+		Nested  int64  `json:"nested"`
+		Retried int64  `json:"retried"`
+		Noreply *int64 `json:"noreply"`
 	} `json:"requests"`
 	Servers []struct {
 		ID     string   `json:"id"`
@@ -374,6 +379,20 @@ func (o *oracle) compareApp(res *result.Result) string {
 	}
 	if ar.Requests.Nested != nested || ar.Requests.Retried != retried {
 		return fmt.Sprintf("requests nested/retried: engine %d/%d, oracle %d/%d", ar.Requests.Nested, ar.Requests.Retried, nested, retried)
+	}
+	var noreply int64
+	for _, r := range o.reqs {
+		if r.noreply {
+			noreply++
+		}
+	}
+	switch g := ar.Requests.Noreply; {
+	case !o.noreplySteps && g != nil:
+		return fmt.Sprintf("requests.noreply: engine %d in a scenario with no noreply step (want it left out)", *g)
+	case o.noreplySteps && g == nil:
+		return fmt.Sprintf("requests.noreply: missing, oracle %d", noreply)
+	case g != nil && *g != noreply:
+		return fmt.Sprintf("requests.noreply: engine %d, oracle %d", *g, noreply)
 	}
 	for i, s := range ar.Servers {
 		if s.HeldMS == nil {

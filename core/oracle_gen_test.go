@@ -321,13 +321,14 @@ func genScenario(seed uint64) *scenario.Scenario {
 // genScenario makes them (MSSQ sets, RESTART/MAXGEN/GRACE, LOAD/PRIO per
 // group, NETLOAD, latency, speeds, a routed service, sometimes a gateway),
 // five services A..E with const service times whose calls only reach later
-// services (so the call graph has no cycle) in tpcall, tpacall and tpforward
-// steps (p = 1, route inherit or a constant), client sets with a script or
+// services (so the call graph has no cycle) in tpcall, tpacall (some of
+// them noreply) and tpforward steps (p = 1, route inherit or a constant), client sets with a script or
 // one service, const think and backoff and sometimes retries, a service's
 // own BLOCKTIME at times, a few trace rows and random life-cycle events.
 // Everything is what the reference simulator reproduces exactly.
 func genAppScenario(seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
+	noreply := rand.New(rand.NewPCG(seed, 0x6e6f7265706c79)) // "noreply"
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
 	coarse := chance(0.6)
@@ -566,6 +567,11 @@ func genAppScenario(seed uint64) []byte {
 				}
 				if chance(0.1) {
 					st["p"] = 1
+				}
+				// tpacall with TPNOREPLY at times, drawn from a stream of
+				// its own so the rest of the scenario is what it was
+				if st["mode"] == "tpacall" && noreply.Float64() < 0.3 {
+					st["noreply"] = true
 				}
 				steps = append(steps, st)
 			}

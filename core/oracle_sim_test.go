@@ -11,8 +11,8 @@ package core
 // stopping instances); not SVCTIMEOUT, -p, random or p2c.
 //
 // It also plays application scenarios (oracle_app_test.go reads their
-// document): nested calls (tpcall, tpacall runs, tpforward; p = 1 only;
-// route inherit or constant), closed-loop client sets (const think and
+// document): nested calls (tpcall, tpacall runs with or without
+// noreply steps, tpforward; p = 1 only; route inherit or constant), closed-loop client sets (const think and
 // backoff, a script or a single service, retries) and the caller's
 // deadline, as the application rules of the contract describe them.
 
@@ -64,6 +64,11 @@ type oReq struct {
 	nested   bool     // issued by a server
 	retry    bool     // a client's retry
 	atIssue  bool     // failed at its issue (TPENOENT, TPESYSTEM)
+	noreply  bool     // issued by a noreply step (TPNOREPLY)
+	// unanswered: nobody gets its outcome (a noreply child, or a request
+	// one forwarded to): no reply is ever sent, lastT is its last event
+	unanswered bool
+	lastT      int64
 }
 
 // oInst is one server instance.
@@ -138,7 +143,9 @@ type oracle struct {
 	notices   []oNotice
 	heldUS    []int64
 	callsBy   map[string]int64 // service -> children its servers issued
-	hits      map[string]int   // what the run exercised, for the coverage tally
+	// noreplySteps: some step is noreply (the result counts them apart)
+	noreplySteps bool
+	hits         map[string]int // what the run exercised, for the coverage tally
 }
 
 // oStep is one step of a service's calls.
@@ -146,6 +153,7 @@ type oStep struct {
 	svc, mode string
 	inherit   bool
 	route     string
+	noreply   bool
 }
 
 // oNotice is a reply or a failure on its way to a waiting caller: w's
@@ -569,6 +577,9 @@ func (o *oracle) back(r *oReq) int64 {
 
 func (o *oracle) fail(r *oReq, t int64) {
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
+	if r.unanswered { // nobody to tell: no reply crosses back
+		r.reply, r.lastT = -1, t
+	}
 	o.outcome(r, "TPESVCERR")
 }
 
@@ -709,6 +720,10 @@ func (o *oracle) release(r *oReq, t int64) {
 func (o *oracle) succeed(r *oReq, t int64) {
 	o.release(r, t)
 	r.reply = t + r.remoteUS + o.back(r)
+	if r.unanswered { // its reply is never sent
+		r.reply, r.lastT = -1, t
+		o.hits["noreply served"]++
+	}
 	o.outcome(r, "")
 }
 
@@ -718,6 +733,9 @@ func (o *oracle) failParent(r *oReq, t int64) {
 	o.release(r, t)
 	r.failed, r.reason = true, "TPESVCFAIL"
 	r.reply = t + o.back(r)
+	if r.unanswered {
+		r.reply, r.lastT = -1, t
+	}
 	o.outcome(r, "TPESVCFAIL")
 }
 
@@ -833,6 +851,14 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 		o.hits["tpacall"]++
 		for r.step < len(steps) && steps[r.step].mode == "tpacall" {
 			c := o.child(r, t)
+			if c.noreply {
+				// nobody waits for it: its failure, even at its issue,
+				// reaches no one
+				if c.atIssue {
+					o.hits["noreply failed at issue"]++
+				}
+				continue
+			}
 			if c.atIssue {
 				for _, x := range r.outst {
 					x.dlDone = true
@@ -849,18 +875,24 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 		if len(r.outst) > 1 {
 			o.hits["tpacall run >1"]++
 		}
+		if len(r.outst) == 0 { // every step of the run was noreply: nothing to wait for
+			o.hits["all-noreply run"]++
+			o.runSteps(r, t)
+		}
 	case "tpforward":
 		o.hits["tpforward"]++
-		// A forwarded child that fails at its issue is handled at once, as
-		// part of its issue: r's caller learns of it before r ends and its
-		// instance takes its next request.
+		// A forwarded child that fails at its issue is handled at once, in
+		// r's turn: r ends and its instance takes its next request first,
+		// and only then does r's caller learn of the failure.
 		c := o.child(r, t)
+		o.release(r, t)
 		if c.atIssue {
 			o.hits["forward failed at issue"]++
-			r.end = t
+			if r.unanswered {
+				r.lastT = t
+			}
 			o.learn(waited(c), c.reason, t)
 		}
-		o.release(r, t)
 	}
 }
 
@@ -877,9 +909,17 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	} else {
 		c.route, c.hasRoute = st.route, true
 	}
-	if st.mode == "tpforward" {
+	switch {
+	case st.mode == "tpforward":
 		c.fwdFrom, c.replyM = r, r.replyM
-	} else {
+		c.unanswered = r.unanswered // it answers r's caller: nobody, for a noreply r
+		if r.unanswered {
+			o.hits["noreply forwards"]++
+		}
+	case st.noreply: // no caller, no deadline
+		c.noreply, c.unanswered = true, true
+		o.hits["noreply"]++
+	default:
 		c.caller = r
 		c.deadline = t + o.limit(st.svc)
 	}
@@ -1350,7 +1390,7 @@ func (o *oracle) run() string {
 	// Timed out: completed, and its response (oracle_figures_test.go's
 	// respUS) longer than its limit; a forwarded child has none.
 	for _, r := range o.reqs {
-		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && o.respUS(r) > o.limit(r.svc)
+		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && !r.unanswered && o.respUS(r) > o.limit(r.svc)
 	}
 	return o.log()
 }
@@ -1423,6 +1463,7 @@ type oAppDoc struct {
 			Mode    string          `json:"mode"`
 			P       *float64        `json:"p"`
 			Route   json.RawMessage `json:"route"`
+			NoReply bool            `json:"noreply"`
 		} `json:"calls"`
 	} `json:"services"`
 	Workload struct {
@@ -1503,7 +1544,8 @@ func (o *oracle) readApp(d *oAppDoc) error {
 			if c.P != nil && *c.P != 1 {
 				return fmt.Errorf("oracle: p = 1 only")
 			}
-			st := oStep{svc: c.Service, mode: c.Mode, inherit: true}
+			st := oStep{svc: c.Service, mode: c.Mode, inherit: true, noreply: c.NoReply}
+			o.noreplySteps = o.noreplySteps || c.NoReply
 			if st.mode == "" {
 				st.mode = "tpcall"
 			}

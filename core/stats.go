@@ -531,19 +531,21 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if !sa.wait.note(wait, iw) {
 		sa.wait.spill(wait)
 	}
-	if !sa.resp.note(resp, ir) {
-		sa.resp.spill(resp)
-	}
-	lim := st.blockAfter
-	if st.svcBlock != nil {
-		lim = st.svcBlock[s]
-	}
-	if f.req.Observed {
-		st.validated(s, resp)
-	}
-	if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
-		st.timedOut++
-		st.svcTimedOut[s]++
+	if !f.unanswered { // a TPNOREPLY child's reply is never sent: no response, no timeout
+		if !sa.resp.note(resp, ir) {
+			sa.resp.spill(resp)
+		}
+		lim := st.blockAfter
+		if st.svcBlock != nil {
+			lim = st.svcBlock[s]
+		}
+		if f.req.Observed {
+			st.validated(s, resp)
+		}
+		if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
+			st.timedOut++
+			st.svcTimedOut[s]++
+		}
 	}
 	sa.busy += f.endUS - f.startUS
 	// done's counts give srvRequests, srvLoad and mServed (see finish).

@@ -50,6 +50,9 @@ type App struct {
 	// Parent: the scenario has calls or clients (the dispatch log's Parent
 	// column, the results of applications)
 	Parent bool
+	// NoReply: some call step is a tpacall with TPNOREPLY (the result
+	// counts them apart)
+	NoReply bool
 	// QueueCap bounds every queue's waiting requests (0: unbounded); a sender
 	// retries a full queue every retryUS
 	QueueCap int
@@ -61,6 +64,7 @@ type Call struct {
 	Service int
 	Mode    CallMode
 	P       float64 // 1: always
+	NoReply bool    // a tpacall with TPNOREPLY: nobody waits for its child
 	Inherit bool
 	Value   string                // a constant routing value ("" for none)
 	Route   *workload.StreamRoute // drawn values (the called service's criterion)
@@ -119,6 +123,9 @@ func checkApps(sc *scenario.Scenario) error {
 			}
 			if mode == ModeForward && j != len(steps)-1 {
 				return diag.FieldErrorf(field+".mode", "tpforward must be the last step (a forwarding server is done with the request)")
+			}
+			if c.NoReply && mode != ModeACall {
+				return diag.FieldErrorf(field+".noreply", "allowed on a tpacall step only, this step is a %s (give \"mode\": \"tpacall\" or leave noreply out)", mode)
 			}
 			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
 				return diag.FieldErrorf(field+".p", "must be > 0 and at most 1, got %g", *c.P)
@@ -253,6 +260,8 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 				untimed = err // after the cycles: a cycle is the first thing to fix
 			}
 			cs.Mode, _ = callModes.Lookup(c.Mode)
+			cs.NoReply = c.NoReply
+			ap.NoReply = ap.NoReply || c.NoReply
 			if c.P != nil {
 				cs.P = *c.P
 			}

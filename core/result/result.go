@@ -108,6 +108,9 @@ type RequestCounts struct {
 	// counted in Issued too) and the retries clients issued.
 	Nested  *int64 `json:"nested,omitempty"`
 	Retried *int64 `json:"retried,omitempty"`
+	// In runs whose calls have a noreply step: the requests issued with
+	// TPNOREPLY (counted in Nested too), whose replies nobody waits for.
+	Noreply *int64 `json:"noreply,omitempty"`
 }
 
 // Summary describes a distribution of durations in milliseconds. Mean and Max

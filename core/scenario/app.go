@@ -20,6 +20,9 @@ type CallStep struct {
 	Mode    string     `json:"mode,omitempty"` // tpcall (default), tpacall, tpforward
 	P       *float64   `json:"p,omitempty"`    // 0 < p <= 1, default 1
 	Route   *CallRoute `json:"route,omitempty"`
+	// NoReply (tpacall steps only) issues the child with TPNOREPLY: nobody
+	// waits for it, and its reply is never sent.
+	NoReply bool `json:"noreply,omitempty"`
 }
 
 // CallRoute is a nested request's routing value: the calling request's

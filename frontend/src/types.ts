@@ -79,6 +79,11 @@ export interface CallStep {
   /** 0 < p <= 1, default 1 */
   p?: number;
   route?: CallRoute;
+  /**
+   * NoReply (tpacall steps only) issues the child with TPNOREPLY: nobody waits for it, and its
+   * reply is never sent.
+   */
+  noreply?: boolean;
 }
 
 /**
@@ -451,6 +456,11 @@ export interface RequestCounts {
    */
   nested?: number;
   retried?: number;
+  /**
+   * In runs whose calls have a noreply step: the requests issued with TPNOREPLY (counted in Nested
+   * too), whose replies nobody waits for.
+   */
+  noreply?: number;
 }
 
 /**
