@@ -123,6 +123,11 @@ func checkApps(sc *scenario.Scenario) error {
 			if c.P != nil && (math.IsNaN(*c.P) || *c.P <= 0 || *c.P > 1) {
 				return diag.FieldErrorf(field+".p", "must be > 0 and at most 1, got %g", *c.P)
 			}
+			if c.NoReply {
+				// tuxlb fit writes it for a tpacall with TPNOREPLY; the
+				// engine does not play it yet.
+				return diag.FieldErrorf(field+".noreply", "not supported by this engine yet: remove it (the call is then waited for)")
+			}
 		}
 	}
 	g := sc.Workload.Generate

@@ -20,6 +20,8 @@ type CallStep struct {
 	Mode    string     `json:"mode,omitempty"` // tpcall (default), tpacall, tpforward
 	P       *float64   `json:"p,omitempty"`    // 0 < p <= 1, default 1
 	Route   *CallRoute `json:"route,omitempty"`
+	// NoReply is a tpacall with TPNOREPLY: nobody waits for its reply.
+	NoReply bool `json:"noreply,omitempty"`
 }
 
 // CallRoute is a nested request's routing value: the calling request's
