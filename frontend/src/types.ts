@@ -79,6 +79,8 @@ export interface CallStep {
   /** 0 < p <= 1, default 1 */
   p?: number;
   route?: CallRoute;
+  /** NoReply is a tpacall with TPNOREPLY: nobody waits for its reply. */
+  noreply?: boolean;
 }
 
 /**
