@@ -365,6 +365,9 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 	for _, n := range names {
 		sr := r.Services[n]
 		spec, ok := sc.Services[n]
+		if svc := m.Service(n); !ok && svc != nil && svc.Remote != nil {
+			continue // imported: its callers' spans are its domain's response time
+		}
 		if !ok {
 			warn = append(warn, fmt.Sprintf("%s: no local server of the UBBCONFIG offers it: its fit is left out", n))
 			continue
