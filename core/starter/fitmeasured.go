@@ -301,4 +301,3 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 	}
 	return out
 }
-
