@@ -290,7 +290,14 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 	if nw := rep.Network; nw != nil && nw.Measured {
 		measured("network.latency_ms", nw.Samples, "")
 	} else {
-		guessed("network.latency_ms", "no call crossed machines: 0 (none)")
+		why := "no call crossed machines"
+		switch {
+		case rep.Source == "trace":
+			why = "a request log does not measure it"
+		case rep.ULOG != nil && !rep.ULOG.Milliseconds:
+			why = "whole-second stamps do not measure it"
+		}
+		guessed("network.latency_ms", why+": none (0)")
 	}
 	for _, name := range fitKeys((starterAdvertise)) {
 		if list := rep.Advertise[name]; len(list) > 0 {

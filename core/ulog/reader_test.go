@@ -174,3 +174,21 @@ func TestServers(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDeepStack reads a service that leaves 50 000 tpacalls open (the
+// shape that took the old walk 10 s): `go test ./core/ulog -bench Deep`.
+func BenchmarkDeepStack(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("100000.000.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n")
+	for i := 0; i < 50000; i++ {
+		sb.WriteString("100000.001.h!S.1.1.1: TRACE:at: { tpacall(\"X\", 0x0, 0, 0x0)\n")
+	}
+	sb.WriteString("100000.009.h!S.1.1.1: TRACE:at: } tpservice\n")
+	files := []File{{Name: "ULOG.010226", Text: sb.String()}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Read(files); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
