@@ -48,10 +48,18 @@ func TestFitULOGParts(t *testing.T) {
 			Arrivals struct {
 				Services map[string]struct{ Origins map[string]float64 }
 			}
+			Network struct {
+				LatencyMS float64 `json:"latency_ms"`
+			}
 		}
 		Scenario map[string]any
 	}
 	decode(t, rec, &out)
+	// The bank's calls cross machines with 1 ms each way (NOTES.md: the
+	// client's span is 2 ms longer than TRANSFER's execution).
+	if nw, _ := out.Scenario["network"].(map[string]any); out.Report.Network.LatencyMS != 1 || nw["latency_ms"] != 1.0 {
+		t.Errorf("network: report %+v, scenario %v", out.Report.Network, out.Scenario["network"])
+	}
 	x := out.Report.Services["TRANSFER"]
 	if x.Samples != 10 || len(x.Calls) != 3 || out.Report.Arrivals.Services["TRANSFER"].Origins["SITE1"] != 1.11 {
 		t.Errorf("report: %+v", out.Report)

@@ -46,10 +46,30 @@ func TestFitULOGThenRun(t *testing.T) {
 				Origins map[string]float64
 			}
 		}
-		ULOG struct{ Malformed int }
+		ULOG    struct{ Malformed int }
+		Servers map[string][]string
+		Network struct {
+			LatencyMS float64 `json:"latency_ms"`
+			Samples   int
+			Measured  bool
+		}
+		Figures []struct{ Figure, Source string }
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
+	}
+	// The client's TRANSFER call spans 11+w+a ms, TRANSFER's execution on
+	// node2 9+w+a ms (NOTES.md): (11 - 9) / 2 = 1 ms each way, 10 samples.
+	if n := rep.Network; n.LatencyMS != 1 || n.Samples != 10 || !n.Measured {
+		t.Errorf("network %+v, want 1 ms from 10 calls", n)
+	}
+	if got := rep.Servers["node2!BAL"]; len(got) != 2 || got[0] != "DEPOSIT" || got[1] != "WITHDRAWAL" || len(rep.Figures) == 0 {
+		t.Errorf("servers %v figures %v", rep.Servers, rep.Figures)
+	}
+	for _, f := range rep.Figures {
+		if f.Source != "measured" {
+			t.Errorf("figure %+v: the bank's scenario has every figure measured", f)
+		}
 	}
 	x := rep.Services["TRANSFER"]
 	if x.Samples != 10 || x.MeanMS != 2.9 || len(x.Calls) != 3 || x.Calls[2].Service != "AUDIT" || x.Calls[2].Mode != "tpacall" ||

@@ -39,7 +39,17 @@ type FitReport struct {
 	Arrivals  Arrivals                  `json:"arrivals"`
 	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
 	Trace     *result.TraceRead         `json:"trace,omitempty"` // the rows read and skipped, from a trace
-	Warnings  []string                  `json:"warnings,omitempty"`
+	// From a ULOG: what each server process ran ("host!NAME"), what the
+	// UBBCONFIG's servers without -s advertise by it, the remote domains'
+	// response times and the network latency (fitmeasured.go).
+	Servers   map[string][]string       `json:"servers,omitempty"`
+	Advertise map[string][]string       `json:"advertise,omitempty"`
+	Domains   map[string]*ServiceReport `json:"domains,omitempty"`
+	Network   *NetworkReport            `json:"network,omitempty"`
+	// Figures says, for each figure of the scenario --out writes, whether
+	// the log measured it or the starter guessed it.
+	Figures  []Figure `json:"figures,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ServiceReport is one service's measured time, its fit and, from a ULOG,
@@ -86,6 +96,7 @@ type ULOGSummary struct {
 	TraceLines        int      `json:"trace_lines"`
 	Malformed         int      `json:"malformed"`
 	MalformedExamples []string `json:"malformed_examples,omitempty"`
+	Ignored           int      `json:"ignored"` // TRACE lines of another category than at
 	Milliseconds      bool     `json:"milliseconds"`
 }
 
@@ -137,7 +148,9 @@ func Fit(src FitSources) (*FitReport, error) {
 		if err != nil {
 			return nil, diag.Invalid(err)
 		}
-		arr = fitULOG(m, lg, rep, samples)
+		lmid := hostLMIDs(m, rep)
+		arr = fitULOG(m, lg, rep, samples, lmid)
+		measureULOG(m, lg, rep, lmid)
 		startUS = lg.FirstUS
 	default:
 		return nil, diag.FieldErrorf("fit", "want a trace or ULOG files")
@@ -152,6 +165,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		sr.Fit, sr.Choice, sr.Candidates = toCore(r.Fit), r.Choice, r.Candidates
 	}
 	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS)
+	rep.Figures = figures(m, rep, arr)
 	return rep, nil
 }
 
@@ -237,9 +251,9 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	return arr, nil
 }
 
-func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64) []arrival {
+func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, lmid func(string) string) []arrival {
 	rep.ULOG = &ULOGSummary{Files: lg.Files, Lines: lg.Lines, TraceLines: lg.TraceLines, Malformed: lg.Malformed,
-		MalformedExamples: lg.MalformedExamples, Milliseconds: lg.Millis}
+		MalformedExamples: lg.MalformedExamples, Ignored: lg.Ignored, Milliseconds: lg.Millis}
 	rep.Warnings = append(rep.Warnings, lg.Warnings...)
 	if lg.Malformed > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d malformed TRACE lines skipped (ulog.malformed_examples)", lg.Malformed))
@@ -256,7 +270,7 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		}
 		sr := &ServiceReport{Executions: s.Executions}
 		for _, st := range s.Calls {
-			cs := scenario.CallStep{Service: st.Service, Mode: st.Mode}
+			cs := scenario.CallStep{Service: st.Service, Mode: st.Mode, NoReply: st.NoReply}
 			if p := math.Round(st.P*1000) / 1000; p < 1 {
 				cs.P = ptr(max(p, 0.001))
 			}
@@ -266,28 +280,6 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		for _, us := range s.OwnUS {
 			samples[n] = append(samples[n], float64(us)/1000)
 		}
-	}
-	hosts := map[string]string{}
-	lmid := func(host string) string {
-		if v, ok := hosts[host]; ok {
-			return v
-		}
-		v := host
-		if m != nil {
-			v = ""
-			for _, mc := range m.Machines {
-				if strings.EqualFold(mc.PMID, host) || strings.EqualFold(mc.LMID, host) {
-					v = mc.LMID
-					break
-				}
-			}
-			if v == "" {
-				v = host
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("host %s: no *MACHINES entry of that name: its requests come from the default origin", host))
-			}
-		}
-		hosts[host] = v
-		return v
 	}
 	arr := make([]arrival, len(lg.Arrivals))
 	for i, a := range lg.Arrivals {
@@ -373,6 +365,9 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 	for _, n := range names {
 		sr := r.Services[n]
 		spec, ok := sc.Services[n]
+		if svc := m.Service(n); !ok && svc != nil && svc.Remote != nil {
+			continue // imported: its callers' spans are its domain's response time
+		}
 		if !ok {
 			warn = append(warn, fmt.Sprintf("%s: no local server of the UBBCONFIG offers it: its fit is left out", n))
 			continue
@@ -441,6 +436,7 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			g.Streams = append(g.Streams, st)
 		}
 	}
+	applyMeasured(sc, r)
 	if len(g.Streams) > 0 {
 		sc.Workload.Generate = g
 	} else {

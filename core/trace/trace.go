@@ -116,10 +116,9 @@ func NewNames(m *ubb.Model) *Names {
 	}
 	for i, mc := range m.Machines {
 		alias(strings.ToLower(mc.LMID), i)
-		alias(mc.PMID, i)
-		alias(strings.ToLower(mc.PMID), i)
-		short, _, _ := strings.Cut(strings.ToLower(mc.PMID), ".")
-		alias(short, i)
+		for _, f := range HostForms(mc.PMID) {
+			alias(f, i)
+		}
 	}
 	if i, ok := n.machines[m.Master]; ok && m.Master != "" {
 		n.origin = i
@@ -127,6 +126,17 @@ func NewNames(m *ubb.Model) *Names {
 		n.origin = 0
 	}
 	return n
+}
+
+// HostForms are the names a host is matched by against *MACHINES, the
+// same way wherever a host name is read (a trace's origin column, a ULOG's
+// tags): as written, in lower case, and its short name (before the first
+// dot) in lower case. A machine is known by the forms of its address name
+// and by its LMID in lower case (NewNames).
+func HostForms(host string) [3]string {
+	lower := strings.ToLower(host)
+	short, _, _ := strings.Cut(lower, ".")
+	return [3]string{host, lower, short}
 }
 
 // DefaultOrigin returns the index of the machine requests come from when
@@ -167,9 +177,7 @@ func (n *Names) Origin(name string) (int, string) {
 	if i, ok := n.machines[name]; ok {
 		return i, ""
 	}
-	lower := strings.ToLower(name)
-	short, _, _ := strings.Cut(lower, ".")
-	for _, a := range []string{name, lower, short} {
+	for _, a := range HostForms(name) {
 		switch i, ok := n.aliases[a]; {
 		case ok && i >= 0:
 			return i, ""

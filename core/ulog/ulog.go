@@ -30,6 +30,9 @@ type Step struct {
 	Service string
 	Mode    string // tpcall, tpacall or tpforward
 	P       float64
+	// NoReply is a tpacall with TPNOREPLY (0x4) in its flags: nobody waits
+	// for its reply.
+	NoReply bool
 }
 
 // Service is what the log says of one service.
@@ -55,10 +58,35 @@ type Arrival struct {
 	Weight  float64
 }
 
+// Span is one timed thing of the log: an execution of Service on Host
+// (its tpservice), or a tpcall of Service made from Host; StartUS and EndUS
+// are its opening and closing lines' times.
+type Span struct {
+	Service        string
+	Host           string
+	StartUS, EndUS int64
+}
+
+// Server is what one server process name ran on one host: the services it
+// executed (tpservice), sorted, whatever its pid.
+type Server struct {
+	Host, Name string
+	Services   []string
+}
+
 // Log is what a set of ULOG files says.
 type Log struct {
 	Services map[string]*Service
 	Arrivals []Arrival // in time order
+	// Servers are keyed "host!NAME" (the tag's host and process name).
+	Servers map[string]*Server
+	// Executions are every finished tpservice, and CallSpans every finished
+	// tpcall that is not part of another call, in the order they ended;
+	// both empty when the log has whole-second stamps.
+	Executions, CallSpans []Span
+	// Ignored counts the TRACE lines of another category than at (the
+	// application's ATMI calls): ia, tr, xa, iatm...
+	Ignored int
 	// Millis says every TRACE line has a millisecond stamp (ULOGMILLISEC=Y).
 	Millis            bool
 	Files, Lines      int
@@ -68,6 +96,8 @@ type Log struct {
 	Unfinished        int      // executions still open at the end
 	FirstUS, LastUS   int64    // the first and last TRACE line's times
 	Warnings          []string
+
+	inspected int // stack frames the walk looked at (the linearity test's counter)
 }
 
 // maxExamples is how many malformed lines are quoted.
@@ -80,10 +110,15 @@ type event struct {
 	line   int
 	thread string // host!process.pid.thread
 	host   string
+	proc   string // the process name
 	open   bool
 	fn     string // tpservice, tpcall, tpacall, tpforward, tpgetrply or another ATMI function
 	svc    string // the service it names (opening lines)
-	millis bool
+	// noreply: a tpacall whose flags have TPNOREPLY.
+	noreply bool
+	millis  bool
+	// ignored: a TRACE line of another category than at.
+	ignored bool
 }
 
 // Read reads the files, merged by time (a file's lines in their order).
@@ -91,7 +126,7 @@ func Read(files []File) (*Log, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ulog: no file")
 	}
-	lg := &Log{Services: map[string]*Service{}, Millis: true, Files: len(files)}
+	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
 	var evs []event
 	for fi, f := range files {
 		day, ok := fileDay(f.Name)
@@ -113,6 +148,10 @@ func Read(files []File) (*Log, error) {
 			ev, why := parseLine(line, at)
 			if why != "" {
 				lg.malformed(f.Name, li+1, why)
+				continue
+			}
+			if ev.ignored {
+				lg.Ignored++
 				continue
 			}
 			if ev.fn == "" {
@@ -201,6 +240,18 @@ func digits(s string) bool {
 // fn is a TRACE line of no interest.
 func parseLine(line string, at int) (event, string) {
 	var ev event
+	body := line[at+len("TRACE:"):]
+	i := strings.IndexByte(body, ':')
+	if i < 0 || i > 8 {
+		return ev, "TRACE without a category (TRACE:at:)"
+	}
+	if body[:i] != "at" {
+		// ia (the ATMI calls Tuxedo makes itself, inside the application's),
+		// tr, xa, iatm...: never the application's calls.
+		ev.ignored = true
+		return ev, ""
+	}
+	body = body[i+1:]
 	colon := strings.Index(line, ": ")
 	if colon < 0 || colon > at {
 		return ev, "no ULOG tag (hhmmss.host!process.pid.thread.context:) before TRACE"
@@ -232,13 +283,8 @@ func parseLine(line string, at int) (event, string) {
 		return ev, fmt.Sprintf("tag %q: want process.pid.thread.context after the host", cut(tag))
 	}
 	ev.host = host
+	ev.proc = strings.Join(parts[:len(parts)-3], ".")
 	ev.thread = host + "!" + strings.Join(parts[:len(parts)-1], ".")
-	body := line[at+len("TRACE:"):]
-	if i := strings.IndexByte(body, ':'); i >= 0 && i <= 8 {
-		body = body[i+1:] // the category: at, ia, xa, tr...
-	} else {
-		return ev, "TRACE without a category (TRACE:at:)"
-	}
 	body = strings.TrimSpace(body)
 	if len(body) < 3 || (body[0] != '{' && body[0] != '}') {
 		return ev, fmt.Sprintf("%q: want { function(...) or } function", cut(body))
@@ -272,7 +318,34 @@ func parseLine(line string, at int) (event, string) {
 		return ev, fmt.Sprintf("%s: the service name is not closed", fn)
 	}
 	ev.svc = args[q+1 : q+1+e]
+	if fn == "tpacall" {
+		// tpacall(svc, data, len, flags): the flags are the third argument
+		// after the name.
+		rest := strings.TrimSuffix(strings.TrimSpace(args[q+2+e:]), ")")
+		if f := strings.Split(rest, ","); len(f) >= 4 {
+			ev.noreply = noReply(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(f[3]), ")")))
+		}
+	}
 	return ev, ""
+}
+
+// tpNoReply is TPNOREPLY in atmi.h.
+const tpNoReply = 0x4
+
+// noReply says whether tpacall flags written as the log writes them
+// (decimal, 0x hexadecimal, or symbolic TPNOREPLY|TPNOTRAN) have TPNOREPLY.
+func noReply(flags string) bool {
+	if strings.Contains(strings.ToUpper(flags), "TPNOREPLY") {
+		return true
+	}
+	var v uint64
+	var err error
+	if h, ok := strings.CutPrefix(strings.ToLower(flags), "0x"); ok {
+		v, err = strconv.ParseUint(h, 16, 64)
+	} else {
+		v, err = strconv.ParseUint(flags, 10, 64)
+	}
+	return err == nil && v&tpNoReply != 0
 }
 
 // cut shortens what a message quotes.
@@ -283,21 +356,35 @@ func cut(s string) string {
 	return s
 }
 
-// frame is an open function of one thread.
+// frame is an open function of one thread. Each frame also keeps, for the
+// stack up to it, the indexes the walk needs at once, so that an event costs
+// the same whatever the stack's depth: the innermost open tpservice, the
+// innermost open call, the topmost frame that is neither a tpacall nor a
+// tpforward (those may have no close of their own), and the innermost
+// tpacall and tpforward (-1: none).
 type frame struct {
 	fn      string
 	svc     string
 	startUS int64
-	waitUS  int64       // a service's time inside its tpcalls and tpgetrplys
-	calls   [][2]string // a service's calls (service, mode), in order
+	waitUS  int64     // a service's time inside its tpcalls and tpgetrplys
+	calls   []callKey // a service's calls, in order
+	nested  bool      // opened inside an open call: part of that call
+
+	svcAt, callAt, solidAt, acallAt, fwdAt int
+}
+
+// callKey is one kind of call a service makes.
+type callKey struct {
+	svc, mode string
+	noreply   bool
 }
 
 // tally gathers one service's executions' calls.
 type tally struct {
-	// occ[(callee, mode)][i]: executions that made at least i+1 such calls;
+	// occ[call][i]: executions that made at least i+1 such calls;
 	// pos: the sum of those calls' positions, for the order.
-	occ   map[[2]string][]int
-	pos   map[[2]string][]int
+	occ   map[callKey][]int
+	pos   map[callKey][]int
 	execs int
 	hosts map[string]int // executions per serving host
 	start []startAt      // executions' start times and hosts
@@ -306,6 +393,58 @@ type tally struct {
 type startAt struct {
 	us   int64
 	host string
+}
+
+func isCall(fn string) bool { return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" }
+
+// push opens ev's function on the stack st; inspected counts the frames
+// looked at.
+func push(st []*frame, ev event, inspected *int) []*frame {
+	i := len(st)
+	f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us, svcAt: -1, callAt: -1, solidAt: -1, acallAt: -1, fwdAt: -1}
+	if i > 0 {
+		p := st[i-1]
+		*inspected++
+		f.svcAt, f.callAt, f.solidAt, f.acallAt, f.fwdAt = p.svcAt, p.callAt, p.solidAt, p.acallAt, p.fwdAt
+		f.nested = p.callAt >= 0
+	}
+	switch ev.fn {
+	case "tpservice":
+		f.svcAt, f.callAt = i, -1
+	case "tpacall":
+		f.acallAt = i
+	case "tpforward":
+		f.fwdAt = i
+	}
+	if isCall(ev.fn) && f.callAt < 0 {
+		f.callAt = i
+	}
+	if ev.fn != "tpacall" && ev.fn != "tpforward" {
+		f.solidAt = i
+	}
+	return append(st, f)
+}
+
+// closes finds the frame a closing line of fn closes on st: the topmost
+// frame, past tpforwards and tpacalls whose own close the log does not have
+// (they ended with their caller); -1 when there is none.
+func closes(st []*frame, fn string, inspected *int) int {
+	if len(st) == 0 {
+		return -1
+	}
+	top := st[len(st)-1]
+	*inspected++
+	c := top.solidAt
+	switch fn {
+	case "tpacall":
+		c = top.acallAt
+	case "tpforward":
+		c = top.fwdAt
+	}
+	if c < 0 || c < top.solidAt || st[c].fn != fn {
+		return -1
+	}
+	return c
 }
 
 func (lg *Log) walk(evs []event, files []File) {
@@ -322,18 +461,13 @@ func (lg *Log) walk(evs []event, files []File) {
 	clientCalls := map[string]int{}
 	for _, ev := range evs {
 		st := stacks[ev.thread]
-		var inSvc *frame
-		for i := len(st) - 1; i >= 0; i-- {
-			if st[i].fn == "tpservice" {
-				inSvc = st[i]
-				break
-			}
-		}
 		if ev.open {
-			f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us}
-			if ev.fn == "tpcall" || ev.fn == "tpacall" || ev.fn == "tpforward" {
-				if inSvc != nil {
-					inSvc.calls = append(inSvc.calls, [2]string{ev.svc, ev.fn})
+			st = push(st, ev, &lg.inspected)
+			stacks[ev.thread] = st
+			f := st[len(st)-1]
+			if isCall(ev.fn) && !f.nested {
+				if f.svcAt >= 0 {
+					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
 					svc(ev.svc).Nested++
 				} else {
 					svc(ev.svc)
@@ -341,14 +475,10 @@ func (lg *Log) walk(evs []event, files []File) {
 					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
 				}
 			}
-			stacks[ev.thread] = append(st, f)
 			continue
 		}
-		top := len(st) - 1
-		for top >= 0 && st[top].fn != ev.fn && (st[top].fn == "tpforward" || st[top].fn == "tpacall") {
-			top-- // a tpforward (or tpacall) whose own close the log does not have: it ended with its caller
-		}
-		if top < 0 || st[top].fn != ev.fn {
+		c := closes(st, ev.fn, &lg.inspected)
+		if c < 0 {
 			want := "nothing open"
 			if len(st) > 0 {
 				want = "{ " + st[len(st)-1].fn + " open"
@@ -356,29 +486,45 @@ func (lg *Log) walk(evs []event, files []File) {
 			lg.malformed(files[ev.file].Name, ev.line, fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
 			continue
 		}
-		f := st[top]
-		stacks[ev.thread] = st[:top]
+		f := st[c]
+		stacks[ev.thread] = st[:c]
 		dur := ev.us - f.startUS
 		switch f.fn {
 		case "tpcall", "tpgetrply":
-			if inSvc != nil && inSvc != f {
-				inSvc.waitUS += dur
+			if f.nested {
+				break // its time is its call's
+			}
+			if f.svcAt >= 0 {
+				st[f.svcAt].waitUS += dur
+			}
+			if f.fn == "tpcall" && lg.Millis {
+				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
 			}
 		case "tpservice":
 			s := svc(f.svc)
 			s.Executions++
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
+				lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
+			}
+			key := ev.host + "!" + ev.proc
+			sv := lg.Servers[key]
+			if sv == nil {
+				sv = &Server{Host: ev.host, Name: ev.proc}
+				lg.Servers[key] = sv
+			}
+			if i, found := slices.BinarySearch(sv.Services, f.svc); !found {
+				sv.Services = slices.Insert(sv.Services, i, f.svc)
 			}
 			t := tallies[f.svc]
 			if t == nil {
-				t = &tally{occ: map[[2]string][]int{}, pos: map[[2]string][]int{}, hosts: map[string]int{}}
+				t = &tally{occ: map[callKey][]int{}, pos: map[callKey][]int{}, hosts: map[string]int{}}
 				tallies[f.svc] = t
 			}
 			t.execs++
 			t.hosts[ev.host]++
 			t.start = append(t.start, startAt{f.startUS, ev.host})
-			seen := map[[2]string]int{}
+			seen := map[callKey]int{}
 			for p, c := range f.calls {
 				i := seen[c]
 				seen[c]++
@@ -445,7 +591,7 @@ func (t *tally) steps() []Step {
 	var out []keyed
 	for c, occ := range t.occ {
 		for i, n := range occ {
-			out = append(out, keyed{Step{Service: c[0], Mode: c[1], P: float64(n) / float64(t.execs)},
+			out = append(out, keyed{Step{Service: c.svc, Mode: c.mode, P: float64(n) / float64(t.execs), NoReply: c.noreply},
 				float64(t.pos[c][i]) / float64(n), i})
 		}
 	}
@@ -461,6 +607,12 @@ func (t *tally) steps() []Step {
 		}
 		if c := strings.Compare(a.s.Mode, b.s.Mode); c != 0 {
 			return c
+		}
+		if a.s.NoReply != b.s.NoReply {
+			if a.s.NoReply {
+				return 1
+			}
+			return -1
 		}
 		return a.occ - b.occ
 	})

@@ -43,7 +43,7 @@ func TestBank(t *testing.T) {
 	}
 	want := map[string]*Service{
 		"TRANSFER": {Name: "TRANSFER", Executions: 10, OwnUS: us(2, 3, 4, 2, 3, 4, 2, 3, 4, 2),
-			Calls: []Step{{"WITHDRAWAL", "tpcall", 1}, {"DEPOSIT", "tpcall", 1}, {"AUDIT", "tpacall", 0.3}}},
+			Calls: []Step{{"WITHDRAWAL", "tpcall", 1, false}, {"DEPOSIT", "tpcall", 1, false}, {"AUDIT", "tpacall", 0.3, false}}},
 		"WITHDRAWAL": {Name: "WITHDRAWAL", Executions: 10, OwnUS: us(5, 6, 5, 6, 5, 6, 5, 6, 5, 6), Nested: 10, Calls: []Step{}},
 		"DEPOSIT":    {Name: "DEPOSIT", Executions: 10, OwnUS: us(4, 4, 4, 4, 4, 4, 4, 4, 4, 4), Nested: 10, Calls: []Step{}},
 		"AUDIT":      {Name: "AUDIT", Executions: 3, OwnUS: us(2, 2, 2), Nested: 3, Calls: []Step{}},
@@ -77,7 +77,7 @@ func TestWholeSeconds(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := lg.Services["A"]
-	if lg.Millis || a == nil || a.Executions != 1 || len(a.OwnUS) != 0 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 1}}) {
+	if lg.Millis || a == nil || a.Executions != 1 || len(a.OwnUS) != 0 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 1, false}}) {
 		t.Errorf("got millis %v, A %+v", lg.Millis, a)
 	}
 	if len(lg.Warnings) != 2 || !strings.Contains(lg.Warnings[0], "mmddyy") || !strings.Contains(lg.Warnings[1], "ULOGMILLISEC=Y") {
@@ -97,7 +97,7 @@ func TestWholeSeconds(t *testing.T) {
 100001.005.h!s.1.1.1: TRACE:at: } tpservice
 `
 	lg, _ = Read([]File{{Name: "x/ULOG.010226", Text: text}})
-	if got := lg.Services["A"].Calls; !reflect.DeepEqual(got, []Step{{"B", "tpcall", 1}, {"B", "tpcall", 0.5}}) {
+	if got := lg.Services["A"].Calls; !reflect.DeepEqual(got, []Step{{"B", "tpcall", 1, false}, {"B", "tpcall", 0.5, false}}) {
 		t.Errorf("calls %+v", got)
 	}
 	if got := lg.Services["A"].OwnUS; !reflect.DeepEqual(got, []int64{3000, 4000}) {
@@ -137,7 +137,7 @@ func TestForwardWithoutClose(t *testing.T) {
 `
 	lg, _ := Read([]File{{Name: "ULOG.010226", Text: text}})
 	a := lg.Services["A"]
-	if lg.Malformed != 0 || a == nil || a.Executions != 1 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpforward", 1}}) ||
+	if lg.Malformed != 0 || a == nil || a.Executions != 1 || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpforward", 1, false}}) ||
 		!reflect.DeepEqual(a.OwnUS, []int64{3000}) {
 		t.Errorf("malformed %d, A %+v", lg.Malformed, a)
 	}

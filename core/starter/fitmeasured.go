@@ -1,0 +1,310 @@
+package starter
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/fit"
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/trace"
+	"github.com/tuxlb/tuxlb/core/ulog"
+)
+
+// This file is what a ULOG measures beyond services' times, calls and
+// rates (docs/fit.md): what the servers without -s advertise, the remote
+// domains' response times, the network latency, and the report's figures
+// list saying what was measured and what was guessed.
+
+// NetworkReport is the one-way latency between machines a ULOG measures
+// (ulog.Log.Latency): from Samples calls that crossed machines, the median
+// of the Window lowest; Measured false when no call crossed machines (the
+// scenario keeps no latency).
+type NetworkReport struct {
+	LatencyMS float64 `json:"latency_ms"`
+	Samples   int     `json:"samples"`
+	Window    int     `json:"window,omitempty"`
+	Measured  bool    `json:"measured"`
+}
+
+// Figure is one figure of the scenario --out writes, and where it comes
+// from: "measured" (from Samples samples) or "guessed" (Note says what).
+type Figure struct {
+	Figure  string `json:"figure"`
+	Source  string `json:"source"`
+	Samples int    `json:"samples,omitempty"`
+	Note    string `json:"note,omitempty"`
+}
+
+// hostLMIDs maps a ULOG's host names to LMIDs the way a trace's origins
+// are (trace.Names.Origin: the address name as written, in any case, or
+// its short name, or the LMID); a host *MACHINES does not name stays as it
+// is, with a warning. Without a UBBCONFIG hosts stay as written.
+func hostLMIDs(m *core.Model, rep *FitReport) func(string) string {
+	cache := map[string]string{}
+	var names *trace.Names
+	if m != nil {
+		names = trace.NewNames(m)
+	}
+	return func(host string) string {
+		if v, ok := cache[host]; ok {
+			return v
+		}
+		v := host
+		if names != nil {
+			if i, why := names.Origin(host); why == "" {
+				v = m.Machines[i].LMID
+			} else {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("host %s: no *MACHINES entry of that name (%s): its requests come from the default origin", host, why))
+			}
+		}
+		cache[host] = v
+		return v
+	}
+}
+
+// measureULOG fills what rep says of lg beyond its services: the servers,
+// the network latency, what servers without -s advertise, the remote
+// domains' response times.
+func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) string) {
+	if len(lg.Servers) > 0 {
+		rep.Servers = map[string][]string{}
+		for k, sv := range lg.Servers {
+			rep.Servers[k] = slices.Clone(sv.Services)
+		}
+	}
+	// Machines: LMIDs, else a host's short name in lower case.
+	machine := func(host string) string {
+		if v := lmid(host); m != nil && m.MachineIndex(v) >= 0 {
+			return v
+		}
+		return trace.HostForms(host)[2]
+	}
+	var lat ulog.Latency
+	if lg.Millis {
+		lat = lg.Latency(machine)
+		rep.Network = &NetworkReport{LatencyMS: roundToUS(lat.MS), Samples: lat.Samples, Window: lat.Window, Measured: lat.Samples > 0}
+		if lat.Samples > 0 && lat.Samples < 20 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("network.latency_ms from only %d calls that crossed machines: check it", lat.Samples))
+		}
+	}
+	if m == nil {
+		return
+	}
+	advertiseFromLog(m, lg, rep, lmid)
+	domainTimes(m, lg, rep, machine, lat.MS)
+}
+
+// advertiseFromLog lists, for each server of the UBBCONFIG without -s in
+// its CLOPT, the services its processes ran (tpservice) on the machines its
+// groups are on: matched by the ULOG tag's process name, as written.
+func advertiseFromLog(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) string) {
+	on := map[string]map[string]bool{} // server name -> its LMIDs
+	for _, srv := range m.Servers {
+		if srv.System || srv.Gateway || srv.AdvertiseSource != "services" {
+			continue
+		}
+		if on[srv.Name] == nil {
+			on[srv.Name] = map[string]bool{}
+		}
+		on[srv.Name][srv.LMID] = true
+	}
+	for _, sv := range lg.Servers {
+		lms, ok := on[sv.Name]
+		if !ok || !lms[lmid(sv.Host)] {
+			continue
+		}
+		for _, s := range sv.Services {
+			if svc := m.Service(s); svc == nil || svc.Remote != nil {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %s on %s ran %s, which is no local service of the UBBCONFIG: not advertised", sv.Name, sv.Host, s))
+				continue
+			}
+			if rep.Advertise == nil {
+				rep.Advertise = map[string][]string{}
+			}
+			if i, found := slices.BinarySearch(rep.Advertise[sv.Name], s); !found {
+				rep.Advertise[sv.Name] = slices.Insert(rep.Advertise[sv.Name], i, s)
+			}
+		}
+	}
+}
+
+// domainTimes fits each remote domain's response time from its callers'
+// tpcall spans of the services imported from it (when the log has no
+// execution of them): a span less twice the latency when the caller is on
+// another machine than the gateway's (the gateway's own forwarding time is
+// not in the log, and stays in the response time).
+func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(string) string, latMS float64) {
+	gateway := map[string]string{} // gateway group -> LMID
+	for _, srv := range m.Servers {
+		if srv.Gateway {
+			gateway[srv.Group] = srv.LMID
+		}
+	}
+	samples := map[string][]float64{}
+	for _, c := range lg.CallSpans {
+		svc := m.Service(c.Service)
+		if svc == nil || svc.Remote == nil {
+			continue
+		}
+		if s := lg.Services[c.Service]; s != nil && s.Executions > 0 {
+			continue
+		}
+		ms := float64(c.EndUS-c.StartUS) / 1000
+		if g, ok := gateway[svc.Remote.GatewayGroup]; ok && machine(c.Host) != g {
+			ms -= 2 * latMS
+		}
+		samples[svc.Remote.Domain] = append(samples[svc.Remote.Domain], max(ms, 0))
+	}
+	for _, d := range fitKeys((samples)) {
+		r := fit.Fit(samples[d])
+		if r == nil {
+			continue
+		}
+		if rep.Domains == nil {
+			rep.Domains = map[string]*ServiceReport{}
+		}
+		rep.Domains[d] = &ServiceReport{Samples: r.Samples, MeanMS: ptr(r.MeanMS), SDMS: ptr(r.SDMS), KS: ptr(r.KS),
+			Fit: toCore(r.Fit), Choice: r.Choice, Candidates: r.Candidates}
+	}
+}
+
+// fitKeys are m's keys, sorted.
+func fitKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// applyMeasured puts into sc what the report measured beyond services and
+// streams: the servers' advertise lists, the domains' response times, the
+// network latency.
+func applyMeasured(sc *scenario.Scenario, r *FitReport) {
+	for name, list := range r.Advertise {
+		if _, ok := sc.Advertise[name]; ok {
+			sc.Advertise[name] = slices.Clone(list)
+		}
+	}
+	for d, dr := range r.Domains {
+		if spec, ok := sc.Domains[d]; ok && dr.Fit != nil {
+			spec.ResponseTime = *dr.Fit
+			sc.Domains[d] = spec
+		}
+	}
+	if r.Network != nil && r.Network.Measured {
+		sc.Network = &scenario.NetworkSpec{LatencyMS: r.Network.LatencyMS}
+	}
+}
+
+// figures lists each figure the scenario made from rep writes, measured or
+// guessed, in the order: service times, calls' p, streams' rates, domains'
+// response times, the network latency, advertise lists.
+func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
+	var out []Figure
+	measured := func(f string, n int, note string) {
+		out = append(out, Figure{Figure: f, Source: "measured", Samples: n, Note: note})
+	}
+	guessed := func(f, note string) { out = append(out, Figure{Figure: f, Source: "guessed", Note: note}) }
+	var local, remote []string
+	starterAdvertise := map[string][]string{}
+	if m != nil {
+		st := &scenario.Scenario{}
+		local, remote = offered(m, st)
+		starterAdvertise = st.Advertise
+	} else {
+		local = fitKeys(rep.Services)
+	}
+	slices.Sort(local)
+	for _, n := range local {
+		sr := rep.Services[n]
+		switch {
+		case sr != nil && sr.Fit != nil:
+			measured("services."+n+".service_time", sr.Samples, "")
+		case sr != nil:
+			guessed("services."+n+".service_time", fmt.Sprintf("no service times in the log: exponential of mean %g ms", defaultServiceMS))
+		default:
+			guessed("services."+n+".service_time", fmt.Sprintf("not in the log: exponential of mean %g ms", defaultServiceMS))
+		}
+		if sr == nil {
+			continue
+		}
+		j := 0
+		for _, c := range sr.Calls {
+			if m != nil && m.Service(c.Service) == nil {
+				continue
+			}
+			note := ""
+			if c.NoReply {
+				note = "noreply (TPNOREPLY)"
+			}
+			measured(fmt.Sprintf("services.%s.calls[%d].p", n, j), sr.Executions, note)
+			j++
+		}
+	}
+	counts := map[[2]string]int{}
+	origin := ""
+	if m != nil {
+		origin = defaultOrigin(m)
+	}
+	for _, a := range arr {
+		o := a.origin
+		if m != nil && m.MachineIndex(o) < 0 {
+			o = origin
+		}
+		counts[[2]string{a.svc, o}]++
+	}
+	keys := make([][2]string, 0, len(counts))
+	for k := range counts {
+		if m == nil || m.Service(k[0]) != nil {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(a, b [2]string) int {
+		if c := strings.Compare(a[0], b[0]); c != 0 {
+			return c
+		}
+		return strings.Compare(a[1], b[1])
+	})
+	for _, k := range keys {
+		note := ""
+		if sa := rep.Arrivals.Services[k[0]]; sa != nil && len(sa.Hourly) > 1 {
+			note = "an hourly profile"
+		}
+		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), counts[k], note)
+	}
+	domains := map[string]bool{}
+	for _, s := range remote {
+		domains[m.Service(s).Remote.Domain] = true
+	}
+	for _, d := range fitKeys((domains)) {
+		if dr := rep.Domains[d]; dr != nil && dr.Fit != nil {
+			measured("domains."+d+".response_time", dr.Samples, "its callers' tpcall spans")
+		} else {
+			guessed("domains."+d+".response_time", fmt.Sprintf("no call to it in the log: exponential of mean %g ms", defaultDomainMS))
+		}
+	}
+	if nw := rep.Network; nw != nil && nw.Measured {
+		measured("network.latency_ms", nw.Samples, "")
+	} else {
+		why := "no call crossed machines"
+		switch {
+		case rep.Source == "trace":
+			why = "a request log does not measure it"
+		case rep.ULOG != nil && !rep.ULOG.Milliseconds:
+			why = "whole-second stamps do not measure it"
+		}
+		guessed("network.latency_ms", why+": none (0)")
+	}
+	for _, name := range fitKeys((starterAdvertise)) {
+		if list := rep.Advertise[name]; len(list) > 0 {
+			measured("advertise."+name, len(list), "the services its processes ran")
+		} else {
+			guessed("advertise."+name, "not in the log: every *SERVICES service, to trim")
+		}
+	}
+	return out
+}

@@ -1,0 +1,173 @@
+package starter
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ulog"
+)
+
+// A client machine (site1, written "NODE1.example.com" in *MACHINES, "node1"
+// in the ULOG tags) and a server machine (site2, "node2" / "NODE2"), the
+// gateway of the remote domain RA on site2. payserv advertises PAY (-s);
+// appsrv has no -s (it would take PAY, NOTE and AUDIT).
+const measuredUBB = `*RESOURCES
+MODEL MP
+LDBAL Y
+MASTER site1
+*MACHINES
+"NODE1.example.com" LMID=site1
+"node2" LMID=site2
+*GROUPS
+CLT LMID=site1 GRPNO=1
+APP LMID=site2 GRPNO=2
+GWGRP LMID=site2 GRPNO=3
+*SERVERS
+GWTDOMAIN SRVGRP=GWGRP SRVID=1
+payserv SRVGRP=APP SRVID=2 CLOPT="-s PAY"
+appsrv SRVGRP=APP SRVID=3
+*SERVICES
+PAY
+NOTE
+AUDIT
+`
+
+const measuredDM = "*DM_LOCAL_DOMAINS\nLD GWGRP=GWGRP\n*DM_REMOTE_DOMAINS\nRA\n*DM_REMOTE_SERVICES\nFXRATE RDOM=RA\n"
+
+// measuredULOG: at 10:00:0i (i = 0..3, T) the client on node1 calls PAY;
+// payserv on NODE2 runs it from T+2 to T+10 ms, calling FXRATE (tpcall, T+3
+// to T+9) and NOTE by tpacall with TPNOREPLY (0x4) at T+9; appsrv runs NOTE
+// from T+11 to T+12; the client's call closes at T+12. At 10:00:05 the
+// client calls FXRATE itself for 10 ms.
+func measuredULOG() string {
+	var b strings.Builder
+	for i := 0; i < 4; i++ {
+		at := func(ms int) string { return fmt.Sprintf("10000%d.%03d", i, ms) }
+		fmt.Fprintf(&b, "%s.node1!clt.10.1.0: TRACE:at: { tpcall(\"PAY\", 0x0, 0, 0x0, 0x0, 0x0)\n", at(0))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at: { tpservice({\"PAY\", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})\n", at(2))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at:   { tpcall(\"FXRATE\", 0x0, 0, 0x0, 0x0, 0x0)\n", at(3))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:ia:     { tpacall(\"FXRATE\", 0x0, 0, 0x0)\n", at(3))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at:   } tpcall = 1\n", at(9))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at:   { tpacall(\"NOTE\", 0x0, 0, 0x00000004)\n", at(9))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at:   } tpacall = 0\n", at(9))
+		fmt.Fprintf(&b, "%s.NODE2!payserv.20.1.1: TRACE:at: } tpservice\n", at(10))
+		fmt.Fprintf(&b, "%s.NODE2!appsrv.30.1.1: TRACE:at: { tpservice({\"NOTE\", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})\n", at(11))
+		fmt.Fprintf(&b, "%s.NODE2!appsrv.30.1.1: TRACE:at: } tpservice\n", at(12))
+		fmt.Fprintf(&b, "%s.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n", at(12))
+	}
+	b.WriteString("100005.000.node1!clt.10.1.0: TRACE:at: { tpcall(\"FXRATE\", 0x0, 0, 0x0, 0x0, 0x0)\n")
+	b.WriteString("100005.010.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n")
+	return b.String()
+}
+
+// By hand, from measuredULOG:
+//   - latency: each client call of PAY (12 ms) holds exactly one execution
+//     of PAY on another machine (8 ms): (12 - 8) / 2 = 2 ms, 4 samples;
+//   - PAY: own work 8 - 6 (the FXRATE tpcall) = 2 ms four times; its calls
+//     FXRATE (tpcall) and NOTE (tpacall, noreply), each in every execution;
+//     the ia tpacall is Tuxedo's and ignored (4 lines);
+//   - RA's response time: PAY's FXRATE calls, on site2 with the gateway,
+//     6 ms each; the client's, from site1, 10 ms less twice 2 ms = 6 ms:
+//     five samples of 6 ms, a constant;
+//   - appsrv (no -s) ran NOTE only: advertise {"appsrv": ["NOTE"]};
+//   - node1 is NODE1.example.com's short name: arrivals from site1.
+func TestFitMeasured(t *testing.T) {
+	ubbText, dm := measuredUBB, measuredDM
+	rep, err := Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.010226", Text: measuredULOG()}}, UBBConfig: &ubbText, DMConfig: &dm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nw := rep.Network; nw == nil || *nw != (NetworkReport{LatencyMS: 2, Samples: 4, Window: 4, Measured: true}) {
+		t.Errorf("network %+v, want 2 ms from 4 samples", nw)
+	}
+	pay := rep.Services["PAY"]
+	wantCalls := []scenario.CallStep{{Service: "FXRATE", Mode: "tpcall"}, {Service: "NOTE", Mode: "tpacall", NoReply: true}}
+	if pay == nil || !reflect.DeepEqual(pay.Calls, wantCalls) || pay.Fit == nil || pay.Fit.Dist != "const" || *pay.Fit.MS != 2 {
+		t.Errorf("PAY %+v", pay)
+	}
+	if ra := rep.Domains["RA"]; ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 6 {
+		t.Errorf("domains %+v", rep.Domains)
+	}
+	if !reflect.DeepEqual(rep.Advertise, map[string][]string{"appsrv": {"NOTE"}}) {
+		t.Errorf("advertise %v", rep.Advertise)
+	}
+	if !reflect.DeepEqual(rep.Servers, map[string][]string{"NODE2!payserv": {"PAY"}, "NODE2!appsrv": {"NOTE"}}) {
+		t.Errorf("servers %v", rep.Servers)
+	}
+	if o := rep.Arrivals.Services["PAY"].Origins; len(o) != 1 || o["site1"] == 0 || rep.ULOG.Ignored != 4 {
+		t.Errorf("PAY origins %v (want site1), ignored %d (want 4)", o, rep.ULOG.Ignored)
+	}
+	var figs []string
+	for _, f := range rep.Figures {
+		figs = append(figs, fmt.Sprintf("%s %s %d", f.Figure, f.Source, f.Samples))
+	}
+	wantFigs := []string{
+		"services.AUDIT.service_time guessed 0",
+		"services.NOTE.service_time measured 4",
+		"services.PAY.service_time measured 4",
+		"services.PAY.calls[0].p measured 4",
+		"services.PAY.calls[1].p measured 4",
+		"workload.generate.streams[FXRATE from site1].rate_per_s measured 1",
+		"workload.generate.streams[PAY from site1].rate_per_s measured 4",
+		"domains.RA.response_time measured 5",
+		"network.latency_ms measured 4",
+		"advertise.appsrv measured 1",
+	}
+	if !reflect.DeepEqual(figs, wantFigs) {
+		t.Errorf("figures\n%s\nwant\n%s", strings.Join(figs, "\n"), strings.Join(wantFigs, "\n"))
+	}
+
+	sc, warn, err := FromFit(Files{UBBConfig: &ubbText, DMConfig: &dm}, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// FXRATE is imported: its time is RA's, nothing is left out.
+	if len(warn) != 0 {
+		t.Errorf("warnings %q", warn)
+	}
+	if got := sc.Services["PAY"].Calls; !reflect.DeepEqual(got, wantCalls) {
+		t.Errorf("PAY's calls %+v", got)
+	}
+	if sc.Network == nil || sc.Network.LatencyMS != 2 || !reflect.DeepEqual(sc.Advertise, map[string][]string{"appsrv": {"NOTE"}}) {
+		t.Errorf("network %+v advertise %v", sc.Network, sc.Advertise)
+	}
+	if d := sc.Domains["RA"].ResponseTime; d.Dist != "const" || *d.MS != 6 {
+		t.Errorf("RA %+v", d)
+	}
+	// The rest of the scenario runs (without noreply, which this engine
+	// does not play yet).
+	spec := sc.Services["PAY"]
+	spec.Calls = []scenario.CallStep{spec.Calls[0], {Service: "NOTE", Mode: "tpacall"}}
+	sc.Services["PAY"] = spec
+	data, _ := json.Marshal(sc)
+	parsed, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Run(parsed, core.RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Nothing crosses machines: the latency is a guess, the scenario has none.
+func TestFitLatencyGuessed(t *testing.T) {
+	text := `100000.000.h!s.1.1.1: TRACE:at: { tpservice({"A"})
+100000.003.h!s.1.1.1: TRACE:at: } tpservice
+`
+	rep, err := Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.010226", Text: text}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nw := rep.Network; nw == nil || nw.Measured || nw.Samples != 0 {
+		t.Errorf("network %+v, want not measured", nw)
+	}
+	last := rep.Figures[len(rep.Figures)-1]
+	if last.Figure != "network.latency_ms" || last.Source != "guessed" {
+		t.Errorf("figures %+v", rep.Figures)
+	}
+}

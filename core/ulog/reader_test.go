@@ -1,0 +1,194 @@
+package ulog
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func read1(t *testing.T, text string) *Log {
+	t.Helper()
+	lg, err := Read([]File{{Name: "ULOG.010226", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lg
+}
+
+// Only TRACE:at: lines are the application's calls. Tuxedo writes the ATMI
+// calls it makes itself (here the tpacall of a tpforward's implementation)
+// as TRACE:ia:; those, and tr and xa lines, are ignored, never malformed.
+func TestOnlyAtCategory(t *testing.T) {
+	lg := read1(t, `100000.000.h!SRV.1.1.1: TRACE:at: { tpservice({"A"})
+100000.001.h!SRV.1.1.1: TRACE:at:   { tpforward("B", 0x0, 0, 0)
+100000.002.h!SRV.1.1.1: TRACE:ia:     { tpacall("PRICE", 0x0, 0, 0x0)
+100000.003.h!SRV.1.1.1: TRACE:ia:     } tpacall = 1
+100000.004.h!SRV.1.1.1: TRACE:at: } tpservice
+100000.005.h!SRV.1.1.1: TRACE:xa: xa_end(0x1, 0)
+100000.006.h!SRV.1.1.1: TRACE:tr: } tpcall
+100000.007.h!SRV.1.1.1: TRACE:iatm: { tpcall("Q")
+`)
+	// By hand: A's one execution calls B by tpforward and nothing else (the
+	// ia tpacall of PRICE is Tuxedo's own); its own work is 4 ms (0 to 4, no
+	// tpcall); the five lines of ia (two), xa, tr and iatm are ignored, none
+	// malformed; PRICE and Q are no services of the log.
+	a := lg.Services["A"]
+	if a == nil || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpforward", 1, false}}) || !reflect.DeepEqual(a.OwnUS, []int64{4000}) {
+		t.Errorf("A %+v, want one tpforward of B and 4 ms", a)
+	}
+	if lg.Ignored != 5 || lg.Malformed != 0 || lg.TraceLines != 8 {
+		t.Errorf("ignored %d malformed %d trace lines %d, want 5 0 8 (%q)", lg.Ignored, lg.Malformed, lg.TraceLines, lg.MalformedExamples)
+	}
+	if lg.Services["PRICE"] != nil || lg.Services["Q"] != nil {
+		t.Errorf("services %v: PRICE and Q come from ia and iatm lines", lg.Services)
+	}
+}
+
+// A call opened while the thread has a call open is part of that call.
+func TestCallInsideCall(t *testing.T) {
+	lg := read1(t, `100000.000.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.001.h!S.1.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100000.002.h!S.1.1.1: TRACE:at:     { tpcall("C", 0x0, 0, 0x0, 0x0, 0x0)
+100000.004.h!S.1.1.1: TRACE:at:     } tpcall = 1
+100000.007.h!S.1.1.1: TRACE:at:   } tpcall = 1
+100000.010.h!S.1.1.1: TRACE:at: } tpservice
+100001.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100001.001.c!CLT.9.1.0: TRACE:at:   { tpacall("Z", 0x0, 0, 0x0)
+100001.002.c!CLT.9.1.0: TRACE:at:   } tpacall = 1
+100001.003.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`)
+	// By hand: A spans 10 ms and waits inside its one step, B's tpcall, from
+	// 1 to 7 (C's call, 2 to 4, is inside it and not counted twice): own
+	// work 10 - 6 = 4 ms. The client's tpacall of Z inside its open tpcall
+	// of A is part of that call: one arrival, of A.
+	a := lg.Services["A"]
+	if a == nil || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 1, false}}) || !reflect.DeepEqual(a.OwnUS, []int64{4000}) {
+		t.Errorf("A %+v, want one step (B) and 4 ms", a)
+	}
+	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Service != "A" || lg.Services["C"] != nil || lg.Services["Z"] != nil {
+		t.Errorf("arrivals %+v services %v, want one arrival of A and no C or Z", lg.Arrivals, lg.Services)
+	}
+	// The call spans are the top-level tpcalls: B's (from h) and the
+	// client's A (from c), in the order they ended.
+	const day = 1767312000 * 1e6 // ULOG.010226: 2026-01-02 00:00 UTC
+	at := func(ms int64) int64 { return day + 10*3600e6 + ms*1000 }
+	want := []Span{{"B", "h", at(1), at(7)}, {"A", "c", at(1000), at(1003)}}
+	if !reflect.DeepEqual(lg.CallSpans, want) {
+		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	}
+}
+
+// tpacall's fourth argument: TPNOREPLY (0x4) in any of the forms a log
+// writes makes a noreply step; a tpacall's own span is never waiting, and a
+// tpgetrply is.
+func TestNoReply(t *testing.T) {
+	lg := read1(t, `100000.000.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.001.h!S.1.1.1: TRACE:at:   { tpacall("N", 0x0, 0, 0x00000004)
+100000.003.h!S.1.1.1: TRACE:at:   } tpacall = 0
+100000.004.h!S.1.1.1: TRACE:at:   { tpacall("M", 0x0, 0, 0x1)
+100000.005.h!S.1.1.1: TRACE:at:   } tpacall = 3
+100000.006.h!S.1.1.1: TRACE:at:   { tpacall("L", 0x0, 0, TPNOREPLY|TPNOTRAN)
+100000.007.h!S.1.1.1: TRACE:at:   } tpacall = 0
+100000.008.h!S.1.1.1: TRACE:at:   { tpacall("K", 0x0, 0, 12)
+100000.009.h!S.1.1.1: TRACE:at:   } tpacall = 0
+100000.010.h!S.1.1.1: TRACE:at:   { tpacall("J", 0x0, 0, 0x4)
+100000.010.h!S.1.1.1: TRACE:at:   } tpacall = 0
+100000.010.h!S.1.1.1: TRACE:at:   { tpgetrply(0x7ffd, 0x0, 0x0, 0x0)
+100000.013.h!S.1.1.1: TRACE:at:   } tpgetrply = 1
+100000.020.h!S.1.1.1: TRACE:at: } tpservice
+`)
+	// By hand: N (0x00000004), L (symbolic), K (12 = 0x8|0x4) and J (0x4)
+	// are noreply, M (0x1, TPNOBLOCK) is not. Own work: 20 ms less the
+	// tpgetrply's 3 = 17 ms; the tpacalls' spans (2+1+1+1+0) are not waiting.
+	a := lg.Services["A"]
+	want := []Step{{"N", "tpacall", 1, true}, {"M", "tpacall", 1, false}, {"L", "tpacall", 1, true}, {"K", "tpacall", 1, true}, {"J", "tpacall", 1, true}}
+	if a == nil || !reflect.DeepEqual(a.Calls, want) || !reflect.DeepEqual(a.OwnUS, []int64{17000}) {
+		t.Errorf("A %+v\nwant calls %+v and 17 ms", a, want)
+	}
+	for _, c := range []struct {
+		flags string
+		want  bool
+	}{{"0x4", true}, {"0X00000004", true}, {"4", true}, {"0x0", false}, {"8", false}, {"TPNOTRAN", false}, {"tpnoreply", true}, {"", false}} {
+		if got := noReply(c.flags); got != c.want {
+			t.Errorf("noReply(%q) = %v, want %v", c.flags, got, c.want)
+		}
+	}
+}
+
+// The walk looks at a bounded number of frames per line, however deep a
+// thread's stack: a service that opens n tpacalls the log never closes,
+// then a tpgetrply per call, then closes. Each opening line looks at the
+// frame below it once and each closing line at the top frame once, so the
+// frames looked at are at most the lines: n+1 openings + n tpgetrply pairs
+// + the close = 3n+2. The old walk scanned the stack for the open service
+// on every line: about 2n² frames.
+func TestWalkLinear(t *testing.T) {
+	run := func(n int) (int, *Log) {
+		var b strings.Builder
+		b.WriteString("100000.000.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "100000.001.h!S.1.1.1: TRACE:at: { tpacall(\"X\", 0x0, 0, 0x0)\n")
+		}
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "100000.002.h!S.1.1.1: TRACE:at: { tpgetrply(0x0)\n100000.003.h!S.1.1.1: TRACE:at: } tpgetrply = 1\n")
+		}
+		b.WriteString("100000.009.h!S.1.1.1: TRACE:at: } tpservice\n")
+		lg := read1(t, b.String())
+		return lg.inspected, lg
+	}
+	for _, n := range []int{1000, 2000, 4000} {
+		got, lg := run(n)
+		if got > 3*n+2 {
+			t.Errorf("n=%d: %d frames looked at, want at most 3n+2 = %d", n, got, 3*n+2)
+		}
+		// The calls inside the first open tpacall are part of it: one step.
+		if a := lg.Services["A"]; a == nil || a.Executions != 1 || len(a.Calls) != 1 || lg.Malformed != 0 {
+			t.Errorf("n=%d: A %+v malformed %d", n, a, lg.Malformed)
+		}
+	}
+}
+
+// What each server process ran, per host, whatever its pid.
+func TestServers(t *testing.T) {
+	lg := read1(t, `100000.000.h!SRV.1.1.1: TRACE:at: { tpservice({"A"})
+100000.001.h!SRV.1.1.1: TRACE:at: } tpservice
+100000.002.h!SRV.2.1.1: TRACE:at: { tpservice({"C"})
+100000.003.h!SRV.2.1.1: TRACE:at: } tpservice
+100000.004.h2!SRV.7.1.1: TRACE:at: { tpservice({"A"})
+100000.005.h2!SRV.7.1.1: TRACE:at: } tpservice
+100000.006.h2!my.srv.8.1.1: TRACE:at: { tpservice({"B"})
+100000.007.h2!my.srv.8.1.1: TRACE:at: } tpservice
+100000.008.h2!OPEN.9.1.1: TRACE:at: { tpservice({"D"})
+`)
+	// By hand: SRV on h ran A (pid 1) and C (pid 2); SRV on h2 ran A; the
+	// process "my.srv" (a dotted name) on h2 ran B; OPEN's D never ended.
+	want := map[string]*Server{
+		"h!SRV":     {Host: "h", Name: "SRV", Services: []string{"A", "C"}},
+		"h2!SRV":    {Host: "h2", Name: "SRV", Services: []string{"A"}},
+		"h2!my.srv": {Host: "h2", Name: "my.srv", Services: []string{"B"}},
+	}
+	if !reflect.DeepEqual(lg.Servers, want) {
+		for k, v := range lg.Servers {
+			t.Errorf("%s: %+v", k, v)
+		}
+	}
+}
+
+// BenchmarkDeepStack reads a service that leaves 50 000 tpacalls open (the
+// shape that took the old walk 10 s): `go test ./core/ulog -bench Deep`.
+func BenchmarkDeepStack(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("100000.000.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n")
+	for i := 0; i < 50000; i++ {
+		sb.WriteString("100000.001.h!S.1.1.1: TRACE:at: { tpacall(\"X\", 0x0, 0, 0x0)\n")
+	}
+	sb.WriteString("100000.009.h!S.1.1.1: TRACE:at: } tpservice\n")
+	files := []File{{Name: "ULOG.010226", Text: sb.String()}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Read(files); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
