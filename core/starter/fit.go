@@ -29,6 +29,7 @@ type FitSources struct {
 	ULOG      []ulog.File
 	UBBConfig *string
 	DMConfig  *string
+	PSC       *string // a tmadmin psc listing: what servers that advertise at run time offer (Files.PSC)
 }
 
 // FitReport is what a log says of each service, fitted (docs/fit.md).
@@ -105,17 +106,14 @@ type arrival struct {
 // Fit reads src's log and fits each service's times (fit.Fit).
 func Fit(src FitSources) (*FitReport, error) {
 	var m *core.Model
+	var pscWarn []string
 	if src.UBBConfig != nil {
-		dm := ""
-		if src.DMConfig != nil {
-			dm = *src.DMConfig
-		}
 		var err error
-		if m, err = core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *src.UBBConfig, DMName: "dmconfig", DMConfig: dm}); err != nil {
+		if m, _, pscWarn, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC}); err != nil {
 			return nil, err
 		}
 	}
-	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}}
+	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: pscWarn}
 	samples := map[string][]float64{}
 	var arr []arrival
 	var startUS int64
@@ -356,15 +354,15 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 // it has one; routed services drawing values from their RANGES) over the
 // log's span. It returns the scenario and what it had to leave out.
 func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
-	sc, err := build(f, false)
+	sc, warn, err := buildWarn(f, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig})
+	warn = slices.DeleteFunc(warn, func(w string) bool { return slices.Contains(r.Warnings, w) }) // said by the report already
+	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
 	if err != nil {
 		return nil, nil, err
 	}
-	var warn []string
 	names := make([]string, 0, len(r.Services))
 	for n := range r.Services {
 		names = append(names, n)

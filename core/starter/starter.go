@@ -9,7 +9,6 @@
 package starter
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -43,6 +42,10 @@ type Files struct {
 	Columns   *scenario.TraceMap // nil: the scenario's own mapping, if any
 	// SkipBad skips the trace's unreadable rows (workload.trace_skip_bad).
 	SkipBad   bool
+	// PSC is a tmadmin printservice listing (psc or psc -v) of the running
+	// application: the services each server advertises, for the servers
+	// that advertise at run time (Advertise).
+	PSC       *string
 	UBBName   string
 	TraceName string
 	Load      float64 // New's target busy fraction; 0 = DefaultLoad
@@ -110,32 +113,44 @@ func New(f Files) (*scenario.Scenario, error) {
 	return build(f, false)
 }
 
+// NewWithWarnings is New, and what it had to leave out of f (the psc
+// listing's rows that name no server of the UBBCONFIG, say), worded for
+// the user.
+func NewWithWarnings(f Files) (*scenario.Scenario, []string, error) {
+	return buildWarn(f, false)
+}
+
 func build(f Files, replay bool) (*scenario.Scenario, error) {
+	sc, _, err := buildWarn(f, replay)
+	return sc, err
+}
+
+// buildWarn is build, and what it left out of f, for the user.
+func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
 		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
 		dm = *f.DMConfig
 	}
-	m, err := core.LoadModel(ubb.Input{UBBName: cmp.Or(f.UBBPath, "ubbconfig"), UBBConfig: *f.UBBConfig,
-		DMName: cmp.Or(f.DMPath, "dmconfig"), DMConfig: dm})
+	m, adv, warns, err := loadFiles(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
+	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm, Advertise: advertiseOf(adv)}
 	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	means := map[string]float64{}
@@ -161,7 +176,7 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, diag.FieldErrorf("ubbconfig", "no server offers a service, so there is nothing to run")
+		return nil, nil, nothingToRun(m)
 	}
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
@@ -169,7 +184,7 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
 	}
 	sc.Name = scenarioName(f, load, ts != nil, replay)
-	return sc, nil
+	return sc, warns, nil
 }
 
 func ptr[T any](v T) *T { return &v }
