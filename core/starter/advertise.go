@@ -179,11 +179,18 @@ func fromPSC(rows []psc.Row) []Advertised {
 	return out
 }
 
-// pscProblem is the error of a psc listing: "psc: WHY".
+// SourcePSC is the source of the diagnostics about a psc listing
+// (Files.PSC): their messages start "psc:LINE: ".
+const SourcePSC = "psc"
+
+// pscProblem is the error of a psc listing: "psc:LINE: WHY".
 func pscProblem(err error) *diag.Error {
 	e := diag.Invalid(err)
 	for i := range e.Diagnostics {
-		e.Diagnostics[i].Field = "psc"
+		e.Diagnostics[i].Source = SourcePSC
+	}
+	if len(e.Diagnostics) == 0 {
+		e.Diagnostics = []ubb.Diagnostic{{Source: SourcePSC, Severity: ubb.SeverityError, Message: e.Message}}
 	}
 	return e
 }
