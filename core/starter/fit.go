@@ -351,10 +351,13 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 // FromFit makes a complete scenario from f's UBBCONFIG (New's starter)
 // with what the report measured: each fitted service's service_time and
 // calls, and streams at its arrival rates per origin (an hourly profile when
-// it has one; routed services drawing values from their RANGES) over the
-// log's span. It returns the scenario and what it had to leave out.
+// it has one) over the log's span. Routed services draw their values from
+// the trace's routing column when it has one, else from their RANGES; a
+// call to a routed service draws them too, unless its caller is routed on
+// the same FIELD (it then inherits the caller's value). It returns the
+// scenario and what it had to leave out.
 func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
-	sc, warn, err := buildWarn(f, false)
+	sc, ts, warn, err := buildAll(f, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -389,6 +392,11 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 		sc.Services[n] = spec
 	}
+	rs := routeSource{m: m}
+	if ts != nil {
+		rs.traced = ts.routes
+	}
+	routeCalls(sc, rs)
 	g := &scenario.Generator{DurationMS: roundToUS(max(r.Arrivals.SpanS*1000, 1000))}
 	origin := defaultOrigin(m)
 	svcs := make([]string, 0, len(r.Arrivals.Services))
@@ -402,10 +410,7 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			continue
 		}
 		sa := r.Arrivals.Services[n]
-		var route *scenario.RouteSpec
-		if rs := routeFor(m, n, servingGroups(m, n)); rs != nil {
-			route = rs.spec
-		}
+		route := rs.stream(n)
 		ors := make([]string, 0, len(sa.Origins))
 		for o := range sa.Origins {
 			ors = append(ors, o)

@@ -41,7 +41,7 @@ type Files struct {
 	Trace     *string
 	Columns   *scenario.TraceMap // nil: the scenario's own mapping, if any
 	// SkipBad skips the trace's unreadable rows (workload.trace_skip_bad).
-	SkipBad   bool
+	SkipBad bool
 	// PSC is a tmadmin printservice listing (psc or psc -v) of the running
 	// application: the services each server advertises, for the servers
 	// that advertise at run time (Advertise).
@@ -127,15 +127,21 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 
 // buildWarn is build, and what it left out of f, for the user.
 func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
+	sc, _, warns, err := buildAll(f, replay)
+	return sc, warns, err
+}
+
+// buildAll is buildWarn, and what the trace said (nil without one).
+func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, nil, nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
 		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, nil, nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
@@ -143,14 +149,14 @@ func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
 	}
 	m, adv, warns, err := loadFiles(f)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm, Advertise: advertiseOf(adv)}
 	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	means := map[string]float64{}
@@ -176,7 +182,7 @@ func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, nil, nothingToRun(m)
+		return nil, nil, nil, nothingToRun(m)
 	}
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
@@ -184,7 +190,7 @@ func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
 	}
 	sc.Name = scenarioName(f, load, ts != nil, replay)
-	return sc, warns, nil
+	return sc, ts, warns, nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -312,6 +318,7 @@ type traceStats struct {
 	count       map[[2]int]int64 // (service, origin) -> requests
 	svcUS       map[string]int64 // service -> sum of service_ms given
 	svcN        map[string]int64
+	routes      map[string]map[string]int64 // service -> routing value given -> rows
 	first, last int64
 }
 
@@ -331,7 +338,7 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 		c := trace.Columns(*cm)
 		cols = &c
 	}
-	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}}
+	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}, routes: map[string]map[string]int64{}}
 	rows := 0
 	_, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
 		if rows == 0 || r.TimeUS < ts.first {
@@ -340,6 +347,13 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 		rows++
 		ts.last = max(ts.last, r.TimeUS)
 		ts.count[[2]int{r.Service, r.Origin}]++
+		if r.Route != "" {
+			name := m.Services[r.Service].Name
+			if ts.routes[name] == nil {
+				ts.routes[name] = map[string]int64{}
+			}
+			ts.routes[name][r.Route]++
+		}
 		if r.ServiceUS >= 0 {
 			name := m.Services[r.Service].Name
 			ts.svcUS[name] += r.ServiceUS
@@ -356,7 +370,8 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 }
 
 // streams are the trace's rates as Poisson streams over its span (at least
-// one second).
+// one second); a routed service draws its values from the trace's routing
+// column when it has one (routeSource).
 func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
 	g := &scenario.Generator{DurationMS: roundToUS(spanMS)}
@@ -374,9 +389,7 @@ func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 		rate := float64(ts.count[k]) * 1000 / spanMS
 		st := scenario.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
 			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)}
-		if rs := routeFor(m, st.Service, servingGroups(m, st.Service)); rs != nil {
-			st.Route = rs.spec
-		}
+		st.Route = routeSource{m, ts.routes}.stream(st.Service)
 		g.Streams = append(g.Streams, st)
 	}
 	return g
