@@ -39,7 +39,7 @@ type FitReport struct {
 	Services  map[string]*ServiceReport `json:"services"`
 	Arrivals  Arrivals                  `json:"arrivals"`
 	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
-	Trace     *result.TraceRead         `json:"trace,omitempty"` // the rows read and skipped, from a trace
+	Trace     *TraceRead                `json:"trace,omitempty"` // the rows read and skipped, and how each column was read, from a trace
 	Warnings  []string                  `json:"warnings,omitempty"`
 }
 
@@ -222,13 +222,15 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
-	rep.Trace = &result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)}
+	rep.Trace = &TraceRead{TraceRead: result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)},
+		Columns: info.Columns}
 	if rep.Trace.SkippedExamples == nil {
 		rep.Trace.SkippedExamples = []string{}
 	}
 	if info.Skipped > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d unreadable rows of the trace skipped (trace.skipped_examples)", info.Skipped))
 	}
+	rep.Warnings = append(rep.Warnings, responseColumns(info.Columns, timed > 0)...)
 	if timed == 0 {
 		rep.Warnings = append(rep.Warnings, "the trace has no service time column (service_ms, or one mapped with --trace-map service_ms=COLUMN): only rates are measured")
 	}

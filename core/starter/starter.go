@@ -158,6 +158,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
 			return nil, nil, nil, err
 		}
+		warns = append(warns, responseColumns(ts.columns, len(ts.svcN) > 0)...)
 	}
 	means := map[string]float64{}
 	for _, s := range local {
@@ -319,6 +320,7 @@ type traceStats struct {
 	svcUS       map[string]int64 // service -> sum of service_ms given
 	svcN        map[string]int64
 	routes      map[string]map[string]int64 // service -> routing value given -> rows
+	columns     map[string]string           // how each column was read (trace.Info.Columns)
 	first, last int64
 }
 
@@ -340,7 +342,7 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 	}
 	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}, routes: map[string]map[string]int64{}}
 	rows := 0
-	_, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
+	info, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
 		if rows == 0 || r.TimeUS < ts.first {
 			ts.first = r.TimeUS
 		}
@@ -366,6 +368,7 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 	if rows == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
+	ts.columns = info.Columns
 	return ts, nil
 }
 
