@@ -48,9 +48,9 @@ func TestInitPSC(t *testing.T) {
 	}
 	// fit: without the listing the log's services are unknown to the
 	// configuration; with it they resolve and --out runs.
-	code, _, stderr = cli(t, "fit", "--trace", filepath.Join(dir, "log.csv"), "--ubbconfig", ubbPath, "--out", out)
-	if code != 1 {
-		t.Errorf("fit without a listing: exit %d, stderr %q; want 1", code, stderr)
+	code, _, stderr = cli(t, "fit", "--trace", filepath.Join(dir, "log.csv"), "--ubbconfig", ubbPath)
+	if code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("fit without a listing: exit %d, stderr %q; want 1 and %q", code, stderr, want)
 	}
 	code, _, stderr = cli(t, "fit", "--trace", filepath.Join(dir, "log.csv"), "--ubbconfig", ubbPath, "--psc", filepath.Join(dir, "psc.txt"), "--out", out)
 	if code != 0 {

@@ -268,3 +268,20 @@ func advertiseOf(adv map[string][]string) map[string][]string {
 	}
 	return out
 }
+
+// checkOffered is nothingToRun's error when no application server of m
+// offers a service and nothing is imported, else nil: a request log's
+// services could then resolve against nothing.
+func checkOffered(m *core.Model) error {
+	for _, srv := range m.Servers {
+		if !srv.System && !srv.Gateway && len(srv.Services) > 0 {
+			return nil
+		}
+	}
+	for _, s := range m.Services {
+		if s.Remote != nil {
+			return nil
+		}
+	}
+	return nothingToRun(m)
+}

@@ -112,6 +112,11 @@ func Fit(src FitSources) (*FitReport, error) {
 		if m, _, pscWarn, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC}); err != nil {
 			return nil, err
 		}
+		if src.Trace != nil {
+			if err := checkOffered(m); err != nil {
+				return nil, err // else every row would name an unknown service
+			}
+		}
 	}
 	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: pscWarn}
 	samples := map[string][]float64{}
