@@ -227,14 +227,8 @@ func loadFiles(f Files) (*core.Model, map[string][]string, []string, error) {
 // services.
 func nothingToRun(m *core.Model) error {
 	var args []any
-	seen := map[[2]string]bool{}
-	for _, srv := range m.Servers {
-		k := [2]string{srv.Name, srv.Group}
-		if srv.System || srv.Gateway || len(srv.Services) > 0 || seen[k] {
-			continue
-		}
-		seen[k] = true
-		args = append(args, srv.Name, srv.Group)
+	for _, k := range runtimeServers(m) {
+		args = append(args, k[0], k[1])
 	}
 	const none = "no server offers a service, so there is nothing to run"
 	if len(args) == 0 {
@@ -284,4 +278,32 @@ func checkOffered(m *core.Model) error {
 		}
 	}
 	return nothingToRun(m)
+}
+
+// runtimeServers are the application servers of m that advertise nothing
+// the configuration says (no -s, nothing in *SERVICES, no advertise entry):
+// name and group, once per entry name and group, in scan order.
+func runtimeServers(m *core.Model) [][2]string {
+	var out [][2]string
+	seen := map[[2]string]bool{}
+	for _, srv := range m.Servers {
+		k := [2]string{srv.Name, srv.Group}
+		if srv.System || srv.Gateway || len(srv.Services) > 0 || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, k)
+	}
+	return out
+}
+
+// runtimeWarnings are the warnings of a scenario that runs though some of
+// its servers advertise at run time: they offer nothing in it.
+func runtimeWarnings(m *core.Model) []string {
+	var out []string
+	for _, k := range runtimeServers(m) {
+		out = append(out, fmt.Sprintf("server %s (group %s) advertises at run time and offers nothing in this scenario: "+
+			"give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry", k[0], k[1]))
+	}
+	return out
 }

@@ -69,7 +69,17 @@ func TestAdvertise(t *testing.T) {
 // time their services, so the starter scenario offers them and runs.
 func TestNewFromPSC(t *testing.T) {
 	text := runtimeUBB
-	_, err := New(Files{UBBConfig: &text})
+	// tlr offers INQUIRY: the scenario runs, and the servers that
+	// advertise at run time are named, each offering nothing.
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hint = " advertises at run time and offers nothing in this scenario: give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry"
+	if want := []string{"server simpserv (group GROUP1)" + hint, "server simpserv (group MATHGROUP)" + hint,
+		"server /opt/app/bin/acct (group MATHGROUP)" + hint}; !reflect.DeepEqual(warns, want) || len(sc.Services) != 1 {
+		t.Errorf("with tlr: %d services, warnings\n  %s\nwant 1 and\n  %s", len(sc.Services), strings.Join(warns, "\n  "), strings.Join(want, "\n  "))
+	}
 	want := "ubbconfig: no server offers a service, so there is nothing to run: server simpserv (group GROUP1), " +
 		"server simpserv (group MATHGROUP), server /opt/app/bin/acct (group MATHGROUP) advertise at run time: " +
 		"give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry for each"
@@ -87,7 +97,7 @@ DEPOSIT      DEPOSIT      acct       MATHG+     5     site1        0 AVAIL
 DEPOSIT      DEPOSIT      acct       MATHG+     6     site1        0 AVAIL
 QSPACE       TMQUEUE      TMQUEUE    GROUP1     3     site1        0 AVAIL
 `
-	sc, warns, err := NewWithWarnings(Files{UBBConfig: &noTLR, PSC: &listing})
+	sc, warns, err = NewWithWarnings(Files{UBBConfig: &noTLR, PSC: &listing})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,5 +190,32 @@ func TestRealConfigsStart(t *testing.T) {
 	}
 	if started != 27-len(invalid)-len(runtime) {
 		t.Errorf("%d started, want %d", started, 27-len(invalid)-len(runtime))
+	}
+	// With a psc listing of its five servers (services made up, one per
+	// server, mtserver two), fuxedo's server test starts and runs.
+	b, err := os.ReadFile("../../testdata/tuxedo-configs/fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
+		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
+		"ECHO         ECHO         server     GROUP1     1     tuxapp       0 AVAIL\n" +
+		"MTECHO       MTECHO       mtserver   GROUP1     2     tuxapp       0 AVAIL\n" +
+		"MTSLEEP      MTSLEEP      mtserver   GROUP1     2     tuxapp       0 AVAIL\n" +
+		"FAIL         FAIL         failserver GROUP1     3     tuxapp       0 AVAIL\n" +
+		"DEF          DEF          defserver  GROUP1     4     tuxapp       0 AVAIL\n" +
+		"DEFMT        DEFMT        defmtserv+ GROUP1     5     tuxapp       0 AVAIL\n"
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &text, PSC: &listing})
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("fuxedo server with a listing: %v, warnings %q", err, warns)
+	}
+	if len(sc.Advertise) != 5 || len(sc.Services) != 6 || !reflect.DeepEqual(sc.Advertise["mtserver"], []string{"MTECHO", "MTSLEEP"}) {
+		t.Errorf("advertise %v, %d services; want 5 entries (mtserver: MTECHO MTSLEEP), 6 services", sc.Advertise, len(sc.Services))
+	}
+	sc.Workload.Generate.DurationMS = 2000
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil || r.Requests.Completed == 0 || len(r.Requests.Failed) != 0 {
+		t.Errorf("run: %v, %+v", err, r.Requests)
 	}
 }

@@ -185,6 +185,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 	if len(local)+len(remote) == 0 {
 		return nil, nil, nil, nothingToRun(m)
 	}
+	warns = append(warns, runtimeWarnings(m)...)
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
 	} else {
