@@ -219,3 +219,44 @@ func TestRealConfigsStart(t *testing.T) {
 		t.Errorf("run: %v, %+v", err, r.Requests)
 	}
 }
+
+// TestJoltSampleJREPSVR: Oracle's Jolt sample, LDBAL N, boots JSL and
+// JREPSVR (the Jolt repository server, no -s) before simpserv, whose
+// TOUPPER is the one *SERVICES entry. Read as an application server,
+// JREPSVR advertised TOUPPER and, first in scan order, took every request;
+// as the system server it is, it advertises nothing and simpserv serves
+// them all.
+func TestJoltSampleJREPSVR(t *testing.T) {
+	text := `*RESOURCES
+MODEL SHM
+LDBAL N
+*MACHINES
+host LMID=SITE1
+*GROUPS
+JSLGRP LMID=SITE1 GRPNO=1
+JREPGRP LMID=SITE1 GRPNO=2
+APPGRP LMID=SITE1 GRPNO=3
+*SERVERS
+JSL SRVGRP=JSLGRP SRVID=30 CLOPT="-A -- -n //host:5000 -M 10 -x 10 -m 2"
+JREPSVR SRVGRP=JREPGRP SRVID=31 CLOPT="-A -- -W -P /app/udataobj/jolt/repository/jrepository"
+simpserv SRVGRP=APPGRP SRVID=1 CLOPT="-A"
+*SERVICES
+TOUPPER
+`
+	sc, err := New(Files{UBBConfig: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Workload.Generate.DurationMS = 5000
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byServer := map[string]int64{}
+	for _, s := range r.Servers {
+		byServer[s.Name] += s.Requests
+	}
+	if byServer["JREPSVR"] != 0 || byServer["simpserv"] == 0 || byServer["simpserv"] != r.Requests.Completed {
+		t.Errorf("requests by server %v of %d completed: want all on simpserv, none on JREPSVR", byServer, r.Requests.Completed)
+	}
+}
