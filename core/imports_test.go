@@ -62,6 +62,7 @@ var leaves = map[string][]string{
 	"scenario":  {},
 	"fit":       {},
 	"ulog":      {},
+	"psc":       {},
 	"trace":     {"ubb", "diag"},
 	"admission": {"scenario", "ubb"},
 	"dist":      {"scenario", "diag"},
@@ -75,7 +76,7 @@ var leaves = map[string][]string{
 
 // aboveOnly are the leaves core itself does not import: only the packages
 // above it use them.
-var aboveOnly = map[string]bool{"fit": true, "ulog": true, "admission": true}
+var aboveOnly = map[string]bool{"fit": true, "ulog": true, "psc": true, "admission": true}
 
 // mayImport says whether the package pkg under core may import imp, a
 // package of the module.

@@ -16,8 +16,8 @@ import (
 
 // fitForm is what POST /fit reads: a trace or ulog parts (repeatable), and
 // optionally the configuration.
-var fitForm = formSpec{names: []string{"trace", "trace_map", "trace_skip_bad", "ulog", "ubbconfig", "dmconfig"},
-	want:    "trace (with trace_map and trace_skip_bad) or ulog (one part per file), and optionally ubbconfig and dmconfig",
+var fitForm = formSpec{names: []string{"trace", "trace_map", "trace_skip_bad", "ulog", "ubbconfig", "dmconfig", "psc"},
+	want:    "trace (with trace_map and trace_skip_bad) or ulog (one part per file), and optionally ubbconfig, dmconfig and psc (a tmadmin printservice listing)",
 	example: "curl -F ulog=@ULOG.120126 -F ubbconfig=@ubb.cfg"}
 
 // fitAnswer is POST /fit's answer: the report, and with a UBBCONFIG the
@@ -121,6 +121,8 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 			files.UBBConfig, files.UBBName = &text, capText(part.FileName())
 		case "dmconfig":
 			files.DMConfig = &text
+		case "psc":
+			files.PSC = &text
 		}
 	}
 	switch {
@@ -130,8 +132,10 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 		return src, files, partProblem("trace_map", "trace_map reads a trace part")
 	case files.SkipBad && files.Trace == nil:
 		return src, files, partProblem("trace_skip_bad", "trace_skip_bad reads a trace part")
+	case files.PSC != nil && files.UBBConfig == nil:
+		return src, files, partProblem("psc", "psc names the servers of a ubbconfig part: send one")
 	}
 	src.Trace, src.TraceName, src.Columns, src.UBBConfig, src.DMConfig = files.Trace, files.TraceName, files.Columns, files.UBBConfig, files.DMConfig
-	src.SkipBad = files.SkipBad
+	src.SkipBad, src.PSC = files.SkipBad, files.PSC
 	return src, files, nil
 }

@@ -89,3 +89,32 @@ func TestFitBadParts(t *testing.T) {
 	ct, body = form(t, "@trace", "time_ms,service\n0,A\n", "@trace", "time_ms,service\n0,A\n")
 	wantProblem(t, h.do(http.MethodPost, "/api/v1/fit", ct, body), "/api/v1/fit", http.StatusUnprocessableEntity, "invalid")
 }
+
+// TestFitPSCPart: a psc part gives the services of a server that
+// advertises at run time, so the trace's service resolves and the answer
+// has a scenario whose advertise map lists it; without a ubbconfig part the
+// psc part is refused.
+func TestFitPSCPart(t *testing.T) {
+	h := newHarness(t, nil)
+	ubb := "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=SITE1\n*GROUPS\nG LMID=SITE1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G SRVID=1 CLOPT=\"-A\"\n"
+	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
+		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
+		"QUERY        QUERY        srv        G          1     SITE1        0 AVAIL\n"
+	trace := "time_ms,service,service_ms\n0,QUERY,3\n100,QUERY,5\n"
+	ct, body := form(t, "@trace", trace, "@ubbconfig", ubb, "@psc", listing)
+	rec := h.do(http.MethodPost, "/api/v1/fit", ct, body)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("%d: %s", rec.Code, rec.Body)
+	}
+	var out struct {
+		Scenario struct {
+			Advertise map[string][]string
+		}
+	}
+	decode(t, rec, &out)
+	if got := out.Scenario.Advertise["srv"]; len(got) != 1 || got[0] != "QUERY" {
+		t.Errorf("advertise: got %v, want srv: [QUERY]", out.Scenario.Advertise)
+	}
+	ct, body = form(t, "@trace", trace, "@psc", listing)
+	wantProblem(t, h.do(http.MethodPost, "/api/v1/fit", ct, body), "/api/v1/fit", http.StatusUnprocessableEntity, "invalid")
+}

@@ -35,7 +35,7 @@ BALANCE
 AUDIT
 `
 
-const formTrace = "timestamp,svc,elapsed_ms\n2026-11-29T10:00:00Z,BALANCE,3\n2026-11-29T10:00:00.002Z,AUDIT,1\n2026-11-29T10:00:00.003Z,BALANCE,2\n"
+const formTrace = "timestamp,svc,exec_time_ms\n2026-11-29T10:00:00Z,BALANCE,3\n2026-11-29T10:00:00.002Z,AUDIT,1\n2026-11-29T10:00:00.003Z,BALANCE,2\n"
 
 // form builds a multipart body; a part whose name starts with @ is sent as
 // a file (curl -F name=@file).

@@ -14,7 +14,7 @@ import (
 func TestSweepOwnFiles(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"U.ubb": ownUBB, "log.csv": ownTrace})
 	code, out, errb := cli(t, "sweep", "--ubbconfig", filepath.Join(dir, "U.ubb"), "--trace", filepath.Join(dir, "log.csv"),
-		"--trace-map", "time=timestamp,service=svc,service_ms=elapsed_ms",
+		"--trace-map", "time=timestamp,service=svc,service_ms=exec_time_ms",
 		"--vary", "SERVERS.bankserv@G1.MIN=1,2", "--objective", "response_p99_ms[BALANCE]<=100", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb)
@@ -35,7 +35,7 @@ func TestSweepOwnFiles(t *testing.T) {
 		}
 	}
 	code, out, _ = cli(t, "sweep", "--ubbconfig", filepath.Join(dir, "U.ubb"), "--trace", filepath.Join(dir, "log.csv"),
-		"--trace-map", "time=timestamp,service=svc,service_ms=elapsed_ms",
+		"--trace-map", "time=timestamp,service=svc,service_ms=exec_time_ms",
 		"--vary", "SERVERS.bankserv@G1.MIN=1,2", "--objective", "response_p99_ms[BALANCE]<=100")
 	if code != 0 || !strings.Contains(strings.SplitN(out, "\n", 2)[0], "response_p99_ms[BALANCE]") {
 		t.Errorf("table: exit %d, the objective's figure is not a column:\n%s", code, out)

@@ -22,7 +22,8 @@ type fileFlags struct {
 	dmconfig  string
 	trace     string
 	traceMap  string
-	skipBad   bool // --trace-skip-bad
+	skipBad   bool   // --trace-skip-bad
+	psc       string // --psc (init and fit): a tmadmin printservice listing
 }
 
 // given says whether any file flag was given.

@@ -33,7 +33,7 @@ AUDIT
 
 // ownTrace is a log as an application writes it: date-times with a decimal
 // comma, its own column names, a column tuxlb does not use.
-const ownTrace = "timestamp;svc;elapsed_ms;user\n" +
+const ownTrace = "timestamp;svc;exec_time_ms;user\n" +
 	"2026-11-29 10:00:00,000;BALANCE;4,5;ann\n" +
 	"2026-11-29 10:00:00,004;DEPOSIT;6;bob\n" +
 	"2026-11-29 10:00:00,005;BALANCE;3;ann\n" +

@@ -45,7 +45,13 @@ func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
 // fitSources reads what fit and init --fit fit from.
 func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {
 	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad, ULOG: ulogs,
-		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig}
+		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC}
+}
+
+// pscFlag declares --psc on init's and fit's flag sets.
+func pscFlag(fs *flag.FlagSet, ff *fileFlags) *string {
+	fs.StringVar(&ff.psc, "psc", "", "tmadmin printservice listing `FILE` (psc or psc -v): what the servers that advertise at run time offer")
+	return &ff.psc
 }
 
 // encodeJSON is v as indented JSON, HTML characters as they are.
@@ -74,9 +80,10 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE`: names resolved against it, hosts mapped to LMIDs (required by --out)")
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	out := fs.String("out", "", "also write a complete scenario made from the fit to `FILE` (needs --ubbconfig)")
+	pscPath := pscFlag(fs, &ff)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--out FILE]]")
-		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--out FILE]]")
+		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--psc FILE] [--out FILE]]")
+		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--psc FILE] [--out FILE]]")
 		fmt.Fprintln(stderr, "       prints the fit report (docs/fit.md); - for one of the files reads standard input")
 		fs.PrintDefaults()
 	}
@@ -101,8 +108,11 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case (ff.traceMap != "" || ff.skipBad) && ff.trace == "":
 		fmt.Fprintln(stderr, "tuxlb fit: --trace-map and --trace-skip-bad read a --trace")
 		return 2
+	case *pscPath != "" && ff.ubbconfig == "":
+		fmt.Fprintln(stderr, "tuxlb fit: --psc needs --ubbconfig FILE (its servers are the configuration's)")
+		return 2
 	}
-	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace}, []string{"--ubbconfig", "--dmconfig", "--trace"}
+	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}
 	for _, u := range ulogs {
 		paths, names = append(paths, u), append(names, "--ulog")
 	}
@@ -111,6 +121,9 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	files, err := ff.read(stdin)
+	if err == nil {
+		files.PSC, err = readText(*pscPath, "--psc", stdin)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 1
@@ -159,8 +172,20 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// pscError is an error about the --psc listing, named by its path ("" when
+// err is about something else).
+func pscError(err error, path string) string {
+	if path == "" || !fromSource(err, starter.SourcePSC) {
+		return ""
+	}
+	return displayName(path) + strings.TrimPrefix(err.Error(), "psc")
+}
+
 // fitError names the file an error of fit comes from.
 func fitError(err error, ff *fileFlags) string {
+	if msg := pscError(err, ff.psc); msg != "" {
+		return msg
+	}
 	if ff.ubbconfig != "" && fromSource(err, ubb.SourceUBBConfig) {
 		return displayName(ff.ubbconfig) + strings.TrimPrefix(err.Error(), "ubbconfig")
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -36,10 +37,11 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	load := fs.String("load", strconv.FormatFloat(starter.DefaultLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
 	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
 	fitLog := fs.Bool("fit", false, "fit service times from the --trace (as tuxlb fit does) instead of exponentials of its means")
+	pscPath := pscFlag(fs, &ff)
 	var ulogs ulogFlag
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit service times, calls and rates from (repeatable; implies --fit)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--fit] | --ulog FILE...] [--out FILE]")
+		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--fit] | --ulog FILE...] [--psc FILE] [--out FILE]")
 		fmt.Fprintln(stderr, "       (- for one of the files reads it from standard input)")
 		fs.PrintDefaults()
 	}
@@ -63,7 +65,14 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb init: --load: %q is not a fraction between 0.01 and 10\n", *load)
 		return 2
 	}
+	if err := stdinOnce([]string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}); err != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
+		return 2
+	}
 	files, err := ff.read(stdin)
+	if err == nil {
+		files.PSC, err = readText(*pscPath, "--psc", stdin)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 1
@@ -86,9 +95,15 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if sc == nil {
 			return 1
 		}
-	} else if sc, err = starter.New(files); err != nil {
-		fmt.Fprintf(stderr, "tuxlb init: %s\n", fileError(err, &ff, ""))
-		return 1
+	} else {
+		var warn []string
+		if sc, warn, err = starter.NewWithWarnings(files); err != nil {
+			fmt.Fprintf(stderr, "tuxlb init: %s\n", cmp.Or(pscError(err, ff.psc), fileError(err, &ff, "")))
+			return 1
+		}
+		for _, w := range warn {
+			fmt.Fprintf(stderr, "tuxlb init: warning: %s\n", w)
+		}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

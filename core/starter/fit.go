@@ -29,6 +29,7 @@ type FitSources struct {
 	ULOG      []ulog.File
 	UBBConfig *string
 	DMConfig  *string
+	PSC       *string // a tmadmin psc listing: what servers that advertise at run time offer (Files.PSC)
 }
 
 // FitReport is what a log says of each service, fitted (docs/fit.md).
@@ -38,7 +39,7 @@ type FitReport struct {
 	Services  map[string]*ServiceReport `json:"services"`
 	Arrivals  Arrivals                  `json:"arrivals"`
 	ULOG      *ULOGSummary              `json:"ulog,omitempty"`
-	Trace     *result.TraceRead         `json:"trace,omitempty"` // the rows read and skipped, from a trace
+	Trace     *TraceRead                `json:"trace,omitempty"` // the rows read and skipped, and how each column was read, from a trace
 	// From a ULOG: what each server process ran ("host!NAME"), what the
 	// UBBCONFIG's servers without -s advertise by it, the remote domains'
 	// response times and the network latency (fitmeasured.go).
@@ -116,17 +117,19 @@ type arrival struct {
 // Fit reads src's log and fits each service's times (fit.Fit).
 func Fit(src FitSources) (*FitReport, error) {
 	var m *core.Model
+	var pscWarn []string
 	if src.UBBConfig != nil {
-		dm := ""
-		if src.DMConfig != nil {
-			dm = *src.DMConfig
-		}
 		var err error
-		if m, err = core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: *src.UBBConfig, DMName: "dmconfig", DMConfig: dm}); err != nil {
+		if m, _, pscWarn, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC}); err != nil {
 			return nil, err
 		}
+		if src.Trace != nil {
+			if err := checkOffered(m); err != nil {
+				return nil, err // else every row would name an unknown service
+			}
+		}
 	}
-	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}}
+	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: pscWarn}
 	samples := map[string][]float64{}
 	var arr []arrival
 	var startUS int64
@@ -238,13 +241,15 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
-	rep.Trace = &result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)}
+	rep.Trace = &TraceRead{TraceRead: result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)},
+		Columns: info.Columns}
 	if rep.Trace.SkippedExamples == nil {
 		rep.Trace.SkippedExamples = []string{}
 	}
 	if info.Skipped > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d unreadable rows of the trace skipped (trace.skipped_examples)", info.Skipped))
 	}
+	rep.Warnings = append(rep.Warnings, responseColumns(info.Columns, timed > 0)...)
 	if timed == 0 {
 		rep.Warnings = append(rep.Warnings, "the trace has no service time column (service_ms, or one mapped with --trace-map service_ms=COLUMN): only rates are measured")
 	}
@@ -345,18 +350,21 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 // FromFit makes a complete scenario from f's UBBCONFIG (New's starter)
 // with what the report measured: each fitted service's service_time and
 // calls, and streams at its arrival rates per origin (an hourly profile when
-// it has one; routed services drawing values from their RANGES) over the
-// log's span. It returns the scenario and what it had to leave out.
+// it has one) over the log's span. Routed services draw their values from
+// the trace's routing column when it has one, else from their RANGES; a
+// call to a routed service draws them too, unless its caller is routed on
+// the same FIELD (it then inherits the caller's value). It returns the
+// scenario and what it had to leave out.
 func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
-	sc, err := build(f, false)
+	sc, ts, warn, err := buildAll(f, false)
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig})
+	warn = slices.DeleteFunc(warn, func(w string) bool { return slices.Contains(r.Warnings, w) }) // said by the report already
+	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
 	if err != nil {
 		return nil, nil, err
 	}
-	var warn []string
 	names := make([]string, 0, len(r.Services))
 	for n := range r.Services {
 		names = append(names, n)
@@ -386,6 +394,11 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 		sc.Services[n] = spec
 	}
+	rs := routeSource{m: m}
+	if ts != nil {
+		rs.traced = ts.routes
+	}
+	routeCalls(sc, rs)
 	g := &scenario.Generator{DurationMS: roundToUS(max(r.Arrivals.SpanS*1000, 1000))}
 	origin := defaultOrigin(m)
 	svcs := make([]string, 0, len(r.Arrivals.Services))
@@ -399,10 +412,7 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			continue
 		}
 		sa := r.Arrivals.Services[n]
-		var route *scenario.RouteSpec
-		if rs := routeFor(m, n, servingGroups(m, n)); rs != nil {
-			route = rs.spec
-		}
+		route := rs.stream(n)
 		ors := make([]string, 0, len(sa.Origins))
 		for o := range sa.Origins {
 			ors = append(ors, o)

@@ -9,7 +9,6 @@
 package starter
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -42,7 +41,11 @@ type Files struct {
 	Trace     *string
 	Columns   *scenario.TraceMap // nil: the scenario's own mapping, if any
 	// SkipBad skips the trace's unreadable rows (workload.trace_skip_bad).
-	SkipBad   bool
+	SkipBad bool
+	// PSC is a tmadmin printservice listing (psc or psc -v) of the running
+	// application: the services each server advertises, for the servers
+	// that advertise at run time (Advertise).
+	PSC       *string
 	UBBName   string
 	TraceName string
 	Load      float64 // New's target busy fraction; 0 = DefaultLoad
@@ -110,33 +113,52 @@ func New(f Files) (*scenario.Scenario, error) {
 	return build(f, false)
 }
 
+// NewWithWarnings is New, and what it had to leave out of f (the psc
+// listing's rows that name no server of the UBBCONFIG, say), worded for
+// the user.
+func NewWithWarnings(f Files) (*scenario.Scenario, []string, error) {
+	return buildWarn(f, false)
+}
+
 func build(f Files, replay bool) (*scenario.Scenario, error) {
+	sc, _, err := buildWarn(f, replay)
+	return sc, err
+}
+
+// buildWarn is build, and what it left out of f, for the user.
+func buildWarn(f Files, replay bool) (*scenario.Scenario, []string, error) {
+	sc, _, warns, err := buildAll(f, replay)
+	return sc, warns, err
+}
+
+// buildAll is buildWarn, and what the trace said (nil without one).
+func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, error) {
 	if f.UBBConfig == nil || strings.TrimSpace(*f.UBBConfig) == "" {
-		return nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
+		return nil, nil, nil, diag.FieldErrorf("ubbconfig", "missing (the starter scenario is made from a UBBCONFIG)")
 	}
 	load := f.Load
 	if load == 0 {
 		load = DefaultLoad
 	}
 	if load < 0.01 || load > 10 {
-		return nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
+		return nil, nil, nil, diag.FieldErrorf("load", "want a busy fraction between 0.01 and 10, got %g", load)
 	}
 	dm := ""
 	if f.DMConfig != nil {
 		dm = *f.DMConfig
 	}
-	m, err := core.LoadModel(ubb.Input{UBBName: cmp.Or(f.UBBPath, "ubbconfig"), UBBConfig: *f.UBBConfig,
-		DMName: cmp.Or(f.DMPath, "dmconfig"), DMConfig: dm})
+	m, adv, warns, err := loadFiles(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm}
+	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm, Advertise: advertiseOf(adv)}
 	local, remote := offered(m, sc)
 	var ts *traceStats
 	if f.Trace != nil {
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
+		warns = append(warns, responseColumns(ts.columns, len(ts.svcN) > 0)...)
 	}
 	means := map[string]float64{}
 	for _, s := range local {
@@ -161,15 +183,16 @@ func build(f Files, replay bool) (*scenario.Scenario, error) {
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, diag.FieldErrorf("ubbconfig", "no server offers a service, so there is nothing to run")
+		return nil, nil, nil, nothingToRun(m)
 	}
+	warns = append(warns, runtimeWarnings(m)...)
 	if ts != nil {
 		sc.Workload.Generate = ts.streams(m)
 	} else {
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
 	}
 	sc.Name = scenarioName(f, load, ts != nil, replay)
-	return sc, nil
+	return sc, ts, warns, nil
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -297,6 +320,8 @@ type traceStats struct {
 	count       map[[2]int]int64 // (service, origin) -> requests
 	svcUS       map[string]int64 // service -> sum of service_ms given
 	svcN        map[string]int64
+	routes      map[string]map[string]int64 // service -> routing value given -> rows
+	columns     map[string]string           // how each column was read (trace.Info.Columns)
 	first, last int64
 }
 
@@ -316,15 +341,22 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 		c := trace.Columns(*cm)
 		cols = &c
 	}
-	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}}
+	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}, routes: map[string]map[string]int64{}}
 	rows := 0
-	_, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
+	info, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
 		if rows == 0 || r.TimeUS < ts.first {
 			ts.first = r.TimeUS
 		}
 		rows++
 		ts.last = max(ts.last, r.TimeUS)
 		ts.count[[2]int{r.Service, r.Origin}]++
+		if r.Route != "" {
+			name := m.Services[r.Service].Name
+			if ts.routes[name] == nil {
+				ts.routes[name] = map[string]int64{}
+			}
+			ts.routes[name][r.Route]++
+		}
 		if r.ServiceUS >= 0 {
 			name := m.Services[r.Service].Name
 			ts.svcUS[name] += r.ServiceUS
@@ -337,11 +369,13 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 	if rows == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
+	ts.columns = info.Columns
 	return ts, nil
 }
 
 // streams are the trace's rates as Poisson streams over its span (at least
-// one second).
+// one second); a routed service draws its values from the trace's routing
+// column when it has one (routeSource).
 func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 	spanMS := max(float64(ts.last-ts.first)/1000, 1000)
 	g := &scenario.Generator{DurationMS: roundToUS(spanMS)}
@@ -359,9 +393,7 @@ func (ts *traceStats) streams(m *core.Model) *scenario.Generator {
 		rate := float64(ts.count[k]) * 1000 / spanMS
 		st := scenario.Stream{Service: m.Services[k[0]].Name, Origin: m.Machines[k[1]].LMID,
 			Arrivals: "poisson", RatePerS: max(round3(rate), 0.001)}
-		if rs := routeFor(m, st.Service, servingGroups(m, st.Service)); rs != nil {
-			st.Route = rs.spec
-		}
+		st.Route = routeSource{m, ts.routes}.stream(st.Service)
 		g.Streams = append(g.Streams, st)
 	}
 	return g

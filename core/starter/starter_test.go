@@ -84,7 +84,7 @@ func TestNew(t *testing.T) {
 }
 
 func TestStarterFromTrace(t *testing.T) {
-	ubb, trace := starterUBB, "timestamp,svc,elapsed_ms\n"+
+	ubb, trace := starterUBB, "timestamp,svc,exec_time_ms\n"+
 		"2026-11-29 10:00:00,A,4\n2026-11-29 10:00:01,A,6\n2026-11-29 10:00:02,B,\n2026-11-29 10:00:04,A,\n"
 	sc, err := New(Files{UBBConfig: &ubb, Trace: &trace, TraceName: "t.csv"})
 	if err != nil {

@@ -64,6 +64,11 @@ type Info struct {
 	Skipped  int      // rows skipped (Options.SkipBad)
 	Examples []string // up to MaxSkipExamples of the skipped rows' problems, "row N: why"
 	Observed bool     // the log has an observed response column
+	// Columns says how each column of the header was read: the field it
+	// gave ("time", "service", "origin", "service_ms", "prio", "id",
+	// "route", "buftype", "observed": workload.columns' names) or
+	// "ignored".
+	Columns map[string]string
 }
 
 // MaxSkipExamples bounds Info.Examples.
@@ -109,13 +114,29 @@ func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Reque
 	case err != nil:
 		return Info{}, errorf("trace_csv: header row: %v", err)
 	}
+	head = slices.Clone(head) // the reader reuses its record
 	if err := ct.readHeader(head); err != nil {
 		return Info{}, err
 	}
 	if err := ct.rows(rd, len(head), add); err != nil {
 		return Info{}, err
 	}
-	return Info{Note: ct.note(), Rows: ct.kept, Skipped: ct.skipped, Examples: ct.examples, Observed: ct.col[colObserved] >= 0}, nil
+	return Info{Note: ct.note(), Rows: ct.kept, Skipped: ct.skipped, Examples: ct.examples, Observed: ct.col[colObserved] >= 0,
+		Columns: ct.columns(head)}, nil
+}
+
+// columns says how each column of head was read (Info.Columns).
+func (ct *csvTrace) columns(head []string) map[string]string {
+	out := make(map[string]string, len(head))
+	for _, h := range head {
+		out[strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))] = "ignored"
+	}
+	for f := range numCols {
+		if i := ct.col[f]; i >= 0 && i < len(head) {
+			out[strings.TrimSpace(strings.TrimPrefix(head[i], "\ufeff"))] = mapField[f]
+		}
+	}
+	return out
 }
 
 // rows reads the data rows; width is the number of header fields.

@@ -56,9 +56,9 @@ func TestTraceLogFormats(t *testing.T) {
 		{"small number, no unit", "time,service\n1.5,TOUPPER\n", nil, []int64{1500}, []int64{-1}, "(milliseconds)"},
 		// The trace format with ';' and decimal commas: 1,5 ms and 0,25 ms.
 		{"decimal comma in numbers", "time_ms;service;service_ms\n1,5;TOUPPER;0,25\n", nil, []int64{1500}, []int64{250}, ""},
-		// Service time, priority and id by common names; elapsed_us 1500 is 1.5 ms.
-		{"other fields by name", "timestamp,operation,elapsed_us,priority,request_id\n2026-11-29 10:00:00,TOUPPER,1500,7,r1\n", nil,
-			[]int64{0}, []int64{1500}, `service_ms from column "elapsed_us", prio from column "priority", id from column "request_id"`},
+		// Service time, priority and id by common names; exec_time_us 1500 is 1.5 ms.
+		{"other fields by name", "timestamp,operation,exec_time_us,priority,request_id\n2026-11-29 10:00:00,TOUPPER,1500,7,r1\n", nil,
+			[]int64{0}, []int64{1500}, `service_ms from column "exec_time_us", prio from column "priority", id from column "request_id"`},
 		// "Time (ms)" normalizes to time_ms, "Service Name" to service_name.
 		{"spaces and brackets", "Time (ms),Service Name\n3,TOUPPER\n", nil, []int64{3000}, []int64{-1}, `column "Time (ms)"`},
 		// An explicit mapping with an explicit unit: epoch seconds, 1.25 s later.
@@ -95,7 +95,7 @@ func TestTraceLogFormats(t *testing.T) {
 }
 
 func TestTraceLogFields(t *testing.T) {
-	got, _, err := readAll("timestamp,operation,elapsed_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil)
+	got, _, err := readAll("timestamp,operation,exec_time_us,priority,request_id,machine\n2026-11-29 10:00:00,TOUPPER,1500,7,r1,site2\n", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

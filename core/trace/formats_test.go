@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -182,9 +183,11 @@ func TestSkipBad(t *testing.T) {
 	}
 }
 
-// TestObservedColumn: observed_ms is part of the trace format, response_ms
-// is found by its name, and a column mapped as observed is not also the
-// service time.
+// TestObservedColumn: observed_ms is part of the trace format; a column
+// named for a response (elapsed, response, duration, latency, rt, in any
+// case, with or without a unit) is the observed response and never the
+// service time, unless mapped as service_ms; a column mapped as observed
+// is not also the service time.
 func TestObservedColumn(t *testing.T) {
 	tests := []struct {
 		csv      string
@@ -193,8 +196,20 @@ func TestObservedColumn(t *testing.T) {
 	}{
 		{"time_ms;service;service_ms;observed_ms\n0;TOUPPER;1;2,5\n", nil, 1000, 2500},
 		{"ts,service,response_s\n0,TOUPPER,0.5\n", nil, -1, 500_000},
-		{"ts,service,elapsed_ms\n0,TOUPPER,7\n", nil, 7000, -1},
+		{"ts,service,elapsed_ms\n0,TOUPPER,7\n", nil, -1, 7000},
+		{"ts,service,Elapsed(ms)\n0,TOUPPER,7\n", nil, -1, 7000},
+		{"ts,service,Elapsed\n0,TOUPPER,7\n", nil, -1, 7000},
+		{"ts,service,response_time_ms\n0,TOUPPER,7\n", nil, -1, 7000},
+		{"ts,service,RT (s)\n0,TOUPPER,0.25\n", nil, -1, 250_000},
+		{"ts,service,rt\n0,TOUPPER,3\n", nil, -1, 3000},
+		{"ts,service,LATENCY_MS\n0,TOUPPER,3\n", nil, -1, 3000},
+		{"ts,service,Duration\n0,TOUPPER,3\n", nil, -1, 3000},
+		{"ts,service,duration_us\n0,TOUPPER,3\n", nil, -1, 3},
+		// A service time column beside it is read as one.
+		{"ts,service,exec_time_ms,Elapsed(ms)\n0,TOUPPER,2,7\n", nil, 2000, 7000},
 		{"ts,service,elapsed_ms\n0,TOUPPER,7\n", &Columns{Observed: "elapsed_ms"}, -1, 7000},
+		// Mapped as the service time by the user, it is one.
+		{"ts,service,Elapsed(ms)\n0,TOUPPER,7\n", &Columns{ServiceMS: "Elapsed(ms)"}, 7000, -1},
 	}
 	for _, tt := range tests {
 		var got Request
@@ -244,5 +259,25 @@ func TestTimesOfDay(t *testing.T) {
 	_, err = Read("when,service\n10:00:00,TOUPPER\n10:00,TOUPPER\n", nil, Options{}, NewNames(testModel()), func(*Request) {})
 	if err == nil || !strings.Contains(err.Error(), `trace row 2: when: not a time of day (want HH:MM:SS[.fff], as in the first row): "10:00"`) {
 		t.Errorf("a time without seconds: got %v", err)
+	}
+}
+
+// TestInfoColumns: the reading says how each column of the header was
+// read, ignored ones included, by its name as written.
+func TestInfoColumns(t *testing.T) {
+	info, err := Read("Timestamp;Service;Elapsed(ms);Account;Comment\n0;TOUPPER;7;12;x\n", &Columns{Route: "Account"}, Options{}, NewNames(testModel()), func(*Request) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"Timestamp": "time", "Service": "service", "Elapsed(ms)": "observed", "Account": "route", "Comment": "ignored"}
+	if !reflect.DeepEqual(info.Columns, want) {
+		t.Errorf("got %v, want %v", info.Columns, want)
+	}
+	info, err = Read("time_ms,service,service_ms\n0,TOUPPER,1\n", nil, Options{}, NewNames(testModel()), func(*Request) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"time_ms": "time", "service": "service", "service_ms": "service_ms"}; !reflect.DeepEqual(info.Columns, want) {
+		t.Errorf("the trace format: got %v, want %v", info.Columns, want)
 	}
 }

@@ -14,14 +14,18 @@ import (
 var logNames = [numCols][]string{
 	colTime: {"time", "timestamp", "ts", "datetime", "date_time", "time_stamp", "@timestamp", "start_time", "start",
 		"issue_time", "issued_at", "request_time", "event_time", "epoch", "unix_time", "when"},
-	colService:   {"service", "svc", "service_name", "svc_name", "svcname", "servicename", "tpservice", "operation", "op"},
-	colOrigin:    {"origin", "lmid", "machine", "host", "hostname", "host_name", "node", "machine_name"},
-	colServiceMS: {"service", "svc", "service_time", "svc_time", "duration", "elapsed", "exec_time"},
+	colService: {"service", "svc", "service_name", "svc_name", "svcname", "servicename", "tpservice", "operation", "op"},
+	colOrigin:  {"origin", "lmid", "machine", "host", "hostname", "host_name", "node", "machine_name"},
+	// A column named for a response (elapsed, duration, latency, rt,
+	// response) is the response the log observed, never the service time,
+	// unless a mapping says otherwise (workload.columns.service_ms).
+	colServiceMS: {"service", "svc", "service_time", "svc_time", "exec_time"},
 	colPrio:      {"prio", "priority"},
 	colID:        {"id", "request_id", "req_id", "requestid"},
 	colRoute:     {"route", "routing", "routing_value", "route_value"},
 	colBufType:   {"buftype", "buffer_type", "buf_type", "tptype"},
-	colObserved:  {"observed", "observed_response", "response", "response_time", "resp_time"},
+	colObserved: {"observed", "observed_response", "response", "response_time", "resp_time", "elapsed", "elapsed_time",
+		"duration", "latency", "rt"},
 }
 
 // unitRule says whether a field's column name may carry a unit suffix.

@@ -71,15 +71,50 @@ func cloptOptions(clopt string) iter.Seq2[byte, string] {
 // cloptArgOptions are the server options (servopts) that take an argument.
 const cloptArgOptions = "seolnpL"
 
-// systemServers are Tuxedo's own servers: they advertise only their -s services.
-var systemServers = keywordSet(`BBL DBBL WSL JSL ISL GWADM DMADM TMQUEUE TMQFORWARD
-	TMSYSEVT TMUSREVT TMFFNAME TMIFRSVR TMMETADATA GWTDOMAIN`)
+// serverClass is what the base name of a server's executable says of it.
+type serverClass uint8
 
-// serverKind classifies a server by the base name of its executable.
-func serverKind(name string) (system, gateway bool) {
+const (
+	appServer        serverClass = iota // the application's own: -s, else the advertise map, else *SERVICES
+	systemServer                        // Tuxedo's own: only its -s services
+	simulatedGateway                    // GWTDOMAIN: the DMCONFIG's imports
+	otherGateway                        // a domain gateway that is not simulated: only its -s services, with a warning
+)
+
+// systemServers are Tuxedo's system-supplied servers (docs/config.md,
+// "System servers"), by the base name of their executable; every name
+// starting with TMS is one too (TMS, TMS_QM, TMS_ORA...). None of them
+// advertises the application's *SERVICES: each only what its -s options name.
+var systemServers = map[string]serverClass{
+	"BBL": systemServer, "DBBL": systemServer, "BRIDGE": systemServer,
+	"WSL": systemServer, "WSH": systemServer, "JSL": systemServer, "JSH": systemServer, "JREPSVR": systemServer,
+	"ISL": systemServer, "ISH": systemServer, "GWADM": systemServer, "DMADM": systemServer, "GWWS": systemServer,
+	"GWTDOMAIN": simulatedGateway,
+	"GWTOPEND":  otherGateway, "GWSNAX": otherGateway, "GWIDOMAIN": otherGateway, "GWOSITP": otherGateway,
+	"TMQUEUE": systemServer, "TMQFORWARD": systemServer, "TMSYSEVT": systemServer, "TMUSREVT": systemServer,
+	"TMFFNAME": systemServer, "TMIFRSVR": systemServer, "TMMETADATA": systemServer, "TMFAN": systemServer,
+	"TMNTS": systemServer, "TMNTSFWD_T": systemServer, "TMNTSFWD_P": systemServer,
+	"AUTHSVR": systemServer, "LMS": systemServer,
+}
+
+// classify says what a server is by the base name of its executable
+// (/opt/tux/bin/TMQUEUE is TMQUEUE).
+func classify(name string) serverClass {
 	base := name[strings.LastIndexByte(name, '/')+1:]
-	gateway = base == "GWTDOMAIN"
-	return systemServers[base] || strings.HasPrefix(base, "TMS"), gateway
+	if c, ok := systemServers[base]; ok {
+		return c
+	}
+	if strings.HasPrefix(base, "TMS") {
+		return systemServer
+	}
+	return appServer
+}
+
+// serverKind classifies a server by the base name of its executable: a
+// system server (any but the application's own), and the simulated gateway.
+func serverKind(name string) (system, gateway bool) {
+	c := classify(name)
+	return c != appServer, c == simulatedGateway
 }
 
 // advertiseAll decides what every instance advertises (docs/config.md) and makes
@@ -125,12 +160,24 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 		p, _ := e.get("CLOPT")
 		b.warnf(p.valPos, "server %s: %s", e.name, n)
 	}
-	system, gateway := serverKind(e.name)
-	switch {
-	case gateway:
+	class := classify(e.name)
+	if class != appServer {
+		if _, ok := b.advertise[e.name]; ok {
+			used[e.name] = true
+			b.warnf(e.pos, "server %s is a Tuxedo system server: it advertises only what its CLOPT -s options name, so the scenario's advertise entry for it is not used", e.name)
+		}
+	}
+	switch class {
+	case simulatedGateway:
 		return nil, "dmconfig", true, true
-	case system || found:
-		return services, "clopt", system, false
+	case otherGateway:
+		b.warnf(e.pos, "server %s is a domain gateway that is not simulated (only GWTDOMAIN is): it advertises only its -s services", e.name)
+		return services, "clopt", true, false
+	case systemServer:
+		return services, "clopt", true, false
+	}
+	if found {
+		return services, "clopt", false, false
 	}
 	if adv, ok := b.advertise[e.name]; ok {
 		used[e.name] = true

@@ -1,6 +1,7 @@
 package ubb
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -49,6 +50,11 @@ func TestServerKind(t *testing.T) {
 		{"BBL", true, false}, {"TMS", true, false}, {"TMS_QM", true, false}, {"TMSYSEVT", true, false},
 		{"TMQUEUE", true, false}, {"WSL", true, false}, {"/opt/tux/bin/JSL", true, false},
 		{"GWTDOMAIN", true, true}, {"simpserv", false, false}, {"tms", false, false},
+		{"/opt/tux/bin/JREPSVR", true, false}, {"JSH", true, false}, {"WSH", true, false}, {"BRIDGE", true, false},
+		{"ISH", true, false}, {"GWWS", true, false}, {"TMFAN", true, false}, {"TMNTS", true, false},
+		{"TMNTSFWD_T", true, false}, {"TMNTSFWD_P", true, false}, {"AUTHSVR", true, false}, {"LMS", true, false},
+		{"TMS_ORA", true, false}, {"GWTOPEND", true, false}, {"GWSNAX", true, false}, {"GWIDOMAIN", true, false},
+		{"GWOSITP", true, false}, {"JREPSVR.sh", false, false}, {"jrepsvr", false, false}, {"TMN", false, false},
 	}
 	for _, tt := range tests {
 		if s, g := serverKind(tt.name); s != tt.system || g != tt.gateway {
@@ -99,5 +105,43 @@ func TestAdvertise(t *testing.T) {
 	}
 	if !m.Servers[3].System || m.Servers[0].System {
 		t.Errorf("System: got %v/%v, want TMQUEUE true, a false", m.Servers[3].System, m.Servers[0].System)
+	}
+}
+
+// TestAdvertiseSystemServers: Tuxedo's system servers never take the
+// *SERVICES fallback nor an advertise entry, whatever the path of their
+// executable; the gateways other than GWTDOMAIN are warned about. The case
+// is Oracle's Jolt sample read with LDBAL N: JREPSVR, read as an
+// application server, advertised TOUPPER and came first in scan order, so
+// it took every TOUPPER request; here only simpserv offers it.
+func TestAdvertiseSystemServers(t *testing.T) {
+	ubb := head + "/opt/tux/bin/JREPSVR SRVGRP=G1 SRVID=1 CLOPT=\"-A -- -W -P /app/repository\"\n" +
+		"JSL SRVGRP=G1 SRVID=2 CLOPT=\"-A -- -n //host:4000\"\n" +
+		"GWTOPEND SRVGRP=G1 SRVID=3\n" +
+		"AUTHSVR SRVGRP=G1 SRVID=4 CLOPT=\"-A -s AUTHSVC\"\n" +
+		"simpserv SRVGRP=G1 SRVID=5\n" +
+		"*SERVICES\nTOUPPER\n"
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb, Advertise: map[string][]string{"/opt/tux/bin/JREPSVR": {"TOUPPER"}, "simpserv": {"TOUPPER"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range m.Servers {
+		got = append(got, fmt.Sprintf("%s %s %v %s", s.ID, s.AdvertiseSource, s.System, strings.Join(s.Services, ",")))
+	}
+	want := []string{"G1/1 clopt true ", "G1/2 clopt true ", "G1/3 clopt true ", "G1/4 clopt true AUTHSVC", "G1/5 scenario false TOUPPER"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	var warns []string
+	for _, w := range m.Warnings {
+		warns = append(warns, w.String())
+	}
+	wantWarns := []string{
+		"t.ubb:8:1: warning: server /opt/tux/bin/JREPSVR is a Tuxedo system server: it advertises only what its CLOPT -s options name, so the scenario's advertise entry for it is not used",
+		"t.ubb:10:1: warning: server GWTOPEND is a domain gateway that is not simulated (only GWTDOMAIN is): it advertises only its -s services",
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("warnings:\n  %s\nwant\n  %s", strings.Join(warns, "\n  "), strings.Join(wantWarns, "\n  "))
 	}
 }

@@ -1,0 +1,262 @@
+package starter
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// runtimeUBB has servers that advertise at run time (no -s, no *SERVICES):
+// simpserv in two groups, a server written with its path and MIN=2; beside
+// them a server with -s and Tuxedo's TMQUEUE.
+const runtimeUBB = `*RESOURCES
+MODEL SHM
+*MACHINES
+h LMID=site1
+*GROUPS
+GROUP1 LMID=site1 GRPNO=1
+MATHGROUP LMID=site1 GRPNO=2
+*SERVERS
+simpserv SRVGRP=GROUP1 SRVID=1 CLOPT="-A"
+simpserv SRVGRP=MATHGROUP SRVID=1
+/opt/app/bin/acct SRVGRP=MATHGROUP SRVID=5 MIN=2
+tlr SRVGRP=GROUP1 SRVID=2 CLOPT="-s INQUIRY"
+TMQUEUE SRVGRP=GROUP1 SRVID=3 CLOPT="-s QSPACE:TMQUEUE"
+`
+
+// TestAdvertise: what servers were seen advertising becomes the advertise
+// map, matched by group and SRVID (a group tmadmin cut with '+' by what it
+// kept), else by program; what cannot be used is said.
+func TestAdvertise(t *testing.T) {
+	text := runtimeUBB
+	m, err := core.LoadModel(ubb.Input{UBBName: "u", UBBConfig: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	into := map[string][]string{}
+	warns := Advertise(m, into, []Advertised{
+		{Server: "simpserv", Group: "GROUP1", SrvID: 1, Services: []string{"TOUPPER"}, From: "psc:3"},
+		{Server: "simpserv", Group: "MATHG+", SrvID: 1, Services: []string{"TOLOWER", "TOUPPER"}, From: "psc:4"},
+		{Server: "acct", Group: "MATHGROUP", SrvID: 6, Services: []string{"DEPOSIT"}, From: "psc:5"},
+		{Server: "tlr", Group: "GROUP1", SrvID: 2, Services: []string{"INQUIRY", "AUDIT"}, From: "psc:6"},
+		{Server: "TMQUEUE", Group: "GROUP1", SrvID: 3, Services: []string{"QSPACE"}, From: "psc:7"},
+		{Server: "ghost", Group: "GROUP1", SrvID: 9, Services: []string{"X"}, From: "psc:8"},
+		{Server: "/other/path/acct", Services: []string{"WITHDRAW", "DEPO+"}, From: "ULOG.120526:40"},
+	})
+	want := map[string][]string{"simpserv": {"TOUPPER", "TOLOWER"}, "/opt/app/bin/acct": {"DEPOSIT", "WITHDRAW"}}
+	if !reflect.DeepEqual(into, want) {
+		t.Errorf("advertise: got %v, want %v", into, want)
+	}
+	wantWarns := []string{
+		"psc:6: server tlr (group GROUP1) advertises AUDIT at run time besides its -s services: not simulated (name them in its CLOPT -s)",
+		"psc:8: no server ghost (group GROUP1, SRVID 9) of the UBBCONFIG: its services (X) are left out",
+		// DEPOSIT is not known to m (read without the map), so DEPO+ begins no known service.
+		"ULOG.120526:40: service DEPO+ was cut by tmadmin and 0 known services begin DEPO: left out (psc -v gives whole names)",
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("warnings:\n  %s\nwant\n  %s", strings.Join(warns, "\n  "), strings.Join(wantWarns, "\n  "))
+	}
+}
+
+// TestNewFromPSC: a psc listing gives the servers that advertise at run
+// time their services, so the starter scenario offers them and runs.
+func TestNewFromPSC(t *testing.T) {
+	text := runtimeUBB
+	// tlr offers INQUIRY: the scenario runs, and the servers that
+	// advertise at run time are named, each offering nothing.
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hint = " advertises at run time and offers nothing in this scenario: give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry"
+	if want := []string{"server simpserv (group GROUP1)" + hint, "server simpserv (group MATHGROUP)" + hint,
+		"server /opt/app/bin/acct (group MATHGROUP)" + hint}; !reflect.DeepEqual(warns, want) || len(sc.Services) != 1 {
+		t.Errorf("with tlr: %d services, warnings\n  %s\nwant 1 and\n  %s", len(sc.Services), strings.Join(warns, "\n  "), strings.Join(want, "\n  "))
+	}
+	want := "ubbconfig: no server offers a service, so there is nothing to run: server simpserv (group GROUP1), " +
+		"server simpserv (group MATHGROUP), server /opt/app/bin/acct (group MATHGROUP) advertise at run time: " +
+		"give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry for each"
+	// tlr offers INQUIRY through -s, so something runs: take tlr out.
+	noTLR := strings.Replace(text, "tlr SRVGRP=GROUP1 SRVID=2 CLOPT=\"-s INQUIRY\"\n", "", 1)
+	if _, err = New(Files{UBBConfig: &noTLR}); err == nil || err.Error() != want {
+		t.Fatalf("without a listing: got %v\nwant %s", err, want)
+	}
+	listing := `> psc
+Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status
+------------ ------------ ---------  --------  --    -------  ------ ------
+TOUPPER      TOUPPER      simpserv   GROUP1     1     site1        0 AVAIL
+TOUPPER      TOUPPER      simpserv   MATHG+     1     site1        0 AVAIL
+DEPOSIT      DEPOSIT      acct       MATHG+     5     site1        0 AVAIL
+DEPOSIT      DEPOSIT      acct       MATHG+     6     site1        0 AVAIL
+QSPACE       TMQUEUE      TMQUEUE    GROUP1     3     site1        0 AVAIL
+`
+	sc, warns, err = NewWithWarnings(Files{UBBConfig: &noTLR, PSC: &listing})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 0 {
+		t.Errorf("warnings: %q", warns)
+	}
+	wantAdv := map[string][]string{"simpserv": {"TOUPPER"}, "/opt/app/bin/acct": {"DEPOSIT"}}
+	if !reflect.DeepEqual(sc.Advertise, wantAdv) {
+		t.Errorf("advertise: got %v, want %v", sc.Advertise, wantAdv)
+	}
+	if len(sc.Services) != 2 || sc.Services["TOUPPER"].ServiceTime == nil || sc.Services["DEPOSIT"].ServiceTime == nil {
+		t.Errorf("services: got %v, want TOUPPER and DEPOSIT timed", sc.Services)
+	}
+	sc.Workload.Generate.DurationMS = 2000
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Requests.Completed == 0 || len(r.Requests.Failed) != 0 {
+		t.Errorf("run: %d completed, failed %v; want requests that complete", r.Requests.Completed, r.Requests.Failed)
+	}
+	// A listing that is not one is an error naming the psc.
+	bad := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\nTOUPPER TOUPPER simpserv GROUP1 x site1 0 AVAIL\n"
+	if _, err := New(Files{UBBConfig: &noTLR, PSC: &bad}); err == nil || !strings.Contains(err.Error(), `psc:2: ID: want a server's SRVID`) {
+		t.Errorf("a bad listing: got %v", err)
+	}
+}
+
+// TestRealConfigsStart runs the starter on every real configuration of
+// testdata/tuxedo-configs. Each either starts (and compiles), or is one of
+// the files that are not valid UBBCONFIGs (an error at a line), or names
+// the servers that advertise at run time and what would give their
+// services. The servers were read off each file by hand.
+func TestRealConfigsStart(t *testing.T) {
+	const need = " at run time: give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry"
+	runtime := map[string]string{
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter05__ubbconfig.in.ubb": "server tpadvertisex.py (group GROUP1) advertises",
+		// TMQUEUE (-s QSPACE) and TMQFORWARD are system servers.
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter08__ubbconfig.in.ubb": "server proc.py (group GROUP2) advertises",
+		"aivarsk__tuxedo-python__demo__py3__ubbconfig.in.ubb":                                              "server ecb.py (group GROUP1), server api.py (group GROUP1), server mem.py (group GROUP1) advertise",
+		// Five entries of one program in one group; -sSERVER1 follows "--".
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_logs.ubb": "server exbenchsv (group SITE1_GRP) advertises",
+		// WSL is a system server.
+		"fanshuangstrive__comm_server__sim__tux_server__ubbsimple.wsl.ubb": "server simpserv (group GROUP1) advertises",
+		"fuxedo__fuxedo__install-tests__blocktime__ubbconfig.in.ubb":       "server server (group GROUP1) advertises",
+		"fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb": "server server (group GROUP1), server mtserver (group GROUP1), server failserver (group GROUP1), " +
+			"server defserver (group GROUP1), server defmtserver (group GROUP1) advertise",
+		"fuxedo__fuxedo__install-tests__tmshutdown__ubbconfig.in.ubb": "server server (group GROUP1) advertises",
+	}
+	invalid := map[string]bool{ // NEGATIVE in SOURCES.md
+		"Setofnosets__Tuxedo1__ubbconfig.ubb":                                 true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_config1.ubb":     true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_network.ubb":     true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err1.ubb": true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err2.ubb": true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err3.ubb": true,
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb": true,
+	}
+	paths, _ := filepath.Glob("../../testdata/tuxedo-configs/*.ubb")
+	if len(paths) != 27 {
+		t.Fatalf("%d configurations in testdata/tuxedo-configs, want 27", len(paths))
+	}
+	started := 0
+	for _, p := range paths {
+		name := filepath.Base(p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		sc, err := New(Files{UBBConfig: &text})
+		var de *diag.Error
+		switch {
+		case invalid[name]:
+			if !errors.As(err, &de) || len(de.Diagnostics) == 0 || de.Diagnostics[0].Line == 0 {
+				t.Errorf("%s: got %v, want the configuration's errors at their lines", name, err)
+			}
+		case runtime[name] != "":
+			if want := "ubbconfig: no server offers a service, so there is nothing to run: " + runtime[name] + need; err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s:\n got %v\nwant %s", name, err, want)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", name, err)
+		default:
+			if _, err := core.Compile(sc, core.RunOptions{}); err != nil {
+				t.Errorf("%s: the starter does not compile: %v", name, err)
+			}
+			started++
+		}
+	}
+	if started != 27-len(invalid)-len(runtime) {
+		t.Errorf("%d started, want %d", started, 27-len(invalid)-len(runtime))
+	}
+	// With a psc listing of its five servers (services made up, one per
+	// server, mtserver two), fuxedo's server test starts and runs.
+	b, err := os.ReadFile("../../testdata/tuxedo-configs/fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
+		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
+		"ECHO         ECHO         server     GROUP1     1     tuxapp       0 AVAIL\n" +
+		"MTECHO       MTECHO       mtserver   GROUP1     2     tuxapp       0 AVAIL\n" +
+		"MTSLEEP      MTSLEEP      mtserver   GROUP1     2     tuxapp       0 AVAIL\n" +
+		"FAIL         FAIL         failserver GROUP1     3     tuxapp       0 AVAIL\n" +
+		"DEF          DEF          defserver  GROUP1     4     tuxapp       0 AVAIL\n" +
+		"DEFMT        DEFMT        defmtserv+ GROUP1     5     tuxapp       0 AVAIL\n"
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &text, PSC: &listing})
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("fuxedo server with a listing: %v, warnings %q", err, warns)
+	}
+	if len(sc.Advertise) != 5 || len(sc.Services) != 6 || !reflect.DeepEqual(sc.Advertise["mtserver"], []string{"MTECHO", "MTSLEEP"}) {
+		t.Errorf("advertise %v, %d services; want 5 entries (mtserver: MTECHO MTSLEEP), 6 services", sc.Advertise, len(sc.Services))
+	}
+	sc.Workload.Generate.DurationMS = 2000
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil || r.Requests.Completed == 0 || len(r.Requests.Failed) != 0 {
+		t.Errorf("run: %v, %+v", err, r.Requests)
+	}
+}
+
+// TestJoltSampleJREPSVR: Oracle's Jolt sample, LDBAL N, boots JSL and
+// JREPSVR (the Jolt repository server, no -s) before simpserv, whose
+// TOUPPER is the one *SERVICES entry. Read as an application server,
+// JREPSVR advertised TOUPPER and, first in scan order, took every request;
+// as the system server it is, it advertises nothing and simpserv serves
+// them all.
+func TestJoltSampleJREPSVR(t *testing.T) {
+	text := `*RESOURCES
+MODEL SHM
+LDBAL N
+*MACHINES
+host LMID=SITE1
+*GROUPS
+JSLGRP LMID=SITE1 GRPNO=1
+JREPGRP LMID=SITE1 GRPNO=2
+APPGRP LMID=SITE1 GRPNO=3
+*SERVERS
+JSL SRVGRP=JSLGRP SRVID=30 CLOPT="-A -- -n //host:5000 -M 10 -x 10 -m 2"
+JREPSVR SRVGRP=JREPGRP SRVID=31 CLOPT="-A -- -W -P /app/udataobj/jolt/repository/jrepository"
+simpserv SRVGRP=APPGRP SRVID=1 CLOPT="-A"
+*SERVICES
+TOUPPER
+`
+	sc, err := New(Files{UBBConfig: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.Workload.Generate.DurationMS = 5000
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byServer := map[string]int64{}
+	for _, s := range r.Servers {
+		byServer[s.Name] += s.Requests
+	}
+	if byServer["JREPSVR"] != 0 || byServer["simpserv"] == 0 || byServer["simpserv"] != r.Requests.Completed {
+		t.Errorf("requests by server %v of %d completed: want all on simpserv, none on JREPSVR", byServer, r.Requests.Completed)
+	}
+}
