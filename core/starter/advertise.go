@@ -204,15 +204,19 @@ func loadFiles(f Files) (*core.Model, map[string][]string, []string, error) {
 		in.DMConfig = *f.DMConfig
 	}
 	m, err := core.LoadModel(in)
-	if err != nil || f.PSC == nil {
+	if err != nil || (f.PSC == nil && len(f.Advertised) == 0) {
 		return m, nil, nil, err
 	}
-	rows, err := psc.Read(*f.PSC)
-	if err != nil {
-		return nil, nil, nil, pscProblem(err)
+	seen := f.Advertised
+	if f.PSC != nil {
+		rows, err := psc.Read(*f.PSC)
+		if err != nil {
+			return nil, nil, nil, pscProblem(err)
+		}
+		seen = append(fromPSC(rows), seen...)
 	}
 	adv := map[string][]string{}
-	warns := Advertise(m, adv, fromPSC(rows))
+	warns := Advertise(m, adv, seen)
 	if len(adv) == 0 {
 		return m, nil, warns, nil
 	}

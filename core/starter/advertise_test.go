@@ -2,6 +2,7 @@ package starter
 
 import (
 	"errors"
+	"github.com/tuxlb/tuxlb/core/ulog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -258,5 +259,66 @@ TOUPPER
 	}
 	if byServer["JREPSVR"] != 0 || byServer["simpserv"] == 0 || byServer["simpserv"] != r.Requests.Completed {
 		t.Errorf("requests by server %v of %d completed: want all on simpserv, none on JREPSVR", byServer, r.Requests.Completed)
+	}
+}
+
+// TestFitULOGAdvertisesAtRunTime: a configuration with no *SERVICES whose
+// one server advertises at run time (-A) cannot start alone; the ULOG shows
+// simpserv at work on TOUPPER, which makes TOUPPER known and simpserv's,
+// and the fitted scenario runs it. Twice in the log, 10:00:00.001-.004 and
+// 10:00:01.001-.003: own work 3 and 2 ms; the client's two calls are the
+// arrivals.
+func TestFitULOGAdvertisesAtRunTime(t *testing.T) {
+	ubbText := `*RESOURCES
+IPCKEY 123456
+MASTER site1
+MODEL SHM
+*MACHINES
+"host1" LMID=site1 TUXDIR="/opt/tux" APPDIR="/app" TUXCONFIG="/app/tuxconfig"
+*GROUPS
+GROUP1 LMID=site1 GRPNO=1
+*SERVERS
+simpserv SRVGRP=GROUP1 SRVID=1 CLOPT="-A"
+`
+	log := `100000.000.host1!simpcl.100.1.0: TRACE:at: { tpcall("TOUPPER", 0x1, 0, 0x2, 0x3, 0x0)
+100000.001.host1!simpserv.200.1.0: TRACE:at: { tpservice({"TOUPPER", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.004.host1!simpserv.200.1.0: TRACE:at: } tpservice
+100000.005.host1!simpcl.100.1.0: TRACE:at: } tpcall = 1
+100001.000.host1!simpcl.100.1.0: TRACE:at: { tpcall("TOUPPER", 0x1, 0, 0x2, 0x3, 0x0)
+100001.001.host1!simpserv.200.1.0: TRACE:at: { tpservice({"TOUPPER", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100001.003.host1!simpserv.200.1.0: TRACE:at: } tpservice
+100001.004.host1!simpcl.100.1.0: TRACE:at: } tpcall = 1
+`
+	if _, err := New(Files{UBBConfig: &ubbText}); err == nil || !strings.Contains(err.Error(), "server simpserv (group GROUP1) advertises at run time") {
+		t.Fatalf("without the log: got %v, want the run-time advertiser named", err)
+	}
+	rep, err := Fit(FitSources{UBBConfig: &ubbText, ULOG: []ulog.File{{Name: "ULOG.120526", Text: log}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rep.Advertise, map[string][]string{"simpserv": {"TOUPPER"}}) {
+		t.Errorf("report's advertise: %v", rep.Advertise)
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "TOUPPER") {
+			t.Errorf("warning about TOUPPER, which simpserv advertises: %q", w)
+		}
+	}
+	if sr := rep.Services["TOUPPER"]; sr == nil || sr.Samples != 2 || sr.MeanMS == nil || *sr.MeanMS != 2.5 {
+		t.Errorf("TOUPPER: %+v, want 2 samples of mean (3+2)/2 = 2.5 ms", sr)
+	}
+	sc, _, err := FromFit(Files{UBBConfig: &ubbText}, rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(sc.Advertise, map[string][]string{"simpserv": {"TOUPPER"}}) || sc.Services["TOUPPER"].ServiceTime == nil {
+		t.Fatalf("scenario: advertise %v, services %v", sc.Advertise, sc.Services)
+	}
+	r, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Requests.Completed == 0 || len(r.Requests.Failed) != 0 {
+		t.Errorf("run: %d completed, failed %v", r.Requests.Completed, r.Requests.Failed)
 	}
 }

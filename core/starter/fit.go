@@ -152,6 +152,17 @@ func Fit(src FitSources) (*FitReport, error) {
 			return nil, diag.Invalid(err)
 		}
 		lmid := hostLMIDs(m, rep)
+		if m != nil {
+			// what servers without -s ran makes their services known
+			// before they are fitted
+			if seen := advertiseFromLog(m, lg, rep, lmid); len(seen) > 0 {
+				var w []string
+				if m, _, w, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC, Advertised: seen}); err != nil {
+					return nil, err
+				}
+				rep.Warnings = append(rep.Warnings, slices.DeleteFunc(w, func(x string) bool { return slices.Contains(rep.Warnings, x) })...)
+			}
+		}
 		arr = fitULOG(m, lg, rep, samples, lmid)
 		measureULOG(m, lg, rep, lmid)
 		startUS = lg.FirstUS
@@ -356,6 +367,7 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 // the same FIELD (it then inherits the caller's value). It returns the
 // scenario and what it had to leave out.
 func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
+	f.Advertised = append(slices.Clip(f.Advertised), advertisedOf(r.Advertise)...)
 	sc, ts, warn, err := buildAll(f, false)
 	if err != nil {
 		return nil, nil, err

@@ -2,6 +2,7 @@ package starter
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -92,14 +93,17 @@ func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) 
 	if m == nil {
 		return
 	}
-	advertiseFromLog(m, lg, rep, lmid)
 	domainTimes(m, lg, rep, machine, lat.MS)
 }
 
 // advertiseFromLog lists, for each server of the UBBCONFIG without -s in
 // its CLOPT, the services its processes ran (tpservice) on the machines its
-// groups are on: matched by the ULOG tag's process name, as written.
-func advertiseFromLog(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) string) {
+// groups are on: matched by the ULOG tag's process name, as written. A
+// service the UBBCONFIG does not name is listed too: a server that
+// advertises at run time is how such a service is known.
+//
+// It returns them as what FromFit and the model take (Files.Advertised).
+func advertiseFromLog(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) string) []Advertised {
 	on := map[string]map[string]bool{} // server name -> its LMIDs
 	for _, srv := range m.Servers {
 		if srv.System || srv.Gateway || srv.AdvertiseSource != "services" {
@@ -116,8 +120,11 @@ func advertiseFromLog(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(str
 			continue
 		}
 		for _, s := range sv.Services {
-			if svc := m.Service(s); svc == nil || svc.Remote != nil {
-				rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %s on %s ran %s, which is no local service of the UBBCONFIG: not advertised", sv.Name, sv.Host, s))
+			// a service the UBBCONFIG does not name is known by being
+			// advertised; one imported from a remote domain is the
+			// gateway's, not this server's
+			if svc := m.Service(s); svc != nil && svc.Remote != nil {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("server %s on %s ran %s, which the DMCONFIG imports from a remote domain: not advertised", sv.Name, sv.Host, s))
 				continue
 			}
 			if rep.Advertise == nil {
@@ -128,6 +135,17 @@ func advertiseFromLog(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(str
 			}
 		}
 	}
+	return advertisedOf(rep.Advertise)
+}
+
+// advertisedOf is an advertise map (server -> services) as seen servers,
+// in name order.
+func advertisedOf(adv map[string][]string) []Advertised {
+	var out []Advertised
+	for _, name := range slices.Sorted(maps.Keys(adv)) {
+		out = append(out, Advertised{Server: name, Services: adv[name], From: "ulog"})
+	}
+	return out
 }
 
 // domainTimes fits each remote domain's response time from its callers'
@@ -214,7 +232,7 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 	if m != nil {
 		st := &scenario.Scenario{}
 		local, remote = offered(m, st)
-		starterAdvertise = st.Advertise
+		maps.Copy(starterAdvertise, st.Advertise)
 	} else {
 		local = fitKeys(rep.Services)
 	}
@@ -299,7 +317,13 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		}
 		guessed("network.latency_ms", why+": none (0)")
 	}
-	for _, name := range fitKeys((starterAdvertise)) {
+	// the servers without -s: those the log showed at work (the model
+	// already takes their lists), and those it did not (still on the
+	// *SERVICES fallback)
+	for name, list := range rep.Advertise {
+		starterAdvertise[name] = list
+	}
+	for _, name := range fitKeys(starterAdvertise) {
 		if list := rep.Advertise[name]; len(list) > 0 {
 			measured("advertise."+name, len(list), "the services its processes ran")
 		} else {

@@ -45,10 +45,14 @@ type Files struct {
 	// PSC is a tmadmin printservice listing (psc or psc -v) of the running
 	// application: the services each server advertises, for the servers
 	// that advertise at run time (Advertise).
-	PSC       *string
-	UBBName   string
-	TraceName string
-	Load      float64 // New's target busy fraction; 0 = DefaultLoad
+	PSC *string
+	// Advertised is what another source (the servers a ULOG shows at
+	// work: FromFit passes the report's advertise) says the servers that
+	// advertise at run time offer, merged with the listing's (Advertise).
+	Advertised []Advertised
+	UBBName    string
+	TraceName  string
+	Load       float64 // New's target busy fraction; 0 = DefaultLoad
 	// UBBPath and DMPath name the configuration's files in the diagnostics
 	// of the starter's reading of them (FILE:LINE:COL): the paths they were
 	// read from; "" is the scenario's field, "ubbconfig" and "dmconfig".
