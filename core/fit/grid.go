@@ -1,0 +1,463 @@
+package fit
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/internal/fmath"
+)
+
+// Options say how the samples were measured.
+type Options struct {
+	// ResolutionUS, when above 0, says the samples are durations between
+	// two clock stamps of that resolution (1000: a ULOG's millisecond
+	// stamps), each stamp truncated to it. When every sample is a whole
+	// multiple of it, the samples are fitted as such (docs/fit.md, "Samples
+	// in whole milliseconds"); otherwise, and with 0, as exact values (Fit).
+	ResolutionUS int64
+}
+
+// FitWith fits the samples as Fit does, on the grid o gives when every
+// sample lies on it.
+func FitWith(samplesMS []float64, o Options) *Result {
+	if o.ResolutionUS <= 0 || !OnGrid(samplesMS, o.ResolutionUS) {
+		return Fit(samplesMS)
+	}
+	return fitGrid(samplesMS, o.ResolutionUS)
+}
+
+// OnGrid says every sample (ms) is a whole multiple of resUS microseconds
+// (and not negative).
+func OnGrid(samplesMS []float64, resUS int64) bool {
+	if resUS <= 0 {
+		return false
+	}
+	for _, v := range samplesMS {
+		us := math.Round(v * 1000)
+		if !(v >= 0) || math.Abs(v*1000-us) > 1e-6 || us > 1e15 || int64(us)%resUS != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// maxBins is the most cells the grid likelihood and distance work on:
+// samples spanning more grid steps are counted in cells of ⌈span/maxBins⌉
+// steps.
+const maxBins = 1000
+
+// zeroShare is the share of 0 samples from which the report warns that the
+// stamps cannot resolve the service time.
+const zeroShare = 0.5
+
+// histogram is grid samples counted per value (grid steps).
+type histogram struct {
+	vals   []int64 // distinct values, increasing
+	counts []int   // their counts
+	n      int
+}
+
+func newHistogram(samplesMS []float64, resUS int64) histogram {
+	k := make([]int64, len(samplesMS))
+	for i, v := range samplesMS {
+		k[i] = int64(math.Round(v*1000)) / resUS
+	}
+	slices.Sort(k)
+	h := histogram{n: len(k)}
+	for i := 0; i < len(k); {
+		j := i
+		for j < len(k) && k[j] == k[i] {
+			j++
+		}
+		h.vals = append(h.vals, k[i])
+		h.counts = append(h.counts, j-i)
+		i = j
+	}
+	return h
+}
+
+// moments are the mean and the standard deviation (n−1) of the counted
+// values, in grid steps.
+func (h histogram) moments() (mean, sd float64) {
+	sum := 0.0
+	for i, v := range h.vals {
+		sum += float64(h.counts[i]) * float64(v)
+	}
+	mean = sum / float64(h.n)
+	if h.n < 2 {
+		return mean, 0
+	}
+	ss := 0.0
+	for i, v := range h.vals {
+		d := float64(v) - mean
+		ss += float64(float64(h.counts[i]) * float64(d*d))
+	}
+	return mean, math.Sqrt(ss / float64(h.n-1))
+}
+
+// cells are the histogram's counts in cells of w grid steps from 0 to the
+// largest value: cell j holds the values jw .. jw+w−1.
+type cells struct {
+	w      int64
+	counts []int
+	cum    []float64 // the share of samples at or below each cell's top
+}
+
+func (h histogram) cells() cells {
+	top := h.vals[len(h.vals)-1]
+	w := max(1, (top+maxBins)/maxBins) // ⌈(top+1)/maxBins⌉
+	c := cells{w: w, counts: make([]int, top/w+1)}
+	for i, v := range h.vals {
+		c.counts[v/w] += h.counts[i]
+	}
+	c.cum = make([]float64, len(c.counts))
+	run := 0
+	for j, k := range c.counts {
+		run += k
+		c.cum[j] = float64(run) / float64(h.n)
+	}
+	return c
+}
+
+// partials returns, for a continuous distribution X of mean m (grid steps)
+// and t >= 0, G(t) = E[(t−X)⁺] = ∫₀ᵗ F and H(t) = E[(X−t)⁺] = ∫ₜ^∞ (1−F):
+// the rounded distribution is their differences (gridModel).
+type partials func(t float64) (g, h float64)
+
+// phi is the standard normal distribution function.
+func phi(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+
+// partialsOf is d's G and H in grid steps of res ms, with d's parameters as
+// given (the engine's reading of them, as cdfOf).
+func partialsOf(d *Dist, res float64) partials {
+	mean := *d.MeanMS / res
+	expo := func(m float64) partials {
+		return func(t float64) (float64, float64) {
+			return t + float64(m*math.Expm1(-t/m)), float64(m * fmath.Exp(-t/m))
+		}
+	}
+	gam := func(k float64) partials {
+		return func(t float64) (float64, float64) {
+			x := t * k / mean
+			p0, q0 := gammaPQ(k, x)
+			p1, q1 := gammaPQ(k+1, x)
+			return float64(t*p0) - float64(mean*p1), float64(mean*q1) - float64(t*q0)
+		}
+	}
+	switch d.Dist {
+	case "exp":
+		return expo(mean)
+	case "gamma":
+		return gam(*d.Shape)
+	case "erlang":
+		return gam(float64(*d.K))
+	case "hyperexp":
+		cv := *d.SDMS / *d.MeanMS
+		cv2 := float64(cv * cv)
+		p := 0.5 * (1 + math.Sqrt((cv2-1)/(cv2+1)))
+		a, b := expo(mean/(2*p)), expo(mean/(2*(1-p)))
+		return func(t float64) (float64, float64) {
+			ga, ha := a(t)
+			gb, hb := b(t)
+			return float64(p*ga) + float64((1-p)*gb), float64(p*ha) + float64((1-p)*hb)
+		}
+	case "lognormal":
+		cv := *d.SDMS / *d.MeanMS
+		v := fmath.Log(1 + float64(cv*cv))
+		mu, sigma := fmath.Log(mean)-v/2, math.Sqrt(v)
+		return func(t float64) (float64, float64) {
+			if t <= 0 {
+				return 0, mean
+			}
+			if sigma == 0 {
+				return max(t-mean, 0), max(mean-t, 0)
+			}
+			z := (fmath.Log(t) - mu) / sigma
+			return float64(t*phi(z)) - float64(mean*phi(z-sigma)), float64(mean*phi(sigma-z)) - float64(t*phi(-z))
+		}
+	}
+	panic("fit: no partials for " + d.Dist)
+}
+
+// gridModel is a distribution as the stamps show it, at the cells' tops:
+// for each cell j, the probability of a duration at or below its top, from
+// below (cdf) and from above (sf = 1 − cdf), each the side that does not
+// cancel, and the probability of the cell.
+//
+// A duration x between stamps truncated to the grid, the first at a phase u
+// uniform in [0, 1) steps, reads D = ⌊u + x⌋; so P(D ≤ d) = P(X + U < d+1)
+// = ∫₀¹ F(d+1−u) du = G(d+1) − G(d), and P(D > d) = H(d) − H(d+1).
+type gridModel struct {
+	cdf, sf, p []float64
+}
+
+func newGridModel(c cells, part partials, mean float64) gridModel {
+	b := len(c.counts)
+	m := gridModel{cdf: make([]float64, b), sf: make([]float64, b), p: make([]float64, b)}
+	w := float64(c.w)
+	gPrev, hPrev := part(0) // at t = top+1 of the previous cell, for w = 1
+	for j := range b {
+		t1 := float64(j+1) * w
+		g1, h1 := part(t1)
+		g0, h0 := gPrev, hPrev
+		if c.w > 1 {
+			g0, h0 = part(t1 - 1)
+		}
+		m.cdf[j], m.sf[j] = g1-g0, h0-h1
+		gPrev, hPrev = g1, h1
+		switch {
+		case t1 <= mean && j == 0:
+			m.p[j] = m.cdf[j]
+		case t1 <= mean:
+			m.p[j] = m.cdf[j] - m.cdf[j-1]
+		case j == 0:
+			m.p[j] = 1 - m.sf[j]
+		default:
+			m.p[j] = m.sf[j-1] - m.sf[j]
+		}
+	}
+	return m
+}
+
+// logLik is Σ count·ln p over the cells.
+func (m gridModel) logLik(c cells) float64 {
+	ll := 0.0
+	for j, k := range c.counts {
+		if k > 0 {
+			ll += float64(k) * fmath.Log(max(m.p[j], 1e-300))
+		}
+	}
+	return ll
+}
+
+// ks is the largest gap between the samples' and the model's distribution
+// functions at the cells' tops: with cells of one step, every grid point,
+// which is the supremum (both are steps on the grid).
+func (m gridModel) ks(c cells, mean float64) float64 {
+	d := 0.0
+	for j, f := range c.cum {
+		var g float64
+		if float64(int64(j+1)*c.w) <= mean {
+			g = m.cdf[j]
+		} else {
+			g = 1 - m.sf[j]
+		}
+		d = max(d, math.Abs(f-g))
+	}
+	return d
+}
+
+// golden maximizes f on [lo, hi] by golden-section search, a fixed number
+// of steps (the interval shrinks to 0.618⁴⁰ ≈ 4·10⁻⁹ of its width).
+func golden(f func(float64) float64, lo, hi float64) float64 {
+	const r = 0.6180339887498949
+	a, b := lo, hi
+	x1, x2 := b-r*(b-a), a+r*(b-a)
+	f1, f2 := f(x1), f(x2)
+	for range 40 {
+		if f1 >= f2 {
+			b, x2, f2 = x2, x1, f1
+			x1 = b - r*(b-a)
+			f1 = f(x1)
+		} else {
+			a, x1, f1 = x1, x2, f2
+			x2 = a + r*(b-a)
+			f2 = f(x2)
+		}
+	}
+	if f1 >= f2 {
+		return x1
+	}
+	return x2
+}
+
+// gridFamily returns fam's fit to the grid samples: the mean is the
+// samples' mean m (ms), the second parameter maximizes the likelihood of
+// the rounded samples given it; nil when the family is not offered.
+func gridFamily(fam string, c cells, m, res, sdCorr float64, shape *float64) *Dist {
+	mean := m / res
+	ll := func(d *Dist) float64 { return newGridModel(c, partialsOf(d, res), mean).logLik(c) }
+	gammaK := func() float64 { // the gamma's shape, found once for the gamma and the erlang
+		if *shape == 0 {
+			u := golden(func(u float64) float64 {
+				return ll(&Dist{Dist: "gamma", MeanMS: &m, Shape: ptr(fmath.Exp(u))})
+			}, fmath.Log(1e-3), fmath.Log(1e6))
+			*shape = min(max(fmath.Exp(u), 1e-3), 1e6)
+		}
+		return *shape
+	}
+	mm := max(sig4(m), floorMS)
+	switch fam {
+	case "exp":
+		return &Dist{Dist: "exp", MeanMS: ptr(mm)}
+	case "gamma":
+		return &Dist{Dist: "gamma", MeanMS: ptr(mm), Shape: ptr(sig4(gammaK()))}
+	case "erlang": // the likelier of the whole numbers either side of the gamma's shape (offered from 1.5)
+		k := gammaK()
+		if k < 1.5 {
+			return nil
+		}
+		lo, hi := min(max(int(math.Floor(k)), 2), 10_000), min(int(math.Ceil(k)), 10_000)
+		best := lo
+		if hi != lo && ll(&Dist{Dist: "erlang", MeanMS: &m, K: &hi}) > ll(&Dist{Dist: "erlang", MeanMS: &m, K: &lo}) {
+			best = hi
+		}
+		return &Dist{Dist: "erlang", MeanMS: ptr(mm), K: ptr(best)}
+	case "hyperexp": // offered when the samples' sd, less the rounding's, is above the mean
+		if sdCorr <= m {
+			return nil
+		}
+		u := golden(func(u float64) float64 {
+			cv2 := 1 + fmath.Exp(u)
+			return ll(&Dist{Dist: "hyperexp", MeanMS: &m, SDMS: ptr(m * math.Sqrt(cv2))})
+		}, fmath.Log(1e-4), fmath.Log(1e4))
+		sd := sig4(m * math.Sqrt(1+fmath.Exp(u)))
+		if sd <= mm {
+			return nil
+		}
+		return &Dist{Dist: "hyperexp", MeanMS: ptr(mm), SDMS: ptr(sd)}
+	case "lognormal":
+		u := golden(func(u float64) float64 {
+			return ll(&Dist{Dist: "lognormal", MeanMS: &m, SDMS: ptr(m * fmath.Exp(u))})
+		}, fmath.Log(1e-3), fmath.Log(1e2))
+		return &Dist{Dist: "lognormal", MeanMS: ptr(mm), SDMS: ptr(sig4(m * fmath.Exp(u)))}
+	}
+	return nil
+}
+
+// gridEmpirical spreads each sample of value d uniformly over [d−½, d+½)
+// grid steps ([0, ½) for a 0), takes n (at most MaxPoints) evenly spaced
+// quantiles of that, scales them so that their mean is the samples' (the
+// rounding's mean is 0: the samples' mean is the durations'), rounds them
+// to the microsecond, at least 1 µs.
+func gridEmpirical(h histogram, res float64) *Dist {
+	m := min(h.n, MaxPoints)
+	pts := make([]float64, m)
+	i, before := 0, 0.0
+	for q := range m {
+		target := float64(2*q+1) / float64(2*m) * float64(h.n)
+		for before+float64(h.counts[i]) < target {
+			before += float64(h.counts[i])
+			i++
+		}
+		lo, width := float64(h.vals[i])-0.5, 1.0
+		if h.vals[i] == 0 {
+			lo, width = 0, 0.5
+		}
+		pts[q] = lo + width*(target-before)/float64(h.counts[i])
+	}
+	sum := 0.0
+	for _, p := range pts {
+		sum += p
+	}
+	mean, _ := h.moments()
+	f := mean / (sum / float64(m))
+	for q, p := range pts {
+		pts[q] = max(roundUS(float64(p*f)*res), 0.001)
+	}
+	return &Dist{Dist: "empirical", SamplesMS: pts}
+}
+
+// ksGridPoints is the distance between the samples and the empirical's
+// points as the stamps would show them: a point y reads d or below with
+// probability clamp(d+1−y, 0, 1).
+func ksGridPoints(c cells, ptsMS []float64, res float64) float64 {
+	y := make([]float64, len(ptsMS))
+	for i, p := range ptsMS {
+		y[i] = p / res
+	}
+	slices.Sort(y)
+	m := float64(len(y))
+	a, b := 0, 0 // y[:a] <= d; y[a:b] in (d, d+1)
+	sumIn := 0.0
+	d := 0.0
+	for j, f := range c.cum {
+		top := float64(int64(j+1)*c.w) - 1
+		for b < len(y) && y[b] < top+1 {
+			sumIn += y[b]
+			b++
+		}
+		for a < b && y[a] <= top {
+			sumIn -= y[a]
+			a++
+		}
+		g := (float64(a) + float64(float64(b-a)*(top+1)) - sumIn) / m
+		d = max(d, math.Abs(f-g))
+	}
+	return d
+}
+
+// fitGrid fits samples that are whole multiples of resUS microseconds
+// (docs/fit.md, "Samples in whole milliseconds").
+func fitGrid(samplesMS []float64, resUS int64) *Result {
+	n := len(samplesMS)
+	if n == 0 {
+		return nil
+	}
+	res := float64(resUS) / 1000
+	h := newHistogram(samplesMS, resUS)
+	meanG, sdG := h.moments()
+	mean, sd := meanG*res, sdG*res
+	r := &Result{Samples: n, MeanMS: sig4(mean), SDMS: sig4(sd), ResolutionMS: res}
+	if h.vals[0] == 0 && float64(h.counts[0]) >= zeroShare*float64(n) {
+		r.Warning = strconv.Itoa(int(math.Round(100*float64(h.counts[0])/float64(n)))) + "% of samples are 0 ms: the " +
+			resText(res) + " stamps cannot resolve this service time (the fit's mean is right, its shape is not measured)"
+	}
+	if len(h.vals) == 1 {
+		r.Fit = &Dist{Dist: "const", MS: ptr(roundUS(mean))}
+		r.Choice = "every sample is the same: a constant"
+		r.Candidates = []Candidate{{Family: "const", Parameters: 1, KS: 0, Fit: r.Fit}}
+		return r
+	}
+	c := h.cells()
+	// The rounding adds the variance of a triangular error, 1/6 step²,
+	// to the durations' (when they spread over many steps).
+	sdCorr := math.Sqrt(max(float64(sdG*sdG)-1.0/6, 0)) * res
+	shape := 0.0
+	for _, fam := range families {
+		d := gridFamily(fam, c, mean, res, sdCorr, &shape)
+		if d == nil {
+			continue
+		}
+		gm := newGridModel(c, partialsOf(d, res), *d.MeanMS/res)
+		r.Candidates = append(r.Candidates, Candidate{Family: fam, Parameters: 2 - b2i(fam == "exp"),
+			KS: round4(gm.ks(c, *d.MeanMS/res)), Fit: d})
+	}
+	emp := gridEmpirical(h, res)
+	r.Candidates = append(r.Candidates, Candidate{Family: "empirical", Parameters: len(emp.SamplesMS),
+		KS: round4(ksGridPoints(c, emp.SamplesMS, res)), Points: len(emp.SamplesMS)})
+	grid := "on the " + resText(res) + " grid"
+	if c.w > 1 {
+		grid = "on the " + resText(res) + " grid in cells of " + resText(res*float64(c.w))
+	}
+	return choose(r, n, grid, emp)
+}
+
+// choose applies the criterion to r's candidates (the empirical last).
+func choose(r *Result, n int, grid string, emp *Dist) *Result {
+	best := math.Inf(1)
+	for _, c := range r.Candidates[:len(r.Candidates)-1] {
+		best = min(best, c.KS)
+	}
+	margin, threshold := Margin(n), Threshold(n)
+	for _, c := range r.Candidates[:len(r.Candidates)-1] {
+		if c.KS <= best+margin {
+			if c.KS > threshold {
+				break
+			}
+			r.Fit, r.KS = c.Fit, c.KS
+			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance " + grid + " (" + f4(best) +
+				"), under the threshold " + f4(threshold)
+			return r
+		}
+	}
+	e := r.Candidates[len(r.Candidates)-1]
+	r.Fit, r.KS = emp, e.KS
+	r.Choice = "empirical, each sample spread within its step: no parametric family within the threshold " + f4(threshold) +
+		" " + grid + " (best " + f4(best) + ")"
+	return r
+}
+
+// resText is a resolution in words: "1 ms", "10 ms", "0.1 ms".
+func resText(res float64) string { return strconv.FormatFloat(res, 'g', -1, 64) + " ms" }
