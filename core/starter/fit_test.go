@@ -2,11 +2,13 @@ package starter
 
 import (
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ulog"
 )
 
 // A trace read without a UBBCONFIG: names as they are, rows without an
@@ -150,3 +152,59 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// Service times all in whole milliseconds (a ULOG's, or a trace's) are
+// fitted on the millisecond grid: the report says so per service and in
+// its criterion, and warns of a service mostly at 0 ms; a trace with
+// fractions of a millisecond is fitted as before.
+func TestFitWholeMilliseconds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("time_ms,service,service_ms\n")
+	for i := range 200 {
+		a := "0" // A: 17 in 20 at 0 ms
+		if i%20 >= 17 {
+			a = "1"
+		}
+		b.WriteString(itoa(i*10) + ",A," + a + "\n")
+		b.WriteString(itoa(i*10+5) + ",B," + itoa(2+i%7) + "\n")
+	}
+	text := b.String()
+	rep, err := Fit(FitSources{Trace: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"A", "B"} {
+		if r := rep.Services[s].ResolutionMS; r == nil || *r != 1 || !strings.Contains(rep.Services[s].Choice, "on the 1 ms grid") {
+			t.Errorf("%s: resolution %v, choice %q: want 1 ms", s, r, rep.Services[s].Choice)
+		}
+	}
+	if rep.Criterion != Criterion+CriterionGrid {
+		t.Errorf("criterion %q: want the grid's sentence", rep.Criterion)
+	}
+	if len(rep.Warnings) != 1 || !strings.HasPrefix(rep.Warnings[0], "A: 85% of samples are 0 ms") {
+		t.Errorf("warnings %q: want A's 85%% at 0 ms", rep.Warnings)
+	}
+	frac := "time_ms,service,service_ms\n0,C,2.5\n10,C,3.25\n20,C,1\n30,C,4.125\n"
+	rep, err = Fit(FitSources{Trace: &frac})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Services["C"]; c.ResolutionMS != nil || rep.Criterion != Criterion || strings.Contains(c.Choice, "grid") {
+		t.Errorf("fractions of a ms: resolution %v, criterion %q, choice %q", c.ResolutionMS, rep.Criterion, c.Choice)
+	}
+	// The bank's ULOGs (core/ulog/testdata/bank): millisecond stamps.
+	var files []ulog.File
+	for _, f := range []string{"node1/ULOG.120126", "node2/ULOG.120126"} {
+		data, err := os.ReadFile("../ulog/testdata/bank/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, ulog.File{Name: "ULOG.120126", Text: string(data)})
+	}
+	if rep, err = Fit(FitSources{ULOG: files}); err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Services["TRANSFER"].ResolutionMS; r == nil || *r != 1 || rep.Criterion != Criterion+CriterionGrid {
+		t.Errorf("ULOG: TRANSFER resolution %v, criterion %q", r, rep.Criterion)
+	}
+}
