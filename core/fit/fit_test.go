@@ -453,3 +453,28 @@ func BenchmarkFitGrid(b *testing.B) {
 		FitWith(x, Options{ResolutionUS: 1000})
 	}
 }
+
+// Samples of more than maxBins distinct values are counted in cells of
+// about equal counts: a lognormal of mean 2 s (sd 2 s) is still recovered;
+// and one long outlier does not coarsen the rest.
+func TestGridCells(t *testing.T) {
+	sigma := math.Sqrt(math.Log(2))
+	x := draw(5000, 50, func(r *rand.Rand) float64 { return math.Exp(math.Log(2000) - sigma*sigma/2 + sigma*r.NormFloat64()) })
+	d := stamped(x, 51)
+	if c := newHistogram(d, 1000).cells(); !c.merged || len(c.top) > maxBins+1 {
+		t.Fatalf("cells: merged %v, %d", c.merged, len(c.top))
+	}
+	r := FitWith(d, Options{ResolutionUS: 1000})
+	exact := Fit(x)
+	if r.Fit.Dist != "lognormal" || exact.Fit.Dist != "lognormal" || !strings.Contains(r.Choice, "cells of about equal counts") {
+		t.Fatalf("fit %+v (%s), exact %+v", r.Fit, r.Choice, exact.Fit)
+	}
+	within(t, "mean", *r.Fit.MeanMS, *exact.Fit.MeanMS, 0.02)
+	within(t, "sd", *r.Fit.SDMS, *exact.Fit.SDMS, 0.10)
+	// Exponential draws of mean 2 ms and one of 1 000 s: every value its cell.
+	e := stamped(draw(2000, 52, func(r *rand.Rand) float64 { return 2 * r.ExpFloat64() }), 53)
+	e = append(e, 1e6)
+	if c := newHistogram(e, 1000).cells(); c.merged || c.top[0] != 0 || c.top[1] != 1 {
+		t.Errorf("one outlier: cells %v...", c.top[:3])
+	}
+}

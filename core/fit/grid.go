@@ -42,9 +42,9 @@ func OnGrid(samplesMS []float64, resUS int64) bool {
 	return true
 }
 
-// maxBins is the most cells the grid likelihood and distance work on:
-// samples spanning more grid steps are counted in cells of ⌈span/maxBins⌉
-// steps.
+// maxBins is the most distinct values the grid likelihood and distance
+// take one by one: samples of more are counted in maxBins cells of about
+// equal counts.
 const maxBins = 1000
 
 // zeroShare is the share of 0 samples from which the report warns that the
@@ -96,20 +96,43 @@ func (h histogram) moments() (mean, sd float64) {
 	return mean, math.Sqrt(ss / float64(h.n-1))
 }
 
-// cells are the histogram's counts in cells of w grid steps from 0 to the
-// largest value: cell j holds the values jw .. jw+w−1.
+// cells are the histogram's counts in cells that cover the grid from 0 to
+// the largest value: cell j holds the values above top[j−1] up to top[j].
+// With at most maxBins distinct values, each value is a cell and each gap
+// between two of them another (of count 0); with more, the values are
+// merged into maxBins cells of about n/maxBins samples each.
 type cells struct {
-	w      int64
+	top    []int64
 	counts []int
 	cum    []float64 // the share of samples at or below each cell's top
+	merged bool
 }
 
 func (h histogram) cells() cells {
-	top := h.vals[len(h.vals)-1]
-	w := max(1, (top+maxBins)/maxBins) // ⌈(top+1)/maxBins⌉
-	c := cells{w: w, counts: make([]int, top/w+1)}
-	for i, v := range h.vals {
-		c.counts[v/w] += h.counts[i]
+	var c cells
+	add := func(top int64, k int) {
+		c.top = append(c.top, top)
+		c.counts = append(c.counts, k)
+	}
+	if len(h.vals) <= maxBins {
+		prev := int64(-1)
+		for i, v := range h.vals {
+			if v-1 > prev {
+				add(v-1, 0)
+			}
+			add(v, h.counts[i])
+			prev = v
+		}
+	} else {
+		c.merged = true
+		acc, target := 0, float64(h.n)/maxBins
+		for i, v := range h.vals {
+			acc += h.counts[i]
+			if float64(acc) >= target || i == len(h.vals)-1 {
+				add(v, acc)
+				acc = 0
+			}
+		}
 	}
 	c.cum = make([]float64, len(c.counts))
 	run := 0
@@ -195,17 +218,18 @@ type gridModel struct {
 func newGridModel(c cells, part partials, mean float64) gridModel {
 	b := len(c.counts)
 	m := gridModel{cdf: make([]float64, b), sf: make([]float64, b), p: make([]float64, b)}
-	w := float64(c.w)
-	gPrev, hPrev := part(0) // at t = top+1 of the previous cell, for w = 1
+	tPrev := 0.0
+	gPrev, hPrev := part(0)
 	for j := range b {
-		t1 := float64(j+1) * w
-		g1, h1 := part(t1)
+		t0 := float64(c.top[j])
+		t1 := t0 + 1
 		g0, h0 := gPrev, hPrev
-		if c.w > 1 {
-			g0, h0 = part(t1 - 1)
+		if t0 != tPrev {
+			g0, h0 = part(t0)
 		}
+		g1, h1 := part(t1)
 		m.cdf[j], m.sf[j] = g1-g0, h0-h1
-		gPrev, hPrev = g1, h1
+		tPrev, gPrev, hPrev = t1, g1, h1
 		switch {
 		case t1 <= mean && j == 0:
 			m.p[j] = m.cdf[j]
@@ -232,15 +256,13 @@ func (m gridModel) logLik(c cells) float64 {
 }
 
 // ks is the largest gap between the samples' and the model's distribution
-// functions at the cells' tops: with cells of one step, every grid point,
-// which is the supremum (both are steps on the grid).
+// functions at the cells' tops: with a cell for each value and each gap,
+// every point where either steps, which is the supremum over the grid.
 func (m gridModel) ks(c cells, mean float64) float64 {
 	d := 0.0
 	for j, f := range c.cum {
-		var g float64
-		if float64(int64(j+1)*c.w) <= mean {
-			g = m.cdf[j]
-		} else {
+		g := m.cdf[j]
+		if float64(c.top[j]+1) > mean {
 			g = 1 - m.sf[j]
 		}
 		d = max(d, math.Abs(f-g))
@@ -373,7 +395,7 @@ func ksGridPoints(c cells, ptsMS []float64, res float64) float64 {
 	sumIn := 0.0
 	d := 0.0
 	for j, f := range c.cum {
-		top := float64(int64(j+1)*c.w) - 1
+		top := float64(c.top[j])
 		for b < len(y) && y[b] < top+1 {
 			sumIn += y[b]
 			b++
@@ -428,8 +450,8 @@ func fitGrid(samplesMS []float64, resUS int64) *Result {
 	r.Candidates = append(r.Candidates, Candidate{Family: "empirical", Parameters: len(emp.SamplesMS),
 		KS: round4(ksGridPoints(c, emp.SamplesMS, res)), Points: len(emp.SamplesMS)})
 	grid := "on the " + resText(res) + " grid"
-	if c.w > 1 {
-		grid = "on the " + resText(res) + " grid in cells of " + resText(res*float64(c.w))
+	if c.merged {
+		grid += " (" + strconv.Itoa(len(c.top)) + " cells of about equal counts)"
 	}
 	return choose(r, n, grid, emp)
 }
