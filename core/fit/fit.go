@@ -1,7 +1,10 @@
 // Package fit fits measured service times to the distributions a scenario's
 // service_time takes (exp, erlang, gamma, hyperexp, lognormal, empirical),
 // measures each candidate's Kolmogorov–Smirnov distance to the samples and
-// picks one by a stated criterion (docs/fit.md). It is a leaf below core:
+// picks one by a stated criterion (docs/fit.md); samples that are whole
+// milliseconds, durations between two millisecond stamps, are fitted as
+// such ([FitWith]: the likelihood and the distance of each family's
+// distribution as the stamps would show it). It is a leaf below core:
 // its Dist has the JSON shape of scenario.Dist, so a fit is pasted into a
 // scenario as it is. Everything is deterministic: the same samples give the
 // same bytes, natively and in WebAssembly (logs and exponentials through

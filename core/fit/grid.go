@@ -14,11 +14,11 @@ type Options struct {
 	// two clock stamps of that resolution (1000: a ULOG's millisecond
 	// stamps), each stamp truncated to it. When every sample is a whole
 	// multiple of it, the samples are fitted as such (docs/fit.md, "Samples
-	// in whole milliseconds"); otherwise, and with 0, as exact values (Fit).
+	// in whole milliseconds"); otherwise, and with 0, as exact values ([Fit]).
 	ResolutionUS int64
 }
 
-// FitWith fits the samples as Fit does, on the grid o gives when every
+// FitWith fits the samples as [Fit] does, on the grid o gives when every
 // sample lies on it.
 func FitWith(samplesMS []float64, o Options) *Result {
 	if o.ResolutionUS <= 0 || !OnGrid(samplesMS, o.ResolutionUS) {
@@ -82,7 +82,7 @@ func newHistogram(samplesMS []float64, resUS int64) histogram {
 func (h histogram) moments() (mean, sd float64) {
 	sum := 0.0
 	for i, v := range h.vals {
-		sum += float64(h.counts[i]) * float64(v)
+		sum += float64(float64(h.counts[i]) * float64(v))
 	}
 	mean = sum / float64(h.n)
 	if h.n < 2 {
@@ -249,7 +249,7 @@ func (m gridModel) logLik(c cells) float64 {
 	ll := 0.0
 	for j, k := range c.counts {
 		if k > 0 {
-			ll += float64(k) * fmath.Log(max(m.p[j], 1e-300))
+			ll += float64(float64(k) * fmath.Log(max(m.p[j], 1e-300)))
 		}
 	}
 	return ll
@@ -275,16 +275,16 @@ func (m gridModel) ks(c cells, mean float64) float64 {
 func golden(f func(float64) float64, lo, hi float64) float64 {
 	const r = 0.6180339887498949
 	a, b := lo, hi
-	x1, x2 := b-r*(b-a), a+r*(b-a)
+	x1, x2 := b-float64(r*(b-a)), a+float64(r*(b-a))
 	f1, f2 := f(x1), f(x2)
 	for range 40 {
 		if f1 >= f2 {
 			b, x2, f2 = x2, x1, f1
-			x1 = b - r*(b-a)
+			x1 = b - float64(r*(b-a))
 			f1 = f(x1)
 		} else {
 			a, x1, f1 = x1, x2, f2
-			x2 = a + r*(b-a)
+			x2 = a + float64(r*(b-a))
 			f2 = f(x2)
 		}
 	}

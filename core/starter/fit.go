@@ -99,7 +99,7 @@ const Criterion = "smallest Kolmogorov–Smirnov distance (KS) among exp, erlang
 	"when the chosen one is farther than max(0.03, 1.63/√n), the empirical distribution (at most 1000 points)"
 
 // CriterionGrid is what Criterion adds when some service's samples are all
-// whole milliseconds and were fitted as such (fit.FitWith).
+// whole milliseconds and were fitted as such ([fit.FitWith]).
 const CriterionGrid = "; samples all in whole milliseconds (the difference of two millisecond stamps) are fitted as such: " +
 	"each family by the likelihood of its durations as the stamps would show them, the distance between the samples' and that " +
 	"rounded distribution's functions on the millisecond grid, the empirical's points spread within their millisecond"
