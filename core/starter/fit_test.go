@@ -2,6 +2,7 @@ package starter
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -105,8 +106,9 @@ func TestRatesHourly(t *testing.T) {
 // (the erlang is), so that every family is tried.
 func TestCandidatesAreServiceTimes(t *testing.T) {
 	ubbText := starterUBB
-	seen := map[string]bool{}
-	for _, tail := range []bool{true, false} {
+	seen := map[bool]map[string]bool{false: {}, true: {}}
+	for _, c := range []struct{ tail, whole bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		tail := c.tail
 		var b strings.Builder
 		b.WriteString("time_ms,service,service_ms\n")
 		for i := range 400 {
@@ -116,6 +118,9 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 			} else if i%25 == 0 {
 				v = 60 + float64(i%7)
 			}
+			if c.whole { // and the same in whole milliseconds: fitted on the grid
+				v = math.Round(v)
+			}
 			b.WriteString(itoa(i*10) + ",A," + ftoa(v) + "\n")
 		}
 		text := b.String()
@@ -123,11 +128,15 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if got := rep.Services["A"].ResolutionMS != nil; got != c.whole {
+			t.Errorf("whole %v: resolution_ms %v", c.whole, got)
+		}
+		whole := c.whole
 		for _, c := range rep.Services["A"].Candidates {
 			if c.Fit == nil {
 				continue
 			}
-			seen[c.Family] = true
+			seen[whole][c.Family] = true
 			sc, _, err := FromFit(Files{UBBConfig: &ubbText}, rep)
 			if err != nil {
 				t.Fatal(err)
@@ -145,8 +154,8 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 5 {
-		t.Errorf("families tried %v, want all 5", seen)
+	if len(seen[false]) != 5 || len(seen[true]) != 5 {
+		t.Errorf("families tried %v, want all 5 of exact and of whole-ms samples", seen)
 	}
 }
 
