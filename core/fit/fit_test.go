@@ -478,3 +478,49 @@ func TestGridCells(t *testing.T) {
 		t.Errorf("one outlier: cells %v...", c.top[:3])
 	}
 }
+
+// The B-splines by hand: order 2 is the triangle, order 4 is 2/3 at 0 and
+// 1/6 at ±1, order 6 is 11/20 at 0, 13/60 at ±1 and 1/120 at ±2.
+func TestBSpline(t *testing.T) {
+	for _, c := range []struct {
+		n       int
+		x, want float64
+	}{{2, 0, 1}, {2, 0.25, 0.75}, {2, -1, 0}, {4, 0, 2.0 / 3}, {4, 1, 1.0 / 6}, {4, -1, 1.0 / 6}, {4, 2, 0},
+		{6, 0, 11.0 / 20}, {6, 1, 13.0 / 60}, {6, -2, 1.0 / 120}, {6, 3, 0}} {
+		if got := bspline(c.n, c.x); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("B%d(%g) = %g, want %g", c.n, c.x, got, c.want)
+		}
+	}
+}
+
+// A service's own work around one call is the sum of two differences of
+// stamps (the span less the call's), whose error is wider than one's.
+// Told so (Spans 2), the fit recovers the shape of the exact draws; taking
+// each sample for one difference, it reads the wider error as a wider
+// distribution.
+func TestGridSpans(t *testing.T) {
+	const n = 5000
+	x := draw(n, 60, func(r *rand.Rand) float64 { return gammaDraw(r, 4, 0.5) }) // mean 2 ms
+	r := rand.New(rand.NewPCG(61, 13))
+	d := make([]float64, n)
+	spans := make([]int, n)
+	for i, own := range x {
+		s := r.Float64()
+		cs := s + own*r.Float64() // the call at a random point of the work
+		ce := cs + 2 + 4*r.ExpFloat64()
+		e := ce + own - (cs - s)
+		d[i] = max((math.Floor(e)-math.Floor(s))-(math.Floor(ce)-math.Floor(cs)), 0) // as core/ulog reads it
+		spans[i] = 2
+	}
+	exact := *candidate(Fit(x), "gamma").Fit.Shape
+	two := FitWith(d, Options{ResolutionUS: 1000, Spans: spans})
+	if two.Fit.Dist != "erlang" || *two.Fit.K != 4 {
+		t.Errorf("spans 2: fit %+v, want erlang k=4 (%s) %+v", two.Fit, two.Choice, two.Candidates)
+	}
+	within(t, "spans 2: gamma shape", *candidate(two, "gamma").Fit.Shape, exact, 0.10)
+	within(t, "spans 2: mean", *two.Fit.MeanMS, *Fit(x).Fit.MeanMS, 0.03)
+	one := FitWith(d, Options{ResolutionUS: 1000})
+	if s := *candidate(one, "gamma").Fit.Shape; math.Abs(s-exact) <= 0.10*exact {
+		t.Errorf("one difference assumed: shape %g, expected it off by more than 10%% of %g", s, exact)
+	}
+}

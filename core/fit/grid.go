@@ -16,7 +16,17 @@ type Options struct {
 	// multiple of it, the samples are fitted as such (docs/fit.md, "Samples
 	// in whole milliseconds"); otherwise, and with 0, as exact values ([Fit]).
 	ResolutionUS int64
+	// Spans, when not nil, gives for each sample how many differences of
+	// stamps it sums: 1 for a span between two stamps, 1 + w for a ULOG
+	// execution's own work, its span less w waits (tpcalls, tpgetrplys)
+	// each between two stamps of their own. A sum of more differences has
+	// a wider error (docs/fit.md); counts above MaxSpans count as MaxSpans.
+	// Nil (or of another length than the samples) is 1 for every sample.
+	Spans []int
 }
+
+// MaxSpans is the most differences of stamps a sample's error model takes.
+const MaxSpans = 4
 
 // FitWith fits the samples as [Fit] does, on the grid o gives when every
 // sample lies on it.
@@ -24,7 +34,11 @@ func FitWith(samplesMS []float64, o Options) *Result {
 	if o.ResolutionUS <= 0 || !OnGrid(samplesMS, o.ResolutionUS) {
 		return Fit(samplesMS)
 	}
-	return fitGrid(samplesMS, o.ResolutionUS)
+	spans := o.Spans
+	if len(spans) != len(samplesMS) {
+		spans = nil
+	}
+	return fitGrid(samplesMS, o.ResolutionUS, spans)
 }
 
 // OnGrid says every sample (ms) is a whole multiple of resUS microseconds
@@ -203,6 +217,61 @@ func partialsOf(d *Dist, res float64) partials {
 	panic("fit: no partials for " + d.Dist)
 }
 
+// gauss6 are the 6-point Gauss–Legendre nodes and weights on [−1, 1].
+var gauss6 = [6][2]float64{
+	{-0.9324695142031521, 0.1713244923791704}, {-0.6612093864662645, 0.3607615730481386},
+	{-0.2386191860831909, 0.4679139345726910}, {0.2386191860831909, 0.4679139345726910},
+	{0.6612093864662645, 0.3607615730481386}, {0.9324695142031521, 0.1713244923791704},
+}
+
+// bspline is the centered cardinal B-spline of order n (the density of
+// the sum of n uniforms on [−½, ½)) at x.
+func bspline(n int, x float64) float64 {
+	sum, binom, fact := 0.0, 1.0, 1.0
+	for k := 2; k < n; k++ {
+		fact *= float64(k)
+	}
+	for k := 0; k <= n; k++ {
+		if y := x + float64(n)/2 - float64(k); y > 0 {
+			sum += float64(binom * math.Pow(y, float64(n-1)))
+		}
+		binom = -binom * float64(n-k) / float64(k+1)
+	}
+	return sum / fact
+}
+
+// smoothed returns part for a sum of m differences of stamps: its error is
+// that of one difference (what the grid model takes) plus an independent
+// error of m−1 more, whose density is the B-spline of order 2m−2 on
+// (−(m−1), m−1); so G and H become their averages over it,
+// G̃(t) = ∫ G(t − e) B(e) de, by 6-point Gauss–Legendre on each unit piece
+// (where B is a polynomial). G(s) = 0 and H(s) = mean − s for s <= 0.
+func smoothed(part partials, m int, mean float64) partials {
+	if m <= 1 {
+		return part
+	}
+	var nodes [][2]float64 // offset e, weight
+	for piece := -(m - 1); piece < m-1; piece++ {
+		for _, g := range gauss6 {
+			e := float64(piece) + (1+g[0])/2
+			nodes = append(nodes, [2]float64{e, g[1] / 2 * bspline(2*m-2, e)})
+		}
+	}
+	return func(t float64) (float64, float64) {
+		var g, h float64
+		for _, nd := range nodes {
+			s := t - nd[0]
+			gs, hs := 0.0, mean-s
+			if s > 0 {
+				gs, hs = part(s)
+			}
+			g += float64(nd[1] * gs)
+			h += float64(nd[1] * hs)
+		}
+		return g, h
+	}
+}
+
 // gridModel is a distribution as the stamps show it, at the cells' tops:
 // for each cell j, the probability of a duration at or below its top, from
 // below (cdf) and from above (sf = 1 − cdf), each the side that does not
@@ -270,6 +339,61 @@ func (m gridModel) ks(c cells, mean float64) float64 {
 	return d
 }
 
+// group is the samples made of m differences of stamps, counted per cell.
+type group struct {
+	m      int
+	counts []int
+	share  float64
+}
+
+// gridData is the samples as the grid fit takes them: their cells and
+// their groups by number of differences.
+type gridData struct {
+	c      cells
+	groups []group
+	res    float64
+}
+
+// models is d as each group's stamps show it.
+func (g gridData) models(d *Dist) []gridModel {
+	mean := *d.MeanMS / g.res
+	part := partialsOf(d, g.res)
+	out := make([]gridModel, len(g.groups))
+	for i, gr := range g.groups {
+		out[i] = newGridModel(g.c, smoothed(part, gr.m, mean), mean)
+	}
+	return out
+}
+
+// logLik is the log-likelihood of the counts under d.
+func (g gridData) logLik(d *Dist) float64 {
+	ll := 0.0
+	for i, m := range g.models(d) {
+		ll += m.logLik(cells{counts: g.groups[i].counts})
+	}
+	return ll
+}
+
+// ks is the distance of the samples to d's mixture over the groups, at
+// the cells' tops.
+func (g gridData) ks(d *Dist) float64 {
+	mean := *d.MeanMS / g.res
+	ms := g.models(d)
+	dist := 0.0
+	for j, f := range g.c.cum {
+		cdf := 0.0
+		for i, m := range ms {
+			v := m.cdf[j]
+			if float64(g.c.top[j]+1) > mean {
+				v = 1 - m.sf[j]
+			}
+			cdf += float64(g.groups[i].share * v)
+		}
+		dist = max(dist, math.Abs(f-cdf))
+	}
+	return dist
+}
+
 // golden maximizes f on [lo, hi] by golden-section search, a fixed number
 // of steps (the interval shrinks to 0.618⁴⁰ ≈ 4·10⁻⁹ of its width).
 func golden(f func(float64) float64, lo, hi float64) float64 {
@@ -297,9 +421,8 @@ func golden(f func(float64) float64, lo, hi float64) float64 {
 // gridFamily returns fam's fit to the grid samples: the mean is the
 // samples' mean m (ms), the second parameter maximizes the likelihood of
 // the rounded samples given it; nil when the family is not offered.
-func gridFamily(fam string, c cells, m, res, sdCorr float64, shape *float64) *Dist {
-	mean := m / res
-	ll := func(d *Dist) float64 { return newGridModel(c, partialsOf(d, res), mean).logLik(c) }
+func gridFamily(fam string, gd gridData, m, sdCorr float64, shape *float64) *Dist {
+	ll := gd.logLik
 	gammaK := func() float64 { // the gamma's shape, found once for the gamma and the erlang
 		if *shape == 0 {
 			u := golden(func(u float64) float64 {
@@ -412,7 +535,7 @@ func ksGridPoints(c cells, ptsMS []float64, res float64) float64 {
 
 // fitGrid fits samples that are whole multiples of resUS microseconds
 // (docs/fit.md, "Samples in whole milliseconds").
-func fitGrid(samplesMS []float64, resUS int64) *Result {
+func fitGrid(samplesMS []float64, resUS int64, spans []int) *Result {
 	n := len(samplesMS)
 	if n == 0 {
 		return nil
@@ -433,18 +556,22 @@ func fitGrid(samplesMS []float64, resUS int64) *Result {
 		return r
 	}
 	c := h.cells()
-	// The rounding adds the variance of a triangular error, 1/6 step²,
-	// to the durations' (when they spread over many steps).
-	sdCorr := math.Sqrt(max(float64(sdG*sdG)-1.0/6, 0)) * res
+	gd := gridData{c: c, res: res, groups: groups(c, samplesMS, resUS, spans)}
+	// Each difference of stamps adds the variance of a triangular error,
+	// 1/6 step², to the durations' (when they spread over many steps).
+	errVar := 0.0
+	for _, g := range gd.groups {
+		errVar += float64(g.share*float64(g.m)) / 6
+	}
+	sdCorr := math.Sqrt(max(float64(sdG*sdG)-errVar, 0)) * res
 	shape := 0.0
 	for _, fam := range families {
-		d := gridFamily(fam, c, mean, res, sdCorr, &shape)
+		d := gridFamily(fam, gd, mean, sdCorr, &shape)
 		if d == nil {
 			continue
 		}
-		gm := newGridModel(c, partialsOf(d, res), *d.MeanMS/res)
 		r.Candidates = append(r.Candidates, Candidate{Family: fam, Parameters: 2 - b2i(fam == "exp"),
-			KS: round4(gm.ks(c, *d.MeanMS/res)), Fit: d})
+			KS: round4(gd.ks(d)), Fit: d})
 	}
 	emp := gridEmpirical(h, res)
 	r.Candidates = append(r.Candidates, Candidate{Family: "empirical", Parameters: len(emp.SamplesMS),
@@ -454,6 +581,34 @@ func fitGrid(samplesMS []float64, resUS int64) *Result {
 		grid += " (" + strconv.Itoa(len(c.top)) + " cells of about equal counts)"
 	}
 	return choose(r, n, grid, emp)
+}
+
+// groups counts the samples per cell by their number of differences of
+// stamps (1 to MaxSpans; 1 for all when spans is nil, or when the cells
+// are merged: their width dwarfs the error's).
+func groups(c cells, samplesMS []float64, resUS int64, spans []int) []group {
+	if spans == nil || c.merged {
+		return []group{{m: 1, counts: c.counts, share: 1}}
+	}
+	var by [MaxSpans + 1][]int
+	n := [MaxSpans + 1]int{}
+	for i, v := range samplesMS {
+		m := min(max(spans[i], 1), MaxSpans)
+		if by[m] == nil {
+			by[m] = make([]int, len(c.top))
+		}
+		k := int64(math.Round(v*1000)) / resUS
+		j, _ := slices.BinarySearch(c.top, k)
+		by[m][j]++
+		n[m]++
+	}
+	var out []group
+	for m := 1; m <= MaxSpans; m++ {
+		if by[m] != nil {
+			out = append(out, group{m: m, counts: by[m], share: float64(n[m]) / float64(len(samplesMS))})
+		}
+	}
+	return out
 }
 
 // choose applies the criterion to r's candidates (the empirical last).
