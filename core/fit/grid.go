@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/core/internal/fmath"
 )
@@ -577,8 +578,17 @@ func fitGrid(samplesMS []float64, resUS int64, spans []int) *Result {
 	r.Candidates = append(r.Candidates, Candidate{Family: "empirical", Parameters: len(emp.SamplesMS),
 		KS: round4(ksGridPoints(c, emp.SamplesMS, res)), Points: len(emp.SamplesMS)})
 	grid := "on the " + resText(res) + " grid"
+	var notes []string
 	if c.merged {
-		grid += " (" + strconv.Itoa(len(c.top)) + " cells of about equal counts)"
+		notes = append(notes, strconv.Itoa(len(c.top))+" cells of about equal counts")
+	}
+	for _, g := range gd.groups {
+		if g.m > 1 {
+			notes = append(notes, strconv.Itoa(int(math.Round(g.share*float64(n))))+" samples of "+strconv.Itoa(g.m)+" differences of stamps")
+		}
+	}
+	if len(notes) > 0 {
+		grid += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return choose(r, n, grid, emp)
 }
@@ -624,15 +634,15 @@ func choose(r *Result, n int, grid string, emp *Dist) *Result {
 				break
 			}
 			r.Fit, r.KS = c.Fit, c.KS
-			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance " + grid + " (" + f4(best) +
-				"), under the threshold " + f4(threshold)
+			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance (" + f4(best) + ") " + grid +
+				", under the threshold " + f4(threshold)
 			return r
 		}
 	}
 	e := r.Candidates[len(r.Candidates)-1]
 	r.Fit, r.KS = emp, e.KS
 	r.Choice = "empirical, each sample spread within its step: no parametric family within the threshold " + f4(threshold) +
-		" " + grid + " (best " + f4(best) + ")"
+		" (best " + f4(best) + ") " + grid
 	return r
 }
 

@@ -100,7 +100,7 @@ const Criterion = "smallest Kolmogorov–Smirnov distance (KS) among exp, erlang
 
 // CriterionGrid is what Criterion adds when some service's samples are all
 // whole milliseconds and were fitted as such ([fit.FitWith]).
-const CriterionGrid = "; samples all in whole milliseconds (the difference of two millisecond stamps) are fitted as such: " +
+const CriterionGrid = "; samples all in whole milliseconds (differences of millisecond stamps) are fitted as such: " +
 	"each family by the likelihood of its durations as the stamps would show them, the distance between the samples' and that " +
 	"rounded distribution's functions on the millisecond grid, the empirical's points spread within their millisecond"
 
@@ -131,6 +131,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	}
 	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}}
 	samples := map[string][]float64{}
+	spans := map[string][]int{} // a ULOG's: the differences of stamps each sample sums
 	var arr []arrival
 	var startUS int64
 	switch {
@@ -151,7 +152,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		if err != nil {
 			return nil, diag.Invalid(err)
 		}
-		arr = fitULOG(m, lg, rep, samples)
+		arr = fitULOG(m, lg, rep, samples, spans)
 		startUS = lg.FirstUS
 	default:
 		return nil, diag.FieldErrorf("fit", "want a trace or ULOG files")
@@ -164,7 +165,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	grid := false
 	for _, name := range names {
 		sr := rep.Services[name]
-		r := fit.FitWith(samples[name], fit.Options{ResolutionUS: resolutionUS})
+		r := fit.FitWith(samples[name], fit.Options{ResolutionUS: resolutionUS, Spans: spans[name]})
 		if r == nil {
 			continue
 		}
@@ -267,7 +268,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	return arr, nil
 }
 
-func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64) []arrival {
+func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, spans map[string][]int) []arrival {
 	rep.ULOG = &ULOGSummary{Files: lg.Files, Lines: lg.Lines, TraceLines: lg.TraceLines, Malformed: lg.Malformed,
 		MalformedExamples: lg.MalformedExamples, Milliseconds: lg.Millis}
 	rep.Warnings = append(rep.Warnings, lg.Warnings...)
@@ -296,6 +297,7 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		for _, us := range s.OwnUS {
 			samples[n] = append(samples[n], float64(us)/1000)
 		}
+		spans[n] = s.OwnSpans
 	}
 	hosts := map[string]string{}
 	lmid := func(host string) string {

@@ -216,4 +216,8 @@ func TestFitWholeMilliseconds(t *testing.T) {
 	if r := rep.Services["TRANSFER"].ResolutionMS; r == nil || *r != 1 || rep.Criterion != Criterion+CriterionGrid {
 		t.Errorf("ULOG: TRANSFER resolution %v, criterion %q", r, rep.Criterion)
 	}
+	// TRANSFER's own work is its span less two tpcalls: three differences.
+	if c := rep.Services["TRANSFER"].Choice; !strings.Contains(c, "(10 samples of 3 differences of stamps)") {
+		t.Errorf("ULOG: TRANSFER choice %q, want its samples' three differences of stamps", c)
+	}
 }

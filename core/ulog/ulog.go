@@ -40,7 +40,10 @@ type Service struct {
 	// less its tpcalls and tpgetrplys), in the log's order; empty when the
 	// log has whole-second stamps.
 	OwnUS []int64
-	Calls []Step
+	// OwnSpans are, for each of OwnUS, how many differences of stamps it
+	// sums: 1 for the span, 1 more for each tpcall and tpgetrply it less.
+	OwnSpans []int
+	Calls    []Step
 	// Nested counts the calls to this service made by traced services.
 	Nested int
 }
@@ -289,6 +292,7 @@ type frame struct {
 	svc     string
 	startUS int64
 	waitUS  int64       // a service's time inside its tpcalls and tpgetrplys
+	waits   int         // how many of them
 	calls   [][2]string // a service's calls (service, mode), in order
 }
 
@@ -363,12 +367,14 @@ func (lg *Log) walk(evs []event, files []File) {
 		case "tpcall", "tpgetrply":
 			if inSvc != nil && inSvc != f {
 				inSvc.waitUS += dur
+				inSvc.waits++
 			}
 		case "tpservice":
 			s := svc(f.svc)
 			s.Executions++
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
+				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
 			}
 			t := tallies[f.svc]
 			if t == nil {
