@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -357,7 +358,8 @@ func TestGridByHand(t *testing.T) {
 	if want := (1 + e2 - e1) - e1; math.Abs(gm.p[1]-want) > 1e-12 {
 		t.Errorf("P(D = 1) = %g, want %g", gm.p[1], want)
 	}
-	if got, want := gm.ks(c, 1), 0.5-e1; math.Abs(got-want) > 1e-12 {
+	gd := gridData{c: c, res: 1, groups: groups(c, []float64{0, 2, 0, 1}, 1000, nil)}
+	if got, want := gd.ks(&Dist{Dist: "exp", MeanMS: &one}), 0.5-e1; math.Abs(got-want) > 1e-12 {
 		t.Errorf("distance %g, want %g", got, want)
 	}
 	// The same through the gamma of shape 1 and the lognormal's limits.
@@ -445,12 +447,21 @@ func TestFitWithOffGrid(t *testing.T) {
 	}
 }
 
-// BenchmarkFitGrid fits 100 000 samples in whole milliseconds.
+// BenchmarkFitGrid fits 100 000 samples in whole milliseconds, taken for
+// one difference of stamps each, then for one to four.
 func BenchmarkFitGrid(b *testing.B) {
 	x := stamped(draw(100_000, 11, func(r *rand.Rand) float64 { return gammaDraw(r, 2.3, 3) }), 12)
-	b.ReportAllocs()
-	for b.Loop() {
-		FitWith(x, Options{ResolutionUS: 1000})
+	spans := make([]int, len(x))
+	for i := range spans {
+		spans[i] = 1 + i%4
+	}
+	for _, o := range []Options{{ResolutionUS: 1000}, {ResolutionUS: 1000, Spans: spans}} {
+		b.Run("spans "+strconv.FormatBool(o.Spans != nil), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				FitWith(x, o)
+			}
+		})
 	}
 }
 

@@ -62,6 +62,12 @@ func OnGrid(samplesMS []float64, resUS int64) bool {
 // equal counts.
 const maxBins = 1000
 
+// spreadSteps is the samples' standard deviation (grid steps) above which
+// every sample is taken for one difference of stamps, whatever Spans says:
+// the variance the others add, (m−1)/6 step² with m <= MaxSpans, is then
+// under 1/800 of the samples'.
+const spreadSteps = 20
+
 // zeroShare is the share of 0 samples from which the report warns that the
 // stamps cannot resolve the service time.
 const zeroShare = 0.5
@@ -241,36 +247,73 @@ func bspline(n int, x float64) float64 {
 	return sum / fact
 }
 
-// smoothed returns part for a sum of m differences of stamps: its error is
-// that of one difference (what the grid model takes) plus an independent
-// error of m−1 more, whose density is the B-spline of order 2m−2 on
-// (−(m−1), m−1); so G and H become their averages over it,
+// smoothed returns part for a sum of m differences of stamps, at whole t:
+// its error is that of one difference (what the grid model takes) plus an
+// independent error of m−1 more, whose density is the B-spline of order
+// 2m−2 on (−(m−1), m−1); so G and H become their averages over it,
 // G̃(t) = ∫ G(t − e) B(e) de, by 6-point Gauss–Legendre on each unit piece
-// (where B is a polynomial). G(s) = 0 and H(s) = mean − s for s <= 0.
-func smoothed(part partials, m int, mean float64) partials {
+// (where B is a polynomial). G(s) = 0 and H(s) = mean − s for s <= 0. The
+// points t − e are whole numbers plus one of six fractions, the same for
+// every m: at ks they are computed once for all the groups.
+func smoothed(at *nodeValues, m int, mean float64) partials {
 	if m <= 1 {
-		return part
+		return at.part
 	}
-	var nodes [][2]float64 // offset e, weight
+	type node struct {
+		back int64 // t − e = (t − back) + gaussFrac[i]
+		i    int
+		w    float64
+	}
+	var nodes []node
 	for piece := -(m - 1); piece < m-1; piece++ {
-		for _, g := range gauss6 {
+		for i, g := range gauss6 {
 			e := float64(piece) + (1+g[0])/2
-			nodes = append(nodes, [2]float64{e, g[1] / 2 * bspline(2*m-2, e)})
+			nodes = append(nodes, node{back: int64(piece) + 1, i: i, w: float64(g[1]/2) * bspline(2*m-2, e)})
 		}
 	}
 	return func(t float64) (float64, float64) {
 		var g, h float64
 		for _, nd := range nodes {
-			s := t - nd[0]
-			gs, hs := 0.0, mean-s
-			if s > 0 {
-				gs, hs = part(s)
-			}
-			g += float64(nd[1] * gs)
-			h += float64(nd[1] * hs)
+			gs, hs := at.get(int64(t)-nd.back, nd.i, mean)
+			g += float64(nd.w * gs)
+			h += float64(nd.w * hs)
 		}
 		return g, h
 	}
+}
+
+// gaussFrac are the fractions 1 − (1+ξ)/2 of the Gauss nodes ξ: a node's
+// point t − e is a whole number plus one of them.
+var gaussFrac = func() (f [6]float64) {
+	for i, g := range gauss6 {
+		f[i] = (1 - g[0]) / 2
+	}
+	return f
+}()
+
+// nodeValues caches part at the points k + gaussFrac[i].
+type nodeValues struct {
+	part partials
+	vals map[int64]*[6][2]float64
+	done map[int64]*[6]bool
+}
+
+func (n *nodeValues) get(k int64, i int, mean float64) (float64, float64) {
+	s := float64(k) + gaussFrac[i]
+	if s <= 0 {
+		return 0, mean - s
+	}
+	v, ok := n.vals[k]
+	if !ok {
+		v = new([6][2]float64)
+		n.vals[k] = v
+		n.done[k] = new([6]bool)
+	}
+	if d := n.done[k]; !d[i] {
+		v[i][0], v[i][1] = n.part(s)
+		d[i] = true
+	}
+	return v[i][0], v[i][1]
 }
 
 // gridModel is a distribution as the stamps show it, at the cells' tops:
@@ -325,21 +368,6 @@ func (m gridModel) logLik(c cells) float64 {
 	return ll
 }
 
-// ks is the largest gap between the samples' and the model's distribution
-// functions at the cells' tops: with a cell for each value and each gap,
-// every point where either steps, which is the supremum over the grid.
-func (m gridModel) ks(c cells, mean float64) float64 {
-	d := 0.0
-	for j, f := range c.cum {
-		g := m.cdf[j]
-		if float64(c.top[j]+1) > mean {
-			g = 1 - m.sf[j]
-		}
-		d = max(d, math.Abs(f-g))
-	}
-	return d
-}
-
 // group is the samples made of m differences of stamps, counted per cell.
 type group struct {
 	m      int
@@ -358,10 +386,10 @@ type gridData struct {
 // models is d as each group's stamps show it.
 func (g gridData) models(d *Dist) []gridModel {
 	mean := *d.MeanMS / g.res
-	part := partialsOf(d, g.res)
+	at := &nodeValues{part: partialsOf(d, g.res), vals: map[int64]*[6][2]float64{}, done: map[int64]*[6]bool{}}
 	out := make([]gridModel, len(g.groups))
 	for i, gr := range g.groups {
-		out[i] = newGridModel(g.c, smoothed(part, gr.m, mean), mean)
+		out[i] = newGridModel(g.c, smoothed(at, gr.m, mean), mean)
 	}
 	return out
 }
@@ -375,8 +403,10 @@ func (g gridData) logLik(d *Dist) float64 {
 	return ll
 }
 
-// ks is the distance of the samples to d's mixture over the groups, at
-// the cells' tops.
+// ks is the largest gap between the samples' distribution function and
+// d's as the stamps show it (the mixture over the groups), at the cells'
+// tops: with a cell for each value and each gap, every point where either
+// steps, which is the supremum over the grid.
 func (g gridData) ks(d *Dist) float64 {
 	mean := *d.MeanMS / g.res
 	ms := g.models(d)
@@ -557,6 +587,9 @@ func fitGrid(samplesMS []float64, resUS int64, spans []int) *Result {
 		return r
 	}
 	c := h.cells()
+	if sdG > spreadSteps {
+		spans = nil // the extra errors are too small beside the spread to change the fit
+	}
 	gd := gridData{c: c, res: res, groups: groups(c, samplesMS, resUS, spans)}
 	// Each difference of stamps adds the variance of a triangular error,
 	// 1/6 step², to the durations' (when they spread over many steps).
