@@ -22,7 +22,8 @@ type Options struct {
 	// execution's own work, its span less w waits (tpcalls, tpgetrplys)
 	// each between two stamps of their own. A sum of more differences has
 	// a wider error (docs/fit.md); counts above MaxSpans count as MaxSpans.
-	// Nil (or of another length than the samples) is 1 for every sample.
+	// Nil (or of another length than the samples) is 1 for every sample,
+	// and so is any count when the samples' sd is above 20 steps.
 	Spans []int
 }
 
