@@ -1,7 +1,10 @@
 // Package fit fits measured service times to the distributions a scenario's
 // service_time takes (exp, erlang, gamma, hyperexp, lognormal, empirical),
 // measures each candidate's Kolmogorov–Smirnov distance to the samples and
-// picks one by a stated criterion (docs/fit.md). It is a leaf below core:
+// picks one by a stated criterion (docs/fit.md); samples that are whole
+// milliseconds, durations between two millisecond stamps, are fitted as
+// such ([FitWith]: the likelihood and the distance of each family's
+// distribution as the stamps would show it). It is a leaf below core:
 // its Dist has the JSON shape of scenario.Dist, so a fit is pasted into a
 // scenario as it is. Everything is deterministic: the same samples give the
 // same bytes, natively and in WebAssembly (logs and exponentials through
@@ -47,6 +50,11 @@ type Result struct {
 	KS         float64     `json:"ks"`
 	Choice     string      `json:"choice"` // why Fit was chosen, in words
 	Candidates []Candidate `json:"candidates"`
+	// ResolutionMS is the grid the samples were fitted on (FitWith), 0
+	// (omitted) for samples fitted as exact values.
+	ResolutionMS float64 `json:"resolution_ms,omitempty"`
+	// Warning says what the samples cannot show (most of them 0 on the grid).
+	Warning string `json:"warning,omitempty"`
 }
 
 // MaxPoints is the most points an empirical fit keeps: beyond it, evenly
@@ -304,12 +312,21 @@ func b2f(b bool) float64 {
 // sample), the Wilson–Hilferty normal approximation, whose error there is
 // below 1e-4.
 func gammaP(a, x float64) float64 {
+	p, _ := gammaPQ(a, x)
+	return p
+}
+
+// gammaPQ is P(a, x) and its complement Q(a, x) = 1 − P(a, x), each from
+// the side that computes it without cancellation: the series gives P (Q is
+// 1 − P, not small there), the continued fraction gives Q (P is 1 − Q).
+func gammaPQ(a, x float64) (p, q float64) {
 	if x <= 0 {
-		return 0
+		return 0, 1
 	}
 	if a > 1000 {
 		v := 1 / (9 * a)
-		return 0.5 * math.Erfc(-(math.Cbrt(x/a)-(1-v))/(math.Sqrt(v)*math.Sqrt2))
+		z := (math.Cbrt(x/a) - (1 - v)) / (math.Sqrt(v) * math.Sqrt2)
+		return 0.5 * math.Erfc(-z), 0.5 * math.Erfc(z)
 	}
 	lg, _ := math.Lgamma(a)
 	lead := float64(a*fmath.Log(x)) - x - lg
@@ -322,7 +339,8 @@ func gammaP(a, x float64) float64 {
 				break
 			}
 		}
-		return min(sum*fmath.Exp(lead), 1)
+		p = min(sum*fmath.Exp(lead), 1)
+		return p, 1 - p
 	}
 	const tiny = 1e-300
 	b := x + 1 - a
@@ -347,7 +365,8 @@ func gammaP(a, x float64) float64 {
 			break
 		}
 	}
-	return max(1-fmath.Exp(lead)*h, 0)
+	q = min(fmath.Exp(lead)*h, 1)
+	return max(1-fmath.Exp(lead)*h, 0), q
 }
 
 // ksContinuous is sup |F(x) − Fn(x)| for a continuous F and the sorted

@@ -2,8 +2,12 @@ package fit
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -192,5 +196,342 @@ func BenchmarkFit(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Fit(x)
+	}
+}
+
+// stamped is each duration as a log of millisecond stamps shows it: the
+// start stamp at a phase drawn uniformly in [0, 1) ms, the end at start +
+// x, both truncated to the millisecond, the difference in whole ms.
+func stamped(x []float64, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 13))
+	d := make([]float64, len(x))
+	for i, v := range x {
+		s := r.Float64()
+		d[i] = math.Floor(s+v) - math.Floor(s)
+	}
+	return d
+}
+
+// candidate returns r's candidate of the family, nil when it has none.
+func candidate(r *Result, fam string) *Candidate {
+	for i := range r.Candidates {
+		if r.Candidates[i].Family == fam {
+			return &r.Candidates[i]
+		}
+	}
+	return nil
+}
+
+// Durations rounded by millisecond stamps are fitted as such: the family and
+// its parameters come out as from the exact draws (means within 2%, shapes
+// within 10%), and no candidate puts mass at 0 ms — where the exact-value
+// fit of the same rounded samples gives up for the empirical, 0 ms included.
+func TestGridRecoversFamilies(t *testing.T) {
+	const n = 5000
+	cases := []struct {
+		name  string
+		fam   string
+		mean  float64
+		shape float64
+		f     func(r *rand.Rand) float64
+	}{
+		{"gamma 4, mean 3 ms", "erlang", 3, 4, func(r *rand.Rand) float64 { return gammaDraw(r, 4, 0.75) }},
+		{"gamma 4, mean 8 ms", "erlang", 8, 4, func(r *rand.Rand) float64 { return gammaDraw(r, 4, 2) }},
+		{"exp, mean 2 ms", "exp", 2, 1, func(r *rand.Rand) float64 { return 2 * r.ExpFloat64() }},
+		{"exp, mean 5 ms", "exp", 5, 1, func(r *rand.Rand) float64 { return 5 * r.ExpFloat64() }},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			x := draw(n, uint64(20+i), c.f)
+			d := stamped(x, uint64(40+i))
+			exact := Fit(x)
+			if exact.Fit.Dist != c.fam {
+				t.Fatalf("exact draws: fit %+v, want %s (%s)", exact.Fit, c.fam, exact.Choice)
+			}
+			if old := Fit(d); old.Fit.Dist != "empirical" {
+				t.Errorf("rounded draws fitted as exact values: %s, want the empirical (no family within the threshold)", old.Fit.Dist)
+			}
+			r := FitWith(d, Options{ResolutionUS: 1000})
+			if r.ResolutionMS != 1 || r.Warning != "" {
+				t.Errorf("resolution %g, warning %q: want 1 ms, none", r.ResolutionMS, r.Warning)
+			}
+			if r.Fit.Dist != c.fam || (c.fam == "erlang" && *r.Fit.K != *exact.Fit.K) {
+				t.Fatalf("fit %+v, want %s as from the exact draws %+v (%s) %+v", r.Fit, c.fam, exact.Fit, r.Choice, r.Candidates)
+			}
+			within(t, "mean vs the exact draws'", *r.Fit.MeanMS, *exact.Fit.MeanMS, 0.02)
+			// The standard error of the mean is under 1.5% of it (cv <= 1).
+			within(t, "mean vs the true one", *r.Fit.MeanMS, c.mean, 0.045)
+			within(t, "gamma shape vs the exact draws'", *candidate(r, "gamma").Fit.Shape, *candidate(exact, "gamma").Fit.Shape, 0.10)
+			within(t, "gamma shape vs the true one", *candidate(r, "gamma").Fit.Shape, c.shape, 0.10)
+			for _, cd := range r.Candidates {
+				if cd.Fit != nil && (cd.Fit.Dist == "const" || cd.Fit.Dist == "empirical") {
+					t.Errorf("candidate %s: %+v puts mass at points", cd.Family, cd.Fit)
+				}
+			}
+			if e := gridEmpirical(newHistogram(d, 1000), 1); slices.Min(e.SamplesMS) <= 0 {
+				t.Errorf("the grid's empirical has a point at %g ms", slices.Min(e.SamplesMS))
+			}
+		})
+	}
+}
+
+// The zeros are explained, not kept: an exponential of mean 2 ms shows 0 ms
+// with probability ∫₀¹ f(x)(1−x) dx = 1 − 2(1 − e^−½) = 0.2131; the rounded
+// draws have about that share of zeros and the fitted model gives it.
+func TestGridZerosExplained(t *testing.T) {
+	const n = 5000
+	want := 1 - 2*(1-math.Exp(-0.5))
+	d := stamped(draw(n, 22, func(r *rand.Rand) float64 { return 2 * r.ExpFloat64() }), 42)
+	zeros := 0
+	for _, v := range d {
+		if v == 0 {
+			zeros++
+		}
+	}
+	se := math.Sqrt(want * (1 - want) / n)
+	if got := float64(zeros) / n; math.Abs(got-want) > 3*se {
+		t.Errorf("share of 0 ms %g, want %g ± %g", got, want, 3*se)
+	}
+	r := FitWith(d, Options{ResolutionUS: 1000})
+	h := newHistogram(d, 1000)
+	gm := newGridModel(h.cells(), partialsOf(r.Fit, 1), *r.Fit.MeanMS)
+	if math.Abs(gm.p[0]-want) > 3*se {
+		t.Errorf("the fit %+v gives 0 ms probability %g, want %g ± %g", r.Fit, gm.p[0], want, 3*se)
+	}
+}
+
+// Durations below the stamps' resolution: an exponential of mean 0.2 ms
+// shows 0 ms with probability 1 − 0.2(1 − e^−5) = 0.8013. The fit keeps
+// the mean (the rounding's mean is 0) and the report says the shape is not
+// measured.
+func TestGridBelowResolution(t *testing.T) {
+	const n = 5000
+	x := draw(n, 30, func(r *rand.Rand) float64 { return 0.2 * r.ExpFloat64() })
+	d := stamped(x, 31)
+	r := FitWith(d, Options{ResolutionUS: 1000})
+	if r.Fit.Dist != "exp" {
+		t.Fatalf("fit %+v, want exp (%s) %+v", r.Fit, r.Choice, r.Candidates)
+	}
+	within(t, "mean vs the exact draws'", *r.Fit.MeanMS, *Fit(x).Fit.MeanMS, 0.05)
+	zeros := 0
+	for _, v := range d {
+		zeros += b2i(v == 0)
+	}
+	share, want := float64(zeros)/n, 1-0.2*(1-math.Exp(-5))
+	if se := math.Sqrt(want * (1 - want) / n); math.Abs(share-want) > 3*se {
+		t.Errorf("share of 0 ms %g, want %g ± %g", share, want, 3*se)
+	}
+	if w := fmt.Sprintf("%.0f%% of samples are 0 ms: the 1 ms stamps cannot resolve", 100*share); !strings.HasPrefix(r.Warning, w) {
+		t.Errorf("warning %q, want %q...", r.Warning, w)
+	}
+	// Every sample 0 ms: a constant 0, and the warning.
+	r = FitWith([]float64{0, 0, 0}, Options{ResolutionUS: 1000})
+	if r.Fit.Dist != "const" || *r.Fit.MS != 0 || !strings.HasPrefix(r.Warning, "100% of samples are 0 ms") {
+		t.Errorf("all zeros: %+v, warning %q", r.Fit, r.Warning)
+	}
+	// Under half at 0 ms: no warning.
+	if r = FitWith([]float64{0, 1, 2, 0, 3}, Options{ResolutionUS: 1000}); r.Warning != "" {
+		t.Errorf("2 zeros in 5: warning %q", r.Warning)
+	}
+}
+
+// The rounded distribution by hand: an exponential of mean 1 step has
+// G(t) = t − 1 + e^−t, so P(D ≤ 0) = G(1) − G(0) = e^−1 = 0.3679,
+// P(D ≤ 1) = G(2) − G(1) = 1 + e^−2 − e^−1 = 0.7675, P(D ≤ 2) = 1 + e^−3 −
+// e^−2 = 0.9145. Against the samples 0, 0, 1, 2 (0.5, 0.75, 1): the
+// distance is 0.5 − 0.3679 = 0.1321 (0.0175 at 1, 0.0855 at 2).
+func TestGridByHand(t *testing.T) {
+	one := 1.0
+	h := newHistogram([]float64{0, 2, 0, 1}, 1000)
+	c := h.cells()
+	gm := newGridModel(c, partialsOf(&Dist{Dist: "exp", MeanMS: &one}, 1), 1)
+	e1, e2, e3 := math.Exp(-1), math.Exp(-2), math.Exp(-3)
+	for i, want := range []float64{e1, 1 + e2 - e1, 1 + e3 - e2} {
+		got := gm.cdf[i]
+		if i > 0 { // above the mean: from the survival side
+			got = 1 - gm.sf[i]
+		}
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("P(D <= %d) = %.15g, want %.15g", i, got, want)
+		}
+	}
+	if want := (1 + e2 - e1) - e1; math.Abs(gm.p[1]-want) > 1e-12 {
+		t.Errorf("P(D = 1) = %g, want %g", gm.p[1], want)
+	}
+	gd := gridData{c: c, res: 1, groups: groups(c, []float64{0, 2, 0, 1}, 1000, nil)}
+	if got, want := gd.ks(&Dist{Dist: "exp", MeanMS: &one}), 0.5-e1; math.Abs(got-want) > 1e-12 {
+		t.Errorf("distance %g, want %g", got, want)
+	}
+	// The same through the gamma of shape 1 and the lognormal's limits.
+	gam := partialsOf(&Dist{Dist: "gamma", MeanMS: &one, Shape: &one}, 1)
+	for _, x := range []float64{0.5, 1, 2, 7} {
+		g, hh := gam(x)
+		if math.Abs(g-(x-1+math.Exp(-x))) > 1e-12 || math.Abs(hh-math.Exp(-x)) > 1e-12 {
+			t.Errorf("gamma(1) partials at %g: %g, %g", x, g, hh)
+		}
+	}
+	// Points as the stamps show them: a point at 0.25 steps reads 0 with
+	// probability 0.75; against the samples 0, 1 (½ at 0) the distance is ¼.
+	c2 := newHistogram([]float64{0, 1}, 1000).cells()
+	if d := ksGridPoints(c2, []float64{0.25}, 1); math.Abs(d-0.25) > 1e-12 {
+		t.Errorf("points distance %g, want 0.25", d)
+	}
+	if d := ksGridPoints(c2, []float64{0.5}, 1); d != 0 {
+		t.Errorf("points distance %g, want 0", d)
+	}
+}
+
+// The grid's empirical by hand: samples 0, 0, 2, 2 ms spread over [0, ½)
+// and [1.5, 2.5); the quantiles at 1/8, 3/8, 5/8, 7/8 are 0.125, 0.375,
+// 1.75, 2.25 (mean 1.125), scaled by 1/1.125 to the samples' mean 1.
+func TestGridEmpiricalByHand(t *testing.T) {
+	e := gridEmpirical(newHistogram([]float64{2, 0, 2, 0}, 1000), 1)
+	want := []float64{0.111, 0.333, 1.556, 2}
+	if !slices.Equal(e.SamplesMS, want) {
+		t.Errorf("points %v, want %v", e.SamplesMS, want)
+	}
+	// A bimodal rounded log: no family fits, the empirical is chosen, with
+	// no point at 0.
+	d := stamped(draw(5000, 6, func(r *rand.Rand) float64 {
+		if r.IntN(2) == 0 {
+			return 0.2 + 2*r.Float64()
+		}
+		return 30 + 10*r.Float64()
+	}), 7)
+	r := FitWith(d, Options{ResolutionUS: 1000})
+	if r.Fit.Dist != "empirical" || slices.Min(r.Fit.SamplesMS) <= 0 || len(r.Fit.SamplesMS) != MaxPoints {
+		t.Errorf("bimodal: %s, smallest point %g (%s)", r.Fit.Dist, slices.Min(r.Fit.SamplesMS), r.Choice)
+	}
+	mean, _ := newHistogram(d, 1000).moments()
+	within(t, "empirical mean", meanOf(r.Fit.SamplesMS), mean, 0.001)
+}
+
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// Samples off the grid, or no resolution, are fitted as exact values: the
+// same bytes as Fit.
+func TestFitWithOffGrid(t *testing.T) {
+	x := draw(2000, 9, func(r *rand.Rand) float64 { return gammaDraw(r, 2.3, 3) })
+	a, _ := json.Marshal(Fit(x))
+	for _, o := range []Options{{}, {ResolutionUS: 1000}} {
+		b, _ := json.Marshal(FitWith(x, o))
+		if string(a) != string(b) {
+			t.Errorf("%+v: changed the fit of exact samples", o)
+		}
+	}
+	for _, c := range []struct {
+		x   []float64
+		res int64
+		on  bool
+	}{
+		{[]float64{0, 1, 17, 3000}, 1000, true}, {[]float64{0.003, 1.5}, 1, true}, {[]float64{1, 2.5}, 1000, false},
+		{[]float64{10, 20}, 10_000, true}, {[]float64{10, 25}, 10_000, false}, {[]float64{-1, 2}, 1000, false}, {[]float64{1}, 0, false},
+	} {
+		if got := OnGrid(c.x, c.res); got != c.on {
+			t.Errorf("OnGrid(%v, %d) = %v", c.x, c.res, got)
+		}
+	}
+	// In any order, the same bytes.
+	d := stamped(x, 3)
+	a, _ = json.Marshal(FitWith(d, Options{ResolutionUS: 1000}))
+	slices.Reverse(d)
+	b, _ := json.Marshal(FitWith(d, Options{ResolutionUS: 1000}))
+	if string(a) != string(b) {
+		t.Error("order changed the grid fit")
+	}
+}
+
+// BenchmarkFitGrid fits 100 000 samples in whole milliseconds, taken for
+// one difference of stamps each, then for one to four.
+func BenchmarkFitGrid(b *testing.B) {
+	x := stamped(draw(100_000, 11, func(r *rand.Rand) float64 { return gammaDraw(r, 2.3, 3) }), 12)
+	spans := make([]int, len(x))
+	for i := range spans {
+		spans[i] = 1 + i%4
+	}
+	for _, o := range []Options{{ResolutionUS: 1000}, {ResolutionUS: 1000, Spans: spans}} {
+		b.Run("spans "+strconv.FormatBool(o.Spans != nil), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				FitWith(x, o)
+			}
+		})
+	}
+}
+
+// Samples of more than maxBins distinct values are counted in cells of
+// about equal counts: a lognormal of mean 2 s (sd 2 s) is still recovered;
+// and one long outlier does not coarsen the rest.
+func TestGridCells(t *testing.T) {
+	sigma := math.Sqrt(math.Log(2))
+	x := draw(5000, 50, func(r *rand.Rand) float64 { return math.Exp(math.Log(2000) - sigma*sigma/2 + sigma*r.NormFloat64()) })
+	d := stamped(x, 51)
+	if c := newHistogram(d, 1000).cells(); !c.merged || len(c.top) > maxBins+1 {
+		t.Fatalf("cells: merged %v, %d", c.merged, len(c.top))
+	}
+	r := FitWith(d, Options{ResolutionUS: 1000})
+	exact := Fit(x)
+	if r.Fit.Dist != "lognormal" || exact.Fit.Dist != "lognormal" || !strings.Contains(r.Choice, "cells of about equal counts") {
+		t.Fatalf("fit %+v (%s), exact %+v", r.Fit, r.Choice, exact.Fit)
+	}
+	within(t, "mean", *r.Fit.MeanMS, *exact.Fit.MeanMS, 0.02)
+	within(t, "sd", *r.Fit.SDMS, *exact.Fit.SDMS, 0.10)
+	// Exponential draws of mean 2 ms and one of 1 000 s: every value its cell.
+	e := stamped(draw(2000, 52, func(r *rand.Rand) float64 { return 2 * r.ExpFloat64() }), 53)
+	e = append(e, 1e6)
+	if c := newHistogram(e, 1000).cells(); c.merged || c.top[0] != 0 || c.top[1] != 1 {
+		t.Errorf("one outlier: cells %v...", c.top[:3])
+	}
+}
+
+// The B-splines by hand: order 2 is the triangle, order 4 is 2/3 at 0 and
+// 1/6 at ±1, order 6 is 11/20 at 0, 13/60 at ±1 and 1/120 at ±2.
+func TestBSpline(t *testing.T) {
+	for _, c := range []struct {
+		n       int
+		x, want float64
+	}{{2, 0, 1}, {2, 0.25, 0.75}, {2, -1, 0}, {4, 0, 2.0 / 3}, {4, 1, 1.0 / 6}, {4, -1, 1.0 / 6}, {4, 2, 0},
+		{6, 0, 11.0 / 20}, {6, 1, 13.0 / 60}, {6, -2, 1.0 / 120}, {6, 3, 0}} {
+		if got := bspline(c.n, c.x); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("B%d(%g) = %g, want %g", c.n, c.x, got, c.want)
+		}
+	}
+}
+
+// A service's own work around one call is the sum of two differences of
+// stamps (the span less the call's), whose error is wider than one's.
+// Told so (Spans 2), the fit recovers the shape of the exact draws; taking
+// each sample for one difference, it reads the wider error as a wider
+// distribution.
+func TestGridSpans(t *testing.T) {
+	const n = 5000
+	x := draw(n, 60, func(r *rand.Rand) float64 { return gammaDraw(r, 4, 0.5) }) // mean 2 ms
+	r := rand.New(rand.NewPCG(61, 13))
+	d := make([]float64, n)
+	spans := make([]int, n)
+	for i, own := range x {
+		s := r.Float64()
+		cs := s + own*r.Float64() // the call at a random point of the work
+		ce := cs + 2 + 4*r.ExpFloat64()
+		e := ce + own - (cs - s)
+		d[i] = max((math.Floor(e)-math.Floor(s))-(math.Floor(ce)-math.Floor(cs)), 0) // as core/ulog reads it
+		spans[i] = 2
+	}
+	exact := *candidate(Fit(x), "gamma").Fit.Shape
+	two := FitWith(d, Options{ResolutionUS: 1000, Spans: spans})
+	if two.Fit.Dist != "erlang" || *two.Fit.K != 4 {
+		t.Errorf("spans 2: fit %+v, want erlang k=4 (%s) %+v", two.Fit, two.Choice, two.Candidates)
+	}
+	within(t, "spans 2: gamma shape", *candidate(two, "gamma").Fit.Shape, exact, 0.10)
+	within(t, "spans 2: mean", *two.Fit.MeanMS, *Fit(x).Fit.MeanMS, 0.03)
+	one := FitWith(d, Options{ResolutionUS: 1000})
+	if s := *candidate(one, "gamma").Fit.Shape; math.Abs(s-exact) <= 0.10*exact {
+		t.Errorf("one difference assumed: shape %g, expected it off by more than 10%% of %g", s, exact)
 	}
 }

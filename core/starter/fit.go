@@ -56,15 +56,19 @@ type FitReport struct {
 // ServiceReport is one service's measured time, its fit and, from a ULOG,
 // its executions and nested calls.
 type ServiceReport struct {
-	Samples    int                 `json:"samples"`
-	MeanMS     *float64            `json:"mean_ms,omitempty"`
-	SDMS       *float64            `json:"sd_ms,omitempty"`
-	Fit        *scenario.Dist      `json:"fit,omitempty"`
-	KS         *float64            `json:"ks,omitempty"`
-	Choice     string              `json:"choice,omitempty"`
-	Candidates []fit.Candidate     `json:"candidates,omitempty"`
-	Executions int                 `json:"executions,omitempty"`
-	Calls      []scenario.CallStep `json:"calls,omitempty"`
+	Samples int      `json:"samples"`
+	MeanMS  *float64 `json:"mean_ms,omitempty"`
+	SDMS    *float64 `json:"sd_ms,omitempty"`
+	// ResolutionMS is the grid the samples were fitted on: 1 when every
+	// sample is a whole millisecond (a ULOG's, or such a trace's), omitted
+	// when they were fitted as exact values (docs/fit.md).
+	ResolutionMS *float64            `json:"resolution_ms,omitempty"`
+	Fit          *scenario.Dist      `json:"fit,omitempty"`
+	KS           *float64            `json:"ks,omitempty"`
+	Choice       string              `json:"choice,omitempty"`
+	Candidates   []fit.Candidate     `json:"candidates,omitempty"`
+	Executions   int                 `json:"executions,omitempty"`
+	Calls        []scenario.CallStep `json:"calls,omitempty"`
 }
 
 // Arrivals are the requests that came from outside the measured services:
@@ -106,6 +110,16 @@ const Criterion = "smallest Kolmogorov–Smirnov distance (KS) among exp, erlang
 	"a simpler family (in that order) within max(0.005, 0.5/√n) of the best is preferred; " +
 	"when the chosen one is farther than max(0.03, 1.63/√n), the empirical distribution (at most 1000 points)"
 
+// CriterionGrid is what Criterion adds when some service's samples are all
+// whole milliseconds and were fitted as such ([fit.FitWith]).
+const CriterionGrid = "; samples all in whole milliseconds (differences of millisecond stamps) are fitted as such: " +
+	"each family by the likelihood of its durations as the stamps would show them, the distance between the samples' and that " +
+	"rounded distribution's functions on the millisecond grid, the empirical's points spread within their millisecond"
+
+// resolutionUS is the grid of a ULOG's millisecond stamps, and of a trace
+// whose service times are all whole milliseconds.
+const resolutionUS = 1000
+
 // arrival is one request from outside, for the rates.
 type arrival struct {
 	us     int64
@@ -131,6 +145,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	}
 	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: pscWarn}
 	samples := map[string][]float64{}
+	spans := map[string][]int{} // a ULOG's: the differences of stamps each sample sums
 	var arr []arrival
 	var startUS int64
 	switch {
@@ -163,20 +178,36 @@ func Fit(src FitSources) (*FitReport, error) {
 				rep.Warnings = append(rep.Warnings, slices.DeleteFunc(w, func(x string) bool { return slices.Contains(rep.Warnings, x) })...)
 			}
 		}
-		arr = fitULOG(m, lg, rep, samples, lmid)
+		arr = fitULOG(m, lg, rep, samples, spans, lmid)
 		measureULOG(m, lg, rep, lmid)
 		startUS = lg.FirstUS
 	default:
 		return nil, diag.FieldErrorf("fit", "want a trace or ULOG files")
 	}
-	for name, sr := range rep.Services {
-		r := fit.Fit(samples[name])
+	names := make([]string, 0, len(rep.Services))
+	for name := range rep.Services {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	grid := false
+	for _, name := range names {
+		sr := rep.Services[name]
+		r := fit.FitWith(samples[name], fit.Options{ResolutionUS: resolutionUS, Spans: spans[name]})
 		if r == nil {
 			continue
 		}
 		sr.Samples = r.Samples
 		sr.MeanMS, sr.SDMS, sr.KS = ptr(r.MeanMS), ptr(r.SDMS), ptr(r.KS)
 		sr.Fit, sr.Choice, sr.Candidates = toCore(r.Fit), r.Choice, r.Candidates
+		if r.ResolutionMS > 0 {
+			sr.ResolutionMS, grid = ptr(r.ResolutionMS), true
+		}
+		if r.Warning != "" {
+			rep.Warnings = append(rep.Warnings, name+": "+r.Warning)
+		}
+	}
+	if grid {
+		rep.Criterion += CriterionGrid
 	}
 	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS)
 	rep.Figures = figures(m, rep, arr)
@@ -267,7 +298,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	return arr, nil
 }
 
-func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, lmid func(string) string) []arrival {
+func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, spans map[string][]int, lmid func(string) string) []arrival {
 	rep.ULOG = &ULOGSummary{Files: lg.Files, Lines: lg.Lines, TraceLines: lg.TraceLines, Malformed: lg.Malformed,
 		MalformedExamples: lg.MalformedExamples, Ignored: lg.Ignored, Milliseconds: lg.Millis}
 	rep.Warnings = append(rep.Warnings, lg.Warnings...)
@@ -296,6 +327,7 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		for _, us := range s.OwnUS {
 			samples[n] = append(samples[n], float64(us)/1000)
 		}
+		spans[n] = s.OwnSpans
 	}
 	arr := make([]arrival, len(lg.Arrivals))
 	for i, a := range lg.Arrivals {

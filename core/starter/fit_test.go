@@ -2,11 +2,14 @@ package starter
 
 import (
 	"encoding/json"
+	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/ulog"
 )
 
 // A trace read without a UBBCONFIG: names as they are, rows without an
@@ -103,8 +106,9 @@ func TestRatesHourly(t *testing.T) {
 // (the erlang is), so that every family is tried.
 func TestCandidatesAreServiceTimes(t *testing.T) {
 	ubbText := starterUBB
-	seen := map[string]bool{}
-	for _, tail := range []bool{true, false} {
+	seen := map[bool]map[string]bool{false: {}, true: {}}
+	for _, c := range []struct{ tail, whole bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		tail := c.tail
 		var b strings.Builder
 		b.WriteString("time_ms,service,service_ms\n")
 		for i := range 400 {
@@ -114,6 +118,9 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 			} else if i%25 == 0 {
 				v = 60 + float64(i%7)
 			}
+			if c.whole { // and the same in whole milliseconds: fitted on the grid
+				v = math.Round(v)
+			}
 			b.WriteString(itoa(i*10) + ",A," + ftoa(v) + "\n")
 		}
 		text := b.String()
@@ -121,11 +128,15 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if got := rep.Services["A"].ResolutionMS != nil; got != c.whole {
+			t.Errorf("whole %v: resolution_ms %v", c.whole, got)
+		}
+		whole := c.whole
 		for _, c := range rep.Services["A"].Candidates {
 			if c.Fit == nil {
 				continue
 			}
-			seen[c.Family] = true
+			seen[whole][c.Family] = true
 			sc, _, err := FromFit(Files{UBBConfig: &ubbText}, rep)
 			if err != nil {
 				t.Fatal(err)
@@ -143,10 +154,70 @@ func TestCandidatesAreServiceTimes(t *testing.T) {
 			}
 		}
 	}
-	if len(seen) != 5 {
-		t.Errorf("families tried %v, want all 5", seen)
+	if len(seen[false]) != 5 || len(seen[true]) != 5 {
+		t.Errorf("families tried %v, want all 5 of exact and of whole-ms samples", seen)
 	}
 }
 
 func itoa(i int) string     { return strconv.Itoa(i) }
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// Service times all in whole milliseconds (a ULOG's, or a trace's) are
+// fitted on the millisecond grid: the report says so per service and in
+// its criterion, and warns of a service mostly at 0 ms; a trace with
+// fractions of a millisecond is fitted as before.
+func TestFitWholeMilliseconds(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("time_ms,service,service_ms\n")
+	for i := range 200 {
+		a := "0" // A: 17 in 20 at 0 ms
+		if i%20 >= 17 {
+			a = "1"
+		}
+		b.WriteString(itoa(i*10) + ",A," + a + "\n")
+		b.WriteString(itoa(i*10+5) + ",B," + itoa(2+i%7) + "\n")
+	}
+	text := b.String()
+	rep, err := Fit(FitSources{Trace: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"A", "B"} {
+		if r := rep.Services[s].ResolutionMS; r == nil || *r != 1 || !strings.Contains(rep.Services[s].Choice, "on the 1 ms grid") {
+			t.Errorf("%s: resolution %v, choice %q: want 1 ms", s, r, rep.Services[s].Choice)
+		}
+	}
+	if rep.Criterion != Criterion+CriterionGrid {
+		t.Errorf("criterion %q: want the grid's sentence", rep.Criterion)
+	}
+	if len(rep.Warnings) != 1 || !strings.HasPrefix(rep.Warnings[0], "A: 85% of samples are 0 ms") {
+		t.Errorf("warnings %q: want A's 85%% at 0 ms", rep.Warnings)
+	}
+	frac := "time_ms,service,service_ms\n0,C,2.5\n10,C,3.25\n20,C,1\n30,C,4.125\n"
+	rep, err = Fit(FitSources{Trace: &frac})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := rep.Services["C"]; c.ResolutionMS != nil || rep.Criterion != Criterion || strings.Contains(c.Choice, "grid") {
+		t.Errorf("fractions of a ms: resolution %v, criterion %q, choice %q", c.ResolutionMS, rep.Criterion, c.Choice)
+	}
+	// The bank's ULOGs (core/ulog/testdata/bank): millisecond stamps.
+	var files []ulog.File
+	for _, f := range []string{"node1/ULOG.120126", "node2/ULOG.120126"} {
+		data, err := os.ReadFile("../ulog/testdata/bank/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, ulog.File{Name: "ULOG.120126", Text: string(data)})
+	}
+	if rep, err = Fit(FitSources{ULOG: files}); err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Services["TRANSFER"].ResolutionMS; r == nil || *r != 1 || rep.Criterion != Criterion+CriterionGrid {
+		t.Errorf("ULOG: TRANSFER resolution %v, criterion %q", r, rep.Criterion)
+	}
+	// TRANSFER's own work is its span less two tpcalls: three differences.
+	if c := rep.Services["TRANSFER"].Choice; !strings.Contains(c, "(10 samples of 3 differences of stamps)") {
+		t.Errorf("ULOG: TRANSFER choice %q, want its samples' three differences of stamps", c)
+	}
+}

@@ -43,7 +43,10 @@ type Service struct {
 	// less its tpcalls and tpgetrplys), in the log's order; empty when the
 	// log has whole-second stamps.
 	OwnUS []int64
-	Calls []Step
+	// OwnSpans are, for each of OwnUS, how many differences of stamps it
+	// sums: 1 for the span, 1 more for each tpcall and tpgetrply it less.
+	OwnSpans []int
+	Calls    []Step
 	// Nested counts the calls to this service made by traced services.
 	Nested int
 }
@@ -367,6 +370,7 @@ type frame struct {
 	svc     string
 	startUS int64
 	waitUS  int64     // a service's time inside its tpcalls and tpgetrplys
+	waits   int       // how many of them
 	calls   []callKey // a service's calls, in order
 	nested  bool      // opened inside an open call: part of that call
 
@@ -496,6 +500,7 @@ func (lg *Log) walk(evs []event, files []File) {
 			}
 			if f.svcAt >= 0 {
 				st[f.svcAt].waitUS += dur
+				st[f.svcAt].waits++
 			}
 			if f.fn == "tpcall" && lg.Millis {
 				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
@@ -505,6 +510,7 @@ func (lg *Log) walk(evs []event, files []File) {
 			s.Executions++
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
+				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
 				lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
 			}
 			key := ev.host + "!" + ev.proc
