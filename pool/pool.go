@@ -294,3 +294,34 @@ func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptio
 		})
 	return out, err
 }
+
+// Optimize runs an optimization: each round of its selection on the pool
+// (opt.Workers, opt.MaxRequests, opt.MaxRunTime; opt.Progress with the runs
+// done so far and the most the search could still need). What a round holds
+// depends only on the rounds before, so the report is the same for any
+// number of workers.
+func Optimize(ctx context.Context, o *sweep.Optimizer, opt SweepOptions) (*sweep.Optimization, error) {
+	done := 0
+	return o.Run(func(units []sweep.Unit) ([][]float64, error) {
+		out := make([][]float64, len(units))
+		err := Run(ctx, opt.Workers, len(units), nil,
+			func(ctx context.Context, k int) ([]float64, error) {
+				runCtx, cancel := withRunTime(ctx, opt.MaxRunTime)
+				defer cancel()
+				y, err := o.Evaluate(units[k].Point, units[k].Rep, core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
+				if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+					return nil, diag.Errorf(diag.ETOOLARGE, "configuration %d, replication %d: the run did not finish within %s", units[k].Point+1, units[k].Rep+1, opt.MaxRunTime)
+				}
+				return y, err
+			},
+			func(k int, y []float64) error {
+				out[k] = y
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, o.Sweep.Units())
+				}
+				return nil
+			})
+		return out, err
+	})
+}

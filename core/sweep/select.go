@@ -91,6 +91,7 @@ type ConstraintState struct {
 	Decision string  `json:"decision"`
 	At       int     `json:"decided_at,omitempty"` // replications when decided
 	Capped   bool    `json:"capped,omitempty"`     // decided by the sign of its sum at the replications' cap, not by the procedure
+	Screened bool    `json:"screened,omitempty"`   // decided by the first-stage t-test
 	S2       float64 `json:"s2"`                   // first-stage variance
 	Mean     float64 `json:"mean"`                 // over every replication run
 	CI95     float64 `json:"ci95"`
@@ -113,8 +114,12 @@ type Selection struct {
 	Systems   []SystemState
 	Decisions int     // configurations × constraints: the Bonferroni split of 1 − PCS
 	Alpha     float64 // error allowed per decision: (1 − PCS) / Decisions
-	H2        float64 // h² = (n0−1)[(2α)^(−2/(n0−1)) − 1]
-	Spent     int     // replications run in all
+	// H2 is the procedure's constant for half the error of a decision,
+	// h² = (n0−1)[(2·α/2)^(−2/(n0−1)) − 1]; the other half is the
+	// first-stage screen's, a one-sided t-test with quantile TScreen =
+	// t(1 − α/2; n0 − 1).
+	H2, TScreen float64
+	Spent       int // replications run in all
 	// MostNeeded is the most replications any configuration ran until its
 	// last decision (or ran in all, when it was left undecided or capped);
 	// FullGrid is every configuration run to it.
@@ -175,7 +180,8 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 	}
 	sel := &Selection{Chosen: -1, Decisions: k * m, Spec: spec}
 	sel.Alpha = (1 - spec.PCS) / float64(sel.Decisions)
-	sel.H2 = H2(sel.Alpha, spec.FirstStage)
+	sel.H2 = H2(sel.Alpha/2, spec.FirstStage)
+	sel.TScreen = TQuantile(1-sel.Alpha/2, spec.FirstStage-1)
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i
@@ -226,6 +232,16 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 					}
 					s.s2[j] = variance(xs)
 					s.state[j].S2 = s.s2[j]
+					// the first-stage screen: a one-sided t-test at α/2
+					half := sel.TScreen * math.Sqrt(s.s2[j]/float64(n0))
+					st := &s.state[j]
+					switch mean := s.sum[j] / float64(n0); {
+					case mean-half > 0:
+						st.Decision, st.At, st.Screened = Infeasible, r, true
+						s.out = true
+					case mean+half < 0:
+						st.Decision, st.At, st.Screened = Feasible, r, true
+					}
 				}
 			}
 			for j, c := range spec.Constraints {
@@ -350,4 +366,49 @@ func variance(xs []float64) float64 {
 		ss += float64((x - mean) * (x - mean))
 	}
 	return ss / float64(len(xs)-1)
+}
+
+// TQuantile is the p-quantile (p ≥ 0.5) of Student's t with df ≥ 1
+// degrees of freedom: the t at which the closed form of P(|T| ≤ t) for a
+// whole df (Abramowitz & Stegun 26.7.3–4) reaches 2p − 1, by bisection.
+func TQuantile(p float64, df int) float64 {
+	want := 2*p - 1
+	lo, hi := 0.0, 1.0
+	for tAbs(hi, df) < want && hi < 1e12 {
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if tAbs(mid, df) < want {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// tAbs is P(|T| ≤ t) for Student's t with df degrees of freedom.
+func tAbs(t float64, df int) float64 {
+	theta := math.Atan(t / math.Sqrt(float64(df)))
+	c2 := math.Cos(theta) * math.Cos(theta)
+	if df%2 == 1 {
+		if df == 1 {
+			return 2 * theta / math.Pi
+		}
+		// (2/π)[θ + sinθ cosθ (1 + 2/3 cos²θ + 2·4/(3·5) cos⁴θ + ...)], up to cos^(df−2)θ
+		sum, term := 1.0, 1.0
+		for k := 3; k <= df-2; k += 2 {
+			term *= float64(k-1) / float64(k) * c2
+			sum += term
+		}
+		return 2 / math.Pi * (theta + math.Sin(theta)*math.Cos(theta)*sum)
+	}
+	// sinθ (1 + ½cos²θ + (1·3)/(2·4) cos⁴θ + ...), up to cos^(df−2)θ
+	sum, term := 1.0, 1.0
+	for k := 2; k <= df-2; k += 2 {
+		term *= float64(k-1) / float64(k) * c2
+		sum += term
+	}
+	return math.Sin(theta) * sum
 }

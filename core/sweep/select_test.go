@@ -171,3 +171,18 @@ func TestSelectProbabilityAndSavings(t *testing.T) {
 	}
 	t.Logf("right %d/%d; spent %d of the full grid's %d (%.2f)", right, trials, spent, full, float64(spent)/float64(full))
 }
+
+// TestTQuantile against the tables' values (0.975: 12.7062, 4.3027, 2.2622,
+// 2.0423 for 1, 2, 9, 30 degrees of freedom; 0.995 at 9: 3.2498) and
+// ci.T975.
+func TestTQuantile(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		df   int
+		want float64
+	}{{0.975, 1, 12.7062}, {0.975, 2, 4.3027}, {0.975, 9, 2.2622}, {0.975, 30, 2.0423}, {0.995, 9, 3.2498}, {0.9, 5, 1.4759}} {
+		if got := TQuantile(c.p, c.df); math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("TQuantile(%v, %d) = %v, want %v", c.p, c.df, got, c.want)
+		}
+	}
+}
