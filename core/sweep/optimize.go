@@ -302,7 +302,7 @@ func (o *Optimizer) report(sel *Selection) *Optimization {
 		Method: OptMethod{Procedure: "Andradóttir & Kim (2010) feasibility check per objective; configurations in increasing cost",
 			PCS: sel.Spec.PCS, EpsilonRel: o.Spec.Epsilon, FirstStage: sel.Spec.FirstStage, Batch: sel.Spec.Batch,
 			Window: sel.Spec.Window, MaxReplications: sel.Spec.MaxReps, Decisions: sel.Decisions,
-			Alpha: sel.Alpha, H2: round6(sel.H2), TScreen: round6(sel.TScreen)}}
+			Alpha: math.Round(sel.Alpha*1e12) / 1e12, H2: round6(sel.H2), TScreen: round6(sel.TScreen)}}
 	for i, k := range s.Keys {
 		ax := Axis{Key: k.name}
 		for _, v := range s.Values[i] {
@@ -449,11 +449,16 @@ func lineDiff(a, b string) []string {
 
 // EncodeOptimization is the JSON of an optimization, indented, with a newline.
 func EncodeOptimization(r *Optimization) []byte {
-	b, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		b, _ = json.Marshal(diag.Errorf(diag.EINTERNAL, "encode optimization: %v", err))
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // the objectives' <= as written
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		b.Reset()
+		data, _ := json.Marshal(diag.Errorf(diag.EINTERNAL, "encode optimization: %v", err))
+		b.Write(append(data, '\n'))
 	}
-	return append(b, '\n')
+	return b.Bytes()
 }
 
 // EncodeOptimizationText writes an optimization for a reader.

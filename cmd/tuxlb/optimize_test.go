@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core/sweep"
+)
+
+func optimizeArgs(extra ...string) []string {
+	return append([]string{"optimize", "../../examples/mssq-set.json", "--vary", "SERVERS.quotesrv.MIN=1..4/1",
+		"--objective", "wait_mean_ms<=50", "--objective", "response_p99_ms[QUOTE]<=400"}, extra...)
+}
+
+// TestOptimizeJobsSameBytes: the report does not depend on the number of
+// workers, in either format.
+func TestOptimizeJobsSameBytes(t *testing.T) {
+	for _, format := range []string{"text", "json"} {
+		var outs [2]bytes.Buffer
+		for i, jobs := range []string{"1", "3"} {
+			var errb bytes.Buffer
+			if code := Main(optimizeArgs("--format", format, "--jobs", jobs), nil, &outs[i], &errb); code != 0 {
+				t.Fatalf("%s --jobs %s: exit %d: %s", format, jobs, code, errb.String())
+			}
+		}
+		if !bytes.Equal(outs[0].Bytes(), outs[1].Bytes()) {
+			t.Errorf("%s: --jobs 1 and --jobs 3 differ:\n%s\n---\n%s", format, outs[0].String(), outs[1].String())
+		}
+	}
+}
+
+// TestOptimizeCommand: the JSON names the choice (the four-server set: one
+// to three servers cannot keep up with 170 requests/s of 20 ms each), the
+// cheaper ones rejected with their interval, and the guarantee.
+func TestOptimizeCommand(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main(optimizeArgs("--format", "json", "--epsilon", "10%"), nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var res sweep.Optimization
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Chosen == nil || res.Chosen.Values["SERVERS.quotesrv.MIN"] != json.Number("4") && res.Chosen.Values["SERVERS.quotesrv.MIN"] != 4.0 {
+		t.Fatalf("chosen %+v, want MIN=4", res.Chosen)
+	}
+	if len(res.Rejected) != 3 || res.Rejected[0].Missed == nil || res.Rejected[0].Missed.CI95 <= 0 {
+		t.Errorf("rejected %+v: want MIN=1..3 each with its missed objective's interval", res.Rejected)
+	}
+	if res.Objectives[1].Epsilon != 40 || res.Method.EpsilonRel != 0.1 {
+		t.Errorf("ε %v (rel %v), want 40 (10%% of 400)", res.Objectives[1].Epsilon, res.Method.EpsilonRel)
+	}
+	if !strings.Contains(res.Guarantee, "no configuration cheaper than SERVERS.quotesrv.MIN=4 meets every objective by more than ε") {
+		t.Errorf("guarantee %q", res.Guarantee)
+	}
+	if !strings.Contains(out.String(), `"objective": "wait_mean_ms<=50"`) {
+		t.Errorf("the objective is not written as given:\n%s", out.String())
+	}
+}
+
+func TestOptimizeFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"optimize", "../../examples/mssq-set.json", "--vary", "SERVERS.quotesrv.MIN=1,2"}, "want at least one --objective"},
+		{optimizeArgs("--epsilon", "150%"), "--epsilon"},
+		{optimizeArgs("--format", "csv"), "--format"},
+		{optimizeArgs("--cost", "SERVERS.nosuch.MIN=2"), "not a varied key"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(c.args, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error naming %q", c.args, code, errb.String(), c.want)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"help", "optimize"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "--objective") {
+		t.Errorf("help optimize: exit %d:\n%s", code, out.String())
+	}
+	out.Reset()
+	Main([]string{"completion", "bash"}, nil, &out, &errb)
+	if !strings.Contains(out.String(), "optimize") || !strings.Contains(out.String(), "--pcs") {
+		t.Errorf("the bash completion lacks optimize or its --pcs")
+	}
+}
