@@ -507,7 +507,9 @@ func EncodeOptimizationText(r *Optimization) []byte {
 	}
 	if r.Chosen != nil {
 		writeConfig("chosen: ", r.Chosen)
-		if len(r.Chosen.UBBConfigDiff) > 0 {
+		if len(r.Chosen.UBBConfigDiff) == 0 {
+			b.WriteString("  UBBCONFIG: the scenario's own\n")
+		} else {
 			b.WriteString("  UBBCONFIG changes:\n")
 			for _, l := range r.Chosen.UBBConfigDiff {
 				fmt.Fprintf(&b, "    %s\n", l)
