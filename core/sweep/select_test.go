@@ -186,3 +186,33 @@ func TestTQuantile(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectLeastFavorable: every configuration exactly ε from the limit,
+// the hardest case the guarantee covers: five cheap ones over by ε, the
+// right one under by ε, two dearer ones under by ε. With 400 problems,
+// the right one must be chosen at least 95% of the time (PCS), less three
+// binomial standard deviations of the count (√(400·0.95·0.05) ≈ 4.4).
+func TestSelectLeastFavorable(t *testing.T) {
+	const q, eps, sigma = 100.0, 5.0, 10.0
+	means := []float64{q + eps, q + eps, q + eps, q + eps, q + eps, q - eps, q - eps, q - eps}
+	costs := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	const trials = 400
+	right := 0
+	for trial := range trials {
+		sel, err := Select(SelectSpec{Costs: costs, Constraints: []Constraint{{Name: "y", AtMost: true, Limit: q, Epsilon: eps}}},
+			Sequential(func(p, r int) ([]float64, error) { return []float64{means[p] + sigma*normal(trial+1000, p, r)}, nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sel.Capped {
+			t.Fatalf("trial %d: a decision at the cap", trial)
+		}
+		if sel.Chosen == 5 {
+			right++
+		}
+	}
+	if float64(right) < 0.95*trials-3*math.Sqrt(trials*0.95*0.05) {
+		t.Errorf("chose the right configuration %d times of %d, want about 95%% at least", right, trials)
+	}
+	t.Logf("right %d/%d", right, trials)
+}
