@@ -312,6 +312,11 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 			if len(ys[k]) != m {
 				return nil, diag.Errorf(diag.EINTERNAL, "selection: configuration %d, replication %d: %d figures for %d objectives", u.Point+1, u.Rep+1, len(ys[k]), m)
 			}
+			for j, y := range ys[k] {
+				if math.IsNaN(y) || math.IsInf(y, 0) {
+					return nil, diag.Errorf(diag.EINVALID, "configuration %d, replication %d: objective %s: the figure is %v, which no limit can judge", u.Point+1, u.Rep+1, spec.Constraints[j].Name, y)
+				}
+			}
 			sys[u.Point].samples = append(sys[u.Point].samples, ys[k])
 			sel.Spent++
 		}

@@ -3,6 +3,7 @@ package sweep
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
@@ -215,4 +216,14 @@ func TestSelectLeastFavorable(t *testing.T) {
 		t.Errorf("chose the right configuration %d times of %d, want about 95%% at least", right, trials)
 	}
 	t.Logf("right %d/%d", right, trials)
+}
+
+// TestSelectRefusesNaN: a figure no limit can judge stops the selection,
+// naming the configuration and the objective, instead of being read as met.
+func TestSelectRefusesNaN(t *testing.T) {
+	_, err := Select(SelectSpec{Costs: []float64{1, 2}, Constraints: []Constraint{{Name: "y<=1", AtMost: true, Limit: 1, Epsilon: 0.1}}},
+		Sequential(func(p, r int) ([]float64, error) { return []float64{math.NaN()}, nil }))
+	if err == nil || !strings.Contains(err.Error(), "configuration 1, replication 1: objective y<=1") {
+		t.Errorf("error %v, want one naming configuration 1 and the objective", err)
+	}
 }
