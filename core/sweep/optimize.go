@@ -250,7 +250,8 @@ type OptMethod struct {
 	Decisions       int     `json:"decisions"`          // configurations × objectives
 	Alpha           float64 `json:"alpha_per_decision"` // (1 − PCS) / decisions
 	H2              float64 `json:"h2"`
-	TScreen         float64 `json:"t_screen"` // t(1 − α/2; n0 − 1), the first-stage screen's quantile
+	TScreen         float64 `json:"t_screen"` // t(1 − α/3; n0 − 1), the first-stage screen's quantile
+	TCap            float64 `json:"t_cap"`    // t(1 − α/3; max_replications − 1), the cap's t-test quantile
 }
 
 // OptConfig is one configuration as the search left it.
@@ -282,6 +283,7 @@ type OptEstimate struct {
 	At        int     `json:"decided_at,omitempty"`
 	Capped    bool    `json:"capped,omitempty"`
 	Screened  bool    `json:"screened,omitempty"` // decided by the first-stage t-test
+	CapTest   bool    `json:"cap_test,omitempty"` // decided by the t-test at the cap
 }
 
 // OptSpending compares the replications spent with the full grid's.
@@ -302,7 +304,7 @@ func (o *Optimizer) report(sel *Selection) *Optimization {
 		Method: OptMethod{Procedure: "Andradóttir & Kim (2010) feasibility check per objective; configurations in increasing cost",
 			PCS: sel.Spec.PCS, EpsilonRel: o.Spec.Epsilon, FirstStage: sel.Spec.FirstStage, Batch: sel.Spec.Batch,
 			Window: sel.Spec.Window, MaxReplications: sel.Spec.MaxReps, Decisions: sel.Decisions,
-			Alpha: math.Round(sel.Alpha*1e12) / 1e12, H2: round6(sel.H2), TScreen: round6(sel.TScreen)}}
+			Alpha: math.Round(sel.Alpha*1e12) / 1e12, H2: round6(sel.H2), TScreen: round6(sel.TScreen), TCap: round6(sel.TCap)}}
 	for i, k := range s.Keys {
 		ax := Axis{Key: k.name}
 		for _, v := range s.Values[i] {
@@ -357,7 +359,7 @@ func (o *Optimizer) config(st SystemState) OptConfig {
 	worst := math.Inf(-1)
 	for j, cs := range st.Constraints {
 		e := OptEstimate{Objective: o.Objectives[j].Text, Mean: cs.Mean, CI95: cs.CI95, Decision: cs.Decision,
-			At: cs.At, Capped: cs.Capped, Screened: cs.Screened}
+			At: cs.At, Capped: cs.Capped, Screened: cs.Screened, CapTest: cs.CapTest}
 		c.Objectives = append(c.Objectives, e)
 		if cs.Decision == Infeasible && c.Missed == nil {
 			ee := e
@@ -383,7 +385,7 @@ func (o *Optimizer) guarantee(out *Optimization, sel *Selection) string {
 		fmt.Fprintf(&b, "With probability at least %s, when the objectives' figures are normal enough: no configuration of the grid meets every objective by more than ε (%s).", pcs, eps)
 	}
 	if sel.Capped {
-		fmt.Fprintf(&b, " Some decisions were made at the cap of %d replications by the sign of the sum alone, outside this guarantee (marked capped): raise --max-replications.", sel.Spec.MaxReps)
+		fmt.Fprintf(&b, " Some decisions were left open by the t-test at the cap of %d replications and made by the sign of the sum alone, outside this guarantee (marked capped): raise --max-replications or widen --epsilon.", sel.Spec.MaxReps)
 	}
 	return b.String()
 }
@@ -480,6 +482,8 @@ func EncodeOptimizationText(r *Optimization) []byte {
 			s += fmt.Sprintf("  %s at the cap of %d replications (by the sum's sign)", e.Decision, e.At)
 		case e.Screened:
 			s += fmt.Sprintf("  %s after %d replications (first-stage t-test)", e.Decision, e.At)
+		case e.CapTest:
+			s += fmt.Sprintf("  %s after %d replications (t-test at the cap)", e.Decision, e.At)
 		default:
 			s += fmt.Sprintf("  %s after %d replications", e.Decision, e.At)
 		}
@@ -534,8 +538,10 @@ func EncodeOptimizationText(r *Optimization) []byte {
 			switch {
 			case m.Screened:
 				how = " (first-stage t-test)"
+			case m.CapTest:
+				how = " (t-test at the cap)"
 			case m.Capped:
-				how = " (at the cap, by the sum's sign)"
+				how = " (at the cap, by the sum's sign: outside the guarantee)"
 			}
 			fmt.Fprintf(&b, "  %s  (cost %s): misses %s: %s ± %s after %d replications%s\n", label(c), formatFloat(c.Cost),
 				m.Objective, fixed3(m.Mean), fixed3(m.CI95), m.At, how)
@@ -557,9 +563,9 @@ func EncodeOptimizationText(r *Optimization) []byte {
 	}
 	fmt.Fprintf(&b, "\nreplications: %d spent; the full grid at the same precision, every configuration run to the most any needed (%d), %d\n",
 		r.Replications.Spent, r.Replications.MostNeeded, r.Replications.FullGrid)
-	fmt.Fprintf(&b, "method: %s; n0 %d, then batches of %d, %d configurations at once, at most %d replications; α = (1 − %s)/%d decisions = %s per decision, half to a first-stage t-test (t = %s), half to the triangular region (h² = %s)\n",
+	fmt.Fprintf(&b, "method: %s; n0 %d, then batches of %d, %d configurations at once, at most %d replications; α = (1 − %s)/%d decisions = %s per decision, a third to a first-stage t-test (t = %s), a third to the triangular region (h² = %s), a third to a t-test at the cap (t = %s)\n",
 		r.Method.Procedure, r.Method.FirstStage, r.Method.Batch, r.Method.Window, r.Method.MaxReplications,
-		formatFloat(r.Method.PCS), r.Method.Decisions, strconv.FormatFloat(r.Method.Alpha, 'g', 6, 64), formatFloat(r.Method.TScreen), formatFloat(r.Method.H2))
+		formatFloat(r.Method.PCS), r.Method.Decisions, strconv.FormatFloat(r.Method.Alpha, 'g', 6, 64), formatFloat(r.Method.TScreen), formatFloat(r.Method.H2), formatFloat(r.Method.TCap))
 	fmt.Fprintf(&b, "\n%s\n", r.Guarantee)
 	return b.Bytes()
 }

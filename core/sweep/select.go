@@ -90,7 +90,8 @@ const (
 type ConstraintState struct {
 	Decision string  `json:"decision"`
 	At       int     `json:"decided_at,omitempty"` // replications when decided
-	Capped   bool    `json:"capped,omitempty"`     // decided by the sign of its sum at the replications' cap, not by the procedure
+	Capped   bool    `json:"capped,omitempty"`     // decided by the sign of its sum at the replications' cap, outside the guarantee
+	CapTest  bool    `json:"cap_test,omitempty"`   // decided by the t-test at the replications' cap
 	Screened bool    `json:"screened,omitempty"`   // decided by the first-stage t-test
 	S2       float64 `json:"s2"`                   // first-stage variance
 	Mean     float64 `json:"mean"`                 // over every replication run
@@ -114,11 +115,13 @@ type Selection struct {
 	Systems   []SystemState
 	Decisions int     // configurations × constraints: the Bonferroni split of 1 − PCS
 	Alpha     float64 // error allowed per decision: (1 − PCS) / Decisions
-	// H2 is the procedure's constant for half the error of a decision,
-	// h² = (n0−1)[(2·α/2)^(−2/(n0−1)) − 1]; the other half is the
-	// first-stage screen's, a one-sided t-test with quantile TScreen =
-	// t(1 − α/2; n0 − 1).
-	H2, TScreen float64
+	// The error α of a decision is split in three: H2 is the triangular
+	// region's constant for α/3, h² = (n0−1)[(2·α/3)^(−2/(n0−1)) − 1];
+	// TScreen = t(1 − α/3; n0 − 1) is the quantile of the first-stage
+	// screen, a one-sided t-test after n0 replications; TCap =
+	// t(1 − α/3; MaxReps − 1) that of the t-test at the cap, for what the
+	// region left undecided.
+	H2, TScreen, TCap float64
 	Spent       int // replications run in all
 	// MostNeeded is the most replications any configuration ran until its
 	// last decision (or ran in all, when it was left undecided or capped);
@@ -180,8 +183,9 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 	}
 	sel := &Selection{Chosen: -1, Decisions: k * m, Spec: spec}
 	sel.Alpha = (1 - spec.PCS) / float64(sel.Decisions)
-	sel.H2 = H2(sel.Alpha/2, spec.FirstStage)
-	sel.TScreen = TQuantile(1-sel.Alpha/2, spec.FirstStage-1)
+	sel.H2 = H2(sel.Alpha/3, spec.FirstStage)
+	sel.TScreen = TQuantile(1-sel.Alpha/3, spec.FirstStage-1)
+	sel.TCap = TQuantile(1-sel.Alpha/3, spec.MaxReps-1)
 	order := make([]int, k)
 	for i := range order {
 		order[i] = i
@@ -257,11 +261,24 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 				case s.sum[j] < -R || R == 0:
 					st.Decision, st.At = Feasible, r
 				case r == spec.MaxReps:
-					st.Decision, st.At, st.Capped = Feasible, r, true
-					if s.sum[j] > 0 {
-						st.Decision = Infeasible
+					// the cap: a one-sided t-test on every replication, at α/3
+					xs := make([]float64, r)
+					for q := range xs {
+						xs[q] = c.violation(s.samples[q][j])
 					}
-					sel.Capped = true
+					half := sel.TCap * math.Sqrt(variance(xs)/float64(r))
+					switch mean := s.sum[j] / float64(r); {
+					case mean-half > 0:
+						st.Decision, st.At, st.CapTest = Infeasible, r, true
+					case mean+half < 0:
+						st.Decision, st.At, st.CapTest = Feasible, r, true
+					default: // outside the guarantee: the sign of the sum
+						st.Decision, st.At, st.Capped = Feasible, r, true
+						if s.sum[j] > 0 {
+							st.Decision = Infeasible
+						}
+						sel.Capped = true
+					}
 				}
 				if st.Decision == Infeasible {
 					s.out = true

@@ -227,3 +227,20 @@ func TestSelectRefusesNaN(t *testing.T) {
 		t.Errorf("error %v, want one naming configuration 1 and the objective", err)
 	}
 }
+
+// TestSelectCapTest: a mean 4 under the limit with ε = 1 and σ = 10 is
+// too near for the first-stage screen (its half-width after 10 runs is
+// about 2.5 × 10/√10 ≈ 8) and too slow for the triangular region (which
+// closes after about 113 runs, past the cap of 100); the t-test at the cap
+// (half-width about 2.2 × 10/√100) decides it, inside the guarantee.
+func TestSelectCapTest(t *testing.T) {
+	sel, err := Select(SelectSpec{Costs: []float64{1}, Constraints: []Constraint{{Name: "y", AtMost: true, Limit: 100, Epsilon: 1}}},
+		Sequential(func(p, r int) ([]float64, error) { return []float64{96 + 10*normal(5, p, r)}, nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sel.Systems[0].Constraints[0]
+	if sel.Chosen != 0 || !c.CapTest || c.Capped || sel.Capped || c.At != 100 {
+		t.Errorf("selection %+v, constraint %+v: want it met by the t-test at the cap", sel, c)
+	}
+}
