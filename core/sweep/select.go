@@ -122,7 +122,7 @@ type Selection struct {
 	// t(1 − α/3; MaxReps − 1) that of the t-test at the cap, for what the
 	// region left undecided.
 	H2, TScreen, TCap float64
-	Spent       int // replications run in all
+	Spent             int // replications run in all
 	// MostNeeded is the most replications any configuration ran until its
 	// last decision (or ran in all, when it was left undecided or capped);
 	// FullGrid is every configuration run to it.
