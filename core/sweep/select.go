@@ -236,7 +236,7 @@ func Select(spec SelectSpec, run Runner) (*Selection, error) {
 					}
 					s.s2[j] = variance(xs)
 					s.state[j].S2 = s.s2[j]
-					// the first-stage screen: a one-sided t-test at α/2
+					// the first-stage screen: a one-sided t-test at α/3
 					half := sel.TScreen * math.Sqrt(s.s2[j]/float64(n0))
 					st := &s.state[j]
 					switch mean := s.sum[j] / float64(n0); {
