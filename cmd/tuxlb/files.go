@@ -244,10 +244,3 @@ func printConfigErrors(stderr io.Writer, cmd string, err error) {
 	fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
 	printDiagnostics(stderr, err)
 }
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}

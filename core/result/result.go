@@ -1,3 +1,9 @@
+// Package result is the result document of a run as Go types (Result and
+// its parts, Explanation) with its one encoding (Encode: the same bytes
+// from the CLI, the API and the page), and the figures table every
+// summary of a run is read by (Figures, ParseFigure, HeadlineFigures): the
+// headline, replications combined (CombineReplications), sweeps, compare
+// and objectives all name a figure as the table does.
 package result
 
 import "github.com/tuxlb/tuxlb/core/scenario"
