@@ -64,22 +64,22 @@ const SignificanceTest = "Welch's t-test, two-sided, at 95%"
 // difference against the first variant (the baseline) with whether that
 // difference is significant.
 type ReplicatedComparison struct {
-	EngineVersion   string              `json:"engine_version"`
-	Name            string              `json:"name,omitempty"`
-	Replications    int                 `json:"replications"` // per variant; with a precision, the batch
-	Precision       float64             `json:"precision,omitempty"`
-	MaxReplications int                 `json:"max_replications,omitempty"`
-	Target          string              `json:"precision_figure,omitempty"`
-	Targets         []string            `json:"precision_figures,omitempty"`
-	Seeds           []uint64            `json:"seeds"`
+	EngineVersion   string   `json:"engine_version"`
+	Name            string   `json:"name,omitempty"`
+	Replications    int      `json:"replications"` // per variant; with a precision, the batch
+	Precision       float64  `json:"precision,omitempty"`
+	MaxReplications int      `json:"max_replications,omitempty"`
+	Target          string   `json:"precision_figure,omitempty"`
+	Targets         []string `json:"precision_figures,omitempty"`
+	Seeds           []uint64 `json:"seeds"`
 	// Objectives, JudgedOn and Note are as a sweep's result has them;
 	// each variant has its verdicts.
-	Objectives []ObjectiveInfo `json:"objectives,omitempty"`
-	JudgedOn   string          `json:"judged_on,omitempty"`
-	Note       string          `json:"note,omitempty"`
-	Test            string              `json:"test"`
-	Figures         []string            `json:"figures"` // in display order
-	Variants        []ReplicatedVariant `json:"variants"`
+	Objectives []ObjectiveInfo     `json:"objectives,omitempty"`
+	JudgedOn   string              `json:"judged_on,omitempty"`
+	Note       string              `json:"note,omitempty"`
+	Test       string              `json:"test"`
+	Figures    []string            `json:"figures"` // in display order
+	Variants   []ReplicatedVariant `json:"variants"`
 }
 
 // ReplicatedVariant is one column of a replicated comparison.
