@@ -17,8 +17,8 @@ type explainer struct {
 	// id, when set, names the one request to explain by its id as the
 	// dispatch log shows it (2008.1, TELLER:3:12): first and last are 0
 	// until the request with that id is issued, then its Seq.
-	id string
-	out         []result.Explanation
+	id  string
+	out []result.Explanation
 	// pending maps the Seq of an explained request that has not finished
 	// yet to its explanation, in runs where instances change state: the
 	// run goes on until each has completed or failed, to say why it failed.
