@@ -108,7 +108,7 @@ var keysHelp = func() string {
 		}
 	}
 	parts := append([]string{"rate_scale", "policy"}, res...)
-	parts = append(parts, "tuning.*", "network.latency_ms", "machines.<lmid>.speed")
+	parts = append(parts, "tuning.*", "network.latency_ms", "machines.<lmid>.speed", "clients.<name>.count|think_ms", "streams.<service>.rate")
 	for _, e := range ubbEntryNames {
 		if ks := bySection[e.section]; len(ks) > 0 {
 			parts = append(parts, e.section+"."+e.entry+"."+strings.Join(ks, "|"))
@@ -137,6 +137,9 @@ func lookupKey(name string) *sweepKey {
 	}
 	if len(parts) != 3 || parts[1] == "" {
 		return nil
+	}
+	if k := workloadKey(parts); k != nil {
+		return k
 	}
 	if strings.EqualFold(parts[0], "machines") && parts[2] == "speed" {
 		path := "machines." + parts[1] + ".speed"

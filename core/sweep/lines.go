@@ -31,11 +31,17 @@ func (k *sweepKey) ruleOf() string {
 func (k *sweepKey) ruleWord() string {
 	switch k.ruleOf() {
 	case RuleSmallest:
-		if strings.HasPrefix(k.name, "SERVERS.") || strings.HasSuffix(k.name, ".count") {
+		if strings.HasPrefix(k.name, "SERVERS.") {
 			return "fewest"
+		}
+		if strings.HasSuffix(k.name, ".think_ms") {
+			return "shortest"
 		}
 		return "smallest"
 	case RuleLargest:
+		if strings.HasSuffix(k.name, ".count") {
+			return "most"
+		}
 		return "largest"
 	}
 	return "first"
