@@ -104,7 +104,7 @@ func TestSeveralObjectives(t *testing.T) {
 	}
 	table := string(EncodeTable(res))
 	for _, s := range []string{"response_p99_ms<=80", "throughput_per_s>=10", "  " + wantSummary + "\n",
-		"objectives, all held at once response_p99_ms<=80, throughput_per_s>=10: yes when the 95% interval lies within the limit"} {
+		"objectives, all held at once: response_p99_ms<=80, throughput_per_s>=10\nverdicts: yes when the 95% interval lies within the limit"} {
 		if !strings.Contains(table, s) {
 			t.Errorf("table lacks %q:\n%s", s, table)
 		}
@@ -160,7 +160,7 @@ func TestOneReplicationJudgesTheValue(t *testing.T) {
 	if got := res.Lines[0].Summary; got != want {
 		t.Errorf("summary %q, want %q", got, want)
 	}
-	if table := string(EncodeTable(res)); !strings.Contains(table, "judged on the value (one replication per point") {
+	if table := string(EncodeTable(res)); !strings.Contains(table, "verdicts judged on the value: one replication per point") {
 		t.Errorf("table does not say it judged the value:\n%s", table)
 	}
 }

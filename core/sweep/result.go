@@ -525,11 +525,11 @@ func EncodeTable(r *Result) []byte {
 	if len(texts) > 1 {
 		word = "objectives, all held at once"
 	}
+	fmt.Fprintf(&b, "%s: %s\n", word, strings.Join(texts, ", "))
 	if r.JudgedOn == JudgedOnValue {
-		fmt.Fprintf(&b, "%s %s: judged on the value (%s)\n", word, strings.Join(texts, ", "), r.Note)
+		fmt.Fprintf(&b, "verdicts judged on the value: %s\n", r.Note)
 	} else {
-		fmt.Fprintf(&b, "%s %s: yes when the 95%% interval lies within the limit, no when beyond it, unsure when it holds the limit\n",
-			word, strings.Join(texts, ", "))
+		fmt.Fprint(&b, "verdicts: yes when the 95% interval lies within the limit, no when beyond it, unsure when it holds the limit\n")
 	}
 	for _, ls := range [][]Line{r.Lines, r.Cross} {
 		for _, l := range ls {
