@@ -157,7 +157,8 @@ type ObjectiveInfo struct {
 	Limit  float64 `json:"limit"`
 }
 
-func (o *Objective) info() ObjectiveInfo {
+// Info is the objective as a result lists it.
+func (o *Objective) Info() ObjectiveInfo {
 	op := ">="
 	if o.AtMost {
 		op = "<="

@@ -274,7 +274,7 @@ func (r *Reducer) Result() *Result {
 		res.ObjectiveFigure = s.Objectives[0].Figure
 	}
 	for _, o := range s.Objectives {
-		res.Objectives = append(res.Objectives, o.info())
+		res.Objectives = append(res.Objectives, o.Info())
 	}
 	if len(s.Objectives) > 0 {
 		res.JudgedOn = JudgedOnInterval
