@@ -146,6 +146,7 @@ func (p *Plan) Reseed(seed uint64) *Plan {
 	q := *p
 	st := *p.setup
 	st.Seed = seed
+	st.App = st.App.Reseeded(seed) // the client populations draw from the seed too
 	q.setup = &st
 	return &q
 }
