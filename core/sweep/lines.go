@@ -10,7 +10,7 @@ import (
 
 // Rules a line's best point is chosen by (Line.Rule).
 const (
-	RuleSmallest = "smallest" // the smallest value that meets: fewest servers, slowest machine, longest... shortest think time
+	RuleSmallest = "smallest" // the smallest value that meets: the fewest servers, the slowest machine, the shortest think time
 	RuleLargest  = "largest"  // the largest value that meets: the highest load, the longest latency
 	RuleFirst    = "first"    // the first value that meets in the order given (keys without a direction)
 )
