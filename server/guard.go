@@ -24,7 +24,7 @@ var queryParams = map[string][]string{
 	"GET /api/v1/runs/:id":         {"series"},
 	"GET /api/v1/runs":             {"limit", "cursor"},
 	"POST /api/v1/runs/:id/rerun":  {"dispatch", "series"},
-	"GET /api/v1/compare":          {"runs", "variant", "figure"},
+	"GET /api/v1/compare":          {"runs", "variant", "figure", "objective"},
 	"GET /api/v1/runs/:id/explain": {"request"},
 }
 

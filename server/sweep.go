@@ -32,7 +32,10 @@ type sweepRequest struct {
 	Scenario     json.RawMessage `json:"scenario"`
 	Vary         []string        `json:"vary"`
 	Replications int             `json:"replications"`
-	Objective    string          `json:"objective"`
+	// Objective is one objective (the field of old), Objectives more:
+	// all are held at once (sweep.Spec's).
+	Objective  string   `json:"objective"`
+	Objectives []string `json:"objectives"`
 	// Precision, MaxReplications and Figures are sweep.Spec's.
 	Precision       float64  `json:"precision"`
 	MaxReplications int      `json:"max_replications"`
@@ -53,7 +56,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return diag.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
+		return diag.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"objectives\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
@@ -72,7 +75,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err := sweepTextLimits(&req); err != nil {
 		return err
 	}
-	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective,
+	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective, Objectives: req.Objectives,
 		Precision: req.Precision, MaxReplications: req.MaxReplications, Figures: req.Figures}
 	// Compiling every point is as heavy as a run: it takes a run slot, and
 	// the sweep's estimate (its points compiled, its runs at once) must fit
@@ -132,10 +135,19 @@ func sweepTextLimits(req *sweepRequest) error {
 	if len(req.Objective) > maxObjectiveBytes {
 		return diag.FieldErrorf("objective", "%d bytes, more than the %d an objective may have", len(req.Objective), maxObjectiveBytes)
 	}
+	if len(req.Objectives) > maxSweepFigures {
+		return diag.FieldErrorf("objectives", "%d objectives, more than the %d a sweep may hold", len(req.Objectives), maxSweepFigures)
+	}
+	for i, o := range req.Objectives {
+		if len(o) > maxObjectiveBytes {
+			return diag.FieldErrorf(fmt.Sprintf("objectives[%d]", i), "%d bytes, more than the %d an objective may have", len(o), maxObjectiveBytes)
+		}
+	}
 	return nil
 }
 
-// maxSweepFigures bounds the figures a sweep adds to the fixed ones.
+// maxSweepFigures bounds the figures a sweep adds to the fixed ones, and
+// its objectives.
 const maxSweepFigures = 20
 
 // sweepLimits checks a compiled sweep against the server's limits: points

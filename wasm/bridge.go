@@ -158,6 +158,24 @@ func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 	return sweep.ApplyVariant(sc, v)
 }
 
+// explainID returns the explanation of the request whose id is id, as the
+// dispatch log shows it (2008.1, TELLER:3:12).
+func explainID(scenario, id string, o options) string {
+	ro, err := o.runOptions()
+	if err != nil {
+		return errorJSON(err)
+	}
+	p, err := planFor(scenario, o, ro)
+	if err != nil {
+		return errorJSON(err)
+	}
+	ex, err := p.ExplainID(ro, id)
+	if err != nil {
+		return errorJSON(err)
+	}
+	return answerJSON(map[string]any{"explanations": ex})
+}
+
 // explain returns the explanations of requests first..first+count-1.
 func explain(scenario string, first, count int64, o options) string {
 	ro, err := o.runOptions()

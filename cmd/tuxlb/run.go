@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +31,8 @@ type runFlags struct {
 	format      string
 	jobs        int
 	maxRunTime  time.Duration
-	seqs        map[int64]bool // parsed --explain
+	seqs        map[int64]bool // parsed --explain: issue numbers
+	ids         []string       // parsed --explain: request ids, as the dispatch log shows them
 	file        string         // the scenario's name in error messages
 	files       fileFlags
 	noProgress  bool
@@ -45,7 +47,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.dispatch, "dispatch", "", "write the dispatch log (CSV) to `FILE`")
 	fs.StringVar(&f.policy, "policy", "", "override the scenario's policy: "+strings.Join(core.Vocabulary()["policy"], ", "))
 	fs.StringVar(&f.seed, "seed", "", "override the scenario's seed")
-	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
+	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (issue numbers, ranges N-M, or ids as the dispatch log shows them: 2008.1, TELLER:3:12) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, summary (for a terminal), psr (tmadmin printserver) or psc (printservice)")
 	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
@@ -146,11 +148,11 @@ func (f *runFlags) options() (core.RunOptions, error) {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
 		}
-		seqs, err := parseSeqs(f.explain)
+		seqs, ids, err := parseSeqs(f.explain)
 		if err != nil {
 			return opt, fmt.Errorf("--explain: %w", err)
 		}
-		f.seqs = seqs
+		f.seqs, f.ids = seqs, ids
 	}
 	return opt, nil
 }
@@ -234,6 +236,14 @@ func runExplain(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stde
 			}
 		}
 	}
+	for _, id := range f.ids {
+		exs, err := plan.ExplainID(opt, id)
+		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+			return 1
+		}
+		out = append(out, exs...)
+	}
 	if f.explainJSON {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -248,24 +258,34 @@ func runExplain(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stde
 	return 0
 }
 
-// parseSeqs reads "N[,N..]" with "N-M" ranges into a set.
-func parseSeqs(s string) (map[int64]bool, error) {
+// parseSeqs reads "N[,N..]" with "N-M" ranges into a set of issue
+// numbers; a part that is not a number or a range of numbers is a request
+// id as the dispatch log shows it (2008.1, TELLER:3:12), kept in order.
+func parseSeqs(s string) (map[int64]bool, []string, error) {
 	set := map[int64]bool{}
+	var ids []string
 	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.ParseInt(lo, 10, 64)
 		b := a
 		if err == nil && isRange {
 			b, err = strconv.ParseInt(hi, 10, 64)
 		}
+		if err != nil && part != "" && !strings.HasPrefix(part, "-") {
+			if !slices.Contains(ids, part) {
+				ids = append(ids, part)
+			}
+			continue
+		}
 		if err != nil || a < 1 || b < a || b-a >= core.MaxExplain {
-			return nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20", part)
+			return nil, nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20, or request ids as the dispatch log shows them, like 2008.1 or TELLER:3:12", part)
 		}
 		for n := a; n <= b; n++ {
 			set[n] = true
 		}
 	}
-	return set, nil
+	return set, ids, nil
 }
 
 // groupRanges covers the wanted numbers with as few Explain calls as the

@@ -208,7 +208,7 @@ export interface BandChartOptions {
   bands: number[][]; // per line: the series numbers of its low and high edge
   lines: string[]; // the lines' labels (each line is mean, low, high)
   limit?: number | null; // the objective's limit, drawn as a dashed line
-  marks?: number[]; // x values to mark (the last point meeting the objective, per line)
+  marks?: number[]; // x values to mark (the best point meeting every objective, per line)
   knees?: number[]; // x values where the figure rises fastest, per line, marked "knee"
   logY?: boolean; // a log scale on y (values at or below 0 are not drawn)
   integerX?: boolean; // the x key takes whole numbers: ticks at whole numbers only

@@ -1172,28 +1172,40 @@ export interface SweepResult {
   /** per point; with a precision, the batch */
   replications: number;
   /**
-   * Precision and MaxReplications are the spec's, with a precision; Target is the figure the
-   * precision is asked of.
+   * Precision and MaxReplications are the spec's, with a precision; Target is the first figure the
+   * precision is asked of, Targets all of them when there are several.
    */
   precision?: number;
   max_replications?: number;
   precision_figure?: string;
+  precision_figures?: string[];
   /** per replication (with a precision, up to the most any point ran) */
   seeds: number[] | null;
-  objective?: string;
   /**
-   * ObjectiveFigure is the canonical name of the objective's figure, a key of every point's
-   * figures.
+   * Objective and ObjectiveFigure are the objective's text and its figure's canonical name when
+   * there is exactly one (as before there could be several); Objectives lists them all.
    */
+  objective?: string;
   objective_figure?: string;
+  objectives?: SweepObjectiveInfo[];
+  /**
+   * JudgedOn says what the verdicts read: "interval" (the 95% confidence interval) or "value" (one
+   * replication: no interval), with Note saying so.
+   */
+  judged_on?: string;
+  note?: string;
+  /** Figures are the figures asked for by name (--figure), canonical. */
+  figures?: string[];
   /** points of the grid */
   total: number;
   points: SweepPoint[] | null;
   /**
-   * Lines has, per value of the second key (one line with one key), the last point along the first
-   * key that meets the objective.
+   * Lines has, per value of the second key (one line with one key), the best point along the first
+   * key that meets every objective; Cross, with two keys, per value of the first key the best along
+   * the second.
    */
   lines?: SweepLine[];
+  cross_lines?: SweepLine[];
 }
 
 /** Axis is one varied key and its values in order. */
@@ -1203,6 +1215,16 @@ export interface SweepAxis {
   values: unknown[] | null;
 }
 
+/** ObjectiveInfo is an objective as a result lists it. */
+export interface SweepObjectiveInfo {
+  text: string;
+  /** canonical, a key of every point's figures */
+  figure: string;
+  /** <= or >= */
+  op: string;
+  limit: number;
+}
+
 /** Point is one point of the grid with its figures. */
 export interface SweepPoint {
   index: number;
@@ -1210,22 +1232,61 @@ export interface SweepPoint {
   /** Replications is how many runs the figures are over (with a precision, as many as it took). */
   replications: number;
   figures: Record<string, MeanCI> | null;
+  /**
+   * Meets is true when every objective's verdict is yes; Verdicts are the verdicts (yes, no,
+   * unsure), in the order of the objectives.
+   */
   meets?: boolean;
+  verdicts?: string[];
 }
 
 /**
- * Line is one line of the grid (a value of the second key) and the last point along the first key
- * that meets the objective (nil when none does).
+ * Line is one line of the grid (a value of the other key, or the whole grid with one key): along
+ * its key, the best point that meets every objective by the key's rule (the smallest server count,
+ * the largest load...: docs/sweeps.md) and the point just short of it, which misses.
  */
 export interface SweepLine {
   values: Record<string, unknown> | null;
+  /**
+   * LastMeeting is the last point, in the order the values were given, that meets every objective
+   * (nil when none does).
+   */
   last_meeting: SweepPointRef | null;
+  /** the key the line runs along */
+  along?: string;
+  /**
+   * Rule is how the best is chosen: "smallest" (server counts, speeds, think times), "largest"
+   * (loads, latency) or "first" (in the order given).
+   */
+  rule?: string;
+  best: SweepPointRef | null;
+  /**
+   * Miss is the point just short of the best by the rule (the next smaller value for
+   * "smallest"...), which does not meet every objective, and why; nil when the best is the first by
+   * the rule, or not done.
+   */
+  miss?: SweepMiss;
+  /** Summary says it in words. */
+  summary?: string;
 }
 
 /** PointRef names a point by its index and values. */
 export interface SweepPointRef {
   index: number;
   values: Record<string, unknown> | null;
+}
+
+/**
+ * Miss is a point that does not meet every objective: the first objective whose verdict is not yes,
+ * the verdict and the figure's interval.
+ */
+export interface SweepMiss {
+  index: number;
+  values: Record<string, unknown> | null;
+  objective: string;
+  verdict: string;
+  low: number;
+  high: number;
 }
 
 /**
