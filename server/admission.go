@@ -49,7 +49,7 @@ func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSe
 	if cost.Bytes() > share {
 		return 0, s.overBudget(cost, "run", share, 1)
 	}
-	return max((share-cost.Bytes())/core.BytesPerInFlight, 1), nil
+	return max((share-cost.Bytes())/admission.InFlightBytes(sc), 1), nil
 }
 
 // overBudget is the 413 problem of a request whose estimate passes the

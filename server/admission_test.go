@@ -46,12 +46,31 @@ func TestAdmissionRefusesOverBudget(t *testing.T) {
 	if len(pairs) > 40_000 {
 		t.Fatalf("the run's body is %d bytes, want a small one", len(pairs))
 	}
+	// 10^8 clients in 1000 sets of 100 000 (an 80 KB body), and a call
+	// graph of 9 levels of 10 tpacalls (1 111 111 111 requests at once
+	// from one arrival)
+	var sets []string
+	for k := 0; k < 1000; k++ {
+		sets = append(sets, fmt.Sprintf(`{"name":"c%d","count":100000,"services":[{"service":"S0"}]}`, k))
+	}
+	u, _ := json.Marshal(admissionUBB(1, 1, 10, 0))
+	clients := `{"ubbconfig": ` + string(u) + `, "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},` +
+		` "workload": {"generate": {"duration_ms": 1000, "streams": [], "clients": [` + strings.Join(sets, ",") + `]}}}`
+	var svc []string
+	for l := 0; l < 9; l++ {
+		svc = append(svc, fmt.Sprintf(`"S%d": {"service_time": {"dist": "const", "ms": 1}, "calls": [%s]}`, l,
+			strings.TrimSuffix(strings.Repeat(fmt.Sprintf(`{"service": "S%d", "mode": "tpacall"},`, l+1), 10), ",")))
+	}
+	calls := `{"ubbconfig": ` + string(u) + `, "services": {` + strings.Join(svc, ",") + `, "S9": {"service_time": {"dist": "const", "ms": 1}}},` +
+		` "workload": {"trace": [{"time_ms": 0, "service": "S0"}]}}`
 	sweep := `{"scenario": ` + admissionScenario(t, admissionUBB(10, 1000, 1, 0), "") + `, "vary": ["rate_scale=1..1000/1"]}`
 	for _, tc := range []struct {
 		path, body, slug, field, what string
 	}{
 		{"/api/v1/runs", pairs, "over-budget", "ubbconfig", "10000 instances × 5000 services each = 50000000 (instance, service) pairs"},
 		{"/api/v1/sweeps", sweep, "over-budget", "vary", "1000 points × a model of 10000 instances"},
+		{"/api/v1/runs", clients, "over-budget", "workload.generate.clients", "100000000 clients in 1000 sets"},
+		{"/api/v1/runs", calls, "over-budget", "services.S0.calls", "one request of S0 holds up to 1111111111 requests at once"},
 	} {
 		start := time.Now()
 		rec := h.doBounded(context.Background(), 60*time.Second, "POST", tc.path, tc.body)

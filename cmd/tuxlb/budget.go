@@ -64,7 +64,7 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 	if cost.Bytes() > budget {
 		return 0, overBudget(cost, budget, "run")
 	}
-	return max((budget-cost.Bytes())/int64(parallel)/core.BytesPerInFlight, 1), nil
+	return max((budget-cost.Bytes())/int64(parallel)/admission.InFlightBytes(sc), 1), nil
 }
 
 // readBounded reads r (named name in errors) into a string of at most

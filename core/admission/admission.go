@@ -165,6 +165,7 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 		c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
+	appCost(&c, sc)
 	return c
 }
 
