@@ -182,3 +182,39 @@ func TestAppCostChain(t *testing.T) {
 	}
 	ratioOK(t, "a chain of 3000 tpforward calls", est.Bytes()-est0.Bytes(), grew-grew0)
 }
+
+// A request log of trace_csv costs what the estimate says a row, within
+// 25%: the requests compiled from it (held whole and sorted), their ids
+// and observed responses, and the run on them, measured as the heap's
+// growth at its peak (the text is the caller's, held before).
+func TestTraceRowCostMatchesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a large log")
+	}
+	const rows = 200_000
+	for _, tc := range []struct{ name, head, row string }{
+		{"time, service, origin, service time", "time_ms,service,origin,service_ms", "%d,L0,m0,0.5"},
+		{"and an id and an observed response", "time_ms,service,origin,service_ms,id,observed_ms", "%d,L0,m0,0.5,req-%08[1]d,0.75"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			b.WriteString(tc.head + "\n")
+			for i := 0; i < rows; i++ {
+				fmt.Fprintf(&b, tc.row+"\n", i) // a row a millisecond: no backlog on two servers of 0.5 ms
+			}
+			doc := fmt.Sprintf(`{"ubbconfig": %q, "workload": {"trace_csv": %q}}`, appUBB(2), b.String())
+			est, grew := runPeak(t, doc)
+			var rowsTerm int64
+			for _, term := range est.Terms {
+				if strings.HasSuffix(term.What, " trace rows") {
+					rowsTerm = term.Bytes
+				}
+			}
+			perRow, measured := rowsTerm/rows, grew/rows
+			t.Logf("a row: estimated %d bytes, measured %d (the text %d)", perRow, measured, b.Len()/rows)
+			if r := float64(perRow) / float64(measured); r < 0.75 || r > 1.25 {
+				t.Errorf("a trace row: estimated %d bytes, measured %d (×%.2f), want within 25%%", perRow, measured, r)
+			}
+		})
+	}
+}
