@@ -179,6 +179,10 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	if rec.Header().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After got %q, want 2", rec.Header().Get("Retry-After"))
 	}
+	// busy is load, not a fault: logged at WARN, not ERROR
+	if logs := h.logs.String(); !strings.Contains(logs, "level=WARN msg=\"request refused: busy\"") || strings.Contains(logs, "level=ERROR") {
+		t.Errorf("the busy answer's log: %q, want one WARN line and no ERROR", logs)
+	}
 	// A scenario that cannot run is refused for what it is on a busy server
 	// too: it is checked, and its configuration read, before a run waits
 	// for a slot, so a client does not retry what will never run.
@@ -234,7 +238,7 @@ func TestErrorCodeTable(t *testing.T) {
 		status int
 	}{
 		{diag.EINVALID, 422}, {diag.ENOTFOUND, 404}, {diag.ECONFLICT, 409}, {diag.ETOOLARGE, 413},
-		{diag.ECANCELED, 503}, {diag.EUNAVAILABLE, 503}, {diag.EINTERNAL, 500}, {"unheard-of", 500},
+		{diag.ECANCELED, 503}, {diag.EUNAVAILABLE, 503}, {diag.EFULL, 503}, {diag.EINTERNAL, 500}, {"unheard-of", 500},
 	}
 	for _, tt := range tests {
 		e := diag.FieldErrorf("machines.site9", "unknown LMID")

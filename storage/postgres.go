@@ -165,7 +165,7 @@ func (db *Postgres) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 // translatePG turns pgx errors into diag.Error codes: a missing row is
 // ENOTFOUND; an integrity constraint ECONFLICT; a server that cannot be
 // reached, is shutting down or has dropped the connection EUNAVAILABLE; a
-// full disk or an over-size value ETOOLARGE; a serialization failure or
+// full disk EFULL; an over-size value ETOOLARGE; a serialization failure or
 // deadlock EINTERNAL with "database busy". Other errors pass through (and so
 // count as EINTERNAL); errors that already carry a code are left alone.
 func translatePG(err error) error {
@@ -214,7 +214,9 @@ func pgErrorCode(state string) string {
 		state == "53300",   // too many connections
 		state == "25006":   // read-only transaction: a standby, or default_transaction_read_only
 		return diag.EUNAVAILABLE
-	case state == "53100", state[:2] == "54": // disk full, program limit exceeded
+	case state == "53100": // disk full: the server's condition
+		return diag.EFULL
+	case state[:2] == "54": // program limit exceeded
 		return diag.ETOOLARGE
 	case state == "40001", state == "40P01": // serialization failure, deadlock
 		return diag.EINTERNAL

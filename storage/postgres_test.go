@@ -128,7 +128,7 @@ func TestTranslatePG(t *testing.T) {
 		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, diag.EUNAVAILABLE},
 		{"connection failure", &pgconn.PgError{Code: "08006"}, diag.EUNAVAILABLE},
 		{"too many connections", &pgconn.PgError{Code: "53300"}, diag.EUNAVAILABLE},
-		{"disk full", &pgconn.PgError{Code: "53100"}, diag.ETOOLARGE},
+		{"disk full", &pgconn.PgError{Code: "53100"}, diag.EFULL},
 		{"value too large", &pgconn.PgError{Code: "54000"}, diag.ETOOLARGE},
 		{"deadlock", &pgconn.PgError{Code: "40P01"}, diag.EINTERNAL},
 		{"syntax error", &pgconn.PgError{Code: "42601"}, diag.EINTERNAL},

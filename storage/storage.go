@@ -187,7 +187,7 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 }
 
 // translate turns driver errors into diag.Error codes: a missing row is
-// ENOTFOUND, a constraint violation ECONFLICT, a busy or locked database
+// ENOTFOUND, a constraint violation ECONFLICT, a full disk EFULL, a busy or locked database
 // EINTERNAL with a message saying so; other errors pass through (and so count
 // as EINTERNAL). Errors that already carry a code are left alone.
 func translate(err error) error {
@@ -211,7 +211,9 @@ func translate(err error) error {
 			return &diag.Error{Code: diag.ECONFLICT, Message: "database: " + se.Error()}
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return &diag.Error{Code: diag.EINTERNAL, Message: "database busy: " + se.Error()}
-		case sqlite3.ErrFull, sqlite3.ErrTooBig:
+		case sqlite3.ErrFull:
+			return &diag.Error{Code: diag.EFULL, Message: "database: " + se.Error()} // noteWrite names the file
+		case sqlite3.ErrTooBig:
 			return &diag.Error{Code: diag.ETOOLARGE, Message: "database: " + se.Error()}
 		}
 	}
