@@ -98,12 +98,12 @@ func TestAdmissionRefusesOverBudget(t *testing.T) {
 // is admitted (it was refused whatever its size), and a log past that
 // reserve stops the run with a 413 that names it.
 func TestDispatchReserveFitsShare(t *testing.T) {
-	h := newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 2 << 30 }) // shares of 31 MiB
+	h := newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 2<<30 }) // shares of 31 MiB
 	if rec := h.do("POST", "/api/v1/runs?dispatch=true", "application/json", scenarioJSON(t)); rec.Code != 201 {
 		t.Fatalf("a small run with its dispatch log and --max-runs 64: %d %s, want 201", rec.Code, rec.Body)
 	}
 	// shares of 2 MiB, a reserve of 1 MiB: 200 000 requests' log is more
-	h = newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 132 << 20 })
+	h = newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 132<<20 })
 	u, _ := json.Marshal(admissionUBB(1, 2, 1, 0))
 	big := `{"ubbconfig": ` + string(u) + `, "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},` +
 		` "workload": {"generate": {"duration_ms": 100000, "streams": [{"service": "S0", "arrivals": "poisson", "rate_per_s": 1000}]}}}`
