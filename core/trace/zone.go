@@ -322,9 +322,9 @@ func yearOf(secs int64) int {
 
 // What toUTC found of a local time.
 const (
-	localPlain  = iota // one instant
-	localRepeat        // in the hour the change back from summer time repeats: two instants
-	localSkipped       // in the hour the change to summer time skips: no instant
+	localPlain   = iota // one instant
+	localRepeat         // in the hour the change back from summer time repeats: two instants
+	localSkipped        // in the hour the change to summer time skips: no instant
 )
 
 // toUTC converts local seconds (the wall clock read as if UTC) to UTC
