@@ -146,3 +146,32 @@ func TestFullDatabase(t *testing.T) {
 		t.Errorf("the run once there is room: %v", err)
 	}
 }
+
+// A -shm (or -wal) file that cannot be written, an immutable one even root
+// cannot write, is refused when the database is opened, naming it: SQLite
+// would map it into memory and the process would die of SIGBUS at the
+// first write.
+func TestImmutableSideFile(t *testing.T) {
+	for _, side := range []string{"-shm", "-wal"} {
+		t.Run(side, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "runs.db")
+			db, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if err := os.WriteFile(path+side, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			readOnly(t, path+side)
+			db, err = Open(path)
+			if err == nil {
+				db.Close()
+				t.Fatalf("opened a database whose %s file cannot be written", side)
+			}
+			if !strings.Contains(err.Error(), path+side) || !strings.Contains(err.Error(), "chattr +i") {
+				t.Errorf("error %v, want the %s file named and the immutable attribute said", err, side)
+			}
+		})
+	}
+}

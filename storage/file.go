@@ -85,6 +85,27 @@ func checkDir(path string) error {
 	return nil
 }
 
+// checkSideFiles refuses, before SQLite opens the database, a -wal or -shm
+// file beside it that cannot be opened for writing (an immutable file,
+// chattr +i, which even root cannot write): SQLite maps the -shm file into
+// memory, and one it cannot extend kills the process with SIGBUS at the
+// first write instead of returning an error.
+func checkSideFiles(path string) error {
+	for _, side := range []string{"-wal", "-shm"} {
+		f, err := os.OpenFile(path+side, os.O_RDWR, 0)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			continue
+		case err != nil:
+			return fmt.Errorf("database %s: its %s file %s cannot be written (%v): SQLite needs the database, its -wal and its -shm files writable "+
+				"(an immutable file, chattr +i, is not; lsattr shows it): make it writable, or remove it while no server uses the database",
+				path, side, path+side, errors.Unwrap(err))
+		}
+		f.Close()
+	}
+	return nil
+}
+
 // checkFile refuses to write when the file at the path is no longer the
 // one opened: its writes would go to an unlinked file, and be lost.
 func (db *DB) checkFile() error {

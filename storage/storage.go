@@ -44,6 +44,9 @@ func Open(path string) (*DB, error) {
 	if err := checkDir(path); err != nil {
 		return nil, err
 	}
+	if err := checkSideFiles(path); err != nil {
+		return nil, err
+	}
 	params := "_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
 	write, err := sql.Open("sqlite3", path+"?"+params+"&_txlock=immediate")
 	if err != nil {
