@@ -190,9 +190,10 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 }
 
 // translate turns driver errors into diag.Error codes: a missing row is
-// ENOTFOUND, a constraint violation ECONFLICT, a full disk EFULL, a busy or locked database
-// EINTERNAL with a message saying so; other errors pass through (and so count
-// as EINTERNAL). Errors that already carry a code are left alone.
+// ENOTFOUND, a constraint violation ECONFLICT, a full disk EFULL, a busy or
+// locked database EINTERNAL with a message saying so; other errors pass
+// through (and so count as EINTERNAL). Errors that already carry a code are
+// left alone.
 func translate(err error) error {
 	if err == nil {
 		return nil
