@@ -234,3 +234,40 @@ func TestPostgresLeaseByDatabaseClock(t *testing.T) {
 		t.Errorf("save by the replica an hour behind, within its lease: %v", err)
 	}
 }
+
+// A PostgreSQL disk that fills (SQLSTATE 53100, raised here by triggers on
+// the tables a run and Ping's test write use) is storage_full, and Ping
+// fails until a write fits again.
+func TestPostgresFullDisk(t *testing.T) {
+	url := pgtest.Database(t)
+	ctx := context.Background()
+	db, err := OpenPostgres(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.pool.Exec(ctx, `CREATE FUNCTION tuxlb_full() RETURNS trigger AS $$
+		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql;
+		CREATE TRIGGER full_runs BEFORE INSERT ON runs FOR EACH ROW EXECUTE FUNCTION tuxlb_full();
+		CREATE TRIGGER full_probe BEFORE INSERT ON schema_version FOR EACH ROW EXECUTE FUNCTION tuxlb_full();`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err != nil {
+		t.Fatalf("Ping before any write met the full disk: %v", err)
+	}
+	if err := db.CreateRun(ctx, sampleRun(1, false)); diag.ErrorCode(err) != diag.EFULL {
+		t.Fatalf("a run on a full disk: got %v, want storage_full", err)
+	}
+	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EFULL {
+		t.Errorf("Ping while full: got %v, want storage_full", err)
+	}
+	if _, err := db.pool.Exec(ctx, `DROP TRIGGER full_runs ON runs; DROP TRIGGER full_probe ON schema_version`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err != nil {
+		t.Errorf("Ping once there is room: %v", err)
+	}
+	if err := db.CreateRun(ctx, sampleRun(1, false)); err != nil {
+		t.Errorf("the run once there is room: %v", err)
+	}
+}
