@@ -76,7 +76,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	opt.Context, opt.MaxRequests, opt.MaxInFlight = runCtx, s.cfg.MaxRequests, inFlight
 	// The compressed dispatch log stops the run as soon as it passes the
 	// stored-size limit, rather than growing in memory to the end.
-	log := &cappedBuffer{limit: s.cfg.MaxStoredBytes, stop: stop}
+	log := &cappedBuffer{limit: s.dispatchReserve(), stop: stop}
 	var gz *gzip.Writer
 	if x.keep {
 		gz, _ = gzip.NewWriterLevel(log, gzip.BestSpeed)
@@ -86,7 +86,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	res, err := s.cfg.Run(pr, opt)
 	s.metrics.ranRun(time.Since(began), res, err, runCtx)
 	if log.over {
-		return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+		return nil, s.dispatchTooLarge()
 	}
 	if err != nil {
 		return nil, s.runError(ctx, runCtx, err, inFlight)
@@ -105,7 +105,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	if x.keep {
 		if err := gz.Close(); err != nil {
 			if log.over {
-				return nil, s.storedTooLarge("a compressed dispatch log larger than that")
+				return nil, s.dispatchTooLarge()
 			}
 			return nil, err
 		}
@@ -155,6 +155,22 @@ func (s *Server) storedTooLarge(what string) *Problem {
 		"this server stores at most %d bytes per run (flag --max-stored, env TUXLB_MAX_STORED) and the run would store %s; "+
 			"run it without ?dispatch=true, shorten it, or run it with the CLI", s.cfg.MaxStoredBytes, what)
 	p.Limit = s.cfg.MaxStoredBytes
+	return p
+}
+
+// dispatchTooLarge is the 413 problem of a run whose compressed dispatch
+// log passed what the run may hold of it (dispatchReserve).
+func (s *Server) dispatchTooLarge() *Problem {
+	r := s.dispatchReserve()
+	if r >= s.cfg.MaxStoredBytes {
+		return s.storedTooLarge("a compressed dispatch log larger than that")
+	}
+	p := problemf(http.StatusRequestEntityTooLarge, "stored-too-large", "Run too large to store",
+		"a run's compressed dispatch log may hold at most %d bytes on this server (half a run's share of the memory budget: "+
+			"--memory-budget %d shared by --max-runs %d runs, --sweep-workers %d and a sweep's points; --max-stored %d), and this run's passed it; "+
+			"run it without ?dispatch=true, shorten it, raise the budget or lower --max-runs, or run it with the CLI",
+		r, s.cfg.MemoryBudget, s.cfg.MaxRuns, pool.Workers(s.cfg.SweepWorkers), s.cfg.MaxStoredBytes)
+	p.Limit = r
 	return p
 }
 

@@ -270,11 +270,16 @@ func (s *Server) livez(c echo.Context) error {
 }
 
 // healthz (and /readyz, the readiness probe) answers 200 when the database
-// answers, 503 otherwise.
+// answers, 503 otherwise: unavailable, or storage-full while its disk has
+// no room for a write.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		p := fromCoreError(&diag.Error{Code: diag.EUNAVAILABLE})
+		code := diag.EUNAVAILABLE
+		if diag.ErrorCode(err) == diag.EFULL {
+			code = diag.EFULL // not ready until a write fits again
+		}
+		p := fromCoreError(&diag.Error{Code: code})
 		if pd := publicDetail(err); pd != "" {
 			p.Detail = pd
 		}

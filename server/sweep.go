@@ -37,7 +37,7 @@ type sweepRequest struct {
 	Objective  string   `json:"objective"`
 	Objectives []string `json:"objectives"`
 	// Precision, MaxReplications and Figures are sweep.Spec's.
-	Precision       float64  `json:"precision"`
+	Precision       *float64 `json:"precision"` // absent: none; 0 is invalid, as a negative one is
 	MaxReplications int      `json:"max_replications"`
 	Figures         []string `json:"figures"`
 }
@@ -76,7 +76,13 @@ func (s *Server) createSweep(c echo.Context) error {
 		return err
 	}
 	spec := sweep.Spec{Vary: req.Vary, Replications: req.Replications, Objective: req.Objective, Objectives: req.Objectives,
-		Precision: req.Precision, MaxReplications: req.MaxReplications, Figures: req.Figures}
+		MaxReplications: req.MaxReplications, Figures: req.Figures}
+	if p := req.Precision; p != nil {
+		if *p == 0 {
+			return diag.FieldErrorf("precision", "want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got 0; leave it out for a fixed number of replications")
+		}
+		spec.Precision = *p
+	}
 	// Compiling every point is as heavy as a run: it takes a run slot, and
 	// the sweep's estimate (its points compiled, its runs at once) must fit
 	// the shares of the memory budget its job will use.

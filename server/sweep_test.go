@@ -233,6 +233,9 @@ func TestSweepJobBadInput(t *testing.T) {
 		{"too many points", sweepBody(t, []string{"rate_scale=1..6/1"}, 1, ""), 422, "too-many-points", "--max-sweep-points"},
 		{"run too large", sweepBody(t, []string{"rate_scale=1,20"}, 1, ""), 413, "too-large", "--max-requests"},
 		{"sweep too large", sweepBody(t, []string{"rate_scale=1,2"}, 10, ""), 413, "too-large", "--max-sweep-requests"},
+		// 0 is no precision at all: invalid as -1 is, not taken as absent
+		{"precision 0", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"replications":2,"precision":0}`, 422, "invalid", "precision: want a number > 0"},
+		{"precision -1", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"replications":2,"precision":-1}`, 422, "invalid", "precision: want a number > 0"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := h.do(http.MethodPost, "/api/v1/sweeps", "application/json", tt.body)

@@ -62,6 +62,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	if zeroGiven(fs, "precision", *precision) {
+		fmt.Fprintln(stderr, "tuxlb compare: --precision: want a number > 0 (e.g. 0.05 for a half-width of 5% of the mean), got 0; leave it out for a fixed number of replications")
+		return 2
+	}
 	if err := ff.check(strings.Join(fs.Args(), "")); err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 2

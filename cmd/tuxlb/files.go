@@ -103,6 +103,7 @@ func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
 func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *core.Prepared, int) {
 	var files starter.Files
 	var err error
+	useBudget(budget)
 	if ff.given() {
 		if files, err = ff.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
@@ -110,7 +111,7 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 		// A log is read whole (twice, when its service times are measured):
 		// its rows alone must fit the budget before it is read at all.
-		if err := admitTrace(files.Trace, ff.trace, budget); err != nil {
+		if err := admitTrace(files.Trace, files.Columns, ff.trace, budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}

@@ -101,6 +101,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runScenario(pr, opt, f, stdout, stderr)
 }
 
+// zeroGiven reports whether the flag name was given, as 0 (v): a number
+// whose 0 means "absent" when left out, and is invalid when written.
+func zeroGiven(fs *flag.FlagSet, name string, v float64) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given && v == 0
+}
+
 // parseInterspersed parses flags anywhere among the arguments.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string

@@ -72,6 +72,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	case len(vary) == 0:
 		return bad("want at least one --vary KEY=VALUES")
+	case zeroGiven(fs, "precision", *precision):
+		return bad("--precision: want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got 0; leave it out for a fixed number of replications")
 	case *jobs < 0:
 		return bad("--jobs: want a number >= 1, got %d", *jobs)
 	case *runTime < 0:
