@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -36,6 +37,7 @@ type runFlags struct {
 	noProgress  bool
 	series      string
 	budget      *int64
+	valid       validationFlags
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -54,6 +56,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
 	f.budget = budgetFlag(fs)
+	f.valid.flags(fs, 0)
+	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
@@ -141,6 +145,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	}
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
+	}
+	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
+		return opt, err
 	}
 	if f.explain != "" {
 		if f.dispatch != "" {
