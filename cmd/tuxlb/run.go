@@ -198,6 +198,9 @@ func runScenario(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, std
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
 	}
+	if f.valid.given() && res.Validation == nil {
+		fmt.Fprintln(stderr, "tuxlb run: warning: --tolerance and --validate-after judge a replay of a log with observed responses; this run has none")
+	}
 	switch f.format {
 	case "psr", "psc":
 		for _, w := range res.Warnings {
