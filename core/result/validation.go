@@ -19,8 +19,16 @@ const DefaultTolerance = 0.1
 
 // worse returns the worse of two verdicts.
 func worse(a, b string) string {
-	rank := map[string]int{Pass: 0, "": 0, Inconclusive: 1, Fail: 2}
-	if rank[b] > rank[a] {
+	rank := func(v string) int {
+		switch v {
+		case Fail:
+			return 2
+		case Inconclusive:
+			return 1
+		}
+		return 0
+	}
+	if rank(b) > rank(a) {
 		return b
 	}
 	return a
