@@ -175,6 +175,16 @@ func TestCalibrateUsage(t *testing.T) {
 	}
 }
 
+// hasLine says whether a line of text starts with first and holds also.
+func hasLine(text, first, also string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, first) && strings.Contains(line, also) {
+			return true
+		}
+	}
+	return false
+}
+
 func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return line }
 
 // TestRunValidationFlags: run's --replications, --tolerance and
@@ -200,6 +210,11 @@ func TestRunValidationFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := res.Validation
+	// --format summary ends with the validation's table
+	code, stdout, stderr = tuxlbRun("run", "--ubbconfig", ubb, "--trace", export, "--tolerance", "15%", "--format", "summary", "--no-progress")
+	if code != 0 || !strings.Contains(stdout, "Validation of rows issued from 0.000") || !hasLine(stdout, "QB", "p99") {
+		t.Errorf("--format summary: exit %d, want the validation's table:\n%s%s", code, stdout, stderr)
+	}
 	if v.FromMS != 20000 || v.Replications != 2 || v.Tolerance.Mean != 0.05 || v.Tolerance.P99 != 0.3 || v.Tolerance.P50 != 0.1 {
 		t.Errorf("got %+v, want from 20000 ms, 2 replications, tolerance mean 5%%, p99 30%%, p50 the default 10%%", v)
 	}
