@@ -174,6 +174,9 @@ func TestValidationHoldOut(t *testing.T) {
 	if held.Overall.Simulated.Count > held.Overall.Observed.Count {
 		t.Errorf("simulated rows after 30 s: got %d, more than the %d observed", held.Overall.Simulated.Count, held.Overall.Observed.Count)
 	}
+	if past := validate(t, log, 1, 1, nil, f(1e9)); past.Verdict != result.Inconclusive || len(past.Services) != 0 {
+		t.Errorf("a window past the log's end: verdict %q over %d services, want inconclusive over none", past.Verdict, len(past.Services))
+	}
 	if held.Tolerance.P99 != 0.1 || held.Replications != 1 || held.Overall.SimulatedCI != nil {
 		t.Errorf("defaults: got tolerance %+v, replications %d, simulated interval %v; want 0.1, 1, none", held.Tolerance, held.Replications, held.Overall.SimulatedCI)
 	}

@@ -37,8 +37,14 @@ func worse(a, b string) string {
 // Judge fills in v's relative errors, relative intervals, KS tests and
 // verdicts from what the rows hold: the observed and simulated figures,
 // their intervals, the batch means (docs/scenario.md#replay-validation).
+//
+// A validation with no service (no observed row in the window) is
+// inconclusive: nothing was judged.
 func (v *Validation) Judge() {
 	v.Verdict = Pass
+	if len(v.Services) == 0 {
+		v.Verdict = Inconclusive
+	}
 	judgeRow(&v.Overall, v.Tolerance)
 	for i := range v.Services {
 		judgeRow(&v.Services[i], v.Tolerance)
