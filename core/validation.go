@@ -181,8 +181,9 @@ func (e *engine) traceResult(r *result.Result) {
 		}
 	}
 	tol := e.setup.Tolerance
-	v := &result.Validation{FromMS: usToMS(va.fromUS), ToMS: usToMS(va.toUS), Replications: 1,
-		Tolerance: result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
+	from, to := usToMS(va.fromUS), usToMS(va.toUS)
+	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
+		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
 	spanS := float64(va.toUS-va.fromUS) / 1e6
 	v.Overall = validationRow("", &all, &st.vAll, &va.all, spanS)
 	v.Services = []result.ValidationRow{}
@@ -201,9 +202,10 @@ func (e *engine) traceResult(r *result.Result) {
 func validationRow(service string, obs, sim *summaryAcc, side *validationSide, spanS float64) result.ValidationRow {
 	oh := obs.hist()
 	row := result.ValidationRow{Service: service, Observed: obs.summary(oh), Simulated: sim.summary(sim.hist()),
-		ObservedBatches: side.obs.means(), SimulatedBatches: side.sim.means()}
+		ObservedBatches: side.obs.means(), SimulatedBatches: side.sim.means(),
+		ObservedCI: &result.Intervals{}, ThroughputPerS: &result.Throughput{}}
 	if spanS > 0 {
-		row.ThroughputPerS = result.Throughput{Observed: roundF(float64(side.obs.done) / spanS), Simulated: roundF(float64(side.sim.done) / spanS)}
+		*row.ThroughputPerS = result.Throughput{Observed: roundF(float64(side.obs.done) / spanS), Simulated: roundF(float64(side.sim.done) / spanS)}
 	}
 	if bm := row.ObservedBatches; len(bm) >= 2 {
 		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean

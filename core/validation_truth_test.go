@@ -165,8 +165,8 @@ func TestValidationHoldOut(t *testing.T) {
 			early++
 		}
 	}
-	if held.FromMS != 30000 || full.FromMS != 0 {
-		t.Errorf("from_ms: got %v and %v, want 0 and 30000", full.FromMS, held.FromMS)
+	if *held.FromMS != 30000 || *full.FromMS != 0 {
+		t.Errorf("from_ms: got %v and %v, want 0 and 30000", *full.FromMS, *held.FromMS)
 	}
 	if got, want := held.Overall.Observed.Count, full.Overall.Observed.Count-early; got != want {
 		t.Errorf("observed rows after 30 s: got %d, want %d (%d in all, %d before)", got, want, full.Overall.Observed.Count, early)

@@ -147,15 +147,29 @@ func verdictStatus(v *result.Validation) int {
 // the observed and simulated figure with their intervals, the relative
 // interval and the verdict; then the KS tests and throughputs.
 func writeValidation(w io.Writer, v *result.Validation) error {
+	var from, to float64
+	if v.FromMS != nil && v.ToMS != nil {
+		from, to = *v.FromMS, *v.ToMS
+	}
+	tol := result.Tolerances{}
+	if v.Tolerance != nil {
+		tol = *v.Tolerance
+	}
 	fmt.Fprintf(w, "Validation of rows issued from %s to %s ms, %d replication(s): %s\n",
-		fmtMS(v.FromMS), fmtMS(v.ToMS), v.Replications, strings.ToUpper(v.Verdict))
+		fmtMS(from), fmtMS(to), v.Replications, strings.ToUpper(v.Verdict))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "service\tfigure\tobserved ms\t95% interval\tsimulated ms\t95% interval\trelative\tinterval\ttolerance\tverdict")
 	rows := append([]result.ValidationRow{}, v.Services...)
 	for _, r := range rows {
-		sci := result.Intervals{}
-		if r.SimulatedCI != nil {
-			sci = *r.SimulatedCI
+		var sci, oci, rci result.Intervals
+		var verdicts result.FigureVerdicts
+		for _, p := range []struct{ dst, src *result.Intervals }{{&sci, r.SimulatedCI}, {&oci, r.ObservedCI}, {&rci, r.RelativeCI}} {
+			if p.src != nil {
+				*p.dst = *p.src
+			}
+		}
+		if r.Verdicts != nil {
+			verdicts = *r.Verdicts
 		}
 		for _, f := range []struct {
 			name     string
@@ -166,10 +180,10 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 			tol      float64
 			verdict  string
 		}{
-			{"mean", r.Observed.Mean, r.Simulated.Mean, r.ObservedCI.Mean, sci.Mean, r.RelativeError.Mean, r.RelativeCI.Mean, v.Tolerance.Mean, r.Verdicts.Mean},
-			{"p50", r.Observed.P50, r.Simulated.P50, r.ObservedCI.P50, sci.P50, r.RelativeError.P50, r.RelativeCI.P50, v.Tolerance.P50, r.Verdicts.P50},
-			{"p95", r.Observed.P95, r.Simulated.P95, r.ObservedCI.P95, sci.P95, r.RelativeError.P95, r.RelativeCI.P95, v.Tolerance.P95, r.Verdicts.P95},
-			{"p99", r.Observed.P99, r.Simulated.P99, r.ObservedCI.P99, sci.P99, r.RelativeError.P99, r.RelativeCI.P99, v.Tolerance.P99, r.Verdicts.P99},
+			{"mean", r.Observed.Mean, r.Simulated.Mean, oci.Mean, sci.Mean, r.RelativeError.Mean, rci.Mean, tol.Mean, verdicts.Mean},
+			{"p50", r.Observed.P50, r.Simulated.P50, oci.P50, sci.P50, r.RelativeError.P50, rci.P50, tol.P50, verdicts.P50},
+			{"p95", r.Observed.P95, r.Simulated.P95, oci.P95, sci.P95, r.RelativeError.P95, rci.P95, tol.P95, verdicts.P95},
+			{"p99", r.Observed.P99, r.Simulated.P99, oci.P99, sci.P99, r.RelativeError.P99, rci.P99, tol.P99, verdicts.P99},
 		} {
 			rel := "-"
 			if f.rel != nil {
@@ -194,8 +208,12 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 			ks, p = strconv.FormatFloat(r.KS.Statistic, 'f', 3, 64), strconv.FormatFloat(r.KS.PValue, 'f', 4, 64)
 			b = fmt.Sprintf("%d/%d", r.KS.ObservedBatches, r.KS.SimulatedBatches)
 		}
+		var tp result.Throughput
+		if r.ThroughputPerS != nil {
+			tp = *r.ThroughputPerS
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Service, r.Observed.Count, r.Simulated.Count,
-			strconv.FormatFloat(r.ThroughputPerS.Observed, 'f', 2, 64), strconv.FormatFloat(r.ThroughputPerS.Simulated, 'f', 2, 64), ks, p, b, r.Verdict)
+			strconv.FormatFloat(tp.Observed, 'f', 2, 64), strconv.FormatFloat(tp.Simulated, 'f', 2, 64), ks, p, b, r.Verdict)
 	}
 	return tw.Flush()
 }

@@ -81,15 +81,18 @@ type Validation struct {
 	// FromMS and ToMS are the validation window: rows issued at or after
 	// FromMS are compared; ToMS, the last observed row's issue time, ends
 	// the window the throughputs are counted over.
-	FromMS float64 `json:"from_ms"`
-	ToMS   float64 `json:"to_ms"`
+	// (Pointers and omitempty, here and in ValidationRow, only so that the
+	// fields added to the block are optional to a reader of its older form:
+	// a result always has them.)
+	FromMS *float64 `json:"from_ms,omitempty"`
+	ToMS   *float64 `json:"to_ms,omitempty"`
 	// Replications is how many runs the simulated figures are the mean of
 	// (1: one run, no simulated interval).
-	Replications int        `json:"replications"`
-	Tolerance    Tolerances `json:"tolerance"` // the relative tolerance of each figure
+	Replications int         `json:"replications,omitempty"`
+	Tolerance    *Tolerances `json:"tolerance,omitempty"` // the relative tolerance of each figure
 	// Verdict is the worst of the services' verdicts: "pass", "inconclusive"
 	// or "fail".
-	Verdict string `json:"verdict"`
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // ValidationRow compares observed and simulated responses (ms) of one
@@ -103,20 +106,20 @@ type ValidationRow struct {
 	RelativeError RelativeErrors `json:"relative_error"`
 	// ObservedCI is the 95% interval of each observed figure: the
 	// percentiles' from order statistics, the mean's from batch means.
-	ObservedCI Intervals `json:"observed_ci"`
+	ObservedCI *Intervals `json:"observed_ci,omitempty"`
 	// SimulatedCI is the 95% interval of each simulated figure over the
 	// replications (Student's t); absent with one run.
 	SimulatedCI *Intervals `json:"simulated_ci,omitempty"`
 	// RelativeCI is the interval of (simulated - observed) / observed that
 	// the two intervals allow: [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
-	RelativeCI Intervals `json:"relative_ci"`
+	RelativeCI *Intervals `json:"relative_ci,omitempty"`
 	// Verdicts judges each figure's RelativeCI against its tolerance t:
 	// "pass" inside [-t, t], "fail" wholly outside, else "inconclusive".
-	Verdicts FigureVerdicts `json:"verdicts"`
-	Verdict  string         `json:"verdict"` // the worst of Verdicts
+	Verdicts *FigureVerdicts `json:"verdicts,omitempty"`
+	Verdict  string          `json:"verdict,omitempty"` // the worst of Verdicts
 	// ThroughputPerS is the requests per second of the row's trace rows
 	// that completed within the validation window, observed and simulated.
-	ThroughputPerS Throughput `json:"throughput_per_s"`
+	ThroughputPerS *Throughput `json:"throughput_per_s,omitempty"`
 	// KS is the two-sample Kolmogorov–Smirnov test of the observed against
 	// the simulated batch means; absent with fewer than 2 batches a side.
 	KS *KSTest `json:"ks,omitempty"`

@@ -45,9 +45,13 @@ func (v *Validation) Judge() {
 	if len(v.Services) == 0 {
 		v.Verdict = Inconclusive
 	}
-	judgeRow(&v.Overall, v.Tolerance)
+	tol := Tolerances{DefaultTolerance, DefaultTolerance, DefaultTolerance, DefaultTolerance}
+	if v.Tolerance != nil {
+		tol = *v.Tolerance
+	}
+	judgeRow(&v.Overall, tol)
 	for i := range v.Services {
-		judgeRow(&v.Services[i], v.Tolerance)
+		judgeRow(&v.Services[i], tol)
 		v.Verdict = worse(v.Verdict, v.Services[i].Verdict)
 	}
 }
@@ -64,11 +68,14 @@ func point(iv *Interval, x float64) Interval {
 // [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1] against its tolerance.
 func judgeRow(r *ValidationRow, tol Tolerances) {
 	o, s := r.Observed, r.Simulated
-	r.RelativeError, r.RelativeCI = RelativeErrors{}, Intervals{}
-	r.Verdicts, r.Verdict = FigureVerdicts{}, Pass
-	var sci Intervals
+	r.RelativeError, r.RelativeCI = RelativeErrors{}, &Intervals{}
+	r.Verdicts, r.Verdict = &FigureVerdicts{}, Pass
+	var sci, oci Intervals
 	if r.SimulatedCI != nil {
 		sci = *r.SimulatedCI
+	}
+	if r.ObservedCI != nil {
+		oci = *r.ObservedCI
 	}
 	figs := []struct {
 		obs, sim  float64
@@ -78,10 +85,10 @@ func judgeRow(r *ValidationRow, tol Tolerances) {
 		verdict   *string
 		tol       float64
 	}{
-		{o.Mean, s.Mean, r.ObservedCI.Mean, sci.Mean, &r.RelativeError.Mean, &r.RelativeCI.Mean, &r.Verdicts.Mean, tol.Mean},
-		{o.P50, s.P50, r.ObservedCI.P50, sci.P50, &r.RelativeError.P50, &r.RelativeCI.P50, &r.Verdicts.P50, tol.P50},
-		{o.P95, s.P95, r.ObservedCI.P95, sci.P95, &r.RelativeError.P95, &r.RelativeCI.P95, &r.Verdicts.P95, tol.P95},
-		{o.P99, s.P99, r.ObservedCI.P99, sci.P99, &r.RelativeError.P99, &r.RelativeCI.P99, &r.Verdicts.P99, tol.P99},
+		{o.Mean, s.Mean, oci.Mean, sci.Mean, &r.RelativeError.Mean, &r.RelativeCI.Mean, &r.Verdicts.Mean, tol.Mean},
+		{o.P50, s.P50, oci.P50, sci.P50, &r.RelativeError.P50, &r.RelativeCI.P50, &r.Verdicts.P50, tol.P50},
+		{o.P95, s.P95, oci.P95, sci.P95, &r.RelativeError.P95, &r.RelativeCI.P95, &r.Verdicts.P95, tol.P95},
+		{o.P99, s.P99, oci.P99, sci.P99, &r.RelativeError.P99, &r.RelativeCI.P99, &r.Verdicts.P99, tol.P99},
 	}
 	for _, f := range figs {
 		if s.Count == 0 { // nothing completed: no figure to compare
@@ -165,7 +172,9 @@ func combineValidation(results []*Result) {
 				continue
 			}
 			sums = append(sums, other.Simulated)
-			tput = append(tput, other.ThroughputPerS.Simulated)
+			if other.ThroughputPerS != nil {
+				tput = append(tput, other.ThroughputPerS.Simulated)
+			}
 			batches = append(batches, other.SimulatedBatches...)
 		}
 		if len(sums) < 2 {
@@ -192,7 +201,9 @@ func combineValidation(results []*Result) {
 		s.P99, sci.P99 = fig(func(x Summary) float64 { return x.P99 })
 		s.Max, sci.Max = fig(func(x Summary) float64 { return x.Max })
 		row.Simulated, row.SimulatedCI = s, &sci
-		row.ThroughputPerS.Simulated, _ = ci.Mean95(tput)
+		if row.ThroughputPerS != nil && len(tput) > 0 {
+			row.ThroughputPerS.Simulated, _ = ci.Mean95(tput)
+		}
 		row.SimulatedBatches = batches
 	}
 	v.Replications = k

@@ -11,10 +11,10 @@ func TestJudge(t *testing.T) {
 	row := ValidationRow{Service: "A",
 		Observed:    Summary{Count: 100, Mean: 10, P50: 5, P95: 20, P99: 30},
 		Simulated:   Summary{Count: 100, Mean: 10.5, P50: 7, P95: 20, P99: 30},
-		ObservedCI:  Intervals{Mean: &Interval{9, 11}, P50: &Interval{4.8, 5.2}, P95: &Interval{19, 21}, P99: &Interval{28, 32}},
+		ObservedCI:  &Intervals{Mean: &Interval{9, 11}, P50: &Interval{4.8, 5.2}, P95: &Interval{19, 21}, P99: &Interval{28, 32}},
 		SimulatedCI: &Intervals{Mean: &Interval{10, 11}, P50: &Interval{6.9, 7.1}, P95: &Interval{20, 20}, P99: &Interval{30, 30}},
 	}
-	v := &Validation{Services: []ValidationRow{row}, Tolerance: Tolerances{Mean: 0.1, P50: 0.1, P95: 0.1, P99: 0.1}}
+	v := &Validation{Services: []ValidationRow{row}, Tolerance: &Tolerances{Mean: 0.1, P50: 0.1, P95: 0.1, P99: 0.1}}
 	v.Judge()
 	r := v.Services[0]
 	// mean: [10/11 - 1, 11/9 - 1] = [-0.090909, 0.222222]: straddles +10%
@@ -33,7 +33,7 @@ func TestJudge(t *testing.T) {
 		t.Errorf("verdicts: service %q, run %q, relative error %v; want fail, fail, 0.05", r.Verdict, v.Verdict, *r.RelativeError.Mean)
 	}
 	// a wider tolerance on the mean and the p50 passes the service
-	v.Tolerance = Tolerances{Mean: 0.25, P50: 0.5, P95: 0.1, P99: 0.1}
+	v.Tolerance = &Tolerances{Mean: 0.25, P50: 0.5, P95: 0.1, P99: 0.1}
 	v.Judge()
 	if v.Services[0].Verdict != Pass || v.Verdict != Pass {
 		t.Errorf("tolerance 25%%/50%%: got %q, want pass", v.Verdict)
@@ -56,7 +56,7 @@ func TestCombineValidation(t *testing.T) {
 				Simulated:        Summary{Count: 50, Mean: mean, P50: mean, P95: mean, P99: mean, Max: mean},
 				ObservedBatches:  []float64{9, 10, 11},
 				SimulatedBatches: []float64{mean, mean}}},
-			Tolerance: Tolerances{Mean: 0.1, P50: 0.1, P95: 0.1, P99: 0.1}, Replications: 1}}
+			Tolerance: &Tolerances{Mean: 0.1, P50: 0.1, P95: 0.1, P99: 0.1}, Replications: 1}}
 	}
 	res := CombineReplications([]*Result{mk(9), mk(10), mk(11)})
 	v := res.Validation

@@ -761,19 +761,21 @@ export interface Validation {
   services: ValidationRow[] | null;
   /**
    * FromMS and ToMS are the validation window: rows issued at or after FromMS are compared; ToMS,
-   * the last observed row's issue time, ends the window the throughputs are counted over.
+   * the last observed row's issue time, ends the window the throughputs are counted over. (Pointers
+   * and omitempty, here and in ValidationRow, only so that the fields added to the block are
+   * optional to a reader of its older form: a result always has them.)
    */
-  from_ms: number;
-  to_ms: number;
+  from_ms?: number;
+  to_ms?: number;
   /**
    * Replications is how many runs the simulated figures are the mean of (1: one run, no simulated
    * interval).
    */
-  replications: number;
+  replications?: number;
   /** the relative tolerance of each figure */
-  tolerance: Tolerances;
+  tolerance?: Tolerances;
   /** Verdict is the worst of the services' verdicts: "pass", "inconclusive" or "fail". */
-  verdict: string;
+  verdict?: string;
 }
 
 /**
@@ -794,7 +796,7 @@ export interface ValidationRow {
    * ObservedCI is the 95% interval of each observed figure: the percentiles' from order statistics,
    * the mean's from batch means.
    */
-  observed_ci: Intervals;
+  observed_ci?: Intervals;
   /**
    * SimulatedCI is the 95% interval of each simulated figure over the replications (Student's t);
    * absent with one run.
@@ -804,19 +806,19 @@ export interface ValidationRow {
    * RelativeCI is the interval of (simulated - observed) / observed that the two intervals allow:
    * [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
    */
-  relative_ci: Intervals;
+  relative_ci?: Intervals;
   /**
    * Verdicts judges each figure's RelativeCI against its tolerance t: "pass" inside [-t, t], "fail"
    * wholly outside, else "inconclusive".
    */
-  verdicts: FigureVerdicts;
+  verdicts?: FigureVerdicts;
   /** the worst of Verdicts */
-  verdict: string;
+  verdict?: string;
   /**
    * ThroughputPerS is the requests per second of the row's trace rows that completed within the
    * validation window, observed and simulated.
    */
-  throughput_per_s: Throughput;
+  throughput_per_s?: Throughput;
   /**
    * KS is the two-sample Kolmogorov–Smirnov test of the observed against the simulated batch
    * means; absent with fewer than 2 batches a side.
