@@ -132,6 +132,10 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail("%s", fitError(err, &ff))
 	}
+	if vf.validateAfter != "" && len(ulogFiles) == 0 {
+		warn = append(warn, "--validate-after judges the rows after it, but the fit read the whole export, those rows included: "+
+			"to hold them out of the fit too, fit from ULOG files of the first part (--ulog) or from an export cut at that time")
+	}
 	ans := calibrateAnswer{Out: *out, FitWarnings: rep.Warnings, ScenarioWarnings: warn}
 	if err := vf.apply(sc); err != nil {
 		return fail("%v", err)
