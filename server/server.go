@@ -245,6 +245,7 @@ func (s *Server) routes() *echo.Echo {
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
 	e.POST("/api/v1/fit", s.fit)
+	e.POST("/api/v1/calibrate", s.calibrate)
 	get("/s/:id", s.sharedScenario)
 	get("/*", s.static)
 	return e

@@ -24,6 +24,9 @@ type fileFlags struct {
 	traceMap  string
 	skipBad   bool   // --trace-skip-bad
 	psc       string // --psc (init and fit): a tmadmin printservice listing
+	// adjust, when set, changes the scenario read before it is checked
+	// (run's --replications, --tolerance, --validate-after).
+	adjust func(*scenario.Scenario) error
 }
 
 // given says whether any file flag was given.
@@ -130,6 +133,12 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 	} else {
 		sc, err = starter.WithFiles(nil, files) // the starter reads the configuration, by its files' names
+	}
+	if err == nil && ff.adjust != nil {
+		if err = ff.adjust(sc); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, nil, 2
+		}
 	}
 	var pr *core.Prepared
 	if err == nil {

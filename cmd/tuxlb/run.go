@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -38,6 +39,7 @@ type runFlags struct {
 	noProgress  bool
 	series      string
 	budget      *int64
+	valid       validationFlags
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -56,6 +58,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
 	f.budget = budgetFlag(fs)
+	f.valid.flags(fs, 0)
+	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
@@ -152,6 +156,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
 	}
+	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
+		return opt, err
+	}
 	if f.explain != "" {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
@@ -200,6 +207,9 @@ func runScenario(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, std
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
+	}
+	if f.valid.given() && res.Validation == nil {
+		fmt.Fprintln(stderr, "tuxlb run: warning: --tolerance and --validate-after judge a replay of a log with observed responses; this run has none")
 	}
 	switch f.format {
 	case "psr", "psc":

@@ -35,6 +35,11 @@ export interface Scenario {
   replications?: number;
   /** time-series bin width; default: span/120, rounded to a nice value */
   bin_ms?: number;
+  /**
+   * Validation is how a replay is judged against its log's observed responses
+   * (docs/scenario.md#replay-validation).
+   */
+  validation?: ValidationOptions;
 }
 
 /**
@@ -371,6 +376,32 @@ export interface LifeEvent {
  * MSER-5 finds.
  */
 export type Warmup = number | "auto";
+
+/**
+ * ValidationOptions are how a replay is judged against the responses its log observed: the hold-out
+ * window and the tolerances of the verdicts.
+ */
+export interface ValidationOptions {
+  /**
+   * AfterMS compares only the trace rows issued at or after it (from the log's time 0); the warm-up
+   * applies too, the later of the two.
+   */
+  after_ms?: number;
+  /** Tolerance is each figure's relative tolerance (0.1: 10%). */
+  tolerance?: Tolerance;
+}
+
+/**
+ * Tolerance gives the relative tolerance of the validation's figures: Default for those not named
+ * (itself 0.1 when absent), each in (0, 10].
+ */
+export interface Tolerance {
+  default?: number;
+  mean?: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+}
 
 /**
  * Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run` prints, that the
@@ -730,12 +761,31 @@ export interface TraceRead {
 /**
  * Validation is a replay's check against the log it replays: per service (in the model's order,
  * those with observed rows) and overall, the responses the log observed and the run's, over the
- * same trace rows (those issued at or after the warm-up). Simulated counts only the rows that
- * completed; the failed ones are in requests.failed.
+ * same trace rows (those issued at or after FromMS: the warm-up, or validation.after_ms when
+ * later), each figure with its 95% interval, and a verdict against the tolerances
+ * (docs/scenario.md#replay-validation). Simulated counts only the rows that completed; the failed
+ * ones are in requests.failed.
  */
 export interface Validation {
   overall: ValidationRow;
   services: ValidationRow[] | null;
+  /**
+   * FromMS and ToMS are the validation window: rows issued at or after FromMS are compared; ToMS,
+   * the last observed row's issue time, ends the window the throughputs are counted over. (Pointers
+   * and omitempty, here and in ValidationRow, only so that the fields added to the block are
+   * optional to a reader of its older form: a result always has them.)
+   */
+  from_ms?: number;
+  to_ms?: number;
+  /**
+   * Replications is how many runs the simulated figures are the mean of (1: one run, no simulated
+   * interval).
+   */
+  replications?: number;
+  /** the relative tolerance of each figure */
+  tolerance?: Tolerances;
+  /** Verdict is the worst of the services' verdicts: "pass", "inconclusive" or "fail". */
+  verdict?: string;
 }
 
 /**
@@ -745,12 +795,45 @@ export interface Validation {
 export interface ValidationRow {
   service?: string;
   observed: Summary;
+  /** with replications, each figure's mean over them */
   simulated: Summary;
   /**
    * RelativeError is (simulated - observed) / observed of each figure; a figure is absent when the
    * observed one is zero or nothing completed.
    */
   relative_error: RelativeErrors;
+  /**
+   * ObservedCI is the 95% interval of each observed figure: the percentiles' from order statistics,
+   * the mean's from batch means.
+   */
+  observed_ci?: Intervals;
+  /**
+   * SimulatedCI is the 95% interval of each simulated figure over the replications (Student's t);
+   * absent with one run.
+   */
+  simulated_ci?: Intervals;
+  /**
+   * RelativeCI is the interval of (simulated - observed) / observed that the two intervals allow:
+   * [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
+   */
+  relative_ci?: Intervals;
+  /**
+   * Verdicts judges each figure's RelativeCI against its tolerance t: "pass" inside [-t, t], "fail"
+   * wholly outside, else "inconclusive".
+   */
+  verdicts?: FigureVerdicts;
+  /** the worst of Verdicts */
+  verdict?: string;
+  /**
+   * ThroughputPerS is the requests per second of the row's trace rows that completed within the
+   * validation window, observed and simulated.
+   */
+  throughput_per_s?: Throughput;
+  /**
+   * KS is the two-sample Kolmogorov–Smirnov test of the observed against the simulated batch
+   * means; absent with fewer than 2 batches a side.
+   */
+  ks?: KSTest;
 }
 
 /** RelativeErrors are the relative errors of a ValidationRow's figures. */
@@ -759,6 +842,56 @@ export interface RelativeErrors {
   p50?: number;
   p95?: number;
   p99?: number;
+}
+
+/**
+ * Intervals are the intervals of a ValidationRow's figures; a figure is absent when it has none.
+ */
+export interface Intervals {
+  mean?: Interval;
+  p50?: Interval;
+  p95?: Interval;
+  p99?: Interval;
+  max?: Interval;
+}
+
+/** Interval is a closed interval [Lo, Hi]. */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/** FigureVerdicts are the verdicts of a ValidationRow's figures. */
+export interface FigureVerdicts {
+  mean: string;
+  p50: string;
+  p95: string;
+  p99: string;
+}
+
+/** Throughput is a rate observed and simulated. */
+export interface Throughput {
+  observed: number;
+  simulated: number;
+}
+
+/**
+ * KSTest is a two-sample Kolmogorov–Smirnov test: the batches of each side, the statistic D and
+ * its exact p-value.
+ */
+export interface KSTest {
+  observed_batches: number;
+  simulated_batches: number;
+  statistic: number;
+  p_value: number;
+}
+
+/** Tolerances are the relative tolerances of the judged figures (0.1: 10%). */
+export interface Tolerances {
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
 }
 
 /**
