@@ -244,8 +244,10 @@ type filesRequest struct {
 	Scenario  string  `json:"scenario"`
 	UBBConfig *string `json:"ubbconfig"`
 	DMConfig  *string `json:"dmconfig"`
-	Trace     *string `json:"trace"`
-	TraceMap  string  `json:"trace_map"`
+	// PSC is a tmadmin printservice listing (init's --psc).
+	PSC      *string `json:"psc"`
+	Trace    *string `json:"trace"`
+	TraceMap string  `json:"trace_map"`
 	// TraceSkipBad skips the trace's unreadable rows (--trace-skip-bad).
 	TraceSkipBad bool   `json:"trace_skip_bad"`
 	UBBName      string `json:"ubb_name"`
@@ -260,7 +262,7 @@ func files(request string) string {
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return errorJSON(diag.FieldErrorf("files", "%v", err))
 	}
-	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
+	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, PSC: req.PSC, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
 		SkipBad: req.TraceSkipBad}
 	if req.TraceMap != "" {
 		m, err := starter.ParseTraceMap(req.TraceMap)

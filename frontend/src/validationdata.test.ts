@@ -119,7 +119,7 @@ describe("verdicts with their intervals", () => {
     expect(verdictLine(v)).toBe("The model fails within ±10%, simulated over 10 replications.");
     const mixed = { ...v, verdict: "pass", replications: 1, tolerance: { mean: 0.1, p50: 0.1, p95: 0.1, p99: 0.2 } };
     expect(verdictLine(mixed)).toBe("The model passes within mean ±10%, p50 ±10%, p95 ±10%, p99 ±20%, one run (no simulated interval: rerun with replications).");
-    expect(verdictLine({ overall })).toBe("");
+    expect(verdictLine({ overall, services: null })).toBe("");
   });
   it("give throughputs and the KS test under the counts, and error bars to the chart", () => {
     expect(countsText(v.services[0])).toBe("100 observed, 100 simulated; 50 vs 49.5 /s; KS D 0.150, p 0.970");
