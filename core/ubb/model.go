@@ -37,6 +37,10 @@ type Model struct {
 	// the services that name it. Entries of one name that differ by
 	// BUFTYPE are listed one by one (RoutingEntries).
 	Routing []Criterion `json:"routing,omitempty"`
+	// Workstations are the WSL entries of *SERVERS, in scan order: the
+	// listeners through which workstation clients enter (their CLOPT's
+	// options after "--").
+	Workstations []Workstation `json:"workstations,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
@@ -46,6 +50,9 @@ type Machine struct {
 	LMID    string `json:"lmid"`
 	PMID    string `json:"pmid"`    // the physical name the entry starts with
 	NetLoad int    `json:"netload"` // NETLOAD, 0..32767, default 0
+	// MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many
+	// workstation clients may be connected through the machine's WSLs.
+	MaxWSClients int `json:"maxwsclients,omitempty"`
 }
 
 // Group is one *GROUPS entry. Its servers run on LMIDs[0]; later LMIDs are
