@@ -29,6 +29,11 @@ export interface Scenario {
    * order (docs/scenario.md).
    */
   events?: LifeEvent[];
+  /**
+   * Workstation is the timing of the workstation front end, for client sets that connect through a
+   * WSL (docs/scenario.md).
+   */
+  workstation?: WorkstationSpec;
   /** Analysis knobs (docs/scenario.md). */
   warmup_ms?: Warmup;
   /** k runs with derived seeds; 0 or 1 = one run */
@@ -322,6 +327,11 @@ export interface ClientSet {
   name: string;
   count: number;
   origin?: string;
+  /**
+   * Via names the WSL instance (GROUP/SRVID) the clients connect through: they are workstation
+   * clients, and their requests enter on the WSL's machine (not with Origin).
+   */
+  via?: string;
   think?: Dist;
   services?: ClientService[];
   script?: ScriptEntry[];
@@ -369,6 +379,15 @@ export interface LifeEvent {
    */
   lose?: string;
   restore?: string;
+}
+
+/**
+ * WorkstationSpec is the workstation front end's timing: how long a handler (WSH) takes with each
+ * message it passes, a request on its way in and a reply or failure on its way out.
+ */
+export interface WorkstationSpec {
+  /** default const 0 */
+  handling_time?: Dist;
 }
 
 /**
@@ -948,6 +967,11 @@ export interface Model {
    * Entries of one name that differ by BUFTYPE are listed one by one (RoutingEntries).
    */
   routing?: ModelCriterion[];
+  /**
+   * Workstations are the WSL entries of *SERVERS, in scan order: the listeners through which
+   * workstation clients enter (their CLOPT's options after "--").
+   */
+  workstations?: ModelWorkstation[];
   warnings?: Diagnostic[];
 }
 
@@ -958,6 +982,11 @@ export interface ModelMachine {
   pmid: string;
   /** NETLOAD, 0..32767, default 0 */
   netload: number;
+  /**
+   * MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many workstation clients may be
+   * connected through the machine's WSLs.
+   */
+  maxwsclients?: number;
 }
 
 /**
@@ -1136,6 +1165,29 @@ export interface ModelRange {
   group: string;
   /** CatchAll marks the final "*" range, which holds every value that no listed range holds. */
   catch_all?: boolean;
+}
+
+/**
+ * Workstation is one WSL *SERVERS entry: the listener through which workstation clients enter the
+ * application (a scenario's client set names it with "via"). Only the entry's first instance takes
+ * clients, through handlers (WSH) of which MinHandlers start with the run and at most MaxHandlers
+ * run, each multiplexing up to MPX clients.
+ */
+export interface ModelWorkstation {
+  /** the entry's first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its machine */
+  lmid: string;
+  /** -n, kept as written (not simulated) */
+  netaddr: string;
+  /**
+   * MinHandlers (-m, default 0) handlers start with the run; at most MaxHandlers (-M, default
+   * MAXWSCLIENTS of its machine divided by MPX, rounded up, and at least MinHandlers) run; each
+   * holds up to MPX (-x, default 10) clients.
+   */
+  min_handlers: number;
+  max_handlers: number;
+  mpx: number;
 }
 
 /**
