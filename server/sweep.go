@@ -285,6 +285,9 @@ func (s *Server) deleteSweep(c echo.Context) error {
 // writes its result. When ctx ends, the points it holds are released, so
 // that the next replica to look (this one restarted, or another) takes them.
 func (s *Server) RunSweeps(ctx context.Context) {
+	if n, ok := s.cfg.Store.(sweepNotifier); ok {
+		go s.forwardSweepWork(ctx, n.SweepWork(ctx))
+	}
 	workers := pool.Workers(s.cfg.SweepWorkers)
 	free := make(chan struct{}, workers) // one token per free worker
 	for range workers {
@@ -360,6 +363,30 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			default:
 			}
 		}()
+	}
+}
+
+// sweepNotifier is a store that tells its replicas when points become free
+// to claim (storage.Postgres: a sweep posted to any replica, points
+// released by one shutting down). Without it (SQLite, one replica) the
+// POST wakes this server's loop, and the loop polls every sweepPoll.
+type sweepNotifier interface {
+	SweepWork(ctx context.Context) <-chan struct{}
+}
+
+// forwardSweepWork wakes RunSweeps's idle loop at each of the store's
+// notifications until ctx ends.
+func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-work:
+			select {
+			case s.sweepWake <- struct{}{}:
+			default:
+			}
+		}
 	}
 }
 
