@@ -285,8 +285,8 @@ func (s *Server) deleteSweep(c echo.Context) error {
 // writes its result. When ctx ends, the points it holds are released, so
 // that the next replica to look (this one restarted, or another) takes them.
 func (s *Server) RunSweeps(ctx context.Context) {
-	if n, ok := s.cfg.Store.(sweepNotifier); ok {
-		go s.forwardSweepWork(ctx, n.SweepWork(ctx))
+	if s.notifier != nil {
+		go s.forwardSweepWork(ctx, s.notifier.SweepWork(ctx))
 	}
 	workers := pool.Workers(s.cfg.SweepWorkers)
 	free := make(chan struct{}, workers) // one token per free worker
