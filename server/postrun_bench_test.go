@@ -92,11 +92,13 @@ func benchEngineRun(b *testing.B, body []byte) {
 
 func BenchmarkPostRun(b *testing.B) {
 	for _, r := range smallRuns {
-		b.Run(r.name, func(b *testing.B) { benchPostRun(b, string(smallRunScenario(b, r.path, r.durationMS))) })
+		body := string(smallRunScenario(b, r.path, r.durationMS))
+		b.Run(r.name, func(b *testing.B) { benchPostRun(b, body, "") })
+		b.Run(r.name+"/indent=false", func(b *testing.B) { benchPostRun(b, body, "?indent=false") })
 	}
 }
 
-func benchPostRun(b *testing.B, body string) {
+func benchPostRun(b *testing.B, body, query string) {
 	db, err := storage.Open(filepath.Join(b.TempDir(), "tuxlb.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -108,7 +110,7 @@ func benchPostRun(b *testing.B, body string) {
 	cpu := cpuTime(b)
 	b.ResetTimer()
 	for range b.N {
-		req := httptest.NewRequest(http.MethodPost, "/api/v1/runs", strings.NewReader(body))
+		req := httptest.NewRequest(http.MethodPost, "/api/v1/runs"+query, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		srv.ServeHTTP(rec, req)

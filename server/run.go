@@ -42,6 +42,7 @@ type execution struct {
 	stored   *core.SavedScenario
 	opt      core.RunOptions
 	keep     bool      // keep the dispatch log
+	compact  bool      // the response shows the result compact (?indent=false), or not at all
 	start    time.Time // when the request arrived: the run time limit counts from here
 }
 
@@ -93,10 +94,17 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, []b
 	if err != nil {
 		return nil, nil, s.runError(ctx, runCtx, err, inFlight)
 	}
-	shown := encodeResult(res)
+	var stored, shown []byte
+	if x.compact {
+		stored = result.EncodeCompact(res)
+		shown = stored
+	} else {
+		shown = encodeResult(res)
+		stored = compactJSON(shown)
+	}
 	run := &core.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
-		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: compactJSON(shown),
+		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: stored,
 		Headline: result.HeadlineOf(res), HasDispatch: x.keep,
 	}
 	if opt.Seed != nil {
@@ -264,6 +272,21 @@ func seriesParam(c echo.Context) (bool, error) {
 	}
 }
 
+// indentParam reads ?indent=true|false: the result in the response
+// indented as `tuxlb run` prints it (true, the default), or compact
+// (json.Marshal's bytes, about a third of them, as the server stores it).
+func indentParam(c echo.Context) (bool, error) {
+	v := c.QueryParam("indent")
+	if v == "" {
+		return true, nil
+	}
+	indent, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, badQuery("indent", v, "true or false")
+	}
+	return indent, nil
+}
+
 // dispatchParam reads ?dispatch=true|false.
 func dispatchParam(c echo.Context) (bool, error) {
 	v := c.QueryParam("dispatch")
@@ -303,8 +326,12 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	indent, err := indentParam(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
-	run, shown, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
+	run, shown, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start, compact: !indent})
 	if err != nil {
 		return name(err)
 	}
