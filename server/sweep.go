@@ -184,7 +184,7 @@ func (s *Server) getSweep(c echo.Context) error {
 func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	result := job.Result
 	if job.Status != sweep.Done || len(result) == 0 {
-		result = partialSweep(job)
+		result = s.partialSweep(job)
 	}
 	pairs := []any{"id", job.ID, "status", job.Status, "done", len(job.Points), "total", job.Total,
 		"runs_done", job.RunsDone, "runs_total", job.RunsTotal, "scenario_id", job.ScenarioID, "spec", job.Spec,
@@ -218,11 +218,20 @@ func finished(status string) bool {
 }
 
 // partialSweep is the result of a job's points so far (nil if the job cannot
-// be compiled any more, which an engine upgrade could cause).
-func partialSweep(job *sweep.Job) []byte {
-	sw, points, err := compileJob(job)
+// be compiled any more, which an engine upgrade could cause). A job this
+// replica works is compiled already (compiledJob's cache): a GET polled
+// while it runs then restores the points without compiling every point of
+// the grid again.
+func (s *Server) partialSweep(job *sweep.Job) []byte {
+	points, err := decodePoints(job)
 	if err != nil {
 		return nil
+	}
+	sw := s.cachedSweep(job.ID)
+	if sw == nil {
+		if sw, err = compileSweep(job); err != nil {
+			return nil
+		}
 	}
 	r := sw.NewReducer()
 	for _, p := range points {
@@ -233,25 +242,51 @@ func partialSweep(job *sweep.Job) []byte {
 	return sweep.Encode(r.Result())
 }
 
-// compileJob compiles a stored job and decodes its stored points.
-func compileJob(job *sweep.Job) (*sweep.Sweep, []*sweep.Point, error) {
+// cachedSweep is job id's compiled sweep when this server keeps it, else nil.
+func (s *Server) cachedSweep(id string) *sweep.Sweep {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	for _, c := range s.compiled {
+		if c.id == id {
+			return c.sweep
+		}
+	}
+	return nil
+}
+
+// compileSweep compiles a stored job's sweep.
+func compileSweep(job *sweep.Job) (*sweep.Sweep, error) {
 	sc, err := core.ParseScenario(job.Scenario)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	sw, err := sweep.Compile(sc, job.Spec)
+	return sweep.Compile(sc, job.Spec)
+}
+
+// compileJob compiles a stored job and decodes its stored points.
+func compileJob(job *sweep.Job) (*sweep.Sweep, []*sweep.Point, error) {
+	sw, err := compileSweep(job)
 	if err != nil {
 		return nil, nil, err
 	}
+	points, err := decodePoints(job)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sw, points, nil
+}
+
+// decodePoints decodes a job's stored points.
+func decodePoints(job *sweep.Job) ([]*sweep.Point, error) {
 	var points []*sweep.Point
 	for _, b := range job.Points {
 		var p sweep.Point
 		if err := json.Unmarshal(b, &p); err != nil {
-			return nil, nil, fmt.Errorf("sweep %s: stored point: %w", job.ID, err)
+			return nil, fmt.Errorf("sweep %s: stored point: %w", job.ID, err)
 		}
 		points = append(points, &p)
 	}
-	return sw, points, nil
+	return points, nil
 }
 
 // deleteSweep cancels a queued or running job: 200 with the job. A job that
