@@ -413,6 +413,13 @@ func writeObject(c echo.Context, status int, pairs ...any) error {
 // encodeObject is writeObject's body.
 func encodeObject(pairs ...any) ([]byte, error) {
 	var b bytes.Buffer
+	size := 64 * len(pairs)
+	for _, v := range pairs {
+		if raw, ok := v.(json.RawMessage); ok {
+			size += len(raw) // a result: grown once rather than doubled up to it
+		}
+	}
+	b.Grow(size)
 	b.WriteByte('{')
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if i > 0 {
