@@ -381,24 +381,62 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
-		reps := max(1, job.RunsTotal/max(job.Total, 1))
-		use := min(n, len(points)*reps)
-		for range n - use { // the claim holds fewer runs than workers were free
+		// Each claimed point runs as a batch of its own, on its share of
+		// the free workers, and gives them back when it is stored: a worker
+		// whose point ended claims again at once instead of idling until
+		// the other points of the claim end.
+		batches := pointBatches(points, n, max(1, job.RunsTotal/max(job.Total, 1)))
+		used := 0
+		for i, b := range batches {
+			if i > 0 {
+				if w, err = s.startWork(ctx, job); err != nil { // cached: the job was compiled above
+					break
+				}
+			}
+			used += b.workers
+			wg.Add(1)
+			go func(w *jobWork, b pointBatch) {
+				defer wg.Done()
+				s.workPoints(ctx, job.ID, w, b.points, b.workers)
+				for range b.workers {
+					free <- struct{}{}
+				}
+				select {
+				case s.batchDone <- struct{}{}:
+				default:
+				}
+			}(w, b)
+		}
+		for range n - used { // the claim holds fewer runs than workers were free
 			free <- struct{}{}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.workPoints(ctx, job.ID, w, points, use)
-			for range use {
-				free <- struct{}{}
-			}
-			select {
-			case s.batchDone <- struct{}{}:
-			default:
-			}
-		}()
 	}
+}
+
+// pointBatch is claimed points run together on workers goroutines.
+type pointBatch struct {
+	points  []int
+	workers int
+}
+
+// pointBatches shares n free workers among the claimed points, reps runs
+// each: a batch per point with min(reps, the workers left) workers (a claim
+// takes n / reps points, so each gets its reps, or all n for one point of
+// more runs than n); points past the workers, which a claim does not take,
+// join the last batch.
+func pointBatches(points []int, n, reps int) []pointBatch {
+	var out []pointBatch
+	left := n
+	for _, p := range points {
+		if left == 0 && len(out) > 0 {
+			out[len(out)-1].points = append(out[len(out)-1].points, p)
+			continue
+		}
+		use := max(1, min(reps, left))
+		left -= use
+		out = append(out, pointBatch{[]int{p}, use})
+	}
+	return out
 }
 
 // sweepNotifier is a store that tells its replicas when points become free
