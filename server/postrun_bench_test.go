@@ -69,7 +69,9 @@ func cpuTime(tb testing.TB) time.Duration {
 //	go test ./server/ -run '^$' -bench 'EngineRun|PostRun' -benchtime 200x
 func BenchmarkEngineRun(b *testing.B) {
 	for _, r := range smallRuns {
-		b.Run(r.name, func(b *testing.B) { benchEngineRun(b, smallRunScenario(b, r.path, r.durationMS)) })
+		body := smallRunScenario(b, r.path, r.durationMS)
+		b.Run(r.name, func(b *testing.B) { benchEngineRun(b, body) })
+		b.Run(r.name+"/as-tuxlb-run", func(b *testing.B) { benchCLIRun(b, body) })
 	}
 }
 
@@ -84,6 +86,29 @@ func benchEngineRun(b *testing.B, body []byte) {
 	for range b.N {
 		if _, err := core.Run(sc, core.RunOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime(b)-cpu)/float64(b.N), "cpu-ns/op")
+}
+
+// benchCLIRun is what `tuxlb run` does with the scenario in process: read
+// it (core.ParseScenario), run it, encode the result (result.Encode).
+func benchCLIRun(b *testing.B, body []byte) {
+	b.ReportAllocs()
+	cpu := cpuTime(b)
+	b.ResetTimer()
+	for range b.N {
+		sc, err := core.ParseScenario(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := core.Run(sc, core.RunOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(encodeResult(res)) == 0 {
+			b.Fatal("empty result")
 		}
 	}
 	b.StopTimer()
