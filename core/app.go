@@ -363,8 +363,11 @@ func idOf(f *flight) string {
 	return strconv.FormatInt(f.req.Seq, 10)
 }
 
-// appStep runs the next application event.
-func (e *engine) appStep() error {
+// appTurn runs the next application event, the turn of its class: a reply
+// or failure reaching its caller (deliver), a caller's deadline (deadline),
+// a sender retrying a full queue (retryEnter), a client issuing its next
+// request (clientIssue).
+func (e *engine) appTurn() error {
 	a := e.app
 	ev := a.pop()
 	e.advance(ev.t)

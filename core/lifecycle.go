@@ -340,7 +340,10 @@ func (e *engine) scheduleLife() {
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
 // the next completion, the next network arrival and the next new request.
+// It first notes whether the workload has more requests to issue (e.more:
+// have, or a client that will issue again), for the step and scheduleLife.
 func (e *engine) lifeDue(have bool, next *workload.Request) bool {
+	e.more = have || e.app != nil && e.app.active > 0
 	t := e.nextLife
 	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
 		(e.app == nil || t <= e.app.topT())
