@@ -107,24 +107,6 @@ func (h *appHeap) pop() appEvent {
 	return top
 }
 
-// deadlineQueue holds the pending deadlines of one length (a service's
-// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
-// sorted by time and then by issue order at no cost.
-type deadlineQueue struct {
-	lim  int64
-	evs  []appEvent
-	head int
-}
-
-func (q *deadlineQueue) push(ev appEvent) {
-	if q.head > 0 && q.head == len(q.evs) {
-		q.evs, q.head = q.evs[:0], 0
-	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
-		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
-	}
-	q.evs = append(q.evs, ev)
-}
-
 // appSlot is what applications keep of one in-flight request, beside its
 // flight record (same slot index).
 type appSlot struct {
@@ -450,32 +432,6 @@ func (e *engine) deliver(ev *appEvent) {
 		if sl.pending--; sl.pending == 0 {
 			e.runSteps(p, ev.t)
 		}
-	}
-}
-
-// deadline is a caller's deadline for request ev.awaited: if its outcome has
-// not reached the caller, the caller gets TPETIME (a client goes on, a
-// calling server fails its request with TPESVCFAIL). The request itself
-// goes on.
-func (e *engine) deadline(ev *appEvent) {
-	a := e.app
-	switch ev.kind {
-	case callerClient:
-		c := &a.cl[ev.caller]
-		if c.waiting != ev.awaited {
-			return
-		}
-		c.waiting = 0
-		e.spanUS = max(e.spanUS, ev.t)
-		e.clientOutcome(c, codeTimeout, ev.t)
-	case callerServer:
-		p := ev.caller
-		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {
-			return
-		}
-		e.spanUS = max(e.spanUS, ev.t)
-		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, usec.FormatMS(ev.t))
-		e.failParent(p, ev.t)
 	}
 }
 
