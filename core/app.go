@@ -10,12 +10,20 @@ import (
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// This file plays applications (docs/engine.md, "Applications"): the steps
-// a server runs after its own work (nested tpcall, tpacall and tpforward
-// requests, the server held busy until their replies arrive), client
-// populations that wait for each outcome before thinking and issuing the
-// next request, and the caller's deadline. The engine has an appState only
-// when the scenario has calls or clients; the plain path sees a nil pointer.
+// Applications (docs/engine.md, "Applications") are the steps a server runs
+// after its own work (nested tpcall, tpacall and tpforward requests, the
+// server held busy until their replies arrive), client populations that
+// wait for each outcome before thinking and issuing the next request, and
+// the caller's deadline. The engine has an appState only when the scenario
+// has calls or clients; the plain path sees a nil pointer.
+//
+// This file holds what they share: the application state (appState, a
+// request's appSlot), its events (appEvent, appHeap) merged in their order
+// and played one a turn (appTurn), issue's hook (take), the senders
+// retrying a full queue (blocked, retryEnter) and the figures (appResult).
+// The call steps are in calls.go, the requests' ends and replies in
+// replies.go, the client populations in clients.go, the deadlines in
+// deadlines.go.
 
 // callerKind is who waits for a request's outcome.
 type callerKind uint8
