@@ -4,10 +4,10 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 
 // This file holds the callers' deadlines (docs/engine.md, "Applications"):
 // a caller waits for a request's outcome at most its service's BLOCKTIME
-// (plan.App's BlockUS: else SCANUNIT x BLOCKTIME); the deadlines of one length wait in one FIFO
-// (deadlineQueue), which appState.next merges with the other application
-// events. The deadlines are set where a caller issues: callChild (calls.go)
-// and clientIssue (clients.go).
+// (plan.App's BlockUS: else SCANUNIT x BLOCKTIME); the deadlines of one
+// length wait in one FIFO (deadlineQueue), which appState.next merges with
+// the other application events. The deadlines are set where a caller
+// issues: callChild (calls.go) and clientIssue (clients.go).
 
 // deadlineQueue holds the pending deadlines of one length (a service's
 // BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
