@@ -196,7 +196,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered}
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, ws: psl.ws}
 	a.mode = plan.ModeForward.String()
 	if !e.issueNested(p, &r) {
 		return
@@ -213,6 +213,11 @@ func (e *engine) forward(p int32, j int, t int64) {
 		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
 		e.serverNext(sv, t)
+		if d := a.wshOut(&psl, r.Key); d > 0 {
+			// a workstation client learns of it through its handler, one draw later
+			e.answer(&psl, e.issued, code, t+d)
+			return
+		}
 		e.answerNow(&psl, code, t)
 		return
 	}

@@ -595,6 +595,12 @@ func (e *engine) issue(r *workload.Request) error {
 	e.log.issue(s)
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
+	if e.app != nil && e.app.wsh != nil && e.app.wsh.deferUS > 0 {
+		// a workstation client's request: its handler chooses it one
+		// handling draw later (place; workstation.go)
+		e.deferChoice(s, f)
+		return nil
+	}
 	sv := &e.svc[r.Service]
 	var ex *result.Explanation
 	if sv.routes != nil || e.opt.explain != nil {

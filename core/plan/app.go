@@ -527,26 +527,21 @@ func (st *Setup) via(id, field string, cp *Client) error {
 	return nil
 }
 
-// resolveWorkstation compiles workstation.handling_time. The workstation
-// front end is not simulated yet: a scenario that uses it is refused,
-// naming the field, rather than run as if it did not.
+// resolveWorkstation compiles workstation.handling_time, which only client
+// sets with via use (a warning says so when none has).
 func (st *Setup) resolveWorkstation(sc *scenario.Scenario, _ Options) error {
-	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
-		h, err := dist.New(w.HandlingTime, "workstation.handling_time")
-		if err != nil {
-			return err
-		}
+	w := sc.Workstation
+	if w == nil || w.HandlingTime == nil {
+		return nil
+	}
+	h, err := dist.New(w.HandlingTime, "workstation.handling_time")
+	if err != nil {
+		return err
+	}
+	if st.App != nil && slices.ContainsFunc(st.App.Clients, func(c Client) bool { return c.Via != nil }) {
 		st.HandlingTime = h
+		return nil
 	}
-	if st.App != nil {
-		for k := range st.App.Clients {
-			if st.App.Clients[k].Via != nil {
-				return diag.FieldErrorf(fmt.Sprintf("workload.generate.clients[%d].via", k), "workstation clients (a client set connecting through a WSL) are not simulated yet: give origin instead of via for now")
-			}
-		}
-	}
-	if sc.Workstation != nil {
-		return diag.FieldErrorf("workstation", "the workstation front end is not simulated yet: leave workstation out for now")
-	}
+	st.Warnings = append(st.Warnings, "workstation.handling_time: no client set connects through a WSL (via), so it is not used")
 	return nil
 }

@@ -88,15 +88,6 @@ func TestViaErrors(t *testing.T) {
 		{"bad handling time", func(sc *scenario.Scenario) {
 			sc.Workstation = &scenario.WorkstationSpec{HandlingTime: &scenario.Dist{Dist: "const", MS: f(-1)}}
 		}, "workstation.handling_time"},
-		// Until the engine plays them, workstation clients and the
-		// handling time are refused, naming the field: never run as if
-		// they were not there.
-		{"not simulated yet", nil,
-			"workload.generate.clients[0].via: workstation clients (a client set connecting through a WSL) are not simulated yet"},
-		{"handling time not simulated yet", func(sc *scenario.Scenario) {
-			sc.Workload.Generate.Clients[0].Via = ""
-			sc.Workstation = &scenario.WorkstationSpec{HandlingTime: &scenario.Dist{Dist: "const", MS: f(1)}}
-		}, "workstation: the workstation front end is not simulated yet"},
 	} {
 		err := resolveWS(t, wsScenario(tc.edit))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || diag.ErrorCode(err) != diag.EINVALID {
@@ -105,5 +96,26 @@ func TestViaErrors(t *testing.T) {
 	}
 	if err := resolveWS(t, wsScenario(func(sc *scenario.Scenario) { sc.Workload.Generate.Clients[0].Via = "" })); err != nil {
 		t.Errorf("without via: %v", err)
+	}
+}
+
+// A handling time is compiled for client sets with via; without any, it is
+// not used, and a warning says so.
+func TestHandlingTime(t *testing.T) {
+	m, err := ubb.Load(ubb.Input{UBBConfig: wsUBB})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &scenario.WorkstationSpec{HandlingTime: &scenario.Dist{Dist: "const", MS: f(2)}}
+	st, err := Resolve(m, wsScenario(func(sc *scenario.Scenario) { sc.Workstation = h }), Options{})
+	if err != nil || st.HandlingTime == nil || st.HandlingTime.SampleMS(nil) != 2 || len(st.Warnings) != 0 {
+		t.Errorf("with via: %v, %v, warnings %q; want a const 2 ms sampler and no warning", st, err, st.Warnings)
+	}
+	if st.App.Clients[0].Via == nil || st.App.Clients[0].Origin != 1 {
+		t.Errorf("the set's via and origin: %+v", st.App.Clients[0])
+	}
+	st, err = Resolve(m, wsScenario(func(sc *scenario.Scenario) { sc.Workstation = h; sc.Workload.Generate.Clients[0].Via = "" }), Options{})
+	if err != nil || st.HandlingTime != nil || len(st.Warnings) != 1 || !strings.Contains(st.Warnings[0], "workstation.handling_time: no client set connects through a WSL (via), so it is not used") {
+		t.Errorf("without via: %v, warnings %q", err, st.Warnings)
 	}
 }

@@ -467,6 +467,11 @@ export interface Result {
   flows: Flow[] | null;
   /** Clients is one entry per client set, in the scenario's order. */
   clients?: ClientStats[];
+  /**
+   * Workstation is one entry per WSL of the configuration, in scan order, when some client set
+   * connects through one (via): the handlers it started and the clients each holds.
+   */
+  workstation?: WorkstationStats[];
   balance: Balance;
   series: Series;
   /**
@@ -668,6 +673,25 @@ export interface ClientStats {
   /** issue to the outcome the client saw */
   response_ms: Summary;
   cycle_ms: number;
+  /**
+   * NotConnected counts the set's clients that found no room at their WSL (via) when the run
+   * started: they issued nothing. Absent for a set without via.
+   */
+  not_connected?: number;
+}
+
+/**
+ * WorkstationStats is one WSL's connections: the handlers (WSH) it started, the clients each holds
+ * (in handler order), and the clients that found no room.
+ */
+export interface WorkstationStats {
+  /** its first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its LMID */
+  machine: string;
+  handlers: number;
+  clients: number[] | null;
+  not_connected: number;
 }
 
 /** Balance measures how evenly the work spread over the servers that could take it. */
