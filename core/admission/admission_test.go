@@ -179,7 +179,11 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 	close(stop)
 	grew := int64(<-peak) - int64(base)
 	t.Logf("a result of %s encoded; the heap grew by at most %s over 80 replications", SizeText(size), SizeText(grew))
-	if grew > 20*size {
+	// Held at once, 80 results would be 80 times a result's heap (several
+	// times its encoded size each); one, with the garbage a loaded machine's
+	// collector has not reached yet, measured 9 to 25 MiB here (20 encoded
+	// results). Forty tells the two apart without failing on the load.
+	if grew > 40*size {
 		t.Errorf("80 replications grew the heap by %s, want about one result's worth (%s encoded), not eighty", SizeText(grew), SizeText(size))
 	}
 }
