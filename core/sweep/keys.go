@@ -65,6 +65,7 @@ var scenarioKeys = map[string]func(name string) *sweepKey{
 	"tuning.idle":               wordKey,
 	"tuning.netload":            wordKey,
 	"tuning.mp_counter":         wordKey,
+	"tuning.mt_idle":            wordKey,
 	"tuning.mp_reset_ms":        numberKey(positive),
 	"tuning.gateway_forward_ms": numberKey(nonNegative),
 }

@@ -82,8 +82,8 @@ func TestParamsDriveTheReader(t *testing.T) {
 	}
 	checked := 0
 	for _, p := range Params() {
-		if !p.Simulated || p.Kind != KindInteger || p.Keyword == "MAX" || p.Keyword == "SRVID" {
-			continue // MAX's low end is MIN; SRVID's high end depends on MAX
+		if !p.Simulated || p.Kind != KindInteger || p.Keyword == "MAX" || p.Keyword == "SRVID" || p.Keyword == "MINDISPATCHTHREADS" {
+			continue // MAX's low end is MIN; SRVID's high end depends on MAX; MINDISPATCHTHREADS's is MAXDISPATCHTHREADS
 		}
 		tmpl, ok := base[p.Section]
 		if !ok {

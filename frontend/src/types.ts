@@ -161,6 +161,12 @@ export interface Tuning {
   netload?: string;
   /** "load+netload" (default) or "load" */
   mp_counter?: string;
+  /**
+   * MTIdle is when an instance with more than one dispatch thread looks idle under Idle "server":
+   * "server" (default: a thread is free) or "no_request" (no thread holds a request). The result
+   * shows it only for runs with such an instance.
+   */
+  mt_idle?: string;
   mp_reset_ms?: number;
   /** default 0.1 */
   gateway_forward_ms?: number;
@@ -871,6 +877,14 @@ export interface ModelServer {
    * them (see Lifecycle for the defaults).
    */
   lifecycle?: ModelServerLifecycle;
+  /**
+   * Threads is its entry's MAXDISPATCHTHREADS, the dispatch threads that each run one request at a
+   * time (0 when the entry gives neither it nor MINDISPATCHTHREADS, and for a GWTDOMAIN: one
+   * thread; see DispatchThreads). MinThreads is MINDISPATCHTHREADS (0..Threads), reported and not
+   * otherwise simulated.
+   */
+  threads?: number;
+  min_threads?: number;
 }
 
 /**
