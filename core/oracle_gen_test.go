@@ -14,7 +14,8 @@ import (
 // *SERVERS entries get MAXDISPATCHTHREADS 2-4 (and MINDISPATCHTHREADS), a
 // GWTDOMAIN at times one it ignores, and tuning mt_idle either reading.
 // Its draws come from a stream of their own (genThreads), so turning it on
-// changes no other draw of a seed's scenario.
+// changes no other draw of a seed's scenario. It also gates the M/M/k test
+// of threads (theory_threads_test.go): on once the engine runs threads.
 const oracleThreads = false
 
 // genThreads draws the dispatch threads of the generators' *SERVERS
