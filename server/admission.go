@@ -25,6 +25,16 @@ func (s *Server) share() int64 {
 	return s.cfg.MemoryBudget / int64(s.cfg.MaxRuns+pool.Workers(s.cfg.SweepWorkers)+1)
 }
 
+// dispatchReserve is what a run with a dispatch log reserves for it, and
+// the most its compressed log may grow to: --max-stored, but at most half
+// a run's share, so that with many runs at once (--max-runs 64 makes
+// shares of 30 MiB of the default budget, less than the default
+// --max-stored of 64 MiB) a run with a log still fits its share, its log
+// stopped where the share ends.
+func (s *Server) dispatchReserve() int64 {
+	return min(s.cfg.MaxStoredBytes, s.share()/2)
+}
+
 // loadModel reads sc's configuration, as each point's compilation will, to
 // estimate a sweep's cost.
 func loadModel(sc *scenario.Scenario) (*core.Model, error) {
@@ -42,14 +52,14 @@ func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSe
 		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
 	}
 	if keep {
-		cost.Terms = append(cost.Terms, admission.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored)",
-			Bytes: s.cfg.MaxStoredBytes})
+		cost.Terms = append(cost.Terms, admission.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored, and half the share)",
+			Bytes: s.dispatchReserve()})
 	}
 	share := s.share()
 	if cost.Bytes() > share {
 		return 0, s.overBudget(cost, "run", share, 1)
 	}
-	return max((share-cost.Bytes())/core.BytesPerInFlight, 1), nil
+	return max((share-cost.Bytes())/admission.InFlightBytes(sc), 1), nil
 }
 
 // overBudget is the 413 problem of a request whose estimate passes the

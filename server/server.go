@@ -130,6 +130,7 @@ type Server struct {
 
 	owner     string        // this server's name (replica id) as the owner of sweep points
 	sweepWake chan struct{} // a new sweep job was posted
+	notifier  sweepNotifier // the store's notifications of free points (nil: none)
 	batchDone chan struct{} // a batch of sweep points ended here
 	mu        sync.Mutex
 	active    map[string]*jobWork // sweep jobs this server is working points of
@@ -186,11 +187,12 @@ func New(cfg Config) *Server {
 		cfg.SweepLease = DefaultSweepLease
 	}
 	m := newMetrics()
+	notifier, _ := cfg.Store.(sweepNotifier)
 	if cfg.Store != nil {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}
 	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
-		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
+		owner: cfg.ReplicaID, notifier: notifier, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
 	if s.owner == "" {
 		s.owner = newRunID()
 	}
@@ -245,6 +247,7 @@ func (s *Server) routes() *echo.Echo {
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
 	e.POST("/api/v1/fit", s.fit)
+	e.POST("/api/v1/calibrate", s.calibrate)
 	get("/s/:id", s.sharedScenario)
 	get("/*", s.static)
 	return e
@@ -270,11 +273,16 @@ func (s *Server) livez(c echo.Context) error {
 }
 
 // healthz (and /readyz, the readiness probe) answers 200 when the database
-// answers, 503 otherwise.
+// answers, 503 otherwise: unavailable, or storage-full while its disk has
+// no room for a write.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		p := fromCoreError(&diag.Error{Code: diag.EUNAVAILABLE})
+		code := diag.EUNAVAILABLE
+		if diag.ErrorCode(err) == diag.EFULL {
+			code = diag.EFULL // not ready until a write fits again
+		}
+		p := fromCoreError(&diag.Error{Code: code})
 		if pd := publicDetail(err); pd != "" {
 			p.Detail = pd
 		}

@@ -44,6 +44,9 @@ func Open(path string) (*DB, error) {
 	if err := checkDir(path); err != nil {
 		return nil, err
 	}
+	if err := checkSideFiles(path); err != nil {
+		return nil, err
+	}
 	params := "_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
 	write, err := sql.Open("sqlite3", path+"?"+params+"&_txlock=immediate")
 	if err != nil {
@@ -187,9 +190,10 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 }
 
 // translate turns driver errors into diag.Error codes: a missing row is
-// ENOTFOUND, a constraint violation ECONFLICT, a busy or locked database
-// EINTERNAL with a message saying so; other errors pass through (and so count
-// as EINTERNAL). Errors that already carry a code are left alone.
+// ENOTFOUND, a constraint violation ECONFLICT, a full disk EFULL, a busy or
+// locked database EINTERNAL with a message saying so; other errors pass
+// through (and so count as EINTERNAL). Errors that already carry a code are
+// left alone.
 func translate(err error) error {
 	if err == nil {
 		return nil
@@ -211,7 +215,9 @@ func translate(err error) error {
 			return &diag.Error{Code: diag.ECONFLICT, Message: "database: " + se.Error()}
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return &diag.Error{Code: diag.EINTERNAL, Message: "database busy: " + se.Error()}
-		case sqlite3.ErrFull, sqlite3.ErrTooBig:
+		case sqlite3.ErrFull:
+			return &diag.Error{Code: diag.EFULL, Message: "database: " + se.Error()} // noteWrite names the file
+		case sqlite3.ErrTooBig:
 			return &diag.Error{Code: diag.ETOOLARGE, Message: "database: " + se.Error()}
 		}
 	}

@@ -243,6 +243,24 @@ func TestValidateDiagnostics(t *testing.T) {
 	}
 }
 
+// TestExplainID: the bridge explains a request by its id as the dispatch
+// log shows it (tuxlb.explain(scenario, "shoppers:2:0.1", 1, options)).
+func TestExplainID(t *testing.T) {
+	var a struct {
+		Explanations []result.Explanation `json:"explanations"`
+	}
+	answer := explainID(example(t, "self-call-deadlock.json"), "shoppers:2:0.1", options{})
+	if err := json.Unmarshal([]byte(answer), &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Explanations) != 1 || a.Explanations[0].ID != "shoppers:2:0.1" || a.Explanations[0].Service != "PRICE" {
+		t.Errorf("explained %.300s: want the nested PRICE call shoppers:2:0.1", answer)
+	}
+	if answer := explainID(example(t, "self-call-deadlock.json"), "nosuch:1:1", options{}); !strings.Contains(answer, `no request has the id`) {
+		t.Errorf("an unknown id: %.300s", answer)
+	}
+}
+
 func TestExplainRange(t *testing.T) {
 	var a struct {
 		Explanations []result.Explanation `json:"explanations"`

@@ -24,6 +24,9 @@ type fileFlags struct {
 	traceMap  string
 	skipBad   bool   // --trace-skip-bad
 	psc       string // --psc (init and fit): a tmadmin printservice listing
+	// adjust, when set, changes the scenario read before it is checked
+	// (run's --replications, --tolerance, --validate-after).
+	adjust func(*scenario.Scenario) error
 }
 
 // given says whether any file flag was given.
@@ -103,6 +106,7 @@ func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
 func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *core.Prepared, int) {
 	var files starter.Files
 	var err error
+	useBudget(budget)
 	if ff.given() {
 		if files, err = ff.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
@@ -110,7 +114,7 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 		// A log is read whole (twice, when its service times are measured):
 		// its rows alone must fit the budget before it is read at all.
-		if err := admitTrace(files.Trace, ff.trace, budget); err != nil {
+		if err := admitTrace(files.Trace, files.Columns, ff.trace, budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}
@@ -129,6 +133,12 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 	} else {
 		sc, err = starter.WithFiles(nil, files) // the starter reads the configuration, by its files' names
+	}
+	if err == nil && ff.adjust != nil {
+		if err = ff.adjust(sc); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, nil, 2
+		}
 	}
 	var pr *core.Prepared
 	if err == nil {
@@ -243,11 +253,4 @@ func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd
 func printConfigErrors(stderr io.Writer, cmd string, err error) {
 	fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
 	printDiagnostics(stderr, err)
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

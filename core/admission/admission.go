@@ -95,8 +95,55 @@ const (
 )
 
 // CostPerTraceRow is what a trace row costs compiled, the request it
-// becomes (core holds a trace whole, sorted).
+// becomes (core holds a trace whole, sorted): 124 bytes measured for a
+// row of time, service, origin and service time. TraceRowCost adds what
+// its other columns cost.
 const CostPerTraceRow = 128
+
+// What a trace row's other columns add to CostPerTraceRow: its id and
+// routing value (each a copy of the cell), its observed response (kept
+// apart for the validation, in a slice grown by append). Measured: 185
+// bytes a row of an id of 12 characters and an observed response.
+const (
+	costRowID       = 24
+	costRowRoute    = 24
+	costRowObserved = 40
+)
+
+// TraceRowCost is what a row of the request log text costs compiled: by
+// the columns its header (its first line) names, or the mapping cm gives.
+func TraceRowCost(text string, cm *scenario.TraceMap) int64 {
+	head, _, _ := strings.Cut(text, "\n")
+	delim := ","
+	if cm != nil && cm.Delimiter != "" {
+		delim = cm.Delimiter
+	}
+	cols := map[string]bool{}
+	for _, c := range strings.Split(head, delim) {
+		cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true
+	}
+	has := func(mapped, name string) bool {
+		if cm != nil && mapped != "" {
+			return true
+		}
+		return cols[name]
+	}
+	n := int64(CostPerTraceRow)
+	var id, route, obs string
+	if cm != nil {
+		id, route, obs = cm.ID, cm.Route, cm.Observed
+	}
+	if has(id, "id") {
+		n += costRowID
+	}
+	if has(route, "route") {
+		n += costRowRoute
+	}
+	if has(obs, "observed_ms") {
+		n += costRowObserved
+	}
+	return n
+}
 
 // modelSize is what of a model drives a run's memory.
 type modelSize struct {
@@ -162,9 +209,14 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	lines := s.shownLines(counters)
 	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(lines)+" lines of the result", satMul(bins, lines), costPerLineCell)
 	if f, rows := traceRows(sc); rows > 0 {
-		c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
+		per := int64(costPerRow)
+		if sc.Workload.TraceCSV != "" {
+			per = TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns)
+		}
+		c.add(f, itoa64(rows)+" trace rows", rows, per)
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
+	appCost(&c, sc)
 	return c
 }
 

@@ -285,13 +285,33 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 				return err
 			}
 			cp.First = ap.NClient
-			cp.KeyBase = workload.KeyBase(st.Seed^clientSeedSalt, fnv64(cp.Name))
+			cp.KeyBase = clientKeyBase(st.Seed, cp.Name)
 			ap.NClient += cp.Count
 			ap.Clients = append(ap.Clients, cp)
 		}
 	}
 	st.App = ap
 	return nil
+}
+
+// clientKeyBase is the base of a client set's streams under a seed.
+func clientKeyBase(seed uint64, name string) uint64 {
+	return workload.KeyBase(seed^clientSeedSalt, fnv64(name))
+}
+
+// Reseeded returns the app plan with its client sets' streams drawn from
+// seed (a copy; ap is not changed): what a replication with its own seed
+// runs. Without client sets it is ap itself.
+func (ap *App) Reseeded(seed uint64) *App {
+	if ap == nil || len(ap.Clients) == 0 {
+		return ap
+	}
+	out := *ap
+	out.Clients = slices.Clone(ap.Clients)
+	for k := range out.Clients {
+		out.Clients[k].KeyBase = clientKeyBase(seed, out.Clients[k].Name)
+	}
+	return &out
 }
 
 // clientSeedSalt keeps the clients' streams apart from the other streams

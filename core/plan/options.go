@@ -11,5 +11,9 @@ type Options struct {
 // MaxReplications bounds Scenario.Replications.
 const MaxReplications = 100
 
+// DefaultTolerance is the relative tolerance of a validation figure that
+// validation.tolerance leaves out (result.DefaultTolerance).
+const DefaultTolerance = 0.1
+
 // never is the time of what will not happen ("to the end of the run").
 const never = math.MaxInt64

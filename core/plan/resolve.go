@@ -102,6 +102,22 @@ func (st *Setup) resolveTimes(sc *scenario.Scenario, _ Options) error {
 		st.WarmupUS, _ = usec.FromMSValue(sc.WarmupMS.MS)
 		st.WarmupAuto = sc.WarmupMS.Auto
 	}
+	st.Tolerance = [4]float64{DefaultTolerance, DefaultTolerance, DefaultTolerance, DefaultTolerance}
+	if v := sc.Validation; v != nil {
+		if v.AfterMS != nil {
+			st.ValidateAfterUS, _ = usec.FromMSValue(*v.AfterMS)
+		}
+		if t := v.Tolerance; t != nil {
+			for i, x := range []*float64{t.Mean, t.P50, t.P95, t.P99} {
+				switch {
+				case x != nil:
+					st.Tolerance[i] = *x
+				case t.Default != nil:
+					st.Tolerance[i] = *t.Default
+				}
+			}
+		}
+	}
 	return nil
 }
 

@@ -39,9 +39,15 @@ type Setup struct {
 	ResetUS          int64     // MP counter reset period
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
-	WarmupAuto       bool    // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
-	BootUS           int64   // how long an instance takes to come up (tuning.boot_ms)
-	Events           []Event // the scenario's events, targets resolved, in time order
+	WarmupAuto       bool // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
+	// ValidateAfterUS is validation.after_ms: the validation compares the
+	// trace rows issued at or after it (and after the warm-up).
+	ValidateAfterUS int64
+	// Tolerance is the relative tolerance of the validation's mean, p50,
+	// p95 and p99, defaults filled in.
+	Tolerance [4]float64
+	BootUS    int64   // how long an instance takes to come up (tuning.boot_ms)
+	Events    []Event // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
@@ -122,6 +128,23 @@ func checkAnalysis(sc *scenario.Scenario) error {
 	}
 	if sc.Replications < 0 || sc.Replications > MaxReplications {
 		return diag.FieldErrorf("replications", "must be between 0 and %d, got %d", MaxReplications, sc.Replications)
+	}
+	if v := sc.Validation; v != nil {
+		if v.AfterMS != nil {
+			if _, err := nonNegativeMS("validation.after_ms", *v.AfterMS); err != nil {
+				return err
+			}
+		}
+		if t := v.Tolerance; t != nil {
+			for _, f := range []struct {
+				name string
+				v    *float64
+			}{{"default", t.Default}, {"mean", t.Mean}, {"p50", t.P50}, {"p95", t.P95}, {"p99", t.P99}} {
+				if f.v != nil && !(*f.v > 0 && *f.v <= 10) {
+					return diag.FieldErrorf("validation.tolerance."+f.name, "must be a relative tolerance above 0 and at most 10 (0.1 is 10%%), got %v", *f.v)
+				}
+			}
+		}
 	}
 	if sc.BinMS != nil {
 		us, err := nonNegativeMS("bin_ms", *sc.BinMS)

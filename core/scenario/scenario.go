@@ -29,6 +29,29 @@ type Scenario struct {
 	WarmupMS     *Warmup  `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this; "auto": found by MSER-5
 	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
 	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
+	// Validation is how a replay is judged against its log's observed
+	// responses (docs/scenario.md#replay-validation).
+	Validation *ValidationOptions `json:"validation,omitempty"`
+}
+
+// ValidationOptions are how a replay is judged against the responses its
+// log observed: the hold-out window and the tolerances of the verdicts.
+type ValidationOptions struct {
+	// AfterMS compares only the trace rows issued at or after it (from
+	// the log's time 0); the warm-up applies too, the later of the two.
+	AfterMS *float64 `json:"after_ms,omitempty"`
+	// Tolerance is each figure's relative tolerance (0.1: 10%).
+	Tolerance *Tolerance `json:"tolerance,omitempty"`
+}
+
+// Tolerance gives the relative tolerance of the validation's figures:
+// Default for those not named (itself 0.1 when absent), each in (0, 10].
+type Tolerance struct {
+	Default *float64 `json:"default,omitempty"`
+	Mean    *float64 `json:"mean,omitempty"`
+	P50     *float64 `json:"p50,omitempty"`
+	P95     *float64 `json:"p95,omitempty"`
+	P99     *float64 `json:"p99,omitempty"`
 }
 
 // ServiceSpec gives a service's timing. ServiceTime applies everywhere unless

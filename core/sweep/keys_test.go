@@ -8,7 +8,7 @@ import (
 // TestKeysHelp checks the list of keys that errors give, made from the
 // scenario's keys and the UBBCONFIG table's sweep parameters.
 func TestKeysHelp(t *testing.T) {
-	want := "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, " +
+	want := "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, clients.<name>.count|think_ms, streams.<service>.rate, " +
 		"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
 	if keysHelp != want {
 		t.Errorf("keysHelp:\n got %s\nwant %s", keysHelp, want)

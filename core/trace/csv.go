@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"io"
 	"slices"
 	"strconv"
@@ -42,6 +43,12 @@ type csvTrace struct {
 	zone     *Zone  // the zone of times without one
 	unzoned  bool   // some date-time had no zone
 	prevSec  int64  // the last date-time read, in s since 1970 (Zone.toUTC)
+	rowNum   int    // the row being read, for the note
+	// the times in an hour the change back from summer time repeats, and
+	// the first of them, for the note
+	repeated  int
+	repeatRow int
+	repeatTxt string
 	// times of day (timeUnit "clock"): the days passed since the first
 	// row, and the last time read (ns since the first row's midnight)
 	clockDays int64
@@ -434,6 +441,11 @@ func (ct *csvTrace) note() string {
 			b.WriteString("; times without a zone read as UTC (give tz=ZONE, e.g. tz=Europe/Paris, for local times)")
 		} else {
 			b.WriteString("; times without a zone read as local times in " + ct.zone.String() + ", by the tz " + tzRelease + " rules")
+		}
+		if ct.repeated > 0 {
+			b.WriteString(fmt.Sprintf("; %d times fell in an hour the change back from summer time repeats (the first: row %d, %q), "+
+				"each read as its first pass (summer time) unless that would go back before the row before it, then as its second",
+				ct.repeated, ct.repeatRow, capped.Text(ct.repeatTxt)))
 		}
 	}
 	return b.String()

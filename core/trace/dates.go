@@ -158,26 +158,33 @@ func (st *stamp) civil(order byte) (y, mo, d int, ok bool) {
 // seconds, picks between the two readings of a repeated hour). zoned says
 // whether the cell had a zone.
 func (st *stamp) instant(order byte, z *Zone, notBefore int64) (ns int64, zoned, ok bool) {
+	ns, zoned, _, ok = st.instantIn(order, z, notBefore)
+	return ns, zoned, ok
+}
+
+// instantIn is instant, saying too what Zone.toUTC found of a time without
+// a zone (localPlain, localRepeat, localSkipped).
+func (st *stamp) instantIn(order byte, z *Zone, notBefore int64) (ns int64, zoned bool, local int, ok bool) {
 	y, mo, d, ok := st.civil(order)
 	if !ok {
-		return 0, false, false
+		return 0, false, 0, false
 	}
-	local := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
+	wall := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
 	const lim = 9_200_000_000 // seconds that fit in int64 nanoseconds
-	if local > lim || local < -lim {
-		return 0, false, false
+	if wall > lim || wall < -lim {
+		return 0, false, 0, false
 	}
 	var secs int64
 	if st.zone == "" {
-		secs = z.toUTC(local, notBefore)
+		secs, local = z.toUTC(wall, notBefore)
 	} else {
 		off, ok := zoneOffset(st.zone)
 		if !ok {
-			return 0, true, false
+			return 0, true, 0, false
 		}
-		secs, zoned = local-off, true
+		secs, zoned = wall-off, true
 	}
-	return secs*1_000_000_000 + st.frac, zoned, true
+	return secs*1_000_000_000 + st.frac, zoned, local, true
 }
 
 // parseDateTime reads a year-first date-time (cutStamp), no zone meaning

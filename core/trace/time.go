@@ -156,6 +156,7 @@ const epochNS = 100_000_000 * 1_000_000_000
 // number in the unit the column's name gives, else judged by its magnitude.
 // Date-times and epoch numbers count from the first row's time.
 func (ct *csvTrace) time(c string, num int) (int64, error) {
+	ct.rowNum = num
 	field := ct.header[colTime]
 	if c == "" {
 		return 0, rowError(num, field, "missing")
@@ -274,8 +275,19 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	st, ok := cutStamp(c)
 	var ns int64
 	var zoned bool
+	local := localPlain
 	if ok {
-		ns, zoned, ok = st.instant(ct.order, ct.zone, ct.prevSec)
+		ns, zoned, local, ok = st.instantIn(ct.order, ct.zone, ct.prevSec)
+	}
+	switch {
+	case ok && local == localSkipped:
+		return 0, usec.Error(fmt.Sprintf("%q is no time in %s: the change to summer time skips it (the clocks jump an hour forward); "+
+			"fix the row, or read the log in the zone it was written in (tz)", c, ct.zone))
+	case ok && local == localRepeat:
+		ct.repeated++
+		if ct.repeatRow == 0 {
+			ct.repeatRow, ct.repeatTxt = ct.rowNum, c
+		}
 	}
 	if !ok {
 		if ct.timeUnit == "rfc3339" {

@@ -418,6 +418,7 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promis
     request.dmconfig = got.dmconfig.text;
     own.dm = true;
   } else if (!got.ubbconfig && dmEditor.text.trim()) request.dmconfig = dmEditor.text;
+  if (got.psc) request.psc = got.psc.text;
   const left = got.trace ? [`${got.trace.name}: left out: the scenario is fitted from the ULOG files (replay the log against it afterwards).`] : [];
   try {
     const a = await toolEngine.call<FitAnswer>({ op: "fit", request: JSON.stringify(request) });

@@ -35,6 +35,11 @@ export interface Scenario {
   replications?: number;
   /** time-series bin width; default: span/120, rounded to a nice value */
   bin_ms?: number;
+  /**
+   * Validation is how a replay is judged against its log's observed responses
+   * (docs/scenario.md#replay-validation).
+   */
+  validation?: ValidationOptions;
 }
 
 /**
@@ -377,6 +382,32 @@ export interface LifeEvent {
  * MSER-5 finds.
  */
 export type Warmup = number | "auto";
+
+/**
+ * ValidationOptions are how a replay is judged against the responses its log observed: the hold-out
+ * window and the tolerances of the verdicts.
+ */
+export interface ValidationOptions {
+  /**
+   * AfterMS compares only the trace rows issued at or after it (from the log's time 0); the warm-up
+   * applies too, the later of the two.
+   */
+  after_ms?: number;
+  /** Tolerance is each figure's relative tolerance (0.1: 10%). */
+  tolerance?: Tolerance;
+}
+
+/**
+ * Tolerance gives the relative tolerance of the validation's figures: Default for those not named
+ * (itself 0.1 when absent), each in (0, 10].
+ */
+export interface Tolerance {
+  default?: number;
+  mean?: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+}
 
 /**
  * Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run` prints, that the
@@ -736,12 +767,31 @@ export interface TraceRead {
 /**
  * Validation is a replay's check against the log it replays: per service (in the model's order,
  * those with observed rows) and overall, the responses the log observed and the run's, over the
- * same trace rows (those issued at or after the warm-up). Simulated counts only the rows that
- * completed; the failed ones are in requests.failed.
+ * same trace rows (those issued at or after FromMS: the warm-up, or validation.after_ms when
+ * later), each figure with its 95% interval, and a verdict against the tolerances
+ * (docs/scenario.md#replay-validation). Simulated counts only the rows that completed; the failed
+ * ones are in requests.failed.
  */
 export interface Validation {
   overall: ValidationRow;
   services: ValidationRow[] | null;
+  /**
+   * FromMS and ToMS are the validation window: rows issued at or after FromMS are compared; ToMS,
+   * the last observed row's issue time, ends the window the throughputs are counted over. (Pointers
+   * and omitempty, here and in ValidationRow, only so that the fields added to the block are
+   * optional to a reader of its older form: a result always has them.)
+   */
+  from_ms?: number;
+  to_ms?: number;
+  /**
+   * Replications is how many runs the simulated figures are the mean of (1: one run, no simulated
+   * interval).
+   */
+  replications?: number;
+  /** the relative tolerance of each figure */
+  tolerance?: Tolerances;
+  /** Verdict is the worst of the services' verdicts: "pass", "inconclusive" or "fail". */
+  verdict?: string;
 }
 
 /**
@@ -751,12 +801,45 @@ export interface Validation {
 export interface ValidationRow {
   service?: string;
   observed: Summary;
+  /** with replications, each figure's mean over them */
   simulated: Summary;
   /**
    * RelativeError is (simulated - observed) / observed of each figure; a figure is absent when the
    * observed one is zero or nothing completed.
    */
   relative_error: RelativeErrors;
+  /**
+   * ObservedCI is the 95% interval of each observed figure: the percentiles' from order statistics,
+   * the mean's from batch means.
+   */
+  observed_ci?: Intervals;
+  /**
+   * SimulatedCI is the 95% interval of each simulated figure over the replications (Student's t);
+   * absent with one run.
+   */
+  simulated_ci?: Intervals;
+  /**
+   * RelativeCI is the interval of (simulated - observed) / observed that the two intervals allow:
+   * [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
+   */
+  relative_ci?: Intervals;
+  /**
+   * Verdicts judges each figure's RelativeCI against its tolerance t: "pass" inside [-t, t], "fail"
+   * wholly outside, else "inconclusive".
+   */
+  verdicts?: FigureVerdicts;
+  /** the worst of Verdicts */
+  verdict?: string;
+  /**
+   * ThroughputPerS is the requests per second of the row's trace rows that completed within the
+   * validation window, observed and simulated.
+   */
+  throughput_per_s?: Throughput;
+  /**
+   * KS is the two-sample Kolmogorov–Smirnov test of the observed against the simulated batch
+   * means; absent with fewer than 2 batches a side.
+   */
+  ks?: KSTest;
 }
 
 /** RelativeErrors are the relative errors of a ValidationRow's figures. */
@@ -765,6 +848,56 @@ export interface RelativeErrors {
   p50?: number;
   p95?: number;
   p99?: number;
+}
+
+/**
+ * Intervals are the intervals of a ValidationRow's figures; a figure is absent when it has none.
+ */
+export interface Intervals {
+  mean?: Interval;
+  p50?: Interval;
+  p95?: Interval;
+  p99?: Interval;
+  max?: Interval;
+}
+
+/** Interval is a closed interval [Lo, Hi]. */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/** FigureVerdicts are the verdicts of a ValidationRow's figures. */
+export interface FigureVerdicts {
+  mean: string;
+  p50: string;
+  p95: string;
+  p99: string;
+}
+
+/** Throughput is a rate observed and simulated. */
+export interface Throughput {
+  observed: number;
+  simulated: number;
+}
+
+/**
+ * KSTest is a two-sample Kolmogorov–Smirnov test: the batches of each side, the statistic D and
+ * its exact p-value.
+ */
+export interface KSTest {
+  observed_batches: number;
+  simulated_batches: number;
+  statistic: number;
+  p_value: number;
+}
+
+/** Tolerances are the relative tolerances of the judged figures (0.1: 10%). */
+export interface Tolerances {
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
 }
 
 /**
@@ -1186,28 +1319,40 @@ export interface SweepResult {
   /** per point; with a precision, the batch */
   replications: number;
   /**
-   * Precision and MaxReplications are the spec's, with a precision; Target is the figure the
-   * precision is asked of.
+   * Precision and MaxReplications are the spec's, with a precision; Target is the first figure the
+   * precision is asked of, Targets all of them when there are several.
    */
   precision?: number;
   max_replications?: number;
   precision_figure?: string;
+  precision_figures?: string[];
   /** per replication (with a precision, up to the most any point ran) */
   seeds: number[] | null;
-  objective?: string;
   /**
-   * ObjectiveFigure is the canonical name of the objective's figure, a key of every point's
-   * figures.
+   * Objective and ObjectiveFigure are the objective's text and its figure's canonical name when
+   * there is exactly one (as before there could be several); Objectives lists them all.
    */
+  objective?: string;
   objective_figure?: string;
+  objectives?: SweepObjectiveInfo[];
+  /**
+   * JudgedOn says what the verdicts read: "interval" (the 95% confidence interval) or "value" (one
+   * replication: no interval), with Note saying so.
+   */
+  judged_on?: string;
+  note?: string;
+  /** Figures are the figures asked for by name (--figure), canonical. */
+  figures?: string[];
   /** points of the grid */
   total: number;
   points: SweepPoint[] | null;
   /**
-   * Lines has, per value of the second key (one line with one key), the last point along the first
-   * key that meets the objective.
+   * Lines has, per value of the second key (one line with one key), the best point along the first
+   * key that meets every objective; Cross, with two keys, per value of the first key the best along
+   * the second.
    */
   lines?: SweepLine[];
+  cross_lines?: SweepLine[];
 }
 
 /** Axis is one varied key and its values in order. */
@@ -1217,6 +1362,16 @@ export interface SweepAxis {
   values: unknown[] | null;
 }
 
+/** ObjectiveInfo is an objective as a result lists it. */
+export interface SweepObjectiveInfo {
+  text: string;
+  /** canonical, a key of every point's figures */
+  figure: string;
+  /** <= or >= */
+  op: string;
+  limit: number;
+}
+
 /** Point is one point of the grid with its figures. */
 export interface SweepPoint {
   index: number;
@@ -1224,22 +1379,61 @@ export interface SweepPoint {
   /** Replications is how many runs the figures are over (with a precision, as many as it took). */
   replications: number;
   figures: Record<string, MeanCI> | null;
+  /**
+   * Meets is true when every objective's verdict is yes; Verdicts are the verdicts (yes, no,
+   * unsure), in the order of the objectives.
+   */
   meets?: boolean;
+  verdicts?: string[];
 }
 
 /**
- * Line is one line of the grid (a value of the second key) and the last point along the first key
- * that meets the objective (nil when none does).
+ * Line is one line of the grid (a value of the other key, or the whole grid with one key): along
+ * its key, the best point that meets every objective by the key's rule (the smallest server count,
+ * the largest load...: docs/sweeps.md) and the point just short of it, which misses.
  */
 export interface SweepLine {
   values: Record<string, unknown> | null;
+  /**
+   * LastMeeting is the last point, in the order the values were given, that meets every objective
+   * (nil when none does).
+   */
   last_meeting: SweepPointRef | null;
+  /** the key the line runs along */
+  along?: string;
+  /**
+   * Rule is how the best is chosen: "smallest" (server counts, speeds, think times), "largest"
+   * (loads, latency) or "first" (in the order given).
+   */
+  rule?: string;
+  best: SweepPointRef | null;
+  /**
+   * Miss is the point just short of the best by the rule (the next smaller value for
+   * "smallest"...), which does not meet every objective, and why; nil when the best is the first by
+   * the rule, or not done.
+   */
+  miss?: SweepMiss;
+  /** Summary says it in words. */
+  summary?: string;
 }
 
 /** PointRef names a point by its index and values. */
 export interface SweepPointRef {
   index: number;
   values: Record<string, unknown> | null;
+}
+
+/**
+ * Miss is a point that does not meet every objective: the first objective whose verdict is not yes,
+ * the verdict and the figure's interval.
+ */
+export interface SweepMiss {
+  index: number;
+  values: Record<string, unknown> | null;
+  objective: string;
+  verdict: string;
+  low: number;
+  high: number;
 }
 
 /**
