@@ -16,7 +16,7 @@ import (
 // Its draws come from a stream of their own (genThreads), so turning it on
 // changes no other draw of a seed's scenario. It also gates the M/M/k test
 // of threads (theory_threads_test.go): on once the engine runs threads.
-const oracleThreads = false
+const oracleThreads = true
 
 // genThreads draws the dispatch threads of the generators' *SERVERS
 // entries and the mt_idle reading, from a stream of its own.

@@ -75,7 +75,6 @@ func (st *Setup) resolveRun(sc *scenario.Scenario, opt Options) error {
 		// multithreaded servers keeps its bytes.
 		r, _ := TuningReadings(&tun)
 		tun.MTIdle = r.MTIdle.String()
-		st.Warnings = append(st.Warnings, threadsNotRun(m))
 	}
 	st.Tuning = tun
 	st.ResetUS = reset
@@ -381,24 +380,4 @@ func multithreaded(m *ubb.Model) bool {
 		}
 	}
 	return false
-}
-
-// threadsNotRun is the warning of a run whose model has multithreaded
-// instances while the engine runs one request at a time per instance: the
-// configuration is read (and reported), the threads are not played yet.
-func threadsNotRun(m *ubb.Model) string {
-	first, more := "", 0
-	for i := range m.Servers {
-		if k := m.Servers[i].DispatchThreads(); k > 1 {
-			if first == "" {
-				first = fmt.Sprintf("%s has %d", m.Servers[i].ID, k)
-			} else {
-				more++
-			}
-		}
-	}
-	if more > 0 {
-		first += fmt.Sprintf(" (and %d more instances have more than one)", more)
-	}
-	return "MAXDISPATCHTHREADS: " + first + ": this version runs one request at a time per instance; multithreaded servers are not simulated yet"
 }

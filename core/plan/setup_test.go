@@ -196,10 +196,6 @@ func TestSetupMTIdle(t *testing.T) {
 	if st.Tuning.MTIdle != "server" {
 		t.Errorf("an instance with 3 threads: mt_idle %q, want the default %q", st.Tuning.MTIdle, "server")
 	}
-	want := "MAXDISPATCHTHREADS: " + m.Servers[1].ID + " has 3: this version runs one request at a time per instance"
-	if len(st.Warnings) == 0 || !strings.HasPrefix(st.Warnings[len(st.Warnings)-1], want) {
-		t.Errorf("warnings %q: want one starting %q", st.Warnings, want)
-	}
 	sc := baseScenario()
 	sc.Tuning = &scenario.Tuning{MTIdle: "no_request"}
 	if st, err = Resolve(m, sc, Options{}); err != nil || st.Tuning.MTIdle != "no_request" {

@@ -555,12 +555,34 @@ export interface ServerStats {
    * nested requests (part of BusyMS).
    */
   held_ms?: number;
+  /**
+   * In runs where some instance has more than one dispatch thread (MAXDISPATCHTHREADS): its threads
+   * (k), MINDISPATCHTHREADS, and the most threads busy at once over the run. BusyMS and HeldMS then
+   * sum over threads and Utilization is BusyMS over k times the span.
+   */
+  threads?: number;
+  min_threads?: number;
+  threads_used?: number;
+  /** ByThread gives each thread's figures, for an instance with k > 1. */
+  by_thread?: ThreadStats[];
 }
 
 /** ServiceCount is a number of requests of one service. */
 export interface ServiceCount {
   service: string;
   requests: number;
+}
+
+/**
+ * ThreadStats is one dispatch thread of a multithreaded instance: the requests it processed, its
+ * busy time and the part of it spent holding a request for replies.
+ */
+export interface ThreadStats {
+  /** 1..k */
+  thread: number;
+  requests: number;
+  busy_ms: number;
+  held_ms: number;
 }
 
 /** QueueStats is one request queue. */
