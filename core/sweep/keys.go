@@ -154,7 +154,7 @@ func lookupKey(name string) *sweepKey {
 		return nil
 	}
 	k := &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
-	if section == "SERVERS" && (attr == "MIN" || attr == "MAX") {
+	if section == "SERVERS" && (attr == "MIN" || attr == "MAX" || attr == "MAXDISPATCHTHREADS") {
 		k.rule = RuleSmallest
 	}
 	return k

@@ -127,7 +127,7 @@ var simulated = []Param{
 		Doc: "seconds over which MAXGEN counts"},
 	{Section: "SERVERS", Keyword: "CONV", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y without RQADDR: a -p spawned instance is never decayed"},
-	{Section: "SERVERS", Keyword: "MAXDISPATCHTHREADS", Kind: KindInteger, Min: 1, Max: maxDispatchThreads, Default: "1",
+	{Section: "SERVERS", Keyword: "MAXDISPATCHTHREADS", Kind: KindInteger, Min: 1, Max: maxDispatchThreads, Default: "1", Sweep: true,
 		Doc: "dispatch threads of each instance, each running one request at a time (ignored with a warning on GWTDOMAIN)"},
 	{Section: "SERVERS", Keyword: "MINDISPATCHTHREADS", Kind: KindInteger, Min: 0, Max: maxDispatchThreads, Default: "0",
 		Doc: "at most MAXDISPATCHTHREADS; reported, not simulated (threads start at no cost)"},

@@ -142,7 +142,7 @@ func TestLookupParam(t *testing.T) {
 		keys = append(keys, p.Section+"."+p.Keyword)
 	}
 	got := strings.Join(keys, " ")
-	want := "RESOURCES.LDBAL RESOURCES.MODEL MACHINES.NETLOAD SERVERS.MIN SERVERS.MAX SERVICES.LOAD SERVICES.PRIO"
+	want := "RESOURCES.LDBAL RESOURCES.MODEL MACHINES.NETLOAD SERVERS.MIN SERVERS.MAX SERVERS.MAXDISPATCHTHREADS SERVICES.LOAD SERVICES.PRIO"
 	if got != want {
 		t.Errorf("SweepParams: got %s, want %s", got, want)
 	}
