@@ -15,7 +15,8 @@ import (
 // GWTDOMAIN at times one it ignores, and tuning mt_idle either reading.
 // Its draws come from a stream of their own (genThreads), so turning it on
 // changes no other draw of a seed's scenario. It also gates the M/M/k test
-// of threads (theory_threads_test.go): on once the engine runs threads.
+// of threads (theory_threads_test.go). Off, the generators make the
+// scenarios they made before threads were simulated.
 const oracleThreads = true
 
 // genThreads draws the dispatch threads of the generators' *SERVERS

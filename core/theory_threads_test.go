@@ -37,7 +37,7 @@ func TestQueueingTheoryThreads(t *testing.T) {
 		t.Skip("long runs")
 	}
 	if !oracleThreads {
-		t.Skip("the engine runs one request at a time per instance (oracleThreads is off)")
+		t.Skip("oracleThreads is off")
 	}
 	const (
 		k     = 4
