@@ -41,6 +41,7 @@ func (b *builder) build(ubb, dm []*section) {
 		b.buildDM(dm)
 	}
 	b.advertiseAll()
+	b.threadsAll()
 	b.lifecycleAll()
 	b.workstationsAll()
 	b.buildQueues()
