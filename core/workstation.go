@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -170,6 +171,10 @@ func (e *engine) place(s int32, f *flight, t int64) {
 	var ex *result.Explanation
 	if sv.routes != nil || e.opt.explain != nil {
 		sv, ex = e.routeExplain(f, sv)
+	}
+	if ex != nil {
+		e.opt.explain.note = sprintf("Its client sent it at %s ms through a workstation handler, which passed it on (this choice) at %s ms, one handling time later; its reply or failure reaches the client one more handling time after it reaches the handler.",
+			usec.FormatMS(r.TimeUS), usec.FormatMS(t))
 	}
 	if e.life != nil && e.life.nlost > 0 && e.life.lost[r.Origin] {
 		sv = nil // issued from a lost machine: TPESYSTEM

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +70,31 @@ func TestWorkstationDrawsDoNotDependOnThePolicy(t *testing.T) {
 		if y, ok := b[id]; ok && x[1] != y[1] {
 			t.Errorf("%s: inbound handling %d µs under tuxedo, %d under round_robin", id, x[1], y[1])
 		}
+	}
+}
+
+// An explanation of a request whose choice its workstation handler
+// deferred says when its client sent it and when it was chosen.
+func TestWorkstationExplained(t *testing.T) {
+	sc, err := ParseScenario([]byte(wsDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := Run(sc, RunOptions{Dispatch: &buf}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := csv.NewReader(&buf).ReadAll()
+	row := rows[1]
+	ex, err := Explain(sc, RunOptions{}, 1, 1)
+	if err != nil || len(ex) != 1 {
+		t.Fatalf("%v, %v", ex, err)
+	}
+	issue, _ := strconv.ParseInt(row[3], 10, 64)
+	enq, _ := strconv.ParseInt(row[6], 10, 64)
+	want := "Its client sent it at " + strconv.FormatFloat(float64(issue)/1000, 'f', -1, 64) + " ms through a workstation handler, which passed it on (this choice) at " +
+		strconv.FormatFloat(float64(enq)/1000, 'f', -1, 64) + " ms"
+	if enq == issue || !strings.Contains(ex[0].Text, want) {
+		t.Errorf("row %v: explanation %q, want %q", row, ex[0].Text, want)
 	}
 }
