@@ -221,12 +221,12 @@ func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	st := &e.st
 	out := append([]string{}, e.setup.Warnings...)
 	var idle []string
-	nElig := 0
+	nElig := 0 // dispatch threads of the eligible servers: what can run at once
 	for i, ok := range eligible {
 		if !ok {
 			continue
 		}
-		nElig++
+		nElig += e.m.Servers[i].DispatchThreads()
 		if st.srvRequests[i] == 0 && st.completed > 0 {
 			idle = append(idle, e.m.Servers[i].ID)
 		}
@@ -260,7 +260,7 @@ const minOfferedSample = 100
 
 // offeredLoadWarning compares the offered load (sum over services of the
 // arrival rate times the mean service time, in servers) with the number of
-// servers that can take it. A handful of requests says nothing about a steady
+// servers that can take it (a multithreaded server counting its threads). A handful of requests says nothing about a steady
 // state (three requests in one millisecond are not an offered load of
 // thousands), so it needs at least minOfferedSample of them.
 func (st *stats) offeredLoadWarning(capacity int) string {
