@@ -1,11 +1,9 @@
 package trace
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"github.com/tuxlb/tuxlb/core/internal/capped"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +101,38 @@ func ReadCSV(text string, cols *Columns, n Resolver, add func(r *Request)) (note
 
 // Read is ReadCSV with options; it returns what it found besides the rows.
 func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Request)) (Info, error) {
+	rd, err := NewReader(text, cols, opt, n)
+	if err != nil {
+		return Info{}, err
+	}
+	for {
+		var r Request
+		ok, err := rd.Next(&r)
+		if err != nil {
+			return Info{}, err
+		}
+		if !ok {
+			return rd.Info(), nil
+		}
+		add(&r)
+	}
+}
+
+// Reader reads a log's rows one at a time, in the file's order, from the
+// text in place: it holds a row, never the log. A row's ID and Route are
+// pieces of the text (no copy), so the text stays as long as they do.
+type Reader struct {
+	ct    *csvTrace
+	sc    scanner
+	head  []string
+	width int
+	num   int
+	err   error
+}
+
+// NewReader reads the header of a log (text, with the optional column
+// mapping cols) and returns the reader of its rows.
+func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, error) {
 	// a byte-order mark goes before parsing: before a quoted first column
 	// name it would be a bare quote
 	text = strings.TrimPrefix(text, "\ufeff")
@@ -110,26 +140,41 @@ func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Reque
 	if cols != nil {
 		ct.cm, ct.mapped = *cols, true
 	}
-	rd, err := ct.reader(text)
-	if err != nil {
-		return Info{}, err
+	if err := ct.reader(text); err != nil {
+		return nil, err
 	}
-	head, err := rd.Read()
+	rd := &Reader{ct: ct, sc: scanner{text: text, comma: ct.comma}}
+	head, perr, ok := rd.sc.next()
 	switch {
-	case errors.Is(err, io.EOF):
-		return Info{}, errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
-	case err != nil:
-		return Info{}, errorf("trace_csv: header row: %v", err)
+	case !ok:
+		return nil, errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+	case perr != nil:
+		return nil, errorf("trace_csv: header row: %v", perr.csvError())
 	}
-	head = slices.Clone(head) // the reader reuses its record
-	if err := ct.readHeader(head); err != nil {
-		return Info{}, err
+	rd.head = slices.Clone(head) // the scanner reuses its record
+	if err := ct.readHeader(rd.head); err != nil {
+		return nil, err
 	}
-	if err := ct.rows(rd, len(head), add); err != nil {
-		return Info{}, err
-	}
+	rd.width = len(rd.head)
+	return rd, nil
+}
+
+// Info is what the reader found besides the rows, once Next has returned
+// false.
+func (rd *Reader) Info() Info {
+	ct := rd.ct
 	return Info{Note: ct.note(), Rows: ct.kept, Skipped: ct.skipped, Examples: ct.examples, Observed: ct.col[colObserved] >= 0,
-		Columns: ct.columns(head)}, nil
+		Columns: ct.columns(rd.head)}
+}
+
+// Observed says whether the log has an observed response column.
+func (rd *Reader) Observed() bool { return rd.ct.col[colObserved] >= 0 }
+
+// HasColumn says whether the log has a column for the trace field named
+// as workload.columns names it (id, route, observed...).
+func (rd *Reader) HasColumn(field string) bool {
+	i := slices.Index(mapField[:], field)
+	return i >= 0 && rd.ct.col[i] >= 0
 }
 
 // columns says how each column of head was read (Info.Columns).
@@ -146,27 +191,30 @@ func (ct *csvTrace) columns(head []string) map[string]string {
 	return out
 }
 
-// rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
-	for num := 1; ; num++ {
-		rec, err := rd.Read()
-		var pe *csv.ParseError
+// Next reads the next row into r: false at the end of the log, or with
+// the first problem (an *Error naming the row and the column; with
+// Options.SkipBad, only a problem of the whole log).
+func (rd *Reader) Next(r *Request) (bool, error) {
+	ct := rd.ct
+	for rd.err == nil {
+		rec, perr, ok := rd.sc.next()
+		rd.num++
+		num := rd.num
+		var err error
 		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && !errors.As(err, &pe):
-			return csvError(num, err)
-		case err != nil:
-			err = csvError(num, err)
-		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
-			num-- // a line of blanks is not a row
+		case !ok:
+			rd.num--
+			return false, nil
+		case perr != nil:
+			err = errorf("trace row %d (line %d col %d): %s", num, perr.line, perr.col, perr.msg)
+		case len(rec) == 1 && isBlank(rec[0]):
+			rd.num-- // a line of blanks is not a row
 			continue
-		case len(rec) != width:
-			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), width)
+		case len(rec) != rd.width:
+			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), rd.width)
 		}
-		var r Request
 		if err == nil {
-			r, err = ct.row(rec, num)
+			*r, err = ct.row(rec, num)
 		}
 		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
 			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
@@ -174,7 +222,8 @@ func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 		}
 		if err != nil {
 			if !ct.skipBad || ct.fatal != nil {
-				return err
+				rd.err = err
+				return false, err
 			}
 			ct.skip(err)
 			continue
@@ -182,10 +231,22 @@ func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 		ct.kept++
 		ct.lastUS = r.TimeUS
 		if ct.skipBad {
-			ct.lastTxt = strings.Clone(ct.cell(rec, colTime))
+			ct.lastTxt = ct.cell(rec, colTime)
 		}
-		add(&r)
+		return true, nil
 	}
+	return false, rd.err
+}
+
+// isBlank says whether a cell is all white space.
+func isBlank(c string) bool { return strings.TrimSpace(c) == "" }
+
+// csvError words a record's problem as encoding/csv does.
+func (pe *parseErr) csvError() string {
+	if pe.start != pe.line {
+		return fmt.Sprintf("record on line %d; parse error on line %d, column %d: %s", pe.start, pe.line, pe.col, pe.msg)
+	}
+	return fmt.Sprintf("parse error on line %d, column %d: %s", pe.line, pe.col, pe.msg)
 }
 
 // skip counts a skipped row, keeping the first few problems as "row N: why".
@@ -196,32 +257,19 @@ func (ct *csvTrace) skip(err error) {
 	}
 }
 
-func csvError(num int, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return errorf("trace row %d (line %d col %d): %v", num, pe.Line, pe.Column, pe.Err)
-	}
-	return errorf("trace row %d: %v", num, err)
-}
-
 // reader checks the mapping's units and delimiter and returns the CSV reader.
 // Without a delimiter in the mapping, a header line with no comma but a
 // semicolon, tab or bar uses that.
-func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
-	rd := csv.NewReader(strings.NewReader(text))
-	rd.FieldsPerRecord = -1
-	rd.ReuseRecord = true
-	rd.TrimLeadingSpace = true
+func (ct *csvTrace) reader(text string) error {
 	if d := ct.cm.Delimiter; d != "" {
 		r, size := utf8.DecodeRuneInString(d)
 		if size != len(d) || r == '"' || r == '\n' || r == '\r' || r == utf8.RuneError {
-			return nil, errorf("workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
+			return errorf("workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
 		}
-		rd.Comma = r
+		ct.comma = r
 	} else {
-		rd.Comma = sniffDelimiter(text)
+		ct.comma = sniffDelimiter(text)
 	}
-	ct.comma = rd.Comma
 	switch o := strings.ToLower(strings.TrimSpace(ct.cm.DateOrder)); o {
 	case "":
 	case "dmy":
@@ -229,12 +277,12 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "mdy":
 		ct.order, ct.orderHow = orderMDY, " MM/DD/YYYY (month first, as date_order says)"
 	default:
-		return nil, errorf("workload.columns.date_order: want dmy or mdy, got %q", ct.cm.DateOrder)
+		return errorf("workload.columns.date_order: want dmy or mdy, got %q", ct.cm.DateOrder)
 	}
 	if ct.cm.TZ != "" {
 		z, err := LoadZone(ct.cm.TZ)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ct.zone = z
 	}
@@ -242,7 +290,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "", "ms", "s", "us", "ns", "rfc3339", "datetime":
 		ct.timeUnit = u
 	default:
-		return nil, errorf("workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
+		return errorf("workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
 	}
 	if ct.timeUnit == "" && ct.mapped && ct.cm.Time != "" {
 		ct.nameUnit = "ms" // a mapped column's name says nothing; small numbers are ms
@@ -254,9 +302,9 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "us":
 		ct.svcShift = 0
 	default:
-		return nil, errorf("workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
+		return errorf("workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
 	}
-	return rd, nil
+	return nil
 }
 
 // sniffDelimiter picks the delimiter of a header line that has no comma.
