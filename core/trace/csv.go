@@ -90,7 +90,8 @@ type Options struct {
 
 // ReadCSV reads a request log (a scenario's trace_csv), with the optional
 // column mapping cols, resolving its names with n. It hands each row to add
-// in the file's order (r is add's to keep: it is not used again) and
+// in the file's order (r is add's only during the call: the next row
+// overwrites it; its strings are pieces of text, for add to keep) and
 // returns a note saying how a log's columns were read ("" for the plain
 // trace format). The first problem, with the header, the mapping or a row,
 // is an *Error naming the row and the column; add is not called after it.
@@ -105,8 +106,8 @@ func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Reque
 	if err != nil {
 		return Info{}, err
 	}
+	var r Request
 	for {
-		var r Request
 		ok, err := rd.Next(&r)
 		if err != nil {
 			return Info{}, err
@@ -415,7 +416,7 @@ func (ct *csvTrace) cell(rec []string, f int) string {
 }
 
 func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{Row: num, ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1, ObservedUS: -1}
+	r := Request{Row: num, ID: ct.cell(rec, colID), ServiceUS: -1, ObservedUS: -1}
 	var err error
 	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
 		return r, err
@@ -447,10 +448,10 @@ func (ct *csvTrace) row(rec []string, num int) (Request, error) {
 		if msg := ubb.CheckBufType(c); msg != "" {
 			return r, rowError(num, ct.header[colBufType], msg)
 		}
-		r.BufType = strings.Clone(c)
+		r.BufType = c
 	}
 	if c := ct.cell(rec, colRoute); c != "" {
-		r.Route = strings.Clone(c)
+		r.Route = c
 	}
 	if c := ct.cell(rec, colObserved); c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.obsShift)

@@ -372,6 +372,9 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 
 // decimalComma reads "1,5" as "1.5": a number with one comma and no point.
 func decimalComma(c string) string {
+	if strings.IndexByte(c, ',') < 0 {
+		return c
+	}
 	if strings.Count(c, ",") == 1 && !strings.ContainsRune(c, '.') {
 		return strings.Replace(c, ",", ".", 1)
 	}

@@ -91,6 +91,14 @@ const (
 // Parse converts decimal text to whole microseconds by multiplying it by
 // 10^shift: 3 for milliseconds, 6 for seconds, 0 for microseconds.
 func Parse(text string, shift int) (int64, error) {
+	if v, ok := parsePlain(text, shift); ok {
+		return v, nil
+	}
+	return parseDecimal(text, shift)
+}
+
+// parseDecimal is Parse of any decimal text.
+func parseDecimal(text string, shift int) (int64, error) {
 	neg, digits, exp, ok := SplitSigned(text)
 	if !ok {
 		return 0, ErrNotNumber
@@ -103,6 +111,59 @@ func Parse(text string, shift int) (int64, error) {
 		return -mag, nil
 	}
 	return mag, nil
+}
+
+// pow10 are the powers of ten up to 10^18.
+var pow10 = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+// parsePlain is Parse of the text most cells hold, digits with at most one
+// decimal point ("12", "0.5", "1234.567"), with no sign, exponent or
+// blank, up to 18 digits, and a shift of 0 to 18: the same value, with no
+// copy of the text. ok is false for any other text, and for a value over
+// Max, which Parse words.
+func parsePlain(text string, shift int) (int64, bool) {
+	if len(text) == 0 || len(text) > 19 || shift < 0 || shift > 18 {
+		return 0, false
+	}
+	var n int64
+	digits, frac, point := 0, 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			n = n*10 + int64(c-'0')
+			digits++
+			if point {
+				frac++
+			}
+		case c == '.' && !point:
+			point = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 18 {
+		return 0, false
+	}
+	e := shift - frac // value = n × 10^e
+	var v int64
+	switch {
+	case e >= 0:
+		if n > Max/pow10[e] {
+			return 0, false
+		}
+		v = n * pow10[e]
+	default:
+		d := pow10[-e]
+		v = n / d
+		if 2*(n%d) >= d {
+			v++
+		}
+	}
+	if v > Max {
+		return 0, false
+	}
+	return v, true
 }
 
 // SplitSigned reads decimal text with an optional sign, blanks around it
