@@ -60,6 +60,39 @@ type csvTrace struct {
 	lastUS   int64    // the last kept row's time (skipBad: rows out of time order are skipped)
 	lastTxt  string   // its cell
 	fatal    error    // a problem of the whole log, which no skipping gets past
+
+	services, origins names // the names resolved so far
+	// plain is 1 when the times, decided, are offsets in a unit (shifted
+	// by plainShift to microseconds), 2 when they are not, 0 undecided
+	plain      byte
+	plainShift int
+	fields     [][2]int // the fields the log has, and their columns
+}
+
+// names holds the first names of a column resolved, and their indexes: a
+// log names a few services and machines over and over, and comparing a
+// cell with a few short names is quicker than hashing it.
+type names struct {
+	name []string
+	idx  []int
+}
+
+// maxNames bounds the names held.
+const maxNames = 16
+
+// resolve resolves name, by the names held, else by res (whose answer is
+// held when it is one).
+func (ns *names) resolve(name string, res func(string) (int, string)) (int, string) {
+	for i, n := range ns.name {
+		if n == name {
+			return ns.idx[i], ""
+		}
+	}
+	i, msg := res(name)
+	if msg == "" && len(ns.name) < maxNames {
+		ns.name, ns.idx = append(ns.name, name), append(ns.idx, i)
+	}
+	return i, msg
 }
 
 // Info is what reading a log found besides its rows.
@@ -215,7 +248,7 @@ func (rd *Reader) Next(r *Request) (bool, error) {
 			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), rd.width)
 		}
 		if err == nil {
-			*r, err = ct.row(rec, num)
+			err = ct.row(r, rec, num)
 		}
 		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
 			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
@@ -408,59 +441,78 @@ func (ct *csvTrace) strictHeader(names []string) error {
 
 // cell returns the trimmed value of field f in rec, "" when absent.
 func (ct *csvTrace) cell(rec []string, f int) string {
-	i := ct.col[f]
-	if i < 0 || i >= len(rec) {
-		return ""
+	if i := ct.col[f]; uint(i) < uint(len(rec)) {
+		if c := rec[i]; c == "" || c[0]-'!' < 0x7f-'!' && c[len(c)-1]-'!' < 0x7f-'!' {
+			return c // neither starts nor ends with a blank
+		}
+		return strings.TrimSpace(rec[i])
 	}
-	return strings.TrimSpace(rec[i])
+	return ""
 }
 
-func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{Row: num, ID: ct.cell(rec, colID), ServiceUS: -1, ObservedUS: -1}
+func (ct *csvTrace) row(r *Request, rec []string, num int) error {
+	if ct.fields == nil {
+		for f, i := range ct.col {
+			if i >= 0 {
+				ct.fields = append(ct.fields, [2]int{f, i})
+			}
+		}
+	}
+	var cells [numCols]string // the trimmed cells of the fields the log has
+	for _, fi := range ct.fields {
+		if i := fi[1]; i < len(rec) {
+			c := rec[i]
+			if c != "" && (c[0]-'!' >= 0x7f-'!' || c[len(c)-1]-'!' >= 0x7f-'!') { // starts or ends with a blank
+				c = strings.TrimSpace(c)
+			}
+			cells[fi[0]] = c
+		}
+	}
+	*r = Request{Row: num, ID: cells[colID], ServiceUS: -1, ObservedUS: -1}
 	var err error
-	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
-		return r, err
+	if r.TimeUS, err = ct.time(cells[colTime], num); err != nil {
+		return err
 	}
 	var msg string
-	if r.Service, msg = ct.n.Service(ct.cell(rec, colService)); msg != "" {
-		return r, rowError(num, ct.header[colService], msg)
+	if r.Service, msg = ct.services.resolve(cells[colService], ct.n.Service); msg != "" {
+		return rowError(num, ct.header[colService], msg)
 	}
-	if r.Origin, msg = ct.n.Origin(ct.cell(rec, colOrigin)); msg != "" {
-		return r, rowError(num, ct.header[colOrigin], msg)
+	if r.Origin, msg = ct.origins.resolve(cells[colOrigin], ct.n.Origin); msg != "" {
+		return rowError(num, ct.header[colOrigin], msg)
 	}
-	if c := ct.cell(rec, colServiceMS); c != "" {
+	if c := cells[colServiceMS]; c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.svcShift)
 		if msg := usec.Problem(us, err); msg != "" {
-			return r, rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
+			return rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
 		}
 		r.ServiceUS = us
 	} else if msg := ct.n.Untimed(r.Service); msg != "" {
-		return r, rowError(num, ct.header[colServiceMS], msg)
+		return rowError(num, ct.header[colServiceMS], msg)
 	}
-	if c := ct.cell(rec, colPrio); c != "" {
+	if c := cells[colPrio]; c != "" {
 		p, err := strconv.Atoi(c)
 		if err != nil || p < 1 || p > 100 {
-			return r, rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
+			return rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
 	}
-	if c := ct.cell(rec, colBufType); c != "" {
+	if c := cells[colBufType]; c != "" {
 		if msg := ubb.CheckBufType(c); msg != "" {
-			return r, rowError(num, ct.header[colBufType], msg)
+			return rowError(num, ct.header[colBufType], msg)
 		}
 		r.BufType = c
 	}
-	if c := ct.cell(rec, colRoute); c != "" {
+	if c := cells[colRoute]; c != "" {
 		r.Route = c
 	}
-	if c := ct.cell(rec, colObserved); c != "" {
+	if c := cells[colObserved]; c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.obsShift)
 		if msg := usec.Problem(us, err); msg != "" {
-			return r, rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
+			return rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
 		}
 		r.ObservedUS = us
 	}
-	return r, nil
+	return nil
 }
 
 // note says how a log was read, for the result's warnings.

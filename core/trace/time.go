@@ -169,12 +169,20 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 			return 0, rowError(num, field, err.Error())
 		}
 	}
+	if ct.plain == 0 { // decided: say once whether the times are offsets in a unit
+		ct.plain = 2
+		if shift, ok := unitShiftUS[ct.timeUnit]; ok && !ct.epoch {
+			ct.plain, ct.plainShift = 1, shift
+		}
+	}
 	var us int64
 	var err error
-	switch ct.timeUnit {
-	case "rfc3339", "datetime":
+	switch {
+	case ct.plain == 1:
+		us, err = usec.Parse(decimalComma(c), ct.plainShift)
+	case ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime":
 		us, err = ct.stamp(c)
-	case "clock":
+	case ct.timeUnit == "clock":
 		us, err = ct.clock(c)
 	default:
 		us, err = ct.number(decimalComma(c))

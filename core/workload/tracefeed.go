@@ -251,11 +251,13 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	inOrder := true
 	var rows int64
 	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
-		r := n.fromTrace(tr, true)
-		if r.Observed {
+		if tr.BufType != "" {
+			n.Bufs.Index(tr.BufType) // numbered now: a run only looks it up
+		}
+		if tr.ObservedUS >= 0 {
 			obs = append(obs, ObservedRow{Service: int32(tr.Service), TimeUS: tr.TimeUS, US: tr.ObservedUS})
 		}
-		inOrder = inOrder && ord.add(rows, r.TimeUS)
+		inOrder = inOrder && ord.add(rows, tr.TimeUS)
 		rows++
 	})
 	if err != nil {

@@ -122,41 +122,41 @@ var pow10 = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e1
 // copy of the text. ok is false for any other text, and for a value over
 // Max, which Parse words.
 func parsePlain(text string, shift int) (int64, bool) {
-	if len(text) == 0 || len(text) > 19 || shift < 0 || shift > 18 {
+	if len(text) == 0 || len(text) > 19 || uint(shift) > 18 {
 		return 0, false
 	}
 	var n int64
-	digits, frac, point := 0, 0, false
+	point := -1 // the index of the decimal point
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case c >= '0' && c <= '9':
-			n = n*10 + int64(c-'0')
-			digits++
-			if point {
-				frac++
-			}
-		case c == '.' && !point:
-			point = true
-		default:
+		d := text[i] - '0'
+		if d <= 9 {
+			n = n*10 + int64(d)
+			continue
+		}
+		if text[i] != '.' || point >= 0 {
 			return 0, false
 		}
+		point = i
+	}
+	digits, frac := len(text), 0
+	if point >= 0 {
+		digits--
+		frac = len(text) - 1 - point
 	}
 	if digits == 0 || digits > 18 {
 		return 0, false
 	}
 	e := shift - frac // value = n × 10^e
 	var v int64
-	switch {
-	case e >= 0:
+	if e >= 0 {
 		if n > Max/pow10[e] {
 			return 0, false
 		}
 		v = n * pow10[e]
-	default:
+	} else {
 		d := pow10[-e]
 		v = n / d
-		if 2*(n%d) >= d {
+		if 2*(n-v*d) >= d {
 			v++
 		}
 	}
