@@ -126,22 +126,28 @@ func parsePlain(text string, shift int) (int64, bool) {
 		return 0, false
 	}
 	var n int64
-	point := -1 // the index of the decimal point
-	for i := 0; i < len(text); i++ {
+	i := 0
+	for ; i < len(text); i++ {
 		d := text[i] - '0'
-		if d <= 9 {
-			n = n*10 + int64(d)
-			continue
+		if d > 9 {
+			break
 		}
-		if text[i] != '.' || point >= 0 {
+		n = n*10 + int64(d)
+	}
+	digits, frac := i, 0
+	if i < len(text) {
+		if text[i] != '.' {
 			return 0, false
 		}
-		point = i
-	}
-	digits, frac := len(text), 0
-	if point >= 0 {
-		digits--
-		frac = len(text) - 1 - point
+		for i++; i < len(text); i++ {
+			d := text[i] - '0'
+			if d > 9 {
+				return 0, false
+			}
+			n = n*10 + int64(d)
+			frac++
+		}
+		digits += frac
 	}
 	if digits == 0 || digits > 18 {
 		return 0, false
