@@ -138,3 +138,37 @@ func TestTraceOutOfOrder(t *testing.T) {
 		})
 	}
 }
+
+// Runs of one compiled trace_csv may play it at once (replications, a
+// sweep's workers): each reads the text with its own reader and gives the
+// same requests (go test -race checks they share nothing they write).
+func TestTraceCSVRunsAtOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("time_ms,service,origin,buftype,route\n")
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&b, "%d,%s,site1,FML32,%d\n", i^3, []string{"TOUPPER", "TOLOWER"}[i%2], i)
+	}
+	cw, err := Compile(NewNames(fixture.HandModel()), &scenario.Workload{TraceCSV: b.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([][]Request, 4)
+	done := make(chan int)
+	for k := range got {
+		go func() {
+			mg, err := cw.Open(7, 0)
+			if err == nil {
+				got[k] = drain(mg)
+			}
+			done <- k
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for k := range got {
+		if len(got[k]) != 3000 || !slices.Equal(got[k], got[0]) {
+			t.Fatalf("run %d: %d requests, want the 3000 of run 0", k, len(got[k]))
+		}
+	}
+}
