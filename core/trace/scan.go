@@ -21,6 +21,10 @@ type scanner struct {
 	comma rune // the delimiter
 	rec   []string
 	buf   []byte // a quoted field being unescaped
+	// class marks the bytes that end a plain field: the delimiter and LF
+	// (1), the quote (2); classed says it is set, 2 when quick can be used
+	class   [256]byte
+	classed byte
 }
 
 // parseErr is a record's problem, as encoding/csv's ParseError words it.
@@ -83,6 +87,18 @@ func skipSpace(line string) int {
 // with a problem is returned with it (its fields are not to be used); the
 // next call reads the line after the last one it read.
 func (s *scanner) next() (rec []string, perr *parseErr, ok bool) {
+	if s.classed == 0 {
+		s.classed = 1
+		if s.comma < utf8.RuneSelf && s.comma != '\t' && s.comma != ' ' && s.comma != '\r' && s.comma != '\v' && s.comma != '\f' {
+			s.classed = 2
+			s.class[byte(s.comma)], s.class['\n'], s.class['"'] = 1, 1, 2
+		}
+	}
+	if s.classed == 2 {
+		if rec, ok := s.quick(); ok {
+			return rec, nil, true
+		}
+	}
 	var line string
 	var nl bool
 	for {
@@ -222,5 +238,46 @@ func (s *scanner) plain(line string) (rec []string, ok bool) {
 		}
 		s.rec = append(s.rec, line[:j])
 		line = line[j+1:]
+	}
+}
+
+// quick reads the next line in one pass over its bytes when it is plain: not
+// empty, no quote, no field led by a blank or a non-ASCII byte. ok is false
+// for any other line, with nothing read: next reads it in full.
+func (s *scanner) quick() (rec []string, ok bool) {
+	text, i := s.text, s.off
+	if i >= len(text) || text[i] == '\n' || text[i] == '\r' && (i+1 == len(text) || text[i+1] == '\n') {
+		return nil, false // the end, or an empty line
+	}
+	s.rec = s.rec[:0]
+	for {
+		if i < len(text) {
+			if c := text[i]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= utf8.RuneSelf {
+				return nil, false
+			}
+		}
+		start := i
+		for i < len(text) && s.class[text[i]] == 0 {
+			i++
+		}
+		if i < len(text) && text[i] != '\n' {
+			if text[i] == '"' {
+				return nil, false
+			}
+			s.rec = append(s.rec, text[start:i]) // the delimiter
+			i++
+			continue
+		}
+		end := i
+		if end > start && text[end-1] == '\r' { // CRLF, or a CR ending the text
+			end--
+		}
+		s.rec = append(s.rec, text[start:end])
+		if i < len(text) {
+			i++ // the LF
+		}
+		s.off = i
+		s.line++
+		return s.rec, true
 	}
 }
