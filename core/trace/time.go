@@ -156,6 +156,12 @@ const epochNS = 100_000_000 * 1_000_000_000
 // number in the unit the column's name gives, else judged by its magnitude.
 // Date-times and epoch numbers count from the first row's time.
 func (ct *csvTrace) time(c string, num int) (int64, error) {
+	if ct.plain == 1 { // the most of logs: a number in the unit decided
+		if us, ok := usec.ParsePlain(c, ct.plainShift); ok {
+			ct.rowNum = num
+			return us, nil
+		}
+	}
 	ct.rowNum = num
 	field := ct.header[colTime]
 	if c == "" {

@@ -22,7 +22,7 @@ func TestParsePlainMatchesDecimal(t *testing.T) {
 	for _, text := range texts {
 		for _, shift := range []int{0, 3, 6, 9} {
 			want, werr := parseDecimal(text, shift)
-			got, ok := parsePlain(text, shift)
+			got, ok := ParsePlain(text, shift)
 			if ok && (werr != nil || got != want) {
 				t.Fatalf("%q shift %d: quick path %d, want %d (error %v)", text, shift, got, want, werr)
 			}
@@ -31,7 +31,7 @@ func TestParsePlainMatchesDecimal(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := parsePlain("1234.5", 3); !ok {
+	if _, ok := ParsePlain("1234.5", 3); !ok {
 		t.Errorf("1234.5: not taken by the quick path")
 	}
 }

@@ -91,7 +91,7 @@ const (
 // Parse converts decimal text to whole microseconds by multiplying it by
 // 10^shift: 3 for milliseconds, 6 for seconds, 0 for microseconds.
 func Parse(text string, shift int) (int64, error) {
-	if v, ok := parsePlain(text, shift); ok {
+	if v, ok := ParsePlain(text, shift); ok {
 		return v, nil
 	}
 	return parseDecimal(text, shift)
@@ -116,12 +116,12 @@ func parseDecimal(text string, shift int) (int64, error) {
 // pow10 are the powers of ten up to 10^18.
 var pow10 = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
-// parsePlain is Parse of the text most cells hold, digits with at most one
+// ParsePlain is Parse of the text most cells hold, digits with at most one
 // decimal point ("12", "0.5", "1234.567"), with no sign, exponent or
 // blank, up to 18 digits, and a shift of 0 to 18: the same value, with no
 // copy of the text. ok is false for any other text, and for a value over
 // Max, which Parse words.
-func parsePlain(text string, shift int) (int64, bool) {
+func ParsePlain(text string, shift int) (int64, bool) {
 	if len(text) == 0 || len(text) > 19 || uint(shift) > 18 {
 		return 0, false
 	}
