@@ -457,13 +457,10 @@ func pointBatches(points []int, n, reps int) []pointBatch {
 	return out
 }
 
-// sweepNotifier is a store that tells its replicas when points become free
-// to claim (storage.Postgres: a sweep posted to any replica, points
-// released by one shutting down). Without it (SQLite, one replica) the
-// POST wakes this server's loop, and the loop polls every sweepPoll.
-type sweepNotifier interface {
-	SweepWork(ctx context.Context) <-chan struct{}
-}
+// A store that is a storage.SweepNotifier (storage.Postgres) tells every
+// replica when points become free to claim: a sweep posted to any replica,
+// points released by one shutting down. Without it (SQLite, one replica)
+// the POST wakes this server's loop, and the loop polls every sweepPoll.
 
 // forwardSweepWork wakes RunSweeps's idle loop at each of the store's
 // notifications until ctx ends.
