@@ -27,10 +27,10 @@ import (
 )
 
 // The contract is declared once, one small interface per concept, and
-// implemented by both databases: run.go, scenario.go, sweep.go,
-// sweep_units.go and idempotency.go for SQLite (DB), postgres_run.go,
-// postgres_scenario.go, postgres_sweep.go, postgres_sweep_units.go and
-// idempotency.go for PostgreSQL. What a method promises is said here; an
+// implemented by both databases, filed by concept: run.go and
+// postgres_run.go (dispatch.go for the logs of both), scenario.go and
+// postgres_scenario.go, sweep.go, sweep_units.go and their postgres_
+// twins, idempotency.go for both. What a method promises is said here; an
 // implementation's comment says only what is particular to its database.
 //
 // Every method is one transaction: it happens whole or not at all. Errors
