@@ -457,13 +457,12 @@ func pointBatches(points []int, n, reps int) []pointBatch {
 	return out
 }
 
-// A store that is a storage.SweepNotifier (storage.Postgres) tells every
-// replica when points become free to claim: a sweep posted to any replica,
-// points released by one shutting down. Without it (SQLite, one replica)
-// the POST wakes this server's loop, and the loop polls every sweepPoll.
-
 // forwardSweepWork wakes RunSweeps's idle loop at each of the store's
-// notifications until ctx ends.
+// notifications until ctx ends. A store that is a storage.SweepNotifier
+// (storage.Postgres) tells every replica when points become free to claim:
+// a sweep posted to any replica, points released by one shutting down.
+// Without it (SQLite, one replica) the POST wakes this server's loop, and
+// the loop polls every sweepPoll.
 func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
 	for {
 		select {
