@@ -4,20 +4,26 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
-	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// This file plays applications (docs/engine.md, "Applications"): the steps
-// a server runs after its own work (nested tpcall, tpacall and tpforward
-// requests, the server held busy until their replies arrive), client
-// populations that wait for each outcome before thinking and issuing the
-// next request, and the caller's deadline. The engine has an appState only
-// when the scenario has calls or clients; the plain path sees a nil pointer.
+// Applications (docs/engine.md, "Applications") are the steps a server runs
+// after its own work (nested tpcall, tpacall and tpforward requests, the
+// server held busy until their replies arrive), client populations that
+// wait for each outcome before thinking and issuing the next request, and
+// the caller's deadline. The engine has an appState only when the scenario
+// has calls or clients; the plain path sees a nil pointer.
+//
+// This file holds what they share: the application state (appState, a
+// request's appSlot), its events (appEvent, appHeap) merged in their order
+// and played one a turn (appTurn), issue's hook (take), the senders
+// retrying a full queue (blocked, retryEnter) and the figures (appResult).
+// The call steps are in calls.go, the requests' ends and replies in
+// replies.go, the client populations in clients.go, the deadlines in
+// deadlines.go.
 
 // callerKind is who waits for a request's outcome.
 type callerKind uint8
@@ -34,6 +40,7 @@ const (
 const (
 	classReply    uint8 = iota // a reply or failure reaching a waiting caller
 	classDeadline              // a caller's deadline
+	classChoice                // a workstation handler choosing a client's request (right after network arrivals)
 	classRetry                 // a sender trying a full queue again (after network arrivals)
 	classClient                // a client issuing its next request
 )
@@ -107,24 +114,6 @@ func (h *appHeap) pop() appEvent {
 	return top
 }
 
-// deadlineQueue holds the pending deadlines of one length (a service's
-// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
-// sorted by time and then by issue order at no cost.
-type deadlineQueue struct {
-	lim  int64
-	evs  []appEvent
-	head int
-}
-
-func (q *deadlineQueue) push(ev appEvent) {
-	if q.head > 0 && q.head == len(q.evs) {
-		q.evs, q.head = q.evs[:0], 0
-	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
-		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
-	}
-	q.evs = append(q.evs, ev)
-}
-
 // appSlot is what applications keep of one in-flight request, beside its
 // flight record (same slot index).
 type appSlot struct {
@@ -139,40 +128,15 @@ type appSlot struct {
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// waits for it, and its reply is never sent
 	unanswered bool
+	// ws: its caller is a workstation client whose handler takes a draw
+	// of workstation.handling_time to pass its reply or failure on
+	ws bool
 	// as a calling request:
 	holding   bool    // its server holds it, waiting for replies
 	forwarded bool    // it ended with tpforward; its reply is its child's
 	step      int32   // the next call step to run
 	pending   int32   // replies still awaited before the next step
 	out       []int64 // the Seqs of the children whose replies it awaits
-}
-
-// clientState is one client of a set.
-type clientState struct {
-	set      int32
-	c        int32 // its number in the set
-	n        int64 // its next request's number (retries not counted)
-	k        int32 // the retry the next issue is (0: a new request)
-	waiting  int64 // the Seq of the request whose outcome it awaits, 0 for none
-	issueUS  int64 // when that request was issued
-	counted  bool  // that request was issued at or after the warm-up
-	service  int   // the request being tried, for a retry
-	routeVal string
-	routeNum float64
-	route    int32
-	buf      int32 // its buffer type (a bufTable index)
-	id       string
-	key      uint64
-	rng      rng.PCG
-	epoch    int64 // bumped when its machine is lost or restored: older issue events no longer apply
-}
-
-// clientAcc counts the outcomes one client set saw.
-type clientAcc struct {
-	completed, timedOut, retried int64
-	failed                       [numFailures]int64
-	resp                         summaryAcc
-	waited                       int64 // think and backoff after counted outcomes
 }
 
 // appState is the engine's state for applications.
@@ -184,7 +148,8 @@ type appState struct {
 	dl      []deadlineQueue // the callers' deadlines, one queue per length
 	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
 	clients appHeap         // the clients' next requests
-	retries appHeap         // requests waiting for room in a full queue
+	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
+	wsh     *wshState       // the workstation front end; nil when no client set has via
 	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
@@ -242,6 +207,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		a.dlOf[sv] = int32(k)
 	}
 	a.cl = make([]clientState, ap.NClient)
+	a.wsh = connectClients(e, a) // at t = 0, before anything else
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
 		for c := 0; c < cp.Count; c++ {
@@ -250,6 +216,9 @@ func newAppState(e *engine, ap *plan.App) *appState {
 			cl.set, cl.c = int32(k), int32(c)
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
+			if cl.off {
+				continue // not connected: it issues nothing
+			}
 			if at := a.pause(cp.Think, &cl.rng); at < ap.EndUS {
 				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 				a.active++
@@ -257,11 +226,6 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		}
 	}
 	return a
-}
-
-// pause draws a think or backoff time: whole microseconds, at least 1.
-func (a *appState) pause(d dist.Sampler, r *rng.PCG) int64 {
-	return max(roundUS(d.SampleMS(r)*1000), 1)
 }
 
 // next returns the next application event (nil for none) and where it
@@ -322,7 +286,7 @@ func (a *appState) due(tc, ta, tn int64) bool {
 	switch top.class {
 	case classReply, classDeadline:
 		return top.t < tc && top.t <= ta && top.t <= tn
-	case classRetry:
+	case classChoice, classRetry:
 		return top.t < tc && top.t < ta && top.t <= tn
 	}
 	return top.t < tc && top.t < ta && top.t < tn
@@ -363,8 +327,11 @@ func idOf(f *flight) string {
 	return strconv.FormatInt(f.req.Seq, 10)
 }
 
-// appStep runs the next application event.
-func (e *engine) appStep() error {
+// appTurn runs the next application event, the turn of its class: a reply
+// or failure reaching its caller (deliver), a caller's deadline (deadline),
+// a sender retrying a full queue (retryEnter), a client issuing its next
+// request (clientIssue).
+func (e *engine) appTurn() error {
 	a := e.app
 	ev := a.pop()
 	e.advance(ev.t)
@@ -380,6 +347,8 @@ func (e *engine) appStep() error {
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)
+	case classChoice:
+		e.wshChoice(&ev)
 	}
 	return nil
 }
@@ -414,587 +383,6 @@ func (e *engine) retryEnter(ev *appEvent) {
 	sl := e.app.slots[s]
 	e.finish(s)
 	e.answer(&sl, f.req.Seq, reasonBlock, ev.t)
-}
-
-// deliver hands a reply or failure to its caller, if the caller still waits
-// for it: a client takes the outcome; a server holding the calling request
-// goes on with its steps, or fails it with TPESVCFAIL. A reply to a server
-// that crashed is lost (its request fails at the crash's notice).
-func (e *engine) deliver(ev *appEvent) {
-	a := e.app
-	switch ev.kind {
-	case callerClient:
-		c := &a.cl[ev.caller]
-		if c.waiting != ev.awaited {
-			return
-		}
-		c.waiting = 0
-		e.clientOutcome(c, ev.code, ev.t)
-	case callerServer:
-		p := ev.caller
-		if !e.holding(p, ev.callerSeq) {
-			return
-		}
-		sl := &a.slots[p]
-		if !sl.settle(ev.awaited) {
-			return
-		}
-		if ev.code != 0 {
-			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, usec.FormatMS(ev.t))
-			e.failParent(p, ev.t)
-			return
-		}
-		if sl.pending--; sl.pending == 0 {
-			e.runSteps(p, ev.t)
-		}
-	}
-}
-
-// deadline is a caller's deadline for request ev.awaited: if its outcome has
-// not reached the caller, the caller gets TPETIME (a client goes on, a
-// calling server fails its request with TPESVCFAIL). The request itself
-// goes on.
-func (e *engine) deadline(ev *appEvent) {
-	a := e.app
-	switch ev.kind {
-	case callerClient:
-		c := &a.cl[ev.caller]
-		if c.waiting != ev.awaited {
-			return
-		}
-		c.waiting = 0
-		e.spanUS = max(e.spanUS, ev.t)
-		e.clientOutcome(c, codeTimeout, ev.t)
-	case callerServer:
-		p := ev.caller
-		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {
-			return
-		}
-		e.spanUS = max(e.spanUS, ev.t)
-		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, usec.FormatMS(ev.t))
-		e.failParent(p, ev.t)
-	}
-}
-
-// holding reports whether the request in slot p (Seq seq) is still held by
-// its server, waiting for replies: not ended, not failed, its server not
-// crashed.
-func (e *engine) holding(p int32, seq int64) bool {
-	f := e.pool.at(p)
-	if f.req.Seq != seq || !e.app.slots[p].holding || f.server < 0 {
-		return false
-	}
-	sv := &e.servers[f.server]
-	return sv.busy && sv.cur == p
-}
-
-// settle removes child seq from the replies sl awaits; false when it was
-// not awaited.
-func (sl *appSlot) settle(seq int64) bool {
-	for i, x := range sl.out {
-		if x == seq {
-			sl.out[i] = sl.out[len(sl.out)-1]
-			sl.out = sl.out[:len(sl.out)-1]
-			return true
-		}
-	}
-	return false
-}
-
-// awaits reports whether sl awaits child seq's reply.
-func (sl *appSlot) awaits(seq int64) bool {
-	for _, x := range sl.out {
-		if x == seq {
-			return true
-		}
-	}
-	return false
-}
-
-// appCompletion is the end of a server's own work in a run with
-// applications: the steps of the service begin, or the request ends.
-func (e *engine) appCompletion(i int32, t int64) {
-	a := e.app
-	sv := &e.servers[i]
-	s := sv.cur
-	f := e.pool.at(s)
-	if sv.gateway && f.remoteUS < 0 {
-		e.gatewayFailed(s, t)
-		return
-	}
-	if sv.gateway || a.plan.Calls[f.req.Service] == nil {
-		e.endServed(s, t)
-		return
-	}
-	sl := &a.slots[s]
-	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
-	sv.due = -1 // no completion is pending while it holds the request
-	a.holdAt[i] = t
-	e.runSteps(s, t)
-}
-
-// gatewayFailed ends the forwarding of request s at t by a gateway that
-// found no remote domain of the import up: the request fails with
-// TPESVCERR, the failure crossing back to its caller like a reply, and the
-// gateway takes its next request.
-func (e *engine) gatewayFailed(s int32, t int64) {
-	sv := e.release(s, t)
-	e.appFailSvc(s, t)
-	e.serverNext(sv, t)
-}
-
-// runSteps runs the call steps of the request in slot p from its next one,
-// at t, until one waits for replies; after the last, the request ends.
-func (e *engine) runSteps(p int32, t int64) {
-	a := e.app
-	f := e.pool.at(p)
-	steps := a.plan.Calls[f.req.Service]
-	for int(a.slots[p].step) < len(steps) {
-		j := int(a.slots[p].step)
-		st := &steps[j]
-		if st.Mode != plan.ModeACall {
-			a.slots[p].step++
-			if !e.stepHappens(f, j, st) {
-				continue
-			}
-			if st.Mode == plan.ModeForward {
-				e.forward(p, j, t)
-				return
-			}
-			if !e.callChild(p, j, t) {
-				return
-			}
-			a.slots[p].pending = 1
-			return
-		}
-		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].Mode == plan.ModeACall {
-			j := int(a.slots[p].step)
-			a.slots[p].step++
-			if !e.stepHappens(f, j, &steps[j]) {
-				continue
-			}
-			if !e.callChild(p, j, t) {
-				return
-			}
-			if !steps[j].NoReply {
-				a.slots[p].pending++
-			}
-		}
-		if a.slots[p].pending > 0 {
-			return
-		}
-	}
-	e.endServed(p, t)
-}
-
-// streamCallStep seeds the draw of whether a call step happens, from the
-// calling request's key and the step's number.
-const streamCallStep = 0x63616c6c00 // "call"
-
-// stepHappens draws whether step j (probability st.p) of request f runs.
-func (e *engine) stepHappens(f *flight, j int, st *plan.Call) bool {
-	if st.P >= 1 {
-		return true
-	}
-	e.app.draw.Seed(f.req.Key, streamCallStep+uint64(j))
-	return e.app.draw.Float64() < st.P
-}
-
-// childRequest is the nested request of step j of the request in slot p,
-// issued at t from its server's machine.
-func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
-	f := e.pool.at(p)
-	st := &e.app.plan.Calls[f.req.Service][j]
-	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
-		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
-	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
-	switch {
-	case st.Route != nil:
-		e.app.draw.Seed(r.Key, streamRouteValue)
-		st.Route.Draw(&e.app.draw, &r)
-	case st.Value != "":
-		r.RouteVal = st.Value
-	case st.Inherit:
-		r.RouteVal = workload.RouteText(&f.req)
-	}
-	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
-	if e.routing != nil && e.routing[st.Service] != nil {
-		// entries that differ by BUFTYPE: the inherited buffer type picks one
-		r.Route = e.routing[st.Service].Route(e.bufs, r.Buf, workload.RouteText(&r))
-	} else if st.Route == nil && r.RouteVal != "" && crit != nil {
-		r.Route = workload.RouteOf(crit, r.RouteVal)
-	}
-	return r
-}
-
-// issueNested issues r for the request in slot p (bound as a's next
-// caller); it counts the nested request and returns false when the issue
-// failed (an error for the run, set as its fault).
-func (e *engine) issueNested(p int32, r *workload.Request) bool {
-	a := e.app
-	pf := e.pool.at(p)
-	if r.TimeUS >= e.setup.WarmupUS {
-		a.nested++
-		a.calls[pf.req.Service]++
-	}
-	a.bound = true
-	if err := e.issue(r); err != nil {
-		a.bound = false
-		if e.fault == nil {
-			e.fault = err
-		}
-		return false
-	}
-	return true
-}
-
-// callChild issues the tpcall or tpacall child of step j of the request in
-// slot p at t. It returns false when the child failed at its issue (the
-// request then failed with TPESVCFAIL) or the run stopped.
-func (e *engine) callChild(p int32, j int, t int64) bool {
-	a := e.app
-	pf := e.pool.at(p)
-	r := e.childRequest(p, j, t)
-	st := &a.plan.Calls[pf.req.Service][j]
-	a.mode = st.Mode.String()
-	if st.NoReply {
-		// TPNOREPLY: nobody waits for the child; its failure, even at its
-		// issue, reaches no one, and it has no deadline
-		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf), unanswered: true}
-		if t >= e.setup.WarmupUS {
-			a.noreply++
-		}
-		return e.issueNested(p, &r)
-	}
-	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
-	if !e.issueNested(p, &r) {
-		return false
-	}
-	if code := a.atIssue; code != 0 {
-		a.why = sprintf("its nested request %s (%s) failed at its issue with %s", r.ID, e.m.Services[r.Service].Name, code)
-		e.failParent(p, t)
-		return false
-	}
-	seq := e.issued
-	sl := &a.slots[p]
-	sl.out = append(sl.out, seq)
-	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
-	}
-	return true
-}
-
-// forward issues the tpforward child of step j of the request in slot p at
-// t: the child answers p's caller, and p ends on its server now. Its row's
-// reply is the child's.
-func (e *engine) forward(p int32, j int, t int64) {
-	a := e.app
-	pf := e.pool.at(p)
-	psl := a.slots[p]
-	r := e.childRequest(p, j, t)
-	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered}
-	a.mode = plan.ModeForward.String()
-	if !e.issueNested(p, &r) {
-		return
-	}
-	if code := a.atIssue; code != 0 {
-		// the forwarded child failed at its issue: p keeps its reason and
-		// end, its reply is empty like the child's; p ends and its instance
-		// takes its next request first, and only then does p's caller learn
-		// of the failure, in this turn
-		sv := e.release(p, t)
-		pf.replyUS, pf.noReply = t, true
-		a.slots[p].forwarded = false
-		e.st.complete(pf, sv)
-		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
-		e.finish(p)
-		e.serverNext(sv, t)
-		e.answerNow(&psl, code, t)
-		return
-	}
-	sv := e.release(p, t)
-	a.slots[p].forwarded = true
-	e.serverNext(sv, t)
-}
-
-// answerNow hands outcome code to the caller of sl at t, in this turn (a
-// failure at issue).
-func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
-	a := e.app
-	switch sl.kind {
-	case callerClient:
-		c := &a.cl[sl.caller]
-		if c.waiting == sl.awaited {
-			c.waiting = 0
-			e.clientOutcome(c, code, t)
-		}
-	case callerServer:
-		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
-			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
-			e.failParent(sl.caller, t)
-		}
-	}
-}
-
-// release ends the request in slot p on its server at t: its end time, the
-// server's busy and held time; it returns the server, still to take its
-// next request (serverNext).
-func (e *engine) release(p int32, t int64) *serverState {
-	f := e.pool.at(p)
-	sv := &e.servers[f.server]
-	f.endUS = t
-	e.accrueBusy(sv, t)
-	if sl := &e.app.slots[p]; sl.holding {
-		e.app.stopHold(sv.idx, t, e.setup.WarmupUS)
-		sl.holding = false
-	}
-	sv.busy = false
-	e.queues[sv.queue].inService--
-	return sv
-}
-
-// stopHold accounts server i's time holding a request up to t.
-func (a *appState) stopHold(i int32, t, warm int64) {
-	if t > warm {
-		a.held[i] += t - max(a.holdAt[i], warm)
-	}
-}
-
-// serverNext is server sv, free at t, taking its next request, or gone if
-// it was stopping.
-func (e *engine) serverNext(sv *serverState, t int64) {
-	i := sv.idx
-	if sv.state != stateUp {
-		e.stopped(i, t)
-		return
-	}
-	e.markIdle(i)
-	sv.idleSince = t
-	if q := &e.queues[sv.queue]; q.wait.n > 0 {
-		e.takeNext(i, q, t)
-	} else if sv.idleAlarm {
-		e.armDecay(i, t)
-	}
-}
-
-// replyAt is when the reply of request s, ended at t on server sv, reaches
-// its caller: after the remote domain's time for a gateway, and the
-// crossing back when its caller is on another machine.
-func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
-	f := e.pool.at(s)
-	if f.unanswered {
-		return t // no reply is sent: its end is its last event
-	}
-	at := t + f.remoteUS
-	if sv.machine != e.app.slots[s].replyTo {
-		at += e.setup.LatencyUS
-	}
-	return at
-}
-
-// endServed ends the request in slot s on its server at t with its reply.
-func (e *engine) endServed(s int32, t int64) {
-	f := e.pool.at(s)
-	sv := e.release(s, t)
-	f.replyUS = e.replyAt(s, sv, t)
-	if f.replyUS > e.spanUS {
-		e.spanUS = f.replyUS
-		if f.replyUS > MaxTimeUS {
-			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-		}
-	}
-	e.st.complete(f, sv)
-	sl := e.app.slots[s]
-	e.finish(s)
-	e.answer(&sl, f.req.Seq, 0, f.replyUS)
-	e.serverNext(sv, t)
-}
-
-// failParent fails the request in slot p with TPESVCFAIL at t: a child of
-// it failed or timed out. Its server is free; the failure reaches its
-// caller as a reply would.
-func (e *engine) failParent(p int32, t int64) {
-	f := e.pool.at(p)
-	sv := e.release(p, t)
-	sl := &e.app.slots[p]
-	sl.out, sl.pending = sl.out[:0], 0
-	f.reason = reasonSvcFail
-	f.replyUS = e.replyAt(p, sv, t)
-	e.spanUS = max(e.spanUS, f.replyUS)
-	e.st.fail(f)
-	e.ser.fail(f.reason)
-	copied := *sl
-	e.finish(p)
-	e.answer(&copied, f.req.Seq, reasonSvcFail, f.replyUS)
-	e.serverNext(sv, t)
-}
-
-// appFailSvc is failSvc in a run with applications: request s fails with
-// TPESVCERR at t, and the failure reaches its caller (after the crossing
-// back to its caller's machine).
-func (e *engine) appFailSvc(s int32, t int64) {
-	f := e.pool.at(s)
-	sl := &e.app.slots[s]
-	if sl.holding { // a stopping instance's held request aborted (SVCTIMEOUT)
-		e.app.stopHold(f.server, t, e.setup.WarmupUS)
-		sl.holding = false
-	}
-	f.reason = reasonSvcErr
-	f.replyUS = t
-	if e.queues[f.queue].machine != sl.replyTo && !f.unanswered {
-		f.replyUS += e.setup.LatencyUS
-	}
-	e.spanUS = max(e.spanUS, f.replyUS)
-	e.st.fail(f)
-	e.ser.fail(f.reason)
-	copied := *sl
-	e.finish(s)
-	e.answer(&copied, f.req.Seq, reasonSvcErr, f.replyUS)
-}
-
-// answer sends the outcome of request seq (slot data sl) to its caller at
-// at, and completes the requests that forwarded to it: their reply is its.
-func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
-	a := e.app
-	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
-		pf := e.pool.at(p)
-		if pf.req.Seq != pseq || !a.slots[p].forwarded {
-			break
-		}
-		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
-		a.slots[p].forwarded = false
-		pf.replyUS = at
-		e.st.complete(pf, &e.servers[pf.server])
-		e.finish(p)
-		p, pseq = next, nseq
-	}
-	if sl.kind == callerNone {
-		return
-	}
-	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
-		awaited: sl.awaited, code: code})
-}
-
-// crashHold is crash's hook: server i, holding the request in slot s,
-// crashed at t; its held time ends.
-func (e *engine) crashHold(i, s int32, t int64) {
-	if sl := &e.app.slots[s]; sl.holding {
-		e.app.stopHold(i, t, e.setup.WarmupUS)
-		sl.holding = false // replies to it are lost; it fails at the notice
-	}
-}
-
-// clientIssue is client g issuing its next request at t: a new one (the
-// next of its script, or a service drawn by weight) or a retry of the last.
-func (e *engine) clientIssue(g int, t int64) error {
-	a := e.app
-	c := &a.cl[g]
-	cp := &a.plan.Clients[c.set]
-	if c.k == 0 {
-		n := c.n
-		c.n++
-		c.routeVal, c.routeNum, c.route, c.buf = "", 0, workload.RouteNone, 0
-		if cp.Script != nil {
-			st := &cp.Script[(int64(c.c)+n)%int64(len(cp.Script))]
-			c.service, c.routeVal, c.buf = st.Service, st.Value, st.Buf
-			if e.routing != nil && e.routing[st.Service] != nil {
-				c.route = e.routing[st.Service].Route(e.bufs, c.buf, st.Value) // entries told apart by BUFTYPE
-			} else if crit := e.m.Criterion(e.m.Services[st.Service].Routing); crit != nil && st.Value != "" {
-				c.route = workload.RouteOf(crit, st.Value)
-			}
-		} else {
-			i := 0
-			if len(cp.Services) > 1 {
-				u := float64(c.rng.Float64() * cp.Cum[len(cp.Cum)-1])
-				for i < len(cp.Cum)-1 && u >= cp.Cum[i] {
-					i++
-				}
-			}
-			c.service = cp.Services[i].Service
-			if sr := cp.Services[i].Route; sr != nil {
-				var r workload.Request
-				sr.Draw(&c.rng, &r)
-				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
-			}
-		}
-		c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
-		c.key = workload.Mix64(c.key ^ uint64(n+1))
-	}
-	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
-		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
-	if c.k > 0 {
-		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
-		if t >= e.setup.WarmupUS {
-			a.retried++
-			a.acc[c.set].retried++
-		}
-	}
-	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
-	a.bound = true
-	if err := e.issue(&r); err != nil {
-		a.bound = false
-		return err
-	}
-	c.waiting, c.issueUS, c.counted = e.issued, t, t >= e.setup.WarmupUS
-	if code := a.atIssue; code != 0 {
-		c.waiting = 0
-		e.clientOutcome(c, code, t)
-		return nil
-	}
-	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
-	}
-	return nil
-}
-
-// clientOutcome is client c seeing the outcome code (0: the reply) of its
-// request at t: it counts it, then backs off and retries it, or thinks and
-// issues its next request, unless the run's duration is over by then.
-func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
-	a := e.app
-	cp := &a.plan.Clients[c.set]
-	acc := &a.acc[c.set]
-	if c.counted {
-		switch code {
-		case 0:
-			acc.completed++
-		case codeTimeout:
-			acc.timedOut++
-		default:
-			acc.failed[code-reasonNoEnt]++
-		}
-		v := t - c.issueUS
-		if !acc.resp.note(v, histIndex(v)) {
-			acc.resp.spill(v)
-		}
-	}
-	var wait int64
-	if code != 0 && int(c.k) < cp.RetryMax && retries(cp, code) {
-		c.k++
-		wait = a.pause(cp.Backoff, &c.rng)
-	} else {
-		c.k = 0
-		wait = a.pause(cp.Think, &c.rng)
-	}
-	if c.counted {
-		acc.waited += wait
-	}
-	g := cp.First + int(c.c)
-	if at := t + wait; at < a.plan.EndUS {
-		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g), callerSeq: c.epoch})
-	} else {
-		a.active--
-	}
-}
-
-// retries reports whether client set cp retries a request that ended with
-// code (bit k of RetryOn is the failure reasonNoEnt+k).
-func retries(cp *plan.Client, code reason) bool {
-	if code == codeTimeout {
-		return cp.RetryOn&plan.RetryTPETIME != 0
-	}
-	return cp.RetryOn&(1<<(code-reasonNoEnt)) != 0
 }
 
 // appResult adds the figures of applications to r.
@@ -1039,54 +427,7 @@ func (e *engine) appResult(r *result.Result) {
 		r.Clients[k] = cs
 		acc.resp.releaseFront()
 	}
-}
-
-// loseClients stops the clients on machine m: they are gone with it.
-func (a *appState) loseClients(m int32) {
-	for k := range a.plan.Clients {
-		cp := &a.plan.Clients[k]
-		if int32(cp.Origin) != m {
-			continue
-		}
-		for c := cp.First; c < cp.First+cp.Count; c++ {
-			a.cl[c].epoch++
-			a.cl[c].waiting, a.cl[c].k = 0, 0
-		}
-	}
-}
-
-// restoreClients starts the clients of machine m again at t: each thinks,
-// then issues.
-func (a *appState) restoreClients(e *engine, m int32, t int64) {
-	for k := range a.plan.Clients {
-		cp := &a.plan.Clients[k]
-		if int32(cp.Origin) != m {
-			continue
-		}
-		for c := cp.First; c < cp.First+cp.Count; c++ {
-			cl := &a.cl[c]
-			cl.epoch++
-			if at := t + a.pause(cp.Think, &cl.rng); at < a.plan.EndUS {
-				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
-			}
-		}
-	}
-}
-
-// loseForwarders ends the requests that forwarded to request s, lost with
-// its machine: no reply comes for them either (their rows keep no reply).
-func (e *engine) loseForwarders(s int32) {
-	a := e.app
-	for p, pseq := a.slots[s].fwdFrom, a.slots[s].fwdSeq; p >= 0; {
-		pf := e.pool.at(p)
-		if pf.req.Seq != pseq || !a.slots[p].forwarded {
-			break
-		}
-		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
-		a.slots[p].forwarded = false
-		pf.replyUS, pf.noReply = pf.endUS, true
-		e.st.complete(pf, &e.servers[pf.server])
-		e.finish(p)
-		p, pseq = next, nseq
+	if a.wsh != nil {
+		e.workstationResult(r)
 	}
 }

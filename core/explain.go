@@ -14,18 +14,31 @@ import (
 // The engine calls it only through a nil check, so ordinary runs pay nothing.
 type explainer struct {
 	first, last int64
-	out         []result.Explanation
+	// id, when set, names the one request to explain by its id as the
+	// dispatch log shows it (2008.1, TELLER:3:12): first and last are 0
+	// until the request with that id is issued, then its Seq.
+	id  string
+	out []result.Explanation
 	// pending maps the Seq of an explained request that has not finished
 	// yet to its explanation, in runs where instances change state: the
 	// run goes on until each has completed or failed, to say why it failed.
 	pending    map[int64]int
 	dispatched bool // the last request to explain has been dispatched
+	// note is a sentence finish adds to the next explanation's text (a
+	// workstation handler's delay), then clears
+	note string
 }
 
 // begin snapshots what the dispatch rule is about to see for f, or returns
 // nil when f is not one of the requests to explain.
 func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *result.Explanation {
-	if x == nil || f.req.Seq < x.first || f.req.Seq > x.last {
+	if x == nil {
+		return nil
+	}
+	if x.id != "" && x.first == 0 && idOf(f) == x.id {
+		x.first, x.last = f.req.Seq, f.req.Seq
+	}
+	if f.req.Seq < x.first || f.req.Seq > x.last {
 		return nil
 	}
 	ex := &result.Explanation{Seq: f.req.Seq, ID: f.req.ID, Service: e.m.Services[f.req.Service].Name,
@@ -160,6 +173,10 @@ func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 		}
 	}
 	ex.Text = explainText(e, ex, f)
+	if x.note != "" {
+		ex.Text += " " + x.note
+		x.note = ""
+	}
 	x.out = append(x.out, *ex)
 	if (e.life != nil || e.app != nil) && !f.reason.failed() {
 		if x.pending == nil {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -199,8 +200,10 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 		if g := int64(math.Round(s.BusyMS * 1000)); g != o.busyUS[i] {
 			return fmt.Sprintf("server %s busy: engine %v ms, oracle %d µs", id, s.BusyMS, o.busyUS[i])
 		}
-		if want := ratio(o.busyUS[i], span); !nearRat(s.Utilization, want) {
-			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d)", id, s.Utilization, ratF(want), o.busyUS[i], span)
+		// busy is thread-time: utilization is over k × the span
+		k := int64(len(o.insts[i].th))
+		if want := ratio(o.busyUS[i], k*span); !nearRat(s.Utilization, want) {
+			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d × %d)", id, s.Utilization, ratF(want), o.busyUS[i], k, span)
 		}
 		if s.LoadDone != loadDone[i] {
 			return fmt.Sprintf("server %s load_done: engine %d, oracle %d", id, s.LoadDone, loadDone[i])
@@ -213,6 +216,9 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 		}
 	}
 	if msg := o.compareUp(res, span); msg != "" {
+		return msg
+	}
+	if msg := o.compareThreads(res, seen); msg != "" {
 		return msg
 	}
 	if len(res.Queues) != len(o.m.Queues) {
@@ -322,8 +328,90 @@ func (o *oracle) compareUp(res *result.Result, span int64) string {
 		if g := int64(math.Round(*s.UpMS * 1000)); g != u {
 			return fmt.Sprintf("server %s up: engine %v ms, oracle %d µs", s.ID, *s.UpMS, u)
 		}
-		if want := ratio(o.busyUS[i], u); !nearRat(*s.UpUtilization, want) {
+		if want := ratio(o.busyUS[i], int64(len(o.insts[i].th))*u); !nearRat(*s.UpUtilization, want) {
 			return fmt.Sprintf("server %s up_utilization: engine %v, oracle %v", s.ID, *s.UpUtilization, ratF(want))
+		}
+	}
+	return ""
+}
+
+// oThreadResult is what compareThreads reads of the engine's result,
+// through its JSON, by the names the contract gives the threads' figures.
+type oThreadResult struct {
+	Servers []struct {
+		ID          string `json:"id"`
+		Threads     *int   `json:"threads"`
+		MinThreads  *int   `json:"min_threads"`
+		ThreadsUsed *int   `json:"threads_used"`
+		ByThread    []struct {
+			Thread   int     `json:"thread"`
+			Requests int64   `json:"requests"`
+			BusyMS   float64 `json:"busy_ms"`
+			HeldMS   float64 `json:"held_ms"`
+		} `json:"by_thread"`
+	} `json:"servers"`
+}
+
+// compareThreads checks the threads' figures: left out when no instance
+// has more than one thread (the bytes of a single-threaded run do not
+// change); else threads, min_threads and threads_used for every instance,
+// and by_thread for those with k > 1.
+func (o *oracle) compareThreads(res *result.Result, seen map[string]int) string {
+	js, err := json.Marshal(res)
+	if err != nil {
+		return err.Error()
+	}
+	var tr oThreadResult
+	if err := json.Unmarshal(js, &tr); err != nil {
+		return err.Error()
+	}
+	if len(tr.Servers) != len(o.insts) {
+		return fmt.Sprintf("servers: engine %d, oracle %d", len(tr.Servers), len(o.insts))
+	}
+	reqs := make([][]int64, len(o.insts))
+	for i := range reqs {
+		reqs[i] = make([]int64, len(o.insts[i].th))
+	}
+	for _, r := range o.reqs {
+		if r.done && !r.failed {
+			reqs[r.srv][r.thr]++
+		}
+	}
+	for i, s := range tr.Servers {
+		srv := &o.m.Servers[i]
+		k := len(o.insts[i].th)
+		if !o.threaded {
+			if s.Threads != nil || s.MinThreads != nil || s.ThreadsUsed != nil || s.ByThread != nil {
+				return fmt.Sprintf("server %s: threads' figures in a run without a multithreaded instance (want them left out)", s.ID)
+			}
+			continue
+		}
+		if s.Threads == nil || s.MinThreads == nil || s.ThreadsUsed == nil {
+			return fmt.Sprintf("server %s: threads, min_threads or threads_used missing", s.ID)
+		}
+		if *s.Threads != k || *s.MinThreads != srv.MinThreads || *s.ThreadsUsed != o.thrUsed[i] {
+			return fmt.Sprintf("server %s threads/min_threads/threads_used: engine %d/%d/%d, oracle %d/%d/%d",
+				s.ID, *s.Threads, *s.MinThreads, *s.ThreadsUsed, k, srv.MinThreads, o.thrUsed[i])
+		}
+		if k == 1 {
+			if s.ByThread != nil {
+				return fmt.Sprintf("server %s: by_thread for a single-threaded instance (want it left out)", s.ID)
+			}
+			continue
+		}
+		seen["multithreaded server"]++
+		if o.thrUsed[i] > 1 {
+			seen["threads busy at once"]++
+		}
+		if len(s.ByThread) != k {
+			return fmt.Sprintf("server %s by_thread: engine %d threads, oracle %d", s.ID, len(s.ByThread), k)
+		}
+		for j, bt := range s.ByThread {
+			g := fmt.Sprint(bt.Thread, bt.Requests, int64(math.Round(bt.BusyMS*1000)), int64(math.Round(bt.HeldMS*1000)))
+			w := fmt.Sprint(j+1, reqs[i][j], o.thrBusy[i][j], o.thrHeld[i][j])
+			if g != w {
+				return fmt.Sprintf("server %s by_thread[%d] thread/requests/busy µs/held µs: engine %s, oracle %s", s.ID, j, g, w)
+			}
 		}
 	}
 	return ""
@@ -354,7 +442,16 @@ type oAppResult struct {
 		TimedOut   int64            `json:"timed_out"`
 		Retried    int64            `json:"retried"`
 		ResponseMS result.Summary   `json:"response_ms"`
+		// NotConnected is present for a set with via only.
+		NotConnected *int `json:"not_connected"`
 	} `json:"clients"`
+	Workstation []struct {
+		ID           string `json:"id"`
+		Machine      string `json:"machine"`
+		Handlers     int    `json:"handlers"`
+		Clients      []int  `json:"clients"`
+		NotConnected int    `json:"not_connected"`
+	} `json:"workstation"`
 }
 
 // compareApp checks the application figures: requests.nested and retried,
@@ -422,6 +519,29 @@ func (o *oracle) compareApp(res *result.Result) string {
 		}
 		if msg := compareSummary("client set "+cs.name+" response_ms", c.ResponseMS, append([]int64(nil), cs.resps...), map[string]int{}); msg != "" {
 			return msg
+		}
+		switch {
+		case cs.via == "" && c.NotConnected != nil:
+			return fmt.Sprintf("client set %s: not_connected %d for a set without via (want it left out)", cs.name, *c.NotConnected)
+		case cs.via != "" && (c.NotConnected == nil || *c.NotConnected != cs.refused):
+			return fmt.Sprintf("client set %s not_connected: engine %v, oracle %d", cs.name, c.NotConnected, cs.refused)
+		}
+	}
+	if o.wsl == nil || !slices.ContainsFunc(o.sets, func(cs *oClientSet) bool { return cs.via != "" }) {
+		if ar.Workstation != nil {
+			return fmt.Sprintf("workstation: engine %d entries in a run without via (want it left out)", len(ar.Workstation))
+		}
+		return ""
+	}
+	if len(ar.Workstation) != len(o.wsl) {
+		return fmt.Sprintf("workstation: engine %d entries, oracle %d", len(ar.Workstation), len(o.wsl))
+	}
+	for k, w := range ar.Workstation {
+		ws, ow := o.m.Workstations[k], o.wsl[k]
+		g := fmt.Sprint(w.ID, w.Machine, w.Handlers, w.Clients, w.NotConnected)
+		want := fmt.Sprint(ws.ID, o.m.Machines[ws.Machine].LMID, len(ow.handlers), ow.handlers, ow.refused)
+		if g != want {
+			return fmt.Sprintf("workstation %d id/machine/handlers/clients/not_connected: engine %s, oracle %s", k, g, want)
 		}
 	}
 	return ""

@@ -10,6 +10,59 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
+// oracleThreads turns on multithreaded servers in the generators: some
+// *SERVERS entries get MAXDISPATCHTHREADS 2-4 (and MINDISPATCHTHREADS), a
+// GWTDOMAIN at times one it ignores, and tuning mt_idle either reading.
+// Its draws come from a stream of their own (genThreads), so turning it on
+// changes no other draw of a seed's scenario. It also gates the M/M/k test
+// of threads (theory_threads_test.go). Off, the generators make the
+// scenarios they made before threads were simulated.
+const oracleThreads = true
+
+// genThreads draws the dispatch threads of the generators' *SERVERS
+// entries and the mt_idle reading, from a stream of its own.
+type genThreads struct{ rng *rand.Rand }
+
+func newGenThreads(seed uint64) genThreads {
+	return genThreads{rand.New(rand.NewPCG(seed, 0x7468726561647300))} // "threads"
+}
+
+// entry returns the MAXDISPATCHTHREADS (and MINDISPATCHTHREADS) text of an
+// entry, "" for most; never on an entry with -p (spawning counts instances,
+// and a spare's idleness by threads is a reading of its own).
+func (g genThreads) entry(spawn bool) string {
+	if !oracleThreads || spawn || g.rng.Float64() >= 0.45 {
+		return ""
+	}
+	k := 2 + g.rng.IntN(3)
+	text := fmt.Sprintf(" MAXDISPATCHTHREADS=%d", k)
+	if g.rng.Float64() < 0.3 {
+		text += fmt.Sprintf(" MINDISPATCHTHREADS=%d", g.rng.IntN(k+1))
+	}
+	return text
+}
+
+// gateway returns a MAXDISPATCHTHREADS the GWTDOMAIN entry ignores, at times.
+func (g genThreads) gateway() string {
+	if !oracleThreads || g.rng.Float64() >= 0.3 {
+		return ""
+	}
+	return " MAXDISPATCHTHREADS=3"
+}
+
+// tuning sets mt_idle at times.
+func (g genThreads) tuning(tu *scenario.Tuning) {
+	if !oracleThreads {
+		return
+	}
+	switch r := g.rng.Float64(); {
+	case r < 0.4:
+		tu.MTIdle = "no_request"
+	case r < 0.6:
+		tu.MTIdle = "server"
+	}
+}
+
 // genScenario builds a random small scenario for the differential test:
 // 1-3 machines, SHM or MP, LDBAL Y or N, a few *SERVERS entries (MSSQ sets
 // through RQADDR, spares through MAX, RESTART/MAXGEN/GRACE), group-specific
@@ -18,6 +71,7 @@ import (
 // a trace whose every row carries service_ms.
 func genScenario(seed uint64) *scenario.Scenario {
 	rng := rand.New(rand.NewPCG(seed, 0x0dac1e))
+	thr := newGenThreads(seed)
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
 	// In coarse scenarios every time is a whole millisecond, so that
@@ -127,10 +181,11 @@ func genScenario(seed uint64) *scenario.Scenario {
 		if len(adv) == 0 {
 			adv = []string{"A"}
 		}
+		u.WriteString(thr.entry(spawn != ""))
 		fmt.Fprintf(&u, " CLOPT=\"%s-s %s\"\n", spawn, strings.Join(adv, ","))
 	}
 	if gateway {
-		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
+		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2" + thr.gateway() + "\n")
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4)
@@ -212,6 +267,7 @@ func genScenario(seed uint64) *scenario.Scenario {
 		}
 	}
 	tu := &scenario.Tuning{BootMS: f(float64(pick(60)))}
+	thr.tuning(tu)
 	if chance(0.3) {
 		tu.Idle = "queue"
 	}
@@ -328,6 +384,7 @@ func genScenario(seed uint64) *scenario.Scenario {
 // Everything is what the reference simulator reproduces exactly.
 func genAppScenario(seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
+	thr := newGenThreads(seed)
 	noreply := rand.New(rand.NewPCG(seed, 0x6e6f7265706c79)) // "noreply"
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
@@ -401,6 +458,7 @@ func genAppScenario(seed uint64) []byte {
 				fmt.Fprintf(&u, " GRACE=%d", pick(2))
 			}
 		}
+		u.WriteString(thr.entry(false))
 		var adv []string
 		for _, s := range services {
 			if chance(0.55) {
@@ -430,7 +488,7 @@ func genAppScenario(seed uint64) []byte {
 		fmt.Fprintf(&u, "%s CLOPT=\"-s %s\"\n", line, strings.Join(adv, ","))
 	}
 	if gateway {
-		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
+		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2" + thr.gateway() + "\n")
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4) // service C is routed
@@ -507,6 +565,7 @@ func genAppScenario(seed uint64) []byte {
 		}
 	}
 	tu := &scenario.Tuning{BootMS: f(float64(pick(30)))}
+	thr.tuning(tu)
 	if chance(0.2) {
 		tu.Idle = "queue"
 	}
@@ -676,6 +735,11 @@ func genAppScenario(seed uint64) []byte {
 		}
 	}
 
+	var wsDoc map[string]any
+	if *oracleWSL {
+		sc.UBBConfig, wsDoc = genWorkstation(seed, sc.UBBConfig, nm, sets)
+	}
+
 	base, err := json.Marshal(sc)
 	if err != nil {
 		panic(err)
@@ -683,6 +747,9 @@ func genAppScenario(seed uint64) []byte {
 	var doc map[string]any
 	if err := json.Unmarshal(base, &doc); err != nil {
 		panic(err)
+	}
+	if wsDoc != nil {
+		doc["workstation"] = wsDoc
 	}
 	doc["services"] = svcDoc
 	wl := doc["workload"].(map[string]any)
@@ -692,4 +759,57 @@ func genAppScenario(seed uint64) []byte {
 		panic(err)
 	}
 	return out
+}
+
+// genWorkstation adds, at times, the workstation front end to an
+// application scenario: a WSL (its -m, -M and -x, sometimes two instances)
+// in a group of its own, the MAXWSCLIENTS of its machine, client sets
+// connecting through it (via instead of origin; now and then through its
+// second instance, which takes no clients) and a handling time. It draws
+// from a stream of its own, so the rest of the scenario is what it was; it
+// returns the UBBCONFIG and the workstation section (nil for none).
+func genWorkstation(seed uint64, ubbText string, nm int, sets []map[string]any) (string, map[string]any) {
+	rng := rand.New(rand.NewPCG(seed, 0x77736c)) // "wsl"
+	pick := func(n int) int { return rng.IntN(n) }
+	chance := func(p float64) bool { return rng.Float64() < p }
+	if !chance(0.4) {
+		return ubbText, nil
+	}
+	m := 1 + pick(nm)
+	node := fmt.Sprintf("node%d LMID=s%d", m, m)
+	ubbText = strings.Replace(ubbText, node, fmt.Sprintf("%s MAXWSCLIENTS=%d", node, []int{0, 1, 2, 3, 5, 8, 20}[pick(7)]), 1)
+	ubbText = strings.Replace(ubbText, "*GROUPS\n", fmt.Sprintf("*GROUPS\nWSG LMID=s%d GRPNO=95\n", m), 1)
+	opts := fmt.Sprintf("-n //ws:%d", 4000+pick(100))
+	mn := pick(3)
+	if chance(0.8) {
+		opts += fmt.Sprintf(" -m %d", mn)
+	} else {
+		mn = 0
+	}
+	if chance(0.5) {
+		opts += fmt.Sprintf(" -M%d", mn+pick(3))
+	}
+	if chance(0.7) {
+		opts += fmt.Sprintf(" -x %d", 1+pick(3))
+	}
+	min := 1
+	if chance(0.15) {
+		min = 2
+	}
+	ubbText = strings.Replace(ubbText, "\n*SERVICES\n", fmt.Sprintf("WSL SRVGRP=WSG SRVID=1 MIN=%d CLOPT=\"-A -- %s\"\n\n*SERVICES\n", min, opts), 1)
+	for _, cs := range sets {
+		if !chance(0.6) {
+			continue
+		}
+		delete(cs, "origin")
+		cs["via"] = "WSG/1"
+		if min == 2 && chance(0.3) {
+			cs["via"] = "WSG/2"
+		}
+	}
+	if !chance(0.7) {
+		return ubbText, nil
+	}
+	ms := []float64{0, 0.5, 1, 2, 0.0015, 3}[pick(6)]
+	return ubbText, map[string]any{"handling_time": map[string]any{"dist": "const", "ms": ms}}
 }

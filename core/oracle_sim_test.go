@@ -8,13 +8,18 @@ package core
 // covers LDBAL=N, SHM and MP LDBAL=Y, round_robin and jsq, routing,
 // networks, speeds, gateways, priorities and the life cycle (events,
 // sanity-scan notices, RESTART/MAXGEN/GRACE, boot_ms, orphaned queues,
-// stopping instances); not SVCTIMEOUT, -p, random or p2c.
+// stopping instances), multithreaded instances (MAXDISPATCHTHREADS: k
+// threads per instance, tuning mt_idle, the thread column, per-thread
+// figures); not SVCTIMEOUT, -p, random or p2c.
 //
 // It also plays application scenarios (oracle_app_test.go reads their
 // document): nested calls (tpcall, tpacall runs with or without
 // noreply steps, tpforward; p = 1 only; route inherit or constant), closed-loop client sets (const think and
 // backoff, a script or a single service, retries) and the caller's
-// deadline, as the application rules of the contract describe them.
+// deadline, as the application rules of the contract describe them; and
+// the workstation front end: clients connecting through a WSL at t = 0
+// (handlers, mpx, maxh, MAXWSCLIENTS), their requests' origin on the WSL's
+// machine, a const handling time before the choice and after the reply.
 
 import (
 	"encoding/json"
@@ -42,6 +47,7 @@ type oReq struct {
 	hasRoute bool
 
 	q, srv                 int
+	thr                    int // the thread of srv that took it (0-based), -1: none
 	enq, start, end, reply int64
 	reason                 string
 	entry                  int64 // order of entry into its queue
@@ -69,20 +75,48 @@ type oReq struct {
 	// one forwarded to): no reply is ever sent, lastT is its last event
 	unanswered bool
 	lastT      int64
+	chooseAt   int64 // a workstation client's request: when its handler chooses it, -1: none pending
 }
 
-// oInst is one server instance.
+// oInst is one server instance: k dispatch threads (one for a
+// single-threaded instance), each running one request at a time.
 type oInst struct {
 	state     string // up, down, restarting, stopping, booting, gone
-	busy      *oReq  // the request it processes (held while down)
-	endAt     int64
-	idleSince int64
-	busyLook  bool   // down: whether it looked busy when it crashed
+	th        []oThr // its threads, in number order
+	idleLook  bool   // down: whether it looked idle when it crashed
 	noticeAt  int64  // down: when the BBL notices
 	comeUpAt  int64  // restarting/booting: when it comes up
 	gen       int    // the MIB's generation: 1 when it comes up from gone
 	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
+}
+
+// oThr is one dispatch thread of an instance.
+type oThr struct {
+	busy      *oReq // the request it processes (held while down)
+	endAt     int64 // when its own work ends, -1: not working
+	freeSince int64 // when it last became free: its last end, or the come-up
+}
+
+// holds reports whether some thread of the instance holds a request.
+func (in *oInst) holds() bool {
+	for k := range in.th {
+		if in.th[k].busy != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// freeThreads counts the threads that hold no request.
+func (in *oInst) freeThreads() int {
+	n := 0
+	for k := range in.th {
+		if in.th[k].busy == nil {
+			n++
+		}
+	}
+	return n
 }
 
 type oChange struct {
@@ -99,6 +133,8 @@ type oracle struct {
 	idleQ    bool // tuning idle "queue"
 	netOrig  bool // tuning netload "origin"
 	ctrLoad  bool // tuning mp_counter "load"
+	mtNoReq  bool // tuning mt_idle "no_request"
+	threaded bool // some instance has more than one thread: the thread column
 	resetUS  int64
 	fwdUS    int64
 	bootUS   int64
@@ -126,6 +162,9 @@ type oracle struct {
 	// busy time, each queue's longest waiting line, the last instant of a
 	// scenario event.
 	busyUS    []int64
+	thrBusy   [][]int64 // per instance and thread: busy time (µs)
+	thrHeld   [][]int64 // per instance and thread: time held for replies (µs)
+	thrUsed   []int     // per instance: the most threads busy at once
 	qMax      []int64
 	qEnq      []int64 // requests that entered each queue
 	qArea     []int64 // each queue's waiting length integrated over time (µs)
@@ -146,6 +185,16 @@ type oracle struct {
 	// noreplySteps: some step is noreply (the result counts them apart)
 	noreplySteps bool
 	hits         map[string]int // what the run exercised, for the coverage tally
+	// The workstation front end: the handling time (const), and per WSL
+	// of the model its handlers' clients and the clients refused.
+	handleUS int64
+	wsl      []*oWSL
+}
+
+// oWSL is one WSL's connections.
+type oWSL struct {
+	handlers []int
+	refused  int
 }
 
 // oStep is one step of a service's calls.
@@ -187,6 +236,8 @@ type oClientSet struct {
 	retried       int64
 	failed        map[string]int64
 	resps         []int64
+	via           string // the WSL instance its clients connect through ("": none)
+	refused       int    // its clients that did not connect
 }
 
 // oClient is one client: when it issues next, where it is in its script.
@@ -197,6 +248,7 @@ type oClient struct {
 	pos    int   // script entry of its current request
 	n, k   int   // request number, retries of it made
 	wait   *oReq
+	off    bool // a workstation client that did not connect: it never issues
 }
 
 // oSpawn is the -p of one *SERVERS entry.
@@ -257,6 +309,7 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		o.idleQ = tu.Idle == "queue"
 		o.netOrig = tu.NetLoad == "origin"
 		o.ctrLoad = tu.MPCounter == "load"
+		o.mtNoReq = tu.MTIdle == "no_request"
 		if tu.MPResetMS != nil {
 			o.resetUS = oRoundUS(*tu.MPResetMS)
 		}
@@ -284,8 +337,15 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		o.remote[name] = oRoundUS(*d.ResponseTime.MS)
 	}
 	o.insts = make([]oInst, len(m.Servers))
+	o.thrBusy, o.thrHeld, o.thrUsed = make([][]int64, len(m.Servers)), make([][]int64, len(m.Servers)), make([]int, len(m.Servers))
 	for i := range m.Servers {
-		o.insts[i] = oInst{state: "up", endAt: -1, comeUpAt: -1, noticeAt: -1, gen: 1}
+		k := m.Servers[i].DispatchThreads()
+		o.threaded = o.threaded || k > 1
+		o.insts[i] = oInst{state: "up", th: make([]oThr, k), comeUpAt: -1, noticeAt: -1, gen: 1}
+		for j := range o.insts[i].th {
+			o.insts[i].th[j].endAt = -1
+		}
+		o.thrBusy[i], o.thrHeld[i] = make([]int64, k), make([]int64, k)
 		if m.Servers[i].Spare {
 			o.insts[i].state = "gone"
 		}
@@ -370,8 +430,8 @@ func (o *oracle) readTrace() error {
 
 // newReq is a request of svc from machine origin at t, not yet issued.
 func (o *oracle) newReq(svc string, origin int, t int64) *oReq {
-	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1,
-		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1}
+	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1, thr: -1,
+		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1, chooseAt: -1}
 }
 
 func (o *oracle) params(svc string, q int) ubb.ServiceParams {
@@ -410,14 +470,24 @@ func (o *oracle) looksIdle(i int) bool {
 		if o.idleQ {
 			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
 		}
-		return in.busy == nil
+		return o.serverIdle(in)
 	case "down":
 		if o.idleQ {
 			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
 		}
-		return !in.busyLook
+		return in.idleLook
 	}
 	return false
+}
+
+// serverIdle is idle "server" by its threads: a thread free (mt_idle
+// "server"), or no thread holding a request (mt_idle "no_request"); with
+// one thread both are "not processing".
+func (o *oracle) serverIdle(in *oInst) bool {
+	if o.mtNoReq {
+		return !in.holds()
+	}
+	return in.freeThreads() > 0
 }
 
 func (o *oracle) advertises(i int, svc string) bool {
@@ -490,9 +560,7 @@ func (o *oracle) choose(r *oReq) (int, string) {
 		for _, q := range o.candQueues(cands) {
 			num := int64(len(o.waiting[q]))
 			for _, i := range o.m.Queues[q].Servers {
-				if o.insts[i].busy != nil {
-					num++
-				}
+				num += int64(len(o.insts[i].th) - o.insts[i].freeThreads())
 			}
 			d := o.n(q)
 			if best < 0 || num*bd < bn*d {
@@ -566,6 +634,28 @@ func (o *oracle) choose(r *oReq) (int, string) {
 	return best, "least-load"
 }
 
+// wsOut is the handler's time passing r's reply or failure to the
+// workstation client waiting for it (0 for any other caller, and for a
+// reply nobody gets).
+func (o *oracle) wsOut(r *oReq) int64 {
+	if w := waited(r); w.client != nil && w.client.set.via != "" && !r.unanswered {
+		o.hits["ws reply draw"]++
+		return o.handleUS
+	}
+	return 0
+}
+
+// tellAt is r's failure at its issue (or a forwarded child's) reaching the
+// caller of w: at once, or through a workstation handler one draw later.
+func (o *oracle) tellAt(w, r *oReq, t int64) {
+	if h := o.wsOut(w); h > 0 {
+		o.notices = append(o.notices, oNotice{t: t + h, seq: r.n, w: w, code: r.reason})
+		o.hits["ws failure at issue delayed"]++
+		return
+	}
+	o.learn(w, r.reason, t)
+}
+
 // back is the crossing back from r's queue's machine to the machine its
 // reply goes to (its origin; for a forwarded child, the forwarder's caller's).
 func (o *oracle) back(r *oReq) int64 {
@@ -576,7 +666,7 @@ func (o *oracle) back(r *oReq) int64 {
 }
 
 func (o *oracle) fail(r *oReq, t int64) {
-	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
+	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)+o.wsOut(r)
 	if r.unanswered { // nobody to tell: no reply crosses back
 		r.reply, r.lastT = -1, t
 	}
@@ -586,11 +676,21 @@ func (o *oracle) fail(r *oReq, t int64) {
 // issue numbers r, logs it and chooses its queue. A request that fails at
 // its issue (TPENOENT, TPESYSTEM) is done at once: the issuer handles it.
 func (o *oracle) issue(r *oReq) {
+	o.number(r)
+	o.place(r, r.issue)
+}
+
+// number gives r its number and id, in issue order.
+func (o *oracle) number(r *oReq) {
 	o.reqs = append(o.reqs, r)
 	r.n = len(o.reqs)
 	if r.id == "" {
 		r.id = strconv.Itoa(r.n)
 	}
+}
+
+// place chooses r's queue at t and sends it there.
+func (o *oracle) place(r *oReq, t int64) {
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
@@ -599,10 +699,10 @@ func (o *oracle) issue(r *oReq) {
 	}
 	r.q = q
 	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
-		r.arriveAt = r.issue + o.latUS
+		r.arriveAt = t + o.latUS
 		return
 	}
-	o.enqueue(r, r.issue)
+	o.enqueue(r, t)
 }
 
 func (o *oracle) orphaned(q int) bool {
@@ -622,18 +722,25 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 		return
 	}
 	o.qEnq[q]++
-	best := -1
+	// The free thread free longest; ties to the first instance in scan
+	// order, then the lowest thread number.
+	best, bestK := -1, -1
 	for _, i := range o.m.Queues[q].Servers {
 		in := &o.insts[i]
-		if in.state == "up" && in.busy == nil && (best < 0 || in.idleSince < o.insts[best].idleSince) {
-			best = i
+		if in.state != "up" {
+			continue
+		}
+		for k := range in.th {
+			if in.th[k].busy == nil && (best < 0 || in.th[k].freeSince < o.insts[best].th[bestK].freeSince) {
+				best, bestK = i, k
+			}
 		}
 	}
 	o.entrySeq++
 	r.entry = o.entrySeq
 	if best >= 0 {
 		o.handoffs[q]++
-		o.start(r, best, t)
+		o.start(r, best, bestK, t)
 		return
 	}
 	o.accrue(q, t)
@@ -648,31 +755,31 @@ func (o *oracle) prioOf(r *oReq) int {
 	return o.params(r.svc, r.q).Prio
 }
 
-// take hands the next waiting request of i's queue to i.
-func (o *oracle) take(i int, t int64) {
+// take hands the next waiting request of i's queue to i's thread k.
+func (o *oracle) take(i, k int, t int64) {
 	q := o.m.Servers[i].QueueIdx
 	w := o.waiting[q]
 	if len(w) == 0 {
 		return
 	}
 	o.handoffs[q]++
-	k := 0
+	x := 0
 	if o.handoffs[q]%10 != 0 {
 		for j := range w {
-			if o.prioOf(w[j]) > o.prioOf(w[k]) {
-				k = j
+			if o.prioOf(w[j]) > o.prioOf(w[x]) {
+				x = j
 			}
 		}
 	}
-	r := w[k]
+	r := w[x]
 	o.accrue(q, t)
-	o.waiting[q] = append(w[:k:k], w[k+1:]...)
-	o.start(r, i, t)
+	o.waiting[q] = append(w[:x:x], w[x+1:]...)
+	o.start(r, i, k, t)
 }
 
-func (o *oracle) start(r *oReq, i int, t int64) {
+func (o *oracle) start(r *oReq, i, k int, t int64) {
 	s := &o.m.Servers[i]
-	r.srv, r.start = i, t
+	r.srv, r.thr, r.start = i, k, t
 	var dur int64
 	if s.Gateway {
 		dur = o.fwdUS
@@ -680,15 +787,17 @@ func (o *oracle) start(r *oReq, i int, t int64) {
 	} else {
 		dur = int64(math.Round(float64(r.svcUS) / o.speed[s.Machine]))
 	}
-	o.insts[i].busy, o.insts[i].endAt = r, t+dur
+	in := &o.insts[i]
+	in.th[k].busy, in.th[k].endAt = r, t+dur
+	o.thrUsed[i] = max(o.thrUsed[i], len(in.th)-in.freeThreads())
 }
 
-// complete ends instance i's own work at t: the steps of its service run
-// now (a gateway forwards: no steps), else the request ends.
-func (o *oracle) complete(i int, t int64) {
-	in := &o.insts[i]
-	r := in.busy
-	in.endAt = -1
+// complete ends the own work of thread k of instance i at t: the steps of
+// its service run now (a gateway forwards: no steps), else the request ends.
+func (o *oracle) complete(i, k int, t int64) {
+	th := &o.insts[i].th[k]
+	r := th.busy
+	th.endAt = -1
 	r.ownEnd = t
 	if !o.m.Servers[i].Gateway && len(o.calls[r.svc]) > 0 {
 		o.runSteps(r, t)
@@ -697,29 +806,36 @@ func (o *oracle) complete(i int, t int64) {
 	o.succeed(r, t)
 }
 
-// release ends r on its instance at t: its busy time (and the time it held
-// r waiting for replies) is counted, and the instance takes its next
-// request, or is gone when it was stopping.
+// release ends r on its thread at t: its busy time (and the time it held
+// r waiting for replies) is counted, and the thread takes its next
+// request; a stopping instance takes none, and is gone when its last
+// request ends.
 func (o *oracle) release(r *oReq, t int64) {
-	i := r.srv
+	i, k := r.srv, r.thr
 	in := &o.insts[i]
 	o.busyUS[i] += t - r.start
 	o.heldUS[i] += t - r.ownEnd
-	in.busy, in.endAt = nil, -1
+	o.thrBusy[i][k] += t - r.start
+	o.thrHeld[i][k] += t - r.ownEnd
+	in.th[k].busy, in.th[k].endAt = nil, -1
 	r.end, r.done = t, true
 	if in.state == "stopping" {
+		if in.holds() {
+			o.hits["stopping drains threads"]++
+			return
+		}
 		o.change(t, i, "gone", in.stopCause)
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 		return
 	}
-	in.idleSince = t
-	o.take(i, t)
+	in.th[k].freeSince = t
+	o.take(i, k, t)
 }
 
 // succeed ends r at t with its reply on the way back.
 func (o *oracle) succeed(r *oReq, t int64) {
 	o.release(r, t)
-	r.reply = t + r.remoteUS + o.back(r)
+	r.reply = t + r.remoteUS + o.back(r) + o.wsOut(r)
 	if r.unanswered { // its reply is never sent
 		r.reply, r.lastT = -1, t
 		o.hits["noreply served"]++
@@ -732,7 +848,7 @@ func (o *oracle) failParent(r *oReq, t int64) {
 	o.hits["TPESVCFAIL"]++
 	o.release(r, t)
 	r.failed, r.reason = true, "TPESVCFAIL"
-	r.reply = t + o.back(r)
+	r.reply = t + o.back(r) + o.wsOut(r)
 	if r.unanswered {
 		r.reply, r.lastT = -1, t
 	}
@@ -772,7 +888,7 @@ func (o *oracle) outcome(r *oReq, code string) {
 
 // holding: r's instance holds it waiting for replies, and is not down.
 func (o *oracle) holding(r *oReq) (ok, down bool) {
-	if r.srv < 0 || o.insts[r.srv].busy != r || r.ownEnd < 0 || r.done {
+	if r.srv < 0 || o.insts[r.srv].th[r.thr].busy != r || r.ownEnd < 0 || r.done {
 		return false, false
 	}
 	return true, o.insts[r.srv].state == "down"
@@ -891,7 +1007,7 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 			if r.unanswered {
 				r.lastT = t
 			}
-			o.learn(waited(c), c.reason, t)
+			o.tellAt(waited(c), c, t)
 		}
 	}
 }
@@ -974,22 +1090,34 @@ func (o *oracle) event(e oEvent) {
 		in := &o.insts[i]
 		switch {
 		case e.action == "kill" && in.state == "up":
-			in.busyLook = in.busy != nil
-			if in.busy != nil { // held, no longer worked on
-				o.busyUS[i] += t - in.busy.start
-				if in.busy.ownEnd >= 0 {
-					o.heldUS[i] += t - in.busy.ownEnd
+			in.idleLook = o.serverIdle(in)
+			for k := range in.th {
+				b := in.th[k].busy
+				if b == nil {
+					continue
+				}
+				// held, no longer worked on
+				o.busyUS[i] += t - b.start
+				o.thrBusy[i][k] += t - b.start
+				if b.ownEnd >= 0 {
+					o.heldUS[i] += t - b.ownEnd
+					o.thrHeld[i][k] += t - b.ownEnd
 					o.hits["crash while holding"]++
 				}
+			}
+			if len(in.th)-in.freeThreads() > 1 {
+				o.hits["crash with several threads busy"]++
 			}
 			in.noticeAt = (t + o.sanityUS - 1) / o.sanityUS * o.sanityUS
 			if in.noticeAt == 0 {
 				in.noticeAt = o.sanityUS
 			}
 			o.change(t, i, "down", "kill")
-		case e.action == "shutdown" && in.state == "up" && in.busy != nil:
-			if in.busy.ownEnd >= 0 {
-				o.hits["stopping while holding"]++
+		case e.action == "shutdown" && in.state == "up" && in.holds():
+			for k := range in.th {
+				if b := in.th[k].busy; b != nil && b.ownEnd >= 0 {
+					o.hits["stopping while holding"]++
+				}
 			}
 			o.change(t, i, "stopping", "shutdown")
 		case e.action == "shutdown" && (in.state == "up" || in.state == "restarting"):
@@ -1006,9 +1134,11 @@ func (o *oracle) event(e oEvent) {
 func (o *oracle) notice(i int, t int64) {
 	in := &o.insts[i]
 	in.noticeAt = -1
-	if r := in.busy; r != nil {
-		in.busy, in.endAt = nil, -1
-		o.fail(r, t)
+	for k := range in.th { // every held request fails, in thread order
+		if r := in.th[k].busy; r != nil {
+			in.th[k].busy, in.th[k].endAt = nil, -1
+			o.fail(r, t)
+		}
 	}
 	life := o.m.Servers[i].Lifecycle()
 	restart := false
@@ -1037,37 +1167,56 @@ func (o *oracle) notice(i int, t int64) {
 	o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 }
 
-// abortAt is when the BBL aborts the request instance i holds in service
-// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT.
+// abortAt is when the BBL aborts a request instance i holds in service
+// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT, the
+// earliest over its threads.
 func (o *oracle) abortAt(i int) int64 {
 	in := &o.insts[i]
-	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
+	if (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
 		return -1
 	}
-	to := int64(o.params(in.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
-	if to == 0 {
-		return -1
+	best := int64(-1)
+	for k := range in.th {
+		th := &in.th[k]
+		if th.busy == nil {
+			continue
+		}
+		to := int64(o.params(th.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
+		if to == 0 {
+			continue
+		}
+		su := o.m.ScanUnitUS
+		at := (th.busy.start + to + su - 1) / su * su
+		if th.endAt >= 0 && at > th.endAt {
+			continue
+		}
+		// still in service then: working, or holding it for replies
+		if best < 0 || at < best {
+			best = at
+		}
 	}
-	su := o.m.ScanUnitUS
-	at := (in.busy.start + to + su - 1) / su * su
-	if in.endAt >= 0 && at > in.endAt {
-		return -1
-	}
-	return at // still in service then: working, or holding it for replies
+	return best
 }
 
-// abort ends i's request at t with TPESVCERR: the instance crashes and the
-// crash is noticed at once.
+// abort ends i's requests at t with TPESVCERR, every thread's at once in
+// thread order: the instance crashes and the crash is noticed at once.
 func (o *oracle) abort(i int, t int64) {
 	in := &o.insts[i]
-	r := in.busy
-	in.busy, in.endAt = nil, -1
-	o.busyUS[i] += t - r.start
-	if r.ownEnd >= 0 {
-		o.heldUS[i] += t - r.ownEnd
-		o.hits["SVCTIMEOUT while holding"]++
+	for k := range in.th {
+		r := in.th[k].busy
+		if r == nil {
+			continue
+		}
+		in.th[k].busy, in.th[k].endAt = nil, -1
+		o.busyUS[i] += t - r.start
+		o.thrBusy[i][k] += t - r.start
+		if r.ownEnd >= 0 {
+			o.heldUS[i] += t - r.ownEnd
+			o.thrHeld[i][k] += t - r.ownEnd
+			o.hits["SVCTIMEOUT while holding"]++
+		}
+		o.fail(r, t)
 	}
-	o.fail(r, t)
 	if in.state == "stopping" {
 		o.change(t, i, "gone", "SVCTIMEOUT")
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
@@ -1128,10 +1277,14 @@ func (o *oracle) spawnStep(t int64) {
 // never below 0).
 func (o *oracle) decayAt(sp *oSpawn, i int) int64 {
 	in := &o.insts[i]
-	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 || sp.sp.Conv {
+	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.holds() || sp.sp.Low == 0 || sp.sp.Conv {
 		return -1
 	}
-	return in.idleSince + int64(sp.sp.TerminateS)*1000000
+	since := int64(0) // idle since its last thread became free
+	for k := range in.th {
+		since = max(since, in.th[k].freeSince)
+	}
+	return since + int64(sp.sp.TerminateS)*1000000
 }
 
 // decayStep is the spares whose idle alarm goes off at t ending themselves,
@@ -1178,9 +1331,17 @@ func (o *oracle) clientIssue(cl *oClient, t int64) {
 	r.svcUS = o.svcTimeUS[e.svc]
 	r.client, r.deadline = cl, t+o.limit(e.svc)
 	cl.wait, cl.nextAt = r, -1
+	if cs.via != "" && o.handleUS > 0 {
+		// a workstation client: its handler chooses the request one
+		// handling time after the send
+		o.number(r)
+		r.chooseAt = t + o.handleUS
+		o.hits["ws deferred choice"]++
+		return
+	}
 	o.issue(r)
 	if r.atIssue {
-		o.learn(r, r.reason, t)
+		o.tellAt(r, r, t)
 	}
 }
 
@@ -1217,9 +1378,12 @@ func (o *oracle) run() string {
 	next := 0 // next trace row
 	ev := 0   // next scenario event
 	now := int64(0)
+	o.connect()
 	for _, cs := range o.sets {
 		for _, cl := range cs.clients {
-			cl.nextAt = cs.thinkUS // each client thinks first
+			if !cl.off {
+				cl.nextAt = cs.thinkUS // each client thinks first
+			}
 		}
 	}
 	for steps := 0; ; steps++ {
@@ -1242,8 +1406,12 @@ func (o *oracle) run() string {
 			if in.comeUpAt >= 0 {
 				t = min(t, in.comeUpAt)
 			}
-			if in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt >= 0 {
-				t = min(t, in.endAt)
+			if in.state == "up" || in.state == "stopping" {
+				for k := range in.th {
+					if in.th[k].busy != nil && in.th[k].endAt >= 0 {
+						t = min(t, in.th[k].endAt)
+					}
+				}
 			}
 			if a := o.abortAt(i); a >= 0 {
 				t = min(t, a)
@@ -1252,6 +1420,9 @@ func (o *oracle) run() string {
 		for _, r := range o.reqs {
 			if r.arriveAt >= 0 {
 				t = min(t, r.arriveAt)
+			}
+			if r.chooseAt >= 0 {
+				t = min(t, r.chooseAt)
 			}
 			if r.deadline >= 0 && !r.dlDone {
 				t = min(t, r.deadline)
@@ -1305,12 +1476,20 @@ func (o *oracle) run() string {
 		for i := range o.insts {
 			if in := &o.insts[i]; in.comeUpAt == t {
 				in.comeUpAt = -1
-				in.idleSince = t
+				for k := range in.th {
+					in.th[k].freeSince = t
+				}
 				if in.state == "booting" { // from gone: generation 1, started now
 					in.gen, in.startAt = 1, t
 				}
 				o.change(t, i, "up", "booted")
-				o.take(i, t)
+				// up to k waiting requests, threads in number order
+				for k := range in.th {
+					o.take(i, k, t)
+				}
+				if len(in.th)-in.freeThreads() > 1 {
+					o.hits["come-up takes several"]++
+				}
 			}
 		}
 		if alive {
@@ -1319,13 +1498,21 @@ func (o *oracle) run() string {
 		// One thing at a time, from the first class of the instant's order
 		// that has one: what it starts at this instant (a 0 µs service, a
 		// reply with no crossing) comes before the later classes.
-		// Completions of own work, in scan order (their steps run now).
+		// Completions of own work, in scan order then thread number
+		// (their steps run now).
 		completed := false
+	completions:
 		for i := range o.insts {
-			if in := &o.insts[i]; in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt == t {
-				o.complete(i, t)
-				completed = true
-				break
+			in := &o.insts[i]
+			if in.state != "up" && in.state != "stopping" {
+				continue
+			}
+			for k := range in.th {
+				if in.th[k].busy != nil && in.th[k].endAt == t {
+					o.complete(i, k, t)
+					completed = true
+					break completions
+				}
 			}
 		}
 		if completed {
@@ -1370,6 +1557,22 @@ func (o *oracle) run() string {
 		if arrived {
 			continue
 		}
+		// Workstation handlers' choices, in issue order.
+		var ch *oReq
+		for _, r := range o.reqs {
+			if r.chooseAt == t {
+				ch = r
+				break
+			}
+		}
+		if ch != nil {
+			ch.chooseAt = -1
+			o.place(ch, t)
+			if ch.atIssue {
+				o.tellAt(ch, ch, t)
+			}
+			continue
+		}
 		// New trace requests, in trace order.
 		if next < len(o.pending) && o.pending[next].issue == t {
 			o.issue(o.pending[next])
@@ -1398,6 +1601,9 @@ func (o *oracle) run() string {
 func (o *oracle) log() string {
 	var b strings.Builder
 	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason")
+	if o.threaded {
+		b.WriteString(",thread")
+	}
 	if o.app {
 		b.WriteString(",parent")
 	}
@@ -1418,6 +1624,12 @@ func (o *oracle) log() string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s", r.id, r.svc, o.m.Machines[r.origin].LMID, r.issue,
 			srv, q, num(r.enq), num(r.start), num(r.end), num(r.reply), r.reason)
+		if o.threaded {
+			b.WriteString(",")
+			if r.srv >= 0 {
+				b.WriteString(strconv.Itoa(r.thr + 1))
+			}
+		}
 		if o.app {
 			b.WriteString(",")
 			if r.parent != nil {
@@ -1466,6 +1678,9 @@ type oAppDoc struct {
 			NoReply bool            `json:"noreply"`
 		} `json:"calls"`
 	} `json:"services"`
+	Workstation *struct {
+		HandlingTime *oConst `json:"handling_time"`
+	} `json:"workstation"`
 	Workload struct {
 		Generate *struct {
 			DurationMS float64 `json:"duration_ms"`
@@ -1473,6 +1688,7 @@ type oAppDoc struct {
 				Name     string  `json:"name"`
 				Count    int     `json:"count"`
 				Origin   string  `json:"origin"`
+				Via      string  `json:"via"`
 				Think    *oConst `json:"think"`
 				Services []struct {
 					Service string          `json:"service"`
@@ -1588,11 +1804,25 @@ func (o *oracle) readApp(d *oAppDoc) error {
 	if g == nil {
 		return nil
 	}
+	if w := d.Workstation; w != nil {
+		var err error
+		if o.handleUS, err = constUS(w.HandlingTime, 0); err != nil {
+			return err
+		}
+	}
 	o.durUS = oRoundUS(g.DurationMS)
 	for _, c := range g.Clients {
 		o.app = true
 		cs := &oClientSet{name: c.Name, count: c.Count, origin: o.m.MachineIndex(c.Origin),
-			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}}
+			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}, via: c.Via}
+		if c.Via != "" { // its requests enter on the WSL's machine
+			cs.origin = -1
+			for _, s := range o.m.Servers {
+				if s.ID == c.Via {
+					cs.origin = s.Machine
+				}
+			}
+		}
 		if cs.origin < 0 {
 			return fmt.Errorf("oracle: client set %s: origin %q", c.Name, c.Origin)
 		}
@@ -1658,4 +1888,64 @@ func (o *oracle) readApp(d *oAppDoc) error {
 		o.sets = append(o.sets, cs)
 	}
 	return nil
+}
+
+// connect connects the clients of the sets with via at t = 0, sets in
+// listed order, clients in number order: to the started handler with the
+// fewest clients among those below mpx (the lowest number on a tie), else
+// to a new handler while fewer than maxh run; not when every handler is
+// full, when the machine has MAXWSCLIENTS clients already, or when via is
+// not the WSL's first instance (only it takes clients).
+func (o *oracle) connect() {
+	o.wsl = make([]*oWSL, len(o.m.Workstations))
+	for k, w := range o.m.Workstations {
+		o.wsl[k] = &oWSL{handlers: make([]int, w.MinHandlers)}
+	}
+	perMachine := map[int]int{}
+	for _, cs := range o.sets {
+		if cs.via == "" {
+			continue
+		}
+		k, first := -1, false
+		for j, w := range o.m.Workstations {
+			for i := w.Server; i < w.Server+w.Count; i++ {
+				if o.m.Servers[i].ID == cs.via {
+					k, first = j, i == w.Server
+				}
+			}
+		}
+		w, st := o.m.Workstations[k], o.wsl[k]
+		for _, cl := range cs.clients {
+			h := -1
+			switch {
+			case !first:
+				o.hits["ws via a later instance"]++
+			case perMachine[w.Machine] >= o.m.Machines[w.Machine].MaxWSClients:
+				o.hits["ws MAXWSCLIENTS reached"]++
+			default:
+				for j, n := range st.handlers {
+					if n < w.MPX && (h < 0 || n < st.handlers[h]) {
+						h = j
+					}
+				}
+				if h < 0 && len(st.handlers) < w.MaxHandlers {
+					st.handlers = append(st.handlers, 0)
+					h = len(st.handlers) - 1
+					o.hits["ws handler started"]++
+				}
+				if h < 0 {
+					o.hits["ws handlers full"]++
+				}
+			}
+			if h < 0 {
+				cl.off = true
+				cs.refused++
+				st.refused++
+				continue
+			}
+			st.handlers[h]++
+			perMachine[w.Machine]++
+			o.hits["ws connected"]++
+		}
+	}
 }

@@ -127,7 +127,7 @@ func (p *Plan) Warnings() []string { return p.setup.Warnings }
 // Requests returns the expected number of requests of one run: the trace's
 // rows and the expected number of generated requests.
 func (p *Plan) Requests() float64 {
-	return float64(len(p.setup.Work.Trace)) + p.setup.Work.Expected
+	return float64(p.setup.Work.TraceRows()) + p.setup.Work.Expected
 }
 
 // GeneratedRequests returns the expected number of requests of one run's
@@ -146,6 +146,7 @@ func (p *Plan) Reseed(seed uint64) *Plan {
 	q := *p
 	st := *p.setup
 	st.Seed = seed
+	st.App = st.App.Reseeded(seed) // the client populations draw from the seed too
 	q.setup = &st
 	return &q
 }
@@ -232,6 +233,21 @@ func (p *Plan) open(opt RunOptions) (workload.Stream, simOptions, error) {
 		return nil, sopt, err
 	}
 	return mg, sopt, nil
+}
+
+// ExplainID returns the explanation of the request whose id is id, as the
+// dispatch log shows it (2008.1, TELLER:3:12; a request without an id has
+// its issue number), in the plan's run (replication 0). It stops the run
+// after it; a run that never issues it is ENOTFOUND.
+func (p *Plan) ExplainID(opt RunOptions, id string) ([]result.Explanation, error) {
+	if err := checkExplainID(id); err != nil {
+		return nil, err
+	}
+	reqs, sopt, err := p.open(opt)
+	if err != nil {
+		return nil, err
+	}
+	return explainWith(p.setup, reqs, sopt, &explainer{id: id})
 }
 
 // Explain returns the explanations of requests first..first+count-1

@@ -91,6 +91,29 @@ func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]resul
 	return p.Explain(opt, first, count)
 }
 
+// ExplainID returns the explanation of the request whose id is id, as the
+// dispatch log shows it (a trace's id, a nested call's 2008.1, a client's
+// TELLER:3:12, or the issue number of a request without an id): Compile,
+// then Plan.ExplainID.
+func ExplainID(sc *scenario.Scenario, opt RunOptions, id string) ([]result.Explanation, error) {
+	if err := checkExplainID(id); err != nil {
+		return nil, err
+	}
+	p, err := Compile(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.ExplainID(opt, id)
+}
+
+// checkExplainID checks the id an explanation asks for.
+func checkExplainID(id string) error {
+	if id == "" || len(id) > 1024 {
+		return diag.FieldErrorf("explain", "want a request id of 1 to 1024 bytes, got %d", len(id))
+	}
+	return nil
+}
+
 // checkExplainRange checks the requests an explanation asks for.
 func checkExplainRange(first, count int64) error {
 	if first < 1 || count < 1 || count > MaxExplain {
@@ -105,7 +128,11 @@ const MaxExplain = 1000
 // explainRun runs until request first+count-1 has been dispatched,
 // capturing the explanations on the way.
 func explainRun(setup *plan.Setup, reqs workload.Stream, sopt simOptions, first, count int64) ([]result.Explanation, error) {
-	x := &explainer{first: first, last: first + count - 1}
+	return explainWith(setup, reqs, sopt, &explainer{first: first, last: first + count - 1})
+}
+
+// explainWith runs with the explainer x until it has its explanations.
+func explainWith(setup *plan.Setup, reqs workload.Stream, sopt simOptions, x *explainer) ([]result.Explanation, error) {
 	sopt.explain = x
 	sopt.Dispatch = nil
 	e, err := newEngine(setup, reqs, sopt)
@@ -115,8 +142,11 @@ func explainRun(setup *plan.Setup, reqs workload.Stream, sopt simOptions, first,
 	if err := e.loop(); err != nil {
 		return nil, err
 	}
+	if len(x.out) == 0 && x.id != "" {
+		return nil, diag.Errorf(diag.ENOTFOUND, "explain: no request has the id %q (the run issued %d requests; ids are those of the dispatch log)", x.id, e.issued)
+	}
 	if len(x.out) == 0 {
-		return nil, diag.Errorf(diag.ENOTFOUND, "explain: request %d does not exist (the workload has %d requests)", first, e.issued)
+		return nil, diag.Errorf(diag.ENOTFOUND, "explain: request %d does not exist (the workload has %d requests)", x.first, e.issued)
 	}
 	return x.out, nil
 }

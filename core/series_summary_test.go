@@ -187,4 +187,7 @@ func TestAdmissionMirrorsEngine(t *testing.T) {
 		t.Errorf("admission has %d lines, %d and %d bins; the engine %d, %d and %d",
 			admission.SeriesLines, admission.EngineBins, admission.TargetBins, seriesLimit, autoMaxBins, targetBins)
 	}
+	if admission.BytesPerInFlight != BytesPerInFlight {
+		t.Errorf("admission has %d bytes per request in flight, the engine %d", admission.BytesPerInFlight, BytesPerInFlight)
+	}
 }

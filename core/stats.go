@@ -389,18 +389,27 @@ type stats struct {
 	nm1   int
 	// vSim[s] is the response of service s's trace rows whose log observed
 	// one, vAll theirs all together (the result's validation); nil when the
-	// log observed none
+	// log observed none. v holds the validation window and batches.
 	vSim []summaryAcc
 	vAll summaryAcc
+	v    *validationAcc
 }
 
-// validated counts the response of a trace row whose log observed one. It
-// is apart from complete, which calls it rarely, so as not to weigh on it.
+// validated counts the response of a trace row whose log observed one,
+// issued at t and answered at reply, if it lies in the validation window.
+// It is apart from complete, which calls it rarely, so as not to weigh on
+// it.
 //
 //go:noinline
-func (st *stats) validated(s int, resp int64) {
+func (st *stats) validated(s int, t, resp, reply int64) {
+	v := st.v
+	if t < v.fromUS {
+		return
+	}
 	addValue(&st.vSim[s], resp)
 	addValue(&st.vAll, resp)
+	v.svc[s].sim.add(t, resp, reply <= v.toUS)
+	v.all.sim.add(t, resp, reply <= v.toUS)
 }
 
 // addValue counts v in a: note, else spill.
@@ -459,6 +468,7 @@ func (st *stats) init(e *engine) {
 	st.flows = make([]int64, nm*st.nm1*numReasons)
 	if w := e.setup.Work; w != nil && len(w.Observed) > 0 {
 		st.vSim = make([]summaryAcc, nsvc)
+		st.v = newValidationAcc(w.Observed, nsvc, max(st.warmUS, e.setup.ValidateAfterUS))
 	}
 }
 
@@ -540,7 +550,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 			lim = st.svcBlock[s]
 		}
 		if f.req.Observed {
-			st.validated(s, resp)
+			st.validated(s, f.req.TimeUS, resp, f.replyUS)
 		}
 		if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
 			st.timedOut++
@@ -548,6 +558,9 @@ func (st *stats) complete(f *flight, sv *serverState) {
 		}
 	}
 	sa.busy += f.endUS - f.startUS
+	if sv.mt != nil {
+		sv.mt.requests[f.thread]++
+	}
 	// done's counts give srvRequests, srvLoad and mServed (see finish).
 	// The layout is tested here: a method testing it would call addSparse,
 	// which would keep it from being inlined.

@@ -1,15 +1,163 @@
 package core
 
 import (
+	"cmp"
 	"slices"
+	"sort"
 
+	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
+
+// validationBatches is how many batches of consecutive rows (by issue
+// time) a service's observed rows are cut into for the mean's interval and
+// the KS test: enough for a test, few enough that a batch's mean averages
+// out the responses' correlation.
+const validationBatches = 20
+
+// validationAcc is the validation window and, per service and overall, the
+// batches the observed rows fall into and what the run's responses to them
+// add up to.
+type validationAcc struct {
+	fromUS, toUS int64 // the window: rows issued at or after fromUS; throughput up to toUS
+	svc          []validationSide
+	all          validationSide
+}
+
+// validationSide is one row's batches: bounds[b] is the first issue time of
+// batch b+1 (a row issued at t is in the batch that counts the bounds ≤ t),
+// obs and sim the observed and simulated sums.
+type validationSide struct {
+	bounds   []int64
+	obs, sim batchSums
+}
+
+// batchSums adds up responses by batch, and counts those answered within
+// the window.
+type batchSums struct {
+	bounds []int64
+	sum    []int64
+	n      []int64
+	done   int64
+}
+
+func (b *batchSums) add(t, resp int64, done bool) {
+	k := sort.Search(len(b.bounds), func(i int) bool { return b.bounds[i] > t })
+	b.sum[k] += resp
+	b.n[k]++
+	if done {
+		b.done++
+	}
+}
+
+// means returns the means (ms) of the batches that hold a response.
+func (b *batchSums) means() []float64 {
+	out := []float64{}
+	for k := range b.sum {
+		if b.n[k] > 0 {
+			out = append(out, roundF(float64(b.sum[k])/float64(b.n[k])/1000))
+		}
+	}
+	return out
+}
+
+// batchCount is how many batches n rows are cut into: validationBatches,
+// fewer when there are under 2 rows a batch.
+func batchCount(n int) int { return min(validationBatches, max(n/2, 1)) }
+
+// newSide is the batches whose bounds are given: nb-1 issue times.
+func newSide(bounds []int64) validationSide {
+	nb := len(bounds) + 1
+	mk := func() batchSums {
+		return batchSums{bounds: bounds, sum: make([]int64, nb), n: make([]int64, nb)}
+	}
+	return validationSide{bounds: bounds, obs: mk(), sim: mk()}
+}
+
+// boundsOf cuts the issue times ts (in time order) into batchCount(len(ts))
+// batches of consecutive rows: the first issue time of each batch after the
+// first.
+func boundsOf(ts []int64) []int64 {
+	nb := batchCount(len(ts))
+	bounds := make([]int64, 0, nb-1)
+	for b := 1; b < nb; b++ {
+		bounds = append(bounds, ts[b*len(ts)/nb])
+	}
+	return bounds
+}
+
+// newValidationAcc sets up the window (from fromUS to the last observed
+// row's issue time) and the batches of the observed rows in it, adding the
+// observed responses up. A log in time order (the usual case) is batched
+// in two passes over the rows, holding nothing of their size; another is
+// sorted first.
+func newValidationAcc(obs []workload.ObservedRow, nsvc int, fromUS int64) *validationAcc {
+	v := &validationAcc{fromUS: fromUS, svc: make([]validationSide, nsvc)}
+	for _, o := range obs {
+		v.toUS = max(v.toUS, o.TimeUS)
+	}
+	sorted := slices.IsSortedFunc(obs, func(a, b workload.ObservedRow) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
+	if sorted {
+		// count the window's rows, then take the issue time of each row
+		// that starts a batch: row b·n/nb of its service (and overall)
+		count := make([]int, nsvc+1)
+		for _, o := range obs {
+			if o.TimeUS >= fromUS {
+				count[o.Service]++
+				count[nsvc]++
+			}
+		}
+		bounds := make([][]int64, nsvc+1)
+		seen := make([]int, nsvc+1)
+		note := func(k int, t int64) {
+			n, nb := count[k], batchCount(count[k])
+			if b := len(bounds[k]) + 1; b < nb && seen[k] == b*n/nb {
+				bounds[k] = append(bounds[k], t)
+			}
+			seen[k]++
+		}
+		for _, o := range obs {
+			if o.TimeUS >= fromUS {
+				note(int(o.Service), o.TimeUS)
+				note(nsvc, o.TimeUS)
+			}
+		}
+		for s := range nsvc {
+			v.svc[s] = newSide(bounds[s])
+		}
+		v.all = newSide(bounds[nsvc])
+	} else {
+		ts := make([][]int64, nsvc)
+		var all []int64
+		for _, o := range obs {
+			if o.TimeUS >= fromUS {
+				ts[o.Service] = append(ts[o.Service], o.TimeUS)
+				all = append(all, o.TimeUS)
+			}
+		}
+		for s := range ts {
+			slices.Sort(ts[s])
+			v.svc[s] = newSide(boundsOf(ts[s]))
+		}
+		slices.Sort(all)
+		v.all = newSide(boundsOf(all))
+	}
+	for _, o := range obs {
+		if o.TimeUS >= fromUS {
+			done := o.TimeUS+o.US <= v.toUS
+			v.svc[o.Service].obs.add(o.TimeUS, o.US, done)
+			v.all.obs.add(o.TimeUS, o.US, done)
+		}
+	}
+	return v
+}
 
 // traceResult fills the result's trace block (what reading the trace found)
 // and, when the log observed responses, its validation: the observed
-// responses of the rows issued at or after the warm-up beside the run's for
-// the same rows (stats.validated counted those that completed).
+// responses of the rows issued in the validation window beside the run's
+// for the same rows (stats.validated counted those that completed), each
+// figure's interval and the verdicts.
 func (e *engine) traceResult(r *result.Result) {
 	w := e.setup.Work
 	if w == nil || !w.Traced {
@@ -23,36 +171,67 @@ func (e *engine) traceResult(r *result.Result) {
 		return
 	}
 	st := &e.st
+	va := st.v
 	obs := make([]summaryAcc, len(e.m.Services))
 	var all summaryAcc
 	for _, o := range w.Observed {
-		if o.TimeUS >= st.warmUS {
+		if o.TimeUS >= va.fromUS {
 			addValue(&obs[o.Service], o.US)
 			addValue(&all, o.US)
 		}
 	}
-	v := &result.Validation{Overall: validationRow("", &all, &st.vAll), Services: []result.ValidationRow{}}
+	tol := e.setup.Tolerance
+	from, to := usToMS(va.fromUS), usToMS(va.toUS)
+	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
+		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
+	spanS := float64(va.toUS-va.fromUS) / 1e6
+	v.Overall = validationRow("", &all, &st.vAll, &va.all, spanS)
+	v.Services = []result.ValidationRow{}
 	for s := range obs {
 		if obs[s].n > 0 {
-			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s]))
+			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s], &va.svc[s], spanS))
 		}
 	}
+	v.Judge()
 	r.Validation = v
 }
 
-// validationRow compares the observed responses obs with the simulated sim.
-func validationRow(service string, obs, sim *summaryAcc) result.ValidationRow {
-	o, s := obs.summary(obs.hist()), sim.summary(sim.hist())
-	row := result.ValidationRow{Service: service, Observed: o, Simulated: s}
-	if s.Count > 0 {
-		rel := func(sim, obs float64) *float64 {
-			if obs == 0 {
-				return nil
-			}
-			x := roundF((sim - obs) / obs)
-			return &x
+// validationRow compares the observed responses obs with the simulated sim,
+// over the batches of side and a window of spanS seconds: the summaries,
+// the observed figures' intervals, the batch means and the throughputs.
+func validationRow(service string, obs, sim *summaryAcc, side *validationSide, spanS float64) result.ValidationRow {
+	oh := obs.hist()
+	row := result.ValidationRow{Service: service, Observed: obs.summary(oh), Simulated: sim.summary(sim.hist()),
+		ObservedBatches: side.obs.means(), SimulatedBatches: side.sim.means(),
+		ObservedCI: &result.Intervals{}, ThroughputPerS: &result.Throughput{}}
+	if spanS > 0 {
+		*row.ThroughputPerS = result.Throughput{Observed: roundF(float64(side.obs.done) / spanS), Simulated: roundF(float64(side.sim.done) / spanS)}
+	}
+	if bm := row.ObservedBatches; len(bm) >= 2 {
+		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean
+		m := row.Observed.Mean
+		row.ObservedCI.Mean = &result.Interval{Lo: roundF(max(m-h, 0)), Hi: roundF(m + h)}
+	}
+	for _, q := range []struct {
+		p  float64
+		iv **result.Interval
+	}{{0.5, &row.ObservedCI.P50}, {0.95, &row.ObservedCI.P95}, {0.99, &row.ObservedCI.P99}} {
+		l, u := ci.QuantileRanks(obs.n, q.p)
+		if l > 0 {
+			*q.iv = &result.Interval{Lo: usToMS(min(oh.atRank(l), obs.max)), Hi: usToMS(min(oh.atRank(u), obs.max))}
 		}
-		row.RelativeError = result.RelativeErrors{Mean: rel(s.Mean, o.Mean), P50: rel(s.P50, o.P50), P95: rel(s.P95, o.P95), P99: rel(s.P99, o.P99)}
 	}
 	return row
+}
+
+// atRank is the value of rank k (1-based) of the histogram: the highest
+// value of the bucket where the count reaches k, as percentiles are read.
+func (h hist) atRank(k int64) int64 {
+	var cum int64
+	for _, b := range h.bins {
+		if cum += b.n; cum >= k {
+			return histHighest(int(b.i))
+		}
+	}
+	return 0
 }

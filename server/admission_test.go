@@ -46,12 +46,31 @@ func TestAdmissionRefusesOverBudget(t *testing.T) {
 	if len(pairs) > 40_000 {
 		t.Fatalf("the run's body is %d bytes, want a small one", len(pairs))
 	}
+	// 10^8 clients in 1000 sets of 100 000 (an 80 KB body), and a call
+	// graph of 9 levels of 10 tpacalls (1 111 111 111 requests at once
+	// from one arrival)
+	var sets []string
+	for k := 0; k < 1000; k++ {
+		sets = append(sets, fmt.Sprintf(`{"name":"c%d","count":100000,"services":[{"service":"S0"}]}`, k))
+	}
+	u, _ := json.Marshal(admissionUBB(1, 1, 10, 0))
+	clients := `{"ubbconfig": ` + string(u) + `, "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},` +
+		` "workload": {"generate": {"duration_ms": 1000, "streams": [], "clients": [` + strings.Join(sets, ",") + `]}}}`
+	var svc []string
+	for l := 0; l < 9; l++ {
+		svc = append(svc, fmt.Sprintf(`"S%d": {"service_time": {"dist": "const", "ms": 1}, "calls": [%s]}`, l,
+			strings.TrimSuffix(strings.Repeat(fmt.Sprintf(`{"service": "S%d", "mode": "tpacall"},`, l+1), 10), ",")))
+	}
+	calls := `{"ubbconfig": ` + string(u) + `, "services": {` + strings.Join(svc, ",") + `, "S9": {"service_time": {"dist": "const", "ms": 1}}},` +
+		` "workload": {"trace": [{"time_ms": 0, "service": "S0"}]}}`
 	sweep := `{"scenario": ` + admissionScenario(t, admissionUBB(10, 1000, 1, 0), "") + `, "vary": ["rate_scale=1..1000/1"]}`
 	for _, tc := range []struct {
 		path, body, slug, field, what string
 	}{
 		{"/api/v1/runs", pairs, "over-budget", "ubbconfig", "10000 instances × 5000 services each = 50000000 (instance, service) pairs"},
 		{"/api/v1/sweeps", sweep, "over-budget", "vary", "1000 points × a model of 10000 instances"},
+		{"/api/v1/runs", clients, "over-budget", "workload.generate.clients", "100000000 clients in 1000 sets"},
+		{"/api/v1/runs", calls, "over-budget", "services.S0.calls", "one request of S0 holds up to 1111111111 requests at once"},
 	} {
 		start := time.Now()
 		rec := h.doBounded(context.Background(), 60*time.Second, "POST", tc.path, tc.body)
@@ -71,5 +90,25 @@ func TestAdmissionRefusesOverBudget(t *testing.T) {
 	}
 	if rec := h.do("POST", "/api/v1/validate", "text/plain", admissionUBB(10, 1000, 10, 10)); rec.Code != 200 {
 		t.Errorf("a model of 10000 instances and short names: got %d, want 200", rec.Code)
+	}
+}
+
+// With many runs at once the shares are smaller than --max-stored: a run
+// with a dispatch log reserves half its share for the log instead, so it
+// is admitted (it was refused whatever its size), and a log past that
+// reserve stops the run with a 413 that names it.
+func TestDispatchReserveFitsShare(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 2<<30 }) // shares of 31 MiB
+	if rec := h.do("POST", "/api/v1/runs?dispatch=true", "application/json", scenarioJSON(t)); rec.Code != 201 {
+		t.Fatalf("a small run with its dispatch log and --max-runs 64: %d %s, want 201", rec.Code, rec.Body)
+	}
+	// shares of 2 MiB, a reserve of 1 MiB: 200 000 requests' log is more
+	h = newHarness(t, func(c *Config) { c.MaxRuns, c.SweepWorkers, c.MemoryBudget = 64, 1, 132<<20 })
+	u, _ := json.Marshal(admissionUBB(1, 2, 1, 0))
+	big := `{"ubbconfig": ` + string(u) + `, "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},` +
+		` "workload": {"generate": {"duration_ms": 100000, "streams": [{"service": "S0", "arrivals": "poisson", "rate_per_s": 1000}]}}}`
+	p := wantProblem(t, h.do("POST", "/api/v1/runs?dispatch=true", "application/json", big), "/api/v1/runs", 413, "stored-too-large")
+	if p.Limit != float64(1<<20) || !strings.Contains(p.Detail, "half a run's share") || !strings.Contains(p.Detail, "--max-runs 64") {
+		t.Errorf("detail %q limit %d, want the reserve of 1 MiB explained", p.Detail, p.Limit)
 	}
 }

@@ -29,7 +29,16 @@ type comparison struct {
 	Base    string                 `json:"base"`
 	Runs    []comparedRun          `json:"runs"`
 	Servers []sweep.ComparedServer `json:"servers"`
+	// Objectives are those asked for with objective=, all held at once;
+	// each run has a verdict on each, judged on its value (JudgedOn
+	// "value", Note saying why: one run has no interval).
+	Objectives []sweep.ObjectiveInfo `json:"objectives,omitempty"`
+	JudgedOn   string                `json:"judged_on,omitempty"`
+	Note       string                `json:"note,omitempty"`
 }
+
+// compareNote says why a comparison's verdicts read the values.
+const compareNote = "one run per entry: there is no confidence interval, so each objective is judged on the value alone (tuxlb compare --replications N gives intervals)"
 
 // comparedRun is one run of a comparison.
 type comparedRun struct {
@@ -46,6 +55,54 @@ type comparedRun struct {
 	// machine's, e.g. response_p99_ms[INQUIRY]), by canonical name; their
 	// differences are in Diff too.
 	Figures map[string]float64 `json:"figures,omitempty"`
+	// Verdicts are the run's verdicts on the objectives (yes or no), in
+	// their order; Meets is true when all are yes.
+	Verdicts []string `json:"verdicts,omitempty"`
+	Meets    *bool    `json:"meets,omitempty"`
+}
+
+// compareObjectives reads the objective parameters (at most
+// maxCompareFigures); a bad one is 422 naming objective.
+func compareObjectives(texts []string) ([]*sweep.Objective, error) {
+	if len(texts) > maxCompareFigures {
+		return nil, badQuery("objective", strings.Join(texts, "&"), fmt.Sprintf("at most %d objectives", maxCompareFigures))
+	}
+	return sweep.ParseObjectives(nil, texts, func(i int) string { return "objective" })
+}
+
+// judgeRun sets a compared run's verdicts on the objectives, on its
+// values; a service or machine the run does not have is EINVALID.
+func judgeRun(objs []*sweep.Objective, name string, r *result.Result, out *comparedRun) error {
+	if len(objs) == 0 {
+		return nil
+	}
+	refs := make([]result.FigureRef, len(objs))
+	for i, o := range objs {
+		refs[i] = o.Ref
+	}
+	vals, err := figuresOf(refs, name, r)
+	if err != nil {
+		return diag.FieldErrorf("objective", "%v", err)
+	}
+	meets := true
+	for _, o := range objs {
+		v := o.Verdict(result.MeanCI{Mean: vals[o.Figure]}, 1)
+		out.Verdicts = append(out.Verdicts, v)
+		meets = meets && v == sweep.Yes
+	}
+	out.Meets = &meets
+	return nil
+}
+
+// describeObjectives fills a comparison's objectives.
+func (c *comparison) describeObjectives(objs []*sweep.Objective) {
+	if len(objs) == 0 {
+		return
+	}
+	for _, o := range objs {
+		c.Objectives = append(c.Objectives, o.Info())
+	}
+	c.JudgedOn, c.Note = sweep.JudgedOnValue, compareNote
 }
 
 // maxCompareFigures bounds the figure= parameters of a compare.
@@ -111,17 +168,21 @@ func addFigureDiffs(runs []comparedRun) {
 // Any other query parameter is a 400.
 func (s *Server) compare(c echo.Context) error {
 	for name := range c.QueryParams() {
-		if name != "runs" && name != "variant" && name != "figure" {
-			return badQuery(name, c.QueryParam(name), "no such parameter (compare takes runs, variant and figure)")
+		if name != "runs" && name != "variant" && name != "figure" && name != "objective" {
+			return badQuery(name, c.QueryParam(name), "no such parameter (compare takes runs, variant, figure and objective)")
 		}
 	}
 	refs, err := compareFigures(c.QueryParams()["figure"])
 	if err != nil {
 		return err
 	}
+	objs, err := compareObjectives(c.QueryParams()["objective"])
+	if err != nil {
+		return err
+	}
 	variants := c.QueryParams()["variant"]
 	if len(variants) > 0 {
-		return s.compareVariants(c, variants, refs)
+		return s.compareVariants(c, variants, refs, objs)
 	}
 	ids, err := compareIDs(c.QueryParam("runs"))
 	if err != nil {
@@ -141,6 +202,7 @@ func (s *Server) compare(c echo.Context) error {
 	// diff, and the per-server request counts.
 	ctx := c.Request().Context()
 	out := comparison{Base: ids[0]}
+	out.describeObjectives(objs)
 	serverIdx := map[string]int{}
 	var base *result.Result
 	for i, id := range ids {
@@ -165,9 +227,13 @@ func (s *Server) compare(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		out.Runs = append(out.Runs, comparedRun{ID: run.ID, Name: run.Name,
+		cr := comparedRun{ID: run.ID, Name: run.Name,
 			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
-			Headline: v.Headline, Diff: v.Diff, Figures: figs})
+			Headline: v.Headline, Diff: v.Diff, Figures: figs}
+		if err := judgeRun(objs, id, res, &cr); err != nil {
+			return err
+		}
+		out.Runs = append(out.Runs, cr)
 		for _, sv := range cmp.Servers {
 			j, ok := serverIdx[sv.ID]
 			if !ok {
@@ -224,7 +290,7 @@ func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *re
 // and seed options) under each variant, within the server's run limits, and
 // compares the results with the stored run. Variant runs are not stored;
 // their entries have no id, and their name is the variant's text.
-func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.FigureRef) error {
+func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.FigureRef, objs []*sweep.Objective) error {
 	param := c.QueryParam("runs")
 	if strings.Contains(param, ",") || param == "" {
 		return badQuery("runs", param, "exactly one run id when variants are given (its scenario is re-run under each variant)")
@@ -266,7 +332,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 			return err
 		}
 		stored := &core.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
-		x, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start})
+		x, _, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start, compact: true})
 		if p, ok := err.(*Problem); ok && p.Type == ProblemTypeBase+"run-too-long" {
 			p.Detail = fmt.Sprintf("the compare of %d variants did not finish within %s, the most this server allows a request "+
 				"(flag --max-run-time, env TUXLB_MAX_RUN_TIME): variant %s was running; compare fewer variants or use tuxlb compare",
@@ -286,6 +352,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 	}
 	cmp := sweep.CompareResults(names, results)
 	out := comparison{Base: run.ID, Servers: cmp.Servers}
+	out.describeObjectives(objs)
 	for i := range cmp.Variants {
 		r := comparedRun{Name: cmp.Variants[i].Name, EngineVersion: core.EngineVersion,
 			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff}
@@ -297,6 +364,9 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 			return err
 		}
 		r.Figures = figs
+		if err := judgeRun(objs, names[i], results[i], &r); err != nil {
+			return err
+		}
 		out.Runs = append(out.Runs, r)
 	}
 	addFigureDiffs(out.Runs)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // maxExplained bounds the requests one explain call covers.
@@ -19,10 +20,11 @@ const maxExplained = 100
 // explainRun returns the explanations of some requests of a stored run, as
 // `tuxlb run --explain N --explain-json` prints them: recomputed from the
 // stored scenario and options (no dispatch log needs to be kept). The
-// request parameter is N or N-M (issue numbers, at most 100 of them).
+// request parameter is N or N-M (issue numbers, at most 100 of them), or a
+// request id as the dispatch log shows it (2008.1, TELLER:3:12).
 func (s *Server) explainRun(c echo.Context) error {
 	start := time.Now()
-	first, count, err := explainRange(c.QueryParam("request"))
+	first, count, id, err := explainRange(c.QueryParam("request"))
 	if err != nil {
 		return err
 	}
@@ -59,7 +61,12 @@ func (s *Server) explainRun(c echo.Context) error {
 	if err != nil {
 		return s.runError(ctx, runCtx, err, inFlight)
 	}
-	out, err := p.Explain(opt, first, count)
+	var out []result.Explanation
+	if id != "" {
+		out, err = p.ExplainID(opt, id)
+	} else {
+		out, err = p.Explain(opt, first, count)
+	}
 	if err != nil {
 		return s.runError(ctx, runCtx, err, inFlight)
 	}
@@ -70,13 +77,17 @@ func (s *Server) explainRun(c echo.Context) error {
 		"stored_engine_version", run.EngineVersion, "explanations", out)
 }
 
-// explainRange reads ?request=N or N-M.
-func explainRange(v string) (first, count int64, err error) {
+// explainRange reads ?request=N or N-M, or a request id (anything else
+// that does not start with a dash: 2008.1, TELLER:3:12).
+func explainRange(v string) (first, count int64, id string, err error) {
 	bad := func(why string) error {
-		return diag.FieldErrorf("request", "%s (want an issue number N, or N-M with at most %d requests), got %q", why, maxExplained, v)
+		return diag.FieldErrorf("request", "%s (want an issue number N, N-M with at most %d requests, or a request id as the dispatch log shows it), got %q", why, maxExplained, v)
 	}
 	if v == "" {
-		return 0, 0, bad("missing")
+		return 0, 0, "", bad("missing")
+	}
+	if len(v) > maxExplainID {
+		return 0, 0, "", bad("too long")
 	}
 	lo, hi, isRange := strings.Cut(v, "-")
 	a, err1 := strconv.ParseInt(lo, 10, 64)
@@ -86,12 +97,17 @@ func explainRange(v string) (first, count int64, err error) {
 		b, err2 = strconv.ParseInt(hi, 10, 64)
 	}
 	switch {
+	case (err1 != nil || err2 != nil) && !strings.HasPrefix(v, "-"):
+		return 0, 0, v, nil
 	case err1 != nil || err2 != nil:
-		return 0, 0, bad("not a number")
+		return 0, 0, "", bad("not a number")
 	case a < 1 || b < a:
-		return 0, 0, bad("numbers start at 1, and a range's end is not below its start")
+		return 0, 0, "", bad("numbers start at 1, and a range's end is not below its start")
 	case b-a+1 > maxExplained:
-		return 0, 0, bad("too many requests")
+		return 0, 0, "", bad("too many requests")
 	}
-	return a, b - a + 1, nil
+	return a, b - a + 1, "", nil
 }
+
+// maxExplainID bounds a request id's length.
+const maxExplainID = 1024

@@ -1,14 +1,19 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ulog"
@@ -32,36 +37,107 @@ type fitAnswer struct {
 // parts trace (and trace_map) or ulog, one part per file, the file name
 // giving the ULOG's date; ubbconfig and dmconfig resolve names and add the
 // scenario to the answer.
+//
+// The fit takes a run slot and is bounded by --max-run-time from the
+// request's arrival and by the client: see fitBounded.
 func (s *Server) fit(c echo.Context) error {
+	start := time.Now()
 	ok, boundary := isMultipart(c)
 	if !ok {
 		return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
 			"POST /api/v1/fit takes multipart/form-data: send %s, e.g. %s", fitForm.want, fitForm.example)
 	}
-	src, files, err := s.readFitForm(c, boundary)
+	src, files, err := s.readFitForm(c, boundary, fitForm, nil)
 	if err != nil {
 		return err
 	}
-	release, err := s.acquireSlot()
-	if err != nil {
-		return err
-	}
-	defer release()
-	rep, err := starter.Fit(src)
+	ctx := c.Request().Context()
+	rep, release, err := s.fitBounded(ctx, start, src)
 	if err != nil {
 		return namePart(err, files)
 	}
+	defer release()
 	out := fitAnswer{Report: rep}
 	if src.UBBConfig != nil {
 		if out.Scenario, out.ScenarioWarnings, err = starter.FromFit(files, rep); err != nil {
 			return err
 		}
 	}
+	if err := s.pastLimit(ctx, start, "fit"); err != nil {
+		return err
+	}
 	return c.JSON(http.StatusOK, out)
 }
 
-// readFitForm reads POST /fit's parts; ulog may come several times.
-func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSources, starter.Files, error) {
+// fitOutcome is what starter.Fit returned.
+type fitOutcome struct {
+	rep *starter.FitReport
+	err error
+}
+
+// fitBounded takes a run slot and fits src (starter.Fit) within the run
+// time limit counted from start, and while the client waits. The fit runs on
+// a goroutine of its own that holds the slot until it returns: the reading
+// of a log has no stop of its own, so a fit past the limit or whose client
+// left is answered at once (422 run-too-long; a canceled request) and its
+// slot is freed as soon as the fit returns. On success the caller holds the
+// slot and calls release when its work with the report is done.
+func (s *Server) fitBounded(ctx context.Context, start time.Time, src starter.FitSources) (*starter.FitReport, func(), error) {
+	if err := s.pastLimit(ctx, start, "fit"); err != nil { // reading the form took it all
+		return nil, nil, err
+	}
+	release, err := s.acquireSlot()
+	if err != nil {
+		return nil, nil, err
+	}
+	var once sync.Once
+	rel := func() { once.Do(release) }
+	done := make(chan fitOutcome, 1)
+	go func() {
+		rep, err := starter.Fit(src)
+		done <- fitOutcome{rep, err}
+	}()
+	limitCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
+	defer cancel()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			rel()
+			return nil, nil, o.err
+		}
+		return o.rep, rel, nil
+	case <-limitCtx.Done():
+		go func() { <-done; rel() }()
+		return nil, nil, s.limitError(ctx, limitCtx, "fit")
+	}
+}
+
+// pastLimit is the problem of work whose run time limit (from start) has
+// passed or whose client left; nil while neither.
+func (s *Server) pastLimit(ctx context.Context, start time.Time, what string) error {
+	if ctx.Err() != nil {
+		return s.limitError(ctx, ctx, what)
+	}
+	if time.Since(start) > s.cfg.MaxRunTime {
+		return s.tooLong(what)
+	}
+	return nil
+}
+
+// limitError is the error of work that limitCtx (the request's context
+// with the run time limit's deadline) stopped: run-too-long when the
+// deadline passed, the request's cancellation when its client left.
+func (s *Server) limitError(ctx, limitCtx context.Context, what string) error {
+	if ctx.Err() == nil && errors.Is(limitCtx.Err(), context.DeadlineExceeded) {
+		return s.tooLong(what)
+	}
+	return diag.Errorf(diag.ECANCELED, "%s canceled: %v", what, ctx.Err())
+}
+
+// readFitForm reads the parts of POST /fit (or of spec, /calibrate's); ulog
+// may come several times. The options part, when spec has it, is returned
+// in options.
+func (s *Server) readFitForm(c echo.Context, boundary string, spec formSpec, options *[]byte) (starter.FitSources, starter.Files, error) {
 	var src starter.FitSources
 	var files starter.Files
 	if boundary == "" {
@@ -73,28 +149,31 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			if len(seen) == 0 {
-				return src, files, s.formError(errNoPart, boundary, fitForm)
+				return src, files, s.formError(errNoPart, boundary, spec)
 			}
 			break
 		}
 		if err != nil {
-			return src, files, s.formError(err, boundary, fitForm)
+			return src, files, s.formError(err, boundary, spec)
+		}
+		if err := c.Request().Context().Err(); err != nil { // the client left
+			return src, files, diag.Errorf(diag.ECANCELED, "fit canceled while reading the form: %v", err)
 		}
 		name := part.FormName()
 		known := false
-		for _, n := range fitForm.names {
+		for _, n := range spec.names {
 			known = known || n == name
 		}
 		switch {
 		case !known:
-			return src, files, partProblem(name, "unknown form part %q: send %s", name, fitForm.want)
+			return src, files, partProblem(name, "unknown form part %q: send %s", name, spec.want)
 		case seen[name] && name != "ulog":
 			return src, files, partProblem(name, "form part %q given twice: send each part once (only ulog may repeat)", name)
 		}
 		seen[name] = true
 		data, err := io.ReadAll(part)
 		if err != nil {
-			return src, files, s.formError(err, boundary, fitForm)
+			return src, files, s.formError(err, boundary, spec)
 		}
 		if !utf8.Valid(data) {
 			return src, files, notUTF8Part(name, data)
@@ -123,11 +202,15 @@ func (s *Server) readFitForm(c echo.Context, boundary string) (starter.FitSource
 			files.DMConfig = &text
 		case "psc":
 			files.PSC = &text
+		case "options":
+			*options = data
 		}
 	}
 	switch {
-	case (files.Trace == nil) == (len(src.ULOG) == 0):
-		return src, files, partProblem("trace", "send a trace part or ulog parts (one of them): %s", fitForm.example)
+	case options != nil && files.Trace == nil && len(src.ULOG) == 0: // calibrate fits from ULOG parts and replays the trace
+		return src, files, partProblem("trace", "send a trace part, ulog parts, or both: %s", spec.example)
+	case options == nil && (files.Trace == nil) == (len(src.ULOG) == 0):
+		return src, files, partProblem("trace", "send a trace part or ulog parts (one of them): %s", spec.example)
 	case files.Columns != nil && files.Trace == nil:
 		return src, files, partProblem("trace_map", "trace_map reads a trace part")
 	case files.SkipBad && files.Trace == nil:

@@ -2,10 +2,12 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -20,18 +22,28 @@ import (
 // parameter is a 400: a misspelt ?polcy=jsq must not silently run the
 // default policy.
 var queryParams = map[string][]string{
-	"POST /api/v1/runs":            {"policy", "seed", "dispatch", "series"},
+	"POST /api/v1/runs":            {"policy", "seed", "dispatch", "series", "indent"},
 	"GET /api/v1/runs/:id":         {"series"},
 	"GET /api/v1/runs":             {"limit", "cursor"},
 	"POST /api/v1/runs/:id/rerun":  {"dispatch", "series"},
-	"GET /api/v1/compare":          {"runs", "variant", "figure"},
+	"GET /api/v1/compare":          {"runs", "variant", "figure", "objective"},
 	"GET /api/v1/runs/:id/explain": {"request"},
 }
 
 // checkQuery refuses query parameters the route does not read.
 func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		q := c.Request().URL.Query()
+		// URL.Query drops what it cannot decode (?policy=%zz): a
+		// parameter lost that way would run the default silently
+		q, err := url.ParseQuery(c.Request().URL.RawQuery)
+		if err != nil {
+			p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
+				"the query string cannot be decoded: %s (escape %% as %%25)", capText(strings.TrimPrefix(err.Error(), "invalid URL escape ")))
+			if e, ok := err.(url.EscapeError); ok {
+				p.Detail = fmt.Sprintf("the query string cannot be decoded: %s is not a %%XX escape (write %% as %%25)", quoteCapped(string(e)))
+			}
+			return p
+		}
 		if len(q) == 0 {
 			return next(c)
 		}

@@ -27,7 +27,7 @@ func (s *Server) listRuns(c echo.Context) error {
 	limit := defaultPageSize
 	if v := c.QueryParam("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPageSize {
+		if err != nil || n < 1 || n > maxPageSize || v[0] < '1' || v[0] > '9' { // no sign, no leading zero: one spelling of each number
 			return badQuery("limit", v, "an integer from 1 to "+strconv.Itoa(maxPageSize))
 		}
 		limit = n

@@ -36,7 +36,7 @@ func newMetrics() *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "tuxlb_runs_total", Help: "Runs executed by POST /runs, reruns and compares, by outcome (ok, error, too_long, canceled).",
+			Name: "tuxlb_runs_total", Help: "Runs executed by POST /runs, reruns, compares and calibrations, by outcome (ok, error, too_long, canceled).",
 		}, []string{"outcome"}),
 		runDuration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "tuxlb_run_duration_seconds", Help: "Wall-clock time of the simulation of one run.",

@@ -72,6 +72,9 @@ var codeProblems = map[string]struct {
 	diag.ECANCELED: {status: http.StatusServiceUnavailable, slug: "canceled", title: "Run canceled"},
 	diag.EUNAVAILABLE: {status: http.StatusServiceUnavailable, slug: "unavailable", title: "Database unavailable",
 		detail: "the database does not answer; retry shortly", retryAfter: 2},
+	diag.EFULL: {status: http.StatusServiceUnavailable, slug: "storage-full", title: "Database storage full",
+		detail: "the database's disk is full (or the database reached its size limit): nothing more can be stored until space is freed; " +
+			"the request was not at fault", retryAfter: 60},
 	diag.EINTERNAL: {status: http.StatusInternalServerError, slug: "internal", title: "Internal error"},
 }
 
@@ -146,7 +149,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if pd := publicDetail(err); pd != "" && p.Status == http.StatusServiceUnavailable {
 		p.Detail = pd
 	}
-	if p.Status >= 500 {
+	switch {
+	case p.Type == ProblemTypeBase+"busy":
+		// every run slot taken: load, answered with Retry-After, not a fault
+		s.log.Warn("request refused: busy", "request_id", requestIDOf(c), "status", p.Status)
+	case p.Status >= 500:
 		s.log.Error("request failed", "request_id", requestIDOf(c), "status", p.Status, "err", err)
 		if p.Status == http.StatusInternalServerError {
 			p.Detail = "an internal error occurred; quote request id " + requestIDOf(c)

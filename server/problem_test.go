@@ -43,6 +43,9 @@ func TestBadInputNeedsNoEngine(t *testing.T) {
 		{"unknown scenario", "GET", "/api/v1/scenarios/" + unknownID, ``, 404, "not-found", ""},
 		{"malformed scenario id", "GET", "/api/v1/scenarios/short", ``, 400, "malformed-id", "id"},
 		{"limit zero", "GET", "/api/v1/runs?limit=0", ``, 400, "malformed-query", "limit"},
+		{"limit with a leading zero", "GET", "/api/v1/runs?limit=05", ``, 400, "malformed-query", "limit"},
+		{"limit with a sign", "GET", "/api/v1/runs?limit=%2B5", ``, 400, "malformed-query", "limit"},
+		{"a query that cannot be decoded", "POST", "/api/v1/runs?policy=%zz", `{}`, 400, "malformed-query", ""},
 		{"limit too big", "GET", "/api/v1/runs?limit=101", ``, 400, "malformed-query", "limit"},
 		{"limit not a number", "GET", "/api/v1/runs?limit=ten", ``, 400, "malformed-query", "limit"},
 		{"bad cursor", "GET", "/api/v1/runs?cursor=bm9wZTox", ``, 400, "malformed-query", "cursor"},
@@ -179,6 +182,10 @@ func TestTooManyRunsAtOnce(t *testing.T) {
 	if rec.Header().Get("Retry-After") != "2" {
 		t.Errorf("Retry-After got %q, want 2", rec.Header().Get("Retry-After"))
 	}
+	// busy is load, not a fault: logged at WARN, not ERROR
+	if logs := h.logs.String(); !strings.Contains(logs, "level=WARN msg=\"request refused: busy\"") || strings.Contains(logs, "level=ERROR") {
+		t.Errorf("the busy answer's log: %q, want one WARN line and no ERROR", logs)
+	}
 	// A scenario that cannot run is refused for what it is on a busy server
 	// too: it is checked, and its configuration read, before a run waits
 	// for a slot, so a client does not retry what will never run.
@@ -234,7 +241,7 @@ func TestErrorCodeTable(t *testing.T) {
 		status int
 	}{
 		{diag.EINVALID, 422}, {diag.ENOTFOUND, 404}, {diag.ECONFLICT, 409}, {diag.ETOOLARGE, 413},
-		{diag.ECANCELED, 503}, {diag.EUNAVAILABLE, 503}, {diag.EINTERNAL, 500}, {"unheard-of", 500},
+		{diag.ECANCELED, 503}, {diag.EUNAVAILABLE, 503}, {diag.EFULL, 503}, {diag.EINTERNAL, 500}, {"unheard-of", 500},
 	}
 	for _, tt := range tests {
 		e := diag.FieldErrorf("machines.site9", "unknown LMID")

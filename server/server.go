@@ -6,8 +6,6 @@
 package server
 
 import (
-	"context"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -23,34 +21,21 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
+	"github.com/tuxlb/tuxlb/storage"
 )
 
-// Store is what the API needs from the database. Both implementations in
-// package storage (SQLite and PostgreSQL) satisfy it.
+// Store is what the API needs from the database: the concepts of the
+// storage contract (package storage documents each method), all but the
+// schema and closing, which the program that opened the database keeps.
+// Both implementations in package storage (SQLite and PostgreSQL) satisfy
+// it; a store that also tells replicas of free sweep points
+// (storage.SweepNotifier) wakes the sweep loop at once.
 type Store interface {
-	CreateRun(ctx context.Context, r *core.StoredRun) error
-	Run(ctx context.Context, id string) (*core.StoredRun, error)
-	Runs(ctx context.Context, limit int, cursor string) ([]core.RunSummary, string, error)
-	// Dispatch opens a run's gzip-compressed dispatch log for reading and
-	// returns its size.
-	Dispatch(ctx context.Context, id string) (io.Reader, int64, error)
-	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
-	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
-	Ping(ctx context.Context) error
-
-	// Sweep jobs: see storage/sweep.go for the semantics of each.
-	CreateSweep(ctx context.Context, j *sweep.Job) error
-	Sweep(ctx context.Context, id string) (*sweep.Job, error)
-	ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error)
-	SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final func(points [][]byte) ([]byte, error)) (bool, error)
-	RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error
-	ReleaseSweepUnits(ctx context.Context, id, owner string) error
-	FailSweep(ctx context.Context, id, msg string) error
-	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
-
-	// Idempotency-Key answers (idempotency.go): see storage/idempotency.go.
-	Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error)
-	SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error
+	storage.RunStore
+	storage.ScenarioStore
+	storage.SweepStore
+	storage.IdempotencyStore
+	storage.HealthStore
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -128,9 +113,10 @@ type Server struct {
 	runs         chan struct{} // one token per run executing
 	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
 
-	owner     string        // this server's name (replica id) as the owner of sweep points
-	sweepWake chan struct{} // a new sweep job was posted
-	batchDone chan struct{} // a batch of sweep points ended here
+	owner     string                // this server's name (replica id) as the owner of sweep points
+	sweepWake chan struct{}         // a new sweep job was posted
+	notifier  storage.SweepNotifier // the store's notifications of free points (nil: none)
+	batchDone chan struct{}         // a batch of sweep points ended here
 	mu        sync.Mutex
 	active    map[string]*jobWork // sweep jobs this server is working points of
 	compileMu sync.Mutex          // one compilation at a time; guards compiled
@@ -186,11 +172,12 @@ func New(cfg Config) *Server {
 		cfg.SweepLease = DefaultSweepLease
 	}
 	m := newMetrics()
+	notifier, _ := cfg.Store.(storage.SweepNotifier)
 	if cfg.Store != nil {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}
 	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
-		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
+		owner: cfg.ReplicaID, notifier: notifier, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
 	if s.owner == "" {
 		s.owner = newRunID()
 	}
@@ -245,6 +232,7 @@ func (s *Server) routes() *echo.Echo {
 	e.DELETE("/api/v1/sweeps/:id", s.deleteSweep)
 	e.POST("/api/v1/validate", s.validate)
 	e.POST("/api/v1/fit", s.fit)
+	e.POST("/api/v1/calibrate", s.calibrate)
 	get("/s/:id", s.sharedScenario)
 	get("/*", s.static)
 	return e
@@ -270,11 +258,16 @@ func (s *Server) livez(c echo.Context) error {
 }
 
 // healthz (and /readyz, the readiness probe) answers 200 when the database
-// answers, 503 otherwise.
+// answers, 503 otherwise: unavailable, or storage-full while its disk has
+// no room for a write.
 func (s *Server) healthz(c echo.Context) error {
 	if err := s.cfg.Store.Ping(c.Request().Context()); err != nil {
 		s.log.Error("healthz: database", "err", err, "request_id", requestIDOf(c))
-		p := fromCoreError(&diag.Error{Code: diag.EUNAVAILABLE})
+		code := diag.EUNAVAILABLE
+		if diag.ErrorCode(err) == diag.EFULL {
+			code = diag.EFULL // not ready until a write fits again
+		}
+		p := fromCoreError(&diag.Error{Code: code})
 		if pd := publicDetail(err); pd != "" {
 			p.Detail = pd
 		}

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,5 +105,73 @@ func TestDatabaseDirectoryProblems(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "unable to open database file") {
 			t.Errorf("Open(%s): got %v, want %q", tc.path, err, tc.want)
 		}
+	}
+}
+
+// A database whose disk is full (here its size limit, PRAGMA
+// max_page_count, set just above what it holds) answers EFULL naming the
+// file, not too_large: the server's condition, not the request's; Ping
+// fails until a write fits again.
+func TestFullDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "runs.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var pages int
+	if err := db.write.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.write.ExecContext(ctx, fmt.Sprintf("PRAGMA max_page_count = %d", pages+2)); err != nil {
+		t.Fatal(err)
+	}
+	big := sampleRun(1, true)
+	big.Result = make([]byte, 256<<10)
+	err = db.CreateRun(ctx, big)
+	if diag.ErrorCode(err) != diag.EFULL || !strings.Contains(PublicDetail(err), path) || !strings.Contains(PublicDetail(err), "disk is full") {
+		t.Fatalf("a run past the size limit: got %v (detail %q), want storage_full naming %s", err, PublicDetail(err), path)
+	}
+	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EFULL {
+		t.Errorf("Ping while full: got %v, want storage_full", err)
+	}
+	if _, err := db.write.ExecContext(ctx, "PRAGMA max_page_count = 1000000"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err != nil {
+		t.Errorf("Ping once there is room: %v", err)
+	}
+	if err := db.CreateRun(ctx, big); err != nil {
+		t.Errorf("the run once there is room: %v", err)
+	}
+}
+
+// A -shm (or -wal) file that cannot be written, an immutable one even root
+// cannot write, is refused when the database is opened, naming it: SQLite
+// would map it into memory and the process would die of SIGBUS at the
+// first write.
+func TestImmutableSideFile(t *testing.T) {
+	for _, side := range []string{"-shm", "-wal"} {
+		t.Run(side, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "runs.db")
+			db, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if err := os.WriteFile(path+side, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			readOnly(t, path+side)
+			db, err = Open(path)
+			if err == nil {
+				db.Close()
+				t.Fatalf("opened a database whose %s file cannot be written", side)
+			}
+			if !strings.Contains(err.Error(), path+side) || !strings.Contains(err.Error(), "chattr +i") {
+				t.Errorf("error %v, want the %s file named and the immutable attribute said", err, side)
+			}
+		})
 	}
 }

@@ -20,6 +20,7 @@ import (
 type FileFault struct {
 	Detail string
 	err    *diag.Error
+	full   bool // the disk is full: health probes with a write that needs room
 }
 
 func (f *FileFault) Error() string { return f.Detail }
@@ -43,6 +44,14 @@ func PublicDetail(err error) string {
 func fileFault(format string, args ...any) *FileFault {
 	msg := fmt.Sprintf(format, args...)
 	return &FileFault{Detail: msg, err: &diag.Error{Code: diag.EUNAVAILABLE, Message: msg}}
+}
+
+// fullFault is the FileFault of a database whose disk is full: an EFULL
+// error, the server's condition rather than the request's.
+func fullFault(path string) *FileFault {
+	msg := fmt.Sprintf("database %s: its disk is full (or the database reached its size limit), so nothing more can be stored; "+
+		"free space on its file system: the server answers again by itself once a write fits", path)
+	return &FileFault{Detail: msg, err: &diag.Error{Code: diag.EFULL, Message: msg}, full: true}
 }
 
 // fileState is the identity of the open database file and the fault its
@@ -76,6 +85,27 @@ func checkDir(path string) error {
 	return nil
 }
 
+// checkSideFiles refuses, before SQLite opens the database, a -wal or -shm
+// file beside it that cannot be opened for writing (an immutable file,
+// chattr +i, which even root cannot write): SQLite maps the -shm file into
+// memory, and one it cannot extend kills the process with SIGBUS at the
+// first write instead of returning an error.
+func checkSideFiles(path string) error {
+	for _, side := range []string{"-wal", "-shm"} {
+		f, err := os.OpenFile(path+side, os.O_RDWR, 0)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			continue
+		case err != nil:
+			return fmt.Errorf("database %s: its %s file %s cannot be written (%v): SQLite needs the database, its -wal and its -shm files writable "+
+				"(an immutable file, chattr +i, is not; lsattr shows it): make it writable, or remove it while no server uses the database",
+				path, side, path+side, errors.Unwrap(err))
+		}
+		f.Close()
+	}
+	return nil
+}
+
 // checkFile refuses to write when the file at the path is no longer the
 // one opened: its writes would go to an unlinked file, and be lost.
 func (db *DB) checkFile() error {
@@ -95,6 +125,12 @@ func (db *DB) checkFile() error {
 func (db *DB) noteWrite(err *error) {
 	if *err == nil {
 		db.setFault(nil)
+		return
+	}
+	if diag.ErrorCode(*err) == diag.EFULL {
+		f := fullFault(db.file.path)
+		db.setFault(f)
+		*err = f
 		return
 	}
 	var se sqlite3.Error
@@ -141,10 +177,27 @@ func (db *DB) health(ctx context.Context) error {
 		return err
 	}
 	db.file.mu.Lock()
-	faulty := db.file.fault != nil
+	faulty, full := db.file.fault != nil, db.file.fault != nil && db.file.fault.full
 	db.file.mu.Unlock()
-	if faulty {
+	switch {
+	case full:
+		return db.probeRoom(ctx)
+	case faulty:
 		return db.probeWrite(ctx)
 	}
 	return nil
+}
+
+// probeRoom writes a row of 64 KiB and rolls it back: it fails while the
+// disk (or the database's size limit) has no room for one more run, and
+// changes nothing.
+func (db *DB) probeRoom(ctx context.Context) (err error) {
+	defer db.noteWrite(&err)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, "INSERT INTO schema_version (version, name, applied_at) VALUES (-1, CAST(zeroblob(65536) AS TEXT), '')")
+	return translate(err)
 }

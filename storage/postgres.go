@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -44,6 +45,9 @@ type Postgres struct {
 	// and judged by the database server's clock, so that every replica
 	// measures them by one clock whatever its own says.
 	LeaseClock func() time.Time
+	// full is set when a write met a full disk (SQLSTATE 53100), and
+	// cleared when Ping's test write fits again.
+	full atomic.Bool
 }
 
 // OpenPostgres connects to the database at the URL
@@ -94,12 +98,49 @@ func (db *Postgres) Close() error {
 	return nil
 }
 
-// Ping checks that the database answers; /healthz uses it.
+// Ping probes for room only while a write has found the disk full.
 func (db *Postgres) Ping(ctx context.Context) error {
-	return translatePG(db.pool.Ping(ctx))
+	if err := translatePG(db.pool.Ping(ctx)); err != nil {
+		return err
+	}
+	if db.full.Load() {
+		return db.probeRoom(ctx)
+	}
+	return nil
 }
 
-// SchemaVersion returns the number of the last migration applied.
+// errProbe rolls probeRoom's transaction back.
+var errProbe = errors.New("probe")
+
+// probeRoom writes about 64 KiB in a transaction it rolls back: it fails
+// while the database's disk has no room for one more run, and changes
+// nothing. Once it fits, the server is ready again.
+func (db *Postgres) probeRoom(ctx context.Context) error {
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		// hex of random digests, which the compression of large values
+		// cannot shrink to nothing
+		_, err := tx.Exec(ctx, `INSERT INTO schema_version (version, name, applied_at)
+			VALUES (-1, (SELECT string_agg(md5(random()::text), '') FROM generate_series(1, 2048)), now())`)
+		if err != nil {
+			return err
+		}
+		return errProbe
+	})
+	if errors.Is(err, errProbe) {
+		db.full.Store(false)
+		return nil
+	}
+	return db.noteFull(translatePG(err))
+}
+
+// noteFull remembers a full disk for Ping, and returns err.
+func (db *Postgres) noteFull(err error) error {
+	if diag.ErrorCode(err) == diag.EFULL {
+		db.full.Store(true)
+	}
+	return err
+}
+
 func (db *Postgres) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.pool.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)
@@ -159,13 +200,13 @@ func (db *Postgres) migrate(ctx context.Context) error {
 // inTx runs fn in one transaction, committed when fn returns nil, and
 // translates the error.
 func (db *Postgres) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return translatePG(pgx.BeginFunc(ctx, db.pool, fn))
+	return db.noteFull(translatePG(pgx.BeginFunc(ctx, db.pool, fn)))
 }
 
 // translatePG turns pgx errors into diag.Error codes: a missing row is
 // ENOTFOUND; an integrity constraint ECONFLICT; a server that cannot be
 // reached, is shutting down or has dropped the connection EUNAVAILABLE; a
-// full disk or an over-size value ETOOLARGE; a serialization failure or
+// full disk EFULL; an over-size value ETOOLARGE; a serialization failure or
 // deadlock EINTERNAL with "database busy". Other errors pass through (and so
 // count as EINTERNAL); errors that already carry a code are left alone.
 func translatePG(err error) error {
@@ -214,7 +255,9 @@ func pgErrorCode(state string) string {
 		state == "53300",   // too many connections
 		state == "25006":   // read-only transaction: a standby, or default_transaction_read_only
 		return diag.EUNAVAILABLE
-	case state == "53100", state[:2] == "54": // disk full, program limit exceeded
+	case state == "53100": // disk full: the server's condition
+		return diag.EFULL
+	case state[:2] == "54": // program limit exceeded
 		return diag.ETOOLARGE
 	case state == "40001", state == "40P01": // serialization failure, deadlock
 		return diag.EINTERNAL

@@ -128,7 +128,7 @@ func TestTranslatePG(t *testing.T) {
 		{"cannot connect now", &pgconn.PgError{Code: "57P03"}, diag.EUNAVAILABLE},
 		{"connection failure", &pgconn.PgError{Code: "08006"}, diag.EUNAVAILABLE},
 		{"too many connections", &pgconn.PgError{Code: "53300"}, diag.EUNAVAILABLE},
-		{"disk full", &pgconn.PgError{Code: "53100"}, diag.ETOOLARGE},
+		{"disk full", &pgconn.PgError{Code: "53100"}, diag.EFULL},
 		{"value too large", &pgconn.PgError{Code: "54000"}, diag.ETOOLARGE},
 		{"deadlock", &pgconn.PgError{Code: "40P01"}, diag.EINTERNAL},
 		{"syntax error", &pgconn.PgError{Code: "42601"}, diag.EINTERNAL},
@@ -233,4 +233,86 @@ func TestPostgresLeaseByDatabaseClock(t *testing.T) {
 	if _, err := behind.SaveSweepUnit(ctx, "job-clock", "behind", 0, []byte(`{"index":0}`), time.Minute, nil); err != nil {
 		t.Errorf("save by the replica an hour behind, within its lease: %v", err)
 	}
+}
+
+// A PostgreSQL disk that fills (SQLSTATE 53100, raised here by triggers on
+// the tables a run and Ping's test write use) is storage_full, and Ping
+// fails until a write fits again.
+func TestPostgresFullDisk(t *testing.T) {
+	url := pgtest.Database(t)
+	ctx := context.Background()
+	db, err := OpenPostgres(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.pool.Exec(ctx, `CREATE FUNCTION tuxlb_full() RETURNS trigger AS $$
+		BEGIN RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = '53100'; END $$ LANGUAGE plpgsql;
+		CREATE TRIGGER full_runs BEFORE INSERT ON runs FOR EACH ROW EXECUTE FUNCTION tuxlb_full();
+		CREATE TRIGGER full_probe BEFORE INSERT ON schema_version FOR EACH ROW EXECUTE FUNCTION tuxlb_full();`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err != nil {
+		t.Fatalf("Ping before any write met the full disk: %v", err)
+	}
+	if err := db.CreateRun(ctx, sampleRun(1, false)); diag.ErrorCode(err) != diag.EFULL {
+		t.Fatalf("a run on a full disk: got %v, want storage_full", err)
+	}
+	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EFULL {
+		t.Errorf("Ping while full: got %v, want storage_full", err)
+	}
+	if _, err := db.pool.Exec(ctx, `DROP TRIGGER full_runs ON runs; DROP TRIGGER full_probe ON schema_version`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(ctx); err != nil {
+		t.Errorf("Ping once there is room: %v", err)
+	}
+	if err := db.CreateRun(ctx, sampleRun(1, false)); err != nil {
+		t.Errorf("the run once there is room: %v", err)
+	}
+}
+
+// TestPostgresSweepWorkNotifies: a replica listening with SweepWork is told
+// when another stores a sweep job and when one releases points it held,
+// and not by a claim (which frees nothing).
+func TestPostgresSweepWorkNotifies(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url := pgtest.Database(t)
+	listener, poster := connect(t, url).(*Postgres), connect(t, url).(*Postgres)
+	work := listener.SweepWork(ctx)
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-work:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no notification within 10 s of %s", what)
+		}
+	}
+	quiet := func(what string) {
+		t.Helper()
+		select {
+		case <-work:
+			t.Errorf("a notification after %s, want none", what)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	wait("listening") // once when it starts listening: what was sent before is lost
+	quiet("nothing")
+	if err := poster.CreateSweep(ctx, sweepJob("job-notify", 2)); err != nil {
+		t.Fatal(err)
+	}
+	wait("another store's CreateSweep")
+	if _, _, err := poster.ClaimSweepPoints(ctx, "poster", 2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	quiet("a claim")
+	if err := poster.ReleaseSweepUnits(ctx, "job-notify", "poster"); err != nil {
+		t.Fatal(err)
+	}
+	wait("another store's ReleaseSweepUnits")
+	if err := poster.ReleaseSweepUnits(ctx, "job-notify", "poster"); err != nil {
+		t.Fatal(err)
+	}
+	quiet("a release of no points")
 }

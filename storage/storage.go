@@ -44,6 +44,9 @@ func Open(path string) (*DB, error) {
 	if err := checkDir(path); err != nil {
 		return nil, err
 	}
+	if err := checkSideFiles(path); err != nil {
+		return nil, err
+	}
 	params := "_journal_mode=WAL&_busy_timeout=10000&_foreign_keys=on&_synchronous=NORMAL"
 	write, err := sql.Open("sqlite3", path+"?"+params+"&_txlock=immediate")
 	if err != nil {
@@ -81,9 +84,8 @@ func (db *DB) Close() error {
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
-// Ping checks that the database answers and that its file can be written
-// (it is still the file opened, and the last write found nothing wrong
-// with it); /healthz uses it.
+// Ping also checks the file: it is still the file opened, and the last
+// write found nothing wrong with it (or a probe write now succeeds).
 func (db *DB) Ping(ctx context.Context) error {
 	var one int
 	if err := translate(db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
@@ -100,7 +102,6 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 	return verdict, translate(err)
 }
 
-// SchemaVersion returns the number of the last migration applied.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.write.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)
@@ -187,9 +188,10 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 }
 
 // translate turns driver errors into diag.Error codes: a missing row is
-// ENOTFOUND, a constraint violation ECONFLICT, a busy or locked database
-// EINTERNAL with a message saying so; other errors pass through (and so count
-// as EINTERNAL). Errors that already carry a code are left alone.
+// ENOTFOUND, a constraint violation ECONFLICT, a full disk EFULL, a busy or
+// locked database EINTERNAL with a message saying so; other errors pass
+// through (and so count as EINTERNAL). Errors that already carry a code are
+// left alone.
 func translate(err error) error {
 	if err == nil {
 		return nil
@@ -211,7 +213,9 @@ func translate(err error) error {
 			return &diag.Error{Code: diag.ECONFLICT, Message: "database: " + se.Error()}
 		case sqlite3.ErrBusy, sqlite3.ErrLocked:
 			return &diag.Error{Code: diag.EINTERNAL, Message: "database busy: " + se.Error()}
-		case sqlite3.ErrFull, sqlite3.ErrTooBig:
+		case sqlite3.ErrFull:
+			return &diag.Error{Code: diag.EFULL, Message: "database: " + se.Error()} // noteWrite names the file
+		case sqlite3.ErrTooBig:
 			return &diag.Error{Code: diag.ETOOLARGE, Message: "database: " + se.Error()}
 		}
 	}

@@ -75,8 +75,10 @@ func validate(ubbText, dm, advertiseJSON string) string {
 			return errorJSON(diag.FieldErrorf("advertise", "%v", err))
 		}
 	}
-	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
-		DMConfig: dm, DMName: "DMCONFIG", Advertise: adv})
+	// the files are named as the server and the CLI name a text given
+	// without a file name
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: ubb.SourceUBBConfig,
+		DMConfig: dm, DMName: ubb.SourceDMConfig, Advertise: adv})
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -158,8 +160,24 @@ func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 	return sweep.ApplyVariant(sc, v)
 }
 
+// explainID returns the explanation of the request whose id is id, as the
+// dispatch log shows it (2008.1, TELLER:3:12).
+func explainID(scenario, id string, o options) string {
+	return explanations(scenario, o, func(p *core.Plan, ro core.RunOptions) ([]result.Explanation, error) {
+		return p.ExplainID(ro, id)
+	})
+}
+
 // explain returns the explanations of requests first..first+count-1.
 func explain(scenario string, first, count int64, o options) string {
+	return explanations(scenario, o, func(p *core.Plan, ro core.RunOptions) ([]result.Explanation, error) {
+		return p.Explain(ro, first, count)
+	})
+}
+
+// explanations compiles the scenario (or takes the last plan) and answers
+// what explain gives of it.
+func explanations(scenario string, o options, explain func(*core.Plan, core.RunOptions) ([]result.Explanation, error)) string {
 	ro, err := o.runOptions()
 	if err != nil {
 		return errorJSON(err)
@@ -168,7 +186,7 @@ func explain(scenario string, first, count int64, o options) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	ex, err := p.Explain(ro, first, count)
+	ex, err := explain(p, ro)
 	if err != nil {
 		return errorJSON(err)
 	}
@@ -226,8 +244,10 @@ type filesRequest struct {
 	Scenario  string  `json:"scenario"`
 	UBBConfig *string `json:"ubbconfig"`
 	DMConfig  *string `json:"dmconfig"`
-	Trace     *string `json:"trace"`
-	TraceMap  string  `json:"trace_map"`
+	// PSC is a tmadmin printservice listing (init's --psc).
+	PSC      *string `json:"psc"`
+	Trace    *string `json:"trace"`
+	TraceMap string  `json:"trace_map"`
 	// TraceSkipBad skips the trace's unreadable rows (--trace-skip-bad).
 	TraceSkipBad bool   `json:"trace_skip_bad"`
 	UBBName      string `json:"ubb_name"`
@@ -242,7 +262,7 @@ func files(request string) string {
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return errorJSON(diag.FieldErrorf("files", "%v", err))
 	}
-	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
+	f := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, PSC: req.PSC, Trace: req.Trace, UBBName: req.UBBName, TraceName: req.TraceName,
 		SkipBad: req.TraceSkipBad}
 	if req.TraceMap != "" {
 		m, err := starter.ParseTraceMap(req.TraceMap)

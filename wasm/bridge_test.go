@@ -238,8 +238,26 @@ func TestValidateDiagnostics(t *testing.T) {
 	if got.Code != diag.EINVALID || len(got.Diagnostics) == 0 {
 		t.Fatalf("got %s with %d diagnostics, want %s with some", got.Code, len(got.Diagnostics), diag.EINVALID)
 	}
-	if d := got.Diagnostics[0]; d.File != "UBBCONFIG" || d.Line != 6 {
-		t.Errorf("first diagnostic at %s:%d, want UBBCONFIG:6 (%s)", d.File, d.Line, d.Message)
+	if d := got.Diagnostics[0]; d.File != "ubbconfig" || d.Line != 6 {
+		t.Errorf("first diagnostic at %s:%d, want ubbconfig:6, as the server and the CLI name a text without a file name (%s)", d.File, d.Line, d.Message)
+	}
+}
+
+// TestExplainID: the bridge explains a request by its id as the dispatch
+// log shows it (tuxlb.explain(scenario, "shoppers:2:0.1", 1, options)).
+func TestExplainID(t *testing.T) {
+	var a struct {
+		Explanations []result.Explanation `json:"explanations"`
+	}
+	answer := explainID(example(t, "self-call-deadlock.json"), "shoppers:2:0.1", options{})
+	if err := json.Unmarshal([]byte(answer), &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Explanations) != 1 || a.Explanations[0].ID != "shoppers:2:0.1" || a.Explanations[0].Service != "PRICE" {
+		t.Errorf("explained %.300s: want the nested PRICE call shoppers:2:0.1", answer)
+	}
+	if answer := explainID(example(t, "self-call-deadlock.json"), "nosuch:1:1", options{}); !strings.Contains(answer, `no request has the id`) {
+		t.Errorf("an unknown id: %.300s", answer)
 	}
 }
 

@@ -16,8 +16,11 @@ type fitRequest struct {
 	UBBConfig *string    `json:"ubbconfig"`
 	DMConfig  *string    `json:"dmconfig"`
 	ULOG      []fileText `json:"ulog"`
-	Trace     *string    `json:"trace"`
-	TraceMap  string     `json:"trace_map"`
+	// PSC is a tmadmin printservice listing: what the servers that
+	// advertise at run time offer (--psc).
+	PSC      *string `json:"psc"`
+	Trace    *string `json:"trace"`
+	TraceMap string  `json:"trace_map"`
 	// TraceSkipBad skips the trace's unreadable rows (--trace-skip-bad).
 	TraceSkipBad bool   `json:"trace_skip_bad"`
 	UBBName      string `json:"ubb_name"`
@@ -39,7 +42,7 @@ type fitAnswer struct {
 	ScenarioWarnings []string           `json:"scenario_warnings,omitempty"`
 }
 
-// fit is `tuxlb fit --ulog F... --ubbconfig U [--dmconfig D] --out S` (or
+// fit is `tuxlb fit --ulog F... --ubbconfig U [--dmconfig D] [--psc P] --out S` (or
 // --trace instead of --ulog) in the page: starter.Fit, then starter.FromFit
 // when a UBBCONFIG is given.
 func fit(request string) string {
@@ -47,7 +50,7 @@ func fit(request string) string {
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
 		return errorJSON(diag.FieldErrorf("fit", "%v", err))
 	}
-	files := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, Trace: req.Trace, UBBName: req.UBBName,
+	files := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, PSC: req.PSC, Trace: req.Trace, UBBName: req.UBBName,
 		TraceName: req.TraceName, SkipBad: req.TraceSkipBad}
 	if req.TraceMap != "" {
 		m, err := starter.ParseTraceMap(req.TraceMap)
@@ -60,7 +63,7 @@ func fit(request string) string {
 		return errorJSON(diag.FieldErrorf("fit", "give a request log or ULOG files (one of them)"))
 	}
 	src := starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad,
-		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig}
+		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC}
 	for _, f := range req.ULOG {
 		src.ULOG = append(src.ULOG, ulog.File{Name: f.Name, Text: f.Text})
 	}

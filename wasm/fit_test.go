@@ -54,3 +54,25 @@ func TestFitIsTheCLIsFit(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesTakesPSC: a configuration whose one server advertises at run time
+// starts in the page only with the psc listing dropped beside it, as `tuxlb
+// init --psc` makes it.
+func TestFilesTakesPSC(t *testing.T) {
+	ubbText := "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-A\"\n"
+	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
+		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
+		"TOUPPER      TOUPPER      simpserv   G1         1     site1        0 AVAIL\n"
+	body, _ := json.Marshal(filesRequest{UBBConfig: &ubbText})
+	if ans := files(string(body)); !strings.Contains(ans, "advertises at run time") {
+		t.Errorf("without the listing: %.300s", ans)
+	}
+	body, _ = json.Marshal(filesRequest{UBBConfig: &ubbText, PSC: &listing})
+	var got adaptAnswer
+	if err := json.Unmarshal([]byte(files(string(body))), &got); err != nil || got.Scenario == nil {
+		t.Fatalf("with the listing: %v %.300s", err, files(string(body)))
+	}
+	if adv := got.Scenario.Advertise["simpserv"]; len(adv) != 1 || adv[0] != "TOUPPER" {
+		t.Errorf("advertise: %v", got.Scenario.Advertise)
+	}
+}

@@ -56,6 +56,9 @@ func jsRun(_ js.Value, args []js.Value) any {
 
 // jsExplain is tuxlb.explain(scenarioJSON, first, count, {policy, seed}).
 func jsExplain(_ js.Value, args []js.Value) any {
+	if len(args) > 1 && args[1].Type() == js.TypeString { // a request id: explain(scenario, "2008.1", _, options)
+		return explainID(argString(args, 0), args[1].String(), argOptions(args, 3))
+	}
 	first := int64(argNumber(args, 1, 1))
 	count := int64(argNumber(args, 2, 1))
 	return explain(argString(args, 0), first, count, argOptions(args, 3))

@@ -93,6 +93,14 @@ func TestSweepPrecisionJobs(t *testing.T) {
 	if code != 1 || !strings.Contains(errb, "precision: want a number > 0") {
 		t.Errorf("bad precision: exit %d, %s", code, errb)
 	}
+	// 0 written is no precision at all: refused, not taken as absent
+	for _, cmd := range [][]string{{"sweep", "../../examples/mp-netload.json", "--vary", "rate_scale=1", "--precision", "0"},
+		{"compare", "../../examples/mp-netload.json", "--variant", "policy=jsq", "--precision", "0"}} {
+		code, _, errb = cli(t, cmd...)
+		if code != 2 || !strings.Contains(errb, "--precision: want a number > 0") || !strings.Contains(errb, "got 0") {
+			t.Errorf("%s --precision 0: exit %d, %s", cmd[0], code, errb)
+		}
+	}
 }
 
 // TestCompareReplications: compare --replications gives the same bytes for

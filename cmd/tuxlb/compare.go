@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -37,9 +39,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (--format json)")
 	format := fs.String("format", "table", "output: table, csv or json")
 	reps := fs.Int("replications", 0, "runs per variant, each with its own seed, the same in every variant (default 1: one run each)")
-	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of --objective's figure (else response_mean_ms) is at most `REL` of its mean")
+	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of every --objective's figure and every --figure (else response_mean_ms) is at most `REL` of its mean")
 	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per variant (default 50)")
-	objective := fs.String("objective", "", "with replications, the `FIGURE` whose precision is asked, as FIGURE<=X or FIGURE>=X")
+	var objectives variantFlags
+	fs.Var(&objectives, "objective", "with replications, an objective `FIGURE<=X` or FIGURE>=X (repeatable): each variant's verdict on each, and its figure's precision asked")
 	var figures variantFlags
 	fs.Var(&figures, "figure", "with replications, report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY]")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
@@ -59,6 +62,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {
 		fs.Usage()
+		return 2
+	}
+	if zeroGiven(fs, "precision", *precision) {
+		fmt.Fprintln(stderr, "tuxlb compare: --precision: want a number > 0 (e.g. 0.05 for a half-width of 5% of the mean), got 0; leave it out for a fixed number of replications")
 		return 2
 	}
 	if err := ff.check(strings.Join(fs.Args(), "")); err != nil {
@@ -107,9 +114,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1
 	}
-	if *reps > 1 || *precision != 0 || *maxReps != 0 || *format == "csv" || *objective != "" || len(figures) > 0 {
-		spec := sweep.Spec{Replications: max(*reps, 0), Precision: *precision, MaxReplications: *maxReps,
-			Objective: *objective, Figures: figures}
+	if *reps > 1 || *precision != 0 || *maxReps != 0 || *format == "csv" || len(objectives) > 0 || len(figures) > 0 {
+		spec, code := objectiveSpec("compare", pr.Model(), objectives, stderr)
+		if code != 0 {
+			return code
+		}
+		spec.Replications, spec.Precision, spec.MaxReplications, spec.Figures = max(*reps, 0), *precision, *maxReps, figures
 		if spec.Replications == 0 && spec.Precision == 0 {
 			spec.Replications = 1
 		}
@@ -118,7 +128,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := runContext(0)
 	defer stop()
 	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{MaxInFlight: inFlight}, *jobs, *runTime)
-	if err != nil && *runTime > 0 && strings.Contains(err.Error(), "the run did not finish within") {
+	if de := (*diag.Error)(nil); errors.As(err, &de) && de.Limit == diag.LimitRunTime {
 		err = fmt.Errorf("%w (--max-run-time)", err)
 	}
 	err = runStopped(ctx, 0, err)

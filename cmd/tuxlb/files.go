@@ -24,6 +24,13 @@ type fileFlags struct {
 	traceMap  string
 	skipBad   bool   // --trace-skip-bad
 	psc       string // --psc (init and fit): a tmadmin printservice listing
+	// adjust, when set, changes the scenario read before it is checked
+	// (run's --replications, --tolerance, --validate-after).
+	adjust func(*scenario.Scenario) error
+	// traceLimit bounds the log's size (the memory budget of run, sweep
+	// and compare, which then hold the text and not its rows); 0 is
+	// maxScenarioBytes.
+	traceLimit int64
 }
 
 // given says whether any file flag was given.
@@ -66,7 +73,11 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 	if out.DMConfig, err = readText(f.dmconfig, "--dmconfig", stdin); err != nil {
 		return out, err
 	}
-	if out.Trace, err = readText(f.trace, "--trace", stdin); err != nil {
+	traceLimit := int64(maxScenarioBytes)
+	if f.traceLimit > 0 {
+		traceLimit = f.traceLimit
+	}
+	if out.Trace, err = readTextLimit(f.trace, "--trace", stdin, traceLimit); err != nil {
 		return out, err
 	}
 	if f.traceMap != "" {
@@ -103,14 +114,16 @@ func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
 func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *core.Prepared, int) {
 	var files starter.Files
 	var err error
+	useBudget(budget)
 	if ff.given() {
+		ff.traceLimit = budget // the run holds the log's text, not its rows
 		if files, err = ff.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}
-		// A log is read whole (twice, when its service times are measured):
-		// its rows alone must fit the budget before it is read at all.
-		if err := admitTrace(files.Trace, ff.trace, budget); err != nil {
+		// A log's text is held whole (its observed responses besides):
+		// both must fit the budget before it is read further.
+		if err := admitTrace(files.Trace, files.Columns, ff.trace, budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}
@@ -129,6 +142,12 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 	} else {
 		sc, err = starter.WithFiles(nil, files) // the starter reads the configuration, by its files' names
+	}
+	if err == nil && ff.adjust != nil {
+		if err = ff.adjust(sc); err != nil {
+			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+			return nil, nil, 2
+		}
 	}
 	var pr *core.Prepared
 	if err == nil {
@@ -158,11 +177,16 @@ func baseName(path string) string {
 // readText reads a text file of at most maxScenarioBytes; "" is not given,
 // "-" is standard input.
 func readText(path, flag string, stdin io.Reader) (*string, error) {
+	return readTextLimit(path, flag, stdin, maxScenarioBytes)
+}
+
+// readTextLimit is readText of a file of at most limit bytes.
+func readTextLimit(path, flag string, stdin io.Reader, limit int64) (*string, error) {
 	if path == "" {
 		return nil, nil
 	}
 	if path == "-" {
-		s, err := readBounded(stdin, displayName(path), maxScenarioBytes)
+		s, err := readBounded(stdin, displayName(path), limit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
@@ -173,7 +197,7 @@ func readText(path, flag string, stdin io.Reader) (*string, error) {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	defer fh.Close()
-	s, err := readBounded(fh, path, maxScenarioBytes)
+	s, err := readBounded(fh, path, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
@@ -243,11 +267,4 @@ func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd
 func printConfigErrors(stderr io.Writer, cmd string, err error) {
 	fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
 	printDiagnostics(stderr, err)
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

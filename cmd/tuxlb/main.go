@@ -26,6 +26,7 @@ func main() {
 	// (docs/api.md) being counted against the live heap.
 	if len(os.Args) < 2 || os.Args[1] != "serve" {
 		pool.TuneGC()
+		limitMemory = true
 	}
 	os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -30,12 +32,14 @@ type runFlags struct {
 	format      string
 	jobs        int
 	maxRunTime  time.Duration
-	seqs        map[int64]bool // parsed --explain
+	seqs        map[int64]bool // parsed --explain: issue numbers
+	ids         []string       // parsed --explain: request ids, as the dispatch log shows them
 	file        string         // the scenario's name in error messages
 	files       fileFlags
 	noProgress  bool
 	series      string
 	budget      *int64
+	valid       validationFlags
 }
 
 func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -45,7 +49,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.dispatch, "dispatch", "", "write the dispatch log (CSV) to `FILE`")
 	fs.StringVar(&f.policy, "policy", "", "override the scenario's policy: "+strings.Join(core.Vocabulary()["policy"], ", "))
 	fs.StringVar(&f.seed, "seed", "", "override the scenario's seed")
-	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (ranges N-M allowed) instead of printing the result")
+	fs.StringVar(&f.explain, "explain", "", "explain the dispatch of requests `N[,N..]` (issue numbers, ranges N-M, or ids as the dispatch log shows them: 2008.1, TELLER:3:12) instead of printing the result")
 	fs.BoolVar(&f.explainJSON, "explain-json", false, "with --explain, print the explanations as JSON")
 	fs.StringVar(&f.format, "format", "json", "output: json, summary (for a terminal), psr (tmadmin printserver) or psc (printservice)")
 	fs.IntVar(&f.jobs, "jobs", 0, "replications run at once (default the number of CPUs)")
@@ -54,6 +58,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
 	f.budget = budgetFlag(fs)
+	f.valid.flags(fs, 0)
+	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
 		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
@@ -99,6 +105,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runScenario(pr, opt, f, stdout, stderr)
 }
 
+// zeroGiven reports whether the flag name was given, as 0 (v): a number
+// whose 0 means "absent" when left out, and is invalid when written.
+func zeroGiven(fs *flag.FlagSet, name string, v float64) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given && v == 0
+}
+
 // parseInterspersed parses flags anywhere among the arguments.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
@@ -142,15 +156,18 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
 	}
+	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
+		return opt, err
+	}
 	if f.explain != "" {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
 		}
-		seqs, err := parseSeqs(f.explain)
+		seqs, ids, err := parseSeqs(f.explain)
 		if err != nil {
 			return opt, fmt.Errorf("--explain: %w", err)
 		}
-		f.seqs = seqs
+		f.seqs, f.ids = seqs, ids
 	}
 	return opt, nil
 }
@@ -190,6 +207,9 @@ func runScenario(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, std
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1
+	}
+	if f.valid.given() && res.Validation == nil {
+		fmt.Fprintln(stderr, "tuxlb run: warning: --tolerance and --validate-after judge a replay of a log with observed responses; this run has none")
 	}
 	switch f.format {
 	case "psr", "psc":
@@ -234,6 +254,14 @@ func runExplain(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stde
 			}
 		}
 	}
+	for _, id := range f.ids {
+		exs, err := plan.ExplainID(opt, id)
+		if err = runStopped(opt.Context, f.maxRunTime, err); err != nil {
+			fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
+			return 1
+		}
+		out = append(out, exs...)
+	}
 	if f.explainJSON {
 		b, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(stdout, "%s\n", b)
@@ -248,24 +276,34 @@ func runExplain(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, stde
 	return 0
 }
 
-// parseSeqs reads "N[,N..]" with "N-M" ranges into a set.
-func parseSeqs(s string) (map[int64]bool, error) {
+// parseSeqs reads "N[,N..]" with "N-M" ranges into a set of issue
+// numbers; a part that is not a number or a range of numbers is a request
+// id as the dispatch log shows it (2008.1, TELLER:3:12), kept in order.
+func parseSeqs(s string) (map[int64]bool, []string, error) {
 	set := map[int64]bool{}
+	var ids []string
 	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.ParseInt(lo, 10, 64)
 		b := a
 		if err == nil && isRange {
 			b, err = strconv.ParseInt(hi, 10, 64)
 		}
+		if err != nil && part != "" && !strings.HasPrefix(part, "-") {
+			if !slices.Contains(ids, part) {
+				ids = append(ids, part)
+			}
+			continue
+		}
 		if err != nil || a < 1 || b < a || b-a >= core.MaxExplain {
-			return nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20", part)
+			return nil, nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20, or request ids as the dispatch log shows them, like 2008.1 or TELLER:3:12", part)
 		}
 		for n := a; n <= b; n++ {
 			set[n] = true
 		}
 	}
-	return set, nil
+	return set, ids, nil
 }
 
 // groupRanges covers the wanted numbers with as few Explain calls as the

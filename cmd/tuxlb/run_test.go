@@ -104,9 +104,12 @@ func TestWrapWords(t *testing.T) {
 }
 
 func TestParseSeqs(t *testing.T) {
-	got, err := parseSeqs("3,7,10-12")
+	got, ids, err := parseSeqs("3,7,10-12,2008.1,TELLER:3:12,tellers:62:0~1")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := []string{"2008.1", "TELLER:3:12", "tellers:62:0~1"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids: got %q, want %q", ids, want)
 	}
 	want := map[int64]bool{3: true, 7: true, 10: true, 11: true, 12: true}
 	if !reflect.DeepEqual(got, want) {
@@ -115,8 +118,8 @@ func TestParseSeqs(t *testing.T) {
 	if r := groupRanges(got); !reflect.DeepEqual(r, [][2]int64{{3, 12}}) {
 		t.Errorf("ranges: got %v, want [[3 12]]", r)
 	}
-	for _, bad := range []string{"", "x", "5-3", "0", "1-5000"} {
-		if _, err := parseSeqs(bad); err == nil {
+	for _, bad := range []string{"", "5-3", "0", "1-5000", "-3", "3,,4"} {
+		if _, _, err := parseSeqs(bad); err == nil {
 			t.Errorf("parseSeqs(%q): got no error", bad)
 		}
 	}

@@ -4,27 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"github.com/tuxlb/tuxlb/core"
-	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // maxScenarioBytes bounds a scenario file read by the CLI.
 const maxScenarioBytes = 256 << 20
-
-// readScenario reads and parses a scenario file; "-" reads standard input.
-// Errors name the file.
-func readScenario(path string, stdin io.Reader) (*scenario.Scenario, error) {
-	data, err := readScenarioData(path, stdin)
-	if err != nil {
-		return nil, err
-	}
-	sc, err := core.ParseScenario(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", displayName(path), err)
-	}
-	return sc, nil
-}
 
 // displayName is how errors name a scenario file.
 func displayName(path string) string {

@@ -12,7 +12,8 @@ import (
 
 // writeSummary prints a result for a terminal: warnings first, then the
 // headline figures, then per machine its utilization, the requests it served
-// and what it sent and received across the network.
+// and what it sent and received across the network; with a replay's
+// validation, its table of verdicts.
 func writeSummary(w io.Writer, r *result.Result) error {
 	var b strings.Builder
 	for _, warn := range r.Warnings {
@@ -54,6 +55,12 @@ func writeSummary(w io.Writer, r *result.Result) error {
 		fmt.Fprintf(tw, "%s\t%.2f\t%d\t%d\t%d\t%d\t%d\t\n", m.LMID, m.Utilization, m.Issued, m.Served, m.Local, m.Sent, m.Received)
 	}
 	tw.Flush()
+	if r.Validation != nil { // a replay of a log with observed responses: its verdicts
+		b.WriteString("\n")
+		if err := writeValidation(&b, r.Validation); err != nil {
+			return err
+		}
+	}
 	lines := strings.Split(b.String(), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

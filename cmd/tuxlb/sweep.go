@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -37,12 +38,13 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var vary variantFlags
 	fs.Var(&vary, "vary", "a varied key `KEY=VALUES` (one or two): VALUES is a,b,c or start..end/step, e.g. rate_scale=0.5..1.5/0.25")
 	reps := fs.Int("replications", 0, "replications per point, each with its own seed (default the scenario's, else 1)")
-	objective := fs.String("objective", "", "an objective `FIGURE<=X` or FIGURE>=X, e.g. response_p99_ms<=200")
+	var objectives variantFlags
+	fs.Var(&objectives, "objective", "an objective `FIGURE<=X` or FIGURE>=X (repeatable: all are held at once), e.g. response_p99_ms[PAYMENT]<=80")
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "table", "output: table, csv or json")
 	budget := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
-	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of the objective's figure (else response_mean_ms) is at most `REL` of its mean, e.g. 0.05")
+	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of every objective's figure and every --figure (else response_mean_ms) is at most `REL` of its mean, e.g. 0.05")
 	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per point (default 50)")
 	var figures variantFlags
 	fs.Var(&figures, "figure", "report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY] or utilization_max[machine:SITE2]")
@@ -50,7 +52,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR] [--jobs N] [--format table|csv|json] [--shard i/N]")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR ...] [--figure FIGURE ...] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
 		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
 		fs.PrintDefaults()
@@ -70,6 +72,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	case len(vary) == 0:
 		return bad("want at least one --vary KEY=VALUES")
+	case zeroGiven(fs, "precision", *precision):
+		return bad("--precision: want a number > 0 (e.g. 0.05 for a half-width of 5%% of the mean), got 0; leave it out for a fixed number of replications")
 	case *jobs < 0:
 		return bad("--jobs: want a number >= 1, got %d", *jobs)
 	case *runTime < 0:
@@ -99,8 +103,11 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if sc == nil {
 		return code
 	}
-	spec := sweep.Spec{Vary: vary, Replications: *reps, Objective: *objective, Figures: figures,
-		Precision: *precision, MaxReplications: *maxReps}
+	spec, code := objectiveSpec("sweep", pr.Model(), objectives, stderr)
+	if code != 0 {
+		return code
+	}
+	spec.Vary, spec.Replications, spec.Figures, spec.Precision, spec.MaxReplications = vary, *reps, figures, *precision, *maxReps
 	if err := admitSweep(sc, pr.Model(), spec, *budget, pool.Workers(*jobs)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb sweep: %v\n", err)
 		return 1
@@ -137,6 +144,24 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return code
+}
+
+// objectiveSpec checks --objective flags against the model (an unknown
+// figure, service or machine is a usage error, exit 2) and puts them in a
+// spec: one in Objective, as before there could be several, more in
+// Objectives.
+func objectiveSpec(cmd string, m *core.Model, objectives []string, stderr io.Writer) (sweep.Spec, int) {
+	var spec sweep.Spec
+	if _, err := sweep.ParseObjectives(m, objectives, func(int) string { return "--objective" }); err != nil {
+		fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
+		return spec, 2
+	}
+	if len(objectives) == 1 {
+		spec.Objective = objectives[0]
+	} else {
+		spec.Objectives = objectives
+	}
+	return spec, 0
 }
 
 // sweepBar draws `[#####     ] 12/40 runs` on a terminal's standard

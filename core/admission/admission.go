@@ -74,10 +74,14 @@ func satMul(a, b int64) int64 {
 // copy of the encoding a caller writes).
 const (
 	costPerInstance = 6 << 10 // a server instance: its plan, engine state, statistics and their JSON, outside the series
-	costPerPair     = 272     // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
-	costPerCounter  = 16      // an MP counter, per machine and queue
-	costPerCell     = 8       // a number of the time series in the engine's bins
-	costPerLineCell = 36      // a number of a line of the result's series: the float, its JSON twice
+	// a dispatch thread past an instance's first: its state (its request,
+	// end, free-since, marks: 72 bytes) and its by_thread figures and their
+	// JSON (about 150 bytes)
+	costPerThread   = 256
+	costPerPair     = 272 // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
+	costPerCounter  = 16  // an MP counter, per machine and queue
+	costPerCell     = 8   // a number of the time series in the engine's bins
+	costPerLineCell = 36  // a number of a line of the result's series: the float, its JSON twice
 	costPerRow      = CostPerTraceRow
 	costPerRep      = 1 << 10 // a replication's figures, kept to combine them
 	costRunBase     = 64 << 10
@@ -94,20 +98,63 @@ const (
 	EngineBins  = 2 * TargetBins
 )
 
-// CostPerTraceRow is what a trace row costs compiled, the request it
-// becomes (core holds a trace whole, sorted).
+// CostPerTraceRow is what a row of the JSON trace rows (workload.trace)
+// costs compiled, the request it becomes (core holds those whole, sorted):
+// 124 bytes measured for a row of time, service, origin and service time.
 const CostPerTraceRow = 128
+
+// A trace_csv is not held as rows: each run reads its text (the caller's)
+// as it plays it, holding the LookAheadRequests requests it reads before
+// it starts (workload.LookAheadRequests) and a reorder heap of at most
+// ReorderRows requests (workload.MaxReorderRows), costPerHeldRow each.
+// What it holds a row is the observed response of a log that has one,
+// kept apart for the validation (24 bytes in a slice grown by append).
+// A log further out of time order than ReorderRows is read whole and
+// sorted, at CostPerTraceRow a row more than this estimate (docs/
+// scenario.md says so).
+const (
+	LookAheadRequests = 16384
+	ReorderRows       = 4096
+	costPerHeldRow    = 128
+	costRowObserved   = 48
+)
+
+// TraceRowCost is what a row of the request log text costs as a run reads
+// it: by the columns its header (its first line) names, or the mapping cm
+// gives. Only an observed response costs anything.
+func TraceRowCost(text string, cm *scenario.TraceMap) int64 {
+	head, _, _ := strings.Cut(text, "\n")
+	delim := ","
+	if cm != nil && cm.Delimiter != "" {
+		delim = cm.Delimiter
+	}
+	if cm != nil && cm.Observed != "" {
+		return costRowObserved
+	}
+	for _, c := range strings.Split(head, delim) {
+		if strings.EqualFold(strings.Trim(strings.TrimSpace(c), `"`), "observed_ms") {
+			return costRowObserved
+		}
+	}
+	return 0
+}
 
 // modelSize is what of a model drives a run's memory.
 type modelSize struct {
 	instances, queues, machines, pairs int64
-	mp                                 bool
+	// threads: the dispatch threads of multithreaded instances past their
+	// first (MAXDISPATCHTHREADS - 1 each)
+	threads int64
+	mp      bool
 }
 
 func sizeOf(m *ubb.Model) modelSize {
 	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), mp: m.Model == "MP"}
 	for i := range m.Servers {
 		s.pairs += int64(len(m.Servers[i].Services))
+		if !m.Servers[i].Gateway {
+			s.threads += int64(m.Servers[i].DispatchThreads() - 1)
+		}
 	}
 	return s
 }
@@ -137,6 +184,9 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	var c Cost
 	c.add("", "a run's fixed part", 1, costRunBase)
 	c.add("ubbconfig", itoa64(s.instances)+" server instances", s.instances, costPerInstance)
+	if s.threads > 0 {
+		c.add("ubbconfig", itoa64(s.threads)+" dispatch threads past their instances' first (MAXDISPATCHTHREADS)", s.threads, costPerThread)
+	}
 	if s.pairs > s.instances {
 		c.add("ubbconfig", itoa64(s.instances)+" instances × "+itoa64(s.pairs/max(s.instances, 1))+
 			" services each = "+itoa64(s.pairs)+" (instance, service) pairs", s.pairs, costPerPair)
@@ -162,9 +212,18 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	lines := s.shownLines(counters)
 	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(lines)+" lines of the result", satMul(bins, lines), costPerLineCell)
 	if f, rows := traceRows(sc); rows > 0 {
-		c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
+		if sc.Workload.TraceCSV != "" {
+			c.add(f, "the requests read ahead ("+itoa64(LookAheadRequests)+") and the reorder heap (at most "+itoa64(ReorderRows)+")",
+				LookAheadRequests+ReorderRows, costPerHeldRow)
+			if per := TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns); per > 0 {
+				c.add(f, itoa64(rows)+" trace rows' observed responses", rows, per)
+			}
+		} else {
+			c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
+		}
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
+	appCost(&c, sc)
 	return c
 }
 
@@ -248,7 +307,13 @@ func SweepCost(sc *scenario.Scenario, m *ubb.Model, points int64, workers int) C
 	per := costPointBase + costPointPerInstance*s.instances
 	c.add("vary", itoa64(points)+" points × a model of "+itoa64(s.instances)+" instances", points, per)
 	if f, rows := traceRows(sc); rows > 0 {
-		c.add("vary", itoa64(points)+" points × "+itoa64(rows)+" trace rows (read for each point)"+" in "+f, satMul(points, rows), costPerRow)
+		per := int64(costPerRow)
+		if sc.Workload.TraceCSV != "" {
+			per = TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns)
+		}
+		if per > 0 {
+			c.add("vary", itoa64(points)+" points × "+itoa64(rows)+" trace rows (read for each point)"+" in "+f, satMul(points, rows), per)
+		}
 	}
 	run := runCost(sc, s)
 	w := int64(max(workers, 1))

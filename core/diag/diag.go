@@ -21,9 +21,10 @@ const (
 	EINVALID     = "invalid"   // the caller's input is wrong
 	ENOTFOUND    = "not_found" // no such thing
 	ECONFLICT    = "conflict"
-	ETOOLARGE    = "too_large"   // input over a documented limit
-	ECANCELED    = "canceled"    // the run was stopped from outside
-	EUNAVAILABLE = "unavailable" // the database server does not answer now; retrying later may succeed
+	ETOOLARGE    = "too_large"    // input over a documented limit
+	ECANCELED    = "canceled"     // the run was stopped from outside
+	EUNAVAILABLE = "unavailable"  // the database server does not answer now; retrying later may succeed
+	EFULL        = "storage_full" // the database's disk (or its size limit) is full: the server's condition, not the request's
 	EINTERNAL    = "internal"
 )
 
@@ -46,6 +47,7 @@ type Error struct {
 const (
 	LimitRequests = "max_requests"
 	LimitInFlight = "max_in_flight"
+	LimitRunTime  = "max_run_time" // a run, point or variant that did not finish in its time
 )
 
 // Error returns the message.

@@ -20,7 +20,7 @@ func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
 	steps := []func(*scenario.Scenario, Options) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
-		st.checkWorkload, st.resolveApps, st.resolveEvents,
+		st.checkWorkload, st.resolveApps, st.resolveWorkstation, st.resolveEvents,
 	}
 	for _, step := range steps {
 		if err := step(sc, opt); err != nil {
@@ -70,6 +70,12 @@ func (st *Setup) resolveRun(sc *scenario.Scenario, opt Options) error {
 	if err != nil {
 		return err
 	}
+	if multithreaded(m) {
+		// mt_idle is shown only where it can matter, so a run without
+		// multithreaded servers keeps its bytes.
+		r, _ := TuningReadings(&tun)
+		tun.MTIdle = r.MTIdle.String()
+	}
 	st.Tuning = tun
 	st.ResetUS = reset
 	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
@@ -94,6 +100,22 @@ func (st *Setup) resolveTimes(sc *scenario.Scenario, _ Options) error {
 	if sc.WarmupMS != nil {
 		st.WarmupUS, _ = usec.FromMSValue(sc.WarmupMS.MS)
 		st.WarmupAuto = sc.WarmupMS.Auto
+	}
+	st.Tolerance = DefaultTolerances
+	if v := sc.Validation; v != nil {
+		if v.AfterMS != nil {
+			st.ValidateAfterUS, _ = usec.FromMSValue(*v.AfterMS)
+		}
+		if t := v.Tolerance; t != nil {
+			for i, x := range []*float64{t.Mean, t.P50, t.P95, t.P99} {
+				switch {
+				case x != nil:
+					st.Tolerance[i] = *x
+				case t.Default != nil:
+					st.Tolerance[i] = *t.Default
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -347,4 +369,15 @@ func (st *Setup) untimed() (need []bool, group []string) {
 		}
 	}
 	return need, group
+}
+
+// multithreaded reports whether some instance of m has more than one
+// dispatch thread (MAXDISPATCHTHREADS > 1).
+func multithreaded(m *ubb.Model) bool {
+	for i := range m.Servers {
+		if m.Servers[i].DispatchThreads() > 1 {
+			return true
+		}
+	}
+	return false
 }

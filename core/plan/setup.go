@@ -39,9 +39,15 @@ type Setup struct {
 	ResetUS          int64     // MP counter reset period
 	BlockUS          int64     // SCANUNIT x BLOCKTIME: replies later than this are TPETIME
 	WarmupUS         int64
-	WarmupAuto       bool    // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
-	BootUS           int64   // how long an instance takes to come up (tuning.boot_ms)
-	Events           []Event // the scenario's events, targets resolved, in time order
+	WarmupAuto       bool // warmup_ms "auto": found by MSER-5 at each run (Plan.run)
+	// ValidateAfterUS is validation.after_ms: the validation compares the
+	// trace rows issued at or after it (and after the warm-up).
+	ValidateAfterUS int64
+	// Tolerance is the relative tolerance of the validation's mean, p50,
+	// p95 and p99, defaults filled in.
+	Tolerance [4]float64
+	BootUS    int64   // how long an instance takes to come up (tuning.boot_ms)
+	Events    []Event // the scenario's events, targets resolved, in time order
 
 	// ServiceTime[s][g] samples service s on servers of group g (index into
 	// Model.Groups); nil when the scenario gives no distribution for it (then
@@ -59,7 +65,10 @@ type Setup struct {
 
 	traceNote string             // how a log was read, the last warning of the setup
 	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
-	App       *App               // calls and clients; nil when the scenario has none
+	// HandlingTime samples the workstation handlers' time per message
+	// (workstation.handling_time); nil for none (const 0).
+	HandlingTime dist.Sampler
+	App          *App // calls and clients; nil when the scenario has none
 }
 
 // maxNameBytes bounds a scenario's name: runs carry it into every list
@@ -105,6 +114,11 @@ func check(sc *scenario.Scenario) error {
 			return err
 		}
 	}
+	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
+		if _, err := dist.New(w.HandlingTime, "workstation.handling_time"); err != nil {
+			return err
+		}
+	}
 	if sc.Workload.Generate != nil {
 		if _, err := workload.CheckGenerate(nil, sc.Workload.Generate); err != nil {
 			return err
@@ -122,6 +136,23 @@ func checkAnalysis(sc *scenario.Scenario) error {
 	}
 	if sc.Replications < 0 || sc.Replications > MaxReplications {
 		return diag.FieldErrorf("replications", "must be between 0 and %d, got %d", MaxReplications, sc.Replications)
+	}
+	if v := sc.Validation; v != nil {
+		if v.AfterMS != nil {
+			if _, err := nonNegativeMS("validation.after_ms", *v.AfterMS); err != nil {
+				return err
+			}
+		}
+		if t := v.Tolerance; t != nil {
+			for _, f := range []struct {
+				name string
+				v    *float64
+			}{{"default", t.Default}, {"mean", t.Mean}, {"p50", t.P50}, {"p95", t.P95}, {"p99", t.P99}} {
+				if f.v != nil && !(*f.v > 0 && *f.v <= 10) {
+					return diag.FieldErrorf("validation.tolerance."+f.name, "must be a relative tolerance above 0 and at most 10 (0.1 is 10%%), got %v", *f.v)
+				}
+			}
+		}
 	}
 	if sc.BinMS != nil {
 		us, err := nonNegativeMS("bin_ms", *sc.BinMS)
@@ -195,20 +226,22 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 	return out, nil
 }
 
-// Readings are the typed values of a tuning's three Readings.
+// Readings are the typed values of a tuning's four readings.
 type Readings struct {
 	Idle    IdleReading
 	NetLoad NetLoadReading
 	Counter CounterReading
+	MTIdle  MTIdleReading
 }
 
-// readings reads t's three readings; an empty one is its default.
+// TuningReadings reads t's four readings; an empty one is its default.
 func TuningReadings(t *scenario.Tuning) (Readings, error) {
 	var r Readings
-	var err [3]error
+	var err [4]error
 	r.Idle, err[0] = idleReadings.Parse("tuning.idle", t.Idle)
 	r.NetLoad, err[1] = netLoadReadings.Parse("tuning.netload", t.NetLoad)
 	r.Counter, err[2] = counterReadings.Parse("tuning.mp_counter", t.MPCounter)
+	r.MTIdle, err[3] = mtIdleReadings.Parse("tuning.mt_idle", t.MTIdle)
 	for _, e := range err {
 		if e != nil {
 			return r, e

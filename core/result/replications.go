@@ -30,14 +30,15 @@ func CombineReplications(results []*Result) *Result {
 	}
 	first := results[0]
 	first.Replications = rep
+	combineValidation(results)
 	return first
 }
 
 // ReplicationSummary keeps of r what CombineReplications reads of a
-// replication after the first (its seed and headline), so that a runner of
-// k replications holds one whole result, not k.
+// replication after the first (its seed, headline and validation), so that
+// a runner of k replications holds one whole result, not k.
 func ReplicationSummary(r *Result) *Result {
-	return &Result{Seed: r.Seed, Headline: r.Headline}
+	return &Result{Seed: r.Seed, Headline: r.Headline, Validation: r.Validation}
 }
 
 // meanCI is the mean and the half-width of its 95% confidence interval

@@ -1,3 +1,9 @@
+// Package result is the result document of a run as Go types (Result and
+// its parts, Explanation) with its one encoding (Encode: the same bytes
+// from the CLI, the API and the page), and the figures table every
+// summary of a run is read by (Figures, ParseFigure, HeadlineFigures): the
+// headline, replications combined (CombineReplications), sweeps, compare
+// and objectives all name a figure as the table does.
 package result
 
 import "github.com/tuxlb/tuxlb/core/scenario"
@@ -37,8 +43,12 @@ type Result struct {
 	Flows []Flow `json:"flows"`
 	// Clients is one entry per client set, in the scenario's order.
 	Clients []ClientStats `json:"clients,omitempty"`
-	Balance Balance       `json:"balance"`
-	Series  Series        `json:"series"`
+	// Workstation is one entry per WSL of the configuration, in scan order,
+	// when some client set connects through one (via): the handlers it
+	// started and the clients each holds.
+	Workstation []WorkstationStats `json:"workstation,omitempty"`
+	Balance     Balance            `json:"balance"`
+	Series      Series             `json:"series"`
 
 	// Lifecycle lists every change of an instance's state, in time order;
 	// absent when the run has no scenario events, SVCTIMEOUT or -p.
@@ -71,11 +81,28 @@ type TraceRead struct {
 // Validation is a replay's check against the log it replays: per service
 // (in the model's order, those with observed rows) and overall, the
 // responses the log observed and the run's, over the same trace rows (those
-// issued at or after the warm-up). Simulated counts only the rows that
+// issued at or after FromMS: the warm-up, or validation.after_ms when later),
+// each figure with its 95% interval, and a verdict against the tolerances
+// (docs/scenario.md#replay-validation). Simulated counts only the rows that
 // completed; the failed ones are in requests.failed.
 type Validation struct {
 	Overall  ValidationRow   `json:"overall"`
 	Services []ValidationRow `json:"services"`
+	// FromMS and ToMS are the validation window: rows issued at or after
+	// FromMS are compared; ToMS, the last observed row's issue time, ends
+	// the window the throughputs are counted over.
+	// (Pointers and omitempty, here and in ValidationRow, only so that the
+	// fields added to the block are optional to a reader of its older form:
+	// a result always has them.)
+	FromMS *float64 `json:"from_ms,omitempty"`
+	ToMS   *float64 `json:"to_ms,omitempty"`
+	// Replications is how many runs the simulated figures are the mean of
+	// (1: one run, no simulated interval).
+	Replications int         `json:"replications,omitempty"`
+	Tolerance    *Tolerances `json:"tolerance,omitempty"` // the relative tolerance of each figure
+	// Verdict is the worst of the services' verdicts: "pass", "inconclusive"
+	// or "fail".
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // ValidationRow compares observed and simulated responses (ms) of one
@@ -83,10 +110,35 @@ type Validation struct {
 type ValidationRow struct {
 	Service   string  `json:"service,omitempty"`
 	Observed  Summary `json:"observed"`
-	Simulated Summary `json:"simulated"`
+	Simulated Summary `json:"simulated"` // with replications, each figure's mean over them
 	// RelativeError is (simulated - observed) / observed of each figure; a
 	// figure is absent when the observed one is zero or nothing completed.
 	RelativeError RelativeErrors `json:"relative_error"`
+	// ObservedCI is the 95% interval of each observed figure: the
+	// percentiles' from order statistics, the mean's from batch means.
+	ObservedCI *Intervals `json:"observed_ci,omitempty"`
+	// SimulatedCI is the 95% interval of each simulated figure over the
+	// replications (Student's t); absent with one run.
+	SimulatedCI *Intervals `json:"simulated_ci,omitempty"`
+	// RelativeCI is the interval of (simulated - observed) / observed that
+	// the two intervals allow: [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
+	RelativeCI *Intervals `json:"relative_ci,omitempty"`
+	// Verdicts judges each figure's RelativeCI against its tolerance t:
+	// "pass" inside [-t, t], "fail" wholly outside, else "inconclusive".
+	Verdicts *FigureVerdicts `json:"verdicts,omitempty"`
+	Verdict  string          `json:"verdict,omitempty"` // the worst of Verdicts
+	// ThroughputPerS is the requests per second of the row's trace rows
+	// that completed within the validation window, observed and simulated.
+	ThroughputPerS *Throughput `json:"throughput_per_s,omitempty"`
+	// KS is the two-sample Kolmogorov–Smirnov test of the observed against
+	// the simulated batch means; absent with fewer than 2 batches a side.
+	KS *KSTest `json:"ks,omitempty"`
+
+	// ObservedBatches and SimulatedBatches are the batch means (ms) the KS
+	// test compares: consecutive rows by issue time, the same rows on both
+	// sides (the simulated of every replication).
+	ObservedBatches  []float64 `json:"-"`
+	SimulatedBatches []float64 `json:"-"`
 }
 
 // RelativeErrors are the relative errors of a ValidationRow's figures.
@@ -95,6 +147,53 @@ type RelativeErrors struct {
 	P50  *float64 `json:"p50,omitempty"`
 	P95  *float64 `json:"p95,omitempty"`
 	P99  *float64 `json:"p99,omitempty"`
+}
+
+// Interval is a closed interval [Lo, Hi].
+type Interval struct {
+	Lo float64 `json:"lo"`
+	Hi float64 `json:"hi"`
+}
+
+// Intervals are the intervals of a ValidationRow's figures; a figure is
+// absent when it has none.
+type Intervals struct {
+	Mean *Interval `json:"mean,omitempty"`
+	P50  *Interval `json:"p50,omitempty"`
+	P95  *Interval `json:"p95,omitempty"`
+	P99  *Interval `json:"p99,omitempty"`
+	Max  *Interval `json:"max,omitempty"`
+}
+
+// FigureVerdicts are the verdicts of a ValidationRow's figures.
+type FigureVerdicts struct {
+	Mean string `json:"mean"`
+	P50  string `json:"p50"`
+	P95  string `json:"p95"`
+	P99  string `json:"p99"`
+}
+
+// Tolerances are the relative tolerances of the judged figures (0.1: 10%).
+type Tolerances struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+}
+
+// Throughput is a rate observed and simulated.
+type Throughput struct {
+	Observed  float64 `json:"observed"`
+	Simulated float64 `json:"simulated"`
+}
+
+// KSTest is a two-sample Kolmogorov–Smirnov test: the batches of each
+// side, the statistic D and its exact p-value.
+type KSTest struct {
+	ObservedBatches  int     `json:"observed_batches"`
+	SimulatedBatches int     `json:"simulated_batches"`
+	Statistic        float64 `json:"statistic"`
+	PValue           float64 `json:"p_value"`
 }
 
 // RequestCounts counts requests by outcome. Issued = Completed + sum(Failed);
@@ -153,6 +252,25 @@ type ServerStats struct {
 	// HeldMS is, in runs with calls, the time it held a request while
 	// waiting for the replies of its nested requests (part of BusyMS).
 	HeldMS *float64 `json:"held_ms,omitempty"`
+	// In runs where some instance has more than one dispatch thread
+	// (MAXDISPATCHTHREADS): its threads (k), MINDISPATCHTHREADS, and the
+	// most threads busy at once over the run. BusyMS and HeldMS then sum
+	// over threads and Utilization is BusyMS over k times the span.
+	Threads     *int `json:"threads,omitempty"`
+	MinThreads  *int `json:"min_threads,omitempty"`
+	ThreadsUsed *int `json:"threads_used,omitempty"`
+	// ByThread gives each thread's figures, for an instance with k > 1.
+	ByThread []ThreadStats `json:"by_thread,omitempty"`
+}
+
+// ThreadStats is one dispatch thread of a multithreaded instance: the
+// requests it processed, its busy time and the part of it spent holding a
+// request for replies.
+type ThreadStats struct {
+	Thread   int     `json:"thread"` // 1..k
+	Requests int64   `json:"requests"`
+	BusyMS   float64 `json:"busy_ms"`
+	HeldMS   float64 `json:"held_ms"`
 }
 
 // ServiceCount is a number of requests of one service.
@@ -223,6 +341,21 @@ type ClientStats struct {
 	ThroughputPerS float64          `json:"throughput_per_s"` // completed requests per second of the run
 	ResponseMS     Summary          `json:"response_ms"`      // issue to the outcome the client saw
 	CycleMS        float64          `json:"cycle_ms"`
+	// NotConnected counts the set's clients that found no room at their
+	// WSL (via) when the run started: they issued nothing. Absent for a
+	// set without via.
+	NotConnected *int `json:"not_connected,omitempty"`
+}
+
+// WorkstationStats is one WSL's connections: the handlers (WSH) it
+// started, the clients each holds (in handler order), and the clients that
+// found no room.
+type WorkstationStats struct {
+	ID           string `json:"id"`      // its first instance, GROUP/SRVID: the one that takes clients
+	Machine      string `json:"machine"` // its LMID
+	Handlers     int    `json:"handlers"`
+	Clients      []int  `json:"clients"`
+	NotConnected int    `json:"not_connected"`
 }
 
 // MachineStats is one machine's share of the work and of the network traffic.

@@ -24,11 +24,37 @@ type Scenario struct {
 	// Events are what happens to server instances during the run: kills,
 	// shutdowns and boots, in time order (docs/scenario.md).
 	Events []Event `json:"events,omitempty"`
+	// Workstation is the timing of the workstation front end, for client
+	// sets that connect through a WSL (docs/scenario.md).
+	Workstation *WorkstationSpec `json:"workstation,omitempty"`
 
 	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *Warmup  `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this; "auto": found by MSER-5
 	Replications int      `json:"replications,omitempty"` // k runs with derived seeds; 0 or 1 = one run
 	BinMS        *float64 `json:"bin_ms,omitempty"`       // time-series bin width; default: span/120, rounded to a nice value
+	// Validation is how a replay is judged against its log's observed
+	// responses (docs/scenario.md#replay-validation).
+	Validation *ValidationOptions `json:"validation,omitempty"`
+}
+
+// ValidationOptions are how a replay is judged against the responses its
+// log observed: the hold-out window and the tolerances of the verdicts.
+type ValidationOptions struct {
+	// AfterMS compares only the trace rows issued at or after it (from
+	// the log's time 0); the warm-up applies too, the later of the two.
+	AfterMS *float64 `json:"after_ms,omitempty"`
+	// Tolerance is each figure's relative tolerance (0.1: 10%).
+	Tolerance *Tolerance `json:"tolerance,omitempty"`
+}
+
+// Tolerance gives the relative tolerance of the validation's figures:
+// Default for those not named (itself 0.1 when absent), each in (0, 10].
+type Tolerance struct {
+	Default *float64 `json:"default,omitempty"`
+	Mean    *float64 `json:"mean,omitempty"`
+	P50     *float64 `json:"p50,omitempty"`
+	P95     *float64 `json:"p95,omitempty"`
+	P99     *float64 `json:"p99,omitempty"`
 }
 
 // ServiceSpec gives a service's timing. ServiceTime applies everywhere unless
@@ -73,9 +99,14 @@ type DownInterval struct {
 // Tuning selects between readings of Tuxedo behaviour that is not publicly
 // documented in docs/engine.md (readings where Tuxedo's own documentation is silent). Nil fields take the defaults.
 type Tuning struct {
-	Idle             string   `json:"idle,omitempty"`       // "server" (default) or "queue"
-	NetLoad          string   `json:"netload,omitempty"`    // "server" (default) or "origin"
-	MPCounter        string   `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
+	Idle      string `json:"idle,omitempty"`       // "server" (default) or "queue"
+	NetLoad   string `json:"netload,omitempty"`    // "server" (default) or "origin"
+	MPCounter string `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
+	// MTIdle is when an instance with more than one dispatch thread looks
+	// idle under Idle "server": "server" (default: a thread is free) or
+	// "no_request" (no thread holds a request). The result shows it only
+	// for runs with such an instance.
+	MTIdle           string   `json:"mt_idle,omitempty"`
 	MPResetMS        *float64 `json:"mp_reset_ms,omitempty"`
 	GatewayForwardMS *float64 `json:"gateway_forward_ms,omitempty"` // default 0.1
 	// BootMS is how long a booted or restarted instance takes to come up

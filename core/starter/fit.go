@@ -219,27 +219,44 @@ func toCore(d *fit.Dist) *scenario.Dist {
 	return &scenario.Dist{Dist: d.Dist, MS: d.MS, MeanMS: d.MeanMS, SDMS: d.SDMS, Shape: d.Shape, K: d.K, SamplesMS: d.SamplesMS}
 }
 
-// interned resolves any name, for a log read without a UBBCONFIG.
+// interned resolves any name, for a log read without a UBBCONFIG: each
+// name is numbered in the order first seen, found again by a map (a
+// search of the names seen made reading a log of n distinct names take
+// n² comparisons: 35 s for 80 000).
 type interned struct {
-	services, origins []string
+	services, origins nameList
+}
+
+// nameList is names numbered in the order first seen.
+type nameList struct {
+	names []string
+	index map[string]int
+	// probes counts the names looked at to resolve one (the map's one
+	// lookup per name): the tests' measure of the reading's work.
+	probes int64
 }
 
 func (n *interned) Service(name string) (int, string) {
 	if name == "" {
 		return 0, "empty service name"
 	}
-	return intern(&n.services, name), ""
+	return n.services.intern(name), ""
 }
 
-func (n *interned) Origin(lmid string) (int, string) { return intern(&n.origins, lmid), "" }
+func (n *interned) Origin(lmid string) (int, string) { return n.origins.intern(lmid), "" }
 func (n *interned) Untimed(int) string               { return "" }
 
-func intern(list *[]string, s string) int {
-	if i := slices.Index(*list, s); i >= 0 {
+func (l *nameList) intern(s string) int {
+	l.probes++
+	if i, ok := l.index[s]; ok {
 		return i
 	}
-	*list = append(*list, s)
-	return len(*list) - 1
+	if l.index == nil {
+		l.index = map[string]int{}
+	}
+	l.index[s] = len(l.names)
+	l.names = append(l.names, s)
+	return len(l.names) - 1
 }
 
 func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string][]float64) ([]arrival, error) {
@@ -250,12 +267,12 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	}
 	var res trace.Resolver
 	in := &interned{}
-	svcName := func(i int) string { return in.services[i] }
+	svcName := func(i int) string { return in.services.names[i] }
 	origName := func(i int) string {
-		if in.origins[i] == "" {
+		if in.origins.names[i] == "" {
 			return "(default)"
 		}
-		return in.origins[i]
+		return in.origins.names[i]
 	}
 	if m != nil {
 		res = trace.NewNames(m)

@@ -2,6 +2,7 @@ package starter
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ulog"
 )
 
@@ -219,5 +221,51 @@ func TestFitWholeMilliseconds(t *testing.T) {
 	// TRANSFER's own work is its span less two tpcalls: three differences.
 	if c := rep.Services["TRANSFER"].Choice; !strings.Contains(c, "(10 samples of 3 differences of stamps)") {
 		t.Errorf("ULOG: TRANSFER choice %q, want its samples' three differences of stamps", c)
+	}
+}
+
+// distinctTrace is a log of n rows, each of its own service and one of n/2
+// origins.
+func distinctTrace(n int) string {
+	var b strings.Builder
+	b.WriteString("time_ms,service,origin,service_ms\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%d,SVC%06d,M%d,1\n", i, i, i/2)
+	}
+	return b.String()
+}
+
+// Reading a log without a UBBCONFIG resolves each row's names by a map, not
+// by a search of the names seen so far: twice the distinct names, twice the
+// names looked at (a search looked at n²/2 names for n, 4 times as many
+// for twice n) and about twice the allocations of the whole fit.
+func TestFitNamesLinear(t *testing.T) {
+	probes := func(n int) int64 {
+		in := &interned{}
+		if _, err := trace.Read(distinctTrace(n), nil, trace.Options{}, in, func(*trace.Request) {}); err != nil {
+			t.Fatal(err)
+		}
+		if len(in.services.names) != n || len(in.origins.names) != (n+1)/2 {
+			t.Fatalf("%d services and %d origins interned, want %d and %d", len(in.services.names), len(in.origins.names), n, (n+1)/2)
+		}
+		return in.services.probes + in.origins.probes
+	}
+	// at most one lookup of a service and one of an origin a row (the
+	// reader answers the repeats of the first few names it resolved, at
+	// most 16 of each column, itself): twice the rows, twice the lookups
+	within := func(p, n int64) bool { return p <= 2*n && p >= 2*n-32 }
+	if p1, p2 := probes(20_000), probes(40_000); !within(p1, 20_000) || !within(p2, 40_000) {
+		t.Errorf("%d and %d names looked at for 20000 and 40000 rows, want about 40000 and 80000", p1, p2)
+	}
+	allocs := func(n int) float64 {
+		text := distinctTrace(n)
+		return testing.AllocsPerRun(1, func() {
+			if _, err := Fit(FitSources{Trace: &text}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if a1, a2 := allocs(2000), allocs(4000); a2 < 1.6*a1 || a2 > 2.4*a1 {
+		t.Errorf("fitting 2000 and 4000 distinct services: %.0f and %.0f allocations, want about twice", a1, a2)
 	}
 }

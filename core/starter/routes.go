@@ -1,6 +1,7 @@
 package starter
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strconv"
@@ -88,7 +89,7 @@ func routeFor(m *core.Model, svc string, offers map[string]bool) *routeShare {
 		rs.group[sp.group] += sp.width / total
 	}
 	sorted := slices.Clone(spans)
-	slices.SortFunc(sorted, func(a, b span) int { return cmpFloat(a.lo, b.lo) })
+	slices.SortFunc(sorted, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	contiguous := !sorted[0].isStr
 	for i, sp := range sorted {
 		if sp.isStr || !sp.integer || i > 0 && sp.lo != sorted[i-1].hi+1 {
@@ -113,16 +114,6 @@ func routeFor(m *core.Model, svc string, offers map[string]bool) *routeShare {
 		rs.spec.Weights = append(rs.spec.Weights, sp.width)
 	}
 	return rs
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // splitRange splits a range's text into its low and high ends: "lo-hi",

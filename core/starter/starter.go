@@ -436,32 +436,101 @@ func scenarioName(f Files, load float64, measured, replay bool) string {
 }
 
 // ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
-// the keys being the fields of workload.columns (TraceMapKeys: time,
+// the keys being the fields of workload.columns (time,
 // time_unit, service, origin, service_ms, ..., date_order, tz; a delimiter
-// "tab" is a tab): `time=ts,service=svc,time_unit=s`. It is how the CLI's
+// "tab" is a tab): `time=ts,service=svc,time_unit=s`. A value holding a
+// comma is written in double quotes, a quote in it doubled:
+// `tz="CET-1CEST,M3.5.0,M10.5.0/3",service=svc`. It is how the CLI's
 // --trace-map, the API's trace_map form part and the page's mapping field
 // are read.
 func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 	var m scenario.TraceMap
 	mv := reflect.ValueOf(&m).Elem()
-	for _, part := range strings.Split(text, ",") {
-		key, val, ok := strings.Cut(part, "=")
+	parts, err := splitTraceMap(text)
+	if err != nil {
+		return nil, err
+	}
+	for _, part := range parts {
+		key, val, ok := strings.Cut(part.text, "=")
+		if part.quoted {
+			val = part.value
+		}
 		key = strings.TrimSpace(key)
 		i := slices.Index(traceMapKeys, key)
 		switch {
 		case !ok || key == "":
-			return nil, diag.Errorf(diag.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part)
+			return nil, diag.Errorf(diag.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part.text)
 		case i < 0:
-			return nil, diag.Errorf(diag.EINVALID, "%q: unknown key %q (want one of %s)", part, key, strings.Join(traceMapKeys, ", "))
+			return nil, diag.Errorf(diag.EINVALID, "%q: unknown key %q (want one of %s)", part.text, key, strings.Join(traceMapKeys, ", "))
 		}
 		if key == "delimiter" && (val == "tab" || val == `\t`) {
 			val = "\t"
-		} else if key != "delimiter" {
+		} else if key != "delimiter" && !part.quoted {
 			val = strings.TrimSpace(val)
 		}
 		mv.Field(i).SetString(val)
 	}
 	return &m, nil
+}
+
+// traceMapPart is one key=value of a mapping: its text, and its value
+// unquoted when it was written in double quotes.
+type traceMapPart struct {
+	text   string
+	value  string
+	quoted bool
+}
+
+// splitTraceMap cuts a mapping at the commas outside double quotes; a
+// value that starts with a quote (after the '=' and any spaces) runs to the
+// closing quote, "" standing for a quote in it.
+func splitTraceMap(text string) ([]traceMapPart, error) {
+	var parts []traceMapPart
+	for len(text) > 0 || len(parts) == 0 {
+		eq := strings.IndexAny(text, "=,")
+		if eq >= 0 && text[eq] == '=' {
+			rest := strings.TrimLeft(text[eq+1:], " ")
+			if strings.HasPrefix(rest, `"`) {
+				var b strings.Builder
+				i := 1
+				closed := false
+				for i < len(rest) {
+					if rest[i] == '"' {
+						if i+1 < len(rest) && rest[i+1] == '"' {
+							b.WriteByte('"')
+							i += 2
+							continue
+						}
+						closed = true
+						i++
+						break
+					}
+					b.WriteByte(rest[i])
+					i++
+				}
+				if !closed {
+					return nil, diag.Errorf(diag.EINVALID, "%q: the quote opened after %q is never closed", text, text[:eq+1])
+				}
+				after := strings.TrimLeft(rest[i:], " ")
+				if after != "" && after[0] != ',' {
+					return nil, diag.Errorf(diag.EINVALID, "%q: want a comma after the quoted value, got %q", text, after)
+				}
+				parts = append(parts, traceMapPart{text: text[:eq+1], value: b.String(), quoted: true})
+				if after == "" {
+					break
+				}
+				text = after[1:]
+				continue
+			}
+		}
+		part, next, more := strings.Cut(text, ",")
+		parts = append(parts, traceMapPart{text: part})
+		if !more {
+			break
+		}
+		text = next
+	}
+	return parts, nil
 }
 
 // traceMapKeys are the keys of ParseTraceMap: the JSON names of
@@ -478,9 +547,6 @@ var traceMapKeys = func() []string {
 	}
 	return keys
 }()
-
-// TraceMapKeys returns the keys a column mapping may give.
-func TraceMapKeys() []string { return slices.Clone(traceMapKeys) }
 
 // ParseScenario reads a scenario document (core.DecodeScenario) whose
 // parts the files replace (WithFiles), so the document may leave out what a

@@ -158,6 +158,17 @@ func TestParseTraceMap(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, %v; want %+v", got, err, want)
 	}
+	// a value with commas, a POSIX TZ rule or a column's name, in quotes
+	got, err = ParseTraceMap(`tz="CET-1CEST,M3.5.0,M10.5.0/3", service = "Svc, ""main""",delimiter=","`)
+	want = &scenario.TraceMap{TZ: "CET-1CEST,M3.5.0,M10.5.0/3", Service: `Svc, "main"`, Delimiter: ","}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("quoted values: got %+v, %v; want %+v", got, err, want)
+	}
+	for bad, msg := range map[string]string{`tz="CET-1CEST,M3.5.0`: "never closed", `tz="UTC"x,time=ts`: "want a comma after the quoted value"} {
+		if _, err := ParseTraceMap(bad); err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("%q: got %v, want %q", bad, err, msg)
+		}
+	}
 	for _, bad := range []string{"time", "colour=x", "=x"} {
 		if _, err := ParseTraceMap(bad); err == nil {
 			t.Errorf("%q: got no error", bad)

@@ -64,16 +64,22 @@ const SignificanceTest = "Welch's t-test, two-sided, at 95%"
 // difference against the first variant (the baseline) with whether that
 // difference is significant.
 type ReplicatedComparison struct {
-	EngineVersion   string              `json:"engine_version"`
-	Name            string              `json:"name,omitempty"`
-	Replications    int                 `json:"replications"` // per variant; with a precision, the batch
-	Precision       float64             `json:"precision,omitempty"`
-	MaxReplications int                 `json:"max_replications,omitempty"`
-	Target          string              `json:"precision_figure,omitempty"`
-	Seeds           []uint64            `json:"seeds"`
-	Test            string              `json:"test"`
-	Figures         []string            `json:"figures"` // in display order
-	Variants        []ReplicatedVariant `json:"variants"`
+	EngineVersion   string   `json:"engine_version"`
+	Name            string   `json:"name,omitempty"`
+	Replications    int      `json:"replications"` // per variant; with a precision, the batch
+	Precision       float64  `json:"precision,omitempty"`
+	MaxReplications int      `json:"max_replications,omitempty"`
+	Target          string   `json:"precision_figure,omitempty"`
+	Targets         []string `json:"precision_figures,omitempty"`
+	Seeds           []uint64 `json:"seeds"`
+	// Objectives, JudgedOn and Note are as a sweep's result has them;
+	// each variant has its verdicts.
+	Objectives []ObjectiveInfo     `json:"objectives,omitempty"`
+	JudgedOn   string              `json:"judged_on,omitempty"`
+	Note       string              `json:"note,omitempty"`
+	Test       string              `json:"test"`
+	Figures    []string            `json:"figures"` // in display order
+	Variants   []ReplicatedVariant `json:"variants"`
 }
 
 // ReplicatedVariant is one column of a replicated comparison.
@@ -82,6 +88,8 @@ type ReplicatedVariant struct {
 	Replications int                      `json:"replications"`
 	Figures      map[string]result.MeanCI `json:"figures"`
 	Diff         map[string]SigDiff       `json:"diff,omitempty"` // against the baseline; absent for it
+	Meets        *bool                    `json:"meets,omitempty"`
+	Verdicts     []string                 `json:"verdicts,omitempty"`
 }
 
 // SigDiff is a figure's difference of means against the baseline, relative
@@ -97,10 +105,11 @@ type SigDiff struct {
 // [CompileCompare] as a comparison. The result must hold every variant.
 func ReplicatedCompare(res *Result) *ReplicatedComparison {
 	c := &ReplicatedComparison{EngineVersion: res.EngineVersion, Name: res.Name, Replications: res.Replications,
-		Precision: res.Precision, MaxReplications: res.MaxReplications, Target: res.Target, Seeds: res.Seeds,
-		Test: SignificanceTest, Figures: res.columns()}
+		Precision: res.Precision, MaxReplications: res.MaxReplications, Target: res.Target, Targets: res.Targets, Seeds: res.Seeds,
+		Test: SignificanceTest, Figures: res.columns(), Objectives: res.Objectives, JudgedOn: res.JudgedOn, Note: res.Note}
 	for i, p := range res.Points {
-		v := ReplicatedVariant{Name: fmt.Sprint(p.Values["variant"]), Replications: p.Replications, Figures: p.Figures}
+		v := ReplicatedVariant{Name: fmt.Sprint(p.Values["variant"]), Replications: p.Replications, Figures: p.Figures,
+			Meets: p.Meets, Verdicts: p.Verdicts}
 		if i > 0 {
 			base := res.Points[0]
 			v.Diff = map[string]SigDiff{}
@@ -173,17 +182,43 @@ func EncodeComparisonTable(c *ReplicatedComparison) []byte {
 		}
 		fmt.Fprintln(tw)
 	}
+	for i, o := range c.Objectives {
+		fmt.Fprintf(tw, "%s\t", o.Text)
+		for _, v := range c.Variants {
+			fmt.Fprintf(tw, "%s\t", v.Verdicts[i])
+		}
+		fmt.Fprintln(tw)
+	}
+	if len(c.Objectives) > 1 {
+		fmt.Fprint(tw, "meets all\t")
+		for _, v := range c.Variants {
+			fmt.Fprintf(tw, "%s\t", map[bool]string{true: Yes, false: No}[*v.Meets])
+		}
+		fmt.Fprintln(tw)
+	}
 	tw.Flush()
 	fmt.Fprintf(&b, "\nmean ± 95%% confidence half-width over each variant's replications (the same seeds in every variant); "+
 		"* marks a difference from %s that is significant (%s)\n", c.Variants[0].Name, c.Test)
+	switch {
+	case len(c.Objectives) == 0:
+	case c.JudgedOn == JudgedOnValue:
+		fmt.Fprintf(&b, "objectives judged on the value (%s)\n", c.Note)
+	default:
+		fmt.Fprint(&b, "objectives: yes when the 95% interval lies within the limit, no when beyond it, unsure when it holds the limit\n")
+	}
 	return b.Bytes()
 }
 
 // EncodeComparisonCSV writes a replicated comparison as CSV: one row per
-// variant and figure.
+// variant and figure, then (with objectives) a column per objective with
+// the variant's verdict.
 func EncodeComparisonCSV(c *ReplicatedComparison) []byte {
 	var b bytes.Buffer
-	writeCSVRow(&b, []string{"variant", "replications", "figure", "mean", "ci95", "diff", "rel", "significant"})
+	head := []string{"variant", "replications", "figure", "mean", "ci95", "diff", "rel", "significant"}
+	for _, o := range c.Objectives {
+		head = append(head, o.Text)
+	}
+	writeCSVRow(&b, head)
 	for _, v := range c.Variants {
 		for _, f := range c.Figures {
 			m := v.Figures[f]
@@ -197,7 +232,7 @@ func EncodeComparisonCSV(c *ReplicatedComparison) []byte {
 					row[7] = strconv.FormatBool(*d.Significant)
 				}
 			}
-			writeCSVRow(&b, row)
+			writeCSVRow(&b, append(row, v.Verdicts...))
 		}
 	}
 	return b.Bytes()

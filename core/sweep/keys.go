@@ -25,6 +25,9 @@ type sweepKey struct {
 	// apply sets a scenario key; nil for UBBCONFIG keys, which
 	// applyAssignments hands to the ubb editor together.
 	apply func(sc *scenario.Scenario, value string) error
+	// rule is how a line along the key picks its best point (ruleOf):
+	// RuleSmallest, RuleLargest, or "" for RuleFirst.
+	rule string
 }
 
 // kinds of sweep key values.
@@ -53,7 +56,7 @@ func nonNegative(x float64) string {
 // matched apart.
 var scenarioKeys = map[string]func(name string) *sweepKey{
 	"rate_scale": func(n string) *sweepKey {
-		return &sweepKey{name: n, kind: keyNumber, check: positive, apply: scaleRates}
+		return &sweepKey{name: n, kind: keyNumber, check: positive, apply: scaleRates, rule: RuleLargest}
 	},
 	"policy": func(n string) *sweepKey {
 		return &sweepKey{name: n, kind: keyWord, words: core.Vocabulary()["policy"], apply: func(sc *scenario.Scenario, v string) error {
@@ -61,10 +64,15 @@ var scenarioKeys = map[string]func(name string) *sweepKey{
 			return nil
 		}}
 	},
-	"network.latency_ms":        numberKey(nonNegative),
+	"network.latency_ms": func(n string) *sweepKey {
+		k := numberKey(nonNegative)(n)
+		k.rule = RuleLargest
+		return k
+	},
 	"tuning.idle":               wordKey,
 	"tuning.netload":            wordKey,
 	"tuning.mp_counter":         wordKey,
+	"tuning.mt_idle":            wordKey,
 	"tuning.mp_reset_ms":        numberKey(positive),
 	"tuning.gateway_forward_ms": numberKey(nonNegative),
 }
@@ -101,7 +109,7 @@ var keysHelp = func() string {
 		}
 	}
 	parts := append([]string{"rate_scale", "policy"}, res...)
-	parts = append(parts, "tuning.*", "network.latency_ms", "machines.<lmid>.speed")
+	parts = append(parts, "tuning.*", "network.latency_ms", "machines.<lmid>.speed", "clients.<name>.count|think_ms", "streams.<service>.rate")
 	for _, e := range ubbEntryNames {
 		if ks := bySection[e.section]; len(ks) > 0 {
 			parts = append(parts, e.section+"."+e.entry+"."+strings.Join(ks, "|"))
@@ -131,9 +139,12 @@ func lookupKey(name string) *sweepKey {
 	if len(parts) != 3 || parts[1] == "" {
 		return nil
 	}
+	if k := workloadKey(parts); k != nil {
+		return k
+	}
 	if strings.EqualFold(parts[0], "machines") && parts[2] == "speed" {
 		path := "machines." + parts[1] + ".speed"
-		return &sweepKey{name: path, kind: keyNumber, check: positive, apply: pathSetter(path)}
+		return &sweepKey{name: path, kind: keyNumber, check: positive, apply: pathSetter(path), rule: RuleSmallest}
 	}
 	section, attr := parts[0], strings.ToUpper(parts[2])
 	if section == "RESOURCES" {
@@ -142,7 +153,11 @@ func lookupKey(name string) *sweepKey {
 	if p := ubb.LookupParam(section, attr); p == nil || !p.Sweep || p.Kind != ubb.KindInteger {
 		return nil
 	}
-	return &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
+	k := &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
+	if section == "SERVERS" && (attr == "MIN" || attr == "MAX" || attr == "MAXDISPATCHTHREADS") {
+		k.rule = RuleSmallest
+	}
+	return k
 }
 
 // checkValue checks one value of the key, naming the key when it is wrong.

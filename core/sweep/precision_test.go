@@ -66,8 +66,8 @@ func TestPrecision(t *testing.T) {
 		if got := p.Figures[res.Target]; got.Mean != mean || got.HalfWidth != half {
 			t.Errorf("point %d: %v, the runs give %v ± %v", p.Index, got, mean, half)
 		}
-		if p.Meets == nil || *p.Meets != (mean <= 100) {
-			t.Errorf("point %d: meets %v, but the runs' mean of %s is %v against 100", p.Index, p.Meets, res.Target, mean)
+		if p.Meets == nil || *p.Meets != (mean+half <= 100) {
+			t.Errorf("point %d: meets %v, but the runs' 95%% interval of %s is %v ± %v against 100", p.Index, p.Meets, res.Target, mean, half)
 		}
 		precise := func(k int) bool { m, h := ci.Mean95(xs[:k]); return h <= 0.05*math.Abs(m) }
 		if n < 12 && !precise(n) {

@@ -18,61 +18,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-// Objective is a target for one figure: `response_p99_ms<=200`,
-// `throughput_per_s>=900`, `response_p99_ms[INQUIRY]<=100`. A point meets
-// it when the figure's mean over the replications does.
-type Objective struct {
-	Text   string
-	Figure string // the figure's canonical name ([result.FigureRef.String])
-	Ref    result.FigureRef
-	AtMost bool // <= (else >=)
-	Limit  float64
-}
-
-// ParseObjective reads `FIGURE<=X` or `FIGURE>=X`; FIGURE is any figure of
-// the figures table ([result.ParseFigure]), old names included.
-func ParseObjective(text string) (*Objective, error) {
-	o := &Objective{Text: strings.TrimSpace(text)}
-	var lim string
-	var ok bool
-	if o.Figure, lim, ok = strings.Cut(o.Text, "<="); ok {
-		o.AtMost = true
-	} else if o.Figure, lim, ok = strings.Cut(o.Text, ">="); !ok {
-		return nil, diag.Errorf(diag.EINVALID, "objective %q: want FIGURE<=X or FIGURE>=X, e.g. response_p99_ms<=200 or response_p99_ms[INQUIRY]<=100", text)
-	}
-	o.Figure, lim = strings.TrimSpace(o.Figure), strings.TrimSpace(lim)
-	ref, err := result.ParseFigure(o.Figure)
-	if err != nil {
-		return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", text, err)
-	}
-	if !ref.Def.Objective {
-		return nil, diag.Errorf(diag.EINVALID, "objective %q: %s cannot be an objective", text, ref.Def.Name)
-	}
-	o.Ref, o.Figure = ref, ref.String()
-	x, err := strconv.ParseFloat(lim, 64)
-	if err != nil || x != x || x-x != 0 {
-		return nil, diag.Errorf(diag.EINVALID, "objective %q: limit %q is not a number", text, lim)
-	}
-	o.Limit = x
-	return o, nil
-}
-
-func parseObjective(text string) (*Objective, error) { return ParseObjective(text) }
-
-// Meets reports whether a value meets the objective.
-func (o *Objective) Meets(v float64) bool {
-	if o.AtMost {
-		return v <= o.Limit
-	}
-	return v >= o.Limit
-}
-
-// meets reports whether figures meet the objective (a missing failed.REASON
-// counts as 0).
-func (o *Objective) meets(figures map[string]result.MeanCI) bool {
-	return o.Meets(figures[o.Figure].Mean)
-}
-
 // Result is what a sweep reports (`tuxlb sweep --format json`, the
 // result of a sweep job, the page's download).
 type Result struct {
@@ -81,20 +26,33 @@ type Result struct {
 	Keys          []Axis `json:"keys"`
 	Replications  int    `json:"replications"` // per point; with a precision, the batch
 	// Precision and MaxReplications are the spec's, with a precision;
-	// Target is the figure the precision is asked of.
+	// Target is the first figure the precision is asked of, Targets all
+	// of them when there are several.
 	Precision       float64  `json:"precision,omitempty"`
 	MaxReplications int      `json:"max_replications,omitempty"`
 	Target          string   `json:"precision_figure,omitempty"`
+	Targets         []string `json:"precision_figures,omitempty"`
 	Seeds           []uint64 `json:"seeds"` // per replication (with a precision, up to the most any point ran)
-	Objective       string   `json:"objective,omitempty"`
-	// ObjectiveFigure is the canonical name of the objective's figure, a
-	// key of every point's figures.
-	ObjectiveFigure string  `json:"objective_figure,omitempty"`
-	Total           int     `json:"total"` // points of the grid
-	Points          []Point `json:"points"`
+	// Objective and ObjectiveFigure are the objective's text and its
+	// figure's canonical name when there is exactly one (as before there
+	// could be several); Objectives lists them all.
+	Objective       string          `json:"objective,omitempty"`
+	ObjectiveFigure string          `json:"objective_figure,omitempty"`
+	Objectives      []ObjectiveInfo `json:"objectives,omitempty"`
+	// JudgedOn says what the verdicts read: "interval" (the 95%
+	// confidence interval) or "value" (one replication: no interval), with
+	// Note saying so.
+	JudgedOn string `json:"judged_on,omitempty"`
+	Note     string `json:"note,omitempty"`
+	// Figures are the figures asked for by name (--figure), canonical.
+	Figures []string `json:"figures,omitempty"`
+	Total   int      `json:"total"` // points of the grid
+	Points  []Point  `json:"points"`
 	// Lines has, per value of the second key (one line with one key), the
-	// last point along the first key that meets the objective.
+	// best point along the first key that meets every objective; Cross,
+	// with two keys, per value of the first key the best along the second.
 	Lines []Line `json:"lines,omitempty"`
+	Cross []Line `json:"cross_lines,omitempty"`
 }
 
 // Axis is one varied key and its values in order.
@@ -111,15 +69,43 @@ type Point struct {
 	// precision, as many as it took).
 	Replications int                      `json:"replications"`
 	Figures      map[string]result.MeanCI `json:"figures"`
-	Meets        *bool                    `json:"meets,omitempty"`
-	order        []string
+	// Meets is true when every objective's verdict is yes; Verdicts
+	// are the verdicts (yes, no, unsure), in the order of the objectives.
+	Meets    *bool    `json:"meets,omitempty"`
+	Verdicts []string `json:"verdicts,omitempty"`
+	order    []string
 }
 
-// Line is one line of the grid (a value of the second key) and the last
-// point along the first key that meets the objective (nil when none does).
+// Line is one line of the grid (a value of the other key, or the whole
+// grid with one key): along its key, the best point that meets every
+// objective by the key's rule (the smallest server count, the largest
+// load...: docs/sweeps.md) and the point just short of it, which misses.
 type Line struct {
-	Values      map[string]any `json:"values"`
-	LastMeeting *PointRef      `json:"last_meeting"`
+	Values map[string]any `json:"values"`
+	// LastMeeting is the last point, in the order the values were given,
+	// that meets every objective (nil when none does).
+	LastMeeting *PointRef `json:"last_meeting"`
+	Along       string    `json:"along,omitempty"` // the key the line runs along
+	// Rule is how the best is chosen: "smallest" (server counts, speeds,
+	// think times), "largest" (loads, latency) or "first" (in the order given).
+	Rule string    `json:"rule,omitempty"`
+	Best *PointRef `json:"best"`
+	// Miss is the point just short of the best by the rule (the next
+	// smaller value for "smallest"...), which does not meet every objective,
+	// and why; nil when the best is the first by the rule, or not done.
+	Miss *Miss `json:"miss,omitempty"`
+	// Summary says it in words.
+	Summary string `json:"summary,omitempty"`
+}
+
+// Miss is a point that does not meet every objective: the first objective
+// whose verdict is not yes, the verdict and the figure's interval.
+type Miss struct {
+	PointRef
+	Objective string  `json:"objective"`
+	Verdict   string  `json:"verdict"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
 }
 
 // PointRef names a point by its index and values.
@@ -209,11 +195,16 @@ func (r *Reducer) Add(u int, smp *Sample) (*Point, error) {
 // is at most the precision times its mean.
 func (s *Sweep) precise(samples []*Sample) bool {
 	xs := make([]float64, len(samples))
-	for i, smp := range samples {
-		xs[i] = smp.Figures[s.Target]
+	for _, target := range s.Targets {
+		for i, smp := range samples {
+			xs[i] = smp.Figures[target]
+		}
+		mean, half := ci.Mean95(xs)
+		if half > s.Precision*math.Abs(mean) {
+			return false
+		}
 	}
-	mean, half := ci.Mean95(xs)
-	return half <= s.Precision*math.Abs(mean)
+	return true
 }
 
 // Restore puts back a point reduced before (a resumed job): its figures as
@@ -229,10 +220,7 @@ func (r *Reducer) Restore(pt *Point) error {
 	}
 	fresh := &Point{Index: p, Values: r.s.pointValues(p), Replications: reps, Figures: pt.Figures}
 	fresh.order = r.s.figureOrderOf(pt.Figures, r.s.points[p].plan.Model())
-	if r.s.Objective != nil {
-		m := r.s.Objective.meets(pt.Figures)
-		fresh.Meets = &m
-	}
+	r.s.judge(fresh)
 	r.points[p] = fresh
 	r.samples[p] = nil
 	r.done += reps
@@ -252,7 +240,10 @@ func (r *Reducer) Result() *Result {
 	res := &Result{EngineVersion: core.EngineVersion, Name: s.Name, Replications: s.Reps,
 		Seeds: s.Seeds, Total: len(s.points), Points: []Point{}}
 	if s.Precision > 0 {
-		res.Precision, res.MaxReplications, res.Target = s.Precision, s.MaxReps, s.Target
+		res.Precision, res.MaxReplications, res.Target = s.Precision, s.MaxReps, s.Targets[0]
+		if len(s.Targets) > 1 {
+			res.Targets = s.Targets
+		}
 		most := 0
 		for _, p := range r.points {
 			if p != nil {
@@ -273,35 +264,29 @@ func (r *Reducer) Result() *Result {
 			res.Points = append(res.Points, *p)
 		}
 	}
-	if s.Objective != nil {
-		res.Objective = s.Objective.Text
-		res.ObjectiveFigure = s.Objective.Figure
-		res.Lines = r.lines()
+	for _, text := range s.Spec.Figures {
+		if ref, err := result.ParseFigure(text); err == nil {
+			res.Figures = appendNew(res.Figures, ref.String())
+		}
+	}
+	if len(s.Objectives) == 1 {
+		res.Objective = s.Objectives[0].Text
+		res.ObjectiveFigure = s.Objectives[0].Figure
+	}
+	for _, o := range s.Objectives {
+		res.Objectives = append(res.Objectives, o.Info())
+	}
+	if len(s.Objectives) > 0 {
+		res.JudgedOn = JudgedOnInterval
+		if s.MaxReps < 2 {
+			res.JudgedOn, res.Note = JudgedOnValue, oneRunNote
+		}
+		res.Lines = r.lines(0)
+		if len(s.Keys) > 1 {
+			res.Cross = r.lines(1)
+		}
 	}
 	return res
-}
-
-// lines finds, per line of the grid, the last point along the first key that
-// meets the objective.
-func (r *Reducer) lines() []Line {
-	s := r.s
-	n0 := len(s.Values[0])
-	nLines := len(s.points) / n0
-	out := make([]Line, nLines)
-	for l := 0; l < nLines; l++ {
-		out[l].Values = map[string]any{}
-		if len(s.Keys) > 1 {
-			k := s.Keys[1]
-			out[l].Values[k.name] = k.jsonValue(s.Values[1][l])
-		}
-		for i := 0; i < n0; i++ {
-			p := r.points[l*n0+i]
-			if p != nil && p.Meets != nil && *p.Meets {
-				out[l].LastMeeting = &PointRef{Index: p.Index, Values: p.Values}
-			}
-		}
-	}
-	return out
 }
 
 // pointValues is point p's values keyed by key name.
@@ -333,11 +318,17 @@ func (s *Sweep) reducePoint(p int, samples []*Sample) *Point {
 		mean, half := ci.Mean95(xs)
 		pt.Figures[name] = result.MeanCI{Mean: mean, HalfWidth: half}
 	}
-	if s.Objective != nil {
-		m := s.Objective.meets(pt.Figures)
-		pt.Meets = &m
-	}
+	s.judge(pt)
 	return pt
+}
+
+// judge sets a point's verdicts and whether it meets every objective.
+func (s *Sweep) judge(pt *Point) {
+	if len(s.Objectives) == 0 {
+		return
+	}
+	vs, m := verdicts(s.Objectives, pt.Figures, pt.Replications)
+	pt.Verdicts, pt.Meets = vs, &m
 }
 
 // figureOrderOf orders restored figures as figureOrder does.
@@ -400,7 +391,8 @@ func (r *Result) columns() []string {
 }
 
 // EncodeCSV writes the result as CSV: the keys, then per figure its
-// mean and its ci95, then meets (when there is an objective); one row per point.
+// mean and its ci95, then meets and each objective's verdict (headed by
+// the objective) when there are objectives; one row per point.
 func EncodeCSV(r *Result) []byte {
 	var b bytes.Buffer
 	cols := r.columns()
@@ -412,8 +404,11 @@ func EncodeCSV(r *Result) []byte {
 	for _, c := range cols {
 		head = append(head, c, c+"_ci95")
 	}
-	if r.Objective != "" {
+	if len(r.Objectives) > 0 {
 		head = append(head, "meets")
+	}
+	for _, o := range r.Objectives {
+		head = append(head, o.Text)
 	}
 	writeCSVRow(&b, head)
 	for _, p := range r.Points {
@@ -429,6 +424,7 @@ func EncodeCSV(r *Result) []byte {
 		if p.Meets != nil {
 			row = append(row, strconv.FormatBool(*p.Meets))
 		}
+		row = append(row, p.Verdicts...)
 		writeCSVRow(&b, row)
 	}
 	return b.Bytes()
@@ -450,8 +446,10 @@ func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) 
 var tableFigures = figureNames(func(f result.FigureDef) bool { return f.Table })
 
 // EncodeTable writes the result as an aligned text table: the keys, the
-// main figures as mean ± ci95, and whether the point meets the objective;
-// then, with an objective, the last point of each line that meets it.
+// main figures, the objectives' and those asked for by name as mean ± ci95,
+// and the verdicts (with one objective, in the meets column: yes, no or
+// unsure; with several, a column per objective and meets, yes when every
+// one says yes); then, with objectives, the best point along each key.
 func EncodeTable(r *Result) []byte {
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -459,16 +457,22 @@ func EncodeTable(r *Result) []byte {
 		fmt.Fprintf(tw, "%s\t", k.Key)
 	}
 	shown := slices.Clone(tableFigures)
-	if r.ObjectiveFigure != "" {
-		shown = appendNew(shown, r.ObjectiveFigure)
+	for _, o := range r.Objectives {
+		shown = appendNew(shown, o.Figure)
 	}
+	shown = appendNew(shown, r.Figures...)
 	for _, f := range shown {
 		fmt.Fprintf(tw, "%s\t", f)
 	}
 	if r.Precision > 0 {
 		fmt.Fprint(tw, "replications\t")
 	}
-	if r.Objective != "" {
+	if len(r.Objectives) > 1 {
+		for _, o := range r.Objectives {
+			fmt.Fprintf(tw, "%s\t", o.Text)
+		}
+	}
+	if len(r.Objectives) > 0 {
 		fmt.Fprint(tw, "meets\t")
 	}
 	fmt.Fprintln(tw)
@@ -487,32 +491,55 @@ func EncodeTable(r *Result) []byte {
 		if r.Precision > 0 {
 			fmt.Fprintf(tw, "%d\t", p.Replications)
 		}
-		if p.Meets != nil {
-			fmt.Fprintf(tw, "%s\t", map[bool]string{true: "yes", false: "no"}[*p.Meets])
+		switch {
+		case len(p.Verdicts) == 1:
+			fmt.Fprintf(tw, "%s\t", p.Verdicts[0])
+		case len(p.Verdicts) > 1:
+			for _, v := range p.Verdicts {
+				fmt.Fprintf(tw, "%s\t", v)
+			}
+			fmt.Fprintf(tw, "%s\t", map[bool]string{true: Yes, false: No}[*p.Meets])
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	if r.Precision > 0 {
+		targets := r.Target
+		if len(r.Targets) > 1 {
+			targets = "each of " + strings.Join(r.Targets, ", ")
+		}
 		fmt.Fprintf(&b, "\n%d of %d points, replications in batches of %d until the 95%% half-width of %s is at most %s of its mean, or %d (95%% confidence half-widths after ±)\n",
-			len(r.Points), r.Total, r.Replications, r.Target, formatFloat(r.Precision), r.MaxReplications)
+			len(r.Points), r.Total, r.Replications, targets, formatFloat(r.Precision), r.MaxReplications)
 	} else {
 		fmt.Fprintf(&b, "\n%d of %d points, %d replications each (95%% confidence half-widths after ±)\n",
 			len(r.Points), r.Total, r.Replications)
 	}
-	if r.Objective != "" {
-		fmt.Fprintf(&b, "objective %s:\n", r.Objective)
-		first := r.Keys[0].Key
-		for _, l := range r.Lines {
+	if len(r.Objectives) == 0 {
+		return b.Bytes()
+	}
+	texts := make([]string, len(r.Objectives))
+	for i, o := range r.Objectives {
+		texts[i] = o.Text
+	}
+	word := "objective"
+	if len(texts) > 1 {
+		word = "objectives, all held at once"
+	}
+	fmt.Fprintf(&b, "%s: %s\n", word, strings.Join(texts, ", "))
+	if r.JudgedOn == JudgedOnValue {
+		fmt.Fprintf(&b, "verdicts judged on the value: %s\n", r.Note)
+	} else {
+		fmt.Fprint(&b, "verdicts: yes when the 95% interval lies within the limit, no when beyond it, unsure when it holds the limit\n")
+	}
+	for _, ls := range [][]Line{r.Lines, r.Cross} {
+		for _, l := range ls {
 			label := "  "
-			for k, v := range l.Values {
-				label += fmt.Sprintf("%s=%v: ", k, v)
+			for _, k := range r.Keys {
+				if v, ok := l.Values[k.Key]; ok {
+					label += fmt.Sprintf("at %s=%v: ", k.Key, v)
+				}
 			}
-			if l.LastMeeting == nil {
-				fmt.Fprintf(&b, "%sno point meets it\n", label)
-			} else {
-				fmt.Fprintf(&b, "%slast point meeting it along %s: %s=%v\n", label, first, first, l.LastMeeting.Values[first])
-			}
+			fmt.Fprintf(&b, "%s%s\n", label, l.Summary)
 		}
 	}
 	return b.Bytes()

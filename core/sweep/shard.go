@@ -6,12 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // PartialFormat names the format of a shard's partial result.
@@ -179,6 +182,9 @@ func (s *Sweep) Merge(scenario []byte, parts []*Partial, names []string) (*Resul
 			if smp.Figures == nil {
 				return nil, diag.Errorf(diag.EINVALID, "%s: sample %d (unit %d) has no figures", names[k], j+1, smp.Unit)
 			}
+			if err := s.checkSample(&smp); err != nil {
+				return nil, diag.Errorf(diag.EINVALID, "%s: sample %d (unit %d): %v", names[k], j+1, smp.Unit, err)
+			}
 			if _, err := r.Add(smp.Unit, &Sample{Figures: smp.Figures, Machines: smp.Machines}); err != nil {
 				return nil, diag.Errorf(diag.EINVALID, "%s: %v", names[k], err)
 			}
@@ -207,4 +213,28 @@ func (s *Sweep) PointOrder() []int {
 		}
 	}
 	return out
+}
+
+// checkSample refuses a partial's sample that a run could not have made:
+// a figure of the sweep missing (merging would read it as 0), or a
+// negative one (every figure is a count, a time, a share or a rate).
+func (s *Sweep) checkSample(smp *UnitSample) error {
+	need := slices.Clone(fixedFigures)
+	for _, ref := range s.Extra {
+		need = append(need, ref.String())
+	}
+	for _, m := range smp.Machines {
+		need = append(need, result.FigureRef{Def: machineMean, Machine: m}.String())
+	}
+	for _, name := range need {
+		if _, ok := smp.Figures[name]; !ok {
+			return fmt.Errorf("figure %s is missing (a partial edited or cut short? rerun the shard)", name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(smp.Figures)) {
+		if v := smp.Figures[name]; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("figure %s is %v: figures are never negative (rerun the shard)", name, v)
+		}
+	}
+	return nil
 }

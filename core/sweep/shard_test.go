@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -125,6 +126,18 @@ func TestMergeRefuses(t *testing.T) {
 	wrong := *parts[1]
 	wrong.Samples = slices.Clone(wrong.Samples)
 	wrong.Samples[0].Unit = parts[0].Samples[0].Unit
+	// a sample's figure taken out (read as 0 it would pass), or made negative
+	edited := func(edit func(map[string]float64)) *Partial {
+		p := *parts[1]
+		p.Samples = slices.Clone(p.Samples)
+		f := maps.Clone(p.Samples[1].Figures)
+		edit(f)
+		p.Samples[1].Figures = f
+		return &p
+	}
+	noIssued := edited(func(f map[string]float64) { delete(f, "issued") })
+	negative := edited(func(f map[string]float64) { f["completed"] = -3 })
+	noMachine := edited(func(f map[string]float64) { delete(f, "utilization_mean[machine:SITE1]") })
 	for _, tt := range []struct {
 		name  string
 		parts []*Partial
@@ -135,6 +148,10 @@ func TestMergeRefuses(t *testing.T) {
 		{"twice", []*Partial{parts[0], parts[0]}, "p2: shard 1/2 given twice (also p1)"},
 		{"missing", []*Partial{parts[1]}, "missing shard 1 of 2"},
 		{"wrong unit", []*Partial{parts[0], &wrong}, "p2: sample 1 is unit 0, want unit"},
+		{"a figure missing", []*Partial{parts[0], noIssued}, "p2: sample 2 (unit "},
+		{"a figure missing, named", []*Partial{parts[0], noIssued}, "figure issued is missing"},
+		{"a machine's figure missing", []*Partial{parts[0], noMachine}, "figure utilization_mean[machine:SITE1] is missing"},
+		{"a negative count", []*Partial{parts[0], negative}, "figure completed is -3: figures are never negative"},
 	} {
 		_, err := s.Merge([]byte(shardDoc), tt.parts, names)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

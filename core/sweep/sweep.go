@@ -31,15 +31,21 @@ const (
 )
 
 // Spec is what a sweep varies: `KEY=VALUES` texts (one or two), the
-// replications per point and an optional objective (`FIGURE<=X`, `FIGURE>=X`).
+// replications per point and objectives (`FIGURE<=X`, `FIGURE>=X`), all
+// held at once.
 type Spec struct {
 	Vary         []string `json:"vary"`
 	Replications int      `json:"replications,omitempty"` // 0: the scenario's replications, else 1
-	Objective    string   `json:"objective,omitempty"`
+	// Objective is one objective (the field of old); Objectives are more,
+	// after it. A single objective is given in Objective, so that the
+	// spec's bytes (and a shard's fingerprint) stay as they were.
+	Objective  string   `json:"objective,omitempty"`
+	Objectives []string `json:"objectives,omitempty"`
 	// Precision, when > 0, runs replications in batches of Replications
-	// (default 5, at least 2) until the 95% confidence half-width of the
-	// objective's figure (else response_mean_ms) is at most Precision × its
-	// mean, or MaxReplications (default 50) have run.
+	// (default 5, at least 2) until the 95% confidence half-width of every
+	// objective's figure and every figure of Figures (with neither,
+	// response_mean_ms) is at most Precision × its mean, or MaxReplications
+	// (default 50) have run.
 	Precision       float64 `json:"precision,omitempty"`
 	MaxReplications int     `json:"max_replications,omitempty"`
 	// Figures names figures to report beside the fixed ones, e.g.
@@ -60,10 +66,11 @@ type Sweep struct {
 	// precision MaxReplications. Units are numbered point × MaxReps.
 	MaxReps   int
 	Precision float64
-	// Target is the figure whose interval a precision is asked of.
-	Target    string
-	Seeds     []uint64 // per replication, the same for every point
-	Objective *Objective
+	// Targets are the figures whose intervals a precision is asked of:
+	// the objectives' and those of Spec.Figures (else response_mean_ms).
+	Targets    []string
+	Seeds      []uint64 // per replication, the same for every point
+	Objectives []*Objective
 	// Extra are the figures reported beside the fixed ones: the objective's
 	// and those of Spec.Figures, each once.
 	Extra  []result.FigureRef
@@ -169,20 +176,15 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 	for i := 0; i < s.MaxReps; i++ { // the scenario's seed is every point's
 		s.Seeds = append(s.Seeds, s.points[0].plan.ReplicationSeed(i))
 	}
-	if spec.Objective != "" {
-		obj, err := parseObjective(spec.Objective)
-		if err != nil {
-			return nil, err
-		}
-		if err := obj.Ref.Check(s.points[0].plan.Model()); err != nil {
-			return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", obj.Text, err)
-		}
-		s.Objective = obj
-		s.addExtra(obj.Ref)
+	texts, field := spec.objectiveTexts()
+	objs, err := ParseObjectives(s.points[0].plan.Model(), texts, field)
+	if err != nil {
+		return nil, err
 	}
-	s.Target = "response_mean_ms"
-	if s.Objective != nil {
-		s.Target = s.Objective.Figure
+	s.Objectives = objs
+	for _, o := range objs {
+		s.addExtra(o.Ref)
+		s.Targets = appendNew(s.Targets, o.Figure)
 	}
 	for _, text := range spec.Figures {
 		ref, err := result.ParseFigure(text)
@@ -193,6 +195,10 @@ func (s *Sweep) compileRest(sc *scenario.Scenario, spec Spec, n int, compile fun
 			return nil, err
 		}
 		s.addExtra(ref)
+		s.Targets = appendNew(s.Targets, ref.String())
+	}
+	if len(s.Targets) == 0 {
+		s.Targets = []string{"response_mean_ms"}
 	}
 	return s, nil
 }

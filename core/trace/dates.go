@@ -1,10 +1,7 @@
 package trace
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -158,26 +155,33 @@ func (st *stamp) civil(order byte) (y, mo, d int, ok bool) {
 // seconds, picks between the two readings of a repeated hour). zoned says
 // whether the cell had a zone.
 func (st *stamp) instant(order byte, z *Zone, notBefore int64) (ns int64, zoned, ok bool) {
+	ns, zoned, _, ok = st.instantIn(order, z, notBefore)
+	return ns, zoned, ok
+}
+
+// instantIn is instant, saying too what Zone.toUTC found of a time without
+// a zone (localPlain, localRepeat, localSkipped).
+func (st *stamp) instantIn(order byte, z *Zone, notBefore int64) (ns int64, zoned bool, local int, ok bool) {
 	y, mo, d, ok := st.civil(order)
 	if !ok {
-		return 0, false, false
+		return 0, false, 0, false
 	}
-	local := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
+	wall := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
 	const lim = 9_200_000_000 // seconds that fit in int64 nanoseconds
-	if local > lim || local < -lim {
-		return 0, false, false
+	if wall > lim || wall < -lim {
+		return 0, false, 0, false
 	}
 	var secs int64
 	if st.zone == "" {
-		secs = z.toUTC(local, notBefore)
+		secs, local = z.toUTC(wall, notBefore)
 	} else {
 		off, ok := zoneOffset(st.zone)
 		if !ok {
-			return 0, true, false
+			return 0, true, 0, false
 		}
-		secs, zoned = local-off, true
+		secs, zoned = wall-off, true
 	}
-	return secs*1_000_000_000 + st.frac, zoned, true
+	return secs*1_000_000_000 + st.frac, zoned, local, true
 }
 
 // parseDateTime reads a year-first date-time (cutStamp), no zone meaning
@@ -207,18 +211,17 @@ func (ct *csvTrace) orderWant() string {
 // first), a second one above 12 is a day (month first). Rows that say both
 // or a column that says neither is an error asking for date_order.
 func (ct *csvTrace) decideOrder() error {
-	rd := csv.NewReader(strings.NewReader(ct.text))
-	rd.Comma, rd.FieldsPerRecord, rd.ReuseRecord, rd.TrimLeadingSpace = ct.comma, -1, true, true
+	sc := scanner{text: ct.text, comma: ct.comma}
 	first := ""
 	var dayRow, monthRow int
 	var dayCell, monthCell string
 	col := ct.col[colTime]
 	for num := 0; ; num++ {
-		rec, err := rd.Read()
-		if errors.Is(err, io.EOF) {
+		rec, perr, ok := sc.next()
+		if !ok {
 			break
 		}
-		if err != nil || num == 0 || col >= len(rec) {
+		if perr != nil || num == 0 || col >= len(rec) {
 			continue // the header, and rows the reading proper reports
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {

@@ -61,11 +61,20 @@ func LoadZone(name string) (*Zone, error) {
 		return &Zone{Name: name, std: off}, nil
 	}
 	if z, err := parsePOSIXZone(name); err == nil && strings.ContainsAny(name, "0123456789") {
+		for _, off := range []int64{z.std, z.dst} {
+			if off > maxZoneOffset || off < -maxZoneOffset {
+				return nil, errorf("workload.columns.tz: %q is UTC%s, more than the 14 hours from UTC of any zone (POSIX rules count hours west of UTC: CET-1 is UTC+1)",
+					name, offsetText(off))
+			}
+		}
 		z.Name = name
 		return z, nil
 	}
 	return nil, errorf("workload.columns.tz: unknown zone %q (want a tz database name such as Europe/Paris, an offset such as +02:00, or a POSIX TZ rule such as CET-1CEST,M3.5.0,M10.5.0/3)", name)
 }
+
+// maxZoneOffset is the farthest any zone is from UTC (Kiribati's +14:00).
+const maxZoneOffset = 14 * 3600
 
 // fixedOffset reads +HH[:MM], -HHMM, UTC+H or GMT-HH:MM (ISO sign: east positive).
 func fixedOffset(s string) (int64, bool) {
@@ -83,7 +92,7 @@ func fixedOffset(s string) (int64, bool) {
 	}
 	hh, err1 := strconv.Atoi(h)
 	mm, err2 := strconv.Atoi(m)
-	if err1 != nil || err2 != nil || hh > 23 || mm > 59 || hh < 0 || mm < 0 || len(h) > 2 {
+	if err1 != nil || err2 != nil || hh > 14 || mm > 59 || hh < 0 || mm < 0 || len(h) > 2 {
 		ok = false
 	}
 	off := int64(hh*3600 + mm*60)
@@ -311,15 +320,24 @@ func yearOf(secs int64) int {
 	return int(y)
 }
 
+// What toUTC found of a local time.
+const (
+	localPlain   = iota // one instant
+	localRepeat         // in the hour the change back from summer time repeats: two instants
+	localSkipped        // in the hour the change to summer time skips: no instant
+)
+
 // toUTC converts local seconds (the wall clock read as if UTC) to UTC
-// seconds. A local time the change to summer time skips is read with the
-// offset before the change; one the change back repeats is the earlier
-// instant, unless that is before notBefore (the previous row's time), when
-// it is the later one: a log in time order reads right through the
-// repeated hour.
-func (z *Zone) toUTC(local, notBefore int64) int64 {
+// seconds, and says whether the time was plain, repeated or skipped. One
+// the change back repeats is the earlier instant (the first pass through
+// the hour), unless that is before notBefore (the previous row's time),
+// when it is the later one: a log in time order reads right through the
+// repeated hour. A local time the change to summer time skips names no
+// instant: it is read with the offset before the change, and the caller
+// refuses it.
+func (z *Zone) toUTC(local, notBefore int64) (int64, int) {
 	if !z.hasDST {
-		return local - z.std
+		return local - z.std, localPlain
 	}
 	hi, lo := max(z.std, z.dst), min(z.std, z.dst)
 	early, late := local-hi, local-lo // the two candidates: early with the larger offset
@@ -327,15 +345,15 @@ func (z *Zone) toUTC(local, notBefore int64) int64 {
 	switch {
 	case earlyOK && lateOK:
 		if early < notBefore {
-			return late
+			return late, localRepeat
 		}
-		return early
+		return early, localRepeat
 	case earlyOK:
-		return early
+		return early, localPlain
 	case lateOK:
-		return late
+		return late, localPlain
 	}
-	return local - z.offsetAt(early-1) // in the gap: the offset before the change
+	return local - z.offsetAt(early-1), localSkipped
 }
 
 // String names the zone and its rule, for the result's warnings.

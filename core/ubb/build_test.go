@@ -64,6 +64,12 @@ func TestRejections(t *testing.T) {
 			`t.ubb:2:11: unexpected "MP" after MODEL SHM: lines of *RESOURCES are KEYWORD value`},
 		{"unterminated quote", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n",
 			`t.ubb:8:27: unterminated quoted string: expected a closing '"' (a quoted value may run over 1000 lines at most)`},
+		// the quote left open on line 8 is named there, not where the next
+		// entry's quote would close it (line 9, or lines later)
+		{"quote open before the next entry", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n" + `t SRVGRP=G1 SRVID=2 CLOPT="-A"` + "\n",
+			`t.ubb:8:27: the quote opened at 8:27 is never closed before line 9, which starts the entry t: close it on line 8`},
+		{"quote open before the next section", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n" + "*SERVICES\nS LOAD=50\n",
+			`t.ubb:8:27: the quote opened at 8:27 is never closed before line 9, which starts the section *SERVICES: close it on line 8`},
 		{"KEY=value=", "*RESOURCES\nMODEL SHM\n*MACHINES\nDEFAULT:\n\t\tTUXCONFIG=TUXCONFIG=\"/x\"\n",
 			"t.ubb:5:22: malformed TUXCONFIG=TUXCONFIG=...: expected one value per KEY=value (quote values that contain '=')"},
 		{"KEY= at end of line", head + "s SRVGRP=G1 SRVID=\n",

@@ -37,6 +37,10 @@ type Model struct {
 	// the services that name it. Entries of one name that differ by
 	// BUFTYPE are listed one by one (RoutingEntries).
 	Routing []Criterion `json:"routing,omitempty"`
+	// Workstations are the WSL entries of *SERVERS, in scan order: the
+	// listeners through which workstation clients enter (their CLOPT's
+	// options after "--").
+	Workstations []Workstation `json:"workstations,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
@@ -46,6 +50,9 @@ type Machine struct {
 	LMID    string `json:"lmid"`
 	PMID    string `json:"pmid"`    // the physical name the entry starts with
 	NetLoad int    `json:"netload"` // NETLOAD, 0..32767, default 0
+	// MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many
+	// workstation clients may be connected through the machine's WSLs.
+	MaxWSClients int `json:"maxwsclients,omitempty"`
 }
 
 // Group is one *GROUPS entry. Its servers run on LMIDs[0]; later LMIDs are
@@ -79,6 +86,13 @@ type Server struct {
 	// Life holds RESTART, MAXGEN, GRACE and CLOPT -p of its entry; nil when
 	// the entry gives none of them (see Lifecycle for the defaults).
 	Life *ServerLifecycle `json:"lifecycle,omitempty"`
+	// Threads is its entry's MAXDISPATCHTHREADS, the dispatch threads that
+	// each run one request at a time (0 when the entry gives neither it nor
+	// MINDISPATCHTHREADS, and for a GWTDOMAIN: one thread; see
+	// DispatchThreads). MinThreads is MINDISPATCHTHREADS (0..Threads),
+	// reported and not otherwise simulated.
+	Threads    int `json:"threads,omitempty"`
+	MinThreads int `json:"min_threads,omitempty"`
 }
 
 // Queue is a request queue: one per instance, or one per MSSQ set (instances of

@@ -12,7 +12,8 @@ type ParamKind int
 const (
 	// KindText is any value; the simulator does not read its form.
 	KindText ParamKind = iota
-	// KindInteger is a whole number (decimal, 0-octal or 0x-hex) in [Param.Min, Param.Max].
+	// KindInteger is a whole number (decimal, 0-octal or 0x-hex) in [Param.Min, Param.Max]
+	// (MAX's low end is MIN, MINDISPATCHTHREADS's high end MAXDISPATCHTHREADS).
 	KindInteger
 	// KindWord is one of [Param.Words].
 	KindWord
@@ -69,6 +70,9 @@ func (p *Param) Range() string {
 		if p.Section == "SERVERS" && p.Keyword == "MAX" {
 			return fmt.Sprintf("MIN–%d", p.Max)
 		}
+		if p.Section == "SERVERS" && p.Keyword == "MINDISPATCHTHREADS" {
+			return "0–MAXDISPATCHTHREADS"
+		}
 		return fmt.Sprintf("%d–%d", p.Min, p.Max)
 	case KindWord:
 		return strings.Join(p.Words, ", ")
@@ -99,6 +103,8 @@ var simulated = []Param{
 		Doc: "the machine's logical name; the entry name is its PMID"},
 	{Section: "MACHINES", Keyword: "NETLOAD", Kind: KindInteger, Min: 0, Max: 32767, Default: "0", Sweep: true,
 		Doc: "added to the load of a queue on another machine when choosing (MODEL MP)"},
+	{Section: "MACHINES", Keyword: "MAXWSCLIENTS", Kind: KindInteger, Min: 0, Max: maxWSClients, Default: "0",
+		Doc: "workstation clients that may connect through the machine's WSLs (0: none, with a warning naming the WSL)"},
 	{Section: "GROUPS", Keyword: "LMID", Kind: KindList, Required: true,
 		Doc: "where the group's servers run; the rest of the list are failover machines"},
 	{Section: "GROUPS", Keyword: "GRPNO", Kind: KindInteger, Min: 1, Max: maxGrpNo, Required: true,
@@ -114,7 +120,7 @@ var simulated = []Param{
 	{Section: "SERVERS", Keyword: "RQADDR", Kind: KindName, Default: "one queue per instance",
 		Doc: "a queue name shared by the entry's instances (MSSQ), within one group"},
 	{Section: "SERVERS", Keyword: "CLOPT", Kind: KindText,
-		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay"},
+		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay; a WSL's -n, -m, -M, -x after --"},
 	{Section: "SERVERS", Keyword: "RESTART", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y: the BBL restarts an instance that died"},
 	{Section: "SERVERS", Keyword: "MAXGEN", Kind: KindInteger, Min: 1, Max: maxMaxGen, Default: "1",
@@ -123,6 +129,10 @@ var simulated = []Param{
 		Doc: "seconds over which MAXGEN counts"},
 	{Section: "SERVERS", Keyword: "CONV", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y without RQADDR: a -p spawned instance is never decayed"},
+	{Section: "SERVERS", Keyword: "MAXDISPATCHTHREADS", Kind: KindInteger, Min: 1, Max: maxDispatchThreads, Default: "1", Sweep: true,
+		Doc: "dispatch threads of each instance, each running one request at a time (ignored with a warning on GWTDOMAIN)"},
+	{Section: "SERVERS", Keyword: "MINDISPATCHTHREADS", Kind: KindInteger, Min: 0, Max: maxDispatchThreads, Default: "0",
+		Doc: "at most MAXDISPATCHTHREADS; reported, not simulated (threads start at no cost)"},
 	{Section: "SERVICES", Keyword: "SRVGRP", Kind: KindName,
 		Doc: "the entry applies to this group's servers only"},
 	{Section: "SERVICES", Keyword: "LOAD", Kind: KindInteger, Min: 1, Max: 32767, Default: "50", Sweep: true,
@@ -156,7 +166,7 @@ var ignored = map[string]string{
 		SSL_RENEGOTIATION TAG CURINTERFACE MAXSVCINSTANCE RESTARTBBL SCANSTATUS`,
 	"MACHINES": `TUXCONFIG TUXDIR APPDIR ENVFILE ULOGPFX TLOGDEVICE TLOGNAME
 		TLOGOFFSET TLOGSIZE TYPE UID GID PERM MAXACCESSERS MAXCONV MAXGTT MAXOBJECTS
-		MAXPENDINGBYTES MAXWSCLIENTS MAXACLCACHE SPINCOUNT CMPLIMIT TUXOFFSET
+		MAXPENDINGBYTES MAXACLCACHE SPINCOUNT CMPLIMIT TUXOFFSET
 		SEC_PRINCIPAL_NAME SEC_PRINCIPAL_LOCATION SEC_PRINCIPAL_PASSVAR
 		SICACHEENTRIESMAX TXRPCSTATE ROOTDIR BRIDGE MAXTRANTIME SSL_RENEGOTIATION`,
 	"GROUPS": `TMSNAME TMSCOUNT OPENINFO CLOSEINFO ENVFILE
@@ -166,8 +176,8 @@ var ignored = map[string]string{
 	"NETWORK": `NADDR NLSADDR BRIDGE MINENCRYPTBITS MAXENCRYPTBITS NETGROUP
 		TCPKEEPALIVE NODELAY MAXPENDINGBYTES FAILOVER NETPRIO`,
 	"SERVERS": `ENVFILE RQPERM REPLYQ RPPERM
-		RCMD SEQUENCE SYSTEM_ACCESS MINDISPATCHTHREADS
-		MAXDISPATCHTHREADS THREADSTACKSIZE SRVTYPE SICACHEENTRIESMAX SECONDARYRQ
+		RCMD SEQUENCE SYSTEM_ACCESS
+		THREADSTACKSIZE SRVTYPE SICACHEENTRIESMAX SECONDARYRQ
 		MAXQUEUELEN SHUTDOWN_PRIORITY UID GID PERM`,
 	"SERVICES":   `AUTOTRAN TRANTIME BUFTYPE BUFTYPECONV SIGNATURE_REQUIRED ENCRYPTION_REQUIRED`,
 	"INTERFACES": `AUTOTRAN LOAD PRIO SRVGRP TIMEOUT TRANTIME FACTORYROUTING`,

@@ -1,6 +1,7 @@
 package ubb
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
@@ -298,7 +299,7 @@ func cmpDecimal(a, b decimal) int {
 	var c int
 	switch {
 	case len(a.ip) != len(b.ip):
-		c = cmpInt(len(a.ip), len(b.ip))
+		c = cmp.Compare(len(a.ip), len(b.ip))
 	case a.ip != b.ip:
 		c = strings.Compare(a.ip, b.ip)
 	default:
@@ -310,16 +311,6 @@ func cmpDecimal(a, b decimal) int {
 	return c
 }
 
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // cmpBound compares two bounds of one criterion (MIN first, MAX last).
 func cmpBound(a, b bound) int {
 	switch {
@@ -328,7 +319,7 @@ func cmpBound(a, b bound) int {
 	case a.kind == boundStr && b.kind == boundStr:
 		return strings.Compare(a.str, b.str)
 	}
-	return cmpInt(int(a.kind), int(b.kind))
+	return cmp.Compare(a.kind, b.kind)
 }
 
 // Value is a routing value ready to be matched against a criterion: a

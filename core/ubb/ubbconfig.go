@@ -187,9 +187,23 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 		line := next()
 		start := lineNo
 		toks, open := p.lexLine(line, start)
+		broken := false
 		for open && len(rest) > 0 && lineNo-start < maxQuotedLines {
+			if what := startsEntry(rest); what != "" {
+				// a value may run on over lines, but not into the next
+				// entry: the quote was left open, and reading on would
+				// report it lines later, where the next quote closes it
+				at := openQuote(line, start)
+				p.errorf(at, "the quote opened at %d:%d is never closed before line %d, which starts %s: close it on line %d",
+					at.line, at.col, lineNo+1, what, at.line)
+				broken = true
+				break
+			}
 			line += "\n" + next() // the joined line is the text as given, so spans hold
 			toks, open = p.lexLine(line, start)
+		}
+		if broken {
+			continue
 		}
 		if open {
 			at := openQuote(line, start)
@@ -208,6 +222,49 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 		p.errorf(pos{1, 1}, "no sections: expected *%s", first)
 	}
 	return p.sections, p.diags
+}
+
+// startsEntry says what the first line of text starts, when it starts in
+// its first column a section (*GROUPS), a DEFAULT: line or an entry with a
+// parameter (srv2 SRVGRP=...): "the section *GROUPS", "the entry srv2";
+// "" otherwise. A quoted value's own continuation lines do not (they are
+// indented, or hold no NAME KEY=).
+func startsEntry(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	line = strings.TrimRight(line, "\r")
+	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '"' || line[0] == '#' {
+		return ""
+	}
+	if line[0] == '*' {
+		name := strings.Fields(line)[0]
+		if len(name) > 1 && isKeyword(name[1:]) {
+			return "the section " + name
+		}
+		return ""
+	}
+	f := strings.Fields(line)
+	if f[0] == "DEFAULT:" {
+		return "a DEFAULT: line"
+	}
+	if len(f) < 2 || strings.ContainsAny(f[0], "=\"") {
+		return ""
+	}
+	key, _, ok := strings.Cut(f[1], "=")
+	if !ok || !isKeyword(key) {
+		return ""
+	}
+	return "the entry " + f[0]
+}
+
+// isKeyword reports whether s is written as a keyword: letters, digits and
+// underscores, starting with a letter.
+func isKeyword(s string) bool {
+	for i, r := range s {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r == '_' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // maxDiagnostics bounds how many problems one file reports.

@@ -208,7 +208,7 @@ export interface BandChartOptions {
   bands: number[][]; // per line: the series numbers of its low and high edge
   lines: string[]; // the lines' labels (each line is mean, low, high)
   limit?: number | null; // the objective's limit, drawn as a dashed line
-  marks?: number[]; // x values to mark (the last point meeting the objective, per line)
+  marks?: number[]; // x values to mark (the best point meeting every objective, per line)
   knees?: number[]; // x values where the figure rises fastest, per line, marked "knee"
   logY?: boolean; // a log scale on y (values at or below 0 are not drawn)
   integerX?: boolean; // the x key takes whole numbers: ticks at whole numbers only
@@ -283,6 +283,8 @@ export interface PairChartOptions {
   yLabel: string;
   testid?: string;
   attrs?: Record<string, string>;
+  /** errors[s][i]: the interval drawn as an error bar on series s's bar of category i (none: no bar) */
+  errors?: ({ lo: number; hi: number } | undefined)[][];
 }
 
 /**
@@ -306,13 +308,15 @@ export function pairChart(data: ChartData, o: PairChartOptions): HTMLElement {
   x.values = (_u: uPlot, splits: number[]) => splits.map((v) => o.categories[v] ?? "");
   x.grid = { show: false };
   const bars = (align: -1 | 1) => uPlot.paths.bars!({ size: [0.38, 56], align });
+  const errHi = Math.max(0, ...(o.errors ?? []).flat().map((iv) => iv?.hi ?? 0));
   const opts: uPlot.Options = {
     width: 600,
     height: 220,
     scales: {
       x: { time: false, range: () => [-0.5, o.categories.length - 0.5] },
-      y: { range: (_u: uPlot, _min: number, max: number) => [0, max > 0 ? max * 1.1 : 1] },
+      y: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(max, errHi) > 0 ? Math.max(max, errHi) * 1.1 : 1] },
     },
+    hooks: o.errors ? { draw: [(u: uPlot) => drawErrors(u, o.errors!)] } : {},
     legend: { show: false },
     axes: [x, y],
     series: [
@@ -329,4 +333,38 @@ export function pairChart(data: ChartData, o: PairChartOptions): HTMLElement {
   };
   mount(new uPlot(opts, data.data as uPlot.AlignedData, box), box);
   return fig;
+}
+
+/**
+ * drawErrors draws each interval as an error bar (a vertical line with
+ * caps) at the middle of its bar: series 0's bars stand left of the
+ * category's tick, series 1's right of it, each 0.38 of a category wide
+ * and at most 56 px, as pairChart draws them.
+ */
+function drawErrors(u: uPlot, errors: ({ lo: number; hi: number } | undefined)[][]): void {
+  const dpr = window.devicePixelRatio || 1;
+  const step = Math.abs(u.valToPos(1, "x", true) - u.valToPos(0, "x", true));
+  const w = Math.min(0.38 * step, 56 * dpr);
+  const ctx = u.ctx;
+  ctx.save();
+  ctx.strokeStyle = getComputedStyle(u.root).color || "#000";
+  ctx.lineWidth = 1.5 * dpr;
+  errors.forEach((ivs, s) =>
+    ivs.forEach((iv, i) => {
+      if (!iv) return;
+      const x = u.valToPos(i, "x", true) + (s === 0 ? -w / 2 : w / 2);
+      const lo = u.valToPos(iv.lo, "y", true);
+      const hi = u.valToPos(iv.hi, "y", true);
+      const cap = Math.min(6 * dpr, w / 3);
+      ctx.beginPath();
+      ctx.moveTo(x, lo);
+      ctx.lineTo(x, hi);
+      ctx.moveTo(x - cap, lo);
+      ctx.lineTo(x + cap, lo);
+      ctx.moveTo(x - cap, hi);
+      ctx.lineTo(x + cap, hi);
+      ctx.stroke();
+    }),
+  );
+  ctx.restore();
 }

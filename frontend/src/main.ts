@@ -418,6 +418,7 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promis
     request.dmconfig = got.dmconfig.text;
     own.dm = true;
   } else if (!got.ubbconfig && dmEditor.text.trim()) request.dmconfig = dmEditor.text;
+  if (got.psc) request.psc = got.psc.text;
   const left = got.trace ? [`${got.trace.name}: left out: the scenario is fitted from the ULOG files (replay the log against it afterwards).`] : [];
   try {
     const a = await toolEngine.call<FitAnswer>({ op: "fit", request: JSON.stringify(request) });
@@ -475,7 +476,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
 
 /** isDMConfig says whether a diagnostic is about the DMCONFIG editor's text. */
 function isDMConfig(d: Diagnostic): boolean {
-  return d.source ? d.source === "dmconfig" : d.file === "DMCONFIG";
+  return d.source ? d.source === "dmconfig" : d.file === "dmconfig";
 }
 
 /** isConfig says whether a diagnostic is about one of the two editors' texts (not a field of the scenario, nor the trace). */

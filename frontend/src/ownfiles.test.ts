@@ -34,6 +34,8 @@ describe("classify", () => {
       ["app.log", "when;op\n1;A\n", "trace"],
       ["s.json", '  {"ubbconfig": ""}', "scenario"],
       ["notes", "hello", null],
+      ["psc.txt", "> psc\nService Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n------------ ------------\nTOUPPER TOUPPER simpserv GROUP1 1 site1 0 AVAIL\n", "psc"],
+      ["psc-v.txt", "> psc -v\n\tService Name: TOUPPER\n\tProg Name: /home/app/simpserv\n", "psc"],
     ];
     for (const [name, text, want] of cases) expect(classify(name, text), name).toBe(want);
   });
@@ -85,6 +87,11 @@ describe("filesRequest", () => {
   const ubb = { text: "*RESOURCES\nMINE\n", name: "ubb.cfg" };
   const log = { text: "ts,svc\n1,A\n", name: "trace.csv" };
 
+  it("passes a psc listing along, as init's --psc", () => {
+    const { request } = filesRequest({}, example, { ubbconfig: { text: "*RESOURCES\n", name: "u.cfg" }, psc: { text: "Service Name Routine Name Prog Name\n", name: "psc.txt" } }, false);
+    expect(request.psc).toBe("Service Name Routine Name Prog Name\n");
+    expect(request.ubbconfig).toBe("*RESOURCES\n");
+  });
   it("starts fresh from the files alone, leaving the example's scenario, DMCONFIG and trace behind", () => {
     const { request, own } = filesRequest({}, example, { ubbconfig: ubb, trace: log }, false);
     expect(request).toEqual({ ubbconfig: ubb.text, ubb_name: "ubb.cfg", trace: log.text, trace_name: "trace.csv" });

@@ -4,7 +4,7 @@ import { h } from "./dom";
 import type { Model, Scenario } from "./types";
 
 /** What a file holds, judged by its content (then its name). */
-export type FileKind = "ubbconfig" | "dmconfig" | "trace" | "scenario";
+export type FileKind = "ubbconfig" | "dmconfig" | "trace" | "scenario" | "psc";
 
 /** ulogLine is a ULOG line with a TMTRACE record: hhmmss[.mmm].host!process.pid.thread.context: ... TRACE:cat: */
 const ulogLine = /^\d{6}(\.\d{3})?\.[^\s!]+![^\s:]+: .*TRACE:[a-z]+:/m;
@@ -14,11 +14,13 @@ export function isULOG(text: string): boolean {
   return ulogLine.test(text.slice(0, 1 << 16));
 }
 
-/** classify tells a UBBCONFIG, a DMCONFIG, a CSV log and a scenario apart. */
+/** classify tells a UBBCONFIG, a DMCONFIG, a tmadmin psc listing, a CSV log and a scenario apart. */
 export function classify(name: string, text: string): FileKind | null {
   if (/^\s*\{/.test(text)) return "scenario";
   if (/^\s*\*DM_[A-Z_]+/m.test(text)) return "dmconfig";
   if (/^\s*\*(RESOURCES|MACHINES|GROUPS|SERVERS|SERVICES)\b/m.test(text)) return "ubbconfig";
+  // tmadmin printservice: its table's header, or psc -v's "Service Name:" lines
+  if (/^\s*Service Name\s+Routine Name\s+Prog Name\b/m.test(text) || /^\s*Service Name:\s*\S/m.test(text)) return "psc";
   const first = text.split("\n", 1)[0] ?? "";
   if (/\.(csv|tsv|log)$/i.test(name) || /[,;\t|]/.test(first)) return "trace";
   return null;
@@ -164,6 +166,8 @@ export function filesRequest(own: Own, cur: Current, got: Incoming, keep: boolea
     request.trace_name = got.trace.name;
     next.traceName = got.trace.name;
   }
+  // what the servers that advertise at run time offer, as init's --psc
+  if (got.psc) request.psc = got.psc.text;
   if (got.scenario || keep) {
     request.scenario = got.scenario ? got.scenario.text : cur.scenario;
     return { request, own: keep && !got.scenario ? { ...own, ...next } : next };
@@ -214,10 +218,10 @@ export async function readFiles(list: File[]): Promise<{ got: Incoming; ulogs: G
     }
     const kind = classify(f.name, text);
     if (kind === null) {
-      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, CSV log or scenario, left out`);
+      notes.push(`${f.name}: not a UBBCONFIG, DMCONFIG, psc listing, CSV log, ULOG or scenario, left out`);
       continue;
     }
-    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind}`);
+    read.push(`${f.name} as the ${kind === "trace" ? "request log" : kind === "psc" ? "psc listing" : kind}`);
     got[kind] = { text, name: f.name };
   }
   return { got, ulogs, read, notes };
@@ -239,7 +243,7 @@ export function fileDrop(onFiles: (list: File[]) => void): { el: HTMLElement; ke
     "div",
     { class: "dropzone", "data-testid": "file-drop" },
     h("strong", {}, "Your own files: "),
-    "drop your UBBCONFIG, DMCONFIG and CSV request log (or ULOG files with TMTRACE lines) here (or paste a UBBCONFIG into the editor), or choose them: ",
+    "drop your UBBCONFIG, DMCONFIG and CSV request log (or ULOG files with TMTRACE lines, and a tmadmin psc listing) here (or paste a UBBCONFIG into the editor), or choose them: ",
     input,
     h(
       "p",

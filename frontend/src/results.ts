@@ -27,7 +27,7 @@ import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
-import type { ClientStats, Model, Result } from "./types";
+import type { ClientStats, Model, Result, WorkstationStats } from "./types";
 import { traceRead, validationView } from "./validation";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
@@ -72,6 +72,19 @@ export function serverTable(r: Result): HTMLElement {
     const share = sv.busy_ms > 0 ? ` (${pct((sv.held_ms ?? 0) / sv.busy_ms)} of busy)` : "";
     return h("td", { "data-held": String(sv.held_ms) }, `${fmt(sv.held_ms)}${sv.held_ms ? share : ""}`);
   };
+  // Multithreaded servers (MAXDISPATCHTHREADS): each instance's threads, the most busy at once, and each thread's requests.
+  const mt = new Map((r.servers ?? []).filter((sv) => (sv.threads ?? 1) > 1).map((sv) => [sv.id, sv]));
+  const threadsCell = (id: string) => {
+    const sv = (r.servers ?? []).find((x) => x.id === id);
+    if (!sv) return h("td", {}, "–");
+    const k = sv.threads ?? 1;
+    const per = (sv.by_thread ?? []).map((t) => `${t.thread}: ${t.requests}`).join(", ");
+    return h(
+      "td",
+      { "data-threads": String(k), "data-threads-used": String(sv.threads_used ?? 1), title: per ? `requests per thread: ${per}` : null },
+      k > 1 ? `${sv.threads_used ?? 0} of ${k} at most` : "1",
+    );
+  };
   const bars = capRows(serverBars(r), maxTableRows, (b) => b.requests);
   const cut = bars.hidden ? ` — the ${bars.shown.length} with the most requests; ${bars.hidden} more in the result's JSON` : "";
   const rows = bars.shown.map((b) =>
@@ -84,16 +97,23 @@ export function serverTable(r: Result): HTMLElement {
       h("td", { class: "bar-cell" }, h("span", { class: "bar req", "data-w": b.requestsWidth.toFixed(1) }), h("span", { class: "bar-label" }, `${b.requests} (${pct(b.share)})`)),
       h("td", { class: "bar-cell" }, h("span", { class: "bar util", "data-w": b.utilizationWidth.toFixed(1) }), h("span", { class: "bar-label" }, pct(b.utilization))),
       held.size ? heldCell(b.id) : null,
+      mt.size ? threadsCell(b.id) : null,
     ),
   );
   const table = h(
     "table",
     { class: "servers", "data-testid": "server-table" },
-    h("caption", {}, (held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server") + cut),
+    h(
+      "caption",
+      {},
+      (held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server") +
+        (mt.size ? "; a multithreaded server's utilization is over all its threads" : "") +
+        cut,
+    ),
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"), held.size ? h("th", {}, "Held (ms)") : null),
+      h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"), held.size ? h("th", {}, "Held (ms)") : null, mt.size ? h("th", {}, "Threads busy") : null),
     ),
     h("tbody", {}, ...rows),
   );
@@ -176,15 +196,46 @@ export function clientTable(clients: ClientStats[]): HTMLElement {
     if (key === "failed") return h("td", { "data-field": key, "data-value": JSON.stringify(v ?? {}) }, failedText(v as Record<string, number> | null));
     return h("td", { "data-field": key, "data-value": String(v) }, fmt(v as number));
   };
+  // clients through a workstation listener: those it could not place
+  const cols: [string, string][] = clients.some((c) => c.not_connected !== undefined) ? [...clientColumns, ["not_connected", "Not connected"]] : clientColumns;
   return h(
     "table",
     { class: "plain compact", "data-testid": "client-table" },
     h("caption", {}, "Client sets (times in ms; cycle: the mean response plus the mean think or backoff)"),
-    h("thead", {}, h("tr", {}, h("th", {}, "Client set"), ...clientColumns.map(([, label]) => h("th", {}, label)))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Client set"), ...cols.map(([, label]) => h("th", {}, label)))),
     h(
       "tbody",
       {},
-      ...clients.map((c) => h("tr", { "data-client": c.name }, h("th", { scope: "row", "data-field": "name" }, c.name), ...clientColumns.map(([key]) => cell(c, key)))),
+      ...clients.map((c) => h("tr", { "data-client": c.name }, h("th", { scope: "row", "data-field": "name" }, c.name), ...cols.map(([key]) => cell(c, key)))),
+    ),
+  );
+}
+
+/**
+ * workstationTable shows each workstation listener (WSL): its machine, the
+ * handlers (WSH) it started, the clients each holds, and the clients it
+ * could not place (runs with clients connecting through a WSL).
+ */
+export function workstationTable(ws: WorkstationStats[]): HTMLElement {
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "workstation-table" },
+    h("caption", {}, "Workstation listeners: the clients each handler (WSH) holds"),
+    h("thead", {}, h("tr", {}, h("th", {}, "WSL"), h("th", {}, "Machine"), h("th", {}, "Handlers"), h("th", {}, "Clients per handler"), h("th", {}, "Not connected"))),
+    h(
+      "tbody",
+      {},
+      ...ws.map((w) =>
+        h(
+          "tr",
+          { "data-wsl": w.id },
+          h("th", { scope: "row" }, w.id),
+          h("td", {}, w.machine),
+          h("td", { "data-field": "handlers" }, fmt(w.handlers)),
+          h("td", { "data-field": "clients" }, (w.clients ?? []).map((n, i) => `WSH ${i + 1}: ${n}`).join(", ") || "–"),
+          h("td", { "data-field": "not_connected", class: w.not_connected ? "warning-cell" : "" }, fmt(w.not_connected)),
+        ),
+      ),
     ),
   );
 }
@@ -338,6 +389,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
       : null,
     validationView(r),
     r.clients?.length ? clientTable(r.clients) : null,
+    r.workstation?.length ? workstationTable(r.workstation) : null,
     h(
       "div",
       { class: "topo-row" },

@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { figureChart, inRounds, lastMeeting, objectiveLimit, parseSpec, rangeText, showsReplications, shownFigures, specJSON, sweepFigures, tableCaption, type SweepResult } from "./sweepdata";
+import {
+  figureChart,
+  inRounds,
+  lastMeeting,
+  limitOf,
+  lineSummaries,
+  objectiveLimit,
+  objectiveTexts,
+  parseSpec,
+  rangeText,
+  showsReplications,
+  shownFigures,
+  specJSON,
+  splitObjectives,
+  sweepFigures,
+  tableCaption,
+  verdictText,
+  type SweepResult,
+} from "./sweepdata";
 
 const result: SweepResult = {
   engine_version: "0.1.0",
@@ -120,5 +138,66 @@ describe("a sweep to a precision", () => {
       async () => false,
     );
     expect(stopped).toEqual({ rounds: 1, complete: false });
+  });
+});
+
+describe("several objectives", () => {
+  // SERVERS.PAYSRV.MIN=4,3,2 given high to low: the core's best (the fewest
+  // that meets, MIN=3) is marked, not the last meeting in the order given.
+  const several: SweepResult = {
+    engine_version: "0.5.0",
+    keys: [{ key: "SERVERS.PAYSRV.MIN", values: [4, 3, 2] }],
+    replications: 5,
+    seeds: [1, 2, 3, 4, 5],
+    objectives: [
+      { text: "response_p99_ms[PAYMENT]<=80", figure: "response_p99_ms[PAYMENT]", op: "<=", limit: 80 },
+      { text: "response_p99_ms[QUOTE]<=150", figure: "response_p99_ms[QUOTE]", op: "<=", limit: 150 },
+    ],
+    judged_on: "interval",
+    figures: ["wait_p95_ms[PAYMENT]"],
+    total: 3,
+    points: [
+      { index: 0, values: { "SERVERS.PAYSRV.MIN": 4 }, figures: {}, meets: true, verdicts: ["yes", "yes"] },
+      { index: 1, values: { "SERVERS.PAYSRV.MIN": 3 }, figures: {}, meets: true, verdicts: ["yes", "yes"] },
+      { index: 2, values: { "SERVERS.PAYSRV.MIN": 2 }, figures: {}, meets: false, verdicts: ["unsure", "yes"] },
+    ],
+    lines: [
+      {
+        values: {},
+        last_meeting: { index: 1, values: { "SERVERS.PAYSRV.MIN": 3 } },
+        along: "SERVERS.PAYSRV.MIN",
+        rule: "smallest",
+        best: { index: 1, values: { "SERVERS.PAYSRV.MIN": 3 } },
+        summary: "fewest SERVERS.PAYSRV.MIN that meets all 2 objectives: 3 (SERVERS.PAYSRV.MIN=2 may miss response_p99_ms[PAYMENT]<=80: 95% interval 78.2–83.6)",
+      },
+    ],
+  };
+  it("reads the objectives, their figures, limits and the figures asked for", () => {
+    expect(objectiveTexts(several)).toEqual(["response_p99_ms[PAYMENT]<=80", "response_p99_ms[QUOTE]<=150"]);
+    expect(objectiveTexts(result)).toEqual(["response_p99_ms<=100"]);
+    expect(shownFigures(several)).toEqual([...sweepFigures, "response_p99_ms[PAYMENT]", "response_p99_ms[QUOTE]", "wait_p95_ms[PAYMENT]"]);
+    expect(limitOf(several, "response_p99_ms[QUOTE]")).toBe(150);
+    expect(limitOf(several, "response_p99_ms")).toBeNull();
+  });
+  it("marks the best point and says it in the core's words", () => {
+    expect(lastMeeting(several)).toEqual([3]);
+    expect(lineSummaries(several)).toEqual([several.lines![0].summary]);
+    expect(lineSummaries(result)).toEqual(["at policy=tuxedo: last point meeting it along rate_scale: rate_scale=0.5", "at policy=jsq: last point meeting it along rate_scale: rate_scale=1"]);
+  });
+  it("gives one objective's verdict, or yes when all say yes", () => {
+    expect(verdictText({ index: 0, values: {}, figures: {}, meets: false, verdicts: ["unsure"] })).toBe("unsure");
+    expect(verdictText(several.points[2])).toBe("no");
+    expect(verdictText(several.points[1])).toBe("yes");
+  });
+  it("takes objectives separated by ; and keeps them in the spec", () => {
+    expect(splitObjectives(" a<=1 ; b>=2;; ")).toEqual(["a<=1", "b>=2"]);
+    const spec = { vary: ["SERVERS.PAYSRV.MIN=2..4/1"], objectives: ["response_p99_ms[PAYMENT]<=80", "response_p99_ms[QUOTE]<=150"] };
+    expect(specJSON(spec)).toBe('{"vary":["SERVERS.PAYSRV.MIN=2..4/1"],"objectives":["response_p99_ms[PAYMENT]<=80","response_p99_ms[QUOTE]<=150"]}');
+    expect(parseSpec(specJSON(spec))).toEqual(spec);
+    expect(parseSpec('{"vary":["a=1"],"objectives":[1]}')).toEqual({ vary: ["a=1"] });
+  });
+  it("names every figure the precision is asked of", () => {
+    const r = { ...several, precision: 0.05, precision_figure: "response_p99_ms[PAYMENT]", precision_figures: ["response_p99_ms[PAYMENT]", "response_p99_ms[QUOTE]"] };
+    expect(tableCaption(r)).toContain("the 95% half-width of each of response_p99_ms[PAYMENT], response_p99_ms[QUOTE] is at most 5% of its mean");
   });
 });

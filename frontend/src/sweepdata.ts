@@ -15,7 +15,10 @@ export interface SweepPoint {
   index: number;
   values: Record<string, number | string>;
   figures: Record<string, MeanCI>;
+  /** Every objective's verdict is yes. */
   meets?: boolean;
+  /** The verdict on each objective (yes, no, unsure), in their order. */
+  verdicts?: string[];
   /** How many runs the figures are over (with a precision, as many as it took). */
   replications?: number;
 }
@@ -31,13 +34,34 @@ export interface SweepResult {
   precision?: number;
   max_replications?: number;
   precision_figure?: string;
+  /** When the precision is asked of several figures (every objective's and every figure asked for), all of them. */
+  precision_figures?: string[];
   seeds: number[];
+  /** With exactly one objective: its text, and its figure by canonical name (a key of every point's figures). */
   objective?: string;
-  /** The objective's figure by its canonical name (a key of every point's figures). */
   objective_figure?: string;
+  /** Every objective, all held at once. */
+  objectives?: { text: string; figure: string; op: string; limit: number }[];
+  /** What the verdicts read: "interval" (the 95% interval) or "value" (one replication), with a note saying why. */
+  judged_on?: string;
+  note?: string;
+  /** The figures asked for by name. */
+  figures?: string[];
   total: number;
   points: SweepPoint[];
-  lines?: { values: Record<string, number | string>; last_meeting: { index: number; values: Record<string, number | string> } | null }[];
+  /** Along the first key, per value of the second; cross_lines along the second, per value of the first. */
+  lines?: SweepLine[];
+  cross_lines?: SweepLine[];
+}
+
+/** A line of a sweep along a key: its best point by the key's rule, and that said in words. */
+export interface SweepLine {
+  values: Record<string, number | string>;
+  last_meeting: { index: number; values: Record<string, number | string> } | null;
+  along?: string;
+  rule?: string;
+  best?: { index: number; values: Record<string, number | string> } | null;
+  summary?: string;
 }
 
 /** The sweep spec: what sweep.Spec (core/sweep) takes. */
@@ -46,7 +70,9 @@ export interface SweepSpec {
   /** Per point; with a precision, the batch. */
   replications?: number;
   objective?: string;
-  /** Run batches until the 95% half-width of the objective's figure (else response_mean_ms) is at most this fraction of its mean. */
+  /** More objectives, all held at once with objective. */
+  objectives?: string[];
+  /** Run batches until the 95% half-width of every objective's figure (else response_mean_ms) is at most this fraction of its mean. */
   precision?: number;
   /** With a precision, the most replications per point (the core's default: 50). */
   max_replications?: number;
@@ -55,10 +81,41 @@ export interface SweepSpec {
 /** The figures the page draws, in order: the main figures of the core's figures table. */
 export const sweepFigures: string[] = vocabulary.figures.filter((f) => f.table).map((f) => f.name);
 
-/** shownFigures are the figures a result is drawn with: the main ones and the objective's own. */
+/** shownFigures are the figures a result is drawn with: the main ones, the objectives' own and those asked for by name. */
 export function shownFigures(r: SweepResult): string[] {
-  const f = r.objective_figure;
-  return f && !sweepFigures.includes(f) ? [...sweepFigures, f] : sweepFigures;
+  const extra = [...(r.objectives ?? []).map((o) => o.figure), ...(r.objective_figure ? [r.objective_figure] : []), ...(r.figures ?? [])];
+  const out = [...sweepFigures];
+  for (const f of extra) if (!out.includes(f)) out.push(f);
+  return out;
+}
+
+/** objectiveTexts are a result's objectives: its list, else its single objective. */
+export function objectiveTexts(r: SweepResult): string[] {
+  return r.objectives ? r.objectives.map((o) => o.text) : r.objective ? [r.objective] : [];
+}
+
+/** splitObjectives reads the page's objective field: objectives separated by ";" (blank ones dropped). */
+export function splitObjectives(text: string): string[] {
+  return text
+    .split(";")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/** lineSummaries says, per line along each key, the best value that meets every objective (the core's words). */
+export function lineSummaries(r: SweepResult): string[] {
+  const k0 = r.keys[0].key;
+  return [...(r.lines ?? []), ...(r.cross_lines ?? [])].map((l) => {
+    const label = Object.entries(l.values).map(([k, v]) => `at ${k}=${v}`).join(" ");
+    const text = l.summary ?? (l.last_meeting ? `last point meeting it along ${k0}: ${k0}=${l.last_meeting.values[k0]}` : "no point meets it");
+    return label ? `${label}: ${text}` : text;
+  });
+}
+
+/** verdictText is a point's verdict for the table: with one objective its verdict, with several yes when all are yes. */
+export function verdictText(p: SweepPoint): string {
+  if (p.verdicts && p.verdicts.length === 1) return p.verdicts[0];
+  return p.meets ? "yes" : "no";
 }
 
 /** figureLabels are the figures table's labels by name. */
@@ -74,6 +131,7 @@ export function specJSON(spec: SweepSpec): string {
   const out: SweepSpec = { vary: spec.vary };
   if (spec.replications) out.replications = spec.replications;
   if (spec.objective) out.objective = spec.objective;
+  if (spec.objectives && spec.objectives.length) out.objectives = spec.objectives;
   if (spec.precision !== undefined && spec.precision !== 0) out.precision = spec.precision;
   if (spec.max_replications) out.max_replications = spec.max_replications;
   return JSON.stringify(out);
@@ -93,6 +151,7 @@ export function parseSpec(text: string): SweepSpec | null {
   const spec: SweepSpec = { vary: o.vary as string[] };
   if (typeof o.replications === "number" && Number.isInteger(o.replications) && o.replications > 0) spec.replications = o.replications;
   if (typeof o.objective === "string" && o.objective) spec.objective = o.objective;
+  if (Array.isArray(o.objectives) && o.objectives.length && o.objectives.every((x) => typeof x === "string" && x)) spec.objectives = o.objectives as string[];
   if (typeof o.precision === "number" && Number.isFinite(o.precision) && o.precision > 0) spec.precision = o.precision;
   if (typeof o.max_replications === "number" && Number.isInteger(o.max_replications) && o.max_replications > 0) spec.max_replications = o.max_replications;
   return spec;
@@ -135,10 +194,22 @@ export function figureChart(r: SweepResult, figure: string): ChartData & { bands
   return { labels, data: [xs, ...cols], bands, lines };
 }
 
-/** lastMeeting returns, per line, the first key's value of its last point meeting the objective (null: none). */
+/** lastMeeting returns, per line along the first key, the first key's value of its best point meeting every objective (by the key's rule; a result without it: the last meeting in the order given), null: none. */
 export function lastMeeting(r: SweepResult): (number | string | null)[] {
   const k0 = r.keys[0].key;
-  return (r.lines ?? []).map((l) => (l.last_meeting ? l.last_meeting.values[k0] : null));
+  return (r.lines ?? []).map((l) => {
+    const at = l.best !== undefined ? l.best : l.last_meeting;
+    return at ? at.values[k0] : null;
+  });
+}
+
+/** limitOf is the limit of the first objective on a figure, or null. */
+export function limitOf(r: SweepResult, figure: string): number | null {
+  for (const o of objectiveTexts(r)) {
+    const x = objectiveLimit(o, figure);
+    if (x !== null) return x;
+  }
+  return null;
 }
 
 /** objectiveLimit reads the X of FIGURE<=X / FIGURE>=X, or null. */
@@ -205,9 +276,9 @@ export function objectiveFigure(objective: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** kneeFigure is the figure whose knee the charts mark: the objective's, else response_mean_ms. */
+/** kneeFigure is the figure whose knee the charts mark: the first objective's, else response_mean_ms. */
 export function kneeFigure(r: SweepResult): string {
-  return objectiveFigure(r.objective) ?? "response_mean_ms";
+  return objectiveFigure(objectiveTexts(r)[0]) ?? "response_mean_ms";
 }
 
 /** knees gives, per line of a figure's chart, the first key's value at its knee (numeric first keys only). */
@@ -240,7 +311,7 @@ export function tableCaption(r: SweepResult): string {
   if (r.precision === undefined) return `${points}, ${r.replications} replications each (mean ± 95% half-width)`;
   const rel = `${+(r.precision * 100).toPrecision(6)}%`;
   const most = r.max_replications ? `, at most ${r.max_replications}` : "";
-  return `${points}, replications in batches of ${r.replications} until the 95% half-width of ${r.precision_figure ?? "response_mean_ms"} is at most ${rel} of its mean${most} (mean ± 95% half-width)`;
+  return `${points}, replications in batches of ${r.replications} until the 95% half-width of ${r.precision_figures ? `each of ${r.precision_figures.join(", ")}` : (r.precision_figure ?? "response_mean_ms")} is at most ${rel} of its mean${most} (mean ± 95% half-width)`;
 }
 
 /**

@@ -17,7 +17,11 @@ import {
   kneeFigure,
   knees,
   lastMeeting,
-  objectiveLimit,
+  limitOf,
+  lineSummaries,
+  objectiveTexts,
+  splitObjectives,
+  verdictText,
   rangeText,
   showsReplications,
   shownFigures,
@@ -50,7 +54,7 @@ export class SweepView {
   private k1 = keyBox(1, "rate_scale", "0.5..1.5/0.25");
   private k2 = keyBox(2, "", "");
   private reps = h("input", { type: "number", min: 1, max: 100, value: 3, "aria-label": "replications", "data-testid": "sweep-reps", size: 4 });
-  private objective = h("input", { placeholder: "e.g. response_p99_ms<=200", "aria-label": "objective", "data-testid": "sweep-objective" });
+  private objective = h("input", { placeholder: "e.g. response_p99_ms[PAYMENT]<=80; response_p99_ms[QUOTE]<=150", "aria-label": "objectives, separated by ;", "data-testid": "sweep-objective" });
   private precision = h("input", {
     type: "number",
     min: "0",
@@ -111,7 +115,7 @@ export class SweepView {
         "div",
         { class: "controls" },
         h("label", {}, "Replications ", this.reps),
-        h("label", {}, "Objective ", this.objective),
+        h("label", {}, "Objectives (separated by ;) ", this.objective),
         h("label", {}, "Workers ", this.workers),
       ),
       h(
@@ -123,7 +127,7 @@ export class SweepView {
       h(
         "p",
         { class: "help" },
-        "With a precision, each point runs its replications in batches (of the replications above) until the 95% half-width of the objective's figure (else response_mean_ms) is at most that fraction of its mean, or it has run the most replications, as ",
+        "With a precision, each point runs its replications in batches (of the replications above) until the 95% half-width of every objective's figure (else response_mean_ms) is at most that fraction of its mean, or it has run the most replications, as ",
         h("code", {}, "tuxlb sweep --precision 0.05"),
         " does.",
       ),
@@ -143,7 +147,9 @@ export class SweepView {
     const spec: SweepSpec = { vary };
     const reps = Number(this.reps.value);
     if (Number.isInteger(reps) && reps > 0) spec.replications = reps;
-    if (this.objective.value.trim()) spec.objective = this.objective.value.trim();
+    const objs = splitObjectives(this.objective.value);
+    if (objs.length === 1) spec.objective = objs[0];
+    else if (objs.length > 1) spec.objectives = objs;
     const precision = this.precision.value.trim() === "" ? NaN : Number(this.precision.value);
     if (Number.isFinite(precision) && precision !== 0) spec.precision = precision;
     const most = Number(this.maxReps.value);
@@ -161,7 +167,7 @@ export class SweepView {
     });
     // none given: the core's default (the scenario's replications, else 1; with a precision, batches of 5), as the sender had it
     this.reps.value = spec.replications === undefined ? "" : String(spec.replications);
-    this.objective.value = spec.objective ?? "";
+    this.objective.value = [...(spec.objective ? [spec.objective] : []), ...(spec.objectives ?? [])].join("; ");
     this.precision.value = spec.precision === undefined ? "" : String(spec.precision);
     this.maxReps.value = spec.max_replications === undefined ? "" : String(spec.max_replications);
     this.shared = spec;
@@ -279,7 +285,7 @@ export class SweepView {
         yLabel: f,
         bands: c.bands,
         lines: c.lines,
-        limit: objectiveLimit(r.objective, f),
+        limit: limitOf(r, f),
         marks,
         knees: f === kf ? knees(r, f) : [],
         logY: this.logY.checked,
@@ -289,6 +295,8 @@ export class SweepView {
     });
     const figs = shownFigures(r);
     const reps = showsReplications(r);
+    const objs = objectiveTexts(r);
+    const several = objs.length > 1;
     const table = h(
       "table",
       { class: "plain", "data-testid": "sweep-table" },
@@ -296,7 +304,7 @@ export class SweepView {
       h(
         "thead",
         {},
-        h("tr", {}, ...r.keys.map((k) => h("th", {}, k.key)), reps ? h("th", {}, "replications") : null, ...figs.map((f) => h("th", {}, f)), r.objective ? h("th", {}, "meets") : null),
+        h("tr", {}, ...r.keys.map((k) => h("th", {}, k.key)), reps ? h("th", {}, "replications") : null, ...figs.map((f) => h("th", {}, f)), ...(several ? objs.map((o) => h("th", {}, o)) : []), objs.length ? h("th", {}, "meets") : null),
       ),
       h(
         "tbody",
@@ -308,18 +316,21 @@ export class SweepView {
             ...r.keys.map((k) => h("th", { scope: "row" }, String(p.values[k.key]))),
             reps ? h("td", { "data-field": "replications" }, p.replications === undefined ? "–" : String(p.replications)) : null,
             ...figs.map((f) => h("td", {}, p.figures[f] ? `${fmt(p.figures[f].mean)} ± ${fmt(p.figures[f].ci95)}` : "–")),
-            r.objective ? h("td", {}, p.meets ? "yes" : "no") : null,
+            ...(several ? objs.map((_, i) => h("td", { "data-field": "verdict" }, p.verdicts?.[i] ?? "–")) : []),
+            objs.length ? h("td", { "data-field": "meets" }, verdictText(p)) : null,
           ),
         ),
       ),
     );
-    const lines = (r.lines ?? []).map((l, i) => {
-      const label = Object.entries(l.values).map(([k, v]) => `${k}=${v}`).join(" ") || "all points";
-      const at = lastMeeting(r)[i];
-      return h("li", {}, `${label}: ${at === null ? "no point meets it" : `last point meeting it along ${k0.key}: ${k0.key}=${at}`}`);
-    });
+    const lines = lineSummaries(r).map((s) => h("li", {}, s));
+    const judged =
+      r.judged_on === "value"
+        ? `Verdicts judged on the value: ${r.note ?? "one replication per point"}.`
+        : "Verdicts: yes when the 95% interval lies within the limit, no when beyond it, unsure when it holds the limit.";
     this.out.replaceChildren(
-      ...(r.objective ? [h("p", {}, `Objective ${r.objective}:`), h("ul", { "data-testid": "sweep-lines" }, ...lines)] : []),
+      ...(objs.length
+        ? [h("p", {}, `${several ? "Objectives, all held at once" : "Objective"}: ${objs.join(", ")}. ${judged}`), h("ul", { "data-testid": "sweep-lines" }, ...lines)]
+        : []),
       ...charts,
       table,
     );

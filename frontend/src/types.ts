@@ -29,12 +29,22 @@ export interface Scenario {
    * order (docs/scenario.md).
    */
   events?: LifeEvent[];
+  /**
+   * Workstation is the timing of the workstation front end, for client sets that connect through a
+   * WSL (docs/scenario.md).
+   */
+  workstation?: WorkstationSpec;
   /** Analysis knobs (docs/scenario.md). */
   warmup_ms?: Warmup;
   /** k runs with derived seeds; 0 or 1 = one run */
   replications?: number;
   /** time-series bin width; default: span/120, rounded to a nice value */
   bin_ms?: number;
+  /**
+   * Validation is how a replay is judged against its log's observed responses
+   * (docs/scenario.md#replay-validation).
+   */
+  validation?: ValidationOptions;
 }
 
 /**
@@ -161,6 +171,12 @@ export interface Tuning {
   netload?: string;
   /** "load+netload" (default) or "load" */
   mp_counter?: string;
+  /**
+   * MTIdle is when an instance with more than one dispatch thread looks idle under Idle "server":
+   * "server" (default: a thread is free) or "no_request" (no thread holds a request). The result
+   * shows it only for runs with such an instance.
+   */
+  mt_idle?: string;
   mp_reset_ms?: number;
   /** default 0.1 */
   gateway_forward_ms?: number;
@@ -317,6 +333,11 @@ export interface ClientSet {
   name: string;
   count: number;
   origin?: string;
+  /**
+   * Via names the WSL instance (GROUP/SRVID) the clients connect through: they are workstation
+   * clients, and their requests enter on the WSL's machine (not with Origin).
+   */
+  via?: string;
   think?: Dist;
   services?: ClientService[];
   script?: ScriptEntry[];
@@ -367,10 +388,45 @@ export interface LifeEvent {
 }
 
 /**
+ * WorkstationSpec is the workstation front end's timing: how long a handler (WSH) takes with each
+ * message it passes, a request on its way in and a reply or failure on its way out.
+ */
+export interface WorkstationSpec {
+  /** default const 0 */
+  handling_time?: Dist;
+}
+
+/**
  * Milliseconds from the start whose requests the statistics leave out, or "auto": the transient
  * MSER-5 finds.
  */
 export type Warmup = number | "auto";
+
+/**
+ * ValidationOptions are how a replay is judged against the responses its log observed: the hold-out
+ * window and the tolerances of the verdicts.
+ */
+export interface ValidationOptions {
+  /**
+   * AfterMS compares only the trace rows issued at or after it (from the log's time 0); the warm-up
+   * applies too, the later of the two.
+   */
+  after_ms?: number;
+  /** Tolerance is each figure's relative tolerance (0.1: 10%). */
+  tolerance?: Tolerance;
+}
+
+/**
+ * Tolerance gives the relative tolerance of the validation's figures: Default for those not named
+ * (itself 0.1 when absent), each in (0, 10].
+ */
+export interface Tolerance {
+  default?: number;
+  mean?: number;
+  p50?: number;
+  p95?: number;
+  p99?: number;
+}
 
 /**
  * Result is what a run reports (docs/engine.md). It is the JSON that `tuxlb run` prints, that the
@@ -417,6 +473,11 @@ export interface Result {
   flows: Flow[] | null;
   /** Clients is one entry per client set, in the scenario's order. */
   clients?: ClientStats[];
+  /**
+   * Workstation is one entry per WSL of the configuration, in scan order, when some client set
+   * connects through one (via): the handlers it started and the clients each holds.
+   */
+  workstation?: WorkstationStats[];
   balance: Balance;
   series: Series;
   /**
@@ -518,12 +579,34 @@ export interface ServerStats {
    * nested requests (part of BusyMS).
    */
   held_ms?: number;
+  /**
+   * In runs where some instance has more than one dispatch thread (MAXDISPATCHTHREADS): its threads
+   * (k), MINDISPATCHTHREADS, and the most threads busy at once over the run. BusyMS and HeldMS then
+   * sum over threads and Utilization is BusyMS over k times the span.
+   */
+  threads?: number;
+  min_threads?: number;
+  threads_used?: number;
+  /** ByThread gives each thread's figures, for an instance with k > 1. */
+  by_thread?: ThreadStats[];
 }
 
 /** ServiceCount is a number of requests of one service. */
 export interface ServiceCount {
   service: string;
   requests: number;
+}
+
+/**
+ * ThreadStats is one dispatch thread of a multithreaded instance: the requests it processed, its
+ * busy time and the part of it spent holding a request for replies.
+ */
+export interface ThreadStats {
+  /** 1..k */
+  thread: number;
+  requests: number;
+  busy_ms: number;
+  held_ms: number;
 }
 
 /** QueueStats is one request queue. */
@@ -618,6 +701,25 @@ export interface ClientStats {
   /** issue to the outcome the client saw */
   response_ms: Summary;
   cycle_ms: number;
+  /**
+   * NotConnected counts the set's clients that found no room at their WSL (via) when the run
+   * started: they issued nothing. Absent for a set without via.
+   */
+  not_connected?: number;
+}
+
+/**
+ * WorkstationStats is one WSL's connections: the handlers (WSH) it started, the clients each holds
+ * (in handler order), and the clients that found no room.
+ */
+export interface WorkstationStats {
+  /** its first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its LMID */
+  machine: string;
+  handlers: number;
+  clients: number[] | null;
+  not_connected: number;
 }
 
 /** Balance measures how evenly the work spread over the servers that could take it. */
@@ -730,12 +832,31 @@ export interface TraceRead {
 /**
  * Validation is a replay's check against the log it replays: per service (in the model's order,
  * those with observed rows) and overall, the responses the log observed and the run's, over the
- * same trace rows (those issued at or after the warm-up). Simulated counts only the rows that
- * completed; the failed ones are in requests.failed.
+ * same trace rows (those issued at or after FromMS: the warm-up, or validation.after_ms when
+ * later), each figure with its 95% interval, and a verdict against the tolerances
+ * (docs/scenario.md#replay-validation). Simulated counts only the rows that completed; the failed
+ * ones are in requests.failed.
  */
 export interface Validation {
   overall: ValidationRow;
   services: ValidationRow[] | null;
+  /**
+   * FromMS and ToMS are the validation window: rows issued at or after FromMS are compared; ToMS,
+   * the last observed row's issue time, ends the window the throughputs are counted over. (Pointers
+   * and omitempty, here and in ValidationRow, only so that the fields added to the block are
+   * optional to a reader of its older form: a result always has them.)
+   */
+  from_ms?: number;
+  to_ms?: number;
+  /**
+   * Replications is how many runs the simulated figures are the mean of (1: one run, no simulated
+   * interval).
+   */
+  replications?: number;
+  /** the relative tolerance of each figure */
+  tolerance?: Tolerances;
+  /** Verdict is the worst of the services' verdicts: "pass", "inconclusive" or "fail". */
+  verdict?: string;
 }
 
 /**
@@ -745,12 +866,45 @@ export interface Validation {
 export interface ValidationRow {
   service?: string;
   observed: Summary;
+  /** with replications, each figure's mean over them */
   simulated: Summary;
   /**
    * RelativeError is (simulated - observed) / observed of each figure; a figure is absent when the
    * observed one is zero or nothing completed.
    */
   relative_error: RelativeErrors;
+  /**
+   * ObservedCI is the 95% interval of each observed figure: the percentiles' from order statistics,
+   * the mean's from batch means.
+   */
+  observed_ci?: Intervals;
+  /**
+   * SimulatedCI is the 95% interval of each simulated figure over the replications (Student's t);
+   * absent with one run.
+   */
+  simulated_ci?: Intervals;
+  /**
+   * RelativeCI is the interval of (simulated - observed) / observed that the two intervals allow:
+   * [sim_lo/obs_hi - 1, sim_hi/obs_lo - 1].
+   */
+  relative_ci?: Intervals;
+  /**
+   * Verdicts judges each figure's RelativeCI against its tolerance t: "pass" inside [-t, t], "fail"
+   * wholly outside, else "inconclusive".
+   */
+  verdicts?: FigureVerdicts;
+  /** the worst of Verdicts */
+  verdict?: string;
+  /**
+   * ThroughputPerS is the requests per second of the row's trace rows that completed within the
+   * validation window, observed and simulated.
+   */
+  throughput_per_s?: Throughput;
+  /**
+   * KS is the two-sample Kolmogorov–Smirnov test of the observed against the simulated batch
+   * means; absent with fewer than 2 batches a side.
+   */
+  ks?: KSTest;
 }
 
 /** RelativeErrors are the relative errors of a ValidationRow's figures. */
@@ -759,6 +913,56 @@ export interface RelativeErrors {
   p50?: number;
   p95?: number;
   p99?: number;
+}
+
+/**
+ * Intervals are the intervals of a ValidationRow's figures; a figure is absent when it has none.
+ */
+export interface Intervals {
+  mean?: Interval;
+  p50?: Interval;
+  p95?: Interval;
+  p99?: Interval;
+  max?: Interval;
+}
+
+/** Interval is a closed interval [Lo, Hi]. */
+export interface Interval {
+  lo: number;
+  hi: number;
+}
+
+/** FigureVerdicts are the verdicts of a ValidationRow's figures. */
+export interface FigureVerdicts {
+  mean: string;
+  p50: string;
+  p95: string;
+  p99: string;
+}
+
+/** Throughput is a rate observed and simulated. */
+export interface Throughput {
+  observed: number;
+  simulated: number;
+}
+
+/**
+ * KSTest is a two-sample Kolmogorov–Smirnov test: the batches of each side, the statistic D and
+ * its exact p-value.
+ */
+export interface KSTest {
+  observed_batches: number;
+  simulated_batches: number;
+  statistic: number;
+  p_value: number;
+}
+
+/** Tolerances are the relative tolerances of the judged figures (0.1: 10%). */
+export interface Tolerances {
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
 }
 
 /**
@@ -815,6 +1019,11 @@ export interface Model {
    * Entries of one name that differ by BUFTYPE are listed one by one (RoutingEntries).
    */
   routing?: ModelCriterion[];
+  /**
+   * Workstations are the WSL entries of *SERVERS, in scan order: the listeners through which
+   * workstation clients enter (their CLOPT's options after "--").
+   */
+  workstations?: ModelWorkstation[];
   warnings?: Diagnostic[];
 }
 
@@ -825,6 +1034,11 @@ export interface ModelMachine {
   pmid: string;
   /** NETLOAD, 0..32767, default 0 */
   netload: number;
+  /**
+   * MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many workstation clients may be
+   * connected through the machine's WSLs.
+   */
+  maxwsclients?: number;
 }
 
 /**
@@ -871,6 +1085,14 @@ export interface ModelServer {
    * them (see Lifecycle for the defaults).
    */
   lifecycle?: ModelServerLifecycle;
+  /**
+   * Threads is its entry's MAXDISPATCHTHREADS, the dispatch threads that each run one request at a
+   * time (0 when the entry gives neither it nor MINDISPATCHTHREADS, and for a GWTDOMAIN: one
+   * thread; see DispatchThreads). MinThreads is MINDISPATCHTHREADS (0..Threads), reported and not
+   * otherwise simulated.
+   */
+  threads?: number;
+  min_threads?: number;
 }
 
 /**
@@ -1003,6 +1225,29 @@ export interface ModelRange {
   group: string;
   /** CatchAll marks the final "*" range, which holds every value that no listed range holds. */
   catch_all?: boolean;
+}
+
+/**
+ * Workstation is one WSL *SERVERS entry: the listener through which workstation clients enter the
+ * application (a scenario's client set names it with "via"). Only the entry's first instance takes
+ * clients, through handlers (WSH) of which MinHandlers start with the run and at most MaxHandlers
+ * run, each multiplexing up to MPX clients.
+ */
+export interface ModelWorkstation {
+  /** the entry's first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its machine */
+  lmid: string;
+  /** -n, kept as written (not simulated) */
+  netaddr: string;
+  /**
+   * MinHandlers (-m, default 0) handlers start with the run; at most MaxHandlers (-M, default
+   * MAXWSCLIENTS of its machine divided by MPX, rounded up, and at least MinHandlers) run; each
+   * holds up to MPX (-x, default 10) clients.
+   */
+  min_handlers: number;
+  max_handlers: number;
+  mpx: number;
 }
 
 /**
@@ -1172,28 +1417,40 @@ export interface SweepResult {
   /** per point; with a precision, the batch */
   replications: number;
   /**
-   * Precision and MaxReplications are the spec's, with a precision; Target is the figure the
-   * precision is asked of.
+   * Precision and MaxReplications are the spec's, with a precision; Target is the first figure the
+   * precision is asked of, Targets all of them when there are several.
    */
   precision?: number;
   max_replications?: number;
   precision_figure?: string;
+  precision_figures?: string[];
   /** per replication (with a precision, up to the most any point ran) */
   seeds: number[] | null;
-  objective?: string;
   /**
-   * ObjectiveFigure is the canonical name of the objective's figure, a key of every point's
-   * figures.
+   * Objective and ObjectiveFigure are the objective's text and its figure's canonical name when
+   * there is exactly one (as before there could be several); Objectives lists them all.
    */
+  objective?: string;
   objective_figure?: string;
+  objectives?: SweepObjectiveInfo[];
+  /**
+   * JudgedOn says what the verdicts read: "interval" (the 95% confidence interval) or "value" (one
+   * replication: no interval), with Note saying so.
+   */
+  judged_on?: string;
+  note?: string;
+  /** Figures are the figures asked for by name (--figure), canonical. */
+  figures?: string[];
   /** points of the grid */
   total: number;
   points: SweepPoint[] | null;
   /**
-   * Lines has, per value of the second key (one line with one key), the last point along the first
-   * key that meets the objective.
+   * Lines has, per value of the second key (one line with one key), the best point along the first
+   * key that meets every objective; Cross, with two keys, per value of the first key the best along
+   * the second.
    */
   lines?: SweepLine[];
+  cross_lines?: SweepLine[];
 }
 
 /** Axis is one varied key and its values in order. */
@@ -1203,6 +1460,16 @@ export interface SweepAxis {
   values: unknown[] | null;
 }
 
+/** ObjectiveInfo is an objective as a result lists it. */
+export interface SweepObjectiveInfo {
+  text: string;
+  /** canonical, a key of every point's figures */
+  figure: string;
+  /** <= or >= */
+  op: string;
+  limit: number;
+}
+
 /** Point is one point of the grid with its figures. */
 export interface SweepPoint {
   index: number;
@@ -1210,22 +1477,61 @@ export interface SweepPoint {
   /** Replications is how many runs the figures are over (with a precision, as many as it took). */
   replications: number;
   figures: Record<string, MeanCI> | null;
+  /**
+   * Meets is true when every objective's verdict is yes; Verdicts are the verdicts (yes, no,
+   * unsure), in the order of the objectives.
+   */
   meets?: boolean;
+  verdicts?: string[];
 }
 
 /**
- * Line is one line of the grid (a value of the second key) and the last point along the first key
- * that meets the objective (nil when none does).
+ * Line is one line of the grid (a value of the other key, or the whole grid with one key): along
+ * its key, the best point that meets every objective by the key's rule (the smallest server count,
+ * the largest load...: docs/sweeps.md) and the point just short of it, which misses.
  */
 export interface SweepLine {
   values: Record<string, unknown> | null;
+  /**
+   * LastMeeting is the last point, in the order the values were given, that meets every objective
+   * (nil when none does).
+   */
   last_meeting: SweepPointRef | null;
+  /** the key the line runs along */
+  along?: string;
+  /**
+   * Rule is how the best is chosen: "smallest" (server counts, speeds, think times), "largest"
+   * (loads, latency) or "first" (in the order given).
+   */
+  rule?: string;
+  best: SweepPointRef | null;
+  /**
+   * Miss is the point just short of the best by the rule (the next smaller value for
+   * "smallest"...), which does not meet every objective, and why; nil when the best is the first by
+   * the rule, or not done.
+   */
+  miss?: SweepMiss;
+  /** Summary says it in words. */
+  summary?: string;
 }
 
 /** PointRef names a point by its index and values. */
 export interface SweepPointRef {
   index: number;
   values: Record<string, unknown> | null;
+}
+
+/**
+ * Miss is a point that does not meet every objective: the first objective whose verdict is not yes,
+ * the verdict and the figure's interval.
+ */
+export interface SweepMiss {
+  index: number;
+  values: Record<string, unknown> | null;
+  objective: string;
+  verdict: string;
+  low: number;
+  high: number;
 }
 
 /**

@@ -5,7 +5,7 @@ import { fmt } from "./chartdata";
 import { pairChart } from "./charts";
 import { h } from "./dom";
 import type { Result } from "./types";
-import { countsText, signedPct, traceLine, validationAbout, validationChart, validationFigures, validationLines, validationRows, type NamedRow } from "./validationdata";
+import { countsText, intervalText, signedPct, traceLine, validationAbout, validationChart, validationFigures, validationLines, validationRows, verdictLine, type NamedRow } from "./validationdata";
 
 /** traceRead is the line saying what reading the trace found (data-testid=trace-read); null when the result has no trace block. */
 export function traceRead(r: Result): HTMLElement | null {
@@ -13,7 +13,7 @@ export function traceRead(r: Result): HTMLElement | null {
   return h("p", { class: r.trace.skipped ? "trace-read skipped" : "trace-read", "data-testid": "trace-read" }, traceLine(r.trace));
 }
 
-/** validationTable lines up, per service and overall, the observed and simulated figures and their relative error. */
+/** validationTable lines up, per service and overall (the worst service first), the observed and simulated figures with their 95% intervals, their relative error and each figure's verdict. */
 function validationTable(rows: NamedRow[]): HTMLElement {
   const body = rows.flatMap(({ key, label, row }) =>
     validationLines(row).map((l, i) =>
@@ -21,12 +21,29 @@ function validationTable(rows: NamedRow[]): HTMLElement {
         "tr",
         { "data-service": key || "all", "data-figure": l.figure, class: i === 0 ? "group-start" : null },
         i === 0
-          ? h("th", { scope: "rowgroup", rowspan: validationFigures.length }, h("span", { class: "service-name" }, label), h("span", { class: "counts" }, countsText(row)))
+          ? h(
+              "th",
+              { scope: "rowgroup", rowspan: validationFigures.length },
+              h("span", { class: "service-name" }, label),
+              row.verdict ? h("span", { class: `verdict ${row.verdict}`, "data-field": "service-verdict" }, row.verdict) : null,
+              h("span", { class: "counts" }, countsText(row)),
+            )
           : null,
         h("th", { scope: "row" }, l.figure),
-        h("td", { "data-field": "observed", "data-value": String(l.observed) }, fmt(l.observed)),
-        h("td", { "data-field": "simulated", "data-value": String(l.simulated) }, row.simulated.count > 0 ? fmt(l.simulated) : "–"),
-        h("td", { "data-field": "relative_error", "data-value": l.error === undefined ? "" : String(l.error), class: "error-cell" }, signedPct(l.error)),
+        h("td", { "data-field": "observed", "data-value": String(l.observed) }, fmt(l.observed), h("span", { class: "ci" }, intervalText(l.observedCI))),
+        h(
+          "td",
+          { "data-field": "simulated", "data-value": String(l.simulated) },
+          row.simulated.count > 0 ? fmt(l.simulated) : "–",
+          row.simulated.count > 0 && l.simulatedCI ? h("span", { class: "ci" }, intervalText(l.simulatedCI)) : null,
+        ),
+        h(
+          "td",
+          { "data-field": "relative_error", "data-value": l.error === undefined ? "" : String(l.error), class: "error-cell" },
+          signedPct(l.error),
+          l.relativeCI ? h("span", { class: "ci" }, intervalText(l.relativeCI, true)) : null,
+        ),
+        h("td", { "data-field": "verdict", "data-value": l.verdict ?? "", class: l.verdict ? `verdict ${l.verdict}` : "" }, l.verdict ?? "–"),
       ),
     ),
   );
@@ -34,7 +51,11 @@ function validationTable(rows: NamedRow[]): HTMLElement {
     "table",
     { class: "plain compact validation-table", "data-testid": "validation-table" },
     h("caption", {}, "Observed and simulated response times (ms)"),
-    h("thead", {}, h("tr", {}, h("th", {}, "Service"), h("th", {}, "Figure"), h("th", {}, "Observed"), h("th", {}, "Simulated"), h("th", {}, "Relative error"))),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", {}, "Service"), h("th", {}, "Figure"), h("th", {}, "Observed [95%]"), h("th", {}, "Simulated [95%]"), h("th", {}, "Relative error [95%]"), h("th", {}, "Verdict")),
+    ),
     h("tbody", {}, ...body),
   );
 }
@@ -51,8 +72,10 @@ export function validationView(r: Result): HTMLElement | null {
   const slot = h("div", { class: "validation-chart-slot" });
   const draw = (key: string) => {
     const named = rows.find((x) => x.key === key) ?? rows[0];
+    const data = validationChart(named.row);
     slot.replaceChildren(
-      pairChart(validationChart(named.row), {
+      pairChart(data, {
+        errors: data.errors,
         title: `Observed vs simulated response, ${named.label} (ms)`,
         categories: [...validationFigures],
         yLabel: "response (ms)",
@@ -71,6 +94,7 @@ export function validationView(r: Result): HTMLElement | null {
     "section",
     { class: "validation", "data-testid": "validation", "aria-label": "Replay validation" },
     h("h3", {}, "Replay validation"),
+    r.validation.verdict ? h("p", { class: `verdict-line verdict ${r.validation.verdict}`, "data-testid": "validation-verdict" }, verdictLine(r.validation)) : null,
     h("p", { class: "muted" }, validationAbout(r)),
     h(
       "div",

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Result, ValidationRow } from "./types";
-import { count, countsText, signedPct, traceLine, validationAbout, validationChart, validationLines, validationRows } from "./validationdata";
+import { count, countsText, intervalText, signedPct, traceLine, validationAbout, validationChart, validationLines, validationRows, verdictLine } from "./validationdata";
 
 const summary = (count: number, mean: number, p50: number, p95: number, p99: number) => ({ count, mean, p50, p95, p99, max: p99 });
 
@@ -68,6 +68,11 @@ describe("validation rows", () => {
         [5, 4.001, 8, 8],
         [10.86075, 7.111, 22.7, 22.7],
       ],
+      // a result from before intervals: no error bars
+      errors: [
+        [undefined, undefined, undefined, undefined],
+        [undefined, undefined, undefined, undefined],
+      ],
     });
     expect(validationChart(nothing).data[2]).toEqual([null, null, null, null]);
   });
@@ -75,5 +80,51 @@ describe("validation rows", () => {
     const r = { warmup_ms: 2000, validation: v } as unknown as Result;
     expect(validationAbout(r)).toContain("same 4 trace rows issued at or after the warm-up (2 s)");
     expect(validationAbout({ ...r, warmup_ms: 0 })).not.toContain("warm-up");
+  });
+});
+
+describe("verdicts with their intervals", () => {
+  const judged = (service: string, verdict: string, err: number): ValidationRow => ({
+    service,
+    observed: summary(100, 10, 9, 20, 30),
+    simulated: summary(100, 10 * (1 + err), 9, 20, 30),
+    relative_error: { mean: err, p50: 0, p95: 0, p99: 0 },
+    observed_ci: { mean: { lo: 9.5, hi: 10.5 }, p99: { lo: 25, hi: 41.25 } },
+    simulated_ci: { mean: { lo: 9.9 + 10 * err, hi: 10.25 + 10 * err } },
+    relative_ci: { mean: { lo: err - 0.07, hi: err + 0.07 } },
+    verdicts: { mean: verdict, p50: "pass", p95: "pass", p99: "pass" },
+    verdict,
+    throughput_per_s: { observed: 50, simulated: 49.5 },
+    ks: { observed_batches: 20, simulated_batches: 20, statistic: 0.15, p_value: 0.97 },
+  });
+  const v = {
+    overall: judged("", "fail", 0.2),
+    services: [judged("A", "pass", 0.01), judged("B", "inconclusive", 0.08), judged("C", "fail", 0.15), judged("D", "fail", 0.3)],
+    replications: 10,
+    tolerance: { mean: 0.1, p50: 0.1, p95: 0.1, p99: 0.1 },
+    verdict: "fail",
+  };
+  it("list the worst service first: failed before inconclusive before passed, the larger error first", () => {
+    expect(validationRows(v).map((r) => r.label)).toEqual(["all services", "D", "C", "B", "A"]);
+  });
+  it("put each figure's intervals and verdict on its line", () => {
+    const [mean, , , p99] = validationLines(v.services[2]);
+    expect(mean.verdict).toBe("fail");
+    expect(mean.observedCI).toEqual({ lo: 9.5, hi: 10.5 });
+    expect(intervalText(mean.relativeCI, true)).toBe("[+8.0%, +22.0%]");
+    expect(intervalText(p99.observedCI)).toBe("[25, 41.25]");
+    expect(intervalText(p99.simulatedCI)).toBe("–");
+  });
+  it("say the run's verdict, the tolerance and the replications in one sentence", () => {
+    expect(verdictLine(v)).toBe("The model fails within ±10%, simulated over 10 replications.");
+    const mixed = { ...v, verdict: "pass", replications: 1, tolerance: { mean: 0.1, p50: 0.1, p95: 0.1, p99: 0.2 } };
+    expect(verdictLine(mixed)).toBe("The model passes within mean ±10%, p50 ±10%, p95 ±10%, p99 ±20%, one run (no simulated interval: rerun with replications).");
+    expect(verdictLine({ overall, services: null })).toBe("");
+  });
+  it("give throughputs and the KS test under the counts, and error bars to the chart", () => {
+    expect(countsText(v.services[0])).toBe("100 observed, 100 simulated; 50 vs 49.5 /s; KS D 0.150, p 0.970");
+    const c = validationChart(v.services[0]);
+    expect(c.errors[0]).toEqual([{ lo: 9.5, hi: 10.5 }, undefined, undefined, { lo: 25, hi: 41.25 }]);
+    expect(c.errors[1][0]).toEqual({ lo: 9.9 + 0.1, hi: 10.25 + 0.1 });
   });
 });

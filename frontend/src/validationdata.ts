@@ -2,7 +2,7 @@
 // and validation) into the text, table rows and chart the results show.
 // Nothing here touches the DOM.
 import { seconds1, type ChartData } from "./chartdata";
-import type { RelativeErrors, Result, TraceRead, Validation, ValidationRow } from "./types";
+import type { Interval, Intervals, RelativeErrors, Result, TraceRead, Validation, ValidationRow } from "./types";
 
 /** The figures a validation row compares, in the order shown. */
 export const validationFigures = ["mean", "p50", "p95", "p99"] as const;
@@ -47,31 +47,88 @@ export interface NamedRow {
   row: ValidationRow;
 }
 
-/** validationRows lists the overall row first ("all services"), then each service's, in the result's order. */
-export function validationRows(v: Validation): NamedRow[] {
-  return [
-    { key: "", label: "all services", row: v.overall },
-    ...(v.services ?? []).map((row) => ({ key: row.service ?? "", label: row.service ?? "", row })),
-  ];
+/** How bad a verdict is: fail before inconclusive before pass (a row without one, from before verdicts, last). */
+export function verdictRank(v: string | undefined): number {
+  return v === "fail" ? 0 : v === "inconclusive" ? 1 : v === "pass" ? 2 : 3;
 }
 
-/** One line of the validation table: a figure of a row, observed and simulated, and the relative error. */
+/** worstError is a row's largest relative error, in size (0 without one). */
+function worstError(row: ValidationRow): number {
+  return Math.max(0, ...Object.values(row.relative_error ?? {}).map((x) => Math.abs(x ?? 0)));
+}
+
+/**
+ * validationRows lists the overall row first ("all services"), then the
+ * services' worst first: by verdict (fail, inconclusive, pass), then by
+ * their largest relative error, then in the result's order.
+ */
+export function validationRows(v: Validation): NamedRow[] {
+  const services = (v.services ?? []).map((row, i) => ({ key: row.service ?? "", label: row.service ?? "", row, i }));
+  services.sort((a, b) => verdictRank(a.row.verdict) - verdictRank(b.row.verdict) || worstError(b.row) - worstError(a.row) || a.i - b.i);
+  return [{ key: "", label: "all services", row: v.overall }, ...services.map(({ key, label, row }) => ({ key, label, row }))];
+}
+
+/** intervalText writes a 95% interval as "[lo, hi]" ("–" when there is none); pct writes the bounds as signed percentages. */
+export function intervalText(iv: Interval | undefined, pct = false): string {
+  if (!iv) return "–";
+  const f = (x: number) => (pct ? signedPct(x) : fmtMS(x));
+  return `[${f(iv.lo)}, ${f(iv.hi)}]`;
+}
+
+/** fmtMS writes a time in ms with at most 3 decimals. */
+function fmtMS(x: number): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(Math.abs(x) >= 100 ? 1 : 3).replace(/0+$/, "").replace(/\.$/, "");
+}
+
+/**
+ * verdictLine is the sentence that heads the section: the run's verdict,
+ * the tolerances, how many replications the simulated figures are the mean
+ * of, and the window; "" for a result from before verdicts.
+ */
+export function verdictLine(v: Validation): string {
+  if (!v.verdict) return "";
+  const t = v.tolerance;
+  const tol = t ? ` within ${[...new Set(validationFigures.map((f) => t[f]))].length === 1 ? `±${(100 * t.mean).toFixed(0)}%` : validationFigures.map((f) => `${f} ±${(100 * t[f]).toFixed(0)}%`).join(", ")}` : "";
+  const reps = v.replications && v.replications > 1 ? `, simulated over ${v.replications} replications` : ", one run (no simulated interval: rerun with replications)";
+  const from = v.from_ms ? `, rows from ${seconds1(v.from_ms)} s` : "";
+  const word = v.verdict === "pass" ? "passes" : v.verdict === "fail" ? "fails" : "is inconclusive";
+  return `The model ${word}${tol}${reps}${from}.`;
+}
+
+/** One line of the validation table: a figure of a row, observed and simulated with their 95% intervals, the relative error with its interval, and the verdict. */
 export interface ValidationLine {
   figure: ValidationFigure;
   observed: number;
   simulated: number;
   error: number | undefined;
+  observedCI?: Interval;
+  simulatedCI?: Interval;
+  relativeCI?: Interval;
+  verdict?: string;
 }
 
 /** validationLines are a row's figures side by side, in validationFigures' order. */
 export function validationLines(row: ValidationRow): ValidationLine[] {
   const err: RelativeErrors = row.relative_error ?? {};
-  return validationFigures.map((figure) => ({ figure, observed: row.observed[figure], simulated: row.simulated[figure], error: err[figure] }));
+  const ci = (x: Intervals | undefined, f: ValidationFigure) => x?.[f];
+  return validationFigures.map((figure) => ({
+    figure,
+    observed: row.observed[figure],
+    simulated: row.simulated[figure],
+    error: err[figure],
+    observedCI: ci(row.observed_ci, figure),
+    simulatedCI: ci(row.simulated_ci, figure),
+    relativeCI: ci(row.relative_ci, figure),
+    verdict: row.verdicts?.[figure],
+  }));
 }
 
-/** countsText says how many rows a validation row is over: "1 000 observed, 998 simulated". */
+/** countsText says how many rows a validation row is over: "1 000 observed, 998 simulated", with the throughputs and the KS test when the result gives them. */
 export function countsText(row: ValidationRow): string {
-  return `${count(row.observed.count)} observed, ${count(row.simulated.count)} simulated`;
+  const parts = [`${count(row.observed.count)} observed, ${count(row.simulated.count)} simulated`];
+  if (row.throughput_per_s) parts.push(`${fmtMS(row.throughput_per_s.observed)} vs ${fmtMS(row.throughput_per_s.simulated)} /s`);
+  if (row.ks) parts.push(`KS D ${row.ks.statistic.toFixed(3)}, p ${row.ks.p_value < 0.001 ? "< 0.001" : row.ks.p_value.toFixed(3)}`);
+  return parts.join("; ");
 }
 
 /**
@@ -80,11 +137,13 @@ export function countsText(row: ValidationRow): string {
  * series observed and one simulated. A simulated figure is null when
  * nothing completed.
  */
-export function validationChart(row: ValidationRow): ChartData {
+export function validationChart(row: ValidationRow): ChartData & { errors: (Interval | undefined)[][] } {
   const sim = row.simulated.count > 0;
   return {
     labels: ["observed", "simulated"],
     data: [validationFigures.map((_, i) => i), validationFigures.map((f) => row.observed[f]), validationFigures.map((f) => (sim ? row.simulated[f] : null))],
+    // each bar's 95% interval, drawn as an error bar
+    errors: [validationFigures.map((f) => row.observed_ci?.[f]), validationFigures.map((f) => (sim ? row.simulated_ci?.[f] : undefined))],
   };
 }
 

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
+)
+
+// calibUBB is one machine with an MSSQ set of n simpserv instances offering
+// QA and QB.
+func calibUBB(n int) string {
+	return "*RESOURCES\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n" +
+		fmt.Sprintf("*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 MIN=%d MAX=%d RQADDR=Q1 REPLYQ=Y CLOPT=\"-s QA,QB\"\n", n, n)
+}
+
+// calibExport is a production export made on three servers: Poisson
+// arrivals of QA (100/s, service times exponential of mean 10 ms) and QB
+// (40/s, 20 ms) for 40 s, from a fixed seed, each row with its service time
+// and the response the true configuration gave it (its dispatch log's
+// reply_us - issue_us).
+func calibExport(t *testing.T) string {
+	t.Helper()
+	r := rand.New(rand.NewPCG(5, 6))
+	type row struct {
+		at, svcMS float64
+		svc       string
+	}
+	var rows []row
+	for _, s := range []struct {
+		svc        string
+		rate, mean float64
+	}{{"QA", 100, 10}, {"QB", 40, 20}} {
+		for at := r.ExpFloat64() * 1000 / s.rate; at < 40000; at += r.ExpFloat64() * 1000 / s.rate {
+			rows = append(rows, row{at, r.ExpFloat64() * s.mean, s.svc})
+		}
+	}
+	// in time order
+	for i := 1; i < len(rows); i++ {
+		for j := i; j > 0 && rows[j].at < rows[j-1].at; j-- {
+			rows[j], rows[j-1] = rows[j-1], rows[j]
+		}
+	}
+	var b strings.Builder
+	b.WriteString("time_ms,service,id,service_ms\n")
+	for i, rw := range rows {
+		fmt.Fprintf(&b, "%.3f,%s,r%d,%.3f\n", rw.at, rw.svc, i, rw.svcMS)
+	}
+	var dl bytes.Buffer
+	sc := &scenario.Scenario{UBBConfig: calibUBB(3), Workload: scenario.Workload{TraceCSV: b.String()}}
+	if _, err := core.Run(sc, core.RunOptions{Dispatch: &dl}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&dl).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := map[string]string{}
+	for _, rec := range recs[1:] {
+		issue, _ := strconv.ParseInt(rec[3], 10, 64)
+		reply, _ := strconv.ParseInt(rec[9], 10, 64)
+		resp[rec[0]] = strconv.FormatFloat(float64(reply-issue)/1000, 'f', 3, 64)
+	}
+	var out strings.Builder
+	out.WriteString("time_ms,service,id,service_ms,observed_ms\n")
+	for i, rw := range rows {
+		fmt.Fprintf(&out, "%.3f,%s,r%d,%.3f,%s\n", rw.at, rw.svc, i, rw.svcMS, resp["r"+strconv.Itoa(i)])
+	}
+	return out.String()
+}
+
+// TestCalibrate: the export fitted and replayed on the configuration it
+// came from passes (exit 0); on one with two servers instead of three (90%
+// busy instead of 60%: responses far longer) it fails (exit 3). The rows
+// carry their service times, so the replay on the right configuration
+// gives the observed responses back and only the observed intervals
+// (order statistics, batch means) are left: inside 15% with 3900 and 1600
+// rows a service, but for the p99 of QB's 1560 rows, whose interval's
+// order statistics (1547 ± 2 × 3.9) are about the quantiles 0.985..0.995
+// (-8%..+13% of an exponential tail; the sample's own tail is sparser):
+// 25% for it.
+func TestCalibrate(t *testing.T) {
+	dir := t.TempDir()
+	export := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte(calibExport(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{2, 3} {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("ubb%d", n)), []byte(calibUBB(n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "sc.json")
+	code, stdout, stderr := tuxlbRun("calibrate", "--ubbconfig", filepath.Join(dir, "ubb3"), "--trace", export, "--out", out,
+		"--replications", "3", "--tolerance", "15%,p99=25%", "--validate-after", "2s")
+	if code != 0 {
+		t.Fatalf("the true configuration: exit %d, want 0\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"PASS", "QA", "QB", "p99", "throughput/s"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the table lacks %q:\n%s", want, stdout)
+		}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc scenario.Scenario
+	if err := json.Unmarshal(data, &sc); err != nil {
+		t.Fatal(err)
+	}
+	if sc.Services["QA"].ServiceTime == nil || sc.Validation == nil || sc.Validation.AfterMS == nil || *sc.Validation.AfterMS != 2000 ||
+		*sc.Validation.Tolerance.Default != 0.15 {
+		t.Errorf("--out: want QA's fitted service time and the validation options (after 2000 ms, 15%%), got %s", data)
+	}
+
+	code, stdout, stderr = tuxlbRun("calibrate", "--ubbconfig", filepath.Join(dir, "ubb2"), "--trace", export, "--out", out,
+		"--replications", "3", "--tolerance", "15%", "--format", "json")
+	if code != 3 {
+		t.Fatalf("two servers instead of three: exit %d, want 3\n%s%s", code, stdout, stderr)
+	}
+	var ans struct {
+		Validation struct {
+			Verdict      string
+			Replications int
+			FromMS       float64 `json:"from_ms"`
+			Services     []struct {
+				Service  string
+				Verdict  string
+				Verdicts struct{ Mean string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &ans); err != nil {
+		t.Fatalf("--format json: %v\n%s", err, stdout)
+	}
+	v := ans.Validation
+	if v.Verdict != "fail" || v.Replications != 3 || v.FromMS != 0 || len(v.Services) != 2 {
+		t.Errorf("two servers: got %+v, want fail over 2 services, 3 replications, from 0", v)
+	}
+	for _, s := range v.Services {
+		if s.Verdicts.Mean != "fail" {
+			t.Errorf("two servers, %s: mean verdict %q, want fail", s.Service, s.Verdicts.Mean)
+		}
+	}
+}
+
+// TestCalibrateUsage: bad flags exit 2, naming the flag.
+func TestCalibrateUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--trace", "x.csv", "--out", "o.json"}, "--ubbconfig"},
+		{[]string{"--ubbconfig", "u", "--out", "o.json"}, "--ulog FILE... or --trace"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv"}, "--out"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--tolerance", "p98=10%"}, "unknown figure"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--tolerance", "0"}, "--tolerance"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--validate-after", "soon"}, "--validate-after"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--replications", "101"}, "--replications"},
+	} {
+		code, _, stderr := tuxlbRun(append([]string{"calibrate"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming %q", c.args, code, firstLine(stderr), c.want)
+		}
+	}
+}
+
+// hasLine says whether a line of text starts with first and holds also.
+func hasLine(text, first, also string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, first) && strings.Contains(line, also) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string { line, _, _ := strings.Cut(s, "\n"); return line }
+
+// TestRunValidationFlags: run's --replications, --tolerance and
+// --validate-after reach the replay's validation.
+func TestRunValidationFlags(t *testing.T) {
+	dir := t.TempDir()
+	export, ubb := filepath.Join(dir, "export.csv"), filepath.Join(dir, "ubb")
+	os.WriteFile(export, []byte(calibExport(t)), 0o644)
+	os.WriteFile(ubb, []byte(calibUBB(3)), 0o644)
+	code, stdout, stderr := tuxlbRun("run", "--ubbconfig", ubb, "--trace", export, "--replications", "2",
+		"--tolerance", "p99=30%,mean=5%", "--validate-after", "20000", "--no-progress")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Validation struct {
+			FromMS       float64 `json:"from_ms"`
+			Replications int
+			Tolerance    struct{ Mean, P50, P99 float64 }
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	v := res.Validation
+	// --format summary ends with the validation's table
+	code, stdout, stderr = tuxlbRun("run", "--ubbconfig", ubb, "--trace", export, "--tolerance", "15%", "--format", "summary", "--no-progress")
+	if code != 0 || !strings.Contains(stdout, "Validation of rows issued from 0.000") || !hasLine(stdout, "QB", "p99") {
+		t.Errorf("--format summary: exit %d, want the validation's table:\n%s%s", code, stdout, stderr)
+	}
+	if v.FromMS != 20000 || v.Replications != 2 || v.Tolerance.Mean != 0.05 || v.Tolerance.P99 != 0.3 || v.Tolerance.P50 != 0.1 {
+		t.Errorf("got %+v, want from 20000 ms, 2 replications, tolerance mean 5%%, p99 30%%, p50 the default 10%%", v)
+	}
+}

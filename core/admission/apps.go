@@ -1,0 +1,247 @@
+package admission
+
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/scenario"
+)
+
+// What a scenario's applications (docs/scenario.md, "Applications") make a
+// run hold, besides the model and the series: every client of every set,
+// allocated when the run starts, and the nested requests a request holds
+// at once while its calls are out.
+
+// Measured bytes per item of applications (TestAppCostMatchesRun).
+const (
+	// costPerClient is a client of a set: its state (136 bytes), its entry
+	// in the heap of the clients' next requests (and that heap's growth),
+	// its request's id, its in-flight record and application slot (every
+	// client may have a request out at once), measured at about 710 bytes
+	costPerClient = 760
+	// costPerNested is a nested request held at once: its in-flight record
+	// (BytesPerInFlight), its application slot, its entry in its caller's
+	// awaited list and in the replies' heap, the slices' growth, besides
+	// its id; measured at 900 to 1250 bytes, and taken at the top: under
+	// a loaded machine's collector the peak measured ran about a third
+	// above the quiet one
+	costPerNested = 1250
+	// costPerCallStep is a call step compiled.
+	costPerCallStep = 96
+)
+
+// BytesPerInFlight mirrors core.BytesPerInFlight: what one request held by
+// a run costs, without applications.
+const BytesPerInFlight = 250
+
+// maxFan bounds the counts of the call graph's walk (saturating).
+const maxFan = 1 << 40
+
+// fan is what one request of a service holds at once, itself included,
+// while its calls are out: n requests, and idBytes bytes of their ids
+// beyond the calling request's own (a nested request's id is its caller's
+// with ".k" appended, so ids grow with the chain's depth).
+type fan struct {
+	n, idBytes, depth int64
+	us                int64 // how long one of its requests lasts at least: its own work and its calls', in µs
+}
+
+// callGraph walks the scenario's call steps: per service, what one of its
+// requests holds at once. A cycle (which compiling the scenario refuses)
+// counts as no calls.
+type callGraph struct {
+	sc    *scenario.Scenario
+	memo  map[string]fan
+	state map[string]uint8
+}
+
+func satAdd(a, b int64) int64 { return min(a+b, maxFan) }
+
+func (g *callGraph) of(name string) fan {
+	if f, ok := g.memo[name]; ok {
+		return f
+	}
+	if g.state[name] == 1 {
+		return fan{n: 1}
+	}
+	g.state[name] = 1
+	steps := g.sc.Services[name].Calls
+	var most fan // the largest group of steps out at once
+	for j := 0; j < len(steps); {
+		var grp fan
+		k := j
+		grpUS := int64(0)
+		if steps[j].Mode == "tpacall" {
+			for k < len(steps) && steps[k].Mode == "tpacall" {
+				k++
+			}
+		} else {
+			k = j + 1
+		}
+		for i := j; i < k; i++ {
+			c := g.of(steps[i].Service)
+			suffix := int64(len(itoa64(int64(i+1)))) + 1 // ".k"
+			grp.n = satAdd(grp.n, c.n)
+			grp.idBytes = satAdd(grp.idBytes, satAdd(min(satMul(c.n, suffix), maxFan), c.idBytes))
+			grp.depth = max(grp.depth, c.depth)
+			grpUS = max(grpUS, c.us)
+		}
+		most.us = satAdd(most.us, grpUS) // the groups run one after another
+		most.n, most.idBytes, most.depth = max(most.n, grp.n), max(most.idBytes, grp.idBytes), max(most.depth, grp.depth)
+		j = k
+	}
+	f := fan{n: satAdd(1, most.n), idBytes: most.idBytes, depth: most.depth + min(int64(len(steps)), 1),
+		us: satAdd(ownUS(g.sc.Services[name]), most.us)}
+	g.state[name] = 2
+	g.memo[name] = f
+	return f
+}
+
+// ownUS is about how long a request of sp takes on its server, in µs:
+// the largest of its service time's figures (1 ms when it has none).
+func ownUS(sp scenario.ServiceSpec) int64 {
+	ms := 0.0
+	of := func(d *scenario.Dist) {
+		for _, v := range []*float64{d.MS, d.MeanMS, d.MaxMS} {
+			if v != nil && *v > ms && *v < 1e12 {
+				ms = *v
+			}
+		}
+	}
+	if sp.ServiceTime != nil {
+		of(sp.ServiceTime)
+	}
+	for _, d := range sp.ByGroup {
+		of(&d)
+	}
+	if ms <= 0 {
+		ms = 1
+	}
+	return int64(ms * 1000)
+}
+
+// histBytes is what the engine's response-time histogram of a service
+// holds when its responses reach us µs: 64-bit counts up to the bucket of
+// us (3 significant digits from 1 µs), grown by append; nothing past the
+// 262 ms a smaller array covers.
+func histBytes(us int64) int64 {
+	const frontMaxUS, halfMag, mask = 1 << 18, 10, 1<<11 - 1
+	if us < frontMaxUS {
+		return 0
+	}
+	b := int64(bits.Len64(uint64(us|mask))) - (halfMag + 1)
+	return 8 * (b<<halfMag + us>>b) * 5 / 4
+}
+
+// bytes is what a request of f holds at once, its own id idLen bytes long.
+func (f fan) bytes(idLen int64) int64 {
+	return satAdd(satMul(f.n, costPerNested+idLen), f.idBytes)
+}
+
+// appCost adds to c what sc's applications hold: its clients, its call
+// steps, and the nested requests its callers hold at once (the requests
+// one request of the busiest service holds, times the callers that may
+// hold them at once: every client, or one open-loop arrival).
+func appCost(c *Cost, sc *scenario.Scenario) {
+	steps, hasCalls := int64(0), false
+	for _, sp := range sc.Services {
+		steps += int64(len(sp.Calls))
+		hasCalls = hasCalls || len(sp.Calls) > 0
+	}
+	c.add("services", itoa64(steps)+" call steps", steps, costPerCallStep)
+	var clients []scenario.ClientSet
+	if g := sc.Workload.Generate; g != nil {
+		clients = g.Clients
+	}
+	var nclients int64
+	for k := range clients {
+		nclients += int64(max(clients[k].Count, 0))
+	}
+	c.add("workload.generate.clients", itoa64(nclients)+" clients in "+itoa64(int64(len(clients)))+" sets", nclients, costPerClient)
+	if !hasCalls {
+		return
+	}
+	g := &callGraph{sc: sc, memo: map[string]fan{}, state: map[string]uint8{}}
+	// the open-loop arrivals: one request of the service of the most
+	var top string
+	var most fan
+	for _, name := range sortedKeys(sc.Services) {
+		if f := g.of(name); f.n > most.n || f.n == most.n && f.idBytes > most.idBytes {
+			top, most = name, f
+		}
+	}
+	if most.n <= 1 {
+		return
+	}
+	// every calling service's histogram of response times, its responses
+	// spanning its calls'
+	var hist, callers, longest int64
+	for _, name := range sortedKeys(sc.Services) {
+		if len(sc.Services[name].Calls) > 0 {
+			f := g.of(name)
+			hist, callers, longest = satAdd(hist, histBytes(f.us)), callers+1, max(longest, f.us)
+		}
+	}
+	c.add("services", itoa64(callers)+" calling services' histograms of response times (their responses span their calls', up to "+
+		strconv.FormatFloat(float64(longest)/1e6, 'g', 4, 64)+" s)", 1, hist)
+	const openIDLen = 12
+	c.add("services."+top+".calls", "one request of "+top+" holds up to "+itoa64(most.n)+" requests at once (its nested calls, "+
+		itoa64(most.depth)+" levels deep, their ids "+SizeText(most.idBytes)+")", 1, most.bytes(openIDLen))
+	// the clients: each holds one request and what it calls at once
+	var held, holders int64
+	var busiest string
+	for k := range clients {
+		cs := &clients[k]
+		var f fan
+		var name string
+		pick := func(s string) {
+			if x := g.of(s); x.n > f.n || x.n == f.n && x.idBytes > f.idBytes {
+				f, name = x, s
+			}
+		}
+		for _, s := range cs.Services {
+			pick(s.Service)
+		}
+		for _, s := range cs.Script {
+			pick(s.Service)
+		}
+		if f.n <= 1 || cs.Count < 1 {
+			continue
+		}
+		idLen := int64(len(cs.Name)) + 16 // NAME:client:n
+		held = satAdd(held, satMul(int64(cs.Count), f.bytes(idLen)-(costPerNested+idLen)))
+		holders = satAdd(holders, satMul(int64(cs.Count), f.n-1))
+		if busiest == "" {
+			busiest = cs.Name + " (" + name + ": " + itoa64(f.n-1) + " each)"
+		}
+	}
+	c.add("workload.generate.clients", "the clients' nested requests at once: up to "+itoa64(holders)+", set "+busiest, 1, held)
+}
+
+// InFlightBytes is what one request held by a run of sc costs: the
+// engine's record, and with calls its application slot and its id (deeper
+// in the call graph, longer). A memory budget left over by RunCost divided
+// by it gives core.RunOptions.MaxInFlight.
+func InFlightBytes(sc *scenario.Scenario) int64 {
+	g := &callGraph{sc: sc, memo: map[string]fan{}, state: map[string]uint8{}}
+	var depth int64
+	for name, sp := range sc.Services {
+		if len(sp.Calls) > 0 {
+			depth = max(depth, g.of(name).depth)
+		}
+	}
+	if depth == 0 && (sc.Workload.Generate == nil || len(sc.Workload.Generate.Clients) == 0) {
+		return BytesPerInFlight
+	}
+	return costPerNested + 16 + min(3*depth, maxFan)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
