@@ -79,6 +79,9 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if sc == nil {
 		return code
 	}
+	if _, code := objectiveSpec("optimize", pr.Model(), objectives, stderr); code != 0 {
+		return code
+	}
 	if err := admitSweep(sc, pr.Model(), sweep.Spec{Vary: vary}, *budget, pool.Workers(*jobs)); err != nil {
 		fmt.Fprintf(stderr, "tuxlb optimize: %v\n", err)
 		return 1

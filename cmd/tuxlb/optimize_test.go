@@ -69,6 +69,7 @@ func TestOptimizeFlags(t *testing.T) {
 		{optimizeArgs("--epsilon", "150%"), "--epsilon"},
 		{optimizeArgs("--format", "csv"), "--format"},
 		{optimizeArgs("--cost", "SERVERS.nosuch.MIN=2"), "not a varied key"},
+		{optimizeArgs("--objective", "wait_mean_ms[NOSUCH]<=3"), "NOSUCH"},
 	} {
 		var out, errb bytes.Buffer
 		if code := Main(c.args, nil, &out, &errb); code == 0 || !strings.Contains(errb.String(), c.want) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -79,34 +80,24 @@ func CompileOptimize(sc *scenario.Scenario, spec OptimizeSpec) (*Optimizer, erro
 	if !(eps > 0 && eps < 1) {
 		return nil, diag.FieldErrorf("epsilon", "want a fraction of each limit between 0 and 1 (e.g. 0.05 for 5%%), got %v", spec.Epsilon)
 	}
-	var objs []*Objective
-	var figures []string
-	for _, text := range spec.Objectives {
-		o, err := ParseObjective(text)
-		if err != nil {
-			return nil, err
-		}
-		if o.Limit == 0 {
-			return nil, diag.Errorf(diag.EINVALID, "objective %q: a limit of 0 leaves no indifference zone relative to it; give a limit other than 0", text)
-		}
-		for _, prev := range objs {
-			if prev.Figure == o.Figure && prev.AtMost == o.AtMost {
-				return nil, diag.Errorf(diag.EINVALID, "objective %q: %s is bounded that way twice", text, o.Figure)
-			}
-		}
-		objs = append(objs, o)
-		figures = append(figures, o.Figure)
-		sel.Constraints = append(sel.Constraints, Constraint{Name: o.Text, AtMost: o.AtMost, Limit: o.Limit,
-			Epsilon: eps * math.Abs(o.Limit)})
-	}
-	sw, err := Compile(sc, Spec{Vary: spec.Vary, Replications: sel.MaxReps, Figures: figures})
+	// The sweep reads the objectives as a sweep's (each checked against
+	// the model, none given twice) and reports their figures.
+	sw, err := Compile(sc, Spec{Vary: spec.Vary, Replications: sel.MaxReps, Objectives: spec.Objectives})
 	if err != nil {
 		return nil, err
 	}
-	for _, o := range objs {
-		if err := o.Ref.Check(sw.points[0].plan.Model()); err != nil {
-			return nil, diag.Errorf(diag.EINVALID, "objective %q: %v", o.Text, err)
+	objs := sw.Objectives
+	for i, o := range objs {
+		if o.Limit == 0 {
+			return nil, diag.FieldErrorf(fmt.Sprintf("objectives[%d]", i), "%q: a limit of 0 leaves no indifference zone relative to it; give a limit other than 0", o.Text)
 		}
+		for _, prev := range objs[:i] {
+			if prev.Figure == o.Figure && prev.AtMost == o.AtMost {
+				return nil, diag.FieldErrorf(fmt.Sprintf("objectives[%d]", i), "%q: %s is bounded that way twice", o.Text, o.Figure)
+			}
+		}
+		sel.Constraints = append(sel.Constraints, Constraint{Name: o.Text, AtMost: o.AtMost, Limit: o.Limit,
+			Epsilon: eps * math.Abs(o.Limit)})
 	}
 	opt := &Optimizer{Sweep: sw, Spec: spec, Objectives: objs, base: sc}
 	opt.Spec.Epsilon = eps
@@ -282,8 +273,12 @@ type OptEstimate struct {
 	Decision  string  `json:"decision"`
 	At        int     `json:"decided_at,omitempty"`
 	Capped    bool    `json:"capped,omitempty"`
-	Screened  bool    `json:"screened,omitempty"` // decided by the first-stage t-test
-	CapTest   bool    `json:"cap_test,omitempty"` // decided by the t-test at the cap
+	// Verdict is a sweep's reading of the 95% interval (yes, no,
+	// unsure: [Objective.Verdict]), beside the decision, which is what
+	// the choice rests on.
+	Verdict  string `json:"verdict"`
+	Screened bool   `json:"screened,omitempty"` // decided by the first-stage t-test
+	CapTest  bool   `json:"cap_test,omitempty"` // decided by the t-test at the cap
 }
 
 // OptSpending compares the replications spent with the full grid's.
@@ -359,7 +354,8 @@ func (o *Optimizer) config(st SystemState) OptConfig {
 	worst := math.Inf(-1)
 	for j, cs := range st.Constraints {
 		e := OptEstimate{Objective: o.Objectives[j].Text, Mean: cs.Mean, CI95: cs.CI95, Decision: cs.Decision,
-			At: cs.At, Capped: cs.Capped, Screened: cs.Screened, CapTest: cs.CapTest}
+			At: cs.At, Capped: cs.Capped, Screened: cs.Screened, CapTest: cs.CapTest,
+			Verdict: o.Objectives[j].Verdict(result.MeanCI{Mean: cs.Mean, HalfWidth: cs.CI95}, st.Ran)}
 		c.Objectives = append(c.Objectives, e)
 		if cs.Decision == Infeasible && c.Missed == nil {
 			ee := e
