@@ -244,3 +244,27 @@ func TestSelectCapTest(t *testing.T) {
 		t.Errorf("selection %+v, constraint %+v: want it met by the t-test at the cap", sel, c)
 	}
 }
+
+// TestSelectCapInsideZone: a mean right at the limit (σ = 3.5, ε = 1) that
+// the triangular region leaves open after 100 runs; the cap's interval,
+// about ±2.2 × 3.5/10, lies within ±ε of the limit, so either decision is
+// one the guarantee allows (met within ε, or not met by more than ε): it
+// is decided by the t-test at the cap, not left to the sum's sign.
+func TestSelectCapInsideZone(t *testing.T) {
+	for seed := 0; seed < 20; seed++ {
+		sel, err := Select(SelectSpec{Costs: []float64{1}, Constraints: []Constraint{{Name: "y", AtMost: true, Limit: 100, Epsilon: 1}}},
+			Sequential(func(p, r int) ([]float64, error) { return []float64{100 + 3.5*normal(seed+77, p, r)}, nil }))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := sel.Systems[0].Constraints[0]
+		if c.At < 100 {
+			continue // the region decided: not this test's case
+		}
+		if !c.CapTest || c.Capped || sel.Capped {
+			t.Errorf("seed %d: %+v: want the decision by the t-test at the cap", seed, c)
+		}
+		return
+	}
+	t.Fatal("fixture: no seed of 20 left the region open until the cap")
+}
