@@ -17,6 +17,8 @@ type Scenario struct {
 	Machines  map[string]MachineSpec `json:"machines,omitempty"`
 	Network   *NetworkSpec           `json:"network,omitempty"`
 	Domains   map[string]DomainSpec  `json:"domains,omitempty"`
+	// Transactions times the TMS servers' work (docs/scenario.md).
+	Transactions *TransactionsSpec `json:"transactions,omitempty"`
 	Tuning    *Tuning                `json:"tuning,omitempty"`
 	Policy    string                 `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
 	Seed      *uint64                `json:"seed,omitempty"`   // default 1
@@ -71,6 +73,13 @@ type ServiceSpec struct {
 type MachineSpec struct {
 	Speed *float64          `json:"speed,omitempty"` // default 1, must be > 0
 	Env   map[string]string `json:"env,omitempty"`
+}
+
+// TransactionsSpec times the work of transactions: TMSTime is what one
+// request to a TMS server (prepare, commit or abort) costs, before the
+// machine's speed; default const 1 ms.
+type TransactionsSpec struct {
+	TMSTime *Dist `json:"tms_time,omitempty"`
 }
 
 // NetworkSpec is the network between machines.
