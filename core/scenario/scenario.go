@@ -19,10 +19,10 @@ type Scenario struct {
 	Domains   map[string]DomainSpec  `json:"domains,omitempty"`
 	// Transactions times the TMS servers' work (docs/scenario.md).
 	Transactions *TransactionsSpec `json:"transactions,omitempty"`
-	Tuning    *Tuning                `json:"tuning,omitempty"`
-	Policy    string                 `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
-	Seed      *uint64                `json:"seed,omitempty"`   // default 1
-	Workload  Workload               `json:"workload"`
+	Tuning       *Tuning           `json:"tuning,omitempty"`
+	Policy       string            `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
+	Seed         *uint64           `json:"seed,omitempty"`   // default 1
+	Workload     Workload          `json:"workload"`
 	// Events are what happens to server instances during the run: kills,
 	// shutdowns and boots, in time order (docs/scenario.md).
 	Events []Event `json:"events,omitempty"`

@@ -18,6 +18,8 @@ export interface Scenario {
   machines?: Record<string, MachineSpec>;
   network?: NetworkSpec;
   domains?: Record<string, DomainSpec>;
+  /** Transactions times the TMS servers' work (docs/scenario.md). */
+  transactions?: TransactionsSpec;
   tuning?: Tuning;
   /** tuxedo (default) or a comparison policy (docs/engine.md) */
   policy?: string;
@@ -152,6 +154,14 @@ export interface DomainSpec {
 export interface DownInterval {
   from_ms: number;
   to_ms?: number;
+}
+
+/**
+ * TransactionsSpec times the work of transactions: TMSTime is what one request to a TMS server
+ * (prepare, commit or abort) costs, before the machine's speed; default const 1 ms.
+ */
+export interface TransactionsSpec {
+  tms_time?: Dist;
 }
 
 /**
@@ -948,6 +958,12 @@ export interface Model {
    * Entries of one name that differ by BUFTYPE are listed one by one (RoutingEntries).
    */
   routing?: ModelCriterion[];
+  /**
+   * TMS lists the groups with TMSNAME, in *GROUPS order, when some *SERVICES entry has AUTOTRAN=Y:
+   * only then can a transaction start, and only then are TMS servers modelled (WithTMS). Nil
+   * otherwise, so a configuration without AUTOTRAN reads as it always did.
+   */
+  tms?: ModelTMSGroup[];
   warnings?: Diagnostic[];
 }
 
@@ -988,6 +1004,11 @@ export interface ModelServer {
   system?: boolean;
   /** a GWTDOMAIN instance */
   gateway?: boolean;
+  /**
+   * TMS marks one of a group's TMS servers (WithTMS adds them): never a balancing candidate, up
+   * from the start, never a target of an event.
+   */
+  tms?: boolean;
   /**
    * Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists but starts not running
    * (gone), so it is no candidate and serves nothing until a boot event or -p spawning brings it
@@ -1072,14 +1093,29 @@ export interface ModelService {
   remote?: ModelRemoteService;
   /** Routing names the *ROUTING criterion of the service ("" when it is not routed). */
   routing?: string;
+  /** AutoTran and TranTimeS are AUTOTRAN and TRANTIME of the general entry (see ServiceParams). */
+  autotran?: boolean;
+  trantime?: number;
 }
 
-/** ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group. */
+/**
+ * ServiceParams are the LOAD, PRIO, SVCTIMEOUT, AUTOTRAN and TRANTIME of a service for one group.
+ */
 export interface ModelServiceParams {
   load: number;
   prio: number;
   /** SVCTIMEOUT in seconds, 0: none */
   svctimeout?: number;
+  /**
+   * AutoTran is AUTOTRAN=Y: a request of the service that starts while not in a transaction starts
+   * one (when the group has a TMSNAME).
+   */
+  autotran?: boolean;
+  /**
+   * TranTimeS is the entry's TRANTIME in seconds when AutoTran is set (default 30; 0: no timeout);
+   * 0 when it is not, where it is not used.
+   */
+  trantime?: number;
 }
 
 /**
@@ -1136,6 +1172,21 @@ export interface ModelRange {
   group: string;
   /** CatchAll marks the final "*" range, which holds every value that no listed range holds. */
   catch_all?: boolean;
+}
+
+/**
+ * TMSGroup is a group whose TMSNAME makes it able to take part in transactions: Count TMS servers
+ * GROUP/30001 .. GROUP/30000+Count on the group's machine, sharing the queue GROUP/TMS.
+ */
+export interface ModelTMSGroup {
+  group: string;
+  /** the TMS executable (TMSNAME) */
+  tmsname: string;
+  /** TMSCOUNT */
+  tmscount: number;
+  lmid: string;
+  /** GROUP/TMS */
+  queue: string;
 }
 
 /**
