@@ -174,7 +174,7 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 		}
 		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
-		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
+		loadDone[r.srv] += o.loadOf(r, r.q)
 		sm := o.m.Servers[r.srv].Machine
 		served[sm]++
 		if sm == r.origin {

@@ -15,6 +15,13 @@ package core
 // noreply steps, tpforward; p = 1 only; route inherit or constant), closed-loop client sets (const think and
 // backoff, a script or a single service, retries) and the caller's
 // deadline, as the application rules of the contract describe them.
+//
+// And transactions (AUTOTRAN, TMSNAME): starting at a request's start,
+// joining, TPETRAN, one- and two-phase commits through the TMS queues,
+// aborts on TRANTIME and on the owner's failure, the owner handed over by
+// tpforward. The generator emits them only under oracleTransactions
+// (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
+// cases of testdata/spec-pending-tran meanwhile.
 
 import (
 	"encoding/json"
@@ -69,6 +76,27 @@ type oReq struct {
 	// one forwarded to): no reply is ever sent, lastT is its last event
 	unanswered bool
 	lastT      int64
+
+	// Transactions.
+	tran    *oTran // the transaction it runs in, nil: none
+	tmsFor  *oTran // a TMS request: the transaction it serves
+	tmsKind string // prepare, commit or abort
+}
+
+// oTran is one transaction X.
+type oTran struct {
+	owner       *oReq
+	coord       int      // the machine where X started
+	parts       []string // participants, in joining order
+	deadline    int64    // -1: no TRANTIME
+	aborted     bool
+	timeout     bool // aborted at its deadline
+	committing  bool // its commit has begun
+	committed   bool
+	phase       int // 1: prepares out, 2: commits out
+	outst       int // TMS replies still to come back
+	commitStart int64
+	commitEnd   int64
 }
 
 // oInst is one server instance.
@@ -146,6 +174,14 @@ type oracle struct {
 	// noreplySteps: some step is noreply (the result counts them apart)
 	noreplySteps bool
 	hits         map[string]int // what the run exercised, for the coverage tally
+
+	// Transactions: some *SERVICES entry has AUTOTRAN=Y (the TMS servers
+	// are in m then).
+	tranOn   bool
+	trans    []*oTran       // in start order
+	tmsUS    int64          // one TMS request's time (tms_time, const)
+	tmsQueue map[string]int // group with TMSNAME -> its TMS queue
+	tmsName  map[string]string
 }
 
 // oStep is one step of a service's calls.
@@ -247,6 +283,10 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{},
 		calls: map[string][]oStep{}, svcTimeUS: map[string]int64{}, blockSvc: map[string]int64{},
 		callsBy: map[string]int64{}, hits: map[string]int{}}
+	if err := o.readTransactions(); err != nil {
+		return nil, err
+	}
+	m = o.m
 	if sc.Policy != "" {
 		o.policy = sc.Policy
 	}
@@ -332,6 +372,9 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		}
 		for i := range m.Servers {
 			s := &m.Servers[i]
+			if s.TMS { // never a target
+				continue
+			}
 			if s.ID == target || "group:"+s.Group == target || "machine:"+s.LMID == target {
 				e.insts = append(e.insts, i)
 			}
@@ -576,6 +619,7 @@ func (o *oracle) back(r *oReq) int64 {
 }
 
 func (o *oracle) fail(r *oReq, t int64) {
+	o.ownerFailed(r, t)
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
 	if r.unanswered { // nobody to tell: no reply crosses back
 		r.reply, r.lastT = -1, t
@@ -596,6 +640,18 @@ func (o *oracle) issue(r *oReq) {
 	if q < 0 {
 		r.failed, r.done, r.atIssue = true, true, true
 		return
+	}
+	if x := r.tran; x != nil { // a child in X: its group joins, or it cannot
+		g := o.m.Queues[q].Group
+		if _, ok := o.tmsQueue[g]; !ok {
+			r.reason = "TPETRAN"
+			r.failed, r.done, r.atIssue = true, true, true
+			o.hits["TPETRAN"]++
+			return
+		}
+		if !slices.Contains(x.parts, g) {
+			x.parts = append(x.parts, g)
+		}
 	}
 	r.q = q
 	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
@@ -642,6 +698,9 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 }
 
 func (o *oracle) prioOf(r *oReq) int {
+	if r.tmsFor != nil {
+		return 50
+	}
 	if r.prio > 0 {
 		return r.prio
 	}
@@ -681,6 +740,18 @@ func (o *oracle) start(r *oReq, i int, t int64) {
 		dur = int64(math.Round(float64(r.svcUS) / o.speed[s.Machine]))
 	}
 	o.insts[i].busy, o.insts[i].endAt = r, t+dur
+	if o.tranOn && r.tran == nil && r.tmsFor == nil && !s.Gateway {
+		p := o.m.Service(r.svc).Params(s.Group)
+		if _, ok := o.tmsQueue[s.Group]; ok && p.AutoTran {
+			x := &oTran{owner: r, coord: s.Machine, parts: []string{s.Group}, deadline: -1}
+			if p.TranTimeS > 0 {
+				x.deadline = t + int64(p.TranTimeS)*1000000
+			}
+			r.tran = x
+			o.trans = append(o.trans, x)
+			o.hits["transaction"]++
+		}
+	}
 }
 
 // complete ends instance i's own work at t: the steps of its service run
@@ -694,7 +765,7 @@ func (o *oracle) complete(i int, t int64) {
 		o.runSteps(r, t)
 		return
 	}
-	o.succeed(r, t)
+	o.finish(r, t)
 }
 
 // release ends r on its instance at t: its busy time (and the time it held
@@ -730,6 +801,7 @@ func (o *oracle) succeed(r *oReq, t int64) {
 // failParent ends r at t with TPESVCFAIL: one of its children failed.
 func (o *oracle) failParent(r *oReq, t int64) {
 	o.hits["TPESVCFAIL"]++
+	o.ownerFailed(r, t)
 	o.release(r, t)
 	r.failed, r.reason = true, "TPESVCFAIL"
 	r.reply = t + o.back(r)
@@ -751,6 +823,12 @@ func waited(r *oReq) *oReq {
 // outcome sends r's reply (code "") or failure, known at r.reply, to the
 // caller of the request it answers; forwarders up the chain get r's reply_us.
 func (o *oracle) outcome(r *oReq, code string) {
+	if r.tmsFor != nil { // its owner waits for it, unless it is an abort
+		if !r.unanswered {
+			o.notices = append(o.notices, oNotice{t: r.reply, seq: r.n, w: r})
+		}
+		return
+	}
 	for w := r; w.fwdFrom != nil; w = w.fwdFrom {
 		w.fwdFrom.reply = r.reply
 	}
@@ -781,6 +859,10 @@ func (o *oracle) holding(r *oReq) (ok, down bool) {
 // learn: w's caller learns w's outcome at t (code "" a reply, else the
 // failure it sees: TPETIME at the deadline).
 func (o *oracle) learn(w *oReq, code string, t int64) {
+	if w.tmsFor != nil {
+		o.tmsReply(w, t)
+		return
+	}
 	if w.dlDone {
 		return // the caller stopped waiting already
 	}
@@ -835,8 +917,21 @@ func (o *oracle) learn(w *oReq, code string, t int64) {
 // the next tpcall, tpacall run or tpforward, or ends r after the last.
 func (o *oracle) runSteps(r *oReq, t int64) {
 	steps := o.calls[r.svc]
+	if x := r.tran; x != nil && x.aborted && r.step < len(steps) {
+		// X was aborted: noreply steps are still issued; the first other
+		// step fails r, and nothing after it is issued.
+		for r.step < len(steps) && steps[r.step].noreply {
+			o.child(r, t)
+			o.hits["noreply after abort"]++
+		}
+		if r.step < len(steps) {
+			o.hits["step after abort"]++
+			o.failAborted(r, t)
+			return
+		}
+	}
 	if r.step >= len(steps) {
-		o.succeed(r, t)
+		o.finish(r, t)
 		return
 	}
 	switch steps[r.step].mode {
@@ -887,6 +982,7 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 		c := o.child(r, t)
 		o.release(r, t)
 		if c.atIssue {
+			o.ownerFailed(c, t) // the owner X was handed to failed
 			o.hits["forward failed at issue"]++
 			if r.unanswered {
 				r.lastT = t
@@ -922,6 +1018,13 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	default:
 		c.caller = r
 		c.deadline = t + o.limit(st.svc)
+	}
+	if r.tran != nil && !st.noreply { // a noreply child is never in X
+		c.tran = r.tran
+		if st.mode == "tpforward" && r.tran.owner == r {
+			r.tran.owner = c // the forwarded child owns X now
+			o.hits["owner forwarded"]++
+		}
 	}
 	o.callsBy[r.svc]++
 	o.hits["nested"]++
@@ -1041,7 +1144,7 @@ func (o *oracle) notice(i int, t int64) {
 // (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT.
 func (o *oracle) abortAt(i int) int64 {
 	in := &o.insts[i]
-	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
+	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway || o.m.Servers[i].TMS {
 		return -1
 	}
 	to := int64(o.params(in.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
@@ -1260,6 +1363,11 @@ func (o *oracle) run() string {
 		for _, n := range o.notices {
 			t = min(t, n.t)
 		}
+		for _, x := range o.trans {
+			if x.deadline >= 0 && !x.aborted && !x.committing {
+				t = min(t, x.deadline)
+			}
+		}
 		for _, cs := range o.sets {
 			for _, cl := range cs.clients {
 				if cl.nextAt >= 0 && cl.nextAt < o.durUS {
@@ -1357,6 +1465,19 @@ func (o *oracle) run() string {
 			o.learn(due, "TPETIME", t)
 			continue
 		}
+		// Transaction deadlines, in the order the transactions started.
+		var xdue *oTran
+		for _, x := range o.trans {
+			if x.deadline == t && !x.aborted && !x.committing {
+				xdue = x
+				break
+			}
+		}
+		if xdue != nil {
+			o.hits["transaction timeout"]++
+			o.abortTran(xdue, true, t)
+			continue
+		}
 		// Arrivals over the network, in issue order.
 		arrived := false
 		for _, r := range o.reqs {
@@ -1390,7 +1511,7 @@ func (o *oracle) run() string {
 	// Timed out: completed, and its response (oracle_figures_test.go's
 	// respUS) longer than its limit; a forwarded child has none.
 	for _, r := range o.reqs {
-		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && !r.unanswered && o.respUS(r) > o.limit(r.svc)
+		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && !r.unanswered && r.tmsFor == nil && o.respUS(r) > o.limit(r.svc)
 	}
 	return o.log()
 }
@@ -1398,7 +1519,7 @@ func (o *oracle) run() string {
 func (o *oracle) log() string {
 	var b strings.Builder
 	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason")
-	if o.app {
+	if o.app || o.tranOn {
 		b.WriteString(",parent")
 	}
 	b.WriteString("\n")
@@ -1418,7 +1539,7 @@ func (o *oracle) log() string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s", r.id, r.svc, o.m.Machines[r.origin].LMID, r.issue,
 			srv, q, num(r.enq), num(r.start), num(r.end), num(r.reply), r.reason)
-		if o.app {
+		if o.app || o.tranOn {
 			b.WriteString(",")
 			if r.parent != nil {
 				b.WriteString(r.parent.id)
