@@ -304,150 +304,210 @@ func (e *engine) loop() error {
 	return e.checkSums()
 }
 
-// stepOutcome is how a call of steps ended.
+// stepOutcome is how a call of steps ended, or how a turn of it went.
 type stepOutcome uint8
 
 const (
 	stepsMore    stepOutcome = iota // at a checkpoint: call steps again
 	stepsStopped                    // the run stopped (e.stop)
 	stepsDrained                    // no request or event is left
+	// turnPlayed: the turn is played and steps goes on (never returned by
+	// steps itself)
+	turnPlayed
 )
 
 // steps plays the run forward from the next new request (next, if have)
 // until the next checkpoint, and returns whether a new request is held in
 // next then, and how it ended.
+//
+// Each pass plays one turn, the first due in the order within an instant
+// of docs/engine.md: MP counter resets (applied by advance as the clock
+// moves), scenario events and the BBL's work (lifeTurn), completions
+// (completionTurn), the applications' replies and deadlines (appTurn),
+// network arrivals (arrivalTurn), senders retrying a full queue (appTurn),
+// new requests (requestTurn), client requests (appTurn).
 func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, error) {
 	// tn is when the next new request is due, capped below emptyT so that a
 	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
 	// and emptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
-		if e.nextLife != noTime {
-			e.more = have || e.app != nil && e.app.active > 0
-			if e.lifeDue(have, next) {
-				e.lifeStep(have, next)
-				if e.fault != nil {
-					return have, stepsMore, e.fault
-				}
-				if e.stop {
-					return have, stepsStopped, nil
-				}
-				// life-cycle steps are checkpoints too, so a run of
-				// scenario events or BBL scans is cancelled as requests are
-				if e.lifeSteps++; e.lifeSteps&4095 == 0 {
-					if err := e.canceled(); err != nil {
-						return have, stepsMore, err
-					}
-					return have, stepsMore, nil
-				}
-				continue
+		if e.nextLife != noTime && e.lifeDue(have, next) {
+			if out, err := e.lifeTurn(have, next); out != turnPlayed {
+				return have, out, err
 			}
+			continue
 		}
 		tc := e.heap.topT() // emptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
 		if ta := e.arr.next; e.app != nil && e.app.due(tc, ta, tn) {
-			if err := e.appStep(); err != nil {
+			if err := e.appTurn(); err != nil {
 				return have, stepsMore, err
 			}
 		} else if tc <= ta && tc <= tn {
-			i := e.heap.pop().idx()
-			sv := &e.servers[i]
-			if !sv.busy || sv.due != tc {
+			if !e.completionTurn(tc) {
 				continue // stale: its instance crashed, it never completes
 			}
-			e.advance(tc)
-			if e.app != nil {
-				e.appCompletion(i, tc)
-				goto checks
-			}
-			// sv ends its request at tc and takes its next one: written
-			// here rather than in a function of its own, the loop being its
-			// only caller, to save a call a request
-			s := sv.cur
-			f := e.pool.at(s)
-			f.endUS = tc
-			f.replyUS = tc + f.remoteUS
-			if int(sv.machine) != f.req.Origin {
-				f.replyUS += e.setup.LatencyUS
-			}
-			if f.replyUS > e.spanUS {
-				e.spanUS = f.replyUS
-				if f.replyUS > MaxTimeUS {
-					e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-				}
-			}
-			e.accrueBusy(sv, tc)
-			sv.busy = false
-			q := &e.queues[sv.queue]
-			q.inService--
-			e.st.complete(f, sv)
-			e.finish(s)
-			if sv.state != stateUp {
-				e.stopped(i, tc)
-			} else {
-				e.markIdle(i)
-				sv.idleSince = tc
-				if q.wait.n > 0 {
-					e.takeNext(i, q, tc)
-				} else if sv.idleAlarm {
-					e.armDecay(i, tc)
-				}
-			}
 		} else if ta < tc && ta <= tn {
-			s := e.arr.pop()
-			e.advance(ta)
-			e.enter(s, ta)
+			e.arrivalTurn(ta)
 		} else {
-			if !have {
-				return have, stepsDrained, nil
+			var out stepOutcome
+			var err error
+			if have, out, err = e.requestTurn(next, have); out != turnPlayed {
+				return have, out, err
 			}
-			if next.TimeUS < e.now {
-				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
-			}
-			if next.TimeUS > MaxTimeUS {
-				return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, usec.MaxText)
-			}
-			if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
-				// a stream of a lost machine issues nothing while it is lost
-				have = e.reqs.Next(next)
-				tn = capTime(have, next)
-				continue
-			}
-			e.advance(next.TimeUS)
-			if err := e.issue(next); err != nil {
-				return have, stepsMore, err
-			}
-			if e.fault != nil {
-				return have, stepsMore, e.fault
-			}
-			if e.stop {
-				return have, stepsStopped, nil
-			}
-			if e.issued&4095 == 0 {
-				if err := e.checkpoint(); err != nil {
-					return have, stepsMore, err
-				}
-				return e.reqs.Next(next), stepsMore, nil
-			}
-			have = e.reqs.Next(next)
 			tn = capTime(have, next)
 			continue
 		}
-	checks:
-		if e.fault != nil {
-			return have, stepsMore, e.fault
-		}
-		if e.stop {
-			return have, stepsStopped, nil
-		}
-		if e.events++; e.events&4095 == 0 {
-			if err := e.canceled(); err != nil {
-				return have, stepsMore, err
-			}
-			return have, stepsMore, nil
+		if !e.eventsGoOn() {
+			out, err := e.eventCheckpoint()
+			return have, out, err
 		}
 	}
+}
+
+// lifeTurn plays the life cycle's turn at e.nextLife (lifeStep: scenario
+// events, then the BBL's work), and says whether steps goes on.
+func (e *engine) lifeTurn(have bool, next *workload.Request) (stepOutcome, error) {
+	e.lifeStep(have, next)
+	if e.fault != nil {
+		return stepsMore, e.fault
+	}
+	if e.stop {
+		return stepsStopped, nil
+	}
+	// life-cycle steps are checkpoints too, so a run of scenario events or
+	// BBL scans is cancelled as requests are
+	if e.lifeSteps++; e.lifeSteps&4095 == 0 {
+		if err := e.canceled(); err != nil {
+			return stepsMore, err
+		}
+		return stepsMore, nil
+	}
+	return turnPlayed, nil
+}
+
+// completionTurn plays the completion at tc, the top of the heap: the
+// instance ends its request (its reply on its way) and takes its next one.
+// It returns false for a stale completion (its instance crashed: it never
+// completes).
+func (e *engine) completionTurn(tc int64) bool {
+	i := e.heap.pop().idx()
+	sv := &e.servers[i]
+	if !sv.busy || sv.due != tc {
+		return false
+	}
+	e.advance(tc)
+	if e.app != nil {
+		e.appCompletion(i, tc)
+		return true
+	}
+	// sv ends its request at tc and takes its next one: written here
+	// rather than in a function of its own, this turn being its only
+	// caller, to save a call a request
+	s := sv.cur
+	f := e.pool.at(s)
+	f.endUS = tc
+	f.replyUS = tc + f.remoteUS
+	if int(sv.machine) != f.req.Origin {
+		f.replyUS += e.setup.LatencyUS
+	}
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
+	}
+	e.accrueBusy(sv, tc)
+	sv.busy = false
+	q := &e.queues[sv.queue]
+	q.inService--
+	e.st.complete(f, sv)
+	e.finish(s)
+	if sv.state != stateUp {
+		e.stopped(i, tc)
+	} else {
+		e.markIdle(i)
+		sv.idleSince = tc
+		if q.wait.n > 0 {
+			e.takeNext(i, q, tc)
+		} else if sv.idleAlarm {
+			e.armDecay(i, tc)
+		}
+	}
+	return true
+}
+
+// arrivalTurn plays the network arrival at ta: the request enters its
+// queue.
+func (e *engine) arrivalTurn(ta int64) {
+	s := e.arr.pop()
+	e.advance(ta)
+	e.enter(s, ta)
+}
+
+// requestTurn issues the next new request (next, if have), and returns
+// whether a new request is held in next then, and whether steps goes on
+// (turnPlayed) or how it ends.
+func (e *engine) requestTurn(next *workload.Request, have bool) (bool, stepOutcome, error) {
+	if !have {
+		return have, stepsDrained, nil
+	}
+	if next.TimeUS < e.now {
+		return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is before %d us (workload out of order)", next.Seq, next.TimeUS, e.now)
+	}
+	if next.TimeUS > MaxTimeUS {
+		return have, stepsMore, diag.Errorf(diag.EINVALID, "request %d: issue time %d us is past the longest simulated time (%s)", next.Seq, next.TimeUS, usec.MaxText)
+	}
+	if e.life != nil && e.life.nlost > 0 && !next.Trace && e.life.lost[next.Origin] {
+		// a stream of a lost machine issues nothing while it is lost
+		return e.reqs.Next(next), turnPlayed, nil
+	}
+	e.advance(next.TimeUS)
+	if err := e.issue(next); err != nil {
+		return have, stepsMore, err
+	}
+	if e.fault != nil {
+		return have, stepsMore, e.fault
+	}
+	if e.stop {
+		return have, stepsStopped, nil
+	}
+	if e.issued&4095 == 0 {
+		if err := e.checkpoint(); err != nil {
+			return have, stepsMore, err
+		}
+		return e.reqs.Next(next), stepsMore, nil
+	}
+	return e.reqs.Next(next), turnPlayed, nil
+}
+
+// eventsGoOn follows a completion, an arrival or an application event: it
+// counts the event and reports whether steps goes on, with no fault, no
+// stop and no checkpoint due (every 4096 events); eventCheckpoint then says
+// how steps ends.
+func (e *engine) eventsGoOn() bool {
+	if e.fault != nil || e.stop {
+		return false
+	}
+	e.events++
+	return e.events&4095 != 0
+}
+
+// eventCheckpoint is how steps ends when eventsGoOn says it does not go on:
+// the run's fault, its stop, or a checkpoint.
+func (e *engine) eventCheckpoint() (stepOutcome, error) {
+	if e.fault != nil {
+		return stepsMore, e.fault
+	}
+	if e.stop {
+		return stepsStopped, nil
+	}
+	if err := e.canceled(); err != nil {
+		return stepsMore, err
+	}
+	return stepsMore, nil
 }
 
 // capTime returns when the next new request is due for the loop's

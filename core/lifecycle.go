@@ -340,18 +340,21 @@ func (e *engine) scheduleLife() {
 
 // lifeDue reports whether the life-cycle step at e.nextLife runs before
 // the next completion, the next network arrival and the next new request.
+// It first notes whether the workload has more requests to issue (e.more:
+// have, or a client that will issue again), for the step and scheduleLife.
 func (e *engine) lifeDue(have bool, next *workload.Request) bool {
+	e.more = have || e.app != nil && e.app.active > 0
 	t := e.nextLife
 	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
 		(e.app == nil || t <= e.app.topT())
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
-// docs/engine.md: scenario events (as listed), crash notices and SVCTIMEOUT
-// aborts (scan order), -p spawning decisions, instances coming up (scan
-// order), -p spares ending themselves (scan order). have and next are the
-// loop's next new request, for skipping scans that cannot change anything
-// (skipScans).
+// docs/engine.md: scenario events (as listed: eventsTurn), then the BBL's
+// work (bblTurn): crash notices and SVCTIMEOUT aborts (scan order), -p
+// spawning decisions, instances coming up (scan order), -p spares ending
+// themselves (scan order). have and next are the loop's next new request,
+// for skipping scans that cannot change anything (skipScans).
 func (e *engine) lifeStep(have bool, next *workload.Request) {
 	L := e.life
 	t := e.nextLife
@@ -363,13 +366,7 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 		L.nextScan += L.scanUS
 		scan = active
 	}
-	for len(L.items) > 0 && L.items[0].t == t && (!e.live(&L.items[0]) || L.items[0].kind == itemDecay && !active) {
-		// a completed request's timeout check, a cancelled restart, the
-		// alarm of a spare that worked since (set again if it is idle)
-		if it := L.items.pop(); it.kind == itemDecay {
-			e.alarmDue(&it, t, active)
-		}
-	}
+	e.dropStale(t, active)
 	events := L.next < len(L.events) && L.events[L.next].AtUS == t
 	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
 		e.scheduleLife()
@@ -379,10 +376,40 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 	if events {
 		e.spanUS = max(e.spanUS, t) // a scenario event is an event of the run
 	}
+	e.eventsTurn(t)
+	e.bblTurn(t, scan, active, have, next)
+	e.scheduleLife()
+}
+
+// dropStale pops the life-cycle items at t that no longer do anything;
+// active: -p still plays (lifeStep).
+func (e *engine) dropStale(t int64, active bool) {
+	L := e.life
+	for len(L.items) > 0 && L.items[0].t == t && (!e.live(&L.items[0]) || L.items[0].kind == itemDecay && !active) {
+		// a completed request's timeout check, a cancelled restart, the
+		// alarm of a spare that worked since (set again if it is idle)
+		if it := L.items.pop(); it.kind == itemDecay {
+			e.alarmDue(&it, t, active)
+		}
+	}
+}
+
+// eventsTurn applies the scenario events at t, as listed.
+func (e *engine) eventsTurn(t int64) {
+	L := e.life
 	for L.next < len(L.events) && L.events[L.next].AtUS == t {
 		e.applyEvent(&L.events[L.next], t)
 		L.next++
 	}
+}
+
+// bblTurn is the BBL's work at t, after the scenario events: crash notices
+// and SVCTIMEOUT aborts (scan order), the -p spawning decisions when scan,
+// then the items of the later phases (bblItems); the candidates are rebuilt
+// last if an instance's state changed. active, have and next are
+// lifeStep's.
+func (e *engine) bblTurn(t int64, scan, active, have bool, next *workload.Request) {
+	L := e.life
 	for len(L.items) > 0 && L.items[0].t <= t && itemPhase(L.items[0].kind) == 0 {
 		it := L.items.pop()
 		e.noticeOrAbort(&it, t)
@@ -393,6 +420,18 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 			e.skipScans(t, have, next) // before the come-ups and alarms of t, which it counts as events
 		}
 	}
+	e.bblItems(t, active)
+	if L.dirty {
+		e.rebuildCandidates()
+	}
+}
+
+// bblItems plays the life-cycle items still due at t after the spawning
+// decisions, in the heap's order (itemPhase): instances coming up and -p
+// spares ending themselves (scan order), and any notice or abort due by
+// then. active: -p still plays (lifeStep).
+func (e *engine) bblItems(t int64, active bool) {
+	L := e.life
 	for len(L.items) > 0 && L.items[0].t <= t {
 		it := L.items.pop()
 		switch it.kind {
@@ -404,10 +443,6 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 			e.noticeOrAbort(&it, t)
 		}
 	}
-	if L.dirty {
-		e.rebuildCandidates()
-	}
-	e.scheduleLife()
 }
 
 // skipScans moves the next -p scan past those that cannot change anything.

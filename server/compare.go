@@ -332,7 +332,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 			return err
 		}
 		stored := &core.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
-		x, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start})
+		x, _, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start, compact: true})
 		if p, ok := err.(*Problem); ok && p.Type == ProblemTypeBase+"run-too-long" {
 			p.Detail = fmt.Sprintf("the compare of %d variants did not finish within %s, the most this server allows a request "+
 				"(flag --max-run-time, env TUXLB_MAX_RUN_TIME): variant %s was running; compare fewer variants or use tuxlb compare",

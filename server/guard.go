@@ -22,7 +22,7 @@ import (
 // parameter is a 400: a misspelt ?polcy=jsq must not silently run the
 // default policy.
 var queryParams = map[string][]string{
-	"POST /api/v1/runs":            {"policy", "seed", "dispatch", "series"},
+	"POST /api/v1/runs":            {"policy", "seed", "dispatch", "series", "indent"},
 	"GET /api/v1/runs/:id":         {"series"},
 	"GET /api/v1/runs":             {"limit", "cursor"},
 	"POST /api/v1/runs/:id/rerun":  {"dispatch", "series"},

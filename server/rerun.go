@@ -43,7 +43,7 @@ func (s *Server) rerun(c echo.Context) error {
 		opt.Seed = &seed
 	}
 	stored := &core.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
-	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
+	run, shown, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
 		return err
 	}
@@ -55,6 +55,6 @@ func (s *Server) rerun(c echo.Context) error {
 	return writeObject(c, http.StatusCreated, "id", run.ID, "rerun_of", old.ID,
 		"engine_version", run.EngineVersion, "previous_engine_version", old.EngineVersion,
 		"engine_changed", run.EngineVersion != old.EngineVersion,
-		"result_changed", !bytes.Equal(run.Result, old.Result),
-		"result", json.RawMessage(run.Result))
+		"result_changed", !bytes.Equal(run.Result, compactJSON(old.Result)), // stored indented by an older server, or compact
+		"result", json.RawMessage(shown))
 }

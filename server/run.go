@@ -42,21 +42,24 @@ type execution struct {
 	stored   *core.SavedScenario
 	opt      core.RunOptions
 	keep     bool      // keep the dispatch log
+	compact  bool      // the response shows the result compact (?indent=false), or not at all
 	start    time.Time // when the request arrived: the run time limit counts from here
 }
 
-// execute runs x within the limits and returns the run ready to store. Over
-// the limit of runs at once it is a 503 problem with Retry-After.
-func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, error) {
+// execute runs x within the limits and returns the run ready to store (its
+// result compact) and the result as `tuxlb run` prints it, which the
+// response shows. Over the limit of runs at once it is a 503 problem with
+// Retry-After.
+func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, []byte, error) {
 	// The scenario is checked and its configuration read once, here, before
 	// the run waits for a slot: a bad scenario is a 422 on a busy server too, not a 503.
 	pr, err := core.Prepare(x.scenario, x.opt)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	release, err := s.acquireSlot()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer release()
 	if x.start.IsZero() {
@@ -64,7 +67,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	}
 	inFlight, err := s.admitRun(x.scenario, pr.Model(), x.keep, x.opt.AllSeries)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// The limit covers reading and parsing the body (before), setup, the
 	// run and encoding (here) and storing (storeRun).
@@ -86,35 +89,43 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, err
 	res, err := s.cfg.Run(pr, opt)
 	s.metrics.ranRun(time.Since(began), res, err, runCtx)
 	if log.over {
-		return nil, s.dispatchTooLarge()
+		return nil, nil, s.dispatchTooLarge()
 	}
 	if err != nil {
-		return nil, s.runError(ctx, runCtx, err, inFlight)
+		return nil, nil, s.runError(ctx, runCtx, err, inFlight)
+	}
+	var stored, shown []byte
+	if x.compact {
+		stored = result.EncodeCompact(res)
+		shown = stored
+	} else {
+		shown = encodeResult(res)
+		stored = compactJSON(shown)
 	}
 	run := &core.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
-		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: encodeResult(res),
+		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: stored,
 		Headline: result.HeadlineOf(res), HasDispatch: x.keep,
 	}
 	if opt.Seed != nil {
 		run.Seed = strconv.FormatUint(*opt.Seed, 10)
 	}
 	if runCtx.Err() != nil { // the deadline passed while encoding
-		return nil, s.runError(ctx, runCtx, runCtx.Err(), inFlight)
+		return nil, nil, s.runError(ctx, runCtx, runCtx.Err(), inFlight)
 	}
 	if x.keep {
 		if err := gz.Close(); err != nil {
 			if log.over {
-				return nil, s.dispatchTooLarge()
+				return nil, nil, s.dispatchTooLarge()
 			}
-			return nil, err
+			return nil, nil, err
 		}
 		run.DispatchGzip = log.Bytes()
 	}
 	if n := int64(len(run.Scenario) + len(run.Result) + len(run.DispatchGzip)); n > s.cfg.MaxStoredBytes {
-		return nil, s.storedTooLarge(strconv.FormatInt(n, 10) + " bytes (scenario, result and dispatch log)")
+		return nil, nil, s.storedTooLarge(strconv.FormatInt(n, 10) + " bytes (scenario, result and dispatch log)")
 	}
-	return run, nil
+	return run, shown, nil
 }
 
 // runPrepared compiles a prepared scenario and runs the plan (with its
@@ -277,6 +288,21 @@ func seriesParam(c echo.Context) (bool, error) {
 	}
 }
 
+// indentParam reads ?indent=true|false: the result in the response
+// indented as `tuxlb run` prints it (true, the default), or compact
+// (json.Marshal's bytes, about a third of them, as the server stores it).
+func indentParam(c echo.Context) (bool, error) {
+	v := c.QueryParam("indent")
+	if v == "" {
+		return true, nil
+	}
+	indent, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, badQuery("indent", v, "true or false")
+	}
+	return indent, nil
+}
+
 // dispatchParam reads ?dispatch=true|false.
 func dispatchParam(c echo.Context) (bool, error) {
 	v := c.QueryParam("dispatch")
@@ -316,8 +342,12 @@ func (s *Server) createRun(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	indent, err := indentParam(c)
+	if err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
-	run, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
+	run, shown, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start, compact: !indent})
 	if err != nil {
 		return name(err)
 	}
@@ -325,7 +355,7 @@ func (s *Server) createRun(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/api/v1/runs/"+run.ID)
-	return writeObject(c, http.StatusCreated, "id", run.ID, "result", json.RawMessage(run.Result))
+	return writeObject(c, http.StatusCreated, "id", run.ID, "result", json.RawMessage(shown))
 }
 
 // getRun returns a stored run with its scenario and result.
@@ -355,7 +385,7 @@ func (s *Server) getRun(c echo.Context) error {
 		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
 		"engine_version", run.EngineVersion, "scenario_id", run.ScenarioID,
 		"options", runOverrides(run), "rerun_of", run.RerunOf, "dispatch", run.HasDispatch,
-		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(run.Result))
+		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(indentJSON(run.Result)))
 	if err != nil {
 		return err
 	}
@@ -370,7 +400,7 @@ func (s *Server) getResult(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+run.ID+`-result.json"`)
-	return blobTagged(c, http.StatusOK, echo.MIMEApplicationJSON, run.Result)
+	return blobTagged(c, http.StatusOK, echo.MIMEApplicationJSON, indentJSON(run.Result))
 }
 
 // runOverrides gives the query options a run was made with.
@@ -399,6 +429,13 @@ func writeObject(c echo.Context, status int, pairs ...any) error {
 // encodeObject is writeObject's body.
 func encodeObject(pairs ...any) ([]byte, error) {
 	var b bytes.Buffer
+	size := 64 * len(pairs)
+	for _, v := range pairs {
+		if raw, ok := v.(json.RawMessage); ok {
+			size += len(raw) // a result: grown once rather than doubled up to it
+		}
+	}
+	b.Grow(size)
 	b.WriteByte('{')
 	for i := 0; i+1 < len(pairs); i += 2 {
 		if i > 0 {

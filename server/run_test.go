@@ -468,3 +468,28 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// ?indent=false answers the result compact: json.Compact of the indented
+// bytes `tuxlb run` prints, a third of them for this scenario; the run is
+// stored the same either way (GET shows it indented), and a value other
+// than a boolean is a 400 naming the parameter.
+func TestPostRunIndentFalse(t *testing.T) {
+	h := newHarness(t, nil)
+	sc := scenarioJSON(t)
+	indented := h.postRun("", sc)
+	compact := h.postRun("?indent=false", sc)
+	var want bytes.Buffer
+	if err := json.Compact(&want, indented.Result); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(compact.Result, want.Bytes()) || len(compact.Result)*2 > len(indented.Result) {
+		t.Errorf("?indent=false: result of %d bytes, want json.Compact of the indented %d bytes (%d)", len(compact.Result), len(indented.Result), want.Len())
+	}
+	for _, id := range []string{indented.ID, compact.ID} {
+		got := h.do("GET", "/api/v1/runs/"+id+"/result.json", "", "")
+		if !bytes.Equal(bytes.TrimRight(got.Body.Bytes(), "\n"), indented.Result) {
+			t.Errorf("run %s: result.json differs from the indented result of POST", id)
+		}
+	}
+	wantProblem(t, h.do("POST", "/api/v1/runs?indent=no", "application/json", sc), "/api/v1/runs", 400, "malformed-query")
+}

@@ -130,6 +130,7 @@ type Server struct {
 
 	owner     string        // this server's name (replica id) as the owner of sweep points
 	sweepWake chan struct{} // a new sweep job was posted
+	notifier  sweepNotifier // the store's notifications of free points (nil: none)
 	batchDone chan struct{} // a batch of sweep points ended here
 	mu        sync.Mutex
 	active    map[string]*jobWork // sweep jobs this server is working points of
@@ -186,11 +187,12 @@ func New(cfg Config) *Server {
 		cfg.SweepLease = DefaultSweepLease
 	}
 	m := newMetrics()
+	notifier, _ := cfg.Store.(sweepNotifier)
 	if cfg.Store != nil {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}
 	s := &Server{cfg: cfg, metrics: m, log: cfg.Logger, runs: make(chan struct{}, cfg.MaxRuns),
-		owner: cfg.ReplicaID, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
+		owner: cfg.ReplicaID, notifier: notifier, sweepWake: make(chan struct{}, 1), batchDone: make(chan struct{}, 1), active: map[string]*jobWork{}}
 	if s.owner == "" {
 		s.owner = newRunID()
 	}

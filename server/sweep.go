@@ -202,7 +202,7 @@ func (s *Server) getSweep(c echo.Context) error {
 func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	result := job.Result
 	if job.Status != sweep.Done || len(result) == 0 {
-		result = partialSweep(job)
+		result = s.partialSweep(job)
 	}
 	pairs := []any{"id", job.ID, "status", job.Status, "done", len(job.Points), "total", job.Total,
 		"runs_done", job.RunsDone, "runs_total", job.RunsTotal, "scenario_id", job.ScenarioID, "spec", job.Spec,
@@ -236,11 +236,20 @@ func finished(status string) bool {
 }
 
 // partialSweep is the result of a job's points so far (nil if the job cannot
-// be compiled any more, which an engine upgrade could cause).
-func partialSweep(job *sweep.Job) []byte {
-	sw, points, err := compileJob(job)
+// be compiled any more, which an engine upgrade could cause). A job this
+// replica works is compiled already (compiledJob's cache): a GET polled
+// while it runs then restores the points without compiling every point of
+// the grid again.
+func (s *Server) partialSweep(job *sweep.Job) []byte {
+	points, err := decodePoints(job)
 	if err != nil {
 		return nil
+	}
+	sw := s.cachedSweep(job.ID)
+	if sw == nil {
+		if sw, err = compileSweep(job); err != nil {
+			return nil
+		}
 	}
 	r := sw.NewReducer()
 	for _, p := range points {
@@ -251,25 +260,51 @@ func partialSweep(job *sweep.Job) []byte {
 	return sweep.Encode(r.Result())
 }
 
-// compileJob compiles a stored job and decodes its stored points.
-func compileJob(job *sweep.Job) (*sweep.Sweep, []*sweep.Point, error) {
+// cachedSweep is job id's compiled sweep when this server keeps it, else nil.
+func (s *Server) cachedSweep(id string) *sweep.Sweep {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	for _, c := range s.compiled {
+		if c.id == id {
+			return c.sweep
+		}
+	}
+	return nil
+}
+
+// compileSweep compiles a stored job's sweep.
+func compileSweep(job *sweep.Job) (*sweep.Sweep, error) {
 	sc, err := core.ParseScenario(job.Scenario)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	sw, err := sweep.Compile(sc, job.Spec)
+	return sweep.Compile(sc, job.Spec)
+}
+
+// compileJob compiles a stored job and decodes its stored points.
+func compileJob(job *sweep.Job) (*sweep.Sweep, []*sweep.Point, error) {
+	sw, err := compileSweep(job)
 	if err != nil {
 		return nil, nil, err
 	}
+	points, err := decodePoints(job)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sw, points, nil
+}
+
+// decodePoints decodes a job's stored points.
+func decodePoints(job *sweep.Job) ([]*sweep.Point, error) {
 	var points []*sweep.Point
 	for _, b := range job.Points {
 		var p sweep.Point
 		if err := json.Unmarshal(b, &p); err != nil {
-			return nil, nil, fmt.Errorf("sweep %s: stored point: %w", job.ID, err)
+			return nil, fmt.Errorf("sweep %s: stored point: %w", job.ID, err)
 		}
 		points = append(points, &p)
 	}
-	return sw, points, nil
+	return points, nil
 }
 
 // deleteSweep cancels a queued or running job: 200 with the job. A job that
@@ -303,6 +338,9 @@ func (s *Server) deleteSweep(c echo.Context) error {
 // writes its result. When ctx ends, the points it holds are released, so
 // that the next replica to look (this one restarted, or another) takes them.
 func (s *Server) RunSweeps(ctx context.Context) {
+	if s.notifier != nil {
+		go s.forwardSweepWork(ctx, s.notifier.SweepWork(ctx))
+	}
 	workers := pool.Workers(s.cfg.SweepWorkers)
 	free := make(chan struct{}, workers) // one token per free worker
 	for range workers {
@@ -361,23 +399,85 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
-		reps := max(1, job.RunsTotal/max(job.Total, 1))
-		use := min(n, len(points)*reps)
-		for range n - use { // the claim holds fewer runs than workers were free
+		// Each claimed point runs as a batch of its own, on its share of
+		// the free workers, and gives them back when it is stored: a worker
+		// whose point ended claims again at once instead of idling until
+		// the other points of the claim end.
+		batches := pointBatches(points, n, max(1, job.RunsTotal/max(job.Total, 1)))
+		used := 0
+		for i, b := range batches {
+			if i > 0 {
+				if w, err = s.startWork(ctx, job); err != nil { // cached: the job was compiled above
+					break
+				}
+			}
+			used += b.workers
+			wg.Add(1)
+			go func(w *jobWork, b pointBatch) {
+				defer wg.Done()
+				s.workPoints(ctx, job.ID, w, b.points, b.workers)
+				for range b.workers {
+					free <- struct{}{}
+				}
+				select {
+				case s.batchDone <- struct{}{}:
+				default:
+				}
+			}(w, b)
+		}
+		for range n - used { // the claim holds fewer runs than workers were free
 			free <- struct{}{}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.workPoints(ctx, job.ID, w, points, use)
-			for range use {
-				free <- struct{}{}
-			}
+	}
+}
+
+// pointBatch is claimed points run together on workers goroutines.
+type pointBatch struct {
+	points  []int
+	workers int
+}
+
+// pointBatches shares n free workers among the claimed points, reps runs
+// each: a batch per point with min(reps, the workers left) workers (a claim
+// takes n / reps points, so each gets its reps, or all n for one point of
+// more runs than n); points past the workers, which a claim does not take,
+// join the last batch.
+func pointBatches(points []int, n, reps int) []pointBatch {
+	var out []pointBatch
+	left := n
+	for _, p := range points {
+		if left == 0 && len(out) > 0 {
+			out[len(out)-1].points = append(out[len(out)-1].points, p)
+			continue
+		}
+		use := max(1, min(reps, left))
+		left -= use
+		out = append(out, pointBatch{[]int{p}, use})
+	}
+	return out
+}
+
+// sweepNotifier is a store that tells its replicas when points become free
+// to claim (storage.Postgres: a sweep posted to any replica, points
+// released by one shutting down). Without it (SQLite, one replica) the
+// POST wakes this server's loop, and the loop polls every sweepPoll.
+type sweepNotifier interface {
+	SweepWork(ctx context.Context) <-chan struct{}
+}
+
+// forwardSweepWork wakes RunSweeps's idle loop at each of the store's
+// notifications until ctx ends.
+func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-work:
 			select {
-			case s.batchDone <- struct{}{}:
+			case s.sweepWake <- struct{}{}:
 			default:
 			}
-		}()
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -325,5 +326,24 @@ func TestSweepJobTwoServersShare(t *testing.T) {
 	json.Compact(&b, want)
 	if a.String() != b.String() {
 		t.Errorf("shared job's result differs from a sweep straight through")
+	}
+}
+
+// A claim's points run as batches of their own, each on its share of the
+// free workers, so that a worker whose point ends is free again at once.
+func TestPointBatches(t *testing.T) {
+	for _, tc := range []struct {
+		points  []int
+		n, reps int
+		want    []pointBatch
+	}{
+		{[]int{3, 5}, 2, 1, []pointBatch{{[]int{3}, 1}, {[]int{5}, 1}}},       // one worker a point
+		{[]int{7}, 4, 10, []pointBatch{{[]int{7}, 4}}},                        // more runs than workers: all of them
+		{[]int{1, 2}, 5, 2, []pointBatch{{[]int{1}, 2}, {[]int{2}, 2}}},       // 2 x 2 runs, one worker left to the caller
+		{[]int{1, 2, 3}, 2, 1, []pointBatch{{[]int{1}, 1}, {[]int{2, 3}, 1}}}, // more points than workers
+	} {
+		if got := pointBatches(tc.points, tc.n, tc.reps); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("pointBatches(%v, %d, %d) = %v, want %v", tc.points, tc.n, tc.reps, got, tc.want)
+		}
 	}
 }

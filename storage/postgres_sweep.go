@@ -48,7 +48,10 @@ func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 		if err != nil {
 			return err
 		}
-		return pgInsertUnits(ctx, tx, j)
+		if err := pgInsertUnits(ctx, tx, j); err != nil {
+			return err
+		}
+		return notifySweepWork(ctx, tx)
 	})
 }
 

@@ -174,8 +174,13 @@ func (db *Postgres) RenewSweepUnits(ctx context.Context, id, owner string, lease
 
 // ReleaseSweepUnits: see DB.ReleaseSweepUnits.
 func (db *Postgres) ReleaseSweepUnits(ctx context.Context, id, owner string) error {
-	_, err := db.pool.Exec(ctx, `UPDATE sweep_units SET owner = '', lease_until = NULL WHERE job_id = $1 AND owner = $2`, id, owner)
-	return translatePG(err)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE sweep_units SET owner = '', lease_until = NULL WHERE job_id = $1 AND owner = $2`, id, owner)
+		if err != nil || tag.RowsAffected() == 0 {
+			return err
+		}
+		return notifySweepWork(ctx, tx)
+	})
 }
 
 // FailSweep: see DB.FailSweep.

@@ -271,3 +271,48 @@ func TestPostgresFullDisk(t *testing.T) {
 		t.Errorf("the run once there is room: %v", err)
 	}
 }
+
+// TestPostgresSweepWorkNotifies: a replica listening with SweepWork is told
+// when another stores a sweep job and when one releases points it held,
+// and not by a claim (which frees nothing).
+func TestPostgresSweepWorkNotifies(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url := pgtest.Database(t)
+	listener, poster := connect(t, url).(*Postgres), connect(t, url).(*Postgres)
+	work := listener.SweepWork(ctx)
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-work:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no notification within 10 s of %s", what)
+		}
+	}
+	quiet := func(what string) {
+		t.Helper()
+		select {
+		case <-work:
+			t.Errorf("a notification after %s, want none", what)
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	wait("listening") // once when it starts listening: what was sent before is lost
+	quiet("nothing")
+	if err := poster.CreateSweep(ctx, sweepJob("job-notify", 2)); err != nil {
+		t.Fatal(err)
+	}
+	wait("another store's CreateSweep")
+	if _, _, err := poster.ClaimSweepPoints(ctx, "poster", 2, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	quiet("a claim")
+	if err := poster.ReleaseSweepUnits(ctx, "job-notify", "poster"); err != nil {
+		t.Fatal(err)
+	}
+	wait("another store's ReleaseSweepUnits")
+	if err := poster.ReleaseSweepUnits(ctx, "job-notify", "poster"); err != nil {
+		t.Fatal(err)
+	}
+	quiet("a release of no points")
+}

@@ -29,7 +29,7 @@ type sweepStatus struct {
 }
 
 // getSweepJob GETs a sweep job from p, insisting on 200.
-func getSweepJob(t *testing.T, p *serverProc, id string) sweepStatus {
+func getSweepJob(t testing.TB, p *serverProc, id string) sweepStatus {
 	t.Helper()
 	status, _, body := p.call(t, "GET", "/api/v1/sweeps/"+id, "", nil)
 	var j sweepStatus

@@ -161,23 +161,21 @@ func scenarioWith(scenario, variant string) (*scenario.Scenario, error) {
 // explainID returns the explanation of the request whose id is id, as the
 // dispatch log shows it (2008.1, TELLER:3:12).
 func explainID(scenario, id string, o options) string {
-	ro, err := o.runOptions()
-	if err != nil {
-		return errorJSON(err)
-	}
-	p, err := planFor(scenario, o, ro)
-	if err != nil {
-		return errorJSON(err)
-	}
-	ex, err := p.ExplainID(ro, id)
-	if err != nil {
-		return errorJSON(err)
-	}
-	return answerJSON(map[string]any{"explanations": ex})
+	return explanations(scenario, o, func(p *core.Plan, ro core.RunOptions) ([]result.Explanation, error) {
+		return p.ExplainID(ro, id)
+	})
 }
 
 // explain returns the explanations of requests first..first+count-1.
 func explain(scenario string, first, count int64, o options) string {
+	return explanations(scenario, o, func(p *core.Plan, ro core.RunOptions) ([]result.Explanation, error) {
+		return p.Explain(ro, first, count)
+	})
+}
+
+// explanations compiles the scenario (or takes the last plan) and answers
+// what explain gives of it.
+func explanations(scenario string, o options, explain func(*core.Plan, core.RunOptions) ([]result.Explanation, error)) string {
 	ro, err := o.runOptions()
 	if err != nil {
 		return errorJSON(err)
@@ -186,7 +184,7 @@ func explain(scenario string, first, count int64, o options) string {
 	if err != nil {
 		return errorJSON(err)
 	}
-	ex, err := p.Explain(ro, first, count)
+	ex, err := explain(p, ro)
 	if err != nil {
 		return errorJSON(err)
 	}

@@ -192,6 +192,8 @@ func (o *serveOptions) check(args []string) error {
 		return fmt.Errorf("--replica-id: want a name of 1 to 200 characters, got %q", o.replicaID)
 	case o.logFormat != "text" && o.logFormat != "json":
 		return fmt.Errorf("--log-format: want text or json, got %q", o.logFormat)
+	case o.pprof != "":
+		return checkPprofAddr(o.pprof)
 	}
 	return nil
 }

@@ -45,6 +45,7 @@ type serveOptions struct {
 	sweepWorkers              int
 	sweepLease                time.Duration
 	replicaID                 string
+	pprof                     string // --pprof: where net/http/pprof listens; empty: nowhere
 }
 
 // serveFlags declares the flags, their defaults taken from the environment.
@@ -129,6 +130,7 @@ func serveFlags(stderr io.Writer) (*flag.FlagSet, *serveOptions, error) {
 	fs.DurationVar(&o.sweepLease, "sweep-lease", sweepLease, "how long the sweep points a replica claimed stay its own without a sign of life; the points of a replica that died go to another once it runs out [TUXLB_SWEEP_LEASE]")
 	fs.StringVar(&o.replicaID, "replica-id", envString("TUXLB_REPLICA_ID", defaultReplicaID()), "this replica's name among those sharing the database: the owner of the sweep points it claims, and its key in a sweep's \"workers\" [TUXLB_REPLICA_ID]")
 	fs.StringVar(&o.cors, "cors-origins", envString("TUXLB_CORS_ORIGINS", ""), "comma-separated origins allowed cross-origin calls; empty: CORS off [TUXLB_CORS_ORIGINS]")
+	fs.StringVar(&o.pprof, "pprof", envString("TUXLB_PPROF", ""), "serve Go's profiles (net/http/pprof, /debug/pprof/) on this loopback `HOST:PORT`, a listener of their own; empty: off [TUXLB_PPROF]")
 	fs.StringVar(&o.logFormat, "log-format", envString("TUXLB_LOG_FORMAT", "text"), "log format: text or json [TUXLB_LOG_FORMAT]")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: tuxlb serve [flags]   (each flag's environment variable in brackets)")
@@ -189,6 +191,15 @@ func listenAndServe(ctx context.Context, o *serveOptions, stdout, stderr io.Writ
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
+	}
+	if o.pprof != "" {
+		prof, where, err := startPprof(o.pprof, logger)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer prof.Close()
+		logger.Info("pprof", "url", "http://"+where.String()+"/debug/pprof/")
 	}
 	lim := limitListener(server.ProblemListener(ln), o.maxConns)
 	api := server.New(cfg)

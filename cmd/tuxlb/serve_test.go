@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -323,5 +324,39 @@ func TestServeConnCapVersusLimitListener(t *testing.T) {
 				t.Errorf("a new client behind four slow ones: served %v (err %v), want served %v", served, err, tc.served)
 			}
 		})
+	}
+}
+
+// --pprof serves Go's profiles on a loopback listener of their own, and
+// refuses any other address before the server starts.
+func TestServePprof(t *testing.T) {
+	srv, addr, err := startPprof("127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	res, err := (&http.Client{Timeout: 30 * time.Second}).Get("http://" + addr.String() + "/debug/pprof/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "goroutine") || !strings.Contains(string(body), "heap") {
+		t.Errorf("GET /debug/pprof/: %d %.200s; want 200 listing the goroutine and heap profiles", res.StatusCode, body)
+	}
+	for _, ok := range []string{"127.0.0.1:6060", "[::1]:6060", "localhost:6060", "127.0.0.2:0"} {
+		if err := checkPprofAddr(ok); err != nil {
+			t.Errorf("checkPprofAddr(%s): %v, want accepted", ok, err)
+		}
+	}
+	for _, bad := range []string{"0.0.0.0:6060", ":6060", "[::]:6060", "192.168.1.10:6060", "example.com:6060", "6060"} {
+		if _, _, err := startPprof(bad, slog.Default()); err == nil || !strings.Contains(err.Error(), "--pprof") {
+			t.Errorf("startPprof(%s): %v, want refused naming --pprof", bad, err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"serve", "--pprof", "0.0.0.0:6060", "--db", filepath.Join(t.TempDir(), "x.db")}, nil, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "not a loopback address") || stdout.Len() != 0 {
+		t.Errorf("serve --pprof 0.0.0.0:6060: exit %d, stdout %q, stderr %q; want 2 before listening, saying not a loopback address", code, stdout.String(), stderr.String())
 	}
 }

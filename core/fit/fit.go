@@ -104,6 +104,15 @@ func Fit(samplesMS []float64) *Result {
 	emp := empirical(x)
 	r.Candidates = append(r.Candidates, Candidate{Family: "empirical", Parameters: len(emp.SamplesMS),
 		KS: round4(ksSteps(x, emp.SamplesMS)), Points: len(emp.SamplesMS)})
+	return choose(r, n, "", emp, "empirical")
+}
+
+// choose applies the criterion to r's candidates (the empirical last, fit
+// as emp): the simplest parametric family within the margin of the best
+// distance, under the threshold, else the empirical (named empWhat). how
+// says on what the distances were measured (" on the 1 ms grid ...", or ""
+// for the samples as they are), for the choice's words.
+func choose(r *Result, n int, how string, emp *Dist, empWhat string) *Result {
 	best := math.Inf(1)
 	for _, c := range r.Candidates[:len(r.Candidates)-1] {
 		best = min(best, c.KS)
@@ -115,14 +124,14 @@ func Fit(samplesMS []float64) *Result {
 				break
 			}
 			r.Fit, r.KS = c.Fit, c.KS
-			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance (" + f4(best) +
-				"), under the threshold " + f4(threshold)
+			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance (" + f4(best) + ")" + how +
+				", under the threshold " + f4(threshold)
 			return r
 		}
 	}
 	e := r.Candidates[len(r.Candidates)-1]
 	r.Fit, r.KS = emp, e.KS
-	r.Choice = "empirical: no parametric family within the threshold " + f4(threshold) + " (best " + f4(best) + ")"
+	r.Choice = empWhat + ": no parametric family within the threshold " + f4(threshold) + " (best " + f4(best) + ")" + how
 	return r
 }
 

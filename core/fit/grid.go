@@ -624,7 +624,7 @@ func fitGrid(samplesMS []float64, resUS int64, spans []int) *Result {
 	if len(notes) > 0 {
 		grid += " (" + strings.Join(notes, ", ") + ")"
 	}
-	return choose(r, n, grid, emp)
+	return choose(r, n, " "+grid, emp, "empirical, each sample spread within its step")
 }
 
 // groups counts the samples per cell by their number of differences of
@@ -653,31 +653,6 @@ func groups(c cells, samplesMS []float64, resUS int64, spans []int) []group {
 		}
 	}
 	return out
-}
-
-// choose applies the criterion to r's candidates (the empirical last).
-func choose(r *Result, n int, grid string, emp *Dist) *Result {
-	best := math.Inf(1)
-	for _, c := range r.Candidates[:len(r.Candidates)-1] {
-		best = min(best, c.KS)
-	}
-	margin, threshold := Margin(n), Threshold(n)
-	for _, c := range r.Candidates[:len(r.Candidates)-1] {
-		if c.KS <= best+margin {
-			if c.KS > threshold {
-				break
-			}
-			r.Fit, r.KS = c.Fit, c.KS
-			r.Choice = "the simplest family within " + f4(margin) + " of the best parametric distance (" + f4(best) + ") " + grid +
-				", under the threshold " + f4(threshold)
-			return r
-		}
-	}
-	e := r.Candidates[len(r.Candidates)-1]
-	r.Fit, r.KS = emp, e.KS
-	r.Choice = "empirical, each sample spread within its step: no parametric family within the threshold " + f4(threshold) +
-		" (best " + f4(best) + ") " + grid
-	return r
 }
 
 // resText is a resolution in words: "1 ms", "10 ms", "0.1 ms".

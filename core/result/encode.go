@@ -19,6 +19,18 @@ func Encode(r *Result) []byte {
 	return append(b, '\n')
 }
 
+// EncodeCompact is Encode's document without the whitespace between its
+// tokens and without the final newline (json.Marshal's bytes): about a
+// third of the bytes, what a server stores. Indented by two spaces it is
+// Encode's bytes again.
+func EncodeCompact(r *Result) []byte {
+	b, err := jsonx.Marshal(r, encodedSize(r)/3)
+	if err != nil {
+		b, _ = json.Marshal(diag.Errorf(diag.EINTERNAL, "encode result: %v", err))
+	}
+	return b
+}
+
 // encodedSize is a generous guess at the size of r's encoding: about 20
 // bytes per number of a series, 1 KB per server, queue, service or
 // machine.

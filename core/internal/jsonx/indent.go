@@ -38,6 +38,17 @@ func MarshalIndent(v any, sizeHint int) ([]byte, error) {
 	return e.b, nil
 }
 
+// Marshal is json.Marshal(v), byte for byte: MarshalIndent's writer
+// without its newlines, indentation and the space after each key's colon
+// (the compact form a server stores).
+func Marshal(v any, sizeHint int) ([]byte, error) {
+	e := indentEncoder{b: make([]byte, 0, max(sizeHint, 512)), compact: true}
+	if e.value(reflect.ValueOf(v)) != nil {
+		return json.Marshal(v) // its bytes, or its error
+	}
+	return e.b, nil
+}
+
 // errNotPlain says a value holds something indentEncoder leaves to
 // encoding/json, such as a NaN (encoding/json's error).
 var errNotPlain = errors.New("not a plain value")
@@ -45,8 +56,9 @@ var errNotPlain = errors.New("not a plain value")
 // indentEncoder appends JSON indented by two spaces per level, as
 // json.MarshalIndent(v, "", "  ") writes it.
 type indentEncoder struct {
-	b     []byte
-	depth int
+	b       []byte
+	depth   int
+	compact bool // no newlines, no indentation, no space after a key's colon (Marshal)
 }
 
 var (
@@ -163,6 +175,9 @@ func newEncoder(t reflect.Type) encodeFunc {
 
 // newline starts a line at the current depth.
 func (e *indentEncoder) newline() {
+	if e.compact {
+		return
+	}
 	const spaces = "\n                                "
 	if n := 1 + 2*e.depth; n <= len(spaces) {
 		e.b = append(e.b, spaces[:n]...)
@@ -265,6 +280,9 @@ func (e *indentEncoder) members(n int, member func(i int) (string, reflect.Value
 		}
 		wrote = true
 		e.newline()
+		if e.compact {
+			key = key[:len(key)-1] // the space after the colon
+		}
 		e.b = append(e.b, key...)
 		if err := enc(i)(e, fv); err != nil {
 			return err

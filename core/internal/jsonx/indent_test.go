@@ -10,9 +10,15 @@ import (
 )
 
 // checkMarshalIndent fails t unless MarshalIndent(v) gives
-// json.MarshalIndent(v, "", "  ")'s bytes and error.
+// json.MarshalIndent(v, "", "  ")'s bytes and error, and Marshal(v)
+// json.Marshal(v)'s.
 func checkMarshalIndent(t *testing.T, name string, v any) {
 	t.Helper()
+	wantC, werrC := json.Marshal(v)
+	gotC, gerrC := Marshal(v, 0)
+	if (gerrC == nil) != (werrC == nil) || gerrC != nil && gerrC.Error() != werrC.Error() || !bytes.Equal(gotC, wantC) {
+		t.Fatalf("%s: Marshal gives %.200q (%v), want json.Marshal's %.200q (%v)", name, gotC, gerrC, wantC, werrC)
+	}
 	want, werr := json.MarshalIndent(v, "", "  ")
 	got, gerr := MarshalIndent(v, 0)
 	if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {

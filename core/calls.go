@@ -1,0 +1,222 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/plan"
+	"github.com/tuxlb/tuxlb/core/workload"
+)
+
+// This file plays nested calls (docs/engine.md, "Applications"): at the
+// end of its own work a server runs the call steps of its service in order
+// (appCompletion, runSteps), issuing each tpcall and tpacall child as a
+// request of its own (callChild) and holding the calling request until
+// their replies arrive, or ending it with a tpforward (forward). How the
+// replies and failures reach the caller is replies.go's.
+
+// appCompletion is the end of a server's own work in a run with
+// applications: the steps of the service begin, or the request ends.
+func (e *engine) appCompletion(i int32, t int64) {
+	a := e.app
+	sv := &e.servers[i]
+	s := sv.cur
+	f := e.pool.at(s)
+	if sv.gateway && f.remoteUS < 0 {
+		e.gatewayFailed(s, t)
+		return
+	}
+	if sv.gateway || a.plan.Calls[f.req.Service] == nil {
+		e.endServed(s, t)
+		return
+	}
+	sl := &a.slots[s]
+	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
+	sv.due = -1 // no completion is pending while it holds the request
+	a.holdAt[i] = t
+	e.runSteps(s, t)
+}
+
+// gatewayFailed ends the forwarding of request s at t by a gateway that
+// found no remote domain of the import up: the request fails with
+// TPESVCERR, the failure crossing back to its caller like a reply, and the
+// gateway takes its next request.
+func (e *engine) gatewayFailed(s int32, t int64) {
+	sv := e.release(s, t)
+	e.appFailSvc(s, t)
+	e.serverNext(sv, t)
+}
+
+// runSteps runs the call steps of the request in slot p from its next one,
+// at t, until one waits for replies; after the last, the request ends.
+func (e *engine) runSteps(p int32, t int64) {
+	a := e.app
+	f := e.pool.at(p)
+	steps := a.plan.Calls[f.req.Service]
+	for int(a.slots[p].step) < len(steps) {
+		j := int(a.slots[p].step)
+		st := &steps[j]
+		if st.Mode != plan.ModeACall {
+			a.slots[p].step++
+			if !e.stepHappens(f, j, st) {
+				continue
+			}
+			if st.Mode == plan.ModeForward {
+				e.forward(p, j, t)
+				return
+			}
+			if !e.callChild(p, j, t) {
+				return
+			}
+			a.slots[p].pending = 1
+			return
+		}
+		for int(a.slots[p].step) < len(steps) && steps[a.slots[p].step].Mode == plan.ModeACall {
+			j := int(a.slots[p].step)
+			a.slots[p].step++
+			if !e.stepHappens(f, j, &steps[j]) {
+				continue
+			}
+			if !e.callChild(p, j, t) {
+				return
+			}
+			if !steps[j].NoReply {
+				a.slots[p].pending++
+			}
+		}
+		if a.slots[p].pending > 0 {
+			return
+		}
+	}
+	e.endServed(p, t)
+}
+
+// streamCallStep seeds the draw of whether a call step happens, from the
+// calling request's key and the step's number.
+const streamCallStep = 0x63616c6c00 // "call"
+
+// stepHappens draws whether step j (probability st.p) of request f runs.
+func (e *engine) stepHappens(f *flight, j int, st *plan.Call) bool {
+	if st.P >= 1 {
+		return true
+	}
+	e.app.draw.Seed(f.req.Key, streamCallStep+uint64(j))
+	return e.app.draw.Float64() < st.P
+}
+
+// childRequest is the nested request of step j of the request in slot p,
+// issued at t from its server's machine.
+func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
+	f := e.pool.at(p)
+	st := &e.app.plan.Calls[f.req.Service][j]
+	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
+		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
+	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
+	switch {
+	case st.Route != nil:
+		e.app.draw.Seed(r.Key, streamRouteValue)
+		st.Route.Draw(&e.app.draw, &r)
+	case st.Value != "":
+		r.RouteVal = st.Value
+	case st.Inherit:
+		r.RouteVal = workload.RouteText(&f.req)
+	}
+	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
+	if e.routing != nil && e.routing[st.Service] != nil {
+		// entries that differ by BUFTYPE: the inherited buffer type picks one
+		r.Route = e.routing[st.Service].Route(e.bufs, r.Buf, workload.RouteText(&r))
+	} else if st.Route == nil && r.RouteVal != "" && crit != nil {
+		r.Route = workload.RouteOf(crit, r.RouteVal)
+	}
+	return r
+}
+
+// issueNested issues r for the request in slot p (bound as a's next
+// caller); it counts the nested request and returns false when the issue
+// failed (an error for the run, set as its fault).
+func (e *engine) issueNested(p int32, r *workload.Request) bool {
+	a := e.app
+	pf := e.pool.at(p)
+	if r.TimeUS >= e.setup.WarmupUS {
+		a.nested++
+		a.calls[pf.req.Service]++
+	}
+	a.bound = true
+	if err := e.issue(r); err != nil {
+		a.bound = false
+		if e.fault == nil {
+			e.fault = err
+		}
+		return false
+	}
+	return true
+}
+
+// callChild issues the tpcall or tpacall child of step j of the request in
+// slot p at t. It returns false when the child failed at its issue (the
+// request then failed with TPESVCFAIL) or the run stopped.
+func (e *engine) callChild(p int32, j int, t int64) bool {
+	a := e.app
+	pf := e.pool.at(p)
+	r := e.childRequest(p, j, t)
+	st := &a.plan.Calls[pf.req.Service][j]
+	a.mode = st.Mode.String()
+	if st.NoReply {
+		// TPNOREPLY: nobody waits for the child; its failure, even at its
+		// issue, reaches no one, and it has no deadline
+		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf), unanswered: true}
+		if t >= e.setup.WarmupUS {
+			a.noreply++
+		}
+		return e.issueNested(p, &r)
+	}
+	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
+	if !e.issueNested(p, &r) {
+		return false
+	}
+	if code := a.atIssue; code != 0 {
+		a.why = sprintf("its nested request %s (%s) failed at its issue with %s", r.ID, e.m.Services[r.Service].Name, code)
+		e.failParent(p, t)
+		return false
+	}
+	seq := e.issued
+	sl := &a.slots[p]
+	sl.out = append(sl.out, seq)
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
+	}
+	return true
+}
+
+// forward issues the tpforward child of step j of the request in slot p at
+// t: the child answers p's caller, and p ends on its server now. Its row's
+// reply is the child's.
+func (e *engine) forward(p int32, j int, t int64) {
+	a := e.app
+	pf := e.pool.at(p)
+	psl := a.slots[p]
+	r := e.childRequest(p, j, t)
+	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered}
+	a.mode = plan.ModeForward.String()
+	if !e.issueNested(p, &r) {
+		return
+	}
+	if code := a.atIssue; code != 0 {
+		// the forwarded child failed at its issue: p keeps its reason and
+		// end, its reply is empty like the child's; p ends and its instance
+		// takes its next request first, and only then does p's caller learn
+		// of the failure, in this turn
+		sv := e.release(p, t)
+		pf.replyUS, pf.noReply = t, true
+		a.slots[p].forwarded = false
+		e.st.complete(pf, sv)
+		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
+		e.finish(p)
+		e.serverNext(sv, t)
+		e.answerNow(&psl, code, t)
+		return
+	}
+	sv := e.release(p, t)
+	a.slots[p].forwarded = true
+	e.serverNext(sv, t)
+}

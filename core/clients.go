@@ -1,0 +1,194 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/plan"
+	"github.com/tuxlb/tuxlb/core/workload"
+)
+
+// This file plays client populations (docs/engine.md, "Applications"):
+// each client of a set issues a request, waits for its outcome (a reply,
+// a failure, or TPETIME at its deadline), counts it, then backs off and
+// retries it or thinks and issues its next one; a client's machine lost
+// stops it, restored starts it again. Their think timers are application
+// events (appState.clients, app.go); the first is drawn by newAppState.
+
+// clientState is one client of a set.
+type clientState struct {
+	set      int32
+	c        int32 // its number in the set
+	n        int64 // its next request's number (retries not counted)
+	k        int32 // the retry the next issue is (0: a new request)
+	waiting  int64 // the Seq of the request whose outcome it awaits, 0 for none
+	issueUS  int64 // when that request was issued
+	counted  bool  // that request was issued at or after the warm-up
+	service  int   // the request being tried, for a retry
+	routeVal string
+	routeNum float64
+	route    int32
+	buf      int32 // its buffer type (a bufTable index)
+	id       string
+	key      uint64
+	rng      rng.PCG
+	epoch    int64 // bumped when its machine is lost or restored: older issue events no longer apply
+}
+
+// clientAcc counts the outcomes one client set saw.
+type clientAcc struct {
+	completed, timedOut, retried int64
+	failed                       [numFailures]int64
+	resp                         summaryAcc
+	waited                       int64 // think and backoff after counted outcomes
+}
+
+// pause draws a think or backoff time: whole microseconds, at least 1.
+func (a *appState) pause(d dist.Sampler, r *rng.PCG) int64 {
+	return max(roundUS(d.SampleMS(r)*1000), 1)
+}
+
+// clientIssue is client g issuing its next request at t: a new one (the
+// next of its script, or a service drawn by weight) or a retry of the last.
+func (e *engine) clientIssue(g int, t int64) error {
+	a := e.app
+	c := &a.cl[g]
+	cp := &a.plan.Clients[c.set]
+	if c.k == 0 {
+		n := c.n
+		c.n++
+		c.routeVal, c.routeNum, c.route, c.buf = "", 0, workload.RouteNone, 0
+		if cp.Script != nil {
+			st := &cp.Script[(int64(c.c)+n)%int64(len(cp.Script))]
+			c.service, c.routeVal, c.buf = st.Service, st.Value, st.Buf
+			if e.routing != nil && e.routing[st.Service] != nil {
+				c.route = e.routing[st.Service].Route(e.bufs, c.buf, st.Value) // entries told apart by BUFTYPE
+			} else if crit := e.m.Criterion(e.m.Services[st.Service].Routing); crit != nil && st.Value != "" {
+				c.route = workload.RouteOf(crit, st.Value)
+			}
+		} else {
+			i := 0
+			if len(cp.Services) > 1 {
+				u := float64(c.rng.Float64() * cp.Cum[len(cp.Cum)-1])
+				for i < len(cp.Cum)-1 && u >= cp.Cum[i] {
+					i++
+				}
+			}
+			c.service = cp.Services[i].Service
+			if sr := cp.Services[i].Route; sr != nil {
+				var r workload.Request
+				sr.Draw(&c.rng, &r)
+				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
+			}
+		}
+		c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
+		c.key = workload.Mix64(c.key ^ uint64(n+1))
+	}
+	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
+		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
+	if c.k > 0 {
+		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
+		if t >= e.setup.WarmupUS {
+			a.retried++
+			a.acc[c.set].retried++
+		}
+	}
+	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
+	a.bound = true
+	if err := e.issue(&r); err != nil {
+		a.bound = false
+		return err
+	}
+	c.waiting, c.issueUS, c.counted = e.issued, t, t >= e.setup.WarmupUS
+	if code := a.atIssue; code != 0 {
+		c.waiting = 0
+		e.clientOutcome(c, code, t)
+		return nil
+	}
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
+	}
+	return nil
+}
+
+// clientOutcome is client c seeing the outcome code (0: the reply) of its
+// request at t: it counts it, then backs off and retries it, or thinks and
+// issues its next request, unless the run's duration is over by then.
+func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
+	a := e.app
+	cp := &a.plan.Clients[c.set]
+	acc := &a.acc[c.set]
+	if c.counted {
+		switch code {
+		case 0:
+			acc.completed++
+		case codeTimeout:
+			acc.timedOut++
+		default:
+			acc.failed[code-reasonNoEnt]++
+		}
+		v := t - c.issueUS
+		if !acc.resp.note(v, histIndex(v)) {
+			acc.resp.spill(v)
+		}
+	}
+	var wait int64
+	if code != 0 && int(c.k) < cp.RetryMax && retries(cp, code) {
+		c.k++
+		wait = a.pause(cp.Backoff, &c.rng)
+	} else {
+		c.k = 0
+		wait = a.pause(cp.Think, &c.rng)
+	}
+	if c.counted {
+		acc.waited += wait
+	}
+	g := cp.First + int(c.c)
+	if at := t + wait; at < a.plan.EndUS {
+		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g), callerSeq: c.epoch})
+	} else {
+		a.active--
+	}
+}
+
+// retries reports whether client set cp retries a request that ended with
+// code (bit k of RetryOn is the failure reasonNoEnt+k).
+func retries(cp *plan.Client, code reason) bool {
+	if code == codeTimeout {
+		return cp.RetryOn&plan.RetryTPETIME != 0
+	}
+	return cp.RetryOn&(1<<(code-reasonNoEnt)) != 0
+}
+
+// loseClients stops the clients on machine m: they are gone with it.
+func (a *appState) loseClients(m int32) {
+	for k := range a.plan.Clients {
+		cp := &a.plan.Clients[k]
+		if int32(cp.Origin) != m {
+			continue
+		}
+		for c := cp.First; c < cp.First+cp.Count; c++ {
+			a.cl[c].epoch++
+			a.cl[c].waiting, a.cl[c].k = 0, 0
+		}
+	}
+}
+
+// restoreClients starts the clients of machine m again at t: each thinks,
+// then issues.
+func (a *appState) restoreClients(e *engine, m int32, t int64) {
+	for k := range a.plan.Clients {
+		cp := &a.plan.Clients[k]
+		if int32(cp.Origin) != m {
+			continue
+		}
+		for c := cp.First; c < cp.First+cp.Count; c++ {
+			cl := &a.cl[c]
+			cl.epoch++
+			if at := t + a.pause(cp.Think, &cl.rng); at < a.plan.EndUS {
+				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
+			}
+		}
+	}
+}

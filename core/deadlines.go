@@ -1,0 +1,54 @@
+package core
+
+import "github.com/tuxlb/tuxlb/core/internal/usec"
+
+// This file holds the callers' deadlines (docs/engine.md, "Applications"):
+// a caller waits for a request's outcome at most its service's BLOCKTIME
+// (plan.App's BlockUS: else SCANUNIT x BLOCKTIME); the deadlines of one
+// length wait in one FIFO (deadlineQueue), which appState.next merges with
+// the other application events. The deadlines are set where a caller
+// issues: callChild (calls.go) and clientIssue (clients.go).
+
+// deadlineQueue holds the pending deadlines of one length (a service's
+// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
+// sorted by time and then by issue order at no cost.
+type deadlineQueue struct {
+	lim  int64
+	evs  []appEvent
+	head int
+}
+
+func (q *deadlineQueue) push(ev appEvent) {
+	if q.head > 0 && q.head == len(q.evs) {
+		q.evs, q.head = q.evs[:0], 0
+	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
+		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
+	}
+	q.evs = append(q.evs, ev)
+}
+
+// deadline is a caller's deadline for request ev.awaited: if its outcome has
+// not reached the caller, the caller gets TPETIME (a client goes on, a
+// calling server fails its request with TPESVCFAIL). The request itself
+// goes on.
+func (e *engine) deadline(ev *appEvent) {
+	a := e.app
+	switch ev.kind {
+	case callerClient:
+		c := &a.cl[ev.caller]
+		if c.waiting != ev.awaited {
+			return
+		}
+		c.waiting = 0
+		e.spanUS = max(e.spanUS, ev.t)
+		e.clientOutcome(c, codeTimeout, ev.t)
+	case callerServer:
+		p := ev.caller
+		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {
+			return
+		}
+		e.spanUS = max(e.spanUS, ev.t)
+		a.why = sprintf("its nested request #%d had not replied by its deadline, %s ms (TPETIME)", ev.awaited, usec.FormatMS(ev.t))
+		e.failParent(p, ev.t)
+	}
+}

@@ -1,0 +1,268 @@
+package core
+
+import (
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+)
+
+// This file ends requests in a run with applications and hands their
+// outcomes to their callers (docs/engine.md, "Applications"): a request
+// ends on its server (release, endServed, then serverNext), or fails
+// (failParent: TPESVCFAIL for a caller whose child failed or timed out;
+// appFailSvc: TPESVCERR); its reply or failure travels to its caller as an
+// application event (answer, or answerNow in the same turn) and is handed
+// over if the caller still waits for it (deliver); the requests that
+// forwarded to it end with its reply (answer, loseForwarders).
+
+// deliver hands a reply or failure to its caller, if the caller still waits
+// for it: a client takes the outcome; a server holding the calling request
+// goes on with its steps, or fails it with TPESVCFAIL. A reply to a server
+// that crashed is lost (its request fails at the crash's notice).
+func (e *engine) deliver(ev *appEvent) {
+	a := e.app
+	switch ev.kind {
+	case callerClient:
+		c := &a.cl[ev.caller]
+		if c.waiting != ev.awaited {
+			return
+		}
+		c.waiting = 0
+		e.clientOutcome(c, ev.code, ev.t)
+	case callerServer:
+		p := ev.caller
+		if !e.holding(p, ev.callerSeq) {
+			return
+		}
+		sl := &a.slots[p]
+		if !sl.settle(ev.awaited) {
+			return
+		}
+		if ev.code != 0 {
+			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, usec.FormatMS(ev.t))
+			e.failParent(p, ev.t)
+			return
+		}
+		if sl.pending--; sl.pending == 0 {
+			e.runSteps(p, ev.t)
+		}
+	}
+}
+
+// holding reports whether the request in slot p (Seq seq) is still held by
+// its server, waiting for replies: not ended, not failed, its server not
+// crashed.
+func (e *engine) holding(p int32, seq int64) bool {
+	f := e.pool.at(p)
+	if f.req.Seq != seq || !e.app.slots[p].holding || f.server < 0 {
+		return false
+	}
+	sv := &e.servers[f.server]
+	return sv.busy && sv.cur == p
+}
+
+// settle removes child seq from the replies sl awaits; false when it was
+// not awaited.
+func (sl *appSlot) settle(seq int64) bool {
+	for i, x := range sl.out {
+		if x == seq {
+			sl.out[i] = sl.out[len(sl.out)-1]
+			sl.out = sl.out[:len(sl.out)-1]
+			return true
+		}
+	}
+	return false
+}
+
+// awaits reports whether sl awaits child seq's reply.
+func (sl *appSlot) awaits(seq int64) bool {
+	for _, x := range sl.out {
+		if x == seq {
+			return true
+		}
+	}
+	return false
+}
+
+// answerNow hands outcome code to the caller of sl at t, in this turn (a
+// failure at issue).
+func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
+	a := e.app
+	switch sl.kind {
+	case callerClient:
+		c := &a.cl[sl.caller]
+		if c.waiting == sl.awaited {
+			c.waiting = 0
+			e.clientOutcome(c, code, t)
+		}
+	case callerServer:
+		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
+			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
+			e.failParent(sl.caller, t)
+		}
+	}
+}
+
+// release ends the request in slot p on its server at t: its end time, the
+// server's busy and held time; it returns the server, still to take its
+// next request (serverNext).
+func (e *engine) release(p int32, t int64) *serverState {
+	f := e.pool.at(p)
+	sv := &e.servers[f.server]
+	f.endUS = t
+	e.accrueBusy(sv, t)
+	if sl := &e.app.slots[p]; sl.holding {
+		e.app.stopHold(sv.idx, t, e.setup.WarmupUS)
+		sl.holding = false
+	}
+	sv.busy = false
+	e.queues[sv.queue].inService--
+	return sv
+}
+
+// stopHold accounts server i's time holding a request up to t.
+func (a *appState) stopHold(i int32, t, warm int64) {
+	if t > warm {
+		a.held[i] += t - max(a.holdAt[i], warm)
+	}
+}
+
+// serverNext is server sv, free at t, taking its next request, or gone if
+// it was stopping.
+func (e *engine) serverNext(sv *serverState, t int64) {
+	i := sv.idx
+	if sv.state != stateUp {
+		e.stopped(i, t)
+		return
+	}
+	e.markIdle(i)
+	sv.idleSince = t
+	if q := &e.queues[sv.queue]; q.wait.n > 0 {
+		e.takeNext(i, q, t)
+	} else if sv.idleAlarm {
+		e.armDecay(i, t)
+	}
+}
+
+// replyAt is when the reply of request s, ended at t on server sv, reaches
+// its caller: after the remote domain's time for a gateway, and the
+// crossing back when its caller is on another machine.
+func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
+	f := e.pool.at(s)
+	if f.unanswered {
+		return t // no reply is sent: its end is its last event
+	}
+	at := t + f.remoteUS
+	if sv.machine != e.app.slots[s].replyTo {
+		at += e.setup.LatencyUS
+	}
+	return at
+}
+
+// endServed ends the request in slot s on its server at t with its reply.
+func (e *engine) endServed(s int32, t int64) {
+	f := e.pool.at(s)
+	sv := e.release(s, t)
+	f.replyUS = e.replyAt(s, sv, t)
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
+	}
+	e.st.complete(f, sv)
+	sl := e.app.slots[s]
+	e.finish(s)
+	e.answer(&sl, f.req.Seq, 0, f.replyUS)
+	e.serverNext(sv, t)
+}
+
+// failParent fails the request in slot p with TPESVCFAIL at t: a child of
+// it failed or timed out. Its server is free; the failure reaches its
+// caller as a reply would.
+func (e *engine) failParent(p int32, t int64) {
+	f := e.pool.at(p)
+	sv := e.release(p, t)
+	sl := &e.app.slots[p]
+	sl.out, sl.pending = sl.out[:0], 0
+	f.reason = reasonSvcFail
+	f.replyUS = e.replyAt(p, sv, t)
+	e.spanUS = max(e.spanUS, f.replyUS)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	copied := *sl
+	e.finish(p)
+	e.answer(&copied, f.req.Seq, reasonSvcFail, f.replyUS)
+	e.serverNext(sv, t)
+}
+
+// appFailSvc is failSvc in a run with applications: request s fails with
+// TPESVCERR at t, and the failure reaches its caller (after the crossing
+// back to its caller's machine).
+func (e *engine) appFailSvc(s int32, t int64) {
+	f := e.pool.at(s)
+	sl := &e.app.slots[s]
+	if sl.holding { // a stopping instance's held request aborted (SVCTIMEOUT)
+		e.app.stopHold(f.server, t, e.setup.WarmupUS)
+		sl.holding = false
+	}
+	f.reason = reasonSvcErr
+	f.replyUS = t
+	if e.queues[f.queue].machine != sl.replyTo && !f.unanswered {
+		f.replyUS += e.setup.LatencyUS
+	}
+	e.spanUS = max(e.spanUS, f.replyUS)
+	e.st.fail(f)
+	e.ser.fail(f.reason)
+	copied := *sl
+	e.finish(s)
+	e.answer(&copied, f.req.Seq, reasonSvcErr, f.replyUS)
+}
+
+// answer sends the outcome of request seq (slot data sl) to its caller at
+// at, and completes the requests that forwarded to it: their reply is its.
+func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
+	a := e.app
+	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
+		pf := e.pool.at(p)
+		if pf.req.Seq != pseq || !a.slots[p].forwarded {
+			break
+		}
+		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
+		a.slots[p].forwarded = false
+		pf.replyUS = at
+		e.st.complete(pf, &e.servers[pf.server])
+		e.finish(p)
+		p, pseq = next, nseq
+	}
+	if sl.kind == callerNone {
+		return
+	}
+	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
+		awaited: sl.awaited, code: code})
+}
+
+// crashHold is crash's hook: server i, holding the request in slot s,
+// crashed at t; its held time ends.
+func (e *engine) crashHold(i, s int32, t int64) {
+	if sl := &e.app.slots[s]; sl.holding {
+		e.app.stopHold(i, t, e.setup.WarmupUS)
+		sl.holding = false // replies to it are lost; it fails at the notice
+	}
+}
+
+// loseForwarders ends the requests that forwarded to request s, lost with
+// its machine: no reply comes for them either (their rows keep no reply).
+func (e *engine) loseForwarders(s int32) {
+	a := e.app
+	for p, pseq := a.slots[s].fwdFrom, a.slots[s].fwdSeq; p >= 0; {
+		pf := e.pool.at(p)
+		if pf.req.Seq != pseq || !a.slots[p].forwarded {
+			break
+		}
+		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
+		a.slots[p].forwarded = false
+		pf.replyUS, pf.noReply = pf.endUS, true
+		e.st.complete(pf, &e.servers[pf.server])
+		e.finish(p)
+		p, pseq = next, nseq
+	}
+}
