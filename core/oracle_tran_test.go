@@ -255,6 +255,12 @@ func TestOracleTransactionCases(t *testing.T) {
 					Completed int64            `json:"completed"`
 					Failed    map[string]int64 `json:"failed"`
 				} `json:"requests"`
+				Clients map[string]struct {
+					Requests, Completed int64
+					Failed              map[string]int64
+					TimedOut            int64 `json:"timed_out"`
+					Retried             int64
+				} `json:"clients"`
 				Transactions struct {
 					Started, Committed *int64
 					OnePhase           *int64 `json:"one_phase"`
@@ -281,6 +287,19 @@ func TestOracleTransactionCases(t *testing.T) {
 			}
 			if g, w := fmt.Sprint(issued, done, failed), fmt.Sprint(exp.Requests.Issued, exp.Requests.Completed, exp.Requests.Failed); g != w {
 				t.Errorf("issued/completed/failed: oracle %s, expect.json %s", g, w)
+			}
+			for _, cs := range o.sets {
+				w, ok := exp.Clients[cs.name]
+				if !ok {
+					continue
+				}
+				if w.Failed == nil {
+					w.Failed = map[string]int64{}
+				}
+				g := fmt.Sprint(cs.requests, cs.completed, cs.failed, cs.timedOut, cs.retried)
+				if ws := fmt.Sprint(w.Requests, w.Completed, w.Failed, w.TimedOut, w.Retried); g != ws {
+					t.Errorf("client set %s requests/completed/failed/timed out/retried: oracle %s, expect.json %s", cs.name, g, ws)
+				}
 			}
 			f := o.tranFigures()
 			et := exp.Transactions
@@ -331,7 +350,11 @@ func oracleTrace(t *testing.T, dir string) []byte {
 	}
 	services := doc["services"].(map[string]any)
 	wl := doc["workload"].(map[string]any)
-	lines := strings.Split(strings.TrimSpace(wl["trace_csv"].(string)), "\n")
+	csv, ok := wl["trace_csv"].(string)
+	if !ok {
+		return raw
+	}
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
 	head := strings.Split(lines[0], ",")
 	var b strings.Builder
 	b.WriteString("time_ms,service,origin,service_ms,prio,route\n")
