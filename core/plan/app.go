@@ -101,7 +101,7 @@ type ScriptStep struct {
 const RetryTPETIME = 1 << 31
 
 // retryCodes are the failure codes a retry may name.
-var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM"}
+var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM", "TPETRAN"}
 
 // checkApps checks the parts of the scenario's applications that need no
 // model: call modes, probabilities, where tpforward stands, the shape of

@@ -93,4 +93,4 @@ func Vocabulary() map[string][]string {
 // FailureCodes are the failure codes a request can end with, other than
 // TPETIME, in the order of the dispatch log's failure reasons:
 // Client.RetryOn has bit k set to retry on FailureCodes[k].
-var FailureCodes = [...]string{"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}
+var FailureCodes = [...]string{"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK", "TPETRAN", "TPETIME"}

@@ -142,8 +142,10 @@ func (m *Model) Transactions() bool { return m.TMS != nil }
 // of m.TMS in order, its TMSCOUNT instances GROUP/30001 .. GROUP/30000+n (the
 // TMS executable's name, System and TMS set, advertising nothing) after
 // every *SERVERS instance, sharing one queue GROUP/TMS after every other
-// queue. When no transaction can start it returns m itself; otherwise a
-// copy whose Servers and Queues are new slices (m is not changed).
+// queue, and each TMS executable's name as a known service (LOAD 50, PRIO
+// 50, advertised by nobody), under which the TMS requests run. When no
+// transaction can start it returns m itself; otherwise a copy whose
+// Servers, Queues and Services are new slices (m is not changed).
 func (m *Model) WithTMS() *Model {
 	if len(m.TMS) == 0 {
 		return m
@@ -152,6 +154,15 @@ func (m *Model) WithTMS() *Model {
 	n := 0
 	for _, t := range m.TMS {
 		n += t.Count
+	}
+	// the TMS executables' names are services of their own (LOAD 50,
+	// PRIO 50, advertised by nobody): the TMS requests are theirs
+	c.Services = append([]Service(nil), m.Services...)
+	for _, t := range m.TMS {
+		if c.Service(t.Name) == nil {
+			c.Services = append(c.Services, Service{Name: t.Name, Load: 50, Prio: 50})
+			sort.Slice(c.Services, func(a, b int) bool { return c.Services[a].Name < c.Services[b].Name })
+		}
 	}
 	c.Servers = append(make([]Server, 0, len(m.Servers)+n), m.Servers...)
 	c.Queues = append(make([]Queue, 0, len(m.Queues)+len(m.TMS)), m.Queues...)

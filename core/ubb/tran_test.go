@@ -116,6 +116,13 @@ func TestWithTMS(t *testing.T) {
 	if got := w.Queues[nQueues+1].Servers; !reflect.DeepEqual(got, []int{nServers + 3, nServers + 4}) {
 		t.Errorf("G3/TMS servers %v", got)
 	}
+	var names []string
+	for _, s := range w.Services {
+		names = append(names, s.Name)
+	}
+	if want := []string{"A", "B", "TMS", "TMS_ORA"}; !reflect.DeepEqual(names, want) || w.Service("TMS").Load != 50 || len(m.Services) != 2 {
+		t.Errorf("services %v, want %v (and m's unchanged)", names, want)
+	}
 }
 
 // TestTransactionsErrors: TMSCOUNT outside 2..256 and a bad AUTOTRAN are
