@@ -32,6 +32,7 @@ const (
 	callerNone   callerKind = iota // an open-loop trace or stream request: nobody waits
 	callerClient                   // a client of a client set
 	callerServer                   // a server instance holding the calling request
+	callerTMS                      // a transaction's owner, committing (tran.go)
 )
 
 // The classes of application events, in their order within an instant
@@ -40,6 +41,7 @@ const (
 const (
 	classReply    uint8 = iota // a reply or failure reaching a waiting caller
 	classDeadline              // a caller's deadline
+	classTranDeadline          // a transaction's deadline (tran.go)
 	classRetry                 // a sender trying a full queue again (after network arrivals)
 	classClient                // a client issuing its next request
 )
@@ -133,6 +135,7 @@ type appSlot struct {
 	step      int32   // the next call step to run
 	pending   int32   // replies still awaited before the next step
 	out       []int64 // the Seqs of the children whose replies it awaits
+	tran      int32   // its transaction: 1 + its index in tranState.xs, 0 for none
 }
 
 // appState is the engine's state for applications.
@@ -145,6 +148,7 @@ type appState struct {
 	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
 	clients appHeap         // the clients' next requests
 	retries appHeap         // requests waiting for room in a full queue
+	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
@@ -238,6 +242,9 @@ func (a *appState) next() (*appEvent, int) {
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
 		top, src = &a.retries[0], -2
 	}
+	if a.tdl != nil && len(*a.tdl) > 0 && (top == nil || (*a.tdl)[0].before(top)) {
+		top, src = &(*a.tdl)[0], -3
+	}
 	return top, src
 }
 
@@ -251,6 +258,8 @@ func (a *appState) pop() appEvent {
 		return a.clients.pop()
 	case -2:
 		return a.retries.pop()
+	case -3:
+		return a.tdl.pop()
 	}
 	q := &a.dl[src-2]
 	q.head++
@@ -275,7 +284,7 @@ func (a *appState) due(tc, ta, tn int64) bool {
 		return false
 	}
 	switch top.class {
-	case classReply, classDeadline:
+	case classReply, classDeadline, classTranDeadline:
 		return top.t < tc && top.t <= ta && top.t <= tn
 	case classRetry:
 		return top.t < tc && top.t < ta && top.t <= tn
@@ -338,6 +347,8 @@ func (e *engine) appTurn() error {
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)
+	case classTranDeadline:
+		e.tranTimeout(&ev)
 	}
 	return nil
 }

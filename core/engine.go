@@ -218,6 +218,7 @@ type engine struct {
 	arr       arrivalQueue // network arrivals
 	life      *lifecycle   // nil when no instance can change state
 	app       *appState    // nil when the scenario has no calls and no clients
+	tr        *tranState   // nil when no *SERVICES entry has AUTOTRAN=Y
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
 	nextLife  int64        // when the next life-cycle step is due; noTime for none
 	more      bool         // the workload has more requests to issue
@@ -595,6 +596,10 @@ func (e *engine) issue(r *workload.Request) error {
 	e.log.issue(s)
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
+	if e.tr != nil && e.tr.directQ >= 0 {
+		e.issueDirect(s, f) // a transaction's request to a TMS queue
+		return nil
+	}
 	sv := &e.svc[r.Service]
 	var ex *result.Explanation
 	if sv.routes != nil || e.opt.explain != nil {
@@ -620,6 +625,9 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	sq, chosen, reason := e.choose(f, sv)
+	if e.tr != nil && e.tranJoin(s, sq.q) {
+		return nil // a child in a transaction, in a group without TMSNAME: TPETRAN
+	}
 	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
 	f.prio = sq.prio
 	if p := r.Prio; p > 0 {
@@ -727,6 +735,9 @@ func (e *engine) start(i, s int32, t int64) {
 	e.heap.push(completionKey(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
+	}
+	if e.tr != nil {
+		e.tranStart(i, s, t)
 	}
 }
 

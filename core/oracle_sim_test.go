@@ -21,7 +21,7 @@ package core
 // aborts on TRANTIME and on the owner's failure, the owner handed over by
 // tpforward. The generator emits them only under oracleTransactions
 // (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
-// cases of testdata/spec-pending-tran meanwhile.
+// cases of testdata/spec with it.
 
 import (
 	"encoding/json"

@@ -224,15 +224,25 @@ func (o *oracle) tranFigures() oTranFigures {
 	return f
 }
 
-// TestOracleTransactionCases plays the hand-worked transaction cases
-// (testdata/spec-pending-tran) through the reference simulator: its
-// dispatch log must be the one worked out by hand, and its transaction
-// counts and request counts those of expect.json. The engine does not play
-// transactions yet; this keeps the reference honest meanwhile.
+// TestOracleTransactionCases plays the hand-worked transaction cases of
+// testdata/spec (those with AUTOTRAN=Y) through the reference simulator:
+// its dispatch log must be the one worked out by hand, and its transaction,
+// request and client counts those of expect.json, so that the reference
+// and the hand derivations check each other as the engine is checked
+// against both.
 func TestOracleTransactionCases(t *testing.T) {
-	dirs, err := filepath.Glob("../testdata/spec-pending-tran/[0-9]*")
-	if err != nil || len(dirs) < 6 {
-		t.Fatalf("cases: %v (%d)", err, len(dirs))
+	all, err := filepath.Glob("../testdata/spec/[0-9]*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string // the cases with transactions
+	for _, dir := range all {
+		if sc, err := os.ReadFile(filepath.Join(dir, "scenario.json")); err == nil && strings.Contains(string(sc), "AUTOTRAN=Y") {
+			dirs = append(dirs, dir)
+		}
+	}
+	if len(dirs) < 9 {
+		t.Fatalf("%d cases with transactions, want at least 9", len(dirs))
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
