@@ -17,10 +17,16 @@ func (e *engine) live(it *lifeItem) bool {
 	case itemNotice:
 		return sv.state == stateDown && sv.gen == it.gen
 	case itemAbort:
+		if sv.mt != nil {
+			return (sv.state == stateUp || sv.state == stateStopping) && e.mtInService(sv, it.seq)
+		}
 		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.seq
 	case itemUp:
 		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
 	case itemDecay: // still idle since the alarm was set
+		if sv.mt != nil {
+			return sv.gen == it.gen && sv.state == stateUp && sv.mt.free == sv.mt.k && sv.mt.lastFree() == it.seq
+		}
 		return sv.gen == it.gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.seq
 	}
 	panic("core: live: unknown BBL work item")
@@ -48,6 +54,13 @@ func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
 // stopping instance is gone instead (it was stopping anyway).
 func (e *engine) abort(i int32, t int64) {
 	sv := &e.servers[i]
+	if sv.state == stateStopping && sv.mt != nil {
+		sv.gen++
+		e.mtAbortStopping(sv, t)
+		e.setState(i, stateGone, causeSvcTimeout, t)
+		e.orphanCheck(sv.queue, t)
+		return
+	}
 	if sv.state == stateStopping {
 		s := sv.cur
 		e.accrueBusy(sv, t)
@@ -67,7 +80,9 @@ func (e *engine) abort(i int32, t int64) {
 // fails, and RESTART, MAXGEN and GRACE decide whether it restarts.
 func (e *engine) notice(i int32, t int64) {
 	sv := &e.servers[i]
-	if s := sv.held; s >= 0 {
+	if sv.mt != nil {
+		e.mtNotice(sv, t)
+	} else if s := sv.held; s >= 0 {
 		sv.held = -1
 		e.queues[sv.queue].inService--
 		e.failSvc(s, t) // its hand-off stays in the every-10th count
@@ -122,6 +137,10 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	}
 	e.setState(i, stateUp, causeBooted, t)
 	sv.ran = true
+	if sv.mt != nil {
+		e.mtComeUp(sv, t)
+		return
+	}
 	e.markIdle(i)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
@@ -238,6 +257,10 @@ func (e *engine) alarmDue(it *lifeItem, t int64, active bool) {
 		set := &e.life.sets[e.life.setOf[i]]
 		if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
 			e.shutdown(i, causeDecay, t)
+		}
+	case sv.state == stateUp && sv.mt != nil:
+		if sv.mt.free == sv.mt.k {
+			e.armDecay(i, sv.mt.lastFree())
 		}
 	case sv.state == stateUp && !sv.busy:
 		e.armDecay(i, sv.idleSince)

@@ -20,6 +20,9 @@ func (e *engine) appCompletion(i int32, t int64) {
 	a := e.app
 	sv := &e.servers[i]
 	s := sv.cur
+	if sv.mt != nil {
+		s = sv.mt.cur[sv.mt.pick]
+	}
 	f := e.pool.at(s)
 	if sv.gateway && f.remoteUS < 0 {
 		e.gatewayFailed(s, t)
@@ -31,8 +34,12 @@ func (e *engine) appCompletion(i int32, t int64) {
 	}
 	sl := &a.slots[s]
 	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
-	sv.due = -1 // no completion is pending while it holds the request
-	a.holdAt[i] = t
+	if m := sv.mt; m != nil {
+		m.due[m.pick], m.holdAt[m.pick] = -1, t
+	} else {
+		sv.due = -1 // no completion is pending while it holds the request
+		a.holdAt[i] = t
+	}
 	e.runSteps(s, t)
 }
 

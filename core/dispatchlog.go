@@ -16,6 +16,10 @@ const dispatchLogHeader = "id,service,origin,issue_us,server,queue,enqueue_us,st
 // last column names each request's calling request.
 const dispatchLogParentHeader = "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason,parent\n"
 
+// threadColumn is the column that follows reason in a run with a
+// multithreaded instance: the thread that ran the request.
+const threadColumn = ",thread"
+
 // logChunk is how many bytes of rows the dispatch log gathers before it
 // writes them, in one call, to its writer.
 const logChunk = 64 << 10
@@ -43,6 +47,7 @@ type dispatchLog struct {
 	services, origins, servers, queues, reasons []string
 	room                                        int  // the most bytes a row takes after its id, and 32 more
 	parent                                      bool // rows end with the parent column (reasons[r] is then ",REASON")
+	thread                                      bool // a thread column follows reason (reasons[r] is then ",REASON")
 
 	seq    int64    // the issue number of the last row without an id
 	seqLen int      // seqDig[:seqLen] is seq in decimal
@@ -51,8 +56,11 @@ type dispatchLog struct {
 
 func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
 	l := &dispatchLog{w: w, ring: make([]int32, 1024), buf: make([]byte, 0, logChunk+1024), parent: parent}
+	for i := range m.Servers {
+		l.thread = l.thread || (m.Servers[i].DispatchThreads() > 1 && !m.Servers[i].Gateway)
+	}
 	end := "\n"
-	if parent {
+	if parent || l.thread {
 		end = ""
 	}
 	cells := func(n int, cell func(i int) string) []string {
@@ -72,11 +80,15 @@ func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
 	l.queues = cells(len(m.Queues), func(q int) string { return ",," + quoteCSV(m.Queues[q].Name) + "," })
 	l.reasons = cells(len(reasons.Names), func(i int) string { return "," + reasons.Names[i] + end })
 	l.room += 6*20 + 3 + 32 // 6 numbers, 3 commas, and what jsonx.AppendInt and appendDigits write past the end
+	header := dispatchLogHeader
 	if parent {
-		l.buf = append(l.buf, dispatchLogParentHeader...)
-	} else {
-		l.buf = append(l.buf, dispatchLogHeader...)
+		header = dispatchLogParentHeader
 	}
+	if l.thread {
+		i := len(dispatchLogHeader) - 1 // after reason
+		header = header[:i] + threadColumn + header[i:]
+	}
+	l.buf = append(l.buf, header...)
 	return l
 }
 
@@ -119,6 +131,15 @@ func (l *dispatchLog) flush(e *engine) {
 			break
 		}
 		b = l.appendRow(b, e, f)
+		if l.thread {
+			b = append(b, ',')
+			if f.server >= 0 {
+				b = jsonx.AppendInt(b, int64(f.thread)+1)
+			}
+			if !l.parent {
+				b = append(b, '\n')
+			}
+		}
 		if l.parent {
 			b = append(b, ',')
 			if p := e.app.slots[s].parentID; p != "" {

@@ -53,13 +53,16 @@ type flight struct {
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// gets its reply (no reply time, response or timeout)
 	unanswered bool
-	load       int64 // L(s,q) of the chosen queue
-	enqSeq     uint64
-	enqueueUS  int64
-	startUS    int64
-	endUS      int64
-	replyUS    int64
-	remoteUS   int64 // a gateway's remote-domain time
+	// thread is the dispatch thread of its server that took it (0-based;
+	// 0 on a single-threaded instance)
+	thread    int32
+	load      int64 // L(s,q) of the chosen queue
+	enqSeq    uint64
+	enqueueUS int64
+	startUS   int64
+	endUS     int64
+	replyUS   int64
+	remoteUS  int64 // a gateway's remote-domain time
 }
 
 // reset makes f the fresh record of request r: the same as
@@ -71,7 +74,7 @@ func (f *flight) reset(r *workload.Request, counted bool) {
 	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
 	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
 	f.forwardee, f.noReply, f.unanswered = false, false, false
-	f.load, f.enqSeq = 0, 0
+	f.load, f.enqSeq, f.thread = 0, 0, 0
 	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
 }
 
@@ -88,6 +91,7 @@ type serverState struct {
 	due       int64     // busy: when its request ends (its completion event's time)
 	idleSince int64     // when it last finished a request or came up (0: up since the start)
 	ran       bool      // it was up at some time of the run
+	started   bool      // it started a request at some time of the run (threads_used)
 	idleAlarm bool      // a spare of a -p set: idle for terminate seconds, it ends itself
 	alarmSet  bool      // idleAlarm: its alarm is pending in the life-cycle heap
 	queue     int32
@@ -96,13 +100,19 @@ type serverState struct {
 	speed     float64
 	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
+	// mt holds the dispatch threads of an instance with more than one
+	// (MAXDISPATCHTHREADS > 1, mt.go); nil for one thread, whose state is
+	// the fields above. For a multithreaded instance busy, cur, due,
+	// idleSince, mark and held are unused.
+	mt *mtState
 }
 
 // queueState is a request queue as the engine plays it.
 type queueState struct {
 	wait      waitQueue
 	work      int64 // W(q): sum of L(s,q) over waiting requests
-	inService int   // busy instances
+	inService int   // requests its instances hold (busy threads; held at a crash until the notice)
+	threads   int   // dispatch threads of its instances (their number when all have one)
 	n         int64 // n(q): instances that are candidates (up, down or restarting)
 	gone      int   // instances that are gone: all of them, and the queue is orphaned
 	handoffs  int64
@@ -217,6 +227,8 @@ type engine struct {
 	heap      eventHeap    // completions
 	arr       arrivalQueue // network arrivals
 	life      *lifecycle   // nil when no instance can change state
+	threaded  bool         // some instance has more than one dispatch thread (mt.go)
+	mtNoReq   bool         // tuning mt_idle "no_request"
 	app       *appState    // nil when the scenario has no calls and no clients
 	tr        *tranState   // nil when no *SERVICES entry has AUTOTRAN=Y
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
@@ -396,6 +408,9 @@ func (e *engine) lifeTurn(have bool, next *workload.Request) (stepOutcome, error
 func (e *engine) completionTurn(tc int64) bool {
 	i := e.heap.pop().idx()
 	sv := &e.servers[i]
+	if sv.mt != nil {
+		return e.mtCompletion(i, tc)
+	}
 	if !sv.busy || sv.due != tc {
 		return false
 	}
@@ -689,10 +704,14 @@ func (e *engine) enter(s int32, t int64) {
 		return
 	}
 	best := int32(-1)
-	if q.inService < len(q.servers) {
-		for _, i := range q.servers {
-			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
-				best = i
+	if q.inService < q.threads {
+		if e.threaded {
+			best = e.mtFree(q)
+		} else {
+			for _, i := range q.servers {
+				if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
+					best = i
+				}
 			}
 		}
 	}
@@ -717,11 +736,19 @@ func (e *engine) enter(s int32, t int64) {
 	e.st.queueLength(f.queue, int64(q.wait.n), t)
 }
 
-// start begins request s on server i at t.
+// start begins request s on server i at t (on a multithreaded instance, on
+// its thread mt.pick).
 func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
+	if sv.mt != nil {
+		e.mtStart(i, s, t)
+		if e.tr != nil {
+			e.tranStart(i, s, t)
+		}
+		return
+	}
 	f := e.pool.at(s)
-	sv.busy, sv.cur, sv.mark = true, s, t
+	sv.busy, sv.cur, sv.mark, sv.started = true, s, t, true
 	e.markBusy(i)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t

@@ -36,6 +36,7 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 		return nil, err
 	}
 	e.idleQueue = r.Idle == plan.IdleQueue
+	e.mtNoReq = r.MTIdle == plan.MTIdleNoRequest
 	e.netOrigin = r.NetLoad == plan.NetLoadOrigin
 	e.loadOnly = r.Counter == plan.CounterLoad
 	e.initServers()
@@ -127,6 +128,10 @@ func (e *engine) initServers() {
 		}
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1, ran: true}
+		if k := s.DispatchThreads(); k > 1 && !s.Gateway {
+			e.servers[i].mt = newMTState(k)
+			e.threaded = true
+		}
 		if s.Spare { // a spare starts gone: no candidate, never idle
 			e.servers[i].state, e.servers[i].ran = stateGone, false
 			continue
@@ -147,6 +152,10 @@ func (e *engine) initQueues() {
 		// counts in n(q)) until it is booted or spawned
 		for _, s := range m.Queues[i].Servers {
 			q.servers = append(q.servers, int32(s))
+			q.threads++
+			if mt := e.servers[s].mt; mt != nil {
+				q.threads += int(mt.k) - 1
+			}
 			if st := e.servers[s].state; st.candidate() {
 				q.n++
 			} else if st == stateGone {

@@ -208,6 +208,8 @@ func getter(e *engine, f *flight) string {
 // whereNext says what happens to the request right after the choice.
 func whereNext(e *engine, ex *result.Explanation, f *flight) string {
 	switch {
+	case f.server >= 0 && e.threaded:
+		return threadTakerText(e, ex, f)
 	case f.server >= 0 && len(e.queues[f.queue].servers) > 1:
 		return takerText(e, ex, f)
 	case f.server >= 0:
@@ -244,6 +246,24 @@ func takerText(e *engine, ex *result.Explanation, f *flight) string {
 		return fmt.Sprintf("%s, the set's only idle server (idle %s), takes it and starts at once.", ex.Server, since)
 	}
 	return fmt.Sprintf("Of the set's %d idle servers, %s has been idle longest (%s%s), so it takes it and starts at once.", idle, ex.Server, since, tie)
+}
+
+// threadTakerText says which thread takes a request that found one free,
+// in a run with multithreaded instances: the free thread of the queue's
+// instances that has been free longest (docs/engine.md, Multithreaded
+// servers).
+func threadTakerText(e *engine, ex *result.Explanation, f *flight) string {
+	sv := &e.servers[f.server]
+	since := sv.idleSince
+	if sv.mt != nil {
+		since = sv.mt.since[f.thread]
+	}
+	when := "since the run began"
+	if since > 0 {
+		when = "since " + usec.FormatMS(since) + " ms"
+	}
+	return fmt.Sprintf("Thread %d of %s, free %s, is the free thread of queue %s free longest (ties to the first instance, then the lowest thread): it takes it and starts at once.",
+		f.thread+1, ex.Server, when, e.m.Queues[f.queue].Name)
 }
 
 // queueHasUp reports whether some instance of queue q is up.

@@ -589,6 +589,10 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateDown, cause, t)
 	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
+	if sv.mt != nil {
+		e.mtCrash(i, t)
+		return
+	}
 	if sv.busy {
 		e.accrueBusy(sv, t)
 		if e.app != nil {
@@ -605,7 +609,7 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 func (e *engine) shutdown(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	switch {
-	case sv.state == stateUp && sv.busy:
+	case sv.state == stateUp && holdsAny(sv):
 		sv.stopCause = cause
 		e.setState(i, stateStopping, cause, t)
 	case sv.state == stateUp, sv.state == stateRestarting:

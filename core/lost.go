@@ -38,6 +38,9 @@ func (e *engine) loseMachine(ev *plan.Event, t int64) {
 	for _, i := range ev.Servers {
 		sv := &e.servers[i]
 		L.listed[i] = sv.state.candidate()
+		if sv.mt != nil {
+			e.mtLose(sv, t)
+		}
 		if sv.busy {
 			e.accrueBusy(sv, t)
 			if e.app != nil {

@@ -199,8 +199,10 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 		if g := int64(math.Round(s.BusyMS * 1000)); g != o.busyUS[i] {
 			return fmt.Sprintf("server %s busy: engine %v ms, oracle %d µs", id, s.BusyMS, o.busyUS[i])
 		}
-		if want := ratio(o.busyUS[i], span); !nearRat(s.Utilization, want) {
-			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d)", id, s.Utilization, ratF(want), o.busyUS[i], span)
+		// busy is thread-time: utilization is over k × the span
+		k := int64(len(o.insts[i].th))
+		if want := ratio(o.busyUS[i], k*span); !nearRat(s.Utilization, want) {
+			return fmt.Sprintf("server %s utilization: engine %v, oracle %v (%d µs over %d × %d)", id, s.Utilization, ratF(want), o.busyUS[i], k, span)
 		}
 		if s.LoadDone != loadDone[i] {
 			return fmt.Sprintf("server %s load_done: engine %d, oracle %d", id, s.LoadDone, loadDone[i])
@@ -213,6 +215,9 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 		}
 	}
 	if msg := o.compareUp(res, span); msg != "" {
+		return msg
+	}
+	if msg := o.compareThreads(res, seen); msg != "" {
 		return msg
 	}
 	if len(res.Queues) != len(o.m.Queues) {
@@ -322,8 +327,90 @@ func (o *oracle) compareUp(res *result.Result, span int64) string {
 		if g := int64(math.Round(*s.UpMS * 1000)); g != u {
 			return fmt.Sprintf("server %s up: engine %v ms, oracle %d µs", s.ID, *s.UpMS, u)
 		}
-		if want := ratio(o.busyUS[i], u); !nearRat(*s.UpUtilization, want) {
+		if want := ratio(o.busyUS[i], int64(len(o.insts[i].th))*u); !nearRat(*s.UpUtilization, want) {
 			return fmt.Sprintf("server %s up_utilization: engine %v, oracle %v", s.ID, *s.UpUtilization, ratF(want))
+		}
+	}
+	return ""
+}
+
+// oThreadResult is what compareThreads reads of the engine's result,
+// through its JSON, by the names the contract gives the threads' figures.
+type oThreadResult struct {
+	Servers []struct {
+		ID          string `json:"id"`
+		Threads     *int   `json:"threads"`
+		MinThreads  *int   `json:"min_threads"`
+		ThreadsUsed *int   `json:"threads_used"`
+		ByThread    []struct {
+			Thread   int     `json:"thread"`
+			Requests int64   `json:"requests"`
+			BusyMS   float64 `json:"busy_ms"`
+			HeldMS   float64 `json:"held_ms"`
+		} `json:"by_thread"`
+	} `json:"servers"`
+}
+
+// compareThreads checks the threads' figures: left out when no instance
+// has more than one thread (the bytes of a single-threaded run do not
+// change); else threads, min_threads and threads_used for every instance,
+// and by_thread for those with k > 1.
+func (o *oracle) compareThreads(res *result.Result, seen map[string]int) string {
+	js, err := json.Marshal(res)
+	if err != nil {
+		return err.Error()
+	}
+	var tr oThreadResult
+	if err := json.Unmarshal(js, &tr); err != nil {
+		return err.Error()
+	}
+	if len(tr.Servers) != len(o.insts) {
+		return fmt.Sprintf("servers: engine %d, oracle %d", len(tr.Servers), len(o.insts))
+	}
+	reqs := make([][]int64, len(o.insts))
+	for i := range reqs {
+		reqs[i] = make([]int64, len(o.insts[i].th))
+	}
+	for _, r := range o.reqs {
+		if r.done && !r.failed {
+			reqs[r.srv][r.thr]++
+		}
+	}
+	for i, s := range tr.Servers {
+		srv := &o.m.Servers[i]
+		k := len(o.insts[i].th)
+		if !o.threaded {
+			if s.Threads != nil || s.MinThreads != nil || s.ThreadsUsed != nil || s.ByThread != nil {
+				return fmt.Sprintf("server %s: threads' figures in a run without a multithreaded instance (want them left out)", s.ID)
+			}
+			continue
+		}
+		if s.Threads == nil || s.MinThreads == nil || s.ThreadsUsed == nil {
+			return fmt.Sprintf("server %s: threads, min_threads or threads_used missing", s.ID)
+		}
+		if *s.Threads != k || *s.MinThreads != srv.MinThreads || *s.ThreadsUsed != o.thrUsed[i] {
+			return fmt.Sprintf("server %s threads/min_threads/threads_used: engine %d/%d/%d, oracle %d/%d/%d",
+				s.ID, *s.Threads, *s.MinThreads, *s.ThreadsUsed, k, srv.MinThreads, o.thrUsed[i])
+		}
+		if k == 1 {
+			if s.ByThread != nil {
+				return fmt.Sprintf("server %s: by_thread for a single-threaded instance (want it left out)", s.ID)
+			}
+			continue
+		}
+		seen["multithreaded server"]++
+		if o.thrUsed[i] > 1 {
+			seen["threads busy at once"]++
+		}
+		if len(s.ByThread) != k {
+			return fmt.Sprintf("server %s by_thread: engine %d threads, oracle %d", s.ID, len(s.ByThread), k)
+		}
+		for j, bt := range s.ByThread {
+			g := fmt.Sprint(bt.Thread, bt.Requests, int64(math.Round(bt.BusyMS*1000)), int64(math.Round(bt.HeldMS*1000)))
+			w := fmt.Sprint(j+1, reqs[i][j], o.thrBusy[i][j], o.thrHeld[i][j])
+			if g != w {
+				return fmt.Sprintf("server %s by_thread[%d] thread/requests/busy µs/held µs: engine %s, oracle %s", s.ID, j, g, w)
+			}
 		}
 	}
 	return ""

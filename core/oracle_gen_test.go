@@ -10,6 +10,59 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
+// oracleThreads turns on multithreaded servers in the generators: some
+// *SERVERS entries get MAXDISPATCHTHREADS 2-4 (and MINDISPATCHTHREADS), a
+// GWTDOMAIN at times one it ignores, and tuning mt_idle either reading.
+// Its draws come from a stream of their own (genThreads), so turning it on
+// changes no other draw of a seed's scenario. It also gates the M/M/k test
+// of threads (theory_threads_test.go). Off, the generators make the
+// scenarios they made before threads were simulated.
+const oracleThreads = true
+
+// genThreads draws the dispatch threads of the generators' *SERVERS
+// entries and the mt_idle reading, from a stream of its own.
+type genThreads struct{ rng *rand.Rand }
+
+func newGenThreads(seed uint64) genThreads {
+	return genThreads{rand.New(rand.NewPCG(seed, 0x7468726561647300))} // "threads"
+}
+
+// entry returns the MAXDISPATCHTHREADS (and MINDISPATCHTHREADS) text of an
+// entry, "" for most; never on an entry with -p (spawning counts instances,
+// and a spare's idleness by threads is a reading of its own).
+func (g genThreads) entry(spawn bool) string {
+	if !oracleThreads || spawn || g.rng.Float64() >= 0.45 {
+		return ""
+	}
+	k := 2 + g.rng.IntN(3)
+	text := fmt.Sprintf(" MAXDISPATCHTHREADS=%d", k)
+	if g.rng.Float64() < 0.3 {
+		text += fmt.Sprintf(" MINDISPATCHTHREADS=%d", g.rng.IntN(k+1))
+	}
+	return text
+}
+
+// gateway returns a MAXDISPATCHTHREADS the GWTDOMAIN entry ignores, at times.
+func (g genThreads) gateway() string {
+	if !oracleThreads || g.rng.Float64() >= 0.3 {
+		return ""
+	}
+	return " MAXDISPATCHTHREADS=3"
+}
+
+// tuning sets mt_idle at times.
+func (g genThreads) tuning(tu *scenario.Tuning) {
+	if !oracleThreads {
+		return
+	}
+	switch r := g.rng.Float64(); {
+	case r < 0.4:
+		tu.MTIdle = "no_request"
+	case r < 0.6:
+		tu.MTIdle = "server"
+	}
+}
+
 // genScenario builds a random small scenario for the differential test:
 // 1-3 machines, SHM or MP, LDBAL Y or N, a few *SERVERS entries (MSSQ sets
 // through RQADDR, spares through MAX, RESTART/MAXGEN/GRACE), group-specific
@@ -18,6 +71,7 @@ import (
 // a trace whose every row carries service_ms.
 func genScenario(seed uint64) *scenario.Scenario {
 	rng := rand.New(rand.NewPCG(seed, 0x0dac1e))
+	thr := newGenThreads(seed)
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
 	// In coarse scenarios every time is a whole millisecond, so that
@@ -127,10 +181,11 @@ func genScenario(seed uint64) *scenario.Scenario {
 		if len(adv) == 0 {
 			adv = []string{"A"}
 		}
+		u.WriteString(thr.entry(spawn != ""))
 		fmt.Fprintf(&u, " CLOPT=\"%s-s %s\"\n", spawn, strings.Join(adv, ","))
 	}
 	if gateway {
-		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
+		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2" + thr.gateway() + "\n")
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4)
@@ -212,6 +267,7 @@ func genScenario(seed uint64) *scenario.Scenario {
 		}
 	}
 	tu := &scenario.Tuning{BootMS: f(float64(pick(60)))}
+	thr.tuning(tu)
 	if chance(0.3) {
 		tu.Idle = "queue"
 	}
@@ -341,6 +397,7 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
 	trn := rand.New(rand.NewPCG(seed, 0x7472616e73)) // "trans"
 	tchance := func(p float64) bool { return transactions && trn.Float64() < p }
+	thr := newGenThreads(seed)
 	noreply := rand.New(rand.NewPCG(seed, 0x6e6f7265706c79)) // "noreply"
 	pick := func(n int) int { return rng.IntN(n) }
 	chance := func(p float64) bool { return rng.Float64() < p }
@@ -422,6 +479,7 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 				fmt.Fprintf(&u, " GRACE=%d", pick(2))
 			}
 		}
+		u.WriteString(thr.entry(false))
 		var adv []string
 		for _, s := range services {
 			if chance(0.55) {
@@ -451,7 +509,7 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 		fmt.Fprintf(&u, "%s CLOPT=\"-s %s\"\n", line, strings.Join(adv, ","))
 	}
 	if gateway {
-		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2\n")
+		u.WriteString("DMADM SRVGRP=DMGRP SRVID=1\nGWADM SRVGRP=GWGRP SRVID=1\nGWTDOMAIN SRVGRP=GWGRP SRVID=2" + thr.gateway() + "\n")
 	}
 	u.WriteString("\n*SERVICES\n")
 	routed := chance(0.4) // service C is routed
@@ -535,6 +593,7 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 		}
 	}
 	tu := &scenario.Tuning{BootMS: f(float64(pick(30)))}
+	thr.tuning(tu)
 	if chance(0.2) {
 		tu.Idle = "queue"
 	}

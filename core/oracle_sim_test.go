@@ -8,7 +8,9 @@ package core
 // covers LDBAL=N, SHM and MP LDBAL=Y, round_robin and jsq, routing,
 // networks, speeds, gateways, priorities and the life cycle (events,
 // sanity-scan notices, RESTART/MAXGEN/GRACE, boot_ms, orphaned queues,
-// stopping instances); not SVCTIMEOUT, -p, random or p2c.
+// stopping instances), multithreaded instances (MAXDISPATCHTHREADS: k
+// threads per instance, tuning mt_idle, the thread column, per-thread
+// figures); not SVCTIMEOUT, -p, random or p2c.
 //
 // It also plays application scenarios (oracle_app_test.go reads their
 // document): nested calls (tpcall, tpacall runs with or without
@@ -49,6 +51,7 @@ type oReq struct {
 	hasRoute bool
 
 	q, srv                 int
+	thr                    int // the thread of srv that took it (0-based), -1: none
 	enq, start, end, reply int64
 	reason                 string
 	entry                  int64 // order of entry into its queue
@@ -99,18 +102,45 @@ type oTran struct {
 	commitEnd   int64
 }
 
-// oInst is one server instance.
+// oInst is one server instance: k dispatch threads (one for a
+// single-threaded instance), each running one request at a time.
 type oInst struct {
 	state     string // up, down, restarting, stopping, booting, gone
-	busy      *oReq  // the request it processes (held while down)
-	endAt     int64
-	idleSince int64
-	busyLook  bool   // down: whether it looked busy when it crashed
+	th        []oThr // its threads, in number order
+	idleLook  bool   // down: whether it looked idle when it crashed
 	noticeAt  int64  // down: when the BBL notices
 	comeUpAt  int64  // restarting/booting: when it comes up
 	gen       int    // the MIB's generation: 1 when it comes up from gone
 	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
+}
+
+// oThr is one dispatch thread of an instance.
+type oThr struct {
+	busy      *oReq // the request it processes (held while down)
+	endAt     int64 // when its own work ends, -1: not working
+	freeSince int64 // when it last became free: its last end, or the come-up
+}
+
+// holds reports whether some thread of the instance holds a request.
+func (in *oInst) holds() bool {
+	for k := range in.th {
+		if in.th[k].busy != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// freeThreads counts the threads that hold no request.
+func (in *oInst) freeThreads() int {
+	n := 0
+	for k := range in.th {
+		if in.th[k].busy == nil {
+			n++
+		}
+	}
+	return n
 }
 
 type oChange struct {
@@ -127,6 +157,8 @@ type oracle struct {
 	idleQ    bool // tuning idle "queue"
 	netOrig  bool // tuning netload "origin"
 	ctrLoad  bool // tuning mp_counter "load"
+	mtNoReq  bool // tuning mt_idle "no_request"
+	threaded bool // some instance has more than one thread: the thread column
 	resetUS  int64
 	fwdUS    int64
 	bootUS   int64
@@ -154,6 +186,9 @@ type oracle struct {
 	// busy time, each queue's longest waiting line, the last instant of a
 	// scenario event.
 	busyUS    []int64
+	thrBusy   [][]int64 // per instance and thread: busy time (µs)
+	thrHeld   [][]int64 // per instance and thread: time held for replies (µs)
+	thrUsed   []int     // per instance: the most threads busy at once
 	qMax      []int64
 	qEnq      []int64 // requests that entered each queue
 	qArea     []int64 // each queue's waiting length integrated over time (µs)
@@ -297,6 +332,7 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		o.idleQ = tu.Idle == "queue"
 		o.netOrig = tu.NetLoad == "origin"
 		o.ctrLoad = tu.MPCounter == "load"
+		o.mtNoReq = tu.MTIdle == "no_request"
 		if tu.MPResetMS != nil {
 			o.resetUS = oRoundUS(*tu.MPResetMS)
 		}
@@ -324,8 +360,15 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		o.remote[name] = oRoundUS(*d.ResponseTime.MS)
 	}
 	o.insts = make([]oInst, len(m.Servers))
+	o.thrBusy, o.thrHeld, o.thrUsed = make([][]int64, len(m.Servers)), make([][]int64, len(m.Servers)), make([]int, len(m.Servers))
 	for i := range m.Servers {
-		o.insts[i] = oInst{state: "up", endAt: -1, comeUpAt: -1, noticeAt: -1, gen: 1}
+		k := m.Servers[i].DispatchThreads()
+		o.threaded = o.threaded || k > 1
+		o.insts[i] = oInst{state: "up", th: make([]oThr, k), comeUpAt: -1, noticeAt: -1, gen: 1}
+		for j := range o.insts[i].th {
+			o.insts[i].th[j].endAt = -1
+		}
+		o.thrBusy[i], o.thrHeld[i] = make([]int64, k), make([]int64, k)
 		if m.Servers[i].Spare {
 			o.insts[i].state = "gone"
 		}
@@ -413,7 +456,7 @@ func (o *oracle) readTrace() error {
 
 // newReq is a request of svc from machine origin at t, not yet issued.
 func (o *oracle) newReq(svc string, origin int, t int64) *oReq {
-	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1,
+	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1, thr: -1,
 		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1}
 }
 
@@ -453,14 +496,24 @@ func (o *oracle) looksIdle(i int) bool {
 		if o.idleQ {
 			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
 		}
-		return in.busy == nil
+		return o.serverIdle(in)
 	case "down":
 		if o.idleQ {
 			return len(o.waiting[o.m.Servers[i].QueueIdx]) == 0
 		}
-		return !in.busyLook
+		return in.idleLook
 	}
 	return false
+}
+
+// serverIdle is idle "server" by its threads: a thread free (mt_idle
+// "server"), or no thread holding a request (mt_idle "no_request"); with
+// one thread both are "not processing".
+func (o *oracle) serverIdle(in *oInst) bool {
+	if o.mtNoReq {
+		return !in.holds()
+	}
+	return in.freeThreads() > 0
 }
 
 func (o *oracle) advertises(i int, svc string) bool {
@@ -533,9 +586,7 @@ func (o *oracle) choose(r *oReq) (int, string) {
 		for _, q := range o.candQueues(cands) {
 			num := int64(len(o.waiting[q]))
 			for _, i := range o.m.Queues[q].Servers {
-				if o.insts[i].busy != nil {
-					num++
-				}
+				num += int64(len(o.insts[i].th) - o.insts[i].freeThreads())
 			}
 			d := o.n(q)
 			if best < 0 || num*bd < bn*d {
@@ -678,18 +729,25 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 		return
 	}
 	o.qEnq[q]++
-	best := -1
+	// The free thread free longest; ties to the first instance in scan
+	// order, then the lowest thread number.
+	best, bestK := -1, -1
 	for _, i := range o.m.Queues[q].Servers {
 		in := &o.insts[i]
-		if in.state == "up" && in.busy == nil && (best < 0 || in.idleSince < o.insts[best].idleSince) {
-			best = i
+		if in.state != "up" {
+			continue
+		}
+		for k := range in.th {
+			if in.th[k].busy == nil && (best < 0 || in.th[k].freeSince < o.insts[best].th[bestK].freeSince) {
+				best, bestK = i, k
+			}
 		}
 	}
 	o.entrySeq++
 	r.entry = o.entrySeq
 	if best >= 0 {
 		o.handoffs[q]++
-		o.start(r, best, t)
+		o.start(r, best, bestK, t)
 		return
 	}
 	o.accrue(q, t)
@@ -707,31 +765,31 @@ func (o *oracle) prioOf(r *oReq) int {
 	return o.params(r.svc, r.q).Prio
 }
 
-// take hands the next waiting request of i's queue to i.
-func (o *oracle) take(i int, t int64) {
+// take hands the next waiting request of i's queue to i's thread k.
+func (o *oracle) take(i, k int, t int64) {
 	q := o.m.Servers[i].QueueIdx
 	w := o.waiting[q]
 	if len(w) == 0 {
 		return
 	}
 	o.handoffs[q]++
-	k := 0
+	x := 0
 	if o.handoffs[q]%10 != 0 {
 		for j := range w {
-			if o.prioOf(w[j]) > o.prioOf(w[k]) {
-				k = j
+			if o.prioOf(w[j]) > o.prioOf(w[x]) {
+				x = j
 			}
 		}
 	}
-	r := w[k]
+	r := w[x]
 	o.accrue(q, t)
-	o.waiting[q] = append(w[:k:k], w[k+1:]...)
-	o.start(r, i, t)
+	o.waiting[q] = append(w[:x:x], w[x+1:]...)
+	o.start(r, i, k, t)
 }
 
-func (o *oracle) start(r *oReq, i int, t int64) {
+func (o *oracle) start(r *oReq, i, k int, t int64) {
 	s := &o.m.Servers[i]
-	r.srv, r.start = i, t
+	r.srv, r.thr, r.start = i, k, t
 	var dur int64
 	if s.Gateway {
 		dur = o.fwdUS
@@ -739,7 +797,9 @@ func (o *oracle) start(r *oReq, i int, t int64) {
 	} else {
 		dur = int64(math.Round(float64(r.svcUS) / o.speed[s.Machine]))
 	}
-	o.insts[i].busy, o.insts[i].endAt = r, t+dur
+	in := &o.insts[i]
+	in.th[k].busy, in.th[k].endAt = r, t+dur
+	o.thrUsed[i] = max(o.thrUsed[i], len(in.th)-in.freeThreads())
 	if o.tranOn && r.tran == nil && r.tmsFor == nil && !s.Gateway {
 		p := o.m.Service(r.svc).Params(s.Group)
 		if _, ok := o.tmsQueue[s.Group]; ok && p.AutoTran {
@@ -754,12 +814,12 @@ func (o *oracle) start(r *oReq, i int, t int64) {
 	}
 }
 
-// complete ends instance i's own work at t: the steps of its service run
-// now (a gateway forwards: no steps), else the request ends.
-func (o *oracle) complete(i int, t int64) {
-	in := &o.insts[i]
-	r := in.busy
-	in.endAt = -1
+// complete ends the own work of thread k of instance i at t: the steps of
+// its service run now (a gateway forwards: no steps), else the request ends.
+func (o *oracle) complete(i, k int, t int64) {
+	th := &o.insts[i].th[k]
+	r := th.busy
+	th.endAt = -1
 	r.ownEnd = t
 	if !o.m.Servers[i].Gateway && len(o.calls[r.svc]) > 0 {
 		o.runSteps(r, t)
@@ -768,23 +828,30 @@ func (o *oracle) complete(i int, t int64) {
 	o.finish(r, t)
 }
 
-// release ends r on its instance at t: its busy time (and the time it held
-// r waiting for replies) is counted, and the instance takes its next
-// request, or is gone when it was stopping.
+// release ends r on its thread at t: its busy time (and the time it held
+// r waiting for replies) is counted, and the thread takes its next
+// request; a stopping instance takes none, and is gone when its last
+// request ends.
 func (o *oracle) release(r *oReq, t int64) {
-	i := r.srv
+	i, k := r.srv, r.thr
 	in := &o.insts[i]
 	o.busyUS[i] += t - r.start
 	o.heldUS[i] += t - r.ownEnd
-	in.busy, in.endAt = nil, -1
+	o.thrBusy[i][k] += t - r.start
+	o.thrHeld[i][k] += t - r.ownEnd
+	in.th[k].busy, in.th[k].endAt = nil, -1
 	r.end, r.done = t, true
 	if in.state == "stopping" {
+		if in.holds() {
+			o.hits["stopping drains threads"]++
+			return
+		}
 		o.change(t, i, "gone", in.stopCause)
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 		return
 	}
-	in.idleSince = t
-	o.take(i, t)
+	in.th[k].freeSince = t
+	o.take(i, k, t)
 }
 
 // succeed ends r at t with its reply on the way back.
@@ -850,7 +917,7 @@ func (o *oracle) outcome(r *oReq, code string) {
 
 // holding: r's instance holds it waiting for replies, and is not down.
 func (o *oracle) holding(r *oReq) (ok, down bool) {
-	if r.srv < 0 || o.insts[r.srv].busy != r || r.ownEnd < 0 || r.done {
+	if r.srv < 0 || o.insts[r.srv].th[r.thr].busy != r || r.ownEnd < 0 || r.done {
 		return false, false
 	}
 	return true, o.insts[r.srv].state == "down"
@@ -1077,22 +1144,34 @@ func (o *oracle) event(e oEvent) {
 		in := &o.insts[i]
 		switch {
 		case e.action == "kill" && in.state == "up":
-			in.busyLook = in.busy != nil
-			if in.busy != nil { // held, no longer worked on
-				o.busyUS[i] += t - in.busy.start
-				if in.busy.ownEnd >= 0 {
-					o.heldUS[i] += t - in.busy.ownEnd
+			in.idleLook = o.serverIdle(in)
+			for k := range in.th {
+				b := in.th[k].busy
+				if b == nil {
+					continue
+				}
+				// held, no longer worked on
+				o.busyUS[i] += t - b.start
+				o.thrBusy[i][k] += t - b.start
+				if b.ownEnd >= 0 {
+					o.heldUS[i] += t - b.ownEnd
+					o.thrHeld[i][k] += t - b.ownEnd
 					o.hits["crash while holding"]++
 				}
+			}
+			if len(in.th)-in.freeThreads() > 1 {
+				o.hits["crash with several threads busy"]++
 			}
 			in.noticeAt = (t + o.sanityUS - 1) / o.sanityUS * o.sanityUS
 			if in.noticeAt == 0 {
 				in.noticeAt = o.sanityUS
 			}
 			o.change(t, i, "down", "kill")
-		case e.action == "shutdown" && in.state == "up" && in.busy != nil:
-			if in.busy.ownEnd >= 0 {
-				o.hits["stopping while holding"]++
+		case e.action == "shutdown" && in.state == "up" && in.holds():
+			for k := range in.th {
+				if b := in.th[k].busy; b != nil && b.ownEnd >= 0 {
+					o.hits["stopping while holding"]++
+				}
 			}
 			o.change(t, i, "stopping", "shutdown")
 		case e.action == "shutdown" && (in.state == "up" || in.state == "restarting"):
@@ -1109,9 +1188,11 @@ func (o *oracle) event(e oEvent) {
 func (o *oracle) notice(i int, t int64) {
 	in := &o.insts[i]
 	in.noticeAt = -1
-	if r := in.busy; r != nil {
-		in.busy, in.endAt = nil, -1
-		o.fail(r, t)
+	for k := range in.th { // every held request fails, in thread order
+		if r := in.th[k].busy; r != nil {
+			in.th[k].busy, in.th[k].endAt = nil, -1
+			o.fail(r, t)
+		}
 	}
 	life := o.m.Servers[i].Lifecycle()
 	restart := false
@@ -1140,37 +1221,56 @@ func (o *oracle) notice(i int, t int64) {
 	o.orphanCheck(o.m.Servers[i].QueueIdx, t)
 }
 
-// abortAt is when the BBL aborts the request instance i holds in service
-// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT.
+// abortAt is when the BBL aborts a request instance i holds in service
+// (SVCTIMEOUT), or -1: the first scan at or after start + SVCTIMEOUT, the
+// earliest over its threads.
 func (o *oracle) abortAt(i int) int64 {
 	in := &o.insts[i]
-	if in.busy == nil || (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway || o.m.Servers[i].TMS {
+	if (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway || o.m.Servers[i].TMS {
 		return -1
 	}
-	to := int64(o.params(in.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
-	if to == 0 {
-		return -1
+	best := int64(-1)
+	for k := range in.th {
+		th := &in.th[k]
+		if th.busy == nil {
+			continue
+		}
+		to := int64(o.params(th.busy.svc, o.m.Servers[i].QueueIdx).SvcTimeoutS) * 1000000
+		if to == 0 {
+			continue
+		}
+		su := o.m.ScanUnitUS
+		at := (th.busy.start + to + su - 1) / su * su
+		if th.endAt >= 0 && at > th.endAt {
+			continue
+		}
+		// still in service then: working, or holding it for replies
+		if best < 0 || at < best {
+			best = at
+		}
 	}
-	su := o.m.ScanUnitUS
-	at := (in.busy.start + to + su - 1) / su * su
-	if in.endAt >= 0 && at > in.endAt {
-		return -1
-	}
-	return at // still in service then: working, or holding it for replies
+	return best
 }
 
-// abort ends i's request at t with TPESVCERR: the instance crashes and the
-// crash is noticed at once.
+// abort ends i's requests at t with TPESVCERR, every thread's at once in
+// thread order: the instance crashes and the crash is noticed at once.
 func (o *oracle) abort(i int, t int64) {
 	in := &o.insts[i]
-	r := in.busy
-	in.busy, in.endAt = nil, -1
-	o.busyUS[i] += t - r.start
-	if r.ownEnd >= 0 {
-		o.heldUS[i] += t - r.ownEnd
-		o.hits["SVCTIMEOUT while holding"]++
+	for k := range in.th {
+		r := in.th[k].busy
+		if r == nil {
+			continue
+		}
+		in.th[k].busy, in.th[k].endAt = nil, -1
+		o.busyUS[i] += t - r.start
+		o.thrBusy[i][k] += t - r.start
+		if r.ownEnd >= 0 {
+			o.heldUS[i] += t - r.ownEnd
+			o.thrHeld[i][k] += t - r.ownEnd
+			o.hits["SVCTIMEOUT while holding"]++
+		}
+		o.fail(r, t)
 	}
-	o.fail(r, t)
 	if in.state == "stopping" {
 		o.change(t, i, "gone", "SVCTIMEOUT")
 		o.orphanCheck(o.m.Servers[i].QueueIdx, t)
@@ -1231,10 +1331,14 @@ func (o *oracle) spawnStep(t int64) {
 // never below 0).
 func (o *oracle) decayAt(sp *oSpawn, i int) int64 {
 	in := &o.insts[i]
-	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.busy != nil || sp.sp.Low == 0 || sp.sp.Conv {
+	if o.m.Servers[i].SrvID < sp.minSrvID || in.state != "up" || in.holds() || sp.sp.Low == 0 || sp.sp.Conv {
 		return -1
 	}
-	return in.idleSince + int64(sp.sp.TerminateS)*1000000
+	since := int64(0) // idle since its last thread became free
+	for k := range in.th {
+		since = max(since, in.th[k].freeSince)
+	}
+	return since + int64(sp.sp.TerminateS)*1000000
 }
 
 // decayStep is the spares whose idle alarm goes off at t ending themselves,
@@ -1345,8 +1449,12 @@ func (o *oracle) run() string {
 			if in.comeUpAt >= 0 {
 				t = min(t, in.comeUpAt)
 			}
-			if in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt >= 0 {
-				t = min(t, in.endAt)
+			if in.state == "up" || in.state == "stopping" {
+				for k := range in.th {
+					if in.th[k].busy != nil && in.th[k].endAt >= 0 {
+						t = min(t, in.th[k].endAt)
+					}
+				}
 			}
 			if a := o.abortAt(i); a >= 0 {
 				t = min(t, a)
@@ -1413,12 +1521,20 @@ func (o *oracle) run() string {
 		for i := range o.insts {
 			if in := &o.insts[i]; in.comeUpAt == t {
 				in.comeUpAt = -1
-				in.idleSince = t
+				for k := range in.th {
+					in.th[k].freeSince = t
+				}
 				if in.state == "booting" { // from gone: generation 1, started now
 					in.gen, in.startAt = 1, t
 				}
 				o.change(t, i, "up", "booted")
-				o.take(i, t)
+				// up to k waiting requests, threads in number order
+				for k := range in.th {
+					o.take(i, k, t)
+				}
+				if len(in.th)-in.freeThreads() > 1 {
+					o.hits["come-up takes several"]++
+				}
 			}
 		}
 		if alive {
@@ -1427,13 +1543,21 @@ func (o *oracle) run() string {
 		// One thing at a time, from the first class of the instant's order
 		// that has one: what it starts at this instant (a 0 µs service, a
 		// reply with no crossing) comes before the later classes.
-		// Completions of own work, in scan order (their steps run now).
+		// Completions of own work, in scan order then thread number
+		// (their steps run now).
 		completed := false
+	completions:
 		for i := range o.insts {
-			if in := &o.insts[i]; in.busy != nil && (in.state == "up" || in.state == "stopping") && in.endAt == t {
-				o.complete(i, t)
-				completed = true
-				break
+			in := &o.insts[i]
+			if in.state != "up" && in.state != "stopping" {
+				continue
+			}
+			for k := range in.th {
+				if in.th[k].busy != nil && in.th[k].endAt == t {
+					o.complete(i, k, t)
+					completed = true
+					break completions
+				}
 			}
 		}
 		if completed {
@@ -1519,6 +1643,9 @@ func (o *oracle) run() string {
 func (o *oracle) log() string {
 	var b strings.Builder
 	b.WriteString("id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason")
+	if o.threaded {
+		b.WriteString(",thread")
+	}
 	if o.app || o.tranOn {
 		b.WriteString(",parent")
 	}
@@ -1539,6 +1666,12 @@ func (o *oracle) log() string {
 		}
 		fmt.Fprintf(&b, "%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,%s", r.id, r.svc, o.m.Machines[r.origin].LMID, r.issue,
 			srv, q, num(r.enq), num(r.start), num(r.end), num(r.reply), r.reason)
+		if o.threaded {
+			b.WriteString(",")
+			if r.srv >= 0 {
+				b.WriteString(strconv.Itoa(r.thr + 1))
+			}
+		}
 		if o.app || o.tranOn {
 			b.WriteString(",")
 			if r.parent != nil {

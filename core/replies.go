@@ -58,6 +58,9 @@ func (e *engine) holding(p int32, seq int64) bool {
 		return false
 	}
 	sv := &e.servers[f.server]
+	if sv.mt != nil {
+		return sv.mt.cur[f.thread] == p
+	}
 	return sv.busy && sv.cur == p
 }
 
@@ -110,6 +113,10 @@ func (e *engine) release(p int32, t int64) *serverState {
 	f := e.pool.at(p)
 	sv := &e.servers[f.server]
 	f.endUS = t
+	if sv.mt != nil {
+		e.mtRelease(p, sv, t)
+		return sv
+	}
 	e.accrueBusy(sv, t)
 	if sl := &e.app.slots[p]; sl.holding {
 		e.app.stopHold(sv.idx, t, e.setup.WarmupUS)
@@ -130,6 +137,10 @@ func (a *appState) stopHold(i int32, t, warm int64) {
 // serverNext is server sv, free at t, taking its next request, or gone if
 // it was stopping.
 func (e *engine) serverNext(sv *serverState, t int64) {
+	if sv.mt != nil {
+		e.mtNext(sv, t)
+		return
+	}
 	i := sv.idx
 	if sv.state != stateUp {
 		e.stopped(i, t)

@@ -80,14 +80,39 @@ func (e *engine) serverStats() []result.ServerStats {
 		s := &e.m.Servers[i]
 		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare, TMS: s.TMS,
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
-			Utilization: frac(float64(st.busy[i]), span),
+			Utilization: frac(float64(st.busy[i]), span*float64(s.DispatchThreads())),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
 			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
 		for _, d := range done[i] {
 			out[i].Done = append(out[i].Done, result.ServiceCount{Service: e.m.Services[d.svc].Name, Requests: d.n})
 		}
+		if e.threaded {
+			e.threadStats(&out[i], i)
+		}
 	}
 	return out
+}
+
+// threadStats adds the threads' figures of instance i (runs with a
+// multithreaded instance only, so that other runs keep their bytes).
+func (e *engine) threadStats(out *result.ServerStats, i int) {
+	sv := &e.servers[i]
+	k, used := 1, 0
+	if sv.started {
+		used = 1
+	}
+	if m := sv.mt; m != nil {
+		k, used = int(m.k), int(m.used)
+		for j := range m.cur {
+			out.ByThread = append(out.ByThread, result.ThreadStats{Thread: j + 1, Requests: m.requests[j],
+				BusyMS: usToMS(m.busyUS[j]), HeldMS: usToMS(m.heldUS[j])})
+		}
+	}
+	minT := e.m.Servers[i].MinThreads
+	if e.m.Servers[i].Gateway {
+		minT = 0
+	}
+	out.Threads, out.MinThreads, out.ThreadsUsed = &k, &minT, &used
 }
 
 func (e *engine) queueStats() []result.QueueStats {
@@ -199,12 +224,12 @@ func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	st := &e.st
 	out := append([]string{}, e.setup.Warnings...)
 	var idle []string
-	nElig := 0
+	nElig := 0 // dispatch threads of the eligible servers: what can run at once
 	for i, ok := range eligible {
 		if !ok {
 			continue
 		}
-		nElig++
+		nElig += e.m.Servers[i].DispatchThreads()
 		if st.srvRequests[i] == 0 && st.completed > 0 {
 			idle = append(idle, e.m.Servers[i].ID)
 		}
@@ -238,7 +263,7 @@ const minOfferedSample = 100
 
 // offeredLoadWarning compares the offered load (sum over services of the
 // arrival rate times the mean service time, in servers) with the number of
-// servers that can take it. A handful of requests says nothing about a steady
+// servers that can take it (a multithreaded server counting its threads). A handful of requests says nothing about a steady
 // state (three requests in one millisecond are not an offered load of
 // thousands), so it needs at least minOfferedSample of them.
 func (st *stats) offeredLoadWarning(capacity int) string {

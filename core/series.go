@@ -126,6 +126,8 @@ func (e *engine) closeBin(b int64) {
 		sv := &e.servers[i]
 		if sv.busy {
 			e.accrueBusy(sv, b)
+		} else if sv.mt != nil {
+			e.mtSeries(sv, b)
 		}
 		s.busy = append(s.busy, sv.binBusy)
 		sv.binBusy = 0

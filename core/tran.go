@@ -256,11 +256,15 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 	xi := e.app.slots[s].tran - 1
 	f := e.pool.at(s)
 	sl := &e.app.slots[s]
-	if !sl.holding { // it ran no steps: it is held now
+	if !sl.holding { // it ran no steps: its thread is held now
 		sv := &e.servers[f.server]
 		sl.holding = true
-		sv.due = -1
-		e.app.holdAt[sv.idx] = t
+		if m := sv.mt; m != nil {
+			m.due[f.thread], m.holdAt[f.thread] = -1, t
+		} else {
+			sv.due = -1 // no completion is pending while it holds the request
+			e.app.holdAt[sv.idx] = t
+		}
 	}
 	x.committing, x.commitStart = true, t
 	if len(x.parts) == 1 {

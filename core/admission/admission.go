@@ -74,10 +74,14 @@ func satMul(a, b int64) int64 {
 // copy of the encoding a caller writes).
 const (
 	costPerInstance = 6 << 10 // a server instance: its plan, engine state, statistics and their JSON, outside the series
-	costPerPair     = 272     // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
-	costPerCounter  = 16      // an MP counter, per machine and queue
-	costPerCell     = 8       // a number of the time series in the engine's bins
-	costPerLineCell = 36      // a number of a line of the result's series: the float, its JSON twice
+	// a dispatch thread past an instance's first: its state (its request,
+	// end, free-since, marks: 72 bytes) and its by_thread figures and their
+	// JSON (about 150 bytes)
+	costPerThread   = 256
+	costPerPair     = 272 // an (instance, service) pair: the engine's candidate lists and done counts, the result's counts
+	costPerCounter  = 16  // an MP counter, per machine and queue
+	costPerCell     = 8   // a number of the time series in the engine's bins
+	costPerLineCell = 36  // a number of a line of the result's series: the float, its JSON twice
 	costPerRow      = CostPerTraceRow
 	costPerRep      = 1 << 10 // a replication's figures, kept to combine them
 	costRunBase     = 64 << 10
@@ -148,13 +152,19 @@ func TraceRowCost(text string, cm *scenario.TraceMap) int64 {
 // modelSize is what of a model drives a run's memory.
 type modelSize struct {
 	instances, queues, machines, pairs int64
-	mp                                 bool
+	// threads: the dispatch threads of multithreaded instances past their
+	// first (MAXDISPATCHTHREADS - 1 each)
+	threads int64
+	mp      bool
 }
 
 func sizeOf(m *ubb.Model) modelSize {
 	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), mp: m.Model == "MP"}
 	for i := range m.Servers {
 		s.pairs += int64(len(m.Servers[i].Services))
+		if !m.Servers[i].Gateway {
+			s.threads += int64(m.Servers[i].DispatchThreads() - 1)
+		}
 	}
 	return s
 }
@@ -184,6 +194,9 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	var c Cost
 	c.add("", "a run's fixed part", 1, costRunBase)
 	c.add("ubbconfig", itoa64(s.instances)+" server instances", s.instances, costPerInstance)
+	if s.threads > 0 {
+		c.add("ubbconfig", itoa64(s.threads)+" dispatch threads past their instances' first (MAXDISPATCHTHREADS)", s.threads, costPerThread)
+	}
 	if s.pairs > s.instances {
 		c.add("ubbconfig", itoa64(s.instances)+" instances × "+itoa64(s.pairs/max(s.instances, 1))+
 			" services each = "+itoa64(s.pairs)+" (instance, service) pairs", s.pairs, costPerPair)

@@ -67,10 +67,14 @@ func TestCostCoversRun(t *testing.T) {
 		{"MP counters", 20, 20, 50, 1, 10, false},
 		{"trace rows", 1, 1, 10, 1, 200_000, false},
 		{"bins", 1, 1, 200, 1, 2000, true},
+		{"threads", 1, 2, 20, 1, 2000, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := &scenario.Scenario{UBBConfig: costUBB(tc.machines, tc.entries, tc.perEntry, tc.svc),
 				Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}}}
+			if tc.name == "threads" { // 40 instances of 999 dispatch threads
+				sc.UBBConfig = strings.ReplaceAll(sc.UBBConfig, " CLOPT=", " MAXDISPATCHTHREADS=999 CLOPT=")
+			}
 			for i := 0; i < tc.rows; i++ {
 				at := float64(i)
 				sc.Workload.Trace = append(sc.Workload.Trace, scenario.TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
@@ -179,7 +183,11 @@ func TestReplicationsHoldOneResult(t *testing.T) {
 	close(stop)
 	grew := int64(<-peak) - int64(base)
 	t.Logf("a result of %s encoded; the heap grew by at most %s over 80 replications", SizeText(size), SizeText(grew))
-	if grew > 20*size {
+	// Held at once, 80 results would be 80 times a result's heap (several
+	// times its encoded size each); one, with the garbage a loaded machine's
+	// collector has not reached yet, measured 9 to 25 MiB here (20 encoded
+	// results). Forty tells the two apart without failing on the load.
+	if grew > 40*size {
 		t.Errorf("80 replications grew the heap by %s, want about one result's worth (%s encoded), not eighty", SizeText(grew), SizeText(size))
 	}
 }

@@ -70,6 +70,12 @@ func (st *Setup) resolveRun(sc *scenario.Scenario, opt Options) error {
 	if err != nil {
 		return err
 	}
+	if multithreaded(m) {
+		// mt_idle is shown only where it can matter, so a run without
+		// multithreaded servers keeps its bytes.
+		r, _ := TuningReadings(&tun)
+		tun.MTIdle = r.MTIdle.String()
+	}
 	st.Tuning = tun
 	st.ResetUS = reset
 	if sc.Tuning != nil && sc.Tuning.MPResetMS != nil {
@@ -370,4 +376,15 @@ func (st *Setup) untimed() (need []bool, group []string) {
 		}
 	}
 	return need, group
+}
+
+// multithreaded reports whether some instance of m has more than one
+// dispatch thread (MAXDISPATCHTHREADS > 1).
+func multithreaded(m *ubb.Model) bool {
+	for i := range m.Servers {
+		if m.Servers[i].DispatchThreads() > 1 {
+			return true
+		}
+	}
+	return false
 }

@@ -225,20 +225,22 @@ func resolveTuning(t *scenario.Tuning, resetUS int64) (scenario.Tuning, error) {
 	return out, nil
 }
 
-// Readings are the typed values of a tuning's three Readings.
+// Readings are the typed values of a tuning's four readings.
 type Readings struct {
 	Idle    IdleReading
 	NetLoad NetLoadReading
 	Counter CounterReading
+	MTIdle  MTIdleReading
 }
 
-// readings reads t's three readings; an empty one is its default.
+// TuningReadings reads t's four readings; an empty one is its default.
 func TuningReadings(t *scenario.Tuning) (Readings, error) {
 	var r Readings
-	var err [3]error
+	var err [4]error
 	r.Idle, err[0] = idleReadings.Parse("tuning.idle", t.Idle)
 	r.NetLoad, err[1] = netLoadReadings.Parse("tuning.netload", t.NetLoad)
 	r.Counter, err[2] = counterReadings.Parse("tuning.mp_counter", t.MPCounter)
+	r.MTIdle, err[3] = mtIdleReadings.Parse("tuning.mt_idle", t.MTIdle)
 	for _, e := range err {
 		if e != nil {
 			return r, e

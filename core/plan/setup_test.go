@@ -202,5 +202,37 @@ func TestTMSTime(t *testing.T) {
 	sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "exp", MeanMS: f(3)}}
 	if st, err = Resolve(m, sc, Options{}); err != nil || st.TMSTime.MeanMS() != 3 {
 		t.Fatalf("given: %v, %v, want mean 3 ms", err, st.TMSTime)
+// tuning.mt_idle is checked always and shown only when some instance has
+// more than one dispatch thread, so a run without one keeps its bytes.
+func TestSetupMTIdle(t *testing.T) {
+	st, err := Resolve(fixture.HandModel(), baseScenario(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Tuning.MTIdle != "" {
+		t.Errorf("single-threaded model: mt_idle %q, want it left out", st.Tuning.MTIdle)
+	}
+	m := fixture.HandModel()
+	m.Servers[1].Threads = 3
+	st, err = Resolve(m, baseScenario(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Tuning.MTIdle != "server" {
+		t.Errorf("an instance with 3 threads: mt_idle %q, want the default %q", st.Tuning.MTIdle, "server")
+	}
+	sc := baseScenario()
+	sc.Tuning = &scenario.Tuning{MTIdle: "no_request"}
+	if st, err = Resolve(m, sc, Options{}); err != nil || st.Tuning.MTIdle != "no_request" {
+		t.Errorf("mt_idle no_request: got %q, %v", st.Tuning.MTIdle, err)
+	}
+	r, _ := TuningReadings(&st.Tuning)
+	if r.MTIdle != MTIdleNoRequest {
+		t.Errorf("reading: got %v, want no_request", r.MTIdle)
+	}
+	sc.Tuning = &scenario.Tuning{MTIdle: "threads"}
+	_, err = Resolve(fixture.HandModel(), sc, Options{})
+	if err == nil || !strings.Contains(err.Error(), "tuning.mt_idle") || !strings.Contains(err.Error(), "threads") {
+		t.Errorf("mt_idle threads: got %v, want an error naming tuning.mt_idle", err)
 	}
 }

@@ -43,6 +43,23 @@ var idleReadings = vocab.Table[IdleReading]{What: "value", Names: []string{"serv
 // String returns the reading's name as tuning.idle spells it.
 func (r IdleReading) String() string { return idleReadings.Name(r) }
 
+// MTIdleReading is when an instance with more than one dispatch thread
+// looks idle to the dispatch rules under tuning.idle "server"
+// (tuning.mt_idle).
+type MTIdleReading uint8
+
+// The readings of a multithreaded instance's idleness; MTIdleServer is the
+// default.
+const (
+	MTIdleServer    MTIdleReading = iota // at least one of its threads is free
+	MTIdleNoRequest                      // none of its threads holds a request
+)
+
+var mtIdleReadings = vocab.Table[MTIdleReading]{What: "value", Names: []string{"server", "no_request"}}
+
+// String returns the reading's name as tuning.mt_idle spells it.
+func (r MTIdleReading) String() string { return mtIdleReadings.Name(r) }
+
 // NetLoadReading is whose NETLOAD a remote queue costs (tuning.netload).
 type NetLoadReading uint8
 
@@ -79,6 +96,7 @@ func Vocabulary() map[string][]string {
 	return map[string][]string{
 		"policy":            policies.List(),
 		"tuning.idle":       idleReadings.List(),
+		"tuning.mt_idle":    mtIdleReadings.List(),
 		"tuning.netload":    netLoadReadings.List(),
 		"tuning.mp_counter": counterReadings.List(),
 		"arrivals":          workload.ArrivalNames(),

@@ -275,6 +275,25 @@ type ServerStats struct {
 	// HeldMS is, in runs with calls, the time it held a request while
 	// waiting for the replies of its nested requests (part of BusyMS).
 	HeldMS *float64 `json:"held_ms,omitempty"`
+	// In runs where some instance has more than one dispatch thread
+	// (MAXDISPATCHTHREADS): its threads (k), MINDISPATCHTHREADS, and the
+	// most threads busy at once over the run. BusyMS and HeldMS then sum
+	// over threads and Utilization is BusyMS over k times the span.
+	Threads     *int `json:"threads,omitempty"`
+	MinThreads  *int `json:"min_threads,omitempty"`
+	ThreadsUsed *int `json:"threads_used,omitempty"`
+	// ByThread gives each thread's figures, for an instance with k > 1.
+	ByThread []ThreadStats `json:"by_thread,omitempty"`
+}
+
+// ThreadStats is one dispatch thread of a multithreaded instance: the
+// requests it processed, its busy time and the part of it spent holding a
+// request for replies.
+type ThreadStats struct {
+	Thread   int     `json:"thread"` // 1..k
+	Requests int64   `json:"requests"`
+	BusyMS   float64 `json:"busy_ms"`
+	HeldMS   float64 `json:"held_ms"`
 }
 
 // ServiceCount is a number of requests of one service.

@@ -105,9 +105,14 @@ type DownInterval struct {
 // Tuning selects between readings of Tuxedo behaviour that is not publicly
 // documented in docs/engine.md (readings where Tuxedo's own documentation is silent). Nil fields take the defaults.
 type Tuning struct {
-	Idle             string   `json:"idle,omitempty"`       // "server" (default) or "queue"
-	NetLoad          string   `json:"netload,omitempty"`    // "server" (default) or "origin"
-	MPCounter        string   `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
+	Idle      string `json:"idle,omitempty"`       // "server" (default) or "queue"
+	NetLoad   string `json:"netload,omitempty"`    // "server" (default) or "origin"
+	MPCounter string `json:"mp_counter,omitempty"` // "load+netload" (default) or "load"
+	// MTIdle is when an instance with more than one dispatch thread looks
+	// idle under Idle "server": "server" (default: a thread is free) or
+	// "no_request" (no thread holds a request). The result shows it only
+	// for runs with such an instance.
+	MTIdle           string   `json:"mt_idle,omitempty"`
 	MPResetMS        *float64 `json:"mp_reset_ms,omitempty"`
 	GatewayForwardMS *float64 `json:"gateway_forward_ms,omitempty"` // default 0.1
 	// BootMS is how long a booted or restarted instance takes to come up

@@ -72,6 +72,7 @@ var scenarioKeys = map[string]func(name string) *sweepKey{
 	"tuning.idle":               wordKey,
 	"tuning.netload":            wordKey,
 	"tuning.mp_counter":         wordKey,
+	"tuning.mt_idle":            wordKey,
 	"tuning.mp_reset_ms":        numberKey(positive),
 	"tuning.gateway_forward_ms": numberKey(nonNegative),
 }
@@ -153,7 +154,7 @@ func lookupKey(name string) *sweepKey {
 		return nil
 	}
 	k := &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
-	if section == "SERVERS" && (attr == "MIN" || attr == "MAX") {
+	if section == "SERVERS" && (attr == "MIN" || attr == "MAX" || attr == "MAXDISPATCHTHREADS") {
 		k.rule = RuleSmallest
 	}
 	return k

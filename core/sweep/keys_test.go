@@ -9,7 +9,7 @@ import (
 // scenario's keys and the UBBCONFIG table's sweep parameters.
 func TestKeysHelp(t *testing.T) {
 	want := "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, clients.<name>.count|think_ms, streams.<service>.rate, " +
-		"SERVERS.<name>[@<group>].MIN|MAX, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
+		"SERVERS.<name>[@<group>].MIN|MAX|MAXDISPATCHTHREADS, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
 	if keysHelp != want {
 		t.Errorf("keysHelp:\n got %s\nwant %s", keysHelp, want)
 	}
@@ -23,7 +23,8 @@ func TestLookupKeyTable(t *testing.T) {
 		{"tuning.IDLE", "tuning.idle"}, {"Network.Latency_ms", "network.latency_ms"},
 		{"machines.SITE2.speed", "machines.SITE2.speed"}, {"MACHINES.SITE2.speed", "machines.SITE2.speed"},
 		{"SERVERS.ACCT@G1.min", "SERVERS.ACCT@G1.MIN"}, {"SERVICES.X.prio", "SERVICES.X.PRIO"},
-		{"MACHINES.SITE2.netload", "MACHINES.SITE2.NETLOAD"},
+		{"MACHINES.SITE2.netload", "MACHINES.SITE2.NETLOAD"}, {"SERVERS.ACCT.maxdispatchthreads", "SERVERS.ACCT.MAXDISPATCHTHREADS"},
+		{"SERVERS.ACCT.MINDISPATCHTHREADS", ""},
 		{"scanunit", ""}, {"RESOURCES.LDBAL", ""}, {"servers.ACCT.MIN", ""}, {"SERVERS.ACCT.RQADDR", ""},
 		{"SERVERS..MIN", ""}, {"SERVICES.X.SVCTIMEOUT", ""}, {"tuning.boot", ""}, {"GROUPS.G.GRPNO", ""},
 	} {

@@ -42,6 +42,7 @@ func (b *builder) build(ubb, dm []*section) {
 		b.buildDM(dm)
 	}
 	b.advertiseAll()
+	b.threadsAll()
 	b.lifecycleAll()
 	b.buildQueues()
 	b.finishServices()

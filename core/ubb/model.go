@@ -109,6 +109,13 @@ type Server struct {
 	// Life holds RESTART, MAXGEN, GRACE and CLOPT -p of its entry; nil when
 	// the entry gives none of them (see Lifecycle for the defaults).
 	Life *ServerLifecycle `json:"lifecycle,omitempty"`
+	// Threads is its entry's MAXDISPATCHTHREADS, the dispatch threads that
+	// each run one request at a time (0 when the entry gives neither it nor
+	// MINDISPATCHTHREADS, and for a GWTDOMAIN: one thread; see
+	// DispatchThreads). MinThreads is MINDISPATCHTHREADS (0..Threads),
+	// reported and not otherwise simulated.
+	Threads    int `json:"threads,omitempty"`
+	MinThreads int `json:"min_threads,omitempty"`
 }
 
 // Queue is a request queue: one per instance, or one per MSSQ set (instances of

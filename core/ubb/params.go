@@ -12,7 +12,8 @@ type ParamKind int
 const (
 	// KindText is any value; the simulator does not read its form.
 	KindText ParamKind = iota
-	// KindInteger is a whole number (decimal, 0-octal or 0x-hex) in [Param.Min, Param.Max].
+	// KindInteger is a whole number (decimal, 0-octal or 0x-hex) in [Param.Min, Param.Max]
+	// (MAX's low end is MIN, MINDISPATCHTHREADS's high end MAXDISPATCHTHREADS).
 	KindInteger
 	// KindWord is one of [Param.Words].
 	KindWord
@@ -68,6 +69,9 @@ func (p *Param) Range() string {
 	case KindInteger:
 		if p.Section == "SERVERS" && p.Keyword == "MAX" {
 			return fmt.Sprintf("MIN–%d", p.Max)
+		}
+		if p.Section == "SERVERS" && p.Keyword == "MINDISPATCHTHREADS" {
+			return "0–MAXDISPATCHTHREADS"
 		}
 		return fmt.Sprintf("%d–%d", p.Min, p.Max)
 	case KindWord:
@@ -127,6 +131,10 @@ var simulated = []Param{
 		Doc: "seconds over which MAXGEN counts"},
 	{Section: "SERVERS", Keyword: "CONV", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y without RQADDR: a -p spawned instance is never decayed"},
+	{Section: "SERVERS", Keyword: "MAXDISPATCHTHREADS", Kind: KindInteger, Min: 1, Max: maxDispatchThreads, Default: "1", Sweep: true,
+		Doc: "dispatch threads of each instance, each running one request at a time (ignored with a warning on GWTDOMAIN)"},
+	{Section: "SERVERS", Keyword: "MINDISPATCHTHREADS", Kind: KindInteger, Min: 0, Max: maxDispatchThreads, Default: "0",
+		Doc: "at most MAXDISPATCHTHREADS; reported, not simulated (threads start at no cost)"},
 	{Section: "SERVICES", Keyword: "SRVGRP", Kind: KindName,
 		Doc: "the entry applies to this group's servers only"},
 	{Section: "SERVICES", Keyword: "LOAD", Kind: KindInteger, Min: 1, Max: 32767, Default: "50", Sweep: true,
@@ -174,8 +182,8 @@ var ignored = map[string]string{
 	"NETWORK": `NADDR NLSADDR BRIDGE MINENCRYPTBITS MAXENCRYPTBITS NETGROUP
 		TCPKEEPALIVE NODELAY MAXPENDINGBYTES FAILOVER NETPRIO`,
 	"SERVERS": `ENVFILE RQPERM REPLYQ RPPERM
-		RCMD SEQUENCE SYSTEM_ACCESS MINDISPATCHTHREADS
-		MAXDISPATCHTHREADS THREADSTACKSIZE SRVTYPE SICACHEENTRIESMAX SECONDARYRQ
+		RCMD SEQUENCE SYSTEM_ACCESS
+		THREADSTACKSIZE SRVTYPE SICACHEENTRIESMAX SECONDARYRQ
 		MAXQUEUELEN SHUTDOWN_PRIORITY UID GID PERM`,
 	"SERVICES":   `BUFTYPE BUFTYPECONV SIGNATURE_REQUIRED ENCRYPTION_REQUIRED`,
 	"INTERFACES": `AUTOTRAN LOAD PRIO SRVGRP TIMEOUT TRANTIME FACTORYROUTING`,

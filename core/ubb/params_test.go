@@ -82,8 +82,8 @@ func TestParamsDriveTheReader(t *testing.T) {
 	}
 	checked := 0
 	for _, p := range Params() {
-		if !p.Simulated || p.Kind != KindInteger || p.Keyword == "MAX" || p.Keyword == "SRVID" {
-			continue // MAX's low end is MIN; SRVID's high end depends on MAX
+		if !p.Simulated || p.Kind != KindInteger || p.Keyword == "MAX" || p.Keyword == "SRVID" || p.Keyword == "MINDISPATCHTHREADS" {
+			continue // MAX's low end is MIN; SRVID's high end depends on MAX; MINDISPATCHTHREADS's is MAXDISPATCHTHREADS
 		}
 		tmpl, ok := base[p.Section]
 		if !ok {
@@ -142,7 +142,7 @@ func TestLookupParam(t *testing.T) {
 		keys = append(keys, p.Section+"."+p.Keyword)
 	}
 	got := strings.Join(keys, " ")
-	want := "RESOURCES.LDBAL RESOURCES.MODEL MACHINES.NETLOAD SERVERS.MIN SERVERS.MAX SERVICES.LOAD SERVICES.PRIO"
+	want := "RESOURCES.LDBAL RESOURCES.MODEL MACHINES.NETLOAD SERVERS.MIN SERVERS.MAX SERVERS.MAXDISPATCHTHREADS SERVICES.LOAD SERVICES.PRIO"
 	if got != want {
 		t.Errorf("SweepParams: got %s, want %s", got, want)
 	}

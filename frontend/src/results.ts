@@ -72,6 +72,19 @@ export function serverTable(r: Result): HTMLElement {
     const share = sv.busy_ms > 0 ? ` (${pct((sv.held_ms ?? 0) / sv.busy_ms)} of busy)` : "";
     return h("td", { "data-held": String(sv.held_ms) }, `${fmt(sv.held_ms)}${sv.held_ms ? share : ""}`);
   };
+  // Multithreaded servers (MAXDISPATCHTHREADS): each instance's threads, the most busy at once, and each thread's requests.
+  const mt = new Map((r.servers ?? []).filter((sv) => (sv.threads ?? 1) > 1).map((sv) => [sv.id, sv]));
+  const threadsCell = (id: string) => {
+    const sv = (r.servers ?? []).find((x) => x.id === id);
+    if (!sv) return h("td", {}, "–");
+    const k = sv.threads ?? 1;
+    const per = (sv.by_thread ?? []).map((t) => `${t.thread}: ${t.requests}`).join(", ");
+    return h(
+      "td",
+      { "data-threads": String(k), "data-threads-used": String(sv.threads_used ?? 1), title: per ? `requests per thread: ${per}` : null },
+      k > 1 ? `${sv.threads_used ?? 0} of ${k} at most` : "1",
+    );
+  };
   const bars = capRows(serverBars(r), maxTableRows, (b) => b.requests);
   const cut = bars.hidden ? ` — the ${bars.shown.length} with the most requests; ${bars.hidden} more in the result's JSON` : "";
   const rows = bars.shown.map((b) =>
@@ -84,16 +97,23 @@ export function serverTable(r: Result): HTMLElement {
       h("td", { class: "bar-cell" }, h("span", { class: "bar req", "data-w": b.requestsWidth.toFixed(1) }), h("span", { class: "bar-label" }, `${b.requests} (${pct(b.share)})`)),
       h("td", { class: "bar-cell" }, h("span", { class: "bar util", "data-w": b.utilizationWidth.toFixed(1) }), h("span", { class: "bar-label" }, pct(b.utilization))),
       held.size ? heldCell(b.id) : null,
+      mt.size ? threadsCell(b.id) : null,
     ),
   );
   const table = h(
     "table",
     { class: "servers", "data-testid": "server-table" },
-    h("caption", {}, (held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server") + cut),
+    h(
+      "caption",
+      {},
+      (held.size ? "Requests and utilization per server (held: waiting for nested replies, part of busy)" : "Requests and utilization per server") +
+        (mt.size ? "; a multithreaded server's utilization is over all its threads" : "") +
+        cut,
+    ),
     h(
       "thead",
       {},
-      h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"), held.size ? h("th", {}, "Held (ms)") : null),
+      h("tr", {}, h("th", {}, "Server"), h("th", {}, "Machine"), h("th", {}, "Queue"), h("th", {}, "Requests (share)"), h("th", {}, "Utilization"), held.size ? h("th", {}, "Held (ms)") : null, mt.size ? h("th", {}, "Threads busy") : null),
     ),
     h("tbody", {}, ...rows),
   );

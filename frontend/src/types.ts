@@ -176,6 +176,12 @@ export interface Tuning {
   netload?: string;
   /** "load+netload" (default) or "load" */
   mp_counter?: string;
+  /**
+   * MTIdle is when an instance with more than one dispatch thread looks idle under Idle "server":
+   * "server" (default: a thread is free) or "no_request" (no thread holds a request). The result
+   * shows it only for runs with such an instance.
+   */
+  mt_idle?: string;
   mp_reset_ms?: number;
   /** default 0.1 */
   gateway_forward_ms?: number;
@@ -458,6 +464,11 @@ export interface Result {
   flows: Flow[] | null;
   /** Clients is one entry per client set, in the scenario's order. */
   clients?: ClientStats[];
+  /**
+   * Transactions counts the transactions AUTOTRAN started; absent when no *SERVICES entry has
+   * AUTOTRAN=Y.
+   */
+  transactions?: TransactionStats;
   balance: Balance;
   series: Series;
   /**
@@ -529,6 +540,8 @@ export interface ServerStats {
    * brings it up.
    */
   spare?: boolean;
+  /** TMS marks one of a group's TMS servers (transactions' prepare, commit and abort requests). */
+  tms?: boolean;
   /** requests processed */
   requests: number;
   /** sum of LOAD of requests processed (tmadmin's "Load Done") */
@@ -559,12 +572,34 @@ export interface ServerStats {
    * nested requests (part of BusyMS).
    */
   held_ms?: number;
+  /**
+   * In runs where some instance has more than one dispatch thread (MAXDISPATCHTHREADS): its threads
+   * (k), MINDISPATCHTHREADS, and the most threads busy at once over the run. BusyMS and HeldMS then
+   * sum over threads and Utilization is BusyMS over k times the span.
+   */
+  threads?: number;
+  min_threads?: number;
+  threads_used?: number;
+  /** ByThread gives each thread's figures, for an instance with k > 1. */
+  by_thread?: ThreadStats[];
 }
 
 /** ServiceCount is a number of requests of one service. */
 export interface ServiceCount {
   service: string;
   requests: number;
+}
+
+/**
+ * ThreadStats is one dispatch thread of a multithreaded instance: the requests it processed, its
+ * busy time and the part of it spent holding a request for replies.
+ */
+export interface ThreadStats {
+  /** 1..k */
+  thread: number;
+  requests: number;
+  busy_ms: number;
+  held_ms: number;
 }
 
 /** QueueStats is one request queue. */
@@ -659,6 +694,27 @@ export interface ClientStats {
   /** issue to the outcome the client saw */
   response_ms: Summary;
   cycle_ms: number;
+}
+
+/**
+ * TransactionStats counts the transactions started after the warm-up: those committed (with one
+ * participant, or in two phases), those aborted (at their TRANTIME, or because their owner failed),
+ * the mean number of participant groups, and the time from a commit's start to its owner's end.
+ */
+export interface TransactionStats {
+  started: number;
+  committed: number;
+  one_phase: number;
+  two_phase: number;
+  aborted: AbortedCounts;
+  participants_mean: number;
+  commit_ms: Summary;
+}
+
+/** AbortedCounts are the transactions aborted, by cause. */
+export interface AbortedCounts {
+  timeout: number;
+  failed: number;
 }
 
 /** Balance measures how evenly the work spread over the servers that could take it. */
@@ -1025,6 +1081,14 @@ export interface ModelServer {
    * them (see Lifecycle for the defaults).
    */
   lifecycle?: ModelServerLifecycle;
+  /**
+   * Threads is its entry's MAXDISPATCHTHREADS, the dispatch threads that each run one request at a
+   * time (0 when the entry gives neither it nor MINDISPATCHTHREADS, and for a GWTDOMAIN: one
+   * thread; see DispatchThreads). MinThreads is MINDISPATCHTHREADS (0..Threads), reported and not
+   * otherwise simulated.
+   */
+  threads?: number;
+  min_threads?: number;
 }
 
 /**

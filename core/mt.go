@@ -1,0 +1,373 @@
+package core
+
+// Multithreaded servers (docs/engine.md, "Multithreaded servers"): an
+// instance with MAXDISPATCHTHREADS = k > 1 has k dispatch threads, each
+// running one request at a time, all taking requests from its queue. Such
+// an instance keeps its threads in an mtState; a single-threaded instance
+// keeps its one request in serverState's own fields, so the paths of a
+// model without multithreaded instances test one pointer and no more.
+//
+// The rules: a request entering a queue starts on the free thread that has
+// been free longest (ties to the first instance in scan order, then the
+// lowest thread); a thread that becomes free takes the queue's next request;
+// an instance that comes up takes up to k waiting requests, threads in
+// number order; a request waiting for its children's replies holds its
+// thread, not the instance; a crash holds every thread's request until the
+// notice, where they fail in thread order; a stopping instance takes
+// nothing and is gone when its last request ends. To the dispatch rules it
+// looks idle (its idle bit) while a thread is free, or with tuning mt_idle
+// "no_request" while no thread holds a request.
+
+// mtState is the dispatch threads of one instance, indexed by thread
+// number - 1.
+type mtState struct {
+	k, free int32 // threads; those holding no request
+	// pick is the thread that start gives the next request to: set by the
+	// caller (the free thread enter chose, the thread that just became
+	// free, the thread of a come-up)
+	pick  int32
+	used  int32   // the most threads busy at once
+	cur   []int32 // slot of the thread's request, -1 when free
+	due   []int64 // when its own work ends; -1 while it holds its request for replies
+	since []int64 // when it last became free (its last end, or the come-up)
+	mark  []int64 // start of its busy time not yet accounted
+	held  []int32 // down: the slot it held when the instance crashed, -1
+	// holdAt: when it began holding its request for replies
+	holdAt []int64
+	// figures after the warm-up: busy and held time, requests completed
+	busyUS, heldUS, requests []int64
+}
+
+func newMTState(k int) *mtState {
+	m := &mtState{k: int32(k), free: int32(k), cur: make([]int32, k), due: make([]int64, k), since: make([]int64, k),
+		mark: make([]int64, k), held: make([]int32, k), holdAt: make([]int64, k),
+		busyUS: make([]int64, k), heldUS: make([]int64, k), requests: make([]int64, k)}
+	for j := range m.cur {
+		m.cur[j], m.held[j], m.due[j] = -1, -1, -1
+	}
+	return m
+}
+
+// longestFree returns the free thread that has been free longest (the
+// lowest on ties), -1 for none.
+func (m *mtState) longestFree() int32 {
+	best := int32(-1)
+	for j, c := range m.cur {
+		if c < 0 && (best < 0 || m.since[j] < m.since[best]) {
+			best = int32(j)
+		}
+	}
+	return best
+}
+
+// lastFree is when the last of its threads became free.
+func (m *mtState) lastFree() int64 {
+	var t int64
+	for _, x := range m.since {
+		t = max(t, x)
+	}
+	return t
+}
+
+// holdsAny reports whether instance sv processes or holds a request.
+func holdsAny(sv *serverState) bool {
+	if sv.mt != nil {
+		return sv.mt.free < sv.mt.k
+	}
+	return sv.busy
+}
+
+// mtFree is enter's choice of the free thread on queue q, in a model with
+// multithreaded instances: the instance whose free thread has been free
+// longest (ties to the first in scan order, then the lowest thread), its
+// mt.pick set to that thread; -1 when no up instance has a free thread.
+func (e *engine) mtFree(q *queueState) int32 {
+	best, bestT := int32(-1), int64(0)
+	for _, i := range q.servers {
+		sv := &e.servers[i]
+		if sv.state != stateUp {
+			continue
+		}
+		if m := sv.mt; m != nil {
+			if j := m.longestFree(); j >= 0 && (best < 0 || m.since[j] < bestT) {
+				best, bestT = i, m.since[j]
+				m.pick = j
+			}
+		} else if !sv.busy && (best < 0 || sv.idleSince < bestT) {
+			best, bestT = i, sv.idleSince
+		}
+	}
+	return best
+}
+
+// mtLook sets multithreaded instance i's idle bit by its threads: idle
+// while a thread is free (mt_idle "server"), or while none holds a request
+// (mt_idle "no_request").
+func (e *engine) mtLook(i int32) {
+	m := e.servers[i].mt
+	if m.free == m.k || (m.free > 0 && !e.mtNoReq) {
+		e.markIdle(i)
+	} else {
+		e.markBusy(i)
+	}
+}
+
+// mtStart begins request s at t on thread mt.pick of instance i.
+func (e *engine) mtStart(i, s int32, t int64) {
+	sv := &e.servers[i]
+	m := sv.mt
+	j := m.pick
+	f := e.pool.at(s)
+	m.cur[j], m.mark[j] = s, t
+	m.free--
+	m.used = max(m.used, m.k-m.free)
+	e.mtLook(i)
+	e.queues[sv.queue].inService++
+	f.server, f.thread, f.startUS = i, j, t
+	end := t + e.serviceTime(f, sv)
+	if end > MaxTimeUS {
+		e.overTime(f, end, "it would end", e.timeFields(f, sv))
+	}
+	m.due[j] = end
+	e.heap.push(completionKey(end, i))
+	if e.life != nil && e.life.timeouts != nil {
+		e.armTimeout(i, s, t)
+	}
+}
+
+// mtCompletion is completionTurn for multithreaded instance i at tc: the
+// lowest thread whose own work ends at tc (each has its heap entry); false
+// for a stale entry (the instance crashed, or its request was aborted).
+func (e *engine) mtCompletion(i int32, tc int64) bool {
+	sv := &e.servers[i]
+	m := sv.mt
+	if sv.state != stateUp && sv.state != stateStopping {
+		return false
+	}
+	j := int32(-1)
+	for k, c := range m.cur {
+		if c >= 0 && m.due[k] == tc {
+			j = int32(k)
+			break
+		}
+	}
+	if j < 0 {
+		return false
+	}
+	e.advance(tc)
+	m.pick = j
+	if e.app != nil {
+		e.appCompletion(i, tc)
+		return true
+	}
+	s := m.cur[j]
+	f := e.pool.at(s)
+	f.endUS = tc
+	f.replyUS = tc + f.remoteUS
+	if int(sv.machine) != f.req.Origin {
+		f.replyUS += e.setup.LatencyUS
+	}
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
+	}
+	e.mtFreeThread(sv, j, tc)
+	e.st.complete(f, sv)
+	e.finish(s)
+	e.mtNext(sv, tc)
+	return true
+}
+
+// mtAccrue accounts thread j's busy time up to t (the instance's busy time
+// is the sum of its threads').
+func (e *engine) mtAccrue(sv *serverState, j int32, t int64) {
+	m := sv.mt
+	sv.binBusy += t - m.mark[j]
+	if w := e.setup.WarmupUS; t > w {
+		d := t - max(m.mark[j], w)
+		e.st.busy[sv.idx] += d
+		m.busyUS[j] += d
+	}
+	m.mark[j] = t
+}
+
+// mtFreeThread ends thread j's request at t: its busy time is accounted
+// and the thread is free (it takes its next request in mtNext).
+func (e *engine) mtFreeThread(sv *serverState, j int32, t int64) {
+	m := sv.mt
+	e.mtAccrue(sv, j, t)
+	m.cur[j], m.due[j] = -1, -1
+	m.free++
+	m.pick = j
+	e.queues[sv.queue].inService--
+}
+
+// mtNext is serverNext for a multithreaded instance: its thread mt.pick,
+// free at t, takes the queue's next request; a stopping instance takes
+// none, and is gone once its last request has ended.
+func (e *engine) mtNext(sv *serverState, t int64) {
+	i, m := sv.idx, sv.mt
+	if sv.state != stateUp {
+		if m.free == m.k {
+			e.stopped(i, t)
+		}
+		return
+	}
+	j := m.pick
+	m.since[j] = t
+	e.mtLook(i)
+	if q := &e.queues[sv.queue]; q.wait.n > 0 {
+		e.takeNext(i, q, t)
+	} else if sv.idleAlarm && m.free == m.k {
+		e.armDecay(i, t)
+	}
+}
+
+// mtRelease is release for a multithreaded instance: the request in slot p
+// ends on its thread at t.
+func (e *engine) mtRelease(p int32, sv *serverState, t int64) {
+	j := e.pool.at(p).thread
+	if sl := &e.app.slots[p]; sl.holding {
+		e.mtStopHold(sv, j, t)
+		sl.holding = false
+	}
+	e.mtFreeThread(sv, j, t)
+}
+
+// mtStopHold accounts thread j's time holding its request up to t.
+func (e *engine) mtStopHold(sv *serverState, j int32, t int64) {
+	if w := e.setup.WarmupUS; t > w {
+		d := t - max(sv.mt.holdAt[j], w)
+		e.app.held[sv.idx] += d
+		sv.mt.heldUS[j] += d
+	}
+}
+
+// mtCrash is crash for a multithreaded instance: every thread's request is
+// held (not worked on) until the notice; the idle look stays as it was.
+func (e *engine) mtCrash(i int32, t int64) {
+	sv := &e.servers[i]
+	m := sv.mt
+	for j, s := range m.cur {
+		if s < 0 {
+			continue
+		}
+		e.mtAccrue(sv, int32(j), t)
+		if e.app != nil {
+			if sl := &e.app.slots[s]; sl.holding {
+				e.mtStopHold(sv, int32(j), t)
+				sl.holding = false // replies to it are lost; it fails at the notice
+			}
+		}
+		m.held[j], m.cur[j], m.due[j] = s, -1, -1
+	}
+}
+
+// mtNotice fails, in thread order, the requests a crashed multithreaded
+// instance held.
+func (e *engine) mtNotice(sv *serverState, t int64) {
+	m := sv.mt
+	for j, s := range m.held {
+		if s < 0 {
+			continue
+		}
+		m.held[j] = -1
+		m.free++
+		e.queues[sv.queue].inService--
+		e.failSvc(s, t) // its hand-off stays in the every-10th count
+	}
+}
+
+// mtAbortStopping is abort for a stopping multithreaded instance: every
+// request it holds fails at t, in thread order, and it is gone.
+func (e *engine) mtAbortStopping(sv *serverState, t int64) {
+	m := sv.mt
+	for j, s := range m.cur {
+		if s < 0 {
+			continue
+		}
+		if e.app != nil {
+			if sl := &e.app.slots[s]; sl.holding {
+				e.mtStopHold(sv, int32(j), t)
+				sl.holding = false
+			}
+		}
+		e.mtAccrue(sv, int32(j), t)
+		m.cur[j], m.due[j] = -1, -1
+		m.free++
+		e.queues[sv.queue].inService--
+		e.failSvc(s, t)
+	}
+}
+
+// mtComeUp is an instance coming up at t: every thread free since t, and
+// up to k waiting requests taken, threads in number order.
+func (e *engine) mtComeUp(sv *serverState, t int64) {
+	i, m := sv.idx, sv.mt
+	for j := range m.since {
+		m.since[j] = t
+	}
+	e.mtLook(i)
+	q := &e.queues[sv.queue]
+	for j := int32(0); j < m.k && q.wait.n > 0; j++ {
+		m.pick = j
+		e.takeNext(i, q, t)
+	}
+	if q.wait.n == 0 && sv.idleAlarm && m.free == m.k {
+		e.armDecay(i, t)
+	}
+}
+
+// mtInService reports whether a thread of sv processes or holds the
+// request numbered seq (an SVCTIMEOUT check still applies).
+func (e *engine) mtInService(sv *serverState, seq int64) bool {
+	for _, s := range sv.mt.cur {
+		if s >= 0 && e.pool.at(s).req.Seq == seq {
+			return true
+		}
+	}
+	return false
+}
+
+// mtLose is a lost machine's end of a multithreaded instance at t: the
+// requests its threads process or held at a crash never reply.
+func (e *engine) mtLose(sv *serverState, t int64) {
+	m := sv.mt
+	for j, s := range m.cur {
+		if s < 0 {
+			continue
+		}
+		e.mtAccrue(sv, int32(j), t)
+		if e.app != nil {
+			if sl := &e.app.slots[s]; sl.holding {
+				e.mtStopHold(sv, int32(j), t)
+				sl.holding = false
+			}
+		}
+		m.cur[j], m.due[j] = -1, -1
+		m.free++
+		e.queues[sv.queue].inService--
+		e.loseRequest(s, t)
+	}
+	for j, h := range m.held {
+		if h < 0 {
+			continue
+		}
+		m.held[j] = -1
+		m.free++
+		e.queues[sv.queue].inService--
+		e.loseRequest(h, t)
+	}
+}
+
+// mtSeries accounts, at a series bin's end b, the busy time of sv's busy
+// threads.
+func (e *engine) mtSeries(sv *serverState, b int64) {
+	for j, s := range sv.mt.cur {
+		if s >= 0 {
+			e.mtAccrue(sv, int32(j), b)
+		}
+	}
+}
