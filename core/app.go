@@ -39,11 +39,11 @@ const (
 // (after completions; arrivals and new trace and stream requests come
 // between deadlines and client requests).
 const (
-	classReply    uint8 = iota // a reply or failure reaching a waiting caller
-	classDeadline              // a caller's deadline
-	classTranDeadline          // a transaction's deadline (tran.go)
-	classRetry                 // a sender trying a full queue again (after network arrivals)
-	classClient                // a client issuing its next request
+	classReply        uint8 = iota // a reply or failure reaching a waiting caller
+	classDeadline                  // a caller's deadline
+	classTranDeadline              // a transaction's deadline (tran.go)
+	classRetry                     // a sender trying a full queue again (after network arrivals)
+	classClient                    // a client issuing its next request
 )
 
 // codeTimeout is the outcome a caller sees at its deadline (TPETIME); it is

@@ -202,6 +202,9 @@ func TestTMSTime(t *testing.T) {
 	sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "exp", MeanMS: f(3)}}
 	if st, err = Resolve(m, sc, Options{}); err != nil || st.TMSTime.MeanMS() != 3 {
 		t.Fatalf("given: %v, %v, want mean 3 ms", err, st.TMSTime)
+	}
+}
+
 // tuning.mt_idle is checked always and shown only when some instance has
 // more than one dispatch thread, so a run without one keeps its bytes.
 func TestSetupMTIdle(t *testing.T) {
