@@ -388,7 +388,7 @@ func genAppScenario(seed uint64) []byte { return genAppScenarioWith(seed, oracle
 // AUTOTRAN, TRANTIME, transactions.tms_time, TPETRAN in retry codes). Off
 // while the engine does not play them: the reference does
 // (oracle_tran_test.go).
-const oracleTransactions = false
+const oracleTransactions = true
 
 // genAppScenarioWith is genAppScenario with transactions or without. Their
 // draws come from a stream of their own, so that the rest of a seed's
