@@ -640,8 +640,13 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	sq, chosen, reason := e.choose(f, sv)
-	if e.tr != nil && e.tranJoin(s, sq.q) {
-		return nil // a child in a transaction, in a group without TMSNAME: TPETRAN
+	if e.tr != nil && e.tranJoin(s, sq.q, chosen) {
+		// a child in a transaction, in a group without TMSNAME: TPETRAN
+		if ex != nil {
+			e.opt.explain.finish(e, ex, f)
+		}
+		e.finish(s)
+		return nil
 	}
 	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
 	f.prio = sq.prio

@@ -152,8 +152,8 @@ func (e *engine) tranStart(i, s int32, t int64) {
 
 // tranJoin is issue's hook after the choice of queue q for request s: a
 // child in X joins q's group to X, or, when the group has no TMSNAME,
-// fails at its issue with TPETRAN (true: issue is done with it).
-func (e *engine) tranJoin(s int32, q int32) bool {
+// fails at its issue with TPETRAN (true: issue then finishes it).
+func (e *engine) tranJoin(s, q, chosen int32) bool {
 	x := e.xOf(s)
 	if x == nil {
 		return false
@@ -162,13 +162,12 @@ func (e *engine) tranJoin(s int32, q int32) bool {
 	f := e.pool.at(s)
 	g := tr.qGroup[q]
 	if tr.tmsQ[g] < 0 {
-		f.queue, f.reason = -1, reasonTran
+		f.queue, f.chosen, f.reason = -1, chosen, reasonTran
 		e.app.atIssue = reasonTran
 		e.st.flow(f, -1)
 		e.st.fail(f)
 		e.ser.fail(f.reason)
-		e.finish(s)
-		return true
+		return true // issue finishes it
 	}
 	found := false
 	for _, p := range x.parts {
