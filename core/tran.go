@@ -28,7 +28,9 @@ type tranX struct {
 	commitStart int64
 	outst       int32 // TMS replies still to come back
 	phase       uint8 // 1: the prepares are out, 2: the commits
+	gen         int64 // its start number: the entry is reused after a commit
 	counted     bool  // started at or after the warm-up
+	closed      bool  // committed and ended: the entry is free for the next transaction
 	aborted     bool
 	timeout     bool
 	committing  bool
@@ -43,6 +45,8 @@ type slotRef struct {
 // tranState is the engine's state for transactions.
 type tranState struct {
 	xs      []tranX
+	free    []int32 // entries of xs free again (their transactions committed)
+	nstart  int64   // transactions started
 	ngroups int
 	// auto[s*ngroups+g]: AUTOTRAN of service s for group g: -2 none, -1
 	// without TRANTIME, else TRANTIME in µs
@@ -135,18 +139,28 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	if lim == -2 {
 		return
 	}
-	x := tranX{owner: s, ownerSeq: f.req.Seq, ownerID: idOf(f), coord: sv.machine, parts: []int32{sv.group},
-		members: []slotRef{{s, f.req.Seq}}, deadline: -1, counted: t >= e.setup.WarmupUS}
+	// a committed transaction's entry is reused: every request of it has
+	// ended (aborted ones keep theirs, for the requests still in them)
+	var xi int32
+	if n := len(tr.free); n > 0 {
+		xi, tr.free = tr.free[n-1], tr.free[:n-1]
+	} else {
+		tr.xs = append(tr.xs, tranX{})
+		xi = int32(len(tr.xs) - 1)
+	}
+	tr.nstart++
+	x := &tr.xs[xi]
+	*x = tranX{owner: s, ownerSeq: f.req.Seq, ownerID: idOf(f), coord: sv.machine, parts: append(x.parts[:0], sv.group),
+		members: append(x.members[:0], slotRef{s, f.req.Seq}), deadline: -1, gen: tr.nstart, counted: t >= e.setup.WarmupUS}
 	if lim >= 0 && t+lim <= MaxTimeUS {
 		x.deadline = t + lim
 	}
-	tr.xs = append(tr.xs, x)
-	sl.tran = int32(len(tr.xs))
+	sl.tran = xi + 1
 	if x.counted {
 		tr.started++
 	}
 	if x.deadline >= 0 {
-		tr.dl.push(appEvent{t: x.deadline, seq: int64(len(tr.xs)), class: classTranDeadline, caller: int32(len(tr.xs) - 1)})
+		tr.dl.push(appEvent{t: x.deadline, seq: tr.nstart, class: classTranDeadline, caller: xi, awaited: tr.nstart})
 	}
 }
 
@@ -307,8 +321,12 @@ func (e *engine) tranReply(ev *appEvent) {
 		if !tr.commit.note(v, histIndex(v)) {
 			tr.commit.spill(v)
 		}
+		tr.parts += int64(len(x.parts))
 	}
 	e.endServed(x.owner, ev.t)
+	x = &tr.xs[xi]
+	x.closed, x.members = true, x.members[:0]
+	tr.free = append(tr.free, xi)
 }
 
 // stepFails is runSteps' hook at the request in slot p's next step, at t:
@@ -411,8 +429,8 @@ func (e *engine) abortTran(xi int32, timeout bool, t int64) {
 // commit has begun (or it was aborted already).
 func (e *engine) tranTimeout(ev *appEvent) {
 	x := &e.tr.xs[ev.caller]
-	if x.aborted || x.committing {
-		return
+	if x.gen != ev.awaited || x.aborted || x.committing {
+		return // (the entry may be another transaction's now)
 	}
 	e.spanUS = max(e.spanUS, ev.t)
 	e.abortTran(ev.caller, true, ev.t)
@@ -423,10 +441,10 @@ func (e *engine) tranResult(r *result.Result) {
 	tr := e.tr
 	ts := &result.TransactionStats{Started: tr.started, Committed: tr.committed, OnePhase: tr.onePhase, TwoPhase: tr.twoPhase,
 		Aborted: result.AbortedCounts{Timeout: tr.timeouts, Failed: tr.failed}}
-	var parts int64
+	parts := tr.parts // of those committed, counted as they closed
 	for k := range tr.xs {
-		if tr.xs[k].counted {
-			parts += int64(len(tr.xs[k].parts))
+		if x := &tr.xs[k]; x.counted && !x.closed {
+			parts += int64(len(x.parts))
 		}
 	}
 	if tr.started > 0 {
