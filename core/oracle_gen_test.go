@@ -385,9 +385,8 @@ func genScenario(seed uint64) *scenario.Scenario {
 func genAppScenario(seed uint64) []byte { return genAppScenarioWith(seed, oracleTransactions) }
 
 // oracleTransactions lets the generator emit transactions (TMSNAME,
-// AUTOTRAN, TRANTIME, transactions.tms_time, TPETRAN in retry codes). Off
-// while the engine does not play them: the reference does
-// (oracle_tran_test.go).
+// AUTOTRAN, TRANTIME, transactions.tms_time, TPETRAN in retry codes), which
+// the engine and the reference (oracle_tran_test.go) both play.
 const oracleTransactions = true
 
 // genAppScenarioWith is genAppScenario with transactions or without. Their

@@ -387,9 +387,9 @@ func oracleTrace(t *testing.T, dir string) []byte {
 }
 
 // TestOracleTransactionsRandom plays random application scenarios with
-// transactions (the generator's switch forced on) through the reference
-// alone, while the engine does not play them: each must be a valid
-// scenario the engine accepts, the reference run must end, every
+// transactions (whatever the generator's switch says) through the
+// reference: each must be a valid scenario the engine accepts, the
+// reference run must end, every
 // transaction must end committed or aborted (or with its owner lost during
 // the commit), each commit must have its TMS rows, and over the seeds every
 // kind of transaction event must occur.
@@ -463,8 +463,8 @@ func TestOracleTransactionsRandom(t *testing.T) {
 	}
 }
 
-// engineDoc is doc as the engine reads it today: until it plays
-// transactions (oracleTransactions), client retries cannot list TPETRAN, so
+// engineDoc is doc as the engine reads it: with the generator's switch off
+// (an engine without transactions), client retries cannot list TPETRAN, so
 // the code is taken out of retry.on.
 func engineDoc(t *testing.T, doc []byte) []byte {
 	if oracleTransactions {
