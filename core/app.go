@@ -355,12 +355,14 @@ func (e *engine) appTurn() error {
 
 // blocked is request s finding its queue full at t: its sender tries again
 // every tuning.enqueue_retry_ms, the same queue, until the deadline of its
-// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes.
+// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes. A
+// request nobody waits for (TPNOREPLY) and a TMS request have no deadline:
+// theirs tries until the queue has room.
 func (e *engine) blocked(s int32, t int64) {
 	a := e.app
 	f := e.pool.at(s)
 	at, code := t+a.plan.RetryUS, reason(0)
-	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && at >= f.req.TimeUS+lim {
+	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && f.reason != reasonTMS && at >= f.req.TimeUS+lim {
 		at, code = f.req.TimeUS+lim, reasonBlock
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})

@@ -1,6 +1,8 @@
 package core_test
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -43,5 +45,37 @@ func TestExplainEveryTransactionCase(t *testing.T) {
 				t.Errorf("%s: request %s explained without a text", dir, x.ID)
 			}
 		}
+	}
+}
+
+// TestTMSRequestInAFullQueue: a TMS request has no deadline, so in a bounded
+// TMS queue its sender tries until the queue has room, past SCANUNIT x
+// BLOCKTIME, rather than failing TPEBLOCK there. Four owners commit at 10 ms
+// into G1/TMS (two servers, tms_time 50 ms, room for one waiting): two start,
+// one waits, the fourth tries every 5 ms; at 60 ms both commits end, the
+// waiting one starts on G1/30001 and the fourth enters and starts on
+// G1/30002, ending at 110 ms with its owner.
+func TestTMSRequestInAFullQueue(t *testing.T) {
+	sc, err := core.ParseScenario([]byte(`{
+  "ubbconfig": "*RESOURCES\nMODEL SHM\nLDBAL N\nSCANUNIT 10MS\nBLOCKTIME 1\n*MACHINES\nn1 LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1 TMSNAME=TMS TMSCOUNT=2\n*SERVERS\napp SRVGRP=G1 SRVID=1 MIN=4 RQADDR=QA CLOPT=\"-s A\"\n*SERVICES\nA AUTOTRAN=Y\n",
+  "services": {"A": {"service_time": {"dist": "const", "ms": 10}}},
+  "transactions": {"tms_time": {"dist": "const", "ms": 50}},
+  "tuning": {"queue_capacity": 1, "enqueue_retry_ms": 5},
+  "workload": {"trace_csv": "time_ms,service\n0,A\n0,A\n0,A\n0,A\n"}
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	res, err := core.Run(sc, core.RunOptions{Dispatch: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "4!commit@G1,TMS,site1,10000,G1/30002,G1/TMS,60000,60000,110000,110000,tms,4"
+	if !strings.Contains(buf.String(), want+"\n") || !strings.Contains(buf.String(), "\n4,A,site1,0,G1/4,QA,0,0,110000,110000,first,\n") {
+		t.Errorf("dispatch log:\n%s\nwant the row %s and owner 4 ending at 110000", buf.String(), want)
+	}
+	if n := res.Requests.Failed["TPEBLOCK"]; n != 0 || res.Transactions.Committed != 4 {
+		t.Errorf("TPEBLOCK %d, committed %d: want 0 and 4", n, res.Transactions.Committed)
 	}
 }
