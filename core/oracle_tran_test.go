@@ -68,6 +68,15 @@ func (o *oracle) finish(r *oReq, t int64) {
 		return
 	}
 	x.committing, x.commitStart = true, t
+	if o.m.Servers[r.srv].Gateway {
+		o.hits["gateway owner commits"]++
+	}
+	if len(o.insts[r.srv].th) > 1 {
+		o.hits["commit on a multithreaded server"]++
+	}
+	if o.m.Servers[r.srv].Machine != x.coord {
+		o.hits["owner away from the coordinator"]++
+	}
 	if len(x.parts) == 1 {
 		x.phase = 2
 		o.hits["one-phase"]++
