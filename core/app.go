@@ -42,6 +42,7 @@ const (
 	classReply        uint8 = iota // a reply or failure reaching a waiting caller
 	classDeadline                  // a caller's deadline
 	classTranDeadline              // a transaction's deadline (tran.go)
+	classChoice                    // a workstation handler choosing a client's request (right after network arrivals)
 	classRetry                     // a sender trying a full queue again (after network arrivals)
 	classClient                    // a client issuing its next request
 )
@@ -129,6 +130,9 @@ type appSlot struct {
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// waits for it, and its reply is never sent
 	unanswered bool
+	// ws: its caller is a workstation client whose handler takes a draw
+	// of workstation.handling_time to pass its reply or failure on
+	ws bool
 	// as a calling request:
 	holding   bool    // its server holds it, waiting for replies
 	forwarded bool    // it ended with tpforward; its reply is its child's
@@ -147,7 +151,8 @@ type appState struct {
 	dl      []deadlineQueue // the callers' deadlines, one queue per length
 	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
 	clients appHeap         // the clients' next requests
-	retries appHeap         // requests waiting for room in a full queue
+	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
+	wsh     *wshState       // the workstation front end; nil when no client set has via
 	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	active  int             // clients that will issue again
 	bind    appSlot
@@ -206,6 +211,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		a.dlOf[sv] = int32(k)
 	}
 	a.cl = make([]clientState, ap.NClient)
+	a.wsh = connectClients(e, a) // at t = 0, before anything else
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
 		for c := 0; c < cp.Count; c++ {
@@ -214,6 +220,9 @@ func newAppState(e *engine, ap *plan.App) *appState {
 			cl.set, cl.c = int32(k), int32(c)
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
+			if cl.off {
+				continue // not connected: it issues nothing
+			}
 			if at := a.pause(cp.Think, &cl.rng); at < ap.EndUS {
 				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
 				a.active++
@@ -286,7 +295,7 @@ func (a *appState) due(tc, ta, tn int64) bool {
 	switch top.class {
 	case classReply, classDeadline, classTranDeadline:
 		return top.t < tc && top.t <= ta && top.t <= tn
-	case classRetry:
+	case classChoice, classRetry:
 		return top.t < tc && top.t < ta && top.t <= tn
 	}
 	return top.t < tc && top.t < ta && top.t < tn
@@ -349,6 +358,8 @@ func (e *engine) appTurn() error {
 		e.retryEnter(&ev)
 	case classTranDeadline:
 		e.tranTimeout(&ev)
+	case classChoice:
+		e.wshChoice(&ev)
 	}
 	return nil
 }
@@ -428,5 +439,8 @@ func (e *engine) appResult(r *result.Result) {
 		}
 		r.Clients[k] = cs
 		acc.resp.releaseFront()
+	}
+	if a.wsh != nil {
+		e.workstationResult(r)
 	}
 }

@@ -207,7 +207,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, tran: psl.tran}
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
 	a.mode = plan.ModeForward.String()
 	var owner *tranX // X, when p owns it: the child owns it now
 	if e.tr != nil {
@@ -237,6 +237,11 @@ func (e *engine) forward(p int32, j int, t int64) {
 		e.loseForwarders(p) // p forwarded to, in turn: those rows have no reply either
 		e.finish(p)
 		e.serverNext(sv, t)
+		if d := a.wshOut(&psl, r.Key); d > 0 {
+			// a workstation client learns of it through its handler, one draw later
+			e.answer(&psl, e.issued, code, t+d)
+			return
+		}
 		e.answerNow(&psl, code, t)
 		return
 	}

@@ -34,6 +34,7 @@ type clientState struct {
 	key      uint64
 	rng      rng.PCG
 	epoch    int64 // bumped when its machine is lost or restored: older issue events no longer apply
+	off      bool  // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -95,16 +96,31 @@ func (e *engine) clientIssue(g int, t int64) error {
 		}
 	}
 	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
+	if a.wsh != nil && cp.Via != nil && a.wsh.handling != nil {
+		// a workstation client: its handler takes a draw to pass the
+		// request on (issue defers its choice when it is above 0), and
+		// one to pass its reply or failure back
+		a.bind.ws = true
+		a.wsh.deferUS = a.wsh.wshDraw(r.Key, streamWSHIn)
+	}
 	a.bound = true
 	if err := e.issue(&r); err != nil {
 		a.bound = false
+		if a.wsh != nil {
+			a.wsh.deferUS = 0
+		}
 		return err
 	}
 	c.waiting, c.issueUS, c.counted = e.issued, t, t >= e.setup.WarmupUS
 	if code := a.atIssue; code != 0 {
-		c.waiting = 0
-		e.clientOutcome(c, code, t)
-		return nil
+		sl := a.slots[a.cur]
+		if d := a.wshOut(&sl, r.Key); d > 0 {
+			e.answer(&sl, e.issued, code, t+d) // through the handler, one draw later
+		} else {
+			c.waiting = 0
+			e.clientOutcome(c, code, t)
+			return nil
+		}
 	}
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
 		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
@@ -186,6 +202,9 @@ func (a *appState) restoreClients(e *engine, m int32, t int64) {
 		for c := cp.First; c < cp.First+cp.Count; c++ {
 			cl := &a.cl[c]
 			cl.epoch++
+			if cl.off {
+				continue
+			}
 			if at := t + a.pause(cp.Think, &cl.rng); at < a.plan.EndUS {
 				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
 			}

@@ -359,16 +359,72 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 				return have, stepsMore, err
 			}
 		} else if tc <= ta && tc <= tn {
-			if !e.completionTurn(tc) {
-				continue // stale: its instance crashed, it never completes
+			// The two turns every request takes, a completion and a new
+			// request, start here rather than in a method of their own: a
+			// call each would cost the plain path about 2.5% more
+			// instructions a request. What is not the plain case goes to
+			// completionTurn and requestTurn.
+			i := e.heap.pop().idx()
+			if sv := &e.servers[i]; sv.mt != nil || e.app != nil || !sv.busy || sv.due != tc {
+				if !e.completionTurn(i, tc) {
+					continue // stale: its instance crashed, it never completes
+				}
+			} else {
+				// sv ends its request at tc (its reply on its way) and
+				// takes its next one
+				e.advance(tc)
+				s := sv.cur
+				f := e.pool.at(s)
+				f.endUS = tc
+				f.replyUS = tc + f.remoteUS
+				if int(sv.machine) != f.req.Origin {
+					f.replyUS += e.setup.LatencyUS
+				}
+				if f.replyUS > e.spanUS {
+					e.spanUS = f.replyUS
+					if f.replyUS > MaxTimeUS {
+						e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+					}
+				}
+				e.accrueBusy(sv, tc)
+				sv.busy = false
+				q := &e.queues[sv.queue]
+				q.inService--
+				e.st.complete(f, sv)
+				e.finish(s)
+				if sv.state != stateUp {
+					e.stopped(i, tc)
+				} else {
+					e.markIdle(i)
+					sv.idleSince = tc
+					if q.wait.n > 0 {
+						e.takeNext(i, q, tc)
+					} else if sv.idleAlarm {
+						e.armDecay(i, tc)
+					}
+				}
 			}
 		} else if ta < tc && ta <= tn {
 			e.arrivalTurn(ta)
 		} else {
-			var out stepOutcome
-			var err error
-			if have, out, err = e.requestTurn(next, have); out != turnPlayed {
-				return have, out, err
+			if !have || next.TimeUS < e.now || next.TimeUS > MaxTimeUS || (e.life != nil && e.life.nlost > 0) || e.issued&4095 == 4095 {
+				var out stepOutcome
+				var err error
+				if have, out, err = e.requestTurn(next, have); out != turnPlayed {
+					return have, out, err
+				}
+			} else {
+				e.advance(next.TimeUS)
+				if err := e.issue(next); err != nil {
+					return have, stepsMore, err
+				}
+				if e.fault != nil {
+					return have, stepsMore, e.fault
+				}
+				if e.stop {
+					return have, stepsStopped, nil
+				}
+				have = e.reqs.Next(next)
 			}
 			tn = capTime(have, next)
 			continue
@@ -401,12 +457,13 @@ func (e *engine) lifeTurn(have bool, next *workload.Request) (stepOutcome, error
 	return turnPlayed, nil
 }
 
-// completionTurn plays the completion at tc, the top of the heap: the
-// instance ends its request (its reply on its way) and takes its next one.
-// It returns false for a stale completion (its instance crashed: it never
+// completionTurn plays the completion of instance i at tc, just popped
+// from the heap, when it is not a single-threaded instance's request
+// without applications (steps plays that one): a multithreaded instance's,
+// one with applications (its steps run), or a stale one. It
+// returns false for a stale completion (its instance crashed: it never
 // completes).
-func (e *engine) completionTurn(tc int64) bool {
-	i := e.heap.pop().idx()
+func (e *engine) completionTurn(i int32, tc int64) bool {
 	sv := &e.servers[i]
 	if sv.mt != nil {
 		return e.mtCompletion(i, tc)
@@ -415,43 +472,7 @@ func (e *engine) completionTurn(tc int64) bool {
 		return false
 	}
 	e.advance(tc)
-	if e.app != nil {
-		e.appCompletion(i, tc)
-		return true
-	}
-	// sv ends its request at tc and takes its next one: written here
-	// rather than in a function of its own, this turn being its only
-	// caller, to save a call a request
-	s := sv.cur
-	f := e.pool.at(s)
-	f.endUS = tc
-	f.replyUS = tc + f.remoteUS
-	if int(sv.machine) != f.req.Origin {
-		f.replyUS += e.setup.LatencyUS
-	}
-	if f.replyUS > e.spanUS {
-		e.spanUS = f.replyUS
-		if f.replyUS > MaxTimeUS {
-			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-		}
-	}
-	e.accrueBusy(sv, tc)
-	sv.busy = false
-	q := &e.queues[sv.queue]
-	q.inService--
-	e.st.complete(f, sv)
-	e.finish(s)
-	if sv.state != stateUp {
-		e.stopped(i, tc)
-	} else {
-		e.markIdle(i)
-		sv.idleSince = tc
-		if q.wait.n > 0 {
-			e.takeNext(i, q, tc)
-		} else if sv.idleAlarm {
-			e.armDecay(i, tc)
-		}
-	}
+	e.appCompletion(i, tc)
 	return true
 }
 
@@ -613,6 +634,12 @@ func (e *engine) issue(r *workload.Request) error {
 	e.spanUS = max(e.spanUS, r.TimeUS)
 	if e.tr != nil && e.tr.directQ >= 0 {
 		e.issueDirect(s, f) // a transaction's request to a TMS queue
+		return nil
+	}
+	if e.app != nil && e.app.wsh != nil && e.app.wsh.deferUS > 0 {
+		// a workstation client's request: its handler chooses it one
+		// handling draw later (place; workstation.go)
+		e.deferChoice(s, f)
 		return nil
 	}
 	sv := &e.svc[r.Service]

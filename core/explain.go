@@ -24,6 +24,9 @@ type explainer struct {
 	// run goes on until each has completed or failed, to say why it failed.
 	pending    map[int64]int
 	dispatched bool // the last request to explain has been dispatched
+	// note is a sentence finish adds to the next explanation's text (a
+	// workstation handler's delay), then clears
+	note string
 }
 
 // begin snapshots what the dispatch rule is about to see for f, or returns
@@ -170,6 +173,10 @@ func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 		}
 	}
 	ex.Text = explainText(e, ex, f)
+	if x.note != "" {
+		ex.Text += " " + x.note
+		x.note = ""
+	}
 	x.out = append(x.out, *ex)
 	if (e.life != nil || e.app != nil) && !f.reason.failed() {
 		if x.pending == nil {

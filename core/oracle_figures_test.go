@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -441,7 +442,16 @@ type oAppResult struct {
 		TimedOut   int64            `json:"timed_out"`
 		Retried    int64            `json:"retried"`
 		ResponseMS result.Summary   `json:"response_ms"`
+		// NotConnected is present for a set with via only.
+		NotConnected *int `json:"not_connected"`
 	} `json:"clients"`
+	Workstation []struct {
+		ID           string `json:"id"`
+		Machine      string `json:"machine"`
+		Handlers     int    `json:"handlers"`
+		Clients      []int  `json:"clients"`
+		NotConnected int    `json:"not_connected"`
+	} `json:"workstation"`
 }
 
 // compareApp checks the application figures: requests.nested and retried,
@@ -509,6 +519,29 @@ func (o *oracle) compareApp(res *result.Result) string {
 		}
 		if msg := compareSummary("client set "+cs.name+" response_ms", c.ResponseMS, append([]int64(nil), cs.resps...), map[string]int{}); msg != "" {
 			return msg
+		}
+		switch {
+		case cs.via == "" && c.NotConnected != nil:
+			return fmt.Sprintf("client set %s: not_connected %d for a set without via (want it left out)", cs.name, *c.NotConnected)
+		case cs.via != "" && (c.NotConnected == nil || *c.NotConnected != cs.refused):
+			return fmt.Sprintf("client set %s not_connected: engine %v, oracle %d", cs.name, c.NotConnected, cs.refused)
+		}
+	}
+	if o.wsl == nil || !slices.ContainsFunc(o.sets, func(cs *oClientSet) bool { return cs.via != "" }) {
+		if ar.Workstation != nil {
+			return fmt.Sprintf("workstation: engine %d entries in a run without via (want it left out)", len(ar.Workstation))
+		}
+		return ""
+	}
+	if len(ar.Workstation) != len(o.wsl) {
+		return fmt.Sprintf("workstation: engine %d entries, oracle %d", len(ar.Workstation), len(o.wsl))
+	}
+	for k, w := range ar.Workstation {
+		ws, ow := o.m.Workstations[k], o.wsl[k]
+		g := fmt.Sprint(w.ID, w.Machine, w.Handlers, w.Clients, w.NotConnected)
+		want := fmt.Sprint(ws.ID, o.m.Machines[ws.Machine].LMID, len(ow.handlers), ow.handlers, ow.refused)
+		if g != want {
+			return fmt.Sprintf("workstation %d id/machine/handlers/clients/not_connected: engine %s, oracle %s", k, g, want)
 		}
 	}
 	return o.compareTransactions(res)

@@ -772,6 +772,10 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 		ms := []float64{0, 0.5, 1, 2.5}[trn.IntN(4)]
 		sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "const", MS: &ms}}
 	}
+	var wsDoc map[string]any
+	if *oracleWSL {
+		sc.UBBConfig, wsDoc = genWorkstation(seed, sc.UBBConfig, nm, sets)
+	}
 
 	base, err := json.Marshal(sc)
 	if err != nil {
@@ -781,6 +785,9 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 	if err := json.Unmarshal(base, &doc); err != nil {
 		panic(err)
 	}
+	if wsDoc != nil {
+		doc["workstation"] = wsDoc
+	}
 	doc["services"] = svcDoc
 	wl := doc["workload"].(map[string]any)
 	wl["generate"] = map[string]any{"duration_ms": durationMS, "clients": sets}
@@ -789,4 +796,57 @@ func genAppScenarioWith(seed uint64, transactions bool) []byte {
 		panic(err)
 	}
 	return out
+}
+
+// genWorkstation adds, at times, the workstation front end to an
+// application scenario: a WSL (its -m, -M and -x, sometimes two instances)
+// in a group of its own, the MAXWSCLIENTS of its machine, client sets
+// connecting through it (via instead of origin; now and then through its
+// second instance, which takes no clients) and a handling time. It draws
+// from a stream of its own, so the rest of the scenario is what it was; it
+// returns the UBBCONFIG and the workstation section (nil for none).
+func genWorkstation(seed uint64, ubbText string, nm int, sets []map[string]any) (string, map[string]any) {
+	rng := rand.New(rand.NewPCG(seed, 0x77736c)) // "wsl"
+	pick := func(n int) int { return rng.IntN(n) }
+	chance := func(p float64) bool { return rng.Float64() < p }
+	if !chance(0.4) {
+		return ubbText, nil
+	}
+	m := 1 + pick(nm)
+	node := fmt.Sprintf("node%d LMID=s%d", m, m)
+	ubbText = strings.Replace(ubbText, node, fmt.Sprintf("%s MAXWSCLIENTS=%d", node, []int{0, 1, 2, 3, 5, 8, 20}[pick(7)]), 1)
+	ubbText = strings.Replace(ubbText, "*GROUPS\n", fmt.Sprintf("*GROUPS\nWSG LMID=s%d GRPNO=95\n", m), 1)
+	opts := fmt.Sprintf("-n //ws:%d", 4000+pick(100))
+	mn := pick(3)
+	if chance(0.8) {
+		opts += fmt.Sprintf(" -m %d", mn)
+	} else {
+		mn = 0
+	}
+	if chance(0.5) {
+		opts += fmt.Sprintf(" -M%d", mn+pick(3))
+	}
+	if chance(0.7) {
+		opts += fmt.Sprintf(" -x %d", 1+pick(3))
+	}
+	min := 1
+	if chance(0.15) {
+		min = 2
+	}
+	ubbText = strings.Replace(ubbText, "\n*SERVICES\n", fmt.Sprintf("WSL SRVGRP=WSG SRVID=1 MIN=%d CLOPT=\"-A -- %s\"\n\n*SERVICES\n", min, opts), 1)
+	for _, cs := range sets {
+		if !chance(0.6) {
+			continue
+		}
+		delete(cs, "origin")
+		cs["via"] = "WSG/1"
+		if min == 2 && chance(0.3) {
+			cs["via"] = "WSG/2"
+		}
+	}
+	if !chance(0.7) {
+		return ubbText, nil
+	}
+	ms := []float64{0, 0.5, 1, 2, 0.0015, 3}[pick(6)]
+	return ubbText, map[string]any{"handling_time": map[string]any{"dist": "const", "ms": ms}}
 }

@@ -16,12 +16,15 @@ package core
 // document): nested calls (tpcall, tpacall runs with or without
 // noreply steps, tpforward; p = 1 only; route inherit or constant), closed-loop client sets (const think and
 // backoff, a script or a single service, retries) and the caller's
-// deadline, as the application rules of the contract describe them.
+// deadline, as the application rules of the contract describe them; and
+// the workstation front end: clients connecting through a WSL at t = 0
+// (handlers, mpx, maxh, MAXWSCLIENTS), their requests' origin on the WSL's
+// machine, a const handling time before the choice and after the reply.
 //
 // And transactions (AUTOTRAN, TMSNAME): starting at a request's start,
 // joining, TPETRAN, one- and two-phase commits through the TMS queues,
 // aborts on TRANTIME and on the owner's failure, the owner handed over by
-// tpforward. The generator emits them only under oracleTransactions
+// tpforward. The generator emits them under oracleTransactions
 // (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
 // cases of testdata/spec with it.
 
@@ -79,6 +82,7 @@ type oReq struct {
 	// one forwarded to): no reply is ever sent, lastT is its last event
 	unanswered bool
 	lastT      int64
+	chooseAt   int64 // a workstation client's request: when its handler chooses it, -1: none pending
 
 	// Transactions.
 	tran    *oTran // the transaction it runs in, nil: none
@@ -217,6 +221,16 @@ type oracle struct {
 	tmsUS    int64          // one TMS request's time (tms_time, const)
 	tmsQueue map[string]int // group with TMSNAME -> its TMS queue
 	tmsName  map[string]string
+	// The workstation front end: the handling time (const), and per WSL
+	// of the model its handlers' clients and the clients refused.
+	handleUS int64
+	wsl      []*oWSL
+}
+
+// oWSL is one WSL's connections.
+type oWSL struct {
+	handlers []int
+	refused  int
 }
 
 // oStep is one step of a service's calls.
@@ -258,6 +272,8 @@ type oClientSet struct {
 	retried       int64
 	failed        map[string]int64
 	resps         []int64
+	via           string // the WSL instance its clients connect through ("": none)
+	refused       int    // its clients that did not connect
 }
 
 // oClient is one client: when it issues next, where it is in its script.
@@ -268,6 +284,7 @@ type oClient struct {
 	pos    int   // script entry of its current request
 	n, k   int   // request number, retries of it made
 	wait   *oReq
+	off    bool // a workstation client that did not connect: it never issues
 }
 
 // oSpawn is the -p of one *SERVERS entry.
@@ -457,7 +474,7 @@ func (o *oracle) readTrace() error {
 // newReq is a request of svc from machine origin at t, not yet issued.
 func (o *oracle) newReq(svc string, origin int, t int64) *oReq {
 	return &oReq{svc: svc, origin: origin, replyM: origin, issue: t, q: -1, srv: -1, thr: -1,
-		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1}
+		enq: -1, start: -1, end: -1, reply: -1, arriveAt: -1, deadline: -1, ownEnd: -1, chooseAt: -1}
 }
 
 func (o *oracle) params(svc string, q int) ubb.ServiceParams {
@@ -660,6 +677,28 @@ func (o *oracle) choose(r *oReq) (int, string) {
 	return best, "least-load"
 }
 
+// wsOut is the handler's time passing r's reply or failure to the
+// workstation client waiting for it (0 for any other caller, and for a
+// reply nobody gets).
+func (o *oracle) wsOut(r *oReq) int64 {
+	if w := waited(r); w.client != nil && w.client.set.via != "" && !r.unanswered {
+		o.hits["ws reply draw"]++
+		return o.handleUS
+	}
+	return 0
+}
+
+// tellAt is r's failure at its issue (or a forwarded child's) reaching the
+// caller of w: at once, or through a workstation handler one draw later.
+func (o *oracle) tellAt(w, r *oReq, t int64) {
+	if h := o.wsOut(w); h > 0 {
+		o.notices = append(o.notices, oNotice{t: t + h, seq: r.n, w: w, code: r.reason})
+		o.hits["ws failure at issue delayed"]++
+		return
+	}
+	o.learn(w, r.reason, t)
+}
+
 // back is the crossing back from r's queue's machine to the machine its
 // reply goes to (its origin; for a forwarded child, the forwarder's caller's).
 func (o *oracle) back(r *oReq) int64 {
@@ -671,7 +710,7 @@ func (o *oracle) back(r *oReq) int64 {
 
 func (o *oracle) fail(r *oReq, t int64) {
 	o.ownerFailed(r, t)
-	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)
+	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)+o.wsOut(r)
 	if r.unanswered { // nobody to tell: no reply crosses back
 		r.reply, r.lastT = -1, t
 	}
@@ -681,11 +720,21 @@ func (o *oracle) fail(r *oReq, t int64) {
 // issue numbers r, logs it and chooses its queue. A request that fails at
 // its issue (TPENOENT, TPESYSTEM) is done at once: the issuer handles it.
 func (o *oracle) issue(r *oReq) {
+	o.number(r)
+	o.place(r, r.issue)
+}
+
+// number gives r its number and id, in issue order.
+func (o *oracle) number(r *oReq) {
 	o.reqs = append(o.reqs, r)
 	r.n = len(o.reqs)
 	if r.id == "" {
 		r.id = strconv.Itoa(r.n)
 	}
+}
+
+// place chooses r's queue at t and sends it there.
+func (o *oracle) place(r *oReq, t int64) {
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
@@ -706,10 +755,10 @@ func (o *oracle) issue(r *oReq) {
 	}
 	r.q = q
 	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
-		r.arriveAt = r.issue + o.latUS
+		r.arriveAt = t + o.latUS
 		return
 	}
-	o.enqueue(r, r.issue)
+	o.enqueue(r, t)
 }
 
 func (o *oracle) orphaned(q int) bool {
@@ -857,7 +906,7 @@ func (o *oracle) release(r *oReq, t int64) {
 // succeed ends r at t with its reply on the way back.
 func (o *oracle) succeed(r *oReq, t int64) {
 	o.release(r, t)
-	r.reply = t + r.remoteUS + o.back(r)
+	r.reply = t + r.remoteUS + o.back(r) + o.wsOut(r)
 	if r.unanswered { // its reply is never sent
 		r.reply, r.lastT = -1, t
 		o.hits["noreply served"]++
@@ -871,7 +920,7 @@ func (o *oracle) failParent(r *oReq, t int64) {
 	o.ownerFailed(r, t)
 	o.release(r, t)
 	r.failed, r.reason = true, "TPESVCFAIL"
-	r.reply = t + o.back(r)
+	r.reply = t + o.back(r) + o.wsOut(r)
 	if r.unanswered {
 		r.reply, r.lastT = -1, t
 	}
@@ -1054,7 +1103,7 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 			if r.unanswered {
 				r.lastT = t
 			}
-			o.learn(waited(c), c.reason, t)
+			o.tellAt(waited(c), c, t)
 		}
 	}
 }
@@ -1385,9 +1434,17 @@ func (o *oracle) clientIssue(cl *oClient, t int64) {
 	r.svcUS = o.svcTimeUS[e.svc]
 	r.client, r.deadline = cl, t+o.limit(e.svc)
 	cl.wait, cl.nextAt = r, -1
+	if cs.via != "" && o.handleUS > 0 {
+		// a workstation client: its handler chooses the request one
+		// handling time after the send
+		o.number(r)
+		r.chooseAt = t + o.handleUS
+		o.hits["ws deferred choice"]++
+		return
+	}
 	o.issue(r)
 	if r.atIssue {
-		o.learn(r, r.reason, t)
+		o.tellAt(r, r, t)
 	}
 }
 
@@ -1424,9 +1481,12 @@ func (o *oracle) run() string {
 	next := 0 // next trace row
 	ev := 0   // next scenario event
 	now := int64(0)
+	o.connect()
 	for _, cs := range o.sets {
 		for _, cl := range cs.clients {
-			cl.nextAt = cs.thinkUS // each client thinks first
+			if !cl.off {
+				cl.nextAt = cs.thinkUS // each client thinks first
+			}
 		}
 	}
 	for steps := 0; ; steps++ {
@@ -1463,6 +1523,9 @@ func (o *oracle) run() string {
 		for _, r := range o.reqs {
 			if r.arriveAt >= 0 {
 				t = min(t, r.arriveAt)
+			}
+			if r.chooseAt >= 0 {
+				t = min(t, r.chooseAt)
 			}
 			if r.deadline >= 0 && !r.dlDone {
 				t = min(t, r.deadline)
@@ -1615,6 +1678,22 @@ func (o *oracle) run() string {
 		if arrived {
 			continue
 		}
+		// Workstation handlers' choices, in issue order.
+		var ch *oReq
+		for _, r := range o.reqs {
+			if r.chooseAt == t {
+				ch = r
+				break
+			}
+		}
+		if ch != nil {
+			ch.chooseAt = -1
+			o.place(ch, t)
+			if ch.atIssue {
+				o.tellAt(ch, ch, t)
+			}
+			continue
+		}
 		// New trace requests, in trace order.
 		if next < len(o.pending) && o.pending[next].issue == t {
 			o.issue(o.pending[next])
@@ -1720,6 +1799,9 @@ type oAppDoc struct {
 			NoReply bool            `json:"noreply"`
 		} `json:"calls"`
 	} `json:"services"`
+	Workstation *struct {
+		HandlingTime *oConst `json:"handling_time"`
+	} `json:"workstation"`
 	Workload struct {
 		Generate *struct {
 			DurationMS float64 `json:"duration_ms"`
@@ -1727,6 +1809,7 @@ type oAppDoc struct {
 				Name     string  `json:"name"`
 				Count    int     `json:"count"`
 				Origin   string  `json:"origin"`
+				Via      string  `json:"via"`
 				Think    *oConst `json:"think"`
 				Services []struct {
 					Service string          `json:"service"`
@@ -1842,11 +1925,25 @@ func (o *oracle) readApp(d *oAppDoc) error {
 	if g == nil {
 		return nil
 	}
+	if w := d.Workstation; w != nil {
+		var err error
+		if o.handleUS, err = constUS(w.HandlingTime, 0); err != nil {
+			return err
+		}
+	}
 	o.durUS = oRoundUS(g.DurationMS)
 	for _, c := range g.Clients {
 		o.app = true
 		cs := &oClientSet{name: c.Name, count: c.Count, origin: o.m.MachineIndex(c.Origin),
-			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}}
+			on: map[string]bool{"TPETIME": true}, failed: map[string]int64{}, via: c.Via}
+		if c.Via != "" { // its requests enter on the WSL's machine
+			cs.origin = -1
+			for _, s := range o.m.Servers {
+				if s.ID == c.Via {
+					cs.origin = s.Machine
+				}
+			}
+		}
 		if cs.origin < 0 {
 			return fmt.Errorf("oracle: client set %s: origin %q", c.Name, c.Origin)
 		}
@@ -1912,4 +2009,64 @@ func (o *oracle) readApp(d *oAppDoc) error {
 		o.sets = append(o.sets, cs)
 	}
 	return nil
+}
+
+// connect connects the clients of the sets with via at t = 0, sets in
+// listed order, clients in number order: to the started handler with the
+// fewest clients among those below mpx (the lowest number on a tie), else
+// to a new handler while fewer than maxh run; not when every handler is
+// full, when the machine has MAXWSCLIENTS clients already, or when via is
+// not the WSL's first instance (only it takes clients).
+func (o *oracle) connect() {
+	o.wsl = make([]*oWSL, len(o.m.Workstations))
+	for k, w := range o.m.Workstations {
+		o.wsl[k] = &oWSL{handlers: make([]int, w.MinHandlers)}
+	}
+	perMachine := map[int]int{}
+	for _, cs := range o.sets {
+		if cs.via == "" {
+			continue
+		}
+		k, first := -1, false
+		for j, w := range o.m.Workstations {
+			for i := w.Server; i < w.Server+w.Count; i++ {
+				if o.m.Servers[i].ID == cs.via {
+					k, first = j, i == w.Server
+				}
+			}
+		}
+		w, st := o.m.Workstations[k], o.wsl[k]
+		for _, cl := range cs.clients {
+			h := -1
+			switch {
+			case !first:
+				o.hits["ws via a later instance"]++
+			case perMachine[w.Machine] >= o.m.Machines[w.Machine].MaxWSClients:
+				o.hits["ws MAXWSCLIENTS reached"]++
+			default:
+				for j, n := range st.handlers {
+					if n < w.MPX && (h < 0 || n < st.handlers[h]) {
+						h = j
+					}
+				}
+				if h < 0 && len(st.handlers) < w.MaxHandlers {
+					st.handlers = append(st.handlers, 0)
+					h = len(st.handlers) - 1
+					o.hits["ws handler started"]++
+				}
+				if h < 0 {
+					o.hits["ws handlers full"]++
+				}
+			}
+			if h < 0 {
+				cl.off = true
+				cs.refused++
+				st.refused++
+				continue
+			}
+			st.handlers[h]++
+			perMachine[w.Machine]++
+			o.hits["ws connected"]++
+		}
+	}
 }

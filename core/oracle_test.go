@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -25,6 +27,9 @@ var (
 	oracleSeed = flag.Uint64("oracle.seed", 1, "first seed of the differential test")
 	oracleShow = flag.Bool("oracle.show", false, "print the scenario of the first discrepancy")
 	oracleAppN = flag.Int("oracle.appn", 300, "number of random application scenarios the differential test runs")
+	// oracleWSL lets the application generator add the workstation front
+	// end (a WSL, client sets with via, a handling time)
+	oracleWSL = flag.Bool("oracle.wsl", true, "let the random application scenarios connect clients through a WSL")
 )
 
 func TestOracleDifferential(t *testing.T) {
@@ -237,5 +242,41 @@ func TestOracleMinimise(t *testing.T) {
 	}
 	for _, c := range o.changes {
 		t.Logf("oracle change %d %s %s>%s %s", c.t, o.m.Servers[c.srv].ID, c.from, c.to, c.cause)
+	}
+}
+
+// TestOracleWorkstationSpecCases runs the reference simulator on the
+// hand-worked cases of the workstation front end (testdata/spec, those
+// whose clients connect through a WSL): its dispatch log must be the
+// hand-derived one, and the engine's figures the ones it computes, so the
+// reference's reading of the rules is checked against the derivations
+// before it judges random scenarios.
+func TestOracleWorkstationSpecCases(t *testing.T) {
+	const specCases = "../testdata/spec"
+	dirs, _ := filepath.Glob(filepath.Join(specCases, "[0-9]*"))
+	n := 0
+	for _, dir := range dirs {
+		doc, err := os.ReadFile(filepath.Join(dir, "scenario.json"))
+		if err != nil || !bytes.Contains(doc, []byte(`"via"`)) {
+			continue
+		}
+		want, err := os.ReadFile(filepath.Join(dir, "dispatch.csv"))
+		if err != nil {
+			continue
+		}
+		n++
+		o, err := newAppOracle(doc)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		if got, w := strings.TrimSpace(o.run()), strings.TrimSpace(string(want)); got != w {
+			t.Errorf("%s: the reference's dispatch.csv:\n%s\nwant\n%s", filepath.Base(dir), got, w)
+		}
+		if msg, err := oracleCompareApp(doc, map[string]int{}); err != nil || msg != "" {
+			t.Errorf("%s: engine and reference differ: %s %v", filepath.Base(dir), msg, err)
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d workstation cases with a dispatch.csv under %s, want at least 4", n, specCases)
 	}
 }

@@ -164,8 +164,12 @@ func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
 		return t // no reply is sent: its end is its last event
 	}
 	at := t + f.remoteUS
-	if sv.machine != e.app.slots[s].replyTo {
+	sl := &e.app.slots[s]
+	if sv.machine != sl.replyTo {
 		at += e.setup.LatencyUS
+	}
+	if sl.ws {
+		at += e.app.wshOut(sl, f.req.Key) // a workstation client's handler passes it on
 	}
 	return at
 }
@@ -230,6 +234,9 @@ func (e *engine) appFailSvc(s int32, t int64) {
 	f.replyUS = t
 	if e.queues[f.queue].machine != sl.replyTo && !f.unanswered {
 		f.replyUS += e.setup.LatencyUS
+	}
+	if sl.ws && !f.unanswered {
+		f.replyUS += e.app.wshOut(sl, f.req.Key)
 	}
 	e.spanUS = max(e.spanUS, f.replyUS)
 	e.st.fail(f)

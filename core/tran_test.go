@@ -12,7 +12,7 @@ import (
 // TPETRAN child's rule and winner-less failure, and passes over the TMS
 // requests (which no rule chose) without failing.
 func TestExplainTransactions(t *testing.T) {
-	sc := readScenario(t, "../testdata/spec/193-tpetran-group-without-tmsname")
+	sc := readScenario(t, "../testdata/spec/197-tpetran-group-without-tmsname")
 	ex, err := core.Explain(sc, core.RunOptions{}, 1, 10)
 	if err != nil {
 		t.Fatal(err)
@@ -32,9 +32,9 @@ func TestExplainTransactions(t *testing.T) {
 // TestExplainEveryTransactionCase: every hand-worked transaction case can
 // be explained whole (TMS requests, TPETIME owners, aborts, hand-overs).
 func TestExplainEveryTransactionCase(t *testing.T) {
-	for _, dir := range []string{"189-one-phase-commit", "190-two-phase-two-machines", "191-trantime-timeout-while-waiting",
-		"192-tpforward-hands-over-commit", "194-noreply-child-not-in-transaction", "195-client-tpetime-row-retries",
-		"196-forward-tpetran-client-retries", "197-failed-abort-later-step"} {
+	for _, dir := range []string{"193-one-phase-commit", "194-two-phase-two-machines", "195-trantime-timeout-while-waiting",
+		"196-tpforward-hands-over-commit", "198-noreply-child-not-in-transaction", "199-client-tpetime-row-retries",
+		"200-forward-tpetran-client-retries", "201-failed-abort-later-step"} {
 		sc := readScenario(t, "../testdata/spec/"+dir)
 		ex, err := core.Explain(sc, core.RunOptions{}, 1, 20)
 		if err != nil || len(ex) == 0 {

@@ -112,7 +112,7 @@ func TestPlayground(t *testing.T) {
 			chromedp.Click(sel("ubbconfig-editor")+" .cm-content"),
 			chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 			chromedp.KeyEvent("BROKEN LINE"),
-			waitText(sel("diagnostics")+" li.error", fmt.Sprintf("UBBCONFIG:%d:", lines)),
+			waitText(sel("diagnostics")+" li.error", fmt.Sprintf("ubbconfig:%d:", lines)),
 			chromedp.WaitVisible(sel("ubbconfig-editor")+" .cm-lint-marker-error"),
 		)
 		screenshot(t, ctx, "diagnostics", chromedp.CSS("section.inputs"))

@@ -75,8 +75,10 @@ func validate(ubbText, dm, advertiseJSON string) string {
 			return errorJSON(diag.FieldErrorf("advertise", "%v", err))
 		}
 	}
-	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: "UBBCONFIG",
-		DMConfig: dm, DMName: "DMCONFIG", Advertise: adv})
+	// the files are named as the server and the CLI name a text given
+	// without a file name
+	m, err := core.LoadModel(ubb.Input{UBBConfig: ubbText, UBBName: ubb.SourceUBBConfig,
+		DMConfig: dm, DMName: ubb.SourceDMConfig, Advertise: adv})
 	if err != nil {
 		return errorJSON(err)
 	}

@@ -238,8 +238,8 @@ func TestValidateDiagnostics(t *testing.T) {
 	if got.Code != diag.EINVALID || len(got.Diagnostics) == 0 {
 		t.Fatalf("got %s with %d diagnostics, want %s with some", got.Code, len(got.Diagnostics), diag.EINVALID)
 	}
-	if d := got.Diagnostics[0]; d.File != "UBBCONFIG" || d.Line != 6 {
-		t.Errorf("first diagnostic at %s:%d, want UBBCONFIG:6 (%s)", d.File, d.Line, d.Message)
+	if d := got.Diagnostics[0]; d.File != "ubbconfig" || d.Line != 6 {
+		t.Errorf("first diagnostic at %s:%d, want ubbconfig:6, as the server and the CLI name a text without a file name (%s)", d.File, d.Line, d.Message)
 	}
 }
 

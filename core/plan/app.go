@@ -72,9 +72,14 @@ type Call struct {
 
 // Client is one compiled client set.
 type Client struct {
-	Name     string
-	Count    int
-	Origin   int
+	Name   string
+	Count  int
+	Origin int // the WSL's machine for workstation clients
+	// Via is the workstation (in Model.Workstations) the set's clients
+	// connect through, nil for none; ViaFirst says whether via named its
+	// first instance, the only one that takes clients.
+	Via      *ubb.Workstation
+	ViaFirst bool
 	Think    dist.Sampler
 	Services []ClientService
 	Cum      []float64 // cumulative weights of svcs
@@ -153,6 +158,9 @@ func checkApps(sc *scenario.Scenario) error {
 			return diag.FieldErrorf(field+".services", "want at least one service")
 		case cs.Script != nil && len(cs.Script) == 0:
 			return diag.FieldErrorf(field+".script", "want at least one entry")
+		}
+		if cs.Via != "" && cs.Origin != "" {
+			return diag.FieldErrorf(field+".via", "give via or origin, not both: a workstation client's requests enter on its WSL's machine")
 		}
 		if first, dup := seen[cs.Name]; dup {
 			return diag.FieldErrorf(field+".name", "%q is also the name of clients[%d]", cs.Name, first)
@@ -340,7 +348,11 @@ func (st *Setup) callRoute(n *workload.Names, cs *Call, r *scenario.CallRoute, f
 func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field string, timed func(string, int) error) (Client, error) {
 	cp := Client{Name: cs.Name, Count: cs.Count, Think: dist.Const(0), Backoff: dist.Const(0), RetryOn: RetryTPETIME}
 	var msg string
-	if cp.Origin, msg = n.Origin(cs.Origin); msg != "" {
+	if cs.Via != "" {
+		if err := st.via(cs.Via, field+".via", &cp); err != nil {
+			return cp, err
+		}
+	} else if cp.Origin, msg = n.Origin(cs.Origin); msg != "" {
 		return cp, diag.FieldErrorf(field+".origin", "%s", msg)
 	}
 	if cs.Think != nil {
@@ -495,4 +507,43 @@ func routedNames(n *workload.Names, s int) *workload.Names {
 		return nil
 	}
 	return n
+}
+
+// via resolves a client set's via: a WSL instance, whose machine is the
+// set's origin.
+func (st *Setup) via(id, field string, cp *Client) error {
+	m := st.Model
+	ws, first := m.WorkstationOf(id)
+	if ws == nil {
+		if len(m.Workstations) == 0 {
+			return diag.FieldErrorf(field, "%q: the UBBCONFIG has no WSL (via names a WSL instance, GROUP/SRVID)", id)
+		}
+		ids := make([]string, len(m.Workstations))
+		for k := range m.Workstations {
+			ids[k] = m.Workstations[k].ID
+		}
+		return diag.FieldErrorf(field, "%q is not a WSL instance (via names one as GROUP/SRVID; the UBBCONFIG's WSLs: %s)", id, strings.Join(ids, ", "))
+	}
+	cp.Via, cp.ViaFirst = ws, first
+	cp.Origin = ws.Machine
+	return nil
+}
+
+// resolveWorkstation compiles workstation.handling_time, which only client
+// sets with via use (a warning says so when none has).
+func (st *Setup) resolveWorkstation(sc *scenario.Scenario, _ Options) error {
+	w := sc.Workstation
+	if w == nil || w.HandlingTime == nil {
+		return nil
+	}
+	h, err := dist.New(w.HandlingTime, "workstation.handling_time")
+	if err != nil {
+		return err
+	}
+	if st.App != nil && slices.ContainsFunc(st.App.Clients, func(c Client) bool { return c.Via != nil }) {
+		st.HandlingTime = h
+		return nil
+	}
+	st.Warnings = append(st.Warnings, "workstation.handling_time: no client set connects through a WSL (via), so it is not used")
+	return nil
 }

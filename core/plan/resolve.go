@@ -20,7 +20,7 @@ func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
 	steps := []func(*scenario.Scenario, Options) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
-		st.checkWorkload, st.resolveApps, st.resolveEvents,
+		st.checkWorkload, st.resolveApps, st.resolveWorkstation, st.resolveEvents,
 	}
 	for _, step := range steps {
 		if err := step(sc, opt); err != nil {

@@ -69,7 +69,10 @@ type Setup struct {
 
 	traceNote string             // how a log was read, the last warning of the setup
 	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
-	App       *App               // calls and clients; nil when the scenario has none
+	// HandlingTime samples the workstation handlers' time per message
+	// (workstation.handling_time); nil for none (const 0).
+	HandlingTime dist.Sampler
+	App          *App // calls and clients; nil when the scenario has none
 }
 
 // maxNameBytes bounds a scenario's name: runs carry it into every list
@@ -117,6 +120,11 @@ func check(sc *scenario.Scenario) error {
 	}
 	if _, err := tmsTime(sc); err != nil {
 		return err
+	}
+	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
+		if _, err := dist.New(w.HandlingTime, "workstation.handling_time"); err != nil {
+			return err
+		}
 	}
 	if sc.Workload.Generate != nil {
 		if _, err := workload.CheckGenerate(nil, sc.Workload.Generate); err != nil {

@@ -43,6 +43,10 @@ type Result struct {
 	Flows []Flow `json:"flows"`
 	// Clients is one entry per client set, in the scenario's order.
 	Clients []ClientStats `json:"clients,omitempty"`
+	// Workstation is one entry per WSL of the configuration, in scan order,
+	// when some client set connects through one (via): the handlers it
+	// started and the clients each holds.
+	Workstation []WorkstationStats `json:"workstation,omitempty"`
 	// Transactions counts the transactions AUTOTRAN started; absent when
 	// no *SERVICES entry has AUTOTRAN=Y.
 	Transactions *TransactionStats `json:"transactions,omitempty"`
@@ -364,6 +368,21 @@ type ClientStats struct {
 	ThroughputPerS float64          `json:"throughput_per_s"` // completed requests per second of the run
 	ResponseMS     Summary          `json:"response_ms"`      // issue to the outcome the client saw
 	CycleMS        float64          `json:"cycle_ms"`
+	// NotConnected counts the set's clients that found no room at their
+	// WSL (via) when the run started: they issued nothing. Absent for a
+	// set without via.
+	NotConnected *int `json:"not_connected,omitempty"`
+}
+
+// WorkstationStats is one WSL's connections: the handlers (WSH) it
+// started, the clients each holds (in handler order), and the clients that
+// found no room.
+type WorkstationStats struct {
+	ID           string `json:"id"`      // its first instance, GROUP/SRVID: the one that takes clients
+	Machine      string `json:"machine"` // its LMID
+	Handlers     int    `json:"handlers"`
+	Clients      []int  `json:"clients"`
+	NotConnected int    `json:"not_connected"`
 }
 
 // MachineStats is one machine's share of the work and of the network traffic.

@@ -85,13 +85,24 @@ func (*CallRoute) JSONProblem(v any, path string) jsonx.Problem {
 // the next of Script), waits for its outcome, and so on; Retry says which
 // failures it tries again.
 type ClientSet struct {
-	Name     string          `json:"name"`
-	Count    int             `json:"count"`
-	Origin   string          `json:"origin,omitempty"`
+	Name   string `json:"name"`
+	Count  int    `json:"count"`
+	Origin string `json:"origin,omitempty"`
+	// Via names the WSL instance (GROUP/SRVID) the clients connect
+	// through: they are workstation clients, and their requests enter on
+	// the WSL's machine (not with Origin).
+	Via      string          `json:"via,omitempty"`
 	Think    *Dist           `json:"think,omitempty"`
 	Services []ClientService `json:"services,omitempty"`
 	Script   []ScriptEntry   `json:"script,omitempty"`
 	Retry    *RetrySpec      `json:"retry,omitempty"`
+}
+
+// WorkstationSpec is the workstation front end's timing: how long a
+// handler (WSH) takes with each message it passes, a request on its way in
+// and a reply or failure on its way out.
+type WorkstationSpec struct {
+	HandlingTime *Dist `json:"handling_time,omitempty"` // default const 0
 }
 
 // ClientService is one service a client set draws its requests from.

@@ -26,6 +26,9 @@ type Scenario struct {
 	// Events are what happens to server instances during the run: kills,
 	// shutdowns and boots, in time order (docs/scenario.md).
 	Events []Event `json:"events,omitempty"`
+	// Workstation is the timing of the workstation front end, for client
+	// sets that connect through a WSL (docs/scenario.md).
+	Workstation *WorkstationSpec `json:"workstation,omitempty"`
 
 	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *Warmup  `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this; "auto": found by MSER-5

@@ -258,6 +258,11 @@ func clientSetFits(m *core.Model, cs *scenario.ClientSet) string {
 	if cs.Origin != "" && m.MachineIndex(cs.Origin) < 0 {
 		return fmt.Sprintf("origin %s is not an LMID of the UBBCONFIG", cs.Origin)
 	}
+	if cs.Via != "" {
+		if ws, _ := m.WorkstationOf(cs.Via); ws == nil {
+			return fmt.Sprintf("via %s is not a WSL instance of the UBBCONFIG", cs.Via)
+		}
+	}
 	for _, s := range cs.Services {
 		if m.Service(s.Service) == nil {
 			return fmt.Sprintf("service %s is not in the configuration", s.Service)

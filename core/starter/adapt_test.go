@@ -127,3 +127,36 @@ func specScenario(t *testing.T, dir string) *scenario.Scenario {
 	}
 	return sc
 }
+
+// TestAdaptDropsClientsThroughAMissingWSL: a client set whose via names no
+// WSL instance of the new configuration is dropped with a note.
+func TestAdaptDropsClientsThroughAMissingWSL(t *testing.T) {
+	sc := &scenario.Scenario{
+		UBBConfig: starterUBB,
+		Services:  map[string]scenario.ServiceSpec{"A": {ServiceTime: &scenario.Dist{Dist: "const", MS: ptr(3.0)}}},
+		Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 1000, Clients: []scenario.ClientSet{
+			{Name: "ws", Count: 2, Via: "WSGRP/10", Script: []scenario.ScriptEntry{{Service: "A"}}},
+			{Name: "local", Count: 2, Script: []scenario.ScriptEntry{{Service: "A"}}},
+		}}},
+	}
+	got, notes, err := Adapt(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "workload.generate.clients[0]: dropped: via WSGRP/10 is not a WSL instance of the UBBCONFIG"
+	if !slicesContains(notes, want) {
+		t.Errorf("notes %q: want %q", notes, want)
+	}
+	if cs := got.Workload.Generate.Clients; len(cs) != 1 || cs[0].Name != "local" {
+		t.Errorf("clients: got %+v, want only local", cs)
+	}
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -436,7 +436,7 @@ func scenarioName(f Files, load float64, measured, replay bool) string {
 }
 
 // ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
-// the keys being the fields of workload.columns (TraceMapKeys: time,
+// the keys being the fields of workload.columns (time,
 // time_unit, service, origin, service_ms, ..., date_order, tz; a delimiter
 // "tab" is a tab): `time=ts,service=svc,time_unit=s`. A value holding a
 // comma is written in double quotes, a quote in it doubled:
@@ -547,9 +547,6 @@ var traceMapKeys = func() []string {
 	}
 	return keys
 }()
-
-// TraceMapKeys returns the keys a column mapping may give.
-func TraceMapKeys() []string { return slices.Clone(traceMapKeys) }
 
 // ParseScenario reads a scenario document (core.DecodeScenario) whose
 // parts the files replace (WithFiles), so the document may leave out what a

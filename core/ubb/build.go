@@ -44,6 +44,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.advertiseAll()
 	b.threadsAll()
 	b.lifecycleAll()
+	b.workstationsAll()
 	b.buildQueues()
 	b.finishServices()
 	b.finishRouting()
@@ -194,8 +195,9 @@ func (b *builder) buildMachines(entries []*entry) {
 		}
 		firstAt[lm.value] = lm.valPos
 		netload := b.intIn(e, "MACHINES", "NETLOAD", 0)
+		maxWS := b.intIn(e, "MACHINES", "MAXWSCLIENTS", 0)
 		b.machineAt[lm.value] = len(b.m.Machines)
-		b.m.Machines = append(b.m.Machines, Machine{LMID: lm.value, PMID: e.name, NetLoad: netload})
+		b.m.Machines = append(b.m.Machines, Machine{LMID: lm.value, PMID: e.name, NetLoad: netload, MaxWSClients: maxWS})
 		if len(b.m.Machines) == 2 && b.m.Model == "SHM" {
 			b.errorf(e.pos, "MODEL SHM allows one machine: a second machine (%s) needs MODEL MP", lm.value)
 		}

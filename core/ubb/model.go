@@ -42,6 +42,10 @@ type Model struct {
 	// only then are TMS servers modelled (WithTMS). Nil otherwise, so a
 	// configuration without AUTOTRAN reads as it always did.
 	TMS []TMSGroup `json:"tms,omitempty"`
+	// Workstations are the WSL entries of *SERVERS, in scan order: the
+	// listeners through which workstation clients enter (their CLOPT's
+	// options after "--").
+	Workstations []Workstation `json:"workstations,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
@@ -51,6 +55,9 @@ type Machine struct {
 	LMID    string `json:"lmid"`
 	PMID    string `json:"pmid"`    // the physical name the entry starts with
 	NetLoad int    `json:"netload"` // NETLOAD, 0..32767, default 0
+	// MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many
+	// workstation clients may be connected through the machine's WSLs.
+	MaxWSClients int `json:"maxwsclients,omitempty"`
 }
 
 // Group is one *GROUPS entry. Its servers run on LMIDs[0]; later LMIDs are

@@ -103,6 +103,8 @@ var simulated = []Param{
 		Doc: "the machine's logical name; the entry name is its PMID"},
 	{Section: "MACHINES", Keyword: "NETLOAD", Kind: KindInteger, Min: 0, Max: 32767, Default: "0", Sweep: true,
 		Doc: "added to the load of a queue on another machine when choosing (MODEL MP)"},
+	{Section: "MACHINES", Keyword: "MAXWSCLIENTS", Kind: KindInteger, Min: 0, Max: maxWSClients, Default: "0",
+		Doc: "workstation clients that may connect through the machine's WSLs (0: none, with a warning naming the WSL)"},
 	{Section: "GROUPS", Keyword: "LMID", Kind: KindList, Required: true,
 		Doc: "where the group's servers run; the rest of the list are failover machines"},
 	{Section: "GROUPS", Keyword: "GRPNO", Kind: KindInteger, Min: 1, Max: maxGrpNo, Required: true,
@@ -122,7 +124,7 @@ var simulated = []Param{
 	{Section: "SERVERS", Keyword: "RQADDR", Kind: KindName, Default: "one queue per instance",
 		Doc: "a queue name shared by the entry's instances (MSSQ), within one group"},
 	{Section: "SERVERS", Keyword: "CLOPT", Kind: KindText,
-		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay"},
+		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay; a WSL's -n, -m, -M, -x after --"},
 	{Section: "SERVERS", Keyword: "RESTART", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y: the BBL restarts an instance that died"},
 	{Section: "SERVERS", Keyword: "MAXGEN", Kind: KindInteger, Min: 1, Max: maxMaxGen, Default: "1",
@@ -172,7 +174,7 @@ var ignored = map[string]string{
 		SSL_RENEGOTIATION TAG CURINTERFACE MAXSVCINSTANCE RESTARTBBL SCANSTATUS`,
 	"MACHINES": `TUXCONFIG TUXDIR APPDIR ENVFILE ULOGPFX TLOGDEVICE TLOGNAME
 		TLOGOFFSET TLOGSIZE TYPE UID GID PERM MAXACCESSERS MAXCONV MAXGTT MAXOBJECTS
-		MAXPENDINGBYTES MAXWSCLIENTS MAXACLCACHE SPINCOUNT CMPLIMIT TUXOFFSET
+		MAXPENDINGBYTES MAXACLCACHE SPINCOUNT CMPLIMIT TUXOFFSET
 		SEC_PRINCIPAL_NAME SEC_PRINCIPAL_LOCATION SEC_PRINCIPAL_PASSVAR
 		SICACHEENTRIESMAX TXRPCSTATE ROOTDIR BRIDGE MAXTRANTIME SSL_RENEGOTIATION`,
 	"GROUPS": `OPENINFO CLOSEINFO ENVFILE

@@ -476,7 +476,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
 
 /** isDMConfig says whether a diagnostic is about the DMCONFIG editor's text. */
 function isDMConfig(d: Diagnostic): boolean {
-  return d.source ? d.source === "dmconfig" : d.file === "DMCONFIG";
+  return d.source ? d.source === "dmconfig" : d.file === "dmconfig";
 }
 
 /** isConfig says whether a diagnostic is about one of the two editors' texts (not a field of the scenario, nor the trace). */

@@ -27,7 +27,7 @@ import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
-import type { ClientStats, Model, Result } from "./types";
+import type { ClientStats, Model, Result, WorkstationStats } from "./types";
 import { traceRead, validationView } from "./validation";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
@@ -196,15 +196,46 @@ export function clientTable(clients: ClientStats[]): HTMLElement {
     if (key === "failed") return h("td", { "data-field": key, "data-value": JSON.stringify(v ?? {}) }, failedText(v as Record<string, number> | null));
     return h("td", { "data-field": key, "data-value": String(v) }, fmt(v as number));
   };
+  // clients through a workstation listener: those it could not place
+  const cols: [string, string][] = clients.some((c) => c.not_connected !== undefined) ? [...clientColumns, ["not_connected", "Not connected"]] : clientColumns;
   return h(
     "table",
     { class: "plain compact", "data-testid": "client-table" },
     h("caption", {}, "Client sets (times in ms; cycle: the mean response plus the mean think or backoff)"),
-    h("thead", {}, h("tr", {}, h("th", {}, "Client set"), ...clientColumns.map(([, label]) => h("th", {}, label)))),
+    h("thead", {}, h("tr", {}, h("th", {}, "Client set"), ...cols.map(([, label]) => h("th", {}, label)))),
     h(
       "tbody",
       {},
-      ...clients.map((c) => h("tr", { "data-client": c.name }, h("th", { scope: "row", "data-field": "name" }, c.name), ...clientColumns.map(([key]) => cell(c, key)))),
+      ...clients.map((c) => h("tr", { "data-client": c.name }, h("th", { scope: "row", "data-field": "name" }, c.name), ...cols.map(([key]) => cell(c, key)))),
+    ),
+  );
+}
+
+/**
+ * workstationTable shows each workstation listener (WSL): its machine, the
+ * handlers (WSH) it started, the clients each holds, and the clients it
+ * could not place (runs with clients connecting through a WSL).
+ */
+export function workstationTable(ws: WorkstationStats[]): HTMLElement {
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "workstation-table" },
+    h("caption", {}, "Workstation listeners: the clients each handler (WSH) holds"),
+    h("thead", {}, h("tr", {}, h("th", {}, "WSL"), h("th", {}, "Machine"), h("th", {}, "Handlers"), h("th", {}, "Clients per handler"), h("th", {}, "Not connected"))),
+    h(
+      "tbody",
+      {},
+      ...ws.map((w) =>
+        h(
+          "tr",
+          { "data-wsl": w.id },
+          h("th", { scope: "row" }, w.id),
+          h("td", {}, w.machine),
+          h("td", { "data-field": "handlers" }, fmt(w.handlers)),
+          h("td", { "data-field": "clients" }, (w.clients ?? []).map((n, i) => `WSH ${i + 1}: ${n}`).join(", ") || "–"),
+          h("td", { "data-field": "not_connected", class: w.not_connected ? "warning-cell" : "" }, fmt(w.not_connected)),
+        ),
+      ),
     ),
   );
 }
@@ -358,6 +389,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
       : null,
     validationView(r),
     r.clients?.length ? clientTable(r.clients) : null,
+    r.workstation?.length ? workstationTable(r.workstation) : null,
     h(
       "div",
       { class: "topo-row" },

@@ -31,6 +31,11 @@ export interface Scenario {
    * order (docs/scenario.md).
    */
   events?: LifeEvent[];
+  /**
+   * Workstation is the timing of the workstation front end, for client sets that connect through a
+   * WSL (docs/scenario.md).
+   */
+  workstation?: WorkstationSpec;
   /** Analysis knobs (docs/scenario.md). */
   warmup_ms?: Warmup;
   /** k runs with derived seeds; 0 or 1 = one run */
@@ -338,6 +343,11 @@ export interface ClientSet {
   name: string;
   count: number;
   origin?: string;
+  /**
+   * Via names the WSL instance (GROUP/SRVID) the clients connect through: they are workstation
+   * clients, and their requests enter on the WSL's machine (not with Origin).
+   */
+  via?: string;
   think?: Dist;
   services?: ClientService[];
   script?: ScriptEntry[];
@@ -385,6 +395,15 @@ export interface LifeEvent {
    */
   lose?: string;
   restore?: string;
+}
+
+/**
+ * WorkstationSpec is the workstation front end's timing: how long a handler (WSH) takes with each
+ * message it passes, a request on its way in and a reply or failure on its way out.
+ */
+export interface WorkstationSpec {
+  /** default const 0 */
+  handling_time?: Dist;
 }
 
 /**
@@ -464,6 +483,11 @@ export interface Result {
   flows: Flow[] | null;
   /** Clients is one entry per client set, in the scenario's order. */
   clients?: ClientStats[];
+  /**
+   * Workstation is one entry per WSL of the configuration, in scan order, when some client set
+   * connects through one (via): the handlers it started and the clients each holds.
+   */
+  workstation?: WorkstationStats[];
   /**
    * Transactions counts the transactions AUTOTRAN started; absent when no *SERVICES entry has
    * AUTOTRAN=Y.
@@ -694,6 +718,25 @@ export interface ClientStats {
   /** issue to the outcome the client saw */
   response_ms: Summary;
   cycle_ms: number;
+  /**
+   * NotConnected counts the set's clients that found no room at their WSL (via) when the run
+   * started: they issued nothing. Absent for a set without via.
+   */
+  not_connected?: number;
+}
+
+/**
+ * WorkstationStats is one WSL's connections: the handlers (WSH) it started, the clients each holds
+ * (in handler order), and the clients that found no room.
+ */
+export interface WorkstationStats {
+  /** its first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its LMID */
+  machine: string;
+  handlers: number;
+  clients: number[] | null;
+  not_connected: number;
 }
 
 /**
@@ -1020,6 +1063,11 @@ export interface Model {
    * otherwise, so a configuration without AUTOTRAN reads as it always did.
    */
   tms?: ModelTMSGroup[];
+  /**
+   * Workstations are the WSL entries of *SERVERS, in scan order: the listeners through which
+   * workstation clients enter (their CLOPT's options after "--").
+   */
+  workstations?: ModelWorkstation[];
   warnings?: Diagnostic[];
 }
 
@@ -1030,6 +1078,11 @@ export interface ModelMachine {
   pmid: string;
   /** NETLOAD, 0..32767, default 0 */
   netload: number;
+  /**
+   * MaxWSClients is MAXWSCLIENTS (0..32767, default 0): how many workstation clients may be
+   * connected through the machine's WSLs.
+   */
+  maxwsclients?: number;
 }
 
 /**
@@ -1251,6 +1304,29 @@ export interface ModelTMSGroup {
   lmid: string;
   /** GROUP/TMS */
   queue: string;
+}
+
+/**
+ * Workstation is one WSL *SERVERS entry: the listener through which workstation clients enter the
+ * application (a scenario's client set names it with "via"). Only the entry's first instance takes
+ * clients, through handlers (WSH) of which MinHandlers start with the run and at most MaxHandlers
+ * run, each multiplexing up to MPX clients.
+ */
+export interface ModelWorkstation {
+  /** the entry's first instance, GROUP/SRVID: the one that takes clients */
+  id: string;
+  /** its machine */
+  lmid: string;
+  /** -n, kept as written (not simulated) */
+  netaddr: string;
+  /**
+   * MinHandlers (-m, default 0) handlers start with the run; at most MaxHandlers (-M, default
+   * MAXWSCLIENTS of its machine divided by MPX, rounded up, and at least MinHandlers) run; each
+   * holds up to MPX (-x, default 10) clients.
+   */
+  min_handlers: number;
+  max_handlers: number;
+  mpx: number;
 }
 
 /**

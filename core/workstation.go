@@ -1,0 +1,242 @@
+package core
+
+import (
+	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/result"
+)
+
+// This file plays the workstation front end (docs/engine.md, "The
+// workstation front end"): client sets connected through a WSL. At t = 0
+// the clients connect to its handlers (connectClients); a connected
+// client's requests enter on the WSL's machine (the plan made it their
+// origin); a request is chosen one handling draw after its client sent it
+// (deferChoice, then wshChoice in the turn after the network arrivals),
+// and its reply or failure reaches the client one more draw after it
+// reached the handler (wshOut, added where a reply's time is set). A run
+// whose client sets have no via never comes here.
+
+// Random streams of the handling draws, seeded by the request's key.
+const (
+	streamWSHIn  = 0x77736869 // "wshi": a request on its way in
+	streamWSHOut = 0x7773686f // "wsho": its reply or failure on its way out
+)
+
+// wsState is one WSL's connections as the run starts.
+type wsState struct {
+	clients      []int // per started handler, in number order: the clients it holds
+	notConnected int
+}
+
+// wshState is the engine's state for the workstation front end.
+type wshState struct {
+	handling dist.Sampler // workstation.handling_time; nil: every draw is 0
+	ws       []wsState    // per Model.Workstations
+	// notConnected[k] counts client set k's clients that found no room
+	notConnected []int
+	// deferUS is the handling draw of the client request being issued: when
+	// above 0, issue numbers it and leaves its choice for that much later
+	deferUS int64
+	draw    rng.PCG
+}
+
+// connectClients connects the clients of every set with via, at t = 0,
+// sets in listed order, clients in number order (docs/engine.md): a client
+// goes to the started handler with the fewest clients among those holding
+// fewer than mpx (ties to the lowest number); when every started handler
+// holds mpx and fewer than maxh are started, the next handler starts and
+// takes it; otherwise, or when its machine already has MAXWSCLIENTS
+// workstation clients connected, it is not connected. off[g] is set for
+// global client g when it is not connected. It returns nil when no set
+// has via.
+func connectClients(e *engine, a *appState) *wshState {
+	var w *wshState
+	for k := range a.plan.Clients {
+		if a.plan.Clients[k].Via != nil {
+			w = &wshState{handling: e.setup.HandlingTime}
+			break
+		}
+	}
+	if w == nil {
+		return nil
+	}
+	m := e.m
+	w.ws = make([]wsState, len(m.Workstations))
+	for k := range m.Workstations {
+		w.ws[k].clients = make([]int, m.Workstations[k].MinHandlers)
+	}
+	w.notConnected = make([]int, len(a.plan.Clients))
+	onMachine := make([]int, len(m.Machines))
+	for k := range a.plan.Clients {
+		cp := &a.plan.Clients[k]
+		if cp.Via == nil {
+			continue
+		}
+		wi := 0
+		for wi < len(m.Workstations)-1 && m.Workstations[wi].ID != cp.Via.ID {
+			wi++
+		}
+		ws, st := &m.Workstations[wi], &w.ws[wi]
+		for c := 0; c < cp.Count; c++ {
+			ok := cp.ViaFirst && onMachine[ws.Machine] < m.Machines[ws.Machine].MaxWSClients
+			if ok {
+				h := -1
+				for j, n := range st.clients {
+					if n < ws.MPX && (h < 0 || n < st.clients[h]) {
+						h = j
+					}
+				}
+				switch {
+				case h >= 0:
+					st.clients[h]++
+				case len(st.clients) < ws.MaxHandlers:
+					st.clients = append(st.clients, 1)
+				default:
+					ok = false
+				}
+			}
+			if !ok {
+				st.notConnected++
+				w.notConnected[k]++
+				a.cl[cp.First+c].off = true
+				continue
+			}
+			onMachine[ws.Machine]++
+		}
+	}
+	return w
+}
+
+// wshDraw is a handling draw for request key on stream: whole
+// microseconds, 0 without a handling time.
+func (w *wshState) wshDraw(key uint64, stream uint64) int64 {
+	if w.handling == nil {
+		return 0
+	}
+	w.draw.Seed(key, stream)
+	return roundUS(w.handling.SampleMS(&w.draw) * 1000)
+}
+
+// wshOut is the handling draw of the reply or failure of the request
+// whose slot is sl (key: its key) on its way from the handler to its
+// workstation client; 0 for any other caller.
+func (a *appState) wshOut(sl *appSlot, key uint64) int64 {
+	if !sl.ws {
+		return 0
+	}
+	return a.wsh.wshDraw(key, streamWSHOut)
+}
+
+// deferChoice is issue's step for a workstation client's request whose
+// handling draw is above 0: it is numbered and logged now, at its send,
+// and chosen that much later, in the turn after the network arrivals
+// (wshChoice).
+func (e *engine) deferChoice(s int32, f *flight) {
+	a := e.app
+	at := f.req.TimeUS + a.wsh.deferUS
+	a.wsh.deferUS = 0
+	if at > MaxTimeUS {
+		e.overTime(f, at, "it would be chosen", "workstation.handling_time")
+	}
+	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classChoice, caller: s})
+}
+
+// wshChoice is the handler's turn for the request in slot s, sent by its
+// workstation client one handling draw ago: it is chosen now, as issue
+// chooses; a failure at its choice reaches the client one more draw later.
+func (e *engine) wshChoice(ev *appEvent) {
+	a := e.app
+	s, t := ev.caller, ev.t
+	f := e.pool.at(s)
+	key, seq := f.req.Key, f.req.Seq
+	e.place(s, f, t)
+	if code := a.atIssue; code != 0 {
+		sl := a.slots[s]
+		if d := a.wshOut(&sl, key); d > 0 {
+			e.answer(&sl, seq, code, t+d)
+		} else {
+			e.answerNow(&sl, code, t)
+		}
+	}
+}
+
+// place chooses the queue of request s (record f, issued already) at t and
+// sends it there: issue's second half, for a request whose choice a
+// workstation handler deferred. It mirrors issue with t for the issue
+// time; issue keeps its own copy so the plain path pays no call.
+func (e *engine) place(s int32, f *flight, t int64) {
+	r := &f.req
+	sv := &e.svc[r.Service]
+	var ex *result.Explanation
+	if sv.routes != nil || e.opt.explain != nil {
+		sv, ex = e.routeExplain(f, sv)
+	}
+	if ex != nil {
+		e.opt.explain.note = sprintf("Its client sent it at %s ms through a workstation handler, which passed it on (this choice) at %s ms, one handling time later; its reply or failure reaches the client one more handling time after it reaches the handler.",
+			usec.FormatMS(r.TimeUS), usec.FormatMS(t))
+	}
+	if e.life != nil && e.life.nlost > 0 && e.life.lost[r.Origin] {
+		sv = nil // issued from a lost machine: TPESYSTEM
+	}
+	e.app.atIssue = 0
+	if sv == nil || len(sv.cands) == 0 {
+		f.reason = reasonNoEnt
+		if sv == nil {
+			f.reason = reasonSystem
+		}
+		e.app.atIssue = f.reason
+		e.st.flow(f, -1)
+		e.st.fail(f)
+		if ex != nil {
+			e.opt.explain.finish(e, ex, f)
+		}
+		e.finish(s)
+		return
+	}
+	sq, chosen, reason := e.choose(f, sv)
+	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
+	f.prio = sq.prio
+	if p := r.Prio; p > 0 {
+		f.prio = int32(min(p, prioLevels))
+	}
+	e.st.chosen(f)
+	e.st.flow(f, sq.machine)
+	e.ser.dispatch[chosen]++
+	if qm := sq.machine; int(qm) != r.Origin {
+		e.st.crossing(f, qm)
+		if e.setup.LatencyUS > 0 {
+			if at := t + e.setup.LatencyUS; at > MaxTimeUS {
+				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
+			}
+			e.arr.push(arrival{t: t + e.setup.LatencyUS, slot: s})
+			if ex != nil {
+				e.opt.explain.finish(e, ex, f)
+			}
+			return
+		}
+	}
+	e.enter(s, t)
+	if ex != nil {
+		e.opt.explain.finish(e, ex, f)
+	}
+}
+
+// workstationResult adds the connections to r: clients[].not_connected
+// for the sets with via, and workstation[].
+func (e *engine) workstationResult(r *result.Result) {
+	w := e.app.wsh
+	for k := range e.app.plan.Clients {
+		if e.app.plan.Clients[k].Via != nil {
+			n := w.notConnected[k]
+			r.Clients[k].NotConnected = &n
+		}
+	}
+	r.Workstation = make([]result.WorkstationStats, len(w.ws))
+	for k := range w.ws {
+		ws := &e.m.Workstations[k]
+		clients := append([]int{}, w.ws[k].clients...)
+		r.Workstation[k] = result.WorkstationStats{ID: ws.ID, Machine: ws.LMID, Handlers: len(clients),
+			Clients: clients, NotConnected: w.ws[k].notConnected}
+	}
+}
