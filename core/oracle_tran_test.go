@@ -104,7 +104,7 @@ func (o *oracle) endTPETIME(r *oReq, t int64) {
 	o.hits["owner TPETIME"]++
 	o.release(r, t)
 	r.failed, r.reason = true, "TPETIME"
-	r.reply = t + o.back(r)
+	r.reply = t + o.back(r) + o.wsOut(r) // through a workstation handler: one draw more
 	if r.unanswered {
 		r.reply, r.lastT = -1, t
 	}
