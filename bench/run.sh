@@ -114,6 +114,9 @@ go test ./core -run '^$' -bench '^BenchmarkScenario$/^mp$' -benchtime 5000000x \
 go tool pprof -top -nodecount=15 "$OUT/core.test" "$OUT/cpu.prof" >"$OUT/profile-cpu.txt" 2>/dev/null
 go tool pprof -sample_index=alloc_space -top -nodecount=10 "$OUT/core.test" "$OUT/mem.prof" >"$OUT/profile-alloc.txt" 2>/dev/null
 
+step "a request log replayed vs the same workload generated: BenchmarkTraceVsGenerated"
+go test ./core -run '^$' -bench '^BenchmarkTraceVsGenerated$' -benchtime 1000000x -count 3 >"$OUT/trace.txt"
+
 step "scale: BenchmarkScale (16, 256, 4096 instances), tuxlb run at 16 and 4096 instances (1M requests) and the JSON of 1000 requests at 4096"
 go test ./core -run '^$' -bench '^BenchmarkScale$' -benchtime 1000000x -count 3 >"$OUT/scale.txt"
 go test ./core -run '^$' -bench '^BenchmarkScaleOverload$' -benchtime 300000x -count 3 >>"$OUT/scale.txt"

@@ -129,7 +129,7 @@ func (p *Plan) Warnings() []string { return p.setup.Warnings }
 // Requests returns the expected number of requests of one run: the trace's
 // rows and the expected number of generated requests.
 func (p *Plan) Requests() float64 {
-	return float64(len(p.setup.Work.Trace)) + p.setup.Work.Expected
+	return float64(p.setup.Work.TraceRows()) + p.setup.Work.Expected
 }
 
 // GeneratedRequests returns the expected number of requests of one run's

@@ -177,8 +177,8 @@ func TestValidationHoldOut(t *testing.T) {
 	if past := validate(t, log, 1, 1, nil, f(1e9)); past.Verdict != result.Inconclusive || len(past.Services) != 0 {
 		t.Errorf("a window past the log's end: verdict %q over %d services, want inconclusive over none", past.Verdict, len(past.Services))
 	}
-	if held.Tolerance.P99 != 0.1 || held.Replications != 1 || held.Overall.SimulatedCI != nil {
-		t.Errorf("defaults: got tolerance %+v, replications %d, simulated interval %v; want 0.1, 1, none", held.Tolerance, held.Replications, held.Overall.SimulatedCI)
+	if *held.Tolerance != (result.Tolerances{Mean: 0.1, P50: 0.1, P95: 0.15, P99: 0.2}) || held.Replications != 1 || held.Overall.SimulatedCI != nil {
+		t.Errorf("defaults: got tolerance %+v, replications %d, simulated interval %v; want 0.1, 0.1, 0.15, 0.2, 1, none", held.Tolerance, held.Replications, held.Overall.SimulatedCI)
 	}
 }
 

@@ -160,7 +160,7 @@ func rounds(ctx context.Context, s *sweep.Sweep, r *sweep.Reducer, keep func(poi
 				smp, err := s.RunUnit(order[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
 				if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 					p, rep := s.Unit(order[k])
-					return nil, diag.Errorf(diag.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+					return nil, runTooLong("point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
 				}
 				return smp, err
 			},
@@ -212,7 +212,7 @@ func Compare(ctx context.Context, sc *scenario.Scenario, variants []sweep.Varian
 			o.Context = runCtx
 			r, err := core.Run(scs[i], o)
 			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
-				return nil, diag.Errorf(diag.ETOOLARGE, "variant %s: the run did not finish within %s", quote(variants[i].Name), runTime)
+				return nil, runTooLong("variant %s: the run did not finish within %s", quote(variants[i].Name), runTime)
 			}
 			if err != nil {
 				return nil, &diag.Error{Code: diag.ErrorCode(err), Message: "variant " + quote(variants[i].Name) + ": " + err.Error()}
@@ -273,7 +273,7 @@ func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptio
 			smp, err := s.RunUnit(units[k], core.RunOptions{Context: runCtx, MaxRequests: opt.MaxRequests})
 			if err != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 				p, rep := s.Unit(units[k])
-				return nil, diag.Errorf(diag.ETOOLARGE, "point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
+				return nil, runTooLong("point %d, replication %d: the run did not finish within %s", p+1, rep+1, opt.MaxRunTime)
 			}
 			return smp, err
 		},
@@ -293,4 +293,13 @@ func SweepUnits(ctx context.Context, s *sweep.Sweep, units []int, opt SweepOptio
 			return nil
 		})
 	return out, err
+}
+
+// runTooLong is the error of a point's or variant's run that did not finish
+// within its time: too_large, naming the limit it passed (diag.LimitRunTime)
+// so that callers can name their own flag.
+func runTooLong(format string, args ...any) error {
+	e := diag.Errorf(diag.ETOOLARGE, format, args...)
+	e.Limit = diag.LimitRunTime
+	return e
 }

@@ -209,3 +209,25 @@ func TestScaleTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceRatio: the replayed log's row is read from
+// BenchmarkTraceVsGenerated, the fastest run of each, and judged against
+// twice the generated cost.
+func TestTraceRatio(t *testing.T) {
+	dir := t.TempDir()
+	text := "BenchmarkTraceVsGenerated/generated-2 1000000 250.0 ns/op 5 B/op 0 allocs/op\n" +
+		"BenchmarkTraceVsGenerated/generated-2 1000000 200.0 ns/op 5 B/op 0 allocs/op\n" +
+		"BenchmarkTraceVsGenerated/trace-2 1000000 700.0 ns/op 10 B/op 0 allocs/op\n" +
+		"BenchmarkTraceVsGenerated/trace-2 1000000 500.0 ns/op 10 B/op 1 allocs/op\n"
+	if err := os.WriteFile(filepath.Join(dir, "trace.txt"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	newReport(dir, time.Unix(0, 0)).writeTrace(&b)
+	// 500 / 200 = 2.5: over the target of 2
+	for _, want := range []string{"| generated | 200 | 0 | 1 |", "| trace_csv | 500 | 1 | 2.50 (target 2: not met) |"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the trace table lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -38,6 +38,7 @@ type report struct {
 	// scale: BenchmarkScale and BenchmarkScaleOverload, tuxlb run at 16 and
 	// 4 096 instances (1 M requests), the JSON of 1 000 requests at 4 096
 	scale     benchSet
+	trace     benchSet // BenchmarkTraceVsGenerated
 	scaleRuns map[int][]timing
 	scaleJSON int64
 	scaleAll  int64
@@ -92,6 +93,9 @@ func newReport(dir string, now time.Time) *report {
 		}
 	}
 	if r.scale, err = parseBench(p("scale.txt")); err != nil {
+		r.note(err)
+	}
+	if r.trace, err = parseBench(p("trace.txt")); err != nil {
 		r.note(err)
 	}
 	r.scaleRuns = map[int][]timing{}
@@ -176,6 +180,7 @@ func (r *report) write(w io.Writer) {
 	fmt.Fprintln(w, "Other work on the machine slows some runs: benchmark figures are the median of several runs with the best in brackets, and every target is judged on the fastest run.")
 	r.writeTargets(w)
 	r.writeBenchmarks(w)
+	r.writeTrace(w)
 	r.writeEndToEnd(w)
 	r.writeProfile(w)
 	if len(r.problems) > 0 {
@@ -467,4 +472,33 @@ func (r *report) writeProfile(w io.Writer) {
 	for _, p := range r.memRows {
 		fmt.Fprintf(w, "| %s | %s | `%s` |\n", p.flatPct, p.cumPct, p.function)
 	}
+}
+
+// traceRatioTarget is the most a replayed request may cost, in times a
+// generated one.
+const traceRatioTarget = 2.0
+
+// writeTrace prints BenchmarkTraceVsGenerated: a request of a log replayed
+// against the same request generated, and their ratio.
+func (r *report) writeTrace(w io.Writer) {
+	fmt.Fprint(w, "\n### A request log replayed (`BenchmarkTraceVsGenerated`)\n\n")
+	fmt.Fprint(w, "The standard SHM scenario through Run with 1 M requests: generated (its Poisson streams), and the same requests written as a log (time_ms, service, origin) in trace_csv, which Run reads through once to check it and again as it plays it. ns/request is the fastest of the runs.\n\n")
+	gen, gok := r.trace.bestNs("BenchmarkTraceVsGenerated/generated")
+	tr, tok := r.trace.bestNs("BenchmarkTraceVsGenerated/trace")
+	if !gok || !tok {
+		fmt.Fprintln(w, "Not measured.")
+		return
+	}
+	allocs := func(name string) float64 {
+		runs := r.trace.runs[name]
+		return runs[len(runs)/2].allocsPerOp
+	}
+	fmt.Fprintln(w, "| workload | ns/request | allocs/request | × generated |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintf(w, "| generated | %.0f | %.0f | 1 |\n", gen, allocs("BenchmarkTraceVsGenerated/generated"))
+	verdict := "met"
+	if tr/gen > traceRatioTarget {
+		verdict = "not met"
+	}
+	fmt.Fprintf(w, "| trace_csv | %.0f | %.0f | %.2f (target %.0f: %s) |\n", tr, allocs("BenchmarkTraceVsGenerated/trace"), tr/gen, traceRatioTarget, verdict)
 }

@@ -129,13 +129,14 @@ func readBounded(r io.Reader, name string, limit int64) (string, error) {
 }
 
 // admitTrace checks a request log's rows against the budget before it is
-// read: a log is held compiled, at about admission.TraceRowCost bytes a row.
+// read: a log is held as its text, and at admission.TraceRowCost bytes a
+// row (its observed responses) besides.
 func admitTrace(text *string, cm *scenario.TraceMap, path string, budget int64) error {
 	if text == nil {
 		return nil
 	}
 	rows := int64(strings.Count(*text, "\n"))
-	cost := admission.Cost{Terms: []admission.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(rows) + " rows, compiled",
+	cost := admission.Cost{Terms: []admission.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(rows) + " rows' observed responses",
 		Bytes: rows * admission.TraceRowCost(*text, cm)}, {Field: "--trace", What: path + ": its text", Bytes: int64(len(*text))}}}
 	if cost.Bytes() > budget {
 		return overBudget(cost, budget, "log")

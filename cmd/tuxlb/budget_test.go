@@ -32,7 +32,8 @@ func TestCLIMemoryBudget(t *testing.T) {
 	points := writeFile(t, "points.json", `{"ubbconfig": "`+budgetUBB(1)+`", "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},
   "workload": {"trace_csv": "time_ms,service\n0,S0\n"}}`)
 	ubbFile := writeFile(t, "u.ubb", strings.ReplaceAll(strings.ReplaceAll(budgetUBB(1), `\n`, "\n"), `\"`, `"`))
-	trace := writeFile(t, "trace.csv", "time_ms,service\n"+strings.Repeat("1,S0\n", 100_000))
+	// a log's rows cost only their observed responses (48 bytes each), its text 7 bytes a row
+	trace := writeFile(t, "trace.csv", "time_ms,service,observed_ms\n"+strings.Repeat("1,S0,2\n", 100_000))
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -41,7 +42,7 @@ func TestCLIMemoryBudget(t *testing.T) {
 		{[]string{"compare", "--memory-budget", "100M", "--variant", "ldbal=N", pairs}, "2 variants at once × 10000 instances × 500 services each"},
 		{[]string{"sweep", "--memory-budget", "1G", "--vary", "rate_scale=1..1000/1", points}, "(vary): 1000 points × a model of 10000 instances"},
 		{[]string{"validate", "--memory-budget", "10M", "--ubbconfig", ubbFile}, "than --memory-budget 10.0 MiB"},
-		{[]string{"run", "--memory-budget", "1M", "--ubbconfig", ubbFile, "--trace", trace}, "(--trace): " + trace + ": 100001 rows, compiled"},
+		{[]string{"run", "--memory-budget", "1M", "--ubbconfig", ubbFile, "--trace", trace}, "(--trace): " + trace + ": 100001 rows' observed responses"},
 	} {
 		code, out, errs := mainBounded(t, 60*time.Second, tc.args...)
 		if code != 1 || out != "" || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "--memory-budget") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -126,7 +128,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := runContext(0)
 	defer stop()
 	cmp, _, err := pool.Compare(ctx, sc, vs, core.RunOptions{MaxInFlight: inFlight}, *jobs, *runTime)
-	if err != nil && *runTime > 0 && strings.Contains(err.Error(), "the run did not finish within") {
+	if de := (*diag.Error)(nil); errors.As(err, &de) && de.Limit == diag.LimitRunTime {
 		err = fmt.Errorf("%w (--max-run-time)", err)
 	}
 	err = runStopped(ctx, 0, err)

@@ -27,6 +27,10 @@ type fileFlags struct {
 	// adjust, when set, changes the scenario read before it is checked
 	// (run's --replications, --tolerance, --validate-after).
 	adjust func(*scenario.Scenario) error
+	// traceLimit bounds the log's size (the memory budget of run, sweep
+	// and compare, which then hold the text and not its rows); 0 is
+	// maxScenarioBytes.
+	traceLimit int64
 }
 
 // given says whether any file flag was given.
@@ -69,7 +73,11 @@ func (f *fileFlags) read(stdin io.Reader) (starter.Files, error) {
 	if out.DMConfig, err = readText(f.dmconfig, "--dmconfig", stdin); err != nil {
 		return out, err
 	}
-	if out.Trace, err = readText(f.trace, "--trace", stdin); err != nil {
+	traceLimit := int64(maxScenarioBytes)
+	if f.traceLimit > 0 {
+		traceLimit = f.traceLimit
+	}
+	if out.Trace, err = readTextLimit(f.trace, "--trace", stdin, traceLimit); err != nil {
 		return out, err
 	}
 	if f.traceMap != "" {
@@ -108,12 +116,13 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 	var err error
 	useBudget(budget)
 	if ff.given() {
+		ff.traceLimit = budget // the run holds the log's text, not its rows
 		if files, err = ff.read(stdin); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
 		}
-		// A log is read whole (twice, when its service times are measured):
-		// its rows alone must fit the budget before it is read at all.
+		// A log's text is held whole (its observed responses besides):
+		// both must fit the budget before it is read further.
 		if err := admitTrace(files.Trace, files.Columns, ff.trace, budget); err != nil {
 			fmt.Fprintf(stderr, "tuxlb %s: %v\n", cmd, err)
 			return nil, nil, 1
@@ -168,11 +177,16 @@ func baseName(path string) string {
 // readText reads a text file of at most maxScenarioBytes; "" is not given,
 // "-" is standard input.
 func readText(path, flag string, stdin io.Reader) (*string, error) {
+	return readTextLimit(path, flag, stdin, maxScenarioBytes)
+}
+
+// readTextLimit is readText of a file of at most limit bytes.
+func readTextLimit(path, flag string, stdin io.Reader, limit int64) (*string, error) {
 	if path == "" {
 		return nil, nil
 	}
 	if path == "-" {
-		s, err := readBounded(stdin, displayName(path), maxScenarioBytes)
+		s, err := readBounded(stdin, displayName(path), limit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", flag, err)
 		}
@@ -183,7 +197,7 @@ func readText(path, flag string, stdin io.Reader) (*string, error) {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}
 	defer fh.Close()
-	s, err := readBounded(fh, path, maxScenarioBytes)
+	s, err := readBounded(fh, path, limit)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", flag, err)
 	}

@@ -98,55 +98,45 @@ const (
 	EngineBins  = 2 * TargetBins
 )
 
-// CostPerTraceRow is what a trace row costs compiled, the request it
-// becomes (core holds a trace whole, sorted): 124 bytes measured for a
-// row of time, service, origin and service time. TraceRowCost adds what
-// its other columns cost.
+// CostPerTraceRow is what a row of the JSON trace rows (workload.trace)
+// costs compiled, the request it becomes (core holds those whole, sorted):
+// 124 bytes measured for a row of time, service, origin and service time.
 const CostPerTraceRow = 128
 
-// What a trace row's other columns add to CostPerTraceRow: its id and
-// routing value (each a copy of the cell), its observed response (kept
-// apart for the validation, in a slice grown by append). Measured: 185
-// bytes a row of an id of 12 characters and an observed response.
+// A trace_csv is not held as rows: each run reads its text (the caller's)
+// as it plays it, holding the LookAheadRequests requests it reads before
+// it starts (workload.LookAheadRequests) and a reorder heap of at most
+// ReorderRows requests (workload.MaxReorderRows), costPerHeldRow each.
+// What it holds a row is the observed response of a log that has one,
+// kept apart for the validation (24 bytes in a slice grown by append).
+// A log further out of time order than ReorderRows is read whole and
+// sorted, at CostPerTraceRow a row more than this estimate (docs/
+// scenario.md says so).
 const (
-	costRowID       = 24
-	costRowRoute    = 24
-	costRowObserved = 40
+	LookAheadRequests = 16384
+	ReorderRows       = 4096
+	costPerHeldRow    = 128
+	costRowObserved   = 48
 )
 
-// TraceRowCost is what a row of the request log text costs compiled: by
-// the columns its header (its first line) names, or the mapping cm gives.
+// TraceRowCost is what a row of the request log text costs as a run reads
+// it: by the columns its header (its first line) names, or the mapping cm
+// gives. Only an observed response costs anything.
 func TraceRowCost(text string, cm *scenario.TraceMap) int64 {
 	head, _, _ := strings.Cut(text, "\n")
 	delim := ","
 	if cm != nil && cm.Delimiter != "" {
 		delim = cm.Delimiter
 	}
-	cols := map[string]bool{}
+	if cm != nil && cm.Observed != "" {
+		return costRowObserved
+	}
 	for _, c := range strings.Split(head, delim) {
-		cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true
-	}
-	has := func(mapped, name string) bool {
-		if cm != nil && mapped != "" {
-			return true
+		if strings.EqualFold(strings.Trim(strings.TrimSpace(c), `"`), "observed_ms") {
+			return costRowObserved
 		}
-		return cols[name]
 	}
-	n := int64(CostPerTraceRow)
-	var id, route, obs string
-	if cm != nil {
-		id, route, obs = cm.ID, cm.Route, cm.Observed
-	}
-	if has(id, "id") {
-		n += costRowID
-	}
-	if has(route, "route") {
-		n += costRowRoute
-	}
-	if has(obs, "observed_ms") {
-		n += costRowObserved
-	}
-	return n
+	return 0
 }
 
 // modelSize is what of a model drives a run's memory.
@@ -222,11 +212,15 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 	lines := s.shownLines(counters)
 	c.add(field, itoa64(bins)+" time-series bins × "+itoa64(lines)+" lines of the result", satMul(bins, lines), costPerLineCell)
 	if f, rows := traceRows(sc); rows > 0 {
-		per := int64(costPerRow)
 		if sc.Workload.TraceCSV != "" {
-			per = TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns)
+			c.add(f, "the requests read ahead ("+itoa64(LookAheadRequests)+") and the reorder heap (at most "+itoa64(ReorderRows)+")",
+				LookAheadRequests+ReorderRows, costPerHeldRow)
+			if per := TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns); per > 0 {
+				c.add(f, itoa64(rows)+" trace rows' observed responses", rows, per)
+			}
+		} else {
+			c.add(f, itoa64(rows)+" trace rows", rows, costPerRow)
 		}
-		c.add(f, itoa64(rows)+" trace rows", rows, per)
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
 	appCost(&c, sc)
@@ -313,7 +307,13 @@ func SweepCost(sc *scenario.Scenario, m *ubb.Model, points int64, workers int) C
 	per := costPointBase + costPointPerInstance*s.instances
 	c.add("vary", itoa64(points)+" points × a model of "+itoa64(s.instances)+" instances", points, per)
 	if f, rows := traceRows(sc); rows > 0 {
-		c.add("vary", itoa64(points)+" points × "+itoa64(rows)+" trace rows (read for each point)"+" in "+f, satMul(points, rows), costPerRow)
+		per := int64(costPerRow)
+		if sc.Workload.TraceCSV != "" {
+			per = TraceRowCost(sc.Workload.TraceCSV, sc.Workload.Columns)
+		}
+		if per > 0 {
+			c.add("vary", itoa64(points)+" points × "+itoa64(rows)+" trace rows (read for each point)"+" in "+f, satMul(points, rows), per)
+		}
 	}
 	run := runCost(sc, s)
 	w := int64(max(workers, 1))

@@ -47,6 +47,7 @@ type Error struct {
 const (
 	LimitRequests = "max_requests"
 	LimitInFlight = "max_in_flight"
+	LimitRunTime  = "max_run_time" // a run, point or variant that did not finish in its time
 )
 
 // Error returns the message.

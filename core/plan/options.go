@@ -11,9 +11,10 @@ type Options struct {
 // MaxReplications bounds Scenario.Replications.
 const MaxReplications = 100
 
-// DefaultTolerance is the relative tolerance of a validation figure that
-// validation.tolerance leaves out (result.DefaultTolerance).
-const DefaultTolerance = 0.1
+// DefaultTolerances are the relative tolerances of the validation figures
+// (mean, p50, p95, p99) that validation.tolerance leaves out
+// (result.DefaultTolerances).
+var DefaultTolerances = [4]float64{0.1, 0.1, 0.15, 0.2}
 
 // never is the time of what will not happen ("to the end of the run").
 const never = math.MaxInt64

@@ -101,7 +101,7 @@ func (st *Setup) resolveTimes(sc *scenario.Scenario, _ Options) error {
 		st.WarmupUS, _ = usec.FromMSValue(sc.WarmupMS.MS)
 		st.WarmupAuto = sc.WarmupMS.Auto
 	}
-	st.Tolerance = [4]float64{DefaultTolerance, DefaultTolerance, DefaultTolerance, DefaultTolerance}
+	st.Tolerance = DefaultTolerances
 	if v := sc.Validation; v != nil {
 		if v.AfterMS != nil {
 			st.ValidateAfterUS, _ = usec.FromMSValue(*v.AfterMS)

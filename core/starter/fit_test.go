@@ -250,9 +250,12 @@ func TestFitNamesLinear(t *testing.T) {
 		}
 		return in.services.probes + in.origins.probes
 	}
-	// one lookup of a service and one of an origin a row
-	if p1, p2 := probes(20_000), probes(40_000); p1 != 2*20_000 || p2 != 2*p1 {
-		t.Errorf("%d and %d names looked at for 20000 and 40000 rows, want 40000 and 80000", p1, p2)
+	// at most one lookup of a service and one of an origin a row (the
+	// reader answers the repeats of the first few names it resolved, at
+	// most 16 of each column, itself): twice the rows, twice the lookups
+	within := func(p, n int64) bool { return p <= 2*n && p >= 2*n-32 }
+	if p1, p2 := probes(20_000), probes(40_000); !within(p1, 20_000) || !within(p2, 40_000) {
+		t.Errorf("%d and %d names looked at for 20000 and 40000 rows, want about 40000 and 80000", p1, p2)
 	}
 	allocs := func(n int) float64 {
 		text := distinctTrace(n)

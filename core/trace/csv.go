@@ -1,11 +1,9 @@
 package trace
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"github.com/tuxlb/tuxlb/core/internal/capped"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,6 +60,39 @@ type csvTrace struct {
 	lastUS   int64    // the last kept row's time (skipBad: rows out of time order are skipped)
 	lastTxt  string   // its cell
 	fatal    error    // a problem of the whole log, which no skipping gets past
+
+	services, origins names // the names resolved so far
+	// plain is 1 when the times, decided, are offsets in a unit (shifted
+	// by plainShift to microseconds), 2 when they are not, 0 undecided
+	plain      byte
+	plainShift int
+	fields     [][2]int // the fields the log has, and their columns
+}
+
+// names holds the first names of a column resolved, and their indexes: a
+// log names a few services and machines over and over, and comparing a
+// cell with a few short names is quicker than hashing it.
+type names struct {
+	name []string
+	idx  []int
+}
+
+// maxNames bounds the names held.
+const maxNames = 16
+
+// resolve resolves name, by the names held, else by res (whose answer is
+// held when it is one).
+func (ns *names) resolve(name string, res func(string) (int, string)) (int, string) {
+	for i, n := range ns.name {
+		if n == name {
+			return ns.idx[i], ""
+		}
+	}
+	i, msg := res(name)
+	if msg == "" && len(ns.name) < maxNames {
+		ns.name, ns.idx = append(ns.name, name), append(ns.idx, i)
+	}
+	return i, msg
 }
 
 // Info is what reading a log found besides its rows.
@@ -92,7 +123,8 @@ type Options struct {
 
 // ReadCSV reads a request log (a scenario's trace_csv), with the optional
 // column mapping cols, resolving its names with n. It hands each row to add
-// in the file's order (r is add's to keep: it is not used again) and
+// in the file's order (r is add's only during the call: the next row
+// overwrites it; its strings are pieces of text, for add to keep) and
 // returns a note saying how a log's columns were read ("" for the plain
 // trace format). The first problem, with the header, the mapping or a row,
 // is an *Error naming the row and the column; add is not called after it.
@@ -103,6 +135,38 @@ func ReadCSV(text string, cols *Columns, n Resolver, add func(r *Request)) (note
 
 // Read is ReadCSV with options; it returns what it found besides the rows.
 func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Request)) (Info, error) {
+	rd, err := NewReader(text, cols, opt, n)
+	if err != nil {
+		return Info{}, err
+	}
+	var r Request
+	for {
+		ok, err := rd.Next(&r)
+		if err != nil {
+			return Info{}, err
+		}
+		if !ok {
+			return rd.Info(), nil
+		}
+		add(&r)
+	}
+}
+
+// Reader reads a log's rows one at a time, in the file's order, from the
+// text in place: it holds a row, never the log. A row's ID and Route are
+// pieces of the text (no copy), so the text stays as long as they do.
+type Reader struct {
+	ct    *csvTrace
+	sc    scanner
+	head  []string
+	width int
+	num   int
+	err   error
+}
+
+// NewReader reads the header of a log (text, with the optional column
+// mapping cols) and returns the reader of its rows.
+func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, error) {
 	// a byte-order mark goes before parsing: before a quoted first column
 	// name it would be a bare quote
 	text = strings.TrimPrefix(text, "\ufeff")
@@ -110,26 +174,41 @@ func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Reque
 	if cols != nil {
 		ct.cm, ct.mapped = *cols, true
 	}
-	rd, err := ct.reader(text)
-	if err != nil {
-		return Info{}, err
+	if err := ct.reader(text); err != nil {
+		return nil, err
 	}
-	head, err := rd.Read()
+	rd := &Reader{ct: ct, sc: scanner{text: text, comma: ct.comma}}
+	head, perr, ok := rd.sc.next()
 	switch {
-	case errors.Is(err, io.EOF):
-		return Info{}, errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
-	case err != nil:
-		return Info{}, errorf("trace_csv: header row: %v", err)
+	case !ok:
+		return nil, errorf("trace_csv: missing header row (want columns %s)", strings.Join(traceColumns[:], ", "))
+	case perr != nil:
+		return nil, errorf("trace_csv: header row: %v", perr.csvError())
 	}
-	head = slices.Clone(head) // the reader reuses its record
-	if err := ct.readHeader(head); err != nil {
-		return Info{}, err
+	rd.head = slices.Clone(head) // the scanner reuses its record
+	if err := ct.readHeader(rd.head); err != nil {
+		return nil, err
 	}
-	if err := ct.rows(rd, len(head), add); err != nil {
-		return Info{}, err
-	}
+	rd.width = len(rd.head)
+	return rd, nil
+}
+
+// Info is what the reader found besides the rows, once Next has returned
+// false.
+func (rd *Reader) Info() Info {
+	ct := rd.ct
 	return Info{Note: ct.note(), Rows: ct.kept, Skipped: ct.skipped, Examples: ct.examples, Observed: ct.col[colObserved] >= 0,
-		Columns: ct.columns(head)}, nil
+		Columns: ct.columns(rd.head)}
+}
+
+// Observed says whether the log has an observed response column.
+func (rd *Reader) Observed() bool { return rd.ct.col[colObserved] >= 0 }
+
+// HasColumn says whether the log has a column for the trace field named
+// as workload.columns names it (id, route, observed...).
+func (rd *Reader) HasColumn(field string) bool {
+	i := slices.Index(mapField[:], field)
+	return i >= 0 && rd.ct.col[i] >= 0
 }
 
 // columns says how each column of head was read (Info.Columns).
@@ -146,27 +225,30 @@ func (ct *csvTrace) columns(head []string) map[string]string {
 	return out
 }
 
-// rows reads the data rows; width is the number of header fields.
-func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
-	for num := 1; ; num++ {
-		rec, err := rd.Read()
-		var pe *csv.ParseError
+// Next reads the next row into r: false at the end of the log, or with
+// the first problem (an *Error naming the row and the column; with
+// Options.SkipBad, only a problem of the whole log).
+func (rd *Reader) Next(r *Request) (bool, error) {
+	ct := rd.ct
+	for rd.err == nil {
+		rec, perr, ok := rd.sc.next()
+		rd.num++
+		num := rd.num
+		var err error
 		switch {
-		case errors.Is(err, io.EOF):
-			return nil
-		case err != nil && !errors.As(err, &pe):
-			return csvError(num, err)
-		case err != nil:
-			err = csvError(num, err)
-		case len(rec) == 1 && strings.TrimSpace(rec[0]) == "":
-			num-- // a line of blanks is not a row
+		case !ok:
+			rd.num--
+			return false, nil
+		case perr != nil:
+			err = errorf("trace row %d (line %d col %d): %s", num, perr.line, perr.col, perr.msg)
+		case len(rec) == 1 && isBlank(rec[0]):
+			rd.num-- // a line of blanks is not a row
 			continue
-		case len(rec) != width:
-			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), width)
+		case len(rec) != rd.width:
+			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), rd.width)
 		}
-		var r Request
 		if err == nil {
-			r, err = ct.row(rec, num)
+			err = ct.row(r, rec, num)
 		}
 		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
 			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
@@ -174,7 +256,8 @@ func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 		}
 		if err != nil {
 			if !ct.skipBad || ct.fatal != nil {
-				return err
+				rd.err = err
+				return false, err
 			}
 			ct.skip(err)
 			continue
@@ -182,10 +265,22 @@ func (ct *csvTrace) rows(rd *csv.Reader, width int, add func(*Request)) error {
 		ct.kept++
 		ct.lastUS = r.TimeUS
 		if ct.skipBad {
-			ct.lastTxt = strings.Clone(ct.cell(rec, colTime))
+			ct.lastTxt = ct.cell(rec, colTime)
 		}
-		add(&r)
+		return true, nil
 	}
+	return false, rd.err
+}
+
+// isBlank says whether a cell is all white space.
+func isBlank(c string) bool { return strings.TrimSpace(c) == "" }
+
+// csvError words a record's problem as encoding/csv does.
+func (pe *parseErr) csvError() string {
+	if pe.start != pe.line {
+		return fmt.Sprintf("record on line %d; parse error on line %d, column %d: %s", pe.start, pe.line, pe.col, pe.msg)
+	}
+	return fmt.Sprintf("parse error on line %d, column %d: %s", pe.line, pe.col, pe.msg)
 }
 
 // skip counts a skipped row, keeping the first few problems as "row N: why".
@@ -196,32 +291,19 @@ func (ct *csvTrace) skip(err error) {
 	}
 }
 
-func csvError(num int, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return errorf("trace row %d (line %d col %d): %v", num, pe.Line, pe.Column, pe.Err)
-	}
-	return errorf("trace row %d: %v", num, err)
-}
-
 // reader checks the mapping's units and delimiter and returns the CSV reader.
 // Without a delimiter in the mapping, a header line with no comma but a
 // semicolon, tab or bar uses that.
-func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
-	rd := csv.NewReader(strings.NewReader(text))
-	rd.FieldsPerRecord = -1
-	rd.ReuseRecord = true
-	rd.TrimLeadingSpace = true
+func (ct *csvTrace) reader(text string) error {
 	if d := ct.cm.Delimiter; d != "" {
 		r, size := utf8.DecodeRuneInString(d)
 		if size != len(d) || r == '"' || r == '\n' || r == '\r' || r == utf8.RuneError {
-			return nil, errorf("workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
+			return errorf("workload.columns.delimiter: want one character other than a quote or newline, got %q", d)
 		}
-		rd.Comma = r
+		ct.comma = r
 	} else {
-		rd.Comma = sniffDelimiter(text)
+		ct.comma = sniffDelimiter(text)
 	}
-	ct.comma = rd.Comma
 	switch o := strings.ToLower(strings.TrimSpace(ct.cm.DateOrder)); o {
 	case "":
 	case "dmy":
@@ -229,12 +311,12 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "mdy":
 		ct.order, ct.orderHow = orderMDY, " MM/DD/YYYY (month first, as date_order says)"
 	default:
-		return nil, errorf("workload.columns.date_order: want dmy or mdy, got %q", ct.cm.DateOrder)
+		return errorf("workload.columns.date_order: want dmy or mdy, got %q", ct.cm.DateOrder)
 	}
 	if ct.cm.TZ != "" {
 		z, err := LoadZone(ct.cm.TZ)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ct.zone = z
 	}
@@ -242,7 +324,7 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "", "ms", "s", "us", "ns", "rfc3339", "datetime":
 		ct.timeUnit = u
 	default:
-		return nil, errorf("workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
+		return errorf("workload.columns.time_unit: unknown unit %q (want ms, s, us, ns, rfc3339 or datetime)", u)
 	}
 	if ct.timeUnit == "" && ct.mapped && ct.cm.Time != "" {
 		ct.nameUnit = "ms" // a mapped column's name says nothing; small numbers are ms
@@ -254,9 +336,9 @@ func (ct *csvTrace) reader(text string) (*csv.Reader, error) {
 	case "us":
 		ct.svcShift = 0
 	default:
-		return nil, errorf("workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
+		return errorf("workload.columns.service_unit: unknown unit %q (want ms, s or us)", u)
 	}
-	return rd, nil
+	return nil
 }
 
 // sniffDelimiter picks the delimiter of a header line that has no comma.
@@ -359,59 +441,78 @@ func (ct *csvTrace) strictHeader(names []string) error {
 
 // cell returns the trimmed value of field f in rec, "" when absent.
 func (ct *csvTrace) cell(rec []string, f int) string {
-	i := ct.col[f]
-	if i < 0 || i >= len(rec) {
-		return ""
+	if i := ct.col[f]; uint(i) < uint(len(rec)) {
+		if c := rec[i]; c == "" || c[0]-'!' < 0x7f-'!' && c[len(c)-1]-'!' < 0x7f-'!' {
+			return c // neither starts nor ends with a blank
+		}
+		return strings.TrimSpace(rec[i])
 	}
-	return strings.TrimSpace(rec[i])
+	return ""
 }
 
-func (ct *csvTrace) row(rec []string, num int) (Request, error) {
-	r := Request{Row: num, ID: strings.Clone(ct.cell(rec, colID)), ServiceUS: -1, ObservedUS: -1}
+func (ct *csvTrace) row(r *Request, rec []string, num int) error {
+	if ct.fields == nil {
+		for f, i := range ct.col {
+			if i >= 0 {
+				ct.fields = append(ct.fields, [2]int{f, i})
+			}
+		}
+	}
+	var cells [numCols]string // the trimmed cells of the fields the log has
+	for _, fi := range ct.fields {
+		if i := fi[1]; i < len(rec) {
+			c := rec[i]
+			if c != "" && (c[0]-'!' >= 0x7f-'!' || c[len(c)-1]-'!' >= 0x7f-'!') { // starts or ends with a blank
+				c = strings.TrimSpace(c)
+			}
+			cells[fi[0]] = c
+		}
+	}
+	*r = Request{Row: num, ID: cells[colID], ServiceUS: -1, ObservedUS: -1}
 	var err error
-	if r.TimeUS, err = ct.time(ct.cell(rec, colTime), num); err != nil {
-		return r, err
+	if r.TimeUS, err = ct.time(cells[colTime], num); err != nil {
+		return err
 	}
 	var msg string
-	if r.Service, msg = ct.n.Service(ct.cell(rec, colService)); msg != "" {
-		return r, rowError(num, ct.header[colService], msg)
+	if r.Service, msg = ct.services.resolve(cells[colService], ct.n.Service); msg != "" {
+		return rowError(num, ct.header[colService], msg)
 	}
-	if r.Origin, msg = ct.n.Origin(ct.cell(rec, colOrigin)); msg != "" {
-		return r, rowError(num, ct.header[colOrigin], msg)
+	if r.Origin, msg = ct.origins.resolve(cells[colOrigin], ct.n.Origin); msg != "" {
+		return rowError(num, ct.header[colOrigin], msg)
 	}
-	if c := ct.cell(rec, colServiceMS); c != "" {
+	if c := cells[colServiceMS]; c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.svcShift)
 		if msg := usec.Problem(us, err); msg != "" {
-			return r, rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
+			return rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
 		}
 		r.ServiceUS = us
 	} else if msg := ct.n.Untimed(r.Service); msg != "" {
-		return r, rowError(num, ct.header[colServiceMS], msg)
+		return rowError(num, ct.header[colServiceMS], msg)
 	}
-	if c := ct.cell(rec, colPrio); c != "" {
+	if c := cells[colPrio]; c != "" {
 		p, err := strconv.Atoi(c)
 		if err != nil || p < 1 || p > 100 {
-			return r, rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
+			return rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
 		}
 		r.Prio = p
 	}
-	if c := ct.cell(rec, colBufType); c != "" {
+	if c := cells[colBufType]; c != "" {
 		if msg := ubb.CheckBufType(c); msg != "" {
-			return r, rowError(num, ct.header[colBufType], msg)
+			return rowError(num, ct.header[colBufType], msg)
 		}
-		r.BufType = strings.Clone(c)
+		r.BufType = c
 	}
-	if c := ct.cell(rec, colRoute); c != "" {
-		r.Route = strings.Clone(c)
+	if c := cells[colRoute]; c != "" {
+		r.Route = c
 	}
-	if c := ct.cell(rec, colObserved); c != "" {
+	if c := cells[colObserved]; c != "" {
 		us, err := usec.Parse(decimalComma(c), ct.obsShift)
 		if msg := usec.Problem(us, err); msg != "" {
-			return r, rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
+			return rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
 		}
 		r.ObservedUS = us
 	}
-	return r, nil
+	return nil
 }
 
 // note says how a log was read, for the result's warnings.

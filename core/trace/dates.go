@@ -1,10 +1,7 @@
 package trace
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -214,18 +211,17 @@ func (ct *csvTrace) orderWant() string {
 // first), a second one above 12 is a day (month first). Rows that say both
 // or a column that says neither is an error asking for date_order.
 func (ct *csvTrace) decideOrder() error {
-	rd := csv.NewReader(strings.NewReader(ct.text))
-	rd.Comma, rd.FieldsPerRecord, rd.ReuseRecord, rd.TrimLeadingSpace = ct.comma, -1, true, true
+	sc := scanner{text: ct.text, comma: ct.comma}
 	first := ""
 	var dayRow, monthRow int
 	var dayCell, monthCell string
 	col := ct.col[colTime]
 	for num := 0; ; num++ {
-		rec, err := rd.Read()
-		if errors.Is(err, io.EOF) {
+		rec, perr, ok := sc.next()
+		if !ok {
 			break
 		}
-		if err != nil || num == 0 || col >= len(rec) {
+		if perr != nil || num == 0 || col >= len(rec) {
 			continue // the header, and rows the reading proper reports
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {

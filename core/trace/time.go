@@ -156,6 +156,12 @@ const epochNS = 100_000_000 * 1_000_000_000
 // number in the unit the column's name gives, else judged by its magnitude.
 // Date-times and epoch numbers count from the first row's time.
 func (ct *csvTrace) time(c string, num int) (int64, error) {
+	if ct.plain == 1 { // the most of logs: a number in the unit decided
+		if us, ok := usec.ParsePlain(c, ct.plainShift); ok {
+			ct.rowNum = num
+			return us, nil
+		}
+	}
 	ct.rowNum = num
 	field := ct.header[colTime]
 	if c == "" {
@@ -169,12 +175,20 @@ func (ct *csvTrace) time(c string, num int) (int64, error) {
 			return 0, rowError(num, field, err.Error())
 		}
 	}
+	if ct.plain == 0 { // decided: say once whether the times are offsets in a unit
+		ct.plain = 2
+		if shift, ok := unitShiftUS[ct.timeUnit]; ok && !ct.epoch {
+			ct.plain, ct.plainShift = 1, shift
+		}
+	}
 	var us int64
 	var err error
-	switch ct.timeUnit {
-	case "rfc3339", "datetime":
+	switch {
+	case ct.plain == 1:
+		us, err = usec.Parse(decimalComma(c), ct.plainShift)
+	case ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime":
 		us, err = ct.stamp(c)
-	case "clock":
+	case ct.timeUnit == "clock":
 		us, err = ct.clock(c)
 	default:
 		us, err = ct.number(decimalComma(c))
@@ -372,6 +386,9 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 
 // decimalComma reads "1,5" as "1.5": a number with one comma and no point.
 func decimalComma(c string) string {
+	if strings.IndexByte(c, ',') < 0 {
+		return c
+	}
 	if strings.Count(c, ",") == 1 && !strings.ContainsRune(c, '.') {
 		return strings.Replace(c, ",", ".", 1)
 	}

@@ -5,9 +5,11 @@ import (
 	"sync"
 )
 
-// lookAheadRequests is how many requests Run reads before the simulation
+// LookAheadRequests is how many requests Run reads before the simulation
 // starts, to learn when the workload ends.
-const lookAheadRequests = 16384
+const LookAheadRequests = 16384
+
+const lookAheadRequests = LookAheadRequests
 
 // lookAheadCap is the look-ahead buffer's capacity for a workload of about
 // total requests: total + 4·√total + 16, at most lookAheadRequests.

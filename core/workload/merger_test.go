@@ -49,7 +49,11 @@ func TestMergerMatchesSources(t *testing.T) {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		const seed = 9
-		want := slices.Clone(cw.Trace)
+		held, err := cw.TraceRequests()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Clone(held)
 		for i := range want {
 			want[i].Key = requestKey(seed, 0, want[i].Key)
 			want[i].Trace = true

@@ -374,6 +374,15 @@ func (t *BufTable) Index(bt string) int32 {
 	return int32(len(t.names))
 }
 
+// Lookup returns the number of buffer type bt, -1 when it has none: a
+// run reads the table, the compiling numbers.
+func (t *BufTable) Lookup(bt string) int32 {
+	if k, ok := t.at[bt]; ok {
+		return k
+	}
+	return -1
+}
+
 // Name is the buffer type numbered k, as explanations show it.
 func (t *BufTable) Name(k int32) string {
 	switch {

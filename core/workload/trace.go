@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/capped"
@@ -53,39 +52,6 @@ func NewNames(m *ubb.Model) *Names {
 		}
 	}
 	return n
-}
-
-// traceCSV compiles workload.trace_csv (trace.Read), sorted by time; info
-// says how its columns were read and which rows were skipped (skipBad).
-// Each request's Key holds its row number (0-based): the merger turns it
-// into the random key of the run's seed (requestKey), so the trace is read
-// once for every seed. A row's observed response, when the log has one, is
-// kept in obs.
-func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool) (reqs []Request, obs []ObservedRow, info trace.Info, err error) {
-	var cols *trace.Columns
-	if cm != nil {
-		c := trace.Columns(*cm)
-		cols = &c
-	}
-	reqs = make([]Request, 0, strings.Count(text, "\n")) // a large log is held once, not grown into
-	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
-		r := Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
-			Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route} // Key: the row number, keyed by the merger
-		if tr.BufType != "" {
-			r.Buf = n.Bufs.Index(tr.BufType)
-		}
-		if tr.ObservedUS >= 0 {
-			r.Observed = true
-			obs = append(obs, ObservedRow{Service: int32(tr.Service), TimeUS: tr.TimeUS, US: tr.ObservedUS})
-		}
-		n.route(&r)
-		reqs = append(reqs, r)
-	})
-	if err != nil {
-		return nil, nil, trace.Info{}, diag.Invalid(err)
-	}
-	sortTrace(reqs)
-	return reqs, obs, info, nil
 }
 
 // scaleTrace divides the issue times of a trace by factor, rounded to the

@@ -198,7 +198,7 @@ func BenchmarkTraceCSV(b *testing.B) {
 	text := sb.String()
 	n := NewNames(fixture.HandModel())
 	for b.Loop() {
-		if _, _, _, err := traceCSV(n, text, nil, false); err != nil {
+		if _, _, _, _, err := traceCSV(n, text, nil, false, 1); err != nil {
 			b.Fatal(err)
 		}
 	}

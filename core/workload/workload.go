@@ -101,7 +101,7 @@ func (cw *Compiled) Open(seed uint64, maxRequests int64) (*Merger, error) {
 	if maxRequests <= 0 {
 		maxRequests = DefaultMaxRequests
 	}
-	total := int64(len(cw.Trace)) + int64(math.Ceil(cw.Expected))
+	total := cw.TraceRows() + int64(math.Ceil(cw.Expected))
 	if cw.Expected > float64(maxRequests) || total > maxRequests {
 		return nil, overLimit(total, maxRequests)
 	}
@@ -118,7 +118,13 @@ func overLimit(n, limit int64) error {
 // Compiled is a workload checked against its model: the sorted trace
 // and the streams ready to be started. It does not depend on the seed.
 type Compiled struct {
-	Trace    []Request // sorted by time; Key holds the row number (traceCSV)
+	// Trace holds the trace's rows sorted by time, Key holding the row
+	// number (traceCSV), when they are held: the JSON rows of
+	// workload.trace, or a trace_csv too far out of order to stream. A
+	// trace_csv otherwise stays its text (csv), read by each run.
+	Trace    []Request
+	csv      *csvTrace
+	names    *Names
 	streams  []streamSpec
 	Expected float64 // expected number of generated requests
 	// clients is a rough count of the client sets' requests (each client
@@ -151,7 +157,7 @@ const maxTraceRateScale = 1000.0
 
 // Compile checks w and resolves its names.
 func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
-	cw := &Compiled{}
+	cw := &Compiled{names: n}
 	var err error
 	switch {
 	case w.TraceCSV != "" && w.Trace != nil:
@@ -165,7 +171,11 @@ func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
 	case w.TraceRateScale != nil && !(*w.TraceRateScale >= 1/maxTraceRateScale && *w.TraceRateScale <= maxTraceRateScale):
 		return nil, diag.FieldErrorf("workload.trace_rate_scale", "must be between 0.001 and 1000, got %v", *w.TraceRateScale)
 	case w.TraceCSV != "":
-		cw.Trace, cw.Observed, cw.Info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad)
+		scale := 1.0
+		if f := w.TraceRateScale; f != nil {
+			scale = *f
+		}
+		cw.csv, cw.Trace, cw.Observed, cw.Info, err = traceCSV(n, w.TraceCSV, w.Columns, w.TraceSkipBad, scale)
 		cw.Note = cw.Info.Note
 	case w.Trace != nil:
 		cw.Trace, err = traceJSON(n, w.Trace)
@@ -211,6 +221,30 @@ func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
 	return cw, nil
 }
 
+// TraceRows is the number of the trace's rows.
+func (cw *Compiled) TraceRows() int64 {
+	if cw.csv != nil {
+		return cw.csv.rows
+	}
+	return int64(len(cw.Trace))
+}
+
+// TraceRequests returns the trace's requests in time order, as a run
+// plays them (before the seed keys them): Trace, or the log read whole.
+func (cw *Compiled) TraceRequests() ([]Request, error) {
+	if cw.csv == nil {
+		return cw.Trace, nil
+	}
+	var f traceFeed
+	out := make([]Request, 0, cw.csv.rows)
+	for t := f.open(cw); t != mergetree.NoMore; {
+		var r Request
+		t = f.take(&r)
+		out = append(out, r)
+	}
+	return out, f.err
+}
+
 // Merger plays a compiled workload: a winner tree (mergetree.Tree) picks the
 // source of the next request by time, then rank. The leaves are the trace,
 // when it has rows, then the streams in order. A source holds only its next
@@ -221,8 +255,7 @@ type Merger struct {
 	look    []Request // the look-ahead, replayed before the sources
 	li      int       // the next request of look to replay
 	tree    mergetree.Tree
-	trace   []Request
-	pos     int    // the trace's next row
+	trace   traceFeed
 	keyBase uint64 // the trace's keyBase(seed, 0)
 	first   int    // the streams' first leaf: 1 when the trace has rows, else 0
 	streams []streamSource
@@ -234,12 +267,12 @@ type Merger struct {
 
 // newMerger starts playing cw with seed.
 func newMerger(cw *Compiled, seed uint64, limit int64) *Merger {
-	mg := &Merger{limit: limit, total: int64(len(cw.Trace)) + int64(math.Round(cw.Expected+cw.clients)),
-		trace: cw.Trace, keyBase: KeyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
+	mg := &Merger{limit: limit, total: cw.TraceRows() + int64(math.Round(cw.Expected+cw.clients)),
+		keyBase: KeyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
 	times := make([]int64, 0, len(cw.streams)+1)
-	if len(cw.Trace) > 0 {
+	if cw.TraceRows() > 0 {
 		mg.first = 1
-		times = append(times, cw.Trace[0].TimeUS)
+		times = append(times, mg.trace.open(cw))
 	}
 	for i := range cw.streams {
 		s := &mg.streams[i]
@@ -273,10 +306,10 @@ func (mg *Merger) Next(r *Request) bool {
 	mg.seq++
 	t := mergetree.NoMore
 	if wleaf < mg.first {
-		*r = mg.trace[mg.pos]
+		t = mg.trace.take(r)
 		r.Seq, r.Key, r.Trace = mg.seq, Mix64(mg.keyBase^r.Key), true // requestKey(seed, 0, row)
-		if mg.pos++; mg.pos < len(mg.trace) {
-			t = mg.trace[mg.pos].TimeUS
+		if t == mergetree.NoMore && mg.trace.err != nil && mg.err == nil {
+			mg.err = mg.trace.err // the text read differently from when it was compiled: it cannot
 		}
 	} else {
 		t = mg.streams[wleaf-mg.first].next(r, wt, mg.seq)

@@ -53,8 +53,8 @@ export function headline(r: Result): Figure[] {
   return summaryFigures.map((f) => ({ name: f.name, label: f.label, value: f.name in hl ? hl[f.name] : NaN }));
 }
 
-/** The figures a saved run's entry in the list shows: the table's main figures (marked table) the stored headline keeps. */
-const listedFigures = vocabulary.figures.filter((f) => f.table);
+/** The figures a saved run's entry in the list shows: the table's main figures (marked table) that the summary shows too, as the stored headline keeps them. */
+const listedFigures = vocabulary.figures.filter((f) => f.table && f.summary);
 
 /** storedFigures are the figures a saved run's entry in the list shows, from the headline the API keeps with it, with the label and form the summary gives the same figure. */
 export function storedFigures(hl: Headline): Figure[] {

@@ -91,6 +91,14 @@ const (
 // Parse converts decimal text to whole microseconds by multiplying it by
 // 10^shift: 3 for milliseconds, 6 for seconds, 0 for microseconds.
 func Parse(text string, shift int) (int64, error) {
+	if v, ok := ParsePlain(text, shift); ok {
+		return v, nil
+	}
+	return parseDecimal(text, shift)
+}
+
+// parseDecimal is Parse of any decimal text.
+func parseDecimal(text string, shift int) (int64, error) {
 	neg, digits, exp, ok := SplitSigned(text)
 	if !ok {
 		return 0, ErrNotNumber
@@ -103,6 +111,65 @@ func Parse(text string, shift int) (int64, error) {
 		return -mag, nil
 	}
 	return mag, nil
+}
+
+// pow10 are the powers of ten up to 10^18.
+var pow10 = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
+
+// ParsePlain is Parse of the text most cells hold, digits with at most one
+// decimal point ("12", "0.5", "1234.567"), with no sign, exponent or
+// blank, up to 18 digits, and a shift of 0 to 18: the same value, with no
+// copy of the text. ok is false for any other text, and for a value over
+// Max, which Parse words.
+func ParsePlain(text string, shift int) (int64, bool) {
+	if len(text) == 0 || len(text) > 19 || uint(shift) > 18 {
+		return 0, false
+	}
+	var n int64
+	i := 0
+	for ; i < len(text); i++ {
+		d := text[i] - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + int64(d)
+	}
+	digits, frac := i, 0
+	if i < len(text) {
+		if text[i] != '.' {
+			return 0, false
+		}
+		for i++; i < len(text); i++ {
+			d := text[i] - '0'
+			if d > 9 {
+				return 0, false
+			}
+			n = n*10 + int64(d)
+			frac++
+		}
+		digits += frac
+	}
+	if digits == 0 || digits > 18 {
+		return 0, false
+	}
+	e := shift - frac // value = n × 10^e
+	var v int64
+	if e >= 0 {
+		if n > Max/pow10[e] {
+			return 0, false
+		}
+		v = n * pow10[e]
+	} else {
+		d := pow10[-e]
+		v = n / d
+		if 2*(n-v*d) >= d {
+			v++
+		}
+	}
+	if v > Max {
+		return 0, false
+	}
+	return v, true
 }
 
 // SplitSigned reads decimal text with an optional sign, blanks around it

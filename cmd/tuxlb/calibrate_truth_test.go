@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
+)
+
+// truthUBB is a payments application on two machines: PAYMENT on SITE1's
+// MSSQ set tpcalls DEBIT on SITE2's and sends AUDIT with TPNOREPLY to
+// auditsrv, which advertises at run time (-A, no *SERVICES line of its
+// own: its ULOG says what it runs); BALANCE comes to SITE2 from SITE1.
+const truthUBB = `*RESOURCES
+IPCKEY 71234
+MASTER SITE1
+MODEL MP
+LDBAL Y
+*MACHINES
+"node1" LMID=SITE1 NETLOAD=50
+"node2" LMID=SITE2 NETLOAD=50
+*GROUPS
+G1 LMID=SITE1 GRPNO=1
+G2 LMID=SITE2 GRPNO=2
+*SERVERS
+paysrv SRVGRP=G1 SRVID=1 MIN=2 RQADDR=payq CLOPT="-s PAYMENT"
+ledger SRVGRP=G2 SRVID=1 MIN=2 RQADDR=ledq CLOPT="-s DEBIT,BALANCE"
+auditsrv SRVGRP=G2 SRVID=10 CLOPT="-A"
+*SERVICES
+PAYMENT
+DEBIT
+BALANCE
+`
+
+// truthScenario is the truth the files are made from: latency 2 ms,
+// PAYMENT erlang k=4 of 4 ms then DEBIT (exp 3 ms) and AUDIT (1.5 ms, no
+// reply awaited), BALANCE exp 2 ms; 60 PAYMENT and 40 BALANCE a second
+// from SITE1 for 40 s.
+func truthScenario(noReply bool) *scenario.Scenario {
+	ms := func(v float64) *float64 { return &v }
+	k := 4
+	return &scenario.Scenario{UBBConfig: truthUBB, Network: &scenario.NetworkSpec{LatencyMS: 2},
+		Advertise: map[string][]string{"auditsrv": {"AUDIT"}},
+		Services: map[string]scenario.ServiceSpec{
+			"PAYMENT": {ServiceTime: &scenario.Dist{Dist: "erlang", MeanMS: ms(4), K: &k},
+				Calls: []scenario.CallStep{{Service: "DEBIT"}, {Service: "AUDIT", Mode: "tpacall", NoReply: noReply}}},
+			"DEBIT":   {ServiceTime: &scenario.Dist{Dist: "exp", MeanMS: ms(3)}},
+			"BALANCE": {ServiceTime: &scenario.Dist{Dist: "exp", MeanMS: ms(2)}},
+			"AUDIT":   {ServiceTime: &scenario.Dist{Dist: "const", MS: ms(1.5)}},
+		},
+		Seed: ptrU(11),
+		Workload: scenario.Workload{Generate: &scenario.Generator{DurationMS: 40000, Streams: []scenario.Stream{
+			{Service: "PAYMENT", Origin: "SITE1", Arrivals: "poisson", RatePerS: 60},
+			{Service: "BALANCE", Origin: "SITE1", Arrivals: "poisson", RatePerS: 40},
+		}}}}
+}
+
+func ptrU(v uint64) *uint64 { return &v }
+
+// truthFiles runs the truth and writes what production would have left:
+// each machine's ULOG with TMTRACE lines (ULOGMILLISEC=Y: stamps cut to the
+// millisecond, at category) and a monitoring export in the European way
+// (";", DD/MM/YYYY HH:MM:SS,mmm, decimal commas, an Elapsed(ms) column, a
+// total line), every line from the truth's dispatch log.
+func truthFiles(t *testing.T, dir string) (ulogs []string, export string) {
+	t.Helper()
+	var dl bytes.Buffer
+	if _, err := core.Run(truthScenario(true), core.RunOptions{Dispatch: &dl}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&dl).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	get := func(r []string, name string) string { return r[col[name]] }
+	num := func(r []string, name string) int64 {
+		v, err := strconv.ParseInt(get(r, name), 10, 64)
+		if err != nil {
+			t.Fatalf("%s %q: %v", name, get(r, name), err)
+		}
+		return v
+	}
+	host := map[string]string{"SITE1": "node1", "SITE2": "node2", "G1": "node1", "G2": "node2"}
+	proc := map[string]string{"G1/1": "paysrv.4001", "G1/2": "paysrv.4002", "G2/1": "ledger.5001", "G2/2": "ledger.5002", "G2/10": "auditsrv.5010"}
+	const base = 10 * 3600 * 1_000_000 // 10:00:00 on the ULOGs' day
+	stamp := func(us int64) string {
+		ms := (base + us) / 1000
+		s := ms / 1000
+		return fmt.Sprintf("%02d%02d%02d.%03d", s/3600, s/60%60, s%60, ms%1000)
+	}
+	type line struct {
+		us   int64
+		seq  int
+		text string
+	}
+	lines := map[string][]line{}
+	seq := 0
+	add := func(h string, us int64, tag, text string) {
+		seq++
+		lines[h] = append(lines[h], line{us, seq, stamp(us) + "." + h + "!" + tag + ": TRACE:at: " + text})
+	}
+	children := map[string][][]string{}
+	var execs [][]string
+	var exp strings.Builder
+	exp.WriteString("Start;Service;Host;Elapsed(ms)\n")
+	n := 0
+	for _, r := range recs[1:] {
+		if p := get(r, "parent"); p != "" {
+			children[p] = append(children[p], r)
+		}
+		if get(r, "server") != "" && get(r, "end_us") != "" {
+			execs = append(execs, r)
+		}
+		if get(r, "parent") != "" || get(r, "reply_us") == "" {
+			continue
+		}
+		n++ // a client's call, and its row in the export
+		h, tag := host[get(r, "origin")], fmt.Sprintf("client.3000.%d.0", n)
+		add(h, num(r, "issue_us"), tag, fmt.Sprintf(`{ tpcall("%s", 0x1, 0, 0x2, 0x3, 0x0)`, get(r, "service")))
+		add(h, num(r, "reply_us"), tag, "} tpcall = 1")
+		ms := (base + num(r, "issue_us")) / 1000
+		s := ms / 1000
+		el := strings.Replace(strconv.FormatFloat(float64(num(r, "reply_us")-num(r, "issue_us"))/1000, 'f', 3, 64), ".", ",", 1)
+		fmt.Fprintf(&exp, "06/12/2026 %02d:%02d:%02d,%03d;%s;%s;%s\n", s/3600, s/60%60, s%60, ms%1000, get(r, "service"), h, el)
+	}
+	exp.WriteString("Total;;;\n")
+	// each server thread's executions in the order it ran them
+	slices.SortStableFunc(execs, func(a, b []string) int {
+		return strings.Compare(get(a, "server"), get(b, "server")) + 2*cmpInt(num(a, "start_us"), num(b, "start_us"))
+	})
+	for _, r := range execs {
+		srv := get(r, "server")
+		h, tag := host[strings.Split(srv, "/")[0]], proc[srv]+".1.0"
+		add(h, num(r, "start_us"), tag, fmt.Sprintf(`{ tpservice({"%s", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})`, get(r, "service")))
+		for _, c := range children[get(r, "id")] {
+			if get(c, "service") == "AUDIT" { // TPNOREPLY: flags 0x4, no tpgetrply
+				add(h, num(c, "issue_us"), tag, `{ tpacall("AUDIT", 0x1, 0, 0x4)`)
+				add(h, num(c, "issue_us"), tag, "} tpacall = 0")
+				continue
+			}
+			add(h, num(c, "issue_us"), tag, fmt.Sprintf(`{ tpcall("%s", 0x1, 0, 0x2, 0x3, 0x0)`, get(c, "service")))
+			add(h, num(c, "reply_us"), tag, "} tpcall = 1")
+		}
+		add(h, num(r, "end_us"), tag, "} tpservice")
+	}
+	for _, h := range []string{"node1", "node2"} {
+		ls := lines[h]
+		slices.SortStableFunc(ls, func(a, b line) int { return cmpInt(a.us, b.us)*2 + cmpInt(int64(a.seq), int64(b.seq)) })
+		var b strings.Builder
+		b.WriteString("095959.000." + h + "!BBL.100.1.0: LIBTUX_CAT:262: INFO: Std main starting\n")
+		for _, l := range ls {
+			b.WriteString(l.text + "\n")
+		}
+		path := filepath.Join(dir, h, "ULOG.120626")
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ulogs = append(ulogs, path)
+	}
+	export = filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte(exp.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ulogs, export
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// TestCalibrateKnownTruth takes an application's own files, made from a
+// truth known in advance, from files to verdicts with no hand edit: the
+// UBBCONFIG as it is (a server advertising at run time), two machines'
+// ULOGs and a European export. The fit finds the truth's structure (the
+// latency, the TPNOREPLY step, the families and means) and the replay
+// passes; the same model with the no-reply call waited for, or the
+// latency 1 ms off, fails.
+func TestCalibrateKnownTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 40 s of two machines five times")
+	}
+	dir := t.TempDir()
+	ulogs, export := truthFiles(t, dir)
+	ubbPath := filepath.Join(dir, "ubb.cfg")
+	if err := os.WriteFile(ubbPath, []byte(truthUBB), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "fitted.json")
+	args := []string{"calibrate", "--ubbconfig", ubbPath, "--ulog", ulogs[0], "--ulog", ulogs[1], "--trace", export,
+		"--trace-map", "date_order=dmy", "--trace-skip-bad", "--out", out, "--replications", "5", "--format", "json"}
+	var stdout, stderr bytes.Buffer
+	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("calibrate: exit %d (0: every service passes)\n%s\n%.3000s", code, stderr.String(), stdout.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fitted scenario.Scenario
+	if err := json.Unmarshal(data, &fitted); err != nil {
+		t.Fatal(err)
+	}
+	if fitted.Network == nil || fitted.Network.LatencyMS != 2 {
+		t.Errorf("network %+v, want the latency measured: 2 ms", fitted.Network)
+	}
+	pay := fitted.Services["PAYMENT"]
+	if len(pay.Calls) != 2 || pay.Calls[0].Service != "DEBIT" || pay.Calls[1].Service != "AUDIT" || !pay.Calls[1].NoReply || pay.Calls[0].NoReply {
+		t.Errorf("PAYMENT's calls %+v, want tpcall DEBIT then AUDIT with noreply", pay.Calls)
+	}
+	if d := pay.ServiceTime; d == nil || d.Dist != "erlang" || *d.K != 4 || *d.MeanMS < 3.9 || *d.MeanMS > 4.1 {
+		t.Errorf("PAYMENT's service time %+v, want erlang k=4 of about 4 ms", d)
+	}
+	for svc, mean := range map[string]float64{"DEBIT": 3, "BALANCE": 2} {
+		if d := fitted.Services[svc].ServiceTime; d == nil || d.Dist != "exp" || *d.MeanMS < 0.95*mean || *d.MeanMS > 1.05*mean {
+			t.Errorf("%s's service time %+v, want exp of about %g ms", svc, d, mean)
+		}
+	}
+	if got := fitted.Advertise["auditsrv"]; !slices.Equal(got, []string{"AUDIT"}) {
+		t.Errorf("auditsrv advertises %v, want what its ULOG shows it ran: AUDIT", got)
+	}
+	// The same model with one structural element wrong fails its replay.
+	for name, wrong := range map[string]func(*scenario.Scenario){
+		"the no-reply call waited for": func(sc *scenario.Scenario) {
+			p := sc.Services["PAYMENT"]
+			p.Calls = slices.Clone(p.Calls)
+			p.Calls[1].NoReply = false
+			sc.Services["PAYMENT"] = p
+		},
+		"the latency 1 ms off": func(sc *scenario.Scenario) { sc.Network = &scenario.NetworkSpec{LatencyMS: 3} },
+	} {
+		var sc scenario.Scenario
+		json.Unmarshal(data, &sc)
+		wrong(&sc)
+		path := filepath.Join(dir, "wrong.json")
+		b, _ := json.Marshal(&sc)
+		os.WriteFile(path, b, 0o644)
+		stdout.Reset()
+		if code := Main([]string{"run", "--trace", export, "--trace-map", "date_order=dmy", "--trace-skip-bad", "--replications", "5", path},
+			strings.NewReader(""), &stdout, io.Discard); code != 0 {
+			t.Fatalf("%s: run exit %d", name, code)
+		}
+		var res struct {
+			Validation struct {
+				Verdict string `json:"verdict"`
+			} `json:"validation"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Validation.Verdict != "fail" {
+			t.Errorf("%s: verdict %q, want fail", name, res.Validation.Verdict)
+		}
+	}
+}
