@@ -55,26 +55,25 @@ func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSe
 		cost.Terms = append(cost.Terms, admission.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored, and half the share)",
 			Bytes: s.dispatchReserve()})
 	}
-	share := s.share()
-	if cost.Bytes() > share {
-		return 0, s.overBudget(cost, "run", share, 1)
+	d := admission.Decide(cost, s.share())
+	if !d.Fits {
+		return 0, s.overBudget(d, "run")
 	}
-	return max((share-cost.Bytes())/admission.InFlightBytes(sc), 1), nil
+	return d.InFlight(admission.InFlightBytes(sc), 1), nil
 }
 
-// overBudget is the 413 problem of a request whose estimate passes the
-// shares it may use, naming its largest term and the field behind it.
-func (s *Server) overBudget(cost admission.Cost, what string, share int64, shares int) *Problem {
-	largest := cost.Largest()
-	allowed := share * int64(shares)
+// overBudget is the 413 problem of a request whose estimate did not fit
+// the shares it may use (d), naming its largest term and the field behind
+// it.
+func (s *Server) overBudget(d admission.Decision, what string) *Problem {
+	largest := d.Cost.Largest()
+	limit := fmt.Sprintf("the %s it may (the memory budget, flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, "+
+		"is shared by --max-runs %d runs, --sweep-workers %d runs of a sweep and a sweep's compiled points)",
+		admission.SizeText(d.Budget), admission.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns, pool.Workers(s.cfg.SweepWorkers))
 	p := problemf(http.StatusRequestEntityTooLarge, "over-budget", "Over the memory budget",
-		"this %s would hold about %s at its peak, more than the %s it may (the memory budget, flag --memory-budget, env TUXLB_MEMORY_BUDGET, %s, "+
-			"is shared by --max-runs %d runs, --sweep-workers %d runs of a sweep and a sweep's compiled points); the largest part: %s, about %s; "+
-			"make it smaller or run it with the CLI",
-		what, admission.SizeText(cost.Bytes()), admission.SizeText(allowed), admission.SizeText(s.cfg.MemoryBudget), s.cfg.MaxRuns,
-		pool.Workers(s.cfg.SweepWorkers), largest.What, admission.SizeText(largest.Bytes))
+		"%s; make it smaller or run it with the CLI", d.Refusal(what, limit, false))
 	p.Errors = []ProblemItem{{Field: largest.Field, Message: fmt.Sprintf("%s: about %s", largest.What, admission.SizeText(largest.Bytes))}}
-	p.Limit = allowed
+	p.Limit = d.Budget
 	return p
 }
 
@@ -90,8 +89,8 @@ func (s *Server) admitSweep(sc *scenario.Scenario, spec sweep.Spec) error {
 	if err != nil {
 		return nil // sweep.Compile says what is wrong, in its words
 	}
-	if cost.Bytes() > s.share()*int64(workers+1) {
-		return s.overBudget(cost, "sweep", s.share(), workers+1)
+	if d := admission.Decide(cost, s.share()*int64(workers+1)); !d.Fits {
+		return s.overBudget(d, "sweep")
 	}
 	return nil
 }

@@ -6,8 +6,6 @@
 package server
 
 import (
-	"context"
-	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -23,34 +21,21 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
+	"github.com/tuxlb/tuxlb/storage"
 )
 
-// Store is what the API needs from the database. Both implementations in
-// package storage (SQLite and PostgreSQL) satisfy it.
+// Store is what the API needs from the database: the concepts of the
+// storage contract (package storage documents each method), all but the
+// schema and closing, which the program that opened the database keeps.
+// Both implementations in package storage (SQLite and PostgreSQL) satisfy
+// it; a store that also tells replicas of free sweep points
+// (storage.SweepNotifier) wakes the sweep loop at once.
 type Store interface {
-	CreateRun(ctx context.Context, r *core.StoredRun) error
-	Run(ctx context.Context, id string) (*core.StoredRun, error)
-	Runs(ctx context.Context, limit int, cursor string) ([]core.RunSummary, string, error)
-	// Dispatch opens a run's gzip-compressed dispatch log for reading and
-	// returns its size.
-	Dispatch(ctx context.Context, id string) (io.Reader, int64, error)
-	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
-	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
-	Ping(ctx context.Context) error
-
-	// Sweep jobs: see storage/sweep.go for the semantics of each.
-	CreateSweep(ctx context.Context, j *sweep.Job) error
-	Sweep(ctx context.Context, id string) (*sweep.Job, error)
-	ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error)
-	SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final func(points [][]byte) ([]byte, error)) (bool, error)
-	RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error
-	ReleaseSweepUnits(ctx context.Context, id, owner string) error
-	FailSweep(ctx context.Context, id, msg string) error
-	CancelSweep(ctx context.Context, id string) (*sweep.Job, error)
-
-	// Idempotency-Key answers (idempotency.go): see storage/idempotency.go.
-	Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error)
-	SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error
+	storage.RunStore
+	storage.ScenarioStore
+	storage.SweepStore
+	storage.IdempotencyStore
+	storage.HealthStore
 }
 
 // Defaults of the limits; the serve command exposes each as a flag.
@@ -128,10 +113,10 @@ type Server struct {
 	runs         chan struct{} // one token per run executing
 	allowedHosts []string      // Config.AllowedHosts, lower case, no trailing dot
 
-	owner     string        // this server's name (replica id) as the owner of sweep points
-	sweepWake chan struct{} // a new sweep job was posted
-	notifier  sweepNotifier // the store's notifications of free points (nil: none)
-	batchDone chan struct{} // a batch of sweep points ended here
+	owner     string                // this server's name (replica id) as the owner of sweep points
+	sweepWake chan struct{}         // a new sweep job was posted
+	notifier  storage.SweepNotifier // the store's notifications of free points (nil: none)
+	batchDone chan struct{}         // a batch of sweep points ended here
 	mu        sync.Mutex
 	active    map[string]*jobWork // sweep jobs this server is working points of
 	compileMu sync.Mutex          // one compilation at a time; guards compiled
@@ -187,7 +172,7 @@ func New(cfg Config) *Server {
 		cfg.SweepLease = DefaultSweepLease
 	}
 	m := newMetrics()
-	notifier, _ := cfg.Store.(sweepNotifier)
+	notifier, _ := cfg.Store.(storage.SweepNotifier)
 	if cfg.Store != nil {
 		cfg.Store = countingStore{Store: cfg.Store, m: m}
 	}

@@ -457,16 +457,12 @@ func pointBatches(points []int, n, reps int) []pointBatch {
 	return out
 }
 
-// sweepNotifier is a store that tells its replicas when points become free
-// to claim (storage.Postgres: a sweep posted to any replica, points
-// released by one shutting down). Without it (SQLite, one replica) the
-// POST wakes this server's loop, and the loop polls every sweepPoll.
-type sweepNotifier interface {
-	SweepWork(ctx context.Context) <-chan struct{}
-}
-
 // forwardSweepWork wakes RunSweeps's idle loop at each of the store's
-// notifications until ctx ends.
+// notifications until ctx ends. A store that is a storage.SweepNotifier
+// (storage.Postgres) tells every replica when points become free to claim:
+// a sweep posted to any replica, points released by one shutting down.
+// Without it (SQLite, one replica) the POST wakes this server's loop, and
+// the loop polls every sweepPoll.
 func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
 	for {
 		select {

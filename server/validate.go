@@ -59,8 +59,8 @@ func (s *Server) validate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if cost := admission.ModelCost(model); cost.Bytes() > s.share() {
-		p := s.overBudget(cost, "model as JSON", s.share(), 1)
+	if d := admission.Decide(admission.ModelCost(model), s.share()); !d.Fits {
+		p := s.overBudget(d, "model as JSON")
 		p.Type, p.Title = ProblemTypeBase+"model-too-large", "Model too large"
 		return p
 	}

@@ -55,11 +55,7 @@ func (r *pieceReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// Dispatch opens the gzip-compressed dispatch log of run id for reading and
-// returns it with its size in bytes. It is ENOTFOUND when the run does not
-// exist or was not created with its log. The log is read a piece at a time
-// as the reader is read (ctx bounds every read); logs stored before
-// migration 4 are read whole.
+// Dispatch reads logs stored before migration 4 whole.
 func (db *DB) Dispatch(ctx context.Context, id string) (io.Reader, int64, error) {
 	var pieces, size int64
 	err := db.read.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(length(bytes)), 0)
@@ -93,12 +89,8 @@ func (db *DB) Dispatch(ctx context.Context, id string) (io.Reader, int64, error)
 	return &pieceReader{ctx: ctx, id: id, size: size, fetch: fetch}, size, nil
 }
 
-// Dispatch opens the gzip-compressed dispatch log of run id for reading and
-// returns it with its size in bytes. It is ENOTFOUND when the run does not
-// exist or was not created with its log. The log is read a piece at a time
-// (substring of the bytea, which the column's EXTERNAL storage lets
-// PostgreSQL read without the rest) as the reader is read; ctx bounds every
-// read.
+// Dispatch reads each piece as a substring of the bytea, which the column's
+// EXTERNAL storage lets PostgreSQL read without the rest.
 func (db *Postgres) Dispatch(ctx context.Context, id string) (io.Reader, int64, error) {
 	var size int64
 	err := db.pool.QueryRow(ctx, "SELECT octet_length(csv_gzip) FROM dispatch_logs WHERE run_id = $1", id).Scan(&size)

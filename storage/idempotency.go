@@ -13,9 +13,6 @@ import (
 // kept: a retry within it gets that answer.
 const IdempotencyTTL = 24 * time.Hour
 
-// Idempotent returns the answer stored for key in scope (a route) less than
-// IdempotencyTTL ago, and the hash of the request that made it; ENOTFOUND
-// when there is none.
 func (db *DB) Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error) {
 	cutoff := db.Now().UTC().Add(-IdempotencyTTL).Format(core.TimeFormat)
 	err = db.read.QueryRowContext(ctx, `SELECT request_hash, status, location, body FROM idempotency_keys
@@ -26,10 +23,6 @@ func (db *DB) Idempotent(ctx context.Context, scope, key string) (hash string, s
 	return hash, status, location, body, nil
 }
 
-// SaveIdempotent stores the answer to a request under key in scope. A key
-// whose answer is older than IdempotencyTTL is taken over; one stored since
-// (by a concurrent request) is kept, and SaveIdempotent returns no error:
-// the first answer stands. Answers past the TTL are deleted on the way.
 func (db *DB) SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
@@ -57,7 +50,6 @@ func (db *DB) SaveIdempotent(ctx context.Context, scope, key, hash string, statu
 	return translate(tx.Commit())
 }
 
-// Idempotent is DB.Idempotent on PostgreSQL.
 func (db *Postgres) Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error) {
 	cutoff := db.Now().UTC().Add(-IdempotencyTTL)
 	err = db.pool.QueryRow(ctx, `SELECT request_hash, status, location, body FROM idempotency_keys
@@ -68,8 +60,8 @@ func (db *Postgres) Idempotent(ctx context.Context, scope, key string) (hash str
 	return hash, status, location, body, nil
 }
 
-// SaveIdempotent is DB.SaveIdempotent on PostgreSQL. Two replicas saving the
-// same key at once: the first to commit wins, the other's insert does nothing.
+// SaveIdempotent: of two replicas saving the same key at once, the first to
+// commit wins, the other's insert does nothing.
 func (db *Postgres) SaveIdempotent(ctx context.Context, scope, key, hash string, status int, location string, body []byte) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	cutoff := now.Add(-IdempotencyTTL)

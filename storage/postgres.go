@@ -98,7 +98,7 @@ func (db *Postgres) Close() error {
 	return nil
 }
 
-// Ping checks that the database answers; /healthz uses it.
+// Ping probes for room only while a write has found the disk full.
 func (db *Postgres) Ping(ctx context.Context) error {
 	if err := translatePG(db.pool.Ping(ctx)); err != nil {
 		return err
@@ -141,7 +141,6 @@ func (db *Postgres) noteFull(err error) error {
 	return err
 }
 
-// SchemaVersion returns the number of the last migration applied.
 func (db *Postgres) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.pool.QueryRow(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)

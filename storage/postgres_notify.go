@@ -26,12 +26,7 @@ func notifySweepWork(ctx context.Context, tx pgx.Tx) error {
 // its connection failed (the database restarting, say).
 const sweepListenRetry = time.Second
 
-// SweepWork returns a channel that receives a value whenever any replica
-// on this database posts a sweep job or releases points (and once after
-// each (re)connection, since notifications sent while it was not listening
-// are lost), until ctx ends. It listens on a connection of its own, outside
-// the pool. Receivers poll as well: a point whose lease runs out sends
-// nothing.
+// SweepWork listens on a connection of its own, outside the pool.
 func (db *Postgres) SweepWork(ctx context.Context) <-chan struct{} {
 	ch := make(chan struct{}, 1)
 	wake := func() {

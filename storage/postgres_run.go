@@ -10,8 +10,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 )
 
-// CreateRun stores r, its scenario (when not stored yet) and its dispatch log
-// in one transaction, and fills in r.CreatedAt.
 func (db *Postgres) CreateRun(ctx context.Context, r *core.StoredRun) error {
 	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {
@@ -44,8 +42,6 @@ func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
 	return err
 }
 
-// Run returns the stored run with this id (without its dispatch log), or an
-// ENOTFOUND error.
 func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	var r core.StoredRun
 	h := headlineCol{&r.Headline}
@@ -61,8 +57,6 @@ func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error)
 	return &r, nil
 }
 
-// Runs lists up to limit runs, newest first, starting after cursor ("" for
-// the newest). next is the cursor of the following page, "" on the last one.
 func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
 	before, err := decodeCursor(cursor)
 	if err != nil {

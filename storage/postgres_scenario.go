@@ -11,10 +11,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 )
 
-// PutScenario stores s unless a scenario with its ID is already there.
-// created says whether it was new. A different body under an existing ID is
-// an ECONFLICT error. Two replicas storing the same scenario at once both
-// succeed, one of them with created false.
 func (db *Postgres) PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
@@ -49,7 +45,6 @@ func pgPutScenario(ctx context.Context, tx pgx.Tx, s *core.SavedScenario, now ti
 	return false, nil
 }
 
-// Scenario returns the stored scenario with this id, or an ENOTFOUND error.
 func (db *Postgres) Scenario(ctx context.Context, id string) (*core.SavedScenario, error) {
 	s := core.SavedScenario{ID: id}
 	err := db.pool.QueryRow(ctx, "SELECT name, body, created_at FROM scenarios WHERE id = $1", id).

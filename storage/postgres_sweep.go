@@ -29,7 +29,6 @@ func (db *Postgres) leaseNow(ctx context.Context, tx pgx.Tx) (time.Time, error) 
 	return now.UTC().Truncate(time.Microsecond), nil
 }
 
-// CreateSweep stores a new queued job and its scenario in one transaction.
 func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	j.CreatedAt, j.UpdatedAt, j.Status = now, now, sweep.Queued
@@ -109,13 +108,10 @@ func pgSweepRow(ctx context.Context, q pgQuerier, id string) (*sweep.Job, error)
 	return &j, nil
 }
 
-// Sweep returns the job with this id and its points so far, or ENOTFOUND.
 func (db *Postgres) Sweep(ctx context.Context, id string) (*sweep.Job, error) {
 	return pgSweep(ctx, db.pool, id)
 }
 
-// CancelSweep cancels a queued or running job and returns it; an ended job
-// is returned unchanged.
 func (db *Postgres) CancelSweep(ctx context.Context, id string) (*sweep.Job, error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	var job *sweep.Job

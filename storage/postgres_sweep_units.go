@@ -33,7 +33,6 @@ func pgInsertUnits(ctx context.Context, tx pgx.Tx, j *sweep.Job) error {
 	return err
 }
 
-// ClaimSweepPoints: see DB.ClaimSweepPoints.
 func (db *Postgres) ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (*sweep.Job, []int, error) {
 	var job *sweep.Job
 	var points []int
@@ -106,7 +105,6 @@ func (db *Postgres) pgUnitOwned(ctx context.Context, tx pgx.Tx, id, owner string
 	return now, nil
 }
 
-// SaveSweepUnit: see DB.SaveSweepUnit.
 func (db *Postgres) SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final FinalFunc) (bool, error) {
 	var done bool
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
@@ -152,7 +150,6 @@ func (db *Postgres) SaveSweepUnit(ctx context.Context, id, owner string, point i
 	return done, err
 }
 
-// RenewSweepUnits: see DB.RenewSweepUnits.
 func (db *Postgres) RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		var status string
@@ -172,7 +169,6 @@ func (db *Postgres) RenewSweepUnits(ctx context.Context, id, owner string, lease
 	})
 }
 
-// ReleaseSweepUnits: see DB.ReleaseSweepUnits.
 func (db *Postgres) ReleaseSweepUnits(ctx context.Context, id, owner string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE sweep_units SET owner = '', lease_until = NULL WHERE job_id = $1 AND owner = $2`, id, owner)
@@ -183,7 +179,6 @@ func (db *Postgres) ReleaseSweepUnits(ctx context.Context, id, owner string) err
 	})
 }
 
-// FailSweep: see DB.FailSweep.
 func (db *Postgres) FailSweep(ctx context.Context, id, msg string) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {

@@ -16,9 +16,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 )
 
-// CreateRun stores r, its scenario (when not stored yet) and its dispatch log
-// in one transaction: after a crash either all of it is there or none. It
-// fills in r.CreatedAt.
 func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
@@ -59,8 +56,6 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
 	return translate(err)
 }
 
-// Run returns the stored run with this id (without its dispatch log), or an
-// ENOTFOUND error.
 func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	var r core.StoredRun
 	var created string
@@ -80,8 +75,6 @@ func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	return &r, nil
 }
 
-// Runs lists up to limit runs, newest first, starting after cursor ("" for
-// the newest). next is the cursor of the following page, "" on the last one.
 func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
 	before, err := decodeCursor(cursor)
 	if err != nil {

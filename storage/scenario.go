@@ -10,9 +10,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 )
 
-// PutScenario stores s unless a scenario with its ID is already there.
-// created says whether it was new. A different body under an existing ID is
-// an ECONFLICT error.
 func (db *DB) PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error) {
 	if err := db.checkFile(); err != nil {
 		return false, err
@@ -55,7 +52,6 @@ func putScenario(ctx context.Context, tx *sql.Tx, s *core.SavedScenario, now tim
 	return false, err
 }
 
-// Scenario returns the stored scenario with this id, or an ENOTFOUND error.
 func (db *DB) Scenario(ctx context.Context, id string) (*core.SavedScenario, error) {
 	s := core.SavedScenario{ID: id}
 	var created string

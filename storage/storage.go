@@ -84,9 +84,8 @@ func (db *DB) Close() error {
 	return errors.Join(db.read.Close(), db.write.Close())
 }
 
-// Ping checks that the database answers and that its file can be written
-// (it is still the file opened, and the last write found nothing wrong
-// with it); /healthz uses it.
+// Ping also checks the file: it is still the file opened, and the last
+// write found nothing wrong with it (or a probe write now succeeds).
 func (db *DB) Ping(ctx context.Context) error {
 	var one int
 	if err := translate(db.read.QueryRowContext(ctx, "SELECT 1").Scan(&one)); err != nil {
@@ -103,7 +102,6 @@ func (db *DB) IntegrityCheck(ctx context.Context) (string, error) {
 	return verdict, translate(err)
 }
 
-// SchemaVersion returns the number of the last migration applied.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	var v int
 	err := db.write.QueryRowContext(ctx, "SELECT COALESCE(MAX(version), 0) FROM schema_version").Scan(&v)

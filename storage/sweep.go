@@ -10,8 +10,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
-// CreateSweep stores a new job in status queued, with its scenario (when not
-// stored yet), in one transaction. It fills in the times.
 func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
@@ -67,7 +65,6 @@ func scanSweep(row interface{ Scan(...any) error }) (*sweep.Job, error) {
 	return &j, nil
 }
 
-// Sweep returns the job with this id and its points so far, or ENOTFOUND.
 func (db *DB) Sweep(ctx context.Context, id string) (*sweep.Job, error) {
 	return readSweep(ctx, db.read, id)
 }
@@ -103,9 +100,6 @@ func readSweep(ctx context.Context, conn *sql.DB, id string) (*sweep.Job, error)
 	return j, translate(err)
 }
 
-// CancelSweep cancels a queued or running job and returns it; a job already
-// ended (done, canceled, failed) is returned unchanged. ENOTFOUND for an
-// unknown id.
 func (db *DB) CancelSweep(ctx context.Context, id string) (_ *sweep.Job, err error) {
 	if err := db.checkFile(); err != nil {
 		return nil, err

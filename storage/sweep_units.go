@@ -11,14 +11,9 @@ import (
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
-// Sweep jobs are worked point by point (the sweep_units table): any
-// replica with free workers claims a few free points of the oldest
-// unfinished job for a lease, runs them and stores each point; the replica
-// that stores a job's last point writes its result in the same transaction.
-// A point whose lease ran out (its replica died) is free to the next claim;
-// a point is stored once: a save by a replica that no longer holds the
-// point's lease is refused. These are the SQLite methods; postgres_sweep_units.go
-// does the same with row locks.
+// SweepStore's point-by-point methods on SQLite (the sweep_units table),
+// where the one write connection serializes claims;
+// postgres_sweep_units.go does the same with row locks.
 
 // FinalFunc makes a job's result from the bodies of all its points, in
 // point order. It runs inside the transaction that stores the last point.
@@ -50,11 +45,6 @@ func insertUnits(ctx context.Context, tx *sql.Tx, j *sweep.Job) error {
 	return nil
 }
 
-// ClaimSweepPoints gives owner, for lease, free points of the oldest job
-// that is queued or running: enough for maxRuns runs (maxRuns /
-// replications points, at least one), highest rank first. The job becomes
-// running. It returns the job (without its points) and the points claimed;
-// ENOTFOUND when no job has a free point.
 func (db *DB) ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, lease time.Duration) (_ *sweep.Job, _ []int, err error) {
 	if err := db.checkFile(); err != nil {
 		return nil, nil, err
@@ -140,11 +130,6 @@ func unitOwned(ctx context.Context, tx *sql.Tx, id, owner string, point int, now
 	return nil
 }
 
-// SaveSweepUnit stores point (a sweep.Point as JSON) of job id, computed by
-// owner, which must hold the point's lease; it renews owner's other points
-// of the job. When it is the job's last point, final makes the result from
-// every point and the job is done (or failed with final's error) in the
-// same transaction; done reports it. ECONFLICT as unitOwned.
 func (db *DB) SaveSweepUnit(ctx context.Context, id, owner string, point int, body []byte, lease time.Duration, final FinalFunc) (done bool, err error) {
 	if err := db.checkFile(); err != nil {
 		return false, err
@@ -225,9 +210,6 @@ func pointBodies(ctx context.Context, tx *sql.Tx, id string) ([][]byte, error) {
 	return out, rows.Err()
 }
 
-// RenewSweepUnits extends the lease of the points of job id that owner
-// holds (those whose lease has not run out); ECONFLICT when the job is not
-// running any more (canceled, failed or done: the replica then stops).
 func (db *DB) RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
@@ -253,8 +235,6 @@ func (db *DB) RenewSweepUnits(ctx context.Context, id, owner string, lease time.
 	return translate(tx.Commit())
 }
 
-// ReleaseSweepUnits frees the points of job id that owner holds (a replica
-// shutting down), so the next claim, by any replica, takes them at once.
 func (db *DB) ReleaseSweepUnits(ctx context.Context, id, owner string) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
@@ -264,8 +244,6 @@ func (db *DB) ReleaseSweepUnits(ctx context.Context, id, owner string) (err erro
 	return translate(err)
 }
 
-// FailSweep ends a queued or running job as failed, with msg; its free and
-// claimed points are dropped. A job already ended is left as it is.
 func (db *DB) FailSweep(ctx context.Context, id, msg string) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err

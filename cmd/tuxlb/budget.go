@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -51,16 +52,10 @@ func useBudget(budget int64) {
 	}
 }
 
-// overBudget is the error of a command whose estimate passes the budget,
-// naming the largest part and the field behind it.
-func overBudget(cost admission.Cost, budget int64, what string) error {
-	l := cost.Largest()
-	field := ""
-	if l.Field != "" {
-		field = " (" + l.Field + ")"
-	}
-	return fmt.Errorf("this %s would hold about %s at its peak, more than --memory-budget %s; the largest part%s: %s, about %s",
-		what, admission.SizeText(cost.Bytes()), admission.SizeText(budget), field, l.What, admission.SizeText(l.Bytes))
+// overBudget is the error of a command whose estimate did not fit the
+// budget (d), naming the flag, the largest part and the field behind it.
+func overBudget(d admission.Decision, what string) error {
+	return errors.New(d.Refusal(what, "--memory-budget "+admission.SizeText(d.Budget), true))
 }
 
 // admitRun checks a run of sc on its configuration m against the budget
@@ -79,10 +74,11 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 			cost.Terms[i].Bytes *= int64(parallel)
 		}
 	}
-	if cost.Bytes() > budget {
-		return 0, overBudget(cost, budget, "run")
+	d := admission.Decide(cost, budget)
+	if !d.Fits {
+		return 0, overBudget(d, "run")
 	}
-	return max((budget-cost.Bytes())/int64(parallel)/admission.InFlightBytes(sc), 1), nil
+	return d.InFlight(admission.InFlightBytes(sc), parallel), nil
 }
 
 // readBounded reads r (named name in errors) into a string of at most
@@ -138,8 +134,8 @@ func admitTrace(text *string, cm *scenario.TraceMap, path string, budget int64) 
 	rows := int64(strings.Count(*text, "\n"))
 	cost := admission.Cost{Terms: []admission.CostTerm{{Field: "--trace", What: path + ": " + fmt.Sprint(rows) + " rows' observed responses",
 		Bytes: rows * admission.TraceRowCost(*text, cm)}, {Field: "--trace", What: path + ": its text", Bytes: int64(len(*text))}}}
-	if cost.Bytes() > budget {
-		return overBudget(cost, budget, "log")
+	if d := admission.Decide(cost, budget); !d.Fits {
+		return overBudget(d, "log")
 	}
 	return nil
 }
@@ -151,8 +147,8 @@ func admitSweep(sc *scenario.Scenario, m *core.Model, spec sweep.Spec, budget in
 	if err != nil {
 		return nil // sweep.Compile says what is wrong, in its words
 	}
-	if cost.Bytes() > budget {
-		return overBudget(cost, budget, "sweep")
+	if d := admission.Decide(cost, budget); !d.Fits {
+		return overBudget(d, "sweep")
 	}
 	return nil
 }

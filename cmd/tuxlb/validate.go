@@ -75,8 +75,8 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printDiagnostics(stderr, err)
 		return 1
 	}
-	if cost := admission.ModelCost(m); cost.Bytes() > *budget {
-		fmt.Fprintf(stderr, "tuxlb validate: %v\n", overBudget(cost, *budget, "model as JSON"))
+	if d := admission.Decide(admission.ModelCost(m), *budget); !d.Fits {
+		fmt.Fprintf(stderr, "tuxlb validate: %v\n", overBudget(d, "model as JSON"))
 		return 1
 	}
 	for _, w := range m.Warnings {

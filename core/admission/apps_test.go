@@ -224,8 +224,13 @@ func TestTraceRowCostMatchesRun(t *testing.T) {
 			}
 			t.Logf("the run: estimated %s (%d bytes a row), measured %s (%d a row; the text %d)", SizeText(held), perRow,
 				SizeText(grew), grew/rows, b.Len()/rows)
-			if r := float64(held) / float64(grew); r < 0.75 || r > 1.25 {
-				t.Errorf("a run of %d trace rows: estimated %s, measured %s (×%.2f), want within 25%%", rows, SizeText(held), SizeText(grew), r)
+			// Streamed, a run holds a few MiB whatever the log's length, and
+			// the collector's timing moves that measure by a few hundred KiB
+			// (2.0 to 2.3 MiB for the same run here): below, the estimate
+			// must not fall short by more than a quarter; above, half again
+			// is a few MiB of caution.
+			if r := float64(held) / float64(grew); r < 0.75 || r > 1.5 {
+				t.Errorf("a run of %d trace rows: estimated %s, measured %s (×%.2f), want 0.75 to 1.5", rows, SizeText(held), SizeText(grew), r)
 			}
 		})
 	}
