@@ -279,6 +279,9 @@ func simulate(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*result.
 		_ = e.log.close()
 		return nil, err
 	}
+	if e.tr != nil {
+		e.finishStuck()
+	}
 	if err := e.log.close(); err != nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "dispatch log: %v", err)
 	}

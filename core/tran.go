@@ -436,6 +436,24 @@ func (e *engine) tranTimeout(ev *appEvent) {
 	e.abortTran(ev.caller, true, ev.t)
 }
 
+// finishStuck ends the run's owners whose commit waits for a reply that
+// will never come (a prepare or commit lost with its machine): their
+// thread stayed held to the end, and their row is written now like a lost
+// request's (TPESVCERR, no end_us, no reply_us), counted as failed.
+func (e *engine) finishStuck() {
+	tr := e.tr
+	for xi := range tr.xs {
+		x := &tr.xs[xi]
+		if !x.committing || x.closed || !e.holding(x.owner, x.ownerSeq) {
+			continue
+		}
+		f := e.pool.at(x.owner)
+		f.reason, f.noReply = reasonSvcErr, true
+		e.st.fail(f)
+		e.finish(x.owner)
+	}
+}
+
 // tranResult adds the transactions' figures to r.
 func (e *engine) tranResult(r *result.Result) {
 	tr := e.tr

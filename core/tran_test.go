@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
 // TestExplainTransactions: explaining a run with transactions names the
@@ -77,5 +78,33 @@ func TestTMSRequestInAFullQueue(t *testing.T) {
 	}
 	if n := res.Requests.Failed["TPEBLOCK"]; n != 0 || res.Transactions.Committed != 4 {
 		t.Errorf("TPEBLOCK %d, committed %d: want 0 and 4", n, res.Transactions.Committed)
+	}
+}
+
+// TestCommitLostWithAMachine: site2 is lost at 23 ms, while the prepare to
+// G2's TMS queue is crossing there (case 194's scenario): it is lost (no
+// end, no reply), no commit is issued, and the owner's commit never
+// completes; at the end of the run its row is written like a lost
+// request's (TPESVCERR, no end_us, no reply_us), and the transaction is
+// neither committed nor aborted.
+func TestCommitLostWithAMachine(t *testing.T) {
+	sc := readScenario(t, "../testdata/spec/194-two-phase-two-machines")
+	at := 23.0
+	sc.Events = []scenario.Event{{AtMS: &at, Lose: "site2"}}
+	var buf bytes.Buffer
+	res, err := core.Run(sc, core.RunOptions{Dispatch: &buf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "id,service,origin,issue_us,server,queue,enqueue_us,start_us,end_us,reply_us,reason,parent\n" +
+		"1,P,site1,0,G1/1,G1/1,0,0,,,TPESVCERR,\n" +
+		"1.1,C,site1,10000,G2/1,G2/1,11000,11000,21000,22000,first,1\n" +
+		"1!prepare@G1,TMS_A,site1,22000,G1/30001,G1/TMS,22000,22000,23000,23000,tms,1\n" +
+		"1!prepare@G2,TMS_B,site1,22000,,G2/TMS,23000,,,,TPESVCERR,1\n"
+	if buf.String() != want {
+		t.Errorf("dispatch log:\n%s\nwant\n%s", buf.String(), want)
+	}
+	if tr := res.Transactions; tr.Started != 1 || tr.Committed != 0 || tr.Aborted.Timeout+tr.Aborted.Failed != 0 || res.Requests.Failed["TPESVCERR"] != 2 {
+		t.Errorf("transactions %+v, failed %v: want 1 started, none committed or aborted, 2 TPESVCERR", *tr, res.Requests.Failed)
 	}
 }
