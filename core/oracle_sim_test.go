@@ -216,6 +216,7 @@ type oracle struct {
 
 	// Transactions: some *SERVICES entry has AUTOTRAN=Y (the TMS servers
 	// are in m then).
+	choiceAt int64 // when the request being placed is chosen (its issue, or its handler's turn)
 	tranOn   bool
 	trans    []*oTran       // in start order
 	tmsUS    int64          // one TMS request's time (tms_time, const)
@@ -637,7 +638,7 @@ func (o *oracle) choose(r *oReq) (int, string) {
 	}
 	// MP
 	m := r.origin
-	if k := r.issue / o.resetUS; k > o.resetK {
+	if k := o.choiceAt / o.resetUS; k > o.resetK { // (a workstation's request is chosen after its issue)
 		o.resetK = k
 		for q := range o.ctr[m] {
 			for mm := range o.ctr {
@@ -735,6 +736,7 @@ func (o *oracle) number(r *oReq) {
 
 // place chooses r's queue at t and sends it there.
 func (o *oracle) place(r *oReq, t int64) {
+	o.choiceAt = t
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
