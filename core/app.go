@@ -32,17 +32,19 @@ const (
 	callerNone   callerKind = iota // an open-loop trace or stream request: nobody waits
 	callerClient                   // a client of a client set
 	callerServer                   // a server instance holding the calling request
+	callerTMS                      // a transaction's owner, committing (tran.go)
 )
 
 // The classes of application events, in their order within an instant
 // (after completions; arrivals and new trace and stream requests come
 // between deadlines and client requests).
 const (
-	classReply    uint8 = iota // a reply or failure reaching a waiting caller
-	classDeadline              // a caller's deadline
-	classChoice                // a workstation handler choosing a client's request (right after network arrivals)
-	classRetry                 // a sender trying a full queue again (after network arrivals)
-	classClient                // a client issuing its next request
+	classReply        uint8 = iota // a reply or failure reaching a waiting caller
+	classDeadline                  // a caller's deadline
+	classTranDeadline              // a transaction's deadline (tran.go)
+	classChoice                    // a workstation handler choosing a client's request (right after network arrivals)
+	classRetry                     // a sender trying a full queue again (after network arrivals)
+	classClient                    // a client issuing its next request
 )
 
 // codeTimeout is the outcome a caller sees at its deadline (TPETIME); it is
@@ -137,6 +139,7 @@ type appSlot struct {
 	step      int32   // the next call step to run
 	pending   int32   // replies still awaited before the next step
 	out       []int64 // the Seqs of the children whose replies it awaits
+	tran      int32   // its transaction: 1 + its index in tranState.xs, 0 for none
 }
 
 // appState is the engine's state for applications.
@@ -150,6 +153,7 @@ type appState struct {
 	clients appHeap         // the clients' next requests
 	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
 	wsh     *wshState       // the workstation front end; nil when no client set has via
+	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
@@ -247,6 +251,9 @@ func (a *appState) next() (*appEvent, int) {
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
 		top, src = &a.retries[0], -2
 	}
+	if a.tdl != nil && len(*a.tdl) > 0 && (top == nil || (*a.tdl)[0].before(top)) {
+		top, src = &(*a.tdl)[0], -3
+	}
 	return top, src
 }
 
@@ -260,6 +267,8 @@ func (a *appState) pop() appEvent {
 		return a.clients.pop()
 	case -2:
 		return a.retries.pop()
+	case -3:
+		return a.tdl.pop()
 	}
 	q := &a.dl[src-2]
 	q.head++
@@ -284,7 +293,7 @@ func (a *appState) due(tc, ta, tn int64) bool {
 		return false
 	}
 	switch top.class {
-	case classReply, classDeadline:
+	case classReply, classDeadline, classTranDeadline:
 		return top.t < tc && top.t <= ta && top.t <= tn
 	case classChoice, classRetry:
 		return top.t < tc && top.t < ta && top.t <= tn
@@ -347,6 +356,8 @@ func (e *engine) appTurn() error {
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)
+	case classTranDeadline:
+		e.tranTimeout(&ev)
 	case classChoice:
 		e.wshChoice(&ev)
 	}
@@ -355,12 +366,14 @@ func (e *engine) appTurn() error {
 
 // blocked is request s finding its queue full at t: its sender tries again
 // every tuning.enqueue_retry_ms, the same queue, until the deadline of its
-// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes.
+// issue (its service's BLOCKTIME, else SCANUNIT x BLOCKTIME) passes. A
+// request nobody waits for (TPNOREPLY) and a TMS request have no deadline:
+// theirs tries until the queue has room.
 func (e *engine) blocked(s int32, t int64) {
 	a := e.app
 	f := e.pool.at(s)
 	at, code := t+a.plan.RetryUS, reason(0)
-	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && at >= f.req.TimeUS+lim {
+	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && f.reason != reasonTMS && at >= f.req.TimeUS+lim {
 		at, code = f.req.TimeUS+lim, reasonBlock
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})

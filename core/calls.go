@@ -59,6 +59,9 @@ func (e *engine) runSteps(p int32, t int64) {
 	a := e.app
 	f := e.pool.at(p)
 	steps := a.plan.Calls[f.req.Service]
+	if e.tr != nil && e.stepFails(p, t) {
+		return // its transaction was aborted
+	}
 	for int(a.slots[p].step) < len(steps) {
 		j := int(a.slots[p].step)
 		st := &steps[j]
@@ -176,7 +179,8 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 		}
 		return e.issueNested(p, &r)
 	}
-	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf)}
+	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf),
+		tran: a.slots[p].tran}
 	if !e.issueNested(p, &r) {
 		return false
 	}
@@ -203,12 +207,25 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, ws: psl.ws}
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
 	a.mode = plan.ModeForward.String()
+	var owner *tranX // X, when p owns it: the child owns it now
+	if e.tr != nil {
+		if x := e.xOf(p); x != nil && e.owns(x, p) {
+			owner = x
+		}
+	}
 	if !e.issueNested(p, &r) {
 		return
 	}
+	if owner != nil {
+		x := &e.tr.xs[psl.tran-1]
+		x.owner, x.ownerSeq, x.ownerID = a.cur, e.issued, r.ID
+	}
 	if code := a.atIssue; code != 0 {
+		if owner != nil && !e.tr.xs[psl.tran-1].aborted && !e.tr.xs[psl.tran-1].committing {
+			e.abortTran(psl.tran-1, false, t) // the owner X was handed to failed
+		}
 		// the forwarded child failed at its issue: p keeps its reason and
 		// end, its reply is empty like the child's; p ends and its instance
 		// takes its next request first, and only then does p's caller learn

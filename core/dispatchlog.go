@@ -183,7 +183,7 @@ func (l *dispatchLog) appendRow(b []byte, e *engine, f *flight) []byte {
 	switch {
 	case f.queue < 0: // failed before reaching a queue: TPENOENT
 		b = append(b, ",,,,,,"...)
-	case f.reason.failed() && f.reason != reasonSvcFail: // TPESVCERR: reached a queue, maybe started, never ended
+	case f.reason.failed() && f.reason != reasonSvcFail && f.reason != reasonTime: // TPESVCERR: reached a queue, maybe started, never ended
 		if f.server >= 0 { // it started on an instance of its queue
 			b = append(b, l.servers[f.server]...)
 		} else {

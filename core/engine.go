@@ -230,6 +230,7 @@ type engine struct {
 	threaded  bool         // some instance has more than one dispatch thread (mt.go)
 	mtNoReq   bool         // tuning mt_idle "no_request"
 	app       *appState    // nil when the scenario has no calls and no clients
+	tr        *tranState   // nil when no *SERVICES entry has AUTOTRAN=Y
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
 	nextLife  int64        // when the next life-cycle step is due; noTime for none
 	more      bool         // the workload has more requests to issue
@@ -277,6 +278,9 @@ func simulate(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*result.
 	if err := e.loop(); err != nil {
 		_ = e.log.close()
 		return nil, err
+	}
+	if e.tr != nil {
+		e.finishStuck()
 	}
 	if err := e.log.close(); err != nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "dispatch log: %v", err)
@@ -631,6 +635,10 @@ func (e *engine) issue(r *workload.Request) error {
 	e.log.issue(s)
 	e.st.issue(f)
 	e.spanUS = max(e.spanUS, r.TimeUS)
+	if e.tr != nil && e.tr.directQ >= 0 {
+		e.issueDirect(s, f) // a transaction's request to a TMS queue
+		return nil
+	}
 	if e.app != nil && e.app.wsh != nil && e.app.wsh.deferUS > 0 {
 		// a workstation client's request: its handler chooses it one
 		// handling draw later (place; workstation.go)
@@ -662,6 +670,14 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	sq, chosen, reason := e.choose(f, sv)
+	if e.tr != nil && e.tranJoin(s, sq.q, chosen) {
+		// a child in a transaction, in a group without TMSNAME: TPETRAN
+		if ex != nil {
+			e.opt.explain.finish(e, ex, f)
+		}
+		e.finish(s)
+		return nil
+	}
 	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
 	f.prio = sq.prio
 	if p := r.Prio; p > 0 {
@@ -761,6 +777,9 @@ func (e *engine) start(i, s int32, t int64) {
 	sv := &e.servers[i]
 	if sv.mt != nil {
 		e.mtStart(i, s, t)
+		if e.tr != nil {
+			e.tranStart(i, s, t)
+		}
 		return
 	}
 	f := e.pool.at(s)
@@ -778,6 +797,9 @@ func (e *engine) start(i, s int32, t int64) {
 	e.heap.push(completionKey(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
+	}
+	if e.tr != nil {
+		e.tranStart(i, s, t)
 	}
 }
 

@@ -72,6 +72,9 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 	e.nextBoundary = min(e.nextReset, e.ser.end)
 	if setup.App != nil {
 		e.app = newAppState(e, setup.App)
+		if e.tr = newTranState(e); e.tr != nil {
+			e.app.tdl = &e.tr.dl
+		}
 	}
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.Parent)

@@ -100,6 +100,10 @@ func explainText(e *engine, ex *result.Explanation, f *flight) string {
 	case f.reason == reasonNoEnt:
 		fmt.Fprintf(&b, "No server advertises %s, so the request fails with TPENOENT.", ex.Service)
 		return b.String()
+	case f.reason == reasonTran:
+		fmt.Fprintf(&b, "The request is in a transaction and the dispatch rule chose %s, whose group %s has no TMSNAME: it fails at its issue with TPETRAN (the choice's counters stay charged).",
+			e.m.Servers[f.chosen].ID, e.m.Servers[f.chosen].Group)
+		return b.String()
 	case e.alg == algFirst:
 		fmt.Fprintf(&b, "LDBAL=N: every request for %s goes to its first candidate in scan order, %s, busy or not, local or remote.",
 			ex.Service, ex.Candidates[0].Server)

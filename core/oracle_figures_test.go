@@ -170,19 +170,19 @@ func (o *oracle) compareFigures(res *result.Result, seen map[string]int) string 
 			sf.timedOut++
 		}
 		sf.waits = append(sf.waits, r.start-r.enq)
-		if !r.unanswered { // a noreply child's reply is never sent: no response
+		if !r.unanswered && r.tmsFor == nil { // a noreply child's reply is never sent, a TMS request's reaches no caller: no response
 			sf.resps = append(sf.resps, o.respUS(r))
 		}
 		qWaits[r.q] = append(qWaits[r.q], r.start-r.enq)
 		reqs[r.srv]++
-		loadDone[r.srv] += int64(o.params(r.svc, r.q).Load)
+		loadDone[r.srv] += o.loadOf(r, r.q)
 		sm := o.m.Servers[r.srv].Machine
 		served[sm]++
 		if sm == r.origin {
 			local[sm]++
 		}
 		waits = append(waits, r.start-r.enq)
-		if !r.unanswered {
+		if !r.unanswered && r.tmsFor == nil {
 			resps = append(resps, o.respUS(r))
 		}
 	}
@@ -544,7 +544,36 @@ func (o *oracle) compareApp(res *result.Result) string {
 			return fmt.Sprintf("workstation %d id/machine/handlers/clients/not_connected: engine %s, oracle %s", k, g, want)
 		}
 	}
-	return ""
+	return o.compareTransactions(res)
+}
+
+// compareTransactions checks the result's transactions block against the
+// reference's own count (tranFigures): present exactly when some service
+// has AUTOTRAN=Y.
+func (o *oracle) compareTransactions(res *result.Result) string {
+	ts := res.Transactions
+	if !o.tranOn {
+		if ts != nil {
+			return "transactions: present in a run without AUTOTRAN"
+		}
+		return ""
+	}
+	if ts == nil {
+		return "transactions: missing"
+	}
+	f := o.tranFigures()
+	g := fmt.Sprint(ts.Started, ts.Committed, ts.OnePhase, ts.TwoPhase, ts.Aborted.Timeout, ts.Aborted.Failed)
+	if w := fmt.Sprint(f.Started, f.Committed, f.OnePhase, f.TwoPhase, f.Timeout, f.Failed); g != w {
+		return fmt.Sprintf("transactions started/committed/one-phase/two-phase/timeout/failed: engine %s, oracle %s", g, w)
+	}
+	var parts int64
+	for _, p := range f.Participants {
+		parts += p
+	}
+	if want := ratio(parts, f.Started); !nearRat(ts.ParticipantsMean, want) {
+		return fmt.Sprintf("transactions participants_mean: engine %v, oracle %v", ts.ParticipantsMean, ratF(want))
+	}
+	return compareSummary("transactions commit_ms", ts.CommitMS, append([]int64(nil), f.CommitUS...), map[string]int{})
 }
 
 // respUS is a completed request's response: issue to reply; for a forwarder

@@ -382,8 +382,20 @@ func genScenario(seed uint64) *scenario.Scenario {
 // one service, const think and backoff and sometimes retries, a service's
 // own BLOCKTIME at times, a few trace rows and random life-cycle events.
 // Everything is what the reference simulator reproduces exactly.
-func genAppScenario(seed uint64) []byte {
+func genAppScenario(seed uint64) []byte { return genAppScenarioWith(seed, oracleTransactions) }
+
+// oracleTransactions lets the generator emit transactions (TMSNAME,
+// AUTOTRAN, TRANTIME, transactions.tms_time, TPETRAN in retry codes), which
+// the engine and the reference (oracle_tran_test.go) both play.
+const oracleTransactions = true
+
+// genAppScenarioWith is genAppScenario with transactions or without. Their
+// draws come from a stream of their own, so that the rest of a seed's
+// scenario is the same either way.
+func genAppScenarioWith(seed uint64, transactions bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
+	trn := rand.New(rand.NewPCG(seed, 0x7472616e73)) // "trans"
+	tchance := func(p float64) bool { return transactions && trn.Float64() < p }
 	thr := newGenThreads(seed)
 	noreply := rand.New(rand.NewPCG(seed, 0x6e6f7265706c79)) // "noreply"
 	pick := func(n int) int { return rng.IntN(n) }
@@ -421,12 +433,20 @@ func genAppScenario(seed uint64) []byte {
 	}
 	ng := 1 + pick(3)
 	u.WriteString("\n*GROUPS\n")
+	// tms is a group's TMSNAME and TMSCOUNT, when transactions are on and
+	// the group has them.
+	tms := func() string {
+		if !tchance(0.75) {
+			return ""
+		}
+		return fmt.Sprintf(" TMSNAME=TMS%s TMSCOUNT=%d", []string{"", "_ORA"}[trn.IntN(2)], 2+trn.IntN(2))
+	}
 	for g := 1; g <= ng; g++ {
-		fmt.Fprintf(&u, "G%d LMID=s%d GRPNO=%d\n", g, 1+pick(nm), g)
+		fmt.Fprintf(&u, "G%d LMID=s%d GRPNO=%d%s\n", g, 1+pick(nm), g, tms())
 	}
 	gateway := chance(0.2)
 	if gateway {
-		fmt.Fprintf(&u, "DMGRP LMID=s1 GRPNO=90\nGWGRP LMID=s%d GRPNO=91\n", 1+pick(nm))
+		fmt.Fprintf(&u, "DMGRP LMID=s1 GRPNO=90\nGWGRP LMID=s%d GRPNO=91%s\n", 1+pick(nm), tms())
 	}
 	services := []string{"A", "B", "C", "D", "E"}
 	u.WriteString("\n*SERVERS\n")
@@ -507,12 +527,19 @@ func genAppScenario(seed uint64) []byte {
 		if routed && s == "C" {
 			rt = " ROUTING=RC"
 		}
+		// AUTOTRAN (and TRANTIME: 1 s, 0 = none, or the default 30 s) per entry
+		auto := func() string {
+			if !tchance(0.5) {
+				return ""
+			}
+			return " AUTOTRAN=Y" + []string{" TRANTIME=1", " TRANTIME=0", ""}[trn.IntN(3)]
+		}
 		for g := 1; g <= ng; g++ {
 			if chance(0.2) {
-				fmt.Fprintf(&u, "%s SRVGRP=G%d LOAD=%d PRIO=%d%s%s\n", s, g, 10+pick(90), 1+pick(100), block, rt)
+				fmt.Fprintf(&u, "%s SRVGRP=G%d LOAD=%d PRIO=%d%s%s%s\n", s, g, 10+pick(90), 1+pick(100), block, rt, auto())
 			}
 		}
-		fmt.Fprintf(&u, "%s LOAD=%d PRIO=%d%s%s\n", s, 10+pick(90), 1+pick(100), block, rt)
+		fmt.Fprintf(&u, "%s LOAD=%d PRIO=%d%s%s%s\n", s, 10+pick(90), 1+pick(100), block, rt, auto())
 	}
 	if gateway {
 		fmt.Fprintf(&u, "R LOAD=%d\n", 10+pick(90))
@@ -593,6 +620,9 @@ func genAppScenario(seed uint64) []byte {
 		st := 1000 + dur(6)
 		if chance(0.15) {
 			st = dur(2) // now and then a very short or 0 µs service
+		}
+		if tchance(0.08) { // about a second: TRANTIME=1 can pass
+			st = 900_000 + trn.IntN(200_000)
 		}
 		spec := map[string]any{"service_time": map[string]any{"dist": "const", "ms": msText(st)}}
 		if k < len(services)-1 && chance(0.6) {
@@ -675,6 +705,9 @@ func genAppScenario(seed uint64) []byte {
 				}
 			}
 			r := map[string]any{"max": 1 + pick(2), "backoff": map[string]any{"dist": "const", "ms": msText(dur(5))}}
+			if tchance(0.5) {
+				on = append(on, "TPETRAN")
+			}
 			if on != nil {
 				r["on"] = on
 			}
@@ -735,6 +768,10 @@ func genAppScenario(seed uint64) []byte {
 		}
 	}
 
+	if transactions {
+		ms := []float64{0, 0.5, 1, 2.5}[trn.IntN(4)]
+		sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "const", MS: &ms}}
+	}
 	var wsDoc map[string]any
 	if *oracleWSL {
 		sc.UBBConfig, wsDoc = genWorkstation(seed, sc.UBBConfig, nm, sets)

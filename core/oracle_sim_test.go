@@ -20,6 +20,13 @@ package core
 // the workstation front end: clients connecting through a WSL at t = 0
 // (handlers, mpx, maxh, MAXWSCLIENTS), their requests' origin on the WSL's
 // machine, a const handling time before the choice and after the reply.
+//
+// And transactions (AUTOTRAN, TMSNAME): starting at a request's start,
+// joining, TPETRAN, one- and two-phase commits through the TMS queues,
+// aborts on TRANTIME and on the owner's failure, the owner handed over by
+// tpforward. The generator emits them under oracleTransactions
+// (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
+// cases of testdata/spec with it.
 
 import (
 	"encoding/json"
@@ -76,6 +83,27 @@ type oReq struct {
 	unanswered bool
 	lastT      int64
 	chooseAt   int64 // a workstation client's request: when its handler chooses it, -1: none pending
+
+	// Transactions.
+	tran    *oTran // the transaction it runs in, nil: none
+	tmsFor  *oTran // a TMS request: the transaction it serves
+	tmsKind string // prepare, commit or abort
+}
+
+// oTran is one transaction X.
+type oTran struct {
+	owner       *oReq
+	coord       int      // the machine where X started
+	parts       []string // participants, in joining order
+	deadline    int64    // -1: no TRANTIME
+	aborted     bool
+	timeout     bool // aborted at its deadline
+	committing  bool // its commit has begun
+	committed   bool
+	phase       int // 1: prepares out, 2: commits out
+	outst       int // TMS replies still to come back
+	commitStart int64
+	commitEnd   int64
 }
 
 // oInst is one server instance: k dispatch threads (one for a
@@ -185,6 +213,15 @@ type oracle struct {
 	// noreplySteps: some step is noreply (the result counts them apart)
 	noreplySteps bool
 	hits         map[string]int // what the run exercised, for the coverage tally
+
+	// Transactions: some *SERVICES entry has AUTOTRAN=Y (the TMS servers
+	// are in m then).
+	choiceAt int64 // when the request being placed is chosen (its issue, or its handler's turn)
+	tranOn   bool
+	trans    []*oTran       // in start order
+	tmsUS    int64          // one TMS request's time (tms_time, const)
+	tmsQueue map[string]int // group with TMSNAME -> its TMS queue
+	tmsName  map[string]string
 	// The workstation front end: the handling time (const), and per WSL
 	// of the model its handlers' clients and the clients refused.
 	handleUS int64
@@ -299,6 +336,10 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{},
 		calls: map[string][]oStep{}, svcTimeUS: map[string]int64{}, blockSvc: map[string]int64{},
 		callsBy: map[string]int64{}, hits: map[string]int{}}
+	if err := o.readTransactions(); err != nil {
+		return nil, err
+	}
+	m = o.m
 	if sc.Policy != "" {
 		o.policy = sc.Policy
 	}
@@ -392,6 +433,9 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		}
 		for i := range m.Servers {
 			s := &m.Servers[i]
+			if s.TMS { // never a target
+				continue
+			}
 			if s.ID == target || "group:"+s.Group == target || "machine:"+s.LMID == target {
 				e.insts = append(e.insts, i)
 			}
@@ -594,7 +638,7 @@ func (o *oracle) choose(r *oReq) (int, string) {
 	}
 	// MP
 	m := r.origin
-	if k := r.issue / o.resetUS; k > o.resetK {
+	if k := o.choiceAt / o.resetUS; k > o.resetK { // (a workstation's request is chosen after its issue)
 		o.resetK = k
 		for q := range o.ctr[m] {
 			for mm := range o.ctr {
@@ -666,6 +710,7 @@ func (o *oracle) back(r *oReq) int64 {
 }
 
 func (o *oracle) fail(r *oReq, t int64) {
+	o.ownerFailed(r, t)
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, t+o.back(r)+o.wsOut(r)
 	if r.unanswered { // nobody to tell: no reply crosses back
 		r.reply, r.lastT = -1, t
@@ -691,11 +736,24 @@ func (o *oracle) number(r *oReq) {
 
 // place chooses r's queue at t and sends it there.
 func (o *oracle) place(r *oReq, t int64) {
+	o.choiceAt = t
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
 		r.failed, r.done, r.atIssue = true, true, true
 		return
+	}
+	if x := r.tran; x != nil { // a child in X: its group joins, or it cannot
+		g := o.m.Queues[q].Group
+		if _, ok := o.tmsQueue[g]; !ok {
+			r.reason = "TPETRAN"
+			r.failed, r.done, r.atIssue = true, true, true
+			o.hits["TPETRAN"]++
+			return
+		}
+		if !slices.Contains(x.parts, g) {
+			x.parts = append(x.parts, g)
+		}
 	}
 	r.q = q
 	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
@@ -749,6 +807,9 @@ func (o *oracle) enqueue(r *oReq, t int64) {
 }
 
 func (o *oracle) prioOf(r *oReq) int {
+	if r.tmsFor != nil {
+		return 50
+	}
 	if r.prio > 0 {
 		return r.prio
 	}
@@ -790,6 +851,18 @@ func (o *oracle) start(r *oReq, i, k int, t int64) {
 	in := &o.insts[i]
 	in.th[k].busy, in.th[k].endAt = r, t+dur
 	o.thrUsed[i] = max(o.thrUsed[i], len(in.th)-in.freeThreads())
+	if o.tranOn && r.tran == nil && r.tmsFor == nil && !s.Gateway {
+		p := o.m.Service(r.svc).Params(s.Group)
+		if _, ok := o.tmsQueue[s.Group]; ok && p.AutoTran {
+			x := &oTran{owner: r, coord: s.Machine, parts: []string{s.Group}, deadline: -1}
+			if p.TranTimeS > 0 {
+				x.deadline = t + int64(p.TranTimeS)*1000000
+			}
+			r.tran = x
+			o.trans = append(o.trans, x)
+			o.hits["transaction"]++
+		}
+	}
 }
 
 // complete ends the own work of thread k of instance i at t: the steps of
@@ -803,7 +876,7 @@ func (o *oracle) complete(i, k int, t int64) {
 		o.runSteps(r, t)
 		return
 	}
-	o.succeed(r, t)
+	o.finish(r, t)
 }
 
 // release ends r on its thread at t: its busy time (and the time it held
@@ -846,6 +919,7 @@ func (o *oracle) succeed(r *oReq, t int64) {
 // failParent ends r at t with TPESVCFAIL: one of its children failed.
 func (o *oracle) failParent(r *oReq, t int64) {
 	o.hits["TPESVCFAIL"]++
+	o.ownerFailed(r, t)
 	o.release(r, t)
 	r.failed, r.reason = true, "TPESVCFAIL"
 	r.reply = t + o.back(r) + o.wsOut(r)
@@ -867,6 +941,12 @@ func waited(r *oReq) *oReq {
 // outcome sends r's reply (code "") or failure, known at r.reply, to the
 // caller of the request it answers; forwarders up the chain get r's reply_us.
 func (o *oracle) outcome(r *oReq, code string) {
+	if r.tmsFor != nil { // its owner waits for it, unless it is an abort
+		if !r.unanswered {
+			o.notices = append(o.notices, oNotice{t: r.reply, seq: r.n, w: r})
+		}
+		return
+	}
 	for w := r; w.fwdFrom != nil; w = w.fwdFrom {
 		w.fwdFrom.reply = r.reply
 	}
@@ -897,6 +977,10 @@ func (o *oracle) holding(r *oReq) (ok, down bool) {
 // learn: w's caller learns w's outcome at t (code "" a reply, else the
 // failure it sees: TPETIME at the deadline).
 func (o *oracle) learn(w *oReq, code string, t int64) {
+	if w.tmsFor != nil {
+		o.tmsReply(w, t)
+		return
+	}
 	if w.dlDone {
 		return // the caller stopped waiting already
 	}
@@ -951,8 +1035,21 @@ func (o *oracle) learn(w *oReq, code string, t int64) {
 // the next tpcall, tpacall run or tpforward, or ends r after the last.
 func (o *oracle) runSteps(r *oReq, t int64) {
 	steps := o.calls[r.svc]
+	if x := r.tran; x != nil && x.aborted && r.step < len(steps) {
+		// X was aborted: noreply steps are still issued; the first other
+		// step fails r, and nothing after it is issued.
+		for r.step < len(steps) && steps[r.step].noreply {
+			o.child(r, t)
+			o.hits["noreply after abort"]++
+		}
+		if r.step < len(steps) {
+			o.hits["step after abort"]++
+			o.failAborted(r, t)
+			return
+		}
+	}
 	if r.step >= len(steps) {
-		o.succeed(r, t)
+		o.finish(r, t)
 		return
 	}
 	switch steps[r.step].mode {
@@ -1003,6 +1100,7 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 		c := o.child(r, t)
 		o.release(r, t)
 		if c.atIssue {
+			o.ownerFailed(c, t) // the owner X was handed to failed
 			o.hits["forward failed at issue"]++
 			if r.unanswered {
 				r.lastT = t
@@ -1038,6 +1136,13 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	default:
 		c.caller = r
 		c.deadline = t + o.limit(st.svc)
+	}
+	if r.tran != nil && !st.noreply { // a noreply child is never in X
+		c.tran = r.tran
+		if st.mode == "tpforward" && r.tran.owner == r {
+			r.tran.owner = c // the forwarded child owns X now
+			o.hits["owner forwarded"]++
+		}
 	}
 	o.callsBy[r.svc]++
 	o.hits["nested"]++
@@ -1172,7 +1277,7 @@ func (o *oracle) notice(i int, t int64) {
 // earliest over its threads.
 func (o *oracle) abortAt(i int) int64 {
 	in := &o.insts[i]
-	if (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway {
+	if (in.state != "up" && in.state != "stopping") || o.m.Servers[i].Gateway || o.m.Servers[i].TMS {
 		return -1
 	}
 	best := int64(-1)
@@ -1431,6 +1536,11 @@ func (o *oracle) run() string {
 		for _, n := range o.notices {
 			t = min(t, n.t)
 		}
+		for _, x := range o.trans {
+			if x.deadline >= 0 && !x.aborted && !x.committing {
+				t = min(t, x.deadline)
+			}
+		}
 		for _, cs := range o.sets {
 			for _, cl := range cs.clients {
 				if cl.nextAt >= 0 && cl.nextAt < o.durUS {
@@ -1544,6 +1654,19 @@ func (o *oracle) run() string {
 			o.learn(due, "TPETIME", t)
 			continue
 		}
+		// Transaction deadlines, in the order the transactions started.
+		var xdue *oTran
+		for _, x := range o.trans {
+			if x.deadline == t && !x.aborted && !x.committing {
+				xdue = x
+				break
+			}
+		}
+		if xdue != nil {
+			o.hits["transaction timeout"]++
+			o.abortTran(xdue, true, t)
+			continue
+		}
 		// Arrivals over the network, in issue order.
 		arrived := false
 		for _, r := range o.reqs {
@@ -1593,7 +1716,7 @@ func (o *oracle) run() string {
 	// Timed out: completed, and its response (oracle_figures_test.go's
 	// respUS) longer than its limit; a forwarded child has none.
 	for _, r := range o.reqs {
-		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && !r.unanswered && o.respUS(r) > o.limit(r.svc)
+		r.timedOut = !r.failed && r.done && r.fwdFrom == nil && !r.unanswered && r.tmsFor == nil && o.respUS(r) > o.limit(r.svc)
 	}
 	return o.log()
 }
@@ -1604,7 +1727,7 @@ func (o *oracle) log() string {
 	if o.threaded {
 		b.WriteString(",thread")
 	}
-	if o.app {
+	if o.app || o.tranOn {
 		b.WriteString(",parent")
 	}
 	b.WriteString("\n")
@@ -1630,7 +1753,7 @@ func (o *oracle) log() string {
 				b.WriteString(strconv.Itoa(r.thr + 1))
 			}
 		}
-		if o.app {
+		if o.app || o.tranOn {
 			b.WriteString(",")
 			if r.parent != nil {
 				b.WriteString(r.parent.id)

@@ -69,6 +69,8 @@ func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 	if err != nil {
 		return nil, diag.InSource(err, ubb.SourceScenario)
 	}
+	// with AUTOTRAN somewhere, the TMS servers and their queues are played
+	m = m.WithTMS()
 	return &Prepared{sc: sc, m: m}, nil
 }
 

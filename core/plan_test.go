@@ -222,7 +222,7 @@ func TestEveryPolicyIsComplete(t *testing.T) {
 // The failure reasons are plan.FailureCodes in order, and a client set's
 // retry bit k (plan's reading of retry.on) is the failure reasonNoEnt+k.
 func TestFailureCodesAreTheFailureReasons(t *testing.T) {
-	if got, want := int(reasonBlock-reasonNoEnt)+1, len(plan.FailureCodes); got != want || numFailures != want {
+	if got, want := int(reasonTime-reasonNoEnt)+1, len(plan.FailureCodes); got != want || numFailures != want {
 		t.Fatalf("%d failure reasons (numFailures %d), plan.FailureCodes has %d", got, numFailures, want)
 	}
 	for k, code := range plan.FailureCodes {

@@ -27,6 +27,8 @@ func (e *engine) deliver(ev *appEvent) {
 		}
 		c.waiting = 0
 		e.clientOutcome(c, ev.code, ev.t)
+	case callerTMS:
+		e.tranReply(ev)
 	case callerServer:
 		p := ev.caller
 		if !e.holding(p, ev.callerSeq) {
@@ -174,6 +176,9 @@ func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
 
 // endServed ends the request in slot s on its server at t with its reply.
 func (e *engine) endServed(s int32, t int64) {
+	if e.tr != nil && e.tranEnd(s, t) {
+		return // X's owner: its commit begins (or X timed out)
+	}
 	f := e.pool.at(s)
 	sv := e.release(s, t)
 	f.replyUS = e.replyAt(s, sv, t)
@@ -194,6 +199,9 @@ func (e *engine) endServed(s int32, t int64) {
 // it failed or timed out. Its server is free; the failure reaches its
 // caller as a reply would.
 func (e *engine) failParent(p int32, t int64) {
+	if e.tr != nil {
+		e.ownerFailed(p, t)
+	}
 	f := e.pool.at(p)
 	sv := e.release(p, t)
 	sl := &e.app.slots[p]
@@ -213,6 +221,9 @@ func (e *engine) failParent(p int32, t int64) {
 // TPESVCERR at t, and the failure reaches its caller (after the crossing
 // back to its caller's machine).
 func (e *engine) appFailSvc(s int32, t int64) {
+	if e.tr != nil {
+		e.ownerFailed(s, t)
+	}
 	f := e.pool.at(s)
 	sl := &e.app.slots[s]
 	if sl.holding { // a stopping instance's held request aborted (SVCTIMEOUT)

@@ -39,6 +39,9 @@ func (e *engine) result() *result.Result {
 	e.traceResult(r)
 	if e.app != nil && e.app.plan.Parent {
 		e.appResult(r)
+		if e.tr != nil {
+			e.tranResult(r)
+		}
 	}
 	r.Headline = result.HeadlineFigures(r)
 	st.releaseFronts()
@@ -75,7 +78,7 @@ func (e *engine) serverStats() []result.ServerStats {
 	done := st.done.perServer()
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
-		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare,
+		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare, TMS: s.TMS,
 			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span*float64(s.DispatchThreads())),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),

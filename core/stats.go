@@ -541,7 +541,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	if !sa.wait.note(wait, iw) {
 		sa.wait.spill(wait)
 	}
-	if !f.unanswered { // a TPNOREPLY child's reply is never sent: no response, no timeout
+	if !f.unanswered && f.reason != reasonTMS { // a TPNOREPLY child's reply is never sent, a TMS request's goes to no caller: no response, no timeout
 		if !sa.resp.note(resp, ir) {
 			sa.resp.spill(resp)
 		}

@@ -72,6 +72,7 @@ const (
 	reasonRandom
 	reasonJSQ
 	reasonP2C
+	reasonTMS    // a transaction's request to a TMS queue: no choice
 	reasonNoEnt  // TPENOENT: no candidate advertises the service (after routing)
 	reasonSystem // TPESYSTEM: a routed request without a value, or one no range holds
 	reasonSvcErr // TPESVCERR: the request reached a queue and its server crashed, timed out or went away
@@ -80,16 +81,20 @@ const (
 	reasonSvcFail
 	// TPEBLOCK: its queue stayed full (tuning.queue_capacity) until its deadline
 	reasonBlock
+	// TPETRAN: a child in a transaction chosen into a group without TMSNAME
+	reasonTran
+	// TPETIME: the owner of a transaction that timed out
+	reasonTime
 )
 
 // reasons names the dispatch reasons, then plan.FailureCodes (a test checks
 // that the constants above follow them).
 var reasons = vocab.Table[reason]{What: "reason", Names: slices.Concat(
-	[]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c"}, plan.FailureCodes[:])}
+	[]string{"first", "idle", "least-load", "round_robin", "random", "jsq", "p2c", "tms"}, plan.FailureCodes[:])}
 
 // numFailures is how many failure codes there are: the statistics keep a
 // count of each.
-const numFailures = int(reasonBlock-reasonNoEnt) + 1
+const numFailures = int(reasonTime-reasonNoEnt) + 1
 
 // String returns the reason as the dispatch log spells it.
 func (r reason) String() string { return reasons.Name(r) }

@@ -106,7 +106,7 @@ type ScriptStep struct {
 const RetryTPETIME = 1 << 31
 
 // retryCodes are the failure codes a retry may name.
-var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM"}
+var retryCodes = []string{"TPETIME", "TPESVCERR", "TPESVCFAIL", "TPENOENT", "TPESYSTEM", "TPETRAN"}
 
 // checkApps checks the parts of the scenario's applications that need no
 // model: call modes, probabilities, where tpforward stands, the shape of
@@ -222,10 +222,12 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 		hasCalls = hasCalls || len(sp.Calls) > 0
 	}
 	apps := hasCalls || g != nil && len(g.Clients) > 0
+	m := st.Model
+	// with AUTOTRAN, commits hold their owner and the log has the parent column
+	apps = apps || m.Transactions()
 	if !apps && st.Tuning.QueueCapacity == nil && st.Remote == nil {
 		return nil // a domain that is ever down needs the failure of a gateway's request: appCompletion
 	}
-	m := st.Model
 	n := workload.NewNames(m)
 	n.NeedMS, n.NeedGroup = st.untimed()
 	n.Bufs = st.Bufs

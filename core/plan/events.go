@@ -145,10 +145,11 @@ func (st *Setup) resolveEvents(sc *scenario.Scenario, _ Options) error {
 func (st *Setup) eventTargets(field, target string) ([]int32, error) {
 	m := st.Model
 	var out []int32
-	// every instance that keep holds; none is a warning, not an error
+	// every instance that keep holds, TMS servers left out (they are never
+	// the target of kill, shutdown or boot); none is a warning, not an error
 	every := func(what string, keep func(*ubb.Server) bool) {
 		for i := range m.Servers {
-			if keep(&m.Servers[i]) {
+			if !m.Servers[i].TMS && keep(&m.Servers[i]) {
 				out = append(out, int32(i))
 			}
 		}
@@ -173,6 +174,9 @@ func (st *Setup) eventTargets(field, target string) ([]int32, error) {
 	case strings.Contains(target, "/"):
 		for i := range m.Servers {
 			if m.Servers[i].ID == target {
+				if m.Servers[i].TMS {
+					return nil, diag.FieldErrorf(field, "%s is a TMS server: TMS servers are not targets of kill, shutdown or boot", target)
+				}
 				return []int32{int32(i)}, nil
 			}
 		}
@@ -195,7 +199,7 @@ func noInstanceError(m *ubb.Model, field, target string) error {
 	}
 	var ids []int
 	for i := range m.Servers {
-		if m.Servers[i].Group == g {
+		if m.Servers[i].Group == g && !m.Servers[i].TMS {
 			ids = append(ids, m.Servers[i].SrvID)
 		}
 	}

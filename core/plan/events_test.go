@@ -82,3 +82,32 @@ func TestEventTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestEventTargetsLeaveTMSOut: with TMS servers modelled (WithTMS), group:
+// and machine: targets leave them out, naming one is an error, and a lost
+// machine loses them like any instance.
+func TestEventTargetsLeaveTMSOut(t *testing.T) {
+	m := fixture.HandModel()
+	m.TMS = []ubb.TMSGroup{{Group: "G1", Name: "TMS", Count: 2, LMID: m.Servers[0].LMID, Machine: m.Servers[0].Machine, Queue: "G1/TMS"}}
+	m = m.WithTMS() // G1/30001 = 3, G1/30002 = 4, on site1
+	at := func(ms float64) *float64 { return &ms }
+	sc := baseScenario()
+	sc.Events = []scenario.Event{
+		{AtMS: at(1), Kill: "group:G1"},
+		{AtMS: at(2), Shutdown: "machine:site1"},
+		{AtMS: at(5), Lose: "site1"},
+	}
+	st, err := Resolve(m, sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range [][]int32{{0}, {0, 2}, {0, 2, 3, 4}} {
+		if got := st.Events[i].Servers; !slices.Equal(got, want) {
+			t.Errorf("event %d: servers %v, want %v", i, got, want)
+		}
+	}
+	sc.Events = []scenario.Event{{AtMS: at(1), Boot: "G1/30002"}}
+	if _, err := Resolve(m, sc, Options{}); err == nil || !strings.Contains(err.Error(), "events[0].boot: G1/30002 is a TMS server") {
+		t.Errorf("got %v, want an error naming the TMS server", err)
+	}
+}

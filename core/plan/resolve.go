@@ -237,6 +237,13 @@ func groupIndex(m *ubb.Model, name string) int {
 // failover lists (Remote) when a domain is ever down.
 func (st *Setup) resolveDomains(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
+	tms, err := tmsTime(sc)
+	if err != nil {
+		return err
+	}
+	if m.Transactions() {
+		st.TMSTime = tms
+	}
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {

@@ -62,6 +62,10 @@ type Setup struct {
 	// for every service when no domain is ever down): the gateway sends
 	// the request to the first that is up, else it fails with TPESVCERR.
 	Remote [][]RemoteDomain
+	// TMSTime samples one request to a TMS server (transactions.tms_time,
+	// default const 1 ms); nil when the configuration starts no
+	// transaction (no *SERVICES entry has AUTOTRAN=Y).
+	TMSTime dist.Sampler
 
 	traceNote string             // how a log was read, the last warning of the setup
 	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
@@ -113,6 +117,9 @@ func check(sc *scenario.Scenario) error {
 		if _, err := downSpans(d.Down, "domains."+name+".down"); err != nil {
 			return err
 		}
+	}
+	if _, err := tmsTime(sc); err != nil {
+		return err
 	}
 	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
 		if _, err := dist.New(w.HandlingTime, "workstation.handling_time"); err != nil {
@@ -273,6 +280,21 @@ func serviceSamplers(sc *scenario.Scenario) (map[string]dist.Sampler, error) {
 		}
 	}
 	return out, nil
+}
+
+// DefaultTMSTimeMS is what one TMS request costs when the scenario does not
+// say (transactions.tms_time).
+const DefaultTMSTimeMS = 1
+
+// tmsTime checks transactions.tms_time and returns its sampler (the default
+// const 1 ms when absent).
+func tmsTime(sc *scenario.Scenario) (dist.Sampler, error) {
+	ms := float64(DefaultTMSTimeMS)
+	d := &scenario.Dist{Dist: "const", MS: &ms}
+	if sc.Transactions != nil && sc.Transactions.TMSTime != nil {
+		d = sc.Transactions.TMSTime
+	}
+	return dist.New(d, "transactions.tms_time")
 }
 
 // mapKeys returns an iterator over the keys of m.

@@ -177,6 +177,34 @@ func TestSetupTMNetLoad(t *testing.T) {
 
 func f(v float64) *float64 { return &v }
 
+// TestTMSTime: transactions.tms_time is checked with the scenario, resolved
+// (default const 1 ms) only when the configuration can start a transaction.
+func TestTMSTime(t *testing.T) {
+	sc := baseScenario()
+	sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "const", MS: f(-2)}}
+	if err := Check(sc); err == nil || !strings.Contains(err.Error(), "transactions.tms_time") {
+		t.Errorf("Check: got %v, want an error naming transactions.tms_time", err)
+	}
+	if _, err := Resolve(fixture.HandModel(), sc, Options{}); err == nil || !strings.Contains(err.Error(), "transactions.tms_time") {
+		t.Errorf("Resolve: got %v, want an error naming transactions.tms_time", err)
+	}
+
+	st, err := Resolve(fixture.HandModel(), baseScenario(), Options{})
+	if err != nil || st.TMSTime != nil {
+		t.Fatalf("without AUTOTRAN: %v, TMSTime %v, want none", err, st.TMSTime)
+	}
+	m := fixture.HandModel()
+	m.TMS = []ubb.TMSGroup{{Group: "G1", Name: "TMS", Count: 2, Queue: "G1/TMS"}}
+	if st, err = Resolve(m, baseScenario(), Options{}); err != nil || st.TMSTime == nil || st.TMSTime.MeanMS() != 1 {
+		t.Fatalf("default: %v, %v, want const 1 ms", err, st.TMSTime)
+	}
+	sc = baseScenario()
+	sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "exp", MeanMS: f(3)}}
+	if st, err = Resolve(m, sc, Options{}); err != nil || st.TMSTime.MeanMS() != 3 {
+		t.Fatalf("given: %v, %v, want mean 3 ms", err, st.TMSTime)
+	}
+}
+
 // tuning.mt_idle is checked always and shown only when some instance has
 // more than one dispatch thread, so a run without one keeps its bytes.
 func TestSetupMTIdle(t *testing.T) {

@@ -108,7 +108,9 @@ func Vocabulary() map[string][]string {
 	}
 }
 
-// FailureCodes are the failure codes a request can end with, other than
-// TPETIME, in the order of the dispatch log's failure reasons:
+// FailureCodes are the failure codes a request can end with, in the order
+// of the dispatch log's failure reasons (TPETIME is the reason of a
+// transaction's owner that timed out; a caller's own TPETIME is retry bit
+// RetryTPETIME):
 // Client.RetryOn has bit k set to retry on FailureCodes[k].
-var FailureCodes = [...]string{"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK"}
+var FailureCodes = [...]string{"TPENOENT", "TPESYSTEM", "TPESVCERR", "TPESVCFAIL", "TPEBLOCK", "TPETRAN", "TPETIME"}

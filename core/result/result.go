@@ -47,8 +47,11 @@ type Result struct {
 	// when some client set connects through one (via): the handlers it
 	// started and the clients each holds.
 	Workstation []WorkstationStats `json:"workstation,omitempty"`
-	Balance     Balance            `json:"balance"`
-	Series      Series             `json:"series"`
+	// Transactions counts the transactions AUTOTRAN started; absent when
+	// no *SERVICES entry has AUTOTRAN=Y.
+	Transactions *TransactionStats `json:"transactions,omitempty"`
+	Balance      Balance           `json:"balance"`
+	Series       Series            `json:"series"`
 
 	// Lifecycle lists every change of an instance's state, in time order;
 	// absent when the run has no scenario events, SVCTIMEOUT or -p.
@@ -223,6 +226,27 @@ type Summary struct {
 	Max   float64 `json:"max"`
 }
 
+// TransactionStats counts the transactions started after the warm-up:
+// those committed (with one participant, or in two phases), those aborted
+// (at their TRANTIME, or because their owner failed), the mean number of
+// participant groups, and the time from a commit's start to its owner's
+// end.
+type TransactionStats struct {
+	Started          int64         `json:"started"`
+	Committed        int64         `json:"committed"`
+	OnePhase         int64         `json:"one_phase"`
+	TwoPhase         int64         `json:"two_phase"`
+	Aborted          AbortedCounts `json:"aborted"`
+	ParticipantsMean float64       `json:"participants_mean"`
+	CommitMS         Summary       `json:"commit_ms"`
+}
+
+// AbortedCounts are the transactions aborted, by cause.
+type AbortedCounts struct {
+	Timeout int64 `json:"timeout"`
+	Failed  int64 `json:"failed"`
+}
+
 // ServerStats is the work of one server instance.
 type ServerStats struct {
 	ID    string `json:"id"`
@@ -232,7 +256,10 @@ type ServerStats struct {
 	Queue string `json:"queue"`
 	// Spare marks an instance past MIN: gone (serving nothing) until a boot
 	// event or -p spawning brings it up.
-	Spare       bool     `json:"spare,omitempty"`
+	Spare bool `json:"spare,omitempty"`
+	// TMS marks one of a group's TMS servers (transactions' prepare,
+	// commit and abort requests).
+	TMS         bool     `json:"tms,omitempty"`
 	Requests    int64    `json:"requests"`  // requests processed
 	LoadDone    int64    `json:"load_done"` // sum of LOAD of requests processed (tmadmin's "Load Done")
 	BusyMS      float64  `json:"busy_ms"`

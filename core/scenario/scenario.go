@@ -17,10 +17,12 @@ type Scenario struct {
 	Machines  map[string]MachineSpec `json:"machines,omitempty"`
 	Network   *NetworkSpec           `json:"network,omitempty"`
 	Domains   map[string]DomainSpec  `json:"domains,omitempty"`
-	Tuning    *Tuning                `json:"tuning,omitempty"`
-	Policy    string                 `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
-	Seed      *uint64                `json:"seed,omitempty"`   // default 1
-	Workload  Workload               `json:"workload"`
+	// Transactions times the TMS servers' work (docs/scenario.md).
+	Transactions *TransactionsSpec `json:"transactions,omitempty"`
+	Tuning       *Tuning           `json:"tuning,omitempty"`
+	Policy       string            `json:"policy,omitempty"` // tuxedo (default) or a comparison policy (docs/engine.md)
+	Seed         *uint64           `json:"seed,omitempty"`   // default 1
+	Workload     Workload          `json:"workload"`
 	// Events are what happens to server instances during the run: kills,
 	// shutdowns and boots, in time order (docs/scenario.md).
 	Events []Event `json:"events,omitempty"`
@@ -74,6 +76,13 @@ type ServiceSpec struct {
 type MachineSpec struct {
 	Speed *float64          `json:"speed,omitempty"` // default 1, must be > 0
 	Env   map[string]string `json:"env,omitempty"`
+}
+
+// TransactionsSpec times the work of transactions: TMSTime is what one
+// request to a TMS server (prepare, commit or abort) costs, before the
+// machine's speed; default const 1 ms.
+type TransactionsSpec struct {
+	TMSTime *Dist `json:"tms_time,omitempty"`
 }
 
 // NetworkSpec is the network between machines.

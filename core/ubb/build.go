@@ -22,6 +22,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.m = &Model{Machines: []Machine{}, Groups: []Group{}, Servers: []Server{},
 		Queues: []Queue{}, Services: []Service{}}
 	b.machineAt, b.groupAt, b.svc = map[string]int{}, map[string]int{}, map[string]*Service{}
+	b.groupPos = map[string]pos{}
 	secs := b.checkSections(ubb)
 	b.buildResources(secs["RESOURCES"])
 	b.buildMachines(entriesOf(secs["MACHINES"]))
@@ -47,6 +48,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.buildQueues()
 	b.finishServices()
 	b.finishRouting()
+	b.finishTransactions()
 }
 
 // checkSections warns about unknown sections and keywords, and groups the
@@ -212,6 +214,7 @@ func (b *builder) buildGroups(entries []*entry) {
 			continue
 		}
 		nameAt[e.name] = e.pos
+		b.groupPos[e.name] = e.pos
 		g := Group{Name: e.name, LMIDs: []string{}}
 		if p, ok := e.get("GRPNO"); !ok {
 			b.missingf(e.pos, "group %s: missing GRPNO=", e.name)
@@ -226,6 +229,7 @@ func (b *builder) buildGroups(entries []*entry) {
 		} else {
 			g.LMIDs = b.groupLMIDs(e.name, p)
 		}
+		b.groupTMS(e, &g)
 		b.groupAt[e.name] = len(b.m.Groups)
 		b.m.Groups = append(b.m.Groups, g)
 	}
@@ -257,6 +261,7 @@ func (b *builder) buildServices(entries []*entry) {
 		prio := b.intIn(e, "SERVICES", "PRIO", 50)
 		timeout := b.intIn(e, "SERVICES", "SVCTIMEOUT", 0)
 		block := b.intIn(e, "SERVICES", "BLOCKTIME", 0)
+		auto, tranTime := b.serviceTran(e)
 		s := b.known(e.name)
 		if block > 0 { // the caller's timeout for this service, whichever entry sets it (the later wins)
 			s.BlockTimeS = block
@@ -273,6 +278,7 @@ func (b *builder) buildServices(entries []*entry) {
 			}
 			generalAt[e.name] = e.pos
 			s.Load, s.Prio, s.SvcTimeoutS = load, prio, timeout
+			s.AutoTran, s.TranTimeS = auto, tranTime
 			continue
 		}
 		if _, ok := b.groupAt[g.value]; !ok {
@@ -287,7 +293,7 @@ func (b *builder) buildServices(entries []*entry) {
 		if s.ByGroup == nil {
 			s.ByGroup = map[string]ServiceParams{}
 		}
-		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio, SvcTimeoutS: timeout}
+		s.ByGroup[g.value] = ServiceParams{Load: load, Prio: prio, SvcTimeoutS: timeout, AutoTran: auto, TranTimeS: tranTime}
 	}
 }
 

@@ -238,10 +238,10 @@ func TestServiceParams(t *testing.T) {
 		got[s.Name] = fmt.Sprintf("%d/%d %v", s.Load, s.Prio, s.ByGroup)
 	}
 	want := map[string]string{
-		"A":    "20/10 map[G2:{64 70 0}]",
+		"A":    "20/10 map[G2:{64 70 0 false 0}]",
 		"B":    "50/50 map[]",
 		"C":    "20/70 map[]",
-		"D":    "50/50 map[G1:{20 70 0}]",
+		"D":    "50/50 map[G1:{20 70 0 false 0}]",
 		"ZNEW": "50/50 map[]",
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -89,6 +89,7 @@ type builder struct {
 
 	machineAt map[string]int // LMID -> index into m.Machines
 	groupAt   map[string]int // group name -> index into m.Groups
+	groupPos  map[string]pos // group name -> where its *GROUPS entry is
 	svc       map[string]*Service
 	svcOrder  []string // *SERVICES names in file order, for the advertise fallback
 	entries   []serverEntry

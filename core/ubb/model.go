@@ -37,6 +37,11 @@ type Model struct {
 	// the services that name it. Entries of one name that differ by
 	// BUFTYPE are listed one by one (RoutingEntries).
 	Routing []Criterion `json:"routing,omitempty"`
+	// TMS lists the groups with TMSNAME, in *GROUPS order, when some
+	// *SERVICES entry has AUTOTRAN=Y: only then can a transaction start, and
+	// only then are TMS servers modelled (WithTMS). Nil otherwise, so a
+	// configuration without AUTOTRAN reads as it always did.
+	TMS []TMSGroup `json:"tms,omitempty"`
 	// Workstations are the WSL entries of *SERVERS, in scan order: the
 	// listeners through which workstation clients enter (their CLOPT's
 	// options after "--").
@@ -61,7 +66,29 @@ type Group struct {
 	Name  string   `json:"name"`
 	GrpNo int      `json:"grpno"`
 	LMIDs []string `json:"lmids"`
+	// TMSName is the group's TMSNAME ("" for none: no transaction can run
+	// there) and TMSCount its TMSCOUNT (2..256, default 3). They show in
+	// the Model's TMS list, not here, so that older configurations keep
+	// their bytes.
+	TMSName  string `json:"-"`
+	TMSCount int    `json:"-"`
 }
+
+// TMSGroup is a group whose TMSNAME makes it able to take part in
+// transactions: Count TMS servers GROUP/30001 .. GROUP/30000+Count on the
+// group's machine, sharing the queue GROUP/TMS.
+type TMSGroup struct {
+	Group   string `json:"group"`
+	Name    string `json:"tmsname"`  // the TMS executable (TMSNAME)
+	Count   int    `json:"tmscount"` // TMSCOUNT
+	LMID    string `json:"lmid"`
+	Machine int    `json:"-"`     // index into Model.Machines (-1 when unknown)
+	Queue   string `json:"queue"` // GROUP/TMS
+}
+
+// TMSFirstSrvID is the SRVID of a group's first TMS server: they take
+// TMSFirstSrvID .. TMSFirstSrvID+TMSCOUNT-1, above every *SERVERS SRVID.
+const TMSFirstSrvID = 30001
 
 // Server is one server instance: a *SERVERS entry with MIN=n expands to n of them.
 type Server struct {
@@ -76,6 +103,9 @@ type Server struct {
 	Services []string `json:"services"`
 	System   bool     `json:"system,omitempty"`  // a Tuxedo system server (BBL, TMS, WSL...)
 	Gateway  bool     `json:"gateway,omitempty"` // a GWTDOMAIN instance
+	// TMS marks one of a group's TMS servers (WithTMS adds them): never a
+	// balancing candidate, up from the start, never a target of an event.
+	TMS bool `json:"tms,omitempty"`
 	// Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists
 	// but starts not running (gone), so it is no candidate and serves
 	// nothing until a boot event or -p spawning brings it up.
@@ -122,13 +152,24 @@ type Service struct {
 	// Routing names the *ROUTING criterion of the service ("" when it is not
 	// routed).
 	Routing string `json:"routing,omitempty"`
+	// AutoTran and TranTimeS are AUTOTRAN and TRANTIME of the general
+	// entry (see ServiceParams).
+	AutoTran  bool `json:"autotran,omitempty"`
+	TranTimeS int  `json:"trantime,omitempty"`
 }
 
-// ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group.
+// ServiceParams are the LOAD, PRIO, SVCTIMEOUT, AUTOTRAN and TRANTIME of a
+// service for one group.
 type ServiceParams struct {
 	Load        int `json:"load"`
 	Prio        int `json:"prio"`
 	SvcTimeoutS int `json:"svctimeout,omitempty"` // SVCTIMEOUT in seconds, 0: none
+	// AutoTran is AUTOTRAN=Y: a request of the service that starts while not
+	// in a transaction starts one (when the group has a TMSNAME).
+	AutoTran bool `json:"autotran,omitempty"`
+	// TranTimeS is the entry's TRANTIME in seconds when AutoTran is set
+	// (default 30; 0: no timeout); 0 when it is not, where it is not used.
+	TranTimeS int `json:"trantime,omitempty"`
 }
 
 // RemoteService says where an imported service goes: the remote domain (its
@@ -160,7 +201,8 @@ func (s *Service) Params(group string) ServiceParams {
 	if p, ok := s.ByGroup[group]; ok {
 		return p
 	}
-	return ServiceParams{Load: s.Load, Prio: s.Prio, SvcTimeoutS: s.SvcTimeoutS}
+	return ServiceParams{Load: s.Load, Prio: s.Prio, SvcTimeoutS: s.SvcTimeoutS,
+		AutoTran: s.AutoTran, TranTimeS: s.TranTimeS}
 }
 
 // Service returns the known service named name, or nil.

@@ -109,6 +109,10 @@ var simulated = []Param{
 		Doc: "where the group's servers run; the rest of the list are failover machines"},
 	{Section: "GROUPS", Keyword: "GRPNO", Kind: KindInteger, Min: 1, Max: maxGrpNo, Required: true,
 		Doc: "the group number, unique"},
+	{Section: "GROUPS", Keyword: "TMSNAME", Kind: KindText,
+		Doc: "the group's TMS executable: with it, the group takes part in transactions (its TMSCOUNT TMS servers GROUP/30001.. share the queue GROUP/TMS)"},
+	{Section: "GROUPS", Keyword: "TMSCOUNT", Kind: KindInteger, Min: 2, Max: 256, Default: "3",
+		Doc: "how many TMS servers a group with TMSNAME has"},
 	{Section: "SERVERS", Keyword: "SRVGRP", Kind: KindName, Required: true,
 		Doc: "the server's group"},
 	{Section: "SERVERS", Keyword: "SRVID", Kind: KindInteger, Min: 1, Max: maxSrvID, Required: true,
@@ -145,6 +149,10 @@ var simulated = []Param{
 		Doc: "seconds a caller of this service waits for the reply"},
 	{Section: "SERVICES", Keyword: "ROUTING", Kind: KindName,
 		Doc: "the *ROUTING criterion of the service's data-dependent routing"},
+	{Section: "SERVICES", Keyword: "AUTOTRAN", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
+		Doc: "Y: a request of the service that starts outside a transaction starts one (its group needs TMSNAME)"},
+	{Section: "SERVICES", Keyword: "TRANTIME", Kind: KindInteger, Min: 0, Max: maxTimeoutS, Default: "30",
+		Doc: "seconds an AUTOTRAN transaction may last before it is aborted (0: no timeout)"},
 	{Section: "ROUTING", Keyword: "FIELD", Kind: KindName, Required: true,
 		Doc: "the request field whose value is routed"},
 	{Section: "ROUTING", Keyword: "RANGES", Kind: KindText, Required: true,
@@ -169,7 +177,7 @@ var ignored = map[string]string{
 		MAXPENDINGBYTES MAXACLCACHE SPINCOUNT CMPLIMIT TUXOFFSET
 		SEC_PRINCIPAL_NAME SEC_PRINCIPAL_LOCATION SEC_PRINCIPAL_PASSVAR
 		SICACHEENTRIESMAX TXRPCSTATE ROOTDIR BRIDGE MAXTRANTIME SSL_RENEGOTIATION`,
-	"GROUPS": `TMSNAME TMSCOUNT OPENINFO CLOSEINFO ENVFILE
+	"GROUPS": `OPENINFO CLOSEINFO ENVFILE
 		SEC_PRINCIPAL_NAME SEC_PRINCIPAL_LOCATION SEC_PRINCIPAL_PASSVAR
 		SIGNATURE_REQUIRED ENCRYPTION_REQUIRED MRM TMSTHREADS`,
 	"NETGROUPS": `NETGRPNO NETPRIO`,
@@ -179,7 +187,7 @@ var ignored = map[string]string{
 		RCMD SEQUENCE SYSTEM_ACCESS
 		THREADSTACKSIZE SRVTYPE SICACHEENTRIESMAX SECONDARYRQ
 		MAXQUEUELEN SHUTDOWN_PRIORITY UID GID PERM`,
-	"SERVICES":   `AUTOTRAN TRANTIME BUFTYPE BUFTYPECONV SIGNATURE_REQUIRED ENCRYPTION_REQUIRED`,
+	"SERVICES":   `BUFTYPE BUFTYPECONV SIGNATURE_REQUIRED ENCRYPTION_REQUIRED`,
 	"INTERFACES": `AUTOTRAN LOAD PRIO SRVGRP TIMEOUT TRANTIME FACTORYROUTING`,
 	"ROUTING":    `FIELDTYPE TYPE`,
 }

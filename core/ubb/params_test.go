@@ -76,7 +76,7 @@ func TestParamsDriveTheReader(t *testing.T) {
 	base := map[string]string{
 		"RESOURCES": "*RESOURCES\nMODEL SHM\n%s\n*MACHINES\nm LMID=a\n*GROUPS\nG LMID=a GRPNO=1\n*SERVERS\ns SRVGRP=G SRVID=1\n",
 		"MACHINES":  "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a %s\n*GROUPS\nG LMID=a GRPNO=1\n*SERVERS\ns SRVGRP=G SRVID=1\n",
-		"GROUPS":    "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a\n*GROUPS\nG LMID=a %s\n*SERVERS\ns SRVGRP=G SRVID=1\n",
+		"GROUPS":    "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a\n*GROUPS\nG LMID=a GRPNO=1 %s\n*SERVERS\ns SRVGRP=G SRVID=1\n",
 		"SERVERS":   "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a\n*GROUPS\nG LMID=a GRPNO=1\n*SERVERS\ns SRVGRP=G SRVID=1 %s\n",
 		"SERVICES":  "*RESOURCES\nMODEL SHM\n*MACHINES\nm LMID=a\n*GROUPS\nG LMID=a GRPNO=1\n*SERVERS\ns SRVGRP=G SRVID=1\n*SERVICES\nX %s\n",
 	}
@@ -98,7 +98,7 @@ func TestParamsDriveTheReader(t *testing.T) {
 		}
 		for _, v := range []int{p.Min, p.Max} {
 			text := fmt.Sprintf(tmpl, set(v))
-			if p.Section == "GROUPS" {
+			if p.Keyword == "GRPNO" {
 				text = strings.Replace(text, "GRPNO=1 ", "", 1)
 			}
 			if _, err := Load(Input{UBBConfig: text}); err != nil {
@@ -110,7 +110,7 @@ func TestParamsDriveTheReader(t *testing.T) {
 				continue // no sign: a negative value is not a number at all
 			}
 			text := fmt.Sprintf(tmpl, set(v))
-			if p.Section == "GROUPS" {
+			if p.Keyword == "GRPNO" {
 				text = strings.Replace(text, "GRPNO=1 ", "", 1)
 			}
 			_, err := Load(Input{UBBConfig: text})

@@ -18,6 +18,8 @@ export interface Scenario {
   machines?: Record<string, MachineSpec>;
   network?: NetworkSpec;
   domains?: Record<string, DomainSpec>;
+  /** Transactions times the TMS servers' work (docs/scenario.md). */
+  transactions?: TransactionsSpec;
   tuning?: Tuning;
   /** tuxedo (default) or a comparison policy (docs/engine.md) */
   policy?: string;
@@ -157,6 +159,14 @@ export interface DomainSpec {
 export interface DownInterval {
   from_ms: number;
   to_ms?: number;
+}
+
+/**
+ * TransactionsSpec times the work of transactions: TMSTime is what one request to a TMS server
+ * (prepare, commit or abort) costs, before the machine's speed; default const 1 ms.
+ */
+export interface TransactionsSpec {
+  tms_time?: Dist;
 }
 
 /**
@@ -478,6 +488,11 @@ export interface Result {
    * connects through one (via): the handlers it started and the clients each holds.
    */
   workstation?: WorkstationStats[];
+  /**
+   * Transactions counts the transactions AUTOTRAN started; absent when no *SERVICES entry has
+   * AUTOTRAN=Y.
+   */
+  transactions?: TransactionStats;
   balance: Balance;
   series: Series;
   /**
@@ -549,6 +564,8 @@ export interface ServerStats {
    * brings it up.
    */
   spare?: boolean;
+  /** TMS marks one of a group's TMS servers (transactions' prepare, commit and abort requests). */
+  tms?: boolean;
   /** requests processed */
   requests: number;
   /** sum of LOAD of requests processed (tmadmin's "Load Done") */
@@ -720,6 +737,27 @@ export interface WorkstationStats {
   handlers: number;
   clients: number[] | null;
   not_connected: number;
+}
+
+/**
+ * TransactionStats counts the transactions started after the warm-up: those committed (with one
+ * participant, or in two phases), those aborted (at their TRANTIME, or because their owner failed),
+ * the mean number of participant groups, and the time from a commit's start to its owner's end.
+ */
+export interface TransactionStats {
+  started: number;
+  committed: number;
+  one_phase: number;
+  two_phase: number;
+  aborted: AbortedCounts;
+  participants_mean: number;
+  commit_ms: Summary;
+}
+
+/** AbortedCounts are the transactions aborted, by cause. */
+export interface AbortedCounts {
+  timeout: number;
+  failed: number;
 }
 
 /** Balance measures how evenly the work spread over the servers that could take it. */
@@ -1020,6 +1058,12 @@ export interface Model {
    */
   routing?: ModelCriterion[];
   /**
+   * TMS lists the groups with TMSNAME, in *GROUPS order, when some *SERVICES entry has AUTOTRAN=Y:
+   * only then can a transaction start, and only then are TMS servers modelled (WithTMS). Nil
+   * otherwise, so a configuration without AUTOTRAN reads as it always did.
+   */
+  tms?: ModelTMSGroup[];
+  /**
    * Workstations are the WSL entries of *SERVERS, in scan order: the listeners through which
    * workstation clients enter (their CLOPT's options after "--").
    */
@@ -1069,6 +1113,11 @@ export interface ModelServer {
   system?: boolean;
   /** a GWTDOMAIN instance */
   gateway?: boolean;
+  /**
+   * TMS marks one of a group's TMS servers (WithTMS adds them): never a balancing candidate, up
+   * from the start, never a target of an event.
+   */
+  tms?: boolean;
   /**
    * Spare marks an instance past MIN (SRVID+MIN .. SRVID+MAX-1): it exists but starts not running
    * (gone), so it is no candidate and serves nothing until a boot event or -p spawning brings it
@@ -1161,14 +1210,29 @@ export interface ModelService {
   remote?: ModelRemoteService;
   /** Routing names the *ROUTING criterion of the service ("" when it is not routed). */
   routing?: string;
+  /** AutoTran and TranTimeS are AUTOTRAN and TRANTIME of the general entry (see ServiceParams). */
+  autotran?: boolean;
+  trantime?: number;
 }
 
-/** ServiceParams are the LOAD, PRIO and SVCTIMEOUT of a service for one group. */
+/**
+ * ServiceParams are the LOAD, PRIO, SVCTIMEOUT, AUTOTRAN and TRANTIME of a service for one group.
+ */
 export interface ModelServiceParams {
   load: number;
   prio: number;
   /** SVCTIMEOUT in seconds, 0: none */
   svctimeout?: number;
+  /**
+   * AutoTran is AUTOTRAN=Y: a request of the service that starts while not in a transaction starts
+   * one (when the group has a TMSNAME).
+   */
+  autotran?: boolean;
+  /**
+   * TranTimeS is the entry's TRANTIME in seconds when AutoTran is set (default 30; 0: no timeout);
+   * 0 when it is not, where it is not used.
+   */
+  trantime?: number;
 }
 
 /**
@@ -1225,6 +1289,21 @@ export interface ModelRange {
   group: string;
   /** CatchAll marks the final "*" range, which holds every value that no listed range holds. */
   catch_all?: boolean;
+}
+
+/**
+ * TMSGroup is a group whose TMSNAME makes it able to take part in transactions: Count TMS servers
+ * GROUP/30001 .. GROUP/30000+Count on the group's machine, sharing the queue GROUP/TMS.
+ */
+export interface ModelTMSGroup {
+  group: string;
+  /** the TMS executable (TMSNAME) */
+  tmsname: string;
+  /** TMSCOUNT */
+  tmscount: number;
+  lmid: string;
+  /** GROUP/TMS */
+  queue: string;
 }
 
 /**
