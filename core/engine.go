@@ -670,16 +670,17 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	sq, chosen, reason := e.choose(f, sv)
-	if e.tr != nil && e.tranJoin(s, sq.q, chosen) {
+	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
+	f.prio = sq.prio
+	if e.tr != nil && e.tranJoin(s, f.queue, f.chosen) {
 		// a child in a transaction, in a group without TMSNAME: TPETRAN
+		// (tranJoin leaves its queue empty)
 		if ex != nil {
 			e.opt.explain.finish(e, ex, f)
 		}
 		e.finish(s)
 		return nil
 	}
-	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
-	f.prio = sq.prio
 	if p := r.Prio; p > 0 {
 		f.prio = int32(min(p, prioLevels))
 	}
