@@ -27,7 +27,7 @@ import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
-import type { ClientStats, Model, Result, WorkstationStats } from "./types";
+import type { ClientStats, Model, Result, TransactionStats, WorkstationStats } from "./types";
 import { traceRead, validationView } from "./validation";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
@@ -240,6 +240,36 @@ export function workstationTable(ws: WorkstationStats[]): HTMLElement {
   );
 }
 
+/**
+ * transactionTable shows the transactions of a run with AUTOTRAN services:
+ * how many started, committed (in one or two phases) and were aborted (on
+ * TRANTIME or a failing owner), their participants, and the commit's time
+ * (from its start to the owner's end: prepares and commits at the TMS
+ * queues).
+ */
+export function transactionTable(t: TransactionStats): HTMLElement {
+  const cells: [string, string, number][] = [
+    ["started", "Started", t.started],
+    ["committed", "Committed", t.committed],
+    ["one_phase", "One-phase", t.one_phase],
+    ["two_phase", "Two-phase", t.two_phase],
+    ["aborted.timeout", "Aborted: TRANTIME", t.aborted?.timeout ?? 0],
+    ["aborted.failed", "Aborted: owner failed", t.aborted?.failed ?? 0],
+    ["participants_mean", "Groups per transaction", t.participants_mean],
+    ["commit_ms.mean", "Commit mean (ms)", t.commit_ms.mean],
+    ["commit_ms.p95", "Commit p95 (ms)", t.commit_ms.p95],
+    ["commit_ms.p99", "Commit p99 (ms)", t.commit_ms.p99],
+    ["commit_ms.max", "Commit max (ms)", t.commit_ms.max],
+  ];
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "transaction-table" },
+    h("caption", {}, "Transactions (AUTOTRAN): commits at the groups' TMS queues"),
+    h("thead", {}, h("tr", {}, ...cells.map(([, label]) => h("th", {}, label)))),
+    h("tbody", {}, h("tr", {}, ...cells.map(([key, , v]) => h("td", { "data-field": key, "data-value": String(v) }, fmt(v))))),
+  );
+}
+
 function machineTable(r: Result): HTMLElement {
   return h(
     "table",
@@ -390,6 +420,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
     validationView(r),
     r.clients?.length ? clientTable(r.clients) : null,
     r.workstation?.length ? workstationTable(r.workstation) : null,
+    r.transactions ? transactionTable(r.transactions) : null,
     h(
       "div",
       { class: "topo-row" },
