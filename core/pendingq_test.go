@@ -63,3 +63,34 @@ func TestPendingQCasesCheckThenAreRefused(t *testing.T) {
 		})
 	}
 }
+
+// A scenario's enqueues read strictly from JSON in every place they may
+// stand (a stream, a client script entry, a call step), pass the checks,
+// and are refused naming the first of them: never silently ignored.
+func TestEnqueuesReadThenRefused(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nG1 LMID=s1 GRPNO=1\nQG LMID=s1 GRPNO=2\n*SERVERS\n` +
+		`app SRVGRP=G1 SRVID=1 CLOPT=\"-s A\"\nTMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\n` +
+		`TMQFORWARD SRVGRP=QG SRVID=2 CLOPT=\"-- -q A\"\n*SERVICES\nA\n`
+	doc := `{"ubbconfig": "` + ubbText + `",
+	  "qspaces": {"QS": {"queues": {"A": {"retries": 1, "retry_delay_ms": 5}}, "enqueue_time": {"dist": "const", "ms": 1}}},
+	  "services": {"A": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"enqueue": "QS:A"}]}},
+	  "workload": {"generate": {"duration_ms": 100,
+	    "streams": [{"enqueue": "QS:A", "arrivals": "constant", "rate_per_s": 10}],
+	    "clients": [{"name": "c", "count": 1, "script": ["A", {"enqueue": "QS:A"}]}]}}}`
+	sc, err := core.ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatalf("ParseScenario: %v", err)
+	}
+	if got := sc.Workload.Generate.Clients[0].Script[1].Enqueue; got != "QS:A" {
+		t.Fatalf("script[1].enqueue: got %q", got)
+	}
+	_, err = core.Compile(sc, core.RunOptions{})
+	if err == nil || !strings.Contains(err.Error(), "workload.generate.streams[0].enqueue: "+plan.NotSimulatedQ) {
+		t.Fatalf("Compile: got %v, want the refusal naming the stream's enqueue", err)
+	}
+	// a misspelt queue is named before the refusal
+	_, err = core.ParseScenario([]byte(strings.Replace(doc, `"script": ["A", {"enqueue": "QS:A"}]`, `"script": ["A", {"enqueue": "QS:B"}]`, 1)))
+	if err == nil || !strings.Contains(err.Error(), `workload.generate.clients[0].script[1].enqueue: "QS:B": queue space QS has no queue B`) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -160,13 +160,18 @@ func (*ScriptEntry) JSONProblem(v any, path string) jsonx.Problem {
 	case string:
 		return jsonx.Problem{}
 	}
-	return jsonx.Mismatch(path, "a service name or {\"service\", \"route\"}", v)
+	return jsonx.Mismatch(path, "a service name, {\"service\", \"route\"} or {\"enqueue\": \"QSPACE:Q\"}", v)
 }
 
 // MarshalJSON writes a bare name when there is no route nor buffer type.
 func (s ScriptEntry) MarshalJSON() ([]byte, error) {
 	if s.Route == nil && s.BufType == "" && s.Enqueue == "" {
 		return json.Marshal(s.Service)
+	}
+	if s.Service == "" && s.Route == nil && s.BufType == "" {
+		return json.Marshal(struct {
+			Enqueue string `json:"enqueue"`
+		}{s.Enqueue})
 	}
 	type plain ScriptEntry
 	return json.Marshal(plain(s))
