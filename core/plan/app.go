@@ -116,7 +116,7 @@ func checkApps(sc *scenario.Scenario) error {
 		steps := sc.Services[name].Calls
 		for j, c := range steps {
 			field := fmt.Sprintf("services.%s.calls[%d]", name, j)
-			if c.Service == "" {
+			if c.Service == "" && c.Enqueue == "" {
 				return diag.FieldErrorf(field+".service", "missing")
 			}
 			mode, ok := callModes.Lookup(c.Mode)
@@ -189,7 +189,7 @@ func checkApps(sc *scenario.Scenario) error {
 			return diag.FieldErrorf(field+".services", "at least one weight must be > 0")
 		}
 		for j, s := range cs.Script {
-			if s.Service == "" {
+			if s.Service == "" && s.Enqueue == "" {
 				return diag.FieldErrorf(fmt.Sprintf("%s.script[%d].service", field, j), "missing")
 			}
 		}

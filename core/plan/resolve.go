@@ -17,6 +17,9 @@ import (
 
 // Resolve resolves sc against a model already loaded.
 func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
+	if err := refuseQ(m, sc); err != nil {
+		return nil, err
+	}
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
 	steps := []func(*scenario.Scenario, Options) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,

@@ -91,6 +91,9 @@ func check(sc *scenario.Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return diag.FieldErrorf("ubbconfig", "missing (the UBBCONFIG text is required)")
 	}
+	if err := checkQSpaces(sc); err != nil {
+		return err
+	}
 	if len(sc.Name) > maxNameBytes {
 		return diag.FieldErrorf("name", "%d bytes, more than the %d a scenario's name may have", len(sc.Name), maxNameBytes)
 	}

@@ -23,6 +23,10 @@ type CallStep struct {
 	// NoReply (tpacall steps only) issues the child with TPNOREPLY: nobody
 	// waits for it, and its reply is never sent.
 	NoReply bool `json:"noreply,omitempty"`
+	// Enqueue ("QSPACE:Q"), instead of Service, is a tpenqueue: a request
+	// of the queue space, waited for like a tpcall, that stores a /Q
+	// message in queue Q.
+	Enqueue string `json:"enqueue,omitempty"`
 }
 
 // CallRoute is a nested request's routing value: the calling request's
@@ -115,11 +119,15 @@ type ClientService struct {
 }
 
 // ScriptEntry is one request of a client script: a service name, or
-// {"service", "route", "buftype"} with a constant routing value.
+// {"service", "route", "buftype"} with a constant routing value, or
+// {"enqueue": "QSPACE:Q"}.
 type ScriptEntry struct {
 	Service string      `json:"service"`
 	Route   *RouteValue `json:"route,omitempty"`
 	BufType string      `json:"buftype,omitempty"` // the request's buffer type, as a stream's buftype
+	// Enqueue ("QSPACE:Q"), instead of Service, is a tpenqueue of a /Q
+	// message in queue Q of queue space QSPACE.
+	Enqueue string `json:"enqueue,omitempty"`
 }
 
 // UnmarshalJSON reads a service name or an object.
@@ -152,13 +160,18 @@ func (*ScriptEntry) JSONProblem(v any, path string) jsonx.Problem {
 	case string:
 		return jsonx.Problem{}
 	}
-	return jsonx.Mismatch(path, "a service name or {\"service\", \"route\"}", v)
+	return jsonx.Mismatch(path, "a service name, {\"service\", \"route\"} or {\"enqueue\": \"QSPACE:Q\"}", v)
 }
 
 // MarshalJSON writes a bare name when there is no route nor buffer type.
 func (s ScriptEntry) MarshalJSON() ([]byte, error) {
-	if s.Route == nil && s.BufType == "" {
+	if s.Route == nil && s.BufType == "" && s.Enqueue == "" {
 		return json.Marshal(s.Service)
+	}
+	if s.Service == "" && s.Route == nil && s.BufType == "" {
+		return json.Marshal(struct {
+			Enqueue string `json:"enqueue"`
+		}{s.Enqueue})
 	}
 	type plain ScriptEntry
 	return json.Marshal(plain(s))

@@ -42,6 +42,7 @@ func TestJSONForms(t *testing.T) {
 		{`"DEPOSIT"`, `"DEPOSIT"`},
 		{`{"service":"DEPOSIT"}`, `"DEPOSIT"`},
 		{`{"service":"DEPOSIT","route":7,"buftype":"FML32"}`, `{"service":"DEPOSIT","route":"7","buftype":"FML32"}`},
+		{`{"enqueue":"QS:REQ"}`, `{"enqueue":"QS:REQ"}`},
 	} {
 		var e ScriptEntry
 		if err := json.Unmarshal([]byte(tc.in), &e); err != nil {

@@ -29,6 +29,10 @@ type Scenario struct {
 	// Workstation is the timing of the workstation front end, for client
 	// sets that connect through a WSL (docs/scenario.md).
 	Workstation *WorkstationSpec `json:"workstation,omitempty"`
+	// QSpaces are the /Q queue spaces' queues, by the name of a queue space
+	// that TMQUEUE servers advertise (docs/scenario.md): read and checked,
+	// not yet simulated.
+	QSpaces map[string]QSpaceSpec `json:"qspaces,omitempty"`
 
 	// Analysis knobs (docs/scenario.md).
 	WarmupMS     *Warmup  `json:"warmup_ms,omitempty"`    // statistics ignore requests issued before this; "auto": found by MSER-5
@@ -191,6 +195,9 @@ type TraceRow struct {
 	Route *RouteValue `json:"route,omitempty"`
 	// BufType is the request's buffer type, TYPE or TYPE:SUBTYPE.
 	BufType string `json:"buftype,omitempty"`
+	// Enqueue ("QSPACE:Q"), instead of Service, stores a /Q message in
+	// queue Q of queue space QSPACE (a tpenqueue).
+	Enqueue string `json:"enqueue,omitempty"`
 }
 
 // TraceMap maps the columns of a foreign request log onto trace fields, and
@@ -249,6 +256,9 @@ type Stream struct {
 	// BufType is the requests' buffer type ("FML32", "VIEW:acct"): it picks
 	// the entry of a criterion whose *ROUTING entries differ by BUFTYPE.
 	BufType string `json:"buftype,omitempty"`
+	// Enqueue ("QSPACE:Q"), instead of Service, makes each request a
+	// tpenqueue of a /Q message in queue Q of queue space QSPACE.
+	Enqueue string `json:"enqueue,omitempty"`
 }
 
 // RatePoint is a point of a rate profile: from AtMS on the rate moves linearly
@@ -257,4 +267,21 @@ type Stream struct {
 type RatePoint struct {
 	AtMS     float64 `json:"at_ms"`
 	RatePerS float64 `json:"rate_per_s"`
+}
+
+// QSpaceSpec is a /Q queue space of the scenario: its queues, the error
+// queue that receives messages whose retries are exhausted (none: they are
+// dropped), and how long an enqueue takes (default const 0).
+type QSpaceSpec struct {
+	Queues      map[string]QueueSpec `json:"queues"`
+	ErrorQueue  string               `json:"error_queue,omitempty"`
+	EnqueueTime *Dist                `json:"enqueue_time,omitempty"`
+}
+
+// QueueSpec is one /Q queue: how many times a failed forward of one of
+// its messages is retried (default 0) and how long after each failure the
+// message is available again (default 0), as qmadmin's qcreate gives them.
+type QueueSpec struct {
+	Retries      *int     `json:"retries,omitempty"`
+	RetryDelayMS *float64 `json:"retry_delay_ms,omitempty"`
 }

@@ -365,6 +365,9 @@ func (ct *csvTrace) readHeader(head []string) error {
 	for i, h := range head {
 		names[i] = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 	}
+	if !ct.mapped && slices.Contains(names, traceColumns[colTime]) && slices.Contains(names, EnqueueColumn) {
+		return errorf("trace_csv: column %q: /Q forwarding is not simulated by this version of the engine (a trace's enqueues are refused, not ignored)", EnqueueColumn)
+	}
 	ct.log = ct.mapped || !slices.Contains(names, traceColumns[colTime]) || !slices.Contains(names, traceColumns[colService])
 	if !ct.log {
 		return ct.strictHeader(names)
@@ -413,6 +416,11 @@ func (ct *csvTrace) readHeader(head []string) error {
 	}
 	return nil
 }
+
+// EnqueueColumn is the trace format's column of a /Q enqueue ("QSPACE:Q",
+// with service and service_ms empty): read, and refused, since this version
+// of the engine does not play /Q.
+const EnqueueColumn = "enqueue"
 
 // mapField is the workload.columns field of each trace field.
 var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed"}

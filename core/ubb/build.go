@@ -45,6 +45,7 @@ func (b *builder) build(ubb, dm []*section) {
 	b.threadsAll()
 	b.lifecycleAll()
 	b.workstationsAll()
+	b.queuesAll()
 	b.buildQueues()
 	b.finishServices()
 	b.finishRouting()

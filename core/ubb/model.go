@@ -46,6 +46,12 @@ type Model struct {
 	// listeners through which workstation clients enter (their CLOPT's
 	// options after "--").
 	Workstations []Workstation `json:"workstations,omitempty"`
+	// QSpaces are the /Q queue spaces the TMQUEUE instances advertise
+	// (CLOPT "-s QSPACE:TMQUEUE"), in the order first advertised.
+	QSpaces []QSpace `json:"qspaces,omitempty"`
+	// Forwarders are the TMQFORWARD entries of *SERVERS, in scan order,
+	// with their options after "--".
+	Forwarders []Forwarder `json:"forwarders,omitempty"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }

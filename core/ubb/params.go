@@ -124,7 +124,7 @@ var simulated = []Param{
 	{Section: "SERVERS", Keyword: "RQADDR", Kind: KindName, Default: "one queue per instance",
 		Doc: "a queue name shared by the entry's instances (MSSQ), within one group"},
 	{Section: "SERVERS", Keyword: "CLOPT", Kind: KindText,
-		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay; a WSL's -n, -m, -M, -x after --"},
+		Doc: "-s services advertised (else the advertise map or *SERVICES), -p spawning and decay; a WSL's -n, -m, -M, -x after --; a TMQFORWARD's -q, -i, -t, -d, -e after --"},
 	{Section: "SERVERS", Keyword: "RESTART", Kind: KindWord, Words: []string{"Y", "N"}, Default: "N",
 		Doc: "Y: the BBL restarts an instance that died"},
 	{Section: "SERVERS", Keyword: "MAXGEN", Kind: KindInteger, Min: 1, Max: maxMaxGen, Default: "1",

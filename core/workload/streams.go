@@ -166,7 +166,9 @@ func (c *StreamCheck) check(n *Names, durMS float64, durUS int64) streamSpec {
 // names resolves the stream's service and origin when a model is at hand.
 func (c *StreamCheck) names(n *Names, sp *streamSpec) {
 	if c.Stream.Service == "" {
-		c.fail("service", "missing")
+		if c.Stream.Enqueue == "" {
+			c.fail("service", "missing")
+		}
 		return
 	}
 	if n == nil {

@@ -36,6 +36,11 @@ export interface Scenario {
    * WSL (docs/scenario.md).
    */
   workstation?: WorkstationSpec;
+  /**
+   * QSpaces are the /Q queue spaces' queues, by the name of a queue space that TMQUEUE servers
+   * advertise (docs/scenario.md): read and checked, not yet simulated.
+   */
+  qspaces?: Record<string, QSpaceSpec>;
   /** Analysis knobs (docs/scenario.md). */
   warmup_ms?: Warmup;
   /** k runs with derived seeds; 0 or 1 = one run */
@@ -96,6 +101,11 @@ export interface CallStep {
    * reply is never sent.
    */
   noreply?: boolean;
+  /**
+   * Enqueue ("QSPACE:Q"), instead of Service, is a tpenqueue: a request of the queue space, waited
+   * for like a tpcall, that stores a /Q message in queue Q.
+   */
+  enqueue?: string;
 }
 
 /**
@@ -242,6 +252,11 @@ export interface TraceRow {
   route?: RouteValue;
   /** BufType is the request's buffer type, TYPE or TYPE:SUBTYPE. */
   buftype?: string;
+  /**
+   * Enqueue ("QSPACE:Q"), instead of Service, stores a /Q message in queue Q of queue space QSPACE
+   * (a tpenqueue).
+   */
+  enqueue?: string;
 }
 
 /**
@@ -323,6 +338,11 @@ export interface Stream {
    * whose *ROUTING entries differ by BUFTYPE.
    */
   buftype?: string;
+  /**
+   * Enqueue ("QSPACE:Q"), instead of Service, makes each request a tpenqueue of a /Q message in
+   * queue Q of queue space QSPACE.
+   */
+  enqueue?: string;
 }
 
 /**
@@ -404,6 +424,27 @@ export interface LifeEvent {
 export interface WorkstationSpec {
   /** default const 0 */
   handling_time?: Dist;
+}
+
+/**
+ * QSpaceSpec is a /Q queue space of the scenario: its queues, the error queue that receives
+ * messages whose retries are exhausted (none: they are dropped), and how long an enqueue takes
+ * (default const 0).
+ */
+export interface QSpaceSpec {
+  queues: Record<string, QueueSpec> | null;
+  error_queue?: string;
+  enqueue_time?: Dist;
+}
+
+/**
+ * QueueSpec is one /Q queue: how many times a failed forward of one of its messages is retried
+ * (default 0) and how long after each failure the message is available again (default 0), as
+ * qmadmin's qcreate gives them.
+ */
+export interface QueueSpec {
+  retries?: number;
+  retry_delay_ms?: number;
 }
 
 /**
@@ -1068,6 +1109,16 @@ export interface Model {
    * workstation clients enter (their CLOPT's options after "--").
    */
   workstations?: ModelWorkstation[];
+  /**
+   * QSpaces are the /Q queue spaces the TMQUEUE instances advertise (CLOPT "-s QSPACE:TMQUEUE"), in
+   * the order first advertised.
+   */
+  qspaces?: ModelQSpace[];
+  /**
+   * Forwarders are the TMQFORWARD entries of *SERVERS, in scan order, with their options after
+   * "--".
+   */
+  forwarders?: ModelForwarder[];
   warnings?: Diagnostic[];
 }
 
@@ -1327,6 +1378,50 @@ export interface ModelWorkstation {
   min_handlers: number;
   max_handlers: number;
   mpx: number;
+}
+
+/**
+ * QSpace is a queue space: a service advertised by TMQUEUE instances through their CLOPT "-s
+ * QSPACE:TMQUEUE". An enqueue is a request of that service, chosen among those instances.
+ */
+export interface ModelQSpace {
+  name: string;
+  /**
+   * Group is the group of the first TMQUEUE instance advertising it (in scan order): the queue
+   * space's group, the first participant of a forward's transaction.
+   */
+  group: string;
+  /** Servers are the TMQUEUE instances (GROUP/SRVID) advertising it, in scan order. */
+  servers: string[] | null;
+}
+
+/**
+ * Forwarder is one TMQFORWARD *SERVERS entry: each of its instances takes messages from Queues (in
+ * that order) and calls the service named like the queue.
+ */
+export interface ModelForwarder {
+  /** the entry's first instance, GROUP/SRVID */
+  id: string;
+  /** every instance of the entry, in scan order */
+  servers: string[] | null;
+  group: string;
+  lmid: string;
+  /** Queues are -q's queues (required), in the order given. */
+  queues: string[] | null;
+  /**
+   * IdleS is -i idletime (seconds, default 30): how long a forwarder that found no message sleeps;
+   * 0 wakes it when a message becomes available.
+   */
+  idle_s: number;
+  /**
+   * TranTimeS is -t trantime (seconds, default 60): the forward's transaction timeout; 0 means
+   * none.
+   */
+  trantime_s: number;
+  /** Delete is -d: a TPESVCFAIL deletes the message instead of retrying it. */
+  delete?: boolean;
+  /** ExitEmpty is -e (exit when the queues are empty): kept, not simulated. */
+  exit_empty?: boolean;
 }
 
 /**
