@@ -2,6 +2,7 @@ package core
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"sort"
 
@@ -163,7 +164,8 @@ func (e *engine) traceResult(r *result.Result) {
 	if w == nil || !w.Traced {
 		return
 	}
-	r.Trace = &result.TraceRead{Rows: w.Info.Rows, Skipped: w.Info.Skipped, SkippedExamples: slices.Clone(w.Info.Examples)}
+	r.Trace = &result.TraceRead{Rows: w.Info.Rows, Skipped: w.Info.Skipped, SkippedExamples: slices.Clone(w.Info.Examples),
+		Columns: maps.Clone(w.Info.Columns)}
 	if r.Trace.SkippedExamples == nil {
 		r.Trace.SkippedExamples = []string{}
 	}

@@ -266,9 +266,17 @@ func TestCalibrateKnownTruth(t *testing.T) {
 			Validation struct {
 				Verdict string `json:"verdict"`
 			} `json:"validation"`
+			Trace struct {
+				Columns map[string]string `json:"columns"`
+			} `json:"trace"`
 		}
 		if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 			t.Fatal(err)
+		}
+		// the result says how each column was read: the elapsed time is
+		// the observed response, never the service time
+		if c := res.Trace.Columns; c["Elapsed(ms)"] != "observed" || c["Start"] != "time" || c["Host"] != "origin" {
+			t.Errorf("%s: the trace block's columns %v, want Elapsed(ms) observed, Start time, Host origin", name, c)
 		}
 		if res.Validation.Verdict != "fail" {
 			t.Errorf("%s: verdict %q, want fail", name, res.Validation.Verdict)

@@ -79,6 +79,12 @@ type TraceRead struct {
 	Rows            int      `json:"rows"`
 	Skipped         int      `json:"skipped"`
 	SkippedExamples []string `json:"skipped_examples"`
+	// Columns says how each column of a log's header was read, by its name
+	// as written: the field it gave (workload.columns' names: time,
+	// service, origin, service_ms, observed...) or "ignored"; absent for
+	// rows given as JSON. A response column ("Elapsed(ms)": "observed") is
+	// seen there not to be the service time.
+	Columns map[string]string `json:"columns,omitempty"`
 }
 
 // Validation is a replay's check against the log it replays: per service

@@ -7,15 +7,12 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-// TraceRead is the fit report's trace block: the rows read and skipped,
-// and how each column of the log's header was read (its name as written →
-// the field it gave, workload.columns' names, or "ignored"), so that a
-// response column read as the observed response ("Elapsed(ms)":
-// "observed") is seen not to be the service time.
-type TraceRead struct {
-	result.TraceRead
-	Columns map[string]string `json:"columns,omitempty"`
-}
+// TraceRead is the fit report's trace block, a run's (result.TraceRead):
+// the rows read and skipped, and how each column of the log's header was
+// read (its name as written → the field it gave, workload.columns' names,
+// or "ignored"), so that a response column read as the observed response
+// ("Elapsed(ms)": "observed") is seen not to be the service time.
+type TraceRead = result.TraceRead
 
 // responseColumns are the warnings about a log's columns read as the
 // observed response: a response time (elapsed, duration, latency...) holds

@@ -10,7 +10,6 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/fit"
-	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -300,8 +299,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	if len(arr) == 0 {
 		return nil, traceProblem("no rows after the header")
 	}
-	rep.Trace = &TraceRead{TraceRead: result.TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples)},
-		Columns: info.Columns}
+	rep.Trace = &TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples), Columns: info.Columns}
 	if rep.Trace.SkippedExamples == nil {
 		rep.Trace.SkippedExamples = []string{}
 	}

@@ -906,6 +906,13 @@ export interface TraceRead {
   rows: number;
   skipped: number;
   skipped_examples: string[] | null;
+  /**
+   * Columns says how each column of a log's header was read, by its name as written: the field it
+   * gave (workload.columns' names: time, service, origin, service_ms, observed...) or "ignored";
+   * absent for rows given as JSON. A response column ("Elapsed(ms)": "observed") is seen there not
+   * to be the service time.
+   */
+  columns?: Record<string, string>;
 }
 
 /**
