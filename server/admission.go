@@ -59,7 +59,7 @@ func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSe
 	if !d.Fits {
 		return 0, s.overBudget(d, "run")
 	}
-	return d.InFlight(admission.InFlightBytes(sc), 1), nil
+	return d.InFlight(admission.InFlightBytes(sc, m), 1), nil
 }
 
 // overBudget is the 413 problem of a request whose estimate did not fit

@@ -78,7 +78,7 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 	if !d.Fits {
 		return 0, overBudget(d, "run")
 	}
-	return d.InFlight(admission.InFlightBytes(sc), parallel), nil
+	return d.InFlight(admission.InFlightBytes(sc, m), parallel), nil
 }
 
 // readBounded reads r (named name in errors) into a string of at most

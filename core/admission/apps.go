@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // What a scenario's applications (docs/scenario.md, "Applications") make a
@@ -29,6 +30,11 @@ const (
 	costPerNested = 1250
 	// costPerCallStep is a call step compiled.
 	costPerCallStep = 96
+	// costPerTransaction is a transaction a request in flight may own:
+	// its entry (owner, coordinator, deadline, phase: about 150 bytes),
+	// its participants and members (a few entries each) and its deadline
+	// in the transactions' heap
+	costPerTransaction = 256
 )
 
 // BytesPerInFlight mirrors core.BytesPerInFlight: what one request held by
@@ -219,11 +225,20 @@ func appCost(c *Cost, sc *scenario.Scenario) {
 	c.add("workload.generate.clients", "the clients' nested requests at once: up to "+itoa64(holders)+", set "+busiest, 1, held)
 }
 
-// InFlightBytes is what one request held by a run of sc costs: the
+// InFlightBytes is what one request held by a run of sc on m costs: the
 // engine's record, and with calls its application slot and its id (deeper
-// in the call graph, longer). A memory budget left over by RunCost divided
-// by it gives core.RunOptions.MaxInFlight.
-func InFlightBytes(sc *scenario.Scenario) int64 {
+// in the call graph, longer), and with transactions (some AUTOTRAN=Y) the
+// transaction it may own. A memory budget left over by RunCost divided by
+// it gives core.RunOptions.MaxInFlight.
+func InFlightBytes(sc *scenario.Scenario, m *ubb.Model) int64 {
+	n := inFlightBytes(sc)
+	if m != nil && m.Transactions() {
+		n += costPerTransaction
+	}
+	return n
+}
+
+func inFlightBytes(sc *scenario.Scenario) int64 {
 	g := &callGraph{sc: sc, memo: map[string]fan{}, state: map[string]uint8{}}
 	var depth int64
 	for name, sp := range sc.Services {

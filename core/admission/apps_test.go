@@ -235,3 +235,25 @@ func TestTraceRowCostMatchesRun(t *testing.T) {
 		})
 	}
 }
+
+// A request in flight may own a transaction when some service has
+// AUTOTRAN=Y: its entry is counted with the request, and only then.
+func TestInFlightBytesTransactions(t *testing.T) {
+	const plain = "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1 TMSNAME=TMS_SQL\n" +
+		"*SERVERS\nsrv SRVGRP=G1 SRVID=1 CLOPT=\"-s A\"\n*SERVICES\nA\n"
+	tran := strings.Replace(plain, "*SERVICES\nA\n", "*SERVICES\nA AUTOTRAN=Y\n", 1)
+	bytes := func(text string) int64 {
+		m, err := core.LoadModel(ubb.Input{UBBConfig: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := core.ParseScenario([]byte(fmt.Sprintf(`{"ubbconfig": %q}`, text)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return InFlightBytes(sc, m)
+	}
+	if p, tr := bytes(plain), bytes(tran); p != BytesPerInFlight || tr != BytesPerInFlight+costPerTransaction {
+		t.Errorf("a request in flight: %d bytes without AUTOTRAN, %d with; want %d and %d", p, tr, BytesPerInFlight, BytesPerInFlight+costPerTransaction)
+	}
+}
