@@ -202,18 +202,26 @@ func (e *engine) failParent(p int32, t int64) {
 	if e.tr != nil {
 		e.ownerFailed(p, t)
 	}
+	e.endFailed(p, t, reasonSvcFail, reasonSvcFail)
+}
+
+// endFailed ends the request in slot p, held waiting for replies, at t
+// with reason why: its outstanding children are dropped, its instance is
+// released, and its caller gets code when the reply would have reached it;
+// then the instance takes its next request.
+func (e *engine) endFailed(p int32, t int64, why, code reason) {
 	f := e.pool.at(p)
 	sv := e.release(p, t)
 	sl := &e.app.slots[p]
 	sl.out, sl.pending = sl.out[:0], 0
-	f.reason = reasonSvcFail
+	f.reason = why
 	f.replyUS = e.replyAt(p, sv, t)
 	e.spanUS = max(e.spanUS, f.replyUS)
 	e.st.fail(f)
 	e.ser.fail(f.reason)
 	copied := *sl
 	e.finish(p)
-	e.answer(&copied, f.req.Seq, reasonSvcFail, f.replyUS)
+	e.answer(&copied, f.req.Seq, code, f.replyUS)
 	e.serverNext(sv, t)
 }
 

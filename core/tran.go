@@ -374,19 +374,7 @@ func (e *engine) failAborted(p int32, t int64) {
 // endTimedOut ends X's owner in slot p at t with TPETIME (X timed out): its
 // caller gets TPETIME when it would have had the reply.
 func (e *engine) endTimedOut(p int32, t int64) {
-	f := e.pool.at(p)
-	sv := e.release(p, t)
-	sl := &e.app.slots[p]
-	sl.out, sl.pending = sl.out[:0], 0
-	f.reason = reasonTime
-	f.replyUS = e.replyAt(p, sv, t)
-	e.spanUS = max(e.spanUS, f.replyUS)
-	e.st.fail(f)
-	e.ser.fail(f.reason)
-	copied := *sl
-	e.finish(p)
-	e.answer(&copied, f.req.Seq, codeTimeout, f.replyUS)
-	e.serverNext(sv, t)
+	e.endFailed(p, t, reasonTime, codeTimeout)
 }
 
 // ownerFailed is the hook of a request in slot s ending with a failure at
