@@ -93,7 +93,7 @@ func wordKey(n string) *sweepKey {
 // ubbEntryNames are the entry placeholders of the UBBCONFIG sections whose
 // entries sweep keys name, in the order the help lists them.
 var ubbEntryNames = []struct{ section, entry string }{
-	{"SERVERS", "<name>[@<group>]"}, {"SERVICES", "<name>"}, {"MACHINES", "<lmid>"},
+	{"SERVERS", "<name>[@<group>]"}, {"SERVICES", "<name>"}, {"MACHINES", "<lmid>"}, {"GROUPS", "<group>"},
 }
 
 // keysHelp lists the keys for error messages: the scenario's, then the
@@ -154,8 +154,11 @@ func lookupKey(name string) *sweepKey {
 		return nil
 	}
 	k := &sweepKey{name: section + "." + parts[1] + "." + attr, kind: keyInteger, check: nonNegative}
-	if section == "SERVERS" && (attr == "MIN" || attr == "MAX" || attr == "MAXDISPATCHTHREADS") {
-		k.rule = RuleSmallest
+	switch section + "." + attr {
+	case "SERVERS.MIN", "SERVERS.MAX", "SERVERS.MAXDISPATCHTHREADS", "GROUPS.TMSCOUNT":
+		k.rule = RuleSmallest // fewest processes that meet
+	case "MACHINES.MAXWSCLIENTS":
+		k.rule = RuleLargest // the most workstation clients that still meet
 	}
 	return k
 }

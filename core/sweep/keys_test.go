@@ -9,7 +9,7 @@ import (
 // scenario's keys and the UBBCONFIG table's sweep parameters.
 func TestKeysHelp(t *testing.T) {
 	want := "rate_scale, policy, ldbal, model, tuning.*, network.latency_ms, machines.<lmid>.speed, clients.<name>.count|think_ms, streams.<service>.rate, " +
-		"SERVERS.<name>[@<group>].MIN|MAX|MAXDISPATCHTHREADS, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD"
+		"SERVERS.<name>[@<group>].MIN|MAX|MAXDISPATCHTHREADS, SERVICES.<name>.LOAD|PRIO, MACHINES.<lmid>.NETLOAD|MAXWSCLIENTS, GROUPS.<group>.TMSCOUNT"
 	if keysHelp != want {
 		t.Errorf("keysHelp:\n got %s\nwant %s", keysHelp, want)
 	}
@@ -39,5 +39,23 @@ func TestLookupKeyTable(t *testing.T) {
 	}
 	if k := lookupKey("SERVERS.A.MIN"); k == nil || k.checkValue("-1") == nil || !strings.Contains(k.checkValue("x").Error(), "not a whole number") {
 		t.Errorf("SERVERS.A.MIN: want integers >= 0 only")
+	}
+}
+
+// The TMS servers of a group and a machine's workstation clients are sweep
+// keys: each point's UBBCONFIG carries the value, and the summary's rule is
+// the fewest TMS servers, the most workstation clients, that meet.
+func TestTMSCountAndMaxWSClientsKeys(t *testing.T) {
+	for _, c := range []struct{ name, rule string }{
+		{"GROUPS.BANKB1.TMSCOUNT", RuleSmallest},
+		{"MACHINES.SITE2.MAXWSCLIENTS", RuleLargest},
+	} {
+		k := lookupKey(c.name)
+		if k == nil || k.kind != keyInteger || k.rule != c.rule {
+			t.Fatalf("%s: got %+v, want an integer key with rule %s", c.name, k, c.rule)
+		}
+	}
+	if k := lookupKey("GROUPS.BANKB1.TMSNAME"); k != nil {
+		t.Errorf("GROUPS.BANKB1.TMSNAME: got a key %+v, want none (not a sweep parameter)", k)
 	}
 }
