@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"time"
 
@@ -82,6 +83,9 @@ func (s *Server) calibrate(c echo.Context) error {
 	}
 	if len(src.ULOG) > 0 { // fit from the ULOG files; the trace is only replayed
 		src.Trace, src.Columns, src.SkipBad = nil, nil, false
+	}
+	if a := opts.AfterMS; a != nil && *a > 0 && *a <= 1e12 {
+		src.BeforeUS = int64(math.Round(*a * 1000)) // the hold-out window: fit from the part before it
 	}
 	ctx := c.Request().Context()
 	rep, release, err := s.fitBounded(ctx, start, src)

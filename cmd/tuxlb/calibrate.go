@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -128,6 +129,14 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if len(ulogFiles) > 0 {
 		src.Trace, src.Columns, src.SkipBad = nil, nil, false
 	}
+	if vf.validateAfter != "" {
+		// the hold-out window: fit from the log's first part, judge on the rest
+		ms, err := parseAfter(vf.validateAfter)
+		if err != nil {
+			return usage("--validate-after: %v", err)
+		}
+		src.BeforeUS = int64(math.Round(ms * 1000))
+	}
 	rep, err := starter.Fit(src)
 	if err != nil {
 		return fail("%s", fitError(err, &ff))
@@ -135,10 +144,6 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	sc, warn, err := starter.FromFit(files, rep)
 	if err != nil {
 		return fail("%s", fitError(err, &ff))
-	}
-	if vf.validateAfter != "" && len(ulogFiles) == 0 {
-		warn = append(warn, "--validate-after judges the rows after it, but the fit read the whole export, those rows included: "+
-			"to hold them out of the fit too, fit from ULOG files of the first part (--ulog) or from an export cut at that time")
 	}
 	ans := calibrateAnswer{Out: *out, FitWarnings: rep.Warnings, ScenarioWarnings: warn}
 	if err := vf.apply(sc); err != nil {

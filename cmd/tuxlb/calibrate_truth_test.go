@@ -241,6 +241,32 @@ func TestCalibrateKnownTruth(t *testing.T) {
 	if got := fitted.Advertise["auditsrv"]; !slices.Equal(got, []string{"AUDIT"}) {
 		t.Errorf("auditsrv advertises %v, want what its ULOG shows it ran: AUDIT", got)
 	}
+	// A hold-out window: fitted from the first 20 s (the ULOGs' lines and
+	// the generated streams' span), judged on the rows after them.
+	held := filepath.Join(dir, "held.json")
+	hargs := append(slices.Clone(args[:len(args)-6]), "--out", held, "--replications", "5", "--validate-after", "20s", "--format", "json")
+	stdout.Reset()
+	// 20 s of rows to judge by: the tails' intervals are wider, so a
+	// figure may be inconclusive (exit 4), never a failure (3)
+	if code := Main(hargs, strings.NewReader(""), &stdout, &stderr); code != 0 && code != 4 {
+		t.Fatalf("calibrate --validate-after 20s: exit %d, want 0 or 4\n%s", code, stderr.String())
+	}
+	var ans struct {
+		Validation struct {
+			FromMS float64 `json:"from_ms"`
+		} `json:"validation"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &ans); err != nil {
+		t.Fatal(err)
+	}
+	hdata, _ := os.ReadFile(held)
+	var hsc scenario.Scenario
+	if err := json.Unmarshal(hdata, &hsc); err != nil {
+		t.Fatal(err)
+	}
+	if ans.Validation.FromMS != 20000 || hsc.Workload.Generate == nil || hsc.Workload.Generate.DurationMS > 20000 || hsc.Workload.Generate.DurationMS < 19000 {
+		t.Errorf("held out: judged from %g ms, streams fitted over %+v ms; want from 20000, fitted over the first 20 s", ans.Validation.FromMS, hsc.Workload.Generate)
+	}
 	// The same model with one structural element wrong fails its replay.
 	for name, wrong := range map[string]func(*scenario.Scenario){
 		"the no-reply call waited for": func(sc *scenario.Scenario) {

@@ -29,6 +29,10 @@ type FitSources struct {
 	UBBConfig *string
 	DMConfig  *string
 	PSC       *string // a tmadmin psc listing: what servers that advertise at run time offer (Files.PSC)
+	// BeforeUS, when above 0, fits from the log's first part only: the
+	// trace's rows issued before it, the ULOG's lines stamped less than it
+	// after the first (a hold-out window: the rest judges the model).
+	BeforeUS int64
 }
 
 // FitReport is what a log says of each service, fitted (docs/fit.md).
@@ -161,7 +165,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		}
 	case len(src.ULOG) > 0:
 		rep.Source = "ulog"
-		lg, err := ulog.Read(src.ULOG)
+		lg, err := ulog.ReadBefore(src.ULOG, src.BeforeUS)
 		if err != nil {
 			return nil, diag.Invalid(err)
 		}
@@ -283,6 +287,9 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	var arr []arrival
 	timed := 0
 	info, err := trace.Read(*src.Trace, cols, trace.Options{SkipBad: src.SkipBad}, res, func(r *trace.Request) {
+		if src.BeforeUS > 0 && r.TimeUS >= src.BeforeUS {
+			return // held out: the rows after it judge the model
+		}
 		name := svcName(r.Service)
 		if rep.Services[name] == nil {
 			rep.Services[name] = &ServiceReport{}

@@ -192,3 +192,31 @@ func BenchmarkDeepStack(b *testing.B) {
 		}
 	}
 }
+
+// ReadBefore keeps the lines stamped less than its cut after the first: of
+// three executions of S starting at 10:00:00.000, .010 and .020 (5 ms each),
+// a cut at 15 ms keeps the first whole, the second open (not counted: its
+// close at .015 is cut), and none of the third.
+func TestReadBefore(t *testing.T) {
+	text := `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.005.h!srv.1.1.0: TRACE:at: } tpservice
+100000.010.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.015.h!srv.1.1.0: TRACE:at: } tpservice
+100000.020.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.025.h!srv.1.1.0: TRACE:at: } tpservice
+`
+	whole, err := Read([]File{{Name: "ULOG.010226", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := ReadBefore([]File{{Name: "ULOG.010226", Text: text}}, 15_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, c := whole.Services["S"].Executions, cut.Services["S"].Executions; w != 3 || c != 1 || cut.Unfinished != 1 {
+		t.Errorf("executions: %d whole, %d before 15 ms with %d unfinished; want 3, 1 and 1", w, c, cut.Unfinished)
+	}
+	if cut.LastUS-cut.FirstUS != 10_000 {
+		t.Errorf("the cut log spans %d µs, want 10 000 (its last line at .010)", cut.LastUS-cut.FirstUS)
+	}
+}

@@ -125,7 +125,14 @@ type event struct {
 }
 
 // Read reads the files, merged by time (a file's lines in their order).
-func Read(files []File) (*Log, error) {
+func Read(files []File) (*Log, error) { return ReadBefore(files, 0) }
+
+// ReadBefore reads the files as Read does, keeping only the TRACE lines
+// stamped less than beforeUS after the first one (0: every line): the
+// first part of a log, to fit a model from while the rest is held out to
+// judge it. An execution still open at the cut is not counted (the
+// warning of executions open at the end says how many).
+func ReadBefore(files []File, beforeUS int64) (*Log, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ulog: no file")
 	}
@@ -177,6 +184,11 @@ func Read(files []File) (*Log, error) {
 		}
 		return 0
 	})
+	if beforeUS > 0 && len(evs) > 0 {
+		cut := evs[0].us + beforeUS
+		n, _ := slices.BinarySearchFunc(evs, cut, func(e event, t int64) int { return cmpUS(e.us, t) })
+		evs = evs[:n]
+	}
 	if len(evs) > 0 {
 		lg.FirstUS, lg.LastUS = evs[0].us, evs[len(evs)-1].us
 	}
@@ -627,4 +639,15 @@ func (t *tally) steps() []Step {
 		steps[i] = k.s
 	}
 	return steps
+}
+
+// cmpUS compares two times.
+func cmpUS(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
