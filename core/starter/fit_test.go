@@ -269,3 +269,32 @@ func TestFitNamesLinear(t *testing.T) {
 		t.Errorf("fitting 2000 and 4000 distinct services: %.0f and %.0f allocations, want about twice", a1, a2)
 	}
 }
+
+// A hold-out window: fitted from the trace's rows issued before BeforeUS
+// only. Rows at 0, 100, ..., 900 ms of A (2 ms each) and, from 500 ms on,
+// of B: before 500 ms, 5 rows of A and none of B.
+func TestFitBefore(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("time_ms,service,service_ms\n")
+	for i := range 10 {
+		b.WriteString(itoa(i*100) + ",A,2\n")
+		if i >= 5 {
+			b.WriteString(itoa(i*100+1) + ",B,3\n")
+		}
+	}
+	text := b.String()
+	rep, err := Fit(FitSources{Trace: &text, BeforeUS: 500_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := rep.Services["A"]; a == nil || a.Samples != 5 || rep.Services["B"] != nil {
+		t.Errorf("services %+v: want A from 5 rows and no B", rep.Services)
+	}
+	whole, err := Fit(FitSources{Trace: &text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Services["A"].Samples != 10 || whole.Services["B"].Samples != 5 {
+		t.Errorf("the whole log: A %d, B %d samples; want 10 and 5", whole.Services["A"].Samples, whole.Services["B"].Samples)
+	}
+}
