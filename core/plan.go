@@ -51,6 +51,7 @@ func Compile(sc *scenario.Scenario, opt RunOptions) (*Plan, error) {
 // change until the plan is compiled.
 type Prepared struct {
 	sc *scenario.Scenario
+	ck *plan.Checked // what checking sc built (its samplers), resolved as it is
 	m  *Model
 }
 
@@ -61,7 +62,8 @@ func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 	if sc == nil {
 		return nil, diag.Errorf(diag.EINVALID, "no scenario")
 	}
-	if err := Check(sc); err != nil {
+	ck, err := plan.CheckScenario(sc)
+	if err != nil {
 		return nil, err
 	}
 	m, err := LoadModel(ubb.Input{UBBConfig: sc.UBBConfig, UBBName: cmp.Or(opt.UBBName, "ubbconfig"),
@@ -71,7 +73,7 @@ func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 	}
 	// with AUTOTRAN somewhere, the TMS servers and their queues are played
 	m = m.WithTMS()
-	return &Prepared{sc: sc, m: m}, nil
+	return &Prepared{sc: sc, ck: ck, m: m}, nil
 }
 
 // Model returns the scenario's configuration. It is the plan's: callers
@@ -95,7 +97,7 @@ func (pr *Prepared) compile(opt RunOptions) (*Plan, error) {
 	if err := stopped(opt, "reading the configuration"); err != nil {
 		return nil, err
 	}
-	setup, err := plan.Resolve(pr.m, sc, plan.Options{Policy: opt.Policy, Seed: opt.Seed})
+	setup, err := plan.ResolveChecked(pr.m, pr.ck, plan.Options{Policy: opt.Policy, Seed: opt.Seed})
 	if err != nil {
 		return nil, err
 	}

@@ -536,10 +536,7 @@ func (st *Setup) resolveWorkstation(sc *scenario.Scenario, _ Options) error {
 	if w == nil || w.HandlingTime == nil {
 		return nil
 	}
-	h, err := dist.New(w.HandlingTime, "workstation.handling_time")
-	if err != nil {
-		return err
-	}
+	h := st.ck.handling // built when the scenario was checked
 	if st.App != nil && slices.ContainsFunc(st.App.Clients, func(c Client) bool { return c.Via != nil }) {
 		st.HandlingTime = h
 		return nil

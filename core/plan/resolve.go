@@ -15,12 +15,26 @@ import (
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// Resolve resolves sc against a model already loaded.
+// Resolve resolves sc against a model already loaded, building the
+// samplers [CheckScenario] would have (a scenario core.Prepare checked is
+// resolved by [ResolveChecked] instead, which takes them as they are).
 func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
+	ck := &Checked{sc: sc, domains: map[string]checkedDomain{}}
+	if err := ck.samplers(sc); err != nil {
+		return nil, err
+	}
+	return ResolveChecked(m, ck, opt)
+}
+
+// ResolveChecked resolves a checked scenario against a model already
+// loaded: the samplers checking built are taken as they are.
+func ResolveChecked(m *ubb.Model, ck *Checked, opt Options) (*Setup, error) {
+	sc := ck.sc
 	if err := refuseQ(m, sc); err != nil {
 		return nil, err
 	}
-	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m)}
+	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m), ck: ck}
+	defer func() { st.ck = nil }()
 	steps := []func(*scenario.Scenario, Options) error{
 		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveWorkstation, st.resolveEvents,
@@ -198,10 +212,7 @@ func machineList(m *ubb.Model) string {
 // resolveServices builds ServiceTime[s][g] from services.*.
 func (st *Setup) resolveServices(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
-	samplers, err := serviceSamplers(sc)
-	if err != nil {
-		return err
-	}
+	samplers := st.ck.services
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		if m.Service(name) == nil {
 			return diag.FieldErrorf("services."+name, "unknown service")
@@ -240,23 +251,15 @@ func groupIndex(m *ubb.Model, name string) int {
 // failover lists (Remote) when a domain is ever down.
 func (st *Setup) resolveDomains(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
-	tms, err := tmsTime(sc)
-	if err != nil {
-		return err
-	}
 	if m.Transactions() {
-		st.TMSTime = tms
+		st.TMSTime = st.ck.tms
 	}
 	down := map[string][]downSpan{}
 	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
 		if !slices.ContainsFunc(m.Domains, func(d ubb.Domain) bool { return d.Name == name }) {
 			return diag.FieldErrorf("domains."+name, "unknown remote domain (the DMCONFIG has %s)", domainList(m))
 		}
-		spans, err := downSpans(sc.Domains[name].Down, "domains."+name+".down")
-		if err != nil {
-			return err
-		}
-		down[name] = spans
+		down[name] = st.ck.domains[name].down
 	}
 	st.RemoteTime = make([]dist.Sampler, len(m.Services))
 	for s, svc := range m.Services {
@@ -269,18 +272,14 @@ func (st *Setup) resolveDomains(sc *scenario.Scenario, _ Options) error {
 			if k > 0 && slices.ContainsFunc(doms, func(d RemoteDomain) bool { return len(d.down) == 0 }) {
 				break // a domain before it is never down: no request goes there
 			}
-			d, ok := sc.Domains[name]
+			_, ok := sc.Domains[name]
 			if !ok && k == 0 {
 				return diag.FieldErrorf("domains."+name, "missing; service %s is imported from it and needs its response_time", svc.Name)
 			}
 			if !ok {
 				return diag.FieldErrorf("domains."+name, "missing; service %s fails over to it (RDOM=%s) when %s down, and needs its response_time", svc.Name, strings.Join(list, ","), diag.JoinAnd(list[:k])+map[bool]string{true: " is", false: " are"}[k == 1])
 			}
-			smp, err := dist.New(&d.ResponseTime, "domains."+name+".response_time")
-			if err != nil {
-				return err
-			}
-			doms = append(doms, RemoteDomain{Name: name, Response: smp, down: down[name]})
+			doms = append(doms, RemoteDomain{Name: name, Response: st.ck.domains[name].response, down: down[name]})
 		}
 		st.RemoteTime[s] = doms[0].Response
 		if slices.ContainsFunc(doms, func(d RemoteDomain) bool { return len(d.down) > 0 }) {

@@ -73,6 +73,8 @@ type Setup struct {
 	// (workstation.handling_time); nil for none (const 0).
 	HandlingTime dist.Sampler
 	App          *App // calls and clients; nil when the scenario has none
+
+	ck *Checked // while resolving: what checking the scenario built
 }
 
 // maxNameBytes bounds a scenario's name: runs carry it into every list
@@ -84,10 +86,72 @@ const maxNameBytes = 1000
 // core.ParseScenario does; [Resolve] checks the rest against the model.
 // Errors are EINVALID and name the field.
 func Check(sc *scenario.Scenario) error {
-	return diag.InSource(check(sc), ubb.SourceScenario)
+	_, err := CheckScenario(sc)
+	return err
 }
 
-func check(sc *scenario.Scenario) error {
+// Checked is what checking a scenario without its configuration built: the
+// samplers of its distributions, which [ResolveChecked] takes instead of
+// building them again. It belongs to the scenario it was made from, which
+// must not change until it is resolved.
+type Checked struct {
+	sc       *scenario.Scenario
+	services map[string]dist.Sampler // serviceSamplers
+	domains  map[string]checkedDomain
+	tms      dist.Sampler // transactions.tms_time
+	handling dist.Sampler // workstation.handling_time, nil when not given
+}
+
+// checkedDomain is a remote domain's response time and down intervals.
+type checkedDomain struct {
+	response dist.Sampler
+	down     []downSpan
+}
+
+// newSampler is dist.New, a variable so that a test counts the samplers a
+// scenario's checking and resolving build.
+var newSampler = dist.New
+
+// samplers builds (and so checks) the samplers of sc's distributions: the
+// services', the remote domains' (with their down intervals), the TMS
+// servers' and the workstation handlers'.
+func (ck *Checked) samplers(sc *scenario.Scenario) error {
+	var err error
+	if ck.services, err = serviceSamplers(sc); err != nil {
+		return err
+	}
+	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
+		d := sc.Domains[name]
+		var cd checkedDomain
+		if cd.response, err = newSampler(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
+			return err
+		}
+		if cd.down, err = downSpans(d.Down, "domains."+name+".down"); err != nil {
+			return err
+		}
+		ck.domains[name] = cd
+	}
+	if ck.tms, err = tmsTime(sc); err != nil {
+		return err
+	}
+	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
+		if ck.handling, err = newSampler(w.HandlingTime, "workstation.handling_time"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckScenario is [Check], returning what it built for [ResolveChecked].
+func CheckScenario(sc *scenario.Scenario) (*Checked, error) {
+	ck := &Checked{sc: sc, domains: map[string]checkedDomain{}}
+	if err := ck.check(sc); err != nil {
+		return nil, diag.InSource(err, ubb.SourceScenario)
+	}
+	return ck, nil
+}
+
+func (ck *Checked) check(sc *scenario.Scenario) error {
 	if strings.TrimSpace(sc.UBBConfig) == "" {
 		return diag.FieldErrorf("ubbconfig", "missing (the UBBCONFIG text is required)")
 	}
@@ -109,25 +173,8 @@ func check(sc *scenario.Scenario) error {
 	if err := checkEvents(sc.Events); err != nil {
 		return err
 	}
-	if _, err := serviceSamplers(sc); err != nil {
+	if err := ck.samplers(sc); err != nil {
 		return err
-	}
-	for _, name := range slices.Sorted(mapKeys(sc.Domains)) {
-		d := sc.Domains[name]
-		if _, err := dist.New(&d.ResponseTime, "domains."+name+".response_time"); err != nil {
-			return err
-		}
-		if _, err := downSpans(d.Down, "domains."+name+".down"); err != nil {
-			return err
-		}
-	}
-	if _, err := tmsTime(sc); err != nil {
-		return err
-	}
-	if w := sc.Workstation; w != nil && w.HandlingTime != nil {
-		if _, err := dist.New(w.HandlingTime, "workstation.handling_time"); err != nil {
-			return err
-		}
 	}
 	if sc.Workload.Generate != nil {
 		if _, err := workload.CheckGenerate(nil, sc.Workload.Generate); err != nil {
@@ -267,7 +314,7 @@ func serviceSamplers(sc *scenario.Scenario) (map[string]dist.Sampler, error) {
 	for _, name := range slices.Sorted(mapKeys(sc.Services)) {
 		spec := sc.Services[name]
 		if spec.ServiceTime != nil {
-			s, err := dist.New(spec.ServiceTime, "services."+name+".service_time")
+			s, err := newSampler(spec.ServiceTime, "services."+name+".service_time")
 			if err != nil {
 				return nil, err
 			}
@@ -275,7 +322,7 @@ func serviceSamplers(sc *scenario.Scenario) (map[string]dist.Sampler, error) {
 		}
 		for _, g := range slices.Sorted(mapKeys(spec.ByGroup)) {
 			d := spec.ByGroup[g]
-			s, err := dist.New(&d, "services."+name+".by_group."+g)
+			s, err := newSampler(&d, "services."+name+".by_group."+g)
 			if err != nil {
 				return nil, err
 			}
@@ -297,7 +344,7 @@ func tmsTime(sc *scenario.Scenario) (dist.Sampler, error) {
 	if sc.Transactions != nil && sc.Transactions.TMSTime != nil {
 		d = sc.Transactions.TMSTime
 	}
-	return dist.New(d, "transactions.tms_time")
+	return newSampler(d, "transactions.tms_time")
 }
 
 // mapKeys returns an iterator over the keys of m.

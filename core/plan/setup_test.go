@@ -8,6 +8,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/ubb"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -237,5 +238,40 @@ func TestSetupMTIdle(t *testing.T) {
 	_, err = Resolve(fixture.HandModel(), sc, Options{})
 	if err == nil || !strings.Contains(err.Error(), "tuning.mt_idle") || !strings.Contains(err.Error(), "threads") {
 		t.Errorf("mt_idle threads: got %v, want an error naming tuning.mt_idle", err)
+	}
+}
+
+// A scenario is checked once: the samplers CheckScenario built are the
+// ones ResolveChecked puts in the Setup, not built again. baseScenario has
+// four distributions (TOUPPER, its G2 entry, TOLOWER, RDOM) and the TMS
+// servers' default: five samplers in all.
+func TestResolveCheckedTakesTheCheckedSamplers(t *testing.T) {
+	built := 0
+	defer func(f func(*scenario.Dist, string) (dist.Sampler, error)) { newSampler = f }(newSampler)
+	newSampler = func(d *scenario.Dist, field string) (dist.Sampler, error) {
+		built++
+		return dist.New(d, field)
+	}
+	sc := baseScenario()
+	ck, err := CheckScenario(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := built
+	st, err := ResolveChecked(fixture.HandModel(), ck, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked != 5 || built != checked {
+		t.Errorf("samplers built: %d checking, %d in all; want 5 and 5 (none again while resolving)", checked, built)
+	}
+	if st.ServiceTime[fixture.SvcToUpper][0] != ck.services["TOUPPER"] || st.ServiceTime[fixture.SvcToUpper][1] != ck.services["TOUPPER/G2"] {
+		t.Errorf("TOUPPER's samplers were built again: %v, checked %v", st.ServiceTime[fixture.SvcToUpper], ck.services)
+	}
+	if st.RemoteTime[fixture.SvcRemote] != ck.domains["RDOM"].response {
+		t.Errorf("RDOM's response time was built again")
+	}
+	if st.ck != nil {
+		t.Errorf("the Setup keeps the Checked after resolving")
 	}
 }
