@@ -254,14 +254,21 @@ func (e *engine) mtCrash(i int32, t int64) {
 		if s < 0 {
 			continue
 		}
-		e.mtAccrue(sv, int32(j), t)
-		if e.app != nil {
-			if sl := &e.app.slots[s]; sl.holding {
-				e.mtStopHold(sv, int32(j), t)
-				sl.holding = false // replies to it are lost; it fails at the notice
-			}
-		}
+		e.mtHalt(sv, int32(j), s, t) // replies to it are lost; it fails at the notice
 		m.held[j], m.cur[j], m.due[j] = s, -1, -1
+	}
+}
+
+// mtHalt stops thread j of sv, processing or holding request s, at t: its
+// busy time is accounted and, when it held s for replies, that hold ends
+// (the replies will find no one).
+func (e *engine) mtHalt(sv *serverState, j, s int32, t int64) {
+	e.mtAccrue(sv, j, t)
+	if e.app != nil {
+		if sl := &e.app.slots[s]; sl.holding {
+			e.mtStopHold(sv, j, t)
+			sl.holding = false
+		}
 	}
 }
 
@@ -339,13 +346,7 @@ func (e *engine) mtLose(sv *serverState, t int64) {
 		if s < 0 {
 			continue
 		}
-		e.mtAccrue(sv, int32(j), t)
-		if e.app != nil {
-			if sl := &e.app.slots[s]; sl.holding {
-				e.mtStopHold(sv, int32(j), t)
-				sl.holding = false
-			}
-		}
+		e.mtHalt(sv, int32(j), s, t)
 		m.cur[j], m.due[j] = -1, -1
 		m.free++
 		e.queues[sv.queue].inService--

@@ -117,13 +117,9 @@ func (b *builder) forwarderOptions(e *entry, f *Forwarder) {
 		b.errorf(e.pos, "server %s: TMQFORWARD needs CLOPT=\"-A -- -q QUEUE\": -q (the queues it forwards from) is required after --", e.name)
 		return
 	}
-	toks := cloptTokens(p.value)
-	k := 0
-	for k < len(toks) && toks[k].text != "--" {
-		k++
-	}
+	toks := afterDashes(cloptTokens(p.value))
 	qSet := false
-	for k++; k < len(toks); k++ {
+	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		if len(t.text) < 2 || t.text[0] != '-' {
 			continue // an argument of an option this reader does not read

@@ -120,6 +120,17 @@ func cloptAt(p param, off int) pos {
 	return at
 }
 
+// afterDashes returns the tokens of a CLOPT after its "--": the options the
+// server's own code reads (a WSL's, a TMQFORWARD's); none without "--".
+func afterDashes(toks []cloptToken) []cloptToken {
+	for k, t := range toks {
+		if t.text == "--" {
+			return toks[k+1:]
+		}
+	}
+	return nil
+}
+
 // wslOptions reads the WSL's options after "--" in its CLOPT: -n netaddr
 // (required), -m minh, -M maxh, -x mpx, each "-x 2" or "-x2"; other options
 // are kept and ignored.
@@ -129,14 +140,10 @@ func (b *builder) wslOptions(e *entry, ws *Workstation) {
 		b.errorf(e.pos, "server %s: WSL needs CLOPT=\"-A -- -n netaddr\": -n (its network address) is required after --", e.name)
 		return
 	}
-	toks := cloptTokens(p.value)
-	k := 0
-	for k < len(toks) && toks[k].text != "--" {
-		k++
-	}
+	toks := afterDashes(cloptTokens(p.value))
 	var maxAt pos
 	maxSet, netSet := false, false
-	for k++; k < len(toks); k++ {
+	for k := 0; k < len(toks); k++ {
 		t := toks[k]
 		if len(t.text) < 2 || t.text[0] != '-' {
 			continue // an argument of an option this reader does not read
