@@ -141,13 +141,7 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 		e.mtComeUp(sv, t)
 		return
 	}
-	e.markIdle(i)
-	sv.idleSince = t
-	if q := &e.queues[sv.queue]; q.wait.n > 0 {
-		e.takeNext(i, q, t)
-	} else if sv.idleAlarm {
-		e.armDecay(i, t)
-	}
+	e.idleAt(i, sv, t)
 }
 
 // armTimeout schedules the SVCTIMEOUT check of request s, started on

@@ -146,6 +146,13 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 		e.stopped(i, t)
 		return
 	}
+	e.idleAt(i, sv, t)
+}
+
+// idleAt makes single-threaded instance i (sv), up, idle from t: it takes
+// its queue's next waiting request, or, with none, its decay alarm is set
+// (-p). steps writes the same out for the plain completion, its hot path.
+func (e *engine) idleAt(i int32, sv *serverState, t int64) {
 	e.markIdle(i)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
