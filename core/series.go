@@ -28,6 +28,8 @@ type series struct {
 	nq, ns   int
 	npair    int     // machines x queues, when MP counters exist
 	qArea    []int64 // nbins x nq: waiting x us
+	nmq      int     // /Q queues
+	mqArea   []int64 // nbins x nmq: /Q depth x us
 	busy     []int64 // nbins x ns: busy us
 	disp     []int64 // nbins x ns: requests chosen
 	counters []int64 // nbins x npair: C_m(q) at the bin's end
@@ -48,6 +50,9 @@ func (s *series) fail(r reason) {
 
 func (s *series) init(e *engine) {
 	s.nq, s.ns = len(e.queues), len(e.servers)
+	if q := e.setup.Q; q != nil {
+		s.nmq = len(q.Queues)
+	}
 	s.npair = len(e.counters)
 	s.dispatch = make([]int64, s.ns)
 	s.seen = make([]bool, s.npair)
@@ -137,6 +142,9 @@ func (e *engine) closeBin(b int64) {
 	s.fails = append(s.fails, s.failOpen[:]...)
 	clear(s.failOpen[:])
 	s.counters = append(s.counters, e.counters...)
+	if e.q != nil {
+		s.mqArea = append(s.mqArea, e.qCloseBin(b)...)
+	}
 	s.markSeen(e.counters)
 	s.nbins++
 	s.lastEnd = b
@@ -169,6 +177,7 @@ func (s *series) grow() {
 	s.disp = more(s.disp, s.ns)
 	s.fails = more(s.fails, numFailures)
 	s.counters = more(s.counters, s.npair)
+	s.mqArea = more(s.mqArea, s.nmq)
 }
 
 // merge halves the number of closed bins by adding neighbours (the counters
@@ -187,6 +196,7 @@ func (s *series) merge() {
 	s.busy = sum(s.busy, s.ns)
 	s.disp = sum(s.disp, s.ns)
 	s.fails = sum(s.fails, numFailures)
+	s.mqArea = sum(s.mqArea, s.nmq)
 	for k := 0; k < half; k++ {
 		copy(s.counters[k*s.npair:(k+1)*s.npair], s.counters[(2*k+1)*s.npair:(2*k+2)*s.npair])
 	}
@@ -399,4 +409,15 @@ func (s *series) othersCol(xs []int64, w int, kept []int, dur []float64, div int
 		v[k] = roundF(x)
 	}
 	return v
+}
+
+// msgQueueSeries is /Q queue k's mean depth in each closed bin.
+func (s *series) msgQueueSeries(k int) []float64 {
+	out := make([]float64, s.nbins)
+	for b := range out {
+		if d := min(s.binUS, s.lastEnd-int64(b)*s.binUS); d > 0 {
+			out[b] = roundF(float64(s.mqArea[b*s.nmq+k]) / float64(d))
+		}
+	}
+	return out
 }
