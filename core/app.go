@@ -183,6 +183,10 @@ type appState struct {
 // just numbered).
 func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 	sl := &a.slots[a.cur]
+	if sl.kind == callerFwd {
+		ex.Mode, ex.IssuedBy = "forward", e.m.Servers[e.q.fw[sl.caller].server].ID
+		return
+	}
 	if sl.parentID == "" {
 		return
 	}

@@ -78,6 +78,10 @@ func costValue(cost string) string {
 // explainText tells the decision in a few sentences for a Tuxedo admin.
 func explainText(e *engine, ex *result.Explanation, f *flight) string {
 	var b strings.Builder
+	if ex.Mode == "forward" {
+		fmt.Fprintf(&b, "A /Q forward: the TMQFORWARD %s took the message from its queue and calls the service named like the queue (its origin is the forwarder's machine, %s). ",
+			ex.IssuedBy, ex.Origin)
+	}
 	if ex.Parent != "" {
 		mode := ex.Mode
 		if f.unanswered && mode == "tpacall" {

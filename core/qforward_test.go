@@ -54,3 +54,21 @@ func TestEnqueuesFromEverySourceStoreMessages(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// A /Q forward is explained by its id as the dispatch log writes it: a
+// forward issued by its TMQFORWARD instance from the forwarder's machine;
+// the retries of one message are told apart by ~k.
+func TestExplainForward(t *testing.T) {
+	sc := readScenario(t, "../testdata/spec/203-retried-twice-then-error-queue")
+	for _, id := range []string{"SVC#0~0", "SVC#0~2"} {
+		exs, err := core.ExplainID(sc, core.RunOptions{}, id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		ex := exs[0]
+		if ex.ID != id || ex.Mode != "forward" || ex.IssuedBy != "QG/2" || ex.Parent != "" || ex.Winner != "G1/1" ||
+			!strings.Contains(ex.Text, "A /Q forward: the TMQFORWARD QG/2 took the message from its queue") {
+			t.Errorf("%s: got id %s, mode %q, issued by %q, parent %q, winner %s; %s", id, ex.ID, ex.Mode, ex.IssuedBy, ex.Parent, ex.Winner, ex.Text)
+		}
+	}
+}
