@@ -72,3 +72,24 @@ func TestExplainForward(t *testing.T) {
 		}
 	}
 }
+
+// Stored /Q messages count with the requests held against
+// RunOptions.MaxInFlight: enqueues that no forwarder drains stop the run
+// with the backlog error (its limit named), never an unbounded heap.
+func TestQBacklogBounded(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nQG LMID=s1 GRPNO=2\n*SERVERS\n` +
+		`TMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\n`
+	sc, err := core.ParseScenario([]byte(`{"ubbconfig": "` + ubbText + `",
+	  "qspaces": {"QS": {"queues": {"A": {}}}},
+	  "workload": {"generate": {"duration_ms": 10000, "streams": [{"enqueue": "QS:A", "arrivals": "constant", "rate_per_s": 1000}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Run(sc, core.RunOptions{MaxInFlight: 500}); err == nil || !strings.Contains(err.Error(), "more than 500 /Q messages and requests held at once") {
+		t.Fatalf("got %v, want the backlog error", err)
+	}
+	res, err := core.Run(sc, core.RunOptions{MaxInFlight: 20000})
+	if err != nil || res.QSpaces[0].Queues[0].Enqueued != 10000 {
+		t.Fatalf("with room for them: %v, %+v", err, res)
+	}
+}
