@@ -341,6 +341,9 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	if sl.awaited < 0 {
 		sl.awaited = f.req.Seq
 	}
+	if sl.tran != 0 {
+		e.tr.xs[sl.tran-1].live++ // a request in a transaction (tranLeave)
+	}
 	if sl.replyTo < 0 {
 		sl.replyTo = int32(f.req.Origin)
 	}
