@@ -12,9 +12,25 @@ const serverStep = 28;
 const rowH = 32;
 const perRow = Math.floor((machineW - queueW - 36) / serverStep);
 
-interface QueueBox {
+export interface QueueBox {
   name: string;
   servers: { id: string; srvid: number; system: boolean; gateway: boolean }[];
+}
+
+/**
+ * tmsQueues are a group's TMS queues (GROUP/TMS, an MSSQ set of its TMS
+ * servers), which a configuration's model does not list: the result's
+ * servers marked tms give them (runs with transactions or /Q forwarding).
+ */
+export function tmsQueues(r: Result | null, group: string): QueueBox[] {
+  const out: QueueBox[] = [];
+  for (const sv of r?.servers ?? []) {
+    if (!sv.tms || sv.group !== group) continue;
+    let q = out.find((b) => b.name === sv.queue);
+    if (!q) out.push((q = { name: sv.queue, servers: [] }));
+    q.servers.push({ id: sv.id, srvid: Number(sv.id.slice(sv.id.lastIndexOf("/") + 1)), system: true, gateway: false });
+  }
+  return out;
 }
 
 /** layoutHeight is the height a group's queues need. */
@@ -56,6 +72,7 @@ export function topology(m: Model, r: Result | null): SVGSVGElement {
             gateway: !!servers[i]?.gateway,
           })),
         }));
+      qs.push(...tmsQueues(r, grp.name).filter((t) => !qs.some((q) => q.name === t.name)));
       g.append(drawGroup(x + 10, y, grp.name, qs, sh));
       y += groupHeight(qs) + 10;
     }
