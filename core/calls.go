@@ -119,7 +119,10 @@ func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 	f := e.pool.at(p)
 	st := &e.app.plan.Calls[f.req.Service][j]
 	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
-		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1), Queue: st.Queue}
+		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), Queue: st.Queue}
+	if e.ids {
+		r.ID = idOf(f) + "." + strconv.Itoa(j+1)
+	}
 	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
 	switch {
 	case st.Route != nil:
@@ -138,6 +141,15 @@ func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 		r.Route = workload.RouteOf(crit, r.RouteVal)
 	}
 	return r
+}
+
+// parentID is the id of request f as its children's parent column shows
+// it, when someone reads ids ("" otherwise: nothing is built).
+func (e *engine) parentID(f *flight) string {
+	if !e.ids {
+		return ""
+	}
+	return idOf(f)
 }
 
 // issueNested issues r for the request in slot p (bound as a's next
@@ -173,13 +185,13 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	if st.NoReply {
 		// TPNOREPLY: nobody waits for the child; its failure, even at its
 		// issue, reaches no one, and it has no deadline
-		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf), unanswered: true}
+		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: e.parentID(pf), unanswered: true}
 		if t >= e.setup.WarmupUS {
 			a.noreply++
 		}
 		return e.issueNested(p, &r)
 	}
-	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: idOf(pf),
+	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: e.parentID(pf),
 		tran: a.slots[p].tran}
 	if !e.issueNested(p, &r) {
 		return false
@@ -207,7 +219,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: idOf(pf), unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
+		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: e.parentID(pf), unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
 	a.mode = plan.ModeForward.String()
 	var owner *tranX // X, when p owns it: the child owns it now
 	if e.tr != nil {

@@ -84,13 +84,17 @@ func (e *engine) clientIssue(g int, t int64) error {
 				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
-		c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
+		if e.ids {
+			c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
+		}
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
 	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
 		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf, Queue: c.queue}
 	if c.k > 0 {
-		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
+		if e.ids {
+			r.ID = c.id + "~" + strconv.Itoa(int(c.k))
+		}
 		if t >= e.setup.WarmupUS {
 			a.retried++
 			a.acc[c.set].retried++

@@ -255,7 +255,12 @@ type engine struct {
 	st           stats
 	ser          series
 	log          *dispatchLog
-	logged       bool // a dispatch log or requests to explain: see finish
+	logged       bool // a dispatch log or requests to explain (or transactions): see finish
+	// ids: someone reads the requests' ids (a dispatch log, an explanation),
+	// so nested and client requests get theirs (parent.step, NAME:c:n) and
+	// the log's parent column its value; without a reader a request built
+	// here has no id (idOf gives its number), and no string is built for it
+	ids bool
 }
 
 // algorithm is how choose picks a queue: the policy, with tuxedo resolved by

@@ -85,6 +85,7 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 	}
 	// (transactions count their requests as they finish: tranLeave)
 	e.logged = e.log != nil || opt.explain != nil || e.tr != nil
+	e.ids = e.log != nil || opt.explain != nil
 	return e, nil
 }
 

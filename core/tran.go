@@ -145,7 +145,7 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	if lim == -2 {
 		return
 	}
-	xi := e.openTran(s, f.req.Seq, idOf(f), sv.machine, sv.group, lim, t)
+	xi := e.openTran(s, f.req.Seq, e.parentID(f), sv.machine, sv.group, lim, t)
 	tr.xs[xi].members = append(tr.xs[xi].members, slotRef{s, f.req.Seq})
 	tr.xs[xi].live++
 	sl.tran = xi + 1
