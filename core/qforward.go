@@ -304,8 +304,8 @@ func (e *engine) routeRequest(r *workload.Request) {
 // or TPETIME aborts the transaction and sends the message back.
 func (e *engine) fwdOutcome(fi int32, gen, seq int64, code reason, t int64) {
 	fw := &e.q.fw[fi]
-	if !fw.busy || fw.gen != gen || fw.awaited != seq {
-		return
+	if !fw.busy || fw.lost || fw.gen != gen || fw.awaited != seq {
+		return // (a forwarder killed while forwarding hears nothing: its failure comes at the notice)
 	}
 	fw.awaited = 0
 	if code != 0 {
@@ -419,7 +419,7 @@ func (e *engine) fwdCommitted(fi int32, t int64) {
 // commit.
 func (e *engine) fwdHolds(fi, xi int32) bool {
 	fw := &e.q.fw[fi]
-	return fw.busy && fw.x == xi+1
+	return fw.busy && !fw.lost && fw.x == xi+1
 }
 
 // fwdCrash is forwarder instance i crashing at t: a commit begun finishes
