@@ -63,6 +63,7 @@ var leaves = map[string][]string{
 	"fit":       {},
 	"ulog":      {},
 	"psc":       {},
+	"warmup":    {},
 	"trace":     {"ubb", "diag"},
 	"admission": {"scenario", "ubb"},
 	"dist":      {"scenario", "diag"},
@@ -170,6 +171,8 @@ func TestMayImport(t *testing.T) {
 		{"core", "core/diag", true},
 		{"core/internal/vocab", "core/diag", true},
 		{"core/internal/rng", "core/diag", false},
+		{"core", "core/warmup", true},
+		{"core/warmup", "core/result", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {
