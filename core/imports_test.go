@@ -57,19 +57,20 @@ const module = "github.com/tuxlb/tuxlb"
 // vocabulary, is the lowest: the readers above it fill it; core/ubb, the
 // model, imports it alone.
 var leaves = map[string][]string{
-	"diag":      {},
-	"ubb":       {"diag"},
-	"scenario":  {},
-	"fit":       {},
-	"ulog":      {},
-	"psc":       {},
-	"warmup":    {},
-	"trace":     {"ubb", "diag"},
-	"admission": {"scenario", "ubb"},
-	"dist":      {"scenario", "diag"},
-	"workload":  {"ubb", "scenario", "trace", "diag", "dist"},
-	"result":    {"ubb", "scenario", "diag"},
-	"plan":      {"ubb", "scenario", "diag", "dist", "workload"},
+	"diag":       {},
+	"ubb":        {"diag"},
+	"scenario":   {},
+	"fit":        {},
+	"ulog":       {},
+	"psc":        {},
+	"warmup":     {},
+	"timeseries": {"ubb", "result"},
+	"trace":      {"ubb", "diag"},
+	"admission":  {"scenario", "ubb"},
+	"dist":       {"scenario", "diag"},
+	"workload":   {"ubb", "scenario", "trace", "diag", "dist"},
+	"result":     {"ubb", "scenario", "diag"},
+	"plan":       {"ubb", "scenario", "diag", "dist", "workload"},
 	// the leaves under core/internal import the others there, and these
 	"internal/vocab":   {"diag"}, // a vocabulary's parse error is a domain error
 	"internal/fixture": {"ubb"},  // the tests' hand-built model

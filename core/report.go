@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/timeseries"
 )
 
 // result assembles the Result of a finished run from the engine's statistics.
@@ -252,8 +253,8 @@ func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
 	}
-	if e.ser.nresets > maxResets {
-		out = append(out, fmt.Sprintf("%d MP counter resets; only the first %d are listed in series.mp_resets_ms", e.ser.nresets, maxResets))
+	if n := e.ser.Resets(); n > timeseries.MaxResets {
+		out = append(out, fmt.Sprintf("%d MP counter resets; only the first %d are listed in series.mp_resets_ms", n, timeseries.MaxResets))
 	}
 	return out
 }
