@@ -65,6 +65,7 @@ var leaves = map[string][]string{
 	"psc":        {},
 	"warmup":     {},
 	"timeseries": {"ubb", "result"},
+	"explain":    {"result", "plan"},
 	"trace":      {"ubb", "diag"},
 	"admission":  {"scenario", "ubb"},
 	"dist":       {"scenario", "diag"},
