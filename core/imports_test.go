@@ -66,6 +66,7 @@ var leaves = map[string][]string{
 	"warmup":     {},
 	"timeseries": {"ubb", "result"},
 	"explain":    {"result", "plan"},
+	"batchmeans": {"workload"},
 	"trace":      {"ubb", "diag"},
 	"admission":  {"scenario", "ubb"},
 	"dist":       {"scenario", "diag"},
