@@ -67,6 +67,7 @@ var leaves = map[string][]string{
 	"timeseries": {"ubb", "result"},
 	"explain":    {"result", "plan"},
 	"batchmeans": {"workload"},
+	"wsconnect":  {"ubb", "plan"},
 	"trace":      {"ubb", "diag"},
 	"admission":  {"scenario", "ubb"},
 	"dist":       {"scenario", "diag"},
