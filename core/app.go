@@ -33,6 +33,7 @@ const (
 	callerClient                   // a client of a client set
 	callerServer                   // a server instance holding the calling request
 	callerTMS                      // a transaction's owner, committing (tran.go)
+	callerFwd                      // a TMQFORWARD waiting for its forward (qforward.go)
 )
 
 // The classes of application events, in their order within an instant
@@ -45,6 +46,8 @@ const (
 	classChoice                    // a workstation handler choosing a client's request (right after network arrivals)
 	classRetry                     // a sender trying a full queue again (after network arrivals)
 	classClient                    // a client issuing its next request
+	classQAvail                    // a /Q message available again after its retry delay (qforward.go)
+	classQWake                     // a TMQFORWARD looking for a message
 )
 
 // codeTimeout is the outcome a caller sees at its deadline (TPETIME); it is
@@ -154,6 +157,7 @@ type appState struct {
 	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
 	wsh     *wshState       // the workstation front end; nil when no client set has via
 	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
+	qs      *qState         // /Q, nil without qspaces
 	active  int             // clients that will issue again
 	bind    appSlot
 	bound   bool
@@ -254,6 +258,14 @@ func (a *appState) next() (*appEvent, int) {
 	if a.tdl != nil && len(*a.tdl) > 0 && (top == nil || (*a.tdl)[0].before(top)) {
 		top, src = &(*a.tdl)[0], -3
 	}
+	if q := a.qs; q != nil {
+		if len(q.avail) > 0 && (top == nil || q.avail[0].before(top)) {
+			top, src = &q.avail[0], -4
+		}
+		if len(q.wake) > 0 && (top == nil || q.wake[0].before(top)) {
+			top, src = &q.wake[0], -5
+		}
+	}
 	return top, src
 }
 
@@ -269,6 +281,10 @@ func (a *appState) pop() appEvent {
 		return a.retries.pop()
 	case -3:
 		return a.tdl.pop()
+	case -4:
+		return a.qs.avail.pop()
+	case -5:
+		return a.qs.wake.pop()
 	}
 	q := &a.dl[src-2]
 	q.head++
@@ -360,6 +376,10 @@ func (e *engine) appTurn() error {
 		e.tranTimeout(&ev)
 	case classChoice:
 		e.wshChoice(&ev)
+	case classQAvail:
+		e.qAvailable(&ev)
+	case classQWake:
+		e.fwdWake(&ev)
 	}
 	return nil
 }

@@ -80,6 +80,9 @@ func (e *engine) abort(i int32, t int64) {
 // fails, and RESTART, MAXGEN and GRACE decide whether it restarts.
 func (e *engine) notice(i int32, t int64) {
 	sv := &e.servers[i]
+	if e.q != nil && e.q.fwOf[i] >= 0 {
+		e.fwdNotice(i, t)
+	}
 	if sv.mt != nil {
 		e.mtNotice(sv, t)
 	} else if s := sv.held; s >= 0 {
@@ -137,6 +140,9 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	}
 	e.setState(i, stateUp, causeBooted, t)
 	sv.ran = true
+	if e.q != nil {
+		e.fwdUp(i, t)
+	}
 	if sv.mt != nil {
 		e.mtComeUp(sv, t)
 		return

@@ -119,7 +119,7 @@ func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 	f := e.pool.at(p)
 	st := &e.app.plan.Calls[f.req.Service][j]
 	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
-		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1)}
+		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), ID: idOf(f) + "." + strconv.Itoa(j+1), Queue: st.Queue}
 	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
 	switch {
 	case st.Route != nil:

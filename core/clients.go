@@ -30,6 +30,7 @@ type clientState struct {
 	routeNum float64
 	route    int32
 	buf      int32 // its buffer type (a bufTable index)
+	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
 	id       string
 	key      uint64
 	rng      rng.PCG
@@ -59,10 +60,10 @@ func (e *engine) clientIssue(g int, t int64) error {
 	if c.k == 0 {
 		n := c.n
 		c.n++
-		c.routeVal, c.routeNum, c.route, c.buf = "", 0, workload.RouteNone, 0
+		c.routeVal, c.routeNum, c.route, c.buf, c.queue = "", 0, workload.RouteNone, 0, 0
 		if cp.Script != nil {
 			st := &cp.Script[(int64(c.c)+n)%int64(len(cp.Script))]
-			c.service, c.routeVal, c.buf = st.Service, st.Value, st.Buf
+			c.service, c.routeVal, c.buf, c.queue = st.Service, st.Value, st.Buf, st.Queue
 			if e.routing != nil && e.routing[st.Service] != nil {
 				c.route = e.routing[st.Service].Route(e.bufs, c.buf, st.Value) // entries told apart by BUFTYPE
 			} else if crit := e.m.Criterion(e.m.Services[st.Service].Routing); crit != nil && st.Value != "" {
@@ -87,7 +88,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
 	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
-		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf}
+		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf, Queue: c.queue}
 	if c.k > 0 {
 		r.ID = c.id + "~" + strconv.Itoa(int(c.k))
 		if t >= e.setup.WarmupUS {

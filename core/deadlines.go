@@ -42,6 +42,11 @@ func (e *engine) deadline(ev *appEvent) {
 		c.waiting = 0
 		e.spanUS = max(e.spanUS, ev.t)
 		e.clientOutcome(c, codeTimeout, ev.t)
+	case callerFwd:
+		if fw := &e.q.fw[ev.caller]; fw.busy && fw.gen == ev.callerSeq && fw.awaited == ev.awaited {
+			e.spanUS = max(e.spanUS, ev.t)
+		}
+		e.fwdOutcome(ev.caller, ev.callerSeq, ev.awaited, codeTimeout, ev.t)
 	case callerServer:
 		p := ev.caller
 		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {

@@ -231,6 +231,7 @@ type engine struct {
 	mtNoReq   bool         // tuning mt_idle "no_request"
 	app       *appState    // nil when the scenario has no calls and no clients
 	tr        *tranState   // nil when no *SERVICES entry has AUTOTRAN=Y
+	q         *qState      // nil when the scenario has no qspaces (qforward.go)
 	routeSets []*svcInfo   // the per-group candidates of routed services (routing.go)
 	nextLife  int64        // when the next life-cycle step is due; noTime for none
 	more      bool         // the workload has more requests to issue

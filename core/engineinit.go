@@ -75,6 +75,10 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 		if e.tr = newTranState(e); e.tr != nil {
 			e.app.tdl = &e.tr.dl
 		}
+		if setup.Q != nil {
+			e.q = newQState(e, setup.Q)
+			e.app.qs = e.q
+		}
 	}
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.Parent)

@@ -589,6 +589,9 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateDown, cause, t)
 	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
+	if e.q != nil && e.q.fwOf[i] >= 0 {
+		e.fwdCrash(i, t)
+	}
 	if sv.mt != nil {
 		e.mtCrash(i, t)
 		return
@@ -609,7 +612,7 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 func (e *engine) shutdown(i int32, cause lifeCause, t int64) {
 	sv := &e.servers[i]
 	switch {
-	case sv.state == stateUp && holdsAny(sv):
+	case sv.state == stateUp && (holdsAny(sv) || e.q != nil && e.fwdBusy(i)):
 		sv.stopCause = cause
 		e.setState(i, stateStopping, cause, t)
 	case sv.state == stateUp, sv.state == stateRestarting:

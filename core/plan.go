@@ -72,8 +72,9 @@ func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 	if err != nil {
 		return nil, diag.InSource(err, ubb.SourceScenario)
 	}
-	// with AUTOTRAN somewhere, the TMS servers and their queues are played
-	m = m.WithTMS()
+	// the scenario's /Q queues; with AUTOTRAN somewhere or a TMQFORWARD,
+	// the TMS servers and their queues are played
+	m = m.WithQueues(plan.MsgQueues(sc)).WithTMS()
 	return &Prepared{sc: sc, ck: ck, m: m}, nil
 }
 

@@ -29,6 +29,8 @@ func (e *engine) deliver(ev *appEvent) {
 		e.clientOutcome(c, ev.code, ev.t)
 	case callerTMS:
 		e.tranReply(ev)
+	case callerFwd:
+		e.fwdOutcome(ev.caller, ev.callerSeq, ev.awaited, ev.code, ev.t)
 	case callerServer:
 		p := ev.caller
 		if !e.holding(p, ev.callerSeq) {
@@ -98,6 +100,8 @@ func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
 			c.waiting = 0
 			e.clientOutcome(c, code, t)
 		}
+	case callerFwd:
+		e.fwdOutcome(sl.caller, sl.callerSeq, sl.awaited, code, t)
 	case callerServer:
 		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
 			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
@@ -183,6 +187,9 @@ func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
 
 // endServed ends the request in slot s on its server at t with its reply.
 func (e *engine) endServed(s int32, t int64) {
+	if e.q != nil && e.pool.at(s).req.Queue > 0 {
+		e.qStore(e.pool.at(s), t) // an enqueue: its message is stored
+	}
 	if e.tr != nil && e.tranEnd(s, t) {
 		return // X's owner: its commit begins (or X timed out)
 	}

@@ -44,6 +44,9 @@ func (e *engine) result() *result.Result {
 			e.tranResult(r)
 		}
 	}
+	if e.q != nil {
+		e.qResult(r)
+	}
 	r.Headline = result.HeadlineFigures(r)
 	st.releaseFronts()
 	return r

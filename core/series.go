@@ -28,8 +28,11 @@ func (s *series) fail(r reason) {
 // horizon / TargetBins rounded up to 1-2-5 x 10^k (1 ms without one); and
 // how many bins close before neighbours merge, bounding the memory.
 func (s *series) init(e *engine) {
-	nq, ns, npair := len(e.queues), len(e.servers), len(e.counters)
-	s.dispatch = make([]int64, ns)
+	sh := timeseries.Shape{Queues: len(e.queues), Servers: len(e.servers), Pairs: len(e.counters), Failures: numFailures}
+	if q := e.setup.Q; q != nil {
+		sh.MsgQueues = len(q.Queues)
+	}
+	s.dispatch = make([]int64, sh.Servers)
 	width, maxBins := int64(1000), timeseries.AutoMaxBins
 	h := e.opt.HorizonUS
 	switch {
@@ -39,13 +42,13 @@ func (s *series) init(e *engine) {
 		if h > 0 {
 			planned = h/width + 1
 		}
-		cols := int64(nq + 2*ns + npair + 1)
+		cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
 		maxBins = int(min(max(2*planned, timeseries.AutoMaxBins), max(4_000_000/cols, timeseries.AutoMaxBins)))
 		maxBins &^= 1
 	case h > 0:
 		width = niceUp((h + timeseries.TargetBins - 1) / timeseries.TargetBins)
 	}
-	s.Bins = timeseries.New(width, maxBins, nq, ns, npair, numFailures)
+	s.Bins = timeseries.New(width, maxBins, sh)
 	s.end = width
 }
 
@@ -100,7 +103,11 @@ func (e *engine) closeBin(b int64) {
 		busy[i] = sv.binBusy
 		sv.binBusy = 0
 	}
-	s.end = s.Close(b, s.dispatch, s.failOpen[:], e.counters)
+	var mq []int64
+	if e.q != nil {
+		mq = e.qCloseBin(b)
+	}
+	s.end = s.Close(b, s.dispatch, s.failOpen[:], e.counters, mq)
 	clear(s.dispatch)
 	clear(s.failOpen[:])
 }
@@ -129,3 +136,6 @@ func (s *series) chosenTotals(n []int64) {
 	copy(n, s.dispatch)
 	s.AddChosen(n)
 }
+
+// msgQueueSeries is /Q queue k's mean depth in each closed bin.
+func (s *series) msgQueueSeries(k int) []float64 { return s.MsgQueue(k) }

@@ -34,6 +34,9 @@ type tranX struct {
 	aborted     bool
 	timeout     bool
 	committing  bool
+	// fwd is the TMQFORWARD that owns X, 1 + its index in qState.fw (0:
+	// X's owner is a request; then owner is -1)
+	fwd int32
 }
 
 // slotRef names an in-flight request: its slot and its Seq.
@@ -139,6 +142,17 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	if lim == -2 {
 		return
 	}
+	xi := e.openTran(s, f.req.Seq, idOf(f), sv.machine, sv.group, lim, t)
+	tr.xs[xi].members = append(tr.xs[xi].members, slotRef{s, f.req.Seq})
+	sl.tran = xi + 1
+}
+
+// openTran starts a transaction at t and returns its index: owned by the
+// request in slot owner (Seq ownerSeq; -1 for a forwarder's), named id,
+// coordinated from machine coord, group its first participant, timing out
+// lim µs later (below 0: never).
+func (e *engine) openTran(owner int32, ownerSeq int64, id string, coord, group int32, lim, t int64) int32 {
+	tr := e.tr
 	// a committed transaction's entry is reused: every request of it has
 	// ended (aborted ones keep theirs, for the requests still in them)
 	var xi int32
@@ -150,18 +164,18 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	}
 	tr.nstart++
 	x := &tr.xs[xi]
-	*x = tranX{owner: s, ownerSeq: f.req.Seq, ownerID: idOf(f), coord: sv.machine, parts: append(x.parts[:0], sv.group),
-		members: append(x.members[:0], slotRef{s, f.req.Seq}), deadline: -1, gen: tr.nstart, counted: t >= e.setup.WarmupUS}
-	if lim >= 0 && t+lim <= MaxTimeUS {
+	*x = tranX{owner: owner, ownerSeq: ownerSeq, ownerID: id, coord: coord, parts: append(x.parts[:0], group),
+		members: x.members[:0], deadline: -1, gen: tr.nstart, counted: t >= e.setup.WarmupUS}
+	if lim > 0 && t+lim <= MaxTimeUS {
 		x.deadline = t + lim
 	}
-	sl.tran = xi + 1
 	if x.counted {
 		tr.started++
 	}
 	if x.deadline >= 0 {
 		tr.dl.push(appEvent{t: x.deadline, seq: tr.nstart, class: classTranDeadline, caller: xi, awaited: tr.nstart})
 	}
+	return xi
 }
 
 // tranJoin is issue's hook after the choice of queue q for request s: a
@@ -279,6 +293,14 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 			e.app.holdAt[sv.idx] = t
 		}
 	}
+	e.tranCommit(xi, t)
+	return true
+}
+
+// tranCommit begins transaction xi's commit at t: one commit to its only
+// participant, or prepares to each.
+func (e *engine) tranCommit(xi int32, t int64) {
+	x := &e.tr.xs[xi]
 	x.committing, x.commitStart = true, t
 	if len(x.parts) == 1 {
 		x.phase = 2
@@ -287,7 +309,6 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 		x.phase = 1
 		e.issueTMS(xi, "prepare", t)
 	}
-	return true
 }
 
 // tranReply is the reply of a prepare or commit of transaction xi reaching
@@ -298,7 +319,7 @@ func (e *engine) tranReply(ev *appEvent) {
 	tr := e.tr
 	xi := ev.caller
 	x := &tr.xs[xi]
-	if !e.holding(x.owner, x.ownerSeq) {
+	if x.fwd > 0 && !e.fwdHolds(x.fwd-1, xi) || x.fwd == 0 && !e.holding(x.owner, x.ownerSeq) {
 		return
 	}
 	if x.outst--; x.outst > 0 {
@@ -323,7 +344,11 @@ func (e *engine) tranReply(ev *appEvent) {
 		}
 		tr.parts += int64(len(x.parts))
 	}
-	e.endServed(x.owner, ev.t)
+	if x.fwd > 0 {
+		e.fwdCommitted(x.fwd-1, ev.t)
+	} else {
+		e.endServed(x.owner, ev.t)
+	}
 	x = &tr.xs[xi]
 	x.closed, x.members = true, x.members[:0]
 	tr.free = append(tr.free, xi)
@@ -403,6 +428,11 @@ func (e *engine) abortTran(xi int32, timeout bool, t int64) {
 	if !timeout {
 		return
 	}
+	if fi := tr.xs[xi].fwd - 1; fi >= 0 && e.fwdHolds(fi, xi) {
+		// the forwarder that owns X gets TPETIME first
+		e.q.fw[fi].awaited = 0
+		e.fwdFailed(fi, codeTimeout, t, true)
+	}
 	members := tr.xs[xi].members
 	for _, m := range members {
 		if !e.holding(m.slot, m.seq) || e.app.slots[m.slot].tran != xi+1 {
@@ -432,7 +462,7 @@ func (e *engine) finishStuck() {
 	tr := e.tr
 	for xi := range tr.xs {
 		x := &tr.xs[xi]
-		if !x.committing || x.closed || !e.holding(x.owner, x.ownerSeq) {
+		if !x.committing || x.closed || x.fwd > 0 || !e.holding(x.owner, x.ownerSeq) {
 			continue
 		}
 		f := e.pool.at(x.owner)

@@ -68,6 +68,7 @@ type Call struct {
 	Inherit bool
 	Value   string                // a constant routing value ("" for none)
 	Route   *workload.StreamRoute // drawn values (the called service's criterion)
+	Queue   int32                 // an enqueue step's queue (workload.Request.Queue), 0 for none
 }
 
 // Client is one compiled client set.
@@ -100,6 +101,7 @@ type ScriptStep struct {
 	Service int
 	Value   string
 	Buf     int32 // its buffer type (a bufTable index)
+	Queue   int32 // an enqueue's queue (workload.Request.Queue), 0 for none
 }
 
 // RetryTPETIME is the bit of TPETIME in clientPlan.retryOn.
@@ -225,13 +227,16 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 	m := st.Model
 	// with AUTOTRAN, commits hold their owner and the log has the parent column
 	apps = apps || m.Transactions()
+	parent := apps
+	// an enqueue stores its message at its end (endServed)
+	apps = apps || st.Q != nil
 	if !apps && st.Tuning.QueueCapacity == nil && st.Remote == nil {
 		return nil // a domain that is ever down needs the failure of a gateway's request: appCompletion
 	}
 	n := workload.NewNames(m)
 	n.NeedMS, n.NeedGroup = st.untimed()
 	n.Bufs = st.Bufs
-	ap := &App{Calls: make([][]Call, len(m.Services)), BlockUS: make([]int64, len(m.Services)), Parent: apps}
+	ap := &App{Calls: make([][]Call, len(m.Services)), BlockUS: make([]int64, len(m.Services)), Parent: parent}
 	if c := st.Tuning.QueueCapacity; c != nil {
 		ap.QueueCap = *c
 		ap.RetryUS, _ = usec.FromMSValue(*st.Tuning.EnqueueRetryMS)
@@ -263,7 +268,11 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 			c := &steps[j]
 			field := fmt.Sprintf("services.%s.calls[%d]", name, j)
 			cs := Call{P: 1, Inherit: c.Route == nil || c.Route.Inherit}
-			if cs.Service, msg = n.Service(c.Service); msg != "" {
+			if c.Enqueue != "" {
+				if cs.Service, cs.Queue, msg = n.Enqueue(c.Enqueue); msg != "" {
+					return diag.FieldErrorf(field+".enqueue", "%s", msg)
+				}
+			} else if cs.Service, msg = n.Service(c.Service); msg != "" {
 				return diag.FieldErrorf(field+".service", "%s", msg)
 			}
 			if err := timed(field+".service", cs.Service); err != nil && untimed == nil {
@@ -383,7 +392,11 @@ func (st *Setup) clientSet(n *workload.Names, cs *scenario.ClientSet, field stri
 	for j, e := range cs.Script {
 		f := fmt.Sprintf("%s.script[%d]", field, j)
 		var step ScriptStep
-		if step.Service, msg = n.Service(e.Service); msg != "" {
+		if e.Enqueue != "" {
+			if step.Service, step.Queue, msg = n.Enqueue(e.Enqueue); msg != "" {
+				return cp, diag.FieldErrorf(f+".enqueue", "%s", msg)
+			}
+		} else if step.Service, msg = n.Service(e.Service); msg != "" {
 			return cp, diag.FieldErrorf(f+".service", "%s", msg)
 		}
 		if err := timed(f+".service", step.Service); err != nil {

@@ -8,21 +8,18 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
-// This file checks /Q: the scenario's qspaces and its enqueues
-// (docs/scenario.md, "/Q: queue spaces and enqueues"). They are read and
-// checked, but this version of the engine does not play them: a scenario
-// that uses them is refused by Resolve (NotSimulatedQ), after every check,
-// so that its mistakes are named first.
+// This file checks and compiles /Q: the scenario's qspaces and its
+// enqueues (docs/scenario.md, "/Q: queue spaces and enqueues"), and the
+// TMQFORWARD servers that drain the queues (QPlan).
 
 // maxQRetries bounds a queue's retries.
 const maxQRetries = math.MaxInt32
-
-// NotSimulatedQ is the refusal of a scenario that uses /Q.
-const NotSimulatedQ = "/Q forwarding is not simulated by this version of the engine"
 
 // enqueueUse is one place a scenario enqueues: its field and "QSPACE:Q".
 type enqueueUse struct {
@@ -212,19 +209,104 @@ func qspaceList(m *ubb.Model) string {
 	return "the UBBCONFIG's queue spaces: " + strings.Join(names, ", ")
 }
 
-// refuseQ checks the scenario's /Q against its model and, when it uses
-// /Q, refuses it: this version of the engine does not play it. The field
-// named is the first enqueue, else qspaces.
-func refuseQ(m *ubb.Model, sc *scenario.Scenario) error {
+// QPlan is /Q compiled: the scenario's queues and the forwarders that
+// drain them.
+type QPlan struct {
+	Queues     []MsgQueue  // per Model.MsgQueues
+	Forwarders []Forwarder // every TMQFORWARD instance, in scan order
+}
+
+// MsgQueue is one /Q queue compiled.
+type MsgQueue struct {
+	Name   string
+	QSpace string
+	// Service is the service named like the queue, which a forward of its
+	// messages calls; -1 when no forwarder reads the queue and no service
+	// has its name.
+	Service int
+	// Group is the queue space's group (index into Model.Groups): the
+	// first participant of a forward's transaction.
+	Group      int
+	Retries    int
+	DelayUS    int64
+	ErrorQueue int32 // the error queue, an index into QPlan.Queues; -1 for none
+}
+
+// Forwarder is one TMQFORWARD instance compiled.
+type Forwarder struct {
+	Server int     // index into Model.Servers
+	Queues []int32 // -q, indexes into QPlan.Queues, in the order given
+	IdleUS int64   // -i
+	TranUS int64   // -t; 0 for no timeout
+	Delete bool    // -d
+}
+
+// MsgQueues lists the scenario's /Q queues in the order the run numbers
+// them: queue spaces by name, then their queues by name.
+func MsgQueues(sc *scenario.Scenario) []ubb.MsgQueue {
+	var out []ubb.MsgQueue
+	for _, qs := range slices.Sorted(mapKeys(sc.QSpaces)) {
+		for _, q := range slices.Sorted(mapKeys(sc.QSpaces[qs].Queues)) {
+			out = append(out, ubb.MsgQueue{QSpace: qs, Name: q})
+		}
+	}
+	return out
+}
+
+// resolveQ compiles the scenario's /Q against the model (which has its
+// queues, Model.WithQueues): the queues, the forwarders, and each queue
+// space's enqueue_time as its service's time in every group.
+func (st *Setup) resolveQ(sc *scenario.Scenario, _ Options) error {
+	m := st.Model
 	if err := CheckQSpaces(m, sc); err != nil {
 		return err
 	}
-	uses := enqueues(sc)
-	switch {
-	case len(uses) > 0:
-		return diag.FieldErrorf(uses[0].field, "%s (qspaces and enqueue are read and checked, not played)", NotSimulatedQ)
-	case len(sc.QSpaces) > 0:
-		return diag.FieldErrorf("qspaces", "%s (qspaces and enqueue are read and checked, not played)", NotSimulatedQ)
+	if len(m.MsgQueues) == 0 {
+		return nil
 	}
+	q := &QPlan{Queues: make([]MsgQueue, len(m.MsgQueues))}
+	n := workload.NewNames(m)
+	for k, mq := range m.MsgQueues {
+		spec := sc.QSpaces[mq.QSpace].Queues[mq.Name]
+		out := MsgQueue{Name: mq.Name, QSpace: mq.QSpace, Service: -1, ErrorQueue: -1,
+			Group: groupIndex(m, m.QSpaces[m.QSpaceIndex(mq.QSpace)].Group)}
+		if s, ok := n.ServiceIndex(mq.Name); ok {
+			out.Service = s
+		}
+		if spec.Retries != nil {
+			out.Retries = *spec.Retries
+		}
+		if spec.RetryDelayMS != nil {
+			out.DelayUS, _ = usec.FromMSValue(*spec.RetryDelayMS)
+		}
+		if e := sc.QSpaces[mq.QSpace].ErrorQueue; e != "" {
+			out.ErrorQueue = int32(m.MsgQueueIndex(mq.QSpace, e))
+		}
+		q.Queues[k] = out
+	}
+	for name, qs := range sc.QSpaces {
+		smp := dist.Sampler(dist.Const(0))
+		if qs.EnqueueTime != nil {
+			var err error
+			if smp, err = dist.New(qs.EnqueueTime, "qspaces."+name+".enqueue_time"); err != nil {
+				return err
+			}
+		}
+		s, _ := n.ServiceIndex(name)
+		for g := range st.ServiceTime[s] {
+			st.ServiceTime[s][g] = smp
+		}
+	}
+	for _, f := range m.Forwarders {
+		fp := Forwarder{IdleUS: int64(f.IdleS) * 1_000_000, TranUS: int64(f.TranTimeS) * 1_000_000, Delete: f.Delete}
+		for _, name := range f.Queues {
+			fp.Queues = append(fp.Queues, int32(slices.IndexFunc(q.Queues, func(mq MsgQueue) bool { return mq.Name == name })))
+		}
+		for _, id := range f.Servers {
+			fp.Server = slices.IndexFunc(m.Servers, func(s ubb.Server) bool { return s.ID == id })
+			q.Forwarders = append(q.Forwarders, fp)
+		}
+	}
+	st.Q = q
 	return nil
 }

@@ -23,20 +23,17 @@ func Resolve(m *ubb.Model, sc *scenario.Scenario, opt Options) (*Setup, error) {
 	if err := ck.samplers(sc); err != nil {
 		return nil, err
 	}
-	return ResolveChecked(m, ck, opt)
+	return ResolveChecked(m.WithQueues(MsgQueues(sc)), ck, opt)
 }
 
 // ResolveChecked resolves a checked scenario against a model already
 // loaded: the samplers checking built are taken as they are.
 func ResolveChecked(m *ubb.Model, ck *Checked, opt Options) (*Setup, error) {
 	sc := ck.sc
-	if err := refuseQ(m, sc); err != nil {
-		return nil, err
-	}
 	st := &Setup{Model: m, Policy: PolicyTuxedo, Seed: 1, Bufs: workload.NewBufTable(m), ck: ck}
 	defer func() { st.ck = nil }()
 	steps := []func(*scenario.Scenario, Options) error{
-		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveDomains, st.checkHorizon,
+		st.resolveRun, st.resolveTimes, st.resolveMachines, st.resolveServices, st.resolveQ, st.resolveDomains, st.checkHorizon,
 		st.checkWorkload, st.resolveApps, st.resolveWorkstation, st.resolveEvents,
 	}
 	for _, step := range steps {

@@ -73,6 +73,9 @@ type Setup struct {
 	// (workstation.handling_time); nil for none (const 0).
 	HandlingTime dist.Sampler
 	App          *App // calls and clients; nil when the scenario has none
+	// Q is /Q: the scenario's queues and the TMQFORWARD servers that drain
+	// them; nil when the scenario has no qspaces.
+	Q *QPlan
 
 	ck *Checked // while resolving: what checking the scenario built
 }

@@ -50,8 +50,13 @@ type Result struct {
 	// Transactions counts the transactions AUTOTRAN started; absent when
 	// no *SERVICES entry has AUTOTRAN=Y.
 	Transactions *TransactionStats `json:"transactions,omitempty"`
-	Balance      Balance           `json:"balance"`
-	Series       Series            `json:"series"`
+	// QSpaces is one entry per queue space of the scenario's qspaces, by
+	// name, each with its queues by name: what was enqueued, forwarded,
+	// retried, moved to the error queue and dropped, the depth and the time
+	// in queue. Absent when the scenario has no qspaces.
+	QSpaces []QSpaceStats `json:"qspaces,omitempty"`
+	Balance Balance       `json:"balance"`
+	Series  Series        `json:"series"`
 
 	// Lifecycle lists every change of an instance's state, in time order;
 	// absent when the run has no scenario events, SVCTIMEOUT or -p.
@@ -245,6 +250,39 @@ type TransactionStats struct {
 	Aborted          AbortedCounts `json:"aborted"`
 	ParticipantsMean float64       `json:"participants_mean"`
 	CommitMS         Summary       `json:"commit_ms"`
+}
+
+// QSpaceStats is one /Q queue space: its queues, by name.
+type QSpaceStats struct {
+	Name   string          `json:"name"`
+	Queues []MsgQueueStats `json:"queues"`
+}
+
+// MsgQueueStats is one /Q queue: its messages stored by enqueues, forwarded
+// (deleted with their forward's commit), put back for a retry, moved to the
+// error queue and dropped (retries exhausted without an error queue, or
+// deleted by -d on TPESVCFAIL); its depth, and each forwarded message's time
+// in the queue, from its first storing there to the forwarder taking it for
+// the attempt that succeeded.
+type MsgQueueStats struct {
+	Name          string     `json:"name"`
+	Enqueued      int64      `json:"enqueued"`
+	Forwarded     int64      `json:"forwarded"`
+	Retried       int64      `json:"retried"`
+	ToErrorQueue  int64      `json:"to_error_queue"`
+	Dropped       int64      `json:"dropped"`
+	Depth         QueueDepth `json:"depth"`
+	TimeInQueueMS Summary    `json:"time_in_queue_ms"`
+}
+
+// QueueDepth is a /Q queue's depth, the messages stored and not held by a
+// forwarder (those waiting out a retry delay included): its largest, its
+// mean over the measured span, and its mean in each bin of the run's
+// series.
+type QueueDepth struct {
+	Max    int64     `json:"max"`
+	Mean   float64   `json:"mean"`
+	Series []float64 `json:"series"`
 }
 
 // AbortedCounts are the transactions aborted, by cause.

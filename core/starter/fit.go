@@ -249,6 +249,11 @@ func (n *interned) Service(name string) (int, string) {
 func (n *interned) Origin(lmid string) (int, string) { return n.origins.intern(lmid), "" }
 func (n *interned) Untimed(int) string               { return "" }
 
+// Enqueue refuses an enqueue: without a UBBCONFIG there is no queue space.
+func (n *interned) Enqueue(target string) (int, int32, string) {
+	return 0, 0, fmt.Sprintf("%q: an enqueue needs the UBBCONFIG's queue spaces", target)
+}
+
 func (l *nameList) intern(s string) int {
 	l.probes++
 	if i, ok := l.index[s]; ok {

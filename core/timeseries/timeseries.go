@@ -34,10 +34,19 @@ const Limit = 64
 // Others names the line of the others together.
 const Others = "others"
 
+// Shape is how many lines of each kind a bin holds.
+type Shape struct {
+	Queues    int // request queues
+	Servers   int // server instances
+	Pairs     int // (machine, queue) MP counters; 0 without MP
+	Failures  int // failure codes
+	MsgQueues int // /Q queues
+}
+
 // Bins are the closed bins of a run, bin-major: per bin the nq queues'
 // waiting x µs, the ns servers' busy µs and requests chosen, the nf
-// failure codes' counts, and the npair (machine, queue) MP counters at the
-// bin's end.
+// failure codes' counts, the npair (machine, queue) MP counters at the
+// bin's end, and the nmq /Q queues' depth x µs.
 type Bins struct {
 	width    int64
 	maxBins  int
@@ -46,20 +55,23 @@ type Bins struct {
 	nq, ns   int
 	npair    int
 	nf       int
+	nmq      int
 	qArea    []int64 // nbins x nq: waiting x us
 	busy     []int64 // nbins x ns: busy us
 	disp     []int64 // nbins x ns: requests chosen
 	fails    []int64 // nbins x nf: requests failed in the bin
 	counters []int64 // nbins x npair: C_m(q) at the bin's end
+	mqArea   []int64 // nbins x nmq: /Q depth x us
 	resets   []int64
 	nresets  int64
 	seen     []bool // per (machine, queue): its counter was > 0 at a bin end or reset
 }
 
 // New returns no bins yet, of width µs, merged once maxBins have closed,
-// for nq queues, ns servers, npair MP counters and nf failure codes.
-func New(width int64, maxBins, nq, ns, npair, nf int) Bins {
-	return Bins{width: width, maxBins: maxBins, nq: nq, ns: ns, npair: npair, nf: nf, seen: make([]bool, npair)}
+// each holding the lines sh counts.
+func New(width int64, maxBins int, sh Shape) Bins {
+	return Bins{width: width, maxBins: maxBins, nq: sh.Queues, ns: sh.Servers, npair: sh.Pairs, nf: sh.Failures,
+		nmq: sh.MsgQueues, seen: make([]bool, sh.Pairs)}
 }
 
 // Width is the bins' width now, µs.
@@ -80,11 +92,13 @@ func (s *Bins) Open() (qArea, busy []int64) {
 
 // Close closes the bin Open opened at end (its end, or the span for the
 // last one), with the requests chosen per server and failed per code in
-// it and the MP counters at its end, and returns the end of the next bin.
-func (s *Bins) Close(end int64, disp, fails, counters []int64) int64 {
+// it, the MP counters at its end and the /Q queues' depth x µs in it
+// (nil without /Q), and returns the end of the next bin.
+func (s *Bins) Close(end int64, disp, fails, counters, mqArea []int64) int64 {
 	s.disp = append(s.disp, disp...)
 	s.fails = append(s.fails, fails...)
 	s.counters = append(s.counters, counters...)
+	s.mqArea = append(s.mqArea, mqArea...)
 	s.markSeen(counters)
 	s.nbins++
 	s.lastEnd = end
@@ -139,6 +153,7 @@ func (s *Bins) grow() {
 	s.disp = more(s.disp, s.ns)
 	s.fails = more(s.fails, s.nf)
 	s.counters = more(s.counters, s.npair)
+	s.mqArea = more(s.mqArea, s.nmq)
 }
 
 // merge halves the number of closed bins by adding neighbours (the counters
@@ -157,6 +172,7 @@ func (s *Bins) merge() {
 	s.busy = sum(s.busy, s.ns)
 	s.disp = sum(s.disp, s.ns)
 	s.fails = sum(s.fails, s.nf)
+	s.mqArea = sum(s.mqArea, s.nmq)
 	for k := 0; k < half; k++ {
 		copy(s.counters[k*s.npair:(k+1)*s.npair], s.counters[(2*k+1)*s.npair:(2*k+2)*s.npair])
 	}
@@ -259,6 +275,17 @@ func (s *Bins) Build(m *ubb.Model, failures []string, all bool) result.Series {
 		out.ResetsMS = []float64{}
 		for _, r := range s.resets {
 			out.ResetsMS = append(out.ResetsMS, usToMS(r))
+		}
+	}
+	return out
+}
+
+// MsgQueue is /Q queue k's mean depth in each closed bin.
+func (s *Bins) MsgQueue(k int) []float64 {
+	out := make([]float64, s.nbins)
+	for b := range out {
+		if d := min(s.width, s.lastEnd-int64(b)*s.width); d > 0 {
+			out[b] = roundF(float64(s.mqArea[b*s.nmq+k]) / float64(d))
 		}
 	}
 	return out

@@ -13,11 +13,12 @@ import (
 // 20 µs = 2, 6 waiting; server 0 busy 10,10 | 5,5 → 20, 10 over 20 µs = 1,
 // 0.5; server 1 busy 0,20 | 0,0 → 20, 0 = 1, 0; chosen 1,2 | 3,4 → 3, 7;
 // failures 0,1 | 0,0 → 1, 0. A fifth bin, partial (ends at 45), is 5 µs
-// long: area 10 → 2; the next bin would end at 4 x 20 = 80.
+// long: area 10 → 2; the next bin would end at 4 x 20 = 80. A /Q queue's
+// depth x µs 20, 20 | 40, 0 | 5 is a mean depth of 2, 2, 1.
 func TestMergeAndBuild(t *testing.T) {
-	b := New(10, 4, 1, 2, 0, 1)
-	type bin struct{ area, b0, b1, c0, c1, fail int64 }
-	bins := []bin{{10, 10, 0, 1, 0, 0}, {30, 10, 10, 0, 2, 1}, {50, 5, 0, 3, 0, 0}, {70, 5, 0, 0, 4, 0}, {10, 0, 0, 0, 0, 0}}
+	b := New(10, 4, Shape{Queues: 1, Servers: 2, Failures: 1, MsgQueues: 1})
+	type bin struct{ area, b0, b1, c0, c1, fail, mq int64 }
+	bins := []bin{{10, 10, 0, 1, 0, 0, 20}, {30, 10, 10, 0, 2, 1, 20}, {50, 5, 0, 3, 0, 0, 40}, {70, 5, 0, 0, 4, 0, 0}, {10, 0, 0, 0, 0, 0, 5}}
 	end := int64(10)
 	for k, x := range bins {
 		qa, busy := b.Open()
@@ -25,7 +26,7 @@ func TestMergeAndBuild(t *testing.T) {
 		if k == len(bins)-1 {
 			end = 45
 		}
-		end = b.Close(end, []int64{x.c0, x.c1}, []int64{x.fail}, nil)
+		end = b.Close(end, []int64{x.c0, x.c1}, []int64{x.fail}, nil, []int64{x.mq})
 	}
 	if b.Width() != 20 || end != 80 {
 		t.Fatalf("width %d, next end %d; want 20 and 80", b.Width(), end)
@@ -46,6 +47,9 @@ func TestMergeAndBuild(t *testing.T) {
 	}
 	if len(s.Failures) != 1 || !slices.Equal(s.Failures[0].Values, []float64{1, 0, 0}) {
 		t.Errorf("failures %+v, want TPENOENT [1 0 0]", s.Failures)
+	}
+	if got := b.MsgQueue(0); !slices.Equal(got, []float64{2, 2, 1}) {
+		t.Errorf("/Q depth %v, want [2 2 1]", got)
 	}
 	n := make([]int64, 2)
 	b.AddChosen(n)
@@ -69,7 +73,7 @@ func TestTopColumns(t *testing.T) {
 
 // TestReset lists the first MaxResets reset times and counts them all.
 func TestReset(t *testing.T) {
-	b := New(1000, AutoMaxBins, 1, 1, 1, 1)
+	b := New(1000, AutoMaxBins, Shape{Queues: 1, Servers: 1, Pairs: 1, Failures: 1})
 	b.Reset(100, 100+100*(MaxResets+9), 100, []int64{0})
 	if b.Resets() != MaxResets+10 || len(b.resets) != MaxResets || b.resets[1] != 200 {
 		t.Errorf("%d resets, %d listed (second %d); want %d and %d", b.Resets(), len(b.resets), b.resets[1], MaxResets+10, MaxResets)

@@ -22,6 +22,7 @@ type csvTrace struct {
 	cm       Columns
 	mapped   bool
 	log      bool            // not the strict trace format: columns found by names, others ignored
+	enq      int             // the trace format's enqueue column, -1 when absent
 	col      [numCols]int    // index of each field's column, -1 when absent
 	header   [numCols]string // the column name of each field, for errors
 	ignored  []string        // columns of a log that no field uses
@@ -365,10 +366,9 @@ func (ct *csvTrace) readHeader(head []string) error {
 	for i, h := range head {
 		names[i] = strings.TrimSpace(strings.TrimPrefix(h, "\ufeff"))
 	}
-	if !ct.mapped && slices.Contains(names, traceColumns[colTime]) && slices.Contains(names, EnqueueColumn) {
-		return errorf("trace_csv: column %q: /Q forwarding is not simulated by this version of the engine (a trace's enqueues are refused, not ignored)", EnqueueColumn)
-	}
-	ct.log = ct.mapped || !slices.Contains(names, traceColumns[colTime]) || !slices.Contains(names, traceColumns[colService])
+	ct.enq = -1
+	ct.log = ct.mapped || !slices.Contains(names, traceColumns[colTime]) ||
+		!slices.Contains(names, traceColumns[colService]) && !slices.Contains(names, EnqueueColumn)
 	if !ct.log {
 		return ct.strictHeader(names)
 	}
@@ -418,8 +418,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 }
 
 // EnqueueColumn is the trace format's column of a /Q enqueue ("QSPACE:Q",
-// with service and service_ms empty): read, and refused, since this version
-// of the engine does not play /Q.
+// with service and service_ms empty).
 const EnqueueColumn = "enqueue"
 
 // mapField is the workload.columns field of each trace field.
@@ -435,6 +434,10 @@ func (ct *csvTrace) strictHeader(names []string) error {
 	for i, h := range names {
 		f := slices.Index(traceColumns[:], h)
 		switch {
+		case h == EnqueueColumn && ct.enq >= 0:
+			return errorf("trace_csv: column %q appears twice", h)
+		case h == EnqueueColumn:
+			ct.enq = i
 		case f >= 0 && ct.col[f] >= 0:
 			return errorf("trace_csv: column %q appears twice", h)
 		case f >= 0:
@@ -482,7 +485,14 @@ func (ct *csvTrace) row(r *Request, rec []string, num int) error {
 		return err
 	}
 	var msg string
-	if r.Service, msg = ct.services.resolve(cells[colService], ct.n.Service); msg != "" {
+	if ct.enq >= 0 && ct.enq < len(rec) && strings.TrimSpace(rec[ct.enq]) != "" {
+		if cells[colService] != "" || cells[colServiceMS] != "" {
+			return rowError(num, EnqueueColumn, "give service or enqueue, not both (an enqueue's time is its queue space's enqueue_time: leave service and service_ms empty)")
+		}
+		if r.Service, r.Queue, msg = ct.n.Enqueue(strings.TrimSpace(rec[ct.enq])); msg != "" {
+			return rowError(num, EnqueueColumn, msg)
+		}
+	} else if r.Service, msg = ct.services.resolve(cells[colService], ct.n.Service); msg != "" {
 		return rowError(num, ct.header[colService], msg)
 	}
 	if r.Origin, msg = ct.origins.resolve(cells[colOrigin], ct.n.Origin); msg != "" {
@@ -494,7 +504,7 @@ func (ct *csvTrace) row(r *Request, rec []string, num int) error {
 			return rowError(num, ct.header[colServiceMS], quoteCell(msg, err, c))
 		}
 		r.ServiceUS = us
-	} else if msg := ct.n.Untimed(r.Service); msg != "" {
+	} else if msg := ct.n.Untimed(r.Service); msg != "" && r.Queue == 0 {
 		return rowError(num, ct.header[colServiceMS], msg)
 	}
 	if c := cells[colPrio]; c != "" {

@@ -66,6 +66,10 @@ type Request struct {
 	BufType   string // the buffer type as written (a valid one), "" when not given
 	// ObservedUS is the response time the log observed, -1 when not given.
 	ObservedUS int64
+	// Queue is the /Q queue a row's enqueue stores its message in: k > 0
+	// is Model.MsgQueues[k-1] (and Service its queue space); 0 for a row
+	// that is no enqueue.
+	Queue int32
 }
 
 // Resolver resolves the names a row gives. Each method returns a problem
@@ -80,6 +84,9 @@ type Resolver interface {
 	// Untimed says why a row of service s needs a service time, "" when it
 	// does not.
 	Untimed(s int) string
+	// Enqueue resolves an enqueue's "QSPACE:Q" to its queue space's
+	// service and its queue (1 + its index in Model.MsgQueues).
+	Enqueue(target string) (service int, queue int32, problem string)
 }
 
 // Names resolves the service names and LMIDs of a Model.
@@ -186,6 +193,25 @@ func (n *Names) Origin(name string) (int, string) {
 		}
 	}
 	return 0, fmt.Sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
+}
+
+// Enqueue resolves an enqueue's "QSPACE:Q": the queue space's service (the
+// service its TMQUEUE servers advertise) and the queue, 1 + its index in
+// Model.MsgQueues.
+func (n *Names) Enqueue(target string) (int, int32, string) {
+	qspace, queue, ok := strings.Cut(target, ":")
+	if !ok || qspace == "" || queue == "" {
+		return 0, 0, fmt.Sprintf("%q: want QSPACE:QUEUE (a queue space and one of its queues)", target)
+	}
+	k := n.m.MsgQueueIndex(qspace, queue)
+	if k < 0 {
+		return 0, 0, fmt.Sprintf("%q: the scenario's qspaces have no queue %s in queue space %s", target, queue, qspace)
+	}
+	s, msg := n.Service(qspace)
+	if msg != "" {
+		return 0, 0, fmt.Sprintf("%q: no TMQUEUE advertises queue space %s", target, qspace)
+	}
+	return s, int32(k + 1), ""
 }
 
 // Untimed returns "": Names alone asks no row for a service time.

@@ -52,6 +52,9 @@ type Model struct {
 	// Forwarders are the TMQFORWARD entries of *SERVERS, in scan order,
 	// with their options after "--".
 	Forwarders []Forwarder `json:"forwarders,omitempty"`
+	// MsgQueues are the scenario's /Q queues (WithQueues), queue spaces by
+	// name, then queues by name; nil when it has none.
+	MsgQueues []MsgQueue `json:"-"`
 
 	Warnings []Diagnostic `json:"warnings,omitempty"`
 }

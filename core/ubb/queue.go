@@ -55,6 +55,47 @@ type Forwarder struct {
 	ExitEmpty bool `json:"exit_empty,omitempty"`
 }
 
+// MsgQueue is a /Q queue of a queue space, as the scenario names it
+// (its qspaces): the run's queues are numbered in Model.MsgQueues' order.
+type MsgQueue struct {
+	QSpace string
+	Name   string
+}
+
+// WithQueues returns the Model with a scenario's /Q queues, when it has
+// any (else m itself; m is not changed): MsgQueues set, each queue a
+// TMQFORWARD reads made a known service (LOAD 50, PRIO 50) if the
+// configuration does not know it (a forward calls the service named like
+// its queue; one nobody advertises fails TPENOENT), and, when TMQFORWARD
+// servers run, the groups with TMSNAME listed as AUTOTRAN lists them:
+// each forward runs in a transaction.
+func (m *Model) WithQueues(qs []MsgQueue) *Model {
+	if len(qs) == 0 {
+		return m
+	}
+	c := *m
+	c.MsgQueues = qs
+	c.Services = slices.Clone(m.Services)
+	for _, f := range m.Forwarders {
+		for _, q := range f.Queues {
+			if c.Service(q) == nil {
+				c.Services = append(c.Services, Service{Name: q, Load: 50, Prio: 50})
+				slices.SortFunc(c.Services, func(a, b Service) int { return strings.Compare(a.Name, b.Name) })
+			}
+		}
+	}
+	if c.TMS == nil && len(m.Forwarders) > 0 {
+		c.TMS = c.tmsGroups()
+	}
+	return &c
+}
+
+// MsgQueueIndex returns the index in m.MsgQueues of queue name of queue
+// space qspace, or -1.
+func (m *Model) MsgQueueIndex(qspace, name string) int {
+	return slices.IndexFunc(m.MsgQueues, func(q MsgQueue) bool { return q.QSpace == qspace && q.Name == name })
+}
+
 // QSpaceIndex returns the index of queue space name in m.QSpaces, or -1.
 func (m *Model) QSpaceIndex(name string) int {
 	for i := range m.QSpaces {

@@ -1,6 +1,7 @@
 package ubb
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -74,7 +75,13 @@ func (b *builder) finishTransactions() {
 	if !m.anyAutoTran() {
 		return
 	}
-	m.TMS = []TMSGroup{}
+	m.TMS = m.tmsGroups()
+	b.warnAutoTranWithoutTMS()
+}
+
+// tmsGroups lists the groups with TMSNAME, in *GROUPS order (never nil).
+func (m *Model) tmsGroups() []TMSGroup {
+	out := []TMSGroup{}
 	for i := range m.Groups {
 		g := &m.Groups[i]
 		if g.TMSName == "" {
@@ -84,13 +91,11 @@ func (b *builder) finishTransactions() {
 			Queue: g.Name + tmsQueueSuffix}
 		if len(g.LMIDs) > 0 {
 			t.LMID = g.LMIDs[0]
-			if k, ok := b.machineAt[t.LMID]; ok {
-				t.Machine = k
-			}
+			t.Machine = slices.IndexFunc(m.Machines, func(mc Machine) bool { return mc.LMID == t.LMID })
 		}
-		m.TMS = append(m.TMS, t)
+		out = append(out, t)
 	}
-	b.warnAutoTranWithoutTMS()
+	return out
 }
 
 // warnAutoTranWithoutTMS warns once per group without TMSNAME that offers

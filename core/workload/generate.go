@@ -169,6 +169,7 @@ type streamSource struct {
 	service int
 	origin  int
 	prio    int
+	queue   int32        // an enqueue stream's queue (Request.Queue), 0 for none
 	route   *StreamRoute // nil: the requests carry no routing value
 	draw    rng.PCG      // the routing value's generator, seeded per request
 }
@@ -184,7 +185,7 @@ func (s *streamSource) next(r *Request, us, seq int64) int64 {
 		r.Seq, r.ID, r.TimeUS = seq, "", us
 		r.Service, r.Origin, r.ServiceUS = s.service, s.origin, -1
 		r.Prio, r.Key = s.prio, Mix64(s.keyBase^s.n)
-		r.Route, r.RouteVal, r.RouteNum, r.Trace = RouteNone, "", 0, false
+		r.Route, r.RouteVal, r.RouteNum, r.Trace, r.Queue = RouteNone, "", 0, false, s.queue
 		if s.route != nil {
 			// from a generator seeded by the request's key: when it is drawn does not matter
 			s.draw.Seed(r.Key, StreamRouteValue)

@@ -34,6 +34,7 @@ func (k arrivalKind) String() string { return arrivalKinds.Name(k) }
 type streamSpec struct {
 	kind            arrivalKind
 	service, origin int
+	queue           int32 // an enqueue stream's queue (Request.Queue)
 	prio            int
 	ratePMS         float64 // per ms
 	mmpp            mmpp
@@ -47,7 +48,7 @@ type streamSpec struct {
 // start sets s to play the stream, drawing from Rand stream genStreamBase+i.
 func (sp *streamSpec) start(s *streamSource, seed uint64, i int) {
 	*s = streamSource{keyBase: KeyBase(seed, uint64(i)+1), limitMS: sp.limitMS, limitUS: sp.limitUS,
-		service: sp.service, origin: sp.origin, prio: sp.prio, route: sp.route}
+		service: sp.service, origin: sp.origin, prio: sp.prio, queue: sp.queue, route: sp.route}
 	s.rand.Seed(seed, genStreamBase+uint64(i))
 	switch sp.kind {
 	case arrivalPoisson:
@@ -165,17 +166,19 @@ func (c *StreamCheck) check(n *Names, durMS float64, durUS int64) streamSpec {
 
 // names resolves the stream's service and origin when a model is at hand.
 func (c *StreamCheck) names(n *Names, sp *streamSpec) {
-	if c.Stream.Service == "" {
-		if c.Stream.Enqueue == "" {
-			c.fail("service", "missing")
-		}
+	if c.Stream.Service == "" && c.Stream.Enqueue == "" {
+		c.fail("service", "missing")
 		return
 	}
 	if n == nil {
 		return
 	}
 	var msg string
-	if sp.service, msg = n.Service(c.Stream.Service); msg != "" {
+	if c.Stream.Enqueue != "" {
+		if sp.service, sp.queue, msg = n.Enqueue(c.Stream.Enqueue); msg != "" {
+			c.fail("enqueue", "%s", msg)
+		}
+	} else if sp.service, msg = n.Service(c.Stream.Service); msg != "" {
 		c.fail("service", "%s", msg)
 	} else if n.NeedMS != nil && n.NeedMS[sp.service] {
 		c.fail("service", "service %s has no service_time for group %s, and generated requests carry no service_ms (give services.%s.service_time)",

@@ -102,7 +102,11 @@ func traceJSONRow(n *Names, row *scenario.TraceRow, num int) (Request, error) {
 	}
 	r.TimeUS = t
 	var msg string
-	if r.Service, msg = n.Service(row.Service); msg != "" {
+	if row.Enqueue != "" {
+		if r.Service, r.Queue, msg = n.Enqueue(row.Enqueue); msg != "" {
+			return r, rowError(num, "enqueue", msg)
+		}
+	} else if r.Service, msg = n.Service(row.Service); msg != "" {
 		return r, rowError(num, "service", msg)
 	}
 	if r.Origin, msg = n.Origin(row.Origin); msg != "" {
@@ -114,7 +118,7 @@ func traceJSONRow(n *Names, row *scenario.TraceRow, num int) (Request, error) {
 			return r, rowError(num, "service_ms", msg)
 		}
 		r.ServiceUS = us
-	} else if msg := n.Untimed(r.Service); msg != "" {
+	} else if msg := n.Untimed(r.Service); msg != "" && r.Queue == 0 {
 		return r, rowError(num, "service_ms", msg)
 	}
 	if row.Prio != nil {

@@ -165,7 +165,7 @@ func (f *traceFeed) pop() Request {
 // looks it up.
 func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
 	r := Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
-		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0}
+		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0, Queue: tr.Queue}
 	if tr.BufType != "" {
 		if intern {
 			r.Buf = n.Bufs.Index(tr.BufType)

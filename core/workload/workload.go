@@ -46,6 +46,10 @@ type Request struct {
 	// Observed marks a trace row whose log gave the response it observed:
 	// its simulated response is counted in the result's validation.
 	Observed bool
+	// Queue is the /Q queue an enqueue stores its message in: k > 0 is
+	// Model.MsgQueues[k-1] (Service is then its queue space's service); 0
+	// for a request that is no enqueue.
+	Queue int32
 }
 
 // The Route values that are not a range.

@@ -534,6 +534,12 @@ export interface Result {
    * AUTOTRAN=Y.
    */
   transactions?: TransactionStats;
+  /**
+   * QSpaces is one entry per queue space of the scenario's qspaces, by name, each with its queues
+   * by name: what was enqueued, forwarded, retried, moved to the error queue and dropped, the depth
+   * and the time in queue. Absent when the scenario has no qspaces.
+   */
+  qspaces?: QSpaceStats[];
   balance: Balance;
   series: Series;
   /**
@@ -799,6 +805,41 @@ export interface TransactionStats {
 export interface AbortedCounts {
   timeout: number;
   failed: number;
+}
+
+/** QSpaceStats is one /Q queue space: its queues, by name. */
+export interface QSpaceStats {
+  name: string;
+  queues: MsgQueueStats[] | null;
+}
+
+/**
+ * MsgQueueStats is one /Q queue: its messages stored by enqueues, forwarded (deleted with their
+ * forward's commit), put back for a retry, moved to the error queue and dropped (retries exhausted
+ * without an error queue, or deleted by -d on TPESVCFAIL); its depth, and each forwarded message's
+ * time in the queue, from its first storing there to the forwarder taking it for the attempt that
+ * succeeded.
+ */
+export interface MsgQueueStats {
+  name: string;
+  enqueued: number;
+  forwarded: number;
+  retried: number;
+  to_error_queue: number;
+  dropped: number;
+  depth: QueueDepth;
+  time_in_queue_ms: Summary;
+}
+
+/**
+ * QueueDepth is a /Q queue's depth, the messages stored and not held by a forwarder (those waiting
+ * out a retry delay included): its largest, its mean over the measured span, and its mean in each
+ * bin of the run's series.
+ */
+export interface QueueDepth {
+  max: number;
+  mean: number;
+  series: number[] | null;
 }
 
 /** Balance measures how evenly the work spread over the servers that could take it. */

@@ -1,0 +1,491 @@
+package core
+
+import (
+	"strconv"
+
+	"github.com/tuxlb/tuxlb/core/plan"
+	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/workload"
+)
+
+// This file plays /Q (docs/engine.md, "/Q: TMQUEUE and TMQFORWARD"): an
+// enqueue is a request of its queue space's service, and its message is
+// stored at the tail of its queue when it ends (qStore); each TMQFORWARD
+// instance takes one message at a time from the first of its queues that
+// holds an available one and calls the service named like the queue, in a
+// transaction it owns (fwdLook, fwdTake); the outcome deletes the message
+// or puts it back at the head, available again after the queue's retry
+// delay, moves it to the error queue or drops it (fwdOutcome, fwdFailed).
+// The engine has a qState only when the scenario has qspaces.
+//
+// A forwarder's looks that can find nothing are not played: one that
+// sleeps -i seconds looks at sleepUS + j·idle (j ≥ 1), and only the first
+// of those looks at or after a message becomes available in one of its
+// queues is scheduled (qNotify). It is the same run as a timer every -i
+// seconds, without the events that change nothing (and a run whose
+// queues are empty ends).
+
+// qMsg is one stored message.
+type qMsg struct {
+	n        int64 // its number in its queue, from 0
+	k        int32 // its retries so far
+	availUS  int64 // available from then (a failed message waits its retry delay)
+	storedUS int64 // when it was first stored in this queue
+	key      uint64
+	routeVal string
+	routeNum float64
+	buf      int32
+}
+
+// msgQueue is one /Q queue as the engine plays it.
+type msgQueue struct {
+	msgs    []qMsg // msgs[head:], head first
+	head    int
+	next    int64   // the next message's number
+	readers []int32 // the forwarders that read it
+
+	enqueued, forwarded, retried, toError, dropped int64
+	area, mark, max                                int64 // depth x µs since the warm-up, its last change, its largest
+	binArea                                        int64 // depth x µs in the open series bin
+	tiq                                            summaryAcc
+}
+
+func (q *msgQueue) depth() int64 { return int64(len(q.msgs) - q.head) }
+
+// forwarder is one TMQFORWARD instance.
+type forwarder struct {
+	plan    *plan.Forwarder
+	server  int32
+	machine int32
+	busy    bool  // it holds a message: its forward, then its commit, run
+	lost    bool  // crashed while forwarding: its failure is handled at the notice
+	gen     int64 // bumped at each take: the outcomes of older forwards are stale
+	awaited int64 // the Seq of the forward whose outcome it waits for, 0 for none
+	x       int32 // its forward's transaction, 1 + its index in tranState.xs; 0 for none
+	msg     qMsg
+	q       int32 // the queue of the message it holds
+	takeUS  int64
+	sleepUS int64 // when it last found nothing (-i above 0: it looks every idle µs from then)
+	wakeAt  int64 // its next look, -1 for none scheduled
+	wakeGen int64 // bumped at each look: older wake-ups are stale
+}
+
+// qState is the engine's state for /Q.
+type qState struct {
+	plan   *plan.QPlan
+	queues []msgQueue
+	fw     []forwarder
+	fwOf   []int32 // per server instance: its forwarder, -1 for none
+	avail  appHeap // messages available again after a retry delay, in the order they failed
+	wake   appHeap // forwarders' looks, in scan order within an instant
+	fails  int64   // failures so far (the order of avail)
+}
+
+// newQState sets /Q up for e: every forwarder up at 0 looks in the wake-up
+// turn of 0.
+func newQState(e *engine, qp *plan.QPlan) *qState {
+	q := &qState{plan: qp, queues: make([]msgQueue, len(qp.Queues)), fw: make([]forwarder, len(qp.Forwarders)),
+		fwOf: make([]int32, len(e.servers))}
+	for i := range q.fwOf {
+		q.fwOf[i] = -1
+	}
+	for k := range qp.Forwarders {
+		fp := &qp.Forwarders[k]
+		sv := &e.servers[fp.Server]
+		q.fw[k] = forwarder{plan: fp, server: int32(fp.Server), machine: sv.machine, wakeAt: -1}
+		q.fwOf[fp.Server] = int32(k)
+		for _, qi := range fp.Queues {
+			q.queues[qi].readers = append(q.queues[qi].readers, int32(k))
+		}
+		if sv.state == stateUp {
+			q.schedule(int32(k), 0)
+		}
+	}
+	return q
+}
+
+// schedule makes forwarder fi look at t (in the wake-up turn of t).
+func (q *qState) schedule(fi int32, t int64) {
+	fw := &q.fw[fi]
+	fw.wakeAt = t
+	fw.wakeGen++
+	q.wake.push(appEvent{t: t, seq: int64(fw.server), class: classQWake, caller: fi, callerSeq: fw.wakeGen})
+}
+
+// accrue accounts queue mq's depth up to t.
+func (e *engine) qAccrue(mq *msgQueue, t int64) {
+	d := mq.depth()
+	if w := e.setup.WarmupUS; t > w {
+		mq.area += d * (t - max(mq.mark, w))
+	}
+	mq.binArea += d * (t - mq.mark)
+	mq.mark = t
+}
+
+// qPush stores message m in queue qi at t, at its tail (or its head).
+func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
+	mq := &e.q.queues[qi]
+	e.qAccrue(mq, t)
+	if head {
+		if mq.head == 0 {
+			mq.msgs = append(mq.msgs, qMsg{})
+			copy(mq.msgs[1:], mq.msgs)
+		} else {
+			mq.head--
+		}
+		mq.msgs[mq.head] = m
+	} else {
+		if mq.head > 0 && mq.head >= len(mq.msgs)/2 {
+			n := copy(mq.msgs, mq.msgs[mq.head:])
+			mq.msgs, mq.head = mq.msgs[:n], 0
+		}
+		mq.msgs = append(mq.msgs, m)
+	}
+	if t >= e.setup.WarmupUS {
+		mq.max = max(mq.max, mq.depth())
+	}
+}
+
+// qTakeAt removes the message at position i of queue qi (from its head) at t.
+func (e *engine) qTakeAt(qi int32, i int, t int64) qMsg {
+	mq := &e.q.queues[qi]
+	e.qAccrue(mq, t)
+	at := mq.head + i
+	m := mq.msgs[at]
+	copy(mq.msgs[mq.head+1:at+1], mq.msgs[mq.head:at])
+	mq.msgs[mq.head] = qMsg{}
+	mq.head++
+	if mq.head == len(mq.msgs) {
+		mq.msgs, mq.head = mq.msgs[:0], 0
+	}
+	return m
+}
+
+// qStore is the end of enqueue f at t: its message is stored at the tail
+// of its queue, available at once.
+func (e *engine) qStore(f *flight, t int64) {
+	qi := f.req.Queue - 1
+	mq := &e.q.queues[qi]
+	m := qMsg{n: mq.next, availUS: t, storedUS: t, key: f.req.Key, routeVal: f.req.RouteVal, routeNum: f.req.RouteNum, buf: f.req.Buf}
+	mq.next++
+	if t >= e.setup.WarmupUS {
+		mq.enqueued++
+	}
+	e.qPush(qi, m, false, t)
+	e.qNotify(qi, t)
+}
+
+// qNotify is a message of queue qi becoming available at t: each forwarder
+// reading qi that is up and holds no message looks at its first look at or
+// after t (-i 0: at t, in the wake-up turn; else its next timer).
+func (e *engine) qNotify(qi int32, t int64) {
+	q := e.q
+	for _, fi := range q.queues[qi].readers {
+		fw := &q.fw[fi]
+		if fw.busy || e.servers[fw.server].state != stateUp {
+			continue
+		}
+		at := t
+		if idle := fw.plan.IdleUS; idle > 0 {
+			j := max((t-fw.sleepUS+idle-1)/idle, 1)
+			at = fw.sleepUS + j*idle
+		}
+		if at > MaxTimeUS || fw.wakeAt >= 0 && fw.wakeAt <= at {
+			continue
+		}
+		q.schedule(fi, at)
+	}
+}
+
+// qAvailable is a failed message of queue ev.caller available again.
+func (e *engine) qAvailable(ev *appEvent) {
+	e.qNotify(ev.caller, ev.t)
+}
+
+// fwdWake is forwarder ev.caller's look, if it still applies.
+func (e *engine) fwdWake(ev *appEvent) {
+	fw := &e.q.fw[ev.caller]
+	if ev.callerSeq != fw.wakeGen || fw.busy || e.servers[fw.server].state != stateUp {
+		return
+	}
+	e.fwdLook(ev.caller, ev.t)
+}
+
+// fwdLook is forwarder fi looking for a message at t: the first available
+// one of the first of its queues that holds one; with none it sleeps.
+func (e *engine) fwdLook(fi int32, t int64) {
+	q := e.q
+	fw := &q.fw[fi]
+	fw.wakeAt = -1
+	fw.wakeGen++
+	for _, qi := range fw.plan.Queues {
+		mq := &q.queues[qi]
+		for i := mq.head; i < len(mq.msgs); i++ {
+			if mq.msgs[i].availUS <= t {
+				e.fwdTake(fi, qi, i-mq.head, t)
+				return
+			}
+		}
+	}
+	fw.sleepUS = t
+}
+
+// streamForward seeds a forward's key from its message's.
+const streamForward = 0x71666f7277617264 // "qforward"
+
+// fwdTake is forwarder fi taking the message at position i of queue qi at
+// t: it begins the forward's transaction (when the queue space's group has
+// a TMS) and calls the service named like the queue.
+func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
+	q := e.q
+	m := e.qTakeAt(qi, i, t)
+	fw := &q.fw[fi]
+	spec := &q.plan.Queues[qi]
+	fw.busy, fw.msg, fw.q, fw.takeUS, fw.x, fw.awaited = true, m, qi, t, 0, 0
+	fw.gen++
+	id := spec.Name + "#" + strconv.FormatInt(m.n, 10) + "~" + strconv.Itoa(int(m.k))
+	if tr := e.tr; tr != nil && tr.tmsQ[spec.Group] >= 0 {
+		fw.x = e.openTran(-1, -1, id, fw.machine, int32(spec.Group), fw.plan.TranUS, t) + 1
+		tr.xs[fw.x-1].fwd = fi + 1
+	}
+	r := workload.Request{TimeUS: t, Service: spec.Service, Origin: int(fw.machine), ServiceUS: -1, ID: id,
+		Key: workload.Mix64(m.key ^ workload.Mix64(uint64(m.k)+streamForward)), RouteVal: m.routeVal, RouteNum: m.routeNum, Buf: m.buf}
+	e.routeRequest(&r)
+	a := e.app
+	a.bind = appSlot{kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: -1, replyTo: -1, fwdFrom: -1, tran: fw.x}
+	a.mode = "forward"
+	a.bound = true
+	if err := e.issue(&r); err != nil {
+		a.bound = false
+		if e.fault == nil {
+			e.fault = err
+		}
+		return
+	}
+	seq := e.issued
+	fw.awaited = seq
+	if code := a.atIssue; code != 0 {
+		e.fwdOutcome(fi, fw.gen, seq, code, t) // it failed at its issue
+		return
+	}
+	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
+		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: seq})
+	}
+}
+
+// routeRequest sets r's routing range from its routing value, for its
+// service's criterion (as a nested request's is).
+func (e *engine) routeRequest(r *workload.Request) {
+	if r.RouteVal == "" && r.RouteNum != 0 {
+		r.RouteVal = workload.RouteText(r)
+	}
+	if e.routing != nil && e.routing[r.Service] != nil {
+		r.Route = e.routing[r.Service].Route(e.bufs, r.Buf, r.RouteVal)
+	} else if crit := e.m.Criterion(e.m.Services[r.Service].Routing); crit != nil && r.RouteVal != "" {
+		r.Route = workload.RouteOf(crit, r.RouteVal)
+	}
+}
+
+// fwdOutcome is the outcome of forward seq (code 0: its reply) reaching
+// forwarder fi at t, if the forwarder still waits for it: a reply begins
+// the commit (or, without a transaction, deletes the message); a failure
+// or TPETIME aborts the transaction and sends the message back.
+func (e *engine) fwdOutcome(fi int32, gen, seq int64, code reason, t int64) {
+	fw := &e.q.fw[fi]
+	if !fw.busy || fw.gen != gen || fw.awaited != seq {
+		return
+	}
+	fw.awaited = 0
+	if code != 0 {
+		e.fwdFailed(fi, code, t, true)
+		return
+	}
+	if fw.x > 0 {
+		e.tranCommit(fw.x-1, t)
+		return
+	}
+	e.fwdDone(fi, t)
+}
+
+// fwdDone is forwarder fi's message forwarded at t (and its transaction
+// committed): the message is deleted, and the forwarder looks again.
+func (e *engine) fwdDone(fi int32, t int64) {
+	fw := &e.q.fw[fi]
+	e.fwdDeleted(fw)
+	e.fwdNext(fi, t)
+}
+
+// fwdDeleted counts forwarder fw's message forwarded: deleted with its
+// forward's commit.
+func (e *engine) fwdDeleted(fw *forwarder) {
+	mq := &e.q.queues[fw.q]
+	fw.busy, fw.x = false, 0
+	if fw.takeUS >= e.setup.WarmupUS {
+		mq.forwarded++
+		v := fw.takeUS - fw.msg.storedUS
+		if !mq.tiq.note(v, histIndex(v)) {
+			mq.tiq.spill(v)
+		}
+	}
+}
+
+// fwdNext is forwarder fi free at t: it looks again, or, stopping, is gone.
+func (e *engine) fwdNext(fi int32, t int64) {
+	fw := &e.q.fw[fi]
+	switch e.servers[fw.server].state {
+	case stateUp:
+		e.fwdLook(fi, t)
+	case stateStopping:
+		e.stopped(fw.server, t)
+	}
+}
+
+// fwdFailed is forwarder fi's forward failing at t with code: its
+// transaction is aborted, and the message is deleted (-d and TPESVCFAIL),
+// put back at the head of its queue with one more retry, moved to the
+// error queue or dropped; then, with look, the forwarder looks again.
+func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
+	q := e.q
+	fw := &q.fw[fi]
+	if fw.x > 0 {
+		if x := &e.tr.xs[fw.x-1]; !x.aborted && !x.committing {
+			e.abortTran(fw.x-1, false, t)
+		}
+	}
+	fw = &q.fw[fi]
+	fw.busy, fw.x, fw.awaited = false, 0, 0
+	m, qi := fw.msg, fw.q
+	mq := &q.queues[qi]
+	spec := &q.plan.Queues[qi]
+	counted := t >= e.setup.WarmupUS
+	switch {
+	case code == reasonSvcFail && fw.plan.Delete:
+		mq.dropped += b2i64(counted)
+	case int(m.k) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
+		mq.toError += b2i64(counted)
+		eq := &q.queues[spec.ErrorQueue]
+		moved := qMsg{n: eq.next, availUS: t, storedUS: t, key: m.key, routeVal: m.routeVal, routeNum: m.routeNum, buf: m.buf}
+		eq.next++
+		e.qPush(spec.ErrorQueue, moved, false, t)
+		e.qNotify(spec.ErrorQueue, t)
+	case int(m.k) >= spec.Retries:
+		mq.dropped += b2i64(counted)
+	default:
+		mq.retried += b2i64(counted)
+		m.k++
+		m.availUS = t + spec.DelayUS
+		e.qPush(qi, m, true, t)
+		if spec.DelayUS == 0 {
+			e.qNotify(qi, t)
+		} else if m.availUS <= MaxTimeUS {
+			q.fails++
+			q.avail.push(appEvent{t: m.availUS, seq: q.fails, class: classQAvail, caller: qi})
+		}
+	}
+	if look {
+		e.fwdNext(fi, t)
+	}
+}
+
+// b2i64 is 1 for true, 0 for false.
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// fwdCommitted is the last commit reply of forwarder fi's transaction
+// reaching it at t.
+func (e *engine) fwdCommitted(fi int32, t int64) {
+	if fw := &e.q.fw[fi]; fw.busy {
+		e.fwdDone(fi, t)
+	}
+}
+
+// fwdHolds reports whether forwarder fi still waits for transaction xi's
+// commit.
+func (e *engine) fwdHolds(fi, xi int32) bool {
+	fw := &e.q.fw[fi]
+	return fw.busy && fw.x == xi+1
+}
+
+// fwdCrash is forwarder instance i crashing at t: a commit begun finishes
+// without it (the message counts as forwarded); a forward is lost with the
+// process, handled at the notice.
+func (e *engine) fwdCrash(i int32, t int64) {
+	fi := e.q.fwOf[i]
+	fw := &e.q.fw[fi]
+	fw.wakeAt = -1
+	fw.wakeGen++
+	if !fw.busy {
+		return
+	}
+	if fw.x > 0 && e.tr.xs[fw.x-1].committing {
+		e.fwdDeleted(fw)
+		return
+	}
+	fw.lost = true
+}
+
+// fwdNotice is the BBL noticing forwarder instance i down at t: the
+// forward it lost aborts its transaction and fails its message with
+// TPESVCERR.
+func (e *engine) fwdNotice(i int32, t int64) {
+	fi := e.q.fwOf[i]
+	if fw := &e.q.fw[fi]; fw.lost {
+		fw.lost = false
+		e.fwdFailed(fi, reasonSvcErr, t, false)
+	}
+}
+
+// fwdUp is forwarder instance i coming up at t: it looks in the wake-up
+// turn of t.
+func (e *engine) fwdUp(i int32, t int64) {
+	if fi := e.q.fwOf[i]; fi >= 0 {
+		e.q.schedule(fi, t)
+	}
+}
+
+// fwdBusy reports whether instance i is a forwarder holding a message.
+func (e *engine) fwdBusy(i int32) bool {
+	fi := e.q.fwOf[i]
+	return fi >= 0 && e.q.fw[fi].busy
+}
+
+// qCloseBin closes the open series bin of every queue at b.
+func (e *engine) qCloseBin(b int64) []int64 {
+	out := make([]int64, len(e.q.queues))
+	for k := range e.q.queues {
+		mq := &e.q.queues[k]
+		e.qAccrue(mq, b)
+		out[k] = mq.binArea
+		mq.binArea = 0
+	}
+	return out
+}
+
+// qResult adds the queue spaces' figures to r.
+func (e *engine) qResult(r *result.Result) {
+	q := e.q
+	span := float64(e.measuredUS())
+	var cur *result.QSpaceStats
+	for k := range q.queues {
+		mq := &q.queues[k]
+		spec := &q.plan.Queues[k]
+		if cur == nil || cur.Name != spec.QSpace {
+			r.QSpaces = append(r.QSpaces, result.QSpaceStats{Name: spec.QSpace})
+			cur = &r.QSpaces[len(r.QSpaces)-1]
+		}
+		e.qAccrue(mq, e.spanUS)
+		qs := result.MsgQueueStats{Name: spec.Name, Enqueued: mq.enqueued, Forwarded: mq.forwarded, Retried: mq.retried,
+			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.summary(mq.tiq.hist())}
+		qs.Depth.Max = mq.max
+		if span > 0 {
+			qs.Depth.Mean = roundF(float64(mq.area) / span)
+		}
+		qs.Depth.Series = e.ser.msgQueueSeries(k)
+		mq.tiq.releaseFront()
+		cur.Queues = append(cur.Queues, qs)
+	}
+}
