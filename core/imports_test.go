@@ -177,6 +177,14 @@ func TestMayImport(t *testing.T) {
 		{"core/internal/rng", "core/diag", false},
 		{"core", "core/warmup", true},
 		{"core/warmup", "core/result", false},
+		{"core", "core/timeseries", true},
+		{"core/timeseries", "core/result", true},
+		{"core/timeseries", "core", false},
+		{"core/explain", "core/plan", true},
+		{"core/explain", "core/timeseries", false},
+		{"core/batchmeans", "core/workload", true},
+		{"core/wsconnect", "core/plan", true},
+		{"core/wsconnect", "core/result", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {
