@@ -10,32 +10,19 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
+// explainAlgs and explainRules are core's algorithms and dispatch reasons
+// as package explain tells them apart; the others are explain's zero
+// values (a comparison policy's algorithm, another rule).
+var (
+	explainAlgs  = map[algorithm]explain.Alg{algFirst: explain.AlgFirst, algSHM: explain.AlgSHM, algMP: explain.AlgMP}
+	explainRules = map[reason]explain.Rule{reasonFirst: explain.RuleFirst, reasonIdle: explain.RuleIdle,
+		reasonLeastLoad: explain.RuleLeastLoad, reasonNoEnt: explain.RuleNoEnt, reasonSystem: explain.RuleSystem, reasonTran: explain.RuleTran}
+)
+
 // choice is what the engine knew of f's decision, for package explain.
 func (e *engine) choice(ex *result.Explanation, f *flight) explain.Choice {
-	c := explain.Choice{Alg: explain.AlgPolicy, Policy: e.setup.Policy, Queued: f.queue >= 0, Taken: f.server >= 0,
-		Unanswered: f.unanswered, Next: func() string { return whereNext(e, ex, f) }}
-	switch e.alg {
-	case algFirst:
-		c.Alg = explain.AlgFirst
-	case algSHM:
-		c.Alg = explain.AlgSHM
-	case algMP:
-		c.Alg = explain.AlgMP
-	}
-	switch f.reason {
-	case reasonFirst:
-		c.Rule = explain.RuleFirst
-	case reasonIdle:
-		c.Rule = explain.RuleIdle
-	case reasonLeastLoad:
-		c.Rule = explain.RuleLeastLoad
-	case reasonNoEnt:
-		c.Rule = explain.RuleNoEnt
-	case reasonSystem:
-		c.Rule = explain.RuleSystem
-	case reasonTran:
-		c.Rule = explain.RuleTran
-	}
+	c := explain.Choice{Alg: explainAlgs[e.alg], Rule: explainRules[f.reason], Policy: e.setup.Policy, Queued: f.queue >= 0,
+		Taken: f.server >= 0, Unanswered: f.unanswered, Next: func() string { return whereNext(e, ex, f) }}
 	if f.chosen >= 0 {
 		c.Chosen, c.ChosenGroup = e.m.Servers[f.chosen].ID, e.m.Servers[f.chosen].Group
 	}

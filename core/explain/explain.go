@@ -16,16 +16,16 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-// Alg is the algorithm that chose: Tuxedo's (LDBAL=N, SHM, MP) or a
-// comparison policy's.
+// Alg is the algorithm that chose: a comparison policy's or Tuxedo's
+// (LDBAL=N, SHM, MP).
 type Alg uint8
 
 // The algorithms.
 const (
-	AlgFirst Alg = iota // LDBAL=N
+	AlgPolicy Alg = iota // a comparison policy
+	AlgFirst             // LDBAL=N
 	AlgSHM
 	AlgMP
-	AlgPolicy // a comparison policy
 )
 
 // Rule is what decided, as far as the words differ: the dispatch reason,
