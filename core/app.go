@@ -183,6 +183,10 @@ type appState struct {
 // just numbered).
 func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 	sl := &a.slots[a.cur]
+	if sl.kind == callerFwd {
+		ex.Mode, ex.IssuedBy = "forward", e.m.Servers[e.q.fw[sl.caller].server].ID
+		return
+	}
 	if sl.parentID == "" {
 		return
 	}
@@ -336,6 +340,9 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	sl.out = out
 	if sl.awaited < 0 {
 		sl.awaited = f.req.Seq
+	}
+	if sl.tran != 0 {
+		e.tr.xs[sl.tran-1].live++ // a request in a transaction (tranLeave)
 	}
 	if sl.replyTo < 0 {
 		sl.replyTo = int32(f.req.Origin)

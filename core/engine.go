@@ -837,6 +837,9 @@ func (e *engine) finish(s int32) {
 
 // finishLogged is finish with a dispatch log or requests to explain.
 func (e *engine) finishLogged(s int32) {
+	if e.tr != nil {
+		e.tranLeave(s)
+	}
 	if e.opt.explain != nil {
 		e.opt.explain.done(e, e.pool.at(s))
 	}

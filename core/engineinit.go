@@ -83,7 +83,8 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.Parent)
 	}
-	e.logged = e.log != nil || opt.explain != nil
+	// (transactions count their requests as they finish: tranLeave)
+	e.logged = e.log != nil || opt.explain != nil || e.tr != nil
 	return e, nil
 }
 

@@ -3,6 +3,8 @@ package core
 import (
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -79,6 +81,7 @@ type qState struct {
 	avail  appHeap // messages available again after a retry delay, in the order they failed
 	wake   appHeap // forwarders' looks, in scan order within an instant
 	fails  int64   // failures so far (the order of avail)
+	stored int64   // messages stored in every queue, bounded with the requests held (RunOptions.MaxInFlight)
 }
 
 // newQState sets /Q up for e: every forwarder up at 0 looks in the wake-up
@@ -144,6 +147,14 @@ func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
 	if t >= e.setup.WarmupUS {
 		mq.max = max(mq.max, mq.depth())
 	}
+	e.q.stored++
+	if lim := e.opt.MaxInFlight; lim > 0 && e.q.stored+int64(e.pool.len()) > lim && e.fault == nil {
+		err := diag.Errorf(diag.ETOOLARGE, "backlog: more than %d /Q messages and requests held at once at %s ms (the most one run may hold); "+
+			"the forwarders cannot keep up with the enqueues: add forwarders or servers, lower the rate, or shorten the run",
+			lim, usec.FormatMS(t))
+		err.Limit = diag.LimitInFlight
+		e.fault = err
+	}
 }
 
 // qTakeAt removes the message at position i of queue qi (from its head) at t.
@@ -155,6 +166,7 @@ func (e *engine) qTakeAt(qi int32, i int, t int64) qMsg {
 	copy(mq.msgs[mq.head+1:at+1], mq.msgs[mq.head:at])
 	mq.msgs[mq.head] = qMsg{}
 	mq.head++
+	e.q.stored--
 	if mq.head == len(mq.msgs) {
 		mq.msgs, mq.head = mq.msgs[:0], 0
 	}

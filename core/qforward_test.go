@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -52,5 +53,83 @@ func TestEnqueuesFromEverySourceStoreMessages(t *testing.T) {
 	_, err := core.ParseScenario([]byte(head + `"workload": {"generate": {"duration_ms": 20, "clients": [{"name": "c", "count": 1, "script": [{"enqueue": "QS:B"}]}]}}}`))
 	if err == nil || !strings.Contains(err.Error(), `workload.generate.clients[0].script[0].enqueue: "QS:B": queue space QS has no queue B`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A /Q forward is explained by its id as the dispatch log writes it: a
+// forward issued by its TMQFORWARD instance from the forwarder's machine;
+// the retries of one message are told apart by ~k.
+func TestExplainForward(t *testing.T) {
+	sc := readScenario(t, "../testdata/spec/203-retried-twice-then-error-queue")
+	for _, id := range []string{"SVC#0~0", "SVC#0~2"} {
+		exs, err := core.ExplainID(sc, core.RunOptions{}, id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		ex := exs[0]
+		if ex.ID != id || ex.Mode != "forward" || ex.IssuedBy != "QG/2" || ex.Parent != "" || ex.Winner != "G1/1" ||
+			!strings.Contains(ex.Text, "A /Q forward: the TMQFORWARD QG/2 took the message from its queue") {
+			t.Errorf("%s: got id %s, mode %q, issued by %q, parent %q, winner %s; %s", id, ex.ID, ex.Mode, ex.IssuedBy, ex.Parent, ex.Winner, ex.Text)
+		}
+	}
+}
+
+// Stored /Q messages count with the requests held against
+// RunOptions.MaxInFlight: enqueues that no forwarder drains stop the run
+// with the backlog error (its limit named), never an unbounded heap.
+func TestQBacklogBounded(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nQG LMID=s1 GRPNO=2\n*SERVERS\n` +
+		`TMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\n`
+	sc, err := core.ParseScenario([]byte(`{"ubbconfig": "` + ubbText + `",
+	  "qspaces": {"QS": {"queues": {"A": {}}}},
+	  "workload": {"generate": {"duration_ms": 10000, "streams": [{"enqueue": "QS:A", "arrivals": "constant", "rate_per_s": 1000}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Run(sc, core.RunOptions{MaxInFlight: 500}); err == nil || !strings.Contains(err.Error(), "more than 500 /Q messages and requests held at once") {
+		t.Fatalf("got %v, want the backlog error", err)
+	}
+	res, err := core.Run(sc, core.RunOptions{MaxInFlight: 20000})
+	if err != nil || res.QSpaces[0].Queues[0].Enqueued != 10000 {
+		t.Fatalf("with room for them: %v, %+v", err, res)
+	}
+}
+
+// Queueing theory: one forwarder draining a backlog of n messages, each
+// forward an exponential service of mean m on an idle server, ends the
+// last one after the sum of n draws (mean n·m, sd √n·m), and the messages
+// wait in the queue (k−1)·m on average for the k-th: a mean time in queue
+// of (n−1)·m/2. Over seeds, both fall within 4 standard deviations.
+func TestTheoryForwarderDrainsBacklog(t *testing.T) {
+	const n, m = 2000, 10.0
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nG1 LMID=s1 GRPNO=1\nQG LMID=s1 GRPNO=2\n*SERVERS\n` +
+		`app SRVGRP=G1 SRVID=1 CLOPT=\"-s SVC\"\nTMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\n` +
+		`TMQFORWARD SRVGRP=QG SRVID=2 CLOPT=\"-- -q SVC -i 0\"\n*SERVICES\nSVC\n`
+	trace := "time_ms,enqueue\\n" + strings.Repeat("0,QS:SVC\\n", n)
+	sc, err := core.ParseScenario([]byte(`{"ubbconfig": "` + ubbText + `",
+	  "services": {"SVC": {"service_time": {"dist": "exp", "mean_ms": 10}}},
+	  "qspaces": {"QS": {"queues": {"SVC": {}}}},
+	  "workload": {"trace_csv": "` + trace + `"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		res, err := core.Run(sc, core.RunOptions{Seed: &seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := res.QSpaces[0].Queues[0]
+		if q.Forwarded != n || q.Depth.Max != n {
+			t.Fatalf("seed %d: forwarded %d of %d, depth max %d", seed, q.Forwarded, n, q.Depth.Max)
+		}
+		span, sd := float64(n)*m, math.Sqrt(n)*m
+		if d := math.Abs(res.SpanMS - span); d > 4*sd {
+			t.Errorf("seed %d: the backlog drained in %.0f ms, want %.0f ± %.0f (4 sd)", seed, res.SpanMS, span, 4*sd)
+		}
+		// the mean of the n partial sums S_0..S_{n-1}: (n−1)·m/2, sd ≈ m·√(n/3)
+		wait, wsd := float64(n-1)*m/2, m*math.Sqrt(float64(n)/3)
+		if d := math.Abs(q.TimeInQueueMS.Mean - wait); d > 4*wsd {
+			t.Errorf("seed %d: time in queue %.0f ms on average, want %.0f ± %.0f", seed, q.TimeInQueueMS.Mean, wait, 4*wsd)
+		}
 	}
 }

@@ -37,6 +37,9 @@ type tranX struct {
 	// fwd is the TMQFORWARD that owns X, 1 + its index in qState.fw (0:
 	// X's owner is a request; then owner is -1)
 	fwd int32
+	// live counts X's requests not yet finished: an aborted X's entry is
+	// free again when the last of them finishes (tranLeave)
+	live int32
 }
 
 // slotRef names an in-flight request: its slot and its Seq.
@@ -144,7 +147,27 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	}
 	xi := e.openTran(s, f.req.Seq, idOf(f), sv.machine, sv.group, lim, t)
 	tr.xs[xi].members = append(tr.xs[xi].members, slotRef{s, f.req.Seq})
+	tr.xs[xi].live++
 	sl.tran = xi + 1
+}
+
+// tranLeave is finish's hook: the request in slot s is done. When it was
+// the last request of an aborted transaction, the transaction's entry is
+// free again (a committed one's is freed at its commit).
+func (e *engine) tranLeave(s int32) {
+	k := e.app.slots[s].tran
+	if k == 0 {
+		return
+	}
+	tr := e.tr
+	x := &tr.xs[k-1]
+	if x.live--; x.live == 0 && x.aborted && !x.closed {
+		if x.counted {
+			tr.parts += int64(len(x.parts)) // participants_mean counts it as it closes
+		}
+		x.closed, x.members = true, x.members[:0]
+		tr.free = append(tr.free, k-1)
+	}
 }
 
 // openTran starts a transaction at t and returns its index: owned by the

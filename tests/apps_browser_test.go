@@ -395,4 +395,49 @@ func TestPlaygroundApplications(t *testing.T) {
 			}
 		}
 	})
+
+	t.Run("/Q: the queues' table and depth chart give what tuxlb run gives", func(t *testing.T) {
+		ctx := newBrowser(t)
+		loadAndRun(t, ctx, srv.URL+"/", "queue-forwarding")
+		do(t, ctx, "see the /Q table and the depth chart", chromedp.WaitVisible(sel("qspace-table")), chromedp.WaitVisible(sel("chart-qdepth")))
+		var res struct {
+			QSpaces []struct {
+				Name   string
+				Queues []map[string]json.RawMessage
+			}
+		}
+		d := json.NewDecoder(bytes.NewReader(cliRun(t, filepath.Join(repoRoot(t), "examples", "queue-forwarding.json"))))
+		d.UseNumber()
+		if err := d.Decode(&res); err != nil || len(res.QSpaces) != 1 {
+			t.Fatalf("tuxlb run: %v, %d queue spaces", err, len(res.QSpaces))
+		}
+		var cells map[string]map[string]string
+		js := `JSON.stringify(Object.fromEntries([...document.querySelectorAll('[data-testid="qspace-table"] tbody tr')].map((tr) =>
+			[tr.dataset.queue, Object.fromEntries([...tr.querySelectorAll("td[data-field]")].map((td) => [td.dataset.field, td.dataset.value]))])))`
+		if err := json.Unmarshal([]byte(get(t, ctx, "read the /Q table", chromedp.Evaluate[string](js))), &cells); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range res.QSpaces[0].Queues {
+			var name string
+			_ = json.Unmarshal(q["name"], &name)
+			row := cells["SHIPQS:"+name]
+			if row == nil {
+				t.Fatalf("the /Q table has no row SHIPQS:%s (rows %v)", name, cells)
+			}
+			for _, key := range []string{"enqueued", "forwarded", "retried", "to_error_queue", "dropped", "depth.max", "depth.mean", "time_in_queue_ms.mean", "time_in_queue_ms.max"} {
+				raw := q[key]
+				if outer, inner, ok := strings.Cut(key, "."); ok {
+					var sub map[string]json.RawMessage
+					_ = json.Unmarshal(q[outer], &sub)
+					raw = sub[inner]
+				}
+				if got, want := row[key], string(raw); got != want {
+					t.Errorf("SHIPQS:%s %s: the page has %s, tuxlb run %s", name, key, got, want)
+				}
+			}
+		}
+		if cells["SHIPQS:SHIP"]["retried"] == "0" || cells["SHIPQS:SHIP"]["to_error_queue"] == "0" {
+			t.Errorf("the example should retry and move some messages to the error queue: %v", cells["SHIPQS:SHIP"])
+		}
+	})
 }

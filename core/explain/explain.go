@@ -170,6 +170,10 @@ func costValue(cost string) string {
 // Text tells the decision in a few sentences for a Tuxedo admin.
 func Text(ex *result.Explanation, c *Choice) string {
 	var b strings.Builder
+	if ex.Mode == "forward" {
+		fmt.Fprintf(&b, "A /Q forward: the TMQFORWARD %s took the message from its queue and calls the service named like the queue (its origin is the forwarder's machine, %s). ",
+			ex.IssuedBy, ex.Origin)
+	}
 	if ex.Parent != "" {
 		mode := ex.Mode
 		if c.Unanswered && mode == "tpacall" {

@@ -27,7 +27,8 @@ type Explanation struct {
 	// IssuedBy the instance that issued it (its machine is Origin).
 	Parent   string `json:"parent,omitempty"`
 	IssuedBy string `json:"issued_by,omitempty"`
-	// Mode is how the nested request was issued: tpcall, tpacall, tpforward.
+	// Mode is how the nested request was issued: tpcall, tpacall, tpforward;
+	// "forward" for a /Q forward, whose IssuedBy is its TMQFORWARD instance.
 	Mode string `json:"mode,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package result
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -28,7 +29,7 @@ const (
 // FigureDef is one row of the figures table.
 type FigureDef struct {
 	Name  string `json:"name"`
-	Unit  string `json:"unit"` // ms, requests, fraction (a share, shown as a percentage), index (Jain's, 1/n to 1), per_s, machines
+	Unit  string `json:"unit"` // ms, requests, fraction (a share, shown as a percentage), index (Jain's, 1/n to 1), per_s, machines, messages (/Q), transactions
 	Label string `json:"label"`
 	// Doc says how the figure is computed from a result.
 	Doc string `json:"doc"`
@@ -145,6 +146,41 @@ var figureTable = []*FigureDef{
 	{Name: "saturated_machines", Unit: "machines", Label: "Saturated machines", Doc: "machines that saturate while another serving the same services has room", Summary: true, Better: "lower",
 		Headline: true, Objective: true, Aliases: []string{"machines.saturated"}, scope: scopeRun,
 		run: func(r *Result) float64 { return float64(len(Saturations(r))) }},
+	{Name: "commit_mean_ms", Unit: "ms", Label: "Commit mean (ms)", Doc: "transactions: a commit's time, from its start to its owner's end (transactions.commit_ms.mean; 0 without transactions)", Better: "lower",
+		Objective: true, scope: scopeRun,
+		run: func(r *Result) float64 {
+			return tranFigure(r, func(t *TransactionStats) float64 { return t.CommitMS.Mean })
+		}},
+	{Name: "commit_p99_ms", Unit: "ms", Label: "Commit p99 (ms)", Doc: "transactions: a commit's time, 99th percentile", Better: "lower",
+		Objective: true, scope: scopeRun,
+		run: func(r *Result) float64 {
+			return tranFigure(r, func(t *TransactionStats) float64 { return t.CommitMS.P99 })
+		}},
+	{Name: "aborted", Unit: "transactions", Label: "Transactions aborted", Doc: "transactions aborted, on their timeout or a failing owner (transactions.aborted)", Better: "lower",
+		Objective: true, scope: scopeRun,
+		run: func(r *Result) float64 {
+			return tranFigure(r, func(t *TransactionStats) float64 { return float64(t.Aborted.Timeout + t.Aborted.Failed) })
+		}},
+	{Name: "qdepth_max", Unit: "messages", Label: "/Q depth max", Doc: "the largest depth of a /Q queue (qspaces[].queues[].depth.max; of a service: the queue named like it, whose messages its forwards carry)", Better: "lower",
+		Objective: true, scope: scopeRun | scopeService,
+		run: func(r *Result) float64 {
+			return queueFigure(r, "", func(q *MsgQueueStats) float64 { return float64(q.Depth.Max) }, math.Max)
+		},
+		service: func(r *Result, s *ServiceStats) float64 {
+			return queueFigure(r, s.Name, func(q *MsgQueueStats) float64 { return float64(q.Depth.Max) }, math.Max)
+		}},
+	{Name: "time_in_queue_mean_ms", Unit: "ms", Label: "/Q time in queue mean (ms)", Doc: "a forwarded /Q message's time in its queue, from storing to the forward that succeeded: mean over every queue's (of a service: the queue named like it)", Better: "lower",
+		Objective: true, scope: scopeRun | scopeService,
+		run:     func(r *Result) float64 { return timeInQueueMean(r, "") },
+		service: func(r *Result, s *ServiceStats) float64 { return timeInQueueMean(r, s.Name) }},
+	{Name: "time_in_queue_max_ms", Unit: "ms", Label: "/Q time in queue max (ms)", Doc: "a forwarded /Q message's longest time in its queue (of a service: the queue named like it)", Better: "lower",
+		Objective: true, scope: scopeRun | scopeService,
+		run: func(r *Result) float64 {
+			return queueFigure(r, "", func(q *MsgQueueStats) float64 { return q.TimeInQueueMS.Max }, math.Max)
+		},
+		service: func(r *Result, s *ServiceStats) float64 {
+			return queueFigure(r, s.Name, func(q *MsgQueueStats) float64 { return q.TimeInQueueMS.Max }, math.Max)
+		}},
 	{Name: "span_ms", Unit: "ms", Label: "Simulated span (ms)", Doc: "from time 0 to the last event (span_ms)",
 		Summary: true, Headline: true, scope: scopeRun,
 		run: func(r *Result) float64 { return r.SpanMS }},
@@ -408,4 +444,43 @@ func figuresMarkdown() string {
 			f.Doc + " | " + strings.Join(aliases, ", ") + " |\n")
 	}
 	return b.String()
+}
+
+// tranFigure is f of r's transactions, 0 when r has none.
+func tranFigure(r *Result, f func(*TransactionStats) float64) float64 {
+	if r.Transactions == nil {
+		return 0
+	}
+	return f(r.Transactions)
+}
+
+// queueFigure combines f over r's /Q queues (those named name, or all when
+// name is ""); 0 when there is none.
+func queueFigure(r *Result, name string, f func(*MsgQueueStats) float64, combine func(a, b float64) float64) float64 {
+	out, any := 0.0, false
+	for i := range r.QSpaces {
+		for j := range r.QSpaces[i].Queues {
+			q := &r.QSpaces[i].Queues[j]
+			if name != "" && q.Name != name {
+				continue
+			}
+			if v := f(q); any {
+				out = combine(out, v)
+			} else {
+				out, any = v, true
+			}
+		}
+	}
+	return out
+}
+
+// timeInQueueMean is the mean time in queue over the forwarded messages of
+// r's /Q queues (those named name, or all when name is "").
+func timeInQueueMean(r *Result, name string) float64 {
+	n := queueFigure(r, name, func(q *MsgQueueStats) float64 { return float64(q.TimeInQueueMS.Count) }, func(a, b float64) float64 { return a + b })
+	if n == 0 {
+		return 0
+	}
+	sum := queueFigure(r, name, func(q *MsgQueueStats) float64 { return q.TimeInQueueMS.Mean * float64(q.TimeInQueueMS.Count) }, func(a, b float64) float64 { return a + b })
+	return round6(sum / n)
 }

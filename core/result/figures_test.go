@@ -121,3 +121,41 @@ func TestHeadlineNamedAsTheTable(t *testing.T) {
 		t.Errorf("Headline.Figures lists %d figures, its JSON %d", len(listed), len(keys))
 	}
 }
+
+// The transactions' and /Q figures: read from the transactions block and
+// the queues (the mean time in queue weighted by each queue's forwarded
+// messages; of a service, the queue named like it), 0 when a result has
+// none.
+func TestTransactionAndQueueFigures(t *testing.T) {
+	r := &Result{
+		Transactions: &TransactionStats{Aborted: AbortedCounts{Timeout: 2, Failed: 3}, CommitMS: Summary{Mean: 4.5, P99: 9}},
+		QSpaces: []QSpaceStats{
+			{Name: "QS", Queues: []MsgQueueStats{
+				{Name: "SHIP", Depth: QueueDepth{Max: 7}, TimeInQueueMS: Summary{Count: 2, Mean: 10, Max: 12}},
+				{Name: "ERR", Depth: QueueDepth{Max: 1}},
+			}},
+			{Name: "QT", Queues: []MsgQueueStats{{Name: "BILL", Depth: QueueDepth{Max: 9}, TimeInQueueMS: Summary{Count: 3, Mean: 20, Max: 40}}}},
+		},
+		Services: []ServiceStats{{Name: "SHIP"}, {Name: "BILL"}, {Name: "OTHER"}},
+	}
+	for name, want := range map[string]float64{
+		"commit_mean_ms": 4.5, "commit_p99_ms": 9, "aborted": 5,
+		"qdepth_max": 9, "time_in_queue_mean_ms": 16, "time_in_queue_max_ms": 40, // (2·10 + 3·20) / 5
+		"qdepth_max[SHIP]": 7, "time_in_queue_mean_ms[SHIP]": 10, "time_in_queue_max_ms[BILL]": 40, "qdepth_max[OTHER]": 0,
+	} {
+		ref, err := ParseFigure(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := ref.Of(r); got != want {
+			t.Errorf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	empty := &Result{}
+	for _, name := range []string{"commit_mean_ms", "aborted", "qdepth_max", "time_in_queue_mean_ms"} {
+		ref, _ := ParseFigure(name)
+		if got := ref.Of(empty); got != 0 {
+			t.Errorf("%s of a result without transactions or /Q: got %v, want 0", name, got)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import {
   headline,
   histogramChart,
   overlay,
+  qDepthChart,
   queueLengthChart,
   serverBars,
   storedFigures,
@@ -76,6 +77,21 @@ describe("time series", () => {
       [0, 1, 2, 3],
       [0, 1, 0.5, 0],
       [0, 0.25, 0, 0],
+    ]);
+  });
+
+  it("draws one depth line per /Q queue, named QSPACE:Q, none without queue spaces", () => {
+    expect(qDepthChart(result)).toBeNull();
+    const depth = (series: number[]) => ({ max: 0, mean: 0, series });
+    const summary = { count: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
+    const q = (name: string, series: number[]) => ({ name, enqueued: 0, forwarded: 0, retried: 0, to_error_queue: 0, dropped: 0, depth: depth(series), time_in_queue_ms: summary });
+    const withQ = { ...result, qspaces: [{ name: "QS", queues: [q("REQ", [0, 2, 3.5, 1]), q("ERR", [0, 0, 1, 1])] }] } as Result;
+    const got = qDepthChart(withQ);
+    expect(got?.labels).toEqual(["QS:REQ", "QS:ERR"]);
+    expect(got?.data).toEqual([
+      [0, 1, 2, 3],
+      [0, 2, 3.5, 1],
+      [0, 0, 1, 1],
     ]);
   });
 

@@ -131,6 +131,12 @@ export function queueLengthChart(r: Result, view: ChartView = { by: "each", top:
   return chartOf(r, viewLines(r.series.queue_length ?? [], view, keyOf, "sum"));
 }
 
+/** qDepthChart is each /Q queue's depth over time (messages stored and not held by a forwarder, the mean in each bin), one line per queue named QSPACE:Q; null when the run has no queue spaces. */
+export function qDepthChart(r: Result): ChartData | null {
+  const lines: NamedSeries[] = (r.qspaces ?? []).flatMap((qs) => (qs.queues ?? []).map((q) => ({ name: `${qs.name}:${q.name}`, values: q.depth.series ?? [] })));
+  return lines.length ? chartOf(r, lines) : null;
+}
+
 /** utilizationChart is the busy fraction per server over time (the mean over a group or machine). */
 export function utilizationChart(r: Result, view: ChartView = { by: "each", top: 0 }): ChartData {
   const ss = new Map((r.servers ?? []).map((s) => [s.id, s]));

@@ -13,6 +13,7 @@ import {
   manyLines,
   maxTableRows,
   pct,
+  qDepthChart,
   queueLengthChart,
   serverBars,
   topLines,
@@ -27,7 +28,7 @@ import { statesAt } from "./lifecycle";
 import { stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
-import type { ClientStats, Model, Result, TransactionStats, WorkstationStats } from "./types";
+import type { ClientStats, Model, QSpaceStats, Result, TransactionStats, WorkstationStats } from "./types";
 import { traceRead, validationView } from "./validation";
 
 /** summary is the headline figures as a definition list (data-testid=summary). */
@@ -241,6 +242,56 @@ export function workstationTable(ws: WorkstationStats[]): HTMLElement {
 }
 
 /**
+ * qspaceTable shows each /Q queue (runs whose scenario has qspaces): its
+ * messages enqueued, forwarded, put back for a retry, moved to the error
+ * queue and dropped, its depth (largest and mean) and the time its
+ * forwarded messages spent in it.
+ */
+export function qspaceTable(qspaces: QSpaceStats[]): HTMLElement {
+  return h(
+    "table",
+    { class: "plain compact", "data-testid": "qspace-table" },
+    h("caption", {}, "/Q queues: messages stored by enqueues and drained by the TMQFORWARD servers"),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ...["Queue", "Enqueued", "Forwarded", "Retried", "To error queue", "Dropped", "Depth max", "Depth mean", "In queue mean (ms)", "In queue p95 (ms)", "In queue max (ms)"].map((t) => h("th", {}, t)),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...qspaces.flatMap((qs) =>
+        (qs.queues ?? []).map((q) =>
+          h(
+            "tr",
+            { "data-queue": `${qs.name}:${q.name}` },
+            h("th", { scope: "row" }, `${qs.name}:${q.name}`),
+            ...(
+              [
+                ["enqueued", q.enqueued],
+                ["forwarded", q.forwarded],
+                ["retried", q.retried],
+                ["to_error_queue", q.to_error_queue],
+                ["dropped", q.dropped],
+                ["depth.max", q.depth.max],
+                ["depth.mean", q.depth.mean],
+                ["time_in_queue_ms.mean", q.time_in_queue_ms.mean],
+                ["time_in_queue_ms.p95", q.time_in_queue_ms.p95],
+                ["time_in_queue_ms.max", q.time_in_queue_ms.max],
+              ] as [string, number][]
+            ).map(([key, v]) => h("td", { "data-field": key, "data-value": String(v) }, fmt(v))),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
  * transactionTable shows the transactions of a run with AUTOTRAN services:
  * how many started, committed (in one or two phases) and were aborted (on
  * TRANTIME or a failing owner), their participants, and the commit's time
@@ -357,6 +408,10 @@ export function results(r: Result, model: Model | null): HTMLElement {
       chart(queueLengthChart(r, view), { title: `Queue length over time${also}`, yLabel: "waiting requests", stepped: true, testid: "chart-queue", ...marked, ...warm }),
       chart(utilizationChart(r, view), { title: `Utilization over time${also}`, yLabel: "busy fraction", stepped: true, testid: "chart-util", ...marked, ...warm }),
     ];
+    const depth = qDepthChart(r);
+    if (depth) {
+      out.push(chart(depth, { title: "/Q queue depth over time (messages stored, not held by a forwarder)", yLabel: "messages", stepped: true, testid: "chart-qdepth", ...marked, ...warm }));
+    }
     const fails = failureChart(r);
     if (fails) {
       out.push(chart(fails, { title: `Failed requests over time (by code)${also}`, yLabel: "requests", stepped: true, testid: "chart-failures", ...marked, ...warm }));
@@ -421,6 +476,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
     r.clients?.length ? clientTable(r.clients) : null,
     r.workstation?.length ? workstationTable(r.workstation) : null,
     r.transactions ? transactionTable(r.transactions) : null,
+    r.qspaces?.length ? qspaceTable(r.qspaces) : null,
     h(
       "div",
       { class: "topo-row" },
