@@ -13,6 +13,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/timeseries"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -185,8 +186,8 @@ func TestResetsCountedNotWalked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Series.ResetsMS); n != maxResets {
-		t.Errorf("got %d reset times listed, want the first %d", n, maxResets)
+	if n := len(res.Series.ResetsMS); n != timeseries.MaxResets {
+		t.Errorf("got %d reset times listed, want the first %d", n, timeseries.MaxResets)
 	}
 }
 

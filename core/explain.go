@@ -1,10 +1,10 @@
 package core
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/explain"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -69,16 +69,16 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *res
 		switch e.alg {
 		case algSHM:
 			cd.Work = q.work
-			cd.Cost = costString([]int64{q.work}, q.n, sq.load)
+			cd.Cost = explain.Cost([]int64{q.work}, q.n, sq.load)
 		case algMP:
 			cd.Counter = e.counters[m*len(e.queues)+int(sq.q)]
 			cd.NetLoad = int(e.netLoadFor(m, sq.q))
-			cd.Cost = costString([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
+			cd.Cost = explain.Cost([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
 		default:
-			if !comparisonPolicies[e.setup.Policy].queueCost {
+			if !explain.QueueCost(e.setup.Policy) {
 				break
 			}
-			cd.Cost = costString([]int64{int64(q.wait.n), int64(q.inService)}, q.n)
+			cd.Cost = explain.Cost([]int64{int64(q.wait.n), int64(q.inService)}, q.n)
 		}
 		ex.Candidates = append(ex.Candidates, cd)
 	}
@@ -109,39 +109,6 @@ func routingOf(e *engine, f *flight, sv *svcInfo, rs *routeStep) *result.Routing
 	return st
 }
 
-// costString writes num/n + adds... = value exactly, e.g. "150/2 + 50 = 125";
-// several nums are a sum: "(2+1)/1 = 3".
-func costString(nums []int64, n int64, adds ...int64) string {
-	var b strings.Builder
-	var num int64
-	parts := make([]string, len(nums))
-	for i, x := range nums {
-		num += x
-		parts[i] = strconv.FormatInt(x, 10)
-	}
-	if len(nums) > 1 {
-		fmt.Fprintf(&b, "(%s)/%d", strings.Join(parts, "+"), n)
-	} else {
-		fmt.Fprintf(&b, "%d/%d", num, n)
-	}
-	total := num
-	for _, a := range adds {
-		fmt.Fprintf(&b, " + %d", a)
-		total += a * n
-	}
-	b.WriteString(" = ")
-	b.WriteString(fracString(total, n))
-	return b.String()
-}
-
-// fracString writes a/n exactly: "125", or "250/3 (83.33)".
-func fracString(a, n int64) string {
-	if a%n == 0 {
-		return strconv.FormatInt(a/n, 10)
-	}
-	return fmt.Sprintf("%d/%d (%.2f)", a, n, float64(a)/float64(n))
-}
-
 // finish completes ex once f has been dispatched (and, when it could, entered
 // its queue), and stops the run after the last requested explanation.
 func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
@@ -158,13 +125,14 @@ func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 	if f.server >= 0 {
 		ex.Server = e.m.Servers[f.server].ID
 	}
-	costed := (e.alg == algSHM || e.alg == algMP) && f.reason == reasonLeastLoad || comparisonPolicies[e.setup.Policy].queueCost
+	costed := (e.alg == algSHM || e.alg == algMP) && f.reason == reasonLeastLoad || explain.QueueCost(e.setup.Policy)
 	if !costed {
 		for i := range ex.Candidates {
 			ex.Candidates[i].Cost = ""
 		}
 	}
-	noteCandidates(e, ex, f)
+	c := e.choice(ex, f)
+	explain.Notes(ex, &c)
 	for i := range ex.Candidates {
 		if c := &ex.Candidates[i]; c.State == stateDown.String() {
 			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
@@ -172,7 +140,7 @@ func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 			c.Note += "; its machine is lost: the bulletin board still lists it until the DBBL notices, and what is sent there never replies"
 		}
 	}
-	ex.Text = explainText(e, ex, f)
+	ex.Text = explain.Text(ex, &c)
 	if x.note != "" {
 		ex.Text += " " + x.note
 		x.note = ""

@@ -80,24 +80,6 @@ func TestExplainErrors(t *testing.T) {
 	}
 }
 
-func TestCostString(t *testing.T) {
-	cases := []struct {
-		nums []int64
-		n    int64
-		adds []int64
-		want string
-	}{
-		{[]int64{150}, 2, []int64{50}, "150/2 + 50 = 125"},
-		{[]int64{100}, 3, []int64{50}, "100/3 + 50 = 250/3 (83.33)"},
-		{[]int64{2, 1}, 1, nil, "(2+1)/1 = 3"},
-	}
-	for _, c := range cases {
-		if got := costString(c.nums, c.n, c.adds...); got != c.want {
-			t.Errorf("costString(%v, %d, %v): got %q, want %q", c.nums, c.n, c.adds, got, c.want)
-		}
-	}
-}
-
 func TestExplainOtherRules(t *testing.T) {
 	cases := []struct {
 		name, model string

@@ -5,212 +5,34 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/explain"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-// noteCandidates says, per candidate, why it won or lost.
-func noteCandidates(e *engine, ex *result.Explanation, f *flight) {
-	winner := -1
-	for i := range ex.Candidates {
-		if ex.Candidates[i].Chosen {
-			winner = i
-		}
-	}
-	for i := range ex.Candidates {
-		c := &ex.Candidates[i]
-		switch {
-		case f.queue < 0:
-		case c.Chosen:
-			c.Note = winNote(e, f.reason)
-		case f.reason == reasonFirst:
-			c.Note = "not first: LDBAL=N never looks past the first candidate"
-		case f.reason == reasonIdle && e.alg == algMP && !c.Local:
-			c.Note = "remote: only servers on the origin machine are checked for idleness"
-		case f.reason == reasonIdle && i < winner:
-			c.Note = "busy"
-		case f.reason == reasonIdle:
-			c.Note = "not looked at: an earlier candidate was idle"
-		case c.Queue == ex.Winner:
-			c.Note = "shares the winning queue"
-		case f.reason == reasonLeastLoad || comparisonPolicies[e.setup.Policy].rankedByCost:
-			c.Note = loseNote(c.Cost, ex.Candidates[winner].Cost, i < winner)
-		default:
-			c.Note = "not picked"
-		}
-		if f.server >= 0 && !c.Chosen && c.Server == ex.Server {
-			c.Note = "takes it: of the MSSQ set's idle servers, idle longest"
-		}
-	}
-}
+// explainAlgs and explainRules are core's algorithms and dispatch reasons
+// as package explain tells them apart; the others are explain's zero
+// values (a comparison policy's algorithm, another rule).
+var (
+	explainAlgs  = map[algorithm]explain.Alg{algFirst: explain.AlgFirst, algSHM: explain.AlgSHM, algMP: explain.AlgMP}
+	explainRules = map[reason]explain.Rule{reasonFirst: explain.RuleFirst, reasonIdle: explain.RuleIdle,
+		reasonLeastLoad: explain.RuleLeastLoad, reasonNoEnt: explain.RuleNoEnt, reasonSystem: explain.RuleSystem, reasonTran: explain.RuleTran}
+)
 
-func winNote(e *engine, why reason) string {
-	switch why {
-	case reasonFirst:
-		return "first candidate in scan order"
-	case reasonIdle:
-		return "the first idle candidate"
-	case reasonLeastLoad:
-		return "least cost"
-	default:
-		if w := comparisonPolicies[e.setup.Policy].win; w != "" {
-			return w
-		}
-		return "picked by " + why.String()
+// choice is what the engine knew of f's decision, for package explain.
+func (e *engine) choice(ex *result.Explanation, f *flight) explain.Choice {
+	c := explain.Choice{Alg: explainAlgs[e.alg], Rule: explainRules[f.reason], Policy: e.setup.Policy, Queued: f.queue >= 0,
+		Taken: f.server >= 0, Unanswered: f.unanswered, Next: func() string { return whereNext(e, ex, f) }}
+	if f.chosen >= 0 {
+		c.Chosen, c.ChosenGroup = e.m.Servers[f.chosen].ID, e.m.Servers[f.chosen].Group
 	}
-}
-
-func loseNote(cost, winCost string, earlier bool) string {
-	if costValue(cost) == costValue(winCost) && !earlier {
-		return "same cost, but ties go to the first"
-	}
-	return "costs more"
-}
-
-// costValue returns the part of a cost string after "= ".
-func costValue(cost string) string {
-	if i := strings.LastIndex(cost, "= "); i >= 0 {
-		return cost[i+2:]
-	}
-	return cost
-}
-
-// explainText tells the decision in a few sentences for a Tuxedo admin.
-func explainText(e *engine, ex *result.Explanation, f *flight) string {
-	var b strings.Builder
-	if ex.Mode == "forward" {
-		fmt.Fprintf(&b, "A /Q forward: the TMQFORWARD %s took the message from its queue and calls the service named like the queue (its origin is the forwarder's machine, %s). ",
-			ex.IssuedBy, ex.Origin)
-	}
-	if ex.Parent != "" {
-		mode := ex.Mode
-		if f.unanswered && mode == "tpacall" {
-			mode = "tpacall with TPNOREPLY: nobody waits for its reply, which is never sent, and its failure reaches no one"
-		}
-		fmt.Fprintf(&b, "A nested request (%s) of request %s, issued by %s on %s: its origin is the calling server's machine. ",
-			mode, ex.Parent, ex.IssuedBy, ex.Origin)
-	}
-	if ex.Routing != nil {
-		b.WriteString(routingText(ex))
-		if f.reason == reasonSystem {
-			return b.String()
-		}
-		b.WriteString(" ")
-	}
-	switch {
-	case f.reason == reasonNoEnt && ex.Routing != nil:
-		fmt.Fprintf(&b, "No server there advertises %s, so the request fails with TPENOENT.", ex.Service)
-		return b.String()
-	case f.reason == reasonNoEnt:
-		fmt.Fprintf(&b, "No server advertises %s, so the request fails with TPENOENT.", ex.Service)
-		return b.String()
-	case f.reason == reasonTran:
-		fmt.Fprintf(&b, "The request is in a transaction and the dispatch rule chose %s, whose group %s has no TMSNAME: it fails at its issue with TPETRAN (the choice's counters stay charged).",
-			e.m.Servers[f.chosen].ID, e.m.Servers[f.chosen].Group)
-		return b.String()
-	case e.alg == algFirst:
-		fmt.Fprintf(&b, "LDBAL=N: every request for %s goes to its first candidate in scan order, %s, busy or not, local or remote.",
-			ex.Service, ex.Candidates[0].Server)
-	case e.alg == algSHM && f.reason == reasonIdle:
-		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): %s is the first idle server advertising %s, so %s gets the request without any costing.",
-			e.m.Servers[f.chosen].ID, ex.Service, getter(e, f))
-	case e.alg == algMP && f.reason == reasonIdle:
-		fmt.Fprintf(&b, "MP round-robin on %s: %s is the first idle local server advertising %s, so %s gets the request. ",
-			ex.Origin, e.m.Servers[f.chosen].ID, ex.Service, getter(e, f))
-		fmt.Fprintf(&b, "%s's counter for %s becomes %d.", ex.Origin, ex.Winner, e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
-	case e.alg == algSHM:
-		fmt.Fprintf(&b, "SHM real-time (LDBAL=Y): no server of %s is idle, so every candidate queue is costed as W/n + LOAD (work waiting per server plus this request's load). ", ex.Service)
-		writeCosts(&b, ex, false)
-	case e.alg == algMP:
-		fmt.Fprintf(&b, "MP round-robin on %s: no local server of %s is idle, so every candidate queue is costed as C/n + LOAD + NETLOAD. ", ex.Origin, ex.Service)
-		writeCosts(&b, ex, true)
-		fmt.Fprintf(&b, " Its counter becomes %d.", e.counters[f.req.Origin*len(e.queues)+int(f.queue)])
-	default:
-		cp, ok := comparisonPolicies[e.setup.Policy]
-		if !ok {
-			panic("core: explanation: no text for policy " + e.setup.Policy.String())
-		}
-		b.WriteString(cp.text(ex, e.m.Servers[f.chosen].ID))
-	}
-	b.WriteString(" ")
-	b.WriteString(whereNext(e, ex, f))
-	return b.String()
-}
-
-// routingText tells the routing step: the value, the range that held it,
-// the group whose servers remain.
-func routingText(ex *result.Explanation) string {
-	r := ex.Routing
-	head := fmt.Sprintf("%s is routed by %s (field %s): ", ex.Service, r.Criterion, r.Field)
-	switch {
-	case r.NoEntry:
-		return fmt.Sprintf("%s is routed by %s: its buffer type is %s, and no entry of %s holds it (BUFTYPE), so the request fails with TPESYSTEM.",
-			ex.Service, r.Criterion, r.BufType, r.Criterion)
-	case r.EntryLine > 0:
-		which := "for buffer type " + r.BufType
-		if r.BufType == "" {
-			which = "the first: the request gives no buffer type"
-		}
-		head = fmt.Sprintf("%s is routed by %s, the entry at line %d (%s; field %s): ", ex.Service, r.Criterion, r.EntryLine, which, r.Field)
-	}
-	switch {
-	case r.Value == "":
-		return head + "the request carries no routing value, so it fails with TPESYSTEM."
-	case r.Range == "":
-		return head + fmt.Sprintf("no range holds the value %s, so the request fails with TPESYSTEM.", r.Value)
-	}
-	where := fmt.Sprintf("only the servers of group %s remain", r.Group)
-	if r.Group == "*" {
-		where = "the servers of every group remain"
-	}
-	if r.Fallback {
-		_, g, _ := strings.Cut(r.Range, ":")
-		return head + fmt.Sprintf("the value %s falls in range %s, but no server of group %s advertises %s, so the catch-all's group is used: %s (%d candidate(s)).",
-			r.Value, r.Range, g, ex.Service, where, r.Candidates)
-	}
-	return head + fmt.Sprintf("the value %s falls in range %s, so %s (%d candidate(s)).", r.Value, r.Range, where, r.Candidates)
-}
-
-// writeCosts lists each distinct candidate queue's cost and the winner.
-func writeCosts(b *strings.Builder, ex *result.Explanation, mp bool) {
-	seen := map[string]bool{}
-	var parts []string
-	tie := false
-	var winCost string
-	for _, c := range ex.Candidates {
-		if c.Queue == ex.Winner && c.Chosen {
-			winCost = costValue(c.Cost)
+	if f.queue >= 0 {
+		c.QueueServers = len(e.queues[f.queue].servers)
+		if e.alg == algMP {
+			c.Counter = e.counters[f.req.Origin*len(e.queues)+int(f.queue)]
 		}
 	}
-	for _, c := range ex.Candidates {
-		if seen[c.Queue] {
-			continue
-		}
-		seen[c.Queue] = true
-		where := c.LMID
-		if mp && c.Local {
-			where = "local"
-		}
-		parts = append(parts, fmt.Sprintf("%s (%s) costs %s", c.Queue, where, c.Cost))
-		if c.Queue != ex.Winner && costValue(c.Cost) == winCost {
-			tie = true
-		}
-	}
-	b.WriteString(strings.Join(parts, "; "))
-	if tie {
-		fmt.Fprintf(b, "; the tie goes to the first, %s.", ex.Winner)
-	} else {
-		fmt.Fprintf(b, "; the least, %s, wins.", ex.Winner)
-	}
-}
-
-// getter names what gets a request the idle rule chose: the server, or, for
-// an MSSQ set, its queue (any idle server of the set may take it).
-func getter(e *engine, f *flight) string {
-	if n := len(e.queues[f.queue].servers); n > 1 {
-		return fmt.Sprintf("its queue, %s (an MSSQ set of %d servers),", e.m.Queues[f.queue].Name, n)
-	}
-	return "it"
+	return c
 }
 
 // whereNext says what happens to the request right after the choice.

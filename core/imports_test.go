@@ -57,18 +57,23 @@ const module = "github.com/tuxlb/tuxlb"
 // vocabulary, is the lowest: the readers above it fill it; core/ubb, the
 // model, imports it alone.
 var leaves = map[string][]string{
-	"diag":      {},
-	"ubb":       {"diag"},
-	"scenario":  {},
-	"fit":       {},
-	"ulog":      {},
-	"psc":       {},
-	"trace":     {"ubb", "diag"},
-	"admission": {"scenario", "ubb"},
-	"dist":      {"scenario", "diag"},
-	"workload":  {"ubb", "scenario", "trace", "diag", "dist"},
-	"result":    {"ubb", "scenario", "diag"},
-	"plan":      {"ubb", "scenario", "diag", "dist", "workload"},
+	"diag":       {},
+	"ubb":        {"diag"},
+	"scenario":   {},
+	"fit":        {},
+	"ulog":       {},
+	"psc":        {},
+	"warmup":     {},
+	"timeseries": {"ubb", "result"},
+	"explain":    {"result", "plan"},
+	"batchmeans": {"workload"},
+	"wsconnect":  {"ubb", "plan"},
+	"trace":      {"ubb", "diag"},
+	"admission":  {"scenario", "ubb"},
+	"dist":       {"scenario", "diag"},
+	"workload":   {"ubb", "scenario", "trace", "diag", "dist"},
+	"result":     {"ubb", "scenario", "diag"},
+	"plan":       {"ubb", "scenario", "diag", "dist", "workload"},
 	// the leaves under core/internal import the others there, and these
 	"internal/vocab":   {"diag"}, // a vocabulary's parse error is a domain error
 	"internal/fixture": {"ubb"},  // the tests' hand-built model
@@ -170,6 +175,16 @@ func TestMayImport(t *testing.T) {
 		{"core", "core/diag", true},
 		{"core/internal/vocab", "core/diag", true},
 		{"core/internal/rng", "core/diag", false},
+		{"core", "core/warmup", true},
+		{"core/warmup", "core/result", false},
+		{"core", "core/timeseries", true},
+		{"core/timeseries", "core/result", true},
+		{"core/timeseries", "core", false},
+		{"core/explain", "core/plan", true},
+		{"core/explain", "core/timeseries", false},
+		{"core/batchmeans", "core/workload", true},
+		{"core/wsconnect", "core/plan", true},
+		{"core/wsconnect", "core/result", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {

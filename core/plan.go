@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/core/warmup"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
@@ -210,7 +211,7 @@ func (p *Plan) run(opt RunOptions) (*result.Result, error) {
 		}
 		res.WarmupDetected = true
 		res.Warnings = append(res.Warnings, sprintf("warmup_ms \"auto\": MSER-5 on the response series (batch means of %d) found a transient of %s ms; the statistics leave out the requests issued before it",
-			mserBatch, strconv.FormatFloat(res.WarmupMS, 'f', -1, 64)))
+			warmup.Batch, strconv.FormatFloat(res.WarmupMS, 'f', -1, 64)))
 		return res, nil
 	}
 	reqs, sopt, err := p.open(opt)
@@ -223,6 +224,22 @@ func (p *Plan) run(opt RunOptions) (*result.Result, error) {
 	}
 	res.Name = p.name
 	return res, nil
+}
+
+// autoWarmupUS runs a first pass of the plan with no warm-up and its
+// dispatch log read by an MSER-5 collector, and returns the warm-up found
+// ([warmup.Collector.WarmupUS]).
+func (p *Plan) autoWarmupUS(opt RunOptions) (int64, error) {
+	q := *p
+	st := *p.setup
+	st.WarmupUS, st.WarmupAuto = 0, false
+	q.setup = &st
+	c := &warmup.Collector{}
+	opt.Dispatch = c
+	if _, err := q.run(opt); err != nil {
+		return 0, err
+	}
+	return c.WarmupUS(), nil
 }
 
 // open starts the plan's workload with its seed, looking ahead to learn the

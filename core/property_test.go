@@ -117,8 +117,8 @@ func TestEngineProperties(t *testing.T) {
 // checkInvariants runs between requests: MP counters never fall except at a
 // reset, and W(q) is the sum of L(s,q) over the requests waiting in q.
 func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int64) {
-	if e.ser.nresets != *resets {
-		*resets = e.ser.nresets
+	if e.ser.Resets() != *resets {
+		*resets = e.ser.Resets()
 		clear(prev)
 	}
 	for i, c := range e.counters {

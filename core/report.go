@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/timeseries"
 )
 
 // result assembles the Result of a finished run from the engine's statistics.
@@ -32,7 +33,7 @@ func (e *engine) result() *result.Result {
 	r.Services = e.serviceStats(sWait, sResp)
 	r.Machines = e.machineStats(r.Servers, eligible)
 	r.Flows = e.flowStats()
-	r.Balance = balance(r.Servers, eligible)
+	r.Balance = result.BalanceOf(r.Servers, eligible)
 	r.Series = e.ser.build(e)
 	r.Warnings = e.warnings(eligible, r)
 	e.lifeResult(r)
@@ -202,26 +203,6 @@ func (e *engine) eligibleServers() []bool {
 	return out
 }
 
-// balance is Jain's fairness index and max/mean over the utilizations of
-// the eligible servers.
-func balance(servers []result.ServerStats, eligible []bool) result.Balance {
-	var n, sum, sq, mx float64
-	for i := range servers {
-		if !eligible[i] {
-			continue
-		}
-		u := servers[i].Utilization
-		n++
-		sum += u
-		sq += float64(u * u) // float64(): no fused multiply-add, same bits on every platform
-		mx = max(mx, u)
-	}
-	if n == 0 || sq == 0 {
-		return result.Balance{}
-	}
-	return result.Balance{JainUtilization: roundF(sum * sum / (n * sq)), MaxOverMean: roundF(mx / (sum / n))}
-}
-
 // warnings says what the reader of the result should not miss.
 func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	st := &e.st
@@ -255,8 +236,8 @@ func (e *engine) warnings(eligible []bool, r *result.Result) []string {
 	if st.completed < 1000 {
 		out = append(out, fmt.Sprintf("only %d requests completed: p99 needs at least 1000 to be meaningful", st.completed))
 	}
-	if e.ser.nresets > maxResets {
-		out = append(out, fmt.Sprintf("%d MP counter resets; only the first %d are listed in series.mp_resets_ms", e.ser.nresets, maxResets))
+	if n := e.ser.Resets(); n > timeseries.MaxResets {
+		out = append(out, fmt.Sprintf("%d MP counter resets; only the first %d are listed in series.mp_resets_ms", n, timeseries.MaxResets))
 	}
 	return out
 }

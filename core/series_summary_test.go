@@ -10,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/timeseries"
 )
 
 // summaryScenario is an MP scenario of n instances on two machines (each
@@ -30,7 +31,7 @@ func summaryScenario(t *testing.T, n int) *scenario.Scenario {
 	return sc
 }
 
-// TestSeriesSummary: past seriesLimit lines of a kind, a result keeps the
+// TestSeriesSummary: past timeseries.Limit lines of a kind, a result keeps the
 // busiest (by busy time for servers, in their usual order) and one
 // "others" line holding the rest: the sum of their dispatches and queue
 // lengths and the mean of their utilizations, bin by bin; AllSeries keeps
@@ -52,15 +53,15 @@ func TestSeriesSummary(t *testing.T) {
 	}
 	s := sum.Series
 	nc := len(all.Series.Counters)
-	if nc <= seriesLimit {
-		t.Fatalf("%d counter lines, want more than %d for the test", nc, seriesLimit)
+	if nc <= timeseries.Limit {
+		t.Fatalf("%d counter lines, want more than %d for the test", nc, timeseries.Limit)
 	}
-	if want := (result.SeriesSummary{Limit: seriesLimit, Queues: n - seriesLimit, Servers: n - seriesLimit, Counters: nc - seriesLimit}); s.Summarised == nil || *s.Summarised != want {
+	if want := (result.SeriesSummary{Limit: timeseries.Limit, Queues: n - timeseries.Limit, Servers: n - timeseries.Limit, Counters: nc - timeseries.Limit}); s.Summarised == nil || *s.Summarised != want {
 		t.Fatalf("summarised %+v, want %+v", s.Summarised, want)
 	}
 	for _, lines := range [][]result.NamedSeries{s.Queue, s.Util, s.Dispatch} {
-		if len(lines) != seriesLimit+1 || lines[seriesLimit].Name != othersName {
-			t.Fatalf("%d lines, the last %q; want %d and %q", len(lines), lines[len(lines)-1].Name, seriesLimit+1, othersName)
+		if len(lines) != timeseries.Limit+1 || lines[timeseries.Limit].Name != timeseries.Others {
+			t.Fatalf("%d lines, the last %q; want %d and %q", len(lines), lines[len(lines)-1].Name, timeseries.Limit+1, timeseries.Others)
 		}
 	}
 	// everything but the series is the same
@@ -76,15 +77,15 @@ func TestSeriesSummary(t *testing.T) {
 	}
 	kept := map[string]bool{}
 	least := math.Inf(1)
-	for k, l := range s.Util[:seriesLimit] {
+	for k, l := range s.Util[:timeseries.Limit] {
 		if s.Dispatch[k].Name != l.Name {
 			t.Fatalf("line %d: utilization of %s, dispatches of %s", k, l.Name, s.Dispatch[k].Name)
 		}
 		kept[l.Name] = true
 		least = min(least, busy[l.Name])
 	}
-	if len(kept) != seriesLimit {
-		t.Fatalf("%d distinct servers kept, want %d", len(kept), seriesLimit)
+	if len(kept) != timeseries.Limit {
+		t.Fatalf("%d distinct servers kept, want %d", len(kept), timeseries.Limit)
 	}
 	for id, b := range busy {
 		if !kept[id] && b > least {
@@ -102,7 +103,7 @@ func TestSeriesSummary(t *testing.T) {
 		rest := make([]float64, len(got[0].Values))
 		left := 0
 		in := map[string]bool{}
-		for _, l := range got[:seriesLimit] {
+		for _, l := range got[:timeseries.Limit] {
 			k, ok := pos[l.Name]
 			if !ok || k <= last || !slices.Equal(l.Values, every[k].Values) {
 				t.Fatalf("%s: line %s is not AllSeries' (or out of order)", what, l.Name)
@@ -123,7 +124,7 @@ func TestSeriesSummary(t *testing.T) {
 			if how == "mean" {
 				want /= float64(left)
 			}
-			if got := got[seriesLimit].Values[i]; math.Abs(got-want) > 1e-6*float64(left) {
+			if got := got[timeseries.Limit].Values[i]; math.Abs(got-want) > 1e-6*float64(left) {
 				t.Fatalf("%s: others at bin %d is %g, want the %s of the %d left out, %g", what, i, got, how, left, want)
 			}
 		}
@@ -133,8 +134,8 @@ func TestSeriesSummary(t *testing.T) {
 	check("queue_length", s.Queue, all.Series.Queue, "sum")
 	// the counters kept are those of AllSeries that reached the highest
 	// values, in its order, and there is no "others" line of them
-	if len(s.Counters) != seriesLimit {
-		t.Fatalf("%d counter lines, want %d", len(s.Counters), seriesLimit)
+	if len(s.Counters) != timeseries.Limit {
+		t.Fatalf("%d counter lines, want %d", len(s.Counters), timeseries.Limit)
 	}
 	peak := func(c result.CounterSeries) float64 { return slices.Max(c.Values) }
 	k, lowest, highestOut := 0, math.Inf(1), math.Inf(-1)
@@ -149,7 +150,7 @@ func TestSeriesSummary(t *testing.T) {
 		}
 		highestOut = max(highestOut, peak(c))
 	}
-	if k != seriesLimit || highestOut > lowest {
+	if k != timeseries.Limit || highestOut > lowest {
 		t.Errorf("%d kept counters found in AllSeries' order; the highest left out peaks at %g, the lowest kept at %g", k, highestOut, lowest)
 	}
 	if !strings.Contains(string(result.Encode(sum)), `"summarised": {`) {
@@ -157,24 +158,24 @@ func TestSeriesSummary(t *testing.T) {
 	}
 }
 
-// TestSeriesNoSummaryUpToLimit: with at most seriesLimit lines of each kind
+// TestSeriesNoSummaryUpToLimit: with at most timeseries.Limit lines of each kind
 // (32 servers with a queue each on two machines: 64 counters), the series
 // are the same with and without AllSeries (and not marked summarised).
 func TestSeriesNoSummaryUpToLimit(t *testing.T) {
 	t.Parallel()
-	a, err := Run(summaryScenario(t, seriesLimit/2), RunOptions{})
+	a, err := Run(summaryScenario(t, timeseries.Limit/2), RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Run(summaryScenario(t, seriesLimit/2), RunOptions{AllSeries: true})
+	b, err := Run(summaryScenario(t, timeseries.Limit/2), RunOptions{AllSeries: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a.Series.Summarised != nil || string(result.Encode(a)) != string(result.Encode(b)) {
 		t.Error("a result of 32 servers differs with AllSeries, or is marked summarised")
 	}
-	if len(a.Series.Util) != seriesLimit/2 || len(a.Series.Counters) < seriesLimit/2 {
-		t.Errorf("%d utilization and %d counter lines, want %d and at least as many", len(a.Series.Util), len(a.Series.Counters), seriesLimit/2)
+	if len(a.Series.Util) != timeseries.Limit/2 || len(a.Series.Counters) < timeseries.Limit/2 {
+		t.Errorf("%d utilization and %d counter lines, want %d and at least as many", len(a.Series.Util), len(a.Series.Counters), timeseries.Limit/2)
 	}
 }
 
@@ -183,9 +184,9 @@ func TestSeriesNoSummaryUpToLimit(t *testing.T) {
 // aimed at.
 func TestAdmissionMirrorsEngine(t *testing.T) {
 	t.Parallel()
-	if admission.SeriesLines != seriesLimit || admission.EngineBins != autoMaxBins || admission.TargetBins != targetBins {
+	if admission.SeriesLines != timeseries.Limit || admission.EngineBins != timeseries.AutoMaxBins || admission.TargetBins != timeseries.TargetBins {
 		t.Errorf("admission has %d lines, %d and %d bins; the engine %d, %d and %d",
-			admission.SeriesLines, admission.EngineBins, admission.TargetBins, seriesLimit, autoMaxBins, targetBins)
+			admission.SeriesLines, admission.EngineBins, admission.TargetBins, timeseries.Limit, timeseries.AutoMaxBins, timeseries.TargetBins)
 	}
 	if admission.BytesPerInFlight != BytesPerInFlight {
 		t.Errorf("admission has %d bytes per request in flight, the engine %d", admission.BytesPerInFlight, BytesPerInFlight)

@@ -1,21 +1,15 @@
 package core
 
 import (
-	"cmp"
 	"maps"
 	"slices"
 	"sort"
 
+	"github.com/tuxlb/tuxlb/core/batchmeans"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
-
-// validationBatches is how many batches of consecutive rows (by issue
-// time) a service's observed rows are cut into for the mean's interval and
-// the KS test: enough for a test, few enough that a batch's mean averages
-// out the responses' correlation.
-const validationBatches = 20
 
 // validationAcc is the validation window and, per service and overall, the
 // batches the observed rows fall into and what the run's responses to them
@@ -63,10 +57,6 @@ func (b *batchSums) means() []float64 {
 	return out
 }
 
-// batchCount is how many batches n rows are cut into: validationBatches,
-// fewer when there are under 2 rows a batch.
-func batchCount(n int) int { return min(validationBatches, max(n/2, 1)) }
-
 // newSide is the batches whose bounds are given: nb-1 issue times.
 func newSide(bounds []int64) validationSide {
 	nb := len(bounds) + 1
@@ -76,74 +66,19 @@ func newSide(bounds []int64) validationSide {
 	return validationSide{bounds: bounds, obs: mk(), sim: mk()}
 }
 
-// boundsOf cuts the issue times ts (in time order) into batchCount(len(ts))
-// batches of consecutive rows: the first issue time of each batch after the
-// first.
-func boundsOf(ts []int64) []int64 {
-	nb := batchCount(len(ts))
-	bounds := make([]int64, 0, nb-1)
-	for b := 1; b < nb; b++ {
-		bounds = append(bounds, ts[b*len(ts)/nb])
-	}
-	return bounds
-}
-
 // newValidationAcc sets up the window (from fromUS to the last observed
-// row's issue time) and the batches of the observed rows in it, adding the
-// observed responses up. A log in time order (the usual case) is batched
-// in two passes over the rows, holding nothing of their size; another is
-// sorted first.
+// row's issue time) and the batches of the observed rows in it
+// ([batchmeans.Bounds]), adding the observed responses up.
 func newValidationAcc(obs []workload.ObservedRow, nsvc int, fromUS int64) *validationAcc {
 	v := &validationAcc{fromUS: fromUS, svc: make([]validationSide, nsvc)}
 	for _, o := range obs {
 		v.toUS = max(v.toUS, o.TimeUS)
 	}
-	sorted := slices.IsSortedFunc(obs, func(a, b workload.ObservedRow) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
-	if sorted {
-		// count the window's rows, then take the issue time of each row
-		// that starts a batch: row b·n/nb of its service (and overall)
-		count := make([]int, nsvc+1)
-		for _, o := range obs {
-			if o.TimeUS >= fromUS {
-				count[o.Service]++
-				count[nsvc]++
-			}
-		}
-		bounds := make([][]int64, nsvc+1)
-		seen := make([]int, nsvc+1)
-		note := func(k int, t int64) {
-			n, nb := count[k], batchCount(count[k])
-			if b := len(bounds[k]) + 1; b < nb && seen[k] == b*n/nb {
-				bounds[k] = append(bounds[k], t)
-			}
-			seen[k]++
-		}
-		for _, o := range obs {
-			if o.TimeUS >= fromUS {
-				note(int(o.Service), o.TimeUS)
-				note(nsvc, o.TimeUS)
-			}
-		}
-		for s := range nsvc {
-			v.svc[s] = newSide(bounds[s])
-		}
-		v.all = newSide(bounds[nsvc])
-	} else {
-		ts := make([][]int64, nsvc)
-		var all []int64
-		for _, o := range obs {
-			if o.TimeUS >= fromUS {
-				ts[o.Service] = append(ts[o.Service], o.TimeUS)
-				all = append(all, o.TimeUS)
-			}
-		}
-		for s := range ts {
-			slices.Sort(ts[s])
-			v.svc[s] = newSide(boundsOf(ts[s]))
-		}
-		slices.Sort(all)
-		v.all = newSide(boundsOf(all))
+	bounds := batchmeans.Bounds(obs, nsvc, fromUS)
+	for s := range nsvc {
+		v.svc[s] = newSide(bounds[s])
 	}
+	v.all = newSide(bounds[nsvc])
 	for _, o := range obs {
 		if o.TimeUS >= fromUS {
 			done := o.TimeUS+o.US <= v.toUS

@@ -9,26 +9,16 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/plan"
-	"github.com/tuxlb/tuxlb/core/result"
 )
 
 // comparisonPolicy is how the engine runs a policy other than tuxedo (whose
 // algorithm MODEL and LDBAL pick): its algorithm, whose case in choose
-// (core/dispatch.go) is the rule, and how an explanation shows it. Adding a
-// policy is its constant and name in core/plan ([plan.PolicyKind]), a row
-// here with its algorithm and dispatch reason below, its case in choose,
-// and its tests (docs/architecture.md, "Adding a policy").
+// (core/dispatch.go) is the rule. Adding a policy is its constant and name
+// in core/plan ([plan.PolicyKind]), a row here with its algorithm and
+// dispatch reason below, its case in choose, its explanation (package
+// explain) and its tests (docs/architecture.md, "Adding a policy").
 type comparisonPolicy struct {
 	alg algorithm
-	// queueCost: an explanation's candidates carry their queue's length per
-	// server, (waiting + in service)/n, as their cost; rankedByCost: the
-	// losers are noted against the winner's cost ("costs more", "same cost,
-	// but ties go to the first").
-	queueCost, rankedByCost bool
-	win                     string // the winner's note; "" is "picked by <reason>"
-	// text is the explanation's sentence, given the explanation so far and
-	// the instance the rule picked.
-	text func(ex *result.Explanation, chosen string) string
 }
 
 // The algorithms of the comparison policies.
@@ -41,22 +31,10 @@ const (
 
 // comparisonPolicies has a row for every policy but tuxedo (a test checks).
 var comparisonPolicies = map[plan.PolicyKind]comparisonPolicy{
-	plan.PolicyRoundRobin: {alg: algRoundRobin, text: func(ex *result.Explanation, chosen string) string {
-		return sprintf("round_robin rotates over the %d servers advertising %s; this turn falls to %s.",
-			len(ex.Candidates), ex.Service, chosen)
-	}},
-	plan.PolicyRandom: {alg: algRandom, text: func(ex *result.Explanation, chosen string) string {
-		return sprintf("random picks one of the %d servers advertising %s uniformly: %s.",
-			len(ex.Candidates), ex.Service, chosen)
-	}},
-	plan.PolicyJSQ: {alg: algJSQ, queueCost: true, rankedByCost: true, win: "shortest queue per server",
-		text: func(ex *result.Explanation, _ string) string {
-			return sprintf("jsq sends the request to the queue with the fewest requests waiting or in service per server (ties to the first): %s.", ex.Winner)
-		}},
-	plan.PolicyP2C: {alg: algP2C, queueCost: true, text: func(ex *result.Explanation, chosen string) string {
-		return sprintf("p2c drew two servers advertising %s at random and kept the one whose queue is shorter per server: %s.",
-			ex.Service, chosen)
-	}},
+	plan.PolicyRoundRobin: {alg: algRoundRobin},
+	plan.PolicyRandom:     {alg: algRandom},
+	plan.PolicyJSQ:        {alg: algJSQ},
+	plan.PolicyP2C:        {alg: algP2C},
 }
 
 // reason is why a request went where it went, or the failure code that

@@ -44,27 +44,6 @@ func transientScenario(t *testing.T, warmup string) *scenario.Scenario {
 	return sc
 }
 
-func TestMSERTruncation(t *testing.T) {
-	var z []float64
-	for j := 0; j < 20; j++ {
-		z = append(z, float64(4*(5*j+3)))
-	}
-	for j := 20; j < 100; j++ {
-		z = append(z, 4)
-	}
-	if d := mserTruncation(z); d != 20 {
-		t.Errorf("d = %d, want 20", d)
-	}
-	// No transient: a stationary alternating series truncates nothing.
-	flat := []float64{1, 3, 1, 3, 1, 3, 1, 3}
-	if d := mserTruncation(flat); d != 0 {
-		t.Errorf("flat: d = %d, want 0", d)
-	}
-	if d := mserTruncation(nil); d != 0 {
-		t.Errorf("empty: d = %d", d)
-	}
-}
-
 func TestWarmupAuto(t *testing.T) {
 	res, err := Run(transientScenario(t, `"auto"`), RunOptions{})
 	if err != nil {

@@ -1,20 +1,24 @@
 package core
 
 import (
+	"slices"
+
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/wsconnect"
 )
 
 // This file plays the workstation front end (docs/engine.md, "The
 // workstation front end"): client sets connected through a WSL. At t = 0
-// the clients connect to its handlers (connectClients); a connected
-// client's requests enter on the WSL's machine (the plan made it their
-// origin); a request is chosen one handling draw after its client sent it
-// (deferChoice, then wshChoice in the turn after the network arrivals),
-// and its reply or failure reaches the client one more draw after it
-// reached the handler (wshOut, added where a reply's time is set). A run
+// the clients connect to its handlers (connectClients, by package
+// wsconnect's rule); a connected client's requests enter on the WSL's
+// machine (the plan made it their origin); a request is chosen one
+// handling draw after its client sent it (deferChoice, then wshChoice in
+// the turn after the network arrivals), and its reply or failure reaches
+// the client one more draw after it reached the handler (wshOut, added where a reply's time is set). A run
 // whose client sets have no via never comes here.
 
 // Random streams of the handling draws, seeded by the request's key.
@@ -23,87 +27,26 @@ const (
 	streamWSHOut = 0x7773686f // "wsho": its reply or failure on its way out
 )
 
-// wsState is one WSL's connections as the run starts.
-type wsState struct {
-	clients      []int // per started handler, in number order: the clients it holds
-	notConnected int
-}
-
 // wshState is the engine's state for the workstation front end.
 type wshState struct {
 	handling dist.Sampler // workstation.handling_time; nil: every draw is 0
-	ws       []wsState    // per Model.Workstations
-	// notConnected[k] counts client set k's clients that found no room
-	notConnected []int
+	conn     wsconnect.Connections
 	// deferUS is the handling draw of the client request being issued: when
 	// above 0, issue numbers it and leaves its choice for that much later
 	deferUS int64
 	draw    rng.PCG
 }
 
-// connectClients connects the clients of every set with via, at t = 0,
-// sets in listed order, clients in number order (docs/engine.md): a client
-// goes to the started handler with the fewest clients among those holding
-// fewer than mpx (ties to the lowest number); when every started handler
-// holds mpx and fewer than maxh are started, the next handler starts and
-// takes it; otherwise, or when its machine already has MAXWSCLIENTS
-// workstation clients connected, it is not connected. off[g] is set for
-// global client g when it is not connected. It returns nil when no set
-// has via.
+// connectClients connects the clients of every set with via to their
+// WSL's handlers, at t = 0 ([wsconnect.Connect]): a client not connected
+// issues nothing. It returns nil when no set has via.
 func connectClients(e *engine, a *appState) *wshState {
-	var w *wshState
-	for k := range a.plan.Clients {
-		if a.plan.Clients[k].Via != nil {
-			w = &wshState{handling: e.setup.HandlingTime}
-			break
-		}
-	}
-	if w == nil {
+	if !slices.ContainsFunc(a.plan.Clients, func(c plan.Client) bool { return c.Via != nil }) {
 		return nil
 	}
-	m := e.m
-	w.ws = make([]wsState, len(m.Workstations))
-	for k := range m.Workstations {
-		w.ws[k].clients = make([]int, m.Workstations[k].MinHandlers)
-	}
-	w.notConnected = make([]int, len(a.plan.Clients))
-	onMachine := make([]int, len(m.Machines))
-	for k := range a.plan.Clients {
-		cp := &a.plan.Clients[k]
-		if cp.Via == nil {
-			continue
-		}
-		wi := 0
-		for wi < len(m.Workstations)-1 && m.Workstations[wi].ID != cp.Via.ID {
-			wi++
-		}
-		ws, st := &m.Workstations[wi], &w.ws[wi]
-		for c := 0; c < cp.Count; c++ {
-			ok := cp.ViaFirst && onMachine[ws.Machine] < m.Machines[ws.Machine].MaxWSClients
-			if ok {
-				h := -1
-				for j, n := range st.clients {
-					if n < ws.MPX && (h < 0 || n < st.clients[h]) {
-						h = j
-					}
-				}
-				switch {
-				case h >= 0:
-					st.clients[h]++
-				case len(st.clients) < ws.MaxHandlers:
-					st.clients = append(st.clients, 1)
-				default:
-					ok = false
-				}
-			}
-			if !ok {
-				st.notConnected++
-				w.notConnected[k]++
-				a.cl[cp.First+c].off = true
-				continue
-			}
-			onMachine[ws.Machine]++
-		}
+	w := &wshState{handling: e.setup.HandlingTime, conn: wsconnect.Connect(e.m, a.plan.Clients, len(a.cl))}
+	for g, off := range w.conn.Off {
+		a.cl[g].off = off
 	}
 	return w
 }
@@ -228,15 +171,15 @@ func (e *engine) workstationResult(r *result.Result) {
 	w := e.app.wsh
 	for k := range e.app.plan.Clients {
 		if e.app.plan.Clients[k].Via != nil {
-			n := w.notConnected[k]
+			n := w.conn.NotConnected[k]
 			r.Clients[k].NotConnected = &n
 		}
 	}
-	r.Workstation = make([]result.WorkstationStats, len(w.ws))
-	for k := range w.ws {
+	r.Workstation = make([]result.WorkstationStats, len(w.conn.WSL))
+	for k, c := range w.conn.WSL {
 		ws := &e.m.Workstations[k]
-		clients := append([]int{}, w.ws[k].clients...)
+		clients := append([]int{}, c.Clients...)
 		r.Workstation[k] = result.WorkstationStats{ID: ws.ID, Machine: ws.LMID, Handlers: len(clients),
-			Clients: clients, NotConnected: w.ws[k].notConnected}
+			Clients: clients, NotConnected: c.NotConnected}
 	}
 }

@@ -450,6 +450,27 @@ type Balance struct {
 	MaxOverMean     float64 `json:"max_over_mean"`    // max utilization / mean utilization
 }
 
+// BalanceOf is Jain's fairness index and max/mean over the utilizations of
+// the servers that are eligible (those that advertise a requested service
+// and ran).
+func BalanceOf(servers []ServerStats, eligible []bool) Balance {
+	var n, sum, sq, mx float64
+	for i := range servers {
+		if !eligible[i] {
+			continue
+		}
+		u := servers[i].Utilization
+		n++
+		sum += u
+		sq += float64(u * u) // float64(): no fused multiply-add, same bits on every platform
+		mx = max(mx, u)
+	}
+	if n == 0 || sq == 0 {
+		return Balance{}
+	}
+	return Balance{JainUtilization: round6(sum * sum / (n * sq)), MaxOverMean: round6(mx / (sum / n))}
+}
+
 // Series are fixed-width time bins for charts. Each slice has one value per bin.
 type Series struct {
 	BinMS    float64         `json:"bin_ms"`

@@ -1,18 +1,23 @@
-package core
+// Package warmup finds a run's warm-up from its own output: MSER-5
+// (White 1997; White, Cobb and Spratt 2000) on the response times of a
+// first pass, read from its dispatch log (docs/engine.md, "Warm-up found (MSER-5)").
+// core runs the first pass with a [Collector] as its dispatch log and the
+// real run with the warm-up it found ([Collector.WarmupUS]).
+package warmup
 
 import (
 	"bytes"
 	"strconv"
 )
 
-// msersBatch is MSER-5's batch: the response series is read in means of 5.
-const mserBatch = 5
+// Batch is MSER-5's batch: the response series is read in means of 5.
+const Batch = 5
 
-// mserCollector reads the dispatch log of a first pass (rows in issue
-// order) and keeps, per batch of mserBatch requests that got a reply, the
-// mean response time and the issue time of the batch's first request. It
-// is an io.Writer: the log comes in chunks of whole rows.
-type mserCollector struct {
+// Collector reads the dispatch log of a first pass (rows in issue order)
+// and keeps, per batch of Batch requests that got a reply, the mean
+// response time and the issue time of the batch's first request. It is an
+// io.Writer: the log comes in chunks of whole rows.
+type Collector struct {
 	partial []byte // a row cut by a chunk's end (never, with whole-row chunks)
 	header  bool
 	sum     float64
@@ -22,7 +27,7 @@ type mserCollector struct {
 	starts  []int64 // issue time of each batch's first request, µs
 }
 
-func (c *mserCollector) Write(p []byte) (int, error) {
+func (c *Collector) Write(p []byte) (int, error) {
 	data := p
 	if len(c.partial) > 0 {
 		data = append(c.partial, p...)
@@ -44,7 +49,7 @@ func (c *mserCollector) Write(p []byte) (int, error) {
 // failed request (no reply) is not in the series. Quoted cells hold no
 // digits-only fields before issue_us, but a name may hold a comma: fields
 // are split with quotes respected.
-func (c *mserCollector) row(line []byte) {
+func (c *Collector) row(line []byte) {
 	if !c.header {
 		c.header = true
 		return
@@ -74,19 +79,28 @@ func (c *mserCollector) row(line []byte) {
 		c.first = issue
 	}
 	c.sum += float64(reply - issue)
-	if c.n++; c.n == mserBatch {
-		c.means = append(c.means, c.sum/mserBatch)
+	if c.n++; c.n == Batch {
+		c.means = append(c.means, c.sum/Batch)
 		c.starts = append(c.starts, c.first)
 		c.sum, c.n = 0, 0
 	}
 }
 
-// mserTruncation is MSER-5 (White 1997; White, Cobb and Spratt 2000) on
-// batch means z[0..m-1]: the d in 0..m/2 that minimises
-// MSER(d) = Σ_{j≥d} (z[j] − z̄_d)² / (m − d)², z̄_d the mean of z[d:]
-// (the first such d at equal values). The batches before d are the
+// WarmupUS is the warm-up MSER-5 finds in what c read: the issue time of
+// the first request of the first batch kept, 0 when nothing is truncated.
+func (c *Collector) WarmupUS() int64 {
+	d := Truncation(c.means)
+	if d == 0 {
+		return 0
+	}
+	return c.starts[d]
+}
+
+// Truncation is MSER-5 on batch means z[0..m-1]: the d in 0..m/2 that
+// minimises MSER(d) = Σ_{j≥d} (z[j] − z̄_d)² / (m − d)², z̄_d the mean of
+// z[d:] (the first such d at equal values). The batches before d are the
 // transient.
-func mserTruncation(z []float64) int {
+func Truncation(z []float64) int {
 	m := len(z)
 	if m < 2 {
 		return 0
@@ -111,25 +125,4 @@ func mserTruncation(z []float64) int {
 		}
 	}
 	return bestD
-}
-
-// autoWarmupUS runs a first pass of the plan with no warm-up and its
-// dispatch log read by an MSER-5 collector, and returns the warm-up found:
-// the issue time of the first request of the first batch kept (0 when
-// nothing is truncated).
-func (p *Plan) autoWarmupUS(opt RunOptions) (int64, error) {
-	q := *p
-	st := *p.setup
-	st.WarmupUS, st.WarmupAuto = 0, false
-	q.setup = &st
-	c := &mserCollector{}
-	opt.Dispatch = c
-	if _, err := q.run(opt); err != nil {
-		return 0, err
-	}
-	d := mserTruncation(c.means)
-	if d == 0 {
-		return 0, nil
-	}
-	return c.starts[d], nil
 }

@@ -1,0 +1,88 @@
+package timeseries
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tuxlb/tuxlb/core/ubb"
+)
+
+// TestMergeAndBuild closes four bins of 10 µs (one queue, two servers, one
+// failure code) with at most four bins: the fourth merges them into two of
+// 20 µs, sums added. By hand: queue areas 10,30 | 50,70 → 40, 120 over
+// 20 µs = 2, 6 waiting; server 0 busy 10,10 | 5,5 → 20, 10 over 20 µs = 1,
+// 0.5; server 1 busy 0,20 | 0,0 → 20, 0 = 1, 0; chosen 1,2 | 3,4 → 3, 7;
+// failures 0,1 | 0,0 → 1, 0. A fifth bin, partial (ends at 45), is 5 µs
+// long: area 10 → 2; the next bin would end at 4 x 20 = 80. A /Q queue's
+// depth x µs 20, 20 | 40, 0 | 5 is a mean depth of 2, 2, 1.
+func TestMergeAndBuild(t *testing.T) {
+	b := New(10, 4, Shape{Queues: 1, Servers: 2, Failures: 1, MsgQueues: 1})
+	type bin struct{ area, b0, b1, c0, c1, fail, mq int64 }
+	bins := []bin{{10, 10, 0, 1, 0, 0, 20}, {30, 10, 10, 0, 2, 1, 20}, {50, 5, 0, 3, 0, 0, 40}, {70, 5, 0, 0, 4, 0, 0}, {10, 0, 0, 0, 0, 0, 5}}
+	end := int64(10)
+	for k, x := range bins {
+		qa, busy := b.Open()
+		qa[0], busy[0], busy[1] = x.area, x.b0, x.b1
+		if k == len(bins)-1 {
+			end = 45
+		}
+		end = b.Close(end, []int64{x.c0, x.c1}, []int64{x.fail}, nil, []int64{x.mq})
+	}
+	if b.Width() != 20 || end != 80 {
+		t.Fatalf("width %d, next end %d; want 20 and 80", b.Width(), end)
+	}
+	m := &ubb.Model{Queues: []ubb.Queue{{Name: "Q"}}, Servers: []ubb.Server{{ID: "G/1"}, {ID: "G/2"}}}
+	s := b.Build(m, []string{"TPENOENT"}, false)
+	if !slices.Equal(s.StartMS, []float64{0, 0.02, 0.04}) {
+		t.Errorf("starts %v", s.StartMS)
+	}
+	if got := s.Queue[0].Values; !slices.Equal(got, []float64{2, 6, 2}) {
+		t.Errorf("queue %v, want [2 6 2]", got)
+	}
+	if got := s.Util[0].Values; !slices.Equal(got, []float64{1, 0.5, 0}) {
+		t.Errorf("util G/1 %v, want [1 0.5 0]", got)
+	}
+	if got := s.Dispatch[1].Values; !slices.Equal(got, []float64{2, 4, 0}) {
+		t.Errorf("dispatch G/2 %v, want [2 4 0]", got)
+	}
+	if len(s.Failures) != 1 || !slices.Equal(s.Failures[0].Values, []float64{1, 0, 0}) {
+		t.Errorf("failures %+v, want TPENOENT [1 0 0]", s.Failures)
+	}
+	if got := b.MsgQueue(0); !slices.Equal(got, []float64{2, 2, 1}) {
+		t.Errorf("/Q depth %v, want [2 2 1]", got)
+	}
+	n := make([]int64, 2)
+	b.AddChosen(n)
+	if !slices.Equal(n, []int64{4, 6}) {
+		t.Errorf("chosen %v, want [4 6]", n)
+	}
+}
+
+// TestTopColumns: the n largest keys, ties to the larger second key then
+// the first, given back in column order.
+func TestTopColumns(t *testing.T) {
+	cols := []int{0, 1, 2, 3, 4}
+	key := []int64{5, 9, 5, 5, 1}
+	if got := topColumns(cols, key, nil, 3); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("no second key: %v, want [0 1 2]", got)
+	}
+	if got := topColumns(cols, key, []int64{0, 0, 1, 2, 0}, 3); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("second key: %v, want [1 2 3]", got)
+	}
+}
+
+// TestReset lists the first MaxResets reset times and counts them all.
+func TestReset(t *testing.T) {
+	b := New(1000, AutoMaxBins, Shape{Queues: 1, Servers: 1, Pairs: 1, Failures: 1})
+	b.Reset(100, 100+100*(MaxResets+9), 100, []int64{0})
+	if b.Resets() != MaxResets+10 || len(b.resets) != MaxResets || b.resets[1] != 200 {
+		t.Errorf("%d resets, %d listed (second %d); want %d and %d", b.Resets(), len(b.resets), b.resets[1], MaxResets+10, MaxResets)
+	}
+	if b.seen[0] {
+		t.Error("a counter at 0 marked seen")
+	}
+	b.Reset(200, 200, 100, []int64{3})
+	if !b.seen[0] {
+		t.Error("a counter above 0 not marked seen")
+	}
+}
