@@ -1532,7 +1532,10 @@ export interface Explanation {
    */
   parent?: string;
   issued_by?: string;
-  /** Mode is how the nested request was issued: tpcall, tpacall, tpforward. */
+  /**
+   * Mode is how the nested request was issued: tpcall, tpacall, tpforward; "forward" for a /Q
+   * forward, whose IssuedBy is its TMQFORWARD instance.
+   */
   mode?: string;
 }
 
