@@ -157,7 +157,11 @@ func slowOptimize(t *testing.T) map[string]any {
 }
 
 func TestOptimizeJobCancel(t *testing.T) {
-	h := newHarness(t, func(c *Config) { c.SweepWorkers = 1; c.MaxSweepRequests = 1 << 40; c.SweepLease = 300 * time.Millisecond })
+	h := newHarness(t, func(c *Config) {
+		c.SweepWorkers = 1
+		c.MaxSweepRequests = 1 << 40
+		c.SweepLease = 300 * time.Millisecond
+	})
 	// Canceled while queued: never run.
 	queued := h.postOptimize(optimizeBody(t, map[string]any{"vary": []string{"SERVERS.simpserv.MIN=1,2"}, "objectives": []string{"wait_mean_ms<=10"}}))
 	rec := h.do(http.MethodDelete, "/api/v1/optimize/"+queued, "", "")
@@ -189,7 +193,11 @@ func TestOptimizeJobCancel(t *testing.T) {
 // from the start and ends with the bytes of a search straight through.
 func TestOptimizeJobRestart(t *testing.T) {
 	// A short lease: the progress is written every third of it.
-	h := newHarness(t, func(c *Config) { c.SweepWorkers = 1; c.MaxSweepRequests = 1 << 40; c.SweepLease = 300 * time.Millisecond })
+	h := newHarness(t, func(c *Config) {
+		c.SweepWorkers = 1
+		c.MaxSweepRequests = 1 << 40
+		c.SweepLease = 300 * time.Millisecond
+	})
 	fields := slowOptimize(t)
 	fields["max_replications"] = 30
 	fields["first_stage"] = 4

@@ -500,8 +500,8 @@ func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
 // jobWork is a job this server works points of: the context its batches
 // run under (canceled by DELETE) and how many batches run.
 type jobWork struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
+	ctx       context.Context
+	cancel    context.CancelFunc
 	batches   int
 	sweep     *sweep.Sweep     // compiled once per job while this server works it
 	optimizer *sweep.Optimizer // an optimization's, compiled with it
