@@ -8,19 +8,16 @@ import { Engine, EngineError } from "./engine";
 import { optimizeSpec, report, type ConfigRow, type OptimizeReport } from "./optimizedata";
 import type { Optimization, Scenario } from "./types";
 
-/** configTable lists configurations: label, cost, replications, and why (rejected) or status (runners-up). */
-function configTable(testid: string, caption: string, whyHead: string, rows: ConfigRow[]): HTMLElement {
-  return h(
-    "table",
-    { class: "plain", "data-testid": testid },
-    h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, h("th", {}, "configuration"), h("th", {}, "cost"), h("th", {}, "replications"), h("th", {}, whyHead))),
+/** configList lists configurations, one sentence each (they read on a phone's width): label, cost, replications, and why. */
+function configList(testid: string, caption: string, rows: ConfigRow[]): HTMLElement[] {
+  return [
+    h("p", { class: "help" }, caption),
     h(
-      "tbody",
-      {},
-      ...rows.map((r) => h("tr", {}, h("th", { scope: "row" }, r.label), h("td", {}, r.cost), h("td", {}, String(r.replications)), h("td", { "data-field": "why" }, r.why))),
+      "ul",
+      { "data-testid": testid },
+      ...rows.map((r) => h("li", {}, h("strong", {}, r.label), ` (cost ${r.cost}, ${r.replications} replications): `, h("span", { "data-field": "why" }, r.why))),
     ),
-  );
+  ];
 }
 
 /** OptimizeView is the Optimize tab. */
@@ -135,8 +132,8 @@ export class OptimizeView {
       );
       if (r.chosen.diff.length) parts.push(h("p", { class: "help" }, "UBBCONFIG changes:"), h("pre", { "data-testid": "optimize-diff" }, r.chosen.diff.join("\n")));
     }
-    if (r.rejected.length) parts.push(configTable("optimize-rejected", r.chosen ? "Cheaper configurations, rejected" : "Rejected", "why", r.rejected));
-    if (r.runnersUp.length) parts.push(configTable("optimize-runners-up", "Runners-up (dearer, examined while the search went on)", "status", r.runnersUp));
+    if (r.rejected.length) parts.push(...configList("optimize-rejected", r.chosen ? "Cheaper configurations, rejected:" : "Rejected:", r.rejected));
+    if (r.runnersUp.length) parts.push(...configList("optimize-runners-up", "Runners-up (dearer, examined while the search went on):", r.runnersUp));
     if (r.notExamined > 0) parts.push(h("p", { class: "muted" }, `${r.notExamined} dearer configurations not run.`));
     parts.push(
       h("p", { "data-testid": "optimize-spending" }, r.spending),
