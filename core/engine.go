@@ -145,10 +145,9 @@ type svcInfo struct {
 	routes []routeTarget
 	// tree (SHM) or mtrees[m] (MP, per origin machine) give the least cost
 	// when the service has at least costTreeMin queues (costtree.go); nil
-	// until first needed. member says its queues are in engine.members.
+	// until first needed.
 	tree   *costTree
 	mtrees []*costTree
-	member bool
 }
 
 // queueOf returns the index into sv.queues of candidate server c: cands is
@@ -194,9 +193,11 @@ type engine struct {
 	netload  []int64
 	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
 	// shmTrees and mpTrees say some service reads its least cost from a
-	// tree (costtree.go): a change of W(q) or of C_m(q) updates the trees
-	// of members[q]; built lists every tree
+	// tree (costtree.go): a change of W(q) or of C_m(q) is listed in the
+	// live trees of members[q] (MP: [m*len(queues)+q]), liveTrees of them
+	// in all; built lists every tree
 	shmTrees, mpTrees bool
+	liveTrees         int
 	members           [][]costMember
 	built             []*costTree
 	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
