@@ -93,7 +93,8 @@ func TestCostTreeTies(t *testing.T) {
 			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: int64(1 + k%2)})
 			e.queues[k].work = int64(10 * (1 + k%2)) // cost 20 for every queue
 		}
-		e.members = make([][]costMember, n)
+		e.trees.members = make([][]costMember, n)
+		sv.trees = &costSlots{t: make([]*costTree, 1)}
 		if got := e.leastTree(sv, -1); got != 0 {
 			t.Errorf("%d queues of one cost: got queue %d, want 0", n, got)
 		}
@@ -151,8 +152,8 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 					e.netFor[i] = int64(r.IntN(2) * 10)
 				}
 			}
-			e.members = make([][]costMember, n*machines)
-			sv := &svcInfo{}
+			e.trees.members = make([][]costMember, n*machines)
+			sv := &svcInfo{trees: &costSlots{t: make([]*costTree, machines)}}
 			// scan order is not queue order: the leaves follow sv.queues
 			for _, q := range r.Perm(n) {
 				sv.queues = append(sv.queues, svcQueue{q: int32(q), load: 10 * int64(1+r.IntN(2)), n: int64(1 + r.IntN(3))})
@@ -170,8 +171,8 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 				case alg == algMP && r.IntN(2000) == 0:
 					clear(e.counters)
 					e.staleTrees()
-					if e.liveTrees != 0 {
-						t.Fatalf("%d live trees after a reset", e.liveTrees)
+					if e.trees.live != 0 {
+						t.Fatalf("%d live trees after a reset", e.trees.live)
 					}
 				default:
 					q := int32(r.IntN(n))
@@ -180,9 +181,9 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 					} else {
 						e.counters[m*n+int(q)] += int64(10 * r.IntN(3))
 					}
-					live := e.liveTrees
+					live := e.trees.live
 					e.costChanged(q, m)
-					if e.liveTrees < live {
+					if e.trees.live < live {
 						stale++
 					}
 				}
@@ -202,33 +203,86 @@ func TestCostTreeStaleListsNothing(t *testing.T) {
 	const n = 8
 	e := &engine{alg: algSHM}
 	e.queues = make([]queueState, n)
-	e.members = make([][]costMember, n)
-	sv := &svcInfo{}
+	e.trees.members = make([][]costMember, n)
+	sv := &svcInfo{trees: &costSlots{t: make([]*costTree, 1)}}
 	for k := 0; k < n; k++ {
 		sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: 1})
 	}
-	if got := e.leastTree(sv, -1); got != 0 || e.liveTrees != 1 {
-		t.Fatalf("first read: queue %d, %d live trees; want 0, 1", got, e.liveTrees)
+	if got := e.leastTree(sv, -1); got != 0 || e.trees.live != 1 {
+		t.Fatalf("first read: queue %d, %d live trees; want 0, 1", got, e.trees.live)
 	}
-	tr := sv.tree
+	tr := sv.trees.t[0]
 	for i := 0; i < costTreeBudget*n; i++ {
 		e.queues[i%n].work += 5
 		e.costChanged(int32(i%n), -1)
 	}
-	if tr.stale || len(tr.dirty) != n {
-		t.Fatalf("within budget: stale %v, %d leaves listed; want false, %d", tr.stale, len(tr.dirty), n)
+	if tr.stale || len(tr.dirty) != costTreeBudget*n {
+		t.Fatalf("within budget: stale %v, %d changes listed; want false, %d", tr.stale, len(tr.dirty), costTreeBudget*n)
 	}
 	e.queues[3].work -= 100 // queue 3 is now the cheapest
 	e.costChanged(3, -1)
-	if !tr.stale || len(tr.dirty) != 0 || e.liveTrees != 0 {
-		t.Fatalf("past budget: stale %v, %d leaves listed, %d live trees; want true, 0, 0", tr.stale, len(tr.dirty), e.liveTrees)
+	if !tr.stale || len(tr.dirty) != 0 || e.trees.live != 0 {
+		t.Fatalf("past budget: stale %v, %d leaves listed, %d live trees; want true, 0, 0", tr.stale, len(tr.dirty), e.trees.live)
 	}
-	for _, w := range tr.mark {
-		if w != 0 {
-			t.Fatalf("a stale tree keeps marks: %x", tr.mark)
+	if got := e.leastTree(sv, -1); got != 3 || e.trees.live != 1 {
+		t.Fatalf("read after going stale: queue %d, %d live trees; want 3, 1", got, e.trees.live)
+	}
+}
+
+// TestCostTreeShared: services with the same queues in the same order, each
+// with one LOAD for all of them, share one tree, which chooses as each
+// service's scan would (L is the same for every queue, so it does not
+// change which is least; n differs between queues); a service whose LOAD
+// differs between its queues has a tree of its own. A shared tree that
+// meets a cost of shareMax or more is dropped, and from then on every
+// service has trees of its own, still choosing as the scan.
+func TestCostTreeShared(t *testing.T) {
+	defer func(v int) { costTreeMin = v }(costTreeMin)
+	costTreeMin = 1
+	const n = 6
+	e := &engine{alg: algSHM}
+	e.queues = make([]queueState, n)
+	mk := func(load int64) svcInfo {
+		var sv svcInfo
+		for k := 0; k < n; k++ {
+			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: load, n: int64(1 + k%3)})
+		}
+		return sv
+	}
+	e.svc = []svcInfo{mk(10), mk(700), mk(10)}
+	e.svc[2].queues[3].load = 20
+	e.costTreesSetup()
+	if e.svc[0].trees != e.svc[1].trees || !e.svc[0].trees.shared || e.svc[2].trees == e.svc[0].trees || e.svc[2].trees.shared {
+		t.Fatalf("sharing: %p %p %p", e.svc[0].trees, e.svc[1].trees, e.svc[2].trees)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	check := func(when string) {
+		t.Helper()
+		for s := range e.svc {
+			if got, want := e.leastTree(&e.svc[s], -1), scanLeast(e, &e.svc[s], -1); got != want {
+				t.Fatalf("%s, service %d: tree %d, scan %d", when, s, got, want)
+			}
 		}
 	}
-	if got := e.leastTree(sv, -1); got != 3 || e.liveTrees != 1 {
-		t.Fatalf("read after going stale: queue %d, %d live trees; want 3, 1", got, e.liveTrees)
+	for step := 0; step < 2000; step++ {
+		q := int32(r.IntN(n))
+		e.queues[q].work = int64(10 * r.IntN(5))
+		e.costChanged(q, -1)
+		check("shared")
+	}
+	if e.trees.noShare {
+		t.Fatal("noShare before any cost reached shareMax")
+	}
+	e.queues[2].work = shareMax
+	e.costChanged(2, -1)
+	check("after shareMax")
+	if !e.trees.noShare || e.svc[0].trees == e.svc[1].trees || e.svc[0].trees.shared {
+		t.Fatalf("a cost of shareMax: noShare %v, trees %p %p", e.trees.noShare, e.svc[0].trees, e.svc[1].trees)
+	}
+	for step := 0; step < 500; step++ {
+		q := int32(r.IntN(n))
+		e.queues[q].work = int64(10 * r.IntN(5))
+		e.costChanged(q, -1)
+		check("unshared")
 	}
 }

@@ -21,7 +21,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			return &sv.queues[sv.queueOf(c)], c, reasonIdle
 		}
-		if e.shmTrees && len(sv.queues) >= costTreeMin {
+		if sv.trees != nil {
 			best := &sv.queues[e.leastTree(sv, -1)]
 			return best, best.first, reasonLeastLoad
 		}
@@ -50,12 +50,12 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
 			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
-			if e.liveTrees != 0 {
+			if e.trees.live != 0 {
 				e.costChanged(sq.q, m)
 			}
 			return sq, c, reasonIdle
 		}
-		if e.mpTrees && len(sv.queues) >= costTreeMin {
+		if sv.trees != nil {
 			// the scan's charge below, written again here: sharing it
 			// cost the scan path about 15 instructions a request
 			best := &sv.queues[e.leastTree(sv, m)]
