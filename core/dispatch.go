@@ -21,7 +21,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			return &sv.queues[sv.queueOf(c)], c, reasonIdle
 		}
-		if sv.trees != nil {
+		if e.shmTrees && len(sv.queues) >= costTreeMin {
 			best := &sv.queues[e.leastTree(sv, -1)]
 			return best, best.first, reasonLeastLoad
 		}
@@ -55,7 +55,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 			}
 			return sq, c, reasonIdle
 		}
-		if sv.trees != nil {
+		if e.mpTrees && len(sv.queues) >= costTreeMin {
 			// the scan's charge below, written again here: sharing it
 			// cost the scan path about 15 instructions a request
 			best := &sv.queues[e.leastTree(sv, m)]
