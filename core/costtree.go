@@ -28,8 +28,9 @@ import "math"
 // one LOAD for all of them, share their trees: L is the same for every
 // queue, so it drops out of the comparison and the tree keeps W(q) over n
 // (SHM) or C_m(q) + N·n over n (MP). That is exact while no product
-// overflows: the numerators of a shared tree stay below shareMax and n
-// below shareMaxN, else the trees are dropped and no longer shared
+// overflows: services share trees only with n, LOAD and N below shareMaxN
+// and shareMaxLoad, and the costs W(q) or C_m(q) of a shared tree must stay
+// below shareMax, else the trees are dropped and no longer shared
 // (costTrees.noShare).
 //
 // Trees are built when first needed (a service's first request that finds
@@ -49,12 +50,14 @@ var costTreeMin = 64
 // costs at most a few rebuilds' worth before it stops listing.
 const costTreeBudget = 4
 
-// shareMax and shareMaxN bound a shared tree's W(q) or C_m(q), and n:
-// with LOAD and NETLOAD below 2^16 no product of the comparison, shared or
-// per service, reaches 2^63, so both order the queues alike.
+// shareMax, shareMaxN and shareMaxLoad bound a shared tree's W(q) or
+// C_m(q), its n, and L and N: then no product of the comparison, shared or
+// per service, reaches 2^52 (of 2^63), so both order the queues alike.
+// UBBCONFIG's LOAD and NETLOAD are at most 32 767.
 const (
-	shareMax  = 1 << 40
-	shareMaxN = 1 << 10
+	shareMax     = 1 << 40
+	shareMaxN    = 1 << 10
+	shareMaxLoad = 1 << 16
 )
 
 // costTrees is the engine's bookkeeping of the trees.
@@ -64,7 +67,7 @@ type costTrees struct {
 	members [][]costMember
 	built   []*costTree // every tree
 	live    int         // trees built and not stale: they list changes
-	noShare bool        // a shared tree's numerator passed shareMax
+	noShare bool        // a shared tree met a cost of shareMax or more
 }
 
 // costSlots holds a service's trees: t[m] for origin m (MP), t[0] (SHM);
@@ -132,15 +135,19 @@ func (e *engine) costTreesSetup() {
 		slots = len(e.m.Machines)
 	}
 	groups := map[string]*costSlots{}
+	netOK := true // every N below shareMaxLoad (SHM: none)
+	for _, n := range e.netFor {
+		netOK = netOK && uint64(n) < shareMaxLoad
+	}
 	var b []byte
 	setup := func(sv *svcInfo) {
 		if len(sv.queues) < costTreeMin {
 			return
 		}
-		share := !ct.noShare
+		share := !ct.noShare && netOK
 		b = b[:0]
 		for _, sq := range sv.queues {
-			share = share && sq.load == sv.queues[0].load && sq.n < shareMaxN
+			share = share && sq.load == sv.queues[0].load && uint64(sq.load) < shareMaxLoad && uint64(sq.n) < shareMaxN
 			b = append(b, byte(sq.q), byte(sq.q>>8), byte(sq.q>>16), byte(sq.q>>24))
 		}
 		if share {

@@ -233,7 +233,8 @@ func TestCostTreeStaleListsNothing(t *testing.T) {
 // with one LOAD for all of them, share one tree, which chooses as each
 // service's scan would (L is the same for every queue, so it does not
 // change which is least; n differs between queues); a service whose LOAD
-// differs between its queues has a tree of its own. A shared tree that
+// differs between its queues, or is shareMaxLoad or more, has a tree of its
+// own. A shared tree that
 // meets a cost of shareMax or more is dropped, and from then on every
 // service has trees of its own, still choosing as the scan.
 func TestCostTreeShared(t *testing.T) {
@@ -249,11 +250,12 @@ func TestCostTreeShared(t *testing.T) {
 		}
 		return sv
 	}
-	e.svc = []svcInfo{mk(10), mk(700), mk(10)}
+	e.svc = []svcInfo{mk(10), mk(700), mk(10), mk(shareMaxLoad)}
 	e.svc[2].queues[3].load = 20
 	e.costTreesSetup()
-	if e.svc[0].trees != e.svc[1].trees || !e.svc[0].trees.shared || e.svc[2].trees == e.svc[0].trees || e.svc[2].trees.shared {
-		t.Fatalf("sharing: %p %p %p", e.svc[0].trees, e.svc[1].trees, e.svc[2].trees)
+	if e.svc[0].trees != e.svc[1].trees || !e.svc[0].trees.shared || e.svc[2].trees == e.svc[0].trees || e.svc[2].trees.shared ||
+		e.svc[3].trees == e.svc[0].trees || e.svc[3].trees.shared {
+		t.Fatalf("sharing: %p %p %p %p", e.svc[0].trees, e.svc[1].trees, e.svc[2].trees, e.svc[3].trees)
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	check := func(when string) {
