@@ -311,3 +311,33 @@ func runtimeWarnings(m *core.Model) []string {
 	}
 	return out
 }
+
+// standIns are the advertise entries of a configuration whose every server
+// advertises at run time (no -s, nothing in *SERVICES): one service each,
+// named like the server in capitals (at most 15 characters, Tuxedo's
+// longest service name), so that the configuration runs as it is until a
+// ULOG, a psc listing or an advertise entry says what it really offers.
+func standIns(m *core.Model) []Advertised {
+	var out []Advertised
+	for _, k := range runtimeServers(m) {
+		base := k[0][strings.LastIndexByte(k[0], '/')+1:]
+		svc := strings.ToUpper(base)
+		if len(svc) > 15 {
+			svc = svc[:15]
+		}
+		out = append(out, Advertised{Server: k[0], Services: []string{svc}, From: "stand-in for " + k[0] + " (group " + k[1] + ")"})
+	}
+	return out
+}
+
+// standInWarning says which servers run a stand-in service, and how to
+// give their real ones.
+func standInWarning(stand []Advertised) string {
+	parts := make([]string, len(stand))
+	for i, a := range stand {
+		parts[i] = fmt.Sprintf("server %s runs %s", strings.TrimPrefix(a.From, "stand-in for "), a.Services[0])
+	}
+	return "no server's services are in the UBBCONFIG (every one advertises at run time): each runs one stand-in service named like it, " +
+		"so that the configuration runs as it is: " + strings.Join(parts, ", ") +
+		"; give a ULOG (--ulog) or a psc listing (--psc), or `advertise` entries, for their real services"
+}

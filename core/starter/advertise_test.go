@@ -81,13 +81,14 @@ func TestNewFromPSC(t *testing.T) {
 		"server /opt/app/bin/acct (group MATHGROUP)" + hint}; !reflect.DeepEqual(warns, want) || len(sc.Services) != 1 {
 		t.Errorf("with tlr: %d services, warnings\n  %s\nwant 1 and\n  %s", len(sc.Services), strings.Join(warns, "\n  "), strings.Join(want, "\n  "))
 	}
-	want := "ubbconfig: no server offers a service, so there is nothing to run: server simpserv (group GROUP1), " +
-		"server simpserv (group MATHGROUP), server /opt/app/bin/acct (group MATHGROUP) advertise at run time: " +
-		"give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry for each"
-	// tlr offers INQUIRY through -s, so something runs: take tlr out.
+	want := "server simpserv (group GROUP1) runs SIMPSERV, server simpserv (group MATHGROUP) runs SIMPSERV, " +
+		"server /opt/app/bin/acct (group MATHGROUP) runs ACCT; give a ULOG (--ulog) or a psc listing (--psc), or `advertise` entries, for their real services"
+	// tlr offers INQUIRY through -s, so something runs: take tlr out, and
+	// every server runs a stand-in service named like it
 	noTLR := strings.Replace(text, "tlr SRVGRP=GROUP1 SRVID=2 CLOPT=\"-s INQUIRY\"\n", "", 1)
-	if _, err = New(Files{UBBConfig: &noTLR}); err == nil || err.Error() != want {
-		t.Fatalf("without a listing: got %v\nwant %s", err, want)
+	if stood, w, err := NewWithWarnings(Files{UBBConfig: &noTLR}); err != nil || !strings.HasSuffix(strings.Join(w, "\n"), want) ||
+		!reflect.DeepEqual(stood.Advertise, map[string][]string{"simpserv": {"SIMPSERV"}, "/opt/app/bin/acct": {"ACCT"}}) {
+		t.Fatalf("without a listing: %v, advertise %v, warnings %q\nwant the stand-ins: %s", err, stood.Advertise, w, want)
 	}
 	listing := `> psc
 Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status
@@ -129,24 +130,25 @@ QSPACE       TMQUEUE      TMQUEUE    GROUP1     3     site1        0 AVAIL
 
 // TestRealConfigsStart runs the starter on every real configuration of
 // testdata/tuxedo-configs. Each either starts (and compiles), or is one of
-// the files that are not valid UBBCONFIGs (an error at a line), or names
-// the servers that advertise at run time and what would give their
-// services. The servers were read off each file by hand.
+// the files that are not valid UBBCONFIGs (an error at a line). Those
+// whose every server advertises at run time start with a stand-in service
+// per server, named like it, and a warning naming each and what would give
+// their real services. The servers were read off each file by hand.
 func TestRealConfigsStart(t *testing.T) {
-	const need = " at run time: give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry"
+	const need = "; give a ULOG (--ulog) or a psc listing (--psc), or `advertise` entries, for their real services"
 	runtime := map[string]string{
-		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter05__ubbconfig.in.ubb": "server tpadvertisex.py (group GROUP1) advertises",
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter05__ubbconfig.in.ubb": "server tpadvertisex.py (group GROUP1) runs TPADVERTISEX.PY",
 		// TMQUEUE (-s QSPACE) and TMQFORWARD are system servers.
-		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter08__ubbconfig.in.ubb": "server proc.py (group GROUP2) advertises",
-		"aivarsk__tuxedo-python__demo__py3__ubbconfig.in.ubb":                                              "server ecb.py (group GROUP1), server api.py (group GROUP1), server mem.py (group GROUP1) advertise",
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter08__ubbconfig.in.ubb": "server proc.py (group GROUP2) runs PROC.PY",
+		"aivarsk__tuxedo-python__demo__py3__ubbconfig.in.ubb":                                              "server ecb.py (group GROUP1) runs ECB.PY, server api.py (group GROUP1) runs API.PY, server mem.py (group GROUP1) runs MEM.PY",
 		// Five entries of one program in one group; -sSERVER1 follows "--".
-		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_logs.ubb": "server exbenchsv (group SITE1_GRP) advertises",
+		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_logs.ubb": "server exbenchsv (group SITE1_GRP) runs EXBENCHSV",
 		// WSL is a system server.
-		"fanshuangstrive__comm_server__sim__tux_server__ubbsimple.wsl.ubb": "server simpserv (group GROUP1) advertises",
-		"fuxedo__fuxedo__install-tests__blocktime__ubbconfig.in.ubb":       "server server (group GROUP1) advertises",
-		"fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb": "server server (group GROUP1), server mtserver (group GROUP1), server failserver (group GROUP1), " +
-			"server defserver (group GROUP1), server defmtserver (group GROUP1) advertise",
-		"fuxedo__fuxedo__install-tests__tmshutdown__ubbconfig.in.ubb": "server server (group GROUP1) advertises",
+		"fanshuangstrive__comm_server__sim__tux_server__ubbsimple.wsl.ubb": "server simpserv (group GROUP1) runs SIMPSERV",
+		"fuxedo__fuxedo__install-tests__blocktime__ubbconfig.in.ubb":       "server server (group GROUP1) runs SERVER",
+		"fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb": "server server (group GROUP1) runs SERVER, server mtserver (group GROUP1) runs MTSERVER, server failserver (group GROUP1) runs FAILSERVER, " +
+			"server defserver (group GROUP1) runs DEFSERVER, server defmtserver (group GROUP1) runs DEFMTSERVER",
+		"fuxedo__fuxedo__install-tests__tmshutdown__ubbconfig.in.ubb": "server server (group GROUP1) runs SERVER",
 	}
 	invalid := map[string]bool{ // NEGATIVE in SOURCES.md
 		"Setofnosets__Tuxedo1__ubbconfig.ubb":                                 true,
@@ -169,28 +171,30 @@ func TestRealConfigsStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(b)
-		sc, err := New(Files{UBBConfig: &text})
+		sc, warns, err := NewWithWarnings(Files{UBBConfig: &text})
 		var de *diag.Error
 		switch {
 		case invalid[name]:
 			if !errors.As(err, &de) || len(de.Diagnostics) == 0 || de.Diagnostics[0].Line == 0 {
 				t.Errorf("%s: got %v, want the configuration's errors at their lines", name, err)
 			}
-		case runtime[name] != "":
-			if want := "ubbconfig: no server offers a service, so there is nothing to run: " + runtime[name] + need; err == nil || !strings.HasPrefix(err.Error(), want) {
-				t.Errorf("%s:\n got %v\nwant %s", name, err, want)
-			}
+			continue
 		case err != nil:
 			t.Errorf("%s: %v", name, err)
-		default:
-			if _, err := core.Compile(sc, core.RunOptions{}); err != nil {
-				t.Errorf("%s: the starter does not compile: %v", name, err)
+			continue
+		case runtime[name] != "":
+			want := ": " + runtime[name] + need
+			if w := strings.Join(warns, "\n"); !strings.Contains(w, "each runs one stand-in service named like it, so that the configuration runs as it is"+want) {
+				t.Errorf("%s: warnings\n%s\nwant the stand-ins%s", name, w, want)
 			}
-			started++
 		}
+		if _, err := core.Compile(sc, core.RunOptions{}); err != nil {
+			t.Errorf("%s: the starter does not compile: %v", name, err)
+		}
+		started++
 	}
-	if started != 27-len(invalid)-len(runtime) {
-		t.Errorf("%d started, want %d", started, 27-len(invalid)-len(runtime))
+	if started != 27-len(invalid) {
+		t.Errorf("%d started, want %d", started, 27-len(invalid))
 	}
 	// With a psc listing of its five servers (services made up, one per
 	// server, mtserver two), fuxedo's server test starts and runs.
@@ -289,8 +293,8 @@ simpserv SRVGRP=GROUP1 SRVID=1 CLOPT="-A"
 100001.003.host1!simpserv.200.1.0: TRACE:at: } tpservice
 100001.004.host1!simpcl.100.1.0: TRACE:at: } tpcall = 1
 `
-	if _, err := New(Files{UBBConfig: &ubbText}); err == nil || !strings.Contains(err.Error(), "server simpserv (group GROUP1) advertises at run time") {
-		t.Fatalf("without the log: got %v, want the run-time advertiser named", err)
+	if _, w, err := NewWithWarnings(Files{UBBConfig: &ubbText}); err != nil || !strings.Contains(strings.Join(w, "\n"), "server simpserv (group GROUP1) runs SIMPSERV;") {
+		t.Fatalf("without the log: %v, warnings %q; want simpserv named, running a stand-in", err, w)
 	}
 	rep, err := Fit(FitSources{UBBConfig: &ubbText, ULOG: []ulog.File{{Name: "ULOG.120526", Text: log}}})
 	if err != nil {

@@ -157,6 +157,20 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 	}
 	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm, Advertise: advertiseOf(adv)}
 	local, remote := offered(m, sc)
+	if len(local)+len(remote) == 0 && f.Trace == nil {
+		// every server advertises at run time: each starts with one
+		// service named like it, so that the configuration runs as it is
+		if stand := standIns(m); len(stand) > 0 {
+			f.Advertised = append(slices.Clip(f.Advertised), stand...)
+			var more []string
+			if m, adv, more, err = loadFiles(f); err != nil {
+				return nil, nil, nil, err
+			}
+			warns = append(append(warns, more...), standInWarning(stand))
+			sc.Advertise = advertiseOf(adv)
+			local, remote = offered(m, sc)
+		}
+	}
 	var ts *traceStats
 	if f.Trace != nil {
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
