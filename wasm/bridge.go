@@ -273,15 +273,17 @@ func files(request string) string {
 	}
 	var sc *scenario.Scenario
 	var err error
+	notes := []string{}
 	if req.Scenario != "" {
 		sc, err = starter.ParseScenario([]byte(req.Scenario), f)
 	} else {
-		sc, err = starter.WithFiles(nil, f)
+		var warns []string
+		sc, warns, err = starter.WithFilesWarn(nil, f)
+		notes = append(notes, warns...)
 	}
 	if err != nil {
 		return errorJSON(err)
 	}
-	notes := []string{}
 	if req.Scenario != "" && (f.UBBConfig != nil || f.DMConfig != nil) {
 		if sc, notes, err = starter.Adapt(sc); err != nil {
 			return errorJSON(err)

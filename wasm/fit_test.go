@@ -56,16 +56,21 @@ func TestFitIsTheCLIsFit(t *testing.T) {
 }
 
 // TestFilesTakesPSC: a configuration whose one server advertises at run time
-// starts in the page only with the psc listing dropped beside it, as `tuxlb
-// init --psc` makes it.
+// starts in the page with a stand-in service named like the server (and a
+// note saying so), and with its real services when the psc listing is
+// dropped beside it, as `tuxlb init --psc` makes it.
 func TestFilesTakesPSC(t *testing.T) {
 	ubbText := "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-A\"\n"
 	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
 		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
 		"TOUPPER      TOUPPER      simpserv   G1         1     site1        0 AVAIL\n"
 	body, _ := json.Marshal(filesRequest{UBBConfig: &ubbText})
-	if ans := files(string(body)); !strings.Contains(ans, "advertises at run time") {
-		t.Errorf("without the listing: %.300s", ans)
+	var stand adaptAnswer
+	if err := json.Unmarshal([]byte(files(string(body))), &stand); err != nil || stand.Scenario == nil ||
+		!strings.Contains(strings.Join(stand.Notes, "\n"), "server simpserv (group G1) runs SIMPSERV") {
+		t.Errorf("without the listing: %v %.400s", err, files(string(body)))
+	} else if adv := stand.Scenario.Advertise["simpserv"]; len(adv) != 1 || adv[0] != "SIMPSERV" {
+		t.Errorf("without the listing, advertise: %v", stand.Scenario.Advertise)
 	}
 	body, _ = json.Marshal(filesRequest{UBBConfig: &ubbText, PSC: &listing})
 	var got adaptAnswer

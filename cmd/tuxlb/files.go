@@ -141,7 +141,11 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 			sc, err = starter.WithFiles(sc, files)
 		}
 	} else {
-		sc, err = starter.WithFiles(nil, files) // the starter reads the configuration, by its files' names
+		var warns []string
+		sc, warns, err = starter.WithFilesWarn(nil, files) // the starter reads the configuration, by its files' names
+		for _, w := range warns {
+			fmt.Fprintf(stderr, "tuxlb %s: warning: %s\n", cmd, w)
+		}
 	}
 	if err == nil && ff.adjust != nil {
 		if err = ff.adjust(sc); err != nil {

@@ -66,18 +66,26 @@ type Files struct {
 // With no sc, the starter scenario of the files, whose workload is the trace
 // when one is given. sc is not modified.
 func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
+	out, _, err := WithFilesWarn(sc, f)
+	return out, err
+}
+
+// WithFilesWarn is WithFiles, and, with no sc, what the starter had to
+// leave out or make up (stand-in services, a psc listing's unknown rows),
+// worded for the user.
+func WithFilesWarn(sc *scenario.Scenario, f Files) (*scenario.Scenario, []string, error) {
 	if f.Trace != nil && strings.TrimSpace(*f.Trace) == "" {
-		return nil, traceProblem("the file is empty (want a CSV header and rows)")
+		return nil, nil, traceProblem("the file is empty (want a CSV header and rows)")
 	}
 	if sc == nil {
-		st, err := build(f, f.Trace != nil)
+		st, warns, err := buildWarn(f, f.Trace != nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if f.Trace != nil {
 			st.Workload = scenario.Workload{TraceCSV: *f.Trace, Columns: f.Columns, TraceSkipBad: f.SkipBad}
 		}
-		return st, nil
+		return st, warns, nil
 	}
 	out := *sc
 	if f.UBBConfig != nil {
@@ -96,7 +104,7 @@ func WithFiles(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
 	if f.SkipBad {
 		out.Workload.TraceSkipBad = true
 	}
-	return &out, nil
+	return &out, nil, nil
 }
 
 // New makes a complete scenario from a UBBCONFIG (f.UBBConfig, required), a
@@ -157,6 +165,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 	}
 	sc := &scenario.Scenario{UBBConfig: *f.UBBConfig, DMConfig: dm, Advertise: advertiseOf(adv)}
 	local, remote := offered(m, sc)
+	standing := false
 	if len(local)+len(remote) == 0 && f.Trace == nil {
 		// every server advertises at run time: each starts with one
 		// service named like it, so that the configuration runs as it is
@@ -167,6 +176,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 				return nil, nil, nil, err
 			}
 			warns = append(append(warns, more...), standInWarning(stand))
+			standing = true
 			sc.Advertise = advertiseOf(adv)
 			local, remote = offered(m, sc)
 		}
@@ -210,6 +220,9 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
 	}
 	sc.Name = scenarioName(f, load, ts != nil, replay)
+	if standing {
+		sc.Name += "; every server runs a stand-in service named like it (its services advertise at run time)"
+	}
 	return sc, ts, warns, nil
 }
 
