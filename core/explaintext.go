@@ -46,7 +46,7 @@ func whereNext(e *engine, ex *result.Explanation, f *flight) string {
 		return fmt.Sprintf("It starts at once on %s.", ex.Server)
 	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
 		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %s ms.",
-			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
+			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usec.ToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
 	case e.life != nil && !e.queueHasUp(f.queue):
 		return fmt.Sprintf("No instance of queue %s is up (%s), so it waits there with %d other request(s) until one comes up or the queue is orphaned.",
 			ex.Winner, e.queueStates(f.queue), e.queues[f.queue].wait.n-1)

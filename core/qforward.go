@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -49,7 +50,7 @@ type msgQueue struct {
 	enqueued, forwarded, retried, toError, dropped int64
 	area, mark, max                                int64 // depth x µs since the warm-up, its last change, its largest
 	binArea                                        int64 // depth x µs in the open series bin
-	tiq                                            summaryAcc
+	tiq                                            hist.Acc
 }
 
 func (q *msgQueue) depth() int64 { return int64(len(q.msgs) - q.head) }
@@ -335,8 +336,8 @@ func (e *engine) fwdDeleted(fw *forwarder) {
 	if fw.takeUS >= e.setup.WarmupUS {
 		mq.forwarded++
 		v := fw.takeUS - fw.msg.storedUS
-		if !mq.tiq.note(v, histIndex(v)) {
-			mq.tiq.spill(v)
+		if !mq.tiq.Note(v, hist.Index(v)) {
+			mq.tiq.Spill(v)
 		}
 	}
 }
@@ -491,13 +492,13 @@ func (e *engine) qResult(r *result.Result) {
 		}
 		e.qAccrue(mq, e.spanUS)
 		qs := result.MsgQueueStats{Name: spec.Name, Enqueued: mq.enqueued, Forwarded: mq.forwarded, Retried: mq.retried,
-			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.summary(mq.tiq.hist())}
+			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.Summary(mq.tiq.Hist())}
 		qs.Depth.Max = mq.max
 		if span > 0 {
-			qs.Depth.Mean = roundF(float64(mq.area) / span)
+			qs.Depth.Mean = usec.Round6(float64(mq.area) / span)
 		}
 		qs.Depth.Series = e.ser.msgQueueSeries(k)
-		mq.tiq.releaseFront()
+		mq.tiq.ReleaseFront()
 		cur.Queues = append(cur.Queues, qs)
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/timeseries"
@@ -46,7 +47,7 @@ func (s *series) init(e *engine) {
 		maxBins = int(min(max(2*planned, timeseries.AutoMaxBins), max(4_000_000/cols, timeseries.AutoMaxBins)))
 		maxBins &^= 1
 	case h > 0:
-		width = niceUp((h + timeseries.TargetBins - 1) / timeseries.TargetBins)
+		width = hist.NiceUp((h + timeseries.TargetBins - 1) / timeseries.TargetBins)
 	}
 	s.Bins = timeseries.New(width, maxBins, sh)
 	s.end = width

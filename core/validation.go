@@ -7,6 +7,8 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/batchmeans"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -51,7 +53,7 @@ func (b *batchSums) means() []float64 {
 	out := []float64{}
 	for k := range b.sum {
 		if b.n[k] > 0 {
-			out = append(out, roundF(float64(b.sum[k])/float64(b.n[k])/1000))
+			out = append(out, usec.Round6(float64(b.sum[k])/float64(b.n[k])/1000))
 		}
 	}
 	return out
@@ -109,23 +111,23 @@ func (e *engine) traceResult(r *result.Result) {
 	}
 	st := &e.st
 	va := st.v
-	obs := make([]summaryAcc, len(e.m.Services))
-	var all summaryAcc
+	obs := make([]hist.Acc, len(e.m.Services))
+	var all hist.Acc
 	for _, o := range w.Observed {
 		if o.TimeUS >= va.fromUS {
-			addValue(&obs[o.Service], o.US)
-			addValue(&all, o.US)
+			obs[o.Service].Add(o.US)
+			all.Add(o.US)
 		}
 	}
 	tol := e.setup.Tolerance
-	from, to := usToMS(va.fromUS), usToMS(va.toUS)
+	from, to := usec.ToMS(va.fromUS), usec.ToMS(va.toUS)
 	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
 		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
 	spanS := float64(va.toUS-va.fromUS) / 1e6
 	v.Overall = validationRow("", &all, &st.vAll, &va.all, spanS)
 	v.Services = []result.ValidationRow{}
 	for s := range obs {
-		if obs[s].n > 0 {
+		if obs[s].N > 0 {
 			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s], &va.svc[s], spanS))
 		}
 	}
@@ -136,39 +138,27 @@ func (e *engine) traceResult(r *result.Result) {
 // validationRow compares the observed responses obs with the simulated sim,
 // over the batches of side and a window of spanS seconds: the summaries,
 // the observed figures' intervals, the batch means and the throughputs.
-func validationRow(service string, obs, sim *summaryAcc, side *validationSide, spanS float64) result.ValidationRow {
-	oh := obs.hist()
-	row := result.ValidationRow{Service: service, Observed: obs.summary(oh), Simulated: sim.summary(sim.hist()),
+func validationRow(service string, obs, sim *hist.Acc, side *validationSide, spanS float64) result.ValidationRow {
+	oh := obs.Hist()
+	row := result.ValidationRow{Service: service, Observed: obs.Summary(oh), Simulated: sim.Summary(sim.Hist()),
 		ObservedBatches: side.obs.means(), SimulatedBatches: side.sim.means(),
 		ObservedCI: &result.Intervals{}, ThroughputPerS: &result.Throughput{}}
 	if spanS > 0 {
-		*row.ThroughputPerS = result.Throughput{Observed: roundF(float64(side.obs.done) / spanS), Simulated: roundF(float64(side.sim.done) / spanS)}
+		*row.ThroughputPerS = result.Throughput{Observed: usec.Round6(float64(side.obs.done) / spanS), Simulated: usec.Round6(float64(side.sim.done) / spanS)}
 	}
 	if bm := row.ObservedBatches; len(bm) >= 2 {
 		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean
 		m := row.Observed.Mean
-		row.ObservedCI.Mean = &result.Interval{Lo: roundF(max(m-h, 0)), Hi: roundF(m + h)}
+		row.ObservedCI.Mean = &result.Interval{Lo: usec.Round6(max(m-h, 0)), Hi: usec.Round6(m + h)}
 	}
 	for _, q := range []struct {
 		p  float64
 		iv **result.Interval
 	}{{0.5, &row.ObservedCI.P50}, {0.95, &row.ObservedCI.P95}, {0.99, &row.ObservedCI.P99}} {
-		l, u := ci.QuantileRanks(obs.n, q.p)
+		l, u := ci.QuantileRanks(obs.N, q.p)
 		if l > 0 {
-			*q.iv = &result.Interval{Lo: usToMS(min(oh.atRank(l), obs.max)), Hi: usToMS(min(oh.atRank(u), obs.max))}
+			*q.iv = &result.Interval{Lo: usec.ToMS(min(oh.AtRank(l), obs.Max)), Hi: usec.ToMS(min(oh.AtRank(u), obs.Max))}
 		}
 	}
 	return row
-}
-
-// atRank is the value of rank k (1-based) of the histogram: the highest
-// value of the bucket where the count reaches k, as percentiles are read.
-func (h hist) atRank(k int64) int64 {
-	var cum int64
-	for _, b := range h.bins {
-		if cum += b.n; cum >= k {
-			return histHighest(int(b.i))
-		}
-	}
-	return 0
 }
