@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -224,8 +225,8 @@ type engine struct {
 	rng     rng.PCG
 	draw    rng.PCG
 
-	heap      eventHeap    // completions
-	arr       arrivalQueue // network arrivals
+	heap      evq.Heap     // completions
+	arr       evq.Arrivals // network arrivals
 	life      *lifecycle   // nil when no instance can change state
 	threaded  bool         // some instance has more than one dispatch thread (mt.go)
 	mtNoReq   bool         // tuning mt_idle "no_request"
@@ -349,9 +350,9 @@ const (
 // network arrivals (arrivalTurn), senders retrying a full queue (appTurn),
 // new requests (requestTurn), client requests (appTurn).
 func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, error) {
-	// tn is when the next new request is due, capped below emptyT so that a
-	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
-	// and emptyT-1 when there is none (every event runs before "no request").
+	// tn is when the next new request is due, capped below evq.EmptyT so that a
+	// heap or FIFO with nothing in it (evq.EmptyT, noTime) never runs before it,
+	// and evq.EmptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
 		if e.nextLife != noTime && e.lifeDue(have, next) {
@@ -360,10 +361,10 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			}
 			continue
 		}
-		tc := e.heap.topT() // emptyT when empty
+		tc := e.heap.TopT() // evq.EmptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
-		if ta := e.arr.next; e.app != nil && e.app.due(tc, ta, tn) {
+		if ta := e.arr.Next; e.app != nil && e.app.due(tc, ta, tn) {
 			if err := e.appTurn(); err != nil {
 				return have, stepsMore, err
 			}
@@ -373,7 +374,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			// call each would cost the plain path about 2.5% more
 			// instructions a request. What is not the plain case goes to
 			// completionTurn and requestTurn.
-			i := e.heap.pop().idx()
+			i := e.heap.Pop().Idx()
 			if sv := &e.servers[i]; sv.mt != nil || e.app != nil || !sv.busy || sv.due != tc {
 				if !e.completionTurn(i, tc) {
 					continue // stale: its instance crashed, it never completes
@@ -488,7 +489,7 @@ func (e *engine) completionTurn(i int32, tc int64) bool {
 // arrivalTurn plays the network arrival at ta: the request enters its
 // queue.
 func (e *engine) arrivalTurn(ta int64) {
-	s := e.arr.pop()
+	s := e.arr.Pop()
 	e.advance(ta)
 	e.enter(s, ta)
 }
@@ -557,14 +558,14 @@ func (e *engine) eventCheckpoint() (stepOutcome, error) {
 }
 
 // capTime returns when the next new request is due for the loop's
-// comparisons: its issue time, at most emptyT-1; emptyT-1 when there is none.
-// Events are due before emptyT-1 (past MaxTimeUS the run stops), so an event
+// comparisons: its issue time, at most evq.EmptyT-1; evq.EmptyT-1 when there is none.
+// Events are due before evq.EmptyT-1 (past MaxTimeUS the run stops), so an event
 // runs before the request exactly when its time is at most the issue time.
 func capTime(have bool, next *workload.Request) int64 {
 	if !have {
-		return emptyT - 1
+		return evq.EmptyT - 1
 	}
-	return min(next.TimeUS, emptyT-1)
+	return min(next.TimeUS, evq.EmptyT-1)
 }
 
 // checkpoint honours cancellation and reports progress.
@@ -699,7 +700,7 @@ func (e *engine) issue(r *workload.Request) error {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.push(arrival{t: r.TimeUS + e.setup.LatencyUS, slot: s})
+			e.arr.Push(evq.Arrival{T: r.TimeUS + e.setup.LatencyUS, Slot: s})
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}
@@ -801,7 +802,7 @@ func (e *engine) start(i, s int32, t int64) {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
 	sv.due = end
-	e.heap.push(completionKey(end, i))
+	e.heap.Push(evq.Key(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}
@@ -940,4 +941,13 @@ func (e *engine) accrueBusy(sv *serverState, t int64) {
 		e.st.busy[sv.idx] += t - max(sv.mark, w)
 	}
 	sv.mark = t
+}
+
+// b2i returns 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }

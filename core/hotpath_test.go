@@ -55,59 +55,6 @@ func TestSummaryFrontOverflow(t *testing.T) {
 	}
 }
 
-// TestEventHeapRandom: completions pushed and popped in a random
-// interleaving come out in (time, scan index) order, each exactly once.
-func TestEventHeapRandom(t *testing.T) {
-	r := rng.New(5, 1)
-	var h eventHeap
-	h.init()
-	var last *event
-	pushed, popped := 0, 0
-	after := func(a, b *event) bool { // a runs after b
-		return a.t() > b.t() || a.t() == b.t() && a.idx() > b.idx()
-	}
-	count := map[event]int{} // pushed minus popped, per key
-	for step := range 200_000 {
-		if h.len() == 0 || (step < 150_000 && r.IntN(3) > 0) {
-			// after the last pop, at few distinct times and indexes, so
-			// that indexes decide often
-			base := int64(0)
-			if last != nil {
-				base = last.t() + 1
-			}
-			ev := completionKey(base+int64(r.IntN(4)), int32(r.IntN(8)))
-			h.push(ev)
-			count[ev]++
-			pushed++
-			continue
-		}
-		e := h.pop()
-		count[e]--
-		popped++
-		if last != nil && after(last, &e) {
-			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
-		}
-		last = &e
-	}
-	for h.len() > 0 {
-		e := h.pop()
-		count[e]--
-		popped++
-		if after(last, &e) {
-			t.Fatalf("pop %d: got %+v after %+v", popped, e, *last)
-		}
-		last = &e
-	}
-	if popped != pushed {
-		t.Errorf("popped %d events, want %d", popped, pushed)
-	}
-	for ev, n := range count {
-		if n != 0 {
-			t.Errorf("event (t %d, index %d): popped %d times fewer than pushed", ev.t(), ev.idx(), n)
-		}
-	}
-}
-
 // TestFlightReset: reset leaves a used record exactly as the composite
 // literal it replaces, whatever the record held before (every byte after the
 // request set, so that a field added to flight but forgotten in reset fails

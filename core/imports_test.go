@@ -80,6 +80,7 @@ var leaves = map[string][]string{
 	"internal/hist":      {"result"}, // a distribution's figures are the result's Summary and Histogram
 	"internal/donecount": {"ubb"},    // sized by the Model's servers and what they advertise
 	"internal/dlog":      {},         // the dispatch log's rows: plain values, the names as strings
+	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
 }
 
 // aboveOnly are the leaves core itself does not import: only the packages

@@ -345,7 +345,7 @@ func (e *engine) scheduleLife() {
 func (e *engine) lifeDue(have bool, next *workload.Request) bool {
 	e.more = have || e.app != nil && e.app.active > 0
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
+	return (e.heap.Len() == 0 || t <= e.heap.Top().T()) && t <= e.arr.Next && (!have || t <= next.TimeUS) &&
 		(e.app == nil || t <= e.app.topT())
 }
 
@@ -457,7 +457,7 @@ func (e *engine) bblItems(t int64, active bool) {
 // arrival or a request runs before it, and sees what this one saw.)
 func (e *engine) skipScans(t int64, have bool, next *workload.Request) {
 	L := e.life
-	tn := min(e.heap.topT(), e.arr.next)
+	tn := min(e.heap.TopT(), e.arr.Next)
 	if have {
 		tn = min(tn, next.TimeUS)
 	}

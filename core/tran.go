@@ -1,6 +1,7 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -248,7 +249,7 @@ func (e *engine) issueDirect(s int32, f *flight) {
 			if at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.push(arrival{t: at, slot: s})
+			e.arr.Push(evq.Arrival{T: at, Slot: s})
 			return
 		}
 	}
