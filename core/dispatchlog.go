@@ -10,7 +10,7 @@ import (
 // order (a request's row is complete when its reply time is known), so it
 // keeps the in-flight requests in a ring in issue order and writes the
 // longest complete prefix: memory is O(requests in flight). Which cells a
-// row has is said here (rowOf); core/internal/dlog writes them.
+// row has is said here (flush); core/internal/dlog writes them.
 type dispatchLog struct {
 	ring   []int32 // slots in issue order; its length is a power of two
 	head   int
@@ -68,52 +68,53 @@ func (l *dispatchLog) done(e *engine, s int32) {
 	}
 }
 
-// flush writes the complete rows at the head of the ring and frees their slots.
+// flush writes the complete rows at the head of the ring and frees their
+// slots: which cells each row has is said here.
 func (l *dispatchLog) flush(e *engine) {
-	head, n, mask := l.head, l.n, len(l.ring)-1
+	head, n, mask, r := l.head, l.n, len(l.ring)-1, &l.row
 	for n > 0 {
 		s := l.ring[head]
 		f := e.pool.at(s)
 		if !f.done {
 			break
 		}
-		l.rowOf(f)
-		if l.parent {
-			l.row.Parent = e.app.slots[s].parentID
+		r.ID, r.Seq, r.Service, r.Origin = f.req.ID, f.req.Seq, int32(f.req.Service), int32(f.req.Origin)
+		r.Queue, r.Server, r.Thread, r.Reason = f.queue, f.server, -1, uint8(f.reason)
+		if f.server >= 0 {
+			r.Thread = f.thread
 		}
-		l.out.Append(&l.row)
+		r.IssueUS, r.EnqueueUS, r.StartUS, r.EndUS, r.ReplyUS = f.req.TimeUS, f.enqueueUS, f.startUS, f.endUS, f.replyUS
+		switch {
+		case f.queue < 0: // failed before reaching a queue: TPENOENT
+			r.Has = 0
+		case f.reason.failed() && f.reason != reasonSvcFail && f.reason != reasonTime: // TPESVCERR: reached a queue, maybe started, never ended
+			r.Has = 0
+			if f.reason != reasonBlock { // TPEBLOCK: its queue never had room for it
+				r.Has |= dlog.Enqueue
+			}
+			if f.server >= 0 { // it started on an instance of its queue
+				r.Has |= dlog.Start
+			}
+			if !f.noReply && !f.unanswered { // lost with its machine, or TPNOREPLY: no reply ever came
+				r.Has |= dlog.Reply
+			}
+		default: // the instance is one of its queue's (enter and takeNext start only those)
+			r.Has = dlog.All
+			// TPNOREPLY: no reply is sent; a reply lost with its machine
+			// at the end of the work shows none
+			if f.unanswered || f.replyUS == f.endUS && f.noReply {
+				r.Has = dlog.Enqueue | dlog.Start | dlog.End
+			}
+		}
+		if l.parent {
+			r.Parent = e.app.slots[s].parentID
+		}
+		l.out.Append(r)
 		e.free = append(e.free, s)
 		head = (head + 1) & mask
 		n--
 	}
 	l.head, l.n = head, n
-}
-
-// rowOf fills l.row with f's cells.
-func (l *dispatchLog) rowOf(f *flight) {
-	r := &l.row
-	r.ID, r.Seq, r.Service, r.Origin = f.req.ID, f.req.Seq, int32(f.req.Service), int32(f.req.Origin)
-	r.Queue, r.Server, r.Thread, r.Reason = f.queue, f.server, -1, uint8(f.reason)
-	if f.server >= 0 {
-		r.Thread = int32(f.thread)
-	}
-	r.IssueUS, r.EnqueueUS, r.StartUS, r.EndUS, r.ReplyUS = f.req.TimeUS, f.enqueueUS, f.startUS, f.endUS, f.replyUS
-	switch {
-	case f.queue < 0: // failed before reaching a queue: TPENOENT
-		r.HasEnqueue, r.HasStart, r.HasEnd, r.HasReply = false, false, false, false
-	case f.reason.failed() && f.reason != reasonSvcFail && f.reason != reasonTime: // TPESVCERR: reached a queue, maybe started, never ended
-		r.HasEnqueue = f.reason != reasonBlock // TPEBLOCK: its queue never had room for it
-		r.HasStart = f.server >= 0             // it started on an instance of its queue
-		r.HasEnd = false
-		r.HasReply = !f.noReply && !f.unanswered // lost with its machine, or TPNOREPLY: no reply ever came
-	default:
-		// the instance is one of its queue's (enter and takeNext start
-		// only those): the queue is the instance's
-		r.HasEnqueue, r.HasStart, r.HasEnd = true, true, true
-		// TPNOREPLY: no reply is sent; a reply lost with its machine at
-		// the end of the work shows none
-		r.HasReply = !f.unanswered && (f.replyUS != f.endUS || !f.noReply)
-	}
 }
 
 // close writes the rows still buffered and reports the first write error.

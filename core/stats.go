@@ -3,6 +3,7 @@ package core
 import (
 	"math"
 
+	"github.com/tuxlb/tuxlb/core/batchmeans"
 	"github.com/tuxlb/tuxlb/core/internal/donecount"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 )
@@ -42,7 +43,7 @@ type stats struct {
 	// log observed none. v holds the validation window and batches.
 	vSim []hist.Acc
 	vAll hist.Acc
-	v    *validationAcc
+	v    *batchmeans.Window
 }
 
 // validated counts the response of a trace row whose log observed one,
@@ -53,13 +54,13 @@ type stats struct {
 //go:noinline
 func (st *stats) validated(s int, t, resp, reply int64) {
 	v := st.v
-	if t < v.fromUS {
+	if t < v.FromUS {
 		return
 	}
 	st.vSim[s].Add(resp)
 	st.vAll.Add(resp)
-	v.svc[s].sim.add(t, resp, reply <= v.toUS)
-	v.all.sim.add(t, resp, reply <= v.toUS)
+	v.Svc[s].Sim.Add(t, resp, reply <= v.ToUS)
+	v.All.Sim.Add(t, resp, reply <= v.ToUS)
 }
 
 // numReasons is how many dispatch reasons and failure codes there are.
@@ -111,7 +112,7 @@ func (st *stats) init(e *engine) {
 	st.flows = make([]int64, nm*st.nm1*numReasons)
 	if w := e.setup.Work; w != nil && len(w.Observed) > 0 {
 		st.vSim = make([]hist.Acc, nsvc)
-		st.v = newValidationAcc(w.Observed, nsvc, max(st.warmUS, e.setup.ValidateAfterUS))
+		st.v = batchmeans.NewWindow(w.Observed, nsvc, max(st.warmUS, e.setup.ValidateAfterUS))
 	}
 }
 

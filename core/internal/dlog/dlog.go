@@ -41,19 +41,27 @@ type Names struct {
 
 // Row is one request's row. Which cells it has is the engine's to say:
 // Queue < 0 leaves the server, the queue and every time after the issue
-// empty; else Server < 0 names the queue alone, and each Has flag says
-// whether its time is written.
+// empty; else Server < 0 names the queue alone, and Has says which times
+// after the issue are written.
 type Row struct {
 	ID     string // the request's id, or "" for its issue number Seq
 	Seq    int64
 	Parent string // the calling request's id (a run with the parent column)
 
 	Service, Origin, Queue, Server, Thread int32 // Thread: the instance's thread, from 0, or -1
-	Reason                                 uint8
+	Reason, Has                            uint8 // Has: Enqueue | Start | End | Reply, the times written
 
 	IssueUS, EnqueueUS, StartUS, EndUS, ReplyUS int64
-	HasEnqueue, HasStart, HasEnd, HasReply      bool
 }
+
+// The bits of Row.Has.
+const (
+	Enqueue uint8 = 1 << iota
+	Start
+	End
+	Reply
+	All = Enqueue | Start | End | Reply
+)
 
 // Log writes rows to its writer. Writing the log is most of a run's cost
 // when it is asked for, so a row is formatted by hand into one reused
@@ -117,9 +125,64 @@ func New(w io.Writer, n Names, parent, thread bool) *Log {
 func quote(s string) string { return string(csvx.AppendField(nil, s)) }
 
 // Append adds r's row, and writes the rows gathered once they reach Chunk
-// bytes.
+// bytes. Times repeat (enqueue is often the issue, start the enqueue, reply
+// the end): a repeated time's digits are copied, not formatted again (last
+// holds the digits of lastUS, the last time written).
 func (l *Log) Append(r *Row) {
-	b := l.appendRow(l.buf, r)
+	b := l.buf
+	if r.ID != "" {
+		b = csvx.AppendField(b, r.ID)
+	}
+	b = slices.Grow(b, l.room) // the rest of the row fits: b moves no more
+	if r.ID == "" {
+		b = l.appendSeq(b, r.Seq)
+	}
+	b = append(b, l.services[r.Service]...)
+	b = append(b, l.origins[r.Origin]...)
+	at := len(b)
+	b = jsonx.AppendInt(b, r.IssueUS)
+	last, lastUS := b[at:], r.IssueUS
+	switch {
+	case r.Queue < 0:
+		b = append(b, ",,,"...)
+	case r.Server >= 0:
+		b = append(b, l.servers[r.Server]...)
+	default:
+		b = append(b, l.queues[r.Queue]...)
+	}
+	has := r.Has
+	if has&Enqueue != 0 {
+		at = len(b)
+		if r.EnqueueUS == lastUS {
+			b = appendDigits(b, last)
+		} else {
+			b = jsonx.AppendInt(b, r.EnqueueUS)
+		}
+		last, lastUS = b[at:], r.EnqueueUS
+	}
+	b = append(b, ',')
+	if has&Start != 0 {
+		if r.StartUS == lastUS {
+			b = appendDigits(b, last)
+		} else {
+			b = jsonx.AppendInt(b, r.StartUS)
+		}
+	}
+	b = append(b, ',')
+	if has&End != 0 {
+		at = len(b)
+		b = jsonx.AppendInt(b, r.EndUS)
+		last, lastUS = b[at:], r.EndUS
+	}
+	b = append(b, ',')
+	if has&Reply != 0 {
+		if r.ReplyUS == lastUS {
+			b = appendDigits(b, last)
+		} else {
+			b = jsonx.AppendInt(b, r.ReplyUS)
+		}
+	}
+	b = append(b, l.reasons[r.Reason]...)
 	if l.thread {
 		b = append(b, ',')
 		if r.Thread >= 0 {
@@ -149,65 +212,6 @@ func (l *Log) write(b []byte) []byte {
 		_, l.err = l.w.Write(b)
 	}
 	return b[:0]
-}
-
-// appendRow appends r's row, up to its reason, to b. Times repeat (enqueue
-// is often the issue, start the enqueue, reply the end): a repeated time's
-// digits are copied, not formatted again (last holds the digits of lastUS,
-// the last time written).
-func (l *Log) appendRow(b []byte, r *Row) []byte {
-	if r.ID != "" {
-		b = csvx.AppendField(b, r.ID)
-	}
-	b = slices.Grow(b, l.room) // the rest of the row fits: b moves no more
-	if r.ID == "" {
-		b = l.appendSeq(b, r.Seq)
-	}
-	b = append(b, l.services[r.Service]...)
-	b = append(b, l.origins[r.Origin]...)
-	at := len(b)
-	b = jsonx.AppendInt(b, r.IssueUS)
-	last, lastUS := b[at:], r.IssueUS // the digits of the last time written
-	switch {
-	case r.Queue < 0:
-		b = append(b, ",,,"...)
-	case r.Server >= 0:
-		b = append(b, l.servers[r.Server]...)
-	default:
-		b = append(b, l.queues[r.Queue]...)
-	}
-	if r.HasEnqueue {
-		at = len(b)
-		if r.EnqueueUS == lastUS {
-			b = appendDigits(b, last)
-		} else {
-			b = jsonx.AppendInt(b, r.EnqueueUS)
-		}
-		last, lastUS = b[at:], r.EnqueueUS
-	}
-	b = append(b, ',')
-	if r.HasStart {
-		if r.StartUS == lastUS {
-			b = appendDigits(b, last)
-		} else {
-			b = jsonx.AppendInt(b, r.StartUS)
-		}
-	}
-	b = append(b, ',')
-	if r.HasEnd {
-		at = len(b)
-		b = jsonx.AppendInt(b, r.EndUS)
-		last, lastUS = b[at:], r.EndUS
-	}
-	b = append(b, ',')
-	if r.HasReply {
-		if r.ReplyUS == lastUS {
-			b = appendDigits(b, last)
-		} else {
-			b = jsonx.AppendInt(b, r.ReplyUS)
-		}
-	}
-	return append(b, l.reasons[r.Reason]...)
 }
 
 // appendSeq appends seq, the issue number of a row without an id, to b,

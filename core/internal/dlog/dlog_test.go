@@ -35,12 +35,12 @@ func TestRows(t *testing.T) {
 		Queues: []string{"q1", "q 2"}, Reasons: []string{"idle", "TPENOENT", "TPESVCERR"}}
 	rows := []Row{
 		{Seq: 9, Service: 0, Origin: 0, Queue: 0, Server: 0, Thread: 0, Reason: 0, IssueUS: 5, EnqueueUS: 5, StartUS: 5, EndUS: 1005, ReplyUS: 1005,
-			HasEnqueue: true, HasStart: true, HasEnd: true, HasReply: true},
+			Has: All},
 		{ID: "x,1", Service: 1, Origin: 1, Queue: -1, Server: -1, Thread: -1, Reason: 1, IssueUS: 7, Parent: "9"},
 		{Seq: 10, Service: 0, Origin: 0, Queue: 1, Server: -1, Thread: -1, Reason: 2, IssueUS: 8, EnqueueUS: 12, ReplyUS: 12, Parent: "p,q",
-			HasEnqueue: true, HasReply: true},
+			Has: Enqueue | Reply},
 		{Seq: 11, Service: 0, Origin: 1, Queue: 1, Server: 1, Thread: 3, Reason: 0, IssueUS: 100, EnqueueUS: 120, StartUS: 130, EndUS: 131, ReplyUS: 140,
-			HasEnqueue: true, HasStart: true, HasEnd: true},
+			Has: Enqueue | Start | End},
 	}
 	for _, c := range []struct {
 		parent, thread bool
