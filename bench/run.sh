@@ -117,9 +117,10 @@ go tool pprof -sample_index=alloc_space -top -nodecount=10 "$OUT/core.test" "$OU
 step "a request log replayed vs the same workload generated: BenchmarkTraceVsGenerated"
 go test ./core -run '^$' -bench '^BenchmarkTraceVsGenerated$' -benchtime 1000000x -count 3 >"$OUT/trace.txt"
 
-step "scale: BenchmarkScale (16, 256, 4096 instances), tuxlb run at 16 and 4096 instances (1M requests) and the JSON of 1000 requests at 4096"
+step "scale: BenchmarkScale and BenchmarkScaleOverload (16 to 4096 instances, 80% and 120% load), tuxlb run at 16 and 4096 instances (1M requests) and the JSON of 1000 requests at 4096"
 go test ./core -run '^$' -bench '^BenchmarkScale$' -benchtime 1000000x -count 3 >"$OUT/scale.txt"
 go test ./core -run '^$' -bench '^BenchmarkScaleOverload$' -benchtime 300000x -count 3 >>"$OUT/scale.txt"
+go test ./core -run '^$' -bench '^BenchmarkScaleOverloadScan$' -benchtime 100000x -count 3 >>"$OUT/scale.txt"
 for n in 16 4096; do
 	"$PY" bench/scale.py "$MP" "$n" 1e6 >"$OUT/scale-$n-1m.json"
 	for i in 1 2 3; do

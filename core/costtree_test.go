@@ -2,9 +2,11 @@ package core
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // costTreeScenario is an application of 160 instances, each its own queue,
@@ -91,7 +93,8 @@ func TestCostTreeTies(t *testing.T) {
 			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: int64(1 + k%2)})
 			e.queues[k].work = int64(10 * (1 + k%2)) // cost 20 for every queue
 		}
-		e.members = make([][]costMember, n)
+		e.trees.members = make([][]costMember, n)
+		sv.trees = &costSlots{t: make([]*costTree, 1)}
 		if got := e.leastTree(sv, -1); got != 0 {
 			t.Errorf("%d queues of one cost: got queue %d, want 0", n, got)
 		}
@@ -102,5 +105,186 @@ func TestCostTreeTies(t *testing.T) {
 				t.Errorf("%d queues, the last cheaper: got %d", n, got)
 			}
 		}
+	}
+}
+
+// scanLeast is the scan's answer, written out for the tests: the index into
+// sv.queues of the least cost, W(q) + L·n over n (SHM, m < 0) or C_m(q) +
+// (L+N)·n over n (MP), the first of equals.
+func scanLeast(e *engine, sv *svcInfo, m int) int32 {
+	cost := func(k int) int64 {
+		sq := &sv.queues[k]
+		if m < 0 {
+			return e.queues[sq.q].work + sq.load*sq.n
+		}
+		i := m*len(e.queues) + int(sq.q)
+		return e.counters[i] + (sq.load+e.netFor[i])*sq.n
+	}
+	best := 0
+	for k := 1; k < len(sv.queues); k++ {
+		// k wins only when strictly cheaper: a/b < c/d as a·d < c·b
+		if cost(k)*sv.queues[best].n < cost(best)*sv.queues[k].n {
+			best = k
+		}
+	}
+	return int32(best)
+}
+
+// TestCostTreeLazyAsScan: a tree that lists changes and repairs itself when
+// read answers as the scan does after any sequence of changes, whether it
+// is read after every change, after a few, or so seldom that it runs out
+// of budget and goes stale (then it lists nothing more and is rebuilt at
+// its next read); for MP also across counter resets. Costs are small
+// integers, so ties are frequent.
+func TestCostTreeLazyAsScan(t *testing.T) {
+	for _, alg := range []algorithm{algSHM, algMP} {
+		model := map[algorithm]string{algSHM: "SHM", algMP: "MP"}[alg]
+		for _, n := range []int{1, 2, 3, 5, 8, 33, 100} {
+			r := rand.New(rand.NewPCG(uint64(n), uint64(len(model))))
+			e := &engine{alg: alg, m: &Model{Machines: make([]ubb.Machine, 2)}}
+			e.queues = make([]queueState, n)
+			machines, origins := 1, []int{-1}
+			if alg == algMP {
+				machines, origins = 2, []int{0, 1}
+				e.counters = make([]int64, 2*n)
+				e.netFor = make([]int64, 2*n)
+				for i := range e.netFor {
+					e.netFor[i] = int64(r.IntN(2) * 10)
+				}
+			}
+			e.trees.members = make([][]costMember, n*machines)
+			sv := &svcInfo{trees: &costSlots{t: make([]*costTree, machines)}}
+			// scan order is not queue order: the leaves follow sv.queues
+			for _, q := range r.Perm(n) {
+				sv.queues = append(sv.queues, svcQueue{q: int32(q), load: 10 * int64(1+r.IntN(2)), n: int64(1 + r.IntN(3))})
+			}
+			stale := 0
+			for step := 0; step < 9000; step++ {
+				m := origins[r.IntN(len(origins))]
+				// phases: reads after every change, after a few, almost never
+				readEvery := []int{1, 4, 50 * n}[step/1500%3]
+				switch {
+				case r.IntN(readEvery) == 0:
+					if got, want := e.leastTree(sv, m), scanLeast(e, sv, m); got != want {
+						t.Fatalf("%s, %d queues, step %d, origin %d: tree %d, scan %d", model, n, step, m, got, want)
+					}
+				case alg == algMP && r.IntN(2000) == 0:
+					clear(e.counters)
+					e.staleTrees()
+					if e.trees.live != 0 {
+						t.Fatalf("%d live trees after a reset", e.trees.live)
+					}
+				default:
+					q := int32(r.IntN(n))
+					if m < 0 {
+						e.queues[q].work = int64(10 * r.IntN(4))
+					} else {
+						e.counters[m*n+int(q)] += int64(10 * r.IntN(3))
+					}
+					live := e.trees.live
+					e.costChanged(q, m)
+					if e.trees.live < live {
+						stale++
+					}
+				}
+			}
+			if stale == 0 {
+				t.Errorf("%s, %d queues: no tree ran out of budget", model, n)
+			}
+		}
+	}
+}
+
+// TestCostTreeStaleListsNothing: a tree out of budget lists no change (its
+// list stays empty) and the engine counts no live tree, so a model whose
+// requests find idle servers pays one test per change; its next read
+// rebuilds it.
+func TestCostTreeStaleListsNothing(t *testing.T) {
+	const n = 8
+	e := &engine{alg: algSHM}
+	e.queues = make([]queueState, n)
+	e.trees.members = make([][]costMember, n)
+	sv := &svcInfo{trees: &costSlots{t: make([]*costTree, 1)}}
+	for k := 0; k < n; k++ {
+		sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: 1})
+	}
+	if got := e.leastTree(sv, -1); got != 0 || e.trees.live != 1 {
+		t.Fatalf("first read: queue %d, %d live trees; want 0, 1", got, e.trees.live)
+	}
+	tr := sv.trees.t[0]
+	for i := 0; i < costTreeBudget*n; i++ {
+		e.queues[i%n].work += 5
+		e.costChanged(int32(i%n), -1)
+	}
+	if tr.stale || len(tr.dirty) != costTreeBudget*n {
+		t.Fatalf("within budget: stale %v, %d changes listed; want false, %d", tr.stale, len(tr.dirty), costTreeBudget*n)
+	}
+	e.queues[3].work -= 100 // queue 3 is now the cheapest
+	e.costChanged(3, -1)
+	if !tr.stale || len(tr.dirty) != 0 || e.trees.live != 0 {
+		t.Fatalf("past budget: stale %v, %d leaves listed, %d live trees; want true, 0, 0", tr.stale, len(tr.dirty), e.trees.live)
+	}
+	if got := e.leastTree(sv, -1); got != 3 || e.trees.live != 1 {
+		t.Fatalf("read after going stale: queue %d, %d live trees; want 3, 1", got, e.trees.live)
+	}
+}
+
+// TestCostTreeShared: services with the same queues in the same order, each
+// with one LOAD for all of them, share one tree, which chooses as each
+// service's scan would (L is the same for every queue, so it does not
+// change which is least; n differs between queues); a service whose LOAD
+// differs between its queues, or is shareMaxLoad or more, has a tree of its
+// own. A shared tree that
+// meets a cost of shareMax or more is dropped, and from then on every
+// service has trees of its own, still choosing as the scan.
+func TestCostTreeShared(t *testing.T) {
+	defer func(v int) { costTreeMin = v }(costTreeMin)
+	costTreeMin = 1
+	const n = 6
+	e := &engine{alg: algSHM}
+	e.queues = make([]queueState, n)
+	mk := func(load int64) svcInfo {
+		var sv svcInfo
+		for k := 0; k < n; k++ {
+			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: load, n: int64(1 + k%3)})
+		}
+		return sv
+	}
+	e.svc = []svcInfo{mk(10), mk(700), mk(10), mk(shareMaxLoad)}
+	e.svc[2].queues[3].load = 20
+	e.costTreesSetup()
+	if e.svc[0].trees != e.svc[1].trees || !e.svc[0].trees.shared || e.svc[2].trees == e.svc[0].trees || e.svc[2].trees.shared ||
+		e.svc[3].trees == e.svc[0].trees || e.svc[3].trees.shared {
+		t.Fatalf("sharing: %p %p %p %p", e.svc[0].trees, e.svc[1].trees, e.svc[2].trees, e.svc[3].trees)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	check := func(when string) {
+		t.Helper()
+		for s := range e.svc {
+			if got, want := e.leastTree(&e.svc[s], -1), scanLeast(e, &e.svc[s], -1); got != want {
+				t.Fatalf("%s, service %d: tree %d, scan %d", when, s, got, want)
+			}
+		}
+	}
+	for step := 0; step < 2000; step++ {
+		q := int32(r.IntN(n))
+		e.queues[q].work = int64(10 * r.IntN(5))
+		e.costChanged(q, -1)
+		check("shared")
+	}
+	if e.trees.noShare {
+		t.Fatal("noShare before any cost reached shareMax")
+	}
+	e.queues[2].work = shareMax
+	e.costChanged(2, -1)
+	check("after shareMax")
+	if !e.trees.noShare || e.svc[0].trees == e.svc[1].trees || e.svc[0].trees.shared {
+		t.Fatalf("a cost of shareMax: noShare %v, trees %p %p", e.trees.noShare, e.svc[0].trees, e.svc[1].trees)
+	}
+	for step := 0; step < 500; step++ {
+		q := int32(r.IntN(n))
+		e.queues[q].work = int64(10 * r.IntN(5))
+		e.costChanged(q, -1)
+		check("unshared")
 	}
 }

@@ -50,7 +50,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
 			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
-			if e.mpTrees {
+			if e.trees.live != 0 {
 				e.costChanged(sq.q, m)
 			}
 			return sq, c, reasonIdle

@@ -144,12 +144,9 @@ type svcInfo struct {
 	// routes is set for a service with a routing criterion: per range of
 	// the criterion, the candidates it leaves (routing.go).
 	routes []routeTarget
-	// tree (SHM) or mtrees[m] (MP, per origin machine) give the least cost
-	// when the service has at least costTreeMin queues (costtree.go); nil
-	// until first needed. member says its queues are in engine.members.
-	tree   *costTree
-	mtrees []*costTree
-	member bool
+	// trees give the least cost when the service has at least costTreeMin
+	// queues (costtree.go), else nil
+	trees *costSlots
 }
 
 // queueOf returns the index into sv.queues of candidate server c: cands is
@@ -195,11 +192,10 @@ type engine struct {
 	netload  []int64
 	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
 	// shmTrees and mpTrees say some service reads its least cost from a
-	// tree (costtree.go): a change of W(q) or of C_m(q) updates the trees
-	// of members[q]; built lists every tree
+	// tree (costtree.go): a change of W(q) or of C_m(q) is listed in the
+	// live trees holding q
 	shmTrees, mpTrees bool
-	members           [][]costMember
-	built             []*costTree
+	trees             costTrees
 	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits          []uint64 // bit i of word i/64 set while server i is not busy
 	// idleSum summarises idleBits: bit w of word w/64 set while word w of

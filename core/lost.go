@@ -38,6 +38,9 @@ func (e *engine) loseMachine(ev *plan.Event, t int64) {
 	for _, i := range ev.Servers {
 		sv := &e.servers[i]
 		L.listed[i] = sv.state.candidate()
+		if e.q != nil && e.q.fwOf[i] >= 0 {
+			e.fwdCrash(i, t) // a forwarder lost with its machine: as if killed
+		}
 		if sv.mt != nil {
 			e.mtLose(sv, t)
 		}

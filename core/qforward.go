@@ -453,11 +453,19 @@ func (e *engine) fwdNotice(i int32, t int64) {
 }
 
 // fwdUp is forwarder instance i coming up at t: it looks in the wake-up
-// turn of t.
+// turn of t. One lost with its machine while forwarding (no BBL noticed
+// it) fails its message with TPESVCERR first, as at a notice: the
+// forward's transaction is rolled back when the machine is back.
 func (e *engine) fwdUp(i int32, t int64) {
-	if fi := e.q.fwOf[i]; fi >= 0 {
-		e.q.schedule(fi, t)
+	fi := e.q.fwOf[i]
+	if fi < 0 {
+		return
 	}
+	if fw := &e.q.fw[fi]; fw.lost {
+		fw.lost = false
+		e.fwdFailed(fi, reasonSvcErr, t, false)
+	}
+	e.q.schedule(fi, t)
 }
 
 // fwdBusy reports whether instance i is a forwarder holding a message.

@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"bytes"
 	"math"
 	"strings"
 	"testing"
@@ -131,5 +132,45 @@ func TestTheoryForwarderDrainsBacklog(t *testing.T) {
 		if d := math.Abs(q.TimeInQueueMS.Mean - wait); d > 4*wsd {
 			t.Errorf("seed %d: time in queue %.0f ms on average, want %.0f ± %.0f", seed, q.TimeInQueueMS.Mean, wait, 4*wsd)
 		}
+	}
+}
+
+// A forwarder lost with its machine while its forward runs is as if
+// killed, but no BBL notices it: the forward's reply is lost, and when the
+// machine is restored and the forwarder comes up again (boot_ms later),
+// the message fails with TPESVCERR (back at the head, one more retry) and
+// the forwarder takes it again at once.
+func TestForwarderLostWithItsMachine(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL MP\nLDBAL N\nMASTER S1\n*MACHINES\nn1 LMID=S1\nn2 LMID=S2\n*GROUPS\nG1 LMID=S1 GRPNO=1\nQG LMID=S1 GRPNO=2\nQF LMID=S2 GRPNO=3\n*SERVERS\n` +
+		`app SRVGRP=G1 SRVID=1 CLOPT=\"-s SVC\"\nTMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\nTMQFORWARD SRVGRP=QF SRVID=1 CLOPT=\"-- -q SVC -i 0\"\n*SERVICES\nSVC\n`
+	sc, err := core.ParseScenario([]byte(`{"ubbconfig": "` + ubbText + `",
+	  "services": {"SVC": {"service_time": {"dist": "const", "ms": 100}}},
+	  "qspaces": {"QS": {"queues": {"SVC": {"retries": 1}}, "enqueue_time": {"dist": "const", "ms": 1}}},
+	  "tuning": {"boot_ms": 30},
+	  "events": [{"at_ms": 50, "lose": "S2"}, {"at_ms": 200, "restore": "S2"}],
+	  "workload": {"trace_csv": "time_ms,enqueue\n0,QS:SVC\n"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	res, err := core.Run(sc, core.RunOptions{Dispatch: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(log.String()), "\n")
+	var got []string
+	for _, r := range rows[1:] {
+		c := strings.Split(r, ",")
+		got = append(got, c[0]+"@"+c[3]+"/"+c[10])
+	}
+	// the enqueue; the first forward (issued at 1 ms, from S2, replying at
+	// 101 ms to a forwarder gone with S2); the retry at the come-up, 230 ms
+	want := []string{"1@0/first", "SVC#0~0@1000/first", "SVC#0~1@230000/first"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("dispatch log:\n got %v\nwant %v\n%s", got, want, log.String())
+	}
+	q := res.QSpaces[0].Queues[0]
+	if q.Forwarded != 1 || q.Retried != 1 || q.Dropped != 0 || q.ToErrorQueue != 0 {
+		t.Errorf("queue SVC: %+v", q)
 	}
 }

@@ -93,6 +93,7 @@ var bodyTypes = map[string][]string{
 	"POST /api/v1/runs":      {"application/json", "multipart/form-data"},
 	"POST /api/v1/scenarios": {"application/json"},
 	"POST /api/v1/sweeps":    {"application/json"},
+	"POST /api/v1/optimize":  {"application/json"},
 }
 
 // checkBody refuses compressed bodies and bodies of a type the route does

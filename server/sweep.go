@@ -191,7 +191,7 @@ func (s *Server) getSweep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	job, err := s.cfg.Store.Sweep(c.Request().Context(), id)
+	job, err := s.jobOfKind(c.Request().Context(), id, sweep.KindSweep)
 	if err != nil {
 		return err
 	}
@@ -314,6 +314,9 @@ func (s *Server) deleteSweep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if _, err := s.jobOfKind(c.Request().Context(), id, sweep.KindSweep); err != nil {
+		return err
+	}
 	job, err := s.cfg.Store.CancelSweep(c.Request().Context(), id)
 	if err != nil {
 		return err
@@ -399,6 +402,23 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
+		if job.Kind == sweep.KindOptimize {
+			// An optimization's one point is its whole search, on every
+			// worker that was free.
+			wg.Add(1)
+			go func(w *jobWork, n int) {
+				defer wg.Done()
+				s.workOptimize(ctx, job.ID, w, n)
+				for range n {
+					free <- struct{}{}
+				}
+				select {
+				case s.batchDone <- struct{}{}:
+				default:
+				}
+			}(w, n)
+			continue
+		}
 		// Each claimed point runs as a batch of its own, on its share of
 		// the free workers, and gives them back when it is stored: a worker
 		// whose point ended claims again at once instead of idling until
@@ -480,15 +500,16 @@ func (s *Server) forwardSweepWork(ctx context.Context, work <-chan struct{}) {
 // jobWork is a job this server works points of: the context its batches
 // run under (canceled by DELETE) and how many batches run.
 type jobWork struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	batches int
-	sweep   *sweep.Sweep // compiled once per job while this server works it
+	ctx       context.Context
+	cancel    context.CancelFunc
+	batches   int
+	sweep     *sweep.Sweep     // compiled once per job while this server works it
+	optimizer *sweep.Optimizer // an optimization's, compiled with it
 }
 
 // startWork registers a batch of job id and returns the job's work record.
 func (s *Server) startWork(ctx context.Context, job *sweep.Job) (*jobWork, error) {
-	sw, err := s.compiledJob(job)
+	cj, err := s.compiledJob(job)
 	if err != nil {
 		return nil, err
 	}
@@ -496,7 +517,7 @@ func (s *Server) startWork(ctx context.Context, job *sweep.Job) (*jobWork, error
 	defer s.mu.Unlock()
 	w := s.active[job.ID]
 	if w == nil {
-		w = &jobWork{sweep: sw}
+		w = &jobWork{sweep: cj.sweep, optimizer: cj.optimizer}
 		w.ctx, w.cancel = context.WithCancel(ctx)
 		s.active[job.ID] = w
 	}
@@ -511,23 +532,46 @@ func (s *Server) startWork(ctx context.Context, job *sweep.Job) (*jobWork, error
 // sweep share counts.
 const compiledJobs = 1
 
-// compiledJob returns the job's sweep compiled, from the server's small
-// cache of the last jobs it worked.
-func (s *Server) compiledJob(job *sweep.Job) (*sweep.Sweep, error) {
+// compiledJob returns the job's sweep (an optimization's with its
+// optimizer) compiled, from the server's small cache of the last jobs it
+// worked.
+func (s *Server) compiledJob(job *sweep.Job) (compiledSweep, error) {
 	s.compileMu.Lock()
 	defer s.compileMu.Unlock()
 	for i, c := range s.compiled {
 		if c.id == job.ID {
 			s.compiled = append(append([]compiledSweep{c}, s.compiled[:i]...), s.compiled[i+1:]...)
-			return c.sweep, nil
+			return c, nil
 		}
 	}
-	sw, _, err := compileJob(job)
+	c := compiledSweep{id: job.ID}
+	if job.Kind == sweep.KindOptimize {
+		opt, err := compileOptimizer(job)
+		if err != nil {
+			return c, err
+		}
+		c.sweep, c.optimizer = opt.Sweep, opt
+	} else {
+		sw, _, err := compileJob(job)
+		if err != nil {
+			return c, err
+		}
+		c.sweep = sw
+	}
+	s.compiled = append([]compiledSweep{c}, s.compiled[:min(len(s.compiled), compiledJobs-1)]...)
+	return c, nil
+}
+
+// compileOptimizer compiles a stored optimization.
+func compileOptimizer(job *sweep.Job) (*sweep.Optimizer, error) {
+	if job.Optimize == nil {
+		return nil, fmt.Errorf("optimization %s: no spec stored", job.ID)
+	}
+	sc, err := core.ParseScenario(job.Scenario)
 	if err != nil {
 		return nil, err
 	}
-	s.compiled = append([]compiledSweep{{job.ID, sw}}, s.compiled[:min(len(s.compiled), compiledJobs-1)]...)
-	return sw, nil
+	return sweep.CompileOptimize(sc, *job.Optimize)
 }
 
 // forgetCompiled drops job id's compiled sweep (the job is done).
@@ -539,8 +583,9 @@ func (s *Server) forgetCompiled(id string) {
 
 // compiledSweep is one entry of the server's compiled sweeps.
 type compiledSweep struct {
-	id    string
-	sweep *sweep.Sweep
+	id        string
+	sweep     *sweep.Sweep
+	optimizer *sweep.Optimizer // an optimization's (then sweep is its grid)
 }
 
 // workingOther says whether this replica runs points of a job other than id.

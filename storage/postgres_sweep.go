@@ -2,7 +2,6 @@ package storage
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,7 +31,7 @@ func (db *Postgres) leaseNow(ctx context.Context, tx pgx.Tx) (time.Time, error) 
 func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	j.CreatedAt, j.UpdatedAt, j.Status = now, now, sweep.Queued
-	spec, err := json.Marshal(j.Spec)
+	kind, spec, err := jobSpec(j)
 	if err != nil {
 		return err
 	}
@@ -41,8 +40,8 @@ func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 		if _, err := pgPutScenario(ctx, tx, &sc, now); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO sweep_jobs(id, scenario_id, spec, status, total, runs_total,
-			created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$7)`, j.ID, j.ScenarioID, spec, j.Status,
+		_, err := tx.Exec(ctx, `INSERT INTO sweep_jobs(id, kind, scenario_id, spec, status, total, runs_total,
+			created_at, updated_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$8)`, j.ID, kind, j.ScenarioID, spec, j.Status,
 			j.Total, j.RunsTotal, now)
 		if err != nil {
 			return err
@@ -90,15 +89,15 @@ func pgSweepRow(ctx context.Context, q pgQuerier, id string) (*sweep.Job, error)
 	var j sweep.Job
 	var spec []byte
 	var lease *time.Time
-	err := q.QueryRow(ctx, `SELECT j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total,
+	err := q.QueryRow(ctx, `SELECT j.id, j.kind, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total,
 		j.runs_done, j.owner, j.lease_until, j.result, j.error, j.created_at, j.updated_at
 		FROM sweep_jobs j JOIN scenarios s ON s.id = j.scenario_id WHERE j.id = $1`, id).Scan(
-		&j.ID, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal, &j.RunsDone,
+		&j.ID, &j.Kind, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal, &j.RunsDone,
 		&j.Owner, &lease, &j.Result, &j.Error, &j.CreatedAt, &j.UpdatedAt)
 	if err != nil {
 		return nil, pgNotFound(err, "sweep %s", id)
 	}
-	if err := json.Unmarshal(spec, &j.Spec); err != nil {
+	if err := readJobSpec(&j, spec); err != nil {
 		return nil, err
 	}
 	if lease != nil {

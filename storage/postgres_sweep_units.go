@@ -119,8 +119,8 @@ func (db *Postgres) SaveSweepUnit(ctx context.Context, id, owner string, point i
 		if _, err := tx.Exec(ctx, `DELETE FROM sweep_units WHERE job_id = $1 AND point = $2`, id, point); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = runs_done + GREATEST(1, runs_total / GREATEST(total, 1)),
-			updated_at = $1 WHERE id = $2`, now, id); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = CASE WHEN kind = 'optimize' THEN runs_done
+			ELSE runs_done + GREATEST(1, runs_total / GREATEST(total, 1)) END, updated_at = $1 WHERE id = $2`, now, id); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE sweep_units SET lease_until = $1 WHERE job_id = $2 AND owner = $3 AND lease_until >= $4`,
@@ -165,6 +165,17 @@ func (db *Postgres) RenewSweepUnits(ctx context.Context, id, owner string, lease
 		}
 		_, err = tx.Exec(ctx, `UPDATE sweep_units SET lease_until = $1 WHERE job_id = $2 AND owner = $3 AND lease_until >= $4`,
 			now.Add(lease), id, owner, now)
+		return err
+	})
+}
+
+func (db *Postgres) SweepProgress(ctx context.Context, id, owner string, runsDone int) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		now, err := db.pgUnitOwned(ctx, tx, id, owner, 0)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE sweep_jobs SET runs_done = $1, updated_at = $2 WHERE id = $3`, runsDone, now, id)
 		return err
 	})
 }

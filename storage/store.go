@@ -110,6 +110,12 @@ type SweepStore interface {
 	// holds (those whose lease has not run out); ECONFLICT when the job is
 	// not running any more (the replica then stops).
 	RenewSweepUnits(ctx context.Context, id, owner string, lease time.Duration) error
+	// SweepProgress records the runs done of job id, a job run whole by
+	// owner (an optimization: one point, whose progress is not its stored
+	// points), which must hold the lease of its point 0; ECONFLICT
+	// otherwise, as SaveSweepUnit. A job's stored points do not count
+	// towards its runs done when it is an optimization.
+	SweepProgress(ctx context.Context, id, owner string, runsDone int) error
 	// ReleaseSweepUnits frees the points of job id that owner holds (a
 	// replica shutting down), so the next claim, by any replica, takes
 	// them at once.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -17,7 +18,7 @@ func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	j.CreatedAt, j.UpdatedAt, j.Status = now, now, sweep.Queued
-	spec, err := json.Marshal(j.Spec)
+	kind, spec, err := jobSpec(j)
 	if err != nil {
 		return err
 	}
@@ -30,8 +31,8 @@ func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 	if _, err := putScenario(ctx, tx, &sc, now); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO sweep_jobs(id, scenario_id, spec, status, total, runs_total,
-		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)`, j.ID, j.ScenarioID, spec, j.Status, j.Total,
+	_, err = tx.ExecContext(ctx, `INSERT INTO sweep_jobs(id, kind, scenario_id, spec, status, total, runs_total,
+		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`, j.ID, kind, j.ScenarioID, spec, j.Status, j.Total,
 		j.RunsTotal, now.Format(core.TimeFormat), now.Format(core.TimeFormat))
 	if err != nil {
 		return translate(err)
@@ -43,7 +44,7 @@ func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 }
 
 // sweepColumns are the columns scanSweep reads, from sweep_jobs j joined with scenarios s.
-const sweepColumns = `j.id, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total, j.runs_done,
+const sweepColumns = `j.id, j.kind, j.scenario_id, s.body, j.spec, j.status, j.total, j.runs_total, j.runs_done,
 	j.owner, j.lease_until, j.result, j.error, j.created_at, j.updated_at`
 
 // scanSweep reads one row of sweepColumns.
@@ -51,18 +52,41 @@ func scanSweep(row interface{ Scan(...any) error }) (*sweep.Job, error) {
 	var j sweep.Job
 	var spec []byte
 	var lease, created, updated string
-	err := row.Scan(&j.ID, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal,
+	err := row.Scan(&j.ID, &j.Kind, &j.ScenarioID, &j.Scenario, &spec, &j.Status, &j.Total, &j.RunsTotal,
 		&j.RunsDone, &j.Owner, &lease, &j.Result, &j.Error, &created, &updated)
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(spec, &j.Spec); err != nil {
+	if err := readJobSpec(&j, spec); err != nil {
 		return nil, err
 	}
 	j.LeaseUntil, _ = time.Parse(core.TimeFormat, lease)
 	j.CreatedAt, _ = time.Parse(core.TimeFormat, created)
 	j.UpdatedAt, _ = time.Parse(core.TimeFormat, updated)
 	return &j, nil
+}
+
+// jobSpec is the kind column and the spec column of job j: a sweep's
+// sweep.Spec, or an optimization's sweep.OptimizeSpec, as JSON.
+func jobSpec(j *sweep.Job) (kind string, spec []byte, err error) {
+	if j.Kind == sweep.KindOptimize {
+		if j.Optimize == nil {
+			return "", nil, fmt.Errorf("optimization %s without its spec", j.ID)
+		}
+		spec, err = json.Marshal(j.Optimize)
+		return sweep.KindOptimize, spec, err
+	}
+	spec, err = json.Marshal(j.Spec)
+	return sweep.KindSweep, spec, err
+}
+
+// readJobSpec decodes the spec column of a job of j.Kind into j.
+func readJobSpec(j *sweep.Job, spec []byte) error {
+	if j.Kind == sweep.KindOptimize {
+		j.Optimize = new(sweep.OptimizeSpec)
+		return json.Unmarshal(spec, j.Optimize)
+	}
+	return json.Unmarshal(spec, &j.Spec)
 }
 
 func (db *DB) Sweep(ctx context.Context, id string) (*sweep.Job, error) {

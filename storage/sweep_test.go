@@ -366,3 +366,61 @@ func BenchmarkSweepClaimSave(b *testing.B) {
 		})
 	}
 }
+
+// TestOptimizeJob: an optimization is stored as a job of one point with
+// its own spec and kind, read back as written; its progress is what
+// SweepProgress records (only by the replica holding its point), and the
+// stored point, its report, does not add to it.
+func TestOptimizeJob(t *testing.T) { eachStore(t, testOptimizeJob) }
+
+func testOptimizeJob(t *testing.T, db Store) {
+	ctx := context.Background()
+	spec := &sweep.OptimizeSpec{Vary: []string{"SERVERS.a.MIN=1..3/1"}, Objectives: []string{"wait_mean_ms<=5"},
+		Costs: []string{"SERVERS.a.MIN=2"}, PCS: 0.9, Epsilon: 0.1}
+	j := &sweep.Job{ID: "opt-1", Kind: sweep.KindOptimize, ScenarioID: "scenario0000000000001", Scenario: []byte(`{}`),
+		Optimize: spec, Total: 1, RunsTotal: 300}
+	if err := db.CreateSweep(ctx, j); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CreateSweep(ctx, sweepJob("plain", 2)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Sweep(ctx, "opt-1")
+	if err != nil || got.Kind != sweep.KindOptimize || got.Optimize == nil || fmt.Sprint(*got.Optimize) != fmt.Sprint(*spec) ||
+		len(got.Spec.Vary) != 0 {
+		t.Fatalf("stored optimization: %+v (spec %+v), %v", got, got.Optimize, err)
+	}
+	if p, _ := db.Sweep(ctx, "plain"); p.Kind != sweep.KindSweep || p.Optimize != nil || len(p.Spec.Vary) != 1 {
+		t.Errorf("stored sweep: kind %q, optimize %v, spec %+v", p.Kind, p.Optimize, p.Spec)
+	}
+	if err := db.SweepProgress(ctx, "opt-1", "A", 5); diag.ErrorCode(err) != diag.ECONFLICT {
+		t.Errorf("progress of a queued job: %v, want conflict", err)
+	}
+	// The older job first: the optimization's one point, whatever the runs asked.
+	if id, pts := claim(t, db, "A", 8, time.Hour); id != "opt-1" || fmt.Sprint(pts) != "[0]" {
+		t.Fatalf("A's claim: %s %v, want opt-1 [0]", id, pts)
+	}
+	if err := db.SweepProgress(ctx, "opt-1", "B", 7); diag.ErrorCode(err) != diag.ECONFLICT {
+		t.Errorf("progress by a replica without the lease: %v, want conflict", err)
+	}
+	for _, n := range []int{40, 75} {
+		if err := db.SweepProgress(ctx, "opt-1", "A", n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := db.Sweep(ctx, "opt-1"); got.RunsDone != 75 || got.Status != sweep.Running {
+		t.Errorf("progress: %d runs, %s; want 75, running", got.RunsDone, got.Status)
+	}
+	report := []byte(`{"feasible":true}`)
+	first := func(b [][]byte) ([]byte, error) { return b[0], nil }
+	if done, err := db.SaveSweepUnit(ctx, "opt-1", "A", 0, report, time.Hour, first); err != nil || !done {
+		t.Fatalf("save: %v %v", done, err)
+	}
+	got, _ = db.Sweep(ctx, "opt-1")
+	if got.Status != sweep.Done || got.RunsDone != 75 || string(got.Result) != string(report) {
+		t.Errorf("done: %s, %d runs, result %s; want done, 75, the report", got.Status, got.RunsDone, got.Result)
+	}
+	if err := db.SweepProgress(ctx, "opt-1", "A", 80); diag.ErrorCode(err) != diag.ECONFLICT {
+		t.Errorf("progress after the end: %v, want conflict", err)
+	}
+}

@@ -152,7 +152,8 @@ func (db *DB) SaveSweepUnit(ctx context.Context, id, owner string, point int, bo
 		{`INSERT INTO sweep_points(job_id, point, body, worker) VALUES (?,?,?,?) ON CONFLICT(job_id, point) DO NOTHING`,
 			[]any{id, point, body, owner}},
 		{`DELETE FROM sweep_units WHERE job_id = ? AND point = ?`, []any{id, point}},
-		{`UPDATE sweep_jobs SET runs_done = runs_done + MAX(1, runs_total / MAX(total, 1)), updated_at = ? WHERE id = ?`,
+		{`UPDATE sweep_jobs SET runs_done = CASE WHEN kind = 'optimize' THEN runs_done
+			ELSE runs_done + MAX(1, runs_total / MAX(total, 1)) END, updated_at = ? WHERE id = ?`,
 			[]any{nowText, id}},
 		{`UPDATE sweep_units SET lease_until = ? WHERE job_id = ? AND owner = ? AND lease_until >= ?`,
 			[]any{now.Add(lease).Format(core.TimeFormat), id, owner, nowText}},
@@ -230,6 +231,27 @@ func (db *DB) RenewSweepUnits(ctx context.Context, id, owner string, lease time.
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_units SET lease_until = ? WHERE job_id = ? AND owner = ? AND lease_until >= ?`,
 		now.Add(lease).Format(core.TimeFormat), id, owner, now.Format(core.TimeFormat)); err != nil {
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+func (db *DB) SweepProgress(ctx context.Context, id, owner string, runsDone int) (err error) {
+	if err := db.checkFile(); err != nil {
+		return err
+	}
+	defer db.noteWrite(&err)
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	defer tx.Rollback()
+	now := db.Now().UTC().Truncate(time.Millisecond)
+	if err := unitOwned(ctx, tx, id, owner, 0, now); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, updated_at = ? WHERE id = ?`,
+		runsDone, now.Format(core.TimeFormat), id); err != nil {
 		return translate(err)
 	}
 	return translate(tx.Commit())

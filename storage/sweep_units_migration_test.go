@@ -164,7 +164,7 @@ func TestHeadlineUtilizationMaxMigration(t *testing.T) {
 		old := `{"issued":5,"completed":4,"failed":1,"timed_out":0,"wait_mean_ms":0.5,"wait_p95_ms":1.25,"wait_p99_ms":2,` +
 			`"response_mean_ms":3.5,"response_p95_ms":7,"response_p99_ms":9.125,"max_utilization":0.75,"jain_utilization":0.9,` +
 			`"network_sent":2,"network_share":0.4,"saturated_machines":1}`
-		execRaw(t, st, "UPDATE runs SET headline = '"+old+"'",
+		execRaw(t, st, "UPDATE runs SET headline = '"+old+"'", undoOptimizeJobs,
 			fmt.Sprintf("DELETE FROM schema_version WHERE version >= %d", version))
 		st.Close()
 
@@ -196,7 +196,8 @@ func migrationOf(st Store, sqlite, postgres int) int {
 
 // undoHeadlineJSON is the statements that take a store's runs table back to
 // a column per headline figure (zeros, saturated_machines NULL), so that the
-// migration keeping the headline as JSON runs again.
+// migration keeping the headline as JSON runs again, and undo the later
+// migrations (sweep_jobs.kind) so that they run again too.
 func undoHeadlineJSON(st Store) []string {
 	real, bigint := "REAL", "INTEGER"
 	if _, ok := st.(*Postgres); ok {
@@ -211,5 +212,9 @@ func undoHeadlineJSON(st Store) []string {
 		}
 		stmts = append(stmts, fmt.Sprintf("ALTER TABLE runs ADD COLUMN %s %s NOT NULL DEFAULT 0", c, kind))
 	}
-	return append(stmts, "ALTER TABLE runs ADD COLUMN saturated_machines INTEGER")
+	return append(stmts, "ALTER TABLE runs ADD COLUMN saturated_machines INTEGER", undoOptimizeJobs)
 }
+
+// undoOptimizeJobs undoes the migration that adds sweep_jobs.kind, so that
+// a test which runs the migrations before it again runs it again too.
+const undoOptimizeJobs = "ALTER TABLE sweep_jobs DROP COLUMN kind"

@@ -2,7 +2,7 @@
 
 // Command wasm is the syscall/js bridge between the playground and core. It
 // installs globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt,
-// files, fit, sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then
+// files, fit, sweepPlan, sweepUnit, sweepPending, sweepReduce, optimize, version} and then
 // blocks forever. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure;
 // takeDispatch returns the last run's dispatch log as a plain string.
@@ -31,6 +31,7 @@ func main() {
 	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
 	api.Set("sweepPending", js.FuncOf(jsSweepPending))
 	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
+	api.Set("optimize", js.FuncOf(jsOptimize))
 	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
 	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
 	api.Set("fit", js.FuncOf(func(_ js.Value, args []js.Value) any { return fit(argString(args, 0)) }))
@@ -82,6 +83,11 @@ func jsSweepPending(_ js.Value, args []js.Value) any {
 // jsSweepReduce is tuxlb.sweepReduce(scenarioJSON, specJSON, samplesJSON).
 func jsSweepReduce(_ js.Value, args []js.Value) any {
 	return sweepReduce(argString(args, 0), argString(args, 1), argString(args, 2))
+}
+
+// jsOptimize is tuxlb.optimize(scenarioJSON, specJSON, {progress}).
+func jsOptimize(_ js.Value, args []js.Value) any {
+	return optimize(argString(args, 0), argString(args, 1), argOptions(args, 2))
 }
 
 func argString(args []js.Value, i int) string {

@@ -2,11 +2,19 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuxlb/tuxlb/core/sweep"
+	"github.com/tuxlb/tuxlb/server"
+	"github.com/tuxlb/tuxlb/storage"
 )
 
 func optimizeArgs(extra ...string) []string {
@@ -84,5 +92,61 @@ func TestOptimizeFlags(t *testing.T) {
 	Main([]string{"completion", "bash"}, nil, &out, &errb)
 	if !strings.Contains(out.String(), "optimize") || !strings.Contains(out.String(), "--pcs") {
 		t.Errorf("the bash completion lacks optimize or its --pcs")
+	}
+}
+
+// TestOptimizeAPIMatchesTheCLI: POST /api/v1/optimize with what the
+// command line gives ends, once the server's workers have run it, with the
+// bytes `tuxlb optimize --format json` prints as its result.
+func TestOptimizeAPIMatchesTheCLI(t *testing.T) {
+	var cli, errb bytes.Buffer
+	if code := Main(optimizeArgs("--format", "json", "--epsilon", "10%", "--cost", "SERVERS.quotesrv.MIN=2.5", "--pcs", "0.9"), nil, &cli, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	sc, err := os.ReadFile("../../examples/mssq-set.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := storage.Open(filepath.Join(t.TempDir(), "tuxlb.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv := server.New(server.Config{Store: db, SweepWorkers: 2, AllowedHosts: []string{"example.com"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { srv.RunSweeps(ctx); close(stopped) }()
+	defer func() { cancel(); <-stopped }()
+	body, _ := json.Marshal(map[string]any{"scenario": json.RawMessage(sc), "vary": []string{"SERVERS.quotesrv.MIN=1..4/1"},
+		"objectives": []string{"wait_mean_ms<=50", "response_p99_ms[QUOTE]<=400"}, "epsilon": "10%",
+		"costs": []string{"SERVERS.quotesrv.MIN=2.5"}, "pcs": 0.9})
+	do := func(method, target string, body []byte) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(method, target, bytes.NewReader(body))
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		return rec
+	}
+	rec := do(http.MethodPost, "/api/v1/optimize", body)
+	var created struct{ URL string }
+	if rec.Code != http.StatusAccepted || json.Unmarshal(rec.Body.Bytes(), &created) != nil {
+		t.Fatalf("POST: %d %s", rec.Code, rec.Body.String())
+	}
+	var job struct {
+		Status string
+		Result json.RawMessage
+	}
+	for deadline := time.Now().Add(2 * time.Minute); job.Status != sweep.Done && job.Status != sweep.Failed; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the optimization did not end: %+v", job)
+		}
+		if err := json.Unmarshal(do(http.MethodGet, created.URL, nil).Body.Bytes(), &job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := string(job.Result) + "\n"; got != cli.String() {
+		t.Errorf("the API's result:\n%s\nthe CLI's:\n%s", got, cli.String())
 	}
 }

@@ -128,12 +128,13 @@ func (o *Optimizer) costs() error {
 	weights := make([]float64, len(s.Keys))
 	given := make([]bool, len(s.Keys))
 	var rule []string
-	for _, text := range o.Spec.Costs {
+	for ci, text := range o.Spec.Costs {
+		field := fmt.Sprintf("costs[%d]", ci)
 		name, w, ok := strings.Cut(text, "=")
 		name = strings.TrimSpace(name)
 		weight, err := strconv.ParseFloat(strings.TrimSpace(w), 64)
 		if !ok || err != nil || !(weight >= 0) || math.IsInf(weight, 0) {
-			return diag.Errorf(diag.EINVALID, "cost %q: want KEY=WEIGHT with a weight >= 0, e.g. SERVERS.PAYSRV@PAYGRP1.MIN=2", text)
+			return diag.FieldErrorf(field, "cost %q: want KEY=WEIGHT with a weight >= 0, e.g. SERVERS.PAYSRV@PAYGRP1.MIN=2", text)
 		}
 		k := lookupKey(name)
 		i := -1
@@ -144,11 +145,11 @@ func (o *Optimizer) costs() error {
 		}
 		switch {
 		case i < 0:
-			return diag.Errorf(diag.EINVALID, "cost %q: %s is not a varied key (the cost weighs the values of --vary keys)", text, name)
+			return diag.FieldErrorf(field, "cost %q: %s is not a varied key (the cost weighs the values of the varied keys)", text, name)
 		case s.Keys[i].kind == keyWord:
-			return diag.Errorf(diag.EINVALID, "cost %q: %s takes words, not numbers", text, s.Keys[i].name)
+			return diag.FieldErrorf(field, "cost %q: %s takes words, not numbers", text, s.Keys[i].name)
 		case given[i]:
-			return diag.Errorf(diag.EINVALID, "cost %q: %s weighed twice", text, s.Keys[i].name)
+			return diag.FieldErrorf(field, "cost %q: %s weighed twice", text, s.Keys[i].name)
 		}
 		weights[i], given[i] = weight, true
 		rule = append(rule, strings.TrimSpace(w)+" × "+s.Keys[i].name)

@@ -1,7 +1,10 @@
 package workload
 
 import (
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/fixture"
@@ -95,5 +98,88 @@ func TestMergerMatchesSources(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// fixedSource is a source of another kind for TestAddedSource: requests of
+// service svc at the given times (µs), their keys drawn from the seed.
+type fixedSource struct {
+	id    string
+	svc   int
+	times []int64
+}
+
+func (s fixedSource) Expected() float64 { return float64(len(s.times)) }
+
+func (s fixedSource) Open(seed uint64) (Source, int64) {
+	run := &fixedRun{spec: s, key: KeyBase(seed, 77)}
+	if len(s.times) == 0 {
+		return run, mergetree.NoMore
+	}
+	return run, s.times[0]
+}
+
+type fixedRun struct {
+	spec fixedSource
+	i    int
+	key  uint64
+}
+
+func (r *fixedRun) Take(q *Request) int64 {
+	*q = Request{TimeUS: r.spec.times[r.i], Service: r.spec.svc, ServiceUS: -1, Key: Mix64(r.key ^ uint64(r.i)), ID: r.spec.id}
+	r.i++
+	if r.i == len(r.spec.times) {
+		return mergetree.NoMore
+	}
+	return r.spec.times[r.i]
+}
+
+// A source added to a compiled workload (the seam for new kinds of
+// workload) merges with the trace and the streams by time: at one instant
+// the trace's rows first, then the added sources' in the order added, then
+// the streams'; its requests are numbered with the others, count in the
+// expected total and the request limit, and each run of it is opened
+// afresh (two runs give the same requests).
+func TestAddedSource(t *testing.T) {
+	sc := &scenario.Scenario{Workload: scenario.Workload{TraceCSV: "time_ms,service,id\n2,TOLOWER,t1\n5,TOLOWER,t2\n",
+		Generate: &scenario.Generator{DurationMS: 6, Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "constant", RatePerS: 400}}}}}
+	cw, err := Compile(NewNames(fixture.HandModel()), &sc.Workload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw.AddSource(fixedSource{id: "x", svc: 0, times: []int64{0, 2000, 2000, 7000}})
+	cw.AddSource(fixedSource{id: "y", svc: 1, times: []int64{2000}})
+	play := func() []string {
+		mg, err := cw.Open(3, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		var r Request
+		for mg.Next(&r) {
+			who := r.ID
+			if who == "" {
+				who = "stream"
+			}
+			out = append(out, usec.FormatMS(r.TimeUS)+" "+who+" #"+strconv.FormatInt(r.Seq, 10))
+		}
+		if mg.Err() != nil {
+			t.Fatal(mg.Err())
+		}
+		if want := 2 + int64(math.Round(cw.Expected+5)); mg.Total() != want { // the trace's rows, the stream's, the sources' 5
+			t.Errorf("Total: %d, want %d", mg.Total(), want)
+		}
+		return out
+	}
+	got := play()
+	want := []string{"0 x #1", "0 stream #2", "2 t1 #3", "2 x #4", "2 x #5", "2 y #6", "2.5 stream #7", "5 t2 #8", "5 stream #9", "7 x #10"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("merged:\n got %v\nwant %v", got, want)
+	}
+	if again := play(); strings.Join(again, ",") != strings.Join(got, ",") {
+		t.Errorf("a second run gives %v", again)
+	}
+	if _, err := cw.Open(3, 9); err == nil || !strings.Contains(err.Error(), "over the limit of 9") {
+		t.Errorf("a limit below the sources' requests: got %v", err)
 	}
 }

@@ -105,7 +105,7 @@ func (cw *Compiled) Open(seed uint64, maxRequests int64) (*Merger, error) {
 	if maxRequests <= 0 {
 		maxRequests = DefaultMaxRequests
 	}
-	total := cw.TraceRows() + int64(math.Ceil(cw.Expected))
+	total := cw.TraceRows() + int64(math.Ceil(cw.Expected+cw.sourced()))
 	if cw.Expected > float64(maxRequests) || total > maxRequests {
 		return nil, overLimit(total, maxRequests)
 	}
@@ -137,6 +137,9 @@ type Compiled struct {
 	// its answers
 	clients float64
 	Note    string // how a log given as trace_csv was read ("" for the trace format)
+	// sources are the workload's sources of other kinds (AddSource), in
+	// the order added
+	sources []SourceSpec
 	// Info is what reading trace_csv found (rows, skipped rows); traced
 	// says the workload has a trace (trace_csv or trace rows).
 	Info   trace.Info
@@ -249,9 +252,55 @@ func (cw *Compiled) TraceRequests() ([]Request, error) {
 	return out, f.err
 }
 
+// SourceSpec is a kind of open-loop workload source beyond the two the
+// merger plays itself (a trace, generated streams): compiled once from the
+// scenario, opened by each run. A new kind of source (a workload fitted to
+// a ULOG, a recorded arrival process...) implements it and is added to the
+// compiled workload with [Compiled.AddSource]; docs/architecture.md,
+// "Adding a workload source", has the recipe.
+type SourceSpec interface {
+	// Expected is how many requests a run issues from it (for the request
+	// limit, checked before the run, and progress).
+	Expected() float64
+	// Open starts a run of it with seed, and returns the run's source and
+	// the time of its first request (mergetree.NoMore: none). Runs of one
+	// compiled workload may be played at once: Open must not change the
+	// spec.
+	Open(seed uint64) (Source, int64)
+}
+
+// Source is one run of a SourceSpec: its requests in time order, one at a
+// time.
+type Source interface {
+	// Take writes its pending request into r (every field but Seq, which
+	// the merger numbers; Key is the request's random key, drawn from the
+	// run's seed) and returns the time of the one after it
+	// (mergetree.NoMore: none).
+	Take(r *Request) int64
+}
+
+// AddSource adds a source of another kind to the compiled workload. Its
+// requests merge with the trace's and the streams' by time; at one instant
+// the trace's come first, then the added sources' in the order added, then
+// the streams'.
+func (cw *Compiled) AddSource(s SourceSpec) {
+	cw.sources = append(cw.sources, s)
+}
+
+// sourced is the expected number of requests of the added sources.
+func (cw *Compiled) sourced() float64 {
+	n := 0.0
+	for _, s := range cw.sources {
+		n += s.Expected()
+	}
+	return n
+}
+
 // Merger plays a compiled workload: a winner tree (mergetree.Tree) picks the
 // source of the next request by time, then rank. The leaves are the trace,
-// when it has rows, then the streams in order. A source holds only its next
+// when it has rows, then the added sources (AddSource), then the streams in
+// order. The trace and the streams, the sources of almost every run, are
+// called directly; an added source through its interface. A source holds only its next
 // time: Next writes the request itself into the caller's record, with no
 // copy in between. The first requests, read by lookAhead, are replayed from
 // look.
@@ -261,7 +310,9 @@ type Merger struct {
 	tree    mergetree.Tree
 	trace   traceFeed
 	keyBase uint64 // the trace's keyBase(seed, 0)
-	first   int    // the streams' first leaf: 1 when the trace has rows, else 0
+	first   int    // the streams' first leaf: the trace's and the added sources' leaves come before
+	traced  int    // the added sources' first leaf: 1 when the trace has rows, else 0
+	extra   []Source
 	streams []streamSource
 	seq     int64
 	limit   int64
@@ -271,13 +322,19 @@ type Merger struct {
 
 // newMerger starts playing cw with seed.
 func newMerger(cw *Compiled, seed uint64, limit int64) *Merger {
-	mg := &Merger{limit: limit, total: cw.TraceRows() + int64(math.Round(cw.Expected+cw.clients)),
+	mg := &Merger{limit: limit, total: cw.TraceRows() + int64(math.Round(cw.Expected+cw.clients+cw.sourced())),
 		keyBase: KeyBase(seed, 0), streams: make([]streamSource, len(cw.streams))}
-	times := make([]int64, 0, len(cw.streams)+1)
+	times := make([]int64, 0, len(cw.streams)+len(cw.sources)+1)
 	if cw.TraceRows() > 0 {
-		mg.first = 1
+		mg.traced = 1
 		times = append(times, mg.trace.open(cw))
 	}
+	for _, spec := range cw.sources {
+		s, t := spec.Open(seed)
+		mg.extra = append(mg.extra, s)
+		times = append(times, t)
+	}
+	mg.first = mg.traced + len(mg.extra)
 	for i := range cw.streams {
 		s := &mg.streams[i]
 		cw.streams[i].start(s, seed, i)
@@ -310,6 +367,12 @@ func (mg *Merger) Next(r *Request) bool {
 	mg.seq++
 	t := mergetree.NoMore
 	if wleaf < mg.first {
+		if wleaf >= mg.traced { // an added source
+			t = mg.extra[wleaf-mg.traced].Take(r)
+			r.Seq = mg.seq
+			mg.tree.Set(wleaf, t)
+			return true
+		}
 		t = mg.trace.take(r)
 		r.Seq, r.Key, r.Trace = mg.seq, Mix64(mg.keyBase^r.Key), true // requestKey(seed, 0, row)
 		if t == mergetree.NoMore && mg.trace.err != nil && mg.err == nil {

@@ -24,6 +24,7 @@ import { decodeExtras, decodeFragment, scenarioProblem, shortLinkID, type Shared
 import { ShareBox } from "./sharebox";
 import { Store } from "./store";
 import { SweepView } from "./sweepview";
+import { OptimizeView } from "./optimizeview";
 import { topology } from "./topology";
 import { elideTrace, restoreTrace, type HeldTrace } from "./tracetable";
 import type { CoreError, Diagnostic, Explanation, LifeEvent, Model, Result, Scenario, Stream } from "./types";
@@ -208,6 +209,7 @@ const refreshCompare = debounce(() => compareView.refresh(), 500);
 store.on("scenario", refreshCompare);
 store.on("model", () => compareView.refresh()); // the baseline's MODEL and LDBAL come from the model
 const sweepView = new SweepView(() => store.scenario, toolEngine);
+const optimizeView = new OptimizeView(() => store.scenario);
 const flowView = new FlowView(
   () => store.resultScenario || JSON.stringify(store.scenario),
   () => store.model,
@@ -241,6 +243,7 @@ registerView({
 });
 registerView({ id: "compare", label: "Compare", side: "output", order: 30, panel: compareView.el });
 registerView({ id: "sweep", label: "Sweep", side: "output", order: 40, panel: sweepView.el });
+registerView({ id: "optimize", label: "Optimize", side: "output", order: 45, panel: optimizeView.el });
 registerView({ id: "flow", label: "Flow", side: "output", order: 50, panel: flowView.el, shown: () => flowView.shown() });
 registerView({ id: "runs", label: "Saved runs", side: "output", order: 60, panel: runsView.el, shown: () => void runsView.refresh() });
 const outputTabs = buildTabs("output", "Results");

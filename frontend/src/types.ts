@@ -1759,6 +1759,149 @@ export interface SweepMiss {
   high: number;
 }
 
+/** Optimization is what `tuxlb optimize` reports. */
+export interface Optimization {
+  engine_version: string;
+  name?: string;
+  keys: SweepAxis[] | null;
+  objectives: SweepOptObjective[] | null;
+  /** how a configuration's cost is computed */
+  cost: string;
+  method: SweepOptMethod;
+  /**
+   * Seeds are the replications' seeds, the same at every configuration, up to the most any
+   * configuration ran.
+   */
+  seeds: number[] | null;
+  feasible: boolean;
+  /** Chosen is the cheapest configuration declared to meet every objective; nil when none does. */
+  chosen: SweepOptConfig | null;
+  /**
+   * Rejected are the configurations cheaper than the choice (every one, when none is chosen), each
+   * with the objective it was declared to miss.
+   */
+  rejected: SweepOptConfig[] | null;
+  /** RunnersUp are the dearer configurations that were examined, as far as the search went. */
+  runners_up: SweepOptConfig[] | null;
+  /**
+   * Closest is, when nothing meets every objective, the configuration whose worst relative
+   * violation is the smallest.
+   */
+  closest?: SweepOptConfig;
+  /** dearer configurations never run */
+  not_examined: number;
+  replications: SweepOptSpending;
+  guarantee: string;
+}
+
+/** OptObjective is one objective with its indifference zone. */
+export interface SweepOptObjective {
+  objective: string;
+  figure: string;
+  limit: number;
+  /** in the figure's units */
+  epsilon: number;
+}
+
+/** OptMethod states the procedure and its constants. */
+export interface SweepOptMethod {
+  procedure: string;
+  pcs: number;
+  epsilon_rel: number;
+  first_stage: number;
+  batch: number;
+  window: number;
+  max_replications: number;
+  /** configurations × objectives */
+  decisions: number;
+  /** (1 − PCS) / decisions */
+  alpha_per_decision: number;
+  h2: number;
+  /** t(1 − α/3; n0 − 1), the first-stage screen's quantile */
+  t_screen: number;
+  /** t(1 − α/3; max_replications − 1), the cap's t-test quantile */
+  t_cap: number;
+}
+
+/** OptConfig is one configuration as the search left it. */
+export interface SweepOptConfig {
+  index: number;
+  values: Record<string, unknown> | null;
+  cost: number;
+  /** feasible, infeasible, undecided */
+  status: string;
+  replications: number;
+  objectives: SweepOptEstimate[] | null;
+  /**
+   * Missed is the objective the configuration was declared to miss (the first, in the objectives'
+   * order, when several were).
+   */
+  missed?: SweepOptEstimate;
+  /**
+   * WorstViolation is the largest of the objectives' relative violations, (mean − limit)/|limit|
+   * for <= (negative: met).
+   */
+  worst_violation?: number;
+  /**
+   * UBBConfigDiff is the chosen configuration's UBBCONFIG against the scenario's, line by line:
+   * "-12: old" and "+12: new".
+   */
+  ubbconfig_diff?: string[];
+}
+
+/**
+ * OptEstimate is one objective at one configuration: its figure's mean and 95% half-width over the
+ * replications run, and the feasibility decision.
+ */
+export interface SweepOptEstimate {
+  objective: string;
+  mean: number;
+  ci95: number;
+  decision: string;
+  decided_at?: number;
+  capped?: boolean;
+  /**
+   * Verdict is a sweep's reading of the 95% interval (yes, no, unsure: [Objective.Verdict]), beside
+   * the decision, which is what the choice rests on.
+   */
+  verdict: string;
+  /** decided by the first-stage t-test */
+  screened?: boolean;
+  /** decided by the t-test at the cap */
+  cap_test?: boolean;
+}
+
+/** OptSpending compares the replications spent with the full grid's. */
+export interface SweepOptSpending {
+  spent: number;
+  /**
+   * MostNeeded is the most replications any configuration needed (up to its last decision, or all
+   * it ran when left undecided); FullGrid is every configuration of the grid run to MostNeeded.
+   */
+  most_needed: number;
+  full_grid: number;
+}
+
+/**
+ * OptimizeSpec is what `tuxlb optimize` asks: the decision variables (a sweep's keys and values:
+ * the grid is their product), the objectives every chosen configuration must meet, the cost, and
+ * the procedure's knobs (0: the defaults).
+ */
+export interface OptimizeSpec {
+  vary: string[] | null;
+  objectives: string[] | null;
+  /**
+   * Costs are `KEY=WEIGHT` texts, each KEY one of Vary's numeric keys: a configuration's cost is Σ
+   * WEIGHT × its value of KEY. None: the server instances the configuration boots.
+   */
+  costs?: string[];
+  pcs?: number;
+  /** relative to each limit */
+  epsilon?: number;
+  first_stage?: number;
+  max_replications?: number;
+}
+
 /**
  * Error is a domain error with a code and a message meant for the user. Diagnostics, when present,
  * are the individual problems, each positioned in its input (a file's line and column, a field of

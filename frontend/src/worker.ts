@@ -14,6 +14,7 @@ interface Bridge {
   sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
   sweepPending(scenario: string, spec: string, samples: string): string;
   sweepReduce(scenario: string, spec: string, samples: string): string;
+  optimize(scenario: string, spec: string, opts: object): string;
   adapt(scenario: string): string;
   files(request: string): string;
   fit(request: string): string;
@@ -33,6 +34,7 @@ type Request =
   | { id: number; op: "sweepUnit"; scenario: string; spec: string; unit: number }
   | { id: number; op: "sweepPending"; scenario: string; spec: string; samples: string }
   | { id: number; op: "sweepReduce"; scenario: string; spec: string; samples: string }
+  | { id: number; op: "optimize"; scenario: string; spec: string }
   | { id: number; op: "adapt"; scenario: string }
   | { id: number; op: "files"; request: string }
   | { id: number; op: "fit"; request: string };
@@ -98,6 +100,11 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     case "sweepReduce":
       answer = b.sweepReduce(msg.scenario, msg.spec, msg.samples);
       break;
+    case "optimize": {
+      const progress = (done: number, total: number) => self.postMessage({ id: msg.id, type: "progress", done, total });
+      answer = b.optimize(msg.scenario, msg.spec, { progress });
+      break;
+    }
     case "adapt":
       answer = b.adapt(msg.scenario);
       break;

@@ -42,6 +42,8 @@ var Roots = []struct {
 	{"Explanation", reflect.TypeFor[result.Explanation]()},
 	{"Headline", reflect.TypeFor[result.Headline]()},
 	{"SweepResult", reflect.TypeFor[sweep.Result]()},
+	{"Optimization", reflect.TypeFor[sweep.Optimization]()},
+	{"OptimizeSpec", reflect.TypeFor[sweep.OptimizeSpec]()},
 	{"CoreError", reflect.TypeFor[diag.Error]()},
 	{"RouteSpec", reflect.TypeFor[scenario.RouteSpec]()},
 }
