@@ -77,7 +77,7 @@ func (a *appEvent) before(b *appEvent) bool {
 	return a.seq < b.seq
 }
 
-// appHeap is a binary min-heap of appEvents. It is lifeHeap's code for
+// appHeap is a binary min-heap of appEvents. It is life.Heap's code for
 // another type on purpose: a generic heap calls before through a
 // dictionary instead of inlining it (about 5% more instructions on a run
 // with SVCTIMEOUT, whose every start pushes a BBL item).

@@ -8,6 +8,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -84,17 +85,17 @@ type serverState struct {
 	busy      bool // processing a request (up or stopping)
 	gateway   bool
 	state     instState
-	stopCause lifeCause // why a stopping instance stops
-	idx       int32     // its index in Model.Servers
-	cur       int32     // slot of the request it processes
-	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
-	gen       uint32    // bumped when a pending come-up or BBL notice must not happen
-	due       int64     // busy: when its request ends (its completion event's time)
-	idleSince int64     // when it last finished a request or came up (0: up since the start)
-	ran       bool      // it was up at some time of the run
-	started   bool      // it started a request at some time of the run (threads_used)
-	idleAlarm bool      // a spare of a -p set: idle for terminate seconds, it ends itself
-	alarmSet  bool      // idleAlarm: its alarm is pending in the life-cycle heap
+	stopCause life.Cause // why a stopping instance stops
+	idx       int32      // its index in Model.Servers
+	cur       int32      // slot of the request it processes
+	held      int32      // down: slot of the request it was processing when it crashed, -1 for none
+	gen       uint32     // bumped when a pending come-up or BBL notice must not happen
+	due       int64      // busy: when its request ends (its completion event's time)
+	idleSince int64      // when it last finished a request or came up (0: up since the start)
+	ran       bool       // it was up at some time of the run
+	started   bool       // it started a request at some time of the run (threads_used)
+	idleAlarm bool       // a spare of a -p set: idle for terminate seconds, it ends itself
+	alarmSet  bool       // idleAlarm: its alarm is pending in the life-cycle heap
 	queue     int32
 	machine   int32
 	group     int32

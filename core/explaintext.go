@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/explain"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -130,7 +131,7 @@ func failureText(e *engine, f *flight) string {
 			if c.srv != f.server || c.to != stateDown {
 				continue
 			}
-			if c.cause == causeSvcTimeout {
+			if c.cause == life.SvcTimeout {
 				return fmt.Sprintf("TPESVCERR at %s ms: it was still in service on %s past the service's SVCTIMEOUT, so the BBL's scan at %s ms aborted it (and the server crashed).", at, id, at)
 			}
 			return fmt.Sprintf("TPESVCERR at %s ms: %s was processing it when it crashed (%s at %s ms); the BBL noticed at its sanity scan at %s ms.",
@@ -155,7 +156,7 @@ func goneWhy(e *engine, q int32) string {
 		}
 		id := e.m.Servers[c.srv].ID
 		switch c.cause {
-		case causeNoRestart, causeMaxGen:
+		case life.NoRestart, life.MaxGen:
 			for j := k - 1; j >= 0; j-- {
 				if ch[j].srv == c.srv && ch[j].to == stateDown {
 					return fmt.Sprintf(" (%s: not restarted, %s, after its crash at %s ms)", id, c.cause, usec.FormatMS(ch[j].t))

@@ -81,6 +81,8 @@ var leaves = map[string][]string{
 	"internal/donecount": {"ubb"},    // sized by the Model's servers and what they advertise
 	"internal/dlog":      {},         // the dispatch log's rows: plain values, the names as strings
 	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
+	"internal/life":      {},         // the life cycle's causes and work items (and internal/vocab)
+	"internal/deque":     {},         // a /Q queue's messages
 }
 
 // aboveOnly are the leaves core itself does not import: only the packages
