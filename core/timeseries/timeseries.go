@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -72,6 +73,29 @@ type Bins struct {
 func New(width int64, maxBins int, sh Shape) Bins {
 	return Bins{width: width, maxBins: maxBins, nq: sh.Queues, ns: sh.Servers, npair: sh.Pairs, nf: sh.Failures,
 		nmq: sh.MsgQueues, seen: make([]bool, sh.Pairs)}
+}
+
+// Sized returns New's bins for a run: of the scenario's bin width binUS
+// when it has one (as many bins as the horizon horizonUS needs before
+// neighbours merge, within 4 million cells of the lines sh counts), else
+// of the horizon / TargetBins rounded up to 1-2-5 x 10^k µs (1 ms without
+// a horizon), merged past AutoMaxBins.
+func Sized(binUS, horizonUS int64, sh Shape) Bins {
+	width, maxBins := int64(1000), AutoMaxBins
+	switch {
+	case binUS > 0:
+		width = binUS
+		planned := int64(TargetBins)
+		if horizonUS > 0 {
+			planned = horizonUS/width + 1
+		}
+		cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
+		maxBins = int(min(max(2*planned, AutoMaxBins), max(4_000_000/cols, AutoMaxBins)))
+		maxBins &^= 1
+	case horizonUS > 0:
+		width = hist.NiceUp((horizonUS + TargetBins - 1) / TargetBins)
+	}
+	return New(width, maxBins, sh)
 }
 
 // Width is the bins' width now, µs.
