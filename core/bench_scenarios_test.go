@@ -97,3 +97,42 @@ func BenchmarkApplication(b *testing.B) {
 	}
 	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
 }
+
+// BenchmarkFeatureCost runs pairs of examples that differ by one feature,
+// their durations scaled so that a run issues about b.N requests (TMS
+// requests included): mssq-set against multithreaded (four processes on one
+// queue against one process of four dispatch threads, the same load), and
+// bankapp-transfer against transactions (the same tellers, every TRANSFER
+// in a transaction). ns/op is per request issued.
+func BenchmarkFeatureCost(b *testing.B) {
+	for _, name := range []string{"mssq-set", "multithreaded", "bankapp-transfer", "transactions"} {
+		b.Run(name, func(b *testing.B) {
+			data, err := os.ReadFile(filepath.Join("..", "examples", name+".json"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			sc, err := ParseScenario(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			g := sc.Workload.Generate
+			probe := *sc
+			pg := *g
+			pg.DurationMS = 20_000
+			probe.Workload.Generate = &pg
+			res, err := Run(&probe, RunOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			perMS := float64(res.Requests.Issued) / pg.DurationMS
+			g.DurationMS = max(float64(b.N)/perMS, 1000)
+			b.ReportAllocs()
+			b.ResetTimer()
+			res, err = Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(res.Requests.Issued), "ns/req")
+		})
+	}
+}

@@ -294,7 +294,11 @@ func (st *Setup) resolveQ(sc *scenario.Scenario, _ Options) error {
 		}
 		s, _ := n.ServiceIndex(name)
 		for g := range st.ServiceTime[s] {
-			st.ServiceTime[s][g] = smp
+			// enqueue_time, else the queue space's own service_time (what a
+			// ULOG's TMQUEUE executions fit), else 0
+			if qs.EnqueueTime != nil || st.ServiceTime[s][g] == nil {
+				st.ServiceTime[s][g] = smp
+			}
 		}
 	}
 	for _, f := range m.Forwarders {

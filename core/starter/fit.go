@@ -345,6 +345,9 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		sr := &ServiceReport{Executions: s.Executions}
 		for _, st := range s.Calls {
 			cs := scenario.CallStep{Service: st.Service, Mode: st.Mode, NoReply: st.NoReply}
+			if st.Mode == "tpenqueue" {
+				cs = scenario.CallStep{Enqueue: st.Service} // a /Q enqueue: a tpcall of the queue space
+			}
 			if p := math.Round(st.P*1000) / 1000; p < 1 {
 				cs.P = ptr(max(p, 0.001))
 			}
@@ -441,6 +444,7 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	qs := newQSpaces(m)
 	for _, n := range names {
 		sr := r.Services[n]
 		spec, ok := sc.Services[n]
@@ -457,7 +461,12 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			warn = append(warn, fmt.Sprintf("%s: no service times measured: it keeps the starter's exponential of mean %g ms", n, defaultServiceMS))
 		}
 		for _, c := range sr.Calls {
-			if m.Service(c.Service) == nil {
+			if c.Enqueue != "" {
+				if why := qs.add(c.Enqueue); why != "" {
+					warn = append(warn, fmt.Sprintf("%s: enqueues to %s, %s: that step is left out", n, c.Enqueue, why))
+					continue
+				}
+			} else if m.Service(c.Service) == nil {
 				warn = append(warn, fmt.Sprintf("%s: calls %s, which the UBBCONFIG does not know: that call is left out", n, c.Service))
 				continue
 			}
@@ -478,7 +487,13 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 	}
 	slices.Sort(svcs)
 	for _, n := range svcs {
-		if m.Service(n) == nil {
+		enqueue := strings.Contains(n, ":") // a client's tpenqueue, QSPACE:QNAME
+		if enqueue {
+			if why := qs.add(n); why != "" {
+				warn = append(warn, fmt.Sprintf("enqueues to %s, %s, are left out", n, why))
+				continue
+			}
+		} else if m.Service(n) == nil {
 			warn = append(warn, fmt.Sprintf("%s: arrivals of a service the UBBCONFIG does not know are left out", n))
 			continue
 		}
@@ -503,6 +518,9 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 		for _, o := range order {
 			st := scenario.Stream{Service: n, Origin: o, Arrivals: "poisson", Route: route}
+			if enqueue {
+				st.Service, st.Enqueue, st.Route = "", n, nil
+			}
 			share := merged[o] / max(sa.RatePerS, 1e-9)
 			if len(sa.Hourly) > 1 {
 				for _, h := range sa.Hourly {
@@ -517,6 +535,7 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			g.Streams = append(g.Streams, st)
 		}
 	}
+	warn = append(warn, qs.into(sc)...)
 	applyMeasured(sc, r)
 	if len(g.Streams) > 0 {
 		sc.Workload.Generate = g
@@ -529,4 +548,62 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 	}
 	sc.Name = fmt.Sprintf("%s with service times, calls and rates fitted from a %s (see docs/fit.md)", ubbName, map[string]string{"trace": "request log", "ulog": "ULOG"}[r.Source])
 	return sc, warn, nil
+}
+
+// qspaceSet gathers the /Q queues a fitted scenario needs: those its
+// enqueues name and those the configuration's TMQFORWARD servers read.
+type qspaceSet struct {
+	m      *core.Model
+	queues map[string]map[string]bool // queue space -> queue
+}
+
+func newQSpaces(m *core.Model) *qspaceSet {
+	return &qspaceSet{m: m, queues: map[string]map[string]bool{}}
+}
+
+// add notes the queue of an enqueue "QSPACE:QNAME", or says why it cannot
+// be one (no TMQUEUE advertises the queue space).
+func (q *qspaceSet) add(target string) string {
+	space, queue, _ := strings.Cut(target, ":")
+	if q.m.QSpaceIndex(space) < 0 {
+		return fmt.Sprintf("a queue space no TMQUEUE of the UBBCONFIG advertises (CLOPT \"-s %s:TMQUEUE\")", space)
+	}
+	if q.queues[space] == nil {
+		q.queues[space] = map[string]bool{}
+	}
+	q.queues[space][queue] = true
+	return ""
+}
+
+// into writes the queue spaces into sc when the log enqueued, adding every
+// queue a TMQFORWARD reads (to the queue space an enqueue named it in, else
+// the first the configuration has), and says what the ULOG cannot tell.
+func (q *qspaceSet) into(sc *scenario.Scenario) []string {
+	if len(q.queues) == 0 {
+		return nil
+	}
+	for _, f := range q.m.Forwarders {
+		for _, queue := range f.Queues {
+			found := false
+			for _, qs := range q.queues {
+				found = found || qs[queue]
+			}
+			if !found {
+				q.add(q.m.QSpaces[0].Name + ":" + queue)
+			}
+		}
+	}
+	sc.QSpaces = map[string]scenario.QSpaceSpec{}
+	var names []string
+	for space, queues := range q.queues {
+		spec := scenario.QSpaceSpec{Queues: map[string]scenario.QueueSpec{}}
+		for queue := range queues {
+			spec.Queues[queue] = scenario.QueueSpec{}
+			names = append(names, space+":"+queue)
+		}
+		sc.QSpaces[space] = spec
+	}
+	slices.Sort(names)
+	return []string{fmt.Sprintf("/Q queues %s: a ULOG does not say their retries, retry delay or error queue (qmadmin's qcreate does): "+
+		"they are left at 0 and none; give qspaces.QSPACE.queues.Q.retries, retry_delay_ms and error_queue", strings.Join(names, ", "))}
 }

@@ -2,7 +2,7 @@
 // tmtrace(5)) for what a service costs and what it calls: each server
 // thread's `{ tpservice(...)` ... `} tpservice` is one execution, its own
 // work the time between them less the time spent waiting inside its
-// tpcalls and tpgetrplys, and the tpcall, tpacall and tpforward lines inside
+// tpcalls and tpgetrplys, and the tpcall, tpacall, tpforward and tpenqueue lines inside
 // it are its nested calls. Calls made outside any service (clients) are
 // the application's arrivals, counted on the client's host. It is a leaf
 // below core: the standard library only; names are mapped to a
@@ -27,8 +27,8 @@ type File struct {
 // them: P is the fraction of executions that make it (a service that calls
 // X twice in every execution has two steps of X, each of P 1).
 type Step struct {
-	Service string
-	Mode    string // tpcall, tpacall or tpforward
+	Service string // "QSPACE:QNAME" for a tpenqueue
+	Mode    string // tpcall, tpacall, tpforward or tpenqueue
 	P       float64
 	// NoReply is a tpacall with TPNOREPLY (0x4) in its flags: nobody waits
 	// for its reply.
@@ -80,7 +80,12 @@ type Server struct {
 // Log is what a set of ULOG files says.
 type Log struct {
 	Services map[string]*Service
-	Arrivals []Arrival // in time order
+	// Arrivals are in time order; a client's tpenqueue is one whose
+	// Service is "QSPACE:QNAME".
+	Arrivals []Arrival
+	// Forwards counts the calls TMQFORWARD processes made (/Q's forwards:
+	// not arrivals, their messages' enqueues were).
+	Forwards int
 	// Servers are keyed "host!NAME" (the tag's host and process name).
 	Servers map[string]*Server
 	// Executions are every finished tpservice, and CallSpans every finished
@@ -312,7 +317,7 @@ func parseLine(line string, at int) (event, string) {
 	}
 	fn := body[:end]
 	switch fn {
-	case "tpservice", "tpcall", "tpacall", "tpforward", "tpgetrply":
+	case "tpservice", "tpcall", "tpacall", "tpforward", "tpgetrply", "tpenqueue":
 	default:
 		return ev, "" // another function: not needed
 	}
@@ -333,6 +338,20 @@ func parseLine(line string, at int) (event, string) {
 		return ev, fmt.Sprintf("%s: the service name is not closed", fn)
 	}
 	ev.svc = args[q+1 : q+1+e]
+	if fn == "tpenqueue" {
+		// tpenqueue(qspace, qname, ctl, data, len, flags): the call names
+		// "QSPACE:QNAME", as a scenario's enqueue does
+		rest := args[q+2+e:]
+		q2 := strings.IndexByte(rest, '"')
+		e2 := -1
+		if q2 >= 0 {
+			e2 = strings.IndexByte(rest[q2+1:], '"')
+		}
+		if e2 <= 0 {
+			return ev, fmt.Sprintf("%s: want the queue space and the queue name, quoted", fn)
+		}
+		ev.svc += ":" + rest[q2+1:q2+1+e2]
+	}
 	if fn == "tpacall" {
 		// tpacall(svc, data, len, flags): the flags are the third argument
 		// after the name.
@@ -411,7 +430,13 @@ type startAt struct {
 	host string
 }
 
-func isCall(fn string) bool { return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" }
+func isCall(fn string) bool {
+	return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" || fn == "tpenqueue"
+}
+
+// forwarder says whether process proc is a TMQFORWARD: its calls are /Q's
+// forwards of messages enqueued, not arrivals.
+func forwarder(proc string) bool { return proc[strings.LastIndexByte(proc, '/')+1:] == "TMQFORWARD" }
 
 // push opens ev's function on the stack st; inspected counts the frames
 // looked at.
@@ -475,6 +500,7 @@ func (lg *Log) walk(evs []event, files []File) {
 		return s
 	}
 	clientCalls := map[string]int{}
+	forwards := map[string]int{} // calls by TMQFORWARD processes, by service
 	for _, ev := range evs {
 		st := stacks[ev.thread]
 		if ev.open {
@@ -482,12 +508,24 @@ func (lg *Log) walk(evs []event, files []File) {
 			stacks[ev.thread] = st
 			f := st[len(st)-1]
 			if isCall(ev.fn) && !f.nested {
-				if f.svcAt >= 0 {
+				// the service a call runs: a tpenqueue's is its queue space's
+				// (the TMQUEUE's service), the call naming QSPACE:QNAME
+				callee, _, _ := strings.Cut(ev.svc, ":")
+				if ev.fn != "tpenqueue" {
+					callee = ev.svc
+				}
+				switch {
+				case f.svcAt >= 0:
 					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
-					svc(ev.svc).Nested++
-				} else {
-					svc(ev.svc)
-					clientCalls[ev.svc]++
+					svc(callee).Nested++
+				case forwarder(ev.proc):
+					// a /Q forward: its message's enqueue was the arrival
+					svc(callee)
+					forwards[callee]++
+					lg.Forwards++
+				default:
+					svc(callee)
+					clientCalls[callee]++
 					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
 				}
 			}
@@ -506,7 +544,7 @@ func (lg *Log) walk(evs []event, files []File) {
 		stacks[ev.thread] = st[:c]
 		dur := ev.us - f.startUS
 		switch f.fn {
-		case "tpcall", "tpgetrply":
+		case "tpcall", "tpgetrply", "tpenqueue":
 			if f.nested {
 				break // its time is its call's
 			}
@@ -573,7 +611,7 @@ func (lg *Log) walk(evs []event, files []File) {
 	for _, name := range names {
 		t, s := tallies[name], lg.Services[name]
 		s.Calls = t.steps()
-		ext := t.execs - s.Nested - clientCalls[name]
+		ext := t.execs - s.Nested - clientCalls[name] - forwards[name]
 		if clientCalls[name] == 0 && ext > 0 {
 			// No traced client calls it: the executions no traced service
 			// called came from outside, from where they were served.

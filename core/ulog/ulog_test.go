@@ -151,3 +151,45 @@ func TestForwardWithoutClose(t *testing.T) {
 		t.Errorf("malformed %d, A %+v", lg.Malformed, a)
 	}
 }
+
+// /Q in a ULOG: a client's tpenqueue is an arrival naming "QSPACE:QNAME";
+// a service's tpenqueue is a step of mode tpenqueue, its time a wait (not
+// the service's own work); the TMQUEUE's executions of the queue space's
+// service are called by those enqueues, and the TMQFORWARD's tpcalls are
+// forwards, neither counted as arrivals.
+func TestEnqueuesAndForwards(t *testing.T) {
+	text := `100000.000.h!clt.1.1.1: TRACE:at: { tpenqueue("QS", "SHIP", 0x1, 0x2, 0, 0x0)
+100000.001.h!TMQUEUE.7.1.1: TRACE:at: { tpservice({"QS"})
+100000.002.h!TMQUEUE.7.1.1: TRACE:at: } tpservice
+100000.003.h!clt.1.1.1: TRACE:at: } tpenqueue = 1
+100000.010.h!/opt/tux/bin/TMQFORWARD.8.1.1: TRACE:at: { tpcall("SHIP", 0x0, 0, 0x0, 0x0, 0x0)
+100000.011.h!ship.9.1.1: TRACE:at: { tpservice({"SHIP"})
+100000.013.h!ship.9.1.1: TRACE:at: { tpenqueue("QS", "AUDIT", 0x1, 0x2, 0, 0x0)
+100000.014.h!TMQUEUE.7.1.1: TRACE:at: { tpservice({"QS"})
+100000.015.h!TMQUEUE.7.1.1: TRACE:at: } tpservice
+100000.016.h!ship.9.1.1: TRACE:at: } tpenqueue = 1
+100000.020.h!ship.9.1.1: TRACE:at: } tpservice
+100000.021.h!/opt/tux/bin/TMQFORWARD.8.1.1: TRACE:at: } tpcall = 1
+`
+	lg, err := Read([]File{{Name: "ULOG.120626", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Service != "QS:SHIP" || lg.Arrivals[0].Weight != 1 {
+		t.Fatalf("arrivals %+v, want one: the client's enqueue of QS:SHIP", lg.Arrivals)
+	}
+	if lg.Forwards != 1 {
+		t.Errorf("forwards %d, want 1", lg.Forwards)
+	}
+	ship := lg.Services["SHIP"]
+	if ship == nil || ship.Executions != 1 || !reflect.DeepEqual(ship.Calls, []Step{{"QS:AUDIT", "tpenqueue", 1, false}}) ||
+		!reflect.DeepEqual(ship.OwnUS, []int64{6000}) { // 9 ms, less the 3 ms of its enqueue
+		t.Errorf("SHIP: %+v", ship)
+	}
+	if qs := lg.Services["QS"]; qs == nil || qs.Executions != 2 || qs.Nested != 1 {
+		t.Errorf("QS (the TMQUEUE's service): %+v", qs)
+	}
+	if lg.Services["QS:SHIP"] != nil || lg.Services["QS:AUDIT"] != nil {
+		t.Errorf("an enqueue's target made a service: %v", lg.Services)
+	}
+}

@@ -11,8 +11,9 @@ import {
   machineMarks,
   parseClientID,
   parseScript,
+  scriptService,
 } from "./appdata";
-import type { Model, Result, Scenario } from "./types";
+import type { Model, Result, Scenario, ScriptEntry } from "./types";
 import bankappJSON from "../../examples/bankapp-transfer.json";
 import deadlockJSON from "../../examples/self-call-deadlock.json";
 
@@ -135,5 +136,20 @@ describe("results of applications", () => {
   it("read a client set's figures by dotted key", () => {
     expect(clientValue({ response_ms: { p95: 34.911 }, count: 3 }, "response_ms.p95")).toBe(34.911);
     expect(clientValue({ count: 3 }, "count")).toBe(3);
+  });
+});
+
+describe("/Q in the call graph and the client form", () => {
+  it("draws an enqueue step as a call of its queue, and reads and writes enqueues in a script", () => {
+    const sc = {
+      ubbconfig: "",
+      services: { ORDER: { calls: [{ enqueue: "QS:SHIP" }, { service: "AUDIT", mode: "tpacall" }] } },
+      workload: { generate: { duration_ms: 1000, streams: [{ enqueue: "QS:SHIP", arrivals: "poisson", rate_per_s: 5 }] } },
+    } as unknown as Scenario;
+    expect(callEdges(sc).map((c) => `${c.from}→${c.to} ${c.mode}`)).toEqual(["ORDER→QS:SHIP tpenqueue", "ORDER→AUDIT tpacall"]);
+    const script = parseScript("ORDER, QS:SHIP, PAY=10500");
+    expect(script).toEqual(["ORDER", { enqueue: "QS:SHIP" }, { service: "PAY", route: 10500 }]);
+    expect(formatScript(script as ScriptEntry[])).toBe("ORDER, QS:SHIP, PAY=10500");
+    expect(scriptService({ enqueue: "QS:SHIP" })).toBe("QS:SHIP");
   });
 });

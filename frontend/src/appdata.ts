@@ -26,8 +26,10 @@ export function callEdges(sc: Scenario): CallEdge[] {
   const out: CallEdge[] = [];
   for (const name of Object.keys(sc.services ?? {}).sort()) {
     (sc.services?.[name]?.calls ?? []).forEach((c, j) => {
-      if (!c || typeof c.service !== "string") return;
-      out.push({ from: name, to: c.service, step: j + 1, mode: c.mode || "tpcall", p: c.p ?? 1, route: callRouteText(c.route) });
+      // an enqueue step is drawn as a call of its queue, QSPACE:Q
+      const to = typeof c?.service === "string" && c.service ? c.service : typeof c?.enqueue === "string" ? c.enqueue : null;
+      if (!c || !to) return;
+      out.push({ from: name, to, step: j + 1, mode: c.enqueue ? "tpenqueue" : c.mode || "tpcall", p: c.p ?? 1, route: callRouteText(c.route) });
     });
   }
   return out;
@@ -63,9 +65,10 @@ export interface Source {
   targets: { service: string; share: number }[];
 }
 
-/** scriptService is the service of a script entry. */
+/** scriptService is the service of a script entry (an enqueue's queue, QSPACE:Q). */
 export function scriptService(e: ScriptEntry): string {
-  return typeof e === "string" ? e : (e?.service ?? "");
+  if (typeof e === "string") return e;
+  return "enqueue" in e ? e.enqueue : (e?.service ?? "");
 }
 
 /** clientTargets are the services a client set asks for, each with its share of the set's requests. */
@@ -95,7 +98,7 @@ export function sources(sc: Scenario): Source[] {
   });
   (g?.streams ?? []).forEach((st, i) => {
     const rate = st.rate_per_s !== undefined ? ` ${st.rate_per_s}/s` : "";
-    out.push({ id: `stream:${i}`, label: `stream ${i + 1}`, sub: `${st.arrivals}${rate}${st.origin ? ` from ${st.origin}` : ""}`, targets: [{ service: st.service, share: 1 }] });
+    out.push({ id: `stream:${i}`, label: `stream ${i + 1}`, sub: `${st.arrivals}${rate}${st.origin ? ` from ${st.origin}` : ""}`, targets: [{ service: st.service || (st.enqueue ?? ""), share: 1 }] });
   });
   return out;
 }
@@ -282,7 +285,7 @@ export function clientIDText(c: ClientID): string {
 /** formatScript writes a client script as the form edits it: "CLOSE, REPORT=10500, X='007'". */
 export function formatScript(entries: ScriptEntry[]): string {
   return entries
-    .map((e) => (typeof e === "string" ? e : e.route === undefined ? e.service : `${e.service}=${valueText(e.route, ",=")}`))
+    .map((e) => (typeof e === "string" ? e : "enqueue" in e ? e.enqueue : e.route === undefined ? e.service : `${e.service}=${valueText(e.route, ",=")}`))
     .join(", ");
 }
 
@@ -298,6 +301,10 @@ export function parseScript(text: string): ScriptEntry[] | { error: string } {
   for (const [i, item] of items.entries()) {
     if (item === "") return { error: `entry ${i + 1} is empty` };
     const eq = item.indexOf("=");
+    if (eq < 0 && item.includes(":")) {
+      out.push({ enqueue: item }); // QSPACE:Q, a /Q enqueue
+      continue;
+    }
     if (eq < 0) {
       out.push(item);
       continue;

@@ -3,7 +3,7 @@
 // origin, think time, the services they ask for (by weight, or a script),
 // and what they retry. It edits the scenario in place (the JSON tab shows
 // the same document) and calls onChange, as the streams table does.
-import { formatScript, parseScript } from "./appdata";
+import { formatScript, parseScript, scriptService } from "./appdata";
 import { h } from "./dom";
 import { distEditor, numInput, routeCell, type Known } from "./inputs";
 import type { ClientSet, Dist, Scenario } from "./types";
@@ -187,7 +187,7 @@ export function clientsForm(sc: Scenario, known: Known, onChange: OnChange): HTM
         if (!cs.script.length) cs.script = [known.services[0] ?? ""];
         delete cs.services;
       } else {
-        cs.services = [...new Set((cs.script ?? []).map((e) => (typeof e === "string" ? e : e.service)))].map((service) => ({ service }));
+        cs.services = [...new Set((cs.script ?? []).map((e) => scriptService(e)).filter((s) => !s.includes(":")))].map((service) => ({ service }));
         delete cs.script;
       }
       drawAsks();

@@ -384,8 +384,11 @@ export interface ClientService {
   buftype?: string;
 }
 
-/** One entry of a client script: a service name, or a service with a constant routing value. */
-export type ScriptEntry = string | { service: string; route?: number | string; buftype?: string };
+/**
+ * One entry of a client script: a service name, a service with a constant routing value, or a /Q
+ * enqueue (QSPACE:Q).
+ */
+export type ScriptEntry = string | { service: string; route?: number | string; buftype?: string } | { enqueue: string };
 
 /**
  * RetrySpec is what a client does after a failed request: while fewer than Max retries of it were

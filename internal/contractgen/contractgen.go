@@ -82,13 +82,15 @@ var Overrides = map[reflect.Type]Override{
 		Doc:    `Milliseconds from the start whose requests the statistics leave out, or "auto": the transient MSER-5 finds.`,
 	},
 	reflect.TypeFor[scenario.ScriptEntry](): {
-		TS: "string | { service: string; route?: number | string; buftype?: string }",
+		TS: "string | { service: string; route?: number | string; buftype?: string } | { enqueue: string }",
 		Schema: map[string]any{"anyOf": []any{
 			map[string]any{"type": "string", "description": "a service name"},
 			map[string]any{"type": "object", "required": []any{"service"}, "additionalProperties": false,
 				"properties": map[string]any{"service": map[string]any{"type": "string"}, "route": map[string]any{"type": []any{"string", "number"}}, "buftype": map[string]any{"type": "string"}}},
+			map[string]any{"type": "object", "required": []any{"enqueue"}, "additionalProperties": false,
+				"properties": map[string]any{"enqueue": map[string]any{"type": "string", "description": "QSPACE:Q, a /Q enqueue"}}},
 		}},
-		Doc: "One entry of a client script: a service name, or a service with a constant routing value.",
+		Doc: "One entry of a client script: a service name, a service with a constant routing value, or a /Q enqueue (QSPACE:Q).",
 	},
 }
 
