@@ -21,7 +21,7 @@ const NoTime = math.MaxInt64
 
 // IdxBits is how many low bits of a completion's order key hold the
 // instance's scan index: a configuration has at most 10 000 instances
-// (maxInstances, checked again by newEngine), well below 1<<IdxBits, and the
+// (core's maxInstances, checked again when its engine starts), well below 1<<IdxBits, and the
 // clock is bounded by usec.Max < 1<<40, so time<<IdxBits | index fits a
 // uint64.
 const IdxBits = 24
@@ -34,14 +34,14 @@ const IdxBits = 24
 // The order is the one of docs/engine.md, by time, then scan index: for
 // keys a and b of times ta, tb < 1<<40 and indexes ia, ib < 1<<IdxBits,
 // a < b exactly when ta < tb, or ta == tb and ia < ib. A completion past
-// usec.Max stops the run (engine.overTime) before the next pop, so its
+// usec.Max stops the run (core's overTime) before the next pop, so its
 // key's time is clamped to usec.Max+1, within the 40 bits.
 //
 // A completion whose instance crashed (or whose request was aborted) is
 // stale: the instance is then no longer busy with a request due at that
-// time, and engine.loop skips it without moving the clock (a skip has no
+// time, and core's engine loop skips it without moving the clock (a skip has no
 // effect at all). Live or stale is told from the instance itself (busy, and
-// its request due at the key's time: serverState.due), so the key carries
+// its request due at the key's time), so the key carries
 // nothing else. A stale completion can share its key only with completions
 // of the same instance at the same time, and pops of equal keys are
 // consecutive (a key pushed meanwhile equal to them joins them, a smaller
