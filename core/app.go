@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -76,7 +77,7 @@ func (a *appEvent) before(b *appEvent) bool {
 	return a.seq < b.seq
 }
 
-// appHeap is a binary min-heap of appEvents. It is lifeHeap's code for
+// appHeap is a binary min-heap of appEvents. It is life.Heap's code for
 // another type on purpose: a generic heap calls before through a
 // dictionary instead of inlining it (about 5% more instructions on a run
 // with SVCTIMEOUT, whose every start pushes a BBL item).
@@ -435,7 +436,7 @@ func (e *engine) appResult(r *result.Result) {
 		r.Requests.Noreply = &noreply
 	}
 	for i := range r.Servers {
-		held := usToMS(a.held[i])
+		held := usec.ToMS(a.held[i])
 		r.Servers[i].HeldMS = &held
 	}
 	index := make(map[string]int, len(e.m.Services))
@@ -455,17 +456,17 @@ func (e *engine) appResult(r *result.Result) {
 		for _, x := range acc.failed {
 			n += x
 		}
-		sum := acc.resp.summary(acc.resp.hist())
+		sum := acc.resp.Summary(acc.resp.Hist())
 		cs := result.ClientStats{Name: cp.Name, Count: cp.Count, Requests: n, Completed: acc.completed, Failed: failed,
 			TimedOut: acc.timedOut, Retried: acc.retried, ResponseMS: sum}
 		if spanS > 0 {
-			cs.ThroughputPerS = roundF(float64(acc.completed) / spanS)
+			cs.ThroughputPerS = usec.Round6(float64(acc.completed) / spanS)
 		}
 		if n > 0 {
-			cs.CycleMS = roundF(sum.Mean + float64(acc.waited)/float64(n)/1000)
+			cs.CycleMS = usec.Round6(sum.Mean + float64(acc.waited)/float64(n)/1000)
 		}
 		r.Clients[k] = cs
-		acc.resp.releaseFront()
+		acc.resp.ReleaseFront()
 	}
 	if a.wsh != nil {
 		e.workstationResult(r)

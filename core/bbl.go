@@ -1,5 +1,9 @@
 package core
 
+import (
+	"github.com/tuxlb/tuxlb/core/internal/life"
+)
+
 // The BBL's work on instances: crash notices (RESTART, MAXGEN, GRACE),
 // SVCTIMEOUT aborts, instances coming up and -p spawning; and the -p spares'
 // own idle alarms (decay) (docs/engine.md, "Life cycle"). lifecycle.go
@@ -8,42 +12,42 @@ package core
 // live reports whether a BBL work item still applies: the crash is not yet
 // noticed, the request is still in service, the restart or boot was not
 // cancelled.
-func (e *engine) live(it *lifeItem) bool {
-	if it.kind == itemDBBL { // srv is a machine
-		return e.life.lost[it.srv] && e.life.lostGen[it.srv] == it.gen
+func (e *engine) live(it *life.Item) bool {
+	if it.Kind == life.ItemDBBL { // srv is a machine
+		return e.life.lost[it.Srv] && e.life.lostGen[it.Srv] == it.Gen
 	}
-	sv := &e.servers[it.srv]
-	switch it.kind {
-	case itemNotice:
-		return sv.state == stateDown && sv.gen == it.gen
-	case itemAbort:
+	sv := &e.servers[it.Srv]
+	switch it.Kind {
+	case life.ItemNotice:
+		return sv.state == stateDown && sv.gen == it.Gen
+	case life.ItemAbort:
 		if sv.mt != nil {
-			return (sv.state == stateUp || sv.state == stateStopping) && e.mtInService(sv, it.seq)
+			return (sv.state == stateUp || sv.state == stateStopping) && e.mtInService(sv, it.Seq)
 		}
-		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.seq
-	case itemUp:
-		return sv.gen == it.gen && (sv.state == stateRestarting || sv.state == stateBooting)
-	case itemDecay: // still idle since the alarm was set
+		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.Seq
+	case life.ItemUp:
+		return sv.gen == it.Gen && (sv.state == stateRestarting || sv.state == stateBooting)
+	case life.ItemDecay: // still idle since the alarm was set
 		if sv.mt != nil {
-			return sv.gen == it.gen && sv.state == stateUp && sv.mt.free == sv.mt.k && sv.mt.lastFree() == it.seq
+			return sv.gen == it.Gen && sv.state == stateUp && sv.mt.free == sv.mt.k && sv.mt.lastFree() == it.Seq
 		}
-		return sv.gen == it.gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.seq
+		return sv.gen == it.Gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.Seq
 	}
 	panic("core: live: unknown BBL work item")
 }
 
 // noticeOrAbort runs one notice or abort item, if it still applies.
-func (e *engine) noticeOrAbort(it *lifeItem, t int64) {
+func (e *engine) noticeOrAbort(it *life.Item, t int64) {
 	if !e.live(it) {
 		return
 	}
-	switch it.kind {
-	case itemNotice:
-		e.notice(it.srv, t)
-	case itemAbort:
-		e.abort(it.srv, t)
-	case itemDBBL:
-		e.dbblNotice(it.srv, t)
+	switch it.Kind {
+	case life.ItemNotice:
+		e.notice(it.Srv, t)
+	case life.ItemAbort:
+		e.abort(it.Srv, t)
+	case life.ItemDBBL:
+		e.dbblNotice(it.Srv, t)
 	default:
 		panic("core: noticeOrAbort: not a notice or an abort")
 	}
@@ -57,7 +61,7 @@ func (e *engine) abort(i int32, t int64) {
 	if sv.state == stateStopping && sv.mt != nil {
 		sv.gen++
 		e.mtAbortStopping(sv, t)
-		e.setState(i, stateGone, causeSvcTimeout, t)
+		e.setState(i, stateGone, life.SvcTimeout, t)
 		e.orphanCheck(sv.queue, t)
 		return
 	}
@@ -68,11 +72,11 @@ func (e *engine) abort(i int32, t int64) {
 		sv.gen++
 		e.queues[sv.queue].inService--
 		e.failSvc(s, t) // its hand-off stays in the every-10th count
-		e.setState(i, stateGone, causeSvcTimeout, t)
+		e.setState(i, stateGone, life.SvcTimeout, t)
 		e.orphanCheck(sv.queue, t)
 		return
 	}
-	e.crash(i, causeSvcTimeout, t)
+	e.crash(i, life.SvcTimeout, t)
 	e.notice(i, t)
 }
 
@@ -91,13 +95,13 @@ func (e *engine) notice(i int32, t int64) {
 		e.failSvc(s, t) // its hand-off stays in the every-10th count
 	}
 	if e.mayRestart(i, t) {
-		e.setState(i, stateRestarting, causeRestart, t)
-		e.pushLife(lifeItem{t: t + e.life.bootUS, srv: i, gen: sv.gen, kind: itemUp})
+		e.setState(i, stateRestarting, life.Restart, t)
+		e.pushLife(life.Item{T: t + e.life.bootUS, Srv: i, Gen: sv.gen, Kind: life.ItemUp})
 		return
 	}
-	cause := causeNoRestart
+	cause := life.NoRestart
 	if e.m.Servers[i].Lifecycle().Restart {
-		cause = causeMaxGen
+		cause = life.MaxGen
 	}
 	e.setState(i, stateGone, cause, t)
 	e.orphanCheck(sv.queue, t)
@@ -129,8 +133,8 @@ func (e *engine) mayRestart(i int32, t int64) bool {
 
 // comeUp brings a restarting or booting instance up at t; it takes a
 // waiting request of its queue, if any.
-func (e *engine) comeUp(it *lifeItem, t int64) {
-	i := it.srv
+func (e *engine) comeUp(it *life.Item, t int64) {
+	i := it.Srv
 	sv := &e.servers[i]
 	if !e.live(it) {
 		return
@@ -138,7 +142,7 @@ func (e *engine) comeUp(it *lifeItem, t int64) {
 	if sv.state == stateBooting {
 		e.life.gen[i], e.life.startUS[i] = 1, t // booted from gone: generation 1, started now
 	}
-	e.setState(i, stateUp, causeBooted, t)
+	e.setState(i, stateUp, life.Booted, t)
 	sv.ran = true
 	if e.q != nil {
 		e.fwdUp(i, t)
@@ -163,7 +167,7 @@ func (e *engine) armTimeout(i, s int32, t int64) {
 	if to <= 0 {
 		return
 	}
-	e.pushLife(lifeItem{t: scanAtOrAfter(t+to, L.scanUS), seq: f.req.Seq, srv: i, gen: sv.gen, kind: itemAbort})
+	e.pushLife(life.Item{T: life.ScanAtOrAfter(t+to, L.scanUS), Seq: f.req.Seq, Srv: i, Gen: sv.gen, Kind: life.ItemAbort})
 }
 
 // spawnScan makes the -p spawning decisions of a BBL scan at t, entry by
@@ -216,7 +220,7 @@ func (e *engine) spawnMeasure(set *spawnSet) (waiting, up int64) {
 func (e *engine) spawnOne(set *spawnSet, t int64) bool {
 	for _, i := range set.servers {
 		if e.m.Servers[i].SrvID >= set.minSrvID && e.servers[i].state == stateGone {
-			e.boot(i, causeSpawn, t)
+			e.boot(i, life.Spawn, t)
 			return true
 		}
 	}
@@ -237,18 +241,18 @@ func (e *engine) armDecay(i int32, t int64) {
 	}
 	sv.alarmSet = true
 	set := &e.life.sets[e.life.setOf[i]]
-	e.pushLife(lifeItem{t: t + set.terminateUS, seq: t, srv: i, gen: sv.gen, kind: itemDecay})
+	e.pushLife(life.Item{T: t + set.terminateUS, Seq: t, Srv: i, Gen: sv.gen, Kind: life.ItemDecay})
 }
 
-// alarmDue is spare it.srv's alarm going off at t. If the spare has been
+// alarmDue is spare it.Srv's alarm going off at t. If the spare has been
 // idle since the alarm was set, it has been idle for terminate seconds: it
 // ends itself (gone, cause decay) when the measure of its set is below the
 // low-water mark (a set with an idle up instance has nothing waiting, so
 // the test is met whenever low is at least 1; spares of a set with low 0
 // have no alarm). If it worked since and is idle again, its alarm is set
 // again from when it went idle. active: -p still plays (lifeStep).
-func (e *engine) alarmDue(it *lifeItem, t int64, active bool) {
-	i := it.srv
+func (e *engine) alarmDue(it *life.Item, t int64, active bool) {
+	i := it.Srv
 	sv := &e.servers[i]
 	sv.alarmSet = false
 	switch {
@@ -256,7 +260,7 @@ func (e *engine) alarmDue(it *lifeItem, t int64, active bool) {
 	case e.live(it):
 		set := &e.life.sets[e.life.setOf[i]]
 		if waiting, up := e.spawnMeasure(set); waiting < int64(set.sp.Low)*up {
-			e.shutdown(i, causeDecay, t)
+			e.shutdown(i, life.Decay, t)
 		}
 	case sv.state == stateUp && sv.mt != nil:
 		if sv.mt.free == sv.mt.k {

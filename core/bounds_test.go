@@ -207,7 +207,7 @@ func TestCheckSums(t *testing.T) {
 	} {
 		e := &engine{spanUS: tc.span, pool: flightPool{n: int32(tc.pool)}}
 		e.st.completed, e.st.svc = tc.completed, make([]svcAcc, 2)
-		e.st.svc[1].resp.max = tc.maxUS
+		e.st.svc[1].resp.Max = tc.maxUS
 		err := e.checkSums()
 		if (err != nil) != tc.bad {
 			t.Errorf("%s: got %v, want error %v", tc.name, err, tc.bad)
@@ -334,24 +334,5 @@ func TestSetupMemoryLinear(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 64 {
 		t.Errorf("setting up 10 000 instances x 20 000 services allocated %d MiB, want at most 64 (linear in what is advertised)", mb)
-	}
-}
-
-// doneCounts keeps a dense table, or (past its bound) a block per server for
-// its advertised services and a map for the rest; perServer lists them
-// together in service order, the same either way.
-func TestDoneCounts(t *testing.T) {
-	m := &Model{Services: []ubb.Service{{Name: "A"}, {Name: "B"}, {Name: "C"}, {Name: "D"}},
-		Servers: []ubb.Server{{Services: []string{"C", "A", "C"}}, {Services: nil}, {Services: []string{"B"}}}}
-	for _, denseMax := range []int64{12, 11} {
-		var d doneCounts
-		d.initUpTo(m, denseMax)
-		for _, a := range [][2]int32{{0, 2}, {0, 0}, {0, 2}, {0, 1}, {1, 3}, {2, 1}, {0, 3}} {
-			d.add(a[0], a[1], 1)
-		}
-		got := fmt.Sprint(d.perServer())
-		if want := "[[{0 1} {1 1} {2 2} {3 1}] [{3 1}] [{1 1}]]"; got != want {
-			t.Errorf("dense %v: got %s, want %s", d.dense, got, want)
-		}
 	}
 }

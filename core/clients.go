@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -42,7 +43,7 @@ type clientState struct {
 type clientAcc struct {
 	completed, timedOut, retried int64
 	failed                       [numFailures]int64
-	resp                         summaryAcc
+	resp                         hist.Acc
 	waited                       int64 // think and backoff after counted outcomes
 }
 
@@ -150,8 +151,8 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 			acc.failed[code-reasonNoEnt]++
 		}
 		v := t - c.issueUS
-		if !acc.resp.note(v, histIndex(v)) {
-			acc.resp.spill(v)
+		if !acc.resp.Note(v, hist.Index(v)) {
+			acc.resp.Spill(v)
 		}
 	}
 	var wait int64

@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/dlog"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -67,8 +67,8 @@ func TestDispatchLogHeldRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
-	if lines[0]+"\n" != dispatchLogHeader {
-		t.Fatalf("header: got %q, want %q", lines[0], dispatchLogHeader)
+	if lines[0]+"\n" != dlog.Header {
+		t.Fatalf("header: got %q, want %q", lines[0], dlog.Header)
 	}
 	diffRows(t, lines[1:], want)
 	// the rows reach the writer in pieces of at least 64 KiB, but the last
@@ -76,8 +76,8 @@ func TestDispatchLogHeldRows(t *testing.T) {
 		t.Fatalf("got %d writes of %d bytes, want 2 or more", n, w.Len())
 	}
 	for i, n := range w.writes[:len(w.writes)-1] {
-		if n < logChunk {
-			t.Errorf("write %d of %d: got %d bytes, want at least %d", i+1, len(w.writes), n, logChunk)
+		if n < dlog.Chunk {
+			t.Errorf("write %d of %d: got %d bytes, want at least %d", i+1, len(w.writes), n, dlog.Chunk)
 		}
 	}
 }
@@ -91,25 +91,6 @@ func TestDispatchLogWriteError(t *testing.T) {
 	}
 	if len(w.writes) != 1 {
 		t.Errorf("got %d writes, want none after the first failed", len(w.writes))
-	}
-}
-
-// appendSeq counts the last issue number up when the next one follows it,
-// through every carry (9 to 10, 1999 to 2000), and formats any other.
-func TestAppendSeqMatchesStrconv(t *testing.T) {
-	var seqs []int64
-	for s := int64(1); s <= 20_000; s++ {
-		seqs = append(seqs, s)
-	}
-	seqs = append(seqs, 7, 8, 99_999, 100_000, 100_001, 1, 999_999_999_999, 1_000_000_000_000, 0, 1, -5, -4,
-		1<<62, 1<<62+1, 9_999_999_999_999_999, 10_000_000_000_000_000)
-	l := newDispatchLog(nil, &Model{}, false)
-	b := []byte("x,")
-	for _, s := range seqs {
-		b = slices.Grow(b[:2], 24)
-		if got, want := string(l.appendSeq(b, s)), "x,"+strconv.FormatInt(s, 10); got != want {
-			t.Fatalf("appendSeq(%d) after %d: got %q, want %q", s, l.seq, got, want)
-		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -135,6 +136,6 @@ func randomFloat(r *rng.PCG) float64 {
 	case 2:
 		return float64(int64(r.Uint64())>>r.IntN(64)) / 1e6
 	default:
-		return roundF(float64(int64(r.Uint64())>>(10+r.IntN(54))) / float64(int64(1)<<r.IntN(40)))
+		return usec.Round6(float64(int64(r.Uint64())>>(10+r.IntN(54))) / float64(int64(1)<<r.IntN(40)))
 	}
 }

@@ -7,6 +7,8 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -83,17 +85,17 @@ type serverState struct {
 	busy      bool // processing a request (up or stopping)
 	gateway   bool
 	state     instState
-	stopCause lifeCause // why a stopping instance stops
-	idx       int32     // its index in Model.Servers
-	cur       int32     // slot of the request it processes
-	held      int32     // down: slot of the request it was processing when it crashed, -1 for none
-	gen       uint32    // bumped when a pending come-up or BBL notice must not happen
-	due       int64     // busy: when its request ends (its completion event's time)
-	idleSince int64     // when it last finished a request or came up (0: up since the start)
-	ran       bool      // it was up at some time of the run
-	started   bool      // it started a request at some time of the run (threads_used)
-	idleAlarm bool      // a spare of a -p set: idle for terminate seconds, it ends itself
-	alarmSet  bool      // idleAlarm: its alarm is pending in the life-cycle heap
+	stopCause life.Cause // why a stopping instance stops
+	idx       int32      // its index in Model.Servers
+	cur       int32      // slot of the request it processes
+	held      int32      // down: slot of the request it was processing when it crashed, -1 for none
+	gen       uint32     // bumped when a pending come-up or BBL notice must not happen
+	due       int64      // busy: when its request ends (its completion event's time)
+	idleSince int64      // when it last finished a request or came up (0: up since the start)
+	ran       bool       // it was up at some time of the run
+	started   bool       // it started a request at some time of the run (threads_used)
+	idleAlarm bool       // a spare of a -p set: idle for terminate seconds, it ends itself
+	alarmSet  bool       // idleAlarm: its alarm is pending in the life-cycle heap
 	queue     int32
 	machine   int32
 	group     int32
@@ -220,8 +222,8 @@ type engine struct {
 	rng     rng.PCG
 	draw    rng.PCG
 
-	heap      eventHeap    // completions
-	arr       arrivalQueue // network arrivals
+	heap      evq.Heap     // completions
+	arr       evq.Arrivals // network arrivals
 	life      *lifecycle   // nil when no instance can change state
 	threaded  bool         // some instance has more than one dispatch thread (mt.go)
 	mtNoReq   bool         // tuning mt_idle "no_request"
@@ -345,9 +347,9 @@ const (
 // network arrivals (arrivalTurn), senders retrying a full queue (appTurn),
 // new requests (requestTurn), client requests (appTurn).
 func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, error) {
-	// tn is when the next new request is due, capped below emptyT so that a
-	// heap or FIFO with nothing in it (emptyT, noTime) never runs before it,
-	// and emptyT-1 when there is none (every event runs before "no request").
+	// tn is when the next new request is due, capped below evq.EmptyT so that a
+	// heap or FIFO with nothing in it (evq.EmptyT, noTime) never runs before it,
+	// and evq.EmptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
 		if e.nextLife != noTime && e.lifeDue(have, next) {
@@ -356,10 +358,10 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			}
 			continue
 		}
-		tc := e.heap.topT() // emptyT when empty
+		tc := e.heap.TopT() // evq.EmptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant
-		if ta := e.arr.next; e.app != nil && e.app.due(tc, ta, tn) {
+		if ta := e.arr.Next; e.app != nil && e.app.due(tc, ta, tn) {
 			if err := e.appTurn(); err != nil {
 				return have, stepsMore, err
 			}
@@ -369,7 +371,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			// call each would cost the plain path about 2.5% more
 			// instructions a request. What is not the plain case goes to
 			// completionTurn and requestTurn.
-			i := e.heap.pop().idx()
+			i := e.heap.Pop().Idx()
 			if sv := &e.servers[i]; sv.mt != nil || e.app != nil || !sv.busy || sv.due != tc {
 				if !e.completionTurn(i, tc) {
 					continue // stale: its instance crashed, it never completes
@@ -484,7 +486,7 @@ func (e *engine) completionTurn(i int32, tc int64) bool {
 // arrivalTurn plays the network arrival at ta: the request enters its
 // queue.
 func (e *engine) arrivalTurn(ta int64) {
-	s := e.arr.pop()
+	s := e.arr.Pop()
 	e.advance(ta)
 	e.enter(s, ta)
 }
@@ -553,14 +555,14 @@ func (e *engine) eventCheckpoint() (stepOutcome, error) {
 }
 
 // capTime returns when the next new request is due for the loop's
-// comparisons: its issue time, at most emptyT-1; emptyT-1 when there is none.
-// Events are due before emptyT-1 (past MaxTimeUS the run stops), so an event
+// comparisons: its issue time, at most evq.EmptyT-1; evq.EmptyT-1 when there is none.
+// Events are due before evq.EmptyT-1 (past MaxTimeUS the run stops), so an event
 // runs before the request exactly when its time is at most the issue time.
 func capTime(have bool, next *workload.Request) int64 {
 	if !have {
-		return emptyT - 1
+		return evq.EmptyT - 1
 	}
-	return min(next.TimeUS, emptyT-1)
+	return min(next.TimeUS, evq.EmptyT-1)
 }
 
 // checkpoint honours cancellation and reports progress.
@@ -695,7 +697,7 @@ func (e *engine) issue(r *workload.Request) error {
 			if at := r.TimeUS + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.push(arrival{t: r.TimeUS + e.setup.LatencyUS, slot: s})
+			e.arr.Push(evq.Arrival{T: r.TimeUS + e.setup.LatencyUS, Slot: s})
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}
@@ -797,7 +799,7 @@ func (e *engine) start(i, s int32, t int64) {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
 	sv.due = end
-	e.heap.push(completionKey(end, i))
+	e.heap.Push(evq.Key(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}
@@ -936,4 +938,13 @@ func (e *engine) accrueBusy(sv *serverState, t int64) {
 		e.st.busy[sv.idx] += t - max(sv.mark, w)
 	}
 	sv.mark = t
+}
+
+// b2i returns 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }

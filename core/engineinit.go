@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -17,14 +18,14 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 		return nil, diag.Errorf(diag.EINTERNAL, "simulate: no setup")
 	}
 	m := setup.Model
-	if len(m.Servers) >= 1<<idxBits {
+	if len(m.Servers) >= 1<<evq.IdxBits {
 		// a configuration holds at most 10 000 (docs/config.md); the
-		// completion order key has room for 1<<idxBits (events.go)
-		return nil, diag.Errorf(diag.ETOOLARGE, "the model has %d server instances, more than %d", len(m.Servers), 1<<idxBits-1)
+		// completion order key has room for 1<<evq.IdxBits (events.go)
+		return nil, diag.Errorf(diag.ETOOLARGE, "the model has %d server instances, more than %d", len(m.Servers), 1<<evq.IdxBits-1)
 	}
 	e := &engine{setup: setup, m: m, opt: opt, reqs: reqs, maxReq: opt.MaxRequests}
-	e.arr.next = noTime
-	e.heap.init()
+	e.arr.Next = noTime
+	e.heap.Init()
 	if e.maxReq <= 0 {
 		e.maxReq = DefaultMaxRequests
 	}

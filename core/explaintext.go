@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/explain"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -46,7 +47,7 @@ func whereNext(e *engine, ex *result.Explanation, f *flight) string {
 		return fmt.Sprintf("It starts at once on %s.", ex.Server)
 	case int(e.queues[f.queue].machine) != f.req.Origin && e.setup.LatencyUS > 0:
 		return fmt.Sprintf("It crosses the network to %s and enters queue %s at %s ms.",
-			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
+			e.m.Queues[f.queue].LMID, ex.Winner, strconv.FormatFloat(usec.ToMS(f.req.TimeUS+e.setup.LatencyUS), 'f', -1, 64))
 	case e.life != nil && !e.queueHasUp(f.queue):
 		return fmt.Sprintf("No instance of queue %s is up (%s), so it waits there with %d other request(s) until one comes up or the queue is orphaned.",
 			ex.Winner, e.queueStates(f.queue), e.queues[f.queue].wait.n-1)
@@ -130,7 +131,7 @@ func failureText(e *engine, f *flight) string {
 			if c.srv != f.server || c.to != stateDown {
 				continue
 			}
-			if c.cause == causeSvcTimeout {
+			if c.cause == life.SvcTimeout {
 				return fmt.Sprintf("TPESVCERR at %s ms: it was still in service on %s past the service's SVCTIMEOUT, so the BBL's scan at %s ms aborted it (and the server crashed).", at, id, at)
 			}
 			return fmt.Sprintf("TPESVCERR at %s ms: %s was processing it when it crashed (%s at %s ms); the BBL noticed at its sanity scan at %s ms.",
@@ -155,7 +156,7 @@ func goneWhy(e *engine, q int32) string {
 		}
 		id := e.m.Servers[c.srv].ID
 		switch c.cause {
-		case causeNoRestart, causeMaxGen:
+		case life.NoRestart, life.MaxGen:
 			for j := k - 1; j >= 0; j-- {
 				if ch[j].srv == c.srv && ch[j].to == stateDown {
 					return fmt.Sprintf(" (%s: not restarted, %s, after its crash at %s ms)", id, c.cause, usec.FormatMS(ch[j].t))

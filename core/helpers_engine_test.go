@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/dlog"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -220,8 +221,8 @@ func runLog(t *testing.T, setup *plan.Setup, reqs workload.Stream) (*result.Resu
 		t.Fatalf("simulate: %v", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if lines[0]+"\n" != dispatchLogHeader {
-		t.Fatalf("dispatch log header: got %q, want %q", lines[0], dispatchLogHeader)
+	if lines[0]+"\n" != dlog.Header {
+		t.Fatalf("dispatch log header: got %q, want %q", lines[0], dlog.Header)
 	}
 	return res, lines[1:]
 }

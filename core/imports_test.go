@@ -75,8 +75,14 @@ var leaves = map[string][]string{
 	"result":     {"ubb", "scenario", "diag"},
 	"plan":       {"ubb", "scenario", "diag", "dist", "workload"},
 	// the leaves under core/internal import the others there, and these
-	"internal/vocab":   {"diag"}, // a vocabulary's parse error is a domain error
-	"internal/fixture": {"ubb"},  // the tests' hand-built model
+	"internal/vocab":     {"diag"},   // a vocabulary's parse error is a domain error
+	"internal/fixture":   {"ubb"},    // the tests' hand-built model
+	"internal/hist":      {"result"}, // a distribution's figures are the result's Summary and Histogram
+	"internal/donecount": {"ubb"},    // sized by the Model's servers and what they advertise
+	"internal/dlog":      {},         // the dispatch log's rows: plain values, the names as strings
+	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
+	"internal/life":      {},         // the life cycle's causes and work items (and internal/vocab)
+	"internal/deque":     {},         // a /Q queue's messages
 }
 
 // aboveOnly are the leaves core itself does not import: only the packages
@@ -185,6 +191,12 @@ func TestMayImport(t *testing.T) {
 		{"core/batchmeans", "core/workload", true},
 		{"core/wsconnect", "core/plan", true},
 		{"core/wsconnect", "core/result", false},
+		{"core/internal/hist", "core/result", true},
+		{"core/internal/hist", "core/plan", false},
+		{"core/internal/donecount", "core/ubb", true},
+		{"core/internal/donecount", "core/result", false},
+		{"core/internal/dlog", "core/internal/csvx", true},
+		{"core/internal/dlog", "core/ubb", false},
 	}
 	for _, tt := range tests {
 		if got := mayImport(module+"/"+tt.pkg, module+"/"+tt.imp); got != tt.want {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -35,121 +36,15 @@ func (s instState) String() string { return instStates.Name(s) }
 // services it advertises: up, down or restarting.
 func (s instState) candidate() bool { return s <= stateRestarting }
 
-// lifeCause is why an instance changed state.
-type lifeCause uint8
-
-// The causes of life-cycle changes.
-const (
-	causeKill       lifeCause = iota // a scenario kill: up -> down
-	causeShutdown                    // a scenario shutdown: -> stopping or gone
-	causeBoot                        // a scenario boot: gone -> booting
-	causeSvcTimeout                  // SVCTIMEOUT aborted its request: up -> down
-	causeRestart                     // the BBL noticed the crash and restarts it
-	causeNoRestart                   // noticed, RESTART=N: gone
-	causeMaxGen                      // noticed, MAXGEN reached within GRACE of its start: gone
-	causeBooted                      // restarting or booting -> up
-	causeSpawn                       // -p: a spare booted
-	causeDecay                       // -p: a spare shut down
-	causeLose                        // its machine was lost: gone without notice
-	causeRestore                     // its machine came back: booting
-)
-
-var lifeCauses = vocab.Table[lifeCause]{What: "cause", Names: []string{"kill", "shutdown", "boot", "SVCTIMEOUT", "restart",
-	"RESTART=N", "MAXGEN", "booted", "spawn", "decay", "lose", "restore"}}
-
-// String returns the cause as the result's life-cycle list spells it.
-func (c lifeCause) String() string { return lifeCauses.Name(c) }
-
 // noTime is "never": the time of nothing pending.
 const noTime = math.MaxInt64
-
-// The kinds of life-cycle work items: the BBL's, and the -p spares' own
-// alarms. At one instant notices, aborts and the DBBL's notices run first
-// (phase 0), then come-ups (phase 1), then the alarms (phase 2).
-const (
-	itemNotice uint8 = iota // the sanity scan notices a crash
-	itemAbort               // the scan aborts a request past its SVCTIMEOUT
-	itemUp                  // a restarting or booting instance comes up
-	itemDBBL                // the DBBL notices that machine srv is lost
-	itemDecay               // a -p spare idle for terminate seconds ends itself
-)
-
-// itemPhase is when an item of kind k runs within its instant.
-func itemPhase(k uint8) uint8 {
-	switch k {
-	case itemUp:
-		return 1
-	case itemDecay:
-		return 2
-	}
-	return 0
-}
-
-// lifeItem is one piece of pending BBL work.
-type lifeItem struct {
-	t    int64
-	seq  int64 // itemAbort: the request's Seq; itemDecay: since when the spare is idle
-	srv  int32
-	gen  uint32 // the instance's generation when the item was made
-	kind uint8
-}
-
-func (a *lifeItem) before(b *lifeItem) bool {
-	if a.t != b.t {
-		return a.t < b.t
-	}
-	if pa, pb := itemPhase(a.kind), itemPhase(b.kind); pa != pb {
-		return pa < pb
-	}
-	return a.srv < b.srv
-}
-
-// lifeHeap is a binary min-heap of lifeItems by (time, phase, scan order).
-type lifeHeap []lifeItem
-
-func (h *lifeHeap) push(it lifeItem) {
-	*h = append(*h, it)
-	a := *h
-	for i := len(a) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !a[i].before(&a[p]) {
-			break
-		}
-		a[i], a[p] = a[p], a[i]
-		i = p
-	}
-}
-
-func (h *lifeHeap) pop() lifeItem {
-	a := *h
-	top := a[0]
-	last := len(a) - 1
-	a[0] = a[last]
-	a = a[:last]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < len(a) && a[l].before(&a[m]) {
-			m = l
-		}
-		if r := l + 1; r < len(a) && a[r].before(&a[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		a[i], a[m] = a[m], a[i]
-		i = m
-	}
-	*h = a
-	return top
-}
 
 // lifeChange is one entry of the result's life-cycle list.
 type lifeChange struct {
 	t        int64
 	srv      int32
 	from, to instState
-	cause    lifeCause
+	cause    life.Cause
 }
 
 // spawnSet is one *SERVERS entry with CLOPT -p: its queues (the MSSQ
@@ -173,7 +68,7 @@ type spawnSet struct {
 type lifecycle struct {
 	events   []plan.Event
 	next     int // the next scenario event
-	items    lifeHeap
+	items    life.Heap
 	scanUS   int64 // SCANUNIT
 	sanityUS int64 // SCANUNIT x SANITYSCAN
 	bootUS   int64
@@ -330,7 +225,7 @@ func (e *engine) scheduleLife() {
 		t = L.events[L.next].AtUS
 	}
 	if len(L.items) > 0 {
-		t = min(t, L.items[0].t)
+		t = min(t, L.items[0].T)
 	}
 	if L.nextScan != noTime && (e.more || e.inSystem > 0) {
 		t = min(t, L.nextScan)
@@ -345,7 +240,7 @@ func (e *engine) scheduleLife() {
 func (e *engine) lifeDue(have bool, next *workload.Request) bool {
 	e.more = have || e.app != nil && e.app.active > 0
 	t := e.nextLife
-	return (e.heap.len() == 0 || t <= e.heap.top().t()) && t <= e.arr.next && (!have || t <= next.TimeUS) &&
+	return (e.heap.Len() == 0 || t <= e.heap.Top().T()) && t <= e.arr.Next && (!have || t <= next.TimeUS) &&
 		(e.app == nil || t <= e.app.topT())
 }
 
@@ -368,7 +263,7 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 	}
 	e.dropStale(t, active)
 	events := L.next < len(L.events) && L.events[L.next].AtUS == t
-	if !scan && !events && (len(L.items) == 0 || L.items[0].t != t) {
+	if !scan && !events && (len(L.items) == 0 || L.items[0].T != t) {
 		e.scheduleLife()
 		return
 	}
@@ -385,10 +280,10 @@ func (e *engine) lifeStep(have bool, next *workload.Request) {
 // active: -p still plays (lifeStep).
 func (e *engine) dropStale(t int64, active bool) {
 	L := e.life
-	for len(L.items) > 0 && L.items[0].t == t && (!e.live(&L.items[0]) || L.items[0].kind == itemDecay && !active) {
+	for len(L.items) > 0 && L.items[0].T == t && (!e.live(&L.items[0]) || L.items[0].Kind == life.ItemDecay && !active) {
 		// a completed request's timeout check, a cancelled restart, the
 		// alarm of a spare that worked since (set again if it is idle)
-		if it := L.items.pop(); it.kind == itemDecay {
+		if it := L.items.Pop(); it.Kind == life.ItemDecay {
 			e.alarmDue(&it, t, active)
 		}
 	}
@@ -410,8 +305,8 @@ func (e *engine) eventsTurn(t int64) {
 // lifeStep's.
 func (e *engine) bblTurn(t int64, scan, active, have bool, next *workload.Request) {
 	L := e.life
-	for len(L.items) > 0 && L.items[0].t <= t && itemPhase(L.items[0].kind) == 0 {
-		it := L.items.pop()
+	for len(L.items) > 0 && L.items[0].T <= t && life.Phase(L.items[0].Kind) == 0 {
+		it := L.items.Pop()
 		e.noticeOrAbort(&it, t)
 	}
 	if scan {
@@ -432,12 +327,12 @@ func (e *engine) bblTurn(t int64, scan, active, have bool, next *workload.Reques
 // then. active: -p still plays (lifeStep).
 func (e *engine) bblItems(t int64, active bool) {
 	L := e.life
-	for len(L.items) > 0 && L.items[0].t <= t {
-		it := L.items.pop()
-		switch it.kind {
-		case itemUp:
+	for len(L.items) > 0 && L.items[0].T <= t {
+		it := L.items.Pop()
+		switch it.Kind {
+		case life.ItemUp:
 			e.comeUp(&it, t) // with terminate 0 it may set an alarm of this instant
-		case itemDecay:
+		case life.ItemDecay:
 			e.alarmDue(&it, t, active)
 		default:
 			e.noticeOrAbort(&it, t)
@@ -457,7 +352,7 @@ func (e *engine) bblItems(t int64, active bool) {
 // arrival or a request runs before it, and sees what this one saw.)
 func (e *engine) skipScans(t int64, have bool, next *workload.Request) {
 	L := e.life
-	tn := min(e.heap.topT(), e.arr.next)
+	tn := min(e.heap.TopT(), e.arr.Next)
 	if have {
 		tn = min(tn, next.TimeUS)
 	}
@@ -465,7 +360,7 @@ func (e *engine) skipScans(t int64, have bool, next *workload.Request) {
 		tn = min(tn, L.events[L.next].AtUS)
 	}
 	if len(L.items) > 0 {
-		tn = min(tn, L.items[0].t)
+		tn = min(tn, L.items[0].T)
 	}
 	for k := range L.sets {
 		set := &L.sets[k]
@@ -477,7 +372,7 @@ func (e *engine) skipScans(t int64, have bool, next *workload.Request) {
 		L.nextScan = noTime // nothing will happen again: no scan can decide anything
 		return
 	}
-	if at := scanAtOrAfter(tn, L.scanUS); at > L.nextScan {
+	if at := life.ScanAtOrAfter(tn, L.scanUS); at > L.nextScan {
 		L.nextScan = at
 	}
 }
@@ -498,24 +393,24 @@ func (e *engine) spareGone(set *spawnSet) bool {
 // request's own end is past it too, and that stops the run), nor is an
 // alarm (the run ends first), while a notice or a come-up stops the run with
 // an error naming what to change.
-func (e *engine) pushLife(it lifeItem) {
-	if it.t > MaxTimeUS {
-		if it.kind != itemAbort && it.kind != itemDecay && e.fault == nil {
+func (e *engine) pushLife(it life.Item) {
+	if it.T > MaxTimeUS {
+		if it.Kind != life.ItemAbort && it.Kind != life.ItemDecay && e.fault == nil {
 			what := "the BBL's sanity scan would notice its crash"
-			if it.kind == itemUp {
+			if it.Kind == life.ItemUp {
 				what = "it would come up"
 			}
 			e.fault = diag.Errorf(diag.EINVALID, "events, tuning.boot_ms, SCANUNIT x SANITYSCAN: instance %s: %s at %s ms, past the longest simulated time (%s)",
-				e.m.Servers[it.srv].ID, what, usec.FormatMS(it.t), usec.MaxText)
+				e.m.Servers[it.Srv].ID, what, usec.FormatMS(it.T), usec.MaxText)
 		}
 		return
 	}
-	e.life.items.push(it)
-	e.nextLife = min(e.nextLife, it.t)
+	e.life.items.Push(it)
+	e.nextLife = min(e.nextLife, it.T)
 }
 
 // setState moves instance i to state to at t, recording the change.
-func (e *engine) setState(i int32, to instState, cause lifeCause, t int64) {
+func (e *engine) setState(i int32, to instState, cause life.Cause, t int64) {
 	sv := &e.servers[i]
 	from := sv.state
 	L := e.life
@@ -557,14 +452,14 @@ func (e *engine) applyEvent(ev *plan.Event, t int64) {
 		switch ev.Kind {
 		case plan.EventKill:
 			if sv.state == stateUp {
-				e.crash(i, causeKill, t)
-				e.pushLife(lifeItem{t: e.nextSanity(t), srv: i, gen: sv.gen, kind: itemNotice})
+				e.crash(i, life.Kill, t)
+				e.pushLife(life.Item{T: e.nextSanity(t), Srv: i, Gen: sv.gen, Kind: life.ItemNotice})
 			}
 		case plan.EventShutdown:
-			e.shutdown(i, causeShutdown, t)
+			e.shutdown(i, life.Shutdown, t)
 		case plan.EventBoot:
 			if sv.state == stateGone && !e.lostAt(sv.machine) {
-				e.boot(i, causeBoot, t)
+				e.boot(i, life.Boot, t)
 			}
 		case plan.EventLose, plan.EventRestore:
 		default:
@@ -574,18 +469,12 @@ func (e *engine) applyEvent(ev *plan.Event, t int64) {
 }
 
 // nextSanity returns the first sanity scan at or after t (k >= 1).
-func (e *engine) nextSanity(t int64) int64 { return scanAtOrAfter(t, e.life.sanityUS) }
-
-// scanAtOrAfter returns the first k*period (k >= 1) at or after t.
-func scanAtOrAfter(t, period int64) int64 {
-	k := max((t+period-1)/period, 1)
-	return k * period
-}
+func (e *engine) nextSanity(t int64) int64 { return life.ScanAtOrAfter(t, e.life.sanityUS) }
 
 // crash makes up instance i down at t: the request it was processing is
 // held (not worked on) until the crash is noticed; its idle or busy look
 // stays as it was.
-func (e *engine) crash(i int32, cause lifeCause, t int64) {
+func (e *engine) crash(i int32, cause life.Cause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateDown, cause, t)
 	sv.gen++ // a new generation: BBL work items from before the crash no longer apply
@@ -609,7 +498,7 @@ func (e *engine) crash(i int32, cause lifeCause, t int64) {
 // shutdown stops instance i at t: an up instance finishes its request
 // (stopping) or is gone at once; a restarting one is gone, its restart
 // cancelled. Other states: nothing.
-func (e *engine) shutdown(i int32, cause lifeCause, t int64) {
+func (e *engine) shutdown(i int32, cause life.Cause, t int64) {
 	sv := &e.servers[i]
 	switch {
 	case sv.state == stateUp && (holdsAny(sv) || e.q != nil && e.fwdBusy(i)):
@@ -623,10 +512,10 @@ func (e *engine) shutdown(i int32, cause lifeCause, t int64) {
 }
 
 // boot makes gone instance i booting at t; it comes up tuning.boot_ms later.
-func (e *engine) boot(i int32, cause lifeCause, t int64) {
+func (e *engine) boot(i int32, cause life.Cause, t int64) {
 	sv := &e.servers[i]
 	e.setState(i, stateBooting, cause, t)
-	e.pushLife(lifeItem{t: t + e.life.bootUS, srv: i, gen: sv.gen, kind: itemUp})
+	e.pushLife(life.Item{T: t + e.life.bootUS, Srv: i, Gen: sv.gen, Kind: life.ItemUp})
 }
 
 // stopped is a stopping instance finishing its request: it is gone.

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -17,16 +18,16 @@ func (e *engine) lifeResult(r *result.Result) {
 	if L == nil {
 		return
 	}
-	boot := usToMS(L.bootUS)
+	boot := usec.ToMS(L.bootUS)
 	r.Tuning.BootMS = &boot
 	r.Lifecycle = []result.LifeChange{}
 	for k := range L.changes[:min(len(L.changes), maxChanges)] {
 		c := &L.changes[k]
-		r.Lifecycle = append(r.Lifecycle, result.LifeChange{AtUS: c.t, AtMS: usToMS(c.t), Server: e.m.Servers[c.srv].ID,
+		r.Lifecycle = append(r.Lifecycle, result.LifeChange{AtUS: c.t, AtMS: usec.ToMS(c.t), Server: e.m.Servers[c.srv].ID,
 			From: c.from.String(), To: c.to.String(), Cause: c.cause.String()})
 	}
 	for _, c := range L.machineChanges {
-		r.MachineChanges = append(r.MachineChanges, result.MachineChange{AtUS: c.t, AtMS: usToMS(c.t), LMID: e.m.Machines[c.machine].LMID, Change: c.what})
+		r.MachineChanges = append(r.MachineChanges, result.MachineChange{AtUS: c.t, AtMS: usec.ToMS(c.t), LMID: e.m.Machines[c.machine].LMID, Change: c.what})
 	}
 	if n := len(L.changes); n > maxChanges {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d life-cycle changes; only the first %d are listed in lifecycle", n, maxChanges))
@@ -35,7 +36,7 @@ func (e *engine) lifeResult(r *result.Result) {
 	for i := range r.Servers {
 		s := &r.Servers[i]
 		s.State = e.servers[i].state.String()
-		upMS := usToMS(up[i])
+		upMS := usec.ToMS(up[i])
 		s.UpMS = &upMS
 		u := frac(float64(e.st.busy[i]), float64(up[i])*float64(e.m.Servers[i].DispatchThreads()))
 		s.UpUtilization = &u

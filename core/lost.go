@@ -1,6 +1,10 @@
 package core
 
-import "github.com/tuxlb/tuxlb/core/plan"
+import (
+	"github.com/tuxlb/tuxlb/core/plan"
+
+	"github.com/tuxlb/tuxlb/core/internal/life"
+)
 
 // Lost machines (docs/engine.md, "A lost machine"): a `lose` event stops a
 // machine and its BBL at once. Its instances are gone without notice, what
@@ -60,7 +64,7 @@ func (e *engine) loseMachine(ev *plan.Event, t int64) {
 		}
 		sv.gen++ // no notice, restart, come-up or abort of it applies any more
 		if sv.state != stateGone {
-			e.setState(i, stateGone, causeLose, t)
+			e.setState(i, stateGone, life.Lose, t)
 		}
 	}
 	for qi := range e.queues {
@@ -80,8 +84,8 @@ func (e *engine) loseMachine(ev *plan.Event, t int64) {
 		e.st.queueLength(int32(qi), 0, t)
 	}
 	L.dirty = true
-	if at := scanAtOrAfter(t, L.bblQueryUS); at <= MaxTimeUS {
-		e.pushLife(lifeItem{t: at, srv: m, gen: L.lostGen[m], kind: itemDBBL})
+	if at := life.ScanAtOrAfter(t, L.bblQueryUS); at <= MaxTimeUS {
+		e.pushLife(life.Item{T: at, Srv: m, Gen: L.lostGen[m], Kind: life.ItemDBBL})
 	}
 	if e.app != nil {
 		e.app.loseClients(m)
@@ -116,7 +120,7 @@ func (e *engine) restoreMachine(ev *plan.Event, t int64) {
 	for _, i := range ev.Servers {
 		L.listed[i] = false
 		if !e.m.Servers[i].Spare && e.servers[i].state == stateGone {
-			e.boot(i, causeRestore, t)
+			e.boot(i, life.Restore, t)
 		}
 	}
 	L.dirty = true

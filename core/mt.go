@@ -1,5 +1,9 @@
 package core
 
+import (
+	"github.com/tuxlb/tuxlb/core/internal/evq"
+)
+
 // Multithreaded servers (docs/engine.md, "Multithreaded servers"): an
 // instance with MAXDISPATCHTHREADS = k > 1 has k dispatch threads, each
 // running one request at a time, all taking requests from its queue. Such
@@ -129,7 +133,7 @@ func (e *engine) mtStart(i, s int32, t int64) {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
 	m.due[j] = end
-	e.heap.push(completionKey(end, i))
+	e.heap.Push(evq.Key(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
 	}

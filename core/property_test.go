@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -185,7 +186,7 @@ func checkLog(t *testing.T, run int, e *engine, res *result.Result, rows []logRo
 		}
 	}
 	if rq.Completed > 0 {
-		want := roundF(float64(waitSum) / float64(rq.Completed) / 1000)
+		want := usec.Round6(float64(waitSum) / float64(rq.Completed) / 1000)
 		if res.WaitMS.Mean != want {
 			t.Errorf("run %d: mean wait %v, want %v from the log", run, res.WaitMS.Mean, want)
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/deque"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -41,18 +43,17 @@ type qMsg struct {
 
 // msgQueue is one /Q queue as the engine plays it.
 type msgQueue struct {
-	msgs    []qMsg // msgs[head:], head first
-	head    int
-	next    int64   // the next message's number
-	readers []int32 // the forwarders that read it
+	msgs    deque.Deque[qMsg] // head first
+	next    int64             // the next message's number
+	readers []int32           // the forwarders that read it
 
 	enqueued, forwarded, retried, toError, dropped int64
 	area, mark, max                                int64 // depth x µs since the warm-up, its last change, its largest
 	binArea                                        int64 // depth x µs in the open series bin
-	tiq                                            summaryAcc
+	tiq                                            hist.Acc
 }
 
-func (q *msgQueue) depth() int64 { return int64(len(q.msgs) - q.head) }
+func (q *msgQueue) depth() int64 { return int64(q.msgs.Len()) }
 
 // forwarder is one TMQFORWARD instance.
 type forwarder struct {
@@ -130,19 +131,9 @@ func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
 	mq := &e.q.queues[qi]
 	e.qAccrue(mq, t)
 	if head {
-		if mq.head == 0 {
-			mq.msgs = append(mq.msgs, qMsg{})
-			copy(mq.msgs[1:], mq.msgs)
-		} else {
-			mq.head--
-		}
-		mq.msgs[mq.head] = m
+		mq.msgs.PushHead(m)
 	} else {
-		if mq.head > 0 && mq.head >= len(mq.msgs)/2 {
-			n := copy(mq.msgs, mq.msgs[mq.head:])
-			mq.msgs, mq.head = mq.msgs[:n], 0
-		}
-		mq.msgs = append(mq.msgs, m)
+		mq.msgs.PushTail(m)
 	}
 	if t >= e.setup.WarmupUS {
 		mq.max = max(mq.max, mq.depth())
@@ -161,16 +152,8 @@ func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
 func (e *engine) qTakeAt(qi int32, i int, t int64) qMsg {
 	mq := &e.q.queues[qi]
 	e.qAccrue(mq, t)
-	at := mq.head + i
-	m := mq.msgs[at]
-	copy(mq.msgs[mq.head+1:at+1], mq.msgs[mq.head:at])
-	mq.msgs[mq.head] = qMsg{}
-	mq.head++
 	e.q.stored--
-	if mq.head == len(mq.msgs) {
-		mq.msgs, mq.head = mq.msgs[:0], 0
-	}
-	return m
+	return mq.msgs.TakeAt(i)
 }
 
 // qStore is the end of enqueue f at t: its message is stored at the tail
@@ -232,9 +215,9 @@ func (e *engine) fwdLook(fi int32, t int64) {
 	fw.wakeGen++
 	for _, qi := range fw.plan.Queues {
 		mq := &q.queues[qi]
-		for i := mq.head; i < len(mq.msgs); i++ {
-			if mq.msgs[i].availUS <= t {
-				e.fwdTake(fi, qi, i-mq.head, t)
+		for i := range mq.msgs.Len() {
+			if mq.msgs.At(i).availUS <= t {
+				e.fwdTake(fi, qi, i, t)
 				return
 			}
 		}
@@ -335,8 +318,8 @@ func (e *engine) fwdDeleted(fw *forwarder) {
 	if fw.takeUS >= e.setup.WarmupUS {
 		mq.forwarded++
 		v := fw.takeUS - fw.msg.storedUS
-		if !mq.tiq.note(v, histIndex(v)) {
-			mq.tiq.spill(v)
+		if !mq.tiq.Note(v, hist.Index(v)) {
+			mq.tiq.Spill(v)
 		}
 	}
 }
@@ -499,13 +482,13 @@ func (e *engine) qResult(r *result.Result) {
 		}
 		e.qAccrue(mq, e.spanUS)
 		qs := result.MsgQueueStats{Name: spec.Name, Enqueued: mq.enqueued, Forwarded: mq.forwarded, Retried: mq.retried,
-			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.summary(mq.tiq.hist())}
+			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.Summary(mq.tiq.Hist())}
 		qs.Depth.Max = mq.max
 		if span > 0 {
-			qs.Depth.Mean = roundF(float64(mq.area) / span)
+			qs.Depth.Mean = usec.Round6(float64(mq.area) / span)
 		}
 		qs.Depth.Series = e.ser.msgQueueSeries(k)
-		mq.tiq.releaseFront()
+		mq.tiq.ReleaseFront()
 		cur.Queues = append(cur.Queues, qs)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/hist"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/timeseries"
 )
@@ -12,7 +14,7 @@ import (
 func (e *engine) result() *result.Result {
 	st := &e.st
 	st.finish(e)
-	sWait, sResp := readHists(st.sWait), readHists(st.sResp)
+	sWait, sResp := hist.Read(st.sWait), hist.Read(st.sResp)
 	r := &result.Result{
 		EngineVersion: EngineVersion,
 		Model:         e.m.Model,
@@ -20,12 +22,12 @@ func (e *engine) result() *result.Result {
 		Policy:        e.setup.Policy.String(),
 		Seed:          e.setup.Seed,
 		Tuning:        e.setup.Tuning,
-		SpanMS:        usToMS(e.spanUS),
-		WarmupMS:      usToMS(e.setup.WarmupUS),
+		SpanMS:        usec.ToMS(e.spanUS),
+		WarmupMS:      usec.ToMS(e.setup.WarmupUS),
 		Requests: result.RequestCounts{Issued: st.issued, Completed: st.completed,
 			Failed: failedMap(st.failed[:]), TimedOut: st.timedOut},
-		WaitMS:     st.wait.summary(mergeHists(sWait)),
-		ResponseMS: st.resp.summary(mergeHists(sResp)),
+		WaitMS:     st.wait.Summary(hist.Merge(sWait)),
+		ResponseMS: st.resp.Summary(hist.Merge(sResp)),
 	}
 	eligible := e.eligibleServers()
 	r.Servers = e.serverStats()
@@ -72,23 +74,23 @@ func frac(a, b float64) float64 {
 	if b == 0 {
 		return 0
 	}
-	return roundF(a / b)
+	return usec.Round6(a / b)
 }
 
 func (e *engine) serverStats() []result.ServerStats {
 	st := &e.st
 	span := float64(e.measuredUS())
 	out := make([]result.ServerStats, len(e.m.Servers))
-	done := st.done.perServer()
+	done := st.done.PerServer()
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
 		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare, TMS: s.TMS,
-			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usToMS(st.busy[i]),
+			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usec.ToMS(st.busy[i]),
 			Utilization: frac(float64(st.busy[i]), span*float64(s.DispatchThreads())),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
 			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
 		for _, d := range done[i] {
-			out[i].Done = append(out[i].Done, result.ServiceCount{Service: e.m.Services[d.svc].Name, Requests: d.n})
+			out[i].Done = append(out[i].Done, result.ServiceCount{Service: e.m.Services[d.Svc].Name, Requests: d.N})
 		}
 		if e.threaded {
 			e.threadStats(&out[i], i)
@@ -109,7 +111,7 @@ func (e *engine) threadStats(out *result.ServerStats, i int) {
 		k, used = int(m.k), int(m.used)
 		for j := range m.cur {
 			out.ByThread = append(out.ByThread, result.ThreadStats{Thread: j + 1, Requests: m.requests[j],
-				BusyMS: usToMS(m.busyUS[j]), HeldMS: usToMS(m.heldUS[j])})
+				BusyMS: usec.ToMS(m.busyUS[j]), HeldMS: usec.ToMS(m.heldUS[j])})
 		}
 	}
 	minT := e.m.Servers[i].MinThreads
@@ -131,7 +133,7 @@ func (e *engine) queueStats() []result.QueueStats {
 		}
 		out[i] = result.QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
 			Enqueued: st.qEnqueued[i], MaxLength: st.qMax[i],
-			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].summary(st.qWait[i].hist())}
+			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].Summary(st.qWait[i].Hist())}
 	}
 	return out
 }
@@ -139,7 +141,7 @@ func (e *engine) queueStats() []result.QueueStats {
 // serviceStats lists the services that were requested or that some
 // application (non-system) server advertises, in name order; sWait and
 // sResp are the services' histograms.
-func (e *engine) serviceStats(sWait, sResp []hist) []result.ServiceStats {
+func (e *engine) serviceStats(sWait, sResp []hist.Hist) []result.ServiceStats {
 	st := &e.st
 	out := []result.ServiceStats{}
 	for i := range e.m.Services {
@@ -149,8 +151,8 @@ func (e *engine) serviceStats(sWait, sResp []hist) []result.ServiceStats {
 		s := &e.m.Services[i]
 		out = append(out, result.ServiceStats{Name: s.Name, Load: s.Load, Prio: s.Prio,
 			Issued: st.svcIssued[i], Completed: st.svcCompleted[i], Failed: failedMap(st.svcFailed[i*numFailures : (i+1)*numFailures]),
-			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].summary(sWait[i]), ResponseMS: st.sResp[i].summary(sResp[i]),
-			Histogram: chartHistogram(&st.sResp[i], sResp[i])})
+			TimedOut: st.svcTimedOut[i], WaitMS: st.sWait[i].Summary(sWait[i]), ResponseMS: st.sResp[i].Summary(sResp[i]),
+			Histogram: st.sResp[i].Chart(sResp[i])})
 	}
 	return out
 }
@@ -181,7 +183,7 @@ func (e *engine) machineStats(servers []result.ServerStats, eligible []bool) []r
 			Issued: st.mIssued[i], Served: st.mServed[i], Local: st.mLocal[i],
 			Sent: st.mSent[i], Received: st.mRecv[i]}
 		if n[i] > 0 {
-			out[i].Utilization = roundF(sum[i] / float64(n[i]))
+			out[i].Utilization = usec.Round6(sum[i] / float64(n[i]))
 		}
 	}
 	return out

@@ -24,32 +24,16 @@ func (s *series) fail(r reason) {
 	s.failed = true
 }
 
-// init chooses the bins' width: the scenario's bin_ms, or the workload's
-// horizon / TargetBins rounded up to 1-2-5 x 10^k (1 ms without one); and
-// how many bins close before neighbours merge, bounding the memory.
+// init sizes the bins for the run (timeseries.Sized: the scenario's bin_ms,
+// or from the workload's horizon).
 func (s *series) init(e *engine) {
 	sh := timeseries.Shape{Queues: len(e.queues), Servers: len(e.servers), Pairs: len(e.counters), Failures: numFailures}
 	if q := e.setup.Q; q != nil {
 		sh.MsgQueues = len(q.Queues)
 	}
 	s.dispatch = make([]int64, sh.Servers)
-	width, maxBins := int64(1000), timeseries.AutoMaxBins
-	h := e.opt.HorizonUS
-	switch {
-	case e.opt.BinUS > 0:
-		width = e.opt.BinUS
-		planned := int64(timeseries.TargetBins)
-		if h > 0 {
-			planned = h/width + 1
-		}
-		cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
-		maxBins = int(min(max(2*planned, timeseries.AutoMaxBins), max(4_000_000/cols, timeseries.AutoMaxBins)))
-		maxBins &^= 1
-	case h > 0:
-		width = niceUp((h + timeseries.TargetBins - 1) / timeseries.TargetBins)
-	}
-	s.Bins = timeseries.New(width, maxBins, sh)
-	s.end = width
+	s.Bins = timeseries.Sized(e.opt.BinUS, e.opt.HorizonUS, sh)
+	s.end = s.Width()
 }
 
 // crossBoundaries applies, in time order, every bin end and MP reset at or

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -45,53 +44,17 @@ func TestDerivedFigures(t *testing.T) {
 	}
 }
 
-// refAcc records every value as the engine once did: the exact figures and
-// the histogram, value by value.
-type refAcc struct {
-	n, sum, max int64
-	h           *hdrhistogram.Histogram
-}
+// refAcc records every value as the engine once did: value by value, in one
+// distribution (hist's own tests check a distribution's figures against
+// HdrHistogram's).
+type refAcc struct{ a hist.Acc }
 
-func (a *refAcc) add(v int64) {
-	if a.h == nil {
-		a.h = hdrhistogram.New(1, histMaxUS, histDigits)
-	}
-	a.n++
-	a.sum += v
-	a.max = max(a.max, v)
-	_ = a.h.RecordValue(min(v, histMaxUS))
-}
+func (r *refAcc) add(v int64) { r.a.Add(v) }
 
-func (a *refAcc) summary() result.Summary {
-	if a.n == 0 {
-		return result.Summary{}
-	}
-	q := func(p float64) float64 { return usToMS(min(a.h.ValueAtQuantile(p), a.max)) }
-	return result.Summary{Count: a.n, Mean: roundF(float64(a.sum) / float64(a.n) / 1000),
-		P50: q(50), P95: q(95), P99: q(99), Max: usToMS(a.max)}
-}
+func (r *refAcc) summary() result.Summary { return r.a.Summary(r.a.Hist()) }
 
-// chart is a service's response-time chart as the engine once built it.
-func (a *refAcc) chart() result.Histogram {
-	h := result.Histogram{BoundsMS: []float64{}, Counts: []int64{}}
-	if a.n == 0 {
-		return h
-	}
-	p99 := min(a.h.ValueAtQuantile(99), a.max)
-	width := niceUp(max((p99+19)/20, 1))
-	nb := min((a.max+width)/width, 40)
-	h.Counts = make([]int64, nb)
-	for _, bar := range a.h.Distribution() {
-		if bar.Count > 0 {
-			h.Counts[min(bar.From/width, nb-1)] += bar.Count
-		}
-	}
-	for i := int64(0); i < nb; i++ {
-		h.BoundsMS = append(h.BoundsMS, usToMS((i+1)*width))
-	}
-	h.BoundsMS[nb-1] = usToMS(max(a.max, nb*width))
-	return h
-}
+// chart is a service's response-time chart from every value.
+func (r *refAcc) chart() result.Histogram { return r.a.Chart(r.a.Hist()) }
 
 // derivedCompare runs seed's scenario with a warm-up and describes the first
 // figure that differs from recording request by request, or "".
@@ -200,7 +163,7 @@ func derivedCompare(t *testing.T, seed uint64, seen map[string]int) string {
 		seen["several services"]++
 	}
 
-	if g, w := res.Requests.Completed, wait.n; g != w {
+	if g, w := res.Requests.Completed, wait.a.N; g != w {
 		return fmt.Sprintf("completed: got %d, want %d", g, w)
 	}
 	if g, w := res.WaitMS, wait.summary(); g != w {
@@ -211,7 +174,7 @@ func derivedCompare(t *testing.T, seed uint64, seen map[string]int) string {
 	}
 	for _, ss := range res.Services {
 		sw, sr := get(sWait, ss.Name), get(sResp, ss.Name)
-		if g, w := ss.Completed, sw.n; g != w {
+		if g, w := ss.Completed, sw.a.N; g != w {
 			return fmt.Sprintf("service %s completed: got %d, want %d", ss.Name, g, w)
 		}
 		if g, w := ss.WaitMS, sw.summary(); g != w {
@@ -242,7 +205,7 @@ func derivedCompare(t *testing.T, seed uint64, seen map[string]int) string {
 		if g, w := s.LoadDone, load[i]; g != w {
 			return fmt.Sprintf("server %s load_done: got %d, want %d", s.ID, g, w)
 		}
-		if g, w := s.Share, frac(float64(reqs[i]), float64(wait.n)); g != w {
+		if g, w := s.Share, frac(float64(reqs[i]), float64(wait.a.N)); g != w {
 			return fmt.Sprintf("server %s share: got %v, want %v", s.ID, g, w)
 		}
 		gd := map[string]int64{}

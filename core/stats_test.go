@@ -152,14 +152,6 @@ func TestWarmupExcluded(t *testing.T) {
 	}
 }
 
-func TestNiceUp(t *testing.T) {
-	for _, c := range [][2]int64{{1, 1}, {3, 5}, {6, 10}, {11, 20}, {20, 20}, {21, 50}, {120001, 200000}} {
-		if got := niceUp(c[0]); got != c[1] {
-			t.Errorf("niceUp(%d): got %d, want %d", c[0], got, c[1])
-		}
-	}
-}
-
 // TestOfferedLoadWarning: 200 requests 1 ms apart, 10 ms each, on one server
 // offer 10 servers' worth of work: warned; the first 3 alone are too few to say.
 func TestOfferedLoadWarning(t *testing.T) {
@@ -196,47 +188,5 @@ func TestOfferedLoadWarning(t *testing.T) {
 	}
 	if ws := run(3); has(ws) {
 		t.Errorf("3 requests: got an offered-load warning in %q", ws)
-	}
-}
-
-// TestFrontGrows: a distribution's front holds what it has been given and
-// no more than twice that (from frontMinLen counts), and keeps every count
-// as it grows: the histogram read out equals one counting every value in a
-// full-length front.
-func TestFrontGrows(t *testing.T) {
-	t.Parallel()
-	var a, full summaryAcc
-	full.front = make([]uint32, frontLen)
-	record := func(v int64) {
-		if i := histIndex(v); !a.note(v, i) {
-			a.spill(v)
-		}
-		if i := histIndex(v); !full.note(v, i) {
-			full.spill(v)
-		}
-	}
-	for range 1000 {
-		record(0)
-	}
-	if len(a.front) != frontMinLen {
-		t.Fatalf("after zeros only, the front is %d counts long, want %d", len(a.front), frontMinLen)
-	}
-	steps := []struct {
-		v    int64
-		want int
-	}{{255, 256}, {256, 512}, {1000, 1024}, {2047, 2048}, {5000, 4096}, {20_000, 8192}, {100_000, 8192}, {200_000, frontLen}, {frontMaxUS - 1, frontLen}, {frontMaxUS, frontLen}}
-	for _, s := range steps {
-		record(s.v)
-		record(s.v / 2)
-		if len(a.front) != s.want {
-			t.Errorf("after %d µs, the front is %d counts long, want %d", s.v, len(a.front), s.want)
-		}
-	}
-	if g, w := a.hist(), full.hist(); !reflect.DeepEqual(g, w) {
-		t.Errorf("histogram with a growing front %v, with a full one %v", g, w)
-	}
-	a.releaseFront()
-	if a.front != nil {
-		t.Error("releaseFront left the front")
 	}
 }

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"github.com/tuxlb/tuxlb/core/internal/evq"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
@@ -65,7 +67,7 @@ type tranState struct {
 	dl      appHeap // transaction deadlines, in start order within an instant
 
 	started, committed, onePhase, twoPhase, timeouts, failed, parts int64
-	commit                                                          summaryAcc
+	commit                                                          hist.Acc
 }
 
 // streamTMS seeds a TMS request's tms_time draw, with its request's key.
@@ -247,7 +249,7 @@ func (e *engine) issueDirect(s int32, f *flight) {
 			if at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.push(arrival{t: at, slot: s})
+			e.arr.Push(evq.Arrival{T: at, Slot: s})
 			return
 		}
 	}
@@ -362,8 +364,8 @@ func (e *engine) tranReply(ev *appEvent) {
 			tr.twoPhase++
 		}
 		v := ev.t - x.commitStart
-		if !tr.commit.note(v, histIndex(v)) {
-			tr.commit.spill(v)
+		if !tr.commit.Note(v, hist.Index(v)) {
+			tr.commit.Spill(v)
 		}
 		tr.parts += int64(len(x.parts))
 	}
@@ -507,9 +509,9 @@ func (e *engine) tranResult(r *result.Result) {
 		}
 	}
 	if tr.started > 0 {
-		ts.ParticipantsMean = roundF(float64(parts) / float64(tr.started))
+		ts.ParticipantsMean = usec.Round6(float64(parts) / float64(tr.started))
 	}
-	ts.CommitMS = tr.commit.summary(tr.commit.hist())
-	tr.commit.releaseFront()
+	ts.CommitMS = tr.commit.Summary(tr.commit.Hist())
+	tr.commit.ReleaseFront()
 	r.Transactions = ts
 }

@@ -3,91 +3,13 @@ package core
 import (
 	"maps"
 	"slices"
-	"sort"
 
 	"github.com/tuxlb/tuxlb/core/batchmeans"
 	"github.com/tuxlb/tuxlb/core/internal/ci"
+	"github.com/tuxlb/tuxlb/core/internal/hist"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
-	"github.com/tuxlb/tuxlb/core/workload"
 )
-
-// validationAcc is the validation window and, per service and overall, the
-// batches the observed rows fall into and what the run's responses to them
-// add up to.
-type validationAcc struct {
-	fromUS, toUS int64 // the window: rows issued at or after fromUS; throughput up to toUS
-	svc          []validationSide
-	all          validationSide
-}
-
-// validationSide is one row's batches: bounds[b] is the first issue time of
-// batch b+1 (a row issued at t is in the batch that counts the bounds ≤ t),
-// obs and sim the observed and simulated sums.
-type validationSide struct {
-	bounds   []int64
-	obs, sim batchSums
-}
-
-// batchSums adds up responses by batch, and counts those answered within
-// the window.
-type batchSums struct {
-	bounds []int64
-	sum    []int64
-	n      []int64
-	done   int64
-}
-
-func (b *batchSums) add(t, resp int64, done bool) {
-	k := sort.Search(len(b.bounds), func(i int) bool { return b.bounds[i] > t })
-	b.sum[k] += resp
-	b.n[k]++
-	if done {
-		b.done++
-	}
-}
-
-// means returns the means (ms) of the batches that hold a response.
-func (b *batchSums) means() []float64 {
-	out := []float64{}
-	for k := range b.sum {
-		if b.n[k] > 0 {
-			out = append(out, roundF(float64(b.sum[k])/float64(b.n[k])/1000))
-		}
-	}
-	return out
-}
-
-// newSide is the batches whose bounds are given: nb-1 issue times.
-func newSide(bounds []int64) validationSide {
-	nb := len(bounds) + 1
-	mk := func() batchSums {
-		return batchSums{bounds: bounds, sum: make([]int64, nb), n: make([]int64, nb)}
-	}
-	return validationSide{bounds: bounds, obs: mk(), sim: mk()}
-}
-
-// newValidationAcc sets up the window (from fromUS to the last observed
-// row's issue time) and the batches of the observed rows in it
-// ([batchmeans.Bounds]), adding the observed responses up.
-func newValidationAcc(obs []workload.ObservedRow, nsvc int, fromUS int64) *validationAcc {
-	v := &validationAcc{fromUS: fromUS, svc: make([]validationSide, nsvc)}
-	for _, o := range obs {
-		v.toUS = max(v.toUS, o.TimeUS)
-	}
-	bounds := batchmeans.Bounds(obs, nsvc, fromUS)
-	for s := range nsvc {
-		v.svc[s] = newSide(bounds[s])
-	}
-	v.all = newSide(bounds[nsvc])
-	for _, o := range obs {
-		if o.TimeUS >= fromUS {
-			done := o.TimeUS+o.US <= v.toUS
-			v.svc[o.Service].obs.add(o.TimeUS, o.US, done)
-			v.all.obs.add(o.TimeUS, o.US, done)
-		}
-	}
-	return v
-}
 
 // traceResult fills the result's trace block (what reading the trace found)
 // and, when the log observed responses, its validation: the observed
@@ -109,24 +31,24 @@ func (e *engine) traceResult(r *result.Result) {
 	}
 	st := &e.st
 	va := st.v
-	obs := make([]summaryAcc, len(e.m.Services))
-	var all summaryAcc
+	obs := make([]hist.Acc, len(e.m.Services))
+	var all hist.Acc
 	for _, o := range w.Observed {
-		if o.TimeUS >= va.fromUS {
-			addValue(&obs[o.Service], o.US)
-			addValue(&all, o.US)
+		if o.TimeUS >= va.FromUS {
+			obs[o.Service].Add(o.US)
+			all.Add(o.US)
 		}
 	}
 	tol := e.setup.Tolerance
-	from, to := usToMS(va.fromUS), usToMS(va.toUS)
+	from, to := usec.ToMS(va.FromUS), usec.ToMS(va.ToUS)
 	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
 		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
-	spanS := float64(va.toUS-va.fromUS) / 1e6
-	v.Overall = validationRow("", &all, &st.vAll, &va.all, spanS)
+	spanS := float64(va.ToUS-va.FromUS) / 1e6
+	v.Overall = validationRow("", &all, &st.vAll, &va.All, spanS)
 	v.Services = []result.ValidationRow{}
 	for s := range obs {
-		if obs[s].n > 0 {
-			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s], &va.svc[s], spanS))
+		if obs[s].N > 0 {
+			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s], &va.Svc[s], spanS))
 		}
 	}
 	v.Judge()
@@ -136,39 +58,27 @@ func (e *engine) traceResult(r *result.Result) {
 // validationRow compares the observed responses obs with the simulated sim,
 // over the batches of side and a window of spanS seconds: the summaries,
 // the observed figures' intervals, the batch means and the throughputs.
-func validationRow(service string, obs, sim *summaryAcc, side *validationSide, spanS float64) result.ValidationRow {
-	oh := obs.hist()
-	row := result.ValidationRow{Service: service, Observed: obs.summary(oh), Simulated: sim.summary(sim.hist()),
-		ObservedBatches: side.obs.means(), SimulatedBatches: side.sim.means(),
+func validationRow(service string, obs, sim *hist.Acc, side *batchmeans.Side, spanS float64) result.ValidationRow {
+	oh := obs.Hist()
+	row := result.ValidationRow{Service: service, Observed: obs.Summary(oh), Simulated: sim.Summary(sim.Hist()),
+		ObservedBatches: side.Obs.Means(), SimulatedBatches: side.Sim.Means(),
 		ObservedCI: &result.Intervals{}, ThroughputPerS: &result.Throughput{}}
 	if spanS > 0 {
-		*row.ThroughputPerS = result.Throughput{Observed: roundF(float64(side.obs.done) / spanS), Simulated: roundF(float64(side.sim.done) / spanS)}
+		*row.ThroughputPerS = result.Throughput{Observed: usec.Round6(float64(side.Obs.Done) / spanS), Simulated: usec.Round6(float64(side.Sim.Done) / spanS)}
 	}
 	if bm := row.ObservedBatches; len(bm) >= 2 {
 		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean
 		m := row.Observed.Mean
-		row.ObservedCI.Mean = &result.Interval{Lo: roundF(max(m-h, 0)), Hi: roundF(m + h)}
+		row.ObservedCI.Mean = &result.Interval{Lo: usec.Round6(max(m-h, 0)), Hi: usec.Round6(m + h)}
 	}
 	for _, q := range []struct {
 		p  float64
 		iv **result.Interval
 	}{{0.5, &row.ObservedCI.P50}, {0.95, &row.ObservedCI.P95}, {0.99, &row.ObservedCI.P99}} {
-		l, u := ci.QuantileRanks(obs.n, q.p)
+		l, u := ci.QuantileRanks(obs.N, q.p)
 		if l > 0 {
-			*q.iv = &result.Interval{Lo: usToMS(min(oh.atRank(l), obs.max)), Hi: usToMS(min(oh.atRank(u), obs.max))}
+			*q.iv = &result.Interval{Lo: usec.ToMS(min(oh.AtRank(l), obs.Max)), Hi: usec.ToMS(min(oh.AtRank(u), obs.Max))}
 		}
 	}
 	return row
-}
-
-// atRank is the value of rank k (1-based) of the histogram: the highest
-// value of the bucket where the count reaches k, as percentiles are read.
-func (h hist) atRank(k int64) int64 {
-	var cum int64
-	for _, b := range h.bins {
-		if cum += b.n; cum >= k {
-			return histHighest(int(b.i))
-		}
-	}
-	return 0
 }

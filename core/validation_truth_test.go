@@ -11,7 +11,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
-	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // truthUBB is one machine with one MSSQ set: three simpserv instances on
@@ -179,28 +178,4 @@ func TestValidationHoldOut(t *testing.T) {
 	if *held.Tolerance != (result.Tolerances{Mean: 0.1, P50: 0.1, P95: 0.15, P99: 0.2}) || held.Replications != 1 || held.Overall.SimulatedCI != nil {
 		t.Errorf("defaults: got tolerance %+v, replications %d, simulated interval %v; want 0.1, 0.1, 0.15, 0.2, 1, none", held.Tolerance, held.Replications, held.Overall.SimulatedCI)
 	}
-}
-
-// TestValidationBatches: 45 rows of one service at 0, 10, ..., 440 ms,
-// from 100 ms: rows 10..44, the 35 observed responses added up in the
-// batches (batchmeans' test checks where the batches start).
-func TestValidationBatches(t *testing.T) {
-	var obs []workload.ObservedRow
-	for i := range 45 {
-		obs = append(obs, workload.ObservedRow{Service: 0, TimeUS: int64(i) * 10_000, US: 1000})
-	}
-	held := newValidationAcc(obs, 1, 100_000)
-	if n := len(held.svc[0].obs.n); n != 17 {
-		t.Errorf("from 100 ms: %d batches, want 17", n)
-	}
-	if got := held.svc[0].obs.n; sumInts(got) != 35 || sumInts(held.all.obs.sum) != 35*1000 {
-		t.Errorf("from 100 ms: %d rows in the batches, summing %d us; want 35 and 35000", sumInts(got), sumInts(held.all.obs.sum))
-	}
-}
-
-func sumInts(xs []int64) (n int64) {
-	for _, x := range xs {
-		n += x
-	}
-	return n
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/plan"
 )
@@ -90,7 +91,7 @@ func Vocabulary() map[string][]string {
 	maps.Copy(v, map[string][]string{
 		"dispatch_reason": reasons.List(),
 		"instance_state":  instStates.List(),
-		"lifecycle_cause": lifeCauses.List(),
+		"lifecycle_cause": life.Causes.List(),
 	})
 	return v
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -152,7 +153,7 @@ func (e *engine) place(s int32, f *flight, t int64) {
 			if at := t + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.push(arrival{t: t + e.setup.LatencyUS, slot: s})
+			e.arr.Push(evq.Arrival{T: t + e.setup.LatencyUS, Slot: s})
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}

@@ -1,8 +1,9 @@
 // Package batchmeans cuts the rows a replay's request log observed into
 // batches of consecutive rows by issue time, per service and all together:
 // the batches whose means give a validation's interval for the observed
-// mean and its batch means (docs/scenario.md, "Replay validation"). core
-// adds the observed and the simulated responses up by batch.
+// mean and its batch means (docs/scenario.md, "Replay validation"); and the
+// validation window's sums by batch ([Window]), to which core adds the
+// simulated responses as the run's requests complete.
 package batchmeans
 
 import (

@@ -51,3 +51,27 @@ func TestBoundsPerService(t *testing.T) {
 		t.Errorf("all together: %v, want every 2 ms from 2 ms", got[2])
 	}
 }
+
+// TestWindowBatches: 45 rows of one service at 0, 10, ..., 440 ms,
+// from 100 ms: rows 10..44, the 35 observed responses added up in the
+// batches (TestBounds checks where the batches start).
+func TestWindowBatches(t *testing.T) {
+	var obs []workload.ObservedRow
+	for i := range 45 {
+		obs = append(obs, workload.ObservedRow{Service: 0, TimeUS: int64(i) * 10_000, US: 1000})
+	}
+	held := NewWindow(obs, 1, 100_000)
+	if n := len(held.Svc[0].Obs.n); n != 17 {
+		t.Errorf("from 100 ms: %d batches, want 17", n)
+	}
+	if got := held.Svc[0].Obs.n; sumInts(got) != 35 || sumInts(held.All.Obs.sum) != 35*1000 {
+		t.Errorf("from 100 ms: %d rows in the batches, summing %d us; want 35 and 35000", sumInts(got), sumInts(held.All.Obs.sum))
+	}
+}
+
+func sumInts(xs []int64) (n int64) {
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}

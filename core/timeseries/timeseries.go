@@ -9,9 +9,10 @@ package timeseries
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
+	"github.com/tuxlb/tuxlb/core/internal/hist"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -72,6 +73,29 @@ type Bins struct {
 func New(width int64, maxBins int, sh Shape) Bins {
 	return Bins{width: width, maxBins: maxBins, nq: sh.Queues, ns: sh.Servers, npair: sh.Pairs, nf: sh.Failures,
 		nmq: sh.MsgQueues, seen: make([]bool, sh.Pairs)}
+}
+
+// Sized returns New's bins for a run: of the scenario's bin width binUS
+// when it has one (as many bins as the horizon horizonUS needs before
+// neighbours merge, within 4 million cells of the lines sh counts), else
+// of the horizon / TargetBins rounded up to 1-2-5 x 10^k µs (1 ms without
+// a horizon), merged past AutoMaxBins.
+func Sized(binUS, horizonUS int64, sh Shape) Bins {
+	width, maxBins := int64(1000), AutoMaxBins
+	switch {
+	case binUS > 0:
+		width = binUS
+		planned := int64(TargetBins)
+		if horizonUS > 0 {
+			planned = horizonUS/width + 1
+		}
+		cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
+		maxBins = int(min(max(2*planned, AutoMaxBins), max(4_000_000/cols, AutoMaxBins)))
+		maxBins &^= 1
+	case horizonUS > 0:
+		width = hist.NiceUp((horizonUS + TargetBins - 1) / TargetBins)
+	}
+	return New(width, maxBins, sh)
 }
 
 // Width is the bins' width now, µs.
@@ -186,12 +210,12 @@ func (s *Bins) merge() {
 // others together. failures names the failure codes, whose lines are
 // shown (those with a request failed) when it is not nil.
 func (s *Bins) Build(m *ubb.Model, failures []string, all bool) result.Series {
-	out := result.Series{BinMS: usToMS(s.width), StartMS: []float64{}, Queue: []result.NamedSeries{},
+	out := result.Series{BinMS: usec.ToMS(s.width), StartMS: []float64{}, Queue: []result.NamedSeries{},
 		Util: []result.NamedSeries{}, Dispatch: []result.NamedSeries{}}
 	dur := make([]float64, s.nbins)
 	for k := 0; k < s.nbins; k++ {
 		start := int64(k) * s.width
-		out.StartMS = append(out.StartMS, usToMS(start))
+		out.StartMS = append(out.StartMS, usec.ToMS(start))
 		dur[k] = float64(min(s.width, s.lastEnd-start))
 	}
 	col := func(xs []int64, w, j int, perUS bool) []float64 {
@@ -205,7 +229,7 @@ func (s *Bins) Build(m *ubb.Model, failures []string, all bool) result.Series {
 					x = 0
 				}
 			}
-			v[k] = roundF(x)
+			v[k] = usec.Round6(x)
 		}
 		return v
 	}
@@ -274,7 +298,7 @@ func (s *Bins) Build(m *ubb.Model, failures []string, all bool) result.Series {
 		}
 		out.ResetsMS = []float64{}
 		for _, r := range s.resets {
-			out.ResetsMS = append(out.ResetsMS, usToMS(r))
+			out.ResetsMS = append(out.ResetsMS, usec.ToMS(r))
 		}
 	}
 	return out
@@ -285,7 +309,7 @@ func (s *Bins) MsgQueue(k int) []float64 {
 	out := make([]float64, s.nbins)
 	for b := range out {
 		if d := min(s.width, s.lastEnd-int64(b)*s.width); d > 0 {
-			out[b] = roundF(float64(s.mqArea[b*s.nmq+k]) / float64(d))
+			out[b] = usec.Round6(float64(s.mqArea[b*s.nmq+k]) / float64(d))
 		}
 	}
 	return out
@@ -377,18 +401,7 @@ func (s *Bins) othersCol(xs []int64, w int, kept []int, dur []float64, div int) 
 				x = 0
 			}
 		}
-		v[k] = roundF(x)
+		v[k] = usec.Round6(x)
 	}
 	return v
-}
-
-// usToMS and roundF are core's: milliseconds to 6 decimals, NaN and
-// infinities 0.
-func usToMS(us int64) float64 { return roundF(float64(us) / 1000) }
-
-func roundF(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return math.Round(x*1e6) / 1e6
 }

@@ -86,3 +86,27 @@ func TestReset(t *testing.T) {
 		t.Error("a counter above 0 not marked seen")
 	}
 }
+
+// TestSized: the scenario's bin width as given, with as many bins as its
+// horizon needs (at least AutoMaxBins, at most 4 million cells, even);
+// without one, the horizon's 120th rounded up to 1-2-5 x 10^k, or 1 ms.
+func TestSized(t *testing.T) {
+	sh := Shape{Queues: 3, Servers: 4, Pairs: 2, Failures: 5} // 3 + 2·4 + 2 + 1 = 14 columns
+	for _, c := range []struct {
+		bin, horizon, width int64
+		maxBins             int
+	}{
+		{0, 0, 1000, AutoMaxBins},
+		{0, 120_000, 1000, AutoMaxBins},
+		{0, 130_000, 2000, AutoMaxBins},      // 1084 µs up to 2 ms
+		{0, 7_000_000, 100_000, AutoMaxBins}, // 58 334 µs up to 100 ms
+		{500, 0, 500, AutoMaxBins},           // no horizon: 2 x 120 planned
+		{500, 1_000_000, 500, 4002},          // 2001 planned, twice that
+		{1, 1e12, 1, 285_714},                // 4e6 / 14, made even
+	} {
+		b := Sized(c.bin, c.horizon, sh)
+		if b.Width() != c.width || b.maxBins != c.maxBins {
+			t.Errorf("bin %d, horizon %d: width %d, %d bins; want %d, %d", c.bin, c.horizon, b.Width(), b.maxBins, c.width, c.maxBins)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package usec converts times to the engine's unit, whole microseconds:
 // decimal text exactly (on its digits, with no binary floating-point
 // error), a JSON value through its shortest decimal, and a drawn duration
-// cheaply, all rounded half away from zero and bounded by Max.
+// cheaply, all rounded half away from zero and bounded by Max; and back to
+// the result's milliseconds ([ToMS], [Round6]).
 package usec
 
 import (
@@ -267,4 +268,17 @@ const MaxText = "1e9 ms, about 11.6 days"
 // shortest decimal: 1500 is "1.5").
 func FormatMS(us int64) string {
 	return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64)
+}
+
+// ToMS converts microseconds to the result's milliseconds, exactly
+// representable to 6 decimals.
+func ToMS(us int64) float64 { return Round6(float64(us) / 1000) }
+
+// Round6 rounds x to 6 decimals, so that the result's JSON is stable and
+// readable; a NaN or an infinity is 0.
+func Round6(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*1e6) / 1e6
 }

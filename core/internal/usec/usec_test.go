@@ -224,3 +224,19 @@ func FuzzParseMS(f *testing.F) {
 		}
 	})
 }
+
+func TestToMS(t *testing.T) {
+	for _, c := range []struct {
+		us   int64
+		want float64
+	}{{0, 0}, {1, 0.001}, {1500, 1.5}, {-2, -0.002}, {Max, 1e9}} {
+		if got := ToMS(c.us); got != c.want {
+			t.Errorf("ToMS(%d) = %v, want %v", c.us, got, c.want)
+		}
+	}
+	for _, c := range [][2]float64{{1.0000004, 1}, {1.0000006, 1.000001}, {2.5e-7, 0}, {math.NaN(), 0}, {math.Inf(1), 0}, {math.Inf(-1), 0}} {
+		if got := Round6(c[0]); got != c[1] {
+			t.Errorf("Round6(%v) = %v, want %v", c[0], got, c[1])
+		}
+	}
+}

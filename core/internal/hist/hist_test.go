@@ -1,0 +1,281 @@
+package hist
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/result"
+)
+
+// TestSummaryFront: counting values in the front (and past it in the
+// histogram), then reading the histogram out, must give the summary, the chart
+// histogram and a merged histogram HdrHistogram gives when every value is
+// recorded in it (refAcc, refBins).
+func TestSummaryFront(t *testing.T) {
+	cases := []struct {
+		name string
+		vals []int64
+	}{
+		{"only zeros", []int64{0, 0, 0}},
+		{"no zeros", []int64{5, 2047, 2048, 123456}},
+		{"mixed", []int64{0, 7, 0, 0, 9000, 0, 1, MaxUS + 5, 0}},
+		{"mostly zeros", append(make([]int64, 97), 3, 40, 50000)},
+		{"around the front's end", []int64{FrontMaxUS - 1, FrontMaxUS, FrontMaxUS + 1, FrontMaxUS - 1, 2047, 2048, 4095, 4096}},
+		{"random", randomDurations(20_000)},
+		{"random, few", randomDurations(37)},
+		{"one value", []int64{123}},
+		{"past the front only", []int64{FrontMaxUS, 3 * FrontMaxUS, MaxUS}},
+		{"one bucket, many times", slices.Repeat([]int64{5}, 12_295)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			parts := make([]Acc, 3) // the values spread over the first two
+			want := &refAcc{}
+			for i, v := range c.vals {
+				parts[i%2].Add(v)
+				want.add(v)
+			}
+			var got Acc // every value in one acc
+			for _, v := range c.vals {
+				got.Add(v)
+			}
+			hs := Read(parts)
+			merged := Merge(hs)
+			if g, w := merged.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+				t.Errorf("merged histogram: got %v, want %v", g, w)
+			}
+			if g, w := merged.Total, int64(len(c.vals)); g != w {
+				t.Errorf("merged histogram's total: got %d, want %d", g, w)
+			}
+			h := got.Hist()
+			if g, w := h.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+				t.Errorf("histogram: got %v, want %v", g, w)
+			}
+			if g, w := got.Summary(h), want.summary(); g != w {
+				t.Errorf("summary: got %+v, want %+v", g, w)
+			}
+			if g, w := (&Acc{N: want.n, Sum: want.sum, Max: want.max}).Summary(merged), want.summary(); g != w {
+				t.Errorf("merged summary: got %+v, want %+v", g, w)
+			}
+			if g, w := got.Chart(h), want.chart(); !reflect.DeepEqual(g, w) {
+				t.Errorf("chart histogram: got %+v, want %+v", g, w)
+			}
+			if g, w := h.Total, int64(len(c.vals)); g != w {
+				t.Errorf("histogram count: got %d, want %d", g, w)
+			}
+		})
+	}
+	var empty Acc
+	if g := empty.Summary(empty.Hist()); g != (result.Summary{}) {
+		t.Errorf("empty summary: got %+v, want zeros", g)
+	}
+	if g := Merge(Read(make([]Acc, 2))); g.Total != 0 || len(g.Bins) != 0 {
+		t.Errorf("merge of empty histograms: got %+v, want empty", g)
+	}
+}
+
+// TestPercentiles: the percentiles read from the buckets are HdrHistogram's
+// ValueAtQuantile for random histograms of 1 to 3000 values, where rounding
+// the rank matters most; AtRank gives the same values at their ranks.
+func TestPercentiles(t *testing.T) {
+	t.Parallel()
+	r := rng.New(5, 9)
+	for n := 1; n <= 3000; n += 1 + n/50 {
+		h := hdrhistogram.New(1, MaxUS, Digits)
+		var a Acc
+		for range n {
+			v := int64(r.Uint64() >> (64 - 1 - r.IntN(24)))
+			a.Add(v)
+			_ = h.RecordValue(v)
+		}
+		hs := a.Hist()
+		got := hs.Percentiles()
+		for k, q := range []float64{50, 95, 99} {
+			if w := h.ValueAtQuantile(q); got[k] != w {
+				t.Errorf("%d values: p%g = %d, want %d", n, q, got[k], w)
+			}
+			if g := hs.AtRank(PercentileRank(q, int64(n))); g != got[k] {
+				t.Errorf("%d values: AtRank of p%g's rank = %d, want %d", n, q, g, got[k])
+			}
+		}
+	}
+}
+
+// refAcc records every value as the engine once did: the exact figures and
+// an HdrHistogram.
+type refAcc struct {
+	n, sum, max int64
+	h           *hdrhistogram.Histogram
+}
+
+func (a *refAcc) add(v int64) {
+	if a.h == nil {
+		a.h = hdrhistogram.New(1, MaxUS, Digits)
+	}
+	a.n++
+	a.sum += v
+	a.max = max(a.max, v)
+	_ = a.h.RecordValue(min(v, MaxUS))
+}
+
+func (a *refAcc) summary() result.Summary {
+	if a.n == 0 {
+		return result.Summary{}
+	}
+	q := func(p float64) float64 { return usec.ToMS(min(a.h.ValueAtQuantile(p), a.max)) }
+	return result.Summary{Count: a.n, Mean: usec.Round6(float64(a.sum) / float64(a.n) / 1000),
+		P50: q(50), P95: q(95), P99: q(99), Max: usec.ToMS(a.max)}
+}
+
+// chart is a service's response-time chart as the engine once built it,
+// from HdrHistogram's distribution.
+func (a *refAcc) chart() result.Histogram {
+	h := result.Histogram{BoundsMS: []float64{}, Counts: []int64{}}
+	if a.n == 0 {
+		return h
+	}
+	p99 := min(a.h.ValueAtQuantile(99), a.max)
+	width := NiceUp(max((p99+19)/20, 1))
+	nb := min((a.max+width)/width, 40)
+	h.Counts = make([]int64, nb)
+	for _, bar := range a.h.Distribution() {
+		if bar.Count > 0 {
+			h.Counts[min(bar.From/width, nb-1)] += bar.Count
+		}
+	}
+	for i := int64(0); i < nb; i++ {
+		h.BoundsMS = append(h.BoundsMS, usec.ToMS((i+1)*width))
+	}
+	h.BoundsMS[nb-1] = usec.ToMS(max(a.max, nb*width))
+	return h
+}
+
+// refBins reads a histogram's buckets with HdrHistogram's own functions: the
+// reference the readers above must equal (refAcc has the summary and chart).
+func refBins(h *hdrhistogram.Histogram) []Bin {
+	var out []Bin
+	for i, c := range h.Export().Counts {
+		if c != 0 {
+			out = append(out, Bin{int32(i), c})
+		}
+	}
+	return out
+}
+
+// randomDurations returns n values spread over every bucket of the front and
+// beyond it, a fifth of them zeros.
+func randomDurations(n int) []int64 {
+	r := rng.New(11, 2)
+	out := make([]int64, n)
+	for i := range out {
+		if r.IntN(5) > 0 {
+			out[i] = int64(r.Uint64() >> (64 - 1 - r.IntN(22))) // 0 .. 2^21
+		}
+	}
+	return out
+}
+
+// TestIndex: Index gives the bucket index the histogram itself uses, for
+// every value around each bucket's edges, and Value maps every index of the
+// front back to it.
+func TestIndex(t *testing.T) {
+	index := func(v int64) int { // the index the histogram counts v at
+		h := hdrhistogram.New(1, MaxUS, Digits)
+		_ = h.RecordValue(v)
+		for i, c := range h.Export().Counts {
+			if c != 0 {
+				return i
+			}
+		}
+		return -1
+	}
+	for b := 0; b <= frontBuckets+2; b++ {
+		for _, v := range []int64{2048<<b - 1, 2048 << b, 2048<<b + 1, 1536 << b, 1024<<b + 1} {
+			if got, want := Index(v), index(v); got != want {
+				t.Errorf("Index(%d) = %d, want %d", v, got, want)
+			}
+		}
+	}
+	// every value of the front and past it: in the same bucket as the value
+	// its index maps back to (so at the histogram's index, by the edges above
+	// and the round trip below)
+	h := hdrhistogram.New(1, MaxUS, Digits)
+	for v := int64(0); v < FrontMaxUS+5000; v++ {
+		if w := Value(Index(v)); !h.ValuesAreEquivalent(v, w) || w > v {
+			t.Fatalf("Index(%d) = %d, whose lowest value %d is not in v's bucket", v, Index(v), w)
+		}
+	}
+	for i := range frontLen {
+		if got := Index(Value(i)); got != i {
+			t.Fatalf("Index(Value(%d) = %d) = %d, want %d", i, Value(i), got, i)
+		}
+	}
+	if got := Index(FrontMaxUS - 1); got != frontLen-1 {
+		t.Errorf("the front's last value is at index %d, want frontLen-1 = %d", got, frontLen-1)
+	}
+}
+
+// TestFrontGrows: a distribution's front holds what it has been given and
+// no more than twice that (from frontMinLen counts), and keeps every count
+// as it grows: the histogram read out equals one counting every value in a
+// full-length front.
+func TestFrontGrows(t *testing.T) {
+	t.Parallel()
+	var a, full Acc
+	full.front = make([]uint32, frontLen)
+	record := func(v int64) {
+		if i := Index(v); !a.Note(v, i) {
+			a.Spill(v)
+		}
+		if i := Index(v); !full.Note(v, i) {
+			full.Spill(v)
+		}
+	}
+	for range 1000 {
+		record(0)
+	}
+	if len(a.front) != frontMinLen {
+		t.Fatalf("after zeros only, the front is %d counts long, want %d", len(a.front), frontMinLen)
+	}
+	steps := []struct {
+		v    int64
+		want int
+	}{{255, 256}, {256, 512}, {1000, 1024}, {2047, 2048}, {5000, 4096}, {20_000, 8192}, {100_000, 8192}, {200_000, frontLen}, {FrontMaxUS - 1, frontLen}, {FrontMaxUS, frontLen}}
+	for _, s := range steps {
+		record(s.v)
+		record(s.v / 2)
+		if len(a.front) != s.want {
+			t.Errorf("after %d µs, the front is %d counts long, want %d", s.v, len(a.front), s.want)
+		}
+	}
+	if n := a.InFront(); n != 1000+2*int64(len(steps))-1 { // all but FrontMaxUS
+		t.Errorf("InFront: %d values in front, want %d", n, 1000+2*len(steps)-1)
+	}
+	if g, w := a.Hist(), full.Hist(); !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram with a growing front %v, with a full one %v", g, w)
+	}
+	a.FlushFront()
+	if n := a.InFront(); n != 0 {
+		t.Errorf("after FlushFront, %d values in front, want 0", n)
+	}
+	if g, w := a.Hist(), full.Hist(); !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram after FlushFront %v, want %v", g, w)
+	}
+	a.ReleaseFront()
+	if a.front != nil {
+		t.Error("ReleaseFront left the front")
+	}
+}
+
+func TestNiceUp(t *testing.T) {
+	for _, c := range [][2]int64{{1, 1}, {3, 5}, {6, 10}, {11, 20}, {20, 20}, {21, 50}, {120001, 200000}} {
+		if got := NiceUp(c[0]); got != c[1] {
+			t.Errorf("NiceUp(%d): got %d, want %d", c[0], got, c[1])
+		}
+	}
+}
