@@ -511,7 +511,8 @@ func (e *engine) tranResult(r *result.Result) {
 	if tr.started > 0 {
 		ts.ParticipantsMean = usec.Round6(float64(parts) / float64(tr.started))
 	}
-	ts.CommitMS = tr.commit.Summary(tr.commit.Hist())
+	h := tr.commit.Hist()
+	ts.CommitMS, ts.CommitHistogram = tr.commit.Summary(h), tr.commit.Chart(h)
 	tr.commit.ReleaseFront()
 	r.Transactions = ts
 }

@@ -399,7 +399,8 @@ func TestPlaygroundApplications(t *testing.T) {
 	t.Run("/Q: the queues' table and depth chart give what tuxlb run gives", func(t *testing.T) {
 		ctx := newBrowser(t)
 		loadAndRun(t, ctx, srv.URL+"/", "queue-forwarding")
-		do(t, ctx, "see the /Q table and the depth chart", chromedp.WaitVisible(sel("qspace-table")), chromedp.WaitVisible(sel("chart-qdepth")))
+		do(t, ctx, "see the /Q table, the depth chart and the forwards' commit times", chromedp.WaitVisible(sel("qspace-table")), chromedp.WaitVisible(sel("chart-qdepth")),
+			chromedp.WaitVisible(sel("chart-commit")))
 		var res struct {
 			QSpaces []struct {
 				Name   string

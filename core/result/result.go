@@ -250,6 +250,9 @@ type TransactionStats struct {
 	Aborted          AbortedCounts `json:"aborted"`
 	ParticipantsMean float64       `json:"participants_mean"`
 	CommitMS         Summary       `json:"commit_ms"`
+	// CommitHistogram is the commits' times for charts, as a service's
+	// histogram is its responses'.
+	CommitHistogram Histogram `json:"commit_histogram"`
 }
 
 // QSpaceStats is one /Q queue space: its queues, by name.

@@ -12,6 +12,7 @@ import {
   fmt,
   headline,
   histogramChart,
+  histogramOf,
   overlay,
   qDepthChart,
   queueLengthChart,
@@ -20,7 +21,7 @@ import {
   capRows,
   totalQueueLength,
 } from "./chartdata";
-import type { Result } from "./types";
+import type { Histogram, Result } from "./types";
 
 const result = fixture as unknown as Result;
 
@@ -278,5 +279,12 @@ describe("compare colours", () => {
     expect(changeClass("issued", 0.1)).toBe("");
     expect(changeClass("span_ms", 0.1)).toBe("");
     expect(changeClass("network_share", 0)).toBe("");
+  });
+});
+
+describe("histogramOf", () => {
+  it("draws the transactions' commit times as a service's responses are drawn: the non-empty range, each bucket from its lower edge", () => {
+    expect(histogramOf("commits", { bounds_ms: [1, 2, 3, 4], counts: [0, 5, 0, 2] })).toEqual({ labels: ["commits"], data: [[1, 2, 3], [5, 0, 2]] });
+    expect(histogramOf("commits", { bounds_ms: null, counts: null } as unknown as Histogram)).toEqual({ labels: ["commits"], data: [[], []] });
   });
 });

@@ -1,6 +1,6 @@
 // Pure shaping of a Result into what the charts and tables draw. Nothing here
 // touches the DOM, so it is unit-tested against hand-made results.
-import type { Headline, NamedSeries, Result, ServiceStats } from "./types";
+import type { Headline, Histogram, NamedSeries, Result, ServiceStats } from "./types";
 import vocabulary from "./vocabulary.json";
 
 const figureUnits: Record<string, string> = Object.fromEntries(vocabulary.figures.map((f) => [f.name, f.unit]));
@@ -172,8 +172,13 @@ export function counterChart(r: Result): CounterChart | null {
  * ends are dropped so the bars fill the chart.
  */
 export function histogramChart(s: ServiceStats): ChartData {
-  const bounds = s.histogram.bounds_ms ?? [];
-  const counts = s.histogram.counts ?? [];
+  return histogramOf(s.name, s.histogram);
+}
+
+/** histogramOf draws a result's histogram (a service's responses, the transactions' commits) as the line name: its non-empty range, each bucket from its lower edge. */
+export function histogramOf(name: string, hist: Histogram): ChartData {
+  const bounds = hist.bounds_ms ?? [];
+  const counts = hist.counts ?? [];
   const n = Math.min(bounds.length, counts.length);
   let lo = 0;
   let hi = n - 1;
@@ -185,7 +190,7 @@ export function histogramChart(s: ServiceStats): ChartData {
     x.push(i === 0 ? 0 : bounds[i - 1]);
     y.push(counts[i]);
   }
-  return { labels: [s.name], data: [x, y] };
+  return { labels: [name], data: [x, y] };
 }
 
 /** One server's bar: its requests and utilization, scaled against the busiest. */

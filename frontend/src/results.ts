@@ -12,6 +12,7 @@ import {
   histogramChart,
   manyLines,
   maxTableRows,
+  histogramOf,
   pct,
   qDepthChart,
   queueLengthChart,
@@ -439,6 +440,21 @@ export function results(r: Result, model: Model | null): HTMLElement {
           timeFigs = next;
         })
       : null;
+  const tx = r.transactions;
+  if (tx && tx.committed > 0 && tx.commit_histogram) {
+    const { p95, p99 } = tx.commit_ms;
+    charts.append(
+      chart(histogramOf("commits", tx.commit_histogram), {
+        title: `Commit time, from a commit's start to its owner's end (dashed: p95 ${fmt(p95)} ms, p99 ${fmt(p99)} ms)`,
+        xLabel: "commit time (ms)",
+        yLabel: "transactions",
+        bars: true,
+        marks: [p95, p99],
+        markLabels: ["p95", "p99"],
+        testid: "chart-commit",
+      }),
+    );
+  }
   for (const s of r.services ?? []) {
     if (s.issued === 0) continue;
     const { p95, p99 } = s.response_ms;

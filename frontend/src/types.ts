@@ -802,6 +802,10 @@ export interface TransactionStats {
   aborted: AbortedCounts;
   participants_mean: number;
   commit_ms: Summary;
+  /**
+   * CommitHistogram is the commits' times for charts, as a service's histogram is its responses'.
+   */
+  commit_histogram: Histogram;
 }
 
 /** AbortedCounts are the transactions aborted, by cause. */
