@@ -440,5 +440,7 @@ func TestPlaygroundApplications(t *testing.T) {
 		if cells["SHIPQS:SHIP"]["retried"] == "0" || cells["SHIPQS:SHIP"]["to_error_queue"] == "0" {
 			t.Errorf("the example should retry and move some messages to the error queue: %v", cells["SHIPQS:SHIP"])
 		}
+		screenshot(t, ctx, "qspace-table", chromedp.CSS(`[data-testid="qspace-table"]`))
+		screenshot(t, ctx, "qdepth-chart", chromedp.CSS(`[data-testid="chart-qdepth"]`))
 	})
 }
