@@ -31,9 +31,11 @@ import (
 
 // qMsg is one stored message.
 type qMsg struct {
-	n        int64 // its number in its queue, from 0
-	k        int32 // its retries so far
-	availUS  int64 // available from then (a failed message waits its retry delay)
+	n int64 // its number in its queue, from 0
+	k int32 // its retries so far
+	// ready: available to a forwarder (a failed message is not, until the
+	// "available again" turn of the instant its retry delay ends)
+	ready    bool
 	storedUS int64 // when it was first stored in this queue
 	key      uint64
 	routeVal string
@@ -83,12 +85,17 @@ type qState struct {
 	wake   appHeap // forwarders' looks, in scan order within an instant
 	fails  int64   // failures so far (the order of avail)
 	stored int64   // messages stored in every queue, bounded with the requests held (RunOptions.MaxInFlight)
+	// waking and wakePos: the wake-up turn being played (its instant) and
+	// the instance whose look it has got to (scan order): a forwarder
+	// with -i above 0 before it has had its look of that instant
+	waking  int64
+	wakePos int32
 }
 
 // newQState sets /Q up for e: every forwarder up at 0 looks in the wake-up
 // turn of 0.
 func newQState(e *engine, qp *plan.QPlan) *qState {
-	q := &qState{plan: qp, queues: make([]msgQueue, len(qp.Queues)), fw: make([]forwarder, len(qp.Forwarders)),
+	q := &qState{plan: qp, waking: -1, queues: make([]msgQueue, len(qp.Queues)), fw: make([]forwarder, len(qp.Forwarders)),
 		fwOf: make([]int32, len(e.servers))}
 	for i := range q.fwOf {
 		q.fwOf[i] = -1
@@ -161,7 +168,7 @@ func (e *engine) qTakeAt(qi int32, i int, t int64) qMsg {
 func (e *engine) qStore(f *flight, t int64) {
 	qi := f.req.Queue - 1
 	mq := &e.q.queues[qi]
-	m := qMsg{n: mq.next, availUS: t, storedUS: t, key: f.req.Key, routeVal: f.req.RouteVal, routeNum: f.req.RouteNum, buf: f.req.Buf}
+	m := qMsg{n: mq.next, ready: true, storedUS: t, key: f.req.Key, routeVal: f.req.RouteVal, routeNum: f.req.RouteNum, buf: f.req.Buf}
 	mq.next++
 	if t >= e.setup.WarmupUS {
 		mq.enqueued++
@@ -184,6 +191,9 @@ func (e *engine) qNotify(qi int32, t int64) {
 		if idle := fw.plan.IdleUS; idle > 0 {
 			j := max((t-fw.sleepUS+idle-1)/idle, 1)
 			at = fw.sleepUS + j*idle
+			if at == t && q.waking == t && fw.server <= q.wakePos {
+				at += idle // its look of t came earlier in this wake-up turn, and found nothing
+			}
 		}
 		if at > MaxTimeUS || fw.wakeAt >= 0 && fw.wakeAt <= at {
 			continue
@@ -192,13 +202,22 @@ func (e *engine) qNotify(qi int32, t int64) {
 	}
 }
 
-// qAvailable is a failed message of queue ev.caller available again.
+// qAvailable is failed message ev.awaited of queue ev.caller available
+// again, in the turn after client requests of the instant its delay ends.
 func (e *engine) qAvailable(ev *appEvent) {
+	mq := &e.q.queues[ev.caller]
+	for i := range mq.msgs.Len() {
+		if m := mq.msgs.At(i); m.n == ev.awaited && !m.ready {
+			m.ready = true
+			break
+		}
+	}
 	e.qNotify(ev.caller, ev.t)
 }
 
 // fwdWake is forwarder ev.caller's look, if it still applies.
 func (e *engine) fwdWake(ev *appEvent) {
+	e.q.waking, e.q.wakePos = ev.t, int32(ev.seq) // where the wake-up turn of ev.t has got to
 	fw := &e.q.fw[ev.caller]
 	if ev.callerSeq != fw.wakeGen || fw.busy || e.servers[fw.server].state != stateUp {
 		return
@@ -216,7 +235,7 @@ func (e *engine) fwdLook(fi int32, t int64) {
 	for _, qi := range fw.plan.Queues {
 		mq := &q.queues[qi]
 		for i := range mq.msgs.Len() {
-			if mq.msgs.At(i).availUS <= t {
+			if mq.msgs.At(i).ready {
 				e.fwdTake(fi, qi, i, t)
 				return
 			}
@@ -259,6 +278,9 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
 	}
 	seq := e.issued
 	fw.awaited = seq
+	if t >= e.setup.WarmupUS {
+		a.nested++ // a request issued by a server (the forwarder)
+	}
 	if code := a.atIssue; code != 0 {
 		e.fwdOutcome(fi, fw.gen, seq, code, t) // it failed at its issue
 		return
@@ -359,7 +381,7 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 	case int(m.k) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
 		mq.toError += b2i64(counted)
 		eq := &q.queues[spec.ErrorQueue]
-		moved := qMsg{n: eq.next, availUS: t, storedUS: t, key: m.key, routeVal: m.routeVal, routeNum: m.routeNum, buf: m.buf}
+		moved := qMsg{n: eq.next, ready: true, storedUS: t, key: m.key, routeVal: m.routeVal, routeNum: m.routeNum, buf: m.buf}
 		eq.next++
 		e.qPush(spec.ErrorQueue, moved, false, t)
 		e.qNotify(spec.ErrorQueue, t)
@@ -368,13 +390,14 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 	default:
 		mq.retried += b2i64(counted)
 		m.k++
-		m.availUS = t + spec.DelayUS
+		at := t + spec.DelayUS
+		m.ready = spec.DelayUS == 0
 		e.qPush(qi, m, true, t)
 		if spec.DelayUS == 0 {
 			e.qNotify(qi, t)
-		} else if m.availUS <= MaxTimeUS {
+		} else if at <= MaxTimeUS {
 			q.fails++
-			q.avail.push(appEvent{t: m.availUS, seq: q.fails, class: classQAvail, caller: qi})
+			q.avail.push(appEvent{t: at, seq: q.fails, class: classQAvail, caller: qi, awaited: m.n})
 		}
 	}
 	if look {
