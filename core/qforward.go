@@ -257,7 +257,10 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
 	spec := &q.plan.Queues[qi]
 	fw.busy, fw.msg, fw.q, fw.takeUS, fw.x, fw.awaited = true, m, qi, t, 0, 0
 	fw.gen++
-	id := spec.Name + "#" + strconv.FormatInt(m.n, 10) + "~" + strconv.Itoa(int(m.k))
+	id := "" // Q#n~k, when someone reads ids (engine.ids)
+	if e.ids {
+		id = spec.Name + "#" + strconv.FormatInt(m.n, 10) + "~" + strconv.Itoa(int(m.k))
+	}
 	if tr := e.tr; tr != nil && tr.tmsQ[spec.Group] >= 0 {
 		fw.x = e.openTran(-1, -1, id, fw.machine, int32(spec.Group), fw.plan.TranUS, t) + 1
 		tr.xs[fw.x-1].fwd = fi + 1
