@@ -153,7 +153,10 @@ func (e *engine) place(s int32, f *flight, t int64) {
 			if at := t + e.setup.LatencyUS; at > MaxTimeUS {
 				e.overTime(f, at, "it would arrive at its queue", "network.latency_ms")
 			}
-			e.arr.Push(evq.Arrival{T: t + e.setup.LatencyUS, Slot: s})
+			// among the arrivals of its instant in issue order: requests
+			// issued after it may have been sent before its choice
+			seq := f.req.Seq
+			e.arr.PushAmong(evq.Arrival{T: t + e.setup.LatencyUS, Slot: s}, func(o int32) bool { return e.pool.at(o).req.Seq > seq })
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}

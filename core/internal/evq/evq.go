@@ -175,6 +175,24 @@ func (q *Arrivals) Push(a Arrival) {
 	q.Next = min(q.Next, a.T)
 }
 
+// PushAmong adds a, due at or after every arrival held, among those of
+// its instant in issue order: before each one at the tail of the same time
+// that after says was issued after it. A request whose choice was deferred
+// (a workstation client's, chosen one handling draw after its issue) is
+// pushed later than requests issued after it that arrive at the same
+// instant.
+func (q *Arrivals) PushAmong(a Arrival, after func(slot int32) bool) {
+	q.Push(a)
+	mask := len(q.buf) - 1
+	for i := q.n - 1; i > 0; i-- {
+		cur, prev := (q.head+i)&mask, (q.head+i-1)&mask
+		if q.buf[prev].T != a.T || !after(q.buf[prev].Slot) {
+			break
+		}
+		q.buf[cur], q.buf[prev] = q.buf[prev], q.buf[cur]
+	}
+}
+
 // grow doubles the ring, unwrapping it.
 func (q *Arrivals) grow() {
 	nb := make([]Arrival, max(16, 2*len(q.buf)))

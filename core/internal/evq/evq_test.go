@@ -1,6 +1,7 @@
 package evq
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core/internal/rng"
@@ -153,5 +154,26 @@ func TestArrivals(t *testing.T) {
 	}
 	if out != in || q.Next != NoTime {
 		t.Errorf("popped %d of %d, next %d: want all, NoTime", out, in, q.Next)
+	}
+}
+
+// PushAmong puts an arrival among those of its instant by issue order (the
+// after function), and never before an arrival of an earlier instant.
+func TestPushAmong(t *testing.T) {
+	var q Arrivals
+	q.Next = NoTime
+	seq := map[int32]int64{1: 10, 2: 30, 3: 40, 4: 20, 5: 5}
+	for _, a := range []Arrival{{T: 5, Slot: 1}, {T: 7, Slot: 2}, {T: 7, Slot: 3}} {
+		q.Push(a)
+	}
+	later := func(s int64) func(int32) bool { return func(o int32) bool { return seq[o] > s } }
+	q.PushAmong(Arrival{T: 7, Slot: 4}, later(20)) // issued before 2 and 3, after 1
+	q.PushAmong(Arrival{T: 7, Slot: 5}, later(5))  // issued before all: stays after slot 1's earlier instant
+	var got []int32
+	for q.n > 0 {
+		got = append(got, q.Pop())
+	}
+	if want := []int32{1, 5, 4, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("popped %v, want %v", got, want)
 	}
 }
