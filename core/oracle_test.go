@@ -178,7 +178,10 @@ func oracleCompareWith(sc *scenario.Scenario, o *oracle, seen map[string]int) (s
 	for k, v := range o.hits {
 		seen[k] += v
 	}
-	return o.compareApp(res), nil
+	if msg := o.compareApp(res); msg != "" {
+		return msg, nil
+	}
+	return o.compareQ(res, seen), nil
 }
 
 // normChanges orders changes by time, then instance, keeping the order of
