@@ -1885,7 +1885,7 @@ type oAppDoc struct {
 	} `json:"workstation"`
 	Workload struct {
 		Generate *struct {
-			DurationMS float64 `json:"duration_ms"`
+			DurationMS float64      `json:"duration_ms"`
 			Streams    []oStreamDoc `json:"streams"`
 			Clients    []struct {
 				Name     string  `json:"name"`
