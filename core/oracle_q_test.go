@@ -264,6 +264,12 @@ func (o *oracle) put(mq *oMQ, m *oMsg, head bool, t int64) {
 func (o *oracle) wake(mq *oMQ) {
 	for _, f := range o.fwds {
 		if f.idleUS == 0 && f.msg == nil && o.insts[f.inst].state == "up" && slices.Contains(f.queues, mq) {
+			if o.qWaking && !f.due {
+				o.hits["made due in the wake-up turn"]++
+				if slices.ContainsFunc(o.fwds, func(g *oFwd) bool { return g.due && g.inst > f.inst }) {
+					o.hits["made due in the wake-up turn before another"]++
+				}
+			}
 			f.due = true
 		}
 	}
@@ -554,7 +560,9 @@ func (o *oracle) wakeUp(t int64) bool {
 			o.hits["-i timer"]++
 		}
 		f.due = false
+		o.qWaking = true
 		o.look(f, t)
+		o.qWaking = false
 		return true
 	}
 	return false

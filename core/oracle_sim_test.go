@@ -252,6 +252,7 @@ type oracle struct {
 	enqUS   map[string]int64
 	qsGroup map[string]string
 	failSeq int64
+	qWaking bool // a forwarder is looking in the wake-up turn
 }
 
 // oWSL is one WSL's connections.
