@@ -43,7 +43,7 @@ var (
 	oracleQ = flag.Bool("oracle.q", true, "let the random application scenarios add /Q: a queue space, enqueues and TMQFORWARD")
 	// oracleQN is the number of scenarios of TestOracleQueues, each of
 	// which has /Q.
-	oracleQN = flag.Int("oracle.qn", 400, "number of random /Q scenarios the differential test runs")
+	oracleQN = flag.Int("oracle.qn", 1000, "number of random /Q scenarios the differential test runs")
 	// oracleQKnown tolerates the discrepancies between the engine and the
 	// reference recorded in DISCREPANCIES.md, each by the narrowest class
 	// of scenario or figure that shows it; -oracle.qknown=false shows them.
@@ -86,6 +86,7 @@ type oFwd struct {
 	del            bool
 	due            bool  // looks in the wake-up turn of this instant
 	wakeAt         int64 // its -i timer, -1: none
+	lastLook       int64 // when it last looked, -1: never
 	msg            *oMsg // the message it holds
 	req            *oReq // its forward of msg
 	x              *oTran
@@ -177,7 +178,7 @@ func (o *oracle) setupForwarders() {
 		for _, id := range fw.Servers {
 			i := slices.IndexFunc(o.m.Servers, func(s ubb.Server) bool { return s.ID == id })
 			f := &oFwd{inst: i, idleUS: int64(fw.IdleS) * 1_000_000, tranUS: int64(fw.TranTimeS) * 1_000_000,
-				del: fw.Delete, wakeAt: -1, due: o.insts[i].state == "up"}
+				del: fw.Delete, wakeAt: -1, lastLook: -1, due: o.insts[i].state == "up"}
 			for _, q := range fw.Queues {
 				for _, mq := range o.mqs {
 					if mq.name == q {
@@ -256,6 +257,11 @@ func (o *oracle) put(mq *oMQ, m *oMsg, head bool, t int64) {
 	mq.depthMax = max(mq.depthMax, int64(len(mq.msgs)))
 	if m.avail {
 		o.wake(mq)
+		for _, f := range o.fwds { // a timer: it looked in this turn already
+			if o.qWaking && f.idleUS > 0 && f.msg == nil && f.lastLook == t && o.insts[f.inst].state == "up" && slices.Contains(f.queues, mq) {
+				o.hits["timer forwarder passed in the wake-up turn"]++
+			}
+		}
 	}
 }
 
@@ -289,6 +295,7 @@ func (o *oracle) store(r *oReq, t int64) {
 // look: forwarder f looks for a message at t: the first available one of
 // the first of its queues that holds one; none: it sleeps.
 func (o *oracle) look(f *oFwd, t int64) {
+	f.lastLook = t
 	for _, mq := range f.queues {
 		if slices.ContainsFunc(mq.msgs, func(m *oMsg) bool { return !m.avail && m.availAt == t }) {
 			o.hits["look before an available-again turn"]++
@@ -552,6 +559,14 @@ func (o *oracle) availableAgain(t int64) bool {
 // wakeUp lets the first forwarder (in scan order) due at t look; false
 // when there is none.
 func (o *oracle) wakeUp(t int64) bool {
+	// Timers the run did not follow (a forwarder with nothing in its
+	// queues) are brought up to t first, so that every tick at t is played
+	// in scan order.
+	for _, f := range o.fwds {
+		if f.idleUS > 0 && f.wakeAt >= 0 && f.wakeAt < t {
+			f.wakeAt += (t - f.wakeAt + f.idleUS - 1) / f.idleUS * f.idleUS
+		}
+	}
 	for _, f := range o.fwds {
 		if o.insts[f.inst].state != "up" || f.msg != nil || !(f.due || (f.idleUS > 0 && f.wakeAt == t)) {
 			continue
@@ -819,6 +834,15 @@ var qKnownDiscrepancies = map[string]string{
 	// of t takes it). Skipped: the scenarios in which a forwarder of the
 	// reference looked at such an instant before that turn.
 	"available-before-its-turn": "the engine makes a delayed message available before its available-again turn",
+	// "A forwarder that finds none of its queues holding an available
+	// message sleeps -i seconds and looks again", "-i above 0 is a timer
+	// (storing a message does not wake the forwarder)" and "forwarders
+	// waking up (in scan order)": an -i forwarder whose tick at t came
+	// earlier in the wake-up turn than another's failure putting a message
+	// in its queue (moved to the error queue, or back at once) sleeps until
+	// its next tick; the engine lets it look again at t. Skipped: the
+	// scenarios in which the reference saw that.
+	"timer-looks-twice": "the engine lets an -i forwarder whose tick has passed in the wake-up turn look again in that turn",
 }
 
 // qSkip names the known discrepancy whose class the scenario o played is
@@ -829,6 +853,9 @@ func (o *oracle) qSkip() string {
 	}
 	if o.hits["look before an available-again turn"] > 0 && qKnown("available-before-its-turn") {
 		return "available-before-its-turn"
+	}
+	if o.hits["timer forwarder passed in the wake-up turn"] > 0 && qKnown("timer-looks-twice") {
+		return "timer-looks-twice"
 	}
 	return ""
 }
