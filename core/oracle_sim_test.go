@@ -27,6 +27,11 @@ package core
 // tpforward. The generator emits them under oracleTransactions
 // (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
 // cases of testdata/spec with it.
+//
+// And /Q (oracle_q_test.go): enqueues from trace rows, a stream of
+// constant arrivals, client scripts and call steps; TMQFORWARD instances
+// forwarding messages in transactions they own, retries, error queues,
+// -d, -i timers and -i 0 wake-ups, -t, crashes and shutdowns.
 
 import (
 	"encoding/json"
