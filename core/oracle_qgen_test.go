@@ -22,7 +22,7 @@ func genAppScenarioQ(seed uint64) []byte {
 // (their retries 0-2, a retry delay of 0 or a few ms), sometimes an error
 // queue (ERR, which no service answers, or the last of them), a const enqueue
 // time; one or two TMQFORWARD entries (MIN 1-2, RESTART at times) reading
-// one or two of the queues with -i 0 or 1, sometimes -t 0 or 1 and -d;
+// one or two of the queues with -i 0 or 1, sometimes -t 0 or 1, -d and -e;
 // enqueues from trace rows (with routing values at times), a stream of
 // constant arrivals, client scripts and call steps (only into queues of
 // later services, so that no message leads to another of its own queue
@@ -150,6 +150,9 @@ func genQueues(seed uint64, doc []byte, p float64) []byte {
 		}
 		if chance(0.25) {
 			opts = append(opts, "-d")
+		}
+		if chance(0.1) { // exit when empty: kept, not simulated
+			opts = append(opts, "-e")
 		}
 		rng.Shuffle(len(opts), func(a, b int) { opts[a], opts[b] = opts[b], opts[a] })
 		threads := ""
