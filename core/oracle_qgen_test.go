@@ -194,7 +194,7 @@ func genQueues(seed uint64, doc []byte, p float64) []byte {
 	for k, s := range services {
 		var later []string
 		for _, q := range queues {
-			if q > s {
+			if q > s && q != "R" { // (R's failures go to a service's queue)
 				later = append(later, q)
 			}
 		}

@@ -1560,7 +1560,7 @@ func (o *oracle) run() string {
 		}
 	}
 	for steps := 0; ; steps++ {
-		if steps > 10_000_000 {
+		if steps > 10_000_000 || len(o.reqs) > 200_000 {
 			o.stuck = true
 			break
 		}
