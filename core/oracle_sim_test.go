@@ -88,6 +88,7 @@ type oReq struct {
 	unanswered bool
 	lastT      int64
 	chooseAt   int64 // a workstation client's request: when its handler chooses it, -1: none pending
+	placeSeq   int64 // the order of its choice (its entry into the network)
 
 	// Transactions.
 	tran    *oTran // the transaction it runs in, nil: none
@@ -258,6 +259,7 @@ type oracle struct {
 	qsGroup map[string]string
 	failSeq int64
 	qWaking bool // a forwarder is looking in the wake-up turn
+	placed  int64 // choices made so far
 }
 
 // oWSL is one WSL's connections.
@@ -786,6 +788,8 @@ func (o *oracle) number(r *oReq) {
 // place chooses r's queue at t and sends it there.
 func (o *oracle) place(r *oReq, t int64) {
 	o.choiceAt = t
+	o.placed++
+	r.placeSeq = o.placed
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
@@ -1745,6 +1749,11 @@ func (o *oracle) run() string {
 		arrived := false
 		for _, r := range o.reqs {
 			if r.arriveAt == t {
+				for _, r2 := range o.reqs {
+					if r2.arriveAt == t && r2.placeSeq < r.placeSeq {
+						o.hits["arrival in issue order, not choice order"]++
+					}
+				}
 				r.arriveAt = -1
 				o.enqueue(r, t)
 				arrived = true
