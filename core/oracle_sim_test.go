@@ -258,7 +258,7 @@ type oracle struct {
 	enqUS   map[string]int64
 	qsGroup map[string]string
 	failSeq int64
-	qWaking bool // a forwarder is looking in the wake-up turn
+	qWaking bool  // a forwarder is looking in the wake-up turn
 	placed  int64 // choices made so far
 }
 
