@@ -467,7 +467,7 @@ func (o *oracle) compareApp(res *result.Result) string {
 	}
 	var nested, retried int64
 	for _, r := range o.reqs {
-		if r.nested {
+		if r.nested && !(r.fwdBy != nil && qKnown("forward-not-nested")) {
 			nested++
 		}
 		if r.retry {
@@ -531,7 +531,7 @@ func (o *oracle) compareApp(res *result.Result) string {
 		if ar.Workstation != nil {
 			return fmt.Sprintf("workstation: engine %d entries in a run without via (want it left out)", len(ar.Workstation))
 		}
-		return ""
+		return o.compareTransactions(res)
 	}
 	if len(ar.Workstation) != len(o.wsl) {
 		return fmt.Sprintf("workstation: engine %d entries, oracle %d", len(ar.Workstation), len(o.wsl))

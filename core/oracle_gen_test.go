@@ -391,8 +391,18 @@ const oracleTransactions = true
 
 // genAppScenarioWith is genAppScenario with transactions or without. Their
 // draws come from a stream of their own, so that the rest of a seed's
-// scenario is the same either way.
+// scenario is the same either way. About one scenario in four gets /Q
+// (genQueues, under -oracle.q).
 func genAppScenarioWith(seed uint64, transactions bool) []byte {
+	doc := genAppBase(seed, transactions)
+	if *oracleQ {
+		doc = genQueues(seed, doc, 0.25)
+	}
+	return doc
+}
+
+// genAppBase is the application scenario without /Q.
+func genAppBase(seed uint64, transactions bool) []byte {
 	rng := rand.New(rand.NewPCG(seed, 0xa9911ca7))
 	trn := rand.New(rand.NewPCG(seed, 0x7472616e73)) // "trans"
 	tchance := func(p float64) bool { return transactions && trn.Float64() < p }

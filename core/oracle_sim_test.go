@@ -27,6 +27,11 @@ package core
 // tpforward. The generator emits them under oracleTransactions
 // (oracle_gen_test.go); TestOracleTransactionCases plays the hand-worked
 // cases of testdata/spec with it.
+//
+// And /Q (oracle_q_test.go): enqueues from trace rows, a stream of
+// constant arrivals, client scripts and call steps; TMQFORWARD instances
+// forwarding messages in transactions they own, retries, error queues,
+// -d, -i timers and -i 0 wake-ups, -t, crashes and shutdowns.
 
 import (
 	"encoding/json"
@@ -83,11 +88,16 @@ type oReq struct {
 	unanswered bool
 	lastT      int64
 	chooseAt   int64 // a workstation client's request: when its handler chooses it, -1: none pending
+	placeSeq   int64 // the order of its choice (its entry into the network)
 
 	// Transactions.
 	tran    *oTran // the transaction it runs in, nil: none
 	tmsFor  *oTran // a TMS request: the transaction it serves
 	tmsKind string // prepare, commit or abort
+
+	// /Q (oracle_q_test.go).
+	enqQ  *oMQ  // an enqueue: the /Q queue its TMQUEUE request stores a message in at its end
+	fwdBy *oFwd // a forward Q#n~k: the TMQFORWARD instance waiting for it
 }
 
 // oTran is one transaction X.
@@ -104,7 +114,15 @@ type oTran struct {
 	outst       int // TMS replies still to come back
 	commitStart int64
 	commitEnd   int64
+	// fwd: X begun by a TMQFORWARD instance for its forward (owner then
+	// names the forward Q#n~k, for the TMS rows' ids and parent, but the
+	// forwarder, not the forward, commits).
+	fwd *oFwd
 }
+
+// ownedBy says whether r is X's owner: the request that commits it (never
+// a forward: the forwarder owns its transaction).
+func (x *oTran) ownedBy(r *oReq) bool { return x.fwd == nil && x.owner == r }
 
 // oInst is one server instance: k dispatch threads (one for a
 // single-threaded instance), each running one request at a time.
@@ -117,6 +135,7 @@ type oInst struct {
 	gen       int    // the MIB's generation: 1 when it comes up from gone
 	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
+	fwdBusy   bool   // a TMQFORWARD instance holding a message
 }
 
 // oThr is one dispatch thread of an instance.
@@ -128,6 +147,9 @@ type oThr struct {
 
 // holds reports whether some thread of the instance holds a request.
 func (in *oInst) holds() bool {
+	if in.fwdBusy {
+		return true
+	}
 	for k := range in.th {
 		if in.th[k].busy != nil {
 			return true
@@ -226,6 +248,18 @@ type oracle struct {
 	// of the model its handlers' clients and the clients refused.
 	handleUS int64
 	wsl      []*oWSL
+	// /Q (oracle_q_test.go): the scenario's message queues, its
+	// forwarders (TMQFORWARD instances, in scan order), each queue space's
+	// enqueue time and group.
+	qOn     bool
+	mqs     []*oMQ
+	fwds    []*oFwd
+	fwdOf   map[int]*oFwd
+	enqUS   map[string]int64
+	qsGroup map[string]string
+	failSeq int64
+	qWaking bool  // a forwarder is looking in the wake-up turn
+	placed  int64 // choices made so far
 }
 
 // oWSL is one WSL's connections.
@@ -240,6 +274,7 @@ type oStep struct {
 	inherit   bool
 	route     string
 	noreply   bool
+	enq       *oMQ // an enqueue step: svc is the queue space
 }
 
 // oNotice is a reply or a failure on its way to a waiting caller: w's
@@ -255,6 +290,7 @@ type oNotice struct {
 type oEntry struct {
 	svc, route string
 	hasRoute   bool
+	enq        *oMQ // an enqueue: svc is the queue space
 }
 
 // oClientSet is one client set; its counters are the outcomes its clients saw.
@@ -336,6 +372,9 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 	o := &oracle{m: m, sc: sc, policy: "tuxedo", rr: map[string]int{}, remote: map[string]int64{},
 		calls: map[string][]oStep{}, svcTimeUS: map[string]int64{}, blockSvc: map[string]int64{},
 		callsBy: map[string]int64{}, hits: map[string]int{}}
+	if err := o.readQSpaces(); err != nil {
+		return nil, err
+	}
 	if err := o.readTransactions(); err != nil {
 		return nil, err
 	}
@@ -443,23 +482,35 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		o.events = append(o.events, e)
 	}
 	sort.SliceStable(o.events, func(a, b int) bool { return o.events[a].at < o.events[b].at })
+	o.setupForwarders()
 	return o, o.readTrace()
 }
 
-// readTrace reads the generator's CSV: time_ms,service,origin,service_ms,prio,route.
-// The rows wait in o.pending; each gets its number when it is issued.
+// readTrace reads the generator's CSV: time_ms,service,origin,service_ms,prio,route
+// and, with /Q, a last column enqueue (QSPACE:Q, service and service_ms
+// empty). The rows wait in o.pending; each gets its number when it is issued.
 func (o *oracle) readTrace() error {
 	if strings.TrimSpace(o.sc.Workload.TraceCSV) == "" {
 		return nil
 	}
 	lines := strings.Split(strings.TrimSpace(o.sc.Workload.TraceCSV), "\n")
-	if lines[0] != "time_ms,service,origin,service_ms,prio,route" {
+	if lines[0] != "time_ms,service,origin,service_ms,prio,route" && lines[0] != "time_ms,service,origin,service_ms,prio,route,enqueue" {
 		return fmt.Errorf("oracle: unexpected trace header %q", lines[0])
 	}
 	for _, line := range lines[1:] {
 		f := strings.Split(line, ",")
-		r := o.newReq(f[1], o.m.MachineIndex(f[2]), oTextUS(f[0]))
-		r.svcUS = oTextUS(f[3])
+		var r *oReq
+		if len(f) > 6 && f[6] != "" {
+			mq, err := o.enqueueTarget(f[6])
+			if err != nil {
+				return err
+			}
+			r = o.newReq(mq.qspace, o.m.MachineIndex(f[2]), oTextUS(f[0]))
+			r.enqQ, r.svcUS = mq, o.enqUS[mq.qspace]
+		} else {
+			r = o.newReq(f[1], o.m.MachineIndex(f[2]), oTextUS(f[0]))
+			r.svcUS = oTextUS(f[3])
+		}
 		if f[4] != "" {
 			r.prio, _ = strconv.Atoi(f[4])
 		}
@@ -737,6 +788,8 @@ func (o *oracle) number(r *oReq) {
 // place chooses r's queue at t and sends it there.
 func (o *oracle) place(r *oReq, t int64) {
 	o.choiceAt = t
+	o.placed++
+	r.placeSeq = o.placed
 	q, reason := o.choose(r)
 	r.reason = reason
 	if q < 0 {
@@ -905,9 +958,13 @@ func (o *oracle) release(r *oReq, t int64) {
 	o.take(i, k, t)
 }
 
-// succeed ends r at t with its reply on the way back.
+// succeed ends r at t with its reply on the way back; an enqueue's
+// message is stored then.
 func (o *oracle) succeed(r *oReq, t int64) {
 	o.release(r, t)
+	if r.enqQ != nil {
+		o.store(r, t)
+	}
 	r.reply = t + r.remoteUS + o.back(r) + o.wsOut(r)
 	if r.unanswered { // its reply is never sent
 		r.reply, r.lastT = -1, t
@@ -951,7 +1008,7 @@ func (o *oracle) outcome(r *oReq, code string) {
 		w.fwdFrom.reply = r.reply
 	}
 	w := waited(r)
-	if w.client == nil && w.caller == nil {
+	if w.client == nil && w.caller == nil && w.fwdBy == nil {
 		return
 	}
 	o.notices = append(o.notices, oNotice{t: r.reply, seq: r.n, w: w, code: code})
@@ -983,6 +1040,10 @@ func (o *oracle) learn(w *oReq, code string, t int64) {
 	}
 	if w.dlDone {
 		return // the caller stopped waiting already
+	}
+	if w.fwdBy != nil {
+		o.fwdLearn(w, code, t)
+		return
 	}
 	if w.client == nil && w.caller == nil {
 		return // open loop: nobody waits
@@ -1118,6 +1179,10 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	c.id = r.id + "." + strconv.Itoa(r.step)
 	c.parent, c.nested = r, true
 	c.svcUS = o.svcTimeUS[st.svc]
+	if st.enq != nil { // a tpenqueue: the queue space's request, like a tpcall
+		c.enqQ, c.svcUS = st.enq, o.enqUS[st.svc]
+		o.hits["enqueue step"]++
+	}
 	if st.inherit {
 		c.route, c.hasRoute = r.route, r.hasRoute
 	} else {
@@ -1139,7 +1204,7 @@ func (o *oracle) child(r *oReq, t int64) *oReq {
 	}
 	if r.tran != nil && !st.noreply { // a noreply child is never in X
 		c.tran = r.tran
-		if st.mode == "tpforward" && r.tran.owner == r {
+		if st.mode == "tpforward" && r.tran.ownedBy(r) {
 			r.tran.owner = c // the forwarded child owns X now
 			o.hits["owner forwarded"]++
 		}
@@ -1244,6 +1309,9 @@ func (o *oracle) notice(i int, t int64) {
 			in.th[k].busy, in.th[k].endAt = nil, -1
 			o.fail(r, t)
 		}
+	}
+	if f := o.fwdOf[i]; f != nil { // a forwarder loses its forward with the process
+		o.fwdNotice(f, t)
 	}
 	life := o.m.Servers[i].Lifecycle()
 	restart := false
@@ -1434,6 +1502,10 @@ func (o *oracle) clientIssue(cl *oClient, t int64) {
 	}
 	r.route, r.hasRoute = e.route, e.hasRoute
 	r.svcUS = o.svcTimeUS[e.svc]
+	if e.enq != nil {
+		r.enqQ, r.svcUS = e.enq, o.enqUS[e.svc]
+		o.hits["client enqueue"]++
+	}
 	r.client, r.deadline = cl, t+o.limit(e.svc)
 	cl.wait, cl.nextAt = r, -1
 	if cs.via != "" && o.handleUS > 0 {
@@ -1492,7 +1564,7 @@ func (o *oracle) run() string {
 		}
 	}
 	for steps := 0; ; steps++ {
-		if steps > 10_000_000 {
+		if steps > 10_000_000 || len(o.reqs) > 200_000 {
 			o.stuck = true
 			break
 		}
@@ -1548,6 +1620,9 @@ func (o *oracle) run() string {
 				}
 			}
 		}
+		if o.qOn {
+			t = min(t, o.qNext(now))
+		}
 		if len(o.spawns) > 0 && o.active(next) {
 			su := o.m.ScanUnitUS
 			ns := (max(now, o.lastScan+1) + su - 1) / su * su
@@ -1593,6 +1668,9 @@ func (o *oracle) run() string {
 					in.gen, in.startAt = 1, t
 				}
 				o.change(t, i, "up", "booted")
+				if f := o.fwdOf[i]; f != nil { // it looks in the wake-up turn
+					f.due, f.wakeAt = true, -1
+				}
 				// up to k waiting requests, threads in number order
 				for k := range in.th {
 					o.take(i, k, t)
@@ -1671,6 +1749,11 @@ func (o *oracle) run() string {
 		arrived := false
 		for _, r := range o.reqs {
 			if r.arriveAt == t {
+				for _, r2 := range o.reqs {
+					if r2.arriveAt == t && r2.placeSeq < r.placeSeq {
+						o.hits["arrival in issue order, not choice order"]++
+					}
+				}
 				r.arriveAt = -1
 				o.enqueue(r, t)
 				arrived = true
@@ -1703,14 +1786,24 @@ func (o *oracle) run() string {
 			continue
 		}
 		// Client requests, by set then client number.
+		issued := false
 	clients:
 		for _, cs := range o.sets {
 			for _, cl := range cs.clients {
 				if cl.nextAt == t && t < o.durUS {
 					o.clientIssue(cl, t)
+					issued = true
 					break clients
 				}
 			}
+		}
+		if issued {
+			continue
+		}
+		// /Q: messages available again (in the order they failed), then
+		// forwarders waking up (in scan order).
+		if o.qOn && (o.availableAgain(t) || o.wakeUp(t)) {
+			continue
 		}
 	}
 	// Timed out: completed, and its response (oracle_figures_test.go's
@@ -1799,6 +1892,7 @@ type oAppDoc struct {
 			P       *float64        `json:"p"`
 			Route   json.RawMessage `json:"route"`
 			NoReply bool            `json:"noreply"`
+			Enqueue string          `json:"enqueue"`
 		} `json:"calls"`
 	} `json:"services"`
 	Workstation *struct {
@@ -1806,7 +1900,8 @@ type oAppDoc struct {
 	} `json:"workstation"`
 	Workload struct {
 		Generate *struct {
-			DurationMS float64 `json:"duration_ms"`
+			DurationMS float64      `json:"duration_ms"`
+			Streams    []oStreamDoc `json:"streams"`
 			Clients    []struct {
 				Name     string  `json:"name"`
 				Count    int     `json:"count"`
@@ -1884,6 +1979,13 @@ func (o *oracle) readApp(d *oAppDoc) error {
 				return fmt.Errorf("oracle: p = 1 only")
 			}
 			st := oStep{svc: c.Service, mode: c.Mode, inherit: true, noreply: c.NoReply}
+			if c.Enqueue != "" {
+				mq, err := o.enqueueTarget(c.Enqueue)
+				if err != nil {
+					return err
+				}
+				st.svc, st.enq = mq.qspace, mq
+			}
 			o.noreplySteps = o.noreplySteps || c.NoReply
 			if st.mode == "" {
 				st.mode = "tpcall"
@@ -1934,6 +2036,9 @@ func (o *oracle) readApp(d *oAppDoc) error {
 		}
 	}
 	o.durUS = oRoundUS(g.DurationMS)
+	if err := o.readStreams(g.Streams); err != nil {
+		return err
+	}
 	for _, c := range g.Clients {
 		o.app = true
 		cs := &oClientSet{name: c.Name, count: c.Count, origin: o.m.MachineIndex(c.Origin),
@@ -1991,11 +2096,19 @@ func (o *oracle) readApp(d *oAppDoc) error {
 				var se struct {
 					Service string          `json:"service"`
 					Route   json.RawMessage `json:"route"`
+					Enqueue string          `json:"enqueue"`
 				}
 				if err := json.Unmarshal(raw, &se); err != nil {
 					return err
 				}
 				e.svc = se.Service
+				if se.Enqueue != "" {
+					mq, err := o.enqueueTarget(se.Enqueue)
+					if err != nil {
+						return err
+					}
+					e.svc, e.enq = mq.qspace, mq
+				}
 				if len(se.Route) > 0 {
 					if e.route, err = oRouteConst(se.Route); err != nil {
 						return err

@@ -58,7 +58,7 @@ func (o *oracle) loadOf(r *oReq, q int) int64 {
 // X timed out, ends with TPETIME); anything else ends with its reply.
 func (o *oracle) finish(r *oReq, t int64) {
 	x := r.tran
-	if x == nil || x.owner != r {
+	if x == nil || !x.ownedBy(r) {
 		o.succeed(r, t)
 		return
 	}
@@ -91,7 +91,7 @@ func (o *oracle) finish(r *oReq, t int64) {
 // failAborted fails r of an aborted X at a step (or, the owner, at its
 // end): TPETIME for the owner after a timeout, else TPESVCFAIL.
 func (o *oracle) failAborted(r *oReq, t int64) {
-	if x := r.tran; x.owner == r && x.timeout {
+	if x := r.tran; x.ownedBy(r) && x.timeout {
 		o.endTPETIME(r, t)
 		return
 	}
@@ -114,7 +114,7 @@ func (o *oracle) endTPETIME(r *oReq, t int64) {
 // ownerFailed aborts X when r, its owner, ends with a failure before the
 // commit began.
 func (o *oracle) ownerFailed(r *oReq, t int64) {
-	if x := r.tran; x != nil && x.owner == r && !x.aborted && !x.committing {
+	if x := r.tran; x != nil && x.ownedBy(r) && !x.aborted && !x.committing {
 		o.hits["owner failed"]++
 		o.abortTran(x, false, t)
 	}
@@ -128,6 +128,9 @@ func (o *oracle) abortTran(x *oTran, timeout bool, t int64) {
 	o.issueTMSAll(x, "abort", t)
 	if !timeout {
 		return
+	}
+	if x.fwd != nil { // the forwarder gets TPETIME at once, before the rest of X
+		o.fwdTimeout(x, t)
 	}
 	var waiting []*oReq
 	for _, r := range o.reqs {
@@ -184,6 +187,9 @@ func (o *oracle) issueTMS(x *oTran, kind, g string, t int64) {
 func (o *oracle) tmsReply(w *oReq, t int64) {
 	x := w.tmsFor
 	ok, down := o.holding(x.owner)
+	if x.fwd != nil { // the forwarder waits, holding the message of X
+		ok, down = x.fwd.x == x && x.fwd.msg != nil, o.insts[x.fwd.inst].state == "down"
+	}
 	if !ok || down {
 		o.hits["TMS reply lost"]++
 		return
@@ -198,6 +204,10 @@ func (o *oracle) tmsReply(w *oReq, t int64) {
 		return
 	}
 	x.committed, x.commitEnd = true, t
+	if x.fwd != nil {
+		o.fwdDone(x.fwd, t)
+		return
+	}
 	o.succeed(x.owner, t)
 }
 
@@ -454,6 +464,8 @@ func TestOracleTransactionsRandom(t *testing.T) {
 				}
 			case x.committing && x.owner.failed && x.owner.reason == "TPESVCERR":
 				hits["owner lost during commit"]++
+			case x.fwd != nil && x.committing:
+				hits["forwarder lost during commit"]++
 			case !x.owner.done:
 				hits["run ended with X open"]++
 			default:
