@@ -467,7 +467,7 @@ func (o *oracle) compareApp(res *result.Result) string {
 	}
 	var nested, retried int64
 	for _, r := range o.reqs {
-		if r.nested && !(r.fwdBy != nil && qKnown("forward-not-nested")) {
+		if r.nested {
 			nested++
 		}
 		if r.retry {

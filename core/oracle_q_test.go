@@ -44,10 +44,6 @@ var (
 	// oracleQN is the number of scenarios of TestOracleQueues, each of
 	// which has /Q.
 	oracleQN = flag.Int("oracle.qn", 1000, "number of random /Q scenarios the differential test runs")
-	// oracleQKnown tolerates the discrepancies between the engine and the
-	// reference recorded in DISCREPANCIES.md, each by the narrowest class
-	// of scenario or figure that shows it; -oracle.qknown=false shows them.
-	oracleQKnown = flag.Bool("oracle.qknown", true, "tolerate the known /Q discrepancies of the engine (see the list in oracle_q_test.go)")
 )
 
 // oMQ is one /Q queue of a queue space: its messages stored and not held
@@ -772,7 +768,8 @@ func TestOracleQueueCases(t *testing.T) {
 }
 
 // oracleQTrace rewrites a /Q case's trace (time_ms, service, service_ms,
-// enqueue) in the reference's columns: the origin the MASTER, a service
+// enqueue, and origin, prio and route when it has them) in the
+// reference's columns: the origin site1 when it gives none, a service
 // row's time its service's const time.
 func oracleQTrace(t *testing.T, raw []byte) []byte {
 	t.Helper()
@@ -797,7 +794,11 @@ func oracleQTrace(t *testing.T, raw []byte) []byte {
 			st := services[row["service"]].(map[string]any)["service_time"].(map[string]any)
 			ms = fmt.Sprint(st["ms"])
 		}
-		fmt.Fprintf(&b, "%s,%s,site1,%s,,,%s\n", row["time_ms"], row["service"], ms, row["enqueue"])
+		origin := row["origin"]
+		if origin == "" {
+			origin = "site1"
+		}
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s,%s,%s\n", row["time_ms"], row["service"], origin, ms, row["prio"], row["route"], row["enqueue"])
 	}
 	wl["trace_csv"] = b.String()
 	out, err := json.Marshal(doc)
@@ -805,79 +806,6 @@ func oracleQTrace(t *testing.T, raw []byte) []byte {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// qKnownDiscrepancies are the differences between the engine and the
-// reference that the rules settle against the engine, recorded for the
-// engine to be fixed; -oracle.qknown (on by default) tolerates each in its
-// narrowest class of scenario or figure, -oracle.qknown=false shows them.
-var qKnownDiscrepancies = map[string]string{
-	// "A forward is a request issued by a server" and "Requests issued by
-	// servers count in requests.issued and in every figure like the others,
-	// and apart as requests.nested": the engine leaves forwards out of
-	// requests.nested.
-	"forward-not-nested": "the engine does not count forwards (Q#n~k) in requests.nested",
-	// "A reply or deadline reaching an instance that is down (crashed, not
-	// yet noticed) is lost; the request it holds fails with TPESVCERR at the
-	// notice" and "A forwarder killed while forwarding loses its call and
-	// commit with the process: at the notice X is aborted and the message
-	// handled as a TPESVCERR failure": the engine handles a forward's reply
-	// or deadline reaching its forwarder while down, then the message again
-	// at the notice (counted twice). Skipped: the scenarios in which the
-	// reference saw an outcome lost at a down forwarder.
-	"outcome-at-down-forwarder": "the engine handles a forward's outcome reaching its forwarder while it is down",
-	// "Order within an instant: after client requests, messages becoming
-	// available again (in the order they failed), then forwarders waking
-	// up" and "only a delay above 0 goes through the 'available again'
-	// turn": the engine's forwarders see a message whose delay ends at t as
-	// available from the start of t (a forwarder looking in an earlier turn
-	// of t takes it). Skipped: the scenarios in which a forwarder of the
-	// reference looked at such an instant before that turn.
-	"available-before-its-turn": "the engine makes a delayed message available before its available-again turn",
-	// "A forwarder that finds none of its queues holding an available
-	// message sleeps -i seconds and looks again", "-i above 0 is a timer
-	// (storing a message does not wake the forwarder)" and "forwarders
-	// waking up (in scan order)": an -i forwarder whose tick at t came
-	// earlier in the wake-up turn than another's failure putting a message
-	// in its queue (moved to the error queue, or back at once) sleeps until
-	// its next tick; the engine lets it look again at t. Skipped: the
-	// scenarios in which the reference saw that.
-	"timer-looks-twice": "the engine lets an -i forwarder whose tick has passed in the wake-up turn look again in that turn",
-	// Not /Q's own, found by these scenarios: "Events of one instant run
-	// in this order: ... arrivals of requests that crossed the network (in
-	// issue order)" and "Requests are numbered in the order they are
-	// issued": a workstation client's request, issued at its send and
-	// chosen a handling time later, arrives in the engine after a request
-	// issued later but chosen (sent into the network) earlier in the same
-	// instant. Skipped: the scenarios in which two requests arrived at one
-	// instant in an issue order other than their choice order.
-	"arrival-order": "the engine orders one instant's network arrivals by their choice, not their issue",
-}
-
-// qSkip names the known discrepancy whose class the scenario o played is
-// in, when tolerated ("": compare it).
-func (o *oracle) qSkip() string {
-	if o.hits["forward outcome lost at a down forwarder"] > 0 && qKnown("outcome-at-down-forwarder") {
-		return "outcome-at-down-forwarder"
-	}
-	if o.hits["look before an available-again turn"] > 0 && qKnown("available-before-its-turn") {
-		return "available-before-its-turn"
-	}
-	if o.hits["timer forwarder passed in the wake-up turn"] > 0 && qKnown("timer-looks-twice") {
-		return "timer-looks-twice"
-	}
-	if o.hits["arrival in issue order, not choice order"] > 0 && qKnown("arrival-order") {
-		return "arrival-order"
-	}
-	return ""
-}
-
-// qKnown says whether the known discrepancy key is tolerated.
-func qKnown(key string) bool {
-	if _, ok := qKnownDiscrepancies[key]; !ok {
-		panic("oracle: unknown discrepancy " + key)
-	}
-	return *oracleQKnown
 }
 
 // TestOracleQueues is the differential test on application scenarios with
