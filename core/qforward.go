@@ -123,7 +123,7 @@ func (q *qState) schedule(fi int32, t int64) {
 	q.wake.push(appEvent{t: t, seq: int64(fw.server), class: classQWake, caller: fi, callerSeq: fw.wakeGen})
 }
 
-// accrue accounts queue mq's depth up to t.
+// qAccrue accounts queue mq's depth up to t.
 func (e *engine) qAccrue(mq *msgQueue, t int64) {
 	d := mq.depth()
 	if w := e.setup.WarmupUS; t > w {
