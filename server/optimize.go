@@ -75,14 +75,7 @@ func (s *Server) createOptimize(c echo.Context) error {
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
-		return diag.FieldErrorf("scenario", "missing (the scenario document to optimize)")
-	}
-	canonical, err := Canonical(req.Scenario)
-	if err != nil {
-		return err
-	}
-	sc, err := core.ParseScenario(req.Scenario)
+	canonical, sc, err := jobScenario(req.Scenario, "optimize")
 	if err != nil {
 		return err
 	}

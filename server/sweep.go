@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -61,14 +62,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	if err := core.CheckJSONText(body, &req, "body"); err != nil {
 		return err
 	}
-	if len(bytes.TrimSpace(req.Scenario)) == 0 || string(bytes.TrimSpace(req.Scenario)) == "null" {
-		return diag.FieldErrorf("scenario", "missing (the scenario document to sweep)")
-	}
-	canonical, err := Canonical(req.Scenario)
-	if err != nil {
-		return err
-	}
-	sc, err := core.ParseScenario(req.Scenario)
+	canonical, sc, err := jobScenario(req.Scenario, "sweep")
 	if err != nil {
 		return err
 	}
@@ -694,4 +688,22 @@ func (s *Server) failSweep(ctx context.Context, id, msg string) {
 	if err := s.cfg.Store.FailSweep(ctx, id, msg); err != nil {
 		s.log.Error("sweeps: fail", "sweep", id, "err", err)
 	}
+}
+
+// jobScenario reads the scenario of a sweep or optimization job's body
+// (what: the verb): its canonical text, kept with the job, and the
+// scenario parsed and checked.
+func jobScenario(raw json.RawMessage, what string) ([]byte, *scenario.Scenario, error) {
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil, diag.FieldErrorf("scenario", "missing (the scenario document to %s)", what)
+	}
+	canonical, err := Canonical(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, err := core.ParseScenario(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return canonical, sc, nil
 }
