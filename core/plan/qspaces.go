@@ -284,7 +284,8 @@ func (st *Setup) resolveQ(sc *scenario.Scenario, _ Options) error {
 		}
 		q.Queues[k] = out
 	}
-	for name, qs := range sc.QSpaces {
+	for _, name := range slices.Sorted(mapKeys(sc.QSpaces)) {
+		qs := sc.QSpaces[name]
 		smp := dist.Sampler(dist.Const(0))
 		if qs.EnqueueTime != nil {
 			var err error
