@@ -398,3 +398,44 @@ func traceScenario(t *testing.T) *scenario.Scenario {
 	}
 	return sc
 }
+
+// The page reads a sweep's keys, seeds and points, and each point's values
+// and figures, as arrays and objects, never null (frontend/src/sweepdata.ts
+// narrows the generated types so): the encoded result has them so, and a
+// key's values are numbers or names.
+func TestSweepResultNeverNull(t *testing.T) {
+	s, err := Compile(sweepScenario(t), Spec{Vary: []string{"rate_scale=1,2", "policy=tuxedo,jsq"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Keys []struct {
+			Values []any `json:"values"`
+		} `json:"keys"`
+		Seeds  []uint64 `json:"seeds"`
+		Points []struct {
+			Values  map[string]any `json:"values"`
+			Figures map[string]any `json:"figures"`
+		} `json:"points"`
+	}
+	if err := json.Unmarshal(Encode(runSweep(t, s, inOrder(s.Units()))), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Keys == nil || doc.Seeds == nil || len(doc.Points) != 4 {
+		t.Fatalf("keys %v, seeds %v, %d points", doc.Keys, doc.Seeds, len(doc.Points))
+	}
+	for _, k := range doc.Keys {
+		for _, v := range k.Values {
+			switch v.(type) {
+			case float64, string:
+			default:
+				t.Errorf("a key's value %v (%T): want a number or a name", v, v)
+			}
+		}
+	}
+	for i, p := range doc.Points {
+		if p.Values == nil || p.Figures == nil {
+			t.Errorf("point %d: values %v, figures %v", i, p.Values, p.Figures)
+		}
+	}
+}

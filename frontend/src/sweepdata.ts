@@ -2,67 +2,45 @@
 // charts and table rows, and the sweep's spec as the page keeps and shares it.
 // Nothing here touches the DOM.
 import type { ChartData } from "./chartdata";
+import type * as Gen from "./types";
+import type { MeanCI } from "./types";
 import vocabulary from "./vocabulary.json";
 
-/** A mean with the half-width of its 95% confidence interval. */
-export interface MeanCI {
-  mean: number;
-  ci95: number;
-}
+/** A value of a sweep key: a number, or a name (LDBAL=Y, a policy). */
+type KeyValue = number | string;
 
-/** One point of a sweep. */
-export interface SweepPoint {
-  index: number;
-  values: Record<string, number | string>;
-  figures: Record<string, MeanCI>;
-  /** Every objective's verdict is yes. */
-  meets?: boolean;
-  /** The verdict on each objective (yes, no, unsure), in their order. */
-  verdicts?: string[];
-  /** How many runs the figures are over (with a precision, as many as it took). */
-  replications?: number;
-}
-
-/** The sweep result, as sweep.Result (core/sweep) encodes it. */
-export interface SweepResult {
-  engine_version: string;
-  name?: string;
-  keys: { key: string; values: (number | string)[] }[];
-  /** Per point; with a precision, the batch. */
-  replications: number;
-  /** With a precision: the spec's precision and most replications, and the figure it is asked of. */
-  precision?: number;
-  max_replications?: number;
-  precision_figure?: string;
-  /** When the precision is asked of several figures (every objective's and every figure asked for), all of them. */
-  precision_figures?: string[];
+/**
+ * The sweep result, as sweep.Result (core/sweep) encodes it: the generated
+ * contract's types (types.ts), narrowed where the Go side guarantees more
+ * than its types say: the keys, seeds, points and their values and figures
+ * are never null (the result is built whole), and a key's values are
+ * numbers or names.
+ */
+export type SweepResult = Omit<Gen.SweepResult, "keys" | "seeds" | "points" | "lines" | "cross_lines"> & {
+  keys: { key: string; values: KeyValue[] }[];
   seeds: number[];
-  /** With exactly one objective: its text, and its figure by canonical name (a key of every point's figures). */
-  objective?: string;
-  objective_figure?: string;
-  /** Every objective, all held at once. */
-  objectives?: { text: string; figure: string; op: string; limit: number }[];
-  /** What the verdicts read: "interval" (the 95% interval) or "value" (one replication), with a note saying why. */
-  judged_on?: string;
-  note?: string;
-  /** The figures asked for by name. */
-  figures?: string[];
-  total: number;
   points: SweepPoint[];
-  /** Along the first key, per value of the second; cross_lines along the second, per value of the first. */
   lines?: SweepLine[];
   cross_lines?: SweepLine[];
-}
+};
 
-/** A line of a sweep along a key: its best point by the key's rule, and that said in words. */
-export interface SweepLine {
-  values: Record<string, number | string>;
-  last_meeting: { index: number; values: Record<string, number | string> } | null;
-  along?: string;
-  rule?: string;
-  best?: { index: number; values: Record<string, number | string> } | null;
-  summary?: string;
-}
+/** One point of a sweep (Gen.SweepPoint, its values and figures never null). */
+export type SweepPoint = Omit<Gen.SweepPoint, "values" | "figures" | "replications"> & {
+  values: Record<string, KeyValue>;
+  figures: Record<string, MeanCI>;
+  /** How many runs the figures are over (with a precision, as many as it took); absent in a result made before it was written. */
+  replications?: number;
+};
+
+/** A line of a sweep along a key (Gen.SweepLine): its best point by the key's rule, and that said in words. */
+export type SweepLine = Omit<Gen.SweepLine, "values" | "last_meeting" | "best"> & {
+  values: Record<string, KeyValue>;
+  last_meeting: PointRef | null;
+  best?: PointRef | null;
+};
+
+/** A point named by its index and values (Gen.SweepPointRef). */
+type PointRef = Omit<Gen.SweepPointRef, "values"> & { values: Record<string, KeyValue> };
 
 /** The sweep spec: what sweep.Spec (core/sweep) takes. */
 export interface SweepSpec {
