@@ -226,22 +226,46 @@ func (e *engine) fwdWake(ev *appEvent) {
 }
 
 // fwdLook is forwarder fi looking for a message at t: the first available
-// one of the first of its queues that holds one; with none it sleeps.
+// one of the first of its queues that holds one; with none it sleeps. A
+// forward that fails at its issue leaves the forwarder free at once: it
+// looks again, in this loop (a message failing at its issue with many
+// retries and no delay is taken again and again in one instant, and would
+// otherwise nest a call each time).
 func (e *engine) fwdLook(fi int32, t int64) {
 	q := e.q
-	fw := &q.fw[fi]
-	fw.wakeAt = -1
-	fw.wakeGen++
-	for _, qi := range fw.plan.Queues {
-		mq := &q.queues[qi]
+	for {
+		fw := &q.fw[fi]
+		fw.wakeAt = -1
+		fw.wakeGen++
+		qi, i := e.fwdFind(fi)
+		if qi < 0 {
+			fw.sleepUS = t
+			return
+		}
+		if !e.fwdTake(fi, qi, i, t) || e.fault != nil {
+			return
+		}
+		if st := e.servers[fw.server].state; st != stateUp {
+			if st == stateStopping {
+				e.stopped(fw.server, t)
+			}
+			return
+		}
+	}
+}
+
+// fwdFind is where forwarder fi's next message is: the first available one
+// of the first of its queues that holds one (-1: none).
+func (e *engine) fwdFind(fi int32) (int32, int) {
+	for _, qi := range e.q.fw[fi].plan.Queues {
+		mq := &e.q.queues[qi]
 		for i := range mq.msgs.Len() {
 			if mq.msgs.At(i).ready {
-				e.fwdTake(fi, qi, i, t)
-				return
+				return qi, i
 			}
 		}
 	}
-	fw.sleepUS = t
+	return -1, 0
 }
 
 // streamForward seeds a forward's key from its message's.
@@ -249,8 +273,10 @@ const streamForward = 0x71666f7277617264 // "qforward"
 
 // fwdTake is forwarder fi taking the message at position i of queue qi at
 // t: it begins the forward's transaction (when the queue space's group has
-// a TMS) and calls the service named like the queue.
-func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
+// a TMS) and calls the service named like the queue. It returns true when
+// the forward failed at its issue: the message is handled, and the
+// forwarder, free again, is to look again (fwdLook).
+func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 	q := e.q
 	m := e.qTakeAt(qi, i, t)
 	fw := &q.fw[fi]
@@ -277,7 +303,7 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
 		if e.fault == nil {
 			e.fault = err
 		}
-		return
+		return false
 	}
 	seq := e.issued
 	fw.awaited = seq
@@ -285,12 +311,14 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) {
 		a.nested++ // a request issued by a server (the forwarder)
 	}
 	if code := a.atIssue; code != 0 {
-		e.fwdOutcome(fi, fw.gen, seq, code, t) // it failed at its issue
-		return
+		fw.awaited = 0
+		e.fwdFailed(fi, code, t, false) // it failed at its issue
+		return true
 	}
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
 		a.dl[k].push(appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: seq})
 	}
+	return false
 }
 
 // routeRequest sets r's routing range from its routing value, for its

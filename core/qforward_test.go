@@ -174,3 +174,24 @@ func TestForwarderLostWithItsMachine(t *testing.T) {
 		t.Errorf("queue SVC: %+v", q)
 	}
 }
+
+// A message whose every forward fails at its issue, with retries without
+// end and no delay, is taken again and again in one instant: the run stops
+// at the request limit with its error, never by a stack overflow (each
+// retry a call nested in the one before: two million of them overflowed
+// the stack).
+func TestForwardFailingAtIssueForever(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nG1 LMID=s1 GRPNO=1\nQG LMID=s1 GRPNO=2\n*SERVERS\n` +
+		`app SRVGRP=G1 SRVID=1 CLOPT=\"-s B\"\nTMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\nTMQFORWARD SRVGRP=QG SRVID=2 CLOPT=\"-- -q SVC -i 0\"\n*SERVICES\nB\n`
+	sc, err := core.ParseScenario([]byte(`{"ubbconfig": "` + ubbText + `",
+	  "services": {"B": {"service_time": {"dist": "const", "ms": 1}}},
+	  "qspaces": {"QS": {"queues": {"SVC": {"retries": 2000000000}}}},
+	  "workload": {"trace_csv": "time_ms,enqueue\n0,QS:SVC\n"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = core.Run(sc, core.RunOptions{MaxRequests: 2_000_000})
+	if err == nil || !strings.Contains(err.Error(), "the workload has more than 2000000 requests") {
+		t.Fatalf("got %v, want the request limit's error", err)
+	}
+}
