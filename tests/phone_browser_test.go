@@ -78,6 +78,23 @@ func TestPlaygroundPhone(t *testing.T) {
 			}
 		})
 	}
+	t.Run("/Q on a phone, dark: the queues' table scrolls in its box, the charts fit", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "be a phone", phoneSize(), emulateScheme("dark"))
+		loadAndRun(t, ctx, srv.URL+"/", "queue-forwarding")
+		do(t, ctx, "see the /Q table and charts", chromedp.WaitVisible(sel("qspace-table")), chromedp.WaitVisible(sel("chart-qdepth")), chromedp.WaitVisible(sel("chart-commit")))
+		if w := get(t, ctx, "page width", chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > 390 {
+			t.Errorf("the page is %.0f px wide on a 390 px screen: something does not fit", w)
+		}
+		hinted := get(t, ctx, "the /Q table's hint", chromedp.Evaluate[bool](`(() => {
+			const t = document.querySelector('[data-testid="qspace-table"]');
+			return t.scrollWidth <= t.clientWidth + 1 || !!t.previousElementSibling?.matches('[data-testid="scroll-hint"]');
+		})()`))
+		if !hinted {
+			t.Errorf("the /Q table is wider than the phone's screen and no scroll hint says so")
+		}
+		viewport(t, ctx, "phone-dark-qspaces", `document.querySelector('[data-testid="qspace-table"]').scrollIntoView({block: "start"})`)
+	})
 }
 
 // viewport saves what the screen shows after script as docs/img/NAME.png
