@@ -711,6 +711,24 @@ func (e *engine) issue(r *workload.Request) error {
 	return nil
 }
 
+// endWithReply ends request f on instance sv at tc with its reply, on its
+// way to its caller's machine: what steps writes out inline for the plain
+// completion, its hot path, for the other completions without
+// applications (a multithreaded instance's).
+func (e *engine) endWithReply(f *flight, sv *serverState, tc int64) {
+	f.endUS = tc
+	f.replyUS = tc + f.remoteUS
+	if int(sv.machine) != f.req.Origin {
+		f.replyUS += e.setup.LatencyUS
+	}
+	if f.replyUS > e.spanUS {
+		e.spanUS = f.replyUS
+		if f.replyUS > MaxTimeUS {
+			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
+		}
+	}
+}
+
 // routeExplain is issue's step for a routed service or an explained run,
 // out of line: it returns the candidates of request f's service sv that its
 // routing value leaves (nil: none), and f's explanation when it is one the

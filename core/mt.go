@@ -166,17 +166,7 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 	}
 	s := m.cur[j]
 	f := e.pool.at(s)
-	f.endUS = tc
-	f.replyUS = tc + f.remoteUS
-	if int(sv.machine) != f.req.Origin {
-		f.replyUS += e.setup.LatencyUS
-	}
-	if f.replyUS > e.spanUS {
-		e.spanUS = f.replyUS
-		if f.replyUS > MaxTimeUS {
-			e.overTime(f, f.replyUS, "its reply would reach its caller", e.replyFields(f, sv))
-		}
-	}
+	e.endWithReply(f, sv, tc)
 	e.mtFreeThread(sv, j, tc)
 	e.st.complete(f, sv)
 	e.finish(s)
