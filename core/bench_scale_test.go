@@ -104,7 +104,7 @@ func BenchmarkScale(b *testing.B) {
 
 // BenchmarkScaleOverload is BenchmarkScale at 120% load (the streams' rates
 // 1.5 times those of 80%): most requests find no idle server, so Tuxedo's
-// least cost decides them, from the cost trees (costtree.go) from 64
+// least cost decides them, from the cost trees (costtree.go, internal/costtree) from 64
 // queues, from the scan below. The target is at most twice the cost of 16
 // instances at every size.
 func BenchmarkScaleOverload(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/costtree"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -93,8 +94,8 @@ func TestCostTreeTies(t *testing.T) {
 			sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: int64(1 + k%2)})
 			e.queues[k].work = int64(10 * (1 + k%2)) // cost 20 for every queue
 		}
-		e.trees.members = make([][]costMember, n)
-		sv.trees = &costSlots{t: make([]*costTree, 1)}
+		e.trees.Reset(n)
+		sv.trees = &costSlots{t: make([]*costtree.Tree, 1)}
 		if got := e.leastTree(sv, -1); got != 0 {
 			t.Errorf("%d queues of one cost: got queue %d, want 0", n, got)
 		}
@@ -152,8 +153,8 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 					e.netFor[i] = int64(r.IntN(2) * 10)
 				}
 			}
-			e.trees.members = make([][]costMember, n*machines)
-			sv := &svcInfo{trees: &costSlots{t: make([]*costTree, machines)}}
+			e.trees.Reset(n * machines)
+			sv := &svcInfo{trees: &costSlots{t: make([]*costtree.Tree, machines)}}
 			// scan order is not queue order: the leaves follow sv.queues
 			for _, q := range r.Perm(n) {
 				sv.queues = append(sv.queues, svcQueue{q: int32(q), load: 10 * int64(1+r.IntN(2)), n: int64(1 + r.IntN(3))})
@@ -170,9 +171,9 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 					}
 				case alg == algMP && r.IntN(2000) == 0:
 					clear(e.counters)
-					e.staleTrees()
-					if e.trees.live != 0 {
-						t.Fatalf("%d live trees after a reset", e.trees.live)
+					e.trees.StaleAll()
+					if e.trees.Live() != 0 {
+						t.Fatalf("%d live trees after a reset", e.trees.Live())
 					}
 				default:
 					q := int32(r.IntN(n))
@@ -181,9 +182,9 @@ func TestCostTreeLazyAsScan(t *testing.T) {
 					} else {
 						e.counters[m*n+int(q)] += int64(10 * r.IntN(3))
 					}
-					live := e.trees.live
+					live := e.trees.Live()
 					e.costChanged(q, m)
-					if e.trees.live < live {
+					if e.trees.Live() < live {
 						stale++
 					}
 				}
@@ -203,29 +204,29 @@ func TestCostTreeStaleListsNothing(t *testing.T) {
 	const n = 8
 	e := &engine{alg: algSHM}
 	e.queues = make([]queueState, n)
-	e.trees.members = make([][]costMember, n)
-	sv := &svcInfo{trees: &costSlots{t: make([]*costTree, 1)}}
+	e.trees.Reset(n)
+	sv := &svcInfo{trees: &costSlots{t: make([]*costtree.Tree, 1)}}
 	for k := 0; k < n; k++ {
 		sv.queues = append(sv.queues, svcQueue{q: int32(k), load: 10, n: 1})
 	}
-	if got := e.leastTree(sv, -1); got != 0 || e.trees.live != 1 {
-		t.Fatalf("first read: queue %d, %d live trees; want 0, 1", got, e.trees.live)
+	if got := e.leastTree(sv, -1); got != 0 || e.trees.Live() != 1 {
+		t.Fatalf("first read: queue %d, %d live trees; want 0, 1", got, e.trees.Live())
 	}
 	tr := sv.trees.t[0]
-	for i := 0; i < costTreeBudget*n; i++ {
+	for i := 0; i < costtree.Budget*n; i++ {
 		e.queues[i%n].work += 5
 		e.costChanged(int32(i%n), -1)
 	}
-	if tr.stale || len(tr.dirty) != costTreeBudget*n {
-		t.Fatalf("within budget: stale %v, %d changes listed; want false, %d", tr.stale, len(tr.dirty), costTreeBudget*n)
+	if tr.Stale() || tr.Listed() != costtree.Budget*n {
+		t.Fatalf("within budget: stale %v, %d changes listed; want false, %d", tr.Stale(), tr.Listed(), costtree.Budget*n)
 	}
 	e.queues[3].work -= 100 // queue 3 is now the cheapest
 	e.costChanged(3, -1)
-	if !tr.stale || len(tr.dirty) != 0 || e.trees.live != 0 {
-		t.Fatalf("past budget: stale %v, %d leaves listed, %d live trees; want true, 0, 0", tr.stale, len(tr.dirty), e.trees.live)
+	if !tr.Stale() || tr.Listed() != 0 || e.trees.Live() != 0 {
+		t.Fatalf("past budget: stale %v, %d leaves listed, %d live trees; want true, 0, 0", tr.Stale(), tr.Listed(), e.trees.Live())
 	}
-	if got := e.leastTree(sv, -1); got != 3 || e.trees.live != 1 {
-		t.Fatalf("read after going stale: queue %d, %d live trees; want 3, 1", got, e.trees.live)
+	if got := e.leastTree(sv, -1); got != 3 || e.trees.Live() != 1 {
+		t.Fatalf("read after going stale: queue %d, %d live trees; want 3, 1", got, e.trees.Live())
 	}
 }
 
@@ -233,9 +234,9 @@ func TestCostTreeStaleListsNothing(t *testing.T) {
 // with one LOAD for all of them, share one tree, which chooses as each
 // service's scan would (L is the same for every queue, so it does not
 // change which is least; n differs between queues); a service whose LOAD
-// differs between its queues, or is shareMaxLoad or more, has a tree of its
+// differs between its queues, or is costtree.ShareMaxLoad or more, has a tree of its
 // own. A shared tree that
-// meets a cost of shareMax or more is dropped, and from then on every
+// meets a cost of costtree.ShareMax or more is dropped, and from then on every
 // service has trees of its own, still choosing as the scan.
 func TestCostTreeShared(t *testing.T) {
 	defer func(v int) { costTreeMin = v }(costTreeMin)
@@ -250,7 +251,7 @@ func TestCostTreeShared(t *testing.T) {
 		}
 		return sv
 	}
-	e.svc = []svcInfo{mk(10), mk(700), mk(10), mk(shareMaxLoad)}
+	e.svc = []svcInfo{mk(10), mk(700), mk(10), mk(costtree.ShareMaxLoad)}
 	e.svc[2].queues[3].load = 20
 	e.costTreesSetup()
 	if e.svc[0].trees != e.svc[1].trees || !e.svc[0].trees.shared || e.svc[2].trees == e.svc[0].trees || e.svc[2].trees.shared ||
@@ -272,14 +273,14 @@ func TestCostTreeShared(t *testing.T) {
 		e.costChanged(q, -1)
 		check("shared")
 	}
-	if e.trees.noShare {
-		t.Fatal("noShare before any cost reached shareMax")
+	if e.trees.NoShare {
+		t.Fatal("noShare before any cost reached ShareMax")
 	}
-	e.queues[2].work = shareMax
+	e.queues[2].work = costtree.ShareMax
 	e.costChanged(2, -1)
-	check("after shareMax")
-	if !e.trees.noShare || e.svc[0].trees == e.svc[1].trees || e.svc[0].trees.shared {
-		t.Fatalf("a cost of shareMax: noShare %v, trees %p %p", e.trees.noShare, e.svc[0].trees, e.svc[1].trees)
+	check("after ShareMax")
+	if !e.trees.NoShare || e.svc[0].trees == e.svc[1].trees || e.svc[0].trees.shared {
+		t.Fatalf("a cost of ShareMax: noShare %v, trees %p %p", e.trees.NoShare, e.svc[0].trees, e.svc[1].trees)
 	}
 	for step := 0; step < 500; step++ {
 		q := int32(r.IntN(n))

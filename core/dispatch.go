@@ -1,6 +1,10 @@
 package core
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/tuxlb/tuxlb/core/internal/costtree"
+)
 
 // choose picks the queue for request f of service sv by the run's algorithm
 // (docs/engine.md). It returns the chosen entry of sv.queues, the instance the
@@ -33,7 +37,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		for k := 1; k < len(qs); k++ {
 			sq := &qs[k]
 			num := e.queues[sq.q].work + sq.load*sq.n
-			if lessFrac(num, sq.n, bn, best.n) {
+			if costtree.LessFrac(num, sq.n, bn, best.n) {
 				best, bn = sq, num
 			}
 		}
@@ -50,7 +54,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
 			e.counters[m*nq+int(sq.q)] += sq.load // one access: no row to slice
-			if e.trees.live != 0 {
+			if e.trees.Live() != 0 {
 				e.costChanged(sq.q, m)
 			}
 			return sq, c, reasonIdle
@@ -77,7 +81,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		for k := 1; k < len(qs); k++ {
 			sq := &qs[k]
 			num := row[sq.q] + (sq.load+netRow[sq.q])*sq.n
-			if lessFrac(num, sq.n, bn, best.n) {
+			if costtree.LessFrac(num, sq.n, bn, best.n) {
 				best, bn = sq, num
 			}
 		}
@@ -117,9 +121,6 @@ func (e *engine) idle(i int32) bool {
 	// it was when it crashed, never for a restarting one (see setState)
 	return e.idleBits[i>>6]&(1<<(i&63)) != 0
 }
-
-// lessFrac reports whether a/b < c/d for positive b and d, exactly.
-func lessFrac(a, b, c, d int64) bool { return a*d < c*b }
 
 // firstIdle returns the first of the candidate instances cs (scan order)
 // that is idle, or -1, testing each in turn. It serves the reading idle
@@ -252,7 +253,7 @@ func (e *engine) netLoadFor(m int, q int32) int64 {
 // measure (waiting + in service) / n(q).
 func (e *engine) jsqLess(a, b int32) bool {
 	qa, qb := &e.queues[a], &e.queues[b]
-	return lessFrac(int64(qa.wait.n+qa.inService), qa.n, int64(qb.wait.n+qb.inService), qb.n)
+	return costtree.LessFrac(int64(qa.wait.n+qa.inService), qa.n, int64(qb.wait.n+qb.inService), qb.n)
 }
 
 // leastJSQ returns the candidate queue with the fewest requests waiting plus

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/costtree"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
@@ -196,7 +197,7 @@ type engine struct {
 	// tree (costtree.go): a change of W(q) or of C_m(q) is listed in the
 	// live trees holding q
 	shmTrees, mpTrees bool
-	trees             costTrees
+	trees             costtree.Forest
 	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits          []uint64 // bit i of word i/64 set while server i is not busy
 	// idleSum summarises idleBits: bit w of word w/64 set while word w of

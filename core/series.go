@@ -60,7 +60,7 @@ func (e *engine) crossBoundaries(t int64) {
 		s.Reset(r, last, period, e.counters)
 		clear(e.counters)
 		if e.mpTrees {
-			e.staleTrees()
+			e.trees.StaleAll()
 		}
 		e.nextReset = last + e.setup.ResetUS
 	}

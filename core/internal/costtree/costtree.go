@@ -1,0 +1,262 @@
+// Package costtree keeps the tournament trees from which the engine reads
+// Tuxedo's least-cost rule for a service with many candidate queues,
+// instead of scanning them ([Forest], [Tree]).
+//
+// A tree's leaves are one service's candidate queues, in scan order; each
+// inner node holds the cheaper of its two children's winners, the left one
+// on a tie, so the root is what the scan finds: the least cost, ties to the
+// first in scan order. A leaf's cost is a fraction, numerator over n, and
+// fractions are compared exactly ([LessFrac]); a node keeps its winner's
+// numerator. A leaf's numerator is a cost the engine keeps (W(q) for SHM,
+// C_m(q) for MP: the leaf's [Leaf.At] names which) plus what the leaf adds
+// to it ([Leaf.Add]: L·n, or (L+N)·n).
+//
+// The trees are lazy. Most requests find an idle server and never read
+// them, so a change of a cost only lists its leaves as changed in the trees
+// they are in ([Forest.Changed]); a tree is repaired when it is next read
+// ([Forest.Least]): each listed leaf takes its new numerator and the nodes
+// above it are computed again, up to the first that keeps its winner and
+// numerator. A tree is always the function of its leaves' numerators that
+// an update at every change would have kept, so the root, the choice, is
+// the same. A tree that is not read for a while stops listing changes (it
+// goes stale, after [Budget] changes a leaf) and is rebuilt in full when
+// next read; a model whose requests all find an idle server then pays one
+// test per change ([Forest.Live]).
+//
+// A shared tree serves services with the same candidate queues, in the
+// same order, each with one LOAD for all of them: L is the same for every
+// queue, so it drops out of the comparison and the leaves add 0 (SHM) or
+// N·n (MP). That is exact while no product overflows: the engine shares
+// trees only with n, LOAD and N below [ShareMaxN] and [ShareMaxLoad], and
+// the costs a shared tree reads must stay below [ShareMax]; when one does
+// not, [Forest.Least] says so and the engine stops sharing.
+package costtree
+
+import "math"
+
+// LessFrac reports whether a/b < c/d for positive b and d, exactly: the
+// least-cost rule's comparison of two costs.
+func LessFrac(a, b, c, d int64) bool { return a*d < c*b }
+
+// Budget is, per leaf, how many changes a tree lists between two reads
+// before it goes stale: listing a change costs a few instructions, a
+// rebuild about as many per leaf as a listing, so a tree no longer read
+// costs at most a few rebuilds' worth before it stops listing.
+const Budget = 4
+
+// ShareMax, ShareMaxN and ShareMaxLoad bound a shared tree's costs, its
+// n, and L and N: then no product of the comparison, shared or per service,
+// reaches 2^52 (of 2^63), so both order the queues alike. UBBCONFIG's LOAD
+// and NETLOAD are at most 32 767.
+const (
+	ShareMax     = 1 << 40
+	ShareMaxN    = 1 << 10
+	ShareMaxLoad = 1 << 16
+)
+
+// Leaf is one candidate queue of a tree: At names its cost (an index the
+// engine's cost function reads), Add is what its numerator adds to that
+// cost, N its number of servers.
+type Leaf struct {
+	At     int32
+	Add, N int64
+}
+
+// Forest is every tree of one engine, and which leaves each cost is.
+type Forest struct {
+	// members[at] lists the leaves whose cost is at
+	members [][]member
+	built   []*Tree // every tree
+	live    int     // trees built and not stale: they list changes
+	// NoShare is set once a shared tree met a cost of ShareMax or more:
+	// the engine shares no tree from then on
+	NoShare bool
+}
+
+// member says that leaf node i of tree t reads the cost it is listed under.
+type member struct {
+	t *Tree
+	i int32
+}
+
+// Tree is one tournament tree: node 1 is the root, node size+k the leaf k;
+// win is a node's winner (k, or -1 past the last leaf), key its numerator
+// (math.MaxInt64 for none).
+type Tree struct {
+	size int32
+	win  []int32
+	key  []int64
+	// per leaf k: its cost's index, what its numerator adds to the cost, n
+	at  []int32
+	add []int64
+	n   []int64
+	// unit: every n is 1, so numerators compare as they are; shared: every
+	// cost must stay below ShareMax
+	unit, shared bool
+	// stale: the nodes are not kept (never read, out of budget, or made
+	// stale by the engine): rebuild before use. A tree that is not stale is
+	// live.
+	stale bool
+	// budget is how many more changes the tree lists before it goes stale;
+	// each read sets it to Budget per leaf.
+	budget int32
+	// dirty lists the leaf nodes changed since the last read (a leaf
+	// changed twice is listed twice)
+	dirty []int32
+}
+
+// Reset drops every tree and makes room for costs 0 to n-1.
+func (f *Forest) Reset(n int) {
+	clear(f.built) // unreachable once the engine drops them
+	f.built = f.built[:0]
+	clear(f.members)
+	if cap(f.members) < n {
+		f.members = make([][]member, n)
+	}
+	f.members = f.members[:n]
+	f.live = 0
+}
+
+// Live is how many trees list changes: 0 when none is built or every one
+// is stale, and then a change need not be reported.
+func (f *Forest) Live() int { return f.live }
+
+// New makes a stale tree of the given leaves, shared or not.
+func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
+	size := int32(1)
+	for int(size) < len(leaves) {
+		size *= 2
+	}
+	n := len(leaves)
+	t := &Tree{size: size, win: make([]int32, 2*size), key: make([]int64, 2*size),
+		at: make([]int32, n), add: make([]int64, n), n: make([]int64, n),
+		unit: true, shared: shared, stale: true}
+	f.built = append(f.built, t)
+	for k, l := range leaves {
+		t.at[k], t.add[k], t.n[k] = l.At, l.Add, l.N
+		t.unit = t.unit && l.N == 1
+		f.members[l.At] = append(f.members[l.At], member{t: t, i: size + int32(k)})
+	}
+	for i := size + int32(n); i < 2*size; i++ {
+		t.win[i], t.key[i] = -1, math.MaxInt64
+	}
+	return t
+}
+
+// Least returns the leaf of least cost in t, reading each cost it needs
+// through cost, after building or repairing t; it reports false, and
+// changes nothing the engine reads, if t is shared and a cost is not below
+// ShareMax.
+func (f *Forest) Least(t *Tree, cost func(at int32) int64) (int32, bool) {
+	if t.stale {
+		if !t.build(cost) {
+			return 0, false
+		}
+		t.stale = false
+		f.live++
+	} else if len(t.dirty) > 0 {
+		if !t.repair(cost) {
+			return 0, false
+		}
+	}
+	t.budget = Budget * t.size
+	return t.win[1], true
+}
+
+// build computes every node of t from its costs now, and reports false if
+// t is shared and a cost is not below ShareMax.
+func (t *Tree) build(cost func(int32) int64) bool {
+	for k := range int32(len(t.at)) {
+		v := cost(t.at[k])
+		if t.shared && uint64(v) >= ShareMax {
+			return false
+		}
+		t.win[t.size+k], t.key[t.size+k] = k, v+t.add[k]
+	}
+	for p := t.size - 1; p >= 1; p-- {
+		t.node(p)
+	}
+	t.dirty = t.dirty[:0]
+	return true
+}
+
+// repair gives the leaves listed in t.dirty their numerators now and
+// computes the nodes above each again, up to the first that keeps its
+// winner and numerator; it reports false if t is shared and a cost is not
+// below ShareMax.
+func (t *Tree) repair(cost func(int32) int64) bool {
+	for _, i := range t.dirty {
+		k := i - t.size
+		v := cost(t.at[k])
+		if t.shared && uint64(v) >= ShareMax {
+			return false
+		}
+		if v += t.add[k]; v == t.key[i] {
+			continue
+		}
+		t.key[i] = v
+		for i > 1 && t.node(i>>1) {
+			i >>= 1
+		}
+	}
+	t.dirty = t.dirty[:0]
+	return true
+}
+
+// node computes node p from its children, the right one only when strictly
+// cheaper (the scan's test), and reports whether its winner or numerator
+// changed.
+func (t *Tree) node(p int32) bool {
+	l, r := 2*p, 2*p+1
+	w, v := t.win[l], t.key[l]
+	if wr, vr := t.win[r], t.key[r]; wr >= 0 {
+		// a numerator of a leaf past the last is math.MaxInt64, never less
+		if t.unit && vr < v || !t.unit && LessFrac(vr, t.n[wr], v, t.n[w]) {
+			w, v = wr, vr
+		}
+	}
+	if t.win[p] == w && t.key[p] == v {
+		return false
+	}
+	t.win[p], t.key[p] = w, v
+	return true
+}
+
+// Changed lists the leaves of cost at as changed in the live trees they
+// are in; a tree out of budget goes stale instead. Callers test Live
+// first.
+func (f *Forest) Changed(at int32) {
+	for _, mb := range f.members[at] {
+		t := mb.t
+		if t.stale {
+			continue
+		}
+		if t.budget--; t.budget < 0 {
+			f.drop(t)
+			continue
+		}
+		t.dirty = append(t.dirty, mb.i)
+	}
+}
+
+// drop makes live tree t stale: it lists no more changes.
+func (f *Forest) drop(t *Tree) {
+	t.dirty = t.dirty[:0]
+	t.stale = true
+	f.live--
+}
+
+// StaleAll makes every tree stale (the engine's costs were reset).
+func (f *Forest) StaleAll() {
+	for _, t := range f.built {
+		if !t.stale {
+			f.drop(t)
+		}
+	}
+}
+
+// Stale reports whether t is stale.
+func (t *Tree) Stale() bool { return t.stale }
+
+// Listed is how many changes t lists for its next read.
+func (t *Tree) Listed() int { return len(t.dirty) }
