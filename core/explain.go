@@ -2,10 +2,8 @@ package core
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/tuxlb/tuxlb/core/explain"
-	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -131,15 +129,8 @@ func (x *explainer) finish(e *engine, ex *result.Explanation, f *flight) {
 			ex.Candidates[i].Cost = ""
 		}
 	}
-	c := e.choice(ex, f)
+	c := e.choice(f)
 	explain.Notes(ex, &c)
-	for i := range ex.Candidates {
-		if c := &ex.Candidates[i]; c.State == stateDown.String() {
-			c.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
-		} else if c.State == stateGone.String() {
-			c.Note += "; its machine is lost: the bulletin board still lists it until the DBBL notices, and what is sent there never replies"
-		}
-	}
 	ex.Text = explain.Text(ex, &c)
 	if x.note != "" {
 		ex.Text += " " + x.note
@@ -167,16 +158,11 @@ func (x *explainer) done(e *engine, f *flight) {
 		return
 	}
 	delete(x.pending, f.req.Seq)
-	switch {
-	case f.reason == reasonSvcErr && f.noReply:
-		x.out[k].Failure = sprintf("its queue %s is on machine %s, which was lost: no reply ever came (its caller sees TPETIME at its deadline)",
-			e.m.Queues[f.queue].Name, e.m.Machines[e.queues[f.queue].machine].LMID)
-	case f.reason == reasonSvcErr && f.remoteUS < 0:
-		x.out[k].Failure = sprintf("TPESVCERR at %s ms: when gateway %s took it at %s ms, no remote domain it is imported from (RDOM=%s) was up",
-			usec.FormatMS(e.now), e.m.Servers[f.server].ID, usec.FormatMS(f.startUS), strings.Join(e.m.Services[f.req.Service].Remote.Domains(), ","))
-	case f.reason == reasonSvcErr:
-		x.out[k].Failure = failureText(e, f)
-	case f.reason == reasonSvcFail:
+	switch f.reason {
+	case reasonSvcErr:
+		fx := e.failure(f)
+		x.out[k].Failure = fx.Text()
+	case reasonSvcFail:
 		x.out[k].Failure = e.app.why
 	}
 	if x.dispatched && len(x.pending) == 0 {

@@ -64,3 +64,30 @@ func TestExplainLifecycle(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainLostOrigin: a request issued from a lost machine fails at its
+// issue with TPESYSTEM, and its explanation says so (it once indexed a
+// queue it never had); the lost machine's instance, still listed, is noted.
+func TestExplainLostOrigin(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(specDir, "141-lost-machine", "scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exs, err := core.Explain(sc, core.RunOptions{}, 5, 1)
+	if err != nil || len(exs) != 1 {
+		t.Fatalf("got %d explanations, %v", len(exs), err)
+	}
+	ex := exs[0]
+	if want := "site2, its origin machine, is lost: a request issued there fails at its issue with TPESYSTEM."; ex.Rule != "TPESYSTEM" || ex.Winner != "" || !strings.Contains(ex.Text, want) || strings.Contains(ex.Text, "costs") {
+		t.Errorf("rule %q, winner %q, text %q; want TPESYSTEM, none, and %q", ex.Rule, ex.Winner, ex.Text, want)
+	}
+	for _, c := range ex.Candidates {
+		if c.Server == "G2/1" && (c.State != "gone" || !strings.Contains(c.Note, "its machine is lost")) {
+			t.Errorf("G2/1: state %q, note %q; want gone, its machine is lost", c.State, c.Note)
+		}
+	}
+}

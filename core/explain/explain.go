@@ -3,8 +3,9 @@
 // from the explanation core filled (the candidates, their costs, the
 // routing step) and a [Choice], what the engine knew of the decision
 // (docs/engine.md, "Explain"). It holds what each comparison
-// policy's explanation says ([QueueCost], the sentence); what happens to
-// the request next is the engine's to say ([Choice.Next]).
+// policy's explanation says ([QueueCost], the sentence), what happens to
+// the request next ([Next]) and why an explained request failed
+// ([Failure]), from the facts the engine saw.
 package explain
 
 import (
@@ -60,8 +61,9 @@ type Choice struct {
 	// the choice.
 	QueueServers int
 	Counter      int64
-	// Next says what happens to the request right after the choice.
-	Next func() string
+	// Next is what happens to the request right after the choice (read
+	// only when the request was queued or taken).
+	Next Next
 }
 
 // policy is how an explanation shows a comparison policy.
@@ -133,6 +135,12 @@ func Notes(ex *result.Explanation, c *Choice) {
 		if c.Taken && !cd.Chosen && cd.Server == ex.Server {
 			cd.Note = "takes it: of the MSSQ set's idle servers, idle longest"
 		}
+		switch cd.State {
+		case "down":
+			cd.Note += "; down: it crashed, the BBL has not noticed yet, and it keeps the look it had"
+		case "gone":
+			cd.Note += "; its machine is lost: the bulletin board still lists it until the DBBL notices, and what is sent there never replies"
+		}
 	}
 }
 
@@ -196,6 +204,9 @@ func Text(ex *result.Explanation, c *Choice) string {
 	case c.Rule == RuleNoEnt:
 		fmt.Fprintf(&b, "No server advertises %s, so the request fails with TPENOENT.", ex.Service)
 		return b.String()
+	case c.Rule == RuleSystem:
+		fmt.Fprintf(&b, "%s, its origin machine, is lost: a request issued there fails at its issue with TPESYSTEM.", ex.Origin)
+		return b.String()
 	case c.Rule == RuleTran:
 		fmt.Fprintf(&b, "The request is in a transaction and the dispatch rule chose %s, whose group %s has no TMSNAME: it fails at its issue with TPETRAN (the choice's counters stay charged).",
 			c.Chosen, c.ChosenGroup)
@@ -225,7 +236,7 @@ func Text(ex *result.Explanation, c *Choice) string {
 		b.WriteString(p.text(ex, c.Chosen))
 	}
 	b.WriteString(" ")
-	b.WriteString(c.Next())
+	b.WriteString(c.Next.text(ex))
 	return b.String()
 }
 
