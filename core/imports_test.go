@@ -74,6 +74,7 @@ var leaves = map[string][]string{
 	"workload":   {"ubb", "scenario", "trace", "diag", "dist"},
 	"result":     {"ubb", "scenario", "diag"},
 	"plan":       {"ubb", "scenario", "diag", "dist", "workload"},
+	"records":    {"result"}, // the API's records: server and storage meet here
 	// the leaves under core/internal import the others there, and these
 	"internal/vocab":     {"diag"},   // a vocabulary's parse error is a domain error
 	"internal/fixture":   {"ubb"},    // the tests' hand-built model
@@ -83,11 +84,13 @@ var leaves = map[string][]string{
 	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
 	"internal/life":      {},         // the life cycle's causes and work items (and internal/vocab)
 	"internal/deque":     {},         // a /Q queue's messages
+	"internal/costtree":  {},         // the least-cost trees
+	"internal/msgq":      {"result"}, // the /Q queues' messages and figures
 }
 
 // aboveOnly are the leaves core itself does not import: only the packages
 // above it use them.
-var aboveOnly = map[string]bool{"fit": true, "ulog": true, "psc": true, "admission": true}
+var aboveOnly = map[string]bool{"fit": true, "ulog": true, "psc": true, "admission": true, "records": true}
 
 // mayImport says whether the package pkg under core may import imp, a
 // package of the module.

@@ -4,8 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
-	"github.com/tuxlb/tuxlb/core/internal/deque"
-	"github.com/tuxlb/tuxlb/core/internal/hist"
+	"github.com/tuxlb/tuxlb/core/internal/msgq"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -29,34 +28,6 @@ import (
 // seconds, without the events that change nothing (and a run whose
 // queues are empty ends).
 
-// qMsg is one stored message.
-type qMsg struct {
-	n int64 // its number in its queue, from 0
-	k int32 // its retries so far
-	// ready: available to a forwarder (a failed message is not, until the
-	// "available again" turn of the instant its retry delay ends)
-	ready    bool
-	storedUS int64 // when it was first stored in this queue
-	key      uint64
-	routeVal string
-	routeNum float64
-	buf      int32
-}
-
-// msgQueue is one /Q queue as the engine plays it.
-type msgQueue struct {
-	msgs    deque.Deque[qMsg] // head first
-	next    int64             // the next message's number
-	readers []int32           // the forwarders that read it
-
-	enqueued, forwarded, retried, toError, dropped int64
-	area, mark, max                                int64 // depth x µs since the warm-up, its last change, its largest
-	binArea                                        int64 // depth x µs in the open series bin
-	tiq                                            hist.Acc
-}
-
-func (q *msgQueue) depth() int64 { return int64(q.msgs.Len()) }
-
 // forwarder is one TMQFORWARD instance.
 type forwarder struct {
 	plan    *plan.Forwarder
@@ -67,7 +38,7 @@ type forwarder struct {
 	gen     int64 // bumped at each take: the outcomes of older forwards are stale
 	awaited int64 // the Seq of the forward whose outcome it waits for, 0 for none
 	x       int32 // its forward's transaction, 1 + its index in tranState.xs; 0 for none
-	msg     qMsg
+	msg     msgq.Msg
 	q       int32 // the queue of the message it holds
 	takeUS  int64
 	sleepUS int64 // when it last found nothing (-i above 0: it looks every idle µs from then)
@@ -77,14 +48,13 @@ type forwarder struct {
 
 // qState is the engine's state for /Q.
 type qState struct {
-	plan   *plan.QPlan
-	queues []msgQueue
-	fw     []forwarder
-	fwOf   []int32 // per server instance: its forwarder, -1 for none
-	avail  appHeap // messages available again after a retry delay, in the order they failed
-	wake   appHeap // forwarders' looks, in scan order within an instant
-	fails  int64   // failures so far (the order of avail)
-	stored int64   // messages stored in every queue, bounded with the requests held (RunOptions.MaxInFlight)
+	plan  *plan.QPlan
+	store *msgq.Store
+	fw    []forwarder
+	fwOf  []int32 // per server instance: its forwarder, -1 for none
+	avail appHeap // messages available again after a retry delay, in the order they failed
+	wake  appHeap // forwarders' looks, in scan order within an instant
+	fails int64   // failures so far (the order of avail)
 	// waking and wakePos: the wake-up turn being played (its instant) and
 	// the instance whose look it has got to (scan order): a forwarder
 	// with -i above 0 before it has had its look of that instant
@@ -95,7 +65,7 @@ type qState struct {
 // newQState sets /Q up for e: every forwarder up at 0 looks in the wake-up
 // turn of 0.
 func newQState(e *engine, qp *plan.QPlan) *qState {
-	q := &qState{plan: qp, waking: -1, queues: make([]msgQueue, len(qp.Queues)), fw: make([]forwarder, len(qp.Forwarders)),
+	q := &qState{plan: qp, waking: -1, store: msgq.New(len(qp.Queues), e.setup.WarmupUS), fw: make([]forwarder, len(qp.Forwarders)),
 		fwOf: make([]int32, len(e.servers))}
 	for i := range q.fwOf {
 		q.fwOf[i] = -1
@@ -106,7 +76,7 @@ func newQState(e *engine, qp *plan.QPlan) *qState {
 		q.fw[k] = forwarder{plan: fp, server: int32(fp.Server), machine: sv.machine, wakeAt: -1}
 		q.fwOf[fp.Server] = int32(k)
 		for _, qi := range fp.Queues {
-			q.queues[qi].readers = append(q.queues[qi].readers, int32(k))
+			q.store.Queues[qi].Readers = append(q.store.Queues[qi].Readers, int32(k))
 		}
 		if sv.state == stateUp {
 			q.schedule(int32(k), 0)
@@ -123,30 +93,10 @@ func (q *qState) schedule(fi int32, t int64) {
 	q.wake.push(appEvent{t: t, seq: int64(fw.server), class: classQWake, caller: fi, callerSeq: fw.wakeGen})
 }
 
-// qAccrue accounts queue mq's depth up to t.
-func (e *engine) qAccrue(mq *msgQueue, t int64) {
-	d := mq.depth()
-	if w := e.setup.WarmupUS; t > w {
-		mq.area += d * (t - max(mq.mark, w))
-	}
-	mq.binArea += d * (t - mq.mark)
-	mq.mark = t
-}
-
-// qPush stores message m in queue qi at t, at its tail (or its head).
-func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
-	mq := &e.q.queues[qi]
-	e.qAccrue(mq, t)
-	if head {
-		mq.msgs.PushHead(m)
-	} else {
-		mq.msgs.PushTail(m)
-	}
-	if t >= e.setup.WarmupUS {
-		mq.max = max(mq.max, mq.depth())
-	}
-	e.q.stored++
-	if lim := e.opt.MaxInFlight; lim > 0 && e.q.stored+int64(e.pool.len()) > lim && e.fault == nil {
+// qHeld stops the run when the messages stored and the requests held at
+// t are more than RunOptions.MaxInFlight.
+func (e *engine) qHeld(t int64) {
+	if lim := e.opt.MaxInFlight; lim > 0 && e.q.store.Held+int64(e.pool.len()) > lim && e.fault == nil {
 		err := diag.Errorf(diag.ETOOLARGE, "backlog: more than %d /Q messages and requests held at once at %s ms (the most one run may hold); "+
 			"the forwarders cannot keep up with the enqueues: add forwarders or servers, lower the rate, or shorten the run",
 			lim, usec.FormatMS(t))
@@ -155,25 +105,15 @@ func (e *engine) qPush(qi int32, m qMsg, head bool, t int64) {
 	}
 }
 
-// qTakeAt removes the message at position i of queue qi (from its head) at t.
-func (e *engine) qTakeAt(qi int32, i int, t int64) qMsg {
-	mq := &e.q.queues[qi]
-	e.qAccrue(mq, t)
-	e.q.stored--
-	return mq.msgs.TakeAt(i)
-}
-
 // qStore is the end of enqueue f at t: its message is stored at the tail
 // of its queue, available at once.
 func (e *engine) qStore(f *flight, t int64) {
 	qi := f.req.Queue - 1
-	mq := &e.q.queues[qi]
-	m := qMsg{n: mq.next, ready: true, storedUS: t, key: f.req.Key, routeVal: f.req.RouteVal, routeNum: f.req.RouteNum, buf: f.req.Buf}
-	mq.next++
 	if t >= e.setup.WarmupUS {
-		mq.enqueued++
+		e.q.store.Queues[qi].Enqueued++
 	}
-	e.qPush(qi, m, false, t)
+	e.q.store.Add(qi, msgq.Msg{Key: f.req.Key, RouteVal: f.req.RouteVal, RouteNum: f.req.RouteNum, Buf: f.req.Buf}, t)
+	e.qHeld(t)
 	e.qNotify(qi, t)
 }
 
@@ -182,7 +122,7 @@ func (e *engine) qStore(f *flight, t int64) {
 // after t (-i 0: at t, in the wake-up turn; else its next timer).
 func (e *engine) qNotify(qi int32, t int64) {
 	q := e.q
-	for _, fi := range q.queues[qi].readers {
+	for _, fi := range q.store.Queues[qi].Readers {
 		fw := &q.fw[fi]
 		if fw.busy || e.servers[fw.server].state != stateUp {
 			continue
@@ -205,13 +145,7 @@ func (e *engine) qNotify(qi int32, t int64) {
 // qAvailable is failed message ev.awaited of queue ev.caller available
 // again, in the turn after client requests of the instant its delay ends.
 func (e *engine) qAvailable(ev *appEvent) {
-	mq := &e.q.queues[ev.caller]
-	for i := range mq.msgs.Len() {
-		if m := mq.msgs.At(i); m.n == ev.awaited && !m.ready {
-			m.ready = true
-			break
-		}
-	}
+	e.q.store.MakeReady(ev.caller, ev.awaited)
 	e.qNotify(ev.caller, ev.t)
 }
 
@@ -258,11 +192,8 @@ func (e *engine) fwdLook(fi int32, t int64) {
 // of the first of its queues that holds one (-1: none).
 func (e *engine) fwdFind(fi int32) (int32, int) {
 	for _, qi := range e.q.fw[fi].plan.Queues {
-		mq := &e.q.queues[qi]
-		for i := range mq.msgs.Len() {
-			if mq.msgs.At(i).ready {
-				return qi, i
-			}
+		if i := e.q.store.FirstReady(qi); i >= 0 {
+			return qi, i
 		}
 	}
 	return -1, 0
@@ -278,21 +209,21 @@ const streamForward = 0x71666f7277617264 // "qforward"
 // forwarder, free again, is to look again (fwdLook).
 func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 	q := e.q
-	m := e.qTakeAt(qi, i, t)
+	m := q.store.TakeAt(qi, i, t)
 	fw := &q.fw[fi]
 	spec := &q.plan.Queues[qi]
 	fw.busy, fw.msg, fw.q, fw.takeUS, fw.x, fw.awaited = true, m, qi, t, 0, 0
 	fw.gen++
 	id := "" // Q#n~k, when someone reads ids (engine.ids)
 	if e.ids {
-		id = spec.Name + "#" + strconv.FormatInt(m.n, 10) + "~" + strconv.Itoa(int(m.k))
+		id = spec.Name + "#" + strconv.FormatInt(m.N, 10) + "~" + strconv.Itoa(int(m.K))
 	}
 	if tr := e.tr; tr != nil && tr.tmsQ[spec.Group] >= 0 {
 		fw.x = e.openTran(-1, -1, id, fw.machine, int32(spec.Group), fw.plan.TranUS, t) + 1
 		tr.xs[fw.x-1].fwd = fi + 1
 	}
 	r := workload.Request{TimeUS: t, Service: spec.Service, Origin: int(fw.machine), ServiceUS: -1, ID: id,
-		Key: workload.Mix64(m.key ^ workload.Mix64(uint64(m.k)+streamForward)), RouteVal: m.routeVal, RouteNum: m.routeNum, Buf: m.buf}
+		Key: workload.Mix64(m.Key ^ workload.Mix64(uint64(m.K)+streamForward)), RouteVal: m.RouteVal, RouteNum: m.RouteNum, Buf: m.Buf}
 	e.routeRequest(&r)
 	a := e.app
 	a.bind = appSlot{kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: -1, replyTo: -1, fwdFrom: -1, tran: fw.x}
@@ -366,15 +297,8 @@ func (e *engine) fwdDone(fi int32, t int64) {
 // fwdDeleted counts forwarder fw's message forwarded: deleted with its
 // forward's commit.
 func (e *engine) fwdDeleted(fw *forwarder) {
-	mq := &e.q.queues[fw.q]
 	fw.busy, fw.x = false, 0
-	if fw.takeUS >= e.setup.WarmupUS {
-		mq.forwarded++
-		v := fw.takeUS - fw.msg.storedUS
-		if !mq.tiq.Note(v, hist.Index(v)) {
-			mq.tiq.Spill(v)
-		}
-	}
+	e.q.store.Forwarded(fw.q, &fw.msg, fw.takeUS)
 }
 
 // fwdNext is forwarder fi free at t: it looks again, or, stopping, is gone.
@@ -403,32 +327,31 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 	fw = &q.fw[fi]
 	fw.busy, fw.x, fw.awaited = false, 0, 0
 	m, qi := fw.msg, fw.q
-	mq := &q.queues[qi]
+	mq := &q.store.Queues[qi]
 	spec := &q.plan.Queues[qi]
 	counted := t >= e.setup.WarmupUS
 	switch {
 	case code == reasonSvcFail && fw.plan.Delete:
-		mq.dropped += b2i64(counted)
-	case int(m.k) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
-		mq.toError += b2i64(counted)
-		eq := &q.queues[spec.ErrorQueue]
-		moved := qMsg{n: eq.next, ready: true, storedUS: t, key: m.key, routeVal: m.routeVal, routeNum: m.routeNum, buf: m.buf}
-		eq.next++
-		e.qPush(spec.ErrorQueue, moved, false, t)
+		mq.Dropped += b2i64(counted)
+	case int(m.K) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
+		mq.ToError += b2i64(counted)
+		q.store.Add(spec.ErrorQueue, msgq.Msg{Key: m.Key, RouteVal: m.RouteVal, RouteNum: m.RouteNum, Buf: m.Buf}, t)
+		e.qHeld(t)
 		e.qNotify(spec.ErrorQueue, t)
-	case int(m.k) >= spec.Retries:
-		mq.dropped += b2i64(counted)
+	case int(m.K) >= spec.Retries:
+		mq.Dropped += b2i64(counted)
 	default:
-		mq.retried += b2i64(counted)
-		m.k++
+		mq.Retried += b2i64(counted)
+		m.K++
 		at := t + spec.DelayUS
-		m.ready = spec.DelayUS == 0
-		e.qPush(qi, m, true, t)
+		m.Ready = spec.DelayUS == 0
+		q.store.PutBack(qi, m, t)
+		e.qHeld(t)
 		if spec.DelayUS == 0 {
 			e.qNotify(qi, t)
 		} else if at <= MaxTimeUS {
 			q.fails++
-			q.avail.push(appEvent{t: at, seq: q.fails, class: classQAvail, caller: qi, awaited: m.n})
+			q.avail.push(appEvent{t: at, seq: q.fails, class: classQAvail, caller: qi, awaited: m.N})
 		}
 	}
 	if look {
@@ -510,39 +433,18 @@ func (e *engine) fwdBusy(i int32) bool {
 	return fi >= 0 && e.q.fw[fi].busy
 }
 
-// qCloseBin closes the open series bin of every queue at b.
-func (e *engine) qCloseBin(b int64) []int64 {
-	out := make([]int64, len(e.q.queues))
-	for k := range e.q.queues {
-		mq := &e.q.queues[k]
-		e.qAccrue(mq, b)
-		out[k] = mq.binArea
-		mq.binArea = 0
-	}
-	return out
-}
-
 // qResult adds the queue spaces' figures to r.
 func (e *engine) qResult(r *result.Result) {
 	q := e.q
-	span := float64(e.measuredUS())
 	var cur *result.QSpaceStats
-	for k := range q.queues {
-		mq := &q.queues[k]
+	for k := range q.plan.Queues {
 		spec := &q.plan.Queues[k]
 		if cur == nil || cur.Name != spec.QSpace {
 			r.QSpaces = append(r.QSpaces, result.QSpaceStats{Name: spec.QSpace})
 			cur = &r.QSpaces[len(r.QSpaces)-1]
 		}
-		e.qAccrue(mq, e.spanUS)
-		qs := result.MsgQueueStats{Name: spec.Name, Enqueued: mq.enqueued, Forwarded: mq.forwarded, Retried: mq.retried,
-			ToErrorQueue: mq.toError, Dropped: mq.dropped, TimeInQueueMS: mq.tiq.Summary(mq.tiq.Hist())}
-		qs.Depth.Max = mq.max
-		if span > 0 {
-			qs.Depth.Mean = usec.Round6(float64(mq.area) / span)
-		}
+		qs := q.store.Stats(int32(k), spec.Name, e.spanUS, e.measuredUS())
 		qs.Depth.Series = e.ser.msgQueueSeries(k)
-		mq.tiq.ReleaseFront()
 		cur.Queues = append(cur.Queues, qs)
 	}
 }

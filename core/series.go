@@ -89,7 +89,7 @@ func (e *engine) closeBin(b int64) {
 	}
 	var mq []int64
 	if e.q != nil {
-		mq = e.qCloseBin(b)
+		mq = e.q.store.CloseBins(b)
 	}
 	s.end = s.Close(b, s.dispatch, s.failOpen[:], e.counters, mq)
 	clear(s.dispatch)
