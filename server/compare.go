@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -228,7 +229,7 @@ func (s *Server) compare(c echo.Context) error {
 			return err
 		}
 		cr := comparedRun{ID: run.ID, Name: run.Name,
-			CreatedAt: run.CreatedAt.Format(core.TimeFormat), EngineVersion: run.EngineVersion,
+			CreatedAt: run.CreatedAt.Format(records.TimeFormat), EngineVersion: run.EngineVersion,
 			Headline: v.Headline, Diff: v.Diff, Figures: figs}
 		if err := judgeRun(objs, id, res, &cr); err != nil {
 			return err
@@ -265,7 +266,7 @@ type skipJSON struct{}
 func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
 
 // decodeForCompare decodes run's result for a comparison.
-func decodeForCompare(run *core.StoredRun) (*result.Result, error) {
+func decodeForCompare(run *records.StoredRun) (*result.Result, error) {
 	var res compareResult
 	if err := json.Unmarshal(run.Result, &res); err != nil {
 		return nil, fmt.Errorf("run %s: stored result: %w", run.ID, err)
@@ -274,7 +275,7 @@ func decodeForCompare(run *core.StoredRun) (*result.Result, error) {
 }
 
 // runResult reads a stored run and decodes its result.
-func (s *Server) runResult(ctx context.Context, id string) (*core.StoredRun, *result.Result, error) {
+func (s *Server) runResult(ctx context.Context, id string) (*records.StoredRun, *result.Result, error) {
 	run, err := s.cfg.Store.Run(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -331,7 +332,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 		if err != nil {
 			return err
 		}
-		stored := &core.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
+		stored := &records.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
 		x, _, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start, compact: true})
 		if p, ok := err.(*Problem); ok && p.Type == ProblemTypeBase+"run-too-long" {
 			p.Detail = fmt.Sprintf("the compare of %d variants did not finish within %s, the most this server allows a request "+
@@ -357,7 +358,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 		r := comparedRun{Name: cmp.Variants[i].Name, EngineVersion: core.EngineVersion,
 			Headline: cmp.Variants[i].Headline, Diff: cmp.Variants[i].Diff}
 		if i == 0 {
-			r.ID, r.Name, r.CreatedAt, r.EngineVersion = run.ID, run.Name, run.CreatedAt.Format(core.TimeFormat), run.EngineVersion
+			r.ID, r.Name, r.CreatedAt, r.EngineVersion = run.ID, run.Name, run.CreatedAt.Format(records.TimeFormat), run.EngineVersion
 		}
 		figs, err := figuresOf(refs, names[i], results[i])
 		if err != nil {

@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
 // Page sizes of GET /runs.
@@ -18,8 +18,8 @@ const (
 
 // runList is the body of GET /runs.
 type runList struct {
-	Runs       []core.RunSummary `json:"runs"`
-	NextCursor *string           `json:"next_cursor"` // null on the last page
+	Runs       []records.RunSummary `json:"runs"`
+	NextCursor *string              `json:"next_cursor"` // null on the last page
 }
 
 // listRuns lists stored runs, newest first, a page at a time.
@@ -45,7 +45,7 @@ func (s *Server) listRuns(c echo.Context) error {
 	}
 	out := runList{Runs: list}
 	if out.Runs == nil {
-		out.Runs = []core.RunSummary{}
+		out.Runs = []records.RunSummary{}
 	}
 	if next != "" {
 		out.NextCursor = &next

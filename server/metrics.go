@@ -13,8 +13,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -115,19 +115,19 @@ func (c countingStore) count(op string, err error) {
 	c.m.dbErrors.WithLabelValues(op).Inc()
 }
 
-func (c countingStore) CreateRun(ctx context.Context, r *core.StoredRun) error {
+func (c countingStore) CreateRun(ctx context.Context, r *records.StoredRun) error {
 	err := c.Store.CreateRun(ctx, r)
 	c.count("create_run", err)
 	return err
 }
 
-func (c countingStore) Run(ctx context.Context, id string) (*core.StoredRun, error) {
+func (c countingStore) Run(ctx context.Context, id string) (*records.StoredRun, error) {
 	r, err := c.Store.Run(ctx, id)
 	c.count("run", err)
 	return r, err
 }
 
-func (c countingStore) Runs(ctx context.Context, limit int, cursor string) ([]core.RunSummary, string, error) {
+func (c countingStore) Runs(ctx context.Context, limit int, cursor string) ([]records.RunSummary, string, error) {
 	l, next, err := c.Store.Runs(ctx, limit, cursor)
 	c.count("runs", err)
 	return l, next, err
@@ -139,13 +139,13 @@ func (c countingStore) Dispatch(ctx context.Context, id string) (io.Reader, int6
 	return r, n, err
 }
 
-func (c countingStore) PutScenario(ctx context.Context, sc *core.SavedScenario) (bool, error) {
+func (c countingStore) PutScenario(ctx context.Context, sc *records.SavedScenario) (bool, error) {
 	created, err := c.Store.PutScenario(ctx, sc)
 	c.count("put_scenario", err)
 	return created, err
 }
 
-func (c countingStore) Scenario(ctx context.Context, id string) (*core.SavedScenario, error) {
+func (c countingStore) Scenario(ctx context.Context, id string) (*records.SavedScenario, error) {
 	sc, err := c.Store.Scenario(ctx, id)
 	c.count("scenario", err)
 	return sc, err

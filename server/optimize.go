@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -252,7 +253,7 @@ func writeOptimize(c echo.Context, status int, job *sweep.Job) error {
 	}
 	pairs := []any{"id", job.ID, "status", job.Status, "runs_done", job.RunsDone, "runs_total", job.RunsTotal,
 		"scenario_id", job.ScenarioID, "spec", spec,
-		"created_at", job.CreatedAt.Format(core.TimeFormat), "updated_at", job.UpdatedAt.Format(core.TimeFormat)}
+		"created_at", job.CreatedAt.Format(records.TimeFormat), "updated_at", job.UpdatedAt.Format(records.TimeFormat)}
 	if job.Error != "" {
 		pairs = append(pairs, "error", job.Error)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -281,9 +282,9 @@ type downStore struct{ Store }
 var errDown = &diag.Error{Code: diag.EUNAVAILABLE,
 	Message: "database unavailable: failed to connect to `user=tuxlb database=tuxlb`: 10.1.2.3:5432: connection refused"}
 
-func (downStore) Run(context.Context, string) (*core.StoredRun, error) { return nil, errDown }
-func (downStore) CreateRun(context.Context, *core.StoredRun) error     { return errDown }
-func (downStore) Runs(context.Context, int, string) ([]core.RunSummary, string, error) {
+func (downStore) Run(context.Context, string) (*records.StoredRun, error) { return nil, errDown }
+func (downStore) CreateRun(context.Context, *records.StoredRun) error     { return errDown }
+func (downStore) Runs(context.Context, int, string) ([]records.RunSummary, string, error) {
 	return nil, "", errDown
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
 // rerun runs a stored run's scenario again, with the same policy and seed
@@ -42,7 +43,7 @@ func (s *Server) rerun(c echo.Context) error {
 	if seed, err := core.ParseSeed("seed", old.Seed); err == nil {
 		opt.Seed = &seed
 	}
-	stored := &core.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
+	stored := &records.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}
 	run, shown, err := s.execute(ctx, execution{scenario: sc, stored: stored, opt: opt, keep: keep, start: start})
 	if err != nil {
 		return err

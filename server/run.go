@@ -18,6 +18,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/pool"
@@ -39,7 +40,7 @@ func newRunID() string {
 // execution is one run about to happen: its scenario and options.
 type execution struct {
 	scenario *scenario.Scenario
-	stored   *core.SavedScenario
+	stored   *records.SavedScenario
 	opt      core.RunOptions
 	keep     bool      // keep the dispatch log
 	compact  bool      // the response shows the result compact (?indent=false), or not at all
@@ -50,7 +51,7 @@ type execution struct {
 // result compact) and the result as `tuxlb run` prints it, which the
 // response shows. Over the limit of runs at once it is a 503 problem with
 // Retry-After.
-func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, []byte, error) {
+func (s *Server) execute(ctx context.Context, x execution) (*records.StoredRun, []byte, error) {
 	// The scenario is checked and its configuration read once, here, before
 	// the run waits for a slot: a bad scenario is a 422 on a busy server too, not a 503.
 	pr, err := core.Prepare(x.scenario, x.opt)
@@ -102,7 +103,7 @@ func (s *Server) execute(ctx context.Context, x execution) (*core.StoredRun, []b
 		shown = encodeResult(res)
 		stored = compactJSON(shown)
 	}
-	run := &core.StoredRun{
+	run := &records.StoredRun{
 		ID: newRunID(), ScenarioID: x.stored.ID, Scenario: x.stored.Body, Name: x.scenario.Name,
 		EngineVersion: core.EngineVersion, Policy: opt.Policy, Result: stored,
 		Headline: result.HeadlineOf(res), HasDispatch: x.keep,
@@ -196,7 +197,7 @@ func (s *Server) tooLong(what string) *Problem {
 
 // storeRun stores run if the run time limit, counted from start, has not
 // passed; storing itself is bounded by what is left of it.
-func (s *Server) storeRun(ctx context.Context, start time.Time, run *core.StoredRun) error {
+func (s *Server) storeRun(ctx context.Context, start time.Time, run *records.StoredRun) error {
 	storeCtx, cancel := context.WithDeadline(ctx, start.Add(s.cfg.MaxRunTime))
 	defer cancel()
 	if err := storeCtx.Err(); err != nil {
@@ -332,7 +333,7 @@ func (s *Server) createRun(c echo.Context) error {
 		return err
 	}
 	var sc *scenario.Scenario
-	var stored *core.SavedScenario
+	var stored *records.SavedScenario
 	name := func(err error) error { return err }
 	if form, boundary := isMultipart(c); form {
 		sc, stored, name, err = s.readRunForm(c, boundary)
@@ -382,7 +383,7 @@ func (s *Server) getRun(c echo.Context) error {
 		}
 	}
 	body, err := encodeObject(
-		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(core.TimeFormat),
+		"id", run.ID, "name", run.Name, "created_at", run.CreatedAt.Format(records.TimeFormat),
 		"engine_version", run.EngineVersion, "scenario_id", run.ScenarioID,
 		"options", runOverrides(run), "rerun_of", run.RerunOf, "dispatch", run.HasDispatch,
 		"headline", run.Headline, "scenario", json.RawMessage(run.Scenario), "result", json.RawMessage(indentJSON(run.Result)))
@@ -404,7 +405,7 @@ func (s *Server) getResult(c echo.Context) error {
 }
 
 // runOverrides gives the query options a run was made with.
-func runOverrides(run *core.StoredRun) map[string]any {
+func runOverrides(run *records.StoredRun) map[string]any {
 	o := map[string]any{}
 	if run.Policy != "" {
 		o["policy"] = run.Policy
@@ -460,7 +461,7 @@ func encodeObject(pairs ...any) ([]byte, error) {
 
 // storedRun returns the run named by the path's id: 400 for an id that cannot
 // be one of ours, 404 for an unknown one.
-func (s *Server) storedRun(c echo.Context) (*core.StoredRun, error) {
+func (s *Server) storedRun(c echo.Context) (*records.StoredRun, error) {
 	id, err := idParam(c)
 	if err != nil {
 		return nil, err

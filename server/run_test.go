@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
@@ -116,8 +117,8 @@ func TestListRunsNewestFirst(t *testing.T) {
 	for pages := 0; pages < 10; pages++ {
 		rec := h.do(http.MethodGet, target, "", "")
 		var page struct {
-			Runs       []core.RunSummary `json:"runs"`
-			NextCursor *string           `json:"next_cursor"`
+			Runs       []records.RunSummary `json:"runs"`
+			NextCursor *string              `json:"next_cursor"`
 		}
 		decode(t, rec, &page)
 		for _, r := range page.Runs {
@@ -269,7 +270,7 @@ func TestRunListSaturatedMachines(t *testing.T) {
 	}
 	decode(t, h.do(http.MethodGet, "/api/v1/runs/"+id, "", ""), &one)
 	var list struct {
-		Runs []core.RunSummary `json:"runs"`
+		Runs []records.RunSummary `json:"runs"`
 	}
 	decode(t, h.do(http.MethodGet, "/api/v1/runs", "", ""), &list)
 	if one.Headline.SaturatedMachines == 0 {
@@ -296,7 +297,7 @@ func TestDispatchLogStreams(t *testing.T) {
 	zw.Write(csv.Bytes())
 	zw.Close()
 	plainSum, gzSum, plainLen, gzLen := sha256.Sum256(csv.Bytes()), sha256.Sum256(gz.Bytes()), csv.Len(), gz.Len()
-	run := &core.StoredRun{ID: newRunID(), ScenarioID: "scn1", Name: "big", Scenario: []byte(`{}`),
+	run := &records.StoredRun{ID: newRunID(), ScenarioID: "scn1", Name: "big", Scenario: []byte(`{}`),
 		EngineVersion: core.EngineVersion, Result: []byte(`{}`), HasDispatch: true, DispatchGzip: gz.Bytes()}
 	if err := h.db.CreateRun(t.Context(), run); err != nil {
 		t.Fatal(err)
@@ -401,7 +402,7 @@ func TestCompareLargeRunsOneAtATime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		run := &core.StoredRun{ID: newRunID(), ScenarioID: "scn1", Name: fmt.Sprintf("big%d", i), Scenario: []byte(`{}`),
+		run := &records.StoredRun{ID: newRunID(), ScenarioID: "scn1", Name: fmt.Sprintf("big%d", i), Scenario: []byte(`{}`),
 			EngineVersion: core.EngineVersion, Result: body}
 		if err := h.db.CreateRun(t.Context(), run); err != nil {
 			t.Fatal(err)
@@ -453,7 +454,7 @@ type heapAtRun struct {
 	held []int64
 }
 
-func (s *heapAtRun) Run(ctx context.Context, id string) (*core.StoredRun, error) {
+func (s *heapAtRun) Run(ctx context.Context, id string) (*records.StoredRun, error) {
 	if s.base != 0 {
 		s.held = append(s.held, liveHeap()-s.base)
 	}

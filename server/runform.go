@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -36,7 +37,7 @@ func isMultipart(c echo.Context) (bool, string) {
 //
 // name turns a later error of the run into one that names the trace part
 // when the trace is at fault.
-func (s *Server) readRunForm(c echo.Context, boundary string) (sc *scenario.Scenario, stored *core.SavedScenario, name func(error) error, err error) {
+func (s *Server) readRunForm(c echo.Context, boundary string) (sc *scenario.Scenario, stored *records.SavedScenario, name func(error) error, err error) {
 	sc, stored, files, err := s.readRunParts(c, boundary)
 	return sc, stored, func(e error) error { return namePart(e, files) }, err
 }
@@ -45,7 +46,7 @@ func (s *Server) readRunForm(c echo.Context, boundary string) (sc *scenario.Scen
 var runForm = formSpec{names: []string{"ubbconfig", "dmconfig", "trace", "trace_map", "trace_skip_bad", "scenario"}, want: runFormParts,
 	example: "curl -F ubbconfig=@ubb.cfg -F trace=@trace.csv"}
 
-func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenario, *core.SavedScenario, starter.Files, error) {
+func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenario, *records.SavedScenario, starter.Files, error) {
 	var files starter.Files
 	parts, err := s.readForm(c, boundary, runForm)
 	if err != nil {
@@ -104,7 +105,7 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenar
 	if err != nil {
 		return nil, nil, files, err
 	}
-	return sc, &core.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, files, nil
+	return sc, &records.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, files, nil
 }
 
 // skipBadPart reads the trace_skip_bad form part: true or false.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -94,7 +95,7 @@ func position(data []byte, offset int64) (line, col int) {
 
 // readScenario reads a scenario body: malformed JSON is 400, a document that
 // the strict scenario reader rejects (unknown field, wrong type) is 422.
-func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *core.SavedScenario, error) {
+func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *records.SavedScenario, error) {
 	body, err := s.readBody(c)
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +108,7 @@ func (s *Server) readScenario(c echo.Context) (*scenario.Scenario, *core.SavedSc
 	if err != nil {
 		return nil, nil, err
 	}
-	return sc, &core.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, nil
+	return sc, &records.SavedScenario{ID: ScenarioID(canonical), Name: sc.Name, Body: canonical}, nil
 }
 
 // createScenario stores a scenario for sharing: 201 when new, 200 when the

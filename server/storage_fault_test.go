@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
 // With the database file deleted under a running server, writes are 503
@@ -51,14 +51,14 @@ type fullStore struct {
 
 var errFull = &diag.Error{Code: diag.EFULL, Message: "database /srv/tuxlb.db: its disk is full: database or disk is full"}
 
-func (f fullStore) CreateRun(ctx context.Context, r *core.StoredRun) error {
+func (f fullStore) CreateRun(ctx context.Context, r *records.StoredRun) error {
 	if f.full.Load() {
 		return errFull
 	}
 	return f.Store.CreateRun(ctx, r)
 }
 
-func (f fullStore) PutScenario(ctx context.Context, s *core.SavedScenario) (bool, error) {
+func (f fullStore) PutScenario(ctx context.Context, s *records.SavedScenario) (bool, error) {
 	if f.full.Load() {
 		return false, errFull
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
@@ -200,7 +201,7 @@ func (s *Server) writeSweep(c echo.Context, status int, job *sweep.Job) error {
 	}
 	pairs := []any{"id", job.ID, "status", job.Status, "done", len(job.Points), "total", job.Total,
 		"runs_done", job.RunsDone, "runs_total", job.RunsTotal, "scenario_id", job.ScenarioID, "spec", job.Spec,
-		"created_at", job.CreatedAt.Format(core.TimeFormat), "updated_at", job.UpdatedAt.Format(core.TimeFormat)}
+		"created_at", job.CreatedAt.Format(records.TimeFormat), "updated_at", job.UpdatedAt.Format(records.TimeFormat)}
 	workers := job.Workers
 	if workers == nil {
 		workers = map[string]int{}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
 // readOnly makes path unwritable even for root (chattr +i), or skips the
@@ -34,13 +34,13 @@ func TestDeletedDatabaseFile(t *testing.T) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := db.PutScenario(ctx, &core.SavedScenario{ID: "a", Body: []byte("{}")}); err != nil {
+	if _, err := db.PutScenario(ctx, &records.SavedScenario{ID: "a", Body: []byte("{}")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.PutScenario(ctx, &core.SavedScenario{ID: "b", Body: []byte("{}")})
+	_, err = db.PutScenario(ctx, &records.SavedScenario{ID: "b", Body: []byte("{}")})
 	if diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) || !strings.Contains(PublicDetail(err), "deleted") {
 		t.Errorf("a write after the file was deleted: got %v (detail %q), want unavailable naming %s", err, PublicDetail(err), path)
 	}
@@ -72,7 +72,7 @@ func TestReadOnlyDatabase(t *testing.T) {
 	if err := db.Ping(ctx); diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), "read-only") {
 		t.Errorf("Ping: got %v (detail %q), want unavailable saying read-only", err, PublicDetail(err))
 	}
-	_, err = db.PutScenario(ctx, &core.SavedScenario{ID: "b", Body: []byte("{}")})
+	_, err = db.PutScenario(ctx, &records.SavedScenario{ID: "b", Body: []byte("{}")})
 	if diag.ErrorCode(err) != diag.EUNAVAILABLE || !strings.Contains(PublicDetail(err), path) {
 		t.Errorf("a write: got %v (detail %q), want unavailable naming %s", err, PublicDetail(err), path)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
 // IdempotencyTTL is how long the answer to a POST with an Idempotency-Key is
@@ -14,7 +14,7 @@ import (
 const IdempotencyTTL = 24 * time.Hour
 
 func (db *DB) Idempotent(ctx context.Context, scope, key string) (hash string, status int, location string, body []byte, err error) {
-	cutoff := db.Now().UTC().Add(-IdempotencyTTL).Format(core.TimeFormat)
+	cutoff := db.Now().UTC().Add(-IdempotencyTTL).Format(records.TimeFormat)
 	err = db.read.QueryRowContext(ctx, `SELECT request_hash, status, location, body FROM idempotency_keys
 		WHERE scope = ? AND key = ? AND created_at > ?`, scope, key, cutoff).Scan(&hash, &status, &location, &body)
 	if err != nil {
@@ -29,7 +29,7 @@ func (db *DB) SaveIdempotent(ctx context.Context, scope, key, hash string, statu
 	}
 	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	cutoff := now.Add(-IdempotencyTTL).Format(core.TimeFormat)
+	cutoff := now.Add(-IdempotencyTTL).Format(records.TimeFormat)
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
@@ -43,7 +43,7 @@ func (db *DB) SaveIdempotent(ctx context.Context, scope, key, hash string, statu
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO idempotency_keys(scope, key, request_hash, status, location, body, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(scope, key) DO NOTHING`,
-		scope, key, hash, status, location, body, now.Format(core.TimeFormat))
+		scope, key, hash, status, location, body, now.Format(records.TimeFormat))
 	if err != nil {
 		return translate(err)
 	}

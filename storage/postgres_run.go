@@ -6,14 +6,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
-func (db *Postgres) CreateRun(ctx context.Context, r *core.StoredRun) error {
+func (db *Postgres) CreateRun(ctx context.Context, r *records.StoredRun) error {
 	r.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		sc := core.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
+		sc := records.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
 		if _, err := pgPutScenario(ctx, tx, &sc, r.CreatedAt); err != nil {
 			return err
 		}
@@ -29,7 +29,7 @@ func (db *Postgres) CreateRun(ctx context.Context, r *core.StoredRun) error {
 }
 
 // pgInsertRun writes the runs row of r.
-func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
+func pgInsertRun(ctx context.Context, tx pgx.Tx, r *records.StoredRun) error {
 	h, err := headlineJSON(r)
 	if err != nil {
 		return err
@@ -42,8 +42,8 @@ func pgInsertRun(ctx context.Context, tx pgx.Tx, r *core.StoredRun) error {
 	return err
 }
 
-func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error) {
-	var r core.StoredRun
+func (db *Postgres) Run(ctx context.Context, id string) (*records.StoredRun, error) {
+	var r records.StoredRun
 	h := headlineCol{&r.Headline}
 	err := db.pool.QueryRow(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
 		r.engine_version, r.policy, r.seed, r.rerun_of, r.result, r.headline, r.has_dispatch
@@ -57,7 +57,7 @@ func (db *Postgres) Run(ctx context.Context, id string) (*core.StoredRun, error)
 	return &r, nil
 }
 
-func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
+func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []records.RunSummary, next string, err error) {
 	before, err := decodeCursor(cursor)
 	if err != nil {
 		return nil, "", err
@@ -71,7 +71,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 	defer rows.Close()
 	var seqs []int64
 	for rows.Next() {
-		var s core.RunSummary
+		var s records.RunSummary
 		var seq int64
 		var created time.Time
 		h := headlineCol{&s.Headline}
@@ -80,7 +80,7 @@ func (db *Postgres) Runs(ctx context.Context, limit int, cursor string) (list []
 		if err != nil {
 			return nil, "", translatePG(err)
 		}
-		s.CreatedAt = created.UTC().Format(core.TimeFormat)
+		s.CreatedAt = created.UTC().Format(records.TimeFormat)
 		list = append(list, s)
 		seqs = append(seqs, seq)
 	}

@@ -7,11 +7,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
-func (db *Postgres) PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error) {
+func (db *Postgres) PutScenario(ctx context.Context, s *records.SavedScenario) (created bool, err error) {
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		created, err = pgPutScenario(ctx, tx, s, now)
@@ -23,7 +23,7 @@ func (db *Postgres) PutScenario(ctx context.Context, s *core.SavedScenario) (cre
 // pgPutScenario inserts s in tx unless its ID is stored already, and checks
 // that a stored one has the same body. ON CONFLICT waits for a concurrent
 // insert of the same id to commit, and the SELECT that follows sees it.
-func pgPutScenario(ctx context.Context, tx pgx.Tx, s *core.SavedScenario, now time.Time) (bool, error) {
+func pgPutScenario(ctx context.Context, tx pgx.Tx, s *records.SavedScenario, now time.Time) (bool, error) {
 	tag, err := tx.Exec(ctx, `INSERT INTO scenarios(id, name, body, created_at) VALUES ($1, $2, $3, $4)
 		ON CONFLICT (id) DO NOTHING`, s.ID, s.Name, s.Body, now)
 	if err != nil {
@@ -45,8 +45,8 @@ func pgPutScenario(ctx context.Context, tx pgx.Tx, s *core.SavedScenario, now ti
 	return false, nil
 }
 
-func (db *Postgres) Scenario(ctx context.Context, id string) (*core.SavedScenario, error) {
-	s := core.SavedScenario{ID: id}
+func (db *Postgres) Scenario(ctx context.Context, id string) (*records.SavedScenario, error) {
+	s := records.SavedScenario{ID: id}
 	err := db.pool.QueryRow(ctx, "SELECT name, body, created_at FROM scenarios WHERE id = $1", id).
 		Scan(&s.Name, &s.Body, &s.CreatedAt)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -36,7 +36,7 @@ func (db *Postgres) CreateSweep(ctx context.Context, j *sweep.Job) error {
 		return err
 	}
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		sc := core.SavedScenario{ID: j.ScenarioID, Body: j.Scenario}
+		sc := records.SavedScenario{ID: j.ScenarioID, Body: j.Scenario}
 		if _, err := pgPutScenario(ctx, tx, &sc, now); err != nil {
 			return err
 		}

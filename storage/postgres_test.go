@@ -13,8 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
 
@@ -70,7 +70,7 @@ func TestPostgresStoresShareRecords(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			st := []Store{a, b}[i%2]
-			created[i], errs[i] = st.PutScenario(ctx, &core.SavedScenario{ID: "same", Body: []byte(`{"x":1}`)})
+			created[i], errs[i] = st.PutScenario(ctx, &records.SavedScenario{ID: "same", Body: []byte(`{"x":1}`)})
 		}()
 	}
 	wg.Wait()
@@ -170,7 +170,7 @@ func TestPostgresOutageAndRecovery(t *testing.T) {
 		"CreateRun": func() error { return st.CreateRun(ctx, sampleRun(2, false)) },
 		"Scenario":  func() error { _, err := st.Scenario(ctx, sampleRun(1, true).ScenarioID); return err },
 		"PutScenario": func() error {
-			_, err := st.PutScenario(ctx, &core.SavedScenario{ID: "x", Body: []byte("{}")})
+			_, err := st.PutScenario(ctx, &records.SavedScenario{ID: "x", Body: []byte("{}")})
 			return err
 		},
 	}

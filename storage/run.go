@@ -12,11 +12,11 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/result"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 )
 
-func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
+func (db *DB) CreateRun(ctx context.Context, r *records.StoredRun) (err error) {
 	if err := db.checkFile(); err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	sc := core.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
+	sc := records.SavedScenario{ID: r.ScenarioID, Name: r.Name, Body: r.Scenario}
 	if _, err := putScenario(ctx, tx, &sc, r.CreatedAt); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (db *DB) CreateRun(ctx context.Context, r *core.StoredRun) (err error) {
 }
 
 // insertRun writes the runs row of r.
-func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
+func insertRun(ctx context.Context, tx *sql.Tx, r *records.StoredRun) error {
 	h, err := headlineJSON(r)
 	if err != nil {
 		return err
@@ -51,13 +51,13 @@ func insertRun(ctx context.Context, tx *sql.Tx, r *core.StoredRun) error {
 	_, err = tx.ExecContext(ctx, `INSERT INTO runs(id, scenario_id, name, created_at, engine_version,
 		policy, seed, rerun_of, result, headline, has_dispatch)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
-		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(core.TimeFormat), r.EngineVersion,
+		r.ID, r.ScenarioID, r.Name, r.CreatedAt.Format(records.TimeFormat), r.EngineVersion,
 		r.Policy, r.Seed, r.RerunOf, r.Result, h, r.HasDispatch)
 	return translate(err)
 }
 
-func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
-	var r core.StoredRun
+func (db *DB) Run(ctx context.Context, id string) (*records.StoredRun, error) {
+	var r records.StoredRun
 	var created string
 	h := headlineCol{&r.Headline}
 	err := db.read.QueryRowContext(ctx, `SELECT r.id, r.scenario_id, s.body, r.name, r.created_at,
@@ -68,14 +68,14 @@ func (db *DB) Run(ctx context.Context, id string) (*core.StoredRun, error) {
 	if err != nil {
 		return nil, notFound(err, "run %s", id)
 	}
-	r.CreatedAt, err = time.Parse(core.TimeFormat, created)
+	r.CreatedAt, err = time.Parse(records.TimeFormat, created)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: created_at: %w", id, err)
 	}
 	return &r, nil
 }
 
-func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error) {
+func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []records.RunSummary, next string, err error) {
 	before, err := decodeCursor(cursor)
 	if err != nil {
 		return nil, "", err
@@ -89,7 +89,7 @@ func (db *DB) Runs(ctx context.Context, limit int, cursor string) (list []core.R
 	defer rows.Close()
 	var seqs []int64
 	for rows.Next() {
-		var s core.RunSummary
+		var s records.RunSummary
 		var seq int64
 		h := headlineCol{&s.Headline}
 		err := rows.Scan(&seq, &s.ID, &s.Name, &s.ScenarioID, &s.CreatedAt, &s.EngineVersion,
@@ -158,7 +158,7 @@ func insertDispatch(ctx context.Context, tx *sql.Tx, id string, gz []byte) error
 
 // headlineJSON is the runs row's headline column of r: its result.Headline as
 // JSON.
-func headlineJSON(r *core.StoredRun) (string, error) {
+func headlineJSON(r *records.StoredRun) (string, error) {
 	b, err := json.Marshal(r.Headline)
 	return string(b), err
 }

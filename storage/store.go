@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -45,15 +45,15 @@ type RunStore interface {
 	// CreateRun stores r, its scenario (unless stored already) and its
 	// dispatch log atomically (after a crash either all of it is there or
 	// none), and fills in r.CreatedAt.
-	CreateRun(ctx context.Context, r *core.StoredRun) error
+	CreateRun(ctx context.Context, r *records.StoredRun) error
 	// Run returns the stored run with this id, without its dispatch log;
 	// ENOTFOUND when there is none.
-	Run(ctx context.Context, id string) (*core.StoredRun, error)
+	Run(ctx context.Context, id string) (*records.StoredRun, error)
 	// Runs lists up to limit runs, newest first, starting after cursor (""
 	// for the newest); next is the cursor of the following page, "" on the
 	// last one. A page ends early once its names pass ListPageBytes, and a
 	// name is listed cut to ListNameMax characters.
-	Runs(ctx context.Context, limit int, cursor string) (list []core.RunSummary, next string, err error)
+	Runs(ctx context.Context, limit int, cursor string) (list []records.RunSummary, next string, err error)
 	// Dispatch opens the gzip-compressed dispatch log of run id for reading
 	// and returns it with its size in bytes; ENOTFOUND when the run does
 	// not exist or was not created with its log. The log is read a piece at
@@ -67,10 +67,10 @@ type ScenarioStore interface {
 	// already; created says whether it was new. A different body under a
 	// stored ID is ECONFLICT. Two callers storing the same scenario at once
 	// both succeed, one of them with created false.
-	PutScenario(ctx context.Context, s *core.SavedScenario) (created bool, err error)
+	PutScenario(ctx context.Context, s *records.SavedScenario) (created bool, err error)
 	// Scenario returns the stored scenario with this id; ENOTFOUND when
 	// there is none.
-	Scenario(ctx context.Context, id string) (*core.SavedScenario, error)
+	Scenario(ctx context.Context, id string) (*records.SavedScenario, error)
 }
 
 // SweepStore keeps sweep jobs, which replicas work point by point: any
@@ -192,7 +192,7 @@ const listName = "CASE WHEN length(name) > 1000 THEN substr(name, 1, 1000) || 'â
 // page cuts a list read with one row more than limit to its page: limit
 // runs, or fewer when their names pass ListPageBytes; next is the cursor
 // of the following page ("" on the last). seqs are the rows' numbers.
-func page(list []core.RunSummary, seqs []int64, limit int) ([]core.RunSummary, string) {
+func page(list []records.RunSummary, seqs []int64, limit int) ([]records.RunSummary, string) {
 	n, size := 0, 0
 	for n < len(list) && n < limit {
 		size += len(list[n].Name)

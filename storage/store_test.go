@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/internal/pgtest"
 )
@@ -72,8 +72,8 @@ func openStore(t testing.TB, target string) Store {
 }
 
 // sampleRun returns a run numbered i with a scenario of its own.
-func sampleRun(i int, dispatch bool) *core.StoredRun {
-	r := &core.StoredRun{
+func sampleRun(i int, dispatch bool) *records.StoredRun {
+	r := &records.StoredRun{
 		ID:            fmt.Sprintf("run%019d", i),
 		ScenarioID:    fmt.Sprintf("scn%019d", i),
 		Scenario:      []byte(fmt.Sprintf(`{"name":"s%d"}`, i)),
@@ -253,16 +253,16 @@ func TestPutScenario(t *testing.T) { eachStore(t, testPutScenario) }
 
 func testPutScenario(t *testing.T, db Store) {
 	ctx := context.Background()
-	s := &core.SavedScenario{ID: "abc", Name: "n", Body: []byte(`{"a":1}`)}
+	s := &records.SavedScenario{ID: "abc", Name: "n", Body: []byte(`{"a":1}`)}
 	tests := []struct {
 		name        string
-		sc          *core.SavedScenario
+		sc          *records.SavedScenario
 		wantCreated bool
 		wantCode    string
 	}{
 		{"first", s, true, ""},
-		{"same again", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":1}`)}, false, ""},
-		{"other body, same id", &core.SavedScenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, diag.ECONFLICT},
+		{"same again", &records.SavedScenario{ID: "abc", Body: []byte(`{"a":1}`)}, false, ""},
+		{"other body, same id", &records.SavedScenario{ID: "abc", Body: []byte(`{"a":2}`)}, false, diag.ECONFLICT},
 	}
 	for _, tt := range tests {
 		created, err := db.PutScenario(ctx, tt.sc)

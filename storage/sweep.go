@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -27,13 +27,13 @@ func (db *DB) CreateSweep(ctx context.Context, j *sweep.Job) (err error) {
 		return translate(err)
 	}
 	defer tx.Rollback()
-	sc := core.SavedScenario{ID: j.ScenarioID, Name: "", Body: j.Scenario}
+	sc := records.SavedScenario{ID: j.ScenarioID, Name: "", Body: j.Scenario}
 	if _, err := putScenario(ctx, tx, &sc, now); err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO sweep_jobs(id, kind, scenario_id, spec, status, total, runs_total,
 		created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?)`, j.ID, kind, j.ScenarioID, spec, j.Status, j.Total,
-		j.RunsTotal, now.Format(core.TimeFormat), now.Format(core.TimeFormat))
+		j.RunsTotal, now.Format(records.TimeFormat), now.Format(records.TimeFormat))
 	if err != nil {
 		return translate(err)
 	}
@@ -60,9 +60,9 @@ func scanSweep(row interface{ Scan(...any) error }) (*sweep.Job, error) {
 	if err := readJobSpec(&j, spec); err != nil {
 		return nil, err
 	}
-	j.LeaseUntil, _ = time.Parse(core.TimeFormat, lease)
-	j.CreatedAt, _ = time.Parse(core.TimeFormat, created)
-	j.UpdatedAt, _ = time.Parse(core.TimeFormat, updated)
+	j.LeaseUntil, _ = time.Parse(records.TimeFormat, lease)
+	j.CreatedAt, _ = time.Parse(records.TimeFormat, created)
+	j.UpdatedAt, _ = time.Parse(records.TimeFormat, updated)
 	return &j, nil
 }
 
@@ -131,7 +131,7 @@ func (db *DB) CancelSweep(ctx context.Context, id string) (_ *sweep.Job, err err
 	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
-		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(core.TimeFormat), id)
+		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(records.TimeFormat), id)
 	if err != nil {
 		return nil, translate(err)
 	}

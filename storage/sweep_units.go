@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
 )
 
@@ -56,7 +56,7 @@ func (db *DB) ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, l
 	}
 	defer tx.Rollback()
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	nowText := now.Format(core.TimeFormat)
+	nowText := now.Format(records.TimeFormat)
 	var id string
 	var total, runsTotal int
 	err = tx.QueryRowContext(ctx, `SELECT j.id, j.total, j.runs_total FROM sweep_jobs j
@@ -84,7 +84,7 @@ func (db *DB) ClaimSweepPoints(ctx context.Context, owner string, maxRuns int, l
 	if err := rows.Err(); err != nil {
 		return nil, nil, translate(err)
 	}
-	until := now.Add(lease).Format(core.TimeFormat)
+	until := now.Add(lease).Format(records.TimeFormat)
 	for _, p := range points {
 		if _, err := tx.ExecContext(ctx, `UPDATE sweep_units SET owner = ?, lease_until = ? WHERE job_id = ? AND point = ?`,
 			owner, until, id, p); err != nil {
@@ -124,7 +124,7 @@ func unitOwned(ctx context.Context, tx *sql.Tx, id, owner string, point int, now
 	if err != nil {
 		return translate(err)
 	}
-	if who != owner || lease < now.Format(core.TimeFormat) {
+	if who != owner || lease < now.Format(records.TimeFormat) {
 		return diag.Errorf(diag.ECONFLICT, "sweep %s point %d: %s's lease ran out, the point is left to the next claim", id, point, owner)
 	}
 	return nil
@@ -141,7 +141,7 @@ func (db *DB) SaveSweepUnit(ctx context.Context, id, owner string, point int, bo
 	}
 	defer tx.Rollback()
 	now := db.Now().UTC().Truncate(time.Millisecond)
-	nowText := now.Format(core.TimeFormat)
+	nowText := now.Format(records.TimeFormat)
 	if err := unitOwned(ctx, tx, id, owner, point, now); err != nil {
 		return false, err
 	}
@@ -156,7 +156,7 @@ func (db *DB) SaveSweepUnit(ctx context.Context, id, owner string, point int, bo
 			ELSE runs_done + MAX(1, runs_total / MAX(total, 1)) END, updated_at = ? WHERE id = ?`,
 			[]any{nowText, id}},
 		{`UPDATE sweep_units SET lease_until = ? WHERE job_id = ? AND owner = ? AND lease_until >= ?`,
-			[]any{now.Add(lease).Format(core.TimeFormat), id, owner, nowText}},
+			[]any{now.Add(lease).Format(records.TimeFormat), id, owner, nowText}},
 	} {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
 			return false, translate(err)
@@ -230,7 +230,7 @@ func (db *DB) RenewSweepUnits(ctx context.Context, id, owner string, lease time.
 		return diag.Errorf(diag.ECONFLICT, "sweep %s is %s", id, status)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_units SET lease_until = ? WHERE job_id = ? AND owner = ? AND lease_until >= ?`,
-		now.Add(lease).Format(core.TimeFormat), id, owner, now.Format(core.TimeFormat)); err != nil {
+		now.Add(lease).Format(records.TimeFormat), id, owner, now.Format(records.TimeFormat)); err != nil {
 		return translate(err)
 	}
 	return translate(tx.Commit())
@@ -251,7 +251,7 @@ func (db *DB) SweepProgress(ctx context.Context, id, owner string, runsDone int)
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE sweep_jobs SET runs_done = ?, updated_at = ? WHERE id = ?`,
-		runsDone, now.Format(core.TimeFormat), id); err != nil {
+		runsDone, now.Format(records.TimeFormat), id); err != nil {
 		return translate(err)
 	}
 	return translate(tx.Commit())
@@ -273,7 +273,7 @@ func (db *DB) FailSweep(ctx context.Context, id, msg string) (err error) {
 	defer db.noteWrite(&err)
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'failed', error = ?, owner = '', lease_until = '',
-		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, msg, now.Format(core.TimeFormat), id)
+		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, msg, now.Format(records.TimeFormat), id)
 	if err == nil {
 		_, err = db.write.ExecContext(ctx, `DELETE FROM sweep_units WHERE job_id = ?`, id)
 	}

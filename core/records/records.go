@@ -1,13 +1,14 @@
-package core
+// Package records holds the records the REST API keeps: a stored run, a
+// run as lists show it, a saved scenario, and how their times are written.
+// They sit in core (the domain) so that server and storage both point at
+// them and never at each other.
+package records
 
 import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core/result"
 )
-
-// The records the REST API keeps. They live in core (the domain) so that
-// server and storage both point at them and never at each other.
 
 // TimeFormat is how created_at is written: UTC, millisecond precision, fixed
 // width, so that text order is time order.
