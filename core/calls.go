@@ -124,20 +124,35 @@ func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
 		r.ID = idOf(f) + "." + strconv.Itoa(j+1)
 	}
 	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
+	var sets *workload.CritSet // entries that differ by BUFTYPE: the inherited buffer type picks one
+	if e.routing != nil {
+		sets = e.routing[st.Service]
+	}
+	// num: the child's value is the number r.RouteNum, routed without
+	// writing it (its text, when someone reads it, is the same:
+	// workload.RouteText writes the number of a routed request)
+	num := false
 	switch {
 	case st.Route != nil:
 		e.app.draw.Seed(r.Key, streamRouteValue)
 		st.Route.Draw(&e.app.draw, &r)
+		num = r.RouteVal == "" && r.Route != workload.RouteNone
 	case st.Value != "":
 		r.RouteVal = st.Value
+	case st.Inherit && f.req.RouteVal == "" && f.req.Route != workload.RouteNone && (sets != nil || crit != nil):
+		r.RouteNum, num = f.req.RouteNum, true
 	case st.Inherit:
 		r.RouteVal = workload.RouteText(&f.req)
 	}
 	r.Buf = f.req.Buf // the buffer is passed on: the child's buffer type is its caller's
-	if e.routing != nil && e.routing[st.Service] != nil {
-		// entries that differ by BUFTYPE: the inherited buffer type picks one
-		r.Route = e.routing[st.Service].Route(e.bufs, r.Buf, workload.RouteText(&r))
-	} else if st.Route == nil && r.RouteVal != "" && crit != nil {
+	switch {
+	case sets != nil && num:
+		r.Route = sets.RouteNumber(e.bufs, r.Buf, r.RouteNum)
+	case sets != nil:
+		r.Route = sets.Route(e.bufs, r.Buf, workload.RouteText(&r))
+	case num && st.Route == nil:
+		r.Route = workload.RouteOfNumber(crit, r.RouteNum)
+	case st.Route == nil && r.RouteVal != "" && crit != nil:
 		r.Route = workload.RouteOf(crit, r.RouteVal)
 	}
 	return r

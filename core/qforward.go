@@ -112,7 +112,7 @@ func (e *engine) qStore(f *flight, t int64) {
 	if t >= e.setup.WarmupUS {
 		e.q.store.Queues[qi].Enqueued++
 	}
-	e.q.store.Add(qi, msgq.Msg{Key: f.req.Key, RouteVal: f.req.RouteVal, RouteNum: f.req.RouteNum, Buf: f.req.Buf}, t)
+	e.q.store.Add(qi, msgq.Msg{Key: f.req.Key, RouteVal: workload.RouteText(&f.req), Buf: f.req.Buf}, t)
 	e.qHeld(t)
 	e.qNotify(qi, t)
 }
@@ -223,7 +223,7 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 		tr.xs[fw.x-1].fwd = fi + 1
 	}
 	r := workload.Request{TimeUS: t, Service: spec.Service, Origin: int(fw.machine), ServiceUS: -1, ID: id,
-		Key: workload.Mix64(m.Key ^ workload.Mix64(uint64(m.K)+streamForward)), RouteVal: m.RouteVal, RouteNum: m.RouteNum, Buf: m.Buf}
+		Key: workload.Mix64(m.Key ^ workload.Mix64(uint64(m.K)+streamForward)), RouteVal: m.RouteVal, Buf: m.Buf}
 	e.routeRequest(&r)
 	a := e.app
 	a.bind = appSlot{kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: -1, replyTo: -1, fwdFrom: -1, tran: fw.x}
@@ -255,9 +255,6 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 // routeRequest sets r's routing range from its routing value, for its
 // service's criterion (as a nested request's is).
 func (e *engine) routeRequest(r *workload.Request) {
-	if r.RouteVal == "" && r.RouteNum != 0 {
-		r.RouteVal = workload.RouteText(r)
-	}
 	if e.routing != nil && e.routing[r.Service] != nil {
 		r.Route = e.routing[r.Service].Route(e.bufs, r.Buf, r.RouteVal)
 	} else if crit := e.m.Criterion(e.m.Services[r.Service].Routing); crit != nil && r.RouteVal != "" {
@@ -335,7 +332,7 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 		mq.Dropped += b2i64(counted)
 	case int(m.K) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
 		mq.ToError += b2i64(counted)
-		q.store.Add(spec.ErrorQueue, msgq.Msg{Key: m.Key, RouteVal: m.RouteVal, RouteNum: m.RouteNum, Buf: m.Buf}, t)
+		q.store.Add(spec.ErrorQueue, msgq.Msg{Key: m.Key, RouteVal: m.RouteVal, Buf: m.Buf}, t)
 		e.qHeld(t)
 		e.qNotify(spec.ErrorQueue, t)
 	case int(m.K) >= spec.Retries:

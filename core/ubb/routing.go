@@ -3,7 +3,9 @@ package ubb
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -212,6 +214,11 @@ type bound struct {
 	kind boundKind
 	num  decimal
 	str  string
+	// f is a number bound as a float64; exact says that f's shortest text
+	// (strconv.FormatFloat(f, 'f', -1, 64)) is the bound, so that a float64
+	// compares with f as their shortest texts compare (MatchFloat)
+	f     float64
+	exact bool
 }
 
 type boundKind uint8
@@ -368,6 +375,49 @@ func (c *Criterion) Match(v Value) int {
 		}
 	}
 	return -1
+}
+
+// MatchFloat is Match for the number x as its shortest text writes it
+// (strconv.FormatFloat(x, 'f', -1, 64)), without writing it: when both are
+// float64s, rounding to the nearest keeps the order of a float64's shortest
+// text and a bound that is another's shortest text. It reports false, and
+// the caller matches the text, when a number bound it meets is not a
+// float64's shortest text, or x is not finite.
+func (c *Criterion) MatchFloat(x float64) (int, bool) {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return -1, false
+	}
+	for i := range c.Ranges {
+		r := &c.Ranges[i]
+		if r.CatchAll {
+			return i, true
+		}
+		lo, ok1 := cmpFloat(r.lo, x)
+		hi, ok2 := cmpFloat(r.hi, x)
+		if ok1 > 1 || ok2 > 1 {
+			return -1, false
+		}
+		if ok1 == 1 && ok2 == 1 && lo <= 0 && hi >= 0 {
+			return i, true
+		}
+	}
+	return -1, true
+}
+
+// cmpFloat compares bound b with the number x: with 1, the comparison; 0,
+// b is a string (it never holds a number); 2, only the texts can say.
+func cmpFloat(b bound, x float64) (int, uint8) {
+	switch {
+	case b.kind == boundMin:
+		return -1, 1
+	case b.kind == boundMax:
+		return 1, 1
+	case b.kind != boundNum:
+		return 0, 0
+	case !b.exact:
+		return 0, 2
+	}
+	return cmp.Compare(b.f, x), 1
 }
 
 // holds reports whether lo <= v <= hi.
@@ -610,7 +660,17 @@ func (rp *rangesParser) value() bound {
 		return bound{}
 	}
 	rp.i = end
-	return bound{kind: boundNum, num: d}
+	return numBound(word, d)
+}
+
+// numBound is the number bound written word, read as d.
+func numBound(word string, d decimal) bound {
+	b := bound{kind: boundNum, num: d}
+	if f, err := strconv.ParseFloat(word, 64); err == nil {
+		back, ok := parseDecimal(strconv.FormatFloat(f, 'f', -1, 64))
+		b.f, b.exact = f, ok && cmpDecimal(back, d) == 0
+	}
+	return b
 }
 
 // lineColOf formats "line L col C".

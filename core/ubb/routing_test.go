@@ -1,8 +1,10 @@
 package ubb
 
 import (
+	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -384,5 +386,54 @@ func TestBufTypeWarnings(t *testing.T) {
 				t.Errorf("warnings %q\nwant %s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestMatchFloatAsText: MatchFloat, where it answers, answers as Match does
+// for the number's shortest text, for bounds that are float64s' shortest
+// texts and bounds that are not (more digits than a float64 keeps, beyond
+// its range), and for numbers at, next to and between the bounds; it
+// answers for every number of a criterion of short bounds.
+func TestMatchFloatAsText(t *testing.T) {
+	crits := []string{
+		`"MIN - 9999:*, 10000-49999:G1, 50000-79999:G2, 80000-109999:G3, *:*"`,
+		`"-2.5 - -0.5:G1, 0-0.1:G2, 0.30000000000000004-1e3:G3, 1001-MAX:G1"`,
+		`"0.1000000000000000055511151231257827021181583404541015625-0.2:G1, 7-9007199254740993:G2"`,
+		`"0.000000000000000000000000000000000000000000000000001-1:G1, 123456789012345678901234567890-1e400:G2"`,
+	}
+	var xs []float64
+	for _, v := range []float64{0, 0.1, 0.2, 0.3, 0.30000000000000004, 1, 2.5, 9999, 10000, 49999, 49999.5, 50000,
+		109999, 110000, 1000, 1001, 7, 9007199254740992, 9007199254740994, 1e-300, 1.2345678901234568e29, 1e300} {
+		for _, s := range []float64{1, -1} {
+			xs = append(xs, s*v, math.Nextafter(s*v, math.Inf(1)), math.Nextafter(s*v, math.Inf(-1)))
+		}
+	}
+	xs = append(xs, math.Copysign(0, -1))
+	for k, ranges := range crits {
+		ubb := "*RESOURCES\nIPCKEY 1\nMASTER S\nMODEL SHM\n*MACHINES\nm LMID=S\n*GROUPS\nG1 LMID=S GRPNO=1\nG2 LMID=S GRPNO=2\nG3 LMID=S GRPNO=3\n" +
+			"*SERVERS\ns SRVGRP=G1 SRVID=1\n*SERVICES\nX ROUTING=C\n*ROUTING\nC FIELD=F RANGES=" + ranges + "\n"
+		m, err := Load(Input{UBBConfig: ubb, UBBName: "c.ubb"})
+		if err != nil {
+			t.Fatalf("criterion %d: %v", k, err)
+		}
+		c := m.Criterion("C")
+		answered := 0
+		for _, x := range xs {
+			got, ok := c.MatchFloat(x)
+			text := strconv.FormatFloat(x, 'f', -1, 64)
+			v, _ := NumberValue(text)
+			if want := c.Match(v); ok && got != want {
+				t.Errorf("criterion %d, %s: MatchFloat %d, Match of the text %d", k, text, got, want)
+			}
+			if ok {
+				answered++
+			}
+		}
+		if k < 2 && answered != len(xs) {
+			t.Errorf("criterion %d, every bound a float64's shortest text: answered %d of %d", k, answered, len(xs))
+		}
+		if k >= 2 && answered == len(xs) {
+			t.Errorf("criterion %d, bounds only their texts can compare: answered every number", k)
+		}
 	}
 }

@@ -267,7 +267,11 @@ func (sr *StreamRoute) Draw(rd *rng.PCG, r *Request) {
 		r.RouteVal, r.Route = string(strconv.AppendFloat(buf[:0], x, 'f', -1, 64)), RouteNone
 		return
 	}
-	r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
+	if k, ok := sr.crit.MatchFloat(x); ok {
+		r.Route = routeOfIndex(k)
+	} else {
+		r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
+	}
 	if r.Route > 0 {
 		r.Route += sr.base
 	}
@@ -276,11 +280,28 @@ func (sr *StreamRoute) Draw(rd *rng.PCG, r *Request) {
 // routeOfNumber is routeOf for a number written in b.
 func routeOfNumber(c *ubb.Criterion, b []byte) int32 {
 	v, _ := ubb.NumberValue(string(b))
-	k := c.Match(v)
+	return routeOfIndex(c.Match(v))
+}
+
+// routeOfIndex is the Route of range k of a criterion (-1: none holds the
+// value).
+func routeOfIndex(k int) int32 {
 	if k < 0 {
 		return RouteNoMatch
 	}
 	return int32(k + 1)
+}
+
+// RouteOfNumber is RouteOf for the number x, as its text
+// (strconv.FormatFloat(x, 'f', -1, 64)) would route, written only when the
+// criterion's bounds need it.
+func RouteOfNumber(c *ubb.Criterion, x float64) int32 {
+	if c.Kind != ubb.KindString { // (a string criterion reads the text as a string)
+		if k, ok := c.MatchFloat(x); ok {
+			return routeOfIndex(k)
+		}
+	}
+	return RouteOf(c, strconv.FormatFloat(x, 'f', -1, 64))
 }
 
 // CritSet is the criterion of a routed service: its *ROUTING entries of
@@ -326,6 +347,19 @@ func (cs *CritSet) Route(t *BufTable, buf int32, text string) int32 {
 		return RouteNoBuf
 	}
 	return routeIn(cs.Entries[k], cs.base[k], text)
+}
+
+// RouteNumber is Route for the number x, as its text would route.
+func (cs *CritSet) RouteNumber(t *BufTable, buf int32, x float64) int32 {
+	k := cs.Pick(t, buf)
+	if k < 0 {
+		return RouteNoBuf
+	}
+	r := RouteOfNumber(cs.Entries[k], x)
+	if r > 0 {
+		r += cs.base[k]
+	}
+	return r
 }
 
 // EntryOf returns the entry, and the range within it, of Route k > 0.

@@ -22,8 +22,7 @@ type Msg struct {
 	Ready    bool
 	StoredUS int64 // when it was first stored in this queue
 	Key      uint64
-	RouteVal string
-	RouteNum float64
+	RouteVal string // its routing value as written
 	Buf      int32
 }
 
