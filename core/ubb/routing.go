@@ -207,6 +207,29 @@ type Range struct {
 	// listed range holds.
 	CatchAll bool `json:"catch_all,omitempty"`
 	lo, hi   bound
+	// for MatchFloat: loF and hiF are the bounds as float64s (MIN and MAX
+	// infinite), when fast; else strs says a bound is a string (the range
+	// never holds a number), and neither that only the texts can say
+	loF, hiF   float64
+	fast, strs bool
+}
+
+// floats sets r's bounds for MatchFloat.
+func (r *Range) floats() {
+	r.fast, r.strs = true, r.lo.kind == boundStr || r.hi.kind == boundStr
+	r.loF, r.hiF = math.Inf(-1), math.Inf(1)
+	for _, b := range []struct {
+		b *bound
+		f *float64
+	}{{&r.lo, &r.loF}, {&r.hi, &r.hiF}} {
+		switch b.b.kind {
+		case boundNum:
+			*b.f = b.b.f
+			r.fast = r.fast && b.b.exact
+		case boundStr:
+			r.fast = false
+		}
+	}
 }
 
 // bound is one end of a range: MIN, MAX, a number or a string.
@@ -389,35 +412,18 @@ func (c *Criterion) MatchFloat(x float64) (int, bool) {
 	}
 	for i := range c.Ranges {
 		r := &c.Ranges[i]
-		if r.CatchAll {
+		switch {
+		case r.CatchAll:
 			return i, true
-		}
-		lo, ok1 := cmpFloat(r.lo, x)
-		hi, ok2 := cmpFloat(r.hi, x)
-		if ok1 > 1 || ok2 > 1 {
+		case r.fast:
+			if r.loF <= x && x <= r.hiF {
+				return i, true
+			}
+		case !r.strs:
 			return -1, false
-		}
-		if ok1 == 1 && ok2 == 1 && lo <= 0 && hi >= 0 {
-			return i, true
 		}
 	}
 	return -1, true
-}
-
-// cmpFloat compares bound b with the number x: with 1, the comparison; 0,
-// b is a string (it never holds a number); 2, only the texts can say.
-func cmpFloat(b bound, x float64) (int, uint8) {
-	switch {
-	case b.kind == boundMin:
-		return -1, 1
-	case b.kind == boundMax:
-		return 1, 1
-	case b.kind != boundNum:
-		return 0, 0
-	case !b.exact:
-		return 0, 2
-	}
-	return cmp.Compare(b.f, x), 1
 }
 
 // holds reports whether lo <= v <= hi.
@@ -568,6 +574,7 @@ func (b *builder) parseRanges(c *Criterion, p param) bool {
 		if rp.bad {
 			return false
 		}
+		r.floats()
 		c.Ranges = append(c.Ranges, r)
 		if catchAll >= 0 && len(c.Ranges) == catchAll+2 {
 			ignoredAt = start
