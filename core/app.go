@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -154,7 +155,9 @@ type appState struct {
 	replies appHeap         // replies and failures on their way to a waiting caller
 	dl      []deadlineQueue // the callers' deadlines, one queue per length
 	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
-	clients appHeap         // the clients' next requests
+	clients evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
+	top     appEvent        // the clients' next request as next returns it
+	dueSrc  int             // where the event due last found waits (next's second result), for pop
 	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
 	wsh     *wshState       // the workstation front end; nil when no client set has via
 	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
@@ -220,20 +223,21 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		a.dlOf[sv] = int32(k)
 	}
 	a.cl = make([]clientState, ap.NClient)
+	a.clients.Init()
 	a.wsh = connectClients(e, a) // at t = 0, before anything else
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
 		for c := 0; c < cp.Count; c++ {
 			g := cp.First + c
 			cl := &a.cl[g]
-			cl.set, cl.c = int32(k), int32(c)
+			cl.set, cl.c, cl.dueAt = int32(k), int32(c), -1
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
 			if cl.off {
 				continue // not connected: it issues nothing
 			}
 			if at := a.pause(cp.Think, &cl.rng); at < ap.EndUS {
-				a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g)})
+				a.think(g, at)
 				a.active++
 			}
 		}
@@ -254,8 +258,13 @@ func (a *appState) next() (*appEvent, int) {
 			top, src = &q.evs[q.head], 2+k
 		}
 	}
-	if len(a.clients) > 0 && (top == nil || a.clients[0].before(top)) {
-		top, src = &a.clients[0], 1
+	if a.clients.Len() > 0 {
+		// a client's request: (t, classClient, its index)
+		k := a.clients.Top()
+		if t, g := k.T(), int64(k.Idx()); top == nil || t < top.t || t == top.t && (classClient < top.class || classClient == top.class && g < top.seq) {
+			a.top = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
+			top, src = &a.top, 1
+		}
 	}
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
 		top, src = &a.retries[0], -2
@@ -274,14 +283,15 @@ func (a *appState) next() (*appEvent, int) {
 	return top, src
 }
 
-// pop removes and returns the next application event.
+// pop removes and returns the next application event, the one due just
+// found (appTurn runs right after it).
 func (a *appState) pop() appEvent {
-	_, src := a.next()
-	switch src {
+	switch src := a.dueSrc; src {
 	case 0:
 		return a.replies.pop()
 	case 1:
-		return a.clients.pop()
+		a.clients.Pop()
+		return a.top
 	case -2:
 		return a.retries.pop()
 	case -3:
@@ -290,10 +300,11 @@ func (a *appState) pop() appEvent {
 		return a.qs.avail.pop()
 	case -5:
 		return a.qs.wake.pop()
+	default:
+		q := &a.dl[src-2]
+		q.head++
+		return q.evs[q.head-1]
 	}
-	q := &a.dl[src-2]
-	q.head++
-	return q.evs[q.head-1]
 }
 
 // topT is when the next application event is due; noTime for none.
@@ -309,7 +320,8 @@ func (a *appState) topT() int64 {
 // replies and deadlines come after completions and before arrivals and new
 // requests of their instant; client requests come last.
 func (a *appState) due(tc, ta, tn int64) bool {
-	top, _ := a.next()
+	top, src := a.next()
+	a.dueSrc = src
 	if top == nil {
 		return false
 	}
@@ -374,7 +386,7 @@ func (e *engine) appTurn() error {
 	case classDeadline:
 		e.deadline(&ev)
 	case classClient:
-		if a.cl[ev.caller].epoch != ev.callerSeq {
+		if a.cl[ev.caller].dueAt != ev.t {
 			return nil // its machine was lost since
 		}
 		return e.clientIssue(int(ev.caller), ev.t)

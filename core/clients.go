@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -15,7 +16,8 @@ import (
 // a failure, or TPETIME at its deadline), counts it, then backs off and
 // retries it or thinks and issues its next one; a client's machine lost
 // stops it, restored starts it again. Their think timers are application
-// events (appState.clients, app.go); the first is drawn by newAppState.
+// events, kept apart from the others in a heap of 8-byte keys (time, client
+// index: appState.clients, app.go); the first is drawn by newAppState.
 
 // clientState is one client of a set.
 type clientState struct {
@@ -35,8 +37,10 @@ type clientState struct {
 	id       string
 	key      uint64
 	rng      rng.PCG
-	epoch    int64 // bumped when its machine is lost or restored: older issue events no longer apply
-	off      bool  // a workstation client that found no room at its WSL: it issues nothing
+	// dueAt is when its next request is due, -1 for none: a timer of
+	// another time is stale (its machine was lost since)
+	dueAt int64
+	off   bool // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -168,10 +172,16 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	}
 	g := cp.First + int(c.c)
 	if at := t + wait; at < a.plan.EndUS {
-		a.clients.push(appEvent{t: at, seq: int64(g), class: classClient, kind: callerClient, caller: int32(g), callerSeq: c.epoch})
+		a.think(g, at)
 	} else {
 		a.active--
 	}
+}
+
+// think makes client g issue its next request at t.
+func (a *appState) think(g int, t int64) {
+	a.cl[g].dueAt = t
+	a.clients.Push(evq.Key(t, int32(g)))
 }
 
 // retries reports whether client set cp retries a request that ended with
@@ -191,7 +201,7 @@ func (a *appState) loseClients(m int32) {
 			continue
 		}
 		for c := cp.First; c < cp.First+cp.Count; c++ {
-			a.cl[c].epoch++
+			a.cl[c].dueAt = -1
 			a.cl[c].waiting, a.cl[c].k = 0, 0
 		}
 	}
@@ -207,12 +217,12 @@ func (a *appState) restoreClients(e *engine, m int32, t int64) {
 		}
 		for c := cp.First; c < cp.First+cp.Count; c++ {
 			cl := &a.cl[c]
-			cl.epoch++
+			cl.dueAt = -1
 			if cl.off {
 				continue
 			}
 			if at := t + a.pause(cp.Think, &cl.rng); at < a.plan.EndUS {
-				a.clients.push(appEvent{t: at, seq: int64(c), class: classClient, kind: callerClient, caller: int32(c), callerSeq: cl.epoch})
+				a.think(c, at)
 			}
 		}
 	}

@@ -34,8 +34,13 @@ var callModes = vocab.Table[CallMode]{What: "call mode", Names: []string{"tpcall
 // String returns the mode as scenarios spell it.
 func (m CallMode) String() string { return callModes.Name(m) }
 
-// maxClients bounds one client set's count.
-const maxClients = 100_000
+// maxClients bounds one client set's count, and MaxClientsTotal the
+// clients of every set together (the engine numbers its clients' timers
+// within 24 bits).
+const (
+	maxClients      = 100_000
+	MaxClientsTotal = 10_000_000
+)
 
 // App is a scenario's applications, compiled: nil when it has neither
 // calls nor clients.
@@ -302,6 +307,9 @@ func (st *Setup) resolveApps(sc *scenario.Scenario, _ Options) error {
 			cp, err := st.clientSet(n, &g.Clients[k], fmt.Sprintf("workload.generate.clients[%d]", k), timed)
 			if err != nil {
 				return err
+			}
+			if ap.NClient+cp.Count > MaxClientsTotal {
+				return diag.FieldErrorf(fmt.Sprintf("workload.generate.clients[%d].count", k), "the client sets hold more than %d clients in all", MaxClientsTotal)
 			}
 			cp.First = ap.NClient
 			cp.KeyBase = clientKeyBase(st.Seed, cp.Name)

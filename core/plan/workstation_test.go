@@ -119,3 +119,26 @@ func TestHandlingTime(t *testing.T) {
 		t.Errorf("without via: %v, warnings %q", err, st.Warnings)
 	}
 }
+
+// TestClientsTotalBound: client sets of 100 000 clients each are accepted
+// up to MaxClientsTotal clients in all; the set that passes it is named.
+func TestClientsTotalBound(t *testing.T) {
+	sets := MaxClientsTotal/100_000 + 1
+	sc := wsScenario(func(sc *scenario.Scenario) {
+		g := sc.Workload.Generate
+		g.Clients = nil
+		for k := range sets {
+			g.Clients = append(g.Clients, scenario.ClientSet{Name: "c" + strings.Repeat("x", k%3) + string(rune('a'+k%26)) + string(rune('a'+k/26)),
+				Count: 100_000, Script: []scenario.ScriptEntry{{Service: "A"}}})
+		}
+	})
+	err := resolveWS(t, sc)
+	want := "workload.generate.clients[100].count"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "10000000 clients in all") {
+		t.Fatalf("got %v, want an error naming %s", err, want)
+	}
+	sc.Workload.Generate.Clients = sc.Workload.Generate.Clients[:sets-1]
+	if err := resolveWS(t, sc); err != nil {
+		t.Fatalf("%d clients: %v", MaxClientsTotal, err)
+	}
+}
