@@ -67,12 +67,17 @@ async function load(execURL: string, wasmURL: string): Promise<Bridge> {
   return self.tuxlb!;
 }
 
-/** loadTools loads the second module once, after the first. */
+/** loadTools loads the second module once, after the first (again on the next call if it failed). */
 function loadTools(): Promise<Tools> {
-  tools ??= bridge!.then(async () => {
-    await start(toolsURL, new Promise<void>((resolve) => (self.tuxlbToolsReady = resolve)));
-    return self.tuxlbTools!;
-  });
+  tools ??= bridge!
+    .then(async () => {
+      await start(toolsURL, new Promise<void>((resolve) => (self.tuxlbToolsReady = resolve)));
+      return self.tuxlbTools!;
+    })
+    .catch((e: Error) => {
+      tools = null;
+      throw e;
+    });
   return tools;
 }
 
