@@ -33,6 +33,12 @@ func TestPlaygroundOptimize(t *testing.T) {
 			ctx := newBrowser(t)
 			do(t, ctx, "be a phone", phoneSize(), emulateScheme(scheme))
 			loadAndRun(t, ctx, srv.URL+"/", "mssq-set")
+			// the second module (fit, optimize) comes only when asked for
+			tools := func() int { return strings.Count(srv.Stderr.String(), "path=/assets/tuxlb-tools-") }
+			before := tools()
+			if scheme == "light" && before != 0 {
+				t.Errorf("the page fetched tuxlb-tools.wasm before optimize or fit was asked for")
+			}
 			do(t, ctx, "fill the Optimize tab",
 				jsClick(sel("tab-optimize")),
 				chromedp.SetValue(sel("optimize-vary"), "SERVERS.quotesrv.MIN=1..4/1"),
@@ -41,6 +47,9 @@ func TestPlaygroundOptimize(t *testing.T) {
 				chromedp.SetValue(sel("optimize-epsilon"), "10%"),
 				jsClick(sel("optimize-run")),
 				waitText(sel("optimize-status"), "Done"))
+			if tools() != before+1 {
+				t.Errorf("tuxlb-tools.wasm fetched %d times for the optimization, want once", tools()-before)
+			}
 			headline := get(t, ctx, "the headline", chromedp.Evaluate[string](`document.querySelector('[data-testid="optimize-headline"]').textContent`))
 			if headline != "Chosen: SERVERS.quotesrv.MIN=4, cost 8." {
 				t.Errorf("headline %q, want MIN=4 at cost 2 × 4", headline)

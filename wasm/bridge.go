@@ -5,8 +5,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -16,6 +14,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/core/ubb"
+	"github.com/tuxlb/tuxlb/wasm/internal/answer"
 )
 
 // options are the run options JavaScript may pass.
@@ -202,21 +201,10 @@ func versionString() string {
 }
 
 // errorJSON turns any error into {"error": {code, message, diagnostics}}.
-func errorJSON(err error) string {
-	var e *diag.Error
-	if !errors.As(err, &e) {
-		e = &diag.Error{Code: diag.ErrorCode(err), Message: err.Error()}
-	}
-	return answerJSON(map[string]*diag.Error{"error": e})
-}
+func errorJSON(err error) string { return answer.Error(err) }
 
-func answerJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf(`{"error":{"code":%q,"message":%q}}`, diag.EINTERNAL, err.Error())
-	}
-	return string(b)
-}
+// answerJSON is v's JSON.
+func answerJSON(v any) string { return answer.JSON(v) }
 
 // adaptAnswer is what adapt and files return: the scenario to edit and what
 // was changed to fit it to its configuration.

@@ -1,9 +1,11 @@
 //go:build js && wasm
 
-// Command wasm is the syscall/js bridge between the playground and core. It
-// installs globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt,
-// files, fit, sweepPlan, sweepUnit, sweepPending, sweepReduce, optimize, version} and then
-// blocks forever. Every function takes plain strings and numbers and returns
+// Command wasm is the syscall/js bridge between the playground and core
+// (tuxlb.wasm, the module the page loads first). It installs
+// globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt, files,
+// sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then blocks
+// forever. The calibration (fit) and the optimization (optimize) are a
+// module of their own, wasm/tools, loaded only when one is asked for. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure;
 // takeDispatch returns the last run's dispatch log as a plain string.
 // It does nothing but bridge; all the behaviour lives in core.
@@ -31,10 +33,8 @@ func main() {
 	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
 	api.Set("sweepPending", js.FuncOf(jsSweepPending))
 	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
-	api.Set("optimize", js.FuncOf(jsOptimize))
 	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
 	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
-	api.Set("fit", js.FuncOf(func(_ js.Value, args []js.Value) any { return fit(argString(args, 0)) }))
 	api.Set("version", versionJSON())
 	js.Global().Set("tuxlb", api)
 	if ready := js.Global().Get("tuxlbReady"); ready.Type() == js.TypeFunction {
@@ -83,11 +83,6 @@ func jsSweepPending(_ js.Value, args []js.Value) any {
 // jsSweepReduce is tuxlb.sweepReduce(scenarioJSON, specJSON, samplesJSON).
 func jsSweepReduce(_ js.Value, args []js.Value) any {
 	return sweepReduce(argString(args, 0), argString(args, 1), argString(args, 2))
-}
-
-// jsOptimize is tuxlb.optimize(scenarioJSON, specJSON, {progress}).
-func jsOptimize(_ js.Value, args []js.Value) any {
-	return optimize(argString(args, 0), argString(args, 1), argOptions(args, 2))
 }
 
 func argString(args []js.Value, i int) string {

@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -205,8 +204,8 @@ func pathSetter(path string) func(*scenario.Scenario, string) error {
 // computed on exact decimals, so 200 x 1.1 is 220. Client populations keep
 // their pace: their rate follows from their think times and answers.
 func scaleRates(sc *scenario.Scenario, factor string) error {
-	f, ok := new(big.Rat).SetString(factor)
-	if !ok || f.Sign() <= 0 {
+	f, ok := parseExact(factor)
+	if !ok || f.sign() <= 0 {
 		return fmt.Errorf("rate_scale: want a number > 0, got %q", factor)
 	}
 	w := &sc.Workload
@@ -215,12 +214,11 @@ func scaleRates(sc *scenario.Scenario, factor string) error {
 		return fmt.Errorf("rate_scale: the workload has no trace or generated streams to scale")
 	}
 	mul := func(x float64) float64 {
-		r, ok := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+		r, ok := parseExact(strconv.FormatFloat(x, 'g', -1, 64))
 		if !ok {
 			return x
 		}
-		y, _ := r.Mul(r, f).Float64()
-		return y
+		return mulExact(r, f).float64()
 	}
 	if traced {
 		x := 1.0

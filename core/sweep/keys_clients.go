@@ -2,7 +2,6 @@ package sweep
 
 import (
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,11 +77,11 @@ func editClients(sc *scenario.Scenario, name, attr string, edit func(*scenario.C
 // set without a think time, or with one whose mean is 0, gets the constant
 // v. The products are computed on exact decimals.
 func setThinkMean(cs *scenario.ClientSet, name, v string) error {
-	target, ok := new(big.Rat).SetString(v)
-	if !ok || target.Sign() < 0 {
+	target, ok := parseExact(v)
+	if !ok || target.sign() < 0 {
 		return fmt.Errorf("clients.%s.think_ms: want a number >= 0, got %q", name, v)
 	}
-	ms, _ := target.Float64()
+	ms := target.float64()
 	if cs.Think == nil {
 		cs.Think = &scenario.Dist{Dist: "const", MS: &ms}
 		return nil
@@ -96,13 +95,13 @@ func setThinkMean(cs *scenario.ClientSet, name, v string) error {
 		cs.Think = &scenario.Dist{Dist: "const", MS: &ms}
 		return nil
 	}
-	f := new(big.Rat).Quo(target, ratOf(mean))
+	f := quoExact(target, ratOf(mean))
 	d := *cs.Think
 	scale := func(p *float64) *float64 {
 		if p == nil {
 			return nil
 		}
-		y, _ := new(big.Rat).Mul(ratOf(*p), f).Float64()
+		y := mulExact(ratOf(*p), f).float64()
 		return &y
 	}
 	d.MS, d.MeanMS, d.MinMS, d.MaxMS, d.SDMS = scale(d.MS), scale(d.MeanMS), scale(d.MinMS), scale(d.MaxMS), scale(d.SDMS)
@@ -115,8 +114,8 @@ func setThinkMean(cs *scenario.ClientSet, name, v string) error {
 }
 
 // ratOf is x as the exact decimal it prints as.
-func ratOf(x float64) *big.Rat {
-	r, _ := new(big.Rat).SetString(strconv.FormatFloat(x, 'g', -1, 64))
+func ratOf(x float64) exact {
+	r, _ := parseExact(strconv.FormatFloat(x, 'g', -1, 64))
 	return r
 }
 

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"math/big"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
@@ -68,41 +67,41 @@ func parseRange(key, text string) ([]string, error) {
 		return nil, bad("end is not a decimal number")
 	case !ok3:
 		return nil, bad("step is not a decimal number")
-	case step.Sign() <= 0:
+	case step.sign() <= 0:
 		return nil, bad("step must be > 0")
 	}
 	places := max(decimalPlaces(from), decimalPlaces(stepText))
-	span := new(big.Rat).Sub(end, start)
-	down := span.Sign() < 0
-	span.Abs(span)
+	count := 1
+	span := addExact(end, negExact(start))
+	down := span.sign() < 0
+	span.neg = false
 	// n = floor(span/step) + 1, bounded before it is allocated.
-	q := new(big.Rat).Quo(span, step)
-	n := new(big.Int).Quo(q.Num(), q.Denom())
-	if n.Cmp(big.NewInt(MaxValues)) >= 0 {
+	if n := floorQuo(span, step); natCmp(n, natOf(MaxValues)) >= 0 {
 		return nil, diag.Errorf(diag.EINVALID, "vary %s: range %q has more than the limit of %d values", key, text, MaxValues)
+	} else if len(n) > 0 {
+		count = int(n[0]) + 1
 	}
-	count := int(n.Int64()) + 1
+	if down {
+		step = negExact(step)
+	}
+	// start and step over one denominator, so that the sums keep it
+	x := exact{neg: start.neg, num: natMul(start.num, step.den), den: natMul(start.den, step.den)}
+	step = exact{neg: step.neg, num: natMul(step.num, start.den), den: x.den}
 	vals := make([]string, 0, count)
-	x := new(big.Rat).Set(start)
 	for i := 0; i < count; i++ {
-		vals = append(vals, trimDecimal(x.FloatString(places)))
-		if down {
-			x.Sub(x, step)
-		} else {
-			x.Add(x, step)
-		}
+		vals = append(vals, trimDecimal(x.floatString(places)))
+		x = addExact(x, step)
 	}
 	return vals, nil
 }
 
 // decimalRat reads a plain decimal number ("-1.25", "3", ".5") exactly.
-func decimalRat(s string) (*big.Rat, bool) {
+func decimalRat(s string) (exact, bool) {
 	s = strings.TrimSpace(s)
-	if s == "" || strings.ContainsAny(s, "eE/") {
-		return nil, false
+	if s == "" || strings.ContainsAny(s, "eExX/") {
+		return exact{}, false
 	}
-	r, ok := new(big.Rat).SetString(s)
-	return r, ok
+	return parseExact(s)
 }
 
 // decimalPlaces counts the digits after the decimal point of s.

@@ -2,9 +2,12 @@
 // callbacks, and cancel (terminate the worker and start a fresh one).
 import type { CoreError } from "./types";
 // The Go core and Go's loader for it, as Vite emits them: under content-hashed
-// names (assets/tuxlb-HASH.wasm), so they can be cached for a year.
+// names (assets/tuxlb-HASH.wasm), so they can be cached for a year. The
+// second module (fit and optimize) is fetched by the worker only when one of
+// them is first asked for.
 import execAsset from "../wasm/wasm_exec.js?url";
 import wasmAsset from "../wasm/tuxlb.wasm?url";
+import toolsAsset from "../wasm/tuxlb-tools.wasm?url";
 
 /** A failed call: the core's error (with diagnostics when the config is wrong). */
 export class EngineError extends Error {
@@ -51,6 +54,7 @@ export class Engine {
       type: "init",
       execURL: new URL(execAsset, location.href).href,
       wasmURL: new URL(wasmAsset, location.href).href,
+      toolsURL: new URL(toolsAsset, location.href).href,
     });
   }
 

@@ -1,5 +1,8 @@
 // The Web Worker that runs the Go core (tuxlb.wasm). The page sends it
 // requests; long runs report progress; the page cancels by terminating it.
+// fit and optimize live in a second module (tuxlb-tools.wasm), kept out of
+// the page's first download: the worker loads it beside the first the first
+// time one of them is asked for.
 /// <reference lib="webworker" />
 
 export {}; // a module for TypeScript; Vite bundles it as a classic worker
@@ -14,19 +17,24 @@ interface Bridge {
   sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
   sweepPending(scenario: string, spec: string, samples: string): string;
   sweepReduce(scenario: string, spec: string, samples: string): string;
-  optimize(scenario: string, spec: string, opts: object): string;
   adapt(scenario: string): string;
   files(request: string): string;
+  version: string;
+}
+
+/** The functions wasm/tools/main.go installs on globalThis.tuxlbTools. */
+interface Tools {
   fit(request: string): string;
+  optimize(scenario: string, spec: string, opts: object): string;
   version: string;
 }
 
 declare const Go: new () => { importObject: WebAssembly.Imports; run(i: WebAssembly.Instance): Promise<void> };
-declare const self: DedicatedWorkerGlobalScope & { tuxlb?: Bridge; tuxlbReady?: () => void };
+declare const self: DedicatedWorkerGlobalScope & { tuxlb?: Bridge; tuxlbReady?: () => void; tuxlbTools?: Tools; tuxlbToolsReady?: () => void };
 
 /** A request from the page. */
 type Request =
-  | { type: "init"; execURL: string; wasmURL: string }
+  | { type: "init"; execURL: string; wasmURL: string; toolsURL: string }
   | { id: number; op: "validate"; ubb: string; dm: string; advertise: string }
   | { id: number; op: "run"; scenario: string; opts: { policy?: string; seed?: string; dispatch?: boolean; variant?: string } }
   | { id: number; op: "explain"; scenario: string; first: number; count: number; opts: { policy?: string; seed?: string } }
@@ -40,23 +48,44 @@ type Request =
   | { id: number; op: "fit"; request: string };
 
 let bridge: Promise<Bridge> | null = null;
+let tools: Promise<Tools> | null = null;
+let toolsURL = "";
 
-async function load(execURL: string, wasmURL: string): Promise<Bridge> {
-  importScripts(execURL);
+/** start runs the Go module at url (wasm_exec.js loaded) until it calls ready. */
+async function start(url: string, ready: Promise<void>): Promise<void> {
   const go = new Go();
-  const ready = new Promise<void>((resolve) => (self.tuxlbReady = resolve));
-  const resp = await fetch(wasmURL);
-  if (!resp.ok) throw new Error(`loading ${wasmURL}: HTTP ${resp.status}`);
+  const resp = await fetch(url);
+  if (!resp.ok) throw new Error(`loading ${url}: HTTP ${resp.status}`);
   const { instance } = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
   void go.run(instance);
   await ready;
+}
+
+async function load(execURL: string, wasmURL: string): Promise<Bridge> {
+  importScripts(execURL);
+  await start(wasmURL, new Promise<void>((resolve) => (self.tuxlbReady = resolve)));
   return self.tuxlb!;
+}
+
+/** loadTools loads the second module once, after the first (again on the next call if it failed). */
+function loadTools(): Promise<Tools> {
+  tools ??= bridge!
+    .then(async () => {
+      await start(toolsURL, new Promise<void>((resolve) => (self.tuxlbToolsReady = resolve)));
+      return self.tuxlbTools!;
+    })
+    .catch((e: Error) => {
+      tools = null;
+      throw e;
+    });
+  return tools;
 }
 
 self.onmessage = async (ev: MessageEvent<Request>) => {
   const msg = ev.data;
   if ("type" in msg) {
     bridge = load(msg.execURL, msg.wasmURL);
+    toolsURL = msg.toolsURL;
     bridge.then(
       (b) => self.postMessage({ type: "ready", version: b.version }),
       (e: Error) => self.postMessage({ type: "fatal", message: e.message }),
@@ -64,8 +93,10 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
     return;
   }
   let b: Bridge;
+  let t: Tools | null = null;
   try {
     b = await bridge!;
+    if (msg.op === "fit" || msg.op === "optimize") t = await loadTools();
   } catch (e) {
     self.postMessage({ id: msg.id, type: "done", answer: JSON.stringify({ error: { code: "internal", message: (e as Error).message } }) });
     return;
@@ -102,7 +133,7 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       break;
     case "optimize": {
       const progress = (done: number, total: number) => self.postMessage({ id: msg.id, type: "progress", done, total });
-      answer = b.optimize(msg.scenario, msg.spec, { progress });
+      answer = t!.optimize(msg.scenario, msg.spec, { progress });
       break;
     }
     case "adapt":
@@ -112,7 +143,7 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       answer = b.files(msg.request);
       break;
     case "fit":
-      answer = b.fit(msg.request);
+      answer = t!.fit(msg.request);
       break;
   }
   self.postMessage({ id: msg.id, type: "done", answer });

@@ -15,7 +15,7 @@ import (
 // and starter.FromFit, what `tuxlb fit --out` writes; a request with both a
 // log and ULOGs, or neither, is refused by name.
 func TestFitIsTheCLIsFit(t *testing.T) {
-	dir := filepath.Join("..", "core", "ulog", "testdata", "bank")
+	dir := filepath.Join("..", "..", "core", "ulog", "testdata", "bank")
 	read := func(p string) string {
 		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
@@ -52,32 +52,5 @@ func TestFitIsTheCLIsFit(t *testing.T) {
 		if ans := fit(string(body)); !strings.Contains(ans, "give a request log or ULOG files (one of them)") {
 			t.Errorf("fit(%s): got %s", body, ans)
 		}
-	}
-}
-
-// TestFilesTakesPSC: a configuration whose one server advertises at run time
-// starts in the page with a stand-in service named like the server (and a
-// note saying so), and with its real services when the psc listing is
-// dropped beside it, as `tuxlb init --psc` makes it.
-func TestFilesTakesPSC(t *testing.T) {
-	ubbText := "*RESOURCES\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG1 LMID=site1 GRPNO=1\n*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-A\"\n"
-	listing := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\n" +
-		"------------ ------------ ---------  --------  --    -------  ------ ------\n" +
-		"TOUPPER      TOUPPER      simpserv   G1         1     site1        0 AVAIL\n"
-	body, _ := json.Marshal(filesRequest{UBBConfig: &ubbText})
-	var stand adaptAnswer
-	if err := json.Unmarshal([]byte(files(string(body))), &stand); err != nil || stand.Scenario == nil ||
-		!strings.Contains(strings.Join(stand.Notes, "\n"), "server simpserv (group G1) runs SIMPSERV") {
-		t.Errorf("without the listing: %v %.400s", err, files(string(body)))
-	} else if adv := stand.Scenario.Advertise["simpserv"]; len(adv) != 1 || adv[0] != "SIMPSERV" {
-		t.Errorf("without the listing, advertise: %v", stand.Scenario.Advertise)
-	}
-	body, _ = json.Marshal(filesRequest{UBBConfig: &ubbText, PSC: &listing})
-	var got adaptAnswer
-	if err := json.Unmarshal([]byte(files(string(body))), &got); err != nil || got.Scenario == nil {
-		t.Fatalf("with the listing: %v %.300s", err, files(string(body)))
-	}
-	if adv := got.Scenario.Advertise["simpserv"]; len(adv) != 1 || adv[0] != "TOUPPER" {
-		t.Errorf("advertise: %v", got.Scenario.Advertise)
 	}
 }

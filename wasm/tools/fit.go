@@ -1,3 +1,6 @@
+// The portable half of the tools module (its fit): what it does without syscall/js, so
+// it can be tested natively.
+
 package main
 
 import (
@@ -7,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ulog"
+	"github.com/tuxlb/tuxlb/wasm/internal/answer"
 )
 
 // fitRequest is the argument of fit: the files `tuxlb fit` reads (absent
@@ -48,19 +52,19 @@ type fitAnswer struct {
 func fit(request string) string {
 	var req fitRequest
 	if err := json.Unmarshal([]byte(request), &req); err != nil {
-		return errorJSON(diag.FieldErrorf("fit", "%v", err))
+		return answer.Error(diag.FieldErrorf("fit", "%v", err))
 	}
 	files := starter.Files{UBBConfig: req.UBBConfig, DMConfig: req.DMConfig, PSC: req.PSC, Trace: req.Trace, UBBName: req.UBBName,
 		TraceName: req.TraceName, SkipBad: req.TraceSkipBad}
 	if req.TraceMap != "" {
 		m, err := starter.ParseTraceMap(req.TraceMap)
 		if err != nil {
-			return errorJSON(err)
+			return answer.Error(err)
 		}
 		files.Columns = m
 	}
 	if (req.Trace == nil) == (len(req.ULOG) == 0) {
-		return errorJSON(diag.FieldErrorf("fit", "give a request log or ULOG files (one of them)"))
+		return answer.Error(diag.FieldErrorf("fit", "give a request log or ULOG files (one of them)"))
 	}
 	src := starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad,
 		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC}
@@ -69,13 +73,13 @@ func fit(request string) string {
 	}
 	rep, err := starter.Fit(src)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
 	out := fitAnswer{Report: rep}
 	if files.UBBConfig != nil {
 		if out.Scenario, out.ScenarioWarnings, err = starter.FromFit(files, rep); err != nil {
-			return errorJSON(err)
+			return answer.Error(err)
 		}
 	}
-	return answerJSON(out)
+	return answer.JSON(out)
 }
