@@ -143,7 +143,7 @@ func (p *Plan) GeneratedRequests() float64 { return p.setup.Work.Expected }
 // ReplicationSeed returns the seed of replication i (0-based): the plan's
 // own for replication 0, for the others a SplitMix64 step of the plan's seed
 // plus i, so that their streams are unrelated.
-func (p *Plan) ReplicationSeed(i int) uint64 { return replicationSeed(p.setup.Seed, i) }
+func (p *Plan) ReplicationSeed(i int) uint64 { return plan.ReplicationSeed(p.setup.Seed, i) }
 
 // Reseed returns a copy of the plan that runs with seed instead: the same
 // configuration, samplers and workload (shared, not copied), other random

@@ -26,6 +26,9 @@ const BytesPerInFlight = 250
 // DefaultMaxRequests bounds the size of one run unless RunOptions says otherwise.
 const DefaultMaxRequests = workload.DefaultMaxRequests
 
+// MaxReplications bounds Scenario.Replications.
+const MaxReplications = plan.MaxReplications
+
 // RunOptions are the knobs of one run that are not part of the scenario.
 type RunOptions struct {
 	Policy string  // overrides Scenario.Policy when not empty

@@ -9,19 +9,6 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
-func TestReplicationSeed(t *testing.T) {
-	if replicationSeed(7, 0) != 7 {
-		t.Errorf("replication 0 must use the scenario's seed")
-	}
-	seen := map[uint64]bool{}
-	for i := 0; i < 50; i++ {
-		seen[replicationSeed(7, i)] = true
-	}
-	if len(seen) != 50 {
-		t.Errorf("got %d distinct seeds of 50", len(seen))
-	}
-}
-
 // TestCancelAndProgress: the context is checked and progress reported every
 // 4096 requests.
 func TestCancelAndProgress(t *testing.T) {

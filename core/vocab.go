@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
-	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -94,27 +92,6 @@ func Vocabulary() map[string][]string {
 		"lifecycle_cause": life.Causes.List(),
 	})
 	return v
-}
-
-// SeedWant says what a seed is, for the messages of every interface.
-const SeedWant = "a whole number from 0 to 18446744073709551615"
-
-// ParseSeed reads a seed given as text (a CLI flag, a query parameter, the
-// page's form): a whole number from 0 to 2^64-1.
-func ParseSeed(field, text string) (uint64, error) {
-	n, err := strconv.ParseUint(text, 10, 64)
-	if err != nil {
-		return 0, diag.FieldErrorf(field, "want %s, got %q", SeedWant, quote(text, 40))
-	}
-	return n, nil
-}
-
-// quote cuts s to at most n bytes for an error message, marking the cut.
-func quote(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 var algorithmNames = vocab.Table[algorithm]{What: "algorithm", Names: []string{algFirst: "LDBAL=N", algSHM: "SHM real-time",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -38,7 +39,7 @@ func (s *Server) explainRun(c echo.Context) error {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}
 	opt := core.RunOptions{Policy: run.Policy}
-	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
+	if seed, err := plan.ParseSeed("seed", run.Seed); err == nil {
 		opt.Seed = &seed
 	}
 	pr, err := core.Prepare(sc, opt) // checked once, before the run waits for a slot

@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/records"
 )
 
@@ -40,7 +41,7 @@ func (s *Server) rerun(c echo.Context) error {
 		return err // the stored scenario no longer reads: the engine changed under it
 	}
 	opt := core.RunOptions{Policy: old.Policy, AllSeries: all}
-	if seed, err := core.ParseSeed("seed", old.Seed); err == nil {
+	if seed, err := plan.ParseSeed("seed", old.Seed); err == nil {
 		opt.Seed = &seed
 	}
 	stored := &records.SavedScenario{ID: old.ScenarioID, Name: old.Name, Body: old.Scenario}

@@ -18,6 +18,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -261,9 +262,9 @@ func runOptions(c echo.Context) (core.RunOptions, bool, error) {
 	var opt core.RunOptions
 	opt.Policy = c.QueryParam("policy")
 	if v := c.QueryParam("seed"); v != "" {
-		seed, err := core.ParseSeed("seed", v)
+		seed, err := plan.ParseSeed("seed", v)
 		if err != nil {
-			return opt, false, badQuery("seed", v, core.SeedWant)
+			return opt, false, badQuery("seed", v, plan.SeedWant)
 		}
 		opt.Seed = &seed
 	}
@@ -410,7 +411,7 @@ func runOverrides(run *records.StoredRun) map[string]any {
 	if run.Policy != "" {
 		o["policy"] = run.Policy
 	}
-	if seed, err := core.ParseSeed("seed", run.Seed); err == nil {
+	if seed, err := plan.ParseSeed("seed", run.Seed); err == nil {
 		o["seed"] = seed
 	}
 	return o

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
@@ -57,7 +58,7 @@ type validateAnswer struct {
 func (o options) runOptions() (core.RunOptions, error) {
 	ro := core.RunOptions{Policy: o.Policy, Progress: o.Progress, AllSeries: o.AllSeries}
 	if o.Seed != "" {
-		seed, err := core.ParseSeed("seed", o.Seed)
+		seed, err := plan.ParseSeed("seed", o.Seed)
 		if err != nil {
 			return ro, err
 		}

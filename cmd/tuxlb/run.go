@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
@@ -135,7 +136,7 @@ func (f *runFlags) options() (core.RunOptions, error) {
 		return opt, fmt.Errorf("--max-run-time: %s is negative", f.maxRunTime)
 	}
 	if f.seed != "" {
-		n, err := core.ParseSeed("--seed", f.seed)
+		n, err := plan.ParseSeed("--seed", f.seed)
 		if err != nil {
 			return opt, err
 		}
