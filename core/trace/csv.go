@@ -76,7 +76,12 @@ type csvTrace struct {
 type names struct {
 	name []string
 	idx  []int
-	word []uint64 // each name's bytes as one word, when it has 8 at most (fast.go's lookupAt)
+	// for fast.go's match: each name's bytes as one word and their mask,
+	// and its length (-1 for a name not matched as a word: see wordOf);
+	// comma is the log's delimiter
+	word, mask []uint64
+	wlen       []int
+	comma      rune
 }
 
 // maxNames bounds the names held.
@@ -92,7 +97,9 @@ func (ns *names) resolve(name string, res func(string) (int, string)) (int, stri
 	}
 	i, msg := res(name)
 	if msg == "" && len(ns.name) < maxNames {
-		ns.name, ns.idx, ns.word = append(ns.name, name), append(ns.idx, i), append(ns.word, word(name))
+		ns.name, ns.idx = append(ns.name, name), append(ns.idx, i)
+		w, m, n := wordOf(name, ns.comma)
+		ns.word, ns.mask, ns.wlen = append(ns.word, w), append(ns.mask, m), append(ns.wlen, n)
 	}
 	return i, msg
 }
@@ -164,14 +171,12 @@ type Reader struct {
 	width int
 	num   int
 	err   error
-	// the fast path (fast.go): the columns of the fields, nil when the
-	// log's lines are all read in full; the delimiter; where a line's
-	// cells end; whether each service needs no service time
-	// (Resolver.Untimed: 0 not asked, 1 none, 2 one)
-	fastCols []fastCol
-	comma    byte
-	ends     [maxFastCols]int
-	timed    []uint8
+	// the fast path (fast.go): each column's role, nil when the log's
+	// lines are all read in full; the delimiter; whether each service
+	// needs no service time (Resolver.Untimed: 0 not asked, 1 none, 2 one)
+	roles []uint8
+	comma byte
+	timed []uint8
 }
 
 // NewReader reads the header of a log (text, with the optional column
@@ -240,10 +245,15 @@ func (ct *csvTrace) columns(head []string) map[string]string {
 // the first problem (an *Error naming the row and the column; with
 // Options.SkipBad, only a problem of the whole log).
 func (rd *Reader) Next(r *Request) (bool, error) {
-	ct := rd.ct
-	if ct.plain == 1 && rd.fastCols != nil && rd.err == nil && rd.fast(r) {
+	if rd.ct.plain == 1 && rd.roles != nil && rd.err == nil && rd.fast(r) {
 		return true, nil
 	}
+	return rd.next(r)
+}
+
+// next is Next's full reading.
+func (rd *Reader) next(r *Request) (bool, error) {
+	ct := rd.ct
 	for rd.err == nil {
 		rec, perr, ok := rd.sc.next()
 		rd.num++

@@ -1,7 +1,6 @@
 package trace
 
 import (
-	"math/bits"
 	"unicode/utf8"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
@@ -10,178 +9,159 @@ import (
 
 // The fast path: most rows of a log are plain lines (no quote, no blank
 // around a cell, the names seen before, times in a unit decided), and
-// Reader.fast reads such a line in one pass over its bytes, straight into
-// the row, without the scanner's record or row's cells. Any other line, or
-// any cell it is not sure of, it leaves unread (nothing changed) for the
-// full reading (scanner.next, csvTrace.row), which words the problems: so
-// a row reads the same either way, and the errors are the full reading's.
+// Reader.fast reads such a line in one pass over its bytes, cell by cell
+// in the header's order, straight into the row: a time's digits summed as
+// they are read, a name matched where it stands against the names held
+// (as one word when it has 8 bytes at most), with no record of cells and
+// no string per cell. Any other line, or any cell it is not sure of, it
+// leaves unread (nothing changed) for the full reading (scanner.next,
+// csvTrace.row), which words the problems: so a row reads the same either
+// way, and the errors are the full reading's.
 
-// roleEnqueue is the role of the trace format's enqueue column (a cell
-// fast leaves to the full reading unless it is empty); the others are the
-// trace fields (colTime...).
-const roleEnqueue = numCols
-
-// fastCol is a column fast reads: its role and its index.
-type fastCol struct{ role, col uint8 }
+// The roles of a column (Reader.roles): a trace field (colTime...), or one
+// of these.
+const (
+	roleIgnored = numCols + iota // a log's column no field uses
+	roleEnqueue                  // the trace format's enqueue column
+)
 
 // setFast decides whether the log's lines may be read by fast: a delimiter
-// of one ASCII byte that is no blank, at most maxFastCols columns, each
-// giving one field at most. The times must also be offsets in a unit
-// (csvTrace.plain), which the first row decides.
+// of one ASCII byte that is no blank, each column giving one field at
+// most. The times must also be offsets in a unit (csvTrace.plain), which
+// the first row decides.
 func (rd *Reader) setFast() {
 	ct := rd.ct
 	c := ct.comma
-	if c >= utf8.RuneSelf || c == '\t' || c == ' ' || c == '\r' || c == '\v' || c == '\f' || c == '"' || c == '\n' || rd.width > maxFastCols {
+	if c >= utf8.RuneSelf || c == '\t' || c == ' ' || c == '\r' || c == '\v' || c == '\f' || c == '"' || c == '\n' {
 		return
 	}
-	var cols []fastCol
-	seen := make([]bool, rd.width)
-	add := func(role, i int) bool {
-		if i >= len(seen) || seen[i] {
-			return false // a column that gives two fields (a mapping may say so)
-		}
-		seen[i] = true
-		cols = append(cols, fastCol{uint8(role), uint8(i)})
-		return true
+	roles := make([]uint8, rd.width)
+	for i := range roles {
+		roles[i] = roleIgnored
 	}
 	for f, i := range ct.col {
-		if i >= 0 && !add(f, i) {
+		if i < 0 {
+			continue
+		}
+		if i >= len(roles) || roles[i] != roleIgnored {
+			return // a column that gives two fields (a mapping may say so)
+		}
+		roles[i] = uint8(f)
+	}
+	if i := ct.enq; i >= 0 {
+		if i >= len(roles) || roles[i] != roleIgnored {
 			return
 		}
+		roles[i] = roleEnqueue
 	}
-	if i := ct.enq; i >= 0 && !add(roleEnqueue, i) {
-		return
-	}
-	rd.fastCols, rd.comma = cols, byte(c)
+	rd.roles, rd.comma = roles, byte(c)
+	ct.services.comma, ct.origins.comma = c, c
 }
 
-// maxFastCols bounds the columns of a log that fast reads.
-const maxFastCols = 32
-
-// Words of 8 bytes, for finding a byte in 8 at once.
-const (
-	ones  = 0x0101010101010101
-	low7s = 0x7f7f7f7f7f7f7f7f
-)
-
-// load64 is the 8 bytes of s from i, the first the lowest (one load).
-func load64(s string, i int) uint64 {
-	b := s[i : i+8]
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// zeros has the high bit of each byte of x that is zero, and no other bit.
-func zeros(x uint64) uint64 {
-	return ^((x&low7s + low7s) | x | low7s)
-}
-
-// fast reads the next line into r when it is plain and each cell of a
-// field reads without a doubt; false leaves the line unread (r may be
-// written). A cell no field uses only has to hold no quote: whatever else
-// it holds, the full reading cuts the line in the same cells.
+// fast reads the next line into r when it is plain and each of its cells
+// reads without a doubt; false leaves the line unread (r may be written).
+// A cell no field uses only has to hold no quote: whatever else it holds,
+// the full reading cuts the line in the same cells.
 func (rd *Reader) fast(r *Request) bool {
 	ct := rd.ct
-	text, off := rd.sc.text, rd.sc.off
-	if off >= len(text) {
-		return false
-	}
-	// the delimiters up to the line's end, 8 bytes at a time: a quote is
-	// the full reading's
+	text, i := rd.sc.text, rd.sc.off
 	comma := rd.comma
-	ends := &rd.ends // where each cell ends: its delimiter, the last at the line's end
-	n, i, end := 0, off, len(text)
-	cm, nl, qt := ones*uint64(comma), ones*uint64('\n'), ones*uint64('"')
-scan:
-	for ; i+8 <= len(text); i += 8 {
-		w := load64(text, i)
-		for m := zeros(w^cm) | zeros(w^nl) | zeros(w^qt); m != 0; m &= m - 1 {
-			k := i + bits.TrailingZeros64(m)>>3
-			switch text[k] {
-			case comma:
-				if n == len(ends)-1 {
-					return false
-				}
-				ends[n] = k
-				n++
-			case '\n':
-				end = k
-				break scan
+	t, svc, origin, svcUS, obsUS, prio := int64(-1), -1, -1, int64(-1), int64(-1), 0
+	var id, route, buf string
+	timeAt, timeEnd := 0, 0
+	var ok bool
+	last := len(rd.roles) - 1
+	for col, role := range rd.roles {
+		start, j := i, i
+		switch role {
+		case colTime:
+			t, j, ok = plainAt(text, i, ct.plainShift)
+			timeAt, timeEnd = i, j
+		case colServiceMS:
+			if svcUS, j, ok = plainAt(text, i, ct.svcShift); j == i {
+				svcUS, ok = -1, true // none given (or no number: the cell's end says)
+			}
+		case colObserved:
+			if obsUS, j, ok = plainAt(text, i, ct.obsShift); j == i {
+				obsUS, ok = -1, true
+			}
+		case colService:
+			svc, j, ok = ct.services.match(text, i, comma)
+		case colOrigin:
+			origin, j, ok = ct.origins.match(text, i, comma)
+		default:
+			j, ok = cellEnd(text, i, comma)
+		}
+		if !ok {
+			return false
+		}
+		// the cell ends at j: with a delimiter, or the last with the line
+		if col < last {
+			if j >= len(text) || text[j] != comma {
+				return false
+			}
+			i = j + 1
+		} else {
+			cut := j
+			switch {
+			case j == len(text):
+				i = j
+			case text[j] == '\n':
+				i = j + 1
+			case text[j] == '\r' && j+1 == len(text): // a CR ending the text
+				i = j + 1
+			case text[j] == '\r' && text[j+1] == '\n': // CRLF
+				i = j + 2
 			default:
 				return false
 			}
+			if j > start && text[j-1] == '\r' {
+				cut = j - 1 // the CR before the line's end is the line's
+			}
+			j = cut
 		}
-	}
-	if i+8 > len(text) { // the last bytes of the text
-		for ; i < len(text); i++ {
-			switch text[i] {
-			case comma:
-				if n == len(ends)-1 {
+		switch role {
+		case colPrio, colID, colRoute, colBufType, roleEnqueue:
+			if j == start {
+				continue
+			}
+			cell := text[start:j]
+			// a cell led by a blank or another character, or that may end
+			// with a blank (trimmed), is the full reading's
+			if c := cell[0]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= utf8.RuneSelf {
+				return false
+			}
+			if c := cell[len(cell)-1]; c <= ' ' || c >= 0x7f {
+				return false
+			}
+			switch role {
+			case colPrio:
+				if prio, ok = plainPrio(cell); !ok {
 					return false
 				}
-				ends[n] = i
-				n++
-			case '\n':
-				end = i
-				i = len(text)
-			case '"':
+			case colID:
+				id = cell
+			case colRoute:
+				route = cell
+			case colBufType:
+				if ubb.CheckBufType(cell) != "" {
+					return false
+				}
+				buf = cell
+			default: // an enqueue
 				return false
 			}
 		}
 	}
-	next := len(text)
-	if end < len(text) {
-		next = end + 1
+	if i == rd.sc.off || t < 0 || svc < 0 || ct.skipBad && t < ct.lastUS {
+		return false // an empty line, no time, no service (or out of time order)
 	}
-	if end > off && text[end-1] == '\r' { // CRLF, or a CR ending the text
-		end--
-	}
-	if end == off || n != rd.width-1 {
-		return false // an empty line, or not as many cells as the header
-	}
-	ends[n] = end
-	var cells [numCols]string // the cells of the fields the log has
-	var at [numCols]int       // where each starts
-	for _, fc := range rd.fastCols {
-		start := off
-		if fc.col > 0 {
-			start = ends[fc.col-1] + 1
-		}
-		cell := text[start:ends[fc.col]]
-		if cell == "" {
-			continue
-		}
-		// a cell led by a blank or another character, or that may end with
-		// a blank (trimmed), is the full reading's
-		if c := cell[0]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= utf8.RuneSelf {
+	if origin < 0 { // none given: the default origin, if the names held have it
+		if origin, ok = ct.origins.lookup(""); !ok {
 			return false
 		}
-		if c := cell[len(cell)-1]; c <= ' ' || c >= 0x7f {
-			return false
-		}
-		if fc.role == roleEnqueue {
-			return false
-		}
-		cells[fc.role], at[fc.role] = cell, start
 	}
-	t, ok := usec.ParsePlain(cells[colTime], ct.plainShift)
-	if !ok || ct.skipBad && t < ct.lastUS {
-		return false
-	}
-	svc, ok := ct.services.lookupAt(text, at[colService], cells[colService])
-	if !ok {
-		return false
-	}
-	origin, ok := ct.origins.lookupAt(text, at[colOrigin], cells[colOrigin])
-	if !ok {
-		return false
-	}
-	svcUS := int64(-1)
-	if c := cells[colServiceMS]; c != "" {
-		if svcUS, ok = usec.ParsePlain(c, ct.svcShift); !ok {
-			return false
-		}
-	} else {
+	if svcUS < 0 {
 		if svc >= len(rd.timed) {
 			rd.timed = append(rd.timed, make([]uint8, svc+1-len(rd.timed))...)
 		}
@@ -195,58 +175,156 @@ scan:
 			return false
 		}
 	}
-	prio := 0
-	if c := cells[colPrio]; c != "" {
-		if len(c) > 3 {
-			return false
-		}
-		for k := 0; k < len(c); k++ {
-			d := c[k] - '0'
-			if d > 9 {
-				return false
-			}
-			prio = prio*10 + int(d)
-		}
-		if prio < 1 || prio > 100 {
-			return false
-		}
-	}
-	if c := cells[colBufType]; c != "" && ubb.CheckBufType(c) != "" {
-		return false
-	}
-	obsUS := int64(-1)
-	if c := cells[colObserved]; c != "" {
-		if obsUS, ok = usec.ParsePlain(c, ct.obsShift); !ok {
-			return false
-		}
-	}
 	rd.num++
-	*r = Request{Row: rd.num, TimeUS: t, Service: svc, Origin: origin, ServiceUS: svcUS, Prio: prio, ID: cells[colID],
-		Route: cells[colRoute], BufType: cells[colBufType], ObservedUS: obsUS}
-	rd.sc.off = next
+	*r = Request{Row: rd.num, TimeUS: t, Service: svc, Origin: origin, ServiceUS: svcUS, Prio: prio, ID: id,
+		Route: route, BufType: buf, ObservedUS: obsUS}
+	rd.sc.off = i
 	rd.sc.line++
 	ct.rowNum = rd.num
 	ct.kept++
 	ct.lastUS = t
 	if ct.skipBad {
-		ct.lastTxt = cells[colTime]
+		ct.lastTxt = text[timeAt:timeEnd]
 	}
 	return true
 }
 
-// lookupAt returns the index of a name held: name, which is text from
-// start. A name of 8 bytes at most is compared as one word, read from the
-// text (when 8 bytes follow its start).
-func (ns *names) lookupAt(text string, start int, name string) (int, bool) {
-	if n := len(name); n <= 8 && start+8 <= len(text) {
-		w := load64(text, start) & (1<<(8*n) - 1)
-		for i, p := range ns.word {
-			if p == w && len(ns.name[i]) == n {
-				return ns.idx[i], true
-			}
+// cellEnd finds the end of a cell from i: the next delimiter or line end;
+// false at a quote.
+func cellEnd(text string, i int, comma byte) (int, bool) {
+	for ; i < len(text); i++ {
+		switch text[i] {
+		case comma, '\n':
+			return i, true
+		case '"':
+			return i, false
 		}
+	}
+	return i, true
+}
+
+// plainAt reads the time written from i as digits with at most one point,
+// times 10^shift, as usec.ParsePlain reads it, summing the digits as it
+// goes; it returns where the digits end. ok is false where ParsePlain
+// gives no value (the full reading words why).
+func plainAt(text string, i, shift int) (us int64, end int, ok bool) {
+	start := i
+	var n uint64
+	for ; i < len(text); i++ {
+		d := uint64(text[i]) - '0'
+		if d > 9 {
+			break
+		}
+		n = n*10 + d
+	}
+	digits, frac := i-start, 0
+	if i < len(text) && text[i] == '.' {
+		i++
+		k := i
+		for ; i < len(text); i++ {
+			d := uint64(text[i]) - '0'
+			if d > 9 {
+				break
+			}
+			n = n*10 + d
+		}
+		frac = i - k
+		digits += frac
+	}
+	if digits == 0 || digits > 18 || uint(shift) >= uint(len(pow10)) {
+		return 0, i, false
+	}
+	v := int64(n)
+	e := shift - frac // value = n × 10^e
+	if e >= 0 {
+		if v > maxTimes[e] {
+			return 0, i, false
+		}
+		return v * pow10[e], i, true
+	}
+	q := pow10[-e]
+	u := v / q
+	if 2*(v-u*q) >= q {
+		u++
+	}
+	if u > usec.Max {
+		return 0, i, false
+	}
+	return u, i, true
+}
+
+// Powers of ten, and the largest value each keeps within usec.Max.
+var (
+	pow10    [19]int64
+	maxTimes [19]int64
+)
+
+func init() {
+	pow10[0] = 1
+	for e := 1; e < len(pow10); e++ {
+		pow10[e] = pow10[e-1] * 10
+	}
+	for e, p := range pow10 {
+		maxTimes[e] = usec.Max / p
+	}
+}
+
+// plainPrio reads a priority written as 1 to 3 digits, 1 to 100; ok is
+// false for any other text (the full reading words it).
+func plainPrio(c string) (int, bool) {
+	if len(c) > 3 {
 		return 0, false
 	}
+	p := 0
+	for k := 0; k < len(c); k++ {
+		d := c[k] - '0'
+		if d > 9 {
+			return 0, false
+		}
+		p = p*10 + int(d)
+	}
+	return p, p >= 1 && p <= 100
+}
+
+// load64 is the 8 bytes of s from i, the first the lowest (one load).
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
+
+// match finds the name held that text has from i, a whole cell (a
+// delimiter, a line end or the text's end after it); it returns its index
+// and where the cell ends. A name of 8 bytes at most is compared as one
+// word (when 8 bytes follow i); others, and a cell of no name matched so,
+// are cut at their end and looked up. ok is false when no name held is the
+// cell (its full reading may resolve it, or word why not).
+func (ns *names) match(text string, i int, comma byte) (idx, end int, ok bool) {
+	if i+8 <= len(text) {
+		w := load64(text, i)
+		for k, p := range ns.word {
+			if w&ns.mask[k] != p || ns.wlen[k] < 0 {
+				continue
+			}
+			j := i + ns.wlen[k]
+			if j == len(text) || text[j] == comma || text[j] == '\n' || text[j] == '\r' {
+				return ns.idx[k], j, true
+			}
+		}
+	}
+	j, ok := cellEnd(text, i, comma)
+	if !ok {
+		return 0, j, false
+	}
+	if j > i && text[j-1] == '\r' && (j == len(text) || text[j] == '\n') {
+		return 0, j, false // a CR that may be the line's end: the full reading's
+	}
+	idx, ok = ns.lookup(text[i:j])
+	return idx, j, ok
+}
+
+// lookup returns the index of a name held.
+func (ns *names) lookup(name string) (int, bool) {
 	for i, n := range ns.name {
 		if n == name {
 			return ns.idx[i], true
@@ -255,14 +333,21 @@ func (ns *names) lookupAt(text string, start int, name string) (int, bool) {
 	return 0, false
 }
 
-// word is the bytes of a name of 8 bytes at most, the first the lowest, as
-// lookupAt reads them (0 for a longer name).
-func word(name string) uint64 {
-	var w uint64
-	if len(name) <= 8 {
-		for i := len(name) - 1; i >= 0; i-- {
-			w = w<<8 | uint64(name[i])
-		}
+// wordOf is a name's bytes as one word, the first the lowest, the mask of
+// its bytes and its length, for match; a length of -1 (never matched as a
+// word) for a name longer than 8 bytes, or one holding a byte that a plain
+// cell cannot (a quote, a delimiter, a line end: the name came from a
+// quoted cell).
+func wordOf(name string, comma rune) (w, mask uint64, n int) {
+	if len(name) > 8 {
+		return 0, 0, -1
 	}
-	return w
+	for i := len(name) - 1; i >= 0; i-- {
+		c := name[i]
+		if c == '"' || c == '\n' || c == '\r' || rune(c) == comma {
+			return 0, 0, -1
+		}
+		w, mask = w<<8|uint64(c), mask<<8|0xff
+	}
+	return w, mask, len(name)
 }

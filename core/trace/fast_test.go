@@ -2,15 +2,27 @@ package trace
 
 import (
 	"fmt"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
+	"github.com/tuxlb/tuxlb/core/ubb"
 	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
-// untimedNames is testModel's names where REMOTE has no service time of its
+// untimedNames is fastModel's names where REMOTE has no service time of its
 // own (as core's resolver says of a service with no distribution): its rows
 // must give service_ms.
 type untimedNames struct{ *Names }
+
+// fastModel is testModel with names that match differently: one longer
+// than a word, two where one is the start of the other, one that only a
+// quoted cell can give.
+func fastModel() *ubb.Model {
+	m := testModel()
+	m.Services = append(m.Services, ubb.Service{Name: "VERY_LONG_SERVICE"}, ubb.Service{Name: "A"}, ubb.Service{Name: "AB"},
+		ubb.Service{Name: "Q,X"})
+	return m
+}
 
 func (n untimedNames) Untimed(s int) string {
 	if s == 0 {
@@ -24,12 +36,12 @@ func (n untimedNames) Untimed(s int) string {
 // off.
 func transcript(text string, cols *Columns, opt Options, fast bool) string {
 	var b strings.Builder
-	rd, err := NewReader(text, cols, opt, untimedNames{NewNames(testModel())})
+	rd, err := NewReader(text, cols, opt, untimedNames{NewNames(fastModel())})
 	if err != nil {
 		return "header: " + err.Error()
 	}
 	if !fast {
-		rd.fastCols = nil
+		rd.roles = nil
 	}
 	var r Request
 	for {
@@ -100,6 +112,9 @@ func TestFastMatchesFullReading(t *testing.T) {
 					cells[k] = fmt.Sprintf("%d.%03d", max(tm, 0), rng.IntN(1000))
 				case 1:
 					cells[k] = []string{"TOUPPER", "TOLOWER", "TOUPPER", "REMOTE"}[rng.IntN(4)]
+					if rng.IntN(5) == 0 {
+						cells[k] = []string{"VERY_LONG_SERVICE", "A", "AB", `"Q,X"`, "Q,X"}[rng.IntN(5)]
+					}
 				case 2:
 					cells[k] = []string{"site1", "site2", ""}[rng.IntN(3)]
 				case 3:
@@ -142,7 +157,7 @@ func TestFastMatchesFullReading(t *testing.T) {
 				t.Fatalf("%q (skip %v):\nfast:\n%s\nfull:\n%s", text, skip, got, want)
 			}
 		}
-		if rd, err := NewReader(text, h.cols, Options{SkipBad: true}, NewNames(testModel())); err == nil && rd.fastCols != nil {
+		if rd, err := NewReader(text, h.cols, Options{SkipBad: true}, NewNames(fastModel())); err == nil && rd.roles != nil {
 			// the rows fast reads of those Next would read
 			var r Request
 			for {
@@ -169,7 +184,7 @@ func TestFastMatchesFullReading(t *testing.T) {
 // fast reads a plain line and leaves each other line unread, its row's
 // count and place unchanged, for the full reading.
 func TestFastLeavesOddLines(t *testing.T) {
-	names := untimedNames{NewNames(testModel())}
+	names := untimedNames{NewNames(fastModel())}
 	head := "time_ms,service,origin,service_ms,prio\n1,TOUPPER,site1,,\n"
 	for _, line := range []string{
 		"", "\n", "\r\n", " 2,TOUPPER,site1,,\n", "2 ,TOUPPER,site1,,\n", "2,\"TOUPPER\",site1,,\n", "2,TOUPPER,site1,,,\n",
@@ -206,5 +221,34 @@ func TestFastLeavesOddLines(t *testing.T) {
 	want := Request{Row: 3, TimeUS: 3500, Service: svcToUpper, Origin: site2, ServiceUS: 250, Prio: 7, ObservedUS: -1}
 	if !rd.fast(&r) || r != want {
 		t.Errorf("row 3: got %+v, want %+v", r, want)
+	}
+}
+
+// plainAt reads a cell as usec.ParsePlain does: where it reads the whole
+// cell, the same value or none; where it stops short, ParsePlain has none.
+func TestPlainAtMatchesParsePlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	cells := []string{"0", "1", "1.", ".5", ".", "..", "1.2.3", "12345678", "1234567.8", "99999999", "0.0005", "999999.9995",
+		"00000000", "1e3", "-1", "1 ", "1000000000", "999999999.9995", "1234.567", "12345678.12345678", "123456789.1234567",
+		"1234567.123456789", "1234567890123456789", "123456789012345678", ".123456789012345678", "234375.123", ""}
+	for n := 0; n < 100000; n++ {
+		var b strings.Builder
+		for k := rng.IntN(21); k > 0; k-- {
+			b.WriteByte("0123456789.5/:x"[rng.IntN(15)])
+		}
+		cells = append(cells, b.String())
+	}
+	for _, c := range cells {
+		text := "x," + c + ",SERVICE"
+		for _, shift := range []int{-3, 0, 3, 6, 9, 12, 18, 19} {
+			got, end, gok := plainAt(text, 2, shift)
+			want, wok := usec.ParsePlain(c, shift)
+			switch {
+			case end == 2+len(c) && (gok != wok || gok && got != want):
+				t.Fatalf("%q shift %d: %d %v, want %d %v", c, shift, got, gok, want, wok)
+			case end != 2+len(c) && wok:
+				t.Fatalf("%q shift %d: read to %d of %d, but ParsePlain reads it (%d)", c, shift, end-2, len(c), want)
+			}
+		}
 	}
 }

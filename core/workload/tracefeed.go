@@ -34,6 +34,7 @@ type traceFeed struct {
 	pos  int
 
 	rd   *trace.Reader
+	tr   trace.Request // the row read
 	n    *Names
 	ct   *csvTrace
 	heap []Request // by (TimeUS, Key): the reorder window
@@ -80,13 +81,12 @@ func (f *traceFeed) read(r *Request) bool {
 	if f.eof || f.err != nil {
 		return false
 	}
-	var tr trace.Request
-	ok, err := f.rd.Next(&tr)
+	ok, err := f.rd.Next(&f.tr)
 	if !ok {
 		f.eof, f.err = true, err
 		return false
 	}
-	*r = f.n.fromTrace(&tr, false)
+	f.n.fillFromTrace(r, &f.tr, false)
 	if s := f.ct.scale; s != 1 {
 		r.TimeUS = int64(math.Round(float64(r.TimeUS) / s))
 		r.Observed = false
@@ -164,7 +164,14 @@ func (f *traceFeed) pop() Request {
 // buffer type no BUFTYPE lists (as the trace is compiled); a run only
 // looks it up.
 func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
-	r := Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
+	var r Request
+	n.fillFromTrace(&r, tr, intern)
+	return r
+}
+
+// fillFromTrace writes fromTrace's request into r, every field (Seq 0).
+func (n *Names) fillFromTrace(r *Request, tr *trace.Request, intern bool) {
+	*r = Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
 		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0, Queue: tr.Queue}
 	if tr.BufType != "" {
 		if intern {
@@ -173,8 +180,9 @@ func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
 			r.Buf = n.Bufs.Lookup(tr.BufType)
 		}
 	}
-	n.route(&r)
-	return r
+	if n.Sets[r.Service] != nil {
+		n.route(r)
+	}
 }
 
 // order follows a log's times as it is read, to size the reorder heap a
