@@ -177,6 +177,7 @@ type Reader struct {
 	roles []uint8
 	comma byte
 	timed []uint8
+	tso   bool // the columns are time_ms, service and origin (fastTSO)
 }
 
 // NewReader reads the header of a log (text, with the optional column
@@ -245,7 +246,7 @@ func (ct *csvTrace) columns(head []string) map[string]string {
 // the first problem (an *Error naming the row and the column; with
 // Options.SkipBad, only a problem of the whole log).
 func (rd *Reader) Next(r *Request) (bool, error) {
-	if rd.ct.plain == 1 && rd.roles != nil && rd.err == nil && rd.fast(r) {
+	if rd.ct.plain == 1 && rd.roles != nil && rd.err == nil && (rd.tso && rd.fastTSO(r) || rd.fast(r)) {
 		return true, nil
 	}
 	return rd.next(r)

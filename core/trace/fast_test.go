@@ -146,7 +146,7 @@ func TestFastMatchesFullReading(t *testing.T) {
 			}
 			b.WriteString(strings.Join(cells, comma))
 			if row > 1 || rng.IntN(2) == 0 {
-				b.WriteString([]string{"\n", "\n", "\n", "\r\n"}[rng.IntN(4)])
+				b.WriteString([]string{"\n", "\n", "\n", "\r\n", "\n", "\n", "\r\r\n", "\rx\n"}[rng.IntN(8)])
 			}
 		}
 		text := b.String()
