@@ -76,12 +76,10 @@ type csvTrace struct {
 type names struct {
 	name []string
 	idx  []int
-	// for fast.go's match: each name's bytes as one word and their mask,
-	// and its length (-1 for a name not matched as a word: see wordOf);
+	// for fast.go's match: the names matched as a word (see wordOf);
 	// comma is the log's delimiter
-	word, mask []uint64
-	wlen       []int
-	comma      rune
+	words []nameWord
+	comma rune
 }
 
 // maxNames bounds the names held.
@@ -98,8 +96,9 @@ func (ns *names) resolve(name string, res func(string) (int, string)) (int, stri
 	i, msg := res(name)
 	if msg == "" && len(ns.name) < maxNames {
 		ns.name, ns.idx = append(ns.name, name), append(ns.idx, i)
-		w, m, n := wordOf(name, ns.comma)
-		ns.word, ns.mask, ns.wlen = append(ns.word, w), append(ns.mask, m), append(ns.wlen, n)
+		if w, m, n := wordOf(name, ns.comma); n >= 0 {
+			ns.words = append(ns.words, nameWord{w, m, n, i})
+		}
 	}
 	return i, msg
 }

@@ -348,13 +348,14 @@ func load64(s string, i int) uint64 {
 func (ns *names) match(text string, i int, comma byte) (idx, end int, ok bool) {
 	if i+8 <= len(text) {
 		w := load64(text, i)
-		for k, p := range ns.word {
-			if w&ns.mask[k] != p || ns.wlen[k] < 0 {
+		for k := range ns.words {
+			nw := &ns.words[k]
+			if w&nw.mask != nw.word {
 				continue
 			}
-			j := i + ns.wlen[k]
+			j := i + nw.n
 			if j == len(text) || text[j] == comma || text[j] == '\n' || text[j] == '\r' {
-				return ns.idx[k], j, true
+				return nw.idx, j, true
 			}
 		}
 	}
@@ -377,6 +378,13 @@ func (ns *names) lookup(name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// nameWord is a name held as match compares it: its bytes as one word,
+// their mask, its length and its index.
+type nameWord struct {
+	word, mask uint64
+	n, idx     int
 }
 
 // wordOf is a name's bytes as one word, the first the lowest, the mask of
