@@ -109,41 +109,40 @@ func (rd *Reader) fastTSO(r *Request) bool {
 // A cell no field uses only has to hold no quote: whatever else it holds,
 // the full reading cuts the line in the same cells.
 func (rd *Reader) fast(r *Request) bool {
+	// the row is read into r as it goes (its fields, not values held
+	// across the calls), times and indexes -1 until read
+	*r = Request{Row: rd.num + 1, TimeUS: -1, Service: -1, Origin: -1, ServiceUS: -1, ObservedUS: -1}
 	ct := rd.ct
 	text, i := rd.sc.text, rd.sc.off
-	comma := rd.comma
-	t, svc, origin, svcUS, obsUS, prio := int64(-1), -1, -1, int64(-1), int64(-1), 0
-	var id, route, buf string
 	timeAt, timeEnd := 0, 0
-	var ok bool
 	last := len(rd.roles) - 1
 	for col, role := range rd.roles {
-		start, j := i, i
+		start, j, ok := i, i, true
 		switch role {
 		case colTime:
-			t, j, ok = plainAt(text, i, ct.plainShift)
+			r.TimeUS, j, ok = plainAt(text, i, ct.plainShift)
 			timeAt, timeEnd = i, j
 		case colServiceMS:
-			if svcUS, j, ok = plainAt(text, i, ct.svcShift); j == i {
-				svcUS, ok = -1, true // none given (or no number: the cell's end says)
+			if r.ServiceUS, j, ok = plainAt(text, i, ct.svcShift); j == i {
+				r.ServiceUS, ok = -1, true // none given (or no number: the cell's end says)
 			}
 		case colObserved:
-			if obsUS, j, ok = plainAt(text, i, ct.obsShift); j == i {
-				obsUS, ok = -1, true
+			if r.ObservedUS, j, ok = plainAt(text, i, ct.obsShift); j == i {
+				r.ObservedUS, ok = -1, true
 			}
 		case colService:
-			svc, j, ok = ct.services.match(text, i, comma)
+			r.Service, j, ok = ct.services.match(text, i, rd.comma)
 		case colOrigin:
-			origin, j, ok = ct.origins.match(text, i, comma)
+			r.Origin, j, ok = ct.origins.match(text, i, rd.comma)
 		default:
-			j, ok = cellEnd(text, i, comma)
+			j, ok = cellEnd(text, i, rd.comma)
 		}
 		if !ok {
 			return false
 		}
 		// the cell ends at j: with a delimiter, or the last with the line
 		if col < last {
-			if j >= len(text) || text[j] != comma {
+			if j >= len(text) || text[j] != rd.comma {
 				return false
 			}
 			i = j + 1
@@ -166,48 +165,47 @@ func (rd *Reader) fast(r *Request) bool {
 			}
 			j = cut
 		}
-		switch role {
-		case colPrio, colID, colRoute, colBufType, roleEnqueue:
-			if j == start {
-				continue
-			}
-			cell := text[start:j]
-			// a cell led by a blank or another character, or that may end
-			// with a blank (trimmed), is the full reading's
-			if c := cell[0]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= utf8.RuneSelf {
-				return false
-			}
-			if c := cell[len(cell)-1]; c <= ' ' || c >= 0x7f {
-				return false
-			}
-			switch role {
-			case colPrio:
-				if prio, ok = plainPrio(cell); !ok {
-					return false
-				}
-			case colID:
-				id = cell
-			case colRoute:
-				route = cell
-			case colBufType:
-				if ubb.CheckBufType(cell) != "" {
-					return false
-				}
-				buf = cell
-			default: // an enqueue
-				return false
-			}
+		if role < colPrio || role == colObserved || role == roleIgnored || j == start {
+			continue
 		}
-	}
-	if i == rd.sc.off || t < 0 || svc < 0 || ct.skipBad && t < ct.lastUS {
-		return false // an empty line, no time, no service (or out of time order)
-	}
-	if origin < 0 { // none given: the default origin, if the names held have it
-		if origin, ok = ct.origins.lookup(""); !ok {
+		cell := text[start:j]
+		// a cell led by a blank or another character, or that may end with
+		// a blank (trimmed), is the full reading's
+		if c := cell[0]; c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= utf8.RuneSelf {
+			return false
+		}
+		if c := cell[len(cell)-1]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+		switch role {
+		case colPrio:
+			if r.Prio, ok = plainPrio(cell); !ok {
+				return false
+			}
+		case colID:
+			r.ID = cell
+		case colRoute:
+			r.Route = cell
+		case colBufType:
+			if ubb.CheckBufType(cell) != "" {
+				return false
+			}
+			r.BufType = cell
+		default: // an enqueue
 			return false
 		}
 	}
-	if svcUS < 0 {
+	if i == rd.sc.off || r.TimeUS < 0 || r.Service < 0 || ct.skipBad && r.TimeUS < ct.lastUS {
+		return false // an empty line, no time, no service (or out of time order)
+	}
+	if r.Origin < 0 { // none given: the default origin, if the names held have it
+		var ok bool
+		if r.Origin, ok = ct.origins.lookup(""); !ok {
+			return false
+		}
+	}
+	if r.ServiceUS < 0 {
+		svc := r.Service
 		if svc >= len(rd.timed) {
 			rd.timed = append(rd.timed, make([]uint8, svc+1-len(rd.timed))...)
 		}
@@ -222,13 +220,11 @@ func (rd *Reader) fast(r *Request) bool {
 		}
 	}
 	rd.num++
-	*r = Request{Row: rd.num, TimeUS: t, Service: svc, Origin: origin, ServiceUS: svcUS, Prio: prio, ID: id,
-		Route: route, BufType: buf, ObservedUS: obsUS}
 	rd.sc.off = i
 	rd.sc.line++
 	ct.rowNum = rd.num
 	ct.kept++
-	ct.lastUS = t
+	ct.lastUS = r.TimeUS
 	if ct.skipBad {
 		ct.lastTxt = text[timeAt:timeEnd]
 	}
