@@ -92,7 +92,10 @@ func (rd *Reader) fastTSO(r *Request) bool {
 		return false
 	}
 	rd.num++
-	*r = Request{Row: rd.num, TimeUS: t, Service: svc, Origin: origin, ServiceUS: -1, ObservedUS: -1}
+	if r.ID != "" || r.Route != "" || r.BufType != "" { // (stores of strings cost more than tests)
+		r.ID, r.Route, r.BufType = "", "", ""
+	}
+	r.Row, r.TimeUS, r.Service, r.Origin, r.ServiceUS, r.Prio, r.ObservedUS, r.Queue = rd.num, t, svc, origin, -1, 0, -1, 0
 	rd.sc.off = i
 	rd.sc.line++
 	ct.rowNum = rd.num
