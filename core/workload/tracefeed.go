@@ -197,14 +197,26 @@ type order struct {
 	head       int   // the first live record
 	dropped    int64 // the latest time of the records dropped
 	need       int64 // the largest window needed so far
+	latest     int64 // the latest time so far: the last record's
 }
 
 // add follows row i (0-based) of time t; false when the row is further
 // out of order than MaxReorderRows.
 func (o *order) add(i, t int64) bool {
-	if i == 0 {
-		o.dropped = math.MinInt64
+	if i > 0 && t >= o.latest { // in order, the most of rows
+		if t > o.latest { // a record
+			if len(o.recI)-o.head > 2*MaxReorderRows {
+				o.drop(i) // the records dropped only now and then: only a row out of order reads them
+			}
+			o.recT, o.recI, o.latest = append(o.recT, t), append(o.recI, i), t
+		}
+		return true
 	}
+	return o.addBack(i, t)
+}
+
+// drop forgets the records more than MaxReorderRows rows before row i.
+func (o *order) drop(i int64) {
 	for o.head < len(o.recI) && o.recI[o.head] < i-MaxReorderRows {
 		o.dropped = o.recT[o.head]
 		o.head++
@@ -214,6 +226,14 @@ func (o *order) add(i, t int64) bool {
 		copy(o.recI, o.recI[o.head:])
 		o.recT, o.recI, o.head = o.recT[:n], o.recI[:n], 0
 	}
+}
+
+// addBack is add of the first row, or of a row before the latest time.
+func (o *order) addBack(i, t int64) bool {
+	if i == 0 {
+		o.dropped = math.MinInt64
+	}
+	o.drop(i)
 	live := o.recT[o.head:]
 	last := o.dropped
 	if len(live) > 0 {
@@ -221,7 +241,7 @@ func (o *order) add(i, t int64) bool {
 	}
 	switch {
 	case i == 0 || t > last:
-		o.recT, o.recI = append(o.recT, t), append(o.recI, i)
+		o.recT, o.recI, o.latest = append(o.recT, t), append(o.recI, i), t
 		return true
 	case t == last:
 		return true
