@@ -88,7 +88,7 @@ func (rd *Reader) fastTSO(r *Request) bool {
 	default:
 		return false
 	}
-	if int(svc) >= len(rd.timed) || rd.timed[svc] != 1 { // Untimed: asked by fast
+	if svc >= len(rd.timed) || rd.timed[svc] != 1 { // a service time needed, or not asked yet (fast asks)
 		return false
 	}
 	rd.num++
