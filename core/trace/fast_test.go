@@ -252,3 +252,20 @@ func TestPlainAtMatchesParsePlain(t *testing.T) {
 		}
 	}
 }
+
+// FuzzFastMatchesFull reads any text both ways, as TestFastMatchesFullReading
+// does its random logs.
+func FuzzFastMatchesFull(f *testing.F) {
+	f.Add("time_ms,service,origin\n0,TOUPPER,site1\n1.5,TOUPPER,site1\r\n2,AB,\n")
+	f.Add("time_ms,service,origin,service_ms,prio,id,route,buftype,observed_ms\n0,REMOTE,site2,1,5,a,7,FML32,2\n1,REMOTE,site2,1,5,a,7,FML32,2\n")
+	f.Add("ts;svc;host;elapsed_ms;extra\n0.100;TOUPPER;site1;3;4\n1.200;TOUPPER;site1;3;\"4\"\n")
+	f.Add("time_ms,service,origin,enqueue\n0,TOUPPER,site1,\n1,TOUPPER,site1,QS:Q1\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, skip := range []bool{false, true} {
+			opt := Options{SkipBad: skip}
+			if got, want := transcript(text, nil, opt, true), transcript(text, nil, opt, false); got != want {
+				t.Fatalf("%q (skip %v):\nfast:\n%s\nfull:\n%s", text, skip, got, want)
+			}
+		}
+	})
+}
