@@ -34,12 +34,12 @@ type traceFeed struct {
 	pos  int
 
 	rd   *trace.Reader
-	tr   trace.Request // the row read
+	tr   trace.Request // the row read: in a log in time order, the next request as read
 	n    *Names
 	ct   *csvTrace
 	heap []Request // by (TimeUS, Key): the reorder window
 	eof  bool
-	cur  Request // the next request
+	cur  Request // the next request, of a log out of order (from the heap)
 	has  bool
 	err  error
 }
@@ -72,8 +72,34 @@ func (f *traceFeed) take(r *Request) int64 {
 		}
 		return mergetree.NoMore
 	}
+	if f.ct.window == 0 { // the row read ahead is f.tr: made into r where it is
+		f.n.fillFromTrace(r, &f.tr, false)
+		if s := f.ct.scale; s != 1 {
+			r.TimeUS = int64(math.Round(float64(r.TimeUS) / s))
+			r.Observed = false
+		}
+		return f.ahead()
+	}
 	*r = f.cur
 	return f.advance()
+}
+
+// ahead reads the log's next row into f.tr (a log in time order) and
+// returns its time as the run plays it, NoMore at the end.
+func (f *traceFeed) ahead() int64 {
+	if f.eof || f.err != nil {
+		f.has = false
+		return mergetree.NoMore
+	}
+	ok, err := f.rd.Next(&f.tr)
+	if f.has = ok; !ok {
+		f.eof, f.err = true, err
+		return mergetree.NoMore
+	}
+	if s := f.ct.scale; s != 1 {
+		return int64(math.Round(float64(f.tr.TimeUS) / s))
+	}
+	return f.tr.TimeUS
 }
 
 // read reads the log's next row into r.
@@ -97,10 +123,7 @@ func (f *traceFeed) read(r *Request) bool {
 // advance makes cur the next request in time order and returns its time.
 func (f *traceFeed) advance() int64 {
 	if f.ct.window == 0 {
-		if f.has = f.read(&f.cur); !f.has {
-			return mergetree.NoMore
-		}
-		return f.cur.TimeUS
+		return f.ahead()
 	}
 	for len(f.heap) <= f.ct.window {
 		var r Request
