@@ -34,11 +34,12 @@ type traceFeed struct {
 	pos  int
 
 	rd   *trace.Reader
+	tr   trace.Request // the row read: in a log in time order, the next request as read
 	n    *Names
 	ct   *csvTrace
 	heap []Request // by (TimeUS, Key): the reorder window
 	eof  bool
-	cur  Request // the next request
+	cur  Request // the next request, of a log out of order (from the heap)
 	has  bool
 	err  error
 }
@@ -71,8 +72,34 @@ func (f *traceFeed) take(r *Request) int64 {
 		}
 		return mergetree.NoMore
 	}
+	if f.ct.window == 0 { // the row read ahead is f.tr: made into r where it is
+		f.n.fillFromTrace(r, &f.tr, false)
+		if s := f.ct.scale; s != 1 {
+			r.TimeUS = int64(math.Round(float64(r.TimeUS) / s))
+			r.Observed = false
+		}
+		return f.ahead()
+	}
 	*r = f.cur
 	return f.advance()
+}
+
+// ahead reads the log's next row into f.tr (a log in time order) and
+// returns its time as the run plays it, NoMore at the end.
+func (f *traceFeed) ahead() int64 {
+	if f.eof || f.err != nil {
+		f.has = false
+		return mergetree.NoMore
+	}
+	ok, err := f.rd.Next(&f.tr)
+	if f.has = ok; !ok {
+		f.eof, f.err = true, err
+		return mergetree.NoMore
+	}
+	if s := f.ct.scale; s != 1 {
+		return int64(math.Round(float64(f.tr.TimeUS) / s))
+	}
+	return f.tr.TimeUS
 }
 
 // read reads the log's next row into r.
@@ -80,13 +107,12 @@ func (f *traceFeed) read(r *Request) bool {
 	if f.eof || f.err != nil {
 		return false
 	}
-	var tr trace.Request
-	ok, err := f.rd.Next(&tr)
+	ok, err := f.rd.Next(&f.tr)
 	if !ok {
 		f.eof, f.err = true, err
 		return false
 	}
-	*r = f.n.fromTrace(&tr, false)
+	f.n.fillFromTrace(r, &f.tr, false)
 	if s := f.ct.scale; s != 1 {
 		r.TimeUS = int64(math.Round(float64(r.TimeUS) / s))
 		r.Observed = false
@@ -97,10 +123,7 @@ func (f *traceFeed) read(r *Request) bool {
 // advance makes cur the next request in time order and returns its time.
 func (f *traceFeed) advance() int64 {
 	if f.ct.window == 0 {
-		if f.has = f.read(&f.cur); !f.has {
-			return mergetree.NoMore
-		}
-		return f.cur.TimeUS
+		return f.ahead()
 	}
 	for len(f.heap) <= f.ct.window {
 		var r Request
@@ -164,7 +187,14 @@ func (f *traceFeed) pop() Request {
 // buffer type no BUFTYPE lists (as the trace is compiled); a run only
 // looks it up.
 func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
-	r := Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
+	var r Request
+	n.fillFromTrace(&r, tr, intern)
+	return r
+}
+
+// fillFromTrace writes fromTrace's request into r, every field (Seq 0).
+func (n *Names) fillFromTrace(r *Request, tr *trace.Request, intern bool) {
+	*r = Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
 		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0, Queue: tr.Queue}
 	if tr.BufType != "" {
 		if intern {
@@ -173,8 +203,9 @@ func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
 			r.Buf = n.Bufs.Lookup(tr.BufType)
 		}
 	}
-	n.route(&r)
-	return r
+	if n.Sets[r.Service] != nil {
+		n.route(r)
+	}
 }
 
 // order follows a log's times as it is read, to size the reorder heap a
@@ -189,14 +220,26 @@ type order struct {
 	head       int   // the first live record
 	dropped    int64 // the latest time of the records dropped
 	need       int64 // the largest window needed so far
+	latest     int64 // the latest time so far: the last record's
 }
 
 // add follows row i (0-based) of time t; false when the row is further
 // out of order than MaxReorderRows.
 func (o *order) add(i, t int64) bool {
-	if i == 0 {
-		o.dropped = math.MinInt64
+	if i > 0 && t >= o.latest { // in order, the most of rows
+		if t > o.latest { // a record
+			if len(o.recI)-o.head > 2*MaxReorderRows {
+				o.drop(i) // the records dropped only now and then: only a row out of order reads them
+			}
+			o.recT, o.recI, o.latest = append(o.recT, t), append(o.recI, i), t
+		}
+		return true
 	}
+	return o.addBack(i, t)
+}
+
+// drop forgets the records more than MaxReorderRows rows before row i.
+func (o *order) drop(i int64) {
 	for o.head < len(o.recI) && o.recI[o.head] < i-MaxReorderRows {
 		o.dropped = o.recT[o.head]
 		o.head++
@@ -206,6 +249,14 @@ func (o *order) add(i, t int64) bool {
 		copy(o.recI, o.recI[o.head:])
 		o.recT, o.recI, o.head = o.recT[:n], o.recI[:n], 0
 	}
+}
+
+// addBack is add of the first row, or of a row before the latest time.
+func (o *order) addBack(i, t int64) bool {
+	if i == 0 {
+		o.dropped = math.MinInt64
+	}
+	o.drop(i)
 	live := o.recT[o.head:]
 	last := o.dropped
 	if len(live) > 0 {
@@ -213,7 +264,7 @@ func (o *order) add(i, t int64) bool {
 	}
 	switch {
 	case i == 0 || t > last:
-		o.recT, o.recI = append(o.recT, t), append(o.recI, i)
+		o.recT, o.recI, o.latest = append(o.recT, t), append(o.recI, i), t
 		return true
 	case t == last:
 		return true

@@ -2,8 +2,10 @@ package workload
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -169,6 +171,75 @@ func TestTraceCSVRunsAtOnce(t *testing.T) {
 	for k := range got {
 		if len(got[k]) != 3000 || !slices.Equal(got[k], got[0]) {
 			t.Fatalf("run %d: %d requests, want the 3000 of run 0", k, len(got[k]))
+		}
+	}
+}
+
+// orderEager is order as it was first written, dropping the records out of
+// the window at every row: the reference order's lazier dropping must agree
+// with.
+type orderEager struct {
+	recT, recI []int64
+	head       int
+	dropped    int64
+	need       int64
+}
+
+func (o *orderEager) add(i, t int64) bool {
+	if i == 0 {
+		o.dropped = math.MinInt64
+	}
+	for o.head < len(o.recI) && o.recI[o.head] < i-MaxReorderRows {
+		o.dropped = o.recT[o.head]
+		o.head++
+	}
+	live := o.recT[o.head:]
+	last := o.dropped
+	if len(live) > 0 {
+		last = live[len(live)-1]
+	}
+	switch {
+	case i == 0 || t > last:
+		o.recT, o.recI = append(o.recT, t), append(o.recI, i)
+		return true
+	case t == last:
+		return true
+	}
+	lo := sort.Search(len(live), func(m int) bool { return live[m] > t })
+	if lo == len(live) || (lo == 0 && o.dropped > t) {
+		return false
+	}
+	o.need = max(o.need, i-o.recI[o.head+lo])
+	return true
+}
+
+// order, which drops the records out of the window only now and then, asks
+// for the window and refuses the rows that the eager reference does, over
+// logs long enough to drop many, that go back now and then by up to more
+// than the window; it holds at most twice the window's records.
+func TestOrderMatchesEager(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := 0; n < 40; n++ {
+		var o order
+		var ref orderEager
+		tm := int64(rng.IntN(100))
+		for i := int64(0); i < 30000; i++ {
+			switch k := rng.IntN(1000); {
+			case k < 1 && n%5 != 4: // back (times grow by about one every two rows; never in one log of five)
+				tm -= int64(rng.IntN([]int{10, 300, 1000, 2500}[n%4]))
+			case k < 500:
+				tm += int64(rng.IntN(3))
+			}
+			got, want := o.add(i, tm), ref.add(i, tm)
+			if got != want || o.need != ref.need {
+				t.Fatalf("log %d row %d (time %d): %v, window %d; want %v, %d", n, i, tm, got, o.need, want, ref.need)
+			}
+			if held := len(o.recI) - o.head; held > 2*MaxReorderRows+1 {
+				t.Fatalf("log %d row %d: %d records held, want at most %d", n, i, held, 2*MaxReorderRows+1)
+			}
+			if !got {
+				break
+			}
 		}
 	}
 }

@@ -117,6 +117,15 @@ func parseDecimal(text string, shift int) (int64, error) {
 // pow10 are the powers of ten up to 10^18.
 var pow10 = [...]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
+// maxTimes10 is Max / 10^e for each e of pow10: the largest n that n × 10^e
+// keeps within Max (a division ParsePlain makes each row otherwise).
+var maxTimes10 = func() (m [len(pow10)]int64) {
+	for e, p := range pow10 {
+		m[e] = Max / p
+	}
+	return m
+}()
+
 // ParsePlain is Parse of the text most cells hold, digits with at most one
 // decimal point ("12", "0.5", "1234.567"), with no sign, exponent or
 // blank, up to 18 digits, and a shift of 0 to 18: the same value, with no
@@ -156,7 +165,7 @@ func ParsePlain(text string, shift int) (int64, bool) {
 	e := shift - frac // value = n × 10^e
 	var v int64
 	if e >= 0 {
-		if n > Max/pow10[e] {
+		if n > maxTimes10[e] {
 			return 0, false
 		}
 		v = n * pow10[e]
