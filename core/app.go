@@ -386,9 +386,13 @@ func (e *engine) appTurn() error {
 	case classDeadline:
 		e.deadline(&ev)
 	case classClient:
-		if a.cl[ev.caller].dueAt != ev.t {
+		cl := &a.cl[ev.caller]
+		if cl.dueAt != ev.t {
 			return nil // its machine was lost since
 		}
+		// no longer due: a stale timer of the same time (lost, then
+		// restored) pops beside this one and must find it so
+		cl.dueAt = -1
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)

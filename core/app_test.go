@@ -420,3 +420,36 @@ func TestExplainNoreplyChild(t *testing.T) {
 		t.Errorf("1.2: mode %q, text %q: want tpacall without TPNOREPLY", ex.Mode, ex.Text)
 	}
 }
+
+// TestLostClientsStaleTimers: clients on a machine lost while they think
+// keep a think timer that no longer applies; restored, each thinks again.
+// Here the new timer often falls at the very time of the stale one (thinks
+// of 50 or 100 ms: a client whose thinks were 100 and 100 ms had its next
+// request due at 201 ms; lost at 101.5 and restored at 151 ms, it is due
+// again at 201 ms when it draws 50): it issues once then, as a client never
+// issues twice in one instant.
+func TestLostClientsStaleTimers(t *testing.T) {
+	doc := `{"ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER S1\nMODEL MP\nLDBAL Y\n*MACHINES\nn1 LMID=S1\nn2 LMID=S2\n` +
+		`*GROUPS\nG1 LMID=S1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G1 SRVID=1 MIN=50\n*SERVICES\nA\n",
+	  "services": {"A": {"service_time": {"dist": "const", "ms": 1}}},
+	  "events": [{"at_ms": 101.5, "lose": "S2"}, {"at_ms": 151, "restore": "S2"}],
+	  "workload": {"generate": {"duration_ms": 400, "clients": [{"name": "c", "count": 200, "origin": "S2",
+	    "think": {"dist": "empirical", "samples_ms": [50, 100]}, "services": [{"service": "A"}]}]}}}`
+	_, rows := appRun(t, doc)
+	seen := map[string]bool{}
+	at201 := 0
+	for _, r := range rows[1:] {
+		id, issue := r[0], r[3]
+		client := id[:strings.LastIndexByte(id, ':')]
+		if seen[client+"@"+issue] {
+			t.Fatalf("client %s issued twice at %s µs", client, issue)
+		}
+		seen[client+"@"+issue] = true
+		if issue == "201000" {
+			at201++
+		}
+	}
+	if at201 < 20 {
+		t.Fatalf("%d requests issued at 201 ms, where stale and new timers meet; want many", at201)
+	}
+}
