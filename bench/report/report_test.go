@@ -242,3 +242,29 @@ func TestTraceRatio(t *testing.T) {
 		}
 	}
 }
+
+// TestApplicationTarget: the applications row divides the plain path's
+// fastest requests/s by the application's (BenchmarkScenario/mp and
+// BenchmarkApplication of native.txt) and judges it against 1.3.
+func TestApplicationTarget(t *testing.T) {
+	for _, tc := range []struct {
+		app  string
+		want string
+	}{
+		{"2000000", "| applications: a request of bankapp's tellers (a client population, nested calls, routing by account) ≤ 1.3 × a plain request (`BenchmarkApplication` against `BenchmarkScenario/mp`, fastest runs) | 2.50 × (2.00 M against 5.00 M) | **missed** |"},
+		{"4000000", "| 1.25 × (4.00 M against 5.00 M) | **met** |"},
+	} {
+		dir := t.TempDir()
+		native := "BenchmarkScenario/mp-2 1000000 250.0 ns/op 4000000 requests/s 4 B/op 0 allocs/op\n" +
+			"BenchmarkScenario/mp-2 1000000 200.0 ns/op 5000000 requests/s 4 B/op 0 allocs/op\n" +
+			"BenchmarkApplication-2 1000000 500.0 ns/op " + tc.app + " requests/s 3 B/op 0 allocs/op\n"
+		if err := os.WriteFile(filepath.Join(dir, "native.txt"), []byte(native), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		newReport(dir, time.Time{}).writeTargets(&out)
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("application at %s requests/s: targets table lacks\n%s\ngot:\n%s", tc.app, tc.want, out.String())
+		}
+	}
+}

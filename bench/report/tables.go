@@ -290,6 +290,14 @@ func (r *report) writeTargets(w io.Writer) {
 		cc += fmt.Sprintf("; %s the bare loop in Chromium (%s)", cb, mrps(r.chromium[bareFile]))
 	}
 	row("WASM in Chromium: ≥ 2 M requests/s", cc, c >= 2e6, c > 0)
+	_, app, aok := benchCell(r.native, "BenchmarkApplication")
+	_, plain, pok := benchCell(r.native, "BenchmarkScenario/mp")
+	appTarget := "applications: a request of bankapp's tellers (a client population, nested calls, routing by account) ≤ 1.3 × a plain request (`BenchmarkApplication` against `BenchmarkScenario/mp`, fastest runs)"
+	if aok && pok && app > 0 {
+		row(appTarget, fmt.Sprintf("%.2f × (%s against %s)", plain/app, mrps(app), mrps(plain)), plain/app <= 1.3, true)
+	} else {
+		row(appTarget, "not measured", false, false)
+	}
 	_, rss := fastest(r.run5m)
 	row("5 M requests, no dispatch log: < 100 MB peak RSS", fmt.Sprintf("%s (%d requests)", mb(rss), r.issued5m), rss < 100*1024, rss > 0)
 	if one, two, ok := r.sweepSpeedup(); ok {
