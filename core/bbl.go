@@ -29,7 +29,7 @@ func (e *engine) live(it *life.Item) bool {
 		return sv.gen == it.Gen && (sv.state == stateRestarting || sv.state == stateBooting)
 	case life.ItemDecay: // still idle since the alarm was set
 		if sv.mt != nil {
-			return sv.gen == it.Gen && sv.state == stateUp && sv.mt.free == sv.mt.k && sv.mt.lastFree() == it.Seq
+			return sv.gen == it.Gen && sv.state == stateUp && sv.mt.Free == sv.mt.K && sv.mt.LastFree() == it.Seq
 		}
 		return sv.gen == it.Gen && sv.state == stateUp && !sv.busy && sv.idleSince == it.Seq
 	}
@@ -263,8 +263,8 @@ func (e *engine) alarmDue(it *life.Item, t int64, active bool) {
 			e.shutdown(i, life.Decay, t)
 		}
 	case sv.state == stateUp && sv.mt != nil:
-		if sv.mt.free == sv.mt.k {
-			e.armDecay(i, sv.mt.lastFree())
+		if sv.mt.Free == sv.mt.K {
+			e.armDecay(i, sv.mt.LastFree())
 		}
 	case sv.state == stateUp && !sv.busy:
 		e.armDecay(i, sv.idleSince)

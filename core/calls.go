@@ -21,7 +21,7 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sv := &e.servers[i]
 	s := sv.cur
 	if sv.mt != nil {
-		s = sv.mt.cur[sv.mt.pick]
+		s = sv.mt.Cur[sv.mt.Pick]
 	}
 	f := e.pool.at(s)
 	if sv.gateway && f.remoteUS < 0 {
@@ -35,7 +35,7 @@ func (e *engine) appCompletion(i int32, t int64) {
 	sl := &a.slots[s]
 	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
 	if m := sv.mt; m != nil {
-		m.due[m.pick], m.holdAt[m.pick] = -1, t
+		m.Hold(m.Pick, t)
 	} else {
 		sv.due = -1 // no completion is pending while it holds the request
 		a.holdAt[i] = t

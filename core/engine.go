@@ -11,6 +11,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/threads"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -107,7 +108,7 @@ type serverState struct {
 	// (MAXDISPATCHTHREADS > 1, mt.go); nil for one thread, whose state is
 	// the fields above. For a multithreaded instance busy, cur, due,
 	// idleSince, mark and held are unused.
-	mt *mtState
+	mt *threads.Set
 }
 
 // queueState is a request queue as the engine plays it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
+	"github.com/tuxlb/tuxlb/core/internal/threads"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -136,7 +137,7 @@ func (e *engine) initServers() {
 		e.servers[i] = serverState{idx: int32(i), gateway: s.Gateway, queue: int32(s.QueueIdx),
 			machine: int32(s.Machine), group: g, speed: speed, cur: -1, held: -1, ran: true}
 		if k := s.DispatchThreads(); k > 1 && !s.Gateway {
-			e.servers[i].mt = newMTState(k)
+			e.servers[i].mt = threads.New(k)
 			e.threaded = true
 		}
 		if s.Spare { // a spare starts gone: no candidate, never idle
@@ -161,7 +162,7 @@ func (e *engine) initQueues() {
 			q.servers = append(q.servers, int32(s))
 			q.threads++
 			if mt := e.servers[s].mt; mt != nil {
-				q.threads += int(mt.k) - 1
+				q.threads += int(mt.K) - 1
 			}
 			if st := e.servers[s].state; st.candidate() {
 				q.n++

@@ -43,7 +43,7 @@ func (e *engine) next(f *flight) explain.Next {
 		sv := &e.servers[f.server]
 		n.After, n.Thread, n.SinceUS = explain.TakenByThread, f.thread, sv.idleSince
 		if sv.mt != nil {
-			n.SinceUS = sv.mt.since[f.thread]
+			n.SinceUS = sv.mt.Since[f.thread]
 		}
 	case f.server >= 0 && len(qs.servers) > 1:
 		n.After, n.Idle, n.SinceUS = explain.TakenInSet, 1, e.servers[f.server].idleSince

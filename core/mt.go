@@ -7,7 +7,7 @@ import (
 // Multithreaded servers (docs/engine.md, "Multithreaded servers"): an
 // instance with MAXDISPATCHTHREADS = k > 1 has k dispatch threads, each
 // running one request at a time, all taking requests from its queue. Such
-// an instance keeps its threads in an mtState; a single-threaded instance
+// an instance keeps its threads in a threads.Set; a single-threaded instance
 // keeps its one request in serverState's own fields, so the paths of a
 // model without multithreaded instances test one pointer and no more.
 //
@@ -22,61 +22,10 @@ import (
 // looks idle (its idle bit) while a thread is free, or with tuning mt_idle
 // "no_request" while no thread holds a request.
 
-// mtState is the dispatch threads of one instance, indexed by thread
-// number - 1.
-type mtState struct {
-	k, free int32 // threads; those holding no request
-	// pick is the thread that start gives the next request to: set by the
-	// caller (the free thread enter chose, the thread that just became
-	// free, the thread of a come-up)
-	pick  int32
-	used  int32   // the most threads busy at once
-	cur   []int32 // slot of the thread's request, -1 when free
-	due   []int64 // when its own work ends; -1 while it holds its request for replies
-	since []int64 // when it last became free (its last end, or the come-up)
-	mark  []int64 // start of its busy time not yet accounted
-	held  []int32 // down: the slot it held when the instance crashed, -1
-	// holdAt: when it began holding its request for replies
-	holdAt []int64
-	// figures after the warm-up: busy and held time, requests completed
-	busyUS, heldUS, requests []int64
-}
-
-func newMTState(k int) *mtState {
-	m := &mtState{k: int32(k), free: int32(k), cur: make([]int32, k), due: make([]int64, k), since: make([]int64, k),
-		mark: make([]int64, k), held: make([]int32, k), holdAt: make([]int64, k),
-		busyUS: make([]int64, k), heldUS: make([]int64, k), requests: make([]int64, k)}
-	for j := range m.cur {
-		m.cur[j], m.held[j], m.due[j] = -1, -1, -1
-	}
-	return m
-}
-
-// longestFree returns the free thread that has been free longest (the
-// lowest on ties), -1 for none.
-func (m *mtState) longestFree() int32 {
-	best := int32(-1)
-	for j, c := range m.cur {
-		if c < 0 && (best < 0 || m.since[j] < m.since[best]) {
-			best = int32(j)
-		}
-	}
-	return best
-}
-
-// lastFree is when the last of its threads became free.
-func (m *mtState) lastFree() int64 {
-	var t int64
-	for _, x := range m.since {
-		t = max(t, x)
-	}
-	return t
-}
-
 // holdsAny reports whether instance sv processes or holds a request.
 func holdsAny(sv *serverState) bool {
 	if sv.mt != nil {
-		return sv.mt.free < sv.mt.k
+		return sv.mt.Free < sv.mt.K
 	}
 	return sv.busy
 }
@@ -84,7 +33,7 @@ func holdsAny(sv *serverState) bool {
 // mtFree is enter's choice of the free thread on queue q, in a model with
 // multithreaded instances: the instance whose free thread has been free
 // longest (ties to the first in scan order, then the lowest thread), its
-// mt.pick set to that thread; -1 when no up instance has a free thread.
+// mt.Pick set to that thread; -1 when no up instance has a free thread.
 func (e *engine) mtFree(q *queueState) int32 {
 	best, bestT := int32(-1), int64(0)
 	for _, i := range q.servers {
@@ -93,9 +42,9 @@ func (e *engine) mtFree(q *queueState) int32 {
 			continue
 		}
 		if m := sv.mt; m != nil {
-			if j := m.longestFree(); j >= 0 && (best < 0 || m.since[j] < bestT) {
-				best, bestT = i, m.since[j]
-				m.pick = j
+			if j := m.LongestFree(); j >= 0 && (best < 0 || m.Since[j] < bestT) {
+				best, bestT = i, m.Since[j]
+				m.Pick = j
 			}
 		} else if !sv.busy && (best < 0 || sv.idleSince < bestT) {
 			best, bestT = i, sv.idleSince
@@ -109,22 +58,19 @@ func (e *engine) mtFree(q *queueState) int32 {
 // (mt_idle "no_request").
 func (e *engine) mtLook(i int32) {
 	m := e.servers[i].mt
-	if m.free == m.k || (m.free > 0 && !e.mtNoReq) {
+	if m.Free == m.K || (m.Free > 0 && !e.mtNoReq) {
 		e.markIdle(i)
 	} else {
 		e.markBusy(i)
 	}
 }
 
-// mtStart begins request s at t on thread mt.pick of instance i.
+// mtStart begins request s at t on thread mt.Pick of instance i.
 func (e *engine) mtStart(i, s int32, t int64) {
 	sv := &e.servers[i]
 	m := sv.mt
-	j := m.pick
 	f := e.pool.at(s)
-	m.cur[j], m.mark[j] = s, t
-	m.free--
-	m.used = max(m.used, m.k-m.free)
+	j := m.Start(s, t)
 	e.mtLook(i)
 	e.queues[sv.queue].inService++
 	f.server, f.thread, f.startUS = i, j, t
@@ -132,7 +78,7 @@ func (e *engine) mtStart(i, s int32, t int64) {
 	if end > MaxTimeUS {
 		e.overTime(f, end, "it would end", e.timeFields(f, sv))
 	}
-	m.due[j] = end
+	m.Due[j] = end
 	e.heap.Push(evq.Key(end, i))
 	if e.life != nil && e.life.timeouts != nil {
 		e.armTimeout(i, s, t)
@@ -148,23 +94,17 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 	if sv.state != stateUp && sv.state != stateStopping {
 		return false
 	}
-	j := int32(-1)
-	for k, c := range m.cur {
-		if c >= 0 && m.due[k] == tc {
-			j = int32(k)
-			break
-		}
-	}
+	j := m.DueAt(tc)
 	if j < 0 {
 		return false
 	}
 	e.advance(tc)
-	m.pick = j
+	m.Pick = j
 	if e.app != nil {
 		e.appCompletion(i, tc)
 		return true
 	}
-	s := m.cur[j]
+	s := m.Cur[j]
 	f := e.pool.at(s)
 	e.endWithReply(f, sv, tc)
 	e.mtFreeThread(sv, j, tc)
@@ -177,44 +117,35 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 // mtAccrue accounts thread j's busy time up to t (the instance's busy time
 // is the sum of its threads').
 func (e *engine) mtAccrue(sv *serverState, j int32, t int64) {
-	m := sv.mt
-	sv.binBusy += t - m.mark[j]
-	if w := e.setup.WarmupUS; t > w {
-		d := t - max(m.mark[j], w)
-		e.st.busy[sv.idx] += d
-		m.busyUS[j] += d
-	}
-	m.mark[j] = t
+	bin, measured := sv.mt.Accrue(j, t, e.setup.WarmupUS)
+	sv.binBusy += bin
+	e.st.busy[sv.idx] += measured
 }
 
 // mtFreeThread ends thread j's request at t: its busy time is accounted
 // and the thread is free (it takes its next request in mtNext).
 func (e *engine) mtFreeThread(sv *serverState, j int32, t int64) {
-	m := sv.mt
 	e.mtAccrue(sv, j, t)
-	m.cur[j], m.due[j] = -1, -1
-	m.free++
-	m.pick = j
+	sv.mt.Release(j)
 	e.queues[sv.queue].inService--
 }
 
-// mtNext is serverNext for a multithreaded instance: its thread mt.pick,
+// mtNext is serverNext for a multithreaded instance: its thread mt.Pick,
 // free at t, takes the queue's next request; a stopping instance takes
 // none, and is gone once its last request has ended.
 func (e *engine) mtNext(sv *serverState, t int64) {
 	i, m := sv.idx, sv.mt
 	if sv.state != stateUp {
-		if m.free == m.k {
+		if m.Free == m.K {
 			e.stopped(i, t)
 		}
 		return
 	}
-	j := m.pick
-	m.since[j] = t
+	m.Since[m.Pick] = t
 	e.mtLook(i)
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
 		e.takeNext(i, q, t)
-	} else if sv.idleAlarm && m.free == m.k {
+	} else if sv.idleAlarm && m.Free == m.K {
 		e.armDecay(i, t)
 	}
 }
@@ -232,11 +163,7 @@ func (e *engine) mtRelease(p int32, sv *serverState, t int64) {
 
 // mtStopHold accounts thread j's time holding its request up to t.
 func (e *engine) mtStopHold(sv *serverState, j int32, t int64) {
-	if w := e.setup.WarmupUS; t > w {
-		d := t - max(sv.mt.holdAt[j], w)
-		e.app.held[sv.idx] += d
-		sv.mt.heldUS[j] += d
-	}
+	e.app.held[sv.idx] += sv.mt.StopHold(j, t, e.setup.WarmupUS)
 }
 
 // mtCrash is crash for a multithreaded instance: every thread's request is
@@ -244,12 +171,12 @@ func (e *engine) mtStopHold(sv *serverState, j int32, t int64) {
 func (e *engine) mtCrash(i int32, t int64) {
 	sv := &e.servers[i]
 	m := sv.mt
-	for j, s := range m.cur {
+	for j, s := range m.Cur {
 		if s < 0 {
 			continue
 		}
 		e.mtHalt(sv, int32(j), s, t) // replies to it are lost; it fails at the notice
-		m.held[j], m.cur[j], m.due[j] = s, -1, -1
+		m.Held[j], m.Cur[j], m.Due[j] = s, -1, -1
 	}
 }
 
@@ -270,12 +197,12 @@ func (e *engine) mtHalt(sv *serverState, j, s int32, t int64) {
 // instance held.
 func (e *engine) mtNotice(sv *serverState, t int64) {
 	m := sv.mt
-	for j, s := range m.held {
+	for j, s := range m.Held {
 		if s < 0 {
 			continue
 		}
-		m.held[j] = -1
-		m.free++
+		m.Held[j] = -1
+		m.Free++
 		e.queues[sv.queue].inService--
 		e.failSvc(s, t) // its hand-off stays in the every-10th count
 	}
@@ -285,19 +212,13 @@ func (e *engine) mtNotice(sv *serverState, t int64) {
 // request it holds fails at t, in thread order, and it is gone.
 func (e *engine) mtAbortStopping(sv *serverState, t int64) {
 	m := sv.mt
-	for j, s := range m.cur {
+	for j, s := range m.Cur {
 		if s < 0 {
 			continue
 		}
-		if e.app != nil {
-			if sl := &e.app.slots[s]; sl.holding {
-				e.mtStopHold(sv, int32(j), t)
-				sl.holding = false
-			}
-		}
-		e.mtAccrue(sv, int32(j), t)
-		m.cur[j], m.due[j] = -1, -1
-		m.free++
+		e.mtHalt(sv, int32(j), s, t)
+		m.Cur[j], m.Due[j] = -1, -1
+		m.Free++
 		e.queues[sv.queue].inService--
 		e.failSvc(s, t)
 	}
@@ -307,16 +228,14 @@ func (e *engine) mtAbortStopping(sv *serverState, t int64) {
 // up to k waiting requests taken, threads in number order.
 func (e *engine) mtComeUp(sv *serverState, t int64) {
 	i, m := sv.idx, sv.mt
-	for j := range m.since {
-		m.since[j] = t
-	}
+	m.ComeUp(t)
 	e.mtLook(i)
 	q := &e.queues[sv.queue]
-	for j := int32(0); j < m.k && q.wait.n > 0; j++ {
-		m.pick = j
+	for j := int32(0); j < m.K && q.wait.n > 0; j++ {
+		m.Pick = j
 		e.takeNext(i, q, t)
 	}
-	if q.wait.n == 0 && sv.idleAlarm && m.free == m.k {
+	if q.wait.n == 0 && sv.idleAlarm && m.Free == m.K {
 		e.armDecay(i, t)
 	}
 }
@@ -324,7 +243,7 @@ func (e *engine) mtComeUp(sv *serverState, t int64) {
 // mtInService reports whether a thread of sv processes or holds the
 // request numbered seq (an SVCTIMEOUT check still applies).
 func (e *engine) mtInService(sv *serverState, seq int64) bool {
-	for _, s := range sv.mt.cur {
+	for _, s := range sv.mt.Cur {
 		if s >= 0 && e.pool.at(s).req.Seq == seq {
 			return true
 		}
@@ -336,22 +255,22 @@ func (e *engine) mtInService(sv *serverState, seq int64) bool {
 // requests its threads process or held at a crash never reply.
 func (e *engine) mtLose(sv *serverState, t int64) {
 	m := sv.mt
-	for j, s := range m.cur {
+	for j, s := range m.Cur {
 		if s < 0 {
 			continue
 		}
 		e.mtHalt(sv, int32(j), s, t)
-		m.cur[j], m.due[j] = -1, -1
-		m.free++
+		m.Cur[j], m.Due[j] = -1, -1
+		m.Free++
 		e.queues[sv.queue].inService--
 		e.loseRequest(s, t)
 	}
-	for j, h := range m.held {
+	for j, h := range m.Held {
 		if h < 0 {
 			continue
 		}
-		m.held[j] = -1
-		m.free++
+		m.Held[j] = -1
+		m.Free++
 		e.queues[sv.queue].inService--
 		e.loseRequest(h, t)
 	}
@@ -360,7 +279,7 @@ func (e *engine) mtLose(sv *serverState, t int64) {
 // mtSeries accounts, at a series bin's end b, the busy time of sv's busy
 // threads.
 func (e *engine) mtSeries(sv *serverState, b int64) {
-	for j, s := range sv.mt.cur {
+	for j, s := range sv.mt.Cur {
 		if s >= 0 {
 			e.mtAccrue(sv, int32(j), b)
 		}

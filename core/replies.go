@@ -61,7 +61,7 @@ func (e *engine) holding(p int32, seq int64) bool {
 	}
 	sv := &e.servers[f.server]
 	if sv.mt != nil {
-		return sv.mt.cur[f.thread] == p
+		return sv.mt.Cur[f.thread] == p
 	}
 	return sv.busy && sv.cur == p
 }

@@ -108,10 +108,10 @@ func (e *engine) threadStats(out *result.ServerStats, i int) {
 		used = 1
 	}
 	if m := sv.mt; m != nil {
-		k, used = int(m.k), int(m.used)
-		for j := range m.cur {
-			out.ByThread = append(out.ByThread, result.ThreadStats{Thread: j + 1, Requests: m.requests[j],
-				BusyMS: usec.ToMS(m.busyUS[j]), HeldMS: usec.ToMS(m.heldUS[j])})
+		k, used = int(m.K), int(m.Used)
+		for j := range m.Cur {
+			out.ByThread = append(out.ByThread, result.ThreadStats{Thread: j + 1, Requests: m.Requests[j],
+				BusyMS: usec.ToMS(m.BusyUS[j]), HeldMS: usec.ToMS(m.HeldUS[j])})
 		}
 	}
 	minT := e.m.Servers[i].MinThreads

@@ -203,7 +203,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	sa.busy += f.endUS - f.startUS
 	if sv.mt != nil {
-		sv.mt.requests[f.thread]++
+		sv.mt.Requests[f.thread]++
 	}
 	// done's counts give srvRequests, srvLoad and mServed (see finish).
 	// The layout is tested here: a method testing it would call addSparse,

@@ -312,7 +312,7 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 		sv := &e.servers[f.server]
 		sl.holding = true
 		if m := sv.mt; m != nil {
-			m.due[f.thread], m.holdAt[f.thread] = -1, t
+			m.Hold(f.thread, t)
 		} else {
 			sv.due = -1 // no completion is pending while it holds the request
 			e.app.holdAt[sv.idx] = t
