@@ -99,7 +99,7 @@ func (s *Server) formError(err error, boundary string, spec formSpec) error {
 	}
 	var what string
 	switch {
-	case errors.Is(err, errNoPart) || err.Error() == "multipart: NextPart: EOF":
+	case errors.Is(err, errNoPart) || errors.Is(err, io.EOF): // (NextPart wraps the EOF of a body with no boundary line)
 		what = fmt.Sprintf("the body has no part: no line --%s starts one", capText(boundary))
 	case errors.Is(err, bufio.ErrBufferFull):
 		what = "a line of the body outside the parts' contents (a boundary, a header, or text before the first part) is longer than the 4096 bytes a form's lines may have: is the body a form?"
