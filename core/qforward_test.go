@@ -195,3 +195,42 @@ func TestForwardFailingAtIssueForever(t *testing.T) {
 		t.Fatalf("got %v, want the request limit's error", err)
 	}
 }
+
+// A number drawn for an enqueue whose queue space's service is itself
+// routed is the message's routing value: each forward is routed by it
+// (values 1 to 10 to G1's server, 11 to 20 to G2's), as a value written as
+// text is; it once reached the forward as no value at all, which failed
+// with TPESYSTEM.
+func TestForwardRoutedByDrawnNumber(t *testing.T) {
+	ubbText := `*RESOURCES\nMODEL SHM\n*MACHINES\nn1 LMID=s1\n*GROUPS\nG1 LMID=s1 GRPNO=1\nG2 LMID=s1 GRPNO=2\nQG LMID=s1 GRPNO=3\n*SERVERS\n` +
+		`a SRVGRP=G1 SRVID=1 CLOPT=\"-s A\"\na SRVGRP=G2 SRVID=1 CLOPT=\"-s A\"\nTMQUEUE SRVGRP=QG SRVID=1 CLOPT=\"-s QS:TMQUEUE\"\n` +
+		`TMQFORWARD SRVGRP=QG SRVID=2 CLOPT=\"-- -q A -i 0\"\n*SERVICES\nA ROUTING=ACC\nQS ROUTING=QACC\n` +
+		`*ROUTING\nACC FIELD=ACC RANGES=\"1-10:G1, 11-20:G2\"\nQACC FIELD=ACC RANGES=\"MIN-MAX:QG\"\n`
+	doc := `{"ubbconfig": "` + ubbText + `",
+	  "qspaces": {"QS": {"queues": {"A": {}}, "enqueue_time": {"dist": "const", "ms": 1}}},
+	  "services": {"A": {"service_time": {"dist": "const", "ms": 1}}},
+	  "workload": {"generate": {"duration_ms": 1000, "streams": [{"enqueue": "QS:A", "arrivals": "constant", "rate_per_s": 100,
+	    "route": {"dist": "uniform", "min": 1, "max": 20}}]}}}`
+	sc, err := core.ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatalf("ParseScenario: %v", err)
+	}
+	var log bytes.Buffer
+	res, err := core.Run(sc, core.RunOptions{Dispatch: &log})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	q := res.QSpaces[0].Queues[0]
+	if q.Enqueued < 90 || q.Forwarded != q.Enqueued || q.Retried != 0 || q.Dropped != 0 {
+		t.Fatalf("queue A: %+v; want every message forwarded at once", q)
+	}
+	byGroup := map[string]int64{}
+	for _, s := range res.Servers {
+		if s.Name == "a" {
+			byGroup[s.Group] += s.Requests
+		}
+	}
+	if byGroup["G1"]+byGroup["G2"] != q.Forwarded || byGroup["G1"] < 20 || byGroup["G2"] < 20 {
+		t.Fatalf("forwards completed by group %v, %d forwarded; want both groups, every forward", byGroup, q.Forwarded)
+	}
+}
