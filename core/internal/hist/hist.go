@@ -31,17 +31,20 @@ const (
 
 // Acc accumulates one distribution of durations: exact count, sum and
 // maximum, and a histogram for percentiles in HdrHistogram's layout (Digits
-// significant digits from 1 µs to MaxUS), kept in two arrays of counts by
+// significant digits from 1 µs to MaxUS), kept in arrays of counts by
 // bucket index. A value below FrontMaxUS (zeros, most waits, included) is
 // counted in front, a compact array of 32-bit counts (allocated on first
-// use); a larger one in far, 64-bit counts grown to the highest bucket seen
-// (an HdrHistogram of the whole range would allocate 250 KB for a
-// distribution's first long value). [Acc.Hist] reads the two together, as
-// if every value had been recorded in one HdrHistogram.
+// use) whose counts [Acc.FlushFront] moves to low's 64-bit ones; a larger
+// one in far, 64-bit counts from front's last bucket up to the highest
+// bucket seen (an HdrHistogram of the whole range would allocate 250 KB for
+// a distribution's first long value; a queue whose waits are all long
+// allocates nothing below 262 ms). [Acc.Hist] reads them together, as if
+// every value had been recorded in one HdrHistogram.
 type Acc struct {
 	N, Sum, Max int64
-	front       []uint32 // counts by bucket index below frontLen, not yet in far
-	far         []int64  // counts by bucket index: values past front, and front's counts added by FlushFront
+	front       []uint32 // counts by bucket index below frontLen, not yet in low
+	low         []int64  // front's counts added by FlushFront, by bucket index below frontLen
+	far         []int64  // counts of the values past front, by bucket index less frontLen
 }
 
 // The histogram's layout for 3 significant digits from 1 µs (as
@@ -108,7 +111,7 @@ func (a *Acc) Spill(v int64) {
 		a.front[i]++
 		return
 	}
-	i := Index(min(v, MaxUS))
+	i := Index(min(v, MaxUS)) - frontLen
 	a.growFar(i + 1)
 	a.far[i]++
 }
@@ -187,22 +190,32 @@ func (a *Acc) InFront() (n int64) {
 	return n
 }
 
-// growFar makes far at least n buckets long.
+// growFar makes far at least n buckets long, its room doubling (far never
+// shrinks, so the room past its length is zero).
 func (a *Acc) growFar(n int) {
-	if n > len(a.far) {
-		a.far = append(a.far, make([]int64, n-len(a.far))...)
+	if n <= len(a.far) {
+		return
 	}
+	if n > cap(a.far) {
+		f := make([]int64, n, max(n, 2*cap(a.far)))
+		copy(f, a.far)
+		a.far = f
+		return
+	}
+	a.far = a.far[:n]
 }
 
-// FlushFront adds front's counts to the histogram's 64-bit counts and
-// empties front.
+// FlushFront adds front's counts to the histogram's 64-bit counts (low)
+// and empties front.
 func (a *Acc) FlushFront() {
 	if a.front == nil {
 		return
 	}
-	a.growFar(len(a.front))
+	if len(a.low) < len(a.front) {
+		a.low = append(a.low, make([]int64, len(a.front)-len(a.low))...)
+	}
 	for i, c := range a.front {
-		a.far[i] += int64(c)
+		a.low[i] += int64(c)
 		a.front[i] = 0
 	}
 }
@@ -234,37 +247,55 @@ type Hist struct {
 	Total int64
 }
 
-// Hist reads a's histogram: front's counts and far's (values past front, and
-// front's counts added to far when they could have overflowed). When far is
-// in use, front is added to it first (reading twice gives the same).
+// Hist reads a's histogram: front's counts, low's (front's counts added
+// when they could have overflowed) and far's (values past front). When low
+// is in use, front is added to it first (reading twice gives the same).
 func (a *Acc) Hist() Hist {
 	if a.N == 0 {
 		return Hist{}
 	}
 	top := Index(min(a.Max, MaxUS)) // no value lies in a later bucket
-	if a.far == nil {
+	if a.far == nil && a.low == nil {
 		return binsOf(a.front[:min(top+1, len(a.front))])
 	}
-	a.FlushFront() // far reaches past front: this allocates nothing
-	return binsOf(a.far[:min(top+1, len(a.far))])
+	far := a.far[:min(max(top+1-frontLen, 0), len(a.far))]
+	var bins []Bin
+	if a.low == nil { // front holds every count below far's: read it as it is
+		front := a.front[:min(top+1, len(a.front))]
+		bins = appendBins(appendBins(make([]Bin, 0, nonzero(front)+nonzero(far)), front, 0), far, frontLen)
+	} else {
+		a.FlushFront()
+		low := a.low[:min(top+1, len(a.low))]
+		bins = appendBins(appendBins(make([]Bin, 0, nonzero(low)+nonzero(far)), low, 0), far, frontLen)
+	}
+	return Hist{Bins: bins, Total: total(bins)}
 }
 
 // binsOf returns the histogram of counts c by bucket index, in a slice of
 // its exact size (a run reads several dozen histograms whose buckets are
 // mostly empty).
 func binsOf[T uint32 | int64](c []T) Hist {
+	bins := appendBins(make([]Bin, 0, nonzero(c)), c, 0)
+	return Hist{Bins: bins, Total: total(bins)}
+}
+
+// nonzero is how many of counts c are not zero.
+func nonzero[T uint32 | int64](c []T) int {
 	n := 0
 	for _, x := range c {
 		if x != 0 {
 			n++
 		}
 	}
-	bins := appendBins(make([]Bin, 0, n), c, 0)
-	var total int64
+	return n
+}
+
+// total is the sum of the bins' counts.
+func total(bins []Bin) (n int64) {
 	for _, b := range bins {
-		total += b.N
+		n += b.N
 	}
-	return Hist{Bins: bins, Total: total}
+	return n
 }
 
 // appendBins appends the nonzero counts of c, bucket i0+i for c[i].

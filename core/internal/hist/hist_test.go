@@ -259,6 +259,9 @@ func TestFrontGrows(t *testing.T) {
 	if g, w := a.Hist(), full.Hist(); !reflect.DeepEqual(g, w) {
 		t.Errorf("histogram with a growing front %v, with a full one %v", g, w)
 	}
+	if a.low != nil {
+		t.Error("reading the histogram made a 64-bit copy of the front")
+	}
 	a.FlushFront()
 	if n := a.InFront(); n != 0 {
 		t.Errorf("after FlushFront, %d values in front, want 0", n)
