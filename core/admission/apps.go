@@ -128,16 +128,17 @@ func ownUS(sp scenario.ServiceSpec) int64 {
 }
 
 // histBytes is what the engine's response-time histogram of a service
-// holds when its responses reach us µs: 64-bit counts up to the bucket of
-// us (3 significant digits from 1 µs), grown by append; nothing past the
-// 262 ms a smaller array covers.
+// holds when its responses reach us µs: 64-bit counts from the bucket of
+// 262 ms (where a smaller array's end) up to the bucket of us (3
+// significant digits from 1 µs), grown as append grows.
 func histBytes(us int64) int64 {
 	const frontMaxUS, halfMag, mask = 1 << 18, 10, 1<<11 - 1
+	const frontLen = 9 << halfMag // the bucket of frontMaxUS
 	if us < frontMaxUS {
 		return 0
 	}
 	b := int64(bits.Len64(uint64(us|mask))) - (halfMag + 1)
-	return 8 * (b<<halfMag + us>>b) * 5 / 4
+	return 8 * (b<<halfMag + us>>b + 1 - frontLen) * 5 / 4
 }
 
 // bytes is what a request of f holds at once, its own id idLen bytes long.

@@ -173,7 +173,8 @@ func TestAppCostChain(t *testing.T) {
 	est0, grew0 := runPeak(t, doc(false))
 	est, grew := runPeak(t, doc(true))
 	// the histograms: L0's responses last 3.001 s, 3.001 s / 2^11 in
-	// bucket 11 at index 11·1024 + 3001000>>11 = 12729, 8 bytes each
+	// bucket 11 at index 11·1024 + 3001000>>11 = 12729, 8 bytes each from
+	// the index of 262 ms, 9·1024
 	if l := est.Largest(); l.Field != "services" || !strings.Contains(l.What, "3000 calling services' histograms") || !strings.Contains(l.What, "up to 3.001 s") {
 		t.Errorf("largest term %+v, want the 3000 calling services' histograms", l)
 	}

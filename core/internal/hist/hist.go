@@ -13,6 +13,7 @@ package hist
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/tuxlb/tuxlb/core/internal/usec"
@@ -190,19 +191,12 @@ func (a *Acc) InFront() (n int64) {
 	return n
 }
 
-// growFar makes far at least n buckets long, its room doubling (far never
-// shrinks, so the room past its length is zero).
+// growFar makes far at least n buckets long, its room growing as append's
+// does (far never shrinks, so the room past its length is zero).
 func (a *Acc) growFar(n int) {
-	if n <= len(a.far) {
-		return
+	if n > len(a.far) {
+		a.far = slices.Grow(a.far, n-len(a.far))[:n]
 	}
-	if n > cap(a.far) {
-		f := make([]int64, n, max(n, 2*cap(a.far)))
-		copy(f, a.far)
-		a.far = f
-		return
-	}
-	a.far = a.far[:n]
 }
 
 // FlushFront adds front's counts to the histogram's 64-bit counts (low)
