@@ -149,23 +149,23 @@ type appSlot struct {
 
 // appState is the engine's state for applications.
 type appState struct {
-	plan    *plan.App
-	slots   []appSlot
-	cl      []clientState
-	replies appHeap         // replies and failures on their way to a waiting caller
-	dl      []deadlineQueue // the callers' deadlines, one queue per length
-	dlOf    []int32         // per service: its deadline queue, -1 for no deadline
-	clients evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
-	top     appEvent        // the clients' next request as next returns it
-	dueSrc  int             // where the event due last found waits (next's second result), for pop
-	retries appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
-	wsh     *wshState       // the workstation front end; nil when no client set has via
-	tdl     *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
-	qs      *qState         // /Q, nil without qspaces
-	active  int             // clients that will issue again
-	bind    appSlot
-	bound   bool
-	atIssue reason // the failure at issue of the request issue just took, 0 for none
+	plan      *plan.App
+	slots     []appSlot
+	cl        []clientState
+	replies   appHeap         // replies and failures on their way to a waiting caller
+	dl        []deadlineQueue // the callers' deadlines, one queue per length
+	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
+	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
+	clientTop appEvent        // the clients' next request as next returns it
+	dueSrc    int             // where the event due last found waits (next's second result), for pop
+	retries   appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
+	wsh       *wshState       // the workstation front end; nil when no client set has via
+	tdl       *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
+	qs        *qState         // /Q, nil without qspaces
+	active    int             // clients that will issue again
+	bind      appSlot
+	bound     bool
+	atIssue   reason // the failure at issue of the request issue just took, 0 for none
 	// failover[s] and noDomain[s] count the requests of imported service s
 	// (issued after the warm-up) that a gateway sent to an alternate remote
 	// domain, and those it failed because no domain of the list was up.
@@ -262,8 +262,8 @@ func (a *appState) next() (*appEvent, int) {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
 		if t, g := k.T(), int64(k.Idx()); top == nil || t < top.t || t == top.t && (classClient < top.class || classClient == top.class && g < top.seq) {
-			a.top = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
-			top, src = &a.top, 1
+			a.clientTop = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
+			top, src = &a.clientTop, 1
 		}
 	}
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
@@ -291,7 +291,7 @@ func (a *appState) pop() appEvent {
 		return a.replies.pop()
 	case 1:
 		a.clients.Pop()
-		return a.top
+		return a.clientTop
 	case -2:
 		return a.retries.pop()
 	case -3:
