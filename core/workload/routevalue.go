@@ -201,8 +201,11 @@ func (c *StreamCheck) routeList(r *StreamRoute, rs *scenario.RouteSpec) {
 
 // routeIn is routeOf for an entry whose ranges start at base among its
 // service's routes (the entries of one criterion name, flattened).
-func routeIn(c *ubb.Criterion, base int32, text string) int32 {
-	k := RouteOf(c, text)
+func routeIn(c *ubb.Criterion, base int32, text string) int32 { return based(RouteOf(c, text), base) }
+
+// based is Route k of an entry whose ranges start at base among its
+// service's routes: k past base when it names a range, else k.
+func based(k, base int32) int32 {
 	if k > 0 {
 		k += base
 	}
@@ -272,9 +275,7 @@ func (sr *StreamRoute) Draw(rd *rng.PCG, r *Request) {
 	} else {
 		r.Route = routeOfNumber(sr.crit, strconv.AppendFloat(buf[:0], x, 'f', -1, 64))
 	}
-	if r.Route > 0 {
-		r.Route += sr.base
-	}
+	r.Route = based(r.Route, sr.base)
 }
 
 // routeOfNumber is routeOf for a number written in b.
@@ -355,11 +356,7 @@ func (cs *CritSet) RouteNumber(t *BufTable, buf int32, x float64) int32 {
 	if k < 0 {
 		return RouteNoBuf
 	}
-	r := RouteOfNumber(cs.Entries[k], x)
-	if r > 0 {
-		r += cs.base[k]
-	}
-	return r
+	return based(RouteOfNumber(cs.Entries[k], x), cs.base[k])
 }
 
 // EntryOf returns the entry, and the range within it, of Route k > 0.

@@ -253,15 +253,17 @@ func (a *Acc) Hist() Hist {
 		return binsOf(a.front[:min(top+1, len(a.front))])
 	}
 	far := a.far[:min(max(top+1-frontLen, 0), len(a.far))]
-	var bins []Bin
 	if a.low == nil { // front holds every count below far's: read it as it is
-		front := a.front[:min(top+1, len(a.front))]
-		bins = appendBins(appendBins(make([]Bin, 0, nonzero(front)+nonzero(far)), front, 0), far, frontLen)
-	} else {
-		a.FlushFront()
-		low := a.low[:min(top+1, len(a.low))]
-		bins = appendBins(appendBins(make([]Bin, 0, nonzero(low)+nonzero(far)), low, 0), far, frontLen)
+		return joinBins(a.front[:min(top+1, len(a.front))], far)
 	}
+	a.FlushFront()
+	return joinBins(a.low[:min(top+1, len(a.low))], far)
+}
+
+// joinBins returns the histogram of counts c by bucket index below
+// frontLen and far from frontLen, in a slice of its exact size.
+func joinBins[T uint32 | int64](c []T, far []int64) Hist {
+	bins := appendBins(appendBins(make([]Bin, 0, nonzero(c)+nonzero(far)), c, 0), far, frontLen)
 	return Hist{Bins: bins, Total: total(bins)}
 }
 
