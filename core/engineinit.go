@@ -151,9 +151,10 @@ func (e *engine) initServers() {
 func (e *engine) initQueues() {
 	m := e.m
 	e.queues = make([]queueState, len(m.Queues))
+	levels := make([][prioLevels]fifo, len(m.Queues))
 	for i := range m.Queues {
 		q := &e.queues[i]
-		q.wait.init()
+		q.wait.init(&levels[i])
 		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
 		// every instance, spares too: a spare is gone (it neither serves nor

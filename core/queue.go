@@ -15,18 +15,22 @@ const oldestEvery = 10
 // the oldest request is the one with the smallest enqueue number among the
 // level heads, since each level is FIFO.
 type waitQueue struct {
-	head, tail [prioLevels]int32 // slot indexes, -1 when empty
-	nonEmpty   [2]uint64         // bit l set: level l (priority l+1) has requests
-	n          int
+	n        int
+	nonEmpty [2]uint64 // bit l set: level l (priority l+1) has requests
+	// lv holds each level's FIFO, apart from the queue's figures: 800
+	// bytes that a queue whose requests never wait never touches, so that
+	// the queues' figures the engine reads at every request stay a few
+	// cache lines each
+	lv *[prioLevels]fifo
 }
 
-// init empties q.
-func (q *waitQueue) init() {
-	for i := range q.head {
-		q.head[i], q.tail[i] = -1, -1
-	}
-	q.nonEmpty = [2]uint64{}
-	q.n = 0
+// fifo is one priority level's FIFO: its first and last requests' slots
+// plus one, 0 when it is empty (so that zeroed memory is empty levels).
+type fifo struct{ head, tail int32 }
+
+// init empties q, its levels in lv (zeroed).
+func (q *waitQueue) init(lv *[prioLevels]fifo) {
+	*q = waitQueue{lv: lv}
 }
 
 // push appends slot s (whose prio is 1..100) at the tail of its level.
@@ -34,13 +38,14 @@ func (q *waitQueue) push(pool *flightPool, s int32) {
 	f := pool.at(s)
 	l := f.prio - 1
 	f.next = -1
-	if q.tail[l] < 0 {
-		q.head[l] = s
+	v := &q.lv[l]
+	if v.tail == 0 {
+		v.head = s + 1
 		q.nonEmpty[l>>6] |= 1 << (l & 63)
 	} else {
-		pool.at(q.tail[l]).next = s
+		pool.at(v.tail - 1).next = s
 	}
-	q.tail[l] = s
+	v.tail = s + 1
 	q.n++
 }
 
@@ -62,7 +67,7 @@ func (q *waitQueue) popOldest(pool *flightPool) int32 {
 	for w := 0; w < 2; w++ {
 		for m := q.nonEmpty[w]; m != 0; m &= m - 1 {
 			l := int32(w*64 + bits.TrailingZeros64(m))
-			if seq := pool.at(q.head[l]).enqSeq; best < 0 || seq < bestSeq {
+			if seq := pool.at(q.lv[l].head - 1).enqSeq; best < 0 || seq < bestSeq {
 				best, bestSeq = l, seq
 			}
 		}
@@ -71,10 +76,12 @@ func (q *waitQueue) popOldest(pool *flightPool) int32 {
 }
 
 func (q *waitQueue) popLevel(pool *flightPool, l int32) int32 {
-	s := q.head[l]
-	q.head[l] = pool.at(s).next
-	if q.head[l] < 0 {
-		q.tail[l] = -1
+	v := &q.lv[l]
+	s := v.head - 1
+	next := pool.at(s).next
+	v.head = next + 1
+	if next < 0 {
+		v.tail = 0
 		q.nonEmpty[l>>6] &^= 1 << (l & 63)
 	}
 	q.n--

@@ -190,7 +190,7 @@ func TestWaitQueueOrder(t *testing.T) {
 	pool := &flightPool{}
 	prios := []int32{50, 10, 90, 90, 50, 100}
 	var q waitQueue
-	q.init()
+	q.init(new([prioLevels]fifo))
 	for i, p := range prios {
 		pool.add()
 		pool.at(int32(i)).prio, pool.at(int32(i)).enqSeq = p, uint64(i)
