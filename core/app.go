@@ -246,31 +246,53 @@ func newAppState(e *engine, ap *plan.App) *appState {
 }
 
 // next returns the next application event (nil for none) and where it
-// waits: 0 the replies, 1 the clients, 2+k deadline queue k.
-func (a *appState) next() (*appEvent, int) {
+// waits: 0 the replies, 1 the clients, 2+k deadline queue k. It drops
+// the events that would change nothing as it finds them, without a turn
+// (they must not move the clock: the deadlines of a run's last requests
+// would stretch its series long past its last outcome): the deadlines of
+// callers that have had their outcome (settled), the transactions'
+// deadlines of those ended or committing, and the timers of clients lost
+// since.
+func (a *appState) next(e *engine) (*appEvent, int) {
 	var top *appEvent
 	src := -1
 	if len(a.replies) > 0 {
 		top, src = &a.replies[0], 0
 	}
+	// (each source's first event is checked only when it would come
+	// first: whichever it drops could not change what comes next)
 	for k := range a.dl {
-		if q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)) {
-			top, src = &q.evs[q.head], 2+k
+		for q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
+			if !e.settled(&q.evs[q.head]) {
+				top, src = &q.evs[q.head], 2+k
+				break
+			}
 		}
 	}
-	if a.clients.Len() > 0 {
+	for a.clients.Len() > 0 {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
-		if t, g := k.T(), int64(k.Idx()); top == nil || t < top.t || t == top.t && (classClient < top.class || classClient == top.class && g < top.seq) {
-			a.clientTop = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
-			top, src = &a.clientTop, 1
+		t, g := k.T(), int64(k.Idx())
+		if top != nil && (t > top.t || t == top.t && (classClient > top.class || classClient == top.class && g >= top.seq)) {
+			break
 		}
+		if a.cl[g].dueAt != t {
+			a.clients.Pop() // a stale timer: its client was lost since
+			continue
+		}
+		a.clientTop = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
+		top, src = &a.clientTop, 1
+		break
 	}
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
 		top, src = &a.retries[0], -2
 	}
-	if a.tdl != nil && len(*a.tdl) > 0 && (top == nil || (*a.tdl)[0].before(top)) {
-		top, src = &(*a.tdl)[0], -3
+	for a.tdl != nil && len(*a.tdl) > 0 && (top == nil || (*a.tdl)[0].before(top)) {
+		if !e.tranSettled(&(*a.tdl)[0]) {
+			top, src = &(*a.tdl)[0], -3
+			break
+		}
+		a.tdl.pop()
 	}
 	if q := a.qs; q != nil {
 		if len(q.avail) > 0 && (top == nil || q.avail[0].before(top)) {
@@ -308,8 +330,8 @@ func (a *appState) pop() appEvent {
 }
 
 // topT is when the next application event is due; noTime for none.
-func (a *appState) topT() int64 {
-	if top, _ := a.next(); top != nil {
+func (a *appState) topT(e *engine) int64 {
+	if top, _ := a.next(e); top != nil {
 		return top.t
 	}
 	return noTime
@@ -319,8 +341,8 @@ func (a *appState) topT() int64 {
 // completion at tc, the network arrival at ta and the new request at tn:
 // replies and deadlines come after completions and before arrivals and new
 // requests of their instant; client requests come last.
-func (a *appState) due(tc, ta, tn int64) bool {
-	top, src := a.next()
+func (a *appState) due(e *engine, tc, ta, tn int64) bool {
+	top, src := a.next(e)
 	a.dueSrc = src
 	if top == nil {
 		return false
@@ -386,13 +408,10 @@ func (e *engine) appTurn() error {
 	case classDeadline:
 		e.deadline(&ev)
 	case classClient:
-		cl := &a.cl[ev.caller]
-		if cl.dueAt != ev.t {
-			return nil // its machine was lost since
-		}
-		// no longer due: a stale timer of the same time (lost, then
-		// restored) pops beside this one and must find it so
-		cl.dueAt = -1
+		// (next dropped the timers of clients lost since.) No longer
+		// due: a stale timer of the same time (lost, then restored) pops
+		// beside this one and must be found so
+		a.cl[ev.caller].dueAt = -1
 		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)

@@ -453,3 +453,32 @@ func TestLostClientsStaleTimers(t *testing.T) {
 		t.Fatalf("%d requests issued at 201 ms, where stale and new timers meet; want many", at201)
 	}
 }
+
+// The deadlines of callers that have had their outcome change nothing, and
+// move no clock: a run's series ends with the bin of its span, not with
+// the last such deadline. Here every request has ended by about 30 ms,
+// and the deadlines (BLOCKTIME 100 x SCANUNIT 10 ms = 1 s) of the clients'
+// XFER and of XFER's nested WD would fall up to a second later; a server
+// lost at 5 ms and restored at 15 ms leaves its clients' think timers
+// stale too (engine 0.7.1 stretched the series to the last of them).
+func TestSeriesEndsAtTheSpan(t *testing.T) {
+	doc := `{"ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER S1\nMODEL MP\nLDBAL Y\nSCANUNIT 10MS\nBLOCKTIME 100\n` +
+		`*MACHINES\nn1 LMID=S1\nn2 LMID=S2\n*GROUPS\nG1 LMID=S1 GRPNO=1\n` +
+		`*SERVERS\nxfer SRVGRP=G1 SRVID=1 MIN=4 CLOPT=\"-s XFER\"\nacct SRVGRP=G1 SRVID=10 MIN=4 CLOPT=\"-s WD\"\n*SERVICES\nXFER\nWD\n",
+	  "services": {"XFER": {"service_time": {"dist": "const", "ms": 1}, "calls": [{"service": "WD"}]},
+	               "WD": {"service_time": {"dist": "const", "ms": 2}}},
+	  "events": [{"at_ms": 5, "lose": "S2"}, {"at_ms": 15, "restore": "S2"}],
+	  "workload": {"generate": {"duration_ms": 20, "clients": [
+	    {"name": "a", "count": 3, "origin": "S1", "think": {"dist": "const", "ms": 4}, "services": [{"service": "XFER"}]},
+	    {"name": "b", "count": 3, "origin": "S2", "think": {"dist": "const", "ms": 4}, "services": [{"service": "XFER"}]}]}}}`
+	res, rows := appRun(t, doc)
+	if len(rows) < 10 || res.SpanMS > 40 {
+		t.Fatalf("%d rows, span %g ms: want a run of a few dozen requests ending by 40 ms", len(rows)-1, res.SpanMS)
+	}
+	s := res.Series
+	last := s.StartMS[len(s.StartMS)-1]
+	if last >= res.SpanMS || last+s.BinMS < res.SpanMS {
+		t.Errorf("series: last bin [%g, %g) ms, %d bins of %g ms; want the bin of the span, %g ms",
+			last, last+s.BinMS, len(s.StartMS), s.BinMS, res.SpanMS)
+	}
+}

@@ -57,3 +57,15 @@ func (e *engine) deadline(ev *appEvent) {
 		e.failParent(p, ev.t)
 	}
 }
+
+// settled is whether deadline ev is past caring: its caller has had its
+// outcome (a client's, or a server's nested request's); next drops it.
+func (e *engine) settled(ev *appEvent) bool {
+	switch ev.kind {
+	case callerClient:
+		return e.app.cl[ev.caller].waiting != ev.awaited
+	case callerServer:
+		return !e.holding(ev.caller, ev.callerSeq) || !e.app.slots[ev.caller].awaits(ev.awaited)
+	}
+	return false
+}

@@ -471,12 +471,19 @@ func (e *engine) abortTran(xi int32, timeout bool, t int64) {
 // tranTimeout is transaction ev.caller's deadline: it is aborted unless its
 // commit has begun (or it was aborted already).
 func (e *engine) tranTimeout(ev *appEvent) {
-	x := &e.tr.xs[ev.caller]
-	if x.gen != ev.awaited || x.aborted || x.committing {
-		return // (the entry may be another transaction's now)
+	if e.tranSettled(ev) {
+		return
 	}
 	e.spanUS = max(e.spanUS, ev.t)
 	e.abortTran(ev.caller, true, ev.t)
+}
+
+// tranSettled is whether transaction deadline ev is past caring: its
+// transaction aborted or is committing (the entry may be another
+// transaction's now).
+func (e *engine) tranSettled(ev *appEvent) bool {
+	x := &e.tr.xs[ev.caller]
+	return x.gen != ev.awaited || x.aborted || x.committing
 }
 
 // finishStuck ends the run's owners whose commit waits for a reply that
