@@ -259,16 +259,6 @@ func (a *appState) next(e *engine) (*appEvent, int) {
 	if len(a.replies) > 0 {
 		top, src = &a.replies[0], 0
 	}
-	// (each source's first event is checked only when it would come
-	// first: whichever it drops could not change what comes next)
-	for k := range a.dl {
-		for q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
-			if !e.settled(&q.evs[q.head]) {
-				top, src = &q.evs[q.head], 2+k
-				break
-			}
-		}
-	}
 	for a.clients.Len() > 0 {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
@@ -300,6 +290,17 @@ func (a *appState) next(e *engine) (*appEvent, int) {
 		}
 		if len(q.wake) > 0 && (top == nil || q.wake[0].before(top)) {
 			top, src = &q.wake[0], -5
+		}
+	}
+	// The callers' deadlines last: they are mostly long after the rest,
+	// and each source's first event is checked only when it would come
+	// first (whichever it drops could not change what comes next).
+	for k := range a.dl {
+		for q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
+			if !e.settled(&q.evs[q.head]) {
+				top, src = &q.evs[q.head], 2+k
+				break
+			}
 		}
 	}
 	return top, src
