@@ -67,7 +67,7 @@ GOOS=js GOARCH=wasm go test -pgo=wasm/default.pgo ./bench/bareloop ./core -run '
 	-exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" >"$OUT/node.txt"
 
 step "WASM in headless Chromium"
-bench/wasm/chromium.sh 1000000 3 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
+bench/wasm/chromium.sh 1000000 5 >"$OUT/chromium.txt" || step "chromium failed (see $OUT/chromium.txt)"
 
 step "a sweep in headless Chromium on 1 and 2 Web Workers"
 bench/wasm/chromium.sh --sweep 7 >"$OUT/chromium-sweep.txt" || step "chromium sweep failed (see $OUT/chromium-sweep.txt)"

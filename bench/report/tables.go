@@ -285,7 +285,7 @@ func (r *report) writeTargets(w io.Writer) {
 	}
 	row("WASM in node: ≥ 2 M requests/s", cell+" (`BenchmarkScenario/mp`)", best >= 2e6, ok)
 	c := r.chromium["mp-standard.json"]
-	cc := mrps(c) + " (bench/wasm, best of 3)"
+	cc := mrps(c) + " (bench/wasm, best of 5)"
 	if cb := ratio(c, r.chromium[bareFile]); cb != "" {
 		cc += fmt.Sprintf("; %s the bare loop in Chromium (%s)", cb, mrps(r.chromium[bareFile]))
 	}

@@ -126,7 +126,8 @@ func (a *Acc) Add(v int64) {
 
 // A front starts at frontMinLen counts (1 KB: the first 256 buckets, from 0
 // to 255 µs, where the zero waits of a queue whose requests find an idle
-// server all fall) and doubles up to frontLen (36 KB) as larger values come,
+// server all fall) and grows fourfold up to frontLen (36 KB) as larger
+// values come (two copies on the way to a full front, rather than five),
 // so that a distribution that records few or small values, such as the wait
 // of one of thousands of queues, costs little memory. Counting a value is
 // the same whatever the front's length (Note's bounds check; Spill past it).
@@ -138,9 +139,9 @@ func (a *Acc) growFront(n int) {
 	if n <= len(a.front) {
 		return
 	}
-	size := max(frontMinLen, 2*len(a.front))
+	size := max(frontMinLen, 4*len(a.front))
 	for size < n {
-		size *= 2
+		size *= 4
 	}
 	var f []uint32
 	if size >= frontLen {
@@ -152,26 +153,29 @@ func (a *Acc) growFront(n int) {
 	a.front = f
 }
 
-// freeFronts holds the full-length fronts of finished runs, zeroed, for
-// later runs to take (a run has one per queue and two per service at most):
-// a sweep of short runs wants its big buffers reused rather than
-// collected. Shorter fronts are left to the collector.
+// freeFronts holds the full-length fronts of finished runs, for later runs
+// to take (a run has one per queue and two per service at most): a sweep
+// of short runs wants its big buffers reused rather than collected. They
+// are zeroed when taken, not when handed back, so that a run that is the
+// last (a CLI run, a server's one-off run) does not clear megabytes of
+// fronts it leaves to the collector. Shorter fronts are left to the
+// collector.
 var freeFronts sync.Pool // of *[]uint32, frontLen long
 
 // takeFront returns a front of zero counts.
 func takeFront() []uint32 {
 	if p, ok := freeFronts.Get().(*[]uint32); ok {
+		clear(*p)
 		return *p
 	}
 	return make([]uint32, frontLen)
 }
 
-// ReleaseFront hands a's front back, zeroed, once its histogram has been
-// read for the last time.
+// ReleaseFront hands a's front back once its histogram has been read for
+// the last time.
 func (a *Acc) ReleaseFront() {
 	if f := a.front; f != nil {
 		if len(f) == frontLen {
-			clear(f)
 			freeFronts.Put(&f)
 		}
 		a.front = nil
@@ -277,9 +281,21 @@ func binsOf[T uint32 | int64](c []T) Hist {
 
 // nonzero is how many of counts c are not zero.
 func nonzero[T uint32 | int64](c []T) int {
-	n := 0
-	for _, x := range c {
-		if x != 0 {
+	n, i := 0, 0
+	// most buckets are empty: skip them eight at a time, as appendBins does
+	for ; i+8 <= len(c); i += 8 {
+		blk := c[i : i+8 : i+8]
+		if blk[0]|blk[1]|blk[2]|blk[3]|blk[4]|blk[5]|blk[6]|blk[7] == 0 {
+			continue
+		}
+		for _, x := range blk {
+			if x != 0 {
+				n++
+			}
+		}
+	}
+	for ; i < len(c); i++ {
+		if c[i] != 0 {
 			n++
 		}
 	}

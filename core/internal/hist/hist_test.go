@@ -221,7 +221,7 @@ func TestIndex(t *testing.T) {
 }
 
 // TestFrontGrows: a distribution's front holds what it has been given and
-// no more than twice that (from frontMinLen counts), and keeps every count
+// no more than four times that (from frontMinLen counts), and keeps every count
 // as it grows: the histogram read out equals one counting every value in a
 // full-length front.
 func TestFrontGrows(t *testing.T) {
@@ -245,7 +245,7 @@ func TestFrontGrows(t *testing.T) {
 	steps := []struct {
 		v    int64
 		want int
-	}{{255, 256}, {256, 512}, {1000, 1024}, {2047, 2048}, {5000, 4096}, {20_000, 8192}, {100_000, 8192}, {200_000, frontLen}, {FrontMaxUS - 1, frontLen}, {FrontMaxUS, frontLen}}
+	}{{255, 256}, {256, 1024}, {1000, 1024}, {2047, 4096}, {5000, 4096}, {20_000, frontLen}, {100_000, frontLen}, {200_000, frontLen}, {FrontMaxUS - 1, frontLen}, {FrontMaxUS, frontLen}}
 	for _, s := range steps {
 		record(s.v)
 		record(s.v / 2)
@@ -272,6 +272,24 @@ func TestFrontGrows(t *testing.T) {
 	a.ReleaseFront()
 	if a.front != nil {
 		t.Error("ReleaseFront left the front")
+	}
+}
+
+// TestFrontReusedEmpty: a full front handed back with counts in it comes
+// back to the next distribution with none (fronts are zeroed when taken).
+func TestFrontReusedEmpty(t *testing.T) {
+	for round := range 20 {
+		var a Acc
+		for v := int64(0); v < FrontMaxUS; v += 997 {
+			a.Add(v)
+		}
+		if len(a.front) != frontLen {
+			t.Fatalf("round %d: front %d counts long, want %d", round, len(a.front), frontLen)
+		}
+		if n := a.InFront(); n != a.N {
+			t.Fatalf("round %d: front holds %d values, want %d: a front taken again kept counts", round, n, a.N)
+		}
+		a.ReleaseFront()
 	}
 }
 
