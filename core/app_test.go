@@ -458,9 +458,10 @@ func TestLostClientsStaleTimers(t *testing.T) {
 // move no clock: a run's series ends with the bin of its span, not with
 // the last such deadline. Here every request has ended by about 30 ms,
 // and the deadlines (BLOCKTIME 100 x SCANUNIT 10 ms = 1 s) of the clients'
-// XFER and of XFER's nested WD would fall up to a second later; a server
-// lost at 5 ms and restored at 15 ms leaves its clients' think timers
-// stale too (engine 0.7.1 stretched the series to the last of them).
+// XFER and of XFER's nested WD would fall up to a second later; S2, the
+// machine of half the clients, lost at 5 ms and restored at 15 ms, leaves
+// their think timers stale too (engine 0.7.1 stretched the series to the
+// last of them).
 func TestSeriesEndsAtTheSpan(t *testing.T) {
 	doc := `{"ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER S1\nMODEL MP\nLDBAL Y\nSCANUNIT 10MS\nBLOCKTIME 100\n` +
 		`*MACHINES\nn1 LMID=S1\nn2 LMID=S2\n*GROUPS\nG1 LMID=S1 GRPNO=1\n` +
