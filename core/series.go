@@ -47,6 +47,10 @@ func (e *engine) crossBoundaries(t int64) {
 			if b > t {
 				break
 			}
+			if end := s.MergeAhead(t); end > 0 {
+				s.end = end // nothing happens before t: wider bins now
+				continue
+			}
 			e.closeBin(b)
 			continue
 		}

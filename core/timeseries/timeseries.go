@@ -132,6 +132,24 @@ func (s *Bins) Close(end int64, disp, fails, counters, mqArea []int64) int64 {
 	return int64(s.nbins+1) * s.width
 }
 
+// MergeAhead merges the closed bins now, doubling the width, when closing
+// every bin that ends by t would fill the bins anyway and they pair up (an
+// even number of them), and returns the open bin's end then (0 when it did
+// not merge). The caller calls it when nothing happens until t, so that the
+// open bin and the bins up to t hold the same all the way: a wider open
+// bin then holds what two narrower ones would, once merged, and a long
+// crossing closes a few wide bins rather than many narrow ones merged
+// again and again (a short run of a large model whose horizon is short
+// and whose span is long closed about a thousand).
+func (s *Bins) MergeAhead(t int64) int64 {
+	end := int64(s.nbins+1) * s.width
+	if t < end || s.nbins%2 != 0 || int64(s.nbins)+(t-end)/s.width+1 < int64(s.maxBins) {
+		return 0
+	}
+	s.merge()
+	return int64(s.nbins+1) * s.width
+}
+
 // Closes reports whether a run whose span is span still has a last,
 // partial, bin to close: one past the last end, or the first of a run
 // with a span.

@@ -1,6 +1,7 @@
 package timeseries
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -108,5 +109,75 @@ func TestSized(t *testing.T) {
 		if b.Width() != c.width || b.maxBins != c.maxBins {
 			t.Errorf("bin %d, horizon %d: width %d, %d bins; want %d, %d", c.bin, c.horizon, b.Width(), b.maxBins, c.width, c.maxBins)
 		}
+	}
+}
+
+// TestMergeAheadAsClosing: a crossing in which nothing happens gives the
+// same bins merged ahead (MergeAhead) as closed one by one and merged when
+// full. The engine's bins are integrals of what it holds between events:
+// here a queue of 1 waiting and an idle server until an event at c0, then 3
+// waiting and the server busy, one request chosen at c0, and a counter of 2
+// then 5 at each bin's end; the run ends at t, a last partial bin.
+func TestMergeAheadAsClosing(t *testing.T) {
+	integral := func(lo, hi, c0, before, after int64) int64 {
+		if hi <= c0 {
+			return before * (hi - lo)
+		}
+		if lo >= c0 {
+			return after * (hi - lo)
+		}
+		return before*(c0-lo) + after*(hi-c0)
+	}
+	run := func(c0, span int64, maxBins int, ahead bool) (s string, merged int) {
+		b := New(10, maxBins, Shape{Queues: 1, Servers: 1, Pairs: 1})
+		start, end := int64(0), int64(10)
+		closeAt := func(at int64) {
+			qa, busy := b.Open()
+			qa[0], busy[0] = integral(start, at, c0, 1, 3), integral(start, at, c0, 0, 1)
+			disp, counter := int64(0), int64(2)
+			if start <= c0 && c0 < at {
+				disp = 1
+			}
+			if at > c0 {
+				counter = 5
+			}
+			start = at
+			end = b.Close(at, []int64{disp}, nil, []int64{counter}, nil)
+		}
+		cross := func(to int64) {
+			for end <= to {
+				if ahead {
+					if e := b.MergeAhead(to); e > 0 {
+						end = e
+						merged++
+						continue
+					}
+				}
+				closeAt(end)
+			}
+		}
+		cross(c0)
+		cross(span)
+		if b.Closes(span) {
+			closeAt(span)
+		}
+		m := &ubb.Model{Queues: []ubb.Queue{{Name: "Q"}}, Servers: []ubb.Server{{ID: "G/1"}},
+			Machines: []ubb.Machine{{LMID: "S"}}}
+		return fmt.Sprintf("%+v", b.Build(m, nil, true)), merged
+	}
+	aheads := 0
+	for _, c := range []struct {
+		c0, span int64
+		max      int
+	}{{0, 5, 4}, {15, 95, 4}, {35, 1000, 4}, {40, 10_000, 8}, {5, 123_457, 8}, {995, 1000, 8}, {70, 71, 4}, {0, 1_000_000, 240}, {77_777, 1_000_003, 240}} {
+		want, _ := run(c.c0, c.span, c.max, false)
+		got, merged := run(c.c0, c.span, c.max, true)
+		aheads += merged
+		if got != want {
+			t.Errorf("c0 %d, span %d, %d bins: merged ahead %d times\n got  %s\n want %s", c.c0, c.span, c.max, merged, got, want)
+		}
+	}
+	if aheads == 0 {
+		t.Error("no case merged ahead")
 	}
 }
