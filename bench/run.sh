@@ -5,8 +5,10 @@
 # profile) and, beside each, the bare event loop of the MP scenario
 # (bench/bareloop, the reference for the physical limit) into bench/out/,
 # then writes the tables of docs/benchmarks.md from those files
-# (bench/report), every speed also as a ratio to the bare loop.
-# Run from the repository root. About 2 minutes on a 2-core machine.
+# (bench/report), every speed also as a ratio to the bare loop, and the
+# instructions a request of the plain path, an application and the scale
+# benchmarks (bench/instr.sh, cachegrind: the same on a busy machine).
+# Run from the repository root. About 3 minutes on a 2-core machine.
 set -eu
 OUT=bench/out
 MP=bench/scenarios/mp-standard.json
@@ -14,8 +16,8 @@ PY=/usr/bin/python3
 BENCHTIME=${BENCHTIME:-2000000x}
 COUNT=${COUNT:-5}
 NODECOUNT=${NODECOUNT:-3}
+rm -rf "$OUT"
 mkdir -p "$OUT" bin
-rm -f "$OUT"/*
 
 step() { echo "bench: $*" >&2; }
 
@@ -32,9 +34,9 @@ timed() {
 	rm -f "$file.rss"
 }
 
-if [ ! -x /usr/bin/time ] || ! "$PY" -c 'import simpy' 2>/dev/null; then
-	step "installing time and python3-simpy3 (apt)"
-	apt-get install -y time python3-simpy3 >"$OUT/apt.log" 2>&1
+if [ ! -x /usr/bin/time ] || ! "$PY" -c 'import simpy' 2>/dev/null || ! command -v valgrind >/dev/null; then
+	step "installing time, python3-simpy3 and valgrind (apt)"
+	apt-get install -y time python3-simpy3 valgrind >"$OUT/apt.log" 2>&1
 fi
 
 uptime >"$OUT/load.txt"
@@ -118,9 +120,14 @@ step "a request log replayed vs the same workload generated: BenchmarkTraceVsGen
 go test ./core -run '^$' -bench '^BenchmarkTraceVsGenerated$' -benchtime 1000000x -count 3 >"$OUT/trace.txt"
 
 step "scale: BenchmarkScale and BenchmarkScaleOverload (16 to 4096 instances, 80% and 120% load), tuxlb run at 16 and 4096 instances (1M requests) and the JSON of 1000 requests at 4096"
-go test ./core -run '^$' -bench '^BenchmarkScale$' -benchtime 1000000x -count 3 >"$OUT/scale.txt"
-go test ./core -run '^$' -bench '^BenchmarkScaleOverload$' -benchtime 300000x -count 3 >>"$OUT/scale.txt"
-go test ./core -run '^$' -bench '^BenchmarkScaleOverloadScan$' -benchtime 100000x -count 3 >>"$OUT/scale.txt"
+# three rounds of every size rather than three runs of one size after another, so that a slow
+# spell of the machine does not fall on all the runs of one size
+go test -c -o "$OUT/scale.test" ./core
+for i in 1 2 3; do
+	(cd core && "../$OUT/scale.test" -test.run '^$' -test.bench '^BenchmarkScale$' -test.benchtime 1000000x) >>"$OUT/scale.txt"
+	(cd core && "../$OUT/scale.test" -test.run '^$' -test.bench '^BenchmarkScaleOverload$' -test.benchtime 300000x) >>"$OUT/scale.txt"
+	(cd core && "../$OUT/scale.test" -test.run '^$' -test.bench '^BenchmarkScaleOverloadScan$' -test.benchtime 100000x) >>"$OUT/scale.txt"
+done
 for n in 16 4096; do
 	"$PY" bench/scale.py "$MP" "$n" 1e6 >"$OUT/scale-$n-1m.json"
 	for i in 1 2 3; do
@@ -130,6 +137,9 @@ done
 "$PY" bench/scale.py "$MP" 4096 1000 >"$OUT/scale-4096-1k.json"
 bin/tuxlb run "$OUT/scale-4096-1k.json" | wc -c >"$OUT/scale-4096-1k.size"
 bin/tuxlb run --series all "$OUT/scale-4096-1k.json" | wc -c >"$OUT/scale-4096-1k-all.size"
+
+step "instructions a request (cachegrind): the plain path, an application, the scale benchmarks at every size"
+sh bench/instr.sh "$OUT" || step "instruction counts failed"
 
 step "writing docs/benchmarks.md"
 go run ./bench/report -dir "$OUT" -doc docs/benchmarks.md

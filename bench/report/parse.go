@@ -343,3 +343,80 @@ func parseRest(path string) ([]float64, error) {
 	slices.Sort(out)
 	return out, nil
 }
+
+// ownInstructions sums the instructions a cachegrind output file (one
+// event, Ir) counts in source files under root: tuxlb's own code, without
+// the runtime's share, which varies between identical runs with the
+// collector's timing.
+func ownInstructions(path, root string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	prefix := strings.TrimSuffix(root, "/") + "/"
+	var sum int64
+	own := false
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for line := 1; sc.Scan(); line++ {
+		s := sc.Text()
+		switch {
+		case strings.HasPrefix(s, "fl="):
+			own = strings.HasPrefix(s[3:], prefix)
+		case s == "" || s[0] < '0' || s[0] > '9':
+			// desc:, cmd:, events:, fn=, summary:
+		case own:
+			fields := strings.Fields(s)
+			if len(fields) != 2 {
+				return 0, fmt.Errorf("%s:%d: %q is not a line number and a count", path, line, s)
+			}
+			n, err := strconv.ParseInt(fields[1], 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("%s:%d: %q is not a count", path, line, fields[1])
+			}
+			sum += n
+		}
+	}
+	return sum, sc.Err()
+}
+
+// instrPerRequest reads the pairs of cachegrind files bench/instr.sh left in
+// dir (NAME.N.cg, each NAME at two sizes N) and returns, by NAME, the
+// instructions of tuxlb's own code a request: the difference of the two
+// runs over the difference in requests. A BenchmarkScale run issues b.N/4
+// requests before its b.N (its names start with scale- or overload-).
+func instrPerRequest(dir, root string) (map[string]float64, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.cg"))
+	if err != nil || len(files) == 0 {
+		return nil, fmt.Errorf("%s: no cachegrind counts (bench/instr.sh: is valgrind installed?)", dir)
+	}
+	type run struct{ n, ir int64 }
+	runs := map[string][]run{}
+	for _, f := range files {
+		base := strings.TrimSuffix(filepath.Base(f), ".cg")
+		dot := strings.LastIndexByte(base, '.')
+		n, err := strconv.ParseInt(base[dot+1:], 10, 64)
+		if dot < 0 || err != nil {
+			return nil, fmt.Errorf("%s: want NAME.N.cg", f)
+		}
+		ir, err := ownInstructions(f, root)
+		if err != nil {
+			return nil, err
+		}
+		runs[base[:dot]] = append(runs[base[:dot]], run{n, ir})
+	}
+	out := map[string]float64{}
+	for name, rs := range runs {
+		if len(rs) != 2 || rs[0].n == rs[1].n {
+			return nil, fmt.Errorf("%s: %s has %d runs, want two of different sizes", dir, name, len(rs))
+		}
+		slices.SortFunc(rs, func(a, b run) int { return int(a.n - b.n) })
+		reqs := float64(rs[1].n - rs[0].n)
+		if strings.HasPrefix(name, "scale-") || strings.HasPrefix(name, "overload-") {
+			reqs *= 1.25
+		}
+		out[name] = float64(rs[1].ir-rs[0].ir) / reqs
+	}
+	return out, nil
+}

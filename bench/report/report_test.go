@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -266,5 +267,84 @@ func TestApplicationTarget(t *testing.T) {
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("application at %s requests/s: targets table lacks\n%s\ngot:\n%s", tc.app, tc.want, out.String())
 		}
+	}
+}
+
+// cgFile is a cachegrind output of one event (Ir) whose files under root
+// count own instructions, and whose runtime file and a folder beside root
+// count more, by amounts that differ between runs as own does.
+func cgFile(root string, own int64) string {
+	return "desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: core.test\nevents: Ir\n" +
+		"fl=/usr/local/go/src/runtime/mgc.go\nfn=runtime.gcBgMarkWorker\n10 " + strconv.FormatInt(own/7, 10) + "\n" +
+		"fl=" + root + "/core/engine.go\nfn=github.com/tuxlb/tuxlb/core.(*engine).steps\n" +
+		"12 " + strconv.FormatInt(own-own/4, 10) + "\n13 " + strconv.FormatInt(own/4, 10) + "\n" +
+		"fl=" + root + "-other/x.go\nfn=other\n1 " + strconv.FormatInt(own/3, 10) + "\n" +
+		"summary: 99\n"
+}
+
+// TestInstructionsPerRequest: each benchmark's two cachegrind runs give the
+// instructions of the repository's own files (not the runtime's, not a
+// folder that only starts like the root) a request, the scale benchmarks'
+// b.N/4 warm-up run counted; the targets and the table judge the ratios.
+func TestInstructionsPerRequest(t *testing.T) {
+	root := "/repo"
+	dir := t.TempDir()
+	instr := filepath.Join(dir, "instr")
+	if err := os.Mkdir(instr, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]int64{
+		"mp.100000": 100e6, "mp.300000": 100e6 + 200_000*1600, // 1 600 a request
+		"app.100000": 50e6, "app.300000": 50e6 + 200_000*3200, // 3 200: 2 x the plain path
+		"scale-16.100000": 1e6, "scale-16.300000": 1e6 + 250_000*1700, // 1.25 x 200 000 requests
+		"scale-4096.100000": 9e6, "scale-4096.300000": 9e6 + 250_000*2380, // 1.4 x
+		"overload-16.100000": 1e6, "overload-16.300000": 1e6 + 250_000*2000,
+		"overload-1024.100000": 1e6, "overload-1024.300000": 1e6 + 250_000*3000, // 1.5 x
+	}
+	for name, own := range files {
+		if err := os.WriteFile(filepath.Join(instr, name+".cg"), []byte(cgFile(root, own)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := instrPerRequest(instr, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]float64{"mp": 1600, "app": 3200, "scale-16": 1700, "scale-4096": 2380, "overload-1024": 3000} {
+		if got[name] != want {
+			t.Errorf("%s: %g instructions a request, want %g", name, got[name], want)
+		}
+	}
+	rep := &report{instr: got}
+	var b strings.Builder
+	rep.writeTargets(&b)
+	rep.writeInstr(&b)
+	for _, want := range []string{
+		"| 2.00 × (3200 against 1600 instructions a request) | **missed** |",
+		"(80% load) | worst 1.40 × at 4096 instances (4096: 1.40) | **missed** |",
+		"(120% load) | worst 1.50 × at 1024 instances (1024: 1.50) | **met** |",
+		"| `BenchmarkApplication` (bankapp's tellers) | 3200 | 2.00 |",
+		"| 16 | 1700 | 1.00 | 2000 | 1.00 |",
+		"| 64 | | | | |",
+		"| 1024 | | | 3000 | 1.50 |",
+		"| 4096 | 2380 | 1.40 | | |",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	// a benchmark with one run, or none at all, is an error naming it
+	if err := os.Remove(filepath.Join(instr, "app.300000.cg")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := instrPerRequest(instr, root); err == nil || !strings.Contains(err.Error(), "app has 1 runs") {
+		t.Errorf("one run of app: %v, want an error naming app", err)
+	}
+	if _, err := instrPerRequest(t.TempDir(), root); err == nil || !strings.Contains(err.Error(), "valgrind") {
+		t.Errorf("no counts: %v, want an error naming valgrind", err)
+	}
+	bad := write(t, "bad.cg", "events: Ir\nfl=/repo/a.go\nfn=f\n12 x\n")
+	if _, err := ownInstructions(bad, root); err == nil || !strings.Contains(err.Error(), "bad.cg:4") {
+		t.Errorf("a bad count: %v, want the file and line", err)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -43,7 +44,10 @@ type report struct {
 	scaleRuns map[int][]timing
 	scaleJSON int64
 	scaleAll  int64
-	problems  []string
+	// instr: instructions a request in tuxlb's own code (bench/instr.sh,
+	// cachegrind), by name: mp, app, scale-N, overload-N
+	instr    map[string]float64
+	problems []string
 }
 
 // newReport reads every raw figure in dir.
@@ -117,6 +121,11 @@ func newReport(dir string, now time.Time) *report {
 	if r.memRows, r.memSum, err = parsePprofTop(p("profile-alloc.txt")); err != nil {
 		r.note(err)
 	}
+	if root, err := os.Getwd(); err != nil {
+		r.note(err)
+	} else if r.instr, err = instrPerRequest(p("instr"), root); err != nil {
+		r.note(err)
+	}
 	return r
 }
 
@@ -182,6 +191,7 @@ func (r *report) write(w io.Writer) {
 	r.writeTargets(w)
 	r.writeBenchmarks(w)
 	r.writeScale(w)
+	r.writeInstr(w)
 	r.writeTrace(w)
 	r.writeEndToEnd(w)
 	r.writeProfile(w)
@@ -294,7 +304,7 @@ func (r *report) writeTargets(w io.Writer) {
 	_, plain, pok := benchCell(r.native, "BenchmarkScenario/mp")
 	appTarget := "applications: a request of bankapp's tellers (a client population, nested calls, routing by account) ≤ 1.3 × a plain request (`BenchmarkApplication` against `BenchmarkScenario/mp`, fastest runs)"
 	if aok && pok && app > 0 {
-		row(appTarget, fmt.Sprintf("%.2f × (%s against %s)", plain/app, mrps(app), mrps(plain)), plain/app <= 1.3, true)
+		row(appTarget, fmt.Sprintf("%.2f × (%s against %s)", plain/app, mrps(app), mrps(plain)), plain/app <= appRatioTarget, true)
 	} else {
 		row(appTarget, "not measured", false, false)
 	}
@@ -322,6 +332,7 @@ func (r *report) writeTargets(w io.Writer) {
 			fmt.Sprintf("worst %.2f × at %d instances (%s; fewest net-ns/req of %d runs each)", worst, at, all, len(r.scale.runs[load.bench+"/servers=16"])),
 			worst <= load.target, ok)
 	}
+	r.instrTargets(row)
 	if tree, ok := r.scale.bestNet("BenchmarkScaleOverload/servers=4096"); ok {
 		scan, sok := r.scale.bestNet("BenchmarkScaleOverloadScan/servers=4096")
 		row("scale at 120% load: the least cost from trees faster than the scan at 4 096 instances (`BenchmarkScaleOverload`, `BenchmarkScaleOverloadScan`)",
@@ -575,4 +586,75 @@ func (r *report) writeTrace(w io.Writer) {
 		verdict = "not met"
 	}
 	fmt.Fprintf(w, "| trace_csv | %.0f | %.0f | %.2f (target %.0f: %s) |\n", tr, allocs("BenchmarkTraceVsGenerated/trace"), tr/gen, traceRatioTarget, verdict)
+}
+
+// appRatioTarget is the most a request of an application may cost, in
+// times a plain request.
+const appRatioTarget = 1.3
+
+// instrTargets adds the targets judged by instructions (bench/instr.sh):
+// the applications' and the scale targets, whatever the machine's load.
+func (r *report) instrTargets(row func(target, measured string, met, ok bool)) {
+	mp, app := r.instr["mp"], r.instr["app"]
+	row(fmt.Sprintf("applications ≤ %.1f × a plain request, by instructions (cachegrind: tuxlb's own code, `BenchmarkApplication` against `BenchmarkScenario/mp`)", appRatioTarget),
+		fmt.Sprintf("%.2f × (%.0f against %.0f instructions a request)", app/mp, app, mp), app/mp <= appRatioTarget, mp > 0 && app > 0)
+	for _, load := range []struct {
+		name, what string
+		target     float64
+	}{{"scale", "80% load", scaleTarget80}, {"overload", "120% load", scaleTarget120}} {
+		worst, at, all, ok := r.instrWorst(load.name)
+		row(fmt.Sprintf("scale: every size from 16 to 4 096 instances ≤ %.1f × 16's, by instructions (%s)", load.target, load.what),
+			fmt.Sprintf("worst %.2f × at %d instances (%s)", worst, at, all), worst <= load.target, ok)
+	}
+}
+
+// instrWorst is scaleWorst by instructions: name is scale or overload.
+func (r *report) instrWorst(name string) (worst float64, at int, all string, ok bool) {
+	base := r.instr[name+"-16"]
+	var parts []string
+	for _, n := range scaleSizes[1:] {
+		v := r.instr[fmt.Sprintf("%s-%d", name, n)]
+		if base <= 0 || v <= 0 {
+			continue
+		}
+		ok = true
+		parts = append(parts, fmt.Sprintf("%d: %.2f", n, v/base))
+		if v/base > worst {
+			worst, at = v/base, n
+		}
+	}
+	return worst, at, strings.Join(parts, ", "), ok
+}
+
+// writeInstr prints the instructions a request (bench/instr.sh): the plain
+// path, an application, and every size of the scale benchmarks.
+func (r *report) writeInstr(w io.Writer) {
+	fmt.Fprint(w, "\n### Instructions a request (cachegrind)\n\n")
+	fmt.Fprint(w, "Deterministic where the wall clock is not: core's test binary under `valgrind --tool=cachegrind` (`GOMAXPROCS=1`, `GODEBUG=asyncpreemptoff=1`), each benchmark at b.N = 100 000 and 300 000; the instructions in the repository's own source files (not the runtime's, whose collector varies between identical runs), the difference of the two runs over the difference in requests (`bench/instr.sh`).\n\n")
+	mp, app := r.instr["mp"], r.instr["app"]
+	if mp <= 0 {
+		fmt.Fprintln(w, "Not measured.")
+		return
+	}
+	fmt.Fprintln(w, "| benchmark | instructions a request | × the plain path |")
+	fmt.Fprintln(w, "|---|---|---|")
+	fmt.Fprintf(w, "| `BenchmarkScenario/mp` (the plain path) | %.0f | 1 |\n", mp)
+	if app > 0 {
+		fmt.Fprintf(w, "| `BenchmarkApplication` (bankapp's tellers) | %.0f | %.2f |\n", app, app/mp)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| instances | 80% | × 16 | 120% | × 16 |")
+	fmt.Fprintln(w, "|---|---|---|---|---|")
+	for _, n := range scaleSizes {
+		fmt.Fprintf(w, "| %d |", n)
+		for _, name := range []string{"scale", "overload"} {
+			v, base := r.instr[fmt.Sprintf("%s-%d", name, n)], r.instr[name+"-16"]
+			if v <= 0 || base <= 0 {
+				fmt.Fprint(w, " | |")
+				continue
+			}
+			fmt.Fprintf(w, " %.0f | %.2f |", v, v/base)
+		}
+		fmt.Fprintln(w)
+	}
 }

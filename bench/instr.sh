@@ -1,0 +1,39 @@
+#!/bin/sh
+# Counts the instructions a request takes in tuxlb's own code, which unlike
+# the wall clock does not depend on what else the machine runs: core's test
+# binary under valgrind's cachegrind (no cache simulation), GOMAXPROCS=1 and
+# GODEBUG=asyncpreemptoff=1, each benchmark at two sizes. The report
+# (bench/report) sums each run's instructions in the repository's own
+# source files (the runtime's share, the collector's mostly, varies between
+# identical runs) and divides the difference by the difference in requests.
+# Writes OUT/instr/NAME.N.cg for each benchmark NAME at b.N = N.
+# Usage: bench/instr.sh OUT   (from the repository root; about a minute)
+set -eu
+OUT=$1
+mkdir -p "$OUT/instr"
+rm -f "$OUT/instr"/*.cg
+go test -c -o "$OUT/instr/core.test" ./core
+BIN=$(cd "$OUT/instr" && pwd)/core.test
+DIR=$(cd "$OUT/instr" && pwd)
+
+# count NAME BENCH N: one run of core's benchmark BENCH at b.N = N (from
+# core/, where the benchmarks find their scenarios)
+count() {
+	(cd core && GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file="$DIR/$1.$3.cg" "$BIN" -test.run '^$' -test.bench "$2" -test.benchtime "${3}x" >/dev/null 2>&1)
+}
+
+# pair NAME BENCH N1 N2: both sizes, side by side (the machine has two cores)
+pair() {
+	count "$1" "$2" "$3" &
+	count "$1" "$2" "$4"
+	wait
+}
+
+pair mp '^BenchmarkScenario$/^mp$' 100000 300000
+pair app '^BenchmarkApplication$' 100000 300000
+for n in 16 64 256 1024 4096; do
+	pair "scale-$n" "^BenchmarkScale\$/^servers=$n\$" 100000 300000
+	pair "overload-$n" "^BenchmarkScaleOverload\$/^servers=$n\$" 100000 300000
+done
+rm -f "$BIN"
