@@ -517,10 +517,17 @@ var scaleSizes = []int{16, 64, 256, 1024, 4096}
 // 16 instances in bench's runs, the size it is at, and every size's ratio;
 // ok is false unless 16 and at least one other size were measured.
 func (r *report) scaleWorst(bench string) (worst float64, at int, all string, ok bool) {
-	base, ok16 := r.scale.bestNet(bench + "/servers=16")
+	return worstOf(func(n int) (float64, bool) { return r.scale.bestNet(fmt.Sprintf("%s/servers=%d", bench, n)) })
+}
+
+// worstOf is the largest ratio of a size's figure (of) to that of 16
+// instances, the size it is at, and every size's ratio; ok is false unless
+// 16 and at least one other size have a figure.
+func worstOf(of func(n int) (float64, bool)) (worst float64, at int, all string, ok bool) {
+	base, ok16 := of(16)
 	var parts []string
 	for _, n := range scaleSizes[1:] {
-		v, vok := r.scale.bestNet(fmt.Sprintf("%s/servers=%d", bench, n))
+		v, vok := of(n)
 		if !ok16 || !vok {
 			continue
 		}
@@ -610,20 +617,10 @@ func (r *report) instrTargets(row func(target, measured string, met, ok bool)) {
 
 // instrWorst is scaleWorst by instructions: name is scale or overload.
 func (r *report) instrWorst(name string) (worst float64, at int, all string, ok bool) {
-	base := r.instr[name+"-16"]
-	var parts []string
-	for _, n := range scaleSizes[1:] {
+	return worstOf(func(n int) (float64, bool) {
 		v := r.instr[fmt.Sprintf("%s-%d", name, n)]
-		if base <= 0 || v <= 0 {
-			continue
-		}
-		ok = true
-		parts = append(parts, fmt.Sprintf("%d: %.2f", n, v/base))
-		if v/base > worst {
-			worst, at = v/base, n
-		}
-	}
-	return worst, at, strings.Join(parts, ", "), ok
+		return v, v > 0
+	})
 }
 
 // writeInstr prints the instructions a request (bench/instr.sh): the plain
