@@ -154,6 +154,7 @@ type appState struct {
 	cl        []clientState
 	replies   appHeap         // replies and failures on their way to a waiting caller
 	dl        []deadlineQueue // the callers' deadlines, one queue per length
+	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
 	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
 	clientTop appEvent        // the clients' next request as next returns it
@@ -208,7 +209,7 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 func newAppState(e *engine, ap *plan.App) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
 		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.Clients)),
-		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services))}
+		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services)), dlLo: noTime}
 	a.dlOf = make([]int32, len(ap.BlockUS))
 	for sv, lim := range ap.BlockUS {
 		a.dlOf[sv] = -1
@@ -292,16 +293,25 @@ func (a *appState) next(e *engine) (*appEvent, int) {
 			top, src = &q.wake[0], -5
 		}
 	}
-	// The callers' deadlines last: they are mostly long after the rest,
-	// and each source's first event is checked only when it would come
-	// first (whichever it drops could not change what comes next).
-	for k := range a.dl {
-		for q := &a.dl[k]; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
-			if !e.settled(&q.evs[q.head]) {
-				top, src = &q.evs[q.head], 2+k
-				break
+	// The callers' deadlines last: they are mostly long after the rest
+	// (passed by while dlLo is later than the first of the rest), and each
+	// source's first event is checked only when it would come first
+	// (whichever it drops could not change what comes next).
+	if top == nil || a.dlLo <= top.t {
+		lo := int64(noTime)
+		for k := range a.dl {
+			q := &a.dl[k]
+			for ; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
+				if !e.settled(&q.evs[q.head]) {
+					top, src = &q.evs[q.head], 2+k
+					break
+				}
+			}
+			if q.head < len(q.evs) {
+				lo = min(lo, q.evs[q.head].t) // a queue's deadlines come in time order
 			}
 		}
+		a.dlLo = lo
 	}
 	return top, src
 }

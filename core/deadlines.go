@@ -18,6 +18,13 @@ type deadlineQueue struct {
 	head int
 }
 
+// deadlineAt adds deadline ev to queue k (of its length), the latest of
+// that queue.
+func (a *appState) deadlineAt(k int32, ev appEvent) {
+	a.dl[k].push(ev)
+	a.dlLo = min(a.dlLo, ev.t)
+}
+
 func (q *deadlineQueue) push(ev appEvent) {
 	if q.head > 0 && q.head == len(q.evs) {
 		q.evs, q.head = q.evs[:0], 0
