@@ -70,6 +70,10 @@ func TestRejections(t *testing.T) {
 			`t.ubb:8:27: the quote opened at 8:27 is never closed before line 9, which starts the entry t: close it on line 8`},
 		{"quote open before the next section", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n" + "*SERVICES\nS LOAD=50\n",
 			`t.ubb:8:27: the quote opened at 8:27 is never closed before line 9, which starts the section *SERVICES: close it on line 8`},
+		// lines of other blanks (a form feed, a vertical tab) start nothing
+		// (they once crashed the search for the next entry)
+		{"quote open over a line of a form feed", head + `s SRVGRP=G1 SRVID=1 CLOPT="-A` + "\n\f\n\v \n" + `t SRVGRP=G1 SRVID=2` + "\n",
+			`t.ubb:8:27: the quote opened at 8:27 is never closed before line 11, which starts the entry t: close it on line 8`},
 		{"KEY=value=", "*RESOURCES\nMODEL SHM\n*MACHINES\nDEFAULT:\n\t\tTUXCONFIG=TUXCONFIG=\"/x\"\n",
 			"t.ubb:5:22: malformed TUXCONFIG=TUXCONFIG=...: expected one value per KEY=value (quote values that contain '=')"},
 		{"KEY= at end of line", head + "s SRVGRP=G1 SRVID=\n",

@@ -243,6 +243,9 @@ func startsEntry(text string) string {
 		return ""
 	}
 	f := strings.Fields(line)
+	if len(f) == 0 {
+		return "" // blanks other than spaces and tabs (a form feed, a vertical tab)
+	}
 	if f[0] == "DEFAULT:" {
 		return "a DEFAULT: line"
 	}
