@@ -67,6 +67,8 @@ func Read(text string) ([]Row, error) {
 		b := block
 		block = nil
 		switch {
+		case b.Service == "":
+			return fmt.Errorf("psc:%d: the block's Service Name is empty (want the lines of psc -v)", b.Line)
 		case b.Prog == "" && b.Group == "":
 			return fmt.Errorf("psc:%d: service %s: the block gives neither Prog Name nor Group ID (want the lines of psc -v)", b.Line, b.Service)
 		case b.Group != "" && b.SrvID <= 0:

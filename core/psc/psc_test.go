@@ -95,6 +95,7 @@ func TestReadErrors(t *testing.T) {
 		{"Service Name: A\nGroup ID: G1, Server ID: x\n", `psc:2: Server ID: want a server's SRVID (a whole number), got "x"`},
 		{"Service Name: A\nGroup ID: G1\n", "psc:1: service A: the block gives Group ID but no Server ID"},
 		{"Service Name: A\nCurrent Load: 50\n", "psc:1: service A: the block gives neither Prog Name nor Group ID"},
+		{"Service Name:,Prog Name: simpserv\n", "psc:1: the block's Service Name is empty"},
 	} {
 		_, err := Read(tc.text)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
