@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -481,5 +483,56 @@ func TestSeriesEndsAtTheSpan(t *testing.T) {
 	if last >= res.SpanMS || last+s.BinMS < res.SpanMS {
 		t.Errorf("series: last bin [%g, %g) ms, %d bins of %g ms; want the bin of the span, %g ms",
 			last, last+s.BinMS, len(s.StartMS), s.BinMS, res.SpanMS)
+	}
+}
+
+// A deadline still awaited outlives the sweeps of the settled ones around
+// it: 40 clients issue about 37 requests a millisecond, one in 201 a SLOW
+// one (1 500 ms) whose caller's deadline (BLOCKTIME 100 x SCANUNIT 10 ms =
+// 1 s) falls a thousand sweeps' worth of FAST requests later. Every SLOW
+// request times out, and its client, thinking 1 ms, issues again exactly
+// 1 001 ms after it.
+func TestAwaitedDeadlinesOutliveSweeps(t *testing.T) {
+	doc := `{"ubbconfig": "*RESOURCES\nIPCKEY 1\nMASTER S1\nMODEL SHM\nLDBAL Y\nSCANUNIT 10MS\nBLOCKTIME 100\n` +
+		`*MACHINES\nn1 LMID=S1\n*GROUPS\nG1 LMID=S1 GRPNO=1\n*SERVERS\nsrv SRVGRP=G1 SRVID=1 MIN=60\n*SERVICES\nFAST\nSLOW\n",
+	  "services": {"FAST": {"service_time": {"dist": "const", "ms": 0.1}}, "SLOW": {"service_time": {"dist": "const", "ms": 1500}}},
+	  "workload": {"generate": {"duration_ms": 3000, "clients": [{"name": "c", "count": 40, "origin": "S1",
+	    "think": {"dist": "const", "ms": 1}, "services": [{"service": "FAST", "weight": 200}, {"service": "SLOW", "weight": 1}]}]}}}`
+	res, rows := appRun(t, doc)
+	issues := map[string][]int64{} // each client's issue times, in order
+	var slow []string              // "client@issue" of each SLOW request
+	for _, r := range rows[1:] {
+		id, issue := r[0], r[3]
+		client := id[:strings.LastIndexByte(id, ':')]
+		at, err := strconv.ParseInt(issue, 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues[client] = append(issues[client], at)
+		if r[1] == "SLOW" {
+			slow = append(slow, client+"@"+issue)
+		}
+	}
+	if len(rows) < 15000 || len(slow) < 50 {
+		t.Fatalf("%d requests, %d SLOW: want tens of thousands and dozens", len(rows)-1, len(slow))
+	}
+	if got := res.Clients[0].TimedOut; got != int64(len(slow)) {
+		t.Errorf("%d timed out, want every SLOW request: %d", got, len(slow))
+	}
+	followed := 0
+	for _, s := range slow {
+		client, issue, _ := strings.Cut(s, "@")
+		at, _ := strconv.ParseInt(issue, 10, 64)
+		ts := issues[client]
+		k := slices.Index(ts, at)
+		if k+1 < len(ts) {
+			followed++
+			if ts[k+1] != at+1_001_000 {
+				t.Errorf("client %s: SLOW request at %d µs, next at %d µs; want %d (its deadline, then 1 ms of think)", client, at, ts[k+1], at+1_001_000)
+			}
+		}
+	}
+	if followed < len(slow)/2 {
+		t.Errorf("only %d of %d SLOW requests followed by another of their client", followed, len(slow))
 	}
 }

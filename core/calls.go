@@ -220,7 +220,7 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	sl := &a.slots[p]
 	sl.out = append(sl.out, seq)
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		a.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
+		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
 	}
 	return true
 }

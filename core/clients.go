@@ -133,7 +133,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 		}
 	}
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		a.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
+		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
 	}
 	return nil
 }

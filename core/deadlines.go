@@ -11,27 +11,47 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 
 // deadlineQueue holds the pending deadlines of one length (a service's
 // BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
-// sorted by time and then by issue order at no cost.
+// sorted by time and then by issue order at no cost. Most are settled long
+// before they fall due (the caller has had its outcome: a client's requests
+// take milliseconds, BLOCKTIME is a minute by default), so push sweeps the
+// settled ones out once the queue has doubled since the last sweep: the
+// queue stays about twice the deadlines still awaited (one a waiting client)
+// instead of a BLOCKTIME's worth of requests, which the processor's caches
+// would not hold. A settled deadline stays settled (the Seqs it compares
+// are never reused), so whether next drops it or a sweep does changes
+// nothing.
 type deadlineQueue struct {
-	lim  int64
-	evs  []appEvent
-	head int
+	lim     int64
+	evs     []appEvent
+	head    int
+	sweepAt int // the length at which push sweeps next
 }
 
 // deadlineAt adds deadline ev to queue k (of its length), the latest of
 // that queue.
-func (a *appState) deadlineAt(k int32, ev appEvent) {
-	a.dl[k].push(ev)
+func (e *engine) deadlineAt(k int32, ev appEvent) {
+	a := e.app
+	q := &a.dl[k]
+	if q.head > 0 && q.head == len(q.evs) {
+		q.evs, q.head = q.evs[:0], 0
+	} else if len(q.evs) >= q.sweepAt {
+		q.sweep(e)
+	}
+	q.evs = append(q.evs, ev)
 	a.dlLo = min(a.dlLo, ev.t)
 }
 
-func (q *deadlineQueue) push(ev appEvent) {
-	if q.head > 0 && q.head == len(q.evs) {
-		q.evs, q.head = q.evs[:0], 0
-	} else if q.head >= 4096 && 2*q.head >= len(q.evs) {
-		q.evs, q.head = append(q.evs[:0], q.evs[q.head:]...), 0
+// sweep keeps the deadlines of q not settled yet, in their order, from the
+// start of evs.
+func (q *deadlineQueue) sweep(e *engine) {
+	kept := q.evs[:0]
+	for i := q.head; i < len(q.evs); i++ {
+		if !e.settled(&q.evs[i]) {
+			kept = append(kept, q.evs[i])
+		}
 	}
-	q.evs = append(q.evs, ev)
+	q.evs, q.head = kept, 0
+	q.sweepAt = 2*len(kept) + 1024
 }
 
 // deadline is a caller's deadline for request ev.awaited: if its outcome has

@@ -247,7 +247,7 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 		return true
 	}
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		a.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: seq})
+		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: seq})
 	}
 	return false
 }
