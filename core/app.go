@@ -247,14 +247,16 @@ func newAppState(e *engine, ap *plan.App) *appState {
 }
 
 // next returns the next application event (nil for none) and where it
-// waits: 0 the replies, 1 the clients, 2+k deadline queue k. It drops
+// waits: 0 the replies, 1 the clients, 2+k deadline queue k. It need not
+// look past horizon: a client's request or a caller's deadline after it is
+// not looked for (nil when nothing else comes first). It drops
 // the events that would change nothing as it finds them, without a turn
 // (they must not move the clock: the deadlines of a run's last requests
 // would stretch its series long past its last outcome): the deadlines of
 // callers that have had their outcome (settled), the transactions'
 // deadlines of those ended or committing, and the timers of clients lost
 // since.
-func (a *appState) next(e *engine) (*appEvent, int) {
+func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 	var top *appEvent
 	src := -1
 	if len(a.replies) > 0 {
@@ -264,7 +266,7 @@ func (a *appState) next(e *engine) (*appEvent, int) {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
 		t, g := k.T(), int64(k.Idx())
-		if top != nil && (t > top.t || t == top.t && (classClient > top.class || classClient == top.class && g >= top.seq)) {
+		if t > horizon || top != nil && (t > top.t || t == top.t && (classClient > top.class || classClient == top.class && g >= top.seq)) {
 			break
 		}
 		if a.cl[g].dueAt != t {
@@ -297,11 +299,11 @@ func (a *appState) next(e *engine) (*appEvent, int) {
 	// (passed by while dlLo is later than the first of the rest), and each
 	// source's first event is checked only when it would come first
 	// (whichever it drops could not change what comes next).
-	if top == nil || a.dlLo <= top.t {
+	if a.dlLo <= horizon && (top == nil || a.dlLo <= top.t) {
 		lo := int64(noTime)
 		for k := range a.dl {
 			q := &a.dl[k]
-			for ; q.head < len(q.evs) && (top == nil || q.evs[q.head].before(top)); q.head++ {
+			for ; q.head < len(q.evs) && q.evs[q.head].t <= horizon && (top == nil || q.evs[q.head].before(top)); q.head++ {
 				if !e.settled(&q.evs[q.head]) {
 					top, src = &q.evs[q.head], 2+k
 					break
@@ -340,9 +342,10 @@ func (a *appState) pop() appEvent {
 	}
 }
 
-// topT is when the next application event is due; noTime for none.
-func (a *appState) topT(e *engine) int64 {
-	if top, _ := a.next(e); top != nil {
+// topT is when the next application event is due, if it is at most
+// horizon; else anything above horizon (noTime for none).
+func (a *appState) topT(e *engine, horizon int64) int64 {
+	if top, _ := a.next(e, horizon); top != nil {
 		return top.t
 	}
 	return noTime
@@ -353,7 +356,7 @@ func (a *appState) topT(e *engine) int64 {
 // replies and deadlines come after completions and before arrivals and new
 // requests of their instant; client requests come last.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
-	top, src := a.next(e)
+	top, src := a.next(e, min(tc, ta, tn))
 	a.dueSrc = src
 	if top == nil {
 		return false

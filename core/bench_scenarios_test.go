@@ -98,6 +98,49 @@ func BenchmarkApplication(b *testing.B) {
 	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
 }
 
+// BenchmarkNested and BenchmarkClients take the two parts of an application
+// apart, each on the MP benchmark's model (bench/apps): nested calls alone
+// (open-loop streams; TRANSFER tpcalls ACCOUNT on servers of its own) and
+// client populations alone (256 clients issuing the four services, no
+// calls). ns/op is per request executed, nested ones included, so each
+// compares with BenchmarkScenario/mp's as it is.
+func BenchmarkNested(b *testing.B)  { benchPart(b, "nested.json") }
+func BenchmarkClients(b *testing.B) { benchPart(b, "clients.json") }
+
+func benchPart(b *testing.B, file string) {
+	data, err := os.ReadFile(filepath.Join("..", "bench", "apps", file))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := ParseScenario(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	scaleByProbe(b, sc, int64(b.N))
+	b.ReportAllocs()
+	b.ResetTimer()
+	res, err := Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// scaleByProbe sets a generated workload's duration so that a run issues
+// about n requests, from the requests a 20-second run issues (clients and
+// calls have no rate to add up).
+func scaleByProbe(b *testing.B, sc *scenario.Scenario, n int64) {
+	g := sc.Workload.Generate
+	probe, pg := *sc, *g
+	pg.DurationMS = 20_000
+	probe.Workload.Generate = &pg
+	res, err := Run(&probe, RunOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	g.DurationMS = max(float64(n)/(float64(res.Requests.Issued)/pg.DurationMS), 1000)
+}
+
 // BenchmarkFeatureCost runs pairs of examples that differ by one feature,
 // their durations scaled so that a run issues about b.N requests (TMS
 // requests included): mssq-set against multithreaded (four processes on one
@@ -115,20 +158,10 @@ func BenchmarkFeatureCost(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			g := sc.Workload.Generate
-			probe := *sc
-			pg := *g
-			pg.DurationMS = 20_000
-			probe.Workload.Generate = &pg
-			res, err := Run(&probe, RunOptions{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			perMS := float64(res.Requests.Issued) / pg.DurationMS
-			g.DurationMS = max(float64(b.N)/perMS, 1000)
+			scaleByProbe(b, sc, int64(b.N))
 			b.ReportAllocs()
 			b.ResetTimer()
-			res, err = Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
+			res, err := Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
 			if err != nil {
 				b.Fatal(err)
 			}

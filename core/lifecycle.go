@@ -241,7 +241,7 @@ func (e *engine) lifeDue(have bool, next *workload.Request) bool {
 	e.more = have || e.app != nil && e.app.active > 0
 	t := e.nextLife
 	return (e.heap.Len() == 0 || t <= e.heap.Top().T()) && t <= e.arr.Next && (!have || t <= next.TimeUS) &&
-		(e.app == nil || t <= e.app.topT(e))
+		(e.app == nil || t <= e.app.topT(e, t))
 }
 
 // lifeStep runs everything of the life cycle at e.nextLife, in the order of
