@@ -32,6 +32,8 @@ pair() {
 
 pair mp '^BenchmarkScenario$/^mp$' 100000 300000
 pair app '^BenchmarkApplication$' 100000 300000
+pair nested '^BenchmarkNested$' 100000 300000
+pair clients '^BenchmarkClients$' 100000 300000
 for n in 16 64 256 1024 4096; do
 	pair "scale-$n" "^BenchmarkScale\$/^servers=$n\$" 100000 300000
 	pair "overload-$n" "^BenchmarkScaleOverload\$/^servers=$n\$" 100000 300000

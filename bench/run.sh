@@ -62,7 +62,7 @@ step "the bare event loop (bench/bareloop, -count $COUNT)"
 bare "$COUNT"
 
 step "native benchmarks (-benchtime $BENCHTIME -count $COUNT)"
-go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic|BenchmarkApplication)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
+go test ./core -run '^$' -bench '^(BenchmarkScenario|BenchmarkRun|BenchmarkRunSynthetic|BenchmarkApplication|BenchmarkNested|BenchmarkClients)$' -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT/native.txt"
 
 step "WASM benchmarks under node"
 GOOS=js GOARCH=wasm go test -pgo=wasm/default.pgo ./bench/bareloop ./core -run '^$' -bench '^(BenchmarkBareLoop|BenchmarkScenario|BenchmarkRun)$' -benchtime "$BENCHTIME" -count "$NODECOUNT" \
