@@ -356,7 +356,14 @@ func (a *appState) topT(e *engine, horizon int64) int64 {
 // replies and deadlines come after completions and before arrivals and new
 // requests of their instant; client requests come last.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
-	top, src := a.next(e, min(tc, ta, tn))
+	h := min(tc, ta, tn)
+	// most turns: nothing of the usual sources by then (a stale client
+	// timer first is only earlier than the client's next request)
+	if a.dlLo > h && (len(a.replies) == 0 || a.replies[0].t > h) && (a.clients.Len() == 0 || a.clients.Top().T() > h) &&
+		len(a.retries) == 0 && a.tdl == nil && a.qs == nil {
+		return false
+	}
+	top, src := a.next(e, h)
 	a.dueSrc = src
 	if top == nil {
 		return false
