@@ -122,7 +122,9 @@ func (h *appHeap) pop() appEvent {
 }
 
 // appSlot is what applications keep of one in-flight request, beside its
-// flight record (same slot index).
+// flight record (same slot index). It holds no pointer, so that binding a
+// caller to a request (take) copies plain memory; the slot's parent id and
+// awaited children are appState's parent and outs.
 type appSlot struct {
 	kind      callerKind
 	caller    int32 // the client, or the calling request's slot
@@ -131,7 +133,6 @@ type appSlot struct {
 	replyTo   int32 // the machine its reply goes to: its origin, or the caller of the request that forwarded to it
 	fwdFrom   int32 // the slot of the request that forwarded to it, -1 for none
 	fwdSeq    int64
-	parentID  string // the calling request's id, for the dispatch log's parent column
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// waits for it, and its reply is never sent
 	unanswered bool
@@ -139,25 +140,26 @@ type appSlot struct {
 	// of workstation.handling_time to pass its reply or failure on
 	ws bool
 	// as a calling request:
-	holding   bool    // its server holds it, waiting for replies
-	forwarded bool    // it ended with tpforward; its reply is its child's
-	step      int32   // the next call step to run
-	pending   int32   // replies still awaited before the next step
-	out       []int64 // the Seqs of the children whose replies it awaits
-	tran      int32   // its transaction: 1 + its index in tranState.xs, 0 for none
+	holding   bool  // its server holds it, waiting for replies
+	forwarded bool  // it ended with tpforward; its reply is its child's
+	step      int32 // the next call step to run
+	pending   int32 // replies still awaited before the next step
+	tran      int32 // its transaction: 1 + its index in tranState.xs, 0 for none
 }
 
 // appState is the engine's state for applications.
 type appState struct {
 	plan      *plan.App
 	slots     []appSlot
+	parent    []string  // per slot: the calling request's id, for the dispatch log's parent column ("" without ids)
+	outs      [][]int64 // per slot: as a calling request, the Seqs of the children whose replies it awaits
 	cl        []clientState
 	replies   appHeap         // replies and failures on their way to a waiting caller
 	dl        []deadlineQueue // the callers' deadlines, one queue per length
 	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
 	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
-	clientTop appEvent        // the clients' next request as next returns it
+	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's
 	dueSrc    int             // where the event due last found waits (next's second result), for pop
 	retries   appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
 	wsh       *wshState       // the workstation front end; nil when no client set has via
@@ -165,6 +167,7 @@ type appState struct {
 	qs        *qState         // /Q, nil without qspaces
 	active    int             // clients that will issue again
 	bind      appSlot
+	bindID    string // the bound request's parent id
 	bound     bool
 	atIssue   reason // the failure at issue of the request issue just took, 0 for none
 	// failover[s] and noDomain[s] count the requests of imported service s
@@ -192,10 +195,10 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 		ex.Mode, ex.IssuedBy = "forward", e.m.Servers[e.q.fw[sl.caller].server].ID
 		return
 	}
-	if sl.parentID == "" {
+	if a.parent[a.cur] == "" {
 		return
 	}
-	ex.Parent, ex.Mode = sl.parentID, a.mode
+	ex.Parent, ex.Mode = a.parent[a.cur], a.mode
 	p := sl.caller
 	if sl.fwdFrom >= 0 {
 		p = sl.fwdFrom
@@ -225,6 +228,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 	}
 	a.cl = make([]clientState, ap.NClient)
 	a.clients.Init()
+	a.clientTop = appEvent{class: classClient, kind: callerClient}
 	a.wsh = connectClients(e, a) // at t = 0, before anything else
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
@@ -273,7 +277,7 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 			a.clients.Pop() // a stale timer: its client was lost since
 			continue
 		}
-		a.clientTop = appEvent{t: t, seq: g, class: classClient, kind: callerClient, caller: int32(g)}
+		a.clientTop.t, a.clientTop.seq = t, g // (its class and kind are set once)
 		top, src = &a.clientTop, 1
 		break
 	}
@@ -319,14 +323,12 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 }
 
 // pop removes and returns the next application event, the one due just
-// found (appTurn runs right after it).
+// found (appTurn runs right after it), but for a client's request, which
+// appTurn takes itself.
 func (a *appState) pop() appEvent {
 	switch src := a.dueSrc; src {
 	case 0:
 		return a.replies.pop()
-	case 1:
-		a.clients.Pop()
-		return a.clientTop
 	case -2:
 		return a.retries.pop()
 	case -3:
@@ -382,18 +384,21 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 func (a *appState) take(e *engine, s int32, f *flight) {
 	for int(s) >= len(a.slots) {
 		a.slots = append(a.slots, appSlot{})
+		a.parent = append(a.parent, "")
+		a.outs = append(a.outs, nil)
 	}
 	f.req.Seq = e.issued
 	a.cur = s
 	sl := &a.slots[s]
-	out := sl.out[:0]
 	if a.bound {
 		*sl = a.bind
+		a.parent[s], a.bindID = a.bindID, ""
 		a.bound = false
 	} else {
 		*sl = appSlot{replyTo: -1, fwdFrom: -1, awaited: -1}
+		a.parent[s] = ""
 	}
-	sl.out = out
+	a.outs[s] = a.outs[s][:0]
 	if sl.awaited < 0 {
 		sl.awaited = f.req.Seq
 	}
@@ -421,6 +426,17 @@ func idOf(f *flight) string {
 // request (clientIssue).
 func (e *engine) appTurn() error {
 	a := e.app
+	if a.dueSrc == 1 {
+		// a client's request, the most frequent: no event to copy
+		a.clients.Pop()
+		t, g := a.clientTop.t, int32(a.clientTop.seq)
+		e.advance(t)
+		// (next dropped the timers of clients lost since.) No longer
+		// due: a stale timer of the same time (lost, then restored) pops
+		// beside this one and must be found so
+		a.cl[g].dueAt = -1
+		return e.clientIssue(int(g), t)
+	}
 	ev := a.pop()
 	e.advance(ev.t)
 	switch ev.class {
@@ -428,12 +444,6 @@ func (e *engine) appTurn() error {
 		e.deliver(&ev)
 	case classDeadline:
 		e.deadline(&ev)
-	case classClient:
-		// (next dropped the timers of clients lost since.) No longer
-		// due: a stale timer of the same time (lost, then restored) pops
-		// beside this one and must be found so
-		a.cl[ev.caller].dueAt = -1
-		return e.clientIssue(int(ev.caller), ev.t)
 	case classRetry:
 		e.retryEnter(&ev)
 	case classTranDeadline:

@@ -33,7 +33,7 @@ func (e *engine) appCompletion(i int32, t int64) {
 		return
 	}
 	sl := &a.slots[s]
-	sl.holding, sl.step, sl.pending, sl.out = true, 0, 0, sl.out[:0]
+	sl.holding, sl.step, sl.pending, a.outs[s] = true, 0, 0, a.outs[s][:0]
 	if m := sv.mt; m != nil {
 		m.Hold(m.Pick, t)
 	} else {
@@ -200,14 +200,15 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	if st.NoReply {
 		// TPNOREPLY: nobody waits for the child; its failure, even at its
 		// issue, reaches no one, and it has no deadline
-		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: e.parentID(pf), unanswered: true}
+		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, unanswered: true}
+		a.bindID = e.parentID(pf)
 		if t >= e.setup.WarmupUS {
 			a.noreply++
 		}
 		return e.issueNested(p, &r)
 	}
-	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, parentID: e.parentID(pf),
-		tran: a.slots[p].tran}
+	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, tran: a.slots[p].tran}
+	a.bindID = e.parentID(pf)
 	if !e.issueNested(p, &r) {
 		return false
 	}
@@ -217,8 +218,7 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 		return false
 	}
 	seq := e.issued
-	sl := &a.slots[p]
-	sl.out = append(sl.out, seq)
+	a.outs[p] = append(a.outs[p], seq)
 	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
 		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
 	}
@@ -234,7 +234,8 @@ func (e *engine) forward(p int32, j int, t int64) {
 	psl := a.slots[p]
 	r := e.childRequest(p, j, t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
-		fwdFrom: p, fwdSeq: pf.req.Seq, parentID: e.parentID(pf), unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
+		fwdFrom: p, fwdSeq: pf.req.Seq, unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
+	a.bindID = e.parentID(pf)
 	a.mode = plan.ModeForward.String()
 	var owner *tranX // X, when p owns it: the child owns it now
 	if e.tr != nil {

@@ -76,7 +76,7 @@ func (e *engine) deadline(ev *appEvent) {
 		e.fwdOutcome(ev.caller, ev.callerSeq, ev.awaited, codeTimeout, ev.t)
 	case callerServer:
 		p := ev.caller
-		if !e.holding(p, ev.callerSeq) || !a.slots[p].awaits(ev.awaited) {
+		if !e.holding(p, ev.callerSeq) || !a.awaits(p, ev.awaited) {
 			return
 		}
 		e.spanUS = max(e.spanUS, ev.t)
@@ -92,7 +92,7 @@ func (e *engine) settled(ev *appEvent) bool {
 	case callerClient:
 		return e.app.cl[ev.caller].waiting != ev.awaited
 	case callerServer:
-		return !e.holding(ev.caller, ev.callerSeq) || !e.app.slots[ev.caller].awaits(ev.awaited)
+		return !e.holding(ev.caller, ev.callerSeq) || !e.app.awaits(ev.caller, ev.awaited)
 	}
 	return false
 }

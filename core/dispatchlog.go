@@ -107,7 +107,7 @@ func (l *dispatchLog) flush(e *engine) {
 			}
 		}
 		if l.parent {
-			r.Parent = e.app.slots[s].parentID
+			r.Parent = e.app.parent[s]
 		}
 		l.out.Append(r)
 		e.free = append(e.free, s)

@@ -36,10 +36,10 @@ func (e *engine) deliver(ev *appEvent) {
 		if !e.holding(p, ev.callerSeq) {
 			return
 		}
-		sl := &a.slots[p]
-		if !sl.settle(ev.awaited) {
+		if !a.settle(p, ev.awaited) {
 			return
 		}
+		sl := &a.slots[p]
 		if ev.code != 0 {
 			a.why = sprintf("its nested request #%d failed with %s at %s ms", ev.awaited, ev.code, usec.FormatMS(ev.t))
 			e.failParent(p, ev.t)
@@ -66,22 +66,23 @@ func (e *engine) holding(p int32, seq int64) bool {
 	return sv.busy && sv.cur == p
 }
 
-// settle removes child seq from the replies sl awaits; false when it was
-// not awaited.
-func (sl *appSlot) settle(seq int64) bool {
-	for i, x := range sl.out {
+// settle removes child seq from the replies the request in slot p
+// awaits; false when it was not awaited.
+func (a *appState) settle(p int32, seq int64) bool {
+	out := a.outs[p]
+	for i, x := range out {
 		if x == seq {
-			sl.out[i] = sl.out[len(sl.out)-1]
-			sl.out = sl.out[:len(sl.out)-1]
+			out[i] = out[len(out)-1]
+			a.outs[p] = out[:len(out)-1]
 			return true
 		}
 	}
 	return false
 }
 
-// awaits reports whether sl awaits child seq's reply.
-func (sl *appSlot) awaits(seq int64) bool {
-	for _, x := range sl.out {
+// awaits reports whether the request in slot p awaits child seq's reply.
+func (a *appState) awaits(p int32, seq int64) bool {
+	for _, x := range a.outs[p] {
 		if x == seq {
 			return true
 		}
@@ -103,7 +104,7 @@ func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
 	case callerFwd:
 		e.fwdOutcome(sl.caller, sl.callerSeq, sl.awaited, code, t)
 	case callerServer:
-		if e.holding(sl.caller, sl.callerSeq) && a.slots[sl.caller].settle(sl.awaited) {
+		if e.holding(sl.caller, sl.callerSeq) && a.settle(sl.caller, sl.awaited) {
 			a.why = sprintf("the request it called (#%d) forwarded to a service that failed at its issue with %s", sl.awaited, code)
 			e.failParent(sl.caller, t)
 		}
@@ -227,7 +228,7 @@ func (e *engine) endFailed(p int32, t int64, why, code reason) {
 	f := e.pool.at(p)
 	sv := e.release(p, t)
 	sl := &e.app.slots[p]
-	sl.out, sl.pending = sl.out[:0], 0
+	e.app.outs[p], sl.pending = e.app.outs[p][:0], 0
 	f.reason = why
 	f.replyUS = e.replyAt(p, sv, t)
 	e.spanUS = max(e.spanUS, f.replyUS)

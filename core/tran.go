@@ -274,7 +274,8 @@ func (e *engine) issueTMS(xi int32, kind string, t int64) {
 			r.ServiceUS = roundUS(smp.SampleMS(&e.draw) * 1000)
 		}
 		a := e.app
-		a.bind = appSlot{kind: callerTMS, caller: xi, callerSeq: x.ownerSeq, awaited: -1, replyTo: x.coord, fwdFrom: -1, parentID: x.ownerID}
+		a.bind = appSlot{kind: callerTMS, caller: xi, callerSeq: x.ownerSeq, awaited: -1, replyTo: x.coord, fwdFrom: -1}
+		a.bindID = x.ownerID
 		if kind == "abort" {
 			a.bind.kind, a.bind.unanswered = callerNone, true
 		}
