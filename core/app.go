@@ -251,15 +251,13 @@ func newAppState(e *engine, ap *plan.App) *appState {
 }
 
 // next returns the next application event (nil for none) and where it
-// waits: 0 the replies, 1 the clients, 2+k deadline queue k. It need not
-// look past horizon: a client's request or a caller's deadline after it is
-// not looked for (nil when nothing else comes first). It drops
+// waits: 0 the replies, 1 the clients, 2+k deadline queue k; a client's
+// request or a caller's deadline after horizon is not looked for. It drops
 // the events that would change nothing as it finds them, without a turn
 // (they must not move the clock: the deadlines of a run's last requests
 // would stretch its series long past its last outcome): the deadlines of
 // callers that have had their outcome (settled), the transactions'
-// deadlines of those ended or committing, and the timers of clients lost
-// since.
+// deadlines of those ended or committing, and lost clients' timers.
 func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 	var top *appEvent
 	src := -1
@@ -359,8 +357,7 @@ func (a *appState) topT(e *engine, horizon int64) int64 {
 // requests of their instant; client requests come last.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 	h := min(tc, ta, tn)
-	// most turns: nothing of the usual sources by then (a stale client
-	// timer first is only earlier than the client's next request)
+	// most turns: no source has anything by then (a stale timer is earlier than its client's next)
 	if a.dlLo > h && (len(a.replies) == 0 || a.replies[0].t > h) && (a.clients.Len() == 0 || a.clients.Top().T() > h) &&
 		len(a.retries) == 0 && a.tdl == nil && a.qs == nil {
 		return false
@@ -427,13 +424,12 @@ func idOf(f *flight) string {
 func (e *engine) appTurn() error {
 	a := e.app
 	if a.dueSrc == 1 {
-		// a client's request, the most frequent: no event to copy
+		// a client's request (no event to copy). next dropped stale
+		// timers; one of the same time (lost, then restored) pops beside
+		// this one and must be found stale: no longer due
 		a.clients.Pop()
 		t, g := a.clientTop.t, int32(a.clientTop.seq)
 		e.advance(t)
-		// (next dropped the timers of clients lost since.) No longer
-		// due: a stale timer of the same time (lost, then restored) pops
-		// beside this one and must be found so
 		a.cl[g].dueAt = -1
 		return e.clientIssue(int(g), t)
 	}

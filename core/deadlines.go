@@ -10,16 +10,12 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 // issues: callChild (calls.go) and clientIssue (clients.go).
 
 // deadlineQueue holds the pending deadlines of one length (a service's
-// BLOCKTIME): issued in order, they fall due in order, so a FIFO keeps them
-// sorted by time and then by issue order at no cost. Most are settled long
-// before they fall due (the caller has had its outcome: a client's requests
-// take milliseconds, BLOCKTIME is a minute by default), so push sweeps the
-// settled ones out once the queue has doubled since the last sweep: the
-// queue stays about twice the deadlines still awaited (one a waiting client)
-// instead of a BLOCKTIME's worth of requests, which the processor's caches
-// would not hold. A settled deadline stays settled (the Seqs it compares
-// are never reused), so whether next drops it or a sweep does changes
-// nothing.
+// BLOCKTIME): issued in order, they fall due in order, a FIFO. Most are
+// settled long before they fall due (a client's requests take milliseconds,
+// BLOCKTIME is a minute by default), so deadlineAt sweeps the settled ones
+// out once the queue has doubled since the last sweep: it stays about twice
+// the deadlines still awaited, within the caches. A settled deadline stays
+// settled (Seqs are never reused): next dropping it or a sweep is the same.
 type deadlineQueue struct {
 	lim     int64
 	evs     []appEvent
@@ -41,8 +37,7 @@ func (e *engine) deadlineAt(k int32, ev appEvent) {
 	a.dlLo = min(a.dlLo, ev.t)
 }
 
-// sweep keeps the deadlines of q not settled yet, in their order, from the
-// start of evs.
+// sweep keeps q's deadlines not settled yet, in order, from evs[0].
 func (q *deadlineQueue) sweep(e *engine) {
 	kept := q.evs[:0]
 	for i := q.head; i < len(q.evs); i++ {

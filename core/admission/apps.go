@@ -24,10 +24,11 @@ const (
 	// costPerNested is a nested request held at once: its in-flight record
 	// (BytesPerInFlight), its application slot, its entry in its caller's
 	// awaited list and in the replies' heap, the slices' growth, besides
-	// its id; measured at 900 to 1250 bytes, and taken at the top: under
-	// a loaded machine's collector the peak measured ran about a third
-	// above the quiet one
-	costPerNested = 1250
+	// its id; measured at about 800 bytes in WebAssembly and 850 to 1 100
+	// natively (the peak moves with the collector's timing: a third more
+	// under a loaded machine's; about 1 200 in WebAssembly before the
+	// slots held no pointer for it to scan), taken between
+	costPerNested = 1050
 	// costPerCallStep is a call step compiled.
 	costPerCallStep = 96
 	// costPerTransaction is a transaction a request in flight may own:
