@@ -487,9 +487,9 @@ func TestSeriesEndsAtTheSpan(t *testing.T) {
 }
 
 // A deadline still awaited outlives the sweeps of the settled ones around
-// it: 40 clients issue about 37 requests a millisecond, one in 201 a SLOW
+// it: 40 clients issue about 36 requests a millisecond, one in 201 a SLOW
 // one (1 500 ms) whose caller's deadline (BLOCKTIME 100 x SCANUNIT 10 ms =
-// 1 s) falls a thousand sweeps' worth of FAST requests later. Every SLOW
+// 1 s) falls some 36 000 FAST requests and thirty sweeps later. Every SLOW
 // request times out, and its client, thinking 1 ms, issues again exactly
 // 1 001 ms after it.
 func TestAwaitedDeadlinesOutliveSweeps(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
@@ -108,7 +109,14 @@ func BenchmarkNested(b *testing.B)  { benchPart(b, "nested.json") }
 func BenchmarkClients(b *testing.B) { benchPart(b, "clients.json") }
 
 func benchPart(b *testing.B, file string) {
-	data, err := os.ReadFile(filepath.Join("..", "bench", "apps", file))
+	res := runProbed(b, filepath.Join("..", "bench", "apps", file))
+	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// runProbed runs the scenario of file, timed, with its duration set so
+// that it issues about b.N requests (scaleByProbe).
+func runProbed(b *testing.B, file string) *result.Result {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -123,7 +131,7 @@ func benchPart(b *testing.B, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(res.Requests.Issued)/b.Elapsed().Seconds(), "requests/s")
+	return res
 }
 
 // scaleByProbe sets a generated workload's duration so that a run issues
@@ -150,21 +158,7 @@ func scaleByProbe(b *testing.B, sc *scenario.Scenario, n int64) {
 func BenchmarkFeatureCost(b *testing.B) {
 	for _, name := range []string{"mssq-set", "multithreaded", "bankapp-transfer", "transactions"} {
 		b.Run(name, func(b *testing.B) {
-			data, err := os.ReadFile(filepath.Join("..", "examples", name+".json"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			sc, err := ParseScenario(data)
-			if err != nil {
-				b.Fatal(err)
-			}
-			scaleByProbe(b, sc, int64(b.N))
-			b.ReportAllocs()
-			b.ResetTimer()
-			res, err := Run(sc, RunOptions{MaxRequests: max(int64(b.N)*4, 10000)})
-			if err != nil {
-				b.Fatal(err)
-			}
+			res := runProbed(b, filepath.Join("..", "examples", name+".json"))
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(res.Requests.Issued), "ns/req")
 		})
 	}

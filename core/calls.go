@@ -179,7 +179,7 @@ func (e *engine) issueNested(p int32, r *workload.Request) bool {
 	}
 	a.bound = true
 	if err := e.issue(r); err != nil {
-		a.bound = false
+		a.bound, a.bindID = false, ""
 		if e.fault == nil {
 			e.fault = err
 		}

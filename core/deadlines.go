@@ -20,7 +20,7 @@ type deadlineQueue struct {
 	lim     int64
 	evs     []appEvent
 	head    int
-	sweepAt int // the length at which push sweeps next
+	sweepAt int // the length at which deadlineAt sweeps next
 }
 
 // deadlineAt adds deadline ev to queue k (of its length), the latest of

@@ -282,7 +282,7 @@ func (e *engine) issueTMS(xi int32, kind string, t int64) {
 		a.bound = true
 		tr.directQ = tr.tmsQ[g]
 		if err := e.issue(&r); err != nil {
-			a.bound, tr.directQ = false, -1
+			a.bound, a.bindID, tr.directQ = false, "", -1
 			if e.fault == nil {
 				e.fault = err
 			}
