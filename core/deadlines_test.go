@@ -6,7 +6,7 @@ import (
 )
 
 // The callers' deadlines of one length stay about twice those still
-// awaited, however many were issued: 8 clients issue 100 000 requests in
+// awaited, however many were issued: 8 clients send 100 000 requests in
 // turn, each settling its previous deadline as it issues the next. What
 // the queue holds from its head on is every awaited deadline, in order.
 func TestDeadlineQueueSweepsSettled(t *testing.T) {
