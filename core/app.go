@@ -166,6 +166,7 @@ type appState struct {
 	tdl       *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	qs        *qState         // /Q, nil without qspaces
 	active    int             // clients that will issue again
+	ahead     [2]int64        // client outcomes handed over ahead of their turn, and those a deadline kept to it (clientReply)
 	bind      appSlot
 	bindID    string // the bound request's parent id
 	bound     bool

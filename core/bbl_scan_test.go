@@ -13,20 +13,21 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-// runEngine compiles sc and plays it with the given options, returning the
-// engine as it ended (for its counters) and the result's JSON.
+// runEngine compiles sc and plays it with the given options (its context,
+// its dispatch log and the engine's knobs), returning
+// the engine as it ended (for its counters) and the result's JSON.
 func runEngine(t *testing.T, sc *scenario.Scenario, sopt simOptions) (*engine, string, error) {
 	t.Helper()
 	p, err := Compile(sc, RunOptions{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
-	reqs, base, err := p.open(RunOptions{})
+	reqs, base, err := p.open(RunOptions{Dispatch: sopt.Dispatch})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	base.Context = sopt.Context
-	base.everyScan = sopt.everyScan
+	base.everyScan, base.replyTurns = sopt.everyScan, sopt.replyTurns
 	e, err := newEngine(p.setup, reqs, base)
 	if err != nil {
 		t.Fatalf("newEngine: %v", err)

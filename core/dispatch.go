@@ -1,8 +1,7 @@
 package core
 
 import (
-	"math/bits"
-
+	"github.com/tuxlb/tuxlb/core/internal/bitset"
 	"github.com/tuxlb/tuxlb/core/internal/costtree"
 )
 
@@ -20,7 +19,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if e.slowIdle {
 			c = e.firstIdleOf(sv.cands, sv.candBits, sv.candSum)
 		} else {
-			c = firstCommon(sv.candBits, e.idleBits)
+			c = bitset.FirstCommon(sv.candBits, e.idleBits)
 		}
 		if c >= 0 {
 			return &sv.queues[sv.queueOf(c)], c, reasonIdle
@@ -49,7 +48,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 		if e.slowIdle {
 			c = e.firstIdleOf(sv.local[m], sv.localBits[m], sv.localSum[m])
 		} else {
-			c = firstCommon(sv.localBits[m], e.idleBits)
+			c = bitset.FirstCommon(sv.localBits[m], e.idleBits)
 		}
 		if c >= 0 {
 			sq = &sv.queues[sv.queueOf(c)]
@@ -125,7 +124,7 @@ func (e *engine) idle(i int32) bool {
 // firstIdle returns the first of the candidate instances cs (scan order)
 // that is idle, or -1, testing each in turn. It serves the reading idle
 // "queue"; under the default reading the callers match bit sets instead
-// (firstCommon).
+// (bitset.FirstCommon).
 func (e *engine) firstIdle(cs []int32) int32 {
 	for _, c := range cs {
 		if e.idle(c) {
@@ -146,73 +145,7 @@ func (e *engine) firstIdleOf(cs []int32, bs, sum []uint64) int32 {
 	if e.idleQueue {
 		return e.firstIdle(cs)
 	}
-	return firstCommonSum(bs, sum, e.idleBits, e.idleSum)
-}
-
-// firstCommon returns the smallest i whose bit is set in both cands and
-// idle (bit i of word i/64), or -1; idle has at least len(cands) words. With
-// cands a service's candidates (svcInfo.candBits, or localBits on one
-// machine) and idle engine.idleBits, it is the first idle candidate in scan
-// order. candSum and idleSum summarise the two (bit w of word w/64: word w
-// is not zero), so only the words where both have a bit are matched: the
-// first such word usually holds the answer, so a search costs about the
-// same for 16 servers (one word, one summary word) as for thousands, where
-// the busy servers at the front of the scan order would otherwise be
-// passed over 64 at a time.
-//
-// Below summaryWords words of servers there are no summaries (nil): the
-// words are matched one by one, as cheaply as the summaries would be
-// kept up to date.
-func firstCommon(cands, idle []uint64) int32 {
-	for w, x := range cands {
-		if x &= idle[w]; x != 0 {
-			return int32(w*64 + bits.TrailingZeros64(x))
-		}
-	}
-	return -1
-}
-
-// firstCommonOf is firstCommon through the summaries candSum and idleSum
-// when the model has them (candSum not nil), else word by word.
-func firstCommonOf(cands, candSum, idle, idleSum []uint64) int32 {
-	if candSum != nil {
-		return firstCommonSum(cands, candSum, idle, idleSum)
-	}
-	return firstCommon(cands, idle)
-}
-
-// firstCommonSum is firstCommon through the summaries candSum and idleSum.
-// choose calls it when the model has them, and firstCommon (inlined)
-// otherwise.
-//
-//go:noinline
-func firstCommonSum(cands, candSum, idle, idleSum []uint64) int32 {
-	for j, s := range candSum {
-		for m := s & idleSum[j]; m != 0; m &= m - 1 {
-			w := j*64 + bits.TrailingZeros64(m)
-			if x := cands[w] & idle[w]; x != 0 {
-				return int32(w*64 + bits.TrailingZeros64(x))
-			}
-		}
-	}
-	return -1
-}
-
-// summaryWords is the fewest words of idle bits (64 servers each) for which
-// the engine keeps summaries: below, matching the words one by one costs
-// less than keeping them (measured with cachegrind on the standard MP
-// scenario, docs/benchmarks.md).
-const summaryWords = 8
-
-// summarise sets sum (len(words)/64 words, rounded up) to the summary of
-// words: bit w of word w/64 set when words[w] is not zero.
-func summarise(sum, words []uint64) {
-	clear(sum)
-	for w, x := range words {
-		if x != 0 {
-			sum[w>>6] |= 1 << (w & 63)
-		}
-	}
+	return bitset.FirstCommonSum(bs, sum, e.idleBits, e.idleSum)
 }
 
 // markIdle sets server i's idle bit, and its word's summary bit.

@@ -36,6 +36,9 @@ type simOptions struct {
 	// everyScan plays every -p scan, skipping none (for the tests that
 	// check that skipping scans changes nothing)
 	everyScan bool
+	// replyTurns gives every client's outcome its own turn, handing none
+	// over ahead (for the tests that check that doing so changes nothing)
+	replyTurns bool
 }
 
 // flight is the record of one request between its issue and its dispatch
@@ -140,7 +143,7 @@ type svcInfo struct {
 	localBits [][]uint64
 	candBits  []uint64 // all candidates as a bit set of server indexes
 	// candSum and localSum summarise candBits and localBits: bit w of word
-	// w/64 set when word w has a candidate (see firstCommon)
+	// w/64 set when word w has a candidate (see bitset.FirstCommon)
 	candSum  []uint64
 	localSum [][]uint64
 	candRank []int32 // per word of candBits: the candidates in the words before it
@@ -202,8 +205,8 @@ type engine struct {
 	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
 	idleBits          []uint64 // bit i of word i/64 set while server i is not busy
 	// idleSum summarises idleBits: bit w of word w/64 set while word w of
-	// idleBits is not zero (see firstCommon); sums says the model has
-	// summaries (at least summaryWords words of servers)
+	// idleBits is not zero (see bitset.FirstCommon); sums says the model has
+	// summaries (at least bitset.SummaryWords words of servers)
 	idleSum []uint64
 	sums    bool
 	// slowIdle: idleQueue or sums, choose's first idle candidate is

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/bitset"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/threads"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -121,7 +122,7 @@ func (e *engine) initServers() {
 	}
 	e.servers = make([]serverState, len(m.Servers))
 	e.idleBits = make([]uint64, (len(m.Servers)+63)/64)
-	if e.sums = len(e.idleBits) >= summaryWords; e.sums {
+	if e.sums = len(e.idleBits) >= bitset.SummaryWords; e.sums {
 		e.idleSum = make([]uint64, (len(e.idleBits)+63)/64)
 	}
 	for i := range m.Servers {
@@ -312,14 +313,14 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 		sv.candRank[w] = rank
 		rank += int32(bits.OnesCount64(x))
 	}
-	if sv.candSum != nil { // nil in a small model: no summaries (firstCommon)
-		summarise(sv.candSum, sv.candBits)
+	if sv.candSum != nil { // nil in a small model: no summaries (bitset.FirstCommon)
+		bitset.Summarise(sv.candSum, sv.candBits)
 		for mi, lb := range sv.localBits {
 			if lb != nil {
 				if sv.localSum[mi] == nil {
 					sv.localSum[mi] = make([]uint64, len(sv.candSum))
 				}
-				summarise(sv.localSum[mi], lb)
+				bitset.Summarise(sv.localSum[mi], lb)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuxlb/tuxlb/core/internal/bitset"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
@@ -28,7 +29,7 @@ func TestFirstIdle(t *testing.T) {
 					break
 				}
 			}
-			got := firstCommonOf(sv.candBits, sv.candSum, e.idleBits, e.idleSum)
+			got := bitset.FirstCommonOf(sv.candBits, sv.candSum, e.idleBits, e.idleSum)
 			if got != want {
 				t.Fatalf("round %d, service %d: got server %d, want %d", round, s, got, want)
 			}
@@ -66,7 +67,7 @@ func TestFirstIdleLocal(t *testing.T) {
 						break
 					}
 				}
-				if got := firstCommonOf(sv.localBits[mi], sv.localSum[mi], e.idleBits, e.idleSum); got != want {
+				if got := bitset.FirstCommonOf(sv.localBits[mi], sv.localSum[mi], e.idleBits, e.idleSum); got != want {
 					t.Fatalf("round %d, service %d, machine %d: got server %d, want %d", round, s, mi, got, want)
 				}
 				if got := e.firstIdle(sv.local[mi]); got != want {
@@ -130,9 +131,9 @@ func setRandomBusy(e *engine, r *rng.PCG, tenths int) {
 
 // TestFirstCommonSummary: with candidate and idle sets of up to 20 000
 // servers (313 words, five summary words), sparse and dense, kept by
-// markIdle and markBusy, firstCommon finds the smallest server in both,
-// as testing every server in order does, and the summaries stay those of
-// their words.
+// markIdle and markBusy, bitset.FirstCommonOf finds the smallest server in
+// both, as testing every server in order does, and the summaries stay
+// those of their words.
 func TestFirstCommonSummary(t *testing.T) {
 	t.Parallel()
 	r := rng.New(9, 1)
@@ -154,7 +155,7 @@ func TestFirstCommonSummary(t *testing.T) {
 				e.markBusy(int32(i))
 			}
 		}
-		summarise(candSum, cands)
+		bitset.Summarise(candSum, cands)
 		want := int32(-1)
 		for i := range n {
 			if cands[i/64]&e.idleBits[i/64]&(1<<(i%64)) != 0 {
@@ -162,11 +163,11 @@ func TestFirstCommonSummary(t *testing.T) {
 				break
 			}
 		}
-		if got := firstCommonOf(cands, candSum, e.idleBits, e.idleSum); got != want {
+		if got := bitset.FirstCommonOf(cands, candSum, e.idleBits, e.idleSum); got != want {
 			t.Fatalf("round %d (%d servers): got %d, want %d", round, n, got, want)
 		}
 		sum := make([]uint64, len(e.idleSum))
-		summarise(sum, e.idleBits)
+		bitset.Summarise(sum, e.idleBits)
 		if !slices.Equal(sum, e.idleSum) {
 			t.Fatalf("round %d: markIdle and markBusy left a summary that is not the idle bits'", round)
 		}

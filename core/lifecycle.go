@@ -528,10 +528,15 @@ func (e *engine) stopped(i int32, t int64) {
 // orphanCheck fails the requests waiting in queue q if all its instances
 // are gone.
 func (e *engine) orphanCheck(qi int32, t int64) {
-	q := &e.queues[qi]
-	if q.gone < len(q.servers) || q.wait.n == 0 {
-		return
+	if q := &e.queues[qi]; q.gone == len(q.servers) && q.wait.n > 0 {
+		e.drainQueue(qi, t, e.failSvc)
 	}
+}
+
+// drainQueue empties queue qi at t, oldest first, ending each request with
+// end.
+func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
+	q := &e.queues[qi]
 	e.accrueQueue(q, t)
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool)
@@ -539,7 +544,7 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 		if e.shmTrees {
 			e.costChanged(qi, -1)
 		}
-		e.failSvc(s, t)
+		end(s, t)
 	}
 	e.st.queueLength(qi, 0, t)
 }

@@ -68,20 +68,9 @@ func (e *engine) loseMachine(ev *plan.Event, t int64) {
 		}
 	}
 	for qi := range e.queues {
-		q := &e.queues[qi]
-		if q.machine != m || q.wait.n == 0 {
-			continue
+		if q := &e.queues[qi]; q.machine == m && q.wait.n > 0 {
+			e.drainQueue(int32(qi), t, e.loseRequest)
 		}
-		e.accrueQueue(q, t)
-		for q.wait.n > 0 {
-			s := q.wait.popOldest(&e.pool)
-			q.work -= e.pool.at(s).load
-			if e.shmTrees {
-				e.costChanged(int32(qi), -1)
-			}
-			e.loseRequest(s, t)
-		}
-		e.st.queueLength(int32(qi), 0, t)
 	}
 	L.dirty = true
 	if at := life.ScanAtOrAfter(t, L.bblQueryUS); at <= MaxTimeUS {

@@ -210,7 +210,11 @@ func (e *engine) mtNotice(sv *serverState, t int64) {
 
 // mtAbortStopping is abort for a stopping multithreaded instance: every
 // request it holds fails at t, in thread order, and it is gone.
-func (e *engine) mtAbortStopping(sv *serverState, t int64) {
+func (e *engine) mtAbortStopping(sv *serverState, t int64) { e.mtHaltAll(sv, t, e.failSvc) }
+
+// mtHaltAll halts every thread of sv processing a request at t, in thread
+// order, and ends its request with end.
+func (e *engine) mtHaltAll(sv *serverState, t int64, end func(s int32, t int64)) {
 	m := sv.mt
 	for j, s := range m.Cur {
 		if s < 0 {
@@ -220,7 +224,7 @@ func (e *engine) mtAbortStopping(sv *serverState, t int64) {
 		m.Cur[j], m.Due[j] = -1, -1
 		m.Free++
 		e.queues[sv.queue].inService--
-		e.failSvc(s, t)
+		end(s, t)
 	}
 }
 
@@ -255,16 +259,7 @@ func (e *engine) mtInService(sv *serverState, seq int64) bool {
 // requests its threads process or held at a crash never reply.
 func (e *engine) mtLose(sv *serverState, t int64) {
 	m := sv.mt
-	for j, s := range m.Cur {
-		if s < 0 {
-			continue
-		}
-		e.mtHalt(sv, int32(j), s, t)
-		m.Cur[j], m.Due[j] = -1, -1
-		m.Free++
-		e.queues[sv.queue].inService--
-		e.loseRequest(s, t)
-	}
+	e.mtHaltAll(sv, t, e.loseRequest)
 	for j, h := range m.Held {
 		if h < 0 {
 			continue

@@ -273,23 +273,35 @@ func (e *engine) appFailSvc(s int32, t int64) {
 // at, and completes the requests that forwarded to it: their reply is its.
 func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
 	a := e.app
-	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
-		pf := e.pool.at(p)
-		if pf.req.Seq != pseq || !a.slots[p].forwarded {
-			break
-		}
-		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
-		a.slots[p].forwarded = false
-		pf.replyUS = at
-		e.st.complete(pf, &e.servers[pf.server])
-		e.finish(p)
-		p, pseq = next, nseq
-	}
-	if sl.kind == callerNone {
+	e.endForwarders(sl, at)
+	if sl.kind == callerNone || sl.kind == callerClient && e.clientReply(sl, code, at) {
 		return
 	}
 	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
 		awaited: sl.awaited, code: code})
+}
+
+// clientReply hands outcome code, reaching a client at at, over to it now
+// when nothing could come between (docs/architecture.md, "The engine's
+// files"): false when it must wait for its turn at at. A client no longer
+// waiting for it drops it.
+func (e *engine) clientReply(sl *appSlot, code reason, at int64) bool {
+	a := e.app
+	if sl.ws || e.life != nil || e.tr != nil || e.opt.replyTurns {
+		return false
+	}
+	c := &a.cl[sl.caller]
+	if c.waiting != sl.awaited {
+		return true
+	}
+	if k := a.dlOf[c.service]; k >= 0 && c.issueUS+a.dl[k].lim <= MaxTimeUS && at > c.issueUS+a.dl[k].lim {
+		a.ahead[1]++
+		return false // its deadline passes first
+	}
+	a.ahead[0]++
+	c.waiting = 0
+	e.clientOutcome(c, code, at)
+	return true
 }
 
 // crashHold is crash's hook: server i, holding the request in slot s,
@@ -303,16 +315,24 @@ func (e *engine) crashHold(i, s int32, t int64) {
 
 // loseForwarders ends the requests that forwarded to request s, lost with
 // its machine: no reply comes for them either (their rows keep no reply).
-func (e *engine) loseForwarders(s int32) {
+func (e *engine) loseForwarders(s int32) { e.endForwarders(&e.app.slots[s], -1) }
+
+// endForwarders completes the requests that forwarded to the request of
+// slot data sl with its reply, which reaches their caller at at; at -1:
+// it never comes (each keeps its end as its last time).
+func (e *engine) endForwarders(sl *appSlot, at int64) {
 	a := e.app
-	for p, pseq := a.slots[s].fwdFrom, a.slots[s].fwdSeq; p >= 0; {
+	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
 		pf := e.pool.at(p)
 		if pf.req.Seq != pseq || !a.slots[p].forwarded {
 			break
 		}
 		next, nseq := a.slots[p].fwdFrom, a.slots[p].fwdSeq
 		a.slots[p].forwarded = false
-		pf.replyUS, pf.noReply = pf.endUS, true
+		pf.replyUS = at
+		if at < 0 {
+			pf.replyUS, pf.noReply = pf.endUS, true
+		}
 		e.st.complete(pf, &e.servers[pf.server])
 		e.finish(p)
 		p, pseq = next, nseq
