@@ -157,6 +157,7 @@ type appState struct {
 	replies   appHeap         // replies and failures on their way to a waiting caller
 	dl        []deadlineQueue // the callers' deadlines, one queue per length
 	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
+	lo        int64           // at most the time of the first reply, client request, deadline and retry, for due (a push lowers it)
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
 	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
 	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's
@@ -213,7 +214,8 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 func newAppState(e *engine, ap *plan.App) *appState {
 	a := &appState{plan: ap, held: make([]int64, len(e.servers)), holdAt: make([]int64, len(e.servers)),
 		calls: make([]int64, len(e.m.Services)), acc: make([]clientAcc, len(ap.Clients)),
-		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services)), dlLo: noTime}
+		failover: make([]int64, len(e.m.Services)), noDomain: make([]int64, len(e.m.Services)), dlLo: noTime,
+		lo: -1}
 	a.dlOf = make([]int32, len(ap.BlockUS))
 	for sv, lim := range ap.BlockUS {
 		a.dlOf[sv] = -1
@@ -358,10 +360,25 @@ func (a *appState) topT(e *engine, horizon int64) int64 {
 // requests of their instant; client requests come last.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 	h := min(tc, ta, tn)
-	// most turns: no source has anything by then (a stale timer is earlier than its client's next)
-	if a.dlLo > h && (len(a.replies) == 0 || a.replies[0].t > h) && (a.clients.Len() == 0 || a.clients.Top().T() > h) &&
-		len(a.retries) == 0 && a.tdl == nil && a.qs == nil {
+	if a.lo > h {
 		return false
+	}
+	// most turns: no source has anything by then (a stale timer is earlier
+	// than its client's next); lo is their first time then
+	if a.tdl == nil && a.qs == nil {
+		lo := a.dlLo
+		if len(a.replies) > 0 {
+			lo = min(lo, a.replies[0].t)
+		}
+		if a.clients.Len() > 0 {
+			lo = min(lo, a.clients.Top().T())
+		}
+		if len(a.retries) > 0 {
+			lo = min(lo, a.retries[0].t)
+		}
+		if a.lo = lo; lo > h {
+			return false
+		}
 	}
 	top, src := a.next(e, h)
 	a.dueSrc = src
@@ -468,6 +485,7 @@ func (e *engine) blocked(s int32, t int64) {
 		at, code = f.req.TimeUS+lim, reasonBlock
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
+	a.lo = min(a.lo, at)
 }
 
 // retryEnter is a blocked request's sender at its next try: it enters the

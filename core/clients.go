@@ -182,6 +182,7 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 func (a *appState) think(g int, t int64) {
 	a.cl[g].dueAt = t
 	a.clients.Push(evq.Key(t, int32(g)))
+	a.lo = min(a.lo, t)
 }
 
 // retries reports whether client set cp retries a request that ended with

@@ -34,7 +34,7 @@ func (e *engine) deadlineAt(k int32, ev appEvent) {
 		q.sweep(e)
 	}
 	q.evs = append(q.evs, ev)
-	a.dlLo = min(a.dlLo, ev.t)
+	a.dlLo, a.lo = min(a.dlLo, ev.t), min(a.lo, ev.t)
 }
 
 // sweep keeps q's deadlines not settled yet, in order, from evs[0].

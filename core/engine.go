@@ -365,8 +365,9 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 		}
 		tc := e.heap.TopT() // evq.EmptyT when empty
 		// completions run before arrivals of the same instant, both before
-		// the next new request of that instant
-		if ta := e.arr.Next; e.app != nil && e.app.due(e, tc, ta, tn) {
+		// the next new request of that instant; no application event comes
+		// before lo, which saves most turns a call
+		if ta := e.arr.Next; e.app != nil && e.app.lo <= min(tc, ta, tn) && e.app.due(e, tc, ta, tn) {
 			if err := e.appTurn(); err != nil {
 				return have, stepsMore, err
 			}

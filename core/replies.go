@@ -204,9 +204,10 @@ func (e *engine) endServed(s int32, t int64) {
 		}
 	}
 	e.st.complete(f, sv)
-	sl := e.app.slots[s]
 	e.finish(s)
-	e.answer(&sl, f.req.Seq, 0, f.replyUS)
+	// the slot is free, but nothing takes it before answer is done: answer
+	// issues nothing
+	e.answer(&e.app.slots[s], f.req.Seq, 0, f.replyUS)
 	e.serverNext(sv, t)
 }
 
@@ -273,12 +274,15 @@ func (e *engine) appFailSvc(s int32, t int64) {
 // at, and completes the requests that forwarded to it: their reply is its.
 func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
 	a := e.app
-	e.endForwarders(sl, at)
+	if sl.fwdFrom >= 0 {
+		e.endForwarders(sl, at)
+	}
 	if sl.kind == callerNone || sl.kind == callerClient && e.clientReply(sl, code, at) {
 		return
 	}
 	a.replies.push(appEvent{t: at, seq: seq, class: classReply, kind: sl.kind, caller: sl.caller, callerSeq: sl.callerSeq,
 		awaited: sl.awaited, code: code})
+	a.lo = min(a.lo, at)
 }
 
 // clientReply hands outcome code, reaching a client at at, over to it now

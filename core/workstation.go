@@ -84,6 +84,7 @@ func (e *engine) deferChoice(s int32, f *flight) {
 		e.overTime(f, at, "it would be chosen", "workstation.handling_time")
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classChoice, caller: s})
+	a.lo = min(a.lo, at)
 }
 
 // wshChoice is the handler's turn for the request in slot s, sent by its
