@@ -17,6 +17,7 @@ type stats struct {
 
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
+	qZero        []uint32 // per queue: the zero waits not yet in qWait (addZeros)
 	sWait, sResp []hist.Acc // per service: copied from svc by finish
 	svc          []svcAcc   // per service, as complete counts it
 
@@ -91,7 +92,7 @@ func (st *stats) init(e *engine) {
 		}
 	}
 	st.firstIssue = -1
-	st.qWait = make([]hist.Acc, nq)
+	st.qWait, st.qZero = make([]hist.Acc, nq), make([]uint32, nq)
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
@@ -178,7 +179,12 @@ func (st *stats) complete(f *flight, sv *serverState) {
 		st.addFronts() // no front's 32-bit count can overflow
 	}
 	iw, ir := hist.Index(wait), hist.Index(resp)
-	if a := &st.qWait[f.queue]; !a.Note(wait, iw) {
+	// a queue's zero waits, most of its waits below saturation, count in
+	// qZero: four bytes a queue, where its distribution is two cache
+	// lines, and a large model's queues do not all fit in the cache
+	if wait == 0 {
+		st.qZero[f.queue]++
+	} else if a := &st.qWait[f.queue]; !a.Note(wait, iw) {
 		a.Spill(wait)
 	}
 	sa := &st.svc[s]
@@ -231,7 +237,18 @@ func (st *stats) longestUS() int64 {
 // not inlined, so as not to weigh on complete's frame.
 //
 //go:noinline
-func (st *stats) addFronts() { st.eachCounted((*hist.Acc).FlushFront) }
+func (st *stats) addFronts() {
+	st.addZeros()
+	st.eachCounted((*hist.Acc).FlushFront)
+}
+
+// addZeros adds the queues' zero waits counted apart to their distributions.
+func (st *stats) addZeros() {
+	for i, n := range st.qZero {
+		st.qWait[i].AddZeros(n)
+		st.qZero[i] = 0
+	}
+}
 
 // releaseFronts hands every distribution's front back for later runs, once
 // the result has been read out of them (sWait and sResp share svc's).
@@ -264,6 +281,7 @@ func (st *stats) eachCounted(do func(*hist.Acc)) {
 // counts; each machine's requests served from its servers'; each server's
 // requests chosen from the series' less those before the warm-up.
 func (st *stats) finish(e *engine) {
+	st.addZeros()
 	for s := range st.svc {
 		a := &st.svc[s]
 		st.sWait[s], st.sResp[s], st.svcBusy[s], st.svcCompleted[s] = a.wait, a.resp, a.busy, a.wait.N

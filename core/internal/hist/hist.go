@@ -117,6 +117,17 @@ func (a *Acc) Spill(v int64) {
 	a.far[i]++
 }
 
+// AddZeros counts n values of 0, as n calls of Add(0) would: for a
+// caller that counts zeros apart, in a small array of its own.
+func (a *Acc) AddZeros(n uint32) {
+	if n == 0 {
+		return
+	}
+	a.N += int64(n)
+	a.growFront(1)
+	a.front[0] += n
+}
+
 // Add counts v: Note, else Spill.
 func (a *Acc) Add(v int64) {
 	if !a.Note(v, Index(v)) {

@@ -300,3 +300,50 @@ func TestNiceUp(t *testing.T) {
 		}
 	}
 }
+
+// TestAddZeros: zeros counted apart and added with AddZeros, at any
+// moment, even before the first value (no front yet) and after a flush,
+// give the distribution that adding each zero where it came gives: the
+// same count, sum, maximum, histogram and summary.
+func TestAddZeros(t *testing.T) {
+	r := rng.New(11, 2)
+	for round := range 200 {
+		var each, apart Acc
+		var zeros uint32
+		for k := range 1 + r.IntN(3000) {
+			v := int64(0)
+			if r.IntN(4) == 0 {
+				v = int64(r.Uint64() >> (64 - 1 - r.IntN(25))) // 0 .. 2^24: in the front and past it
+			}
+			each.Add(v)
+			if v == 0 {
+				zeros++
+			} else {
+				apart.Add(v)
+			}
+			if r.IntN(500) == 0 || k == 0 && round%2 == 0 {
+				apart.AddZeros(zeros)
+				zeros = 0
+			}
+			if r.IntN(1000) == 0 {
+				each.FlushFront()
+				apart.FlushFront()
+			}
+		}
+		apart.AddZeros(zeros)
+		if each.N != apart.N || each.Sum != apart.Sum || each.Max != apart.Max {
+			t.Fatalf("round %d: (N, Sum, Max) = (%d, %d, %d), want (%d, %d, %d)", round, apart.N, apart.Sum, apart.Max, each.N, each.Sum, each.Max)
+		}
+		if g, w := apart.Hist(), each.Hist(); !reflect.DeepEqual(g, w) {
+			t.Fatalf("round %d: histogram %v, want %v", round, g, w)
+		}
+		if g, w := apart.Summary(apart.Hist()), each.Summary(each.Hist()); g != w {
+			t.Fatalf("round %d: summary %+v, want %+v", round, g, w)
+		}
+	}
+	var none Acc
+	none.AddZeros(0)
+	if none.N != 0 || none.front != nil {
+		t.Errorf("AddZeros(0) counted %d values, front %v", none.N, none.front)
+	}
+}
