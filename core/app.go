@@ -404,16 +404,22 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	}
 	f.req.Seq = e.issued
 	a.cur = s
+	// (the parent ids only with ids: the dispatch log and explanations
+	// read them; a request's awaited children are cleared as it becomes a
+	// caller)
 	sl := &a.slots[s]
 	if a.bound {
 		*sl = a.bind
-		a.parent[s], a.bindID = a.bindID, ""
 		a.bound = false
+		if e.ids {
+			a.parent[s], a.bindID = a.bindID, ""
+		}
 	} else {
 		*sl = appSlot{replyTo: -1, fwdFrom: -1, awaited: -1}
-		a.parent[s] = ""
+		if e.ids {
+			a.parent[s] = ""
+		}
 	}
-	a.outs[s] = a.outs[s][:0]
 	if sl.awaited < 0 {
 		sl.awaited = f.req.Seq
 	}

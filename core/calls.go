@@ -14,15 +14,12 @@ import (
 // their replies arrive, or ending it with a tpforward (forward). How the
 // replies and failures reach the caller is replies.go's.
 
-// appCompletion is the end of a server's own work in a run with
-// applications: the steps of the service begin, or the request ends.
-func (e *engine) appCompletion(i int32, t int64) {
+// appCompletion is the end of server sv's own work on the request in slot
+// s in a run with applications: the steps of the service begin, or the
+// request ends.
+func (e *engine) appCompletion(sv *serverState, s int32, t int64) {
 	a := e.app
-	sv := &e.servers[i]
-	s := sv.cur
-	if sv.mt != nil {
-		s = sv.mt.Cur[sv.mt.Pick]
-	}
+	i := sv.idx
 	f := e.pool.at(s)
 	if sv.gateway && f.remoteUS < 0 {
 		e.gatewayFailed(s, t)
@@ -48,7 +45,7 @@ func (e *engine) appCompletion(i int32, t int64) {
 // TPESVCERR, the failure crossing back to its caller like a reply, and the
 // gateway takes its next request.
 func (e *engine) gatewayFailed(s int32, t int64) {
-	sv := e.release(s, t)
+	sv := e.release(s, e.pool.at(s), t)
 	e.appFailSvc(s, t)
 	e.serverNext(sv, t)
 }
@@ -258,7 +255,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 		// end, its reply is empty like the child's; p ends and its instance
 		// takes its next request first, and only then does p's caller learn
 		// of the failure, in this turn
-		sv := e.release(p, t)
+		sv := e.release(p, pf, t)
 		pf.replyUS, pf.noReply = t, true
 		a.slots[p].forwarded = false
 		e.st.complete(pf, sv)
@@ -273,7 +270,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 		e.answerNow(&psl, code, t)
 		return
 	}
-	sv := e.release(p, t)
+	sv := e.release(p, pf, t)
 	a.slots[p].forwarded = true
 	e.serverNext(sv, t)
 }

@@ -485,7 +485,7 @@ func (e *engine) completionTurn(i int32, tc int64) bool {
 		return false
 	}
 	e.advance(tc)
-	e.appCompletion(i, tc)
+	e.appCompletion(sv, sv.cur, tc)
 	return true
 }
 

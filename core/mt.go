@@ -101,7 +101,7 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 	e.advance(tc)
 	m.Pick = j
 	if e.app != nil {
-		e.appCompletion(i, tc)
+		e.appCompletion(sv, m.Cur[j], tc)
 		return true
 	}
 	s := m.Cur[j]

@@ -111,11 +111,10 @@ func (e *engine) answerNow(sl *appSlot, code reason, t int64) {
 	}
 }
 
-// release ends the request in slot p on its server at t: its end time, the
-// server's busy and held time; it returns the server, still to take its
-// next request (serverNext).
-func (e *engine) release(p int32, t int64) *serverState {
-	f := e.pool.at(p)
+// release ends the request in slot p (record f) on its server at t: its
+// end time, the server's busy and held time; it returns the server, still
+// to take its next request (serverNext).
+func (e *engine) release(p int32, f *flight, t int64) *serverState {
 	sv := &e.servers[f.server]
 	f.endUS = t
 	if sv.mt != nil {
@@ -167,11 +166,10 @@ func (e *engine) idleAt(i int32, sv *serverState, t int64) {
 	}
 }
 
-// replyAt is when the reply of request s, ended at t on server sv, reaches
-// its caller: after the remote domain's time for a gateway, and the
-// crossing back when its caller is on another machine.
-func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
-	f := e.pool.at(s)
+// replyAt is when the reply of request s (record f), ended at t on server
+// sv, reaches its caller: after the remote domain's time for a gateway, and
+// the crossing back when its caller is on another machine.
+func (e *engine) replyAt(s int32, f *flight, sv *serverState, t int64) int64 {
 	if f.unanswered {
 		return t // no reply is sent: its end is its last event
 	}
@@ -188,15 +186,15 @@ func (e *engine) replyAt(s int32, sv *serverState, t int64) int64 {
 
 // endServed ends the request in slot s on its server at t with its reply.
 func (e *engine) endServed(s int32, t int64) {
-	if e.q != nil && e.pool.at(s).req.Queue > 0 {
-		e.qStore(e.pool.at(s), t) // an enqueue: its message is stored
+	f := e.pool.at(s)
+	if e.q != nil && f.req.Queue > 0 {
+		e.qStore(f, t) // an enqueue: its message is stored
 	}
 	if e.tr != nil && e.tranEnd(s, t) {
 		return // X's owner: its commit begins (or X timed out)
 	}
-	f := e.pool.at(s)
-	sv := e.release(s, t)
-	f.replyUS = e.replyAt(s, sv, t)
+	sv := e.release(s, f, t)
+	f.replyUS = e.replyAt(s, f, sv, t)
 	if f.replyUS > e.spanUS {
 		e.spanUS = f.replyUS
 		if f.replyUS > MaxTimeUS {
@@ -227,11 +225,11 @@ func (e *engine) failParent(p int32, t int64) {
 // then the instance takes its next request.
 func (e *engine) endFailed(p int32, t int64, why, code reason) {
 	f := e.pool.at(p)
-	sv := e.release(p, t)
+	sv := e.release(p, f, t)
 	sl := &e.app.slots[p]
 	e.app.outs[p], sl.pending = e.app.outs[p][:0], 0
 	f.reason = why
-	f.replyUS = e.replyAt(p, sv, t)
+	f.replyUS = e.replyAt(p, f, sv, t)
 	e.spanUS = max(e.spanUS, f.replyUS)
 	e.st.fail(f)
 	e.ser.fail(f.reason)

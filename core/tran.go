@@ -311,7 +311,7 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 	sl := &e.app.slots[s]
 	if !sl.holding { // it ran no steps: its thread is held now
 		sv := &e.servers[f.server]
-		sl.holding = true
+		sl.holding, e.app.outs[s] = true, e.app.outs[s][:0]
 		if m := sv.mt; m != nil {
 			m.Hold(f.thread, t)
 		} else {
