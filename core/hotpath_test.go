@@ -36,7 +36,8 @@ func TestSummaryFrontOverflow(t *testing.T) {
 			enqueueUS: 10, startUS: 10 + v, endUS: 10 + v, replyUS: 10 + v}
 		st.complete(&f, sv)
 		want.Add(v)
-		inFront := st.qWait[0].InFront() + int64(st.qZero[0]) // its zero waits count apart until then
+		// (its zero waits count apart until then)
+		inFront := st.qWait[0].InFront() + int64(st.qZero[0])
 		small := int64(b2i(v < hist.FrontMaxUS)) // v is in front, or past it
 		if k == 1998 && inFront < 1000 {
 			t.Fatalf("front was added to the histogram before %d requests", hist.FlushEvery)

@@ -17,7 +17,7 @@ type stats struct {
 
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
-	qZero        []uint32 // per queue: the zero waits not yet in qWait (addZeros)
+	qZero        []uint32   // per queue: the zero waits not yet in qWait (addZeros)
 	sWait, sResp []hist.Acc // per service: copied from svc by finish
 	svc          []svcAcc   // per service, as complete counts it
 
