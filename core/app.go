@@ -167,7 +167,7 @@ type appState struct {
 	tdl       *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	qs        *qState         // /Q, nil without qspaces
 	active    int             // clients that will issue again
-	ahead     [2]int64        // client outcomes handed over ahead of their turn, and those a deadline kept to it (clientReply)
+	ahead     [3]int64        // client outcomes handed over ahead of their turn, those a deadline kept to it (clientReply), replies played in their completion's turn (completionTurn)
 	bind      appSlot
 	bindID    string // the bound request's parent id
 	bound     bool

@@ -36,8 +36,8 @@ type simOptions struct {
 	// everyScan plays every -p scan, skipping none (for the tests that
 	// check that skipping scans changes nothing)
 	everyScan bool
-	// replyTurns gives every client's outcome its own turn, handing none
-	// over ahead (for the tests that check that doing so changes nothing)
+	// replyTurns plays every reply in a turn of its own (for the tests
+	// that check that playing some ahead changes nothing)
 	replyTurns bool
 }
 
@@ -486,6 +486,15 @@ func (e *engine) completionTurn(i int32, tc int64) bool {
 	}
 	e.advance(tc)
 	e.appCompletion(sv, sv.cur, tc)
+	// a reply due now, with no other completion or life-cycle step due,
+	// is the next event of all (replies come first among the rest): its
+	// turn is played now, a pass of the loop less
+	if a := e.app; len(a.replies) > 0 && a.replies[0].t == tc && e.heap.TopT() > tc && e.nextLife > tc && e.fault == nil && !e.stop &&
+		!e.opt.replyTurns {
+		a.ahead[2]++
+		a.dueSrc = 0
+		e.appTurn()
+	}
 	return true
 }
 

@@ -166,15 +166,14 @@ func (e *engine) idleAt(i int32, sv *serverState, t int64) {
 	}
 }
 
-// replyAt is when the reply of request s (record f), ended at t on server
-// sv, reaches its caller: after the remote domain's time for a gateway, and
-// the crossing back when its caller is on another machine.
-func (e *engine) replyAt(s int32, f *flight, sv *serverState, t int64) int64 {
+// replyAt is when the reply of request f (slot data sl), ended at t on
+// server sv, reaches its caller: after the remote domain's time for a
+// gateway, and the crossing back when its caller is on another machine.
+func (e *engine) replyAt(f *flight, sl *appSlot, sv *serverState, t int64) int64 {
 	if f.unanswered {
 		return t // no reply is sent: its end is its last event
 	}
 	at := t + f.remoteUS
-	sl := &e.app.slots[s]
 	if sv.machine != sl.replyTo {
 		at += e.setup.LatencyUS
 	}
@@ -194,7 +193,8 @@ func (e *engine) endServed(s int32, t int64) {
 		return // X's owner: its commit begins (or X timed out)
 	}
 	sv := e.release(s, f, t)
-	f.replyUS = e.replyAt(s, f, sv, t)
+	sl := &e.app.slots[s]
+	f.replyUS = e.replyAt(f, sl, sv, t)
 	if f.replyUS > e.spanUS {
 		e.spanUS = f.replyUS
 		if f.replyUS > MaxTimeUS {
@@ -205,7 +205,7 @@ func (e *engine) endServed(s int32, t int64) {
 	e.finish(s)
 	// the slot is free, but nothing takes it before answer is done: answer
 	// issues nothing
-	e.answer(&e.app.slots[s], f.req.Seq, 0, f.replyUS)
+	e.answer(sl, f.req.Seq, 0, f.replyUS)
 	e.serverNext(sv, t)
 }
 
@@ -229,7 +229,7 @@ func (e *engine) endFailed(p int32, t int64, why, code reason) {
 	sl := &e.app.slots[p]
 	e.app.outs[p], sl.pending = e.app.outs[p][:0], 0
 	f.reason = why
-	f.replyUS = e.replyAt(p, f, sv, t)
+	f.replyUS = e.replyAt(f, sl, sv, t)
 	e.spanUS = max(e.spanUS, f.replyUS)
 	e.st.fail(f)
 	e.ser.fail(f.reason)

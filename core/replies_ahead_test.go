@@ -8,18 +8,21 @@ import (
 	"testing"
 )
 
-// TestClientRepliesAheadChangeNothing: a client's outcome handed over when
-// its reply is sent, ahead of the turn at which it reaches the client
-// (clientReply), gives the same result and the same dispatch log, byte for
-// byte, as every outcome played in its own turn. On generated client
-// applications whose deadlines fall among their response times (below),
-// and on the differential tests' applications (nested calls, failures,
-// workstation handlers, /Q; transactions and life cycles, where every
-// outcome keeps its turn). Both of clientReply's ways must show up:
-// outcomes handed over ahead, and outcomes kept to their turn because the
-// request's deadline passes before its reply arrives.
-func TestClientRepliesAheadChangeNothing(t *testing.T) {
-	var ahead, kept int64
+// TestRepliesAheadChangeNothing: a client's outcome handed over when its
+// reply is sent, ahead of the turn at which it reaches the client
+// (clientReply), and a reply due at once played in its completion's turn
+// when it is the next event of all (completionTurn), give the same result
+// and the same dispatch log, byte for byte, as every reply played in a
+// turn of its own. On generated client applications whose deadlines fall
+// among their response times (below), and on the differential tests'
+// applications (nested calls, failures, workstation handlers, /Q,
+// transactions and life cycles; in the last two every client's outcome
+// keeps its turn). Both of clientReply's ways must show up: outcomes handed
+// over ahead, and outcomes kept to their turn because the request's
+// deadline passes before its reply arrives; and replies played in their
+// completion's turn.
+func TestRepliesAheadChangeNothing(t *testing.T) {
+	var ahead, kept, inTurn int64
 	check := func(name string, doc []byte) {
 		sc, err := ParseScenario(doc)
 		if err != nil {
@@ -40,6 +43,7 @@ func TestClientRepliesAheadChangeNothing(t *testing.T) {
 		if e != nil && e.app != nil {
 			ahead += e.app.ahead[0]
 			kept += e.app.ahead[1]
+			inTurn += e.app.ahead[2]
 		}
 	}
 	for seed := uint64(1); seed <= 60; seed++ {
@@ -48,9 +52,11 @@ func TestClientRepliesAheadChangeNothing(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		check(fmt.Sprintf("application seed %d", seed), genAppScenarioWith(seed, seed%4 == 0))
 	}
-	t.Logf("%d outcomes handed over ahead, %d kept to their turn by a deadline", ahead, kept)
-	if ahead < 10_000 || kept < 10 {
-		t.Errorf("handed over ahead %d, kept by a deadline %d: want at least 10 000 and 10", ahead, kept)
+	t.Logf("%d outcomes handed over ahead, %d kept to their turn by a deadline, %d replies played in their completion's turn",
+		ahead, kept, inTurn)
+	if ahead < 10_000 || kept < 10 || inTurn < 1000 {
+		t.Errorf("handed over ahead %d, kept by a deadline %d, replies in their completion's turn %d: want at least 10 000, 10 and 1 000",
+			ahead, kept, inTurn)
 	}
 }
 
