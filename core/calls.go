@@ -216,9 +216,7 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	}
 	seq := e.issued
 	a.outs[p] = append(a.outs[p], seq)
-	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: seq})
-	}
+	e.deadlineFor(r.Service, t, seq, callerServer, p, pf.req.Seq)
 	return true
 }
 

@@ -132,9 +132,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 			return nil
 		}
 	}
-	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: e.issued, class: classDeadline, kind: callerClient, caller: int32(g), awaited: e.issued})
-	}
+	e.deadlineFor(r.Service, t, e.issued, callerClient, int32(g), 0)
 	return nil
 }
 

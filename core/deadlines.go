@@ -12,7 +12,7 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 // deadlineQueue holds the pending deadlines of one length (a service's
 // BLOCKTIME): issued in order, they fall due in order, a FIFO. Most are
 // settled long before they fall due (a client's requests take milliseconds,
-// BLOCKTIME is a minute by default), so deadlineAt sweeps the settled ones
+// BLOCKTIME is a minute by default), so deadlineFor sweeps the settled ones
 // out once the queue has doubled since the last sweep: it stays about twice
 // the deadlines still awaited, within the caches. A settled deadline stays
 // settled (Seqs are never reused): next dropping it or a sweep is the same.
@@ -20,21 +20,28 @@ type deadlineQueue struct {
 	lim     int64
 	evs     []appEvent
 	head    int
-	sweepAt int // the length at which deadlineAt sweeps next
+	sweepAt int // the length at which deadlineFor sweeps next
 }
 
-// deadlineAt adds deadline ev to queue k (of its length), the latest of
-// that queue.
-func (e *engine) deadlineAt(k int32, ev appEvent) {
+// deadlineFor sets the deadline of a caller (kind, caller, callerSeq)
+// waiting for request seq of service svc, issued at t: the service's
+// BLOCKTIME later, the latest of its length's queue; none when the service
+// has none or it would fall past MaxTimeUS.
+func (e *engine) deadlineFor(svc int, t, seq int64, kind callerKind, caller int32, callerSeq int64) {
 	a := e.app
+	k := a.dlOf[svc]
+	if k < 0 || t+a.dl[k].lim > MaxTimeUS {
+		return
+	}
 	q := &a.dl[k]
 	if q.head > 0 && q.head == len(q.evs) {
 		q.evs, q.head = q.evs[:0], 0
 	} else if len(q.evs) >= q.sweepAt {
 		q.sweep(e)
 	}
-	q.evs = append(q.evs, ev)
-	a.dlLo, a.lo = min(a.dlLo, ev.t), min(a.lo, ev.t)
+	at := t + q.lim
+	q.evs = append(q.evs, appEvent{t: at, seq: seq, class: classDeadline, kind: kind, caller: caller, callerSeq: callerSeq, awaited: seq})
+	a.dlLo, a.lo = min(a.dlLo, at), min(a.lo, at)
 }
 
 // sweep keeps q's deadlines not settled yet, in order, from evs[0].

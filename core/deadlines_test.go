@@ -11,14 +11,15 @@ import (
 // the queue holds from its head on is every awaited deadline, in order.
 func TestDeadlineQueueSweepsSettled(t *testing.T) {
 	const clients = 8
-	e := &engine{app: &appState{cl: make([]clientState, clients), dl: []deadlineQueue{{lim: 1000}}, dlLo: noTime}}
+	e := &engine{app: &appState{cl: make([]clientState, clients), dl: []deadlineQueue{{lim: 1000}}, dlOf: []int32{0}, dlLo: noTime}}
 	a := e.app
 	q := &a.dl[0]
 	most := 0
 	for seq := int64(1); seq <= 100_000; seq++ {
 		g := int32(seq % clients)
-		a.cl[g].waiting = seq // its previous deadline is settled
-		e.deadlineAt(0, appEvent{t: seq + 1000, seq: seq, class: classDeadline, kind: callerClient, caller: g, awaited: seq})
+		// its previous deadline is settled; this one is due at seq + 1000
+		a.cl[g].waiting = seq
+		e.deadlineFor(0, seq, seq, callerClient, g, 0)
 		most = max(most, len(q.evs))
 	}
 	if most > 2*clients+1024+1 {

@@ -246,9 +246,7 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 		e.fwdFailed(fi, code, t, false) // it failed at its issue
 		return true
 	}
-	if k := a.dlOf[r.Service]; k >= 0 && t+a.dl[k].lim <= MaxTimeUS {
-		e.deadlineAt(k, appEvent{t: t + a.dl[k].lim, seq: seq, class: classDeadline, kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: seq})
-	}
+	e.deadlineFor(r.Service, t, seq, callerFwd, fi, fw.gen)
 	return false
 }
 
