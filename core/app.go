@@ -157,7 +157,7 @@ type appState struct {
 	replies   appHeap         // replies and failures on their way to a waiting caller
 	dl        []deadlineQueue // the callers' deadlines, one queue per length
 	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
-	lo        int64           // at most the time of the first reply, client request, deadline and retry, for due (a push lowers it)
+	lo        int64           // at most the first time of the replies, client requests, deadlines and retries (a push lowers it, due sets it); -1 for good with transactions or /Q
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
 	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
 	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's

@@ -14,8 +14,8 @@ import (
 )
 
 // runEngine compiles sc and plays it with the given options (its context,
-// its dispatch log and the engine's knobs), returning
-// the engine as it ended (for its counters) and the result's JSON.
+// its dispatch log and the engine's knobs), returning the engine as it
+// ended (for its counters) and the result's JSON.
 func runEngine(t *testing.T, sc *scenario.Scenario, sopt simOptions) (*engine, string, error) {
 	t.Helper()
 	p, err := Compile(sc, RunOptions{})
