@@ -151,7 +151,7 @@ func (e *engine) comeUp(it *life.Item, t int64) {
 		e.mtComeUp(sv, t)
 		return
 	}
-	e.idleAt(i, sv, t)
+	e.serverNext(sv, t) // up: idle from t
 }
 
 // armTimeout schedules the SVCTIMEOUT check of request s, started on

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/plan"
+	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
 
@@ -110,17 +111,18 @@ func (e *engine) stepHappens(f *flight, j int, st *plan.Call) bool {
 	return e.app.draw.Float64() < st.P
 }
 
-// childRequest is the nested request of step j of the request in slot p,
-// issued at t from its server's machine.
-func (e *engine) childRequest(p int32, j int, t int64) workload.Request {
-	f := e.pool.at(p)
-	st := &e.app.plan.Calls[f.req.Service][j]
+// childRequest is the nested request of step j (st) of request f, issued
+// at t from its server's machine.
+func (e *engine) childRequest(f *flight, j int, st *plan.Call, t int64) workload.Request {
 	r := workload.Request{TimeUS: t, Service: st.Service, Origin: int(e.servers[f.server].machine), ServiceUS: -1,
 		Key: workload.Mix64(f.req.Key ^ workload.Mix64(uint64(j)+0x9e3779b97f4a7c15)), Queue: st.Queue}
 	if e.ids {
 		r.ID = idOf(f) + "." + strconv.Itoa(j+1)
 	}
-	crit := e.m.Criterion(e.m.Services[st.Service].Routing)
+	var crit *ubb.Criterion // (none in a model that routes nothing)
+	if len(e.m.Routing) > 0 {
+		crit = e.m.Criterion(e.m.Services[st.Service].Routing)
+	}
 	var sets *workload.CritSet // entries that differ by BUFTYPE: the inherited buffer type picks one
 	if e.routing != nil {
 		sets = e.routing[st.Service]
@@ -164,12 +166,11 @@ func (e *engine) parentID(f *flight) string {
 	return idOf(f)
 }
 
-// issueNested issues r for the request in slot p (bound as a's next
-// caller); it counts the nested request and returns false when the issue
-// failed (an error for the run, set as its fault).
-func (e *engine) issueNested(p int32, r *workload.Request) bool {
+// issueNested issues r for request pf (bound as a's next caller); it
+// counts the nested request and returns false when the issue failed (an
+// error for the run, set as its fault).
+func (e *engine) issueNested(pf *flight, r *workload.Request) bool {
 	a := e.app
-	pf := e.pool.at(p)
 	if r.TimeUS >= e.setup.WarmupUS {
 		a.nested++
 		a.calls[pf.req.Service]++
@@ -191,9 +192,11 @@ func (e *engine) issueNested(p int32, r *workload.Request) bool {
 func (e *engine) callChild(p int32, j int, t int64) bool {
 	a := e.app
 	pf := e.pool.at(p)
-	r := e.childRequest(p, j, t)
 	st := &a.plan.Calls[pf.req.Service][j]
-	a.mode = st.Mode.String()
+	r := e.childRequest(pf, j, st, t)
+	if e.opt.explain != nil { // (explanations alone read it)
+		a.mode = st.Mode.String()
+	}
 	if st.NoReply {
 		// TPNOREPLY: nobody waits for the child; its failure, even at its
 		// issue, reaches no one, and it has no deadline
@@ -202,11 +205,11 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 		if t >= e.setup.WarmupUS {
 			a.noreply++
 		}
-		return e.issueNested(p, &r)
+		return e.issueNested(pf, &r)
 	}
 	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, tran: a.slots[p].tran}
 	a.bindID = e.parentID(pf)
-	if !e.issueNested(p, &r) {
+	if !e.issueNested(pf, &r) {
 		return false
 	}
 	if code := a.atIssue; code != 0 {
@@ -227,7 +230,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 	a := e.app
 	pf := e.pool.at(p)
 	psl := a.slots[p]
-	r := e.childRequest(p, j, t)
+	r := e.childRequest(pf, j, &a.plan.Calls[pf.req.Service][j], t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,
 		fwdFrom: p, fwdSeq: pf.req.Seq, unanswered: psl.unanswered, ws: psl.ws, tran: psl.tran}
 	a.bindID = e.parentID(pf)
@@ -238,7 +241,7 @@ func (e *engine) forward(p int32, j int, t int64) {
 			owner = x
 		}
 	}
-	if !e.issueNested(p, &r) {
+	if !e.issueNested(pf, &r) {
 		return
 	}
 	if owner != nil {

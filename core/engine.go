@@ -379,7 +379,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			// completionTurn and requestTurn.
 			i := e.heap.Pop().Idx()
 			if sv := &e.servers[i]; sv.mt != nil || e.app != nil || !sv.busy || sv.due != tc {
-				if !e.completionTurn(i, tc) {
+				if !e.completionTurn(i, sv, tc) {
 					continue // stale: its instance crashed, it never completes
 				}
 			} else {
@@ -470,14 +470,13 @@ func (e *engine) lifeTurn(have bool, next *workload.Request) (stepOutcome, error
 	return turnPlayed, nil
 }
 
-// completionTurn plays the completion of instance i at tc, just popped
-// from the heap, when it is not a single-threaded instance's request
+// completionTurn plays the completion of instance i (sv) at tc, just
+// popped from the heap, when it is not a single-threaded instance's request
 // without applications (steps plays that one): a multithreaded instance's,
 // one with applications (its steps run), or a stale one. It
 // returns false for a stale completion (its instance crashed: it never
 // completes).
-func (e *engine) completionTurn(i int32, tc int64) bool {
-	sv := &e.servers[i]
+func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 	if sv.mt != nil {
 		return e.mtCompletion(i, tc)
 	}

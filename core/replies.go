@@ -139,7 +139,9 @@ func (a *appState) stopHold(i int32, t, warm int64) {
 }
 
 // serverNext is server sv, free at t, taking its next request, or gone if
-// it was stopping.
+// it was stopping: a single-threaded instance up is idle from t, and takes
+// its queue's next waiting request, or, with none, its decay alarm is set
+// (-p). steps writes the same out for the plain completion, its hot path.
 func (e *engine) serverNext(sv *serverState, t int64) {
 	if sv.mt != nil {
 		e.mtNext(sv, t)
@@ -150,13 +152,6 @@ func (e *engine) serverNext(sv *serverState, t int64) {
 		e.stopped(i, t)
 		return
 	}
-	e.idleAt(i, sv, t)
-}
-
-// idleAt makes single-threaded instance i (sv), up, idle from t: it takes
-// its queue's next waiting request, or, with none, its decay alarm is set
-// (-p). steps writes the same out for the plain completion, its hot path.
-func (e *engine) idleAt(i int32, sv *serverState, t int64) {
 	e.markIdle(i)
 	sv.idleSince = t
 	if q := &e.queues[sv.queue]; q.wait.n > 0 {
