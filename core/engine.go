@@ -487,7 +487,7 @@ func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 	e.appCompletion(sv, sv.cur, tc)
 	// a reply due now, with no other completion or life-cycle step due,
 	// is the next event of all (replies come first among the rest): its
-	// turn is played now, a pass of the loop less
+	// turn is played now, a pass of the loop less (a reply's has no error)
 	if a := e.app; len(a.replies) > 0 && a.replies[0].t == tc && e.heap.TopT() > tc && e.nextLife > tc && e.fault == nil && !e.stop &&
 		!e.opt.replyTurns {
 		a.ahead[2]++
