@@ -92,7 +92,7 @@ func (st *stats) init(e *engine) {
 		}
 	}
 	st.firstIssue = -1
-	st.qWait, st.qZero = make([]hist.Acc, nq), make([]uint32, nq)
+	st.qWait, st.qZero = hist.KeepingFew(nq), make([]uint32, nq) // thousands of queues may see few waits each
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {

@@ -39,13 +39,31 @@ const (
 // one in far, 64-bit counts from front's last bucket up to the highest
 // bucket seen (an HdrHistogram of the whole range would allocate 250 KB for
 // a distribution's first long value; a queue whose waits are all long
-// allocates nothing below 262 ms). [Acc.Hist] reads them together, as if
-// every value had been recorded in one HdrHistogram.
+// allocates nothing below 262 ms). A distribution made by [KeepingFew]
+// keeps its first values in few before any of them, their bucket indices
+// one after the other (two bytes a value, up to fewMax of them), and counts
+// them in the arrays only when there are more: the engine's per-queue waits,
+// where a model of thousands of queues may see a few hundred waits a queue
+// spread over many buckets (an overload), which in arrays would take 36 KB
+// and more a queue, and a cache and TLB miss a wait. [Acc.Hist] reads them
+// together, as if every value had been recorded in one HdrHistogram.
 type Acc struct {
 	N, Sum, Max int64
 	front       []uint32 // counts by bucket index below frontLen, not yet in low
 	low         []int64  // front's counts added by FlushFront, by bucket index below frontLen
 	far         []int64  // counts of the values past front, by bucket index less frontLen
+	few         []uint16 // bucket indices of values counted before any array was (see Spill)
+	keepFew     bool     // whether few takes values while there is no array (KeepingFew)
+}
+
+// KeepingFew returns n distributions that keep their first values in few
+// (up to fewMax), rather than count each in their arrays from the first.
+func KeepingFew(n int) []Acc {
+	accs := make([]Acc, n)
+	for i := range accs {
+		accs[i].keepFew = true
+	}
+	return accs
 }
 
 // The histogram's layout for 3 significant digits from 1 µs (as
@@ -102,10 +120,15 @@ func (a *Acc) Note(v int64, i int) bool {
 	return false
 }
 
-// Spill counts v (already in the exact figures) in the histogram: v past
-// front, or a value below FrontMaxUS past the front's length, which grows
-// the front to hold it.
+// Spill counts v (already in the exact figures) in the histogram: in few,
+// for a distribution that keeps its first values there, while no array has
+// been made and few has room (once it is full, its values go to the
+// arrays); else v past front, or a value below FrontMaxUS past the front's
+// length, which grows the front to hold it.
 func (a *Acc) Spill(v int64) {
+	if a.keepFew && a.keptInFew(v) {
+		return
+	}
 	if v < FrontMaxUS {
 		i := Index(v)
 		a.growFront(i + 1)
@@ -115,6 +138,47 @@ func (a *Acc) Spill(v int64) {
 	i := Index(min(v, MaxUS)) - frontLen
 	a.growFar(i + 1)
 	a.far[i]++
+}
+
+// keptInFew counts v in few if there is no array yet and few has room,
+// and reports whether it did; once few is full, it counts few's values in
+// the arrays, for good.
+func (a *Acc) keptInFew(v int64) bool {
+	if a.front != nil || a.far != nil || a.low != nil {
+		return false
+	}
+	if len(a.few) < fewMax {
+		a.few = append(a.few, uint16(Index(min(v, MaxUS))))
+		return true
+	}
+	a.spillFew()
+	return false
+}
+
+// fewMax is how many values a distribution keeps in few: 8 KB, where a
+// distribution of waits that grow, as in an overload, takes 36 KB of front
+// and as much again past it. Every bucket index fits in its uint16s.
+const fewMax = 4096
+
+// count counts a value of bucket index i in the arrays.
+func (a *Acc) count(i int) {
+	if i < frontLen {
+		a.growFront(i + 1)
+		a.front[i]++
+		return
+	}
+	i -= frontLen
+	a.growFar(i + 1)
+	a.far[i]++
+}
+
+// spillFew counts few's values in the arrays and empties few, for good.
+func (a *Acc) spillFew() {
+	few := a.few
+	a.few, a.keepFew = nil, false
+	for _, i := range few {
+		a.count(int(i))
+	}
 }
 
 // AddZeros counts n values of 0, as n calls of Add(0) would: for a
@@ -197,13 +261,13 @@ func (a *Acc) ReleaseFront() {
 // Acc whose original releases it.
 func (a *Acc) DropFront() { a.front = nil }
 
-// InFront is how many values a's front holds that FlushFront has not added
-// to the 64-bit counts yet.
+// InFront is how many values a's front and few hold that FlushFront has
+// not added to the 64-bit counts yet.
 func (a *Acc) InFront() (n int64) {
 	for _, c := range a.front {
 		n += int64(c)
 	}
-	return n
+	return n + int64(len(a.few))
 }
 
 // growFar makes far at least n buckets long, its room growing as append's
@@ -214,9 +278,10 @@ func (a *Acc) growFar(n int) {
 	}
 }
 
-// FlushFront adds front's counts to the histogram's 64-bit counts (low)
-// and empties front.
+// FlushFront adds front's counts, and few's values, to the histogram's
+// 64-bit counts (low) and empties front and few.
 func (a *Acc) FlushFront() {
+	a.spillFew()
 	if a.front == nil {
 		return
 	}
@@ -257,12 +322,58 @@ type Hist struct {
 }
 
 // Hist reads a's histogram: front's counts, low's (front's counts added
-// when they could have overflowed) and far's (values past front). When low
-// is in use, front is added to it first (reading twice gives the same).
+// when they could have overflowed), far's (values past front) and few's.
+// When low is in use, front is added to it first (reading twice gives the
+// same).
 func (a *Acc) Hist() Hist {
 	if a.N == 0 {
 		return Hist{}
 	}
+	h := a.arrays()
+	if len(a.few) > 0 {
+		h = withFew(h, a.few)
+	}
+	return h
+}
+
+// withFew returns h with the values of bucket indices few added; it sorts
+// few.
+func withFew(h Hist, few []uint16) Hist {
+	slices.Sort(few)
+	distinct := 1
+	for k := 1; k < len(few); k++ {
+		distinct += b2i(few[k] != few[k-1])
+	}
+	bins := make([]Bin, 0, len(h.Bins)+distinct)
+	j := 0
+	for k := 0; k < len(few); {
+		i, n := int32(few[k]), int64(0)
+		for ; k < len(few) && int32(few[k]) == i; k++ {
+			n++
+		}
+		for ; j < len(h.Bins) && h.Bins[j].I < i; j++ {
+			bins = append(bins, h.Bins[j])
+		}
+		if j < len(h.Bins) && h.Bins[j].I == i {
+			n += h.Bins[j].N
+			j++
+		}
+		bins = append(bins, Bin{i, n})
+	}
+	bins = append(bins, h.Bins[j:]...)
+	return Hist{Bins: bins, Total: h.Total + int64(len(few))}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// arrays reads the histogram of the values a counts in its arrays (all but
+// few's).
+func (a *Acc) arrays() Hist {
 	top := Index(min(a.Max, MaxUS)) // no value lies in a later bucket
 	if a.far == nil && a.low == nil {
 		return binsOf(a.front[:min(top+1, len(a.front))])

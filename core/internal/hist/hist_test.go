@@ -1,6 +1,7 @@
 package hist
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -33,42 +34,9 @@ func TestSummaryFront(t *testing.T) {
 		{"one bucket, many times", slices.Repeat([]int64{5}, 12_295)},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			parts := make([]Acc, 3) // the values spread over the first two
-			want := &refAcc{}
-			for i, v := range c.vals {
-				parts[i%2].Add(v)
-				want.add(v)
-			}
-			var got Acc // every value in one acc
-			for _, v := range c.vals {
-				got.Add(v)
-			}
-			hs := Read(parts)
-			merged := Merge(hs)
-			if g, w := merged.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
-				t.Errorf("merged histogram: got %v, want %v", g, w)
-			}
-			if g, w := merged.Total, int64(len(c.vals)); g != w {
-				t.Errorf("merged histogram's total: got %d, want %d", g, w)
-			}
-			h := got.Hist()
-			if g, w := h.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
-				t.Errorf("histogram: got %v, want %v", g, w)
-			}
-			if g, w := got.Summary(h), want.summary(); g != w {
-				t.Errorf("summary: got %+v, want %+v", g, w)
-			}
-			if g, w := (&Acc{N: want.n, Sum: want.sum, Max: want.max}).Summary(merged), want.summary(); g != w {
-				t.Errorf("merged summary: got %+v, want %+v", g, w)
-			}
-			if g, w := got.Chart(h), want.chart(); !reflect.DeepEqual(g, w) {
-				t.Errorf("chart histogram: got %+v, want %+v", g, w)
-			}
-			if g, w := h.Total, int64(len(c.vals)); g != w {
-				t.Errorf("histogram count: got %d, want %d", g, w)
-			}
-		})
+		for _, few := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/few=%v", c.name, few), func(t *testing.T) { summaryFront(t, c.vals, few) })
+		}
 	}
 	var empty Acc
 	if g := empty.Summary(empty.Hist()); g != (result.Summary{}) {
@@ -76,6 +44,49 @@ func TestSummaryFront(t *testing.T) {
 	}
 	if g := Merge(Read(make([]Acc, 2))); g.Total != 0 || len(g.Bins) != 0 {
 		t.Errorf("merge of empty histograms: got %+v, want empty", g)
+	}
+}
+
+// summaryFront is TestSummaryFront's case of vals, in distributions that
+// keep their first values in few or not.
+func summaryFront(t *testing.T, vals []int64, few bool) {
+	parts := make([]Acc, 3) // the values spread over the first two
+	var got Acc             // every value in one acc
+	if few {
+		got.keepFew = true
+		parts = KeepingFew(3)
+	}
+	want := &refAcc{}
+	for i, v := range vals {
+		parts[i%2].Add(v)
+		want.add(v)
+	}
+	for _, v := range vals {
+		got.Add(v)
+	}
+	hs := Read(parts)
+	merged := Merge(hs)
+	if g, w := merged.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+		t.Errorf("merged histogram: got %v, want %v", g, w)
+	}
+	if g, w := merged.Total, int64(len(vals)); g != w {
+		t.Errorf("merged histogram's total: got %d, want %d", g, w)
+	}
+	h := got.Hist()
+	if g, w := h.Bins, refBins(want.h); !reflect.DeepEqual(g, w) {
+		t.Errorf("histogram: got %v, want %v", g, w)
+	}
+	if g, w := got.Summary(h), want.summary(); g != w {
+		t.Errorf("summary: got %+v, want %+v", g, w)
+	}
+	if g, w := (&Acc{N: want.n, Sum: want.sum, Max: want.max}).Summary(merged), want.summary(); g != w {
+		t.Errorf("merged summary: got %+v, want %+v", g, w)
+	}
+	if g, w := got.Chart(h), want.chart(); !reflect.DeepEqual(g, w) {
+		t.Errorf("chart histogram: got %+v, want %+v", g, w)
+	}
+	if g, w := h.Total, int64(len(vals)); g != w {
+		t.Errorf("histogram count: got %d, want %d", g, w)
 	}
 }
 
@@ -293,6 +304,59 @@ func TestFrontReusedEmpty(t *testing.T) {
 	}
 }
 
+// TestFew: a distribution that keeps its first values in few (KeepingFew)
+// keeps up to fewMax of them there and makes no array; the next value moves
+// them to the arrays, as does a flush; the histogram read out is the same
+// at every step as one counting every value in its arrays from the first
+// (full), and reading it twice gives the same.
+func TestFew(t *testing.T) {
+	r := rng.New(3, 7)
+	var full Acc
+	few := KeepingFew(2)
+	a, flushed := &few[0], &few[1]
+	full.front = make([]uint32, frontLen)
+	for k := range fewMax + 1 {
+		v := int64(r.Uint64() >> (64 - 1 - r.IntN(30))) // 0 .. 2^29: in the front and past it
+		for _, acc := range []*Acc{a, flushed, &full} {
+			if i := Index(v); !acc.Note(v, i) {
+				acc.Spill(v)
+			}
+		}
+		if k == 100 {
+			flushed.FlushFront()
+			if len(flushed.few) != 0 || flushed.low == nil {
+				t.Fatalf("after FlushFront, %d values in few, low %v", len(flushed.few), flushed.low != nil)
+			}
+		}
+		if k == fewMax-1 {
+			if a.front != nil || a.far != nil || a.low != nil || len(a.few) != fewMax {
+				t.Fatalf("after %d values: arrays %v %v %v, %d in few; want none, %d", fewMax, a.front != nil, a.far != nil, a.low != nil, len(a.few), fewMax)
+			}
+		}
+		if k == 7 || k == fewMax-1 || k == fewMax {
+			for range 2 {
+				if g, w := a.Hist(), full.Hist(); !reflect.DeepEqual(g, w) {
+					t.Fatalf("after %d values: histogram %v, want %v", k+1, g, w)
+				}
+			}
+			if g, w := flushed.Hist(), full.Hist(); !reflect.DeepEqual(g, w) {
+				t.Fatalf("after %d values, flushed at 101: histogram %v, want %v", k+1, g, w)
+			}
+			if n := a.InFront(); k < fewMax && n != a.N {
+				t.Fatalf("after %d values: InFront %d, want all %d (in few)", k+1, n, a.N)
+			}
+		}
+	}
+	if len(a.few) != 0 || a.front == nil && a.far == nil {
+		t.Errorf("after %d values: %d in few, arrays %v %v; want them in the arrays", fewMax+1, len(a.few), a.front != nil, a.far != nil)
+	}
+	var dense Acc // one not told to keep them makes its arrays at once
+	dense.Add(5)
+	if len(dense.few) != 0 || dense.front == nil {
+		t.Errorf("a distribution not told to keep few: %d in few, front %v", len(dense.few), dense.front != nil)
+	}
+}
+
 func TestNiceUp(t *testing.T) {
 	for _, c := range [][2]int64{{1, 1}, {3, 5}, {6, 10}, {11, 20}, {20, 20}, {21, 50}, {120001, 200000}} {
 		if got := NiceUp(c[0]); got != c[1] {
@@ -309,6 +373,9 @@ func TestAddZeros(t *testing.T) {
 	r := rng.New(11, 2)
 	for round := range 200 {
 		var each, apart Acc
+		if round%4 < 2 { // its first values in few (KeepingFew: the engine's queues)
+			apart.keepFew = true
+		}
 		var zeros uint32
 		for k := range 1 + r.IntN(3000) {
 			v := int64(0)
