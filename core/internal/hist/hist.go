@@ -342,7 +342,9 @@ func withFew(h Hist, few []uint16) Hist {
 	slices.Sort(few)
 	distinct := 1
 	for k := 1; k < len(few); k++ {
-		distinct += b2i(few[k] != few[k-1])
+		if few[k] != few[k-1] {
+			distinct++
+		}
 	}
 	bins := make([]Bin, 0, len(h.Bins)+distinct)
 	j := 0
@@ -362,13 +364,6 @@ func withFew(h Hist, few []uint16) Hist {
 	}
 	bins = append(bins, h.Bins[j:]...)
 	return Hist{Bins: bins, Total: h.Total + int64(len(few))}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // arrays reads the histogram of the values a counts in its arrays (all but
