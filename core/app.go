@@ -357,12 +357,10 @@ func (a *appState) topT(e *engine, horizon int64) int64 {
 // due reports whether the next application event runs before the
 // completion at tc, the network arrival at ta and the new request at tn:
 // replies and deadlines come after completions and before arrivals and new
-// requests of their instant; client requests come last.
+// requests of their instant; client requests come last. Its caller (steps)
+// calls it only when lo is at most the earliest of the three.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 	h := min(tc, ta, tn)
-	if a.lo > h {
-		return false
-	}
 	// most turns: no source has anything by then (a stale timer is earlier
 	// than its client's next); lo is their first time then
 	if a.tdl == nil && a.qs == nil {
