@@ -11,12 +11,12 @@ import "math/bits"
 // idle (bit i of word i/64), or -1; idle has at least len(cands) words.
 // With cands a service's candidates (core's svcInfo.candBits, or localBits
 // on one machine) and idle the engine's idleBits, it is the first idle
-// candidate in scan order. candSum and idleSum summarise the two (bit w of word w/64: word w
-// is not zero), so only the words where both have a bit are matched: the
-// first such word usually holds the answer, so a search costs about the
-// same for 16 servers (one word, one summary word) as for thousands, where
-// the busy servers at the front of the scan order would otherwise be
-// passed over 64 at a time.
+// candidate in scan order. FirstCommonSum takes summaries of the two as
+// well (bit w of word w/64: word w is not zero), so only the words where
+// both have a bit are matched: the first such word usually holds the
+// answer, so a search costs about the same for 16 servers (one word, one
+// summary word) as for thousands, where the busy servers at the front of
+// the scan order would otherwise be passed over 64 at a time.
 //
 // Below SummaryWords words of servers there are no summaries (nil): the
 // words are matched one by one, as cheaply as the summaries would be
