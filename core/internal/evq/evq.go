@@ -120,21 +120,20 @@ func (h *Heap) Pop() Event {
 	ev[last] = None
 	h.ev = h.ev[:last]
 	i := 1
-	for {
-		l := 2 * i
-		if l >= last {
-			break
-		}
+	for l := 2; l < last; l = 2 * i {
 		// which child is smaller is a coin toss: pick it with a
-		// conditional move rather than a branch (m&1 drops the bounds
-		// check)
-		g := (*[2]Event)(ev[l : l+2])
-		m := b2i(g[1] < g[0]) & 1
-		if g[m] >= x {
+		// conditional move rather than a branch
+		c, d := ev[l], ev[l+1]
+		r := d < c
+		if r {
+			c = d
+		}
+		l += b2i(r)
+		if c >= x {
 			break
 		}
-		ev[i] = g[m]
-		i = l + m
+		ev[i] = c
+		i = l
 	}
 	if i < last {
 		ev[i] = x
