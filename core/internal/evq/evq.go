@@ -6,8 +6,9 @@
 // lazily, so they never enter a queue; then the life-cycle step; then
 // completions; then network arrivals; then new requests, which the engine
 // reads from the workload one at a time and compares with the heap's top
-// and the FIFO's head, so they never enter either. Push, Pop and the reads
-// of the next time are short enough for the engine's loop to inline.
+// and the FIFO's head, so they never enter either. The pushes, the FIFO's
+// pop and the reads of the next time are short enough for the engine's
+// loop to inline; the heap's pop, a loop, is a call.
 package evq
 
 import (
