@@ -355,7 +355,7 @@ func (r *report) writeTargets(w io.Writer) {
 	row("`tuxlb run` end to end, 1 M requests: ≥ 4 M requests/s", fmt.Sprintf("%s (fastest of 7 runs)", mrps(e2e)), e2e >= 4e6, e2e > 0)
 	if over, ok := r.restOverhead(); ok {
 		row("REST API: a 100 k-request `POST /api/v1/runs` ≤ 120% of the engine alone",
-			fmt.Sprintf("%.1f ms against %.1f ms: +%.0f%% (fastest of 7 each; median POST %.1f ms)",
+			fmt.Sprintf("%.1f ms against %.1f ms: %+.0f%% (fastest of 7 each; median POST %.1f ms)",
 				r.rest[0]*1000, r.engineSeconds()*1000, over*100, r.rest[len(r.rest)/2]*1000), over <= 0.2, true)
 	} else {
 		row("REST API: a 100 k-request `POST /api/v1/runs` ≤ 120% of the engine alone", "not measured", false, false)
