@@ -129,15 +129,7 @@ func (a *Acc) Spill(v int64) {
 	if a.keepFew && a.keptInFew(v) {
 		return
 	}
-	if v < FrontMaxUS {
-		i := Index(v)
-		a.growFront(i + 1)
-		a.front[i]++
-		return
-	}
-	i := Index(min(v, MaxUS)) - frontLen
-	a.growFar(i + 1)
-	a.far[i]++
+	a.count(Index(min(v, MaxUS))) // below frontLen exactly when v < FrontMaxUS
 }
 
 // keptInFew counts v in few if there is no array yet and few has room,
@@ -160,7 +152,8 @@ func (a *Acc) keptInFew(v int64) bool {
 // and as much again past it. Every bucket index fits in its uint16s.
 const fewMax = 4096
 
-// count counts a value of bucket index i in the arrays.
+// count counts a value of bucket index i in the arrays: in front below
+// frontLen (growing it to hold i), else in far.
 func (a *Acc) count(i int) {
 	if i < frontLen {
 		a.growFront(i + 1)
