@@ -7,6 +7,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -53,7 +54,7 @@ type clientAcc struct {
 
 // pause draws a think or backoff time: whole microseconds, at least 1.
 func (a *appState) pause(d dist.Sampler, r *rng.PCG) int64 {
-	return max(roundUS(d.SampleMS(r)*1000), 1)
+	return max(usec.Round(d.SampleMS(r)*1000), 1)
 }
 
 // clientIssue is client g issuing its next request at t: a new one (the

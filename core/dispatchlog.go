@@ -3,18 +3,17 @@ package core
 import (
 	"io"
 
+	"github.com/tuxlb/tuxlb/core/internal/deque"
 	"github.com/tuxlb/tuxlb/core/internal/dlog"
 )
 
 // dispatchLog streams the dispatch log in issue order. Rows complete out of
 // order (a request's row is complete when its reply time is known), so it
-// keeps the in-flight requests in a ring in issue order and writes the
-// longest complete prefix: memory is O(requests in flight). Which cells a
-// row has is said here (flush); core/internal/dlog writes them.
+// keeps the in-flight requests in issue order and writes the longest
+// complete prefix: memory is O(requests in flight). Which cells a row has
+// is said here (flush); core/internal/dlog writes them.
 type dispatchLog struct {
-	ring   []int32 // slots in issue order; its length is a power of two
-	head   int
-	n      int
+	slots  deque.Deque[int32] // the in-flight requests' slots in issue order
 	out    *dlog.Log
 	row    dlog.Row // the row being written, reused
 	parent bool     // rows name their calling request (e.app.slots)
@@ -39,23 +38,14 @@ func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
 	for q := range m.Queues {
 		n.Queues[q] = m.Queues[q].Name
 	}
-	return &dispatchLog{ring: make([]int32, 1024), out: dlog.New(w, n, parent, thread), parent: parent}
+	return &dispatchLog{out: dlog.New(w, n, parent, thread), parent: parent}
 }
 
-// issue appends slot s to the ring (nil-safe: no log, nothing to do).
+// issue adds slot s, just issued (nil-safe: no log, nothing to do).
 func (l *dispatchLog) issue(s int32) {
-	if l == nil {
-		return
+	if l != nil {
+		l.slots.PushTail(s)
 	}
-	if l.n == len(l.ring) {
-		grown := make([]int32, 2*len(l.ring))
-		for i := 0; i < l.n; i++ {
-			grown[i] = l.ring[(l.head+i)&(len(l.ring)-1)]
-		}
-		l.ring, l.head = grown, 0
-	}
-	l.ring[(l.head+l.n)&(len(l.ring)-1)] = s
-	l.n++
 }
 
 // done marks slot s's row complete and writes the rows that can be. Only
@@ -63,17 +53,17 @@ func (l *dispatchLog) issue(s int32) {
 // flush the oldest row is incomplete), so flush runs only then.
 func (l *dispatchLog) done(e *engine, s int32) {
 	e.pool.at(s).done = true
-	if l.ring[l.head] == s {
+	if *l.slots.At(0) == s {
 		l.flush(e)
 	}
 }
 
-// flush writes the complete rows at the head of the ring and frees their
+// flush writes the complete rows of the oldest requests and frees their
 // slots: which cells each row has is said here.
 func (l *dispatchLog) flush(e *engine) {
-	head, n, mask, r := l.head, l.n, len(l.ring)-1, &l.row
-	for n > 0 {
-		s := l.ring[head]
+	r := &l.row
+	for l.slots.Len() > 0 {
+		s := *l.slots.At(0)
 		f := e.pool.at(s)
 		if !f.done {
 			break
@@ -111,10 +101,8 @@ func (l *dispatchLog) flush(e *engine) {
 		}
 		l.out.Append(r)
 		e.free = append(e.free, s)
-		head = (head + 1) & mask
-		n--
+		l.slots.TakeAt(0)
 	}
-	l.head, l.n = head, n
 }
 
 // close writes the rows still buffered and reports the first write error.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 )
 
@@ -19,7 +20,7 @@ func (e *engine) remoteDomain(f *flight, doms []plan.RemoteDomain) {
 	for k := range doms {
 		if d := &doms[k]; d.UpAt(f.startUS) {
 			e.draw.Seed(f.req.Key, streamRemote)
-			f.remoteUS = roundUS(d.Response.SampleMS(&e.draw) * 1000)
+			f.remoteUS = usec.Round(d.Response.SampleMS(&e.draw) * 1000)
 			if k > 0 && f.counted {
 				e.app.failover[f.req.Service]++
 			}

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"math"
 	"math/bits"
 	"strconv"
 
@@ -824,7 +823,7 @@ func (e *engine) start(i, s int32, t int64) {
 	e.markBusy(i)
 	e.queues[sv.queue].inService++
 	f.server, f.startUS = i, t
-	// t <= MaxTimeUS and a service time is at most MaxInt64/2 (roundUS), so
+	// t <= MaxTimeUS and a service time is at most MaxInt64/2 (usec.Round), so
 	// the sum cannot overflow; past MaxTimeUS the run stops (see overTime).
 	end := t + e.serviceTime(f, sv)
 	if end > MaxTimeUS {
@@ -895,7 +894,7 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 		}
 		if smp := e.setup.RemoteTime; f.req.Service < len(smp) && smp[f.req.Service] != nil {
 			e.draw.Seed(f.req.Key, streamRemote)
-			f.remoteUS = roundUS(smp[f.req.Service].SampleMS(&e.draw) * 1000)
+			f.remoteUS = usec.Round(smp[f.req.Service].SampleMS(&e.draw) * 1000)
 		}
 		return e.setup.GatewayForwardUS
 	}
@@ -914,11 +913,11 @@ func (e *engine) serviceTime(f *flight, sv *serverState) int64 {
 			} else {
 				ms = smp.SampleMS(&e.draw)
 			}
-			us = roundUS(ms * 1000)
+			us = usec.Round(ms * 1000)
 		}
 	}
 	if sv.speed != 1 {
-		us = roundUS(float64(us) / sv.speed)
+		us = usec.Round(float64(us) / sv.speed)
 	}
 	return us
 }
@@ -928,23 +927,6 @@ func (e *engine) sampler(s int, g int32) dist.Sampler {
 		return nil
 	}
 	return e.setup.ServiceTime[s][g]
-}
-
-// roundUS rounds to whole microseconds, halves away from zero, never below 0.
-func roundUS(x float64) int64 {
-	if !(x > 0) {
-		return 0
-	}
-	if x >= math.MaxInt64/2 {
-		return math.MaxInt64 / 2
-	}
-	// math.Round(x) for 0 < x < 2^62, in fewer instructions: the
-	// conversion truncates, x - i is exact (i <= x < i+1), and a half or
-	// more rounds up. float64(x) rounds a product passed in (roundUS(ms *
-	// 1000)) before the subtraction: unconverted, arm64 fuses the two into
-	// one multiply-subtract, which skips that rounding.
-	i := int64(x)
-	return i + int64(b2i(float64(x)-float64(i) >= 0.5))
 }
 
 // accrueQueue accounts queue q's waiting length up to t.

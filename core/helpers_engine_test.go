@@ -11,6 +11,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/internal/dlog"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -184,7 +185,7 @@ func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 		if err != nil {
 			t.Fatalf("test requests: %q: %v", line, err)
 		}
-		r := workload.Request{Seq: int64(len(out.rs) + 1), TimeUS: roundUS(ms * 1000), ServiceUS: -1,
+		r := workload.Request{Seq: int64(len(out.rs) + 1), TimeUS: usec.Round(ms * 1000), ServiceUS: -1,
 			Origin: m.MachineIndex(f[2]), Key: uint64(len(out.rs) + 1)}
 		r.Service = serviceIndex(m, f[1])
 		if r.Origin < 0 || r.Service < 0 {
@@ -192,7 +193,7 @@ func engRequests(t *testing.T, m *Model, text string) *sliceRequests {
 		}
 		if f[3] != "-" {
 			sms, _ := strconv.ParseFloat(f[3], 64)
-			r.ServiceUS = roundUS(sms * 1000)
+			r.ServiceUS = usec.Round(sms * 1000)
 		}
 		if len(f) > 4 {
 			r.Prio, _ = strconv.Atoi(f[4])

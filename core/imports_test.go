@@ -66,7 +66,7 @@ var leaves = map[string][]string{
 	"warmup":     {},
 	"timeseries": {"ubb", "result"},
 	"explain":    {"result", "plan"},
-	"batchmeans": {"workload"},
+	"batchmeans": {"workload", "result"}, // a validation row is the result's
 	"wsconnect":  {"ubb", "plan"},
 	"trace":      {"ubb", "diag"},
 	"admission":  {"scenario", "ubb"},
@@ -83,7 +83,7 @@ var leaves = map[string][]string{
 	"internal/dlog":      {},         // the dispatch log's rows: plain values, the names as strings
 	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
 	"internal/life":      {},         // the life cycle's causes and work items (and internal/vocab)
-	"internal/deque":     {},         // a /Q queue's messages
+	"internal/deque":     {},         // a /Q queue's messages, the dispatch log's requests in flight
 	"internal/costtree":  {},         // the least-cost trees
 	"internal/msgq":      {"result"}, // the /Q queues' messages and figures
 }

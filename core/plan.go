@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -108,10 +109,10 @@ func (pr *Prepared) compile(opt RunOptions) (*Plan, error) {
 	}
 	p := &Plan{name: sc.Name, replications: max(sc.Replications, 1), setup: setup}
 	if sc.BinMS != nil && *sc.BinMS > 0 {
-		p.binUS = max(roundUS(*sc.BinMS*1000), 1)
+		p.binUS = max(usec.Round(*sc.BinMS*1000), 1)
 	}
 	if g := sc.Workload.Generate; g != nil {
-		p.genUS = roundUS(g.DurationMS * 1000)
+		p.genUS = usec.Round(g.DurationMS * 1000)
 	}
 	return p, nil
 }

@@ -271,7 +271,7 @@ func (e *engine) issueTMS(xi int32, kind string, t int64) {
 			ID: x.ownerID + "!" + kind + "@" + e.m.Groups[g].Name}
 		if smp := e.setup.TMSTime; smp != nil {
 			e.draw.Seed(key, streamTMS)
-			r.ServiceUS = roundUS(smp.SampleMS(&e.draw) * 1000)
+			r.ServiceUS = usec.Round(smp.SampleMS(&e.draw) * 1000)
 		}
 		a := e.app
 		a.bind = appSlot{kind: callerTMS, caller: xi, callerSeq: x.ownerSeq, awaited: -1, replyTo: x.coord, fwdFrom: -1}

@@ -4,8 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/tuxlb/tuxlb/core/batchmeans"
-	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -44,41 +42,13 @@ func (e *engine) traceResult(r *result.Result) {
 	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
 		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
 	spanS := float64(va.ToUS-va.FromUS) / 1e6
-	v.Overall = validationRow("", &all, &st.vAll, &va.All, spanS)
+	v.Overall = va.All.Row("", &all, &st.vAll, spanS)
 	v.Services = []result.ValidationRow{}
 	for s := range obs {
 		if obs[s].N > 0 {
-			v.Services = append(v.Services, validationRow(e.m.Services[s].Name, &obs[s], &st.vSim[s], &va.Svc[s], spanS))
+			v.Services = append(v.Services, va.Svc[s].Row(e.m.Services[s].Name, &obs[s], &st.vSim[s], spanS))
 		}
 	}
 	v.Judge()
 	r.Validation = v
-}
-
-// validationRow compares the observed responses obs with the simulated sim,
-// over the batches of side and a window of spanS seconds: the summaries,
-// the observed figures' intervals, the batch means and the throughputs.
-func validationRow(service string, obs, sim *hist.Acc, side *batchmeans.Side, spanS float64) result.ValidationRow {
-	oh := obs.Hist()
-	row := result.ValidationRow{Service: service, Observed: obs.Summary(oh), Simulated: sim.Summary(sim.Hist()),
-		ObservedBatches: side.Obs.Means(), SimulatedBatches: side.Sim.Means(),
-		ObservedCI: &result.Intervals{}, ThroughputPerS: &result.Throughput{}}
-	if spanS > 0 {
-		*row.ThroughputPerS = result.Throughput{Observed: usec.Round6(float64(side.Obs.Done) / spanS), Simulated: usec.Round6(float64(side.Sim.Done) / spanS)}
-	}
-	if bm := row.ObservedBatches; len(bm) >= 2 {
-		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean
-		m := row.Observed.Mean
-		row.ObservedCI.Mean = &result.Interval{Lo: usec.Round6(max(m-h, 0)), Hi: usec.Round6(m + h)}
-	}
-	for _, q := range []struct {
-		p  float64
-		iv **result.Interval
-	}{{0.5, &row.ObservedCI.P50}, {0.95, &row.ObservedCI.P95}, {0.99, &row.ObservedCI.P99}} {
-		l, u := ci.QuantileRanks(obs.N, q.p)
-		if l > 0 {
-			*q.iv = &result.Interval{Lo: usec.ToMS(min(oh.AtRank(l), obs.Max)), Hi: usec.ToMS(min(oh.AtRank(u), obs.Max))}
-		}
-	}
-	return row
 }

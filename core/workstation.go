@@ -59,7 +59,7 @@ func (w *wshState) wshDraw(key uint64, stream uint64) int64 {
 		return 0
 	}
 	w.draw.Seed(key, stream)
-	return roundUS(w.handling.SampleMS(&w.draw) * 1000)
+	return usec.Round(w.handling.SampleMS(&w.draw) * 1000)
 }
 
 // wshOut is the handling draw of the reply or failure of the request

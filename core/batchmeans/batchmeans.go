@@ -3,7 +3,8 @@
 // the batches whose means give a validation's interval for the observed
 // mean and its batch means (docs/scenario.md, "Replay validation"); and the
 // validation window's sums by batch ([Window]), to which core adds the
-// simulated responses as the run's requests complete.
+// simulated responses as the run's requests complete, and each side's
+// validation row ([Side.Row]).
 package batchmeans
 
 import (

@@ -2,7 +2,9 @@
 // its head or its tail, read and taken at any position from the head. It
 // holds the messages of a /Q queue, where a message is stored at the tail,
 // a failed one put back at the head, and a forwarder takes the first
-// available one wherever it is.
+// available one wherever it is; and the dispatch log's requests in flight,
+// in issue order, each row written once it and those before it are
+// complete.
 package deque
 
 // Deque holds its items in items[head:], head first. A push at the tail

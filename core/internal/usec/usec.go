@@ -1,8 +1,9 @@
 // Package usec converts times to the engine's unit, whole microseconds:
 // decimal text exactly (on its digits, with no binary floating-point
 // error), a JSON value through its shortest decimal, and a drawn duration
-// cheaply, all rounded half away from zero and bounded by Max; and back to
-// the result's milliseconds ([ToMS], [Round6]).
+// cheaply ([FromMS]; [Round], the engine's draws, never below 0), all
+// rounded half away from zero and bounded; and back to the result's
+// milliseconds ([ToMS], [Round6]).
 package usec
 
 import (
@@ -39,6 +40,34 @@ func FromMS(ms float64) int64 {
 	// when f >= 0.5, to -1 when f <= -0.5, else to 0: halves away from zero.
 	i := int64(x)
 	return i + int64(2*(x-float64(i)))
+}
+
+// Round rounds a time in microseconds (a drawn duration, scaled) to whole
+// ones, halves away from zero, never below 0, at most MaxInt64/2 (the
+// engine checks its times against Max where they are used).
+func Round(x float64) int64 {
+	if !(x > 0) {
+		return 0
+	}
+	if x >= math.MaxInt64/2 {
+		return math.MaxInt64 / 2
+	}
+	// math.Round(x) for 0 < x < 2^62, in fewer instructions: the
+	// conversion truncates, x - i is exact (i <= x < i+1), and a half or
+	// more rounds up. float64(x) rounds a product passed in (Round(ms *
+	// 1000)) before the subtraction: unconverted, arm64 fuses the two into
+	// one multiply-subtract, which skips that rounding.
+	i := int64(x)
+	return i + int64(b2i(float64(x)-float64(i) >= 0.5))
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
 
 // msClampUS is FromMS of a NaN (0) or of an x of Max microseconds or more

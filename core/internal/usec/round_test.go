@@ -1,4 +1,4 @@
-package core
+package usec
 
 import (
 	"math"
@@ -7,12 +7,12 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 )
 
-// TestRoundUSIsMathRound: roundUS, which rounds by truncating and testing the
+// TestRoundIsMathRound: Round, which rounds by truncating and testing the
 // remainder, gives what math.Round gives (halves away from zero) on every
 // edge: around each half and whole number from 0 to 4096 and around 2^k for
 // every k up to the cap (one and two units in the last place either side),
 // denormals, the cap itself, and 2 M random values across the exponents.
-func TestRoundUSIsMathRound(t *testing.T) {
+func TestRoundIsMathRound(t *testing.T) {
 	t.Parallel()
 	want := func(x float64) int64 {
 		if !(x > 0) {
@@ -24,8 +24,8 @@ func TestRoundUSIsMathRound(t *testing.T) {
 		return int64(math.Round(x))
 	}
 	check := func(x float64) {
-		if got, w := roundUS(x), want(x); got != w {
-			t.Fatalf("roundUS(%v) = %d, want %d", x, got, w)
+		if got, w := Round(x), want(x); got != w {
+			t.Fatalf("Round(%v) = %d, want %d", x, got, w)
 		}
 	}
 	around := func(x float64) {
