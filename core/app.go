@@ -169,7 +169,8 @@ type appState struct {
 	active    int             // clients that will issue again
 	ahead     [3]int64        // client outcomes handed over ahead of their turn, those a deadline kept to it (clientReply), replies played in their completion's turn (completionTurn)
 	bind      appSlot
-	bindID    string // the bound request's parent id
+	req       workload.Request // the request a client issues (clientIssue): ServiceUS -1, no Seq, Prio or trace flags
+	bindID    string           // the bound request's parent id
 	bound     bool
 	atIssue   reason // the failure at issue of the request issue just took, 0 for none
 	// failover[s] and noDomain[s] count the requests of imported service s
@@ -225,20 +226,24 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		k := slices.IndexFunc(a.dl, func(q deadlineQueue) bool { return q.lim == lim })
 		if k < 0 {
 			k = len(a.dl)
-			a.dl = append(a.dl, deadlineQueue{lim: lim})
+			a.dl = append(a.dl, deadlineQueue{lim: lim, sent: int32(ap.NClient + len(a.dl))})
 		}
 		a.dlOf[sv] = int32(k)
 	}
-	a.cl = make([]clientState, ap.NClient)
+	a.cl = make([]clientState, ap.NClient+len(a.dl)) // the clients, then each deadline length's ring
+	for k := range a.dl {
+		a.cl[a.dl[k].sent].prev, a.cl[a.dl[k].sent].next = a.dl[k].sent, a.dl[k].sent
+	}
 	a.clients.Init()
 	a.clientTop = appEvent{class: classClient, kind: callerClient}
+	a.req.ServiceUS = -1
 	a.wsh = connectClients(e, a) // at t = 0, before anything else
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
 		for c := 0; c < cp.Count; c++ {
 			g := cp.First + c
 			cl := &a.cl[g]
-			cl.set, cl.c, cl.dueAt = int32(k), int32(c), -1
+			cl.set, cl.c, cl.dueAt, cl.dlAt = int32(k), int32(c), -1, noTime
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
 			if cl.off {
@@ -303,11 +308,19 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 	// The callers' deadlines last: they are mostly long after the rest
 	// (passed by while dlLo is later than the first of the rest), and each
 	// source's first event is checked only when it would come first
-	// (whichever it drops could not change what comes next).
+	// (whichever it drops could not change what comes next). A queue's
+	// first waiting client is the first of its clients' deadlines.
 	if a.dlLo <= horizon && (top == nil || a.dlLo <= top.t) {
 		lo := int64(noTime)
 		for k := range a.dl {
 			q := &a.dl[k]
+			if g := a.cl[q.sent].next; g != q.sent {
+				c := &a.cl[g]
+				q.top = appEvent{t: c.dlAt, seq: c.waiting, class: classDeadline, kind: callerClient, caller: g, awaited: c.waiting}
+				if lo = min(lo, c.dlAt); c.dlAt <= horizon && (top == nil || q.top.before(top)) {
+					top, src = &q.top, -6-k
+				}
+			}
 			for ; q.head < len(q.evs) && q.evs[q.head].t <= horizon && (top == nil || q.evs[q.head].before(top)); q.head++ {
 				if !e.settled(&q.evs[q.head]) {
 					top, src = &q.evs[q.head], 2+k
@@ -339,6 +352,9 @@ func (a *appState) pop() appEvent {
 	case -5:
 		return a.qs.wake.pop()
 	default:
+		if src <= -6 {
+			return a.dl[-6-src].top // its client ends its wait (clientOutcome)
+		}
 		q := &a.dl[src-2]
 		q.head++
 		return q.evs[q.head-1]

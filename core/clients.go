@@ -28,6 +28,7 @@ type clientState struct {
 	k        int32 // the retry the next issue is (0: a new request)
 	waiting  int64 // the Seq of the request whose outcome it awaits, 0 for none
 	issueUS  int64 // when that request was issued
+	dlAt     int64 // that request's deadline, noTime for none
 	counted  bool  // that request was issued at or after the warm-up
 	service  int   // the request being tried, for a retry
 	routeVal string
@@ -42,6 +43,9 @@ type clientState struct {
 	// another time is stale (its machine was lost since)
 	dueAt int64
 	off   bool // a workstation client that found no room at its WSL: it issues nothing
+	// prev and next are the clients awaiting a deadline of the same
+	// length before and after it (deadlines.go)
+	prev, next int32
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -95,8 +99,11 @@ func (e *engine) clientIssue(g int, t int64) error {
 		}
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
-	r := workload.Request{TimeUS: t, Service: c.service, Origin: cp.Origin, ServiceUS: -1, Key: workload.Mix64(c.key ^ uint64(c.k)),
-		ID: c.id, Route: c.route, RouteVal: c.routeVal, RouteNum: c.routeNum, Buf: c.buf, Queue: c.queue}
+	// (the request written field by field into a.req, whose other fields
+	// keep their values: fewer stores than a fresh composite literal)
+	r := &a.req
+	r.TimeUS, r.Service, r.Origin, r.Key, r.ID = t, c.service, cp.Origin, workload.Mix64(c.key^uint64(c.k)), c.id
+	r.Route, r.RouteVal, r.RouteNum, r.Buf, r.Queue = c.route, c.routeVal, c.routeNum, c.buf, c.queue
 	if c.k > 0 {
 		if e.ids {
 			r.ID = c.id + "~" + strconv.Itoa(int(c.k))
@@ -115,7 +122,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 		a.wsh.deferUS = a.wsh.wshDraw(r.Key, streamWSHIn)
 	}
 	a.bound = true
-	if err := e.issue(&r); err != nil {
+	if err := e.issue(r); err != nil {
 		a.bound = false
 		if a.wsh != nil {
 			a.wsh.deferUS = 0
@@ -133,7 +140,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 			return nil
 		}
 	}
-	e.deadlineFor(r.Service, t, e.issued, callerClient, int32(g), 0)
+	a.clientDeadline(int32(g), r.Service, t)
 	return nil
 }
 
@@ -142,6 +149,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 // issues its next request, unless the run's duration is over by then.
 func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	a := e.app
+	a.unwait(c)
 	cp := &a.plan.Clients[c.set]
 	acc := &a.acc[c.set]
 	if c.counted {
@@ -203,6 +211,7 @@ func (a *appState) loseClients(m int32) {
 		for c := cp.First; c < cp.First+cp.Count; c++ {
 			a.cl[c].dueAt = -1
 			a.cl[c].waiting, a.cl[c].k = 0, 0
+			a.unwait(&a.cl[c])
 		}
 	}
 }

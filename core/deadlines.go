@@ -4,23 +4,28 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 
 // This file holds the callers' deadlines (docs/engine.md, "Applications"):
 // a caller waits for a request's outcome at most its service's BLOCKTIME
-// (plan.App's BlockUS: else SCANUNIT x BLOCKTIME); the deadlines of one
-// length wait in one FIFO (deadlineQueue), which appState.next merges with
-// the other application events. The deadlines are set where a caller
-// issues: callChild (calls.go) and clientIssue (clients.go).
+// (plan.App's BlockUS: else SCANUNIT x BLOCKTIME). The deadlines of one
+// length are kept by one deadlineQueue, which appState.next merges with the
+// other application events: a FIFO of the servers' and TMQFORWARDs'
+// (deadlineFor, from callChild in calls.go and qforward.go), and a ring of
+// the clients awaiting one (clientDeadline, from clientIssue).
 
 // deadlineQueue holds the pending deadlines of one length (a service's
-// BLOCKTIME): issued in order, they fall due in order, a FIFO. Most are
-// settled long before they fall due (a client's requests take milliseconds,
-// BLOCKTIME is a minute by default), so deadlineFor sweeps the settled ones
-// out once the queue has doubled since the last sweep: it stays about twice
-// the deadlines still awaited, within the caches. A settled deadline stays
+// BLOCKTIME): issued in order, they fall due in order. Most are settled
+// long before they fall due (a request takes milliseconds, BLOCKTIME is a
+// minute by default), so deadlineFor sweeps the settled ones out of the
+// FIFO once it has doubled since the last sweep: it stays about twice the
+// deadlines still awaited, within the caches. A settled deadline stays
 // settled (Seqs are never reused): next dropping it or a sweep is the same.
 type deadlineQueue struct {
 	lim     int64
 	evs     []appEvent
 	head    int
 	sweepAt int // the length at which deadlineFor sweeps next
+	// the ring of the clients awaiting a request of this length (its
+	// index in appState.cl), and the first one's deadline as next returns it
+	sent int32
+	top  appEvent
 }
 
 // deadlineFor sets the deadline of a caller (kind, caller, callerSeq)
@@ -42,6 +47,38 @@ func (e *engine) deadlineFor(svc int, t, seq int64, kind callerKind, caller int3
 	at := t + q.lim
 	q.evs = append(q.evs, appEvent{t: at, seq: seq, class: classDeadline, kind: kind, caller: caller, callerSeq: callerSeq, awaited: seq})
 	a.dlLo, a.lo = min(a.dlLo, at), min(a.lo, at)
+}
+
+// A client awaits one request at a time, so its deadline is its state's
+// (dlAt), and the clients awaiting a request with a deadline are linked in
+// issue order, the order of their deadlines, in a ring through their
+// length's queue's own entry past the clients in appState.cl (sent): a
+// client leaves the ring as its wait ends (clientOutcome, loseClients), so
+// the first is the clients' first deadline, and a client's request leaves
+// no deadline to sweep.
+
+// clientDeadline sets the deadline of client g's request of service svc,
+// issued at t (deadlineFor's rules), and links it last in its queue's ring.
+func (a *appState) clientDeadline(g int32, svc int, t int64) {
+	c := &a.cl[g]
+	k := a.dlOf[svc]
+	if k < 0 || t+a.dl[k].lim > MaxTimeUS {
+		return
+	}
+	q := &a.dl[k]
+	c.dlAt, c.prev, c.next = t+q.lim, a.cl[q.sent].prev, q.sent
+	a.cl[c.prev].next, a.cl[q.sent].prev = g, g
+	if c.prev == q.sent { // the first (a later one is not)
+		a.dlLo, a.lo = min(a.dlLo, c.dlAt), min(a.lo, c.dlAt)
+	}
+}
+
+// unwait takes client c, whose wait ends, out of its deadline's ring.
+func (a *appState) unwait(c *clientState) {
+	if c.dlAt != noTime {
+		a.cl[c.prev].next, a.cl[c.next].prev = c.next, c.prev
+		c.dlAt = noTime
+	}
 }
 
 // sweep keeps q's deadlines not settled yet, in order, from evs[0].
@@ -87,12 +124,11 @@ func (e *engine) deadline(ev *appEvent) {
 	}
 }
 
-// settled is whether deadline ev is past caring: its caller has had its
-// outcome (a client's, or a server's nested request's); next drops it.
+// settled is whether deadline ev of a queue is past caring: its caller, a
+// server, has had its nested request's outcome; next drops it. (A client's
+// leaves its ring with its outcome; a TMQFORWARD's stays.)
 func (e *engine) settled(ev *appEvent) bool {
 	switch ev.kind {
-	case callerClient:
-		return e.app.cl[ev.caller].waiting != ev.awaited
 	case callerServer:
 		return !e.holding(ev.caller, ev.callerSeq) || !e.app.awaits(ev.caller, ev.awaited)
 	}

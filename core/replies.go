@@ -291,7 +291,7 @@ func (e *engine) clientReply(sl *appSlot, code reason, at int64) bool {
 	if c.waiting != sl.awaited {
 		return true
 	}
-	if k := a.dlOf[c.service]; k >= 0 && c.issueUS+a.dl[k].lim <= MaxTimeUS && at > c.issueUS+a.dl[k].lim {
+	if at > c.dlAt {
 		a.ahead[1]++
 		return false // its deadline passes first
 	}

@@ -45,7 +45,7 @@ func connectClients(e *engine, a *appState) *wshState {
 	if !slices.ContainsFunc(a.plan.Clients, func(c plan.Client) bool { return c.Via != nil }) {
 		return nil
 	}
-	w := &wshState{handling: e.setup.HandlingTime, conn: wsconnect.Connect(e.m, a.plan.Clients, len(a.cl))}
+	w := &wshState{handling: e.setup.HandlingTime, conn: wsconnect.Connect(e.m, a.plan.Clients, a.plan.NClient)}
 	for g, off := range w.conn.Off {
 		a.cl[g].off = off
 	}
