@@ -1,10 +1,6 @@
 package core
 
-import (
-	"strings"
-
-	"github.com/tuxlb/tuxlb/core/workload"
-)
+import "github.com/tuxlb/tuxlb/core/workload"
 
 // routeTarget is where one range of a routed service's criterion leads:
 // the candidates of its group, and those of the catch-all's group to fall
@@ -119,22 +115,8 @@ func (e *engine) routingWarnings() []string {
 		}
 		if n := e.noBuf[s]; n > 0 {
 			out = append(out, sprintf("%d request(s) of %s have a buffer type that no entry of %s holds (BUFTYPE %s): they failed with TPESYSTEM",
-				n, name, e.m.Services[s].Routing, bufTypesOf(e.m, e.m.Services[s].Routing)))
+				n, name, e.m.Services[s].Routing, e.m.BufTypes(e.m.Services[s].Routing)))
 		}
 	}
 	return out
-}
-
-// bufTypesOf lists the BUFTYPEs of the entries of criterion name, as
-// written: "FML (line 12), VIEW:acct;FML32 (line 14)".
-func bufTypesOf(m *Model, name string) string {
-	var parts []string
-	for _, c := range m.RoutingEntries(name) {
-		bt := c.BufType
-		if bt == "" {
-			bt = "(any)"
-		}
-		parts = append(parts, sprintf("%s (line %d)", bt, c.Line))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -42,6 +42,21 @@ func (b bufPair) String() string {
 	return b.typ + ":" + b.sub
 }
 
+// BufTypes lists the BUFTYPEs of the *ROUTING entries named name, as
+// written: "FML (line 12), VIEW:acct;FML32 (line 14)" ("(any)" for an
+// entry without BUFTYPE).
+func (m *Model) BufTypes(name string) string {
+	var parts []string
+	for _, c := range m.RoutingEntries(name) {
+		bt := c.BufType
+		if bt == "" {
+			bt = "(any)"
+		}
+		parts = append(parts, fmt.Sprintf("%s (line %d)", bt, c.Line))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // HoldsBufType reports whether this entry routes requests whose buffer
 // type is bt ("TYPE" or "TYPE:SUBTYPE", compared exactly): an entry
 // without BUFTYPE holds every buffer type, one with BUFTYPE the pairs it lists.

@@ -254,10 +254,16 @@ func TestSharedNames(t *testing.T) {
 			t.Errorf("unexpected warning %s", w)
 		}
 	}
+	if got, want := m.BufTypes("ACCT"), "FML (line 14), VIEW:acct, acct2 ; FML32 (line 16)"; got != want {
+		t.Errorf("BufTypes: got %q, want %q", got, want)
+	}
 	// an entry without BUFTYPE holds every buffer type
 	one := mustLoad(t, head+"s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n*SERVICES\nS ROUTING=R\n*ROUTING\nR FIELD=F RANGES=\"*:G1\"\n")
 	if got := PickEntry(one.RoutingEntries("R"), "VIEW:anything"); got != 0 {
 		t.Errorf("an entry without BUFTYPE: got %d, want 0", got)
+	}
+	if got := one.BufTypes("R"); got != "(any) (line 12)" {
+		t.Errorf("BufTypes of an entry without BUFTYPE: got %q, want \"(any) (line 12)\"", got)
 	}
 }
 
