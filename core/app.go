@@ -384,11 +384,18 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 		if len(a.replies) > 0 {
 			lo = min(lo, a.replies[0].t)
 		}
-		if a.clients.Len() > 0 {
-			lo = min(lo, a.clients.Top().T())
-		}
 		if len(a.retries) > 0 {
 			lo = min(lo, a.retries[0].t)
+		}
+		if a.clients.Len() > 0 {
+			// a client's request before anything else (its class is the
+			// last of an instant) and not stale: next would find it
+			k := a.clients.Top()
+			if t, g := k.T(), k.Idx(); t < lo && t < h && a.cl[g].dueAt == t {
+				a.lo, a.dueSrc, a.clientTop.t, a.clientTop.seq = t, 1, t, int64(g)
+				return true
+			}
+			lo = min(lo, k.T())
 		}
 		if a.lo = lo; lo > h {
 			return false
