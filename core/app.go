@@ -415,15 +415,10 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 	return top.t < tc && top.t < ta && top.t < tn
 }
 
-// take is issue's hook: slot s holds request f, just issued. It numbers f
-// in issue order and gives it the caller the issuer bound, if any.
+// take is issue's hook: slot s holds request f, just issued and numbered.
+// It gives f the caller the issuer bound, if any (the slot's data beside
+// its record: grow makes room for it).
 func (a *appState) take(e *engine, s int32, f *flight) {
-	for int(s) >= len(a.slots) {
-		a.slots = append(a.slots, appSlot{})
-		a.parent = append(a.parent, "")
-		a.outs = append(a.outs, nil)
-	}
-	f.req.Seq = e.issued
 	a.cur = s
 	// (the parent ids only with ids: the dispatch log and explanations
 	// read them; a request's awaited children are cleared as it becomes a

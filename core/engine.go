@@ -619,7 +619,11 @@ func (e *engine) grow() int32 {
 		err.Limit = diag.LimitInFlight
 		e.fault = err
 	}
-	return e.pool.add()
+	s := e.pool.add()
+	for a := e.app; a != nil && int(s) >= len(a.slots); { // applications' data beside the record
+		a.slots, a.parent, a.outs = append(a.slots, appSlot{}), append(a.parent, ""), append(a.outs, nil)
+	}
+	return s
 }
 
 // issue handles a new request: choose its queue, send it there.
