@@ -6,13 +6,15 @@
 # (bench/report) sums each run's instructions in the repository's own
 # source files (the runtime's share, the collector's mostly, varies between
 # identical runs) and divides the difference by the difference in requests.
+# The test binary is compiled with bin/tuxlb's profile (cmd/tuxlb/default.pgo),
+# so that the engine counted is the one the binary runs.
 # Writes OUT/instr/NAME.N.cg for each benchmark NAME at b.N = N.
 # Usage: bench/instr.sh OUT   (from the repository root; about a minute)
 set -eu
 OUT=$1
 mkdir -p "$OUT/instr"
 rm -f "$OUT/instr"/*.cg
-go test -c -o "$OUT/instr/core.test" ./core
+go test -c -pgo=cmd/tuxlb/default.pgo -o "$OUT/instr/core.test" ./core
 BIN=$(cd "$OUT/instr" && pwd)/core.test
 DIR=$(cd "$OUT/instr" && pwd)
 
