@@ -938,11 +938,12 @@ func (e *engine) accrueQueue(q *queueState, t int64) {
 	if n := int64(q.wait.n); n > 0 {
 		q.binArea += n * (t - q.lenMark)
 		if w := e.setup.WarmupUS; t > w {
-			e.st.qArea[q.idx] += n * (t - max(q.lenMark, w))
+			a := &e.st.q[q.idx]
+			a.area += n * (t - max(q.lenMark, w))
 			// a backlog carried over the warm-up counts in max_length
 			// as it does in avg_length
-			if n > e.st.qMax[q.idx] {
-				e.st.qMax[q.idx] = n
+			if n > a.max {
+				a.max = n
 			}
 		}
 	}

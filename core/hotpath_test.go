@@ -37,7 +37,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 		st.complete(&f, sv)
 		want.Add(v)
 		// (its zero waits count apart until then)
-		inFront := st.qWait[0].InFront() + int64(st.qZero[0])
+		inFront := st.qWait[0].InFront() + int64(st.q[0].zero)
 		small := int64(b2i(v < hist.FrontMaxUS)) // v is in front, or past it
 		if k == 1998 && inFront < 1000 {
 			t.Fatalf("front was added to the histogram before %d requests", hist.FlushEvery)

@@ -132,8 +132,8 @@ func (e *engine) queueStats() []result.QueueStats {
 			ids[j] = e.m.Servers[s].ID
 		}
 		out[i] = result.QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
-			Enqueued: st.qEnqueued[i], MaxLength: st.qMax[i],
-			AvgLength: frac(float64(st.qArea[i]), span), WaitMS: st.qWait[i].Summary(st.qWait[i].Hist())}
+			Enqueued: st.q[i].enqueued, MaxLength: st.q[i].max,
+			AvgLength: frac(float64(st.q[i].area), span), WaitMS: st.qWait[i].Summary(st.qWait[i].Hist())}
 	}
 	return out
 }

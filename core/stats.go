@@ -17,7 +17,7 @@ type stats struct {
 
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
-	qZero        []uint32   // per queue: the zero waits not yet in qWait (addZeros)
+	q            []queueAcc // per queue: its counts that a request touches, in one place
 	sWait, sResp []hist.Acc // per service: copied from svc by finish
 	svc          []svcAcc   // per service, as complete counts it
 
@@ -25,7 +25,6 @@ type stats struct {
 	srvRequests, srvLoad, srvChosen, busy         []int64
 	warmChosen                                    []int64 // per server: requests chosen before the warm-up
 	done                                          donecount.Table
-	qEnqueued, qMax, qArea                        []int64
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
 
 	firstIssue, lastIssue int64
@@ -92,7 +91,7 @@ func (st *stats) init(e *engine) {
 		}
 	}
 	st.firstIssue = -1
-	st.qWait, st.qZero = hist.KeepingFew(nq), make([]uint32, nq) // thousands of queues may see few waits each
+	st.qWait, st.q = hist.KeepingFew(nq), make([]queueAcc, nq) // thousands of queues may see few waits each
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
@@ -103,9 +102,6 @@ func (st *stats) init(e *engine) {
 		*p = make([]int64, nsrv)
 	}
 	st.done.Init(e.m)
-	for _, p := range []*[]int64{&st.qEnqueued, &st.qMax, &st.qArea} {
-		*p = make([]int64, nq)
-	}
 	for _, p := range []*[]int64{&st.mIssued, &st.mServed, &st.mLocal, &st.mSent, &st.mRecv} {
 		*p = make([]int64, nm)
 	}
@@ -158,14 +154,14 @@ func (st *stats) crossing(f *flight, qm int32) {
 
 func (st *stats) enqueue(f *flight) {
 	if f.counted {
-		st.qEnqueued[f.queue]++
+		st.q[f.queue].enqueued++
 	}
 }
 
 // queueLength notes that queue q holds n waiting requests at t.
 func (st *stats) queueLength(q int32, n, t int64) {
-	if t >= st.warmUS && n > st.qMax[q] {
-		st.qMax[q] = n
+	if a := &st.q[q]; t >= st.warmUS && n > a.max {
+		a.max = n
 	}
 }
 
@@ -180,10 +176,11 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	iw, ir := hist.Index(wait), hist.Index(resp)
 	// a queue's zero waits, most of its waits below saturation, count in
-	// qZero: four bytes a queue, where its distribution is two cache
-	// lines, and a large model's queues do not all fit in the cache
+	// its queueAcc, beside the counts its request touched already, where
+	// its distribution is two cache lines, and a large model's queues do
+	// not all fit in the cache
 	if wait == 0 {
-		st.qZero[f.queue]++
+		st.q[f.queue].zero++
 	} else if a := &st.qWait[f.queue]; !a.Note(wait, iw) {
 		a.Spill(wait)
 	}
@@ -244,9 +241,9 @@ func (st *stats) addFronts() {
 
 // addZeros adds the queues' zero waits counted apart to their distributions.
 func (st *stats) addZeros() {
-	for i, n := range st.qZero {
-		st.qWait[i].AddZeros(n)
-		st.qZero[i] = 0
+	for i := range st.q {
+		st.qWait[i].AddZeros(st.q[i].zero)
+		st.q[i].zero = 0
 	}
 }
 
@@ -297,6 +294,16 @@ func (st *stats) finish(e *engine) {
 	for i := range e.m.Servers {
 		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
 	}
+}
+
+// queueAcc is what a queue counts for its result that every request it
+// takes touches: 32 bytes, one cache line for the four counts where four
+// arrays took one each, which a model of thousands of queues does not
+// keep in the first-level cache.
+type queueAcc struct {
+	enqueued, max int64  // requests enqueued; the longest waiting line after the warm-up
+	area          int64  // the waiting line's length integrated over the measured time (µs)
+	zero          uint32 // zero waits not yet in the queue's distribution (addZeros)
 }
 
 // svcAcc is what complete counts per service, together: one bounds check
