@@ -73,23 +73,34 @@ type Forest struct {
 	NoShare bool
 }
 
+// node is a tree node: its winner (a leaf k, or -1 past the last leaf) and
+// the winner's numerator (math.MaxInt64 for none).
+type node struct {
+	key int64
+	win int32
+}
+
+// leaf is a leaf's cost index, what its numerator adds to the cost, and n.
+type leaf struct {
+	add, n int64
+	at     int32
+}
+
 // member says that leaf node i of tree t reads the cost it is listed under.
 type member struct {
 	t *Tree
 	i int32
 }
 
-// Tree is one tournament tree: node 1 is the root, node size+k the leaf k;
-// win is a node's winner (k, or -1 past the last leaf), key its numerator
-// (math.MaxInt64 for none).
+// Tree is one tournament tree: nd[1] is the root, nd[size+k] the leaf k.
+// A node's winner and numerator sit together, and a node's two children
+// side by side, so that a step up the tree reads one cache line (a model
+// of thousands of queues does not keep its trees in the first-level
+// cache).
 type Tree struct {
 	size int32
-	win  []int32
-	key  []int64
-	// per leaf k: its cost's index, what its numerator adds to the cost, n
-	at  []int32
-	add []int64
-	n   []int64
+	nd   []node
+	lf   []leaf // per leaf k
 	// unit: every n is 1, so numerators compare as they are; shared: every
 	// cost must stay below ShareMax
 	unit, shared bool
@@ -128,17 +139,16 @@ func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 		size *= 2
 	}
 	n := len(leaves)
-	t := &Tree{size: size, win: make([]int32, 2*size), key: make([]int64, 2*size),
-		at: make([]int32, n), add: make([]int64, n), n: make([]int64, n),
+	t := &Tree{size: size, nd: make([]node, 2*size), lf: make([]leaf, n),
 		unit: true, shared: shared, stale: true}
 	f.built = append(f.built, t)
 	for k, l := range leaves {
-		t.at[k], t.add[k], t.n[k] = l.At, l.Add, l.N
+		t.lf[k] = leaf{add: l.Add, n: l.N, at: l.At}
 		t.unit = t.unit && l.N == 1
 		f.members[l.At] = append(f.members[l.At], member{t: t, i: size + int32(k)})
 	}
 	for i := size + int32(n); i < 2*size; i++ {
-		t.win[i], t.key[i] = -1, math.MaxInt64
+		t.nd[i] = node{key: math.MaxInt64, win: -1}
 	}
 	return t
 }
@@ -160,21 +170,22 @@ func (f *Forest) Least(t *Tree, cost func(at int32) int64) (int32, bool) {
 		}
 	}
 	t.budget = Budget * t.size
-	return t.win[1], true
+	return t.nd[1].win, true
 }
 
 // build computes every node of t from its costs now, and reports false if
 // t is shared and a cost is not below ShareMax.
 func (t *Tree) build(cost func(int32) int64) bool {
-	for k := range int32(len(t.at)) {
-		v := cost(t.at[k])
+	for k := range int32(len(t.lf)) {
+		lf := &t.lf[k]
+		v := cost(lf.at)
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
-		t.win[t.size+k], t.key[t.size+k] = k, v+t.add[k]
+		t.nd[t.size+k] = node{key: v + lf.add, win: k}
 	}
 	for p := t.size - 1; p >= 1; p-- {
-		t.node(p)
+		t.match(p)
 	}
 	t.dirty = t.dirty[:0]
 	return true
@@ -186,16 +197,16 @@ func (t *Tree) build(cost func(int32) int64) bool {
 // below ShareMax.
 func (t *Tree) repair(cost func(int32) int64) bool {
 	for _, i := range t.dirty {
-		k := i - t.size
-		v := cost(t.at[k])
+		lf := &t.lf[i-t.size]
+		v := cost(lf.at)
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
-		if v += t.add[k]; v == t.key[i] {
+		if v += lf.add; v == t.nd[i].key {
 			continue
 		}
-		t.key[i] = v
-		for i > 1 && t.node(i>>1) {
+		t.nd[i].key = v
+		for i > 1 && t.match(i>>1) {
 			i >>= 1
 		}
 	}
@@ -203,23 +214,24 @@ func (t *Tree) repair(cost func(int32) int64) bool {
 	return true
 }
 
-// node computes node p from its children, the right one only when strictly
-// cheaper (the scan's test), and reports whether its winner or numerator
-// changed.
-func (t *Tree) node(p int32) bool {
-	l, r := 2*p, 2*p+1
-	w, v := t.win[l], t.key[l]
-	if wr, vr := t.win[r], t.key[r]; wr >= 0 {
+// match computes node p from its children, the right one only when
+// strictly cheaper (the scan's test), and reports whether its winner or
+// numerator changed.
+func (t *Tree) match(p int32) bool {
+	nd := t.nd
+	l := 2 * p
+	w, v := nd[l].win, nd[l].key
+	if r := &nd[l+1]; r.win >= 0 {
 		// a numerator of a leaf past the last is math.MaxInt64, never less
-		if t.unit && vr < v || !t.unit && LessFrac(vr, t.n[wr], v, t.n[w]) {
-			w, v = wr, vr
+		if t.unit && r.key < v || !t.unit && LessFrac(r.key, t.lf[r.win].n, v, t.lf[w].n) {
+			w, v = r.win, r.key
 		}
 	}
-	if t.win[p] == w && t.key[p] == v {
-		return false
+	if q := &nd[p]; q.win != w || q.key != v {
+		q.win, q.key = w, v
+		return true
 	}
-	t.win[p], t.key[p] = w, v
-	return true
+	return false
 }
 
 // Changed lists the leaves of cost at as changed in the live trees they
