@@ -517,7 +517,7 @@ func (e *engine) retryEnter(ev *appEvent) {
 	s := ev.caller
 	f := e.pool.at(s)
 	if ev.code == 0 {
-		e.enter(s, ev.t)
+		e.enter(s, f, ev.t)
 		return
 	}
 	f.reason, f.replyUS = reasonBlock, ev.t

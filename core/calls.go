@@ -27,7 +27,7 @@ func (e *engine) appCompletion(sv *serverState, s int32, t int64) {
 		return
 	}
 	if sv.gateway || a.plan.Calls[f.req.Service] == nil {
-		e.endServed(s, t)
+		e.endServed(s, f, t)
 		return
 	}
 	sl := &a.slots[s]
@@ -95,7 +95,7 @@ func (e *engine) runSteps(p int32, t int64) {
 			return
 		}
 	}
-	e.endServed(p, t)
+	e.endServed(p, f, t)
 }
 
 // streamCallStep seeds the draw of whether a call step happens, from the

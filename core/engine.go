@@ -501,7 +501,7 @@ func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 func (e *engine) arrivalTurn(ta int64) {
 	s := e.arr.Pop()
 	e.advance(ta)
-	e.enter(s, ta)
+	e.enter(s, e.pool.at(s), ta)
 }
 
 // requestTurn issues the next new request (next, if have), and returns
@@ -721,7 +721,7 @@ func (e *engine) issue(r *workload.Request) error {
 			return nil
 		}
 	}
-	e.enter(s, r.TimeUS)
+	e.enter(s, f, r.TimeUS)
 	if ex != nil { // finish is not inlined: no call per request for nothing
 		e.opt.explain.finish(e, ex, f)
 	}
@@ -762,11 +762,11 @@ func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explana
 	return sv, ex
 }
 
-// enter puts request s into its queue at t: it starts at once on the
-// instance of the queue that has been idle longest (the earliest end of its
-// last request; ties to the first in scan order), else waits.
-func (e *engine) enter(s int32, t int64) {
-	f := e.pool.at(s)
+// enter puts request s (its record f) into its queue at t: it starts at
+// once on the instance of the queue that has been idle longest (the
+// earliest end of its last request; ties to the first in scan order), else
+// waits.
+func (e *engine) enter(s int32, f *flight, t int64) {
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
 	if e.life != nil && q.gone == len(q.servers) {
@@ -799,7 +799,7 @@ func (e *engine) enter(s int32, t int64) {
 	e.st.enqueue(f)
 	if best >= 0 {
 		q.handoffs++
-		e.start(best, s, t)
+		e.start(best, s, f, t)
 		return
 	}
 	e.accrueQueue(q, t)
@@ -811,9 +811,9 @@ func (e *engine) enter(s int32, t int64) {
 	e.st.queueLength(f.queue, int64(q.wait.n), t)
 }
 
-// start begins request s on server i at t (on a multithreaded instance, on
-// its thread mt.pick).
-func (e *engine) start(i, s int32, t int64) {
+// start begins request s (its record f) on server i at t (on a
+// multithreaded instance, on its thread mt.pick).
+func (e *engine) start(i, s int32, f *flight, t int64) {
 	sv := &e.servers[i]
 	if sv.mt != nil {
 		e.mtStart(i, s, t)
@@ -822,7 +822,6 @@ func (e *engine) start(i, s int32, t int64) {
 		}
 		return
 	}
-	f := e.pool.at(s)
 	sv.busy, sv.cur, sv.mark, sv.started = true, s, t, true
 	e.markBusy(i)
 	e.queues[sv.queue].inService++
@@ -854,11 +853,12 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 	} else {
 		n = q.wait.popHighest(&e.pool)
 	}
-	q.work -= e.pool.at(n).load
+	f := e.pool.at(n)
+	q.work -= f.load
 	if e.shmTrees {
 		e.costChanged(e.servers[i].queue, -1)
 	}
-	e.start(i, n, t)
+	e.start(i, n, f, t)
 }
 
 // finish marks s's dispatch log row complete and frees what can be freed.

@@ -178,9 +178,9 @@ func (e *engine) replyAt(f *flight, sl *appSlot, sv *serverState, t int64) int64
 	return at
 }
 
-// endServed ends the request in slot s on its server at t with its reply.
-func (e *engine) endServed(s int32, t int64) {
-	f := e.pool.at(s)
+// endServed ends the request in slot s (its record f) on its server at t
+// with its reply.
+func (e *engine) endServed(s int32, f *flight, t int64) {
 	if e.q != nil && f.req.Queue > 0 {
 		e.qStore(f, t) // an enqueue: its message is stored
 	}

@@ -253,7 +253,7 @@ func (e *engine) issueDirect(s int32, f *flight) {
 			return
 		}
 	}
-	e.enter(s, f.req.TimeUS)
+	e.enter(s, f, f.req.TimeUS)
 }
 
 // issueTMS issues x's request of kind (prepare, commit, abort) to each
@@ -373,7 +373,7 @@ func (e *engine) tranReply(ev *appEvent) {
 	if x.fwd > 0 {
 		e.fwdCommitted(x.fwd-1, ev.t)
 	} else {
-		e.endServed(x.owner, ev.t)
+		e.endServed(x.owner, e.pool.at(x.owner), ev.t)
 	}
 	x = &tr.xs[xi]
 	x.closed, x.members = true, x.members[:0]

@@ -164,7 +164,7 @@ func (e *engine) place(s int32, f *flight, t int64) {
 			return
 		}
 	}
-	e.enter(s, t)
+	e.enter(s, f, t)
 	if ex != nil {
 		e.opt.explain.finish(e, ex, f)
 	}
