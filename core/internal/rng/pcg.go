@@ -60,22 +60,11 @@ func (r *PCG) IntN(n int) int {
 	un := uint64(n)
 	for {
 		x := r.Uint64()
-		hi, lo := mul64(x, un)
+		hi, lo := bits.Mul64(x, un)
 		if lo >= un || lo >= (-un)%un {
 			return int(hi)
 		}
 	}
-}
-
-func mul64(x, y uint64) (hi, lo uint64) {
-	const mask32 = 1<<32 - 1
-	x0, x1 := x&mask32, x>>32
-	y0, y1 := y&mask32, y>>32
-	w0 := x0 * y0
-	t := x1*y0 + w0>>32
-	w1, w2 := t&mask32, t>>32
-	w1 += x0 * y1
-	return x1*y1 + w2 + w1>>32, x * y
 }
 
 // incLo is the low word of the PCG increment.
