@@ -248,22 +248,25 @@ func (sr *StreamRoute) Draw(rd *rng.PCG, r *Request) {
 		return
 	}
 	var x float64
-	switch sr.kind {
-	case routeUniform:
-		if sr.integer {
-			x = sr.a + float64(rd.IntN(int(sr.b-sr.a)+1))
-		} else {
+	if sr.kind == routeUniform && sr.integer {
+		// a whole number from min to max, both whole and within
+		// maxRouteValue: nothing to round or bound (the common draw, an
+		// account number)
+		x = sr.a + float64(rd.IntN(int(sr.b-sr.a)+1))
+	} else {
+		switch sr.kind {
+		case routeUniform:
 			x = float64((sr.b-sr.a)*rd.Float64()) + sr.a
+		case routeNormal:
+			x = float64(sr.b*dist.Normal(rd)) + sr.a
+		case routeExp:
+			x = float64(sr.a * rd.ExpFloat64())
 		}
-	case routeNormal:
-		x = float64(sr.b*dist.Normal(rd)) + sr.a
-	case routeExp:
-		x = float64(sr.a * rd.ExpFloat64())
+		if sr.integer {
+			x = math.Round(x)
+		}
+		x = min(max(x, -maxRouteValue), maxRouteValue)
 	}
-	if sr.integer {
-		x = math.Round(x)
-	}
-	x = min(max(x, -maxRouteValue), maxRouteValue)
 	r.RouteVal, r.RouteNum = "", x
 	var buf [40]byte
 	if sr.crit == nil { // a value carried for the nested requests to inherit
