@@ -346,8 +346,7 @@ func parseRest(path string) ([]float64, error) {
 
 // ownInstructions sums the instructions a cachegrind output file (one
 // event, Ir) counts in source files under root: tuxlb's own code, without
-// the runtime's share, which varies between identical runs with the
-// collector's timing.
+// the runtime's share.
 func ownInstructions(path, root string) (int64, error) {
 	f, err := os.Open(path)
 	if err != nil {

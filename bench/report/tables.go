@@ -640,7 +640,7 @@ func (r *report) instrWorst(name string) (worst float64, at int, all string, ok 
 // path, an application, and every size of the scale benchmarks.
 func (r *report) writeInstr(w io.Writer) {
 	fmt.Fprint(w, "\n### Instructions a request (cachegrind)\n\n")
-	fmt.Fprint(w, "Deterministic where the wall clock is not: core's test binary, compiled with `bin/tuxlb`'s profile (`cmd/tuxlb/default.pgo`) so that the engine counted is the one the binary runs, under `valgrind --tool=cachegrind` (`GOMAXPROCS=1`, `GODEBUG=asyncpreemptoff=1`), each benchmark at b.N = 100 000 and 300 000; the instructions in the repository's own source files (not the runtime's, whose collector varies between identical runs), the difference of the two runs over the difference in requests (`bench/instr.sh`).\n\n")
+	fmt.Fprint(w, "Deterministic where the wall clock is not: core's test binary, compiled with `bin/tuxlb`'s profile (`cmd/tuxlb/default.pgo`) so that the engine counted is the one the binary runs, under `valgrind --tool=cachegrind` (`GOMAXPROCS=1`, `GODEBUG=asyncpreemptoff=1`, `GOGC=off`: with the collector on, its timing varied the counts between identical runs, the engine's own code's by up to 1.3% through the write barrier), each benchmark at b.N = 100 000 and 300 000; the instructions in the repository's own source files (not the runtime's), the difference of the two runs over the difference in requests (`bench/instr.sh`).\n\n")
 	mp := r.instr["mp"]
 	if mp <= 0 {
 		fmt.Fprintln(w, "Not measured.")
