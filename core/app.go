@@ -206,7 +206,7 @@ func (a *appState) explainCaller(e *engine, ex *result.Explanation) {
 	if sl.fwdFrom >= 0 {
 		p = sl.fwdFrom
 	}
-	if f := e.pool.at(p); f.server >= 0 {
+	if f := e.pool.At(p); f.server >= 0 {
 		ex.IssuedBy = e.m.Servers[f.server].ID
 	}
 }
@@ -501,7 +501,7 @@ func (e *engine) appTurn() error {
 // theirs tries until the queue has room.
 func (e *engine) blocked(s int32, t int64) {
 	a := e.app
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	at, code := t+a.plan.RetryUS, reason(0)
 	if lim := a.plan.BlockUS[f.req.Service]; lim > 0 && !f.unanswered && f.reason != reasonTMS && at >= f.req.TimeUS+lim {
 		at, code = f.req.TimeUS+lim, reasonBlock
@@ -515,7 +515,7 @@ func (e *engine) blocked(s int32, t int64) {
 // TPEBLOCK (its caller has had TPETIME then).
 func (e *engine) retryEnter(ev *appEvent) {
 	s := ev.caller
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	if ev.code == 0 {
 		e.enter(s, f, ev.t)
 		return

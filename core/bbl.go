@@ -24,7 +24,7 @@ func (e *engine) live(it *life.Item) bool {
 		if sv.mt != nil {
 			return (sv.state == stateUp || sv.state == stateStopping) && e.mtInService(sv, it.Seq)
 		}
-		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.at(sv.cur).req.Seq == it.Seq
+		return (sv.state == stateUp || sv.state == stateStopping) && sv.busy && e.pool.At(sv.cur).req.Seq == it.Seq
 	case life.ItemUp:
 		return sv.gen == it.Gen && (sv.state == stateRestarting || sv.state == stateBooting)
 	case life.ItemDecay: // still idle since the alarm was set
@@ -159,7 +159,7 @@ func (e *engine) comeUp(it *life.Item, t int64) {
 func (e *engine) armTimeout(i, s int32, t int64) {
 	L := e.life
 	sv := &e.servers[i]
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	if sv.group < 0 {
 		return
 	}

@@ -70,7 +70,7 @@ func (e *engine) checkSums() error {
 	}
 	for _, b := range []bound{
 		{st.completed, st.longestUS(), "response times"},
-		{int64(e.pool.len()), e.spanUS, "queue lengths over time"},
+		{int64(e.pool.Len()), e.spanUS, "queue lengths over time"},
 		{int64(len(e.servers)), e.spanUS, "busy times"},
 	} {
 		if hi, lo := bits.Mul64(uint64(max(b.n, 0)), uint64(max(b.t, 0))); hi != 0 || lo > math.MaxInt64 {

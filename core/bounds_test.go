@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -203,9 +204,15 @@ func TestCheckSums(t *testing.T) {
 		{"small", 1000, 1e6, 10, 1e9, false},
 		{"at the bound", 9_223_372, MaxTimeUS, 1, MaxTimeUS, false},
 		{"responses past", 9_223_373, MaxTimeUS, 1, MaxTimeUS, true},
-		{"queue area past", 1, 1, 10_000_000, MaxTimeUS, true},
+		// (a span past MaxTimeUS, so that a few records in flight stand
+		// for the millions that would pass the bound at MaxTimeUS)
+		{"queue area at the bound", 1, 1, 2, math.MaxInt64 / 2, false},
+		{"queue area past", 1, 1, 3, math.MaxInt64 / 2, true},
 	} {
-		e := &engine{spanUS: tc.span, pool: flightPool{n: int32(tc.pool)}}
+		e := &engine{spanUS: tc.span}
+		for range tc.pool {
+			e.pool.Add()
+		}
 		e.st.completed, e.st.svc = tc.completed, make([]svcAcc, 2)
 		e.st.svc[1].resp.Max = tc.maxUS
 		err := e.checkSums()

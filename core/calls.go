@@ -21,7 +21,7 @@ import (
 func (e *engine) appCompletion(sv *serverState, s int32, t int64) {
 	a := e.app
 	i := sv.idx
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	if sv.gateway && f.remoteUS < 0 {
 		e.gatewayFailed(s, t)
 		return
@@ -46,7 +46,7 @@ func (e *engine) appCompletion(sv *serverState, s int32, t int64) {
 // TPESVCERR, the failure crossing back to its caller like a reply, and the
 // gateway takes its next request.
 func (e *engine) gatewayFailed(s int32, t int64) {
-	sv := e.release(s, e.pool.at(s), t)
+	sv := e.release(s, e.pool.At(s), t)
 	e.appFailSvc(s, t)
 	e.serverNext(sv, t)
 }
@@ -55,7 +55,7 @@ func (e *engine) gatewayFailed(s int32, t int64) {
 // at t, until one waits for replies; after the last, the request ends.
 func (e *engine) runSteps(p int32, t int64) {
 	a := e.app
-	f := e.pool.at(p)
+	f := e.pool.At(p)
 	steps := a.plan.Calls[f.req.Service]
 	if e.tr != nil && e.stepFails(p, t) {
 		return // its transaction was aborted
@@ -191,7 +191,7 @@ func (e *engine) issueNested(pf *flight, r *workload.Request) bool {
 // request then failed with TPESVCFAIL) or the run stopped.
 func (e *engine) callChild(p int32, j int, t int64) bool {
 	a := e.app
-	pf := e.pool.at(p)
+	pf := e.pool.At(p)
 	st := &a.plan.Calls[pf.req.Service][j]
 	r := e.childRequest(pf, j, st, t)
 	if e.opt.explain != nil { // (explanations alone read it)
@@ -228,7 +228,7 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 // reply is the child's.
 func (e *engine) forward(p int32, j int, t int64) {
 	a := e.app
-	pf := e.pool.at(p)
+	pf := e.pool.At(p)
 	psl := a.slots[p]
 	r := e.childRequest(pf, j, &a.plan.Calls[pf.req.Service][j], t)
 	a.bind = appSlot{kind: psl.kind, caller: psl.caller, callerSeq: psl.callerSeq, awaited: psl.awaited, replyTo: psl.replyTo,

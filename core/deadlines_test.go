@@ -17,8 +17,8 @@ func TestDeadlineQueueSweepsSettled(t *testing.T) {
 		dl: []deadlineQueue{{lim: 1000}}, dlOf: []int32{0}, dlLo: noTime}, servers: make([]serverState, callers)}
 	a := e.app
 	for p := range int32(callers) {
-		s := e.pool.add()
-		e.pool.at(s).req.Seq, e.pool.at(s).server = int64(p)+1, p
+		s := e.pool.Add()
+		e.pool.At(s).req.Seq, e.pool.At(s).server = int64(p)+1, p
 		e.servers[p].busy, e.servers[p].cur = true, s
 		a.slots[s].holding = true
 	}

@@ -52,7 +52,7 @@ func (l *dispatchLog) issue(s int32) {
 // the oldest row's completion can lengthen the complete prefix (after each
 // flush the oldest row is incomplete), so flush runs only then.
 func (l *dispatchLog) done(e *engine, s int32) {
-	e.pool.at(s).done = true
+	e.pool.At(s).done = true
 	if *l.slots.At(0) == s {
 		l.flush(e)
 	}
@@ -64,7 +64,7 @@ func (l *dispatchLog) flush(e *engine) {
 	r := &l.row
 	for l.slots.Len() > 0 {
 		s := *l.slots.At(0)
-		f := e.pool.at(s)
+		f := e.pool.At(s)
 		if !f.done {
 			break
 		}

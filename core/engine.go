@@ -9,6 +9,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/internal/costtree"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/life"
+	"github.com/tuxlb/tuxlb/core/internal/paged"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/threads"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
@@ -39,6 +40,10 @@ type simOptions struct {
 	// that check that playing some ahead changes nothing)
 	replyTurns bool
 }
+
+// flightPool holds the engine's in-flight records, slot s's at
+// pool.At(s), in pages that never move.
+type flightPool = paged.Pool[flight]
 
 // flight is the record of one request between its issue and its dispatch
 // log row: pooled in engine.pool and reused through a free list, so the
@@ -386,7 +391,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 				// takes its next one
 				e.advance(tc)
 				s := sv.cur
-				f := e.pool.at(s)
+				f := e.pool.At(s)
 				f.endUS = tc
 				f.replyUS = tc + f.remoteUS
 				if int(sv.machine) != f.req.Origin {
@@ -501,7 +506,7 @@ func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 func (e *engine) arrivalTurn(ta int64) {
 	s := e.arr.Pop()
 	e.advance(ta)
-	e.enter(s, e.pool.at(s), ta)
+	e.enter(s, e.pool.At(s), ta)
 }
 
 // requestTurn issues the next new request (next, if have), and returns
@@ -612,14 +617,14 @@ func (e *engine) advance(t int64) {
 // is one), first setting the fault that stops the run when the pool is at the
 // most one run may hold.
 func (e *engine) grow() int32 {
-	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.len()) >= lim && e.fault == nil {
+	if lim := e.opt.MaxInFlight; lim > 0 && int64(e.pool.Len()) >= lim && e.fault == nil {
 		err := diag.Errorf(diag.ETOOLARGE, "backlog: more than %d requests held at once at %s ms (the most one run may hold); "+
 			"the servers cannot keep up with the workload: lower its rate, add servers, or shorten it",
 			lim, strconv.FormatFloat(float64(e.now)/1000, 'f', -1, 64))
 		err.Limit = diag.LimitInFlight
 		e.fault = err
 	}
-	s := e.pool.add()
+	s := e.pool.Add()
 	for a := e.app; a != nil && int(s) >= len(a.slots); { // applications' data beside the record
 		a.slots, a.parent, a.outs = append(a.slots, appSlot{}), append(a.parent, ""), append(a.outs, nil)
 	}
@@ -647,7 +652,7 @@ func (e *engine) issue(r *workload.Request) error {
 		s = e.grow()
 	}
 	e.inSystem++
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	f.reset(r, r.TimeUS >= e.setup.WarmupUS)
 	f.req.Seq = e.issued // numbered as issued, whoever issues it
 	if e.app != nil {
@@ -853,7 +858,7 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 	} else {
 		n = q.wait.popHighest(&e.pool)
 	}
-	f := e.pool.at(n)
+	f := e.pool.At(n)
 	q.work -= f.load
 	if e.shmTrees {
 		e.costChanged(e.servers[i].queue, -1)
@@ -879,7 +884,7 @@ func (e *engine) finishLogged(s int32) {
 		e.tranLeave(s)
 	}
 	if e.opt.explain != nil {
-		e.opt.explain.done(e, e.pool.at(s))
+		e.opt.explain.done(e, e.pool.At(s))
 	}
 	if e.log == nil {
 		e.free = append(e.free, s)

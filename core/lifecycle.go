@@ -540,7 +540,7 @@ func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
 	e.accrueQueue(q, t)
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool)
-		q.work -= e.pool.at(s).load
+		q.work -= e.pool.At(s).load
 		if e.shmTrees {
 			e.costChanged(qi, -1)
 		}
@@ -556,7 +556,7 @@ func (e *engine) failSvc(s int32, t int64) {
 		e.appFailSvc(s, t)
 		return
 	}
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	f.reason = reasonSvcErr
 	f.replyUS = t
 	if int(e.queues[f.queue].machine) != f.req.Origin {

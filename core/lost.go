@@ -122,7 +122,7 @@ func (e *engine) restoreMachine(ev *plan.Event, t int64) {
 // TPESVCERR and no reply ever comes (its caller sees TPETIME at its
 // deadline).
 func (e *engine) loseRequest(s int32, t int64) {
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	f.reason, f.replyUS, f.noReply = reasonSvcErr, t, true
 	e.st.fail(f)
 	e.ser.fail(f.reason)

@@ -69,7 +69,7 @@ func (e *engine) mtLook(i int32) {
 func (e *engine) mtStart(i, s int32, t int64) {
 	sv := &e.servers[i]
 	m := sv.mt
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	j := m.Start(s, t)
 	e.mtLook(i)
 	e.queues[sv.queue].inService++
@@ -105,7 +105,7 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 		return true
 	}
 	s := m.Cur[j]
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	e.endWithReply(f, sv, tc)
 	e.mtFreeThread(sv, j, tc)
 	e.st.complete(f, sv)
@@ -153,7 +153,7 @@ func (e *engine) mtNext(sv *serverState, t int64) {
 // mtRelease is release for a multithreaded instance: the request in slot p
 // ends on its thread at t.
 func (e *engine) mtRelease(p int32, sv *serverState, t int64) {
-	j := e.pool.at(p).thread
+	j := e.pool.At(p).thread
 	if sl := &e.app.slots[p]; sl.holding {
 		e.mtStopHold(sv, j, t)
 		sl.holding = false
@@ -248,7 +248,7 @@ func (e *engine) mtComeUp(sv *serverState, t int64) {
 // request numbered seq (an SVCTIMEOUT check still applies).
 func (e *engine) mtInService(sv *serverState, seq int64) bool {
 	for _, s := range sv.mt.Cur {
-		if s >= 0 && e.pool.at(s).req.Seq == seq {
+		if s >= 0 && e.pool.At(s).req.Seq == seq {
 			return true
 		}
 	}

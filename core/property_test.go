@@ -133,8 +133,8 @@ func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int
 		var w int64
 		n := 0
 		for l := 0; l < prioLevels; l++ {
-			for s := q.wait.lv[l].head - 1; s >= 0; s = e.pool.at(s).next {
-				w += e.pool.at(s).load
+			for s := q.wait.lv[l].head - 1; s >= 0; s = e.pool.At(s).next {
+				w += e.pool.At(s).load
 				n++
 			}
 		}

@@ -96,7 +96,7 @@ func (q *qState) schedule(fi int32, t int64) {
 // qHeld stops the run when the messages stored and the requests held at
 // t are more than RunOptions.MaxInFlight.
 func (e *engine) qHeld(t int64) {
-	if lim := e.opt.MaxInFlight; lim > 0 && e.q.store.Held+int64(e.pool.len()) > lim && e.fault == nil {
+	if lim := e.opt.MaxInFlight; lim > 0 && e.q.store.Held+int64(e.pool.Len()) > lim && e.fault == nil {
 		err := diag.Errorf(diag.ETOOLARGE, "backlog: more than %d /Q messages and requests held at once at %s ms (the most one run may hold); "+
 			"the forwarders cannot keep up with the enqueues: add forwarders or servers, lower the rate, or shorten the run",
 			lim, usec.FormatMS(t))

@@ -35,7 +35,7 @@ func (q *waitQueue) init(lv *[prioLevels]fifo) {
 
 // push appends slot s (whose prio is 1..100) at the tail of its level.
 func (q *waitQueue) push(pool *flightPool, s int32) {
-	f := pool.at(s)
+	f := pool.At(s)
 	l := f.prio - 1
 	f.next = -1
 	v := &q.lv[l]
@@ -43,7 +43,7 @@ func (q *waitQueue) push(pool *flightPool, s int32) {
 		v.head = s + 1
 		q.nonEmpty[l>>6] |= 1 << (l & 63)
 	} else {
-		pool.at(v.tail - 1).next = s
+		pool.At(v.tail - 1).next = s
 	}
 	v.tail = s + 1
 	q.n++
@@ -67,7 +67,7 @@ func (q *waitQueue) popOldest(pool *flightPool) int32 {
 	for w := 0; w < 2; w++ {
 		for m := q.nonEmpty[w]; m != 0; m &= m - 1 {
 			l := int32(w*64 + bits.TrailingZeros64(m))
-			if seq := pool.at(q.lv[l].head - 1).enqSeq; best < 0 || seq < bestSeq {
+			if seq := pool.At(q.lv[l].head - 1).enqSeq; best < 0 || seq < bestSeq {
 				best, bestSeq = l, seq
 			}
 		}
@@ -78,7 +78,7 @@ func (q *waitQueue) popOldest(pool *flightPool) int32 {
 func (q *waitQueue) popLevel(pool *flightPool, l int32) int32 {
 	v := &q.lv[l]
 	s := v.head - 1
-	next := pool.at(s).next
+	next := pool.At(s).next
 	v.head = next + 1
 	if next < 0 {
 		v.tail = 0

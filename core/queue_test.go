@@ -192,8 +192,8 @@ func TestWaitQueueOrder(t *testing.T) {
 	var q waitQueue
 	q.init(new([prioLevels]fifo))
 	for i, p := range prios {
-		pool.add()
-		pool.at(int32(i)).prio, pool.at(int32(i)).enqSeq = p, uint64(i)
+		pool.Add()
+		pool.At(int32(i)).prio, pool.At(int32(i)).enqSeq = p, uint64(i)
 		q.push(pool, int32(i))
 	}
 	var got []int32

@@ -55,7 +55,7 @@ func (e *engine) deliver(ev *appEvent) {
 // its server, waiting for replies: not ended, not failed, its server not
 // crashed.
 func (e *engine) holding(p int32, seq int64) bool {
-	f := e.pool.at(p)
+	f := e.pool.At(p)
 	if f.req.Seq != seq || !e.app.slots[p].holding || f.server < 0 {
 		return false
 	}
@@ -219,7 +219,7 @@ func (e *engine) failParent(p int32, t int64) {
 // released, and its caller gets code when the reply would have reached it;
 // then the instance takes its next request.
 func (e *engine) endFailed(p int32, t int64, why, code reason) {
-	f := e.pool.at(p)
+	f := e.pool.At(p)
 	sv := e.release(p, f, t)
 	sl := &e.app.slots[p]
 	e.app.outs[p], sl.pending = e.app.outs[p][:0], 0
@@ -241,7 +241,7 @@ func (e *engine) appFailSvc(s int32, t int64) {
 	if e.tr != nil {
 		e.ownerFailed(s, t)
 	}
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	sl := &e.app.slots[s]
 	if sl.holding { // a stopping instance's held request aborted (SVCTIMEOUT)
 		e.app.stopHold(f.server, t, e.setup.WarmupUS)
@@ -320,7 +320,7 @@ func (e *engine) loseForwarders(s int32) { e.endForwarders(&e.app.slots[s], -1) 
 func (e *engine) endForwarders(sl *appSlot, at int64) {
 	a := e.app
 	for p, pseq := sl.fwdFrom, sl.fwdSeq; p >= 0; {
-		pf := e.pool.at(p)
+		pf := e.pool.At(p)
 		if pf.req.Seq != pseq || !a.slots[p].forwarded {
 			break
 		}

@@ -129,7 +129,7 @@ func (e *engine) xOf(s int32) *tranX {
 
 // owns reports whether the request in slot s owns x.
 func (e *engine) owns(x *tranX, s int32) bool {
-	return x.owner == s && x.ownerSeq == e.pool.at(s).req.Seq
+	return x.owner == s && x.ownerSeq == e.pool.At(s).req.Seq
 }
 
 // tranStart is start's hook: request s starts on instance i at t. Outside a
@@ -139,7 +139,7 @@ func (e *engine) tranStart(i, s int32, t int64) {
 	tr := e.tr
 	sl := &e.app.slots[s]
 	sv := &e.servers[i]
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	if sl.tran != 0 || sv.gateway || f.reason == reasonTMS || tr.tmsQ[sv.group] < 0 {
 		return
 	}
@@ -212,7 +212,7 @@ func (e *engine) tranJoin(s, q, chosen int32) bool {
 		return false
 	}
 	tr := e.tr
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	g := tr.qGroup[q]
 	if tr.tmsQ[g] < 0 {
 		f.queue, f.chosen, f.reason = -1, chosen, reasonTran
@@ -307,7 +307,7 @@ func (e *engine) tranEnd(s int32, t int64) bool {
 		return true
 	}
 	xi := e.app.slots[s].tran - 1
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	sl := &e.app.slots[s]
 	if !sl.holding { // it ran no steps: its thread is held now
 		sv := &e.servers[f.server]
@@ -373,7 +373,7 @@ func (e *engine) tranReply(ev *appEvent) {
 	if x.fwd > 0 {
 		e.fwdCommitted(x.fwd-1, ev.t)
 	} else {
-		e.endServed(x.owner, e.pool.at(x.owner), ev.t)
+		e.endServed(x.owner, e.pool.At(x.owner), ev.t)
 	}
 	x = &tr.xs[xi]
 	x.closed, x.members = true, x.members[:0]
@@ -389,7 +389,7 @@ func (e *engine) stepFails(p int32, t int64) bool {
 		return false
 	}
 	a := e.app
-	f := e.pool.at(p)
+	f := e.pool.At(p)
 	steps := a.plan.Calls[f.req.Service]
 	for int(a.slots[p].step) < len(steps) {
 		j := int(a.slots[p].step)
@@ -498,7 +498,7 @@ func (e *engine) finishStuck() {
 		if !x.committing || x.closed || x.fwd > 0 || !e.holding(x.owner, x.ownerSeq) {
 			continue
 		}
-		f := e.pool.at(x.owner)
+		f := e.pool.At(x.owner)
 		f.reason, f.noReply = reasonSvcErr, true
 		e.st.fail(f)
 		e.finish(x.owner)

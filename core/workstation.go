@@ -93,7 +93,7 @@ func (e *engine) deferChoice(s int32, f *flight) {
 func (e *engine) wshChoice(ev *appEvent) {
 	a := e.app
 	s, t := ev.caller, ev.t
-	f := e.pool.at(s)
+	f := e.pool.At(s)
 	key, seq := f.req.Key, f.req.Seq
 	e.place(s, f, t)
 	if code := a.atIssue; code != 0 {
@@ -157,7 +157,7 @@ func (e *engine) place(s int32, f *flight, t int64) {
 			// among the arrivals of its instant in issue order: requests
 			// issued after it may have been sent before its choice
 			seq := f.req.Seq
-			e.arr.PushAmong(evq.Arrival{T: t + e.setup.LatencyUS, Slot: s}, func(o int32) bool { return e.pool.at(o).req.Seq > seq })
+			e.arr.PushAmong(evq.Arrival{T: t + e.setup.LatencyUS, Slot: s}, func(o int32) bool { return e.pool.At(o).req.Seq > seq })
 			if ex != nil {
 				e.opt.explain.finish(e, ex, f)
 			}
