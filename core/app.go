@@ -167,11 +167,12 @@ type appState struct {
 	tdl       *appHeap        // the transactions' deadlines (tranState.dl), nil without transactions
 	qs        *qState         // /Q, nil without qspaces
 	active    int             // clients that will issue again
-	ahead     [3]int64        // client outcomes handed over ahead of their turn, those a deadline kept to it (clientReply), replies played in their completion's turn (completionTurn)
+	ahead     [4]int64        // client outcomes handed over ahead of their turn, those a deadline kept to it (clientReply), replies played in their completion's turn (replyAhead), requests ended in steps (plainEnd)
 	bind      appSlot
 	req       workload.Request // the request a client issues (clientIssue): ServiceUS -1, no Seq, Prio or trace flags
 	bindID    string           // the bound request's parent id
 	bound     bool
+	quick     bool   // no workstation handlers, transactions, /Q or replyTurns: plainEnd
 	atIssue   reason // the failure at issue of the request issue just took, 0 for none
 	// failover[s] and noDomain[s] count the requests of imported service s
 	// (issued after the warm-up) that a gateway sent to an alternate remote
@@ -188,6 +189,13 @@ type appState struct {
 	cur                int32  // the slot take gave the last request issued
 	mode               string // how the request being bound is issued, for explanations
 	why                string // why the last request failed with TPESVCFAIL, for explanations
+}
+
+// plainEnd reports whether the request server sv ends now ends as a plain
+// one does, its reply sent (endServed): steps ends it, and answers its caller.
+func (a *appState) plainEnd(e *engine, sv *serverState) bool {
+	f := e.pool.At(sv.cur)
+	return a.quick && !sv.gateway && a.plan.Calls[f.req.Service] == nil && !f.unanswered && !f.forwardee
 }
 
 // explainCaller notes who issued the request being explained (the one take

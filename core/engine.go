@@ -36,8 +36,9 @@ type simOptions struct {
 	// everyScan plays every -p scan, skipping none (for the tests that
 	// check that skipping scans changes nothing)
 	everyScan bool
-	// replyTurns plays every reply in a turn of its own (for the tests
-	// that check that playing some ahead changes nothing)
+	// replyTurns plays every reply in a turn of its own, and ends every
+	// application's request in endServed (for the tests that check that
+	// playing some ahead, and ending some in steps, changes nothing)
 	replyTurns bool
 }
 
@@ -379,10 +380,11 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 			// The two turns every request takes, a completion and a new
 			// request, start here rather than in a method of their own: a
 			// call each would cost the plain path about 2.5% more
-			// instructions a request. What is not the plain case goes to
-			// completionTurn and requestTurn.
+			// instructions a request. An application's request that ends
+			// as a plain one does (plainEnd) ends here too, and its caller
+			// is answered. The rest goes to completionTurn and requestTurn.
 			i := e.heap.Pop().Idx()
-			if sv := &e.servers[i]; sv.mt != nil || e.app != nil || !sv.busy || sv.due != tc {
+			if sv := &e.servers[i]; sv.mt != nil || !sv.busy || sv.due != tc || e.app != nil && !e.app.plainEnd(e, sv) {
 				if !e.completionTurn(i, sv, tc) {
 					continue // stale: its instance crashed, it never completes
 				}
@@ -409,6 +411,10 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 				q.inService--
 				e.st.complete(f, sv)
 				e.finish(s)
+				if a := e.app; a != nil {
+					a.ahead[3]++
+					e.answer(&a.slots[s], f.req.Seq, 0, f.replyUS) // as endServed does
+				}
 				if sv.state != stateUp {
 					e.stopped(i, tc)
 				} else {
@@ -419,6 +425,9 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 					} else if sv.idleAlarm {
 						e.armDecay(i, tc)
 					}
+				}
+				if e.app != nil {
+					e.replyAhead(tc)
 				}
 			}
 		} else if ta < tc && ta <= tn {
@@ -489,16 +498,21 @@ func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 	}
 	e.advance(tc)
 	e.appCompletion(sv, sv.cur, tc)
-	// a reply due now, with no other completion or life-cycle step due,
-	// is the next event of all (replies come first among the rest): its
-	// turn is played now, a pass of the loop less (a reply's has no error)
+	e.replyAhead(tc)
+	return true
+}
+
+// replyAhead plays the turn of a reply due at tc, the time of the
+// completion just played, when no other completion or life-cycle step is
+// due then: it is the next event of all (replies come first among the
+// rest), and a pass of the loop less (a reply's turn has no error).
+func (e *engine) replyAhead(tc int64) {
 	if a := e.app; len(a.replies) > 0 && a.replies[0].t == tc && e.heap.TopT() > tc && e.nextLife > tc && e.fault == nil && !e.stop &&
 		!e.opt.replyTurns {
 		a.ahead[2]++
 		a.dueSrc = 0
 		e.appTurn()
 	}
-	return true
 }
 
 // arrivalTurn plays the network arrival at ta: the request enters its

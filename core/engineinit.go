@@ -82,6 +82,7 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 			e.q = newQState(e, setup.Q)
 			e.app.qs = e.q
 		}
+		e.app.quick = e.tr == nil && e.q == nil && e.app.wsh == nil && !opt.replyTurns
 	}
 	if opt.Dispatch != nil {
 		e.log = newDispatchLog(opt.Dispatch, e.m, e.app != nil && e.app.plan.Parent)

@@ -6,7 +6,8 @@ import (
 
 // This file ends requests in a run with applications and hands their
 // outcomes to their callers (docs/engine.md, "Applications"): a request
-// ends on its server (release, endServed, then serverNext), or fails
+// ends on its server (release, endServed, then serverNext; steps writes
+// out the same for a request that ends as a plain one: plainEnd), or fails
 // (failParent: TPESVCFAIL for a caller whose child failed or timed out;
 // appFailSvc: TPESVCERR); its reply or failure travels to its caller as an
 // application event (answer, or answerNow in the same turn) and is handed

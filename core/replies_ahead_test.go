@@ -10,10 +10,11 @@ import (
 
 // TestRepliesAheadChangeNothing: a client's outcome handed over when its
 // reply is sent, ahead of the turn at which it reaches the client
-// (clientReply), and a reply due at once played in its completion's turn
-// when it is the next event of all (completionTurn), give the same result
+// (clientReply), a reply due at once played in its completion's turn
+// when it is the next event of all (replyAhead), and a request that ends
+// as a plain one ended in steps itself (plainEnd), give the same result
 // and the same dispatch log, byte for byte, as every reply played in a
-// turn of its own. On generated client applications whose deadlines fall
+// turn of its own and every request ended in endServed. On generated client applications whose deadlines fall
 // among their response times (below), and on the differential tests'
 // applications (nested calls, failures, workstation handlers, /Q,
 // transactions and life cycles; in the last two every client's outcome
@@ -22,7 +23,7 @@ import (
 // deadline passes before its reply arrives; and replies played in their
 // completion's turn.
 func TestRepliesAheadChangeNothing(t *testing.T) {
-	var ahead, kept, inTurn int64
+	var ahead, kept, inTurn, plain int64
 	check := func(name string, doc []byte) {
 		sc, err := ParseScenario(doc)
 		if err != nil {
@@ -44,6 +45,7 @@ func TestRepliesAheadChangeNothing(t *testing.T) {
 			ahead += e.app.ahead[0]
 			kept += e.app.ahead[1]
 			inTurn += e.app.ahead[2]
+			plain += e.app.ahead[3]
 		}
 	}
 	for seed := uint64(1); seed <= 60; seed++ {
@@ -52,11 +54,11 @@ func TestRepliesAheadChangeNothing(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		check(fmt.Sprintf("application seed %d", seed), genAppScenarioWith(seed, seed%4 == 0))
 	}
-	t.Logf("%d outcomes handed over ahead, %d kept to their turn by a deadline, %d replies played in their completion's turn",
-		ahead, kept, inTurn)
-	if ahead < 10_000 || kept < 10 || inTurn < 1000 {
-		t.Errorf("handed over ahead %d, kept by a deadline %d, replies in their completion's turn %d: want at least 10 000, 10 and 1 000",
-			ahead, kept, inTurn)
+	t.Logf("%d outcomes handed over ahead, %d kept to their turn by a deadline, %d replies played in their completion's turn, %d requests ended in steps",
+		ahead, kept, inTurn, plain)
+	if ahead < 10_000 || kept < 10 || inTurn < 1000 || plain < 10_000 {
+		t.Errorf("handed over ahead %d, kept by a deadline %d, replies in their completion's turn %d, requests ended in steps %d: "+
+			"want at least 10 000, 10, 1 000 and 10 000", ahead, kept, inTurn, plain)
 	}
 }
 
