@@ -87,7 +87,7 @@ func checkChoose(t *testing.T, e *engine, r *rng.PCG) {
 		}
 		for qi := range e.queues {
 			q := &e.queues[qi]
-			q.wait.n = r.IntN(3)
+			q.wait.n = int32(r.IntN(3))
 			q.work = int64(r.IntN(4) * 60) // few values: ties
 		}
 		for i := range e.counters {

@@ -121,18 +121,19 @@ type serverState struct {
 
 // queueState is a request queue as the engine plays it.
 type queueState struct {
-	wait      waitQueue
-	work      int64 // W(q): sum of L(s,q) over waiting requests
-	inService int   // requests its instances hold (busy threads; held at a crash until the notice)
-	threads   int   // dispatch threads of its instances (their number when all have one)
-	n         int64 // n(q): instances that are candidates (up, down or restarting)
-	gone      int   // instances that are gone: all of them, and the queue is orphaned
-	handoffs  int64
-	idx       int32 // its index in Model.Queues
-	machine   int32
+	// what a request reads and writes of its queue, in its first cache
+	// line (64 bytes: e.queues' elements are two whole lines)
+	wait      waitQueue // 32 bytes
+	work      int64     // W(q): sum of L(s,q) over waiting requests
+	lenMark   int64     // start of queue-length time not yet accounted
+	binArea   int64     // waiting x us in the open series bin
+	inService int32     // requests its instances hold (busy threads; held at a crash until the notice)
+	threads   int32     // dispatch threads of its instances (their number when all have one)
+	n         int64     // (in the second line) n(q): instances that are candidates (up, down or restarting)
+	gone      int       // instances that are gone: all of them, and the queue is orphaned
 	servers   []int32
-	lenMark   int64 // start of queue-length time not yet accounted
-	binArea   int64 // waiting x us in the open series bin
+	machine   int32
+	_         [20]byte // to 128 bytes
 }
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
@@ -809,7 +810,7 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 			}
 		}
 	}
-	if best < 0 && e.app != nil && e.app.plan.QueueCap > 0 && q.wait.n >= e.app.plan.QueueCap {
+	if best < 0 && e.app != nil && e.app.plan.QueueCap > 0 && int(q.wait.n) >= e.app.plan.QueueCap {
 		e.blocked(s, t) // a full queue: its sender tries again
 		return
 	}
@@ -817,11 +818,11 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 	e.enqSeq++
 	e.st.enqueue(f)
 	if best >= 0 {
-		q.handoffs++
+		q.wait.handOff()
 		e.start(best, s, f, t)
 		return
 	}
-	e.accrueQueue(q, t)
+	e.accrueQueue(f.queue, q, t)
 	q.wait.push(&e.pool, s)
 	q.work += f.load
 	if e.shmTrees {
@@ -864,10 +865,10 @@ func (e *engine) start(i, s int32, f *flight, t int64) {
 // takeNext hands up instance i, idle at t, the next waiting request of its
 // queue q: every 10th hand-off the oldest, else the highest priority.
 func (e *engine) takeNext(i int32, q *queueState, t int64) {
-	e.accrueQueue(q, t)
-	q.handoffs++
+	e.accrueQueue(e.servers[i].queue, q, t)
+	oldest := q.wait.handOff()
 	var n int32
-	if q.handoffs%oldestEvery == 0 {
+	if oldest {
 		n = q.wait.popOldest(&e.pool)
 	} else {
 		n = q.wait.popHighest(&e.pool)
@@ -952,12 +953,12 @@ func (e *engine) sampler(s int, g int32) dist.Sampler {
 	return e.setup.ServiceTime[s][g]
 }
 
-// accrueQueue accounts queue q's waiting length up to t.
-func (e *engine) accrueQueue(q *queueState, t int64) {
+// accrueQueue accounts queue qi's (q's) waiting length up to t.
+func (e *engine) accrueQueue(qi int32, q *queueState, t int64) {
 	if n := int64(q.wait.n); n > 0 {
 		q.binArea += n * (t - q.lenMark)
 		if w := e.setup.WarmupUS; t > w {
-			a := &e.st.q[q.idx]
+			a := &e.st.q[qi]
 			a.area += n * (t - max(q.lenMark, w))
 			// a backlog carried over the warm-up counts in max_length
 			// as it does in avg_length

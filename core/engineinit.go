@@ -157,7 +157,6 @@ func (e *engine) initQueues() {
 	for i := range m.Queues {
 		q := &e.queues[i]
 		q.wait.init(&levels[i])
-		q.idx = int32(i)
 		q.machine = int32(m.Queues[i].Machine)
 		// every instance, spares too: a spare is gone (it neither serves nor
 		// counts in n(q)) until it is booted or spawned
@@ -165,7 +164,7 @@ func (e *engine) initQueues() {
 			q.servers = append(q.servers, int32(s))
 			q.threads++
 			if mt := e.servers[s].mt; mt != nil {
-				q.threads += int(mt.K) - 1
+				q.threads += int32(mt.K) - 1
 			}
 			if st := e.servers[s].state; st.candidate() {
 				q.n++

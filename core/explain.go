@@ -60,7 +60,7 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *res
 		q := &e.queues[sq.q]
 		cd := result.Candidate{Server: e.m.Servers[c].ID, Queue: e.m.Queues[sq.q].Name,
 			LMID: e.m.Machines[e.servers[c].machine].LMID, Local: int(e.servers[c].machine) == m,
-			Idle: e.idle(c), Servers: int(q.n), Waiting: q.wait.n, Load: int(sq.load)}
+			Idle: e.idle(c), Servers: int(q.n), Waiting: int(q.wait.n), Load: int(sq.load)}
 		if e.life != nil {
 			cd.State = e.servers[c].state.String()
 		}

@@ -37,7 +37,7 @@ func (e *engine) choice(f *flight) explain.Choice {
 // or where it waits.
 func (e *engine) next(f *flight) explain.Next {
 	qs := &e.queues[f.queue]
-	n := explain.Next{Waiting: qs.wait.n - 1, Queue: e.m.Queues[f.queue].Name}
+	n := explain.Next{Waiting: int(qs.wait.n) - 1, Queue: e.m.Queues[f.queue].Name}
 	switch {
 	case f.server >= 0 && e.threaded:
 		sv := &e.servers[f.server]

@@ -537,7 +537,7 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 // end.
 func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
 	q := &e.queues[qi]
-	e.accrueQueue(q, t)
+	e.accrueQueue(qi, q, t)
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool)
 		q.work -= e.pool.At(s).load

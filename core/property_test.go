@@ -138,10 +138,10 @@ func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int
 				n++
 			}
 		}
-		if w != q.work || n != q.wait.n {
+		if w != q.work || n != int(q.wait.n) {
 			t.Errorf("run %d: queue %d: W = %d for %d waiting, want %d for %d", run, qi, q.work, q.wait.n, w, n)
 		}
-		if n > 0 && q.inService < len(q.servers) {
+		if n > 0 && int(q.inService) < len(q.servers) {
 			t.Errorf("run %d: queue %d has %d waiting and an idle server", run, qi, n)
 		}
 	}

@@ -15,13 +15,24 @@ const oldestEvery = 10
 // the oldest request is the one with the smallest enqueue number among the
 // level heads, since each level is FIFO.
 type waitQueue struct {
-	n        int
 	nonEmpty [2]uint64 // bit l set: level l (priority l+1) has requests
 	// lv holds each level's FIFO, apart from the queue's figures: 800
 	// bytes that a queue whose requests never wait never touches, so that
 	// the queues' figures the engine reads at every request stay a few
 	// cache lines each
-	lv *[prioLevels]fifo
+	lv       *[prioLevels]fifo
+	n        int32 // requests waiting
+	handoffs uint8 // the queue's hand-offs so far, modulo oldestEvery
+}
+
+// handOff counts a hand-off of the queue (a request taken, waiting or as it
+// arrives): an oldestEvery-th one, which takes the oldest, returns true.
+func (q *waitQueue) handOff() bool {
+	if q.handoffs++; q.handoffs < oldestEvery {
+		return false
+	}
+	q.handoffs = 0
+	return true
 }
 
 // fifo is one priority level's FIFO: its first and last requests' slots

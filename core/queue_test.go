@@ -2,6 +2,7 @@ package core
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/tuxlb/tuxlb/core/dist"
 	"github.com/tuxlb/tuxlb/core/plan"
@@ -216,4 +217,44 @@ func TestDispatchLogQuotesIDs(t *testing.T) {
 	_, rows := runLog(t, engSetup(m), reqs)
 	want := []string{`"a,b",S,site1,0,G1/1,G1/1,0,0,1000,1000,first`, `"say ""hi""",S,site1,0,G1/1,G1/1,0,1000,2000,2000,first`}
 	diffRows(t, rows, want)
+}
+
+// TestHandOffEveryTenth: a queue's hand-offs, counted modulo oldestEvery,
+// make the 10th, 20th, ... take the oldest waiting request, as a count of
+// all its hand-offs would.
+func TestHandOffEveryTenth(t *testing.T) {
+	var q waitQueue
+	for k := 1; k <= 1000; k++ {
+		if got, want := q.handOff(), k%oldestEvery == 0; got != want {
+			t.Fatalf("hand-off %d: oldest %v, want %v", k, got, want)
+		}
+	}
+}
+
+// TestQueueStateLayout: what a request reads and writes of its queue (its
+// waiting requests, their LOAD, the length's accounting, its busy and
+// total threads) lies in the first 64 bytes of the queue's state, and the
+// state is two whole cache lines, so that a request touches one line of
+// its queue's (e.queues' elements start at multiples of 64 bytes: every
+// allocation size class a slice of them falls in is a multiple of 64).
+func TestQueueStateLayout(t *testing.T) {
+	var q queueState
+	if s := unsafe.Sizeof(q); s != 128 {
+		t.Errorf("a queue's state is %d bytes, want 128", s)
+	}
+	for _, f := range []struct {
+		name      string
+		off, size uintptr
+	}{
+		{"wait", unsafe.Offsetof(q.wait), unsafe.Sizeof(q.wait)},
+		{"work", unsafe.Offsetof(q.work), unsafe.Sizeof(q.work)},
+		{"lenMark", unsafe.Offsetof(q.lenMark), unsafe.Sizeof(q.lenMark)},
+		{"binArea", unsafe.Offsetof(q.binArea), unsafe.Sizeof(q.binArea)},
+		{"inService", unsafe.Offsetof(q.inService), unsafe.Sizeof(q.inService)},
+		{"threads", unsafe.Offsetof(q.threads), unsafe.Sizeof(q.threads)},
+	} {
+		if f.off+f.size > 64 {
+			t.Errorf("%s ends at byte %d of the queue's state, past its first cache line", f.name, f.off+f.size)
+		}
+	}
 }

@@ -77,7 +77,7 @@ func (e *engine) closeBin(b int64) {
 	qArea, busy := s.Open()
 	for i := range e.queues {
 		q := &e.queues[i]
-		e.accrueQueue(q, b)
+		e.accrueQueue(int32(i), q, b)
 		qArea[i] = q.binArea
 		q.binArea = 0
 	}
