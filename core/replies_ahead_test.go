@@ -14,14 +14,15 @@ import (
 // when it is the next event of all (replyAhead), and a request that ends
 // as a plain one ended in steps itself (plainEnd), give the same result
 // and the same dispatch log, byte for byte, as every reply played in a
-// turn of its own and every request ended in endServed. On generated client applications whose deadlines fall
-// among their response times (below), and on the differential tests'
-// applications (nested calls, failures, workstation handlers, /Q,
-// transactions and life cycles; in the last two every client's outcome
-// keeps its turn). Both of clientReply's ways must show up: outcomes handed
-// over ahead, and outcomes kept to their turn because the request's
-// deadline passes before its reply arrives; and replies played in their
-// completion's turn.
+// turn of its own and every request ended in endServed. On generated
+// client applications whose deadlines fall among their response times
+// (below), and on the differential tests' applications (nested calls,
+// failures, workstation handlers, /Q, transactions and life cycles; in
+// the last two every client's outcome keeps its turn). Both of
+// clientReply's ways must show up: outcomes handed over ahead, and
+// outcomes kept to their turn because the request's deadline passes
+// before its reply arrives; and replies played in their completion's
+// turn, and requests ended in steps.
 func TestRepliesAheadChangeNothing(t *testing.T) {
 	var ahead, kept, inTurn, plain int64
 	check := func(name string, doc []byte) {
