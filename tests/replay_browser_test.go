@@ -101,6 +101,9 @@ func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey b
 		chromedp.Click(sel("scenario-json-load")),
 		chromedp.Click(sel("tab-workload")),
 		chromedp.WaitVisible(sel("trace-map")),
+		// the forms are drawn again once the scenario is validated: what is
+		// typed or uploaded before that goes to forms that are replaced
+		waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`)),
 	)
 	if badKey {
 		// An unknown key is named and changes nothing.
@@ -236,6 +239,54 @@ func TestPlaygroundReplay(t *testing.T) {
 				t.Errorf("%s, the trace section: %d texts measured, below 4.5:1: %+v", scheme, n, low)
 			}
 		})
+	}
+}
+
+// TestPlaygroundUploadAfterRedraw: a trace file whose reading ends after
+// the forms were drawn again (a scenario loaded, then validated, while the
+// file was read) shows in the forms drawn since, not in the ones replaced.
+// The upload's input is kept, the forms drawn again, then the file handed
+// to the kept input, as the browser does when the reading outlasts them.
+func TestPlaygroundUploadAfterRedraw(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests start Chromium; skipped with -short")
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	requireBuilt(t, srv.URL)
+	ctx := newBrowser(t)
+	ready := waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`))
+	do(t, ctx, "load the scenario, keep the upload's input, load it again",
+		chromedp.Navigate(srv.URL+"/"),
+		waitText(sel("version"), "engine"),
+		chromedp.Click(sel("tab-json")),
+		chromedp.SetValue(sel("scenario-json"), replayScenario()),
+		chromedp.Click(sel("scenario-json-load")),
+		chromedp.Click(sel("tab-workload")),
+		ready,
+		chromedp.Evaluate[chromedp.Void](`(() => { window.keptUpload = document.querySelector('[data-testid="trace-upload"]'); })()`),
+		chromedp.Click(sel("tab-json")),
+		chromedp.Click(sel("scenario-json-load")),
+		chromedp.Click(sel("tab-workload")),
+		ready,
+	)
+	if got := get(t, ctx, "the kept input", chromedp.Evaluate[string](`window.keptUpload.isConnected ? "in the page" : "replaced"`)); got != "replaced" {
+		t.Fatalf("loading the scenario again left the upload's input %s: the test needs forms drawn again", got)
+	}
+	file, err := json.Marshal(replayExport)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do(t, ctx, "hand the file to the kept input",
+		chromedp.Evaluate[chromedp.Void](`(() => {
+			const dt = new DataTransfer();
+			dt.items.add(new File([`+string(file)+`], "export.csv", { type: "text/csv" }));
+			window.keptUpload.files = dt.files;
+			window.keptUpload.dispatchEvent(new Event("change"));
+		})()`),
+		waitText(sel("trace-about"), "11 rows"),
+	)
+	if sc := pageScenario(t, ctx); !strings.Contains(sc, `"trace_csv"`) {
+		t.Errorf("the page's scenario lacks the uploaded trace:\n%.600s", sc)
 	}
 }
 

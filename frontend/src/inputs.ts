@@ -137,7 +137,7 @@ export function routeCell(st: { service: string; route?: RouteSpec }, label: str
  * workloadForm edits scenario.workload: generated streams and a trace;
  * clients (clientsForm) are shown after the streams.
  */
-export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, clients: HTMLElement | null = null): HTMLElement {
+export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, clients: HTMLElement | null = null, lateTrace: (text: string) => void = () => {}): HTMLElement {
   // The generate block is created on the first edit only, so a trace-only
   // scenario stays exactly as it was loaded; its streams list too, so a
   // scenario of clients only gets no empty one.
@@ -251,8 +251,16 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
   upload.addEventListener("change", async () => {
     const f = upload.files?.[0];
     if (!f) return;
-    setTrace(await f.text());
+    const text = await f.text();
     upload.value = "";
+    // the forms may have been drawn again while the file was read (a
+    // scenario just loaded, then validated): the trace goes to the
+    // scenario and the forms of now
+    if (!upload.isConnected) {
+      lateTrace(text);
+      return;
+    }
+    setTrace(text);
     drawTrace();
   });
   const other = sc.workload.trace ? h("p", { class: "muted" }, `Plus ${sc.workload.trace.length} JSON trace rows (edit them in the JSON tab).`) : null;

@@ -308,13 +308,21 @@ function drawForms(): void {
     }),
   );
   workloadPanel.replaceChildren(
-    workloadForm(store.scenario, known(), changed, clientsForm(store.scenario, known(), changed)),
+    workloadForm(store.scenario, known(), changed, clientsForm(store.scenario, known(), changed), lateTrace),
     eventsForm(store.scenario, store.model, changed),
   );
   timingPanel.replaceChildren(servicesForm(store.scenario, known(), changed), tuningForm(store.scenario, changed));
   const dl = h("datalist", { id: "known-services" }, ...known().services.map((s) => h("option", { value: s })));
   workloadPanel.append(dl);
   drawCallGraph();
+}
+
+/** lateTrace takes a trace file read after the forms it was chosen in were drawn again. */
+function lateTrace(text: string): void {
+  if (text.trim()) store.scenario.workload.trace_csv = text;
+  else delete store.scenario.workload.trace_csv;
+  changed();
+  drawForms();
 }
 
 /** changed is called after every edit of the scenario; what depends on it listens (store.on("scenario")). */
@@ -341,7 +349,15 @@ function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
   drawForms();
   changed();
   store.emit("model"); // none until validate has one
-  return validate().then(drawForms);
+  // The forms are drawn again with the model's names once validate has it:
+  // busy until then, so that what waits on them (assistive technology, the
+  // browser tests) waits for the forms that stay.
+  const forms = [advertiseBox, workloadPanel, timingPanel];
+  for (const f of forms) f.setAttribute("aria-busy", "true");
+  return validate().then(() => {
+    drawForms();
+    for (const f of forms) f.removeAttribute("aria-busy");
+  });
 }
 
 /**
