@@ -91,7 +91,16 @@ func replayScenario() string {
 // loadReplay loads replayScenario, maps the export's observed column
 // (after an unknown key, when badKey, which must change nothing), ticks
 // skip-bad, uploads the export through the trace section and runs it.
-func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey bool) {
+// formsValidated waits for the forms of a scenario just loaded to be
+// drawn again with its validated model (the page keeps them aria-busy
+// until then): what is typed or uploaded before goes to forms replaced.
+func formsValidated() chromedp.Action[chromedp.Void] {
+	return waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`))
+}
+
+// openReplay loads the replay's scenario and opens the trace section, its
+// forms validated.
+func openReplay(t *testing.T, ctx context.Context, base string) {
 	t.Helper()
 	do(t, ctx, "load the scenario and open the trace section",
 		chromedp.Navigate(base+"/"),
@@ -101,10 +110,13 @@ func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey b
 		chromedp.Click(sel("scenario-json-load")),
 		chromedp.Click(sel("tab-workload")),
 		chromedp.WaitVisible(sel("trace-map")),
-		// the forms are drawn again once the scenario is validated: what is
-		// typed or uploaded before that goes to forms that are replaced
-		waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`)),
+		formsValidated(),
 	)
+}
+
+func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey bool) {
+	t.Helper()
+	openReplay(t, ctx, base)
 	if badKey {
 		// An unknown key is named and changes nothing.
 		do(t, ctx, "type a mapping with an unknown key",
@@ -254,20 +266,13 @@ func TestPlaygroundUploadAfterRedraw(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
 	requireBuilt(t, srv.URL)
 	ctx := newBrowser(t)
-	ready := waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`))
-	do(t, ctx, "load the scenario, keep the upload's input, load it again",
-		chromedp.Navigate(srv.URL+"/"),
-		waitText(sel("version"), "engine"),
-		chromedp.Click(sel("tab-json")),
-		chromedp.SetValue(sel("scenario-json"), replayScenario()),
-		chromedp.Click(sel("scenario-json-load")),
-		chromedp.Click(sel("tab-workload")),
-		ready,
+	openReplay(t, ctx, srv.URL)
+	do(t, ctx, "keep the upload's input, load the scenario again",
 		chromedp.Evaluate[chromedp.Void](`(() => { window.keptUpload = document.querySelector('[data-testid="trace-upload"]'); })()`),
 		chromedp.Click(sel("tab-json")),
 		chromedp.Click(sel("scenario-json-load")),
 		chromedp.Click(sel("tab-workload")),
-		ready,
+		formsValidated(),
 	)
 	if got := get(t, ctx, "the kept input", chromedp.Evaluate[string](`window.keptUpload.isConnected ? "in the page" : "replaced"`)); got != "replaced" {
 		t.Fatalf("loading the scenario again left the upload's input %s: the test needs forms drawn again", got)
