@@ -20,32 +20,33 @@ import (
 // events, kept apart from the others in a heap of 8-byte keys (time, client
 // index: appState.clients, app.go); the first is drawn by newAppState.
 
-// clientState is one client of a set.
+// clientState is one client of a set: two cache lines, the first with what
+// its think timer's check and its issue read (TestClientStateLayout).
 type clientState struct {
-	set      int32
-	c        int32 // its number in the set
-	n        int64 // its next request's number (retries not counted)
-	k        int32 // the retry the next issue is (0: a new request)
-	waiting  int64 // the Seq of the request whose outcome it awaits, 0 for none
-	issueUS  int64 // when that request was issued
+	// dueAt is when its next request is due, -1 for none: a timer of
+	// another time is stale (its machine was lost since)
+	dueAt   int64
+	key     uint64
+	rng     rng.PCG
+	n       int64 // its next request's number (retries not counted)
+	waiting int64 // the Seq of the request whose outcome it awaits, 0 for none
+	issueUS int64 // when that request was issued
+	set     int32
+	c       int32 // its number in the set
+	// the second line
 	dlAt     int64 // that request's deadline, noTime for none
-	counted  bool  // that request was issued at or after the warm-up
-	service  int   // the request being tried, for a retry
-	routeVal string
 	routeNum float64
+	routeVal string
+	service  int32 // the request being tried, for a retry
+	k        int32 // the retry the next issue is (0: a new request)
 	route    int32
 	buf      int32 // its buffer type (a bufTable index)
 	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
-	id       string
-	key      uint64
-	rng      rng.PCG
-	// dueAt is when its next request is due, -1 for none: a timer of
-	// another time is stale (its machine was lost since)
-	dueAt int64
-	off   bool // a workstation client that found no room at its WSL: it issues nothing
 	// prev and next are the clients awaiting a deadline of the same
 	// length before and after it (deadlines.go)
 	prev, next int32
+	counted    bool // that request was issued at or after the warm-up
+	off        bool // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -73,7 +74,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 		c.routeVal, c.routeNum, c.route, c.buf, c.queue = "", 0, workload.RouteNone, 0, 0
 		if cp.Script != nil {
 			st := &cp.Script[(int64(c.c)+n)%int64(len(cp.Script))]
-			c.service, c.routeVal, c.buf, c.queue = st.Service, st.Value, st.Buf, st.Queue
+			c.service, c.routeVal, c.buf, c.queue = int32(st.Service), st.Value, st.Buf, st.Queue
 			if e.routing != nil && e.routing[st.Service] != nil {
 				c.route = e.routing[st.Service].Route(e.bufs, c.buf, st.Value) // entries told apart by BUFTYPE
 			} else if crit := e.m.Criterion(e.m.Services[st.Service].Routing); crit != nil && st.Value != "" {
@@ -87,31 +88,29 @@ func (e *engine) clientIssue(g int, t int64) error {
 					i++
 				}
 			}
-			c.service = cp.Services[i].Service
+			c.service = int32(cp.Services[i].Service)
 			if sr := cp.Services[i].Route; sr != nil {
 				var r workload.Request
 				sr.Draw(&c.rng, &r)
 				c.routeVal, c.routeNum, c.route, c.buf = r.RouteVal, r.RouteNum, r.Route, r.Buf
 			}
 		}
-		if e.ids {
-			c.id = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(n, 10)
-		}
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
 	// (the request written field by field into a.req, whose other fields
 	// keep their values: fewer stores than a fresh composite literal)
 	r := &a.req
-	r.TimeUS, r.Service, r.Origin, r.Key, r.ID = t, c.service, cp.Origin, workload.Mix64(c.key^uint64(c.k)), c.id
+	r.TimeUS, r.Service, r.Origin, r.Key, r.ID = t, int(c.service), cp.Origin, workload.Mix64(c.key^uint64(c.k)), ""
 	r.Route, r.RouteVal, r.RouteNum, r.Buf, r.Queue = c.route, c.routeVal, c.routeNum, c.buf, c.queue
-	if c.k > 0 {
-		if e.ids {
-			r.ID = c.id + "~" + strconv.Itoa(int(c.k))
+	if e.ids { // set:client:request, and ~k for its k-th retry
+		r.ID = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(c.n-1, 10)
+		if c.k > 0 {
+			r.ID += "~" + strconv.Itoa(int(c.k))
 		}
-		if t >= e.setup.WarmupUS {
-			a.retried++
-			a.acc[c.set].retried++
-		}
+	}
+	if c.k > 0 && t >= e.setup.WarmupUS {
+		a.retried++
+		a.acc[c.set].retried++
 	}
 	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
 	if a.wsh != nil && cp.Via != nil && a.wsh.handling != nil {

@@ -78,8 +78,8 @@ func TestClientDeadlineRings(t *testing.T) {
 		g := int32(r.IntN(clients))
 		c := &a.cl[g]
 		if c.waiting == 0 { // it issues
-			c.waiting, c.service = seq, r.IntN(len(a.dlOf))
-			a.clientDeadline(g, c.service, now)
+			c.waiting, c.service = seq, int32(r.IntN(len(a.dlOf)))
+			a.clientDeadline(g, int(c.service), now)
 			if k := a.dlOf[c.service]; k >= 0 {
 				want[k] = append(want[k], wait{g, now + a.dl[k].lim, seq})
 			}

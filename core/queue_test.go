@@ -258,3 +258,30 @@ func TestQueueStateLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestClientStateLayout: a client's state is two whole cache lines, and
+// the first holds what the check of its think timer reads and most of what
+// its issue and outcome do (the clients' states, appState.cl, start at a
+// multiple of 64 bytes when there are enough of them to miss the caches:
+// an allocation above 32 KB starts a page).
+func TestClientStateLayout(t *testing.T) {
+	var c clientState
+	if s := unsafe.Sizeof(c); s != 128 {
+		t.Errorf("a client's state is %d bytes, want 128", s)
+	}
+	for _, f := range []struct {
+		name      string
+		off, size uintptr
+	}{
+		{"dueAt", unsafe.Offsetof(c.dueAt), unsafe.Sizeof(c.dueAt)},
+		{"key", unsafe.Offsetof(c.key), unsafe.Sizeof(c.key)},
+		{"rng", unsafe.Offsetof(c.rng), unsafe.Sizeof(c.rng)},
+		{"waiting", unsafe.Offsetof(c.waiting), unsafe.Sizeof(c.waiting)},
+		{"issueUS", unsafe.Offsetof(c.issueUS), unsafe.Sizeof(c.issueUS)},
+		{"set", unsafe.Offsetof(c.set), unsafe.Sizeof(c.set)},
+	} {
+		if f.off+f.size > 64 {
+			t.Errorf("%s ends at byte %d of a client's state, past its first cache line", f.name, f.off+f.size)
+		}
+	}
+}
