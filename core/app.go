@@ -21,11 +21,10 @@ import (
 //
 // This file holds what they share: the application state (appState, a
 // request's appSlot), its events (appEvent, appHeap) merged in their order
-// and played one a turn (appTurn), issue's hook (take), the senders
-// retrying a full queue (blocked, retryEnter) and the figures (appResult).
-// The call steps are in calls.go, the requests' ends and replies in
-// replies.go, the client populations in clients.go, the deadlines in
-// deadlines.go.
+// and played one a turn (appTurn), issue's hook (take), the senders retrying
+// a full queue (blocked, retryEnter) and the figures (appResult). The call
+// steps are in calls.go, the requests' ends and replies in replies.go, the
+// client populations in clients.go, the deadlines in deadlines.go.
 
 // callerKind is who waits for a request's outcome.
 type callerKind uint8

@@ -195,10 +195,9 @@ func (e *engine) spawnScan(t int64) {
 	}
 }
 
-// spawnMeasure returns what -p compares for set: the requests waiting in
-// its queues (with L, their summed LOAD) and those queues' up instances.
-// An MSSQ set has one queue; a conversational entry without RQADDR, one per
-// instance.
+// spawnMeasure returns what -p compares for set: the requests waiting in its
+// queues (with L, their summed LOAD) and those queues' up instances. An MSSQ
+// set has one queue; a conversational entry without RQADDR, one per instance.
 func (e *engine) spawnMeasure(set *spawnSet) (waiting, up int64) {
 	for _, qi := range set.queues {
 		q := &e.queues[qi]

@@ -15,11 +15,10 @@ import "github.com/tuxlb/tuxlb/core/internal/costtree"
 // tree that meets a cost of costtree.ShareMax or more is dropped and no
 // tree is shared from then on (unshare).
 //
-// Trees are built when first needed (a service's first request that finds
-// no idle server; for MP, per origin machine), so a model of many services
-// and machines pays only for those that queue. A change of the candidates
-// (rebuildCandidates) drops every tree; an MP counter reset makes them
-// stale.
+// Trees are built when first needed (a service's first request that finds no
+// idle server; for MP, per origin machine), so a model of many services and
+// machines pays only for those that queue. A change of the candidates
+// (rebuildCandidates) drops every tree; an MP counter reset makes them stale.
 
 // costTreeMin is the number of candidate queues from which a service's
 // least cost is read from a tree. A variable for the tests, which set it to

@@ -112,6 +112,8 @@ type serverState struct {
 	speed     float64
 	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
+	busyUS    int64 // busy time after the warm-up (the result's)
+	chosen    int64 // requests that chose it in the open series bin
 	// mt holds the dispatch threads of an instance with more than one
 	// (MAXDISPATCHTHREADS > 1, mt.go); nil for one thread, whose state is
 	// the fields above. For a multithreaded instance busy, cur, due,
@@ -121,19 +123,23 @@ type serverState struct {
 
 // queueState is a request queue as the engine plays it.
 type queueState struct {
-	// what a request reads and writes of its queue, in its first cache
-	// line (64 bytes: e.queues' elements are two whole lines)
+	// what a request that does not wait reads and writes of its queue, in
+	// its first cache line (64 bytes: e.queues' elements are two whole lines)
 	wait      waitQueue // 32 bytes
 	work      int64     // W(q): sum of L(s,q) over waiting requests
-	lenMark   int64     // start of queue-length time not yet accounted
-	binArea   int64     // waiting x us in the open series bin
 	inService int32     // requests its instances hold (busy threads; held at a crash until the notice)
 	threads   int32     // dispatch threads of its instances (their number when all have one)
-	n         int64     // (in the second line) n(q): instances that are candidates (up, down or restarting)
-	gone      int       // instances that are gone: all of them, and the queue is orphaned
-	servers   []int32
-	machine   int32
-	_         [20]byte // to 128 bytes
+	one       int32     // its one instance, -1 when it has several
+	zero      uint32    // zero waits not yet in its distribution (stats.addApart)
+	enqueued  uint32    // requests enqueued after the warm-up not yet in its counts (stats.addApart)
+	// the second line: what requests that wait touch, and the rest
+	n       int64 // n(q): instances that are candidates (up, down or restarting)
+	gone    int   // instances that are gone: all of them, and the queue is orphaned
+	servers []int32
+	lenMark int64 // start of queue-length time not yet accounted
+	binArea int64 // waiting x us in the open series bin
+	machine int32
+	_       [4]byte // to 128 bytes
 }
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
@@ -484,12 +490,11 @@ func (e *engine) lifeTurn(have bool, next *workload.Request) (stepOutcome, error
 	return turnPlayed, nil
 }
 
-// completionTurn plays the completion of instance i (sv) at tc, just
-// popped from the heap, when it is not a single-threaded instance's request
-// without applications (steps plays that one): a multithreaded instance's,
-// one with applications (its steps run), or a stale one. It
-// returns false for a stale completion (its instance crashed: it never
-// completes).
+// completionTurn plays the completion of instance i (sv) at tc, just popped
+// from the heap, when it is not a single-threaded instance's request without
+// applications (steps plays that one): a multithreaded instance's, one with
+// applications (its steps run), or a stale one. It returns false for a stale
+// completion (its instance crashed: it never completes).
 func (e *engine) completionTurn(i int32, sv *serverState, tc int64) bool {
 	if sv.mt != nil {
 		return e.mtCompletion(i, tc)
@@ -516,8 +521,7 @@ func (e *engine) replyAhead(tc int64) {
 	}
 }
 
-// arrivalTurn plays the network arrival at ta: the request enters its
-// queue.
+// arrivalTurn plays the network arrival at ta: the request enters its queue.
 func (e *engine) arrivalTurn(ta int64) {
 	s := e.arr.Pop()
 	e.advance(ta)
@@ -727,7 +731,7 @@ func (e *engine) issue(r *workload.Request) error {
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
-	e.ser.dispatch[chosen]++
+	e.servers[chosen].chosen++
 	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
@@ -782,10 +786,9 @@ func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explana
 	return sv, ex
 }
 
-// enter puts request s (its record f) into its queue at t: it starts at
-// once on the instance of the queue that has been idle longest (the
-// earliest end of its last request; ties to the first in scan order), else
-// waits.
+// enter puts request s (its record f) into its queue at t: it starts at once
+// on the instance of the queue that has been idle longest (the earliest end
+// of its last request; ties to the first in scan order), else waits.
 func (e *engine) enter(s int32, f *flight, t int64) {
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
@@ -802,6 +805,10 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 	if q.inService < q.threads {
 		if e.threaded {
 			best = e.mtFree(q)
+		} else if i := q.one; i >= 0 {
+			if sv := &e.servers[i]; !sv.busy && sv.state == stateUp {
+				best = i
+			}
 		} else {
 			for _, i := range q.servers {
 				if sv := &e.servers[i]; !sv.busy && sv.state == stateUp && (best < 0 || sv.idleSince < e.servers[best].idleSince) {
@@ -974,7 +981,7 @@ func (e *engine) accrueQueue(qi int32, q *queueState, t int64) {
 func (e *engine) accrueBusy(sv *serverState, t int64) {
 	sv.binBusy += t - sv.mark
 	if w := e.setup.WarmupUS; t > w {
-		e.st.busy[sv.idx] += t - max(sv.mark, w)
+		sv.busyUS += t - max(sv.mark, w)
 	}
 	sv.mark = t
 }

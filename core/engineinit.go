@@ -153,11 +153,15 @@ func (e *engine) initServers() {
 func (e *engine) initQueues() {
 	m := e.m
 	e.queues = make([]queueState, len(m.Queues))
+	e.st.qs = e.queues
 	levels := make([][prioLevels]fifo, len(m.Queues))
 	for i := range m.Queues {
 		q := &e.queues[i]
 		q.wait.init(&levels[i])
-		q.machine = int32(m.Queues[i].Machine)
+		q.machine, q.one = int32(m.Queues[i].Machine), -1
+		if len(m.Queues[i].Servers) == 1 {
+			q.one = int32(m.Queues[i].Servers[0])
+		}
 		// every instance, spares too: a spare is gone (it neither serves nor
 		// counts in n(q)) until it is booted or spawned
 		for _, s := range m.Queues[i].Servers {

@@ -37,7 +37,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 		st.complete(&f, sv)
 		want.Add(v)
 		// (its zero waits count apart until then)
-		inFront := st.qWait[0].InFront() + int64(st.q[0].zero)
+		inFront := st.qWait[0].InFront() + int64(st.qs[0].zero)
 		small := int64(b2i(v < hist.FrontMaxUS)) // v is in front, or past it
 		if k == 1998 && inFront < 1000 {
 			t.Fatalf("front was added to the histogram before %d requests", hist.FlushEvery)
@@ -46,7 +46,7 @@ func TestSummaryFrontOverflow(t *testing.T) {
 			t.Fatalf("at %d requests, front holds %d values, want %d (only the last)", hist.FlushEvery, inFront, small)
 		}
 	}
-	st.addZeros() // as the result's figures are read
+	st.addApart() // as the result's figures are read
 	for _, a := range []*hist.Acc{&st.qWait[0], &st.svc[fixture.SvcToLower].wait} {
 		if g, w := a.Hist(), want.Hist(); !reflect.DeepEqual(g, w) {
 			t.Errorf("histogram: got %v, want %v", g, w)

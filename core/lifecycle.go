@@ -301,8 +301,7 @@ func (e *engine) eventsTurn(t int64) {
 // bblTurn is the BBL's work at t, after the scenario events: crash notices
 // and SVCTIMEOUT aborts (scan order), the -p spawning decisions when scan,
 // then the items of the later phases (bblItems); the candidates are rebuilt
-// last if an instance's state changed. active, have and next are
-// lifeStep's.
+// last if an instance's state changed. active, have and next are lifeStep's.
 func (e *engine) bblTurn(t int64, scan, active, have bool, next *workload.Request) {
 	L := e.life
 	for len(L.items) > 0 && L.items[0].T <= t && life.Phase(L.items[0].Kind) == 0 {

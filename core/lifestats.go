@@ -38,7 +38,7 @@ func (e *engine) lifeResult(r *result.Result) {
 		s.State = e.servers[i].state.String()
 		upMS := usec.ToMS(up[i])
 		s.UpMS = &upMS
-		u := frac(float64(e.st.busy[i]), float64(up[i])*float64(e.m.Servers[i].DispatchThreads()))
+		u := frac(float64(e.servers[i].busyUS), float64(up[i])*float64(e.m.Servers[i].DispatchThreads()))
 		s.UpUtilization = &u
 	}
 }

@@ -119,7 +119,7 @@ func (e *engine) mtCompletion(i int32, tc int64) bool {
 func (e *engine) mtAccrue(sv *serverState, j int32, t int64) {
 	bin, measured := sv.mt.Accrue(j, t, e.setup.WarmupUS)
 	sv.binBusy += bin
-	e.st.busy[sv.idx] += measured
+	sv.busyUS += measured
 }
 
 // mtFreeThread ends thread j's request at t: its busy time is accounted

@@ -83,10 +83,9 @@ func Prepare(sc *scenario.Scenario, opt RunOptions) (*Prepared, error) {
 // only read it.
 func (pr *Prepared) Model() *Model { return pr.m }
 
-// Compile resolves the prepared scenario against its Model into a Plan:
-// opt's policy and seed applied, every default filled in, the samplers
-// built, the workload read, checked and sorted. The scenario is not checked
-// again.
+// Compile resolves the prepared scenario against its Model into a Plan: opt's
+// policy and seed applied, every default filled in, the samplers built, the
+// workload read, checked and sorted. The scenario is not checked again.
 func (pr *Prepared) Compile(opt RunOptions) (*Plan, error) {
 	p, err := pr.compile(opt)
 	if err != nil {

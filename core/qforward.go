@@ -395,9 +395,8 @@ func (e *engine) fwdCrash(i int32, t int64) {
 	fw.lost = true
 }
 
-// fwdNotice is the BBL noticing forwarder instance i down at t: the
-// forward it lost aborts its transaction and fails its message with
-// TPESVCERR.
+// fwdNotice is the BBL noticing forwarder instance i down at t: the forward
+// it lost aborts its transaction and fails its message with TPESVCERR.
 func (e *engine) fwdNotice(i int32, t int64) {
 	fi := e.q.fwOf[i]
 	if fw := &e.q.fw[fi]; fw.lost {

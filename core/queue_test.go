@@ -231,12 +231,13 @@ func TestHandOffEveryTenth(t *testing.T) {
 	}
 }
 
-// TestQueueStateLayout: what a request reads and writes of its queue (its
-// waiting requests, their LOAD, the length's accounting, its busy and
-// total threads) lies in the first 64 bytes of the queue's state, and the
-// state is two whole cache lines, so that a request touches one line of
-// its queue's (e.queues' elements start at multiples of 64 bytes: every
-// allocation size class a slice of them falls in is a multiple of 64).
+// TestQueueStateLayout: what a request that does not wait reads and writes
+// of its queue (its waiting requests, their LOAD, its busy and total
+// threads, its one instance, its enqueues and zero waits) lies in the
+// first 64 bytes of the queue's state, and the state is two whole cache
+// lines, so that such a request touches one line of its queue's
+// (e.queues' elements start at multiples of 64 bytes: every allocation
+// size class a slice of them falls in is a multiple of 64).
 func TestQueueStateLayout(t *testing.T) {
 	var q queueState
 	if s := unsafe.Sizeof(q); s != 128 {
@@ -248,8 +249,9 @@ func TestQueueStateLayout(t *testing.T) {
 	}{
 		{"wait", unsafe.Offsetof(q.wait), unsafe.Sizeof(q.wait)},
 		{"work", unsafe.Offsetof(q.work), unsafe.Sizeof(q.work)},
-		{"lenMark", unsafe.Offsetof(q.lenMark), unsafe.Sizeof(q.lenMark)},
-		{"binArea", unsafe.Offsetof(q.binArea), unsafe.Sizeof(q.binArea)},
+		{"enqueued", unsafe.Offsetof(q.enqueued), unsafe.Sizeof(q.enqueued)},
+		{"one", unsafe.Offsetof(q.one), unsafe.Sizeof(q.one)},
+		{"zero", unsafe.Offsetof(q.zero), unsafe.Sizeof(q.zero)},
 		{"inService", unsafe.Offsetof(q.inService), unsafe.Sizeof(q.inService)},
 		{"threads", unsafe.Offsetof(q.threads), unsafe.Sizeof(q.threads)},
 	} {

@@ -85,8 +85,8 @@ func (e *engine) serverStats() []result.ServerStats {
 	for i := range e.m.Servers {
 		s := &e.m.Servers[i]
 		out[i] = result.ServerStats{ID: s.ID, Name: s.Name, Group: s.Group, LMID: s.LMID, Queue: s.Queue, Spare: s.Spare, TMS: s.TMS,
-			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usec.ToMS(st.busy[i]),
-			Utilization: frac(float64(st.busy[i]), span*float64(s.DispatchThreads())),
+			Requests: st.srvRequests[i], LoadDone: st.srvLoad[i], BusyMS: usec.ToMS(e.servers[i].busyUS),
+			Utilization: frac(float64(e.servers[i].busyUS), span*float64(s.DispatchThreads())),
 			Share:       frac(float64(st.srvRequests[i]), float64(st.completed)),
 			Chosen:      st.srvChosen[i], Services: append([]string{}, s.Services...)}
 		for _, d := range done[i] {

@@ -21,10 +21,9 @@ type routeStep struct {
 	fallback bool   // the range's group had no candidate: the catch-all's group was used
 }
 
-// initRoutes precomputes the routing targets of service s: per range of
-// its criterion (of every entry of its name, one after the other), the
-// candidates of the range's group (group "*": all of them), built once per
-// group.
+// initRoutes precomputes the routing targets of service s: per range of its
+// criterion (of every entry of its name, one after the other), the candidates
+// of the range's group (group "*": all of them), built once per group.
 func (e *engine) initRoutes(s int) {
 	svc := &e.m.Services[s]
 	if svc.Routing == "" {
@@ -68,10 +67,9 @@ func (e *engine) initRoutes(s int) {
 	}
 }
 
-// route is the routing step of request r of routed service sv: the
-// candidates that remain (nil when the request fails with TPESYSTEM: a
-// buffer type no entry holds, no value, or no range holds it) and what
-// was decided.
+// route is the routing step of request r of routed service sv: the candidates
+// that remain (nil when the request fails with TPESYSTEM: a buffer type no
+// entry holds, no value, or no range holds it) and what was decided.
 func (e *engine) route(r *workload.Request, sv *svcInfo) (*svcInfo, routeStep) {
 	rs := routeStep{routed: true, rng: -1}
 	switch {

@@ -7,13 +7,13 @@ import (
 )
 
 // series is the time series of a run: the closed bins (package
-// timeseries) and the open bin, whose figures live here (requests chosen
-// and failed), in the engine's server and queue states (binBusy,
+// timeseries) and the open bin, whose figures live here (requests
+// failed), in the engine's server and queue states (binBusy, chosen,
 // binArea) and in its MP counters.
 type series struct {
 	timeseries.Bins
 	end      int64              // end of the open bin
-	dispatch []int64            // open bin: requests chosen per server
+	dispatch []int64            // the bin closing: requests chosen per server (serverState.chosen)
 	failOpen [numFailures]int64 // open bin: requests failed, by code
 	failed   bool               // some request failed: the series has failure lines
 }
@@ -88,15 +88,14 @@ func (e *engine) closeBin(b int64) {
 		} else if sv.mt != nil {
 			e.mtSeries(sv, b)
 		}
-		busy[i] = sv.binBusy
-		sv.binBusy = 0
+		busy[i], s.dispatch[i] = sv.binBusy, sv.chosen
+		sv.binBusy, sv.chosen = 0, 0
 	}
 	var mq []int64
 	if e.q != nil {
 		mq = e.q.store.CloseBins(b)
 	}
 	s.end = s.Close(b, s.dispatch, s.failOpen[:], e.counters, mq)
-	clear(s.dispatch)
 	clear(s.failOpen[:])
 }
 
@@ -116,13 +115,6 @@ func (s *series) build(e *engine) result.Series {
 		failures = plan.FailureCodes[:]
 	}
 	return s.Build(e.m, failures, e.opt.AllSeries)
-}
-
-// chosenTotals sets n[i] to the requests that chose server i over the whole
-// run: the closed bins' and the open bin's.
-func (s *series) chosenTotals(n []int64) {
-	copy(n, s.dispatch)
-	s.AddChosen(n)
 }
 
 // msgQueueSeries is /Q queue k's mean depth in each closed bin.

@@ -17,12 +17,13 @@ type stats struct {
 
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
-	q            []queueAcc // per queue: its counts that a request touches, in one place
-	sWait, sResp []hist.Acc // per service: copied from svc by finish
-	svc          []svcAcc   // per service, as complete counts it
+	q            []queueAcc   // per queue: its counts
+	qs           []queueState // the engine's queues, with their zero waits and enqueues counted apart
+	sWait, sResp []hist.Acc   // per service: copied from svc by finish
+	svc          []svcAcc     // per service, as complete counts it
 
 	svcIssued, svcCompleted, svcTimedOut, svcBusy []int64 // svcBusy: copied from svc by finish
-	srvRequests, srvLoad, srvChosen, busy         []int64
+	srvRequests, srvLoad, srvChosen               []int64
 	warmChosen                                    []int64 // per server: requests chosen before the warm-up
 	done                                          donecount.Table
 	mIssued, mServed, mLocal, mSent, mRecv        []int64
@@ -46,10 +47,9 @@ type stats struct {
 	v    *batchmeans.Window
 }
 
-// validated counts the response of a trace row whose log observed one,
-// issued at t and answered at reply, if it lies in the validation window.
-// It is apart from complete, which calls it rarely, so as not to weigh on
-// it.
+// validated counts the response of a trace row whose log observed one, issued
+// at t and answered at reply, if it lies in the validation window. It is
+// apart from complete, which calls it rarely, so as not to weigh on it.
 //
 //go:noinline
 func (st *stats) validated(s int, t, resp, reply int64) {
@@ -98,7 +98,7 @@ func (st *stats) init(e *engine) {
 		*p = make([]int64, nsvc)
 	}
 	st.svcFailed = make([]int64, nsvc*numFailures)
-	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.busy, &st.warmChosen} {
+	for _, p := range []*[]int64{&st.srvRequests, &st.srvLoad, &st.srvChosen, &st.warmChosen} {
 		*p = make([]int64, nsrv)
 	}
 	st.done.Init(e.m)
@@ -154,7 +154,7 @@ func (st *stats) crossing(f *flight, qm int32) {
 
 func (st *stats) enqueue(f *flight) {
 	if f.counted {
-		st.q[f.queue].enqueued++
+		st.qs[f.queue].enqueued++
 	}
 }
 
@@ -176,11 +176,11 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	}
 	iw, ir := hist.Index(wait), hist.Index(resp)
 	// a queue's zero waits, most of its waits below saturation, count in
-	// its queueAcc, beside the counts its request touched already, where
-	// its distribution is two cache lines, and a large model's queues do
-	// not all fit in the cache
+	// its state (queueState.zero), beside what the request touched of it
+	// already, rather than in its distribution's two cache lines: a large
+	// model's queues do not all fit in the cache
 	if wait == 0 {
-		st.q[f.queue].zero++
+		st.qs[f.queue].zero++
 	} else if a := &st.qWait[f.queue]; !a.Note(wait, iw) {
 		a.Spill(wait)
 	}
@@ -235,15 +235,17 @@ func (st *stats) longestUS() int64 {
 //
 //go:noinline
 func (st *stats) addFronts() {
-	st.addZeros()
+	st.addApart()
 	st.eachCounted((*hist.Acc).FlushFront)
 }
 
-// addZeros adds the queues' zero waits counted apart to their distributions.
-func (st *stats) addZeros() {
+// addApart adds the queues' zero waits and enqueued requests, counted
+// apart in their states, to their distributions and counts.
+func (st *stats) addApart() {
 	for i := range st.q {
-		st.qWait[i].AddZeros(st.q[i].zero)
-		st.q[i].zero = 0
+		st.qWait[i].AddZeros(st.qs[i].zero)
+		st.q[i].enqueued += int64(st.qs[i].enqueued)
+		st.qs[i].zero, st.qs[i].enqueued = 0, 0
 	}
 }
 
@@ -278,12 +280,15 @@ func (st *stats) eachCounted(do func(*hist.Acc)) {
 // counts; each machine's requests served from its servers'; each server's
 // requests chosen from the series' less those before the warm-up.
 func (st *stats) finish(e *engine) {
-	st.addZeros()
+	st.addApart()
 	for s := range st.svc {
 		a := &st.svc[s]
 		st.sWait[s], st.sResp[s], st.svcBusy[s], st.svcCompleted[s] = a.wait, a.resp, a.busy, a.wait.N
 	}
-	e.ser.chosenTotals(st.srvChosen)
+	for i := range e.servers { // the open bin's, then the closed bins'
+		st.srvChosen[i] = e.servers[i].chosen
+	}
+	e.ser.AddChosen(st.srvChosen)
 	for i, n := range st.warmChosen {
 		st.srvChosen[i] -= n
 	}
@@ -296,14 +301,13 @@ func (st *stats) finish(e *engine) {
 	}
 }
 
-// queueAcc is what a queue counts for its result that every request it
-// takes touches: 32 bytes, one cache line for the four counts where four
-// arrays took one each, which a model of thousands of queues does not
-// keep in the first-level cache.
+// queueAcc is what a queue counts for its result, in one place: the
+// requests enqueued (counted in its state, beside what a request touches
+// of it already, and added here by addApart), and what requests that wait
+// touch, its longest waiting line and the line's area.
 type queueAcc struct {
-	enqueued, max int64  // requests enqueued; the longest waiting line after the warm-up
-	area          int64  // the waiting line's length integrated over the measured time (µs)
-	zero          uint32 // zero waits not yet in the queue's distribution (addZeros)
+	enqueued, max int64 // requests enqueued; the longest waiting line after the warm-up
+	area          int64 // the waiting line's length integrated over the measured time (µs)
 }
 
 // svcAcc is what complete counts per service, together: one bounds check

@@ -73,9 +73,8 @@ func (a *appState) wshOut(sl *appSlot, key uint64) int64 {
 }
 
 // deferChoice is issue's step for a workstation client's request whose
-// handling draw is above 0: it is numbered and logged now, at its send,
-// and chosen that much later, in the turn after the network arrivals
-// (wshChoice).
+// handling draw is above 0: it is numbered and logged now, at its send, and
+// chosen that much later, in the turn after the network arrivals (wshChoice).
 func (e *engine) deferChoice(s int32, f *flight) {
 	a := e.app
 	at := f.req.TimeUS + a.wsh.deferUS
@@ -147,7 +146,7 @@ func (e *engine) place(s int32, f *flight, t int64) {
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
-	e.ser.dispatch[chosen]++
+	e.servers[chosen].chosen++
 	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
