@@ -132,14 +132,13 @@ type queueState struct {
 	one       int32     // its one instance, -1 when it has several
 	zero      uint32    // zero waits not yet in its distribution (stats.addApart)
 	enqueued  uint32    // requests enqueued after the warm-up not yet in its counts (stats.addApart)
-	// the second line: what requests that wait touch, and the rest
+	// the second line (the waiting line's length is accounted in the
+	// statistics' queueAcc)
 	n       int64 // n(q): instances that are candidates (up, down or restarting)
 	gone    int   // instances that are gone: all of them, and the queue is orphaned
 	servers []int32
-	lenMark int64 // start of queue-length time not yet accounted
-	binArea int64 // waiting x us in the open series bin
 	machine int32
-	_       [4]byte // to 128 bytes
+	_       [20]byte // to 128 bytes
 }
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
@@ -962,11 +961,11 @@ func (e *engine) sampler(s int, g int32) dist.Sampler {
 
 // accrueQueue accounts queue qi's (q's) waiting length up to t.
 func (e *engine) accrueQueue(qi int32, q *queueState, t int64) {
+	a := &e.st.q[qi]
 	if n := int64(q.wait.n); n > 0 {
-		q.binArea += n * (t - q.lenMark)
+		a.binArea += n * (t - a.lenMark)
 		if w := e.setup.WarmupUS; t > w {
-			a := &e.st.q[qi]
-			a.area += n * (t - max(q.lenMark, w))
+			a.area += n * (t - max(a.lenMark, w))
 			// a backlog carried over the warm-up counts in max_length
 			// as it does in avg_length
 			if n > a.max {
@@ -974,7 +973,7 @@ func (e *engine) accrueQueue(qi int32, q *queueState, t int64) {
 			}
 		}
 	}
-	q.lenMark = t
+	a.lenMark = t
 }
 
 // accrueBusy accounts server sv's busy time up to t.

@@ -8,8 +8,8 @@ import (
 
 // series is the time series of a run: the closed bins (package
 // timeseries) and the open bin, whose figures live here (requests
-// failed), in the engine's server and queue states (binBusy, chosen,
-// binArea) and in its MP counters.
+// failed), in the engine's server states (binBusy, chosen), the
+// statistics' queue counts (binArea) and the MP counters.
 type series struct {
 	timeseries.Bins
 	end      int64              // end of the open bin
@@ -78,8 +78,8 @@ func (e *engine) closeBin(b int64) {
 	for i := range e.queues {
 		q := &e.queues[i]
 		e.accrueQueue(int32(i), q, b)
-		qArea[i] = q.binArea
-		q.binArea = 0
+		qArea[i] = e.st.q[i].binArea
+		e.st.q[i].binArea = 0
 	}
 	for i := range e.servers {
 		sv := &e.servers[i]

@@ -301,13 +301,16 @@ func (st *stats) finish(e *engine) {
 	}
 }
 
-// queueAcc is what a queue counts for its result, in one place: the
-// requests enqueued (counted in its state, beside what a request touches
-// of it already, and added here by addApart), and what requests that wait
-// touch, its longest waiting line and the line's area.
+// queueAcc is a queue's counts: the requests enqueued (counted in its
+// state, beside what a request touches of it already, and added here by
+// addApart), and what requests that wait touch, in one cache line: the
+// waiting line's length accounted as it changes (engine.accrueQueue).
 type queueAcc struct {
 	enqueued, max int64 // requests enqueued; the longest waiting line after the warm-up
 	area          int64 // the waiting line's length integrated over the measured time (µs)
+	lenMark       int64 // start of the length's time not yet accounted
+	binArea       int64 // waiting x us in the open series bin
+	_             [24]byte
 }
 
 // svcAcc is what complete counts per service, together: one bounds check
