@@ -132,8 +132,7 @@ type queueState struct {
 	one       int32     // its one instance, -1 when it has several
 	zero      uint32    // zero waits not yet in its distribution (stats.addApart)
 	enqueued  uint32    // requests enqueued after the warm-up not yet in its counts (stats.addApart)
-	// the second line (the waiting line's length is accounted in the
-	// statistics' queueAcc)
+	// the second line (the waiting line's length is queueAcc's)
 	n       int64 // n(q): instances that are candidates (up, down or restarting)
 	gone    int   // instances that are gone: all of them, and the queue is orphaned
 	servers []int32

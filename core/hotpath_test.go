@@ -57,6 +57,31 @@ func TestSummaryFrontOverflow(t *testing.T) {
 	}
 }
 
+// TestEnqueuedPastUint32: a queue's enqueues, counted in 32 bits in its
+// state until the statistics add them up, lose none when 2^32 of them come
+// between two flushes, and uncounted ones (before the warm-up) add nothing.
+func TestEnqueuedPastUint32(t *testing.T) {
+	e, err := newEngine(engSetup(fixture.HandModel()), &sliceRequests{}, simOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &e.st
+	st.q[0].enqueued, st.qs[0].enqueued = 5, 1<<32-2
+	f := flight{counted: true, queue: 0}
+	for range 3 { // to 2^32 - 1, over to 0, then 1
+		st.enqueue(&f)
+	}
+	f.counted = false
+	st.enqueue(&f)
+	st.addApart()
+	if got, want := st.q[0].enqueued, int64(5+1<<32+1); got != want {
+		t.Errorf("enqueued %d, want %d", got, want)
+	}
+	if st.qs[0].enqueued != 0 {
+		t.Errorf("the state's count is %d after addApart, want 0", st.qs[0].enqueued)
+	}
+}
+
 // TestFlightReset: reset leaves a used record exactly as the composite
 // literal it replaces, whatever the record held before (every byte after the
 // request set, so that a field added to flight but forgotten in reset fails

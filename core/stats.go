@@ -154,7 +154,10 @@ func (st *stats) crossing(f *flight, qm int32) {
 
 func (st *stats) enqueue(f *flight) {
 	if f.counted {
-		st.qs[f.queue].enqueued++
+		c := &st.qs[f.queue].enqueued
+		if *c++; *c == 0 { // 2^32 since addApart (a run of lost requests)
+			st.q[f.queue].enqueued += 1 << 32
+		}
 	}
 }
 
@@ -301,10 +304,9 @@ func (st *stats) finish(e *engine) {
 	}
 }
 
-// queueAcc is a queue's counts: the requests enqueued (counted in its
-// state, beside what a request touches of it already, and added here by
-// addApart), and what requests that wait touch, in one cache line: the
-// waiting line's length accounted as it changes (engine.accrueQueue).
+// queueAcc is a queue's counts: its enqueues (counted in its state, added
+// here by addApart) and, in one cache line, what a waiting request touches:
+// its line's length accounted as it changes (engine.accrueQueue).
 type queueAcc struct {
 	enqueued, max int64 // requests enqueued; the longest waiting line after the warm-up
 	area          int64 // the waiting line's length integrated over the measured time (µs)
