@@ -240,13 +240,7 @@ func TestHandOffEveryTenth(t *testing.T) {
 // size class a slice of them falls in is a multiple of 64).
 func TestQueueStateLayout(t *testing.T) {
 	var q queueState
-	if s := unsafe.Sizeof(q); s != 128 {
-		t.Errorf("a queue's state is %d bytes, want 128", s)
-	}
-	for _, f := range []struct {
-		name      string
-		off, size uintptr
-	}{
+	checkLayout(t, "a queue's state", unsafe.Sizeof(q), []field{
 		{"wait", unsafe.Offsetof(q.wait), unsafe.Sizeof(q.wait)},
 		{"work", unsafe.Offsetof(q.work), unsafe.Sizeof(q.work)},
 		{"enqueued", unsafe.Offsetof(q.enqueued), unsafe.Sizeof(q.enqueued)},
@@ -254,11 +248,7 @@ func TestQueueStateLayout(t *testing.T) {
 		{"zero", unsafe.Offsetof(q.zero), unsafe.Sizeof(q.zero)},
 		{"inService", unsafe.Offsetof(q.inService), unsafe.Sizeof(q.inService)},
 		{"threads", unsafe.Offsetof(q.threads), unsafe.Sizeof(q.threads)},
-	} {
-		if f.off+f.size > 64 {
-			t.Errorf("%s ends at byte %d of the queue's state, past its first cache line", f.name, f.off+f.size)
-		}
-	}
+	})
 }
 
 // TestClientStateLayout: a client's state is two whole cache lines, and
@@ -268,22 +258,32 @@ func TestQueueStateLayout(t *testing.T) {
 // an allocation above 32 KB starts a page).
 func TestClientStateLayout(t *testing.T) {
 	var c clientState
-	if s := unsafe.Sizeof(c); s != 128 {
-		t.Errorf("a client's state is %d bytes, want 128", s)
-	}
-	for _, f := range []struct {
-		name      string
-		off, size uintptr
-	}{
+	checkLayout(t, "a client's state", unsafe.Sizeof(c), []field{
 		{"dueAt", unsafe.Offsetof(c.dueAt), unsafe.Sizeof(c.dueAt)},
 		{"key", unsafe.Offsetof(c.key), unsafe.Sizeof(c.key)},
 		{"rng", unsafe.Offsetof(c.rng), unsafe.Sizeof(c.rng)},
 		{"waiting", unsafe.Offsetof(c.waiting), unsafe.Sizeof(c.waiting)},
 		{"issueUS", unsafe.Offsetof(c.issueUS), unsafe.Sizeof(c.issueUS)},
 		{"set", unsafe.Offsetof(c.set), unsafe.Sizeof(c.set)},
-	} {
+	})
+}
+
+// field is where a struct's field lies: its name, offset and size.
+type field struct {
+	name      string
+	off, size uintptr
+}
+
+// checkLayout checks that a struct (what) of size bytes is two whole cache
+// lines and that each of fields ends within the first.
+func checkLayout(t *testing.T, what string, size uintptr, fields []field) {
+	t.Helper()
+	if size != 128 {
+		t.Errorf("%s is %d bytes, want 128", what, size)
+	}
+	for _, f := range fields {
 		if f.off+f.size > 64 {
-			t.Errorf("%s ends at byte %d of a client's state, past its first cache line", f.name, f.off+f.size)
+			t.Errorf("%s ends at byte %d of %s, past its first cache line", f.name, f.off+f.size, what)
 		}
 	}
 }
