@@ -68,11 +68,7 @@ const clientCellsJS = `JSON.stringify(Object.fromEntries([...document.querySelec
 	[tr.dataset.client, Object.fromEntries([...tr.querySelectorAll("td[data-field]")].map((td) => [td.dataset.field, td.dataset.value]))])))`
 
 func TestPlaygroundApplications(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	bankapp := filepath.Join(repoRoot(t), "examples", "bankapp-transfer.json")
 
 	t.Run("bankapp: the call graph, the tellers, and their figures as tuxlb run gives them", func(t *testing.T) {

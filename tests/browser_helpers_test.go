@@ -17,6 +17,19 @@ import (
 // chromiumPath is the browser the end-to-end tests drive.
 const chromiumPath = "/usr/bin/chromium"
 
+// playgroundServer starts tuxlb serve on a fresh SQLite file for a browser
+// test, after checking that its binary has the playground built in; the
+// browser tests are skipped with -short.
+func playgroundServer(t *testing.T) *serverProc {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests start Chromium; skipped with -short")
+	}
+	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
+	requireBuilt(t, srv.URL)
+	return srv
+}
+
 // newBrowser starts a fresh headless Chromium (its own user-data dir, so no
 // state is shared with other browsers) and returns a context for its tab,
 // limited to two minutes.

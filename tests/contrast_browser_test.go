@@ -116,11 +116,7 @@ func emulateScheme(scheme string) chromedp.Action[chromedp.Void] {
 }
 
 func TestPlaygroundContrast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	// Each view shows one scenario tab beside one result tab (the flow view's canvas is not text).
 	type view struct {
 		name   string

@@ -7,7 +7,6 @@ package tests
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,11 +15,7 @@ import (
 )
 
 func TestPlaygroundFlow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	ctx := newBrowser(t)
 	loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
 	do(t, ctx, "open the Flow tab",

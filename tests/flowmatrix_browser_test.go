@@ -18,11 +18,7 @@ import (
 )
 
 func TestPlaygroundFlowMatrixAndSweepAxes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	example := filepath.Join(repoRoot(t), "examples", "mp-netload.json")
 
 	t.Run("flow matrix", func(t *testing.T) {

@@ -15,11 +15,7 @@ import (
 )
 
 func TestPlaygroundOptimize(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	var cli, errb bytes.Buffer
 	cmd := exec.Command(binaryPath(t), "optimize", filepath.Join(repoRoot(t), "examples", "mssq-set.json"),
 		"--vary", "SERVERS.quotesrv.MIN=1..4/1", "--objective", "wait_mean_ms<=50", "--objective", "response_p99_ms[QUOTE]<=400",

@@ -61,11 +61,7 @@ func cliRunText(t *testing.T, scenario string) []byte {
 }
 
 func TestPlaygroundOwnFiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 
 	t.Run("a pasted UBBCONFIG starts afresh: the bytes of tuxlb run --ubbconfig", func(t *testing.T) {
 		ctx := newBrowser(t)

@@ -25,11 +25,7 @@ func phoneSize() chromedp.Action[chromedp.Void] {
 }
 
 func TestPlaygroundPhone(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	for _, scheme := range []string{"light", "dark"} {
 		t.Run(scheme, func(t *testing.T) {
 			ctx := newBrowser(t)

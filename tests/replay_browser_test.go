@@ -143,11 +143,7 @@ func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey b
 }
 
 func TestPlaygroundReplay(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	export := filepath.Join(t.TempDir(), "export.csv")
 	if err := os.WriteFile(export, []byte(replayExport), 0o644); err != nil {
 		t.Fatal(err)
@@ -260,11 +256,7 @@ func TestPlaygroundReplay(t *testing.T) {
 // The upload's input is kept, the forms drawn again, then the file handed
 // to the kept input, as the browser does when the reading outlasts them.
 func TestPlaygroundUploadAfterRedraw(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	ctx := newBrowser(t)
 	openReplay(t, ctx, srv.URL)
 	do(t, ctx, "keep the upload's input, load the scenario again",
@@ -296,11 +288,7 @@ func TestPlaygroundUploadAfterRedraw(t *testing.T) {
 }
 
 func TestPlaygroundSweepPrecision(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser tests start Chromium; skipped with -short")
-	}
-	srv := startServer(t, filepath.Join(t.TempDir(), "tuxlb.db"))
-	requireBuilt(t, srv.URL)
+	srv := playgroundServer(t)
 	ctx := newBrowser(t)
 	do(t, ctx, "run a sweep to a precision on 2 workers",
 		chromedp.Navigate(srv.URL+"/"),
