@@ -56,7 +56,8 @@ const (
 
 // Leaf is one candidate queue of a tree: At names its cost (an index the
 // engine's cost function reads), Add is what its numerator adds to that
-// cost, N its number of servers.
+// cost, N its number of servers (at most a model's 10 000 instances: it
+// fits the int32 a node keeps it in).
 type Leaf struct {
 	At     int32
 	Add, N int64
@@ -73,17 +74,22 @@ type Forest struct {
 	NoShare bool
 }
 
-// node is a tree node: its winner (a leaf k, or -1 past the last leaf) and
-// the winner's numerator (math.MaxInt64 for none).
+// node is a tree node: its winner (a leaf k, or -1 past the last leaf),
+// the winner's numerator (math.MaxInt64 for none) and its n, so that two
+// nodes compare without a look at their leaves.
 type node struct {
 	key int64
 	win int32
+	n   int32
 }
 
-// leaf is a leaf's cost index, what its numerator adds to the cost, and n.
+// pair is a node's two children.
+type pair [2]node
+
+// leaf is a leaf's cost index and what its numerator adds to the cost.
 type leaf struct {
-	add, n int64
-	at     int32
+	add int64
+	at  int32
 }
 
 // member says that leaf node i of tree t reads the cost it is listed under.
@@ -92,14 +98,15 @@ type member struct {
 	i int32
 }
 
-// Tree is one tournament tree: nd[1] is the root, nd[size+k] the leaf k.
-// A node's winner and numerator sit together, and a node's two children
-// side by side, so that a step up the tree reads one cache line (a model
-// of thousands of queues does not keep its trees in the first-level
-// cache).
+// Tree is one tournament tree of nodes numbered as in a binary heap: 1 is
+// the root, node p's children are 2p and 2p+1, size+k is the leaf k. A
+// node's winner, numerator and n sit together, and the two children of
+// node p side by side as nd[p], so that a step up the tree reads one cache
+// line (a model of thousands of queues does not keep its trees in the
+// first-level cache) and one bounds check.
 type Tree struct {
 	size int32
-	nd   []node
+	nd   []pair // nd[p]: node p's children; node i is nd[i>>1][i&1] (node)
 	lf   []leaf // per leaf k
 	// unit: every n is 1, so numerators compare as they are; shared: every
 	// cost must stay below ShareMax
@@ -139,16 +146,17 @@ func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 		size *= 2
 	}
 	n := len(leaves)
-	t := &Tree{size: size, nd: make([]node, 2*size), lf: make([]leaf, n),
+	t := &Tree{size: size, nd: make([]pair, size), lf: make([]leaf, n),
 		unit: true, shared: shared, stale: true}
 	f.built = append(f.built, t)
 	for k, l := range leaves {
-		t.lf[k] = leaf{add: l.Add, n: l.N, at: l.At}
+		t.lf[k] = leaf{add: l.Add, at: l.At}
+		t.node(int(size) + k).n = int32(l.N)
 		t.unit = t.unit && l.N == 1
 		f.members[l.At] = append(f.members[l.At], member{t: t, i: size + int32(k)})
 	}
-	for i := size + int32(n); i < 2*size; i++ {
-		t.nd[i] = node{key: math.MaxInt64, win: -1}
+	for i := int(size) + n; i < 2*int(size); i++ {
+		*t.node(i) = node{key: math.MaxInt64, win: -1}
 	}
 	return t
 }
@@ -170,7 +178,7 @@ func (f *Forest) Least(t *Tree, cost func(at int32) int64) (int32, bool) {
 		}
 	}
 	t.budget = Budget * t.size
-	return t.nd[1].win, true
+	return t.node(1).win, true
 }
 
 // build computes every node of t from its costs now, and reports false if
@@ -182,10 +190,11 @@ func (t *Tree) build(cost func(int32) int64) bool {
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
-		t.nd[t.size+k] = node{key: v + lf.add, win: k}
+		nd := t.node(int(t.size + k))
+		nd.key, nd.win = v+lf.add, k
 	}
-	for p := t.size - 1; p >= 1; p-- {
-		t.match(p)
+	for p := int(t.size) - 1; p >= 1; p-- {
+		*t.node(p) = winner(&t.nd[p], t.unit)
 	}
 	t.dirty = t.dirty[:0]
 	return true
@@ -194,44 +203,48 @@ func (t *Tree) build(cost func(int32) int64) bool {
 // repair gives the leaves listed in t.dirty their numerators now and
 // computes the nodes above each again, up to the first that keeps its
 // winner and numerator; it reports false if t is shared and a cost is not
-// below ShareMax.
+// below ShareMax. (A leaf of a tree of thousands of queues climbs a dozen
+// levels, each a node's two children read as one pair and compared, with
+// no call.)
 func (t *Tree) repair(cost func(int32) int64) bool {
-	for _, i := range t.dirty {
-		lf := &t.lf[i-t.size]
+	nd, unit := t.nd, t.unit
+	for _, leaf := range t.dirty {
+		lf := &t.lf[leaf-t.size]
 		v := cost(lf.at)
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
-		if v += lf.add; v == t.nd[i].key {
+		i := int(leaf)
+		x := &nd[i>>1][i&1]
+		if v += lf.add; v == x.key {
 			continue
 		}
-		t.nd[i].key = v
-		for i > 1 && t.match(i>>1) {
-			i >>= 1
+		x.key = v
+		for p := i >> 1; p >= 1; p >>= 1 {
+			w := winner(&nd[p], unit)
+			q := &nd[p>>1][p&1]
+			if q.win == w.win && q.key == w.key { // then its n too
+				break
+			}
+			*q = w
 		}
 	}
 	t.dirty = t.dirty[:0]
 	return true
 }
 
-// match computes node p from its children, the right one only when
-// strictly cheaper (the scan's test), and reports whether its winner or
-// numerator changed.
-func (t *Tree) match(p int32) bool {
-	nd := t.nd
-	l := 2 * p
-	w, v := nd[l].win, nd[l].key
-	if r := &nd[l+1]; r.win >= 0 {
-		// a numerator of a leaf past the last is math.MaxInt64, never less
-		if t.unit && r.key < v || !t.unit && LessFrac(r.key, t.lf[r.win].n, v, t.lf[w].n) {
-			w, v = r.win, r.key
-		}
+// node returns node i.
+func (t *Tree) node(i int) *node { return &t.nd[i>>1][i&1] }
+
+// winner is what the node whose children are c holds: the right one only
+// when strictly cheaper (the scan's test). unit is the tree's.
+func winner(c *pair, unit bool) node {
+	a, b := c[0], c[1]
+	// a node past the last leaf (numerator math.MaxInt64) is never cheaper
+	if b.win >= 0 && (unit && b.key < a.key || !unit && LessFrac(b.key, int64(b.n), a.key, int64(a.n))) {
+		return b
 	}
-	if q := &nd[p]; q.win != w || q.key != v {
-		q.win, q.key = w, v
-		return true
-	}
-	return false
+	return a
 }
 
 // Changed lists the leaves of cost at as changed in the live trees they
