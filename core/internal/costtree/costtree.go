@@ -106,7 +106,7 @@ type member struct {
 // first-level cache) and one bounds check.
 type Tree struct {
 	size int32
-	nd   []pair // nd[p]: node p's children; node i is nd[i>>1][i&1] (node)
+	nd   []pair // nd[p]: node p's children; node i is nd[i>>1][i&1] (Tree.node)
 	lf   []leaf // per leaf k
 	// unit: every n is 1, so numerators compare as they are; shared: every
 	// cost must stay below ShareMax
