@@ -49,13 +49,12 @@ func (e *engine) deadlineFor(svc int, t, seq int64, kind callerKind, caller int3
 	a.dlLo, a.lo = min(a.dlLo, at), min(a.lo, at)
 }
 
-// A client awaits one request at a time, so its deadline is its state's
-// (dlAt), and the clients awaiting a request with a deadline are linked in
-// issue order, the order of their deadlines, in a ring through their
-// length's queue's own entry past the clients in appState.cl (sent): a
-// client leaves the ring as its wait ends (clientOutcome, loseClients), so
-// the first is the clients' first deadline, and a client's request leaves
-// no deadline to sweep.
+// A client awaits one request at a time, so its deadline is its state's (dlAt),
+// and the clients awaiting a request with a deadline are linked in issue order,
+// the order of their deadlines, in a ring through their length's queue's own
+// entry past the clients in appState.cl (sent): a client leaves the ring as its
+// wait ends (clientOutcome, loseClients), so the first is the clients' first
+// deadline, and a client's request leaves no deadline to sweep.
 
 // clientDeadline sets the deadline of client g's request of service svc,
 // issued at t (deadlineFor's rules), and links it last in its queue's ring.
@@ -94,9 +93,8 @@ func (q *deadlineQueue) sweep(e *engine) {
 }
 
 // deadline is a caller's deadline for request ev.awaited: if its outcome has
-// not reached the caller, the caller gets TPETIME (a client goes on, a
-// calling server fails its request with TPESVCFAIL). The request itself
-// goes on.
+// not reached the caller, the caller gets TPETIME (a client goes on, a calling
+// server fails its request with TPESVCFAIL). The request itself goes on.
 func (e *engine) deadline(ev *appEvent) {
 	a := e.app
 	switch ev.kind {

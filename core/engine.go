@@ -250,6 +250,7 @@ type engine struct {
 	more      bool         // the workload has more requests to issue
 	inSystem  int64        // requests issued and not yet finished
 	pool      flightPool
+	levels    levels // the waiting queues' FIFOs
 	free      []int32
 	enqSeq    uint64
 	now       int64
@@ -828,7 +829,7 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 		return
 	}
 	e.accrueQueue(f.queue, q, t)
-	q.wait.push(&e.pool, s)
+	q.wait.push(&e.pool, &e.levels, s)
 	q.work += f.load
 	if e.shmTrees {
 		e.costChanged(f.queue, -1)
@@ -874,9 +875,9 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 	oldest := q.wait.handOff()
 	var n int32
 	if oldest {
-		n = q.wait.popOldest(&e.pool)
+		n = q.wait.popOldest(&e.pool, &e.levels)
 	} else {
-		n = q.wait.popHighest(&e.pool)
+		n = q.wait.popHighest(&e.pool, &e.levels)
 	}
 	f := e.pool.At(n)
 	q.work -= f.load

@@ -154,10 +154,10 @@ func (e *engine) initQueues() {
 	m := e.m
 	e.queues = make([]queueState, len(m.Queues))
 	e.st.qs = e.queues
-	levels := make([][prioLevels]fifo, len(m.Queues))
+	e.levels = levels{fifos: make([]fifo, prioLevels*len(m.Queues)), nq: len(m.Queues)}
 	for i := range m.Queues {
 		q := &e.queues[i]
-		q.wait.init(&levels[i])
+		q.wait = waitQueue{q: int32(i)} // (zeroed levels are empty)
 		q.machine, q.one = int32(m.Queues[i].Machine), -1
 		if len(m.Queues[i].Servers) == 1 {
 			q.one = int32(m.Queues[i].Servers[0])

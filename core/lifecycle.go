@@ -538,7 +538,7 @@ func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
 	q := &e.queues[qi]
 	e.accrueQueue(qi, q, t)
 	for q.wait.n > 0 {
-		s := q.wait.popOldest(&e.pool)
+		s := q.wait.popOldest(&e.pool, &e.levels)
 		q.work -= e.pool.At(s).load
 		if e.shmTrees {
 			e.costChanged(qi, -1)

@@ -133,7 +133,7 @@ func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int
 		var w int64
 		n := 0
 		for l := 0; l < prioLevels; l++ {
-			for s := q.wait.lv[l].head - 1; s >= 0; s = e.pool.At(s).next {
+			for s := e.levels.at(int32(l), q.wait.q).head - 1; s >= 0; s = e.pool.At(s).next {
 				w += e.pool.At(s).load
 				n++
 			}

@@ -190,15 +190,14 @@ func TestTPENOENTCounts(t *testing.T) {
 func TestWaitQueueOrder(t *testing.T) {
 	pool := &flightPool{}
 	prios := []int32{50, 10, 90, 90, 50, 100}
-	var q waitQueue
-	q.init(new([prioLevels]fifo))
+	q, lv := waitQueue{q: 1}, &levels{fifos: make([]fifo, prioLevels*2), nq: 2}
 	for i, p := range prios {
 		pool.Add()
 		pool.At(int32(i)).prio, pool.At(int32(i)).enqSeq = p, uint64(i)
-		q.push(pool, int32(i))
+		q.push(pool, lv, int32(i))
 	}
 	var got []int32
-	got = append(got, q.popHighest(pool), q.popOldest(pool), q.popHighest(pool), q.popOldest(pool))
+	got = append(got, q.popHighest(pool, lv), q.popOldest(pool, lv), q.popHighest(pool, lv), q.popOldest(pool, lv))
 	want := []int32{5, 0, 2, 1} // prio 100; oldest (#0); prio 90 first in; oldest left (#1)
 	for i := range want {
 		if got[i] != want[i] {
