@@ -65,10 +65,14 @@ type Leaf struct {
 
 // Forest is every tree of one engine, and which leaves each cost is.
 type Forest struct {
-	// members[at] lists the leaves whose cost is at
-	members [][]member
-	built   []*Tree // every tree
-	live    int     // trees built and not stale: they list changes
+	// first[at] is the first leaf whose cost is at (none: its t is nil),
+	// more[at] the others: most costs are one tree's leaf, so a change of
+	// one reads one 16-byte entry (a list a cost was an allocation of its
+	// own, another cache line at every change in a model of thousands)
+	first []member
+	more  [][]member
+	built []*Tree // every tree
+	live  int     // trees built and not stale: they list changes
 	// NoShare is set once a shared tree met a cost of ShareMax or more:
 	// the engine shares no tree from then on
 	NoShare bool
@@ -94,8 +98,9 @@ type leaf struct {
 
 // member says that leaf node i of tree t reads the cost it is listed under.
 type member struct {
-	t *Tree
-	i int32
+	t    *Tree
+	i    int32
+	more int32 // in first: how many leaves more lists
 }
 
 // Tree is one tournament tree of nodes numbered as in a binary heap: 1 is
@@ -127,11 +132,12 @@ type Tree struct {
 func (f *Forest) Reset(n int) {
 	clear(f.built) // unreachable once the engine drops them
 	f.built = f.built[:0]
-	clear(f.members)
-	if cap(f.members) < n {
-		f.members = make([][]member, n)
+	clear(f.first)
+	clear(f.more)
+	if cap(f.first) < n {
+		f.first, f.more = make([]member, n), make([][]member, n)
 	}
-	f.members = f.members[:n]
+	f.first, f.more = f.first[:n], f.more[:n]
 	f.live = 0
 }
 
@@ -153,7 +159,13 @@ func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 		t.lf[k] = leaf{add: l.Add, at: l.At}
 		t.node(int(size) + k).n = int32(l.N)
 		t.unit = t.unit && l.N == 1
-		f.members[l.At] = append(f.members[l.At], member{t: t, i: size + int32(k)})
+		mb := member{t: t, i: size + int32(k)}
+		if first := &f.first[l.At]; first.t == nil {
+			*first = mb
+		} else {
+			f.more[l.At] = append(f.more[l.At], mb)
+			first.more++
+		}
 	}
 	for i := int(size) + n; i < 2*int(size); i++ {
 		*t.node(i) = node{key: math.MaxInt64, win: -1}
@@ -251,17 +263,26 @@ func winner(c *pair, unit bool) node {
 // are in; a tree out of budget goes stale instead. Callers test Live
 // first.
 func (f *Forest) Changed(at int32) {
-	for _, mb := range f.members[at] {
-		t := mb.t
-		if t.stale {
-			continue
+	if first := &f.first[at]; first.t != nil {
+		f.change(first.t, first.i)
+		if first.more > 0 {
+			for _, mb := range f.more[at] {
+				f.change(mb.t, mb.i)
+			}
 		}
-		if t.budget--; t.budget < 0 {
-			f.drop(t)
-			continue
-		}
-		t.dirty = append(t.dirty, mb.i)
 	}
+}
+
+// change lists leaf node i of t as changed, if t is live.
+func (f *Forest) change(t *Tree, i int32) {
+	if t.stale {
+		return
+	}
+	if t.budget--; t.budget < 0 {
+		f.drop(t)
+		return
+	}
+	t.dirty = append(t.dirty, i)
 }
 
 // drop makes live tree t stale: it lists no more changes.
