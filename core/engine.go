@@ -50,12 +50,22 @@ type flightPool = paged.Pool[flight]
 // log row: pooled in engine.pool and reused through a free list, so the
 // engine allocates nothing per request.
 type flight struct {
+	// what a waiting request's start and its completion read and write
+	// first, then its request, which begins with its service, key and time
+	next      int32 // link in a waitQueue level
+	server    int32 // instance that processes it; -1 until it starts
+	load      int64 // L(s,q) of the chosen queue
+	startUS   int64
+	endUS     int64
+	replyUS   int64
+	remoteUS  int64 // a gateway's remote-domain time
+	enqueueUS int64
 	req       workload.Request
 	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
-	server    int32 // instance that processes it; -1 until it starts
 	chosen    int32 // instance the dispatch rule picked
-	next      int32 // link in a waitQueue level
 	prio      int32 // effective priority 1..100
+	thread    int32 // its server's dispatch thread that took it (0-based; 0 single-threaded)
+	enqSeq    uint64
 	reason    reason
 	counted   bool // issued at or after the warm-up: in the statistics
 	done      bool // its log row is complete
@@ -65,16 +75,6 @@ type flight struct {
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// gets its reply (no reply time, response or timeout)
 	unanswered bool
-	// thread is the dispatch thread of its server that took it (0-based;
-	// 0 on a single-threaded instance)
-	thread    int32
-	load      int64 // L(s,q) of the chosen queue
-	enqSeq    uint64
-	enqueueUS int64
-	startUS   int64
-	endUS     int64
-	replyUS   int64
-	remoteUS  int64 // a gateway's remote-domain time
 }
 
 // reset makes f the fresh record of request r: the same as

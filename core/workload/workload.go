@@ -20,14 +20,16 @@ import (
 // Request is one service Request as the workload issues it, with names
 // resolved to indexes of the Model.
 type Request struct {
-	Seq       int64  // 1-based issue order
-	ID        string // the trace's id, "" when none (the dispatch log then shows Seq)
-	TimeUS    int64  // issue time
+	// (what a request's start reads first, then what its completion
+	// reads: the engine's record of a request begins with them)
 	Service   int    // index into Model.Services
-	Origin    int    // index into Model.Machines
 	ServiceUS int64  // from the trace, -1 when not given
-	Prio      int    // from the trace or stream, 0 when not given
 	Key       uint64 // random key for this request's service-time draw: the same in every variant
+	TimeUS    int64  // issue time
+	Origin    int    // index into Model.Machines
+	Seq       int64  // 1-based issue order
+	Prio      int    // from the trace or stream, 0 when not given
+	ID        string // the trace's id, "" when none (the dispatch log then shows Seq)
 	// Route is where the request's routing value falls, for a service with
 	// a routing criterion: k > 0 is range k-1 of the criterion, [RouteNone]
 	// (0) no value, [RouteNoMatch] (-1) a value no range holds. Services
