@@ -51,7 +51,7 @@ type flightPool = paged.Pool[flight]
 // engine allocates nothing per request.
 type flight struct {
 	// what a waiting request's start and its completion read and write
-	// first, then its request, which begins with its service, key and time
+	// first, then its request, which begins with its service, time and key
 	next      int32 // link in a waitQueue level
 	server    int32 // instance that processes it; -1 until it starts
 	load      int64 // L(s,q) of the chosen queue

@@ -13,7 +13,7 @@ const oldestEvery = 10
 // level, linked through the in-flight records (flight.next), and a bitmap of
 // the non-empty levels. Higher priority is served first, FIFO among equals;
 // the oldest request is the one with the smallest enqueue number among the
-// level heads, since each level is FIFO. The FIFOs are the levels' row q.
+// level heads, since each level is FIFO. Its FIFOs are column q of levels.
 type waitQueue struct {
 	nonEmpty [2]uint64 // bit l set: level l (priority l+1) has requests
 	q        int32     // its column in levels
