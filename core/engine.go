@@ -48,33 +48,33 @@ type flightPool = paged.Pool[flight]
 
 // flight is the record of one request between its issue and its dispatch
 // log row: pooled in engine.pool and reused through a free list, so the
-// engine allocates nothing per request.
+// engine allocates nothing per request. It is three whole cache lines (a
+// page of records is page aligned), and a waiting request's start and its
+// completion read only the first two (TestFlightLayout).
 type flight struct {
-	// what a waiting request's start and its completion read and write
-	// first, then its request, which begins with its service, time and key
 	next      int32 // link in a waitQueue level
 	server    int32 // instance that processes it; -1 until it starts
-	load      int64 // L(s,q) of the chosen queue
+	load      int32 // L(s,q) of the chosen queue (a LOAD, at most 32 767)
+	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
 	startUS   int64
 	endUS     int64
 	replyUS   int64
 	remoteUS  int64 // a gateway's remote-domain time
 	enqueueUS int64
-	req       workload.Request
-	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
-	chosen    int32 // instance the dispatch rule picked
-	prio      int32 // effective priority 1..100
-	thread    int32 // its server's dispatch thread that took it (0-based; 0 single-threaded)
 	enqSeq    uint64
-	reason    reason
-	counted   bool // issued at or after the warm-up: in the statistics
-	done      bool // its log row is complete
-	orphan    bool // it arrived over the network at an orphaned queue
-	forwardee bool // a tpforward child: no deadline of its own
-	noReply   bool // its tpforward child failed at its issue: its row has no reply time
+	reason    reason // the second line: its flags, then its request
+	counted   bool   // issued at or after the warm-up: in the statistics
+	forwardee bool   // a tpforward child: no deadline of its own
 	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
 	// gets its reply (no reply time, response or timeout)
 	unanswered bool
+	prio       uint8 // effective priority 1..100
+	done       bool  // its log row is complete
+	orphan     bool  // it arrived over the network at an orphaned queue
+	noReply    bool  // its tpforward child failed at its issue: its row has no reply time
+	req        workload.Request
+	chosen     int32 // instance the dispatch rule picked
+	thread     int32 // its server's dispatch thread that took it (0-based; 0 single-threaded)
 }
 
 // reset makes f the fresh record of request r: the same as
@@ -82,12 +82,11 @@ type flight struct {
 // written field by field into the pool, without the temporary copy of the
 // whole record that the compiler makes for the composite literal.
 func (f *flight) reset(r *workload.Request, counted bool) {
+	f.next, f.server, f.load, f.queue = 0, -1, 0, -1
+	f.startUS, f.endUS, f.replyUS, f.remoteUS, f.enqueueUS, f.enqSeq = 0, 0, 0, 0, 0, 0
+	f.reason, f.counted, f.forwardee, f.unanswered, f.prio, f.done, f.orphan, f.noReply = 0, counted, false, false, 0, false, false, false
 	f.req = *r
-	f.queue, f.server, f.chosen, f.next, f.prio = -1, -1, -1, 0, 0
-	f.reason, f.counted, f.done, f.orphan = 0, counted, false, false
-	f.forwardee, f.noReply, f.unanswered = false, false, false
-	f.load, f.enqSeq, f.thread = 0, 0, 0
-	f.enqueueUS, f.startUS, f.endUS, f.replyUS, f.remoteUS = 0, 0, 0, 0, 0
+	f.chosen, f.thread = -1, 0
 }
 
 // serverState is a server instance as the engine plays it.
@@ -714,8 +713,8 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	sq, chosen, reason := e.choose(f, sv)
-	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
-	f.prio = sq.prio
+	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, int32(sq.load)
+	f.prio = uint8(sq.prio)
 	if e.tr != nil && e.tranJoin(s, f.queue, f.chosen) {
 		// a child in a transaction, in a group without TMSNAME: TPETRAN
 		// (tranJoin leaves its queue empty)
@@ -726,7 +725,7 @@ func (e *engine) issue(r *workload.Request) error {
 		return nil
 	}
 	if p := r.Prio; p > 0 {
-		f.prio = int32(min(p, prioLevels))
+		f.prio = uint8(min(p, prioLevels))
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
@@ -830,7 +829,7 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 	}
 	e.accrueQueue(f.queue, q, t)
 	q.wait.push(&e.pool, &e.levels, s)
-	q.work += f.load
+	q.work += int64(f.load)
 	if e.shmTrees {
 		e.costChanged(f.queue, -1)
 	}
@@ -880,7 +879,7 @@ func (e *engine) takeNext(i int32, q *queueState, t int64) {
 		n = q.wait.popHighest(&e.pool, &e.levels)
 	}
 	f := e.pool.At(n)
-	q.work -= f.load
+	q.work -= int64(f.load)
 	if e.shmTrees {
 		e.costChanged(e.servers[i].queue, -1)
 	}

@@ -539,7 +539,7 @@ func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
 	e.accrueQueue(qi, q, t)
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool, &e.levels)
-		q.work -= e.pool.At(s).load
+		q.work -= int64(e.pool.At(s).load)
 		if e.shmTrees {
 			e.costChanged(qi, -1)
 		}

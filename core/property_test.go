@@ -134,7 +134,7 @@ func checkInvariants(t *testing.T, run int, e *engine, prev []int64, resets *int
 		n := 0
 		for l := 0; l < prioLevels; l++ {
 			for s := e.levels.at(int32(l), q.wait.q).head - 1; s >= 0; s = e.pool.At(s).next {
-				w += e.pool.At(s).load
+				w += int64(e.pool.At(s).load)
 				n++
 			}
 		}

@@ -49,7 +49,7 @@ type fifo struct{ head, tail int32 }
 // push appends slot s (whose prio is 1..100) at the tail of its level.
 func (q *waitQueue) push(pool *flightPool, lv *levels, s int32) {
 	f := pool.At(s)
-	l := f.prio - 1
+	l := int32(f.prio) - 1
 	f.next = -1
 	v := lv.at(l, q.q)
 	if v.tail == 0 {

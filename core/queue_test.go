@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/paged"
 	"github.com/tuxlb/tuxlb/core/plan"
 )
 
@@ -189,7 +190,7 @@ func TestTPENOENTCounts(t *testing.T) {
 
 func TestWaitQueueOrder(t *testing.T) {
 	pool := &flightPool{}
-	prios := []int32{50, 10, 90, 90, 50, 100}
+	prios := []uint8{50, 10, 90, 90, 50, 100}
 	q, lv := waitQueue{q: 1}, &levels{fifos: make([]fifo, prioLevels*2), nq: 2}
 	for i, p := range prios {
 		pool.Add()
@@ -239,7 +240,7 @@ func TestHandOffEveryTenth(t *testing.T) {
 // size class a slice of them falls in is a multiple of 64).
 func TestQueueStateLayout(t *testing.T) {
 	var q queueState
-	checkLayout(t, "a queue's state", unsafe.Sizeof(q), []field{
+	checkLayout(t, "a queue's state", unsafe.Sizeof(q), 128, 64, []field{
 		{"wait", unsafe.Offsetof(q.wait), unsafe.Sizeof(q.wait)},
 		{"work", unsafe.Offsetof(q.work), unsafe.Sizeof(q.work)},
 		{"enqueued", unsafe.Offsetof(q.enqueued), unsafe.Sizeof(q.enqueued)},
@@ -257,7 +258,7 @@ func TestQueueStateLayout(t *testing.T) {
 // an allocation above 32 KB starts a page).
 func TestClientStateLayout(t *testing.T) {
 	var c clientState
-	checkLayout(t, "a client's state", unsafe.Sizeof(c), []field{
+	checkLayout(t, "a client's state", unsafe.Sizeof(c), 128, 64, []field{
 		{"dueAt", unsafe.Offsetof(c.dueAt), unsafe.Sizeof(c.dueAt)},
 		{"key", unsafe.Offsetof(c.key), unsafe.Sizeof(c.key)},
 		{"rng", unsafe.Offsetof(c.rng), unsafe.Sizeof(c.rng)},
@@ -273,16 +274,48 @@ type field struct {
 	off, size uintptr
 }
 
-// checkLayout checks that a struct (what) of size bytes is two whole cache
-// lines and that each of fields ends within the first.
-func checkLayout(t *testing.T, what string, size uintptr, fields []field) {
+// checkLayout checks that a struct (what) of size bytes is want bytes,
+// whole cache lines, and that each of fields ends within its first hot
+// bytes.
+func checkLayout(t *testing.T, what string, size, want, hot uintptr, fields []field) {
 	t.Helper()
-	if size != 128 {
-		t.Errorf("%s is %d bytes, want 128", what, size)
+	if size != want {
+		t.Errorf("%s is %d bytes, want %d", what, size, want)
 	}
 	for _, f := range fields {
-		if f.off+f.size > 64 {
-			t.Errorf("%s ends at byte %d of %s, past its first cache line", f.name, f.off+f.size, what)
+		if f.off+f.size > hot {
+			t.Errorf("%s ends at byte %d of %s, past its first %d", f.name, f.off+f.size, what, hot)
+		}
+	}
+}
+
+// TestFlightLayout: a request's record is three whole cache lines, each
+// record of a page starts a line, and what a waiting request's start and
+// its completion read (the times, its queue, load and flags, its
+// request's service, times, key, origin and number) lies in the first two.
+func TestFlightLayout(t *testing.T) {
+	var f flight
+	r := unsafe.Offsetof(f.req)
+	checkLayout(t, "a request's record", unsafe.Sizeof(f), 192, 128, []field{
+		{"next", unsafe.Offsetof(f.next), unsafe.Sizeof(f.next)},
+		{"load", unsafe.Offsetof(f.load), unsafe.Sizeof(f.load)},
+		{"queue", unsafe.Offsetof(f.queue), unsafe.Sizeof(f.queue)},
+		{"enqSeq", unsafe.Offsetof(f.enqSeq), unsafe.Sizeof(f.enqSeq)},
+		{"unanswered", unsafe.Offsetof(f.unanswered), unsafe.Sizeof(f.unanswered)},
+		{"noReply", unsafe.Offsetof(f.noReply), unsafe.Sizeof(f.noReply)},
+		{"req.ServiceUS", r + unsafe.Offsetof(f.req.ServiceUS), unsafe.Sizeof(f.req.ServiceUS)},
+		{"req.Key", r + unsafe.Offsetof(f.req.Key), unsafe.Sizeof(f.req.Key)},
+		{"req.TimeUS", r + unsafe.Offsetof(f.req.TimeUS), unsafe.Sizeof(f.req.TimeUS)},
+		{"req.Origin", r + unsafe.Offsetof(f.req.Origin), unsafe.Sizeof(f.req.Origin)},
+		{"req.Seq", r + unsafe.Offsetof(f.req.Seq), unsafe.Sizeof(f.req.Seq)},
+	})
+	var pool flightPool
+	for range 3 * paged.Page {
+		pool.Add()
+	}
+	for _, s := range []int32{0, 1, paged.Page - 1, paged.Page, 2*paged.Page + 7} {
+		if at := uintptr(unsafe.Pointer(pool.At(s))); at%64 != 0 {
+			t.Errorf("record %d starts at %#x, not a cache line's start", s, at)
 		}
 	}
 }

@@ -199,7 +199,7 @@ func (st *stats) complete(f *flight, sv *serverState) {
 		if st.svcBlock != nil {
 			lim = st.svcBlock[s]
 		}
-		if f.req.Observed {
+		if st.v != nil && f.req.Observed { // (its record's third line only when the log observed any)
 			st.validated(s, f.req.TimeUS, resp, f.replyUS)
 		}
 		if resp > lim && !f.forwardee { // a tpforward child has no deadline of its own
@@ -215,9 +215,9 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	// The layout is tested here: a method testing it would call addSparse,
 	// which would keep it from being inlined.
 	if d := &st.done; d.Dense {
-		d.AddDense(sv.idx, int32(s), f.load)
+		d.AddDense(sv.idx, int32(s), int64(f.load))
 	} else {
-		d.AddSparse(sv.idx, int32(s), f.load)
+		d.AddSparse(sv.idx, int32(s), int64(f.load))
 	}
 	if int(sv.machine) == f.req.Origin {
 		st.mLocal[sv.machine]++

@@ -139,10 +139,10 @@ func (e *engine) place(s int32, f *flight, t int64) {
 		return
 	}
 	sq, chosen, reason := e.choose(f, sv)
-	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, sq.load
-	f.prio = sq.prio
+	f.queue, f.chosen, f.reason, f.load = sq.q, chosen, reason, int32(sq.load)
+	f.prio = uint8(sq.prio)
 	if p := r.Prio; p > 0 {
-		f.prio = int32(min(p, prioLevels))
+		f.prio = uint8(min(p, prioLevels))
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
