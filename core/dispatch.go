@@ -62,7 +62,7 @@ func (e *engine) choose(f *flight, sv *svcInfo) (sq *svcQueue, chosen int32, why
 			// the scan's charge below, written again here: sharing it
 			// cost the scan path about 15 instructions a request
 			best := &sv.queues[e.leastTree(sv, m)]
-			net := e.netFor[m*nq+int(best.q)]
+			net := e.netLoadFor(m, int(best.machine)) // (from its entry, read anyway: netFor would be a miss more)
 			if e.loadOnly {
 				net = 0
 			}
@@ -169,10 +169,10 @@ func (e *engine) markBusy(i int32) {
 	}
 }
 
-// netLoadFor returns N(q) for a request issued on machine m: 0 for a local
-// queue, else the NETLOAD of q's machine (or of m, tuning netload "origin").
-func (e *engine) netLoadFor(m int, q int32) int64 {
-	qm := int(e.queues[q].machine)
+// netLoadFor returns N(q) for a request issued on machine m, of a queue on
+// machine qm: 0 for a local queue, else the NETLOAD of qm (or of m, tuning
+// netload "origin").
+func (e *engine) netLoadFor(m, qm int) int64 {
 	if qm == m {
 		return 0
 	}

@@ -112,7 +112,6 @@ type serverState struct {
 	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
 	busyUS    int64 // busy time after the warm-up (the result's)
-	chosen    int64 // requests that chose it in the open series bin
 	// mt holds the dispatch threads of an instance with more than one
 	// (MAXDISPATCHTHREADS > 1, mt.go); nil for one thread, whose state is
 	// the fields above. For a multithreaded instance busy, cur, due,
@@ -203,6 +202,7 @@ type engine struct {
 	svc      []svcInfo
 	queuePos []int32 // fillCandidates' scratch: per queue, its index in a service's queues or -1
 	servers  []serverState
+	chosen   []int64 // per instance: requests that chose it in the open series bin (dense: touched as a request is issued)
 	queues   []queueState
 	netload  []int64
 	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
@@ -729,7 +729,7 @@ func (e *engine) issue(r *workload.Request) error {
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
-	e.servers[chosen].chosen++
+	e.chosen[chosen]++
 	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {

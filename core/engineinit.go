@@ -63,7 +63,7 @@ func newEngine(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*engine
 		e.netFor = make([]int64, len(e.counters))
 		for mi := range m.Machines {
 			for q := range m.Queues {
-				e.netFor[mi*len(m.Queues)+q] = e.netLoadFor(mi, int32(q))
+				e.netFor[mi*len(m.Queues)+q] = e.netLoadFor(mi, int(e.queues[q].machine))
 			}
 		}
 		if setup.ResetUS > 0 {
@@ -121,7 +121,7 @@ func (e *engine) initServers() {
 	for i := range m.Groups {
 		groups[m.Groups[i].Name] = int32(i)
 	}
-	e.servers = make([]serverState, len(m.Servers))
+	e.servers, e.chosen = make([]serverState, len(m.Servers)), make([]int64, len(m.Servers))
 	e.idleBits = make([]uint64, (len(m.Servers)+63)/64)
 	if e.sums = len(e.idleBits) >= bitset.SummaryWords; e.sums {
 		e.idleSum = make([]uint64, (len(e.idleBits)+63)/64)

@@ -70,7 +70,7 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *res
 			cd.Cost = explain.Cost([]int64{q.work}, q.n, sq.load)
 		case algMP:
 			cd.Counter = e.counters[m*len(e.queues)+int(sq.q)]
-			cd.NetLoad = int(e.netLoadFor(m, sq.q))
+			cd.NetLoad = int(e.netLoadFor(m, int(sq.machine)))
 			cd.Cost = explain.Cost([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
 		default:
 			if !explain.QueueCost(e.setup.Policy) {

@@ -13,7 +13,7 @@ import (
 type series struct {
 	timeseries.Bins
 	end      int64              // end of the open bin
-	dispatch []int64            // the bin closing: requests chosen per server (serverState.chosen)
+	dispatch []int64            // the bin closing: requests chosen per server (engine.chosen)
 	failOpen [numFailures]int64 // open bin: requests failed, by code
 	failed   bool               // some request failed: the series has failure lines
 }
@@ -88,8 +88,8 @@ func (e *engine) closeBin(b int64) {
 		} else if sv.mt != nil {
 			e.mtSeries(sv, b)
 		}
-		busy[i], s.dispatch[i] = sv.binBusy, sv.chosen
-		sv.binBusy, sv.chosen = 0, 0
+		busy[i], s.dispatch[i] = sv.binBusy, e.chosen[i]
+		sv.binBusy, e.chosen[i] = 0, 0
 	}
 	var mq []int64
 	if e.q != nil {

@@ -288,9 +288,8 @@ func (st *stats) finish(e *engine) {
 		a := &st.svc[s]
 		st.sWait[s], st.sResp[s], st.svcBusy[s], st.svcCompleted[s] = a.wait, a.resp, a.busy, a.wait.N
 	}
-	for i := range e.servers { // the open bin's, then the closed bins'
-		st.srvChosen[i] = e.servers[i].chosen
-	}
+	copy(st.srvChosen, e.chosen) // the open bin's, then the closed bins'
+
 	e.ser.AddChosen(st.srvChosen)
 	for i, n := range st.warmChosen {
 		st.srvChosen[i] -= n

@@ -146,7 +146,7 @@ func (e *engine) place(s int32, f *flight, t int64) {
 	}
 	e.st.chosen(f)
 	e.st.flow(f, sq.machine)
-	e.servers[chosen].chosen++
+	e.chosen[chosen]++
 	if qm := sq.machine; int(qm) != r.Origin {
 		e.st.crossing(f, qm)
 		if e.setup.LatencyUS > 0 {
