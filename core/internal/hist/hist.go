@@ -332,7 +332,7 @@ func (a *Acc) Hist() Hist {
 // withFew returns h with the values of bucket indices few added; it sorts
 // few.
 func withFew(h Hist, few []uint16) Hist {
-	slices.Sort(few)
+	sortFew(few)
 	distinct := 1
 	for k := 1; k < len(few); k++ {
 		if few[k] != few[k-1] {
@@ -357,6 +357,37 @@ func withFew(h Hist, few []uint16) Hist {
 	}
 	bins = append(bins, h.Bins[j:]...)
 	return Hist{Bins: bins, Total: h.Total + int64(len(few))}
+}
+
+// sortFew sorts bucket indices in two counting passes, a byte each (a
+// radix sort): a model of thousands of queues reads thousands of few lists
+// of hundreds of waits as its result is made, which slices.Sort took about
+// three times as long to sort. A short list is sorted in place.
+func sortFew(few []uint16) {
+	if len(few) < 64 {
+		slices.Sort(few)
+		return
+	}
+	tmp := make([]uint16, len(few))
+	byByte(tmp, few, 0)
+	byByte(few, tmp, 8)
+}
+
+// byByte writes src into dst ordered by their byte at shift, keeping the
+// order of equal ones.
+func byByte(dst, src []uint16, shift uint) {
+	var at [257]int
+	for _, v := range src {
+		at[int(v>>shift&0xff)+1]++
+	}
+	for b := 1; b < len(at); b++ {
+		at[b] += at[b-1]
+	}
+	for _, v := range src {
+		b := v >> shift & 0xff
+		dst[at[b]] = v
+		at[b]++
+	}
 }
 
 // arrays reads the histogram of the values a counts in its arrays (all but

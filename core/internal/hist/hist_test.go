@@ -357,6 +357,24 @@ func TestFew(t *testing.T) {
 	}
 }
 
+// TestSortFew: the radix sort of bucket indices orders lists of every
+// length as slices.Sort does, whatever their spread.
+func TestSortFew(t *testing.T) {
+	r := rng.New(5, 9)
+	for round := range 300 {
+		few := make([]uint16, r.IntN(3*fewMax/2))
+		top := 1 + r.IntN(1<<16) // indices below top: a few buckets or every one
+		for i := range few {
+			few[i] = uint16(r.IntN(top))
+		}
+		want := slices.Clone(few)
+		slices.Sort(want)
+		if sortFew(few); !slices.Equal(few, want) {
+			t.Fatalf("round %d: %d indices below %d sorted wrong", round, len(few), top)
+		}
+	}
+}
+
 func TestNiceUp(t *testing.T) {
 	for _, c := range [][2]int64{{1, 1}, {3, 5}, {6, 10}, {11, 20}, {20, 20}, {21, 50}, {120001, 200000}} {
 		if got := NiceUp(c[0]); got != c[1] {
