@@ -327,16 +327,16 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 	counted := t >= e.setup.WarmupUS
 	switch {
 	case code == reasonSvcFail && fw.plan.Delete:
-		mq.Dropped += b2i64(counted)
+		mq.Dropped += int64(b2i(counted))
 	case int(m.K) >= spec.Retries && spec.ErrorQueue >= 0 && spec.ErrorQueue != qi:
-		mq.ToError += b2i64(counted)
+		mq.ToError += int64(b2i(counted))
 		q.store.Add(spec.ErrorQueue, msgq.Msg{Key: m.Key, RouteVal: m.RouteVal, Buf: m.Buf}, t)
 		e.qHeld(t)
 		e.qNotify(spec.ErrorQueue, t)
 	case int(m.K) >= spec.Retries:
-		mq.Dropped += b2i64(counted)
+		mq.Dropped += int64(b2i(counted))
 	default:
-		mq.Retried += b2i64(counted)
+		mq.Retried += int64(b2i(counted))
 		m.K++
 		at := t + spec.DelayUS
 		m.Ready = spec.DelayUS == 0
@@ -352,14 +352,6 @@ func (e *engine) fwdFailed(fi int32, code reason, t int64, look bool) {
 	if look {
 		e.fwdNext(fi, t)
 	}
-}
-
-// b2i64 is 1 for true, 0 for false.
-func b2i64(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // fwdCommitted is the last commit reply of forwarder fi's transaction

@@ -17,6 +17,7 @@ type stats struct {
 
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
+	qBatch       *hist.Batch  // a model of a thousand queues or more: their nonzero waits, not counted yet
 	q            []queueAcc   // per queue: its counts
 	qs           []queueState // the engine's queues, with their zero waits and enqueues counted apart
 	sWait, sResp []hist.Acc   // per service: copied from svc by finish
@@ -92,6 +93,7 @@ func (st *stats) init(e *engine) {
 	}
 	st.firstIssue = -1
 	st.qWait, st.q = hist.KeepingFew(nq), make([]queueAcc, nq) // thousands of queues may see few waits each
+	st.qBatch = hist.BatchFor(st.qWait)
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
@@ -184,6 +186,8 @@ func (st *stats) complete(f *flight, sv *serverState) {
 	// model's queues do not all fit in the cache
 	if wait == 0 {
 		st.qs[f.queue].zero++
+	} else if st.qBatch != nil {
+		st.qBatch.Note(f.queue, wait)
 	} else if a := &st.qWait[f.queue]; !a.Note(wait, iw) {
 		a.Spill(wait)
 	}
@@ -242,9 +246,11 @@ func (st *stats) addFronts() {
 	st.eachCounted((*hist.Acc).FlushFront)
 }
 
-// addApart adds the queues' zero waits and enqueued requests, counted
-// apart in their states, to their distributions and counts.
+// addApart adds the queues' waits in a batch, and their zero waits and
+// enqueued requests, counted apart in their states, to their distributions
+// and counts.
 func (st *stats) addApart() {
+	st.qBatch.Flush()
 	for i := range st.q {
 		st.qWait[i].AddZeros(st.qs[i].zero)
 		st.q[i].enqueued += int64(st.qs[i].enqueued)

@@ -432,3 +432,43 @@ func TestAddZeros(t *testing.T) {
 		t.Errorf("AddZeros(0) counted %d values, front %v", none.N, none.front)
 	}
 }
+
+// TestBatch: values noted for many distributions through a batch, counted
+// when it fills and when flushed at random moments, leave every
+// distribution as counting each value at once does: the same count, sum,
+// maximum and histogram, values of every size up to MaxUS included.
+func TestBatch(t *testing.T) {
+	r := rng.New(13, 4)
+	const n = BatchMin
+	direct, batched := KeepingFew(n), KeepingFew(n)
+	b := BatchFor(batched)
+	for k := range 3*batchLen + 777 {
+		i := int32(r.IntN(n))
+		if k%5 == 0 {
+			i = int32(k % 7) // a few distributions past fewMax, into their arrays
+		}
+		v := int64(r.Uint64() >> (64 - 1 - r.IntN(40)))
+		if k == 1000 {
+			v = MaxUS
+		}
+		if a := &direct[i]; !a.Note(v, Index(v)) {
+			a.Spill(v)
+		}
+		b.Note(i, v)
+		if r.IntN(20000) == 0 {
+			b.Flush()
+		}
+	}
+	b.Flush()
+	b.Flush() // an empty batch counts nothing, and so does none
+	if BatchFor(batched[:n-1]) != nil {
+		t.Errorf("a batch for %d distributions, fewer than BatchMin", n-1)
+	}
+	BatchFor(batched[:n-1]).Flush()
+	for i := range direct {
+		d, g := &direct[i], &batched[i]
+		if d.N != g.N || d.Sum != g.Sum || d.Max != g.Max || !reflect.DeepEqual(d.Hist(), g.Hist()) {
+			t.Fatalf("distribution %d: batched %d values (sum %d, max %d), want %d (%d, %d), or histograms differ", i, g.N, g.Sum, g.Max, d.N, d.Sum, d.Max)
+		}
+	}
+}
