@@ -250,7 +250,7 @@ ACCT FIELD=ACCOUNT_ID RANGES="1-10:G1,11-20:G2,*:G3"
 		for _, sv := range sets {
 			for _, sq := range sv.queues {
 				q := &e.queues[sq.q]
-				if sq.n != q.n || sq.machine != q.machine {
+				if sq.n != int64(q.n) || sq.machine != q.machine {
 					t.Fatalf("round %d, service %d, queue %d: copy has n %d, machine %d; the queue has %d, %d",
 						round, sv.service, sq.q, sq.n, sq.machine, q.n, q.machine)
 				}

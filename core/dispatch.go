@@ -186,7 +186,7 @@ func (e *engine) netLoadFor(m, qm int) int64 {
 // measure (waiting + in service) / n(q).
 func (e *engine) jsqLess(a, b int32) bool {
 	qa, qb := &e.queues[a], &e.queues[b]
-	return costtree.LessFrac(int64(qa.wait.n+qa.inService), qa.n, int64(qb.wait.n+qb.inService), qb.n)
+	return costtree.LessFrac(int64(qa.wait.n+qa.inService), int64(qa.n), int64(qb.wait.n+qb.inService), int64(qb.n))
 }
 
 // leastJSQ returns the candidate queue with the fewest requests waiting plus

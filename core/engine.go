@@ -130,12 +130,17 @@ type queueState struct {
 	one       int32     // its one instance, -1 when it has several
 	zero      uint32    // zero waits not yet in its distribution (stats.addApart)
 	enqueued  uint32    // requests enqueued after the warm-up not yet in its counts (stats.addApart)
-	// the second line (the waiting line's length is queueAcc's)
-	n       int64 // n(q): instances that are candidates (up, down or restarting)
-	gone    int   // instances that are gone: all of them, and the queue is orphaned
+	// the second line: its instances, and its waiting line's length
+	// accounted as it changes (accrueQueue), which a waiting request
+	// touches as it enters and as it starts
+	n       int32 // n(q): instances that are candidates (up, down or restarting)
+	gone    int32 // instances that are gone: all of them, and the queue is orphaned
 	servers []int32
 	machine int32
-	_       [20]byte // to 128 bytes
+	maxLen  int32 // the longest waiting line after the warm-up
+	lenMark int64 // start of the length's time not yet accounted
+	binArea int64 // waiting x us in the open series bin
+	area    int64 // the waiting line's length integrated over the measured time (µs)
 }
 
 // svcInfo is what the dispatch rules need about one service, precomputed.
@@ -790,7 +795,7 @@ func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explana
 func (e *engine) enter(s int32, f *flight, t int64) {
 	q := &e.queues[f.queue]
 	f.enqueueUS = t
-	if e.life != nil && q.gone == len(q.servers) {
+	if e.life != nil && int(q.gone) == len(q.servers) {
 		if e.lostAt(q.machine) {
 			e.loseRequest(s, t) // sent to a lost machine: no reply will come
 			return
@@ -827,7 +832,7 @@ func (e *engine) enter(s int32, f *flight, t int64) {
 		e.start(best, s, f, t)
 		return
 	}
-	e.accrueQueue(f.queue, q, t)
+	e.accrueQueue(q, t)
 	q.wait.push(&e.pool, &e.levels, s)
 	q.work += int64(f.load)
 	if e.shmTrees {
@@ -870,7 +875,7 @@ func (e *engine) start(i, s int32, f *flight, t int64) {
 // takeNext hands up instance i, idle at t, the next waiting request of its
 // queue q: every 10th hand-off the oldest, else the highest priority.
 func (e *engine) takeNext(i int32, q *queueState, t int64) {
-	e.accrueQueue(e.servers[i].queue, q, t)
+	e.accrueQueue(q, t)
 	oldest := q.wait.handOff()
 	var n int32
 	if oldest {
@@ -958,21 +963,20 @@ func (e *engine) sampler(s int, g int32) dist.Sampler {
 	return e.setup.ServiceTime[s][g]
 }
 
-// accrueQueue accounts queue qi's (q's) waiting length up to t.
-func (e *engine) accrueQueue(qi int32, q *queueState, t int64) {
-	a := &e.st.q[qi]
+// accrueQueue accounts queue q's waiting length up to t.
+func (e *engine) accrueQueue(q *queueState, t int64) {
 	if n := int64(q.wait.n); n > 0 {
-		a.binArea += n * (t - a.lenMark)
+		q.binArea += n * (t - q.lenMark)
 		if w := e.setup.WarmupUS; t > w {
-			a.area += n * (t - max(a.lenMark, w))
+			q.area += n * (t - max(q.lenMark, w))
 			// a backlog carried over the warm-up counts in max_length
 			// as it does in avg_length
-			if n > a.max {
-				a.max = n
+			if n > int64(q.maxLen) {
+				q.maxLen = int32(n)
 			}
 		}
 	}
-	a.lenMark = t
+	q.lenMark = t
 }
 
 // accrueBusy accounts server sv's busy time up to t.

@@ -290,7 +290,7 @@ func (e *engine) fillCandidates(sv *svcInfo) {
 		if pos[q] < 0 {
 			p := m.Services[s].Params(m.Queues[q].Group)
 			pos[q] = int32(len(sv.queues))
-			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), n: e.queues[q].n, prio: clampPrio(p.Prio),
+			sv.queues = append(sv.queues, svcQueue{q: int32(q), first: c, load: int64(p.Load), n: int64(e.queues[q].n), prio: clampPrio(p.Prio),
 				machine: e.queues[q].machine})
 		}
 		sv.cands = append(sv.cands, c)

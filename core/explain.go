@@ -67,16 +67,16 @@ func (x *explainer) begin(e *engine, f *flight, sv *svcInfo, rs *routeStep) *res
 		switch e.alg {
 		case algSHM:
 			cd.Work = q.work
-			cd.Cost = explain.Cost([]int64{q.work}, q.n, sq.load)
+			cd.Cost = explain.Cost([]int64{q.work}, int64(q.n), sq.load)
 		case algMP:
 			cd.Counter = e.counters[m*len(e.queues)+int(sq.q)]
 			cd.NetLoad = int(e.netLoadFor(m, int(sq.machine)))
-			cd.Cost = explain.Cost([]int64{cd.Counter}, q.n, sq.load, int64(cd.NetLoad))
+			cd.Cost = explain.Cost([]int64{cd.Counter}, int64(q.n), sq.load, int64(cd.NetLoad))
 		default:
 			if !explain.QueueCost(e.setup.Policy) {
 				break
 			}
-			cd.Cost = explain.Cost([]int64{int64(q.wait.n), int64(q.inService)}, q.n)
+			cd.Cost = explain.Cost([]int64{int64(q.wait.n), int64(q.inService)}, int64(q.n))
 		}
 		ex.Candidates = append(ex.Candidates, cd)
 	}

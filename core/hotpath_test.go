@@ -66,7 +66,7 @@ func TestEnqueuedPastUint32(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &e.st
-	st.q[0].enqueued, st.qs[0].enqueued = 5, 1<<32-2
+	st.qEnqueued[0], st.qs[0].enqueued = 5, 1<<32-2
 	f := flight{counted: true, queue: 0}
 	for range 3 { // to 2^32 - 1, over to 0, then 1
 		st.enqueue(&f)
@@ -74,7 +74,7 @@ func TestEnqueuedPastUint32(t *testing.T) {
 	f.counted = false
 	st.enqueue(&f)
 	st.addApart()
-	if got, want := st.q[0].enqueued, int64(5+1<<32+1); got != want {
+	if got, want := st.qEnqueued[0], int64(5+1<<32+1); got != want {
 		t.Errorf("enqueued %d, want %d", got, want)
 	}
 	if st.qs[0].enqueued != 0 {

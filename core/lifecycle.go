@@ -527,7 +527,7 @@ func (e *engine) stopped(i int32, t int64) {
 // orphanCheck fails the requests waiting in queue q if all its instances
 // are gone.
 func (e *engine) orphanCheck(qi int32, t int64) {
-	if q := &e.queues[qi]; q.gone == len(q.servers) && q.wait.n > 0 {
+	if q := &e.queues[qi]; int(q.gone) == len(q.servers) && q.wait.n > 0 {
 		e.drainQueue(qi, t, e.failSvc)
 	}
 }
@@ -536,7 +536,7 @@ func (e *engine) orphanCheck(qi int32, t int64) {
 // end.
 func (e *engine) drainQueue(qi int32, t int64, end func(s int32, t int64)) {
 	q := &e.queues[qi]
-	e.accrueQueue(qi, q, t)
+	e.accrueQueue(q, t)
 	for q.wait.n > 0 {
 		s := q.wait.popOldest(&e.pool, &e.levels)
 		q.work -= int64(e.pool.At(s).load)

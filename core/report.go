@@ -132,8 +132,8 @@ func (e *engine) queueStats() []result.QueueStats {
 			ids[j] = e.m.Servers[s].ID
 		}
 		out[i] = result.QueueStats{Name: q.Name, Group: q.Group, LMID: q.LMID, Servers: ids,
-			Enqueued: st.q[i].enqueued, MaxLength: st.q[i].max,
-			AvgLength: frac(float64(st.q[i].area), span), WaitMS: st.qWait[i].Summary(st.qWait[i].Hist())}
+			Enqueued: st.qEnqueued[i], MaxLength: int64(st.qs[i].maxLen),
+			AvgLength: frac(float64(st.qs[i].area), span), WaitMS: st.qWait[i].Summary(st.qWait[i].Hist())}
 	}
 	return out
 }

@@ -77,9 +77,8 @@ func (e *engine) closeBin(b int64) {
 	qArea, busy := s.Open()
 	for i := range e.queues {
 		q := &e.queues[i]
-		e.accrueQueue(int32(i), q, b)
-		qArea[i] = e.st.q[i].binArea
-		e.st.q[i].binArea = 0
+		e.accrueQueue(q, b)
+		qArea[i], q.binArea = q.binArea, 0
 	}
 	for i := range e.servers {
 		sv := &e.servers[i]

@@ -18,7 +18,7 @@ type stats struct {
 	wait, resp   hist.Acc
 	qWait        []hist.Acc
 	qBatch       *hist.Batch  // a model of a thousand queues or more: their nonzero waits, not counted yet
-	q            []queueAcc   // per queue: its counts
+	qEnqueued    []int64      // per queue: requests enqueued (counted in its state, added here by addApart)
 	qs           []queueState // the engine's queues, with their zero waits and enqueues counted apart
 	sWait, sResp []hist.Acc   // per service: copied from svc by finish
 	svc          []svcAcc     // per service, as complete counts it
@@ -92,7 +92,7 @@ func (st *stats) init(e *engine) {
 		}
 	}
 	st.firstIssue = -1
-	st.qWait, st.q = hist.KeepingFew(nq), make([]queueAcc, nq) // thousands of queues may see few waits each
+	st.qWait, st.qEnqueued = hist.KeepingFew(nq), make([]int64, nq) // thousands of queues may see few waits each
 	st.qBatch = hist.BatchFor(st.qWait)
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
@@ -158,15 +158,15 @@ func (st *stats) enqueue(f *flight) {
 	if f.counted {
 		c := &st.qs[f.queue].enqueued
 		if *c++; *c == 0 { // 2^32 since addApart (a run of lost requests)
-			st.q[f.queue].enqueued += 1 << 32
+			st.qEnqueued[f.queue] += 1 << 32
 		}
 	}
 }
 
 // queueLength notes that queue q holds n waiting requests at t.
 func (st *stats) queueLength(q int32, n, t int64) {
-	if a := &st.q[q]; t >= st.warmUS && n > a.max {
-		a.max = n
+	if a := &st.qs[q]; t >= st.warmUS && n > int64(a.maxLen) {
+		a.maxLen = int32(n)
 	}
 }
 
@@ -251,9 +251,9 @@ func (st *stats) addFronts() {
 // and counts.
 func (st *stats) addApart() {
 	st.qBatch.Flush()
-	for i := range st.q {
+	for i := range st.qEnqueued {
 		st.qWait[i].AddZeros(st.qs[i].zero)
-		st.q[i].enqueued += int64(st.qs[i].enqueued)
+		st.qEnqueued[i] += int64(st.qs[i].enqueued)
 		st.qs[i].zero, st.qs[i].enqueued = 0, 0
 	}
 }
@@ -307,17 +307,6 @@ func (st *stats) finish(e *engine) {
 	for i := range e.m.Servers {
 		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
 	}
-}
-
-// queueAcc is a queue's counts: its enqueues (counted in its state, added
-// here by addApart) and, in one cache line, what a waiting request touches:
-// its line's length accounted as it changes (engine.accrueQueue).
-type queueAcc struct {
-	enqueued, max int64 // requests enqueued; the longest waiting line after the warm-up
-	area          int64 // the waiting line's length integrated over the measured time (µs)
-	lenMark       int64 // start of the length's time not yet accounted
-	binArea       int64 // waiting x us in the open series bin
-	_             [24]byte
 }
 
 // svcAcc is what complete counts per service, together: one bounds check
