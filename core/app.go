@@ -125,19 +125,15 @@ func (h *appHeap) pop() appEvent {
 // caller to a request (take) copies plain memory; the slot's parent id and
 // awaited children are appState's parent and outs.
 type appSlot struct {
-	kind      callerKind
-	caller    int32 // the client, or the calling request's slot
-	callerSeq int64 // the calling request's Seq
-	awaited   int64 // the Seq its caller waits for: its own, or the forwarding request's
-	replyTo   int32 // the machine its reply goes to: its origin, or the caller of the request that forwarded to it
-	fwdFrom   int32 // the slot of the request that forwarded to it, -1 for none
-	fwdSeq    int64
-	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
-	// waits for it, and its reply is never sent
-	unanswered bool
-	// ws: its caller is a workstation client whose handler takes a draw
-	// of workstation.handling_time to pass its reply or failure on
-	ws bool
+	kind       callerKind
+	caller     int32 // the client, or the calling request's slot
+	callerSeq  int64 // the calling request's Seq
+	awaited    int64 // the Seq its caller waits for: its own, or the forwarding request's
+	replyTo    int32 // the machine its reply goes to: its origin, or the caller of the request that forwarded to it
+	fwdFrom    int32 // the slot of the request that forwarded to it, -1 for none
+	fwdSeq     int64
+	unanswered bool // a TPNOREPLY tpacall child, or a request one forwarded to: nobody waits for its reply, never sent
+	ws         bool // its caller is a workstation client, whose handler takes a draw to pass its reply or failure on
 	// as a calling request:
 	holding   bool  // its server holds it, waiting for replies
 	forwarded bool  // it ended with tpforward; its reply is its child's
@@ -432,7 +428,7 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	// caller)
 	sl := &a.slots[s]
 	if a.bound {
-		*sl = a.bind
+		sl.set(&a.bind)
 		a.bound = false
 		if e.ids {
 			a.parent[s], a.bindID = a.bindID, ""
@@ -454,6 +450,23 @@ func (a *appState) take(e *engine, s int32, f *flight) {
 	}
 	f.forwardee, f.unanswered = sl.fwdFrom >= 0, sl.unanswered
 	a.atIssue = 0
+}
+
+// bindTo binds the request issued next to caller (kind, caller, callerSeq) in
+// transaction tran, its reply going to its origin, and returns the binding for
+// the rest; field by field, as take reads it (set): a literal with computed
+// fields is built on the stack and copied, wide loads waiting for narrow stores.
+func (a *appState) bindTo(kind callerKind, caller int32, callerSeq int64, tran int32) *appSlot {
+	b := &a.bind
+	b.kind, b.caller, b.callerSeq, b.awaited, b.replyTo, b.fwdFrom, b.fwdSeq = kind, caller, callerSeq, -1, -1, -1, 0
+	b.unanswered, b.ws, b.holding, b.forwarded, b.step, b.pending, b.tran = false, false, false, false, 0, 0, tran
+	return b
+}
+
+// set makes sl a copy of b, field by field (bindTo).
+func (sl *appSlot) set(b *appSlot) {
+	sl.kind, sl.caller, sl.callerSeq, sl.awaited, sl.replyTo, sl.fwdFrom, sl.fwdSeq = b.kind, b.caller, b.callerSeq, b.awaited, b.replyTo, b.fwdFrom, b.fwdSeq
+	sl.unanswered, sl.ws, sl.holding, sl.forwarded, sl.step, sl.pending, sl.tran = b.unanswered, b.ws, b.holding, b.forwarded, b.step, b.pending, b.tran
 }
 
 // idOf is request f's id as the dispatch log writes it.

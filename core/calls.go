@@ -200,14 +200,14 @@ func (e *engine) callChild(p int32, j int, t int64) bool {
 	if st.NoReply {
 		// TPNOREPLY: nobody waits for the child; its failure, even at its
 		// issue, reaches no one, and it has no deadline
-		a.bind = appSlot{kind: callerNone, awaited: -1, replyTo: -1, fwdFrom: -1, unanswered: true}
+		a.bindTo(callerNone, 0, 0, 0).unanswered = true
 		a.bindID = e.parentID(pf)
 		if t >= e.setup.WarmupUS {
 			a.noreply++
 		}
 		return e.issueNested(pf, &r)
 	}
-	a.bind = appSlot{kind: callerServer, caller: p, callerSeq: pf.req.Seq, awaited: -1, replyTo: -1, fwdFrom: -1, tran: a.slots[p].tran}
+	a.bindTo(callerServer, p, pf.req.Seq, a.slots[p].tran)
 	a.bindID = e.parentID(pf)
 	if !e.issueNested(pf, &r) {
 		return false

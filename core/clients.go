@@ -112,7 +112,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 		a.retried++
 		a.acc[c.set].retried++
 	}
-	a.bind = appSlot{kind: callerClient, caller: int32(g), awaited: -1, replyTo: -1, fwdFrom: -1}
+	a.bindTo(callerClient, int32(g), 0, 0)
 	if a.wsh != nil && cp.Via != nil && a.wsh.handling != nil {
 		// a workstation client: its handler takes a draw to pass the
 		// request on (issue defers its choice when it is above 0), and

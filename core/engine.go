@@ -52,26 +52,24 @@ type flightPool = paged.Pool[flight]
 // page of records is page aligned), and a waiting request's start and its
 // completion read only the first two (TestFlightLayout).
 type flight struct {
-	next      int32 // link in a waitQueue level
-	server    int32 // instance that processes it; -1 until it starts
-	load      int32 // L(s,q) of the chosen queue (a LOAD, at most 32 767)
-	queue     int32 // chosen queue (index into Model.Queues); -1 on failure
-	startUS   int64
-	endUS     int64
-	replyUS   int64
-	remoteUS  int64 // a gateway's remote-domain time
-	enqueueUS int64
-	enqSeq    uint64
-	reason    reason // the second line: its flags, then its request
-	counted   bool   // issued at or after the warm-up: in the statistics
-	forwardee bool   // a tpforward child: no deadline of its own
-	// a tpacall child with TPNOREPLY, or a request one forwarded to: nobody
-	// gets its reply (no reply time, response or timeout)
-	unanswered bool
-	prio       uint8 // effective priority 1..100
-	done       bool  // its log row is complete
-	orphan     bool  // it arrived over the network at an orphaned queue
-	noReply    bool  // its tpforward child failed at its issue: its row has no reply time
+	next       int32 // link in a waitQueue level
+	server     int32 // instance that processes it; -1 until it starts
+	load       int32 // L(s,q) of the chosen queue (a LOAD, at most 32 767)
+	queue      int32 // chosen queue (index into Model.Queues); -1 on failure
+	startUS    int64
+	endUS      int64
+	replyUS    int64
+	remoteUS   int64 // a gateway's remote-domain time
+	enqueueUS  int64
+	enqSeq     uint64
+	reason     reason // the second line: its flags, then its request
+	counted    bool   // issued at or after the warm-up: in the statistics
+	forwardee  bool   // a tpforward child: no deadline of its own
+	unanswered bool   // a TPNOREPLY tpacall child, or a request one forwarded to: no reply time, response or timeout
+	prio       uint8  // effective priority 1..100
+	done       bool   // its log row is complete
+	orphan     bool   // it arrived over the network at an orphaned queue
+	noReply    bool   // its tpforward child failed at its issue: its row has no reply time
 	req        workload.Request
 	chosen     int32 // instance the dispatch rule picked
 	thread     int32 // its server's dispatch thread that took it (0-based; 0 single-threaded)

@@ -112,3 +112,38 @@ func TestFlightReset(t *testing.T) {
 		}
 	}
 }
+
+// TestBindTo: bindTo leaves the binding a literal would (every field
+// written, whatever the binding held), and set copies every field of a
+// slot: each field of a slot filled with its own value, and the copy equal
+// to it.
+func TestBindTo(t *testing.T) {
+	var a appState
+	fill := func(sl *appSlot, base int64) {
+		v := reflect.ValueOf(sl).Elem()
+		for i := range v.NumField() {
+			// (an unexported field is set through a pointer to it)
+			f := reflect.NewAt(v.Field(i).Type(), unsafe.Pointer(v.Field(i).UnsafeAddr())).Elem()
+			switch f.Kind() {
+			case reflect.Bool:
+				f.SetBool(true)
+			case reflect.Int32, reflect.Int64:
+				f.SetInt(base + int64(i))
+			case reflect.Uint8:
+				f.SetUint(uint64(base) + uint64(i))
+			default:
+				t.Fatalf("appSlot.%s: kind %v; this test fills bools and integers", v.Type().Field(i).Name, f.Kind())
+			}
+		}
+	}
+	fill(&a.bind, 40)
+	if got, want := *a.bindTo(callerServer, 7, 9, 3), (appSlot{kind: callerServer, caller: 7, callerSeq: 9, awaited: -1, replyTo: -1, fwdFrom: -1, tran: 3}); got != want {
+		t.Errorf("bindTo: %+v, want %+v", got, want)
+	}
+	var src, dst appSlot
+	fill(&src, 1)
+	fill(&dst, 60)
+	if dst.set(&src); dst != src {
+		t.Errorf("set: %+v, want %+v", dst, src)
+	}
+}

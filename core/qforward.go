@@ -226,7 +226,7 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 		Key: workload.Mix64(m.Key ^ workload.Mix64(uint64(m.K)+streamForward)), RouteVal: m.RouteVal, Buf: m.Buf}
 	e.routeRequest(&r)
 	a := e.app
-	a.bind = appSlot{kind: callerFwd, caller: fi, callerSeq: fw.gen, awaited: -1, replyTo: -1, fwdFrom: -1, tran: fw.x}
+	a.bindTo(callerFwd, fi, fw.gen, fw.x)
 	a.mode = "forward"
 	a.bound = true
 	if err := e.issue(&r); err != nil {

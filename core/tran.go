@@ -274,7 +274,7 @@ func (e *engine) issueTMS(xi int32, kind string, t int64) {
 			r.ServiceUS = usec.Round(smp.SampleMS(&e.draw) * 1000)
 		}
 		a := e.app
-		a.bind = appSlot{kind: callerTMS, caller: xi, callerSeq: x.ownerSeq, awaited: -1, replyTo: x.coord, fwdFrom: -1}
+		a.bindTo(callerTMS, xi, x.ownerSeq, 0).replyTo = x.coord
 		a.bindID = x.ownerID
 		if kind == "abort" {
 			a.bind.kind, a.bind.unanswered = callerNone, true
