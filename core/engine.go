@@ -83,7 +83,7 @@ func (f *flight) reset(r *workload.Request, counted bool) {
 	f.next, f.server, f.load, f.queue = 0, -1, 0, -1
 	f.startUS, f.endUS, f.replyUS, f.remoteUS, f.enqueueUS, f.enqSeq = 0, 0, 0, 0, 0, 0
 	f.reason, f.counted, f.forwardee, f.unanswered, f.prio, f.done, f.orphan, f.noReply = 0, counted, false, false, 0, false, false, false
-	f.req = *r
+	f.req.Set(r)
 	f.chosen, f.thread = -1, 0
 }
 

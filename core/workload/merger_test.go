@@ -1,7 +1,9 @@
 package workload
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,5 +183,35 @@ func TestAddedSource(t *testing.T) {
 	}
 	if _, err := cw.Open(3, 9); err == nil || !strings.Contains(err.Error(), "over the limit of 9") {
 		t.Errorf("a limit below the sources' requests: got %v", err)
+	}
+}
+
+// TestRequestSet: Set copies every field of a request (each set to a value
+// of its own, and the copy equal to it), whatever the copy held.
+func TestRequestSet(t *testing.T) {
+	fill := func(r *Request, base int64) {
+		v := reflect.ValueOf(r).Elem()
+		for i := range v.NumField() {
+			switch f := v.Field(i); f.Kind() {
+			case reflect.Bool:
+				f.SetBool(true)
+			case reflect.Int, reflect.Int32, reflect.Int64:
+				f.SetInt(base + int64(i))
+			case reflect.Uint64:
+				f.SetUint(uint64(base) + uint64(i))
+			case reflect.Float64:
+				f.SetFloat(float64(base) + float64(i))
+			case reflect.String:
+				f.SetString(fmt.Sprint(base + int64(i)))
+			default:
+				t.Fatalf("Request.%s: kind %v; this test fills bools, numbers and strings", v.Type().Field(i).Name, f.Kind())
+			}
+		}
+	}
+	var src, dst Request
+	fill(&src, 1)
+	fill(&dst, 50)
+	if dst.Set(&src); dst != src {
+		t.Errorf("Set: %+v, want %+v", dst, src)
 	}
 }

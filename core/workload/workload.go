@@ -392,3 +392,10 @@ func (mg *Merger) Err() error { return mg.err }
 
 // Total returns the trace's rows plus the expected number of generated requests.
 func (mg *Merger) Total() int64 { return mg.total }
+
+// Set makes r a copy of s field by field: a request just written field by
+// field is read so, where a copy of the whole would wait for its stores.
+func (r *Request) Set(s *Request) {
+	r.Service, r.ServiceUS, r.Key, r.TimeUS, r.Origin, r.Seq, r.Prio, r.ID = s.Service, s.ServiceUS, s.Key, s.TimeUS, s.Origin, s.Seq, s.Prio, s.ID
+	r.Route, r.Buf, r.RouteVal, r.RouteNum, r.Trace, r.Observed, r.Queue = s.Route, s.Buf, s.RouteVal, s.RouteNum, s.Trace, s.Observed, s.Queue
+}
