@@ -3,7 +3,7 @@
 // instead of scanning them ([Forest], [Tree]).
 //
 // A tree's leaves are one service's candidate queues, in scan order; each
-// inner node holds the cheaper of its two children's winners, the left one
+// inner node holds the cheapest of its four children's winners, the first
 // on a tie, so the root is what the scan finds: the least cost, ties to the
 // first in scan order. A leaf's cost is a fraction, numerator over n, and
 // fractions are compared exactly ([LessFrac]); a node keeps its winner's
@@ -87,8 +87,9 @@ type node struct {
 	n   int32
 }
 
-// pair is a node's two children.
-type pair [2]node
+// quad is a node's four children: 64 bytes, one cache line (the nodes of a
+// tree of thousands of queues are page aligned).
+type quad [4]node
 
 // leaf is a leaf's cost index and what its numerator adds to the cost.
 type leaf struct {
@@ -103,15 +104,16 @@ type member struct {
 	more int32 // in first: how many leaves more lists
 }
 
-// Tree is one tournament tree of nodes numbered as in a binary heap: 1 is
-// the root, node p's children are 2p and 2p+1, size+k is the leaf k. A
-// node's winner, numerator and n sit together, and the two children of
+// Tree is one tournament tree of four-way nodes: 1 is the root, node p's
+// children are 4p-2 to 4p+1 (its parent (i+2)/4), base+k is the leaf k. A
+// node's winner, numerator and n sit together, and the four children of
 // node p side by side as nd[p], so that a step up the tree reads one cache
 // line (a model of thousands of queues does not keep its trees in the
-// first-level cache) and one bounds check.
+// first-level cache) and a tree of 4 096 leaves is six steps deep.
 type Tree struct {
-	size int32
-	nd   []pair // nd[p]: node p's children; node i is nd[i>>1][i&1] (Tree.node)
+	size int32  // leaf slots: a power of 4
+	base int32  // the first leaf's node
+	nd   []quad // nd[p]: node p's children; node i is nd[(i+2)>>2][(i+2)&3] (Tree.node)
 	lf   []leaf // per leaf k
 	// unit: every n is 1, so numerators compare as they are; shared: every
 	// cost must stay below ShareMax
@@ -149,17 +151,18 @@ func (f *Forest) Live() int { return f.live }
 func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 	size := int32(1)
 	for int(size) < len(leaves) {
-		size *= 2
+		size *= 4
 	}
 	n := len(leaves)
-	t := &Tree{size: size, nd: make([]pair, size), lf: make([]leaf, n),
+	base := (size-1)/3 + 1 // the nodes above the leaves number (size-1)/3
+	t := &Tree{size: size, base: base, nd: make([]quad, base), lf: make([]leaf, n),
 		unit: true, shared: shared, stale: true}
 	f.built = append(f.built, t)
 	for k, l := range leaves {
 		t.lf[k] = leaf{add: l.Add, at: l.At}
-		t.node(int(size) + k).n = int32(l.N)
+		t.node(int(base) + k).n = int32(l.N)
 		t.unit = t.unit && l.N == 1
-		mb := member{t: t, i: size + int32(k)}
+		mb := member{t: t, i: base + int32(k)}
 		if first := &f.first[l.At]; first.t == nil {
 			*first = mb
 		} else {
@@ -167,7 +170,7 @@ func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 			first.more++
 		}
 	}
-	for i := int(size) + n; i < 2*int(size); i++ {
+	for i := int(base) + n; i < int(base+size); i++ {
 		*t.node(i) = node{key: math.MaxInt64, win: -1}
 	}
 	return t
@@ -189,7 +192,7 @@ func (f *Forest) Least(t *Tree, cost func(at int32) int64) (int32, bool) {
 			return 0, false
 		}
 	}
-	t.budget = Budget * t.size
+	t.budget = Budget * int32(len(t.lf))
 	return t.node(1).win, true
 }
 
@@ -202,10 +205,10 @@ func (t *Tree) build(cost func(int32) int64) bool {
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
-		nd := t.node(int(t.size + k))
+		nd := t.node(int(t.base + k))
 		nd.key, nd.win = v+lf.add, k
 	}
-	for p := int(t.size) - 1; p >= 1; p-- {
+	for p := int(t.base) - 1; p >= 1; p-- {
 		*t.node(p) = winner(&t.nd[p], t.unit)
 	}
 	t.dirty = t.dirty[:0]
@@ -215,26 +218,26 @@ func (t *Tree) build(cost func(int32) int64) bool {
 // repair gives the leaves listed in t.dirty their numerators now and
 // computes the nodes above each again, up to the first that keeps its
 // winner and numerator; it reports false if t is shared and a cost is not
-// below ShareMax. (A leaf of a tree of thousands of queues climbs a dozen
-// levels, each a node's two children read as one pair and compared, with
+// below ShareMax. (A leaf of a tree of thousands of queues climbs six
+// levels, each a node's four children read as one line and compared, with
 // no call.)
 func (t *Tree) repair(cost func(int32) int64) bool {
 	nd, unit := t.nd, t.unit
 	for _, leaf := range t.dirty {
-		lf := &t.lf[leaf-t.size]
+		lf := &t.lf[leaf-t.base]
 		v := cost(lf.at)
 		if t.shared && uint64(v) >= ShareMax {
 			return false
 		}
 		i := int(leaf)
-		x := &nd[i>>1][i&1]
+		x := &nd[(i+2)>>2][(i+2)&3]
 		if v += lf.add; v == x.key {
 			continue
 		}
 		x.key = v
-		for p := i >> 1; p >= 1; p >>= 1 {
+		for p := (i + 2) >> 2; p >= 1; p = (p + 2) >> 2 {
 			w := winner(&nd[p], unit)
-			q := &nd[p>>1][p&1]
+			q := &nd[(p+2)>>2][(p+2)&3]
 			if q.win == w.win && q.key == w.key { // then its n too
 				break
 			}
@@ -246,13 +249,22 @@ func (t *Tree) repair(cost func(int32) int64) bool {
 }
 
 // node returns node i.
-func (t *Tree) node(i int) *node { return &t.nd[i>>1][i&1] }
+func (t *Tree) node(i int) *node { return &t.nd[(i+2)>>2][(i+2)&3] }
 
-// winner is what the node whose children are c holds: the right one only
-// when strictly cheaper (the scan's test). unit is the tree's.
-func winner(c *pair, unit bool) node {
-	a, b := c[0], c[1]
-	// a node past the last leaf (numerator math.MaxInt64) is never cheaper
+// winner is what the node whose children are c holds: the first of least
+// cost, a later one only when strictly cheaper (the scan's test). unit is
+// the tree's.
+func winner(c *quad, unit bool) node {
+	w := c[0]
+	w = cheaper(w, c[1], unit)
+	w = cheaper(w, c[2], unit)
+	return cheaper(w, c[3], unit)
+}
+
+// cheaper returns b if it is strictly cheaper than a, else a. A node past
+// the last leaf (numerator math.MaxInt64) is never cheaper, and follows
+// only such nodes.
+func cheaper(a, b node, unit bool) node {
 	if b.win >= 0 && (unit && b.key < a.key || !unit && LessFrac(b.key, int64(b.n), a.key, int64(a.n))) {
 		return b
 	}

@@ -22,7 +22,7 @@ func scan(leaves []Leaf, cost []int64) int32 {
 // does after any sequence of changes, read after every change or so seldom
 // that they go stale, and across StaleAll.
 func TestLeastAsScan(t *testing.T) {
-	for _, n := range []int{1, 2, 3, 7, 16, 41} {
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 16, 17, 41, 64} {
 		r := rand.New(rand.NewPCG(uint64(n), 7))
 		cost := make([]int64, n)
 		var f Forest
