@@ -111,8 +111,7 @@ type member struct {
 // line (a model of thousands of queues does not keep its trees in the
 // first-level cache) and a tree of 4 096 leaves is six steps deep.
 type Tree struct {
-	size int32  // leaf slots: a power of 4
-	base int32  // the first leaf's node
+	base int32  // the first leaf's node (the leaf slots are a power of 4)
 	nd   []quad // nd[p]: node p's children; node i is nd[(i+2)>>2][(i+2)&3] (Tree.node)
 	lf   []leaf // per leaf k
 	// unit: every n is 1, so numerators compare as they are; shared: every
@@ -155,7 +154,7 @@ func (f *Forest) New(leaves []Leaf, shared bool) *Tree {
 	}
 	n := len(leaves)
 	base := (size-1)/3 + 1 // the nodes above the leaves number (size-1)/3
-	t := &Tree{size: size, base: base, nd: make([]quad, base), lf: make([]leaf, n),
+	t := &Tree{base: base, nd: make([]quad, base), lf: make([]leaf, n),
 		unit: true, shared: shared, stale: true}
 	f.built = append(f.built, t)
 	for k, l := range leaves {
