@@ -154,7 +154,7 @@ type appState struct {
 	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
 	lo        int64           // at most the first time of the replies, client requests, deadlines and retries (a push lowers it, due sets it); -1 for good with transactions or /Q
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
-	clients   evq.Heap        // the clients' next requests: keys (time, client index), each client's dueAt
+	clients   evq.Wheel       // the clients' next requests: keys (time, client index), each client's dueAt
 	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's
 	dueSrc    int             // where the event due last found waits (next's second result), for pop
 	retries   appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
@@ -237,7 +237,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 	for k := range a.dl {
 		a.cl[a.dl[k].sent].prev, a.cl[a.dl[k].sent].next = a.dl[k].sent, a.dl[k].sent
 	}
-	a.clients.Init()
+	a.clients.Init(evq.WheelSize(ap.Timers()))
 	a.clientTop = appEvent{class: classClient, kind: callerClient}
 	a.req.ServiceUS = -1
 	a.wsh = connectClients(e, a) // at t = 0, before anything else
@@ -275,7 +275,7 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 	if len(a.replies) > 0 {
 		top, src = &a.replies[0], 0
 	}
-	for a.clients.Len() > 0 {
+	for !a.clients.Empty() {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
 		t, g := k.T(), int64(k.Idx())
@@ -390,7 +390,7 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 		if len(a.retries) > 0 {
 			lo = min(lo, a.retries[0].t)
 		}
-		if a.clients.Len() > 0 {
+		if !a.clients.Empty() {
 			// a client's request before anything else (its class is the
 			// last of an instant) and not stale: next would find it
 			k := a.clients.Top()

@@ -17,8 +17,9 @@ import (
 // a failure, or TPETIME at its deadline), counts it, then backs off and
 // retries it or thinks and issues its next one; a client's machine lost
 // stops it, restored starts it again. Their think timers are application
-// events, kept apart from the others in a heap of 8-byte keys (time, client
-// index: appState.clients, app.go); the first is drawn by newAppState.
+// events, kept apart from the others in a calendar of 8-byte keys (time,
+// client index: appState.clients, an evq.Wheel sized from the sets' think
+// times, app.go); the first is drawn by newAppState.
 
 // clientState is one client of a set: two cache lines, the first with what
 // its think timer's check and its issue read (TestClientStateLayout).

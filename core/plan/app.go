@@ -64,6 +64,23 @@ type App struct {
 	RetryUS  int64
 }
 
+// Timers describes the clients' timers for the engine's calendar of them
+// (evq.WheelSize): about how many come due a µs (each client's think once
+// in its mean think time) and how far ahead of its setting one comes due
+// (four times the longest mean think or backoff).
+func (ap *App) Timers() (rate, aheadUS float64) {
+	for k := range ap.Clients {
+		cp := &ap.Clients[k]
+		think := cp.Think.MeanMS() * 1000
+		rate += float64(cp.Count) / max(think, 1)
+		aheadUS = max(aheadUS, 4*think)
+		if cp.Backoff != nil {
+			aheadUS = max(aheadUS, 4*cp.Backoff.MeanMS()*1000)
+		}
+	}
+	return rate, aheadUS
+}
+
 // Call is one compiled call step.
 type Call struct {
 	Service int

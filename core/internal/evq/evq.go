@@ -8,7 +8,9 @@
 // reads from the workload one at a time and compares with the heap's top
 // and the FIFO's head, so they never enter either. The pushes, the FIFO's
 // pop and the reads of the next time are short enough for the engine's
-// loop to inline; the heap's pop, a loop, is a call.
+// loop to inline; the heap's pop, a loop, is a call. The clients' think
+// timers, application events the engine keeps apart, wait in a calendar of
+// the same keys that pops them in a heap's order ([Wheel]).
 package evq
 
 import (
