@@ -237,7 +237,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 	for k := range a.dl {
 		a.cl[a.dl[k].sent].prev, a.cl[a.dl[k].sent].next = a.dl[k].sent, a.dl[k].sent
 	}
-	a.clients.Init(evq.WheelSize(ap.Timers()))
+	a.clients.Init(evq.WheelFor(ap.Timers()))
 	a.clientTop = appEvent{class: classClient, kind: callerClient}
 	a.req.ServiceUS = -1
 	a.wsh = connectClients(e, a) // at t = 0, before anything else

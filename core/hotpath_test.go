@@ -1,10 +1,12 @@
 package core
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"unsafe"
 
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/fixture"
 	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
@@ -145,5 +147,35 @@ func TestBindTo(t *testing.T) {
 	fill(&dst, 60)
 	if dst.set(&src); dst != src {
 		t.Errorf("set: %+v, want %+v", dst, src)
+	}
+}
+
+// TestClientsCalendarSize: the engine sizes the clients' calendar from the
+// compiled client sets as the memory estimate does from the scenario
+// (core/admission's TestClientsCalendarCost works the same two scenarios by
+// hand): two sets of 128 clients thinking 100 ms come due 256 / 100 000 a
+// µs, buckets of 256 µs (2^8), 2 048 of them to reach 400 ms; a 1 s backoff
+// of one set stretches the reach to 4 s, 16 384 buckets.
+func TestClientsCalendarSize(t *testing.T) {
+	const ubbText = "*RESOURCES\nIPCKEY 1\nMASTER m0\nMODEL SHM\n*MACHINES\nh0 LMID=m0\n*GROUPS\nG0 LMID=m0 GRPNO=1\n*SERVERS\nsrv SRVGRP=G0 SRVID=1 CLOPT=\"-s L0 --\"\n"
+	set := func(name, retry string) string {
+		return fmt.Sprintf(`{"name": %q, "count": 128, "think": {"dist": "exp", "mean_ms": 100}, "services": [{"service": "L0"}]%s}`, name, retry)
+	}
+	for _, c := range []struct {
+		retry   string
+		buckets int
+	}{{"", 2048}, {`, "retry": {"max": 1, "backoff": {"dist": "exp", "mean_ms": 1000}}`, 16384}} {
+		sc, err := ParseScenario([]byte(fmt.Sprintf(`{"ubbconfig": %q, "services": {"L0": {"service_time": {"dist": "const", "ms": 1}}},
+			"workload": {"generate": {"duration_ms": 20, "clients": [%s, %s]}}}`, ubbText, set("a", c.retry), set("b", ""))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup, err := newSetup(sc, RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if span, n := evq.WheelFor(setup.App.Timers()); span != 8 || n != c.buckets {
+			t.Errorf("retry %q: buckets of 2^%d µs, %d of them; want 2^8 and %d", c.retry, span, n, c.buckets)
+		}
 	}
 }

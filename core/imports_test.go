@@ -69,7 +69,7 @@ var leaves = map[string][]string{
 	"batchmeans": {"workload", "result"}, // a validation row is the result's
 	"wsconnect":  {"ubb", "plan"},
 	"trace":      {"ubb", "diag"},
-	"admission":  {"scenario", "ubb"},
+	"admission":  {"scenario", "ubb", "dist"},
 	"dist":       {"scenario", "diag"},
 	"workload":   {"ubb", "scenario", "trace", "diag", "dist"},
 	"result":     {"ubb", "scenario", "diag"},
@@ -81,7 +81,7 @@ var leaves = map[string][]string{
 	"internal/hist":      {"result"}, // a distribution's figures are the result's Summary and Histogram
 	"internal/donecount": {"ubb"},    // sized by the Model's servers and what they advertise
 	"internal/dlog":      {},         // the dispatch log's rows: plain values, the names as strings
-	"internal/evq":       {},         // the completions' heap and the arrivals' FIFO
+	"internal/evq":       {},         // the completions' heap, the arrivals' FIFO, the clients' calendar
 	"internal/life":      {},         // the life cycle's causes and work items (and internal/vocab)
 	"internal/deque":     {},         // a /Q queue's messages, the dispatch log's requests in flight
 	"internal/costtree":  {},         // the least-cost trees

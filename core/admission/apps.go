@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
@@ -167,6 +169,10 @@ func appCost(c *Cost, sc *scenario.Scenario) {
 		nclients += int64(max(clients[k].Count, 0))
 	}
 	c.add("workload.generate.clients", itoa64(nclients)+" clients in "+itoa64(int64(len(clients)))+" sets", nclients, costPerClient)
+	if len(clients) > 0 {
+		_, n := evq.WheelFor(timerSets(clients))
+		c.add("workload.generate.clients", "the calendar of their think times ("+itoa64(int64(n))+" buckets)", 1, evq.WheelBytes(n))
+	}
 	if !hasCalls {
 		return
 	}
@@ -225,6 +231,27 @@ func appCost(c *Cost, sc *scenario.Scenario) {
 		}
 	}
 	c.add("workload.generate.clients", "the clients' nested requests at once: up to "+itoa64(holders)+", set "+busiest, 1, held)
+}
+
+// timerSets describes the clients' timers as the engine's plan does
+// (plan.App.Timers), from the scenario: each set's mean think time, and four
+// times the longest mean of its think and backoff times.
+func timerSets(clients []scenario.ClientSet) []evq.TimerSet {
+	meanUS := func(d *scenario.Dist) float64 {
+		if s, err := dist.New(d, ""); err == nil {
+			return s.MeanMS() * 1000
+		}
+		return 0 // none (a think of 0), or one the scenario's check refuses
+	}
+	sets := make([]evq.TimerSet, len(clients))
+	for k := range clients {
+		think, backoff := meanUS(clients[k].Think), 0.0
+		if r := clients[k].Retry; r != nil {
+			backoff = meanUS(r.Backoff)
+		}
+		sets[k] = evq.TimerSet{Count: clients[k].Count, MeanUS: think, AheadUS: 4 * max(think, backoff)}
+	}
+	return sets
 }
 
 // InFlightBytes is what one request held by a run of sc on m costs: the

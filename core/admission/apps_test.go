@@ -273,3 +273,39 @@ func TestInFlightBytesTransactions(t *testing.T) {
 		t.Errorf("a request in flight: %d bytes without AUTOTRAN, %d with; want %d and %d", p, tr, BytesPerInFlight, BytesPerInFlight+costPerTransaction)
 	}
 }
+
+// The clients' calendar is counted at its size, worked by hand: two sets of
+// 128 clients thinking 100 ms on average come due 256 / 100 000 a µs, so
+// its buckets are 256 µs (the widest power of two within one timer each),
+// and reaching four mean think times (400 ms) takes 2 048 of them, 64 bytes
+// each, and a bit each: 131 328 bytes. A retry's backoff of 1 s on average
+// stretches the reach to 4 s: the most buckets, 16 384 (4.2 s), 1 050 624
+// bytes.
+func TestClientsCalendarCost(t *testing.T) {
+	set := func(name, retry string) string {
+		return fmt.Sprintf(`{"name": %q, "count": 128, "think": {"dist": "exp", "mean_ms": 100}, "services": [{"service": "L0"}]%s}`, name, retry)
+	}
+	for _, c := range []struct {
+		retry string
+		what  string
+		bytes int64
+	}{
+		{"", "the calendar of their think times (2048 buckets)", 131_328},
+		{`, "retry": {"max": 1, "backoff": {"dist": "exp", "mean_ms": 1000}}`, "the calendar of their think times (16384 buckets)", 1_050_624},
+	} {
+		doc := fmt.Sprintf(`{"ubbconfig": %q, "services": {"L0": {"service_time": {"dist": "const", "ms": 1}}},
+			"workload": {"generate": {"duration_ms": 20, "clients": [%s, %s]}}}`, appUBB(1), set("a", c.retry), set("b", ""))
+		sc, err := core.ParseScenario([]byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(RunCost(sc, m).Terms, func(ct CostTerm) bool { return ct.What == c.what })
+		if i < 0 || RunCost(sc, m).Terms[i].Bytes != c.bytes {
+			t.Errorf("retry %q: terms %+v; want %q of %d bytes", c.retry, RunCost(sc, m).Terms, c.what, c.bytes)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/dist"
+	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/internal/vocab"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -65,20 +66,19 @@ type App struct {
 }
 
 // Timers describes the clients' timers for the engine's calendar of them
-// (evq.WheelSize): about how many come due a µs (each client's think once
-// in its mean think time) and how far ahead of its setting one comes due
-// (four times the longest mean think or backoff).
-func (ap *App) Timers() (rate, aheadUS float64) {
+// (evq.WheelFor): a set's clients each think once in its mean think time,
+// and a timer comes due at most about four times its longest mean think or
+// backoff time after it is set.
+func (ap *App) Timers() []evq.TimerSet {
+	sets := make([]evq.TimerSet, len(ap.Clients))
 	for k := range ap.Clients {
 		cp := &ap.Clients[k]
-		think := cp.Think.MeanMS() * 1000
-		rate += float64(cp.Count) / max(think, 1)
-		aheadUS = max(aheadUS, 4*think)
+		sets[k] = evq.TimerSet{Count: cp.Count, MeanUS: cp.Think.MeanMS() * 1000, AheadUS: 4 * cp.Think.MeanMS() * 1000}
 		if cp.Backoff != nil {
-			aheadUS = max(aheadUS, 4*cp.Backoff.MeanMS()*1000)
+			sets[k].AheadUS = max(sets[k].AheadUS, 4*cp.Backoff.MeanMS()*1000)
 		}
 	}
-	return rate, aheadUS
+	return sets
 }
 
 // Call is one compiled call step.

@@ -57,6 +57,28 @@ func (w *Wheel) Init(spanLog2 uint, buckets int) {
 	w.far.Init()
 }
 
+// A TimerSet is Count timers, each set again about once in MeanUS µs and
+// coming due at most about AheadUS after it is set: a client set's think
+// times (its mean think time, and four times the longest mean of its think
+// and backoff times).
+type TimerSet struct {
+	Count           int
+	MeanUS, AheadUS float64
+}
+
+// WheelFor returns WheelSize's span and buckets for the timers of sets.
+func WheelFor(sets []TimerSet) (uint, int) {
+	var rate, ahead float64
+	for _, ts := range sets {
+		rate += float64(max(ts.Count, 0)) / max(ts.MeanUS, 1)
+		ahead = max(ahead, ts.AheadUS)
+	}
+	return WheelSize(rate, ahead)
+}
+
+// WheelBytes is what a wheel of buckets buckets holds besides its heap.
+func WheelBytes(buckets int) int64 { return int64(buckets)*(WheelK+1)*8 + int64(buckets)/8 }
+
 // WheelSize returns the bucket span (log2 of µs) and number of buckets for
 // timers coming due at a rate of about rate a µs, each at most about
 // ahead µs after it was set: about one timer a bucket where they are
