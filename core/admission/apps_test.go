@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/result"
+	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/ubb"
 	"github.com/tuxlb/tuxlb/core/workload"
 )
@@ -61,15 +62,7 @@ func peakOf(t *testing.T, f func() any) int64 {
 // the heap's growth at its peak, the encoded result held.
 func runPeak(t *testing.T, doc string) (Cost, int64) {
 	t.Helper()
-	sc, err := core.ParseScenario([]byte(doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	est := RunCost(sc, m)
+	sc, est := estimate(t, doc)
 	// the median of five runs: on a machine busy with other packages'
 	// tests, garbage the collector is late with can add to a run's samples,
 	// and a sampler kept waiting can miss its peak (with a sampler of a
@@ -87,6 +80,21 @@ func runPeak(t *testing.T, doc string) (Cost, int64) {
 	}
 	slices.Sort(grew[:])
 	return est, grew[2]
+}
+
+// estimate parses the scenario (JSON) and its model, and returns the
+// scenario and its estimate.
+func estimate(t *testing.T, doc string) (*scenario.Scenario, Cost) {
+	t.Helper()
+	sc, err := core.ParseScenario([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, RunCost(sc, m)
 }
 
 // appUBB is a UBBCONFIG of one machine whose services levels[i] has
@@ -295,17 +303,10 @@ func TestClientsCalendarCost(t *testing.T) {
 	} {
 		doc := fmt.Sprintf(`{"ubbconfig": %q, "services": {"L0": {"service_time": {"dist": "const", "ms": 1}}},
 			"workload": {"generate": {"duration_ms": 20, "clients": [%s, %s]}}}`, appUBB(1), set("a", c.retry), set("b", ""))
-		sc, err := core.ParseScenario([]byte(doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
-		if err != nil {
-			t.Fatal(err)
-		}
-		i := slices.IndexFunc(RunCost(sc, m).Terms, func(ct CostTerm) bool { return ct.What == c.what })
-		if i < 0 || RunCost(sc, m).Terms[i].Bytes != c.bytes {
-			t.Errorf("retry %q: terms %+v; want %q of %d bytes", c.retry, RunCost(sc, m).Terms, c.what, c.bytes)
+		_, est := estimate(t, doc)
+		i := slices.IndexFunc(est.Terms, func(ct CostTerm) bool { return ct.What == c.what })
+		if i < 0 || est.Terms[i].Bytes != c.bytes {
+			t.Errorf("retry %q: terms %+v; want %q of %d bytes", c.retry, est.Terms, c.what, c.bytes)
 		}
 	}
 }
