@@ -18,8 +18,9 @@ import (
 
 // Measured bytes per item of applications (TestAppCostMatchesRun).
 const (
-	// costPerClient is a client of a set: its state (136 bytes), its entry
-	// in the heap of the clients' next requests (and that heap's growth),
+	// costPerClient is a client of a set: its state (128 bytes), its entry
+	// among the clients' next requests (in their calendar's buckets, counted
+	// apart, or its heap, and that heap's growth),
 	// its request's id, its in-flight record and application slot (every
 	// client may have a request out at once), measured at about 710 bytes
 	costPerClient = 760
