@@ -370,13 +370,13 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 	// and evq.EmptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
-		if e.nextLife != noTime && e.lifeDue(have, next) {
+		tc := e.heap.TopT() // evq.EmptyT when empty; most turns pass the life cycle by on it (lifeDue's first test)
+		if e.nextLife <= tc && e.nextLife != noTime && e.lifeDue(have, next) {
 			if out, err := e.lifeTurn(have, next); out != turnPlayed {
 				return have, out, err
 			}
 			continue
 		}
-		tc := e.heap.TopT() // evq.EmptyT when empty
 		// completions run before arrivals of the same instant, both before
 		// the next new request of that instant; no application event comes
 		// before lo, which saves most turns a call
