@@ -435,7 +435,7 @@ func (r *report) writeBenchmarks(w io.Writer) {
 
 func (r *report) writeEndToEnd(w io.Writer) {
 	fmt.Fprint(w, "\n### End to end: `tuxlb run` and SimPy on mp-standard\n\n")
-	io.WriteString(w, "Wall time of the whole process (from `date +%s%N` around it), its CPU time (user + system, every thread, the least of the runs) and peak RSS (`/usr/bin/time -f '%M %U %S'`), see bench/run.sh; requests/s = requests issued / wall time.\n\n")
+	io.WriteString(w, "Wall time of the whole process (around it), its CPU time (user + system, every thread, the least of the runs; getrusage, to the microsecond) and peak RSS (`/usr/bin/time -f %M`), see bench/run.sh's `timed`; requests/s = requests issued / wall time.\n\n")
 	fmt.Fprintln(w, "| run | requests | wall | requests/s | × bare loop | CPU | peak RSS | tuxlb's speed-up |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	e2e := r.e2eRate()
