@@ -35,12 +35,13 @@ timed() {
 	"$PY" -c '
 import resource, subprocess, sys, time
 t0 = time.perf_counter()
-subprocess.run(["/usr/bin/time", "-o", sys.argv[1] + ".rss", "-f", "%M"] + sys.argv[2:])
+p = subprocess.run(["/usr/bin/time", "-o", sys.argv[1] + ".rss", "-f", "%M"] + sys.argv[2:])
 wall = time.perf_counter() - t0
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 rss = open(sys.argv[1] + ".rss").read().split()[-1]
 with open(sys.argv[1], "a") as out:
     out.write("%.3f %s %.6f\n" % (wall, rss, ru.ru_utime + ru.ru_stime))
+sys.exit(p.returncode)
 ' "$file" "$@"
 	rm -f "$file.rss"
 }
