@@ -370,7 +370,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 	// and evq.EmptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
-		tc := e.heap.TopT() // evq.EmptyT when empty; most turns pass the life cycle by on it (lifeDue's first test)
+		tc := e.heap.TopT()                            // evq.EmptyT when empty; most turns pass the life cycle by on it (lifeDue's first test)
 		if e.nextLife <= tc && e.lifeDue(have, next) { // (noTime is past any tc)
 			if out, err := e.lifeTurn(have, next); out != turnPlayed {
 				return have, out, err
