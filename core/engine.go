@@ -370,8 +370,8 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 	// and evq.EmptyT-1 when there is none (every event runs before "no request").
 	tn := capTime(have, next)
 	for {
-		tc := e.heap.TopT()                            // evq.EmptyT when empty; most turns pass the life cycle by on it (lifeDue's first test)
-		if e.nextLife <= tc && e.lifeDue(have, next) { // (noTime is past any tc)
+		tc := e.heap.TopT() // evq.EmptyT when empty; most turns pass the life cycle by on it (lifeDue's first test; noTime is past any tc)
+		if e.nextLife <= tc && e.lifeDue(have, next) {
 			if out, err := e.lifeTurn(have, next); out != turnPlayed {
 				return have, out, err
 			}
