@@ -154,6 +154,21 @@ func jsClick(s chromedp.CSS) chromedp.Action[chromedp.Void] {
 		`(() => { const e = document.querySelector(%q); if (!e) return ""; e.click(); return "clicked"; })()`, s)))
 }
 
+// uploadFiles sets the files of the file input s, again when a re-render
+// replaced the input between chromedp finding it and setting them (the node
+// id it holds is then gone, as with a click: jsClick).
+func uploadFiles(s chromedp.CSS, files []string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		for try := 1; ; try++ {
+			_, err := chromedp.SetUploadFiles(s, files)(ctx, tg)
+			if err == nil || try == 5 || !strings.Contains(err.Error(), "Could not find node") {
+				return err
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+}
+
 // waitValue waits until the input's value contains want.
 func waitValue(s chromedp.CSS, want string) chromedp.Action[chromedp.Void] {
 	return waitFor("the value of "+string(s), want, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q)?.value ?? ""`, s)))

@@ -142,7 +142,7 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/"),
 			waitText(sel("version"), "engine"),
 			chromedp.Click(sel("tab-config")),
-			chromedp.SetUploadFiles(sel("file-input"), []string{ubb, trace}),
+			uploadFiles(sel("file-input"), []string{ubb, trace}),
 			waitText(sel("fit-notes"), "Read ubb.cfg as the ubbconfig, trace.csv as the request log"),
 			chromedp.Click(sel("run")),
 			chromedp.WaitVisible(sel("summary")),
@@ -183,7 +183,7 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		loadExample(t, ctx, srv.URL, "admin-guide") // nothing of it may survive
 		do(t, ctx, "choose the ULOGs and the UBBCONFIG",
 			chromedp.Click(sel("tab-config")),
-			chromedp.SetUploadFiles(sel("file-input"), append(ulogs, ubbPath)),
+			uploadFiles(sel("file-input"), append(ulogs, ubbPath)),
 			waitText(sel("fit-notes"), "Fitted 4 services from 2 ULOG files"),
 		)
 		if got := pageScenario(t, ctx); !sameJSON(t, got, string(want)) {

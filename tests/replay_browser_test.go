@@ -128,13 +128,14 @@ func loadReplay(t *testing.T, ctx context.Context, base, export string, badKey b
 		}
 	}
 	do(t, ctx, "map the observed column, skip the total line, upload the export and run",
-		chromedp.Click(sel("tab-workload")),
+		jsClick(sel("tab-workload")),
 		typeIn(sel("trace-map"), "observed=Elapsed(ms)"),
 		waitFor("the error to go", "gone", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map-error"]').textContent === "" ? "gone" : ""`)),
-		chromedp.Click(sel("trace-skip-bad")),
-		chromedp.SetUploadFiles(sel("trace-upload"), []string{export}),
+		jsClick(sel("trace-skip-bad")),
+		uploadFiles(sel("trace-upload"), []string{export}),
 		waitText(sel("trace-about"), "11 rows"), // the table shows the file as it is, total line included
-		chromedp.Click(sel("run")),
+		jsClick(sel("run")),
+		waitText(sel("run-status"), "Done."), // (else the failure names the status the page shows)
 		chromedp.WaitVisible(sel("summary")),
 		waitText(sel("trace-read"), "Trace: 10 rows read, 1 skipped: row 11: Timestamp:"),
 		chromedp.WaitVisible(sel("validation-table")),
@@ -200,9 +201,9 @@ func TestPlaygroundReplay(t *testing.T) {
 	// Twice as fast: the same rows at twice the rate, and nothing to
 	// compare with what the log observed at its own pace.
 	do(t, ctx, "replay twice as fast",
-		chromedp.Click(sel("tab-workload")),
+		jsClick(sel("tab-workload")),
 		typeIn(sel("trace-rate-scale"), "2"),
-		chromedp.Click(sel("run")),
+		jsClick(sel("run")),
 		// the new result has no validation: what the log observed was at its own pace
 		waitFor("the result without a validation", "none", chromedp.Evaluate[string](`document.querySelector('[data-testid="validation"]') ? "" : "none"`)),
 		waitText(sel("run-status"), "Done."),
