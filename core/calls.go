@@ -120,8 +120,8 @@ func (e *engine) childRequest(f *flight, j int, st *plan.Call, t int64) workload
 		r.ID = idOf(f) + "." + strconv.Itoa(j+1)
 	}
 	var crit *ubb.Criterion // (none in a model that routes nothing)
-	if len(e.m.Routing) > 0 {
-		crit = e.m.Criterion(e.m.Services[st.Service].Routing)
+	if e.crit != nil {
+		crit = e.crit[st.Service]
 	}
 	var sets *workload.CritSet // entries that differ by BUFTYPE: the inherited buffer type picks one
 	if e.routing != nil {

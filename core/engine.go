@@ -235,6 +235,7 @@ type engine struct {
 	// differ by BUFTYPE (nil otherwise, and nil for all when none does):
 	// nested requests pick their entry by the buffer type they inherit.
 	routing []*workload.CritSet
+	crit    []*criterion // crit[s]: service s's routing criterion (its first entry), nil for none
 	bufs    *workload.BufTable
 	rng     rng.PCG
 	draw    rng.PCG

@@ -211,6 +211,7 @@ func (e *engine) initServices() {
 	for s := range e.svc {
 		e.svc[s] = e.newSvcInfo(s, all[s])
 	}
+	e.crit = make([]*criterion, len(m.Services))
 	for s := range e.svc {
 		e.initRoutes(s)
 	}

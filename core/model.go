@@ -18,6 +18,7 @@ type (
 	Model = ubb.Model
 	// Diagnostic is ubb.Diagnostic: one positioned message about an input file.
 	Diagnostic = ubb.Diagnostic
+	criterion  = ubb.Criterion // (for the engine's files that need no more of ubb)
 )
 
 // LoadModel reads a UBBCONFIG (and optional DMCONFIG) with ubb.Load and

@@ -30,6 +30,7 @@ func (e *engine) initRoutes(s int) {
 		return
 	}
 	cs := workload.NewCritSet(e.m, svc.Routing)
+	e.crit[s] = e.m.Criterion(svc.Routing)
 	all := &e.svc[s]
 	byGroup := map[string]*svcInfo{"*": all}
 	set := func(g string) *svcInfo {

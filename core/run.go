@@ -82,11 +82,9 @@ func stopped(opt RunOptions, while string) error {
 }
 
 // Explain returns the explanations of requests first..first+count-1 (1-based
-// issue order) of the scenario's run: Compile, then Plan.Explain.
+// issue order) of the scenario's run: Compile, then Plan.Explain (which
+// checks the range).
 func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]result.Explanation, error) {
-	if err := checkExplainRange(first, count); err != nil {
-		return nil, err
-	}
 	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err
@@ -99,9 +97,6 @@ func Explain(sc *scenario.Scenario, opt RunOptions, first, count int64) ([]resul
 // TELLER:3:12, or the issue number of a request without an id): Compile,
 // then Plan.ExplainID.
 func ExplainID(sc *scenario.Scenario, opt RunOptions, id string) ([]result.Explanation, error) {
-	if err := checkExplainID(id); err != nil {
-		return nil, err
-	}
 	p, err := Compile(sc, opt)
 	if err != nil {
 		return nil, err

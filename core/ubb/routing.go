@@ -422,7 +422,7 @@ func (c *Criterion) Match(v Value) int {
 // the caller matches the text, when a number bound it meets is not a
 // float64's shortest text, or x is not finite.
 func (c *Criterion) MatchFloat(x float64) (int, bool) {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
+	if !(math.Abs(x) <= math.MaxFloat64) { // NaN or infinite
 		return -1, false
 	}
 	for i := range c.Ranges {
