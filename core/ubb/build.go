@@ -364,9 +364,9 @@ func (b *builder) buildServers(entries []*entry) {
 	for _, e := range entries {
 		g, srvID, ok := b.serverGroupAndID(e)
 		n := b.intIn(e, "SERVERS", "MIN", 1)
-		maxN := n
+		maxN := max(n, 1) // MIN=0 without MAX: one spare, as Tuxedo's MAX defaults to MIN or 1
 		if p, has := e.get("MAX"); has {
-			maxN = b.intValue(p, n, maxMin, n)
+			maxN = b.intValue(p, max(n, 1), maxMin, maxN)
 		}
 		if !ok {
 			continue
@@ -396,6 +396,10 @@ func (b *builder) buildServers(entries []*entry) {
 		if total += maxN; total > maxInstances {
 			b.errorf(e.pos, "too many server instances: more than %d", maxInstances)
 			return
+		}
+		if n == 0 {
+			minP, _ := e.get("MIN")
+			b.warnf(minP.valPos, "server %s: MIN=0: none of its %d instances runs at the start (spares until a boot event brings one up)", e.name, maxN)
 		}
 		queue := b.rqaddr(e, g.Name, rqGroup)
 		se := serverEntry{e: e, first: len(b.m.Servers)}

@@ -111,12 +111,14 @@ func TestRejections(t *testing.T) {
 		{"RQADDR across groups", head[:len(head)-9] + "G2 LMID=site1 GRPNO=2\n*SERVERS\n" +
 			"a SRVGRP=G1 SRVID=1 RQADDR=Q\nb SRVGRP=G2 SRVID=1 RQADDR=Q\n",
 			"t.ubb:10:28: RQADDR Q is already the queue of group G1 (line 9): an MSSQ set cannot span groups"},
-		{"MIN 0", head + "s SRVGRP=G1 SRVID=1 MIN=0\n",
-			`t.ubb:8:25: MIN must be a number from 1 to 1000, got "0"`},
+		{"MIN 0 and MAX 0", head + "s SRVGRP=G1 SRVID=1 MIN=0 MAX=0\n",
+			`t.ubb:8:31: MAX must be a number from 1 to 1000, got "0"`},
+		{"MIN -1", head + "s SRVGRP=G1 SRVID=1 MIN=-1\n",
+			`t.ubb:8:25: MIN must be a number from 0 to 1000, got "-1"`},
 		{"MIN too big", head + "s SRVGRP=G1 SRVID=1 MIN=1001\n",
-			`t.ubb:8:25: MIN must be a number from 1 to 1000, got "1001"`},
+			`t.ubb:8:25: MIN must be a number from 0 to 1000, got "1001"`},
 		{"MIN placeholder", head + "s SRVGRP=G1 SRVID=1 MIN=$MIN\n",
-			`t.ubb:8:25: MIN must be a number from 1 to 1000, got "$MIN"`},
+			`t.ubb:8:25: MIN must be a number from 0 to 1000, got "$MIN"`},
 		{"SRVID 0", head + "s SRVGRP=G1 SRVID=0\n",
 			`t.ubb:8:19: SRVID must be a number from 1 to 30000, got "0"`},
 		{"SRVID too big", head + "s SRVGRP=G1 SRVID=30001\n",
@@ -166,7 +168,7 @@ func TestRejections(t *testing.T) {
 		{"missing SRVGRP", head + "s SRVID=1\n", "t.ubb:8:1: server s: missing SRVGRP="},
 		{"missing SRVID", head + "s SRVGRP=G1\n", "t.ubb:8:1: server s: missing SRVID="},
 		{"value errors before missing ones", head + "s SRVGRP=G1\nt SRVGRP=G1 SRVID=1 MIN=x\n",
-			`t.ubb:9:25: MIN must be a number from 1 to 1000, got "x"`},
+			`t.ubb:9:25: MIN must be a number from 0 to 1000, got "x"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

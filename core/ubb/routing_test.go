@@ -280,7 +280,7 @@ func TestCheckBufType(t *testing.T) {
 // the newlines, and that what follows it keeps its real position.
 func TestMultiLineQuotes(t *testing.T) {
 	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s A,\n   B\" MIN=x\n"
-	want := `t.ubb:9:11: MIN must be a number from 1 to 1000, got "x"`
+	want := `t.ubb:9:11: MIN must be a number from 0 to 1000, got "x"`
 	if got := firstError(t, text); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
