@@ -81,11 +81,13 @@ func (s *Server) calibrate(c echo.Context) error {
 	if reps < 1 || reps > core.MaxReplications {
 		return partProblem("options", "options: replications must be between 1 and %d, got %d", core.MaxReplications, reps)
 	}
-	if len(src.ULOG) > 0 { // fit from the ULOG files; the trace is only replayed
-		src.Trace, src.Columns, src.SkipBad = nil, nil, false
-	}
+	var beforeUS int64
 	if a := opts.AfterMS; a != nil && *a > 0 && *a <= 1e12 {
-		src.BeforeUS = int64(math.Round(*a * 1000)) // the hold-out window: fit from the part before it
+		beforeUS = int64(math.Round(*a * 1000)) // the hold-out window: fit from the part before it
+	}
+	// from the ULOG files when given: the trace is then only replayed
+	if src, err = starter.ForCalibration(src, beforeUS); err != nil {
+		return namePart(err, files)
 	}
 	ctx := c.Request().Context()
 	rep, release, err := s.fitBounded(ctx, start, src)

@@ -125,17 +125,18 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	// fit: from the ULOG files when given (the export is then only
 	// replayed), else from the export
-	src := fitSources(files, ulogFiles)
-	if len(ulogFiles) > 0 {
-		src.Trace, src.Columns, src.SkipBad = nil, nil, false
-	}
+	var beforeUS int64
 	if vf.validateAfter != "" {
 		// the hold-out window: fit from the log's first part, judge on the rest
 		ms, err := parseAfter(vf.validateAfter)
 		if err != nil {
 			return usage("--validate-after: %v", err)
 		}
-		src.BeforeUS = int64(math.Round(ms * 1000))
+		beforeUS = int64(math.Round(ms * 1000))
+	}
+	src, err := starter.ForCalibration(fitSources(files, ulogFiles), beforeUS)
+	if err != nil {
+		return fail("%s", fileError(err, &ff, ""))
 	}
 	rep, err := starter.Fit(src)
 	if err != nil {

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,6 +52,13 @@ func ResolveChecked(m *ubb.Model, ck *Checked, opt Options) (*Setup, error) {
 	if w := st.Work; w != nil && w.Info.Skipped > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
 			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
+	}
+	if w := st.Work; w != nil && len(w.Observed) > 0 && st.ValidateAfterUS > 0 {
+		last := slices.MaxFunc(w.Observed, func(a, b workload.ObservedRow) int { return cmp.Compare(a.TimeUS, b.TimeUS) }).TimeUS
+		if st.ValidateAfterUS > last {
+			st.Warnings = append(st.Warnings, fmt.Sprintf("validation.after_ms: the window starts at %s ms, after the log's last observed row (issued at %s ms): no row is judged",
+				usec.FormatMS(st.ValidateAfterUS), usec.FormatMS(last)))
+		}
 	}
 	return st, nil
 }

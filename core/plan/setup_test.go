@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -273,5 +274,29 @@ func TestResolveCheckedTakesTheCheckedSamplers(t *testing.T) {
 	}
 	if st.ck != nil {
 		t.Errorf("the Setup keeps the Checked after resolving")
+	}
+}
+
+// TestValidationWindowPastTheLog: a hold-out window that starts after the
+// log's last observed row judges nothing, and the setup says so; one that
+// starts at that row does not warn.
+func TestValidationWindowPastTheLog(t *testing.T) {
+	for _, tt := range []struct {
+		afterMS float64
+		warn    bool
+	}{{1_800_000, true}, {250.001, true}, {250, false}, {0, false}} {
+		sc := baseScenario()
+		sc.Workload.TraceCSV = "time_ms,service,observed_ms\n0,TOUPPER,5\n100,TOLOWER,5\n250,TOUPPER,6\n"
+		sc.Validation = &scenario.ValidationOptions{AfterMS: f(tt.afterMS)}
+		st, err := Resolve(fixture.HandModel(), sc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(st.Warnings, "|")
+		want := "validation.after_ms: the window starts at " + strconv.FormatFloat(tt.afterMS, 'f', -1, 64) +
+			" ms, after the log's last observed row (issued at 250 ms): no row is judged"
+		if strings.Contains(got, want) != tt.warn {
+			t.Errorf("after_ms %v: warnings %q, want the warning %q: %v", tt.afterMS, got, want, tt.warn)
+		}
 	}
 }

@@ -33,6 +33,49 @@ type FitSources struct {
 	// trace's rows issued before it, the ULOG's lines stamped less than it
 	// after the first (a hold-out window: the rest judges the model).
 	BeforeUS int64
+	// AtUS, when above 0, cuts the ULOG files at that instant instead (µs
+	// since 1970, as their stamps: ulog.ReadCut): ForCalibration sets it.
+	AtUS  int64
+	notes []string // what ForCalibration has to say, among the report's warnings
+}
+
+// ForCalibration is src as calibrate fits it, with the hold-out window
+// beforeUS (0: none): from the ULOG files when there are any (the export
+// is then only replayed), else from the export. With ULOG files and a
+// dated export, the ULOG is cut at the export's first row plus beforeUS,
+// the instant the judged rows start at, so that no execution the fit reads
+// is judged; an export whose times are not dated leaves the ULOG's cut
+// beforeUS after its own first line, with a warning.
+func ForCalibration(src FitSources, beforeUS int64) (FitSources, error) {
+	src.BeforeUS = beforeUS
+	if len(src.ULOG) == 0 {
+		return src, nil
+	}
+	export, cols, skip := src.Trace, src.Columns, src.SkipBad
+	src.Trace, src.Columns, src.SkipBad = nil, nil, false
+	if beforeUS <= 0 || export == nil {
+		return src, nil
+	}
+	var c *trace.Columns
+	if cols != nil {
+		x := trace.Columns(*cols)
+		c = &x
+	}
+	rd, err := trace.NewReader(*export, c, trace.Options{SkipBad: skip}, &interned{})
+	if err != nil {
+		return src, err
+	}
+	var r trace.Request
+	if ok, err := rd.Next(&r); !ok || err != nil {
+		return src, err
+	}
+	if src.AtUS, _ = rd.Start(); src.AtUS > 0 {
+		src.AtUS += beforeUS
+	} else {
+		src.notes = append(src.notes, "the export's times are not dated (offsets or times of day), so the hold-out cuts the ULOG "+
+			"at its own first line plus the window and the export at its first row plus it: they meet only if the two logs start together")
+	}
+	return src, nil
 }
 
 // FitReport is what a log says of each service, fitted (docs/fit.md).
@@ -146,7 +189,7 @@ func Fit(src FitSources) (*FitReport, error) {
 			}
 		}
 	}
-	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: pscWarn}
+	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: append(pscWarn, src.notes...)}
 	samples := map[string][]float64{}
 	spans := map[string][]int{} // a ULOG's: the differences of stamps each sample sums
 	var arr []arrival
@@ -165,7 +208,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		}
 	case len(src.ULOG) > 0:
 		rep.Source = "ulog"
-		lg, err := ulog.ReadBefore(src.ULOG, src.BeforeUS)
+		lg, err := ulog.ReadCut(src.ULOG, src.BeforeUS, src.AtUS)
 		if err != nil {
 			return nil, diag.Invalid(err)
 		}

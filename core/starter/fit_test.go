@@ -298,3 +298,45 @@ func TestFitBefore(t *testing.T) {
 		t.Errorf("the whole log: A %d, B %d samples; want 10 and 5", whole.Services["A"].Samples, whole.Services["B"].Samples)
 	}
 }
+
+// ForCalibration cuts the ULOG where the judged rows of the export start:
+// at the export's first row plus the window. The ULOG of 1 December 2026
+// has executions of S at 10:00:00.000, .010, ..., .050 (5 ms each); the
+// export starts 10 ms before it, so a 30 ms window cuts the ULOG at
+// .020: two executions (the third opens at the cut). An export timed by
+// offsets cannot be placed: the ULOG is cut 30 ms after its own first
+// line (three executions), with a warning.
+func TestForCalibrationAlignsTheCut(t *testing.T) {
+	var lg strings.Builder
+	for i := range 6 {
+		ms := fmt.Sprintf("%03d", i*10)
+		lg.WriteString("100000." + ms + `.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})` + "\n")
+		lg.WriteString("100000." + fmt.Sprintf("%03d", i*10+5) + ".h!srv.1.1.0: TRACE:at: } tpservice\n")
+	}
+	ulogs := []ulog.File{{Name: "ULOG.120126", Text: lg.String()}}
+	for _, tt := range []struct {
+		name, export string
+		want         int
+		warn         bool
+	}{
+		{"dated", "ts,service,observed_ms\n2026-12-01 09:59:59.990,S,5\n2026-12-01 10:00:00.030,S,5\n", 2, false},
+		{"offsets", "time_ms,service,observed_ms\n0,S,5\n40,S,5\n", 3, true},
+	} {
+		export := tt.export
+		src, err := ForCalibration(FitSources{Trace: &export, ULOG: ulogs}, 30_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if src.Trace != nil {
+			t.Errorf("%s: the export is among the fit's sources, want it replayed only", tt.name)
+		}
+		rep, err := Fit(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warned := strings.Contains(strings.Join(rep.Warnings, "|"), "the export's times are not dated")
+		if s := rep.Services["S"]; s == nil || s.Samples != tt.want || warned != tt.warn {
+			t.Errorf("%s: S %+v, warnings %q; want %d samples, the warning %v", tt.name, s, rep.Warnings, tt.want, tt.warn)
+		}
+	}
+}

@@ -217,6 +217,23 @@ func (rd *Reader) Info() Info {
 		Columns: ct.columns(rd.head)}
 }
 
+// Start is the first row's time on the wall clock of the zone the log is
+// read in (tz, UTC by default), in µs since 1970 read as UTC, once Next
+// has read a row: a date-time as written when it gives no zone. False
+// when the log's times are not dated (offsets from its start, or times of
+// day without a date).
+func (rd *Reader) Start() (int64, bool) {
+	ct := rd.ct
+	if ct.firstTxt == "" || !(ct.epoch || ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime") {
+		return 0, false
+	}
+	sec := ct.firstNS / 1e9
+	if ct.firstNS%1e9 < 0 {
+		sec--
+	}
+	return ct.firstNS/1000 + ct.zone.offsetAt(sec)*1e6, true
+}
+
 // Observed says whether the log has an observed response column.
 func (rd *Reader) Observed() bool { return rd.ct.col[colObserved] >= 0 }
 

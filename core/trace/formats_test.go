@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDateForms reads each date form; every want is worked beside it.
@@ -279,5 +280,48 @@ func TestInfoColumns(t *testing.T) {
 	}
 	if want := map[string]string{"time_ms": "time", "service": "service", "service_ms": "service_ms"}; !reflect.DeepEqual(info.Columns, want) {
 		t.Errorf("the trace format: got %v, want %v", info.Columns, want)
+	}
+}
+
+// TestStart: the first row's time on the wall clock of the zone the log
+// is read in, for a log whose times are dated; none for offsets or times
+// of day. Each want is 1 December 2026 at the time beside it.
+func TestStart(t *testing.T) {
+	dec1 := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	hour := int64(3_600_000_000)
+	tests := []struct {
+		name  string
+		csv   string
+		cm    *Columns
+		want  int64
+		dated bool
+	}{
+		{"a date-time without a zone, read as UTC", "ts,service\n2026-12-01 10:00:00.5,TOUPPER\n", nil, dec1 + 10*hour + 500_000, true},
+		// read in Paris, it is still 10:00 on Paris's clock
+		{"a date-time without a zone, read in a zone", "ts,service\n2026-12-01 10:00:00,TOUPPER\n", &Columns{TZ: "Europe/Paris"}, dec1 + 10*hour, true},
+		// 10:00+01:00 is 09:00 UTC, the clock of a log read as UTC
+		{"a zone in the cell", "ts,service\n2026-12-01T10:00:00+01:00,TOUPPER\n", nil, dec1 + 9*hour, true},
+		// 1796119200 s is 1 December 2026 10:00 UTC: 11:00 in Paris (winter)
+		{"epoch seconds in a zone", "ts,service\n1796119200,TOUPPER\n", &Columns{TZ: "Europe/Paris"}, dec1 + 11*hour, true},
+		{"offsets from the start", "time_ms,service\n5,TOUPPER\n", nil, 0, false},
+		{"times of day", "ts,service\n10:00:00,TOUPPER\n", nil, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rd, err := NewReader(tt.csv, tt.cm, Options{}, NewNames(testModel()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := rd.Start(); ok {
+				t.Errorf("before a row: dated, want nothing yet")
+			}
+			var r Request
+			if ok, err := rd.Next(&r); !ok || err != nil {
+				t.Fatalf("first row: %v, %v", ok, err)
+			}
+			if got, ok := rd.Start(); got != tt.want || ok != tt.dated {
+				t.Errorf("Start = %d, %v; want %d, %v", got, ok, tt.want, tt.dated)
+			}
+		})
 	}
 }

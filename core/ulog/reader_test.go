@@ -3,8 +3,10 @@ package ulog
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func read1(t *testing.T, text string) *Log {
@@ -218,5 +220,36 @@ func TestReadBefore(t *testing.T) {
 	}
 	if cut.LastUS-cut.FirstUS != 10_000 {
 		t.Errorf("the cut log spans %d µs, want 10 000 (its last line at .010)", cut.LastUS-cut.FirstUS)
+	}
+}
+
+// ReadCut cuts at an instant when the files' names give their day: the
+// three executions of TestReadBefore's log, on 1 February 2026, cut at
+// 10:00:00.012 keep the first whole and the second open; a name without
+// its day cannot be cut at an instant, so the cut falls back to beforeUS
+// after the first line (here 25 ms: all three), with a warning.
+func TestReadCut(t *testing.T) {
+	text := `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.005.h!srv.1.1.0: TRACE:at: } tpservice
+100000.010.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.015.h!srv.1.1.0: TRACE:at: } tpservice
+100000.020.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.025.h!srv.1.1.0: TRACE:at: } tpservice
+`
+	at := time.Date(2026, 2, 1, 10, 0, 0, 12e6, time.UTC).UnixMicro()
+	cut, err := ReadCut([]File{{Name: "ULOG.020126", Text: text}}, 30_000, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cut.Services["S"].Executions; c != 1 || cut.Unfinished != 1 || strings.Contains(strings.Join(cut.Warnings, "|"), "hold-out") {
+		t.Errorf("cut at 10:00:00.012: %d executions, %d unfinished, warnings %q; want 1, 1 and none of the cut", c, cut.Unfinished, cut.Warnings)
+	}
+	undated, err := ReadCut([]File{{Name: "ULOG", Text: text}}, 25_000, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a name without its day: the hold-out cut is 25ms after the ULOG's first line, not the export's time"
+	if c := undated.Services["S"].Executions; c != 2 || !slices.Contains(undated.Warnings, want) {
+		t.Errorf("undated: %d executions, warnings %q; want 2 (the third's close at 25 ms is cut) and %q", c, undated.Warnings, want)
 	}
 }

@@ -137,15 +137,25 @@ func Read(files []File) (*Log, error) { return ReadBefore(files, 0) }
 // first part of a log, to fit a model from while the rest is held out to
 // judge it. An execution still open at the cut is not counted (the
 // warning of executions open at the end says how many).
-func ReadBefore(files []File, beforeUS int64) (*Log, error) {
+func ReadBefore(files []File, beforeUS int64) (*Log, error) { return ReadCut(files, beforeUS, 0) }
+
+// ReadCut reads the files as ReadBefore does, but cuts them at atUS when
+// it is above 0 and every file's name gives its day: the lines stamped
+// before that instant (µs since 1970, as the lines' own stamps: the day of
+// the name and the time of day written, read as UTC) are kept. A file
+// without a day in its name has no such instant: the cut is then beforeUS
+// after the first line, with a warning.
+func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ulog: no file")
 	}
 	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
 	var evs []event
+	undated := false
 	for fi, f := range files {
 		day, ok := fileDay(f.Name)
 		if !ok {
+			undated = true
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", base(f.Name)))
 		}
 		lines := strings.Split(f.Text, "\n")
@@ -189,8 +199,15 @@ func ReadBefore(files []File, beforeUS int64) (*Log, error) {
 		}
 		return 0
 	})
-	if beforeUS > 0 && len(evs) > 0 {
+	if atUS > 0 && undated && len(evs) > 0 {
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("a name without its day: the hold-out cut is %s after the ULOG's first line, not the export's time", time.Duration(beforeUS)*time.Microsecond))
+		atUS = 0
+	}
+	if (beforeUS > 0 || atUS > 0) && len(evs) > 0 {
 		cut := evs[0].us + beforeUS
+		if atUS > 0 {
+			cut = atUS
+		}
 		n, _ := slices.BinarySearchFunc(evs, cut, func(e event, t int64) int { return cmpUS(e.us, t) })
 		evs = evs[:n]
 	}
