@@ -163,7 +163,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		for _, w := range append(append([]string{}, rep.Warnings...), warn...) {
 			fmt.Fprintf(stderr, "tuxlb calibrate: warning: %s\n", w)
 		}
-		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%d services timed, %d streams)\n", *out, len(sc.Services), len(sc.Workload.Generate.Streams))
+		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%s, %d streams)\n", *out, timedFrom(sc, rep), len(sc.Workload.Generate.Streams))
 	}
 	if files.Trace == nil {
 		return writeCalibrate(stdout, stderr, *format, ans)

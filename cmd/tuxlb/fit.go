@@ -163,8 +163,8 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, w := range warn {
 			fmt.Fprintf(stderr, "tuxlb fit: --out: %s\n", w)
 		}
-		fmt.Fprintf(stderr, "tuxlb fit: wrote %s (%d services timed, %d streams); run it with tuxlb run %s\n",
-			*out, len(sc.Services), len(sc.Workload.Generate.Streams), *out)
+		fmt.Fprintf(stderr, "tuxlb fit: wrote %s (%s, %d streams); run it with tuxlb run %s\n",
+			*out, timedFrom(sc, rep), len(sc.Workload.Generate.Streams), *out)
 	}
 	if _, err := stdout.Write(data); err != nil {
 		return 1
@@ -194,28 +194,40 @@ func fitError(err error, ff *fileFlags) string {
 
 // initFitted is init's scenario with --fit or --ulog: the fit report made
 // into a scenario (starter.FromFit); nil after printing the problem.
-func initFitted(files starter.Files, ulogs []string, ff *fileFlags, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, error) {
+// timedFrom says how many of the scenario's services have the service
+// time the log measured: the others keep the starter's.
+func timedFrom(sc *scenario.Scenario, rep *starter.FitReport) string {
+	n := 0
+	for name := range sc.Services {
+		if sr := rep.Services[name]; sr != nil && sr.Fit != nil {
+			n++
+		}
+	}
+	return fmt.Sprintf("%d of %d services timed from the log", n, len(sc.Services))
+}
+
+func initFitted(files starter.Files, ulogs []string, ff *fileFlags, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *starter.FitReport, error) {
 	if ff.trace != "" && len(ulogs) > 0 {
 		fmt.Fprintln(stderr, "tuxlb init: fit from a --trace or from --ulog files, not both")
-		return nil, nil
+		return nil, nil, nil
 	}
 	ulogFiles, err := readULOGs(ulogs, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
-		return nil, err
+		return nil, nil, err
 	}
 	rep, err := starter.Fit(fitSources(files, ulogFiles))
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %s\n", fitError(err, ff))
-		return nil, err
+		return nil, nil, err
 	}
 	sc, warn, err := starter.FromFit(files, rep)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %s\n", fitError(err, ff))
-		return nil, err
+		return nil, nil, err
 	}
 	for _, w := range append(rep.Warnings, warn...) {
 		fmt.Fprintf(stderr, "tuxlb init: warning: %s\n", w)
 	}
-	return sc, nil
+	return sc, rep, nil
 }

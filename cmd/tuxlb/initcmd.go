@@ -90,8 +90,9 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var sc *scenario.Scenario
+	var rep *starter.FitReport
 	if *fitLog || len(ulogs) > 0 {
-		sc, err = initFitted(files, ulogs, &ff, stdin, stderr)
+		sc, rep, err = initFitted(files, ulogs, &ff, stdin, stderr)
 		if sc == nil {
 			return 1
 		}
@@ -121,9 +122,13 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return 1
 	}
-	fmt.Fprintf(stderr, "tuxlb init: %d streams, %d services timed, %d advertise entries for servers without -s.\n"+
+	timed := fmt.Sprintf("%d services timed", len(sc.Services))
+	if rep != nil {
+		timed = timedFrom(sc, rep)
+	}
+	fmt.Fprintf(stderr, "tuxlb init: %d streams, %s, %d advertise entries for servers without -s.\n"+
 		"Next: set each service's service_time to what you measure, trim each advertise list to what the\n"+
 		"server really offers, then run it (docs/scenario.md, \"Starting from your own files\").\n",
-		len(sc.Workload.Generate.Streams), len(sc.Services), len(sc.Advertise))
+		len(sc.Workload.Generate.Streams), timed, len(sc.Advertise))
 	return 0
 }

@@ -517,6 +517,24 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 		sc.Services[n] = spec
 	}
+	var absent []string // local services the log never mentions: they keep the starter's time too
+	for n := range sc.Services {
+		if r.Services[n] == nil {
+			absent = append(absent, n)
+		}
+	}
+	if len(absent) > 0 {
+		slices.Sort(absent)
+		list := strings.Join(absent, ", ")
+		if len(absent) > 8 {
+			list = fmt.Sprintf("%s and %d more", strings.Join(absent[:8], ", "), len(absent)-8)
+		}
+		what := fmt.Sprintf("%d services not in the log keep", len(absent))
+		if len(absent) == 1 {
+			what = "a service not in the log keeps"
+		}
+		warn = append(warn, fmt.Sprintf("%s the starter's exponential of mean %g ms (figures): %s", what, defaultServiceMS, list))
+	}
 	rs := routeSource{m: m}
 	if ts != nil {
 		rs.traced = ts.routes
