@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
@@ -178,6 +179,7 @@ type appState struct {
 	nested             int64
 	noreply            int64 // TPNOREPLY children issued
 	retried            int64
+	tries              int64   // tries of a full queue that found it full (blocked): at most maxTries, or 100 a request
 	calls              []int64 // per service: requests its servers issued as a caller
 	acc                []clientAcc
 	draw               rng.PCG
@@ -528,7 +530,13 @@ func (e *engine) blocked(s int32, t int64) {
 	}
 	a.retries.push(appEvent{t: at, seq: f.req.Seq, class: classRetry, caller: s, code: code})
 	a.lo = min(a.lo, at)
+	if a.tries++; a.tries > max(maxTries, 100*e.issued) && e.fault == nil { // a try every µs for days would never end
+		e.fault = diag.FieldErrorf("tuning.enqueue_retry_ms", "more than %d tries of full queues, every %s ms (request %d the last): raise it, or the queue_capacity", a.tries-1, usec.FormatMS(a.plan.RetryUS), f.req.Seq)
+	}
 }
+
+// maxTries bounds the tries of full queues a run makes (with 100 per request issued; a var for the tests).
+var maxTries int64 = 100_000_000
 
 // retryEnter is a blocked request's sender at its next try: it enters the
 // queue if it has room now, else waits again; at the deadline it fails with

@@ -110,10 +110,9 @@ type serverState struct {
 	mark      int64 // start of busy time not yet accounted
 	binBusy   int64 // busy time in the open series bin
 	busyUS    int64 // busy time after the warm-up (the result's)
-	// mt holds the dispatch threads of an instance with more than one
-	// (MAXDISPATCHTHREADS > 1, mt.go); nil for one thread, whose state is
-	// the fields above. For a multithreaded instance busy, cur, due,
-	// idleSince, mark and held are unused.
+	// mt holds the dispatch threads of an instance with more than one (MAXDISPATCHTHREADS > 1,
+	// mt.go); nil for one thread, whose state is the fields above. For a multithreaded instance
+	// busy, cur, due, idleSince, mark and held are unused.
 	mt *threads.Set
 }
 
@@ -128,9 +127,8 @@ type queueState struct {
 	one       int32     // its one instance, -1 when it has several
 	zero      uint32    // zero waits not yet in its distribution (stats.addApart)
 	enqueued  uint32    // requests enqueued after the warm-up not yet in its counts (stats.addApart)
-	// the second line: its instances, and its waiting line's length
-	// accounted as it changes (accrueQueue), which a waiting request
-	// touches as it enters and as it starts
+	// the second line: its instances, and its waiting line's length accounted as it changes
+	// (accrueQueue), which a waiting request touches as it enters and as it starts
 	n       int32 // n(q): instances that are candidates (up, down or restarting)
 	gone    int32 // instances that are gone: all of them, and the queue is orphaned
 	servers []int32
@@ -209,9 +207,8 @@ type engine struct {
 	queues   []queueState
 	netload  []int64
 	counters []int64 // MP: C_m(q) at [m*len(queues)+q]
-	// shmTrees and mpTrees say some service reads its least cost from a
-	// tree (costtree.go): a change of W(q) or of C_m(q) is listed in the
-	// live trees holding q
+	// shmTrees and mpTrees say some service reads its least cost from a tree (costtree.go): a
+	// change of W(q) or of C_m(q) is listed in the live trees holding q
 	shmTrees, mpTrees bool
 	trees             costtree.Forest
 	netFor            []int64  // MP: N(q) for origin m at [m*len(queues)+q]
@@ -221,15 +218,13 @@ type engine struct {
 	// summaries (at least bitset.SummaryWords words of servers)
 	idleSum []uint64
 	sums    bool
-	// slowIdle: idleQueue or sums, choose's first idle candidate is
-	// found by firstIdleOf
+	// slowIdle: idleQueue or sums, choose's first idle candidate is found by firstIdleOf
 	slowIdle bool
 	rr       []int64
 	// noValue[s], noMatch[s]: requests of routed service s without a
 	// routing value, or with one no range holds (for the warnings)
 	noValue, noMatch []int64
-	// noBuf[s]: requests of routed service s whose buffer type no entry
-	// of its criterion holds.
+	// noBuf[s]: requests of routed service s whose buffer type no entry of its criterion holds.
 	noBuf []int64
 	// routing[s] is the criterion of routed service s when its entries
 	// differ by BUFTYPE (nil otherwise, and nil for all when none does):
@@ -260,9 +255,8 @@ type engine struct {
 	issued    int64
 	spanUS    int64
 	stop      bool
-	// fault is the first reason the run cannot go on (a time past
-	// MaxTimeUS), set where no error can be returned and checked by loop
-	// after every step.
+	// fault is the first reason the run cannot go on (a time past MaxTimeUS), set where no error
+	// can be returned and checked by loop after every step.
 	fault     error
 	events    int64 // completions and arrivals handled, for checkpoints while draining
 	lifeSteps int64 // life-cycle steps run, for checkpoints between them
@@ -273,10 +267,9 @@ type engine struct {
 	ser          series
 	log          *dispatchLog
 	logged       bool // a dispatch log or requests to explain (or transactions): see finish
-	// ids: someone reads the requests' ids (a dispatch log, an explanation),
-	// so nested and client requests get theirs (parent.step, NAME:c:n) and
-	// the log's parent column its value; without a reader a request built
-	// here has no id (idOf gives its number), and no string is built for it
+	// ids: someone reads the requests' ids (a dispatch log, an explanation), so nested and client
+	// requests get theirs (parent.step, NAME:c:n) and the log's parent column its value; without a
+	// reader a request built here has no id (idOf gives its number), and no string is built for it
 	ids bool
 }
 

@@ -84,10 +84,9 @@ type lifecycle struct {
 	startUS []int64
 	changes []lifeChange
 	dirty   bool // the candidates changed: rebuild them before the next choice
-	// lost machines (nil without lose events): lost[m], and per instance
-	// listed[i]: gone with its machine, still a candidate until the DBBL
-	// notices; lostGen[m] cancels a pending notice when the machine comes
-	// back first
+	// lost machines (nil without lose events): lost[m], and per instance listed[i]: gone with its
+	// machine, still a candidate until the DBBL notices; lostGen[m] cancels a pending notice when
+	// the machine comes back first
 	lost           []bool
 	nlost          int
 	listed         []bool

@@ -49,9 +49,8 @@ type RunOptions struct {
 	// Progress, when set, is called every few thousand requests with the
 	// number issued so far and the expected total (0 when unknown).
 	Progress func(done, total int64)
-	// AllSeries keeps every line of the result's time series; without it,
-	// a kind with more than 64 lines keeps the 64 busiest and one of the
-	// others (Series.Summarised).
+	// AllSeries keeps every line of the result's time series; without it, a kind with more than 64
+	// lines keeps the 64 busiest and one of the others (Series.Summarised).
 	AllSeries bool
 }
 

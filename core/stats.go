@@ -32,8 +32,7 @@ type stats struct {
 	firstIssue, lastIssue int64
 	warmUS                int64
 	blockAfter            int64 // a response longer than this times out: BLOCKTIME, or never
-	// svcBlock[s] replaces blockAfter for service s; nil when no service
-	// has a BLOCKTIME of its own
+	// svcBlock[s] replaces blockAfter for service s; nil when no service has a BLOCKTIME of its own
 	svcBlock []int64
 	// flows counts the requests issued by origin machine, the chosen
 	// queue's machine (0 for none: failed at issue, else 1 + its index) and
