@@ -60,6 +60,7 @@ type qState struct {
 	// with -i above 0 before it has had its look of that instant
 	waking  int64
 	wakePos int32
+	looking int32 // 1 + a forwarder whose forward failed at its issue: it looks again at once (fwdLook), so qNotify need not wake it
 }
 
 // newQState sets /Q up for e: every forwarder up at 0 looks in the wake-up
@@ -124,7 +125,7 @@ func (e *engine) qNotify(qi int32, t int64) {
 	q := e.q
 	for _, fi := range q.store.Queues[qi].Readers {
 		fw := &q.fw[fi]
-		if fw.busy || e.servers[fw.server].state != stateUp {
+		if fw.busy || fi+1 == q.looking || e.servers[fw.server].state != stateUp {
 			continue
 		}
 		at := t
@@ -242,8 +243,9 @@ func (e *engine) fwdTake(fi, qi int32, i int, t int64) bool {
 		a.nested++ // a request issued by a server (the forwarder)
 	}
 	if code := a.atIssue; code != 0 {
-		fw.awaited = 0
+		fw.awaited, q.looking = 0, fi+1
 		e.fwdFailed(fi, code, t, false) // it failed at its issue
+		q.looking = 0
 		return true
 	}
 	e.deadlineFor(r.Service, t, seq, callerFwd, fi, fw.gen)

@@ -3,6 +3,8 @@ package core_test
 import (
 	"bytes"
 	"math"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -232,5 +234,35 @@ func TestForwardRoutedByDrawnNumber(t *testing.T) {
 	}
 	if byGroup["G1"]+byGroup["G2"] != q.Forwarded || byGroup["G1"] < 20 || byGroup["G2"] < 20 {
 		t.Fatalf("forwards completed by group %v, %d forwarded; want both groups, every forward", byGroup, q.Forwarded)
+	}
+}
+
+// A message whose forward fails at its issue, retried without delay, is
+// taken again and again in one instant: each failure must not leave a
+// forwarder's stale wake-up behind (100 000 retries kept 10 MB of them).
+// What a run allocates is the same for 1 000 retries and 100 000.
+func TestFailingForwardsKeepNothing(t *testing.T) {
+	alloc := func(retries int) uint64 {
+		sc, err := core.ParseScenario([]byte(`{"ubbconfig": "*RESOURCES\nMASTER SITE1\nMODEL SHM\n*MACHINES\nsite1 LMID=SITE1\n*GROUPS\nQGRP GRPNO=2 LMID=SITE1\n*SERVERS\nTMQUEUE SRVGRP=QGRP SRVID=1 CLOPT=\"-s QS:TMQUEUE --\"\nTMQFORWARD SRVGRP=QGRP SRVID=2 CLOPT=\"-- -q NOSVC -i 0\"\n",
+			"qspaces": {"QS": {"queues": {"NOSVC": {"retries": ` + strconv.Itoa(retries) + `, "retry_delay_ms": 0}}}},
+			"workload": {"trace": [{"time_ms": 0, "enqueue": "QS:NOSVC"}]}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := core.Run(sc, core.RunOptions{})
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Requests.Failed["TPENOENT"]; got != int64(retries)+1 {
+			t.Fatalf("%d retries: %d forwards failed, want %d", retries, got, retries+1)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	few, many := alloc(1000), alloc(100_000)
+	if many > 2*few+1<<20 {
+		t.Errorf("a run allocated %d bytes with 1 000 retries, %d with 100 000: want about the same", few, many)
 	}
 }
