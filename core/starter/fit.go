@@ -212,6 +212,9 @@ func Fit(src FitSources) (*FitReport, error) {
 		if err != nil {
 			return nil, diag.Invalid(err)
 		}
+		if len(lg.Services) > maxFitNames {
+			return nil, diag.FieldErrorf("ulog", "the files name %d distinct services, more than the %d a fit takes", len(lg.Services), maxFitNames)
+		}
 		lmid := hostLMIDs(m, rep)
 		if m != nil {
 			// what servers without -s ran makes their services known
@@ -282,19 +285,38 @@ type nameList struct {
 	probes int64
 }
 
+// maxFitNames bounds the distinct service names, and the origins, that a
+// log read for a fit may hold: each service holds about 8 KB while fitted,
+// and an application has far fewer (a log of more names has its service
+// column wrong).
+const maxFitNames = 20_000
+
 func (n *interned) Service(name string) (int, string) {
 	if name == "" {
 		return 0, "empty service name"
 	}
+	if len(n.services.names) >= maxFitNames && !n.services.has(name) {
+		return 0, fmt.Sprintf("more than %d distinct services: is this column the services' (--trace-map 'service=COLUMN')?", maxFitNames)
+	}
 	return n.services.intern(name), ""
 }
 
-func (n *interned) Origin(lmid string) (int, string) { return n.origins.intern(lmid), "" }
+func (n *interned) Origin(lmid string) (int, string) {
+	if len(n.origins.names) >= maxFitNames && !n.origins.has(lmid) {
+		return 0, fmt.Sprintf("more than %d distinct origins: is this column the origins' (--trace-map 'origin=COLUMN')?", maxFitNames)
+	}
+	return n.origins.intern(lmid), ""
+}
 func (n *interned) Untimed(int) string               { return "" }
 
 // Enqueue refuses an enqueue: without a UBBCONFIG there is no queue space.
 func (n *interned) Enqueue(target string) (int, int32, string) {
 	return 0, 0, fmt.Sprintf("%q: an enqueue needs the UBBCONFIG's queue spaces", target)
+}
+
+func (l *nameList) has(s string) bool {
+	_, ok := l.index[s]
+	return ok
 }
 
 func (l *nameList) intern(s string) int {

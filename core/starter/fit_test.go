@@ -257,8 +257,8 @@ func TestFitNamesLinear(t *testing.T) {
 	// reader answers the repeats of the first few names it resolved, at
 	// most 16 of each column, itself): twice the rows, twice the lookups
 	within := func(p, n int64) bool { return p <= 2*n && p >= 2*n-32 }
-	if p1, p2 := probes(20_000), probes(40_000); !within(p1, 20_000) || !within(p2, 40_000) {
-		t.Errorf("%d and %d names looked at for 20000 and 40000 rows, want about 40000 and 80000", p1, p2)
+	if p1, p2 := probes(10_000), probes(20_000); !within(p1, 10_000) || !within(p2, 20_000) {
+		t.Errorf("%d and %d names looked at for 10000 and 20000 rows, want about 20000 and 40000", p1, p2)
 	}
 	allocs := func(n int) float64 {
 		text := distinctTrace(n)
@@ -341,5 +341,29 @@ func TestForCalibrationAlignsTheCut(t *testing.T) {
 		if s := rep.Services["S"]; s == nil || s.Samples != tt.want || warned != tt.warn {
 			t.Errorf("%s: S %+v, warnings %q; want %d samples, the warning %v", tt.name, s, rep.Warnings, tt.want, tt.warn)
 		}
+	}
+}
+
+// A log of more distinct services (or origins) than a fit takes is refused
+// at the row that passes the bound, naming the column to check; with
+// SkipBad those rows are skipped. A ULOG naming as many is refused too.
+func TestFitNamesBounded(t *testing.T) {
+	text := distinctTrace(maxFitNames + 1)
+	_, err := Fit(FitSources{Trace: &text})
+	want := fmt.Sprintf("row %d", maxFitNames+1)
+	if err == nil || !strings.Contains(err.Error(), "more than 20000 distinct services") || !strings.Contains(err.Error(), want) {
+		t.Errorf("%d services: error %v, want one naming %s and the bound", maxFitNames+1, err, want)
+	}
+	rep, err := Fit(FitSources{Trace: &text, SkipBad: true})
+	if err != nil || len(rep.Services) != maxFitNames {
+		t.Errorf("skipping bad rows: %d services, error %v; want %d", len(rep.Services), err, maxFitNames)
+	}
+	var lg strings.Builder
+	for i := range maxFitNames + 1 {
+		fmt.Fprintf(&lg, "100000.000.h!srv.1.1.0: TRACE:at: { tpservice({\"S%d\", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})\n100000.001.h!srv.1.1.0: TRACE:at: } tpservice\n", i)
+	}
+	_, err = Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.120126", Text: lg.String()}}})
+	if err == nil || !strings.Contains(err.Error(), "20001 distinct services, more than the 20000 a fit takes") {
+		t.Errorf("a ULOG of %d services: error %v", maxFitNames+1, err)
 	}
 }

@@ -253,3 +253,26 @@ func TestReadCut(t *testing.T) {
 		t.Errorf("undated: %d executions, warnings %q; want 2 (the third's close at 25 ms is cut) and %q", c, undated.Warnings, want)
 	}
 }
+
+// A file without TRACE lines (tracing was off, or it is no ULOG) is an
+// error naming it when it is the only one; beside a traced file, a warning.
+func TestNoTraceLines(t *testing.T) {
+	untraced := File{Name: "node9/ULOG.120126", Text: "095955.000.node9!bankclt.4001.1.0: LIBTUX_CAT:262: INFO: Std main starting\n"}
+	_, err := Read([]File{untraced})
+	if err == nil || !strings.HasPrefix(err.Error(), "node9/ULOG.120126: no TRACE lines") {
+		t.Errorf("an untraced ULOG alone: error %v, want one naming it", err)
+	}
+	if _, err := Read([]File{{Name: "garbage", Text: "\x00\xff\x10 not a log"}}); err == nil {
+		t.Errorf("garbage: no error")
+	}
+	traced := File{Name: "node1/ULOG.120126", Text: `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+100000.005.h!srv.1.1.0: TRACE:at: } tpservice
+`}
+	lg, err := Read([]File{traced, untraced})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(lg.Warnings, "node9/ULOG.120126: no TRACE lines (was tracing on there?)") {
+		t.Errorf("warnings %q, want one naming the untraced file", lg.Warnings)
+	}
+}

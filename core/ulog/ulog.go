@@ -163,6 +163,7 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			lines = lines[:len(lines)-1]
 		}
 		lg.Lines += len(lines)
+		traced := lg.TraceLines
 		for li, line := range lines {
 			line = strings.TrimRight(line, "\r")
 			at := strings.Index(line, "TRACE:")
@@ -189,6 +190,12 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			}
 			evs = append(evs, ev)
 		}
+		if lg.TraceLines == traced && len(files) > 1 {
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: no TRACE lines (was tracing on there?)", f.Name))
+		}
+	}
+	if lg.TraceLines == 0 {
+		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", names(files))
 	}
 	slices.SortStableFunc(evs, func(a, b event) int {
 		switch {
@@ -221,10 +228,19 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	return lg, nil
 }
 
+// names is the files' names, for a message.
+func names(files []File) string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Name
+	}
+	return strings.Join(out, ", ")
+}
+
 func (lg *Log) malformed(file string, line int, why string) {
 	lg.Malformed++
 	if len(lg.MalformedExamples) < maxExamples {
-		lg.MalformedExamples = append(lg.MalformedExamples, fmt.Sprintf("%s:%d: %s", base(file), line, why))
+		lg.MalformedExamples = append(lg.MalformedExamples, fmt.Sprintf("%s:%d: %s", file, line, why))
 	}
 }
 

@@ -31,7 +31,7 @@ func TestBank(t *testing.T) {
 		t.Errorf("millis %v files %d lines %d trace %d malformed %d unfinished %d, want true 2 177 171 2 0",
 			lg.Millis, lg.Files, lg.Lines, lg.TraceLines, lg.Malformed, lg.Unfinished)
 	}
-	if len(lg.MalformedExamples) != 2 || !strings.HasPrefix(lg.MalformedExamples[0], "ULOG.120126:") ||
+	if len(lg.MalformedExamples) != 2 || !strings.HasPrefix(lg.MalformedExamples[0], "testdata/bank/node2/ULOG.120126:80: ") ||
 		!strings.Contains(lg.MalformedExamples[1], "closes nothing") {
 		t.Errorf("examples %q", lg.MalformedExamples)
 	}
