@@ -58,7 +58,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	format := fs.String("format", "table", "output: table (for a terminal) or json")
 	jobs := fs.Int("jobs", 0, "replications run at once (default the number of CPUs)")
 	maxRunTime := fs.Duration("max-run-time", 0, "stop the replay after this long, e.g. 5m (0: no limit; Ctrl-C stops it too)")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb calibrate --ubbconfig FILE [--dmconfig FILE] [--psc FILE] (--ulog FILE... | --trace EXPORT) [--trace EXPORT [--trace-map MAP]]")
 		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T] [--format table|json]")
@@ -75,6 +75,10 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tuxlb calibrate: "+format+"\n", a...)
 		fs.Usage()
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb calibrate: %v\n", budgetErr)
 		return 2
 	}
 	switch {

@@ -47,7 +47,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&figures, "figure", "with replications, report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY]")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop a variant's run after this long, e.g. 30s (0: no limit; Ctrl-C stops them too)")
 	var ff fileFlags
 	ff.flags(fs)
@@ -58,6 +58,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	args = interspersed(fs, args)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", budgetErr)
 		return 2
 	}
 	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {

@@ -34,7 +34,7 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	maxReps := fs.Int("max-replications", sweep.DefaultSelectMax, "the most replications of one configuration")
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "text", "output: text or json")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop when one run takes longer than this, e.g. 30s (0: no limit)")
 	var ff fileFlags
 	ff.flags(fs)
@@ -55,6 +55,8 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	eps, epsErr := parseFraction(*epsilon)
 	switch {
+	case budgetErr != nil:
+		return bad("%v", budgetErr)
 	case len(pos) > 1 || len(pos) == 0 && ff.ubbconfig == "":
 		fmt.Fprintln(stderr, "tuxlb optimize: want one scenario file (or -), or --ubbconfig FILE")
 		fs.Usage()

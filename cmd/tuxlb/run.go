@@ -58,7 +58,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.files.flags(fs)
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
-	f.budget = budgetFlag(fs)
+	var budgetErr error
+	f.budget, budgetErr = budgetFlag(fs)
 	f.valid.flags(fs, 0)
 	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
@@ -69,6 +70,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", budgetErr)
 		return 2
 	}
 	if len(pos) > 1 || len(pos) == 0 && f.files.ubbconfig == "" {
