@@ -31,7 +31,7 @@ var sweepSignals = func(ctx context.Context) (context.Context, context.CancelFun
 
 func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
-		return runSweepMerge(args[1:], stdout, stderr)
+		return runSweepMerge(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -54,7 +54,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR ...] [--figure FIGURE ...] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
-		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
+		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...   (- reads one from standard input)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
