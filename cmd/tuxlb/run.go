@@ -162,6 +162,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
 	}
+	if f.dispatch == "-" {
+		return opt, fmt.Errorf("--dispatch: - would write the dispatch log to standard output, where run prints its result: give a FILE")
+	}
 	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
 		return opt, err
 	}
