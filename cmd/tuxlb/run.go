@@ -305,7 +305,10 @@ func parseSeqs(s string) (map[int64]bool, []string, error) {
 			}
 			continue
 		}
-		if err != nil || a < 1 || b < a || b-a >= core.MaxExplain {
+		if err == nil && a >= 1 && b-a >= core.MaxExplain {
+			return nil, nil, fmt.Errorf("%q: too many requests (at most %d in a range N-M)", part, core.MaxExplain)
+		}
+		if err != nil || a < 1 || b < a {
 			return nil, nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20, or request ids as the dispatch log shows them, like 2008.1 or TELLER:3:12", part)
 		}
 		for n := a; n <= b; n++ {
