@@ -21,18 +21,19 @@ import (
 const defaultCLIBudget = 4 << 30
 
 // budgetFlag declares --memory-budget on fs, its default taken from
-// TUXLB_MEMORY_BUDGET when set.
-func budgetFlag(fs *flag.FlagSet) *int64 {
+// TUXLB_MEMORY_BUDGET when set. A value of the variable that is not a size
+// is the error: the command refuses it once its flags are parsed (exit 2),
+// as serve does, rather than run on a budget it was not given.
+func budgetFlag(fs *flag.FlagSet) (*int64, error) {
 	budget := new(int64)
-	*budget = defaultCLIBudget
-	if v, ok := os.LookupEnv("TUXLB_MEMORY_BUDGET"); ok {
-		if n, err := parseSize(v); err == nil {
-			*budget = n
-		}
+	n, err := envSize("TUXLB_MEMORY_BUDGET", defaultCLIBudget)
+	if err != nil {
+		n = defaultCLIBudget
 	}
+	*budget = n
 	fs.Func("memory-budget", fmt.Sprintf("most memory the command may plan to hold, with K/M/G suffix (default %s) [TUXLB_MEMORY_BUDGET]",
 		admission.SizeText(*budget)), func(v string) (err error) { *budget, err = parseSize(v); return err })
-	return budget
+	return budget, err
 }
 
 // limitMemory is set by the binary's main (not by tests, which share one

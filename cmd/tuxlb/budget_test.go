@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -64,5 +65,37 @@ func TestValidateDevZeroBounded(t *testing.T) {
 	}
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
 		t.Errorf("reading /dev/zero allocated %d MiB, want at most 64", n>>20)
+	}
+}
+
+// A TUXLB_MEMORY_BUDGET that is not a size is refused by every command
+// that reads it, as serve refuses it: exit 2, naming the variable and the
+// form it takes, before anything is read; help is still printed.
+func TestCLIMemoryBudgetEnvRefused(t *testing.T) {
+	missing := "/nonexistent/x.json"
+	for _, v := range []string{"abc", "0", "-5"} {
+		t.Setenv("TUXLB_MEMORY_BUDGET", v)
+		for _, args := range [][]string{
+			{"run", missing},
+			{"compare", "--variant", "policy=jsq", missing},
+			{"sweep", "--vary", "rate_scale=1", missing},
+			{"optimize", "--vary", "rate_scale=1", "--objective", "response_mean_ms<=1", missing},
+			{"validate", "--ubbconfig", missing},
+			{"calibrate", "--ubbconfig", missing, "--ulog", missing, "--out", filepath.Join(t.TempDir(), "out.json")},
+			{"serve", "--addr", "127.0.0.1:0"},
+		} {
+			code, out, errs := cli(t, args...)
+			want := `TUXLB_MEMORY_BUDGET: size "` + v + `": want a positive number of bytes, optionally with K, M or G`
+			if code != 2 || out != "" || !strings.Contains(errs, "tuxlb "+args[0]+": "+want) {
+				t.Errorf("TUXLB_MEMORY_BUDGET=%s %v: exit %d, stdout %q, stderr %q; want 2 and %q", v, args, code, out, errs, want)
+			}
+		}
+		if code, out, _ := cli(t, "run", "--help"); code != 0 || !strings.Contains(out, "-memory-budget") {
+			t.Errorf("TUXLB_MEMORY_BUDGET=%s run --help: exit %d, stdout %.80q; want the usage", v, code, out)
+		}
+	}
+	t.Setenv("TUXLB_MEMORY_BUDGET", "1M") // a size is taken
+	if code, _, errs := cli(t, "validate", "--ubbconfig", writeFile(t, "u.ubb", ownUBB)); code != 0 {
+		t.Errorf("TUXLB_MEMORY_BUDGET=1M validate: exit %d, stderr %q; want 0", code, errs)
 	}
 }

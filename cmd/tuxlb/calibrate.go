@@ -53,12 +53,12 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs.StringVar(&ff.trace, "trace", "", "production export `FILE` (CSV) with an observed response column: replayed and judged; fitted from when no --ulog is given")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the export's columns: `time=COL,service=COL,observed=COL,...`")
 	ff.skipFlag(fs)
-	out := fs.String("out", "", "write the fitted scenario to `FILE` (required)")
+	out := fs.String("out", "", "write the fitted scenario to `FILE` (required; - for standard output when nothing else is printed there: --format table without a --trace)")
 	vf.flags(fs, 10)
 	format := fs.String("format", "table", "output: table (for a terminal) or json")
 	jobs := fs.Int("jobs", 0, "replications run at once (default the number of CPUs)")
 	maxRunTime := fs.Duration("max-run-time", 0, "stop the replay after this long, e.g. 5m (0: no limit; Ctrl-C stops it too)")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb calibrate --ubbconfig FILE [--dmconfig FILE] [--psc FILE] (--ulog FILE... | --trace EXPORT) [--trace EXPORT [--trace-map MAP]]")
 		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T] [--format table|json]")
@@ -77,6 +77,10 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fs.Usage()
 		return 2
 	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb calibrate: %v\n", budgetErr)
+		return 2
+	}
 	switch {
 	case fs.NArg() > 0:
 		return usage("unexpected argument %q", fs.Arg(0))
@@ -86,6 +90,10 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return usage("want --ulog FILE... or --trace EXPORT to fit from")
 	case *out == "":
 		return usage("want --out FILE: where to write the fitted scenario")
+	case *out == "-" && *format == "json":
+		return usage("--out: - would write the scenario to standard output, where --format json prints calibrate's answer: give a FILE")
+	case *out == "-" && ff.trace != "":
+		return usage("--out: - would write the scenario to standard output, where calibrate prints the replay's verdicts: give a FILE")
 	case (ff.traceMap != "" || ff.skipBad) && ff.trace == "":
 		return usage("--trace-map and --trace-skip-bad read a --trace")
 	case *format != "table" && *format != "json":
@@ -153,7 +161,13 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	written := *sc
 	written.Replications = 0 // the replications are the replay's; the scenario runs once
 	data, err := encodeJSON(&written)
-	if err == nil {
+	dest := *out
+	switch {
+	case err != nil:
+	case *out == "-": // nothing else is printed there (checked above)
+		dest = "the scenario on standard output"
+		_, err = stdout.Write(data)
+	default:
 		err = os.WriteFile(*out, data, 0o644)
 	}
 	if err != nil {
@@ -163,7 +177,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		for _, w := range append(append([]string{}, rep.Warnings...), warn...) {
 			fmt.Fprintf(stderr, "tuxlb calibrate: warning: %s\n", w)
 		}
-		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%s, %d streams)\n", *out, timedFrom(sc, rep), len(sc.Workload.Generate.Streams))
+		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%s, %d streams)\n", dest, timedFrom(sc, rep), len(sc.Workload.Generate.Streams))
 	}
 	if files.Trace == nil {
 		return writeCalibrate(stdout, stderr, *format, ans)

@@ -219,3 +219,32 @@ func TestRunValidationFlags(t *testing.T) {
 		t.Errorf("got %+v, want from 20000 ms, 2 replications, tolerance mean 5%%, p99 30%%, p50 the default 10%%", v)
 	}
 }
+
+// TestReplicationsRange: run's and calibrate's --replications take
+// 1..100, as their help says (1: one run, docs/fit.md); 0 written, or
+// past 100, is a usage error.
+func TestReplicationsRange(t *testing.T) {
+	for _, cmd := range []string{"run", "calibrate"} {
+		code, out, _ := tuxlbRun(cmd, "--help")
+		if code != 0 || !strings.Contains(out, "runs with derived seeds, 1..100 (1: one run)") || strings.Contains(out, "2..100") {
+			t.Errorf("%s --help: exit %d; want --replications 1..100 in:\n%s", cmd, code, out)
+		}
+	}
+	bankUBB, node1 := bankULOG+"ubbconfig", bankULOG+"node1/ULOG.120126"
+	out := filepath.Join(t.TempDir(), "fitted.json")
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"run", "--replications", "1", "--no-progress", "../../examples/admin-guide.json"}, 0},
+		{[]string{"calibrate", "--replications", "1", "--ubbconfig", bankUBB, "--ulog", node1, "--out", out}, 0},
+		{[]string{"run", "--replications", "0", "../../examples/admin-guide.json"}, 2},
+		{[]string{"run", "--replications", "101", "../../examples/admin-guide.json"}, 2},
+		{[]string{"calibrate", "--replications", "0", "--ubbconfig", bankUBB, "--ulog", node1, "--out", out}, 2},
+	} {
+		code, _, stderr := tuxlbRun(tc.args...)
+		if code != tc.code || tc.code == 2 && !strings.Contains(stderr, "--replications: want 1..100, got "+tc.args[2]) {
+			t.Errorf("%v: exit %d, stderr %q; want %d", tc.args, code, firstLine(stderr), tc.code)
+		}
+	}
+}

@@ -47,7 +47,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&figures, "figure", "with replications, report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY]")
 	noBase := fs.Bool("no-baseline", false, "do not run the scenario unchanged as the first column")
 	jobs := fs.Int("jobs", 0, "variants run at once (default the number of CPUs)")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop a variant's run after this long, e.g. 30s (0: no limit; Ctrl-C stops them too)")
 	var ff fileFlags
 	ff.flags(fs)
@@ -58,6 +58,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	args = interspersed(fs, args)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb compare: %v\n", budgetErr)
 		return 2
 	}
 	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {
@@ -82,6 +86,9 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, text := range variants {
 		v, err := sweep.ParseVariant(text)
+		if err == nil {
+			err = onceEach(v)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 			return 2
@@ -143,6 +150,34 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	printComparison(stdout, cmp)
 	return 0
+}
+
+// onceEach refuses a variant that sets a key twice: the run would take the
+// last value while the column, named by the variant's text, shows both.
+func onceEach(v sweep.Variant) error {
+	seen := map[string]bool{}
+	for _, a := range v.Set {
+		key := variantKey(a.Path)
+		if seen[key] {
+			return fmt.Errorf("variant %q: %s is set twice; give each key once", v.Name, a.Path)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// variantKey is a variant's key as the keys are told apart: in any case
+// (policy, Policy; SERVERS.simpserv.MIN, SERVERS.simpserv.min), but for
+// the name of an entry (SERVERS.NAME.MIN, machines.LMID.speed), which is
+// the configuration's as written.
+func variantKey(path string) string {
+	parts := strings.Split(path, ".")
+	for i := range parts {
+		if i != 1 || len(parts) != 3 {
+			parts[i] = strings.ToLower(parts[i])
+		}
+	}
+	return strings.Join(parts, ".")
 }
 
 // runReplicatedCompare runs every variant with replications (or to a

@@ -52,6 +52,9 @@ func TestCompareCommandErrors(t *testing.T) {
 	}{
 		{[]string{"compare"}, 2, "usage"},
 		{[]string{"compare", "--variant", "ldbal", "../../examples/admin-guide.json"}, 2, "want key=value"},
+		{[]string{"compare", "--variant", "policy=jsq,policy=p2c", "../../examples/admin-guide.json"}, 2, `variant "policy=jsq,policy=p2c": policy is set twice`},
+		{[]string{"compare", "--variant", "ldbal=N", "--variant", "rate_scale=2,LDBAL=Y,ldbal=N", "../../examples/admin-guide.json"}, 2, "ldbal is set twice"},
+		{[]string{"compare", "--variant", "SERVERS.srv.MIN=1,SERVERS.srv.min=2", "../../examples/admin-guide.json"}, 2, "SERVERS.srv.min is set twice"},
 		{[]string{"compare", "--variant", "model=XP", "../../examples/admin-guide.json"}, 1, `variant "model=XP": ubbconfig:4:13: MODEL must be SHM or MP, got "XP"`},
 		{[]string{"compare", "--variant", "ldbal=Y", "no-such-file.json"}, 1, "no-such-file.json"},
 	}
@@ -60,6 +63,10 @@ func TestCompareCommandErrors(t *testing.T) {
 		if code := Main(tt.args, nil, &out, &errb); code != tt.code || !strings.Contains(errb.String(), tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tt.args, code, errb.String(), tt.code, tt.want)
 		}
+	}
+	// entries whose names differ only in case are different keys
+	if variantKey("SERVERS.srv.MIN") == variantKey("SERVERS.SRV.MIN") || variantKey("Policy") != variantKey("policy") {
+		t.Errorf("variantKey: the entry's name must keep its case, the rest not")
 	}
 }
 

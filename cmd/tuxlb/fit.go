@@ -105,6 +105,9 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *out != "" && ff.ubbconfig == "":
 		fmt.Fprintln(stderr, "tuxlb fit: --out needs --ubbconfig FILE (the scenario is made for a configuration)")
 		return 2
+	case *out == "-":
+		fmt.Fprintln(stderr, "tuxlb fit: --out: - would write the scenario to standard output, where fit prints its report: give a FILE")
+		return 2
 	case (ff.traceMap != "" || ff.skipBad) && ff.trace == "":
 		fmt.Fprintln(stderr, "tuxlb fit: --trace-map and --trace-skip-bad read a --trace")
 		return 2

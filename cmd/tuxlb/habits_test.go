@@ -157,3 +157,56 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("completion fish: exit %d, want 2", code)
 	}
 }
+
+// "-" for an output file is standard output where the command prints
+// nothing else there (init --out -, calibrate --out - fitting without a
+// --trace in a table); where it prints its result there already (run
+// --dispatch -, fit --out -, calibrate with a --trace or --format json) it
+// is a usage error saying so. No file named "-" is ever made.
+func TestDashForOutputFiles(t *testing.T) {
+	abs := func(p string) string {
+		a, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	bankUBB, node1 := abs(bankULOG+"ubbconfig"), abs(bankULOG+"node1/ULOG.120126")
+	scenarioFile := abs("../../examples/mp-netload.json")
+	dir := t.TempDir()
+	t.Chdir(dir)
+
+	code, want, errs := cli(t, "init", "--ubbconfig", bankUBB)
+	if code != 0 {
+		t.Fatalf("init: exit %d, %s", code, errs)
+	}
+	if code, got, errs := cli(t, "init", "--ubbconfig", bankUBB, "--out", "-"); code != 0 || got != want {
+		t.Errorf("init --out -: exit %d, stderr %q; stdout the same as without --out: %v", code, errs, got == want)
+	}
+
+	calib := []string{"calibrate", "--ubbconfig", bankUBB, "--ulog", node1}
+	if code, _, errs := cli(t, append(calib, "--out", "fitted.json")...); code != 0 {
+		t.Fatalf("calibrate --out FILE: exit %d, %s", code, errs)
+	}
+	want2, _ := os.ReadFile("fitted.json")
+	if code, got, errs := cli(t, append(calib, "--out", "-")...); code != 0 || got != string(want2) || !strings.Contains(errs, "wrote the scenario on standard output") {
+		t.Errorf("calibrate --out -: exit %d, stderr %q; stdout the same as the file's: %v", code, errs, got == string(want2))
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--dispatch", "-", scenarioFile}, "tuxlb run: --dispatch: - would write the dispatch log to standard output, where run prints its result"},
+		{[]string{"fit", "--ulog", node1, "--ubbconfig", bankUBB, "--out", "-"}, "tuxlb fit: --out: - would write the scenario to standard output, where fit prints its report"},
+		{append(calib, "--out", "-", "--format", "json"), "tuxlb calibrate: --out: - would write the scenario to standard output, where --format json prints"},
+		{append(calib, "--out", "-", "--trace", "export.csv"), "tuxlb calibrate: --out: - would write the scenario to standard output, where calibrate prints the replay's verdicts"},
+	} {
+		if code, out, errs := cli(t, tc.args...); code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want 2 and %q", tc.args, code, out, firstLine(errs), tc.want)
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "-")); !os.IsNotExist(err) {
+		t.Errorf("a file named - was made (stat: %v)", err)
+	}
+}

@@ -35,7 +35,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
 	ff.skipFlag(fs)
 	load := fs.String("load", strconv.FormatFloat(starter.DefaultLoad, 'g', -1, 64), "without a log, how busy the streams keep each server (a `FRACTION`)")
-	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output")
+	out := fs.String("out", "", "write the scenario to `FILE` instead of standard output (-: standard output)")
 	fitLog := fs.Bool("fit", false, "fit service times from the --trace (as tuxlb fit does) instead of exponentials of its means")
 	pscPath := pscFlag(fs, &ff)
 	var ulogs ulogFlag
@@ -114,7 +114,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 1
 	}
-	if *out != "" {
+	if *out != "" && *out != "-" {
 		if err := os.WriteFile(*out, buf.Bytes(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "tuxlb init: --out: %v\n", err)
 			return 1

@@ -94,6 +94,35 @@ func TestRunDispatchKeepsUsersFile(t *testing.T) {
 	}
 }
 
+// An output file that cannot be written is named as the user gave it, not
+// by the temporary file beside it that the command writes first.
+func TestRunDispatchErrorNamesTheFile(t *testing.T) {
+	good := writeFile(t, "good.json", `{"ubbconfig": "`+cliUBB+`", "services": {"BALANCE": {"service_time": {"dist": "const", "ms": 1}}},
+  "workload": {"trace_csv": "time_ms,service\n0,BALANCE\n"}}`)
+	missing := filepath.Join(t.TempDir(), "nodir", "x.csv")
+	code, out, errs := mainBounded(t, 30*time.Second, "run", "--dispatch", missing, good)
+	if want := "tuxlb run: --dispatch: open " + missing + ": no such file or directory\n"; code != 1 || out != "" || errs != want {
+		t.Errorf("--dispatch in a missing directory: exit %d, stdout %.80q, stderr %q; want 1 and %q", code, out, errs, want)
+	}
+	// the rename over the user's path fails: a directory with a file in it is there by then
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.csv")
+	o, err := createOutput(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(path, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err = o.commit()
+	if err == nil || !strings.HasPrefix(err.Error(), "rename "+path+": ") || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("commit over a directory: %v; want the rename of %s named alone", err, path)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".x.csv.*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
 // tuxlb validate reads a configuration within a bound: /dev/zero is an
 // error naming the file, not a process that grows without end.
 func TestValidateEndlessFile(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -28,13 +29,13 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	fs.Var(&vary, "vary", "a decision variable `KEY=VALUES` (one or two, as tuxlb sweep's), e.g. SERVERS.PAYSRV.MIN=1..6/1")
 	fs.Var(&objectives, "objective", "an objective `FIGURE<=X` or FIGURE>=X every chosen configuration must meet (repeatable), e.g. response_p99_ms[PAYMENT]<=80")
 	fs.Var(&costs, "cost", "a cost weight `KEY=WEIGHT` on a --vary key (repeatable): cost = Σ WEIGHT × value (default: the server instances booted)")
-	pcs := fs.Float64("pcs", sweep.DefaultPCS, "the probability of a correct selection asked for")
+	pcs := fs.Float64("pcs", sweep.DefaultPCS, "the probability of a correct selection asked for, between 0.5 and 1 (both excluded)")
 	epsilon := fs.String("epsilon", "5%", "the indifference zone, a `FRACTION` of each objective's limit: 5% or 0.05")
-	n0 := fs.Int("first-stage", sweep.DefaultFirstStage, "replications of each configuration before its first decision (n0)")
-	maxReps := fs.Int("max-replications", sweep.DefaultSelectMax, "the most replications of one configuration")
+	n0 := fs.Int("first-stage", sweep.DefaultFirstStage, fmt.Sprintf("replications of each configuration before its first decision (n0), 2..%d", core.MaxReplications))
+	maxReps := fs.Int("max-replications", sweep.DefaultSelectMax, fmt.Sprintf("the most replications of one configuration, --first-stage..%d", core.MaxReplications))
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "text", "output: text or json")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop when one run takes longer than this, e.g. 30s (0: no limit)")
 	var ff fileFlags
 	ff.flags(fs)
@@ -55,6 +56,8 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	eps, epsErr := parseFraction(*epsilon)
 	switch {
+	case budgetErr != nil:
+		return bad("%v", budgetErr)
 	case len(pos) > 1 || len(pos) == 0 && ff.ubbconfig == "":
 		fmt.Fprintln(stderr, "tuxlb optimize: want one scenario file (or -), or --ubbconfig FILE")
 		fs.Usage()
@@ -69,6 +72,12 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		return bad("--max-run-time: %s is negative", *runTime)
 	case epsErr != nil:
 		return bad("--epsilon: %v", epsErr)
+	case !(*pcs > 0.5 && *pcs < 1):
+		return bad("--pcs: want a probability between 0.5 and 1, both excluded (e.g. 0.95), got %v", *pcs)
+	case *n0 < 2 || *n0 > core.MaxReplications:
+		return bad("--first-stage: want 2..%d replications, got %d", core.MaxReplications, *n0)
+	case *maxReps < *n0 || *maxReps > core.MaxReplications:
+		return bad("--max-replications: want --first-stage (%d)..%d replications, got %d", *n0, core.MaxReplications, *maxReps)
 	case *format != "text" && *format != "json":
 		return bad("--format: %q is not text or json", *format)
 	}

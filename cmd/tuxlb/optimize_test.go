@@ -84,6 +84,27 @@ func TestOptimizeFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want an error naming %q", c.args, code, errb.String(), c.want)
 		}
 	}
+	// out of the documented ranges: a usage error naming the flag, before
+	// anything is read (0 is not the default when it is written)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{optimizeArgs("--pcs", "0"), "--pcs: want a probability between 0.5 and 1, both excluded (e.g. 0.95), got 0"},
+		{optimizeArgs("--pcs", "0.5"), "--pcs: want a probability between 0.5 and 1, both excluded (e.g. 0.95), got 0.5"},
+		{optimizeArgs("--pcs", "1"), "--pcs: want a probability between 0.5 and 1, both excluded (e.g. 0.95), got 1"},
+		{optimizeArgs("--pcs", "NaN"), "--pcs: want a probability between 0.5 and 1, both excluded (e.g. 0.95), got NaN"},
+		{optimizeArgs("--first-stage", "0"), "--first-stage: want 2..100 replications, got 0"},
+		{optimizeArgs("--first-stage", "1"), "--first-stage: want 2..100 replications, got 1"},
+		{optimizeArgs("--max-replications", "0"), "--max-replications: want --first-stage (10)..100 replications, got 0"},
+		{optimizeArgs("--max-replications", "101"), "--max-replications: want --first-stage (10)..100 replications, got 101"},
+	} {
+		c.args[1] = "/nonexistent/scenario.json"
+		var out, errb bytes.Buffer
+		if code := Main(c.args, nil, &out, &errb); code != 2 || out.Len() != 0 || errb.String() != "tuxlb optimize: "+c.want+"\n" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args[2:], code, errb.String(), c.want)
+		}
+	}
 	var out, errb bytes.Buffer
 	if code := Main([]string{"help", "optimize"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "--objective") {
 		t.Errorf("help optimize: exit %d:\n%s", code, out.String())

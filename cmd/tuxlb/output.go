@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 )
@@ -46,32 +47,58 @@ func createOutput(path string) (*outputFile, error) {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return nil, err
+		return nil, userPath(err, path)
 	}
 	if err := f.Chmod(mode); err != nil {
 		f.Close()
 		os.Remove(f.Name())
-		return nil, err
+		return nil, userPath(err, path)
 	}
 	return &outputFile{path: path, f: f, temp: true}, nil
 }
 
 // Write writes to the file.
-func (o *outputFile) Write(p []byte) (int, error) { return o.f.Write(p) }
+func (o *outputFile) Write(p []byte) (int, error) {
+	n, err := o.f.Write(p)
+	return n, o.named(err)
+}
 
 // commit closes the file and, for a temporary file, renames it over path.
 func (o *outputFile) commit() error {
 	if err := o.f.Close(); err != nil {
 		o.discard()
-		return err
+		return o.named(err)
 	}
 	if o.temp {
 		if err := os.Rename(o.f.Name(), o.path); err != nil {
 			os.Remove(o.f.Name())
-			return err
+			return o.named(err)
 		}
 	}
 	return nil
+}
+
+// named is err with the path the user gave in place of the temporary
+// file's, which the user never named and which is gone once it fails.
+func (o *outputFile) named(err error) error {
+	if err == nil || !o.temp {
+		return err
+	}
+	return userPath(err, o.path)
+}
+
+// userPath is err, an error of the file system about the temporary file
+// beside path (or about the rename over it), naming path instead.
+func userPath(err error, path string) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return &os.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return &os.PathError{Op: le.Op, Path: path, Err: le.Err}
+	}
+	return err
 }
 
 // discard closes the file and removes the temporary file, if any: never

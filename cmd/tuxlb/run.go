@@ -58,7 +58,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.files.flags(fs)
 	fs.BoolVar(&f.noProgress, "no-progress", false, "no progress bar on standard error")
 	fs.StringVar(&f.series, "series", "summary", "time series: summary (past 64 lines of a kind, the 64 busiest and one of the others) or all")
-	f.budget = budgetFlag(fs)
+	var budgetErr error
+	f.budget, budgetErr = budgetFlag(fs)
 	f.valid.flags(fs, 0)
 	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
@@ -69,6 +70,10 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb run: %v\n", budgetErr)
 		return 2
 	}
 	if len(pos) > 1 || len(pos) == 0 && f.files.ubbconfig == "" {
@@ -156,6 +161,9 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	}
 	if f.jobs < 0 {
 		return opt, fmt.Errorf("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", f.jobs)
+	}
+	if f.dispatch == "-" {
+		return opt, fmt.Errorf("--dispatch: - would write the dispatch log to standard output, where run prints its result: give a FILE")
 	}
 	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
 		return opt, err
@@ -297,7 +305,10 @@ func parseSeqs(s string) (map[int64]bool, []string, error) {
 			}
 			continue
 		}
-		if err != nil || a < 1 || b < a || b-a >= core.MaxExplain {
+		if err == nil && a >= 1 && b-a >= core.MaxExplain {
+			return nil, nil, fmt.Errorf("%q: too many requests (at most %d in a range N-M)", part, core.MaxExplain)
+		}
+		if err != nil || a < 1 || b < a {
 			return nil, nil, fmt.Errorf("%q: want request numbers from 1, like 5 or 3,7 or 10-20, or request ids as the dispatch log shows them, like 2008.1 or TELLER:3:12", part)
 		}
 		for n := a; n <= b; n++ {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -122,6 +123,19 @@ func TestParseSeqs(t *testing.T) {
 		if _, _, err := parseSeqs(bad); err == nil {
 			t.Errorf("parseSeqs(%q): got no error", bad)
 		}
+	}
+	if _, _, err := parseSeqs(fmt.Sprintf("1-%d", core.MaxExplain)); err != nil {
+		t.Errorf("a range of %d requests: %v", core.MaxExplain, err)
+	}
+}
+
+// A range of more requests than one explanation covers says so, as the
+// HTTP API does, instead of repeating the syntax.
+func TestRunExplainTooMany(t *testing.T) {
+	code, out, errs := cli(t, "run", "--explain", "1-100000", "../../examples/mp-netload.json")
+	want := fmt.Sprintf("tuxlb run: --explain: \"1-100000\": too many requests (at most %d in a range N-M)\n", core.MaxExplain)
+	if code != 2 || out != "" || errs != want {
+		t.Errorf("--explain 1-100000: exit %d, stdout %.80q, stderr %q; want 2 and %q", code, out, errs, want)
 	}
 }
 

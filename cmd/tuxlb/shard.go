@@ -59,12 +59,12 @@ func runShard(ctx context.Context, sw *sweep.Sweep, scenario []byte, i, n int, o
 // runSweepMerge is `tuxlb sweep merge [--format F] PARTIAL...`: the
 // partials of every shard of one sweep, combined into the bytes the
 // unsharded sweep prints.
-func runSweepMerge(args []string, stdout, stderr io.Writer) int {
+func runSweepMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sweep merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	format := fs.String("format", "table", "output: table, csv or json")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep merge [--format table|csv|json] PARTIAL.json...   (- reads one from standard input)")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterspersed(fs, args)
@@ -79,13 +79,22 @@ func runSweepMerge(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb sweep merge: --format: %q is not table, csv or json\n", *format)
 		return 2
 	}
+	names := make([]string, len(files))  // the partials as errors name them: - is <stdin>
+	labels := make([]string, len(files)) // and as the arguments they are
+	for k, name := range files {
+		names[k], labels[k] = displayName(name), fmt.Sprintf("partial %d", k+1)
+	}
+	if err := stdinOnce(files, labels); err != nil {
+		fmt.Fprintf(stderr, "tuxlb sweep merge: %v\n", err)
+		return 2
+	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tuxlb sweep merge: "+format+"\n", a...)
 		return 1
 	}
 	parts := make([]*sweep.Partial, len(files))
-	for k, name := range files {
-		data, err := readPartialFile(name)
+	for k, name := range names {
+		data, err := readPartialFile(files[k], stdin)
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -94,18 +103,18 @@ func runSweepMerge(args []string, stdout, stderr io.Writer) int {
 		}
 		if parts[k].Fingerprint != parts[0].Fingerprint { // before compiling anything
 			return fail("%s: a partial of another sweep (fingerprint %s, %s has %s)",
-				name, parts[k].Fingerprint, files[0], parts[0].Fingerprint)
+				name, parts[k].Fingerprint, names[0], parts[0].Fingerprint)
 		}
 	}
 	sc, err := core.ParseScenario(parts[0].Scenario)
 	if err != nil {
-		return fail("%s: scenario: %v", files[0], err)
+		return fail("%s: scenario: %v", names[0], err)
 	}
 	sw, err := sweep.Compile(sc, parts[0].Spec)
 	if err != nil {
-		return fail("%s: %v", files[0], err)
+		return fail("%s: %v", names[0], err)
 	}
-	res, err := sw.Merge(parts[0].Scenario, parts, files)
+	res, err := sw.Merge(parts[0].Scenario, parts, names)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -115,14 +124,20 @@ func runSweepMerge(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// readPartialFile reads a partial; "-" is refused (several are merged).
-func readPartialFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
+// readPartialFile reads a partial; "-" reads standard input (once: the
+// caller checks that only one partial is "-").
+func readPartialFile(path string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPartialBytes+1))
+	name := displayName(path)
+	data, err := io.ReadAll(io.LimitReader(r, maxPartialBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

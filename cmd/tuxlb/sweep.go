@@ -31,7 +31,7 @@ var sweepSignals = func(ctx context.Context) (context.Context, context.CancelFun
 
 func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "merge" {
-		return runSweepMerge(args[1:], stdout, stderr)
+		return runSweepMerge(args[1:], stdin, stdout, stderr)
 	}
 	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -42,7 +42,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&objectives, "objective", "an objective `FIGURE<=X` or FIGURE>=X (repeatable: all are held at once), e.g. response_p99_ms[PAYMENT]<=80")
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "table", "output: table, csv or json")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop the sweep when one of its runs takes longer than this, e.g. 30s (0: no limit)")
 	precision := fs.Float64("precision", 0, "run replications in batches (of --replications, default 5) until the 95% half-width of every objective's figure and every --figure (else response_mean_ms) is at most `REL` of its mean, e.g. 0.05")
 	maxReps := fs.Int("max-replications", 0, "with --precision, the most replications per point (default 50)")
@@ -54,7 +54,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR ...] [--figure FIGURE ...] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
-		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...")
+		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...   (- reads one from standard input)")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterspersed(fs, args)
@@ -66,6 +66,8 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
+	case budgetErr != nil:
+		return bad("%v", budgetErr)
 	case len(pos) > 1 || len(pos) == 0 && ff.ubbconfig == "":
 		fmt.Fprintln(stderr, "tuxlb sweep: want one scenario file (or -), or --ubbconfig FILE")
 		fs.Usage()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -141,5 +142,39 @@ func TestSweepShardFlags(t *testing.T) {
 	if code := Main([]string{"sweep", "merge", "../../examples/mp-netload.json"}, nil, &out, &errb); code != 1 ||
 		!strings.Contains(errb.String(), "../../examples/mp-netload.json: not a sweep partial") {
 		t.Errorf("merge of a scenario: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+// TestSweepMergeDashReadsStandardInput: `-` among the partials reads one
+// of them from standard input, as `-` does for every other file; two `-`
+// are a usage error.
+func TestSweepMergeDashReadsStandardInput(t *testing.T) {
+	var parts [2]string
+	for i := range parts {
+		var out, errb bytes.Buffer
+		args := []string{"sweep", "../../examples/mp-netload.json", "--vary", "rate_scale=0.5,1", "--replications", "2", "--shard", []string{"1/2", "2/2"}[i]}
+		if code := Main(args, nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i+1, code, errb.String())
+		}
+		parts[i] = writeFile(t, []string{"p1.json", "p2.json"}[i], out.String())
+	}
+	merge := func(stdin string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(append([]string{"sweep", "merge"}, args...), strings.NewReader(stdin), &out, &errb)
+		return code, out.String(), errb.String()
+	}
+	code, want, errs := merge("", parts[0], parts[1])
+	if code != 0 || want == "" {
+		t.Fatalf("merge of the files: exit %d, %s", code, errs)
+	}
+	p2, _ := os.ReadFile(parts[1])
+	if code, got, errs := merge(string(p2), parts[0], "-"); code != 0 || got != want {
+		t.Errorf("merge FILE -: exit %d, stderr %q; stdout the same as the files': %v", code, errs, got == want)
+	}
+	if code, out, errs := merge(string(p2), "-", "-"); code != 2 || out != "" || !strings.Contains(errs, "partial 1 and partial 2 would each read standard input") {
+		t.Errorf("merge - -: exit %d, stdout %.80q, stderr %q; want 2 saying standard input is read once", code, out, errs)
+	}
+	if code, _, errs := merge("nope", parts[0], "-"); code != 1 || !strings.Contains(errs, "tuxlb sweep merge: <stdin>: not a sweep partial") {
+		t.Errorf("merge of a bad partial on standard input: exit %d, stderr %q; want 1 naming <stdin>", code, errs)
 	}
 }

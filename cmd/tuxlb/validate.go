@@ -33,7 +33,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required; - reads standard input)")
 	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional; - reads standard input)")
-	budget := budgetFlag(fs)
+	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb validate --ubbconfig FILE [--dmconfig FILE]")
 		fs.PrintDefaults()
@@ -42,6 +42,10 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb validate: %v\n", budgetErr)
 		return 2
 	}
 	if *ubbPath == "" || fs.NArg() > 0 {

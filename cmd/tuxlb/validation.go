@@ -20,10 +20,18 @@ type validationFlags struct {
 	replications  int
 	tolerance     string
 	validateAfter string
+	fs            *flag.FlagSet // where they were declared: a --replications 0 written is refused
 }
 
+// flags declares the flags on fs, --replications with its default
+// (0: the scenario's).
 func (v *validationFlags) flags(fs *flag.FlagSet, replications int) {
-	fs.IntVar(&v.replications, "replications", replications, "runs with derived seeds: every simulated validation figure gets its 95% interval (2..100)")
+	v.fs = fs
+	usage := fmt.Sprintf("runs with derived seeds, 1..%d (1: one run); with 2 or more every simulated validation figure gets its 95%% interval", core.MaxReplications)
+	if replications == 0 {
+		usage += " (default the scenario's)"
+	}
+	fs.IntVar(&v.replications, "replications", replications, usage)
 	fs.StringVar(&v.tolerance, "tolerance", "", "relative tolerance of the validation's verdicts: `10%` (every figure), or per figure: p99=20%,mean=10% (default=, mean=, p50=, p95=, p99=); without it 10% for the mean and p50, 15% for p95, 20% for p99")
 	fs.StringVar(&v.validateAfter, "validate-after", "", "compare only the log's rows issued after `T`: milliseconds from the log's start, or a duration like 30s")
 }
@@ -34,7 +42,7 @@ func (v *validationFlags) given() bool { return v.tolerance != "" || v.validateA
 // apply writes the flags into the scenario: replications (when not 0) and
 // validation.tolerance and validation.after_ms (when given).
 func (v *validationFlags) apply(sc *scenario.Scenario) error {
-	if v.replications < 0 || v.replications > core.MaxReplications {
+	if v.replications < 0 || v.replications > core.MaxReplications || v.fs != nil && zeroGiven(v.fs, "replications", float64(v.replications)) {
 		return fmt.Errorf("--replications: want 1..%d, got %d", core.MaxReplications, v.replications)
 	}
 	if v.replications > 0 {
