@@ -307,6 +307,7 @@ func (n *interned) Origin(lmid string) (int, string) {
 	}
 	return n.origins.intern(lmid), ""
 }
+
 func (n *interned) Untimed(int) string { return "" }
 
 // Enqueue refuses an enqueue: without a UBBCONFIG there is no queue space.
