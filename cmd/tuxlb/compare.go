@@ -86,9 +86,6 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, text := range variants {
 		v, err := sweep.ParseVariant(text)
-		if err == nil {
-			err = onceEach(v)
-		}
 		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 			return 2
@@ -150,34 +147,6 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	printComparison(stdout, cmp)
 	return 0
-}
-
-// onceEach refuses a variant that sets a key twice: the run would take the
-// last value while the column, named by the variant's text, shows both.
-func onceEach(v sweep.Variant) error {
-	seen := map[string]bool{}
-	for _, a := range v.Set {
-		key := variantKey(a.Path)
-		if seen[key] {
-			return fmt.Errorf("variant %q: %s is set twice; give each key once", v.Name, a.Path)
-		}
-		seen[key] = true
-	}
-	return nil
-}
-
-// variantKey is a variant's key as the keys are told apart: in any case
-// (policy, Policy; SERVERS.simpserv.MIN, SERVERS.simpserv.min), but for
-// the name of an entry (SERVERS.NAME.MIN, machines.LMID.speed), which is
-// the configuration's as written.
-func variantKey(path string) string {
-	parts := strings.Split(path, ".")
-	for i := range parts {
-		if i != 1 || len(parts) != 3 {
-			parts[i] = strings.ToLower(parts[i])
-		}
-	}
-	return strings.Join(parts, ".")
 }
 
 // runReplicatedCompare runs every variant with replications (or to a

@@ -59,3 +59,21 @@ func TestTMSCountAndMaxWSClientsKeys(t *testing.T) {
 		t.Errorf("GROUPS.BANKB1.TMSNAME: got a key %+v, want none (not a sweep parameter)", k)
 	}
 }
+
+// A variant that sets a key twice is refused (its name would show both
+// values, its run the last); keys differ in case but for an entry's name.
+func TestParseVariantKeyTwice(t *testing.T) {
+	for text, twice := range map[string]bool{
+		"policy=jsq,policy=p2c":                 true,
+		"ldbal=N,LDBAL=Y":                       true,
+		"SERVERS.srv.MIN=1,SERVERS.srv.min=2":   true,
+		"SERVERS.srv.MIN=1,SERVERS.SRV.MIN=2":   false,
+		"machines.A.speed=2,machines.a.speed=3": false,
+		"policy=jsq,ldbal=N":                    false,
+	} {
+		_, err := ParseVariant(text)
+		if got := err != nil && strings.Contains(err.Error(), "is set twice; give each key once"); got != twice {
+			t.Errorf("%q: error %v, want a key set twice: %v", text, err, twice)
+		}
+	}
+}

@@ -114,7 +114,31 @@ func ParseVariant(text string) (Variant, error) {
 		}
 		v.Set = append(v.Set, Assignment{Path: key, Value: strings.TrimSpace(val)})
 	}
+	// a key set twice: the run would take the last value while the
+	// variant's name, its text, shows both
+	seen := map[string]bool{}
+	for _, a := range v.Set {
+		if k := variantKey(a.Path); seen[k] {
+			return v, diag.Errorf(diag.EINVALID, "variant %q: %s is set twice; give each key once", text, a.Path)
+		} else {
+			seen[k] = true
+		}
+	}
 	return v, nil
+}
+
+// variantKey is a variant's key as the keys are told apart: in any case
+// (policy, Policy; SERVERS.simpserv.MIN, SERVERS.simpserv.min), but for
+// the name of an entry (SERVERS.NAME.MIN, machines.LMID.speed), which is
+// the configuration's as written.
+func variantKey(path string) string {
+	parts := strings.Split(path, ".")
+	for i := range parts {
+		if i != 1 || len(parts) != 3 {
+			parts[i] = strings.ToLower(parts[i])
+		}
+	}
+	return strings.Join(parts, ".")
 }
 
 // ApplyVariant returns a copy of sc with v's assignments made. Scenario fields
