@@ -163,6 +163,9 @@ func (o *Optimizer) costs() error {
 				c += weights[i] * x
 			}
 		}
+		if math.IsInf(c, 0) || math.IsNaN(c) {
+			return diag.FieldErrorf("costs", "the cost of %s is too large to compare (%s): give smaller weights", s.pointLabel(s.points[p].values), o.CostRule)
+		}
 		o.Costs = append(o.Costs, round6(c))
 	}
 	return nil

@@ -203,6 +203,9 @@ func TestOptimizeBadInput(t *testing.T) {
 		{OptimizeSpec{Vary: []string{"SERVERS.paysrv.MIN=2,3"}, Objectives: []string{"wait_mean_ms<=3"}, Costs: []string{"rate_scale=2"}}, "rate_scale is not a varied key"},
 		{OptimizeSpec{Vary: []string{"SERVERS.paysrv.MIN=2,3"}, Objectives: []string{"wait_mean_ms<=3"}, Costs: []string{"SERVERS.paysrv.MIN=x"}}, "want KEY=WEIGHT"},
 		{OptimizeSpec{Vary: []string{"SERVERS.paysrv.MIN=2,3"}, Objectives: []string{"wait_mean_ms<=3"}, PCS: 1}, "pcs"},
+		// 1e308 × 2 is past float64: no cost to compare
+		{OptimizeSpec{Vary: []string{"SERVERS.paysrv.MIN=2,3"}, Objectives: []string{"wait_mean_ms<=3"}, Costs: []string{"SERVERS.paysrv.MIN=1e308"}},
+			"costs: the cost of SERVERS.paysrv.MIN=2 is too large to compare (1e308 × SERVERS.paysrv.MIN)"},
 	} {
 		_, err := CompileOptimize(sc, c.spec)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
