@@ -94,6 +94,11 @@ func judgeRow(r *ValidationRow, tol Tolerances) {
 		{o.P99, s.P99, oci.P99, sci.P99, &r.RelativeError.P99, &r.RelativeCI.P99, &r.Verdicts.P99, tol.P99},
 	}
 	for _, f := range figs {
+		if o.Count == 0 { // no observed row in the window: nothing to judge
+			*f.verdict = Inconclusive
+			r.Verdict = worse(r.Verdict, Inconclusive)
+			continue
+		}
 		if s.Count == 0 { // nothing completed: no figure to compare
 			*f.verdict = Fail
 			r.Verdict = Fail

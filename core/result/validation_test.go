@@ -44,6 +44,13 @@ func TestJudge(t *testing.T) {
 	if v.Verdict != Fail || v.Services[0].Verdicts.P99 != Fail {
 		t.Errorf("nothing completed: got %q, want fail", v.Verdict)
 	}
+	// nothing observed in the window (it starts after the log's last row):
+	// nothing to judge, whatever was simulated
+	empty := &Validation{Overall: ValidationRow{}}
+	empty.Judge()
+	if o := empty.Overall; empty.Verdict != Inconclusive || o.Verdict != Inconclusive || o.Verdicts.Mean != Inconclusive || o.Verdicts.P99 != Inconclusive {
+		t.Errorf("an empty window: run %q, overall %q (%+v); want inconclusive throughout", empty.Verdict, o.Verdict, o.Verdicts)
+	}
 }
 
 // TestCombineValidation: three replications whose simulated means are 9, 10
