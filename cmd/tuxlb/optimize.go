@@ -122,6 +122,9 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "tuxlb optimize: %v\n", err)
 		return 1
 	}
+	if res.Chosen == nil {
+		return 3 // no configuration meets every objective (as a calibration that fails)
+	}
 	return 0
 }
 

@@ -171,3 +171,18 @@ func TestOptimizeAPIMatchesTheCLI(t *testing.T) {
 		t.Errorf("the API's result:\n%s\nthe CLI's:\n%s", got, cli.String())
 	}
 }
+
+// No configuration meets the objectives (a mean wait of at most 0.001 ms
+// with one to two servers, far past ε): the report is printed, and the exit
+// status is 3, as a calibration that fails.
+func TestOptimizeNoneFeasibleExits3(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"optimize", "../../examples/mssq-set.json", "--vary", "SERVERS.quotesrv.MIN=1..2/1", "--objective", "wait_mean_ms<=0.001", "--format", "json"}
+	code := Main(args, nil, &out, &errb)
+	var res struct {
+		Chosen *json.RawMessage `json:"chosen"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil || code != 3 || res.Chosen != nil {
+		t.Errorf("exit %d, chosen %v (%v), stderr %q; want exit 3 and no configuration chosen", code, res.Chosen, err, errb.String())
+	}
+}
