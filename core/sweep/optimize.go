@@ -543,6 +543,15 @@ func EncodeOptimizationText(r *Optimization) []byte {
 			case m.Capped:
 				how = " (at the cap, by the sum's sign: outside the guarantee)"
 			}
+			if len(c.Objectives) > 1 { // every objective's figure, the missed one among them
+				fmt.Fprintf(&b, "  %s  (cost %s): misses %s\n", label(c), formatFloat(c.Cost), m.Objective)
+				tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+				for _, e := range c.Objectives {
+					fmt.Fprintf(tw, "      %s\t%s\n", e.Objective, est(e))
+				}
+				tw.Flush()
+				continue
+			}
 			fmt.Fprintf(&b, "  %s  (cost %s): misses %s: %s ± %s after %d replications%s\n", label(c), formatFloat(c.Cost),
 				m.Objective, fixed3(m.Mean), fixed3(m.CI95), m.At, how)
 		}
