@@ -25,8 +25,13 @@ func TestResponseColumnIsNotServiceTime(t *testing.T) {
 		t.Errorf("started: A's mean %g ms, want the default 10 (Elapsed(ms) is a response)", got)
 	}
 	want := `trace: column "Elapsed(ms)" read as the observed response, not the service time`
-	if len(warns) != 1 || !strings.HasPrefix(warns[0], want) || !strings.HasSuffix(warns[0], "--trace-map service_ms=Elapsed(ms)") {
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], want) || !strings.HasSuffix(warns[0], "--trace-map 'service_ms=Elapsed(ms)'") {
 		t.Errorf("started: warnings %q, want one starting %q", warns, want)
+	}
+	// mapped by the user as the observed response, it is theirs: no warning
+	_, warns, err = NewWithWarnings(Files{UBBConfig: &ubbText, Trace: &export, Columns: &scenario.TraceMap{Observed: "Elapsed(ms)"}})
+	if err != nil || len(warns) != 0 {
+		t.Errorf("mapped as observed: warnings %q, error %v; want none", warns, err)
 	}
 	rep, err := Fit(FitSources{Trace: &export, UBBConfig: &ubbText})
 	if err != nil {

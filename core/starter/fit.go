@@ -384,7 +384,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	if info.Skipped > 0 {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d unreadable rows of the trace skipped (trace.skipped_examples)", info.Skipped))
 	}
-	rep.Warnings = append(rep.Warnings, responseColumns(info.Columns, timed > 0)...)
+	rep.Warnings = append(rep.Warnings, responseColumns(info.Columns, timed > 0, src.Columns)...)
 	if timed == 0 {
 		rep.Warnings = append(rep.Warnings, "the trace has no service time column (service_ms, or one mapped with --trace-map service_ms=COLUMN): only rates are measured")
 	}

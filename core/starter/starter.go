@@ -186,7 +186,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 		if ts, err = measureTrace(m, *f.Trace, f.Columns, f.SkipBad); err != nil {
 			return nil, nil, nil, err
 		}
-		warns = append(warns, responseColumns(ts.columns, len(ts.svcN) > 0)...)
+		warns = append(warns, responseColumns(ts.columns, len(ts.svcN) > 0, f.Columns)...)
 	}
 	means := map[string]float64{}
 	for _, s := range local {
