@@ -127,6 +127,9 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err := admitTrace(files.Trace, files.Columns, ff.trace, *budget); err != nil {
 		return fail("%v", err)
 	}
+	if files.Trace != nil && !starter.Observes(*files.Trace, files.Columns) {
+		return fail("%s has no observed responses (an observed_ms column, or observed=COL in --trace-map): nothing to judge the scenario by", ff.trace)
+	}
 	ulogFiles, err := readULOGs(ulogs, stdin)
 	if err != nil {
 		return fail("%v", err)

@@ -248,3 +248,25 @@ func TestReplicationsRange(t *testing.T) {
 		}
 	}
 }
+
+// An export without observed responses has nothing to judge the fitted
+// scenario by: calibrate says so before it writes anything to --out.
+func TestCalibrateNoObservedWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	ubbPath := filepath.Join(dir, "ubb")
+	if err := os.WriteFile(ubbPath, []byte(calibUBB(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	export := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte("time_ms,service,service_ms\n0,QA,2\n10,QA,3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "sc.json")
+	code, _, stderr := tuxlbRun("calibrate", "--ubbconfig", ubbPath, "--trace", export, "--out", out)
+	if code != 1 || !strings.Contains(stderr, "has no observed responses") {
+		t.Errorf("exit %d, stderr %q; want exit 1 saying there are no observed responses", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out was written (%v), want nothing", err)
+	}
+}

@@ -215,6 +215,9 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 	msg := err.Error()
 	switch {
 	case ff.trace != "" && fromTrace(err):
+		if !ff.skipBad && strings.Contains(msg, "row ") {
+			msg += " (--trace-skip-bad skips the rows that cannot be read, and counts them)"
+		}
 		return displayName(ff.trace) + ": " + msg
 	case scenario != "":
 		return displayName(scenario) + ": " + msg

@@ -308,3 +308,18 @@ func TestTraceSkipBadFlag(t *testing.T) {
 		t.Errorf("fit --ulog --trace-skip-bad: exit %d, %q", code, stderr)
 	}
 }
+
+// A trace row that cannot be read (a monitoring export's Total row) names
+// the row and says how to skip such rows, unless they are skipped already.
+func TestTraceRowErrorHintsSkipBad(t *testing.T) {
+	path := writeFile(t, "export.csv", "Timestamp,Service,Elapsed(ms)\n2026-12-01 10:00:00,X,5\nTotal,,5\n")
+	var out, errb bytes.Buffer
+	code := Main([]string{"fit", "--trace", path}, nil, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "trace row 2") || !strings.Contains(errb.String(), "(--trace-skip-bad skips the rows that cannot be read, and counts them)") {
+		t.Errorf("exit %d, stderr %q; want exit 1 naming row 2 and --trace-skip-bad", code, errb.String())
+	}
+	errb.Reset()
+	if code := Main([]string{"fit", "--trace", path, "--trace-skip-bad"}, nil, &out, &errb); code != 0 {
+		t.Errorf("with --trace-skip-bad: exit %d, stderr %q", code, errb.String())
+	}
+}

@@ -195,8 +195,6 @@ func fitError(err error, ff *fileFlags) string {
 	return fileError(err, ff, "")
 }
 
-// initFitted is init's scenario with --fit or --ulog: the fit report made
-// into a scenario (starter.FromFit); nil after printing the problem.
 // timedFrom says how many of the scenario's services have the service
 // time the log measured: the others keep the starter's.
 func timedFrom(sc *scenario.Scenario, rep *starter.FitReport) string {
@@ -209,6 +207,8 @@ func timedFrom(sc *scenario.Scenario, rep *starter.FitReport) string {
 	return fmt.Sprintf("%d of %d services timed from the log", n, len(sc.Services))
 }
 
+// initFitted is init's scenario with --fit or --ulog: the fit report made
+// into a scenario (starter.FromFit); nil after printing the problem.
 func initFitted(files starter.Files, ulogs []string, ff *fileFlags, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *starter.FitReport, error) {
 	if ff.trace != "" && len(ulogs) > 0 {
 		fmt.Fprintln(stderr, "tuxlb init: fit from a --trace or from --ulog files, not both")

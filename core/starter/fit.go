@@ -39,6 +39,19 @@ type FitSources struct {
 	notes []string // what ForCalibration has to say, among the report's warnings
 }
 
+// Observes says whether a trace has an observed response column (its own,
+// or one cols maps): what a calibration judges by. A header that cannot be
+// read says yes: reading the trace reports it.
+func Observes(text string, cols *scenario.TraceMap) bool {
+	var c *trace.Columns
+	if cols != nil {
+		x := trace.Columns(*cols)
+		c = &x
+	}
+	rd, err := trace.NewReader(text, c, trace.Options{}, &interned{})
+	return err != nil || rd.Observed()
+}
+
 // ForCalibration is src as calibrate fits it, with the hold-out window
 // beforeUS (0: none): from the ULOG files when there are any (the export
 // is then only replayed), else from the export. With ULOG files and a
