@@ -204,13 +204,19 @@ func (c *distCheck) gamma() Sampler {
 	case c.d.SDMS != nil:
 		sd := c.need("sd_ms", c.d.SDMS, true)
 		shape = float64(mean/sd) * float64(mean/sd)
+		if c.err == nil && (shape < 1e-3 || shape > 1e6) {
+			// the shape is the user's two fields: name them, and the sd_ms
+			// their mean_ms allows
+			c.fail("sd_ms", "must be between mean_ms/1000 and mean_ms*31.62 (%.4g and %.4g with mean_ms %g), got %g: "+
+				"a gamma's shape (mean_ms/sd_ms)^2 must be between 0.001 and 1e6", mean/1000, mean*math.Sqrt(1000), mean, sd)
+		}
 	case c.d.Shape != nil:
 		shape = c.need("shape", c.d.Shape, true)
+		if c.err == nil && (shape < 1e-3 || shape > 1e6) {
+			c.fail("shape", "must be between 0.001 and 1e6, got %g", shape)
+		}
 	default:
 		c.fail("sd_ms", "missing (dist \"gamma\" needs sd_ms or shape)")
-	}
-	if c.err == nil && (shape < 1e-3 || shape > 1e6) {
-		c.fail("shape", "shape %g out of range [0.001, 1e6]", shape)
 	}
 	if c.err != nil {
 		return nil

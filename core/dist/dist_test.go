@@ -35,6 +35,11 @@ func TestNewSamplerErrors(t *testing.T) {
 		{scenario.Dist{Dist: "gamma", MeanMS: f(1)}, "svc.sd_ms: missing"},
 		{scenario.Dist{Dist: "gamma", MeanMS: f(1), SDMS: f(1), Shape: f(1)}, "svc.shape: give either sd_ms or shape, not both"},
 		{scenario.Dist{Dist: "gamma", MeanMS: f(1), Shape: f(0)}, "svc.shape: must be > 0"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(10), SDMS: f(1e-300)}, "svc.sd_ms: must be between mean_ms/1000 and mean_ms*31.62 " +
+			"(0.01 and 316.2 with mean_ms 10), got 1e-300: a gamma's shape (mean_ms/sd_ms)^2 must be between 0.001 and 1e6"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(10), SDMS: f(400)}, "svc.sd_ms: must be between mean_ms/1000 and mean_ms*31.62 (0.01 and 316.2 with mean_ms 10), got 400"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(1e-300), SDMS: f(1)}, "svc.sd_ms: must be between mean_ms/1000 and mean_ms*31.62 (1e-303 and 3.162e-299 with mean_ms 1e-300), got 1"},
+		{scenario.Dist{Dist: "gamma", MeanMS: f(1), Shape: f(2e6)}, "svc.shape: must be between 0.001 and 1e6, got 2e+06"},
 		{scenario.Dist{Dist: "erlang", MeanMS: f(1)}, "svc.k: missing"},
 		{scenario.Dist{Dist: "erlang", MeanMS: f(1), K: ip(0)}, "svc.k: must be between 1 and 10000, got 0"},
 		{scenario.Dist{Dist: "erlang", MeanMS: f(1), K: ip(2), SDMS: f(1)}, `svc.sd_ms: not a parameter of dist "erlang"`},

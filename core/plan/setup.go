@@ -179,6 +179,10 @@ func (ck *Checked) check(sc *scenario.Scenario) error {
 	if err := ck.samplers(sc); err != nil {
 		return err
 	}
+	if w := &sc.Workload; w.Trace != nil && len(w.Trace) == 0 && w.TraceCSV == "" {
+		// as a log of no rows is: a run of it would issue nothing
+		return diag.FieldErrorf("workload.trace", "empty (give at least one row, or leave trace out)")
+	}
 	if sc.Workload.Generate != nil {
 		if _, err := workload.CheckGenerate(nil, sc.Workload.Generate); err != nil {
 			return err

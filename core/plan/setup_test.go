@@ -179,6 +179,27 @@ func TestSetupTMNetLoad(t *testing.T) {
 
 func f(v float64) *float64 { return &v }
 
+// TestEmptyTraceList: a trace list of no rows is an error naming
+// workload.trace, with generated streams beside it too (it would add
+// nothing to them), as a log of no rows is; trace left out is no error.
+func TestEmptyTraceList(t *testing.T) {
+	sc := baseScenario()
+	sc.Workload = scenario.Workload{Trace: []scenario.TraceRow{}}
+	want := "workload.trace: empty (give at least one row, or leave trace out)"
+	if err := Check(sc); err == nil || err.Error() != want || diag.ErrorCode(err) != diag.EINVALID {
+		t.Errorf("trace []: got %v, want %s error %q", err, diag.EINVALID, want)
+	}
+	gen := &scenario.Generator{DurationMS: 10, Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 1}}}
+	sc.Workload.Generate = gen
+	if err := Check(sc); err == nil || err.Error() != want {
+		t.Errorf("trace [] beside generate: got %v, want %q", err, want)
+	}
+	sc.Workload = scenario.Workload{Generate: gen}
+	if err := Check(sc); err != nil {
+		t.Errorf("generate alone: got %v, want no error", err)
+	}
+}
+
 // TestTMSTime: transactions.tms_time is checked with the scenario, resolved
 // (default const 1 ms) only when the configuration can start a transaction.
 func TestTMSTime(t *testing.T) {

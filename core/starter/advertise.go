@@ -28,7 +28,7 @@ type Advertised struct {
 	Group    string
 	SrvID    int
 	Services []string
-	From     string // where it was read, for messages: "psc:12"
+	From     string // where it was read, for messages: "psc:12", "listing.txt:12"
 }
 
 // Advertise adds what servers were seen advertising to into, the
@@ -160,8 +160,10 @@ func wholeNames(m *core.Model, names []string, where string) ([]string, []string
 }
 
 // fromPSC gathers a printservice listing's rows per server instance
-// (program, group, SRVID), in the order first listed.
-func fromPSC(rows []psc.Row) []Advertised {
+// (program, group, SRVID), in the order first listed; each says where it
+// was read as name:LINE (name "" is "psc").
+func fromPSC(rows []psc.Row, name string) []Advertised {
+	name = cmp.Or(name, SourcePSC)
 	var out []Advertised
 	at := map[[3]string]int{}
 	for _, r := range rows {
@@ -170,7 +172,7 @@ func fromPSC(rows []psc.Row) []Advertised {
 		if !ok {
 			i = len(out)
 			at[k] = i
-			out = append(out, Advertised{Server: r.Prog, Group: r.Group, SrvID: r.SrvID, From: fmt.Sprintf("psc:%d", r.Line)})
+			out = append(out, Advertised{Server: r.Prog, Group: r.Group, SrvID: r.SrvID, From: fmt.Sprintf("%s:%d", name, r.Line)})
 		}
 		if !slices.Contains(out[i].Services, r.Service) {
 			out[i].Services = append(out[i].Services, r.Service)
@@ -213,7 +215,7 @@ func loadFiles(f Files) (*core.Model, map[string][]string, []string, error) {
 		if err != nil {
 			return nil, nil, nil, pscProblem(err)
 		}
-		seen = append(fromPSC(rows), seen...)
+		seen = append(fromPSC(rows, f.PSCPath), seen...)
 	}
 	adv := map[string][]string{}
 	warns := Advertise(m, adv, seen)

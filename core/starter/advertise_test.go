@@ -1,11 +1,13 @@
 package starter
 
 import (
+	"cmp"
 	"errors"
 	"github.com/tuxlb/tuxlb/core/ulog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,6 +127,31 @@ QSPACE       TMQUEUE      TMQUEUE    GROUP1     3     site1        0 AVAIL
 	bad := "Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status\nTOUPPER TOUPPER simpserv GROUP1 x site1 0 AVAIL\n"
 	if _, err := New(Files{UBBConfig: &noTLR, PSC: &bad}); err == nil || !strings.Contains(err.Error(), `psc:2: ID: want a server's SRVID`) {
 		t.Errorf("a bad listing: got %v", err)
+	}
+}
+
+// TestPSCPathInWarnings: a warning about a psc listing's row names the
+// listing by the path it was read from (Files.PSCPath, FitSources.PSCPath)
+// and its line, as the configuration's are; without a path, "psc".
+func TestPSCPathInWarnings(t *testing.T) {
+	text := runtimeUBB
+	listing := `Service Name Routine Name Prog Name  Grp Name  ID    Machine  # Done Status
+------------ ------------ ---------  --------  --    -------  ------ ------
+TOUPPER      TOUPPER      simpserv   GROUP1     1     site1        0 AVAIL
+X            X            ghost      GROUP1     9     site1        0 AVAIL
+`
+	const ghost = ":4: no server ghost (group GROUP1, SRVID 9) of the UBBCONFIG: its services (X) are left out"
+	for _, path := range []string{"", "listings/prod.psc"} {
+		want := cmp.Or(path, "psc") + ghost
+		_, warns, err := NewWithWarnings(Files{UBBConfig: &text, PSC: &listing, PSCPath: path})
+		if err != nil || !slices.Contains(warns, want) {
+			t.Errorf("New, PSCPath %q: got %v, warnings %q; want %q among them", path, err, warns, want)
+		}
+		trace := "time_ms,service,service_ms\n0,TOUPPER,1\n"
+		rep, err := Fit(FitSources{Trace: &trace, UBBConfig: &text, PSC: &listing, PSCPath: path})
+		if err != nil || !slices.Contains(rep.Warnings, want) {
+			t.Errorf("Fit, PSCPath %q: got %v, warnings %q; want %q among them", path, err, rep.Warnings, want)
+		}
 	}
 }
 

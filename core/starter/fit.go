@@ -29,6 +29,7 @@ type FitSources struct {
 	UBBConfig *string
 	DMConfig  *string
 	PSC       *string // a tmadmin psc listing: what servers that advertise at run time offer (Files.PSC)
+	PSCPath   string  // the listing's name in warnings (Files.PSCPath)
 	// BeforeUS, when above 0, fits from the log's first part only: the
 	// trace's rows issued before it, the ULOG's lines stamped less than it
 	// after the first (a hold-out window: the rest judges the model).
@@ -193,7 +194,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	var pscWarn []string
 	if src.UBBConfig != nil {
 		var err error
-		if m, _, pscWarn, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC}); err != nil {
+		if m, _, pscWarn, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC, PSCPath: src.PSCPath}); err != nil {
 			return nil, err
 		}
 		if src.Trace != nil {
@@ -234,7 +235,7 @@ func Fit(src FitSources) (*FitReport, error) {
 			// before they are fitted
 			if seen := advertiseFromLog(m, lg, rep, lmid); len(seen) > 0 {
 				var w []string
-				if m, _, w, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC, Advertised: seen}); err != nil {
+				if m, _, w, err = loadFiles(Files{UBBConfig: src.UBBConfig, DMConfig: src.DMConfig, PSC: src.PSC, PSCPath: src.PSCPath, Advertised: seen}); err != nil {
 					return nil, err
 				}
 				rep.Warnings = append(rep.Warnings, slices.DeleteFunc(w, func(x string) bool { return slices.Contains(rep.Warnings, x) })...)

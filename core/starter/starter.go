@@ -57,6 +57,11 @@ type Files struct {
 	// of the starter's reading of them (FILE:LINE:COL): the paths they were
 	// read from; "" is the scenario's field, "ubbconfig" and "dmconfig".
 	UBBPath, DMPath string
+	// PSCPath names the psc listing (PSC) in the warnings about its rows
+	// (FILE:LINE, as UBBPath does the configuration): the path it was read
+	// from; "" is "psc". Its errors keep "psc:LINE: ", for the caller to
+	// name (their diagnostics' source is SourcePSC).
+	PSCPath string
 }
 
 // WithFiles returns the scenario that runs the files: sc with each part a

@@ -128,6 +128,14 @@ func TestTraceLogErrors(t *testing.T) {
 		{"an offset past the limit", "time_ms,service\n1000000001,TOUPPER\n", nil, "trace row 1: time_ms: too large"},
 		{"service in the log's column", "ts,op\n0,FOO\n", nil, `trace row 1: op: unknown service "FOO"`},
 		{"bad zone", "ts,service\n2026-11-29 10:00:00 CET,TOUPPER\n", nil, "trace row 1: ts: not a date-time"},
+		{"a year past the range", "timestamp,svc\n2026-11-29 10:00:00,TOUPPER\n9999-12-31 23:59:59,TOUPPER\n", nil,
+			`trace row 2: timestamp: date-time out of the supported range (years 1678 to 2261): "9999-12-31 23:59:59"`},
+		{"a year before the range", "timestamp,svc\n0001-01-01 00:00:00,TOUPPER\n2026-11-29 10:00:00,TOUPPER\n", nil,
+			`trace row 1: timestamp: date-time out of the supported range (years 1678 to 2261): "0001-01-01 00:00:00"`},
+		{"a year-last date past the range", "ts,svc\n29/11/2026 10:00:00,TOUPPER\n31/12/2262 10:00:00,TOUPPER\n", nil,
+			`trace row 2: ts: date-time out of the supported range (years 1678 to 2261): "31/12/2262 10:00:00"`},
+		{"an RFC 3339 time past the range", "ts,svc\n9999-12-31T23:59:59Z,TOUPPER\n", &Columns{TimeUnit: "rfc3339"},
+			`trace row 1: ts: date-time out of the supported range (years 1678 to 2261): "9999-12-31T23:59:59Z"`},
 		{"unknown unit", "ts,service\n1,TOUPPER\n", &Columns{TimeUnit: "h"}, `workload.columns.time_unit: unknown unit "h" (want ms, s, us, ns, rfc3339 or datetime)`},
 		{"twice", "ts,ts,service\n1,2,TOUPPER\n", nil, `trace_csv: column "ts" appears twice`},
 	}
@@ -145,6 +153,7 @@ func TestParseDateTime(t *testing.T) {
 	for _, s := range []string{
 		"1970-01-01T00:00:00Z", "2026-11-29T10:00:00.5Z", "2024-02-29T23:59:59.999999999+05:30",
 		"1999-12-31T23:59:59-08:00", "2000-03-01T00:00:00Z", "1900-01-01T00:00:00Z", "2100-02-28T12:00:00.000001Z",
+		"1678-01-01T00:00:00+23:59", "2261-12-31T23:59:59.999999999-23:59", // the ends of the supported years
 	} {
 		want, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
@@ -155,7 +164,8 @@ func TestParseDateTime(t *testing.T) {
 			t.Errorf("%s: got %d (%v), want %d", s, got, ok, want.UnixNano())
 		}
 	}
-	for _, s := range []string{"2026-13-01 00:00:00", "2026-11-29", "2026-11-29 10:00", "2026-11-29 24:00:00", "2026-11-29 10:00:00.", "2026-11-29x10:00:00", "2026-11/29 10:00:00"} {
+	for _, s := range []string{"2026-13-01 00:00:00", "2026-11-29", "2026-11-29 10:00", "2026-11-29 24:00:00", "2026-11-29 10:00:00.", "2026-11-29x10:00:00", "2026-11/29 10:00:00",
+		"1677-12-31T23:59:59Z", "2262-01-01T00:00:00Z", "0001-01-01 00:00:00", "9999-12-31 23:59:59"} {
 		if _, ok := parseDateTime(s); ok {
 			t.Errorf("%q: read as a date-time, want not", s)
 		}

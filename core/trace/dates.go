@@ -150,6 +150,20 @@ func (st *stamp) civil(order byte) (y, mo, d int, ok bool) {
 	return y, mo, d, true
 }
 
+// The years a date-time may have: their times, and a day either side for a
+// zone, fit in int64 nanoseconds since 1970 (1677-09-21 to 2262-04-11).
+const (
+	minYear = 1678
+	maxYear = 2261
+)
+
+// outOfRange says whether the stamp is a date whose year is past the years
+// a date-time may have (the date read in order, as civil does).
+func (st *stamp) outOfRange(order byte) bool {
+	y, _, _, ok := st.civil(order)
+	return ok && (y < minYear || y > maxYear)
+}
+
 // instant returns the stamp's time in ns since 1970 UTC: the date read in
 // order, a time without a zone read as local time in z (notBefore, in
 // seconds, picks between the two readings of a repeated hour). zoned says
@@ -166,11 +180,10 @@ func (st *stamp) instantIn(order byte, z *Zone, notBefore int64) (ns int64, zone
 	if !ok {
 		return 0, false, 0, false
 	}
-	wall := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
-	const lim = 9_200_000_000 // seconds that fit in int64 nanoseconds
-	if wall > lim || wall < -lim {
+	if y < minYear || y > maxYear {
 		return 0, false, 0, false
 	}
+	wall := daysFromCivil(y, mo, d)*86400 + int64(st.h*3600+st.mi*60+st.sec)
 	var secs int64
 	if st.zone == "" {
 		secs, local = z.toUTC(wall, notBefore)

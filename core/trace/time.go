@@ -290,6 +290,9 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	var ns int64
 	var zoned bool
 	local := localPlain
+	if ok && st.outOfRange(ct.order) {
+		return 0, usec.Error(fmt.Sprintf("date-time out of the supported range (years %d to %d): %q", minYear, maxYear, c))
+	}
 	if ok {
 		ns, zoned, local, ok = st.instantIn(ct.order, ct.zone, ct.prevSec)
 	}

@@ -3,6 +3,7 @@ package ubb
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -213,6 +214,7 @@ func parseSyntax(file, text, first string, kvSection, looseKV func(string) bool)
 		if p.notUTF8(toks) {
 			continue
 		}
+		toks = p.strayBytes(toks)
 		p.parseLine(toks)
 		if len(p.diags) >= maxDiagnostics {
 			break
@@ -324,6 +326,56 @@ func (p *syntaxParser) notUTF8(toks []token) bool {
 	return false
 }
 
+// strayBytes reports a control character (a byte below 0x20 but for the
+// blanks, or 0x7f) written in an unquoted word, at its position and as its
+// byte value: printed as it is, it would not show. The line is then read
+// without those bytes, so that the rest of it reports only its own
+// problems.
+func (p *syntaxParser) strayBytes(toks []token) []token {
+	out := toks[:0]
+	for _, t := range toks {
+		i := strings.IndexFunc(t.text, isControl)
+		if t.kind != tokWord || i < 0 {
+			out = append(out, t)
+			continue
+		}
+		at := pos{t.pos.line, t.pos.col + int32(utf8.RuneCountInString(t.text[:i]))}
+		clean := strings.Map(func(r rune) rune {
+			if isControl(r) {
+				return -1
+			}
+			return r
+		}, t.text)
+		switch {
+		case i > 0:
+			p.errorf(at, "unexpected byte 0x%02x after %q: a control character, not text: remove it", t.text[i], t.text[:i])
+		case clean != "":
+			p.errorf(at, "unexpected byte 0x%02x before %q: a control character, not text: remove it", t.text[i], clean)
+		default:
+			p.errorf(at, "unexpected byte 0x%02x: a control character, not text: remove it", t.text[i])
+		}
+		if clean != "" {
+			t.text = clean
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// isControl says whether r is an ASCII control character; the lexer has
+// taken the blanks (tab, CR, form feed, vertical tab) as separators.
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// visible is s as it is when every character of it prints, else quoted
+// with escapes (a no-break space, a zero-width space), so that a name that
+// differs from the expected one by an invisible character shows it.
+func visible(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return !strconv.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.QuoteToASCII(s)
+}
+
 func (p *syntaxParser) parseLine(toks []token) {
 	if len(toks) == 0 {
 		return
@@ -332,7 +384,7 @@ func (p *syntaxParser) parseLine(toks []token) {
 	if first.kind == tokWord && strings.HasPrefix(first.text, "*") {
 		// Anything after the section name on its line is a comment.
 		if p.first != "" && len(p.sections) == 0 && first.text[1:] != p.first {
-			p.errorf(first.pos, "the first section must be *%s, found %s", p.first, first.text)
+			p.errorf(first.pos, "the first section must be *%s, found %s", p.first, visible(first.text))
 		}
 		p.cur = &section{name: first.text[1:], pos: first.pos, body: p.lineEnd}
 		p.sections = append(p.sections, p.cur)

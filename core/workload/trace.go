@@ -63,6 +63,33 @@ func scaleTrace(reqs []Request, factor float64) {
 	}
 }
 
+// scaledTime is a trace time (us) as trace_rate_scale plays it: divided by
+// scale and rounded to the microsecond, as scaleTrace and the feed do.
+func scaledTime(us int64, scale float64) int64 { return int64(math.Round(float64(us) / scale)) }
+
+// scaledPast is the error of trace row row, at us in the trace, that a
+// trace_rate_scale below 1 plays past the longest simulated time.
+func scaledPast(row int, us int64, scale float64) error {
+	return diag.FieldErrorf("workload.trace_rate_scale", "%v plays trace row %d (at %s ms in the trace) at %s ms, past the longest simulated time (%s)",
+		scale, row, usec.FormatMS(us), usec.FormatMS(scaledTime(us, scale)), usec.MaxText)
+}
+
+// firstScaledPast is scaledPast of the first row of reqs (compiled rows,
+// Key the 0-based row number) that scale plays past the longest simulated
+// time, nil when none is.
+func firstScaledPast(reqs []Request, scale float64) error {
+	first := -1
+	for i := range reqs {
+		if scaledTime(reqs[i].TimeUS, scale) > usec.Max && (first < 0 || reqs[i].Key < reqs[first].Key) {
+			first = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return scaledPast(int(reqs[first].Key)+1, reqs[first].TimeUS, scale)
+}
+
 // rowError is the error of trace row row (1-based, header excluded).
 func rowError(row int, field, msg string) error {
 	field, msg = capped.Text(field), capped.Text(msg)

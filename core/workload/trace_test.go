@@ -112,6 +112,35 @@ func TestTraceErrors(t *testing.T) {
 	}
 }
 
+// TestTraceRateScalePast: a trace_rate_scale below 1 that plays a row past
+// the longest simulated time is an error naming the scale and the first
+// such row in the file (not a request number the run would have given it),
+// for a log read as it goes, a log read whole and a JSON trace alike; a
+// row it plays at the limit itself is fine.
+func TestTraceRateScalePast(t *testing.T) {
+	const want = "workload.trace_rate_scale: 0.001 plays trace row 2 (at 999999999 ms in the trace) at 999999999000 ms, " +
+		"past the longest simulated time (1e9 ms, about 11.6 days)"
+	far := "time_ms,service\n0,TOUPPER\n999999999,TOUPPER\n1000001,TOUPPER\n"
+	unsorted := "time_ms,service\n0,TOUPPER\n999999999,TOUPPER\n"
+	for i := range MaxReorderRows + 2 { // too far out of order to stream
+		unsorted += fmt.Sprintf("%d,TOUPPER\n", 1000000+MaxReorderRows+2-i)
+	}
+	rows := []scenario.TraceRow{{TimeMS: f(0), Service: "TOUPPER"}, {TimeMS: f(999999999), Service: "TOUPPER"}, {TimeMS: f(1000001), Service: "TOUPPER"}}
+	for name, w := range map[string]scenario.Workload{
+		"csv in order": {TraceCSV: far}, "csv read whole": {TraceCSV: unsorted}, "json": {Trace: rows},
+	} {
+		w.TraceRateScale = f(0.001)
+		if _, err := openTrace(t, w); err == nil || err.Error() != want {
+			t.Errorf("%s: got %v, want %q", name, err, want)
+		}
+	}
+	at := "time_ms,service\n0,TOUPPER\n1000000,TOUPPER\n"
+	reqs, err := openTrace(t, scenario.Workload{TraceCSV: at, TraceRateScale: f(0.001)})
+	if err != nil || len(reqs) != 2 || reqs[1].TimeUS != 1_000_000_000_000 {
+		t.Errorf("a row played at the limit: got %v (%d requests), want no error and the row at 1e12 us", err, len(reqs))
+	}
+}
+
 func TestTraceDefaultOrigin(t *testing.T) {
 	m := fixture.HandModel()
 	m.Master = ""

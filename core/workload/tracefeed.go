@@ -6,6 +6,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 
 	"github.com/tuxlb/tuxlb/core/internal/mergetree"
+	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 )
@@ -301,7 +302,12 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	var ord order
 	inOrder := true
 	var rows int64
+	var pastRow int // the first row the scale plays past the longest simulated time
+	var pastUS int64
 	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
+		if scale < 1 && pastRow == 0 && scaledTime(tr.TimeUS, scale) > usec.Max {
+			pastRow, pastUS = tr.Row, tr.TimeUS
+		}
 		if tr.BufType != "" {
 			n.Bufs.Index(tr.BufType) // numbered now: a run only looks it up
 		}
@@ -313,6 +319,9 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	})
 	if err != nil {
 		return nil, nil, nil, trace.Info{}, diag.Invalid(err)
+	}
+	if pastRow > 0 {
+		return nil, nil, nil, trace.Info{}, scaledPast(pastRow, pastUS, scale)
 	}
 	ct = &csvTrace{text: text, cols: cols, skipBad: skipBad, scale: scale, window: int(ord.need), rows: rows}
 	if inOrder {

@@ -189,6 +189,9 @@ func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
 	case w.Trace != nil:
 		cw.Trace, err = traceJSON(n, w.Trace)
 		cw.Info.Rows = len(w.Trace)
+		if f := w.TraceRateScale; err == nil && f != nil && *f < 1 {
+			err = firstScaledPast(cw.Trace, *f)
+		}
 	case w.Generate == nil:
 		return nil, diag.FieldErrorf("workload", "empty (give trace_csv, trace or generate)")
 	}
