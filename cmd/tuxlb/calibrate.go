@@ -120,6 +120,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	files, err := ff.read(stdin)
 	if err == nil {
 		files.PSC, err = readText(*pscPath, "--psc", stdin)
+		files.PSCPath = displayName(*pscPath)
 	}
 	if err != nil {
 		return fail("%v", err)

@@ -45,7 +45,7 @@ func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
 // fitSources reads what fit and init --fit fit from.
 func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {
 	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad, ULOG: ulogs,
-		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC}
+		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC, PSCPath: files.PSCPath}
 }
 
 // pscFlag declares --psc on init's and fit's flag sets.
@@ -126,6 +126,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files, err := ff.read(stdin)
 	if err == nil {
 		files.PSC, err = readText(*pscPath, "--psc", stdin)
+		files.PSCPath = displayName(*pscPath)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)

@@ -72,6 +72,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	files, err := ff.read(stdin)
 	if err == nil {
 		files.PSC, err = readText(*pscPath, "--psc", stdin)
+		files.PSCPath = displayName(*pscPath)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)

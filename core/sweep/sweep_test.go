@@ -439,3 +439,29 @@ func TestSweepResultNeverNull(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedVariantExact: a variant's seed keeps every digit (a float64 holds
+// integers exactly only to 2^53), 2^64 is refused as written, and a variant
+// of another field leaves a large seed of the scenario as it was.
+func TestSeedVariantExact(t *testing.T) {
+	sc := sweepScenario(t)
+	for value, want := range map[string]uint64{"9007199254740993": 9007199254740993, "18446744073709551615": 18446744073709551615, "007": 7} {
+		v, err := ApplyVariant(sc, Variant{Name: "x", Set: []Assignment{{Path: "seed", Value: value}}})
+		if err != nil || v.Seed == nil || *v.Seed != want {
+			t.Errorf("seed=%s: error %v, want seed %d", value, err, want)
+			if err == nil && v.Seed != nil {
+				t.Errorf("seed=%s: got seed %d", value, *v.Seed)
+			}
+		}
+	}
+	_, err := ApplyVariant(sc, Variant{Name: "x", Set: []Assignment{{Path: "seed", Value: "18446744073709551616"}}})
+	if err == nil || !strings.Contains(err.Error(), "got 18446744073709551616") {
+		t.Errorf("seed=2^64: error %v, want one quoting 18446744073709551616", err)
+	}
+	big := uint64(9007199254740993)
+	sc.Seed = &big
+	v, err := ApplyVariant(sc, Variant{Name: "x", Set: []Assignment{{Path: "network.latency_ms", Value: "2"}}})
+	if err != nil || v.Seed == nil || *v.Seed != big {
+		t.Errorf("another field varied: error %v, want the seed %d kept", err, big)
+	}
+}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -219,7 +220,9 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 		return err
 	}
 	var doc map[string]any
-	if err := json.Unmarshal(raw, &doc); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // integers keep their digits: a float64 holds them exactly only to 2^53 (a seed)
+	if err := dec.Decode(&doc); err != nil {
 		return err
 	}
 	var val any
@@ -228,6 +231,9 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 	}
 	if n, err := strconv.ParseFloat(value, 64); err == nil {
 		val = n
+		if wholeNumber(value) {
+			val = json.Number(value) // as written: seed=18446744073709551615 stays exact, a seed past 2^64-1 is named as given
+		}
 	}
 	keys := strings.Split(path, ".")
 	node := doc
@@ -246,11 +252,18 @@ func setScenarioPath(sc *scenario.Scenario, path, value string) error {
 	}
 	var fresh scenario.Scenario
 	if err := jsonx.DecodeStrict(raw, &fresh, "variant "+path); err != nil {
-		// names the field: "foo: unknown field", "seed: want an integer >= 0, got a string"
+		// names the field: "foo: unknown field", "seed: want a whole number from 0 to 18446744073709551615, got a string"
 		return diag.Invalid(err)
 	}
 	*sc = fresh
 	return nil
+}
+
+// wholeNumber says whether s is a JSON integer: an optional minus and
+// digits, without leading zeros.
+func wholeNumber(s string) bool {
+	d := strings.TrimPrefix(s, "-")
+	return d != "" && strings.Trim(d, "0123456789") == "" && (d == "0" || d[0] != '0')
 }
 
 // Compare runs the scenario once per variant (the first is usually the

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tuxlb/tuxlb/core/internal/capped"
 )
@@ -21,6 +23,7 @@ import (
 // string`, or the line and column; what names the document in them. Every
 // string a message quotes is cut by capped.Text.
 func DecodeStrict(data []byte, v any, what string) error {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF")) // a UTF-8 byte order mark, as UBBCONFIG and CSV allow
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -61,8 +64,19 @@ type Shaped interface {
 func translateJSONError(data []byte, err error, t reflect.Type, what string) error {
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
-		line, col := lineCol(data, int(syn.Offset)-1) // the offending byte
+		off := int(syn.Offset) - 1 // the offending byte
+		line, col := lineCol(data, off)
 		why := strings.TrimPrefix(syn.Error(), "json: ")
+		if off >= 0 && off < len(data) && data[off] >= utf8.RuneSelf {
+			// encoding/json names the byte as if it were a character (0xff is 'ÿ'):
+			// name the character it starts, or the byte when it starts none
+			seen := "invalid character '" + string(rune(data[off])) + "'"
+			if r, size := utf8.DecodeRune(data[off:]); r != utf8.RuneError || size > 1 {
+				why = strings.Replace(why, seen, fmt.Sprintf("invalid character %q", r), 1)
+			} else {
+				why = strings.Replace(why, seen, fmt.Sprintf("invalid byte 0x%02x (not UTF-8 text)", data[off]), 1)
+			}
+		}
 		return placed("", line, col, why, "%s: line %d col %d: %s", what, line, col, why)
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -179,7 +193,7 @@ func scalarProblem(v any, kind reflect.Kind, path string) Problem {
 			return Problem{path, "want an integer, got " + string(n)}
 		}
 		if _, err := strconv.ParseUint(string(n), 10, 64); err != nil && kind == reflect.Uint64 {
-			return Problem{path, "want an integer >= 0, got " + string(n)}
+			return Problem{path, "want a whole number from 0 to 18446744073709551615, got " + string(n)}
 		}
 	}
 	return Problem{}
