@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -46,9 +44,6 @@ type optimizeRequest struct {
 	MaxReplications int             `json:"max_replications"`
 }
 
-// optimizeFields names optimizeRequest's fields, for the error of an unknown one.
-const optimizeFields = `"scenario", "vary", "objectives", "costs", "pcs", "epsilon", "first_stage", "max_replications"`
-
 // createOptimize checks an optimization, stores it as a queued job and
 // answers 202 {"id", "url"}; the job runs in the background (RunSweeps).
 func (s *Server) createOptimize(c echo.Context) error {
@@ -60,20 +55,7 @@ func (s *Server) createOptimize(c echo.Context) error {
 		return err
 	}
 	var req optimizeRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "json: ")
-		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			return diag.FieldErrorf(strings.Trim(name, `"`), "unknown field (want %s)", optimizeFields)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return diag.FieldErrorf(te.Field, "want %s, got %s", jsonKind(te.Type.Kind().String()), te.Value)
-		}
-		return diag.FieldErrorf("optimize", "%s (want {%s})", msg, optimizeFields)
-	}
-	if err := core.CheckJSONText(body, &req, "body"); err != nil {
+	if err := decodeStrict(body, &req, "body"); err != nil {
 		return err
 	}
 	canonical, sc, err := jobScenario(req.Scenario, "optimize")
@@ -143,19 +125,6 @@ func varyField(err error) error {
 		return &named
 	}
 	return err
-}
-
-// jsonKind names a Go kind as JSON's type.
-func jsonKind(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "float"), strings.HasPrefix(kind, "uint"):
-		return "a number"
-	case kind == "slice":
-		return "an array"
-	case kind == "string":
-		return "a string"
-	}
-	return kind
 }
 
 // parseEpsilon reads the epsilon field: absent (0: the default), a number,

@@ -234,7 +234,7 @@ func TestOptimizeBadInput(t *testing.T) {
 	}{
 		{"malformed", `{"scenario":`, 400, "malformed-json", "", ""},
 		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", "jobs", "unknown field"},
-		{"wrong type", `{"scenario":` + sc + `,"vary":"rate_scale=1"}`, 422, "invalid", "vary", "want an array"},
+		{"wrong type", `{"scenario":` + sc + `,"vary":"rate_scale=1"}`, 422, "invalid", "vary", "vary: want a list of strings, got a string"},
 		{"no scenario", `{"vary":["rate_scale=1"],"objectives":["wait_mean_ms<=5"]}`, 422, "invalid", "scenario", "missing"},
 		{"no vary", optimizeBody(t, map[string]any{"objectives": obj}), 422, "invalid", "vary", "at least one"},
 		{"no objective", optimizeBody(t, map[string]any{"vary": vary}), 422, "invalid", "objectives", "at least one"},

@@ -226,7 +226,7 @@ func TestSweepJobBadInput(t *testing.T) {
 		slug, want string
 	}{
 		{"malformed", `{"scenario":`, 400, "malformed-json", ""},
-		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", `unknown field "jobs"`},
+		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", "jobs: unknown field (want scenario, vary, replications"},
 		{"no scenario", `{"vary":["rate_scale=1"]}`, 422, "invalid", "scenario: missing"},
 		{"bad key", sweepBody(t, []string{"rate_scael=1"}, 1, ""), 422, "invalid", "vary rate_scael: unknown key"},
 		{"bad value", sweepBody(t, []string{"SERVERS.simpserv.MIN=a"}, 1, ""), 422, "invalid", `vary SERVERS.simpserv.MIN: value "a" is not a whole number`},
