@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -16,20 +17,29 @@ import (
 // decodeStrict decodes data, one JSON document (Canonical has accepted
 // it), into v, a pointer to the struct of a request's envelope (the body of
 // POST /sweeps, /optimize, /validate, the options part of /calibrate), as
-// strictly as the scenario reader reads a scenario: an unknown field and a
-// value of the wrong type are EINVALID errors (422) whose one diagnostic
-// names the key's path (`vary`,
-// `objectives[1]`, `tolerance.p99`) and its line and column, in words
-// without Go's type names (`vary: want a list of strings, got a string`);
-// then core.CheckJSONText's checks (UTF-8, keys that differ only in case).
-// what names the document in the messages that place a key: "body", or a
-// form part's name.
+// strictly as the scenario reader reads a scenario: an unknown field, a
+// value of the wrong type and a key given twice in one object (anywhere in
+// the document, a scenario inside it too) are EINVALID errors (422) whose
+// one diagnostic names the key's path (`vary`, `objectives[1]`,
+// `tolerance.p99`) and its line and column, in words without Go's type
+// names (`vary: want a list of strings, got a string`); then
+// core.CheckJSONText's checks (UTF-8, keys that differ only in case). what
+// names the document in the messages that place a key: "body", or a form
+// part's name.
 func decodeStrict(data []byte, v any, what string) error {
 	t := reflect.TypeOf(v)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return jsonProblem(data, t, err)
+	}
+	// encoding/json keeps the last of two equal keys: the scenario
+	// reader's error instead, in its words
+	if k, dup := findKey(data, t, func(k jsonKey) bool { return k.twice }); dup {
+		e := placedError(data, k.path, k.start, "given twice in one object; give each key once")
+		d := e.Diagnostics[0]
+		e.Message = fmt.Sprintf("%s: given twice in one object (%s line %d col %d); give each key once", d.Field, what, d.Line, d.Col)
+		return e
 	}
 	return core.CheckJSONText(data, v, what)
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -78,5 +79,44 @@ func TestEnvelopeTypeErrors(t *testing.T) {
 			field: "tolerance.p98", detail: "options: tolerance.p98: unknown field (want default, mean, p50, p95, p99)", line: 1, col: 16},
 	} {
 		tt.check(t, h)
+	}
+}
+
+// placeOf is the line and column of byte offset i of body.
+func placeOf(body string, i int) (line, col int) {
+	return strings.Count(body[:i], "\n") + 1, i - strings.LastIndexByte(body[:i], '\n')
+}
+
+// A key given twice in one object of a body the server decodes is refused
+// as the scenario reader refuses it (encoding/json would keep the last):
+// 422 naming the key's path and where its second one is.
+func TestEnvelopeDuplicateKeys(t *testing.T) {
+	h := newHarness(t, nil)
+	sc := scenarioJSON(t)
+	sweep := `{"scenario": ` + sc + `, "vary": ["rate_scale=1,2"], "vary": ["rate_scale=3"], "replications": 1}`
+	optimize := `{"scenario": ` + sc + `, "vary": ["SERVERS.simpserv.MIN=1,2"], "objectives": ["wait_mean_ms<=5"],` +
+		"\n" + `  "objectives": ["wait_mean_ms<=50"]}`
+	nested := `{"scenario": {"seed": 1, "seed": 2}, "vary": ["rate_scale=1"]}`
+	validate := `{"ubbconfig": "*RESOURCES", "dmconfig": "", "ubbconfig": "*MACHINES"}`
+	options := `{"seed": 1, "seed": 2}`
+	calType, calBody := calibrateOptionsBody(options)
+	for _, tc := range []struct {
+		name, path, ctype, body, doc, second, field, what, source, prefix string
+	}{
+		{"sweep vary", "/api/v1/sweeps", "", sweep, sweep, `"vary": ["rate_scale=3"]`, "vary", "body", "", ""},
+		{"optimize objectives", "/api/v1/optimize", "", optimize, optimize, `"objectives": ["wait_mean_ms<=50"]`, "objectives", "body", "", ""},
+		{"a sweep's scenario", "/api/v1/sweeps", "", nested, nested, `"seed": 2`, "scenario.seed", "body", "", ""},
+		{"validate ubbconfig", "/api/v1/validate", "", validate, validate, `"ubbconfig": "*MACHINES"`, "ubbconfig", "body", "", ""},
+		{"calibrate seed", "/api/v1/calibrate", calType, calBody, options, `"seed": 2`, "seed", "options", "options", "options: "},
+	} {
+		line, col := placeOf(tc.doc, strings.LastIndex(tc.doc, tc.second))
+		tt := badEnvelope{name: tc.name, path: tc.path, ctype: tc.ctype, body: tc.body, field: tc.field, source: tc.source, line: line, col: col}
+		tt.detail = fmt.Sprintf("%s%s: given twice in one object (%s line %d col %d); give each key once", tc.prefix, tc.field, tc.what, line, col)
+		tt.check(t, h)
+	}
+	// the same key in two objects is fine
+	rec := h.do(http.MethodPost, "/api/v1/sweeps", "application/json", sweepBody(t, []string{"rate_scale=1"}, 1, ""))
+	if rec.Code != http.StatusAccepted {
+		t.Errorf("a sweep without a key given twice: %d %s", rec.Code, rec.Body.String())
 	}
 }
