@@ -69,6 +69,9 @@ func (s *Server) calibrate(c echo.Context) error {
 	}
 	var opts calibrateOptions
 	if len(bytes.TrimSpace(optData)) > 0 {
+		if _, err := Canonical(optData); err != nil {
+			return inPart(err, "options")
+		}
 		if err := decodeStrict(optData, &opts, "options"); err != nil {
 			return optionsError(err)
 		}

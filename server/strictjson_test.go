@@ -120,3 +120,24 @@ func TestEnvelopeDuplicateKeys(t *testing.T) {
 		t.Errorf("a sweep without a key given twice: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// calibrate's options part is one JSON document, as the run form's
+// scenario part is: what is not (trailing data, a syntax error) is 400
+// malformed-json naming the part, placed.
+func TestCalibrateOptionsOneDocument(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct {
+		options, message string
+		line, col        int
+	}{
+		{`{"seed": 1} {"seed": 2}`, "trailing data after the document", 1, 13},
+		{"{\"seed\": 1,\n \"replications\" 2}", "invalid character '2' after object key", 2, 17},
+	} {
+		ctype, body := calibrateOptionsBody(tc.options)
+		p := wantProblem(t, h.do(http.MethodPost, "/api/v1/calibrate", ctype, body), "/api/v1/calibrate", http.StatusBadRequest, "malformed-json")
+		if !strings.HasPrefix(p.Detail, "form part options: ") || len(p.Errors) != 1 || p.Errors[0].Field != "options" ||
+			p.Errors[0].Line != tc.line || p.Errors[0].Col != tc.col || p.Errors[0].Message != tc.message {
+			t.Errorf("options %q: got %q %+v, want the part options named, %q at line %d col %d", tc.options, p.Detail, p.Errors, tc.message, tc.line, tc.col)
+		}
+	}
+}
