@@ -172,14 +172,15 @@ func optimizeTextLimits(req *optimizeRequest) error {
 }
 
 // jobOfKind reads job id, ENOTFOUND unless it is of kind (an optimization
-// is no sweep, and a sweep no optimization).
+// is no sweep, and a sweep no optimization). Not found, it is named by the
+// kind asked for (the store's error calls every job a sweep).
 func (s *Server) jobOfKind(ctx context.Context, id, kind string) (*sweep.Job, error) {
 	job, err := s.cfg.Store.Sweep(ctx, id)
+	if diag.ErrorCode(err) == diag.ENOTFOUND || err == nil && jobKind(job) != kind {
+		return nil, diag.Errorf(diag.ENOTFOUND, "%s %s: not found", kindWord(kind), id)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if jobKind(job) != kind {
-		return nil, diag.Errorf(diag.ENOTFOUND, "%s %s not found", kindWord(kind), id)
 	}
 	return job, nil
 }

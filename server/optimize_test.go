@@ -264,3 +264,22 @@ func TestOptimizeBadInput(t *testing.T) {
 	rec = h.do(http.MethodDelete, "/api/v1/optimize/nope", "", "")
 	wantProblem(t, rec, "/api/v1/optimize/nope", http.StatusBadRequest, "malformed-id")
 }
+
+// A job that is not there is named by what was asked for: an unknown id,
+// or a sweep's, at /optimize is an optimization not found, not a sweep.
+func TestUnknownJobNamesItsKind(t *testing.T) {
+	h := newHarness(t, nil)
+	sweepID := h.postSweep(sweepBody(t, []string{"rate_scale=1"}, 1, "")) // queued: no worker runs here
+	for _, tc := range []struct{ path, want string }{
+		{"/api/v1/optimize/" + unknownID, "optimization " + unknownID + ": not found"},
+		{"/api/v1/optimize/" + sweepID, "optimization " + sweepID + ": not found"},
+		{"/api/v1/sweeps/" + unknownID, "sweep " + unknownID + ": not found"},
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodDelete} {
+			p := wantProblem(t, h.do(method, tc.path, "", ""), tc.path, http.StatusNotFound, "not-found")
+			if p.Detail != tc.want {
+				t.Errorf("%s %s: detail %q, want %q", method, tc.path, p.Detail, tc.want)
+			}
+		}
+	}
+}
