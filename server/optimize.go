@@ -36,7 +36,9 @@ type optimizeRequest struct {
 	Vary       []string        `json:"vary"`
 	Objectives []string        `json:"objectives"`
 	Costs      []string        `json:"costs"`
-	PCS        float64         `json:"pcs"`
+	// PCS absent is 0.95; given, it must be in (0.5, 1): a 0 given is
+	// refused, not read as absent as OptimizeSpec's 0 is.
+	PCS *float64 `json:"pcs"`
 	// Epsilon is a fraction of each limit: a number (0.05) or a string as
 	// the CLI's --epsilon takes it ("5%" or "0.05"); absent: 5%.
 	Epsilon         json.RawMessage `json:"epsilon"`
@@ -75,7 +77,13 @@ func (s *Server) createOptimize(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	spec := sweep.OptimizeSpec{Vary: req.Vary, Objectives: req.Objectives, Costs: req.Costs, PCS: req.PCS,
+	var pcs float64
+	if req.PCS != nil {
+		if pcs = *req.PCS; !(pcs > 0.5 && pcs < 1) {
+			return diag.FieldErrorf("pcs", "want a probability between 0.5 and 1 (e.g. 0.95), got %v; leave it out for 0.95", pcs)
+		}
+	}
+	spec := sweep.OptimizeSpec{Vary: req.Vary, Objectives: req.Objectives, Costs: req.Costs, PCS: pcs,
 		Epsilon: eps, FirstStage: req.FirstStage, MaxReplications: req.MaxReplications}
 	// Compiling every configuration is as heavy as a run: it takes a run
 	// slot, and the grid's estimate must fit the sweep job's shares.

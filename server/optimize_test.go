@@ -245,6 +245,9 @@ func TestOptimizeBadInput(t *testing.T) {
 		{"bad cost", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "costs": []string{"rate_scale=2"}}), 422, "invalid", "costs[0]", "not a varied key"},
 		{"bad epsilon", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "epsilon": "150%"}), 422, "invalid", "epsilon", "between 0 and 1"},
 		{"bad pcs", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 1.5}), 422, "invalid", "pcs", "probability"},
+		// 0 is outside (0.5, 1) as documented: refused, not read as absent
+		{"pcs 0", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 0}), 422, "invalid", "pcs", "pcs: want a probability between 0.5 and 1 (e.g. 0.95), got 0"},
+		{"pcs 0.5", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 0.5}), 422, "invalid", "pcs", "got 0.5"},
 		{"bad cap", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "first_stage": 10, "max_replications": 5}), 422, "invalid", "max_replications", "first stage"},
 		{"too many points", optimizeBody(t, map[string]any{"vary": []string{"SERVERS.simpserv.MIN=1..6/1"}, "objectives": obj}), 422, "too-many-points", "vary", "--max-sweep-points"},
 	} {
