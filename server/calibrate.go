@@ -3,7 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"math"
 	"net/http"
 	"time"
@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
@@ -68,10 +69,11 @@ func (s *Server) calibrate(c echo.Context) error {
 	}
 	var opts calibrateOptions
 	if len(bytes.TrimSpace(optData)) > 0 {
-		dec := json.NewDecoder(bytes.NewReader(optData))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&opts); err != nil {
-			return partProblem("options", "options: %v (want %s)", err, `{"replications": 10, "tolerance": {"default": 0.1}, "after_ms": 0, "seed": 1}`)
+		if _, err := Canonical(optData); err != nil {
+			return inPart(err, "options")
+		}
+		if err := decodeStrict(optData, &opts, "options"); err != nil {
+			return optionsError(err)
 		}
 	}
 	reps := defaultCalibrateReplications
@@ -122,6 +124,23 @@ func (s *Server) calibrate(c echo.Context) error {
 		out.Validation, out.ReplayWarnings = res.Validation, res.Warnings
 	}
 	return c.JSON(http.StatusOK, out)
+}
+
+// optionsError says that an error of reading the options part is the
+// part's: its diagnostics' source is options, and its message starts with
+// "options: " as the part's other problems do.
+func optionsError(err error) error {
+	var e *diag.Error
+	if errors.As(err, &e) {
+		named := *e
+		named.Message = "options: " + e.Message
+		named.Diagnostics = append([]diag.Diagnostic(nil), e.Diagnostics...)
+		for i := range named.Diagnostics {
+			named.Diagnostics[i].Source = diag.SourceOptions
+		}
+		return &named
+	}
+	return err
 }
 
 // replay runs the trace of files against sc with reps replications, in the

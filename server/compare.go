@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -341,7 +342,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 			return p
 		}
 		if err != nil {
-			return err
+			return inVariant(err, v.Name)
 		}
 		// Decoded without what a comparison does not read (series, queues,
 		// lifecycle): nine variants hold nine summaries, not nine results.
@@ -372,6 +373,34 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 	}
 	addFigureDiffs(out.Runs)
 	return c.JSON(http.StatusOK, out)
+}
+
+// inVariant names the variant whose run err stopped, as tuxlb compare
+// does (`variant "rate_scale=1e308": workload.generate.streams[0].rate_per_s:
+// ...`): the message of a core error of the input, the detail of a problem
+// with the request (4xx). The server's own (busy, the database) are left as
+// they are: they are no variant's.
+func inVariant(err error, name string) error {
+	prefix := "variant " + strconv.Quote(capText(name)) + ": "
+	var p *Problem
+	if errors.As(err, &p) {
+		if p.Status >= 500 {
+			return err
+		}
+		named := *p
+		named.Detail = prefix + p.Detail
+		return &named
+	}
+	var e *diag.Error
+	if errors.As(err, &e) {
+		if m, ok := codeProblems[e.Code]; !ok || m.status >= 500 {
+			return err
+		}
+		named := *e
+		named.Message = prefix + e.Message
+		return &named
+	}
+	return err
 }
 
 // compareIDs reads and checks the runs parameter: 2 to maxCompare ids.

@@ -30,7 +30,16 @@ var queryParams = map[string][]string{
 	"GET /api/v1/runs/:id/explain": {"request"},
 }
 
-// checkQuery refuses query parameters the route does not read.
+// repeatableParams lists, per route, the query parameters that may be
+// given more than once, each time one more item. Every other parameter
+// takes one value: given twice it is a 400, not its first value silently
+// (?seed=1&seed=2, ?runs=A&runs=B for runs=A,B).
+var repeatableParams = map[string][]string{
+	"GET /api/v1/compare": {"variant", "figure", "objective"},
+}
+
+// checkQuery refuses query parameters the route does not read, and a
+// parameter of one value given more than once.
 func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		// URL.Query drops what it cannot decode (?policy=%zz): a
@@ -69,6 +78,9 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 		}
 		if len(unknown) == 0 {
+			if p := repeatedParams(q, repeatableParams[method+" "+c.Path()]); p != nil {
+				return p
+			}
 			return next(c)
 		}
 		sort.Strings(unknown)
@@ -83,6 +95,33 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return p
 	}
+}
+
+// repeatedParams is the 400 problem of the parameters of q given more than
+// once that are not repeatable, naming each; nil when there is none.
+func repeatedParams(q url.Values, repeatable []string) *Problem {
+	var names []string
+	for name, values := range q {
+		if len(values) > 1 && !slices.Contains(repeatable, name) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	var said []string
+	p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter", "")
+	for _, name := range names {
+		why := fmt.Sprintf("given %d times; it takes one value", len(q[name]))
+		if name == "runs" {
+			why += " (the run ids as one list separated by commas: runs=ID,ID)"
+		}
+		said = append(said, quoteCapped(name)+": "+why)
+		p.Errors = append(p.Errors, ProblemItem{Field: capText(name), Message: why})
+	}
+	p.Detail = strings.Join(said, "; ")
+	return p
 }
 
 // bodyTypes lists, per route that stores what it reads, the media types it

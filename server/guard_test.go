@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -133,6 +134,45 @@ func TestUnknownQueryParameter(t *testing.T) {
 	// the parameters a route reads are accepted
 	if rec := h.do("GET", "/api/v1/runs?limit=5", "", ""); rec.Code != 200 {
 		t.Errorf("?limit=5: got %d, want 200", rec.Code)
+	}
+}
+
+// A parameter that takes one value, given twice, is a 400 that names it:
+// the first value is not taken silently. Those that take a list by
+// repeating (compare's variant, figure, objective) may repeat.
+func TestRepeatedQueryParameter(t *testing.T) {
+	var runs atomic.Int64
+	h := newHarness(t, countingRuns(&runs))
+	a := h.postRun("", scenarioJSON(t)).ID
+	b := h.postRun("?seed=2", scenarioJSON(t)).ID
+	for _, tc := range []struct {
+		method, target, name, times string
+	}{
+		{"POST", "/api/v1/runs?seed=1&seed=2", "seed", "2"},
+		{"POST", "/api/v1/runs?policy=jsq&seed=1&policy=tuxedo&policy=jsq", "policy", "3"},
+		{"GET", "/api/v1/runs/" + a + "/explain?request=1&request=2", "request", "2"},
+		{"GET", "/api/v1/compare?runs=" + a + "&runs=" + b, "runs", "2"},
+		{"GET", "/api/v1/runs?limit=1&limit=2", "limit", "2"},
+		{"POST", "/api/v1/runs/" + a + "/rerun?dispatch=true&dispatch=false", "dispatch", "2"},
+	} {
+		body := ""
+		if tc.method == "POST" {
+			body = scenarioJSON(t)
+		}
+		p := wantProblem(t, h.do(tc.method, tc.target, "application/json", body), strings.Split(tc.target, "?")[0], 400, "malformed-query")
+		if len(p.Errors) != 1 || p.Errors[0].Field != tc.name || !strings.Contains(p.Detail, `"`+tc.name+`": given `+tc.times+` times; it takes one value`) {
+			t.Errorf("%s %s: detail %q errors %+v, want the parameter %s named, given %s times", tc.method, tc.target, p.Detail, p.Errors, tc.name, tc.times)
+		}
+		if tc.name == "runs" && !strings.Contains(p.Detail, "runs=ID,ID") {
+			t.Errorf("compare: detail %q does not say how to list runs", p.Detail)
+		}
+	}
+	if runs.Load() != 2 {
+		t.Errorf("%d runs, want the 2 posted before: a refused request ran", runs.Load())
+	}
+	// repeatable ones repeat
+	if rec := h.do("GET", "/api/v1/compare?runs="+a+","+b+"&figure=utilization_max&figure=response_p99_ms", "", ""); rec.Code != 200 {
+		t.Errorf("two figures: %d %s", rec.Code, rec.Body.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -45,6 +46,12 @@ func (s *Server) idempotent(h echo.HandlerFunc) echo.HandlerFunc {
 		key := req.Header.Get("Idempotency-Key")
 		if _, given := req.Header["Idempotency-Key"]; !given {
 			return h(c)
+		}
+		if n := len(req.Header.Values("Idempotency-Key")); n > 1 { // which one would the retry mean?
+			p := problemf(http.StatusBadRequest, "malformed-idempotency-key", "Malformed Idempotency-Key",
+				"the Idempotency-Key header is given %d times: send it once", n)
+			p.Errors = []ProblemItem{{Field: "Idempotency-Key", Message: fmt.Sprintf("given %d times; send one key", n)}}
+			return p
 		}
 		if !validIdempotencyKey(key) {
 			return problemf(http.StatusBadRequest, "malformed-idempotency-key", "Malformed Idempotency-Key",

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,29 @@ func TestIdempotentRun(t *testing.T) {
 	}
 	if runs.Load() != 4 {
 		t.Errorf("%d runs, want 4", runs.Load())
+	}
+}
+
+// Two Idempotency-Key headers are a 400 naming the header: neither key is
+// taken for the other, and nothing runs.
+func TestIdempotencyKeyTwice(t *testing.T) {
+	var runs atomic.Int64
+	h := newHarness(t, countingRuns(&runs))
+	for _, keys := range [][]string{{"k-1", "k-2"}, {"k-1", "k-1"}} {
+		req := httptest.NewRequest(http.MethodPost, "/api/v1/runs", strings.NewReader(scenarioJSON(t)))
+		req.Header.Set("Content-Type", "application/json")
+		for _, k := range keys {
+			req.Header.Add("Idempotency-Key", k)
+		}
+		rec := httptest.NewRecorder()
+		h.srv.ServeHTTP(rec, req)
+		p := wantProblem(t, rec, "/api/v1/runs", http.StatusBadRequest, "malformed-idempotency-key")
+		if !strings.Contains(p.Detail, "Idempotency-Key header is given 2 times") || len(p.Errors) != 1 || p.Errors[0].Field != "Idempotency-Key" {
+			t.Errorf("keys %q: detail %q errors %+v, want the header named", keys, p.Detail, p.Errors)
+		}
+	}
+	if runs.Load() != 0 {
+		t.Errorf("%d runs, want none", runs.Load())
 	}
 }
 

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/sweep"
@@ -38,16 +36,15 @@ type optimizeRequest struct {
 	Vary       []string        `json:"vary"`
 	Objectives []string        `json:"objectives"`
 	Costs      []string        `json:"costs"`
-	PCS        float64         `json:"pcs"`
+	// PCS absent is 0.95; given, it must be in (0.5, 1): a 0 given is
+	// refused, not read as absent as OptimizeSpec's 0 is.
+	PCS *float64 `json:"pcs"`
 	// Epsilon is a fraction of each limit: a number (0.05) or a string as
 	// the CLI's --epsilon takes it ("5%" or "0.05"); absent: 5%.
 	Epsilon         json.RawMessage `json:"epsilon"`
 	FirstStage      int             `json:"first_stage"`
 	MaxReplications int             `json:"max_replications"`
 }
-
-// optimizeFields names optimizeRequest's fields, for the error of an unknown one.
-const optimizeFields = `"scenario", "vary", "objectives", "costs", "pcs", "epsilon", "first_stage", "max_replications"`
 
 // createOptimize checks an optimization, stores it as a queued job and
 // answers 202 {"id", "url"}; the job runs in the background (RunSweeps).
@@ -60,20 +57,7 @@ func (s *Server) createOptimize(c echo.Context) error {
 		return err
 	}
 	var req optimizeRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "json: ")
-		if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
-			return diag.FieldErrorf(strings.Trim(name, `"`), "unknown field (want %s)", optimizeFields)
-		}
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return diag.FieldErrorf(te.Field, "want %s, got %s", jsonKind(te.Type.Kind().String()), te.Value)
-		}
-		return diag.FieldErrorf("optimize", "%s (want {%s})", msg, optimizeFields)
-	}
-	if err := core.CheckJSONText(body, &req, "body"); err != nil {
+	if err := decodeStrict(body, &req, "body"); err != nil {
 		return err
 	}
 	canonical, sc, err := jobScenario(req.Scenario, "optimize")
@@ -93,7 +77,13 @@ func (s *Server) createOptimize(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	spec := sweep.OptimizeSpec{Vary: req.Vary, Objectives: req.Objectives, Costs: req.Costs, PCS: req.PCS,
+	var pcs float64
+	if req.PCS != nil {
+		if pcs = *req.PCS; !(pcs > 0.5 && pcs < 1) {
+			return diag.FieldErrorf("pcs", "want a probability between 0.5 and 1 (e.g. 0.95), got %v; leave it out for 0.95", pcs)
+		}
+	}
+	spec := sweep.OptimizeSpec{Vary: req.Vary, Objectives: req.Objectives, Costs: req.Costs, PCS: pcs,
 		Epsilon: eps, FirstStage: req.FirstStage, MaxReplications: req.MaxReplications}
 	// Compiling every configuration is as heavy as a run: it takes a run
 	// slot, and the grid's estimate must fit the sweep job's shares.
@@ -145,19 +135,6 @@ func varyField(err error) error {
 	return err
 }
 
-// jsonKind names a Go kind as JSON's type.
-func jsonKind(kind string) string {
-	switch {
-	case strings.HasPrefix(kind, "int"), strings.HasPrefix(kind, "float"), strings.HasPrefix(kind, "uint"):
-		return "a number"
-	case kind == "slice":
-		return "an array"
-	case kind == "string":
-		return "a string"
-	}
-	return kind
-}
-
 // parseEpsilon reads the epsilon field: absent (0: the default), a number,
 // or a string "5%" or "0.05"; a fraction of each limit in (0, 1).
 func parseEpsilon(raw json.RawMessage) (float64, error) {
@@ -203,14 +180,15 @@ func optimizeTextLimits(req *optimizeRequest) error {
 }
 
 // jobOfKind reads job id, ENOTFOUND unless it is of kind (an optimization
-// is no sweep, and a sweep no optimization).
+// is no sweep, and a sweep no optimization). Not found, it is named by the
+// kind asked for (the store's error calls every job a sweep).
 func (s *Server) jobOfKind(ctx context.Context, id, kind string) (*sweep.Job, error) {
 	job, err := s.cfg.Store.Sweep(ctx, id)
+	if diag.ErrorCode(err) == diag.ENOTFOUND || err == nil && jobKind(job) != kind {
+		return nil, diag.Errorf(diag.ENOTFOUND, "%s %s: not found", kindWord(kind), id)
+	}
 	if err != nil {
 		return nil, err
-	}
-	if jobKind(job) != kind {
-		return nil, diag.Errorf(diag.ENOTFOUND, "%s %s not found", kindWord(kind), id)
 	}
 	return job, nil
 }

@@ -234,7 +234,7 @@ func TestOptimizeBadInput(t *testing.T) {
 	}{
 		{"malformed", `{"scenario":`, 400, "malformed-json", "", ""},
 		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", "jobs", "unknown field"},
-		{"wrong type", `{"scenario":` + sc + `,"vary":"rate_scale=1"}`, 422, "invalid", "vary", "want an array"},
+		{"wrong type", `{"scenario":` + sc + `,"vary":"rate_scale=1"}`, 422, "invalid", "vary", "vary: want a list of strings, got a string"},
 		{"no scenario", `{"vary":["rate_scale=1"],"objectives":["wait_mean_ms<=5"]}`, 422, "invalid", "scenario", "missing"},
 		{"no vary", optimizeBody(t, map[string]any{"objectives": obj}), 422, "invalid", "vary", "at least one"},
 		{"no objective", optimizeBody(t, map[string]any{"vary": vary}), 422, "invalid", "objectives", "at least one"},
@@ -245,6 +245,9 @@ func TestOptimizeBadInput(t *testing.T) {
 		{"bad cost", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "costs": []string{"rate_scale=2"}}), 422, "invalid", "costs[0]", "not a varied key"},
 		{"bad epsilon", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "epsilon": "150%"}), 422, "invalid", "epsilon", "between 0 and 1"},
 		{"bad pcs", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 1.5}), 422, "invalid", "pcs", "probability"},
+		// 0 is outside (0.5, 1) as documented: refused, not read as absent
+		{"pcs 0", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 0}), 422, "invalid", "pcs", "pcs: want a probability between 0.5 and 1 (e.g. 0.95), got 0"},
+		{"pcs 0.5", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "pcs": 0.5}), 422, "invalid", "pcs", "got 0.5"},
 		{"bad cap", optimizeBody(t, map[string]any{"vary": vary, "objectives": obj, "first_stage": 10, "max_replications": 5}), 422, "invalid", "max_replications", "first stage"},
 		{"too many points", optimizeBody(t, map[string]any{"vary": []string{"SERVERS.simpserv.MIN=1..6/1"}, "objectives": obj}), 422, "too-many-points", "vary", "--max-sweep-points"},
 	} {
@@ -263,4 +266,23 @@ func TestOptimizeBadInput(t *testing.T) {
 	wantProblem(t, rec, "/api/v1/optimize/AAAAAAAAAAAAAAAAAAAAAA", http.StatusNotFound, "not-found")
 	rec = h.do(http.MethodDelete, "/api/v1/optimize/nope", "", "")
 	wantProblem(t, rec, "/api/v1/optimize/nope", http.StatusBadRequest, "malformed-id")
+}
+
+// A job that is not there is named by what was asked for: an unknown id,
+// or a sweep's, at /optimize is an optimization not found, not a sweep.
+func TestUnknownJobNamesItsKind(t *testing.T) {
+	h := newHarness(t, nil)
+	sweepID := h.postSweep(sweepBody(t, []string{"rate_scale=1"}, 1, "")) // queued: no worker runs here
+	for _, tc := range []struct{ path, want string }{
+		{"/api/v1/optimize/" + unknownID, "optimization " + unknownID + ": not found"},
+		{"/api/v1/optimize/" + sweepID, "optimization " + sweepID + ": not found"},
+		{"/api/v1/sweeps/" + unknownID, "sweep " + unknownID + ": not found"},
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodDelete} {
+			p := wantProblem(t, h.do(method, tc.path, "", ""), tc.path, http.StatusNotFound, "not-found")
+			if p.Detail != tc.want {
+				t.Errorf("%s %s: detail %q, want %q", method, tc.path, p.Detail, tc.want)
+			}
+		}
+	}
 }

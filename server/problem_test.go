@@ -89,6 +89,21 @@ func TestMalformedJSONIsPositioned(t *testing.T) {
 	}
 }
 
+// Data after the JSON document is placed as the CLI places it: the line
+// and column where it starts, in every body the server reads as JSON.
+func TestTrailingDataIsPositioned(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, path := range []string{"/api/v1/runs", "/api/v1/scenarios", "/api/v1/sweeps", "/api/v1/optimize", "/api/v1/validate"} {
+		p := wantProblem(t, h.do("POST", path, "application/json", "{\"name\": \"x\"}\n  {}"), path, 400, "malformed-json")
+		if len(p.Errors) != 1 || p.Errors[0].Line != 2 || p.Errors[0].Col != 3 || p.Errors[0].Message != "trailing data after the document" {
+			t.Errorf("%s: errors got %+v, want one at line 2 col 3 saying trailing data after the document", path, p.Errors)
+		}
+		if !strings.Contains(p.Detail, "line 2 col 3: trailing data after the document") {
+			t.Errorf("%s: detail %q does not place the trailing data", path, p.Detail)
+		}
+	}
+}
+
 func TestInvalidScenario(t *testing.T) {
 	h := newHarness(t, nil)
 	good := scenarioJSON(t)

@@ -77,14 +77,7 @@ func (s *Server) readRunParts(c echo.Context, boundary string) (*scenario.Scenar
 	var sc *scenario.Scenario
 	if doc != nil {
 		if _, err := Canonical(doc); err != nil {
-			var p *Problem
-			if errors.As(err, &p) {
-				p.Detail = "form part scenario: " + p.Detail
-				for i := range p.Errors {
-					p.Errors[i].Field = "scenario"
-				}
-			}
-			return nil, nil, files, err
+			return nil, nil, files, inPart(err, "scenario")
 		}
 		if sc, err = core.DecodeScenario(doc); err == nil { // the run checks it once, files spliced in
 			sc, err = starter.WithFiles(sc, files)
@@ -115,6 +108,20 @@ func skipBadPart(text string) (bool, error) {
 		return false, partProblem("trace_skip_bad", "form part trace_skip_bad: want true or false, got %q", capText(strings.TrimSpace(text)))
 	}
 	return v, nil
+}
+
+// inPart names the form part a JSON document came as in the problem of
+// its reading (400 malformed-json): the detail says the part, and each item
+// has it as its field.
+func inPart(err error, part string) error {
+	var p *Problem
+	if errors.As(err, &p) {
+		p.Detail = "form part " + part + ": " + p.Detail
+		for i := range p.Errors {
+			p.Errors[i].Field = part
+		}
+	}
+	return err
 }
 
 // partProblem is the 422 problem of one form part.

@@ -56,8 +56,9 @@ func Canonical(data []byte) ([]byte, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, malformedJSON(data, err)
 	}
+	end := dec.InputOffset()
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, malformedJSON(data, errors.New("data after the JSON document"))
+		return nil, trailingData(data, end)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -80,6 +81,18 @@ func malformedJSON(data []byte, err error) *Problem {
 		item.Line, item.Col = position(data, int64(len(data)))
 	}
 	p.Errors = []ProblemItem{item}
+	return p
+}
+
+// trailingData is the 400 problem for a body with more after its JSON
+// document, which ends at offset end: placed where the rest starts, in the
+// words the CLI's scenario reader uses.
+func trailingData(data []byte, end int64) *Problem {
+	rest := bytes.TrimLeft(data[min(max(end, 0), int64(len(data))):], " \t\r\n")
+	line, col := position(data, int64(len(data)-len(rest)))
+	const why = "trailing data after the document"
+	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: line %d col %d: %s", line, col, why)
+	p.Errors = []ProblemItem{{Line: line, Col: col, Message: why}}
 	return p
 }
 

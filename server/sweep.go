@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -55,12 +54,7 @@ func (s *Server) createSweep(c echo.Context) error {
 		return err
 	}
 	var req sweepRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		return diag.FieldErrorf("sweep", "%s (want {\"scenario\", \"vary\", \"replications\", \"objective\", \"objectives\", \"precision\", \"max_replications\", \"figures\"})", strings.TrimPrefix(err.Error(), "json: "))
-	}
-	if err := core.CheckJSONText(body, &req, "body"); err != nil {
+	if err := decodeStrict(body, &req, "body"); err != nil {
 		return err
 	}
 	canonical, sc, err := jobScenario(req.Scenario, "sweep")

@@ -226,7 +226,7 @@ func TestSweepJobBadInput(t *testing.T) {
 		slug, want string
 	}{
 		{"malformed", `{"scenario":`, 400, "malformed-json", ""},
-		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", `unknown field "jobs"`},
+		{"unknown field", `{"scenario":` + sc + `,"vary":["rate_scale=1"],"jobs":2}`, 422, "invalid", "jobs: unknown field (want scenario, vary, replications"},
 		{"no scenario", `{"vary":["rate_scale=1"]}`, 422, "invalid", "scenario: missing"},
 		{"bad key", sweepBody(t, []string{"rate_scael=1"}, 1, ""), 422, "invalid", "vary rate_scael: unknown key"},
 		{"bad value", sweepBody(t, []string{"SERVERS.simpserv.MIN=a"}, 1, ""), 422, "invalid", `vary SERVERS.simpserv.MIN: value "a" is not a whole number`},
@@ -299,6 +299,30 @@ func TestCompareVariants(t *testing.T) {
 	p := wantProblem(t, rec, "/api/v1/compare", http.StatusUnprocessableEntity, "invalid")
 	if !strings.Contains(p.Detail, "SERVERS.simpserv.MIN") {
 		t.Errorf("detail %q does not name the key", p.Detail)
+	}
+}
+
+// A variant whose scenario or run is refused is named in the problem, as
+// tuxlb compare names it: which of the variants was at fault.
+func TestCompareVariantErrorNamesIt(t *testing.T) {
+	h := newHarness(t, func(c *Config) { c.MaxRequests = 3000 })
+	run := h.postRun("", scenarioJSON(t))
+	for _, tc := range []struct {
+		variant, slug, rest string
+		status              int
+	}{
+		{"rate_scale=1e308", "invalid", "workload.generate.streams[0].rate_per_s: must be between 0 and 1e+09, got +Inf", 422},
+		{"rate_scale=100", "too-large", "", 413},
+	} {
+		rec := h.do(http.MethodGet, "/api/v1/compare?runs="+run.ID+"&variant=policy=jsq&variant="+tc.variant, "", "")
+		p := wantProblem(t, rec, "/api/v1/compare", tc.status, tc.slug)
+		want := `variant "` + tc.variant + `": ` + tc.rest
+		if !strings.HasPrefix(p.Detail, want) {
+			t.Errorf("%s: detail %q, want it to start with %q", tc.variant, p.Detail, want)
+		}
+		if tc.status == 422 && (len(p.Errors) != 1 || p.Errors[0].Message != p.Detail || p.Errors[0].Field != "workload.generate.streams[0].rate_per_s") {
+			t.Errorf("%s: errors %+v, want the field and the variant named", tc.variant, p.Errors)
+		}
 	}
 }
 

@@ -1,13 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"mime"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
 
@@ -137,46 +133,11 @@ func (s *Server) readConfigJSON(c echo.Context) (*configInput, error) {
 	if _, err := Canonical(body); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
 	var in configInput
-	if err := dec.Decode(&in); err != nil {
-		field, msg := configJSONProblem(err)
-		p := problemf(http.StatusUnprocessableEntity, "invalid", "Invalid input", "%s", msg)
-		p.Errors = []ProblemItem{{Field: field, Message: msg}}
-		return nil, p
-	}
-	if err := core.CheckJSONText(body, &in, "body"); err != nil {
+	if err := decodeStrict(body, &in, "body"); err != nil {
 		return nil, err
 	}
 	return &in, nil
-}
-
-// configJSONProblem names the field of a strict decoding error of
-// configInput and says what was wanted, in the scenario reader's words
-// (`ubbconfig: want a string, got a number`), not Go's type names.
-func configJSONProblem(err error) (field, msg string) {
-	var ute *json.UnmarshalTypeError
-	if errors.As(err, &ute) {
-		want := map[reflect.Kind]string{reflect.String: "a string", reflect.Slice: "an array",
-			reflect.Map: "an object", reflect.Struct: "an object"}[ute.Type.Kind()]
-		if want == "" {
-			want = ute.Type.String()
-		}
-		got := "a " + ute.Value
-		if ute.Value == "array" || ute.Value == "object" {
-			got = "an " + ute.Value
-		}
-		if ute.Field == "" {
-			return "", fmt.Sprintf(`want an object {"ubbconfig", "dmconfig", "advertise"}, got %s`, got)
-		}
-		return ute.Field, fmt.Sprintf("%s: want %s, got %s", ute.Field, want, got)
-	}
-	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		field = strings.Trim(name, `"`)
-		return field, field + `: unknown field (want ubbconfig, dmconfig, advertise)`
-	}
-	return "", strings.TrimPrefix(err.Error(), "json: ")
 }
 
 // configForm is what POST /validate reads from multipart/form-data.
