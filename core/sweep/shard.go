@@ -222,6 +222,10 @@ func (s *Sweep) PointOrder() []int {
 // a figure of the sweep missing (merging would read it as 0), or a
 // negative one (every figure is a count, a time, a share or a rate).
 func (s *Sweep) checkSample(smp *UnitSample) error {
+	p, _ := s.Unit(smp.Unit)
+	if want := machinesOf(s.points[p].plan.Model()); !slices.Equal(smp.Machines, want) {
+		return fmt.Errorf("machines %q, want %q, the machines of the point's servers (a partial edited? rerun the shard)", smp.Machines, want)
+	}
 	need := slices.Clone(fixedFigures)
 	for _, ref := range s.Extra {
 		need = append(need, ref.String())
@@ -240,4 +244,19 @@ func (s *Sweep) checkSample(smp *UnitSample) error {
 		}
 	}
 	return nil
+}
+
+// machinesOf is the LMIDs of the machines of m that hold a server instance,
+// in *MACHINES order: those a sample has figures of (sampleOf).
+func machinesOf(m *core.Model) []string {
+	var out []string
+	for _, mc := range m.Machines {
+		for i := range m.Servers {
+			if m.Servers[i].LMID == mc.LMID {
+				out = append(out, mc.LMID)
+				break
+			}
+		}
+	}
+	return out
 }

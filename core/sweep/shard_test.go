@@ -3,6 +3,8 @@ package sweep
 import (
 	"bytes"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -138,6 +140,9 @@ func TestMergeRefuses(t *testing.T) {
 	noIssued := edited(func(f map[string]float64) { delete(f, "issued") })
 	negative := edited(func(f map[string]float64) { f["completed"] = -3 })
 	noMachine := edited(func(f map[string]float64) { delete(f, "utilization_mean[machine:SITE1]") })
+	noMachines := *parts[1] // "machines": [] asks for no machine's figure: they would merge as 0
+	noMachines.Samples = slices.Clone(noMachines.Samples)
+	noMachines.Samples[0].Machines = nil
 	for _, tt := range []struct {
 		name  string
 		parts []*Partial
@@ -152,6 +157,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"a figure missing, named", []*Partial{parts[0], noIssued}, "figure issued is missing"},
 		{"a machine's figure missing", []*Partial{parts[0], noMachine}, "figure utilization_mean[machine:SITE1] is missing"},
 		{"a negative count", []*Partial{parts[0], negative}, "figure completed is -3: figures are never negative"},
+		{"its machines emptied", []*Partial{parts[0], &noMachines}, "machines [], want [\"SITE1\"]"},
 	} {
 		_, err := s.Merge([]byte(shardDoc), tt.parts, names)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
@@ -171,6 +177,30 @@ func TestMergeRefuses(t *testing.T) {
 	for _, text := range []string{"0/3", "4/3", "1", "a/b", "1/0", "1/10001"} {
 		if _, _, err := ParseShard(text); err == nil {
 			t.Errorf("ParseShard(%q): no error", text)
+		}
+	}
+}
+
+// TestSampleMachinesOfTheModel: a run's sample has the figures of the
+// machines machinesOf names, for every example scenario (gateways,
+// transactions, /Q, workstations, spares), so a merge can check them.
+func TestSampleMachinesOfTheModel(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("examples: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := shardSweep(t, string(data), Spec{Vary: []string{"policy=tuxedo"}, Replications: 1})
+		smp, err := s.RunUnit(0, core.RunOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := machinesOf(s.points[0].plan.Model()); !slices.Equal(smp.Machines, want) {
+			t.Errorf("%s: the sample's machines %q, the model's %q", f, smp.Machines, want)
 		}
 	}
 }

@@ -117,6 +117,9 @@ type Info struct {
 	Columns map[string]string
 }
 
+// MaxColumns bounds the columns of a log's header.
+const MaxColumns = 10_000
+
 // MaxSkipExamples bounds Info.Examples.
 const MaxSkipExamples = 5
 
@@ -191,6 +194,13 @@ func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, er
 	}
 	if err := ct.reader(text); err != nil {
 		return nil, err
+	}
+	// a header of very many columns costs a name and a lookup each before
+	// any row is read: a log has tens (counted as the delimiters of the
+	// first line, quoted ones too: a bound, not the columns)
+	first, _, _ := strings.Cut(text, "\n")
+	if n := strings.Count(first, string(ct.comma)); n >= MaxColumns {
+		return nil, errorf("trace_csv: header row: %d columns or more, past the %d a log may have (is this a log of requests?)", n+1, MaxColumns)
 	}
 	rd := &Reader{ct: ct, sc: scanner{text: text, comma: ct.comma}}
 	head, perr, ok := rd.sc.next()

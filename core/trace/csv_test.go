@@ -194,3 +194,17 @@ func readAll(text string, cols *Columns) ([]Request, string, error) {
 	slices.SortStableFunc(reqs, func(a, b Request) int { return cmp.Compare(a.TimeUS, b.TimeUS) })
 	return reqs, note, err
 }
+
+// A header of more columns than a log may have is refused before its names
+// are read, saying how many.
+func TestHeaderTooWide(t *testing.T) {
+	head := "time_ms,service" + strings.Repeat(",x", MaxColumns-1)
+	_, err := ReadCSV(head+"\n0,TOUPPER"+strings.Repeat(",", MaxColumns-1)+"\n", nil, NewNames(testModel()), func(*Request) {})
+	if err == nil || !strings.Contains(err.Error(), "10001 columns or more, past the 10000") {
+		t.Errorf("error %v, want the header refused", err)
+	}
+	head = "time_ms,service" + strings.Repeat(",x", MaxColumns-3)
+	if _, err := ReadCSV(head+"\n0,TOUPPER"+strings.Repeat(",", MaxColumns-3)+"\n", nil, NewNames(testModel()), func(*Request) {}); err != nil && strings.Contains(err.Error(), "columns or more") {
+		t.Errorf("%d columns: %v, want them read", MaxColumns-1, err)
+	}
+}
