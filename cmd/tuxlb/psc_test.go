@@ -58,7 +58,7 @@ func TestInitPSC(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("fit --psc: exit %d, stderr %q", code, stderr)
 	}
-	if strings.Count(stderr, "psc:6: no server other") != 1 {
+	if strings.Count(stderr, filepath.Join(dir, "psc.txt")+":6: no server other") != 1 {
 		t.Errorf("fit --psc: want the listing's warning once, got %q", stderr)
 	}
 	if code, _, stderr = cli(t, "run", out); code != 0 {
