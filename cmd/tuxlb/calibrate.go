@@ -158,6 +158,9 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fail("%s", fitError(err, &ff))
 	}
+	if timedCount(sc, rep) == 0 && len(sc.Services) > 0 {
+		warn = append(warn, "no service time was measured: the scenario keeps the starter's guesses, so the verdicts judge guesses, not a calibration")
+	}
 	ans := calibrateAnswer{Out: *out, FitWarnings: rep.Warnings, ScenarioWarnings: warn}
 	if err := vf.apply(sc); err != nil {
 		return fail("%v", err)

@@ -270,3 +270,23 @@ func TestCalibrateNoObservedWritesNothing(t *testing.T) {
 		t.Errorf("--out was written (%v), want nothing", err)
 	}
 }
+
+// An export without service times calibrates nothing: the scenario keeps
+// the starter's guesses, and calibrate says plainly that its verdicts
+// judge them.
+func TestCalibrateNothingMeasuredSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	ubbPath := filepath.Join(dir, "ubb")
+	if err := os.WriteFile(ubbPath, []byte(calibUBB(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	export := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte("time_ms,service,observed_ms\n0,QA,2\n10,QA,3\n20,QA,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, stderr := tuxlbRun("calibrate", "--ubbconfig", ubbPath, "--trace", export, "--out", filepath.Join(dir, "sc.json"), "--replications", "2")
+	if !strings.Contains(stderr, "warning: no service time was measured: the scenario keeps the starter's guesses, so the verdicts judge guesses") ||
+		!strings.Contains(stderr, "0 of ") {
+		t.Errorf("stderr %q: want the warning that nothing was calibrated", stderr)
+	}
+}

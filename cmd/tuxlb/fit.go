@@ -199,13 +199,19 @@ func fitError(err error, ff *fileFlags) string {
 // timedFrom says how many of the scenario's services have the service
 // time the log measured: the others keep the starter's.
 func timedFrom(sc *scenario.Scenario, rep *starter.FitReport) string {
+	return fmt.Sprintf("%d of %d services timed from the log", timedCount(sc, rep), len(sc.Services))
+}
+
+// timedCount is the number of the scenario's services whose service time
+// the log measured.
+func timedCount(sc *scenario.Scenario, rep *starter.FitReport) int {
 	n := 0
 	for name := range sc.Services {
 		if sr := rep.Services[name]; sr != nil && sr.Fit != nil {
 			n++
 		}
 	}
-	return fmt.Sprintf("%d of %d services timed from the log", n, len(sc.Services))
+	return n
 }
 
 // initFitted is init's scenario with --fit or --ulog: the fit report made
