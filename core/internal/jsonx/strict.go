@@ -94,6 +94,9 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 	return placed("", 0, 0, why, "%s: %s", what, why)
 }
 
+// rawMessage is json.RawMessage's type.
+var rawMessage = reflect.TypeFor[json.RawMessage]()
+
 // lineCol returns the 1-based line and column of byte offset off in data.
 func lineCol(data []byte, off int) (line, col int) {
 	off = min(max(off, 0), len(data))
@@ -112,7 +115,7 @@ func FindProblem(v any, t reflect.Type, path string) Problem {
 		}
 		t = t.Elem()
 	}
-	if v == nil {
+	if v == nil || t == rawMessage { // a json.RawMessage holds any value
 		return Problem{}
 	}
 	if c, ok := reflect.New(t).Interface().(Shaped); ok {

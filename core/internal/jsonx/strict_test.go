@@ -1,6 +1,7 @@
 package jsonx
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -22,5 +23,18 @@ func TestDecodeStrictBytes(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "line 1 col") {
 			t.Errorf("%q: error %v, want one placed and saying %s", c.doc, err, c.want)
 		}
+	}
+}
+
+// A json.RawMessage field takes any value: a type error elsewhere in the
+// document is named where it is, not at the raw field before it.
+func TestRawMessageTakesAnyValue(t *testing.T) {
+	var v struct {
+		Scenario json.RawMessage `json:"scenario"`
+		Vary     []string        `json:"vary"`
+	}
+	err := DecodeStrict([]byte(`{"scenario": {"a": 1}, "vary": "x"}`), &v, "body")
+	if err == nil || err.Error() != "vary: want an array, got a string" {
+		t.Errorf("error %v, want vary named", err)
 	}
 }
