@@ -53,6 +53,11 @@ func ResolveChecked(m *ubb.Model, ck *Checked, opt Options) (*Setup, error) {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
 			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
 	}
+	if g := sc.Workload.Generate; g != nil && st.WarmupUS > 0 && sc.Workload.TraceCSV == "" && sc.Workload.Trace == nil &&
+		st.WarmupUS >= usec.FromMS(g.DurationMS) {
+		st.Warnings = append(st.Warnings, fmt.Sprintf("warmup_ms: %s ms is at or past the workload's duration_ms (%s ms): no request is counted",
+			usec.FormatMS(st.WarmupUS), usec.FormatMS(usec.FromMS(g.DurationMS))))
+	}
 	if w := st.Work; w != nil && len(w.Observed) > 0 && st.ValidateAfterUS > 0 {
 		last := slices.MaxFunc(w.Observed, func(a, b workload.ObservedRow) int { return cmp.Compare(a.TimeUS, b.TimeUS) }).TimeUS
 		if st.ValidateAfterUS > last {

@@ -321,3 +321,26 @@ func TestValidationWindowPastTheLog(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmupPastTheWorkload: a warm-up at or past a generated workload's
+// duration counts no request, and the setup says so; one before it does
+// not warn.
+func TestWarmupPastTheWorkload(t *testing.T) {
+	for _, tt := range []struct {
+		warmupMS float64
+		warn     bool
+	}{{10_000, true}, {20_000, true}, {9_999, false}} {
+		sc := baseScenario()
+		sc.Workload = scenario.Workload{Generate: &scenario.Generator{DurationMS: 10_000,
+			Streams: []scenario.Stream{{Service: "TOUPPER", Arrivals: "poisson", RatePerS: 10}}}}
+		sc.WarmupMS = &scenario.Warmup{MS: tt.warmupMS}
+		st, err := Resolve(fixture.HandModel(), sc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(strings.Join(st.Warnings, "|"), "is at or past the workload's duration_ms (10000 ms): no request is counted")
+		if got != tt.warn {
+			t.Errorf("warm-up %v ms: warnings %q, want the warning: %v", tt.warmupMS, st.Warnings, tt.warn)
+		}
+	}
+}
