@@ -223,6 +223,17 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 		sc.Workload.Generate = ts.streams(m)
 	} else {
 		sc.Workload.Generate = capacityStreams(m, local, remote, means, load)
+		var idle []string // offered by spares alone (MIN=0): no capacity to size a stream from
+		for _, s := range local {
+			if len(servingGroups(m, s)) == 0 {
+				idle = append(idle, s)
+			}
+		}
+		if len(idle) > 0 {
+			slices.Sort(idle)
+			warns = append(warns, fmt.Sprintf("%s: no running server offers it (its servers are spares until booted: MIN=0), so its stream is a trickle of 0.001 a second; "+
+				"boot one with an event, e.g. \"events\": [{\"at_ms\": 0, \"boot\": \"GROUP/SRVID\"}], and raise the rate", strings.Join(idle, ", ")))
+		}
 	}
 	sc.Name = scenarioName(f, load, ts != nil, replay)
 	if standing {

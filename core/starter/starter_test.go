@@ -323,3 +323,25 @@ NAMES FIELD=NAME RANGES="'A'-'M':G1, 'N'-'Z':G2, *:*"
 		t.Errorf("failed %v, want none", r.Requests.Failed)
 	}
 }
+
+// A service whose servers are all spares (MIN=0) has no capacity to size
+// its stream from: it gets the smallest rate, and a warning says how to
+// start one of them.
+func TestStarterServiceOfSparesOnly(t *testing.T) {
+	ubbText := "*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG LMID=site1 GRPNO=1\n*SERVERS\n" +
+		"a SRVGRP=G SRVID=1 CLOPT=\"-s A\"\nb SRVGRP=G SRVID=2 MIN=0 MAX=2 CLOPT=\"-s B\"\n*SERVICES\nA\nB\n"
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &ubbText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rates := map[string]float64{}
+	for _, st := range sc.Workload.Generate.Streams {
+		rates[st.Service] = st.RatePerS
+	}
+	if rates["B"] != 0.001 || rates["A"] <= 1 {
+		t.Errorf("rates %v, want B's the smallest, 0.001, and A's sized to its server", rates)
+	}
+	if !strings.Contains(strings.Join(warns, "|"), "B: no running server offers it (its servers are spares until booted: MIN=0)") {
+		t.Errorf("warnings %q, want one naming B", warns)
+	}
+}
