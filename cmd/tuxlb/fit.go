@@ -37,7 +37,7 @@ func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ulog.File{Name: baseName(p), Text: *s})
+		out = append(out, ulog.File{Name: displayName(p), Text: *s}) // as given: every machine's ULOG has the same base name
 	}
 	return out, nil
 }
