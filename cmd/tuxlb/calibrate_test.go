@@ -249,18 +249,25 @@ func TestReplicationsRange(t *testing.T) {
 	}
 }
 
-// An export without observed responses has nothing to judge the fitted
-// scenario by: calibrate says so before it writes anything to --out.
-func TestCalibrateNoObservedWritesNothing(t *testing.T) {
-	dir := t.TempDir()
-	ubbPath := filepath.Join(dir, "ubb")
+// calibFiles writes calibUBB(2) and the export text into a directory of
+// the test's: the directory and the two files' paths.
+func calibFiles(t *testing.T, exportText string) (dir, ubbPath, export string) {
+	t.Helper()
+	dir = t.TempDir()
+	ubbPath, export = filepath.Join(dir, "ubb"), filepath.Join(dir, "export.csv")
 	if err := os.WriteFile(ubbPath, []byte(calibUBB(2)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	export := filepath.Join(dir, "export.csv")
-	if err := os.WriteFile(export, []byte("time_ms,service,service_ms\n0,QA,2\n10,QA,3\n"), 0o644); err != nil {
+	if err := os.WriteFile(export, []byte(exportText), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return dir, ubbPath, export
+}
+
+// An export without observed responses has nothing to judge the fitted
+// scenario by: calibrate says so before it writes anything to --out.
+func TestCalibrateNoObservedWritesNothing(t *testing.T) {
+	dir, ubbPath, export := calibFiles(t, "time_ms,service,service_ms\n0,QA,2\n10,QA,3\n")
 	out := filepath.Join(dir, "sc.json")
 	code, _, stderr := tuxlbRun("calibrate", "--ubbconfig", ubbPath, "--trace", export, "--out", out)
 	if code != 1 || !strings.Contains(stderr, "has no observed responses") {
@@ -275,15 +282,7 @@ func TestCalibrateNoObservedWritesNothing(t *testing.T) {
 // the starter's guesses, and calibrate says plainly that its verdicts
 // judge them.
 func TestCalibrateNothingMeasuredSaysSo(t *testing.T) {
-	dir := t.TempDir()
-	ubbPath := filepath.Join(dir, "ubb")
-	if err := os.WriteFile(ubbPath, []byte(calibUBB(2)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	export := filepath.Join(dir, "export.csv")
-	if err := os.WriteFile(export, []byte("time_ms,service,observed_ms\n0,QA,2\n10,QA,3\n20,QA,2\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, ubbPath, export := calibFiles(t, "time_ms,service,observed_ms\n0,QA,2\n10,QA,3\n20,QA,2\n")
 	_, _, stderr := tuxlbRun("calibrate", "--ubbconfig", ubbPath, "--trace", export, "--out", filepath.Join(dir, "sc.json"), "--replications", "2")
 	if !strings.Contains(stderr, "warning: no service time was measured: the scenario keeps the starter's guesses, so the verdicts judge guesses") ||
 		!strings.Contains(stderr, "0 of ") {

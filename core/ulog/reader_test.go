@@ -195,18 +195,22 @@ func BenchmarkDeepStack(b *testing.B) {
 	}
 }
 
-// ReadBefore keeps the lines stamped less than its cut after the first: of
-// three executions of S starting at 10:00:00.000, .010 and .020 (5 ms each),
-// a cut at 15 ms keeps the first whole, the second open (not counted: its
-// close at .015 is cut), and none of the third.
-func TestReadBefore(t *testing.T) {
-	text := `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
+// threeExecutions is a log of three executions of S starting at
+// 10:00:00.000, .010 and .020, 5 ms each.
+const threeExecutions = `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
 100000.005.h!srv.1.1.0: TRACE:at: } tpservice
 100000.010.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
 100000.015.h!srv.1.1.0: TRACE:at: } tpservice
 100000.020.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
 100000.025.h!srv.1.1.0: TRACE:at: } tpservice
 `
+
+// ReadBefore keeps the lines stamped less than its cut after the first: of
+// three executions of S starting at 10:00:00.000, .010 and .020 (5 ms each),
+// a cut at 15 ms keeps the first whole, the second open (not counted: its
+// close at .015 is cut), and none of the third.
+func TestReadBefore(t *testing.T) {
+	text := threeExecutions
 	whole, err := Read([]File{{Name: "ULOG.010226", Text: text}})
 	if err != nil {
 		t.Fatal(err)
@@ -229,13 +233,7 @@ func TestReadBefore(t *testing.T) {
 // its day cannot be cut at an instant, so the cut falls back to beforeUS
 // after the first line (here 25 ms: all three), with a warning.
 func TestReadCut(t *testing.T) {
-	text := `100000.000.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
-100000.005.h!srv.1.1.0: TRACE:at: } tpservice
-100000.010.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
-100000.015.h!srv.1.1.0: TRACE:at: } tpservice
-100000.020.h!srv.1.1.0: TRACE:at: { tpservice({"S", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})
-100000.025.h!srv.1.1.0: TRACE:at: } tpservice
-`
+	text := threeExecutions
 	at := time.Date(2026, 2, 1, 10, 0, 0, 12e6, time.UTC).UnixMicro()
 	cut, err := ReadCut([]File{{Name: "ULOG.020126", Text: text}}, 30_000, at)
 	if err != nil {
