@@ -365,10 +365,15 @@ func (b *builder) buildServers(entries []*entry) {
 		g, srvID, ok := b.serverGroupAndID(e)
 		n := b.intIn(e, "SERVERS", "MIN", 1)
 		maxN := max(n, 1) // MIN=0 without MAX: one spare, as Tuxedo's MAX defaults to MIN or 1
-		if p, has := e.get("MAX"); has {
-			maxN = b.intValue(p, max(n, 1), maxMin, maxN)
+		maxP, hasMax := e.get("MAX")
+		if hasMax {
+			maxN = b.intValue(maxP, n, maxMin, maxN)
 		}
 		if !ok {
+			continue
+		}
+		if maxN == 0 { // MIN=0 MAX=0: an entry kept in the file but never booted
+			b.warnf(maxP.valPos, "server %s: MIN=0 MAX=0: the entry has no instance; it is ignored", e.name)
 			continue
 		}
 		idParam, _ := e.get("SRVID")
@@ -399,7 +404,11 @@ func (b *builder) buildServers(entries []*entry) {
 		}
 		if n == 0 {
 			minP, _ := e.get("MIN")
-			b.warnf(minP.valPos, "server %s: MIN=0: none of its %d instances runs at the start (spares until a boot event brings one up)", e.name, maxN)
+			what := fmt.Sprintf("none of its %d instances runs", maxN)
+			if maxN == 1 {
+				what = "its one instance does not run"
+			}
+			b.warnf(minP.valPos, "server %s: MIN=0: %s at the start (spares until a boot event brings one up)", e.name, what)
 		}
 		queue := b.rqaddr(e, g.Name, rqGroup)
 		se := serverEntry{e: e, first: len(b.m.Servers)}

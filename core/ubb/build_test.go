@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,8 +112,8 @@ func TestRejections(t *testing.T) {
 		{"RQADDR across groups", head[:len(head)-9] + "G2 LMID=site1 GRPNO=2\n*SERVERS\n" +
 			"a SRVGRP=G1 SRVID=1 RQADDR=Q\nb SRVGRP=G2 SRVID=1 RQADDR=Q\n",
 			"t.ubb:10:28: RQADDR Q is already the queue of group G1 (line 9): an MSSQ set cannot span groups"},
-		{"MIN 0 and MAX 0", head + "s SRVGRP=G1 SRVID=1 MIN=0 MAX=0\n",
-			`t.ubb:8:31: MAX must be a number from 1 to 1000, got "0"`},
+		{"MAX 0 under MIN 1", head + "s SRVGRP=G1 SRVID=1 MAX=0\n",
+			`t.ubb:8:25: MAX must be a number from 1 to 1000, got "0"`},
 		{"MIN -1", head + "s SRVGRP=G1 SRVID=1 MIN=-1\n",
 			`t.ubb:8:25: MIN must be a number from 0 to 1000, got "-1"`},
 		{"MIN too big", head + "s SRVGRP=G1 SRVID=1 MIN=1001\n",
@@ -325,5 +326,37 @@ func TestOneDuplicateErrorPerEntry(t *testing.T) {
 	diags := diagnosticsOf(t, err)
 	if len(diags) != 1 || diags[0].String() != "t.ubb:9:19: duplicate server G1/1: SRVID 1..500 of this entry (line 9) overlaps SRVID 1..500 of a (line 8) in group G1" {
 		t.Errorf("got %v, want the one duplicate G1/1", diags)
+	}
+}
+
+// TestMinZeroEntries: MIN=0 makes every instance of an entry a spare (MAX
+// of them; without MAX, one), with a warning; MIN=0 MAX=0 is an entry that
+// never boots: it has no instance, and a warning says it is ignored.
+func TestMinZeroEntries(t *testing.T) {
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: "*RESOURCES\nMODEL SHM\n*MACHINES\nn LMID=a\n*GROUPS\nG LMID=a GRPNO=1\n*SERVERS\n" +
+		"x SRVGRP=G SRVID=1 MIN=0 MAX=2 CLOPT=\"-s S\"\ny SRVGRP=G SRVID=5 MIN=0 CLOPT=\"-s S\"\nz SRVGRP=G SRVID=9 MIN=0 MAX=0 CLOPT=\"-s S\"\n" +
+		"w SRVGRP=G SRVID=10 CLOPT=\"-s S\"\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range m.Servers {
+		got = append(got, fmt.Sprintf("%s %v", s.ID, s.Spare))
+	}
+	if want := []string{"G/1 true", "G/2 true", "G/5 true", "G/10 false"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("instances %v, want %v", got, want)
+	}
+	var warns []string
+	for _, d := range m.Warnings {
+		warns = append(warns, d.String())
+	}
+	for _, want := range []string{
+		"t.ubb:8:24: warning: server x: MIN=0: none of its 2 instances runs at the start (spares until a boot event brings one up)",
+		"t.ubb:9:24: warning: server y: MIN=0: its one instance does not run at the start (spares until a boot event brings one up)",
+		"t.ubb:10:30: warning: server z: MIN=0 MAX=0: the entry has no instance; it is ignored",
+	} {
+		if !slices.Contains(warns, want) {
+			t.Errorf("warnings %q lack %q", warns, want)
+		}
 	}
 }

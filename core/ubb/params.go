@@ -119,7 +119,7 @@ var simulated = []Param{
 		Doc: "the first instance's id; instances take SRVID..SRVID+MAX-1"},
 	{Section: "SERVERS", Keyword: "MIN", Kind: KindInteger, Min: 0, Max: maxMin, Default: "1", Sweep: true,
 		Doc: "instances booted at the start (0: none, every instance a spare)"},
-	{Section: "SERVERS", Keyword: "MAX", Kind: KindInteger, Min: 1, Max: maxMin, Default: "MIN, or 1 when MIN is 0", Sweep: true,
+	{Section: "SERVERS", Keyword: "MAX", Kind: KindInteger, Min: 0, Max: maxMin, Default: "MIN, or 1 when MIN is 0", Sweep: true,
 		Doc: "instances in all: those past MIN are spares, gone until booted or spawned"},
 	{Section: "SERVERS", Keyword: "RQADDR", Kind: KindName, Default: "one queue per instance",
 		Doc: "a queue name shared by the entry's instances (MSSQ), within one group"},
