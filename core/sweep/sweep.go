@@ -121,6 +121,12 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 			if err := k.checkValue(v); err != nil {
 				return nil, diag.Errorf(diag.EINVALID, "vary %v", err)
 			}
+			if strings.HasPrefix(k.name, "SERVERS.") && strings.HasSuffix(k.name, ".MIN") && v == "0" {
+				// every request of its services would fail, and their response
+				// and wait figures, 0, would meet any objective
+				return nil, diag.Errorf(diag.EINVALID, "vary %v", diag.FieldErrorf(k.name, "value 0 boots none of the entry's instances (its services fail, and "+
+					"their figures of completed requests, 0, would meet any objective): a sweep varies MIN from 1; compare --variant %s=0 shows the failures", k.name))
+			}
 		}
 		s.Keys, s.Values = append(s.Keys, k), append(s.Values, values)
 	}

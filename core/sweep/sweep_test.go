@@ -465,3 +465,25 @@ func TestSeedVariantExact(t *testing.T) {
 		t.Errorf("another field varied: error %v, want the seed %d kept", err, big)
 	}
 }
+
+// TestSweepMinFromOne: a sweep (an optimization too) varies a server's MIN
+// from 1: MIN=0 boots none of its instances, every request of its services
+// fails, and their latency figures (0) would meet any objective. compare's
+// variant keeps it, to show the failures.
+func TestSweepMinFromOne(t *testing.T) {
+	sc := shardSweep(t, shardDoc, Spec{Vary: []string{"SERVERS.srv.MIN=1,2"}, Replications: 1})
+	if len(sc.points) != 2 {
+		t.Fatalf("MIN=1,2: %d points, want 2", len(sc.points))
+	}
+	parsed, err := core.ParseScenario([]byte(shardDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Compile(parsed, Spec{Vary: []string{"SERVERS.srv.MIN=0..2/1"}, Replications: 1})
+	if err == nil || !strings.Contains(err.Error(), "vary SERVERS.srv.MIN: value 0 boots none of the entry's instances") {
+		t.Errorf("MIN=0..2: error %v, want the value 0 refused", err)
+	}
+	if _, err := ApplyVariant(parsed, Variant{Name: "x", Set: []Assignment{{Path: "SERVERS.srv.MIN", Value: "0"}}}); err != nil {
+		t.Errorf("compare's variant MIN=0: %v, want it applied", err)
+	}
+}
