@@ -219,6 +219,8 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 			msg += " (--trace-skip-bad skips the rows that cannot be read, and counts them)"
 		}
 		return displayName(ff.trace) + ": " + msg
+	case fromSource(err, diag.SourceULOG): // the message names the ULOG files
+		return msg
 	case scenario != "":
 		return displayName(scenario) + ": " + msg
 	case ff.ubbconfig != "":

@@ -20,6 +20,7 @@ const (
 	SourceScenario  = "scenario"
 	SourceTrace     = "trace"
 	SourceOptions   = "options" // a run option given beside the scenario (a policy, a seed)
+	SourceULOG      = "ulog"    // ULOG files read for a fit (their messages name the file)
 )
 
 // Diagnostic is one positioned message about an input: an error, or a
