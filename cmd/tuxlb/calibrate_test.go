@@ -166,6 +166,8 @@ func TestCalibrateUsage(t *testing.T) {
 		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--tolerance", "p98=10%"}, "unknown figure"},
 		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--tolerance", "0"}, "--tolerance"},
 		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--validate-after", "soon"}, "--validate-after"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--validate-after", "1000000001"}, "--validate-after: \"1000000001\": past the longest simulated time"},
+		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--validate-after", "300h"}, "--validate-after: \"300h\": past the longest simulated time"},
 		{[]string{"--ubbconfig", "u", "--trace", "x.csv", "--out", "o", "--replications", "101"}, "--replications"},
 	} {
 		code, _, stderr := tuxlbRun(append([]string{"calibrate"}, c.args...)...)

@@ -123,14 +123,19 @@ func parseRelative(s string) (float64, error) {
 
 // parseAfter reads milliseconds ("30000") or a duration ("30s", "1m30s").
 func parseAfter(s string) (float64, error) {
+	ms := -1.0
 	if x, err := strconv.ParseFloat(s, 64); err == nil && x >= 0 {
-		return x, nil
+		ms = x
+	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		ms = float64(d.Microseconds()) / 1000
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	switch {
+	case ms < 0:
 		return 0, fmt.Errorf("%q: want milliseconds (30000) or a duration (30s)", s)
+	case ms > core.MaxTimeUS/1000:
+		return 0, fmt.Errorf("%q: past the longest simulated time (1e9 ms, about 11.6 days)", s)
 	}
-	return float64(d.Microseconds()) / 1000, nil
+	return ms, nil
 }
 
 // Exit statuses of calibrate beyond 0 (every service passes), 1 (an error)
