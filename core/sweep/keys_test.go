@@ -64,12 +64,13 @@ func TestTMSCountAndMaxWSClientsKeys(t *testing.T) {
 // values, its run the last); keys differ in case but for an entry's name.
 func TestParseVariantKeyTwice(t *testing.T) {
 	for text, twice := range map[string]bool{
-		"policy=jsq,policy=p2c":                 true,
-		"ldbal=N,LDBAL=Y":                       true,
-		"SERVERS.srv.MIN=1,SERVERS.srv.min=2":   true,
-		"SERVERS.srv.MIN=1,SERVERS.SRV.MIN=2":   false,
-		"machines.A.speed=2,machines.a.speed=3": false,
-		"policy=jsq,ldbal=N":                    false,
+		"policy=jsq,policy=p2c":                   true,
+		"ldbal=N,LDBAL=Y":                         true,
+		"SERVERS.srv.MIN=1,SERVERS.srv.min=2":     true,
+		"SERVERS.srv.MIN=1,SERVERS.SRV.MIN=2":     false,
+		"machines.A.speed=2,machines.a.speed=3":   false,
+		"policy=jsq,ldbal=N":                      false,
+		"streams.S.rate=1,streams.S.rate_per_s=2": true,
 	} {
 		_, err := ParseVariant(text)
 		if got := err != nil && strings.Contains(err.Error(), "is set twice; give each key once"); got != twice {

@@ -133,6 +133,9 @@ func ParseVariant(text string) (Variant, error) {
 // the name of an entry (SERVERS.NAME.MIN, machines.LMID.speed), which is
 // the configuration's as written.
 func variantKey(path string) string {
+	if k := lookupKey(path); k != nil {
+		return k.name // a sweep key's one name: streams.S.rate and streams.S.rate_per_s are one key
+	}
 	parts := strings.Split(path, ".")
 	for i := range parts {
 		if i != 1 || len(parts) != 3 {
