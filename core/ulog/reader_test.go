@@ -274,3 +274,23 @@ func TestNoTraceLines(t *testing.T) {
 		t.Errorf("warnings %q, want one naming the untraced file", lg.Warnings)
 	}
 }
+
+// A file without its day beside dated ones is taken as of their day (the
+// first dated file's), with a warning naming it: its lines and theirs then
+// interleave by time, as one day's do.
+func TestUndatedBesideDated(t *testing.T) {
+	dated := File{Name: "node1/ULOG.020126", Text: threeExecutions}
+	undated := File{Name: "node2/ulog.txt", Text: strings.ReplaceAll(threeExecutions, "100000.0", "100001.0")}
+	lg, err := Read([]File{dated, undated})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "node2/ulog.txt: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of the other files' day, 2026-02-01"
+	if !slices.Contains(lg.Warnings, want) {
+		t.Errorf("warnings %q, want %q", lg.Warnings, want)
+	}
+	// both files on 1 February 2026: the log spans 10:00:00.000 to 10:00:01.025
+	if first := time.UnixMicro(lg.FirstUS).UTC(); first != time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC) || lg.LastUS-lg.FirstUS != 1_025_000 {
+		t.Errorf("the log spans %v + %d µs, want 2026-02-01 10:00:00 + 1 025 000", first, lg.LastUS-lg.FirstUS)
+	}
+}

@@ -152,11 +152,22 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
 	var evs []event
 	undated := false
+	someDay, dated := int64(0), false // a file without its day is taken as of the first dated file's
+	for _, f := range files {
+		if d, ok := fileDay(f.Name); ok && !dated {
+			someDay, dated = d, true
+		}
+	}
 	for fi, f := range files {
 		day, ok := fileDay(f.Name)
-		if !ok {
+		switch {
+		case !ok && dated:
+			day = someDay
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of the other files' day, %s",
+				f.Name, time.UnixMicro(someDay).UTC().Format("2006-01-02")))
+		case !ok:
 			undated = true
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", base(f.Name)))
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", f.Name))
 		}
 		lines := strings.Split(f.Text, "\n")
 		if len(lines) > 0 && lines[len(lines)-1] == "" {
