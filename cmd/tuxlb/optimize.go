@@ -97,6 +97,13 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	opt, err := sweep.CompileOptimize(sc, sweep.OptimizeSpec{Vary: vary, Objectives: objectives, Costs: costs,
 		PCS: *pcs, Epsilon: eps, FirstStage: *n0, MaxReplications: *maxReps})
+	if msg, ok := strings.CutPrefix(fmt.Sprint(err), "costs"); ok && err != nil {
+		// a --cost the optimizer cannot weigh (its API name is costs[i]): a bad flag
+		if _, rest, cut := strings.Cut(msg, ": "); cut {
+			msg = rest
+		}
+		return bad("--cost: %s", msg)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb optimize: %v\n", err)
 		return 1

@@ -105,6 +105,13 @@ func TestOptimizeFlags(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args[2:], code, errb.String(), c.want)
 		}
 	}
+	// a --cost the optimizer cannot weigh: a usage error naming the flag
+	for _, cost := range []string{"SERVERS.quotesrv.MIN=1e308", "SERVERS.quotesrv.MIN=-1", "rate_scale=2"} {
+		var out, errb bytes.Buffer
+		if code := Main(optimizeArgs("--cost", cost), nil, &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), "tuxlb optimize: --cost: ") {
+			t.Errorf("--cost %s: exit %d, stderr %q; want 2 naming --cost", cost, code, errb.String())
+		}
+	}
 	var out, errb bytes.Buffer
 	if code := Main([]string{"help", "optimize"}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), "--objective") {
 		t.Errorf("help optimize: exit %d:\n%s", code, out.String())
