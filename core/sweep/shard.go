@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/result"
 )
 
@@ -128,9 +129,8 @@ func EncodePartial(p *Partial) ([]byte, error) {
 // ReadPartial parses a partial and checks its form (not yet its sweep).
 func ReadPartial(data []byte) (*Partial, error) {
 	var p Partial
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
+	// as strictly as a scenario: one document, no unknown or repeated key
+	if err := jsonx.DecodeStrict(data, &p, "partial"); err != nil {
 		return nil, diag.Errorf(diag.EINVALID, "not a sweep partial: %v", err)
 	}
 	switch {

@@ -167,6 +167,9 @@ func TestMergeRefuses(t *testing.T) {
 	for _, tt := range []struct{ doc, want string }{
 		{`{"format":"other"}`, "format"},
 		{`[1]`, "not a sweep partial"},
+		{`{"format":"x","format":"y"}`, "not a sweep partial: format: given twice in one object"},
+		{`{"format":"x"} {"format":"y"}`, "not a sweep partial: partial: line 1 col 16: trailing data after the document"},
+		{`{"name":"a sweep's result"}`, "not a sweep partial: name: unknown field"},
 		{`{"format":"` + PartialFormat + `","engine_version":"0.0.1"}`, "made by engine 0.0.1"},
 		{`{"format":"` + PartialFormat + `","engine_version":"` + core.EngineVersion + `","shard":3,"shards":2}`, "shard 3/2"},
 	} {
