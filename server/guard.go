@@ -61,7 +61,7 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 				if !utf8.ValidString(v) {
 					p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
 						"%s: not valid UTF-8", quoteCapped(strings.ToValidUTF8(name, "\uFFFD")))
-					p.Errors = []ProblemItem{{Field: capText(strings.ToValidUTF8(name, "\uFFFD")), Message: "not valid UTF-8"}}
+					p.Errors = []ProblemItem{queryItem(strings.ToValidUTF8(name, "\uFFFD"), "not valid UTF-8")}
 					return p
 				}
 			}
@@ -91,10 +91,16 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 		p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
 			"%s: not a parameter of this resource (it takes %s)", quoteCapped(strings.Join(unknown, ", ")), want)
 		for _, name := range unknown {
-			p.Errors = append(p.Errors, ProblemItem{Field: capText(name), Message: "unknown query parameter"})
+			p.Errors = append(p.Errors, queryItem(name, "unknown query parameter"))
 		}
 		return p
 	}
+}
+
+// queryItem is a problem item about query parameter name: its source is
+// the options, as a query option's (?policy=) is.
+func queryItem(name, msg string) ProblemItem {
+	return ProblemItem{Source: diag.SourceOptions, Field: capText(name), Severity: diag.SeverityError, Message: msg}
 }
 
 // repeatedParams is the 400 problem of the parameters of q given more than
@@ -118,7 +124,7 @@ func repeatedParams(q url.Values, repeatable []string) *Problem {
 			why += " (the run ids as one list separated by commas: runs=ID,ID)"
 		}
 		said = append(said, quoteCapped(name)+": "+why)
-		p.Errors = append(p.Errors, ProblemItem{Field: capText(name), Message: why})
+		p.Errors = append(p.Errors, queryItem(name, why))
 	}
 	p.Detail = strings.Join(said, "; ")
 	return p

@@ -160,7 +160,8 @@ func TestRepeatedQueryParameter(t *testing.T) {
 			body = scenarioJSON(t)
 		}
 		p := wantProblem(t, h.do(tc.method, tc.target, "application/json", body), strings.Split(tc.target, "?")[0], 400, "malformed-query")
-		if len(p.Errors) != 1 || p.Errors[0].Field != tc.name || !strings.Contains(p.Detail, `"`+tc.name+`": given `+tc.times+` times; it takes one value`) {
+		if len(p.Errors) != 1 || p.Errors[0].Field != tc.name || p.Errors[0].Source != "options" || p.Errors[0].Severity != "error" ||
+			!strings.Contains(p.Detail, `"`+tc.name+`": given `+tc.times+` times; it takes one value`) {
 			t.Errorf("%s %s: detail %q errors %+v, want the parameter %s named, given %s times", tc.method, tc.target, p.Detail, p.Errors, tc.name, tc.times)
 		}
 		if tc.name == "runs" && !strings.Contains(p.Detail, "runs=ID,ID") {
