@@ -294,3 +294,13 @@ func TestUndatedBesideDated(t *testing.T) {
 		t.Errorf("the log spans %v + %d µs, want 2026-02-01 10:00:00 + 1 025 000", first, lg.LastUS-lg.FirstUS)
 	}
 }
+
+// A ULOG whose every TRACE line is malformed gives nothing to fit from: an
+// error naming it and the first line's problem, not an empty fit.
+func TestEveryTraceLineMalformed(t *testing.T) {
+	bad := File{Name: "node1/ULOG.020126", Text: "100000.000.h!srv.1.1.0: TRACE:at: garbled\n100000.005.h!srv.1.1.0: TRACE:at: also garbled\n"}
+	_, err := Read([]File{bad})
+	if err == nil || !strings.HasPrefix(err.Error(), "node1/ULOG.020126: every TRACE line is malformed (2; the first: node1/ULOG.020126:1: ") {
+		t.Errorf("error %v, want one naming the file and the first problem", err)
+	}
+}

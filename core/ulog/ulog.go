@@ -208,6 +208,9 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	if lg.TraceLines == 0 {
 		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", names(files))
 	}
+	if lg.Malformed == lg.TraceLines {
+		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", names(files), lg.Malformed, lg.MalformedExamples[0])
+	}
 	slices.SortStableFunc(evs, func(a, b event) int {
 		switch {
 		case a.us < b.us:

@@ -127,9 +127,14 @@ func TestMalformed(t *testing.T) {
 		"100000.000.h!s.1.1.1: TRACE:at: nothing",
 		"996000.000.h!s.1.1.1: TRACE:at: { tpcall(\"B\")",
 	} {
-		lg, _ := Read([]File{{Name: "ULOG.010226", Text: line}})
-		if lg.Malformed != 1 {
-			t.Errorf("%q: malformed %d, want 1", line, lg.Malformed)
+		// beside a line that reads (a log of malformed lines alone is an error)
+		good := "\n100000.000.h!s.1.1.2: TRACE:at: { tpcall(\"A\")\n100000.001.h!s.1.1.2: TRACE:at: } tpcall = 1\n"
+		lg, err := Read([]File{{Name: "ULOG.010226", Text: line + good}})
+		if err != nil || lg.Malformed != 1 {
+			t.Errorf("%q: error %v, want the line counted malformed", line, err)
+		}
+		if _, err := Read([]File{{Name: "ULOG.010226", Text: line}}); err == nil || !strings.Contains(err.Error(), "every TRACE line is malformed (1; ") {
+			t.Errorf("%q alone: error %v, want every line malformed", line, err)
 		}
 	}
 	if _, err := Read(nil); err == nil {
