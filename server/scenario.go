@@ -72,13 +72,20 @@ func Canonical(data []byte) ([]byte, error) {
 // malformedJSON is the 400 problem for a body that is not JSON, positioned
 // at the byte where decoding failed when the decoder says where.
 func malformedJSON(data []byte, err error) *Problem {
+	eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+	switch {
+	case eof && len(bytes.TrimSpace(data)) == 0:
+		err = errors.New("empty (want a JSON document)")
+	case eof:
+		err = errors.New("truncated: the document ends before it is complete")
+	}
 	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %v", err)
 	item := ProblemItem{Message: err.Error()}
 	var syn *json.SyntaxError
 	if errors.As(err, &syn) {
 		item.Line, item.Col = position(data, syn.Offset-1) // Offset counts the bad byte too
-	} else if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		item.Line, item.Col = position(data, int64(len(data)))
+	} else if eof {
+		item.Line, item.Col = position(data, int64(len(data))) // empty or truncated: at its end
 	}
 	p.Errors = []ProblemItem{item}
 	return p

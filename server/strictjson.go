@@ -102,8 +102,7 @@ func jsonWant(t reflect.Type) string {
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		lim := int64(1)<<(t.Bits()-1) - 1
-		return "a whole number from " + strconv.FormatInt(-lim-1, 10) + " to " + strconv.FormatInt(lim, 10)
+		return "a whole number" // its own range is checked with the field's meaning (replications 1..100)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return "a whole number from 0 to " + strconv.FormatUint(math.MaxUint64>>(64-t.Bits()), 10)
 	case reflect.Slice, reflect.Array:

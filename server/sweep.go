@@ -692,6 +692,9 @@ func jobScenario(raw json.RawMessage, what string) ([]byte, *scenario.Scenario, 
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return nil, nil, diag.FieldErrorf("scenario", "missing (the scenario document to %s)", what)
 	}
+	if t := bytes.TrimSpace(raw); t[0] != '{' { // the document itself of the wrong type: name the field that holds it
+		return nil, nil, diag.FieldErrorf("scenario", "want an object (the scenario document to %s), got %s", what, jsonKind(t[0]))
+	}
 	canonical, err := Canonical(raw)
 	if err != nil {
 		return nil, nil, err
@@ -701,4 +704,19 @@ func jobScenario(raw json.RawMessage, what string) ([]byte, *scenario.Scenario, 
 		return nil, nil, err
 	}
 	return canonical, sc, nil
+}
+
+// jsonKind words the kind of the JSON value that starts with byte c.
+func jsonKind(c byte) string {
+	switch {
+	case c == '"':
+		return "a string"
+	case c == '[':
+		return "an array"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	}
+	return "a number"
 }
