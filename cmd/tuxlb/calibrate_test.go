@@ -220,6 +220,11 @@ func TestRunValidationFlags(t *testing.T) {
 	if v.FromMS != 20000 || v.Replications != 2 || v.Tolerance.Mean != 0.05 || v.Tolerance.P99 != 0.3 || v.Tolerance.P50 != 0.1 {
 		t.Errorf("got %+v, want from 20000 ms, 2 replications, tolerance mean 5%%, p99 30%%, p50 the default 10%%", v)
 	}
+	// a window past the log's last row: the table says no row is judged
+	code, stdout, stderr = tuxlbRun("run", "--ubbconfig", ubb, "--trace", export, "--validate-after", "1000000", "--format", "summary", "--no-progress")
+	if code != 0 || !strings.Contains(stdout, "Validation: no row judged (the window starts at 1000000.000 ms") || !strings.Contains(stdout, "INCONCLUSIVE") {
+		t.Errorf("a window past the log: exit %d, want the table to say no row is judged:\n%s%s", code, stdout, stderr)
+	}
 }
 
 // TestReplicationsRange: run's and calibrate's --replications take

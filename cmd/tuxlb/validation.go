@@ -168,8 +168,13 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 	if v.Tolerance != nil {
 		tol = *v.Tolerance
 	}
-	fmt.Fprintf(w, "Validation of rows issued from %s to %s ms, %d replication(s): %s\n",
-		fmtMS(from), fmtMS(to), v.Replications, strings.ToUpper(v.Verdict))
+	if from > to { // the window starts after the log's last observed row
+		fmt.Fprintf(w, "Validation: no row judged (the window starts at %s ms, the last observed row was issued at %s ms), %d replication(s): %s\n",
+			fmtMS(from), fmtMS(to), v.Replications, strings.ToUpper(v.Verdict))
+	} else {
+		fmt.Fprintf(w, "Validation of rows issued from %s to %s ms, %d replication(s): %s\n",
+			fmtMS(from), fmtMS(to), v.Replications, strings.ToUpper(v.Verdict))
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "service\tfigure\tobserved ms\t95% interval\tsimulated ms\t95% interval\trelative\tinterval\ttolerance\tverdict")
 	rows := append([]result.ValidationRow{}, v.Services...)
