@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -97,12 +98,10 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	}
 	opt, err := sweep.CompileOptimize(sc, sweep.OptimizeSpec{Vary: vary, Objectives: objectives, Costs: costs,
 		PCS: *pcs, Epsilon: eps, FirstStage: *n0, MaxReplications: *maxReps})
-	if msg, ok := strings.CutPrefix(fmt.Sprint(err), "costs"); ok && err != nil {
+	var de *diag.Error
+	if errors.As(err, &de) && len(de.Diagnostics) == 1 && strings.HasPrefix(de.Diagnostics[0].Field, "costs") {
 		// a --cost the optimizer cannot weigh (its API name is costs[i]): a bad flag
-		if _, rest, cut := strings.Cut(msg, ": "); cut {
-			msg = rest
-		}
-		return bad("--cost: %s", msg)
+		return bad("--cost: %s", de.Diagnostics[0].Message)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb optimize: %v\n", err)

@@ -230,7 +230,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		}
 		if len(lg.Services) > maxFitNames {
 			return nil, diag.InSource(diag.FieldErrorf("ulog", "%s: the files name %d distinct services, more than the %d a fit takes",
-				ulogNames(src.ULOG), len(lg.Services), maxFitNames), diag.SourceULOG)
+				ulog.Names(src.ULOG), len(lg.Services), maxFitNames), diag.SourceULOG)
 		}
 		lmid := hostLMIDs(m, rep)
 		if m != nil {
@@ -707,13 +707,4 @@ func (q *qspaceSet) into(sc *scenario.Scenario) []string {
 	slices.Sort(names)
 	return []string{fmt.Sprintf("/Q queues %s: a ULOG does not say their retries, retry delay or error queue (qmadmin's qcreate does): "+
 		"they are left at 0 and none; give qspaces.QSPACE.queues.Q.retries, retry_delay_ms and error_queue", strings.Join(names, ", "))}
-}
-
-// ulogNames is the ULOG files' names, for a message about them all.
-func ulogNames(files []ulog.File) string {
-	names := make([]string, len(files))
-	for i, f := range files {
-		names[i] = f.Name
-	}
-	return strings.Join(names, ", ")
 }

@@ -206,10 +206,10 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		}
 	}
 	if lg.TraceLines == 0 {
-		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", names(files))
+		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", Names(files))
 	}
 	if lg.Malformed == lg.TraceLines {
-		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", names(files), lg.Malformed, lg.MalformedExamples[0])
+		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", Names(files), lg.Malformed, lg.MalformedExamples[0])
 	}
 	slices.SortStableFunc(evs, func(a, b event) int {
 		switch {
@@ -242,8 +242,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	return lg, nil
 }
 
-// names is the files' names, for a message.
-func names(files []File) string {
+// Names is the files' names, for a message about them all.
+func Names(files []File) string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		out[i] = f.Name
