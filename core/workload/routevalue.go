@@ -237,10 +237,10 @@ func (sr *StreamRoute) Draw(rd *rng.PCG, r *Request) {
 	}
 	if sr.isList {
 		u := float64(rd.Float64() * sr.cum[len(sr.cum)-1])
-		i := 0 // the first value whose cumulative weight is above u: never one of weight 0
-		for i < len(sr.cum)-1 && u >= sr.cum[i] {
-			i++
-		}
+		i := Pick(sr.cum, u)
+		// the first value whose cumulative weight is above u (never one
+		// of weight 0): a list of thousands of values is halved, not
+		// scanned
 		r.RouteVal, r.Route = sr.values[i], RouteNone
 		if sr.ranges != nil {
 			r.Route = sr.ranges[i]

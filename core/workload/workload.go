@@ -402,3 +402,24 @@ func (r *Request) Set(s *Request) {
 	r.Service, r.ServiceUS, r.Key, r.TimeUS, r.Origin, r.Seq, r.Prio, r.ID = s.Service, s.ServiceUS, s.Key, s.TimeUS, s.Origin, s.Seq, s.Prio, s.ID
 	r.Route, r.Buf, r.RouteVal, r.RouteNum, r.Trace, r.Observed, r.Queue = s.Route, s.Buf, s.RouteVal, s.RouteNum, s.Trace, s.Observed, s.Queue
 }
+
+// Pick is a weighted draw's index: the first i whose cumulative weight
+// cum[i] is above u, or the last when none is (u uniform in [0, the total),
+// cum never decreasing; a weight of 0 is never drawn). A long list (a
+// client's hundreds of services, a routing field's thousands of values) is
+// halved down to a few entries, which are scanned: the same index in about
+// log2 steps.
+func Pick(cum []float64, u float64) int {
+	i, hi := 0, len(cum)-1 // the index is in [i, hi]
+	for hi-i > 8 {
+		if m := int(uint(i+hi) >> 1); u >= cum[m] {
+			i = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for i < hi && u >= cum[i] {
+		i++
+	}
+	return i
+}
