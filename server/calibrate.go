@@ -146,7 +146,7 @@ func optionsError(err error) error {
 // replay runs the trace of files against sc with reps replications, in the
 // slot the caller holds, within the run time limit from start.
 func (s *Server) replay(ctx context.Context, start time.Time, sc *scenario.Scenario, files starter.Files, reps int) (*result.Result, error) {
-	rsc, err := starter.WithFiles(sc, starter.Files{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad})
+	rsc, err := starter.ForReplay(sc, files)
 	if err != nil {
 		return nil, err
 	}

@@ -190,7 +190,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return writeCalibrate(stdout, stderr, *format, ans)
 	}
 	// replay the export against the fitted scenario
-	replay, err := starter.WithFiles(sc, starter.Files{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad})
+	replay, err := starter.ForReplay(sc, files)
 	if err != nil {
 		return fail("%s", fileError(err, &ff, ""))
 	}

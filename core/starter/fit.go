@@ -708,3 +708,23 @@ func (q *qspaceSet) into(sc *scenario.Scenario) []string {
 	return []string{fmt.Sprintf("/Q queues %s: a ULOG does not say their retries, retry delay or error queue (qmadmin's qcreate does): "+
 		"they are left at 0 and none; give qspaces.QSPACE.queues.Q.retries, retry_delay_ms and error_queue", strings.Join(names, ", "))}
 }
+
+// ForReplay is the scenario calibrate replays: sc with the export's rows
+// (f.Trace, read with f.Columns) in place of its streams, and the export's
+// service time column, if it has one, left unread, so that every row's
+// service time is drawn from sc's fitted distributions. Replaying the
+// log's own service times would reproduce the log whatever was fitted, and
+// the verdicts would judge nothing of the fit.
+func ForReplay(sc *scenario.Scenario, f Files) (*scenario.Scenario, error) {
+	out, err := WithFiles(sc, Files{Trace: f.Trace, TraceName: f.TraceName, Columns: f.Columns, SkipBad: f.SkipBad})
+	if err != nil || out.Workload.TraceCSV == "" {
+		return out, err
+	}
+	var cols scenario.TraceMap
+	if out.Workload.Columns != nil {
+		cols = *out.Workload.Columns
+	}
+	cols.DrawServiceTimes = true
+	out.Workload.Columns = &cols
+	return out, nil
+}

@@ -504,7 +504,7 @@ func ParseTraceMap(text string) (*scenario.TraceMap, error) {
 		case !ok || key == "":
 			return nil, diag.Errorf(diag.EINVALID, "%q: want key=COLUMN, e.g. time=ts,service=svc", part.text)
 		case i < 0:
-			return nil, diag.Errorf(diag.EINVALID, "%q: unknown key %q (want one of %s)", part.text, key, strings.Join(traceMapKeys, ", "))
+			return nil, diag.Errorf(diag.EINVALID, "%q: unknown key %q (want one of %s)", part.text, key, strings.Join(slices.DeleteFunc(slices.Clone(traceMapKeys), func(k string) bool { return k == "" }), ", "))
 		}
 		if key == "delimiter" && (val == "tab" || val == `\t`) {
 			val = "\t"
@@ -578,11 +578,15 @@ func splitTraceMap(text string) ([]traceMapPart, error) {
 
 // traceMapKeys are the keys of ParseTraceMap: the JSON names of
 // scenario.TraceMap's fields, by field index (every field is a column name
-// or a word: a string).
+// or a word: a string); "" for a field without one (json:"-", set by the
+// program, never by a map).
 var traceMapKeys = func() []string {
 	t := reflect.TypeFor[scenario.TraceMap]()
 	keys := make([]string, t.NumField())
 	for i := range keys {
+		if t.Field(i).Tag.Get("json") == "-" {
+			continue
+		}
 		if t.Field(i).Type.Kind() != reflect.String {
 			panic("starter: scenario.TraceMap." + t.Field(i).Name + " is not a string: ParseTraceMap cannot set it")
 		}

@@ -190,7 +190,9 @@ func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, er
 	text = strings.TrimPrefix(text, "\ufeff")
 	ct := &csvTrace{n: n, svcShift: 3, obsShift: 3, text: text, skipBad: opt.SkipBad, zone: UTC, lastUS: -1}
 	if cols != nil {
-		ct.cm, ct.mapped = *cols, true
+		// DrawServiceTimes alone maps no column: a log in the trace format
+		// is still read strictly
+		ct.cm, ct.mapped = *cols, *cols != (Columns{DrawServiceTimes: cols.DrawServiceTimes})
 	}
 	if err := ct.reader(text); err != nil {
 		return nil, err
@@ -213,6 +215,12 @@ func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, er
 	rd.head = slices.Clone(head) // the scanner reuses its record
 	if err := ct.readHeader(rd.head); err != nil {
 		return nil, err
+	}
+	if i := ct.col[colServiceMS]; ct.cm.DrawServiceTimes && i >= 0 {
+		ct.col[colServiceMS] = -1 // drawn: the column is not read
+		if ct.log {
+			ct.ignored = append(ct.ignored, strings.TrimSpace(strings.TrimPrefix(rd.head[i], "\ufeff")))
+		}
 	}
 	rd.width = len(rd.head)
 	rd.setFast()

@@ -208,3 +208,42 @@ func TestHeaderTooWide(t *testing.T) {
 		t.Errorf("%d columns: %v, want them read", MaxColumns-1, err)
 	}
 }
+
+// DrawServiceTimes leaves the service time column unread, in the trace
+// format (still read strictly: an unknown column is an error) and in a
+// log (the column listed as ignored), whether found by name or mapped; the
+// other fields are read as without it.
+func TestDrawServiceTimes(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		cols Columns
+		note string
+	}{
+		{"time_ms,service,service_ms,observed_ms\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{DrawServiceTimes: true}, ""},
+		{"ts,svc,exec_time,Elapsed(ms)\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{DrawServiceTimes: true}, "ignored: exec_time"},
+		{"ts,svc,Exec,Elapsed(ms)\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{ServiceMS: "Exec", DrawServiceTimes: true}, "ignored: Exec"},
+	} {
+		reqs, note, err := readAll(c.text, &c.cols)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if len(reqs) != 2 || reqs[0].ServiceUS != -1 || reqs[1].ServiceUS != -1 || reqs[0].ObservedUS != 9000 || reqs[0].Service != svcToUpper {
+			t.Errorf("%q: got %+v, want 2 rows of TOUPPER without service times, the first observed 9 ms", c.text, reqs)
+		}
+		if !strings.Contains(note, c.note) || c.note == "" && note != "" {
+			t.Errorf("%q: note %q, want %q", c.text, note, c.note)
+		}
+		without := c.cols
+		without.DrawServiceTimes = false
+		var cols *Columns
+		if without != (Columns{}) {
+			cols = &without
+		}
+		if reqs, _, err := readAll(c.text, cols); err != nil || reqs[0].ServiceUS != 3500 {
+			t.Errorf("%q without DrawServiceTimes: %v %+v, want the first row's 3.5 ms", c.text, err, reqs)
+		}
+	}
+	if _, _, err := readAll("time_ms,service,colour\n0,TOUPPER,red\n", &Columns{DrawServiceTimes: true}); err == nil || !strings.Contains(err.Error(), "unknown column") {
+		t.Errorf("the trace format with DrawServiceTimes: %v, want it read strictly", err)
+	}
+}

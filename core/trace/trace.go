@@ -51,6 +51,12 @@ type Columns struct {
 	Observed    string // column holding the response time the log observed (ms)
 	DateOrder   string // dmy or mdy: dates written with the year last; "": decided by the data
 	TZ          string // zone of times written without one (LoadZone); "": UTC
+	// DrawServiceTimes leaves the log's service time column unread (its
+	// cells are ignored, the column is listed as ignored): every row's
+	// service time is drawn from its service's distribution. A replay that
+	// judges a model's service times (calibrate) sets it, or the log's own
+	// times would be replayed and the model's never used.
+	DrawServiceTimes bool
 }
 
 // Request is one row of a log, its names resolved.
