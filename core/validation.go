@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/tuxlb/tuxlb/core/internal/hist"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -29,26 +28,12 @@ func (e *engine) traceResult(r *result.Result) {
 	}
 	st := &e.st
 	va := st.v
-	obs := make([]hist.Acc, len(e.m.Services))
-	var all hist.Acc
-	for _, o := range w.Observed {
-		if o.TimeUS >= va.FromUS {
-			obs[o.Service].Add(o.US)
-			all.Add(o.US)
-		}
-	}
 	tol := e.setup.Tolerance
 	from, to := usec.ToMS(va.FromUS), usec.ToMS(va.ToUS)
 	v := &result.Validation{FromMS: &from, ToMS: &to, Replications: 1,
 		Tolerance: &result.Tolerances{Mean: tol[0], P50: tol[1], P95: tol[2], P99: tol[3]}}
-	spanS := float64(va.ToUS-va.FromUS) / 1e6
-	v.Overall = va.All.Row("", &all, &st.vAll, spanS)
-	v.Services = []result.ValidationRow{}
-	for s := range obs {
-		if obs[s].N > 0 {
-			v.Services = append(v.Services, va.Svc[s].Row(e.m.Services[s].Name, &obs[s], &st.vSim[s], spanS))
-		}
-	}
+	name := func(s int) string { return e.m.Services[s].Name }
+	v.Overall, v.Services = va.Rows(w.Observed, name, st.vSim, &st.vAll)
 	v.Judge()
 	r.Validation = v
 }

@@ -104,19 +104,21 @@ func validate(t *testing.T, log string, scale float64, reps int, tol *scenario.T
 
 // TestValidationKnownTruth: a log made by a known scenario passes against
 // that scenario and fails against one whose service times are 20% too
-// long, with 10 replications and a tolerance of 15% on every figure. The
-// tolerance is what the intervals of about 6000 and 2400 rows allow: the
-// observed p50 of 2400 rows lies between x(1152) and x(1249), the
-// quantiles 0.480 and 0.520 (about ±5% of an exponential-like response),
-// its p99 between x(2366) and x(2386) (the quantiles 0.986 and 0.994:
-// -7% and +12% of an exponential), and 20
-// batch means of responses that share their arrivals' bursts give the
-// mean ±8%; the simulated intervals add a few per cent. Service times 20%
+// long, with 10 replications and a tolerance of 15% on every figure but
+// the p99 (25%). The tolerances are what the intervals of about 6000 and
+// 2400 rows allow: of independent rows, the observed p50 of 2400 would lie
+// between x(1152) and x(1249), the quantiles 0.480 and 0.520 (about ±5% of
+// an exponential-like response), its p99 between x(2366) and x(2386) (the
+// quantiles 0.986 and 0.994: -7% and +12% of an exponential); but the
+// rows share their arrivals' bursts, and the batches widen the tail's
+// interval (how often a batch's rows pass the p99 varies from burst to
+// burst): about ±17% for the p99. 20 batch means give the mean ±8%; the
+// simulated intervals add a few per cent. Service times 20%
 // longer load the servers 72% instead of 60%, and the M/M/3 mean response
 // grows by about half (Erlang C from 0.35 to 0.52): far past 15%.
 func TestValidationKnownTruth(t *testing.T) {
 	log := truthLog(t)
-	tol := &scenario.Tolerance{Default: f(0.15)}
+	tol := &scenario.Tolerance{Default: f(0.15), P99: f(0.25)}
 	right := validate(t, log, 1, 10, tol, nil)
 	if right.Verdict != result.Pass || len(right.Services) != 2 || right.Replications != 10 {
 		t.Errorf("the true scenario: got verdict %q over %d services and %d replications, want pass over 2 and 10",

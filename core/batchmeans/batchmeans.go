@@ -1,10 +1,11 @@
 // Package batchmeans cuts the rows a replay's request log observed into
 // batches of consecutive rows by issue time, per service and all together:
 // the batches whose means give a validation's interval for the observed
-// mean and its batch means (docs/scenario.md, "Replay validation"); and the
-// validation window's sums by batch ([Window]), to which core adds the
-// simulated responses as the run's requests complete, and each side's
-// validation row ([Side.Row]).
+// mean and its batch means, and whose spread widens its percentiles'
+// intervals (docs/scenario.md, "Replay validation"); and the validation
+// window's sums by batch ([Window]), to which core adds the simulated
+// responses as the run's requests complete, and its validation rows
+// ([Window.Rows]).
 package batchmeans
 
 import (

@@ -17,21 +17,24 @@ import (
 // requests/s both ways.
 func TestRow(t *testing.T) {
 	var obs []workload.ObservedRow
-	var o, s hist.Acc
+	var s hist.Acc
 	for i := range 40 {
 		us := int64(1000)
 		if i >= 20 {
 			us = 3000
 		}
 		obs = append(obs, workload.ObservedRow{TimeUS: int64(i) * 10_000, US: us})
-		o.Add(us)
 		s.Add(2000)
 	}
 	w := NewWindow(obs, 1, 0)
 	for _, r := range obs {
 		w.Svc[0].Sim.Add(r.TimeUS, 2000, r.TimeUS+2000 <= w.ToUS)
 	}
-	row := w.Svc[0].Row("S", &o, &s, float64(w.ToUS-w.FromUS)/1e6)
+	overall, rows := w.Rows(obs, func(int) string { return "S" }, []hist.Acc{s}, &s)
+	if len(rows) != 1 || overall.Observed != rows[0].Observed {
+		t.Fatalf("rows %+v, overall %+v: want one service's, the overall row its figures", rows, overall)
+	}
+	row := rows[0]
 	if row.Service != "S" || row.Observed.Mean != 2 || row.Simulated.Mean != 2 || len(row.ObservedBatches) != 20 {
 		t.Fatalf("row %+v: want service S, both means 2 ms, 20 batch means", row)
 	}
@@ -43,5 +46,39 @@ func TestRow(t *testing.T) {
 	}
 	if row.ObservedCI.P50 == nil || row.ObservedCI.P99 == nil {
 		t.Errorf("the percentiles' intervals are missing: %+v", row.ObservedCI)
+	}
+}
+
+// TestRowPercentileBatches, worked by hand: 40 rows 10 ms apart whose
+// responses grow with their issue time, 1000 + 10·i µs for row i (the
+// histogram holds them exactly), so x(k) = 1000 + 10·(k-1) µs. The p50 is
+// the 20th (HdrHistogram's rank ⌊0.5·40 + ½⌋), 1190 µs. The 20 batches of
+// two rows: the first ten hold only rows at most 1190 µs (a fraction 1), the
+// last ten none (0): mean 0.5, standard deviation √(20·0.25/19) = 0.5130,
+// h = 2.093 · 0.5130 / √20 = 0.2401, so the ranks (0.5 ± h)·40: ⌊10.40⌋ = 10
+// and ⌈29.60⌉ + 1 = 31, the interval [x(10), x(31)] = [1.09, 1.3] ms. The
+// interval of independent observations would be [x(14), x(27)] (binomial(40,
+// ½): F(13) = 0.019 ≤ 0.025 < F(14), F(25) = 0.960 < 0.975 ≤ F(26) = 0.981),
+// [1.13, 1.26] ms: the batches, which disagree completely, widen it. Rows
+// alike in every batch (all 1 ms) leave the independent interval.
+func TestRowPercentileBatches(t *testing.T) {
+	for _, c := range []struct {
+		resp   func(i int) int64
+		lo, hi float64
+	}{
+		{func(i int) int64 { return 1000 + 10*int64(i) }, 1.09, 1.3},
+		{func(i int) int64 { return 1000 + 10*int64(i%2) }, 1, 1.01},
+	} {
+		var obs []workload.ObservedRow
+		var s hist.Acc
+		for i := range 40 {
+			obs = append(obs, workload.ObservedRow{TimeUS: int64(i) * 10_000, US: c.resp(i)})
+			s.Add(2000)
+		}
+		w := NewWindow(obs, 1, 0)
+		_, rows := w.Rows(obs, func(int) string { return "S" }, []hist.Acc{s}, &s)
+		if iv := rows[0].ObservedCI.P50; iv == nil || iv.Lo != c.lo || iv.Hi != c.hi {
+			t.Errorf("p50's interval %+v: want [%v, %v] ms", iv, c.lo, c.hi)
+		}
 	}
 }

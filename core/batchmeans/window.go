@@ -34,12 +34,18 @@ type Sums struct {
 // issued at t is in the batch that counts the bounds ≤ t); done says it
 // was answered within the window.
 func (b *Sums) Add(t, resp int64, done bool) {
-	k := sort.Search(len(b.bounds), func(i int) bool { return b.bounds[i] > t })
+	k := b.batch(t)
 	b.sum[k] += resp
 	b.n[k]++
 	if done {
 		b.Done++
 	}
+}
+
+// batch is the batch of a row issued at t: the one that counts the bounds
+// ≤ t.
+func (b *Sums) batch(t int64) int {
+	return sort.Search(len(b.bounds), func(i int) bool { return b.bounds[i] > t })
 }
 
 // Means returns the means (ms) of the batches that hold a response.
