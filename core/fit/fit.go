@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tuxlb/tuxlb/core/internal/ci"
 	"github.com/tuxlb/tuxlb/core/internal/fmath"
 )
 
@@ -43,9 +44,13 @@ type Candidate struct {
 
 // Result is the fit of one set of samples.
 type Result struct {
-	Samples    int         `json:"samples"`
-	MeanMS     float64     `json:"mean_ms"`
-	SDMS       float64     `json:"sd_ms"`
+	Samples int     `json:"samples"`
+	MeanMS  float64 `json:"mean_ms"`
+	SDMS    float64 `json:"sd_ms"`
+	// MeanCIMS is the mean's 95% interval [lo, hi]: mean ± t(0.975, n−1)
+	// · sd / √n (Student's t), the samples taken as independent (a
+	// service's executions are, unlike its responses); omitted below 2.
+	MeanCIMS   *[2]float64 `json:"mean_ci_ms,omitempty"`
 	Fit        *Dist       `json:"fit"`
 	KS         float64     `json:"ks"`
 	Choice     string      `json:"choice"` // why Fit was chosen, in words
@@ -85,7 +90,7 @@ func Fit(samplesMS []float64) *Result {
 	x := slices.Clone(samplesMS)
 	slices.Sort(x)
 	mean, sd := moments(x)
-	r := &Result{Samples: n, MeanMS: sig4(mean), SDMS: sig4(sd)}
+	r := &Result{Samples: n, MeanMS: sig4(mean), SDMS: sig4(sd), MeanCIMS: meanCI(n, mean, sd)}
 	if x[0] == x[n-1] { // every sample the same: a constant fits exactly
 		r.Fit = &Dist{Dist: "const", MS: ptr(roundUS(x[0]))}
 		r.Choice = "every sample is the same: a constant"
@@ -140,6 +145,16 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// meanCI is Result.MeanCIMS of n samples of that mean and standard
+// deviation: nil below 2.
+func meanCI(n int, mean, sd float64) *[2]float64 {
+	if n < 2 {
+		return nil
+	}
+	h := ci.T975(n-1) * sd / math.Sqrt(float64(n))
+	return &[2]float64{sig4(max(mean-h, 0)), sig4(mean + h)}
 }
 
 // moments returns the mean and the standard deviation (n-1) of x.

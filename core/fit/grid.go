@@ -576,7 +576,7 @@ func fitGrid(samplesMS []float64, resUS int64, spans []int) *Result {
 	h := newHistogram(samplesMS, resUS)
 	meanG, sdG := h.moments()
 	mean, sd := meanG*res, sdG*res
-	r := &Result{Samples: n, MeanMS: sig4(mean), SDMS: sig4(sd), ResolutionMS: res}
+	r := &Result{Samples: n, MeanMS: sig4(mean), SDMS: sig4(sd), MeanCIMS: meanCI(n, mean, sd), ResolutionMS: res}
 	if h.vals[0] == 0 && float64(h.counts[0]) >= zeroShare*float64(n) {
 		r.Warning = strconv.Itoa(int(math.Round(100*float64(h.counts[0])/float64(n)))) + "% of samples are 0 ms: the " +
 			resText(res) + " stamps cannot resolve this service time (the fit's mean is right, its shape is not measured)"
