@@ -60,7 +60,8 @@ func TestRow(t *testing.T) {
 // interval of independent observations would be [x(14), x(27)] (binomial(40,
 // ½): F(13) = 0.019 ≤ 0.025 < F(14), F(25) = 0.960 < 0.975 ≤ F(26) = 0.981),
 // [1.13, 1.26] ms: the batches, which disagree completely, widen it. Rows
-// alike in every batch (all 1 ms) leave the independent interval.
+// alternating 1 and 1.01 ms, every batch half at most the p50 (1 ms), agree
+// (h = 0) and leave the independent interval, [x(14), x(27)] = [1, 1.01] ms.
 func TestRowPercentileBatches(t *testing.T) {
 	for _, c := range []struct {
 		resp   func(i int) int64
