@@ -121,6 +121,28 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("--out: want QA's fitted service time and the validation options (after 20000 ms, 25%%), got %s", data)
 	}
 
+	// the replay draws every row's service time from the fit: its
+	// replications differ (with the rows' own times, every one would give
+	// the same responses back, an interval of width 0)
+	code, stdout, stderr = tuxlbRun("calibrate", "--ubbconfig", filepath.Join(dir, "ubb3"), "--trace", export, "--out", out,
+		"--replications", "3", "--validate-after", "20s", "--format", "json")
+	var drawn struct {
+		Validation struct {
+			Services []struct {
+				Service     string
+				SimulatedCI struct{ Mean struct{ Lo, Hi float64 } } `json:"simulated_ci"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &drawn); err != nil || len(drawn.Validation.Services) != 2 {
+		t.Fatalf("the true configuration, --format json: exit %d, %v\n%s%s", code, err, stdout, stderr)
+	}
+	for _, s := range drawn.Validation.Services {
+		if iv := s.SimulatedCI.Mean; !(iv.Hi > iv.Lo) {
+			t.Errorf("%s: the replications' mean response interval %+v, want the replications to differ (service times drawn from the fit)", s.Service, iv)
+		}
+	}
+
 	code, stdout, stderr = tuxlbRun("calibrate", "--ubbconfig", filepath.Join(dir, "ubb2"), "--trace", export, "--out", out,
 		"--replications", "3", "--tolerance", "15%", "--format", "json")
 	if code != 3 {
