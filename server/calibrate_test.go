@@ -151,7 +151,10 @@ func TestCalibrateOverHTTP(t *testing.T) {
 			Replications int
 			FromMS       float64 `json:"from_ms"`
 			Tolerance    struct{ Mean, P99 float64 }
-			Services     []struct{ Service, Verdict string }
+			Services     []struct {
+				Service, Verdict string
+				SimulatedCI      struct{ Mean struct{ Lo, Hi float64 } } `json:"simulated_ci"`
+			}
 		}
 	}
 	if err := json.Unmarshal(data, &out); err != nil {
@@ -160,6 +163,11 @@ func TestCalibrateOverHTTP(t *testing.T) {
 	v := out.Validation
 	if v.Verdict != "pass" || v.Replications != 10 || v.FromMS != 20000 || v.Tolerance.Mean != 0.25 || v.Tolerance.P99 != 0.35 || len(v.Services) != 2 {
 		t.Errorf("validation: got %+v, want pass over 2 services, 10 replications, from 20000 ms, tolerance 25%% and p99 35%%", v)
+	}
+	for _, s := range v.Services { // service times drawn from the fit: the replications differ
+		if iv := s.SimulatedCI.Mean; !(iv.Hi > iv.Lo) {
+			t.Errorf("%s: the replications' mean response interval %+v, want them to differ", s.Service, iv)
+		}
 	}
 	if out.Scenario.Services["QA"].ServiceTime == nil {
 		t.Errorf("the scenario lacks QA's fitted service time: %s", data)
