@@ -50,7 +50,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit from (repeat for several machines or days)")
 	pscPath := pscFlag(fs, &ff)
-	fs.StringVar(&ff.trace, "trace", "", "production export `FILE` (CSV) with an observed response column: replayed and judged; fitted from when no --ulog is given")
+	fs.StringVar(&ff.trace, "trace", "", "production export `FILE` (CSV) with an observed response column: fitted from when no --ulog is given; replayed (every service time drawn from the fit) and judged")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the export's columns: `time=COL,service=COL,observed=COL,...`")
 	ff.skipFlag(fs)
 	out := fs.String("out", "", "write the fitted scenario to `FILE` (required; - for standard output when nothing else is printed there: --format table without a --trace)")
