@@ -316,3 +316,23 @@ func TestCalibrateNothingMeasuredSaysSo(t *testing.T) {
 		t.Errorf("stderr %q: want the warning that nothing was calibrated", stderr)
 	}
 }
+
+// An export whose date order cannot be decided, given beside ULOG files
+// with a hold-out window (read first to place the cut), is an error that
+// names the export, not the UBBCONFIG, and does not offer
+// --trace-skip-bad, which skips rows, for a problem of the whole column.
+func TestCalibrateExportErrorNamesTheExport(t *testing.T) {
+	bank := filepath.Join("..", "..", "core", "ulog", "testdata", "bank")
+	dir := t.TempDir()
+	export := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte("Start,Svc,Elapsed(ms)\n01/12/2026 10:00:00.100,TRANSFER,17\n01/12/2026 10:00:01.100,TRANSFER,19\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := tuxlbRun("calibrate", "--ubbconfig", filepath.Join(bank, "ubbconfig"),
+		"--ulog", filepath.Join(bank, "node1", "ULOG.120126"), "--ulog", filepath.Join(bank, "node2", "ULOG.120126"),
+		"--trace", export, "--out", filepath.Join(dir, "sc.json"), "--validate-after", "5s")
+	if code != 1 || !strings.Contains(stderr, "tuxlb calibrate: "+export+": trace_csv: column \"Start\"") ||
+		!strings.Contains(stderr, "date_order=dmy") || strings.Contains(stderr, "--trace-skip-bad") {
+		t.Errorf("exit %d, stderr %q; want exit 1, the error naming %s and date_order, no --trace-skip-bad", code, stderr, export)
+	}
+}

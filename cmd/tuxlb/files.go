@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -215,7 +216,7 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 	msg := err.Error()
 	switch {
 	case ff.trace != "" && fromTrace(err):
-		if !ff.skipBad && strings.Contains(msg, "row ") {
+		if !ff.skipBad && rowProblem.MatchString(msg) {
 			msg += " (--trace-skip-bad skips the rows that cannot be read, and counts them)"
 		}
 		return displayName(ff.trace) + ": " + msg
@@ -228,6 +229,11 @@ func fileError(err error, ff *fileFlags, scenario string) string {
 	}
 	return msg
 }
+
+// rowProblem finds a row's problem in a trace error ("trace row 17:
+// timestamp: ...", "row 7000: ..."), which --trace-skip-bad can skip; not
+// the log's as a whole ("no row has a day above 12 to decide").
+var rowProblem = regexp.MustCompile(`\brow \d+:`)
 
 // fromTrace says whether err is about the trace (its diagnostics' source).
 func fromTrace(err error) bool { return fromSource(err, ubb.SourceTrace) }
