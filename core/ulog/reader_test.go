@@ -304,3 +304,29 @@ func TestEveryTraceLineMalformed(t *testing.T) {
 		t.Errorf("error %v, want one naming the file and the first problem", err)
 	}
 }
+
+// What the hold-out cut leaves open is said to be open at the cut, not at
+// the end of the log; a cut at or before the first line (an export on
+// another clock: UTC beside the ULOGs' local time) reads nothing, and a
+// warning says so with both times.
+func TestReadCutSaysWhere(t *testing.T) {
+	files := []File{{Name: "ULOG.020126", Text: threeExecutions}}
+	at := time.Date(2026, 2, 1, 10, 0, 0, 12e6, time.UTC).UnixMicro()
+	cut, err := ReadCut(files, 30_000, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 executions still open at the cut (where the judged rows start) are not counted"; !slices.Contains(cut.Warnings, want) {
+		t.Errorf("warnings %q, want %q", cut.Warnings, want)
+	}
+	early := time.Date(2026, 2, 1, 9, 0, 0, 12e6, time.UTC).UnixMicro()
+	none, err := ReadCut(files, 30_000, early)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(none.Warnings, "|")
+	if none.Services["S"] != nil || !strings.Contains(w, "the hold-out cut, 2026-02-01 09:00:00.012 (the export's first row plus the window, on its wall clock), "+
+		"is not after the ULOG's first line, 2026-02-01 10:00:00.000: nothing is read before it") {
+		t.Errorf("cut an hour early: services %v, warnings %q; want none and the warning of the cut", none.Services, none.Warnings)
+	}
+}

@@ -105,7 +105,8 @@ type Log struct {
 	FirstUS, LastUS   int64    // the first and last TRACE line's times
 	Warnings          []string
 
-	inspected int // stack frames the walk looked at (the linearity test's counter)
+	inspected int  // stack frames the walk looked at (the linearity test's counter)
+	cut       bool // the hold-out window cut the lines: what is open at the end was open at the cut
 }
 
 // maxExamples is how many malformed lines are quoted.
@@ -230,7 +231,15 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			cut = atUS
 		}
 		n, _ := slices.BinarySearchFunc(evs, cut, func(e event, t int64) int { return cmpUS(e.us, t) })
-		evs = evs[:n]
+		if n == 0 && atUS > 0 {
+			// nothing before the cut: most often an export whose clock is
+			// not the ULOGs' (UTC beside local time)
+			at := func(us int64) string { return time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.000") }
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("the hold-out cut, %s (the export's first row plus the window, on its wall clock), "+
+				"is not after the ULOG's first line, %s: nothing is read before it; the export's clock may not be the ULOGs' "+
+				"(times written with their zone are read on the wall clock of the trace map's tz)", at(cut), at(evs[0].us)))
+		}
+		evs, lg.cut = evs[:n], n < len(evs)
 	}
 	if len(evs) > 0 {
 		lg.FirstUS, lg.LastUS = evs[0].us, evs[len(evs)-1].us
@@ -648,7 +657,11 @@ func (lg *Log) walk(evs []event, files []File) {
 		}
 	}
 	if lg.Unfinished > 0 {
-		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions still open at the end of the log are not counted", lg.Unfinished))
+		end := "the end of the log"
+		if lg.cut {
+			end = "the cut (where the judged rows start)"
+		}
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions still open at %s are not counted", lg.Unfinished, end))
 	}
 	names := make([]string, 0, len(tallies))
 	for n := range tallies {
