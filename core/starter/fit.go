@@ -75,13 +75,17 @@ func ForCalibration(src FitSources, beforeUS int64) (FitSources, error) {
 		x := trace.Columns(*cols)
 		c = &x
 	}
+	// the export's errors are the trace's (diag.Invalid keeps their
+	// source), so that they name the export, not the UBBCONFIG
 	rd, err := trace.NewReader(*export, c, trace.Options{SkipBad: skip}, &interned{})
 	if err != nil {
-		return src, err
+		return src, diag.Invalid(err)
 	}
 	var r trace.Request
-	if ok, err := rd.Next(&r); !ok || err != nil {
-		return src, err
+	if ok, err := rd.Next(&r); err != nil {
+		return src, diag.Invalid(err)
+	} else if !ok {
+		return src, nil
 	}
 	if src.AtUS, _ = rd.Start(); src.AtUS > 0 {
 		src.AtUS += beforeUS
@@ -638,6 +642,12 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 	}
 	warn = append(warn, qs.into(sc)...)
 	applyMeasured(sc, r)
+	if sc.Network == nil && len(m.Machines) > 1 && r.Source == "trace" {
+		// the figures say it too, but a request log's replay (calibrate)
+		// shows no figures, and 0 shortens every crossing request
+		warn = append(warn, fmt.Sprintf("network.latency_ms: a request log does not measure it, so the scenario has none between its %d machines "+
+			"(a request that crosses them waits for no network): set network.latency_ms, or fit from ULOG files, which measure it", len(m.Machines)))
+	}
 	if len(g.Streams) > 0 {
 		sc.Workload.Generate = g
 	} else {

@@ -367,3 +367,33 @@ func TestFitNamesBounded(t *testing.T) {
 		t.Errorf("a ULOG of %d services: error %v", maxFitNames+1, err)
 	}
 }
+
+// A request log does not measure the network: fitted for a configuration
+// of two machines, the scenario has no latency, and a warning says so (the
+// figures say it too, but calibrate's replay shows none); for one machine
+// there is nothing to say.
+func TestFitTraceNetworkGuessedWarns(t *testing.T) {
+	text := "time_ms,service,service_ms\n0,A,2\n500,A,4\n1000,A,3\n"
+	mp := "*RESOURCES\nMODEL MP\nLDBAL Y\nMASTER S1\n*MACHINES\nn1 LMID=S1\nn2 LMID=S2\n*GROUPS\nG1 LMID=S1 GRPNO=1\nG2 LMID=S2 GRPNO=2\n" +
+		"*SERVERS\nsimpserv SRVGRP=G1 SRVID=1 CLOPT=\"-s A\"\nsimpserv SRVGRP=G2 SRVID=1 CLOPT=\"-s A\"\n*SERVICES\nA\n"
+	for _, c := range []struct {
+		ubb  string
+		want bool
+	}{{mp, true}, {starterUBB, false}} {
+		ubbText := c.ubb
+		rep, err := Fit(FitSources{Trace: &text, UBBConfig: &ubbText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, warn, err := FromFit(Files{UBBConfig: &ubbText}, rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(warn, func(w string) bool {
+			return strings.HasPrefix(w, "network.latency_ms: a request log does not measure it, so the scenario has none between its 2 machines")
+		})
+		if got != c.want || sc.Network != nil {
+			t.Errorf("MP %v: warnings %q, network %+v; want the latency's warning %v, no network", c.want, warn, sc.Network, c.want)
+		}
+	}
+}
