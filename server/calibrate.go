@@ -30,6 +30,7 @@ type calibrateOptions struct {
 	Tolerance    *scenario.Tolerance `json:"tolerance,omitempty"`
 	AfterMS      *float64            `json:"after_ms,omitempty"`
 	Seed         *uint64             `json:"seed,omitempty"`
+	ULOGTZ       string              `json:"ulog_tz,omitempty"` // the ulog parts' zone, where after_ms places the trace's first row
 }
 
 // defaultCalibrateReplications is the replay's replications when the
@@ -86,6 +87,14 @@ func (s *Server) calibrate(c echo.Context) error {
 	var beforeUS int64
 	if a := opts.AfterMS; a != nil && *a > 0 && *a <= 1e12 {
 		beforeUS = int64(math.Round(*a * 1000)) // the hold-out window: fit from the part before it
+	}
+	if opts.ULOGTZ != "" {
+		if src.ULOGZone, err = starter.LoadULOGZone("options: ulog_tz", opts.ULOGTZ); err != nil {
+			return partProblem("options", "%v", err)
+		}
+		if len(src.ULOG) == 0 || files.Trace == nil {
+			return partProblem("options", "options: ulog_tz places the trace beside the ulog parts: send both")
+		}
 	}
 	// from the ULOG files when given: the trace is then only replayed
 	if src, err = starter.ForCalibration(src, beforeUS); err != nil {

@@ -181,6 +181,19 @@ func TestCalibrateOverHTTP(t *testing.T) {
 	ct, body = calibrateBody("time_ms,service,observed_ms\n0,QA,1\n", `{"replications": 0}`)
 	res, data, _ = post(context.Background(), t, ts.URL, "/api/v1/calibrate", ct, body)
 	wantHTTPProblem(t, res, data, 422, "invalid")
+	// ulog_tz: a zone the reader knows, and only beside ulog parts
+	ct, body = calibrateBody("time_ms,service,observed_ms\n0,QA,1\n", `{"ulog_tz": "Europe/Nowhere"}`)
+	res, data, _ = post(context.Background(), t, ts.URL, "/api/v1/calibrate", ct, body)
+	wantHTTPProblem(t, res, data, 422, "invalid")
+	if !strings.Contains(string(data), `ulog_tz: unknown zone \"Europe/Nowhere\"`) {
+		t.Errorf("an unknown ulog_tz: got %s, want the option and the zone named", data)
+	}
+	ct, body = calibrateBody("time_ms,service,observed_ms\n0,QA,1\n", `{"ulog_tz": "+01:00"}`)
+	res, data, _ = post(context.Background(), t, ts.URL, "/api/v1/calibrate", ct, body)
+	wantHTTPProblem(t, res, data, 422, "invalid")
+	if !strings.Contains(string(data), "ulog_tz places the trace beside the ulog parts") {
+		t.Errorf("ulog_tz without ulog parts: got %s, want it said", data)
+	}
 	ct, body = calibrateBody("time_ms,service,observed_ms\n0,QA,1\n", `{"tolerance": {"p99": -1}}`)
 	res, data, _ = post(context.Background(), t, ts.URL, "/api/v1/calibrate", ct, body)
 	wantHTTPProblem(t, res, data, 422, "invalid")

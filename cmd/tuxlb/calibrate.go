@@ -13,6 +13,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
+	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/pool"
 )
 
@@ -53,6 +54,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	fs.StringVar(&ff.trace, "trace", "", "production export `FILE` (CSV) with an observed response column: fitted from when no --ulog is given; replayed (every service time drawn from the fit) and judged")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the export's columns: `time=COL,service=COL,observed=COL,...`")
 	ff.skipFlag(fs)
+	ulogTZ := fs.String("ulog-tz", "", "`ZONE` of the --ulog files' stamps (their machines' local time: Europe/Paris, +01:00), where --validate-after places the export's first row (default: the export's own zone, --trace-map tz=)")
 	out := fs.String("out", "", "write the fitted scenario to `FILE` (required; - for standard output when nothing else is printed there: --format table without a --trace)")
 	vf.flags(fs, 10)
 	format := fs.String("format", "table", "output: table (for a terminal) or json")
@@ -61,7 +63,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb calibrate --ubbconfig FILE [--dmconfig FILE] [--psc FILE] (--ulog FILE... | --trace EXPORT) [--trace EXPORT [--trace-map MAP]]")
-		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T] [--format table|json]")
+		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T [--ulog-tz ZONE]] [--format table|json]")
 		fmt.Fprintln(stderr, "       fits the scenario (docs/fit.md), writes it, replays the export against it and judges it")
 		fmt.Fprintln(stderr, "       exit 0: every service passes; 3: one fails; 4: none fails, one is inconclusive; 1: an error; 2: bad flags")
 		fs.PrintDefaults()
@@ -102,6 +104,16 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		return usage("--jobs: want a number >= 1 (0 or none: the number of CPUs), got %d", *jobs)
 	case *maxRunTime < 0:
 		return usage("--max-run-time: %s is negative", *maxRunTime)
+	case *ulogTZ != "" && (len(ulogs) == 0 || ff.trace == ""):
+		return usage("--ulog-tz places the --trace export beside the --ulog files: give both")
+	}
+	var ulogZone *trace.Zone
+	if *ulogTZ != "" {
+		z, err := starter.LoadULOGZone("--ulog-tz", *ulogTZ)
+		if err != nil {
+			return usage("%v", err)
+		}
+		ulogZone = z
 	}
 	if err := vf.apply(&scenario.Scenario{}); err != nil {
 		return usage("%v", err)
@@ -146,7 +158,9 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		beforeUS = int64(math.Round(ms * 1000))
 	}
-	src, err := starter.ForCalibration(fitSources(files, ulogFiles), beforeUS)
+	src := fitSources(files, ulogFiles)
+	src.ULOGZone = ulogZone
+	src, err = starter.ForCalibration(src, beforeUS)
 	if err != nil {
 		return fail("%s", fileError(err, &ff, ""))
 	}

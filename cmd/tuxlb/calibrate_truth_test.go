@@ -309,3 +309,71 @@ func TestCalibrateKnownTruth(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrateULOGZone: an export written in UTC without a zone beside
+// ULOGs in their machines' local time, an hour ahead (+01:00). Without
+// --ulog-tz the hold-out cut, the export's first row plus 20 s on the
+// export's clock, falls before the ULOGs' first line: nothing is fitted
+// and a warning gives both times. With --ulog-tz +01:00 the cut is placed
+// on the ULOGs' clock, and the fit reads their first 20 s.
+func TestCalibrateULOGZone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits and replays 40 s of two machines twice")
+	}
+	dir := t.TempDir()
+	ulogs, export := truthFiles(t, dir)
+	data, err := os.ReadFile(export)
+	if err != nil {
+		t.Fatal(err)
+	}
+	utc := strings.ReplaceAll(string(data), " 10:00:", " 09:00:") // the 40 s of rows, an hour earlier
+	if utc == string(data) {
+		t.Fatal("the export has no row at 10:00")
+	}
+	if err := os.WriteFile(export, []byte(utc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ubbPath := filepath.Join(dir, "ubb.cfg")
+	if err := os.WriteFile(ubbPath, []byte(truthUBB), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"calibrate", "--ubbconfig", ubbPath, "--ulog", ulogs[0], "--ulog", ulogs[1], "--trace", export,
+		"--trace-map", "date_order=dmy", "--trace-skip-bad", "--out", filepath.Join(dir, "fitted.json"), "--replications", "1",
+		"--validate-after", "20s", "--format", "json"}
+	const cutWarning = "is not after the ULOG's first line"
+	for _, c := range []struct {
+		zone     []string
+		cutWarns bool
+	}{{nil, true}, {[]string{"--ulog-tz", "+01:00"}, false}} {
+		var stdout, stderr bytes.Buffer
+		code := Main(append(slices.Clone(args), c.zone...), strings.NewReader(""), &stdout, &stderr)
+		var ans struct {
+			FitWarnings []string `json:"fit_warnings"`
+			Out         string
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &ans); err != nil {
+			t.Fatalf("%v: exit %d, %v\n%s", c.zone, code, err, stderr.String())
+		}
+		warned := slices.ContainsFunc(ans.FitWarnings, func(w string) bool { return strings.Contains(w, cutWarning) })
+		fitted, _ := os.ReadFile(filepath.Join(dir, "fitted.json"))
+		var sc scenario.Scenario
+		if err := json.Unmarshal(fitted, &sc); err != nil {
+			t.Fatal(err)
+		}
+		measured := sc.Services["PAYMENT"].ServiceTime != nil && sc.Services["PAYMENT"].ServiceTime.Dist == "erlang"
+		if warned != c.cutWarns || measured == c.cutWarns {
+			t.Errorf("%v: exit %d, the cut's warning %v (want %v), PAYMENT's time measured %v (want %v)\nwarnings %q",
+				c.zone, code, warned, c.cutWarns, measured, !c.cutWarns, ans.FitWarnings)
+		}
+	}
+	var stderr bytes.Buffer
+	if code := Main([]string{"calibrate", "--ubbconfig", ubbPath, "--trace", export, "--ulog-tz", "Europe/Nowhere", "--out", "x.json"},
+		strings.NewReader(""), io.Discard, &stderr); code != 2 || !strings.Contains(stderr.String(), "--ulog-tz places the --trace export beside the --ulog files") {
+		t.Errorf("--ulog-tz without --ulog: exit %d, %s; want 2 naming the flag", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := Main(append(slices.Clone(args), "--ulog-tz", "Europe/Nowhere"), strings.NewReader(""), io.Discard, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), `--ulog-tz: unknown zone "Europe/Nowhere"`) {
+		t.Errorf("an unknown zone: exit %d, %s; want 2 naming the flag and the zone", code, stderr.String())
+	}
+}

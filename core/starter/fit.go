@@ -36,8 +36,12 @@ type FitSources struct {
 	BeforeUS int64
 	// AtUS, when above 0, cuts the ULOG files at that instant instead (µs
 	// since 1970, as their stamps: ulog.ReadCut): ForCalibration sets it.
-	AtUS  int64
-	notes []string // what ForCalibration has to say, among the report's warnings
+	AtUS int64
+	// ULOGZone is the zone of the ULOG files' stamps (their machines'
+	// local time), where ForCalibration places the export's first row;
+	// nil: the export's own (its trace map's tz).
+	ULOGZone *trace.Zone
+	notes    []string // what ForCalibration has to say, among the report's warnings
 }
 
 // Observes says whether a trace has an observed response column (its own,
@@ -87,13 +91,30 @@ func ForCalibration(src FitSources, beforeUS int64) (FitSources, error) {
 	} else if !ok {
 		return src, nil
 	}
-	if src.AtUS, _ = rd.Start(); src.AtUS > 0 {
+	zone := src.ULOGZone
+	if zone == nil {
+		src.AtUS, _ = rd.Start()
+	} else {
+		src.AtUS, _ = rd.StartIn(zone)
+	}
+	if src.AtUS > 0 {
 		src.AtUS += beforeUS
 	} else {
 		src.notes = append(src.notes, "the export's times are not dated (offsets or times of day), so the hold-out cuts the ULOG "+
 			"at its own first line plus the window and the export at its first row plus it: they meet only if the two logs start together")
 	}
 	return src, nil
+}
+
+// LoadULOGZone reads FitSources.ULOGZone from name (a tz database name
+// such as Europe/Paris, an offset such as +01:00, or a POSIX TZ rule); its
+// error starts with what (the flag or the option that named it).
+func LoadULOGZone(what, name string) (*trace.Zone, error) {
+	z, err := trace.LoadZone(name)
+	if err != nil {
+		return nil, diag.Errorf(diag.EINVALID, "%s: %s", what, strings.TrimPrefix(err.Error(), "workload.columns.tz: "))
+	}
+	return z, nil
 }
 
 // FitReport is what a log says of each service, fitted (docs/fit.md).

@@ -240,7 +240,12 @@ func (rd *Reader) Info() Info {
 // has read a row: a date-time as written when it gives no zone. False
 // when the log's times are not dated (offsets from its start, or times of
 // day without a date).
-func (rd *Reader) Start() (int64, bool) {
+func (rd *Reader) Start() (int64, bool) { return rd.StartIn(rd.ct.zone) }
+
+// StartIn is Start on the wall clock of zone z rather than the log's: where
+// another log stamped in z's local time (a ULOG) has the first row's
+// instant.
+func (rd *Reader) StartIn(z *Zone) (int64, bool) {
 	ct := rd.ct
 	if ct.firstTxt == "" || !(ct.epoch || ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime") {
 		return 0, false
@@ -249,7 +254,7 @@ func (rd *Reader) Start() (int64, bool) {
 	if ct.firstNS%1e9 < 0 {
 		sec--
 	}
-	return ct.firstNS/1000 + ct.zone.offsetAt(sec)*1e6, true
+	return ct.firstNS/1000 + z.offsetAt(sec)*1e6, true
 }
 
 // Observed says whether the log has an observed response column.

@@ -325,7 +325,7 @@ func TestReadCutSaysWhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := strings.Join(none.Warnings, "|")
-	if none.Services["S"] != nil || !strings.Contains(w, "the hold-out cut, 2026-02-01 09:00:00.012 (the export's first row plus the window, on its wall clock), "+
+	if none.Services["S"] != nil || !strings.Contains(w, "the hold-out cut, 2026-02-01 09:00:00.012 (the export's first row plus the window, on the ULOGs' wall clock), "+
 		"is not after the ULOG's first line, 2026-02-01 10:00:00.000: nothing is read before it") {
 		t.Errorf("cut an hour early: services %v, warnings %q; want none and the warning of the cut", none.Services, none.Warnings)
 	}

@@ -235,9 +235,9 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			// nothing before the cut: most often an export whose clock is
 			// not the ULOGs' (UTC beside local time)
 			at := func(us int64) string { return time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.000") }
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("the hold-out cut, %s (the export's first row plus the window, on its wall clock), "+
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("the hold-out cut, %s (the export's first row plus the window, on the ULOGs' wall clock), "+
 				"is not after the ULOG's first line, %s: nothing is read before it; the export's clock may not be the ULOGs' "+
-				"(times written with their zone are read on the wall clock of the trace map's tz)", at(cut), at(evs[0].us)))
+				"(give the ULOGs' zone: --ulog-tz, or the option ulog_tz)", at(cut), at(evs[0].us)))
 		}
 		evs, lg.cut = evs[:n], n < len(evs)
 	}
