@@ -32,10 +32,11 @@ func TestFitULOGThenRun(t *testing.T) {
 	}
 	var rep struct {
 		Services map[string]struct {
-			Samples int
-			MeanMS  float64 `json:"mean_ms"`
-			Fit     map[string]any
-			Calls   []struct {
+			Samples  int
+			MeanMS   float64     `json:"mean_ms"`
+			MeanCIMS *[2]float64 `json:"mean_ci_ms"`
+			Fit      map[string]any
+			Calls    []struct {
 				Service, Mode string
 				P             *float64
 			}
@@ -75,6 +76,10 @@ func TestFitULOGThenRun(t *testing.T) {
 	if x.Samples != 10 || x.MeanMS != 2.9 || len(x.Calls) != 3 || x.Calls[2].Service != "AUDIT" || x.Calls[2].Mode != "tpacall" ||
 		x.Calls[2].P == nil || *x.Calls[2].P != 0.3 || x.Calls[0].P != nil {
 		t.Errorf("TRANSFER: %+v", x)
+	}
+	// its mean's interval, as docs/fit.md shows it: 2.9 ± t(0.975, 9) · 0.8756 / √10
+	if iv := x.MeanCIMS; iv == nil || *iv != [2]float64{2.274, 3.526} {
+		t.Errorf("TRANSFER's mean interval %v, want [2.274 3.526]", iv)
 	}
 	if d := rep.Services["DEPOSIT"]; d.Fit["dist"] != "const" || d.Fit["ms"] != 4.0 {
 		t.Errorf("DEPOSIT: %+v, want const 4 ms", d)

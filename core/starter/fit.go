@@ -144,6 +144,8 @@ type ServiceReport struct {
 	Samples int      `json:"samples"`
 	MeanMS  *float64 `json:"mean_ms,omitempty"`
 	SDMS    *float64 `json:"sd_ms,omitempty"`
+	// MeanCIMS is the mean's 95% interval (fit.Result's).
+	MeanCIMS *[2]float64 `json:"mean_ci_ms,omitempty"`
 	// ResolutionMS is the grid the samples were fitted on: 1 when every
 	// sample is a whole millisecond (a ULOG's, or such a trace's), omitted
 	// when they were fitted as exact values (docs/fit.md).
@@ -288,7 +290,7 @@ func Fit(src FitSources) (*FitReport, error) {
 			continue
 		}
 		sr.Samples = r.Samples
-		sr.MeanMS, sr.SDMS, sr.KS = ptr(r.MeanMS), ptr(r.SDMS), ptr(r.KS)
+		sr.MeanMS, sr.SDMS, sr.MeanCIMS, sr.KS = ptr(r.MeanMS), ptr(r.SDMS), r.MeanCIMS, ptr(r.KS)
 		sr.Fit, sr.Choice, sr.Candidates = toCore(r.Fit), r.Choice, r.Candidates
 		if r.ResolutionMS > 0 {
 			sr.ResolutionMS, grid = ptr(r.ResolutionMS), true

@@ -183,7 +183,7 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		if rep.Domains == nil {
 			rep.Domains = map[string]*ServiceReport{}
 		}
-		rep.Domains[d] = &ServiceReport{Samples: r.Samples, MeanMS: ptr(r.MeanMS), SDMS: ptr(r.SDMS), KS: ptr(r.KS),
+		rep.Domains[d] = &ServiceReport{Samples: r.Samples, MeanMS: ptr(r.MeanMS), SDMS: ptr(r.SDMS), MeanCIMS: r.MeanCIMS, KS: ptr(r.KS),
 			Fit: toCore(r.Fit), Choice: r.Choice, Candidates: r.Candidates}
 	}
 }
