@@ -219,7 +219,7 @@ func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, er
 	if i := ct.col[colServiceMS]; ct.cm.DrawServiceTimes && i >= 0 {
 		ct.col[colServiceMS] = -1 // drawn: the column is not read
 		if ct.log {
-			ct.ignored = append(ct.ignored, strings.TrimSpace(strings.TrimPrefix(rd.head[i], "\ufeff")))
+			ct.ignored = append(ct.ignored, strings.TrimSpace(strings.TrimPrefix(rd.head[i], "\ufeff"))+" (service times drawn from the scenario)")
 		}
 	}
 	rd.width = len(rd.head)

@@ -220,7 +220,7 @@ func TestDrawServiceTimes(t *testing.T) {
 		note string
 	}{
 		{"time_ms,service,service_ms,observed_ms\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{DrawServiceTimes: true}, ""},
-		{"ts,svc,exec_time,Elapsed(ms)\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{DrawServiceTimes: true}, "ignored: exec_time"},
+		{"ts,svc,exec_time,Elapsed(ms)\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{DrawServiceTimes: true}, "ignored: exec_time (service times drawn from the scenario)"},
 		{"ts,svc,Exec,Elapsed(ms)\n0,TOUPPER,3.5,9\n1,TOUPPER,,8\n", Columns{ServiceMS: "Exec", DrawServiceTimes: true}, "ignored: Exec"},
 	} {
 		reqs, note, err := readAll(c.text, &c.cols)
