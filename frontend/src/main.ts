@@ -622,9 +622,11 @@ async function dispatchOf(scenario: string): Promise<string> {
   try {
     const a = await runEngine.call<RunAnswer>({ op: "run", scenario, opts: { dispatch: true } });
     runStatus.textContent = "Done.";
+    progress.value = 1; // busy(true) made the bar indeterminate: end it, as run() does
     return a.dispatch ?? "";
   } catch (e) {
     runStatus.textContent = errorText(e);
+    progress.value = 0;
     throw e;
   } finally {
     busy(false);
