@@ -7,12 +7,18 @@ import { h } from "./dom";
 export function hintScrolling(root: HTMLElement): void {
   const watched = new WeakSet<HTMLElement>();
   const resized = new ResizeObserver((entries) => {
-    for (const e of entries) update(e.target as HTMLElement);
+    for (const e of entries) {
+      const el = e.target as HTMLElement;
+      if (el.tagName === "TABLE") update(el);
+      else for (const c of el.children) if (c.tagName === "TABLE") update(c as HTMLElement);
+    }
   });
   const watch = (t: HTMLElement) => {
     if (watched.has(t)) return;
     watched.add(t);
     resized.observe(t);
+    // a table at its narrowest does not shrink with its box: watch the box too
+    if (t.parentElement) resized.observe(t.parentElement);
     t.addEventListener("scroll", () => update(t), { passive: true });
   };
   const scan = (n: Node) => {
@@ -28,6 +34,14 @@ export function hintScrolling(root: HTMLElement): void {
 
 /** update marks t as scrolling (or not) and keeps the hint before it in step. */
 function update(t: HTMLElement): void {
+  // A table whose columns need more than its box has (on any screen) scrolls in
+  // the box, as every table does on a phone, rather than widening what holds it.
+  const box = t.parentElement;
+  if (box && !t.classList.contains("u-legend")) {
+    if (!t.classList.contains("overflows")) {
+      if (t.offsetWidth > box.clientWidth + 1) t.classList.add("overflows");
+    } else if (t.scrollWidth <= t.clientWidth + 1) t.classList.remove("overflows");
+  }
   const wide = t.scrollWidth > t.clientWidth + 1;
   t.classList.toggle("scrolls", wide);
   t.classList.toggle("at-start", t.scrollLeft <= 1);
