@@ -533,7 +533,7 @@ async function validate(): Promise<void> {
     showDiagnostics(a.model.warnings ?? [], "");
     if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
     else advertiseBox.replaceChildren(advertiseEditor(store.model, store.scenario, () => { changed(); void validate(); }));
-    preview.replaceChildren(h("figure", {}, h("figcaption", {}, "Topology"), topology(a.model, null)));
+    preview.replaceChildren(h("figure", { class: "topo" }, h("figcaption", {}, "Topology"), topology(a.model, null)));
     drawCallGraph(); // where each service is served comes from the model
   } catch (e) {
     const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);

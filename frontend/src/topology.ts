@@ -93,6 +93,7 @@ export function topology(m: Model, r: Result | null): SVGSVGElement {
   });
   svg.append(...cols);
   svg.style.maxWidth = `${width}px`; // never drawn larger than life
+  svg.style.minWidth = `${Math.round(width * 0.7)}px`; // nor so small that it cannot be read (a phone): its box scrolls instead
   return svg;
 }
 
