@@ -87,10 +87,14 @@ export function chart(data: ChartData, o: ChartOptions): HTMLElement {
     return fig;
   }
   const paths = o.bars ? uPlot.paths.bars!({ size: [0.9, 60] }) : o.stepped ? uPlot.paths.stepped!({ align: 1 }) : undefined;
+  // a histogram's percentile marks lie within its last bin, past its x: the axis reaches them
+  const lastMark = o.bars && o.marks?.length ? Math.max(...o.marks) : null;
+  const xScale: uPlot.Scale =
+    lastMark === null ? { time: false } : { time: false, range: (_u, lo, hi) => [lo, hi >= lastMark ? hi : lastMark + (lastMark - lo) * 0.02] };
   const opts: uPlot.Options = {
     width: 600,
     height: 220,
-    scales: { x: { time: false } },
+    scales: { x: xScale },
     legend: { live: false },
     axes: axes(o.xLabel ?? "time (s)", o.yLabel),
     series: [
@@ -227,11 +231,12 @@ function sweepAxes(o: BandChartOptions): uPlot.Axis[] {
 
 /** bandChart draws one figure of a sweep: a line per value of the second key with its 95% band. */
 export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
+  const knees = [...new Set(o.knees ?? [])]; // lines whose knee is at the same value: one mark
   const fig = h("figure", {
     class: "chart",
     "data-testid": o.testid ?? null,
     "data-scale": o.logY ? "log" : "linear",
-    "data-knees": o.knees?.length ? o.knees.join(",") : null,
+    "data-knees": knees.length ? knees.join(",") : null,
     "data-integer-x": o.integerX ? "true" : null,
   });
   const box = h("div", { class: "chart-box" });
@@ -240,7 +245,7 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     { class: "muted" },
     ...o.lines.map((l, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch line-${i % lineColors}`, "aria-hidden": "true" }), `${l} (band: 95% interval)`)),
     o.limit !== null && o.limit !== undefined ? h("span", { class: "legend-item" }, h("span", { class: "swatch dashed", "aria-hidden": "true" }), `objective ${o.limit}`) : null,
-    o.knees?.length ? h("span", { class: "legend-item", "data-testid": "sweep-knee" }, `knee (fastest rise) at ${o.xLabel} = ${o.knees.join(", ")}`) : null,
+    knees.length ? h("span", { class: "legend-item", "data-testid": "sweep-knee" }, `knee (fastest rise) at ${o.xLabel} = ${knees.join(", ")}`) : null,
   );
   fig.append(h("figcaption", {}, o.title), box, legend);
   const series: uPlot.Series[] = [{ label: o.xLabel }];
@@ -267,7 +272,7 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
       draw: [
         (u: uPlot) => {
           if (o.marks?.length) drawMarks(u, o.marks);
-          if (o.knees?.length) drawMarks(u, o.knees, o.knees.map(() => "knee"));
+          if (knees.length) drawMarks(u, knees, knees.map(() => "knee"));
         },
       ],
     },
