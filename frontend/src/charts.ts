@@ -245,6 +245,7 @@ export function bandChart(data: ChartData, o: BandChartOptions): HTMLElement {
     { class: "muted" },
     ...o.lines.map((l, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch line-${i % lineColors}`, "aria-hidden": "true" }), `${l} (band: 95% interval)`)),
     o.limit !== null && o.limit !== undefined ? h("span", { class: "legend-item" }, h("span", { class: "swatch dashed", "aria-hidden": "true" }), `objective ${o.limit}`) : null,
+    o.marks?.length ? h("span", { class: "legend-item", "data-testid": "sweep-best-mark" }, `dashed upright: the best point meeting every objective, per line`) : null,
     knees.length ? h("span", { class: "legend-item", "data-testid": "sweep-knee" }, `knee (fastest rise) at ${o.xLabel} = ${knees.join(", ")}`) : null,
   );
   fig.append(h("figcaption", {}, o.title), box, legend);
