@@ -91,13 +91,7 @@ func ForCalibration(src FitSources, beforeUS int64) (FitSources, error) {
 	} else if !ok {
 		return src, nil
 	}
-	zone := src.ULOGZone
-	if zone == nil {
-		src.AtUS, _ = rd.Start()
-	} else {
-		src.AtUS, _ = rd.StartIn(zone)
-	}
-	if src.AtUS > 0 {
+	if src.AtUS, _ = rd.StartIn(src.ULOGZone); src.AtUS > 0 {
 		src.AtUS += beforeUS
 	} else {
 		src.notes = append(src.notes, "the export's times are not dated (offsets or times of day), so the hold-out cuts the ULOG "+

@@ -240,13 +240,16 @@ func (rd *Reader) Info() Info {
 // has read a row: a date-time as written when it gives no zone. False
 // when the log's times are not dated (offsets from its start, or times of
 // day without a date).
-func (rd *Reader) Start() (int64, bool) { return rd.StartIn(rd.ct.zone) }
+func (rd *Reader) Start() (int64, bool) { return rd.StartIn(nil) }
 
-// StartIn is Start on the wall clock of zone z rather than the log's: where
-// another log stamped in z's local time (a ULOG) has the first row's
-// instant.
+// StartIn is Start on the wall clock of zone z rather than the log's (nil:
+// the log's): where another log stamped in z's local time (a ULOG) has the
+// first row's instant.
 func (rd *Reader) StartIn(z *Zone) (int64, bool) {
 	ct := rd.ct
+	if z == nil {
+		z = ct.zone
+	}
 	if ct.firstTxt == "" || !(ct.epoch || ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime") {
 		return 0, false
 	}
