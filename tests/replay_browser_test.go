@@ -13,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 )
 
@@ -340,5 +342,53 @@ func TestPlaygroundSweepPrecision(t *testing.T) {
 	)
 	if again := downloadOf(t, fresh, sel("sweep-download-json")); !bytes.Equal(again, want) {
 		t.Errorf("the shared sweep's JSON differs from `tuxlb sweep --precision` (%d bytes, want %d)", len(again), len(want))
+	}
+}
+
+// slowCore holds every request for the WebAssembly core back for delay, as a
+// loaded machine fetching and compiling it does, so that what the page does
+// before its first answer can be tested.
+func slowCore(delay time.Duration) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if err := chromedp.Listen(ctx, func(ev any) {
+			if e, ok := ev.(*fetch.EventRequestPaused); ok {
+				go func() { // a listener must not send commands itself
+					time.Sleep(delay)
+					_, _ = chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+						_, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: e.RequestID})
+						return err
+					}))
+				}()
+			}
+		}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*.wasm"}}})
+		return err
+	})
+}
+
+// A scenario loaded before the core has answered for the first example is
+// taken as it is: the example's model, answered late, is not the new
+// scenario's, and must not make the page "fit" the scenario to a change of
+// names (which gave its empty workload default streams: a replay then
+// simulated a generated load besides its log).
+func TestPlaygroundLoadBeforeCoreAnswers(t *testing.T) {
+	srv := playgroundServer(t)
+	ctx := newBrowser(t)
+	do(t, ctx, "load a scenario while the core is still loading",
+		slowCore(2*time.Second),
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Click(sel("tab-json")),
+		chromedp.SetValue(sel("scenario-json"), replayScenario()),
+		chromedp.Click(sel("scenario-json-load")),
+		chromedp.Click(sel("tab-workload")),
+		chromedp.WaitVisible(sel("trace-map")),
+		formsValidated(),
+		waitText(sel("version"), "engine"),
+	)
+	sc := pageScenario(t, ctx)
+	if !strings.Contains(sc, `"name": "replay"`) || strings.Contains(sc, `"generate"`) {
+		t.Errorf("the scenario loaded is not the page's as it was loaded (no generated workload):\n%.1500s", sc)
 	}
 }

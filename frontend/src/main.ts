@@ -338,7 +338,11 @@ const redrawCallGraph = debounce(drawCallGraph, 300);
 store.on("scenario", redrawCallGraph);
 
 /** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
+/** loads counts the scenarios loaded: what validate found for one loaded since is dropped. */
+let loads = 0;
+
 function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
+  const load = ++loads;
   store.scenario = sc;
   store.own = own;
   sc.workload ??= {};
@@ -355,6 +359,7 @@ function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
   const forms = [advertiseBox, workloadPanel, timingPanel];
   for (const f of forms) f.setAttribute("aria-busy", "true");
   return validate().then(() => {
+    if (loads !== load) return; // another scenario was loaded meanwhile: its own validate draws its forms
     drawForms();
     for (const f of forms) f.removeAttribute("aria-busy");
   });
@@ -387,7 +392,9 @@ async function fit(m: Model): Promise<void> {
   if (back.length && sc.workload.generate) (sc.workload.generate.streams ??= []).push(...back);
   for (const [name, spec] of Object.entries(sc.services ?? {})) if (!svcs.has(name)) store.parked.services[name] = spec;
   store.parked.streams.push(...(sc.workload.generate?.streams ?? []).filter((st) => !fits(st)));
+  const load = loads;
   const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "adapt", scenario: JSON.stringify(sc) });
+  if (loads !== load) return; // a scenario loaded meanwhile is not replaced by this one
   // The editors may have moved on while the core worked: keep their text.
   a.scenario.ubbconfig = store.scenario.ubbconfig;
   if (store.scenario.dmconfig) a.scenario.dmconfig = store.scenario.dmconfig;
@@ -519,6 +526,7 @@ function showDiagnostics(diags: Diagnostic[], message: string): void {
 /** validate runs the Go parser on the editors' text and shows what it says. */
 async function validate(): Promise<void> {
   const sc = store.scenario;
+  const load = loads;
   try {
     const a = await toolEngine.call<{ model: Model }>({
       op: "validate",
@@ -526,6 +534,11 @@ async function validate(): Promise<void> {
       dm: sc.dmconfig ?? "",
       advertise: JSON.stringify(sc.advertise ?? {}),
     });
+    // Another scenario was loaded while the core worked (a JSON load just
+    // after the first example): this model is not its model. Taking it would
+    // make the next validate "fit" the new scenario to a change of names that
+    // never happened (and give its empty workload default streams).
+    if (loads !== load) return;
     const before = store.model;
     store.model = a.model;
     store.emit("model");
@@ -536,6 +549,7 @@ async function validate(): Promise<void> {
     preview.replaceChildren(h("figure", { class: "topo" }, h("figcaption", {}, "Topology"), topology(a.model, null)));
     drawCallGraph(); // where each service is served comes from the model
   } catch (e) {
+    if (loads !== load) return;
     const ce = e instanceof EngineError ? e.core : ({ code: "internal", message: (e as Error).message } as CoreError);
     showDiagnostics(ce.diagnostics ?? [], ce.message);
     preview.replaceChildren();
