@@ -69,7 +69,7 @@ func (r CallRoute) MarshalJSON() ([]byte, error) {
 	case r.Inherit:
 		return []byte(`"inherit"`), nil
 	}
-	return json.Marshal(string(r.Const)) // a number's text reads back as the same value
+	return r.Const.MarshalJSON()
 }
 
 // JSONProblem describes what is wrong with a route that did not decode

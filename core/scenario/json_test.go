@@ -24,7 +24,8 @@ func TestJSONForms(t *testing.T) {
 
 	for _, tc := range []struct{ in, out string }{
 		{`"inherit"`, `"inherit"`},
-		{`42`, `"42"`},
+		{`42`, `42`},
+		{`"42"`, `42`}, // the same value: a string criterion takes a number's text
 		{`"NY"`, `"NY"`},
 		{`{"dist":"uniform","min":1,"max":9}`, `{"dist":"uniform","min":1,"max":9}`},
 	} {
@@ -41,7 +42,7 @@ func TestJSONForms(t *testing.T) {
 	for _, tc := range []struct{ in, out string }{
 		{`"DEPOSIT"`, `"DEPOSIT"`},
 		{`{"service":"DEPOSIT"}`, `"DEPOSIT"`},
-		{`{"service":"DEPOSIT","route":7,"buftype":"FML32"}`, `{"service":"DEPOSIT","route":"7","buftype":"FML32"}`},
+		{`{"service":"DEPOSIT","route":7,"buftype":"FML32"}`, `{"service":"DEPOSIT","route":7,"buftype":"FML32"}`},
 		{`{"enqueue":"QS:REQ"}`, `{"enqueue":"QS:REQ"}`},
 	} {
 		var e ScriptEntry
@@ -51,6 +52,39 @@ func TestJSONForms(t *testing.T) {
 		out, err := json.Marshal(e)
 		if err != nil || string(out) != tc.out {
 			t.Errorf("script entry %s: wrote %s, %v; want %s", tc.in, out, err, tc.out)
+		}
+	}
+}
+
+// A routing value is written as it would be typed: a number as a JSON
+// number, anything else (a text that only looks like a number included) as
+// a string; and it reads back the same.
+func TestRouteValueWrittenAsTyped(t *testing.T) {
+	for _, c := range []struct{ v, want string }{
+		{"10001", `10001`},
+		{"-2.5", `-2.5`},
+		{"0", `0`},
+		{"1e5", `1e5`},
+		{"6.02E+23", `6.02E+23`},
+		{"ACME", `"ACME"`},
+		{"007", `"007"`},
+		{"+1", `"+1"`},
+		{"1.", `"1."`},
+		{".5", `".5"`},
+		{"-", `"-"`},
+		{"1e", `"1e"`},
+		{" 1", `" 1"`},
+		{"", `""`},
+		{`a"b`, `"a\"b"`},
+	} {
+		got, err := json.Marshal(RouteValue(c.v))
+		if err != nil || string(got) != c.want {
+			t.Errorf("Marshal(%q) = %s, %v; want %s", c.v, got, err, c.want)
+			continue
+		}
+		var back RouteValue
+		if err := json.Unmarshal(got, &back); err != nil || back != RouteValue(c.v) {
+			t.Errorf("%s read back as %q, %v; want %q", got, back, err, c.v)
 		}
 	}
 }

@@ -31,6 +31,52 @@ func (v *RouteValue) UnmarshalJSON(data []byte) error {
 
 var routeValueType = reflect.TypeOf(RouteValue(""))
 
+// MarshalJSON writes a number as a JSON number (as it was written) and
+// anything else as a string: a written scenario reads as it would be typed
+// (a fitted account 10001, not "10001"), and reads back the same value,
+// since a string criterion takes a number's text.
+func (v RouteValue) MarshalJSON() ([]byte, error) {
+	if isJSONNumber(string(v)) {
+		return []byte(v), nil
+	}
+	return json.Marshal(string(v))
+}
+
+// isJSONNumber says whether s is a JSON number literal: -?int frac? exp?,
+// the int without leading zeros.
+func isJSONNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		j := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if n := digits(); n == 0 || (n > 1 && s[i-n] == '0') {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
 // RouteSpec is how a generated stream of a routed service draws its routing
 // values: from a distribution of numbers (Dist with its parameters) or from
 // a weighted list of values (Values, Weights). Numbers are whole unless
