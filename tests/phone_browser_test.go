@@ -40,6 +40,11 @@ func TestPlaygroundPhone(t *testing.T) {
 			if !(top["run"] < top["scenario"] && top["scenario"] < top["share"] && top["share"] < top["results"]) {
 				t.Errorf("on a phone, want the Run button, the scenario, the share boxes, then the results, top to bottom; got tops %v", top)
 			}
+			// A swipe that starts in an editor scrolls its text: the editor may
+			// take at most 40% of the screen's height, however long its text.
+			if r := get(t, ctx, "the editor's tallest", chromedp.Evaluate[float64](`parseFloat(getComputedStyle(document.querySelector(".editor .cm-editor")).maxHeight) / innerHeight`)); !(r > 0 && r <= 0.4) {
+				t.Errorf("on a phone the UBBCONFIG editor may be %.0f%% of the screen's height, want at most 40%%", r*100)
+			}
 			if w := get(t, ctx, "page width", chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > 390 {
 				t.Errorf("the page is %.0f px wide on a 390 px screen: something does not fit", w)
 			}
