@@ -472,7 +472,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
   }
   const warnings = r.warnings ?? [];
   const timeline = stateTimeline(r);
-  if (timeline) charts.prepend(h("figure", { class: "chart wide" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
+  if (timeline) charts.prepend(h("figure", { class: "chart wide timeline-box" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
   let topo: SVGSVGElement | null = null;
   if (model) {
     topo = topology(model, r);

@@ -5,7 +5,6 @@ import { s } from "./dom";
 import { lanes } from "./lifecycle";
 import type { Result } from "./types";
 
-const labelW = 110;
 const plotW = 600;
 const laneH = 14;
 const top = 6;
@@ -14,6 +13,8 @@ const top = 6;
 export function stateTimeline(r: Result): SVGSVGElement | null {
   if (!r.lifecycle) return null;
   const ls = lanes(r);
+  // room for the longest instance name at the labels' 12 px (7 px a character, about)
+  const labelW = Math.max(110, 12 + 7 * Math.max(0, ...ls.map((l) => l.server.length)));
   const span = Math.max(r.span_ms, 1);
   const x = (ms: number) => labelW + (ms / span) * plotW;
   const height = top + ls.length * laneH + 24;
@@ -24,6 +25,7 @@ export function stateTimeline(r: Result): SVGSVGElement | null {
     "aria-label": "State of each server instance over time",
     "data-testid": "state-timeline",
   });
+  svg.style.minWidth = `${Math.round((labelW + plotW + 30) * 0.7)}px`; // readable on a phone: its box scrolls instead
   ls.forEach((lane, i) => {
     const y = top + i * laneH;
     svg.append(s("text", { x: labelW - 6, y: y + laneH - 3, class: "lane-label", "text-anchor": "end" }, lane.server));
