@@ -31,6 +31,8 @@ export class ExplainView {
   readonly el: HTMLElement;
   private cache = new Map<number, Explanation>();
   private seq = 1;
+  /** Counts the resets: explanations asked for before the last one are another scenario's. */
+  private resets = 0;
   private seqInput: HTMLInputElement;
   private body: HTMLElement;
   private status: HTMLElement;
@@ -68,6 +70,7 @@ export class ExplainView {
 
   /** reset forgets cached explanations (the scenario changed). */
   reset(): void {
+    this.resets++;
     this.cache.clear();
     this.body.replaceChildren();
     this.topo.replaceChildren();
@@ -83,11 +86,16 @@ export class ExplainView {
     let ex = this.cache.get(seq);
     if (!ex) {
       this.status.textContent = `Explaining requests ${seq}–${seq + page - 1}…`;
+      const asked = this.resets;
       try {
         const list = await this.fetch(seq, page);
+        // The scenario changed while the core worked (an example loaded, a
+        // field edited): these are the old one's requests, neither shown
+        // nor cached for the new one.
+        if (this.resets !== asked) return;
         for (const e of list) this.cache.set(e.seq, e);
       } catch (e) {
-        this.status.textContent = (e as Error).message;
+        if (this.resets === asked) this.status.textContent = (e as Error).message;
         return;
       }
       ex = this.cache.get(seq);
