@@ -37,3 +37,39 @@ func TestPlaygroundExplainAfterLoad(t *testing.T) {
 		t.Errorf("request 1 of shm-ldbal-n is not a TOUPPER:\n%.300s", got)
 	}
 }
+
+// lmids lists the machines a topology drawn in the element s shows.
+func lmids(s chromedp.CSS) chromedp.Action[string] {
+	return chromedp.Evaluate[string](`[...document.querySelectorAll('` + string(s) + ` [data-lmid]')].map((e) => e.dataset.lmid).join(",") || "(none)"`)
+}
+
+// A result is drawn on the topology of the scenario that ran, not on that of
+// a scenario loaded while it ran (nor without one, when that scenario's model
+// was not known yet); the Flow tab, which replays the result's scenario, too.
+func TestPlaygroundResultKeepsItsModel(t *testing.T) {
+	srv := playgroundServer(t)
+	ctx := newBrowser(t)
+	do(t, ctx, "run the first example while the core loads, then load another",
+		slowCore(2*time.Second),
+		chromedp.Navigate(srv.URL+"/"),
+		chromedp.Click(sel("run")), // admin-guide-load-only: SITE1 and SITE2
+		chromedp.Click(sel("tab-examples")),
+		chromedp.Click(sel("example-shm-ldbal-n")), // SITE1 only
+		chromedp.WaitVisible(sel("summary")),
+	)
+	if got := get(t, ctx, "read the summary", chromedp.Text(sel("summary"))); !strings.Contains(got, "administration guide") {
+		t.Fatalf("the result shown is not the first example's:\n%.200s", got)
+	}
+	if got := get(t, ctx, "read the result's topology", lmids(sel("topology"))); got != "SITE1,SITE2" {
+		t.Errorf("the result's topology shows the machines %s, want the run's SITE1,SITE2", got)
+	}
+	do(t, ctx, "see the shm-ldbal-n forms, then the result's flow",
+		chromedp.Click(sel("tab-workload")),
+		formsValidated(),
+		chromedp.Click(sel("tab-flow")),
+		waitText(sel("flow-view"), "Requests 1 to"),
+	)
+	if got := get(t, ctx, "read the flow's topology", lmids(sel("flow-view"))); got != "SITE1,SITE2" {
+		t.Errorf("the Flow tab draws the result's requests on the machines %s, want the run's SITE1,SITE2", got)
+	}
+}

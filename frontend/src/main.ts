@@ -186,7 +186,7 @@ dispatchBtn.addEventListener("click", () => void downloadDispatch());
 saveRunBtn.addEventListener("click", () => void saveRun());
 store.on("result", () => {
   if (!store.result) return;
-  resultsPanel.replaceChildren(results(store.result, store.model));
+  resultsPanel.replaceChildren(results(store.result, store.resultModel));
   downloadBtn.disabled = dispatchBtn.disabled = saveRunBtn.disabled = false;
 });
 
@@ -212,7 +212,7 @@ const sweepView = new SweepView(() => store.scenario, toolEngine);
 const optimizeView = new OptimizeView(() => store.scenario);
 const flowView = new FlowView(
   () => store.resultScenario || JSON.stringify(store.scenario),
-  () => store.model,
+  () => (store.resultScenario ? store.resultModel : store.model),
   (scenario) => dispatchOf(scenario),
   (seq) => {
     selectView("explain");
@@ -523,17 +523,21 @@ function showDiagnostics(diags: Diagnostic[], message: string): void {
   dmEditor.show(diags.filter((d) => isConfig(d) && isDMConfig(d)));
 }
 
+/** configOf is what validate reads of a scenario: the same text, the same model. */
+function configOf(sc: Scenario): { ubb: string; dm: string; advertise: string } {
+  return { ubb: sc.ubbconfig, dm: sc.dmconfig ?? "", advertise: JSON.stringify(sc.advertise ?? {}) };
+}
+
+/** modelConfig is the configOf (as JSON) that store.model was read from. */
+let modelConfig = "";
+
 /** validate runs the Go parser on the editors' text and shows what it says. */
 async function validate(): Promise<void> {
   const sc = store.scenario;
   const load = loads;
+  const config = configOf(sc);
   try {
-    const a = await toolEngine.call<{ model: Model }>({
-      op: "validate",
-      ubb: sc.ubbconfig,
-      dm: sc.dmconfig ?? "",
-      advertise: JSON.stringify(sc.advertise ?? {}),
-    });
+    const a = await toolEngine.call<{ model: Model }>({ op: "validate", ...config });
     // Another scenario was loaded while the core worked (a JSON load just
     // after the first example): this model is not its model. Taking it would
     // make the next validate "fit" the new scenario to a change of names that
@@ -541,6 +545,7 @@ async function validate(): Promise<void> {
     if (loads !== load) return;
     const before = store.model;
     store.model = a.model;
+    modelConfig = JSON.stringify(config);
     store.emit("model");
     say(""); // the configuration is fine now: an old error above the tabs is stale
     showDiagnostics(a.model.warnings ?? [], "");
@@ -588,7 +593,7 @@ async function run(): Promise<void> {
       if (total > 0) progress.value = Math.min(1, done / total);
       runStatus.textContent = `${done.toLocaleString("en")} requests${total ? ` of ~${total.toLocaleString("en")}` : ""}`;
     });
-    showResult(JSON.parse(a.result) as Result, a.result, scenarioJSON);
+    await showResult(JSON.parse(a.result) as Result, a.result, scenarioJSON);
     runStatus.textContent = "Done.";
     progress.value = 1;
   } catch (e) {
@@ -599,12 +604,29 @@ async function run(): Promise<void> {
   }
 }
 
-function showResult(r: Result, text: string, scenarioJSON: string): void {
+/**
+ * showResult shows a result with the model of the scenario that made it:
+ * another may have been loaded while it ran, or its own not validated yet.
+ */
+async function showResult(r: Result, text: string, scenarioJSON: string): Promise<void> {
+  const model = await modelOf(JSON.parse(scenarioJSON) as Scenario);
   store.result = r;
   store.resultText = text;
   store.resultScenario = scenarioJSON;
+  store.resultModel = model;
   store.emit("result"); // the results panel draws it
   selectView("results");
+}
+
+/** modelOf is the model of sc's configuration: the page's when it was read from it, else the parser's (null when it has errors). */
+async function modelOf(sc: Scenario): Promise<Model | null> {
+  const config = configOf(sc);
+  if (store.model && JSON.stringify(config) === modelConfig) return store.model;
+  try {
+    return (await toolEngine.call<{ model: Model }>({ op: "validate", ...config })).model;
+  } catch {
+    return null;
+  }
 }
 
 /** The run's lineage (who called whom, by request number), for the scenario it was found for. */
@@ -669,9 +691,8 @@ async function openRun(id: string): Promise<void> {
     const saved = await api.getRun(id);
     // The stored bytes, for download; re-encoding in the browser could print numbers differently.
     const text = await api.getRunResult(id).catch(() => JSON.stringify(saved.result, null, 2) + "\n");
-    loadScenario(saved.scenario);
-    await validate();
-    showResult(saved.result, text, JSON.stringify(saved.scenario));
+    await loadScenario(saved.scenario);
+    await showResult(saved.result, text, JSON.stringify(saved.scenario));
     runStatus.textContent = `Opened run ${id}.`;
   } catch (e) {
     say((e as Error).message);

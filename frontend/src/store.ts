@@ -27,6 +27,8 @@ export class Store {
   resultText = "";
   /** The scenario JSON that produced it. */
   resultScenario = "";
+  /** The model of that scenario's configuration (null if it has errors): the scenario being edited may have another. */
+  resultModel: Model | null = null;
   parked: Parked = { services: {}, streams: [], events: [] };
   /** What of the scenario is the user's own files (see filesRequest). */
   own: Own = {};
