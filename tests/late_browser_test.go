@@ -4,12 +4,112 @@ package tests
 // (slowCore) or the server slow to answer, and the user moving on meanwhile.
 
 import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
+
+// heldRequests are the page's requests to the server that a test holds back
+// until it lets them through (or fails them, as a server gone would), so
+// that the user can act before their answer.
+type heldRequests struct {
+	mu       sync.Mutex
+	released bool
+	fail     bool
+	ids      []fetch.RequestID
+}
+
+// holdRequests holds back every request matching pattern (after the core's,
+// if slowCore came before: one test holds one kind) until release.
+func holdRequests(pattern string) (*heldRequests, chromedp.Action[chromedp.Void]) {
+	h := &heldRequests{}
+	return h, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if err := chromedp.Listen(ctx, func(ev any) {
+			if e, ok := ev.(*fetch.EventRequestPaused); ok {
+				h.mu.Lock()
+				defer h.mu.Unlock()
+				if !h.released {
+					h.ids = append(h.ids, e.RequestID)
+					return
+				}
+				go h.answer(ctx, e.RequestID, h.fail) // a listener must not send commands itself
+			}
+		}); err != nil {
+			return err
+		}
+		_, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: pattern}}})
+		return err
+	})
+}
+
+// release lets the requests held, and those to come, through; with fail, they fail as with no server.
+func (h *heldRequests) release(fail bool) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		h.mu.Lock()
+		h.released, h.fail = true, fail
+		ids := h.ids
+		h.ids = nil
+		h.mu.Unlock()
+		for _, id := range ids {
+			if err := h.answer(ctx, id, fail); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (h *heldRequests) answer(ctx context.Context, id fetch.RequestID, fail bool) error {
+	_, err := chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		if fail {
+			_, err := chromedp.Call(ctx, fetch.FailRequest, fetch.FailRequestParams{RequestID: id, ErrorReason: network.ErrorReasonConnectionRefused})
+			return err
+		}
+		_, err := chromedp.Call(ctx, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: id})
+		return err
+	}))
+	return err
+}
+
+// noteAnswers makes the pages opened next list in window.answered the URL of
+// every fetch whose body they have read, or that failed, once what the page
+// does with it right away is done (a task after the read's promise
+// settles): a test can then look at what the page made of an answer.
+func noteAnswers() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+			const note = (url) => setTimeout(() => (window.answered ??= []).push(url));
+			const text = Response.prototype.text;
+			Response.prototype.text = function () {
+				const url = this.url;
+				return text.call(this).finally(() => note(url));
+			};
+			const f = window.fetch;
+			window.fetch = (input, init) => f(input, init).catch((e) => {
+				note(String(input));
+				throw e;
+			});
+		})()`})
+		return err
+	})
+}
+
+// answered waits until the page has dealt with an answer from a URL containing part (noteAnswers).
+func answered(part string) chromedp.Action[chromedp.Void] {
+	return waitFor("the page's answers read", part, chromedp.Evaluate[string](`(window.answered ?? []).join(" ")`))
+}
 
 // Explanations asked for one scenario and answered after another was loaded
 // are not shown, nor kept to be shown, for the new one.
@@ -72,4 +172,142 @@ func TestPlaygroundResultKeepsItsModel(t *testing.T) {
 	if got := get(t, ctx, "read the flow's topology", lmids(sel("flow-view"))); got != "SITE1,SITE2" {
 		t.Errorf("the Flow tab draws the result's requests on the machines %s, want the run's SITE1,SITE2", got)
 	}
+}
+
+// saveScenario stores an example through the API and returns its short link's path.
+func saveScenario(t *testing.T, base, example string) string {
+	t.Helper()
+	resp, err := http.Post(base+"/api/v1/scenarios", "application/json", strings.NewReader(readExample(t, example)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	var v struct{ URL string }
+	if err := json.Unmarshal(body, &v); err != nil || v.URL == "" {
+		t.Fatalf("POST /api/v1/scenarios: %s (%v)", body, err)
+	}
+	return v.URL
+}
+
+// runStatus reads the run bar's status.
+func runStatus(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	return get(t, ctx, "read the run status", chromedp.Evaluate[string](`document.querySelector('[data-testid="run-status"]').textContent`))
+}
+
+// An example picked while a link's scenario is being opened (the core still
+// loading, the server slow to give a short link's scenario) is the user's
+// choice: the link's scenario does not replace it, and it is not run in the
+// link's stead.
+func TestPlaygroundExampleWhileLinkOpens(t *testing.T) {
+	srv := playgroundServer(t)
+
+	t.Run("fragment link, the core loading", func(t *testing.T) {
+		maker := newBrowser(t)
+		do(t, maker, "make a link to mp-netload",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-mp-netload")),
+			chromedp.Click(sel("share")),
+			waitValue(sel("share-link"), "#s="),
+		)
+		link := get(t, maker, "read the link", chromedp.Value(sel("share-link")))
+		ctx := newBrowser(t)
+		do(t, ctx, "open the link, pick an example before the core answers",
+			slowCore(2*time.Second),
+			chromedp.Navigate(link),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-shm-ldbal-n")),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-workload")),
+			formsValidated(), // the core answers in order: the link's scenario's validation came before
+		)
+		if got := runStatus(t, ctx); got != "" {
+			t.Errorf("the page ran after the example was picked (run status %q): the link's run is not for it", got)
+		}
+		if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+			t.Errorf("the page's scenario is not the example picked:\n%.200s", sc)
+		}
+	})
+
+	t.Run("fragment link with a comparison, its run going on", func(t *testing.T) {
+		var ex map[string]any
+		if err := json.Unmarshal([]byte(readExample(t, "shm-ldbal-n")), &ex); err != nil {
+			t.Fatal(err)
+		}
+		ex["name"] = "long"
+		ex["workload"].(map[string]any)["generate"].(map[string]any)["duration_ms"] = 10_000_000 // a million requests: seconds of running
+		long, _ := json.Marshal(ex)
+		maker := newBrowser(t)
+		do(t, maker, "make a link to a long run with a comparison",
+			chromedp.Navigate(srv.URL+"/"),
+			waitText(sel("version"), "engine"),
+			chromedp.Click(sel("tab-json")),
+			chromedp.SetValue(sel("scenario-json"), string(long)),
+			chromedp.Click(sel("scenario-json-load")),
+			chromedp.Click(sel("tab-workload")),
+			formsValidated(),
+			chromedp.Click(sel("tab-compare")),
+			chromedp.Click(sel("compare-run")), // the link carries the comparison once it is started
+			chromedp.Click(sel("share")),
+			waitValue(sel("share-link"), "&c="),
+		)
+		link := get(t, maker, "read the link", chromedp.Value(sel("share-link")))
+		ctx := newBrowser(t)
+		do(t, ctx, "open the link", chromedp.Navigate(link), waitText(sel("run-status"), "requests"))
+		when := get(t, ctx, "pick an example while the link's run goes on", chromedp.Evaluate[string](`(() => {
+			const running = document.querySelector('[data-testid="run-status"]').textContent.includes("requests");
+			document.querySelector('[data-testid="example-mp-netload"]').click();
+			return running ? "during the run" : "after the run";
+		})()`))
+		if when != "during the run" {
+			t.Fatalf("the example was picked %s: the test needs a longer run", when)
+		}
+		do(t, ctx, "wait for the link's run", waitText(sel("run-status"), "Done."))
+		if got := get(t, ctx, "is Compare shown", chromedp.Evaluate[string](`document.querySelector('[data-testid="tab-compare"]').getAttribute("aria-selected")`)); got != "false" {
+			t.Errorf("the link's comparison was started after mp-netload was picked (Compare selected: %s): it is not for it", got)
+		}
+		if got := get(t, ctx, "read the summary", chromedp.Evaluate[string](`document.querySelector('[data-testid="summary"]').textContent`)); !strings.HasPrefix(got, "long") {
+			t.Errorf("the result shown is not the link's run:\n%.200s", got)
+		}
+	})
+
+	for _, fail := range []bool{false, true} {
+		name := map[bool]string{false: "short link, the server slow", true: "short link, the server gone"}[fail]
+		t.Run(name, func(t *testing.T) {
+			short := saveScenario(t, srv.URL, "mp-netload")
+			ctx := newBrowser(t)
+			held, hold := holdRequests("*/api/v1/scenarios/*")
+			do(t, ctx, "open the short link, pick an example before the server answers",
+				noteAnswers(),
+				hold,
+				chromedp.Navigate(srv.URL+short),
+				waitText(sel("version"), "engine"),
+				chromedp.Click(sel("tab-examples")),
+				chromedp.Click(sel("example-shm-ldbal-n")),
+				chromedp.Click(sel("tab-workload")),
+				formsValidated(),
+				held.release(fail),
+				answered("/api/v1/scenarios/"),
+			)
+			if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+				t.Errorf("the example picked was replaced:\n%.200s", sc)
+			}
+			if got := runStatus(t, ctx); got != "" {
+				t.Errorf("the page ran after the example was picked (run status %q)", got)
+			}
+		})
+	}
+}
+
+// readExample returns examples/NAME.json.
+func readExample(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -337,11 +337,15 @@ function drawCallGraph(): void {
 const redrawCallGraph = debounce(drawCallGraph, 300);
 store.on("scenario", redrawCallGraph);
 
-/** loadScenario makes sc the scenario being edited; own says what of it are the user's own files. */
 /** loads counts the scenarios loaded: what validate found for one loaded since is dropped. */
 let loads = 0;
 
-function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
+/**
+ * loadScenario makes sc the scenario being edited; own says what of it are
+ * the user's own files. It settles once the forms are drawn with sc's model,
+ * false if another scenario was loaded before that.
+ */
+function loadScenario(sc: Scenario, own: Own = {}): Promise<boolean> {
   const load = ++loads;
   store.scenario = sc;
   store.own = own;
@@ -359,9 +363,10 @@ function loadScenario(sc: Scenario, own: Own = {}): Promise<void> {
   const forms = [advertiseBox, workloadPanel, timingPanel];
   for (const f of forms) f.setAttribute("aria-busy", "true");
   return validate().then(() => {
-    if (loads !== load) return; // another scenario was loaded meanwhile: its own validate draws its forms
+    if (loads !== load) return false; // another scenario was loaded meanwhile: its own validate draws its forms
     drawForms();
     for (const f of forms) f.removeAttribute("aria-busy");
+    return true;
   });
 }
 
@@ -719,11 +724,16 @@ async function compareRuns(ids: string[]): Promise<void> {
  * sees what the sender saw without pressing anything.
  */
 async function openShared(sc: Scenario, x: Shared): Promise<void> {
-  await loadScenario(sc);
+  // Another scenario loaded before the core had read this one (an example
+  // picked while the core loaded) is the user's choice: the link's run,
+  // comparison and sweep are not for it.
+  if (!(await loadScenario(sc))) return;
+  const load = loads;
   selectView("config");
   if (x.sweep) sweepView.setSpec(x.sweep);
   if (x.compare) compareView.setSpecs(x.compare);
   await run();
+  if (loads !== load) return; // the same for one loaded while the link's ran
   if (x.compare) {
     selectView("compare");
     await compareView.run();
@@ -742,7 +752,8 @@ async function start(): Promise<void> {
     if ("error" in x) say(x.error);
     try {
       const sc = await api.getScenario(id);
-      await openShared(sc, "error" in x ? {} : x);
+      // An example picked while the server was slow to answer stays.
+      if (loads === 0) await openShared(sc, "error" in x ? {} : x);
       return;
     } catch (e) {
       say(`Short link ${id}: ${(e as Error).message}`);
@@ -754,7 +765,7 @@ async function start(): Promise<void> {
     return;
   }
   if (frag.kind === "error") say(frag.message);
-  if (examples.length) void loadScenario(structuredClone(examples[0].scenario));
+  if (examples.length && loads === 0) void loadScenario(structuredClone(examples[0].scenario)); // none picked while a short link was asked for
 }
 
 window.addEventListener("hashchange", () => {
