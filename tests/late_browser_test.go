@@ -106,6 +106,44 @@ func noteAnswers() chromedp.Action[chromedp.Void] {
 	})
 }
 
+// noteCoreAnswers makes the pages opened next list in window.coreAnswered
+// the op of every answer their workers give, once what the page does with it
+// right away is done (a task after it is handled): a test can then look at
+// what the page made of an answer that does not change the page.
+func noteCoreAnswers() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: `(() => {
+			const asked = new WeakMap(); // worker → request id → op
+			const post = Worker.prototype.postMessage;
+			Worker.prototype.postMessage = function (m, ...rest) {
+				if (m && m.id !== undefined) {
+					if (!asked.has(this)) asked.set(this, new Map());
+					asked.get(this).set(m.id, m.op);
+				}
+				return post.call(this, m, ...rest);
+			};
+			const on = Object.getOwnPropertyDescriptor(Worker.prototype, "onmessage");
+			Object.defineProperty(Worker.prototype, "onmessage", {
+				...on,
+				set(handle) {
+					on.set.call(this, (ev) => {
+						handle.call(this, ev);
+						if (ev.data?.type !== "done") return;
+						const op = asked.get(this)?.get(ev.data.id);
+						setTimeout(() => (window.coreAnswered ??= []).push(op));
+					});
+				},
+			});
+		})()`})
+		return err
+	})
+}
+
+// coreAnswered waits until the page has dealt with a worker's answer to op (noteCoreAnswers).
+func coreAnswered(op string) chromedp.Action[chromedp.Void] {
+	return waitFor("the core's answers", " "+op+" ", chromedp.Evaluate[string](`" " + (window.coreAnswered ?? []).join(" ") + " "`))
+}
+
 // answered waits until the page has dealt with an answer from a URL containing part (noteAnswers).
 func answered(part string) chromedp.Action[chromedp.Void] {
 	return waitFor("the page's answers read", part, chromedp.Evaluate[string](`(window.answered ?? []).join(" ")`))
@@ -310,4 +348,59 @@ func readExample(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// An example picked while the core reads the user's files (the core still
+// loading, or the fit's module) is the user's choice: the scenario of the
+// files does not replace it when it comes.
+func TestPlaygroundExampleWhileFilesRead(t *testing.T) {
+	srv := playgroundServer(t)
+
+	t.Run("a UBBCONFIG, the core loading", func(t *testing.T) {
+		ubb := filepath.Join(t.TempDir(), "ubb.cfg")
+		if err := os.WriteFile(ubb, []byte(ownUBB), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx := newBrowser(t)
+		do(t, ctx, "choose a UBBCONFIG, then pick an example before the core answers",
+			noteCoreAnswers(),
+			slowCore(2*time.Second),
+			chromedp.Navigate(srv.URL+"/"),
+			chromedp.Click(sel("tab-config")),
+			uploadFiles(sel("file-input"), []string{ubb}),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-shm-ldbal-n")),
+			coreAnswered("files"),
+		)
+		if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+			t.Errorf("the example picked was replaced by the file's scenario:\n%.200s", sc)
+		}
+	})
+
+	t.Run("ULOG files, the fit's module loading", func(t *testing.T) {
+		dir, err := filepath.Abs(filepath.Join("..", "core", "ulog", "testdata", "bank")) // the browser reads uploads by absolute path
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := newBrowser(t)
+		held, hold := holdRequests("*tools*.wasm")
+		do(t, ctx, "choose ULOG files, then pick an example before the fit answers",
+			noteCoreAnswers(),
+			hold,
+			chromedp.Navigate(srv.URL+"/"),
+			chromedp.Click(sel("tab-workload")),
+			formsValidated(),
+			chromedp.Click(sel("tab-config")),
+			uploadFiles(sel("file-input"), []string{filepath.Join(dir, "node1", "ULOG.120126"), filepath.Join(dir, "node2", "ULOG.120126"), filepath.Join(dir, "ubbconfig")}),
+			chromedp.Click(sel("tab-examples")),
+			chromedp.Click(sel("example-shm-ldbal-n")),
+			chromedp.Click(sel("tab-workload")),
+			formsValidated(),
+			held.release(false),
+			coreAnswered("fit"),
+		)
+		if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+			t.Errorf("the example picked was replaced by the fitted scenario:\n%.200s", sc)
+		}
+	})
 }

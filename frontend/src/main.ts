@@ -413,10 +413,11 @@ async function fit(m: Model): Promise<void> {
 
 /** takeFiles reads dropped or chosen files, telling them apart by their content. */
 async function takeFiles(list: File[]): Promise<void> {
+  const load = loads;
   const { got, ulogs, read, notes } = await readFiles(list);
   if (!read.length) showNotes(notes);
-  else if (ulogs.length) await takeULOGs(got, ulogs, [`Read ${read.join(", ")}.`, ...notes]);
-  else await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes]);
+  else if (ulogs.length) await takeULOGs(got, ulogs, [`Read ${read.join(", ")}.`, ...notes], load);
+  else await takeIncoming(got, [`Read ${read.join(", ")}.`, ...notes], load);
 }
 
 /** The bridge's fit answer, as POST /api/v1/fit gives it. */
@@ -429,9 +430,10 @@ interface FitAnswer {
 /**
  * takeULOGs fits ULOG files into a fresh scenario, as `tuxlb fit --ulog F...
  * --ubbconfig U [--dmconfig D] --out S` writes it: with the UBBCONFIG (and
- * DMCONFIG) dropped alongside, else the editors' texts.
+ * DMCONFIG) dropped alongside, else the editors' texts. load is the count of
+ * scenarios loaded when the files were given: one loaded since wins.
  */
-async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promise<void> {
+async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[], load: number): Promise<void> {
   const request: Record<string, unknown> = { ulog: ulogs };
   const own: Own = {};
   if (got.ubbconfig) {
@@ -453,6 +455,7 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promis
   const left = got.trace ? [`${got.trace.name}: left out: the scenario is fitted from the ULOG files (replay the log against it afterwards).`] : [];
   try {
     const a = await toolEngine.call<FitAnswer>({ op: "fit", request: JSON.stringify(request) });
+    if (loads !== load) return; // a scenario loaded meanwhile (an example picked while the fit's module loaded) stays
     if (!a.scenario) throw new Error("the fit made no scenario");
     loadScenario(a.scenario, own);
     const n = Object.keys(a.report.services ?? {}).length;
@@ -466,6 +469,7 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promis
     say("");
     selectView("config");
   } catch (e) {
+    if (loads !== load) return;
     showNotes([...notes, ...left]);
     say(`Your ULOG files: ${errorText(e)}`);
   }
@@ -474,8 +478,10 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[]): Promis
 /**
  * takeIncoming makes the scenario of the user's files the way `tuxlb run
  * --ubbconfig --dmconfig --trace` does (filesRequest says with what else).
+ * load is the count of scenarios loaded when the files were given: one loaded
+ * since wins.
  */
-async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
+async function takeIncoming(got: Incoming, notes: string[], load = loads): Promise<void> {
   const keep = drop.keep();
   const cur = {
     ubbconfig: ubbEditor.text,
@@ -488,6 +494,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
   const { request, own } = filesRequest(store.own, cur, got, keep);
   try {
     const a = await toolEngine.call<{ scenario: Scenario; notes: string[] }>({ op: "files", request: JSON.stringify(request) });
+    if (loads !== load) return; // a scenario loaded while the core worked (an example picked) stays
     loadScenario(a.scenario, own);
     const how =
       request.scenario === undefined
@@ -499,6 +506,7 @@ async function takeIncoming(got: Incoming, notes: string[]): Promise<void> {
     say("");
     selectView("config");
   } catch (e) {
+    if (loads !== load) return;
     showNotes([...notes]);
     say(`Your files: ${errorText(e)}`);
     revalidate(); // a pasted text stays in the editor, its errors shown there
