@@ -404,3 +404,42 @@ func TestPlaygroundExampleWhileFilesRead(t *testing.T) {
 		}
 	})
 }
+
+// An example picked while the server is slow to give a saved run opened from
+// the list is the user's choice: the run's scenario does not replace it.
+func TestPlaygroundExampleWhileRunOpens(t *testing.T) {
+	srv := playgroundServer(t)
+	resp, err := http.Post(srv.URL+"/api/v1/runs", "application/json", strings.NewReader(readExample(t, "mp-netload")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var run struct{ ID string }
+	if err := json.Unmarshal(body, &run); err != nil || run.ID == "" {
+		t.Fatalf("POST /api/v1/runs: %s (%v)", body, err)
+	}
+	item := chromedp.CSS(`[data-testid="runs-list"] li[data-run-id="` + run.ID + `"] button`)
+	ctx := newBrowser(t)
+	held, hold := holdRequests("*/api/v1/runs/*")
+	do(t, ctx, "open the run, pick an example before the server answers",
+		noteAnswers(),
+		hold,
+		chromedp.Navigate(srv.URL+"/"),
+		waitText(sel("version"), "engine"),
+		chromedp.Click(sel("tab-runs")),
+		jsClick(item),
+		chromedp.Click(sel("tab-examples")),
+		chromedp.Click(sel("example-shm-ldbal-n")),
+		chromedp.Click(sel("tab-workload")),
+		formsValidated(),
+		held.release(false),
+		answered("/result.json"), // the run, then its result's bytes
+	)
+	if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+		t.Errorf("the example picked was replaced by the run's scenario:\n%.200s", sc)
+	}
+	if got := runStatus(t, ctx); got != "" {
+		t.Errorf("run status %q after the example was picked", got)
+	}
+}

@@ -700,10 +700,12 @@ async function saveRun(): Promise<void> {
 }
 
 async function openRun(id: string): Promise<void> {
+  const load = loads;
   try {
     const saved = await api.getRun(id);
     // The stored bytes, for download; re-encoding in the browser could print numbers differently.
     const text = await api.getRunResult(id).catch(() => JSON.stringify(saved.result, null, 2) + "\n");
+    if (loads !== load) return; // a scenario loaded while the server answered (an example picked) stays
     await loadScenario(saved.scenario);
     await showResult(saved.result, text, JSON.stringify(saved.scenario));
     runStatus.textContent = `Opened run ${id}.`;
