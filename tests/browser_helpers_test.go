@@ -114,10 +114,15 @@ func loadAndRun(t *testing.T, ctx context.Context, url, example string) {
 	t.Helper()
 	actions := []chromedp.Action[chromedp.Void]{chromedp.Navigate(url), chromedp.WaitVisible(sel("run"))}
 	if example != "" {
-		actions = append(actions, chromedp.Click(sel("tab-examples")), chromedp.Click(sel("example-"+example)))
+		actions = append(actions, pickExample(example))
 	}
 	actions = append(actions, waitText(sel("version"), "engine"), chromedp.Click(sel("run")), chromedp.WaitVisible(sel("summary")))
 	do(t, ctx, "load and run "+url, actions...)
+}
+
+// pickExample opens the Examples tab and loads the example id.
+func pickExample(id string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(chromedp.Click(sel("tab-examples")), chromedp.Click(sel("example-"+id)))
 }
 
 // waitFor polls read until its answer contains want.

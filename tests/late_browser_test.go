@@ -158,8 +158,7 @@ func TestPlaygroundExplainAfterLoad(t *testing.T) {
 		slowCore(2*time.Second),
 		chromedp.Navigate(srv.URL+"/"),
 		chromedp.Click(sel("tab-explain")), // asks for the first example's requests
-		chromedp.Click(sel("tab-examples")),
-		chromedp.Click(sel("example-shm-ldbal-n")),
+		pickExample("shm-ldbal-n"),
 		waitText(sel("version"), "engine"),
 		chromedp.Click(sel("tab-workload")),
 		formsValidated(), // the core answers in order: the explanations came before
@@ -191,8 +190,7 @@ func TestPlaygroundResultKeepsItsModel(t *testing.T) {
 		slowCore(2*time.Second),
 		chromedp.Navigate(srv.URL+"/"),
 		chromedp.Click(sel("run")), // admin-guide-load-only: SITE1 and SITE2
-		chromedp.Click(sel("tab-examples")),
-		chromedp.Click(sel("example-shm-ldbal-n")), // SITE1 only
+		pickExample("shm-ldbal-n"), // SITE1 only
 		chromedp.WaitVisible(sel("summary")),
 	)
 	if got := get(t, ctx, "read the summary", chromedp.Text(sel("summary"))); !strings.Contains(got, "administration guide") {
@@ -246,8 +244,7 @@ func TestPlaygroundExampleWhileLinkOpens(t *testing.T) {
 		do(t, maker, "make a link to mp-netload",
 			chromedp.Navigate(srv.URL+"/"),
 			waitText(sel("version"), "engine"),
-			chromedp.Click(sel("tab-examples")),
-			chromedp.Click(sel("example-mp-netload")),
+			pickExample("mp-netload"),
 			chromedp.Click(sel("share")),
 			waitValue(sel("share-link"), "#s="),
 		)
@@ -256,8 +253,7 @@ func TestPlaygroundExampleWhileLinkOpens(t *testing.T) {
 		do(t, ctx, "open the link, pick an example before the core answers",
 			slowCore(2*time.Second),
 			chromedp.Navigate(link),
-			chromedp.Click(sel("tab-examples")),
-			chromedp.Click(sel("example-shm-ldbal-n")),
+			pickExample("shm-ldbal-n"),
 			waitText(sel("version"), "engine"),
 			chromedp.Click(sel("tab-workload")),
 			formsValidated(), // the core answers in order: the link's scenario's validation came before
@@ -323,20 +319,29 @@ func TestPlaygroundExampleWhileLinkOpens(t *testing.T) {
 				hold,
 				chromedp.Navigate(srv.URL+short),
 				waitText(sel("version"), "engine"),
-				chromedp.Click(sel("tab-examples")),
-				chromedp.Click(sel("example-shm-ldbal-n")),
-				chromedp.Click(sel("tab-workload")),
-				formsValidated(),
+				pickValidated("shm-ldbal-n"),
 				held.release(fail),
 				answered("/api/v1/scenarios/"),
 			)
-			if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
-				t.Errorf("the example picked was replaced:\n%.200s", sc)
-			}
+			wantPicked(t, ctx, "")
 			if got := runStatus(t, ctx); got != "" {
 				t.Errorf("the page ran after the example was picked (run status %q)", got)
 			}
 		})
+	}
+}
+
+// pickValidated picks the example id and waits for its forms validated.
+func pickValidated(id string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(pickExample(id), chromedp.Click(sel("tab-workload")), formsValidated())
+}
+
+// wantPicked fails the test unless the page's scenario is shm-ldbal-n, the
+// example picked; late says by what it was replaced (" by ...", or "").
+func wantPicked(t *testing.T, ctx context.Context, late string) {
+	t.Helper()
+	if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
+		t.Errorf("the example picked was replaced%s:\n%.200s", late, sc)
 	}
 }
 
@@ -368,13 +373,10 @@ func TestPlaygroundExampleWhileFilesRead(t *testing.T) {
 			chromedp.Navigate(srv.URL+"/"),
 			chromedp.Click(sel("tab-config")),
 			uploadFiles(sel("file-input"), []string{ubb}),
-			chromedp.Click(sel("tab-examples")),
-			chromedp.Click(sel("example-shm-ldbal-n")),
+			pickExample("shm-ldbal-n"),
 			coreAnswered("files"),
 		)
-		if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
-			t.Errorf("the example picked was replaced by the file's scenario:\n%.200s", sc)
-		}
+		wantPicked(t, ctx, " by the file's scenario")
 	})
 
 	t.Run("ULOG files, the fit's module loading", func(t *testing.T) {
@@ -392,16 +394,11 @@ func TestPlaygroundExampleWhileFilesRead(t *testing.T) {
 			formsValidated(),
 			chromedp.Click(sel("tab-config")),
 			uploadFiles(sel("file-input"), []string{filepath.Join(dir, "node1", "ULOG.120126"), filepath.Join(dir, "node2", "ULOG.120126"), filepath.Join(dir, "ubbconfig")}),
-			chromedp.Click(sel("tab-examples")),
-			chromedp.Click(sel("example-shm-ldbal-n")),
-			chromedp.Click(sel("tab-workload")),
-			formsValidated(),
+			pickValidated("shm-ldbal-n"),
 			held.release(false),
 			coreAnswered("fit"),
 		)
-		if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
-			t.Errorf("the example picked was replaced by the fitted scenario:\n%.200s", sc)
-		}
+		wantPicked(t, ctx, " by the fitted scenario")
 	})
 }
 
@@ -429,16 +426,11 @@ func TestPlaygroundExampleWhileRunOpens(t *testing.T) {
 		waitText(sel("version"), "engine"),
 		chromedp.Click(sel("tab-runs")),
 		jsClick(item),
-		chromedp.Click(sel("tab-examples")),
-		chromedp.Click(sel("example-shm-ldbal-n")),
-		chromedp.Click(sel("tab-workload")),
-		formsValidated(),
+		pickValidated("shm-ldbal-n"),
 		held.release(false),
 		answered("/result.json"), // the run, then its result's bytes
 	)
-	if sc := pageScenario(t, ctx); !strings.Contains(sc, "SHM with LDBAL=N") {
-		t.Errorf("the example picked was replaced by the run's scenario:\n%.200s", sc)
-	}
+	wantPicked(t, ctx, " by the run's scenario")
 	if got := runStatus(t, ctx); got != "" {
 		t.Errorf("run status %q after the example was picked", got)
 	}

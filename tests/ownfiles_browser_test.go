@@ -234,8 +234,7 @@ func loadExample(t *testing.T, ctx context.Context, base, name string) {
 	do(t, ctx, "load the example "+name,
 		chromedp.Navigate(base+"/"),
 		waitText(sel("version"), "engine"),
-		chromedp.Click(sel("tab-examples")),
-		chromedp.Click(sel("example-"+name)),
+		pickExample(name),
 		waitFor("the parser's answer", "ok", chromedp.Evaluate[string](`document.querySelector('[data-testid="diagnostics"] li') ? "ok" : ""`)),
 	)
 }

@@ -100,6 +100,19 @@ func formsValidated() chromedp.Action[chromedp.Void] {
 	return waitFor("the forms validated", "ready", chromedp.Evaluate[string](`document.querySelector('[data-testid="trace-map"]')?.closest('[aria-busy="true"]') ? "" : "ready"`))
 }
 
+// loadReplayJSON loads the replay's scenario from the JSON tab and opens
+// the trace section, its forms validated.
+func loadReplayJSON() chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.Click(sel("tab-json")),
+		chromedp.SetValue(sel("scenario-json"), replayScenario()),
+		chromedp.Click(sel("scenario-json-load")),
+		chromedp.Click(sel("tab-workload")),
+		chromedp.WaitVisible(sel("trace-map")),
+		formsValidated(),
+	)
+}
+
 // openReplay loads the replay's scenario and opens the trace section, its
 // forms validated.
 func openReplay(t *testing.T, ctx context.Context, base string) {
@@ -107,12 +120,7 @@ func openReplay(t *testing.T, ctx context.Context, base string) {
 	do(t, ctx, "load the scenario and open the trace section",
 		chromedp.Navigate(base+"/"),
 		waitText(sel("version"), "engine"),
-		chromedp.Click(sel("tab-json")),
-		chromedp.SetValue(sel("scenario-json"), replayScenario()),
-		chromedp.Click(sel("scenario-json-load")),
-		chromedp.Click(sel("tab-workload")),
-		chromedp.WaitVisible(sel("trace-map")),
-		formsValidated(),
+		loadReplayJSON(),
 	)
 }
 
@@ -296,8 +304,7 @@ func TestPlaygroundSweepPrecision(t *testing.T) {
 	do(t, ctx, "run a sweep to a precision on 2 workers",
 		chromedp.Navigate(srv.URL+"/"),
 		chromedp.WaitVisible(sel("run")),
-		chromedp.Click(sel("tab-examples")),
-		chromedp.Click(sel("example-mp-netload")),
+		pickExample("mp-netload"),
 		waitText(sel("version"), "engine"),
 		chromedp.Click(sel("tab-sweep")),
 		chromedp.SetValue(sel("sweep-key1"), "rate_scale"),
@@ -379,12 +386,7 @@ func TestPlaygroundLoadBeforeCoreAnswers(t *testing.T) {
 	do(t, ctx, "load a scenario while the core is still loading",
 		slowCore(2*time.Second),
 		chromedp.Navigate(srv.URL+"/"),
-		chromedp.Click(sel("tab-json")),
-		chromedp.SetValue(sel("scenario-json"), replayScenario()),
-		chromedp.Click(sel("scenario-json-load")),
-		chromedp.Click(sel("tab-workload")),
-		chromedp.WaitVisible(sel("trace-map")),
-		formsValidated(),
+		loadReplayJSON(),
 		waitText(sel("version"), "engine"),
 	)
 	sc := pageScenario(t, ctx)
