@@ -125,6 +125,9 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err := stdinOnce(paths, names); err != nil {
 		return usage("%v", err)
 	}
+	if err := notAnInput("--out", *out, ulogInputs(ff.inputs(), ulogs)...); err != nil {
+		return usage("%v", err)
+	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "tuxlb calibrate: "+format+"\n", a...)
 		return 1

@@ -123,6 +123,10 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 2
 	}
+	if err := notAnInput("--out", *out, ulogInputs(ff.inputs(), ulogs)...); err != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
+		return 2
+	}
 	files, err := ff.read(stdin)
 	if err == nil {
 		files.PSC, err = readText(*pscPath, "--psc", stdin)

@@ -210,3 +210,56 @@ func TestDashForOutputFiles(t *testing.T) {
 		t.Errorf("a file named - was made (stat: %v)", err)
 	}
 }
+
+// An output file that is one of the command's inputs, by whatever path (a
+// symbolic link too), is a usage error naming both: writing it would
+// replace the production log or the configuration the command reads. The
+// input is left as it was.
+func TestOutputIsNotAnInput(t *testing.T) {
+	dir := t.TempDir()
+	copyIn := func(src, name string) string {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	ubbFile := copyIn(bankULOG+"ubbconfig", "ubbconfig")
+	ulogFile := copyIn(bankULOG+"node1/ULOG.120126", "ULOG.120126")
+	scenarioFile := copyIn("../../examples/mp-netload.json", "sc.json")
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("ULOG.120126", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", ulogFile}, "tuxlb fit: --out: " + ulogFile + " is the --ulog file: writing it would replace that file"},
+		{[]string{"fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", link}, "tuxlb fit: --out: " + link + " is the --ulog file"},
+		{[]string{"init", "--ubbconfig", ubbFile, "--out", ubbFile}, "tuxlb init: --out: " + ubbFile + " is the --ubbconfig file"},
+		{[]string{"init", "--ubbconfig", ubbFile, "--ulog", ulogFile, "--out", ulogFile}, "tuxlb init: --out: " + ulogFile + " is the --ulog file"},
+		{[]string{"calibrate", "--ubbconfig", ubbFile, "--ulog", ulogFile, "--out", ubbFile}, "tuxlb calibrate: --out: " + ubbFile + " is the --ubbconfig file"},
+		{[]string{"run", "--dispatch", scenarioFile, scenarioFile}, "tuxlb run: --dispatch: " + scenarioFile + " is the scenario file"},
+		{[]string{"run", "--ubbconfig", ubbFile, "--dispatch", ubbFile}, "tuxlb run: --dispatch: " + ubbFile + " is the --ubbconfig file"},
+	} {
+		if code, out, errs := cli(t, tc.args...); code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want 2 and %q", tc.args, code, out, firstLine(errs), tc.want)
+		}
+	}
+	for src, path := range map[string]string{bankULOG + "ubbconfig": ubbFile, bankULOG + "node1/ULOG.120126": ulogFile, "../../examples/mp-netload.json": scenarioFile} {
+		want, _ := os.ReadFile(src)
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s was changed (%v)", path, err)
+		}
+	}
+	// an output beside the inputs is written as before
+	out := filepath.Join(dir, "fitted.json")
+	if code, _, errs := cli(t, "fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", out); code != 0 {
+		t.Errorf("fit --out a new file: exit %d, %s", code, errs)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -15,6 +16,46 @@ func readFileBounded(path string, limit int64) (string, error) {
 	}
 	defer f.Close()
 	return readBounded(f, path, limit)
+}
+
+// input is a file a command reads, and the flag (or argument) naming it.
+type input struct{ name, path string }
+
+// notAnInput refuses an output path that is one of the command's inputs,
+// whatever path names it (a link, ./x and x): writing it would replace the
+// log or configuration the command reads, which cannot be had back. An
+// output that is not an existing regular file (new, a pipe, /dev/stdout)
+// and standard input ("-") are not compared.
+func notAnInput(flag, out string, inputs ...input) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	fo, err := os.Stat(out)
+	if err != nil || !fo.Mode().IsRegular() {
+		return nil
+	}
+	for _, in := range inputs {
+		if in.path == "" || in.path == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in.path); err == nil && os.SameFile(fo, fi) {
+			return fmt.Errorf("%s: %s is the %s file: writing it would replace that file; give another FILE", flag, out, in.name)
+		}
+	}
+	return nil
+}
+
+// inputs lists the files of the file flags, for notAnInput.
+func (f *fileFlags) inputs() []input {
+	return []input{{"--ubbconfig", f.ubbconfig}, {"--dmconfig", f.dmconfig}, {"--trace", f.trace}, {"--psc", f.psc}}
+}
+
+// ulogInputs adds the --ulog files to ins.
+func ulogInputs(ins []input, ulogs []string) []input {
+	for _, u := range ulogs {
+		ins = append(ins, input{"--ulog", u})
+	}
+	return ins
 }
 
 // outputFile is a file the CLI writes a result into. A regular file (new or

@@ -85,6 +85,9 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = f.files.check(strings.Join(pos, ""))
 	}
+	if err == nil {
+		err = notAnInput("--dispatch", f.dispatch, append(f.files.inputs(), input{"scenario", strings.Join(pos, "")})...)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
