@@ -189,6 +189,8 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		{[]string{"run", "--trace", p("trace.csv")}, 2, "want one scenario file (or -), or --ubbconfig FILE"},
 		{[]string{"init"}, 2, "tuxlb init: want --ubbconfig FILE"},
 		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "0"}, 2, "tuxlb init: --load"},
+		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "NaN"}, 2, `tuxlb init: --load: "NaN" is not a fraction between 0.01 and 10`},
+		{[]string{"init", "--ubbconfig", "-", "--ulog", "-"}, 2, "tuxlb init: --ubbconfig and --ulog would each read standard input (-)"},
 		{[]string{"init", "--ubbconfig", p("bad.cfg")}, 1, p("bad.cfg") + ":2:"},
 	}
 	for _, tt := range tests {

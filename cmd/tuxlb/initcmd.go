@@ -61,11 +61,15 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	l, err := strconv.ParseFloat(*load, 64)
-	if err != nil || l < 0.01 || l > 10 {
+	if err != nil || !(l >= 0.01 && l <= 10) { // NaN too
 		fmt.Fprintf(stderr, "tuxlb init: --load: %q is not a fraction between 0.01 and 10\n", *load)
 		return 2
 	}
-	if err := stdinOnce([]string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}); err != nil {
+	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}
+	for _, u := range ulogs {
+		paths, names = append(paths, u), append(names, "--ulog")
+	}
+	if err := stdinOnce(paths, names); err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 2
 	}
