@@ -3,10 +3,13 @@ package jsonx
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 )
 
 // CheckText checks what encoding/json lets pass silently in a document
@@ -29,7 +32,8 @@ func CheckText(data []byte, v any, what string) error {
 	}
 	w := &keyWalker{data: data, bad: int64(bad)}
 	if msg := w.walk(t); msg.Found() {
-		return placed(msg.Path, w.line, w.col, msg.Why, "%s (%s line %d col %d)", msg.String(), what, w.line, w.col)
+		return &Error{Field: msg.Path, Line: w.line, Col: w.col, Why: msg.Why,
+			text: fmt.Sprintf("%s: %s (%s line %d col %d)", pathText(msg.Path), capped.Text(msg.Why), what, w.line, w.col)}
 	}
 	if bad >= 0 { // not inside a string: the decoder has refused the document already
 		line, col := lineCol(data, bad)

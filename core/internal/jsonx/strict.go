@@ -87,7 +87,7 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 	dec.UseNumber()
 	if dec.Decode(&doc) == nil {
 		if msg := FindProblem(doc, t, ""); msg.Found() {
-			return placed(msg.Path, 0, 0, msg.Why, "%s", msg.String())
+			return &Error{Field: msg.Path, Why: msg.Why, text: pathText(msg.Path) + ": " + capped.Text(msg.Why)}
 		}
 	}
 	why := strings.TrimPrefix(err.Error(), "json: ")
@@ -271,6 +271,24 @@ func (p Problem) String() string {
 		path = "document"
 	}
 	return path + ": " + p.Why
+}
+
+// pathText is a field path as a message shows it: "document" for the
+// document itself, each step cut by capped.Text, so that a 100 000-byte
+// key is cut and the rest of the path kept; a message puts it beside what
+// is wrong, which is not cut with it.
+func pathText(path string) string {
+	if path == "" {
+		return "document"
+	}
+	if len(path) <= capped.Max {
+		return path
+	}
+	steps := strings.Split(path, ".")
+	for i, s := range steps {
+		steps[i] = capped.Text(s)
+	}
+	return strings.Join(steps, ".")
 }
 
 // Error is the error of DecodeStrict and CheckText: its text, and apart

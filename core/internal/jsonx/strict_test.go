@@ -2,6 +2,7 @@ package jsonx
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,29 @@ func TestRawMessageTakesAnyValue(t *testing.T) {
 	err := DecodeStrict([]byte(`{"scenario": {"a": 1}, "vary": "x"}`), &v, "body")
 	if err == nil || err.Error() != "vary: want an array, got a string" {
 		t.Errorf("error %v, want vary named", err)
+	}
+}
+
+// A message about a field under a very long key cuts the key, not what is
+// wrong: the 200 bytes a message quotes of one input are the key's.
+func TestLongKeyKeepsTheReason(t *testing.T) {
+	var v struct {
+		Services map[string]struct {
+			Mean float64 `json:"mean_ms"`
+		} `json:"services"`
+	}
+	long := strings.Repeat("x", 100_000)
+	for _, c := range []struct{ doc, want string }{
+		{`{"services": {"` + long + `": {"mean_ms": 1, "colour": 2}}}`, "services." + long[:200] + "…(100000 bytes).colour: unknown field"},
+		{`{"services": {"` + long + `": {"Mean_ms": 1}}}`, "services." + long[:200] + "…(100000 bytes).Mean_ms: unknown field (keys are case-sensitive: the field is mean_ms) (body line 1 col"},
+		{`{"services": {"` + long + `": {"mean_ms": "1"}}}`, "services." + long[:200] + "…(100000 bytes).mean_ms: want a number, got a string"},
+	} {
+		err := DecodeStrict([]byte(c.doc), &v, "body")
+		var je *Error
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) || len(err.Error()) > 1000 {
+			t.Errorf("error %.300q..., want it to start %.300q...%q", err, c.want, c.want[len(c.want)-40:])
+		} else if errors.As(err, &je) && je.Field != "services."+long+je.Field[len("services.")+len(long):] {
+			t.Errorf("field %.50q, want the whole path", je.Field)
+		}
 	}
 }
