@@ -86,8 +86,31 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 // limit bytes: a file larger than that, or a device that never ends
 // (/dev/zero), is an error once limit is passed. A regular file is read
 // into one buffer of its size; anything else in pieces of 1 MiB joined at
-// the end, so that reading holds at most about twice what was read.
+// the end, so that reading holds at most about twice what was read. Text
+// saved as UTF-16 is an error naming the file (notUTF16).
 func readBounded(r io.Reader, name string, limit int64) (string, error) {
+	s, err := readBoundedBytes(r, name, limit)
+	if err == nil {
+		err = notUTF16(s, name)
+	}
+	return s, err
+}
+
+// notUTF16 refuses text saved as UTF-16 (Windows tools' "Unicode text"),
+// which starts with its byte-order mark: read as UTF-8 it is other bytes,
+// a log in which no column is found, a configuration of control
+// characters, a document of invalid bytes.
+func notUTF16(s, name string) error {
+	for _, bom := range []string{"\xff\xfe", "\xfe\xff"} {
+		if strings.HasPrefix(s, bom) {
+			return fmt.Errorf("%s: UTF-16 text (it starts with the byte-order mark % X): save it as UTF-8", name, bom)
+		}
+	}
+	return nil
+}
+
+// readBoundedBytes is readBounded without the check of the text.
+func readBoundedBytes(r io.Reader, name string, limit int64) (string, error) {
 	var b strings.Builder
 	if f, ok := r.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() <= limit {

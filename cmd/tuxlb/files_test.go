@@ -325,3 +325,49 @@ func TestTraceRowErrorHintsSkipBad(t *testing.T) {
 		t.Errorf("with --trace-skip-bad: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// A file saved as UTF-16 (Windows tools' "Unicode text": a byte-order mark,
+// then two bytes a character) is refused naming the file and saying so,
+// whichever flag reads it; read as UTF-8 a log had no column, a
+// configuration only control characters.
+func TestUTF16FilesNamed(t *testing.T) {
+	utf16 := func(bom string, s string) string {
+		var b strings.Builder
+		b.WriteString(bom)
+		for _, c := range []byte(s) { // ASCII
+			if bom == "\xff\xfe" {
+				b.WriteString(string([]byte{c, 0}))
+			} else {
+				b.WriteString(string([]byte{0, c}))
+			}
+		}
+		return b.String()
+	}
+	dir := writeFiles(t, map[string]string{
+		"ubb.cfg":   ownUBB,
+		"ubb16.cfg": utf16("\xff\xfe", ownUBB),
+		"trace.csv": utf16("\xff\xfe", "time_ms,service\r\n0,BALANCE\r\n"),
+		"be.csv":    utf16("\xfe\xff", "time_ms,service\r\n0,BALANCE\r\n"),
+		"sc.json":   utf16("\xff\xfe", `{"workload": {}}`),
+		"ok.csv":    "\ufefftime_ms,service\r\n0,BALANCE\r\n", // UTF-8's byte-order mark is read as before
+	})
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, tt := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("trace.csv")}, 1,
+			"tuxlb run: --trace: " + p("trace.csv") + ": UTF-16 text (it starts with the byte-order mark FF FE): save it as UTF-8"},
+		{[]string{"fit", "--trace", p("be.csv")}, 1, "tuxlb fit: --trace: " + p("be.csv") + ": UTF-16 text (it starts with the byte-order mark FE FF)"},
+		{[]string{"validate", "--ubbconfig", p("ubb16.cfg")}, 1, p("ubb16.cfg") + ": UTF-16 text (it starts with the byte-order mark FF FE): save it as UTF-8"},
+		{[]string{"init", "--ubbconfig", p("ubb16.cfg")}, 1, "tuxlb init: --ubbconfig: " + p("ubb16.cfg") + ": UTF-16 text"},
+		{[]string{"run", p("sc.json")}, 1, "tuxlb run: " + p("sc.json") + ": UTF-16 text (it starts with the byte-order mark FF FE): save it as UTF-8"},
+		{[]string{"run", "--ubbconfig", p("ubb.cfg"), "--trace", p("ok.csv"), "--format", "summary"}, 0, ""},
+	} {
+		code, _, stderr := cli(t, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") > 2 {
+			t.Errorf("%v: got exit %d, stderr %q; want %d and %q", tt.args, code, stderr, tt.code, tt.want)
+		}
+	}
+}

@@ -44,5 +44,8 @@ func readScenarioData(path string, stdin io.Reader) ([]byte, error) {
 	if len(data) > maxScenarioBytes {
 		return nil, fmt.Errorf("%s: larger than %d MiB", displayName(path), maxScenarioBytes>>20)
 	}
+	if err := notUTF16(string(data[:min(len(data), 2)]), displayName(path)); err != nil {
+		return nil, err
+	}
 	return data, nil
 }
