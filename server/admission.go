@@ -45,12 +45,14 @@ func loadModel(sc *scenario.Scenario) (*core.Model, error) {
 // admitRun checks the estimate of a run of sc on its configuration m
 // against its share and returns the requests it may hold at once with what
 // is left. keep reserves room for a compressed dispatch log (at most
-// --max-stored).
-func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep bool, allSeries ...bool) (int64, error) {
+// --max-stored), allSeries for every line of the series; the extra terms
+// are added as they are (explanations).
+func (s *Server) admitRun(sc *scenario.Scenario, m *core.Model, keep, allSeries bool, extra ...admission.CostTerm) (int64, error) {
 	cost := admission.RunCost(sc, m)
-	if len(allSeries) > 0 && allSeries[0] {
+	if allSeries {
 		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
 	}
+	cost.Terms = append(cost.Terms, extra...)
 	if keep {
 		cost.Terms = append(cost.Terms, admission.CostTerm{Field: "dispatch", What: "the compressed dispatch log (at most --max-stored, and half the share)",
 			Bytes: s.dispatchReserve()})

@@ -164,7 +164,7 @@ func (s *Server) replay(ctx context.Context, start time.Time, sc *scenario.Scena
 	if err != nil {
 		return nil, err
 	}
-	inFlight, err := s.admitRun(rsc, pr.Model(), false)
+	inFlight, err := s.admitRun(rsc, pr.Model(), false, false)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
@@ -51,7 +52,11 @@ func (s *Server) explainRun(c echo.Context) error {
 		return err
 	}
 	defer release()
-	inFlight, err := s.admitRun(sc, pr.Model(), false)
+	explained := count
+	if id != "" {
+		explained = 1
+	}
+	inFlight, err := s.admitRun(sc, pr.Model(), false, false, admission.ExplainCost(pr.Model(), explained, "request"))
 	if err != nil {
 		return err
 	}

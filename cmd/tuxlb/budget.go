@@ -61,11 +61,12 @@ func overBudget(d admission.Decision, what string) error {
 
 // admitRun checks a run of sc on its configuration m against the budget
 // before anything else of it is built, with parallel runs of it at once
-// (what: "replications", "variants"), and returns the requests each may
-// hold at once with what is left.
-func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, what string, allSeries ...bool) (int64, error) {
+// (what: "replications", "variants"), every line of their series when
+// allSeries, and the extra terms once (explanations), and returns the
+// requests each may hold at once with what is left.
+func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, what string, allSeries bool, extra ...admission.CostTerm) (int64, error) {
 	cost := admission.RunCost(sc, m)
-	if len(allSeries) > 0 && allSeries[0] {
+	if allSeries {
 		cost.Terms = append(cost.Terms, admission.AllSeriesCost(sc, m))
 	}
 	parallel = max(parallel, 1)
@@ -75,6 +76,7 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 			cost.Terms[i].Bytes *= int64(parallel)
 		}
 	}
+	cost.Terms = append(cost.Terms, extra...)
 	d := admission.Decide(cost, budget)
 	if !d.Fits {
 		return 0, overBudget(d, "run")

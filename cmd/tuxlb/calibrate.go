@@ -235,7 +235,7 @@ func calibrateReplay(sc *scenario.Scenario, ff *fileFlags, budget int64, jobs in
 		fmt.Fprintf(stderr, "tuxlb calibrate: replay: %s\n", fileError(err, ff, ""))
 		return nil, 1
 	}
-	inFlight, err := admitRun(sc, pr.Model(), budget, min(max(sc.Replications, 1), pool.Workers(jobs)), "replications")
+	inFlight, err := admitRun(sc, pr.Model(), budget, min(max(sc.Replications, 1), pool.Workers(jobs)), "replications", false)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb calibrate: replay: %s\n", fileError(err, ff, ""))
 		return nil, 1

@@ -113,7 +113,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	// Each variant's result is kept to compare them: the budget must hold
 	// one run's worth per variant.
-	inFlight, err := admitRun(sc, pr.Model(), *budget, len(vs), "variants")
+	inFlight, err := admitRun(sc, pr.Model(), *budget, len(vs), "variants", false)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", err)
 		return 1

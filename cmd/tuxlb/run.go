@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
@@ -99,7 +100,11 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		f.file = displayName(pos[0])
 	}
-	inFlight, err := admitRun(sc, pr.Model(), *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries)
+	var explained []admission.CostTerm
+	if f.explain != "" { // held at once, and their JSON
+		explained = append(explained, admission.ExplainCost(pr.Model(), int64(len(f.seqs)+len(f.ids)), "--explain"))
+	}
+	inFlight, err := admitRun(sc, pr.Model(), *f.budget, min(max(sc.Replications, 1), pool.Workers(f.jobs)), "replications", opt.AllSeries, explained...)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb run: %s\n", fileError(err, &f.files, f.file))
 		return 1

@@ -139,6 +139,27 @@ func TestRunExplainTooMany(t *testing.T) {
 	}
 }
 
+// Explanations count against --memory-budget: each lists every candidate
+// of its service, so 1000 of them among 4000 instances would hold about
+// 4 GiB (1000 among 9900 once held 7 GB). Over the budget the run is
+// refused naming --explain; fewer explanations are printed.
+func TestRunExplainCountsAgainstBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`*RESOURCES\nIPCKEY 1\nMASTER s1\nMODEL SHM\nLDBAL Y\n*MACHINES\nh LMID=s1\n*GROUPS\nG LMID=s1 GRPNO=1\n*SERVERS\n`)
+	for e := range 4 {
+		fmt.Fprintf(&b, `srv%d SRVGRP=G SRVID=%d MIN=1000 CLOPT=\"-s S0 --\"\n`, e, 1+e*1000)
+	}
+	path := writeFile(t, "big.json", `{"ubbconfig": "`+b.String()+`", "services": {"S0": {"service_time": {"dist": "const", "ms": 1}}},
+  "workload": {"generate": {"duration_ms": 1000, "streams": [{"service": "S0", "arrivals": "constant", "rate_per_s": 1000}]}}}`)
+	code, out, errs := cli(t, "run", "--memory-budget", "1G", "--explain", "1-1000", path)
+	if code != 1 || out != "" || !strings.Contains(errs, "more than --memory-budget 1.0 GiB; the largest part (--explain): 1000 explanations × 4000 candidates each (the instances that offer S0)") {
+		t.Errorf("--explain 1-1000: exit %d, stdout %.80q, stderr %q; want 1 and the explanations named", code, out, errs)
+	}
+	if code, out, errs := cli(t, "run", "--memory-budget", "1G", "--explain", "1-2", path); code != 0 || !strings.Contains(out, "Request 2 (#2)") {
+		t.Errorf("--explain 1-2: exit %d, stdout %.80q, stderr %q; want 0 and two explanations", code, out, errs)
+	}
+}
+
 const cliScenario = `{
   "ubbconfig": "*RESOURCES\nIPCKEY 123456\nMASTER SITE1\nMODEL SHM\nLDBAL N\n\n*MACHINES\nnode1 LMID=SITE1 APPDIR=\"/a\" TUXCONFIG=\"/a/t\" TUXDIR=\"/t\"\n\n*GROUPS\nAPP LMID=SITE1 GRPNO=1\n\n*SERVERS\nsimpserv SRVGRP=APP SRVID=1 MIN=2 CLOPT=\"-s TOUPPER --\"\n\n*SERVICES\nTOUPPER LOAD=50 PRIO=50\n",
   "workload": {"trace_csv": "time_ms,service,service_ms\n0,TOUPPER,10\n1,TOUPPER,10\n"}

@@ -291,6 +291,35 @@ func ModelCost(m *ubb.Model) Cost {
 	return c
 }
 
+// costPerCandidate is what one candidate of an explanation costs: its
+// fields and its cost and note texts, and its JSON, indented, which the
+// CLI and the server make of all the explanations at once (measured: about
+// 800 bytes).
+const costPerCandidate = 1 << 10
+
+// ExplainCost estimates what explanations of requests requests of a run on
+// m hold beyond the run (RunCost): each lists every candidate of its
+// request's service (at most the instances that offer the service offered
+// by the most), as values and as JSON. field names the input that asks for
+// them ("--explain", "request").
+func ExplainCost(m *ubb.Model, requests int64, field string) CostTerm {
+	offering := map[string]int64{}
+	most, busiest := int64(1), ""
+	for i := range m.Servers {
+		for _, svc := range m.Servers[i].Services {
+			offering[svc]++
+			if n := offering[svc]; n > most || n == most && svc < busiest {
+				most, busiest = n, svc
+			}
+		}
+	}
+	what := itoa64(requests) + " explanations × " + itoa64(most) + " candidates each"
+	if busiest != "" {
+		what += " (the instances that offer " + busiest + ")"
+	}
+	return CostTerm{Field: field, What: what, Bytes: satMul(satMul(requests, most), costPerCandidate)}
+}
+
 // Measured bytes of a sweep's compiled point besides its trace: its copy
 // of the scenario, its model and its plan.
 const (

@@ -1,6 +1,7 @@
 package admission
 
 import (
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -230,5 +231,64 @@ func TestAllSeriesCostCoversRun(t *testing.T) {
 	}
 	if grown := int64(encAll - encSum); extra.Bytes < grown || extra.Bytes > 10*grown {
 		t.Errorf("AllSeriesCost %s against %s more of JSON", SizeText(extra.Bytes), SizeText(grown))
+	}
+}
+
+// The estimate of explanations covers what they hold with their JSON, as
+// the CLI and the server make it of them all at once, and is not far over
+// it: 100 requests explained among 4000 instances once held 1 GiB, past
+// the server's share, and 1000 of them 7 GB in the CLI, uncounted.
+func TestExplainCostCoversExplanations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("explains a large model")
+	}
+	ms := 1.0
+	for _, tc := range []struct {
+		name                            string
+		machines, entries, perEntry, rq int
+	}{
+		{"MP", 2, 4, 1000, 50},
+		{"SHM", 1, 4, 1000, 50},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := &scenario.Scenario{UBBConfig: costUBB(tc.machines, tc.entries, tc.perEntry, 2),
+				Services: map[string]scenario.ServiceSpec{"S0": {ServiceTime: &scenario.Dist{Dist: "const", MS: &ms}}}}
+			for i := 0; i < tc.rq; i++ {
+				at := float64(i)
+				sc.Workload.Trace = append(sc.Workload.Trace, scenario.TraceRow{TimeMS: &at, Service: "S0", Origin: "m0"})
+			}
+			m, err := core.LoadModel(ubb.Input{UBBConfig: sc.UBBConfig})
+			if err != nil {
+				t.Fatal(err)
+			}
+			est := ExplainCost(m, int64(tc.rq), "--explain")
+			p, err := core.Compile(sc, core.RunOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			live0, _ := heapNow()
+			exs, err := p.Explain(core.RunOptions{}, 1, int64(tc.rq))
+			if err != nil || len(exs) != tc.rq {
+				t.Fatalf("%d explanations, error %v", len(exs), err)
+			}
+			enc, err := json.MarshalIndent(exs, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			live1, _ := heapNow()
+			runtime.KeepAlive(exs)
+			held := int64(live1-live0) + int64(len(enc))
+			cands := len(exs[0].Candidates)
+			t.Logf("estimate %s (%s), held %s: %d bytes a candidate", SizeText(est.Bytes), est.What, SizeText(held), held/int64(tc.rq*cands))
+			if est.Bytes < held {
+				t.Errorf("estimate %s is under what the explanations hold, %s", SizeText(est.Bytes), SizeText(held))
+			}
+			if est.Bytes > 3*held {
+				t.Errorf("estimate %s is far over what the explanations hold, %s", SizeText(est.Bytes), SizeText(held))
+			}
+			if !strings.Contains(est.What, "50 explanations × 4000 candidates each (the instances that offer S0)") {
+				t.Errorf("term %q, want the explanations and candidates named", est.What)
+			}
+		})
 	}
 }
