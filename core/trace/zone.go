@@ -58,6 +58,9 @@ func LoadZone(name string) (*Zone, error) {
 		}
 	}
 	if off, ok := fixedOffset(name); ok {
+		if off > maxZoneOffset || off < -maxZoneOffset { // +14:30
+			return nil, errorf("workload.columns.tz: %q is UTC%s, more than the 14 hours from UTC of any zone", name, offsetText(off))
+		}
 		return &Zone{Name: name, std: off}, nil
 	}
 	if z, err := parsePOSIXZone(name); err == nil && strings.ContainsAny(name, "0123456789") {

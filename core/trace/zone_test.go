@@ -88,6 +88,10 @@ func TestLoadZone(t *testing.T) {
 		// POSIX's UTC+99 is 99 hours west: no zone is that far
 		{"UTC+99", 0, `workload.columns.tz: "UTC+99" is UTC-99, more than the 14 hours from UTC of any zone`},
 		{"+15:00", 0, `unknown zone "+15:00"`},
+		// past 14 hours by its minutes
+		{"+14:01", 0, `workload.columns.tz: "+14:01" is UTC+14:01, more than the 14 hours from UTC of any zone`},
+		{"UTC-14:59", 0, `workload.columns.tz: "UTC-14:59" is UTC-14:59, more than the 14 hours`},
+		{"-14:00", -14 * 3600, ""},
 		{"CET-15CEST", 0, `"CET-15CEST" is UTC+15,`},
 	} {
 		z, err := LoadZone(tt.name)
