@@ -68,7 +68,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "       exit 0: every service passes; 3: one fails; 4: none fails, one is inconclusive; 1: an error; 2: bad flags")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}

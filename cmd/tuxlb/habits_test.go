@@ -263,3 +263,44 @@ func TestOutputIsNotAnInput(t *testing.T) {
 		t.Errorf("fit --out a new file: exit %d, %s", code, errs)
 	}
 }
+
+// A flag that takes one value, given twice with different values, is a
+// usage error naming it and both values, in every command (the flag
+// package kept the last: --trace-map time=when --trace-map service=op
+// read the log without its time mapping). Flags of lists repeat, and the
+// same value twice contradicts nothing.
+func TestFlagGivenTwice(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "log.csv": "when;op\n2026-11-29 10:00:00;BALANCE\n"})
+	ubbFile, logFile := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "log.csv")
+	scenarioFile := "../../examples/admin-guide.json"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--seed", "1", "--seed", "2", scenarioFile}, `tuxlb run: --seed given twice, as "1" and as "2": give it once`},
+		{[]string{"run", scenarioFile, "--policy", "jsq", "--policy=p2c"}, `tuxlb run: --policy given twice, as "jsq" and as "p2c"`},
+		{[]string{"run", "--ubbconfig", ubbFile, "--trace", logFile, "--trace-map", "time=when", "--trace-map", "service=op"}, `tuxlb run: --trace-map given twice, as "time=when" and as "service=op"`},
+		{[]string{"run", "--trace-skip-bad=false", "--trace-skip-bad", scenarioFile}, `tuxlb run: --trace-skip-bad given twice, as "false" and as "true"`},
+		{[]string{"validate", "--ubbconfig", ubbFile, "--ubbconfig", scenarioFile}, `tuxlb validate: --ubbconfig given twice`},
+		{[]string{"init", "--ubbconfig", ubbFile, "--load", "0.5", "--load", "0.7"}, `tuxlb init: --load given twice, as "0.5" and as "0.7"`},
+		{[]string{"fit", "--trace", logFile, "--trace", scenarioFile}, `tuxlb fit: --trace given twice`},
+		{[]string{"sweep", scenarioFile, "--vary", "rate_scale=1", "--format", "csv", "--format", "json"}, `tuxlb sweep: --format given twice, as "csv" and as "json"`},
+		{[]string{"sweep", "merge", "--format", "csv", "--format", "json", "a.json"}, `tuxlb sweep merge: --format given twice`},
+		{[]string{"compare", scenarioFile, "--variant", "policy=jsq", "--jobs", "1", "--jobs", "2"}, `tuxlb compare: --jobs given twice`},
+		{[]string{"optimize", scenarioFile, "--pcs", "0.9", "--pcs", "0.95"}, `tuxlb optimize: --pcs given twice`},
+		{[]string{"calibrate", "--out", "a.json", "--out", "b.json"}, `tuxlb calibrate: --out given twice`},
+		// --max-conns 0 ends serve at its check of the settings, should the flags pass
+		{[]string{"serve", "--max-runs", "2", "--max-runs", "3", "--max-conns", "0"}, `tuxlb serve: --max-runs given twice, as "2" and as "3"`},
+	} {
+		if code, out, errs := cli(t, tc.args...); code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want 2 and %q", tc.args, code, out, firstLine(errs), tc.want)
+		}
+	}
+	// list flags repeat; one value twice is taken
+	if code, _, errs := cli(t, "compare", scenarioFile, "--variant", "policy=jsq", "--variant", "ldbal=N", "--seed", "3"); code != 2 || !strings.Contains(errs, "flag provided but not defined: -seed") {
+		t.Errorf("compare with two --variant: exit %d, stderr %q; want only --seed refused, as unknown", code, firstLine(errs))
+	}
+	if code, _, errs := cli(t, "run", "--seed", "1", "--seed=1", "--format", "summary", scenarioFile); code != 0 {
+		t.Errorf("--seed 1 --seed=1: exit %d, %s", code, errs)
+	}
+}

@@ -3,10 +3,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -97,4 +100,57 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'tuxlb help COMMAND' or 'tuxlb COMMAND --help' for a command's flags.")
+}
+
+// parseFlags is fs.Parse(args) after onceEach's check, whose error it
+// prints on fs's output as the flag package prints its own.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := onceEach(fs, args); err != nil {
+		fmt.Fprintf(fs.Output(), "tuxlb %s: %v\n", fs.Name(), err)
+		return err
+	}
+	return fs.Parse(args)
+}
+
+// onceEach refuses a flag that takes one value given twice with different
+// values (--seed 1 --seed 2, --trace-map time=a --trace-map service=b):
+// the flag package keeps the last and drops the first without a word. A
+// flag of a list (--vary, --ulog, --objective) repeats; the same value
+// twice is no contradiction. args are read as the flag package reads
+// them, flags anywhere before "--".
+func onceEach(fs *flag.FlagSet, args []string) error {
+	seen := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // the flag package says it is unknown
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			if !hasValue {
+				value = "true"
+			}
+		} else if !hasValue {
+			if i+1 == len(args) {
+				continue // the flag package says it needs a value
+			}
+			i++
+			value = args[i]
+		}
+		if t := reflect.TypeOf(f.Value); t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Slice {
+			continue
+		}
+		if prev, ok := seen[name]; ok && prev != value {
+			return fmt.Errorf("--%s given twice, as %q and as %q: give it once", name, prev, value)
+		}
+		seen[name] = value
+	}
+	return nil
 }

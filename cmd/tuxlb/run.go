@@ -127,8 +127,13 @@ func zeroGiven(fs *flag.FlagSet, name string, v float64) bool {
 	return given && v == 0
 }
 
-// parseInterspersed parses flags anywhere among the arguments.
+// parseInterspersed parses flags anywhere among the arguments, each flag
+// of one value once (onceEach).
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := onceEach(fs, args); err != nil {
+		fmt.Fprintf(fs.Output(), "tuxlb %s: %v\n", fs.Name(), err)
+		return nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

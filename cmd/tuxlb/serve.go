@@ -147,7 +147,7 @@ func serve(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb serve: %v\n", err)
 		return 2
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return 2
 	}
 	if err := o.check(fs.Args()); err != nil {
