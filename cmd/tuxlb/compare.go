@@ -97,6 +97,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *asJSON {
+		given := false
+		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "format" })
+		if given && *format != "json" {
+			fmt.Fprintf(stderr, "tuxlb compare: --json and --format %s contradict each other: give one of them\n", *format)
+			return 2
+		}
 		*format = "json"
 	}
 	if *format != "table" && *format != "csv" && *format != "json" {

@@ -57,6 +57,8 @@ func TestCompareCommandErrors(t *testing.T) {
 		{[]string{"compare", "--variant", "SERVERS.srv.MIN=1,SERVERS.srv.min=2", "../../examples/admin-guide.json"}, 2, "SERVERS.srv.min is set twice"},
 		{[]string{"compare", "--variant", "model=XP", "../../examples/admin-guide.json"}, 1, `variant "model=XP": ubbconfig:4:13: MODEL must be SHM or MP, got "XP"`},
 		{[]string{"compare", "--variant", "ldbal=Y", "no-such-file.json"}, 1, "no-such-file.json"},
+		// --json is --format json: beside another format it contradicts it (the JSON was printed)
+		{[]string{"compare", "--variant", "ldbal=N", "--json", "--format", "csv", "../../examples/admin-guide.json"}, 2, "--json and --format csv contradict each other"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer

@@ -32,6 +32,7 @@ type runFlags struct {
 	explain     string
 	explainJSON bool
 	format      string
+	formatGiven bool // --format was given, not its default
 	jobs        int
 	maxRunTime  time.Duration
 	seqs        map[int64]bool // parsed --explain: issue numbers
@@ -82,6 +83,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
+	fs.Visit(func(fl *flag.Flag) { f.formatGiven = f.formatGiven || fl.Name == "format" })
 	opt, err := f.options()
 	if err == nil {
 		err = f.files.check(strings.Join(pos, ""))
@@ -181,9 +183,15 @@ func (f *runFlags) options() (core.RunOptions, error) {
 	if err := f.valid.apply(&scenario.Scenario{}); err != nil { // the flags' syntax, before anything is read
 		return opt, err
 	}
+	if f.explainJSON && f.explain == "" {
+		return opt, fmt.Errorf("--explain-json prints the explanations --explain N asks for: give --explain, or leave --explain-json out")
+	}
 	if f.explain != "" {
 		if f.dispatch != "" {
 			return opt, fmt.Errorf("--explain and --dispatch cannot be combined")
+		}
+		if f.formatGiven {
+			return opt, fmt.Errorf("--explain prints explanations, not the result: --format %s does not apply (--explain-json prints them as JSON)", f.format)
 		}
 		seqs, ids, err := parseSeqs(f.explain)
 		if err != nil {

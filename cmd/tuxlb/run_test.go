@@ -35,6 +35,24 @@ func TestRunBadFlagsExit2(t *testing.T) {
 	}
 }
 
+// Flags that say nothing to the command as given are usage errors, not
+// ignored: --explain-json without --explain printed the result, and
+// --explain printed its text whatever --format asked for.
+func TestRunExplainFlagsContradict(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--explain-json", "../../examples/admin-guide.json"}, "tuxlb run: --explain-json prints the explanations --explain N asks for"},
+		{[]string{"run", "--explain", "4", "--format", "psr", "../../examples/admin-guide.json"}, "tuxlb run: --explain prints explanations, not the result: --format psr does not apply"},
+		{[]string{"run", "--explain", "4", "--format", "json", "../../examples/admin-guide.json"}, "--format json does not apply (--explain-json prints them as JSON)"},
+	} {
+		if code, out, errs := cli(t, tc.args...); code != 2 || out != "" || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stdout %.80q, stderr %q; want 2 and %q", tc.args, code, out, errs, tc.want)
+		}
+	}
+}
+
 func TestRunMissingFileExit1(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := Main([]string{"run", "/nonexistent/scenario.json"}, nil, &out, &errb); code != 1 {
