@@ -58,7 +58,7 @@ func (s *Server) calibrate(c echo.Context) error {
 	ok, boundary := isMultipart(c)
 	if !ok {
 		return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-			"POST /api/v1/calibrate takes multipart/form-data: send %s, e.g. %s", calibrateForm.want, calibrateForm.example)
+			"%sPOST /api/v1/calibrate takes multipart/form-data: send %s, e.g. %s", unreadType(c), calibrateForm.want, calibrateForm.example)
 	}
 	var optData []byte
 	src, files, err := s.readFitForm(c, boundary, calibrateForm, &optData)

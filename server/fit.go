@@ -45,7 +45,7 @@ func (s *Server) fit(c echo.Context) error {
 	ok, boundary := isMultipart(c)
 	if !ok {
 		return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-			"POST /api/v1/fit takes multipart/form-data: send %s, e.g. %s", fitForm.want, fitForm.example)
+			"%sPOST /api/v1/fit takes multipart/form-data: send %s, e.g. %s", unreadType(c), fitForm.want, fitForm.example)
 	}
 	src, files, err := s.readFitForm(c, boundary, fitForm, nil)
 	if err != nil {

@@ -162,10 +162,25 @@ func (s *Server) checkBody(next echo.HandlerFunc) echo.HandlerFunc {
 				hint = " (curl -d sends this type unless told: add -H 'Content-Type: application/json')"
 			}
 			return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-				"Content-Type %s: send %s%s", quoteCapped(ctype), strings.Join(types, " or "), hint)
+				"Content-Type %s%s: send %s%s", quoteCapped(ctype), paramsUnread(ctype, types...), strings.Join(types, " or "), hint)
 		}
 		return next(c)
 	}
+}
+
+// paramsUnread says why ctype, which names a type the path reads, was
+// refused all the same: its parameters do not parse (a boundary= without
+// a value, a stray ;), which "send multipart/form-data" alone does not
+// tell. "" when ctype parses or names another type.
+func paramsUnread(ctype string, accepted ...string) string {
+	media, _, _ := strings.Cut(ctype, ";")
+	if !slices.Contains(accepted, strings.ToLower(strings.TrimSpace(media))) {
+		return ""
+	}
+	if _, _, err := mime.ParseMediaType(ctype); err != nil {
+		return " (its parameters cannot be read: " + strings.TrimPrefix(err.Error(), "mime: ") + ")"
+	}
+	return ""
 }
 
 // checkHost refuses a Host header that names neither an IP address, nor

@@ -55,6 +55,26 @@ func TestPostBodyTypes(t *testing.T) {
 	}
 }
 
+// A Content-Type that names a type the path reads, with parameters that
+// cannot be read (a boundary= without a value, a stray ;), says so: "send
+// multipart/form-data" alone was said of a multipart/form-data body.
+func TestUnreadableContentTypeSaysSo(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct{ path, ctype, want string }{
+		{"/api/v1/runs", "multipart/form-data; boundary=", `Content-Type "multipart/form-data; boundary=" (its parameters cannot be read: invalid media parameter): send application/json or multipart/form-data`},
+		{"/api/v1/scenarios", "application/json;;", `Content-Type "application/json;;" (its parameters cannot be read: invalid media parameter): send application/json`},
+		{"/api/v1/validate", "text/plain; charset", `Content-Type "text/plain; charset" (its parameters cannot be read: invalid media parameter): send text/plain`},
+		{"/api/v1/fit", "multipart/form-data; boundary=", `Content-Type "multipart/form-data; boundary=" (its parameters cannot be read: invalid media parameter); POST /api/v1/fit takes multipart/form-data`},
+		{"/api/v1/calibrate", "multipart/form-data; boundary=", `(its parameters cannot be read: invalid media parameter); POST /api/v1/calibrate takes multipart/form-data`},
+		{"/api/v1/runs", "text/csv", `Content-Type "text/csv": send application/json or multipart/form-data`},
+	} {
+		p := wantProblem(t, h.do("POST", tc.path, tc.ctype, "x"), tc.path, 415, "unsupported-media-type")
+		if !strings.Contains(p.Detail, tc.want) {
+			t.Errorf("%s %q: detail %q, want %q", tc.path, tc.ctype, p.Detail, tc.want)
+		}
+	}
+}
+
 // A compressed body is refused for what it is, not misread as bad JSON.
 func TestCompressedBodyRefused(t *testing.T) {
 	h := newHarness(t, nil)

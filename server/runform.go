@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strconv"
@@ -25,6 +26,17 @@ const runFormParts = "ubbconfig, dmconfig, trace, trace_map, trace_skip_bad and 
 func isMultipart(c echo.Context) (bool, string) {
 	media, params, err := mime.ParseMediaType(c.Request().Header.Get(echo.HeaderContentType))
 	return err == nil && media == "multipart/form-data", params["boundary"]
+}
+
+// unreadType is the start of a 415's detail for a form whose
+// Content-Type names multipart/form-data but cannot be read: "Content-Type
+// ... (its parameters cannot be read: ...); ", else "".
+func unreadType(c echo.Context) string {
+	ctype := c.Request().Header.Get(echo.HeaderContentType)
+	if why := paramsUnread(ctype, "multipart/form-data"); why != "" {
+		return fmt.Sprintf("Content-Type %s%s; ", quoteCapped(ctype), why)
+	}
+	return ""
 }
 
 // readRunForm reads a run posted as files, the way an administrator has

@@ -120,7 +120,8 @@ func unsupportedMedia(ctype string) *Problem {
 		hint = " (curl --data-binary sends this type unless told: add -H 'Content-Type: text/plain')"
 	}
 	return problemf(http.StatusUnsupportedMediaType, "unsupported-media-type", "Unsupported media type",
-		"Content-Type %q: send text/plain, application/json or multipart/form-data%s", ctype, hint)
+		"Content-Type %q%s: send text/plain, application/json or multipart/form-data%s", ctype,
+		paramsUnread(ctype, "text/plain", "application/json", "multipart/form-data"), hint)
 }
 
 // readConfigJSON reads {"ubbconfig","dmconfig","advertise"}: malformed JSON
