@@ -71,13 +71,27 @@ func (b *builder) checkSections(secs []*section) map[string][]*section {
 	return byName
 }
 
-// warnUnknownKeywords warns once for each parameter that the section does not know.
+// warnUnknownKeywords warns once for each parameter that the section does
+// not know, and for a parameter the section knows given again in one entry
+// (on its continuation lines, say), whose last value is read.
 func (b *builder) warnUnknownKeywords(s *section, known map[string]bool) {
 	for _, e := range s.entries {
+		var at map[string]pos
 		for _, p := range e.params {
 			if !known[p.key] {
 				b.warnf(p.keyPos, "unknown keyword %s in *%s (ignored)", p.key, s.name)
+				continue
 			}
+			if len(e.params) == 1 {
+				continue
+			}
+			if at == nil {
+				at = map[string]pos{}
+			}
+			if old, dup := at[p.key]; dup {
+				b.warnf(p.keyPos, "%s given again in this entry: this value replaces the one at %d:%d", p.key, old.line, old.col)
+			}
+			at[p.key] = p.keyPos
 		}
 	}
 }

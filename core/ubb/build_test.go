@@ -360,3 +360,29 @@ func TestMinZeroEntries(t *testing.T) {
 		}
 	}
 }
+
+// A parameter given twice in one entry (on a continuation line, or twice
+// on a line) is read at its last value with a warning at it naming the
+// first, as a *RESOURCES keyword given again is: it was taken without a
+// word. The same parameter in DEFAULT: and in the entry is no repeat.
+func TestParameterGivenAgainInAnEntry(t *testing.T) {
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: "*RESOURCES\nMODEL SHM\n*MACHINES\nn LMID=a\n*GROUPS\nG LMID=a GRPNO=1 GRPNO=2\n*SERVERS\n" +
+		"DEFAULT: MIN=1\nx SRVGRP=G SRVID=1 MIN=2\n  CLOPT=\"-s S\"\n  MIN=3\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(m.Servers); got != 3 || m.Groups[0].GrpNo != 2 {
+		t.Errorf("%d instances, GRPNO %d; want MIN=3 and GRPNO=2, the last values", got, m.Groups[0].GrpNo)
+	}
+	var warns []string
+	for _, d := range m.Warnings {
+		warns = append(warns, d.String())
+	}
+	want := []string{
+		"t.ubb:6:18: warning: GRPNO given again in this entry: this value replaces the one at 6:10",
+		"t.ubb:11:3: warning: MIN given again in this entry: this value replaces the one at 9:20",
+	}
+	if !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings\n  %q\nwant\n  %q", warns, want)
+	}
+}
