@@ -275,6 +275,24 @@ func TestNoTraceLines(t *testing.T) {
 	}
 }
 
+// A message about many files names a few and counts the rest, so that
+// what it says of them is not cut with a long list: 300 untraced ULOGs
+// once made a problem detail of their names alone.
+func TestManyFilesNamedInShort(t *testing.T) {
+	var files []File
+	for i := range 300 {
+		files = append(files, File{Name: fmt.Sprintf("node%03d/ULOG.120126", i), Text: "095955.000.h!clt.1.1.0: LIBTUX_CAT:262: INFO: Std main starting\n"})
+	}
+	_, err := Read(files)
+	want := "node000/ULOG.120126, node001/ULOG.120126, node002/ULOG.120126 and 297 more files: no TRACE lines: "
+	if err == nil || !strings.HasPrefix(err.Error(), want) || len(err.Error()) > 300 {
+		t.Errorf("error %.400v, want it to start %q", err, want)
+	}
+	if got := Names(files[:5]); got != "node000/ULOG.120126, node001/ULOG.120126, node002/ULOG.120126, node003/ULOG.120126, node004/ULOG.120126" {
+		t.Errorf("five files: %q, want every name", got)
+	}
+}
+
 // A file without its day beside dated ones is taken as of their day (the
 // first dated file's), with a warning naming it: its lines and theirs then
 // interleave by time, as one day's do.

@@ -251,13 +251,24 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	return lg, nil
 }
 
-// Names is the files' names, for a message about them all.
+// Names is the files' names, for a message about them all: every name of
+// up to five files, else the first three and how many more, so that a
+// message about hundreds of files (a node's ULOG of every day) keeps what
+// it says of them after the names.
 func Names(files []File) string {
-	out := make([]string, len(files))
-	for i, f := range files {
+	shown := files
+	if len(files) > 5 {
+		shown = files[:3]
+	}
+	out := make([]string, len(shown))
+	for i, f := range shown {
 		out[i] = f.Name
 	}
-	return strings.Join(out, ", ")
+	s := strings.Join(out, ", ")
+	if len(shown) < len(files) {
+		s += fmt.Sprintf(" and %d more files", len(files)-len(shown))
+	}
+	return s
 }
 
 func (lg *Log) malformed(file string, line int, why string) {
