@@ -10,6 +10,32 @@ import (
 	"testing"
 )
 
+// `tuxlb help` lists every command with its summary, the summaries in one
+// column whatever the longest name (completion is ten letters).
+func TestUsageAligned(t *testing.T) {
+	code, out, _ := cli(t, "help")
+	if code != 0 {
+		t.Fatalf("tuxlb help: exit %d", code)
+	}
+	col := -1
+	for name, c := range commands {
+		line := ""
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  "+name+" ") {
+				line = l
+			}
+		}
+		at := strings.Index(line, c.summary)
+		if at < 0 {
+			t.Fatalf("no line for %s in\n%s", name, out)
+		}
+		if col >= 0 && at != col {
+			t.Errorf("%s's summary starts at column %d, another's at %d:\n%s", name, at, col, out)
+		}
+		col = at
+	}
+}
+
 // Every command's --help, -h and `tuxlb help CMD` print that command's
 // usage and flags on standard output and exit 0.
 func TestCommandHelp(t *testing.T) {
@@ -240,7 +266,7 @@ func TestOutputIsNotAnInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", ulogFile}, "tuxlb fit: --out: " + ulogFile + " is the --ulog file: writing it would replace that file"},
-		{[]string{"fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", link}, "tuxlb fit: --out: " + link + " is the --ulog file"},
+		{[]string{"fit", "--ulog", ulogFile, "--ubbconfig", ubbFile, "--out", link}, "tuxlb fit: --out: " + link + " is the --ulog file " + ulogFile + ": writing it would replace that file"},
 		{[]string{"init", "--ubbconfig", ubbFile, "--out", ubbFile}, "tuxlb init: --out: " + ubbFile + " is the --ubbconfig file"},
 		{[]string{"init", "--ubbconfig", ubbFile, "--ulog", ulogFile, "--out", ulogFile}, "tuxlb init: --out: " + ulogFile + " is the --ulog file"},
 		{[]string{"calibrate", "--ubbconfig", ubbFile, "--ulog", ulogFile, "--out", ubbFile}, "tuxlb calibrate: --out: " + ubbFile + " is the --ubbconfig file"},

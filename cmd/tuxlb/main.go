@@ -92,12 +92,14 @@ func asksHelp(args []string) bool {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: tuxlb COMMAND [flags] [args]\n\ncommands:")
 	names := make([]string, 0, len(commands))
+	width := 0
 	for name := range commands {
 		names = append(names, name)
+		width = max(width, len(name))
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-9s %s\n", name, commands[name].summary)
+		fmt.Fprintf(w, "  %-*s %s\n", width, name, commands[name].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'tuxlb help COMMAND' or 'tuxlb COMMAND --help' for a command's flags.")
 }

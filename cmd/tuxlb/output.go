@@ -39,7 +39,11 @@ func notAnInput(flag, out string, inputs ...input) error {
 			continue
 		}
 		if fi, err := os.Stat(in.path); err == nil && os.SameFile(fo, fi) {
-			return fmt.Errorf("%s: %s is the %s file: writing it would replace that file; give another FILE", flag, out, in.name)
+			also := ""
+			if in.path != out { // another path to it (a link, ./x): name both
+				also = " " + in.path
+			}
+			return fmt.Errorf("%s: %s is the %s file%s: writing it would replace that file; give another FILE", flag, out, in.name, also)
 		}
 	}
 	return nil

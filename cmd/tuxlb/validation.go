@@ -32,7 +32,7 @@ func (v *validationFlags) flags(fs *flag.FlagSet, replications int) {
 		usage += " (default the scenario's)"
 	}
 	fs.IntVar(&v.replications, "replications", replications, usage)
-	fs.StringVar(&v.tolerance, "tolerance", "", "relative tolerance of the validation's verdicts: `10%` (every figure), or per figure: p99=20%,mean=10% (default=, mean=, p50=, p95=, p99=); without it 10% for the mean and p50, 15% for p95, 20% for p99")
+	fs.StringVar(&v.tolerance, "tolerance", "", "relative tolerance of the validation's verdicts: `10%` (every figure), or per figure: p99=20%,mean=10% (keys default, mean, p50, p95, p99); without it 10% for the mean and p50, 15% for p95, 20% for p99")
 	fs.StringVar(&v.validateAfter, "validate-after", "", "compare only the log's rows issued after `T`: milliseconds from the log's start, or a duration like 30s")
 }
 

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+
+	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
 
 // RouteValue is a routing value in a JSON document: a string, or a number
@@ -30,6 +32,18 @@ func (v *RouteValue) UnmarshalJSON(data []byte) error {
 }
 
 var routeValueType = reflect.TypeOf(RouteValue(""))
+
+// JSONProblem says what is wrong with a routing value that did not decode
+// (jsonx.Shaped): a string or a number is wanted.
+func (*RouteValue) JSONProblem(v any, path string) jsonx.Problem {
+	switch v.(type) {
+	case string, json.Number:
+		return jsonx.Problem{}
+	}
+	return jsonx.Mismatch(path, "a string or a number", v)
+}
+
+var _ jsonx.Shaped = (*RouteValue)(nil)
 
 // MarshalJSON writes a number as a JSON number (as it was written) and
 // anything else as a string: a written scenario reads as it would be typed

@@ -10,6 +10,7 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/fit"
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/trace"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -350,7 +351,7 @@ func (n *interned) Untimed(int) string { return "" }
 
 // Enqueue refuses an enqueue: without a UBBCONFIG there is no queue space.
 func (n *interned) Enqueue(target string) (int, int32, string) {
-	return 0, 0, fmt.Sprintf("%q: an enqueue needs the UBBCONFIG's queue spaces", target)
+	return 0, 0, fmt.Sprintf("%q: an enqueue needs the UBBCONFIG's queue spaces", capped.Text(target))
 }
 
 func (l *nameList) has(s string) bool {

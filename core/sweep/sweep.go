@@ -106,7 +106,9 @@ func Compile(sc *scenario.Scenario, spec Spec) (*Sweep, error) {
 		}
 		k := lookupKey(name)
 		if k == nil {
-			return nil, diag.Errorf(diag.EINVALID, "vary %s: unknown key (want one of %s)", name, keysHelp)
+			// the list is the program's own, in the format so that it is not
+			// cut as a quoted input is
+			return nil, diag.Errorf(diag.EINVALID, "vary %s: unknown key (want one of "+strings.ReplaceAll(keysHelp, "%", "%%")+")", name)
 		}
 		for _, prev := range s.Keys {
 			if prev.name == k.name {

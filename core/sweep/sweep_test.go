@@ -199,7 +199,7 @@ func TestSweepBadInput(t *testing.T) {
 		{Spec{}, "vary: want 1 or 2 keys"},
 		{Spec{Vary: []string{"a=1", "b=2", "c=3"}}, "vary: want 1 or 2 keys"},
 		{Spec{Vary: []string{"rate_scale"}}, `vary "rate_scale": want KEY=VALUES`},
-		{Spec{Vary: []string{"nosuch=1,2"}}, "vary nosuch: unknown key"},
+		{Spec{Vary: []string{"nosuch=1,2"}}, "vary nosuch: unknown key (want one of " + keysHelp + ")"}, // the whole list, not cut as an input is
 		{Spec{Vary: []string{"tuning.nosuch=1"}}, "vary tuning.nosuch: unknown key"},
 		{Spec{Vary: []string{"SERVERS.srv.LOAD=1"}}, "vary SERVERS.srv.LOAD: unknown key"},
 		{Spec{Vary: []string{"rate_scale=1", "RATE_SCALE=2"}}, "vary rate_scale: key given twice"},

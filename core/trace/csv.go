@@ -319,7 +319,7 @@ func (rd *Reader) next(r *Request) (bool, error) {
 		}
 		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
 			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
-				ct.cell(rec, colTime), ct.lastTxt))
+				capped.Text(ct.cell(rec, colTime)), capped.Text(ct.lastTxt)))
 		}
 		if err != nil {
 			if !ct.skipBad || ct.fatal != nil {
@@ -509,8 +509,8 @@ func (ct *csvTrace) strictHeader(names []string) error {
 		case f >= 0:
 			ct.col[f] = i
 		default:
-			return errorf("trace_csv: unknown column %q (want %s; with workload.columns, other columns are ignored)",
-				h, strings.Join(traceColumns[:], ", "))
+			return errorf("trace_csv: unknown column %q (want %s, %s; with workload.columns, other columns are ignored)",
+				h, strings.Join(traceColumns[:], ", "), EnqueueColumn)
 		}
 	}
 	return nil
@@ -576,7 +576,7 @@ func (ct *csvTrace) row(r *Request, rec []string, num int) error {
 	if c := cells[colPrio]; c != "" {
 		p, err := strconv.Atoi(c)
 		if err != nil || p < 1 || p > 100 {
-			return rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", c))
+			return rowError(num, ct.header[colPrio], fmt.Sprintf("want an integer between 1 and 100, got %q", capped.Text(c)))
 		}
 		r.Prio = p
 	}
@@ -639,7 +639,7 @@ func (ct *csvTrace) note() string {
 // quoteCell adds the cell to a "not a number" problem.
 func quoteCell(msg string, err error, c string) string {
 	if errors.Is(err, usec.ErrNotNumber) {
-		return fmt.Sprintf("%s: %q", msg, c)
+		return fmt.Sprintf("%s: %q", msg, capped.Text(c))
 	}
 	return msg
 }

@@ -2,11 +2,13 @@ package trace
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
@@ -195,6 +197,22 @@ func readAll(text string, cols *Columns) ([]Request, string, error) {
 	return reqs, note, err
 }
 
+// A row's error quotes a cell cut to capped.Max bytes, however long the
+// cell, and keeps the message's own words whole.
+func TestRowErrorCutsTheCellOnly(t *testing.T) {
+	long := strings.Repeat("9", 100_000) + "x"
+	for _, text := range []string{
+		"ts,service\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 " + long + ",TOUPPER\n",
+		"time_ms,service\n0," + long + "\n",
+		"time_ms,service,prio\n0,TOUPPER," + long + "\n",
+	} {
+		_, _, err := readAll(text, nil)
+		if err == nil || len(err.Error()) > 2*capped.Max || !strings.Contains(err.Error(), "…(") {
+			t.Errorf("a cell of 100 KB: got %.400v (%d bytes), want it quoted cut", err, len(fmt.Sprint(err)))
+		}
+	}
+}
+
 // A header of more columns than a log may have is refused before its names
 // are read, saying how many.
 func TestHeaderTooWide(t *testing.T) {
@@ -243,7 +261,9 @@ func TestDrawServiceTimes(t *testing.T) {
 			t.Errorf("%q without DrawServiceTimes: %v %+v, want the first row's 3.5 ms", c.text, err, reqs)
 		}
 	}
-	if _, _, err := readAll("time_ms,service,colour\n0,TOUPPER,red\n", &Columns{DrawServiceTimes: true}); err == nil || !strings.Contains(err.Error(), "unknown column") {
-		t.Errorf("the trace format with DrawServiceTimes: %v, want it read strictly", err)
+	// the error lists every column of the format, the enqueue one too
+	want := `trace_csv: unknown column "colour" (want time_ms, service, origin, service_ms, prio, id, route, buftype, observed_ms, enqueue;`
+	if _, _, err := readAll("time_ms,service,colour\n0,TOUPPER,red\n", &Columns{DrawServiceTimes: true}); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("the trace format with DrawServiceTimes: %v, want it read strictly: %s", err, want)
 	}
 }

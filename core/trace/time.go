@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/internal/capped"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 )
 
@@ -214,7 +215,7 @@ func (ct *csvTrace) decide(c string) error {
 			ct.how = "times of day, no date: one more than 12 hours before the row above it is the next day; counted from the first row"
 			return nil
 		} else if _, err := wideNS(decimalComma(c), 0); err != nil {
-			return usec.Error(fmt.Sprintf("not a time (want a date-time or a number): %q", c))
+			return usec.Error(fmt.Sprintf("not a time (want a date-time or a number): %q", capped.Text(c)))
 		} else if ct.nameUnit != "" {
 			ct.timeUnit = ct.nameUnit
 		} else {
@@ -291,7 +292,7 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	var zoned bool
 	local := localPlain
 	if ok && st.outOfRange(ct.order) {
-		return 0, usec.Error(fmt.Sprintf("date-time out of the supported range (years %d to %d): %q", minYear, maxYear, c))
+		return 0, usec.Error(fmt.Sprintf("date-time out of the supported range (years %d to %d): %q", minYear, maxYear, capped.Text(c)))
 	}
 	if ok {
 		ns, zoned, local, ok = st.instantIn(ct.order, ct.zone, ct.prevSec)
@@ -299,7 +300,7 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	switch {
 	case ok && local == localSkipped:
 		return 0, usec.Error(fmt.Sprintf("%q is no time in %s: the change to summer time skips it (the clocks jump an hour forward); "+
-			"fix the row, or read the log in the zone it was written in (tz)", c, ct.zone))
+			"fix the row, or read the log in the zone it was written in (tz)", capped.Text(c), ct.zone))
 	case ok && local == localRepeat:
 		ct.repeated++
 		if ct.repeatRow == 0 {
@@ -308,9 +309,9 @@ func (ct *csvTrace) stamp(c string) (int64, error) {
 	}
 	if !ok {
 		if ct.timeUnit == "rfc3339" {
-			return 0, usec.Error(fmt.Sprintf("not an RFC 3339 timestamp: %q", c))
+			return 0, usec.Error(fmt.Sprintf("not an RFC 3339 timestamp: %q", capped.Text(c)))
 		}
-		return 0, usec.Error(fmt.Sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone]%s, as in the first row): %q", ct.orderWant(), c))
+		return 0, usec.Error(fmt.Sprintf("not a date-time (want YYYY-MM-DD HH:MM:SS[.fff][zone]%s, as in the first row): %q", ct.orderWant(), capped.Text(c)))
 	}
 	if !zoned {
 		ct.unzoned = true
@@ -350,7 +351,7 @@ const dayNS = 86_400 * 1_000_000_000
 func (ct *csvTrace) clock(c string) (int64, error) {
 	ns, ok := cutClock(c)
 	if !ok {
-		return 0, usec.Error(fmt.Sprintf("not a time of day (want HH:MM:SS[.fff], as in the first row): %q", c))
+		return 0, usec.Error(fmt.Sprintf("not a time of day (want HH:MM:SS[.fff], as in the first row): %q", capped.Text(c)))
 	}
 	abs := ct.clockDays*dayNS + ns
 	if ct.clockPrev >= 0 && abs < ct.clockPrev-dayNS/2 {
@@ -382,7 +383,7 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 	}
 	if us < 0 {
 		return 0, usec.Error(fmt.Sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
-			c, ct.firstTxt, what))
+			capped.Text(c), capped.Text(ct.firstTxt), what))
 	}
 	return us, nil
 }

@@ -162,8 +162,8 @@ func (n *Names) ServiceIndex(name string) (int, bool) {
 	return i, ok
 }
 
-// Service resolves a service name; the message follows the field name (and
-// is not cut: the error that quotes it cuts it).
+// Service resolves a service name; the message follows the field name
+// (the name cut to capped.Max where it is quoted).
 func (n *Names) Service(name string) (int, string) {
 	if name == "" {
 		return 0, "missing"
@@ -173,10 +173,10 @@ func (n *Names) Service(name string) (int, string) {
 	}
 	for _, s := range n.m.Services {
 		if strings.EqualFold(s.Name, name) {
-			return 0, fmt.Sprintf("unknown service %q (service names are case-sensitive: did you mean %s?)", name, s.Name)
+			return 0, fmt.Sprintf("unknown service %q (service names are case-sensitive: did you mean %s?)", capped.Text(name), s.Name)
 		}
 	}
-	return 0, fmt.Sprintf("unknown service %q", name)
+	return 0, fmt.Sprintf("unknown service %q", capped.Text(name))
 }
 
 // Origin resolves an origin machine, "" meaning the default one.
@@ -195,10 +195,10 @@ func (n *Names) Origin(name string) (int, string) {
 		case ok && i >= 0:
 			return i, ""
 		case ok:
-			return 0, fmt.Sprintf("%q names more than one machine (as a host or in another case): give the LMID (the UBBCONFIG has %s)", name, machineList(n.m))
+			return 0, fmt.Sprintf("%q names more than one machine (as a host or in another case): give the LMID (the UBBCONFIG has %s)", capped.Text(name), machineList(n.m))
 		}
 	}
-	return 0, fmt.Sprintf("unknown LMID %q (the UBBCONFIG has %s)", name, machineList(n.m))
+	return 0, fmt.Sprintf("unknown LMID %q (the UBBCONFIG has %s)", capped.Text(name), machineList(n.m))
 }
 
 // Enqueue resolves an enqueue's "QSPACE:Q": the queue space's service (the
@@ -207,15 +207,15 @@ func (n *Names) Origin(name string) (int, string) {
 func (n *Names) Enqueue(target string) (int, int32, string) {
 	qspace, queue, ok := strings.Cut(target, ":")
 	if !ok || qspace == "" || queue == "" {
-		return 0, 0, fmt.Sprintf("%q: want QSPACE:QUEUE (a queue space and one of its queues)", target)
+		return 0, 0, fmt.Sprintf("%q: want QSPACE:QUEUE (a queue space and one of its queues)", capped.Text(target))
 	}
 	k := n.m.MsgQueueIndex(qspace, queue)
 	if k < 0 {
-		return 0, 0, fmt.Sprintf("%q: the scenario's qspaces have no queue %s in queue space %s", target, queue, qspace)
+		return 0, 0, fmt.Sprintf("%q: the scenario's qspaces have no queue %s in queue space %s", capped.Text(target), capped.Text(queue), capped.Text(qspace))
 	}
 	s, msg := n.Service(qspace)
 	if msg != "" {
-		return 0, 0, fmt.Sprintf("%q: no TMQUEUE advertises queue space %s", target, qspace)
+		return 0, 0, fmt.Sprintf("%q: no TMQUEUE advertises queue space %s", capped.Text(target), capped.Text(qspace))
 	}
 	return s, int32(k + 1), ""
 }
@@ -266,8 +266,11 @@ func errorf(format string, args ...any) error {
 	return &Error{msg: capped.Sprintf(format, args...)}
 }
 
-// rowError is the error of row row (1-based, header excluded).
+// rowError is the error of row row (1-based, header excluded). msg quotes
+// the row's cells cut to capped.Max where it quotes them; it is bounded as
+// a whole by capped.MaxMessage, so that its own words (a suggestion at its
+// end) are not cut as an input is.
 func rowError(row int, field, msg string) error {
-	field, msg = capped.Text(field), capped.Text(msg)
+	field, msg = capped.Text(field), capped.Cut(msg, capped.MaxMessage)
 	return &Error{msg: fmt.Sprintf("trace row %d: %s: %s", row, field, msg), Row: row, Column: field, Why: msg}
 }

@@ -116,8 +116,9 @@ func TestZoneGapAndRepeat(t *testing.T) {
 	cm := &Columns{TZ: "Europe/Paris"}
 	gap := "ts,service\n2026-03-29 01:59:00,TOUPPER\n2026-03-29 02:30:00,TOUPPER\n2026-03-29 03:01:00,TOUPPER\n"
 	_, err := Read(gap, cm, Options{}, NewNames(testModel()), func(*Request) {})
-	if err == nil || !strings.Contains(err.Error(), "trace row 2: ts:") || !strings.Contains(err.Error(), `"2026-03-29 02:30:00" is no time in Europe/Paris`) {
-		t.Errorf("a time in the skipped hour: got %v, want an error naming row 2", err)
+	if err == nil || !strings.Contains(err.Error(), "trace row 2: ts:") || !strings.Contains(err.Error(), `"2026-03-29 02:30:00" is no time in Europe/Paris`) ||
+		!strings.HasSuffix(err.Error(), "or read the log in the zone it was written in (tz)") {
+		t.Errorf("a time in the skipped hour: got %v, want an error naming row 2, with its advice whole", err)
 	}
 	var times []int64
 	info, err := Read(gap, cm, Options{SkipBad: true}, NewNames(testModel()), func(r *Request) { times = append(times, r.TimeUS) })

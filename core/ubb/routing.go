@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tuxlb/tuxlb/core/diag"
 )
 
 // This file reads data-dependent routing: the *ROUTING section's criteria,
@@ -212,7 +214,7 @@ func slicesContains(list []string, s string) bool {
 	return false
 }
 
-func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
+func strconvQuote(s string) string { return fmt.Sprintf("%q", diag.CapText(s)) }
 
 // Range is one range:group item of RANGES.
 type Range struct {

@@ -14,13 +14,22 @@ import (
 // Max bounds how much of one input a message quotes.
 const Max = 200
 
+// MaxMessage bounds a whole message that is made of the program's words and
+// inputs each cut to Max: a bound for a message whose inputs were cut where
+// it quotes them, longer than Max so that its own words are not cut.
+const MaxMessage = 5 * Max
+
 // Text cuts s to at most Max bytes (on a UTF-8 character boundary), adding
 // how long it was: "abc…(12345 bytes)".
-func Text(s string) string {
-	if len(s) <= Max {
+func Text(s string) string { return Cut(s, Max) }
+
+// Cut cuts s to at most max bytes (on a UTF-8 character boundary), adding
+// how long it was.
+func Cut(s string, max int) string {
+	if len(s) <= max {
 		return s
 	}
-	cut := Max
+	cut := max
 	for cut > 0 && s[cut]&0xC0 == 0x80 {
 		cut--
 	}
