@@ -2,7 +2,7 @@
 // fixed-width bins kept in flat slices, neighbours merged and the width
 // doubled when too many have closed, the MP counter resets listed, and the
 // result's series built from them, the busiest lines kept and the others
-// added together (docs/engine.md, "Time series"). The open bin is the
+// added together (docs/engine.md, "The result", its series). The open bin is the
 // engine's: core fills each bin as it closes it ([Bins.Open],
 // [Bins.Close]).
 package timeseries
@@ -29,7 +29,7 @@ const (
 // Limit is how many lines of each kind a result's series keeps (queue
 // lengths, utilizations and dispatches, MP counters) unless every line is
 // asked for: past it, the busiest lines and one line of the others
-// together (docs/engine.md, "Time series").
+// together (docs/engine.md, "The result", its series).
 const Limit = 64
 
 // Others names the line of the others together.
