@@ -68,24 +68,10 @@ func Errorf(code, format string, args ...any) *Error {
 // to find the field in the text. The field is cut as Errorf cuts a string
 // argument.
 func FieldErrorf(field, format string, args ...any) *Error {
-	field = capField(field)
+	field = capped.Path(field)
 	msg := capped.Sprintf(format, args...)
 	return &Error{Code: EINVALID, Message: field + ": " + msg,
 		Diagnostics: []Diagnostic{{Field: field, Severity: SeverityError, Message: msg}}}
-}
-
-// capField cuts each step of a field path as Errorf cuts a string
-// argument: a 100 000-byte LMID in machines.LMID.speed is cut, the path
-// kept.
-func capField(field string) string {
-	if len(field) <= capped.Max {
-		return field
-	}
-	steps := strings.Split(field, ".")
-	for i, s := range steps {
-		steps[i] = capped.Text(s)
-	}
-	return strings.Join(steps, ".")
 }
 
 // Invalid returns err, a problem with the caller's input worded by a leaf

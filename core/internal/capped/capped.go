@@ -9,6 +9,7 @@ package capped
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Max bounds how much of one input a message quotes.
@@ -34,6 +35,20 @@ func Cut(s string, max int) string {
 		cut--
 	}
 	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Path cuts each step of a field path (steps joined by ".") by Text: a
+// 100 000-byte LMID in machines.LMID.speed is cut, the rest of the path
+// kept.
+func Path(path string) string {
+	if len(path) <= Max {
+		return path
+	}
+	steps := strings.Split(path, ".")
+	for i, s := range steps {
+		steps[i] = Text(s)
+	}
+	return strings.Join(steps, ".")
 }
 
 // Sprintf is fmt.Sprintf with every string argument cut by Text (in args

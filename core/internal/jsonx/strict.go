@@ -281,14 +281,7 @@ func pathText(path string) string {
 	if path == "" {
 		return "document"
 	}
-	if len(path) <= capped.Max {
-		return path
-	}
-	steps := strings.Split(path, ".")
-	for i, s := range steps {
-		steps[i] = capped.Text(s)
-	}
-	return strings.Join(steps, ".")
+	return capped.Path(path)
 }
 
 // Error is the error of DecodeStrict and CheckText: its text, and apart
