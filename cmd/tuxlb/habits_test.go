@@ -66,6 +66,13 @@ func TestCommandHelp(t *testing.T) {
 	if code, _, errs := cli(t, "help", "nope"); code != 2 || !strings.Contains(errs, `unknown command "nope"`) {
 		t.Errorf("help nope: exit %d stderr %q, want 2 naming it", code, errs)
 	}
+	// A subcommand's help is its own: sweep merge's, not sweep's.
+	for _, args := range [][]string{{"sweep", "merge", "--help"}, {"sweep", "merge", "a.json", "-h"}} {
+		code, out, errs := cli(t, args...)
+		if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: tuxlb sweep merge") || strings.Contains(out, "-vary") {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 0 and sweep merge's usage and flags alone", args, code, errs, out)
+		}
+	}
 	// After "--" a -h is an argument, not a request for help.
 	if code, _, _ := cli(t, "run", "--", "-h"); code == 0 {
 		t.Errorf("run -- -h: exit 0, want the file -h to be missing")

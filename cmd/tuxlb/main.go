@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -18,6 +19,9 @@ import (
 type command struct {
 	summary string
 	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	// sub names the command's own subcommands (sweep merge): help asked
+	// after one is that subcommand's.
+	sub []string
 }
 
 // commands is filled by the init functions of the subcommand files.
@@ -62,9 +66,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if help || asksHelp(args[1:]) {
-		// The command's usage and flags, on standard output since they
-		// were asked for; exit 0 whatever the command says of -h.
-		cmd.run([]string{"-h"}, stdin, stdout, stdout)
+		// The command's (or its subcommand's) usage and flags, on standard
+		// output since they were asked for; exit 0 whatever the command
+		// says of -h.
+		ask := []string{"-h"}
+		if rest := args[1:]; len(rest) > 1 && slices.Contains(cmd.sub, rest[0]) {
+			ask = []string{rest[0], "-h"}
+		}
+		cmd.run(ask, stdin, stdout, stdout)
 		return 0
 	}
 	return cmd.run(args[1:], stdin, stdout, stderr)

@@ -21,6 +21,7 @@ func init() {
 	commands["sweep"] = command{
 		summary: "run one scenario over a grid of one or two varied keys, with replications and an objective",
 		run:     runSweepCmd,
+		sub:     []string{"merge"},
 	}
 }
 
