@@ -49,9 +49,15 @@ func (db *Postgres) ClaimSweepPoints(ctx context.Context, owner string, maxRuns 
 		if err != nil {
 			return pgNotFound(err, "sweep point to claim")
 		}
+		// The points are picked in an ARRAY(...) sub-select, which runs once.
+		// As "point IN (SELECT ... LIMIT n FOR UPDATE SKIP LOCKED)" the
+		// planner may run the sub-select again for every row (a nested loop,
+		// its choice once sweep_units has been analyzed while small), and each
+		// run skips the rows this statement has just updated and locks the
+		// next ones: the claim took every free point of the job.
 		rows, err := tx.Query(ctx, `UPDATE sweep_units SET owner = $1, lease_until = $2
-			WHERE job_id = $3 AND point IN (SELECT point FROM sweep_units WHERE job_id = $3
-				AND (lease_until IS NULL OR lease_until < $4) ORDER BY rank LIMIT $5 FOR UPDATE SKIP LOCKED)
+			WHERE job_id = $3 AND point = ANY(ARRAY(SELECT point FROM sweep_units WHERE job_id = $3
+				AND (lease_until IS NULL OR lease_until < $4) ORDER BY rank LIMIT $5 FOR UPDATE SKIP LOCKED))
 			RETURNING point`, owner, now.Add(lease), id, now, pointsFor(maxRuns, runsPerPoint(total, runsTotal)))
 		if err != nil {
 			return err

@@ -280,3 +280,63 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 	a2 := startServer(t, url, append(flags, "--replica-id", "A2")...)
 	sameOnBoth(t, a2, b, "/api/v1/sweeps/"+id)
 }
+
+// TestReplicasSweepClaimsFewPoints: a replica claims a few points of a sweep
+// at a time (one per free worker here), not the whole job, once PostgreSQL
+// has statistics of sweep_units. That table is nearly always small (a
+// point's row goes when the point is stored), and autovacuum analyzes it
+// after a few sweeps; with those statistics the planner ran the claim's
+// sub-select once per row, and the first replica to claim took every point
+// while the other stayed idle (and, killed, held them all until its lease
+// ran out).
+func TestReplicasSweepClaimsFewPoints(t *testing.T) {
+	const total = 10
+	url := pgtest.Database(t)
+	scenario, err := os.ReadFile(filepath.Join(repoRoot(t), "examples", "mp-netload.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	flags := []string{"--sweep-workers", "1"}
+	a := startServer(t, url, append(flags, "--replica-id", "A")...)
+	b := startServer(t, url, append(flags, "--replica-id", "B")...)
+	if _, err := db.Exec(context.Background(), "ANALYZE sweep_units"); err != nil { // as autovacuum does
+		t.Fatal(err)
+	}
+	body, err := json.Marshal(map[string]any{"scenario": json.RawMessage(scenario),
+		"vary": []string{"rate_scale=0.5..0.95/0.05"}, "replications": 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, out := a.call(t, "POST", "/api/v1/sweeps", "application/json", body)
+	var created struct{ ID string }
+	if status != http.StatusAccepted || json.Unmarshal(out, &created) != nil || created.ID == "" {
+		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
+	}
+	most := map[string]int{} // the most points each replica held at once
+	var final sweepStatus
+	pollUntil(t, 120*time.Second, "the sweep ends", func() bool {
+		held := map[string]int{}
+		for _, owner := range unitRows(t, db, created.ID) {
+			held[owner]++
+		}
+		for owner, n := range held {
+			most[owner] = max(most[owner], n)
+		}
+		final = getSweepJob(t, b, created.ID)
+		return final.Status != "running" && final.Status != "queued"
+	})
+	for owner, n := range most {
+		if n > 1 {
+			t.Errorf("replica %s held %d points at once, want at most 1 (one worker, 50 runs a point)", owner, n)
+		}
+	}
+	if final.Status != "done" || final.Done != total || final.Workers["A"] == 0 || final.Workers["B"] == 0 {
+		t.Errorf("sweep: status %q, done %d of %d, workers %v; want done, both replicas in workers",
+			final.Status, final.Done, total, final.Workers)
+	}
+}
