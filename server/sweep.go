@@ -631,6 +631,17 @@ func (s *Server) workPoints(ctx context.Context, id string, w *jobWork, points [
 		if err := s.cfg.Store.ReleaseSweepUnits(store, id, s.owner); err != nil {
 			s.log.Error("sweeps: release", "sweep", id, "err", err)
 		}
+	case diag.ErrorCode(err) == diag.EUNAVAILABLE:
+		// A point's store failed because the database went away (a
+		// restart, a failover, a dropped connection): the job is not at
+		// fault. Its points go back to the next claim (at once if the
+		// database answers again by now, else when their lease runs out),
+		// which computes them again. Runs never fail with this code: only
+		// the store does.
+		s.log.Warn("sweeps: database unavailable; the points go back to the next claim", "sweep", id, "err", err)
+		if err := s.cfg.Store.ReleaseSweepUnits(store, id, s.owner); err != nil {
+			s.log.Error("sweeps: release", "sweep", id, "err", err)
+		}
 	case errors.Is(err, context.Canceled) || diag.ErrorCode(err) == diag.ECONFLICT:
 		// Canceled (DELETE here or on another replica), or a lease ran out
 		// (this server stalled; another may have taken the point over):

@@ -340,3 +340,86 @@ func TestReplicasSweepClaimsFewPoints(t *testing.T) {
 			final.Status, final.Done, total, final.Workers)
 	}
 }
+
+// TestReplicasSweepSurvivesDatabaseRestart: PostgreSQL restarted, then the
+// replicas' connections ended again and again for a second (as a failover
+// or pg_terminate_backend does), while two replicas work a sweep: the
+// sweep does not fail. A point whose store failed because the database
+// went away is computed again once it is back, and the sweep ends with the
+// bytes `tuxlb sweep --format json` prints. Before, the first store that
+// failed on a connection the database had closed marked the whole job
+// failed ("database unavailable: ... terminating connection due to
+// administrator command"), that mark going through a fresh connection.
+func TestReplicasSweepSurvivesDatabaseRestart(t *testing.T) {
+	const reps = 100
+	vary := "rate_scale=0.5..1.45/0.05" // 20 points of about 0.2 s of one core
+	cluster := pgtest.Own(t)
+	url, err := cluster.CreateDatabase(context.Background(), "restart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenarioPath := filepath.Join(repoRoot(t), "examples", "mp-netload.json")
+	scenario, err := os.ReadFile(scenarioPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli := exec.Command(binaryPath(t), "sweep", scenarioPath, "--vary", vary,
+		"--replications", strconv.Itoa(reps), "--format", "json")
+	want, err := cli.Output()
+	if err != nil {
+		t.Fatalf("tuxlb sweep: %v", err)
+	}
+	flags := []string{"--sweep-lease", "2s"}
+	a := startServer(t, url, append(flags, "--replica-id", "A")...)
+	b := startServer(t, url, append(flags, "--replica-id", "B")...)
+	body, err := json.Marshal(map[string]any{"scenario": json.RawMessage(scenario), "vary": []string{vary}, "replications": reps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status, _, out := a.call(t, "POST", "/api/v1/sweeps", "application/json", body)
+	var created struct{ ID string }
+	if status != http.StatusAccepted || json.Unmarshal(out, &created) != nil || created.ID == "" {
+		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
+	}
+	pollUntil(t, 60*time.Second, "a few points stored", func() bool {
+		j := getSweepJob(t, b, created.ID)
+		if j.Status != "running" && j.Status != "queued" {
+			t.Fatalf("the sweep ended (%s) before the restart: make its points longer", j.Status)
+		}
+		return j.Done >= 2
+	})
+	if err := cluster.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cluster.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	for end := time.Now().Add(time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if _, err := db.Exec(context.Background(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+			WHERE datname = current_database() AND pid <> pg_backend_pid()`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var final sweepStatus
+	pollUntil(t, 60*time.Second, "the sweep ends after the restart", func() bool {
+		status, _, body := b.call(t, "GET", "/api/v1/sweeps/"+created.ID, "", nil)
+		if status != http.StatusOK { // the pool reconnecting
+			return false
+		}
+		if err := json.Unmarshal(body, &final); err != nil {
+			t.Fatal(err)
+		}
+		return final.Status != "running" && final.Status != "queued"
+	})
+	if final.Status != "done" || final.Done != final.Total {
+		t.Fatalf("sweep after the restart: status %q (%s), done %d of %d; want done", final.Status, final.Error, final.Done, final.Total)
+	}
+	if !bytes.Equal(final.Result, bytes.TrimRight(want, "\n")) {
+		t.Errorf("result after the restart differs from tuxlb sweep --format json:\n%s\nwant:\n%s", final.Result, want)
+	}
+}
