@@ -56,23 +56,33 @@ func TestJSONForms(t *testing.T) {
 	}
 }
 
-// A routing value is written as it would be typed: a number as a JSON
-// number, anything else (a text that only looks like a number included) as
+// A routing value is written as it would be typed: a number in its
+// shortest form as a JSON number, anything else (a text that only looks
+// like a number included, and numbers a browser would print otherwise) as
 // a string; and it reads back the same.
 func TestRouteValueWrittenAsTyped(t *testing.T) {
 	for _, c := range []struct{ v, want string }{
 		{"10001", `10001`},
 		{"-2.5", `-2.5`},
 		{"0", `0`},
-		{"1e5", `1e5`},
-		{"6.02E+23", `6.02E+23`},
+		{"0.5", `0.5`},
+		{"123456789012345", `123456789012345`},
+		{"10000.50", `"10000.50"`}, // a browser reads 10000.5: a string criterion would see another value
+		{"1e5", `"1e5"`},
+		{"6.02E+23", `"6.02E+23"`},
+		{"0.0000001", `"0.0000001"`}, // a browser prints 1e-7
+		{"1000000000000000000000", `"1000000000000000000000"`},
+		{"12345678901234567890", `"12345678901234567890"`}, // past a float64's digits
+		{"-0", `"-0"`},
+		{"NaN", `"NaN"`},
+		{"Inf", `"Inf"`},
+		{"0x10", `"0x10"`},
 		{"ACME", `"ACME"`},
 		{"007", `"007"`},
 		{"+1", `"+1"`},
 		{"1.", `"1."`},
 		{".5", `".5"`},
 		{"-", `"-"`},
-		{"1e", `"1e"`},
 		{" 1", `" 1"`},
 		{"", `""`},
 		{`a"b`, `"a\"b"`},

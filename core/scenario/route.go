@@ -3,7 +3,9 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
+	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 )
@@ -45,50 +47,29 @@ func (*RouteValue) JSONProblem(v any, path string) jsonx.Problem {
 
 var _ jsonx.Shaped = (*RouteValue)(nil)
 
-// MarshalJSON writes a number as a JSON number (as it was written) and
-// anything else as a string: a written scenario reads as it would be typed
-// (a fitted account 10001, not "10001"), and reads back the same value,
-// since a string criterion takes a number's text.
+// MarshalJSON writes a number as a JSON number and anything else as a
+// string: a written scenario reads as it would be typed (a fitted account
+// 10001, not "10001"). Only a number in its shortest form is written bare
+// (10001, -2.5; not 10000.50, 1e5, -0 or 20 digits): whatever reads the
+// document as floating point (a browser) prints it back as the same text,
+// so that a string criterion, which compares the text, sees the same value.
 func (v RouteValue) MarshalJSON() ([]byte, error) {
-	if isJSONNumber(string(v)) {
+	if shortestNumber(string(v)) {
 		return []byte(v), nil
 	}
 	return json.Marshal(string(v))
 }
 
-// isJSONNumber says whether s is a JSON number literal: -?int frac? exp?,
-// the int without leading zeros.
-func isJSONNumber(s string) bool {
-	i := 0
-	digits := func() int {
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if n := digits(); n == 0 || (n > 1 && s[i-n] == '0') {
+// shortestNumber says whether s is a number as a float64 prints it, in
+// the range where a browser prints it the same (no exponent: 1e-6 to 1e21
+// in magnitude, or 0): the form in which a number reads back unchanged
+// wherever it is read as one. Not 10000.50, 007, +1, 1e5, -0 or NaN.
+func shortestNumber(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	if a := math.Abs(f); err != nil || math.IsNaN(f) || a >= 1e21 || a < 1e-6 && s != "0" {
 		return false
 	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
+	return strconv.FormatFloat(f, 'f', -1, 64) == s
 }
 
 // RouteSpec is how a generated stream of a routed service draws its routing
