@@ -177,12 +177,7 @@ func TestReplicasSweepSurvivesKill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, _, out := a.call(t, "POST", "/api/v1/sweeps", "application/json", body)
-	var created struct{ ID string }
-	if status != http.StatusAccepted || json.Unmarshal(out, &created) != nil || created.ID == "" {
-		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
-	}
-	id := created.ID
+	id := postSweep(t, a, body)
 
 	// Both replicas work the one sweep: each stores points, and both show
 	// the progress and the workers.
@@ -312,22 +307,18 @@ func TestReplicasSweepClaimsFewPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, _, out := a.call(t, "POST", "/api/v1/sweeps", "application/json", body)
-	var created struct{ ID string }
-	if status != http.StatusAccepted || json.Unmarshal(out, &created) != nil || created.ID == "" {
-		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
-	}
+	id := postSweep(t, a, body)
 	most := map[string]int{} // the most points each replica held at once
 	var final sweepStatus
 	pollUntil(t, 120*time.Second, "the sweep ends", func() bool {
 		held := map[string]int{}
-		for _, owner := range unitRows(t, db, created.ID) {
+		for _, owner := range unitRows(t, db, id) {
 			held[owner]++
 		}
 		for owner, n := range held {
 			most[owner] = max(most[owner], n)
 		}
-		final = getSweepJob(t, b, created.ID)
+		final = getSweepJob(t, b, id)
 		return final.Status != "running" && final.Status != "queued"
 	})
 	for owner, n := range most {
@@ -376,13 +367,9 @@ func TestReplicasSweepSurvivesDatabaseRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	status, _, out := a.call(t, "POST", "/api/v1/sweeps", "application/json", body)
-	var created struct{ ID string }
-	if status != http.StatusAccepted || json.Unmarshal(out, &created) != nil || created.ID == "" {
-		t.Fatalf("POST /api/v1/sweeps to A: %d %s, want 202 with an id", status, out)
-	}
+	id := postSweep(t, a, body)
 	pollUntil(t, 60*time.Second, "a few points stored", func() bool {
-		j := getSweepJob(t, b, created.ID)
+		j := getSweepJob(t, b, id)
 		if j.Status != "running" && j.Status != "queued" {
 			t.Fatalf("the sweep ended (%s) before the restart: make its points longer", j.Status)
 		}
@@ -407,7 +394,7 @@ func TestReplicasSweepSurvivesDatabaseRestart(t *testing.T) {
 	}
 	var final sweepStatus
 	pollUntil(t, 60*time.Second, "the sweep ends after the restart", func() bool {
-		status, _, body := b.call(t, "GET", "/api/v1/sweeps/"+created.ID, "", nil)
+		status, _, body := b.call(t, "GET", "/api/v1/sweeps/"+id, "", nil)
 		if status != http.StatusOK { // the pool reconnecting
 			return false
 		}
