@@ -62,6 +62,13 @@ func peakOf(t *testing.T, f func() any) int64 {
 // the heap's growth at its peak, the encoded result held.
 func runPeak(t *testing.T, doc string) (Cost, int64) {
 	t.Helper()
+	if runtime.GOARCH == "wasm" {
+		// WebAssembly runs one thread: the sampler beside the run gets its
+		// turns only when the run yields, so the peak is missed by chance
+		// (a run measured at two thirds of its peak failed a suite). The
+		// estimate is the same code natively, where it is checked.
+		t.Skip("a run's peak is sampled by a second thread, which WebAssembly has not")
+	}
 	sc, est := estimate(t, doc)
 	// the median of five runs: on a machine busy with other packages'
 	// tests, garbage the collector is late with can add to a run's samples,
