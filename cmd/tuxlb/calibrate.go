@@ -118,14 +118,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if err := vf.apply(&scenario.Scenario{}); err != nil {
 		return usage("%v", err)
 	}
-	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}
-	for _, u := range ulogs {
-		paths, names = append(paths, u), append(names, "--ulog")
-	}
-	if err := stdinOnce(paths, names); err != nil {
-		return usage("%v", err)
-	}
-	if err := notAnInput("--out", *out, ulogInputs(ff.inputs(), ulogs)...); err != nil {
+	if err := ff.checkInputs(ulogs, *out); err != nil {
 		return usage("%v", err)
 	}
 	fail := func(format string, a ...any) int {

@@ -115,15 +115,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tuxlb fit: --psc needs --ubbconfig FILE (its servers are the configuration's)")
 		return 2
 	}
-	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}
-	for _, u := range ulogs {
-		paths, names = append(paths, u), append(names, "--ulog")
-	}
-	if err := stdinOnce(paths, names); err != nil {
-		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
-		return 2
-	}
-	if err := notAnInput("--out", *out, ulogInputs(ff.inputs(), ulogs)...); err != nil {
+	if err := ff.checkInputs(ulogs, *out); err != nil {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 2
 	}

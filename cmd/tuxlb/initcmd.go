@@ -65,15 +65,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb init: --load: %q is not a fraction between 0.01 and 10\n", *load)
 		return 2
 	}
-	paths, names := []string{ff.ubbconfig, ff.dmconfig, ff.trace, *pscPath}, []string{"--ubbconfig", "--dmconfig", "--trace", "--psc"}
-	for _, u := range ulogs {
-		paths, names = append(paths, u), append(names, "--ulog")
-	}
-	if err := stdinOnce(paths, names); err != nil {
-		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
-		return 2
-	}
-	if err := notAnInput("--out", *out, ulogInputs(ff.inputs(), ulogs)...); err != nil {
+	if err := ff.checkInputs(ulogs, *out); err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 2
 	}

@@ -54,6 +54,21 @@ func (f *fileFlags) inputs() []input {
 	return []input{{"--ubbconfig", f.ubbconfig}, {"--dmconfig", f.dmconfig}, {"--trace", f.trace}, {"--psc", f.psc}}
 }
 
+// checkInputs checks the files of the flags and the --ulog files a command
+// reads: at most one of them is standard input (stdinOnce), and out, the
+// --out file it writes, is none of them (notAnInput).
+func (f *fileFlags) checkInputs(ulogs []string, out string) error {
+	ins := ulogInputs(f.inputs(), ulogs)
+	paths, names := make([]string, len(ins)), make([]string, len(ins))
+	for i, in := range ins {
+		paths[i], names[i] = in.path, in.name
+	}
+	if err := stdinOnce(paths, names); err != nil {
+		return err
+	}
+	return notAnInput("--out", out, ins...)
+}
+
 // ulogInputs adds the --ulog files to ins.
 func ulogInputs(ins []input, ulogs []string) []input {
 	for _, u := range ulogs {
