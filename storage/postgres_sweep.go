@@ -119,6 +119,9 @@ func (db *Postgres) CancelSweep(ctx context.Context, id string) (*sweep.Job, err
 			updated_at = $1 WHERE id = $2 AND status IN ('queued', 'running')`, now, id); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, `DELETE FROM sweep_units WHERE job_id = $1`, id); err != nil {
+			return err // (its points left will not be claimed: their rows go, as a failed job's do)
+		}
 		var err error
 		job, err = pgSweep(ctx, tx, id)
 		return err

@@ -132,6 +132,9 @@ func (db *DB) CancelSweep(ctx context.Context, id string) (_ *sweep.Job, err err
 	now := db.Now().UTC().Truncate(time.Millisecond)
 	_, err = db.write.ExecContext(ctx, `UPDATE sweep_jobs SET status = 'canceled', owner = '', lease_until = '',
 		updated_at = ? WHERE id = ? AND status IN ('queued', 'running')`, now.Format(records.TimeFormat), id)
+	if err == nil { // its points left will not be claimed: their rows go, as a failed job's do
+		_, err = db.write.ExecContext(ctx, `DELETE FROM sweep_units WHERE job_id = ?`, id)
+	}
 	if err != nil {
 		return nil, translate(err)
 	}

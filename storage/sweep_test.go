@@ -48,6 +48,24 @@ func claim(t *testing.T, st Store, owner string, maxRuns int, lease time.Duratio
 // saved only by its claimer, once; the last save makes the result from every
 // point in point order and ends the job; workers counts who computed what.
 // The test clock ticks one second per call.
+// unitRows counts the point rows a store keeps for job id.
+func unitRows(t *testing.T, st Store, id string) (n int) {
+	t.Helper()
+	var err error
+	switch db := st.(type) {
+	case *DB:
+		err = db.read.QueryRowContext(context.Background(), "SELECT count(*) FROM sweep_units WHERE job_id = ?", id).Scan(&n)
+	case *Postgres:
+		err = db.pool.QueryRow(context.Background(), "SELECT count(*) FROM sweep_units WHERE job_id = $1", id).Scan(&n)
+	default:
+		t.Fatalf("unitRows: a %T", st)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 func TestSweepUnitsLifeCycle(t *testing.T) { eachStore(t, testSweepUnitsLifeCycle) }
 
 func testSweepUnitsLifeCycle(t *testing.T, db Store) {
@@ -131,6 +149,9 @@ func testSweepUnitsLifeCycle(t *testing.T, db Store) {
 		}
 		if got, pts := claim(t, db, "B", 1, time.Hour); got != "" && end != "final fails" {
 			t.Errorf("%s: claim after: %s %v, want none", end, got, pts)
+		}
+		if n := unitRows(t, db, id); n != 0 && end != "final fails" {
+			t.Errorf("%s: %d point rows left, want none (no one claims them)", end, n)
 		}
 		done, err := db.SaveSweepUnit(ctx, id, "A", 0, []byte("{}"), time.Hour, final)
 		j, _ := db.Sweep(ctx, id)
