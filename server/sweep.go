@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -340,6 +341,7 @@ func (s *Server) RunSweeps(ctx context.Context) {
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	var failing claimErrors
 	for ctx.Err() == nil {
 		select { // at least one free worker
 		case <-ctx.Done():
@@ -356,8 +358,10 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			for range n {
 				free <- struct{}{}
 			}
-			if diag.ErrorCode(err) != diag.ENOTFOUND && ctx.Err() == nil {
-				s.log.Error("sweeps: claim", "err", err)
+			if diag.ErrorCode(err) == diag.ENOTFOUND {
+				failing.worked(s.log)
+			} else if ctx.Err() == nil {
+				failing.failed(s.log, err, time.Now())
 			}
 			select {
 			case <-ctx.Done():
@@ -366,6 +370,7 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			}
 			continue
 		}
+		failing.worked(s.log)
 		if s.workingOther(job.ID) {
 			// One job at a time per replica: its compiled points are the one
 			// share of the memory budget a sweep job has. Give the points
@@ -438,6 +443,29 @@ func (s *Server) RunSweeps(ctx context.Context) {
 			free <- struct{}{}
 		}
 	}
+}
+
+// claimErrors keeps a database that does not answer from filling the log
+// with a failed claim a second: the first is logged, then one a minute
+// with the count so far, and the first claim that works again.
+type claimErrors struct {
+	failing  int       // claims failed since the last that worked
+	loggedAt time.Time // when the last failure was logged
+}
+
+func (c *claimErrors) failed(log *slog.Logger, err error, now time.Time) {
+	c.failing++
+	if c.failing == 1 || now.Sub(c.loggedAt) >= time.Minute {
+		log.Error("sweeps: claim", "err", err, "failed_in_a_row", c.failing)
+		c.loggedAt = now
+	}
+}
+
+func (c *claimErrors) worked(log *slog.Logger) {
+	if c.failing > 0 {
+		log.Info("sweeps: claims work again", "failed_in_a_row", c.failing)
+	}
+	c.failing = 0
 }
 
 // pointBatch is claimed points run together on workers goroutines.

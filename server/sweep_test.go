@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"strings"
@@ -369,5 +371,37 @@ func TestPointBatches(t *testing.T) {
 		if got := pointBatches(tc.points, tc.n, tc.reps); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("pointBatches(%v, %d, %d) = %v, want %v", tc.points, tc.n, tc.reps, got, tc.want)
 		}
+	}
+}
+
+// TestClaimErrorsLogged: claims that fail a second apart while the database
+// is down log the first, then one a minute with the count, and the first
+// that works again; a claim that finds nothing to do works.
+func TestClaimErrorsLogged(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	var c claimErrors
+	c.worked(log) // nothing failed: nothing to say
+	start := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	down := errors.New("connection refused")
+	for i := range 150 { // two and a half minutes, a claim a second
+		c.failed(log, down, start.Add(time.Duration(i)*time.Second))
+	}
+	c.worked(log)
+	c.worked(log)
+	c.failed(log, down, start.Add(200*time.Second)) // down again: said at once
+	want := `level=ERROR msg="sweeps: claim" err="connection refused" failed_in_a_row=1
+level=ERROR msg="sweeps: claim" err="connection refused" failed_in_a_row=61
+level=ERROR msg="sweeps: claim" err="connection refused" failed_in_a_row=121
+level=INFO msg="sweeps: claims work again" failed_in_a_row=150
+level=ERROR msg="sweeps: claim" err="connection refused" failed_in_a_row=1
+`
+	if buf.String() != want {
+		t.Errorf("log:\n%s\nwant:\n%s", buf.String(), want)
 	}
 }
