@@ -81,6 +81,9 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 			if p := repeatedParams(q, repeatableParams[method+" "+c.Path()]); p != nil {
 				return p
 			}
+			if p := emptyParams(q); p != nil {
+				return p
+			}
 			return next(c)
 		}
 		sort.Strings(unknown)
@@ -101,6 +104,31 @@ func (s *Server) checkQuery(next echo.HandlerFunc) echo.HandlerFunc {
 // the options, as a query option's (?policy=) is.
 func queryItem(name, msg string) ProblemItem {
 	return ProblemItem{Source: diag.SourceOptions, Field: capText(name), Severity: diag.SeverityError, Message: msg}
+}
+
+// emptyParams is the 400 problem of the parameters of q given with no
+// value (?seed=, as a form or a template leaves one), naming each; nil
+// when there is none. Taken as absent, ?seed= would run the scenario's
+// seed where the client meant one of its own. An empty cursor is the
+// first page, as a client paging from "" writes it.
+func emptyParams(q url.Values) *Problem {
+	var names []string
+	for name, values := range q {
+		if name != "cursor" && slices.Contains(values, "") {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	const why = "given with no value; leave it out for its default"
+	p := problemf(http.StatusBadRequest, "malformed-query", "Malformed query parameter",
+		"%s: %s", quoteCapped(strings.Join(names, ", ")), why)
+	for _, name := range names {
+		p.Errors = append(p.Errors, queryItem(name, why))
+	}
+	return p
 }
 
 // repeatedParams is the 400 problem of the parameters of q given more than

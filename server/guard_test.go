@@ -267,3 +267,28 @@ func TestProblemQuotesCapped(t *testing.T) {
 		t.Errorf("unknown long parameter: got %d with %d bytes, want 400 under 3000 bytes", rec.Code, rec.Body.Len())
 	}
 }
+
+// A query parameter given with no value is a 400 naming it, on every
+// route: taken as absent, ?seed= would run the scenario's seed.
+func TestEmptyQueryValueRefused(t *testing.T) {
+	h := newHarness(t, nil)
+	id := h.postRun("", scenarioJSON(t)).ID
+	for _, c := range []struct{ method, path, names string }{
+		{"POST", "/api/v1/runs?seed=", "seed"},
+		{"POST", "/api/v1/runs?policy=jsq&series=&dispatch=", "dispatch, series"},
+		{"GET", "/api/v1/runs?limit=", "limit"},
+		{"GET", "/api/v1/runs/" + id + "?series=", "series"},
+		{"GET", "/api/v1/compare?runs=" + id + "," + id + "&figure=", "figure"},
+	} {
+		rec := h.do(c.method, c.path, "application/json", scenarioJSON(t))
+		p := wantProblem(t, rec, strings.SplitN(c.path, "?", 2)[0], 400, "malformed-query")
+		if !strings.HasPrefix(p.Detail, fmt.Sprintf("%q: given with no value", c.names)) || len(p.Errors) != strings.Count(c.names, ",")+1 {
+			t.Errorf("%s %s: %q, %d items; want %s named", c.method, c.path, p.Detail, len(p.Errors), c.names)
+		}
+	}
+	// an empty cursor is the first page, as a client paging from "" writes it
+	first := h.do("GET", "/api/v1/runs?limit=5&cursor=", "", "")
+	if first.Code != 200 || !strings.Contains(first.Body.String(), id) {
+		t.Errorf("cursor=: %d %s; want the first page, with the run", first.Code, first.Body.String())
+	}
+}
