@@ -552,7 +552,15 @@ func genAppBase(seed uint64, transactions bool) []byte {
 		fmt.Fprintf(&u, "%s LOAD=%d PRIO=%d%s%s%s\n", s, 10+pick(90), 1+pick(100), block, rt, auto())
 	}
 	if gateway {
-		fmt.Fprintf(&u, "R LOAD=%d\n", 10+pick(90))
+		// R is AUTOTRAN at times (a gateway starts no transaction; called
+		// in X it joins with its group's TMS), from a stream of its own so
+		// the rest of the scenario is what it was
+		gwt := rand.New(rand.NewPCG(seed, 0x67777472616e)) // "gwtran"
+		auto := ""
+		if transactions && gwt.Float64() < 0.5 {
+			auto = " AUTOTRAN=Y"
+		}
+		fmt.Fprintf(&u, "R LOAD=%d%s\n", 10+pick(90), auto)
 	}
 	if routed {
 		var rs []string

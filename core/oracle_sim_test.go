@@ -807,6 +807,9 @@ func (o *oracle) place(r *oReq, t int64) {
 		if !slices.Contains(x.parts, g) {
 			x.parts = append(x.parts, g)
 		}
+		if o.m.Servers[o.m.Queues[q].Servers[0]].Gateway {
+			o.hits["gateway joins X"]++
+		}
 	}
 	r.q = q
 	if o.m.Queues[q].Machine != r.origin && o.latUS > 0 {
@@ -904,6 +907,11 @@ func (o *oracle) start(r *oReq, i, k int, t int64) {
 	in := &o.insts[i]
 	in.th[k].busy, in.th[k].endAt = r, t+dur
 	o.thrUsed[i] = max(o.thrUsed[i], len(in.th)-in.freeThreads())
+	if o.tranOn && r.tran == nil && r.tmsFor == nil && s.Gateway {
+		if _, ok := o.tmsQueue[s.Group]; ok && o.m.Service(r.svc).Params(s.Group).AutoTran {
+			o.hits["gateway AUTOTRAN starts none"]++ // (the remote domain's business)
+		}
+	}
 	if o.tranOn && r.tran == nil && r.tmsFor == nil && !s.Gateway {
 		p := o.m.Service(r.svc).Params(s.Group)
 		if _, ok := o.tmsQueue[s.Group]; ok && p.AutoTran {

@@ -490,7 +490,8 @@ func TestOracleTransactionsRandom(t *testing.T) {
 	}
 	t.Logf("coverage over %d scenarios: %v", n, hits)
 	for _, k := range []string{"transaction", "one-phase", "two-phase", "TPETRAN", "transaction timeout",
-		"owner failed", "owner forwarded", "owner TPETIME", "waiting ends at timeout", "TMS crossing", "step after abort"} {
+		"owner failed", "owner forwarded", "owner TPETIME", "waiting ends at timeout", "TMS crossing", "step after abort",
+		"gateway AUTOTRAN starts none", "gateway joins X"} {
 		if hits[k] == 0 {
 			t.Errorf("no scenario exercised %q", k)
 		}
