@@ -294,6 +294,9 @@ func Fit(src FitSources) (*FitReport, error) {
 			rep.Warnings = append(rep.Warnings, name+": "+r.Warning)
 		}
 	}
+	for _, dr := range rep.Domains {
+		grid = grid || dr.ResolutionMS != nil
+	}
 	if grid {
 		rep.Criterion += CriterionGrid
 	}

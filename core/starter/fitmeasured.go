@@ -176,15 +176,25 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		samples[svc.Remote.Domain] = append(samples[svc.Remote.Domain], max(ms, 0))
 	}
 	for _, d := range fitKeys((samples)) {
-		r := fit.Fit(samples[d])
+		// spans between millisecond stamps are whole milliseconds (less a
+		// latency of whole milliseconds or not): fitted on that grid when
+		// they lie on it, as a service's are
+		r := fit.FitWith(samples[d], fit.Options{ResolutionUS: resolutionUS})
 		if r == nil {
 			continue
 		}
 		if rep.Domains == nil {
 			rep.Domains = map[string]*ServiceReport{}
 		}
-		rep.Domains[d] = &ServiceReport{Samples: r.Samples, MeanMS: ptr(r.MeanMS), SDMS: ptr(r.SDMS), MeanCIMS: r.MeanCIMS, KS: ptr(r.KS),
+		dr := &ServiceReport{Samples: r.Samples, MeanMS: ptr(r.MeanMS), SDMS: ptr(r.SDMS), MeanCIMS: r.MeanCIMS, KS: ptr(r.KS),
 			Fit: toCore(r.Fit), Choice: r.Choice, Candidates: r.Candidates}
+		if r.ResolutionMS > 0 {
+			dr.ResolutionMS = ptr(r.ResolutionMS)
+		}
+		if r.Warning != "" {
+			rep.Warnings = append(rep.Warnings, "domain "+d+": "+r.Warning)
+		}
+		rep.Domains[d] = dr
 	}
 }
 
