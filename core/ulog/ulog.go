@@ -95,7 +95,8 @@ type Log struct {
 	// Ignored counts the TRACE lines of another category than at (the
 	// application's ATMI calls): ia, tr, xa, iatm...
 	Ignored int
-	// Millis says every TRACE line has a millisecond stamp (ULOGMILLISEC=Y).
+	// Millis says every TRACE line has a stamp finer than the second:
+	// milliseconds (ULOGMILLISEC=Y), or microseconds.
 	Millis            bool
 	Files, Lines      int
 	TraceLines        int
@@ -321,7 +322,7 @@ func digits(s string) bool {
 }
 
 // parseLine reads a line holding "TRACE:" at index at: its tag
-// `hhmmss[.mmm].host!process.pid.thread.context:`, an optional
+// `hhmmss[.mmm|.uuuuuu].host!process.pid.thread.context:`, an optional
 // `gtrid ...:`, then `TRACE:cat: { fn(args)` or `TRACE:cat: } fn [= ret]`.
 // It returns why the line is malformed, "" when it is not; an event without
 // fn is a TRACE line of no interest.
@@ -355,11 +356,19 @@ func parseLine(line string, at int) (event, string) {
 	}
 	ev.us = (int64(hh)*3600 + int64(mi)*60 + int64(ss)) * 1e6
 	rest := tag[7:]
-	if len(rest) > 4 && digits(rest[:3]) && rest[3] == '.' {
-		ms, _ := strconv.Atoi(rest[:3])
-		ev.us += int64(ms) * 1000
-		ev.millis = true
-		rest = rest[4:]
+	// the fraction of a second: three digits, milliseconds
+	// (ULOGMILLISEC=Y), or six, microseconds
+	for _, n := range []int{3, 6} {
+		if len(rest) > n+1 && digits(rest[:n]) && rest[n] == '.' {
+			f, _ := strconv.Atoi(rest[:n])
+			if n == 3 {
+				f *= 1000
+			}
+			ev.us += int64(f)
+			ev.millis = true
+			rest = rest[n+1:]
+			break
+		}
 	}
 	host, proc, ok := strings.Cut(rest, "!")
 	if !ok || host == "" {

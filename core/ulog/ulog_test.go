@@ -198,3 +198,27 @@ func TestEnqueuesAndForwards(t *testing.T) {
 		t.Errorf("an enqueue's target made a service: %v", lg.Services)
 	}
 }
+
+// Stamps of six digits after the second are microseconds. By hand: A runs
+// from 10:00:00.004123 to .009623 (5 500 µs) and waits in its tpcall of B
+// from .005000 to .007250 (2 250 µs): its own work is 3 250 µs, of two
+// differences of stamps, on host node2 (not "004123.node2", which a tag
+// read as whole seconds would give, every line its own host and thread).
+func TestMicroseconds(t *testing.T) {
+	text := `100000.004123.node2!srv.100.1.1: TRACE:at: { tpservice({"A", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})
+100000.005000.node2!srv.100.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100000.007250.node2!srv.100.1.1: TRACE:at:   } tpcall = 1
+100000.009623.node2!srv.100.1.1: TRACE:at: } tpservice
+`
+	lg, err := Read([]File{{Name: "ULOG.010226", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := lg.Services["A"]
+	if !lg.Millis || lg.Malformed != 0 || a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3250}) || !reflect.DeepEqual(a.OwnSpans, []int{2}) {
+		t.Errorf("millis %v malformed %d (%q), A %+v: want A's own work 3250 µs of 2 differences", lg.Millis, lg.Malformed, lg.MalformedExamples, a)
+	}
+	if _, ok := lg.Servers["node2!srv"]; !ok || len(lg.Servers) != 1 {
+		t.Errorf("servers %v, want node2!srv", lg.Servers)
+	}
+}
