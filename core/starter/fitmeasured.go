@@ -38,6 +38,10 @@ type Figure struct {
 	Note    string `json:"note,omitempty"`
 }
 
+// maxHostWarnings is how many hosts without a *MACHINES entry hostLMIDs
+// warns of one by one.
+const maxHostWarnings = 5
+
 // hostLMIDs maps a ULOG's host names to LMIDs the way a trace's origins
 // are (trace.Names.Origin: the address name as written, in any case, or
 // its short name, or the LMID); a host *MACHINES does not name stays as it
@@ -48,6 +52,8 @@ func hostLMIDs(m *core.Model, rep *FitReport) func(string) string {
 	if m != nil {
 		names = trace.NewNames(m)
 	}
+	unknown, more := 0, -1 // hosts warned of; the index of the warning that counts those past maxHostWarnings
+	var firstMore string
 	return func(host string) string {
 		if v, ok := cache[host]; ok {
 			return v
@@ -56,8 +62,21 @@ func hostLMIDs(m *core.Model, rep *FitReport) func(string) string {
 		if names != nil {
 			if i, why := names.Origin(host); why == "" {
 				v = m.Machines[i].LMID
-			} else {
+			} else if unknown++; unknown <= maxHostWarnings {
 				rep.Warnings = append(rep.Warnings, fmt.Sprintf("host %s: no *MACHINES entry of that name (%s): its requests come from the default origin", host, why))
+			} else {
+				// thousands of hosts mean tags read wrongly, not
+				// thousands of machines: one warning counts them
+				w := fmt.Sprintf("%d more hosts with no *MACHINES entry of their name (the first %s): their requests come from the default origin",
+					unknown-maxHostWarnings, firstMore)
+				if more < 0 {
+					firstMore = host
+					w = fmt.Sprintf("1 more host with no *MACHINES entry of its name (%s): its requests come from the default origin", host)
+					more = len(rep.Warnings)
+					rep.Warnings = append(rep.Warnings, w)
+				} else {
+					rep.Warnings[more] = w
+				}
 			}
 		}
 		cache[host] = v

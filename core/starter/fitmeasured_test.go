@@ -223,3 +223,30 @@ func TestFitDomainOnGrid(t *testing.T) {
 		t.Errorf("RA's resolution %v, choice %q, criterion %q: want fitted on the 1 ms grid", ra.ResolutionMS, ra.Choice, rep.Criterion)
 	}
 }
+
+// Hosts that *MACHINES does not name are warned of one by one up to five;
+// the others are counted in one warning naming the first of them. Here
+// eight client hosts h1..h8 (none in measuredUBB) each call PAY once: five
+// warnings for h1..h5, then "3 more hosts ... (the first h6)".
+func TestFitUnknownHostsCounted(t *testing.T) {
+	ubbText := measuredUBB
+	var b strings.Builder
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "10000%d.000.h%d!clt.10.1.0: TRACE:at: { tpcall(\"PAY\", 0x0, 0, 0x0, 0x0, 0x0)\n", i, i)
+		fmt.Fprintf(&b, "10000%d.005.h%d!clt.10.1.0: TRACE:at: } tpcall = 1\n", i, i)
+	}
+	rep, err := Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.010226", Text: b.String()}}, UBBConfig: &ubbText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "*MACHINES entry") {
+			hosts = append(hosts, w)
+		}
+	}
+	if len(hosts) != 6 || !strings.HasPrefix(hosts[0], "host h1: ") || !strings.HasPrefix(hosts[4], "host h5: ") ||
+		!strings.HasPrefix(hosts[5], "3 more hosts with no *MACHINES entry of their name (the first h6)") {
+		t.Errorf("host warnings:\n%s", strings.Join(hosts, "\n"))
+	}
+}
