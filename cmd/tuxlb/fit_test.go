@@ -108,9 +108,15 @@ func TestFitULOGThenRun(t *testing.T) {
 	}
 	// init --ulog makes the same scenario.
 	init := filepath.Join(t.TempDir(), "init.json")
-	if code, _, stderr := tuxlbRun("init", "--ubbconfig", bankULOG+"ubbconfig", "--ulog", bankULOG+"node1/ULOG.120126",
-		"--ulog", bankULOG+"node2/ULOG.120126", "--out", init); code != 0 {
+	code, _, stderr = tuxlbRun("init", "--ubbconfig", bankULOG+"ubbconfig", "--ulog", bankULOG+"node1/ULOG.120126",
+		"--ulog", bankULOG+"node2/ULOG.120126", "--out", init)
+	if code != 0 {
 		t.Fatalf("init: exit %d: %s", code, stderr)
+	}
+	// its service times were fitted: the next step is not to set them by
+	// hand (every figure of the bank's log is measured)
+	if !strings.Contains(stderr, "Next: run it, and judge it by an export") || strings.Contains(stderr, "what you measure") {
+		t.Errorf("init --ulog's next step:\n%s", stderr)
 	}
 	a, _ := os.ReadFile(out)
 	b, _ := os.ReadFile(init)

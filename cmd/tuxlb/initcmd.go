@@ -123,13 +123,25 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
 		return 1
 	}
-	timed := fmt.Sprintf("%d services timed", len(sc.Services))
 	if rep != nil {
-		timed = timedFrom(sc, rep)
+		// fitted: the service times are measured, not to be set by hand
+		guessed := 0
+		for _, f := range rep.Figures {
+			if f.Source == "guessed" {
+				guessed++
+			}
+		}
+		next := "run it, and judge it by an export of the observed responses (tuxlb calibrate, docs/fit.md)"
+		if guessed > 0 {
+			next = fmt.Sprintf("check the %d figures the log did not measure (tuxlb fit's report lists them: \"guessed\" in figures),\nthen %s", guessed, next)
+		}
+		fmt.Fprintf(stderr, "tuxlb init: %d streams, %s, %d advertise entries for servers without -s.\nNext: %s.\n",
+			len(sc.Workload.Generate.Streams), timedFrom(sc, rep), len(sc.Advertise), next)
+		return 0
 	}
-	fmt.Fprintf(stderr, "tuxlb init: %d streams, %s, %d advertise entries for servers without -s.\n"+
+	fmt.Fprintf(stderr, "tuxlb init: %d streams, %d services timed, %d advertise entries for servers without -s.\n"+
 		"Next: set each service's service_time to what you measure, trim each advertise list to what the\n"+
 		"server really offers, then run it (docs/scenario.md, \"Starting from your own files\").\n",
-		len(sc.Workload.Generate.Streams), timed, len(sc.Advertise))
+		len(sc.Workload.Generate.Streams), len(sc.Services), len(sc.Advertise))
 	return 0
 }
