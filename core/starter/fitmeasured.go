@@ -3,7 +3,9 @@ package starter
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -107,6 +109,12 @@ func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) 
 		rep.Network = &NetworkReport{LatencyMS: roundToUS(lat.MS), Samples: lat.Samples, Window: lat.Window, Measured: lat.Samples > 0}
 		if lat.Samples > 0 && lat.Samples < 20 {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("network.latency_ms from only %d calls that crossed machines: check it", lat.Samples))
+		}
+		for _, o := range lat.Offsets {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("clocks: %s's ULOG stamps run about %s ms %s %s's (seen in %d calls from %s to %s): "+
+				"calls are paired with their executions by time, so network.latency_ms (and a remote domain's time) may be wrong; "+
+				"set the machines' clocks in step (NTP), or set the latency yourself",
+				o.Server, strconv.FormatFloat(math.Abs(o.MS), 'f', -1, 64), map[bool]string{true: "ahead of", false: "behind"}[o.MS > 0], o.Caller, o.Calls, o.Caller, o.Server))
 		}
 	}
 	if m == nil {

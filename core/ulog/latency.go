@@ -1,7 +1,10 @@
 package ulog
 
 import (
+	"cmp"
+	"math"
 	"slices"
+	"strings"
 )
 
 // Latency is the one-way network latency between machines that the log
@@ -11,7 +14,28 @@ type Latency struct {
 	// Samples counts the calls paired with an execution on another machine;
 	// Window those of them the estimate is the median of.
 	Samples, Window int
+	// Offsets are the pairs of machines whose clocks are seen apart
+	// (Log.Offsets): the pairing by time is then unreliable.
+	Offsets []Offset
 }
+
+// Offset is how far one machine's stamps run ahead of another's, seen in
+// the calls from the one to services of the other.
+type Offset struct {
+	Caller, Server string  // machines
+	MS             float64 // the server's clock less the caller's
+	Calls          int     // the calls that show it (in the fullest bin and its neighbours)
+}
+
+// offsetNeighbours is how many executions either side of a call Offsets
+// looks at; offsetBinUS the width of its histogram's bins (µs); minOffsetUS
+// the least offset it reports: millisecond stamps put a call's and its
+// execution's midpoints within 1 ms of each other either way.
+const (
+	offsetNeighbours = 64
+	offsetBinUS      = 500
+	minOffsetUS      = 1500
+)
 
 // maxCandidates bounds the executions looked at for one call: past it the
 // call is ambiguous and left out.
@@ -43,6 +67,7 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	for _, ex := range byService {
 		slices.SortStableFunc(ex, func(a, b Span) int { return cmpInt(a.StartUS, b.StartUS) })
 	}
+	offsets := lg.offsets(byService, machine)
 	var half []int64 // (span - execution) / 2, in microseconds, doubled to stay whole
 	for _, c := range lg.CallSpans {
 		ex := byService[c.Service]
@@ -64,7 +89,7 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 		half = append(half, (c.EndUS-c.StartUS)-(e.EndUS-e.StartUS))
 	}
 	if len(half) == 0 {
-		return Latency{}
+		return Latency{Offsets: offsets}
 	}
 	slices.Sort(half)
 	w := 0
@@ -77,7 +102,82 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	} else {
 		med = float64(half[w/2-1]+half[w/2]) / 2
 	}
-	return Latency{MS: max(med/2, 0) / 1000, Samples: len(half), Window: w}
+	return Latency{MS: max(med/2, 0) / 1000, Samples: len(half), Window: w, Offsets: offsets}
+}
+
+// offsets finds the machines whose clocks are apart. A call that did not
+// wait in a queue spends the latency going and the latency coming back:
+// its execution's midpoint is the call's, on one clock; the server's clock
+// ahead of the caller's by θ puts it θ later, and a wait w puts it w/2
+// later. So, for each pair of machines (the caller's, the server's), the
+// differences of midpoints between each call of X and the executions of X
+// on the other machine near it in time (at most offsetNeighbours either
+// side, of a span no longer than the call's) pile up at θ, from the calls
+// that did not wait, while the other executions spread them thin. The
+// histogram's fullest bin gives θ (its middle) when it and its two
+// neighbours hold at least 20 calls and five times what three bins hold on
+// average over the range seen; a θ below minOffsetUS either way is the
+// stamps' own error, not reported. Hosts map to machines through machine; ex holds each
+// service's executions sorted by start.
+func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
+	type pair struct{ caller, server string }
+	hist := map[pair]map[int64]int{}
+	byMid := map[string][]Span{}
+	for svc, ex := range byService {
+		m := slices.Clone(ex)
+		slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
+		byMid[svc] = m
+	}
+	for _, c := range lg.CallSpans {
+		ex := byMid[c.Service]
+		mid := c.StartUS + c.EndUS // doubled midpoints stay whole
+		i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
+		cm := machine(c.Host)
+		for j := max(i-offsetNeighbours, 0); j < min(i+offsetNeighbours, len(ex)); j++ {
+			e := ex[j]
+			if e.EndUS-e.StartUS > c.EndUS-c.StartUS {
+				continue
+			}
+			sm := machine(e.Host)
+			if sm == cm {
+				continue
+			}
+			k := pair{cm, sm}
+			if hist[k] == nil {
+				hist[k] = map[int64]int{}
+			}
+			d := e.StartUS + e.EndUS - mid // twice the difference of midpoints
+			b := d / (2 * offsetBinUS)
+			if d < 0 && d%(2*offsetBinUS) != 0 {
+				b-- // floor
+			}
+			hist[k][b]++
+		}
+	}
+	var out []Offset
+	for k, h := range hist {
+		lo, hi, total := int64(math.MaxInt64), int64(math.MinInt64), 0
+		for b, n := range h {
+			lo, hi, total = min(lo, b), max(hi, b), total+n
+		}
+		at := lo // the fullest bin
+		for b := lo; b <= hi; b++ {
+			if h[b] > h[at] {
+				at = b
+			}
+		}
+		best := h[at-1] + h[at] + h[at+1]
+		mean3 := 3 * float64(total) / float64(hi-lo+1)
+		theta := (float64(at) + 0.5) * offsetBinUS
+		if best < 20 || float64(best) < 5*mean3 || math.Abs(theta) < minOffsetUS {
+			continue
+		}
+		out = append(out, Offset{Caller: k.caller, Server: k.server, MS: theta / 1000, Calls: best})
+	}
+	slices.SortFunc(out, func(a, b Offset) int {
+		return cmp.Or(strings.Compare(a.Caller, b.Caller), strings.Compare(a.Server, b.Server))
+	})
+	return out
 }
 
 func cmpInt(a, b int64) int {

@@ -30,36 +30,7 @@ func stamp(us int64) string {
 // millisecond (the figures are multiples of 0.5 ms). The 20 node2 calls are
 // not samples: 200 samples.
 func TestLatencySynthetic(t *testing.T) {
-	const lat = 2000
-	seed := uint64(42)
-	next := func(n int64) int64 { // uniform in [0, n)
-		seed = seed*6364136223846793005 + 1442695040888963407
-		return int64((seed >> 33) % uint64(n))
-	}
-	var cl, sv strings.Builder
-	base := int64(10 * 3600e6)
-	for i := 0; i < 200; i++ {
-		t1 := base + int64(i)*50000 + next(1000)
-		w := int64(0)
-		if next(10) >= 7 {
-			w = next(10000)
-		}
-		start := t1 + lat + w
-		end := start + 3000 + next(5000)
-		t2 := end + lat
-		fmt.Fprintf(&cl, "%s.node1.example.com!clt.100.1.0: TRACE:at: { tpcall(\"X\", 0x0, 0, 0x0, 0x0, 0x0)\n", stamp(t1))
-		fmt.Fprintf(&cl, "%s.node1.example.com!clt.100.1.0: TRACE:at: } tpcall = 1\n", stamp(t2))
-		fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: { tpservice({\"X\"})\n", stamp(start))
-		fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: } tpservice\n", stamp(end))
-		if i%10 == 0 {
-			l1 := base + int64(i)*50000 + 25000
-			fmt.Fprintf(&sv, "%s.NODE2!clt2.300.1.0: TRACE:at: { tpcall(\"X\", 0x0, 0, 0x0, 0x0, 0x0)\n", stamp(l1))
-			fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: { tpservice({\"X\"})\n", stamp(l1+1000))
-			fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: } tpservice\n", stamp(l1+5000))
-			fmt.Fprintf(&sv, "%s.NODE2!clt2.300.1.0: TRACE:at: } tpcall = 1\n", stamp(l1+6000))
-		}
-	}
-	lg, err := Read([]File{{Name: "n1/ULOG.010226", Text: cl.String()}, {Name: "n2/ULOG.010226", Text: sv.String()}})
+	lg, err := Read(latencyLog(0))
 	if err != nil || lg.Malformed != 0 {
 		t.Fatalf("%v %q", err, lg.MalformedExamples)
 	}
@@ -68,6 +39,9 @@ func TestLatencySynthetic(t *testing.T) {
 	t.Logf("latency %+v", got)
 	if got.Samples != 200 || math.Abs(got.MS-2) > 0.5 || got.Window < 100 {
 		t.Errorf("latency %+v, want 2 ± 0.5 ms from 200 samples", got)
+	}
+	if len(got.Offsets) != 0 {
+		t.Errorf("offsets %+v, want none: the clocks are in step", got.Offsets)
 	}
 	// Everything on one machine: nothing crosses, nothing measured.
 	one := lg.Latency(func(string) string { return "m" })
@@ -94,5 +68,64 @@ func TestLatencyAmbiguous(t *testing.T) {
 	got := lg.Latency(func(h string) string { return h })
 	if got.Samples != 1 || got.MS != 3 {
 		t.Errorf("latency %+v, want 3 ms from 1 sample", got)
+	}
+}
+
+// latencyLog is the log of TestLatencySynthetic, NODE2's stamps skewUS
+// ahead of node1's.
+func latencyLog(skewUS int64) []File {
+	const lat = 2000
+	seed := uint64(42)
+	next := func(n int64) int64 { // uniform in [0, n)
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int64((seed >> 33) % uint64(n))
+	}
+	var cl, sv strings.Builder
+	base := int64(10 * 3600e6)
+	for i := 0; i < 200; i++ {
+		t1 := base + int64(i)*50000 + next(1000)
+		w := int64(0)
+		if next(10) >= 7 {
+			w = next(10000)
+		}
+		start := t1 + lat + w
+		end := start + 3000 + next(5000)
+		t2 := end + lat
+		fmt.Fprintf(&cl, "%s.node1.example.com!clt.100.1.0: TRACE:at: { tpcall(\"X\", 0x0, 0, 0x0, 0x0, 0x0)\n", stamp(t1))
+		fmt.Fprintf(&cl, "%s.node1.example.com!clt.100.1.0: TRACE:at: } tpcall = 1\n", stamp(t2))
+		fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: { tpservice({\"X\"})\n", stamp(start+skewUS))
+		fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: } tpservice\n", stamp(end+skewUS))
+		if i%10 == 0 {
+			l1 := base + int64(i)*50000 + 25000
+			fmt.Fprintf(&sv, "%s.NODE2!clt2.300.1.0: TRACE:at: { tpcall(\"X\", 0x0, 0, 0x0, 0x0, 0x0)\n", stamp(l1+skewUS))
+			fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: { tpservice({\"X\"})\n", stamp(l1+1000+skewUS))
+			fmt.Fprintf(&sv, "%s.NODE2!xsrv.200.1.1: TRACE:at: } tpservice\n", stamp(l1+5000+skewUS))
+			fmt.Fprintf(&sv, "%s.NODE2!clt2.300.1.0: TRACE:at: } tpcall = 1\n", stamp(l1+6000+skewUS))
+		}
+	}
+	return []File{{Name: "n1/ULOG.010226", Text: cl.String()}, {Name: "n2/ULOG.010226", Text: sv.String()}}
+}
+
+// The same log with NODE2's clock 5 ms ahead of node1's. By hand: a call
+// that did not wait (7 in 10, about 140) has its execution's midpoint 5 ms
+// after its own on the two clocks, give or take the stamps' error (under
+// 1 ms either way), so the differences of midpoints pile up in the bins of
+// [4, 6) ms; the other executions near each call are its neighbours', 50
+// ms apart or more, one or two to a bin over some 6 s (64 either side).
+// The fullest bin is one of [4, 6) ms: about 5 ms, from node1 to node2.
+// (The calls of X from node2 itself cross nothing and are not looked at.)
+// The latency, paired by time, is then wrong: the warning says so.
+func TestLatencyClocksApart(t *testing.T) {
+	lg, err := Read(latencyLog(5000))
+	if err != nil || lg.Malformed != 0 {
+		t.Fatalf("%v %q", err, lg.MalformedExamples)
+	}
+	machine := func(h string) string { s, _, _ := strings.Cut(strings.ToLower(h), "."); return s }
+	got := lg.Latency(machine)
+	if len(got.Offsets) != 1 {
+		t.Fatalf("offsets %+v, want one, node1 to node2", got.Offsets)
+	}
+	if o := got.Offsets[0]; o.Caller != "node1" || o.Server != "node2" || math.Abs(o.MS-5) > 1 || o.Calls < 100 {
+		t.Errorf("offset %+v, want node2 about 5 ms ahead of node1, seen in 100 calls or more", o)
 	}
 }
