@@ -32,7 +32,7 @@ type Offset struct {
 // the least offset it reports: millisecond stamps put a call's and its
 // execution's midpoints within 1 ms of each other either way.
 const (
-	offsetNeighbours = 64
+	offsetNeighbours = 16
 	offsetBinUS      = 500
 	minOffsetUS      = 1500
 )

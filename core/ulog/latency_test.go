@@ -111,7 +111,7 @@ func latencyLog(skewUS int64) []File {
 // after its own on the two clocks, give or take the stamps' error (under
 // 1 ms either way), so the differences of midpoints pile up in the bins of
 // [4, 6) ms; the other executions near each call are its neighbours', 50
-// ms apart or more, one or two to a bin over some 6 s (64 either side).
+// ms apart or more, one or two to a bin over some 1.6 s (16 either side).
 // The fullest bin is one of [4, 6) ms: about 5 ms, from node1 to node2.
 // (The calls of X from node2 itself cross nothing and are not looked at.)
 // The latency, paired by time, is then wrong: the warning says so.
