@@ -49,6 +49,9 @@ func ResolveChecked(m *ubb.Model, ck *Checked, opt Options) (*Setup, error) {
 	if st.traceNote != "" {
 		st.Warnings = append(st.Warnings, st.traceNote)
 	}
+	if st.callsNote != "" {
+		st.Warnings = append(st.Warnings, st.callsNote)
+	}
 	if w := st.Work; w != nil && w.Info.Skipped > 0 {
 		st.Warnings = append(st.Warnings, fmt.Sprintf("the trace's unreadable rows were skipped (trace_skip_bad): %d of %d, the first: %s",
 			w.Info.Skipped, w.Info.Rows+w.Info.Skipped, w.Info.Examples[0]))
@@ -360,7 +363,46 @@ func (st *Setup) checkWorkload(sc *scenario.Scenario, _ Options) error {
 		return err
 	}
 	st.traceNote, st.Work = cw.Note, cw
+	st.callsNote = serviceMSWithCalls(sc, cw)
 	return nil
+}
+
+// serviceMSWithCalls warns when a trace gives its rows' service times and
+// services of the scenario make calls: a row's service_ms is the
+// execution's own work, the calls are made after it, while a monitoring
+// export's elapsed or execution time of a service holds the calls it
+// waited for, which the replay would then count twice.
+func serviceMSWithCalls(sc *scenario.Scenario, cw *workload.Compiled) string {
+	col := ""
+	for name, f := range cw.Info.Columns {
+		if f == "service_ms" {
+			col = fmt.Sprintf("the column %q", name)
+		}
+	}
+	if col == "" && slices.ContainsFunc(sc.Workload.Trace, func(r scenario.TraceRow) bool { return r.ServiceMS != nil }) {
+		col = "its service_ms"
+	}
+	if col == "" {
+		return ""
+	}
+	var callers []string
+	for name, s := range sc.Services {
+		if len(s.Calls) > 0 {
+			callers = append(callers, name)
+		}
+	}
+	if len(callers) == 0 {
+		return ""
+	}
+	slices.Sort(callers)
+	verb := "make their calls"
+	if len(callers) == 1 {
+		verb = "makes its calls"
+	}
+	return fmt.Sprintf("trace: %s is each row's own work, and %s %s (services.S.calls) after it: "+
+		"if it is a caller's whole time, as a monitoring export's elapsed or execution time is, the calls are counted twice; "+
+		"replay without it (leave service_ms unmapped: every row's time is drawn from the scenario, as tuxlb calibrate does)",
+		col, diag.JoinAnd(callers), verb)
 }
 
 // untimed finds the services that some local (non-gateway) server may

@@ -68,6 +68,7 @@ type Setup struct {
 	TMSTime dist.Sampler
 
 	traceNote string             // how a log was read, the last warning of the setup
+	callsNote string             // rows' service times beside services that make calls (serviceMSWithCalls)
 	Work      *workload.Compiled // the workload, compiled once (checkWorkload)
 	// HandlingTime samples the workstation handlers' time per message
 	// (workstation.handling_time); nil for none (const 0).

@@ -344,3 +344,53 @@ func TestWarmupPastTheWorkload(t *testing.T) {
 		}
 	}
 }
+
+// A trace that gives its rows' service times beside a service that makes
+// calls: the row's service_ms is TOUPPER's own work, and its call of
+// TOLOWER comes after it, so a column holding TOUPPER's whole time (a
+// monitoring export's) would count the call twice. The setup warns, naming
+// the column and the caller; without a service_ms, or without calls, it
+// does not.
+func TestSetupWarnsServiceMSWithCalls(t *testing.T) {
+	calls := func(sc *scenario.Scenario) {
+		s := sc.Services["TOUPPER"]
+		s.Calls = []scenario.CallStep{{Service: "TOLOWER"}}
+		sc.Services["TOUPPER"] = s
+	}
+	warned := func(st *Setup) string {
+		for _, w := range st.Warnings {
+			if strings.Contains(w, "counted twice") {
+				return w
+			}
+		}
+		return ""
+	}
+	cases := []struct {
+		name string
+		edit func(sc *scenario.Scenario)
+		want string // in the warning; "" for none
+	}{
+		{"column and calls", func(sc *scenario.Scenario) {
+			calls(sc)
+			sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOUPPER,5\n"
+		}, `trace: the column "service_ms" is each row's own work, and TOUPPER makes its calls (services.S.calls)`},
+		{"JSON rows and calls", func(sc *scenario.Scenario) {
+			calls(sc)
+			sc.Workload.TraceCSV = ""
+			sc.Workload.Trace = []scenario.TraceRow{{TimeMS: f(0), Service: "TOUPPER", ServiceMS: f(5)}}
+		}, "trace: its service_ms is each row's own work, and TOUPPER makes its calls"},
+		{"no service_ms", calls, ""},
+		{"no calls", func(sc *scenario.Scenario) { sc.Workload.TraceCSV = "time_ms,service,service_ms\n0,TOUPPER,5\n" }, ""},
+	}
+	for _, c := range cases {
+		sc := baseScenario()
+		c.edit(sc)
+		st, err := Resolve(fixture.HandModel(), sc, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if w := warned(st); c.want == "" && w != "" || c.want != "" && !strings.Contains(w, c.want) {
+			t.Errorf("%s: warning %q, want %q", c.name, w, c.want)
+		}
+	}
+}
