@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -223,7 +224,9 @@ func TestCalibrateKnownTruth(t *testing.T) {
 	if err := json.Unmarshal(data, &fitted); err != nil {
 		t.Fatal(err)
 	}
-	if fitted.Network == nil || fitted.Network.LatencyMS != 2 {
+	// the median of whole-millisecond figures, interpolated: 2 ms to
+	// within the few waits in its window
+	if fitted.Network == nil || math.Abs(fitted.Network.LatencyMS-2) > 0.05 {
 		t.Errorf("network %+v, want the latency measured: 2 ms", fitted.Network)
 	}
 	pay := fitted.Services["PAYMENT"]

@@ -188,6 +188,7 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		}
 	}
 	samples := map[string][]float64{}
+	crossed := map[string][]bool{}
 	for _, c := range lg.CallSpans {
 		svc := m.Service(c.Service)
 		if svc == nil || svc.Remote == nil {
@@ -196,11 +197,25 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		if s := lg.Services[c.Service]; s != nil && s.Executions > 0 {
 			continue
 		}
-		ms := float64(c.EndUS-c.StartUS) / 1000
-		if g, ok := gateway[svc.Remote.GatewayGroup]; ok && machine(c.Host) != g {
-			ms -= 2 * latMS
+		d := svc.Remote.Domain
+		g, ok := gateway[svc.Remote.GatewayGroup]
+		samples[d] = append(samples[d], float64(c.EndUS-c.StartUS)/1000)
+		crossed[d] = append(crossed[d], ok && machine(c.Host) != g)
+	}
+	for d, v := range samples {
+		// spans of millisecond stamps stay whole milliseconds, to be
+		// fitted on that grid: twice the latency taken off them is
+		// rounded to the millisecond (what is left of it, half a
+		// millisecond at most, stays in the response time)
+		twice := 2 * latMS
+		if fit.OnGrid(v, resolutionUS) {
+			twice = math.Round(twice)
 		}
-		samples[svc.Remote.Domain] = append(samples[svc.Remote.Domain], max(ms, 0))
+		for i := range v {
+			if crossed[d][i] {
+				v[i] = max(v[i]-twice, 0)
+			}
+		}
 	}
 	for _, d := range fitKeys((samples)) {
 		// spans between millisecond stamps are whole milliseconds (less a

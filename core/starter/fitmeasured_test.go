@@ -250,3 +250,37 @@ func TestFitUnknownHostsCounted(t *testing.T) {
 		t.Errorf("host warnings:\n%s", strings.Join(hosts, "\n"))
 	}
 }
+
+// Twice a latency that is not a whole millisecond is rounded before it is
+// taken off spans of millisecond stamps, so that they stay on the grid.
+// By hand: the client on node1 calls PAY on NODE2 six times for 10 ms,
+// PAY running 8, 8, 7, 7, 7 and 6 ms: the latency is 1.41667 ms (as in
+// core/ulog's TestLatencyGroupedMedian), twice it 2.8333 ms, rounded 3 ms.
+// The client's five calls of FXRATE (imported from RA, whose gateway is on
+// site2) take 10 ms each: RA's samples are 10 − 3 = 7 ms, a constant on
+// the 1 ms grid (not 7.1667 ms, off it).
+func TestFitDomainLatencyRounded(t *testing.T) {
+	ubbText, dm := measuredUBB, measuredDM
+	var b strings.Builder
+	for i, ex := range []int{8, 8, 7, 7, 7, 6} {
+		fmt.Fprintf(&b, "10000%d.000.node1!clt.10.1.0: TRACE:at: { tpcall(\"PAY\", 0x0, 0, 0x0, 0x0, 0x0)\n", i)
+		fmt.Fprintf(&b, "10000%d.001.NODE2!payserv.20.1.1: TRACE:at: { tpservice({\"PAY\", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})\n", i)
+		fmt.Fprintf(&b, "10000%d.%03d.NODE2!payserv.20.1.1: TRACE:at: } tpservice\n", i, 1+ex)
+		fmt.Fprintf(&b, "10000%d.010.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n", i)
+	}
+	for i := 0; i < 5; i++ {
+		fmt.Fprintf(&b, "10001%d.000.node1!clt.10.1.0: TRACE:at: { tpcall(\"FXRATE\", 0x0, 0, 0x0, 0x0, 0x0)\n", i)
+		fmt.Fprintf(&b, "10001%d.010.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n", i)
+	}
+	rep, err := Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.010226", Text: b.String()}}, UBBConfig: &ubbText, DMConfig: &dm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nw := rep.Network; nw == nil || nw.LatencyMS != 1.417 {
+		t.Errorf("network %+v, want 1.417 ms (1.41667 to the microsecond)", nw)
+	}
+	ra := rep.Domains["RA"]
+	if ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 7 || ra.ResolutionMS == nil {
+		t.Errorf("RA %+v, want the constant 7 ms on the 1 ms grid", ra)
+	}
+}

@@ -55,7 +55,10 @@ const windowUS = 2000
 // the latency plus half the request's queue wait. Queue waits are never
 // negative, so the latency is the low end of those figures: the estimate is
 // the median of the pairs within 2 ms of the smallest (the spread of
-// millisecond stamps), never below 0. Whole-second logs measure none.
+// millisecond stamps), never below 0; with millisecond stamps the figures
+// are whole milliseconds of t2 - t1 - span, taken as classes a millisecond
+// wide and the median interpolated in its class. Whole-second logs
+// measure none.
 func (lg *Log) Latency(machine func(host string) string) Latency {
 	if !lg.Millis || len(lg.CallSpans) == 0 {
 		return Latency{}
@@ -97,7 +100,17 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 		w++
 	}
 	var med float64
-	if w%2 == 1 {
+	if onGrid(half[:w]) {
+		// whole milliseconds: the median of the values as classes of
+		// 1 ms each, interpolated in the median's class
+		m := half[w/2]
+		below, _ := slices.BinarySearch(half[:w], m)
+		in := 0
+		for j := below; j < w && half[j] == m; j++ {
+			in++
+		}
+		med = float64(m) - 500 + (float64(w)/2-float64(below))/float64(in)*1000
+	} else if w%2 == 1 {
 		med = float64(half[w/2])
 	} else {
 		med = float64(half[w/2-1]+half[w/2]) / 2
@@ -178,6 +191,16 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 		return cmp.Or(strings.Compare(a.Caller, b.Caller), strings.Compare(a.Server, b.Server))
 	})
 	return out
+}
+
+// onGrid says every value (µs) is a whole millisecond.
+func onGrid(v []int64) bool {
+	for _, x := range v {
+		if x%1000 != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func cmpInt(a, b int64) int {

@@ -129,3 +129,25 @@ func TestLatencyClocksApart(t *testing.T) {
 		t.Errorf("offset %+v, want node2 about 5 ms ahead of node1, seen in 100 calls or more", o)
 	}
 }
+
+// Whole-millisecond figures are taken as classes of a millisecond each and
+// the median interpolated in its class. Six calls from a to X on b, one a
+// second: the call spans 10 ms each time, the execution 8, 8, 7, 7, 7 and
+// 6 ms, so span less execution is 2, 2, 3, 3, 3 and 4 ms (all within 2 ms
+// of the smallest, so all in the window). By hand: the median class is
+// 3 ms, [2.5, 3.5), with 2 values below it and 3 in it; the median of 6
+// is 2.5 + (6/2 − 2)/3 · 1 = 2.8333 ms, and the latency half of it,
+// 1.41667 ms (the plain median, 3 ms, would give 1.5).
+func TestLatencyGroupedMedian(t *testing.T) {
+	var b strings.Builder
+	for i, ex := range []int{8, 8, 7, 7, 7, 6} {
+		fmt.Fprintf(&b, "10000%d.000.a!c.1.1.0: TRACE:at: { tpcall(\"X\", 0x0, 0, 0x0, 0x0, 0x0)\n", i)
+		fmt.Fprintf(&b, "10000%d.001.b!s.2.1.1: TRACE:at: { tpservice({\"X\"})\n", i)
+		fmt.Fprintf(&b, "10000%d.%03d.b!s.2.1.1: TRACE:at: } tpservice\n", i, 1+ex)
+		fmt.Fprintf(&b, "10000%d.010.a!c.1.1.0: TRACE:at: } tpcall = 1\n", i)
+	}
+	got := read1(t, b.String()).Latency(func(h string) string { return h })
+	if got.Samples != 6 || got.Window != 6 || math.Abs(got.MS-1.41667) > 1e-5 {
+		t.Errorf("latency %+v, want 1.41667 ms from 6 samples", got)
+	}
+}
