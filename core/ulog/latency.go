@@ -14,8 +14,8 @@ type Latency struct {
 	// Samples counts the calls paired with an execution on another machine;
 	// Window those of them the estimate is the median of.
 	Samples, Window int
-	// Offsets are the pairs of machines whose clocks are seen apart
-	// (Log.Offsets): the pairing by time is then unreliable.
+	// Offsets are the pairs of machines whose clocks are seen apart (see
+	// Log.offsets): the pairing by time is then unreliable.
 	Offsets []Offset
 }
 
@@ -27,8 +27,8 @@ type Offset struct {
 	Calls          int     // the calls that show it (in the fullest bin and its neighbours)
 }
 
-// offsetNeighbours is how many executions either side of a call Offsets
-// looks at; offsetBinUS the width of its histogram's bins (µs); minOffsetUS
+// offsetNeighbours is how many executions either side of a call
+// Log.offsets looks at; offsetBinUS the width of its histogram's bins (µs); minOffsetUS
 // the least offset it reports: millisecond stamps put a call's and its
 // execution's midpoints within 1 ms of each other either way.
 const (
@@ -130,8 +130,8 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 // histogram's fullest bin gives θ (its middle) when it and its two
 // neighbours hold at least 20 calls and five times what three bins hold on
 // average over the range seen; a θ below minOffsetUS either way is the
-// stamps' own error, not reported. Hosts map to machines through machine; ex holds each
-// service's executions sorted by start.
+// stamps' own error, not reported. Hosts map to machines through machine;
+// byService holds each service's executions.
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
@@ -170,12 +170,10 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 	var out []Offset
 	for k, h := range hist {
 		lo, hi, total := int64(math.MaxInt64), int64(math.MinInt64), 0
+		at := int64(0) // the fullest bin, the lowest of equals
 		for b, n := range h {
 			lo, hi, total = min(lo, b), max(hi, b), total+n
-		}
-		at := lo // the fullest bin
-		for b := lo; b <= hi; b++ {
-			if h[b] > h[at] {
+			if n > h[at] || n == h[at] && b < at {
 				at = b
 			}
 		}
