@@ -451,3 +451,46 @@ func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 func roundUS(x float64) float64 { return math.Round(x*1000) / 1000 }
 
 func f4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
+
+// Shift moves the fit of samples that were taken c ms short (or long, c
+// below 0) of the durations: every mean by c (the mean's interval too),
+// each family keeping its other parameter (the sd of a lognormal or a
+// hyperexponential, the shape of a gamma, the phases of an erlang), a
+// constant's or an empirical's points by c (at least 1 µs). The distances
+// and the choice stay those of the samples. A hyperexponential whose sd
+// would no longer be above its mean is left as it is.
+func (r *Result) Shift(c float64) {
+	if r == nil || c == 0 {
+		return
+	}
+	r.MeanMS = sig4(r.MeanMS + c)
+	if r.MeanCIMS != nil {
+		r.MeanCIMS = &[2]float64{sig4(r.MeanCIMS[0] + c), sig4(r.MeanCIMS[1] + c)}
+	}
+	shiftDist(r.Fit, c)
+	for i := range r.Candidates {
+		if d := r.Candidates[i].Fit; d != r.Fit { // the chosen one is shared
+			shiftDist(d, c)
+		}
+	}
+}
+
+func shiftDist(d *Dist, c float64) {
+	if d == nil {
+		return
+	}
+	switch {
+	case d.MS != nil:
+		d.MS = ptr(max(roundUS(*d.MS+c), 0.001))
+	case d.SamplesMS != nil:
+		for i, v := range d.SamplesMS {
+			d.SamplesMS[i] = max(roundUS(v+c), 0.001)
+		}
+	case d.MeanMS != nil:
+		m := *d.MeanMS + c
+		if m <= 0 || d.Dist == "hyperexp" && d.SDMS != nil && *d.SDMS <= m {
+			return
+		}
+		d.MeanMS = ptr(sig4(m))
+	}
+}

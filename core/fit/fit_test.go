@@ -563,3 +563,34 @@ func TestMeanInterval(t *testing.T) {
 		t.Errorf("the interval held the true mean in %d of 1000 sets, want about 950", held)
 	}
 }
+
+// Shift moves every mean by c and keeps each family's other parameter; a
+// chosen fit shared with its candidate moves once; an empirical's points
+// move, none below 1 µs; a hyperexponential whose sd would not stay above
+// its mean is left. By hand, with c = 0.5: the lognormal (10, sd 4) becomes
+// (10.5, sd 4), the erlang (6, k 3) (6.5, k 3); the mean 10 → 10.5 and its
+// interval [9, 11] → [9.5, 11.5]; the points 0.2, 1, 3 with c = −0.5 become
+// 0.001, 0.5, 2.5; a hyperexponential (4, sd 4.2) with c = 0.5 stays.
+func TestResultShift(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	k := 3
+	logn := &Dist{Dist: "lognormal", MeanMS: f(10), SDMS: f(4)}
+	r := &Result{MeanMS: 10, MeanCIMS: &[2]float64{9, 11}, Fit: logn,
+		Candidates: []Candidate{{Family: "erlang", Fit: &Dist{Dist: "erlang", MeanMS: f(6), K: &k}}, {Family: "lognormal", Fit: logn}}}
+	r.Shift(0.5)
+	if r.MeanMS != 10.5 || *r.MeanCIMS != [2]float64{9.5, 11.5} || *r.Fit.MeanMS != 10.5 || *r.Fit.SDMS != 4 ||
+		*r.Candidates[0].Fit.MeanMS != 6.5 || *r.Candidates[0].Fit.K != 3 {
+		t.Errorf("shifted: mean %v ci %v fit %v sd %v erlang %v k %v", r.MeanMS, *r.MeanCIMS, *r.Fit.MeanMS, *r.Fit.SDMS,
+			*r.Candidates[0].Fit.MeanMS, *r.Candidates[0].Fit.K)
+	}
+	emp := &Result{MeanMS: 1.4, Fit: &Dist{Dist: "empirical", SamplesMS: []float64{0.2, 1, 3}}}
+	emp.Shift(-0.5)
+	if got := emp.Fit.SamplesMS; !slices.Equal(got, []float64{0.001, 0.5, 2.5}) {
+		t.Errorf("empirical points %v, want 0.001 0.5 2.5", got)
+	}
+	h := &Result{MeanMS: 4, Fit: &Dist{Dist: "hyperexp", MeanMS: f(4), SDMS: f(4.2)}}
+	h.Shift(0.5)
+	if *h.Fit.MeanMS != 4 {
+		t.Errorf("hyperexp mean %v, want 4 (left: sd 4.2 would not stay above 4.5)", *h.Fit.MeanMS)
+	}
+}

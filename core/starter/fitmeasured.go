@@ -202,20 +202,24 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		samples[d] = append(samples[d], float64(c.EndUS-c.StartUS)/1000)
 		crossed[d] = append(crossed[d], ok && machine(c.Host) != g)
 	}
+	shift := map[string]float64{}
 	for d, v := range samples {
 		// spans of millisecond stamps stay whole milliseconds, to be
 		// fitted on that grid: twice the latency taken off them is
-		// rounded to the millisecond (what is left of it, half a
-		// millisecond at most, stays in the response time)
-		twice := 2 * latMS
+		// rounded to the millisecond, and the fit moved by what that
+		// took off too much or too little (every sample crossed, or none:
+		// only the ones that did are moved, in the mean's share)
+		twice, n := 2*latMS, 0
 		if fit.OnGrid(v, resolutionUS) {
 			twice = math.Round(twice)
 		}
 		for i := range v {
 			if crossed[d][i] {
 				v[i] = max(v[i]-twice, 0)
+				n++
 			}
 		}
+		shift[d] = (twice - 2*latMS) * float64(n) / float64(len(v))
 	}
 	for _, d := range fitKeys((samples)) {
 		// spans between millisecond stamps are whole milliseconds (less a
@@ -225,6 +229,7 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		if r == nil {
 			continue
 		}
+		r.Shift(shift[d])
 		if rep.Domains == nil {
 			rep.Domains = map[string]*ServiceReport{}
 		}

@@ -252,13 +252,15 @@ func TestFitUnknownHostsCounted(t *testing.T) {
 }
 
 // Twice a latency that is not a whole millisecond is rounded before it is
-// taken off spans of millisecond stamps, so that they stay on the grid.
-// By hand: the client on node1 calls PAY on NODE2 six times for 10 ms,
-// PAY running 8, 8, 7, 7, 7 and 6 ms: the latency is 1.41667 ms (as in
-// core/ulog's TestLatencyGroupedMedian), twice it 2.8333 ms, rounded 3 ms.
-// The client's five calls of FXRATE (imported from RA, whose gateway is on
-// site2) take 10 ms each: RA's samples are 10 − 3 = 7 ms, a constant on
-// the 1 ms grid (not 7.1667 ms, off it).
+// taken off spans of millisecond stamps, so that they stay on the grid, and
+// the fit is moved back by what the rounding took off too much. By hand:
+// the client on node1 calls PAY on NODE2 six times for 10 ms, PAY running
+// 8, 8, 7, 7, 7 and 6 ms: the latency is 1.41667 ms (as in core/ulog's
+// TestLatencyGroupedMedian), twice it 2.8333 ms, rounded 3 ms. The
+// client's five calls of FXRATE (imported from RA, whose gateway is on
+// site2) take 10 ms each: RA's samples are 10 − 3 = 7 ms, a constant on the
+// 1 ms grid, moved by 3 − 2.8333 ms: 7.167 ms (10 less twice the latency,
+// to the microsecond).
 func TestFitDomainLatencyRounded(t *testing.T) {
 	ubbText, dm := measuredUBB, measuredDM
 	var b strings.Builder
@@ -280,7 +282,7 @@ func TestFitDomainLatencyRounded(t *testing.T) {
 		t.Errorf("network %+v, want 1.417 ms (1.41667 to the microsecond)", nw)
 	}
 	ra := rep.Domains["RA"]
-	if ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 7 || ra.ResolutionMS == nil {
-		t.Errorf("RA %+v, want the constant 7 ms on the 1 ms grid", ra)
+	if ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 7.167 || ra.ResolutionMS == nil || *ra.MeanMS != 7.167 {
+		t.Errorf("RA %+v (fit %+v), want the constant 7.167 ms, fitted on the 1 ms grid", ra, ra.Fit)
 	}
 }
