@@ -462,7 +462,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 			switch {
 			case f == colTime && mapping[f] == "" && ct.cm.TimeUnit == "":
 				ct.nameUnit = unit
-			case f == colServiceMS && mapping[f] == "" && ct.cm.ServiceUnit == "" && unit != "":
+			case f == colServiceMS && ct.cm.ServiceUnit == "" && unit != "":
 				ct.svcShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
 			case f == colObserved && unit != "":
 				ct.obsShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
@@ -616,6 +616,11 @@ func (ct *csvTrace) note() string {
 		b.WriteString(fmt.Sprintf("%s from column %q", traceColumns[f], ct.header[f]))
 		if f == colTime && ct.how != "" {
 			b.WriteString(" (" + ct.how + ")")
+		}
+		if u := map[int]string{6: "seconds", 0: "microseconds", -3: "nanoseconds"}; f == colServiceMS && u[ct.svcShift] != "" {
+			b.WriteString(" (in " + u[ct.svcShift] + ")")
+		} else if f == colObserved && u[ct.obsShift] != "" {
+			b.WriteString(" (in " + u[ct.obsShift] + ")")
 		}
 	}
 	if len(ct.ignored) > 0 {

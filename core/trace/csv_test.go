@@ -60,7 +60,7 @@ func TestTraceLogFormats(t *testing.T) {
 		{"decimal comma in numbers", "time_ms;service;service_ms\n1,5;TOUPPER;0,25\n", nil, []int64{1500}, []int64{250}, ""},
 		// Service time, priority and id by common names; exec_time_us 1500 is 1.5 ms.
 		{"other fields by name", "timestamp,operation,exec_time_us,priority,request_id\n2026-11-29 10:00:00,TOUPPER,1500,7,r1\n", nil,
-			[]int64{0}, []int64{1500}, `service_ms from column "exec_time_us", prio from column "priority", id from column "request_id"`},
+			[]int64{0}, []int64{1500}, `service_ms from column "exec_time_us" (in microseconds), prio from column "priority", id from column "request_id"`},
 		// "Time (ms)" normalizes to time_ms, "Service Name" to service_name.
 		{"spaces and brackets", "Time (ms),Service Name\n3,TOUPPER\n", nil, []int64{3000}, []int64{-1}, `column "Time (ms)"`},
 		// An explicit mapping with an explicit unit: epoch seconds, 1.25 s later.
@@ -265,5 +265,32 @@ func TestDrawServiceTimes(t *testing.T) {
 	want := `trace_csv: unknown column "colour" (want time_ms, service, origin, service_ms, prio, id, route, buftype, observed_ms, enqueue;`
 	if _, _, err := readAll("time_ms,service,colour\n0,TOUPPER,red\n", &Columns{DrawServiceTimes: true}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("the trace format with DrawServiceTimes: %v, want it read strictly: %s", err, want)
+	}
+}
+
+// A duration's column named with its unit is in that unit when it is
+// mapped too: Elapsed(s) 0.0215 is 21.5 ms, Exec(us) 4000 is 4 ms (read as
+// milliseconds they were 0.0215 ms and 4 s); service_unit, when given,
+// wins over the name (Exec(us) 4 with service_unit ms is 4 ms). The note
+// says each unit that is not milliseconds.
+func TestMappedColumnUnits(t *testing.T) {
+	text := "Start,Svc,Elapsed(s),Exec(us)\n2026-11-29 10:00:00,TOUPPER,0.0215,4000\n"
+	got, note, err := readAll(text, &Columns{Time: "Start", Service: "Svc", Observed: "Elapsed(s)", ServiceMS: "Exec(us)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].ObservedUS != 21500 || got[0].ServiceUS != 4000 {
+		t.Errorf("observed %d µs, service %d µs; want 21500 and 4000", got[0].ObservedUS, got[0].ServiceUS)
+	}
+	if !strings.Contains(note, `service_ms from column "Exec(us)" (in microseconds)`) || !strings.Contains(note, `observed_ms from column "Elapsed(s)" (in seconds)`) {
+		t.Errorf("note %q: want the units said", note)
+	}
+	text = "Start,Svc,Exec(us)\n2026-11-29 10:00:00,TOUPPER,4\n"
+	got, _, err = readAll(text, &Columns{Time: "Start", Service: "Svc", ServiceMS: "Exec(us)", ServiceUnit: "ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].ServiceUS != 4000 {
+		t.Errorf("service %d µs with service_unit ms, want 4000", got[0].ServiceUS)
 	}
 }

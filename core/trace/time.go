@@ -93,7 +93,13 @@ func findColumn(names []string, f int, mapped string, used []bool) (int, string,
 			return -1, "", errorf("workload.columns.%s: no column %q in the header (it has %s)",
 				mapField[f], mapped, strings.Join(names, ", "))
 		}
-		return i, "", nil
+		// a duration's column named with its unit, mapped or not, is in
+		// that unit ("Elapsed(s)" seconds); a time's name gives none
+		unit := ""
+		if f == colServiceMS || f == colObserved {
+			_, unit = splitUnit(normColumn(names[i]))
+		}
+		return i, unit, nil
 	}
 	if i := indexColumn(names, func(h string) bool { return h == traceColumns[f] }); i >= 0 && !used[i] {
 		_, unit := splitUnit(traceColumns[f])
