@@ -206,9 +206,9 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 	for d, v := range samples {
 		// spans of millisecond stamps stay whole milliseconds, to be
 		// fitted on that grid: twice the latency taken off them is
-		// rounded to the millisecond, and the fit moved by what that
-		// took off too much or too little (every sample crossed, or none:
-		// only the ones that did are moved, in the mean's share)
+		// rounded to the millisecond, and the fit is moved by what that
+		// took off too much or too little, times the share of the
+		// samples it was taken off
 		twice, n := 2*latMS, 0
 		if fit.OnGrid(v, resolutionUS) {
 			twice = math.Round(twice)
@@ -222,9 +222,8 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 		shift[d] = (twice - 2*latMS) * float64(n) / float64(len(v))
 	}
 	for _, d := range fitKeys((samples)) {
-		// spans between millisecond stamps are whole milliseconds (less a
-		// latency of whole milliseconds or not): fitted on that grid when
-		// they lie on it, as a service's are
+		// on the millisecond grid when the samples lie on it, as a
+		// service's are
 		r := fit.FitWith(samples[d], fit.Options{ResolutionUS: resolutionUS})
 		if r == nil {
 			continue
