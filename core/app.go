@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/internal/dlring"
 	"github.com/tuxlb/tuxlb/core/internal/evq"
 	"github.com/tuxlb/tuxlb/core/internal/rng"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
@@ -155,6 +156,7 @@ type appState struct {
 	dlLo      int64           // at most the time of the first of them (noTime: none): next passes them by while it is later
 	lo        int64           // at most the first time of the replies, client requests, deadlines and retries (a push lowers it, due sets it); -1 for good with transactions or /Q
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
+	rings     dlring.Rings    // per deadline queue, the clients awaiting a deadline of its length (deadlines.go)
 	clients   evq.Wheel       // the clients' next requests: keys (time, client index), each client's dueAt
 	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's
 	dueSrc    int             // where the event due last found waits (next's second result), for pop
@@ -231,14 +233,11 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		k := slices.IndexFunc(a.dl, func(q deadlineQueue) bool { return q.lim == lim })
 		if k < 0 {
 			k = len(a.dl)
-			a.dl = append(a.dl, deadlineQueue{lim: lim, sent: int32(ap.NClient + len(a.dl))})
+			a.dl = append(a.dl, deadlineQueue{lim: lim, unl: noTime})
 		}
 		a.dlOf[sv] = int32(k)
 	}
-	a.cl = make([]clientState, ap.NClient+len(a.dl)) // the clients, then each deadline length's ring
-	for k := range a.dl {
-		a.cl[a.dl[k].sent].prev, a.cl[a.dl[k].sent].next = a.dl[k].sent, a.dl[k].sent
-	}
+	a.cl, a.rings = make([]clientState, ap.NClient), dlring.New(ap.NClient, len(a.dl))
 	a.clients.Init(evq.WheelFor(ap.Timers()))
 	a.clientTop = appEvent{class: classClient, kind: callerClient}
 	a.req.ServiceUS = -1
@@ -319,7 +318,10 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 		lo := int64(noTime)
 		for k := range a.dl {
 			q := &a.dl[k]
-			if g := a.cl[q.sent].next; g != q.sent {
+			if q.unl <= horizon {
+				a.link(q, k, e.issued)
+			}
+			if g := a.rings.First(k); g >= 0 {
 				c := &a.cl[g]
 				q.top = appEvent{t: c.dlAt, seq: c.waiting, class: classDeadline, kind: callerClient, caller: g, awaited: c.waiting}
 				if lo = min(lo, c.dlAt); c.dlAt <= horizon && (top == nil || q.top.before(top)) {
@@ -332,13 +334,26 @@ func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 					break
 				}
 			}
-			if q.head < len(q.evs) {
+			if lo = min(lo, q.unl); q.head < len(q.evs) {
 				lo = min(lo, q.evs[q.head].t) // a queue's deadlines come in time order
 			}
 		}
 		a.dlLo = lo
 	}
 	return top, src
+}
+
+// link takes queue k's (q's) clients out of its ring into it in issue order, (issue time, client)
+// (an instant's clients issue in their timers' order); q turns eager when such scans cost more.
+func (a *appState) link(q *deadlineQueue, k int, issued int64) {
+	var keys []evq.Event
+	for g := range a.cl[:a.plan.NClient] {
+		if c := &a.cl[g]; c.waiting != 0 && c.dlAt != noTime && int(a.dlOf[c.service]) == k && !a.rings.Linked(int32(g)) {
+			keys = append(keys, evq.Key(c.issueUS, int32(g)))
+		}
+	}
+	a.rings.Add(k, keys)
+	q.eager, q.unl, q.scanned = issued-q.scanned < int64(a.plan.NClient/2+4*len(keys)), noTime, issued
 }
 
 // pop removes and returns the next application event, the one due just

@@ -41,13 +41,11 @@ type clientState struct {
 	service  int32 // the request being tried, for a retry
 	k        int32 // the retry the next issue is (0: a new request)
 	route    int32
-	buf      int32 // its buffer type (a bufTable index)
-	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
-	// prev and next are the clients awaiting a deadline of the same
-	// length before and after it (deadlines.go)
-	prev, next int32
-	counted    bool // that request was issued at or after the warm-up
-	off        bool // a workstation client that found no room at its WSL: it issues nothing
+	buf      int32   // its buffer type (a bufTable index)
+	queue    int32   // its enqueue's queue (workload.Request.Queue), 0 for none
+	_        [8]byte // (two whole cache lines)
+	counted  bool    // that request was issued at or after the warm-up
+	off      bool    // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -149,8 +147,8 @@ func (e *engine) clientIssue(g int, t int64) error {
 // issues its next request, unless the run's duration is over by then.
 func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	a := e.app
-	a.unwait(c)
 	cp := &a.plan.Clients[c.set]
+	a.rings.Out(int32(cp.First) + c.c) // its wait ends
 	acc := &a.acc[c.set]
 	if c.counted {
 		switch code {
@@ -209,9 +207,8 @@ func (a *appState) loseClients(m int32) {
 			continue
 		}
 		for c := cp.First; c < cp.First+cp.Count; c++ {
-			a.cl[c].dueAt = -1
-			a.cl[c].waiting, a.cl[c].k = 0, 0
-			a.unwait(&a.cl[c])
+			a.cl[c].dueAt, a.cl[c].waiting, a.cl[c].k = -1, 0, 0
+			a.rings.Out(int32(c))
 		}
 	}
 }

@@ -18,14 +18,13 @@ import "github.com/tuxlb/tuxlb/core/internal/usec"
 // deadlines still awaited, within the caches. A settled deadline stays
 // settled (Seqs are never reused): next dropping it or a sweep is the same.
 type deadlineQueue struct {
-	lim     int64
-	evs     []appEvent
-	head    int
-	sweepAt int // the length at which deadlineFor sweeps next
-	// the ring of the clients awaiting a request of this length (its
-	// index in appState.cl), and the first one's deadline as next returns it
-	sent int32
-	top  appEvent
+	lim          int64
+	evs          []appEvent
+	head         int
+	sweepAt      int      // the length at which deadlineFor sweeps next
+	top          appEvent // the first deadline of its clients' ring (appState.rings) as next returns it
+	unl, scanned int64    // at most the first deadline out of the ring (noTime: none); e.issued at link's last scan
+	eager        bool     // clients enter the ring as they issue
 }
 
 // deadlineFor sets the deadline of a caller (kind, caller, callerSeq)
@@ -49,34 +48,28 @@ func (e *engine) deadlineFor(svc int, t, seq int64, kind callerKind, caller int3
 	a.dlLo, a.lo = min(a.dlLo, at), min(a.lo, at)
 }
 
-// A client awaits one request at a time, so its deadline is its state's (dlAt),
-// and the clients awaiting a request with a deadline are linked in issue order,
-// the order of their deadlines, in a ring through their length's queue's own
-// entry past the clients in appState.cl (sent): a client leaves the ring as its
-// wait ends (clientOutcome, loseClients), so the first is the clients' first
-// deadline, and a client's request leaves no deadline to sweep.
+// A client awaits one request at a time, so its deadline is its state's (dlAt);
+// the clients awaiting one are in issue order, their deadlines' order, in their
+// length's ring (appState.rings), and leave it as their wait ends (clientOutcome,
+// loseClients): its first is the first deadline. A client enters as it issues
+// (eager), or once a deadline out of the ring could be next (link, from next).
 
 // clientDeadline sets the deadline of client g's request of service svc,
-// issued at t (deadlineFor's rules), and links it last in its queue's ring.
+// issued at t (deadlineFor's rules).
 func (a *appState) clientDeadline(g int32, svc int, t int64) {
 	c := &a.cl[g]
-	k := a.dlOf[svc]
-	if k < 0 || t+a.dl[k].lim > MaxTimeUS {
-		return
-	}
-	q := &a.dl[k]
-	c.dlAt, c.prev, c.next = t+q.lim, a.cl[q.sent].prev, q.sent
-	a.cl[c.prev].next, a.cl[q.sent].prev = g, g
-	if c.prev == q.sent { // the first (a later one is not)
+	if c.dlAt = noTime; a.dlOf[svc] >= 0 && t+a.dl[a.dlOf[svc]].lim <= MaxTimeUS {
+		q := &a.dl[a.dlOf[svc]]
+		if c.dlAt = t + q.lim; q.eager {
+			if !a.rings.In(int(a.dlOf[svc]), g) { // not the first
+				return
+			}
+		} else if q.unl == noTime { // the first out of the ring
+			q.unl = c.dlAt
+		} else {
+			return
+		}
 		a.dlLo, a.lo = min(a.dlLo, c.dlAt), min(a.lo, c.dlAt)
-	}
-}
-
-// unwait takes client c, whose wait ends, out of its deadline's ring.
-func (a *appState) unwait(c *clientState) {
-	if c.dlAt != noTime {
-		a.cl[c.prev].next, a.cl[c.next].prev = c.next, c.prev
-		c.dlAt = noTime
 	}
 }
 
@@ -103,8 +96,7 @@ func (e *engine) deadline(ev *appEvent) {
 		if c.waiting != ev.awaited {
 			return
 		}
-		c.waiting = 0
-		e.spanUS = max(e.spanUS, ev.t)
+		c.waiting, e.spanUS = 0, max(e.spanUS, ev.t)
 		e.clientOutcome(c, codeTimeout, ev.t)
 	case callerFwd:
 		if fw := &e.q.fw[ev.caller]; fw.busy && fw.gen == ev.callerSeq && fw.awaited == ev.awaited {
@@ -126,9 +118,5 @@ func (e *engine) deadline(ev *appEvent) {
 // server, has had its nested request's outcome; next drops it. (A client's
 // leaves its ring with its outcome; a TMQFORWARD's stays.)
 func (e *engine) settled(ev *appEvent) bool {
-	switch ev.kind {
-	case callerServer:
-		return !e.holding(ev.caller, ev.callerSeq) || !e.app.awaits(ev.caller, ev.awaited)
-	}
-	return false
+	return ev.kind == callerServer && (!e.holding(ev.caller, ev.callerSeq) || !e.app.awaits(ev.caller, ev.awaited))
 }

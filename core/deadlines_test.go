@@ -3,7 +3,11 @@ package core
 import (
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
+
+	"github.com/tuxlb/tuxlb/core/internal/dlring"
+	"github.com/tuxlb/tuxlb/core/plan"
 )
 
 // The callers' deadlines of one length stay about twice those still
@@ -51,17 +55,23 @@ func TestDeadlineQueueSweepsSettled(t *testing.T) {
 // The clients' deadlines, in rings: 50 clients issue requests of three
 // services (two of BLOCKTIME 1 s, one of 3 s, one without) and see their
 // outcomes in random order, 20 000 steps. After each step each ring holds
-// exactly the clients awaiting a deadline of its length, in issue order,
-// its first the earliest of them, and dlLo is at most that first
-// deadline.
+// clients awaiting a deadline of its length, in issue order, the first of
+// them (those out of it issued later, its unl at most the first of those);
+// after link with a horizon past them all, exactly those; and dlLo is at
+// most the first deadline awaited. Linked every 8 steps or so, the rings
+// turn eager (the clients enter as they issue); every 500, they stay lazy.
 func TestClientDeadlineRings(t *testing.T) {
-	const clients = 50
-	a := &appState{dlOf: []int32{0, 1, 0, -1}, dl: []deadlineQueue{{lim: 1_000_000, sent: clients}, {lim: 3_000_000, sent: clients + 1}},
-		dlLo: noTime, cl: make([]clientState, clients+2)}
-	for k := range a.dl {
-		s := a.dl[k].sent
-		a.cl[s].prev, a.cl[s].next = s, s
+	for _, every := range []int{8, 500} {
+		t.Run(strconv.Itoa(every), func(t *testing.T) { testClientDeadlineRings(t, every) })
 	}
+}
+
+func testClientDeadlineRings(t *testing.T, every int) {
+	const clients = 50
+	a := &appState{plan: &plan.App{NClient: clients}, dlOf: []int32{0, 1, 0, -1},
+		dl:   []deadlineQueue{{lim: 1_000_000, unl: noTime}, {lim: 3_000_000, unl: noTime}},
+		dlLo: noTime, cl: make([]clientState, clients)}
+	a.rings = dlring.New(clients, len(a.dl))
 	type wait struct {
 		g   int32
 		at  int64
@@ -78,32 +88,44 @@ func TestClientDeadlineRings(t *testing.T) {
 		g := int32(r.IntN(clients))
 		c := &a.cl[g]
 		if c.waiting == 0 { // it issues
-			c.waiting, c.service = seq, int32(r.IntN(len(a.dlOf)))
+			c.waiting, c.issueUS, c.service = seq, now, int32(r.IntN(len(a.dlOf)))
 			a.clientDeadline(g, int(c.service), now)
 			if k := a.dlOf[c.service]; k >= 0 {
 				want[k] = append(want[k], wait{g, now + a.dl[k].lim, seq})
 			}
 		} else { // its outcome
-			a.unwait(c)
+			a.rings.Out(g)
 			c.waiting = 0
 			for k := range want {
 				want[k] = slices.DeleteFunc(want[k], func(w wait) bool { return w.g == g })
 			}
 		}
+		all := r.IntN(every) == 0
 		for k := range a.dl {
+			if all {
+				a.link(&a.dl[k], k, seq)
+			}
 			var got []wait
-			for h := a.cl[a.dl[k].sent].next; h != a.dl[k].sent; h = a.cl[h].next {
+			for h := a.rings.First(k); h >= 0; h = a.rings.Next(h) {
 				got = append(got, wait{h, a.cl[h].dlAt, a.cl[h].waiting})
 				if len(got) > clients {
 					t.Fatalf("step %d: ring %d does not close", seq, k)
 				}
 			}
-			if !slices.Equal(got, want[k]) {
-				t.Fatalf("step %d: ring %d holds %v; want %v", seq, k, got, want[k])
+			if all && len(got) != len(want[k]) || len(got) > len(want[k]) || !slices.Equal(got, want[k][:len(got)]) {
+				t.Fatalf("step %d: ring %d holds %v; want %v (all: %v)", seq, k, got, want[k], all)
 			}
-			if len(got) > 0 && a.dlLo > got[0].at {
-				t.Fatalf("step %d: dlLo %d is after ring %d's first deadline %d", seq, a.dlLo, k, got[0].at)
+			if len(got) < len(want[k]) && a.dl[k].unl > want[k][len(got)].at {
+				t.Fatalf("step %d: ring %d's unl %d is after the first deadline out of it %d", seq, k, a.dl[k].unl, want[k][len(got)].at)
 			}
+			if len(want[k]) > 0 && a.dlLo > want[k][0].at {
+				t.Fatalf("step %d: dlLo %d is after ring %d's first deadline %d", seq, a.dlLo, k, want[k][0].at)
+			}
+		}
+	}
+	for k := range a.dl {
+		if a.dl[k].eager != (every == 8) {
+			t.Errorf("ring %d: eager %v, linked every %d steps or so", k, a.dl[k].eager, every)
 		}
 	}
 }
