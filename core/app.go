@@ -352,8 +352,7 @@ func (a *appState) link(q *deadlineQueue, k int, issued int64) {
 			keys = append(keys, evq.Key(c.issueUS, int32(g)))
 		}
 	}
-	a.rings.Add(k, keys)
-	q.eager, q.unl, q.scanned = issued-q.scanned < int64(a.plan.NClient/2+4*len(keys)), noTime, issued
+	q.eager, q.unl, q.scanned = issued-q.scanned < int64(a.plan.NClient/2+4*a.rings.Add(k, keys)), noTime, issued
 }
 
 // pop removes and returns the next application event, the one due just

@@ -414,8 +414,12 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 				e.st.complete(f, sv)
 				e.finish(s)
 				if a := e.app; a != nil {
-					a.ahead[3]++
-					e.answer(&a.slots[s], f.req.Seq, 0, f.replyUS) // as endServed does
+					a.ahead[3]++ // its caller answered as endServed does
+					if sl := &a.slots[s]; sl.kind == callerClient {
+						e.answerPlain(sl, f.req.Seq, f.replyUS)
+					} else {
+						e.answer(sl, f.req.Seq, 0, f.replyUS)
+					}
 				}
 				if sv.state != stateUp {
 					e.stopped(i, tc)

@@ -279,6 +279,17 @@ func (e *engine) answer(sl *appSlot, seq int64, code reason, at int64) {
 	a.lo = min(a.lo, at)
 }
 
+// answerPlain is answer for a client's request ended as a plain one (plainEnd,
+// with quick: none forwarded to it), less the tests that leaves to clientReply.
+func (e *engine) answerPlain(sl *appSlot, seq, at int64) {
+	if a, c := e.app, &e.app.cl[sl.caller]; e.life == nil && c.waiting == sl.awaited && at <= c.dlAt {
+		a.ahead[0], c.waiting = a.ahead[0]+1, 0
+		e.clientOutcome(c, 0, at)
+		return
+	}
+	e.answer(sl, seq, 0, at)
+}
+
 // clientReply hands outcome code, reaching a client at at, over to it now
 // when nothing could come between (docs/architecture.md, "The engine's
 // files"): false when it must wait for its turn at at. A client no longer

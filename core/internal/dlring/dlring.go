@@ -64,10 +64,12 @@ func (r *Rings) Next(g int32) int32 {
 }
 
 // Add links the members of keys (evq.Event keys: an order, then the
-// member) last in ring k, in the keys' order; it sorts keys.
-func (r *Rings) Add(k int, keys []evq.Event) {
+// member) last in ring k, in the keys' order, and returns how many; it
+// sorts keys.
+func (r *Rings) Add(k int, keys []evq.Event) int {
 	slices.Sort(keys)
 	for _, key := range keys {
 		r.In(k, key.Idx())
 	}
+	return len(keys)
 }
