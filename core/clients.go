@@ -97,7 +97,9 @@ func (e *engine) clientIssue(g int, t int64) error {
 		c.key = workload.Mix64(c.key ^ uint64(n+1))
 	}
 	// (the request written field by field into a.req, whose other fields
-	// keep their values: fewer stores than a fresh composite literal)
+	// keep their values: fewer stores than a fresh composite literal; the
+	// lines of the calls below are where the binary's profile has them,
+	// cmd/tuxlb/default.pgo)
 	r := &a.req
 	r.TimeUS, r.Service, r.Origin, r.Key, r.ID = t, int(c.service), cp.Origin, workload.Mix64(c.key^uint64(c.k)), ""
 	r.Route, r.RouteVal, r.RouteNum, r.Buf, r.Queue = c.route, c.routeVal, c.routeNum, c.buf, c.queue
