@@ -247,7 +247,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		for c := 0; c < cp.Count; c++ {
 			g := cp.First + c
 			cl := &a.cl[g]
-			cl.set, cl.c, cl.dueAt, cl.dlAt = int32(k), int32(c), -1, noTime
+			cl.set, cl.c, cl.g, cl.dueAt, cl.dlAt = int32(k), int32(c), int32(g), -1, noTime
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
 			if cl.off {
@@ -406,16 +406,15 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 		if len(a.retries) > 0 {
 			lo = min(lo, a.retries[0].t)
 		}
-		if !a.clients.Empty() {
-			// a client's request before anything else (its class is the
-			// last of an instant) and not stale: next would find it
-			k := a.clients.Top()
-			if t, g := k.T(), k.Idx(); t < lo && t < h && a.cl[g].dueAt == t {
-				a.lo, a.dueSrc, a.clientTop.t, a.clientTop.seq = t, 1, t, int64(g)
-				return true
-			}
-			lo = min(lo, k.T())
+		// a client's request before anything else (its class is the last
+		// of an instant) and not stale: next would find it (none: evq.None,
+		// at evq.EmptyT, after h)
+		k := a.clients.Top()
+		if t, g := k.T(), k.Idx(); t < lo && t < h && a.cl[g].dueAt == t {
+			a.lo, a.dueSrc, a.clientTop.t, a.clientTop.seq = t, 1, t, int64(g)
+			return true
 		}
+		lo = min(lo, k.T())
 		if a.lo = lo; lo > h {
 			return false
 		}

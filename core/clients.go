@@ -41,11 +41,11 @@ type clientState struct {
 	service  int32 // the request being tried, for a retry
 	k        int32 // the retry the next issue is (0: a new request)
 	route    int32
-	buf      int32   // its buffer type (a bufTable index)
-	queue    int32   // its enqueue's queue (workload.Request.Queue), 0 for none
-	_        [8]byte // (two whole cache lines)
-	counted  bool    // that request was issued at or after the warm-up
-	off      bool    // a workstation client that found no room at its WSL: it issues nothing
+	buf      int32 // its buffer type (a bufTable index)
+	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
+	g, _     int32 // its index in appState.cl; _ pads it to two whole cache lines
+	counted  bool  // that request was issued at or after the warm-up
+	off      bool  // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -101,7 +101,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 	// lines of the calls below are where the binary's profile has them,
 	// cmd/tuxlb/default.pgo)
 	r := &a.req
-	r.TimeUS, r.Service, r.Origin, r.Key, r.ID = t, int(c.service), cp.Origin, workload.Mix64(c.key^uint64(c.k)), ""
+	r.TimeUS, r.Service, r.Origin, r.Key = t, int(c.service), cp.Origin, workload.Mix64(c.key^uint64(c.k)) // (ID stays "" without ids)
 	r.Route, r.RouteVal, r.RouteNum, r.Buf, r.Queue = c.route, c.routeVal, c.routeNum, c.buf, c.queue
 	if e.ids { // set:client:request, and ~k for its k-th retry
 		r.ID = cp.Name + ":" + strconv.Itoa(int(c.c)) + ":" + strconv.FormatInt(c.n-1, 10)
@@ -150,7 +150,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	a := e.app
 	cp := &a.plan.Clients[c.set]
-	a.rings.Out(int32(cp.First) + c.c) // its wait ends
+	a.rings.Out(c.g) // its wait ends
 	acc := &a.acc[c.set]
 	if c.counted {
 		switch code {
@@ -177,7 +177,7 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	if c.counted {
 		acc.waited += wait
 	}
-	g := cp.First + int(c.c)
+	g := int(c.g)
 	if at := t + wait; at < a.plan.EndUS {
 		a.think(g, at)
 	} else {
