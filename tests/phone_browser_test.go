@@ -96,6 +96,37 @@ func TestPlaygroundPhone(t *testing.T) {
 		}
 		viewport(t, ctx, "phone-dark-qspaces", `document.querySelector('[data-testid="qspace-table"]').scrollIntoView({block: "start"})`)
 	})
+	t.Run("drawings wider than the screen say that they scroll, as tables do", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "be a phone", phoneSize())
+		// Two machines side by side and a call graph three services deep:
+		// wider than 390 px at the 70% they keep at least.
+		loadAndRun(t, ctx, srv.URL+"/", "bankapp-transfer")
+		do(t, ctx, "see the drawings", chromedp.Click(sel("tab-config")), chromedp.WaitVisible(sel("callgraph")), chromedp.WaitVisible(sel("topology")))
+		got := get(t, ctx, "look at the drawings", chromedp.Evaluate[string](`JSON.stringify([...document.querySelectorAll(".topo, .callgraph-scroll, .timeline-box")]
+			.filter((b) => b.getClientRects().length && b.scrollWidth > b.clientWidth + 1)
+			.map((b) => ({ what: (b.dataset.testid || b.className) + " in " + b.closest("section")?.className,
+				hint: !!b.previousElementSibling?.matches('[data-testid="scroll-hint"]') && b.previousElementSibling.getClientRects().length > 0 })))`))
+		var wide []struct {
+			What string
+			Hint bool
+		}
+		if err := json.Unmarshal([]byte(got), &wide); err != nil {
+			t.Fatal(err)
+		}
+		// the topology of the scenario, the call graph, the topology of the result
+		if len(wide) < 3 {
+			t.Errorf("want the two topologies and the call graph wider than a phone's screen, got %d wide drawings: %s", len(wide), got)
+		}
+		for _, d := range wide {
+			if !d.Hint {
+				t.Errorf("drawing %s is wider than the screen and cut off at its right edge, and no scroll hint says so", d.What)
+			}
+		}
+		if w := get(t, ctx, "page width", chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > 390 {
+			t.Errorf("the page is %.0f px wide on a 390 px screen: something does not fit", w)
+		}
+	})
 }
 
 // viewport saves what the screen shows after script as docs/img/NAME.png
