@@ -35,6 +35,35 @@ func TestOpenAPIListsEveryRoute(t *testing.T) {
 	}
 }
 
+// TestOpenAPIEveryOperationHasDefault checks what docs/api.md promises: every
+// operation lists, besides its own statuses, a default problem document for
+// those any path can give (400 malformed-query, 403, 405, 421, 500, 503), so
+// a client generated from the document can read every error it gets.
+func TestOpenAPIEveryOperationHasDefault(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Ref string `json:"$ref"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(OpenAPI(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			n++
+			if d, ok := op.Responses["default"]; !ok || d.Ref != "#/components/responses/Problem" {
+				t.Errorf("%s %s: no default problem response (got %+v)", strings.ToUpper(method), path, d)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d operations read from the document", n)
+	}
+}
+
 func TestSecurityHeaders(t *testing.T) {
 	h := newHarness(t, nil)
 	for _, path := range []string{"/", "/assets/app.js", "/api/v1/runs", "/api/v1/nothing", "/s/" + unknownID} {
