@@ -86,7 +86,7 @@ export function flowMatrixView(flows: Flow[] | null | undefined): HTMLElement | 
   const table = h(
     "table",
     { class: "plain flow-matrix", "data-testid": "flow-matrix" },
-    h("caption", {}, "Where each machine's requests went (share of its requests; hover a cell for the reasons)"),
+    h("caption", {}, "Where each machine's requests went (share of its requests; the reasons of each cell are listed below)"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "from \\ to"), ...m.machines.map((x) => h("th", { scope: "col" }, head(x))), h("th", { scope: "col" }, "requests"))),
     h(
       "tbody",
