@@ -244,7 +244,7 @@ func runScenario(pr *core.Prepared, opt core.RunOptions, f runFlags, stdout, std
 	switch f.format {
 	case "psr", "psc":
 		for _, w := range res.Warnings {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
+			fmt.Fprintln(stderr, warningLine(w))
 		}
 		if f.format == "psr" {
 			err = tmadmin.PrintServer(stdout, res)

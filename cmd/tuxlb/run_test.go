@@ -270,3 +270,30 @@ func TestRunSeriesAll(t *testing.T) {
 		}
 	}
 }
+
+// TestTableWarningsSayWarningOnce: a configuration's warning is a positioned
+// diagnostic that says "warning:" itself (ubbconfig:16:1: warning: ...); the
+// tables and the summary print it as it is, and prefix only the result's
+// other warnings.
+func TestTableWarningsSayWarningOnce(t *testing.T) {
+	// shm-ldbal-y's simpserv has no -s: the model warns at its line 16.
+	const diag = "ubbconfig:16:1: warning: server simpserv has no -s in its CLOPT"
+	for _, format := range []string{"psr", "psc", "summary"} {
+		code, stdout, stderr := runMain("run", "--format", format, "../../examples/shm-ldbal-y.json")
+		if code != 0 {
+			t.Fatalf("--format %s: exit %d: %s", format, code, stderr)
+		}
+		out := stdout + stderr
+		if !strings.Contains(out, "\n"+diag) && !strings.HasPrefix(out, diag) {
+			t.Errorf("--format %s: want the line %q..., got:\n%s", format, diag, out)
+		}
+		if strings.Contains(out, "warning: ubbconfig:") {
+			t.Errorf("--format %s: the diagnostic is prefixed with a second \"warning:\":\n%s", format, out)
+		}
+	}
+	// a warning of the result itself keeps its prefix
+	_, _, stderr := runMain("run", "--format", "psr", "../../examples/admin-guide.json")
+	if !strings.Contains(stderr, "warning: offered load 2.50") {
+		t.Errorf("admin-guide: want \"warning: offered load 2.50...\", got:\n%s", stderr)
+	}
+}

@@ -17,7 +17,7 @@ import (
 func writeSummary(w io.Writer, r *result.Result) error {
 	var b strings.Builder
 	for _, warn := range r.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", warn)
+		fmt.Fprintf(&b, "%s\n", warningLine(warn))
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("\n")
@@ -90,4 +90,14 @@ func failedDetail(m map[string]int64) string {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// warningLine is how a result's warning is printed: "warning: " and the
+// warning, but a configuration's positioned diagnostic
+// (ubbconfig:16:1: warning: ...) says so itself and is printed as it is.
+func warningLine(w string) string {
+	if at, _, ok := strings.Cut(w, ": warning: "); ok && at != "" && !strings.ContainsAny(at, " \t") && strings.Contains(at, ":") {
+		return w
+	}
+	return "warning: " + w
 }
