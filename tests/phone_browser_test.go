@@ -126,6 +126,16 @@ func TestPlaygroundPhone(t *testing.T) {
 		if w := get(t, ctx, "page width", chromedp.Evaluate[float64](`document.documentElement.scrollWidth`)); w > 390 {
 			t.Errorf("the page is %.0f px wide on a 390 px screen: something does not fit", w)
 		}
+		// The Explain view's drawing uses the screen's width from its left edge,
+		// as the others do, not a figure's 40 px indent on each side.
+		do(t, ctx, "explain request 1", chromedp.Click(sel("tab-explain")), waitText(sel("explain-view"), "Request #1"))
+		indent := get(t, ctx, "the explain drawing's indent", chromedp.Evaluate[float64](`(() => {
+			const f = document.querySelector('div.explain > .topo > figure');
+			return f.getBoundingClientRect().left - f.parentElement.getBoundingClientRect().left;
+		})()`))
+		if indent > 1 {
+			t.Errorf("the Explain view's topology is indented %.0f px from its box on a 390 px screen, want 0", indent)
+		}
 	})
 }
 
