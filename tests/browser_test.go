@@ -214,6 +214,23 @@ func TestPlayground(t *testing.T) {
 			chromedp.WaitVisible(sel("chart-failures")),
 			waitFor("a greyed-out instance", "1", chromedp.Evaluate[string](`String(document.querySelectorAll('[data-testid="topology"] g.server.not-up').length)`)),
 		)
+		// Each state drawn has a key beside the lanes in the lanes' colour: a
+		// lane's title, the only other place that names it, needs a hover.
+		if bad := get(t, ctx, "match the lanes to their key", chromedp.Evaluate[string](`(() => {
+			const out = [];
+			const states = new Set([...document.querySelectorAll('[data-testid="state-timeline"] rect.lane')].map((r) => [...r.classList].find((c) => c.startsWith("state-"))));
+			for (const st of states) {
+				const lane = document.querySelector('[data-testid="state-timeline"] rect.lane.' + st);
+				const key = document.querySelector('[data-testid="state-legend"] [data-state="' + st.slice(6) + '"]');
+				if (!key) { out.push(st + ": no key"); continue; }
+				const sw = getComputedStyle(key.querySelector(".swatch")).backgroundColor;
+				if (sw !== getComputedStyle(lane).fill) out.push(st + ": key " + sw + ", lane " + getComputedStyle(lane).fill);
+				if (key.textContent.trim() !== st.slice(6)) out.push(st + ": key says " + key.textContent);
+			}
+			return states.size < 3 ? "only " + states.size + " states drawn" : out.join("; ");
+		})()`)); bad != "" {
+			t.Errorf("the state lanes' key: %s", bad)
+		}
 		screenshot(t, ctx, "lifecycle", chromedp.CSS("section.outputs"))
 		do(t, ctx, "add an event and see it in the JSON",
 			chromedp.Click(sel("tab-workload")),

@@ -26,7 +26,7 @@ import {
 import { clientColumns, clientValue, machineMarks } from "./appdata";
 import { h } from "./dom";
 import { statesAt } from "./lifecycle";
-import { stateTimeline } from "./timeline";
+import { stateKey, stateTimeline } from "./timeline";
 import { flowMatrixView } from "./flowmatrix";
 import { greyOut, topology } from "./topology";
 import type { ClientStats, Model, QSpaceStats, Result, TransactionStats, WorkstationStats } from "./types";
@@ -472,7 +472,7 @@ export function results(r: Result, model: Model | null): HTMLElement {
   }
   const warnings = r.warnings ?? [];
   const timeline = stateTimeline(r);
-  if (timeline) charts.prepend(h("figure", { class: "chart wide timeline-box" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline));
+  if (timeline) charts.prepend(h("figure", { class: "chart wide timeline-box" }, h("figcaption", {}, "Server states over time (up, down, restarting, stopping, booting, gone)"), timeline, stateKey(r)));
   let topo: SVGSVGElement | null = null;
   if (model) {
     topo = topology(model, r);

@@ -1,7 +1,7 @@
 // The state timeline: one lane per server instance, coloured by its
 // life-cycle state over the run (up, down, restarting, stopping, booting,
 // gone), on the same time axis (seconds from 0 to the span) as the charts.
-import { s } from "./dom";
+import { h, s } from "./dom";
 import { lanes } from "./lifecycle";
 import type { Result } from "./types";
 
@@ -45,4 +45,22 @@ export function stateTimeline(r: Result): SVGSVGElement | null {
     svg.append(s("text", { x: x(ms), y: axisY, class: "lane-axis", "text-anchor": "middle" }, `${(ms / 1000).toFixed(ms < 10000 ? 1 : 0)} s`));
   }
   return svg;
+}
+
+/** stateOrder is the order the key lists the states in. */
+const stateOrder = ["up", "down", "restarting", "stopping", "booting", "gone"];
+
+/**
+ * stateKey names each state r's lanes draw, in the lane's colour, so that the
+ * colours can be read without hovering a lane for its title (a phone cannot).
+ */
+export function stateKey(r: Result): HTMLElement | null {
+  if (!r.lifecycle) return null;
+  const drawn = new Set(lanes(r).flatMap((l) => l.segments.map((seg) => seg.state)));
+  const states = [...stateOrder.filter((st) => drawn.has(st)), ...[...drawn].filter((st) => !stateOrder.includes(st))];
+  return h(
+    "p",
+    { class: "muted", "data-testid": "state-legend" },
+    ...states.map((st) => h("span", { class: "legend-item", "data-state": st }, h("span", { class: `swatch bar state-${st}`, "aria-hidden": "true" }), st)),
+  );
 }
