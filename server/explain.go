@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -103,6 +104,8 @@ func explainRange(v string) (first, count int64, id string, err error) {
 		b, err2 = strconv.ParseInt(hi, 10, 64)
 	}
 	switch {
+	case errors.Is(err1, strconv.ErrRange) || errors.Is(err2, strconv.ErrRange): // digits past int64: a number, never an id
+		return 0, 0, "", bad("request number too large")
 	case (err1 != nil || err2 != nil) && !strings.HasPrefix(v, "-"):
 		return 0, 0, v, nil
 	case err1 != nil || err2 != nil:

@@ -57,6 +57,9 @@ func TestExplainStoredRun(t *testing.T) {
 		{"?request=5-2", http.StatusUnprocessableEntity, "invalid"},
 		{"?request=1-500", http.StatusUnprocessableEntity, "invalid"},
 		{"?request=99999999", http.StatusNotFound, "not-found"},
+		// past int64: a number too large, not an id to look up
+		{"?request=99999999999999999999", http.StatusUnprocessableEntity, "invalid"},
+		{"?request=1-99999999999999999999", http.StatusUnprocessableEntity, "invalid"},
 	} {
 		rec := h.do(http.MethodGet, "/api/v1/runs/"+created.ID+"/explain"+c.query, "", "")
 		wantProblem(t, rec, "/api/v1/runs/"+created.ID+"/explain", c.status, c.slug)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -319,6 +320,9 @@ func parseSeqs(s string) (map[int64]bool, []string, error) {
 		b := a
 		if err == nil && isRange {
 			b, err = strconv.ParseInt(hi, 10, 64)
+		}
+		if errors.Is(err, strconv.ErrRange) { // digits past int64: a number, never an id
+			return nil, nil, fmt.Errorf("%q: request number too large (a run issues far fewer)", part)
 		}
 		if err != nil && part != "" && !strings.HasPrefix(part, "-") {
 			if !slices.Contains(ids, part) {

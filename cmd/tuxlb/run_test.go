@@ -137,7 +137,7 @@ func TestParseSeqs(t *testing.T) {
 	if r := groupRanges(got); !reflect.DeepEqual(r, [][2]int64{{3, 12}}) {
 		t.Errorf("ranges: got %v, want [[3 12]]", r)
 	}
-	for _, bad := range []string{"", "5-3", "0", "1-5000", "-3", "3,,4"} {
+	for _, bad := range []string{"", "5-3", "0", "1-5000", "-3", "3,,4", "99999999999999999999", "1-99999999999999999999"} {
 		if _, _, err := parseSeqs(bad); err == nil {
 			t.Errorf("parseSeqs(%q): got no error", bad)
 		}
@@ -295,5 +295,16 @@ func TestTableWarningsSayWarningOnce(t *testing.T) {
 	_, _, stderr := runMain("run", "--format", "psr", "../../examples/admin-guide.json")
 	if !strings.Contains(stderr, "warning: offered load 2.50") {
 		t.Errorf("admin-guide: want \"warning: offered load 2.50...\", got:\n%s", stderr)
+	}
+}
+
+// An issue number past int64 is a number too large, not a request id to
+// look up (ids are the dispatch log's, and one of digits only is a number).
+func TestRunExplainNumberTooLarge(t *testing.T) {
+	for _, arg := range []string{"99999999999999999999", "1-99999999999999999999"} {
+		code, out, errs := cli(t, "run", "--explain", arg, "../../examples/admin-guide.json")
+		if code != 2 || out != "" || !strings.Contains(errs, fmt.Sprintf("--explain: %q: request number too large", arg)) {
+			t.Errorf("--explain %s: exit %d, stdout %q, stderr %q; want exit 2 and the number named too large", arg, code, out, errs)
+		}
 	}
 }
