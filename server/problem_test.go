@@ -89,6 +89,21 @@ func TestMalformedJSONIsPositioned(t *testing.T) {
 	}
 }
 
+// A body nested past encoding/json's 10 000 levels says so, placed where
+// the level is passed, as the CLI says it; its bracket is no "invalid
+// character".
+func TestTooDeepJSONSaysSo(t *testing.T) {
+	h := newHarness(t, nil)
+	body := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	for _, path := range []string{"/api/v1/runs", "/api/v1/sweeps"} {
+		p := wantProblem(t, h.do("POST", path, "application/json", body), path, 400, "malformed-json")
+		const why = "nested more than 10000 arrays and objects deep"
+		if len(p.Errors) != 1 || p.Errors[0].Line != 1 || p.Errors[0].Col != 10001 || p.Errors[0].Message != why {
+			t.Errorf("%s: errors got %+v, want one at line 1 col 10001 saying %q", path, p.Errors, why)
+		}
+	}
+}
+
 // Data after the JSON document is placed as the CLI places it: the line
 // and column where it starts, in every body the server reads as JSON.
 func TestTrailingDataIsPositioned(t *testing.T) {

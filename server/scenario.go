@@ -8,6 +8,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -79,10 +80,14 @@ func malformedJSON(data []byte, err error) *Problem {
 	case eof:
 		err = errors.New("truncated: the document ends before it is complete")
 	}
-	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %v", err)
-	item := ProblemItem{Message: err.Error()}
+	why := err.Error()
 	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
+	if errors.As(err, &syn) && strings.HasSuffix(why, "exceeded max depth") {
+		why = "nested more than 10000 arrays and objects deep" // encoding/json calls the bracket past its limit invalid
+	}
+	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %s", why)
+	item := ProblemItem{Message: why}
+	if syn != nil {
 		item.Line, item.Col = position(data, syn.Offset-1) // Offset counts the bad byte too
 	} else if eof {
 		item.Line, item.Col = position(data, int64(len(data))) // empty or truncated: at its end

@@ -53,6 +53,9 @@ func DecodeInto(data []byte, v any) error {
 	return CheckText(data, v, "this value") // keys are case-sensitive here too
 }
 
+// tooDeep is what a document nested past encoding/json's limit is told.
+const tooDeep = "nested more than 10000 arrays and objects deep"
+
 // Shaped is a type with its own JSON forms (it decodes itself): it says
 // what is wrong with a value that did not decode, for FindProblem.
 type Shaped interface {
@@ -67,6 +70,9 @@ func translateJSONError(data []byte, err error, t reflect.Type, what string) err
 		off := int(syn.Offset) - 1 // the offending byte
 		line, col := lineCol(data, off)
 		why := strings.TrimPrefix(syn.Error(), "json: ")
+		if strings.HasSuffix(why, "exceeded max depth") { // encoding/json calls the bracket past its limit invalid
+			why = tooDeep
+		}
 		if off >= 0 && off < len(data) && data[off] >= utf8.RuneSelf {
 			// encoding/json names the byte as if it were a character (0xff is 'ÿ'):
 			// name the character it starts, or the byte when it starts none

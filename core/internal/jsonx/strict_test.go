@@ -27,6 +27,19 @@ func TestDecodeStrictBytes(t *testing.T) {
 	}
 }
 
+// A document nested past encoding/json's 10 000 levels is refused as too
+// deep where the level is passed, not as an "invalid character": the
+// bracket is a valid one.
+func TestDecodeStrictTooDeep(t *testing.T) {
+	var v struct{ Seed uint64 }
+	doc := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	err := DecodeStrict([]byte(doc), &v, "scenario")
+	want := "scenario: line 1 col 10001: nested more than 10000 arrays and objects deep"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
 // A json.RawMessage field takes any value: a type error elsewhere in the
 // document is named where it is, not at the raw field before it.
 func TestRawMessageTakesAnyValue(t *testing.T) {
