@@ -337,3 +337,36 @@ func TestFlagGivenTwice(t *testing.T) {
 		t.Errorf("--seed 1 --seed=1: exit %d, %s", code, errs)
 	}
 }
+
+// TestUsageListsTheFlags: the usage lines of sweep, compare and optimize
+// (what --help prints before the flags) name every flag of the command but
+// the habits every command shares, as docs/sweeps.md's synopses do, so
+// that they cannot fall behind the flags again.
+func TestUsageListsTheFlags(t *testing.T) {
+	shared := map[string]bool{"max-run-time": true, "memory-budget": true, "trace-skip-bad": true, "json": true} // json: compare's old spelling of --format json
+	for _, cmd := range []string{"sweep", "compare", "optimize"} {
+		code, out, errs := runMain(cmd, "--help")
+		if code != 0 {
+			t.Fatalf("%s --help: exit %d", cmd, code)
+		}
+		help := out + errs
+		usage, defaults, ok := strings.Cut(help, "\n  -")
+		if !ok {
+			t.Fatalf("%s --help: no flag listed:\n%s", cmd, help)
+		}
+		n := 0
+		for _, line := range strings.Split("  -"+defaults, "\n") {
+			if !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "  -"), " ")
+			n++
+			if !shared[name] && !strings.Contains(usage, "--"+name+" ") && !strings.Contains(usage, "--"+name+"]") {
+				t.Errorf("%s: the usage lines do not name --%s:\n%s", cmd, name, usage)
+			}
+		}
+		if n < 10 {
+			t.Errorf("%s: only %d flags read from --help", cmd, n)
+		}
+	}
+}

@@ -42,8 +42,9 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	ff.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb optimize SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] --objective EXPR [--objective EXPR...]")
-		fmt.Fprintln(stderr, "                      [--cost KEY=WEIGHT...] [--pcs 0.95] [--epsilon 5%] [--jobs N] [--max-replications N] [--format text|json]")
-		fmt.Fprintln(stderr, "       tuxlb optimize --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ... --objective ...")
+		fmt.Fprintln(stderr, "                      [--cost KEY=WEIGHT...] [--pcs 0.95] [--epsilon 5%] [--first-stage 10]")
+		fmt.Fprintln(stderr, "                      [--max-replications 100] [--jobs N] [--format text|json]")
+		fmt.Fprintln(stderr, "       tuxlb optimize --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ... --objective ...")
 		fmt.Fprintln(stderr, "The cheapest configuration of the grid that meets every objective (docs/sweeps.md, \"Choosing the cheapest configuration\").")
 		fs.PrintDefaults()
 	}

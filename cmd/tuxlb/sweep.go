@@ -53,8 +53,10 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N] [--objective EXPR ...] [--figure FIGURE ...] [--jobs N] [--format table|csv|json] [--shard i/N]")
-		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json] --vary ...")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N]")
+		fmt.Fprintln(stderr, "                   [--objective EXPR ...] [--figure FIGURE ...] [--precision REL [--max-replications N]]")
+		fmt.Fprintln(stderr, "                   [--jobs N] [--format table|csv|json] [--shard i/N]")
+		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ...")
 		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...   (- reads one from standard input)")
 		fs.PrintDefaults()
 	}
