@@ -63,7 +63,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb calibrate --ubbconfig FILE [--dmconfig FILE] [--psc FILE] (--ulog FILE... | --trace EXPORT) [--trace EXPORT [--trace-map MAP]]")
-		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T [--ulog-tz ZONE]] [--format table|json]")
+		fmt.Fprintln(stderr, "                       --out SCENARIO.json [--replications N] [--tolerance 10%] [--validate-after T [--ulog-tz ZONE]] [--jobs N] [--format table|json]")
 		fmt.Fprintln(stderr, "       fits the scenario (docs/fit.md), writes it, replays the export against it and judges it")
 		fmt.Fprintln(stderr, "       exit 0: every service passes; 3: one fails; 4: none fails, one is inconclusive; 1: an error; 2: bad flags")
 		fs.PrintDefaults()

@@ -82,8 +82,8 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "also write a complete scenario made from the fit to `FILE` (needs --ubbconfig)")
 	pscPath := pscFlag(fs, &ff)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--psc FILE] [--out FILE]]")
-		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--psc FILE] [--out FILE]]")
+		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--dmconfig FILE] [--psc FILE] [--out FILE]]")
+		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--dmconfig FILE] [--psc FILE] [--out FILE]]")
 		fmt.Fprintln(stderr, "       prints the fit report (docs/fit.md); - for one of the files reads standard input")
 		fs.PrintDefaults()
 	}

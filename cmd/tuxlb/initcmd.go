@@ -41,7 +41,8 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ulogs ulogFlag
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit service times, calls and rates from (repeatable; implies --fit)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--fit] | --ulog FILE...] [--psc FILE] [--out FILE]")
+		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP] [--fit] | --ulog FILE... | --load FRACTION]")
+		fmt.Fprintln(stderr, "                  [--psc FILE] [--out FILE]")
 		fmt.Fprintln(stderr, "       (- for one of the files reads it from standard input)")
 		fs.PrintDefaults()
 	}
