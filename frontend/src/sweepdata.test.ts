@@ -54,6 +54,16 @@ describe("figureChart", () => {
       [5, 6],
     ]);
   });
+  it("stops a band at 0, which no figure is below", () => {
+    const near0: SweepResult = {
+      ...result,
+      keys: [{ key: "rate_scale", values: [0.5] }],
+      points: [{ index: 0, values: { rate_scale: 0.5 }, figures: { wait_mean_ms: { mean: 0.4, ci95: 0.9 } }, meets: true }],
+    };
+    const c = figureChart(near0, "wait_mean_ms");
+    expect(c.data[2]).toEqual([0]); // 0.4 - 0.9 would be -0.5
+    expect(c.data[3]).toEqual([1.3]);
+  });
   it("uses positions for a key of words", () => {
     const words: SweepResult = { ...result, keys: [{ key: "policy", values: ["tuxedo", "jsq", "p2c"] }], points: [] };
     expect(figureChart(words, "failed").data[0]).toEqual([0, 1, 2]);

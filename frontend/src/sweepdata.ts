@@ -138,7 +138,8 @@ export function parseSpec(text: string): SweepSpec | null {
 /**
  * figureChart shapes one figure against the first key: x is the first key's
  * value (its position for a key of words), one line per value of the second
- * key (one line with one key), each with its band (mean - ci95, mean + ci95).
+ * key (one line with one key), each with its band (mean - ci95, mean + ci95;
+ * its low end at least 0, as every figure is).
  * Points not done yet are null. lines lists each line's label.
  */
 export function figureChart(r: SweepResult, figure: string): ChartData & { bands: number[][]; lines: string[] } {
@@ -161,7 +162,7 @@ export function figureChart(r: SweepResult, figure: string): ChartData & { bands
     for (let i = 0; i < xs.length; i++) {
       const f = byIndex.get(l * xs.length + i)?.figures[figure];
       mean.push(f ? f.mean : null);
-      lo.push(f ? f.mean - f.ci95 : null);
+      lo.push(f ? Math.max(f.mean - f.ci95, 0) : null); // every figure is at least 0: a wait's band stops there
       hi.push(f ? f.mean + f.ci95 : null);
     }
     const at = cols.length;
