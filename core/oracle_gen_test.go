@@ -369,6 +369,7 @@ func genScenario(seed uint64) *scenario.Scenario {
 			sc.Events = append(sc.Events, ev)
 		}
 	}
+	genLose(seed, sc, nm, grain, 300)
 	return sc
 }
 

@@ -135,7 +135,10 @@ type oInst struct {
 	gen       int    // the MIB's generation: 1 when it comes up from gone
 	startAt   int64  // the MIB's start time: when it came up, or a GRACE reset
 	stopCause string // what made it stopping (shutdown or decay)
-	fwdBusy   bool   // a TMQFORWARD instance holding a message
+	// lostListed: gone with its lost machine while a candidate, and still
+	// listed on the bulletin board (the DBBL has not noticed)
+	lostListed bool
+	fwdBusy    bool // a TMQFORWARD instance holding a message
 }
 
 // oThr is one dispatch thread of an instance.
@@ -260,6 +263,11 @@ type oracle struct {
 	failSeq int64
 	qWaking bool  // a forwarder is looking in the wake-up turn
 	placed  int64 // choices made so far
+	// Lost machines (oracle_lose_test.go): per machine, lost now, and when
+	// the DBBL notices it (-1: no notice to come); the DBBL's period.
+	mLost     []bool
+	mNoticeAt []int64
+	bblqUS    int64
 }
 
 // oWSL is one WSL's connections.
@@ -337,6 +345,7 @@ type oEvent struct {
 	at     int64
 	action string
 	insts  []int
+	mach   int // lose, restore: the machine
 }
 
 // oRoundUS rounds a JSON millisecond value to whole microseconds, halves
@@ -416,6 +425,11 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		}
 		o.remote[name] = oRoundUS(*d.ResponseTime.MS)
 	}
+	o.mLost, o.mNoticeAt = make([]bool, len(m.Machines)), make([]int64, len(m.Machines))
+	for i := range o.mNoticeAt {
+		o.mNoticeAt[i] = -1
+	}
+	o.bblqUS = m.ScanUnitUS * int64(max(m.BBLQuery, 1))
 	o.insts = make([]oInst, len(m.Servers))
 	o.thrBusy, o.thrHeld, o.thrUsed = make([][]int64, len(m.Servers)), make([][]int64, len(m.Servers)), make([]int, len(m.Servers))
 	for i := range m.Servers {
@@ -463,6 +477,13 @@ func newOracle(sc *scenario.Scenario) (*oracle, error) {
 		e := oEvent{at: oRoundUS(*ev.AtMS)}
 		target := ""
 		switch {
+		case ev.Lose != "" || ev.Restore != "":
+			e.action, e.mach = "lose", m.MachineIndex(ev.Lose)
+			if ev.Restore != "" {
+				e.action, e.mach = "restore", m.MachineIndex(ev.Restore)
+			}
+			o.events = append(o.events, e)
+			continue
 		case ev.Kill != "":
 			e.action, target = "kill", ev.Kill
 		case ev.Shutdown != "":
@@ -543,7 +564,7 @@ func (o *oracle) change(t int64, i int, to, cause string) {
 
 func (o *oracle) candidateState(i int) bool {
 	s := o.insts[i].state
-	return s == "up" || s == "down" || s == "restarting"
+	return s == "up" || s == "down" || s == "restarting" || o.insts[i].lostListed
 }
 
 // n is n(q): the instances of q that are candidates in the life-cycle sense.
@@ -831,6 +852,11 @@ func (o *oracle) orphaned(q int) bool {
 func (o *oracle) enqueue(r *oReq, t int64) {
 	q := r.q
 	r.enq = t
+	if o.mLost[o.m.Queues[q].Machine] { // sent to a lost machine: lost there
+		o.lostReq(r)
+		o.hits["lost on arrival"]++
+		return
+	}
 	if o.orphaned(q) {
 		o.fail(r, t)
 		return
@@ -1264,8 +1290,20 @@ func (o *oracle) orphanCheck(q int, t int64) {
 func (o *oracle) event(e oEvent) {
 	t := e.at
 	o.lastEvent = max(o.lastEvent, t)
+	switch e.action {
+	case "lose":
+		o.loseMachine(e.mach, t)
+		return
+	case "restore":
+		o.restoreMachine(e.mach, t)
+		return
+	}
 	for _, i := range e.insts {
 		in := &o.insts[i]
+		if o.mLost[o.m.Servers[i].Machine] { // nothing runs there to act
+			o.hits["event on a lost machine"]++
+			continue
+		}
 		switch {
 		case e.action == "kill" && in.state == "up":
 			in.idleLook = o.serverIdle(in)
@@ -1431,6 +1469,9 @@ func (o *oracle) measure(sp *oSpawn) (w, up int64) {
 // the measure has met or exceeded high for create seconds.
 func (o *oracle) spawnStep(t int64) {
 	for _, sp := range o.spawns {
+		if o.mLost[o.m.Servers[sp.servers[0]].Machine] { // its BBL is stopped
+			continue
+		}
 		w, up := o.measure(sp)
 		above := up > 0 && w >= int64(sp.sp.High)*up || (up == 0 && w > 0)
 		if !above {
@@ -1631,6 +1672,11 @@ func (o *oracle) run() string {
 		if o.qOn {
 			t = min(t, o.qNext(now))
 		}
+		for _, at := range o.mNoticeAt {
+			if at >= 0 {
+				t = min(t, at)
+			}
+		}
 		if len(o.spawns) > 0 && o.active(next) {
 			su := o.m.ScanUnitUS
 			ns := (max(now, o.lastScan+1) + su - 1) / su * su
@@ -1655,6 +1701,7 @@ func (o *oracle) run() string {
 			o.event(o.events[ev])
 			ev++
 		}
+		o.dbblNotice(t)
 		for i := range o.insts {
 			if o.insts[i].state == "down" && o.insts[i].noticeAt == t {
 				o.notice(i, t)
@@ -1789,7 +1836,13 @@ func (o *oracle) run() string {
 		}
 		// New trace requests, in trace order.
 		if next < len(o.pending) && o.pending[next].issue == t {
-			o.issue(o.pending[next])
+			if r := o.pending[next]; o.mLost[r.origin] { // from a lost machine
+				o.number(r)
+				r.reason, r.failed, r.done, r.atIssue = "TPESYSTEM", true, true, true
+				o.hits["trace row from a lost machine"]++
+			} else {
+				o.issue(r)
+			}
 			next++
 			continue
 		}

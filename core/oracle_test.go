@@ -172,11 +172,11 @@ func oracleCompareWith(sc *scenario.Scenario, o *oracle, seen map[string]int) (s
 	if g, w := strings.Join(gotCh, "\n"), strings.Join(wantCh, "\n"); g != w {
 		return fmt.Sprintf("life cycle:\n engine:\n%s\n oracle:\n%s", g, w), nil
 	}
-	if msg := o.compareFigures(res, seen); msg != "" || !o.app {
-		return msg, nil
-	}
 	for k, v := range o.hits {
 		seen[k] += v
+	}
+	if msg := o.compareFigures(res, seen); msg != "" || !o.app {
+		return msg, nil
 	}
 	if msg := o.compareApp(res); msg != "" {
 		return msg, nil
