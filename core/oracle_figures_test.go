@@ -26,7 +26,7 @@ import (
 // spanUS is the simulated span: the last issue, reply (a failure's
 // included), scenario event or life-cycle change.
 func (o *oracle) spanUS() int64 {
-	span := o.lastEvent
+	span := max(o.lastEvent, o.clientTimeout)
 	for _, r := range o.reqs {
 		span = max(span, r.issue, r.reply, r.lastT) // lastT: the end or failure of a request whose reply is never sent
 	}

@@ -787,6 +787,12 @@ func genAppBase(seed uint64, transactions bool) []byte {
 		}
 	}
 
+	grain := 1
+	if coarse {
+		grain = 1000
+	}
+	genLose(seed, sc, nm, grain, durationMS)
+
 	if transactions {
 		ms := []float64{0, 0.5, 1, 2.5}[trn.IntN(4)]
 		sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "const", MS: &ms}}

@@ -63,6 +63,25 @@ func (o *oracle) loseMachine(m int, t int64) {
 		o.change(t, i, "gone", "lose")
 		in.lostListed = listed
 	}
+	for _, cs := range o.sets { // its clients stop: what they wait for reaches nobody
+		if cs.origin != m {
+			continue
+		}
+		for _, cl := range cs.clients {
+			if cl.off {
+				continue
+			}
+			if w := cl.wait; w != nil {
+				w.dlDone = true
+				cl.wait = nil
+				cl.n, cl.k = cl.n+1, 0
+				cl.pos = (cl.pos + 1) % len(cs.script)
+				o.hits["client lost while waiting"]++
+			}
+			cl.nextAt = -1
+			o.hits["client lost"]++
+		}
+	}
 	for q := range o.m.Queues {
 		if o.m.Queues[q].Machine != m || len(o.waiting[q]) == 0 {
 			continue
@@ -111,6 +130,17 @@ func (o *oracle) restoreMachine(m int, t int64) {
 		o.hits["restored before the DBBL noticed"]++
 	}
 	o.mLost[m], o.mNoticeAt[m] = false, -1
+	for _, cs := range o.sets { // its clients start again, thinking first
+		if cs.origin != m {
+			continue
+		}
+		for _, cl := range cs.clients {
+			if !cl.off {
+				cl.nextAt = t + cs.thinkUS
+				o.hits["client restarts"]++
+			}
+		}
+	}
 	for i := range o.insts {
 		s := &o.m.Servers[i]
 		if s.Machine != m {

@@ -268,6 +268,10 @@ type oracle struct {
 	mLost     []bool
 	mNoticeAt []int64
 	bblqUS    int64
+	// clientTimeout: the last TPETIME a client saw at its deadline (an
+	// outcome, so an event of the span: with a lost request it may be the
+	// last one)
+	clientTimeout int64
 }
 
 // oWSL is one WSL's connections.
@@ -1583,6 +1587,7 @@ func (o *oracle) clientOutcome(cl *oClient, w *oReq, code string, t int64) {
 	case "TPETIME":
 		cs.timedOut++
 		o.hits["client TPETIME"]++
+		o.clientTimeout = max(o.clientTimeout, t)
 	default:
 		cs.failed[code]++
 		o.hits["client "+code]++
