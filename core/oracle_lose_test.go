@@ -56,8 +56,10 @@ func (o *oracle) loseMachine(m int, t int64) {
 			in.th[k].busy, in.th[k].endAt = nil, -1
 			o.lostReq(b)
 		}
-		if f := o.fwdOf[i]; f != nil {
+		if f := o.fwdOf[i]; f != nil { // as if killed, but no BBL notices it
 			o.hits["forwarder lost"]++
+			f.lostMsg = f.msg != nil
+			f.due, f.wakeAt = false, -1
 		}
 		in.comeUpAt, in.noticeAt = -1, -1
 		o.change(t, i, "gone", "lose")

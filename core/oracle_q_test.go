@@ -86,6 +86,9 @@ type oFwd struct {
 	msg            *oMsg // the message it holds
 	req            *oReq // its forward of msg
 	x              *oTran
+	// lostMsg: lost with its machine while holding msg, which fails when it
+	// comes up again after the restore
+	lostMsg bool
 }
 
 // oStreamDoc is a generated stream as the reference reads it: enqueues at
@@ -227,6 +230,7 @@ func (o *oracle) readStreams(streams []oStreamDoc) error {
 			}
 			r := o.newReq(mq.qspace, origin, at)
 			r.enqQ, r.svcUS = mq, o.enqUS[mq.qspace]
+			r.stream = true
 			o.pending = append(o.pending, r)
 			o.hits["stream enqueue"]++
 		}

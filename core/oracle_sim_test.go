@@ -83,6 +83,7 @@ type oReq struct {
 	retry    bool     // a client's retry
 	atIssue  bool     // failed at its issue (TPENOENT, TPESYSTEM)
 	noreply  bool     // issued by a noreply step (TPNOREPLY)
+	stream   bool     // a stream's request (not a trace row)
 	// unanswered: nobody gets its outcome (a noreply child, or a request
 	// one forwarded to): no reply is ever sent, lastT is its last event
 	unanswered bool
@@ -1728,6 +1729,11 @@ func (o *oracle) run() string {
 					in.gen, in.startAt = 1, t
 				}
 				o.change(t, i, "up", "booted")
+				if f := o.fwdOf[i]; f != nil && f.lostMsg { // lost holding a message: it fails now
+					f.lostMsg = false
+					o.hits["lost forwarder's message fails at its come-up"]++
+					o.fwdNotice(f, t)
+				}
 				if f := o.fwdOf[i]; f != nil { // it looks in the wake-up turn
 					f.due, f.wakeAt = true, -1
 				}
@@ -1833,6 +1839,12 @@ func (o *oracle) run() string {
 		}
 		if ch != nil {
 			ch.chooseAt = -1
+			if o.mLost[ch.origin] { // its handler is on a lost machine
+				ch.reason, ch.failed, ch.done, ch.atIssue = "TPESYSTEM", true, true, true
+				o.hits["ws choice on a lost machine"]++
+				o.tellAt(ch, ch, t)
+				continue
+			}
 			o.place(ch, t)
 			if ch.atIssue {
 				o.tellAt(ch, ch, t)
@@ -1841,7 +1853,9 @@ func (o *oracle) run() string {
 		}
 		// New trace requests, in trace order.
 		if next < len(o.pending) && o.pending[next].issue == t {
-			if r := o.pending[next]; o.mLost[r.origin] { // from a lost machine
+			if r := o.pending[next]; o.mLost[r.origin] && r.stream { // a lost machine's stream issues nothing
+				o.hits["stream on a lost machine"]++
+			} else if o.mLost[r.origin] { // a trace row from a lost machine
 				o.number(r)
 				r.reason, r.failed, r.done, r.atIssue = "TPESYSTEM", true, true, true
 				o.hits["trace row from a lost machine"]++
