@@ -65,7 +65,9 @@ func (o *oracle) loseMachine(m int, t int64) {
 		o.change(t, i, "gone", "lose")
 		in.lostListed = listed
 	}
-	for _, cs := range o.sets { // its clients stop: what they wait for reaches nobody
+	// Its clients stop: what they wait for reaches nobody, a retry due is
+	// given up; at the restore they start again with their next request.
+	for _, cs := range o.sets {
 		if cs.origin != m {
 			continue
 		}
@@ -79,6 +81,10 @@ func (o *oracle) loseMachine(m int, t int64) {
 				cl.n, cl.k = cl.n+1, 0
 				cl.pos = (cl.pos + 1) % len(cs.script)
 				o.hits["client lost while waiting"]++
+			} else if cl.k > 0 { // its retry is given up too
+				cl.n, cl.k = cl.n+1, 0
+				cl.pos = (cl.pos + 1) % len(cs.script)
+				o.hits["client lost before its retry"]++
 			}
 			cl.nextAt = -1
 			o.hits["client lost"]++
@@ -102,6 +108,25 @@ func (o *oracle) loseMachine(m int, t int64) {
 // request event of the span (neither an issue nor a reply).
 func (o *oracle) lostReq(r *oReq) {
 	r.failed, r.done, r.reason, r.end, r.reply = true, true, "TPESVCERR", -1, -1
+}
+
+// commitsNeverDone: at the end of the run, an owner whose commit never
+// completed (a prepare or commit lost with its machine) is still held; its
+// row is a lost request's, and its thread busy and held to the span's end.
+func (o *oracle) commitsNeverDone() {
+	span := o.spanUS()
+	for _, r := range o.reqs {
+		if x := r.tran; !r.done && x != nil && x.ownedBy(r) && x.committing && !x.committed {
+			o.hits["commit never completes"]++
+			if i, k := r.srv, r.thr; o.insts[i].th[k].busy == r {
+				o.busyUS[i] += span - r.start
+				o.thrBusy[i][k] += span - r.start
+				o.heldUS[i] += span - r.ownEnd
+				o.thrHeld[i][k] += span - r.ownEnd
+			}
+			o.lostReq(r)
+		}
+	}
 }
 
 // dbblNotice: the DBBL finds the machines lost at t; their instances are no

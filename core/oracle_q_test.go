@@ -366,6 +366,10 @@ func (o *oracle) fwdLearn(w *oReq, code string, t int64) {
 		o.hits["forward outcome lost at a down forwarder"]++
 		return
 	}
+	if f.lostMsg { // lost with its machine: its come-up handles the message
+		o.hits["forward outcome lost at a lost forwarder"]++
+		return
+	}
 	if code != "" {
 		o.hits["forward "+code]++
 		o.fwdFail(f, code, t)

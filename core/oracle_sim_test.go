@@ -1886,6 +1886,7 @@ func (o *oracle) run() string {
 			continue
 		}
 	}
+	o.commitsNeverDone()
 	// Timed out: completed, and its response (oracle_figures_test.go's
 	// respUS) longer than its limit; a forwarded child has none.
 	for _, r := range o.reqs {

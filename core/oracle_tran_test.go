@@ -129,7 +129,9 @@ func (o *oracle) abortTran(x *oTran, timeout bool, t int64) {
 	if !timeout {
 		return
 	}
-	if x.fwd != nil { // the forwarder gets TPETIME at once, before the rest of X
+	if x.fwd != nil && x.fwd.lostMsg {
+		o.hits["timeout of a lost forwarder's transaction"]++
+	} else if x.fwd != nil { // the forwarder gets TPETIME at once, before the rest of X
 		o.fwdTimeout(x, t)
 	}
 	var waiting []*oReq
@@ -188,7 +190,7 @@ func (o *oracle) tmsReply(w *oReq, t int64) {
 	x := w.tmsFor
 	ok, down := o.holding(x.owner)
 	if x.fwd != nil { // the forwarder waits, holding the message of X
-		ok, down = x.fwd.x == x && x.fwd.msg != nil, o.insts[x.fwd.inst].state == "down"
+		ok, down = x.fwd.x == x && x.fwd.msg != nil, o.insts[x.fwd.inst].state == "down" || x.fwd.lostMsg
 	}
 	if !ok || down {
 		o.hits["TMS reply lost"]++
