@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
@@ -213,5 +214,28 @@ func genLose(seed uint64, sc *scenario.Scenario, nm, grain, spanMS int) {
 			k--
 		}
 		sc.Events = slices.Insert(sc.Events, k, ev)
+	}
+}
+
+// The paths of a lost machine that the differential tests must exercise
+// (with their default numbers of scenarios), so that a generator change
+// cannot quietly stop testing them.
+var (
+	loseHitsTrace = []string{"lose", "restore", "DBBL notices", "restored before the DBBL noticed",
+		"lost in service", "lost waiting", "lost on arrival", "trace row from a lost machine",
+		"lost held by a down instance", "event on a lost machine"}
+	loseHitsApp = []string{"lose", "restore", "DBBL notices", "lost while holding", "lost waiting",
+		"lost on arrival", "client lost", "client lost while waiting",
+		"client restarts", "stream on a lost machine", "ws choice on a lost machine", "forwarder lost",
+		"lost forwarder's message fails at its come-up"}
+)
+
+// requireHits fails t for each path in want that no scenario exercised.
+func requireHits(t *testing.T, seen map[string]int, want []string) {
+	t.Helper()
+	for _, k := range want {
+		if seen[k] == 0 {
+			t.Errorf("no scenario exercised %q", k)
+		}
 	}
 }

@@ -480,6 +480,10 @@ func TestOracleTransactionsRandom(t *testing.T) {
 				hits["owner lost during commit"]++
 			case x.fwd != nil && x.committing:
 				hits["forwarder lost during commit"]++
+			case x.fwd == nil && x.owner.failed && x.owner.reason == "TPESVCERR" && x.owner.end < 0:
+				hits["owner lost with its machine, X left open"]++ // it never ends: no abort
+			case x.fwd != nil && x.fwd.lostMsg:
+				hits["forwarder lost with its machine, X left open"]++
 			case !x.owner.done:
 				hits["run ended with X open"]++
 			default:
