@@ -62,6 +62,9 @@ func TestOracleDifferential(t *testing.T) {
 	if bad > 0 {
 		t.Errorf("%d of %d scenarios differ from the reference simulator", bad, n)
 	}
+	if n >= *oracleN && *oracleLose {
+		requireHits(t, seen, loseHitsTrace)
+	}
 }
 
 // TestOracleApplications is the differential test on application
@@ -93,6 +96,9 @@ func TestOracleApplications(t *testing.T) {
 	t.Logf("coverage over %d application scenarios: %v", n, seen)
 	if bad > 0 {
 		t.Errorf("%d of %d application scenarios differ from the reference simulator", bad, n)
+	}
+	if n >= *oracleAppN && *oracleLose {
+		requireHits(t, seen, loseHitsApp)
 	}
 }
 
