@@ -29,32 +29,10 @@ func ParseScenario(data []byte) (*scenario.Scenario, error) {
 // files of starter.ParseScenario) decodes, splices, then checks once.
 func DecodeScenario(data []byte) (*scenario.Scenario, error) {
 	var sc scenario.Scenario
-	if err := decodeStrict(data, &sc, "scenario"); err != nil {
-		return nil, diag.InSource(err, ubb.SourceScenario)
+	if err := jsonx.DecodeStrict(data, &sc, "scenario"); err != nil { // EINVALID, naming the field path or the line and column
+		return nil, diag.InSource(diag.Invalid(err), ubb.SourceScenario)
 	}
 	return &sc, nil
-}
-
-// decodeStrict decodes data into v strictly (jsonx.DecodeStrict): its
-// errors are EINVALID and name the field path or the line and column.
-func decodeStrict(data []byte, v any, what string) error {
-	if err := jsonx.DecodeStrict(data, v, what); err != nil {
-		return diag.Invalid(err)
-	}
-	return nil
-}
-
-// CheckJSONText checks what encoding/json lets pass silently in a document
-// that decodes into v (a pointer to a struct): a string that is not valid
-// UTF-8, and a key that differs only in case from a field of the struct it
-// falls in (jsonx.CheckText). Either is an EINVALID error naming the field
-// and its line and column; what names the document. ParseScenario checks
-// it; a program decoding another document of the API checks it itself.
-func CheckJSONText(data []byte, v any, what string) error {
-	if err := jsonx.CheckText(data, v, what); err != nil {
-		return diag.Invalid(err)
-	}
-	return nil
 }
 
 // Check checks the parts of the scenario that do not need its configuration

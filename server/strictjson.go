@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
+	"github.com/tuxlb/tuxlb/core/plan"
 )
 
 // decodeStrict decodes data, one JSON document (Canonical has accepted
@@ -23,7 +23,7 @@ import (
 // one diagnostic names the key's path (`vary`, `objectives[1]`,
 // `tolerance.p99`) and its line and column, in words without Go's type
 // names (`vary: want a list of strings, got a string`); then
-// core.CheckJSONText's checks (UTF-8, keys that differ only in case). what
+// plan.CheckJSONText's checks (UTF-8, keys that differ only in case). what
 // names the document in the messages that place a key: "body", or a form
 // part's name.
 func decodeStrict(data []byte, v any, what string) error {
@@ -41,7 +41,7 @@ func decodeStrict(data []byte, v any, what string) error {
 		e.Message = fmt.Sprintf("%s: given twice in one object (%s line %d col %d); give each key once", d.Field, what, d.Line, d.Col)
 		return e
 	}
-	return core.CheckJSONText(data, v, what)
+	return plan.CheckJSONText(data, v, what)
 }
 
 // jsonProblem words an error of encoding/json's decoding of data into t:
