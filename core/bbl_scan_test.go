@@ -35,7 +35,7 @@ func runEngine(t *testing.T, sc *scenario.Scenario, sopt simOptions) (*engine, s
 	if err := e.loop(); err != nil {
 		return e, "", err
 	}
-	_ = e.log.close()
+	_ = e.log.close(e)
 	res := e.result()
 	res.Name = p.name
 	return e, string(result.Encode(res)), nil

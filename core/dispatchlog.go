@@ -17,6 +17,7 @@ type dispatchLog struct {
 	out    *dlog.Log
 	row    dlog.Row // the row being written, reused
 	parent bool     // rows name their calling request (e.app.slots)
+	ending bool     // the run is over: the rows of requests whose outcome never came are written too (close)
 }
 
 func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
@@ -65,7 +66,7 @@ func (l *dispatchLog) flush(e *engine) {
 	for l.slots.Len() > 0 {
 		s := *l.slots.At(0)
 		f := e.pool.At(s)
-		if !f.done {
+		if !f.done && !l.ending {
 			break
 		}
 		r.ID, r.Seq, r.Service, r.Origin = f.req.ID, f.req.Seq, int32(f.req.Service), int32(f.req.Origin)
@@ -75,6 +76,17 @@ func (l *dispatchLog) flush(e *engine) {
 		}
 		r.IssueUS, r.EnqueueUS, r.StartUS, r.EndUS, r.ReplyUS = f.req.TimeUS, f.enqueueUS, f.startUS, f.endUS, f.replyUS
 		switch {
+		case !f.done: // its outcome never came (a reply lost with its machine, a queue whose instance is held to the end): the cells it has
+			r.Has = 0
+			if f.queue >= 0 {
+				r.Has |= dlog.Enqueue
+			}
+			if f.server >= 0 {
+				r.Has |= dlog.Start
+			}
+			if f.server >= 0 && f.endUS > 0 { // ended: a forwarder whose forward went with its machine
+				r.Has |= dlog.End
+			}
 		case f.queue < 0: // failed before reaching a queue: TPENOENT
 			r.Has = 0
 		case f.reason.failed() && f.reason != reasonSvcFail && f.reason != reasonTime: // TPESVCERR: reached a queue, maybe started, never ended
@@ -105,10 +117,15 @@ func (l *dispatchLog) flush(e *engine) {
 	}
 }
 
-// close writes the rows still buffered and reports the first write error.
-func (l *dispatchLog) close() error {
+// close writes the rows still buffered and reports the first write error;
+// given the engine of a run that ended, it first writes the rows still
+// waiting for an outcome (one row per request, whatever became of it).
+func (l *dispatchLog) close(e *engine) error {
 	if l == nil {
 		return nil
+	}
+	if l.ending = e != nil; l.ending {
+		l.flush(e)
 	}
 	return l.out.Close()
 }

@@ -292,13 +292,13 @@ func simulate(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*result.
 		return nil, err
 	}
 	if err := e.loop(); err != nil {
-		_ = e.log.close()
+		_ = e.log.close(nil)
 		return nil, err
 	}
 	if e.tr != nil {
 		e.finishStuck()
 	}
-	if err := e.log.close(); err != nil {
+	if err := e.log.close(e); err != nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "dispatch log: %v", err)
 	}
 	return e.result(), nil

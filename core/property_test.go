@@ -106,7 +106,7 @@ func TestEngineProperties(t *testing.T) {
 		if err := e.loop(); err != nil {
 			t.Fatalf("run %d: %v", run, err)
 		}
-		if err := e.log.close(); err != nil {
+		if err := e.log.close(e); err != nil {
 			t.Fatal(err)
 		}
 		res := e.result()
