@@ -111,10 +111,16 @@ func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) 
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("network.latency_ms from only %d calls that crossed machines: check it", lat.Samples))
 		}
 		for _, o := range lat.Offsets {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("clocks: %s's ULOG stamps run about %s ms %s %s's (seen in %d calls from %s to %s): "+
+			ahead := fmt.Sprintf("%s's ULOG stamps run %s ms %s %s's (seen in %d calls from %s to %s)",
+				o.Server, strconv.FormatFloat(math.Abs(o.MS), 'f', -1, 64), map[bool]string{true: "ahead of", false: "behind"}[o.MS > 0], o.Caller, o.Calls, o.Caller, o.Server)
+			if o.Corrected {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("clocks: %s; %s, when pairing %s's calls with their executions by time (for network.latency_ms)",
+					ahead, map[bool]string{true: "moved back by it", false: "moved forward by it"}[o.MS > 0], o.Caller))
+				continue
+			}
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("clocks: %s, not corrected (%s): "+
 				"calls are paired with their executions by time, so network.latency_ms (and a remote domain's time) may be wrong; "+
-				"set the machines' clocks in step (NTP), or set the latency yourself",
-				o.Server, strconv.FormatFloat(math.Abs(o.MS), 'f', -1, 64), map[bool]string{true: "ahead of", false: "behind"}[o.MS > 0], o.Caller, o.Calls, o.Caller, o.Server))
+				"set the machines' clocks in step (NTP), or set the latency yourself", ahead, o.Why))
 		}
 	}
 	if m == nil {

@@ -2,8 +2,10 @@ package ulog
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -15,7 +17,7 @@ type Latency struct {
 	// Window those of them the estimate is the median of.
 	Samples, Window int
 	// Offsets are the pairs of machines whose clocks are seen apart (see
-	// Log.offsets): the pairing by time is then unreliable.
+	// Log.offsets); those Corrected were taken into account when pairing.
 	Offsets []Offset
 }
 
@@ -25,6 +27,14 @@ type Offset struct {
 	Caller, Server string  // machines
 	MS             float64 // the server's clock less the caller's
 	Calls          int     // the calls that show it (in the fullest bin and its neighbours)
+	// Corrected says the server's stamps were moved back by MS when its
+	// executions were paired with the caller's calls (and the caller's
+	// forward by MS for the calls the other way, unless those show their
+	// own offset). An offset seen in fewer than minOffsetCalls calls, or
+	// one the calls the other way contradict, is not corrected: Why says
+	// why.
+	Corrected bool
+	Why       string
 }
 
 // offsetNeighbours is how many executions either side of a call
@@ -35,6 +45,17 @@ const (
 	offsetNeighbours = 16
 	offsetBinUS      = 500
 	minOffsetUS      = 1500
+)
+
+// minOffsetCalls is how many calls an offset must be seen in to be
+// corrected (and suspectCalls how many to be reported at all);
+// maxDisagreeUS how far apart the offsets of a pair of machines seen both
+// ways (the one less the other's opposite) may be and still be corrected:
+// two bins.
+const (
+	minOffsetCalls = 20
+	suspectCalls   = 5
+	maxDisagreeUS  = 2 * offsetBinUS
 )
 
 // maxCandidates bounds the executions looked at for one call: past it the
@@ -52,7 +73,10 @@ const windowUS = 2000
 // t2) is paired with an execution of X when exactly one execution of X
 // starts at or after t1 and ends at or before t2, and that execution ran on
 // another machine than h; the pair says (t2 - t1 - (execution's span)) / 2,
-// the latency plus half the request's queue wait. Queue waits are never
+// the latency plus half the request's queue wait. The stamps of an
+// execution on another machine are first moved back by that machine's
+// offset from h's when Log.offsets measured one (Offset.Corrected): the
+// pairing by time takes the two clocks to be in step. Queue waits are never
 // negative, so the latency is the low end of those figures: the estimate is
 // the median of the pairs within 2 ms of the smallest (the spread of
 // millisecond stamps), never below 0; with millisecond stamps the figures
@@ -67,26 +91,50 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	for _, e := range lg.Executions {
 		byService[e.Service] = append(byService[e.Service], e)
 	}
-	for _, ex := range byService {
+	// each service's executions by machine, by start
+	type onMachine struct {
+		machine string
+		ex      []Span
+	}
+	split := map[string][]onMachine{}
+	for svc, ex := range byService {
 		slices.SortStableFunc(ex, func(a, b Span) int { return cmpInt(a.StartUS, b.StartUS) })
+		var ms []onMachine
+		for _, e := range ex {
+			m := machine(e.Host)
+			k := slices.IndexFunc(ms, func(o onMachine) bool { return o.machine == m })
+			if k < 0 {
+				k = len(ms)
+				ms = append(ms, onMachine{machine: m})
+			}
+			ms[k].ex = append(ms[k].ex, e)
+		}
+		split[svc] = ms
 	}
 	offsets := lg.offsets(byService, machine)
+	shift := offsetShifts(offsets)
 	var half []int64 // (span - execution) / 2, in microseconds, doubled to stay whole
 	for _, c := range lg.CallSpans {
-		ex := byService[c.Service]
-		i, _ := slices.BinarySearchFunc(ex, c.StartUS, func(e Span, t int64) int { return cmpInt(e.StartUS, t) })
-		found, n := -1, 0
-		for j := i; j < len(ex) && ex[j].StartUS <= c.EndUS && j-i < maxCandidates; j++ {
-			if ex[j].EndUS <= c.EndUS {
-				found = j
-				n++
+		cm := machine(c.Host)
+		var e Span
+		n, ambiguous := 0, false
+		for _, om := range split[c.Service] {
+			// the call's span on the server's clock
+			d := shift[[2]string{cm, om.machine}]
+			t1, t2 := c.StartUS+d, c.EndUS+d
+			ex := om.ex
+			i, _ := slices.BinarySearchFunc(ex, t1, func(e Span, t int64) int { return cmpInt(e.StartUS, t) })
+			for j := i; j < len(ex) && ex[j].StartUS <= t2 && j-i < maxCandidates; j++ {
+				if ex[j].EndUS <= t2 {
+					e = ex[j]
+					n++
+				}
+			}
+			if i+maxCandidates < len(ex) && ex[i+maxCandidates].StartUS <= t2 {
+				ambiguous = true
 			}
 		}
-		if n != 1 || (i+maxCandidates < len(ex) && ex[i+maxCandidates].StartUS <= c.EndUS) {
-			continue
-		}
-		e := ex[found]
-		if machine(e.Host) == machine(c.Host) {
+		if n != 1 || ambiguous || machine(e.Host) == cm {
 			continue
 		}
 		half = append(half, (c.EndUS-c.StartUS)-(e.EndUS-e.StartUS))
@@ -128,10 +176,13 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 // side, of a span no longer than the call's) pile up at θ, from the calls
 // that did not wait, while the other executions spread them thin. The
 // histogram's fullest bin gives θ (its middle) when it and its two
-// neighbours hold at least 20 calls and five times what three bins hold on
-// average over the range seen; a θ below minOffsetUS either way is the
-// stamps' own error, not reported. Hosts map to machines through machine;
-// byService holds each service's executions.
+// neighbours hold at least suspectCalls calls and five times what three
+// bins hold on average over the range seen; a θ below minOffsetUS either
+// way is the stamps' own error, not reported. It is corrected (Latency
+// pairs with the server's stamps moved back by θ) when seen in
+// minOffsetCalls calls or more and the calls the other way, if they show
+// an offset, show the opposite one within maxDisagreeUS. Hosts map to
+// machines through machine; byService holds each service's executions.
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
@@ -180,7 +231,7 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 		best := h[at-1] + h[at] + h[at+1]
 		mean3 := 3 * float64(total) / float64(hi-lo+1)
 		theta := (float64(at) + 0.5) * offsetBinUS
-		if best < 20 || float64(best) < 5*mean3 || math.Abs(theta) < minOffsetUS {
+		if best < suspectCalls || float64(best) < 5*mean3 || math.Abs(theta) < minOffsetUS {
 			continue
 		}
 		out = append(out, Offset{Caller: k.caller, Server: k.server, MS: theta / 1000, Calls: best})
@@ -188,7 +239,49 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 	slices.SortFunc(out, func(a, b Offset) int {
 		return cmp.Or(strings.Compare(a.Caller, b.Caller), strings.Compare(a.Server, b.Server))
 	})
+	// Corrected: seen in minOffsetCalls calls or more, and not contradicted
+	// by the calls the other way (one clock's offset from the other is the
+	// opposite of the other's from it, within two bins)
+	for i := range out {
+		o := &out[i]
+		if o.Calls < minOffsetCalls {
+			o.Why = fmt.Sprintf("seen in fewer than %d calls", minOffsetCalls)
+			continue
+		}
+		o.Corrected = true
+		for _, r := range out {
+			if r.Caller == o.Server && r.Server == o.Caller && r.Calls >= minOffsetCalls &&
+				math.Abs(1000*(o.MS+r.MS)) > maxDisagreeUS {
+				o.Corrected = false
+				o.Why = fmt.Sprintf("the calls from %s to %s put it at %s ms", r.Caller, r.Server, strconv.FormatFloat(-r.MS, 'f', -1, 64))
+			}
+		}
+	}
 	return out
+}
+
+// offsetShifts are, per pair of machines (the caller's, the server's),
+// how far the server's clock runs ahead of the caller's (µs), from the
+// corrected offsets: an offset measured from the caller to the server,
+// else the opposite of one measured the other way.
+func offsetShifts(offsets []Offset) map[[2]string]int64 {
+	shift := map[[2]string]int64{}
+	for _, o := range offsets {
+		if o.Corrected {
+			us := int64(math.Round(o.MS * 1000))
+			shift[[2]string{o.Caller, o.Server}] = us
+			if _, seen := shift[[2]string{o.Server, o.Caller}]; !seen {
+				shift[[2]string{o.Server, o.Caller}] = -us
+			}
+		}
+	}
+	// a pair measured both ways keeps each way's own
+	for _, o := range offsets {
+		if o.Corrected {
+			shift[[2]string{o.Caller, o.Server}] = int64(math.Round(o.MS * 1000))
+		}
+	}
+	return shift
 }
 
 // onGrid says every value (µs) is a whole millisecond.
