@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -284,5 +285,47 @@ func TestFitDomainLatencyRounded(t *testing.T) {
 	ra := rep.Domains["RA"]
 	if ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 7.167 || ra.ResolutionMS == nil || *ra.MeanMS != 7.167 {
 		t.Errorf("RA %+v (fit %+v), want the constant 7.167 ms, fitted on the 1 ms grid", ra, ra.Fit)
+	}
+}
+
+// NODE2's clock 3 ms ahead of node1's, the latency 2 ms. By hand: the
+// client on node1 calls PAY once a second 24 times, from +0 to +10 ms on
+// its clock; payserv runs it from +2 to +8 ms on node1's clock, which
+// NODE2 writes +5 to +11. Then it calls FXRATE (RA's, whose gateway is on
+// site2) five times for 14 ms: RA's 10 ms and twice the latency. The
+// midpoints of a PAY call and its execution are 3 ms apart (+5, +8): the
+// bin [3, 3.5), 3.25 ms, in all 24 calls (core/ulog's
+// TestLatencyClockOffsetCorrected works the same log): corrected, each call
+// holds its execution on NODE2's clock ([+3.25, +13.25] holds [+5, +11]),
+// 24 pairs of 10 − 6 = 4 ms, a latency of 2 ms; RA's samples are 14 − 4 =
+// 10 ms, a constant. Uncorrected, no call would hold its execution: no
+// latency measured, and RA's samples 14 ms.
+func TestFitClocksApartCorrected(t *testing.T) {
+	ubbText, dm := measuredUBB, measuredDM
+	var b strings.Builder
+	for k := 0; k < 24; k++ {
+		fmt.Fprintf(&b, "1000%02d.000.node1!clt.10.1.0: TRACE:at: { tpcall(\"PAY\", 0x0, 0, 0x0, 0x0, 0x0)\n", k)
+		fmt.Fprintf(&b, "1000%02d.005.NODE2!payserv.20.1.1: TRACE:at: { tpservice({\"PAY\", 0x0, 0x0, 0, 0, 0, {0, -2, -1}})\n", k)
+		fmt.Fprintf(&b, "1000%02d.011.NODE2!payserv.20.1.1: TRACE:at: } tpservice\n", k)
+		fmt.Fprintf(&b, "1000%02d.010.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n", k)
+	}
+	for k := 30; k < 35; k++ {
+		fmt.Fprintf(&b, "1000%02d.000.node1!clt.10.1.0: TRACE:at: { tpcall(\"FXRATE\", 0x0, 0, 0x0, 0x0, 0x0)\n", k)
+		fmt.Fprintf(&b, "1000%02d.014.node1!clt.10.1.0: TRACE:at: } tpcall = 1\n", k)
+	}
+	rep, err := Fit(FitSources{ULOG: []ulog.File{{Name: "ULOG.010226", Text: b.String()}}, UBBConfig: &ubbText, DMConfig: &dm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nw := rep.Network; nw == nil || nw.LatencyMS != 2 || nw.Samples != 24 {
+		t.Errorf("network %+v, want 2 ms from 24 calls", nw)
+	}
+	ra := rep.Domains["RA"]
+	if ra == nil || ra.Samples != 5 || ra.Fit == nil || ra.Fit.Dist != "const" || *ra.Fit.MS != 10 {
+		t.Errorf("RA %+v, want the constant 10 ms", ra)
+	}
+	want := "clocks: site2's ULOG stamps run 3.25 ms ahead of site1's (seen in 24 calls from site1 to site2); moved back by it"
+	if !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("warnings %q, want one starting %q", rep.Warnings, want)
 	}
 }

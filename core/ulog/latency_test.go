@@ -114,7 +114,11 @@ func latencyLog(skewUS int64) []File {
 // ms apart or more, one or two to a bin over some 1.6 s (16 either side).
 // The fullest bin is one of [4, 6) ms: about 5 ms, from node1 to node2.
 // (The calls of X from node2 itself cross nothing and are not looked at.)
-// The latency, paired by time, is then wrong: the warning says so.
+// Seen in 20 calls or more, it is corrected: the calls are paired on
+// node2's clock, as TestLatencySynthetic's, and the latency is again 2 ms
+// give or take half a millisecond, from the 200 calls (the offset read,
+// 5.25 ms or so, is not the exact 5, but a call that did not wait holds
+// its execution with 2 ms to spare at either end).
 func TestLatencyClocksApart(t *testing.T) {
 	lg, err := Read(latencyLog(5000))
 	if err != nil || lg.Malformed != 0 {
@@ -127,6 +131,9 @@ func TestLatencyClocksApart(t *testing.T) {
 	}
 	if o := got.Offsets[0]; o.Caller != "node1" || o.Server != "node2" || math.Abs(o.MS-5) > 1 || o.Calls < 100 {
 		t.Errorf("offset %+v, want node2 about 5 ms ahead of node1, seen in 100 calls or more", o)
+	}
+	if !got.Offsets[0].Corrected || got.Samples != 200 || math.Abs(got.MS-2) > 0.5 {
+		t.Errorf("latency %+v, want 2 ± 0.5 ms from 200 samples, the offset corrected", got)
 	}
 }
 
@@ -149,5 +156,110 @@ func TestLatencyGroupedMedian(t *testing.T) {
 	got := read1(t, b.String()).Latency(func(h string) string { return h })
 	if got.Samples != 6 || got.Window != 6 || math.Abs(got.MS-1.41667) > 1e-5 {
 		t.Errorf("latency %+v, want 1.41667 ms from 6 samples", got)
+	}
+}
+
+// clockCalls writes n calls of svc from host from to host to, one a second
+// from second at of 10:00:00: the call opens at +callMS and spans 10 ms on
+// from's clock; its execution is written on to's clock from +execMS for 6
+// ms.
+func clockCalls(b *strings.Builder, n, at int, from, to, svc string, callMS, execMS int) {
+	for k := at; k < at+n; k++ {
+		fmt.Fprintf(b, "1000%02d.%03d.%s!c.1.1.0: TRACE:at: { tpcall(\"%s\", 0x0, 0, 0x0, 0x0, 0x0)\n", k, callMS, from, svc)
+		fmt.Fprintf(b, "1000%02d.%03d.%s!s.2.1.1: TRACE:at: { tpservice({\"%s\"})\n", k, execMS, to, svc)
+		fmt.Fprintf(b, "1000%02d.%03d.%s!s.2.1.1: TRACE:at: } tpservice\n", k, execMS+6, to)
+		fmt.Fprintf(b, "1000%02d.%03d.%s!c.1.1.0: TRACE:at: } tpcall = 1\n", k, callMS+10, from)
+	}
+}
+
+// b's clock runs 3 ms ahead of a's; the latency is 2 ms each way. 24 calls
+// of X from a to b, one a second: opened at +0 ms and closed at +10 ms on
+// a's clock, executed from +2 to +8 ms on a's clock, which b writes +5 and
+// +11 ms. And 3 calls of Y from b to a, at +500 ms of the seconds 30 to
+// 32 on a's clock: b writes them +503 to +513, a its executions +502 to
+// +508.
+//
+// By hand. Offsets: a call of X has its midpoint at +5 ms, its execution
+// at +8 on b's clock: 3 ms, the bin [3, 3.5), so 3.25 ms; every other
+// execution near it is a whole second away, one to a bin, so the fullest
+// bin holds the 24 calls (20 or more, and far over five times the average
+// of bins a second apart): b 3.25 ms ahead of a, corrected. The 3 calls of
+// Y show -3 ms (the bin [-3, -2.5): -2.75 ms), from 3 calls, fewer than
+// the 5 to be reported. Pairing: uncorrected, X's execution [+5, +11] ends
+// after its call's +10 and Y's [+502, +508] starts before its call's +503:
+// nothing is paired, no latency. Corrected: X's call on b's clock spans
+// [+3.25, +13.25], holding its execution [+5, +11]; Y's call on a's clock
+// (b's stamps moved back by the opposite, 3.25 ms) spans [+499.75,
+// +509.75], holding [+502, +508]. Each of the 27 pairs says span less
+// execution, 10 - 6 = 4 ms (the offset moves both ends of one span: the
+// figure is the same); all 27 in the window, on the millisecond grid: the
+// median class [3.5, 4.5) holds all 27, 3.5 + (27/2 - 0)/27 · 1 = 4 ms, and
+// the latency half of it, 2 ms.
+func TestLatencyClockOffsetCorrected(t *testing.T) {
+	var b strings.Builder
+	clockCalls(&b, 24, 0, "a", "b", "X", 0, 5)
+	clockCalls(&b, 3, 30, "b", "a", "Y", 503, 502)
+	got := read1(t, b.String()).Latency(func(h string) string { return h })
+	if len(got.Offsets) != 1 {
+		t.Fatalf("offsets %+v, want one, a to b", got.Offsets)
+	}
+	if o := got.Offsets[0]; o.Caller != "a" || o.Server != "b" || o.MS != 3.25 || o.Calls != 24 || !o.Corrected {
+		t.Errorf("offset %+v, want b 3.25 ms ahead of a in 24 calls, corrected", o)
+	}
+	if got.Samples != 27 || got.Window != 27 || math.Abs(got.MS-2) > 1e-9 {
+		t.Errorf("latency %+v, want 2 ms from 27 samples", got)
+	}
+}
+
+// The same 24 calls of X with b's clock 50 ms ahead: b writes the
+// executions +52 to +58. By hand: midpoints +5 and +55 ms, 50 ms apart,
+// the bin [50, 50.5): 50.25 ms, from 24 calls; corrected, the call spans
+// [+50.25, +60.25] on b's clock, holding [+52, +58]: 24 pairs of 4 ms, 2 ms.
+func TestLatencyClockOffsetLarge(t *testing.T) {
+	var b strings.Builder
+	clockCalls(&b, 24, 0, "a", "b", "X", 0, 52)
+	got := read1(t, b.String()).Latency(func(h string) string { return h })
+	if len(got.Offsets) != 1 || got.Offsets[0].MS != 50.25 || !got.Offsets[0].Corrected {
+		t.Fatalf("offsets %+v, want b 50.25 ms ahead of a, corrected", got.Offsets)
+	}
+	if got.Samples != 24 || math.Abs(got.MS-2) > 1e-9 {
+		t.Errorf("latency %+v, want 2 ms from 24 samples", got)
+	}
+}
+
+// Offsets that are not corrected. By hand, as above: 10 calls of X from a
+// to b, b 3 ms ahead, pile up in [3, 3.5) — 10 calls, 5 or more to be
+// reported, fewer than 20 to be corrected: reported, not corrected, and
+// nothing paired (the executions end after their calls). Then 24 such
+// calls, and 24 calls of Y from b to a (seconds 30 to 53) opened at +500
+// on b's clock whose executions a writes +505 to +511: midpoints +505 and
+// +508, a 3 ms "ahead" of b too (3.25 ms), where one clock 3.25 ms ahead
+// of the other puts the other -3.25 ms from it: the two ways disagree by
+// 6.5 ms, more than 1 ms, so neither is corrected, and nothing is paired.
+func TestLatencyClockOffsetNotCorrected(t *testing.T) {
+	var few strings.Builder
+	clockCalls(&few, 10, 0, "a", "b", "X", 0, 5)
+	got := read1(t, few.String()).Latency(func(h string) string { return h })
+	if len(got.Offsets) != 1 || got.Offsets[0].MS != 3.25 || got.Offsets[0].Calls != 10 || got.Offsets[0].Corrected ||
+		!strings.Contains(got.Offsets[0].Why, "fewer than 20 calls") {
+		t.Errorf("offsets %+v, want b 3.25 ms ahead of a in 10 calls, not corrected", got.Offsets)
+	}
+	if got.Samples != 0 {
+		t.Errorf("latency %+v, want no samples", got)
+	}
+	var both strings.Builder
+	clockCalls(&both, 24, 0, "a", "b", "X", 0, 5)
+	clockCalls(&both, 24, 30, "b", "a", "Y", 500, 505)
+	got = read1(t, both.String()).Latency(func(h string) string { return h })
+	if len(got.Offsets) != 2 {
+		t.Fatalf("offsets %+v, want a to b and b to a", got.Offsets)
+	}
+	for _, o := range got.Offsets {
+		if o.MS != 3.25 || o.Calls != 24 || o.Corrected || !strings.Contains(o.Why, "put it at -3.25 ms") {
+			t.Errorf("offset %+v, want 3.25 ms in 24 calls, not corrected: the other way puts it at -3.25 ms", o)
+		}
+	}
+	if got.Samples != 0 {
+		t.Errorf("latency %+v, want no samples", got)
 	}
 }
