@@ -172,8 +172,8 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 // ahead of the caller's by θ puts it θ later, and a wait w puts it w/2
 // later. So, for each pair of machines (the caller's, the server's), the
 // differences of midpoints between each call of X and the executions of X
-// on the other machine near it in time (at most offsetNeighbours either
-// side, of a span no longer than the call's) pile up at θ, from the calls
+// on the other machine near it in time (the offsetNeighbours either side
+// on that machine, of a span no longer than the call's) pile up at θ, from the calls
 // that did not wait, while the other executions spread them thin. The
 // histogram's fullest bin gives θ (its middle) when it and its two
 // neighbours hold at least suspectCalls calls and five times what three
@@ -186,36 +186,42 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
-	byMid := map[string][]Span{}
+	byMid := map[string]map[string][]Span{} // service -> machine -> executions by midpoint
 	for svc, ex := range byService {
-		m := slices.Clone(ex)
-		slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
-		byMid[svc] = m
+		on := map[string][]Span{}
+		for _, e := range ex {
+			m := machine(e.Host)
+			on[m] = append(on[m], e)
+		}
+		for _, m := range on {
+			slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
+		}
+		byMid[svc] = on
 	}
 	for _, c := range lg.CallSpans {
-		ex := byMid[c.Service]
 		mid := c.StartUS + c.EndUS // doubled midpoints stay whole
-		i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
 		cm := machine(c.Host)
-		for j := max(i-offsetNeighbours, 0); j < min(i+offsetNeighbours, len(ex)); j++ {
-			e := ex[j]
-			if e.EndUS-e.StartUS > c.EndUS-c.StartUS {
-				continue
-			}
-			sm := machine(e.Host)
+		for sm, ex := range byMid[c.Service] {
 			if sm == cm {
 				continue
 			}
-			k := pair{cm, sm}
-			if hist[k] == nil {
-				hist[k] = map[int64]int{}
+			i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
+			for j := max(i-offsetNeighbours, 0); j < min(i+offsetNeighbours, len(ex)); j++ {
+				e := ex[j]
+				if e.EndUS-e.StartUS > c.EndUS-c.StartUS {
+					continue
+				}
+				k := pair{cm, sm}
+				if hist[k] == nil {
+					hist[k] = map[int64]int{}
+				}
+				d := e.StartUS + e.EndUS - mid // twice the difference of midpoints
+				b := d / (2 * offsetBinUS)
+				if d < 0 && d%(2*offsetBinUS) != 0 {
+					b-- // floor
+				}
+				hist[k][b]++
 			}
-			d := e.StartUS + e.EndUS - mid // twice the difference of midpoints
-			b := d / (2 * offsetBinUS)
-			if d < 0 && d%(2*offsetBinUS) != 0 {
-				b-- // floor
-			}
-			hist[k][b]++
 		}
 	}
 	var out []Offset

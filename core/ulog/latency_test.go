@@ -215,15 +215,33 @@ func TestLatencyClockOffsetCorrected(t *testing.T) {
 // executions +52 to +58. By hand: midpoints +5 and +55 ms, 50 ms apart,
 // the bin [50, 50.5): 50.25 ms, from 24 calls; corrected, the call spans
 // [+50.25, +60.25] on b's clock, holding [+52, +58]: 24 pairs of 4 ms, 2 ms.
+// The same again with X also run on a itself, 20 times a second for 1 ms,
+// from +12 to +50 ms (every 2 ms): the 16 executions either side of a call
+// looked at are b's (a's own cross nothing), so a's 20 between the call
+// (midpoint +5) and its execution (+55) do not hide it; none of a's lies
+// in [+0, +10], so the pairs are the same 24.
 func TestLatencyClockOffsetLarge(t *testing.T) {
 	var b strings.Builder
 	clockCalls(&b, 24, 0, "a", "b", "X", 0, 52)
-	got := read1(t, b.String()).Latency(func(h string) string { return h })
-	if len(got.Offsets) != 1 || got.Offsets[0].MS != 50.25 || !got.Offsets[0].Corrected {
-		t.Fatalf("offsets %+v, want b 50.25 ms ahead of a, corrected", got.Offsets)
+	var local strings.Builder
+	for k := 0; k < 24; k++ {
+		for ms := 12; ms <= 50; ms += 2 {
+			fmt.Fprintf(&local, "1000%02d.%03d.a!s.3.1.1: TRACE:at: { tpservice({\"X\"})\n", k, ms)
+			fmt.Fprintf(&local, "1000%02d.%03d.a!s.3.1.1: TRACE:at: } tpservice\n", k, ms+1)
+		}
 	}
-	if got.Samples != 24 || math.Abs(got.MS-2) > 1e-9 {
-		t.Errorf("latency %+v, want 2 ms from 24 samples", got)
+	for _, text := range []string{b.String(), b.String() + local.String()} {
+		lg, err := Read([]File{{Name: "ULOG.010226", Text: text}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := lg.Latency(func(h string) string { return h })
+		if len(got.Offsets) != 1 || got.Offsets[0].MS != 50.25 || got.Offsets[0].Calls != 24 || !got.Offsets[0].Corrected {
+			t.Fatalf("offsets %+v, want b 50.25 ms ahead of a in 24 calls, corrected", got.Offsets)
+		}
+		if got.Samples != 24 || math.Abs(got.MS-2) > 1e-9 {
+			t.Errorf("latency %+v, want 2 ms from 24 samples", got)
+		}
 	}
 }
 
