@@ -91,48 +91,56 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	for _, e := range lg.Executions {
 		byService[e.Service] = append(byService[e.Service], e)
 	}
-	// each service's executions by machine, by start
-	type onMachine struct {
-		machine string
-		ex      []Span
-	}
-	split := map[string][]onMachine{}
-	for svc, ex := range byService {
+	for _, ex := range byService {
 		slices.SortStableFunc(ex, func(a, b Span) int { return cmpInt(a.StartUS, b.StartUS) })
-		var ms []onMachine
-		for _, e := range ex {
-			m := machine(e.Host)
-			k := slices.IndexFunc(ms, func(o onMachine) bool { return o.machine == m })
-			if k < 0 {
-				k = len(ms)
-				ms = append(ms, onMachine{machine: m})
-			}
-			ms[k].ex = append(ms[k].ex, e)
-		}
-		split[svc] = ms
 	}
 	offsets := lg.offsets(byService, machine)
-	shift := offsetShifts(offsets)
+	// from each caller's machine, the machines whose clocks are corrected
+	// for, and their executions by start (a service's, machine's)
+	type server struct {
+		machine string
+		us      int64 // its clock less the caller's
+	}
+	from := map[string][]server{}
+	moved := map[string]bool{} // the machines some caller's clock differs from
+	for k, us := range offsetShifts(offsets) {
+		from[k[0]] = append(from[k[0]], server{k[1], us})
+		moved[k[1]] = true
+	}
+	onMachine := map[[2]string][]Span{}
+	for _, ex := range byService {
+		for _, e := range ex {
+			if m := machine(e.Host); moved[m] {
+				k := [2]string{e.Service, m}
+				onMachine[k] = append(onMachine[k], e) // by start, as ex
+			}
+		}
+	}
+	// inside counts the executions of ex within [t1, t2], skipping those on
+	// the machines of skip: how many, the last, and whether there may be
+	// more than maxCandidates
+	inside := func(ex []Span, t1, t2 int64, skip []server) (n int, last Span, ambiguous bool) {
+		i, _ := slices.BinarySearchFunc(ex, t1, func(e Span, t int64) int { return cmpInt(e.StartUS, t) })
+		for j := i; j < len(ex) && ex[j].StartUS <= t2 && j-i < maxCandidates; j++ {
+			if ex[j].EndUS <= t2 && !slices.ContainsFunc(skip, func(s server) bool { return s.machine == machine(ex[j].Host) }) {
+				last = ex[j]
+				n++
+			}
+		}
+		return n, last, i+maxCandidates < len(ex) && ex[i+maxCandidates].StartUS <= t2
+	}
 	var half []int64 // (span - execution) / 2, in microseconds, doubled to stay whole
 	for _, c := range lg.CallSpans {
 		cm := machine(c.Host)
-		var e Span
-		n, ambiguous := 0, false
-		for _, om := range split[c.Service] {
-			// the call's span on the server's clock
-			d := shift[[2]string{cm, om.machine}]
-			t1, t2 := c.StartUS+d, c.EndUS+d
-			ex := om.ex
-			i, _ := slices.BinarySearchFunc(ex, t1, func(e Span, t int64) int { return cmpInt(e.StartUS, t) })
-			for j := i; j < len(ex) && ex[j].StartUS <= t2 && j-i < maxCandidates; j++ {
-				if ex[j].EndUS <= t2 {
-					e = ex[j]
-					n++
-				}
+		// the executions on clocks in step with the caller's, then on each
+		// other machine's, with the call's span moved onto its clock
+		n, e, ambiguous := inside(byService[c.Service], c.StartUS, c.EndUS, from[cm])
+		for _, s := range from[cm] {
+			k, last, amb := inside(onMachine[[2]string{c.Service, s.machine}], c.StartUS+s.us, c.EndUS+s.us, nil)
+			if k > 0 {
+				e = last
 			}
-			if i+maxCandidates < len(ex) && ex[i+maxCandidates].StartUS <= t2 {
-				ambiguous = true
-			}
+			n, ambiguous = n+k, ambiguous || amb
 		}
 		if n != 1 || ambiguous || machine(e.Host) == cm {
 			continue
@@ -274,17 +282,13 @@ func offsetShifts(offsets []Offset) map[[2]string]int64 {
 	shift := map[[2]string]int64{}
 	for _, o := range offsets {
 		if o.Corrected {
-			us := int64(math.Round(o.MS * 1000))
-			shift[[2]string{o.Caller, o.Server}] = us
-			if _, seen := shift[[2]string{o.Server, o.Caller}]; !seen {
-				shift[[2]string{o.Server, o.Caller}] = -us
-			}
+			shift[[2]string{o.Caller, o.Server}] = int64(math.Round(o.MS * 1000))
 		}
 	}
-	// a pair measured both ways keeps each way's own
 	for _, o := range offsets {
-		if o.Corrected {
-			shift[[2]string{o.Caller, o.Server}] = int64(math.Round(o.MS * 1000))
+		back := [2]string{o.Server, o.Caller}
+		if _, own := shift[back]; o.Corrected && !own {
+			shift[back] = -int64(math.Round(o.MS * 1000))
 		}
 	}
 	return shift
