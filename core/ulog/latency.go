@@ -37,12 +37,15 @@ type Offset struct {
 	Why       string
 }
 
-// offsetNeighbours is how many executions either side of a call
-// Log.offsets looks at; offsetBinUS the width of its histogram's bins (µs); minOffsetUS
-// the least offset it reports: millisecond stamps put a call's and its
-// execution's midpoints within 1 ms of each other either way.
+// offsetNeighbours is how many executions either side of a call, on each
+// other machine, Log.offsets looks at, among the offsetLook either side on
+// every machine (a bound on its work a call); offsetBinUS the width of its
+// histogram's bins (µs); minOffsetUS the least offset it reports:
+// millisecond stamps put a call's and its execution's midpoints within 1
+// ms of each other either way.
 const (
 	offsetNeighbours = 16
+	offsetLook       = 16 * offsetNeighbours
 	offsetBinUS      = 500
 	minOffsetUS      = 1500
 )
@@ -181,7 +184,8 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 // later. So, for each pair of machines (the caller's, the server's), the
 // differences of midpoints between each call of X and the executions of X
 // on the other machine near it in time (the offsetNeighbours either side
-// on that machine, of a span no longer than the call's) pile up at θ, from the calls
+// on that machine, among the offsetLook either side on all, of a span no
+// longer than the call's) pile up at θ, from the calls
 // that did not wait, while the other executions spread them thin. The
 // histogram's fullest bin gives θ (its middle) when it and its two
 // neighbours hold at least suspectCalls calls and five times what three
@@ -194,28 +198,39 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
-	byMid := map[string]map[string][]Span{} // service -> machine -> executions by midpoint
+	byMid := map[string][]Span{}
+	ran := map[string]map[string]bool{} // service -> the machines that ran it
 	for svc, ex := range byService {
-		on := map[string][]Span{}
+		m := slices.Clone(ex)
+		slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
+		byMid[svc] = m
+		ran[svc] = map[string]bool{}
 		for _, e := range ex {
-			m := machine(e.Host)
-			on[m] = append(on[m], e)
+			ran[svc][machine(e.Host)] = true
 		}
-		for _, m := range on {
-			slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
-		}
-		byMid[svc] = on
 	}
+	taken := map[string]int{} // a side's neighbours so far, by machine
 	for _, c := range lg.CallSpans {
+		ex := byMid[c.Service]
 		mid := c.StartUS + c.EndUS // doubled midpoints stay whole
+		i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
 		cm := machine(c.Host)
-		for sm, ex := range byMid[c.Service] {
-			if sm == cm {
-				continue
-			}
-			i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
-			for j := max(i-offsetNeighbours, 0); j < min(i+offsetNeighbours, len(ex)); j++ {
+		others := len(ran[c.Service])
+		if ran[c.Service][cm] {
+			others--
+		}
+		for _, side := range [2]struct{ from, step int }{{i - 1, -1}, {i, 1}} {
+			clear(taken)
+			full := 0 // the machines with all their neighbours this side
+			for j, n := side.from, 0; j >= 0 && j < len(ex) && n < offsetLook && full < others; j, n = j+side.step, n+1 {
 				e := ex[j]
+				sm := machine(e.Host)
+				if sm == cm || taken[sm] == offsetNeighbours {
+					continue
+				}
+				if taken[sm]++; taken[sm] == offsetNeighbours {
+					full++
+				}
 				if e.EndUS-e.StartUS > c.EndUS-c.StartUS {
 					continue
 				}
