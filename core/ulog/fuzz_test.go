@@ -9,7 +9,8 @@ import (
 // FuzzRead feeds any text to the ULOG reader, as one file and split over
 // two: it must never panic, and what it reads must add up (no more
 // malformed or TRACE lines than lines, at most five quoted examples, the
-// first TRACE time not after the last). Seeds: the bank sample's two logs.
+// first TRACE time not after the last), and the latency measured from it
+// must be a latency. Seeds: the bank sample's two logs.
 func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "bank", "*", "ULOG.*"))
 	for _, p := range paths {
@@ -34,6 +35,11 @@ func FuzzRead(f *testing.F) {
 		}
 		if lg.TraceLines > lg.Malformed && lg.FirstUS > lg.LastUS {
 			t.Fatalf("first TRACE time %d after the last %d", lg.FirstUS, lg.LastUS)
+		}
+		// the latency, with the clocks' offsets it corrects for, from hosts
+		// taken as machines: never negative, from no more than the samples
+		if l := lg.Latency(func(h string) string { return h }); l.MS < 0 || l.Window > l.Samples {
+			t.Fatalf("latency %+v", l)
 		}
 	})
 }
