@@ -1,11 +1,8 @@
 package core
 
 import (
-	"github.com/tuxlb/tuxlb/core/diag"
-	"github.com/tuxlb/tuxlb/core/internal/jsonx"
 	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/scenario"
-	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // ParseScenario reads a scenario document strictly ([DecodeScenario]) and
@@ -22,18 +19,8 @@ func ParseScenario(data []byte) (*scenario.Scenario, error) {
 	return sc, nil
 }
 
-// DecodeScenario only reads a scenario document: unknown fields, wrong
-// types, a key given twice and trailing data are EINVALID errors that name
-// the field (or the line and column); nothing is checked beyond each
-// value's shape. A caller that puts parts of its own into the document (the
-// files of starter.ParseScenario) decodes, splices, then checks once.
-func DecodeScenario(data []byte) (*scenario.Scenario, error) {
-	var sc scenario.Scenario
-	if err := jsonx.DecodeStrict(data, &sc, "scenario"); err != nil { // EINVALID, naming the field path or the line and column
-		return nil, diag.InSource(diag.Invalid(err), ubb.SourceScenario)
-	}
-	return &sc, nil
-}
+// DecodeScenario only reads a scenario document, strictly ([plan.DecodeScenario]).
+func DecodeScenario(data []byte) (*scenario.Scenario, error) { return plan.DecodeScenario(data) }
 
 // Check checks the parts of the scenario that do not need its configuration
 // (distributions, tuning, analysis knobs, events, generated streams), as
