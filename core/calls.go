@@ -273,5 +273,8 @@ func (e *engine) forward(p int32, j int, t int64) {
 	}
 	sv := e.release(p, pf, t)
 	a.slots[p].forwarded = true
+	if c := e.pool.At(a.cur); c.req.Seq == e.issued && c.noReply && c.reason == reasonSvcErr {
+		e.loseForwarders(a.cur) // the child was lost as it reached a lost machine's queue, before p forwarded
+	}
 	e.serverNext(sv, t)
 }

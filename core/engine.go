@@ -298,6 +298,7 @@ func simulate(setup *plan.Setup, reqs workload.Stream, opt simOptions) (*result.
 	if e.tr != nil {
 		e.finishStuck()
 	}
+	e.spanEnd()
 	if err := e.log.close(e); err != nil {
 		return nil, diag.Errorf(diag.EINTERNAL, "dispatch log: %v", err)
 	}
@@ -982,6 +983,31 @@ func (e *engine) accrueBusy(sv *serverState, t int64) {
 		sv.busyUS += t - max(sv.mark, w)
 	}
 	sv.mark = t
+}
+
+// spanEnd accounts what stays busy, held or waiting to the end (an owner whose commit never completes,
+// what queues behind it) to the span's end, not to the clock gone past it (to a DBBL's notice).
+func (e *engine) spanEnd() {
+	t := e.spanUS
+	for i := range e.queues {
+		e.accrueQueue(&e.queues[i], t)
+	}
+	for i := range e.servers {
+		if sv := &e.servers[i]; sv.mt != nil {
+			for j, s := range sv.mt.Cur {
+				if s < 0 {
+					continue
+				}
+				if e.mtAccrue(sv, int32(j), t); sv.mt.Due[j] < 0 {
+					e.mtStopHold(sv, int32(j), t)
+				}
+			}
+		} else if sv.busy {
+			if e.accrueBusy(sv, t); e.app != nil && sv.due < 0 {
+				e.app.stopHold(sv.idx, t, e.setup.WarmupUS)
+			}
+		}
+	}
 }
 
 // b2i returns 1 for true and 0 for false, without a branch.

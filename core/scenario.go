@@ -5,19 +5,9 @@ import (
 	"github.com/tuxlb/tuxlb/core/scenario"
 )
 
-// ParseScenario reads a scenario document strictly ([DecodeScenario]) and
-// checks everything that does not need the model ([Check]: distributions,
-// tuning, generated streams); [Compile] checks the rest.
-func ParseScenario(data []byte) (*scenario.Scenario, error) {
-	sc, err := DecodeScenario(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := Check(sc); err != nil {
-		return nil, err
-	}
-	return sc, nil
-}
+// ParseScenario reads a scenario document strictly and checks what does not
+// need the model ([plan.ParseScenario]); [Compile] checks the rest.
+func ParseScenario(data []byte) (*scenario.Scenario, error) { return plan.ParseScenario(data) }
 
 // DecodeScenario only reads a scenario document, strictly ([plan.DecodeScenario]).
 func DecodeScenario(data []byte) (*scenario.Scenario, error) { return plan.DecodeScenario(data) }

@@ -33,3 +33,17 @@ func DecodeScenario(data []byte) (*scenario.Scenario, error) {
 	}
 	return &sc, nil
 }
+
+// ParseScenario reads a scenario document strictly ([DecodeScenario]) and
+// checks everything that does not need the model ([Check]: distributions,
+// tuning, generated streams); core.Compile checks the rest.
+func ParseScenario(data []byte) (*scenario.Scenario, error) {
+	sc, err := DecodeScenario(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := Check(sc); err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
