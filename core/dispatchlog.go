@@ -17,7 +17,6 @@ type dispatchLog struct {
 	out    *dlog.Log
 	row    dlog.Row // the row being written, reused
 	parent bool     // rows name their calling request (e.app.slots)
-	ending bool     // the run is over: the rows of requests whose outcome never came are written too (close)
 }
 
 func newDispatchLog(w io.Writer, m *Model, parent bool) *dispatchLog {
@@ -55,18 +54,19 @@ func (l *dispatchLog) issue(s int32) {
 func (l *dispatchLog) done(e *engine, s int32) {
 	e.pool.At(s).done = true
 	if *l.slots.At(0) == s {
-		l.flush(e)
+		l.flush(e, false)
 	}
 }
 
-// flush writes the complete rows of the oldest requests and frees their
-// slots: which cells each row has is said here.
-func (l *dispatchLog) flush(e *engine) {
+// flush writes the complete rows of the oldest requests (every row left,
+// once the run is over: all) and frees their slots: which cells each row
+// has is said here.
+func (l *dispatchLog) flush(e *engine, all bool) {
 	r := &l.row
 	for l.slots.Len() > 0 {
 		s := *l.slots.At(0)
 		f := e.pool.At(s)
-		if !f.done && !l.ending {
+		if !f.done && !all {
 			break
 		}
 		r.ID, r.Seq, r.Service, r.Origin = f.req.ID, f.req.Seq, int32(f.req.Service), int32(f.req.Origin)
@@ -124,8 +124,8 @@ func (l *dispatchLog) close(e *engine) error {
 	if l == nil {
 		return nil
 	}
-	if l.ending = e != nil; l.ending {
-		l.flush(e)
+	if e != nil {
+		l.flush(e, true)
 	}
 	return l.out.Close()
 }
