@@ -157,7 +157,7 @@ type appState struct {
 	lo        int64           // at most the first time of the replies, client requests, deadlines and retries (a push lowers it, due sets it); -1 for good with transactions or /Q
 	dlOf      []int32         // per service: its deadline queue, -1 for no deadline
 	rings     dlring.Rings    // per deadline queue, the clients awaiting a deadline of its length (deadlines.go)
-	clients   evq.Wheel       // the clients' next requests: keys (time, client index), each client's dueAt
+	clients   evq.Wheel       // the clients' next requests: keys (time, client index)
 	clientTop appEvent        // the clients' next request as next returns it: its time and client (seq) are next's
 	dueSrc    int             // where the event due last found waits (next's second result), for pop
 	retries   appHeap         // requests waiting for room in a full queue, and workstation handlers' choices
@@ -247,7 +247,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		for c := 0; c < cp.Count; c++ {
 			g := cp.First + c
 			cl := &a.cl[g]
-			cl.set, cl.c, cl.g, cl.dueAt, cl.dlAt = int32(k), int32(c), int32(g), -1, noTime
+			cl.set, cl.c, cl.g, cl.dlAt = int32(k), int32(c), int32(g), noTime
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
 			if cl.off {
@@ -269,27 +269,20 @@ func newAppState(e *engine, ap *plan.App) *appState {
 // (they must not move the clock: the deadlines of a run's last requests
 // would stretch its series long past its last outcome): the deadlines of
 // callers that have had their outcome (settled), the transactions'
-// deadlines of those ended or committing, and lost clients' timers.
+// deadlines of those ended or committing.
 func (a *appState) next(e *engine, horizon int64) (*appEvent, int) {
 	var top *appEvent
 	src := -1
 	if len(a.replies) > 0 {
 		top, src = &a.replies[0], 0
 	}
-	for !a.clients.Empty() {
+	if !a.clients.Empty() {
 		// a client's request: (t, classClient, its index)
 		k := a.clients.Top()
-		t, g := k.T(), int64(k.Idx())
-		if t > horizon || top != nil && (t > top.t || t == top.t && (classClient > top.class || classClient == top.class && g >= top.seq)) {
-			break
+		if t, g := k.T(), int64(k.Idx()); t <= horizon && (top == nil || t < top.t || t == top.t && (classClient < top.class || classClient == top.class && g < top.seq)) {
+			a.clientTop.t, a.clientTop.seq = t, g // (its class and kind are set once)
+			top, src = &a.clientTop, 1
 		}
-		if a.cl[g].dueAt != t {
-			a.clients.Pop() // a stale timer: its client was lost since
-			continue
-		}
-		a.clientTop.t, a.clientTop.seq = t, g // (its class and kind are set once)
-		top, src = &a.clientTop, 1
-		break
 	}
 	if len(a.retries) > 0 && (top == nil || a.retries[0].before(top)) {
 		top, src = &a.retries[0], -2
@@ -407,10 +400,10 @@ func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 			lo = min(lo, a.retries[0].t)
 		}
 		// a client's request before anything else (its class is the last
-		// of an instant) and not stale: next would find it (none: evq.None,
-		// at evq.EmptyT, after h)
+		// of an instant): next would find it (none: evq.None, at
+		// evq.EmptyT, after h)
 		k := a.clients.Top()
-		if t, g := k.T(), k.Idx(); t < lo && t < h && a.cl[g].dueAt == t {
+		if t, g := k.T(), k.Idx(); t < lo && t < h {
 			a.lo, a.dueSrc, a.clientTop.t, a.clientTop.seq = t, 1, t, int64(g)
 			return true
 		}
@@ -499,13 +492,10 @@ func idOf(f *flight) string {
 func (e *engine) appTurn() error {
 	a := e.app
 	if a.dueSrc == 1 {
-		// a client's request (no event to copy). next dropped stale
-		// timers; one of the same time (lost, then restored) pops beside
-		// this one and must be found stale: no longer due
+		// a client's request (no event to copy)
 		a.clients.Pop()
 		t, g := a.clientTop.t, int32(a.clientTop.seq)
 		e.advance(t)
-		a.cl[g].dueAt = -1
 		return e.clientIssue(int(g), t)
 	}
 	ev := a.pop()

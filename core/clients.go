@@ -22,11 +22,9 @@ import (
 // times, app.go); the first is drawn by newAppState.
 
 // clientState is one client of a set: two cache lines, the first with what
-// its think timer's check and its issue read (TestClientStateLayout).
+// its issue and its outcome read (TestClientStateLayout).
 type clientState struct {
-	// dueAt is when its next request is due, -1 for none: a timer of
-	// another time is stale (its machine was lost since)
-	dueAt   int64
+	dlAt    int64 // the request it awaits' deadline, noTime for none
 	key     uint64
 	rng     rng.PCG
 	n       int64 // its next request's number (retries not counted)
@@ -35,17 +33,17 @@ type clientState struct {
 	set     int32
 	c       int32 // its number in the set
 	// the second line
-	dlAt     int64 // that request's deadline, noTime for none
 	routeNum float64
 	routeVal string
 	service  int32 // the request being tried, for a retry
 	k        int32 // the retry the next issue is (0: a new request)
 	route    int32
-	buf      int32 // its buffer type (a bufTable index)
-	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
-	g, _     int32 // its index in appState.cl; _ pads it to two whole cache lines
-	counted  bool  // that request was issued at or after the warm-up
-	off      bool  // a workstation client that found no room at its WSL: it issues nothing
+	buf      int32    // its buffer type (a bufTable index)
+	queue    int32    // its enqueue's queue (workload.Request.Queue), 0 for none
+	g        int32    // its index in appState.cl
+	counted  bool     // that request was issued at or after the warm-up
+	off      bool     // a workstation client that found no room at its WSL: it issues nothing
+	_        [10]byte // (two whole cache lines)
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -187,7 +185,6 @@ func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 
 // think makes client g issue its next request at t.
 func (a *appState) think(g int, t int64) {
-	a.cl[g].dueAt = t
 	a.clients.Push(evq.Key(t, int32(g)))
 	a.lo = min(a.lo, t)
 }
@@ -201,15 +198,17 @@ func retries(cp *plan.Client, code reason) bool {
 	return cp.RetryOn&(1<<(code-reasonNoEnt)) != 0
 }
 
-// loseClients stops the clients on machine m: they are gone with it.
+// loseClients stops the clients on machine m: they are gone with it, and so
+// are their think timers.
 func (a *appState) loseClients(m int32) {
+	a.clients.Drop(func(k evq.Event) bool { return a.plan.Clients[a.cl[k.Idx()].set].Origin == int(m) })
 	for k := range a.plan.Clients {
 		cp := &a.plan.Clients[k]
 		if int32(cp.Origin) != m {
 			continue
 		}
 		for c := cp.First; c < cp.First+cp.Count; c++ {
-			a.cl[c].dueAt, a.cl[c].waiting, a.cl[c].k = -1, 0, 0
+			a.cl[c].waiting, a.cl[c].k = 0, 0
 			a.rings.Out(int32(c))
 		}
 	}
@@ -225,7 +224,6 @@ func (a *appState) restoreClients(e *engine, m int32, t int64) {
 		}
 		for c := cp.First; c < cp.First+cp.Count; c++ {
 			cl := &a.cl[c]
-			cl.dueAt = -1
 			if cl.off {
 				continue
 			}

@@ -259,7 +259,7 @@ func TestQueueStateLayout(t *testing.T) {
 func TestClientStateLayout(t *testing.T) {
 	var c clientState
 	checkLayout(t, "a client's state", unsafe.Sizeof(c), 128, 64, []field{
-		{"dueAt", unsafe.Offsetof(c.dueAt), unsafe.Sizeof(c.dueAt)},
+		{"dlAt", unsafe.Offsetof(c.dlAt), unsafe.Sizeof(c.dlAt)},
 		{"key", unsafe.Offsetof(c.key), unsafe.Sizeof(c.key)},
 		{"rng", unsafe.Offsetof(c.rng), unsafe.Sizeof(c.rng)},
 		{"waiting", unsafe.Offsetof(c.waiting), unsafe.Sizeof(c.waiting)},

@@ -177,3 +177,39 @@ func (w *Wheel) Pop() Event {
 	}
 	return top
 }
+
+// Drop removes every event gone reports true for (a machine's clients lost
+// with it): rare, so it goes through every bucket and rebuilds far.
+func (w *Wheel) Drop(gone func(Event) bool) {
+	w.top, w.at = None, -1
+	for i := range w.b {
+		bk := &w.b[i]
+		n := uint64(0)
+		for j := uint64(1); j <= uint64(bk[0]); j++ {
+			if e := bk[j&7]; !gone(e) {
+				n++
+				bk[n&7] = e
+				if e < w.top {
+					w.top, w.at = e, int(uint64(i)*8+n)
+				}
+			}
+		}
+		w.in -= int(uint64(bk[0]) - n)
+		if bk[0] = Event(n); n == 0 {
+			w.bits[i>>6] &^= 1 << (i & 63)
+		}
+	}
+	kept := make([]Event, 0, w.far.Len())
+	for _, e := range w.far.ev[1:] {
+		if !gone(e) {
+			kept = append(kept, e)
+		}
+	}
+	w.far.Init()
+	for _, e := range kept {
+		w.far.Push(e)
+	}
+	if f := w.far.ev[:2][1]; f < w.top {
+		w.top, w.at = f, -1
+	}
+}

@@ -11,7 +11,8 @@ import (
 // interleaving with pops, pop the same events and report the same top and
 // length after every step: the ring small and its buckets narrow, so that
 // events go far ahead, fill buckets, tie, come back round the ring, and now
-// and then fall before the last one popped.
+// and then fall before the last one popped; now and then one index's events
+// are dropped from both.
 func TestWheelAsHeap(t *testing.T) {
 	for _, c := range []struct {
 		span    uint
@@ -28,7 +29,20 @@ func TestWheelAsHeap(t *testing.T) {
 			if w.in > 0 {
 				inBuckets++
 			}
-			if h.Len() == 0 || step < 80_000 && r.IntN(2) == 0 {
+			if step%5000 == 4999 {
+				// a machine lost: the events of one index dropped from both
+				gone := int32(r.IntN(6))
+				w.Drop(func(e Event) bool { return e.Idx() == gone })
+				var kept []Event
+				for h.Len() > 0 {
+					if e := h.Pop(); e.Idx() != gone {
+						kept = append(kept, e)
+					}
+				}
+				for _, e := range kept {
+					h.Push(e)
+				}
+			} else if h.Len() == 0 || step < 80_000 && r.IntN(2) == 0 {
 				at := now + int64(r.IntN(c.spread))
 				if r.IntN(50) == 0 {
 					at = max(now-int64(r.IntN(100)), 0) // before the last pop: allowed, it waits far
