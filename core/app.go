@@ -247,7 +247,7 @@ func newAppState(e *engine, ap *plan.App) *appState {
 		for c := 0; c < cp.Count; c++ {
 			g := cp.First + c
 			cl := &a.cl[g]
-			cl.set, cl.c, cl.g, cl.dlAt = int32(k), int32(c), int32(g), noTime
+			cl.acc, cl.cp, cl.c, cl.g, cl.dlAt = &a.acc[k], cp, int32(c), int32(g), noTime
 			cl.rng.Seed(cp.KeyBase, uint64(c))
 			cl.key = workload.Mix64(cp.KeyBase ^ workload.Mix64(uint64(c)+1))
 			if cl.off {

@@ -27,23 +27,23 @@ type clientState struct {
 	dlAt    int64 // the request it awaits' deadline, noTime for none
 	key     uint64
 	rng     rng.PCG
-	n       int64 // its next request's number (retries not counted)
-	waiting int64 // the Seq of the request whose outcome it awaits, 0 for none
-	issueUS int64 // when that request was issued
-	set     int32
-	c       int32 // its number in the set
+	n       int64      // its next request's number (retries not counted)
+	waiting int64      // the Seq of the request whose outcome it awaits, 0 for none
+	issueUS int64      // when that request was issued
+	acc     *clientAcc // its set's counts (a.acc[set])
 	// the second line
 	routeNum float64
 	routeVal string
-	service  int32 // the request being tried, for a retry
-	k        int32 // the retry the next issue is (0: a new request)
+	cp       *plan.Client // its set's (a.plan.Clients[set])
+	service  int32        // the request being tried, for a retry
+	k        int32        // the retry the next issue is (0: a new request)
 	route    int32
-	buf      int32    // its buffer type (a bufTable index)
-	queue    int32    // its enqueue's queue (workload.Request.Queue), 0 for none
-	g        int32    // its index in appState.cl
-	counted  bool     // that request was issued at or after the warm-up
-	off      bool     // a workstation client that found no room at its WSL: it issues nothing
-	_        [10]byte // (two whole cache lines)
+	buf      int32 // its buffer type (a bufTable index)
+	queue    int32 // its enqueue's queue (workload.Request.Queue), 0 for none
+	g        int32 // its index in appState.cl
+	c        int32 // its number in its set
+	counted  bool  // that request was issued at or after the warm-up
+	off      bool  // a workstation client that found no room at its WSL: it issues nothing
 }
 
 // clientAcc counts the outcomes one client set saw.
@@ -64,7 +64,7 @@ func (a *appState) pause(d dist.Sampler, r *rng.PCG) int64 {
 func (e *engine) clientIssue(g int, t int64) error {
 	a := e.app
 	c := &a.cl[g]
-	cp := &a.plan.Clients[c.set]
+	cp := c.cp
 	if c.k == 0 {
 		n := c.n
 		c.n++
@@ -109,7 +109,7 @@ func (e *engine) clientIssue(g int, t int64) error {
 	}
 	if c.k > 0 && t >= e.setup.WarmupUS {
 		a.retried++
-		a.acc[c.set].retried++
+		c.acc.retried++
 	}
 	a.bindTo(callerClient, int32(g), 0, 0)
 	if a.wsh != nil && cp.Via != nil && a.wsh.handling != nil {
@@ -147,9 +147,9 @@ func (e *engine) clientIssue(g int, t int64) error {
 // issues its next request, unless the run's duration is over by then.
 func (e *engine) clientOutcome(c *clientState, code reason, t int64) {
 	a := e.app
-	cp := &a.plan.Clients[c.set]
+	cp := c.cp
 	a.rings.Out(c.g) // its wait ends
-	acc := &a.acc[c.set]
+	acc := c.acc
 	if c.counted {
 		switch code {
 		case 0:
@@ -201,7 +201,7 @@ func retries(cp *plan.Client, code reason) bool {
 // loseClients stops the clients on machine m: they are gone with it, and so
 // are their think timers.
 func (a *appState) loseClients(m int32) {
-	a.clients.Drop(func(k evq.Event) bool { return a.plan.Clients[a.cl[k.Idx()].set].Origin == int(m) })
+	a.clients.Drop(func(k evq.Event) bool { return a.cl[k.Idx()].cp.Origin == int(m) })
 	for k := range a.plan.Clients {
 		cp := &a.plan.Clients[k]
 		if int32(cp.Origin) != m {

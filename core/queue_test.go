@@ -264,7 +264,7 @@ func TestClientStateLayout(t *testing.T) {
 		{"rng", unsafe.Offsetof(c.rng), unsafe.Sizeof(c.rng)},
 		{"waiting", unsafe.Offsetof(c.waiting), unsafe.Sizeof(c.waiting)},
 		{"issueUS", unsafe.Offsetof(c.issueUS), unsafe.Sizeof(c.issueUS)},
-		{"set", unsafe.Offsetof(c.set), unsafe.Sizeof(c.set)},
+		{"acc", unsafe.Offsetof(c.acc), unsafe.Sizeof(c.acc)},
 	})
 }
 
