@@ -389,8 +389,8 @@ func (a *appState) topT(e *engine, horizon int64) int64 {
 // calls it only when lo is at most the earliest of the three.
 func (a *appState) due(e *engine, tc, ta, tn int64) bool {
 	h := min(tc, ta, tn)
-	// most turns: no source has anything by then (a stale timer is earlier
-	// than its client's next); lo is their first time then
+	// most turns: no source has anything by then (a lost machine's timers
+	// are dropped with it: every timer is due); lo is their first time then
 	if a.tdl == nil && a.qs == nil {
 		lo := a.dlLo
 		if len(a.replies) > 0 {
