@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 
+	"github.com/tuxlb/tuxlb/core/internal/life"
 	"github.com/tuxlb/tuxlb/core/internal/usec"
 	"github.com/tuxlb/tuxlb/core/result"
 )
@@ -50,34 +51,16 @@ func (s instState) running() bool { return s == stateUp || s == stateStopping }
 // upTimes returns each instance's time up or stopping between the warm-up
 // and the span, from its initial state and its changes.
 func (e *engine) upTimes() []int64 {
-	from, to := e.setup.WarmupUS, e.spanUS
-	up := make([]int64, len(e.servers))
-	since := make([]int64, len(e.servers)) // when it started running; -1: not running
-	for i := range since {
-		since[i] = -1
-		if e.initialState(i).running() {
-			since[i] = 0
+	ran := make([]bool, len(e.servers))
+	for i := range ran {
+		ran[i] = e.initialState(i).running()
+	}
+	runs := func(yield func(life.Run) bool) {
+		for k := range e.life.changes {
+			if c := &e.life.changes[k]; c.from.running() != c.to.running() && !yield(life.Run{T: c.t, Srv: c.srv, Runs: c.to.running()}) {
+				return
+			}
 		}
 	}
-	add := func(i int, end int64) {
-		if a, b := max(since[i], from), min(end, to); b > a {
-			up[i] += b - a
-		}
-	}
-	for k := range e.life.changes {
-		c := &e.life.changes[k]
-		switch {
-		case c.from.running() && !c.to.running():
-			add(int(c.srv), c.t)
-			since[c.srv] = -1
-		case !c.from.running() && c.to.running():
-			since[c.srv] = c.t
-		}
-	}
-	for i := range since {
-		if since[i] >= 0 {
-			add(i, to)
-		}
-	}
-	return up
+	return life.UpTimes(ran, runs, e.setup.WarmupUS, e.spanUS)
 }

@@ -1,11 +1,16 @@
 // Package life holds what a server instance's life cycle is told in,
 // apart from the engine that plays it (docs/engine.md, "Life cycle"): why
 // an instance changed state ([Cause]), the BBL's pending work items and the
-// -p spares' alarms ([Item]) in their order within an instant ([Heap]), and
-// the times of the periodic scans ([ScanAtOrAfter]).
+// -p spares' alarms ([Item]) in their order within an instant ([Heap]), the
+// times of the periodic scans ([ScanAtOrAfter]), and each instance's time up
+// ([UpTimes]).
 package life
 
-import "github.com/tuxlb/tuxlb/core/internal/vocab"
+import (
+	"iter"
+
+	"github.com/tuxlb/tuxlb/core/internal/vocab"
+)
 
 // Cause is why an instance changed state.
 type Cause uint8
@@ -121,4 +126,45 @@ func (h *Heap) Pop() Item {
 func ScanAtOrAfter(t, period int64) int64 {
 	k := max((t+period-1)/period, 1)
 	return k * period
+}
+
+// Run is a change of whether an instance runs (is up or stopping): at T,
+// instance Srv starts running (Runs) or stops.
+type Run struct {
+	T    int64
+	Srv  int32
+	Runs bool
+}
+
+// UpTimes returns each instance's time running between from and to: ran[i]
+// says whether instance i runs from time 0, runs are the changes of whether
+// one runs, in time order.
+func UpTimes(ran []bool, runs iter.Seq[Run], from, to int64) []int64 {
+	up := make([]int64, len(ran))
+	since := make([]int64, len(ran)) // when it started running; -1: not running
+	for i, r := range ran {
+		since[i] = -1
+		if r {
+			since[i] = 0
+		}
+	}
+	add := func(i int32, end int64) {
+		if a, b := max(since[i], from), min(end, to); b > a {
+			up[i] += b - a
+		}
+	}
+	for c := range runs {
+		if c.Runs {
+			since[c.Srv] = c.T
+		} else {
+			add(c.Srv, c.T)
+			since[c.Srv] = -1
+		}
+	}
+	for i := range since {
+		if since[i] >= 0 {
+			add(int32(i), to)
+		}
+	}
+	return up
 }

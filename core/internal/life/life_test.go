@@ -38,3 +38,17 @@ func TestScanAtOrAfter(t *testing.T) {
 		t.Errorf("SvcTimeout's name: %q", got)
 	}
 }
+
+// TestUpTimes: time running between from = 10 and to = 100, worked by hand.
+// Instance 0 runs from 0, stops at 30 and runs again from 50 to the end:
+// 10–30 and 50–100, 70. Instance 1 starts at 5 and stops at 8, before
+// from: 0. Instance 2 runs from 0 and stops at 120, after to: 10–100, 90.
+// Instance 3 starts at 95: 95–100, 5.
+func TestUpTimes(t *testing.T) {
+	runs := []Run{{T: 5, Srv: 1, Runs: true}, {T: 8, Srv: 1}, {T: 30, Srv: 0}, {T: 50, Srv: 0, Runs: true},
+		{T: 95, Srv: 3, Runs: true}, {T: 120, Srv: 2}}
+	got := UpTimes([]bool{true, false, true, false}, slices.Values(runs), 10, 100)
+	if want := []int64{70, 0, 90, 5}; !slices.Equal(got, want) {
+		t.Errorf("UpTimes = %v, want %v", got, want)
+	}
+}
