@@ -907,7 +907,8 @@ func TestOracleQueuesDoc(t *testing.T) {
 
 var (
 	oracleQMin     = flag.Uint64("oracle.qmin", 0, "minimise the /Q scenario of this seed and print it (0: skip)")
-	oracleQMinWhat = flag.String("oracle.qminwhat", "", "with -oracle.qmin: keep only variants whose difference contains this text")
+	oracleQMinWhat = flag.String("oracle.qminwhat", "", "with -oracle.qmin or -oracle.appmin: keep only variants whose difference contains this text")
+	oracleAppMin   = flag.Uint64("oracle.appmin", 0, "minimise the application scenario of this seed (TestOracleApplications) and print it (0: skip)")
 )
 
 // TestOracleQueuesMinimise shrinks a /Q seed's scenario while the engine
@@ -919,13 +920,25 @@ func TestOracleQueuesMinimise(t *testing.T) {
 	if *oracleQMin == 0 {
 		t.Skip("no -oracle.qmin seed")
 	}
+	oracleMinimiseDoc(t, *oracleQMin, genAppScenarioQ(*oracleQMin))
+}
+
+// TestOracleApplicationsMinimise is TestOracleQueuesMinimise for a seed of
+// TestOracleApplications (-oracle.appmin).
+func TestOracleApplicationsMinimise(t *testing.T) {
+	if *oracleAppMin == 0 {
+		t.Skip("no -oracle.appmin seed")
+	}
+	oracleMinimiseDoc(t, *oracleAppMin, genAppScenario(*oracleAppMin))
+}
+
+func oracleMinimiseDoc(t *testing.T, seed uint64, doc []byte) {
 	fails := func(doc []byte) bool {
 		msg, err := oracleCompareApp(doc, map[string]int{})
 		return err == nil && msg != "" && strings.Contains(msg, *oracleQMinWhat)
 	}
-	doc := genAppScenarioQ(*oracleQMin)
 	if !fails(doc) {
-		t.Fatalf("seed %d does not fail", *oracleQMin)
+		t.Fatalf("seed %d does not fail", seed)
 	}
 	for changed := true; changed; {
 		changed = false
