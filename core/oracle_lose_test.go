@@ -114,8 +114,15 @@ func (o *oracle) lostReq(r *oReq) {
 // commitsNeverDone: at the end of the run, an owner whose commit never
 // completed (a prepare or commit lost with its machine) is still held; its
 // row is a lost request's, and its thread busy and held to the span's end.
+// What queues behind it waits to the span's end too.
 func (o *oracle) commitsNeverDone() {
 	span := o.spanUS()
+	for q := range o.waiting {
+		if len(o.waiting[q]) > 0 && o.qMark[q] < span {
+			o.accrue(q, span)
+			o.hits["waits to the span's end"]++
+		}
+	}
 	for _, r := range o.reqs {
 		if x := r.tran; !r.done && x != nil && x.ownedBy(r) && x.committing && !x.committed {
 			o.hits["commit never completes"]++
