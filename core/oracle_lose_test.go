@@ -59,8 +59,12 @@ func (o *oracle) loseMachine(m int, t int64) {
 		}
 		if f := o.fwdOf[i]; f != nil { // as if killed, but no BBL notices it
 			o.hits["forwarder lost"]++
-			f.lostMsg = f.msg != nil
 			f.due, f.wakeAt = false, -1
+			if f.x != nil && f.x.committing && f.msg != nil { // its commit had begun: it loses nothing
+				o.hits["lost forwarder in its commit"]++
+				o.fwdNotice(f, t)
+			}
+			f.lostMsg = f.msg != nil
 		}
 		in.comeUpAt, in.noticeAt = -1, -1
 		o.change(t, i, "gone", "lose")
