@@ -501,6 +501,7 @@ func (e *engine) finishStuck() {
 		f := e.pool.At(x.owner)
 		f.reason, f.noReply = reasonSvcErr, true
 		e.st.fail(f)
+		e.loseForwarders(x.owner) // those that forwarded to it complete, no reply coming
 		e.finish(x.owner)
 	}
 }
