@@ -23,12 +23,27 @@ import (
 // NetworkReport is the one-way latency between machines a ULOG measures
 // (ulog.Log.Latency): from Samples calls that crossed machines, the median
 // of the Window lowest; Measured false when no call crossed machines (the
-// scenario keeps no latency).
+// scenario keeps no latency); ClockOffsets the machines whose clocks
+// were seen apart.
 type NetworkReport struct {
-	LatencyMS float64 `json:"latency_ms"`
-	Samples   int     `json:"samples"`
-	Window    int     `json:"window,omitempty"`
-	Measured  bool    `json:"measured"`
+	LatencyMS    float64       `json:"latency_ms"`
+	Samples      int           `json:"samples"`
+	Window       int           `json:"window,omitempty"`
+	Measured     bool          `json:"measured"`
+	ClockOffsets []ClockOffset `json:"clock_offsets,omitempty"`
+}
+
+// ClockOffset is how far Machine's ULOG stamps run ahead of Of's (negative:
+// behind), seen in Calls calls from Of to Machine; Corrected says the
+// pairing of calls with executions allowed for it, and Why, when not, why
+// not (the warnings say the same in words).
+type ClockOffset struct {
+	Machine   string  `json:"machine"`
+	Of        string  `json:"of"`
+	AheadMS   float64 `json:"ahead_ms"`
+	Calls     int     `json:"calls"`
+	Corrected bool    `json:"corrected"`
+	Why       string  `json:"why,omitempty"`
 }
 
 // Figure is one figure of the scenario --out writes, and where it comes
@@ -111,6 +126,7 @@ func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) 
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("network.latency_ms from only %d calls that crossed machines: check it", lat.Samples))
 		}
 		for _, o := range lat.Offsets {
+			rep.Network.ClockOffsets = append(rep.Network.ClockOffsets, ClockOffset{Machine: o.Server, Of: o.Caller, AheadMS: o.MS, Calls: o.Calls, Corrected: o.Corrected, Why: o.Why})
 			ahead := fmt.Sprintf("%s's ULOG stamps run %s ms %s %s's (seen in %d calls from %s to %s)",
 				o.Server, strconv.FormatFloat(math.Abs(o.MS), 'f', -1, 64), map[bool]string{true: "ahead of", false: "behind"}[o.MS > 0], o.Caller, o.Calls, o.Caller, o.Server)
 			if o.Corrected {

@@ -85,7 +85,7 @@ func TestFitMeasured(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nw := rep.Network; nw == nil || *nw != (NetworkReport{LatencyMS: 2, Samples: 4, Window: 4, Measured: true}) {
+	if nw := rep.Network; nw == nil || !reflect.DeepEqual(*nw, NetworkReport{LatencyMS: 2, Samples: 4, Window: 4, Measured: true}) {
 		t.Errorf("network %+v, want 2 ms from 4 samples", nw)
 	}
 	pay := rep.Services["PAY"]
@@ -327,5 +327,9 @@ func TestFitClocksApartCorrected(t *testing.T) {
 	want := "clocks: site2's ULOG stamps run 3.25 ms ahead of site1's (seen in 24 calls from site1 to site2); moved back by it"
 	if !slices.ContainsFunc(rep.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
 		t.Errorf("warnings %q, want one starting %q", rep.Warnings, want)
+	}
+	// the same for a program: the offset in the report's network
+	if nw := rep.Network; nw == nil || !slices.Equal(nw.ClockOffsets, []ClockOffset{{Machine: "site2", Of: "site1", AheadMS: 3.25, Calls: 24, Corrected: true}}) {
+		t.Errorf("network %+v, want site2 3.25 ms ahead of site1 in 24 calls, corrected", rep.Network)
 	}
 }
