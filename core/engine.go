@@ -433,7 +433,7 @@ func (e *engine) steps(next *workload.Request, have bool) (bool, stepOutcome, er
 						e.armDecay(i, tc)
 					}
 				}
-				if e.app != nil && len(e.app.replies) > 0 { // (most have none: no call)
+				if e.app != nil && len(e.app.replies) > 0 { // (none waits in a run without calls)
 					e.replyAhead(tc)
 				}
 			}
