@@ -33,9 +33,14 @@ func truthScenario(scale float64, trace string, seed uint64) *scenario.Scenario 
 // arrivals of QA (100/s) and QB (40/s) for 60 s, drawn from a fixed seed,
 // played on the true scenario (seed 7), each row's response taken from the
 // dispatch log (reply_us - issue_us) as its observed_ms.
-func truthLog(t *testing.T) string {
+func truthLog(t *testing.T) string { return truthLogOf(t, 1, 2024, 7) }
+
+// truthLogOf is a production log of 60 s made from the true scenario of
+// service times × scale: arrivals drawn from arrivalSeed, played with
+// runSeed.
+func truthLogOf(t *testing.T, scale float64, arrivalSeed, runSeed uint64) string {
 	t.Helper()
-	r := rng.New(2024, 0)
+	r := rng.New(arrivalSeed, 0)
 	var rows []string
 	type stream struct {
 		svc  string
@@ -60,7 +65,7 @@ func truthLog(t *testing.T) string {
 	}
 	plain := "time_ms,service,id\n" + strings.Join(rows, "\n") + "\n"
 	var dl bytes.Buffer
-	if _, err := Run(truthScenario(1, plain, 7), RunOptions{Dispatch: &dl}); err != nil {
+	if _, err := Run(truthScenario(scale, plain, runSeed), RunOptions{Dispatch: &dl}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&dl).ReadAll()
@@ -89,7 +94,13 @@ func truthLog(t *testing.T) string {
 // replications and the tolerances.
 func validate(t *testing.T, log string, scale float64, reps int, tol *scenario.Tolerance, afterMS *float64) *result.Validation {
 	t.Helper()
-	sc := truthScenario(scale, log, 1) // another seed than the log's: other service times
+	return validateSeed(t, log, scale, reps, tol, afterMS, 1) // another seed than the log's: other service times
+}
+
+// validateSeed is validate with the replay's seed.
+func validateSeed(t *testing.T, log string, scale float64, reps int, tol *scenario.Tolerance, afterMS *float64, seed uint64) *result.Validation {
+	t.Helper()
+	sc := truthScenario(scale, log, seed)
 	sc.Replications = reps
 	sc.Validation = &scenario.ValidationOptions{Tolerance: tol, AfterMS: afterMS}
 	res, err := Run(sc, RunOptions{})
