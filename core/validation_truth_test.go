@@ -33,12 +33,12 @@ func truthScenario(scale float64, trace string, seed uint64) *scenario.Scenario 
 // arrivals of QA (100/s) and QB (40/s) for 60 s, drawn from a fixed seed,
 // played on the true scenario (seed 7), each row's response taken from the
 // dispatch log (reply_us - issue_us) as its observed_ms.
-func truthLog(t *testing.T) string { return truthLogOf(t, 1, 2024, 7) }
+func truthLog(t *testing.T) string { return truthLogOf(t, 1, 2024, 7, 60000) }
 
-// truthLogOf is a production log of 60 s made from the true scenario of
+// truthLogOf is a production log of spanMS made from the true scenario of
 // service times × scale: arrivals drawn from arrivalSeed, played with
 // runSeed.
-func truthLogOf(t *testing.T, scale float64, arrivalSeed, runSeed uint64) string {
+func truthLogOf(t *testing.T, scale float64, arrivalSeed, runSeed uint64, spanMS float64) string {
 	t.Helper()
 	r := rng.New(arrivalSeed, 0)
 	var rows []string
@@ -57,7 +57,7 @@ func truthLogOf(t *testing.T, scale float64, arrivalSeed, runSeed uint64) string
 			s = streams[1]
 		}
 		at := next[s.svc]
-		if at >= 60000 {
+		if at >= spanMS {
 			break
 		}
 		rows = append(rows, fmt.Sprintf("%.3f,%s,r%d", at, s.svc, id))

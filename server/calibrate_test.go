@@ -127,12 +127,14 @@ func wantHTTPProblem(t *testing.T, res *http.Response, data []byte, status int, 
 // replayed on the configuration it came from passes, with a fitted
 // scenario and the verdicts; the options reach the validation. The replay
 // draws service times from the fit (not the rows'), so 20 s of rows judge
-// the true model within about ±25% (p99 ±35%): those are the tolerances.
+// the true model within about ±25% (the p99 of QB's 800 rows, whose
+// interval reaches the largest when the batches' tails are correlated,
+// within about ±40%): those are the tolerances (p99 45%).
 func TestCalibrateOverHTTP(t *testing.T) {
 	h := newHarness(t, nil)
 	ts := httptest.NewServer(h.srv)
 	defer ts.Close()
-	ct, body := calibrateBody(calibExport(t, 40), `{"replications": 10, "tolerance": {"default": 0.25, "p99": 0.35}, "after_ms": 20000}`)
+	ct, body := calibrateBody(calibExport(t, 40), `{"replications": 10, "tolerance": {"default": 0.25, "p99": 0.45}, "after_ms": 20000}`)
 	res, data, err := post(context.Background(), t, ts.URL, "/api/v1/calibrate", ct, body)
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +163,8 @@ func TestCalibrateOverHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := out.Validation
-	if v.Verdict != "pass" || v.Replications != 10 || v.FromMS != 20000 || v.Tolerance.Mean != 0.25 || v.Tolerance.P99 != 0.35 || len(v.Services) != 2 {
-		t.Errorf("validation: got %+v, want pass over 2 services, 10 replications, from 20000 ms, tolerance 25%% and p99 35%%", v)
+	if v.Verdict != "pass" || v.Replications != 10 || v.FromMS != 20000 || v.Tolerance.Mean != 0.25 || v.Tolerance.P99 != 0.45 || len(v.Services) != 2 {
+		t.Errorf("validation: got %+v, want pass over 2 services, 10 replications, from 20000 ms, tolerance 25%% and p99 45%%", v)
 	}
 	for _, s := range v.Services { // service times drawn from the fit: the replications differ
 		if iv := s.SimulatedCI.Mean; !(iv.Hi > iv.Lo) {

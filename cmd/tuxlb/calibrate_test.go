@@ -84,8 +84,10 @@ func calibExport(t *testing.T) string {
 // (exit 3). The replay draws the service times from the fitted
 // distributions, never the rows' own (which would give the observed
 // responses back whatever was fitted): the verdicts judge the fit. 20 s of
-// 100 and 40 rows a second judge the true model within about ±21% (±30%
-// for the p99), so the tolerance is 25% (p99 35%).
+// 100 and 40 rows a second judge the true model within about ±21%, so the
+// tolerance is 25%; the p99 of QB's 800 rows rests on its 8 largest, and
+// when the batches' tails are correlated its interval reaches the largest
+// (about −36% to +30% relative): p99 45%.
 func TestCalibrate(t *testing.T) {
 	dir := t.TempDir()
 	export := filepath.Join(dir, "export.csv")
@@ -99,7 +101,7 @@ func TestCalibrate(t *testing.T) {
 	}
 	out := filepath.Join(dir, "sc.json")
 	code, stdout, stderr := tuxlbRun("calibrate", "--ubbconfig", filepath.Join(dir, "ubb3"), "--trace", export, "--out", out,
-		"--replications", "10", "--tolerance", "25%,p99=35%", "--validate-after", "20s")
+		"--replications", "10", "--tolerance", "25%,p99=45%", "--validate-after", "20s")
 	if code != 0 {
 		t.Fatalf("the true configuration: exit %d, want 0\n%s%s", code, stdout, stderr)
 	}

@@ -197,8 +197,10 @@ func cmpInt(a, b int64) int {
 // UBBCONFIG as it is (a server advertising at run time), two machines'
 // ULOGs and a European export. The fit finds the truth's structure (the
 // latency, the TPNOREPLY step, the families and means) and the replay
-// passes; the same model with the no-reply call waited for, or the
-// latency 1 ms off, fails.
+// passes (the p99 with a tolerance of 30%: BALANCE's 1 600 rows put 16
+// above it, and its interval reaches about +35% when the batches' tails
+// are correlated); the same model with the no-reply call waited for, or
+// the latency 1 ms off, fails.
 func TestCalibrateKnownTruth(t *testing.T) {
 	if testing.Short() {
 		t.Skip("replays 40 s of two machines five times")
@@ -211,7 +213,7 @@ func TestCalibrateKnownTruth(t *testing.T) {
 	}
 	out := filepath.Join(dir, "fitted.json")
 	args := []string{"calibrate", "--ubbconfig", ubbPath, "--ulog", ulogs[0], "--ulog", ulogs[1], "--trace", export,
-		"--trace-map", "date_order=dmy", "--trace-skip-bad", "--out", out, "--replications", "5", "--format", "json"}
+		"--trace-map", "date_order=dmy", "--trace-skip-bad", "--tolerance", "p99=30%", "--out", out, "--replications", "5", "--format", "json"}
 	var stdout, stderr bytes.Buffer
 	if code := Main(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
 		t.Fatalf("calibrate: exit %d (0: every service passes)\n%s\n%.3000s", code, stderr.String(), stdout.String())

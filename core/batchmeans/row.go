@@ -86,7 +86,7 @@ func (side *Side) row(service string, obs *hist.Acc, oh hist.Hist, below [3][]in
 		*row.ThroughputPerS = result.Throughput{Observed: usec.Round6(float64(side.Obs.Done) / spanS), Simulated: usec.Round6(float64(side.Sim.Done) / spanS)}
 	}
 	if bm := row.ObservedBatches; len(bm) >= 2 {
-		_, h := ci.Mean95(bm) // the batch means' spread; the interval is about the exact mean
+		h := ci.BatchMeans95(bm) // the batch means' spread and correlation; the interval is about the exact mean
 		m := row.Observed.Mean
 		row.ObservedCI.Mean = &result.Interval{Lo: usec.Round6(max(m-h, 0)), Hi: usec.Round6(m + h)}
 	}
@@ -108,9 +108,9 @@ func (side *Side) row(service string, obs *hist.Acc, oh hist.Hist, below [3][]in
 // (ci.QuantileRanks), widened by the batches when they spread more. The
 // fraction of a batch's rows at most the observed p-quantile (below[b] of
 // its n[b]) varies from batch to batch as much as the responses are
-// correlated in time (a busy spell lifts a whole batch's tail); their mean
-// ± its 95% interval by Student's t (h, as the mean's interval) gives the
-// ranks (p ± h)·n. The wider of the two is kept.
+// correlated in time (a busy spell lifts a whole batch's tail); the 95%
+// half-width h of their mean (ci.BatchMeans95, as the mean's interval)
+// gives the ranks (p ± h)·n. The wider of the two is kept.
 func (b *Sums) quantileRanks(n int64, p float64, below []int64) (l, u int64) {
 	l, u = ci.QuantileRanks(n, p)
 	fs := []float64{}
@@ -122,7 +122,7 @@ func (b *Sums) quantileRanks(n int64, p float64, below []int64) (l, u int64) {
 	if l == 0 || len(fs) < 2 {
 		return l, u
 	}
-	_, h := ci.Mean95(fs)
+	h := ci.BatchMeans95(fs)
 	lo := int64(math.Floor(float64(p-h) * float64(n)))
 	hi := int64(math.Ceil(float64(p+h)*float64(n))) + 1
 	return min(l, max(lo, 1)), max(u, min(hi, n))
