@@ -68,6 +68,14 @@ func TestRow(t *testing.T) {
 // whole sample. Rows
 // alternating 1 and 1.01 ms, every batch half at most the p50 (1 ms), agree
 // (h = 0) and leave the independent interval, [x(14), x(27)] = [1, 1.01] ms.
+// Batches in pairs, two low (their rows 1000 + 10·j µs, j counting the
+// low rows) then two high (1200 + 10·j): x(k) = 1000 + 10·(k−1) up to
+// k = 20, 1200 + 10·(k−21) after, the p50 x(20) = 1190 µs, and the
+// fractions 1, 1, 0, 0, 1, 1, 0, 0, ...: deviations ±0.5 whose 19 lag-1
+// products alternate +0.25, −0.25 from +: φ = 0.25/5 = 0.05, √A =
+// √(1.05/0.95) = 1.0513, h = 0.2401 · 1.0513 = 0.2524, the ranks
+// ⌊9.90⌋ = 9 and ⌈30.10⌉ + 1 = 32: [x(9), x(32)] = [1.08, 1.31] ms, a
+// rank wider each way than the plain [x(10), x(31)].
 func TestRowPercentileBatches(t *testing.T) {
 	for _, c := range []struct {
 		resp   func(i int) int64
@@ -75,6 +83,13 @@ func TestRowPercentileBatches(t *testing.T) {
 	}{
 		{func(i int) int64 { return 1000 + 10*int64(i) }, 1, 1.39},
 		{func(i int) int64 { return 1000 + 10*int64(i%2) }, 1, 1.01},
+		{func(i int) int64 {
+			j := int64(i/8*4 + i%4) // the row's place among the low rows, or among the high
+			if i/2%4 < 2 {
+				return 1000 + 10*j
+			}
+			return 1200 + 10*j
+		}, 1.08, 1.31},
 	} {
 		var obs []workload.ObservedRow
 		var s hist.Acc
