@@ -17,7 +17,7 @@ const (
 // validation.tolerance does not name: 10% for the mean and the median, 15%
 // for p95 and 20% for p99, the tails' order statistics being the noisier
 // (a minute of a few thousand responses gives p99 an interval of about
-// ±10% by itself).
+// -10% to +20% by itself: its rows come in bursts).
 var DefaultTolerances = Tolerances{Mean: 0.1, P50: 0.1, P95: 0.15, P99: 0.2}
 
 // worse returns the worse of two verdicts.
