@@ -443,3 +443,51 @@ func TestTheoryEndToEnd(t *testing.T) {
 		t.Errorf("%d of %d searches chose other than MIN=6: more than %d refutes a probability of correct selection of %v", wrong, searches, b, DefaultPCS)
 	}
 }
+
+// TestOptimizeIntervalsLeanTowardTheDecision: a search stops a
+// configuration when the running sum of its violations leaves the
+// triangular region, so the mean over the replications it stopped on leans
+// toward its decision, and the 95% interval around it is no confidence
+// interval of the true figure. The case: MIN=5 waits 5.5411 ms (Erlang
+// C), 2% over the limit 5.4325 and inside ε = 5% of it, so choosing MIN=5
+// or MIN=6 are both right. With seed 1005 the search chooses MIN=5 after 60
+// replications whose mean, 5.274 ± 0.137, holds neither the truth nor the
+// limit: its verdict is yes, where the true figure misses. (Over 300 seeds
+// the search chose MIN=5 17 times and the interval held the truth once.)
+// The report must say its intervals lean so, and how to get one that does
+// not.
+func TestOptimizeIntervalsLeanTowardTheDecision(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("runs the engine about 100 times")
+	}
+	limit := 5.4325
+	if w := mmcWait(5); !(w > limit && w < limit*(1+DefaultEpsilon)) {
+		t.Fatalf("fixture: MIN=5 waits %v ms, want it over %v by less than ε", w, limit)
+	}
+	sc := mmcScenario(t, 2, 1005, 2000, 60000)
+	o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=2..8/1"},
+		Objectives: []string{fmt.Sprintf("wait_mean_ms<=%v", limit), "wait_p95_ms<=30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(EncodeOptimizationText(res))
+	if res.Chosen == nil || fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"]) != "5" {
+		t.Fatalf("fixture: seed 1005 no longer chooses MIN=5 (the engine's draws changed?): pick a seed that does\n%s", text)
+	}
+	e := res.Chosen.Objectives[0]
+	if math.Abs(e.Mean-mmcWait(5)) <= e.CI95 || e.Verdict != Yes {
+		t.Fatalf("fixture: the chosen interval %v ± %v (verdict %s) holds Erlang C's %v: it shows no lean", e.Mean, e.CI95, e.Verdict, mmcWait(5))
+	}
+	for _, want := range []string{"lean toward", "not confidence intervals of the true figures", "other seeds"} {
+		if !strings.Contains(res.Guarantee, want) {
+			t.Errorf("the guarantee does not say %q:\n%s", want, res.Guarantee)
+		}
+		if !strings.Contains(text, want) {
+			t.Errorf("the text report does not say %q:\n%s", want, text)
+		}
+	}
+}
