@@ -388,7 +388,7 @@ func TestAllowedMisses(t *testing.T) {
 //     most 4 of 10 may choose anything but MIN=6 (5 or more: 0.000064).
 func TestTheoryEndToEnd(t *testing.T) {
 	if testing.Short() || runtime.GOOS == "js" {
-		t.Skip("runs the engine about 800 times (natively a few seconds; the measurements above are the long version)")
+		t.Skip("runs the engine about 650 times (natively a few seconds; the measurements above are the long version)")
 	}
 	objectives := []string{"wait_mean_ms<=3", "wait_p95_ms<=9", "response_mean_ms<=11.2"}
 	const sweeps = 20
