@@ -385,8 +385,11 @@ func (o *Optimizer) guarantee(out *Optimization, sel *Selection) string {
 	} else {
 		fmt.Fprintf(&b, "With probability at least %s, when the objectives' figures are normal enough: no configuration of the grid meets every objective by more than ε (%s).", pcs, eps)
 	}
-	if sel.Capped {
+	switch {
+	case sel.Capped && sel.Spec.MaxReps < core.MaxReplications:
 		fmt.Fprintf(&b, " Some decisions were left open by the t-test at the cap of %d replications and made by the sign of the sum alone, outside this guarantee (marked capped): raise --max-replications or widen --epsilon.", sel.Spec.MaxReps)
+	case sel.Capped: // the cap cannot be raised
+		fmt.Fprintf(&b, " Some decisions were left open by the t-test at the cap of %d replications and made by the sign of the sum alone, outside this guarantee (marked capped). The cap is already the most: widen --epsilon, or make the runs longer if that makes their figures vary less between replications (a mean or percentile over more requests does).", sel.Spec.MaxReps)
 	}
 	// The search stops a configuration when its running sum leaves the
 	// region, so the replications it stopped on are the ones that lean
