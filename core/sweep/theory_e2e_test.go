@@ -587,9 +587,10 @@ func TestOptimizeShortRunsMeasure(t *testing.T) {
 // TestOptimizeCappedAdvice: a decision left open at the cap is outside the
 // guarantee, and the report says what to do. The mean wait of a 1 s run of
 // the M/M/c set varies by 3.6 ms between replications (sd), against an
-// indifference zone of 0.25 ms: the triangular region would need about
-// h²S²/ε² ≈ 5000 replications, so MIN=5, whose mean wait (5.39 ms for
-// such runs) is 1% past the zone's edge, is left open at the cap. With
+// indifference zone of 0.25 ms: the triangular region would close after
+// h²S²/ε² ≈ 13.4 × 13.2/0.0645 ≈ 2700 replications, so MIN=5, whose mean
+// wait (5.39 ms for such runs) is 1% past the zone's edge, is left open
+// at the cap. With
 // the cap below the most (50 of 100) raising it is advice one can follow;
 // at the most (100), it is not, and the report must say what else helps.
 func TestOptimizeCappedAdvice(t *testing.T) {
