@@ -36,6 +36,7 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	maxReps := fs.Int("max-replications", sweep.DefaultSelectMax, fmt.Sprintf("the most replications of one configuration, --first-stage..%d", core.MaxReplications))
 	jobs := fs.Int("jobs", 0, "runs at once (default the number of CPUs)")
 	format := fs.String("format", "text", "output: text or json")
+	seed := fs.String("seed", "", "override the scenario's seed (replication r of every configuration runs with seed r's derivation of it)")
 	budget, budgetErr := budgetFlag(fs)
 	runTime := fs.Duration("max-run-time", 0, "stop when one run takes longer than this, e.g. 30s (0: no limit)")
 	var ff fileFlags
@@ -43,7 +44,7 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb optimize SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] --objective EXPR [--objective EXPR...]")
 		fmt.Fprintln(stderr, "                      [--cost KEY=WEIGHT...] [--pcs 0.95] [--epsilon 5%] [--first-stage 10]")
-		fmt.Fprintln(stderr, "                      [--max-replications 100] [--jobs N] [--format text|json]")
+		fmt.Fprintln(stderr, "                      [--max-replications 100] [--seed N] [--jobs N] [--format text|json]")
 		fmt.Fprintln(stderr, "       tuxlb optimize --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ... --objective ...")
 		fmt.Fprintln(stderr, "The cheapest configuration of the grid that meets every objective (docs/sweeps.md, \"Choosing the cheapest configuration\").")
 		fs.PrintDefaults()
@@ -86,9 +87,16 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	if err := ff.check(strings.Join(pos, "")); err != nil {
 		return bad("%v", err)
 	}
+	seedOverride, err := parseSeedFlag(*seed)
+	if err != nil {
+		return bad("%v", err)
+	}
 	sc, pr, code := loadWithFiles("optimize", pos, &ff, *budget, stdin, stderr)
 	if sc == nil {
 		return code
+	}
+	if seedOverride != nil {
+		sc.Seed = seedOverride
 	}
 	if _, code := objectiveSpec("optimize", pr.Model(), objectives, stderr); code != 0 {
 		return code

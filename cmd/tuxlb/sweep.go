@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/plan"
 	"github.com/tuxlb/tuxlb/core/sweep"
 	"github.com/tuxlb/tuxlb/pool"
 )
@@ -50,12 +51,13 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var figures variantFlags
 	fs.Var(&figures, "figure", "report this `FIGURE` too (repeatable), e.g. response_p99_ms[INQUIRY] or utilization_max[machine:SITE2]")
 	shard := fs.String("shard", "", "compute only slice `i/N` of the grid's runs and print a partial result for 'tuxlb sweep merge'")
+	seed := fs.String("seed", "", "override the scenario's seed (replication r of every point runs with seed r's derivation of it)")
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N]")
 		fmt.Fprintln(stderr, "                   [--objective EXPR ...] [--figure FIGURE ...] [--precision REL [--max-replications N]]")
-		fmt.Fprintln(stderr, "                   [--jobs N] [--format table|csv|json] [--shard i/N]")
+		fmt.Fprintln(stderr, "                   [--seed N] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ...")
 		fmt.Fprintln(stderr, "       tuxlb sweep merge [--format table|csv|json] PARTIAL.json...   (- reads one from standard input)")
 		fs.PrintDefaults()
@@ -104,9 +106,16 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := ff.check(strings.Join(pos, "")); err != nil {
 		return bad("%v", err)
 	}
+	seedOverride, err := parseSeedFlag(*seed)
+	if err != nil {
+		return bad("%v", err)
+	}
 	sc, pr, code := loadWithFiles("sweep", pos, &ff, *budget, stdin, stderr)
 	if sc == nil {
 		return code
+	}
+	if seedOverride != nil {
+		sc.Seed = seedOverride
 	}
 	spec, code := objectiveSpec("sweep", pr.Model(), objectives, stderr)
 	if code != 0 {
@@ -198,4 +207,16 @@ func (b *sweepBar) finish() {
 	if b.on && !b.last.IsZero() {
 		fmt.Fprint(b.w, "\r\033[K")
 	}
+}
+
+// parseSeedFlag reads --seed of sweep and optimize: nil when not given.
+func parseSeedFlag(text string) (*uint64, error) {
+	if text == "" {
+		return nil, nil
+	}
+	n, err := plan.ParseSeed("--seed", text)
+	if err != nil {
+		return nil, err
+	}
+	return &n, nil
 }
