@@ -604,18 +604,22 @@ func TestOptimizeCappedAdvice(t *testing.T) {
 		{50, "raise --max-replications", "already the most"},
 		{core.MaxReplications, "already the most", "raise --max-replications"},
 	} {
-		sc := mmcScenario(t, 5, 60003, 200, 1000)
-		o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{"wait_mean_ms<=5.0809"},
-			MaxReplications: c.cap})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
-		if err != nil {
-			t.Fatal(err)
+		// about 4 searches in 5 are capped: the first seed from 60003 that is
+		var res *Optimization
+		for seed := uint64(60003); seed < 60013 && (res == nil || !strings.Contains(res.Guarantee, "marked capped")); seed++ {
+			sc := mmcScenario(t, 5, seed, 200, 1000)
+			o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{"wait_mean_ms<=5.0809"},
+				MaxReplications: c.cap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err = o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
+			if err != nil {
+				t.Fatal(err)
+			}
 		}
 		if !strings.Contains(res.Guarantee, "marked capped") {
-			t.Fatalf("fixture: cap %d: no decision was capped:\n%s", c.cap, EncodeOptimizationText(res))
+			t.Fatalf("fixture: cap %d: no decision was capped in 10 seeds:\n%s", c.cap, EncodeOptimizationText(res))
 		}
 		if !strings.Contains(res.Guarantee, c.want) || strings.Contains(res.Guarantee, c.refuse) {
 			t.Errorf("cap %d: the guarantee should say %q and not %q:\n%s", c.cap, c.want, c.refuse, res.Guarantee)
