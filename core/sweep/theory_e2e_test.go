@@ -106,6 +106,29 @@ func parallel(o *Optimizer) Runner {
 	}
 }
 
+// searchMIN runs optimize spec on sc, over parallel's two workers or one
+// run at a time, and returns its result and the MIN it chose ("none").
+func searchMIN(t testing.TB, sc *scenario.Scenario, spec OptimizeSpec, par bool) (*Optimization, string) {
+	t.Helper()
+	o, err := CompileOptimize(sc, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) })
+	if par {
+		run = parallel(o)
+	}
+	res, err := o.Run(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pick := "none"
+	if res.Chosen != nil {
+		pick = fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"])
+	}
+	return res, pick
+}
+
 // optCase is an optimization over MIN=2..8 whose right answers are known
 // from Erlang C.
 type optCase struct {
@@ -171,18 +194,7 @@ func TestOptimizeTheoryMeasure(t *testing.T) {
 				if vary == "" {
 					vary = "SERVERS.mmcsrv.MIN=2..8/1"
 				}
-				o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{vary}, Objectives: oc.objectives, PCS: oc.pcs})
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := o.Run(parallel(o))
-				if err != nil {
-					t.Fatal(err)
-				}
-				pick := "none"
-				if res.Chosen != nil {
-					pick = fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"])
-				}
+				res, pick := searchMIN(t, sc, OptimizeSpec{Vary: []string{vary}, Objectives: oc.objectives, PCS: oc.pcs}, true)
 				picks[pick]++
 				for _, r := range oc.right {
 					if pick == strconv.Itoa(r) {
@@ -211,7 +223,7 @@ func TestOptimizeTheoryMeasure(t *testing.T) {
 						continue
 					}
 					for j, e := range cfg.Objectives {
-						fig := o.Objectives[j].Figure
+						fig := res.Objectives[j].Figure
 						k := fmt.Sprintf("c=%d %s %s", c, fig, cfg.Status)
 						if covers[k] == nil {
 							covers[k] = &cover{}
@@ -437,15 +449,8 @@ func TestTheoryEndToEnd(t *testing.T) {
 	wrong := 0
 	for trial := range searches {
 		sc := mmcScenario(t, 5, uint64(8000+trial), 2000, 20000)
-		o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{fmt.Sprintf("wait_mean_ms<=%.4f", limit)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Chosen == nil || fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"]) != "6" {
+		res, pick := searchMIN(t, sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{fmt.Sprintf("wait_mean_ms<=%.4f", limit)}}, false)
+		if pick != "6" {
 			wrong++
 			t.Logf("seed %d: not MIN=6:\n%s", 8000+trial, EncodeOptimizationText(res))
 		}
@@ -476,17 +481,10 @@ func TestOptimizeIntervalsLeanTowardTheDecision(t *testing.T) {
 		t.Fatalf("fixture: MIN=5 waits %v ms, want it over %v by less than ε", w, limit)
 	}
 	sc := mmcScenario(t, 2, 1005, 2000, 60000)
-	o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=2..8/1"},
-		Objectives: []string{fmt.Sprintf("wait_mean_ms<=%v", limit), "wait_p95_ms<=30"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, pick := searchMIN(t, sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=2..8/1"},
+		Objectives: []string{fmt.Sprintf("wait_mean_ms<=%v", limit), "wait_p95_ms<=30"}}, false)
 	text := string(EncodeOptimizationText(res))
-	if res.Chosen == nil || fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"]) != "5" {
+	if pick != "5" {
 		t.Fatalf("fixture: seed 1005 no longer chooses MIN=5 (the engine's draws changed?): pick a seed that does\n%s", text)
 	}
 	e := res.Chosen.Objectives[0]
@@ -558,18 +556,7 @@ func TestOptimizeShortRunsMeasure(t *testing.T) {
 		spent, capped, cappedWrong := 0, 0, 0
 		for trial := range trials {
 			sc := mmcScenario(t, 5, uint64(60000+trial), warm, dur)
-			o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{fmt.Sprintf("%s<=%.4f", fig, limit)}, PCS: pcs})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := o.Run(parallel(o))
-			if err != nil {
-				t.Fatal(err)
-			}
-			pick := "none"
-			if res.Chosen != nil {
-				pick = fmt.Sprint(res.Chosen.Values["SERVERS.mmcsrv.MIN"])
-			}
+			res, pick := searchMIN(t, sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{fmt.Sprintf("%s<=%.4f", fig, limit)}, PCS: pcs}, true)
 			picks[pick]++
 			spent += res.Replications.Spent
 			if strings.Contains(res.Guarantee, "marked capped") {
@@ -608,15 +595,8 @@ func TestOptimizeCappedAdvice(t *testing.T) {
 		var res *Optimization
 		for seed := uint64(60003); seed < 60013 && (res == nil || !strings.Contains(res.Guarantee, "marked capped")); seed++ {
 			sc := mmcScenario(t, 5, seed, 200, 1000)
-			o, err := CompileOptimize(sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{"wait_mean_ms<=5.0809"},
-				MaxReplications: c.cap})
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err = o.Run(Sequential(func(p, r int) ([]float64, error) { return o.Evaluate(p, r, core.RunOptions{}) }))
-			if err != nil {
-				t.Fatal(err)
-			}
+			res, _ = searchMIN(t, sc, OptimizeSpec{Vary: []string{"SERVERS.mmcsrv.MIN=5,6"}, Objectives: []string{"wait_mean_ms<=5.0809"},
+				MaxReplications: c.cap}, false)
 		}
 		if !strings.Contains(res.Guarantee, "marked capped") {
 			t.Fatalf("fixture: cap %d: no decision was capped in 10 seeds:\n%s", c.cap, EncodeOptimizationText(res))
