@@ -12,8 +12,6 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -261,30 +259,7 @@ func requireHits(t *testing.T, seen map[string]int, want []string) {
 // computes, so that the reference's reading of a lost machine is checked
 // against the derivations before it judges random scenarios.
 func TestOracleLostMachineSpecCases(t *testing.T) {
-	dirs, _ := filepath.Glob(filepath.Join("../testdata/spec", "[0-9]*"))
-	n := 0
-	for _, dir := range dirs {
-		doc, err := os.ReadFile(filepath.Join(dir, "scenario.json"))
-		if err != nil || !bytes.Contains(doc, []byte(`"lose"`)) || !bytes.Contains(doc, []byte(`time_ms,service,origin,service_ms,prio,route\n`)) {
-			continue
-		}
-		want, err := os.ReadFile(filepath.Join(dir, "dispatch.csv"))
-		if err != nil {
-			continue
-		}
-		n++
-		o, err := newAppOracle(doc)
-		if err != nil {
-			t.Fatalf("%s: %v", dir, err)
-		}
-		if got, w := strings.TrimSpace(o.run()), strings.TrimSpace(string(want)); got != w {
-			t.Errorf("%s: the reference's dispatch.csv:\n%s\nwant\n%s", filepath.Base(dir), got, w)
-		}
-		if msg, err := oracleCompareApp(doc, map[string]int{}); err != nil || msg != "" {
-			t.Errorf("%s: engine and reference differ: %s %v", filepath.Base(dir), msg, err)
-		}
-	}
-	if n < 3 {
-		t.Errorf("%d lost-machine cases with a dispatch.csv the reference reads under testdata/spec, want at least 3", n)
-	}
+	playSpecCases(t, "lost-machine", func(doc []byte) bool {
+		return bytes.Contains(doc, []byte(`"lose"`)) && bytes.Contains(doc, []byte(`time_ms,service,origin,service_ms,prio,route\n`))
+	}, 3)
 }
