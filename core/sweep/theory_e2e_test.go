@@ -81,22 +81,9 @@ func parallel(o *Optimizer) Runner {
 	return func(units []Unit) ([][]float64, error) {
 		out := make([][]float64, len(units))
 		errs := make([]error, len(units))
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for k := range next {
-					out[k], errs[k] = o.Evaluate(units[k].Point, units[k].Rep, core.RunOptions{})
-				}
-			}()
-		}
-		for k := range units {
-			next <- k
-		}
-		close(next)
-		wg.Wait()
+		twoWorkers(len(units), func(k int) {
+			out[k], errs[k] = o.Evaluate(units[k].Point, units[k].Rep, core.RunOptions{})
+		})
 		for _, err := range errs {
 			if err != nil {
 				return nil, err
@@ -104,6 +91,26 @@ func parallel(o *Optimizer) Runner {
 		}
 		return out, nil
 	}
+}
+
+// twoWorkers calls work(k) for k in [0, n) on two goroutines.
+func twoWorkers(n int, work func(k int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				work(k)
+			}
+		}()
+	}
+	for k := range n {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
 }
 
 // searchMIN runs optimize spec on sc, over parallel's two workers or one
@@ -295,59 +302,46 @@ func TestSweepTheoryMeasure(t *testing.T) {
 	tallies := map[string]*tally{}
 	verdicts := map[string]int{}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for trial := range next {
-				sc := mmcScenario(t, 5, uint64(5000+trial), 2000, 60000)
-				s, err := Compile(sc, Spec{Vary: []string{"SERVERS.mmcsrv.MIN=5..8/1"}, Replications: reps, Objectives: objectives,
-					Figures: []string{"wait_p99_ms"}, Precision: precision})
-				if err != nil {
-					t.Error(err)
-					return
+	twoWorkers(trials, func(trial int) {
+		sc := mmcScenario(t, 5, uint64(5000+trial), 2000, 60000)
+		s, err := Compile(sc, Spec{Vary: []string{"SERVERS.mmcsrv.MIN=5..8/1"}, Replications: reps, Objectives: objectives,
+			Figures: []string{"wait_p99_ms"}, Precision: precision})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		res, err := s.Run(core.RunOptions{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		mu.Lock()
+		for _, p := range res.Points {
+			c := int(mustFloat(t, p.Values["SERVERS.mmcsrv.MIN"]))
+			for _, f := range figs {
+				k := fmt.Sprintf("c=%d %s", c, f)
+				if tallies[k] == nil {
+					tallies[k] = &tally{}
 				}
-				res, err := s.Run(core.RunOptions{})
-				if err != nil {
-					t.Error(err)
-					return
+				ty, got, want := tallies[k], p.Figures[f], truth[f](c)
+				switch {
+				case want < got.Mean-got.HalfWidth:
+					ty.low++
+				case want > got.Mean+got.HalfWidth:
+					ty.high++
+				default:
+					ty.covered++
 				}
-				mu.Lock()
-				for _, p := range res.Points {
-					c := int(mustFloat(t, p.Values["SERVERS.mmcsrv.MIN"]))
-					for _, f := range figs {
-						k := fmt.Sprintf("c=%d %s", c, f)
-						if tallies[k] == nil {
-							tallies[k] = &tally{}
-						}
-						ty, got, want := tallies[k], p.Figures[f], truth[f](c)
-						switch {
-						case want < got.Mean-got.HalfWidth:
-							ty.low++
-						case want > got.Mean+got.HalfWidth:
-							ty.high++
-						default:
-							ty.covered++
-						}
-						ty.sum += got.Mean
-						ty.n++
-						ty.reps += p.Replications
-					}
-					for j, v := range p.Verdicts {
-						verdicts[fmt.Sprintf("c=%d %s %s", c, objectives[j], v)]++
-					}
-				}
-				mu.Unlock()
+				ty.sum += got.Mean
+				ty.n++
+				ty.reps += p.Replications
 			}
-		}()
-	}
-	for trial := range trials {
-		next <- trial
-	}
-	close(next)
-	wg.Wait()
+			for j, v := range p.Verdicts {
+				verdicts[fmt.Sprintf("c=%d %s %s", c, objectives[j], v)]++
+			}
+		}
+		mu.Unlock()
+	})
 	for c := 5; c <= 8; c++ {
 		for _, f := range figs {
 			ty := tallies[fmt.Sprintf("c=%d %s", c, f)]
