@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -178,6 +179,7 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "service\tfigure\tobserved ms\t95% interval\tsimulated ms\t95% interval\trelative\tinterval\ttolerance\tverdict")
 	rows := append([]result.ValidationRow{}, v.Services...)
+	var open []string // what would decide each inconclusive figure
 	for _, r := range rows {
 		var sci, oci, rci result.Intervals
 		var verdicts result.FigureVerdicts
@@ -213,10 +215,21 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t±%s\t%s\n", r.Service, f.name, fmtMS(f.obs), fmtInterval(f.oci),
 				fmtMS(f.sim), fmtInterval(f.s), rel, relCI, fmtPct(f.tol), f.verdict)
+			if f.verdict == result.Inconclusive && f.relCI != nil {
+				open = append(open, undecided(r.Service, f.name, f.tol, f.obs, f.sim, f.oci, f.s, f.relCI))
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	const most = 5
+	for k, line := range open {
+		if k == most {
+			fmt.Fprintf(w, "(and %d more inconclusive)\n", len(open)-most)
+			break
+		}
+		fmt.Fprintln(w, line)
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "\nservice\trows observed\tcompleted\tthroughput/s observed\tsimulated\tKS D\tp-value\tbatches\tverdict")
@@ -234,6 +247,30 @@ func writeValidation(w io.Writer, v *result.Validation) error {
 			strconv.FormatFloat(tp.Observed, 'f', 2, 64), strconv.FormatFloat(tp.Simulated, 'f', 2, 64), ks, p, b, r.Verdict)
 	}
 	return tw.Flush()
+}
+
+// undecided says what would decide an inconclusive figure: the wider of
+// its observed and simulated intervals (relative to their figures) is the
+// one to narrow, by more rows or more replications; and the tolerance the
+// rows and runs at hand can judge it within (its relative interval's
+// farther end, rounded up to 5%).
+func undecided(service, figure string, tol, obs, sim float64, oci, sci, rel *result.Interval) string {
+	width := func(iv *result.Interval, x float64) float64 {
+		if iv == nil || x <= 0 {
+			return 0
+		}
+		return (iv.Hi - iv.Lo) / x
+	}
+	how := "more rows would narrow the observed interval, the wider (a longer log, or an earlier --validate-after)"
+	switch {
+	case sci == nil:
+		how = "one replication gives the simulated figure no interval: run --replications 5 or more"
+	case width(sci, sim) > width(oci, obs):
+		how = "more replications would narrow the simulated interval, the wider (--replications)"
+	}
+	within := math.Ceil(max(-rel.Lo, rel.Hi)*20-1e-9) * 5
+	return fmt.Sprintf("%s %s is inconclusive (its relative interval straddles ±%s): %s; these rows and runs judge it within ±%.0f%% (--tolerance %s=%.0f%%)",
+		service, figure, fmtPct(tol), how, within, figure, within)
 }
 
 func fmtMS(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
