@@ -5,7 +5,7 @@ import { fmt } from "./chartdata";
 import { pairChart } from "./charts";
 import { h } from "./dom";
 import type { Result } from "./types";
-import { countsText, intervalText, signedPct, traceLine, validationAbout, validationChart, validationFigures, validationLines, validationRows, verdictLine, type NamedRow } from "./validationdata";
+import { countsText, intervalText, signedPct, traceLine, undecidedLines, validationAbout, validationChart, validationFigures, validationLines, validationRows, verdictLine, type NamedRow } from "./validationdata";
 
 /** traceRead is the line saying what reading the trace found (data-testid=trace-read); null when the result has no trace block. */
 export function traceRead(r: Result): HTMLElement | null {
@@ -96,6 +96,7 @@ export function validationView(r: Result): HTMLElement | null {
     h("h3", {}, "Replay validation"),
     r.validation.verdict ? h("p", { class: `verdict-line verdict ${r.validation.verdict}`, "data-testid": "validation-verdict" }, verdictLine(r.validation)) : null,
     h("p", { class: "muted" }, validationAbout(r)),
+    ...undecidedLines(r.validation).map((line) => h("p", { class: "undecided", "data-testid": "validation-undecided" }, line)),
     h(
       "div",
       { class: "validation-body" },

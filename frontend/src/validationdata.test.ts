@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Result, ValidationRow } from "./types";
-import { count, countsText, intervalText, signedPct, traceLine, validationAbout, validationChart, validationLines, validationRows, verdictLine } from "./validationdata";
+import type { Result, Validation, ValidationRow } from "./types";
+import { count, countsText, intervalText, signedPct, traceLine, undecidedLines, validationAbout, validationChart, validationLines, validationRows, verdictLine } from "./validationdata";
 
 const summary = (count: number, mean: number, p50: number, p95: number, p99: number) => ({ count, mean, p50, p95, p99, max: p99 });
 
@@ -126,5 +126,58 @@ describe("verdicts with their intervals", () => {
     const c = validationChart(v.services[0]);
     expect(c.errors[0]).toEqual([{ lo: 9.5, hi: 10.5 }, undefined, undefined, { lo: 25, hi: 41.25 }]);
     expect(c.errors[1][0]).toEqual({ lo: 9.9 + 0.1, hi: 10.25 + 0.1 });
+  });
+});
+
+describe("undecidedLines", () => {
+  // By hand, as the CLI's test: A's p99 observed 12.855 in [12.079, 17.311] (relative width 0.407)
+  // against simulated 13.577 in [13.027, 14.127] (0.081), relative [-24.7%, 17.0%] against ±20%:
+  // more rows, within 25%. B's mean observed 10 in [9.8, 10.2] (0.04) against simulated 11 in
+  // [9, 13] (0.364), relative [-11.8%, 32.7%]: more replications, within 35%. C's p50, one run: no
+  // simulated interval. A's mean passes: no line.
+  const iv = (lo: number, hi: number) => ({ lo, hi });
+  const row = (service: string, obs: number, sim: number): ValidationRow => ({
+    service,
+    observed: summary(100, obs, obs, obs, obs),
+    simulated: summary(100, sim, sim, sim, sim),
+    relative_error: {},
+  });
+  const v: Validation = {
+    overall: row("", 1, 1),
+    verdict: "inconclusive",
+    replications: 5,
+    tolerance: { mean: 0.1, p50: 0.1, p95: 0.15, p99: 0.2 },
+    services: [
+      {
+        ...row("A", 12.855, 13.577),
+        observed_ci: { mean: iv(12.8, 12.9), p99: iv(12.079, 17.311) },
+        simulated_ci: { mean: iv(13.5, 13.6), p99: iv(13.027, 14.127) },
+        relative_ci: { mean: iv(-0.03, 0.03), p99: iv(-0.247, 0.17) },
+        verdicts: { mean: "pass", p50: "pass", p95: "pass", p99: "inconclusive" },
+      },
+      {
+        ...row("B", 10, 11),
+        observed_ci: { mean: iv(9.8, 10.2) },
+        simulated_ci: { mean: iv(9, 13) },
+        relative_ci: { mean: iv(-0.118, 0.327) },
+        verdicts: { mean: "inconclusive", p50: "pass", p95: "pass", p99: "pass" },
+      },
+      {
+        ...row("C", 4, 4.5),
+        observed_ci: { p50: iv(3.9, 4.1) },
+        relative_ci: { p50: iv(0.097, 0.154) },
+        verdicts: { mean: "pass", p50: "inconclusive", p95: "pass", p99: "pass" },
+      },
+    ],
+  };
+  it("says which interval is the wider and the tolerance the rows and runs judge within", () => {
+    expect(undecidedLines(v)).toEqual([
+      "A p99 is inconclusive (its relative interval straddles ±20%): more rows would narrow the observed interval, the wider (a longer log, or a window starting earlier); these rows and runs judge it within ±25%.",
+      "B mean is inconclusive (its relative interval straddles ±10%): more replications would narrow the simulated interval, the wider; these rows and runs judge it within ±35%.",
+      "C p50 is inconclusive (its relative interval straddles ±10%): one run gives the simulated figure no interval: rerun with replications; these rows and runs judge it within ±20%.",
+    ]);
+  });
+  it("says nothing of a validation that passes", () => {
+    expect(undecidedLines({ ...v, services: [{ ...v.services![0], verdicts: { mean: "pass", p50: "pass", p95: "pass", p99: "pass" } }] })).toEqual([]);
   });
 });

@@ -123,6 +123,31 @@ export function validationLines(row: ValidationRow): ValidationLine[] {
   }));
 }
 
+/**
+ * undecidedLines say, for each inconclusive figure of the services, which of its two intervals is
+ * the wider relative to its figure (the observed: more rows would decide it; the simulated: more
+ * replications) and the tolerance the rows and runs at hand judge it within (its relative
+ * interval's farther end, rounded up to 5%), as the CLI's text output does.
+ */
+export function undecidedLines(v: Validation): string[] {
+  const width = (iv: Interval | undefined, x: number) => (iv && x > 0 ? (iv.hi - iv.lo) / x : 0);
+  const out: string[] = [];
+  for (const row of v.services ?? []) {
+    for (const l of validationLines(row)) {
+      if (l.verdict !== "inconclusive" || !l.relativeCI) continue;
+      const how = !l.simulatedCI
+        ? "one run gives the simulated figure no interval: rerun with replications"
+        : width(l.simulatedCI, l.simulated) > width(l.observedCI, l.observed)
+          ? "more replications would narrow the simulated interval, the wider"
+          : "more rows would narrow the observed interval, the wider (a longer log, or a window starting earlier)";
+      const within = Math.ceil(Math.max(-l.relativeCI.lo, l.relativeCI.hi) * 20 - 1e-9) * 5;
+      const tol = v.tolerance ? `±${(100 * v.tolerance[l.figure]).toFixed(0)}%` : "its tolerance";
+      out.push(`${row.service ?? "all"} ${l.figure} is inconclusive (its relative interval straddles ${tol}): ${how}; these rows and runs judge it within ±${within}%.`);
+    }
+  }
+  return out;
+}
+
 /** countsText says how many rows a validation row is over: "1 000 observed, 998 simulated", with the throughputs and the KS test when the result gives them. */
 export function countsText(row: ValidationRow): string {
   const parts = [`${count(row.observed.count)} observed, ${count(row.simulated.count)} simulated`];
