@@ -196,6 +196,11 @@ func TestPlaygroundReplay(t *testing.T) {
 			Overall struct {
 				RelativeError struct{ Mean float64 } `json:"relative_error"`
 			}
+			Services []struct {
+				Service    string
+				Verdicts   map[string]string
+				RelativeCI map[string]any `json:"relative_ci"`
+			}
 		}
 	}
 	if err := json.Unmarshal(got, &res); err != nil {
@@ -203,6 +208,26 @@ func TestPlaygroundReplay(t *testing.T) {
 	}
 	if cell := get(t, ctx, "read the overall error", cellValue("all", "mean", "relative_error")); cell != fmt.Sprint(res.Validation.Overall.RelativeError.Mean) {
 		t.Errorf("overall relative error cell %q, the result's %v", cell, res.Validation.Overall.RelativeError.Mean)
+	}
+	// A line under the verdict for each inconclusive figure of a service,
+	// saying what would decide it.
+	var open []string
+	for _, sv := range res.Validation.Services {
+		for _, f := range []string{"mean", "p50", "p95", "p99"} {
+			if sv.Verdicts[f] == "inconclusive" && sv.RelativeCI[f] != nil {
+				open = append(open, sv.Service+" "+f+" is inconclusive")
+			}
+		}
+	}
+	lines := get(t, ctx, "read what would decide the inconclusive figures", chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll('[data-testid="validation-undecided"]')].map((p) => p.textContent)`))
+	if len(open) == 0 || len(lines) != len(open) {
+		t.Errorf("%d lines of what would decide, want one for each of the %d inconclusive figures (%q): %q", len(lines), len(open), open, lines)
+	}
+	for i := range min(len(lines), len(open)) {
+		if !strings.HasPrefix(lines[i], open[i]) || !strings.Contains(lines[i], "judge it within ±") {
+			t.Errorf("line %d %q, want it to start %q and give the tolerance the rows judge within", i, lines[i], open[i])
+		}
 	}
 	if want := cliRunText(t, scenario); !bytes.Equal(got, want) {
 		t.Errorf("the page's result differs from `tuxlb run` of its scenario:\ngot  %d bytes %.500s\nwant %d bytes %.500s", len(got), got, len(want), want)
