@@ -268,9 +268,11 @@ func undecided(service, figure string, tol, obs, sim float64, oci, sci, rel *res
 	case width(sci, sim) > width(oci, obs):
 		how = "more replications would narrow the simulated interval, the wider (--replications)"
 	}
-	within := math.Ceil(max(-rel.Lo, rel.Hi)*20-1e-9) * 5
-	return fmt.Sprintf("%s %s is inconclusive (its relative interval straddles ±%s): %s; these rows and runs judge it within ±%.0f%% (--tolerance %s=%.0f%%)",
-		service, figure, fmtPct(tol), how, within, figure, within)
+	judge := "no tolerance the validation takes (up to 1000%) judges it with these rows and runs"
+	if within := math.Ceil(max(-rel.Lo, rel.Hi)*20-1e-9) * 5; within <= 1000 {
+		judge = fmt.Sprintf("these rows and runs judge it within ±%.0f%% (--tolerance %s=%.0f%%)", within, figure, within)
+	}
+	return fmt.Sprintf("%s %s is inconclusive (its relative interval straddles ±%s): %s; %s", service, figure, fmtPct(tol), how, judge)
 }
 
 func fmtMS(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }

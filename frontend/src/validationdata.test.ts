@@ -177,6 +177,12 @@ describe("undecidedLines", () => {
       "C p50 is inconclusive (its relative interval straddles ±10%): one run gives the simulated figure no interval: rerun with replications; these rows and runs judge it within ±20%.",
     ]);
   });
+  it("says when no tolerance the validation takes would judge it", () => {
+    const wide = { ...v.services![0], relative_ci: { p99: iv(-0.5, 12) } };
+    expect(undecidedLines({ ...v, services: [wide] })).toEqual([
+      "A p99 is inconclusive (its relative interval straddles ±20%): more rows would narrow the observed interval, the wider (a longer log, or a window starting earlier); no tolerance the validation takes (up to 1000%) judges it with these rows and runs.",
+    ]);
+  });
   it("says nothing of a validation that passes", () => {
     expect(undecidedLines({ ...v, services: [{ ...v.services![0], verdicts: { mean: "pass", p50: "pass", p95: "pass", p99: "pass" } }] })).toEqual([]);
   });

@@ -141,8 +141,9 @@ export function undecidedLines(v: Validation): string[] {
           ? "more replications would narrow the simulated interval, the wider"
           : "more rows would narrow the observed interval, the wider (a longer log, or a window starting earlier)";
       const within = Math.ceil(Math.max(-l.relativeCI.lo, l.relativeCI.hi) * 20 - 1e-9) * 5;
+      const judge = within <= 1000 ? `these rows and runs judge it within ±${within}%` : "no tolerance the validation takes (up to 1000%) judges it with these rows and runs";
       const tol = v.tolerance ? `±${(100 * v.tolerance[l.figure]).toFixed(0)}%` : "its tolerance";
-      out.push(`${row.service ?? "all"} ${l.figure} is inconclusive (its relative interval straddles ${tol}): ${how}; these rows and runs judge it within ±${within}%.`);
+      out.push(`${row.service ?? "all"} ${l.figure} is inconclusive (its relative interval straddles ${tol}): ${how}; ${judge}.`);
     }
   }
   return out;
