@@ -10,9 +10,10 @@ import (
 
 // TestFirstModuleLeavesOut: tuxlb.wasm, the module every visit downloads,
 // built as `go tool task wasm` builds it, has no function of math/big (the
-// sweep keys have their own exact arithmetic) nor of what only fit and
-// optimize need (the ULOG reader, the fitter, the selection procedure):
-// those are wasm/tools', fetched when first asked for. Each would add tens
+// sweep keys have their own exact arithmetic) nor of what only fit, the
+// sweeps and optimize need (the ULOG reader, the fitter, a sweep's
+// compiler, reducer and tables, the selection procedure): those are
+// wasm/tools', fetched when first asked for. Each would add tens
 // of KB of brotli to the first download. Function names stay in a module
 // built without its symbol table (tracebacks print them), so the test
 // looks for them in the bytes.
@@ -36,7 +37,8 @@ func TestFirstModuleLeavesOut(t *testing.T) {
 	// (core/fit's package initializer comes with core/starter, which the
 	// first module uses for files and adapt; its functions do not)
 	for _, fn := range []string{"math/big.", "github.com/tuxlb/tuxlb/core/ulog.", "github.com/tuxlb/tuxlb/core/fit.FitWith",
-		"github.com/tuxlb/tuxlb/core/starter.Fit", "github.com/tuxlb/tuxlb/core/sweep.Select", "github.com/tuxlb/tuxlb/core/sweep.CompileOptimize"} {
+		"github.com/tuxlb/tuxlb/core/starter.Fit", "github.com/tuxlb/tuxlb/core/sweep.Select", "github.com/tuxlb/tuxlb/core/sweep.Compile",
+		"github.com/tuxlb/tuxlb/core/sweep.(*Reducer)", "github.com/tuxlb/tuxlb/core/sweep.Encode"} {
 		if bytes.Contains(bin, []byte(fn)) {
 			t.Errorf("the first module has %s...", fn)
 		}

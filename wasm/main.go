@@ -3,9 +3,10 @@
 // Command wasm is the syscall/js bridge between the playground and core
 // (tuxlb.wasm, the module the page loads first). It installs
 // globalThis.tuxlb = {validate, run, takeDispatch, explain, adapt, files,
-// sweepPlan, sweepUnit, sweepPending, sweepReduce, version} and then blocks
-// forever. The calibration (fit) and the optimization (optimize) are a
-// module of their own, wasm/tools, loaded only when one is asked for. Every function takes plain strings and numbers and returns
+// version} and then blocks forever. The calibration (fit), the sweeps
+// (sweepPlan, sweepUnit, sweepPending, sweepReduce) and the optimization
+// (optimize) are a module of their own, wasm/tools, loaded only when one is
+// asked for. Every function takes plain strings and numbers and returns
 // a JSON string: the answer, or {"code","message","diagnostics"} on failure;
 // takeDispatch returns the last run's dispatch log as a plain string.
 // It does nothing but bridge; all the behaviour lives in core.
@@ -29,10 +30,6 @@ func main() {
 	api.Set("run", js.FuncOf(jsRun))
 	api.Set("takeDispatch", js.FuncOf(func(js.Value, []js.Value) any { return takeDispatch() }))
 	api.Set("explain", js.FuncOf(jsExplain))
-	api.Set("sweepPlan", js.FuncOf(jsSweepPlan))
-	api.Set("sweepUnit", js.FuncOf(jsSweepUnit))
-	api.Set("sweepPending", js.FuncOf(jsSweepPending))
-	api.Set("sweepReduce", js.FuncOf(jsSweepReduce))
 	api.Set("adapt", js.FuncOf(func(_ js.Value, args []js.Value) any { return adapt(argString(args, 0)) }))
 	api.Set("files", js.FuncOf(func(_ js.Value, args []js.Value) any { return files(argString(args, 0)) }))
 	api.Set("version", versionJSON())
@@ -63,26 +60,6 @@ func jsExplain(_ js.Value, args []js.Value) any {
 	first := int64(argNumber(args, 1, 1))
 	count := int64(argNumber(args, 2, 1))
 	return explain(argString(args, 0), first, count, argOptions(args, 3))
-}
-
-// jsSweepPlan is tuxlb.sweepPlan(scenarioJSON, specJSON).
-func jsSweepPlan(_ js.Value, args []js.Value) any {
-	return sweepPlan(argString(args, 0), argString(args, 1))
-}
-
-// jsSweepUnit is tuxlb.sweepUnit(scenarioJSON, specJSON, unit, {progress}).
-func jsSweepUnit(_ js.Value, args []js.Value) any {
-	return sweepUnit(argString(args, 0), argString(args, 1), int(argNumber(args, 2, -1)), argOptions(args, 3))
-}
-
-// jsSweepPending is tuxlb.sweepPending(scenarioJSON, specJSON, samplesJSON).
-func jsSweepPending(_ js.Value, args []js.Value) any {
-	return sweepPending(argString(args, 0), argString(args, 1), argString(args, 2))
-}
-
-// jsSweepReduce is tuxlb.sweepReduce(scenarioJSON, specJSON, samplesJSON).
-func jsSweepReduce(_ js.Value, args []js.Value) any {
-	return sweepReduce(argString(args, 0), argString(args, 1), argString(args, 2))
 }
 
 func argString(args []js.Value, i int) string {

@@ -4,7 +4,8 @@
 # scenarios from a temporary folder on 127.0.0.1, loads the page and prints
 # the page's "wasmbench:" console lines (the bare loop's first, bench/bareloop).
 # With --sweep it times one sweep on 1 and on 2 Web Workers instead
-# (sweep.html: the playground's bridge, tuxlb.wasm, in each worker) and prints
+# (sweep.html: the playground's second module, tuxlb-tools.wasm, in each
+# worker) and prints
 # the page's "wasmsweep:" lines.
 # Usage (from the repository root):
 #   bench/wasm/chromium.sh [REQUESTS [RUNS]]
@@ -36,7 +37,7 @@ trap cleanup EXIT INT TERM
 
 mkdir -p "$DIR/www/scenarios" "$DIR/profile"
 if [ "$PAGE" = sweep.html ]; then
-	GOOS=js GOARCH=wasm go build -trimpath -o "$DIR/www/tuxlb.wasm" ./wasm
+	GOOS=js GOARCH=wasm go build -trimpath -pgo=cmd/tuxlb/default.pgo -o "$DIR/www/tuxlb-tools.wasm" ./wasm/tools
 	cp bench/wasm/sweep.html bench/wasm/sweep-worker.js "$DIR/www/"
 	cp examples/mp-netload.json "$DIR/www/scenarios/"
 else

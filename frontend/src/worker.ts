@@ -1,8 +1,8 @@
 // The Web Worker that runs the Go core (tuxlb.wasm). The page sends it
 // requests; long runs report progress; the page cancels by terminating it.
-// fit and optimize live in a second module (tuxlb-tools.wasm), kept out of
-// the page's first download: the worker loads it beside the first the first
-// time one of them is asked for.
+// fit, the sweeps and optimize live in a second module (tuxlb-tools.wasm),
+// kept out of the page's first download: the worker loads it beside the
+// first the first time one of them is asked for.
 /// <reference lib="webworker" />
 
 export {}; // a module for TypeScript; Vite bundles it as a classic worker
@@ -13,10 +13,6 @@ interface Bridge {
   run(scenario: string, opts: object): string;
   takeDispatch(): string;
   explain(scenario: string, first: number, count: number, opts: object): string;
-  sweepPlan(scenario: string, spec: string): string;
-  sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
-  sweepPending(scenario: string, spec: string, samples: string): string;
-  sweepReduce(scenario: string, spec: string, samples: string): string;
   adapt(scenario: string): string;
   files(request: string): string;
   version: string;
@@ -25,6 +21,10 @@ interface Bridge {
 /** The functions wasm/tools/main.go installs on globalThis.tuxlbTools. */
 interface Tools {
   fit(request: string): string;
+  sweepPlan(scenario: string, spec: string): string;
+  sweepUnit(scenario: string, spec: string, unit: number, opts: object): string;
+  sweepPending(scenario: string, spec: string, samples: string): string;
+  sweepReduce(scenario: string, spec: string, samples: string): string;
   optimize(scenario: string, spec: string, opts: object): string;
   version: string;
 }
@@ -81,6 +81,11 @@ function loadTools(): Promise<Tools> {
   return tools;
 }
 
+/** inTools says whether op is the second module's. */
+function inTools(op: string): boolean {
+  return op === "fit" || op === "optimize" || op.startsWith("sweep");
+}
+
 self.onmessage = async (ev: MessageEvent<Request>) => {
   const msg = ev.data;
   if ("type" in msg) {
@@ -96,7 +101,7 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
   let t: Tools | null = null;
   try {
     b = await bridge!;
-    if (msg.op === "fit" || msg.op === "optimize") t = await loadTools();
+    if (inTools(msg.op)) t = await loadTools();
   } catch (e) {
     self.postMessage({ id: msg.id, type: "done", answer: JSON.stringify({ error: { code: "internal", message: (e as Error).message } }) });
     return;
@@ -120,16 +125,16 @@ self.onmessage = async (ev: MessageEvent<Request>) => {
       answer = b.explain(msg.scenario, msg.first, msg.count, msg.opts);
       break;
     case "sweepPlan":
-      answer = b.sweepPlan(msg.scenario, msg.spec);
+      answer = t!.sweepPlan(msg.scenario, msg.spec);
       break;
     case "sweepUnit":
-      answer = b.sweepUnit(msg.scenario, msg.spec, msg.unit, {});
+      answer = t!.sweepUnit(msg.scenario, msg.spec, msg.unit, {});
       break;
     case "sweepPending":
-      answer = b.sweepPending(msg.scenario, msg.spec, msg.samples);
+      answer = t!.sweepPending(msg.scenario, msg.spec, msg.samples);
       break;
     case "sweepReduce":
-      answer = b.sweepReduce(msg.scenario, msg.spec, msg.samples);
+      answer = t!.sweepReduce(msg.scenario, msg.spec, msg.samples);
       break;
     case "optimize": {
       const progress = (done: number, total: number) => self.postMessage({ id: msg.id, type: "progress", done, total });

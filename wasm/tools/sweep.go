@@ -6,11 +6,12 @@ import (
 	"github.com/tuxlb/tuxlb/core"
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/sweep"
+	"github.com/tuxlb/tuxlb/wasm/internal/answer"
 )
 
 // The page runs a sweep the way the CLI's worker pool does: it asks for the
 // plan, hands units to several Web Workers (each has its own copy of this
-// bridge and compiles the sweep once), and reduces their samples, in unit
+// module and compiles the sweep once), and reduces their samples, in unit
 // order, with sweepReduce, so the JSON is the bytes `tuxlb sweep --format
 // json` prints. A sweep to a precision runs in rounds, as the pool's do:
 // sweepPending says which units the samples so far call for (the next
@@ -64,31 +65,32 @@ type sweepPlanAnswer struct {
 func sweepPlan(scenario, specJSON string) string {
 	sw, err := compiledSweep(scenario, specJSON)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
 	a := sweepPlanAnswer{Points: sw.Points(), Units: sw.Units(), Replications: sw.Reps, Order: sw.LargestFirst()}
 	if sw.Precision > 0 {
 		a.MaxReplications = sw.MaxReps
 	}
-	return answerJSON(a)
+	return answer.JSON(a)
 }
 
 // sweepUnit runs work unit u and returns its sample as {"sample": "..."}
-// (a string the page hands back to sweepReduce untouched).
-func sweepUnit(scenario, specJSON string, u int, o options) string {
+// (a string the page hands back to sweepReduce untouched); progress, when
+// not nil, hears the run's (done, total).
+func sweepUnit(scenario, specJSON string, u int, progress func(done, total int64)) string {
 	sw, err := compiledSweep(scenario, specJSON)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
-	smp, err := sw.RunUnit(u, core.RunOptions{Progress: o.Progress})
+	smp, err := sw.RunUnit(u, core.RunOptions{Progress: progress})
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
 	b, err := json.Marshal(smp)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
-	return answerJSON(map[string]string{"sample": string(b)})
+	return answer.JSON(map[string]string{"sample": string(b)})
 }
 
 // decodeSamples reads samplesJSON: an array indexed by unit, a sample
@@ -130,7 +132,7 @@ func sweepSamples(scenario, specJSON, samplesJSON string) (*sweep.Sweep, []*swee
 func sweepReduce(scenario, specJSON, samplesJSON string) string {
 	sw, samples, err := sweepSamples(scenario, specJSON, samplesJSON)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
 	r := sw.NewReducer()
 	for u, smp := range samples {
@@ -138,11 +140,11 @@ func sweepReduce(scenario, specJSON, samplesJSON string) string {
 			continue
 		}
 		if _, err := r.Add(u, smp); err != nil {
-			return errorJSON(err)
+			return answer.Error(err)
 		}
 	}
 	res := r.Result()
-	return answerJSON(map[string]string{"result": string(sweep.Encode(res)), "csv": string(sweep.EncodeCSV(res))})
+	return answer.JSON(map[string]string{"result": string(sweep.Encode(res)), "csv": string(sweep.EncodeCSV(res))})
 }
 
 // sweepPendingAnswer is the answer of tuxlb.sweepPending: the units to run
@@ -160,10 +162,10 @@ type sweepPendingAnswer struct {
 func sweepPending(scenario, specJSON, samplesJSON string) string {
 	sw, samples, err := sweepSamples(scenario, specJSON, samplesJSON)
 	if err != nil {
-		return errorJSON(err)
+		return answer.Error(err)
 	}
 	if len(samples) > sw.Units() {
-		return errorJSON(diag.Errorf(diag.EINVALID, "sweep samples: %d, more than the sweep's %d units", len(samples), sw.Units()))
+		return answer.Error(diag.Errorf(diag.EINVALID, "sweep samples: %d, more than the sweep's %d units", len(samples), sw.Units()))
 	}
 	r := sw.NewReducer()
 	for {
@@ -175,11 +177,11 @@ func sweepPending(scenario, specJSON, samplesJSON string) string {
 				continue
 			}
 			if _, err := r.Add(u, samples[u]); err != nil {
-				return errorJSON(err)
+				return answer.Error(err)
 			}
 		}
 		if len(missing) > 0 || len(order) == 0 {
-			return answerJSON(sweepPendingAnswer{Units: missing})
+			return answer.JSON(sweepPendingAnswer{Units: missing})
 		}
 	}
 }
