@@ -70,6 +70,15 @@ bare() {
 	go test ./bench/bareloop -run '^$' -bench '^BenchmarkBareLoop$' -benchtime "$BENCHTIME" -count "$1" >>"$OUT/bare.txt"
 }
 
+step "the playground's two modules, built as go tool task wasm builds them, with brotli"
+mkdir -p "$OUT/wasm"
+GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$OUT/wasm/tuxlb.wasm" ./wasm
+GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -pgo=cmd/tuxlb/default.pgo -o "$OUT/wasm/tuxlb-tools.wasm" ./wasm/tools
+go run ./internal/precompress "$OUT/wasm" >/dev/null
+for m in tuxlb tuxlb-tools; do
+	echo "$m $(wc -c <"$OUT/wasm/$m.wasm") $(wc -c <"$OUT/wasm/$m.wasm.br")"
+done >"$OUT/wasm-size.txt"
+
 step "the bare event loop (bench/bareloop, -count $COUNT)"
 bare "$COUNT"
 

@@ -419,3 +419,32 @@ func instrPerRequest(dir, root string) (map[string]float64, error) {
 	}
 	return out, nil
 }
+
+// wasmSize is a module's bytes, raw and with brotli (bench/run.sh's
+// wasm-size.txt).
+type wasmSize struct{ raw, brotli int64 }
+
+// parseWasmSize reads wasm-size.txt's "NAME RAW BROTLI" lines by name.
+func parseWasmSize(path string) (map[string]wasmSize, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]wasmSize{}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		raw, err1 := strconv.ParseInt(f[1], 10, 64)
+		br, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("%s: bad line %q", path, line)
+		}
+		out[f[0]] = wasmSize{raw, br}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no module sizes", path)
+	}
+	return out, nil
+}

@@ -99,6 +99,13 @@ func TestParseOutputs(t *testing.T) {
 	if _, _, err := parseWasmsweep(write(t, "w", "wasmsweep: workers=1 ms 900.5\nwasmsweep: error Error: boom\n")); err == nil {
 		t.Error("parseWasmsweep of a run without its 2-worker line: no error")
 	}
+	ws, err := parseWasmSize(write(t, "z", "tuxlb 6935575 1366584\ntuxlb-tools 7711640 1518662\n"))
+	if err != nil || ws["tuxlb"] != (wasmSize{6935575, 1366584}) || ws["tuxlb-tools"] != (wasmSize{7711640, 1518662}) {
+		t.Errorf("parseWasmSize = %v, %v", ws, err)
+	}
+	if _, err := parseWasmSize(write(t, "z2", "tuxlb 6935575 x\n")); err == nil {
+		t.Error("parseWasmSize of a bad size: no error")
+	}
 	rows, sum, err := parsePprofTop(write(t, "p", "Type: cpu\nShowing nodes accounting for 2.24s, 92.18% of 2.43s total\n      flat  flat%   sum%        cum   cum%\n     0.43s 17.70% 17.70%      0.53s 21.81%  github.com/tuxlb/tuxlb/core.flog\n"))
 	if err != nil || sum != "2.24s, 92.18% of 2.43s total" || len(rows) != 1 || rows[0] != (pprofRow{"17.70%", "21.81%", "github.com/tuxlb/tuxlb/core.flog"}) {
 		t.Errorf("parsePprofTop = %+v, %q, %v", rows, sum, err)

@@ -23,6 +23,7 @@ type report struct {
 	// Workers (bench/wasm/sweep.html), over wsweepRuns runs each
 	wsweep     map[int]float64
 	wsweepRuns int
+	wasm       map[string]wasmSize // the playground's modules by name (tuxlb, tuxlb-tools)
 	run1m      []timing
 	issued1m   int64
 	bare1m     []timing // bench/bareloop's test binary, 1 M requests, as a process
@@ -71,6 +72,9 @@ func newReport(dir string, now time.Time) *report {
 		r.note(err)
 	}
 	if r.wsweep, r.wsweepRuns, err = parseWasmsweep(p("chromium-sweep.txt")); err != nil {
+		r.note(err)
+	}
+	if r.wasm, err = parseWasmSize(p("wasm-size.txt")); err != nil {
 		r.note(err)
 	}
 	r.run1m, r.issued1m = r.endToEnd(p("run1m.time"), p("run1m.json"))
@@ -324,6 +328,12 @@ func (r *report) writeTargets(w io.Writer) {
 		row("sweeps in Chromium: 2 Web Workers ≥ 1.6 × one", "not measured (no bench/wasm/sweep.html result)", false, false)
 	}
 
+	first, tools := r.wasm["tuxlb"], r.wasm["tuxlb-tools"]
+	row("the playground's first download: `tuxlb.wasm` ≤ 1.4 MB with brotli (`go tool task wasm`'s build, brotli's best level)",
+		fmt.Sprintf("%.2f MB (%d bytes; %.1f MB raw); the second module, `tuxlb-tools.wasm` (fit, sweeps, optimize, fetched when first asked for): %.2f MB (%.1f MB raw)",
+			float64(first.brotli)/1e6, first.brotli, float64(first.raw)/1e6, float64(tools.brotli)/1e6, float64(tools.raw)/1e6),
+		first.brotli <= wasmFirstTarget, first.brotli > 0)
+
 	for _, load := range []struct {
 		bench, what string
 		target      float64
@@ -502,6 +512,10 @@ func (r *report) writeProfile(w io.Writer) {
 // traceRatioTarget is the most a replayed request may cost, in times a
 // generated one.
 const traceRatioTarget = 2.0
+
+// wasmFirstTarget is the most bytes, with brotli, of the module every
+// visit of the playground downloads (tuxlb.wasm).
+const wasmFirstTarget = 1_400_000
 
 // scaleTarget80 and scaleTarget120 are the targets of BenchmarkScale and
 // BenchmarkScaleOverload: the per-request cost at every size within this
