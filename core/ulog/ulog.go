@@ -49,6 +49,11 @@ type Service struct {
 	Calls    []Step
 	// Nested counts the calls to this service made by traced services.
 	Nested int
+	// CommitUS are the spans of the tpcommits inside its executions (an
+	// AUTOTRAN transaction's commit at tpreturn, traced as iatmi, or the
+	// service's own tpcommit), in microseconds: waiting for the TMS
+	// servers, not the service's own work, so OwnUS does not hold them.
+	CommitUS []int64
 }
 
 // Arrival is one request from outside the traced services: a client's call,
@@ -86,6 +91,10 @@ type Log struct {
 	// Forwards counts the calls TMQFORWARD processes made (/Q's forwards:
 	// not arrivals, their messages' enqueues were).
 	Forwards int
+	// Dequeues counts the tpdequeues (a TMQFORWARD's, or an application's):
+	// the queue space's executions they caused are neither arrivals nor
+	// steps.
+	Dequeues int
 	// Servers are keyed "host!NAME" (the tag's host and process name).
 	Servers map[string]*Server
 	// Executions are every finished tpservice, and CallSpans every finished
@@ -93,7 +102,8 @@ type Log struct {
 	// both empty when the log has whole-second stamps.
 	Executions, CallSpans []Span
 	// Ignored counts the TRACE lines of another category than at (the
-	// application's ATMI calls): ia, tr, xa, iatm...
+	// application's ATMI calls): ia, tr, xa, iatm..., but for the ia
+	// tpcommit lines, which are read (an AUTOTRAN commit).
 	Ignored int
 	// Millis says every TRACE line has a stamp finer than the second:
 	// milliseconds (ULOGMILLISEC=Y), or microseconds.
@@ -333,9 +343,12 @@ func parseLine(line string, at int) (event, string) {
 	if i < 0 || i > 8 {
 		return ev, "TRACE without a category (TRACE:at:)"
 	}
-	if body[:i] != "at" {
+	cat := body[:i]
+	if cat != "at" && (cat != "ia" || !strings.Contains(body, "tpcommit")) {
 		// ia (the ATMI calls Tuxedo makes itself, inside the application's),
-		// tr, xa, iatm...: never the application's calls.
+		// tr, xa, iatm...: never the application's calls. But for an ia
+		// tpcommit: the commit Tuxedo makes at tpreturn for an AUTOTRAN
+		// transaction, whose time is not the service's own work.
 		ev.ignored = true
 		return ev, ""
 	}
@@ -392,13 +405,16 @@ func parseLine(line string, at int) (event, string) {
 		end = len(body)
 	}
 	fn := body[:end]
-	switch fn {
-	case "tpservice", "tpcall", "tpacall", "tpforward", "tpgetrply", "tpenqueue":
+	switch {
+	case cat == "ia" && fn != "tpcommit":
+		ev.ignored = true
+		return ev, ""
+	case fn == "tpservice", fn == "tpcall", fn == "tpacall", fn == "tpforward", fn == "tpgetrply", fn == "tpenqueue", fn == "tpdequeue", fn == "tpcommit":
 	default:
 		return ev, "" // another function: not needed
 	}
 	ev.fn = fn
-	if !ev.open || fn == "tpgetrply" {
+	if !ev.open || fn == "tpgetrply" || fn == "tpcommit" {
 		return ev, ""
 	}
 	args := body[end:]
@@ -414,7 +430,7 @@ func parseLine(line string, at int) (event, string) {
 		return ev, fmt.Sprintf("%s: the service name is not closed", fn)
 	}
 	ev.svc = args[q+1 : q+1+e]
-	if fn == "tpenqueue" {
+	if fn == "tpenqueue" || fn == "tpdequeue" {
 		// tpenqueue(qspace, qname, ctl, data, len, flags): the call names
 		// "QSPACE:QNAME", as a scenario's enqueue does
 		rest := args[q+2+e:]
@@ -476,10 +492,12 @@ type frame struct {
 	fn      string
 	svc     string
 	startUS int64
-	waitUS  int64     // a service's time inside its tpcalls and tpgetrplys
-	waits   int       // how many of them
-	calls   []callKey // a service's calls, in order
-	nested  bool      // opened inside an open call: part of that call
+	waitUS  int64 // a service's time inside its tpcalls and tpgetrplys
+	waits   int   // how many of them
+	// commitUS: a service's tpcommits' spans (counted in waitUS too)
+	commitUS []int64
+	calls    []callKey // a service's calls, in order
+	nested   bool      // opened inside an open call: part of that call
 
 	svcAt, callAt, solidAt, acallAt, fwdAt int
 }
@@ -507,7 +525,7 @@ type startAt struct {
 }
 
 func isCall(fn string) bool {
-	return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" || fn == "tpenqueue"
+	return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" || fn == "tpenqueue" || fn == "tpdequeue"
 }
 
 // forwarder says whether process proc is a TMQFORWARD: its calls are /Q's
@@ -577,6 +595,7 @@ func (lg *Log) walk(evs []event, files []File) {
 	}
 	clientCalls := map[string]int{}
 	forwards := map[string]int{} // calls by TMQFORWARD processes, by service
+	dequeues := map[string]int{} // tpdequeues, by queue space
 	for _, ev := range evs {
 		st := stacks[ev.thread]
 		if ev.open {
@@ -587,10 +606,16 @@ func (lg *Log) walk(evs []event, files []File) {
 				// the service a call runs: a tpenqueue's is its queue space's
 				// (the TMQUEUE's service), the call naming QSPACE:QNAME
 				callee, _, _ := strings.Cut(ev.svc, ":")
-				if ev.fn != "tpenqueue" {
+				if ev.fn != "tpenqueue" && ev.fn != "tpdequeue" {
 					callee = ev.svc
 				}
 				switch {
+				case ev.fn == "tpdequeue":
+					// a message taken off a queue (a TMQFORWARD's, before it
+					// forwards it): no request of the application
+					svc(callee)
+					dequeues[callee]++
+					lg.Dequeues++
 				case f.svcAt >= 0:
 					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
 					svc(callee).Nested++
@@ -620,13 +645,16 @@ func (lg *Log) walk(evs []event, files []File) {
 		stacks[ev.thread] = st[:c]
 		dur := ev.us - f.startUS
 		switch f.fn {
-		case "tpcall", "tpgetrply", "tpenqueue":
+		case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit":
 			if f.nested {
 				break // its time is its call's
 			}
 			if f.svcAt >= 0 {
 				st[f.svcAt].waitUS += dur
 				st[f.svcAt].waits++
+				if f.fn == "tpcommit" {
+					st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
+				}
 			}
 			if f.fn == "tpcall" && lg.Millis {
 				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
@@ -637,6 +665,7 @@ func (lg *Log) walk(evs []event, files []File) {
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
 				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
+				s.CommitUS = append(s.CommitUS, f.commitUS...)
 				lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
 			}
 			key := ev.host + "!" + ev.proc
@@ -691,15 +720,22 @@ func (lg *Log) walk(evs []event, files []File) {
 	for _, name := range names {
 		t, s := tallies[name], lg.Services[name]
 		s.Calls = t.steps()
-		ext := t.execs - s.Nested - clientCalls[name] - forwards[name]
-		if clientCalls[name] == 0 && ext > 0 {
-			// No traced client calls it: the executions no traced service
-			// called came from outside, from where they were served.
+		ext := t.execs - s.Nested - clientCalls[name] - forwards[name] - dequeues[name]
+		// No traced process called them: the executions came from outside
+		// (untraced clients, workstation clients through a WSH, whose calls
+		// Tuxedo makes itself), from where they were served. Beside traced
+		// clients' calls, a few are the log's edges (a call before its first
+		// line): 1% of the executions, at least 2, are let go.
+		if ext > 0 && (clientCalls[name] == 0 || ext*100 > t.execs && ext > 2) {
 			w := float64(ext) / float64(t.execs)
 			for _, a := range t.start {
 				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: name, Host: a.host, Weight: w})
 			}
-			if s.Nested > 0 {
+			switch {
+			case clientCalls[name] > 0:
+				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were called by no traced process, beside %d calls of traced clients "+
+					"(workstation clients through a WSH, or clients without TMTRACE): counted as arrivals at the machines that served them", name, ext, t.execs, clientCalls[name]))
+			case s.Nested > 0:
 				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were not called by a traced process: counted as arrivals at the machines that served them", name, ext, t.execs))
 			}
 		}
