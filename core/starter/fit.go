@@ -151,6 +151,11 @@ type ServiceReport struct {
 	Candidates   []fit.Candidate     `json:"candidates,omitempty"`
 	Executions   int                 `json:"executions,omitempty"`
 	Calls        []scenario.CallStep `json:"calls,omitempty"`
+	// Commits and CommitMeanMS are, from a ULOG, the tpcommits inside its
+	// executions (an AUTOTRAN commit at tpreturn) and their mean span: time
+	// waiting for the TMS servers, left out of its samples.
+	Commits      int      `json:"commits,omitempty"`
+	CommitMeanMS *float64 `json:"commit_mean_ms,omitempty"`
 }
 
 // Arrivals are the requests that came from outside the measured services:
@@ -461,6 +466,14 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			}
 			sr.Calls = append(sr.Calls, cs)
 		}
+		if len(s.CommitUS) > 0 {
+			var sum int64
+			for _, us := range s.CommitUS {
+				sum += us
+			}
+			sr.Commits = len(s.CommitUS)
+			sr.CommitMeanMS = ptr(math.Round(float64(sum)/float64(len(s.CommitUS))) / 1000)
+		}
 		rep.Services[n] = sr
 		for _, us := range s.OwnUS {
 			samples[n] = append(samples[n], float64(us)/1000)
@@ -558,6 +571,10 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		spec, ok := sc.Services[n]
 		if svc := m.Service(n); !ok && svc != nil && svc.Remote != nil {
 			continue // imported: its callers' spans are its domain's response time
+		}
+		if !ok && m.QSpaceIndex(n) >= 0 {
+			qs.time(n, sr.Fit) // a TMQUEUE's executions: the queue space's time per enqueue
+			continue
 		}
 		if !ok {
 			warn = append(warn, fmt.Sprintf("%s: no local server of the UBBCONFIG offers it: its fit is left out", n))
@@ -662,6 +679,9 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 	}
 	warn = append(warn, qs.into(sc)...)
+	if w := tmsGuessed(m, sc, r); w != "" {
+		warn = append(warn, w)
+	}
 	applyMeasured(sc, r)
 	if sc.Network == nil && len(m.Machines) > 1 && r.Source == "trace" {
 		// the figures say it too, but a request log's replay (calibrate)
@@ -687,11 +707,16 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 type qspaceSet struct {
 	m      *core.Model
 	queues map[string]map[string]bool // queue space -> queue
+	times  map[string]*scenario.Dist  // queue space -> its TMQUEUE's fitted time per enqueue
 }
 
 func newQSpaces(m *core.Model) *qspaceSet {
-	return &qspaceSet{m: m, queues: map[string]map[string]bool{}}
+	return &qspaceSet{m: m, queues: map[string]map[string]bool{}, times: map[string]*scenario.Dist{}}
 }
+
+// time notes a queue space's fitted time (its TMQUEUE's executions), nil
+// when the log has no times.
+func (q *qspaceSet) time(space string, d *scenario.Dist) { q.times[space] = d }
 
 // add notes the queue of an enqueue "QSPACE:QNAME", or says why it cannot
 // be one (no TMQUEUE advertises the queue space).
@@ -728,7 +753,7 @@ func (q *qspaceSet) into(sc *scenario.Scenario) []string {
 	sc.QSpaces = map[string]scenario.QSpaceSpec{}
 	var names []string
 	for space, queues := range q.queues {
-		spec := scenario.QSpaceSpec{Queues: map[string]scenario.QueueSpec{}}
+		spec := scenario.QSpaceSpec{Queues: map[string]scenario.QueueSpec{}, EnqueueTime: q.times[space]}
 		for queue := range queues {
 			spec.Queues[queue] = scenario.QueueSpec{}
 			names = append(names, space+":"+queue)

@@ -341,7 +341,7 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 			j++
 		}
 	}
-	counts := map[[2]string]int{}
+	counts := map[[2]string]float64{} // the requests behind each stream: an execution no traced process called counts its weight
 	origin := ""
 	if m != nil {
 		origin = defaultOrigin(m)
@@ -351,7 +351,7 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		if m != nil && m.MachineIndex(o) < 0 {
 			o = origin
 		}
-		counts[[2]string{a.svc, o}]++
+		counts[[2]string{a.svc, o}] += a.w
 	}
 	keys := make([][2]string, 0, len(counts))
 	for k := range counts {
@@ -370,7 +370,7 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		if sa := rep.Arrivals.Services[k[0]]; sa != nil && len(sa.Hourly) > 1 {
 			note = "an hourly profile"
 		}
-		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), counts[k], note)
+		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), int(math.Round(counts[k])), note)
 	}
 	domains := map[string]bool{}
 	for _, s := range remote {
@@ -381,6 +381,20 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 			measured("domains."+d+".response_time", dr.Samples, "its callers' tpcall spans")
 		} else {
 			guessed("domains."+d+".response_time", fmt.Sprintf("no call to it in the log: exponential of mean %g ms", defaultDomainMS))
+		}
+	}
+	for _, space := range enqueuedSpaces(m, rep) {
+		if sr := rep.Services[space]; sr != nil && sr.Fit != nil {
+			measured("qspaces."+space+".enqueue_time", sr.Samples, "its TMQUEUE's executions")
+		} else {
+			guessed("qspaces."+space+".enqueue_time", "no execution of its TMQUEUE timed in the log: none (0)")
+		}
+	}
+	if tmsRuns(m, rep) {
+		if est, n, how := tmsEstimate(m, rep); n > 0 {
+			measured("transactions.tms_time", n, fmt.Sprintf("const %g ms, estimated from the commits' spans: %s", est, how))
+		} else {
+			guessed("transactions.tms_time", "a ULOG does not time the TMS servers' work: const 1 ms (the default)"+commitsSeen(rep))
 		}
 	}
 	if nw := rep.Network; nw != nil && nw.Measured {
@@ -409,4 +423,168 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		}
 	}
 	return out
+}
+
+// enqueuedSpaces are the queue spaces of m the log enqueued to (a step or an
+// arrival naming QSPACE:QNAME), sorted: those the scenario --out writes has.
+func enqueuedSpaces(m *core.Model, rep *FitReport) []string {
+	if m == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	note := func(target string) {
+		if space, _, ok := strings.Cut(target, ":"); ok && m.QSpaceIndex(space) >= 0 {
+			seen[space] = true
+		}
+	}
+	for _, sr := range rep.Services {
+		for _, c := range sr.Calls {
+			note(c.Enqueue)
+		}
+	}
+	for n := range rep.Arrivals.Services {
+		note(n)
+	}
+	return fitKeys(seen)
+}
+
+// tmsRuns says whether the scenario --out writes runs TMS servers: some
+// *SERVICES entry has AUTOTRAN=Y, or it has queue spaces that TMQFORWARD
+// servers drain (each forward in a transaction when the queue space's group
+// has a TMSNAME).
+func tmsRuns(m *core.Model, rep *FitReport) bool {
+	return m != nil && (m.Transactions() || len(m.Forwarders) > 0 && len(enqueuedSpaces(m, rep)) > 0)
+}
+
+// commitsSeen says what the log showed of the commits: the tpcommits inside
+// executions, their count and mean span ("" when none).
+func commitsSeen(rep *FitReport) string {
+	n, sum := 0, 0.0
+	var who []string
+	for _, name := range fitKeys(rep.Services) {
+		if sr := rep.Services[name]; sr.Commits > 0 && sr.CommitMeanMS != nil {
+			n += sr.Commits
+			sum += float64(sr.Commits) * *sr.CommitMeanMS
+			who = append(who, name)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; the log's %d commits (%s) took %.4g ms on average, the TMS servers' work, their queues and the network together", n, strings.Join(who, ", "), sum/float64(n))
+}
+
+// tmsGuessed sets transactions.tms_time from the commits the log shows
+// (tmsEstimate) and says how, or, when the scenario runs TMS servers and
+// none can be estimated, warns that it is the default.
+func tmsGuessed(m *core.Model, sc *scenario.Scenario, rep *FitReport) string {
+	if !tmsRuns(m, rep) || sc.Transactions != nil && sc.Transactions.TMSTime != nil {
+		return ""
+	}
+	if est, n, how := tmsEstimate(m, rep); n > 0 {
+		sc.Transactions = &scenario.TransactionsSpec{TMSTime: &scenario.Dist{Dist: "const", MS: ptr(est)}}
+		return fmt.Sprintf("transactions.tms_time: const %g ms, estimated from %d commits' spans (%s): a ULOG does not time the TMS servers' work itself; "+
+			"its spread and the TMS queues' waits are not measured", est, n, how)
+	}
+	return "transactions.tms_time: a ULOG does not time the TMS servers' work (prepare, commit): the scenario keeps the default, const 1 ms" +
+		commitsSeen(rep) + "; set transactions.tms_time from your TMS's own figures"
+}
+
+// tmsEstimate estimates one TMS request's time (a prepare or a commit) from
+// the tpcommit spans inside the executions of each service that commits:
+// a commit with one participant is one round (commit), with several two
+// (prepare, then commit), each round as long as its slowest participant's
+// request, the latency twice when one is on another machine than the
+// service's. The participants are the service's group and those of what it
+// calls in its transaction (tpcall, tpacall without TPNOREPLY, enqueue: the
+// queue space's group), when they have a TMSNAME. So a service's estimate is
+// its mean commit span / rounds, less twice the latency when a participant
+// is remote; the estimate is the mean of those, weighted by their commits,
+// rounded to the microsecond. It counts the TMS queues' waits in, a little
+// high. n is 0 when no service commits, the network is not measured while
+// a participant is remote, or the estimate is not above 0.
+func tmsEstimate(m *core.Model, rep *FitReport) (ms float64, n int, how string) {
+	if m == nil {
+		return 0, 0, ""
+	}
+	lat := -1.0
+	if nw := rep.Network; nw != nil && nw.Measured {
+		lat = nw.LatencyMS
+	}
+	groupOf := func(svc string) (group, lmid string) {
+		for i := range m.Servers {
+			sv := &m.Servers[i]
+			if !sv.System && !sv.TMS && !sv.Gateway && slices.Contains(sv.Services, svc) {
+				return sv.Group, sv.LMID
+			}
+		}
+		return "", ""
+	}
+	tms := func(group string) bool {
+		for _, g := range m.Groups {
+			if g.Name == group {
+				return g.TMSName != ""
+			}
+		}
+		return false
+	}
+	sum := 0.0
+	var parts []string
+	for _, name := range fitKeys(rep.Services) {
+		sr := rep.Services[name]
+		if sr.Commits == 0 || sr.CommitMeanMS == nil {
+			continue
+		}
+		group, lmid := groupOf(name)
+		if group == "" || !tms(group) {
+			continue
+		}
+		participants, remote := map[string]bool{group: true}, false
+		for _, c := range sr.Calls {
+			g, l := "", ""
+			switch {
+			case c.Enqueue != "":
+				space, _, _ := strings.Cut(c.Enqueue, ":")
+				if i := m.QSpaceIndex(space); i >= 0 {
+					g = m.QSpaces[i].Group
+					for _, sv := range m.Servers {
+						if sv.Group == g {
+							l = sv.LMID
+							break
+						}
+					}
+				}
+			case c.Mode == "tpforward" || c.NoReply:
+				continue // handed on, or never in the transaction
+			default:
+				g, l = groupOf(c.Service)
+			}
+			if g != "" && tms(g) {
+				participants[g] = true
+				remote = remote || l != lmid
+			}
+		}
+		rounds := 1.0
+		if len(participants) > 1 {
+			rounds = 2
+		}
+		each := *sr.CommitMeanMS / rounds
+		if remote {
+			if lat < 0 {
+				continue
+			}
+			each -= 2 * lat
+		}
+		if each <= 0 {
+			continue
+		}
+		sum += each * float64(sr.Commits)
+		n += sr.Commits
+		parts = append(parts, fmt.Sprintf("%s: %d commits of %g ms, %d participants, %s", name, sr.Commits, *sr.CommitMeanMS, len(participants),
+			map[bool]string{true: fmt.Sprintf("one on another machine (%g ms less per round)", 2*lat), false: "all on its machine"}[remote]))
+	}
+	if n == 0 {
+		return 0, 0, ""
+	}
+	return math.Round(sum/float64(n)*1000) / 1000, n, strings.Join(parts, "; ")
 }

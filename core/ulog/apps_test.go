@@ -56,7 +56,9 @@ func TestCommitDequeueAndUntracedCallers(t *testing.T) {
 		`100000.045.n1!TMQFORWARD.5.1.0: gtrid x0 x2 x2: TRACE:at: } tpcommit = 1`,
 	}
 	for i := 0; i < 6; i++ { // QUOTE at .100, .110, ...: the even ones a traced client's
-		at := func(ms int) string { return "100000." + string(rune('1'+i/10)) + string(rune('0'+i%10)) + string(rune('0'+ms)) + ".n1!" }
+		at := func(ms int) string {
+			return "100000." + string(rune('1'+i/10)) + string(rune('0'+i%10)) + string(rune('0'+ms)) + ".n1!"
+		}
 		if i%2 == 0 {
 			lines = append(lines, at(0)+`qclt.7.1.0: TRACE:at: { tpcall("QUOTE", 0x0, 0, 0x0, 0x0, 0x0)`)
 		} else {
