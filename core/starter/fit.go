@@ -306,6 +306,9 @@ func Fit(src FitSources) (*FitReport, error) {
 		rep.Criterion += CriterionGrid
 	}
 	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS)
+	if rep.Source == "ulog" {
+		rep.Warnings = append(rep.Warnings, uncommitted(m, rep)...)
+	}
 	rep.Figures = figures(m, rep, arr)
 	return rep, nil
 }

@@ -588,3 +588,37 @@ func tmsEstimate(m *core.Model, rep *FitReport) (ms float64, n int, how string) 
 	}
 	return math.Round(sum/float64(n)*1000) / 1000, n, strings.Join(parts, "; ")
 }
+
+// uncommitted warns of each service the UBBCONFIG runs with AUTOTRAN=Y in
+// a group with a TMSNAME whose timed executions show no tpcommit: its
+// commit, made inside tpreturn, is traced only in the iatmi category, so a
+// ULOG traced with atmi alone has it inside the execution's own work, and
+// the simulation, which plays the commit itself, would count it twice.
+func uncommitted(m *core.Model, rep *FitReport) []string {
+	if m == nil {
+		return nil
+	}
+	tms := map[string]bool{}
+	for _, g := range m.Groups {
+		tms[g.Name] = g.TMSName != ""
+	}
+	var out []string
+	for _, name := range fitKeys(rep.Services) {
+		sr, svc := rep.Services[name], m.Service(name)
+		if svc == nil || sr.Commits > 0 || sr.Samples == 0 {
+			continue
+		}
+		auto := false
+		for i := range m.Servers {
+			sv := &m.Servers[i]
+			if !sv.System && !sv.TMS && slices.Contains(sv.Services, name) && tms[sv.Group] && svc.Params(sv.Group).AutoTran {
+				auto = true
+			}
+		}
+		if auto {
+			out = append(out, fmt.Sprintf("%s: AUTOTRAN=Y, but no commit in its executions (Tuxedo traces the commit it makes in tpreturn as iatmi: "+
+				"TMTRACE=atmi+iatmi:ulog): if it commits, its fitted time holds its commits, which the simulation plays again", name))
+		}
+	}
+	return out
+}

@@ -95,3 +95,53 @@ SHIP
 		t.Errorf("qspaces.QS.enqueue_time %+v: want const 1", e)
 	}
 }
+
+// The same log traced with atmi alone (TMTRACE=atmi:ulog) has no ia
+// tpcommit lines: PAY's own work then holds its commits (20 − 2 and
+// 22 − 2 ms: 19 ms on average, where it is 8), and nothing in the log
+// says so; the UBBCONFIG does (AUTOTRAN=Y in a group with a TMS), so a
+// warning names it.
+func TestFitULOGAutotranWithoutCommitLines(t *testing.T) {
+	ubbText := `*RESOURCES
+IPCKEY 123456
+MASTER site1
+MODEL SHM
+*MACHINES
+"h" LMID=site1 TUXDIR="/opt/tux" APPDIR="/app" TUXCONFIG="/app/tuxconfig"
+*GROUPS
+APP LMID=site1 GRPNO=1 TMSNAME=TMS_SQL TMSCOUNT=2
+*SERVERS
+pay SRVGRP=APP SRVID=1 CLOPT="-s PAY"
+inq SRVGRP=APP SRVID=2 CLOPT="-s INQ"
+*SERVICES
+PAY AUTOTRAN=Y
+INQ
+`
+	var b strings.Builder
+	for i, end := range []int{20, 22} {
+		at := func(ms int) string { return fmt.Sprintf("10000%d.%03d.h!", i, ms) }
+		for _, l := range []string{
+			at(0) + `clt.1.1.0: TRACE:at: { tpcall("PAY", 0x0, 0, 0x0, 0x0, 0x0)`,
+			at(0) + `pay.2.1.0: TRACE:at: { tpservice({"PAY"})`,
+			at(3) + `pay.2.1.0: TRACE:at: { tpcall("INQ", 0x0, 0, 0x0, 0x0, 0x0)`,
+			at(3) + `inq.3.1.0: TRACE:at: { tpservice({"INQ"})`,
+			at(5) + `inq.3.1.0: TRACE:at: } tpservice`,
+			at(5) + `pay.2.1.0: TRACE:at: } tpcall = 1`,
+			at(end) + `pay.2.1.0: TRACE:at: } tpservice`,
+			at(end+1) + `clt.1.1.0: TRACE:at: } tpcall = 1`,
+		} {
+			b.WriteString(l + "\n")
+		}
+	}
+	rep, err := Fit(FitSources{UBBConfig: &ubbText, ULOG: []ulog.File{{Name: "ULOG.120626", Text: b.String()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pay := rep.Services["PAY"]; pay.MeanMS == nil || *pay.MeanMS != 19 || pay.Commits != 0 {
+		t.Errorf("PAY: mean %v, %d commits; want 19 ms, none", pay.MeanMS, pay.Commits)
+	}
+	w := strings.Join(rep.Warnings, "\n")
+	if !strings.Contains(w, "PAY: AUTOTRAN=Y, but no commit in its executions") || strings.Contains(w, "INQ: AUTOTRAN") {
+		t.Errorf("warnings %q: want PAY's commits said to be missing, not INQ's", w)
+	}
+}
