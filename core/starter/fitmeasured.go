@@ -342,6 +342,7 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		}
 	}
 	counts := map[[2]string]float64{} // the requests behind each stream: an execution no traced process called counts its weight
+	inferred := map[[2]string]bool{}  // streams with such executions
 	origin := ""
 	if m != nil {
 		origin = defaultOrigin(m)
@@ -352,10 +353,14 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 			o = origin
 		}
 		counts[[2]string{a.svc, o}] += a.w
+		if a.w < 1 {
+			inferred[[2]string{a.svc, o}] = true
+		}
 	}
 	keys := make([][2]string, 0, len(counts))
 	for k := range counts {
-		if m == nil || m.Service(k[0]) != nil {
+		space, _, enqueue := strings.Cut(k[0], ":")
+		if m == nil || m.Service(k[0]) != nil || enqueue && m.QSpaceIndex(space) >= 0 {
 			keys = append(keys, k)
 		}
 	}
@@ -369,6 +374,12 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 		note := ""
 		if sa := rep.Arrivals.Services[k[0]]; sa != nil && len(sa.Hourly) > 1 {
 			note = "an hourly profile"
+		}
+		if inferred[k] {
+			if note != "" {
+				note += "; "
+			}
+			note += "with executions no traced process called, at the machine that served them"
 		}
 		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), int(math.Round(counts[k])), note)
 	}

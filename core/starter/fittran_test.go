@@ -77,6 +77,9 @@ SHIP
 	if f := figs["transactions.tms_time"]; f.Source != "measured" || f.Samples != 2 || !strings.HasPrefix(f.Note, "const 5.5 ms") {
 		t.Errorf("tms_time figure %+v: want measured from 2 commits, const 5.5 ms", f)
 	}
+	if f := figs["workload.generate.streams[PAY from site1].rate_per_s"]; f.Samples != 2 || f.Note != "" {
+		t.Errorf("PAY's stream figure %+v: want 2 requests, all traced clients' calls", f)
+	}
 	if f := figs["qspaces.QS.enqueue_time"]; f.Source != "measured" || f.Samples != 2 {
 		t.Errorf("enqueue_time figure %+v: want measured from 2 executions", f)
 	}
@@ -143,5 +146,58 @@ INQ
 	w := strings.Join(rep.Warnings, "\n")
 	if !strings.Contains(w, "PAY: AUTOTRAN=Y, but no commit in its executions") || strings.Contains(w, "INQ: AUTOTRAN") {
 		t.Errorf("warnings %q: want PAY's commits said to be missing, not INQ's", w)
+	}
+}
+
+// Streams' figures count the requests behind them: INQ runs 6 times on
+// host h, 3 called by a traced client there and 3 by nobody traced (a
+// workstation handler's calls are Tuxedo's own): the 3 surplus executions
+// are arrivals of weight 3/6 each over the 6, so the stream from site1 has
+// 3 + 6 × 0.5 = 6 requests behind it, and its note says some are
+// executions no traced process called. A client's enqueues to QS:SHIP are a
+// stream of their own, listed too.
+func TestFitFiguresCountInferredArrivals(t *testing.T) {
+	ubbText := `*RESOURCES
+IPCKEY 123456
+MASTER site1
+MODEL SHM
+*MACHINES
+"h" LMID=site1 TUXDIR="/opt/tux" APPDIR="/app" TUXCONFIG="/app/tuxconfig"
+*GROUPS
+APP LMID=site1 GRPNO=1
+QG LMID=site1 GRPNO=2
+*SERVERS
+inq SRVGRP=APP SRVID=1 CLOPT="-s INQ"
+TMQUEUE SRVGRP=QG SRVID=1 CLOPT="-s QS:TMQUEUE"
+*SERVICES
+INQ
+`
+	var b strings.Builder
+	for i := 0; i < 6; i++ {
+		at := func(ms int) string { return fmt.Sprintf("10000%d.%03d.h!", i, ms) }
+		if i%2 == 0 {
+			b.WriteString(at(0) + `clt.1.1.0: TRACE:at: { tpcall("INQ", 0x0, 0, 0x0, 0x0, 0x0)` + "\n")
+		}
+		b.WriteString(at(1) + `inq.2.1.0: TRACE:at: { tpservice({"INQ"})` + "\n" + at(3) + `inq.2.1.0: TRACE:at: } tpservice` + "\n")
+		if i%2 == 0 {
+			b.WriteString(at(4) + `clt.1.1.0: TRACE:at: } tpcall = 1` + "\n")
+		}
+		b.WriteString(at(10) + `clt.1.1.0: TRACE:at: { tpenqueue("QS", "SHIP", 0x1, 0x2, 0, 0x0)` + "\n" +
+			at(11) + `TMQUEUE.7.1.0: TRACE:at: { tpservice({"QS"})` + "\n" + at(12) + `TMQUEUE.7.1.0: TRACE:at: } tpservice` + "\n" +
+			at(13) + `clt.1.1.0: TRACE:at: } tpenqueue = 1` + "\n")
+	}
+	rep, err := Fit(FitSources{UBBConfig: &ubbText, ULOG: []ulog.File{{Name: "ULOG.120626", Text: b.String()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := map[string]Figure{}
+	for _, f := range rep.Figures {
+		figs[f.Figure] = f
+	}
+	if f := figs["workload.generate.streams[INQ from site1].rate_per_s"]; f.Samples != 6 || !strings.Contains(f.Note, "executions no traced process called") {
+		t.Errorf("INQ's stream figure %+v: want 6 requests, some inferred", f)
+	}
+	if f := figs["workload.generate.streams[QS:SHIP from site1].rate_per_s"]; f.Source != "measured" || f.Samples != 6 {
+		t.Errorf("the enqueues' stream figure %+v: want measured, 6 requests", f)
 	}
 }
