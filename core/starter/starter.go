@@ -297,9 +297,11 @@ func defaultOrigin(m *core.Model) string {
 // origin that keeps every server at most load busy by construction,
 // whichever of its servers Tuxedo's rules pick (the first idle one, the
 // least loaded queue, or always the first with LDBAL N): each running
-// server's time (spare instances past MIN serve nothing) is split evenly
-// among the services it offers, and a service's offered work (rate × mean)
-// is load times the smallest share any of its servers gives it. A server's
+// server's time (spare instances past MIN serve nothing; a multithreaded
+// one has its MAXDISPATCHTHREADS threads' worth, its busy fraction being
+// over them) is split evenly among the services it offers, and a service's
+// offered work (rate × mean) is load times the smallest share any of its
+// servers gives it. A server's
 // busy fraction is at most the work offered to the services it offers, the
 // sum of those shares times load: at most load. A routed service's values
 // are drawn from its RANGES (routeFor); a group that gets the fraction f of
@@ -321,7 +323,7 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 			if minShare[s] == nil {
 				minShare[s] = map[string]float64{}
 			}
-			sh := 1 / float64(len(mine))
+			sh := float64(srv.DispatchThreads()) / float64(len(mine))
 			if old, ok := minShare[s][srv.Group]; !ok || sh < old {
 				minShare[s][srv.Group] = sh
 			}

@@ -345,3 +345,31 @@ func TestStarterServiceOfSparesOnly(t *testing.T) {
 		t.Errorf("warnings %q, want one naming B", warns)
 	}
 }
+
+// A multithreaded server's streams are sized to its threads: its busy
+// fraction is over its MAXDISPATCHTHREADS (docs/engine.md), so the starter's
+// about-half-busy rule offers it k threads' worth. By hand, one server
+// offering A and B at the default 10 ms each, load 0.5: each service gets
+// half the server, 0.5 × 0.5 × 1000 / 10 = 25 requests/s with one thread;
+// with MAXDISPATCHTHREADS=4, 4 × 25 = 100.
+func TestStarterCountsThreads(t *testing.T) {
+	rates := func(threads string) map[string]float64 {
+		ubbText := "*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG LMID=site1 GRPNO=1\n*SERVERS\n" +
+			"a SRVGRP=G SRVID=1 " + threads + " CLOPT=\"-s A,B\"\n*SERVICES\nA\nB\n"
+		sc, err := New(Files{UBBConfig: &ubbText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]float64{}
+		for _, st := range sc.Workload.Generate.Streams {
+			out[st.Service] = st.RatePerS
+		}
+		return out
+	}
+	if got := rates(""); got["A"] != 25 || got["B"] != 25 {
+		t.Errorf("one thread: rates %v, want A and B 25/s", got)
+	}
+	if got := rates("MINDISPATCHTHREADS=1 MAXDISPATCHTHREADS=4"); got["A"] != 100 || got["B"] != 100 {
+		t.Errorf("four threads: rates %v, want A and B 100/s", got)
+	}
+}
