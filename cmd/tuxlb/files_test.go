@@ -187,7 +187,10 @@ func TestRunOwnFilesErrors(t *testing.T) {
 		{[]string{"run", p("dup.json")}, 1, "policy: given twice in one object (scenario line 2 col 2)"},
 		{[]string{"run", "--ubbconfig", p("ubb.cfg"), p("dup.json")}, 1, "policy: given twice in one object (scenario line 2 col 2)"},
 		{[]string{"run", "--trace", p("trace.csv")}, 2, "want one scenario file (or -), or --ubbconfig FILE"},
-		{[]string{"init"}, 2, "tuxlb init: want --ubbconfig FILE"},
+		{[]string{"init"}, 2, "tuxlb init: want the UBBCONFIG (tuxlb init FILE, or --ubbconfig FILE) and no other argument"},
+		{[]string{"init", p("ubb.cfg"), p("ubb.cfg")}, 2, "and no other argument"},
+		{[]string{"init", "--ubbconfig", p("ubb.cfg"), p("ubb.cfg")}, 2, "and no other argument"},
+		{[]string{"init", p("bad.cfg")}, 1, p("bad.cfg") + ":2:"}, // the one argument is the UBBCONFIG
 		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "0"}, 2, "tuxlb init: --load"},
 		{[]string{"init", "--ubbconfig", p("ubb.cfg"), "--load", "NaN"}, 2, `tuxlb init: --load: "NaN" is not a fraction between 0.01 and 10`},
 		{[]string{"init", "--ubbconfig", "-", "--ulog", "-"}, 2, "tuxlb init: --ubbconfig and --ulog would each read standard input (-)"},
@@ -219,6 +222,15 @@ func TestInitWritesARunnableScenario(t *testing.T) {
 	code, got, stderr := cli(t, "run", out)
 	if code != 0 || strings.Contains(got, "no -s") {
 		t.Errorf("run: exit %d, stderr %q; or a warning about the missing -s is left", code, stderr)
+	}
+	// tuxlb init FILE, the UBBCONFIG as its one argument, flags before or
+	// after it, writes the same scenario
+	for _, args := range [][]string{{"init", filepath.Join(dir, "ubb.cfg")}, {"init", "--load", "0.5", filepath.Join(dir, "ubb.cfg")},
+		{"init", filepath.Join(dir, "ubb.cfg"), "--out", "-"}} {
+		code, stdout, stderr = cli(t, args...)
+		if code != 0 || stdout != string(data) {
+			t.Errorf("%v: exit %d, stderr %q; want the scenario of --ubbconfig", args, code, stderr)
+		}
 	}
 }
 

@@ -22,7 +22,7 @@ func init() {
 	}
 }
 
-// runInit is `tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE]`:
+// runInit is `tuxlb init [--ubbconfig] FILE [--dmconfig FILE] [--trace FILE]`:
 // the starter scenario (starter.New) as JSON on standard output or
 // in --out. Exit 1 for a bad file, 2 for bad flags.
 func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -41,23 +41,28 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ulogs ulogFlag
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit service times, calls and rates from (repeatable; implies --fit)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb init --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP] [--fit] | --ulog FILE... | --load FRACTION]")
+		fmt.Fprintln(stderr, "usage: tuxlb init [--ubbconfig] FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP] [--fit] | --ulog FILE... | --load FRACTION]")
 		fmt.Fprintln(stderr, "                  [--psc FILE] [--out FILE]")
 		fmt.Fprintln(stderr, "       (- for one of the files reads it from standard input)")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	if ff.ubbconfig == "" && len(pos) == 1 {
+		ff.ubbconfig = pos[0] // tuxlb init FILE: the UBBCONFIG
+		pos = nil
+	}
 	if err := ff.check(""); err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 2
 	}
-	if ff.ubbconfig == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "tuxlb init: want --ubbconfig FILE and no other argument")
+	if ff.ubbconfig == "" || len(pos) > 0 {
+		fmt.Fprintln(stderr, "tuxlb init: want the UBBCONFIG (tuxlb init FILE, or --ubbconfig FILE) and no other argument")
 		fs.Usage()
 		return 2
 	}
