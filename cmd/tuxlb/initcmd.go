@@ -105,12 +105,13 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	} else {
 		var warn []string
-		if sc, warn, err = starter.NewWithWarnings(files); err != nil {
+		sc, warn, err = starter.NewWithWarnings(files)
+		for _, w := range warn { // before an error too: an ignored section can leave nothing to run
+			fmt.Fprintf(stderr, "tuxlb init: warning: %s\n", w)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "tuxlb init: %s\n", cmp.Or(pscError(err, ff.psc), fileError(err, &ff, "")))
 			return 1
-		}
-		for _, w := range warn {
-			fmt.Fprintf(stderr, "tuxlb init: warning: %s\n", w)
 		}
 	}
 	var buf bytes.Buffer

@@ -9,6 +9,7 @@
 package starter
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -216,7 +217,7 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 		sc.Domains[d] = scenario.DomainSpec{ResponseTime: scenario.Dist{Dist: "exp", MeanMS: ptr(defaultDomainMS)}}
 	}
 	if len(local)+len(remote) == 0 {
-		return nil, nil, nil, nothingToRun(m)
+		return nil, nil, append(configWarnings(m), warns...), nothingToRun(m)
 	}
 	warns = append(warns, runtimeWarnings(m)...)
 	if ts != nil {
@@ -239,7 +240,30 @@ func buildAll(f Files, replay bool) (*scenario.Scenario, *traceStats, []string, 
 	if standing {
 		sc.Name += "; every server runs a stand-in service named like it (its services advertise at run time)"
 	}
-	return sc, ts, warns, nil
+	// what reading the configuration left out or took as written (an
+	// unknown keyword, a skeleton's placeholder) comes first, as the run
+	// of the scenario will list it: read with the scenario's advertise map
+	in := ubb.Input{UBBName: cmp.Or(f.UBBPath, "ubbconfig"), UBBConfig: sc.UBBConfig, DMName: cmp.Or(f.DMPath, "dmconfig"),
+		DMConfig: sc.DMConfig, Advertise: sc.Advertise}
+	if final, err := core.LoadModel(in); err == nil {
+		m = final
+	}
+	return sc, ts, append(configWarnings(m), warns...), nil
+}
+
+// configWarnings are the warnings of reading m's configuration, each
+// FILE:LINE:COL: message, but for those about servers that advertise at
+// run time (runtimeWarnings and the stand-ins say those for the starter).
+func configWarnings(m *core.Model) []string {
+	out := make([]string, 0, len(m.Warnings))
+	for _, d := range m.Warnings {
+		if strings.Contains(d.Message, ubb.NoAdvertiseWarning) {
+			continue
+		}
+		d.Severity = "" // the caller says they are warnings
+		out = append(out, d.String())
+	}
+	return out
 }
 
 func ptr[T any](v T) *T { return &v }

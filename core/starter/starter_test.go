@@ -373,3 +373,35 @@ func TestStarterCountsThreads(t *testing.T) {
 		t.Errorf("four threads: rates %v, want A and B 100/s", got)
 	}
 }
+
+// The starter lists what reading the configuration left out, where it is
+// written, as the run will: MINN=5 (a typo of MIN) is ignored, so simpserv
+// boots one instance, not five; and the warning about simpserv advertising
+// every *SERVICES service is not said twice (the scenario's advertise
+// entry answers it). A section written *servers is not *SERVERS: its
+// servers are left out, nothing is left to run, and the warning that says
+// why comes with the error.
+func TestStarterListsConfigurationWarnings(t *testing.T) {
+	ubbText := "*RESOURCES\nIPCKEY 1\nMASTER site1\nMODEL SHM\n*MACHINES\nh LMID=site1\n*GROUPS\nG LMID=site1 GRPNO=1\n*SERVERS\n" +
+		"simpserv SRVGRP=G SRVID=1 MINN=5 CLOPT=\"-A\"\n*SERVICES\nTOUPPER\n"
+	sc, warns, err := NewWithWarnings(Files{UBBConfig: &ubbText, UBBPath: "ubb.cfg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// MINN starts after "simpserv SRVGRP=G SRVID=1 ", 26 characters: column 27
+	want := []string{"ubb.cfg:10:27: unknown keyword MINN in *SERVERS (ignored)"}
+	if !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings %q, want %q", warns, want)
+	}
+	if !reflect.DeepEqual(sc.Advertise["simpserv"], []string{"TOUPPER"}) {
+		t.Errorf("advertise %v, want simpserv: TOUPPER", sc.Advertise)
+	}
+	lower := strings.Replace(ubbText, "*SERVERS", "*servers", 1)
+	_, warns, err = NewWithWarnings(Files{UBBConfig: &lower, UBBPath: "ubb.cfg"})
+	if err == nil || !strings.Contains(err.Error(), "nothing to run") {
+		t.Fatalf("err %v, want nothing to run", err)
+	}
+	if want := []string{"ubb.cfg:9:1: unknown section *servers: its entries are ignored"}; !reflect.DeepEqual(warns, want) {
+		t.Errorf("warnings with the error %q, want %q", warns, want)
+	}
+}

@@ -190,9 +190,14 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 			what += fmt.Sprintf(" and %d more", len(b.svcOrder)-5)
 		}
 	}
-	b.warnf(e.pos, "server %s has no -s in its CLOPT and no advertise entry in the scenario: %s", e.name, what)
+	b.warnf(e.pos, "server %s "+NoAdvertiseWarning+": %s", e.name, what)
 	return b.svcOrder, "services", false, false
 }
+
+// NoAdvertiseWarning is in the warning about each server that advertises
+// at run time (no -s, no advertise entry): a starter, which says it in
+// its own words, leaves those out.
+const NoAdvertiseWarning = "has no -s in its CLOPT and no advertise entry in the scenario"
 
 // warnUnusedAdvertise warns about advertise map entries that no server used.
 // Their services are known all the same (docs/config.md names the advertise
