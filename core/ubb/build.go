@@ -67,8 +67,34 @@ func (b *builder) checkSections(secs []*section) map[string][]*section {
 		}
 		byName[s.name] = append(byName[s.name], s)
 		b.warnUnknownKeywords(s, known)
+		b.warnPlaceholders(s)
 	}
 	return byName
+}
+
+// warnPlaceholders warns at each name and unquoted value of s that holds a
+// skeleton's <bracketed item> (`IPCKEY <Replace with a valid IPC Key>`,
+// `<SITE1's uname> LMID=SITE1`): read as it is written, so that a sample
+// left unfilled still starts where the simulator does not use the value;
+// where it does, the value's own check reports it.
+func (b *builder) warnPlaceholders(s *section) {
+	const note = "%s: a skeleton's placeholder, read as it is written (tmloadcf needs a real value there)"
+	for _, e := range s.entries {
+		if s.name == "RESOURCES" {
+			if p := e.params[0]; p.raw == "" && isPlaceholder(p.value) {
+				b.warnf(p.valPos, note, p.key+" "+p.value)
+			}
+			continue
+		}
+		if !e.isDefault && isPlaceholder(e.name) {
+			b.warnf(e.pos, note, "the entry name "+e.name)
+		}
+		for _, p := range e.params {
+			if p.raw == "" && isPlaceholder(p.value) {
+				b.warnf(p.valPos, note, p.key+"="+p.value)
+			}
+		}
+	}
 }
 
 // warnUnknownKeywords warns once for each parameter that the section does

@@ -127,6 +127,12 @@ func (p *syntaxParser) lexLine(line string, lineNo int32) (toks []token, open bo
 				if strings.ContainsRune(" \t\r\f\v\n#=\"", r) {
 					break
 				}
+				if n := placeholderLen(line[j:]); n > 0 {
+					// a skeleton's <bracketed item>, blanks and all, is one word
+					col += int32(utf8.RuneCountInString(line[j : j+n]))
+					j += n
+					continue
+				}
 				j += size
 				col++
 			}
@@ -135,6 +141,29 @@ func (p *syntaxParser) lexLine(line string, lineNo int32) (toks []token, open bo
 		}
 	}
 	return toks, false
+}
+
+// placeholderLen is the length in bytes of the <bracketed item> s starts
+// with (Oracle's skeleton files write `IPCKEY <Replace with a valid IPC
+// Key>` and `<SITE1's uname> LMID=SITE1`, to be replaced by hand), or 0:
+// a '<', then up to the first '>' on the line, with no quote, '#' or '='
+// between. Such an item is read as one word, blanks included.
+func placeholderLen(s string) int {
+	if !strings.HasPrefix(s, "<") {
+		return 0
+	}
+	end := strings.IndexAny(s[1:], ">\"#=\n")
+	if end < 0 || s[1+end] != '>' {
+		return 0
+	}
+	return end + 2
+}
+
+// isPlaceholder says whether an unquoted word holds a skeleton's
+// <bracketed item>: the file is a skeleton that was not filled in.
+func isPlaceholder(word string) bool {
+	i := strings.IndexByte(word, '<')
+	return i >= 0 && placeholderLen(word[i:]) > 0
 }
 
 // span returns the bytes [i, j) of the line being read as a span of the text.

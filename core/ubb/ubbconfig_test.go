@@ -57,6 +57,13 @@ func TestSyntax(t *testing.T) {
 		{"indented entry name is an entry",
 			"*SERVICES\n  A LOAD=1\n  B\n",
 			[]string{"SERVICES|A@2:3|LOAD=1@2:10", "SERVICES|B@3:3"}},
+		// a skeleton's <bracketed item> is one word, blanks included:
+		// "<SITE1's uname>" is 15 characters, so LMID's value is at 4:22;
+		// after a tab and "ENVFILE=", 5:10
+		{"skeleton placeholders",
+			"*RESOURCES\nIPCKEY\t\t<Replace with a valid IPC Key> # fill in\n*MACHINES\n<SITE1's uname> LMID=S\n\tENVFILE=<APPDIR1>/ENVFILE\n",
+			[]string{"RESOURCES|IPCKEY@2:1|IPCKEY=<Replace with a valid IPC Key>@2:9",
+				"MACHINES|<SITE1's uname>@4:1|LMID=S@4:22|ENVFILE=<APPDIR1>/ENVFILE@5:10"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
