@@ -176,6 +176,14 @@ func TestRealConfigsStart(t *testing.T) {
 		"fuxedo__fuxedo__install-tests__server__ubbconfig.in.ubb": "server server (group GROUP1) runs SERVER, server mtserver (group GROUP1) runs MTSERVER, server failserver (group GROUP1) runs FAILSERVER, " +
 			"server defserver (group GROUP1) runs DEFSERVER, server defmtserver (group GROUP1) runs DEFMTSERVER",
 		"fuxedo__fuxedo__install-tests__tmshutdown__ubbconfig.in.ubb": "server server (group GROUP1) runs SERVER",
+		"fuxedo__fuxedo__install-tests__trx__ubbconfig.in.ubb":        "server server (group GROUP1) runs SERVER, server server1 (group GROUP1) runs SERVER1, server server2 (group GROUP1) runs SERVER2",
+		// No CLOPT (DEFAULT: -A), and *SERVICES is empty.
+		"Billpro-Software__ninja-bea-tuxedo-8-1__bea__tuxedo8.1__samples__atmi__STOCKAPP__UBBCBSHM.ubb": "server FUNDUPSR (group COBAPI) runs FUNDUPSR, " +
+			"server FUNDPRSR (group COBAPI) runs FUNDPRSR, server BUYSELL (group COBAPI) runs BUYSELL",
+		// TMQUEUE and TMQFORWARD are system servers; *SERVICES is empty.
+		"Billpro-Software__ninja-bea-tuxedo-8-1__bea__tuxedo8.1__samples__atmi__qsample__ubb.sample.ubb": "server server (group GROUP1) runs SERVER",
+		// *SERVICES has only a DEFAULT: line; bdb1 is MIN=2 on one queue.
+		"cSploit__android__cSploit__jni__bdb__test__xa__src2__tuxconfig.sh__heredoc_ubb.cfg.ubb": "server bdb1 (group BDBG) runs BDB1, server bdb2 (group BDBG) runs BDB2",
 	}
 	invalid := map[string]bool{ // NEGATIVE in SOURCES.md
 		"Setofnosets__Tuxedo1__ubbconfig.ubb":                                 true,
@@ -187,8 +195,8 @@ func TestRealConfigsStart(t *testing.T) {
 		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb": true,
 	}
 	paths, _ := filepath.Glob("../../testdata/tuxedo-configs/*.ubb")
-	if len(paths) != 27 {
-		t.Fatalf("%d configurations in testdata/tuxedo-configs, want 27", len(paths))
+	if len(paths) != 39 {
+		t.Fatalf("%d configurations in testdata/tuxedo-configs, want 39", len(paths))
 	}
 	started := 0
 	for _, p := range paths {
@@ -220,8 +228,8 @@ func TestRealConfigsStart(t *testing.T) {
 		}
 		started++
 	}
-	if started != 27-len(invalid) {
-		t.Errorf("%d started, want %d", started, 27-len(invalid))
+	if started != 39-len(invalid) {
+		t.Errorf("%d started, want %d", started, 39-len(invalid))
 	}
 	// With a psc listing of its five servers (services made up, one per
 	// server, mtserver two), fuxedo's server test starts and runs.
