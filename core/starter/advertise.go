@@ -238,7 +238,7 @@ func nothingToRun(m *core.Model) error {
 	}
 	const none = "no server offers a service, so there is nothing to run"
 	if len(args) == 0 {
-		return diag.FieldErrorf("ubbconfig", none)
+		return diag.FieldErrorf("ubbconfig", none+": %s", whyNone(m))
 	}
 	const most = 10
 	n := len(args) / 2
@@ -254,6 +254,26 @@ func nothingToRun(m *core.Model) error {
 	}
 	return diag.FieldErrorf("ubbconfig", none+": "+list+" "+verb+" at run time: "+
 		"give a ULOG (--ulog) or a psc listing (--psc), or an `advertise` entry"+each, args...)
+}
+
+// whyNone says why a configuration without a server that advertises at
+// run time offers nothing: it has no server, or only Tuxedo's own (JSL,
+// JREPSVR: a Jolt listener and its repository), which serve no
+// application service.
+func whyNone(m *core.Model) string {
+	if len(m.Servers) == 0 {
+		return "the configuration has no server (no *SERVERS entry)"
+	}
+	var names []string
+	for _, srv := range m.Servers {
+		if !srv.System && !srv.Gateway {
+			return "its application servers offer no service"
+		}
+		if !slices.Contains(names, srv.Name) {
+			names = append(names, srv.Name)
+		}
+	}
+	return "its servers (" + strings.Join(names, ", ") + ") are all Tuxedo system servers, which offer no application service"
 }
 
 // advertiseOf is the advertise map a scenario starts with: the entries a

@@ -405,3 +405,22 @@ func TestStarterListsConfigurationWarnings(t *testing.T) {
 		t.Errorf("warnings with the error %q, want %q", warns, want)
 	}
 }
+
+// A configuration that offers nothing says why: BEA's Jolt setup of
+// simpapp boots only JSL and three JREPSVRs (Tuxedo's own servers, no
+// application service) and lists no service; a section written *servers
+// leaves no server at all.
+func TestStarterNothingToRunSaysWhy(t *testing.T) {
+	jolt := "*RESOURCES\nIPCKEY 123460\nMASTER jrep\nMODEL SHM\n*MACHINES\nDK3303 LMID=jrep\n*GROUPS\n\"JOLT\" LMID=\"jrep\" GRPNO=2\n*SERVERS\n" +
+		"\"JSL\" SRVGRP=\"JOLT\" SRVID=1 CLOPT=\"-A -- -n //DK3303:7004\"\n\"JREPSVR\" SRVGRP=\"JOLT\" SRVID=2\n\"JREPSVR\" SRVGRP=\"JOLT\" SRVID=3\n*SERVICES\n"
+	_, _, err := NewWithWarnings(Files{UBBConfig: &jolt})
+	want := "no server offers a service, so there is nothing to run: its servers (JSL, JREPSVR) are all Tuxedo system servers, which offer no application service"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Jolt only: got %v, want %q", err, want)
+	}
+	none := strings.Replace(jolt, "*SERVERS", "*servers", 1)
+	_, _, err = NewWithWarnings(Files{UBBConfig: &none})
+	if want := "nothing to run: the configuration has no server (no *SERVERS entry)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("*servers: got %v, want %q", err, want)
+	}
+}
