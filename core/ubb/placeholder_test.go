@@ -8,10 +8,12 @@ import (
 // Oracle's sample skeletons (simpapp's ubbsimple, bankapp's ubbshm) are
 // to be filled in by hand: `IPCKEY <Replace with a valid IPC Key>`,
 // `<SITE1's uname> LMID=SITE1`. Left as they are, they load: each
-// placeholder is read as written, with a warning at it, since none of
-// IPCKEY, UID, a machine's name or an unquoted path is used by the
-// simulator. A quoted "<TUXDIR1>" is a string like any other: no warning.
-// Where a used value is a placeholder, its own check refuses it.
+// placeholder is read as written, with a warning at it when it holds a
+// blank (read as one word only since), since none of IPCKEY, UID, a
+// machine's name or an unquoted path is used by the simulator. One
+// without a blank (<APPDIR1>/ENVFILE) was always a plain word: no
+// warning, as before; nor for a quoted "<TUXDIR1>", a string like any
+// other. Where a used value is a placeholder, its own check refuses it.
 func TestSkeletonPlaceholders(t *testing.T) {
 	text := "*RESOURCES\nIPCKEY\t\t<Replace with a valid IPC Key>\nUID <user id from id(1)>\nMASTER SITE1\nMODEL SHM\n" +
 		"*MACHINES\n<SITE1's uname> LMID=SITE1\n\tTUXDIR=\"<TUXDIR1>\"\n\tENVFILE=<APPDIR1>/ENVFILE\n" +
@@ -23,14 +25,12 @@ func TestSkeletonPlaceholders(t *testing.T) {
 	if len(m.Machines) != 1 || m.Machines[0].PMID != "<SITE1's uname>" || m.Machines[0].LMID != "SITE1" {
 		t.Errorf("machines %+v, want <SITE1's uname> LMID=SITE1", m.Machines)
 	}
-	// IPCKEY\t\t: the value at column 9; "UID " column 5; a tab and
-	// "ENVFILE=": column 10
+	// IPCKEY\t\t: the value at column 9; "UID " column 5
 	const note = ": a skeleton's placeholder, read as it is written (tmloadcf needs a real value there)"
 	want := []string{
 		"ubbsimple:2:9: warning: IPCKEY <Replace with a valid IPC Key>" + note,
 		"ubbsimple:3:5: warning: UID <user id from id(1)>" + note,
 		"ubbsimple:7:1: warning: the entry name <SITE1's uname>" + note,
-		"ubbsimple:9:10: warning: ENVFILE=<APPDIR1>/ENVFILE" + note,
 	}
 	var got []string
 	for _, d := range m.Warnings {

@@ -160,10 +160,23 @@ func placeholderLen(s string) int {
 }
 
 // isPlaceholder says whether an unquoted word holds a skeleton's
-// <bracketed item>: the file is a skeleton that was not filled in.
+// <bracketed item> with a blank in it (`<Replace with a valid IPC Key>`):
+// the file is a skeleton that was not filled in. One without a blank
+// (`<Machine-name>`) was always read as a plain word, and still is,
+// without a word.
 func isPlaceholder(word string) bool {
-	i := strings.IndexByte(word, '<')
-	return i >= 0 && placeholderLen(word[i:]) > 0
+	for i := strings.IndexByte(word, '<'); i >= 0; {
+		n := placeholderLen(word[i:])
+		if n > 0 && strings.ContainsAny(word[i:i+n], " \t") {
+			return true
+		}
+		j := strings.IndexByte(word[i+1:], '<')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // span returns the bytes [i, j) of the line being read as a span of the text.
