@@ -29,7 +29,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE` (required)")
+	fs.StringVar(&ff.ubbconfig, "ubbconfig", "", "UBBCONFIG `FILE` (required; or give it as the one argument: tuxlb init FILE)")
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	fs.StringVar(&ff.trace, "trace", "", "request log `FILE` (CSV): streams at its rates, service times from it")
 	fs.StringVar(&ff.traceMap, "trace-map", "", "how to read the log's columns: `time=COL,service=COL,...`")
