@@ -184,6 +184,9 @@ func TestSeriesNoSummaryUpToLimit(t *testing.T) {
 // aimed at.
 func TestAdmissionMirrorsEngine(t *testing.T) {
 	t.Parallel()
+	if admission.MaxCells != timeseries.MaxCells || admission.MinBins != timeseries.MinBins {
+		t.Errorf("admission.MaxCells, MinBins = %d, %d; timeseries' are %d, %d", admission.MaxCells, admission.MinBins, timeseries.MaxCells, timeseries.MinBins)
+	}
 	if admission.SeriesLines != timeseries.Limit || admission.EngineBins != timeseries.AutoMaxBins || admission.TargetBins != timeseries.TargetBins {
 		t.Errorf("admission has %d lines, %d and %d bins; the engine %d, %d and %d",
 			admission.SeriesLines, admission.EngineBins, admission.TargetBins, timeseries.Limit, timeseries.AutoMaxBins, timeseries.TargetBins)

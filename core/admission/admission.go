@@ -96,7 +96,13 @@ const (
 	SeriesLines = 64
 	TargetBins  = 120
 	EngineBins  = 2 * TargetBins
+	MaxCells    = 16_000_000 // the numbers the engine's bins hold at most: fewer bins past it
+	MinBins     = 16
 )
+
+// cellBins is the most bins of cols numbers each that MaxCells holds (core's
+// timeseries.CellBins).
+func cellBins(cols int64) int64 { return max(MaxCells/max(cols, 1), MinBins) &^ 1 }
 
 // CostPerTraceRow is what a row of the JSON trace rows (workload.trace)
 // costs compiled, the request it becomes (core holds those whole, sorted):
@@ -207,6 +213,7 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 		bins, field = max(4_000_000/max(cols, 1), 2*TargetBins), "bin_ms"
 		engineBins = bins
 	}
+	engineBins, bins = min(engineBins, cellBins(cols)), min(bins, cellBins(cols))
 	c.add(field, itoa64(engineBins)+" time-series bins × "+itoa64(cols)+" columns (queues, instances twice"+
 		map[bool]string{true: ", MP counters", false: ""}[s.mp]+")", satMul(engineBins, cols), costPerCell)
 	lines := s.shownLines(counters)
@@ -253,6 +260,7 @@ func AllSeriesCost(sc *scenario.Scenario, m *ubb.Model) CostTerm {
 	if sc.BinMS != nil {
 		bins = max(4_000_000/max(cols, 1), 2*TargetBins)
 	}
+	bins = min(bins, cellBins(cols))
 	rest := max(cols-s.shownLines(counters), 0)
 	return CostTerm{Field: "series", What: itoa64(bins) + " time-series bins × " + itoa64(rest) + " more lines (series all)",
 		Bytes: satMul(satMul(bins, rest), costPerLineCell)}

@@ -66,6 +66,9 @@ func TestCostCoversRun(t *testing.T) {
 		{"instances", 1, 4, 1000, 1, 10, false},
 		{"pairs", 1, 2, 500, 200, 10, false},
 		{"MP counters", 20, 20, 50, 1, 10, false},
+		// 200 machines × 2 000 queues: 400 000 counters a bin, past
+		// MaxCells in AutoMaxBins bins (6 GB before the engine kept fewer)
+		{"many MP machines", 200, 200, 10, 1, 10, false},
 		{"trace rows", 1, 1, 10, 1, 200_000, false},
 		{"bins", 1, 1, 200, 1, 2000, true},
 		{"threads", 1, 2, 20, 1, 2000, false},

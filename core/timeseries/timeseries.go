@@ -26,6 +26,22 @@ const (
 	MaxResets   = 10000 // reset times listed in the result
 )
 
+// MaxCells bounds the numbers the engine's closed bins hold at once (128 MB
+// of them): a model whose bins are wide enough that AutoMaxBins of them
+// would pass it (an MP domain of a hundred machines has a counter for every
+// machine and queue: 128 × 512 of them) keeps fewer bins, CellBins, merged
+// sooner. Below that size nothing changes.
+const (
+	MaxCells = 16_000_000
+	MinBins  = 16
+)
+
+// CellBins is the most bins of cols numbers each that MaxCells holds: at
+// least MinBins, an even number (bins merge in pairs).
+func CellBins(cols int64) int {
+	return int(max(MaxCells/max(cols, 1), MinBins)) &^ 1
+}
+
 // Limit is how many lines of each kind a result's series keeps (queue
 // lengths, utilizations and dispatches, MP counters) unless every line is
 // asked for: past it, the busiest lines and one line of the others
@@ -79,9 +95,10 @@ func New(width int64, maxBins int, sh Shape) Bins {
 // when it has one (as many bins as the horizon horizonUS needs before
 // neighbours merge, within 4 million cells of the lines sh counts), else
 // of the horizon / TargetBins rounded up to 1-2-5 x 10^k µs (1 ms without
-// a horizon), merged past AutoMaxBins.
+// a horizon), merged past AutoMaxBins; never more than CellBins.
 func Sized(binUS, horizonUS int64, sh Shape) Bins {
 	width, maxBins := int64(1000), AutoMaxBins
+	cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
 	switch {
 	case binUS > 0:
 		width = binUS
@@ -89,13 +106,11 @@ func Sized(binUS, horizonUS int64, sh Shape) Bins {
 		if horizonUS > 0 {
 			planned = horizonUS/width + 1
 		}
-		cols := int64(sh.Queues + 2*sh.Servers + sh.Pairs + 1)
 		maxBins = int(min(max(2*planned, AutoMaxBins), max(4_000_000/cols, AutoMaxBins)))
-		maxBins &^= 1
 	case horizonUS > 0:
 		width = hist.NiceUp((horizonUS + TargetBins - 1) / TargetBins)
 	}
-	return New(width, maxBins, sh)
+	return New(width, min(maxBins&^1, CellBins(cols)), sh)
 }
 
 // Width is the bins' width now, µs.

@@ -90,7 +90,8 @@ func TestReset(t *testing.T) {
 
 // TestSized: the scenario's bin width as given, with as many bins as its
 // horizon needs (at least AutoMaxBins, at most 4 million cells, even);
-// without one, the horizon's 120th rounded up to 1-2-5 x 10^k, or 1 ms.
+// without one, the horizon's 120th rounded up to 1-2-5 x 10^k, or 1 ms;
+// either way, at most MaxCells numbers in all (CellBins).
 func TestSized(t *testing.T) {
 	sh := Shape{Queues: 3, Servers: 4, Pairs: 2, Failures: 5} // 3 + 2·4 + 2 + 1 = 14 columns
 	for _, c := range []struct {
@@ -109,6 +110,24 @@ func TestSized(t *testing.T) {
 		if b.Width() != c.width || b.maxBins != c.maxBins {
 			t.Errorf("bin %d, horizon %d: width %d, %d bins; want %d, %d", c.bin, c.horizon, b.Width(), b.maxBins, c.width, c.maxBins)
 		}
+	}
+	// A model of 256 machines and 2 048 queues, one instance each: 2 048 +
+	// 2·2 048 + 256·2 048 + 1 = 530 433 columns; AutoMaxBins of them would be
+	// 127 million numbers (1 GB). 16e6 / 530 433 = 30.16: 30 bins, with or
+	// without a bin width. One of 32 machines and 512 queues (17 921
+	// columns, 4.3 million numbers in 240 bins) keeps AutoMaxBins.
+	big := Shape{Queues: 2048, Servers: 2048, Pairs: 256 * 2048}
+	for _, bin := range []int64{0, 500} {
+		if b := Sized(bin, 7_000_000, big); b.maxBins != 30 {
+			t.Errorf("256 machines, bin %d: %d bins, want 30", bin, b.maxBins)
+		}
+	}
+	if b := Sized(0, 7_000_000, Shape{Queues: 512, Servers: 512, Pairs: 32 * 512}); b.maxBins != AutoMaxBins {
+		t.Errorf("32 machines: %d bins, want %d", b.maxBins, AutoMaxBins)
+	}
+	// past 1 million columns, MinBins
+	if got := CellBins(4_000_000); got != MinBins {
+		t.Errorf("CellBins(4e6) = %d, want %d", got, MinBins)
 	}
 }
 
