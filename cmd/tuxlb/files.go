@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -116,6 +117,11 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 	var files starter.Files
 	var err error
 	useBudget(budget)
+	if len(pos) == 1 && ff.ubbconfig == "" && isUBBConfigFile(pos[0]) {
+		// `tuxlb run ubb.cfg`: the one argument is a UBBCONFIG, not a
+		// scenario; it runs as `tuxlb run --ubbconfig ubb.cfg` does
+		ff.ubbconfig, pos = pos[0], nil
+	}
 	if ff.given() {
 		ff.traceLimit = budget // the run holds the log's text, not its rows
 		if files, err = ff.read(stdin); err != nil {
@@ -282,4 +288,39 @@ func checkModelFiles(sc *scenario.Scenario, ff *fileFlags, stderr io.Writer, cmd
 func printConfigErrors(stderr io.Writer, cmd string, err error) {
 	fmt.Fprintf(stderr, "tuxlb %s: the configuration has errors:\n", cmd)
 	printDiagnostics(stderr, err)
+}
+
+// isUBBConfigFile says whether the file at path (not standard input) reads
+// as a UBBCONFIG rather than a scenario's JSON: its first line that is not
+// blank or a '#' comment starts a section, '*' (`*RESOURCES`). A file that
+// cannot be read is not one: the reader of the scenario reports it.
+func isUBBConfigFile(path string) bool {
+	if path == "-" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	return looksLikeUBBConfig(head[:n])
+}
+
+// looksLikeUBBConfig says whether text starts, past a byte-order mark,
+// blank lines and '#' comments, with a section: '*'.
+func looksLikeUBBConfig(text []byte) bool {
+	text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 || line[0] == '#':
+			text = rest
+		default:
+			return line[0] == '*'
+		}
+	}
+	return false
 }

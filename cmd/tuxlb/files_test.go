@@ -383,3 +383,41 @@ func TestUTF16FilesNamed(t *testing.T) {
 		}
 	}
 }
+
+// A UBBCONFIG given where a scenario goes runs as --ubbconfig does: `tuxlb
+// run ubb.cfg` prints the bytes of `tuxlb run --ubbconfig ubb.cfg`, for
+// sweep too, its errors at their lines; a scenario's JSON is still read as
+// one.
+func TestUBBConfigAsTheArgument(t *testing.T) {
+	cases := map[string]bool{
+		"*RESOURCES\nIPCKEY 1\n":                               true,
+		"\xef\xbb\xbf# a comment\n\n  # another\n*RESOURCES\n": true,
+		"  *RESOURCES":                    true,
+		"{\"ubbconfig\": \"*RESOURCES\"}": false,
+		"# only comments\n":               false,
+		"":                                false,
+		"IPCKEY 1\n*RESOURCES\n":          false,
+	}
+	for text, want := range cases {
+		if got := looksLikeUBBConfig([]byte(text)); got != want {
+			t.Errorf("looksLikeUBBConfig(%q) = %v, want %v", text, got, want)
+		}
+	}
+	ubbPath := "../../testdata/tuxedo-configs/dear531__tuxedo__ubbconfig.ubb"
+	for _, cmd := range [][]string{{"run", "--no-progress"}, {"sweep", "--vary", "rate_scale=0.5,1"}} {
+		code1, out1, err1 := runMain(append(cmd, "--ubbconfig", ubbPath)...)
+		code2, out2, err2 := runMain(append(cmd, ubbPath)...)
+		if code1 != 0 || code2 != 0 || out1 != out2 || out1 == "" {
+			t.Errorf("%s: --ubbconfig FILE exit %d (%q), FILE exit %d (%q); the outputs differ: %v", cmd[0], code1, err1, code2, err2, out1 != out2)
+		}
+	}
+	broken := writeFile(t, "broken.ubb", "# a config\n*RESOURCES\nLDBAL maybe\n")
+	code, _, stderr := runMain("run", "--no-progress", broken)
+	if code != 1 || !strings.Contains(stderr, broken+":3:7: LDBAL must be Y or N") {
+		t.Errorf("a broken UBBCONFIG as the argument: exit %d, stderr %q; want 1 and its error at 3:7", code, stderr)
+	}
+	code, _, stderr = runMain("run", "--no-progress", "../../examples/shm-ldbal-y.json")
+	if code != 0 {
+		t.Errorf("a scenario as the argument: exit %d, %s", code, stderr)
+	}
+}

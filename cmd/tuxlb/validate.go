@@ -25,34 +25,38 @@ func init() {
 // size already makes a model at the engine's limits.
 var maxConfigBytes int64 = 16 << 20
 
-// runValidate is `tuxlb validate --ubbconfig FILE [--dmconfig FILE]`: the
+// runValidate is `tuxlb validate [--ubbconfig] FILE [--dmconfig FILE]`: the
 // model on stdout, warnings and errors on stderr as FILE:LINE:COL: message.
 // Exit 1 for a bad or unreadable file, 2 for bad flags.
 func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required; - reads standard input)")
+	ubbPath := fs.String("ubbconfig", "", "UBBCONFIG `FILE` to read (required, or the one argument; - reads standard input)")
 	dmPath := fs.String("dmconfig", "", "DMCONFIG `FILE` to read (optional; - reads standard input)")
 	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb validate --ubbconfig FILE [--dmconfig FILE]")
+		fmt.Fprintln(stderr, "usage: tuxlb validate [--ubbconfig] FILE [--dmconfig FILE]")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args); err != nil {
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
+	if *ubbPath == "" && len(pos) > 0 {
+		*ubbPath, pos = pos[0], pos[1:] // tuxlb validate FILE
+	}
 	if budgetErr != nil {
 		fmt.Fprintf(stderr, "tuxlb validate: %v\n", budgetErr)
 		return 2
 	}
-	if *ubbPath == "" || fs.NArg() > 0 {
+	if *ubbPath == "" || len(pos) > 0 {
 		if *ubbPath == "" {
-			fmt.Fprintln(stderr, "tuxlb validate: --ubbconfig is required")
+			fmt.Fprintln(stderr, "tuxlb validate: want the UBBCONFIG (tuxlb validate FILE, or --ubbconfig FILE)")
 		} else {
-			fmt.Fprintf(stderr, "tuxlb validate: unexpected argument %q\n", fs.Arg(0))
+			fmt.Fprintf(stderr, "tuxlb validate: unexpected argument %q\n", pos[0])
 		}
 		fs.Usage()
 		return 2

@@ -125,7 +125,9 @@ func TestValidateErrors(t *testing.T) {
 			[]string{"x.dm:2:9: local domain L: unknown GWGRP NOPE"}},
 		{"unreadable UBBCONFIG", []string{"--ubbconfig", missing}, 1, []string{"tuxlb validate: cannot read UBBCONFIG: ", "nope.ubb"}},
 		{"unreadable DMCONFIG", []string{"--ubbconfig", bad, "--dmconfig", missing}, 1, []string{"cannot read DMCONFIG"}},
-		{"no --ubbconfig", nil, 2, []string{"--ubbconfig is required", "usage: tuxlb validate"}},
+		{"no --ubbconfig", nil, 2, []string{"want the UBBCONFIG (tuxlb validate FILE, or --ubbconfig FILE)", "usage: tuxlb validate"}},
+		{"the file as the one argument", []string{bad}, 1, []string{bad + `:3:7: LDBAL must be Y or N, got "maybe"`}},
+		{"two files", []string{bad, bad}, 2, []string{`unexpected argument`}},
 		{"unknown flag", []string{"--ubb", bad}, 2, []string{"flag provided but not defined: -ubb"}},
 		{"extra argument", []string{"--ubbconfig", bad, "more"}, 2, []string{`unexpected argument "more"`}},
 	}
