@@ -10,29 +10,32 @@ import (
 // cloptServices returns the services named by -s options in a CLOPT, before
 // "--" (what follows belongs to the application). It understands "-s A,B:func"
 // (A and B; func is the routine), "-sA", several -s options, and options
-// grouped getopt-style ("-As A"). found says whether any -s was given; notes
-// are problems worth a warning (such as "-s @file", which needs the file).
-func cloptServices(clopt string) (services []string, found bool, notes []string) {
+// grouped getopt-style ("-As A"). found says whether any -s was given but
+// for those that only name files of services ("-s @file"): files lists
+// those, which cannot be read here.
+func cloptServices(clopt string) (services []string, found bool, files []string) {
 	seen := map[string]bool{}
 	for opt, val := range cloptOptions(clopt) {
 		if opt != 's' {
 			continue
 		}
-		found = true
-		if strings.HasPrefix(val, "@") {
-			notes = append(notes, "-s "+val+" names a file of services, which is not read")
-		}
+		named := false
 		for _, s := range splitList(val) {
 			if k := strings.IndexByte(s, ':'); k >= 0 {
 				s = s[:k]
 			}
-			if s != "" && !strings.HasPrefix(s, "@") && !seen[s] {
+			switch {
+			case strings.HasPrefix(s, "@"):
+				files = append(files, s)
+			case s != "" && !seen[s]:
 				seen[s] = true
 				services = append(services, s)
+				named = true
 			}
 		}
+		found = found || named || !strings.HasPrefix(val, "@")
 	}
-	return services, found, notes
+	return services, found, files
 }
 
 // cloptOptions yields the options of a CLOPT that take an argument
@@ -155,10 +158,10 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 	if p, ok := e.get("CLOPT"); ok {
 		clopt = p.value
 	}
-	services, found, notes := cloptServices(clopt)
-	for _, n := range notes {
+	services, found, files := cloptServices(clopt)
+	if len(files) > 0 && found {
 		p, _ := e.get("CLOPT")
-		b.warnf(p.valPos, "server %s: %s", e.name, n)
+		b.warnf(p.valPos, "server %s: -s %s names a file of services, which is not read", e.name, strings.Join(files, ","))
 	}
 	class := classify(e.name)
 	if class != appServer {
@@ -189,6 +192,14 @@ func (b *builder) advertised(e *entry, used map[string]bool) ([]string, string, 
 		if len(b.svcOrder) > 5 {
 			what += fmt.Sprintf(" and %d more", len(b.svcOrder)-5)
 		}
+	}
+	if len(files) > 0 {
+		// its services are in a file (-s @file): as if it advertised at
+		// run time, what the starter and psc handle
+		p, _ := e.get("CLOPT")
+		b.warnf(p.valPos, "server %s names its services in a file (-s %s), which is not read, and has no advertise entry in the scenario: %s",
+			e.name, strings.Join(files, ","), what)
+		return b.svcOrder, "services", false, false
 	}
 	b.warnf(e.pos, "server %s "+NoAdvertiseWarning+": %s", e.name, what)
 	return b.svcOrder, "services", false, false

@@ -29,15 +29,17 @@ func TestCLOPTServices(t *testing.T) {
 		{"-p 5,6:15,3 -s A", []string{"A"}, true, 0},
 		{"-s", nil, true, 0},
 		{"-s --", nil, true, 0},
-		{"-s @services.txt", nil, true, 1},
+		{"-s @services.txt", nil, false, 1},
+		{"-s @a.txt -s X", []string{"X"}, true, 1},
+		{"-s @a.txt,X:f", []string{"X"}, true, 1},
 		{"-A\t-s\tQSPACE:TMQUEUE --  ", []string{"QSPACE"}, true, 0},
 		{"-sQGRP1_2,QGRP2_2,QGRP3_2:EXBENCHSV -A -- -T", []string{"QGRP1_2", "QGRP2_2", "QGRP3_2"}, true, 0},
 	}
 	for _, tt := range tests {
-		got, found, notes := cloptServices(tt.clopt)
-		if !reflect.DeepEqual(got, tt.want) || found != tt.found || len(notes) != tt.notes {
-			t.Errorf("cloptServices(%q) = %q, %v, %d notes; want %q, %v, %d notes",
-				tt.clopt, got, found, len(notes), tt.want, tt.found, tt.notes)
+		got, found, files := cloptServices(tt.clopt)
+		if !reflect.DeepEqual(got, tt.want) || found != tt.found || len(files) != tt.notes {
+			t.Errorf("cloptServices(%q) = %q, %v, %d files; want %q, %v, %d files",
+				tt.clopt, got, found, len(files), tt.want, tt.found, tt.notes)
 		}
 	}
 }
@@ -105,6 +107,40 @@ func TestAdvertise(t *testing.T) {
 	}
 	if !m.Servers[3].System || m.Servers[0].System {
 		t.Errorf("System: got %v/%v, want TMQUEUE true, a false", m.Servers[3].System, m.Servers[0].System)
+	}
+}
+
+// A server whose -s names only a file of services (-s @file, which tuxlb
+// cannot read) advertises as one without -s: its advertise entry when the
+// scenario has one, else every *SERVICES service, with one warning at its
+// CLOPT saying why; one that names services besides keeps them, the file
+// warned about. (Before, it advertised nothing, and a configuration of
+// such servers had nothing to run.)
+func TestAdvertiseFromAFile(t *testing.T) {
+	ubb := head + "f SRVGRP=G1 SRVID=1 CLOPT=\"-s @svcs.txt --\"\n" +
+		"g SRVGRP=G1 SRVID=2 CLOPT=\"-s @svcs.txt\"\n" +
+		"h SRVGRP=G1 SRVID=3 CLOPT=\"-s @more.txt -s H1\"\n" +
+		"*SERVICES\nS1\nS2\n"
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: ubb, Advertise: map[string][]string{"g": {"G1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, warns []string
+	for _, s := range m.Servers {
+		got = append(got, s.ID+" "+s.AdvertiseSource+" "+strings.Join(s.Services, ","))
+	}
+	for _, w := range m.Warnings {
+		warns = append(warns, w.String())
+	}
+	if want := []string{"G1/1 services S1,S2", "G1/2 scenario G1", "G1/3 clopt H1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	wantWarns := []string{
+		"t.ubb:8:27: warning: server f names its services in a file (-s @svcs.txt), which is not read, and has no advertise entry in the scenario: it advertises every *SERVICES service: S1 S2",
+		"t.ubb:10:27: warning: server h: -s @more.txt names a file of services, which is not read",
+	}
+	if !reflect.DeepEqual(warns, wantWarns) {
+		t.Errorf("warnings:\n  %s\nwant\n  %s", strings.Join(warns, "\n  "), strings.Join(wantWarns, "\n  "))
 	}
 }
 
