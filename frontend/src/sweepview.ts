@@ -197,6 +197,7 @@ export class SweepView {
     this.runBtn.disabled = true;
     this.cancelBtn.disabled = false;
     this.progress.value = 0;
+    this.status.textContent = "Starting…"; // (the first sweep of a visit fetches the second module first)
     try {
       const plan = await this.tool.call<{ points: number; units: number; replications: number; max_replications?: number; order: number[] }>({
         op: "sweepPlan",
