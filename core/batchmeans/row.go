@@ -78,6 +78,11 @@ func (w *Window) below(obs []workload.ObservedRow, qs [][3]int64) [][3][]int64 {
 // the rows at most each observed percentile) beside the simulated sim,
 // over the side's batches and a window of spanS seconds: their summaries,
 // the observed figures' intervals, the batch means and the throughputs.
+// The p99's upper end, where the batches widen it past the largest
+// response, is the exponential tail's fitted to the largest responses
+// (tailQuantile) at the fraction the widening asked for, at most
+// ci.TailCap: the order statistics cannot reach above the largest, and a
+// calm window's largest often lies below a busy system's true p99.
 func (side *Side) row(service string, obs *hist.Acc, oh hist.Hist, below [3][]int64, sim *hist.Acc, spanS float64) result.ValidationRow {
 	row := result.ValidationRow{Service: service, Observed: obs.Summary(oh), Simulated: sim.Summary(sim.Hist()),
 		ObservedBatches: side.Obs.Means(), SimulatedBatches: side.Sim.Means(),
@@ -91,15 +96,47 @@ func (side *Side) row(service string, obs *hist.Acc, oh hist.Hist, below [3][]in
 		row.ObservedCI.Mean = &result.Interval{Lo: usec.Round6(max(m-h, 0)), Hi: usec.Round6(m + h)}
 	}
 	for k, q := range []struct {
-		p  float64
-		iv **result.Interval
-	}{{0.5, &row.ObservedCI.P50}, {0.95, &row.ObservedCI.P95}, {0.99, &row.ObservedCI.P99}} {
-		l, u := side.Obs.quantileRanks(obs.N, q.p, below[k])
-		if l > 0 {
-			*q.iv = &result.Interval{Lo: usec.ToMS(min(oh.AtRank(l), obs.Max)), Hi: usec.ToMS(min(oh.AtRank(u), obs.Max))}
+		p    float64
+		iv   **result.Interval
+		tail bool // past the largest response, the upper end is the fitted tail's
+	}{{0.5, &row.ObservedCI.P50, false}, {0.95, &row.ObservedCI.P95, false}, {0.99, &row.ObservedCI.P99, true}} {
+		l, u, top := side.Obs.quantileRanks(obs.N, q.p, below[k])
+		if l == 0 {
+			continue
 		}
+		iv := &result.Interval{Lo: usec.ToMS(min(oh.AtRank(l), obs.Max)), Hi: usec.ToMS(min(oh.AtRank(u), obs.Max))}
+		if q.tail && u >= obs.N {
+			if x, ok := tailQuantile(oh, obs.Max, q.p, min(top, ci.TailCap(q.p))); ok {
+				iv.Hi = max(iv.Hi, usec.ToMS(usec.Round(x)))
+			}
+		}
+		*q.iv = iv
 	}
 	return row
+}
+
+// tailQuantile returns the q-quantile (µs) of the exponential tail fitted
+// to the largest k = ci.TailK(n, p) of the histogram h's n responses
+// (maxUS the exact largest): the threshold x(n−k) and the mean excess of
+// the k largest over it (ci.ExpTailQuantile), the values read from the
+// histogram as the percentiles are. Not ok with fewer than 2·k responses
+// (the threshold would not lie in the tail) or q below the threshold's
+// quantile 1 − k/n.
+func tailQuantile(h hist.Hist, maxUS int64, p, q float64) (float64, bool) {
+	n := h.Total
+	k := ci.TailK(n, p)
+	if n < 2*k || q < 1-float64(k)/float64(n) {
+		return 0, false
+	}
+	u := float64(min(h.AtRank(n-k), maxUS))
+	var sum float64
+	left := k
+	for i := len(h.Bins) - 1; i >= 0 && left > 0; i-- { // the k largest, from the top bin down
+		c := min(h.Bins[i].N, left)
+		sum += float64(c) * float64(min(hist.Highest(int(h.Bins[i].I)), maxUS))
+		left -= c
+	}
+	return ci.ExpTailQuantile(u, sum/float64(k)-u, k, n, q), true
 }
 
 // quantileRanks returns the ranks l ≤ u of the order statistics that bound
@@ -110,9 +147,12 @@ func (side *Side) row(service string, obs *hist.Acc, oh hist.Hist, below [3][]in
 // its n[b]) varies from batch to batch as much as the responses are
 // correlated in time (a busy spell lifts a whole batch's tail); the 95%
 // half-width h of their mean (ci.BatchMeans95, as the mean's interval)
-// gives the ranks (p ± h)·n. The wider of the two is kept.
-func (b *Sums) quantileRanks(n int64, p float64, below []int64) (l, u int64) {
+// gives the ranks (p ± h)·n. The wider of the two is kept. top is the
+// fraction the upper end asked for, p + h (p when the batches do not
+// widen it), which may pass 1 where u is cut to n.
+func (b *Sums) quantileRanks(n int64, p float64, below []int64) (l, u int64, top float64) {
 	l, u = ci.QuantileRanks(n, p)
+	top = p
 	fs := []float64{}
 	for k, nk := range b.n {
 		if nk > 0 {
@@ -120,10 +160,10 @@ func (b *Sums) quantileRanks(n int64, p float64, below []int64) (l, u int64) {
 		}
 	}
 	if l == 0 || len(fs) < 2 {
-		return l, u
+		return l, u, top
 	}
 	h := ci.BatchMeans95(fs)
 	lo := int64(math.Floor(float64(p-h) * float64(n)))
 	hi := int64(math.Ceil(float64(p+h)*float64(n))) + 1
-	return min(l, max(lo, 1)), max(u, min(hi, n))
+	return min(l, max(lo, 1)), max(u, min(hi, n)), max(top, p+h)
 }

@@ -104,3 +104,67 @@ func TestRowPercentileBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestRowP99Tail, worked by hand: 1000 rows 10 ms apart whose responses
+// grow with their issue time, 1001 + i µs for row i (the histogram holds
+// them exactly), so x(r) = 1000 + r µs. The 20 batches hold 50 rows each.
+// The p99 is x(990) = 1990 µs (rank ⌊0.99·1000 + ½⌋); every row of the
+// first 19 batches is at most it (a fraction 1), 40 of the last's 50
+// (0.8): mean 0.99, deviations 0.01 (19) and −0.19, sum of squares
+// 19·0.0001 + 0.0361 = 0.038, s = √(0.038/19) = 0.044721, s/√20 = 0.01;
+// the lag-1 products 18·0.0001 − 0.0019 < 0 leave φ = 0, so h = 2.093 ·
+// 0.01 = 0.02093. The ranks (0.99 ± h)·1000: ⌊969.07⌋ = 969 and
+// ⌈1010.93⌉ + 1 = 1012, past n, so the upper end asked for, the 1.01093
+// quantile, lies beyond the largest response: the tail fitted to the k =
+// 2·1000·0.01 = 20 largest gives it, read at the cap 1 − 0.01² = 0.9999.
+// Threshold x(980) = 1980 µs, the 20 largest 1981..2000 µs, mean 1990.5,
+// mean excess e = 10.5 µs: 1980 + 10.5·ln(20/(1000·0.0001)) = 1980 +
+// 10.5·ln 200 = 1980 + 10.5·5.298317 = 2035.63, rounded 2036 µs. The p99's
+// interval is [x(969), 2036 µs] = [1.969, 2.036] ms, where the order
+// statistics alone stop at the largest, 2 ms. The p95, x(950) = 1950 µs,
+// has no tail fitted: the last batch holds none at most it (0), the rest
+// all (1): mean 0.95, sum of squares 19·0.0025 + 0.9025 = 0.95, s =
+// √0.05 = 0.223607, s/√20 = 0.05, h = 0.10465 (φ = 0 again: 18·0.0025 −
+// 0.0475 < 0), the ranks ⌊845.35⌋ = 845 and 1000: [1.845, 2] ms.
+func TestRowP99Tail(t *testing.T) {
+	var obs []workload.ObservedRow
+	var s hist.Acc
+	for i := range 1000 {
+		obs = append(obs, workload.ObservedRow{TimeUS: int64(i) * 10_000, US: 1001 + int64(i)})
+		s.Add(2000)
+	}
+	w := NewWindow(obs, 1, 0)
+	_, rows := w.Rows(obs, func(int) string { return "S" }, []hist.Acc{s}, &s)
+	ci := rows[0].ObservedCI
+	if iv := ci.P99; iv == nil || iv.Lo != 1.969 || iv.Hi != 2.036 {
+		t.Errorf("p99's interval %+v: want [1.969, 2.036] ms", iv)
+	}
+	if iv := ci.P95; iv == nil || iv.Lo != 1.845 || iv.Hi != 2 {
+		t.Errorf("p95's interval %+v: want [1.845, 2] ms", iv)
+	}
+}
+
+// TestTailQuantile, worked by hand: the histogram of 1000 responses 1001..
+// 2000 µs (exact), the p99's tail fitted to the k = 20 largest: threshold
+// x(980) = 1980 µs, mean excess 10.5 µs. At q = 0.999: 1980 +
+// 10.5·ln(20/1) = 1980 + 10.5·2.995732 = 2011.455 µs; at q = 0.98 (the
+// threshold's own quantile), 1980. Of 19 responses nothing is fitted: k is
+// at least 10, and the threshold x(n−k) needs n ≥ 2·k = 20.
+func TestTailQuantile(t *testing.T) {
+	var a hist.Acc
+	for i := range 1000 {
+		a.Add(1001 + int64(i))
+	}
+	for _, c := range []struct{ q, want float64 }{{0.999, 2011.455}, {0.98, 1980}} {
+		if x, ok := tailQuantile(a.Hist(), a.Max, 0.99, c.q); !ok || x < c.want-0.001 || x > c.want+0.001 {
+			t.Errorf("q = %v: got %v, %v; want %v", c.q, x, ok, c.want)
+		}
+	}
+	var few hist.Acc
+	for i := range 19 {
+		few.Add(1001 + int64(i))
+	}
+	if _, ok := tailQuantile(few.Hist(), few.Max, 0.99, 0.999); ok {
+		t.Errorf("19 responses: a tail was fitted to them, want none (k = 10 needs 20)")
+	}
+}

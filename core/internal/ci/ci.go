@@ -2,7 +2,8 @@
 // replications (a run's, a sweep point's): the mean and the half-width of
 // its 95% confidence interval, by Student's t; over the batch means of a
 // series in time order ([BatchMeans95]); and a replay validation's
-// distribution-free percentile ranks and two-sample test.
+// distribution-free percentile ranks, exponential tail ([ExpTailQuantile])
+// and two-sample test.
 package ci
 
 import "math"
