@@ -52,14 +52,14 @@ func truthFigures(t *testing.T, scale, s float64) map[string][4]float64 {
 // root mean square error (the width a 95% interval of a normal estimate
 // would need), both relative to the truth; the intervals' mean width
 // relative to the truth; how often the true p99 lies above the log's
-// maximum, where no interval of order statistics reaches; and both
-// models' verdicts. Each interval is labelled 95%, and the test fails
-// when a figure's count falls more than 3 standard deviations of a
-// binomial(N, c) below c·N, c = 0.92 at 60% busy (measured: 0.90 to
-// 0.98) and 0.8 at 85% (30 s of a busy system's bursts hold fewer
-// independent spells than the batches can measure: docs/scenario.md), a
-// p99 whose truth lies above the log's maximum counted as held; or when
-// the slow model passes any log or fails fewer than 95% of them.
+// maximum, where only the p99's fitted tail reaches, and how often the
+// interval missed it there; and both models' verdicts. Each interval is labelled 95%, and the test fails when a
+// figure's count falls more than 3 standard deviations of a binomial(N,
+// c) below c·N, c = 0.92 at 60% busy (measured over 400 logs: 0.90 to
+// 0.98) and 0.8 at 85% (measured: 0.77 to 0.95, the overall p99 the
+// lowest; 30 s of a busy system's bursts hold fewer independent spells
+// than the batches can measure: docs/scenario.md); or when the slow model
+// passes any log or fails fewer than 95% of them.
 func TestValidationCoverage(t *testing.T) {
 	n := *valcovN
 	if n <= 0 {
@@ -76,7 +76,7 @@ func TestValidationCoverage(t *testing.T) {
 		for _, nm := range names {
 			held[nm], above[nm], width[nm], dev[nm], bias[nm] = &[4]int{}, &[4]int{}, &[4]float64{}, &[4]float64{}, &[4]float64{}
 		}
-		rightVerdicts, slowVerdicts, aboveMax := map[string]int{}, map[string]int{}, map[string]int{}
+		rightVerdicts, slowVerdicts, overMax, aboveMax := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 		for i := range n {
 			log := truthLogOf(t, scale, uint64(1000+i), uint64(5000+i), (30+*valcovSpan)*1000)
 			v := validateSeed(t, log, scale, 1, nil, f(30000), uint64(9000+i))
@@ -86,6 +86,9 @@ func TestValidationCoverage(t *testing.T) {
 					t.Fatalf("no truth for %q", r.Service)
 				}
 				obs := [4]float64{r.Observed.Mean, r.Observed.P50, r.Observed.P95, r.Observed.P99}
+				if tr[3] > r.Observed.Max {
+					overMax[r.Service]++
+				}
 				for k, iv := range []*result.Interval{r.ObservedCI.Mean, r.ObservedCI.P50, r.ObservedCI.P95, r.ObservedCI.P99} {
 					if iv == nil {
 						t.Fatalf("busy %v, log %d, %q: figure %d has no interval", busy, i, r.Service, k)
@@ -119,15 +122,12 @@ func TestValidationCoverage(t *testing.T) {
 				nm, tr[0], tr[1], tr[2], tr[3], h[0], h[1], h[2], h[3], n, a[0], a[1], a[2], a[3],
 				pct(*bias[nm], id), pct(*dev[nm], func(x float64) float64 { return 2 * 1.96 * math.Sqrt(x) }), pct(*width[nm], id))
 			for k, c := range h {
-				if k == 3 {
-					c += aboveMax[nm]
-				}
 				if float64(c) < floor {
 					t.Errorf("%.0f%% busy, %q figure %d: the interval held the truth in %d of %d logs, below %.1f", busy*100, nm, k, c, n, floor)
 				}
 			}
 		}
-		fmt.Fprintf(&b, "  true p99 above the log's maximum %v; verdicts: the true model %v, 30%% slow %v", aboveMax, rightVerdicts, slowVerdicts)
+		fmt.Fprintf(&b, "  true p99 above the log's maximum %v, the interval below it there %v; verdicts: the true model %v, 30%% slow %v", overMax, aboveMax, rightVerdicts, slowVerdicts)
 		t.Log(b.String())
 		if slowVerdicts[result.Pass] > 0 || float64(slowVerdicts[result.Fail]) < 0.95*float64(n) {
 			t.Errorf("%.0f%% busy: a model 30%% slow judged %v over %d logs, want fail in 95%% or more and pass in none", busy*100, slowVerdicts, n)
