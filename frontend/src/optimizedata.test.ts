@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fixture from "./testdata/optimize-mssq.json";
-import { configLabel, decisionText, estimateRows, fraction, lines, optimizeSpec, rejectedRow, report, runnerUpRow, spendingText } from "./optimizedata";
+import { configLabel, decisionText, estimateRows, fraction, guaranteeParts, lines, optimizeSpec, rejectedRow, report, runnerUpRow, spendingText } from "./optimizedata";
 import type { Optimization, SweepOptConfig, SweepOptEstimate } from "./types";
 
 const form = { vary: "", objectives: "", costs: "", pcs: "", epsilon: "" };
@@ -140,5 +140,23 @@ describe("a report of tuxlb optimize --format json", () => {
     expect(spendingText(r).startsWith(`${r.replications.spent} replications spent`)).toBe(true);
     expect(got.guarantee).toBe(r.guarantee);
     if (r.runners_up!.length) expect(runnerUpRow(r, r.runners_up![0]).label).toBe(configLabel(r, r.runners_up![0]));
+  });
+});
+
+describe("guaranteeParts", () => {
+  it("keeps the probability statement first and folds the sentences after it", () => {
+    const g =
+      "With probability at least 95%, when the objectives' figures are normal enough: no configuration cheaper than MIN=2 meets every objective by more than ε (5% of each limit), and MIN=2 meets every objective within ε. " +
+      "The means and 95% half-widths shown are over the replications the search stopped on. " +
+      "For those, run MIN=2 again on other seeds: tuxlb compare --no-baseline --variant 'MIN=2,seed=2' --replications 20 with the same objectives.";
+    const p = guaranteeParts(g);
+    expect(p.lead).toBe(
+      "With probability at least 95%, when the objectives' figures are normal enough: no configuration cheaper than MIN=2 meets every objective by more than ε (5% of each limit), and MIN=2 meets every objective within ε.",
+    );
+    expect(p.more).toEqual([
+      "The means and 95% half-widths shown are over the replications the search stopped on.",
+      "For those, run MIN=2 again on other seeds: tuxlb compare --no-baseline --variant 'MIN=2,seed=2' --replications 20 with the same objectives.",
+    ]);
+    expect(guaranteeParts("One sentence.")).toEqual({ lead: "One sentence.", more: [] });
   });
 });

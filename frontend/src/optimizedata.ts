@@ -144,6 +144,17 @@ export interface OptimizeReport {
   guarantee: string;
 }
 
+/**
+ * guaranteeParts splits an optimization's guarantee into its first sentence,
+ * the probability statement, and the sentences after it (what was decided
+ * outside it, what the figures shown mean, how to check them), which the tab
+ * shows folded.
+ */
+export function guaranteeParts(g: string): { lead: string; more: string[] } {
+  const [lead, ...more] = g.split(/(?<=\.)\s+(?=[A-Z])/);
+  return { lead: lead ?? "", more };
+}
+
 /** report shapes an optimization's report for the tab. */
 export function report(r: Optimization): OptimizeReport {
   const c = r.chosen ?? r.closest ?? null;

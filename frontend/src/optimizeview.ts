@@ -5,7 +5,7 @@
 // and its report is the JSON `tuxlb optimize --format json` prints.
 import { download, h } from "./dom";
 import { Engine, EngineError } from "./engine";
-import { optimizeSpec, report, type ConfigRow, type OptimizeReport } from "./optimizedata";
+import { guaranteeParts, optimizeSpec, report, type ConfigRow, type OptimizeReport } from "./optimizedata";
 import type { Optimization, Scenario } from "./types";
 
 /** configList lists configurations, one sentence each (they read on a phone's width): label, cost, replications, and why. */
@@ -135,11 +135,14 @@ export class OptimizeView {
     if (r.rejected.length) parts.push(...configList("optimize-rejected", r.chosen ? "Cheaper configurations, rejected:" : "Rejected:", r.rejected));
     if (r.runnersUp.length) parts.push(...configList("optimize-runners-up", "Runners-up (dearer, examined while the search went on):", r.runnersUp));
     if (r.notExamined > 0) parts.push(h("p", { class: "muted" }, `${r.notExamined} dearer configurations not run.`));
+    const g = guaranteeParts(r.guarantee);
     parts.push(
       h("p", { "data-testid": "optimize-spending" }, r.spending),
       h("p", { class: "muted" }, `Objectives: ${r.objectives.join("; ")}. Cost: ${r.cost}.`),
-      h("p", { "data-testid": "optimize-guarantee" }, r.guarantee),
+      h("p", { "data-testid": "optimize-guarantee" }, g.lead),
     );
+    if (g.more.length)
+      parts.push(h("details", { "data-testid": "optimize-guarantee-more" }, h("summary", {}, "What else the guarantee says"), ...g.more.map((x) => h("p", { class: "help" }, x))));
     this.out.replaceChildren(...parts);
   }
 }
