@@ -156,6 +156,10 @@ type ServiceReport struct {
 	// waiting for the TMS servers, left out of its samples.
 	Commits      int      `json:"commits,omitempty"`
 	CommitMeanMS *float64 `json:"commit_mean_ms,omitempty"`
+	// Failed counts, from a ULOG, the calls to it that returned -1, by
+	// tperrno; TPFail its executions that ended in tpreturn(TPFAIL).
+	Failed map[string]int `json:"failed,omitempty"`
+	TPFail int            `json:"tpfail,omitempty"`
 }
 
 // Arrivals are the requests that came from outside the measured services:
@@ -477,6 +481,10 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			sr.Commits = len(s.CommitUS)
 			sr.CommitMeanMS = ptr(math.Round(float64(sum)/float64(len(s.CommitUS))) / 1000)
 		}
+		sr.Failed, sr.TPFail = s.Failed, s.TPFail
+		if w := failedWarning(n, s); w != "" {
+			rep.Warnings = append(rep.Warnings, w)
+		}
 		rep.Services[n] = sr
 		for _, us := range s.OwnUS {
 			samples[n] = append(samples[n], float64(us)/1000)
@@ -488,6 +496,40 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		arr[i] = arrival{us: a.TimeUS, svc: a.Service, origin: lmid(a.Host), w: a.Weight}
 	}
 	return arr
+}
+
+// failedWarning says what the fit did with the failed calls to s and its
+// executions that returned TPFAIL: "" when there were none.
+func failedWarning(name string, s *ulog.Service) string {
+	if len(s.Failed) == 0 && s.TPFail == 0 {
+		return ""
+	}
+	errs := make([]string, 0, len(s.Failed))
+	for e := range s.Failed {
+		errs = append(errs, e)
+	}
+	slices.Sort(errs)
+	var all, lost []string
+	total, notRun := 0, 0
+	for _, e := range errs {
+		all = append(all, fmt.Sprintf("%s %d", e, s.Failed[e]))
+		total += s.Failed[e]
+		if ulog.Undelivered(e) {
+			lost = append(lost, e)
+			notRun += s.Failed[e]
+		}
+	}
+	var parts []string
+	if total > 0 {
+		parts = append(parts, fmt.Sprintf("%d calls failed (%s)", total, strings.Join(all, ", ")))
+	}
+	if notRun > 0 {
+		parts = append(parts, fmt.Sprintf("the %d that never reached a server (%s) are not counted as arrivals or calls", notRun, strings.Join(lost, ", ")))
+	}
+	if s.TPFail > 0 {
+		parts = append(parts, fmt.Sprintf("%d of its %d executions returned TPFAIL", s.TPFail, s.Executions))
+	}
+	return fmt.Sprintf("%s: %s; the executions that ran are counted and timed whatever their outcome (the simulation plays them as successes)", name, strings.Join(parts, "; "))
 }
 
 // hourUS is an hour in microseconds.

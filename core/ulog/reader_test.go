@@ -348,3 +348,70 @@ func TestReadCutSaysWhere(t *testing.T) {
 		t.Errorf("cut an hour early: services %v, warnings %q; want none and the warning of the cut", none.Services, none.Warnings)
 	}
 }
+
+// A call that returns -1 names its tperrno on its closing line. One whose
+// request never reached a server (TPENOENT, TPELIMIT...) is neither an
+// arrival nor a step; one that ran (TPESVCFAIL, TPETIME) is counted, and
+// only a call that got its reply is a span of a request.
+func TestFailedCalls(t *testing.T) {
+	lg := read1(t, `100000.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.002.h!S.1.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100000.003.h!S.1.1.1: TRACE:at:   } tpcall = -1 [tperrno TPENOENT]
+100000.004.h!S.1.1.1: TRACE:at:   { tpreturn(2, 0, 0x0, 0, 0x0)
+100000.004.h!S.1.1.1: TRACE:at: } tpservice
+100000.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+100001.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100001.000.c!CLT.9.1.0: TRACE:at: } tpcall = -1 [tperrno 6]
+100002.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100002.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100002.002.h!S.1.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100002.003.h!T.2.1.1: TRACE:at: { tpservice({"B"})
+100002.012.h!S.1.1.1: TRACE:at:   } tpcall = -1 [tperrno TPETIME]
+100002.013.h!S.1.1.1: TRACE:at:   { tpreturn(TPFAIL, 0, 0x0, 0, 0x0)
+100002.013.h!S.1.1.1: TRACE:at: } tpservice
+100002.014.c!CLT.9.1.0: TRACE:at: } tpcall = -1 [TPESVCFAIL]
+100002.020.h!T.2.1.1: TRACE:at: } tpservice
+`)
+	// By hand: A ran twice (at 0.001 and 2.001 s), so its arrivals are the
+	// first and third client calls; the second failed with tperrno 6,
+	// TPENOENT, and no server ran it. Its first execution's call of B
+	// failed with TPENOENT too: not a step. Its second execution's call of
+	// B timed out (TPETIME) after B had started: a step, in one of A's two
+	// executions (p 0.5), its 10 ms (2 to 12) waiting. A's own work: its
+	// span less the time in its calls, failed or not: 4 - 1 - 1 = 2 ms and
+	// 13 - 1 - 10 = 2 ms. Failed: A's calls TPENOENT 1 and
+	// TPESVCFAIL 1, B's TPENOENT 1 and TPETIME 1; A returned TPFAIL once.
+	// The call spans are those that got their reply: the first client
+	// call (0 to 5) and the third's (TPESVCFAIL is a reply), not B's.
+	a, b := lg.Services["A"], lg.Services["B"]
+	if a == nil || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 0.5, false}}) || !reflect.DeepEqual(a.OwnUS, []int64{2000, 2000}) {
+		t.Fatalf("A %+v, want one step of B (p 0.5) and 2, 2 ms", a)
+	}
+	if !reflect.DeepEqual(a.Failed, map[string]int{"TPENOENT": 1, "TPESVCFAIL": 1}) || a.TPFail != 1 {
+		t.Errorf("A failed %v tpfail %d, want TPENOENT 1 TPESVCFAIL 1, tpfail 1", a.Failed, a.TPFail)
+	}
+	if b == nil || !reflect.DeepEqual(b.Failed, map[string]int{"TPENOENT": 1, "TPETIME": 1}) || b.Nested != 1 || b.Executions != 1 {
+		t.Errorf("B %+v, want failed TPENOENT 1 TPETIME 1, one nested call, one execution", b)
+	}
+	const day = 1767312000 * 1e6 // ULOG.010226
+	at := func(ms int64) int64 { return day + 10*3600e6 + ms*1000 }
+	var arr []int64
+	for _, x := range lg.Arrivals {
+		if x.Service == "A" {
+			arr = append(arr, x.TimeUS)
+		}
+	}
+	if !reflect.DeepEqual(arr, []int64{at(0), at(2000)}) {
+		t.Errorf("arrivals of A at %v, want %v", arr, []int64{at(0), at(2000)})
+	}
+	want := []Span{{"A", "c", at(0), at(5)}, {"A", "c", at(2000), at(2014)}}
+	if !reflect.DeepEqual(lg.CallSpans, want) {
+		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	}
+	for _, x := range lg.Arrivals {
+		if x.Service == "B" {
+			t.Errorf("an arrival of B %+v: B was only called by A", x)
+		}
+	}
+}

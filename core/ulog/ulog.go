@@ -54,7 +54,33 @@ type Service struct {
 	// service's own tpcommit), in microseconds: waiting for the TMS
 	// servers, not the service's own work, so OwnUS does not hold them.
 	CommitUS []int64
+	// Failed counts the calls to this service that returned -1, by the
+	// tperrno the closing line names ("TPESVCFAIL"; "-1" when it names
+	// none). Those whose request never reached a server (Undelivered) are
+	// neither arrivals nor steps; the others ran and are counted.
+	Failed map[string]int
+	// TPFail counts its executions that ended in tpreturn(TPFAIL).
+	TPFail int
 }
+
+// Undelivered says whether a call that failed with tperrno never reached a
+// server: the request was refused before it was sent (no such service,
+// bad arguments, no room, a transaction the service cannot join), so no
+// server ran it. TPETIME, TPESVCFAIL, TPESVCERR and the others may have
+// run it, and are counted.
+func Undelivered(tperrno string) bool {
+	switch tperrno {
+	case "TPENOENT", "TPEINVAL", "TPELIMIT", "TPEBLOCK", "TPEPROTO", "TPEITYPE", "TPEPERM", "TPETRAN":
+		return true
+	}
+	return false
+}
+
+// tperrnos are atmi.h's tperrno values, for a closing line that gives the
+// number.
+var tperrnos = []string{1: "TPEABORT", "TPEBADDESC", "TPEBLOCK", "TPEINVAL", "TPELIMIT", "TPENOENT", "TPEOS", "TPEPERM",
+	"TPEPROTO", "TPESVCERR", "TPESVCFAIL", "TPESYSTEM", "TPETIME", "TPETRAN", "TPGOTSIG", "TPERMERR", "TPEITYPE",
+	"TPEOTYPE", "TPERELEASE", "TPEHAZARD", "TPEHEURISTIC", "TPEEVENT", "TPEMATCH", "TPEDIAGNOSTIC", "TPEMIB"}
 
 // Arrival is one request from outside the traced services: a client's call,
 // or (for a service no traced client calls) an execution weighted by the
@@ -139,6 +165,10 @@ type event struct {
 	millis  bool
 	// ignored: a TRACE line of another category than at.
 	ignored bool
+	// fail: a closing line that returned -1, its tperrno ("-1" when the
+	// line names none); tpfail: a tpreturn(TPFAIL, ...).
+	fail   string
+	tpfail bool
 }
 
 // Read reads the files, merged by time (a file's lines in their order).
@@ -410,11 +440,21 @@ func parseLine(line string, at int) (event, string) {
 		ev.ignored = true
 		return ev, ""
 	case fn == "tpservice", fn == "tpcall", fn == "tpacall", fn == "tpforward", fn == "tpgetrply", fn == "tpenqueue", fn == "tpdequeue", fn == "tpcommit":
+	case fn == "tpreturn" && ev.open:
+		// tpreturn(rval, rcode, data, len, flags): TPFAIL is 0x1
+		rval, _, _ := strings.Cut(strings.TrimPrefix(body[end:], "("), ",")
+		rval = strings.TrimSpace(rval)
+		ev.fn, ev.tpfail = fn, rval == "TPFAIL" || rval == "1" || rval == "0x1" || rval == "0x00000001"
+		return ev, ""
 	default:
 		return ev, "" // another function: not needed
 	}
 	ev.fn = fn
-	if !ev.open || fn == "tpgetrply" || fn == "tpcommit" {
+	if !ev.open {
+		ev.fail = failure(body[end:])
+		return ev, ""
+	}
+	if fn == "tpgetrply" || fn == "tpcommit" {
 		return ev, ""
 	}
 	args := body[end:]
@@ -453,6 +493,41 @@ func parseLine(line string, at int) (event, string) {
 		}
 	}
 	return ev, ""
+}
+
+// failure reads what follows a closing line's function name, ` = -1
+// [tperrno TPESVCFAIL]`: the tperrno when the call returned -1 ("-1" when
+// the line names none), else "".
+func failure(ret string) string {
+	ret = strings.TrimSpace(ret)
+	v, ok := strings.CutPrefix(ret, "=")
+	if !ok {
+		return ""
+	}
+	v = strings.TrimSpace(v)
+	if !strings.HasPrefix(v, "-1") || len(v) > 2 && v[2] >= '0' && v[2] <= '9' {
+		return ""
+	}
+	if i := strings.Index(v, "TPE"); i >= 0 {
+		j := i + 3
+		for j < len(v) && v[j] >= 'A' && v[j] <= 'Z' {
+			j++
+		}
+		if j > i+3 {
+			return v[i:j]
+		}
+	}
+	if i := strings.Index(strings.ToLower(v), "tperrno"); i >= 0 {
+		n := strings.TrimLeft(v[i+len("tperrno"):], " =:")
+		k := 0
+		for k < len(n) && n[k] >= '0' && n[k] <= '9' {
+			k++
+		}
+		if d, err := strconv.Atoi(n[:k]); err == nil && d > 0 && d < len(tperrnos) {
+			return tperrnos[d]
+		}
+	}
+	return "-1"
 }
 
 // tpNoReply is TPNOREPLY in atmi.h.
@@ -498,6 +573,13 @@ type frame struct {
 	commitUS []int64
 	calls    []callKey // a service's calls, in order
 	nested   bool      // opened inside an open call: part of that call
+	// what a call counted at its opening line, to take back when it closes
+	// with a tperrno of a request that never reached a server: its step
+	// (calls[step] of the service at svcAt), its arrival (Arrivals[arrival]),
+	// or a TMQFORWARD's forward; -1 for none.
+	step, arrival int
+	forward       bool
+	tpfail        bool // a service's tpreturn(TPFAIL)
 
 	svcAt, callAt, solidAt, acallAt, fwdAt int
 }
@@ -536,7 +618,7 @@ func forwarder(proc string) bool { return proc[strings.LastIndexByte(proc, '/')+
 // looked at.
 func push(st []*frame, ev event, inspected *int) []*frame {
 	i := len(st)
-	f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us, svcAt: -1, callAt: -1, solidAt: -1, acallAt: -1, fwdAt: -1}
+	f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us, svcAt: -1, callAt: -1, solidAt: -1, acallAt: -1, fwdAt: -1, step: -1, arrival: -1}
 	if i > 0 {
 		p := st[i-1]
 		*inspected++
@@ -594,10 +676,18 @@ func (lg *Log) walk(evs []event, files []File) {
 		return s
 	}
 	clientCalls := map[string]int{}
+	undelivered := 0             // arrivals taken back
 	forwards := map[string]int{} // calls by TMQFORWARD processes, by service
 	dequeues := map[string]int{} // tpdequeues, by queue space
 	for _, ev := range evs {
 		st := stacks[ev.thread]
+		if ev.fn == "tpreturn" {
+			// no close of its own: it marks the execution it ends
+			if len(st) > 0 && st[len(st)-1].svcAt >= 0 && ev.tpfail {
+				st[st[len(st)-1].svcAt].tpfail = true
+			}
+			continue
+		}
 		if ev.open {
 			st = push(st, ev, &lg.inspected)
 			stacks[ev.thread] = st
@@ -617,6 +707,7 @@ func (lg *Log) walk(evs []event, files []File) {
 					dequeues[callee]++
 					lg.Dequeues++
 				case f.svcAt >= 0:
+					f.step = len(st[f.svcAt].calls)
 					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
 					svc(callee).Nested++
 				case forwarder(ev.proc):
@@ -624,9 +715,11 @@ func (lg *Log) walk(evs []event, files []File) {
 					svc(callee)
 					forwards[callee]++
 					lg.Forwards++
+					f.forward = true
 				default:
 					svc(callee)
 					clientCalls[callee]++
+					f.arrival = len(lg.Arrivals)
 					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
 				}
 			}
@@ -644,6 +737,32 @@ func (lg *Log) walk(evs []event, files []File) {
 		f := st[c]
 		stacks[ev.thread] = st[:c]
 		dur := ev.us - f.startUS
+		if ev.fail != "" && isCall(f.fn) && !f.nested {
+			callee, _, _ := strings.Cut(f.svc, ":")
+			if f.fn != "tpenqueue" && f.fn != "tpdequeue" {
+				callee = f.svc
+			}
+			s := svc(callee)
+			if s.Failed == nil {
+				s.Failed = map[string]int{}
+			}
+			s.Failed[ev.fail]++
+			if Undelivered(ev.fail) {
+				// no server ran it: neither a step nor an arrival
+				switch {
+				case f.step >= 0:
+					st[f.svcAt].calls[f.step] = callKey{}
+					s.Nested--
+				case f.forward:
+					forwards[callee]--
+					lg.Forwards--
+				case f.arrival >= 0:
+					lg.Arrivals[f.arrival].Weight = 0
+					clientCalls[callee]--
+					undelivered++
+				}
+			}
+		}
 		switch f.fn {
 		case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit":
 			if f.nested {
@@ -656,12 +775,17 @@ func (lg *Log) walk(evs []event, files []File) {
 					st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
 				}
 			}
-			if f.fn == "tpcall" && lg.Millis {
+			if f.fn == "tpcall" && lg.Millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
+				// a call that timed out or was refused did not wait for
+				// its execution's reply: no span of a request
 				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
 			}
 		case "tpservice":
 			s := svc(f.svc)
 			s.Executions++
+			if f.tpfail {
+				s.TPFail++
+			}
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
 				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
@@ -686,7 +810,12 @@ func (lg *Log) walk(evs []event, files []File) {
 			t.hosts[ev.host]++
 			t.start = append(t.start, startAt{f.startUS, ev.host})
 			seen := map[callKey]int{}
-			for p, c := range f.calls {
+			p := -1
+			for _, c := range f.calls {
+				if c.svc == "" {
+					continue // a call that never reached a server
+				}
+				p++
 				i := seen[c]
 				seen[c]++
 				if len(t.occ[c]) <= i {
@@ -739,6 +868,9 @@ func (lg *Log) walk(evs []event, files []File) {
 				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were not called by a traced process: counted as arrivals at the machines that served them", name, ext, t.execs))
 			}
 		}
+	}
+	if undelivered > 0 {
+		lg.Arrivals = slices.DeleteFunc(lg.Arrivals, func(a Arrival) bool { return a.Weight == 0 })
 	}
 	slices.SortStableFunc(lg.Arrivals, func(a, b Arrival) int {
 		switch {
