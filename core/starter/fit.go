@@ -183,6 +183,9 @@ type HourRate struct {
 	Hour     int     `json:"hour"`
 	From     string  `json:"from,omitempty"` // hh:mm, for a ULOG
 	RatePerS float64 `json:"rate_per_s"`
+	// gapS is how much of the hour a missing day takes, lengthS what is
+	// left: its stretch of the scenario's profile.
+	gapS, lengthS float64
 }
 
 // ULOGSummary counts what the ULOG files held.
@@ -239,6 +242,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	spans := map[string][]int{} // a ULOG's: the differences of stamps each sample sums
 	var arr []arrival
 	var startUS int64
+	var gaps [][2]int64 // a ULOG's days without a file
 	switch {
 	case src.Trace != nil && len(src.ULOG) > 0:
 		return nil, diag.FieldErrorf("fit", "give a trace or ULOG files, not both")
@@ -277,7 +281,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		}
 		arr = fitULOG(m, lg, rep, samples, spans, lmid)
 		measureULOG(m, lg, rep, lmid)
-		startUS = lg.FirstUS
+		startUS, gaps = lg.FirstUS, lg.Gaps
 	default:
 		return nil, diag.FieldErrorf("fit", "want a trace or ULOG files")
 	}
@@ -309,7 +313,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	if grid {
 		rep.Criterion += CriterionGrid
 	}
-	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS)
+	rep.Arrivals = rates(arr, rep.Source == "ulog", startUS, gaps)
 	if rep.Source == "ulog" {
 		rep.Warnings = append(rep.Warnings, uncommitted(m, rep)...)
 	}
@@ -537,7 +541,11 @@ const hourUS = 3600 * 1e6
 
 // rates are the arrivals per service and origin over the span of arr (at
 // least a second), and per hour when the span is longer than one.
-func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
+//
+// gaps are stretches [from, to) the log does not cover (a ULOG's days
+// without a file): they are taken out of the span, and an hour they cover
+// whole has no rate.
+func rates(arr []arrival, absolute bool, startUS int64, gaps [][2]int64) Arrivals {
 	out := Arrivals{Services: map[string]*ServiceArrivals{}}
 	if len(arr) == 0 {
 		return out
@@ -547,7 +555,16 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 		first, last = min(first, a.us), max(last, a.us)
 	}
 	spanUS := max(last-first, 1e6)
-	out.SpanS = roundToUS(float64(spanUS)/1e6*1000) / 1000
+	// uncovered is how much of [a, b) the gaps hold
+	uncovered := func(a, b int64) int64 {
+		var n int64
+		for _, g := range gaps {
+			n += max(0, min(b, g[1])-max(a, g[0]))
+		}
+		return n
+	}
+	coveredUS := max(spanUS-uncovered(first, first+spanUS), 1e6)
+	out.SpanS = roundToUS(float64(coveredUS)/1e6*1000) / 1000
 	if absolute {
 		out.Start = time.UnixMicro(startUS).UTC().Format("2006-01-02T15:04:05.000Z")
 	}
@@ -565,7 +582,7 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 		h := min(int((a.us-first)/hourUS), hours-1)
 		hourly[a.svc][h] += a.w
 	}
-	spanS := float64(spanUS) / 1e6
+	spanS := float64(coveredUS) / 1e6
 	for svc, n := range counts {
 		sa := &ServiceArrivals{RatePerS: round3(n / spanS), Origins: map[string]float64{}}
 		for o, c := range origins[svc] {
@@ -573,8 +590,14 @@ func rates(arr []arrival, absolute bool, startUS int64) Arrivals {
 		}
 		if hours > 1 {
 			for h, c := range hourly[svc] {
-				length := min(float64(spanUS)-float64(h)*hourUS, hourUS) / 1e6
-				hr := HourRate{Hour: h, RatePerS: round3(c / max(length, 1))}
+				from := first + int64(h)*hourUS
+				to := min(first+spanUS, from+hourUS)
+				gap := uncovered(from, to)
+				length := float64(to-from-gap) / 1e6
+				if length < 1 && gap > 0 {
+					continue // a missing day's hour: no rate
+				}
+				hr := HourRate{Hour: h, RatePerS: round3(c / max(length, 1)), gapS: float64(gap) / 1e6, lengthS: length}
 				if absolute {
 					hr.From = time.UnixMicro(first + int64(h)*hourUS).UTC().Format("15:04")
 				}
@@ -711,11 +734,18 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 			}
 			share := merged[o] / max(sa.RatePerS, 1e-9)
 			if len(sa.Hourly) > 1 {
+				// the hours one after the other: an hour a missing day
+				// cut short is as long as the part the log covers, and
+				// the missing day's own hours are not there
+				at := 0.0
 				for _, h := range sa.Hourly {
 					rate := round3(h.RatePerS * share)
-					at := float64(h.Hour) * 3600000
 					end := min(at+3600000, g.DurationMS)
+					if h.gapS > 0 {
+						end = min(roundToUS(at+h.lengthS*1000), g.DurationMS)
+					}
 					st.Profile = append(st.Profile, scenario.RatePoint{AtMS: at, RatePerS: rate}, scenario.RatePoint{AtMS: end, RatePerS: rate})
+					at = end
 				}
 			} else {
 				st.RatePerS = max(round3(merged[o]), 0.001)

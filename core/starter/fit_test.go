@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,18 +85,18 @@ func TestRatesHourly(t *testing.T) {
 	for i := range 1800 { // one a second for the next half hour
 		arr = append(arr, arrival{us: start + 7200e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
 	}
-	got := rates(arr, true, start)
+	got := rates(arr, true, start, nil)
 	// Span: the last arrival at 2 h 29 min 59 s = 8 999 s; 7 200 requests.
 	a := got.Services["A"]
 	if got.SpanS != 8999 || got.Start != "2026-12-01T10:00:00.000Z" || a.RatePerS != 0.8 {
 		t.Errorf("span %g start %s rate %g", got.SpanS, got.Start, a.RatePerS)
 	}
-	want := []HourRate{{0, "10:00", 1}, {1, "11:00", 0.5}, {2, "12:00", 1}}
+	want := []HourRate{{Hour: 0, From: "10:00", RatePerS: 1}, {Hour: 1, From: "11:00", RatePerS: 0.5}, {Hour: 2, From: "12:00", RatePerS: 1}}
 	if len(a.Hourly) != 3 {
 		t.Fatalf("hourly %+v", a.Hourly)
 	}
 	for i, h := range a.Hourly {
-		if h != want[i] {
+		if h.Hour != want[i].Hour || h.From != want[i].From || h.RatePerS != want[i].RatePerS {
 			t.Errorf("hour %d: %+v, want %+v", i, h, want[i])
 		}
 	}
@@ -395,5 +396,38 @@ func TestFitTraceNetworkGuessedWarns(t *testing.T) {
 		if got != c.want || sc.Network != nil {
 			t.Errorf("MP %v: warnings %q, network %+v; want the latency's warning %v, no network", c.want, warn, sc.Network, c.want)
 		}
+	}
+}
+
+// A missing day (a ULOG's gap) is left out of the span, and its hours have
+// no rate: the scenario's profile runs the hours the log covers one after
+// the other.
+func TestRatesGap(t *testing.T) {
+	const start = int64(1796166000) * 1e6 // 2026-12-01 23:00:00 UTC
+	const dec2 = start + 3600e6           // 2026-12-02 00:00
+	var arr []arrival
+	for i := range 3600 { // one a second from 23:00 on 12/01
+		arr = append(arr, arrival{us: start + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	for i := range 3600 { // and from 00:00 on 12/03, after a missing day
+		arr = append(arr, arrival{us: dec2 + 86400e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+	}
+	got := rates(arr, true, start, [][2]int64{{dec2, dec2 + 86400e6}})
+	// By hand: first 12/01 23:00:00, last 12/03 00:59:59: 93 599 s, less
+	// the day of 12/02, 86 400 s: 7 199 s covered; 7 200 requests, 1.000
+	// a second (before: 0.0769, over 93 599 s). Hours from the first
+	// request: hour 0 (23:00, 3 600 requests in 3 600 s), hours 1 to 24
+	// in the gap (no rate), hour 25 (00:00 on 12/03, 3 600 in the 3 599 s
+	// to the last request): 1.
+	a := got.Services["A"]
+	if got.SpanS != 7199 || a.RatePerS != 1 {
+		t.Errorf("span %g rate %g, want 7199 and 1", got.SpanS, a.RatePerS)
+	}
+	var hours []HourRate
+	for _, h := range a.Hourly {
+		hours = append(hours, HourRate{Hour: h.Hour, From: h.From, RatePerS: h.RatePerS})
+	}
+	if want := []HourRate{{Hour: 0, From: "23:00", RatePerS: 1}, {Hour: 25, From: "00:00", RatePerS: 1}}; !reflect.DeepEqual(hours, want) {
+		t.Errorf("hourly %+v, want %+v", hours, want)
 	}
 }

@@ -415,3 +415,44 @@ func TestFailedCalls(t *testing.T) {
 		}
 	}
 }
+
+// A day of which no file has a TRACE line, between the first and the last
+// day of the files' names, is a gap: a file not given, not a day without
+// requests. A machine without lines on a day others have is warned of.
+func TestMissingDay(t *testing.T) {
+	line := func(host string) string {
+		return "100000.000." + host + "!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n" +
+			"100000.005." + host + "!CLT.9.1.0: TRACE:at: } tpcall = 1\n"
+	}
+	var files []File
+	for _, f := range []struct{ host, day string }{{"a", "010226"}, {"a", "010426"}, {"a", "010626"},
+		{"b", "010226"}, {"b", "010326"}, {"b", "010426"}, {"b", "010626"}} {
+		files = append(files, File{Name: f.host + "/ULOG." + f.day, Text: line(f.host)})
+	}
+	lg, err := Read(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: days 01/02 to 01/06 of 2026; 01/05 has no file at all: one
+	// gap, [2026-01-05 00:00, 2026-01-06 00:00) UTC. Host a has no line on
+	// 01/03, which b has: a warning names a and that day. 01/05 is no
+	// day a lacks beside b.
+	const jan5 = int64(1767571200) * 1e6
+	if !reflect.DeepEqual(lg.Gaps, [][2]int64{{jan5, jan5 + 86400e6}}) {
+		t.Errorf("gaps %v, want [[%d %d]]", lg.Gaps, jan5, jan5+86400e6)
+	}
+	var gap, host []string
+	for _, w := range lg.Warnings {
+		switch {
+		case strings.HasPrefix(w, "no TRACE line on 01/05/26, between the files of 01/02/26 and 01/06/26"):
+			gap = append(gap, w)
+		case strings.HasPrefix(w, "a: no TRACE line on 01/03/26, when other machines have some"):
+			host = append(host, w)
+		default:
+			t.Errorf("warning %q", w)
+		}
+	}
+	if len(gap) != 1 || len(host) != 1 {
+		t.Errorf("warnings %q, want one of the gap and one of host a", lg.Warnings)
+	}
+}

@@ -11,6 +11,7 @@ package ulog
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,7 +141,12 @@ type Log struct {
 	MalformedExamples []string // up to 5, "FILE:LINE: why"
 	Unfinished        int      // executions still open at the end
 	FirstUS, LastUS   int64    // the first and last TRACE line's times
-	Warnings          []string
+	// Gaps are the days, between the first and the last day of the files'
+	// names, of which no file has a TRACE line: [start, end) in µs, in
+	// order. A day's file not given (or tracing off that day) is no day
+	// without requests, so the rates leave those days out of their span.
+	Gaps     [][2]int64
+	Warnings []string
 
 	inspected int  // stack frames the walk looked at (the linearity test's counter)
 	cut       bool // the hold-out window cut the lines: what is open at the end was open at the cut
@@ -194,7 +200,9 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
 	var evs []event
 	undated := false
-	someDay, dated := int64(0), false // a file without its day is taken as of the first dated file's
+	days := map[int64]bool{}                // the days with TRACE lines
+	hostDays := map[string]map[int64]bool{} // the same, per host
+	someDay, dated := int64(0), false       // a file without its day is taken as of the first dated file's
 	for _, f := range files {
 		if d, ok := fileDay(f.Name); ok && !dated {
 			someDay, dated = d, true
@@ -238,6 +246,13 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			}
 			ev.us += day
 			ev.file, ev.line = fi, li+1
+			if ok && !days[day] || ok && !hostDays[ev.host][day] {
+				days[day] = true
+				if hostDays[ev.host] == nil {
+					hostDays[ev.host] = map[int64]bool{}
+				}
+				hostDays[ev.host][day] = true
+			}
 			if !ev.millis {
 				lg.Millis = false
 			}
@@ -246,6 +261,9 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		if lg.TraceLines == traced && len(files) > 1 {
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: no TRACE lines (was tracing on there?)", f.Name))
 		}
+	}
+	if !undated {
+		lg.gaps(days, hostDays)
 	}
 	if lg.TraceLines == 0 {
 		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", Names(files))
@@ -290,6 +308,72 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	}
 	lg.walk(evs, files)
 	return lg, nil
+}
+
+// dayUS is a day in microseconds.
+const dayUS = 86400 * 1e6
+
+// gaps finds the days without TRACE lines between the first and last day
+// with some (Gaps, with a warning), and warns of a host without TRACE lines
+// on a day between its own first and last when other hosts have some.
+func (lg *Log) gaps(days map[int64]bool, hostDays map[string]map[int64]bool) {
+	if len(days) < 2 {
+		return
+	}
+	first, last := span(days)
+	date := func(us int64) string { return time.UnixMicro(us).UTC().Format("01/02/06") }
+	var missing []string
+	for d := first + dayUS; d < last; d += dayUS {
+		if !days[d] {
+			if n := len(lg.Gaps); n > 0 && lg.Gaps[n-1][1] == d {
+				lg.Gaps[n-1][1] = d + dayUS
+			} else {
+				lg.Gaps = append(lg.Gaps, [2]int64{d, d + dayUS})
+			}
+			missing = append(missing, date(d))
+		}
+	}
+	if len(missing) > 0 {
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("no TRACE line on %s, between the files of %s and %s, on any machine: "+
+			"a file not given (or tracing off)? Those days are left out of the rates' span, not counted as days without requests "+
+			"(if the application was idle then, the rates are those of the days it ran)", list(missing), date(first), date(last)))
+	}
+	hosts := make([]string, 0, len(hostDays))
+	for h := range hostDays {
+		hosts = append(hosts, h)
+	}
+	slices.Sort(hosts)
+	for _, h := range hosts {
+		hd := hostDays[h]
+		f, l := span(hd)
+		var lack []string
+		for d := f + dayUS; d < l; d += dayUS {
+			if days[d] && !hd[d] {
+				lack = append(lack, date(d))
+			}
+		}
+		if len(lack) > 0 {
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: no TRACE line on %s, when other machines have some: its ULOG of that day not given? "+
+				"What it ran and called then is missing from the fit (its services' samples, and the arrivals counted from them)", h, list(lack)))
+		}
+	}
+}
+
+// span is the first and last of a set of days.
+func span(days map[int64]bool) (first, last int64) {
+	first, last = math.MaxInt64, math.MinInt64
+	for d := range days {
+		first, last = min(first, d), max(last, d)
+	}
+	return first, last
+}
+
+// list is up to five items, then how many more.
+func list(items []string) string {
+	if len(items) > 5 {
+		return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more days", len(items)-5)
+	}
+	return strings.Join(items, ", ")
 }
 
 // Names is the files' names, for a message about them all: every name of
