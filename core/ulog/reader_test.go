@@ -456,3 +456,41 @@ func TestMissingDay(t *testing.T) {
 		t.Errorf("warnings %q, want one of the gap and one of host a", lg.Warnings)
 	}
 }
+
+// A service that calls itself would make a cycle of the scenario's calls,
+// which a run refuses: the call is an arrival of the service, from the
+// caller's machine, not a step.
+func TestSelfCall(t *testing.T) {
+	lg := read1(t, `100000.000.c!CLT.9.1.0: TRACE:at: { tpcall("R", 0x0, 0, 0x0, 0x0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at: { tpservice({"R"})
+100000.002.h!S.1.1.1: TRACE:at:   { tpcall("R", 0x0, 0, 0x0, 0x0, 0x0)
+100000.003.h!S.2.1.1: TRACE:at: { tpservice({"R"})
+100000.004.h!S.2.1.1: TRACE:at:   { tpcall("D", 0x0, 0, 0x0, 0x0, 0x0)
+100000.005.h!D.3.1.1: TRACE:at: { tpservice({"D"})
+100000.007.h!D.3.1.1: TRACE:at: } tpservice
+100000.008.h!S.2.1.1: TRACE:at:   } tpcall = 1
+100000.010.h!S.2.1.1: TRACE:at: } tpservice
+100000.011.h!S.1.1.1: TRACE:at:   } tpcall = 1
+100000.014.h!S.1.1.1: TRACE:at: } tpservice
+100000.015.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`)
+	// By hand: R ran twice: called by the client at 0 (from c) and by
+	// itself at 2 (from h): two arrivals of R, no step of R. Its calls:
+	// D's tpcall, in one of the two executions (p 0.5). Own work: the
+	// outer 14 - 1 - 9 (2 to 11, waiting for itself) = 4 ms; the inner
+	// 10 - 3 - 4 = 3 ms. D was called by a service: no arrival.
+	r := lg.Services["R"]
+	if r == nil || !reflect.DeepEqual(r.Calls, []Step{{"D", "tpcall", 0.5, false}}) || !reflect.DeepEqual(r.OwnUS, []int64{3000, 4000}) {
+		t.Fatalf("R %+v, want one step (D, p 0.5) and 3, 4 ms", r)
+	}
+	var got []string
+	for _, a := range lg.Arrivals {
+		got = append(got, fmt.Sprintf("%s@%s w%g", a.Service, a.Host, a.Weight))
+	}
+	if want := []string{"R@c w1", "R@h w1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("arrivals %v, want %v", got, want)
+	}
+	if len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], "R: calls itself (1 calls in its 2 executions)") {
+		t.Errorf("warnings %q", lg.Warnings)
+	}
+}

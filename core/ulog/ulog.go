@@ -662,7 +662,7 @@ type frame struct {
 	// (calls[step] of the service at svcAt), its arrival (Arrivals[arrival]),
 	// or a TMQFORWARD's forward; -1 for none.
 	step, arrival int
-	forward       bool
+	forward, self bool
 	tpfail        bool // a service's tpreturn(TPFAIL)
 
 	svcAt, callAt, solidAt, acallAt, fwdAt int
@@ -760,9 +760,10 @@ func (lg *Log) walk(evs []event, files []File) {
 		return s
 	}
 	clientCalls := map[string]int{}
-	undelivered := 0             // arrivals taken back
-	forwards := map[string]int{} // calls by TMQFORWARD processes, by service
-	dequeues := map[string]int{} // tpdequeues, by queue space
+	undelivered := 0              // arrivals taken back
+	selfCalls := map[string]int{} // calls of services to themselves
+	forwards := map[string]int{}  // calls by TMQFORWARD processes, by service
+	dequeues := map[string]int{}  // tpdequeues, by queue space
 	for _, ev := range evs {
 		st := stacks[ev.thread]
 		if ev.fn == "tpreturn" {
@@ -790,6 +791,14 @@ func (lg *Log) walk(evs []event, files []File) {
 					svc(callee)
 					dequeues[callee]++
 					lg.Dequeues++
+				case f.svcAt >= 0 && st[f.svcAt].svc == callee && ev.fn != "tpenqueue":
+					// a service calling itself: a scenario's calls form
+					// no cycle, so the call is an arrival of the service,
+					// from the caller's machine (its time is still taken
+					// off the caller's own work)
+					selfCalls[callee]++
+					f.arrival, f.self = len(lg.Arrivals), true
+					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
 				case f.svcAt >= 0:
 					f.step = len(st[f.svcAt].calls)
 					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
@@ -842,7 +851,11 @@ func (lg *Log) walk(evs []event, files []File) {
 					lg.Forwards--
 				case f.arrival >= 0:
 					lg.Arrivals[f.arrival].Weight = 0
-					clientCalls[callee]--
+					if f.self {
+						selfCalls[callee]--
+					} else {
+						clientCalls[callee]--
+					}
 					undelivered++
 				}
 			}
@@ -933,7 +946,12 @@ func (lg *Log) walk(evs []event, files []File) {
 	for _, name := range names {
 		t, s := tallies[name], lg.Services[name]
 		s.Calls = t.steps()
-		ext := t.execs - s.Nested - clientCalls[name] - forwards[name] - dequeues[name]
+		ext := t.execs - s.Nested - clientCalls[name] - forwards[name] - dequeues[name] - selfCalls[name]
+		if n := selfCalls[name]; n > 0 {
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: calls itself (%d calls in its %d executions): a scenario's calls form no cycle, "+
+				"so those calls are counted as arrivals of %s from the caller's machine, not as steps: its executions' number is kept, "+
+				"but the calling execution's response no longer waits for the one it called", name, n, t.execs, name))
+		}
 		// No traced process called them: the executions came from outside
 		// (untraced clients, workstation clients through a WSH, whose calls
 		// Tuxedo makes itself), from where they were served. Beside traced
