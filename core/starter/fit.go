@@ -486,6 +486,17 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			sr.CommitMeanMS = ptr(math.Round(float64(sum)/float64(len(s.CommitUS))) / 1000)
 		}
 		sr.Failed, sr.TPFail = s.Failed, s.TPFail
+		if s.Conversations > 0 && len(s.OwnUS) > 0 {
+			var sum int64
+			for _, us := range s.OwnUS {
+				sum += us
+			}
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: conversational (%d of its %d executions send or receive on their caller's connection): "+
+				"its time is the whole conversation, from tpservice to tpreturn, %.3g ms on average, of which %.3g ms waiting in tprecv for the other side; "+
+				"that is how long it holds its server, and the simulation plays it as one request of that time (a caller's tpconnect is a tpcall step or an arrival); "+
+				"the conversation's messages are not modelled",
+				n, s.Conversations, s.Executions, float64(sum)/float64(len(s.OwnUS))/1000, float64(s.ConvRecvUS)/float64(s.Conversations)/1000))
+		}
 		if w := failedWarning(n, s); w != "" {
 			rep.Warnings = append(rep.Warnings, w)
 		}

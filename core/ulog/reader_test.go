@@ -494,3 +494,55 @@ func TestSelfCall(t *testing.T) {
 		t.Errorf("warnings %q", lg.Warnings)
 	}
 }
+
+// A conversation: the caller's tpconnect is its call (an arrival from a
+// client, a tpcall step from a service, whose tprecvs then wait for the
+// callee); the conversational service's time is the whole conversation,
+// waits for the other side included, and its tprecv time is counted.
+func TestConversation(t *testing.T) {
+	lg := read1(t, `100000.000.c!CLT.9.1.0: TRACE:at: { tpconnect("CONV", 0x0, 0, TPSENDONLY)
+100000.001.h!CS.1.1.1: TRACE:at: { tpservice({"CONV", 0x400, 0x0, 0, 5, 1, {0, -2, -1}})
+100000.001.h!CS.1.1.1: TRACE:at:   { tprecv(5, 0x0, 0x0, 0x0, 0x0)
+100000.002.c!CLT.9.1.0: TRACE:at: } tpconnect = 5
+100000.050.c!CLT.9.1.0: TRACE:at: { tpsend(5, 0x0, 48, TPRECVONLY, 0x0)
+100000.050.c!CLT.9.1.0: TRACE:at: } tpsend = 1
+100000.050.c!CLT.9.1.0: TRACE:at: { tprecv(5, 0x0, 0x0, 0x0, 0x0)
+100000.051.h!CS.1.1.1: TRACE:at:   } tprecv = 1
+100000.054.h!CS.1.1.1: TRACE:at:   { tpsend(5, 0x0, 48, 0x0, 0x0)
+100000.054.h!CS.1.1.1: TRACE:at:   } tpsend = 1
+100000.054.h!CS.1.1.1: TRACE:at:   { tpreturn(TPSUCCESS, 0, 0x0, 0, 0x0)
+100000.054.h!CS.1.1.1: TRACE:at: } tpservice
+100000.055.c!CLT.9.1.0: TRACE:at: } tprecv = -1 [tperrno TPEEVENT]
+100001.000.h!P.2.1.1: TRACE:at: { tpservice({"PAY"})
+100001.002.h!P.2.1.1: TRACE:at:   { tpconnect("CONV", 0x0, 0, TPSENDONLY)
+100001.003.h!CS.1.1.1: TRACE:at: { tpservice({"CONV", 0x400, 0x0, 0, 5, 1, {0, -2, -1}})
+100001.003.h!P.2.1.1: TRACE:at:   } tpconnect = 3
+100001.003.h!P.2.1.1: TRACE:at:   { tpsend(3, 0x0, 48, TPRECVONLY, 0x0)
+100001.003.h!P.2.1.1: TRACE:at:   } tpsend = 1
+100001.003.h!CS.1.1.1: TRACE:at:   { tprecv(5, 0x0, 0x0, 0x0, 0x0)
+100001.004.h!P.2.1.1: TRACE:at:   { tprecv(3, 0x0, 0x0, 0x0, 0x0)
+100001.004.h!CS.1.1.1: TRACE:at:   } tprecv = 1
+100001.010.h!CS.1.1.1: TRACE:at:   { tpreturn(TPSUCCESS, 0, 0x0, 0, 0x0)
+100001.010.h!CS.1.1.1: TRACE:at: } tpservice
+100001.011.h!P.2.1.1: TRACE:at:   } tprecv = -1 [tperrno TPEEVENT]
+100001.015.h!P.2.1.1: TRACE:at: } tpservice
+`)
+	// By hand: CONV ran twice, both conversational: 1 to 54 = 53 ms (50 of
+	// them in tprecv, waiting for the client) and 3 to 10 = 7 ms (1 in
+	// tprecv); its conversations' tprecv time 51 ms. The client's
+	// tpconnect is an arrival of CONV (at 0, from c); PAY's is a tpcall
+	// step of CONV, and PAY's own work is 0 to 15 less its tpconnect (2 to
+	// 3) and its tprecv (4 to 11): 15 - 1 - 7 = 7 ms, of 3 differences.
+	cv, pay := lg.Services["CONV"], lg.Services["PAY"]
+	if cv == nil || !reflect.DeepEqual(cv.OwnUS, []int64{53000, 7000}) || cv.Conversations != 2 || cv.ConvRecvUS != 51000 || cv.Nested != 1 {
+		t.Fatalf("CONV %+v, want 53 and 7 ms, 2 conversations with 51 ms in tprecv, 1 nested call", cv)
+	}
+	if pay == nil || !reflect.DeepEqual(pay.Calls, []Step{{"CONV", "tpcall", 1, false}}) || !reflect.DeepEqual(pay.OwnUS, []int64{7000}) ||
+		!reflect.DeepEqual(pay.OwnSpans, []int{3}) || pay.Conversations != 0 {
+		t.Errorf("PAY %+v, want a tpcall step of CONV and 7 ms of 3 differences", pay)
+	}
+	// PAY, called by no traced process, is an arrival of its own (from h).
+	if len(lg.Arrivals) != 2 || lg.Arrivals[0] != (Arrival{lg.Arrivals[0].TimeUS, "CONV", "c", 1}) || lg.Arrivals[1].Service != "PAY" || lg.Malformed != 0 {
+		t.Errorf("arrivals %+v malformed %d, want one of CONV from c, then PAY", lg.Arrivals, lg.Malformed)
+	}
+}

@@ -62,6 +62,12 @@ type Service struct {
 	Failed map[string]int
 	// TPFail counts its executions that ended in tpreturn(TPFAIL).
 	TPFail int
+	// Conversations counts its executions that sent or received on a
+	// connection they did not open (a conversational service, called by
+	// tpconnect), and ConvRecvUS their time in tprecv: waiting for the
+	// other side, which holds the server and is in OwnUS.
+	Conversations int
+	ConvRecvUS    int64
 }
 
 // Undelivered says whether a call that failed with tperrno never reached a
@@ -523,7 +529,8 @@ func parseLine(line string, at int) (event, string) {
 	case cat == "ia" && fn != "tpcommit":
 		ev.ignored = true
 		return ev, ""
-	case fn == "tpservice", fn == "tpcall", fn == "tpacall", fn == "tpforward", fn == "tpgetrply", fn == "tpenqueue", fn == "tpdequeue", fn == "tpcommit":
+	case fn == "tpservice", fn == "tpcall", fn == "tpacall", fn == "tpforward", fn == "tpgetrply", fn == "tpenqueue", fn == "tpdequeue", fn == "tpcommit",
+		fn == "tpconnect", fn == "tpsend", fn == "tprecv":
 	case fn == "tpreturn" && ev.open:
 		// tpreturn(rval, rcode, data, len, flags): TPFAIL is 0x1
 		rval, _, _ := strings.Cut(strings.TrimPrefix(body[end:], "("), ",")
@@ -538,7 +545,7 @@ func parseLine(line string, at int) (event, string) {
 		ev.fail = failure(body[end:])
 		return ev, ""
 	}
-	if fn == "tpgetrply" || fn == "tpcommit" {
+	if fn == "tpgetrply" || fn == "tpcommit" || fn == "tpsend" || fn == "tprecv" {
 		return ev, ""
 	}
 	args := body[end:]
@@ -664,6 +671,12 @@ type frame struct {
 	step, arrival int
 	forward, self bool
 	tpfail        bool // a service's tpreturn(TPFAIL)
+	// a service's conversations: connected, it opened one (tpconnect), so
+	// its tprecvs wait for the service it called; conv, it sent or
+	// received on one it did not open (it is conversational), recvUS its
+	// time in tprecv.
+	connected, conv bool
+	recvUS          int64
 
 	svcAt, callAt, solidAt, acallAt, fwdAt int
 }
@@ -691,7 +704,7 @@ type startAt struct {
 }
 
 func isCall(fn string) bool {
-	return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" || fn == "tpenqueue" || fn == "tpdequeue"
+	return fn == "tpcall" || fn == "tpacall" || fn == "tpforward" || fn == "tpenqueue" || fn == "tpdequeue" || fn == "tpconnect"
 }
 
 // forwarder says whether process proc is a TMQFORWARD: its calls are /Q's
@@ -800,8 +813,15 @@ func (lg *Log) walk(evs []event, files []File) {
 					f.arrival, f.self = len(lg.Arrivals), true
 					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
 				case f.svcAt >= 0:
+					mode := ev.fn
+					if mode == "tpconnect" {
+						// the caller is held through the conversation, as
+						// through a tpcall: it is played as one
+						mode = "tpcall"
+						st[f.svcAt].connected = true
+					}
 					f.step = len(st[f.svcAt].calls)
-					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, ev.fn, ev.noreply})
+					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, mode, ev.noreply})
 					svc(callee).Nested++
 				case forwarder(ev.proc):
 					// a /Q forward: its message's enqueue was the arrival
@@ -861,7 +881,24 @@ func (lg *Log) walk(evs []event, files []File) {
 			}
 		}
 		switch f.fn {
-		case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit":
+		case "tpsend", "tprecv":
+			switch {
+			case f.nested || f.svcAt < 0:
+			case st[f.svcAt].connected:
+				// a conversation it opened: a tprecv waits for the
+				// service it called, as a tpcall does
+				if f.fn == "tprecv" {
+					st[f.svcAt].waitUS += dur
+					st[f.svcAt].waits++
+				}
+			default:
+				// its own caller's conversation: it holds the server
+				st[f.svcAt].conv = true
+				if f.fn == "tprecv" {
+					st[f.svcAt].recvUS += dur
+				}
+			}
+		case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit", "tpconnect":
 			if f.nested {
 				break // its time is its call's
 			}
@@ -882,6 +919,10 @@ func (lg *Log) walk(evs []event, files []File) {
 			s.Executions++
 			if f.tpfail {
 				s.TPFail++
+			}
+			if f.conv {
+				s.Conversations++
+				s.ConvRecvUS += f.recvUS
 			}
 			if lg.Millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
