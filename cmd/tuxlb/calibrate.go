@@ -139,7 +139,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	if files.Trace != nil && !starter.Observes(*files.Trace, files.Columns) {
 		return fail("%s has no observed responses (an observed_ms column, or observed=COL in --trace-map): nothing to judge the scenario by", ff.trace)
 	}
-	ulogFiles, err := readULOGs(ulogs, stdin)
+	ulogFiles, err := readULOGs(ulogs, stdin, *budget)
 	if err != nil {
 		return fail("%v", err)
 	}

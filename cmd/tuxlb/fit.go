@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/tuxlb/tuxlb/core/admission"
 	"github.com/tuxlb/tuxlb/core/scenario"
 	"github.com/tuxlb/tuxlb/core/starter"
 	"github.com/tuxlb/tuxlb/core/ubb"
@@ -29,14 +30,38 @@ type ulogFlag []string
 func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
 func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 
-// readULOGs reads the --ulog files ("-" once: standard input).
-func readULOGs(paths []string, stdin io.Reader) ([]ulog.File, error) {
+// ulogBytesFactor is the memory fitting a ULOG holds per byte of it: its
+// text, each TRACE line read (about 130 bytes, for lines of 80 to 100),
+// and what the walk keeps of them. Measured: 2 files of 173 MB in all (2.1
+// million lines, millisecond stamps) peaked at 1.2 GB, the collector at
+// GOGC=400, and at 0.93 GB within a budget of 1 GiB.
+const ulogBytesFactor = 6
+
+// readULOGs reads the --ulog files ("-" once: standard input), together at
+// most budget/ulogBytesFactor bytes: fitting more would not fit the
+// budget.
+func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, error) {
+	limit := budget / ulogBytesFactor
+	over := func(total int64, name string) error {
+		return fmt.Errorf("--ulog: with %s the ULOG files hold %s or more, over the %s that fit in --memory-budget %s "+
+			"(fitting a ULOG holds about %d bytes of memory for each of its bytes): give fewer days or machines, or cut a day's file "+
+			"to the hours you need (keep its name: ULOGPFX.mmddyy gives the date), or raise --memory-budget",
+			name, admission.SizeText(total), admission.SizeText(limit), admission.SizeText(budget), ulogBytesFactor)
+	}
 	var out []ulog.File
+	var total int64
 	for _, p := range paths {
-		s, err := readText(p, "--ulog", stdin)
+		if fi, err := os.Stat(p); p != "-" && err == nil && fi.Mode().IsRegular() && total+fi.Size() > limit {
+			return nil, over(total+fi.Size(), p)
+		}
+		s, err := readTextLimit(p, "--ulog", stdin, max(limit-total, 0))
 		if err != nil {
+			if strings.Contains(err.Error(), "larger than") {
+				return nil, over(limit+1, displayName(p))
+			}
 			return nil, err
 		}
+		total += int64(len(*s))
 		out = append(out, ulog.File{Name: displayName(p), Text: *s}) // as given: every machine's ULOG has the same base name
 	}
 	return out, nil
@@ -81,6 +106,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&ff.dmconfig, "dmconfig", "", "DMCONFIG `FILE`")
 	out := fs.String("out", "", "also write a complete scenario made from the fit to `FILE` (needs --ubbconfig)")
 	pscPath := pscFlag(fs, &ff)
+	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb fit --trace FILE [--trace-map MAP] [--ubbconfig FILE [--dmconfig FILE] [--psc FILE] [--out FILE]]")
 		fmt.Fprintln(stderr, "       tuxlb fit --ulog FILE [--ulog FILE...] [--ubbconfig FILE [--dmconfig FILE] [--psc FILE] [--out FILE]]")
@@ -93,6 +119,11 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb fit: %v\n", budgetErr)
+		return 2
+	}
+	useBudget(*budget)
 	switch {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "tuxlb fit: unexpected argument %q\n", fs.Arg(0))
@@ -128,7 +159,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 1
 	}
-	ulogFiles, err := readULOGs(ulogs, stdin)
+	ulogFiles, err := readULOGs(ulogs, stdin, *budget)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 1
@@ -212,12 +243,12 @@ func timedCount(sc *scenario.Scenario, rep *starter.FitReport) int {
 
 // initFitted is init's scenario with --fit or --ulog: the fit report made
 // into a scenario (starter.FromFit); nil after printing the problem.
-func initFitted(files starter.Files, ulogs []string, ff *fileFlags, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *starter.FitReport, error) {
+func initFitted(files starter.Files, ulogs []string, ff *fileFlags, budget int64, stdin io.Reader, stderr io.Writer) (*scenario.Scenario, *starter.FitReport, error) {
 	if ff.trace != "" && len(ulogs) > 0 {
 		fmt.Fprintln(stderr, "tuxlb init: fit from a --trace or from --ulog files, not both")
 		return nil, nil, nil
 	}
-	ulogFiles, err := readULOGs(ulogs, stdin)
+	ulogFiles, err := readULOGs(ulogs, stdin, budget)
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return nil, nil, err

@@ -243,3 +243,28 @@ func TestFitFlags(t *testing.T) {
 		t.Errorf("bad row: exit %d, %q", code, stderr)
 	}
 }
+
+// The --ulog files are read together up to what fits the memory budget:
+// fitting holds about ulogBytesFactor (6) bytes for each byte of ULOG. The
+// bank's two files, 2 139 and 15 481 bytes, 17 620 in all: a budget of 104
+// KiB (106 496 bytes) holds 17 749 bytes of ULOG, and takes them; 100 KiB
+// (102 400) holds 17 066 (16.7 KiB), passed by the second file, named in
+// the error with the 17 620 bytes (17.2 KiB) read with it.
+func TestFitULOGBudget(t *testing.T) {
+	n1, n2 := bankULOG+"node1/ULOG.120126", bankULOG+"node2/ULOG.120126"
+	for _, f := range []struct {
+		path string
+		size int64
+	}{{n1, 2139}, {n2, 15481}} {
+		if fi, err := os.Stat(f.path); err != nil || fi.Size() != f.size {
+			t.Fatalf("%s: %v, want %d bytes (the derivation above)", f.path, err, f.size)
+		}
+	}
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "104K", "--ulog", n1, "--ulog", n2); code != 0 {
+		t.Errorf("104K: exit %d: %s", code, stderr)
+	}
+	code, _, stderr := tuxlbRun("fit", "--memory-budget", "100K", "--ulog", n1, "--ulog", n2)
+	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 16.7 KiB that fit in --memory-budget 100 KiB") {
+		t.Errorf("100K: exit %d: %s", code, stderr)
+	}
+}

@@ -40,6 +40,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	pscPath := pscFlag(fs, &ff)
 	var ulogs ulogFlag
 	fs.Var(&ulogs, "ulog", "ULOG `FILE` with TMTRACE lines to fit service times, calls and rates from (repeatable; implies --fit)")
+	budget, budgetErr := budgetFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: tuxlb init [--ubbconfig] FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP] [--fit] | --ulog FILE... | --load FRACTION]")
 		fmt.Fprintln(stderr, "                  [--psc FILE] [--out FILE]")
@@ -61,6 +62,11 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return 2
 	}
+	if budgetErr != nil {
+		fmt.Fprintf(stderr, "tuxlb init: %v\n", budgetErr)
+		return 2
+	}
+	useBudget(*budget)
 	if ff.ubbconfig == "" || len(pos) > 0 {
 		fmt.Fprintln(stderr, "tuxlb init: want the UBBCONFIG (tuxlb init FILE, or --ubbconfig FILE) and no other argument")
 		fs.Usage()
@@ -99,7 +105,7 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var sc *scenario.Scenario
 	var rep *starter.FitReport
 	if *fitLog || len(ulogs) > 0 {
-		sc, rep, err = initFitted(files, ulogs, &ff, stdin, stderr)
+		sc, rep, err = initFitted(files, ulogs, &ff, *budget, stdin, stderr)
 		if sc == nil {
 			return 1
 		}
