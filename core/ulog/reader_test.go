@@ -546,3 +546,37 @@ func TestConversation(t *testing.T) {
 		t.Errorf("arrivals %+v malformed %d, want one of CONV from c, then PAY", lg.Arrivals, lg.Malformed)
 	}
 }
+
+// What is open on a thread before a missing day closed in that day's file:
+// it is dropped when the thread's next line comes after the gap, so that the
+// thread's later calls are not taken as parts of it.
+func TestOpenBeforeMissingDay(t *testing.T) {
+	lg, err := Read([]File{
+		{Name: "c/ULOG.010226", Text: "235959.990.c!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n"},
+		{Name: "h/ULOG.010226", Text: "235959.991.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n"},
+		{Name: "c/ULOG.010426", Text: "100000.000.c!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n" +
+			"100000.009.c!CLT.9.1.0: TRACE:at: } tpcall = 1\n"},
+		{Name: "h/ULOG.010426", Text: "100000.001.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n" +
+			"100000.004.h!S.1.1.1: TRACE:at: } tpservice\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: 01/03 is missing. The client's call of A and A's execution
+	// opened at 23:59:59.99 on 01/02 closed on 01/03: dropped (one
+	// execution, one call), with a warning; the call was made, and stays
+	// an arrival of A from c. On 01/04 the client's call at 10:00:00.000 is
+	// a second (with the call of 01/02 kept open below it, it was part of
+	// that call: not counted), and A's execution, 1 to 4, is 3 ms.
+	a := lg.Services["A"]
+	if a == nil || a.Executions != 1 || !reflect.DeepEqual(a.OwnUS, []int64{3000}) {
+		t.Fatalf("A %+v, want one execution of 3 ms", a)
+	}
+	const jan3, jan4 = int64(1767398400) * 1e6, int64(1767484800) * 1e6
+	if want := []Arrival{{jan3 - 10e3, "A", "c", 1}, {jan4 + 36000e6, "A", "c", 1}}; !reflect.DeepEqual(lg.Arrivals, want) {
+		t.Errorf("arrivals %+v, want %+v", lg.Arrivals, want)
+	}
+	if !slices.Contains(lg.Warnings, "1 executions and 1 calls open before a missing day are not counted (their ends were in its file)") {
+		t.Errorf("warnings %q", lg.Warnings)
+	}
+}

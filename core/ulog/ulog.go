@@ -792,8 +792,28 @@ func (lg *Log) walk(evs []event, files []File) {
 	selfCalls := map[string]int{} // calls of services to themselves
 	forwards := map[string]int{}  // calls by TMQFORWARD processes, by service
 	dequeues := map[string]int{}  // tpdequeues, by queue space
+	gap := -1                     // the last gap the walk is past
+	staleCalls := 0               // functions open at a missing day, dropped
+	staleExecs := 0
 	for _, ev := range evs {
+		for gap+1 < len(lg.Gaps) && lg.Gaps[gap+1][1] <= ev.us {
+			gap++
+		}
 		st := stacks[ev.thread]
+		if gap >= 0 && len(st) > 0 && st[0].startUS < lg.Gaps[gap][0] {
+			// open before a missing day: its close was in the day's
+			// file. Kept, it would make every later call of the thread
+			// part of it (and the thread's next close its own).
+			for _, f := range st {
+				if f.fn == "tpservice" {
+					staleExecs++
+				} else if isCall(f.fn) && !f.nested {
+					staleCalls++
+				}
+			}
+			st = nil
+			stacks[ev.thread] = nil
+		}
 		if ev.fn == "tpreturn" {
 			// no close of its own: it marks the execution it ends
 			if len(st) > 0 && st[len(st)-1].svcAt >= 0 && ev.tpfail {
@@ -986,6 +1006,9 @@ func (lg *Log) walk(evs []event, files []File) {
 				lg.Unfinished++
 			}
 		}
+	}
+	if staleExecs+staleCalls > 0 {
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions and %d calls open before a missing day are not counted (their ends were in its file)", staleExecs, staleCalls))
 	}
 	if lg.Unfinished > 0 {
 		end := "the end of the log"
