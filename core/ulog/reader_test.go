@@ -580,3 +580,48 @@ func TestOpenBeforeMissingDay(t *testing.T) {
 		t.Errorf("warnings %q", lg.Warnings)
 	}
 }
+
+// A file's stamps going back by more than half an hour are the clock set
+// back at the end of summer time (an hour, read on from the hour it
+// repeats as an hour later) or the next day in a file of several days.
+func TestClockSetBack(t *testing.T) {
+	lg := read1(t, `025959.990.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+025959.995.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+020000.005.h!S.1.1.1: TRACE:at: } tpservice
+020000.010.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+023000.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+023000.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+023000.005.h!S.1.1.1: TRACE:at: } tpservice
+023000.006.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`)
+	// By hand: the third line goes back from 02:59:59.995 to 02:00:00.005,
+	// 59 min 59.99 s: an hour (to the half hour), so it and the lines after
+	// it are read an hour later. A's executions: 02:59:59.995 to
+	// 03:00:00.005, 10 ms, and 03:30:00.001 to .005, 4 ms; its arrivals
+	// at 02:59:59.990 and 03:30:00.000 (of 01/02/26, the file's day).
+	const day = int64(1767312000) * 1e6
+	hms := func(h, m, s, ms int64) int64 { return day + ((h*60+m)*60+s)*1e6 + ms*1000 }
+	a := lg.Services["A"]
+	if a == nil || !reflect.DeepEqual(a.OwnUS, []int64{10000, 4000}) || lg.Malformed != 0 {
+		t.Fatalf("A %+v malformed %q, want 10 and 4 ms", a, lg.MalformedExamples)
+	}
+	if len(lg.Arrivals) != 2 || lg.Arrivals[0].TimeUS != hms(2, 59, 59, 990) || lg.Arrivals[1].TimeUS != hms(3, 30, 0, 0) {
+		t.Errorf("arrivals %+v", lg.Arrivals)
+	}
+	if want := "ULOG.010226:3: the time goes back from 02:59:59.995 to 02:00:00.005: read as the clock set back (summer time ended?), this line and those after it 1h0m0s later"; !slices.Contains(lg.Warnings, want) {
+		t.Errorf("warnings %q, want %q", lg.Warnings, want)
+	}
+	// A file of two days under one name: 23:59:59 then 00:00:01, the next
+	// day: the span of the two calls is 2 s, not 23 h 59 min 58 s.
+	lg, err := Read([]File{{Name: "ULOG", Text: `235959.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+235959.001.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+000001.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+000001.001.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lg.Arrivals) != 2 || lg.Arrivals[1].TimeUS-lg.Arrivals[0].TimeUS != 2e6 {
+		t.Errorf("arrivals %+v, want two 2 s apart", lg.Arrivals)
+	}
+}

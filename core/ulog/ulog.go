@@ -233,6 +233,12 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", f.Name))
 		}
 		traced := lg.TraceLines
+		// a file's lines are written in time order, a few milliseconds
+		// apart across its processes: a stamp more than half an hour
+		// before the latest is the clock set back (summer time ended) or
+		// the next day (a file of several days), and the lines from it on
+		// are read that much later
+		latest, shift := int64(-1), int64(0)
 		for li, rest := 0, f.Text; rest != ""; li++ {
 			line, next, _ := strings.Cut(rest, "\n")
 			rest = next
@@ -255,7 +261,19 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			if ev.fn == "" {
 				continue // a TRACE line of another kind
 			}
-			ev.us += day
+			ev.us += day + shift
+			if back := latest - ev.us; latest >= 0 && back > halfHourUS {
+				add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
+				why := "the clock set back (summer time ended?)"
+				if back > 12*2*halfHourUS {
+					add, why = dayUS, "the next day (a file of several days?)"
+				}
+				shift += add
+				ev.us += add
+				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those after it %s later",
+					f.Name, li+1, clock(latest), clock(ev.us-add), why, time.Duration(add)*time.Microsecond))
+			}
+			latest = max(latest, ev.us)
 			ev.file, ev.line = int32(fi), int32(li+1)
 			if ok && !days[day] || ok && !hostDays[ev.host][day] {
 				days[day] = true
@@ -321,8 +339,11 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	return lg, nil
 }
 
-// dayUS is a day in microseconds.
-const dayUS = 86400 * 1e6
+// dayUS is a day in microseconds, halfHourUS half an hour.
+const dayUS, halfHourUS = 86400 * 1e6, 1800 * 1e6
+
+// clock is a time's hh:mm:ss.mmm, for messages.
+func clock(us int64) string { return time.UnixMicro(us).UTC().Format("15:04:05.000") }
 
 // gaps finds the days without TRACE lines between the first and last day
 // with some (Gaps, with a warning), and warns of a host without TRACE lines
