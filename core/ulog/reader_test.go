@@ -595,8 +595,9 @@ func TestClockSetBack(t *testing.T) {
 023000.006.c!CLT.9.1.0: TRACE:at: } tpcall = 1
 `)
 	// By hand: the third line goes back from 02:59:59.995 to 02:00:00.005,
-	// 59 min 59.99 s: an hour (to the half hour), so it and the lines after
-	// it are read an hour later. A's executions: 02:59:59.995 to
+	// 59 min 59.99 s: an hour (to the half hour), so it and h's lines after
+	// it are read an hour later; so are c's from the fourth line on (from
+	// 02:59:59.990 to 02:00:00.010). A's executions: 02:59:59.995 to
 	// 03:00:00.005, 10 ms, and 03:30:00.001 to .005, 4 ms; its arrivals
 	// at 02:59:59.990 and 03:30:00.000 (of 01/02/26, the file's day).
 	const day = int64(1767312000) * 1e6
@@ -608,7 +609,8 @@ func TestClockSetBack(t *testing.T) {
 	if len(lg.Arrivals) != 2 || lg.Arrivals[0].TimeUS != hms(2, 59, 59, 990) || lg.Arrivals[1].TimeUS != hms(3, 30, 0, 0) {
 		t.Errorf("arrivals %+v", lg.Arrivals)
 	}
-	if want := "ULOG.010226:3: the time goes back from 02:59:59.995 to 02:00:00.005: read as the clock set back (summer time ended?), this line and those after it 1h0m0s later"; !slices.Contains(lg.Warnings, want) {
+	if want := []string{"ULOG.010226:3: the time goes back from 02:59:59.995 to 02:00:00.005: read as the clock set back (summer time ended?), this line and those of h after it 1h0m0s later",
+		"ULOG.010226:4: the time goes back from 02:59:59.990 to 02:00:00.010: read as the clock set back (summer time ended?), this line and those of c after it 1h0m0s later"}; !reflect.DeepEqual(lg.Warnings, want) {
 		t.Errorf("warnings %q, want %q", lg.Warnings, want)
 	}
 	// A file of two days under one name: 23:59:59 then 00:00:01, the next
@@ -623,5 +625,15 @@ func TestClockSetBack(t *testing.T) {
 	}
 	if len(lg.Arrivals) != 2 || lg.Arrivals[1].TimeUS-lg.Arrivals[0].TimeUS != 2e6 {
 		t.Errorf("arrivals %+v, want two 2 s apart", lg.Arrivals)
+	}
+	// A file two machines share, one's clock an hour behind: each host's
+	// lines are in order, nothing is moved.
+	lg = read1(t, `100000.000.x!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+090000.001.y!S.1.1.1: TRACE:at: { tpservice({"A"})
+090000.004.y!S.1.1.1: TRACE:at: } tpservice
+100000.006.x!CLT.9.1.0: TRACE:at: } tpcall = 1
+`)
+	if a := lg.Services["A"]; a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || len(lg.Warnings) != 0 || len(lg.Arrivals) != 1 {
+		t.Errorf("shared file: A %+v arrivals %+v warnings %q, want 3 ms, one arrival, no warning", a, lg.Arrivals, lg.Warnings)
 	}
 }

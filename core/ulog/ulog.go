@@ -233,12 +233,14 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", f.Name))
 		}
 		traced := lg.TraceLines
-		// a file's lines are written in time order, a few milliseconds
-		// apart across its processes: a stamp more than half an hour
-		// before the latest is the clock set back (summer time ended) or
-		// the next day (a file of several days), and the lines from it on
-		// are read that much later
-		latest, shift := int64(-1), int64(0)
+		// a file's lines of one host are written in time order, a few
+		// milliseconds apart across its processes: a stamp more than half
+		// an hour before the host's latest is its clock set back (summer
+		// time ended) or the next day (a file of several days), and its
+		// lines from there on are read that much later (per host: a file
+		// machines share may hold one whose clock is apart)
+		type clockState struct{ latest, shift int64 }
+		clocks := map[string]*clockState{}
 		for li, rest := 0, f.Text; rest != ""; li++ {
 			line, next, _ := strings.Cut(rest, "\n")
 			rest = next
@@ -261,19 +263,24 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			if ev.fn == "" {
 				continue // a TRACE line of another kind
 			}
-			ev.us += day + shift
-			if back := latest - ev.us; latest >= 0 && back > halfHourUS {
+			cs := clocks[ev.host]
+			if cs == nil {
+				cs = &clockState{latest: -1}
+				clocks[ev.host] = cs
+			}
+			ev.us += day + cs.shift
+			if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
 				add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
 				why := "the clock set back (summer time ended?)"
 				if back > 12*2*halfHourUS {
 					add, why = dayUS, "the next day (a file of several days?)"
 				}
-				shift += add
+				cs.shift += add
 				ev.us += add
-				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those after it %s later",
-					f.Name, li+1, clock(latest), clock(ev.us-add), why, time.Duration(add)*time.Microsecond))
+				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
+					f.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
 			}
-			latest = max(latest, ev.us)
+			cs.latest = max(cs.latest, ev.us)
 			ev.file, ev.line = int32(fi), int32(li+1)
 			if ok && !days[day] || ok && !hostDays[ev.host][day] {
 				days[day] = true
