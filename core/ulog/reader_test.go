@@ -637,3 +637,27 @@ func TestClockSetBack(t *testing.T) {
 		t.Errorf("shared file: A %+v arrivals %+v warnings %q, want 3 ms, one arrival, no warning", a, lg.Arrivals, lg.Warnings)
 	}
 }
+
+// A tpacall whose reply the service cancels (tpcancel of the descriptor it
+// returned) is a step nobody waits for: a no-reply step.
+func TestCancelledReply(t *testing.T) {
+	lg := read1(t, `100000.000.h!S.1.1.1: TRACE:at: { tpservice({"R"})
+100000.001.h!S.1.1.1: TRACE:at:   { tpacall("D", 0x0, 0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at:   } tpacall = 3
+100000.002.h!S.1.1.1: TRACE:at:   { tpacall("E", 0x0, 0, 0x0)
+100000.002.h!S.1.1.1: TRACE:at:   } tpacall = 4
+100000.003.h!S.1.1.1: TRACE:at:   { tpcancel(3)
+100000.003.h!S.1.1.1: TRACE:at:   } tpcancel = 1
+100000.004.h!S.1.1.1: TRACE:at:   { tpgetrply(0x0, 0x0, 0x0, TPGETANY)
+100000.009.h!S.1.1.1: TRACE:at:   } tpgetrply = 1
+100000.010.h!S.1.1.1: TRACE:at: } tpservice
+`)
+	// By hand: D's tpacall returned descriptor 3, which R cancels: a
+	// no-reply step; E's (4) is waited for (the TPGETANY tpgetrply, 4 to
+	// 9): a tpacall step. R's own work: 10 - 5 = 5 ms, of 2 differences.
+	r := lg.Services["R"]
+	want := []Step{{"D", "tpacall", 1, true}, {"E", "tpacall", 1, false}}
+	if r == nil || !reflect.DeepEqual(r.Calls, want) || !reflect.DeepEqual(r.OwnUS, []int64{5000}) || lg.Malformed != 0 {
+		t.Errorf("R %+v, want steps %+v and 5 ms", r, want)
+	}
+}

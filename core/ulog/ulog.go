@@ -580,12 +580,24 @@ func parseLine(line string, at int) (event, string) {
 		rval = strings.TrimSpace(rval)
 		ev.fn, ev.tpfail = fn, rval == "TPFAIL" || rval == "1" || rval == "0x1" || rval == "0x00000001"
 		return ev, ""
+	case fn == "tpcancel" && ev.open:
+		// tpcancel(cd): the reply of the tpacall that returned cd is not
+		// waited for
+		cd, _, _ := strings.Cut(strings.TrimPrefix(body[end:], "("), ")")
+		ev.fn, ev.svc = fn, strings.TrimSpace(cd)
+		return ev, ""
 	default:
 		return ev, "" // another function: not needed
 	}
 	ev.fn = fn
 	if !ev.open {
 		ev.fail = failure(body[end:])
+		if fn == "tpacall" && ev.fail == "" {
+			// `} tpacall = 3`: its call descriptor, for a tpcancel
+			v, _ := strings.CutPrefix(strings.TrimSpace(body[end:]), "=")
+			v, _, _ = strings.Cut(strings.TrimSpace(v), " ")
+			ev.svc = v
+		}
 		return ev, ""
 	}
 	if fn == "tpgetrply" || fn == "tpcommit" || fn == "tpsend" || fn == "tprecv" {
@@ -720,6 +732,9 @@ type frame struct {
 	// time in tprecv.
 	connected, conv bool
 	recvUS          int64
+	// cds are a service's tpacall steps by the call descriptor each
+	// returned, for a tpcancel
+	cds map[string]int
 
 	svcAt, callAt, solidAt, acallAt, fwdAt int
 }
@@ -849,6 +864,17 @@ func (lg *Log) walk(evs []event, files []File) {
 			}
 			continue
 		}
+		if ev.fn == "tpcancel" {
+			// the tpacall of that descriptor is a step nobody waits for
+			if len(st) > 0 && st[len(st)-1].svcAt >= 0 {
+				sv := st[st[len(st)-1].svcAt]
+				if i, ok := sv.cds[ev.svc]; ok {
+					sv.calls[i].noreply = true
+					delete(sv.cds, ev.svc)
+				}
+			}
+			continue
+		}
 		if ev.open {
 			st = push(st, ev, &lg.inspected)
 			stacks[ev.thread] = st
@@ -913,6 +939,13 @@ func (lg *Log) walk(evs []event, files []File) {
 		f := st[c]
 		stacks[ev.thread] = st[:c]
 		dur := ev.us - f.startUS
+		if f.fn == "tpacall" && f.step >= 0 && ev.svc != "" {
+			sv := st[f.svcAt]
+			if sv.cds == nil {
+				sv.cds = map[string]int{}
+			}
+			sv.cds[ev.svc] = f.step
+		}
 		if ev.fail != "" && isCall(f.fn) && !f.nested {
 			callee, _, _ := strings.Cut(f.svc, ":")
 			if f.fn != "tpenqueue" && f.fn != "tpdequeue" {
