@@ -119,7 +119,7 @@ func measureULOG(m *core.Model, lg *ulog.Log, rep *FitReport, lmid func(string) 
 		return trace.HostForms(host)[2]
 	}
 	var lat ulog.Latency
-	if lg.Millis {
+	if lg.Millis || len(lg.CallSpans) > 0 {
 		lat = lg.Latency(machine)
 		rep.Network = &NetworkReport{LatencyMS: roundToUS(lat.MS), Samples: lat.Samples, Window: lat.Window, Measured: lat.Samples > 0}
 		if lat.Samples > 0 && lat.Samples < 20 {

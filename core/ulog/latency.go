@@ -87,7 +87,7 @@ const windowUS = 2000
 // wide and the median interpolated in its class. Whole-second logs
 // measure none.
 func (lg *Log) Latency(machine func(host string) string) Latency {
-	if !lg.Millis || len(lg.CallSpans) == 0 {
+	if len(lg.CallSpans) == 0 || len(lg.Executions) == 0 {
 		return Latency{}
 	}
 	byService := map[string][]Span{}

@@ -661,3 +661,36 @@ func TestCancelledReply(t *testing.T) {
 		t.Errorf("R %+v, want steps %+v and 5 ms", r, want)
 	}
 }
+
+// ULOGMILLISEC is each process's environment: a client started without it
+// writes whole seconds beside servers writing milliseconds. The servers'
+// executions are timed; the client's calls are arrivals, not spans.
+func TestMixedResolution(t *testing.T) {
+	lg := read1(t, `100000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100000.101.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.102.h!S.1.1.1: TRACE:at:   { tpcall("B", 0x0, 0, 0x0, 0x0, 0x0)
+100000.103.g!T.2.1.1: TRACE:at: { tpservice({"B"})
+100000.105.g!T.2.1.1: TRACE:at: } tpservice
+100000.108.h!S.1.1.1: TRACE:at:   } tpcall = 1
+100000.110.h!S.1.1.1: TRACE:at: } tpservice
+100000.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`)
+	// By hand: A runs 101 to 110 less its call of B (102 to 108): 3 ms; B
+	// 103 to 105: 2 ms. The one call span is A's call of B (from h); the
+	// client's call, in whole seconds, is an arrival of A and no span.
+	// Two of the eight lines are whole seconds, of one process name.
+	if a, b := lg.Services["A"], lg.Services["B"]; a == nil || b == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || !reflect.DeepEqual(b.OwnUS, []int64{2000}) {
+		t.Fatalf("A %+v B %+v, want 3 and 2 ms", a, b)
+	}
+	const day = int64(1767312000) * 1e6
+	at := func(ms int64) int64 { return day + 36000e6 + ms*1000 }
+	if want := []Span{{"B", "h", at(102), at(108)}}; !reflect.DeepEqual(lg.CallSpans, want) {
+		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	}
+	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Host != "c" || lg.Millis || lg.WholeSecondLines != 2 {
+		t.Errorf("arrivals %+v millis %v whole-second lines %d, want one from c, false, 2", lg.Arrivals, lg.Millis, lg.WholeSecondLines)
+	}
+	if len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], "2 TRACE lines of 1 process names (c!CLT) have whole-second stamps") {
+		t.Errorf("warnings %q", lg.Warnings)
+	}
+}

@@ -139,8 +139,11 @@ type Log struct {
 	// tpcommit lines, which are read (an AUTOTRAN commit).
 	Ignored int
 	// Millis says every TRACE line has a stamp finer than the second:
-	// milliseconds (ULOGMILLISEC=Y), or microseconds.
+	// milliseconds (ULOGMILLISEC=Y), or microseconds. WholeSecondLines
+	// counts those that have not: a process's executions and calls are
+	// timed when its lines are finer.
 	Millis            bool
+	WholeSecondLines  int
 	Files, Lines      int
 	TraceLines        int
 	Malformed         int      // TRACE lines that could not be read or did not match
@@ -213,6 +216,7 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	}
 	evs := make([]event, 0, traces)
 	undated := false
+	var wholeProcs []string                 // processes with whole-second stamps
 	days := map[int64]bool{}                // the days with TRACE lines
 	hostDays := map[string]map[int64]bool{} // the same, per host
 	someDay, dated := int64(0), false       // a file without its day is taken as of the first dated file's
@@ -291,6 +295,10 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			}
 			if !ev.millis {
 				lg.Millis = false
+				lg.WholeSecondLines++
+				if !slices.Contains(wholeProcs, ev.host+"!"+ev.proc) {
+					wholeProcs = append(wholeProcs, ev.host+"!"+ev.proc)
+				}
 			}
 			evs = append(evs, ev)
 		}
@@ -339,8 +347,21 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	if len(evs) > 0 {
 		lg.FirstUS, lg.LastUS = evs[0].us, evs[len(evs)-1].us
 	}
-	if !lg.Millis {
+	switch {
+	case lg.WholeSecondLines == len(evs):
 		lg.Warnings = append(lg.Warnings, "whole-second time stamps: set ULOGMILLISEC=Y for service times; only rates and calls are measured")
+	case lg.WholeSecondLines > 0:
+		// ULOGMILLISEC is each process's environment: the servers' from
+		// their ENVFILE, a client's from its shell
+		slices.Sort(wholeProcs)
+		procs := wholeProcs
+		more := ""
+		if len(procs) > 5 {
+			procs, more = procs[:5], fmt.Sprintf(" and %d more", len(wholeProcs)-5)
+		}
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d TRACE lines of %d process names (%s%s) have whole-second stamps (no ULOGMILLISEC=Y in their environment): "+
+			"their executions give no service times and their calls no latency; the other processes' lines, with milliseconds, are timed",
+			lg.WholeSecondLines, len(wholeProcs), strings.Join(procs, ", "), more))
 	}
 	lg.walk(evs, files)
 	return lg, nil
@@ -719,6 +740,7 @@ type frame struct {
 	commitUS []int64
 	calls    []callKey // a service's calls, in order
 	nested   bool      // opened inside an open call: part of that call
+	millis   bool      // its opening line's stamp is finer than the second
 	// what a call counted at its opening line, to take back when it closes
 	// with a tperrno of a request that never reached a server: its step
 	// (calls[step] of the service at svcAt), its arrival (Arrivals[arrival]),
@@ -773,7 +795,7 @@ func forwarder(proc string) bool { return proc[strings.LastIndexByte(proc, '/')+
 // looked at.
 func push(st []*frame, ev event, inspected *int) []*frame {
 	i := len(st)
-	f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us, svcAt: -1, callAt: -1, solidAt: -1, acallAt: -1, fwdAt: -1, step: -1, arrival: -1}
+	f := &frame{fn: ev.fn, svc: ev.svc, startUS: ev.us, millis: ev.millis, svcAt: -1, callAt: -1, solidAt: -1, acallAt: -1, fwdAt: -1, step: -1, arrival: -1}
 	if i > 0 {
 		p := st[i-1]
 		*inspected++
@@ -1005,7 +1027,7 @@ func (lg *Log) walk(evs []event, files []File) {
 					st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
 				}
 			}
-			if f.fn == "tpcall" && lg.Millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
+			if f.fn == "tpcall" && f.millis && ev.millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
 				// a call that timed out or was refused did not wait for
 				// its execution's reply: no span of a request
 				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
@@ -1020,7 +1042,7 @@ func (lg *Log) walk(evs []event, files []File) {
 				s.Conversations++
 				s.ConvRecvUS += f.recvUS
 			}
-			if lg.Millis {
+			if f.millis && ev.millis {
 				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
 				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
 				s.CommitUS = append(s.CommitUS, f.commitUS...)
