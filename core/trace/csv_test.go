@@ -3,6 +3,7 @@ package trace
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -122,10 +123,12 @@ func TestTraceLogErrors(t *testing.T) {
 		{"no service column", "ts,what\n1,TOUPPER\n", nil, `trace_csv: missing column "service"`},
 		{"mapped column absent", "ts,service\n1,TOUPPER\n", &Columns{Service: "op"},
 			`workload.columns.service: no column "op" in the header (it has ts, service)`},
-		{"epoch before the first row", "ts,service\n1764410401,TOUPPER\n1764410400,TOUPPER\n", nil,
-			"trace row 2: ts: must be >= 0: 1764410400 is before the first row's 1764410401 (epoch times count from the first row in the file)"},
-		{"date-time before the first row", "ts,service\n2026-11-29 10:00:01,TOUPPER\n2026-11-29 10:00:00,TOUPPER\n", nil,
-			"trace row 2: ts: must be >= 0: 2026-11-29 10:00:00 is before the first row's 2026-11-29 10:00:01 (date-times count from the first row in the file)"},
+		// the start is the earliest of the first 4096 rows: a row after
+		// them that is earlier still is an error
+		{"epoch before the start", "ts,service\n1764410401,TOUPPER\n" + strings.Repeat("1764410402,TOUPPER\n", 4096) + "1764410400,TOUPPER\n", nil,
+			"trace row 4098: ts: must be >= 0: 1764410400 is before the log's start, 1764410401 (epoch times count from the earliest of the first 4096 rows)"},
+		{"date-time before the start", "ts,service\n2026-11-29 10:00:01,TOUPPER\n" + strings.Repeat("2026-11-29 10:00:02,TOUPPER\n", 4096) + "2026-11-29 10:00:00,TOUPPER\n", nil,
+			"trace row 4098: ts: must be >= 0: 2026-11-29 10:00:00 is before the log's start, 2026-11-29 10:00:01 (date-times count from the earliest of the first 4096 rows)"},
 		{"a number after date-times", "ts,service\n2026-11-29 10:00:01,TOUPPER\n5,TOUPPER\n", nil, "trace row 2: ts: not a date-time"},
 		{"an offset past the limit", "time_ms,service\n1000000001,TOUPPER\n", nil, "trace row 1: time_ms: too large"},
 		{"service in the log's column", "ts,op\n0,FOO\n", nil, `trace row 1: op: unknown service "FOO"`},
@@ -292,5 +295,43 @@ func TestMappedColumnUnits(t *testing.T) {
 	}
 	if got[0].ServiceUS != 4000 {
 		t.Errorf("service %d µs with service_unit ms, want 4000", got[0].ServiceUS)
+	}
+}
+
+// A log of date-times or epoch times starts at the earliest time of its
+// first 4096 rows, not at its first row's: an export written as requests
+// end (each row with its start time) or by several threads starts a little
+// out of order. With trace_skip_bad, where a row earlier than the row
+// before it is skipped, the first row stays the start.
+func TestStartEarliestOfFirstRows(t *testing.T) {
+	// By hand: rows at 10:00:00.020, 10:00:00.000 (started 20 ms before
+	// the first row's, written after it) and 10:00:00.050. The start is
+	// row 2's 10:00:00.000: the rows are at 20 000, 0 and 50 000 µs
+	// (before, row 2 was an error: before the first row's time).
+	const csv = "ts,service\n2026-11-29 10:00:00.020,TOUPPER\n2026-11-29 10:00:00.000,TOUPPER\n2026-11-29 10:00:00.050,TOUPPER\n"
+	reqs, note, err := readAll(csv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int64
+	for _, r := range reqs {
+		got = append(got, r.TimeUS)
+	}
+	if !reflect.DeepEqual(got, []int64{0, 20000, 50000}) || reqs[0].Row != 2 {
+		t.Errorf("times %v (first row %d), want 0 (row 2), 20000, 50000", got, reqs[0].Row)
+	}
+	if want := "date-times, counted from row 2's 2026-11-29 10:00:00.000, the earliest of the first 4096 rows"; !strings.Contains(note, want) {
+		t.Errorf("note %q, want it to say %q", note, want)
+	}
+	// the same as epoch milliseconds: 1764410400020, ...000, ...050
+	reqs, _, err = readAll("ts_ms,service\n1764410400020,TOUPPER\n1764410400000,TOUPPER\n1764410400050,TOUPPER\n", nil)
+	if err != nil || len(reqs) != 3 || reqs[0].TimeUS != 0 || reqs[1].TimeUS != 20000 || reqs[2].TimeUS != 50000 {
+		t.Errorf("epoch: %+v %v, want 0, 20000, 50000", reqs, err)
+	}
+	// skipping bad rows: row 2 is out of order, skipped; the start is row 1's
+	var kept []int64
+	info, err := Read(csv, nil, Options{SkipBad: true}, NewNames(testModel()), func(r *Request) { kept = append(kept, r.TimeUS) })
+	if err != nil || !reflect.DeepEqual(kept, []int64{0, 30000}) || info.Skipped != 1 {
+		t.Errorf("skip bad: times %v skipped %d (%v), want 0 and 30000, one skipped", kept, info.Skipped, err)
 	}
 }

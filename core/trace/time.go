@@ -368,11 +368,23 @@ func (ct *csvTrace) clock(c string) (int64, error) {
 	return ct.relative(abs, c, "times of day")
 }
 
-// relative is ns (an absolute time) after the first row's time, in µs rounded
-// half away from zero.
+// originRows is how many rows from the top decide where the times of a
+// log of date-times or epoch times start: the earliest of them.
+const originRows = 4096
+
+// relative is ns (an absolute time) after the log's start, in µs rounded
+// half away from zero: the earliest time of its first originRows rows
+// (origin), or with skipBad, where a row earlier than the one before it
+// is skipped, the first row's.
 func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 	if ct.firstTxt == "" {
 		ct.firstNS, ct.firstTxt = ns, strings.Clone(c)
+		if !ct.skipBad && ct.timeUnit != "clock" {
+			if o, txt, row, ok := ct.origin(ns); ok {
+				ct.firstNS, ct.firstTxt = o, strings.Clone(txt)
+				ct.how = strings.TrimSuffix(ct.how, "the first row") + fmt.Sprintf("row %d's %s, the earliest of the first %d rows", row, capped.Text(txt), originRows)
+			}
+		}
 	}
 	if (ns > 0 && ct.firstNS < 0 && ns-ct.firstNS < 0) || (ns < 0 && ct.firstNS > 0 && ns-ct.firstNS > 0) {
 		return 0, usec.ErrTooLarge
@@ -388,10 +400,66 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 		return 0, usec.ErrTooLarge
 	}
 	if us < 0 {
-		return 0, usec.Error(fmt.Sprintf("must be >= 0: %s is before the first row's %s (%s count from the first row in the file)",
-			capped.Text(c), capped.Text(ct.firstTxt), what))
+		return 0, usec.Error(fmt.Sprintf("must be >= 0: %s is before the log's start, %s (%s count from the earliest of the first %d rows)",
+			capped.Text(c), capped.Text(ct.firstTxt), what, originRows))
 	}
 	return us, nil
+}
+
+// origin is the earliest time of the log's first originRows rows, and its
+// cell, when one is earlier than first (the first row's): an export whose
+// rows are written as requests end (in the order of their ends, with
+// their start times), or by several threads, starts a little out of
+// order. The time column is read as the rows will be (date-times in the
+// log's zone and date order, or epoch numbers in its unit); a cell that
+// cannot be read is left to the row's own reading.
+func (ct *csvTrace) origin(first int64) (int64, string, int, bool) {
+	col := ct.col[colTime]
+	if col < 0 {
+		return 0, "", 0, false
+	}
+	stamps := ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime"
+	if !stamps && !ct.epoch {
+		return 0, "", 0, false
+	}
+	sc := scanner{text: ct.text, comma: ct.comma}
+	best, txt, row, found := first, "", 0, false
+	prev := ct.prevSec
+	for num := 0; num <= originRows; num++ {
+		rec, perr, ok := sc.next()
+		if !ok {
+			break
+		}
+		if perr != nil || num == 0 || col >= len(rec) {
+			continue // the header, and rows the reading proper reports
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			num--
+			continue
+		}
+		c := strings.TrimSpace(rec[col])
+		var ns int64
+		if stamps {
+			st, ok := cutStamp(c)
+			if !ok || st.outOfRange(ct.order) {
+				continue
+			}
+			if ns, _, _, ok = st.instantIn(ct.order, ct.zone, prev); !ok {
+				continue
+			}
+			prev = ns / 1_000_000_000
+		} else {
+			v, err := wideNS(decimalComma(c), unitShiftNS[ct.timeUnit])
+			if err != nil {
+				continue
+			}
+			ns = v
+		}
+		if ns < best {
+			best, txt, row, found = ns, c, num, true
+		}
+	}
+	return best, txt, row, found
 }
 
 // decimalComma reads "1,5" as "1.5": a number with one comma and no point.

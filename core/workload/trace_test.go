@@ -196,10 +196,12 @@ func TestTraceMapping(t *testing.T) {
 	}
 }
 
-func TestTraceRFC3339BeforeFirstRow(t *testing.T) {
-	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n2026-11-29T10:00:00Z,TOUPPER\n"
+// A log's times start at the earliest of its first 4096 rows: a row after
+// them earlier still is an error.
+func TestTraceRFC3339BeforeStart(t *testing.T) {
+	csv := "ts,service\n2026-11-29T10:00:01Z,TOUPPER\n" + strings.Repeat("2026-11-29T10:00:02Z,TOUPPER\n", 4096) + "2026-11-29T10:00:00Z,TOUPPER\n"
 	_, err := openTrace(t, scenario.Workload{TraceCSV: csv, Columns: &scenario.TraceMap{Time: "ts", TimeUnit: "rfc3339"}})
-	want := "trace row 2: ts: must be >= 0: 2026-11-29T10:00:00Z is before the first row's 2026-11-29T10:00:01Z (RFC 3339 times count from the first row in the file)"
+	want := "trace row 4098: ts: must be >= 0: 2026-11-29T10:00:00Z is before the log's start, 2026-11-29T10:00:01Z (RFC 3339 times count from the earliest of the first 4096 rows)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %q", err, want)
 	}
