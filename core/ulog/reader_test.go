@@ -694,3 +694,37 @@ func TestMixedResolution(t *testing.T) {
 		t.Errorf("warnings %q", lg.Warnings)
 	}
 }
+
+// A file given twice (or a copy of its start, taken earlier in the day) is
+// read once: read twice, its executions and arrivals counted twice, and
+// its lines' opens closed by their copies.
+func TestFileGivenTwice(t *testing.T) {
+	text := `100000.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.004.h!S.1.1.1: TRACE:at: } tpservice
+100000.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`
+	more := text + `100001.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100001.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100001.003.h!S.1.1.1: TRACE:at: } tpservice
+100001.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`
+	lg, err := Read([]File{{Name: "n1/ULOG.010226", Text: text}, {Name: "copy/ULOG.010226", Text: more}, {Name: "n1/ULOG.010226", Text: text},
+		{Name: "n1/ULOG.010326", Text: text}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: the first and third files are the start of the second (the
+	// same day): read once, as the second, two executions of A (3 and 2
+	// ms); the fourth, of the next day, holds the same text and is read:
+	// a third execution (3 ms), three arrivals.
+	a := lg.Services["A"]
+	if a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000, 2000, 3000}) || len(lg.Arrivals) != 3 || lg.Malformed != 0 || lg.Files != 4 {
+		t.Fatalf("A %+v arrivals %d malformed %d files %d, want 3, 2, 3 ms, 3 arrivals, none malformed, 4 files", a, len(lg.Arrivals), lg.Malformed, lg.Files)
+	}
+	want := []string{"n1/ULOG.010226: the start of copy/ULOG.010226: read once (a file given twice would count its lines twice)",
+		"n1/ULOG.010226: the start of copy/ULOG.010226: read once (a file given twice would count its lines twice)"}
+	if !reflect.DeepEqual(lg.Warnings, want) {
+		t.Errorf("warnings %q, want %q", lg.Warnings, want)
+	}
+}

@@ -207,6 +207,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		return nil, fmt.Errorf("ulog: no file")
 	}
 	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
+	given := files
+	files = lg.once(files)
 	// the events are at most the TRACE lines: counted first, so that the
 	// slice is made once (grown by appends, a 170 MB log's took 1.6 GB of
 	// allocations and twice its size at once)
@@ -310,10 +312,10 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		lg.gaps(days, hostDays)
 	}
 	if lg.TraceLines == 0 {
-		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", Names(files))
+		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", Names(given))
 	}
 	if lg.Malformed == lg.TraceLines {
-		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", Names(files), lg.Malformed, lg.MalformedExamples[0])
+		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", Names(given), lg.Malformed, lg.MalformedExamples[0])
 	}
 	slices.SortStableFunc(evs, func(a, b event) int {
 		switch {
@@ -434,6 +436,49 @@ func list(items []string) string {
 		return strings.Join(items[:5], ", ") + fmt.Sprintf(" and %d more days", len(items)-5)
 	}
 	return strings.Join(items, ", ")
+}
+
+// once drops the files given twice: one of the same day (by its name) as
+// another whose text is the other's, or the start of it (a copy taken
+// earlier in the day), is read once, as the longer, with a warning (files
+// of two days may hold the same text: their lines give times of day). Read twice, every line of it counted twice:
+// a machine's executions and rates doubled, and what its lines opened
+// closed by their copies.
+func (lg *Log) once(files []File) []File {
+	firstLine := func(t string) string { l, _, _ := strings.Cut(t, "\n"); return l }
+	drop := make([]bool, len(files))
+	days := make([]int64, len(files))
+	for i, f := range files {
+		days[i], _ = fileDay(f.Name) // 0 without a day: such files are of one day
+	}
+	// the longest first: the copies are named beside the file read
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return len(files[y].Text) - len(files[x].Text) })
+	for oi, i := range order {
+		for _, j := range order[oi+1:] {
+			a, b := files[i].Text, files[j].Text // is b a copy of a, or of its start?
+			if drop[i] || drop[j] || days[i] != days[j] || b == "" ||
+				firstLine(a) != firstLine(b) || !strings.HasPrefix(a, b) {
+				continue
+			}
+			drop[j] = true
+			what := "the same text as"
+			if len(b) < len(a) {
+				what = "the start of" // a copy taken earlier
+			}
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %s %s: read once (a file given twice would count its lines twice)", files[j].Name, what, files[i].Name))
+		}
+	}
+	out := files[:0:0]
+	for i, f := range files {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Names is the files' names, for a message about them all: every name of
