@@ -547,6 +547,87 @@ func failedWarning(name string, s *ulog.Service) string {
 	return fmt.Sprintf("%s: %s; the executions that ran are counted and timed whatever their outcome (the simulation plays them as successes)", name, strings.Join(parts, "; "))
 }
 
+// cutStep is a call step breakCycles left out: the callee's executions it
+// caused, per second.
+type cutStep struct {
+	callee string
+	rate   float64
+}
+
+// breakCycles leaves out of sc the steps that close a cycle of calls (R
+// calls S, which calls R: a scenario's calls form no cycle, and a run
+// refuses one), in the order of the services' names and their steps, and
+// returns them with the rate of the callee's executions each caused (the
+// caller's executions a second times the step's p), which the caller's
+// stream replaces, and a warning for each.
+func breakCycles(sc *scenario.Scenario, r *FitReport) ([]cutStep, []string) {
+	names := make([]string, 0, len(sc.Services))
+	for n := range sc.Services {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var cut []cutStep
+	var warn []string
+	var path []string
+	var visit func(n string)
+	visit = func(n string) {
+		color[n] = grey
+		path = append(path, n)
+		spec := sc.Services[n]
+		kept := spec.Calls[:0:0]
+		for _, c := range spec.Calls {
+			if c.Service == "" { // an enqueue
+				kept = append(kept, c)
+				continue
+			}
+			switch color[c.Service] {
+			case grey:
+				p := 1.0
+				if c.P != nil {
+					p = *c.P
+				}
+				rate := 0.0
+				if sr := r.Services[n]; sr != nil && r.Arrivals.SpanS > 0 {
+					rate = float64(sr.Executions) * p / r.Arrivals.SpanS
+				}
+				cycle := append(slices.Clone(path[slices.Index(path, c.Service):]), c.Service)
+				mode := c.Mode
+				if mode == "" {
+					mode = "tpcall"
+				}
+				cut = append(cut, cutStep{callee: c.Service, rate: rate})
+				warn = append(warn, fmt.Sprintf("%s: its %s of %s closes a cycle of calls (%s), which a run refuses: that step is left out, "+
+					"and the executions of %s it caused are a stream of their own (%.3g a second, from the default origin); "+
+					"%s no longer waits for them", n, mode, c.Service, strings.Join(cycle, " -> "), c.Service, round3(rate), n))
+				continue
+			case white:
+				if _, ok := sc.Services[c.Service]; ok {
+					visit(c.Service)
+				}
+			}
+			kept = append(kept, c)
+		}
+		if len(kept) != len(spec.Calls) {
+			spec.Calls = kept
+			sc.Services[n] = spec
+		}
+		path = path[:len(path)-1]
+		color[n] = black
+	}
+	for _, n := range names {
+		if color[n] == white {
+			visit(n)
+		}
+	}
+	return cut, warn
+}
+
 // hourUS is an hour in microseconds.
 const hourUS = 3600 * 1e6
 
@@ -696,6 +777,8 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		}
 		warn = append(warn, fmt.Sprintf("%s the starter's exponential of mean %g ms (figures): %s", what, defaultServiceMS, list))
 	}
+	cut, w := breakCycles(sc, r)
+	warn = append(warn, w...)
 	rs := routeSource{m: m}
 	if ts != nil {
 		rs.traced = ts.routes
@@ -762,6 +845,12 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 				st.RatePerS = max(round3(merged[o]), 0.001)
 			}
 			g.Streams = append(g.Streams, st)
+		}
+	}
+	for _, c := range cut {
+		// the executions the cut step caused: a stream of their own
+		if rate := round3(c.rate); rate > 0 {
+			g.Streams = append(g.Streams, scenario.Stream{Service: c.callee, Origin: origin, Arrivals: "poisson", RatePerS: rate, Route: rs.stream(c.callee)})
 		}
 	}
 	warn = append(warn, qs.into(sc)...)
