@@ -161,7 +161,7 @@ const epochNS = 100_000_000 * 1_000_000_000
 // time converts a time cell to microseconds. The first time cell decides
 // what the column holds when the mapping does not say: a date-time, or a
 // number in the unit the column's name gives, else judged by its magnitude.
-// Date-times and epoch numbers count from the first row's time.
+// Date-times and epoch numbers count from the log's start (relative).
 func (ct *csvTrace) time(c string, num int) (int64, error) {
 	if ct.plain == 1 { // the most of logs: a number in the unit decided
 		if us, ok := usec.ParsePlain(c, ct.plainShift); ok {
