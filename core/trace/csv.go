@@ -150,15 +150,39 @@ func Read(text string, cols *Columns, opt Options, n Resolver, add func(r *Reque
 	if err != nil {
 		return Info{}, err
 	}
-	var r Request
+	var r, prev Request
+	repeated, first := 0, 0
 	for {
 		ok, err := rd.Next(&r)
 		if err != nil {
 			return Info{}, err
 		}
 		if !ok {
-			return rd.Info(), nil
+			info := rd.Info()
+			if repeated > 0 {
+				// an export written twice over a stretch, or two exports
+				// that overlap, joined: each row is a request all the same
+				// (two alike are possible), but say so
+				say := fmt.Sprintf("%d rows repeat the row before them in every column read (row %d the first): each is played as a request; "+
+					"if the export wrote rows twice, remove them", repeated, first)
+				if info.Note == "" {
+					info.Note = "trace_csv: " + say
+				} else {
+					info.Note += "; " + say
+				}
+			}
+			return info, nil
 		}
+		if prev.Row > 0 && r.TimeUS == prev.TimeUS {
+			a, b := r, prev
+			a.Row, b.Row = 0, 0
+			if a == b {
+				if repeated++; repeated == 1 {
+					first = r.Row
+				}
+			}
+		}
+		prev = r
 		add(&r)
 	}
 }

@@ -335,3 +335,22 @@ func TestStartEarliestOfFirstRows(t *testing.T) {
 		t.Errorf("skip bad: times %v skipped %d (%v), want 0 and 30000, one skipped", kept, info.Skipped, err)
 	}
 }
+
+// Rows that repeat the row before them in every column read (an export
+// written twice over a stretch) are each a request, and the note says how
+// many there were.
+func TestRepeatedRows(t *testing.T) {
+	// By hand: row 2 repeats row 1; row 4 differs from row 3 in its
+	// service time, row 5 from row 4 in its time; row 6 repeats row 5:
+	// two repeated rows, row 2 the first; six requests.
+	reqs, note, err := readAll("time_ms,service,service_ms\n0,TOUPPER,5\n0,TOUPPER,5\n1,TOUPPER,5\n1,TOUPPER,6\n2,TOUPPER,6\n2,TOUPPER,6\n", nil)
+	want := "trace_csv: 2 rows repeat the row before them in every column read (row 2 the first): each is played as a request; if the export wrote rows twice, remove them"
+	if err != nil || len(reqs) != 6 || note != want {
+		t.Errorf("%d requests, note %q (%v), want 6 and %q", len(reqs), note, err, want)
+	}
+	// a log's note says it after how it was read
+	_, note, _ = readAll("ts,svc\n2026-11-29 10:00:00,TOUPPER\n2026-11-29 10:00:00,TOUPPER\n", nil)
+	if !strings.HasPrefix(note, "trace_csv: read as a log: ") || !strings.HasSuffix(note, "; 1 rows repeat the row before them in every column read (row 2 the first): each is played as a request; if the export wrote rows twice, remove them") {
+		t.Errorf("note %q", note)
+	}
+}
