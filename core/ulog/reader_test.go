@@ -728,3 +728,35 @@ func TestFileGivenTwice(t *testing.T) {
 		t.Errorf("warnings %q, want %q", lg.Warnings, want)
 	}
 }
+
+// A day one machine's files lack (others have it) drops what that
+// machine's threads had open before it, as a day all lack does.
+func TestOpenBeforeHostMissingDay(t *testing.T) {
+	lg, err := Read([]File{
+		{Name: "c/ULOG.010226", Text: "235959.990.c!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n"},
+		{Name: "h/ULOG.010226", Text: "235959.991.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n"},
+		{Name: "h/ULOG.010326", Text: "000000.002.h!S.1.1.1: TRACE:at: } tpservice\n"},
+		{Name: "c/ULOG.010426", Text: "100000.000.c!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n" +
+			"100000.009.c!CLT.9.1.0: TRACE:at: } tpcall = 1\n"},
+		{Name: "h/ULOG.010426", Text: "100000.001.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\n" +
+			"100000.004.h!S.1.1.1: TRACE:at: } tpservice\n"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: c has no file of 01/03, which h has. A's execution on h
+	// from 23:59:59.991 ends in h's file of 01/03, at 00:00:00.002: 11 ms;
+	// the one of 01/04, 3 ms. The client's call of 01/02 ended in c's
+	// missing file: dropped at c's next line, on 01/04, whose call is an
+	// arrival (kept open, the call of 01/02 took it as its part).
+	a := lg.Services["A"]
+	if a == nil || !reflect.DeepEqual(a.OwnUS, []int64{11000, 3000}) {
+		t.Fatalf("A %+v, want 11 and 3 ms", a)
+	}
+	if len(lg.Arrivals) != 2 || lg.Arrivals[1].Host != "c" || len(lg.Gaps) != 0 {
+		t.Errorf("arrivals %+v gaps %v, want two from c and no gap of every machine", lg.Arrivals, lg.Gaps)
+	}
+	if !slices.Contains(lg.Warnings, "0 executions and 1 calls open before a missing day are not counted (their ends were in its file)") {
+		t.Errorf("warnings %q", lg.Warnings)
+	}
+}

@@ -157,8 +157,11 @@ type Log struct {
 	Gaps     [][2]int64
 	Warnings []string
 
-	inspected int  // stack frames the walk looked at (the linearity test's counter)
-	cut       bool // the hold-out window cut the lines: what is open at the end was open at the cut
+	inspected int // stack frames the walk looked at (the linearity test's counter)
+	// hostGaps are, per host, its days without a TRACE line between its
+	// first and last (Gaps, and the days of its own files not given)
+	hostGaps map[string][][2]int64
+	cut      bool // the hold-out window cut the lines: what is open at the end was open at the cut
 }
 
 // maxExamples is how many malformed lines are quoted.
@@ -410,6 +413,12 @@ func (lg *Log) gaps(days map[int64]bool, hostDays map[string]map[int64]bool) {
 		f, l := span(hd)
 		var lack []string
 		for d := f + dayUS; d < l; d += dayUS {
+			if !hd[d] {
+				if lg.hostGaps == nil {
+					lg.hostGaps = map[string][][2]int64{}
+				}
+				lg.hostGaps[h] = append(lg.hostGaps[h], [2]int64{d, d + dayUS})
+			}
 			if days[d] && !hd[d] {
 				lack = append(lack, date(d))
 			}
@@ -902,15 +911,21 @@ func (lg *Log) walk(evs []event, files []File) {
 	selfCalls := map[string]int{} // calls of services to themselves
 	forwards := map[string]int{}  // calls by TMQFORWARD processes, by service
 	dequeues := map[string]int{}  // tpdequeues, by queue space
-	gap := -1                     // the last gap the walk is past
 	staleCalls := 0               // functions open at a missing day, dropped
 	staleExecs := 0
-	for _, ev := range evs {
-		for gap+1 < len(lg.Gaps) && lg.Gaps[gap+1][1] <= ev.us {
-			gap++
+	// missed says whether the host has a day without lines (its file not
+	// given) between from and to
+	missed := func(host string, from, to int64) bool {
+		for _, g := range lg.hostGaps[host] {
+			if from < g[0] && g[1] <= to {
+				return true
+			}
 		}
+		return false
+	}
+	for _, ev := range evs {
 		st := stacks[ev.thread]
-		if gap >= 0 && len(st) > 0 && st[0].startUS < lg.Gaps[gap][0] {
+		if len(st) > 0 && len(lg.hostGaps[ev.host]) > 0 && missed(ev.host, st[0].startUS, ev.us) {
 			// open before a missing day: its close was in the day's
 			// file. Kept, it would make every later call of the thread
 			// part of it (and the thread's next close its own).
