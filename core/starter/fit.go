@@ -544,7 +544,12 @@ func failedWarning(name string, s *ulog.Service) string {
 	if s.TPFail > 0 {
 		parts = append(parts, fmt.Sprintf("%d of its %d executions returned TPFAIL", s.TPFail, s.Executions))
 	}
-	return fmt.Sprintf("%s: %s; the executions that ran are counted and timed whatever their outcome (the simulation plays them as successes)", name, strings.Join(parts, "; "))
+	s2 := fmt.Sprintf("%s: %s; the executions that ran are counted and timed whatever their outcome (the simulation plays them as successes)", name, strings.Join(parts, "; "))
+	if total > 0 {
+		// an export's rows are each a request, and their responses judged
+		s2 += "; an export replayed beside them plays its failed requests' rows as successes and judges their responses: leave those rows out of it"
+	}
+	return s2
 }
 
 // cutStep is a call step breakCycles left out: the callee's executions it
