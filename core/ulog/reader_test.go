@@ -760,3 +760,18 @@ func TestOpenBeforeHostMissingDay(t *testing.T) {
 		t.Errorf("warnings %q", lg.Warnings)
 	}
 }
+
+// A file saved with a byte-order mark and CRLF line ends (an editor on
+// Windows) reads as the plain file does.
+func TestByteOrderMarkAndCRLF(t *testing.T) {
+	text := "\ufeff100000.000.c!CLT.9.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\r\n" +
+		"100000.001.h!S.1.1.1: TRACE:at: { tpservice({\"A\"})\r\n100000.004.h!S.1.1.1: TRACE:at: } tpservice\r\n" +
+		"100000.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1\r\n"
+	lg := read1(t, text)
+	// By hand: the first line's stamp is 10:00:00.000 once the mark is
+	// taken off (with it, the line was malformed and the call no arrival);
+	// A ran 3 ms, called by the client.
+	if a := lg.Services["A"]; a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || lg.Malformed != 0 || len(lg.Arrivals) != 1 || lg.Arrivals[0].Host != "c" {
+		t.Errorf("A %+v malformed %q arrivals %+v, want 3 ms, none malformed, one arrival from c", a, lg.MalformedExamples, lg.Arrivals)
+	}
+}

@@ -250,7 +250,9 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		// machines share may hold one whose clock is apart)
 		type clockState struct{ latest, shift int64 }
 		clocks := map[string]*clockState{}
-		for li, rest := 0, f.Text; rest != ""; li++ {
+		// a byte-order mark (a file saved by an editor on Windows) is no
+		// part of the first line's stamp
+		for li, rest := 0, strings.TrimPrefix(f.Text, "\ufeff"); rest != ""; li++ {
 			line, next, _ := strings.Cut(rest, "\n")
 			rest = next
 			lg.Lines++
