@@ -354,7 +354,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
     h(
       "p",
       { class: "muted" },
-      "CSV with time_ms and service (origin, service_ms, prio, id, route optional: route is the routing field's value for a service with ROUTING=), or a log as it comes: the time and service columns are found by their names (timestamp, ts, svc, ...), date-times and epoch times count from the first row (docs/scenario.md). Merged with the generated requests by time.",
+      "CSV with time_ms and service (origin, service_ms, prio, id, route optional: route is the routing field's value for a service with ROUTING=), or a log as it comes: the time and service columns are found by their names (timestamp, ts, svc, ...), date-times and epoch times count from the earliest of the first 4096 rows (docs/scenario.md). Merged with the generated requests by time.",
     ),
     traceBox,
     h("label", { class: "field" }, h("span", {}, "Upload"), upload),
