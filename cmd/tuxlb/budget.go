@@ -111,6 +111,19 @@ func notUTF16(s, name string) error {
 	return nil
 }
 
+// tooLargeError is a read of name past its limit of bytes.
+type tooLargeError struct {
+	name  string
+	limit int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: larger than %d MiB", e.name, e.limit>>20)
+}
+
+// tooLarge is the error of name read past limit bytes.
+func tooLarge(name string, limit int64) error { return &tooLargeError{name, limit} }
+
 // readBoundedBytes is readBounded without the check of the text.
 func readBoundedBytes(r io.Reader, name string, limit int64) (string, error) {
 	var b strings.Builder
@@ -122,7 +135,7 @@ func readBoundedBytes(r io.Reader, name string, limit int64) (string, error) {
 				return "", err
 			}
 			if n > limit {
-				return "", fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+				return "", tooLarge(name, limit)
 			}
 			return b.String(), nil
 		}
@@ -134,7 +147,7 @@ func readBoundedBytes(r io.Reader, name string, limit int64) (string, error) {
 		n, err := io.ReadFull(r, piece)
 		pieces, total = append(pieces, piece[:n]), total+int64(n)
 		if total > limit {
-			return "", fmt.Errorf("%s: larger than %d MiB", name, limit>>20)
+			return "", tooLarge(name, limit)
 		}
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break

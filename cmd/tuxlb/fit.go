@@ -56,7 +56,7 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 		}
 		s, err := readTextLimit(p, "--ulog", stdin, max(limit-total, 0))
 		if err != nil {
-			if strings.Contains(err.Error(), "larger than") {
+			if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 				return nil, over(limit+1, displayName(p))
 			}
 			return nil, err
