@@ -52,7 +52,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb compare SCENARIO.json --variant K=V [--variant K=V ...] [--replications N | --precision REL [--replications BATCH]")
+		fmt.Fprintln(stderr, "usage: tuxlb compare SCENARIO.json|UBBCONFIG --variant K=V [--variant K=V ...] [--replications N | --precision REL [--replications BATCH]")
 		fmt.Fprintln(stderr, "                     [--max-replications N]] [--objective EXPR ...] [--figure FIGURE ...] [--no-baseline] [--jobs N] [--format table|csv|json]")
 		fmt.Fprintln(stderr, "       tuxlb compare --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --variant ...")
 		fs.PrintDefaults()

@@ -42,7 +42,7 @@ func runOptimizeCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) in
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb optimize SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] --objective EXPR [--objective EXPR...]")
+		fmt.Fprintln(stderr, "usage: tuxlb optimize SCENARIO.json|UBBCONFIG --vary KEY=VALUES [--vary KEY=VALUES] --objective EXPR [--objective EXPR...]")
 		fmt.Fprintln(stderr, "                      [--cost KEY=WEIGHT...] [--pcs 0.95] [--epsilon 5%] [--first-stage 10]")
 		fmt.Fprintln(stderr, "                      [--max-replications 100] [--seed N] [--jobs N] [--format text|json]")
 		fmt.Fprintln(stderr, "       tuxlb optimize --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ... --objective ...")

@@ -66,8 +66,8 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.valid.flags(fs, 0)
 	f.files.adjust = f.valid.apply
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json   (- reads standard input)")
-		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE] [SCENARIO.json]")
+		fmt.Fprintln(stderr, "usage: tuxlb run [flags] SCENARIO.json|UBBCONFIG   (- reads standard input; a UBBCONFIG runs as --ubbconfig FILE)")
+		fmt.Fprintln(stderr, "       tuxlb run --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json]")
 		fmt.Fprintln(stderr, "       (- for one of the files or the scenario reads it from standard input)")
 		fs.PrintDefaults()
 	}

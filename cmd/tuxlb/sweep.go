@@ -55,7 +55,7 @@ func runSweepCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ff fileFlags
 	ff.flags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json --vary KEY=VALUES [--vary KEY=VALUES] [--replications N]")
+		fmt.Fprintln(stderr, "usage: tuxlb sweep SCENARIO.json|UBBCONFIG --vary KEY=VALUES [--vary KEY=VALUES] [--replications N]")
 		fmt.Fprintln(stderr, "                   [--objective EXPR ...] [--figure FIGURE ...] [--precision REL [--max-replications N]]")
 		fmt.Fprintln(stderr, "                   [--seed N] [--jobs N] [--format table|csv|json] [--shard i/N]")
 		fmt.Fprintln(stderr, "       tuxlb sweep --ubbconfig FILE [--dmconfig FILE] [--trace FILE [--trace-map MAP]] [SCENARIO.json] --vary ...")
