@@ -234,6 +234,29 @@ func TestInitWritesARunnableScenario(t *testing.T) {
 	}
 }
 
+// TestInitLoadWithALog: --load sizes the streams of a configuration
+// without a log; given with --trace or --ulog, whose rates set the streams,
+// it would be dropped unsaid, so it is a usage error. Without a log, or
+// with a log and no --load, init succeeds.
+func TestInitLoadWithALog(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "log.csv": "time_ms,service\n0,BALANCE\n1000,DEPOSIT\n"})
+	ubbPath, logPath := filepath.Join(dir, "ubb.cfg"), filepath.Join(dir, "log.csv")
+	code, _, stderr := cli(t, "init", ubbPath, "--trace", logPath, "--load", "0.3")
+	if code != 2 || !strings.Contains(stderr, "--load sizes the streams of a configuration without a log") {
+		t.Errorf("init --trace --load: exit %d, stderr %q; want 2 and why", code, stderr)
+	}
+	code, _, stderr = cli(t, "init", ubbPath, "--ulog", filepath.Join(dir, "ULOG.120126"), "--load", "0.3")
+	if code != 2 || !strings.Contains(stderr, "--load sizes the streams") {
+		t.Errorf("init --ulog --load: exit %d, stderr %q; want 2 and why", code, stderr)
+	}
+	if code, _, stderr = cli(t, "init", ubbPath, "--trace", logPath); code != 0 {
+		t.Errorf("init --trace: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr = cli(t, "init", ubbPath, "--load", "0.3"); code != 0 {
+		t.Errorf("init --load: exit %d, stderr %q", code, stderr)
+	}
+}
+
 func TestRunFormats(t *testing.T) {
 	path := "../../examples/admin-guide.json"
 	code, out, stderr := cli(t, "run", "--format", "summary", path)

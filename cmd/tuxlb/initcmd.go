@@ -102,6 +102,11 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tuxlb init: --fit fits a --trace FILE or --ulog FILE")
 		return 2
 	}
+	if (ff.trace != "" || len(ulogs) > 0) && flagGiven(fs, "load") {
+		// the log's rates set the streams: a --load would be dropped unsaid
+		fmt.Fprintln(stderr, "tuxlb init: --load sizes the streams of a configuration without a log; with --trace or --ulog the streams run at the log's rates: give one or the other")
+		return 2
+	}
 	var sc *scenario.Scenario
 	var rep *starter.FitReport
 	if *fitLog || len(ulogs) > 0 {

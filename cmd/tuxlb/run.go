@@ -125,9 +125,14 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // zeroGiven reports whether the flag name was given, as 0 (v): a number
 // whose 0 means "absent" when left out, and is invalid when written.
 func zeroGiven(fs *flag.FlagSet, name string, v float64) bool {
+	return flagGiven(fs, name) && v == 0
+}
+
+// flagGiven reports whether the flag name was given on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given && v == 0
+	return given
 }
 
 // parseInterspersed parses flags anywhere among the arguments, each flag
