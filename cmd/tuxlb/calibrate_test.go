@@ -319,6 +319,28 @@ func TestCalibrateNothingMeasuredSaysSo(t *testing.T) {
 	}
 }
 
+// Fitted from ULOG files, an export is only replayed: its response column
+// left unmapped draws no warning that the log gives no service time or
+// that mapping it as service_ms would, which would change nothing (the
+// export's times are not read). Fitted from the export, the warning stays.
+func TestCalibrateFromULOGNoExportColumnWarning(t *testing.T) {
+	dir := t.TempDir()
+	export := filepath.Join(dir, "export.csv")
+	if err := os.WriteFile(export, []byte("Start,Svc,Elapsed(ms)\n2026-12-01 10:00:00.100,TRANSFER,17\n2026-12-01 10:00:01.100,TRANSFER,19\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const warning = `column "Elapsed(ms)" read as the observed response`
+	_, _, stderr := tuxlbRun("calibrate", "--ubbconfig", bankULOG+"ubbconfig", "--ulog", bankULOG+"node1/ULOG.120126",
+		"--trace", export, "--out", filepath.Join(dir, "a.json"), "--replications", "2")
+	if strings.Contains(stderr, warning) || !strings.Contains(stderr, "wrote ") {
+		t.Errorf("from a ULOG: stderr %q; want no warning about the export's columns", stderr)
+	}
+	_, _, stderr = tuxlbRun("calibrate", "--ubbconfig", bankULOG+"ubbconfig", "--trace", export, "--out", filepath.Join(dir, "b.json"), "--replications", "2")
+	if !strings.Contains(stderr, warning) {
+		t.Errorf("from the export: stderr %q; want the warning about its response column", stderr)
+	}
+}
+
 // An export whose date order cannot be decided, given beside ULOG files
 // with a hold-out window (read first to place the cut), is an error that
 // names the export, not the UBBCONFIG, and does not offer

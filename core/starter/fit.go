@@ -721,6 +721,13 @@ func FromFit(f Files, r *FitReport) (*scenario.Scenario, []string, error) {
 		return nil, nil, err
 	}
 	warn = slices.DeleteFunc(warn, func(w string) bool { return slices.Contains(r.Warnings, w) }) // said by the report already
+	if r.Source == "ulog" && ts != nil {
+		// fitted from the ULOG, the export is only replayed (calibrate):
+		// what its columns would give as service times is beside the point,
+		// and mapping one, as that warning advises, would change nothing
+		cols := responseColumns(ts.columns, len(ts.svcN) > 0, f.Columns)
+		warn = slices.DeleteFunc(warn, func(w string) bool { return slices.Contains(cols, w) })
+	}
 	m, err := core.LoadModel(ubb.Input{UBBName: "ubbconfig", UBBConfig: sc.UBBConfig, DMName: "dmconfig", DMConfig: sc.DMConfig, Advertise: sc.Advertise})
 	if err != nil {
 		return nil, nil, err
