@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core"
@@ -33,6 +34,10 @@ type fileFlags struct {
 	// and compare, which then hold the text and not its rows); 0 is
 	// maxScenarioBytes.
 	traceLimit int64
+	// showsModel says the command prints the run's warnings itself (run's
+	// summary, psr and psc): the starter's warnings of reading the
+	// configuration, the same diagnostics, are then not printed twice.
+	showsModel bool
 }
 
 // given says whether any file flag was given.
@@ -136,6 +141,7 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 	}
 	var sc *scenario.Scenario
+	var starterWarns []string
 	file := ""
 	if len(pos) == 1 {
 		file = displayName(pos[0])
@@ -148,11 +154,7 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 			sc, err = starter.WithFiles(sc, files)
 		}
 	} else {
-		var warns []string
-		sc, warns, err = starter.WithFilesWarn(nil, files) // the starter reads the configuration, by its files' names
-		for _, w := range warns {
-			fmt.Fprintf(stderr, "tuxlb %s: warning: %s\n", cmd, w)
-		}
+		sc, starterWarns, err = starter.WithFilesWarn(nil, files) // the starter reads the configuration, by its files' names
 	}
 	if err == nil && ff.adjust != nil {
 		if err = ff.adjust(sc); err != nil {
@@ -165,6 +167,12 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		ubbName, dmName := ff.configNames()
 		pr, err = core.Prepare(sc, core.RunOptions{UBBName: ubbName, DMName: dmName})
 	}
+	if err == nil && ff.showsModel {
+		starterWarns = slices.DeleteFunc(starterWarns, func(w string) bool { return modelWarning(pr.Model(), w) })
+	}
+	for _, w := range starterWarns { // before an error too: an ignored section can leave nothing to run
+		fmt.Fprintf(stderr, "tuxlb %s: warning: %s\n", cmd, w)
+	}
 	if err != nil {
 		if ff.ubbconfig+ff.dmconfig != "" && (fromSource(err, ubb.SourceUBBConfig) || fromSource(err, ubb.SourceDMConfig)) {
 			printConfigErrors(stderr, cmd, err)
@@ -174,6 +182,19 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		return nil, nil, 1
 	}
 	return sc, pr, 0
+}
+
+// modelWarning says whether w, a warning of the starter, is one of the
+// warnings of reading m's configuration (FILE:LINE:COL: message), which the
+// run's result lists too.
+func modelWarning(m *core.Model, w string) bool {
+	for _, d := range m.Warnings {
+		d.Severity = ""
+		if d.String() == w {
+			return true
+		}
+	}
+	return false
 }
 
 // baseName is a file's name without its directory; standard input is

@@ -257,6 +257,22 @@ func TestInitLoadWithALog(t *testing.T) {
 	}
 }
 
+// TestRunUBBWarnsOnce: a UBBCONFIG run as it is lists each warning of
+// reading it (a skeleton's placeholder) once: on standard error before the
+// run, and not again in the summary or psr listing, which print the run's
+// warnings themselves; with the JSON on standard output it stays on
+// standard error.
+func TestRunUBBWarnsOnce(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": strings.Replace(ownUBB, "IPCKEY 123456", "IPCKEY <Replace with a valid IPC Key>", 1)})
+	const placeholder = "IPCKEY <Replace with a valid IPC Key>: a skeleton's placeholder"
+	for _, format := range []string{"summary", "psr", "json"} {
+		code, stdout, stderr := cli(t, "run", filepath.Join(dir, "ubb.cfg"), "--format", format)
+		if n := strings.Count(stdout+stderr, placeholder); code != 0 || n != 1 {
+			t.Errorf("--format %s: exit %d, the placeholder's warning %d times; want once:\n%s\n%s", format, code, n, stderr, stdout)
+		}
+	}
+}
+
 func TestRunFormats(t *testing.T) {
 	path := "../../examples/admin-guide.json"
 	code, out, stderr := cli(t, "run", "--format", "summary", path)

@@ -96,6 +96,7 @@ func runCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb run: %v\n", err)
 		return 2
 	}
+	f.files.showsModel = f.explain == "" && (f.format == "summary" || f.format == "psr" || f.format == "psc")
 	sc, pr, code := loadWithFiles("run", pos, &f.files, *f.budget, stdin, stderr)
 	if sc == nil {
 		return code
