@@ -108,7 +108,16 @@ func (f *fileFlags) flags(fs *flag.FlagSet) {
 
 // skipFlag declares --trace-skip-bad.
 func (f *fileFlags) skipFlag(fs *flag.FlagSet) {
-	fs.BoolVar(&f.skipBad, "trace-skip-bad", false, "skip the log's rows that cannot be read (counted in the result's trace block) instead of stopping at the first")
+	counted := "counted in a warning" // init, calibrate
+	switch fs.Name() {
+	case "run":
+		counted = "counted in the result's trace block"
+	case "fit":
+		counted = "counted in the report's trace block"
+	case "sweep", "compare", "optimize":
+		counted = "not counted here: tuxlb run with the same files counts them"
+	}
+	fs.BoolVar(&f.skipBad, "trace-skip-bad", false, "skip the log's rows that cannot be read ("+counted+") instead of stopping at the first")
 }
 
 // loadWithFiles reads the scenario of run, sweep and compare: the scenario

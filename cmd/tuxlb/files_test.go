@@ -273,6 +273,20 @@ func TestRunUBBWarnsOnce(t *testing.T) {
 	}
 }
 
+// TestInitSaysWhatItSkipped: init --trace-skip-bad says how many rows it
+// skipped and the first, as a warning: the scenario it writes has no trace
+// to count them in (it was silent).
+func TestInitSaysWhatItSkipped(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"ubb.cfg": ownUBB, "log.csv": "time_ms,service\n0,BALANCE\nTotal,\n1000,DEPOSIT\n"})
+	code, _, stderr := cli(t, "init", filepath.Join(dir, "ubb.cfg"), "--trace", filepath.Join(dir, "log.csv"), "--trace-skip-bad")
+	if code != 0 || !strings.Contains(stderr, "tuxlb init: warning: 1 unreadable rows of the trace skipped (--trace-skip-bad), the first: row 2: ") {
+		t.Errorf("exit %d, stderr %q; want the skipped row counted", code, stderr)
+	}
+	if code, _, stderr = cli(t, "init", filepath.Join(dir, "ubb.cfg"), "--trace", filepath.Join(dir, "log.csv")); code != 1 {
+		t.Errorf("without --trace-skip-bad: exit %d, stderr %q; want 1", code, stderr)
+	}
+}
+
 func TestRunFormats(t *testing.T) {
 	path := "../../examples/admin-guide.json"
 	code, out, stderr := cli(t, "run", "--format", "summary", path)

@@ -135,7 +135,12 @@ func New(f Files) (*scenario.Scenario, error) {
 // listing's rows that name no server of the UBBCONFIG, say), worded for
 // the user.
 func NewWithWarnings(f Files) (*scenario.Scenario, []string, error) {
-	return buildWarn(f, false)
+	sc, ts, warns, err := buildAll(f, false)
+	if ts != nil && ts.skipped > 0 {
+		// a run of the scenario has no trace to count them in: say so here
+		warns = append(warns, fmt.Sprintf("%d unreadable rows of the trace skipped (--trace-skip-bad), the first: %s", ts.skipped, ts.firstSkipped))
+	}
+	return sc, warns, err
 }
 
 func build(f Files, replay bool) (*scenario.Scenario, error) {
@@ -390,12 +395,14 @@ func capacityStreams(m *core.Model, local, remote []string, means map[string]flo
 // traceStats are what a trace says about the load: requests per service and
 // origin, service times, and its span.
 type traceStats struct {
-	count       map[[2]int]int64 // (service, origin) -> requests
-	svcUS       map[string]int64 // service -> sum of service_ms given
-	svcN        map[string]int64
-	routes      map[string]map[string]int64 // service -> routing value given -> rows
-	columns     map[string]string           // how each column was read (trace.Info.Columns)
-	first, last int64
+	count        map[[2]int]int64 // (service, origin) -> requests
+	svcUS        map[string]int64 // service -> sum of service_ms given
+	svcN         map[string]int64
+	routes       map[string]map[string]int64 // service -> routing value given -> rows
+	columns      map[string]string           // how each column was read (trace.Info.Columns)
+	first, last  int64
+	skipped      int    // rows skipped (trace_skip_bad)
+	firstSkipped string // the first of them, "row N: why"
 }
 
 // traceProblem is the error of a trace file as a whole: "trace: WHY",
@@ -443,6 +450,9 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 		return nil, traceProblem("no rows after the header")
 	}
 	ts.columns = info.Columns
+	if ts.skipped = info.Skipped; len(info.Examples) > 0 {
+		ts.firstSkipped = info.Examples[0]
+	}
 	return ts, nil
 }
 
