@@ -222,6 +222,10 @@ type TraceMap struct {
 	DateOrder string `json:"date_order,omitempty"`
 	// TZ is the zone of times written without one, e.g. Europe/Paris ("": UTC).
 	TZ string `json:"tz,omitempty"`
+	// Status is the column holding each request's outcome (OK, FAIL,
+	// TPESVCFAIL, rc 0 or -1...): a failed row is replayed, but its
+	// observed response is left out of the validation.
+	Status string `json:"status,omitempty"`
 	// DrawServiceTimes (no JSON: set by calibrate for its replay) leaves
 	// the log's service time column unread, so that every row's service
 	// time is drawn from the scenario's distributions (trace.Columns).

@@ -547,7 +547,9 @@ func failedWarning(name string, s *ulog.Service) string {
 	s2 := fmt.Sprintf("%s: %s; the executions that ran are counted and timed whatever their outcome (the simulation plays them as successes)", name, strings.Join(parts, "; "))
 	if total > 0 {
 		// an export's rows are each a request, and their responses judged
-		s2 += "; an export replayed beside them plays its failed requests' rows as successes and judges their responses: leave those rows out of it"
+		// unless its status column says they failed
+		s2 += "; an export replayed beside them needs a status column (status, result, rc, tperrno...; or status=COLUMN) " +
+			"for its failed requests' responses to be left out of the validation"
 	}
 	return s2
 }

@@ -53,6 +53,9 @@ type csvTrace struct {
 	clockDays int64
 	clockPrev int64
 	obsShift  int // the observed column's unit, as svcShift
+	// errnoCodes: the status column is named tperrno, its numbers are
+	// tperrno codes (6 is TPENOENT)
+	errnoCodes bool
 
 	skipBad  bool     // rows that cannot be read are skipped and counted
 	skipped  int      // rows skipped
@@ -112,7 +115,7 @@ type Info struct {
 	Observed bool     // the log has an observed response column
 	// Columns says how each column of the header was read: the field it
 	// gave ("time", "service", "origin", "service_ms", "prio", "id",
-	// "route", "buftype", "observed": workload.columns' names) or
+	// "route", "buftype", "observed", "status": workload.columns' names) or
 	// "ignored".
 	Columns map[string]string
 }
@@ -462,7 +465,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 	if !ct.log {
 		return ct.strictHeader(names)
 	}
-	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route, ct.cm.BufType, ct.cm.Observed}
+	mapping := [numCols]string{ct.cm.Time, ct.cm.Service, ct.cm.Origin, ct.cm.ServiceMS, ct.cm.Prio, ct.cm.ID, ct.cm.Route, ct.cm.BufType, ct.cm.Observed, ct.cm.Status}
 	used := make([]bool, len(names))
 	// Mapped fields first, so that a column mapped to one field is not
 	// found by its name for another (observed=Elapsed(ms) is not service_ms).
@@ -490,6 +493,8 @@ func (ct *csvTrace) readHeader(head []string) error {
 				ct.svcShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
 			case f == colObserved && unit != "":
 				ct.obsShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
+			case f == colStatus:
+				ct.errnoCodes = strings.Contains(normColumn(names[i]), "tperrno")
 			}
 		}
 	}
@@ -512,7 +517,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 const EnqueueColumn = "enqueue"
 
 // mapField is the workload.columns field of each trace field.
-var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed"}
+var mapField = [numCols]string{"time", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed", "status"}
 
 // strictHeader reads a header of the trace format.
 func (ct *csvTrace) strictHeader(names []string) error {
@@ -619,6 +624,13 @@ func (ct *csvTrace) row(r *Request, rec []string, num int) error {
 			return rowError(num, ct.header[colObserved], quoteCell(msg, err, c))
 		}
 		r.ObservedUS = us
+	}
+	if c := cells[colStatus]; c != "" {
+		st, ok := ReadStatus(c, ct.errnoCodes)
+		if !ok {
+			return rowError(num, ct.header[colStatus], statusProblem(c))
+		}
+		r.Status = st
 	}
 	return nil
 }

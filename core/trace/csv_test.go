@@ -265,7 +265,7 @@ func TestDrawServiceTimes(t *testing.T) {
 		}
 	}
 	// the error lists every column of the format, the enqueue one too
-	want := `trace_csv: unknown column "colour" (want time_ms, service, origin, service_ms, prio, id, route, buftype, observed_ms, enqueue;`
+	want := `trace_csv: unknown column "colour" (want time_ms, service, origin, service_ms, prio, id, route, buftype, observed_ms, status, enqueue;`
 	if _, _, err := readAll("time_ms,service,colour\n0,TOUPPER,red\n", &Columns{DrawServiceTimes: true}); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("the trace format with DrawServiceTimes: %v, want it read strictly: %s", err, want)
 	}

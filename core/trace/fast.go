@@ -95,7 +95,7 @@ func (rd *Reader) fastTSO(r *Request) bool {
 	if r.ID != "" || r.Route != "" || r.BufType != "" { // (stores of strings cost more than tests)
 		r.ID, r.Route, r.BufType = "", "", ""
 	}
-	r.Row, r.TimeUS, r.Service, r.Origin, r.ServiceUS, r.Prio, r.ObservedUS, r.Queue = rd.num, t, svc, origin, -1, 0, -1, 0
+	r.Row, r.TimeUS, r.Service, r.Origin, r.ServiceUS, r.Prio, r.ObservedUS, r.Queue, r.Status = rd.num, t, svc, origin, -1, 0, -1, 0, StatusOK
 	rd.sc.off = i
 	rd.sc.line++
 	ct.rowNum = rd.num
@@ -137,7 +137,7 @@ func (rd *Reader) fast(r *Request) bool {
 			r.Service, j, ok = ct.services.match(text, i, rd.comma)
 		case colOrigin:
 			r.Origin, j, ok = ct.origins.match(text, i, rd.comma)
-		default:
+		default: // an ignored column, prio, id, route, buftype, status
 			j, ok = cellEnd(text, i, rd.comma)
 		}
 		if !ok {
@@ -194,6 +194,10 @@ func (rd *Reader) fast(r *Request) bool {
 				return false
 			}
 			r.BufType = cell
+		case colStatus:
+			if r.Status, ok = ReadStatus(cell, ct.errnoCodes); !ok {
+				return false
+			}
 		default: // an enqueue
 			return false
 		}

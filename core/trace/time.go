@@ -27,6 +27,10 @@ var logNames = [numCols][]string{
 	colBufType:   {"buftype", "buffer_type", "buf_type", "tptype"},
 	colObserved: {"observed", "observed_response", "response", "response_time", "resp_time", "elapsed", "elapsed_time",
 		"duration", "latency", "rt"},
+	// A request's outcome: a word (OK, FAIL, TPENOENT...) or a return code
+	// (ReadStatus).
+	colStatus: {"status", "result", "outcome", "rc", "return_code", "retcode", "tperrno", "errno", "error_code", "errcode",
+		"error", "err", "success"},
 }
 
 // unitRule says whether a field's column name may carry a unit suffix.

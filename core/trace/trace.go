@@ -27,11 +27,12 @@ const (
 	colRoute
 	colBufType
 	colObserved
+	colStatus
 	numCols
 )
 
 // traceColumns are the standard column names of trace_csv.
-var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed_ms"}
+var traceColumns = [numCols]string{"time_ms", "service", "origin", "service_ms", "prio", "id", "route", "buftype", "observed_ms", "status"}
 
 // Columns maps the columns of a foreign request log onto trace fields, and
 // says the unit of its times (scenario.TraceMap, the scenario's
@@ -51,6 +52,7 @@ type Columns struct {
 	Observed    string // column holding the response time the log observed (ms)
 	DateOrder   string // dmy or mdy: dates written with the year last; "": decided by the data
 	TZ          string // zone of times written without one (LoadZone); "": UTC
+	Status      string // column holding each request's outcome (ReadStatus)
 	// DrawServiceTimes leaves the log's service time column unread (its
 	// cells are ignored, the column is listed as ignored): every row's
 	// service time is drawn from its service's distribution. A replay that
@@ -72,6 +74,10 @@ type Request struct {
 	BufType   string // the buffer type as written (a valid one), "" when not given
 	// ObservedUS is the response time the log observed, -1 when not given.
 	ObservedUS int64
+	// Status is the outcome the log's status column gives the row:
+	// StatusOK (also when the log has none), StatusFailed or
+	// StatusNotSent (ReadStatus).
+	Status Status
 	// Queue is the /Q queue a row's enqueue stores its message in: k > 0
 	// is Model.MsgQueues[k-1] (and Service its queue space); 0 for a row
 	// that is no enqueue.

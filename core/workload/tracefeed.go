@@ -92,7 +92,7 @@ func (f *traceFeed) ahead() int64 {
 		f.has = false
 		return mergetree.NoMore
 	}
-	ok, err := f.rd.Next(&f.tr)
+	ok, err := f.next()
 	if f.has = ok; !ok {
 		f.eof, f.err = true, err
 		return mergetree.NoMore
@@ -103,12 +103,23 @@ func (f *traceFeed) ahead() int64 {
 	return f.tr.TimeUS
 }
 
+// next reads the log's next played row into f.tr: a row whose failure
+// says it never reached a server (trace.StatusNotSent) is passed over.
+func (f *traceFeed) next() (bool, error) {
+	for {
+		ok, err := f.rd.Next(&f.tr)
+		if !ok || f.tr.Status != trace.StatusNotSent {
+			return ok, err
+		}
+	}
+}
+
 // read reads the log's next row into r.
 func (f *traceFeed) read(r *Request) bool {
 	if f.eof || f.err != nil {
 		return false
 	}
-	ok, err := f.rd.Next(&f.tr)
+	ok, err := f.next()
 	if !ok {
 		f.eof, f.err = true, err
 		return false
@@ -196,7 +207,7 @@ func (n *Names) fromTrace(tr *trace.Request, intern bool) Request {
 // fillFromTrace writes fromTrace's request into r, every field (Seq 0).
 func (n *Names) fillFromTrace(r *Request, tr *trace.Request, intern bool) {
 	*r = Request{ID: tr.ID, TimeUS: tr.TimeUS, Service: tr.Service, Origin: tr.Origin, ServiceUS: tr.ServiceUS,
-		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0, Queue: tr.Queue}
+		Prio: tr.Prio, Key: uint64(tr.Row - 1), RouteVal: tr.Route, Observed: tr.ObservedUS >= 0 && tr.Status == trace.StatusOK, Queue: tr.Queue}
 	if tr.BufType != "" {
 		if intern {
 			r.Buf = n.Bufs.Index(tr.BufType)
@@ -291,8 +302,10 @@ func (o *order) addBack(i, t int64) bool {
 // order (a log out of order by less than MaxReorderRows rows is put in
 // order by a heap of that many rows). A log further out of order is read
 // into memory and sorted, as Compiled.Trace. info says how its columns were
-// read and which rows were skipped (skipBad). A row's observed response,
-// when the log has one, is kept in obs.
+// read and which rows were skipped (skipBad), and which failed. A row's
+// observed response, when the log has one and the row did not fail (its
+// status column), is kept in obs; a row that failed before it reached a
+// server is not played.
 func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale float64) (ct *csvTrace, reqs []Request, obs []ObservedRow, info trace.Info, err error) {
 	var cols *trace.Columns
 	if cm != nil {
@@ -304,14 +317,21 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	var rows int64
 	var pastRow int // the first row the scale plays past the longest simulated time
 	var pastUS int64
+	failed := failedRows{n: n}
 	info, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
 		if scale < 1 && pastRow == 0 && scaledTime(tr.TimeUS, scale) > usec.Max {
 			pastRow, pastUS = tr.Row, tr.TimeUS
 		}
+		if tr.Status != trace.StatusOK {
+			failed.add(tr)
+			if tr.Status == trace.StatusNotSent {
+				return // no server saw it: not played
+			}
+		}
 		if tr.BufType != "" {
 			n.Bufs.Index(tr.BufType) // numbered now: a run only looks it up
 		}
-		if tr.ObservedUS >= 0 {
+		if tr.ObservedUS >= 0 && tr.Status == trace.StatusOK {
 			obs = append(obs, ObservedRow{Service: int32(tr.Service), TimeUS: tr.TimeUS, US: tr.ObservedUS})
 		}
 		inOrder = inOrder && ord.add(rows, tr.TimeUS)
@@ -320,6 +340,7 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	if err != nil {
 		return nil, nil, nil, trace.Info{}, diag.Invalid(err)
 	}
+	info.Note = failed.note(info.Note, scale == 1)
 	if pastRow > 0 {
 		return nil, nil, nil, trace.Info{}, scaledPast(pastRow, pastUS, scale)
 	}
@@ -330,7 +351,9 @@ func traceCSV(n *Names, text string, cm *scenario.TraceMap, skipBad bool, scale 
 	// too far out of order to stream: read whole and sorted
 	reqs = make([]Request, 0, rows)
 	if _, err = trace.Read(text, cols, trace.Options{SkipBad: skipBad}, n, func(tr *trace.Request) {
-		reqs = append(reqs, n.fromTrace(tr, true))
+		if tr.Status != trace.StatusNotSent {
+			reqs = append(reqs, n.fromTrace(tr, true))
+		}
 	}); err != nil {
 		return nil, nil, nil, trace.Info{}, diag.Invalid(err)
 	}
