@@ -419,6 +419,9 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 		if src.BeforeUS > 0 && r.TimeUS >= src.BeforeUS {
 			return // held out: the rows after it judge the model
 		}
+		if r.Status == trace.StatusNotSent {
+			return // never reached a server (TPENOENT...): no arrival, as a ULOG's refused calls are none
+		}
 		name := svcName(r.Service)
 		if rep.Services[name] == nil {
 			rep.Services[name] = &ServiceReport{}

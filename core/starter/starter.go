@@ -424,6 +424,9 @@ func measureTrace(m *core.Model, text string, cm *scenario.TraceMap, skipBad boo
 	ts := &traceStats{count: map[[2]int]int64{}, svcUS: map[string]int64{}, svcN: map[string]int64{}, routes: map[string]map[string]int64{}}
 	rows := 0
 	info, err := trace.Read(text, cols, trace.Options{SkipBad: skipBad}, trace.NewNames(m), func(r *trace.Request) {
+		if r.Status == trace.StatusNotSent {
+			return // never reached a server (TPENOENT...): no arrival, as a replay does not play it
+		}
 		if rows == 0 || r.TimeUS < ts.first {
 			ts.first = r.TimeUS
 		}
