@@ -519,7 +519,7 @@ func scenarioName(f Files, load float64, measured, replay bool) string {
 
 // ParseTraceMap reads a column mapping written `key=value[,key=value...]`,
 // the keys being the fields of workload.columns (time,
-// time_unit, service, origin, service_ms, ..., date_order, tz; a delimiter
+// time_unit, service, origin, service_ms, ..., date_order, tz, status; a delimiter
 // "tab" is a tab): `time=ts,service=svc,time_unit=s`. A value holding a
 // comma is written in double quotes, a quote in it doubled:
 // `tz="CET-1CEST,M3.5.0,M10.5.0/3",service=svc`. It is how the CLI's

@@ -174,7 +174,7 @@ func TestParseTraceMap(t *testing.T) {
 			t.Errorf("%q: got no error", bad)
 		}
 	}
-	if _, err := ParseTraceMap("colour=x"); err == nil || !strings.Contains(err.Error(), "route, buftype, delimiter, observed, date_order, tz") {
+	if _, err := ParseTraceMap("colour=x"); err == nil || !strings.Contains(err.Error(), "route, buftype, delimiter, observed, date_order, tz, status") {
 		t.Errorf("the unknown key's error lists the keys: got %v", err)
 	}
 }

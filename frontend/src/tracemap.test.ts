@@ -3,7 +3,7 @@ import { formatTraceMap, parseTraceMap, rateScaleProblem, traceMapKeys } from ".
 
 describe("traceMapKeys", () => {
   it("are TraceMap's JSON fields in the Go type's order, as --trace-map takes them", () => {
-    expect(traceMapKeys).toEqual(["time", "time_unit", "service", "origin", "service_ms", "service_unit", "prio", "id", "route", "buftype", "delimiter", "observed", "date_order", "tz"]);
+    expect(traceMapKeys).toEqual(["time", "time_unit", "service", "origin", "service_ms", "service_unit", "prio", "id", "route", "buftype", "delimiter", "observed", "date_order", "tz", "status"]);
   });
 });
 
@@ -18,6 +18,7 @@ describe("parseTraceMap", () => {
     });
     expect(parseTraceMap("route=a=b")).toEqual({ route: "a=b" }); // only the first = splits
     expect(parseTraceMap("time=a,time=b")).toEqual({ time: "b" }); // the last wins
+    expect(parseTraceMap("status=Return Code,observed=Elapsed(ms)")).toEqual({ status: "Return Code", observed: "Elapsed(ms)" });
   });
   it("takes delimiter=tab (or \\t) as a tab and a delimiter as written", () => {
     expect(parseTraceMap("delimiter=tab")).toEqual({ delimiter: "\t" });
@@ -48,6 +49,7 @@ describe("formatTraceMap", () => {
     expect(parseTraceMap(formatTraceMap(m))).toEqual(m);
     expect(formatTraceMap(undefined)).toBe("");
     expect(formatTraceMap({})).toBe("");
+    expect(formatTraceMap({ status: "rc", time: "ts" })).toBe("time=ts,status=rc");
   });
 });
 

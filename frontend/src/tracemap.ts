@@ -23,6 +23,7 @@ const keyOrder: Record<keyof TraceMap, number> = {
   observed: 11,
   date_order: 12,
   tz: 13,
+  status: 14,
 };
 
 /** traceMapKeys are the keys of a column mapping, in TraceMap's order. */

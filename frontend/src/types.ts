@@ -292,6 +292,11 @@ export interface TraceMap {
   date_order?: string;
   /** TZ is the zone of times written without one, e.g. Europe/Paris ("": UTC). */
   tz?: string;
+  /**
+   * Status is the column holding each request's outcome (OK, FAIL, TPESVCFAIL, rc 0 or -1...): a
+   * failed row is replayed, but its observed response is left out of the validation.
+   */
+  status?: string;
 }
 
 /**
