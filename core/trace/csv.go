@@ -53,9 +53,9 @@ type csvTrace struct {
 	clockDays int64
 	clockPrev int64
 	obsShift  int // the observed column's unit, as svcShift
-	// errnoCodes: the status column is named tperrno, its numbers are
-	// tperrno codes (6 is TPENOENT)
-	errnoCodes bool
+	// statusCol: how the status column's name says to read it (a tperrno
+	// column's numbers are tperrno codes, an error column's text a failure)
+	statusCol StatusColumn
 
 	skipBad  bool     // rows that cannot be read are skipped and counted
 	skipped  int      // rows skipped
@@ -494,7 +494,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 			case f == colObserved && unit != "":
 				ct.obsShift = map[string]int{"ms": 3, "s": 6, "us": 0, "ns": -3}[unit]
 			case f == colStatus:
-				ct.errnoCodes = strings.Contains(normColumn(names[i]), "tperrno")
+				ct.statusCol = StatusColumnOf(names[i])
 			}
 		}
 	}
@@ -626,7 +626,7 @@ func (ct *csvTrace) row(r *Request, rec []string, num int) error {
 		r.ObservedUS = us
 	}
 	if c := cells[colStatus]; c != "" {
-		st, ok := ReadStatus(c, ct.errnoCodes)
+		st, ok := ReadStatus(c, ct.statusCol)
 		if !ok {
 			return rowError(num, ct.header[colStatus], statusProblem(c))
 		}

@@ -195,7 +195,7 @@ func (rd *Reader) fast(r *Request) bool {
 			}
 			r.BufType = cell
 		case colStatus:
-			if r.Status, ok = ReadStatus(cell, ct.errnoCodes); !ok {
+			if r.Status, ok = ReadStatus(cell, ct.statusCol); !ok {
 				return false
 			}
 		default: // an enqueue

@@ -45,8 +45,35 @@ func NotSent(e string) bool {
 	return ok
 }
 
-// ReadStatus reads a status cell (trimmed, not empty): the outcome it
-// says, false when it says none. The rule, case aside:
+// StatusColumn is how a status column's name says its cells are read.
+type StatusColumn uint8
+
+const (
+	// StatusWords: a status, result, rc... column: words and codes.
+	StatusWords StatusColumn = iota
+	// StatusErrno: a tperrno column: its numbers are tperrno codes.
+	StatusErrno
+	// StatusErrorText: an error column (error, err, error_message...):
+	// any text but a success word or 0 is an error's message, a failure.
+	StatusErrorText
+)
+
+// StatusColumnOf is the kind of the status column named name (as written
+// in the header): tperrno or errno, error, err, error_message, errmsg or
+// error_text (with any unit or spelling: normColumn), else words.
+func StatusColumnOf(name string) StatusColumn {
+	n, _ := splitUnit(normColumn(name))
+	switch n {
+	case "tperrno", "errno":
+		return StatusErrno
+	case "error", "err", "error_message", "errmsg", "error_msg", "error_text":
+		return StatusErrorText
+	}
+	return StatusWords
+}
+
+// ReadStatus reads a status cell (trimmed, not empty) of a column of kind
+// col: the outcome it says, false when it says none. The rule, case aside:
 //   - a success word (OK, SUCCESS, TPSUCCESS, TRUE, YES...) or the number 0
 //     is a success;
 //   - a failure word (FAIL, FAILED, ERROR, ERR, KO, FALSE, NO, TPFAIL,
@@ -54,15 +81,17 @@ func NotSent(e string) bool {
 //     TPETIME...) or a non-zero integer (-1, 11) is a failure;
 //   - a failure that never reached a server, TPENOENT, TPEINVAL, TPELIMIT,
 //     TPEBLOCK, TPEPROTO, TPEITYPE, TPEPERM or TPETRAN by name, or by its
-//     code (6, 4, 5, 3, 9, 17, 8, 14) in a column named tperrno
-//     (errnoCodes), is StatusNotSent;
-//   - anything else (a word of neither list, a fraction) is no outcome.
-func ReadStatus(cell string, errnoCodes bool) (Status, bool) {
+//     code (6, 4, 5, 3, 9, 17, 8, 14) in a tperrno column (StatusErrno),
+//     is StatusNotSent;
+//   - anything else (a word of neither list, a fraction) is no outcome,
+//     but in an error column (StatusErrorText), where it is the error's
+//     message: a failure.
+func ReadStatus(cell string, col StatusColumn) (Status, bool) {
 	if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
 		switch {
 		case n == 0:
 			return StatusOK, true
-		case errnoCodes:
+		case col == StatusErrno:
 			for _, code := range notSent {
 				if int64(code) == n {
 					return StatusNotSent, true
@@ -86,6 +115,9 @@ func ReadStatus(cell string, errnoCodes bool) (Status, bool) {
 		if _, ok := notSent[w]; ok {
 			return StatusNotSent, true
 		}
+		return StatusFailed, true
+	}
+	if col == StatusErrorText {
 		return StatusFailed, true
 	}
 	return StatusOK, false

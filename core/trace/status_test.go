@@ -45,12 +45,30 @@ func TestReadStatus(t *testing.T) {
 		{"MAYBE", false, none}, {"1.5", false, none}, {"TPE", false, none}, {"TPE_X", false, none}, {"OK!", false, none},
 		{"200 OK", false, none},
 	} {
-		got, ok := ReadStatus(c.cell, c.errno)
+		col := StatusWords
+		if c.errno {
+			col = StatusErrno
+		}
+		got, ok := ReadStatus(c.cell, col)
 		if !ok {
 			got = none
 		}
 		if got != c.want {
 			t.Errorf("ReadStatus(%q, errno %v) = %d, want %d", c.cell, c.errno, got, c.want)
+		}
+	}
+	// an error column: its text is a failure's message
+	for cell, want := range map[string]Status{"Service unavailable": StatusFailed, "OK": StatusOK, "0": StatusOK,
+		"TPENOENT": StatusNotSent, "-1": StatusFailed, "1.5": StatusFailed} {
+		if got, ok := ReadStatus(cell, StatusErrorText); !ok || got != want {
+			t.Errorf("ReadStatus(%q, error text) = %d %v, want %d", cell, got, ok, want)
+		}
+	}
+	for name, want := range map[string]StatusColumn{"Status": StatusWords, "RC": StatusWords, "TPERRNO": StatusErrno,
+		"tp errno": StatusWords, "errno": StatusErrno, "Error": StatusErrorText, "Error Message": StatusErrorText,
+		"ERR": StatusErrorText, "error_code": StatusWords, "Result": StatusWords} {
+		if got := StatusColumnOf(name); got != want {
+			t.Errorf("StatusColumnOf(%q) = %d, want %d", name, got, want)
 		}
 	}
 }
@@ -79,6 +97,7 @@ func TestStatusColumn(t *testing.T) {
 		{"ts,svc,TPERRNO\n0,TOUPPER,0\n1,TOUPPER,11\n2,TOUPPER,6\n", nil, []Status{K, F, N}, "TPERRNO"},
 		{"ts,svc,Return Code\n0,TOUPPER,0\n1,TOUPPER,1\n", nil, []Status{K, F}, "Return Code"},
 		{"ts,svc,Result\n0,TOUPPER,SUCCESS\n1,TOUPPER,ERROR\n", nil, []Status{K, F}, "Result"},
+		{"ts,svc,Error\n0,TOUPPER,\n1,TOUPPER,Service unavailable\n2,TOUPPER,TPENOENT\n", nil, []Status{K, F, N}, "Error"},
 		// status before result: the first common name wins
 		{"ts,svc,result,status\n0,TOUPPER,ERROR,OK\n", nil, []Status{K}, "status"},
 		// mapped: a column of no common name
