@@ -260,6 +260,7 @@ func FuzzFastMatchesFull(f *testing.F) {
 	f.Add("time_ms,service,origin,service_ms,prio,id,route,buftype,observed_ms\n0,REMOTE,site2,1,5,a,7,FML32,2\n1,REMOTE,site2,1,5,a,7,FML32,2\n")
 	f.Add("ts;svc;host;elapsed_ms;extra\n0.100;TOUPPER;site1;3;4\n1.200;TOUPPER;site1;3;\"4\"\n")
 	f.Add("time_ms,service,origin,enqueue\n0,TOUPPER,site1,\n1,TOUPPER,site1,QS:Q1\n")
+	f.Add("ts,svc,Status,tperrno\n0,TOUPPER,OK,0\n1,TOUPPER,tpesvcfail,6\n2,TOUPPER, KO ,\n3,TOUPPER,MAYBE,x\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		for _, skip := range []bool{false, true} {
 			opt := Options{SkipBad: skip}
