@@ -136,6 +136,6 @@ func isWord(w string) bool {
 // statusProblem words a status cell that says no outcome.
 func statusProblem(c string) string {
 	return fmt.Sprintf("%q is neither a success (OK, SUCCESS, TPSUCCESS, TRUE, 0, or empty) nor a failure (FAIL, ERROR, KO, FALSE, TPFAIL, "+
-		"a TPE... name, a non-zero number): map the column that holds the outcome with status=COLUMN, or skip such rows with trace_skip_bad",
+		"a TPE... name, a non-zero number): map the column that holds the outcome with status=COLUMN",
 		capped.Text(c))
 }
