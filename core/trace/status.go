@@ -83,10 +83,21 @@ func StatusColumnOf(name string) StatusColumn {
 //     TPEBLOCK, TPEPROTO, TPEITYPE, TPEPERM or TPETRAN by name, or by its
 //     code (6, 4, 5, 3, 9, 17, 8, 14) in a tperrno column (StatusErrno),
 //     is StatusNotSent;
+//   - in a status or result column, an HTTP status (200 to 599, alone or
+//     before its reason: "503 Service Unavailable") is a success below
+//     400 and a failure from 400;
 //   - anything else (a word of neither list, a fraction) is no outcome,
 //     but in an error column (StatusErrorText), where it is the error's
 //     message: a failure.
 func ReadStatus(cell string, col StatusColumn) (Status, bool) {
+	if code, ok := httpStatus(cell); ok && col == StatusWords {
+		// an HTTP status (a gateway's or a web front end's export): 2xx
+		// and 3xx a success, 4xx and 5xx a failure
+		if code < 400 {
+			return StatusOK, true
+		}
+		return StatusFailed, true
+	}
 	if n, err := strconv.ParseInt(cell, 10, 64); err == nil {
 		switch {
 		case n == 0:
@@ -121,6 +132,21 @@ func ReadStatus(cell string, col StatusColumn) (Status, bool) {
 		return StatusFailed, true
 	}
 	return StatusOK, false
+}
+
+// httpStatus reads an HTTP status, a cell of three digits from 200 to 599
+// alone or before a blank and its reason ("200", "503 Service
+// Unavailable"): no return code or tperrno is that large.
+func httpStatus(cell string) (int, bool) {
+	digits, _, _ := strings.Cut(cell, " ")
+	if len(digits) != 3 || (len(digits) != len(cell) && cell[3] != ' ') {
+		return 0, false
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 200 || n > 599 {
+		return 0, false
+	}
+	return n, true
 }
 
 // isWord says whether w is all letters A-Z.

@@ -43,7 +43,10 @@ func TestReadStatus(t *testing.T) {
 		{"TPELIMIT", false, StatusNotSent}, {"TPEBLOCK", false, StatusNotSent}, {"TPEPROTO", false, StatusNotSent},
 		{"TPEITYPE", false, StatusNotSent}, {"TPEPERM", false, StatusNotSent}, {"TPETRAN", false, StatusNotSent},
 		{"MAYBE", false, none}, {"1.5", false, none}, {"TPE", false, none}, {"TPE_X", false, none}, {"OK!", false, none},
-		{"200 OK", false, none},
+		// an HTTP status, in a status column: 2xx and 3xx a success, 4xx and 5xx a failure
+		{"200", false, StatusOK}, {"200 OK", false, StatusOK}, {"302 Found", false, StatusOK}, {"404", false, StatusFailed},
+		{"503 Service Unavailable", false, StatusFailed}, {"200", true, StatusFailed}, {"2000", false, StatusFailed},
+		{"199", false, StatusFailed}, {"600", false, StatusFailed}, {"200OK", false, none},
 	} {
 		col := StatusWords
 		if c.errno {
