@@ -38,24 +38,24 @@ func TestTraceSkipBad(t *testing.T) {
 		t.Fatalf("without trace_skip_bad: got %v, want the error of row 2's time", err)
 	}
 	res := runOne(t, scenario.Workload{TraceCSV: log, TraceSkipBad: true}, RunOptions{})
-	// rows 1, 3 and 6 are read (0, 20 and 40 ms); 2 (n/a), 4 (10 ms after
-	// 20 ms: out of time order), 5 (an unknown service) and 7 (a total line)
-	// are skipped
+	// rows 1, 3, 4 and 6 are read (0, 20, 10 and 40 ms: row 4, out of time
+	// order, is played in order, as without trace_skip_bad); 2 (n/a), 5 (an
+	// unknown service) and 7 (a total line) are skipped
 	tr := res.Trace
-	if tr == nil || tr.Rows != 3 || tr.Skipped != 4 || len(tr.SkippedExamples) != 4 {
-		t.Fatalf("trace block: got %+v, want 3 rows read and 4 skipped", tr)
+	if tr == nil || tr.Rows != 4 || tr.Skipped != 3 || len(tr.SkippedExamples) != 3 {
+		t.Fatalf("trace block: got %+v, want 4 rows read and 3 skipped", tr)
 	}
-	for i, row := range []string{"row 2:", "row 4:", "row 5:", "row 7:"} {
+	for i, row := range []string{"row 2:", "row 5:", "row 7:"} {
 		if !strings.HasPrefix(tr.SkippedExamples[i], row) {
 			t.Errorf("skipped example %d: got %q, want it to start %q", i, tr.SkippedExamples[i], row)
 		}
 	}
-	if res.Requests.Issued != 3 || res.Requests.Completed != 3 {
-		t.Errorf("requests: got %+v, want the 3 rows read", res.Requests)
+	if res.Requests.Issued != 4 || res.Requests.Completed != 4 {
+		t.Errorf("requests: got %+v, want the 4 rows read", res.Requests)
 	}
 	found := false
 	for _, w := range res.Warnings {
-		found = found || strings.Contains(w, "skipped (trace_skip_bad): 4 of 7, the first: row 2:")
+		found = found || strings.Contains(w, "skipped (trace_skip_bad): 3 of 7, the first: row 2:")
 	}
 	if !found {
 		t.Errorf("warnings %q say nothing of the skipped rows", res.Warnings)

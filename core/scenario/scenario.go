@@ -172,8 +172,9 @@ type Workload struct {
 	Trace    []TraceRow `json:"trace,omitempty"`
 	Columns  *TraceMap  `json:"columns,omitempty"` // optional mapping for imported logs
 	// TraceSkipBad skips the rows of trace_csv that cannot be read (a
-	// trailing total line, "n/a", a row out of time order) and counts them
-	// in the result's trace block, instead of stopping at the first.
+	// trailing total line, "n/a", an unknown service) and counts them in
+	// the result's trace block, instead of stopping at the first; a row
+	// out of time order is played in its place, as without it.
 	TraceSkipBad bool `json:"trace_skip_bad,omitempty"`
 	// TraceRateScale plays the trace (trace_csv or trace) that many times
 	// faster: its issue times are divided by it, so 1.5 is the same requests

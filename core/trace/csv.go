@@ -61,8 +61,6 @@ type csvTrace struct {
 	skipped  int      // rows skipped
 	examples []string // the first few skipped rows' problems
 	kept     int      // rows handed on
-	lastUS   int64    // the last kept row's time (skipBad: rows out of time order are skipped)
-	lastTxt  string   // its cell
 	fatal    error    // a problem of the whole log, which no skipping gets past
 
 	services, origins names // the names resolved so far
@@ -215,7 +213,7 @@ func NewReader(text string, cols *Columns, opt Options, n Resolver) (*Reader, er
 	// a byte-order mark goes before parsing: before a quoted first column
 	// name it would be a bare quote
 	text = strings.TrimPrefix(text, "\ufeff")
-	ct := &csvTrace{n: n, svcShift: 3, obsShift: 3, text: text, skipBad: opt.SkipBad, zone: UTC, lastUS: -1}
+	ct := &csvTrace{n: n, svcShift: 3, obsShift: 3, text: text, skipBad: opt.SkipBad, zone: UTC}
 	if cols != nil {
 		// DrawServiceTimes alone maps no column: a log in the trace format
 		// is still read strictly
@@ -344,10 +342,6 @@ func (rd *Reader) next(r *Request) (bool, error) {
 		if err == nil {
 			err = ct.row(r, rec, num)
 		}
-		if err == nil && ct.skipBad && r.TimeUS < ct.lastUS {
-			err = rowError(num, ct.header[colTime], fmt.Sprintf("out of time order: %s is before the previous row's %s",
-				capped.Text(ct.cell(rec, colTime)), capped.Text(ct.lastTxt)))
-		}
 		if err != nil {
 			if !ct.skipBad || ct.fatal != nil {
 				rd.err = err
@@ -357,10 +351,6 @@ func (rd *Reader) next(r *Request) (bool, error) {
 			continue
 		}
 		ct.kept++
-		ct.lastUS = r.TimeUS
-		if ct.skipBad {
-			ct.lastTxt = ct.cell(rec, colTime)
-		}
 		return true, nil
 	}
 	return false, rd.err

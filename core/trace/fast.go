@@ -67,10 +67,9 @@ func (rd *Reader) fastTSO(r *Request) bool {
 	text, start := rd.sc.text, rd.sc.off
 	comma := rd.comma
 	t, i, ok := plainAt(text, start, ct.plainShift)
-	if !ok || i >= len(text) || text[i] != comma || ct.skipBad && t < ct.lastUS {
+	if !ok || i >= len(text) || text[i] != comma {
 		return false
 	}
-	timeEnd := i
 	svc, i, ok := ct.services.match(text, i+1, comma)
 	if !ok || i >= len(text) || text[i] != comma {
 		return false
@@ -100,10 +99,6 @@ func (rd *Reader) fastTSO(r *Request) bool {
 	rd.sc.line++
 	ct.rowNum = rd.num
 	ct.kept++
-	ct.lastUS = t
-	if ct.skipBad {
-		ct.lastTxt = text[start:timeEnd]
-	}
 	return true
 }
 
@@ -117,14 +112,12 @@ func (rd *Reader) fast(r *Request) bool {
 	*r = Request{Row: rd.num + 1, TimeUS: -1, Service: -1, Origin: -1, ServiceUS: -1, ObservedUS: -1}
 	ct := rd.ct
 	text, i := rd.sc.text, rd.sc.off
-	timeAt, timeEnd := 0, 0
 	last := len(rd.roles) - 1
 	for col, role := range rd.roles {
 		start, j, ok := i, i, true
 		switch role {
 		case colTime:
 			r.TimeUS, j, ok = plainAt(text, i, ct.plainShift)
-			timeAt, timeEnd = i, j
 		case colServiceMS:
 			if r.ServiceUS, j, ok = plainAt(text, i, ct.svcShift); j == i {
 				r.ServiceUS, ok = -1, true // none given (or no number: the cell's end says)
@@ -202,8 +195,8 @@ func (rd *Reader) fast(r *Request) bool {
 			return false
 		}
 	}
-	if i == rd.sc.off || r.TimeUS < 0 || r.Service < 0 || ct.skipBad && r.TimeUS < ct.lastUS {
-		return false // an empty line, no time, no service (or out of time order)
+	if i == rd.sc.off || r.TimeUS < 0 || r.Service < 0 {
+		return false // an empty line, no time, no service
 	}
 	if r.Origin < 0 { // none given: the default origin, if the names held have it
 		var ok bool
@@ -231,10 +224,6 @@ func (rd *Reader) fast(r *Request) bool {
 	rd.sc.line++
 	ct.rowNum = rd.num
 	ct.kept++
-	ct.lastUS = r.TimeUS
-	if ct.skipBad {
-		ct.lastTxt = text[timeAt:timeEnd]
-	}
 	return true
 }
 

@@ -378,12 +378,12 @@ const originRows = 4096
 
 // relative is ns (an absolute time) after the log's start, in µs rounded
 // half away from zero: the earliest time of its first originRows rows
-// (origin), or with skipBad, where a row earlier than the one before it
-// is skipped, the first row's.
+// (origin), with skipBad too (the rows that cannot be read are passed
+// over, as they will be).
 func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 	if ct.firstTxt == "" {
 		ct.firstNS, ct.firstTxt = ns, strings.Clone(c)
-		if !ct.skipBad && ct.timeUnit != "clock" {
+		if ct.timeUnit != "clock" {
 			if o, txt, row, ok := ct.origin(ns); ok {
 				ct.firstNS, ct.firstTxt = o, strings.Clone(txt)
 				ct.how = strings.TrimSuffix(ct.how, "the first row") + fmt.Sprintf("row %d's %s, the earliest of the first %d rows", row, capped.Text(txt), originRows)

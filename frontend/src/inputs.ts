@@ -325,7 +325,7 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
       traceMapKeys.join(", "),
       " (delimiter=tab for a tab). observed= names the column of the response the log saw: the results then compare the run's responses with it. Empty: the columns are found by their names.",
     ),
-    h("label", { class: "check" }, skipBad, " Skip unreadable rows (a total line, n/a, a row out of time order: counted in the results instead of stopping the run)"),
+    h("label", { class: "check" }, skipBad, " Skip unreadable rows (a total line, n/a, an unknown service: counted in the results instead of stopping the run)"),
     h("div", {}, h("label", { class: "field" }, h("span", {}, "Replay speed (×)"), rate), rateError),
     h(
       "p",

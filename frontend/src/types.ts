@@ -224,9 +224,9 @@ export interface Workload {
   /** optional mapping for imported logs */
   columns?: TraceMap;
   /**
-   * TraceSkipBad skips the rows of trace_csv that cannot be read (a trailing total line, "n/a", a
-   * row out of time order) and counts them in the result's trace block, instead of stopping at the
-   * first.
+   * TraceSkipBad skips the rows of trace_csv that cannot be read (a trailing total line, "n/a", an
+   * unknown service) and counts them in the result's trace block, instead of stopping at the first;
+   * a row out of time order is played in its place, as without it.
    */
   trace_skip_bad?: boolean;
   /**
