@@ -193,7 +193,9 @@ func TestSweepJobCancel(t *testing.T) {
 // finishes with the same bytes as a sweep run straight through.
 func TestSweepJobRestart(t *testing.T) {
 	h := newHarness(t, func(c *Config) { c.SweepWorkers = 1 })
-	vary := []string{"rate_scale=0.2..2/0.2"}
+	// 40 points: stopped once the first is done, the server must not have
+	// finished them all meanwhile (10 points did, once, on a loaded machine)
+	vary := []string{"rate_scale=0.1..4/0.1"}
 	id := h.postSweep(sweepBody(t, vary, 3, ""))
 	stop := h.startSweeps()
 	deadline := time.Now().Add(30 * time.Second)
