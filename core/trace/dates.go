@@ -2,6 +2,7 @@ package trace
 
 import (
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -219,29 +220,43 @@ func (ct *csvTrace) orderWant() string {
 	return ""
 }
 
+// timeCells yields the log's time cells (trimmed) with their rows'
+// numbers, up to row most (0: every row), before the rows are read: the
+// header, rows the scanner cannot split or too short to have the column
+// (the reading proper reports them) and lines of blanks are passed over.
+// The time column must be there.
+func (ct *csvTrace) timeCells(most int) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		col := ct.col[colTime]
+		sc := scanner{text: ct.text, comma: ct.comma}
+		for num := 0; most == 0 || num <= most; num++ {
+			rec, perr, ok := sc.next()
+			if !ok {
+				return
+			}
+			if perr != nil || num == 0 || col >= len(rec) {
+				continue
+			}
+			if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+				num--
+				continue
+			}
+			if !yield(num, strings.TrimSpace(rec[col])) {
+				return
+			}
+		}
+	}
+}
+
 // decideOrder decides the order of dates written with the year last from
 // the time column of the whole log: a first number above 12 is a day (day
 // first), a second one above 12 is a day (month first). Rows that say both
 // or a column that says neither is an error asking for date_order.
 func (ct *csvTrace) decideOrder() error {
-	sc := scanner{text: ct.text, comma: ct.comma}
 	first := ""
 	var dayRow, monthRow int
 	var dayCell, monthCell string
-	col := ct.col[colTime]
-	for num := 0; ; num++ {
-		rec, perr, ok := sc.next()
-		if !ok {
-			break
-		}
-		if perr != nil || num == 0 || col >= len(rec) {
-			continue // the header, and rows the reading proper reports
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			num--
-			continue
-		}
-		c := strings.TrimSpace(rec[col])
+	for num, c := range ct.timeCells(0) {
 		st, ok := cutStamp(c)
 		if !ok || !st.needsOrder() {
 			continue

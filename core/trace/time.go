@@ -418,30 +418,16 @@ func (ct *csvTrace) relative(ns int64, c, what string) (int64, error) {
 // log's zone and date order, or epoch numbers in its unit); a cell that
 // cannot be read is left to the row's own reading.
 func (ct *csvTrace) origin(first int64) (int64, string, int, bool) {
-	col := ct.col[colTime]
-	if col < 0 {
+	if ct.col[colTime] < 0 {
 		return 0, "", 0, false
 	}
 	stamps := ct.timeUnit == "rfc3339" || ct.timeUnit == "datetime"
 	if !stamps && !ct.epoch {
 		return 0, "", 0, false
 	}
-	sc := scanner{text: ct.text, comma: ct.comma}
 	best, txt, row, found := first, "", 0, false
 	prev := ct.prevSec
-	for num := 0; num <= originRows; num++ {
-		rec, perr, ok := sc.next()
-		if !ok {
-			break
-		}
-		if perr != nil || num == 0 || col >= len(rec) {
-			continue // the header, and rows the reading proper reports
-		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			num--
-			continue
-		}
-		c := strings.TrimSpace(rec[col])
+	for num, c := range ct.timeCells(originRows) {
 		var ns int64
 		if stamps {
 			st, ok := cutStamp(c)
