@@ -194,7 +194,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		for _, w := range append(append([]string{}, rep.Warnings...), warn...) {
 			fmt.Fprintf(stderr, "tuxlb calibrate: warning: %s\n", w)
 		}
-		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%s, %d streams)\n", dest, timedFrom(sc, rep), len(sc.Workload.Generate.Streams))
+		fmt.Fprintf(stderr, "tuxlb calibrate: wrote %s (%s, %s)\n", dest, timedFrom(sc, rep), count(len(sc.Workload.Generate.Streams), "stream", "streams"))
 	}
 	if files.Trace == nil {
 		return writeCalibrate(stdout, stderr, *format, ans)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/tuxlb/tuxlb/core/admission"
@@ -194,8 +195,8 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, w := range warn {
 			fmt.Fprintf(stderr, "tuxlb fit: --out: %s\n", w)
 		}
-		fmt.Fprintf(stderr, "tuxlb fit: wrote %s (%s, %d streams); run it with tuxlb run %s\n",
-			*out, timedFrom(sc, rep), len(sc.Workload.Generate.Streams), *out)
+		fmt.Fprintf(stderr, "tuxlb fit: wrote %s (%s, %s); run it with tuxlb run %s\n",
+			*out, timedFrom(sc, rep), count(len(sc.Workload.Generate.Streams), "stream", "streams"), *out)
 	}
 	if _, err := stdout.Write(data); err != nil {
 		return 1
@@ -223,10 +224,19 @@ func fitError(err error, ff *fileFlags) string {
 	return fileError(err, ff, "")
 }
 
+// count is n and the noun, singular for 1: count(1, "stream", "streams")
+// is "1 stream".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
 // timedFrom says how many of the scenario's services have the service
 // time the log measured: the others keep the starter's.
 func timedFrom(sc *scenario.Scenario, rep *starter.FitReport) string {
-	return fmt.Sprintf("%d of %d services timed from the log", timedCount(sc, rep), len(sc.Services))
+	return fmt.Sprintf("%d of %s timed from the log", timedCount(sc, rep), count(len(sc.Services), "service", "services"))
 }
 
 // timedCount is the number of the scenario's services whose service time

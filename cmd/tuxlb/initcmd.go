@@ -151,15 +151,16 @@ func runInit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		next := "run it, and judge it by an export of the observed responses (tuxlb calibrate, docs/fit.md)"
 		if guessed > 0 {
-			next = fmt.Sprintf("check the %d figures the log did not measure (tuxlb fit's report lists them: \"guessed\" in figures),\nthen %s", guessed, next)
+			next = fmt.Sprintf("check the %s the log did not measure (tuxlb fit's report lists them: \"guessed\" in figures),\nthen %s", count(guessed, "figure", "figures"), next)
 		}
-		fmt.Fprintf(stderr, "tuxlb init: %d streams, %s, %d advertise entries for servers without -s.\nNext: %s.\n",
-			len(sc.Workload.Generate.Streams), timedFrom(sc, rep), len(sc.Advertise), next)
+		fmt.Fprintf(stderr, "tuxlb init: %s, %s, %s for servers without -s.\nNext: %s.\n",
+			count(len(sc.Workload.Generate.Streams), "stream", "streams"), timedFrom(sc, rep), count(len(sc.Advertise), "advertise entry", "advertise entries"), next)
 		return 0
 	}
-	fmt.Fprintf(stderr, "tuxlb init: %d streams, %d services timed, %d advertise entries for servers without -s.\n"+
+	fmt.Fprintf(stderr, "tuxlb init: %s, %s timed, %s for servers without -s.\n"+
 		"Next: set each service's service_time to what you measure, trim each advertise list to what the\n"+
 		"server really offers, then run it (docs/scenario.md, \"Starting from your own files\").\n",
-		len(sc.Workload.Generate.Streams), len(sc.Services), len(sc.Advertise))
+		count(len(sc.Workload.Generate.Streams), "stream", "streams"), count(len(sc.Services), "service", "services"),
+		count(len(sc.Advertise), "advertise entry", "advertise entries"))
 	return 0
 }

@@ -31,7 +31,7 @@ func TestInitPSC(t *testing.T) {
 	})
 	out := filepath.Join(dir, "sc.json")
 	code, _, stderr = cli(t, "init", "--ubbconfig", ubbPath, "--psc", filepath.Join(dir, "psc.txt"), "--out", out)
-	if code != 0 || !strings.Contains(stderr, "2 streams, 2 services timed, 1 advertise entries") ||
+	if code != 0 || !strings.Contains(stderr, "2 streams, 2 services timed, 1 advertise entry") ||
 		!strings.Contains(stderr, "warning: "+filepath.Join(dir, "psc.txt")+":6: no server other (group GROUP1, SRVID 7) of the UBBCONFIG") {
 		t.Fatalf("init --psc: exit %d, stderr %q", code, stderr)
 	}
