@@ -61,6 +61,14 @@ func TestBadInputNeedsNoEngine(t *testing.T) {
 		{"unknown API path, POST", "POST", "/api/v2/runs", ``, 404, "not-found", ""},
 		{"validate: other media type", "POST", "/api/v1/validate", `x`, 415, "unsupported-media-type", ""},
 	}
+	// a UBBCONFIG sent as the body: the problem says how to send one
+	p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", "# ubbconfig\n*RESOURCES\nIPCKEY 1\n"), "/api/v1/runs", 400, "malformed-json")
+	if !strings.Contains(p.Detail, "it reads as a UBBCONFIG: send it as the ubbconfig part of a multipart/form-data request (curl -F ubbconfig=@FILE)") {
+		t.Errorf("a UBBCONFIG as the body: detail %q, want how to send one", p.Detail)
+	}
+	if p := wantProblem(t, h.do("POST", "/api/v1/runs", "application/json", `{"name": "x",`), "/api/v1/runs", 400, "malformed-json"); strings.Contains(p.Detail, "UBBCONFIG") {
+		t.Errorf("truncated JSON: detail %q names a UBBCONFIG", p.Detail)
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctype := "application/json"

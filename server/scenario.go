@@ -16,6 +16,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/records"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/ubb"
 )
 
 // validID is the form of every id the API hands out: 22 base64url characters
@@ -86,6 +87,10 @@ func malformedJSON(data []byte, err error) *Problem {
 		why = "nested more than 10000 arrays and objects deep" // encoding/json calls the bracket past its limit invalid
 	}
 	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %s", why)
+	if ubb.LooksLike(data) {
+		// a UBBCONFIG sent as the body, as `tuxlb run ubb.cfg` takes one
+		p.Detail += `; it reads as a UBBCONFIG: send it as the ubbconfig part of a multipart/form-data request (curl -F ubbconfig=@FILE), or as the "ubbconfig" string of a JSON document`
+	}
 	item := ProblemItem{Message: why}
 	if syn != nil {
 		item.Line, item.Col = position(data, syn.Offset-1) // Offset counts the bad byte too

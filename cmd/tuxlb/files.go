@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -335,22 +334,5 @@ func isUBBConfigFile(path string) bool {
 	defer f.Close()
 	head := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, head)
-	return looksLikeUBBConfig(head[:n])
-}
-
-// looksLikeUBBConfig says whether text starts, past a byte-order mark,
-// blank lines and '#' comments, with a section: '*'.
-func looksLikeUBBConfig(text []byte) bool {
-	text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
-	for len(text) > 0 {
-		line, rest, _ := bytes.Cut(text, []byte("\n"))
-		line = bytes.TrimSpace(line)
-		switch {
-		case len(line) == 0 || line[0] == '#':
-			text = rest
-		default:
-			return line[0] == '*'
-		}
-	}
-	return false
+	return ubb.LooksLike(head[:n])
 }

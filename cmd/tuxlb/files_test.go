@@ -442,20 +442,6 @@ func TestUTF16FilesNamed(t *testing.T) {
 // sweep too, its errors at their lines; a scenario's JSON is still read as
 // one.
 func TestUBBConfigAsTheArgument(t *testing.T) {
-	cases := map[string]bool{
-		"*RESOURCES\nIPCKEY 1\n":                               true,
-		"\xef\xbb\xbf# a comment\n\n  # another\n*RESOURCES\n": true,
-		"  *RESOURCES":                    true,
-		"{\"ubbconfig\": \"*RESOURCES\"}": false,
-		"# only comments\n":               false,
-		"":                                false,
-		"IPCKEY 1\n*RESOURCES\n":          false,
-	}
-	for text, want := range cases {
-		if got := looksLikeUBBConfig([]byte(text)); got != want {
-			t.Errorf("looksLikeUBBConfig(%q) = %v, want %v", text, got, want)
-		}
-	}
 	ubbPath := "../../testdata/tuxedo-configs/dear531__tuxedo__ubbconfig.ubb"
 	for _, cmd := range [][]string{{"run", "--no-progress"}, {"sweep", "--vary", "rate_scale=0.5,1"}} {
 		code1, out1, err1 := runMain(append(cmd, "--ubbconfig", ubbPath)...)

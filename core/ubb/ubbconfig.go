@@ -1,6 +1,7 @@
 package ubb
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strconv"
@@ -599,4 +600,24 @@ func keywordSet(list string) map[string]bool {
 		set[k] = true
 	}
 	return set
+}
+
+// LooksLike says whether text reads as a UBBCONFIG rather than a
+// scenario's JSON: its first line that is not blank or a '#' comment (past
+// a byte-order mark) starts a section, '*' (`*RESOURCES`). The CLI takes
+// such a file where a scenario goes as --ubbconfig, and the API names it
+// in the error of a body that is no JSON.
+func LooksLike(text []byte) bool {
+	text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf"))
+	for len(text) > 0 {
+		line, rest, _ := bytes.Cut(text, []byte("\n"))
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0 || line[0] == '#':
+			text = rest
+		default:
+			return line[0] == '*'
+		}
+	}
+	return false
 }

@@ -130,3 +130,21 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("got %d services, want X and Y", len(m.Services))
 	}
 }
+
+// LooksLike tells a UBBCONFIG from a scenario's JSON by its first line
+// that is not blank or a comment.
+func TestLooksLike(t *testing.T) {
+	for text, want := range map[string]bool{
+		"*RESOURCES\nIPCKEY 1\n":                               true,
+		"\xef\xbb\xbf# a comment\n\n  # another\n*RESOURCES\n": true,
+		"  *RESOURCES":                    true,
+		"{\"ubbconfig\": \"*RESOURCES\"}": false,
+		"# only comments\n":               false,
+		"":                                false,
+		"IPCKEY 1\n*RESOURCES\n":          false,
+	} {
+		if got := LooksLike([]byte(text)); got != want {
+			t.Errorf("LooksLike(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
