@@ -31,38 +31,56 @@ type ulogFlag []string
 func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
 func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 
-// ulogBytesFactor is the memory fitting a ULOG holds per byte of it: its
-// text, each TRACE line read (about 130 bytes, for lines of 80 to 100),
-// and what the walk keeps of them. Measured: 2 files of 173 MB in all (2.1
-// million lines, millisecond stamps) peaked at 1.2 GB, the collector at
-// GOGC=400, and at 0.93 GB within a budget of 1 GiB.
-const ulogBytesFactor = 6
+// ulogBytesFactor is the memory fitting a ULOG holds per byte of it, at
+// most: a file on disk is read as a stream, so what is held is what the
+// walk keeps of its executions and calls (a span, a sample and an arrival
+// each, about 200 bytes for the 300 to 400 bytes of TRACE lines each takes),
+// and the fit's own copies. Measured: 2 files of 280 MB in all (3.4
+// million lines, millisecond stamps) peaked at 0.39 GB; before the
+// files were streamed, 0.95 GB. A ULOG read from standard input or a pipe
+// is held whole (it cannot be read twice): it counts 6 bytes a byte, as
+// every file did before.
+const ulogBytesFactor, ulogHeldFactor = 2, 6
 
-// readULOGs reads the --ulog files ("-" once: standard input), together at
-// most budget/ulogBytesFactor bytes: fitting more would not fit the
-// budget.
+// readULOGs opens the --ulog files ("-" once: standard input): a regular
+// file is read as the fit goes, anything else (standard input, a pipe) is
+// read whole now. Together they may hold at most the budget: a file
+// counts ulogBytesFactor bytes a byte, a file held ulogHeldFactor.
 func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, error) {
-	limit := budget / ulogBytesFactor
+	const advice = "give fewer days or machines, or cut a day's file to the hours you need (keep its name: ULOGPFX.mmddyy gives the date), " +
+		"or raise --memory-budget"
 	over := func(total int64, name string) error {
 		return fmt.Errorf("--ulog: with %s the ULOG files hold %s or more, over the %s that fit in --memory-budget %s "+
-			"(fitting a ULOG holds about %d bytes of memory for each of its bytes): give fewer days or machines, or cut a day's file "+
-			"to the hours you need (keep its name: ULOGPFX.mmddyy gives the date), or raise --memory-budget",
-			name, admission.SizeText(total), admission.SizeText(limit), admission.SizeText(budget), ulogBytesFactor)
+			"(fitting a ULOG file holds about %d bytes of memory for each of its bytes): %s",
+			name, admission.SizeText(total), admission.SizeText(budget/ulogBytesFactor), admission.SizeText(budget), ulogBytesFactor, advice)
 	}
 	var out []ulog.File
-	var total int64
+	var planned int64 // memory, bytes
 	for _, p := range paths {
-		if fi, err := os.Stat(p); p != "-" && err == nil && fi.Mode().IsRegular() && total+fi.Size() > limit {
-			return nil, over(total+fi.Size(), p)
+		if fi, err := os.Stat(p); p != "-" && err == nil && fi.Mode().IsRegular() {
+			if planned+fi.Size()*ulogBytesFactor > budget {
+				return nil, over((planned+fi.Size()*ulogBytesFactor)/ulogBytesFactor, p)
+			}
+			fh, err := os.Open(p)
+			if err != nil {
+				return nil, fmt.Errorf("--ulog: %w", err)
+			}
+			fh.Close()
+			planned += fi.Size() * ulogBytesFactor
+			out = append(out, ulog.File{Name: displayName(p), Size: fi.Size(), Open: func() (io.ReadCloser, error) { return os.Open(p) }})
+			continue
 		}
-		s, err := readTextLimit(p, "--ulog", stdin, max(limit-total, 0))
+		s, err := readTextLimit(p, "--ulog", stdin, max(budget-planned, 0)/ulogHeldFactor)
 		if err != nil {
 			if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
-				return nil, over(limit+1, displayName(p))
+				return nil, fmt.Errorf("--ulog: %s holds more than the %s that fit in --memory-budget %s beside the files before it "+
+					"(a ULOG from standard input or a pipe is held whole, about %d bytes of memory for each of its bytes; a file is read as the fit goes, %d): "+
+					"give it as a file, or %s", displayName(p), admission.SizeText(max(budget-planned, 0)/ulogHeldFactor), admission.SizeText(budget),
+					ulogHeldFactor, ulogBytesFactor, advice)
 			}
 			return nil, err
 		}
-		total += int64(len(*s))
+		planned += int64(len(*s)) * ulogHeldFactor
 		out = append(out, ulog.File{Name: displayName(p), Text: *s}) // as given: every machine's ULOG has the same base name
 	}
 	return out, nil

@@ -15,9 +15,12 @@ import (
 const bankULOG = "../../core/ulog/testdata/bank/"
 
 // tuxlbRun runs Main and returns its exit code, stdout and stderr.
-func tuxlbRun(args ...string) (int, string, string) {
+func tuxlbRun(args ...string) (int, string, string) { return tuxlbRunStdin("", args...) }
+
+// tuxlbRunStdin runs Main with stdin as its standard input.
+func tuxlbRunStdin(stdin string, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
-	code := Main(args, strings.NewReader(""), &out, &errb)
+	code := Main(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -244,12 +247,17 @@ func TestFitFlags(t *testing.T) {
 	}
 }
 
-// The --ulog files are read together up to what fits the memory budget:
-// fitting holds about ulogBytesFactor (6) bytes for each byte of ULOG. The
-// bank's two files, 2 139 and 15 481 bytes, 17 620 in all: a budget of 104
-// KiB (106 496 bytes) holds 17 749 bytes of ULOG, and takes them; 100 KiB
-// (102 400) holds 17 066 (16.7 KiB), passed by the second file, named in
-// the error with the 17 620 bytes (17.2 KiB) read with it.
+// The --ulog files are read as the fit goes, up to what fits the memory
+// budget: fitting holds about ulogBytesFactor (2) bytes for each byte of a
+// ULOG file, ulogHeldFactor (6) for one from standard input, held whole.
+// The bank's two files, 2 139 and 15 481 bytes, 17 620 in all, plan 35 240
+// bytes: a budget of 35 KiB (35 840) takes them; 34 KiB (34 816, half of
+// it 17 408 bytes: 17.0 KiB) is passed by the second file, named in the
+// error with the 17 620 bytes (17.2 KiB) read with it. With the second
+// from standard input, 4 278 bytes are planned for the first, and the rest
+// of the budget over 6 is what standard input may hold: 96 KiB (98 304)
+// leaves 15 671 bytes, enough for 15 481; 94 KiB (96 256) leaves 15 329
+// (15.0 KiB), too few.
 func TestFitULOGBudget(t *testing.T) {
 	n1, n2 := bankULOG+"node1/ULOG.120126", bankULOG+"node2/ULOG.120126"
 	for _, f := range []struct {
@@ -260,11 +268,22 @@ func TestFitULOGBudget(t *testing.T) {
 			t.Fatalf("%s: %v, want %d bytes (the derivation above)", f.path, err, f.size)
 		}
 	}
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "104K", "--ulog", n1, "--ulog", n2); code != 0 {
-		t.Errorf("104K: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "35K", "--ulog", n1, "--ulog", n2); code != 0 {
+		t.Errorf("35K: exit %d: %s", code, stderr)
 	}
-	code, _, stderr := tuxlbRun("fit", "--memory-budget", "100K", "--ulog", n1, "--ulog", n2)
-	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 16.7 KiB that fit in --memory-budget 100 KiB") {
-		t.Errorf("100K: exit %d: %s", code, stderr)
+	code, _, stderr := tuxlbRun("fit", "--memory-budget", "34K", "--ulog", n1, "--ulog", n2)
+	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 17.0 KiB that fit in --memory-budget 34.0 KiB") {
+		t.Errorf("34K: exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile(n2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := tuxlbRunStdin(string(text), "fit", "--memory-budget", "96K", "--ulog", n1, "--ulog", "-"); code != 0 {
+		t.Errorf("96K, standard input: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "94K", "--ulog", n1, "--ulog", "-")
+	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 94.0 KiB beside the files before it") {
+		t.Errorf("94K, standard input: exit %d: %s", code, stderr)
 	}
 }

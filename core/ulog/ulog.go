@@ -11,6 +11,7 @@ package ulog
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -18,10 +19,17 @@ import (
 	"time"
 )
 
-// File is one ULOG file: its name (ULOGPFX.mmddyy gives the date) and text.
+// File is one ULOG file: its name (ULOGPFX.mmddyy gives the date) and
+// text, or how to read it.
 type File struct {
 	Name string
 	Text string
+	// Open, when set, reads the file instead of Text, as a stream (a file
+	// too large to hold: it is read line by line, and a second time in
+	// part only when another file of its day may be a copy of it); Size
+	// is then its length in bytes.
+	Open func() (io.ReadCloser, error)
+	Size int64
 }
 
 // Step is one nested call a service makes, in the order the service makes
@@ -158,10 +166,14 @@ type Log struct {
 	Warnings []string
 
 	inspected int // stack frames the walk looked at (the linearity test's counter)
-	// hostGaps are, per host, its days without a TRACE line between its
-	// first and last (Gaps, and the days of its own files not given)
-	hostGaps map[string][][2]int64
-	cut      bool // the hold-out window cut the lines: what is open at the end was open at the cut
+	// while reading: the days with TRACE lines (the files' names'), and
+	// per host; the processes with whole-second stamps
+	days       map[int64]bool
+	hostDays   map[string]map[int64]bool
+	wholeProcs []string
+	// events read and not yet walked, and the most at once
+	holding, held int
+	cut           bool // the hold-out window cut the lines: what is open at the end was open at the cut
 }
 
 // maxExamples is how many malformed lines are quoted.
@@ -189,7 +201,10 @@ type event struct {
 	tpfail bool
 }
 
-// Read reads the files, merged by time (a file's lines in their order).
+// Read reads the files, merged by time (a file's lines of one time in
+// their order). They are read as streams, line by line, together: what is
+// held at once is each file's last minute of lines (reorderUS), the
+// threads' open functions and what the log keeps, not the files.
 func Read(files []File) (*Log, error) { return ReadBefore(files, 0) }
 
 // ReadBefore reads the files as Read does, keeping only the TRACE lines
@@ -209,112 +224,94 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ulog: no file")
 	}
-	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files)}
+	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files),
+		days: map[int64]bool{}, hostDays: map[string]map[int64]bool{}}
 	given := files
-	files = lg.once(files)
-	// the events are at most the TRACE lines: counted first, so that the
-	// slice is made once (grown by appends, a 170 MB log's took 1.6 GB of
-	// allocations and twice its size at once)
-	traces := 0
-	for _, f := range files {
-		traces += strings.Count(f.Text, "TRACE:")
+	files, err := lg.once(files)
+	if err != nil {
+		return nil, err
 	}
-	evs := make([]event, 0, traces)
 	undated := false
-	var wholeProcs []string                 // processes with whole-second stamps
-	days := map[int64]bool{}                // the days with TRACE lines
-	hostDays := map[string]map[int64]bool{} // the same, per host
-	someDay, dated := int64(0), false       // a file without its day is taken as of the first dated file's
+	someDay, dated := int64(0), false // a file without its day is taken as of the first dated file's
 	for _, f := range files {
 		if d, ok := fileDay(f.Name); ok && !dated {
 			someDay, dated = d, true
 		}
 	}
+	// The files are read together, line by line, their events handed to
+	// the walk in time order as they are read: what is held at once is
+	// the functions open and what the walk keeps, not the files.
+	srcs := make([]*source, len(files))
+	intern := map[string]string{}
 	for fi, f := range files {
-		day, ok := fileDay(f.Name)
+		s := &source{lg: lg, file: f, fi: fi, intern: intern}
+		s.day, s.dated = fileDay(f.Name)
 		switch {
-		case !ok && dated:
-			day = someDay
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of the other files' day, %s",
+		case !s.dated && dated:
+			s.day = someDay
+			s.warnings = append(s.warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of the other files' day, %s",
 				f.Name, time.UnixMicro(someDay).UTC().Format("2006-01-02")))
-		case !ok:
+		case !s.dated:
 			undated = true
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", f.Name))
+			s.warnings = append(s.warnings, fmt.Sprintf("%s: the name does not end in .mmddyy (ULOGPFX.mmddyy): its times are taken as of one day", f.Name))
 		}
-		traced := lg.TraceLines
-		// a file's lines of one host are written in time order, a few
-		// milliseconds apart across its processes: a stamp more than half
-		// an hour before the host's latest is its clock set back (summer
-		// time ended) or the next day (a file of several days), and its
-		// lines from there on are read that much later (per host: a file
-		// machines share may hold one whose clock is apart)
-		type clockState struct{ latest, shift int64 }
-		clocks := map[string]*clockState{}
-		// a byte-order mark (a file saved by an editor on Windows) is no
-		// part of the first line's stamp
-		for li, rest := 0, strings.TrimPrefix(f.Text, "\ufeff"); rest != ""; li++ {
-			line, next, _ := strings.Cut(rest, "\n")
-			rest = next
-			lg.Lines++
-			line = strings.TrimRight(line, "\r")
-			at := strings.Index(line, "TRACE:")
-			if at < 0 {
-				continue
-			}
-			lg.TraceLines++
-			ev, why := parseLine(line, at)
-			if why != "" {
-				lg.malformed(f.Name, li+1, why)
-				continue
-			}
-			if ev.ignored {
-				lg.Ignored++
-				continue
-			}
-			if ev.fn == "" {
-				continue // a TRACE line of another kind
-			}
-			cs := clocks[ev.host]
-			if cs == nil {
-				cs = &clockState{latest: -1}
-				clocks[ev.host] = cs
-			}
-			ev.us += day + cs.shift
-			if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
-				add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
-				why := "the clock set back (summer time ended?)"
-				if back > 12*2*halfHourUS {
-					add, why = dayUS, "the next day (a file of several days?)"
-				}
-				cs.shift += add
-				ev.us += add
-				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
-					f.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
-			}
-			cs.latest = max(cs.latest, ev.us)
-			ev.file, ev.line = int32(fi), int32(li+1)
-			if ok && !days[day] || ok && !hostDays[ev.host][day] {
-				days[day] = true
-				if hostDays[ev.host] == nil {
-					hostDays[ev.host] = map[int64]bool{}
-				}
-				hostDays[ev.host][day] = true
-			}
-			if !ev.millis {
-				lg.Millis = false
-				lg.WholeSecondLines++
-				if !slices.Contains(wholeProcs, ev.host+"!"+ev.proc) {
-					wholeProcs = append(wholeProcs, ev.host+"!"+ev.proc)
-				}
-			}
-			evs = append(evs, ev)
+		srcs[fi] = s
+	}
+	var cutWarnings []string
+	if atUS > 0 && undated {
+		cutWarnings = append(cutWarnings, fmt.Sprintf("a name without its day: the hold-out cut is %s after the ULOG's first line, not the export's time", time.Duration(beforeUS)*time.Microsecond))
+		atUS = 0
+	}
+	w := newWalker(lg, files)
+	cut, kept := int64(math.MaxInt64), 0
+	m := newMerge(srcs)
+	for {
+		ev, ok := m.next()
+		if !ok {
+			break
 		}
-		if lg.TraceLines == traced && len(files) > 1 {
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: no TRACE lines (was tracing on there?)", f.Name))
+		if kept == 0 && cut == math.MaxInt64 && (beforeUS > 0 || atUS > 0) {
+			cut = ev.us + beforeUS
+			if atUS > 0 {
+				cut = atUS
+			}
+			if ev.us >= cut {
+				// nothing before the cut: most often an export whose clock is
+				// not the ULOGs' (UTC beside local time)
+				at := func(us int64) string { return time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.000") }
+				cutWarnings = append(cutWarnings, fmt.Sprintf("the hold-out cut, %s (the export's first row plus the window, on the ULOGs' wall clock), "+
+					"is not after the ULOG's first line, %s: nothing is read before it; the export's clock may not be the ULOGs' "+
+					"(give the ULOGs' zone: --ulog-tz, or the option ulog_tz)", at(cut), at(ev.us)))
+			}
 		}
+		if ev.us >= cut {
+			lg.cut = true // read on, for the counts of every line
+			continue
+		}
+		if kept == 0 {
+			lg.FirstUS = ev.us
+		}
+		lg.LastUS = max(lg.LastUS, ev.us)
+		kept++
+		w.step(ev)
+	}
+	// what each file said, in the files' order, then the days
+	for _, s := range srcs {
+		if s.err != nil {
+			return nil, s.err
+		}
+		lg.Warnings = append(lg.Warnings, s.warnings...)
+		if s.traces == 0 && len(files) > 1 {
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: no TRACE lines (was tracing on there?)", s.file.Name))
+		}
+		if l := s.lateWarning(); l != "" {
+			lg.Warnings = append(lg.Warnings, l)
+		}
+		lg.Malformed += s.malformed
+		lg.MalformedExamples = append(lg.MalformedExamples, s.examples...)
 	}
 	if !undated {
-		lg.gaps(days, hostDays)
+		lg.gaps(lg.days, lg.hostDays)
 	}
 	if lg.TraceLines == 0 {
 		return nil, fmt.Errorf("%s: no TRACE lines: a ULOG written with tracing on (TMTRACE=atmi:ulog, or tmtrace) has lines with \"TRACE:at:\"", Names(given))
@@ -322,55 +319,30 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	if lg.Malformed == lg.TraceLines {
 		return nil, fmt.Errorf("%s: every TRACE line is malformed (%d; the first: %s)", Names(given), lg.Malformed, lg.MalformedExamples[0])
 	}
-	slices.SortStableFunc(evs, func(a, b event) int {
-		switch {
-		case a.us < b.us:
-			return -1
-		case a.us > b.us:
-			return 1
-		}
-		return 0
-	})
-	if atUS > 0 && undated && len(evs) > 0 {
-		lg.Warnings = append(lg.Warnings, fmt.Sprintf("a name without its day: the hold-out cut is %s after the ULOG's first line, not the export's time", time.Duration(beforeUS)*time.Microsecond))
-		atUS = 0
-	}
-	if (beforeUS > 0 || atUS > 0) && len(evs) > 0 {
-		cut := evs[0].us + beforeUS
-		if atUS > 0 {
-			cut = atUS
-		}
-		n, _ := slices.BinarySearchFunc(evs, cut, func(e event, t int64) int { return cmpUS(e.us, t) })
-		if n == 0 && atUS > 0 {
-			// nothing before the cut: most often an export whose clock is
-			// not the ULOGs' (UTC beside local time)
-			at := func(us int64) string { return time.UnixMicro(us).UTC().Format("2006-01-02 15:04:05.000") }
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("the hold-out cut, %s (the export's first row plus the window, on the ULOGs' wall clock), "+
-				"is not after the ULOG's first line, %s: nothing is read before it; the export's clock may not be the ULOGs' "+
-				"(give the ULOGs' zone: --ulog-tz, or the option ulog_tz)", at(cut), at(evs[0].us)))
-		}
-		evs, lg.cut = evs[:n], n < len(evs)
-	}
-	if len(evs) > 0 {
-		lg.FirstUS, lg.LastUS = evs[0].us, evs[len(evs)-1].us
-	}
+	lg.Warnings = append(lg.Warnings, cutWarnings...)
 	switch {
-	case lg.WholeSecondLines == len(evs):
+	case lg.WholeSecondLines == kept:
 		lg.Warnings = append(lg.Warnings, "whole-second time stamps: set ULOGMILLISEC=Y for service times; only rates and calls are measured")
 	case lg.WholeSecondLines > 0:
 		// ULOGMILLISEC is each process's environment: the servers' from
 		// their ENVFILE, a client's from its shell
-		slices.Sort(wholeProcs)
-		procs := wholeProcs
+		slices.Sort(lg.wholeProcs)
+		procs := lg.wholeProcs
 		more := ""
 		if len(procs) > 5 {
-			procs, more = procs[:5], fmt.Sprintf(" and %d more", len(wholeProcs)-5)
+			procs, more = procs[:5], fmt.Sprintf(" and %d more", len(lg.wholeProcs)-5)
 		}
 		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d TRACE lines of %d process names (%s%s) have whole-second stamps (no ULOGMILLISEC=Y in their environment): "+
 			"their executions give no service times and their calls no latency; the other processes' lines, with milliseconds, are timed",
-			lg.WholeSecondLines, len(wholeProcs), strings.Join(procs, ", "), more))
+			lg.WholeSecondLines, len(lg.wholeProcs), strings.Join(procs, ", "), more))
 	}
-	lg.walk(evs, files)
+	w.finish()
+	lg.Malformed += w.malformed
+	lg.MalformedExamples = append(lg.MalformedExamples, w.examples...)
+	if len(lg.MalformedExamples) > maxExamples {
+		lg.MalformedExamples = lg.MalformedExamples[:maxExamples]
+	}
+	lg.days, lg.hostDays, lg.wholeProcs = nil, nil, nil
 	return lg, nil
 }
 
@@ -415,12 +387,6 @@ func (lg *Log) gaps(days map[int64]bool, hostDays map[string]map[int64]bool) {
 		f, l := span(hd)
 		var lack []string
 		for d := f + dayUS; d < l; d += dayUS {
-			if !hd[d] {
-				if lg.hostGaps == nil {
-					lg.hostGaps = map[string][][2]int64{}
-				}
-				lg.hostGaps[h] = append(lg.hostGaps[h], [2]int64{d, d + dayUS})
-			}
 			if days[d] && !hd[d] {
 				lack = append(lack, date(d))
 			}
@@ -455,32 +421,44 @@ func list(items []string) string {
 // of two days may hold the same text: their lines give times of day). Read twice, every line of it counted twice:
 // a machine's executions and rates doubled, and what its lines opened
 // closed by their copies.
-func (lg *Log) once(files []File) []File {
-	firstLine := func(t string) string { l, _, _ := strings.Cut(t, "\n"); return l }
+func (lg *Log) once(files []File) ([]File, error) {
 	drop := make([]bool, len(files))
 	days := make([]int64, len(files))
+	heads := make([]string, len(files))
 	for i, f := range files {
 		days[i], _ = fileDay(f.Name) // 0 without a day: such files are of one day
+		if len(files) > 1 {
+			h, err := f.firstLine()
+			if err != nil {
+				return nil, err
+			}
+			heads[i] = h
+		}
 	}
 	// the longest first: the copies are named beside the file read
 	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return len(files[y].Text) - len(files[x].Text) })
+	slices.SortStableFunc(order, func(x, y int) int { return cmpUS(files[y].size(), files[x].size()) })
 	for oi, i := range order {
 		for _, j := range order[oi+1:] {
-			a, b := files[i].Text, files[j].Text // is b a copy of a, or of its start?
-			if drop[i] || drop[j] || days[i] != days[j] || b == "" ||
-				firstLine(a) != firstLine(b) || !strings.HasPrefix(a, b) {
+			// is b a copy of a, or of its start?
+			a, b := files[i], files[j]
+			if drop[i] || drop[j] || days[i] != days[j] || b.size() == 0 || heads[i] != heads[j] {
+				continue
+			}
+			if same, err := b.prefixOf(a); err != nil {
+				return nil, err
+			} else if !same {
 				continue
 			}
 			drop[j] = true
 			what := "the same text as"
-			if len(b) < len(a) {
+			if b.size() < a.size() {
 				what = "the start of" // a copy taken earlier
 			}
-			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %s %s: read once (a file given twice would count its lines twice)", files[j].Name, what, files[i].Name))
+			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %s %s: read once (a file given twice would count its lines twice)", b.Name, what, a.Name))
 		}
 	}
 	out := files[:0:0]
@@ -489,7 +467,7 @@ func (lg *Log) once(files []File) []File {
 			out = append(out, f)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Names is the files' names, for a message about them all: every name of
@@ -510,13 +488,6 @@ func Names(files []File) string {
 		s += fmt.Sprintf(" and %d more files", len(files)-len(shown))
 	}
 	return s
-}
-
-func (lg *Log) malformed(file string, line int, why string) {
-	lg.Malformed++
-	if len(lg.MalformedExamples) < maxExamples {
-		lg.MalformedExamples = append(lg.MalformedExamples, fmt.Sprintf("%s:%d: %s", file, line, why))
-	}
 }
 
 func base(name string) string {
@@ -897,263 +868,314 @@ func closes(st []*frame, fn string, inspected *int) int {
 	return c
 }
 
-func (lg *Log) walk(evs []event, files []File) {
-	stacks := map[string][]*frame{}
-	tallies := map[string]*tally{}
-	svc := func(name string) *Service {
-		s := lg.Services[name]
-		if s == nil {
-			s = &Service{Name: name}
-			lg.Services[name] = s
-		}
-		return s
+// walker takes a log's events in time order, one at a time: each thread's
+// open functions, and what the executions and calls that end add up to.
+type walker struct {
+	lg      *Log
+	files   []File
+	stacks  map[string][]*frame
+	tallies map[string]*tally
+	// calls by clients, of services to themselves, by TMQFORWARD
+	// processes, and tpdequeues (by queue space), by service
+	clientCalls, selfCalls, forwards, dequeues map[string]int
+	undelivered                                int // arrivals taken back
+	staleCalls, staleExecs                     int // functions open at a missing day, dropped
+	// the days a file's name gives, per file; per host, the latest day of
+	// its lines, and the days it has none between its first and that one
+	fileDay  []int64
+	dated    []bool
+	lastDay  map[string]int64
+	hostGaps map[string][][2]int64
+	// the lines whose } closes nothing: counted, the first few quoted
+	malformed int
+	examples  []string
+}
+
+func newWalker(lg *Log, files []File) *walker {
+	w := &walker{lg: lg, files: files, stacks: map[string][]*frame{}, tallies: map[string]*tally{},
+		clientCalls: map[string]int{}, selfCalls: map[string]int{}, forwards: map[string]int{}, dequeues: map[string]int{},
+		fileDay: make([]int64, len(files)), dated: make([]bool, len(files)), lastDay: map[string]int64{}, hostGaps: map[string][][2]int64{}}
+	for i, f := range files {
+		w.fileDay[i], w.dated[i] = fileDay(f.Name)
 	}
-	clientCalls := map[string]int{}
-	undelivered := 0              // arrivals taken back
-	selfCalls := map[string]int{} // calls of services to themselves
-	forwards := map[string]int{}  // calls by TMQFORWARD processes, by service
-	dequeues := map[string]int{}  // tpdequeues, by queue space
-	staleCalls := 0               // functions open at a missing day, dropped
-	staleExecs := 0
-	// missed says whether the host has a day without lines (its file not
-	// given) between from and to
-	missed := func(host string, from, to int64) bool {
-		for _, g := range lg.hostGaps[host] {
-			if from < g[0] && g[1] <= to {
-				return true
-			}
-		}
-		return false
+	return w
+}
+
+func (w *walker) svc(name string) *Service {
+	s := w.lg.Services[name]
+	if s == nil {
+		s = &Service{Name: name}
+		w.lg.Services[name] = s
 	}
-	for _, ev := range evs {
-		st := stacks[ev.thread]
-		if len(st) > 0 && len(lg.hostGaps[ev.host]) > 0 && missed(ev.host, st[0].startUS, ev.us) {
-			// open before a missing day: its close was in the day's
-			// file. Kept, it would make every later call of the thread
-			// part of it (and the thread's next close its own).
-			for _, f := range st {
-				if f.fn == "tpservice" {
-					staleExecs++
-				} else if isCall(f.fn) && !f.nested {
-					staleCalls++
-				}
-			}
-			st = nil
-			stacks[ev.thread] = nil
+	return s
+}
+
+// missed says whether the host has a day without lines (its file not
+// given) between from and to.
+func (w *walker) missed(host string, from, to int64) bool {
+	for _, g := range w.hostGaps[host] {
+		if from < g[0] && g[1] <= to {
+			return true
 		}
-		if ev.fn == "tpreturn" {
-			// no close of its own: it marks the execution it ends
-			if len(st) > 0 && st[len(st)-1].svcAt >= 0 && ev.tpfail {
-				st[st[len(st)-1].svcAt].tpfail = true
-			}
-			continue
+	}
+	return false
+}
+
+// step walks one event.
+func (w *walker) step(ev event) {
+	lg := w.lg
+	if w.dated[ev.file] {
+		// a day of the host's without lines before this one: found as
+		// the events reach past it
+		d := w.fileDay[ev.file]
+		last, seen := w.lastDay[ev.host]
+		for g := last + dayUS; seen && g < d; g += dayUS {
+			w.hostGaps[ev.host] = append(w.hostGaps[ev.host], [2]int64{g, g + dayUS})
 		}
-		if ev.fn == "tpcancel" {
-			// the tpacall of that descriptor is a step nobody waits for
-			if len(st) > 0 && st[len(st)-1].svcAt >= 0 {
-				sv := st[st[len(st)-1].svcAt]
-				if i, ok := sv.cds[ev.svc]; ok {
-					sv.calls[i].noreply = true
-					delete(sv.cds, ev.svc)
-				}
-			}
-			continue
+		if !seen || d > last {
+			w.lastDay[ev.host] = d
 		}
-		if ev.open {
-			st = push(st, ev, &lg.inspected)
-			stacks[ev.thread] = st
-			f := st[len(st)-1]
-			if isCall(ev.fn) && !f.nested {
-				// the service a call runs: a tpenqueue's is its queue space's
-				// (the TMQUEUE's service), the call naming QSPACE:QNAME
-				callee, _, _ := strings.Cut(ev.svc, ":")
-				if ev.fn != "tpenqueue" && ev.fn != "tpdequeue" {
-					callee = ev.svc
-				}
-				switch {
-				case ev.fn == "tpdequeue":
-					// a message taken off a queue (a TMQFORWARD's, before it
-					// forwards it): no request of the application
-					svc(callee)
-					dequeues[callee]++
-					lg.Dequeues++
-				case f.svcAt >= 0 && st[f.svcAt].svc == callee && ev.fn != "tpenqueue":
-					// a service calling itself: a scenario's calls form
-					// no cycle, so the call is an arrival of the service,
-					// from the caller's machine (its time is still taken
-					// off the caller's own work)
-					selfCalls[callee]++
-					f.arrival, f.self = len(lg.Arrivals), true
-					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
-				case f.svcAt >= 0:
-					mode := ev.fn
-					if mode == "tpconnect" {
-						// the caller is held through the conversation, as
-						// through a tpcall: it is played as one
-						mode = "tpcall"
-						st[f.svcAt].connected = true
-					}
-					f.step = len(st[f.svcAt].calls)
-					st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, mode, ev.noreply})
-					svc(callee).Nested++
-				case forwarder(ev.proc):
-					// a /Q forward: its message's enqueue was the arrival
-					svc(callee)
-					forwards[callee]++
-					lg.Forwards++
-					f.forward = true
-				default:
-					svc(callee)
-					clientCalls[callee]++
-					f.arrival = len(lg.Arrivals)
-					lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
-				}
-			}
-			continue
-		}
-		c := closes(st, ev.fn, &lg.inspected)
-		if c < 0 {
-			want := "nothing open"
-			if len(st) > 0 {
-				want = "{ " + st[len(st)-1].fn + " open"
-			}
-			lg.malformed(files[ev.file].Name, int(ev.line), fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
-			continue
-		}
-		f := st[c]
-		stacks[ev.thread] = st[:c]
-		dur := ev.us - f.startUS
-		if f.fn == "tpacall" && f.step >= 0 && ev.svc != "" {
-			sv := st[f.svcAt]
-			if sv.cds == nil {
-				sv.cds = map[string]int{}
-			}
-			sv.cds[ev.svc] = f.step
-		}
-		if ev.fail != "" && isCall(f.fn) && !f.nested {
-			callee, _, _ := strings.Cut(f.svc, ":")
-			if f.fn != "tpenqueue" && f.fn != "tpdequeue" {
-				callee = f.svc
-			}
-			s := svc(callee)
-			if s.Failed == nil {
-				s.Failed = map[string]int{}
-			}
-			s.Failed[ev.fail]++
-			if Undelivered(ev.fail) {
-				// no server ran it: neither a step nor an arrival
-				switch {
-				case f.step >= 0:
-					st[f.svcAt].calls[f.step] = callKey{}
-					s.Nested--
-				case f.forward:
-					forwards[callee]--
-					lg.Forwards--
-				case f.arrival >= 0:
-					lg.Arrivals[f.arrival].Weight = 0
-					if f.self {
-						selfCalls[callee]--
-					} else {
-						clientCalls[callee]--
-					}
-					undelivered++
-				}
+	}
+	st := w.stacks[ev.thread]
+	if len(st) > 0 && len(w.hostGaps[ev.host]) > 0 && w.missed(ev.host, st[0].startUS, ev.us) {
+		// open before a missing day: its close was in the day's
+		// file. Kept, it would make every later call of the thread
+		// part of it (and the thread's next close its own).
+		for _, f := range st {
+			if f.fn == "tpservice" {
+				w.staleExecs++
+			} else if isCall(f.fn) && !f.nested {
+				w.staleCalls++
 			}
 		}
-		switch f.fn {
-		case "tpsend", "tprecv":
+		st = nil
+		w.stacks[ev.thread] = nil
+	}
+	if ev.fn == "tpreturn" {
+		// no close of its own: it marks the execution it ends
+		if len(st) > 0 && st[len(st)-1].svcAt >= 0 && ev.tpfail {
+			st[st[len(st)-1].svcAt].tpfail = true
+		}
+		return
+	}
+	if ev.fn == "tpcancel" {
+		// the tpacall of that descriptor is a step nobody waits for
+		if len(st) > 0 && st[len(st)-1].svcAt >= 0 {
+			sv := st[st[len(st)-1].svcAt]
+			if i, ok := sv.cds[ev.svc]; ok {
+				sv.calls[i].noreply = true
+				delete(sv.cds, ev.svc)
+			}
+		}
+		return
+	}
+	if ev.open {
+		st = push(st, ev, &lg.inspected)
+		w.stacks[ev.thread] = st
+		f := st[len(st)-1]
+		if isCall(ev.fn) && !f.nested {
+			// the service a call runs: a tpenqueue's is its queue space's
+			// (the TMQUEUE's service), the call naming QSPACE:QNAME
+			callee, _, _ := strings.Cut(ev.svc, ":")
+			if ev.fn != "tpenqueue" && ev.fn != "tpdequeue" {
+				callee = ev.svc
+			}
 			switch {
-			case f.nested || f.svcAt < 0:
-			case st[f.svcAt].connected:
-				// a conversation it opened: a tprecv waits for the
-				// service it called, as a tpcall does
-				if f.fn == "tprecv" {
-					st[f.svcAt].waitUS += dur
-					st[f.svcAt].waits++
+			case ev.fn == "tpdequeue":
+				// a message taken off a queue (a TMQFORWARD's, before it
+				// forwards it): no request of the application
+				w.svc(callee)
+				w.dequeues[callee]++
+				lg.Dequeues++
+			case f.svcAt >= 0 && st[f.svcAt].svc == callee && ev.fn != "tpenqueue":
+				// a service calling itself: a scenario's calls form
+				// no cycle, so the call is an arrival of the service,
+				// from the caller's machine (its time is still taken
+				// off the caller's own work)
+				w.selfCalls[callee]++
+				f.arrival, f.self = len(lg.Arrivals), true
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
+			case f.svcAt >= 0:
+				mode := ev.fn
+				if mode == "tpconnect" {
+					// the caller is held through the conversation, as
+					// through a tpcall: it is played as one
+					mode = "tpcall"
+					st[f.svcAt].connected = true
 				}
+				f.step = len(st[f.svcAt].calls)
+				st[f.svcAt].calls = append(st[f.svcAt].calls, callKey{ev.svc, mode, ev.noreply})
+				w.svc(callee).Nested++
+			case forwarder(ev.proc):
+				// a /Q forward: its message's enqueue was the arrival
+				w.svc(callee)
+				w.forwards[callee]++
+				lg.Forwards++
+				f.forward = true
 			default:
-				// its own caller's conversation: it holds the server
-				st[f.svcAt].conv = true
-				if f.fn == "tprecv" {
-					st[f.svcAt].recvUS += dur
+				w.svc(callee)
+				w.clientCalls[callee]++
+				f.arrival = len(lg.Arrivals)
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
+			}
+		}
+		return
+	}
+	c := closes(st, ev.fn, &lg.inspected)
+	if c < 0 {
+		want := "nothing open"
+		if len(st) > 0 {
+			want = "{ " + st[len(st)-1].fn + " open"
+		}
+		w.malformedf(w.files[ev.file].Name, int(ev.line), fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
+		return
+	}
+	f := st[c]
+	w.stacks[ev.thread] = st[:c]
+	dur := ev.us - f.startUS
+	if f.fn == "tpacall" && f.step >= 0 && ev.svc != "" {
+		sv := st[f.svcAt]
+		if sv.cds == nil {
+			sv.cds = map[string]int{}
+		}
+		sv.cds[ev.svc] = f.step
+	}
+	if ev.fail != "" && isCall(f.fn) && !f.nested {
+		callee, _, _ := strings.Cut(f.svc, ":")
+		if f.fn != "tpenqueue" && f.fn != "tpdequeue" {
+			callee = f.svc
+		}
+		s := w.svc(callee)
+		if s.Failed == nil {
+			s.Failed = map[string]int{}
+		}
+		s.Failed[ev.fail]++
+		if Undelivered(ev.fail) {
+			// no server ran it: neither a step nor an arrival
+			switch {
+			case f.step >= 0:
+				st[f.svcAt].calls[f.step] = callKey{}
+				s.Nested--
+			case f.forward:
+				w.forwards[callee]--
+				lg.Forwards--
+			case f.arrival >= 0:
+				lg.Arrivals[f.arrival].Weight = 0
+				if f.self {
+					w.selfCalls[callee]--
+				} else {
+					w.clientCalls[callee]--
 				}
+				w.undelivered++
 			}
-		case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit", "tpconnect":
-			if f.nested {
-				break // its time is its call's
-			}
-			if f.svcAt >= 0 {
+		}
+	}
+	switch f.fn {
+	case "tpsend", "tprecv":
+		switch {
+		case f.nested || f.svcAt < 0:
+		case st[f.svcAt].connected:
+			// a conversation it opened: a tprecv waits for the
+			// service it called, as a tpcall does
+			if f.fn == "tprecv" {
 				st[f.svcAt].waitUS += dur
 				st[f.svcAt].waits++
-				if f.fn == "tpcommit" {
-					st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
-				}
 			}
-			if f.fn == "tpcall" && f.millis && ev.millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
-				// a call that timed out or was refused did not wait for
-				// its execution's reply: no span of a request
-				lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
-			}
-		case "tpservice":
-			s := svc(f.svc)
-			s.Executions++
-			if f.tpfail {
-				s.TPFail++
-			}
-			if f.conv {
-				s.Conversations++
-				s.ConvRecvUS += f.recvUS
-			}
-			if f.millis && ev.millis {
-				s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
-				s.OwnSpans = append(s.OwnSpans, 1+f.waits)
-				s.CommitUS = append(s.CommitUS, f.commitUS...)
-				lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
-			}
-			key := ev.host + "!" + ev.proc
-			sv := lg.Servers[key]
-			if sv == nil {
-				sv = &Server{Host: ev.host, Name: ev.proc}
-				lg.Servers[key] = sv
-			}
-			if i, found := slices.BinarySearch(sv.Services, f.svc); !found {
-				sv.Services = slices.Insert(sv.Services, i, f.svc)
-			}
-			t := tallies[f.svc]
-			if t == nil {
-				t = &tally{occ: map[callKey][]int{}, pos: map[callKey][]int{}, hosts: map[string]int{}}
-				tallies[f.svc] = t
-			}
-			t.execs++
-			t.hosts[ev.host]++
-			t.start = append(t.start, startAt{f.startUS, ev.host})
-			seen := map[callKey]int{}
-			p := -1
-			for _, c := range f.calls {
-				if c.svc == "" {
-					continue // a call that never reached a server
-				}
-				p++
-				i := seen[c]
-				seen[c]++
-				if len(t.occ[c]) <= i {
-					t.occ[c] = append(t.occ[c], 0)
-					t.pos[c] = append(t.pos[c], 0)
-				}
-				t.occ[c][i]++
-				t.pos[c][i] += p
+		default:
+			// its own caller's conversation: it holds the server
+			st[f.svcAt].conv = true
+			if f.fn == "tprecv" {
+				st[f.svcAt].recvUS += dur
 			}
 		}
+	case "tpcall", "tpgetrply", "tpenqueue", "tpdequeue", "tpcommit", "tpconnect":
+		if f.nested {
+			break // its time is its call's
+		}
+		if f.svcAt >= 0 {
+			st[f.svcAt].waitUS += dur
+			st[f.svcAt].waits++
+			if f.fn == "tpcommit" {
+				st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
+			}
+		}
+		if f.fn == "tpcall" && f.millis && ev.millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
+			// a call that timed out or was refused did not wait for
+			// its execution's reply: no span of a request
+			lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
+		}
+	case "tpservice":
+		s := w.svc(f.svc)
+		s.Executions++
+		if f.tpfail {
+			s.TPFail++
+		}
+		if f.conv {
+			s.Conversations++
+			s.ConvRecvUS += f.recvUS
+		}
+		if f.millis && ev.millis {
+			s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
+			s.OwnSpans = append(s.OwnSpans, 1+f.waits)
+			s.CommitUS = append(s.CommitUS, f.commitUS...)
+			lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
+		}
+		key := ev.host + "!" + ev.proc
+		sv := lg.Servers[key]
+		if sv == nil {
+			sv = &Server{Host: ev.host, Name: ev.proc}
+			lg.Servers[key] = sv
+		}
+		if i, found := slices.BinarySearch(sv.Services, f.svc); !found {
+			sv.Services = slices.Insert(sv.Services, i, f.svc)
+		}
+		t := w.tallies[f.svc]
+		if t == nil {
+			t = &tally{occ: map[callKey][]int{}, pos: map[callKey][]int{}, hosts: map[string]int{}}
+			w.tallies[f.svc] = t
+		}
+		t.execs++
+		t.hosts[ev.host]++
+		t.start = append(t.start, startAt{f.startUS, ev.host})
+		seen := map[callKey]int{}
+		p := -1
+		for _, c := range f.calls {
+			if c.svc == "" {
+				continue // a call that never reached a server
+			}
+			p++
+			i := seen[c]
+			seen[c]++
+			if len(t.occ[c]) <= i {
+				t.occ[c] = append(t.occ[c], 0)
+				t.pos[c] = append(t.pos[c], 0)
+			}
+			t.occ[c][i]++
+			t.pos[c][i] += p
+		}
 	}
-	for _, st := range stacks {
+}
+
+// malformedf counts a line whose } closes nothing.
+func (w *walker) malformedf(file string, line int, why string) {
+	w.malformed++
+	if len(w.examples) < maxExamples {
+		w.examples = append(w.examples, fmt.Sprintf("%s:%d: %s", file, line, why))
+	}
+}
+
+// finish counts what is still open and adds up the services' calls.
+func (w *walker) finish() {
+	lg := w.lg
+	for _, st := range w.stacks {
 		for _, f := range st {
 			if f.fn == "tpservice" {
 				lg.Unfinished++
 			}
 		}
 	}
-	if staleExecs+staleCalls > 0 {
-		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions and %d calls open before a missing day are not counted (their ends were in its file)", staleExecs, staleCalls))
+	if w.staleExecs+w.staleCalls > 0 {
+		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions and %d calls open before a missing day are not counted (their ends were in its file)", w.staleExecs, w.staleCalls))
 	}
 	if lg.Unfinished > 0 {
 		end := "the end of the log"
@@ -1162,16 +1184,16 @@ func (lg *Log) walk(evs []event, files []File) {
 		}
 		lg.Warnings = append(lg.Warnings, fmt.Sprintf("%d executions still open at %s are not counted", lg.Unfinished, end))
 	}
-	names := make([]string, 0, len(tallies))
-	for n := range tallies {
+	names := make([]string, 0, len(w.tallies))
+	for n := range w.tallies {
 		names = append(names, n)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		t, s := tallies[name], lg.Services[name]
+		t, s := w.tallies[name], lg.Services[name]
 		s.Calls = t.steps()
-		ext := t.execs - s.Nested - clientCalls[name] - forwards[name] - dequeues[name] - selfCalls[name]
-		if n := selfCalls[name]; n > 0 {
+		ext := t.execs - s.Nested - w.clientCalls[name] - w.forwards[name] - w.dequeues[name] - w.selfCalls[name]
+		if n := w.selfCalls[name]; n > 0 {
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: calls itself (%d calls in its %d executions): a scenario's calls form no cycle, "+
 				"so those calls are counted as arrivals of %s from the caller's machine, not as steps: its executions' number is kept, "+
 				"but the calling execution's response no longer waits for the one it called", name, n, t.execs, name))
@@ -1181,21 +1203,21 @@ func (lg *Log) walk(evs []event, files []File) {
 		// Tuxedo makes itself), from where they were served. Beside traced
 		// clients' calls, a few are the log's edges (a call before its first
 		// line): 1% of the executions, at least 2, are let go.
-		if ext > 0 && (clientCalls[name] == 0 || ext*100 > t.execs && ext > 2) {
-			w := float64(ext) / float64(t.execs)
+		if ext > 0 && (w.clientCalls[name] == 0 || ext*100 > t.execs && ext > 2) {
+			wt := float64(ext) / float64(t.execs)
 			for _, a := range t.start {
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: name, Host: a.host, Weight: w})
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: name, Host: a.host, Weight: wt})
 			}
 			switch {
-			case clientCalls[name] > 0:
+			case w.clientCalls[name] > 0:
 				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were called by no traced process, beside %d calls of traced clients "+
-					"(workstation clients through a WSH, or clients without TMTRACE): counted as arrivals at the machines that served them", name, ext, t.execs, clientCalls[name]))
+					"(workstation clients through a WSH, or clients without TMTRACE): counted as arrivals at the machines that served them", name, ext, t.execs, w.clientCalls[name]))
 			case s.Nested > 0:
 				lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %d of its %d executions were not called by a traced process: counted as arrivals at the machines that served them", name, ext, t.execs))
 			}
 		}
 	}
-	if undelivered > 0 {
+	if w.undelivered > 0 {
 		lg.Arrivals = slices.DeleteFunc(lg.Arrivals, func(a Arrival) bool { return a.Weight == 0 })
 	}
 	slices.SortStableFunc(lg.Arrivals, func(a, b Arrival) int {

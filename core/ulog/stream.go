@@ -1,0 +1,423 @@
+package ulog
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// reorderUS is how far back in time a file's line may be from the latest
+// line before it and still be read in its place: a ULOG is appended to by
+// every process of its machine, each stamping its line a moment before it
+// writes it, so a file's lines are in time order but for a few
+// milliseconds. A line further back (a clock set back less than the half
+// hour read as summer time) is read where it is, after lines later than
+// it, with a warning.
+var reorderUS int64 = 60 * 1e6
+
+// source reads one file's TRACE lines as events, in time order: each line
+// read is parsed and held until the file's lines have gone reorderUS past
+// it, so that what a file holds at once is its last minute, not the file.
+type source struct {
+	lg    *Log
+	file  File
+	fi    int
+	day   int64 // the name's day (or the other files' day), 0 without one
+	dated bool  // the name gives the day (days are counted from those)
+	lines *lineReader
+	close io.Closer
+	li    int // lines read
+	// a file's lines of one host are written in time order, a few
+	// milliseconds apart across its processes: a stamp more than half an
+	// hour before the host's latest is its clock set back (summer time
+	// ended) or the next day (a file of several days), and its lines from
+	// there on are read that much later (per host: a file machines share
+	// may hold one whose clock is apart)
+	clocks   map[string]*clockState
+	held     []event // read, not yet handed on: in time order, then line order
+	head     int     // held[:head] handed on
+	latest   int64   // the latest time read
+	lastOut  int64   // the latest time handed on
+	late     int     // lines read after later ones had been handed on
+	firstUS  int64   // a late line's time, and the time it came after
+	afterUS  int64
+	lateLine int
+	eof      bool
+	err      error
+	traces   int      // its TRACE lines
+	warnings []string // its own, in the order met
+	// its malformed lines: counted, the first few quoted
+	malformed int
+	examples  []string
+	intern    map[string]string
+}
+
+type clockState struct{ latest, shift int64 }
+
+// str is s as a string of its own (s is a piece of a line, which is not
+// kept): each distinct name is held once.
+func (s *source) str(v string) string {
+	if v == "" {
+		return ""
+	}
+	if w, ok := s.intern[v]; ok {
+		return w
+	}
+	w := strings.Clone(v)
+	s.intern[w] = w
+	return w
+}
+
+// open starts reading the file.
+func (s *source) open() {
+	rc, err := s.file.reader()
+	if err != nil {
+		s.err, s.eof = err, true
+		return
+	}
+	s.close = rc
+	s.lines = newLineReader(rc)
+	s.clocks = map[string]*clockState{}
+	s.latest, s.lastOut = -1, -1
+}
+
+// ready says whether the first event held is one no line still to read
+// can come before (or the file is read), reading lines until it is;
+// false when nothing is held and the file is read.
+func (s *source) ready() bool {
+	for !s.eof && (s.head == len(s.held) || s.held[s.head].us+reorderUS > s.latest) {
+		s.read()
+	}
+	return s.head < len(s.held)
+}
+
+// pop hands on the first event held.
+func (s *source) pop() event {
+	ev := s.held[s.head]
+	s.held[s.head] = event{}
+	s.head++
+	if s.head == len(s.held) {
+		s.held, s.head = s.held[:0], 0
+	} else if s.head > 4096 && s.head*2 > len(s.held) {
+		n := copy(s.held, s.held[s.head:])
+		clear(s.held[n:])
+		s.held, s.head = s.held[:n], 0
+	}
+	s.lastOut = max(s.lastOut, ev.us)
+	s.lg.holding--
+	return ev
+}
+
+// read reads the next line, holding its event, if any, in its place.
+func (s *source) read() {
+	line, err := s.lines.next()
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			s.err = fmt.Errorf("%s: line %d: %w", s.file.Name, s.li+1, err)
+		}
+		s.eof = true
+		if s.close != nil {
+			s.close.Close()
+		}
+		s.lines = nil
+		return
+	}
+	li := s.li
+	s.li++
+	lg := s.lg
+	lg.Lines++
+	if li == 0 {
+		// a byte-order mark (a file saved by an editor on Windows) is no
+		// part of the first line's stamp
+		line = bytes.TrimPrefix(line, []byte("\ufeff"))
+	}
+	line = bytes.TrimRight(line, "\r")
+	at := bytes.Index(line, []byte("TRACE:"))
+	if at < 0 {
+		return
+	}
+	lg.TraceLines++
+	s.traces++
+	ev, why := parseLine(string(line), at)
+	if why != "" {
+		s.malformed++
+		if len(s.examples) < maxExamples {
+			s.examples = append(s.examples, fmt.Sprintf("%s:%d: %s", s.file.Name, li+1, why))
+		}
+		return
+	}
+	if ev.ignored {
+		lg.Ignored++
+		return
+	}
+	if ev.fn == "" {
+		return // a TRACE line of another kind
+	}
+	ev.thread, ev.host, ev.proc = s.str(ev.thread), s.str(ev.host), s.str(ev.proc)
+	ev.fn, ev.svc, ev.fail = s.str(ev.fn), s.str(ev.svc), s.str(ev.fail)
+	cs := s.clocks[ev.host]
+	if cs == nil {
+		cs = &clockState{latest: -1}
+		s.clocks[ev.host] = cs
+	}
+	ev.us += s.day + cs.shift
+	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
+		add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
+		why := "the clock set back (summer time ended?)"
+		if back > 12*2*halfHourUS {
+			add, why = dayUS, "the next day (a file of several days?)"
+		}
+		cs.shift += add
+		ev.us += add
+		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
+			s.file.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
+	}
+	cs.latest = max(cs.latest, ev.us)
+	ev.file, ev.line = int32(s.fi), int32(li+1)
+	if s.dated && (!lg.days[s.day] || !lg.hostDays[ev.host][s.day]) {
+		lg.days[s.day] = true
+		if lg.hostDays[ev.host] == nil {
+			lg.hostDays[ev.host] = map[int64]bool{}
+		}
+		lg.hostDays[ev.host][s.day] = true
+	}
+	if !ev.millis {
+		lg.Millis = false
+		lg.WholeSecondLines++
+		if p := ev.host + "!" + ev.proc; !slices.Contains(lg.wholeProcs, p) {
+			lg.wholeProcs = append(lg.wholeProcs, p)
+		}
+	}
+	s.latest = max(s.latest, ev.us)
+	lg.holding++
+	lg.held = max(lg.held, lg.holding)
+	if ev.us < s.lastOut {
+		// behind a line handed on already: read where it is
+		if s.late == 0 {
+			s.firstUS, s.afterUS, s.lateLine = ev.us, s.lastOut, li+1
+		}
+		s.late++
+		s.held = slices.Insert(s.held, s.head, ev)
+		return
+	}
+	// in its place among those held: after the last one not later
+	// (almost always the last)
+	i := len(s.held)
+	for i > s.head && s.held[i-1].us > ev.us {
+		i--
+	}
+	s.held = slices.Insert(s.held, i, ev)
+}
+
+// lateWarning says how many of the file's lines came too late for their
+// place.
+func (s *source) lateWarning() string {
+	if s.late == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: %d TRACE lines are more than %s behind a line before them in the file (the first at %s, after %s): read where they are, not in time order",
+		s.file.Name, s.lateLine, s.late, time.Duration(reorderUS)*time.Microsecond, clock(s.firstUS), clock(s.afterUS))
+}
+
+// merge hands on the files' events in time order (a time's events in the
+// files' order, then in their lines'), opening a file whose name gives its
+// day only when the events reach that day.
+type merge struct {
+	srcs  []*source
+	queue []mergeItem // a heap: the sources' first events, or a day not yet opened
+}
+
+type mergeItem struct {
+	us     int64
+	opened bool
+	src    *source
+}
+
+func (a mergeItem) less(b mergeItem) bool {
+	if a.us != b.us {
+		return a.us < b.us
+	}
+	if a.opened != b.opened {
+		return !a.opened // a file to open first: its lines may be at that time
+	}
+	return a.src.fi < b.src.fi
+}
+
+func newMerge(srcs []*source) *merge {
+	m := &merge{srcs: srcs}
+	for _, s := range srcs {
+		m.push(mergeItem{us: s.day, src: s}) // no line of it is before its day
+	}
+	return m
+}
+
+// next is the next event; false when every file is read.
+func (m *merge) next() (event, bool) {
+	for len(m.queue) > 0 {
+		it := m.queue[0]
+		m.popTop()
+		s := it.src
+		if !it.opened {
+			s.open()
+			if s.ready() {
+				m.push(mergeItem{us: s.held[s.head].us, opened: true, src: s})
+			}
+			continue
+		}
+		ev := s.pop()
+		if s.ready() {
+			m.push(mergeItem{us: s.held[s.head].us, opened: true, src: s})
+		}
+		return ev, true
+	}
+	return event{}, false
+}
+
+func (m *merge) push(it mergeItem) {
+	q := append(m.queue, it)
+	i := len(q) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !q[i].less(q[p]) {
+			break
+		}
+		q[i], q[p] = q[p], q[i]
+		i = p
+	}
+	m.queue = q
+}
+
+func (m *merge) popTop() {
+	q := m.queue
+	n := len(q) - 1
+	q[0] = q[n]
+	q = q[:n]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < n && q[l].less(q[small]) {
+			small = l
+		}
+		if r := l + 1; r < n && q[r].less(q[small]) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		q[i], q[small] = q[small], q[i]
+		i = small
+	}
+	m.queue = q
+}
+
+// lineReader reads lines of any length, without their "\n"; a line is
+// valid until the next.
+type lineReader struct {
+	r    *bufio.Reader
+	long []byte
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+func (lr *lineReader) next() ([]byte, error) {
+	line, err := lr.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		lr.long = append(lr.long[:0], line...)
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = lr.r.ReadSlice('\n')
+			lr.long = append(lr.long, line...)
+		}
+		line = lr.long
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if len(line) == 0 && err != nil {
+		return nil, io.EOF
+	}
+	return bytes.TrimSuffix(line, []byte("\n")), nil
+}
+
+// size is the file's length in bytes.
+func (f File) size() int64 {
+	if f.Open != nil {
+		return f.Size
+	}
+	return int64(len(f.Text))
+}
+
+// reader opens the file.
+func (f File) reader() (io.ReadCloser, error) {
+	if f.Open == nil {
+		return io.NopCloser(strings.NewReader(f.Text)), nil
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.Name, err)
+	}
+	return rc, nil
+}
+
+// firstLine is the file's first line, up to 4 KB of it.
+func (f File) firstLine() (string, error) {
+	if f.Open == nil {
+		l, _, _ := strings.Cut(f.Text[:min(len(f.Text), 4096)], "\n")
+		return l, nil
+	}
+	rc, err := f.reader()
+	if err != nil {
+		return "", err
+	}
+	defer rc.Close()
+	buf := make([]byte, 4096)
+	n, err := io.ReadFull(rc, buf)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return "", fmt.Errorf("%s: %w", f.Name, err)
+	}
+	l, _, _ := bytes.Cut(buf[:n], []byte("\n"))
+	return string(l), nil
+}
+
+// prefixOf says whether the file's text is the start of a's (or all of it).
+func (f File) prefixOf(a File) (bool, error) {
+	if f.size() > a.size() {
+		return false, nil
+	}
+	if f.Open == nil && a.Open == nil {
+		return strings.HasPrefix(a.Text, f.Text), nil
+	}
+	rb, err := f.reader()
+	if err != nil {
+		return false, err
+	}
+	defer rb.Close()
+	ra, err := a.reader()
+	if err != nil {
+		return false, err
+	}
+	defer ra.Close()
+	bb, ba := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		n, errb := io.ReadFull(rb, bb)
+		if n > 0 {
+			if _, erra := io.ReadFull(ra, ba[:n]); erra != nil {
+				return false, nil // a is shorter than it said
+			}
+			if !bytes.Equal(bb[:n], ba[:n]) {
+				return false, nil
+			}
+		}
+		switch {
+		case errors.Is(errb, io.EOF), errors.Is(errb, io.ErrUnexpectedEOF):
+			return true, nil
+		case errb != nil:
+			return false, fmt.Errorf("%s: %w", f.Name, errb)
+		}
+	}
+}

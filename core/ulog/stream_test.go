@@ -1,0 +1,239 @@
+package ulog
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// genLog writes two machines' ULOGs of one day: clients on c call A and B
+// on s, from 8 client threads and 4 server threads, n requests 1 to 9 ms
+// apart, each served 1 to 30 ms; A calls B in half its executions. The
+// lines of each file are in time order, and sorted stably by time.
+func genLog(seed uint64, n int) (client, server []string) {
+	r := rand.New(rand.NewPCG(seed, 1))
+	type line struct {
+		us   int64
+		text string
+	}
+	var cl, sv []line
+	stamp := func(us int64) string {
+		s := us / 1e6
+		return fmt.Sprintf("%02d%02d%02d.%03d", 10+s/3600, s/60%60, s%60, us/1000%1000)
+	}
+	add := func(to *[]line, us int64, tag, what string) {
+		*to = append(*to, line{us, stamp(us) + "." + tag + ": TRACE:at: " + what})
+	}
+	clientFree := make([]int64, 8)
+	serverFree := make([]int64, 4)
+	t := int64(0)
+	for i := 0; i < n; i++ {
+		t += 1000 + r.Int64N(8000)
+		c := r.IntN(len(clientFree))
+		start := max(t, clientFree[c])
+		svc := []string{"A", "B"}[r.IntN(2)]
+		ctag := fmt.Sprintf("c!CLT.%d.1.0", 100+c)
+		add(&cl, start, ctag, fmt.Sprintf(`{ tpcall("%s", 0x0, 0, 0x0, 0x0, 0x0)`, svc))
+		k := slices.Index(serverFree, slices.Min(serverFree))
+		begin := max(start+1000, serverFree[k])
+		stag := fmt.Sprintf("s!SRV.%d.1.0", 200+k)
+		add(&sv, begin, stag, fmt.Sprintf(`{ tpservice({"%s", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})`, svc))
+		end := begin + 1000 + r.Int64N(29000)
+		if svc == "A" && r.IntN(2) == 0 {
+			at := begin + (end-begin)/2
+			add(&sv, at, stag, `{ tpacall("B", 0x0, 0, TPNOREPLY)`)
+			add(&sv, at, stag, `} tpacall = 0`)
+		}
+		add(&sv, end, stag, `} tpservice`)
+		add(&cl, end+1000, ctag, `} tpcall = 1`)
+		serverFree[k], clientFree[c] = end, end+1000
+	}
+	sorted := func(ls []line) []string {
+		slices.SortStableFunc(ls, func(a, b line) int { return cmpUS(a.us, b.us) })
+		out := make([]string, len(ls))
+		for i, l := range ls {
+			out[i] = l.text
+		}
+		return out
+	}
+	return sorted(cl), sorted(sv)
+}
+
+// stampOf is a generated line's time of day in milliseconds.
+func stampOf(l string) int64 {
+	var h, m, s, ms int64
+	fmt.Sscanf(l[:10], "%2d%2d%2d.%3d", &h, &m, &s, &ms)
+	return ((h*60+m)*60+s)*1000 + ms
+}
+
+// jumble moves lines of other threads ahead of each other by up to
+// spreadMS, as processes appending to one file do (each thread's own lines
+// stay in their order): the file as a machine writes it.
+func jumble(lines []string, spreadMS int64, r *rand.Rand) []string {
+	out := slices.Clone(lines)
+	thread := func(l string) string { return strings.SplitN(l, ":", 2)[0][11:] }
+	for pass := 0; pass < 3; pass++ {
+		for i := len(out) - 1; i > 0; i-- {
+			j := i - 1 - r.IntN(3)
+			if j < 0 || stampOf(out[i])-stampOf(out[j]) > spreadMS {
+				continue
+			}
+			ok := true
+			for k := j; k < i; k++ {
+				ok = ok && thread(out[k]) != thread(out[i])
+			}
+			if ok { // out[i] moves up to j
+				l := out[i]
+				copy(out[j+1:i+1], out[j:i])
+				out[j] = l
+			}
+		}
+	}
+	return out
+}
+
+// stableByTime is the lines sorted by their stamps, those of one stamp in
+// their order: what the reader hands on.
+func stableByTime(lines []string) []string {
+	out := slices.Clone(lines)
+	slices.SortStableFunc(out, func(a, b string) int { return cmpUS(stampOf(a), stampOf(b)) })
+	return out
+}
+
+func text(lines []string) string { return strings.Join(lines, "\n") + "\n" }
+
+// A file whose lines are a few milliseconds out of time order (as a
+// machine's processes write them) reads as the same lines sorted: the
+// reader holds a file's last minute, not the file, and hands its lines on
+// in time order.
+func TestStreamedInTimeOrder(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		cl, sv := genLog(seed, 400)
+		r := rand.New(rand.NewPCG(seed, 2))
+		jc, js := jumble(cl, 8, r), jumble(sv, 8, r)
+		if slices.Equal(jc, cl) || slices.Equal(js, sv) {
+			t.Fatalf("seed %d: the jumble moved nothing", seed)
+		}
+		got, err := Read([]File{{Name: "c/ULOG.030126", Text: text(jc)}, {Name: "s/ULOG.030126", Text: text(js)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Read([]File{{Name: "c/ULOG.030126", Text: text(stableByTime(jc))}, {Name: "s/ULOG.030126", Text: text(stableByTime(js))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: the jumbled files read otherwise than sorted:\n%+v\n%+v", seed, got, want)
+		}
+		if got.Malformed != 0 || len(got.Warnings) != 0 || got.Services["A"].Executions+got.Services["B"].Executions != 400 {
+			t.Fatalf("seed %d: %d malformed, warnings %q, executions A %d B %d", seed, got.Malformed, got.Warnings,
+				got.Services["A"].Executions, got.Services["B"].Executions)
+		}
+	}
+}
+
+// A line further behind the lines before it than the reader holds (a
+// clock set back by less than the half hour read as summer time) is read
+// where it is, with a warning naming the file, the line and how many.
+func TestLateLine(t *testing.T) {
+	defer func(w int64) { reorderUS = w }(reorderUS)
+	reorderUS = 100_000 // 100 ms, for a short log
+	cl, sv := genLog(7, 200)
+	// an execution of B by a thread of its own, 2 ms long, written 0.3 s
+	// after its time
+	t0 := stampOf(sv[len(sv)/2])
+	k := slices.IndexFunc(sv, func(l string) bool { return stampOf(l) > t0+300 })
+	at := func(ms int64) string {
+		return fmt.Sprintf("%02d%02d%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
+	}
+	late := slices.Concat(sv[:k], []string{
+		at(t0) + `.s!SRV.999.1.0: TRACE:at: { tpservice({"B", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})`,
+		at(t0+2) + ".s!SRV.999.1.0: TRACE:at: } tpservice",
+	}, sv[k:])
+	lg, err := Read([]File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(late)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: both lines are more than 100 ms behind the line before
+	// them (0.3 s): 2 late, the first at line k+1 of the file.
+	want := fmt.Sprintf("s/ULOG.030126:%d: 2 TRACE lines are more than 100ms behind a line before them in the file (the first at %s, after", k+1, at(t0)[:2]+":"+at(t0)[2:4]+":"+at(t0)[4:])
+	if len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], want) {
+		t.Errorf("warnings %q, want one beginning %q", lg.Warnings, want)
+	}
+	// read where they are: the execution still counts, once
+	if e := lg.Services["A"].Executions + lg.Services["B"].Executions; e != 201 || lg.Malformed != 0 || !slices.Contains(lg.Services["B"].OwnUS, 2000) {
+		t.Errorf("%d executions, %d malformed, B %v; want 201, 0, one of 2 ms", e, lg.Malformed, lg.Services["B"].OwnUS)
+	}
+}
+
+// A file read through Open (the CLI's, from disk) reads as its text does,
+// and is opened again only for its first line and to compare it with a
+// file of its day whose first line is its own.
+func TestOpenReadsAsText(t *testing.T) {
+	cl, sv := genLog(3, 300)
+	opens := map[string]int{}
+	open := func(name, text string) File {
+		return File{Name: name, Size: int64(len(text)), Open: func() (io.ReadCloser, error) {
+			opens[name]++
+			return io.NopCloser(strings.NewReader(text)), nil
+		}}
+	}
+	copyOf := text(sv[:len(sv)/2]) // a copy taken earlier in the day
+	texts := []File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(sv)}, {Name: "s/old/ULOG.030126", Text: copyOf}}
+	streams := []File{open("c/ULOG.030126", text(cl)), open("s/ULOG.030126", text(sv)), open("s/old/ULOG.030126", copyOf)}
+	want, err := Read(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(streams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("read through Open:\n%+v\nfrom the text:\n%+v", got, want)
+	}
+	if len(got.Warnings) != 1 || got.Warnings[0] != "s/old/ULOG.030126: the start of s/ULOG.030126: read once (a file given twice would count its lines twice)" {
+		t.Errorf("warnings %q, want the copy's", got.Warnings)
+	}
+	// c: its first line, then read; s: first line, compared, read; the
+	// copy: first line, compared
+	if want := map[string]int{"c/ULOG.030126": 2, "s/ULOG.030126": 3, "s/old/ULOG.030126": 2}; !reflect.DeepEqual(opens, want) {
+		t.Errorf("opened %v, want %v", opens, want)
+	}
+	// an error opening a file names it
+	bad := File{Name: "s/ULOG.040126", Size: 10, Open: func() (io.ReadCloser, error) { return nil, fmt.Errorf("permission denied") }}
+	if _, err := Read([]File{texts[0], bad}); err == nil || err.Error() != "s/ULOG.040126: permission denied" {
+		t.Errorf("error %v, want the file's", err)
+	}
+}
+
+// The reader holds a file's last minute of lines, not the file: over two
+// hours of a log, what it holds at once stays within the minute's lines.
+func TestStreamHoldsAMinute(t *testing.T) {
+	cl, sv := genLog(11, 2000) // about 10 s of requests
+	// stretched to 2 hours: each line's time of day times 720
+	stretch := func(lines []string) string {
+		var b strings.Builder
+		for _, l := range lines {
+			ms := (stampOf(l) - 10*3600*1000) * 720
+			s := ms / 1000
+			fmt.Fprintf(&b, "%02d%02d%02d.%03d%s\n", s/3600, s/60%60, s%60, ms%1000, l[10:])
+		}
+		return b.String()
+	}
+	lg, err := Read([]File{{Name: "c/ULOG.030126", Text: stretch(cl)}, {Name: "s/ULOG.030126", Text: stretch(sv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: 2000 requests over about 7 200 s are 4 to 6 lines each,
+	// about 1.4 lines a second in all; a minute of them is about 90, and
+	// each file holds its own minute and the line past it.
+	lines := lg.TraceLines
+	if lg.held == 0 || lg.held > 2*lines*60/7200+4 {
+		t.Errorf("held %d lines at once of %d over two hours, want a minute's (about %d)", lg.held, lines, lines*60/7200)
+	}
+}
