@@ -158,7 +158,7 @@ func (s *source) read() {
 	if ev.fn == "" {
 		return // a TRACE line of another kind
 	}
-	ev.thread, ev.host, ev.proc = s.str(ev.thread), s.str(ev.host), s.str(ev.proc)
+	ev.host, ev.proc = s.str(ev.host), s.str(ev.proc) // the thread's is the walk's to keep
 	ev.fn, ev.svc, ev.fail = s.str(ev.fn), s.str(ev.svc), s.str(ev.fail)
 	cs := s.clocks[ev.host]
 	if cs == nil {

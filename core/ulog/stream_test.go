@@ -237,3 +237,27 @@ func TestStreamHoldsAMinute(t *testing.T) {
 		t.Errorf("held %d lines at once of %d over two hours, want a minute's (about %d)", lg.held, lines, lines*60/7200)
 	}
 }
+
+// A thread is held while something is open on it: a log of clients
+// started for each request (a pid each) holds a few threads at a time,
+// not one for every client ever seen.
+func TestThreadsLetGo(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 10000; i++ {
+		ms := int64(i) * 10
+		at := func(ms int64) string {
+			return fmt.Sprintf("10%02d%02d.%03d", ms/60000%60, ms/1000%60, ms%1000)
+		}
+		fmt.Fprintf(&b, "%s.c!CLT.%d.1.0: TRACE:at: { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)\n", at(ms), 1000+i)
+		fmt.Fprintf(&b, "%s.s!SRV.7.1.0: TRACE:at: { tpservice({\"A\", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})\n", at(ms+1))
+		fmt.Fprintf(&b, "%s.s!SRV.7.1.0: TRACE:at: } tpservice\n", at(ms+4))
+		fmt.Fprintf(&b, "%s.c!CLT.%d.1.0: TRACE:at: } tpcall = 1\n", at(ms+5), 1000+i)
+	}
+	lg := read1(t, b.String())
+	// By hand: each request's client opens its call at ms, the server its
+	// execution at ms+1; both closed by ms+5, before the next: 2 threads
+	// open at once at most, of 10 001.
+	if lg.threads != 2 || lg.Services["A"].Executions != 10000 || len(lg.Arrivals) != 10000 {
+		t.Errorf("%d threads open at once, %d executions, %d arrivals; want 2, 10000, 10000", lg.threads, lg.Services["A"].Executions, len(lg.Arrivals))
+	}
+}

@@ -171,8 +171,9 @@ type Log struct {
 	days       map[int64]bool
 	hostDays   map[string]map[int64]bool
 	wholeProcs []string
-	// events read and not yet walked, and the most at once
-	holding, held int
+	// events read and not yet walked, and the most at once; the most
+	// threads with something open at once
+	holding, held, threads int
 	cut           bool // the hold-out window cut the lines: what is open at the end was open at the cut
 }
 
@@ -873,7 +874,7 @@ func closes(st []*frame, fn string, inspected *int) int {
 type walker struct {
 	lg      *Log
 	files   []File
-	stacks  map[string][]*frame
+	stacks  map[string]*[]*frame // the threads' open functions
 	tallies map[string]*tally
 	// calls by clients, of services to themselves, by TMQFORWARD
 	// processes, and tpdequeues (by queue space), by service
@@ -892,7 +893,7 @@ type walker struct {
 }
 
 func newWalker(lg *Log, files []File) *walker {
-	w := &walker{lg: lg, files: files, stacks: map[string][]*frame{}, tallies: map[string]*tally{},
+	w := &walker{lg: lg, files: files, stacks: map[string]*[]*frame{}, tallies: map[string]*tally{},
 		clientCalls: map[string]int{}, selfCalls: map[string]int{}, forwards: map[string]int{}, dequeues: map[string]int{},
 		fileDay: make([]int64, len(files)), dated: make([]bool, len(files)), lastDay: map[string]int64{}, hostGaps: map[string][][2]int64{}}
 	for i, f := range files {
@@ -936,7 +937,13 @@ func (w *walker) step(ev event) {
 			w.lastDay[ev.host] = d
 		}
 	}
-	st := w.stacks[ev.thread]
+	// a thread's stack is held while something is open on it (a log of
+	// clients started for each request has as many threads as requests)
+	sp := w.stacks[ev.thread]
+	var st []*frame
+	if sp != nil {
+		st = *sp
+	}
 	if len(st) > 0 && len(w.hostGaps[ev.host]) > 0 && w.missed(ev.host, st[0].startUS, ev.us) {
 		// open before a missing day: its close was in the day's
 		// file. Kept, it would make every later call of the thread
@@ -948,8 +955,8 @@ func (w *walker) step(ev event) {
 				w.staleCalls++
 			}
 		}
-		st = nil
-		w.stacks[ev.thread] = nil
+		st, sp = nil, nil
+		delete(w.stacks, ev.thread)
 	}
 	if ev.fn == "tpreturn" {
 		// no close of its own: it marks the execution it ends
@@ -971,7 +978,12 @@ func (w *walker) step(ev event) {
 	}
 	if ev.open {
 		st = push(st, ev, &lg.inspected)
-		w.stacks[ev.thread] = st
+		if sp == nil {
+			sp = new([]*frame)
+			w.stacks[strings.Clone(ev.thread)] = sp // the event's is a piece of its line
+			lg.threads = max(lg.threads, len(w.stacks))
+		}
+		*sp = st
 		f := st[len(st)-1]
 		if isCall(ev.fn) && !f.nested {
 			// the service a call runs: a tpenqueue's is its queue space's
@@ -1030,8 +1042,20 @@ func (w *walker) step(ev event) {
 		w.malformedf(w.files[ev.file].Name, int(ev.line), fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
 		return
 	}
-	f := st[c]
-	w.stacks[ev.thread] = st[:c]
+	w.ended(ev, st, st[c])
+	// the frames from c up are closed
+	clear(st[c:])
+	if c == 0 {
+		delete(w.stacks, ev.thread)
+	} else {
+		*sp = st[:c]
+	}
+}
+
+// ended counts what the frame f of the thread's stack st, closed by ev,
+// adds up to.
+func (w *walker) ended(ev event, st []*frame, f *frame) {
+	lg := w.lg
 	dur := ev.us - f.startUS
 	if f.fn == "tpacall" && f.step >= 0 && ev.svc != "" {
 		sv := st[f.svcAt]
@@ -1167,8 +1191,8 @@ func (w *walker) malformedf(file string, line int, why string) {
 // finish counts what is still open and adds up the services' calls.
 func (w *walker) finish() {
 	lg := w.lg
-	for _, st := range w.stacks {
-		for _, f := range st {
+	for _, sp := range w.stacks {
+		for _, f := range *sp {
 			if f.fn == "tpservice" {
 				lg.Unfinished++
 			}
