@@ -31,17 +31,18 @@ type ulogFlag []string
 func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
 func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 
-// ulogBytesFactor is the memory fitting a ULOG holds per byte of it, at
-// most: a file on disk is read as a stream, so what is held is what the
-// walk keeps of its executions and calls (a span, a sample and an arrival
-// each, under 100 bytes for the 300 to 400 bytes of TRACE lines each
-// takes), the fit's own copies, and the collector's room. Measured: 2
-// files of 280 MB in all (3.4 million lines, millisecond stamps) peaked at
-// 0.36 GB, 2.1 GB at 1.98 GB; before the files were streamed, 280 MB took
-// 0.95 GB. A ULOG read from standard input or a pipe
-// is held whole (it cannot be read twice): it counts 6 bytes a byte, as
-// every file did before.
-const ulogBytesFactor, ulogHeldFactor = 2, 6
+// ulogBytesFactor is the memory fitting a ULOG holds per byte of it: a
+// file on disk is read as a stream, so what is held is what the walk keeps
+// of its executions and calls (a span, a sample and an arrival each, under
+// 100 bytes for the 300 to 400 bytes of TRACE lines each takes), the fit's
+// own copies, and the collector's room, which the budget (the process's
+// memory limit) bounds. Measured: 2 files of 280 MB in all (3.4 million
+// lines, millisecond stamps) peaked at 0.36 GB at the default budget, 0.31
+// GB within 290 MiB; 2.1 GB at 1.98 GB, 1.54 GB within 2100 MiB. Before
+// the files were streamed, 280 MB took 0.95 GB. A ULOG read from standard
+// input or a pipe is held whole (it cannot be read twice): it counts 6
+// bytes a byte, as every file did before.
+const ulogBytesFactor, ulogHeldFactor = 1, 6
 
 // readULOGs opens the --ulog files ("-" once: standard input): a regular
 // file is read as the fit goes, anything else (standard input, a pipe) is

@@ -248,16 +248,15 @@ func TestFitFlags(t *testing.T) {
 }
 
 // The --ulog files are read as the fit goes, up to what fits the memory
-// budget: fitting holds about ulogBytesFactor (2) bytes for each byte of a
+// budget: fitting holds about ulogBytesFactor (1) byte for each byte of a
 // ULOG file, ulogHeldFactor (6) for one from standard input, held whole.
-// The bank's two files, 2 139 and 15 481 bytes, 17 620 in all, plan 35 240
-// bytes: a budget of 35 KiB (35 840) takes them; 34 KiB (34 816, half of
-// it 17 408 bytes: 17.0 KiB) is passed by the second file, named in the
-// error with the 17 620 bytes (17.2 KiB) read with it. With the second
-// from standard input, 4 278 bytes are planned for the first, and the rest
-// of the budget over 6 is what standard input may hold: 96 KiB (98 304)
-// leaves 15 671 bytes, enough for 15 481; 94 KiB (96 256) leaves 15 329
-// (15.0 KiB), too few.
+// The bank's two files, 2 139 and 15 481 bytes, 17 620 in all: a budget of
+// 18 KiB (18 432) takes them; 17 KiB (17 408, 17.0 KiB) is passed by the
+// second file, named in the error with the 17 620 bytes (17.2 KiB) read
+// with it. With the second from standard input, 2 139 bytes are planned for
+// the first, and the rest of the budget over 6 is what standard input may
+// hold: 93 KiB (95 232) leaves 15 515 bytes, enough for 15 481; 92 KiB
+// (94 208) leaves 15 344 (15.0 KiB), too few.
 func TestFitULOGBudget(t *testing.T) {
 	n1, n2 := bankULOG+"node1/ULOG.120126", bankULOG+"node2/ULOG.120126"
 	for _, f := range []struct {
@@ -268,22 +267,22 @@ func TestFitULOGBudget(t *testing.T) {
 			t.Fatalf("%s: %v, want %d bytes (the derivation above)", f.path, err, f.size)
 		}
 	}
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "35K", "--ulog", n1, "--ulog", n2); code != 0 {
-		t.Errorf("35K: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "18K", "--ulog", n1, "--ulog", n2); code != 0 {
+		t.Errorf("18K: exit %d: %s", code, stderr)
 	}
-	code, _, stderr := tuxlbRun("fit", "--memory-budget", "34K", "--ulog", n1, "--ulog", n2)
-	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 17.0 KiB that fit in --memory-budget 34.0 KiB") {
-		t.Errorf("34K: exit %d: %s", code, stderr)
+	code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", n2)
+	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 17.0 KiB that fit in --memory-budget 17.0 KiB") {
+		t.Errorf("17K: exit %d: %s", code, stderr)
 	}
 	text, err := os.ReadFile(n2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := tuxlbRunStdin(string(text), "fit", "--memory-budget", "96K", "--ulog", n1, "--ulog", "-"); code != 0 {
-		t.Errorf("96K, standard input: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRunStdin(string(text), "fit", "--memory-budget", "93K", "--ulog", n1, "--ulog", "-"); code != 0 {
+		t.Errorf("93K, standard input: exit %d: %s", code, stderr)
 	}
-	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "94K", "--ulog", n1, "--ulog", "-")
-	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 94.0 KiB beside the files before it") {
-		t.Errorf("94K, standard input: exit %d: %s", code, stderr)
+	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "92K", "--ulog", n1, "--ulog", "-")
+	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 92.0 KiB beside the files before it") {
+		t.Errorf("92K, standard input: exit %d: %s", code, stderr)
 	}
 }
