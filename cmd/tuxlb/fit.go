@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -63,13 +65,15 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 			if planned+fi.Size()*ulogBytesFactor > budget {
 				return nil, over((planned+fi.Size()*ulogBytesFactor)/ulogBytesFactor, p)
 			}
-			fh, err := os.Open(p)
+			f, err := ulogFile(p, fi.Size())
 			if err != nil {
 				return nil, fmt.Errorf("--ulog: %w", err)
 			}
-			fh.Close()
-			planned += fi.Size() * ulogBytesFactor
-			out = append(out, ulog.File{Name: displayName(p), Size: fi.Size(), Open: func() (io.ReadCloser, error) { return os.Open(p) }})
+			if f.Size != fi.Size() && planned+f.Size*ulogBytesFactor > budget { // gzipped: its text's size
+				return nil, over((planned+f.Size*ulogBytesFactor)/ulogBytesFactor, p)
+			}
+			planned += f.Size * ulogBytesFactor
+			out = append(out, f)
 			continue
 		}
 		s, err := readTextLimit(p, "--ulog", stdin, max(budget-planned, 0)/ulogHeldFactor)
@@ -87,6 +91,68 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 	}
 	return out, nil
 }
+
+// ulogFile is the ULOG file at path, of size bytes, to be read as the fit
+// goes: as it is, or through gzip when it is gzipped (a day's ULOG rotated
+// and compressed, ULOG.120126.gz), its Size then its text's (the gzip
+// trailer's, which counts modulo 4 GiB: the least such size that is not
+// under the file's).
+func ulogFile(path string, size int64) (ulog.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ulog.File{}, err
+	}
+	defer fh.Close()
+	var magic [2]byte
+	if n, _ := io.ReadFull(fh, magic[:]); n < 2 || magic != [2]byte{0x1f, 0x8b} {
+		return ulog.File{Name: displayName(path), Size: size, Open: func() (io.ReadCloser, error) { return os.Open(path) }}, nil
+	}
+	var trailer [4]byte
+	if size < 18 {
+		return ulog.File{}, fmt.Errorf("%s: a gzip file cut short (%d bytes)", path, size)
+	}
+	if _, err := fh.ReadAt(trailer[:], size-4); err != nil {
+		return ulog.File{}, err
+	}
+	text := int64(binary.LittleEndian.Uint32(trailer[:]))
+	for text < size {
+		text += 1 << 32 // a text over 4 GiB (the trailer counts modulo 4 GiB)
+	}
+	if _, err := gzip.NewReader(io.NewSectionReader(fh, 0, size)); err != nil {
+		return ulog.File{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return ulog.File{Name: displayName(path), Size: text, Open: func() (io.ReadCloser, error) { return openGzip(path) }}, nil
+}
+
+// openGzip opens a gzipped file as its text; the text's reading ends with
+// an error where the file is cut short or damaged.
+func openGzip(path string) (io.ReadCloser, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	return gzipFile{zr, fh}, nil
+}
+
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g gzipFile) Read(p []byte) (int, error) {
+	n, err := g.Reader.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = fmt.Errorf("the gzip data ends short of its end (a file cut short, or copied while written): %w", err)
+	}
+	return n, err
+}
+
+func (g gzipFile) Close() error { g.Reader.Close(); return g.f.Close() }
 
 // fitSources reads what fit and init --fit fit from.
 func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {

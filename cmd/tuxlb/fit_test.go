@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -284,5 +285,46 @@ func TestFitULOGBudget(t *testing.T) {
 	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "92K", "--ulog", n1, "--ulog", "-")
 	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 92.0 KiB beside the files before it") {
 		t.Errorf("92K, standard input: exit %d: %s", code, stderr)
+	}
+}
+
+// A day's ULOG rotated and gzipped (ULOG.120126.gz) is read through gzip,
+// as the fit goes, its day from its name: the report is the plain files'.
+// One cut short is an error naming it; the budget counts its text's size.
+func TestFitULOGGzipped(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(src, dst string, cut int) string {
+		text, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(text)
+		zw.Close()
+		p := filepath.Join(dir, dst)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, b.Bytes()[:b.Len()-cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	n1, n2 := gz(bankULOG+"node1/ULOG.120126", "node1/ULOG.120126.gz", 0), gz(bankULOG+"node2/ULOG.120126", "node2/ULOG.120126.gz", 0)
+	code, want, stderr := tuxlbRun("fit", "--ulog", bankULOG+"node1/ULOG.120126", "--ulog", bankULOG+"node2/ULOG.120126", "--ubbconfig", bankULOG+"ubbconfig")
+	if code != 0 {
+		t.Fatalf("plain: exit %d: %s", code, stderr)
+	}
+	code, got, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", n2, "--ubbconfig", bankULOG+"ubbconfig")
+	got = strings.NewReplacer(n1, bankULOG+"node1/ULOG.120126", n2, bankULOG+"node2/ULOG.120126").Replace(got) // the malformed lines' names
+	if code != 0 || got != want {
+		t.Errorf("gzipped: exit %d: %s\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	// the budget: the texts' 17 620 bytes, not the files' (about 3 KB)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", n2); code != 1 || !strings.Contains(stderr, "the ULOG files hold 17.2 KiB or more") {
+		t.Errorf("17K: exit %d: %s", code, stderr)
+	}
+	cut := gz(bankULOG+"node2/ULOG.120126", "cut/ULOG.120126.gz", 30)
+	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "unexpected EOF") {
+		t.Errorf("cut short: exit %d: %s", code, stderr)
 	}
 }

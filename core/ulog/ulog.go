@@ -498,10 +498,11 @@ func base(name string) string {
 	return name
 }
 
-// fileDay is the start of the day a ULOG's name gives (ULOGPFX.mmddyy), in
-// microseconds since 1970; years 00-69 are 20xx, 70-99 19xx.
+// fileDay is the start of the day a ULOG's name gives (ULOGPFX.mmddyy, or
+// ULOGPFX.mmddyy.gz), in microseconds since 1970; years 00-69 are 20xx,
+// 70-99 19xx.
 func fileDay(name string) (int64, bool) {
-	name = base(name)
+	name = strings.TrimSuffix(base(name), ".gz") // a day's file rotated and gzipped
 	i := strings.LastIndexByte(name, '.')
 	s := name[i+1:]
 	if i < 0 || len(s) != 6 || !digits(s) {
