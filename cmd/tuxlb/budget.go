@@ -88,10 +88,18 @@ func admitRun(sc *scenario.Scenario, m *core.Model, budget int64, parallel int, 
 // limit bytes: a file larger than that, or a device that never ends
 // (/dev/zero), is an error once limit is passed. A regular file is read
 // into one buffer of its size; anything else in pieces of 1 MiB joined at
-// the end, so that reading holds at most about twice what was read. Text
+// the end, so that reading holds at most about twice what was read. A
+// gzipped file is read as its text (ungzipped), the limit on the text. Text
 // saved as UTF-16 is an error naming the file (notUTF16).
 func readBounded(r io.Reader, name string, limit int64) (string, error) {
+	r, err := ungzipped(r, name)
+	if err != nil {
+		return "", err
+	}
 	s, err := readBoundedBytes(r, name, limit)
+	if errors.Is(err, errGzipShort) {
+		err = fmt.Errorf("%s: %w", name, err)
+	}
 	if err == nil {
 		err = notUTF16(s, name)
 	}

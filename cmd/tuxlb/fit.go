@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -104,7 +103,7 @@ func ulogFile(path string, size int64) (ulog.File, error) {
 	}
 	defer fh.Close()
 	var magic [2]byte
-	if n, _ := io.ReadFull(fh, magic[:]); n < 2 || magic != [2]byte{0x1f, 0x8b} {
+	if n, _ := io.ReadFull(fh, magic[:]); n < 2 || magic != gzipMagic {
 		return ulog.File{Name: displayName(path), Size: size, Open: func() (io.ReadCloser, error) { return os.Open(path) }}, nil
 	}
 	var trailer [4]byte
@@ -118,41 +117,11 @@ func ulogFile(path string, size int64) (ulog.File, error) {
 	for text < size {
 		text += 1 << 32 // a text over 4 GiB (the trailer counts modulo 4 GiB)
 	}
-	if _, err := gzip.NewReader(io.NewSectionReader(fh, 0, size)); err != nil {
-		return ulog.File{}, fmt.Errorf("%s: %w", path, err)
+	if _, err := gunzip(io.NewSectionReader(fh, 0, size), path); err != nil {
+		return ulog.File{}, err
 	}
 	return ulog.File{Name: displayName(path), Size: text, Open: func() (io.ReadCloser, error) { return openGzip(path) }}, nil
 }
-
-// openGzip opens a gzipped file as its text; the text's reading ends with
-// an error where the file is cut short or damaged.
-func openGzip(path string) (io.ReadCloser, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	return gzipFile{zr, fh}, nil
-}
-
-type gzipFile struct {
-	*gzip.Reader
-	f *os.File
-}
-
-func (g gzipFile) Read(p []byte) (int, error) {
-	n, err := g.Reader.Read(p)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = fmt.Errorf("the gzip data ends short of its end (a file cut short, or copied while written): %w", err)
-	}
-	return n, err
-}
-
-func (g gzipFile) Close() error { g.Reader.Close(); return g.f.Close() }
 
 // fitSources reads what fit and init --fit fit from.
 func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {

@@ -324,7 +324,35 @@ func TestFitULOGGzipped(t *testing.T) {
 		t.Errorf("17K: exit %d: %s", code, stderr)
 	}
 	cut := gz(bankULOG+"node2/ULOG.120126", "cut/ULOG.120126.gz", 30)
-	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "unexpected EOF") {
+	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "the gzip data ends short of its end") {
+		t.Errorf("cut short: exit %d: %s", code, stderr)
+	}
+}
+
+// A gzipped request log (export.csv.gz) is read as its text, from a file
+// or standard input; the limits are on the text.
+func TestTraceGzipped(t *testing.T) {
+	dir := t.TempDir()
+	plain := calibExport(t)
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte(plain))
+	zw.Close()
+	p, pz := filepath.Join(dir, "export.csv"), filepath.Join(dir, "export.csv.gz")
+	os.WriteFile(p, []byte(plain), 0o644)
+	os.WriteFile(pz, b.Bytes(), 0o644)
+	code, want, stderr := tuxlbRun("fit", "--trace", p)
+	if code != 0 {
+		t.Fatalf("plain: exit %d: %s", code, stderr)
+	}
+	if code, got, stderr := tuxlbRun("fit", "--trace", pz); code != 0 || got != want {
+		t.Errorf("gzipped file: exit %d: %s", code, stderr)
+	}
+	if code, got, stderr := tuxlbRunStdin(b.String(), "fit", "--trace", "-"); code != 0 || got != want {
+		t.Errorf("gzipped standard input: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := tuxlbRunStdin(b.String()[:b.Len()/2], "fit", "--trace", "-"); code != 1 ||
+		!strings.Contains(stderr, "<stdin>: the gzip data ends short of its end") {
 		t.Errorf("cut short: exit %d: %s", code, stderr)
 	}
 }
