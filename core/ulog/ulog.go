@@ -174,7 +174,7 @@ type Log struct {
 	// events read and not yet walked, and the most at once; the most
 	// threads with something open at once
 	holding, held, threads int
-	cut           bool // the hold-out window cut the lines: what is open at the end was open at the cut
+	cut                    bool // the hold-out window cut the lines: what is open at the end was open at the cut
 }
 
 // maxExamples is how many malformed lines are quoted.
