@@ -73,6 +73,9 @@ var errNoPart = errors.New("no part")
 // notUTF8Part is the 422 problem of a part that is not UTF-8, positioned
 // at its first bad byte.
 func notUTF8Part(name string, data []byte) *Problem {
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		return partProblem(name, "form part %s is gzipped: send its text (gunzip it first; the CLI reads gzipped files itself)", name)
+	}
 	off := 0
 	for off < len(data) {
 		r, size := utf8.DecodeRune(data[off:])

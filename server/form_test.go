@@ -16,6 +16,7 @@ func TestFormProblems(t *testing.T) {
 	dupCtype, dup := form(t, "ubbconfig", ubb, "ubbconfig", ubb)
 	badCtype, bad := form(t, "ubbconfig", ubb, "dmconfig", "*DM_LOCAL_DOMAINS\n\xff\n")
 	traceCtype, trace := form(t, "ubbconfig", formUBB, "trace", "time_ms,service\n1,BAL\xe9NCE\n")
+	gzCtype, gz := form(t, "ubbconfig", formUBB, "trace", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff")
 	for _, tc := range []struct {
 		path, ctype, body string
 		status            int
@@ -28,6 +29,7 @@ func TestFormProblems(t *testing.T) {
 		{"/api/v1/validate", dupCtype, dup, 422, "invalid", "ubbconfig", `form part "ubbconfig" given twice`},
 		{"/api/v1/validate", badCtype, bad, 422, "invalid", "dmconfig", "form part dmconfig: line 2 col 1: not valid UTF-8"},
 		{"/api/v1/runs", traceCtype, trace, 422, "invalid", "trace", "form part trace: line 2 col 6: not valid UTF-8"},
+		{"/api/v1/runs", gzCtype, gz, 422, "invalid", "trace", "form part trace is gzipped: send its text"},
 	} {
 		p := wantProblem(t, h.do(http.MethodPost, tc.path, tc.ctype, tc.body), tc.path, tc.status, tc.slug)
 		if !strings.Contains(p.Detail, tc.want) || strings.Contains(p.Detail, "bufio") || strings.Contains(p.Detail, "NextPart") {
