@@ -5,6 +5,7 @@ package tests
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -179,11 +180,25 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// the server machine's ULOG as a rotation job leaves it, gzipped:
+		// the page reads it as the CLI reads the plain file
+		text, err := os.ReadFile(ulogs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(text)
+		zw.Close()
+		gzPath := filepath.Join(t.TempDir(), "ULOG.120126.gz")
+		if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		ctx := newBrowser(t)
 		loadExample(t, ctx, srv.URL, "admin-guide") // nothing of it may survive
-		do(t, ctx, "choose the ULOGs and the UBBCONFIG",
+		do(t, ctx, "choose the ULOGs (one gzipped) and the UBBCONFIG",
 			chromedp.Click(sel("tab-config")),
-			uploadFiles(sel("file-input"), append(ulogs, ubbPath)),
+			uploadFiles(sel("file-input"), []string{ulogs[0], gzPath, ubbPath}),
 			waitText(sel("fit-notes"), "Fitted 4 services from 2 ULOG files"),
 		)
 		if got := pageScenario(t, ctx); !sameJSON(t, got, string(want)) {

@@ -1,6 +1,7 @@
 // The scenario forms: workload (streams and trace), service timings, network,
 // policy, seed and tuning. Each edits the scenario object in place and calls
 // onChange; they are rebuilt only when a new scenario is loaded.
+import { fileText } from "./filetext";
 import { h } from "./dom";
 import { traceTable } from "./tracetable";
 import { formatTraceMap, parseTraceMap, rateScaleProblem, traceMapKeys } from "./tracemap";
@@ -247,11 +248,18 @@ export function workloadForm(sc: Scenario, known: Known, onChange: OnChange, cli
     traceBox.replaceChildren(traceTable(text, "Merged with the generated requests by time."), h("div", { class: "controls" }, edit, remove, big));
   };
   drawTrace();
-  const upload = h("input", { type: "file", accept: ".csv,.tsv,.log,text/csv,text/plain", "aria-label": "upload a trace CSV", "data-testid": "trace-upload" });
+  const upload = h("input", { type: "file", accept: ".csv,.tsv,.log,.gz,text/csv,text/plain,application/gzip", "aria-label": "upload a trace CSV", "data-testid": "trace-upload" });
   upload.addEventListener("change", async () => {
     const f = upload.files?.[0];
     if (!f) return;
-    const text = await f.text();
+    let text: string;
+    try {
+      text = await fileText(f);
+    } catch (e) {
+      upload.value = "";
+      traceBox.replaceChildren(h("span", { class: "error", role: "alert" }, (e as Error).message));
+      return;
+    }
     upload.value = "";
     // the forms may have been drawn again while the file was read (a
     // scenario just loaded, then validated): the trace goes to the

@@ -1,5 +1,6 @@
 // An administrator's own files in the playground: what a dropped or chosen
 // file is, the advertise editor for servers without -s, download names.
+import { fileText } from "./filetext";
 import { h } from "./dom";
 import type { Model, Scenario } from "./types";
 
@@ -209,7 +210,13 @@ export async function readFiles(list: File[]): Promise<{ got: Incoming; ulogs: G
   const read: string[] = [];
   const notes: string[] = [];
   for (const f of list) {
-    const text = await f.text();
+    let text: string;
+    try {
+      text = await fileText(f);
+    } catch (e) {
+      notes.push(`${(e as Error).message}, left out`);
+      continue;
+    }
     if (isULOG(text)) {
       // before classify: a tpcall's arguments look like a CSV header
       read.push(`${f.name} as a ULOG`);
