@@ -95,6 +95,15 @@ func (st *stats) init(e *engine) {
 	st.qBatch = hist.BatchFor(st.qWait)
 	st.sWait, st.sResp = make([]hist.Acc, nsvc), make([]hist.Acc, nsvc)
 	st.svc = make([]svcAcc, nsvc)
+	if nsvc >= svcFewFrom {
+		// a model of hundreds of services may see a few hundred responses
+		// a service, spread over its distributions' 36 KB: kept as a list
+		// (two bytes each) until there are thousands
+		for s := range st.svc {
+			st.svc[s].wait.KeepFew()
+			st.svc[s].resp.KeepFew()
+		}
+	}
 	for _, p := range []*[]int64{&st.svcIssued, &st.svcCompleted, &st.svcTimedOut, &st.svcBusy} {
 		*p = make([]int64, nsvc)
 	}
@@ -307,6 +316,10 @@ func (st *stats) finish(e *engine) {
 		st.mServed[e.m.Servers[i].Machine] += st.srvRequests[i]
 	}
 }
+
+// svcFewFrom is how many services a model has from which their
+// distributions keep their first values in a list (hist.Acc.KeepFew).
+var svcFewFrom = 64
 
 // svcAcc is what complete counts per service, together: one bounds check
 // and one place in memory for a request rather than three.

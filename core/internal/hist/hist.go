@@ -45,7 +45,8 @@ const (
 // them in the arrays only when there are more: the engine's per-queue waits,
 // where a model of thousands of queues may see a few hundred waits a queue
 // spread over many buckets (an overload), which in arrays would take 36 KB
-// and more a queue, and a cache and TLB miss a wait. [Acc.Hist] reads them
+// and more a queue, and a cache and TLB miss a wait; and, in a model of
+// many services, the services' waits and responses ([Acc.KeepFew]). [Acc.Hist] reads them
 // together, as if every value had been recorded in one HdrHistogram.
 type Acc struct {
 	N, Sum, Max int64
@@ -55,6 +56,10 @@ type Acc struct {
 	few         []uint16 // bucket indices of values counted before any array was (see Spill)
 	keepFew     bool     // whether few takes values while there is no array (KeepingFew)
 }
+
+// KeepFew makes a distribution that has counted nothing yet keep its first
+// values in few, as KeepingFew's do.
+func (a *Acc) KeepFew() { a.keepFew = a.N == 0 }
 
 // KeepingFew returns n distributions that keep their first values in few
 // (up to fewMax), rather than count each in their arrays from the first.
