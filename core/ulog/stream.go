@@ -38,12 +38,18 @@ type source struct {
 	// ended) or the next day (a file of several days), and its lines from
 	// there on are read that much later (per host: a file machines share
 	// may hold one whose clock is apart)
-	clocks   map[string]*clockState
-	held     []event // read, not yet handed on: in time order, then line order
-	head     int     // held[:head] handed on
+	clocks map[string]*clockState
+	held   []event // read, not yet handed on: in time order, then line order
+	head   int     // held[:head] handed on
+	// apart: those read further out of order than a few lines (a
+	// machine's lines among another's), held apart, a heap by time then
+	// line, so that each costs a step of the heap rather than a move of
+	// those held after it
+	apart    []event
+	late     []event // read after later ones were handed on: handed on first, as read
 	latest   int64   // the latest time read
 	lastOut  int64   // the latest time handed on
-	late     int     // lines read after later ones had been handed on
+	lates    int     // lines read after later ones had been handed on
 	firstUS  int64   // a late line's time, and the time it came after
 	afterUS  int64
 	lateLine int
@@ -58,6 +64,10 @@ type source struct {
 }
 
 type clockState struct{ latest, shift int64 }
+
+// maxBack is how far back among those held a line out of order is put in
+// its place; one further back is held apart.
+const maxBack = 64
 
 // str is s as a string of its own (s is a piece of a line, which is not
 // kept): each distinct name is held once.
@@ -90,14 +100,55 @@ func (s *source) open() {
 // can come before (or the file is read), reading lines until it is;
 // false when nothing is held and the file is read.
 func (s *source) ready() bool {
-	for !s.eof && (s.head == len(s.held) || s.held[s.head].us+reorderUS > s.latest) {
+	for len(s.late) == 0 && !s.eof {
+		f := s.front()
+		if f != nil && f.us+reorderUS <= s.latest {
+			break
+		}
 		s.read()
 	}
-	return s.head < len(s.held)
+	return len(s.late) > 0 || s.front() != nil
+}
+
+// front is the first event of held and apart, nil when there is none.
+func (s *source) front() *event {
+	var f *event
+	if s.head < len(s.held) {
+		f = &s.held[s.head]
+	}
+	if len(s.apart) > 0 && (f == nil || before(&s.apart[0], f)) {
+		f = &s.apart[0]
+	}
+	return f
+}
+
+// before orders events by time, then line.
+func before(a, b *event) bool { return a.us < b.us || a.us == b.us && a.line < b.line }
+
+// first is the first event held (ready said there is one).
+func (s *source) first() *event {
+	if len(s.late) > 0 {
+		return &s.late[0]
+	}
+	return s.front()
 }
 
 // pop hands on the first event held.
 func (s *source) pop() event {
+	s.lg.holding--
+	if len(s.late) > 0 {
+		ev := s.late[0]
+		s.late = s.late[1:]
+		if len(s.late) == 0 {
+			s.late = nil
+		}
+		return ev
+	}
+	if len(s.apart) > 0 && (s.head == len(s.held) || before(&s.apart[0], &s.held[s.head])) {
+		ev := s.popApart()
+		s.lastOut = max(s.lastOut, ev.us)
+		return ev
+	}
 	ev := s.held[s.head]
 	s.held[s.head] = event{}
 	s.head++
@@ -109,7 +160,45 @@ func (s *source) pop() event {
 		s.held, s.head = s.held[:n], 0
 	}
 	s.lastOut = max(s.lastOut, ev.us)
-	s.lg.holding--
+	return ev
+}
+
+// pushApart and popApart keep apart a heap.
+func (s *source) pushApart(ev event) {
+	h := append(s.apart, ev)
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !before(&h[i], &h[p]) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+	s.apart = h
+}
+
+func (s *source) popApart() event {
+	h := s.apart
+	ev := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = event{}
+	h = h[:n]
+	for i := 0; ; {
+		l, m := 2*i+1, i
+		if l < n && before(&h[l], &h[m]) {
+			m = l
+		}
+		if r := l + 1; r < n && before(&h[r], &h[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	s.apart = h
 	return ev
 }
 
@@ -197,19 +286,24 @@ func (s *source) read() {
 	lg.holding++
 	lg.held = max(lg.held, lg.holding)
 	if ev.us < s.lastOut {
-		// behind a line handed on already: read where it is
-		if s.late == 0 {
+		// behind a line handed on already: read where it is, before
+		// those held (all at or after the line handed on)
+		if s.lates == 0 {
 			s.firstUS, s.afterUS, s.lateLine = ev.us, s.lastOut, li+1
 		}
-		s.late++
-		s.held = slices.Insert(s.held, s.head, ev)
+		s.lates++
+		s.late = append(s.late, ev)
 		return
 	}
 	// in its place among those held: after the last one not later
-	// (almost always the last)
+	// (almost always the last, else a few before it); further back, apart
 	i := len(s.held)
-	for i > s.head && s.held[i-1].us > ev.us {
+	for i > s.head && i > len(s.held)-maxBack && s.held[i-1].us > ev.us {
 		i--
+	}
+	if i > s.head && s.held[i-1].us > ev.us {
+		s.pushApart(ev)
+		return
 	}
 	s.held = slices.Insert(s.held, i, ev)
 }
@@ -217,11 +311,12 @@ func (s *source) read() {
 // lateWarning says how many of the file's lines came too late for their
 // place.
 func (s *source) lateWarning() string {
-	if s.late == 0 {
+	if s.lates == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s:%d: %d TRACE lines are more than %s behind a line before them in the file (the first at %s, after %s): read where they are, not in time order",
-		s.file.Name, s.lateLine, s.late, time.Duration(reorderUS)*time.Microsecond, clock(s.firstUS), clock(s.afterUS))
+	return fmt.Sprintf("%s:%d: %d TRACE lines are more than %s behind a line before them in the file (the first at %s, after %s): read where they are, not in time order "+
+		"(machines' or days' files joined into one? give each its own --ulog; or a clock set back a few minutes)",
+		s.file.Name, s.lateLine, s.lates, time.Duration(reorderUS)*time.Microsecond, clock(s.firstUS), clock(s.afterUS))
 }
 
 // merge hands on the files' events in time order (a time's events in the
@@ -265,13 +360,13 @@ func (m *merge) next() (event, bool) {
 		if !it.opened {
 			s.open()
 			if s.ready() {
-				m.push(mergeItem{us: s.held[s.head].us, opened: true, src: s})
+				m.push(mergeItem{us: s.first().us, opened: true, src: s})
 			}
 			continue
 		}
 		ev := s.pop()
 		if s.ready() {
-			m.push(mergeItem{us: s.held[s.head].us, opened: true, src: s})
+			m.push(mergeItem{us: s.first().us, opened: true, src: s})
 		}
 		return ev, true
 	}

@@ -261,3 +261,70 @@ func TestThreadsLetGo(t *testing.T) {
 		t.Errorf("%d threads open at once, %d executions, %d arrivals; want 2, 10000, 10000", lg.threads, lg.Services["A"].Executions, len(lg.Arrivals))
 	}
 }
+
+// Two machines' ULOGs concatenated into one file (cat node1/ULOG node2/ULOG)
+// put the second's lines far behind the first's: each is read where it is,
+// handed on before the lines held (not moved into them one by one), and
+// every execution, call and sample is the two files' own.
+func TestConcatenatedMachines(t *testing.T) {
+	defer func(w int64) { reorderUS = w }(reorderUS)
+	reorderUS = 100_000
+	cl, sv := genLog(5, 2000)
+	apart, err := Read([]File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(sv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Read([]File{{Name: "all/ULOG.030126", Text: text(cl) + text(sv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"A", "B"} {
+		a, c := apart.Services[name], cat.Services[name]
+		sa, sc := slices.Sorted(slices.Values(a.OwnUS)), slices.Sorted(slices.Values(c.OwnUS))
+		if a.Executions != c.Executions || !slices.Equal(sa, sc) || !reflect.DeepEqual(a.Calls, c.Calls) || a.Nested != c.Nested {
+			t.Errorf("%s: concatenated %d executions, calls %+v; apart %d, %+v", name, c.Executions, c.Calls, a.Executions, a.Calls)
+		}
+	}
+	if len(cat.Arrivals) != len(apart.Arrivals) || cat.Malformed != 0 || cat.Unfinished != 0 {
+		t.Errorf("concatenated: %d arrivals (want %d), %d malformed, %d unfinished", len(cat.Arrivals), len(apart.Arrivals), cat.Malformed, cat.Unfinished)
+	}
+	// By hand: the server's lines start where the log starts, about 10 s
+	// behind the client's last: every one of them more than 100 ms behind
+	// the latest handed on but those of its last 100 ms.
+	var late int
+	if len(cat.Warnings) != 1 || !strings.HasPrefix(cat.Warnings[0], fmt.Sprintf("all/ULOG.030126:%d: ", len(cl)+1)) {
+		t.Fatalf("warnings %q, want one of the late lines from line %d", cat.Warnings, len(cl)+1)
+	}
+	fmt.Sscanf(cat.Warnings[0][strings.Index(cat.Warnings[0], ": ")+2:], "%d", &late)
+	last := stampOf(cl[len(cl)-1])
+	near := 0
+	for _, l := range sv {
+		if stampOf(l) >= last-100 {
+			near++
+		}
+	}
+	if late < len(sv)-near-5 || late > len(sv) {
+		t.Errorf("%d late lines, want about %d (the server's %d but the %d of its last 100 ms)", late, len(sv)-near, len(sv), near)
+	}
+}
+
+// Within the minute held, the concatenated file's second machine's lines
+// are far out of order among the first's (each behind hundreds of lines):
+// held apart, in a heap, they are handed on in their places, and the file
+// reads exactly as the two files do (a time's lines in the order of the
+// files then, here, of the lines: the same).
+func TestConcatenatedWithinTheMinute(t *testing.T) {
+	cl, sv := genLog(9, 2000) // about 10 s
+	apart, err := Read([]File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(sv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := Read([]File{{Name: "all/ULOG.030126", Text: text(cl) + text(sv)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat.Files = apart.Files
+	if !reflect.DeepEqual(cat, apart) {
+		t.Errorf("concatenated:\n%+v\napart:\n%+v", cat, apart)
+	}
+}
