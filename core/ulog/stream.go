@@ -22,7 +22,8 @@ var reorderUS int64 = 60 * 1e6
 
 // source reads one file's TRACE lines as events, in time order: each line
 // read is parsed and held until the file's lines have gone reorderUS past
-// it, so that what a file holds at once is its last minute, not the file.
+// it (until a line read is that much later), so that what a file holds at
+// once is its last minute, not the file.
 type source struct {
 	lg    *Log
 	file  File
@@ -45,18 +46,21 @@ type source struct {
 	// machine's lines among another's), held apart, a heap by time then
 	// line, so that each costs a step of the heap rather than a move of
 	// those held after it
-	apart    []event
-	late     []event // read after later ones were handed on: handed on first, as read
-	latest   int64   // the latest time read
-	lastOut  int64   // the latest time handed on
-	lates    int     // lines read after later ones had been handed on
-	firstUS  int64   // a late line's time, and the time it came after
-	afterUS  int64
-	lateLine int
-	eof      bool
-	err      error
-	traces   int      // its TRACE lines
-	warnings []string // its own, in the order met
+	apart []event
+	late  []event // read after later ones were handed on: handed on first, as read
+	// latest is the earlier of the last two lines' times: not the
+	// greatest read, so that a line far ahead of the others (its stamp
+	// written wrong) does not hand on those held behind it
+	latest, lastRead int64
+	lastOut          int64 // the latest time handed on
+	lates            int   // lines read after later ones had been handed on
+	firstUS          int64 // a late line's time, and the time it came after
+	afterUS          int64
+	lateLine         int
+	eof              bool
+	err              error
+	traces           int      // its TRACE lines
+	warnings         []string // its own, in the order met
 	// its malformed lines: counted, the first few quoted
 	malformed int
 	examples  []string
@@ -93,7 +97,7 @@ func (s *source) open() {
 	s.close = rc
 	s.lines = newLineReader(rc)
 	s.clocks = map[string]*clockState{}
-	s.latest, s.lastOut = -1, -1
+	s.latest, s.lastRead, s.lastOut = -1, -1, -1
 }
 
 // ready says whether the first event held is one no line still to read
@@ -282,7 +286,7 @@ func (s *source) read() {
 			lg.wholeProcs = append(lg.wholeProcs, p)
 		}
 	}
-	s.latest = max(s.latest, ev.us)
+	s.latest, s.lastRead = min(ev.us, s.lastRead), ev.us
 	lg.holding++
 	lg.held = max(lg.held, lg.holding)
 	if ev.us < s.lastOut {

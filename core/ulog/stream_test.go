@@ -328,3 +328,25 @@ func TestConcatenatedWithinTheMinute(t *testing.T) {
 		t.Errorf("concatenated:\n%+v\napart:\n%+v", cat, apart)
 	}
 }
+
+// A line stamped far ahead of the others (its stamp written wrong) does not
+// hand on the lines behind it: the file reads as its lines sorted, the
+// jumbled ones included, with no line read out of its place.
+func TestLineFarAhead(t *testing.T) {
+	cl, sv := genLog(13, 400)
+	r := rand.New(rand.NewPCG(13, 2))
+	js := jumble(sv, 8, r)
+	ahead := "102000.000.s!OTHER.77.1.0: TRACE:at: { tpgetrply(0x0)" // 20 minutes after the rest (under the half hour read as a clock set back)
+	js = slices.Insert(js, len(js)/3, ahead)
+	got, err := Read([]File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(js)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Read([]File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(stableByTime(js))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) || len(got.Warnings) != 0 {
+		t.Errorf("with a line far ahead: warnings %q; equal to the sorted lines: %v", got.Warnings, reflect.DeepEqual(got, want))
+	}
+}
