@@ -94,8 +94,8 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 // ulogFile is the ULOG file at path, of size bytes, to be read as the fit
 // goes: as it is, or through gzip when it is gzipped (a day's ULOG rotated
 // and compressed, ULOG.120126.gz), its Size then its text's (the gzip
-// trailer's, which counts modulo 4 GiB: the least such size that is not
-// under the file's).
+// trailer's, which counts modulo 4 GiB: the least such size the file's
+// could hold).
 func ulogFile(path string, size int64) (ulog.File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -114,8 +114,10 @@ func ulogFile(path string, size int64) (ulog.File, error) {
 		return ulog.File{}, err
 	}
 	text := int64(binary.LittleEndian.Uint32(trailer[:]))
-	for text < size {
-		text += 1 << 32 // a text over 4 GiB (the trailer counts modulo 4 GiB)
+	// gzip adds at most 18 bytes of header and trailer and 5 a stored block
+	// of 64 KiB to a text: a file larger than that holds a text over 4 GiB
+	for text+18+5*(size>>16+1) < size {
+		text += 1 << 32
 	}
 	if _, err := gunzip(io.NewSectionReader(fh, 0, size), path); err != nil {
 		return ulog.File{}, err

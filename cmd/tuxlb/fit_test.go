@@ -323,6 +323,16 @@ func TestFitULOGGzipped(t *testing.T) {
 	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", n2); code != 1 || !strings.Contains(stderr, "the ULOG files hold 17.2 KiB or more") {
 		t.Errorf("17K: exit %d: %s", code, stderr)
 	}
+	// an empty one (20 bytes of gzip for 0 of text) is no text over 4 GiB
+	empty := filepath.Join(dir, "empty", "ULOG.120126.gz")
+	os.MkdirAll(filepath.Dir(empty), 0o755)
+	var eb bytes.Buffer
+	ez := gzip.NewWriter(&eb)
+	ez.Close()
+	os.WriteFile(empty, eb.Bytes(), 0o644)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "1M", "--ulog", empty); code != 1 || !strings.Contains(stderr, "no TRACE lines") {
+		t.Errorf("empty: exit %d: %s", code, stderr)
+	}
 	cut := gz(bankULOG+"node2/ULOG.120126", "cut/ULOG.120126.gz", 30)
 	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "the gzip data ends short of its end") {
 		t.Errorf("cut short: exit %d: %s", code, stderr)
