@@ -32,6 +32,9 @@ type Criterion struct {
 	Services []string `json:"services"` // the services routed by it, sorted
 	Line     int      `json:"line"`     // where the entry starts
 	bufs     []bufPair
+	// factory is TYPE=FACTORY: a CORBA interface's factory-based routing,
+	// named by FACTORYROUTING in *INTERFACES, not by *SERVICES.
+	factory bool
 }
 
 // bufPair is one type[:subtype] of a BUFTYPE list.
@@ -721,6 +724,9 @@ func (b *builder) buildRouting(entries []*entry) {
 	b.critAt = map[string]int{}
 	for _, e := range entries {
 		c := Criterion{Name: e.name, Line: int(e.pos.line), Ranges: []Range{}, Services: []string{}}
+		if p, ok := e.get("TYPE"); ok && p.value == "FACTORY" {
+			c.factory = true
+		}
 		if p, ok := e.get("FIELD"); ok {
 			c.Field = p.value
 		} else {
@@ -851,7 +857,9 @@ func (b *builder) finishRouting() {
 		c := &b.m.Routing[i]
 		sort.Strings(c.Services)
 		at := pos{int32(c.Line), 1}
-		if len(c.Services) == 0 && b.critAt[c.Name] == i {
+		// A FACTORY criterion is *INTERFACES' (FACTORYROUTING), which
+		// *SERVICES cannot name: no service using it is no mistake.
+		if len(c.Services) == 0 && b.critAt[c.Name] == i && !c.factory {
 			b.warnf(at, "routing criterion %s: no service uses it (name it with ROUTING=%s in *SERVICES)", c.Name, c.Name)
 		}
 		for _, name := range c.Services {

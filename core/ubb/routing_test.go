@@ -182,6 +182,40 @@ func TestRoutingWarnings(t *testing.T) {
 	}
 }
 
+// TestRoutingFactoryCriterion: a TYPE=FACTORY criterion is a CORBA
+// interface's factory-based routing (FACTORYROUTING in *INTERFACES), which
+// no *SERVICES entry names: it gets no "no service uses it" warning, and
+// nothing else about it. A criterion that says TYPE=SERVICE (the default)
+// and that no service uses still gets the warning, as one without TYPE.
+// Lines (head is 7): 8 the server, 10 S ROUTING=ACC, 12-13 the *INTERFACES
+// entry, 15 STU (FACTORY), 16 ACC (SERVICE, used by S), 17 OLD (SERVICE,
+// unused), 18 NOTYPE (unused).
+func TestRoutingFactoryCriterion(t *testing.T) {
+	text := head + "s SRVGRP=G1 SRVID=1 CLOPT=\"-s S\"\n" +
+		"*SERVICES\nS ROUTING=ACC\n" +
+		"*INTERFACES\n\"IDL:beasys.com/UniversityP/Registrar:1.0\"\n    FACTORYROUTING = STU\n" +
+		"*ROUTING\n" +
+		"STU FIELD=\"student_id\" TYPE=FACTORY FIELDTYPE=LONG RANGES=\"1-5:G1,*:G1\"\n" +
+		"ACC FIELD=F TYPE=SERVICE RANGES=\"*:G1\"\n" +
+		"OLD FIELD=F TYPE=SERVICE RANGES=\"*:G1\"\n" +
+		"NOTYPE FIELD=F RANGES=\"*:G1\"\n"
+	m := mustLoad(t, text)
+	var got []string
+	for _, w := range m.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{
+		"t.ubb:17:1: warning: routing criterion OLD: no service uses it (name it with ROUTING=OLD in *SERVICES)",
+		"t.ubb:18:1: warning: routing criterion NOTYPE: no service uses it (name it with ROUTING=NOTYPE in *SERVICES)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(m.Routing) != 4 || m.Routing[0].Name != "STU" || len(m.Routing[0].Services) != 0 {
+		t.Errorf("routing %+v: want STU first, routing no service", m.Routing)
+	}
+}
+
 // TestRangesAfterCatchAll: ranges written after the catch-all are read and
 // checked (syntax, bounds, groups), then dropped with a warning naming them;
 // they take no part in the criterion's kind.
