@@ -158,3 +158,26 @@ func TestDMConfigWarnings(t *testing.T) {
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestDMImportKeywords: AUTOPREPARE (DM_MIB's TA_DMAUTOPREPARE of
+// T_DM_IMPORT) is a keyword of *DM_IMPORT, accepted without a warning, as
+// a real DMCONFIG's DEFAULT: line writes it; a word DMCONFIG(5) has not
+// (API) is still warned, at its line and column (line 9: the DEFAULT:
+// line is 8).
+func TestDMImportKeywords(t *testing.T) {
+	dm := "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nR1 TYPE=TDOMAIN\nR2 TYPE=TDOMAIN\n*DM_EXPORT\n*DM_IMPORT\n" +
+		"DEFAULT: AUTOTRAN=N AUTOPREPARE=N CONV=N LOAD=50\n    PRIO=50 API=ATMI FUNCTION=APPC\n" +
+		"Mail RACCESSPOINT=R1 LACCESSPOINT=LD\nMail RACCESSPOINT=R2 LACCESSPOINT=LD\n"
+	m, err := Load(Input{UBBName: "t.ubb", UBBConfig: dmUBB, DMName: "t.dm", DMConfig: dm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range m.Warnings {
+		got = append(got, w.String())
+	}
+	want := []string{"t.dm:9:13: warning: unknown keyword API in *DM_IMPORT (ignored)"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
