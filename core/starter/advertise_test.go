@@ -184,6 +184,17 @@ func TestRealConfigsStart(t *testing.T) {
 		"Billpro-Software__ninja-bea-tuxedo-8-1__bea__tuxedo8.1__samples__atmi__qsample__ubb.sample.ubb": "server server (group GROUP1) runs SERVER",
 		// *SERVICES has only a DEFAULT: line; bdb1 is MIN=2 on one queue.
 		"cSploit__android__cSploit__jni__bdb__test__xa__src2__tuxconfig.sh__heredoc_ubb.cfg.ubb": "server bdb1 (group BDBG) runs BDB1, server bdb2 (group BDBG) runs BDB2",
+		// No CLOPT, no *SERVICES section.
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter09__ubbconfig.in.ubb": "server db.py (group GROUP1) runs DB.PY, server dbxathr.py (group GROUP2) runs DBXATHR.PY",
+		// The WSL entry is commented out.
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter10__ubbconfig.in.ubb": "server ping.py (group GROUP1) runs PING.PY, server api.py (group GROUP1) runs API.PY",
+		// TMQUEUE and TMQFORWARD are system servers.
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter11__ubbconfig.in.ubb": "server ecb.py (group GROUP1) runs ECB.PY, server app.py (group GROUP1) runs APP.PY, server out.py (group GROUP1) runs OUT.PY",
+		"PacktPublishing__Modernizing-Oracle-Tuxedo-Applications-with-Python__Chapter12__ubbconfig.in.ubb": "server app.py (group GROUP1) runs APP.PY, server natsgw.py (group GROUP1) runs NATSGW.PY",
+		// CORBA: TMSYSEVT, TMFFNAME, TMIFRSVR and ISL are system servers; *SERVICES is empty.
+		"Billpro-Software__ninja-bea-tuxedo-8-1__bea__tuxedo8.1__samples__corba__university__transactions__ubb_t.mk.ubb": "server univt_server (group ORA_GRP) runs UNIVT_SERVER",
+		// CLOPT "-A --" and an empty *SERVICES; the WSL entry is commented out.
+		"endurox-dev__endurox-perl__ubbconfig.template.ubb": "server PERLSVR (group APPGRP) runs PERLSVR",
 	}
 	invalid := map[string]bool{ // NEGATIVE in SOURCES.md
 		"Setofnosets__Tuxedo1__ubbconfig.ubb":                                 true,
@@ -193,10 +204,26 @@ func TestRealConfigsStart(t *testing.T) {
 		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err2.ubb": true,
 		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err3.ubb": true,
 		"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb": true,
+		"mdafsar15__Tuxedo__ubbsimple.txt.ubb":                                true,
+	}
+	// A template of no server at all (the WSL entry commented out), which
+	// tmloadcf would load and tmboot start (a BBL alone), has nothing to run:
+	// the starter says so.
+	empty := map[string]string{
+		"gitpan__Tuxedo__ubbconfig.template.ubb": "no server offers a service, so there is nothing to run: the configuration has no server (no *SERVERS entry)",
+	}
+	// The DMCONFIG read with a UBBCONFIG: its gateway group's GWTDOMAIN
+	// advertises the DMCONFIG's imports (Mail), the configuration's only service.
+	dmconfig := map[string]string{
+		"bernardjason__demowls__tuxedo__config__UBB.src.ubb": "bernardjason__demowls__tuxedo__config__BDM.src.dmconfig",
+	}
+	dms, _ := filepath.Glob("../../testdata/tuxedo-configs/*.dmconfig")
+	if len(dms) != len(dmconfig) {
+		t.Errorf("%d DMCONFIG files in testdata/tuxedo-configs, want the %d read with their UBBCONFIG", len(dms), len(dmconfig))
 	}
 	paths, _ := filepath.Glob("../../testdata/tuxedo-configs/*.ubb")
-	if len(paths) != 39 {
-		t.Fatalf("%d configurations in testdata/tuxedo-configs, want 39", len(paths))
+	if len(paths) != 57 {
+		t.Fatalf("%d configurations in testdata/tuxedo-configs, want 57", len(paths))
 	}
 	started := 0
 	for _, p := range paths {
@@ -206,9 +233,23 @@ func TestRealConfigsStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := string(b)
-		sc, warns, err := NewWithWarnings(Files{UBBConfig: &text})
+		files := Files{UBBConfig: &text}
+		if dm := dmconfig[name]; dm != "" {
+			d, err := os.ReadFile("../../testdata/tuxedo-configs/" + dm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dmText := string(d)
+			files.DMConfig, files.DMPath = &dmText, dm
+		}
+		sc, warns, err := NewWithWarnings(files)
 		var de *diag.Error
 		switch {
+		case empty[name] != "":
+			if err == nil || !strings.Contains(err.Error(), empty[name]) {
+				t.Errorf("%s: got %v, want %q", name, err, empty[name])
+			}
+			continue
 		case invalid[name]:
 			if !errors.As(err, &de) || len(de.Diagnostics) == 0 || de.Diagnostics[0].Line == 0 {
 				t.Errorf("%s: got %v, want the configuration's errors at their lines", name, err)
@@ -228,8 +269,8 @@ func TestRealConfigsStart(t *testing.T) {
 		}
 		started++
 	}
-	if started != 39-len(invalid) {
-		t.Errorf("%d started, want %d", started, 39-len(invalid))
+	if started != 57-len(invalid)-len(empty) {
+		t.Errorf("%d started, want %d", started, 57-len(invalid)-len(empty))
 	}
 	// With a psc listing of its five servers (services made up, one per
 	// server, mtserver two), fuxedo's server test starts and runs.

@@ -29,14 +29,16 @@ var negativeSamples = map[string]string{
 		"duplicate GRPNO 1 (first at line 11)",
 	"endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb": "endurox-dev__endurox__atmitest__test090_tuxmig__ubb_syntax_err4.ubb:12:20: " +
 		"unterminated quoted string: expected a closing '\"' (a quoted value may run over 1000 lines at most)",
+	"mdafsar15__Tuxedo__ubbsimple.txt.ubb": "mdafsar15__Tuxedo__ubbsimple.txt.ubb:1:1: " +
+		"expected *RESOURCES before \"dc.genx.com.\"",
 }
 
 // TestSamples loads every real UBBCONFIG: the good ones must match their
 // golden model, the NEGATIVE ones must fail with the expected first error.
 func TestSamples(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(samplesDir, "*.ubb"))
-	if err != nil || len(files) != 39 {
-		t.Fatalf("got %d samples (%v), want the 39 of SOURCES.md", len(files), err)
+	if err != nil || len(files) != 57 {
+		t.Fatalf("got %d samples (%v), want the 57 of SOURCES.md", len(files), err)
 	}
 	for _, path := range files {
 		name := filepath.Base(path)
