@@ -207,8 +207,8 @@ func TestRealConfigsStart(t *testing.T) {
 		"mdafsar15__Tuxedo__ubbsimple.txt.ubb":                                true,
 	}
 	// A template of no server at all (the WSL entry commented out), which
-	// tmloadcf would load and tmboot start (a BBL alone), has nothing to run:
-	// the starter says so.
+	// tmloadcf would load once its placeholders are filled and tmboot start
+	// (a BBL alone), has nothing to run: the starter says so.
 	empty := map[string]string{
 		"gitpan__Tuxedo__ubbconfig.template.ubb": "no server offers a service, so there is nothing to run: the configuration has no server (no *SERVERS entry)",
 	}
