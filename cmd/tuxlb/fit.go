@@ -64,7 +64,7 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 			if planned+fi.Size()*ulogBytesFactor > budget {
 				return nil, over((planned+fi.Size()*ulogBytesFactor)/ulogBytesFactor, p)
 			}
-			f, err := ulogFile(p, fi.Size())
+			f, err := ulogFile(p, fi.Size(), (budget-planned)/ulogBytesFactor)
 			if err != nil {
 				return nil, fmt.Errorf("--ulog: %w", err)
 			}
@@ -93,10 +93,16 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 
 // ulogFile is the ULOG file at path, of size bytes, to be read as the fit
 // goes: as it is, or through gzip when it is gzipped (a day's ULOG rotated
-// and compressed, ULOG.120126.gz), its Size then its text's (the gzip
-// trailer's, which counts modulo 4 GiB: the least such size the file's
-// could hold).
-func ulogFile(path string, size int64) (ulog.File, error) {
+// and compressed, ULOG.120126.gz), its Size then its text's. The gzip
+// trailer gives the text's size modulo 4 GiB, of the last member only: a
+// size under the file's is no whole text (an empty file gzipped, 20 bytes
+// for none; members joined, gzip a; gzip b; cat a.gz b.gz, the trailer
+// b's; a file cut short, the trailer 4 bytes of its data), and the text is
+// then counted by decompressing it, up to limit bytes (one more is as
+// over the budget as any more). A trailer not under the file's size is
+// taken as the text's: of members joined, that is the last one's text
+// only (the rest is not counted without decompressing it all).
+func ulogFile(path string, size, limit int64) (ulog.File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return ulog.File{}, err
@@ -113,14 +119,17 @@ func ulogFile(path string, size int64) (ulog.File, error) {
 	if _, err := fh.ReadAt(trailer[:], size-4); err != nil {
 		return ulog.File{}, err
 	}
-	text := int64(binary.LittleEndian.Uint32(trailer[:]))
-	// gzip adds at most 18 bytes of header and trailer and 5 a stored block
-	// of 64 KiB to a text: a file larger than that holds a text over 4 GiB
-	for text+18+5*(size>>16+1) < size {
-		text += 1 << 32
-	}
-	if _, err := gunzip(io.NewSectionReader(fh, 0, size), path); err != nil {
+	zr, err := gunzip(io.NewSectionReader(fh, 0, size), path)
+	if err != nil {
 		return ulog.File{}, err
+	}
+	text := int64(binary.LittleEndian.Uint32(trailer[:]))
+	if text < size {
+		n, err := io.Copy(io.Discard, io.LimitReader(zr, max(limit, 0)+1))
+		if err != nil {
+			return ulog.File{}, fmt.Errorf("%s: %w", path, err)
+		}
+		text = n
 	}
 	return ulog.File{Name: displayName(path), Size: text, Open: func() (io.ReadCloser, error) { return openGzip(path) }}, nil
 }

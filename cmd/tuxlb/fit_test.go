@@ -366,3 +366,69 @@ func TestTraceGzipped(t *testing.T) {
 		t.Errorf("cut short: exit %d: %s", code, stderr)
 	}
 }
+
+// A gzipped ULOG whose trailer is not its text's size is counted by
+// decompressing it: members joined (gzip a; gzip b; cat a.gz b.gz) end in
+// the last member's size, an empty file gzipped in 0 beside its 20 bytes.
+// Taken as a text over 4 GiB (the trailer's size plus 4 GiB), each was
+// refused at any budget under that.
+func TestFitULOGGzipMembers(t *testing.T) {
+	dir := t.TempDir()
+	member := func(text []byte) []byte {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write(text)
+		zw.Close()
+		return b.Bytes()
+	}
+	n1, n2 := bankULOG+"node1/ULOG.120126", bankULOG+"node2/ULOG.120126"
+	text, err := os.ReadFile(n2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// node2's 15 481 bytes as two members, the last of its last 100 bytes:
+	// the trailer says 100, under the file's size (some 3 KB)
+	joined := filepath.Join(dir, "node2", "ULOG.120126.gz")
+	os.MkdirAll(filepath.Dir(joined), 0o755)
+	if err := os.WriteFile(joined, append(member(text[:len(text)-100]), member(text[len(text)-100:])...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, want, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", n2)
+	if code != 0 {
+		t.Fatalf("plain: exit %d: %s", code, stderr)
+	}
+	code, got, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", joined)
+	if got = strings.ReplaceAll(got, joined, n2); code != 0 || got != want {
+		t.Errorf("members joined: exit %d: %s\n%s\nwant\n%s", code, stderr, got, want)
+	}
+	// the budget counts the text: 2 139 + 15 481 = 17 620 bytes; at 17K
+	// (17 408 bytes) node2's is counted up to one byte past the 15 269
+	// left after node1's: 17 409 bytes, 17.0 KiB or more
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "18K", "--ulog", n1, "--ulog", joined); code != 0 {
+		t.Errorf("members joined, 18K: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", joined); code != 1 ||
+		!strings.Contains(stderr, "--ulog: with "+joined+" the ULOG files hold 17.0 KiB or more, over the 17.0 KiB") {
+		t.Errorf("members joined, 17K: exit %d: %s", code, stderr)
+	}
+	// an empty day's file rotated: no lines, read as such
+	empty := filepath.Join(dir, "empty", "ULOG.120126.gz")
+	os.MkdirAll(filepath.Dir(empty), 0o755)
+	if err := os.WriteFile(empty, member(nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", n2, "--ulog", empty); code != 0 || !strings.Contains(stderr, empty+": no TRACE lines") {
+		t.Errorf("empty: exit %d: %s", code, stderr)
+	}
+	// a file cut short in the middle (its trailer 4 bytes of its data): an
+	// error naming it
+	cut := filepath.Join(dir, "cut", "ULOG.120126.gz")
+	os.MkdirAll(filepath.Dir(cut), 0o755)
+	m := member(text)
+	if err := os.WriteFile(cut, m[:len(m)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "the gzip data ends short of its end") {
+		t.Errorf("cut short: exit %d: %s", code, stderr)
+	}
+}
