@@ -2,6 +2,7 @@ package ulog
 
 import (
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -726,6 +727,55 @@ func TestFileGivenTwice(t *testing.T) {
 		"n1/ULOG.010226: the start of copy/ULOG.010226: read once (a file given twice would count its lines twice)"}
 	if !reflect.DeepEqual(lg.Warnings, want) {
 		t.Errorf("warnings %q, want %q", lg.Warnings, want)
+	}
+}
+
+// A file whose size says less than its text (a gzipped day of members
+// joined: its trailer is the last member's size) is still found to be the
+// whole of which a copy given beside it is the start: the texts are
+// compared, not the sizes.
+func TestFileGivenTwiceSizeSaysLess(t *testing.T) {
+	start := `100000.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100000.004.h!S.1.1.1: TRACE:at: } tpservice
+100000.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`
+	whole := start + `100001.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100001.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+100001.003.h!S.1.1.1: TRACE:at: } tpservice
+100001.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`
+	open := func(name, text string, size int64) File {
+		return File{Name: name, Size: size, Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }}
+	}
+	// the whole day's file says 50 bytes (its last member's), the copy
+	// of its start its 4 lines' own
+	for _, order := range [][2]int{{0, 1}, {1, 0}} {
+		files := []File{open("n1/ULOG.010226", start, int64(len(start))), open("n1/ULOG.010226.gz", whole, 50)}
+		lg, err := Read([]File{files[order[0]], files[order[1]]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// By hand: the copy is the start of the whole, read once as the
+		// whole: two executions of A (3 and 2 ms), two arrivals, nothing
+		// malformed. Read twice, the copy's lines would be a third
+		// execution and arrival, its closes closing the whole's opens.
+		a := lg.Services["A"]
+		if a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000, 2000}) || len(lg.Arrivals) != 2 || lg.Malformed != 0 {
+			t.Errorf("order %v: A %+v arrivals %d malformed %d, want 3 and 2 ms, 2 arrivals, none malformed", order, a, len(lg.Arrivals), lg.Malformed)
+		}
+		want := []string{"n1/ULOG.010226: the start of n1/ULOG.010226.gz: read once (a file given twice would count its lines twice)"}
+		if !reflect.DeepEqual(lg.Warnings, want) {
+			t.Errorf("order %v: warnings %q, want %q", order, lg.Warnings, want)
+		}
+	}
+	// the same text, the size saying less: the same text, not its start
+	lg, err := Read([]File{open("n1/ULOG.010226", whole, int64(len(whole))), open("n1/ULOG.010226.gz", whole, 50)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"n1/ULOG.010226.gz: the same text as n1/ULOG.010226: read once (a file given twice would count its lines twice)"}; !reflect.DeepEqual(lg.Warnings, want) {
+		t.Errorf("same text: warnings %q, want %q", lg.Warnings, want)
 	}
 }
 

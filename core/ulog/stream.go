@@ -483,40 +483,55 @@ func (f File) firstLine() (string, error) {
 	return string(l), nil
 }
 
-// prefixOf says whether the file's text is the start of a's (or all of it).
-func (f File) prefixOf(a File) (bool, error) {
-	if f.size() > a.size() {
-		return false, nil
+// startOf compares the texts of a and b: 0 when they are the same, 1 when
+// b's is the start of a's, 2 when a's is the start of b's, -1 when neither
+// is the other's or its start. The
+// sizes are not trusted to tell which is longer (a gzipped file's is its
+// last member's): the texts are read side by side.
+func startOf(a, b File) (int, error) {
+	if a.Open == nil && b.Open == nil {
+		switch {
+		case a.Text == b.Text:
+			return 0, nil
+		case strings.HasPrefix(a.Text, b.Text):
+			return 1, nil
+		case strings.HasPrefix(b.Text, a.Text):
+			return 2, nil
+		}
+		return -1, nil
 	}
-	if f.Open == nil && a.Open == nil {
-		return strings.HasPrefix(a.Text, f.Text), nil
-	}
-	rb, err := f.reader()
-	if err != nil {
-		return false, err
-	}
-	defer rb.Close()
 	ra, err := a.reader()
 	if err != nil {
-		return false, err
+		return -1, err
 	}
 	defer ra.Close()
-	bb, ba := make([]byte, 64<<10), make([]byte, 64<<10)
+	rb, err := b.reader()
+	if err != nil {
+		return -1, err
+	}
+	defer rb.Close()
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
 	for {
-		n, errb := io.ReadFull(rb, bb)
-		if n > 0 {
-			if _, erra := io.ReadFull(ra, ba[:n]); erra != nil {
-				return false, nil // a is shorter than it said
-			}
-			if !bytes.Equal(bb[:n], ba[:n]) {
-				return false, nil
+		na, erra := io.ReadFull(ra, ba)
+		nb, errb := io.ReadFull(rb, bb)
+		for _, e := range []struct {
+			name string
+			err  error
+		}{{a.Name, erra}, {b.Name, errb}} {
+			if e.err != nil && !errors.Is(e.err, io.EOF) && !errors.Is(e.err, io.ErrUnexpectedEOF) {
+				return -1, fmt.Errorf("%s: %w", e.name, e.err)
 			}
 		}
+		n := min(na, nb)
 		switch {
-		case errors.Is(errb, io.EOF), errors.Is(errb, io.ErrUnexpectedEOF):
-			return true, nil
-		case errb != nil:
-			return false, fmt.Errorf("%s: %w", f.Name, errb)
+		case !bytes.Equal(ba[:n], bb[:n]):
+			return -1, nil
+		case na == nb && na < len(ba):
+			return 0, nil // both ended
+		case nb < na:
+			return 1, nil // b ended within a
+		case na < nb:
+			return 2, nil // a ended within b
 		}
 	}
 }

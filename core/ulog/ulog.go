@@ -449,15 +449,24 @@ func (lg *Log) once(files []File) ([]File, error) {
 			if drop[i] || drop[j] || days[i] != days[j] || b.size() == 0 || heads[i] != heads[j] {
 				continue
 			}
-			if same, err := b.prefixOf(a); err != nil {
+			rel, err := startOf(a, b)
+			if err != nil {
 				return nil, err
-			} else if !same {
+			}
+			if rel < 0 {
 				continue
 			}
-			drop[j] = true
 			what := "the same text as"
-			if b.size() < a.size() {
+			if rel > 0 {
 				what = "the start of" // a copy taken earlier
+			}
+			if rel == 2 {
+				// a's is the start of b's, though b's size said no more (a
+				// gzipped file of members joined gives its last member's)
+				a, b = b, a
+				drop[i] = true
+			} else {
+				drop[j] = true
 			}
 			lg.Warnings = append(lg.Warnings, fmt.Sprintf("%s: %s %s: read once (a file given twice would count its lines twice)", b.Name, what, a.Name))
 		}
