@@ -52,9 +52,10 @@ type source struct {
 	// greatest read, so that a line far ahead of the others (its stamp
 	// written wrong) does not hand on those held behind it
 	latest, lastRead int64
+	reach            int64 // the greatest latest: a line handed on is a minute before it
 	lastOut          int64 // the latest time handed on
 	lates            int   // lines read after later ones had been handed on
-	firstUS          int64 // a late line's time, and the time it came after
+	firstUS          int64 // the first late line's time, and the latest read before it
 	afterUS          int64
 	lateLine         int
 	eof              bool
@@ -286,14 +287,19 @@ func (s *source) read() {
 			lg.wholeProcs = append(lg.wholeProcs, p)
 		}
 	}
+	before := max(s.reach, s.lastRead) // the latest line read before this one, at least a minute past what was handed on
 	s.latest, s.lastRead = min(ev.us, s.lastRead), ev.us
+	s.reach = max(s.reach, s.latest)
 	lg.holding++
 	lg.held = max(lg.held, lg.holding)
 	if ev.us < s.lastOut {
 		// behind a line handed on already: read where it is, before
-		// those held (all at or after the line handed on)
+		// those held (all at or after the line handed on). A line is
+		// handed on once one read is reorderUS past it, so this one is
+		// more than that behind the latest read, the time its warning
+		// gives (the line handed on may be only a moment after it)
 		if s.lates == 0 {
-			s.firstUS, s.afterUS, s.lateLine = ev.us, s.lastOut, li+1
+			s.firstUS, s.afterUS, s.lateLine = ev.us, before, li+1
 		}
 		s.lates++
 		s.late = append(s.late, ev)

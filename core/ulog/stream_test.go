@@ -159,8 +159,15 @@ func TestLateLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	// By hand: both lines are more than 100 ms behind the line before
-	// them (0.3 s): 2 late, the first at line k+1 of the file.
-	want := fmt.Sprintf("s/ULOG.030126:%d: 2 TRACE lines are more than 100ms behind a line before them in the file (the first at %s, after", k+1, at(t0)[:2]+":"+at(t0)[2:4]+":"+at(t0)[4:])
+	// them (0.3 s): 2 late, the first at line k+1 of the file, after the
+	// latest line read before it, line k's (the file's lines before them
+	// are in time order), which is more than 100 ms after it.
+	colon := func(s string) string { return s[:2] + ":" + s[2:4] + ":" + s[4:] }
+	if stampOf(sv[k-1])-t0 <= 100 {
+		t.Fatalf("line %d at %s, not 100 ms past %s", k, at(stampOf(sv[k-1])), at(t0))
+	}
+	want := fmt.Sprintf("s/ULOG.030126:%d: 2 TRACE lines are more than 100ms behind a line before them in the file (the first at %s, after %s): read where they are",
+		k+1, colon(at(t0)), colon(at(stampOf(sv[k-1]))))
 	if len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], want) {
 		t.Errorf("warnings %q, want one beginning %q", lg.Warnings, want)
 	}
