@@ -225,6 +225,19 @@ func (s *source) read() {
 	s.li++
 	lg := s.lg
 	lg.Lines++
+	if n := s.lines.over; n > 0 {
+		// no ULOG line is that long: a TRACE line among its bytes is
+		// malformed, the rest is no TRACE line
+		if bytes.Contains(line, []byte("TRACE:")) {
+			lg.TraceLines++
+			s.traces++
+			s.malformed++
+			if len(s.examples) < maxExamples {
+				s.examples = append(s.examples, fmt.Sprintf("%s:%d: a line of %d bytes, longer than a ULOG's (%d at most are read)", s.file.Name, li+1, n, maxLine))
+			}
+		}
+		return
+	}
 	if li == 0 {
 		// a byte-order mark (a file saved by an editor on Windows) is no
 		// part of the first line's stamp
@@ -419,11 +432,20 @@ func (m *merge) popTop() {
 	m.queue = q
 }
 
-// lineReader reads lines of any length, without their "\n"; a line is
-// valid until the next.
+// maxLine is the most of a line that is read: a ULOG's lines are a few
+// hundred bytes; a longer one (binary data, a file that is no ULOG, a
+// message of another application) is read up to it, the rest of it passed
+// over, so that a file of one line of gigabytes holds a megabyte.
+const maxLine = 1 << 20
+
+// lineReader reads lines, without their "\n", up to maxLine bytes of
+// each; a line is valid until the next.
 type lineReader struct {
 	r    *bufio.Reader
 	long []byte
+	// over: the last line's length when it was longer than maxLine
+	// (only its first maxLine bytes read), else 0
+	over int64
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -431,12 +453,23 @@ func newLineReader(r io.Reader) *lineReader {
 }
 
 func (lr *lineReader) next() ([]byte, error) {
+	lr.over = 0
 	line, err := lr.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		lr.long = append(lr.long[:0], line...)
+		n := int64(len(line))
 		for errors.Is(err, bufio.ErrBufferFull) {
 			line, err = lr.r.ReadSlice('\n')
-			lr.long = append(lr.long, line...)
+			n += int64(len(line))
+			if room := maxLine - len(lr.long); room > 0 {
+				lr.long = append(lr.long, line[:min(room, len(line))]...)
+			}
+		}
+		if bytes.HasSuffix(line, []byte("\n")) {
+			n--
+		}
+		if n > maxLine {
+			lr.over = n
 		}
 		line = lr.long
 	}

@@ -357,3 +357,40 @@ func TestLineFarAhead(t *testing.T) {
 		t.Errorf("with a line far ahead: warnings %q; equal to the sorted lines: %v", got.Warnings, reflect.DeepEqual(got, want))
 	}
 }
+
+// A line longer than any ULOG's (maxLine, 1 MiB) is read up to that, the
+// rest passed over: a TRACE line of megabytes is malformed (not a service
+// of that name), a line of binary data no TRACE line, and a file of one
+// such line holds a megabyte, not the line.
+func TestLineTooLong(t *testing.T) {
+	long := `100000.002.h!X.5.1.0: TRACE:at: { tpcall("` + strings.Repeat("B", 2<<20) + `", 0x0, 0, 0x0, 0x0, 0x0)`
+	binary := strings.Repeat("\xff", 3<<20)
+	text := `100000.000.c!CLT.9.1.0: TRACE:at: { tpcall("A", 0x0, 0, 0x0, 0x0, 0x0)
+100000.001.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+` + long + "\n" + binary + `
+100000.004.h!S.1.1.1: TRACE:at: } tpservice
+100000.005.c!CLT.9.1.0: TRACE:at: } tpcall = 1
+`
+	for _, f := range []File{{Name: "u/ULOG.010226", Text: text},
+		{Name: "u/ULOG.010226", Size: int64(len(text)), Open: func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }}} {
+		lg, err := Read([]File{f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// By hand: 6 lines, 5 of them TRACE lines (the binary one is
+		// none); the third, 42 + 2 097 152 + 25 = 2 097 219 bytes, is
+		// malformed; A runs from .001 to .004, 3 ms, called once.
+		wantEx := []string{"u/ULOG.010226:3: a line of 2097219 bytes, longer than a ULOG's (1048576 at most are read)"}
+		if lg.Lines != 6 || lg.TraceLines != 5 || lg.Malformed != 1 || !reflect.DeepEqual(lg.MalformedExamples, wantEx) {
+			t.Errorf("%d lines, %d TRACE, %d malformed %q; want 6, 5, 1 %q", lg.Lines, lg.TraceLines, lg.Malformed, lg.MalformedExamples, wantEx)
+		}
+		if a := lg.Services["A"]; a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || len(lg.Services) != 1 || len(lg.Arrivals) != 1 {
+			t.Errorf("services %v, arrivals %d; want A alone, one of 3 ms, one arrival", lg.Services, len(lg.Arrivals))
+		}
+	}
+	// a file of that line alone, without its "\n": every TRACE line malformed
+	_, err := Read([]File{{Name: "u/ULOG.010226", Text: long}})
+	if want := "u/ULOG.010226: every TRACE line is malformed (1; the first: u/ULOG.010226:1: a line of 2097219 bytes"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want one beginning %q", err, want)
+	}
+}
