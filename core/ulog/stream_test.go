@@ -313,6 +313,19 @@ func TestConcatenatedMachines(t *testing.T) {
 	if late < len(sv)-near-5 || late > len(sv) {
 		t.Errorf("%d late lines, want about %d (the server's %d but the %d of its last 100 ms)", late, len(sv)-near, len(sv), near)
 	}
+	// the other way round (cat server client): the log starts at the
+	// client's first line, 1 ms before the server's first, though it is
+	// handed on after the server's lines; it ends at the later of the two
+	// files' last lines
+	rev, err := Read([]File{{Name: "all/ULOG.030126", Text: text(sv) + text(cl)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day, _ := fileDay("ULOG.030126")
+	first, end := day+stampOf(cl[0])*1000, day+max(stampOf(cl[len(cl)-1]), stampOf(sv[len(sv)-1]))*1000
+	if stampOf(sv[0]) != stampOf(cl[0])+1 || rev.FirstUS != first || rev.LastUS != end || apart.FirstUS != first || apart.LastUS != end {
+		t.Errorf("server then client: from %d to %d, apart from %d to %d; want from %d (the client's first line) to %d", rev.FirstUS, rev.LastUS, apart.FirstUS, apart.LastUS, first, end)
+	}
 }
 
 // Within the minute held, the concatenated file's second machine's lines

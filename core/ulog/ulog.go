@@ -289,8 +289,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			lg.cut = true // read on, for the counts of every line
 			continue
 		}
-		if kept == 0 {
-			lg.FirstUS = ev.us
+		if kept == 0 || ev.us < lg.FirstUS {
+			lg.FirstUS = ev.us // a line read after later ones (late) may be the first
 		}
 		lg.LastUS = max(lg.LastUS, ev.us)
 		kept++
