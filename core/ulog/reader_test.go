@@ -582,6 +582,46 @@ func TestOpenBeforeMissingDay(t *testing.T) {
 	}
 }
 
+// A line stamped just before the clock was set back but written just
+// after a line stamped after it (each process stamps its line a moment
+// before writing it) is read in its place before the step: not an hour
+// later, whence the next line would look set back once more (an hour
+// more for each such line: a minute of log read as hours).
+func TestClockSetBackLineWrittenLate(t *testing.T) {
+	lg := read1(t, `015959.900.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+010000.000.h!S.2.1.1: TRACE:at: { tpservice({"B"})
+015959.990.h!S.1.1.1: TRACE:at: } tpservice
+010000.004.h!S.2.1.1: TRACE:at: } tpservice
+015959.995.h!S.3.1.1: TRACE:at: { tpservice({"C"})
+010000.010.h!S.3.1.1: TRACE:at: } tpservice
+010001.000.h!S.1.1.1: TRACE:at: { tpservice({"A"})
+010001.002.h!S.1.1.1: TRACE:at: } tpservice
+`)
+	// By hand: the second line goes back from 01:59:59.900 to 01:00:00.000:
+	// the clock set back an hour, read as 02:00:00.000, and h's lines
+	// after it an hour later. The third, 01:59:59.990, an hour later
+	// 02:59:59.990, is an hour ahead of the latest (02:00:00.000) and 90
+	// ms after the latest before the step (01:59:59.900), within the
+	// minute: stamped before the step, read at 01:59:59.990. So is the
+	// fifth, 01:59:59.995. A: 01:59:59.900 to .990, 90 ms, then 02:00:01.000
+	// to .002, 2 ms; B: 02:00:00.000 to .004, 4 ms; C: 01:59:59.995 to
+	// 02:00:00.010, 15 ms. One step, the log from 01:59:59.900 to
+	// 02:00:01.002 (of 01/02/26, the file's day).
+	const day = int64(1767312000) * 1e6
+	hms := func(h, m, s, ms int64) int64 { return day + ((h*60+m)*60+s)*1e6 + ms*1000 }
+	a, b, c := lg.Services["A"], lg.Services["B"], lg.Services["C"]
+	if a == nil || b == nil || c == nil || !reflect.DeepEqual(a.OwnUS, []int64{90000, 2000}) || !reflect.DeepEqual(b.OwnUS, []int64{4000}) ||
+		!reflect.DeepEqual(c.OwnUS, []int64{15000}) || lg.Malformed != 0 {
+		t.Fatalf("A %+v B %+v C %+v malformed %q, want A 90 and 2 ms, B 4 ms, C 15 ms", a, b, c, lg.MalformedExamples)
+	}
+	if lg.FirstUS != hms(1, 59, 59, 900) || lg.LastUS != hms(2, 0, 1, 2) {
+		t.Errorf("log from %d to %d, want %d to %d", lg.FirstUS, lg.LastUS, hms(1, 59, 59, 900), hms(2, 0, 1, 2))
+	}
+	if want := []string{"ULOG.010226:2: the time goes back from 01:59:59.900 to 01:00:00.000: read as the clock set back (summer time ended?), this line and those of h after it 1h0m0s later"}; !reflect.DeepEqual(lg.Warnings, want) {
+		t.Errorf("warnings %q, want %q", lg.Warnings, want)
+	}
+}
+
 // A file's stamps going back by more than half an hour are the clock set
 // back at the end of summer time (an hour, read on from the hour it
 // repeats as an hour later) or the next day in a file of several days.

@@ -68,7 +68,10 @@ type source struct {
 	intern    map[string]string
 }
 
-type clockState struct{ latest, shift int64 }
+// clockState is a host's clock in a file: its latest time read, what is
+// added to its lines' times (the clock set back, or days), and the last
+// such step and the latest time before it.
+type clockState struct{ latest, shift, add, before int64 }
 
 // maxBack is how far back among those held a line out of order is put in
 // its place; one further back is held apart.
@@ -273,6 +276,13 @@ func (s *source) read() {
 		s.clocks[ev.host] = cs
 	}
 	ev.us += s.day + cs.shift
+	if pre := ev.us - cs.add; cs.add > 0 && ev.us-cs.latest > halfHourUS && pre >= cs.before-reorderUS && pre <= cs.before+reorderUS {
+		// stamped before the clock was set back, written after a line
+		// stamped after (processes stamp their lines a moment before
+		// writing them): read in its place before the step, not a step
+		// ahead (whence the next line would look set back once more)
+		ev.us = pre
+	}
 	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
 		add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
 		why := "the clock set back (summer time ended?)"
@@ -280,6 +290,7 @@ func (s *source) read() {
 			add, why = dayUS, "the next day (a file of several days?)"
 		}
 		cs.shift += add
+		cs.add, cs.before = add, cs.latest
 		ev.us += add
 		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
 			s.file.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
