@@ -91,15 +91,20 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 	return out, nil
 }
 
+// deflateMaxRatio is the most a gzip file's text can be for each of its
+// bytes: deflate codes 258 bytes repeated in no less than 2 bits.
+const deflateMaxRatio = 1032
+
 // ulogFile is the ULOG file at path, of size bytes, to be read as the fit
 // goes: as it is, or through gzip when it is gzipped (a day's ULOG rotated
 // and compressed, ULOG.120126.gz), its Size then its text's. The gzip
 // trailer gives the text's size modulo 4 GiB, of the last member only: a
-// size under the file's is no whole text (an empty file gzipped, 20 bytes
-// for none; members joined, gzip a; gzip b; cat a.gz b.gz, the trailer
-// b's; a file cut short, the trailer 4 bytes of its data), and the text is
-// then counted by decompressing it, up to limit bytes (one more is as
-// over the budget as any more). A trailer not under the file's size is
+// size under the file's, or over deflateMaxRatio times it, is no whole
+// text (an empty file gzipped, 20 bytes for none; members joined, gzip a;
+// gzip b; cat a.gz b.gz, the trailer b's; a file cut short, the trailer 4
+// bytes of its data, most often gigabytes), and the text is then counted
+// by decompressing it, up to limit bytes (one more is as over the budget
+// as any more). A trailer not under the file's size is
 // taken as the text's: of members joined, that is the last one's text
 // only (the rest is not counted without decompressing it all).
 func ulogFile(path string, size, limit int64) (ulog.File, error) {
@@ -124,7 +129,7 @@ func ulogFile(path string, size, limit int64) (ulog.File, error) {
 		return ulog.File{}, err
 	}
 	text := int64(binary.LittleEndian.Uint32(trailer[:]))
-	if text < size {
+	if text < size || text/deflateMaxRatio > size {
 		n, err := io.Copy(io.Discard, io.LimitReader(zr, max(limit, 0)+1))
 		if err != nil {
 			return ulog.File{}, fmt.Errorf("%s: %w", path, err)

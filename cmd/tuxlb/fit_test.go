@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -430,5 +431,21 @@ func TestFitULOGGzipMembers(t *testing.T) {
 	}
 	if code, _, stderr := tuxlbRun("fit", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "the gzip data ends short of its end") {
 		t.Errorf("cut short: exit %d: %s", code, stderr)
+	}
+	// one cut where its last 4 bytes (data) say over a GiB, more than
+	// deflate makes of a file of its size (1 032 bytes a byte): counted,
+	// it is cut short; taken as its text's size, it was over a 1G budget
+	k := len(m) / 2
+	for v := int64(0); k < len(m) && !(v > 1<<30 && v/1032 > int64(k)); k++ {
+		v = int64(binary.LittleEndian.Uint32(m[k-3 : k+1]))
+	}
+	if k == len(m) {
+		t.Fatal("no cut point whose last 4 bytes say over a GiB")
+	}
+	if err := os.WriteFile(cut, m[:k], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "1G", "--ulog", n1, "--ulog", cut); code != 1 || !strings.Contains(stderr, cut) || !strings.Contains(stderr, "the gzip data ends short of its end") {
+		t.Errorf("cut short, its last bytes saying over a GiB: exit %d: %s", code, stderr)
 	}
 }
