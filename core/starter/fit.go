@@ -504,15 +504,20 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			rep.Warnings = append(rep.Warnings, w)
 		}
 		rep.Services[n] = sr
-		for _, us := range s.OwnUS {
-			samples[n] = append(samples[n], float64(us)/1000)
+		if len(s.OwnUS) > 0 {
+			samples[n] = make([]float64, len(s.OwnUS))
+			for i, us := range s.OwnUS {
+				samples[n][i] = float64(us) / 1000
+			}
 		}
 		spans[n] = s.OwnSpans
+		s.OwnUS = nil // the samples hold them: a long log's are much of what it holds
 	}
 	arr := make([]arrival, len(lg.Arrivals))
 	for i, a := range lg.Arrivals {
 		arr[i] = arrival{us: a.TimeUS, svc: a.Service, origin: lmid(a.Host), w: a.Weight}
 	}
+	lg.Arrivals = nil // arr holds them
 	return arr
 }
 

@@ -90,12 +90,20 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	if len(lg.CallSpans) == 0 || len(lg.Executions) == 0 {
 		return Latency{}
 	}
+	// each service's executions by start: Executions sorted in place by
+	// service, then start (no copy of them: a log's executions are most of
+	// what it holds), each service's a piece of it
+	slices.SortStableFunc(lg.Executions, func(a, b Span) int {
+		return cmp.Or(strings.Compare(a.Service, b.Service), cmpInt(a.StartUS, b.StartUS))
+	})
 	byService := map[string][]Span{}
-	for _, e := range lg.Executions {
-		byService[e.Service] = append(byService[e.Service], e)
-	}
-	for _, ex := range byService {
-		slices.SortStableFunc(ex, func(a, b Span) int { return cmpInt(a.StartUS, b.StartUS) })
+	for i := 0; i < len(lg.Executions); {
+		j := i + 1
+		for j < len(lg.Executions) && lg.Executions[j].Service == lg.Executions[i].Service {
+			j++
+		}
+		byService[lg.Executions[i].Service] = lg.Executions[i:j:j]
+		i = j
 	}
 	offsets := lg.offsets(byService, machine)
 	// from each caller's machine, the machines whose clocks are corrected
@@ -198,11 +206,14 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
-	byMid := map[string][]Span{}
+	byMid := map[string][]int32{} // a service's executions (their places in byService's) by midpoint
 	ran := map[string]map[string]bool{} // service -> the machines that ran it
 	for svc, ex := range byService {
-		m := slices.Clone(ex)
-		slices.SortStableFunc(m, func(a, b Span) int { return cmpInt(a.StartUS+a.EndUS, b.StartUS+b.EndUS) })
+		m := make([]int32, len(ex))
+		for i := range m {
+			m[i] = int32(i)
+		}
+		slices.SortStableFunc(m, func(a, b int32) int { return cmpInt(ex[a].StartUS+ex[a].EndUS, ex[b].StartUS+ex[b].EndUS) })
 		byMid[svc] = m
 		ran[svc] = map[string]bool{}
 		for _, e := range ex {
@@ -211,9 +222,9 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 	}
 	taken := map[string]int{} // a side's neighbours so far, by machine
 	for _, c := range lg.CallSpans {
-		ex := byMid[c.Service]
+		ex, all := byMid[c.Service], byService[c.Service]
 		mid := c.StartUS + c.EndUS // doubled midpoints stay whole
-		i, _ := slices.BinarySearchFunc(ex, mid, func(e Span, t int64) int { return cmpInt(e.StartUS+e.EndUS, t) })
+		i, _ := slices.BinarySearchFunc(ex, mid, func(e int32, t int64) int { return cmpInt(all[e].StartUS+all[e].EndUS, t) })
 		cm := machine(c.Host)
 		others := len(ran[c.Service])
 		if ran[c.Service][cm] {
@@ -223,7 +234,7 @@ func (lg *Log) offsets(byService map[string][]Span, machine func(string) string)
 			clear(taken)
 			full := 0 // the machines with all their neighbours this side
 			for j, n := side.from, 0; j >= 0 && j < len(ex) && n < offsetLook && full < others; j, n = j+side.step, n+1 {
-				e := ex[j]
+				e := all[ex[j]]
 				sm := machine(e.Host)
 				if sm == cm || taken[sm] == offsetNeighbours {
 					continue

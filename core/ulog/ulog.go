@@ -139,8 +139,9 @@ type Log struct {
 	// Servers are keyed "host!NAME" (the tag's host and process name).
 	Servers map[string]*Server
 	// Executions are every finished tpservice, and CallSpans every finished
-	// tpcall that is not part of another call, in the order they ended;
-	// both empty when the log has whole-second stamps.
+	// tpcall that is not part of another call, in the order they ended
+	// (Latency sorts Executions by service, then start); both empty when
+	// the log has whole-second stamps.
 	Executions, CallSpans []Span
 	// Ignored counts the TRACE lines of another category than at (the
 	// application's ATMI calls): ia, tr, xa, iatm..., but for the ia
