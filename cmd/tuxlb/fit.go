@@ -32,46 +32,53 @@ type ulogFlag []string
 func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
 func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 
-// ulogBytesFactor is the memory fitting a ULOG holds per byte of it: a
-// file on disk is read as a stream, so what is held is what the walk keeps
-// of its executions and calls (a span, a sample and an arrival each, under
-// 100 bytes for the 300 to 400 bytes of TRACE lines each takes), the fit's
-// own copies, and the collector's room, which the budget (the process's
-// memory limit) bounds. Measured: 2 files of 280 MB in all (3.4 million
-// lines, millisecond stamps) peaked at 0.36 GB at the default budget, 0.31
-// GB within 290 MiB; 2.1 GB at 1.98 GB, 1.54 GB within 2100 MiB. Before
-// the files were streamed, 280 MB took 0.95 GB. A ULOG read from standard
-// input or a pipe is held whole (it cannot be read twice): it counts 6
-// bytes a byte, as every file did before.
-const ulogBytesFactor, ulogHeldFactor = 1, 6
+// ulogPlan is the memory fitting a ULOG file plans for its size: a file on
+// disk is read as a stream, so what is held is what the walk keeps of its
+// executions and calls (a span, a sample and an arrival each: about 300
+// bytes a request, whatever its lines), the fit's own copies, and the
+// collector's room, which the budget (the process's memory limit) bounds.
+// Measured live at most: a log of nothing but one short call a request (4
+// lines, 267 bytes a request) 1.16 bytes a byte, 310 MB for 267 MB (its
+// peak 0.40 GB within --memory-budget 400M); a log of nested calls,
+// transactions and /Q (app13's) 0.2, its peak 0.31 GB for 280 MB within
+// 290 MiB. So a byte and a half a byte. Before the files were streamed,
+// 280 MB took 0.95 GB. A ULOG read from standard input or a pipe is held
+// whole (it cannot be read twice): ulogHeldFactor, 6 bytes a byte, as every
+// file did before.
+func ulogPlan(size int64) int64 { return size + size/2 }
+
+// ulogFits is the size of ULOG files whose plan is mem.
+func ulogFits(mem int64) int64 { return mem / 3 * 2 }
+
+const ulogHeldFactor = 6
 
 // readULOGs opens the --ulog files ("-" once: standard input): a regular
 // file is read as the fit goes, anything else (standard input, a pipe) is
 // read whole now. Together they may hold at most the budget: a file
-// counts ulogBytesFactor bytes a byte, a file held ulogHeldFactor.
+// counts ulogPlan, a file held ulogHeldFactor bytes a byte.
 func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, error) {
 	const advice = "give fewer days or machines, or cut a day's file to the hours you need (keep its name: ULOGPFX.mmddyy gives the date), " +
 		"or raise --memory-budget"
 	over := func(total int64, name string) error {
 		return fmt.Errorf("--ulog: with %s the ULOG files hold %s or more, over the %s that fit in --memory-budget %s "+
-			"(fitting a ULOG file holds about %d bytes of memory for each of its bytes): %s",
-			name, admission.SizeText(total), admission.SizeText(budget/ulogBytesFactor), admission.SizeText(budget), ulogBytesFactor, advice)
+			"(fitting a ULOG file holds up to 1.5 bytes of memory for each of its bytes): %s",
+			name, admission.SizeText(total), admission.SizeText(ulogFits(budget)), admission.SizeText(budget), advice)
 	}
 	var out []ulog.File
-	var planned int64 // memory, bytes
+	var planned, total int64 // memory, and the files' bytes
 	for _, p := range paths {
 		if fi, err := os.Stat(p); p != "-" && err == nil && fi.Mode().IsRegular() {
-			if planned+fi.Size()*ulogBytesFactor > budget {
-				return nil, over((planned+fi.Size()*ulogBytesFactor)/ulogBytesFactor, p)
+			if planned+ulogPlan(fi.Size()) > budget {
+				return nil, over(total+fi.Size(), p)
 			}
-			f, err := ulogFile(p, fi.Size(), (budget-planned)/ulogBytesFactor)
+			f, err := ulogFile(p, fi.Size(), ulogFits(budget-planned))
 			if err != nil {
 				return nil, fmt.Errorf("--ulog: %w", err)
 			}
-			if f.Size != fi.Size() && planned+f.Size*ulogBytesFactor > budget { // gzipped: its text's size
-				return nil, over((planned+f.Size*ulogBytesFactor)/ulogBytesFactor, p)
+			if f.Size != fi.Size() && planned+ulogPlan(f.Size) > budget { // gzipped: its text's size
+				return nil, over(total+f.Size, p)
 			}
-			planned += f.Size * ulogBytesFactor
+			planned, total = planned+ulogPlan(f.Size), total+f.Size
 			out = append(out, f)
 			continue
 		}
@@ -79,13 +86,13 @@ func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, erro
 		if err != nil {
 			if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 				return nil, fmt.Errorf("--ulog: %s holds more than the %s that fit in --memory-budget %s beside the files before it "+
-					"(a ULOG from standard input or a pipe is held whole, about %d bytes of memory for each of its bytes; a file is read as the fit goes, %d): "+
+					"(a ULOG from standard input or a pipe is held whole, about %d bytes of memory for each of its bytes; a file is read as the fit goes, 1.5): "+
 					"give it as a file, or %s", displayName(p), admission.SizeText(max(budget-planned, 0)/ulogHeldFactor), admission.SizeText(budget),
-					ulogHeldFactor, ulogBytesFactor, advice)
+					ulogHeldFactor, advice)
 			}
 			return nil, err
 		}
-		planned += int64(len(*s)) * ulogHeldFactor
+		planned, total = planned+int64(len(*s))*ulogHeldFactor, total+int64(len(*s))
 		out = append(out, ulog.File{Name: displayName(p), Text: *s}) // as given: every machine's ULOG has the same base name
 	}
 	return out, nil

@@ -250,15 +250,16 @@ func TestFitFlags(t *testing.T) {
 }
 
 // The --ulog files are read as the fit goes, up to what fits the memory
-// budget: fitting holds about ulogBytesFactor (1) byte for each byte of a
-// ULOG file, ulogHeldFactor (6) for one from standard input, held whole.
-// The bank's two files, 2 139 and 15 481 bytes, 17 620 in all: a budget of
-// 18 KiB (18 432) takes them; 17 KiB (17 408, 17.0 KiB) is passed by the
-// second file, named in the error with the 17 620 bytes (17.2 KiB) read
-// with it. With the second from standard input, 2 139 bytes are planned for
-// the first, and the rest of the budget over 6 is what standard input may
-// hold: 93 KiB (95 232) leaves 15 515 bytes, enough for 15 481; 92 KiB
-// (94 208) leaves 15 344 (15.0 KiB), too few.
+// budget: fitting plans 1.5 bytes for each byte of a ULOG file (ulogPlan),
+// ulogHeldFactor (6) for one from standard input, held whole. The bank's
+// two files, 2 139 and 15 481 bytes, plan 3 208 and 23 221 bytes, 26 429 in
+// all: a budget of 26 KiB (26 624) takes them; 25 KiB (25 600, which fits
+// 17 066 bytes of ULOG: 16.7 KiB) is passed by the second file, named in
+// the error with the 17 620 bytes (17.2 KiB) read with it. With the second
+// from standard input, 3 208 bytes are planned for the first, and the rest
+// of the budget over 6 is what standard input may hold: 94 KiB (96 256)
+// leaves 15 508 bytes, enough for 15 481; 93 KiB (95 232) leaves 15 337
+// (15.0 KiB), too few.
 func TestFitULOGBudget(t *testing.T) {
 	n1, n2 := bankULOG+"node1/ULOG.120126", bankULOG+"node2/ULOG.120126"
 	for _, f := range []struct {
@@ -269,23 +270,23 @@ func TestFitULOGBudget(t *testing.T) {
 			t.Fatalf("%s: %v, want %d bytes (the derivation above)", f.path, err, f.size)
 		}
 	}
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "18K", "--ulog", n1, "--ulog", n2); code != 0 {
-		t.Errorf("18K: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "26K", "--ulog", n1, "--ulog", n2); code != 0 {
+		t.Errorf("26K: exit %d: %s", code, stderr)
 	}
-	code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", n2)
-	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 17.0 KiB that fit in --memory-budget 17.0 KiB") {
-		t.Errorf("17K: exit %d: %s", code, stderr)
+	code, _, stderr := tuxlbRun("fit", "--memory-budget", "25K", "--ulog", n1, "--ulog", n2)
+	if code != 1 || !strings.Contains(stderr, "--ulog: with "+n2+" the ULOG files hold 17.2 KiB or more, over the 16.7 KiB that fit in --memory-budget 25.0 KiB") {
+		t.Errorf("25K: exit %d: %s", code, stderr)
 	}
 	text, err := os.ReadFile(n2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := tuxlbRunStdin(string(text), "fit", "--memory-budget", "93K", "--ulog", n1, "--ulog", "-"); code != 0 {
-		t.Errorf("93K, standard input: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRunStdin(string(text), "fit", "--memory-budget", "94K", "--ulog", n1, "--ulog", "-"); code != 0 {
+		t.Errorf("94K, standard input: exit %d: %s", code, stderr)
 	}
-	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "92K", "--ulog", n1, "--ulog", "-")
-	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 92.0 KiB beside the files before it") {
-		t.Errorf("92K, standard input: exit %d: %s", code, stderr)
+	code, _, stderr = tuxlbRunStdin(string(text), "fit", "--memory-budget", "93K", "--ulog", n1, "--ulog", "-")
+	if code != 1 || !strings.Contains(stderr, "--ulog: <stdin> holds more than the 15.0 KiB that fit in --memory-budget 93.0 KiB beside the files before it") {
+		t.Errorf("93K, standard input: exit %d: %s", code, stderr)
 	}
 }
 
@@ -320,9 +321,9 @@ func TestFitULOGGzipped(t *testing.T) {
 	if code != 0 || got != want {
 		t.Errorf("gzipped: exit %d: %s\n%s\nwant\n%s", code, stderr, got, want)
 	}
-	// the budget: the texts' 17 620 bytes, not the files' (about 3 KB)
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", n2); code != 1 || !strings.Contains(stderr, "the ULOG files hold 17.2 KiB or more") {
-		t.Errorf("17K: exit %d: %s", code, stderr)
+	// the budget: the texts' 17 620 bytes (26 429 planned, over 25 KiB), not the files' (about 3 KB)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "25K", "--ulog", n1, "--ulog", n2); code != 1 || !strings.Contains(stderr, "the ULOG files hold 17.2 KiB or more") {
+		t.Errorf("25K: exit %d: %s", code, stderr)
 	}
 	// an empty one (20 bytes of gzip for 0 of text) is no text over 4 GiB
 	empty := filepath.Join(dir, "empty", "ULOG.120126.gz")
@@ -402,15 +403,18 @@ func TestFitULOGGzipMembers(t *testing.T) {
 	if got = strings.ReplaceAll(got, joined, n2); code != 0 || got != want {
 		t.Errorf("members joined: exit %d: %s\n%s\nwant\n%s", code, stderr, got, want)
 	}
-	// the budget counts the text: 2 139 + 15 481 = 17 620 bytes; at 17K
-	// (17 408 bytes) node2's is counted up to one byte past the 15 269
-	// left after node1's: 17 409 bytes, 17.0 KiB or more
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "18K", "--ulog", n1, "--ulog", joined); code != 0 {
-		t.Errorf("members joined, 18K: exit %d: %s", code, stderr)
+	// the budget counts the text: 2 139 + 15 481 = 17 620 bytes, planned
+	// 3 208 + 23 221 = 26 429; at 26K (26 624) taken; at 25K (25 600),
+	// 22 392 are left after node1's plan, room for 14 928 bytes of text:
+	// node2's is counted up to one byte past that, 14 929, and 2 139 +
+	// 14 929 = 17 068 bytes are 16.7 KiB or more, over the 17 066 (16.7 KiB)
+	// that fit in 25 KiB
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "26K", "--ulog", n1, "--ulog", joined); code != 0 {
+		t.Errorf("members joined, 26K: exit %d: %s", code, stderr)
 	}
-	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "17K", "--ulog", n1, "--ulog", joined); code != 1 ||
-		!strings.Contains(stderr, "--ulog: with "+joined+" the ULOG files hold 17.0 KiB or more, over the 17.0 KiB") {
-		t.Errorf("members joined, 17K: exit %d: %s", code, stderr)
+	if code, _, stderr := tuxlbRun("fit", "--memory-budget", "25K", "--ulog", n1, "--ulog", joined); code != 1 ||
+		!strings.Contains(stderr, "--ulog: with "+joined+" the ULOG files hold 16.7 KiB or more, over the 16.7 KiB that fit in --memory-budget 25.0 KiB") {
+		t.Errorf("members joined, 25K: exit %d: %s", code, stderr)
 	}
 	// an empty day's file rotated: no lines, read as such
 	empty := filepath.Join(dir, "empty", "ULOG.120126.gz")
