@@ -206,7 +206,7 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
-	byMid := map[string][]int32{} // a service's executions (their places in byService's) by midpoint
+	byMid := map[string][]int32{}       // a service's executions (their places in byService's) by midpoint
 	ran := map[string]map[string]bool{} // service -> the machines that ran it
 	for svc, ex := range byService {
 		m := make([]int32, len(ex))

@@ -46,7 +46,7 @@ type source struct {
 	// machine's lines among another's), held apart, a heap by time then
 	// line, so that each costs a step of the heap rather than a move of
 	// those held after it
-	apart []event
+	apart minHeap[event]
 	late  []event // read after later ones were handed on: handed on first, as read
 	// latest is the earlier of the last two lines' times: not the
 	// greatest read, so that a line far ahead of the others (its stamp
@@ -124,8 +124,8 @@ func (s *source) front() *event {
 	if s.head < len(s.held) {
 		f = &s.held[s.head]
 	}
-	if len(s.apart) > 0 && (f == nil || before(&s.apart[0], f)) {
-		f = &s.apart[0]
+	if s.apart.len() > 0 && (f == nil || before(s.apart.top(), f)) {
+		f = s.apart.top()
 	}
 	return f
 }
@@ -152,8 +152,8 @@ func (s *source) pop() event {
 		}
 		return ev
 	}
-	if len(s.apart) > 0 && (s.head == len(s.held) || before(&s.apart[0], &s.held[s.head])) {
-		ev := s.popApart()
+	if s.apart.len() > 0 && (s.head == len(s.held) || before(s.apart.top(), &s.held[s.head])) {
+		ev := s.apart.pop()
 		s.lastOut = max(s.lastOut, ev.us)
 		return ev
 	}
@@ -168,45 +168,6 @@ func (s *source) pop() event {
 		s.held, s.head = s.held[:n], 0
 	}
 	s.lastOut = max(s.lastOut, ev.us)
-	return ev
-}
-
-// pushApart and popApart keep apart a heap.
-func (s *source) pushApart(ev event) {
-	h := append(s.apart, ev)
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !before(&h[i], &h[p]) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-	s.apart = h
-}
-
-func (s *source) popApart() event {
-	h := s.apart
-	ev := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h[n] = event{}
-	h = h[:n]
-	for i := 0; ; {
-		l, m := 2*i+1, i
-		if l < n && before(&h[l], &h[m]) {
-			m = l
-		}
-		if r := l + 1; r < n && before(&h[r], &h[m]) {
-			m = r
-		}
-		if m == i {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
-	}
-	s.apart = h
 	return ev
 }
 
@@ -336,7 +297,7 @@ func (s *source) read() {
 		i--
 	}
 	if i > s.head && s.held[i-1].us > ev.us {
-		s.pushApart(ev)
+		s.apart.push(ev)
 		return
 	}
 	s.held = slices.Insert(s.held, i, ev)
@@ -358,7 +319,7 @@ func (s *source) lateWarning() string {
 // day only when the events reach that day.
 type merge struct {
 	srcs  []*source
-	queue []mergeItem // a heap: the sources' first events, or a day not yet opened
+	queue minHeap[mergeItem] // the sources' first events, or a day not yet opened
 }
 
 type mergeItem struct {
@@ -367,7 +328,7 @@ type mergeItem struct {
 	src    *source
 }
 
-func (a mergeItem) less(b mergeItem) bool {
+func (a *mergeItem) less(b *mergeItem) bool {
 	if a.us != b.us {
 		return a.us < b.us
 	}
@@ -378,69 +339,80 @@ func (a mergeItem) less(b mergeItem) bool {
 }
 
 func newMerge(srcs []*source) *merge {
-	m := &merge{srcs: srcs}
+	m := &merge{srcs: srcs, queue: minHeap[mergeItem]{less: (*mergeItem).less}}
 	for _, s := range srcs {
-		m.push(mergeItem{us: s.day, src: s}) // no line of it is before its day
+		m.queue.push(mergeItem{us: s.day, src: s}) // no line of it is before its day
 	}
 	return m
 }
 
 // next is the next event; false when every file is read.
 func (m *merge) next() (event, bool) {
-	for len(m.queue) > 0 {
-		it := m.queue[0]
-		m.popTop()
+	for m.queue.len() > 0 {
+		it := m.queue.pop()
 		s := it.src
 		if !it.opened {
 			s.open()
 			if s.ready() {
-				m.push(mergeItem{us: s.first().us, opened: true, src: s})
+				m.queue.push(mergeItem{us: s.first().us, opened: true, src: s})
 			}
 			continue
 		}
 		ev := s.pop()
 		if s.ready() {
-			m.push(mergeItem{us: s.first().us, opened: true, src: s})
+			m.queue.push(mergeItem{us: s.first().us, opened: true, src: s})
 		}
 		return ev, true
 	}
 	return event{}, false
 }
 
-func (m *merge) push(it mergeItem) {
-	q := append(m.queue, it)
-	i := len(q) - 1
-	for i > 0 {
+// minHeap is a binary heap, the least of its items by less on top.
+type minHeap[T any] struct {
+	items []T
+	less  func(a, b *T) bool
+}
+
+func (h *minHeap[T]) len() int { return len(h.items) }
+func (h *minHeap[T]) top() *T  { return &h.items[0] }
+
+func (h *minHeap[T]) push(x T) {
+	q := append(h.items, x)
+	for i := len(q) - 1; i > 0; {
 		p := (i - 1) / 2
-		if !q[i].less(q[p]) {
+		if !h.less(&q[i], &q[p]) {
 			break
 		}
 		q[i], q[p] = q[p], q[i]
 		i = p
 	}
-	m.queue = q
+	h.items = q
 }
 
-func (m *merge) popTop() {
-	q := m.queue
+func (h *minHeap[T]) pop() T {
+	q := h.items
+	x := q[0]
 	n := len(q) - 1
 	q[0] = q[n]
+	var zero T
+	q[n] = zero // (what it points to let go)
 	q = q[:n]
 	for i := 0; ; {
-		l, small := 2*i+1, i
-		if l < n && q[l].less(q[small]) {
-			small = l
+		l, m := 2*i+1, i
+		if l < n && h.less(&q[l], &q[m]) {
+			m = l
 		}
-		if r := l + 1; r < n && q[r].less(q[small]) {
-			small = r
+		if r := l + 1; r < n && h.less(&q[r], &q[m]) {
+			m = r
 		}
-		if small == i {
+		if m == i {
 			break
 		}
-		q[i], q[small] = q[small], q[i]
-		i = small
+		q[i], q[m] = q[m], q[i]
+		i = m
 	}
-	m.queue = q
+	h.items = q
+	return x
 }
 
 // maxLine is the most of a line that is read: a ULOG's lines are a few

@@ -246,7 +246,7 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 	srcs := make([]*source, len(files))
 	intern := map[string]string{}
 	for fi, f := range files {
-		s := &source{lg: lg, file: f, fi: fi, intern: intern}
+		s := &source{lg: lg, file: f, fi: fi, intern: intern, apart: minHeap[event]{less: before}}
 		s.day, s.dated = fileDay(f.Name)
 		switch {
 		case !s.dated && dated:
