@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -405,5 +406,63 @@ func TestLineTooLong(t *testing.T) {
 	_, err := Read([]File{{Name: "u/ULOG.010226", Text: long}})
 	if want := "u/ULOG.010226: every TRACE line is malformed (1; the first: u/ULOG.010226:1: a line of 2097219 bytes"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %v, want one beginning %q", err, want)
+	}
+}
+
+// genReader writes, as it is read, a machine's ULOG of n requests 2 ms
+// apart, each a client process's tpcall of S served 5 ms by one of four
+// server processes (4 lines a request, 267 bytes): a log of any length
+// that is never held whole, for BenchmarkReadStreamed.
+type genReader struct {
+	i, n int
+	buf  []byte
+}
+
+func (g *genReader) Read(p []byte) (int, error) {
+	for len(g.buf) < len(p) && g.i < g.n {
+		t := int64(8*3600*1000 + 2*g.i)
+		st := func(ms int64) string {
+			return fmt.Sprintf("%02d%02d%02d.%03d", ms/3600000, ms/60000%60, ms/1000%60, ms%1000)
+		}
+		pid, sp := 100000+g.i, 5000+g.i%4
+		g.buf = fmt.Appendf(g.buf, "%s.h1!clt.%d.1.0: TRACE:at: { tpcall(\"S\", 0x0, 0, 0x0, 0x0, 0x0)\n", st(t), pid)
+		g.buf = fmt.Appendf(g.buf, "%s.h1!srv.%d.1.0: TRACE:at: { tpservice({\"S\", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})\n", st(t+1), sp)
+		g.buf = fmt.Appendf(g.buf, "%s.h1!srv.%d.1.0: TRACE:at: } tpservice\n", st(t+6), sp)
+		g.buf = fmt.Appendf(g.buf, "%s.h1!clt.%d.1.0: TRACE:at: } tpcall = 1\n", st(t+7), pid)
+		g.i++
+	}
+	if len(g.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, g.buf)
+	g.buf = g.buf[:copy(g.buf, g.buf[n:])]
+	return n, nil
+}
+
+// BenchmarkReadStreamed reads generated ULOGs of 100 000 and 400 000
+// requests (27 and 107 MB, never held whole) through Open: ns a request
+// (the generator's formatting included), the lines held at once (a
+// minute's: flat in the log's length), and the heap the read log keeps a
+// request (what grows with it). `go test ./core/ulog -run '^$' -bench ReadStreamed -benchtime 1x`.
+func BenchmarkReadStreamed(b *testing.B) {
+	for _, n := range []int{100_000, 400_000} {
+		b.Run(fmt.Sprint("requests=", n), func(b *testing.B) {
+			var lg *Log
+			for range b.N {
+				f := File{Name: "h1/ULOG.120726", Size: int64(n) * 267, Open: func() (io.ReadCloser, error) { return io.NopCloser(&genReader{n: n}), nil }}
+				var err error
+				if lg, err = Read([]File{f}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/request")
+			b.ReportMetric(float64(lg.held), "lines-held")
+			b.ReportMetric(float64(ms.HeapAlloc)/float64(n), "live-B/request")
+			runtime.KeepAlive(lg)
+		})
 	}
 }
