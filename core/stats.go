@@ -319,7 +319,7 @@ func (st *stats) finish(e *engine) {
 
 // svcFewFrom is how many services a model has from which their
 // distributions keep their first values in a list (hist.Acc.KeepFew).
-var svcFewFrom = 64
+var svcFewFrom = hist.ServicesKeepingFew
 
 // svcAcc is what complete counts per service, together: one bounds check
 // and one place in memory for a request rather than three.

@@ -147,7 +147,7 @@ func TraceRowCost(text string, cm *scenario.TraceMap) int64 {
 
 // modelSize is what of a model drives a run's memory.
 type modelSize struct {
-	instances, queues, machines, pairs int64
+	instances, queues, machines, pairs, services int64
 	// threads: the dispatch threads of multithreaded instances past their
 	// first (MAXDISPATCHTHREADS - 1 each)
 	threads int64
@@ -155,7 +155,8 @@ type modelSize struct {
 }
 
 func sizeOf(m *ubb.Model) modelSize {
-	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), mp: m.Model == "MP"}
+	s := modelSize{instances: int64(len(m.Servers)), queues: int64(len(m.Queues)), machines: int64(len(m.Machines)), services: int64(len(m.Services)),
+		mp: m.Model == "MP"}
 	for i := range m.Servers {
 		s.pairs += int64(len(m.Servers[i].Services))
 		if !m.Servers[i].Gateway {
@@ -230,7 +231,7 @@ func runCost(sc *scenario.Scenario, s modelSize) Cost {
 		}
 	}
 	c.add("workload.trace_csv", "the trace's text", int64(len(sc.Workload.TraceCSV)), 1)
-	appCost(&c, sc)
+	appCost(&c, sc, s)
 	return c
 }
 

@@ -152,6 +152,14 @@ func (a *Acc) keptInFew(v int64) bool {
 	return false
 }
 
+// FewMax is how many values a distribution keeps in few (KeepFew).
+const FewMax = fewMax
+
+// ServicesKeepingFew is how many services a model has from which the
+// engine keeps each service's first waits and responses in few (core's
+// statistics, and admission's estimate of them).
+const ServicesKeepingFew = 64
+
 // fewMax is how many values a distribution keeps in few: 8 KB, where a
 // distribution of waits that grow, as in an overload, takes 36 KB of front
 // and as much again past it. Every bucket index fits in its uint16s.
