@@ -49,6 +49,7 @@ func TestParseScenarioErrors(t *testing.T) {
 		{"wrong type", `"rate_per_s": 200`, `"rate_per_s": "200"`, "workload.generate.streams[0].rate_per_s: want a number, got a string"},
 		{"wrong type in map", `"speed": 0.5`, `"speed": true`, "machines.site2.speed: want a number, got a boolean"},
 		{"route not a value", `"rate_per_s": 200}`, `"rate_per_s": 200, "route": {"values": [1, [2]]}}`, "workload.generate.streams[0].route.values[1]: want a string or a number, got an array"},
+		{"route value null", `"rate_per_s": 200}`, `"rate_per_s": 200, "route": {"values": [1, null]}}`, "workload.generate.streams[0].route.values[1]: want a string or a number, got null"},
 		{"seed negative", `"seed": 7`, `"seed": -7`, "seed: want a whole number from 0 to 18446744073709551615, got -7"},
 		{"seed float", `"seed": 7`, `"seed": 7.5`, "seed: want a whole number from 0 to 18446744073709551615, got 7.5"},
 		{"array for object", `"network": {"latency_ms": 1.5}`, `"network": [1]`, "network: want an object, got an array"},

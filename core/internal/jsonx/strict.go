@@ -121,11 +121,17 @@ func FindProblem(v any, t reflect.Type, path string) Problem {
 		}
 		t = t.Elem()
 	}
-	if v == nil || t == rawMessage { // a json.RawMessage holds any value
+	if t == rawMessage { // a json.RawMessage holds any value
 		return Problem{}
 	}
 	if c, ok := reflect.New(t).Interface().(Shaped); ok {
+		if v == nil && json.Unmarshal([]byte("null"), c) == nil {
+			return Problem{} // a type that decodes itself may take null (a no-op) or refuse it
+		}
 		return c.JSONProblem(v, path)
+	}
+	if v == nil {
+		return Problem{}
 	}
 	switch t.Kind() {
 	case reflect.Struct:

@@ -1,0 +1,27 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// A null among a stream's routing values is a 422 naming the value's path in
+// JSON's words, not encoding/json's Go type names. Hand-worked: the test
+// scenario's one stream is streams[0]; values [1, null] puts the null at
+// index 1; a routing value is a string or a number, so the item reads
+// "workload.generate.streams[0].route.values[1]: want a string or a number,
+// got null" with that path as its field.
+func TestRunRouteValueNullNamesTheValue(t *testing.T) {
+	h := newHarness(t, nil)
+	doc := strings.Replace(scenarioJSON(t), `"rate_per_s": 300`, `"rate_per_s": 300, "route": {"values": [1, null]}`, 1)
+	rec := h.do(http.MethodPost, "/api/v1/runs", "application/json", doc)
+	p := wantProblem(t, rec, "/api/v1/runs", http.StatusUnprocessableEntity, "invalid")
+	const field = "workload.generate.streams[0].route.values[1]"
+	if len(p.Errors) != 1 || p.Errors[0].Field != field || p.Errors[0].Message != field+": want a string or a number, got null" {
+		t.Errorf("errors %+v, want one item with field %s saying a string or a number is wanted", p.Errors, field)
+	}
+	if strings.Contains(p.Detail, "Go struct") || strings.Contains(p.Detail, "unmarshal") {
+		t.Errorf("detail %q speaks Go, not JSON", p.Detail)
+	}
+}
