@@ -25,3 +25,27 @@ func TestRunRouteValueNullNamesTheValue(t *testing.T) {
 		t.Errorf("detail %q speaks Go, not JSON", p.Detail)
 	}
 }
+
+// A sweep whose scenario every point refuses names the scenario's field in
+// its item, as POST /runs does, beside the point in the message.
+// Hand-worked: network.latency_ms -1 fails the range check (must be >= 0)
+// at the first point compiled, rate_scale=0.5; the item is source
+// "scenario", field "network.latency_ms", and the message "vary
+// rate_scale=0.5: network.latency_ms: must be >= 0". A bad vary value that
+// no scenario field holds stays named by the field vary.
+func TestSweepPointErrorNamesTheScenarioField(t *testing.T) {
+	h := newHarness(t, nil)
+	doc := strings.Replace(scenarioJSON(t), `"seed": 1,`, `"seed": 1, "network": {"latency_ms": -1},`, 1)
+	rec := h.do(http.MethodPost, "/api/v1/sweeps", "application/json", `{"scenario": `+doc+`, "vary": ["rate_scale=0.5,1"]}`)
+	p := wantProblem(t, rec, "/api/v1/sweeps", http.StatusUnprocessableEntity, "invalid")
+	want := ProblemItem{Source: "scenario", Field: "network.latency_ms", Severity: "error", Message: "vary rate_scale=0.5: network.latency_ms: must be >= 0"}
+	if len(p.Errors) != 1 || p.Errors[0] != want {
+		t.Errorf("errors %+v, want [%+v]", p.Errors, want)
+	}
+
+	rec = h.do(http.MethodPost, "/api/v1/sweeps", "application/json", `{"scenario": `+scenarioJSON(t)+`, "vary": ["SERVERS.simpserv.MIN=1,0"]}`)
+	p = wantProblem(t, rec, "/api/v1/sweeps", http.StatusUnprocessableEntity, "invalid")
+	if len(p.Errors) != 1 || p.Errors[0].Field != "vary" || p.Errors[0].Source != "" {
+		t.Errorf("errors %+v, want one item with field vary and no source", p.Errors)
+	}
+}

@@ -104,7 +104,7 @@ func (s *Server) createOptimize(c echo.Context) error {
 	}
 	opt, err := sweep.CompileOptimize(sc, spec)
 	if err != nil {
-		return varyField(err)
+		return varyField(diag.InSource(err, diag.SourceScenario))
 	}
 	if err := s.sweepLimits(opt.Sweep); err != nil {
 		return err

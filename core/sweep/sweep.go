@@ -12,6 +12,7 @@ package sweep
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strings"
 
@@ -251,12 +252,26 @@ func (s *Sweep) compilePoint(sc *scenario.Scenario, p int) (gridPoint, error) {
 	}
 	plan, err := core.Compile(&cur, core.RunOptions{})
 	if err != nil {
-		return pt, diag.Errorf(diag.ErrorCode(err), "vary %s: %v", s.pointLabel(pt.values), err)
+		return pt, atPoint(s.pointLabel(pt.values), err)
 	}
 	pt.sc, pt.plan = &cur, plan
 	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n")) +
 		plan.GeneratedRequests()
 	return pt, nil
+}
+
+// atPoint words err, the refusal of a point's scenario, as "vary LABEL:
+// ...", keeping its code, its limit and its diagnostics (the scenario's
+// field, the UBBCONFIG's line and column): a caller still reads where the
+// problem is from them, not from the text.
+func atPoint(label string, err error) error {
+	out := diag.Errorf(diag.ErrorCode(err), "vary %s: %v", label, err)
+	var e *diag.Error
+	if errors.As(err, &e) {
+		out.Limit = e.Limit
+		out.Diagnostics = slices.Clone(e.Diagnostics)
+	}
+	return out
 }
 
 // pointLabel is "key=value key=value".
