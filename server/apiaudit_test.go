@@ -49,3 +49,25 @@ func TestSweepPointErrorNamesTheScenarioField(t *testing.T) {
 		t.Errorf("errors %+v, want one item with field vary and no source", p.Errors)
 	}
 }
+
+// A compare variant that cannot be read or applied (not key=value, a key
+// no scenario or UBBCONFIG has, a value its key refuses) names the query
+// parameter variant in its item, from the options. Hand-worked: each of the
+// three is refused before any run, with the variant's text in the message
+// ("variant \"zzz=1\": zzz: unknown field", ...).
+func TestCompareVariantErrorNamesTheParameter(t *testing.T) {
+	h := newHarness(t, nil)
+	run := h.postRun("", scenarioJSON(t))
+	for _, tc := range []struct{ variant, message string }{
+		{"nokey", `variant "nokey": want key=value, e.g. ldbal=N or policy=p2c`},
+		{"zzz=1", `variant "zzz=1": zzz: unknown field`},
+		{"rate_scale=-1", `variant "rate_scale=-1": rate_scale: value -1 must be > 0`},
+	} {
+		rec := h.do(http.MethodGet, "/api/v1/compare?runs="+run.ID+"&variant="+tc.variant, "", "")
+		p := wantProblem(t, rec, "/api/v1/compare", http.StatusUnprocessableEntity, "invalid")
+		want := ProblemItem{Source: "options", Field: "variant", Severity: "error", Message: tc.message}
+		if len(p.Errors) != 1 || p.Errors[0] != want {
+			t.Errorf("%s: errors %+v, want [%+v]", tc.variant, p.Errors, want)
+		}
+	}
+}

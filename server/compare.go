@@ -307,7 +307,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 	for _, text := range texts {
 		v, err := sweep.ParseVariant(text)
 		if err != nil {
-			return err
+			return variantField(err)
 		}
 		variants = append(variants, v)
 	}
@@ -331,7 +331,7 @@ func (s *Server) compareVariants(c echo.Context, texts []string, refs []result.F
 	for _, v := range variants {
 		vsc, err := sweep.ApplyVariant(sc, v)
 		if err != nil {
-			return err
+			return variantField(err)
 		}
 		stored := &records.SavedScenario{ID: run.ScenarioID, Body: run.Scenario}
 		x, _, err := s.execute(ctx, execution{scenario: vsc, stored: stored, opt: opt, start: start, compact: true})
@@ -398,6 +398,20 @@ func inVariant(err error, name string) error {
 		}
 		named := *e
 		named.Message = prefix + e.Message
+		return &named
+	}
+	return err
+}
+
+// variantField names the query parameter variant in an error of a
+// variant's text or keys, which core words `variant "TEXT": ...` without
+// naming a field; an error that names its own field (a value the
+// scenario refuses) is left as it is.
+func variantField(err error) error {
+	var e *diag.Error
+	if errors.As(err, &e) && e.Code == diag.EINVALID && len(e.Diagnostics) == 0 {
+		named := *e
+		named.Diagnostics = []diag.Diagnostic{{Source: diag.SourceOptions, Field: "variant", Severity: diag.SeverityError, Message: e.Message}}
 		return &named
 	}
 	return err
