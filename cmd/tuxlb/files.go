@@ -160,6 +160,9 @@ func loadWithFiles(cmd string, pos []string, ff *fileFlags, budget int64, stdin 
 		}
 		if sc, err = core.DecodeScenario(data); err == nil {
 			sc, err = starter.WithFiles(sc, files)
+		} else if pos[0] == "-" && ubb.LooksLike(data) {
+			// a file argument is sniffed (isUBBConfigFile), standard input is read as a scenario
+			err = fmt.Errorf("%w; it reads as a UBBCONFIG: give it as --ubbconfig - (tuxlb %s --ubbconfig - ...)", err, cmd)
 		}
 	} else {
 		sc, starterWarns, err = starter.WithFilesWarn(nil, files) // the starter reads the configuration, by its files' names
