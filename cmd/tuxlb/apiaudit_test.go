@@ -39,3 +39,22 @@ func TestStdinUBBConfigSaysHowToGiveIt(t *testing.T) {
 		t.Errorf("truncated JSON: exit %d, stderr %q; want 1 and no UBBCONFIG hint", code, errb.String())
 	}
 }
+
+// A command whose arguments are wrong says what is wrong before its usage,
+// never the usage alone.
+func TestUsageErrorsSayWhy(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "a.json", "b.json", "--variant", "policy=jsq"}, "tuxlb compare: want one scenario file (or -), or --ubbconfig FILE\n"},
+		{[]string{"compare", "--variant", "policy=jsq"}, "tuxlb compare: want one scenario file (or -), or --ubbconfig FILE\n"},
+		{[]string{"compare", "a.json", "--no-baseline"}, "tuxlb compare: --no-baseline leaves nothing to run without a --variant K=V\n"},
+		{[]string{"sweep", "merge"}, "tuxlb sweep merge: want the partials to merge: PARTIAL.json... (- reads one from standard input)\n"},
+	} {
+		code, _, stderr := runMain(tc.args...)
+		if code != 2 || !strings.HasPrefix(stderr, tc.want+"usage: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q then the usage", tc.args, code, stderr, tc.want)
+		}
+	}
+}

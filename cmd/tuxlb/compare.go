@@ -65,7 +65,13 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb compare: %v\n", budgetErr)
 		return 2
 	}
-	if fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "" || (len(variants) == 0 && *noBase) {
+	switch {
+	case fs.NArg() > 1 || fs.NArg() == 0 && ff.ubbconfig == "":
+		fmt.Fprintln(stderr, "tuxlb compare: want one scenario file (or -), or --ubbconfig FILE")
+		fs.Usage()
+		return 2
+	case len(variants) == 0 && *noBase:
+		fmt.Fprintln(stderr, "tuxlb compare: --no-baseline leaves nothing to run without a --variant K=V")
 		fs.Usage()
 		return 2
 	}

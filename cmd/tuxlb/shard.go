@@ -73,6 +73,7 @@ func runSweepMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	switch {
 	case len(files) == 0:
+		fmt.Fprintln(stderr, "tuxlb sweep merge: want the partials to merge: PARTIAL.json... (- reads one from standard input)")
 		fs.Usage()
 		return 2
 	case *format != "table" && *format != "csv" && *format != "json":
