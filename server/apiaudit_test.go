@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -69,5 +70,37 @@ func TestCompareVariantErrorNamesTheParameter(t *testing.T) {
 		if len(p.Errors) != 1 || p.Errors[0] != want {
 			t.Errorf("%s: errors %+v, want [%+v]", tc.variant, p.Errors, want)
 		}
+	}
+}
+
+// A trace whose header lacks a column the run needs, or whose mapping
+// names a column the header does not have, names the mapping that would fix
+// it, workload.columns.FIELD, in its item (source trace), not only in the
+// text. Hand-worked: "x" is a header of one column, x, with no name like a
+// time (time, timestamp, ts, datetime), so the time column is missing:
+// field workload.columns.time. In the form, trace_map time=nope names a
+// column that formTrace's header (timestamp, svc, exec_time_ms) lacks:
+// field workload.columns.time again.
+func TestTraceHeaderErrorNamesTheMapping(t *testing.T) {
+	h := newHarness(t, nil)
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(scenarioJSON(t)), &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["workload"] = map[string]any{"trace_csv": "x\n1\n"}
+	body, _ := json.Marshal(sc)
+	rec := h.do(http.MethodPost, "/api/v1/runs", "application/json", string(body))
+	p := wantProblem(t, rec, "/api/v1/runs", http.StatusUnprocessableEntity, "invalid")
+	if len(p.Errors) != 1 || p.Errors[0].Source != "trace" || p.Errors[0].Field != "workload.columns.time" ||
+		!strings.Contains(p.Errors[0].Message, `missing column "time_ms"`) {
+		t.Errorf("errors %+v, want one trace item with field workload.columns.time", p.Errors)
+	}
+
+	ctype, form := form(t, "@ubbconfig", formUBB, "@trace", formTrace, "trace_map", "time=nope")
+	rec = h.do(http.MethodPost, "/api/v1/runs", ctype, form)
+	p = wantProblem(t, rec, "/api/v1/runs", http.StatusUnprocessableEntity, "invalid")
+	if len(p.Errors) != 1 || p.Errors[0].Source != "trace" || p.Errors[0].Field != "workload.columns.time" ||
+		!strings.Contains(p.Errors[0].Message, `no column "nope" in the header (it has timestamp, svc, exec_time_ms)`) {
+		t.Errorf("form: errors %+v, want one trace item with field workload.columns.time", p.Errors)
 	}
 }

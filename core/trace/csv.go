@@ -490,7 +490,7 @@ func (ct *csvTrace) readHeader(head []string) error {
 	}
 	for _, f := range []int{colTime, colService} {
 		if ct.col[f] < 0 {
-			return errorf("trace_csv: missing column %q (no column has a name like %s; name yours with workload.columns.%s)",
+			return columnError(f, "trace_csv: missing column %q (no column has a name like %s; name yours with workload.columns.%s)",
 				ct.header[f], strings.Join(logNames[f][:min(4, len(logNames[f]))], ", "), mapField[f])
 		}
 	}

@@ -94,7 +94,7 @@ func findColumn(names []string, f int, mapped string, used []bool) (int, string,
 			i = indexColumn(names, func(h string) bool { return normColumn(h) == normColumn(mapped) })
 		}
 		if i < 0 {
-			return -1, "", errorf("workload.columns.%s: no column %q in the header (it has %s)",
+			return -1, "", columnError(f, "workload.columns.%s: no column %q in the header (it has %s)",
 				mapField[f], mapped, strings.Join(names, ", "))
 		}
 		// a duration's column named with its unit, mapped or not, is in

@@ -263,8 +263,17 @@ func (e *Error) Diagnostic() diag.Diagnostic {
 	d := diag.Diagnostic{Source: diag.SourceTrace, Severity: diag.SeverityError, Message: e.msg}
 	if e.Row > 0 {
 		d.Line, d.Field, d.Message = e.Row, e.Column, e.Why
+	} else {
+		d.Field = e.Column // a header's problem: the mapping that would fix it
 	}
 	return d
+}
+
+// columnError is the error of the header: the column of field f (time,
+// service...) is missing; it names the mapping that would fix it,
+// workload.columns.FIELD.
+func columnError(f int, format string, args ...any) error {
+	return &Error{msg: capped.Sprintf(format, args...), Column: "workload.columns." + mapField[f]}
 }
 
 // errorf is an *Error formatted by capped.Sprintf.
