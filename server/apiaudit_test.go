@@ -104,3 +104,22 @@ func TestTraceHeaderErrorNamesTheMapping(t *testing.T) {
 		t.Errorf("form: errors %+v, want one trace item with field workload.columns.time", p.Errors)
 	}
 }
+
+// The fields of the body that a sweep or an optimization compiles (costs,
+// replications) are the body's, not the scenario's: their items have no
+// source, beside a point's scenario field, which has "scenario".
+// Hand-worked: "SERVERS.simpserv.MIN" has no =WEIGHT, so costs[0] is
+// refused as it is written; replications 101 is over the 100 allowed.
+func TestCompiledBodyFieldsAreNotTheScenarios(t *testing.T) {
+	h := newHarness(t, nil)
+	for _, tc := range []struct{ path, body, field string }{
+		{"/api/v1/optimize", `{"scenario": ` + scenarioJSON(t) + `, "vary": ["SERVERS.simpserv.MIN=1,2"], "objectives": ["response_p99_ms<=100"], "costs": ["SERVERS.simpserv.MIN"]}`, "costs[0]"},
+		{"/api/v1/sweeps", `{"scenario": ` + scenarioJSON(t) + `, "vary": ["rate_scale=0.5,1"], "replications": 101}`, "replications"},
+	} {
+		rec := h.do(http.MethodPost, tc.path, "application/json", tc.body)
+		p := wantProblem(t, rec, tc.path, http.StatusUnprocessableEntity, "invalid")
+		if len(p.Errors) != 1 || p.Errors[0].Field != tc.field || p.Errors[0].Source != "" {
+			t.Errorf("%s: errors %+v, want one item with field %s and no source", tc.path, p.Errors, tc.field)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func (s *Server) createOptimize(c echo.Context) error {
 	}
 	opt, err := sweep.CompileOptimize(sc, spec)
 	if err != nil {
-		return varyField(diag.InSource(err, diag.SourceScenario))
+		return varyField(err)
 	}
 	if err := s.sweepLimits(opt.Sweep); err != nil {
 		return err

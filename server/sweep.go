@@ -86,7 +86,7 @@ func (s *Server) createSweep(c echo.Context) error {
 	}
 	sw, err := sweep.Compile(sc, spec)
 	if err != nil {
-		return varyField(diag.InSource(err, diag.SourceScenario))
+		return varyField(err)
 	}
 	if err := s.sweepLimits(sw); err != nil {
 		return err

@@ -262,8 +262,9 @@ func (s *Sweep) compilePoint(sc *scenario.Scenario, p int) (gridPoint, error) {
 
 // atPoint words err, the refusal of a point's scenario, as "vary LABEL:
 // ...", keeping its code, its limit and its diagnostics (the scenario's
-// field, the UBBCONFIG's line and column): a caller still reads where the
-// problem is from them, not from the text.
+// field, the UBBCONFIG's line and column), those without a source said to
+// be the scenario's: a caller still reads where the problem is from them,
+// not from the text.
 func atPoint(label string, err error) error {
 	out := diag.Errorf(diag.ErrorCode(err), "vary %s: %v", label, err)
 	var e *diag.Error
@@ -271,7 +272,7 @@ func atPoint(label string, err error) error {
 		out.Limit = e.Limit
 		out.Diagnostics = slices.Clone(e.Diagnostics)
 	}
-	return out
+	return diag.InSource(out, diag.SourceScenario) // the point's scenario was refused: its diagnostics are of the scenario
 }
 
 // pointLabel is "key=value key=value".
