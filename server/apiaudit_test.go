@@ -123,3 +123,55 @@ func TestCompiledBodyFieldsAreNotTheScenarios(t *testing.T) {
 		}
 	}
 }
+
+// A sweep of closed-loop clients counts their requests, roughly, against
+// --max-sweep-requests before it is stored, each run's up to --max-requests:
+// a grid of runs that each go on to the request limit is refused up front,
+// not worked for hours. Hand-worked: 100 clients thinking a constant 90 ms
+// over 60 000 ms issue about 100 × 60000 / (90 + 10) = 60 000 requests a
+// run; 2 points (policy tuxedo, jsq) × 10 replications × 60 000 = 1 200 000.
+// A limit of 1 199 999 refuses it (413, naming 1200000); 1 200 000 takes it.
+// With --max-requests 50 000 each run counts at most 50 000: 2 × 10 × 50 000
+// = 1 000 000, which a limit of 1 000 000 takes.
+func TestSweepOfClientsCountsTheirRequests(t *testing.T) {
+	var sc map[string]any
+	if err := json.Unmarshal([]byte(scenarioJSON(t)), &sc); err != nil {
+		t.Fatal(err)
+	}
+	sc["workload"] = map[string]any{"generate": map[string]any{"duration_ms": 60000, "clients": []any{map[string]any{
+		"name": "c", "count": 100, "origin": "site1", "think": map[string]any{"dist": "const", "ms": 90},
+		"services": []any{map[string]any{"service": "TOUPPER"}}}}}}
+	doc, _ := json.Marshal(sc)
+	body := `{"scenario": ` + string(doc) + `, "vary": ["policy=tuxedo,jsq"], "replications": 10}`
+	for _, tc := range []struct {
+		maxSweep, maxRun int64
+		status           int
+	}{
+		{1199999, 0, http.StatusRequestEntityTooLarge},
+		{1200000, 0, http.StatusAccepted},
+		{1000000, 50000, http.StatusAccepted},
+		{999999, 50000, http.StatusRequestEntityTooLarge},
+	} {
+		h := newHarness(t, func(c *Config) {
+			c.MaxSweepRequests = tc.maxSweep
+			if tc.maxRun > 0 {
+				c.MaxRequests = tc.maxRun
+			}
+		})
+		rec := h.do(http.MethodPost, "/api/v1/sweeps", "application/json", body)
+		if tc.status == http.StatusAccepted {
+			if rec.Code != tc.status {
+				t.Errorf("limits %d, %d: status %d (%s), want 202", tc.maxSweep, tc.maxRun, rec.Code, rec.Body.String())
+			}
+			continue
+		}
+		p := wantProblem(t, rec, "/api/v1/sweeps", tc.status, "too-large")
+		want := "about 1200000 requests (2 points, 10 replications; client sets counted"
+		if tc.maxRun > 0 {
+			want = "about 1000000 requests (2 points, 10 replications; client sets counted"
+		}
+		if !strings.Contains(p.Detail, want) || p.Limit != float64(tc.maxSweep) {
+			t.Errorf("limits %d, %d: detail %q limit %v, want %q and the limit", tc.maxSweep, tc.maxRun, p.Detail, p.Limit, want)
+		}
+	}
+}

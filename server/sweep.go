@@ -164,10 +164,14 @@ func (s *Server) sweepLimits(sw *sweep.Sweep) error {
 		p.Limit = s.cfg.MaxRequests
 		return p
 	}
-	if n := sw.Requests(); n > float64(s.cfg.MaxSweepRequests) {
+	if n := sw.RequestsAtMost(float64(s.cfg.MaxRequests)); n > float64(s.cfg.MaxSweepRequests) {
+		clients := ""
+		if n != sw.Requests() { // a client's pace is its answers': counted roughly, as many as a run may issue at most
+			clients = fmt.Sprintf("; client sets counted as each client's one request per mean think time plus 10 ms, at most the %d a run may issue", s.cfg.MaxRequests)
+		}
 		p := problemf(http.StatusRequestEntityTooLarge, "too-large", "Sweep too large",
-			"points x replications x requests is about %.0f requests (%d points, %d replications), more than the %d this server allows per sweep (flag --max-sweep-requests, env TUXLB_MAX_SWEEP_REQUESTS)",
-			n, sw.Points(), sw.Reps, s.cfg.MaxSweepRequests)
+			"points x replications x requests is about %.0f requests (%d points, %d replications%s), more than the %d this server allows per sweep (flag --max-sweep-requests, env TUXLB_MAX_SWEEP_REQUESTS)",
+			n, sw.Points(), sw.Reps, clients, s.cfg.MaxSweepRequests)
 		p.Limit = s.cfg.MaxSweepRequests
 		return p
 	}

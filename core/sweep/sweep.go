@@ -20,6 +20,7 @@ import (
 	"github.com/tuxlb/tuxlb/core/diag"
 	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/scenario"
+	"github.com/tuxlb/tuxlb/core/workload"
 )
 
 // Limits of one sweep, and the defaults of a precision.
@@ -84,6 +85,7 @@ type gridPoint struct {
 	sc       *scenario.Scenario
 	plan     *core.Plan
 	requests float64 // expected requests of one run
+	clients  float64 // a rough count of its client sets' requests (workload.ClientRequests), no part of requests
 }
 
 // Compile checks the spec against the scenario and compiles every point.
@@ -257,6 +259,7 @@ func (s *Sweep) compilePoint(sc *scenario.Scenario, p int) (gridPoint, error) {
 	pt.sc, pt.plan = &cur, plan
 	pt.requests = float64(len(cur.Workload.Trace)) + float64(strings.Count(cur.Workload.TraceCSV, "\n")) +
 		plan.GeneratedRequests()
+	pt.clients = workload.ClientRequests(&cur.Workload)
 	return pt, nil
 }
 
@@ -302,6 +305,19 @@ func (s *Sweep) Requests() float64 {
 	var n float64
 	for i := range s.points {
 		n += s.points[i].requests
+	}
+	return n * float64(s.MaxReps)
+}
+
+// RequestsAtMost is Requests with the client sets' requests counted too,
+// roughly (workload.ClientRequests), each run's up to perRun, the request
+// limit a run stops at: the work of a sweep of closed-loop clients, whose
+// requests no run knows before it runs, is bounded before it starts.
+func (s *Sweep) RequestsAtMost(perRun float64) float64 {
+	var n float64
+	for i := range s.points {
+		pt := &s.points[i]
+		n += pt.requests + min(pt.clients, max(perRun-pt.requests, 0))
 	}
 	return n * float64(s.MaxReps)
 }

@@ -219,18 +219,32 @@ func Compile(n *Names, w *scenario.Workload) (*Compiled, error) {
 		for i := range cw.streams {
 			cw.Expected += cw.streams[i].expected
 		}
-		for i := range w.Generate.Clients {
-			cs := &w.Generate.Clients[i]
-			think := 0.0
-			if cs.Think != nil {
-				if smp, err := dist.New(cs.Think, ""); err == nil {
-					think = smp.MeanMS()
-				}
-			}
-			cw.clients += float64(cs.Count) * w.Generate.DurationMS / (think + 10)
-		}
+		cw.clients = ClientRequests(w)
 	}
 	return cw, nil
+}
+
+// ClientRequests is a rough count of the requests of w's client sets: each
+// client issuing once per mean think time plus 10 ms, over the generated
+// duration. A client's pace depends on its answers, so it is no bound of a
+// run (which stops at its request limit); it sizes progress, and the work of
+// many runs before they start.
+func ClientRequests(w *scenario.Workload) float64 {
+	if w.Generate == nil {
+		return 0
+	}
+	n := 0.0
+	for i := range w.Generate.Clients {
+		cs := &w.Generate.Clients[i]
+		think := 0.0
+		if cs.Think != nil {
+			if smp, err := dist.New(cs.Think, ""); err == nil {
+				think = smp.MeanMS()
+			}
+		}
+		n += float64(cs.Count) * w.Generate.DurationMS / (think + 10)
+	}
+	return n
 }
 
 // TraceRows is the number of the trace's rows.
