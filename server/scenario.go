@@ -6,9 +6,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -52,6 +54,7 @@ func ScenarioID(canonical []byte) string {
 // insignificant whitespace and no HTML escaping. Numbers keep their literal
 // text. Malformed JSON is a 400 problem that names line and column.
 func Canonical(data []byte) ([]byte, error) {
+	data = trimBOM(data)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
@@ -71,6 +74,12 @@ func Canonical(data []byte) ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
+// trimBOM drops a UTF-8 byte order mark before a JSON document, as the
+// scenario reader (tuxlb run) does: an editor's "UTF-8 with BOM" is the same
+// document. Places in it are then counted after the mark, as an editor shows
+// them.
+func trimBOM(data []byte) []byte { return bytes.TrimPrefix(data, []byte("\uFEFF")) }
+
 // malformedJSON is the 400 problem for a body that is not JSON, positioned
 // at the byte where decoding failed when the decoder says where.
 func malformedJSON(data []byte, err error) *Problem {
@@ -86,6 +95,9 @@ func malformedJSON(data []byte, err error) *Problem {
 	if errors.As(err, &syn) && strings.HasSuffix(why, "exceeded max depth") {
 		why = "nested more than 10000 arrays and objects deep" // encoding/json calls the bracket past its limit invalid
 	}
+	if syn != nil {
+		why = nonASCII(data, syn.Offset-1, why)
+	}
 	p := problemf(http.StatusBadRequest, "malformed-json", "Malformed JSON", "the body is not a JSON document: %s", why)
 	if ubb.LooksLike(data) {
 		// a UBBCONFIG sent as the body, as `tuxlb run ubb.cfg` takes one
@@ -99,6 +111,21 @@ func malformedJSON(data []byte, err error) *Problem {
 	}
 	p.Errors = []ProblemItem{item}
 	return p
+}
+
+// nonASCII words the byte at off, where encoding/json stopped, as the
+// character it starts, or as a byte when it starts none: encoding/json names
+// a byte as if it were a character (0xff is 'ÿ', a Latin-1 file's é is 'é',
+// not the byte 0xe9 that is no UTF-8).
+func nonASCII(data []byte, off int64, why string) string {
+	if off < 0 || off >= int64(len(data)) || data[off] < utf8.RuneSelf {
+		return why
+	}
+	seen := "invalid character '" + string(rune(data[off])) + "'"
+	if r, size := utf8.DecodeRune(data[off:]); r != utf8.RuneError || size > 1 {
+		return strings.Replace(why, seen, fmt.Sprintf("invalid character %q", r), 1)
+	}
+	return strings.Replace(why, seen, fmt.Sprintf("invalid byte 0x%02x (not UTF-8 text)", data[off]), 1)
 }
 
 // trailingData is the 400 problem for a body with more after its JSON

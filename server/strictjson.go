@@ -27,6 +27,7 @@ import (
 // names the document in the messages that place a key: "body", or a form
 // part's name.
 func decodeStrict(data []byte, v any, what string) error {
+	data = trimBOM(data)
 	t := reflect.TypeOf(v)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
