@@ -213,3 +213,26 @@ func TestJSONBodyWithByteOrderMark(t *testing.T) {
 		t.Errorf("errors %+v, want %q at line 1 col 1", p.Errors, why)
 	}
 }
+
+// A trace row whose shape is wrong (more fields than the header, a quote
+// left open) is placed like a row whose value is wrong: line = the row.
+// Hand-worked: formTrace's header has 3 fields; "x,y,z,w" is its row 1 with
+// 4. In the second log, row 1 (the text's line 2) opens a quote at col 30
+// that the text never closes: row 1, the place on line 2 in the message.
+func TestTraceRowShapePlacesTheRow(t *testing.T) {
+	h := newHarness(t, nil)
+	ctype, body := form(t, "@ubbconfig", formUBB, "@trace", "timestamp,svc,exec_time_ms\nx,y,z,w\n")
+	rec := h.do(http.MethodPost, "/api/v1/runs", ctype, body)
+	p := wantProblem(t, rec, "/api/v1/runs", http.StatusUnprocessableEntity, "invalid")
+	want := ProblemItem{Source: "trace", File: "trace.txt", Line: 1, Severity: "error", Message: "trace row 1: has 4 fields, the header has 3"}
+	if len(p.Errors) != 1 || p.Errors[0] != want {
+		t.Errorf("errors %+v, want [%+v]", p.Errors, want)
+	}
+	ctype, body = form(t, "@ubbconfig", formUBB, "@trace", "timestamp,svc,exec_time_ms\n2026-11-29T10:00:00Z,BALANCE,\"3\n")
+	rec = h.do(http.MethodPost, "/api/v1/runs", ctype, body)
+	p = wantProblem(t, rec, "/api/v1/runs", http.StatusUnprocessableEntity, "invalid")
+	if len(p.Errors) != 1 || p.Errors[0].Line != 1 || p.Errors[0].Source != "trace" ||
+		!strings.HasPrefix(p.Errors[0].Message, `trace row 1 (line 2 col `) || !strings.HasSuffix(p.Errors[0].Message, `): extraneous or missing " in quoted-field`) {
+		t.Errorf("errors %+v, want row 1 and the quote's place in the text", p.Errors)
+	}
+}

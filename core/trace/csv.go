@@ -332,12 +332,14 @@ func (rd *Reader) next(r *Request) (bool, error) {
 			rd.num--
 			return false, nil
 		case perr != nil:
-			err = errorf("trace row %d (line %d col %d): %s", num, perr.line, perr.col, perr.msg)
+			err = &Error{msg: capped.Sprintf("trace row %d (line %d col %d): %s", num, perr.line, perr.col, perr.msg), Row: num,
+				Why: capped.Sprintf("%s (line %d col %d of the text)", perr.msg, perr.line, perr.col)}
 		case len(rec) == 1 && isBlank(rec[0]):
 			rd.num-- // a line of blanks is not a row
 			continue
 		case len(rec) != rd.width:
-			err = errorf("trace row %d: has %d fields, the header has %d", num, len(rec), rd.width)
+			err = &Error{msg: fmt.Sprintf("trace row %d: has %d fields, the header has %d", num, len(rec), rd.width), Row: num,
+				Why: fmt.Sprintf("has %d fields, the header has %d", len(rec), rd.width)}
 		}
 		if err == nil {
 			err = ct.row(r, rec, num)
