@@ -42,6 +42,9 @@ func runStopped(ctx context.Context, limit time.Duration, err error) error {
 // defaultMaxConns is how many connections `tuxlb serve` keeps open at once.
 const defaultMaxConns = 512
 
+// minSweepLease is the shortest --sweep-lease.
+const minSweepLease = time.Second
+
 // connTimeouts bound how long a connection may take over each part of an
 // exchange, so that slow or idle clients cannot hold connections forever.
 type connTimeouts struct {
@@ -188,6 +191,12 @@ func (o *serveOptions) check(args []string) error {
 		return fmt.Errorf("--sweep-workers: must be a positive number, got %d", o.sweepWorkers)
 	case o.sweepLease <= 0:
 		return fmt.Errorf("--sweep-lease: must be a positive duration such as 30s, got %s", o.sweepLease)
+	case o.sweepLease < minSweepLease:
+		// renewed every third of it through the database, a shorter lease
+		// runs out before its renewal: the points are taken back from the
+		// replica at work and run again (a 2-point sweep of 1 ms runs took
+		// 10 s with --sweep-lease 1ns)
+		return fmt.Errorf("--sweep-lease: must be at least %s (a replica renews its points every third of it; shorter, they run out under the work and are run again), got %s", minSweepLease, o.sweepLease)
 	case strings.TrimSpace(o.replicaID) == "" || len(o.replicaID) > 200:
 		return fmt.Errorf("--replica-id: want a name of 1 to 200 characters, got %q", o.replicaID)
 	case o.logFormat != "text" && o.logFormat != "json":

@@ -55,6 +55,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{[2]string{"TUXLB_MAX_BODY", "0"}, nil, "TUXLB_MAX_BODY"},
 		{[2]string{"TUXLB_SWEEP_LEASE", "5"}, nil, "TUXLB_SWEEP_LEASE"},
 		{[2]string{}, []string{"--sweep-lease", "0s"}, "--sweep-lease: must be a positive duration"},
+		{[2]string{}, []string{"--sweep-lease", "1ns"}, "--sweep-lease: must be at least 1s"},
+		{[2]string{"TUXLB_SWEEP_LEASE", "999ms"}, nil, "--sweep-lease: must be at least 1s (a replica renews its points every third of it; shorter, they run out under the work and are run again), got 999ms"},
 		{[2]string{}, []string{"--max-body", "lots"}, "max-body"},
 		{[2]string{}, []string{"--max-requests", "-1"}, "--max-requests: must be a positive number"},
 		{[2]string{}, []string{"extra-arg"}, "serve takes flags only"},
