@@ -4,6 +4,7 @@ package tests
 // services the loaded example lacks, dropped files, a large application.
 
 import (
+	"archive/zip"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -15,6 +16,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -154,6 +156,42 @@ func TestPlaygroundOwnFiles(t *testing.T) {
 		}
 		if want := cliRun(t, "--ubbconfig", ubb, "--trace", trace); !bytes.Equal(got, want) {
 			t.Errorf("the page's result differs from `tuxlb run --ubbconfig --trace` (%d bytes, want %d)", len(got), len(want))
+		}
+	})
+
+	t.Run("a spreadsheet and a log the core refuses: each said beside the files, the scenario kept", func(t *testing.T) {
+		// an Excel export (a zip) and a CSV with no service column
+		var xlsx bytes.Buffer
+		zw := zip.NewWriter(&xlsx)
+		w, _ := zw.Create("xl/worksheets/sheet1.xml")
+		w.Write([]byte(strings.Repeat("<row><c>10:00:00,BALANCE;4|2</c></row>", 50)))
+		zw.Close()
+		bad := filepath.Join(dir, "export.csv")
+		sheet := filepath.Join(dir, "export.xlsx")
+		os.WriteFile(bad, []byte("when,what\n1,2\n"), 0o644)
+		os.WriteFile(sheet, xlsx.Bytes(), 0o644)
+		ctx := newBrowser(t)
+		loadExample(t, ctx, srv.URL, "mp-netload")
+		do(t, ctx, "choose them",
+			chromedp.Click(sel("tab-config")),
+			uploadFiles(sel("file-input"), []string{sheet, bad}),
+			waitText(sel("fit-notes"), "were not taken"),
+			// the check of the configuration (300 ms after), which clears the
+			// banner when it parses, must leave the reason where it is
+			chromedp.Sleep(time.Second),
+		)
+		notes := get(t, ctx, "read the notes", chromedp.Evaluate[string](`[...document.querySelectorAll('[data-testid="fit-notes"] li')].map((li) => li.className + ": " + li.textContent).join("\n")`))
+		for _, want := range []string{
+			": export.xlsx: not a text file",
+			": Read export.csv as the request log.",
+			`error: Your files were not taken: invalid: trace_csv: missing column "service"`,
+		} {
+			if !strings.Contains(notes, want) {
+				t.Errorf("the notes beside the files do not say %q:\n%s", want, notes)
+			}
+		}
+		if sc := pageScenario(t, ctx); !strings.Contains(sc, `"name": "MP with NETLOAD 100`) || strings.Contains(sc, "trace_csv") {
+			t.Errorf("the example's scenario did not stay as it was:\n%.400s", sc)
 		}
 	})
 

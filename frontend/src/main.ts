@@ -296,8 +296,13 @@ function resultStem(): string {
   }
 }
 
-function showNotes(notes: string[]): void {
-  fitNotes.replaceChildren(...notes.map((n) => h("li", {}, n)));
+/**
+ * showNotes lists what was made of the user's files above the editor; error,
+ * when given, says why they were not taken, last. It stays there, unlike the
+ * banner, which the next check of a configuration that parses clears.
+ */
+function showNotes(notes: string[], error = ""): void {
+  fitNotes.replaceChildren(...notes.map((n) => h("li", {}, n)), ...(error ? [h("li", { class: "error" }, error)] : []));
 }
 
 function drawForms(): void {
@@ -470,8 +475,7 @@ async function takeULOGs(got: Incoming, ulogs: Given[], notes: string[], load: n
     selectView("config");
   } catch (e) {
     if (loads !== load) return;
-    showNotes([...notes, ...left]);
-    say(`Your ULOG files: ${errorText(e)}`);
+    showNotes([...notes, ...left], `Your ULOG files were not taken: ${errorText(e)}`);
   }
 }
 
@@ -507,8 +511,9 @@ async function takeIncoming(got: Incoming, notes: string[], load = loads): Promi
     selectView("config");
   } catch (e) {
     if (loads !== load) return;
-    showNotes([...notes]);
-    say(`Your files: ${errorText(e)}`);
+    // in the notes, not the banner: the check just below clears the banner
+    // when the configuration parses (a log refused, not the configuration)
+    showNotes(notes, `Your files were not taken: ${errorText(e)}`);
     revalidate(); // a pasted text stays in the editor, its errors shown there
   }
 }

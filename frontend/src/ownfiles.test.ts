@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classify, fileStem, filesRequest, isULOG, modelNames, noDashS, parseList, readFiles, type Current } from "./ownfiles";
+import { classify, fileStem, filesRequest, isBinary, isULOG, modelNames, noDashS, parseList, readFiles, type Current } from "./ownfiles";
 import type { Model } from "./types";
 
 const model: Model = {
@@ -61,6 +61,32 @@ describe("ULOG files", () => {
     expect(got.ubbconfig?.name).toBe("ubb.cfg");
     expect(got.trace).toBeUndefined();
     expect(read).toEqual(["ULOG.120126 as a ULOG", "ULOG.120127 as a ULOG", "ubb.cfg as the ubbconfig"]);
+  });
+});
+
+describe("a file that is not text", () => {
+  // An .xlsx is a zip: its local file header is "PK\x03\x04", then the
+  // version needed (20 = "\x14\x00"), so a NUL in its 6th byte; its first
+  // line has commas in the compressed data often enough that classify would
+  // take it for a request log.
+  const xlsx = "PK\x03\x04\x14\x00\x06\x00\x08\x00,;|\t\ufffd\ufffd\n<xml/>";
+  it("is told by a NUL character near its start", () => {
+    expect(classify("export.xlsx", xlsx)).toBe("trace");
+    expect(isBinary(xlsx)).toBe(true);
+    // text saved as UTF-16LE, read as UTF-8: every other byte of ASCII text is 0
+    expect(isBinary("t\0i\0m\0e\0,\0s\0v\0c\0")).toBe(true);
+    // a Latin-1 CSV's accents decode to U+FFFD but it stays text
+    expect(isBinary("time_ms,service\n0,CR\ufffdDIT\n")).toBe(false);
+    expect(isBinary("*RESOURCES\nMODEL SHM\n")).toBe(false);
+    // past the first 64 KiB, a NUL is not looked for
+    expect(isBinary("a,b\n".repeat(1 << 15) + "\0")).toBe(false);
+  });
+  it("is left out with a note naming it, not read as a request log", async () => {
+    const list = [new File([xlsx], "export.xlsx"), new File(["time_ms,service\n0,A\n"], "log.csv")];
+    const { got, read, notes } = await readFiles(list);
+    expect(got.trace?.name).toBe("log.csv");
+    expect(read).toEqual(["log.csv as the request log"]);
+    expect(notes).toEqual(["export.xlsx: not a text file (a spreadsheet, an archive, or text saved as UTF-16?): save it as UTF-8 text (CSV for a log), left out"]);
   });
 });
 

@@ -15,6 +15,15 @@ export function isULOG(text: string): boolean {
   return ulogLine.test(text.slice(0, 1 << 16));
 }
 
+/**
+ * isBinary tells a file that is not text (a spreadsheet, an archive, an
+ * image, or text saved as UTF-16) by a NUL character near its start: no
+ * UBBCONFIG, log or listing has one, and every such file has some.
+ */
+export function isBinary(text: string): boolean {
+  return text.slice(0, 1 << 16).includes("\0");
+}
+
 /** classify tells a UBBCONFIG, a DMCONFIG, a tmadmin psc listing, a CSV log and a scenario apart. */
 export function classify(name: string, text: string): FileKind | null {
   if (/^\s*\{/.test(text)) return "scenario";
@@ -215,6 +224,10 @@ export async function readFiles(list: File[]): Promise<{ got: Incoming; ulogs: G
       text = await fileText(f);
     } catch (e) {
       notes.push(`${(e as Error).message}, left out`);
+      continue;
+    }
+    if (isBinary(text)) {
+      notes.push(`${f.name}: not a text file (a spreadsheet, an archive, or text saved as UTF-16?): save it as UTF-8 text (CSV for a log), left out`);
       continue;
     }
     if (isULOG(text)) {
