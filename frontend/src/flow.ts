@@ -172,7 +172,8 @@ export class FlowView {
     if (clients) notes.push(h("span", { class: "muted" }, " Client requests start from their client set's machine."));
     this.legend.replaceChildren(
       ...log.names.services.map((name, i) => h("span", { class: "legend-item" }, h("span", { class: `swatch dot line-${i % 10}`, "aria-hidden": "true" }), name)),
-      h("span", { class: "legend-item" }, h("span", { class: "swatch dot failed", "aria-hidden": "true" }), "failed"),
+      // a cross, not a red dot: a service's colour may be red too (--line-1)
+      h("span", { class: "legend-item" }, h("span", { class: "flow-failed-mark", "aria-hidden": "true" }, "✕"), "failed"),
       h("span", { class: "muted" }, "A dot travels, waits along its queue's lower edge, is served on its server (larger), and replies (fainter)."),
       ...notes,
     );
@@ -312,14 +313,25 @@ export class FlowView {
         ctx.globalAlpha = 1;
       }
       ctx.beginPath();
-      ctx.arc(p.x, p.y, a.phase === "serve" ? 4.5 : 3, 0, 2 * Math.PI);
       ctx.globalAlpha = a.phase === "reply" ? 0.55 : 1;
-      if (a.phase === "serve" && this.t >= log.firstChild[i]) {
+      if (log.failed[i]) {
+        // a failed request is a cross, told apart by its shape from a red service's dots
+        const r = a.phase === "serve" ? 4 : 3.2;
+        ctx.moveTo(p.x - r, p.y - r);
+        ctx.lineTo(p.x + r, p.y + r);
+        ctx.moveTo(p.x + r, p.y - r);
+        ctx.lineTo(p.x - r, p.y + r);
+        ctx.strokeStyle = c;
+        ctx.lineWidth = 1.8;
+        ctx.stroke();
+      } else if (a.phase === "serve" && this.t >= log.firstChild[i]) {
+        ctx.arc(p.x, p.y, 4.5, 0, 2 * Math.PI);
         // holding: its server waits for the replies of its nested requests
         ctx.strokeStyle = c;
         ctx.lineWidth = 1.8;
         ctx.stroke();
       } else {
+        ctx.arc(p.x, p.y, a.phase === "serve" ? 4.5 : 3, 0, 2 * Math.PI);
         ctx.fillStyle = c;
         ctx.fill();
       }
