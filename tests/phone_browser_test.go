@@ -79,6 +79,31 @@ func TestPlaygroundPhone(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a share link opened on a phone shows its results on the screen", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "be a phone", phoneSize())
+		loadAndRun(t, ctx, srv.URL+"/", "mp-netload")
+		do(t, ctx, "make the link", chromedp.Click(sel("share")), waitValue(sel("share-link"), "#s="))
+		link := get(t, ctx, "read the link", chromedp.Value(sel("share-link")))
+		fresh := newBrowser(t)
+		do(t, fresh, "open the link", phoneSize(), chromedp.Navigate(link), chromedp.WaitVisible(sel("summary")), chromedp.Sleep(300*time.Millisecond))
+		// the results are below the scenario: the summary starts several
+		// screens down the page, and the page brought it into view
+		got := get(t, fresh, "where the summary is", chromedp.Evaluate[string](`(() => {
+			const r = document.querySelector('[data-testid="summary"]').getBoundingClientRect();
+			return JSON.stringify({ top: r.top, page: r.top + scrollY, screen: innerHeight });
+		})()`))
+		var at struct{ Top, Page, Screen float64 }
+		if err := json.Unmarshal([]byte(got), &at); err != nil {
+			t.Fatal(err)
+		}
+		if at.Page < at.Screen {
+			t.Fatalf("the summary is %.0f px down the page, on its first screen (%.0f px): the check checks nothing", at.Page, at.Screen)
+		}
+		if at.Top < 0 || at.Top > at.Screen/2 {
+			t.Errorf("a share link opened on a phone: its summary is at %.0f px of a %.0f px screen (%.0f px down the page), want it in view", at.Top, at.Screen, at.Page)
+		}
+	})
 	t.Run("/Q on a phone, dark: the queues' table scrolls in its box, the charts fit", func(t *testing.T) {
 		ctx := newBrowser(t)
 		do(t, ctx, "be a phone", phoneSize(), emulateScheme("dark"))

@@ -749,6 +749,10 @@ async function openShared(sc: Scenario, x: Shared): Promise<void> {
   if (x.compare) compareView.setSpecs(x.compare);
   await run();
   if (loads !== load) return; // the same for one loaded while the link's ran
+  // On a phone (one column, style.css's 700 px) the results come after the
+  // scenario, screens below: bring them into view, unless the reader has
+  // scrolled meanwhile.
+  if (store.result && scrollY === 0 && matchMedia("(max-width: 700px)").matches) document.querySelector("section.outputs")?.scrollIntoView({ block: "start" });
   if (x.compare) {
     selectView("compare");
     await compareView.run();
