@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -137,6 +138,21 @@ func TestPlayground(t *testing.T) {
 			if got != want {
 				t.Errorf("%s link %s: summary\n%s\nwant\n%s", name, link, got, want)
 			}
+		}
+	})
+
+	t.Run("a damaged fragment link says so, and the first example's check leaves it said", func(t *testing.T) {
+		ctx := newBrowser(t)
+		do(t, ctx, "open a damaged link",
+			chromedp.Navigate(srv.URL+"/#s=garbage"),
+			waitText(sel("version"), "engine"),
+			// the first example is loaded in its place and its configuration checked
+			waitFor("the parser's answer", "ok", chromedp.Evaluate[string](`document.querySelector('[data-testid="diagnostics"] li.ok') ? "ok" : ""`)),
+			chromedp.Sleep(500*time.Millisecond),
+		)
+		got := get(t, ctx, "read the banner", chromedp.Evaluate[string](`(() => { const b = document.querySelector('[data-testid="banner"]'); return b.hidden ? "(hidden)" : b.textContent; })()`))
+		if got != "share link: the scenario part is damaged (it does not decompress)" {
+			t.Errorf("the banner after opening a damaged link says %q", got)
 		}
 	})
 

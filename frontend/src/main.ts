@@ -43,9 +43,17 @@ const toolEngine = new Engine(); // validation and explanations, so they never w
 // ---- layout ----------------------------------------------------------------
 
 const banner = h("p", { class: "banner", role: "alert", hidden: true, "data-testid": "banner" });
-function say(text: string): void {
+/** sayKeeps: the banner says what was wrong with a link; see say. */
+let sayKeeps = false;
+/**
+ * say puts text in the banner above the tabs ("" hides it). keeps marks what
+ * was wrong with the link the page was opened with: the check of the first
+ * example's configuration, made just after, does not clear it as stale.
+ */
+function say(text: string, keeps = false): void {
   banner.textContent = text;
   banner.hidden = text === "";
+  sayKeeps = keeps && text !== "";
 }
 
 // Config: the two editors and the diagnostics.
@@ -565,7 +573,7 @@ async function validate(): Promise<void> {
     store.model = a.model;
     modelConfig = JSON.stringify(config);
     store.emit("model");
-    say(""); // the configuration is fine now: an old error above the tabs is stale
+    if (!sayKeeps) say(""); // the configuration is fine now: an old error above the tabs is stale, not a link's
     showDiagnostics(a.model.warnings ?? [], "");
     if (before && modelNames(before) !== modelNames(a.model)) await fit(a.model);
     else advertiseBox.replaceChildren(advertiseEditor(store.model, store.scenario, () => { changed(); void validate(); }));
@@ -768,14 +776,14 @@ async function start(): Promise<void> {
   const id = shortLinkID(location.pathname);
   if (id) {
     const x = decodeExtras(location.hash);
-    if ("error" in x) say(x.error);
+    if ("error" in x) say(x.error, true);
     try {
       const sc = await api.getScenario(id);
       // An example picked while the server was slow to answer stays.
       if (loads === 0) await openShared(sc, "error" in x ? {} : x);
       return;
     } catch (e) {
-      say(`Short link ${id}: ${(e as Error).message}`);
+      say(`Short link ${id}: ${(e as Error).message}`, true);
     }
   }
   const frag = decodeFragment(location.hash);
@@ -783,7 +791,7 @@ async function start(): Promise<void> {
     await openShared(frag.scenario, frag);
     return;
   }
-  if (frag.kind === "error") say(frag.message);
+  if (frag.kind === "error") say(frag.message, true);
   if (examples.length && loads === 0) void loadScenario(structuredClone(examples[0].scenario)); // none picked while a short link was asked for
 }
 
@@ -791,7 +799,7 @@ window.addEventListener("hashchange", () => {
   if (shortLinkID(location.pathname)) return; // a short link's fragment only carries its sweep or comparison
   const frag = decodeFragment(location.hash);
   if (frag.kind === "scenario") void openShared(frag.scenario, frag);
-  else if (frag.kind === "error") say(frag.message);
+  else if (frag.kind === "error") say(frag.message, true);
 });
 
 void start();
