@@ -109,5 +109,14 @@ func TestSharedScenarioPages(t *testing.T) {
 		if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
 			t.Errorf("%s: Content-Type got %q, want text/html", tt.name, ct)
 		}
+		// a dead share link is opened on phones too, and in the dark: the
+		// server's own pages say so as the playground's index.html does
+		if tt.status == 404 || !tt.assets {
+			for _, want := range []string{`<meta name="viewport" content="width=device-width, initial-scale=1">`, `<meta name="color-scheme" content="light dark">`, `<link rel="icon" href="data:`} {
+				if !strings.Contains(rec.Body.String(), want) {
+					t.Errorf("%s: GET %s: the page has no %s", tt.name, tt.path, want)
+				}
+			}
+		}
 	}
 }

@@ -12,9 +12,16 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
+// pageHead is what the server's own pages carry in their head: a phone's
+// width (not a desktop page shrunk to fit), the reader's colour scheme, and
+// the playground's inline icon (no request for /favicon.ico, a 404).
+const pageHead = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+	`<meta name="color-scheme" content="light dark"><style>body{font-family:system-ui,sans-serif;margin:1rem}</style>` +
+	`<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Crect width='16' height='16' rx='3' fill='%232563eb'/%3E%3Cpath d='M3.5 4.5h9M8 4.5v8' stroke='%23fff' stroke-width='2.2'/%3E%3C/svg%3E">`
+
 // notBuiltPage is "/" when the binary was built without the playground.
 const notBuiltPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>tuxlb</title></head>
+<html lang="en"><head>` + pageHead + `<title>tuxlb</title></head>
 <body><h1>tuxlb</h1>
 <p>The playground is not built into this binary. Run <code>go tool task build</code>
 (or <code>go tool task run</code>) and start <code>bin/tuxlb serve</code> again.</p>
@@ -24,7 +31,7 @@ const notBuiltPage = `<!doctype html>
 
 // notFoundPageHTML is the page for unknown paths and unknown share links.
 const notFoundPageHTML = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Not found - tuxlb</title></head>
+<html lang="en"><head>` + pageHead + `<title>Not found - tuxlb</title></head>
 <body><h1>Not found</h1><p>There is nothing here. <a href="/">Open the playground</a>.</p></body></html>
 `
 
