@@ -25,9 +25,9 @@ type File struct {
 	Name string
 	Text string
 	// Open, when set, reads the file instead of Text, as a stream (a file
-	// too large to hold: it is read line by line, and a second time in
-	// part only when another file of its day may be a copy of it); Size
-	// is then its length in bytes.
+	// too large to hold: it is read line by line; besides, it is opened
+	// for its first line, and to be compared with another file of its day
+	// that begins with the same line); Size is then its length in bytes.
 	Open func() (io.ReadCloser, error)
 	Size int64
 }
