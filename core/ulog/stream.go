@@ -40,8 +40,11 @@ type source struct {
 	// there on are read that much later (per host: a file machines share
 	// may hold one whose clock is apart)
 	clocks map[string]*clockState
-	held   []event // read, not yet handed on: in time order, then line order
-	head   int     // held[:head] handed on
+	// aheadLine is the last line read far ahead of its host's latest, for
+	// the warning if its stamp turns out to be wrong
+	aheadLine int
+	held      []event // read, not yet handed on: in time order, then line order
+	head      int     // held[:head] handed on
 	// apart: those read further out of order than a few lines (a
 	// machine's lines among another's), held apart, a heap by time then
 	// line, so that each costs a step of the heap rather than a move of
@@ -70,8 +73,9 @@ type source struct {
 
 // clockState is a host's clock in a file: its latest time read, what is
 // added to its lines' times (the clock set back, or days), and the last
-// such step and the latest time before it.
-type clockState struct{ latest, shift, add, before int64 }
+// such step and the latest time before it; prev is the latest before the
+// line that made it the latest (-1 for none).
+type clockState struct{ latest, shift, add, before, prev int64 }
 
 // maxBack is how far back among those held a line out of order is put in
 // its place; one further back is held apart.
@@ -233,7 +237,7 @@ func (s *source) read() {
 	ev.fn, ev.svc, ev.fail = s.str(ev.fn), s.str(ev.svc), s.str(ev.fail)
 	cs := s.clocks[ev.host]
 	if cs == nil {
-		cs = &clockState{latest: -1}
+		cs = &clockState{latest: -1, prev: -1}
 		s.clocks[ev.host] = cs
 	}
 	ev.us += s.day + cs.shift
@@ -243,6 +247,16 @@ func (s *source) read() {
 		// writing them): read in its place before the step, not a step
 		// ahead (whence the next line would look set back once more)
 		ev.us = pre
+	}
+	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS && cs.prev >= 0 && cs.latest-cs.prev > halfHourUS &&
+		ev.us >= cs.prev-reorderUS && ev.us <= cs.prev+reorderUS {
+		// the latest was one line far ahead of those before it, and this
+		// one is back with them: that line's stamp was written wrong, not
+		// the clock set back (read as such, every later line of the host
+		// would have been read a day or hours later)
+		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at that time (its stamp written wrong?), the clock not taken as set back",
+			s.file.Name, s.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
+		cs.latest, cs.prev = cs.prev, -1
 	}
 	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
 		add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
@@ -256,7 +270,12 @@ func (s *source) read() {
 		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
 			s.file.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
 	}
-	cs.latest = max(cs.latest, ev.us)
+	if ev.us > cs.latest {
+		if cs.latest >= 0 && ev.us-cs.latest > halfHourUS {
+			s.aheadLine = li + 1 // a line far ahead of the latest: its stamp may be wrong
+		}
+		cs.prev, cs.latest = cs.latest, ev.us
+	}
 	ev.file, ev.line = int32(s.fi), int32(li+1)
 	if s.dated && (!lg.days[s.day] || !lg.hostDays[ev.host][s.day]) {
 		lg.days[s.day] = true

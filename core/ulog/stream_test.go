@@ -466,3 +466,38 @@ func BenchmarkReadStreamed(b *testing.B) {
 		})
 	}
 }
+
+// One line stamped hours ahead of those around it (its stamp written
+// wrong), the next back with them: the next is not the clock set back, nor
+// the next day (read so, every later line of the host would be a day
+// late); the line is read at its time, with a warning naming it.
+func TestOneLineStampedFarAhead(t *testing.T) {
+	cl, sv := genLog(17, 400)
+	k := len(sv) / 2
+	withAhead := slices.Insert(slices.Clone(sv), k, "230000.000.s!OTHER.77.1.0: TRACE:at: { tpgetrply(0x0)") // 13 hours ahead
+	files := func(server []string) []File {
+		return []File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(server)}}
+	}
+	want, err := Read(files(sv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(files(withAhead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: the line is line k+1 of the server's file, 23:00:00.000
+	// after lines of about 10:00:0x (the line before it, k's); the line
+	// after it is within a minute of those, so not set back: A and B are
+	// the log's without the line, and its tpgetrply, open on a thread of
+	// its own to the end, counts nothing.
+	if !reflect.DeepEqual(got.Services, want.Services) || !reflect.DeepEqual(got.Arrivals, want.Arrivals) || len(got.Gaps) != 0 {
+		t.Errorf("with the line far ahead: services or arrivals differ from the log without it (gaps %v)", got.Gaps)
+	}
+	before := sv[k-1][:10]
+	wantW := fmt.Sprintf("s/ULOG.030126:%d: a line of s stamped 23:00:00.000, far ahead of those around it (%s:%s:%s): read at that time",
+		k+1, before[:2], before[2:4], before[4:])
+	if len(got.Warnings) != 1 || !strings.HasPrefix(got.Warnings[0], wantW) {
+		t.Errorf("warnings %q, want one beginning %q", got.Warnings, wantW)
+	}
+}
