@@ -63,12 +63,10 @@ type source struct {
 	lateLine         int
 	eof              bool
 	err              error
-	traces           int      // its TRACE lines
-	warnings         []string // its own, in the order met
-	// its malformed lines: counted, the first few quoted
-	malformed int
-	examples  []string
-	intern    map[string]string
+	traces           int            // its TRACE lines
+	warnings         []string       // its own, in the order met
+	malformed        malformedLines // its lines that cannot be read
+	intern           map[string]string
 }
 
 // clockState is a host's clock in a file: its latest time read, what is
@@ -199,10 +197,7 @@ func (s *source) read() {
 		if bytes.Contains(line, []byte("TRACE:")) {
 			lg.TraceLines++
 			s.traces++
-			s.malformed++
-			if len(s.examples) < maxExamples {
-				s.examples = append(s.examples, fmt.Sprintf("%s:%d: a line of %d bytes, longer than a ULOG's (%d at most are read)", s.file.Name, li+1, n, maxLine))
-			}
+			s.malformed.add(s.file.Name, li+1, fmt.Sprintf("a line of %d bytes, longer than a ULOG's (%d at most are read)", n, maxLine))
 		}
 		return
 	}
@@ -220,10 +215,7 @@ func (s *source) read() {
 	s.traces++
 	ev, why := parseLine(string(line), at)
 	if why != "" {
-		s.malformed++
-		if len(s.examples) < maxExamples {
-			s.examples = append(s.examples, fmt.Sprintf("%s:%d: %s", s.file.Name, li+1, why))
-		}
+		s.malformed.add(s.file.Name, li+1, why)
 		return
 	}
 	if ev.ignored {

@@ -309,8 +309,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		if l := s.lateWarning(); l != "" {
 			lg.Warnings = append(lg.Warnings, l)
 		}
-		lg.Malformed += s.malformed
-		lg.MalformedExamples = append(lg.MalformedExamples, s.examples...)
+		lg.Malformed += s.malformed.n
+		lg.MalformedExamples = append(lg.MalformedExamples, s.malformed.examples...)
 	}
 	if !undated {
 		lg.gaps(lg.days, lg.hostDays)
@@ -339,8 +339,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 			lg.WholeSecondLines, len(lg.wholeProcs), strings.Join(procs, ", "), more))
 	}
 	w.finish()
-	lg.Malformed += w.malformed
-	lg.MalformedExamples = append(lg.MalformedExamples, w.examples...)
+	lg.Malformed += w.malformed.n
+	lg.MalformedExamples = append(lg.MalformedExamples, w.malformed.examples...)
 	if len(lg.MalformedExamples) > maxExamples {
 		lg.MalformedExamples = lg.MalformedExamples[:maxExamples]
 	}
@@ -894,13 +894,11 @@ type walker struct {
 	staleCalls, staleExecs                     int // functions open at a missing day, dropped
 	// the days a file's name gives, per file; per host, the latest day of
 	// its lines, and the days it has none between its first and that one
-	fileDay  []int64
-	dated    []bool
-	lastDay  map[string]int64
-	hostGaps map[string][][2]int64
-	// the lines whose } closes nothing: counted, the first few quoted
-	malformed int
-	examples  []string
+	fileDay   []int64
+	dated     []bool
+	lastDay   map[string]int64
+	hostGaps  map[string][][2]int64
+	malformed malformedLines // the lines whose } closes nothing
 }
 
 func newWalker(lg *Log, files []File) *walker {
@@ -1050,7 +1048,7 @@ func (w *walker) step(ev event) {
 		if len(st) > 0 {
 			want = "{ " + st[len(st)-1].fn + " open"
 		}
-		w.malformedf(w.files[ev.file].Name, int(ev.line), fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
+		w.malformed.add(w.files[ev.file].Name, int(ev.line), fmt.Sprintf("} %s closes nothing on %s (%s)", ev.fn, ev.thread, want))
 		return
 	}
 	w.ended(ev, st, st[c])
@@ -1191,11 +1189,16 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 	}
 }
 
-// malformedf counts a line whose } closes nothing.
-func (w *walker) malformedf(file string, line int, why string) {
-	w.malformed++
-	if len(w.examples) < maxExamples {
-		w.examples = append(w.examples, fmt.Sprintf("%s:%d: %s", file, line, why))
+// malformedLines counts malformed lines and quotes the first few.
+type malformedLines struct {
+	n        int
+	examples []string // up to maxExamples, "FILE:LINE: why"
+}
+
+func (m *malformedLines) add(file string, line int, why string) {
+	m.n++
+	if len(m.examples) < maxExamples {
+		m.examples = append(m.examples, fmt.Sprintf("%s:%d: %s", file, line, why))
 	}
 }
 
