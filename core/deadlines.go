@@ -99,7 +99,7 @@ func (e *engine) deadline(ev *appEvent) {
 		c.waiting, e.spanUS = 0, max(e.spanUS, ev.t)
 		e.clientOutcome(c, codeTimeout, ev.t)
 	case callerFwd:
-		if fw := &e.q.fw[ev.caller]; fw.busy && fw.gen == ev.callerSeq && fw.awaited == ev.awaited {
+		if fw := &e.q.fw[ev.caller]; fw.busy && !fw.lost && fw.gen == ev.callerSeq && fw.awaited == ev.awaited {
 			e.spanUS = max(e.spanUS, ev.t)
 		}
 		e.fwdOutcome(ev.caller, ev.callerSeq, ev.awaited, codeTimeout, ev.t)

@@ -13,7 +13,7 @@ import (
 
 // EngineVersion names the dispatch rules and statistics a result was made by.
 // Bump it whenever the same scenario could give different bytes.
-const EngineVersion = "0.7.9"
+const EngineVersion = "0.7.10"
 
 // BytesPerInFlight is about what one request held by a run costs in memory:
 // its 184-byte record (kept in pages that never move), its entries in the
