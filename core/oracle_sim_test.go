@@ -1195,12 +1195,15 @@ func (o *oracle) runSteps(r *oReq, t int64) {
 	case "tpforward":
 		o.hits["tpforward"]++
 		// A forwarded child that fails at its issue is handled at once, in
-		// r's turn: r ends and its instance takes its next request first,
-		// and only then does r's caller learn of the failure.
+		// r's turn: X, handed to it, is aborted at its issue, while r's
+		// instance still holds r; then r ends and its instance takes its
+		// next request, and only then does r's caller learn of the failure.
 		c := o.child(r, t)
-		o.release(r, t)
 		if c.atIssue {
 			o.ownerFailed(c, t) // the owner X was handed to failed
+		}
+		o.release(r, t)
+		if c.atIssue {
 			o.hits["forward failed at issue"]++
 			if r.unanswered {
 				r.lastT = t
