@@ -98,10 +98,7 @@ func (e *engine) deadline(ev *appEvent) {
 		}
 		c.waiting, e.spanUS = 0, max(e.spanUS, ev.t)
 		e.clientOutcome(c, codeTimeout, ev.t)
-	case callerFwd:
-		if fw := &e.q.fw[ev.caller]; fw.busy && !fw.lost && fw.gen == ev.callerSeq && fw.awaited == ev.awaited {
-			e.spanUS = max(e.spanUS, ev.t)
-		}
+	case callerFwd: // (TPETIME answers no one: no event of the span, as at X's timeout)
 		e.fwdOutcome(ev.caller, ev.callerSeq, ev.awaited, codeTimeout, ev.t)
 	case callerServer:
 		p := ev.caller

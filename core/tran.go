@@ -490,7 +490,9 @@ func (e *engine) tranSettled(ev *appEvent) bool {
 // finishStuck ends the run's owners whose commit waits for a reply that
 // will never come (a prepare or commit lost with its machine): their
 // thread stayed held to the end, and their row is written now like a lost
-// request's (TPESVCERR, no end_us, no reply_us), counted as failed.
+// request's (TPESVCERR, no end_us, no reply_us), counted as failed. The
+// requests that forwarded to them, or to a request still waiting in a
+// queue, complete with no reply.
 func (e *engine) finishStuck() {
 	tr := e.tr
 	for xi := range tr.xs {
@@ -503,6 +505,11 @@ func (e *engine) finishStuck() {
 		e.st.fail(f)
 		e.loseForwarders(x.owner) // those that forwarded to it complete, no reply coming
 		e.finish(x.owner)
+	}
+	// so do those that forwarded to a request still waiting behind a held
+	// instance (a slot no chain waits on stops at its first link)
+	for s := range int32(e.pool.Len()) {
+		e.loseForwarders(s)
 	}
 }
 
