@@ -104,7 +104,9 @@ func (o *oracle) endTPETIME(r *oReq, t int64) {
 	o.hits["owner TPETIME"]++
 	o.release(r, t)
 	r.failed, r.reason = true, "TPETIME"
-	r.reply = t + o.back(r) + o.wsOut(r) // through a workstation handler: one draw more
+	// a gateway's (remoteUS > 0) comes after the remote domain's time, as
+	// any gateway reply does; through a workstation handler, one draw more
+	r.reply = t + r.remoteUS + o.back(r) + o.wsOut(r)
 	if r.unanswered {
 		r.reply, r.lastT = -1, t
 	}
