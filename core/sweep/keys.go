@@ -141,7 +141,7 @@ func lookupKey(name string) *sweepKey {
 	if k := workloadKey(parts); k != nil {
 		return k
 	}
-	if strings.EqualFold(parts[0], "machines") && parts[2] == "speed" {
+	if strings.EqualFold(parts[0], "machines") && strings.EqualFold(parts[2], "speed") {
 		path := "machines." + parts[1] + ".speed"
 		return &sweepKey{name: path, kind: keyNumber, check: positive, apply: pathSetter(path), rule: RuleSmallest}
 	}

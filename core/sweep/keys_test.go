@@ -22,6 +22,7 @@ func TestLookupKeyTable(t *testing.T) {
 		{"rate_scale", "rate_scale"}, {"POLICY", "policy"}, {"LDBAL", "ldbal"}, {"model", "model"},
 		{"tuning.IDLE", "tuning.idle"}, {"Network.Latency_ms", "network.latency_ms"},
 		{"machines.SITE2.speed", "machines.SITE2.speed"}, {"MACHINES.SITE2.speed", "machines.SITE2.speed"},
+		{"machines.SITE2.SPEED", "machines.SITE2.speed"}, {"Machines.SITE2.Speed", "machines.SITE2.speed"},
 		{"SERVERS.ACCT@G1.min", "SERVERS.ACCT@G1.MIN"}, {"SERVICES.X.prio", "SERVICES.X.PRIO"},
 		{"MACHINES.SITE2.netload", "MACHINES.SITE2.NETLOAD"}, {"SERVERS.ACCT.maxdispatchthreads", "SERVERS.ACCT.MAXDISPATCHTHREADS"},
 		{"SERVERS.ACCT.MINDISPATCHTHREADS", ""},
