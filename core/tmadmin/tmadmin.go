@@ -25,7 +25,7 @@ func PrintServer(w io.Writer, r *result.Result) error {
 	fmt.Fprintln(tw, "Prog Name\tQueue Name\tGrp Name\tID\tMachine\tRqDone\tLoad Done\tUtil"+heldHead(held))
 	fmt.Fprintln(tw, "---------\t----------\t--------\t--\t-------\t------\t---------\t----"+heldRule(held))
 	for _, s := range r.Servers {
-		if s.Spare { // not booted: tmadmin lists running servers only
+		if !booted(r, s) {
 			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%.1f%%%s\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
@@ -79,13 +79,26 @@ func writeLifePrintServer(tw *tabwriter.Writer, r *result.Result) error {
 		if s.UpMS != nil && s.UpUtilization != nil {
 			up, u = *s.UpMS, *s.UpUtilization
 		}
-		if s.Spare && up == 0 && s.State == "gone" {
-			continue // a spare never booted: tmadmin lists booted servers only
+		if !booted(r, s) {
+			continue
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%gms\t%.1f%%%s\n", s.Name, s.Queue, s.Group, srvID(s.ID), s.LMID,
 			s.Requests, s.LoadDone, tmadminStatus(s.State), up, u*100, heldCell(held, s))
 	}
 	return tw.Flush()
+}
+
+// booted says whether tmadmin would list the instance: it lists booted
+// servers only, so a spare (an instance past MIN) is left out unless it came
+// up, booted or spawned, during the run. Without a life cycle no spare can.
+func booted(r *result.Result, s result.ServerStats) bool {
+	if !s.Spare {
+		return true
+	}
+	if r.Lifecycle == nil {
+		return false
+	}
+	return !(s.UpMS == nil || *s.UpMS == 0) || s.State != "gone"
 }
 
 // tmadminStatus words a life-cycle state as tmadmin's printserver does. A
@@ -117,7 +130,7 @@ func PrintService(w io.Writer, r *result.Result) error {
 	fmt.Fprintln(tw, "Service Name\tRoutine Name\tProg Name\tGrp Name\tID\tMachine\t# Done\tStatus")
 	fmt.Fprintln(tw, "------------\t------------\t---------\t--------\t--\t-------\t------\t------")
 	for _, s := range r.Servers {
-		if s.Spare {
+		if !booted(r, s) {
 			continue
 		}
 		for _, svc := range s.Services {
