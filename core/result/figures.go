@@ -54,7 +54,7 @@ type FigureDef struct {
 	// when neither is (how many were issued, the span).
 	Better string `json:"better"`
 	// Aliases are the names it had before engine 0.5.0, still accepted in
-	// objectives and compare for one engine version.
+	// objectives, --figure and compare.
 	Aliases []string `json:"aliases,omitempty"`
 
 	scope   scope
