@@ -1,7 +1,7 @@
 package ubb
 
-// Dispatch threads of a *SERVERS entry (docs/config.md, "Multithreaded
-// servers"): MAXDISPATCHTHREADS=k (1..999, default 1) threads per instance,
+// Dispatch threads of a *SERVERS entry (docs/config.md, "Dispatch
+// threads"): MAXDISPATCHTHREADS=k (1..999, default 1) threads per instance,
 // each running one request at a time, and MINDISPATCHTHREADS=j (0..k,
 // default 0), which the simulation reports and does not otherwise use.
 const (
