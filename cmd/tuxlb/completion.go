@@ -30,8 +30,8 @@ func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	flags := commandFlags()
-	names := make([]string, 0, len(flags))
-	for name := range flags {
+	names := make([]string, 0, len(commands))
+	for name := range commands {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -47,21 +47,32 @@ func runCompletion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // value name or the end of the line.
 var flagLine = regexp.MustCompile(`(?m)^  -([A-Za-z0-9][A-Za-z0-9-]*)`)
 
-// commandFlags lists each command's flags (as --name), read from its help.
+// commandFlags lists each command's flags (as --name), read from its help,
+// and each subcommand's under "command sub" (sweep merge).
 func commandFlags() map[string][]string {
 	out := map[string][]string{}
 	for name, cmd := range commands {
-		var b bytes.Buffer
 		if name != "completion" && name != "version" {
-			cmd.run([]string{"-h"}, nil, &b, &b)
+			out[name] = helpFlags(cmd, nil)
+		} else {
+			out[name] = []string{"--help"}
 		}
-		flags := []string{"--help"}
-		for _, m := range flagLine.FindAllStringSubmatch(b.String(), -1) {
-			flags = append(flags, "--"+m[1])
+		for _, sub := range cmd.sub {
+			out[name+" "+sub] = helpFlags(cmd, []string{sub})
 		}
-		out[name] = flags
 	}
 	return out
+}
+
+// helpFlags is --help and the flags cmd's help lists, after args.
+func helpFlags(cmd command, args []string) []string {
+	var b bytes.Buffer
+	cmd.run(append(args, "-h"), nil, &b, &b)
+	flags := []string{"--help"}
+	for _, m := range flagLine.FindAllStringSubmatch(b.String(), -1) {
+		flags = append(flags, "--"+m[1])
+	}
+	return flags
 }
 
 func bashCompletion(names []string, flags map[string][]string) string {
@@ -70,16 +81,27 @@ func bashCompletion(names []string, flags map[string][]string) string {
 	b.WriteString("  local cur=\"${COMP_WORDS[COMP_CWORD]}\"\n")
 	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then\n")
 	fmt.Fprintf(&b, "    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n    return\n  fi\n", strings.Join(append([]string{"help"}, names...), " "))
-	b.WriteString("  local cmd=\"${COMP_WORDS[1]}\" words=\"\"\n  case \"$cmd\" in\n")
+	b.WriteString("  local cmd=\"${COMP_WORDS[1]}\" words=\"\" subs=\"\"\n  case \"$cmd\" in\n")
 	for _, n := range names {
-		if n != "completion" {
-			fmt.Fprintf(&b, "    %s) words=%q ;;\n", n, strings.Join(flags[n], " "))
+		if n == "completion" {
+			continue
 		}
+		fmt.Fprintf(&b, "    %s) words=%q", n, strings.Join(flags[n], " "))
+		if subs := commands[n].sub; len(subs) > 0 {
+			// a subcommand, first after the command, has flags of its own
+			fmt.Fprintf(&b, "; subs=%q\n      case \"${COMP_WORDS[2]}\" in\n", strings.Join(subs, " "))
+			for _, sub := range subs {
+				fmt.Fprintf(&b, "        %s) words=%q; subs=\"\" ;;\n", sub, strings.Join(flags[n+" "+sub], " "))
+			}
+			b.WriteString("      esac")
+		}
+		b.WriteString(" ;;\n")
 	}
 	fmt.Fprintf(&b, "    help) words=%q ;;\n", strings.Join(names, " "))
 	b.WriteString("    completion) words=\"bash zsh\" ;;\n  esac\n")
 	b.WriteString("  if [[ \"$cur\" == -* || \"$cmd\" == help || \"$cmd\" == completion ]]; then\n")
-	b.WriteString("    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n  fi\n}\n")
+	b.WriteString("    COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n  else\n    COMPREPLY=($(compgen -f -- \"$cur\"))\n")
+	b.WriteString("    if [ \"$COMP_CWORD\" -eq 2 ] && [ -n \"$subs\" ]; then\n      COMPREPLY+=($(compgen -W \"$subs\" -- \"$cur\"))\n    fi\n  fi\n}\n")
 	b.WriteString("complete -o filenames -F _tuxlb tuxlb\n")
 	return b.String()
 }
@@ -98,9 +120,19 @@ func zshCompletion(names []string, flags map[string][]string) string {
 		if n == "completion" {
 			continue
 		}
+		for _, sub := range commands[n].sub {
+			fmt.Fprintf(&b, "    %s) if [[ $words[3] == %s ]]; then\n      _arguments -S", n, sub)
+			for _, f := range flags[n+" "+sub] {
+				fmt.Fprintf(&b, " '%s'", f)
+			}
+			b.WriteString(" '1: :(" + sub + ")' '*:file:_files'\n      return\n    fi ;|\n")
+		}
 		fmt.Fprintf(&b, "    %s) _arguments -S", n)
 		for _, f := range flags[n] {
 			fmt.Fprintf(&b, " '%s'", f)
+		}
+		if subs := commands[n].sub; len(subs) > 0 {
+			fmt.Fprintf(&b, " '1: :_alternative \"subcommands:subcommand:(%s)\" \"files:file:_files\"'", strings.Join(subs, " "))
 		}
 		b.WriteString(" '*:file:_files' ;;\n")
 	}

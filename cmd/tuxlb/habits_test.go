@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -188,6 +189,37 @@ func TestCompletion(t *testing.T) {
 	}
 	if code, _, _ := cli(t, "completion", "fish"); code != 2 {
 		t.Errorf("completion fish: exit %d, want 2", code)
+	}
+}
+
+// TestBashCompletesSubcommands: bash completes a subcommand after its
+// command (sweep me → merge), and then the subcommand's own flags.
+func TestBashCompletesSubcommands(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	_, script, _ := cli(t, "completion", "bash")
+	for _, c := range []struct {
+		words, want string
+	}{
+		{"tuxlb sweep me", "merge"},
+		{"tuxlb sweep merge --f", "--format"},
+		{"tuxlb sweep --va", "--vary"},
+		{"tuxlb run --max-run", "--max-run-time"},
+	} {
+		words := strings.Fields(c.words)
+		in := script + fmt.Sprintf("\nCOMP_WORDS=(%s); COMP_CWORD=%d; _tuxlb; echo \"${COMPREPLY[*]}\"\n", strings.Join(words, " "), len(words)-1)
+		cmd := exec.Command(bash, "--norc", "--noprofile")
+		cmd.Dir = t.TempDir() // no file there to complete
+		cmd.Stdin = strings.NewReader(in)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", c.words, err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != c.want {
+			t.Errorf("%q completes to %q, want %q", c.words, got, c.want)
+		}
 	}
 }
 
