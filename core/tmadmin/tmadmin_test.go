@@ -8,11 +8,30 @@ import (
 	"testing"
 
 	"github.com/tuxlb/tuxlb/core"
+	"github.com/tuxlb/tuxlb/core/result"
 	"github.com/tuxlb/tuxlb/core/tmadmin"
 )
 
 // specDir holds the hand-worked spec cases (testdata/spec).
 const specDir = "../../testdata/spec"
+
+// runCase runs the scenario of spec case dir.
+func runCase(t *testing.T, dir string) *result.Result {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(specDir, dir, "scenario.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := core.ParseScenario(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := core.Run(sc, core.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
 
 // TestPrintServerLifecycle: psr of a run with a life cycle words each
 // instance's state as tmadmin does, shows its up time and utilization over
@@ -27,18 +46,7 @@ func TestPrintServerLifecycle(t *testing.T) {
 		{"71-crash-at-scan-instant", []string{"srvA G1/1 G1 1 site1 1 50 ACTIVE 2100ms 9.5%"}, ""},
 		{"76-boot-spare", []string{"srvA QA G1 2 site1 2 100 ACTIVE 900ms 66.7%"}, " G1 3 "},
 	} {
-		data, err := os.ReadFile(filepath.Join(specDir, tc.dir, "scenario.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc, err := core.ParseScenario(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := core.Run(sc, core.RunOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runCase(t, tc.dir)
 		var buf bytes.Buffer
 		if err := tmadmin.PrintServer(&buf, res); err != nil {
 			t.Fatal(err)
@@ -66,18 +74,7 @@ func TestPrintServerLifecycle(t *testing.T) {
 // held time and its share of the busy time (case 110: G1/1 busy 60 ms, 40
 // of them holding its requests for their children's replies).
 func TestPrintServerHeld(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(specDir, "110-tpcall-holds-server", "scenario.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := core.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := core.Run(sc, core.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runCase(t, "110-tpcall-holds-server")
 	var b bytes.Buffer
 	if err := tmadmin.PrintServer(&b, res); err != nil {
 		t.Fatal(err)
@@ -98,18 +95,7 @@ func TestPrintServerHeld(t *testing.T) {
 // the spare G1/3 is never booted. So SVC's rows are G1/1 with 1 done and
 // G1/2 with 2, which add up to the 3 requests, and G1/3 has none.
 func TestPrintServiceListsBootedSpares(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(specDir, "76-boot-spare", "scenario.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := core.ParseScenario(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := core.Run(sc, core.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runCase(t, "76-boot-spare")
 	var b bytes.Buffer
 	if err := tmadmin.PrintService(&b, res); err != nil {
 		t.Fatal(err)
