@@ -125,14 +125,16 @@ func zshCompletion(names []string, flags map[string][]string) string {
 			for _, f := range flags[n+" "+sub] {
 				fmt.Fprintf(&b, " '%s'", f)
 			}
-			b.WriteString(" '1: :(" + sub + ")' '*:file:_files'\n      return\n    fi ;|\n")
+			b.WriteString(" '*:file:_files'\n      return\n    fi ;|\n")
 		}
 		fmt.Fprintf(&b, "    %s) _arguments -S", n)
 		for _, f := range flags[n] {
 			fmt.Fprintf(&b, " '%s'", f)
 		}
 		if subs := commands[n].sub; len(subs) > 0 {
-			fmt.Fprintf(&b, " '1: :_alternative \"subcommands:subcommand:(%s)\" \"files:file:_files\"'", strings.Join(subs, " "))
+			// right after the command (words[3]), its subcommands too
+			fmt.Fprintf(&b, " '*:file:{ (( CURRENT == 3 )) && compadd -- %s; _files }' ;;\n", strings.Join(subs, " "))
+			continue
 		}
 		b.WriteString(" '*:file:_files' ;;\n")
 	}
