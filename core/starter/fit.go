@@ -214,12 +214,40 @@ const CriterionGrid = "; samples all in whole milliseconds (differences of milli
 // whose service times are all whole milliseconds.
 const resolutionUS = 1000
 
-// arrival is one request from outside, for the rates.
+// arrival is one request from outside, for the rates: its time, its
+// weight and its stream (arrivals.streams), a number where the service's
+// and the origin's names would take four times the room: a long log has
+// millions.
 type arrival struct {
 	us     int64
-	svc    string
-	origin string
 	w      float64
+	stream int32
+}
+
+// stream is a service's requests from one origin.
+type stream struct{ svc, origin string }
+
+// arrivals are the requests from outside, in the log's order, and the
+// streams they name.
+type arrivals struct {
+	at      []arrival
+	streams []stream
+	ids     map[stream]int32
+}
+
+// add notes a request of svc from origin at us, of weight w.
+func (a *arrivals) add(us int64, svc, origin string, w float64) {
+	k := stream{svc, origin}
+	id, ok := a.ids[k]
+	if !ok {
+		if a.ids == nil {
+			a.ids = map[stream]int32{}
+		}
+		id = int32(len(a.streams))
+		a.streams = append(a.streams, k)
+		a.ids[k] = id
+	}
+	a.at = append(a.at, arrival{us: us, w: w, stream: id})
 }
 
 // Fit reads src's log and fits each service's times (fit.Fit).
@@ -240,7 +268,7 @@ func Fit(src FitSources) (*FitReport, error) {
 	rep := &FitReport{Criterion: Criterion, Services: map[string]*ServiceReport{}, Warnings: append(pscWarn, src.notes...)}
 	samples := map[string][]float64{}
 	spans := map[string][]int{} // a ULOG's: the differences of stamps each sample sums
-	var arr []arrival
+	var arr arrivals
 	var startUS int64
 	var gaps [][2]int64 // a ULOG's days without a file
 	switch {
@@ -391,7 +419,7 @@ func (l *nameList) intern(s string) int {
 	return len(l.names) - 1
 }
 
-func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string][]float64) ([]arrival, error) {
+func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string][]float64) (arrivals, error) {
 	var cols *trace.Columns
 	if src.Columns != nil {
 		c := trace.Columns(*src.Columns)
@@ -413,7 +441,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	} else {
 		res = in
 	}
-	var arr []arrival
+	var arr arrivals
 	timed := 0
 	info, err := trace.Read(*src.Trace, cols, trace.Options{SkipBad: src.SkipBad}, res, func(r *trace.Request) {
 		if src.BeforeUS > 0 && r.TimeUS >= src.BeforeUS {
@@ -430,13 +458,13 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 			samples[name] = append(samples[name], float64(r.ServiceUS)/1000)
 			timed++
 		}
-		arr = append(arr, arrival{us: r.TimeUS, svc: name, origin: origName(r.Origin), w: 1})
+		arr.add(r.TimeUS, name, origName(r.Origin), 1)
 	})
 	if err != nil {
-		return nil, diag.Invalid(err)
+		return arrivals{}, diag.Invalid(err)
 	}
-	if len(arr) == 0 {
-		return nil, traceProblem("no rows after the header")
+	if len(arr.at) == 0 {
+		return arrivals{}, traceProblem("no rows after the header")
 	}
 	rep.Trace = &TraceRead{Rows: info.Rows, Skipped: info.Skipped, SkippedExamples: slices.Clone(info.Examples), Columns: info.Columns}
 	if rep.Trace.SkippedExamples == nil {
@@ -452,7 +480,7 @@ func fitTrace(m *core.Model, src FitSources, rep *FitReport, samples map[string]
 	return arr, nil
 }
 
-func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, spans map[string][]int, lmid func(string) string) []arrival {
+func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]float64, spans map[string][]int, lmid func(string) string) arrivals {
 	rep.ULOG = &ULOGSummary{Files: lg.Files, Lines: lg.Lines, TraceLines: lg.TraceLines, Malformed: lg.Malformed,
 		MalformedExamples: lg.MalformedExamples, Ignored: lg.Ignored, Milliseconds: lg.Millis}
 	rep.Warnings = append(rep.Warnings, lg.Warnings...)
@@ -513,9 +541,9 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		spans[n] = s.OwnSpans
 		s.OwnUS = nil // the samples hold them: a long log's are much of what it holds
 	}
-	arr := make([]arrival, len(lg.Arrivals))
-	for i, a := range lg.Arrivals {
-		arr[i] = arrival{us: a.TimeUS, svc: a.Service, origin: lmid(a.Host), w: a.Weight}
+	arr := arrivals{at: make([]arrival, 0, len(lg.Arrivals))}
+	for _, a := range lg.Arrivals {
+		arr.add(a.TimeUS, lg.Name(a.Service), lmid(lg.Name(a.Host)), a.Weight)
 	}
 	lg.Arrivals = nil // arr holds them
 	return arr
@@ -652,13 +680,13 @@ const hourUS = 3600 * 1e6
 // gaps are stretches [from, to) the log does not cover (a ULOG's days
 // without a file): they are taken out of the span, and an hour they cover
 // whole has no rate.
-func rates(arr []arrival, absolute bool, startUS int64, gaps [][2]int64) Arrivals {
+func rates(arr arrivals, absolute bool, startUS int64, gaps [][2]int64) Arrivals {
 	out := Arrivals{Services: map[string]*ServiceArrivals{}}
-	if len(arr) == 0 {
+	if len(arr.at) == 0 {
 		return out
 	}
-	first, last := arr[0].us, arr[0].us
-	for _, a := range arr {
+	first, last := arr.at[0].us, arr.at[0].us
+	for _, a := range arr.at {
 		first, last = min(first, a.us), max(last, a.us)
 	}
 	spanUS := max(last-first, 1e6)
@@ -679,15 +707,16 @@ func rates(arr []arrival, absolute bool, startUS int64, gaps [][2]int64) Arrival
 	counts := map[string]float64{}
 	origins := map[string]map[string]float64{}
 	hourly := map[string][]float64{}
-	for _, a := range arr {
-		counts[a.svc] += a.w
-		if origins[a.svc] == nil {
-			origins[a.svc] = map[string]float64{}
-			hourly[a.svc] = make([]float64, hours)
+	for _, a := range arr.at {
+		st := arr.streams[a.stream]
+		counts[st.svc] += a.w
+		if origins[st.svc] == nil {
+			origins[st.svc] = map[string]float64{}
+			hourly[st.svc] = make([]float64, hours)
 		}
-		origins[a.svc][a.origin] += a.w
+		origins[st.svc][st.origin] += a.w
 		h := min(int((a.us-first)/hourUS), hours-1)
-		hourly[a.svc][h] += a.w
+		hourly[st.svc][h] += a.w
 	}
 	spanS := float64(coveredUS) / 1e6
 	for svc, n := range counts {

@@ -75,15 +75,15 @@ func TestFitTrace(t *testing.T) {
 // their clock time, the last hour's over the half it covers.
 func TestRatesHourly(t *testing.T) {
 	const start = int64(1796119200) * 1e6 // 2026-12-01 10:00:00 UTC
-	var arr []arrival
+	var arr arrivals
 	for i := range 3600 { // one a second in the first hour
-		arr = append(arr, arrival{us: start + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+		arr.add(start+int64(i)*1e6, "A", "SITE1", 1)
 	}
 	for i := range 1800 { // one every two seconds in the second
-		arr = append(arr, arrival{us: start + 3600e6 + int64(i)*2e6, svc: "A", origin: "SITE2", w: 1})
+		arr.add(start+3600e6+int64(i)*2e6, "A", "SITE2", 1)
 	}
 	for i := range 1800 { // one a second for the next half hour
-		arr = append(arr, arrival{us: start + 7200e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+		arr.add(start+7200e6+int64(i)*1e6, "A", "SITE1", 1)
 	}
 	got := rates(arr, true, start, nil)
 	// Span: the last arrival at 2 h 29 min 59 s = 8 999 s; 7 200 requests.
@@ -405,12 +405,12 @@ func TestFitTraceNetworkGuessedWarns(t *testing.T) {
 func TestRatesGap(t *testing.T) {
 	const start = int64(1796166000) * 1e6 // 2026-12-01 23:00:00 UTC
 	const dec2 = start + 3600e6           // 2026-12-02 00:00
-	var arr []arrival
+	var arr arrivals
 	for i := range 3600 { // one a second from 23:00 on 12/01
-		arr = append(arr, arrival{us: start + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+		arr.add(start+int64(i)*1e6, "A", "SITE1", 1)
 	}
 	for i := range 3600 { // and from 00:00 on 12/03, after a missing day
-		arr = append(arr, arrival{us: dec2 + 86400e6 + int64(i)*1e6, svc: "A", origin: "SITE1", w: 1})
+		arr.add(dec2+86400e6+int64(i)*1e6, "A", "SITE1", 1)
 	}
 	got := rates(arr, true, start, [][2]int64{{dec2, dec2 + 86400e6}})
 	// By hand: first 12/01 23:00:00, last 12/03 00:59:59: 93 599 s, less

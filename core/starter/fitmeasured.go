@@ -212,17 +212,18 @@ func domainTimes(m *core.Model, lg *ulog.Log, rep *FitReport, machine func(strin
 	samples := map[string][]float64{}
 	crossed := map[string][]bool{}
 	for _, c := range lg.CallSpans {
-		svc := m.Service(c.Service)
+		name := lg.Name(c.Service)
+		svc := m.Service(name)
 		if svc == nil || svc.Remote == nil {
 			continue
 		}
-		if s := lg.Services[c.Service]; s != nil && s.Executions > 0 {
+		if s := lg.Services[name]; s != nil && s.Executions > 0 {
 			continue
 		}
 		d := svc.Remote.Domain
 		g, ok := gateway[svc.Remote.GatewayGroup]
 		samples[d] = append(samples[d], float64(c.EndUS-c.StartUS)/1000)
-		crossed[d] = append(crossed[d], ok && machine(c.Host) != g)
+		crossed[d] = append(crossed[d], ok && machine(lg.Name(c.Host)) != g)
 	}
 	shift := map[string]float64{}
 	for d, v := range samples {
@@ -299,7 +300,7 @@ func applyMeasured(sc *scenario.Scenario, r *FitReport) {
 // figures lists each figure the scenario made from rep writes, measured or
 // guessed, in the order: service times, calls' p, streams' rates, domains'
 // response times, the network latency, advertise lists.
-func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
+func figures(m *core.Model, rep *FitReport, arr arrivals) []Figure {
 	var out []Figure
 	measured := func(f string, n int, note string) {
 		out = append(out, Figure{Figure: f, Source: "measured", Samples: n, Note: note})
@@ -347,14 +348,15 @@ func figures(m *core.Model, rep *FitReport, arr []arrival) []Figure {
 	if m != nil {
 		origin = defaultOrigin(m)
 	}
-	for _, a := range arr {
-		o := a.origin
+	for _, a := range arr.at {
+		st := arr.streams[a.stream]
+		o := st.origin
 		if m != nil && m.MachineIndex(o) < 0 {
 			o = origin
 		}
-		counts[[2]string{a.svc, o}] += a.w
+		counts[[2]string{st.svc, o}] += a.w
 		if a.w < 1 {
-			inferred[[2]string{a.svc, o}] = true
+			inferred[[2]string{st.svc, o}] = true
 		}
 	}
 	keys := make([][2]string, 0, len(counts))

@@ -92,7 +92,7 @@ func TestCommitDequeueAndUntracedCallers(t *testing.T) {
 	}
 	sum := map[string]float64{}
 	for _, a := range lg.Arrivals {
-		sum[a.Service] += a.Weight
+		sum[lg.Name(a.Service)] += a.Weight
 	}
 	if want := map[string]float64{"PAY": 1, "QUOTE": 6}; !reflect.DeepEqual(sum, want) {
 		t.Errorf("arrivals by weight %v, want %v (no ORDQS, no SHIP; QUOTE's 3 client calls and 6 executions of weight 0.5)", sum, want)

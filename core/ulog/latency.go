@@ -94,9 +94,18 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	// service, then start (no copy of them: a log's executions are most of
 	// what it holds), each service's a piece of it
 	slices.SortStableFunc(lg.Executions, func(a, b Span) int {
-		return cmp.Or(strings.Compare(a.Service, b.Service), cmpInt(a.StartUS, b.StartUS))
+		return cmp.Or(cmp.Compare(a.Service, b.Service), cmpInt(a.StartUS, b.StartUS))
 	})
-	byService := map[string][]Span{}
+	// each host's machine, asked once, when first needed
+	machines := make([]string, len(lg.names))
+	asked := make([]bool, len(lg.names))
+	machineOf := func(h Name) string {
+		if !asked[h] {
+			machines[h], asked[h] = machine(lg.names[h]), true
+		}
+		return machines[h]
+	}
+	byService := map[Name][]Span{}
 	for i := 0; i < len(lg.Executions); {
 		j := i + 1
 		for j < len(lg.Executions) && lg.Executions[j].Service == lg.Executions[i].Service {
@@ -105,7 +114,7 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 		byService[lg.Executions[i].Service] = lg.Executions[i:j:j]
 		i = j
 	}
-	offsets := lg.offsets(byService, machine)
+	offsets := lg.offsets(byService, machineOf)
 	// from each caller's machine, the machines whose clocks are corrected
 	// for, and their executions by start (a service's, machine's)
 	type server struct {
@@ -118,11 +127,15 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 		from[k[0]] = append(from[k[0]], server{k[1], us})
 		moved[k[1]] = true
 	}
-	onMachine := map[[2]string][]Span{}
+	type onM struct {
+		svc     Name
+		machine string
+	}
+	onMachine := map[onM][]Span{}
 	for _, ex := range byService {
 		for _, e := range ex {
-			if m := machine(e.Host); moved[m] {
-				k := [2]string{e.Service, m}
+			if m := machineOf(e.Host); moved[m] {
+				k := onM{e.Service, m}
 				onMachine[k] = append(onMachine[k], e) // by start, as ex
 			}
 		}
@@ -133,7 +146,7 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	inside := func(ex []Span, t1, t2 int64, skip []server) (n int, last Span, ambiguous bool) {
 		i, _ := slices.BinarySearchFunc(ex, t1, func(e Span, t int64) int { return cmpInt(e.StartUS, t) })
 		for j := i; j < len(ex) && ex[j].StartUS <= t2 && j-i < maxCandidates; j++ {
-			if ex[j].EndUS <= t2 && !slices.ContainsFunc(skip, func(s server) bool { return s.machine == machine(ex[j].Host) }) {
+			if ex[j].EndUS <= t2 && !slices.ContainsFunc(skip, func(s server) bool { return s.machine == machineOf(ex[j].Host) }) {
 				last = ex[j]
 				n++
 			}
@@ -142,18 +155,18 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	}
 	var half []int64 // (span - execution) / 2, in microseconds, doubled to stay whole
 	for _, c := range lg.CallSpans {
-		cm := machine(c.Host)
+		cm := machineOf(c.Host)
 		// the executions on clocks in step with the caller's, then on each
 		// other machine's, with the call's span moved onto its clock
 		n, e, ambiguous := inside(byService[c.Service], c.StartUS, c.EndUS, from[cm])
 		for _, s := range from[cm] {
-			k, last, amb := inside(onMachine[[2]string{c.Service, s.machine}], c.StartUS+s.us, c.EndUS+s.us, nil)
+			k, last, amb := inside(onMachine[onM{c.Service, s.machine}], c.StartUS+s.us, c.EndUS+s.us, nil)
 			if k > 0 {
 				e = last
 			}
 			n, ambiguous = n+k, ambiguous || amb
 		}
-		if n != 1 || ambiguous || machine(e.Host) == cm {
+		if n != 1 || ambiguous || machineOf(e.Host) == cm {
 			continue
 		}
 		half = append(half, (c.EndUS-c.StartUS)-(e.EndUS-e.StartUS))
@@ -203,11 +216,11 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 // minOffsetCalls calls or more and the calls the other way, if they show
 // an offset, show the opposite one within maxDisagreeUS. Hosts map to
 // machines through machine; byService holds each service's executions.
-func (lg *Log) offsets(byService map[string][]Span, machine func(string) string) []Offset {
+func (lg *Log) offsets(byService map[Name][]Span, machine func(Name) string) []Offset {
 	type pair struct{ caller, server string }
 	hist := map[pair]map[int64]int{}
-	byMid := map[string][]int32{}       // a service's executions (their places in byService's) by midpoint
-	ran := map[string]map[string]bool{} // service -> the machines that ran it
+	byMid := map[Name][]int32{}       // a service's executions (their places in byService's) by midpoint
+	ran := map[Name]map[string]bool{} // service -> the machines that ran it
 	for svc, ex := range byService {
 		m := make([]int32, len(ex))
 		for i := range m {

@@ -69,16 +69,16 @@ func TestCallInsideCall(t *testing.T) {
 	if a == nil || !reflect.DeepEqual(a.Calls, []Step{{"B", "tpcall", 1, false}}) || !reflect.DeepEqual(a.OwnUS, []int64{4000}) {
 		t.Errorf("A %+v, want one step (B) and 4 ms", a)
 	}
-	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Service != "A" || lg.Services["C"] != nil || lg.Services["Z"] != nil {
+	if len(lg.Arrivals) != 1 || lg.Name(lg.Arrivals[0].Service) != "A" || lg.Services["C"] != nil || lg.Services["Z"] != nil {
 		t.Errorf("arrivals %+v services %v, want one arrival of A and no C or Z", lg.Arrivals, lg.Services)
 	}
 	// The call spans are the top-level tpcalls: B's (from h) and the
 	// client's A (from c), in the order they ended.
 	const day = 1767312000 * 1e6 // ULOG.010226: 2026-01-02 00:00 UTC
 	at := func(ms int64) int64 { return day + 10*3600e6 + ms*1000 }
-	want := []Span{{"B", "h", at(1), at(7)}, {"A", "c", at(1000), at(1003)}}
-	if !reflect.DeepEqual(lg.CallSpans, want) {
-		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	want := []namedSpan{{"B", "h", at(1), at(7)}, {"A", "c", at(1000), at(1003)}}
+	if got := namedSpans(lg, lg.CallSpans); !reflect.DeepEqual(got, want) {
+		t.Errorf("call spans %+v, want %+v", got, want)
 	}
 }
 
@@ -399,19 +399,19 @@ func TestFailedCalls(t *testing.T) {
 	at := func(ms int64) int64 { return day + 10*3600e6 + ms*1000 }
 	var arr []int64
 	for _, x := range lg.Arrivals {
-		if x.Service == "A" {
+		if lg.Name(x.Service) == "A" {
 			arr = append(arr, x.TimeUS)
 		}
 	}
 	if !reflect.DeepEqual(arr, []int64{at(0), at(2000)}) {
 		t.Errorf("arrivals of A at %v, want %v", arr, []int64{at(0), at(2000)})
 	}
-	want := []Span{{"A", "c", at(0), at(5)}, {"A", "c", at(2000), at(2014)}}
-	if !reflect.DeepEqual(lg.CallSpans, want) {
-		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	want := []namedSpan{{"A", "c", at(0), at(5)}, {"A", "c", at(2000), at(2014)}}
+	if got := namedSpans(lg, lg.CallSpans); !reflect.DeepEqual(got, want) {
+		t.Errorf("call spans %+v, want %+v", got, want)
 	}
 	for _, x := range lg.Arrivals {
-		if x.Service == "B" {
+		if lg.Name(x.Service) == "B" {
 			t.Errorf("an arrival of B %+v: B was only called by A", x)
 		}
 	}
@@ -486,7 +486,7 @@ func TestSelfCall(t *testing.T) {
 	}
 	var got []string
 	for _, a := range lg.Arrivals {
-		got = append(got, fmt.Sprintf("%s@%s w%g", a.Service, a.Host, a.Weight))
+		got = append(got, fmt.Sprintf("%s@%s w%g", lg.Name(a.Service), lg.Name(a.Host), a.Weight))
 	}
 	if want := []string{"R@c w1", "R@h w1"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("arrivals %v, want %v", got, want)
@@ -543,7 +543,7 @@ func TestConversation(t *testing.T) {
 		t.Errorf("PAY %+v, want a tpcall step of CONV and 7 ms of 3 differences", pay)
 	}
 	// PAY, called by no traced process, is an arrival of its own (from h).
-	if len(lg.Arrivals) != 2 || lg.Arrivals[0] != (Arrival{lg.Arrivals[0].TimeUS, "CONV", "c", 1}) || lg.Arrivals[1].Service != "PAY" || lg.Malformed != 0 {
+	if len(lg.Arrivals) != 2 || lg.Name(lg.Arrivals[0].Service) != "CONV" || lg.Name(lg.Arrivals[0].Host) != "c" || lg.Arrivals[0].Weight != 1 || lg.Name(lg.Arrivals[1].Service) != "PAY" || lg.Malformed != 0 {
 		t.Errorf("arrivals %+v malformed %d, want one of CONV from c, then PAY", lg.Arrivals, lg.Malformed)
 	}
 }
@@ -574,8 +574,12 @@ func TestOpenBeforeMissingDay(t *testing.T) {
 		t.Fatalf("A %+v, want one execution of 3 ms", a)
 	}
 	const jan3, jan4 = int64(1767398400) * 1e6, int64(1767484800) * 1e6
-	if want := []Arrival{{jan3 - 10e3, "A", "c", 1}, {jan4 + 36000e6, "A", "c", 1}}; !reflect.DeepEqual(lg.Arrivals, want) {
-		t.Errorf("arrivals %+v, want %+v", lg.Arrivals, want)
+	var got []string
+	for _, a := range lg.Arrivals {
+		got = append(got, fmt.Sprintf("%d %s@%s w%g", a.TimeUS, lg.Name(a.Service), lg.Name(a.Host), a.Weight))
+	}
+	if want := []string{fmt.Sprintf("%d A@c w1", jan3-10e3), fmt.Sprintf("%d A@c w1", jan4+36000e6)}; !reflect.DeepEqual(got, want) {
+		t.Errorf("arrivals %q, want %q", got, want)
 	}
 	if !slices.Contains(lg.Warnings, "1 executions and 1 calls open before a missing day are not counted (their ends were in its file)") {
 		t.Errorf("warnings %q", lg.Warnings)
@@ -725,10 +729,10 @@ func TestMixedResolution(t *testing.T) {
 	}
 	const day = int64(1767312000) * 1e6
 	at := func(ms int64) int64 { return day + 36000e6 + ms*1000 }
-	if want := []Span{{"B", "h", at(102), at(108)}}; !reflect.DeepEqual(lg.CallSpans, want) {
-		t.Errorf("call spans %+v, want %+v", lg.CallSpans, want)
+	if got, want := namedSpans(lg, lg.CallSpans), []namedSpan{{"B", "h", at(102), at(108)}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("call spans %+v, want %+v", got, want)
 	}
-	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Host != "c" || lg.Millis || lg.WholeSecondLines != 2 {
+	if len(lg.Arrivals) != 1 || lg.Name(lg.Arrivals[0].Host) != "c" || lg.Millis || lg.WholeSecondLines != 2 {
 		t.Errorf("arrivals %+v millis %v whole-second lines %d, want one from c, false, 2", lg.Arrivals, lg.Millis, lg.WholeSecondLines)
 	}
 	if len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], "2 TRACE lines of 1 process names (c!CLT) have whole-second stamps") {
@@ -843,7 +847,7 @@ func TestOpenBeforeHostMissingDay(t *testing.T) {
 	if a == nil || !reflect.DeepEqual(a.OwnUS, []int64{11000, 3000}) {
 		t.Fatalf("A %+v, want 11 and 3 ms", a)
 	}
-	if len(lg.Arrivals) != 2 || lg.Arrivals[1].Host != "c" || len(lg.Gaps) != 0 {
+	if len(lg.Arrivals) != 2 || lg.Name(lg.Arrivals[1].Host) != "c" || len(lg.Gaps) != 0 {
 		t.Errorf("arrivals %+v gaps %v, want two from c and no gap of every machine", lg.Arrivals, lg.Gaps)
 	}
 	if !slices.Contains(lg.Warnings, "0 executions and 1 calls open before a missing day are not counted (their ends were in its file)") {
@@ -861,7 +865,21 @@ func TestByteOrderMarkAndCRLF(t *testing.T) {
 	// By hand: the first line's stamp is 10:00:00.000 once the mark is
 	// taken off (with it, the line was malformed and the call no arrival);
 	// A ran 3 ms, called by the client.
-	if a := lg.Services["A"]; a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || lg.Malformed != 0 || len(lg.Arrivals) != 1 || lg.Arrivals[0].Host != "c" {
+	if a := lg.Services["A"]; a == nil || !reflect.DeepEqual(a.OwnUS, []int64{3000}) || lg.Malformed != 0 || len(lg.Arrivals) != 1 || lg.Name(lg.Arrivals[0].Host) != "c" {
 		t.Errorf("A %+v malformed %q arrivals %+v, want 3 ms, none malformed, one arrival from c", a, lg.MalformedExamples, lg.Arrivals)
 	}
+}
+
+// namedSpan is a Span with its names' texts, for comparing.
+type namedSpan struct {
+	Service, Host  string
+	StartUS, EndUS int64
+}
+
+func namedSpans(lg *Log, spans []Span) []namedSpan {
+	out := make([]namedSpan, len(spans))
+	for i, s := range spans {
+		out[i] = namedSpan{lg.Name(s.Service), lg.Name(s.Host), s.StartUS, s.EndUS}
+	}
+	return out
 }

@@ -101,19 +101,36 @@ var tperrnos = []string{1: "TPEABORT", "TPEBADDESC", "TPEBLOCK", "TPEINVAL", "TP
 // or (for a service no traced client calls) an execution weighted by the
 // share of its executions that no traced service called.
 type Arrival struct {
-	TimeUS  int64 // microseconds since 1970-01-01 (the file's date, else day 0)
-	Service string
-	Host    string
-	Weight  float64
+	TimeUS        int64 // microseconds since 1970-01-01 (the file's date, else day 0)
+	Weight        float64
+	Service, Host Name
 }
 
 // Span is one timed thing of the log: an execution of Service on Host
 // (its tpservice), or a tpcall of Service made from Host; StartUS and EndUS
 // are its opening and closing lines' times.
 type Span struct {
-	Service        string
-	Host           string
 	StartUS, EndUS int64
+	Service, Host  Name
+}
+
+// Name is a service's or a host's name in a Log's records (Log.Name gives
+// its text): a long log holds millions of them, each a number of four
+// bytes where a string's header takes sixteen.
+type Name int32
+
+// Name is n's text.
+func (lg *Log) Name(n Name) string { return lg.names[n] }
+
+// name numbers s, once.
+func (lg *Log) name(s string) Name {
+	if n, ok := lg.nameIDs[s]; ok {
+		return n
+	}
+	n := Name(len(lg.names))
+	lg.names = append(lg.names, s)
+	lg.nameIDs[s] = n
+	return n
 }
 
 // Server is what one server process name ran on one host: the services it
@@ -167,6 +184,9 @@ type Log struct {
 	Warnings []string
 
 	inspected int // stack frames the walk looked at (the linearity test's counter)
+	// the names of the records (Name), and their numbers
+	names   []string
+	nameIDs map[string]Name
 	// while reading: the days with TRACE lines (the files' names'), and
 	// per host; the processes with whole-second stamps
 	days       map[int64]bool
@@ -227,7 +247,7 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		return nil, fmt.Errorf("ulog: no file")
 	}
 	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files),
-		days: map[int64]bool{}, hostDays: map[string]map[int64]bool{}}
+		days: map[int64]bool{}, hostDays: map[string]map[int64]bool{}, nameIDs: map[string]Name{}}
 	given := files
 	files, err := lg.once(files)
 	if err != nil {
@@ -819,7 +839,7 @@ type tally struct {
 
 type startAt struct {
 	us   int64
-	host string
+	host Name
 }
 
 func isCall(fn string) bool {
@@ -1015,7 +1035,7 @@ func (w *walker) step(ev event) {
 				// off the caller's own work)
 				w.selfCalls[callee]++
 				f.arrival, f.self = len(lg.Arrivals), true
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: lg.name(ev.svc), Host: lg.name(ev.host), Weight: 1})
 			case f.svcAt >= 0:
 				mode := ev.fn
 				if mode == "tpconnect" {
@@ -1037,7 +1057,7 @@ func (w *walker) step(ev event) {
 				w.svc(callee)
 				w.clientCalls[callee]++
 				f.arrival = len(lg.Arrivals)
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: ev.svc, Host: ev.host, Weight: 1})
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: lg.name(ev.svc), Host: lg.name(ev.host), Weight: 1})
 			}
 		}
 		return
@@ -1135,7 +1155,7 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 		if f.fn == "tpcall" && f.millis && ev.millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
 			// a call that timed out or was refused did not wait for
 			// its execution's reply: no span of a request
-			lg.CallSpans = append(lg.CallSpans, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
+			lg.CallSpans = append(lg.CallSpans, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us})
 		}
 	case "tpservice":
 		s := w.svc(f.svc)
@@ -1151,7 +1171,7 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 			s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
 			s.OwnSpans = append(s.OwnSpans, 1+f.waits)
 			s.CommitUS = append(s.CommitUS, f.commitUS...)
-			lg.Executions = append(lg.Executions, Span{Service: f.svc, Host: ev.host, StartUS: f.startUS, EndUS: ev.us})
+			lg.Executions = append(lg.Executions, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us})
 		}
 		key := ev.host + "!" + ev.proc
 		sv := lg.Servers[key]
@@ -1169,7 +1189,7 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 		}
 		t.execs++
 		t.hosts[ev.host]++
-		t.start = append(t.start, startAt{f.startUS, ev.host})
+		t.start = append(t.start, startAt{f.startUS, lg.name(ev.host)})
 		seen := map[callKey]int{}
 		p := -1
 		for _, c := range f.calls {
@@ -1244,7 +1264,7 @@ func (w *walker) finish() {
 		if ext > 0 && (w.clientCalls[name] == 0 || ext*100 > t.execs && ext > 2) {
 			wt := float64(ext) / float64(t.execs)
 			for _, a := range t.start {
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: name, Host: a.host, Weight: wt})
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: lg.name(name), Host: a.host, Weight: wt})
 			}
 			switch {
 			case w.clientCalls[name] > 0:
@@ -1265,7 +1285,7 @@ func (w *walker) finish() {
 		case a.TimeUS > b.TimeUS:
 			return 1
 		}
-		return strings.Compare(a.Service, b.Service)
+		return strings.Compare(lg.names[a.Service], lg.names[b.Service])
 	})
 }
 

@@ -68,7 +68,7 @@ func TestBank(t *testing.T) {
 	const day = 1796083200 * 1e6 // 2026-12-01 00:00 UTC
 	for i, a := range lg.Arrivals {
 		wantUS := int64(day + (10*3600+int64(i))*1e6 + 100_000)
-		if a.Service != "TRANSFER" || a.Host != "node1" || a.Weight != 1 || a.TimeUS != wantUS {
+		if lg.Name(a.Service) != "TRANSFER" || lg.Name(a.Host) != "node1" || a.Weight != 1 || a.TimeUS != wantUS {
 			t.Errorf("arrival %d: %+v, want TRANSFER from node1 at %d", i, a, wantUS)
 		}
 	}
@@ -114,7 +114,7 @@ func TestWholeSeconds(t *testing.T) {
 	}
 	// B was called by A each time and by no client: no arrivals of B; A
 	// was called by nothing traced: its executions are arrivals at h.
-	if len(lg.Arrivals) != 2 || lg.Arrivals[0].Service != "A" || lg.Arrivals[0].Host != "h" {
+	if len(lg.Arrivals) != 2 || lg.Name(lg.Arrivals[0].Service) != "A" || lg.Name(lg.Arrivals[0].Host) != "h" {
 		t.Errorf("arrivals %+v", lg.Arrivals)
 	}
 }
@@ -180,7 +180,7 @@ func TestEnqueuesAndForwards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lg.Arrivals) != 1 || lg.Arrivals[0].Service != "QS:SHIP" || lg.Arrivals[0].Weight != 1 {
+	if len(lg.Arrivals) != 1 || lg.Name(lg.Arrivals[0].Service) != "QS:SHIP" || lg.Arrivals[0].Weight != 1 {
 		t.Fatalf("arrivals %+v, want one: the client's enqueue of QS:SHIP", lg.Arrivals)
 	}
 	if lg.Forwards != 1 {
