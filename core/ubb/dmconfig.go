@@ -1,6 +1,9 @@
 package ubb
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // This file reads a DMCONFIG: its local domains (each with a gateway group),
 // remote domains, and imported services, which the GWTDOMAIN instances of the
@@ -42,6 +45,7 @@ type dmConfig struct {
 	gwServices map[string][]string // gateway group -> imported services, in DMCONFIG order
 	gwHas      map[string]bool     // gateway group + "\x00" + service -> already in gwServices
 	gwParams   map[string]bool     // gateway group + "\x00" + service -> its LOAD/PRIO set by an import
+	importAt   map[string]pos      // service -> its first import entry
 }
 
 // isGatewayGroup says whether some local domain has GWGRP=group.
@@ -69,7 +73,7 @@ func (d *dmConfig) gatewayServices(group string) []string {
 func (b *builder) buildDM(secs []*section) {
 	b.cur = b.dmFile
 	defer func() { b.cur = b.file }()
-	b.dm = &dmConfig{localAt: map[string]int{}, gwServices: map[string][]string{}, gwHas: map[string]bool{}, gwParams: map[string]bool{}}
+	b.dm = &dmConfig{localAt: map[string]int{}, gwServices: map[string][]string{}, gwHas: map[string]bool{}, gwParams: map[string]bool{}, importAt: map[string]pos{}}
 	byName := map[string][]*section{}
 	for _, s := range secs {
 		name, ok := dmSections[s.name]
@@ -149,6 +153,12 @@ func (b *builder) buildImport(e *entry) {
 		if len(remote) > 1 {
 			s.Remote.Alternates = remote[1:]
 		}
+		b.dm.importAt[e.name] = e.pos
+	} else if first := append([]string{s.Remote.Domain}, s.Remote.Alternates...); !slices.Equal(remote, first) {
+		// one remote domain (and its failover list) a service: the
+		// first entry's, which an administrator should see
+		b.warnf(e.pos, "imported service %s: imported before (%s) from %s, where its requests go: this entry's %s is not used (it only adds its local domains' gateways)",
+			e.name, lineOf(b.dm.importAt[e.name]), strings.Join(first, ","), strings.Join(remote, ","))
 	}
 	// The import's LOAD and PRIO are the gateway queue's only: each gateway
 	// group gets them (else its *SERVICES values), and a local server of the

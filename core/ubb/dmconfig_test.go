@@ -163,7 +163,7 @@ func TestDMConfigWarnings(t *testing.T) {
 // T_DM_IMPORT) is a keyword of *DM_IMPORT, accepted without a warning, as
 // a real DMCONFIG's DEFAULT: line writes it; a word DMCONFIG(5) has not
 // (API) is still warned, at its line and column (line 9: the DEFAULT:
-// line is 8).
+// line is 8); the second import of Mail, from another remote domain, too.
 func TestDMImportKeywords(t *testing.T) {
 	dm := "*DM_LOCAL\nLD GWGRP=GW\n*DM_REMOTE\nR1 TYPE=TDOMAIN\nR2 TYPE=TDOMAIN\n*DM_EXPORT\n*DM_IMPORT\n" +
 		"DEFAULT: AUTOTRAN=N AUTOPREPARE=N CONV=N LOAD=50\n    PRIO=50 API=ATMI FUNCTION=APPC\n" +
@@ -176,7 +176,10 @@ func TestDMImportKeywords(t *testing.T) {
 	for _, w := range m.Warnings {
 		got = append(got, w.String())
 	}
-	want := []string{"t.dm:9:13: warning: unknown keyword API in *DM_IMPORT (ignored)"}
+	want := []string{"t.dm:9:13: warning: unknown keyword API in *DM_IMPORT (ignored)",
+		// Mail imported twice, from R1 then R2: one remote domain a
+		// service, the first entry's, said where the second is
+		"t.dm:11:1: warning: imported service Mail: imported before (line 10) from R1, where its requests go: this entry's R2 is not used (it only adds its local domains' gateways)"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
