@@ -491,7 +491,7 @@ func TestOneLineStampedFarAhead(t *testing.T) {
 	// after it is within a minute of those, so not set back: A and B are
 	// the log's without the line, and its tpgetrply, open on a thread of
 	// its own to the end, counts nothing.
-	if !reflect.DeepEqual(got.Services, want.Services) || !reflect.DeepEqual(got.Arrivals, want.Arrivals) || len(got.Gaps) != 0 {
+	if !reflect.DeepEqual(got.Services, want.Services) || !reflect.DeepEqual(got.Arrivals, want.Arrivals) || !slices.Equal(got.names, want.names) || len(got.Gaps) != 0 {
 		t.Errorf("with the line far ahead: services or arrivals differ from the log without it (gaps %v)", got.Gaps)
 	}
 	before := sv[k-1][:10]
