@@ -41,7 +41,8 @@ type source struct {
 	// may hold one whose clock is apart)
 	clocks map[string]*clockState
 	// aheadLine is the last line read far ahead of its host's latest, for
-	// the warning if its stamp turns out to be wrong
+	// the warning if its stamp (and those of the lines after it) turns
+	// out to be wrong
 	aheadLine int
 	held      []event // read, not yet handed on: in time order, then line order
 	head      int     // held[:head] handed on
@@ -72,8 +73,13 @@ type source struct {
 // clockState is a host's clock in a file: its latest time read, what is
 // added to its lines' times (the clock set back, or days), and the last
 // such step and the latest time before it; prev is the latest before the
-// line that made it the latest (-1 for none).
-type clockState struct{ latest, shift, add, before, prev int64 }
+// last jump ahead of more than half an hour (-1 for none), jumpTo the
+// time it jumped to and ahead the lines read since, at or after it.
+type clockState struct {
+	latest, shift, add, before, prev int64
+	jumpTo                           int64
+	ahead                            int
+}
 
 // maxBack is how far back among those held a line out of order is put in
 // its place; one further back is held apart.
@@ -240,15 +246,22 @@ func (s *source) read() {
 		// ahead (whence the next line would look set back once more)
 		ev.us = pre
 	}
-	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS && cs.prev >= 0 && cs.latest-cs.prev > halfHourUS &&
-		ev.us >= cs.prev-reorderUS && ev.us <= cs.prev+reorderUS {
-		// the latest was one line far ahead of those before it, and this
-		// one is back with them: that line's stamp was written wrong, not
-		// the clock set back (read as such, every later line of the host
-		// would have been read a day or hours later)
-		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at that time (its stamp written wrong?), the clock not taken as set back",
-			s.file.Name, s.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
-		cs.latest, cs.prev = cs.prev, -1
+	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS && cs.prev >= 0 {
+		// the latest lines jumped far ahead of those before them, and
+		// this one is back with those, as far on as the lines ahead ran:
+		// their stamps were written wrong (or their clock was ahead, and
+		// put right), not the clock set back (read as such, every later
+		// line of the host would have been read a day or hours later)
+		if on := cs.prev + (cs.latest - cs.jumpTo); ev.us >= on-reorderUS && ev.us <= on+reorderUS {
+			if cs.ahead == 1 {
+				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at that time (its stamp written wrong?), the clock not taken as set back",
+					s.file.Name, s.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
+			} else {
+				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: %d lines of %s from there stamped %s to %s, far ahead of those before and after them (%s, %s): read at those times (their stamps written wrong, or the clock ahead and put right?), the clock not taken as set back",
+					s.file.Name, s.aheadLine, cs.ahead, ev.host, clock(cs.jumpTo), clock(cs.latest), clock(cs.prev), clock(ev.us)))
+			}
+			cs.latest, cs.prev = cs.prev, -1
+		}
 	}
 	if back := cs.latest - ev.us; cs.latest >= 0 && back > halfHourUS {
 		add := (back + halfHourUS/2) / halfHourUS * halfHourUS // summer time: an hour (half an hour in a few zones)
@@ -262,12 +275,15 @@ func (s *source) read() {
 		s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: the time goes back from %s to %s: read as %s, this line and those of %s after it %s later",
 			s.file.Name, li+1, clock(cs.latest), clock(ev.us-add), why, ev.host, time.Duration(add)*time.Microsecond))
 	}
-	if ev.us > cs.latest {
-		if cs.latest >= 0 && ev.us-cs.latest > halfHourUS {
-			s.aheadLine = li + 1 // a line far ahead of the latest: its stamp may be wrong
-		}
-		cs.prev, cs.latest = cs.latest, ev.us
+	switch {
+	case cs.latest >= 0 && ev.us-cs.latest > halfHourUS:
+		// far ahead of the latest: its stamp, and those of the lines
+		// after it, may be wrong
+		s.aheadLine, cs.prev, cs.jumpTo, cs.ahead = li+1, cs.latest, ev.us, 1
+	case cs.prev >= 0 && ev.us >= cs.jumpTo-reorderUS:
+		cs.ahead++
 	}
+	cs.latest = max(cs.latest, ev.us)
 	ev.file, ev.line = int32(s.fi), int32(li+1)
 	if s.dated && (!lg.days[s.day] || !lg.hostDays[ev.host][s.day]) {
 		lg.days[s.day] = true

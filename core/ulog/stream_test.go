@@ -501,3 +501,74 @@ func TestOneLineStampedFarAhead(t *testing.T) {
 		t.Errorf("warnings %q, want one beginning %q", got.Warnings, wantW)
 	}
 }
+
+// Lines of a host stamped far ahead, then its lines back where they were
+// before them, as far on as the lines ahead ran: the lines ahead were
+// stamped wrong (or their clock ran ahead and was put right), not the clock
+// set back; read as a step, every later line of the host would be hours
+// late. Two cases by hand: three lines of one process stamped 23:00 among
+// lines of about 10:00 (the one-line case above, three times over), and
+// 50 lines in a row two hours ahead.
+func TestLinesStampedFarAhead(t *testing.T) {
+	cl, sv := genLog(17, 400)
+	files := func(server []string) []File {
+		return []File{{Name: "c/ULOG.030126", Text: text(cl)}, {Name: "s/ULOG.030126", Text: text(server)}}
+	}
+	want, err := Read(files(sv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := len(sv) / 2
+	// three lines at 23:00:00.000, .010 and .020 after line k (k+1..k+3
+	// of the file): each opens a tpgetrply on a thread of its own, open to
+	// the end, which counts nothing; the line after them (k+4) is back
+	// with line k
+	three := slices.Clone(sv)
+	for i := range 3 {
+		three = slices.Insert(three, k+i, fmt.Sprintf("230000.%03d.s!OTHER.%d.1.0: TRACE:at: { tpgetrply(0x0)", 10*i, 77+i))
+	}
+	got, err := Read(files(three))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Services, want.Services) || !reflect.DeepEqual(got.Arrivals, want.Arrivals) || !slices.Equal(got.names, want.names) || len(got.Gaps) != 0 {
+		t.Errorf("with three lines far ahead: services or arrivals differ from the log without them (gaps %v)", got.Gaps)
+	}
+	before, after := sv[k-1][:10], sv[k][:10]
+	clk := func(s string) string { return s[:2] + ":" + s[2:4] + ":" + s[4:] }
+	wantW := fmt.Sprintf("s/ULOG.030126:%d: 3 lines of s from there stamped 23:00:00.000 to 23:00:00.020, far ahead of those before and after them (%s, %s): read at those times",
+		k+1, clk(before), clk(after))
+	if len(got.Warnings) != 1 || !strings.HasPrefix(got.Warnings[0], wantW) {
+		t.Errorf("warnings %q, want one beginning %q", got.Warnings, wantW)
+	}
+
+	// 50 lines in a row (k+1..k+50) two hours ahead: the server's clock
+	// ahead, then put right. Those lines are read at their stamps (what
+	// they open or close is out of step with the rest, as the file says);
+	// the lines after them at theirs, with no step of the clock: only
+	// executions opened by the 50 lines start after the log's end (read
+	// two hours later, every execution of the lines after them would)
+	ahead := slices.Clone(sv)
+	for i := k; i < k+50; i++ {
+		h := 10*(ahead[i][0]-'0') + (ahead[i][1] - '0') + 2
+		ahead[i] = fmt.Sprintf("%02d", h) + ahead[i][2:]
+	}
+	got, err = Read(files(ahead))
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := 0
+	for _, e := range got.Executions {
+		if e.StartUS > want.LastUS {
+			late++
+		}
+	}
+	if late > 50 {
+		t.Errorf("%d executions start after the log's end (%s), more than the 50 lines ahead open: the clock read as set back?", late, clock(want.LastUS))
+	}
+	wantW = fmt.Sprintf("s/ULOG.030126:%d: 50 lines of s from there stamped %s to %s, far ahead of those before and after them (%s, %s): read at those times",
+		k+1, clk(ahead[k][:10]), clk(ahead[k+49][:10]), clk(sv[k-1][:10]), clk(sv[k+50][:10]))
+	if w := strings.Join(got.Warnings, "\n"); !strings.HasPrefix(w, wantW) || strings.Contains(w, "the time goes back") {
+		t.Errorf("warnings %q, want one beginning %q and no step of the clock", got.Warnings, wantW)
+	}
+}
