@@ -40,12 +40,8 @@ type source struct {
 	// there on are read that much later (per host: a file machines share
 	// may hold one whose clock is apart)
 	clocks map[string]*clockState
-	// aheadLine is the last line read far ahead of its host's latest, for
-	// the warning if its stamp (and those of the lines after it) turns
-	// out to be wrong
-	aheadLine int
-	held      []event // read, not yet handed on: in time order, then line order
-	head      int     // held[:head] handed on
+	held   []event // read, not yet handed on: in time order, then line order
+	head   int     // held[:head] handed on
 	// apart: those read further out of order than a few lines (a
 	// machine's lines among another's), held apart, a heap by time then
 	// line, so that each costs a step of the heap rather than a move of
@@ -74,11 +70,13 @@ type source struct {
 // added to its lines' times (the clock set back, or days), and the last
 // such step and the latest time before it; prev is the latest before the
 // last jump ahead of more than half an hour (-1 for none), jumpTo the
-// time it jumped to and ahead the lines read since, at or after it.
+// time it jumped to, aheadLine the line that jumped and ahead the lines
+// read since, at or after it: for the warning if their stamps turn out to
+// be wrong.
 type clockState struct {
 	latest, shift, add, before, prev int64
 	jumpTo                           int64
-	ahead                            int
+	aheadLine, ahead                 int
 }
 
 // maxBack is how far back among those held a line out of order is put in
@@ -255,10 +253,10 @@ func (s *source) read() {
 		if on := cs.prev + (cs.latest - cs.jumpTo); ev.us >= on-reorderUS && ev.us <= on+reorderUS {
 			if cs.ahead == 1 {
 				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at that time (its stamp written wrong?), the clock not taken as set back",
-					s.file.Name, s.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
+					s.file.Name, cs.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
 			} else {
 				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: %d lines of %s from there stamped %s to %s, far ahead of those before and after them (%s, %s): read at those times (their stamps written wrong, or the clock ahead and put right?), the clock not taken as set back",
-					s.file.Name, s.aheadLine, cs.ahead, ev.host, clock(cs.jumpTo), clock(cs.latest), clock(cs.prev), clock(ev.us)))
+					s.file.Name, cs.aheadLine, cs.ahead, ev.host, clock(cs.jumpTo), clock(cs.latest), clock(cs.prev), clock(ev.us)))
 			}
 			cs.latest, cs.prev = cs.prev, -1
 		}
@@ -279,7 +277,7 @@ func (s *source) read() {
 	case cs.latest >= 0 && ev.us-cs.latest > halfHourUS:
 		// far ahead of the latest: its stamp, and those of the lines
 		// after it, may be wrong
-		s.aheadLine, cs.prev, cs.jumpTo, cs.ahead = li+1, cs.latest, ev.us, 1
+		cs.aheadLine, cs.prev, cs.jumpTo, cs.ahead = li+1, cs.latest, ev.us, 1
 	case cs.prev >= 0 && ev.us >= cs.jumpTo-reorderUS:
 		cs.ahead++
 	}
