@@ -71,11 +71,12 @@ type source struct {
 // such step and the latest time before it; prev is the latest before the
 // last jump ahead of more than half an hour (-1 for none), jumpTo the
 // time it jumped to, aheadLine the line that jumped and ahead the lines
-// read since, at or after it: for the warning if their stamps turn out to
-// be wrong.
+// read since, at or after it, and outAt the file's latest time handed on
+// when it jumped: for the warning, and to read them back, if their
+// stamps turn out to be wrong.
 type clockState struct {
 	latest, shift, add, before, prev int64
-	jumpTo                           int64
+	jumpTo, outAt                    int64
 	aheadLine, ahead                 int
 }
 
@@ -251,13 +252,27 @@ func (s *source) read() {
 		// put right), not the clock set back (read as such, every later
 		// line of the host would have been read a day or hours later)
 		if on := cs.prev + (cs.latest - cs.jumpTo); ev.us >= on-reorderUS && ev.us <= on+reorderUS {
+			// read back by the jump, in their place among the others: an
+			// execution they open or close is timed as it ran (read at
+			// their stamps, it took hours); those handed on already (a
+			// run of lines ahead longer than a minute) stay as read
+			jump := cs.jumpTo - cs.prev
+			kept := cs.ahead - s.retime(ev.host, int32(cs.aheadLine), cs.jumpTo-reorderUS, jump)
+			var w string
 			if cs.ahead == 1 {
-				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at that time (its stamp written wrong?), the clock not taken as set back",
-					s.file.Name, cs.aheadLine, ev.host, clock(cs.latest), clock(cs.prev)))
+				w = fmt.Sprintf("%s:%d: a line of %s stamped %s, far ahead of those around it (%s): read at %s, with them (its stamp written wrong?), the clock not taken as set back",
+					s.file.Name, cs.aheadLine, ev.host, clock(cs.latest), clock(cs.prev), clock(cs.latest-jump))
 			} else {
-				s.warnings = append(s.warnings, fmt.Sprintf("%s:%d: %d lines of %s from there stamped %s to %s, far ahead of those before and after them (%s, %s): read at those times (their stamps written wrong, or the clock ahead and put right?), the clock not taken as set back",
-					s.file.Name, cs.aheadLine, cs.ahead, ev.host, clock(cs.jumpTo), clock(cs.latest), clock(cs.prev), clock(ev.us)))
+				w = fmt.Sprintf("%s:%d: %d lines of %s from there stamped %s to %s, far ahead of those before and after them (%s, %s): read %s earlier, with them (their stamps written wrong, or the clock ahead and put right?), the clock not taken as set back",
+					s.file.Name, cs.aheadLine, cs.ahead, ev.host, clock(cs.jumpTo), clock(cs.latest), clock(cs.prev), clock(ev.us), time.Duration(jump)*time.Microsecond)
 			}
+			if kept > 0 {
+				w += fmt.Sprintf(" (%d of them, handed on already, at their stamps)", kept)
+				// the lines after them are not behind those: they are
+				// read in time order, not as late
+				s.lastOut = cs.outAt
+			}
+			s.warnings = append(s.warnings, w)
 			cs.latest, cs.prev = cs.prev, -1
 		}
 	}
@@ -277,7 +292,7 @@ func (s *source) read() {
 	case cs.latest >= 0 && ev.us-cs.latest > halfHourUS:
 		// far ahead of the latest: its stamp, and those of the lines
 		// after it, may be wrong
-		cs.aheadLine, cs.prev, cs.jumpTo, cs.ahead = li+1, cs.latest, ev.us, 1
+		cs.aheadLine, cs.prev, cs.jumpTo, cs.ahead, cs.outAt = li+1, cs.latest, ev.us, 1, s.lastOut
 	case cs.prev >= 0 && ev.us >= cs.jumpTo-reorderUS:
 		cs.ahead++
 	}
@@ -326,6 +341,31 @@ func (s *source) read() {
 		return
 	}
 	s.held = slices.Insert(s.held, i, ev)
+}
+
+// retime moves back by jump the lines of host from line from on, stamped
+// at or after atLeast, that are still held: a run of lines found stamped
+// far ahead. They are the latest held, so the last ones of held (those of
+// other hosts read meanwhile are earlier, before them); each goes apart,
+// in its place by its new time. It returns how many it moved.
+func (s *source) retime(host string, from int32, atLeast, jump int64) int {
+	i := len(s.held)
+	for i > s.head {
+		e := &s.held[i-1]
+		if e.host != host || e.line < from || e.us < atLeast {
+			break
+		}
+		i--
+	}
+	n := len(s.held) - i
+	for j := i; j < len(s.held); j++ {
+		ev := s.held[j]
+		ev.us -= jump
+		s.apart.push(ev)
+		s.held[j] = event{}
+	}
+	s.held = s.held[:i]
+	return n
 }
 
 // lateWarning says how many of the file's lines came too late for their
