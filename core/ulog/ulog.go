@@ -144,7 +144,7 @@ type Server struct {
 type Log struct {
 	Services map[string]*Service
 	// Arrivals are in time order; a client's tpenqueue is one whose
-	// Service is "QSPACE:QNAME".
+	// Service names "QSPACE:QNAME".
 	Arrivals []Arrival
 	// Forwards counts the calls TMQFORWARD processes made (/Q's forwards:
 	// not arrivals, their messages' enqueues were).
@@ -157,7 +157,7 @@ type Log struct {
 	Servers map[string]*Server
 	// Executions are every finished tpservice, and CallSpans every finished
 	// tpcall that is not part of another call, in the order they ended
-	// (Latency sorts Executions by service, then start); both empty when
+	// (Latency sorts Executions by service number, then start); both empty when
 	// the log has whole-second stamps.
 	Executions, CallSpans []Span
 	// Ignored counts the TRACE lines of another category than at (the
