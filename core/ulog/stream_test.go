@@ -549,6 +549,11 @@ func TestLinesStampedFarAhead(t *testing.T) {
 	// of the clock: the log is the log without the jump (read two hours
 	// later, every execution of the lines after them would start after
 	// its end)
+	if sv[k-1][:10] != sv[k][:10] {
+		// the jump is read from the line before the run to its first:
+		// exactly two hours when the two have one stamp
+		t.Fatalf("lines %d and %d have stamps %s and %s: want one, for a jump of exactly two hours", k, k+1, sv[k-1][:10], sv[k][:10])
+	}
 	ahead := slices.Clone(sv)
 	for i := k; i < k+50; i++ {
 		h := 10*(ahead[i][0]-'0') + (ahead[i][1] - '0') + 2
