@@ -201,7 +201,8 @@ type Log struct {
 // maxExamples is how many malformed lines are quoted.
 const maxExamples = 5
 
-// event is one TRACE line, read.
+// event is one TRACE line, read (its flags side by side: a file's last
+// minute of lines is held, and each padded byte is one a line).
 type event struct {
 	us     int64
 	file   int32
@@ -209,18 +210,18 @@ type event struct {
 	thread string // host!process.pid.thread
 	host   string
 	proc   string // the process name
-	open   bool
 	fn     string // tpservice, tpcall, tpacall, tpforward, tpgetrply or another ATMI function
 	svc    string // the service it names (opening lines)
+	// fail: a closing line that returned -1, its tperrno ("-1" when the
+	// line names none); tpfail: a tpreturn(TPFAIL, ...).
+	fail   string
+	tpfail bool
+	open   bool
 	// noreply: a tpacall whose flags have TPNOREPLY.
 	noreply bool
 	millis  bool
 	// ignored: a TRACE line of another category than at.
 	ignored bool
-	// fail: a closing line that returned -1, its tperrno ("-1" when the
-	// line names none); tpfail: a tpreturn(TPFAIL, ...).
-	fail   string
-	tpfail bool
 }
 
 // Read reads the files, merged by time (a file's lines of one time in
