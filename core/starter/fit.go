@@ -704,25 +704,35 @@ func rates(arr arrivals, absolute bool, startUS int64, gaps [][2]int64) Arrivals
 		out.Start = time.UnixMicro(startUS).UTC().Format("2006-01-02T15:04:05.000Z")
 	}
 	hours := int((spanUS + hourUS - 1) / hourUS)
-	counts := map[string]float64{}
-	origins := map[string]map[string]float64{}
+	// each stream's sums (its service's, its origin's, its service's
+	// hours), found once: the arrivals add to them in their order
+	counts := map[string]*float64{}
+	origins := map[string]map[string]*float64{}
 	hourly := map[string][]float64{}
-	for _, a := range arr.at {
-		st := arr.streams[a.stream]
-		counts[st.svc] += a.w
-		if origins[st.svc] == nil {
-			origins[st.svc] = map[string]float64{}
-			hourly[st.svc] = make([]float64, hours)
+	type sums struct {
+		count, origin *float64
+		hourly        []float64
+	}
+	of := make([]sums, len(arr.streams))
+	for i, st := range arr.streams {
+		if counts[st.svc] == nil {
+			counts[st.svc], origins[st.svc], hourly[st.svc] = new(float64), map[string]*float64{}, make([]float64, hours)
 		}
-		origins[st.svc][st.origin] += a.w
-		h := min(int((a.us-first)/hourUS), hours-1)
-		hourly[st.svc][h] += a.w
+		o := new(float64)
+		origins[st.svc][st.origin] = o
+		of[i] = sums{counts[st.svc], o, hourly[st.svc]}
+	}
+	for _, a := range arr.at {
+		s := &of[a.stream]
+		*s.count += a.w
+		*s.origin += a.w
+		s.hourly[min(int((a.us-first)/hourUS), hours-1)] += a.w
 	}
 	spanS := float64(coveredUS) / 1e6
 	for svc, n := range counts {
-		sa := &ServiceArrivals{RatePerS: round3(n / spanS), Origins: map[string]float64{}}
+		sa := &ServiceArrivals{RatePerS: round3(*n / spanS), Origins: map[string]float64{}}
 		for o, c := range origins[svc] {
-			sa.Origins[o] = round3(c / spanS)
+			sa.Origins[o] = round3(*c / spanS)
 		}
 		if hours > 1 {
 			for h, c := range hourly[svc] {

@@ -342,21 +342,30 @@ func figures(m *core.Model, rep *FitReport, arr arrivals) []Figure {
 			j++
 		}
 	}
-	counts := map[[2]string]float64{} // the requests behind each stream: an execution no traced process called counts its weight
-	inferred := map[[2]string]bool{}  // streams with such executions
+	counts := map[[2]string]*float64{} // the requests behind each stream: an execution no traced process called counts its weight
+	inferred := map[[2]string]bool{}   // streams with such executions
 	origin := ""
 	if m != nil {
 		origin = defaultOrigin(m)
 	}
-	for _, a := range arr.at {
-		st := arr.streams[a.stream]
+	// each arrivals' stream's key (its origin a machine of the model, else
+	// the default), found once: the arrivals add to its sum in their order
+	keyOf, sum := make([][2]string, len(arr.streams)), make([]*float64, len(arr.streams))
+	for i, st := range arr.streams {
 		o := st.origin
 		if m != nil && m.MachineIndex(o) < 0 {
 			o = origin
 		}
-		counts[[2]string{st.svc, o}] += a.w
+		k := [2]string{st.svc, o}
+		if counts[k] == nil {
+			counts[k] = new(float64)
+		}
+		keyOf[i], sum[i] = k, counts[k]
+	}
+	for _, a := range arr.at {
+		*sum[a.stream] += a.w
 		if a.w < 1 {
-			inferred[[2]string{st.svc, o}] = true
+			inferred[keyOf[a.stream]] = true
 		}
 	}
 	keys := make([][2]string, 0, len(counts))
@@ -383,7 +392,7 @@ func figures(m *core.Model, rep *FitReport, arr arrivals) []Figure {
 			}
 			note += "with executions no traced process called, at the machine that served them"
 		}
-		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), int(math.Round(counts[k])), note)
+		measured(fmt.Sprintf("workload.generate.streams[%s from %s].rate_per_s", k[0], k[1]), int(math.Round(*counts[k])), note)
 	}
 	domains := map[string]bool{}
 	for _, s := range remote {
