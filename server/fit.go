@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"mime/multipart"
 	"net/http"
 	"strings"
@@ -220,5 +221,8 @@ func (s *Server) readFitForm(c echo.Context, boundary string, spec formSpec, opt
 	}
 	src.Trace, src.TraceName, src.Columns, src.UBBConfig, src.DMConfig = files.Trace, files.TraceName, files.Columns, files.UBBConfig, files.DMConfig
 	src.SkipBad, src.PSC = files.SkipBad, files.PSC
+	// what the reading of the ULOG parts keeps one by one: a quarter of a
+	// run's share, 48 bytes a record (as the CLI's of its budget)
+	src.ULOGKeep = int(min(s.share()/4/48, math.MaxInt32))
 	return src, files, nil
 }

@@ -154,7 +154,7 @@ func runCalibrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 		}
 		beforeUS = int64(math.Round(ms * 1000))
 	}
-	src := fitSources(files, ulogFiles)
+	src := fitSources(files, ulogFiles, *budget)
 	src.ULOGZone = ulogZone
 	src, err = starter.ForCalibration(src, beforeUS)
 	if err != nil {

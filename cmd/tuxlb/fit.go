@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -32,67 +33,64 @@ type ulogFlag []string
 func (u *ulogFlag) String() string     { return strings.Join(*u, ",") }
 func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 
-// ulogPlan is the memory fitting a ULOG file plans for its size: a file on
-// disk is read as a stream, so what is held is what the walk keeps of its
-// executions and calls (a span, a sample and an arrival each: about 300
-// bytes a request, whatever its lines), the fit's own copies, and the
-// collector's room, which the budget (the process's memory limit) bounds.
-// Measured live at most: a log of nothing but one short call a request (4
-// lines, 267 bytes a request) 1.16 bytes a byte, 310 MB for 267 MB (its
-// peak 0.40 GB within --memory-budget 400M); a log of nested calls,
-// transactions and /Q (app13's) 0.2, its peak 0.31 GB for 280 MB within
-// 290 MiB. So a byte and a half a byte. Before the files were streamed,
-// 280 MB took 0.95 GB. A ULOG read from standard input or a pipe is held
-// whole (it cannot be read twice): ulogHeldFactor, 6 bytes a byte, as every
-// file did before.
-func ulogPlan(size int64) int64 { return size + size/2 }
+// ulogPlan is the memory fitting ULOG files plans for their size: a file
+// on disk is read as a stream, so what is held is what the walk keeps of
+// the requests' executions and calls (records of 24 bytes: a span, a
+// service time, an arrival, a start; about 105 bytes a request, whatever
+// its lines), the fit's own copies, and the collector's room, which the
+// budget (the process's memory limit) bounds. Measured live at most: a log
+// of nothing but one short call a request (4 lines, 338 bytes a request)
+// 0.64 bytes a byte, 216 MB for 338 MB; a log of nested calls,
+// transactions and /Q (app13's) 0.2. So a byte and a half a byte, up to
+// what the records the walk keeps one by one take (ulogKeep): past them a
+// long log's are thinned and counted by minute, and its memory no longer
+// grows with it. Before the files were streamed, 280 MB took 0.95 GB.
+func ulogPlan(size, budget int64) int64 { return min(size+size/2, ulogBound(budget)) }
 
-// ulogFits is the size of ULOG files whose plan is mem.
-func ulogFits(mem int64) int64 { return mem / 3 * 2 }
+// ulogKeep is how many records of requests the fit keeps one by one under
+// budget: ulogRecordBytes each (24, with the slices' growth and the
+// collector's room), a quarter of it.
+func ulogKeep(budget int64) int { return int(min(budget/4/ulogRecordBytes, math.MaxInt32)) }
 
+// ulogBound is the most fitting ULOG files read as streams plans: their
+// records (ulogKeep), twice for the collector's room.
+func ulogBound(budget int64) int64 { return int64(ulogKeep(budget)) * ulogRecordBytes * 2 }
+
+const ulogRecordBytes = 48
+
+// ulogHeldFactor is what a ULOG read whole (from standard input or a pipe:
+// it cannot be read twice) holds for each of its bytes.
 const ulogHeldFactor = 6
 
 // readULOGs opens the --ulog files ("-" once: standard input): a regular
 // file is read as the fit goes, anything else (standard input, a pipe) is
-// read whole now. Together they may hold at most the budget: a file
-// counts ulogPlan, a file held ulogHeldFactor bytes a byte.
+// read whole now. A file is never too large (ulogPlan is bounded); one
+// held whole may take ulogHeldFactor bytes a byte of what the budget
+// leaves beside the files.
 func readULOGs(paths []string, stdin io.Reader, budget int64) ([]ulog.File, error) {
-	const advice = "give fewer days or machines, or cut a day's file to the hours you need (keep its name: ULOGPFX.mmddyy gives the date), " +
-		"or raise --memory-budget"
-	over := func(total int64, name string) error {
-		return fmt.Errorf("--ulog: with %s the ULOG files hold %s or more, over the %s that fit in --memory-budget %s "+
-			"(fitting a ULOG file holds up to 1.5 bytes of memory for each of its bytes): %s",
-			name, admission.SizeText(total), admission.SizeText(ulogFits(budget)), admission.SizeText(budget), advice)
-	}
 	var out []ulog.File
-	var planned, total int64 // memory, and the files' bytes
+	var streamed, held int64 // the files' bytes, and what those held whole plan
 	for _, p := range paths {
 		if fi, err := os.Stat(p); p != "-" && err == nil && fi.Mode().IsRegular() {
-			if planned+ulogPlan(fi.Size()) > budget {
-				return nil, over(total+fi.Size(), p)
-			}
-			f, err := ulogFile(p, fi.Size(), ulogFits(budget-planned))
+			f, err := ulogFile(p, fi.Size(), ulogBound(budget))
 			if err != nil {
 				return nil, fmt.Errorf("--ulog: %w", err)
 			}
-			if f.Size != fi.Size() && planned+ulogPlan(f.Size) > budget { // gzipped: its text's size
-				return nil, over(total+f.Size, p)
-			}
-			planned, total = planned+ulogPlan(f.Size), total+f.Size
+			streamed += f.Size
 			out = append(out, f)
 			continue
 		}
-		s, err := readTextLimit(p, "--ulog", stdin, max(budget-planned, 0)/ulogHeldFactor)
+		room := max(budget-ulogPlan(streamed, budget)-held, 0) / ulogHeldFactor
+		s, err := readTextLimit(p, "--ulog", stdin, room)
 		if err != nil {
 			if tl := (*tooLargeError)(nil); errors.As(err, &tl) {
 				return nil, fmt.Errorf("--ulog: %s holds more than the %s that fit in --memory-budget %s beside the files before it "+
-					"(a ULOG from standard input or a pipe is held whole, about %d bytes of memory for each of its bytes; a file is read as the fit goes, 1.5): "+
-					"give it as a file, or %s", displayName(p), admission.SizeText(max(budget-planned, 0)/ulogHeldFactor), admission.SizeText(budget),
-					ulogHeldFactor, advice)
+					"(a ULOG from standard input or a pipe is held whole, about %d bytes of memory for each of its bytes; a file is read as the fit goes): "+
+					"give it as a file, or raise --memory-budget", displayName(p), admission.SizeText(room), admission.SizeText(budget), ulogHeldFactor)
 			}
 			return nil, err
 		}
-		planned, total = planned+int64(len(*s))*ulogHeldFactor, total+int64(len(*s))
+		held += int64(len(*s)) * ulogHeldFactor
 		out = append(out, ulog.File{Name: displayName(p), Text: *s}) // as given: every machine's ULOG has the same base name
 	}
 	return out, nil
@@ -110,8 +108,8 @@ const deflateMaxRatio = 1032
 // text (an empty file gzipped, 20 bytes for none; members joined, gzip a;
 // gzip b; cat a.gz b.gz, the trailer b's; a file cut short, the trailer 4
 // bytes of its data, most often gigabytes), and the text is then counted
-// by decompressing it, up to limit bytes (one more is as over the budget
-// as any more). A trailer not under the file's size is
+// by decompressing it, up to limit bytes (past them, the plan is at its
+// bound anyway; a file cut short is found there). A trailer not under the file's size is
 // taken as the text's: of members joined, that is the last one's text
 // only (the rest is not counted without decompressing it all).
 func ulogFile(path string, size, limit int64) (ulog.File, error) {
@@ -147,9 +145,9 @@ func ulogFile(path string, size, limit int64) (ulog.File, error) {
 }
 
 // fitSources reads what fit and init --fit fit from.
-func fitSources(files starter.Files, ulogs []ulog.File) starter.FitSources {
+func fitSources(files starter.Files, ulogs []ulog.File, budget int64) starter.FitSources {
 	return starter.FitSources{Trace: files.Trace, TraceName: files.TraceName, Columns: files.Columns, SkipBad: files.SkipBad, ULOG: ulogs,
-		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC, PSCPath: files.PSCPath}
+		UBBConfig: files.UBBConfig, DMConfig: files.DMConfig, PSC: files.PSC, PSCPath: files.PSCPath, ULOGKeep: ulogKeep(budget)}
 }
 
 // pscFlag declares --psc on init's and fit's flag sets.
@@ -243,7 +241,7 @@ func runFit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tuxlb fit: %v\n", err)
 		return 1
 	}
-	rep, err := starter.Fit(fitSources(files, ulogFiles))
+	rep, err := starter.Fit(fitSources(files, ulogFiles, *budget))
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb fit: %s\n", fitError(err, &ff))
 		return 1
@@ -341,7 +339,7 @@ func initFitted(files starter.Files, ulogs []string, ff *fileFlags, budget int64
 		fmt.Fprintf(stderr, "tuxlb init: %v\n", err)
 		return nil, nil, err
 	}
-	rep, err := starter.Fit(fitSources(files, ulogFiles))
+	rep, err := starter.Fit(fitSources(files, ulogFiles, budget))
 	if err != nil {
 		fmt.Fprintf(stderr, "tuxlb init: %s\n", fitError(err, ff))
 		return nil, nil, err

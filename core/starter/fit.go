@@ -42,6 +42,11 @@ type FitSources struct {
 	// local time), where ForCalibration places the export's first row;
 	// nil: the export's own (its trace map's tz).
 	ULOGZone *trace.Zone
+	// ULOGKeep is how many records of requests (spans, arrivals, starts)
+	// the reading of the ULOG files keeps one by one, 0 for
+	// ulog.DefaultKeep: past it, a long log's are thinned and counted by
+	// minute (ulog.Options.Keep).
+	ULOGKeep int
 	notes    []string // what ForCalibration has to say, among the report's warnings
 }
 
@@ -233,6 +238,11 @@ type arrivals struct {
 	at      []arrival
 	streams []stream
 	ids     map[stream]int32
+	// the first and last arrival's times when at are minutes' counts
+	// (firstUS < lastUS), else found in at
+	firstUS, lastUS int64
+	// the streams with executions no traced process called, weighted
+	inferred map[int32]bool
 }
 
 // add notes a request of svc from origin at us, of weight w.
@@ -285,7 +295,7 @@ func Fit(src FitSources) (*FitReport, error) {
 		}
 	case len(src.ULOG) > 0:
 		rep.Source = "ulog"
-		lg, err := ulog.ReadCut(src.ULOG, src.BeforeUS, src.AtUS)
+		lg, err := ulog.ReadWith(src.ULOG, ulog.Options{BeforeUS: src.BeforeUS, AtUS: src.AtUS, Keep: src.ULOGKeep})
 		if err != nil {
 			e := diag.Invalid(err)
 			e.Diagnostics = []diag.Diagnostic{{Source: diag.SourceULOG, Severity: diag.SeverityError, Message: err.Error()}}
@@ -508,13 +518,9 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			}
 			sr.Calls = append(sr.Calls, cs)
 		}
-		if len(s.CommitUS) > 0 {
-			var sum int64
-			for _, us := range s.CommitUS {
-				sum += us
-			}
-			sr.Commits = len(s.CommitUS)
-			sr.CommitMeanMS = ptr(math.Round(float64(sum)/float64(len(s.CommitUS))) / 1000)
+		if s.Commits > 0 {
+			sr.Commits = s.Commits
+			sr.CommitMeanMS = ptr(math.Round(float64(s.CommitUS)/float64(s.Commits)) / 1000)
 		}
 		sr.Failed, sr.TPFail = s.Failed, s.TPFail
 		if s.Conversations > 0 && len(s.OwnUS) > 0 {
@@ -539,11 +545,27 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 			}
 		}
 		spans[n] = s.OwnSpans
+		if s.Timed > len(s.OwnUS) {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d executions timed: its service time is fitted on a uniform sample of %d of them",
+				n, s.Timed, len(s.OwnUS)))
+		}
 		s.OwnUS = nil // the samples hold them: a long log's are much of what it holds
 	}
-	arr := arrivals{at: make([]arrival, 0, len(lg.Arrivals))}
+	arr := arrivals{at: make([]arrival, 0, len(lg.Arrivals)), inferred: map[int32]bool{}}
 	for _, a := range lg.Arrivals {
 		arr.add(a.TimeUS, lg.Name(a.Service), lmid(lg.Name(a.Host)), a.Weight)
+		if lg.Inferred[[2]ulog.Name{a.Service, a.Host}] {
+			arr.inferred[arr.at[len(arr.at)-1].stream] = true
+		}
+	}
+	if lg.ArrivalsBinned && len(arr.at) > 0 {
+		arr.firstUS, arr.lastUS = lg.ArrivalsFirstUS, lg.ArrivalsLastUS
+		w := fmt.Sprintf("a long log: past %d records of its requests kept one by one, the arrivals are counted by minute "+
+			"(an hour's rate takes the minutes at its edges as of the hour they start in)", lg.Keep)
+		if lg.KeptOneIn > 1 {
+			w += fmt.Sprintf(", and the network's latency is measured on the calls and executions that started in one minute in %d", lg.KeptOneIn)
+		}
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	lg.Arrivals = nil // arr holds them
 	return arr
@@ -688,6 +710,9 @@ func rates(arr arrivals, absolute bool, startUS int64, gaps [][2]int64) Arrivals
 	first, last := arr.at[0].us, arr.at[0].us
 	for _, a := range arr.at {
 		first, last = min(first, a.us), max(last, a.us)
+	}
+	if arr.firstUS < arr.lastUS { // minutes' counts
+		first, last = arr.firstUS, arr.lastUS
 	}
 	spanUS := max(last-first, 1e6)
 	// uncovered is how much of [a, b) the gaps hold

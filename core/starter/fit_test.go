@@ -431,3 +431,70 @@ func TestRatesGap(t *testing.T) {
 		t.Errorf("hourly %+v, want %+v", hours, want)
 	}
 }
+
+// keepLog is a ULOG of a client on h1 calling A, served 5 ms on h1: one a
+// second for an hour from startS (seconds of the day), one every two
+// seconds the next hour, one a second the next half hour: 7 200 requests.
+func keepLog(startS int64) []ulog.File {
+	var b strings.Builder
+	line := func(us int64, what string) {
+		ms := us / 1000
+		s := ms / 1000
+		fmt.Fprintf(&b, "%02d%02d%02d.%03d.h1!%s: TRACE:at: %s\n", s/3600, s/60%60, s%60, ms%1000, what[:strings.IndexByte(what, ' ')], what[strings.IndexByte(what, ' ')+1:])
+	}
+	t := startS * 1e6
+	for i := range 7200 {
+		line(t, "clt.100.1.0 { tpcall(\"A\", 0x0, 0, 0x0, 0x0, 0x0)")
+		line(t+1000, "srv.200.1.1 { tpservice({\"A\", 0x0, 0x0, 0, 0, 0, {0, 0, 0}})")
+		line(t+6000, "srv.200.1.1 } tpservice")
+		line(t+7000, "clt.100.1.0 } tpcall = 1")
+		switch {
+		case i < 3600 || i >= 5400:
+			t += 1e6
+		default:
+			t += 2e6
+		}
+	}
+	return []ulog.File{{Name: "h1/ULOG.120126", Text: b.String()}}
+}
+
+// A long log fitted with a bound on what its reading keeps one by one
+// (FitSources.ULOGKeep) says what it says read whole: its arrivals are
+// counted by minute, so the rates are the same, and an hour's rate the
+// same when the log starts on a minute (the hours are then whole minutes);
+// otherwise the minutes at an hour's edges go to the hour they start in:
+// at most a minute's requests (60 at one a second) of 3 600 s, 0.017/s. The
+// service's times are all kept (under ulog.SamplesKept), so its fit is the
+// same. The report says the log was long.
+func TestFitULOGKept(t *testing.T) {
+	for _, startS := range []int64{10 * 3600, 10*3600 + 30} {
+		files := keepLog(startS)
+		whole, err := Fit(FitSources{ULOG: files})
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := Fit(FitSources{ULOG: files, ULOGKeep: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(kept.Warnings) != len(whole.Warnings)+1 || !strings.HasPrefix(kept.Warnings[len(kept.Warnings)-1], "a long log: past 1000 records") {
+			t.Errorf("start %d: warnings %q, want the whole's %q and a long log's", startS, kept.Warnings, whole.Warnings)
+		}
+		a, wa := kept.Arrivals.Services["A"], whole.Arrivals.Services["A"]
+		if kept.Arrivals.SpanS != whole.Arrivals.SpanS || a.RatePerS != wa.RatePerS || !reflect.DeepEqual(a.Origins, wa.Origins) || len(a.Hourly) != 3 || len(wa.Hourly) != 3 {
+			t.Fatalf("start %d: arrivals %+v, read whole %+v", startS, kept.Arrivals, whole.Arrivals)
+		}
+		for h := range a.Hourly {
+			d := math.Abs(a.Hourly[h].RatePerS - wa.Hourly[h].RatePerS)
+			if startS%60 == 0 && d != 0 || d > 0.017 {
+				t.Errorf("start %d: hour %d at %g/s, read whole %g/s", startS, h, a.Hourly[h].RatePerS, wa.Hourly[h].RatePerS)
+			}
+		}
+		kept.Warnings, whole.Warnings, kept.Arrivals, whole.Arrivals = nil, nil, Arrivals{}, Arrivals{}
+		k, _ := json.Marshal(kept)
+		w, _ := json.Marshal(whole)
+		if string(k) != string(w) {
+			t.Errorf("start %d: the report but its arrivals and warnings\n%s\nread whole\n%s", startS, k, w)
+		}
+	}
+}

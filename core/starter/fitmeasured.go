@@ -364,7 +364,7 @@ func figures(m *core.Model, rep *FitReport, arr arrivals) []Figure {
 	}
 	for _, a := range arr.at {
 		*sum[a.stream] += a.w
-		if a.w < 1 {
+		if a.w < 1 || arr.inferred[a.stream] {
 			inferred[keyOf[a.stream]] = true
 		}
 	}

@@ -78,8 +78,8 @@ func TestCommitDequeueAndUntracedCallers(t *testing.T) {
 		t.Fatalf("malformed %d: %q", lg.Malformed, lg.MalformedExamples)
 	}
 	pay := lg.Services["PAY"]
-	if !reflect.DeepEqual(pay.OwnUS, []int64{5000}) || !reflect.DeepEqual(pay.OwnSpans, []int{3}) || !reflect.DeepEqual(pay.CommitUS, []int64{10000}) {
-		t.Errorf("PAY: own %v (want [5000]), differences %v (want [3]), commits %v (want [10000])", pay.OwnUS, pay.OwnSpans, pay.CommitUS)
+	if !reflect.DeepEqual(pay.OwnUS, []int64{5000}) || !reflect.DeepEqual(pay.OwnSpans, []int{3}) || pay.Commits != 1 || pay.CommitUS != 10000 {
+		t.Errorf("PAY: own %v (want [5000]), differences %v (want [3]), %d commits of %d µs (want 1 of 10000)", pay.OwnUS, pay.OwnSpans, pay.Commits, pay.CommitUS)
 	}
 	if want := []Step{{"ORDQS:SHIP", "tpenqueue", 1, false}}; !reflect.DeepEqual(pay.Calls, want) {
 		t.Errorf("PAY's calls %+v, want %+v", pay.Calls, want)

@@ -1,6 +1,7 @@
 package ulog
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,7 +11,10 @@ import (
 // two: it must never panic, and what it reads must add up (no more
 // malformed or TRACE lines than lines, at most five quoted examples, the
 // first TRACE time not after the last), and the latency measured from it
-// must be a latency. Seeds: the bank sample's two logs.
+// must be a latency. Read again keeping next to nothing one by one (four
+// records, two times a service), it must say the same executions, times
+// counted and arrivals' weights by service and host. Seeds: the bank
+// sample's two logs.
 func FuzzRead(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "bank", "*", "ULOG.*"))
 	for _, p := range paths {
@@ -40,6 +44,25 @@ func FuzzRead(f *testing.F) {
 		// taken as machines: never negative, from no more than the samples
 		if l := lg.Latency(func(h string) string { return h }); l.MS < 0 || l.Window > l.Samples {
 			t.Fatalf("latency %+v", l)
+		}
+		small, err := ReadWith(files, Options{BeforeUS: int64(cut), Keep: 4, Samples: 2})
+		if err != nil {
+			t.Fatalf("read whole: fine; keeping 4: %v", err)
+		}
+		for n, s := range lg.Services {
+			k := small.Services[n]
+			if k == nil || k.Executions != s.Executions || k.Timed != s.Timed || len(k.OwnUS) != min(len(s.OwnUS), 2) || k.Commits != s.Commits {
+				t.Fatalf("%s: read whole %+v, keeping 4 %+v", n, s, k)
+			}
+		}
+		ws, w := weights(lg), weights(small)
+		for k, v := range ws {
+			if math.Abs(w[k]-v) > 1e-9*max(1, v) {
+				t.Fatalf("%v: arrivals weigh %g, read whole %g", k, w[k], v)
+			}
+		}
+		if l := small.Latency(func(h string) string { return h }); l.MS < 0 || l.Window > l.Samples {
+			t.Fatalf("keeping 4: latency %+v", l)
 		}
 	})
 }

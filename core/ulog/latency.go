@@ -155,6 +155,9 @@ func (lg *Log) Latency(machine func(host string) string) Latency {
 	}
 	var half []int64 // (span - execution) / 2, in microseconds, doubled to stay whole
 	for _, c := range lg.CallSpans {
+		if !lg.pairable(c) {
+			continue // (a long log's: some executions inside it were not kept)
+		}
 		cm := machineOf(c.Host)
 		// the executions on clocks in step with the caller's, then on each
 		// other machine's, with the call's span moved onto its clock

@@ -50,19 +50,23 @@ type Service struct {
 	Executions int
 	// OwnUS are the executions' own work in microseconds (tpservice's span
 	// less its tpcalls and tpgetrplys), in the log's order; empty when the
-	// log has whole-second stamps.
+	// log has whole-second stamps. Timed counts them: past SamplesKept,
+	// OwnUS is a uniform sample of SamplesKept of them.
 	OwnUS []int64
+	Timed int
 	// OwnSpans are, for each of OwnUS, how many differences of stamps it
 	// sums: 1 for the span, 1 more for each tpcall and tpgetrply it less.
 	OwnSpans []int
 	Calls    []Step
 	// Nested counts the calls to this service made by traced services.
 	Nested int
-	// CommitUS are the spans of the tpcommits inside its executions (an
-	// AUTOTRAN transaction's commit at tpreturn, traced as iatmi, or the
-	// service's own tpcommit), in microseconds: waiting for the TMS
-	// servers, not the service's own work, so OwnUS does not hold them.
-	CommitUS []int64
+	// Commits counts the tpcommits inside its timed executions (an AUTOTRAN
+	// transaction's commit at tpreturn, traced as iatmi, or the service's
+	// own tpcommit), and CommitUS sums their spans in microseconds: waiting
+	// for the TMS servers, not the service's own work, so OwnUS does not
+	// hold them.
+	Commits  int
+	CommitUS int64
 	// Failed counts the calls to this service that returned -1, by the
 	// tperrno the closing line names ("TPESVCFAIL"; "-1" when it names
 	// none). Those whose request never reached a server (Undelivered) are
@@ -144,8 +148,16 @@ type Server struct {
 type Log struct {
 	Services map[string]*Service
 	// Arrivals are in time order; a client's tpenqueue is one whose
-	// Service names "QSPACE:QNAME".
-	Arrivals []Arrival
+	// Service names "QSPACE:QNAME". When ArrivalsBinned (a long log, past
+	// Options.Keep), each is a minute's requests of a service from a host
+	// (TimeUS the minute's start, Weight their sum), and the first and
+	// last request's times are ArrivalsFirstUS and ArrivalsLastUS.
+	Arrivals                        []Arrival
+	ArrivalsBinned                  bool
+	ArrivalsFirstUS, ArrivalsLastUS int64
+	// Inferred are the services and hosts of the arrivals that are
+	// executions no traced process called, weighted by their share.
+	Inferred map[[2]Name]bool
 	// Forwards counts the calls TMQFORWARD processes made (/Q's forwards:
 	// not arrivals, their messages' enqueues were).
 	Forwards int
@@ -158,8 +170,12 @@ type Log struct {
 	// Executions are every finished tpservice, and CallSpans every finished
 	// tpcall that is not part of another call, in the order they ended
 	// (Latency sorts Executions by service number, then start); both empty when
-	// the log has whole-second stamps.
+	// the log has whole-second stamps. KeptOneIn is 1 when they are every
+	// one; past Options.Keep, a long log's are those that started in one
+	// minute in KeptOneIn (the executions: in such a minute or the next).
 	Executions, CallSpans []Span
+	KeptOneIn             int
+	Keep                  int // the bound it was read with (Options.Keep)
 	// Ignored counts the TRACE lines of another category than at (the
 	// application's ATMI calls): ia, tr, xa, iatm..., but for the ia
 	// tpcommit lines, which are read (an AUTOTRAN commit).
@@ -244,11 +260,27 @@ func ReadBefore(files []File, beforeUS int64) (*Log, error) { return ReadCut(fil
 // without a day in its name has no such instant: the cut is then beforeUS
 // after the first line, with a warning.
 func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
+	return ReadWith(files, Options{BeforeUS: beforeUS, AtUS: atUS})
+}
+
+// Options say how ReadWith reads.
+type Options struct {
+	BeforeUS, AtUS int64 // as ReadCut's
+	// Keep is how many spans, arrivals and executions' starts the log
+	// keeps one by one before a long log's are thinned and counted by
+	// minute (keep.go): 0 is DefaultKeep. Samples is how many of each
+	// service's times it keeps: 0 is SamplesKept.
+	Keep, Samples int
+}
+
+// ReadWith reads the files as ReadCut does, with o.
+func ReadWith(files []File, o Options) (*Log, error) {
+	beforeUS, atUS := o.BeforeUS, o.AtUS
 	if len(files) == 0 {
 		return nil, fmt.Errorf("ulog: no file")
 	}
-	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files),
-		days: map[int64]bool{}, hostDays: map[string]map[int64]bool{}, nameIDs: map[string]Name{}}
+	lg := &Log{Services: map[string]*Service{}, Servers: map[string]*Server{}, Millis: true, Files: len(files), KeptOneIn: 1,
+		Inferred: map[[2]Name]bool{}, days: map[int64]bool{}, hostDays: map[string]map[int64]bool{}, nameIDs: map[string]Name{}}
 	given := files
 	files, err := lg.once(files)
 	if err != nil {
@@ -285,7 +317,8 @@ func ReadCut(files []File, beforeUS, atUS int64) (*Log, error) {
 		cutWarnings = append(cutWarnings, fmt.Sprintf("a name without its day: the hold-out cut is %s after the ULOG's first line, not the export's time", time.Duration(beforeUS)*time.Microsecond))
 		atUS = 0
 	}
-	w := newWalker(lg, files)
+	w := newWalker(lg, files, o)
+	lg.Keep = w.k.max
 	cut, kept := int64(math.MaxInt64), 0
 	m := newMerge(srcs)
 	for {
@@ -796,8 +829,9 @@ type frame struct {
 	startUS int64
 	waitUS  int64 // a service's time inside its tpcalls and tpgetrplys
 	waits   int   // how many of them
-	// commitUS: a service's tpcommits' spans (counted in waitUS too)
-	commitUS []int64
+	// a service's tpcommits and their spans (counted in waitUS too)
+	commits  int
+	commitUS int64
 	calls    []callKey // a service's calls, in order
 	nested   bool      // opened inside an open call: part of that call
 	millis   bool      // its opening line's stamp is finer than the second
@@ -836,11 +870,17 @@ type tally struct {
 	execs int
 	hosts map[string]int // executions per serving host
 	start []startAt      // executions' start times and hosts
+	// the minutes' counts in start (once the log's arrivals are binned);
+	// the first and last start
+	bins            map[binKey]int32
+	firstUS, lastUS int64
 }
 
+// startAt is an execution's start, or n of them in a minute (binned).
 type startAt struct {
 	us   int64
 	host Name
+	n    int32
 }
 
 func isCall(fn string) bool {
@@ -920,10 +960,11 @@ type walker struct {
 	lastDay   map[string]int64
 	hostGaps  map[string][][2]int64
 	malformed malformedLines // the lines whose } closes nothing
+	k         keeper
 }
 
-func newWalker(lg *Log, files []File) *walker {
-	w := &walker{lg: lg, files: files, stacks: map[string]*[]*frame{}, tallies: map[string]*tally{},
+func newWalker(lg *Log, files []File, o Options) *walker {
+	w := &walker{lg: lg, files: files, stacks: map[string]*[]*frame{}, tallies: map[string]*tally{}, k: newKeeper(o),
 		clientCalls: map[string]int{}, selfCalls: map[string]int{}, forwards: map[string]int{}, dequeues: map[string]int{},
 		fileDay: make([]int64, len(files)), dated: make([]bool, len(files)), lastDay: map[string]int64{}, hostGaps: map[string][][2]int64{}}
 	for i, f := range files {
@@ -1035,8 +1076,7 @@ func (w *walker) step(ev event) {
 				// from the caller's machine (its time is still taken
 				// off the caller's own work)
 				w.selfCalls[callee]++
-				f.arrival, f.self = len(lg.Arrivals), true
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: lg.name(ev.svc), Host: lg.name(ev.host), Weight: 1})
+				f.arrival, f.self = w.arrive(ev.us, ev.svc, ev.host), true
 			case f.svcAt >= 0:
 				mode := ev.fn
 				if mode == "tpconnect" {
@@ -1057,8 +1097,7 @@ func (w *walker) step(ev event) {
 			default:
 				w.svc(callee)
 				w.clientCalls[callee]++
-				f.arrival = len(lg.Arrivals)
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: ev.us, Service: lg.name(ev.svc), Host: lg.name(ev.host), Weight: 1})
+				f.arrival = w.arrive(ev.us, ev.svc, ev.host)
 			}
 		}
 		return
@@ -1114,7 +1153,7 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 				w.forwards[callee]--
 				lg.Forwards--
 			case f.arrival >= 0:
-				lg.Arrivals[f.arrival].Weight = 0
+				lg.Arrivals[f.arrival].Weight-- // (1 to 0; a minute's count, one less)
 				if f.self {
 					w.selfCalls[callee]--
 				} else {
@@ -1150,13 +1189,14 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 			st[f.svcAt].waitUS += dur
 			st[f.svcAt].waits++
 			if f.fn == "tpcommit" {
-				st[f.svcAt].commitUS = append(st[f.svcAt].commitUS, dur)
+				st[f.svcAt].commits++
+				st[f.svcAt].commitUS += dur
 			}
 		}
 		if f.fn == "tpcall" && f.millis && ev.millis && (ev.fail == "" || ev.fail == "TPESVCFAIL" || ev.fail == "TPESVCERR") {
 			// a call that timed out or was refused did not wait for
 			// its execution's reply: no span of a request
-			lg.CallSpans = append(lg.CallSpans, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us})
+			w.span(&lg.CallSpans, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us}, false)
 		}
 	case "tpservice":
 		s := w.svc(f.svc)
@@ -1169,10 +1209,10 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 			s.ConvRecvUS += f.recvUS
 		}
 		if f.millis && ev.millis {
-			s.OwnUS = append(s.OwnUS, max(dur-f.waitUS, 0))
-			s.OwnSpans = append(s.OwnSpans, 1+f.waits)
-			s.CommitUS = append(s.CommitUS, f.commitUS...)
-			lg.Executions = append(lg.Executions, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us})
+			w.timed(s, max(dur-f.waitUS, 0), 1+f.waits)
+			s.Commits += f.commits
+			s.CommitUS += f.commitUS
+			w.span(&lg.Executions, Span{Service: lg.name(f.svc), Host: lg.name(ev.host), StartUS: f.startUS, EndUS: ev.us}, true)
 		}
 		key := ev.host + "!" + ev.proc
 		sv := lg.Servers[key]
@@ -1185,12 +1225,12 @@ func (w *walker) ended(ev event, st []*frame, f *frame) {
 		}
 		t := w.tallies[f.svc]
 		if t == nil {
-			t = &tally{occ: map[callKey][]int{}, pos: map[callKey][]int{}, hosts: map[string]int{}}
+			t = &tally{occ: map[callKey][]int{}, pos: map[callKey][]int{}, hosts: map[string]int{}, firstUS: math.MaxInt64, lastUS: math.MinInt64}
 			w.tallies[f.svc] = t
 		}
 		t.execs++
 		t.hosts[ev.host]++
-		t.start = append(t.start, startAt{f.startUS, lg.name(ev.host)})
+		w.started(t, f.startUS, lg.name(ev.host))
 		seen := map[callKey]int{}
 		p := -1
 		for _, c := range f.calls {
@@ -1265,7 +1305,13 @@ func (w *walker) finish() {
 		if ext > 0 && (w.clientCalls[name] == 0 || ext*100 > t.execs && ext > 2) {
 			wt := float64(ext) / float64(t.execs)
 			for _, a := range t.start {
-				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: lg.name(name), Host: a.host, Weight: wt})
+				lg.Arrivals = append(lg.Arrivals, Arrival{TimeUS: a.us, Service: lg.name(name), Host: a.host, Weight: wt * float64(a.n)})
+				if wt < 1 {
+					lg.Inferred[[2]Name{lg.name(name), a.host}] = true
+				}
+			}
+			if lg.ArrivalsBinned {
+				lg.ArrivalsFirstUS, lg.ArrivalsLastUS = min(lg.ArrivalsFirstUS, t.firstUS), max(lg.ArrivalsLastUS, t.lastUS)
 			}
 			switch {
 			case w.clientCalls[name] > 0:

@@ -51,11 +51,11 @@ func TestBank(t *testing.T) {
 	// TRANSFER's own work is its span less its two tpcalls: three
 	// differences of stamps; the others make no calls: one.
 	want := map[string]*Service{
-		"TRANSFER": {Name: "TRANSFER", Executions: 10, OwnUS: us(2, 3, 4, 2, 3, 4, 2, 3, 4, 2), OwnSpans: spans(10, 3),
+		"TRANSFER": {Name: "TRANSFER", Executions: 10, Timed: 10, OwnUS: us(2, 3, 4, 2, 3, 4, 2, 3, 4, 2), OwnSpans: spans(10, 3),
 			Calls: []Step{{"WITHDRAWAL", "tpcall", 1, false}, {"DEPOSIT", "tpcall", 1, false}, {"AUDIT", "tpacall", 0.3, false}}},
-		"WITHDRAWAL": {Name: "WITHDRAWAL", Executions: 10, OwnUS: us(5, 6, 5, 6, 5, 6, 5, 6, 5, 6), OwnSpans: spans(10, 1), Nested: 10, Calls: []Step{}},
-		"DEPOSIT":    {Name: "DEPOSIT", Executions: 10, OwnUS: us(4, 4, 4, 4, 4, 4, 4, 4, 4, 4), OwnSpans: spans(10, 1), Nested: 10, Calls: []Step{}},
-		"AUDIT":      {Name: "AUDIT", Executions: 3, OwnUS: us(2, 2, 2), OwnSpans: spans(3, 1), Nested: 3, Calls: []Step{}},
+		"WITHDRAWAL": {Name: "WITHDRAWAL", Executions: 10, Timed: 10, OwnUS: us(5, 6, 5, 6, 5, 6, 5, 6, 5, 6), OwnSpans: spans(10, 1), Nested: 10, Calls: []Step{}},
+		"DEPOSIT":    {Name: "DEPOSIT", Executions: 10, Timed: 10, OwnUS: us(4, 4, 4, 4, 4, 4, 4, 4, 4, 4), OwnSpans: spans(10, 1), Nested: 10, Calls: []Step{}},
+		"AUDIT":      {Name: "AUDIT", Executions: 3, Timed: 3, OwnUS: us(2, 2, 2), OwnSpans: spans(3, 1), Nested: 3, Calls: []Step{}},
 	}
 	if !reflect.DeepEqual(lg.Services, want) {
 		for n, s := range lg.Services {
