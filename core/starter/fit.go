@@ -563,7 +563,7 @@ func fitULOG(m *core.Model, lg *ulog.Log, rep *FitReport, samples map[string][]f
 		w := fmt.Sprintf("a long log: past %d records of its requests kept one by one, the arrivals are counted by minute "+
 			"(an hour's rate takes the minutes at its edges as of the hour they start in)", lg.Keep)
 		if lg.KeptOneIn > 1 {
-			w += fmt.Sprintf(", and the network's latency is measured on the calls and executions that started in one minute in %d", lg.KeptOneIn)
+			w += fmt.Sprintf(", and the network's latency is measured on the calls and executions that started in one second in %d", lg.KeptOneIn)
 		}
 		rep.Warnings = append(rep.Warnings, w)
 	}

@@ -17,8 +17,9 @@ import (
 //     and their hours stay counts of every request;
 //   - the calls' and executions' spans (the network's latency and its
 //     clocks' offsets, the remote domains' response times) are those that
-//     started in one minute in 2, then 4, 8, ..., as needed: the minutes
-//     are chosen by a hash of their number, the same for calls and
+//     started in one second in 2, then 4, 8, ..., as needed (and as the
+//     log's length allows: one in 64 seconds read so far, at least): the
+//     seconds are chosen by a hash of their number, the same for calls and
 //     executions, so a call kept finds every execution it could pair with;
 //   - a service's times are all of them up to SamplesKept, and then a
 //     uniform sample of that many (a reservoir).
@@ -34,14 +35,20 @@ const DefaultKeep = 1 << 24
 // uniform sample of that many (a reservoir, the same for the same log).
 const SamplesKept = 1 << 17
 
-// minuteUS is the unit of the spans' thinning and the arrivals' counts.
-const minuteUS = 60_000_000
+// minuteUS is the unit of the arrivals' counts, secondUS of the spans'
+// thinning; minSeconds how many seconds of the log's a thinning keeps at
+// least (its length read so far over 2^level).
+const (
+	minuteUS   = 60_000_000
+	secondUS   = 1_000_000
+	minSeconds = 64
+)
 
 // keeper is the walk's account of what it keeps.
 type keeper struct {
 	max    int  // spans, arrivals and starts held before the next thinning
 	held   int  // held now (arrivals and starts only while not binned)
-	level  uint // spans kept: those of the minutes whose hash has level low bits 0
+	level  uint // spans kept: those of the seconds whose hash has level low bits 0
 	binned bool // arrivals and starts counted by minute
 	bins   map[binKey]int32
 	rng    rng.PCG // the reservoirs' draws
@@ -67,17 +74,21 @@ func newKeeper(o Options) keeper {
 	return k
 }
 
-// minuteOf is the minute of us (µs since 1970), rounded down.
-func minuteOf(us int64) int64 {
-	m := us / minuteUS
-	if us < 0 && us%minuteUS != 0 {
-		m--
+// minuteOf is the minute of us (µs since 1970), rounded down; secondOf its
+// second.
+func minuteOf(us int64) int64 { return floorDiv(us, minuteUS) }
+func secondOf(us int64) int64 { return floorDiv(us, secondUS) }
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a < 0 && a%b != 0 {
+		q--
 	}
-	return m
+	return q
 }
 
-// keptMinute says whether the spans that started in minute m are kept.
-func (k *keeper) keptMinute(m int64) bool {
+// keptSecond says whether the spans that started in second m are kept.
+func (k *keeper) keptSecond(m int64) bool {
 	if k.level == 0 {
 		return true
 	}
@@ -89,19 +100,19 @@ func (k *keeper) keptMinute(m int64) bool {
 }
 
 // keepCall says whether a call that started at us is kept; keepExec the
-// same of an execution: it is kept when its minute or the one before is,
-// so that a call kept that ends by its next minute's end finds every
+// same of an execution: it is kept when its second or the one before is,
+// so that a call kept that ends by its next second's end finds every
 // execution inside it (Log.Latency pairs only those).
-func (k *keeper) keepCall(us int64) bool { return k.keptMinute(minuteOf(us)) }
+func (k *keeper) keepCall(us int64) bool { return k.keptSecond(secondOf(us)) }
 func (k *keeper) keepExec(us int64) bool {
-	m := minuteOf(us)
-	return k.keptMinute(m) || k.keptMinute(m-1)
+	m := secondOf(us)
+	return k.keptSecond(m) || k.keptSecond(m-1)
 }
 
 // pairable says whether a call of the log, kept, had every execution inside
 // it kept too: always when nothing was thinned.
 func (lg *Log) pairable(c Span) bool {
-	return lg.KeptOneIn <= 1 || minuteOf(c.EndUS) <= minuteOf(c.StartUS)+1
+	return lg.KeptOneIn <= 1 || secondOf(c.EndUS) <= secondOf(c.StartUS)+1
 }
 
 // grow counts one more record held, thinning first when that passes the
@@ -114,15 +125,20 @@ func (w *walker) grow() {
 }
 
 // thin makes room: it counts the arrivals and starts by minute, then keeps
-// the spans of fewer minutes until they are half the bound (or as few as
-// the minutes allow: the next thinning waits until they have doubled).
+// the spans of fewer seconds until they are half the bound, or one in
+// (the seconds read so far / minSeconds): the next thinning waits until
+// they have doubled.
 func (w *walker) thin() {
 	k, lg := &w.k, w.lg
 	if !k.binned {
 		w.bin()
 	}
 	k.held = len(lg.CallSpans) + len(lg.Executions)
-	for k.held > k.max/2 && k.level < 40 {
+	most := uint(0) // the most level the length allows
+	for (lg.LastUS-lg.FirstUS)/secondUS>>(most+1) >= minSeconds && most < 40 {
+		most++
+	}
+	for k.held > k.max/2 && k.level < most {
 		k.level++
 		lg.CallSpans = slices.DeleteFunc(lg.CallSpans, func(s Span) bool { return !k.keepCall(s.StartUS) })
 		lg.Executions = slices.DeleteFunc(lg.Executions, func(s Span) bool { return !k.keepExec(s.StartUS) })

@@ -107,10 +107,12 @@ func held(lg *Log) (spans, arrivals, samples int) {
 // spans, and 7 040 + 800 + 1 056 arrivals. With Keep 3 000 the records
 // pass the bound early: the arrivals are counted by minute from there on (at
 // most one record a minute for each service and host: X, Y from node1, Y
-// and Z at NODE2, about 4 · 68), and the spans are those of one minute in
+// and Z at NODE2, about 4 · 68), and the spans are those of one second in
 // 2^k, k the least with under 1 500 of them (the executions: of such a
-// minute or the next): 16 000 / 2^k · (about 1.5 for the executions' next
-// minutes) < 1 500 gives k = 4, some 1 000 to 1 500 spans. Four times as
+// second or the next) as far as the length read allows (2^k seconds at
+// most a 64th of it): 16 000 / 2^k · (about 1.5 for the executions' next
+// seconds) < 1 500 gives k = 4, some 1 000 to 1 500 spans, and up to twice
+// that before the next thinning. Four times as
 // long a log (32 000 requests, 4.4 hours) holds the same spans' bound and
 // four times the minutes' counts; read whole it would hold four times
 // everything.
@@ -138,10 +140,10 @@ func TestKeepBoundsALongLog(t *testing.T) {
 		}
 		spans, arrivals, samples := held(lg)
 		wSpans, wArrivals, wSamples := held(whole)
-		t.Logf("n=%d: spans %d (whole %d), arrivals %d (%d), samples %d (%d); one minute in %d", n, spans, wSpans, arrivals, wArrivals, samples, wSamples, lg.KeptOneIn)
+		t.Logf("n=%d: spans %d (whole %d), arrivals %d (%d), samples %d (%d); one second in %d", n, spans, wSpans, arrivals, wArrivals, samples, wSamples, lg.KeptOneIn)
 		minutes := int((lg.LastUS-lg.FirstUS)/minuteUS) + 2
 		if !lg.ArrivalsBinned || lg.KeptOneIn < 2 || spans > 3000 || arrivals > 4*minutes {
-			t.Errorf("n=%d: binned %v, one minute in %d, %d spans (want at most 3000), %d arrivals' records (want at most %d)",
+			t.Errorf("n=%d: binned %v, one second in %d, %d spans (want at most 3000), %d arrivals' records (want at most %d)",
 				n, lg.ArrivalsBinned, lg.KeptOneIn, spans, arrivals, 4*minutes)
 		}
 		bound[i] = spans

@@ -172,7 +172,7 @@ type Log struct {
 	// (Latency sorts Executions by service number, then start); both empty when
 	// the log has whole-second stamps. KeptOneIn is 1 when they are every
 	// one; past Options.Keep, a long log's are those that started in one
-	// minute in KeptOneIn (the executions: in such a minute or the next).
+	// second in KeptOneIn (the executions: in such a second or the next).
 	Executions, CallSpans []Span
 	KeptOneIn             int
 	Keep                  int // the bound it was read with (Options.Keep)
