@@ -46,7 +46,8 @@ func FuzzNew(f *testing.F) {
 
 // FuzzFitULOG fits any pair of ULOG files (the bank's client machine's and
 // server machine's, under its UBBCONFIG) and plays the scenario made from
-// the fit: Fit must never panic, and a fit it makes must give a scenario
+// the fit (with what the reading keeps one by one bounded or not): Fit must
+// never panic, and a fit it makes must give a scenario
 // that FromFit writes and the engine runs (a fit whose scenario run then
 // refuses would leave an administrator with a file to fix by hand).
 func FuzzFitULOG(f *testing.F) {
@@ -58,19 +59,23 @@ func FuzzFitULOG(f *testing.F) {
 		return string(data)
 	}
 	ubb := read("ubbconfig")
-	f.Add(read("node1/ULOG.120126"), read("node2/ULOG.120126"))
+	f.Add(read("node1/ULOG.120126"), read("node2/ULOG.120126"), uint8(0))
+	f.Add(read("node1/ULOG.120126"), read("node2/ULOG.120126"), uint8(3))
 	f.Add("100000.100.node1!bankclt.4001.1.0: TRACE:at: { tpacall(\"AUDIT\", 0x40a0e8, 0, 0x4)\n"+
 		"100000.101.node1!bankclt.4001.1.0: TRACE:at: } tpacall = 0\n",
 		"100000.102.node2!AUD.5004.1.1: TRACE:at: { tpservice({\"AUDIT\", 0x4, 0x41c0a8, 48, 0, -2147483648, {0, -2, -1}})\n"+
-			"100000.105.node2!AUD.5004.1.1: TRACE:at: } tpservice\n")
+			"100000.105.node2!AUD.5004.1.1: TRACE:at: } tpservice\n", uint8(0))
 	f.Add("100000.100.node1!bankclt.4001.1.0: TRACE:at: { tpcall(\"TRANSFER\", 0x40a0e8, 0, 0x7ffd5c2a90e8, 0x7ffd5c2a90e0, 0x0)\n"+
 		"100000.120.node1!bankclt.4001.1.0: TRACE:at: } tpcall = -1 [tperrno TPETIME]\n",
 		"100000.101.node2!XFER.5001.1.1: TRACE:at: { tpservice({\"TRANSFER\", 0x0, 0x40a0e8, 48, 0, -2147483648, {0, -2, -1}})\n"+
 			"100000.102.node2!XFER.5001.1.1: TRACE:at:   { tpforward(\"DEPOSIT\", 0x40a0e8, 48, 0x0)\n"+
 			"100000.103.node2!BAL.5002.1.1: TRACE:at: { tpservice({\"DEPOSIT\", 0x0, 0x41b0a8, 48, 0, -2147483648, {0, -2, -1}})\n"+
-			"100000.109.node2!BAL.5002.1.1: TRACE:at: } tpservice\n")
-	f.Fuzz(func(t *testing.T, node1, node2 string) {
-		rep, err := Fit(FitSources{UBBConfig: &ubb, ULOG: []ulog.File{{Name: "node1/ULOG.120126", Text: node1}, {Name: "node2/ULOG.120126", Text: node2}}})
+			"100000.109.node2!BAL.5002.1.1: TRACE:at: } tpservice\n", uint8(1))
+	f.Fuzz(func(t *testing.T, node1, node2 string, keep uint8) {
+		// keep, when above 0, bounds what the reading keeps one by one
+		// (a long log's arrivals counted by minute, its spans thinned)
+		rep, err := Fit(FitSources{UBBConfig: &ubb, ULOG: []ulog.File{{Name: "node1/ULOG.120126", Text: node1}, {Name: "node2/ULOG.120126", Text: node2}},
+			ULOGKeep: int(keep)})
 		if err != nil {
 			return
 		}
