@@ -75,8 +75,14 @@ func ptrU(v uint64) *uint64 { return &v }
 // total line), every line from the truth's dispatch log.
 func truthFiles(t *testing.T, dir string) (ulogs []string, export string) {
 	t.Helper()
+	return truthFilesOf(t, dir, truthScenario(true))
+}
+
+// truthFilesOf is truthFiles of the truth sc.
+func truthFilesOf(t *testing.T, dir string, sc *scenario.Scenario) (ulogs []string, export string) {
+	t.Helper()
 	var dl bytes.Buffer
-	if _, err := core.Run(truthScenario(true), core.RunOptions{Dispatch: &dl}); err != nil {
+	if _, err := core.Run(sc, core.RunOptions{Dispatch: &dl}); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&dl).ReadAll()
@@ -380,5 +386,65 @@ func TestCalibrateULOGZone(t *testing.T) {
 	if code := Main(append(slices.Clone(args), "--ulog-tz", "Europe/Nowhere"), strings.NewReader(""), io.Discard, &stderr); code != 2 ||
 		!strings.Contains(stderr.String(), `--ulog-tz: unknown zone "Europe/Nowhere"`) {
 		t.Errorf("an unknown zone: exit %d, %s; want 2 naming the flag and the zone", code, stderr.String())
+	}
+}
+
+// TestFitLongLogKnownTruth fits five minutes of the truth's two machines
+// (30 000 requests, about 20 MB of ULOG) read whole, and within budgets
+// whose records kept one by one it passes (--memory-budget 16M: 87 381
+// records; 4M: 21 845): past them the arrivals are counted by minute and
+// the spans thinned (one second in 2 here: a thinning keeps at least a
+// 64th of the seconds read so far), and the fitted scenario is the same,
+// byte for byte (the rates are the same counts over the same span, the
+// service times all kept, the latency the same from under half the calls:
+// 2 ms to within its millisecond stamps); the report says the log was
+// long.
+func TestFitLongLogKnownTruth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes five minutes of two machines' ULOGs")
+	}
+	dir := t.TempDir()
+	sc := truthScenario(true)
+	sc.Workload.Generate.DurationMS = 300000
+	ulogs, _ := truthFilesOf(t, dir, sc)
+	ubbPath := filepath.Join(dir, "ubb.cfg")
+	if err := os.WriteFile(ubbPath, []byte(truthUBB), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fitted := map[string]string{}
+	for _, budget := range []string{"4G", "16M", "4M"} {
+		out := filepath.Join(dir, "fitted-"+budget+".json")
+		var stdout, stderr bytes.Buffer
+		if code := Main([]string{"fit", "--memory-budget", budget, "--ubbconfig", ubbPath, "--ulog", ulogs[0], "--ulog", ulogs[1], "--out", out},
+			strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d\n%s", budget, code, stderr.String())
+		}
+		long := strings.Contains(stderr.String(), "warning: a long log: past ")
+		if long != (budget != "4G") {
+			t.Errorf("%s: the long log's warning %v, want it past the bound only\n%s", budget, long, stderr.String())
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fitted[budget] = string(data)
+		var rep struct {
+			Network struct {
+				LatencyMS float64 `json:"latency_ms"`
+				Samples   int     `json:"samples"`
+			} `json:"network"`
+		}
+		if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: latency %g ms from %d calls", budget, rep.Network.LatencyMS, rep.Network.Samples)
+		if math.Abs(rep.Network.LatencyMS-2) > 0.05 || rep.Network.Samples < 1000 {
+			t.Errorf("%s: latency %g ms from %d calls, want 2 ms from 1 000 or more", budget, rep.Network.LatencyMS, rep.Network.Samples)
+		}
+	}
+	for _, budget := range []string{"16M", "4M"} {
+		if fitted[budget] != fitted["4G"] {
+			t.Errorf("%s: the fitted scenario differs from the one read whole\n%s\nwhole\n%s", budget, fitted[budget], fitted["4G"])
+		}
 	}
 }
