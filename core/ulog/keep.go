@@ -110,7 +110,10 @@ func (k *keeper) keepExec(us int64) bool {
 }
 
 // pairable says whether a call of the log, kept, had every execution inside
-// it kept too: always when nothing was thinned.
+// it kept too: always when nothing was thinned. (On the stamps' own
+// clocks: an execution on a machine whose clock runs a second or more
+// ahead of the caller's may be of a second not kept; the call then finds
+// fewer executions, most often none, and is left out.)
 func (lg *Log) pairable(c Span) bool {
 	return lg.KeptOneIn <= 1 || secondOf(c.EndUS) <= secondOf(c.StartUS)+1
 }

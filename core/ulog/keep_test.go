@@ -77,6 +77,16 @@ func longLog(seed uint64, n int, gapMS int64) []File {
 	return []File{{Name: "node1/ULOG.010226", Text: text(cl)}, {Name: "node2/ULOG.010226", Text: text(sv)}}
 }
 
+// mustRead reads files with o.
+func mustRead(t *testing.T, files []File, o Options) *Log {
+	t.Helper()
+	lg, err := ReadWith(files, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lg
+}
+
 // weights sums a log's arrivals' weights by service and host.
 func weights(lg *Log) map[[2]string]float64 {
 	out := map[[2]string]float64{}
@@ -127,14 +137,7 @@ func TestKeepBoundsALongLog(t *testing.T) {
 	var bound [2]int
 	for i, n := range []int{8000, 32000} {
 		files := longLog(uint64(n), n, 500)
-		whole, err := Read(files)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lg, err := ReadWith(files, Options{Keep: 3000})
-		if err != nil {
-			t.Fatal(err)
-		}
+		whole, lg := mustRead(t, files, Options{}), mustRead(t, files, Options{Keep: 3000})
 		if whole.KeptOneIn != 1 || whole.ArrivalsBinned {
 			t.Fatalf("n=%d read whole: kept one in %d, binned %v", n, whole.KeptOneIn, whole.ArrivalsBinned)
 		}
@@ -186,18 +189,7 @@ func TestKeepBoundsALongLog(t *testing.T) {
 // √(1000·2/9) = 15: 75).
 func TestKeepSamplesAReservoir(t *testing.T) {
 	files := longLog(5, 8000, 500)
-	whole, err := Read(files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := ReadWith(files, Options{Samples: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := ReadWith(files, Options{Samples: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	whole, a, b := mustRead(t, files, Options{}), mustRead(t, files, Options{Samples: 1000}), mustRead(t, files, Options{Samples: 1000})
 	x, wx := a.Services["X"], whole.Services["X"]
 	if !reflect.DeepEqual(x, b.Services["X"]) {
 		t.Fatal("two readings kept different samples")
