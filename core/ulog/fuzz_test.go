@@ -11,7 +11,8 @@ import (
 // two: it must never panic, and what it reads must add up (no more
 // malformed or TRACE lines than lines, at most five quoted examples, the
 // first TRACE time not after the last), and the latency measured from it
-// must be a latency. Read again keeping next to nothing one by one (four
+// must be a latency (a cut below 0 splits the text at its opposite and
+// reads it whole). Read again keeping next to nothing one by one (four
 // records, two times a service), it must say the same executions, times
 // counted and arrivals' weights by service and host. Seeds: the bank
 // sample's two logs.
@@ -25,12 +26,20 @@ func FuzzRead(f *testing.F) {
 		f.Add(string(data), 0)
 	}
 	f.Add("120126 10:00:00.123.node1!srv.1.1.0: TRACE:at: { tpservice({\"X\", 0x0, 0x0, 0, 0, -1, {0, -2, -1}})\n", 7)
+	// two machines over two and a half hours, read whole (a cut below 0):
+	// long enough for the reading with a bound to thin its spans
+	long := longLog(3, 150, 60_000)
+	f.Add(long[0].Text+long[1].Text, -len(long[0].Text))
 	f.Fuzz(func(t *testing.T, text string, cut int) {
+		before := int64(cut) // the hold-out window, µs: the cut's, or none when the cut is below 0
+		if cut < 0 {
+			cut, before = -cut, 0
+		}
 		files := []File{{Name: "ULOG.120126", Text: text}}
 		if cut > 0 && cut < len(text) {
 			files = []File{{Name: "a/ULOG.120126", Text: text[:cut]}, {Name: "b/ULOG", Text: text[cut:]}}
 		}
-		lg, err := ReadBefore(files, int64(cut))
+		lg, err := ReadBefore(files, before)
 		if err != nil {
 			return
 		}
@@ -45,7 +54,7 @@ func FuzzRead(f *testing.F) {
 		if l := lg.Latency(func(h string) string { return h }); l.MS < 0 || l.Window > l.Samples {
 			t.Fatalf("latency %+v", l)
 		}
-		small, err := ReadWith(files, Options{BeforeUS: int64(cut), Keep: 4, Samples: 2})
+		small, err := ReadWith(files, Options{BeforeUS: before, Keep: 4, Samples: 2})
 		if err != nil {
 			t.Fatalf("read whole: fine; keeping 4: %v", err)
 		}
