@@ -48,8 +48,8 @@ func (u *ulogFlag) Set(v string) error { *u = append(*u, v); return nil }
 func ulogPlan(size, budget int64) int64 { return min(size+size/2, ulogBound(budget)) }
 
 // ulogKeep is how many records of requests the fit keeps one by one under
-// budget: ulogRecordBytes each (24, with the slices' growth and the
-// collector's room), a quarter of it.
+// budget: a quarter of it, at ulogRecordBytes each (a record's 24 bytes,
+// twice for the slices' growth and what else the fit holds of it).
 func ulogKeep(budget int64) int { return int(min(budget/4/ulogRecordBytes, math.MaxInt32)) }
 
 // ulogBound is the most fitting ULOG files read as streams plans: their
