@@ -241,15 +241,18 @@ func (w *walker) started(t *tally, us int64, host Name) {
 }
 
 // span notes a call's (execution false) or an execution's span when its
-// minute is kept.
+// second is kept.
 func (w *walker) span(list *[]Span, s Span, execution bool) {
-	k := &w.k
-	if execution && !k.keepExec(s.StartUS) || !execution && !k.keepCall(s.StartUS) {
+	keeps := w.k.keepCall
+	if execution {
+		keeps = w.k.keepExec
+	}
+	if !keeps(s.StartUS) {
 		return
 	}
 	w.grow()
-	if execution && !k.keepExec(s.StartUS) || !execution && !k.keepCall(s.StartUS) {
-		return // (the growth thinned its minute away)
+	if !keeps(s.StartUS) {
+		return // (the growth thinned its second away)
 	}
 	*list = append(*list, s)
 }
