@@ -692,8 +692,16 @@ func (e *engine) issue(r *workload.Request) error {
 	}
 	sv := &e.svc[r.Service]
 	var ex *result.Explanation
-	if sv.routes != nil || e.opt.explain != nil {
+	if e.opt.explain != nil {
 		sv, ex = e.routeExplain(f, sv)
+	} else if sv.routes != nil {
+		// a range whose group has a candidate takes the short way, in
+		// line; the catch-all's group and the failures take route's
+		if rt := r.Route; rt > 0 && int(rt) <= len(sv.routes) && len(sv.routes[rt-1].sv.cands) > 0 {
+			sv = sv.routes[rt-1].sv
+		} else {
+			sv, _ = e.route(r, sv)
+		}
 	}
 	if e.life != nil && e.life.nlost > 0 && e.life.lost[r.Origin] {
 		sv = nil // issued from a lost machine: TPESYSTEM
