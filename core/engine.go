@@ -778,8 +778,8 @@ func (e *engine) endWithReply(f *flight, sv *serverState, tc int64) {
 	}
 }
 
-// routeExplain is issue's step for a routed service or an explained run,
-// out of line: it returns the candidates of request f's service sv that its
+// routeExplain is issue's step for an explained run (and place's for a
+// routed service too), out of line: it returns the candidates of request f's service sv that its
 // routing value leaves (nil: none), and f's explanation when it is one the
 // run explains.
 func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explanation) {
