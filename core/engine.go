@@ -697,7 +697,7 @@ func (e *engine) issue(r *workload.Request) error {
 	} else if sv.routes != nil {
 		// a range whose group has a candidate takes the short way, in
 		// line; the catch-all's group and the failures take route's
-		if rt := r.Route; rt > 0 && int(rt) <= len(sv.routes) && len(sv.routes[rt-1].sv.cands) > 0 {
+		if rt := r.Route; rt > 0 && int(rt) <= len(sv.routes) && e.hasCandidate(sv.routes[rt-1].sv) {
 			sv = sv.routes[rt-1].sv
 		} else {
 			sv, _ = e.route(r, sv)
@@ -779,9 +779,9 @@ func (e *engine) endWithReply(f *flight, sv *serverState, tc int64) {
 }
 
 // routeExplain is issue's step for an explained run (and place's for a
-// routed service too), out of line: it returns the candidates of request f's service sv that its
-// routing value leaves (nil: none), and f's explanation when it is one the
-// run explains.
+// routed service too), out of line: it returns the candidates of request
+// f's service sv that its routing value leaves (nil: none), and f's
+// explanation when it is one the run explains.
 func (e *engine) routeExplain(f *flight, sv *svcInfo) (*svcInfo, *result.Explanation) {
 	var rs routeStep
 	if sv.routes != nil {
